@@ -1,0 +1,89 @@
+"""Carry out a confirmed plan: lock, re-plan against the bytes on disk, back up, write.
+
+Order matters for a crash at any instant: new runtime files go in before the config that
+points at them; the config changes before files it no longer points at are removed;
+receipts and the journal come last, so a half-finished run is seen and repaired next time.
+"""
+from __future__ import annotations
+
+import time
+
+from installer import atomic, state
+from installer.errors import ExitCode, HookwrightError
+from installer.plan import RECEIPT, Plan
+
+ATTEMPTS = 5
+
+
+def apply(plan: Plan, kind: str, undoes: str | None = None) -> tuple[Plan, state.Operation | None]:
+    """Write the plan; returns the plan actually written (re-made under the lock) and its journal entry."""
+    target = plan.target
+    with state.locked(target.config):
+        for folder in {atomic.resolve(target.config).parent, *(p.folder for p in plan.packs)}:
+            atomic.clean_stale_temps(folder)
+        for _ in range(ATTEMPTS):
+            fresh = plan.replan() if plan.replan else plan
+            if fresh.signature() != plan.signature():
+                raise HookwrightError(
+                    "the config changed since the plan was made, and the change is no longer the one shown",
+                    path=target.config, code=ExitCode.REFUSED, hint="run the command again to see the new plan")
+            if not fresh.changed:
+                return fresh, None
+            fresh.check_valid()
+            try:
+                return fresh, _write(fresh, kind, undoes)
+            except atomic.ConcurrentChange:
+                if not plan.replan:
+                    break
+                continue  # the host wrote the file between our read and our replace: plan again
+    raise HookwrightError("the config keeps changing under us (another program is writing it)",
+                          path=target.config, code=ExitCode.REFUSED, hint="try again in a moment")
+
+
+def _write(plan: Plan, kind: str, undoes: str | None) -> state.Operation:
+    target = plan.target
+    backup = state.save_backup(target.config, plan.document.raw if plan.document.exists else None,
+                               [p.folder for p in plan.packs])
+    if target.runtime_root.name == "hookwright-local" and any(p.writes for p in plan.packs):
+        _ignore_folder_in_git(target.runtime_root)
+    for change in plan.packs:  # new runtimes first, so no entry ever points at a missing script
+        for name, (content, mode) in change.writes.items():
+            if name != RECEIPT:
+                atomic.make_dir(change.folder)
+                atomic.write_bytes(change.folder / name, content, mode=mode)
+                if (change.folder / name).stat().st_mode & 0o777 != mode:
+                    (change.folder / name).chmod(mode)
+    if plan.config_changed:
+        atomic.write_bytes(target.config, plan.new_bytes,
+                           expect=plan.document.raw if plan.document.exists else b"", mode=0o644)
+    for change in plan.packs:  # then what the config no longer needs, then the receipts
+        for name in change.removes:
+            atomic.remove(change.folder / name)
+        if RECEIPT in change.writes:
+            atomic.make_dir(change.folder)
+            atomic.write_bytes(change.folder / RECEIPT, change.writes[RECEIPT][0], mode=change.writes[RECEIPT][1])
+        atomic.remove_empty_dirs(change.folder, target.runtime_root.parent)
+    _drop_empty_runtime_root(target.runtime_root)
+    op = state.Operation(state.new_id(), kind, target.to_json(), [p.pack for p in plan.packs],
+                         plan.added, plan.removed, backup, time.time(), undoes)
+    state.append_journal(op)
+    return op
+
+
+def _ignore_folder_in_git(folder) -> None:
+    """The local scope is personal: its runtimes must stay out of version control."""
+    ignore = folder / ".gitignore"
+    if not ignore.exists():
+        atomic.make_dir(folder)
+        atomic.write_bytes(ignore, b"# written by hookwright: personal hook runtimes (local scope)\n*\n")
+
+
+def _drop_empty_runtime_root(root) -> None:
+    try:
+        names = set(p.name for p in root.iterdir())
+    except OSError:
+        return
+    if names <= {".gitignore"}:
+        if names:
+            atomic.remove(root / ".gitignore")
+        atomic.remove_empty_dirs(root, root.parent)

@@ -1,0 +1,200 @@
+"""The one place that writes user files.
+
+Every write is: temp file in the same directory, fsync, keep the old file's mode,
+`os.replace`, fsync the directory. A symlinked path is written through (the link
+stays). A crash at any instant leaves the old file or the new one, never a mix;
+temp files a crash left behind are recognisable by name and removed on the next run.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+from installer.errors import ExitCode, HookwrightError
+
+TEMP_MARK = ".hookwright-tmp-"
+
+
+class ConcurrentChange(Exception):
+    """The file's bytes changed between our read and our replace."""
+
+
+def resolve(path: Path) -> Path:
+    """The real file behind `path` (links followed), with a clear error for a link loop."""
+    if not path.is_symlink():
+        return path
+    try:
+        return Path(os.path.realpath(path, strict=True))
+    except FileNotFoundError:  # a dangling link: write its target into being
+        return Path(os.path.realpath(path))
+    except OSError as err:
+        raise _error(err, path) from None
+
+
+def is_read_only(path: Path) -> bool:
+    """True if the file or folder is marked read-only, even for root (who may write anyway)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return False
+    if os.geteuid() == 0:
+        return not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)
+    return not os.access(path, os.W_OK)
+
+
+def check_writable(path: Path) -> None:
+    """Refuse up front, before any plan is shown, to write where the user said no."""
+    target = resolve(path)
+    if target.exists() and not target.is_file():
+        raise HookwrightError("is not a regular file", path=path, hint="move it out of the way")
+    if target.exists() and is_read_only(target):
+        raise HookwrightError("is read-only", path=path,
+                              hint="make it writable (chmod u+w) if you want hookwright to change it")
+    folder = _existing_parent(target.parent)
+    if is_read_only(folder):
+        raise HookwrightError(f"the folder {folder} is not writable", path=path,
+                              hint="make the folder writable or choose another scope")
+
+
+def _existing_parent(folder: Path) -> Path:
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return folder
+
+
+def write_bytes(path: Path, data: bytes, *, expect: bytes | None = None, mode: int | None = None) -> None:
+    """Atomically replace `path` with `data`.
+
+    `expect`: the bytes we planned against (b"" for a file that did not exist); if the
+    file holds anything else right before the replace, raise ConcurrentChange and leave
+    it alone. `mode`: for a new file (an existing file keeps its own mode).
+    """
+    target = resolve(path)
+    folder = target.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o755)
+        old_stat = _stat_or_none(target)
+        fd, temp = tempfile.mkstemp(prefix=f".{target.name}{TEMP_MARK}", dir=folder)
+    except OSError as err:
+        raise _error(err, path) from None
+    try:
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
+                out.flush()
+                os.fsync(out.fileno())
+            if old_stat is not None:
+                os.chmod(temp, stat.S_IMODE(old_stat.st_mode))
+                if os.geteuid() == 0:
+                    os.chown(temp, old_stat.st_uid, old_stat.st_gid)
+            else:
+                os.chmod(temp, mode if mode is not None else 0o644)
+            if expect is not None and _current(target) != expect:
+                raise ConcurrentChange(str(path))
+            os.replace(temp, target)
+        except OSError as err:
+            raise _error(err, path) from None
+    except BaseException:
+        _unlink_quietly(temp)
+        raise
+    _fsync_dir(folder)
+
+
+def remove(path: Path) -> None:
+    """Remove a file we own; a missing file is fine."""
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        return
+    except OSError as err:
+        raise _error(err, path) from None
+    _fsync_dir(path.parent)
+
+
+def remove_empty_dirs(folder: Path, stop: Path) -> None:
+    """Remove `folder` and its parents up to (not including) `stop` while they are empty."""
+    while folder != stop and stop in folder.parents:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
+        folder = folder.parent
+
+
+def make_dir(folder: Path) -> None:
+    """Create a folder without group/world write, whatever the umask says."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if os.stat(folder).st_mode & 0o022:
+            os.chmod(folder, stat.S_IMODE(os.stat(folder).st_mode) & ~0o022)
+    except OSError as err:
+        raise _error(err, folder) from None
+
+
+def clean_stale_temps(folder: Path) -> list[Path]:
+    """Remove temp files a killed run left behind (call only while holding the file's lock)."""
+    removed = []
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return removed
+    for name in names:
+        if TEMP_MARK in name and name.startswith("."):
+            _unlink_quietly(folder / name)
+            removed.append(folder / name)
+    return removed
+
+
+def _current(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return b""
+
+
+def _stat_or_none(path: Path):
+    try:
+        return path.stat()
+    except FileNotFoundError:
+        return None
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _unlink_quietly(path) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+_EXPLAIN = {
+    errno.EACCES: ("permission denied", ExitCode.BAD_INPUT),
+    errno.EPERM: ("operation not permitted", ExitCode.BAD_INPUT),
+    errno.EROFS: ("the file system is read-only", ExitCode.BAD_INPUT),
+    errno.ELOOP: ("symlink loop", ExitCode.BAD_INPUT),
+    errno.ENOTDIR: ("a path component is not a folder", ExitCode.BAD_INPUT),
+    errno.EISDIR: ("is a directory", ExitCode.BAD_INPUT),
+    errno.ENOSPC: ("no space left on the device", ExitCode.INTERNAL),
+    errno.EDQUOT: ("disk quota exceeded", ExitCode.INTERNAL),
+}
+
+
+def _error(err: OSError, path: Path) -> HookwrightError:
+    what, code = _EXPLAIN.get(err.errno, (err.strerror or str(err), ExitCode.INTERNAL))
+    return HookwrightError(f"cannot write: {what}; the original file is unchanged", path=path, code=code,
+                           hint="fix the cause and run the command again")

@@ -1,0 +1,173 @@
+"""The command line: parse, call one function per command, print its result in one place.
+
+Heavy modules (jsonschema, deepdiff, rich) load inside the commands, so `--help` is quick.
+"""
+from __future__ import annotations
+
+import sys
+import traceback
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, List, Optional
+
+import click
+import typer
+
+from installer.errors import ExitCode, HookwrightError
+from installer.hosts.base import Scope
+
+if TYPE_CHECKING:
+    from installer.commands.result import Result
+
+app = typer.Typer(
+    name="hookwright",
+    help="Install, check and remove the hooks of AI coding agents, without losing anyone's config.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+HOSTS = ["claude"]
+JsonOpt = typer.Option(False, "--json", help="Print one versioned JSON document on stdout.")
+DryRunOpt = typer.Option(False, "--dry-run", help="Show the plan; write nothing.")
+YesOpt = typer.Option(False, "--yes", "-y", help="Apply without asking.")
+ProjectOpt = typer.Option(None, "--project", help="Project folder for project/local scope (default: cwd).",
+                          file_okay=False)
+
+
+def _host_option(host: str) -> None:
+    if host not in HOSTS:
+        raise HookwrightError(f"host {host!r} is not supported yet", hint=f"supported: {', '.join(HOSTS)}")
+
+
+def _confirm(yes: bool):
+    from installer import output
+
+    if yes:
+        return lambda plan: True
+    if output.interactive():
+        return output.ask
+    return lambda plan: None
+
+
+def _execute(as_json: bool, produce: Callable[[], "Result"]) -> None:
+    """The one place where a command's result or error becomes output and an exit code."""
+    from installer import output
+
+    try:
+        result = produce()
+    except HookwrightError as error:
+        output.print_error(error, as_json)
+        raise typer.Exit(int(error.code))
+    output.print_result(result, as_json)
+    raise typer.Exit(int(result.exit_code))
+
+
+@app.command()
+def install(
+    packs: Optional[List[str]] = typer.Argument(None, help="Packs to install (see `hookwright packs`)."),
+    host: str = typer.Option("claude", "--host", help="Agent whose config to change."),
+    scope: Optional[Scope] = typer.Option(None, "--scope", help="user (default), project or local."),
+    project: Optional[Path] = ProjectOpt,
+    option: List[str] = typer.Option([], "--option", "-o", help="Pack option KEY=VALUE (or PACK.KEY=VALUE)."),
+    adopt: bool = typer.Option(False, "--adopt", help="Take over entries that run our runtime but have no receipt."),
+    dry_run: bool = DryRunOpt,
+    yes: bool = YesOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Render packs for a host and scope, show the plan, and write it atomically."""
+    def produce():
+        from installer import output
+        from installer.commands.install import install as run
+
+        _host_option(host)
+        chosen, where = list(packs or []), scope
+        if not chosen and output.interactive() and not as_json:
+            chosen, where = _ask_packs_and_scope(where)
+        return run(chosen, scope=where or Scope.user, project=project, options=option, adopt=adopt,
+                   dry_run=dry_run, confirm=_confirm(yes))
+    _execute(as_json, produce)
+
+
+def _ask_packs_and_scope(scope: Scope | None) -> tuple[list[str], Scope]:
+    from rich.prompt import Prompt
+
+    from installer import output
+    from installer.packs import bundled_pack_names, load_pack
+
+    names = bundled_pack_names()
+    for number, name in enumerate(names, 1):
+        output.out.print(f"  {number}. [bold]{name}[/]: {load_pack(name).description}")
+    picked = Prompt.ask("Packs to install (numbers or names, comma-separated)", console=output.out)
+    chosen = []
+    for token in (t.strip() for t in picked.split(",") if t.strip()):
+        chosen.append(names[int(token) - 1] if token.isdigit() and 0 < int(token) <= len(names) else token)
+    if scope is None:
+        scope = Scope(Prompt.ask("Scope", choices=[s.value for s in Scope], default="user", console=output.out))
+    return chosen, scope
+
+
+@app.command()
+def uninstall(
+    packs: Optional[List[str]] = typer.Argument(None, help="Packs to remove (default: every pack installed there)."),
+    host: str = typer.Option("claude", "--host"),
+    scope: Scope = typer.Option(Scope.user, "--scope"),
+    project: Optional[Path] = ProjectOpt,
+    dry_run: bool = DryRunOpt,
+    yes: bool = YesOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Remove exactly the entries and runtime files our receipts list; nothing else."""
+    def produce():
+        from installer.commands.uninstall import uninstall as run
+
+        _host_option(host)
+        return run(list(packs or []), scope=scope, project=project, dry_run=dry_run, confirm=_confirm(yes))
+    _execute(as_json, produce)
+
+
+@app.command()
+def rollback(
+    to: Optional[str] = typer.Option(None, "--to", help="Undo this operation and every later one."),
+    list_: bool = typer.Option(False, "--list", help="Show the journal of operations."),
+    force: bool = typer.Option(False, "--force", help="Restore the byte-exact backup instead of entry-level undo."),
+    dry_run: bool = DryRunOpt,
+    yes: bool = YesOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Undo the last operation at entry level, keeping later edits elsewhere in the file."""
+    def produce():
+        from installer.commands import rollback as command
+
+        if list_:
+            return command.journal_listing()
+        return command.rollback(to=to, force=force, dry_run=dry_run, confirm=_confirm(yes))
+    _execute(as_json, produce)
+
+
+@app.command("packs")
+def packs_(as_json: bool = JsonOpt) -> None:
+    """List the bundled packs, their hooks, and what each may do."""
+    def produce():
+        from installer.commands.packs import list_packs
+
+        return list_packs()
+    _execute(as_json, produce)
+
+
+def main(argv: list[str] | None = None) -> None:
+    try:
+        code = app(args=argv, prog_name="hookwright", standalone_mode=False)
+    except click.exceptions.Exit as done:
+        code = done.exit_code
+    except click.exceptions.Abort:
+        code = ExitCode.INTERRUPTED
+    except KeyboardInterrupt:
+        code = ExitCode.INTERRUPTED
+    except click.ClickException as usage:
+        usage.show()
+        code = ExitCode.BAD_INPUT
+    except Exception:  # a bug: say so plainly; every write is atomic, so nothing is half-written
+        traceback.print_exc()
+        print("hookwright: internal error (a bug); nothing was half-written. Please report it.", file=sys.stderr)
+        code = ExitCode.INTERNAL
+    sys.exit(int(code or 0))

@@ -1,0 +1,101 @@
+"""`hookwright install`: wire packs into a host config, copy their runtimes, keep a receipt."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from installer.commands.result import Confirm, Result, run_plan
+from installer.document import read_document
+from installer.errors import ExitCode, HookwrightError
+from installer.hosts import claude as host
+from installer.hosts.base import Entry, Scope, Target
+from installer.packs import Pack, load_pack, resolve_options
+from installer.plan import RECEIPT, PackChange, Plan, file_writes
+from installer.state import Receipt, RuntimeFile, read_receipt, sha256
+from installer import atomic
+
+RUNTIME_MODE = 0o755
+RECEIPT_MODE = 0o644
+
+
+def install(pack_names: list[str], *, scope: Scope, project: Path | None, options: list[str],
+            adopt: bool, dry_run: bool, confirm: Confirm) -> Result:
+    if not pack_names:
+        raise HookwrightError("name at least one pack to install", hint="`hookwright packs` lists them")
+    packs = [load_pack(name) for name in dict.fromkeys(pack_names)]
+    chosen = resolve_options(packs, options)
+    target = host.target(scope, project)
+    atomic.check_writable(target.config)
+    plan = plan_install(target, packs, chosen, adopt)
+    return run_plan("install", plan, dry_run=dry_run, confirm=confirm)
+
+
+def plan_install(target: Target, packs: list[Pack], options: dict[str, dict[str, Any]], adopt: bool) -> Plan:
+    doc = read_document(target.config)
+    host.check_document(doc)
+    data = doc.data
+    added: list[Entry] = []
+    removed: list[Entry] = []
+    changes = []
+    for pack in packs:
+        values = {name: opt.default for name, opt in pack.options.items()} | options[pack.name]
+        receipt = read_receipt(target.receipt_path(pack.name))
+        present = host.owned_entries(data, pack.name)
+        if receipt is None and present and not adopt:
+            raise HookwrightError(
+                f"{len(present)} entr{'y' if len(present) == 1 else 'ies'} already run{'s' if len(present) == 1 else ''} "
+                f"{pack.name}'s runtime, but no receipt says hookwright put {'it' if len(present) == 1 else 'them'} there",
+                path=target.config, code=ExitCode.REFUSED,
+                hint="rerun with --adopt to take them over, or remove them by hand")
+        reconfigure = receipt is None or receipt.version != pack.version or receipt.options != values
+        wanted = host.render(target, pack, values)
+        keep_empty = receipt.keep_empty if receipt else host.empty_containers(doc.data, wanted)
+        for entry in wanted:
+            current = host.find(data, entry)
+            if current is None:
+                data = host.add(data, entry)
+                added.append(entry)
+            elif reconfigure and current != entry.handler:
+                old = Entry.of(pack.name, entry.hook, entry.event, _matcher_of(data, entry), current)
+                data = host.replace(data, old, entry)
+                removed.append(old)
+                added.append(entry)
+        wanted_scripts = {host.owner(e.handler) for e in wanted}
+        for entry in present:
+            if host.owner(entry.handler) not in wanted_scripts:  # a hook the new version dropped
+                data = host.remove(data, entry, keep_empty)
+                removed.append(entry)
+        changes.append(_runtime_change(target, pack, values, wanted, keep_empty, receipt))
+    return Plan("install", target, doc, data, added, removed, changes,
+                replan=lambda: plan_install(target, packs, options, adopt))
+
+
+def _matcher_of(data: dict, entry: Entry) -> str | None:
+    for event, gi, _, handler in host.handlers(data):
+        if event == entry.event and host.owner(handler) == host.owner(entry.handler):
+            return data["hooks"][event][gi].get("matcher")
+    return entry.matcher
+
+
+def _runtime_change(target: Target, pack: Pack, values: dict, wanted: list[Entry], keep_empty: list[str],
+                    receipt: Receipt | None) -> PackChange:
+    folder = target.pack_dir(pack.name)
+    scripts = {hook.script: pack.script_bytes(hook) for hook in pack.hooks_for(host.NAME)}
+    new_receipt = Receipt(pack.name, pack.version, host.NAME, target.scope.value, target.config.name, values,
+                          wanted, [RuntimeFile(name, sha256(content), RUNTIME_MODE) for name, content in scripts.items()],
+                          keep_empty)
+    wanted_files = {name: (content, RUNTIME_MODE) for name, content in scripts.items()}
+    if receipt is None or receipt.to_json() | {"tool_version": None} != new_receipt.to_json() | {"tool_version": None}:
+        wanted_files[RECEIPT] = (new_receipt.dumps(), RECEIPT_MODE)
+    writes = file_writes(folder, wanted_files)
+    stale = [f.name for f in (receipt.files if receipt else []) if f.name not in scripts]
+    if receipt is None:
+        action = "install"
+    elif receipt.version != pack.version:
+        action = "upgrade"
+    elif writes or stale:
+        action = "repair" if not (RECEIPT in writes and receipt.options != values) else "reconfigure"
+    else:
+        action = "unchanged"
+    return PackChange(pack.name, action, folder, writes, stale,
+                      receipt.version if receipt else None, pack.version)

@@ -1,0 +1,116 @@
+"""`hookwright rollback`: undo the last operation (or back to one) at entry level.
+
+Entry level means: remove what the operation added and re-add what it removed, leaving
+every other byte of the file as it is now (Claude Code writes these files itself).
+If an entry we must touch was changed since, refuse and show how; `--force` restores the
+byte-exact backup instead.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from installer import atomic, state
+from installer.commands.result import Confirm, Result, run_plan
+from installer.document import Document, read_document
+from installer.errors import ExitCode, HookwrightError
+from installer.hosts import claude as host
+from installer.hosts.base import Scope, Target
+from installer.plan import PackChange, Plan
+
+
+def rollback(*, to: str | None, force: bool, dry_run: bool, confirm: Confirm) -> Result:
+    pending = undoable_operations()
+    if not pending:
+        raise HookwrightError("there is nothing to roll back", code=ExitCode.REFUSED,
+                              hint="`hookwright rollback --list` shows the journal")
+    if to is None:
+        chosen = pending[:1]
+    else:
+        ids = [op.id for op in pending]
+        if to not in ids:
+            raise HookwrightError(f"no operation {to!r} that can still be undone",
+                                  hint="`hookwright rollback --list` shows the ids")
+        chosen = pending[: ids.index(to) + 1]
+    results = [run_plan("rollback", plan_undo(op, force), dry_run=dry_run, confirm=confirm, undoes=op.id)
+               for op in chosen]
+    last = results[-1]
+    return Result("rollback", last.status, [p for r in results for p in r.plans], last.operation,
+                  max((r.exit_code for r in results), default=ExitCode.OK))
+
+
+def journal_listing() -> Result:
+    undone = {op.undoes for op in state.read_journal() if op.undoes}
+    rows = [dict(op.to_json(), undone=op.id in undone) for op in state.read_journal()]
+    return Result("rollback", "listed", data={"journal": rows})
+
+
+def undoable_operations() -> list[state.Operation]:
+    """Newest first: operations that are not rollbacks and were not undone yet."""
+    ops = state.read_journal()
+    undone = {op.undoes for op in ops if op.undoes}
+    return [op for op in reversed(ops) if op.kind != "rollback" and op.id not in undone]
+
+
+def _target(op: state.Operation) -> Target:
+    raw = op.target
+    return Target(raw["host"], Scope(raw["scope"]), Path(raw["config"]), Path(raw["runtime_root"]),
+                  Path(raw["project"]) if raw.get("project") else None)
+
+
+def plan_undo(op: state.Operation, force: bool) -> Plan:
+    target = _target(op)
+    atomic.check_writable(target.config)
+    backup = state.backup_folder(op.backup) if op.backup else None
+    before = _backup_document(target, backup)
+    packs = [_restore_pack(target, name, backup) for name in op.packs]
+    doc = read_document(target.config)
+    if force:
+        if before is None:
+            raise HookwrightError(f"operation {op.id} has no backup to restore", code=ExitCode.REFUSED)
+        return Plan("rollback", target, doc, before.data, list(op.removed), list(op.added), packs,
+                    new_bytes=before.raw, notes=[f"restores the byte-exact backup {op.backup}"])
+    host.check_document(doc)
+    data = doc.data
+    changed = []
+    keep_empty = host.empty_containers(before.data, op.added) if before and before.exists else []
+    for entry in op.added:
+        current = host.find(data, entry)
+        if current is not None and current != entry.handler:
+            changed.append((entry, current))
+        elif current is not None:
+            data = host.remove(data, entry, keep_empty)
+    for entry in op.removed:
+        current = host.find(data, entry)
+        if current is None:
+            data = host.add(data, entry)
+        elif current != entry.handler:
+            changed.append((entry, current))
+    if changed:
+        raise HookwrightError(
+            f"cannot undo {op.kind} {op.id}: {len(changed)} entr{'y was' if len(changed) == 1 else 'ies were'} "
+            "changed since", path=target.config, code=ExitCode.REFUSED,
+            hint="edit them back, or use --force to restore the byte-exact backup",
+            detail="\n".join(f"{e.describe()}\n  expected: {json.dumps(e.handler)}\n  now:      {json.dumps(now)}"
+                             for e, now in changed))
+    return Plan("rollback", target, doc, data, list(op.removed), list(op.added), packs,
+                replan=lambda: plan_undo(op, force))
+
+
+def _backup_document(target: Target, backup: Path | None) -> Document | None:
+    if backup is None:
+        return None
+    config = backup / "config"
+    return Document.parse(target.config, config.read_bytes()) if config.is_file() else Document.new(target.config)
+
+
+def _restore_pack(target: Target, name: str, backup: Path | None) -> PackChange:
+    """Put the pack's runtime folder back as the backup holds it (absent if it was absent)."""
+    folder = target.pack_dir(name)
+    saved = backup / "packs" / name if backup else None
+    wanted = {}
+    if saved and saved.is_dir():
+        wanted = {p.name: (p.read_bytes(), p.stat().st_mode & 0o777) for p in saved.iterdir() if p.is_file()}
+    current = {p.name for p in folder.iterdir() if p.is_file()} if folder.is_dir() else set()
+    from installer.plan import file_writes
+    return PackChange(name, "restore", folder, file_writes(folder, wanted), sorted(current - set(wanted)))

@@ -1,0 +1,413 @@
+"""Strict JSON config files that remember their formatting.
+
+A `Document` is read strictly (the hosts ignore a whole file that is not strict JSON),
+keeps its exact text, and knows the span of every value. `Document.render(new_data)`
+produces the new file by splicing: the text of everything that did not change is kept
+byte for byte (indent, key order, spacing, escapes, line endings, BOM, final newline);
+only containers whose members changed are rebuilt, in the style of their neighbours.
+"""
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from dataclasses import dataclass, field
+from json.decoder import scanstring
+from pathlib import Path
+from typing import Any
+
+from installer.errors import ExitCode, HookwrightError
+
+BOM = "\ufeff"
+MAX_BYTES = 10 * 1024 * 1024  # a hook config beyond this is not something we should edit
+MAX_DEPTH = 200
+
+_WS = re.compile(r"[ \t\n\r]*")
+_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?")
+
+
+@dataclass
+class Node:
+    """One JSON value's place in the text: [start, end) and, for containers, its children."""
+
+    kind: str  # "object" | "array" | "scalar"
+    start: int
+    end: int
+    members: list[tuple[str, int, "Node"]] = field(default_factory=list)  # (key, key_start, value)
+    items: list["Node"] = field(default_factory=list)
+
+    def child(self, key: str | int) -> "Node | None":
+        if self.kind == "object":
+            for name, _, value in reversed(self.members):
+                if name == key:
+                    return value
+        elif self.kind == "array" and isinstance(key, int) and 0 <= key < len(self.items):
+            return self.items[key]
+        return None
+
+
+@dataclass
+class Document:
+    path: Path
+    raw: bytes  # exactly what was read (b"" for a file that does not exist yet)
+    text: str  # decoded, without BOM
+    data: Any
+    root: Node | None
+    bom: bool = False
+    exists: bool = True
+
+    # ---- reading -------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, path: Path) -> "Document":
+        return cls(path=path, raw=b"", text="", data={}, root=None, exists=False)
+
+    @classmethod
+    def parse(cls, path: Path, raw: bytes) -> "Document":
+        if len(raw) > MAX_BYTES:
+            raise HookwrightError(
+                f"file is {len(raw) / 1e6:.1f} MB; a hook config larger than "
+                f"{MAX_BYTES // (1024 * 1024)} MiB is refused",
+                path=path,
+                hint="check that this is the right file",
+            )
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as err:
+            line, col = _line_col(raw[: err.start].decode("utf-8", "replace"), len(raw[: err.start].decode("utf-8", "replace")))
+            raise HookwrightError(
+                f"not UTF-8 text (byte 0x{raw[err.start]:02x} at offset {err.start})",
+                path=path, line=line, column=col,
+                hint="save the file as UTF-8; the hosts read only UTF-8 JSON",
+            ) from None
+        bom = text.startswith(BOM)
+        if bom:
+            text = text[1:]
+        if "\x00" in text:
+            offset = text.index("\x00")
+            line, col = _line_col(text, offset)
+            raise HookwrightError("contains a NUL byte; this is not a text file", path=path,
+                                  line=line, column=col, hint="restore the file from a backup")
+        data = _strict_loads(path, text)
+        root = _Spans(text).value(_WS.match(text, 0).end(), 0)
+        return cls(path=path, raw=raw, text=text, data=data, root=root, bom=bom)
+
+    def position(self, node: Node) -> tuple[int, int]:
+        """1-based line and column of a value, as an editor shows them."""
+        return _line_col(self.text, node.start)
+
+    def node_at(self, *keys: str | int) -> Node | None:
+        node = self.root
+        for key in keys:
+            if node is None:
+                return None
+            node = node.child(key)
+        return node
+
+    # ---- writing -------------------------------------------------------------------
+
+    @property
+    def newline(self) -> str:
+        return "\r\n" if "\r\n" in self.text else "\n"
+
+    def render(self, new_data: Any) -> bytes:
+        """The file's new bytes for `new_data`, keeping every unchanged part's text."""
+        if self.exists and new_data == self.data and type(new_data) is type(self.data):
+            return self.raw
+        if self.root is None:
+            text = _dumps(new_data, "  ", ": ", ensure_ascii=False) + "\n"
+        else:
+            style = _Style.of(self)
+            body = _Splicer(self.text, style).render(self.root, self.data, new_data)
+            text = self.text[: self.root.start] + body + self.text[self.root.end:]
+        if json.loads(text) != new_data:  # the splice must say exactly what was asked
+            raise HookwrightError(
+                "internal error: the edited text does not match the intended document",
+                code=ExitCode.INTERNAL, path=self.path,
+            )
+        return ((BOM if self.bom else "") + text).encode("utf-8")
+
+
+# ---- strict parsing with clear messages -----------------------------------------------
+
+def _no_duplicates(path: Path, text: str):
+    def hook(pairs):
+        seen = {}
+        for key, value in pairs:
+            if key in seen:
+                raise _Duplicate(key)
+            seen[key] = value
+        return seen
+    return hook
+
+
+class _Duplicate(Exception):
+    pass
+
+
+def _strict_loads(path: Path, text: str) -> Any:
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates(path, text))
+    except _Duplicate as dup:
+        key = str(dup)
+        offsets = [m.start() for m in re.finditer(re.escape(json.dumps(key)) + r"\s*:", text)]
+        line, col = _line_col(text, offsets[1] if len(offsets) > 1 else 0)
+        raise HookwrightError(
+            f"duplicate key {json.dumps(key)}: the hosts keep only the last one, so one of them is silently lost",
+            path=path, line=line, column=col, hint="merge the two entries into one key",
+        ) from None
+    except RecursionError:
+        raise HookwrightError("JSON is nested too deeply to be a hook config", path=path,
+                              hint="check that this is the right file") from None
+    except json.JSONDecodeError as err:
+        raise _syntax_error(path, text, err) from None
+
+
+def _syntax_error(path: Path, text: str, err: json.JSONDecodeError) -> HookwrightError:
+    at = text[err.pos:err.pos + 2]
+    before = text[:err.pos].rstrip()
+    if at.startswith(("//", "/*")) or (at.startswith("#")):
+        what = "a comment; Claude Code and Cursor ignore the whole file when it is not strict JSON"
+        hint = "remove the comment (JSON has no comments)"
+    elif before.endswith(",") and at[:1] in ("}", "]"):
+        what = "a trailing comma; Claude Code and Cursor ignore the whole file when it is not strict JSON"
+        hint = "remove the comma before the closing bracket"
+        line, col = _line_col(text, len(before) - 1)
+        return HookwrightError(f"invalid JSON: {what}", path=path, line=line, column=col, hint=hint)
+    elif not text.strip():
+        what = "the file is empty"
+        hint = "delete the empty file or write {} into it"
+    elif err.pos >= len(text.rstrip()):
+        what = "the file ends too early (truncated?)"
+        hint = "restore the file or complete the JSON"
+    else:
+        what = err.msg
+        hint = "fix the JSON syntax at that position"
+    return HookwrightError(f"invalid JSON: {what}", path=path, line=err.lineno, column=err.colno, hint=hint)
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, col
+
+
+class _Spans:
+    """Walks text that json.loads already accepted and records where each value lies."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def value(self, i: int, depth: int) -> Node:
+        if depth > MAX_DEPTH:
+            raise RecursionError
+        ch = self.text[i]
+        if ch == "{":
+            return self._object(i, depth)
+        if ch == "[":
+            return self._array(i, depth)
+        if ch == '"':
+            _, end = scanstring(self.text, i + 1)
+            return Node("scalar", i, end)
+        for literal in ("true", "false", "null"):
+            if self.text.startswith(literal, i):
+                return Node("scalar", i, i + len(literal))
+        match = _NUMBER.match(self.text, i)
+        return Node("scalar", i, match.end())
+
+    def _skip(self, i: int) -> int:
+        return _WS.match(self.text, i).end()
+
+    def _object(self, start: int, depth: int) -> Node:
+        node = Node("object", start, start)
+        i = self._skip(start + 1)
+        if self.text[i] == "}":
+            node.end = i + 1
+            return node
+        while True:
+            key, after_key = scanstring(self.text, i + 1)
+            key_start = i
+            i = self._skip(self._skip(after_key) + 1)  # past ':'
+            value = self.value(i, depth + 1)
+            node.members.append((key, key_start, value))
+            i = self._skip(value.end)
+            if self.text[i] == "}":
+                node.end = i + 1
+                return node
+            i = self._skip(i + 1)  # past ','
+
+    def _array(self, start: int, depth: int) -> Node:
+        node = Node("array", start, start)
+        i = self._skip(start + 1)
+        if self.text[i] == "]":
+            node.end = i + 1
+            return node
+        while True:
+            value = self.value(i, depth + 1)
+            node.items.append(value)
+            i = self._skip(value.end)
+            if self.text[i] == "]":
+                node.end = i + 1
+                return node
+            i = self._skip(i + 1)
+
+
+# ---- splicing -------------------------------------------------------------------------
+
+@dataclass
+class _Style:
+    indent: str | None  # one level of indentation; None for a minified file
+    colon: str  # ": " or ":"
+    newline: str
+    ensure_ascii: bool
+
+    @classmethod
+    def of(cls, doc: Document) -> "_Style":
+        text, root = doc.text, doc.root
+        indent = None
+        first = None
+        if root is not None and root.kind in ("object", "array"):
+            children = [v for _, _, v in root.members] if root.kind == "object" else root.items
+            first = root.members[0][1] if root.kind == "object" and root.members else (
+                children[0].start if children else None)
+        if first is not None:
+            lead = text[root.start + 1: first]
+            if "\n" in lead:
+                indent = lead.rsplit("\n", 1)[1] or None
+        if indent is None and "\n" in text.strip():
+            match = re.search(r"\n([ \t]+)\S", text)
+            indent = match.group(1) if match else "  "
+        colon_match = re.search(r'"\s*:(\s*)', text)
+        colon = ":" + (colon_match.group(1).replace("\r", "").replace("\n", "") if colon_match else " ")
+        has_escapes = re.search(r"\\u[0-9a-fA-F]{4}", text) is not None
+        has_raw_non_ascii = any(ord(c) > 127 for c in text)
+        return cls(indent, colon if len(colon) <= 2 else ": ", doc.newline,
+                   ensure_ascii=has_escapes and not has_raw_non_ascii)
+
+
+def _dumps(value: Any, indent: str | None, colon: str, ensure_ascii: bool) -> str:
+    separators = (",", colon) if indent is not None else (",", colon.strip() or ":")
+    return json.dumps(value, indent=indent, separators=separators, ensure_ascii=ensure_ascii)
+
+
+def _same(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b
+
+
+class _Splicer:
+    def __init__(self, text: str, style: _Style) -> None:
+        self.text = text
+        self.style = style
+
+    def render(self, node: Node, old: Any, new: Any) -> str:
+        if _same(old, new):
+            return self.text[node.start:node.end]
+        if node.kind == "object" and isinstance(old, dict) and isinstance(new, dict):
+            return self._object(node, old, new)
+        if node.kind == "array" and isinstance(old, list) and isinstance(new, list):
+            return self._array(node, old, new)
+        return self._fresh(new, self._line_indent(node.start))
+
+    def _line_indent(self, offset: int) -> str:
+        line_start = self.text.rfind("\n", 0, offset) + 1
+        return re.match(r"[ \t]*", self.text[line_start:offset]).group(0)
+
+    def _fresh(self, value: Any, base: str) -> str:
+        out = _dumps(value, self.style.indent, self.style.colon, self.style.ensure_ascii)
+        return out.replace("\n", self.style.newline + base)
+
+    def _object(self, node: Node, old: dict, new: dict) -> str:
+        by_key = {key: (i, key_start, value) for i, (key, key_start, value) in enumerate(node.members)}
+        pieces: list[tuple[int | None, int | None, str]] = []  # (original index, original start, text)
+        inner = self._inner_indent(node)
+        for key, (i, key_start, value) in sorted(by_key.items(), key=lambda kv: kv[1][0]):
+            if key in new:
+                head = self.text[key_start:value.start]
+                pieces.append((i, key_start, head + self.render(value, old[key], new[key])))
+        for key, value in new.items():
+            if key not in old:
+                text = json.dumps(key, ensure_ascii=self.style.ensure_ascii) + self.style.colon
+                pieces.append((None, None, text + self._fresh(value, inner)))
+        return self._container(node, pieces, "{", "}", [(ks, v) for _, ks, v in node.members])
+
+    def _array(self, node: Node, old: list, new: list) -> str:
+        pieces: list[tuple[int | None, int | None, str]] = []
+        inner = self._inner_indent(node)
+        keys_old = [json.dumps(v, sort_keys=True) for v in old]
+        keys_new = [json.dumps(v, sort_keys=True) for v in new]
+        matcher = difflib.SequenceMatcher(a=keys_old, b=keys_new, autojunk=False)
+        for op, a0, a1, b0, b1 in matcher.get_opcodes():
+            if op == "equal" or (op == "replace" and a1 - a0 == b1 - b0):
+                for i, j in zip(range(a0, a1), range(b0, b1)):
+                    item = node.items[i]
+                    pieces.append((i, item.start, self.render(item, old[i], new[j])))
+            else:
+                for j in range(b0, b1):
+                    pieces.append((None, None, self._fresh(new[j], inner)))
+        return self._container(node, pieces, "[", "]", [(item.start, item) for item in node.items])
+
+    def _inner_indent(self, node: Node) -> str:
+        first = self._first_start(node)
+        if first is not None:
+            lead = self.text[node.start + 1:first]
+            if "\n" in lead:
+                return lead.rsplit("\n", 1)[1]
+            return self._line_indent(node.start)
+        return self._line_indent(node.start) + (self.style.indent or "")
+
+    @staticmethod
+    def _first_start(node: Node) -> int | None:
+        if node.kind == "object" and node.members:
+            return node.members[0][1]
+        if node.kind == "array" and node.items:
+            return node.items[0].start
+        return None
+
+    def _container(self, node: Node, pieces, open_: str, close: str,
+                   originals: list[tuple[int, Node]]) -> str:
+        """Join the pieces; where two kept pieces were neighbours, keep the text between them."""
+        if not pieces:
+            return open_ + close
+        if not originals:  # was empty: lay out in the document's style
+            if self.style.indent is None:
+                return open_ + ",".join(p[2] for p in pieces) + close
+            outer = self._line_indent(node.start)
+            inner = outer + self.style.indent
+            nl = self.style.newline
+            return open_ + nl + inner + ("," + nl + inner).join(p[2] for p in pieces) + nl + outer + close
+        first_start = originals[0][0]
+        last_end = originals[-1][1].end
+        lead = self.text[node.start + 1:first_start]
+        trail = self.text[last_end:node.end - 1]
+        seps = [self.text[originals[k][1].end:originals[k + 1][0]] for k in range(len(originals) - 1)]
+        default_sep = seps[0] if seps else "," + lead
+        out = [open_, lead]
+        for k, (index, _, text) in enumerate(pieces):
+            if k:
+                prev = pieces[k - 1][0]
+                out.append(seps[prev] if index is not None and prev is not None and index == prev + 1
+                           else default_sep)
+            out.append(text)
+        out.append(trail)
+        out.append(close)
+        return "".join(out)
+
+
+def read_document(path: Path) -> Document:
+    """Read a config file strictly; a missing file is an empty document that will be created."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        if path.is_symlink():
+            raise HookwrightError("the file is a symlink whose target does not exist", path=path,
+                                  hint="fix or remove the dangling link") from None
+        return Document.new(path)
+    except IsADirectoryError:
+        raise HookwrightError("is a directory, but a config file belongs here", path=path,
+                              hint="move the directory out of the way") from None
+    except PermissionError:
+        raise HookwrightError("cannot be read (permission denied)", path=path,
+                              hint="check the file's owner and mode") from None
+    except OSError as err:
+        raise HookwrightError(f"cannot be read: {err.strerror}", path=path) from None
+    return Document.parse(path, raw)

@@ -1,0 +1,123 @@
+"""All printing: rich for people, one versioned JSON document for programs."""
+from __future__ import annotations
+
+import json
+import sys
+
+from rich.console import Console
+from rich.markup import escape
+from rich.prompt import Confirm as RichConfirm
+from rich.syntax import Syntax
+
+from installer import __version__
+from installer.commands.result import Result
+from installer.errors import HookwrightError
+from installer.plan import Plan
+
+JSON_SCHEMA = "hookwright/1"
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def interactive() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def print_json(payload: dict) -> None:
+    doc = {"schema": JSON_SCHEMA, "hookwright_version": __version__, **payload}
+    sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+
+
+def print_result(result: Result, as_json: bool) -> None:
+    if as_json:
+        print_json(result.to_json())
+        return
+    if result.status == "listed":
+        if "packs" in result.data:
+            _print_packs(result.data["packs"])
+        else:
+            _print_journal(result.data["journal"])
+        return
+    if result.status in ("dry-run", "needs-confirmation"):
+        for plan in result.plans:
+            print_plan(plan)
+    for plan in result.plans:
+        for note in plan.notes + [n for p in plan.packs for n in p.notes]:
+            out.print(f"[dim]note:[/] {escape(note)}")
+    target = ", ".join(str(p.target.config) for p in result.plans)
+    message = {
+        "applied": f"[green]done[/]: {result.command} wrote {escape(target)}"
+                   + (f" (operation {result.operation.id}, backup {result.operation.backup})" if result.operation else ""),
+        "unchanged": f"[green]unchanged[/]: {escape(target)} already is as wanted; nothing written",
+        "dry-run": "[yellow]dry run[/]: nothing written",
+        "needs-confirmation": "[yellow]needs confirmation[/]: no terminal to ask on; rerun with --yes to apply",
+        "declined": "[yellow]declined[/]: nothing written",
+    }[result.status]
+    (err if result.status == "needs-confirmation" else out).print(message)
+
+
+def print_plan(plan: Plan) -> None:
+    out.print(f"[bold]{plan.command}[/] → {escape(str(plan.target.config))} "
+              f"([cyan]{plan.target.host}[/], {plan.target.scope.value} scope)")
+    for change in plan.packs:
+        versions = (f" {change.version_from} → {change.version_to}" if change.version_from and change.version_to
+                    and change.version_from != change.version_to else "")
+        out.print(f"  pack [bold]{escape(change.pack)}[/]: {change.action}{versions}")
+    for entry in plan.added:
+        out.print(f"  [green]+ add[/]    {escape(entry.describe())}  [dim]{escape(entry.command)}[/]")
+    for entry in plan.removed:
+        out.print(f"  [red]- remove[/] {escape(entry.describe())}  [dim]{escape(entry.command)}[/]")
+    for change in plan.packs:
+        for name in sorted(change.writes):
+            out.print(f"  [green]write[/]  {escape(str(change.folder / name))}")
+        for name in change.removes:
+            out.print(f"  [red]delete[/] {escape(str(change.folder / name))}")
+    diff = plan.unified_diff()
+    if diff:
+        out.print(Syntax(diff, "diff", theme="ansi_dark", background_color="default"))
+    elif not plan.changed:
+        out.print("  [dim](no change)[/]")
+
+
+def ask(plan: Plan) -> bool:
+    print_plan(plan)
+    return RichConfirm.ask("Apply this change?", default=False, console=out)
+
+
+def print_error(error: HookwrightError, as_json: bool) -> None:
+    if as_json:
+        print_json({"error": error.to_json(), "exit_code": int(error.code)})
+        return
+    err.print(f"[bold red]error[/]: {escape(str(error))}")
+    if error.detail:
+        err.print(escape(error.detail))
+    if error.hint:
+        err.print(f"[dim]hint:[/] {escape(error.hint)}")
+
+
+def _print_journal(rows: list[dict]) -> None:
+    if not rows:
+        out.print("the journal is empty")
+        return
+    import datetime
+
+    for row in rows:
+        when = datetime.datetime.fromtimestamp(row["time"]).strftime("%Y-%m-%d %H:%M:%S")
+        what = row["kind"] + (f" of {row['undoes']}" if row.get("undoes") else "")
+        state = " [dim](undone)[/]" if row["undone"] else ""
+        out.print(f"{row['id']}  {when}  {what:<10} {', '.join(row['packs'])}  "
+                  f"{escape(row['target']['config'])}  +{len(row['added'])} -{len(row['removed'])}{state}")
+
+
+def _print_packs(packs: list[dict]) -> None:
+    for pack in packs:
+        out.print(f"[bold]{escape(pack['name'])}[/] {pack['version']}: {escape(pack['description'])}")
+        for hook in pack["hooks"]:
+            flags = [f for f, on in (("blocks", hook["blocks"]), ("rewrites input", hook["rewrites_input"])) if on]
+            wiring = "; ".join(f"{host}: {t['event']}" + (f" on {t['matcher']}" if t["matcher"] else "")
+                               for host, t in hook["hosts"].items())
+            out.print(f"  {escape(hook['id'])}: {escape(hook['description'])} [dim]({escape(wiring)}; "
+                      f"{', '.join(flags) or 'observes only'})[/]")
+        for name, option in pack["options"].items():
+            out.print(f"  option {name}={str(option['default']).lower()}: {escape(option['description'])}")

@@ -1,0 +1,145 @@
+"""Hook packs: `templates/packs/<name>/pack.toml`, validated against schemas/pack.schema.json."""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from installer import resources
+from installer.errors import HookwrightError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+
+@dataclass(frozen=True)
+class HostTarget:
+    """How one hook is wired into one host: event, matcher, timeout in seconds."""
+
+    event: str
+    matcher: str | None
+    timeout: float
+
+
+@dataclass(frozen=True)
+class PackHook:
+    id: str
+    script: str
+    description: str
+    rewrites_input: bool
+    blocks: bool
+    targets: dict[str, HostTarget]
+
+
+@dataclass(frozen=True)
+class PackOption:
+    name: str
+    type: str
+    default: Any
+    description: str
+
+    def parse(self, text: str) -> Any:
+        if self.type == "bool":
+            lowered = text.lower()
+            if lowered in ("true", "yes", "1", "on"):
+                return True
+            if lowered in ("false", "no", "0", "off"):
+                return False
+            raise HookwrightError(f"option {self.name} takes true or false, not {text!r}")
+        return text
+
+
+@dataclass(frozen=True)
+class Pack:
+    name: str
+    version: str
+    description: str
+    folder: Path
+    hooks: tuple[PackHook, ...]
+    options: dict[str, PackOption] = field(default_factory=dict)
+
+    @property
+    def version_key(self) -> tuple[int, ...]:
+        return version_key(self.version)
+
+    def hooks_for(self, host: str) -> list[PackHook]:
+        return [hook for hook in self.hooks if host in hook.targets]
+
+    def script_bytes(self, hook: PackHook) -> bytes:
+        return (self.folder / hook.script).read_bytes()
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
+def bundled_pack_names() -> list[str]:
+    folder = resources.packs_dir()
+    return sorted(p.name for p in folder.iterdir() if (p / "pack.toml").is_file())
+
+
+def load_pack(name: str) -> Pack:
+    folder = resources.packs_dir() / name
+    if not (folder / "pack.toml").is_file():
+        known = ", ".join(bundled_pack_names())
+        raise HookwrightError(f"unknown pack {name!r}", hint=f"bundled packs: {known}")
+    return load_pack_file(folder / "pack.toml")
+
+
+def load_pack_file(manifest: Path) -> Pack:
+    try:
+        raw = tomllib.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as err:
+        raise HookwrightError(f"cannot read pack manifest: {err}", path=manifest) from None
+    except tomllib.TOMLDecodeError as err:
+        raise HookwrightError(f"invalid TOML: {err}", path=manifest,
+                              line=getattr(err, "lineno", None), column=getattr(err, "colno", None)) from None
+    errors = sorted(jsonschema.Draft202012Validator(resources.schema("pack.schema.json")).iter_errors(raw),
+                    key=lambda e: list(e.absolute_path))
+    if errors:
+        first = errors[0]
+        where = ".".join(str(p) for p in first.absolute_path) or "(top level)"
+        raise HookwrightError(f"invalid pack manifest at {where}: {first.message}", path=manifest,
+                              hint="see schemas/pack.schema.json",
+                              detail="\n".join(f"{'.'.join(map(str, e.absolute_path))}: {e.message}" for e in errors))
+    if raw["name"] != manifest.parent.name:
+        raise HookwrightError(f"pack name {raw['name']!r} differs from its folder {manifest.parent.name!r}",
+                              path=manifest)
+    hooks = []
+    for item in raw["hooks"]:
+        if not (manifest.parent / item["script"]).is_file():
+            raise HookwrightError(f"hook {item['id']!r} names script {item['script']!r}, which is not in the pack",
+                                  path=manifest)
+        targets = {host: HostTarget(t["event"], t.get("matcher"), t["timeout"])
+                   for host, t in item.items() if host in ("claude",)}
+        hooks.append(PackHook(item["id"], item["script"], item["description"],
+                              item["rewrites_input"], item["blocks"], targets))
+    ids = [h.id for h in hooks]
+    if len(set(ids)) != len(ids):
+        raise HookwrightError("two hooks share one id", path=manifest)
+    options = {name: PackOption(name, o["type"], o["default"], o["description"])
+               for name, o in raw.get("options", {}).items()}
+    return Pack(raw["name"], raw["version"], raw["description"], manifest.parent, tuple(hooks), options)
+
+
+def resolve_options(packs: list[Pack], assignments: list[str]) -> dict[str, dict[str, Any]]:
+    """Turn `--option key=value` into per-pack values; each key must belong to exactly one pack."""
+    chosen: dict[str, dict[str, Any]] = {pack.name: {} for pack in packs}
+    for assignment in assignments:
+        key, sep, value = assignment.partition("=")
+        if not sep:
+            raise HookwrightError(f"--option {assignment!r}: expected KEY=VALUE")
+        pack_name, dot, option = key.rpartition(".")
+        owners = [p for p in packs if option in p.options and (not dot or p.name == pack_name)]
+        if not owners:
+            raise HookwrightError(f"--option {key!r}: no chosen pack has this option",
+                                  hint="`hookwright packs` lists each pack's options")
+        if len(owners) > 1:
+            raise HookwrightError(f"--option {key!r} is ambiguous", hint="write it as PACK.KEY=VALUE")
+        chosen[owners[0].name][option] = owners[0].options[option].parse(value)
+    return chosen

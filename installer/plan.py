@@ -1,0 +1,136 @@
+"""A plan: the difference between a config today and the config wanted, plus the runtime
+files to write or remove. Plans are shown before anything is written and carried out by
+installer.apply; the same code path serves --dry-run."""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from deepdiff import DeepDiff
+
+from installer.document import Document
+from installer.errors import ExitCode, HookwrightError
+from installer.hosts import claude as host
+from installer.hosts.base import Entry, Target
+from installer.state import sha256
+
+RECEIPT = "receipt.json"
+
+
+@dataclass
+class PackChange:
+    """What happens in one pack's runtime folder (the receipt is one of its files)."""
+
+    pack: str
+    action: str  # install | upgrade | repair | uninstall | restore | unchanged
+    folder: Path
+    writes: dict[str, tuple[bytes, int]] = field(default_factory=dict)  # name -> (content, mode)
+    removes: list[str] = field(default_factory=list)
+    version_from: str | None = None
+    version_to: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def touches_files(self) -> bool:
+        return bool(self.writes or self.removes)
+
+
+@dataclass
+class Plan:
+    command: str
+    target: Target
+    document: Document
+    new_data: Any
+    added: list[Entry] = field(default_factory=list)
+    removed: list[Entry] = field(default_factory=list)
+    packs: list[PackChange] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    new_bytes: bytes | None = None  # set when a plan restores exact bytes (rollback --force)
+    replan: Callable[[], "Plan"] | None = None
+
+    def __post_init__(self) -> None:
+        if self.new_bytes is None:
+            self.new_bytes = self.document.render(self.new_data) if self.config_changes_data else self.document.raw
+
+    @property
+    def config_changes_data(self) -> bool:
+        return not self.document.exists or self.new_data != self.document.data
+
+    @property
+    def config_changed(self) -> bool:
+        return self.new_bytes != self.document.raw
+
+    @property
+    def changed(self) -> bool:
+        return self.config_changed or any(p.touches_files for p in self.packs)
+
+    def signature(self) -> tuple:
+        """What the plan does, independent of unrelated bytes elsewhere in the file."""
+        return (sorted(e.key for e in self.added), sorted(e.key for e in self.removed),
+                sorted((p.pack, p.action, tuple(sorted(p.writes)), tuple(sorted(p.removes))) for p in self.packs))
+
+    def check_valid(self) -> None:
+        """Never write a file the host would reject: no schema problem the file did not have."""
+        if not self.config_changed:
+            return
+        new_problems = host.problems(self.new_data) - host.problems(self.document.data)
+        if new_problems:
+            raise HookwrightError("the result would not be a valid Claude Code settings file; nothing written",
+                                  path=self.target.config, code=ExitCode.REFUSED,
+                                  detail="\n".join(sorted(new_problems)))
+
+    def unified_diff(self) -> str:
+        old = self.document.raw.decode("utf-8", "replace").lstrip("\ufeff")
+        new = (self.new_bytes or b"").decode("utf-8", "replace").lstrip("\ufeff")
+        name = str(self.target.config)
+        return "".join(difflib.unified_diff(
+            old.splitlines(keepends=True), new.splitlines(keepends=True),
+            fromfile=name if self.document.exists else "/dev/null", tofile=name))
+
+    def changed_paths(self) -> list[str]:
+        """Every JSON path the change touches (DeepDiff), to show that nothing foreign moved."""
+        diff = DeepDiff(self.document.data if self.document.exists else {}, self.new_data,
+                        ignore_order=False, view="tree")
+        return sorted({_dotted(item.path(output_format="list")) for items in diff.values() for item in items})
+
+    def to_json(self) -> dict:
+        return {
+            "target": self.target.to_json(),
+            "changed": self.changed,
+            "added": [e.to_json() for e in self.added],
+            "removed": [e.to_json() for e in self.removed],
+            "packs": [{"pack": p.pack, "action": p.action, "folder": str(p.folder),
+                       "version_from": p.version_from, "version_to": p.version_to,
+                       "writes": sorted(p.writes), "removes": sorted(p.removes), "notes": p.notes}
+                      for p in self.packs],
+            "changed_paths": self.changed_paths() if self.config_changed else [],
+            "diff": self.unified_diff(),
+            "notes": self.notes,
+        }
+
+
+def _dotted(parts: list) -> str:
+    return ".".join(str(p) for p in parts)
+
+
+def file_writes(folder: Path, wanted: dict[str, tuple[bytes, int]]) -> dict[str, tuple[bytes, int]]:
+    """Only the files whose bytes or mode differ from what is on disk."""
+    writes = {}
+    for name, (content, mode) in wanted.items():
+        path = folder / name
+        try:
+            same = path.read_bytes() == content and (path.stat().st_mode & 0o777) == mode
+        except OSError:
+            same = False
+        if not same:
+            writes[name] = (content, mode)
+    return writes
+
+
+def runtime_matches(folder: Path, name: str, digest: str) -> bool:
+    try:
+        return sha256((folder / name).read_bytes()) == digest
+    except OSError:
+        return False

@@ -1,0 +1,211 @@
+"""What hookwright remembers: receipts (next to the runtimes), and in the user state dir
+the journal of operations, byte-exact backups (rotated) and the per-file locks."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import shutil
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+import filelock
+import platformdirs
+
+from installer import __version__, atomic
+from installer.errors import ExitCode, HookwrightError
+from installer.hosts.base import Entry
+
+RECEIPT_FORMAT = 1
+JOURNAL_FORMAT = 1
+KEEP_BACKUPS = 50
+LOCK_TIMEOUT_S = 30
+
+
+def state_dir() -> Path:
+    return Path(platformdirs.user_state_dir("hookwright", appauthor=False))
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@contextmanager
+def locked(config: Path) -> Iterator[None]:
+    """Serialise read-modify-write of one config file among hookwright processes."""
+    folder = state_dir() / "locks"
+    atomic.make_dir(folder)
+    key = hashlib.sha256(str(atomic.resolve(config)).encode()).hexdigest()[:24]
+    lock = filelock.FileLock(str(folder / f"{key}.lock"), timeout=LOCK_TIMEOUT_S)
+    try:
+        with lock:
+            yield
+    except filelock.Timeout:
+        raise HookwrightError(f"another hookwright run has held the lock for {LOCK_TIMEOUT_S}s", path=config,
+                              code=ExitCode.REFUSED, hint="wait for it to finish and try again") from None
+
+
+# ---- receipts ----------------------------------------------------------------------------
+
+@dataclass
+class RuntimeFile:
+    name: str  # relative to the pack's runtime folder, never outside it
+    sha256: str
+    mode: int
+
+
+@dataclass
+class Receipt:
+    """What one install of one pack put where; how uninstall and upgrade know what is ours."""
+
+    pack: str
+    version: str
+    host: str
+    scope: str
+    config: str
+    options: dict[str, Any]
+    entries: list[Entry]
+    files: list[RuntimeFile]
+    keep_empty: list[str] = field(default_factory=list)
+    tool_version: str = __version__
+
+    def to_json(self) -> dict:
+        return {
+            "format": RECEIPT_FORMAT, "tool_version": self.tool_version, "pack": self.pack,
+            "version": self.version, "host": self.host, "scope": self.scope, "config": self.config,
+            "options": self.options, "entries": [e.to_json() for e in self.entries],
+            "files": [{"name": f.name, "sha256": f.sha256, "mode": f"{f.mode:04o}"} for f in self.files],
+            "keep_empty": self.keep_empty,
+        }
+
+    def dumps(self) -> bytes:
+        return (json.dumps(self.to_json(), indent=2) + "\n").encode()
+
+
+def read_receipt(path: Path) -> Receipt | None:
+    """A receipt, or None if there is none; a corrupt one is an error naming the file."""
+    try:
+        raw = json.loads(path.read_bytes())
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as err:
+        raise HookwrightError(f"the receipt is unreadable ({err})", path=path,
+                              hint="remove it and run `hookwright install` again to repair the install") from None
+    try:
+        files = []
+        for item in raw["files"]:
+            name = item["name"]
+            if "/" in name or "\\" in name or name in ("", ".", "..") or name.startswith("."):
+                raise ValueError(f"file name {name!r} points outside the receipt's folder")
+            files.append(RuntimeFile(name, item["sha256"], int(item["mode"], 8)))
+        entries = [Entry.from_json(e) for e in raw["entries"]]
+        if any(e.pack != raw["pack"] for e in entries):
+            raise ValueError("an entry belongs to another pack")
+        return Receipt(raw["pack"], raw["version"], raw["host"], raw["scope"], raw["config"],
+                       dict(raw.get("options", {})), entries, files, list(raw.get("keep_empty", [])),
+                       raw.get("tool_version", "?"))
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        raise HookwrightError(f"the receipt is invalid: {err}", path=path,
+                              hint="remove it and run `hookwright install` again to repair the install") from None
+
+
+# ---- backups -----------------------------------------------------------------------------
+
+def new_id() -> str:
+    return time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
+
+
+def save_backup(config: Path, config_bytes: bytes | None, pack_dirs: list[Path]) -> str:
+    """A byte-exact copy of the config and of our pack folders, taken before a write."""
+    backup_id = new_id()
+    folder = state_dir() / "backups" / backup_id
+    atomic.make_dir(folder)
+    meta = {"config": str(config), "config_existed": config_bytes is not None,
+            "packs": {d.name: str(d) for d in pack_dirs}}
+    if config_bytes is not None:
+        atomic.write_bytes(folder / "config", config_bytes, mode=0o600)
+    for pack_dir in pack_dirs:
+        if pack_dir.is_dir():
+            shutil.copytree(pack_dir, folder / "packs" / pack_dir.name, symlinks=True)
+    atomic.write_bytes(folder / "meta.json", json.dumps(meta, indent=2).encode(), mode=0o600)
+    _rotate_backups()
+    return backup_id
+
+
+def backup_folder(backup_id: str) -> Path:
+    folder = state_dir() / "backups" / backup_id
+    if not (folder / "meta.json").is_file():
+        raise HookwrightError(f"backup {backup_id} is gone (backups are rotated after {KEEP_BACKUPS})",
+                              code=ExitCode.REFUSED)
+    return folder
+
+
+def _rotate_backups() -> None:
+    root = state_dir() / "backups"
+    for old in sorted(p for p in root.iterdir() if p.is_dir())[:-KEEP_BACKUPS]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+# ---- journal -----------------------------------------------------------------------------
+
+@dataclass
+class Operation:
+    """One applied change to one config file, with what it added and removed, and its backup."""
+
+    id: str
+    kind: str  # install | uninstall | rollback
+    target: dict[str, Any]  # Target.to_json()
+    packs: list[str]
+    added: list[Entry]
+    removed: list[Entry]
+    backup: str | None
+    time: float
+    undoes: str | None = None
+
+    def to_json(self) -> dict:
+        return {"format": JOURNAL_FORMAT, "id": self.id, "kind": self.kind, "target": self.target,
+                "packs": self.packs, "added": [e.to_json() for e in self.added],
+                "removed": [e.to_json() for e in self.removed], "backup": self.backup,
+                "time": self.time, "undoes": self.undoes}
+
+    @classmethod
+    def from_json(cls, raw: dict) -> "Operation":
+        return cls(raw["id"], raw["kind"], raw["target"], raw["packs"],
+                   [Entry.from_json(e) for e in raw["added"]], [Entry.from_json(e) for e in raw["removed"]],
+                   raw.get("backup"), raw["time"], raw.get("undoes"))
+
+
+def journal_path() -> Path:
+    return state_dir() / "journal.jsonl"
+
+
+def append_journal(op: Operation) -> None:
+    path = journal_path()
+    atomic.make_dir(path.parent)
+    line = (json.dumps(op.to_json(), sort_keys=True) + "\n").encode()
+    with filelock.FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT_S):
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, line)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def read_journal() -> list[Operation]:
+    """Every complete operation line; a line cut short by a crash is skipped."""
+    try:
+        lines = journal_path().read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return []
+    ops = []
+    for line in lines:
+        try:
+            ops.append(Operation.from_json(json.loads(line)))
+        except (ValueError, KeyError, TypeError):
+            continue
+    return ops
