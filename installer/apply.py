@@ -53,7 +53,9 @@ def _write(plan: Plan, kind: str, undoes: str | None) -> state.Operation:
                 atomic.write_bytes(change.folder / name, content, mode=mode)
                 if (change.folder / name).stat().st_mode & 0o777 != mode:
                     (change.folder / name).chmod(mode)
-    if plan.config_changed:
+    if plan.delete_config:
+        atomic.remove(target.config, expect=plan.document.raw)
+    elif plan.config_changed:
         atomic.write_bytes(target.config, plan.new_bytes,
                            expect=plan.document.raw if plan.document.exists else b"", mode=0o644)
     for change in plan.packs:  # then what the config no longer needs, then the receipts
@@ -64,6 +66,8 @@ def _write(plan: Plan, kind: str, undoes: str | None) -> state.Operation:
             atomic.write_bytes(change.folder / RECEIPT, change.writes[RECEIPT][0], mode=change.writes[RECEIPT][1])
         atomic.remove_empty_dirs(change.folder, target.runtime_root.parent)
     _drop_empty_runtime_root(target.runtime_root)
+    if plan.delete_config:  # we created the file, and its folder if that is empty now
+        atomic.remove_empty_dirs(target.config.parent, target.config.parent.parent)
     op = state.Operation(state.new_id(), kind, target.to_json(), [p.pack for p in plan.packs],
                          plan.added, plan.removed, backup, time.time(), undoes)
     state.append_journal(op)

@@ -103,8 +103,10 @@ def write_bytes(path: Path, data: bytes, *, expect: bytes | None = None, mode: i
     _fsync_dir(folder)
 
 
-def remove(path: Path) -> None:
-    """Remove a file we own; a missing file is fine."""
+def remove(path: Path, *, expect: bytes | None = None) -> None:
+    """Remove a file we own; a missing file is fine. `expect`: as for write_bytes."""
+    if expect is not None and _current(path) != expect:
+        raise ConcurrentChange(str(path))
     try:
         path.unlink()
     except FileNotFoundError:

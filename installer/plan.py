@@ -49,9 +49,12 @@ class Plan:
     notes: list[str] = field(default_factory=list)
     new_bytes: bytes | None = None  # set when a plan restores exact bytes (rollback --force)
     replan: Callable[[], "Plan"] | None = None
+    delete_config: bool = False  # the config did not exist before we wrote it, and is empty again
 
     def __post_init__(self) -> None:
-        if self.new_bytes is None:
+        if self.delete_config:
+            self.new_bytes = b""
+        elif self.new_bytes is None:
             self.new_bytes = self.document.render(self.new_data) if self.config_changes_data else self.document.raw
 
     @property
@@ -60,7 +63,7 @@ class Plan:
 
     @property
     def config_changed(self) -> bool:
-        return self.new_bytes != self.document.raw
+        return self.new_bytes != self.document.raw or self.delete_config and self.document.exists
 
     @property
     def changed(self) -> bool:
@@ -73,7 +76,7 @@ class Plan:
 
     def check_valid(self) -> None:
         """Never write a file the host would reject: no schema problem the file did not have."""
-        if not self.config_changed:
+        if not self.config_changed or self.delete_config:
             return
         new_problems = host.problems(self.new_data) - host.problems(self.document.data)
         if new_problems:
@@ -87,7 +90,8 @@ class Plan:
         name = str(self.target.config)
         return "".join(difflib.unified_diff(
             old.splitlines(keepends=True), new.splitlines(keepends=True),
-            fromfile=name if self.document.exists else "/dev/null", tofile=name))
+            fromfile=name if self.document.exists else "/dev/null",
+            tofile="/dev/null" if self.delete_config else name))
 
     def changed_paths(self) -> list[str]:
         """Every JSON path the change touches (DeepDiff), to show that nothing foreign moved."""

@@ -71,6 +71,7 @@ class Receipt:
     entries: list[Entry]
     files: list[RuntimeFile]
     keep_empty: list[str] = field(default_factory=list)
+    created_config: bool = False  # the config did not exist before: uninstall may delete it again
     tool_version: str = __version__
 
     def to_json(self) -> dict:
@@ -79,7 +80,7 @@ class Receipt:
             "version": self.version, "host": self.host, "scope": self.scope, "config": self.config,
             "options": self.options, "entries": [e.to_json() for e in self.entries],
             "files": [{"name": f.name, "sha256": f.sha256, "mode": f"{f.mode:04o}"} for f in self.files],
-            "keep_empty": self.keep_empty,
+            "keep_empty": self.keep_empty, "created_config": self.created_config,
         }
 
     def dumps(self) -> bytes:
@@ -107,7 +108,7 @@ def read_receipt(path: Path) -> Receipt | None:
             raise ValueError("an entry belongs to another pack")
         return Receipt(raw["pack"], raw["version"], raw["host"], raw["scope"], raw["config"],
                        dict(raw.get("options", {})), entries, files, list(raw.get("keep_empty", [])),
-                       raw.get("tool_version", "?"))
+                       bool(raw.get("created_config", False)), raw.get("tool_version", "?"))
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise HookwrightError(f"the receipt is invalid: {err}", path=path,
                               hint="remove it and run `hookwright install` again to repair the install") from None
@@ -186,7 +187,7 @@ def journal_path() -> Path:
 def append_journal(op: Operation) -> None:
     path = journal_path()
     atomic.make_dir(path.parent)
-    line = (json.dumps(op.to_json(), sort_keys=True) + "\n").encode()
+    line = (json.dumps(op.to_json()) + "\n").encode()
     with filelock.FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT_S):
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:

@@ -7,7 +7,9 @@ at a temporary directory.
 """
 from __future__ import annotations
 
+import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -50,4 +52,41 @@ def shared() -> Path:
     if not (SHARED / "corpus").is_dir():
         pytest.skip(f"../shared is not beside the repo ({SHARED}); corpus tests need it")
     return SHARED
+
+
+
+@dataclass
+class Ran:
+    """One in-process CLI run: exit code and what it printed."""
+
+    code: int
+    out: str
+    err: str
+
+    @property
+    def json(self) -> dict:
+        return json.loads(self.out)
+
+
+@pytest.fixture
+def hookwright(capsys):
+    """Run the CLI in-process: `hookwright("install", "git-guard", ...)` -> Ran."""
+    from installer.cli import main
+
+    def run(*args: str) -> Ran:
+        capsys.readouterr()
+        try:
+            main([str(a) for a in args])
+            code = 0
+        except SystemExit as done:
+            code = int(done.code or 0)
+        captured = capsys.readouterr()
+        return Ran(code, captured.out, captured.err)
+
+    return run
+
+
+@pytest.fixture
+def project_settings(project) -> Path:
+    return project / ".claude" / "settings.json"
 

@@ -65,7 +65,8 @@ def plan_install(target: Target, packs: list[Pack], options: dict[str, dict[str,
             if host.owner(entry.handler) not in wanted_scripts:  # a hook the new version dropped
                 data = host.remove(data, entry, keep_empty)
                 removed.append(entry)
-        changes.append(_runtime_change(target, pack, values, wanted, keep_empty, receipt))
+        created = receipt.created_config if receipt else not doc.exists
+        changes.append(_runtime_change(target, pack, values, wanted, keep_empty, created, receipt))
     return Plan("install", target, doc, data, added, removed, changes,
                 replan=lambda: plan_install(target, packs, options, adopt))
 
@@ -78,12 +79,12 @@ def _matcher_of(data: dict, entry: Entry) -> str | None:
 
 
 def _runtime_change(target: Target, pack: Pack, values: dict, wanted: list[Entry], keep_empty: list[str],
-                    receipt: Receipt | None) -> PackChange:
+                    created_config: bool, receipt: Receipt | None) -> PackChange:
     folder = target.pack_dir(pack.name)
     scripts = {hook.script: pack.script_bytes(hook) for hook in pack.hooks_for(host.NAME)}
     new_receipt = Receipt(pack.name, pack.version, host.NAME, target.scope.value, target.config.name, values,
                           wanted, [RuntimeFile(name, sha256(content), RUNTIME_MODE) for name, content in scripts.items()],
-                          keep_empty)
+                          keep_empty, created_config)
     wanted_files = {name: (content, RUNTIME_MODE) for name, content in scripts.items()}
     if receipt is None or receipt.to_json() | {"tool_version": None} != new_receipt.to_json() | {"tool_version": None}:
         wanted_files[RECEIPT] = (new_receipt.dumps(), RECEIPT_MODE)

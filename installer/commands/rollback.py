@@ -69,7 +69,8 @@ def plan_undo(op: state.Operation, force: bool) -> Plan:
         if before is None:
             raise HookwrightError(f"operation {op.id} has no backup to restore", code=ExitCode.REFUSED)
         return Plan("rollback", target, doc, before.data, list(op.removed), list(op.added), packs,
-                    new_bytes=before.raw, notes=[f"restores the byte-exact backup {op.backup}"])
+                    new_bytes=before.raw, delete_config=not before.exists,
+                    notes=[f"restores the byte-exact backup {op.backup}"])
     host.check_document(doc)
     data = doc.data
     changed = []
@@ -94,7 +95,8 @@ def plan_undo(op: state.Operation, force: bool) -> Plan:
             detail="\n".join(f"{e.describe()}\n  expected: {json.dumps(e.handler)}\n  now:      {json.dumps(now)}"
                              for e, now in changed))
     return Plan("rollback", target, doc, data, list(op.removed), list(op.added), packs,
-                replan=lambda: plan_undo(op, force))
+                replan=lambda: plan_undo(op, force),
+                delete_config=doc.exists and data == {} and before is not None and not before.exists)
 
 
 def _backup_document(target: Target, backup: Path | None) -> Document | None:

@@ -26,9 +26,7 @@ def uninstall(pack_names: list[str], *, scope: Scope, project: Path | None, dry_
 
 def installed_packs(target: Target) -> list[str]:
     """Packs with a receipt here, or with entries in the config that run our runtimes."""
-    names = set()
-    if target.runtime_root.is_dir():
-        names |= {p.name for p in target.runtime_root.iterdir() if (p / RECEIPT).is_file()}
+    names = set(installed_receipts(target))
     doc = read_document(target.config)
     if isinstance(doc.data, dict) and isinstance(doc.data.get("hooks"), dict):
         names |= {who[0] for *_, handler in host.handlers(doc.data) if (who := host.owner(handler))}
@@ -41,9 +39,11 @@ def plan_uninstall(target: Target, names: list[str]) -> Plan:
     data = doc.data
     removed = []
     changes = []
+    receipts = []
     for name in names:
         folder = target.pack_dir(name)
         receipt = read_receipt(target.receipt_path(name))
+        receipts.extend([receipt] if receipt else [])
         present = host.owned_entries(data, name) if isinstance(data, dict) else []
         keep_empty = receipt.keep_empty if receipt else []
         for entry in present:
@@ -65,5 +65,19 @@ def plan_uninstall(target: Target, names: list[str]) -> Plan:
                     change.notes.append(f"kept {folder / item.name}: it was changed since install")
             change.removes.append(RECEIPT)
         changes.append(change)
+    created = [r for r in receipts if r.created_config]
     return Plan("uninstall", target, doc, data, [], removed, changes,
-                replan=lambda: plan_uninstall(target, names))
+                replan=lambda: plan_uninstall(target, names),
+                delete_config=doc.exists and data == {} and bool(created) and _all_ours(target, names))
+
+
+def _all_ours(target: Target, names: list[str]) -> bool:
+    """No other pack of ours still has a receipt in this config's runtime folder."""
+    others = set(installed_receipts(target)) - set(names)
+    return not others
+
+
+def installed_receipts(target: Target) -> list[str]:
+    if not target.runtime_root.is_dir():
+        return []
+    return sorted(p.name for p in target.runtime_root.iterdir() if (p / RECEIPT).is_file())

@@ -1,0 +1,160 @@
+"""Run the real Claude Code CLI headless against FakeModelAPI and collect what happened.
+
+The CLI is found at import time (HOOKWRIGHT_CLAUDE, else the install of
+scripts/setup-e2e.sh), because the test guard in tests/conftest.py removes HOOKWRIGHT_*
+variables and points HOME at an unusable path before each test.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pwd
+import signal
+import subprocess
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fake_model_api import FakeModelAPI, Turn
+
+CLAUDE_VERSION = "2.1.328"
+
+
+def _default_claude() -> Path:
+    if os.environ.get("HOOKWRIGHT_CLAUDE"):
+        return Path(os.environ["HOOKWRIGHT_CLAUDE"])
+    real_home = pwd.getpwuid(os.getuid()).pw_dir  # not $HOME: tests may have replaced it
+    e2e_dir = os.environ.get("HOOKWRIGHT_E2E_DIR") or os.path.join(
+        real_home, ".cache", "hookwright-e2e")
+    return Path(e2e_dir, "node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe")
+
+
+CLAUDE = _default_claude()
+
+# Only these come from the parent: nothing of the developer's (API keys, CLAUDE_CONFIG_DIR,
+# OTEL exporters, proxies) may reach the CLI under test.
+_INHERITED = ("PATH", "LANG", "LC_ALL")
+
+
+@dataclass
+class Run:
+    """One CLI run: its exit, its stream-json output, and what it sent to the model."""
+
+    returncode: int
+    events: list[dict]
+    stderr: str
+    tool_results: list[dict]
+    requests: list[dict] = field(repr=False)
+    timed_out: bool = False
+
+    @property
+    def result(self) -> dict | None:
+        """The final ``{"type": "result"}`` event (subtype, result text, denials...)."""
+        return next((e for e in reversed(self.events) if e.get("type") == "result"), None)
+
+    @property
+    def permission_denials(self) -> list[dict]:
+        return (self.result or {}).get("permission_denials") or []
+
+
+def cli_env(api_url: str, home_dir: Path, tmp_dir: str,
+            overrides: Mapping[str, str] | None = None) -> dict:
+    """The CLI's whole environment: offline, quiet, with its own home and temp dir."""
+    env = {name: os.environ[name] for name in _INHERITED if name in os.environ}
+    env.update({
+        "HOME": str(home_dir),
+        "IS_SANDBOX": "1",  # as root, --dangerously-skip-permissions refuses to start without it
+        "ANTHROPIC_API_KEY": "dummy",
+        "ANTHROPIC_BASE_URL": api_url,
+        "DISABLE_TELEMETRY": "1",
+        "DISABLE_ERROR_REPORTING": "1",
+        "DISABLE_AUTOUPDATER": "1",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "TMPDIR": tmp_dir,  # the CLI puts a messaging socket dir here
+        "CLAUDE_CODE_TMPDIR": tmp_dir,
+    })
+    env.update(overrides or {})
+    return env
+
+
+def run_claude(project_dir: Path, home_dir: Path, turns: Sequence[Turn], *,
+               extra_args: Sequence[str] = (), env: Mapping[str, str] | None = None,
+               timeout: float = 120, sdk_mode: bool = False,
+               claude: Path | str | None = None) -> Run:
+    """Run ``claude -p`` in project_dir with the model playing ``turns``.
+
+    sdk_mode runs it the way the Agent SDK does (prompt as a stream-json message on stdin,
+    permission prompts over stdio); some tools, such as AskUserQuestion, exist only there.
+    """
+    if sdk_mode:
+        args = ["-p", "--input-format", "stream-json", "--output-format", "stream-json",
+                "--verbose", "--permission-prompt-tool", "stdio"]
+        prompt = {"type": "user", "message": {"role": "user", "content": "go"}}
+        stdin = (json.dumps(prompt) + "\n").encode()
+    else:
+        args = ["-p", "go", "--output-format", "stream-json", "--verbose"]
+        stdin = None
+    args += ["--dangerously-skip-permissions", *extra_args]
+
+    # A short temp dir of our own: a socket path under pytest's tmp_path can be too long.
+    with FakeModelAPI(list(turns)) as api, tempfile.TemporaryDirectory(prefix="hw-cc-") as tmp:
+        proc = subprocess.Popen(
+            [str(claude or CLAUDE), *args], cwd=project_dir,
+            env=cli_env(api.url, home_dir, tmp, env),
+            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        try:
+            out, err = proc.communicate(stdin, timeout=timeout)
+            timed_out = False
+        except subprocess.TimeoutExpired:
+            _kill_tree(proc.pid)
+            out, err = proc.communicate()
+            timed_out = True
+        return Run(returncode=proc.returncode, events=_parse_lines(out), timed_out=timed_out,
+                   stderr=err.decode("utf-8", "replace"), tool_results=api.tool_results(),
+                   requests=list(api.requests))
+
+
+def _kill_tree(pid: int) -> None:
+    """SIGKILL the CLI, its process group and every descendant's group.
+
+    Killing the CLI's group is not enough: it starts each Bash tool command in a session
+    of its own, which would outlive the test (seen with 2.1.328).
+    """
+    for member in [pid, *_descendants(pid)]:
+        with contextlib.suppress(OSError):
+            group = os.getpgid(member)
+            if group != os.getpgrp():
+                os.killpg(group, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            os.kill(member, signal.SIGKILL)
+
+
+def _descendants(pid: int) -> list[int]:
+    """All processes below pid, from Linux's /proc (elsewhere: none found)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            children.setdefault(parent, []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        kids = children.get(todo.pop(), [])
+        found += kids
+        todo += kids
+    return found
+
+
+def _parse_lines(out: bytes) -> list[dict]:
+    events = []
+    for line in out.decode("utf-8", "replace").splitlines():
+        try:
+            events.append(json.loads(line))
+        except ValueError:
+            if line.strip():
+                events.append({"type": "unparsed", "line": line})
+    return events

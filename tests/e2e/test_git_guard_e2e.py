@@ -1,0 +1,75 @@
+"""git-guard, installed by hookwright, in the real Claude Code CLI.
+
+Installs the pack into a git project, lets the scripted model run ``git reset --hard``,
+and checks both what the model was told and what happened to the work tree; then
+uninstalls and checks that the same command goes through again.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from claude_cli import run_claude
+
+pytestmark = pytest.mark.e2e
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+RESET = {"tool": "Bash", "input": {"command": "git reset --hard"}}
+STATUS = {"tool": "Bash", "input": {"command": "git status"}}
+
+
+def hookwright(*args: str, home: Path, project: Path) -> subprocess.CompletedProcess:
+    """``python -m installer ARGS`` from the working tree, with the test's home."""
+    # PYTHONPATH: the package need not be pip-installed, and cwd is the project, not the repo
+    pythonpath = os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))
+    env = dict(os.environ, HOME=str(home), XDG_STATE_HOME=str(home / ".local" / "state"),
+               PYTHONPATH=pythonpath)
+    return subprocess.run([sys.executable, "-m", "installer", *args], cwd=project, env=env,
+                          capture_output=True, text=True, timeout=60)
+
+
+def git(project: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=test", "-c", "user.email=test@example.com", *args],
+                   cwd=project, check=True, capture_output=True)
+
+
+@pytest.fixture
+def dirty_repo(project: Path) -> Path:
+    """A repo whose a.txt is committed as v1 and changed to v2: reset --hard would lose v2."""
+    git(project, "init", "-q")
+    (project / "a.txt").write_text("v1\n")
+    git(project, "add", "a.txt")
+    git(project, "commit", "-q", "-m", "v1")
+    (project / "a.txt").write_text("v2\n")
+    return project
+
+
+def test_git_guard_denies_reset_hard_until_uninstalled(claude_cli, home, dirty_repo):
+    project = dirty_repo
+    scope = ("--scope", "project", "--project", str(project), "--yes")
+
+    installed = hookwright("install", "git-guard", *scope, home=home, project=project)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    assert (project / ".claude" / "settings.json").is_file()
+
+    run = run_claude(project, home, [RESET, STATUS], claude=claude_cli)
+    assert run.returncode == 0, run.stderr
+    reset, status = run.tool_results
+    assert reset["is_error"], reset["content"]
+    assert "git-guard" in reset["content"]
+    assert (project / "a.txt").read_text() == "v2\n"
+    assert not status["is_error"], status["content"]
+    assert "modified" in status["content"] or "a.txt" in status["content"]
+
+    removed = hookwright("uninstall", "git-guard", *scope, home=home, project=project)
+    assert removed.returncode == 0, removed.stdout + removed.stderr
+
+    run = run_claude(project, home, [RESET], claude=claude_cli)
+    assert run.returncode == 0, run.stderr
+    [reset] = run.tool_results
+    assert not reset["is_error"], reset["content"]
+    assert (project / "a.txt").read_text() == "v1\n"

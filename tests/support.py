@@ -1,0 +1,27 @@
+"""Small helpers for tests: build settings files from dicts, read them back."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+GIT_GUARD_COMMAND = 'python3 -I -S "$CLAUDE_PROJECT_DIR"/.claude/hookwright/git-guard/git-guard --host claude'
+
+
+def write_json(path: Path, data, indent=2, final_newline=True) -> bytes:
+    """Write a settings file the way a user might have; returns its bytes."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    raw = (json.dumps(data, indent=indent, ensure_ascii=False) + ("\n" if final_newline else "")).encode()
+    path.write_bytes(raw)
+    return raw
+
+
+def read_json(path: Path):
+    return json.loads(path.read_bytes())
+
+
+def handlers(data: dict, event: str = "PreToolUse") -> list[dict]:
+    return [h for group in data.get("hooks", {}).get(event, []) for h in group.get("hooks", [])]
+
+
+def commands(data: dict, event: str = "PreToolUse") -> list[str]:
+    return [h.get("command") for h in handlers(data, event)]

@@ -1,0 +1,328 @@
+import json
+import os
+import shlex
+import shutil
+import stat
+import subprocess
+import sys
+
+import pytest
+from support import GIT_GUARD_COMMAND, commands, handlers, read_json, write_json
+
+from installer import resources
+
+RESET_PAYLOAD = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",
+                            "tool_input": {"command": "git reset --hard"}})
+
+
+def project_args(project):
+    return ("--scope", "project", "--project", project)
+
+
+def backups(home):
+    folder = home / ".local" / "state" / "hookwright" / "backups"
+    return sorted(p.name for p in folder.iterdir()) if folder.is_dir() else []
+
+
+def test_install_leaves_foreign_hooks_on_the_same_event_and_matcher_untouched(hookwright, home, project):
+    settings = project / ".claude" / "settings.json"
+    foreign = {"matcher": "Bash", "hooks": [{"type": "command", "command": "./mine.sh", "timeout": 5}]}
+    write_json(settings, {"model": "opus", "hooks": {"PreToolUse": [foreign]}})
+
+    ran = hookwright("install", "git-guard", *project_args(project), "--yes")
+
+    assert ran.code == 0, ran.err
+    data = read_json(settings)
+    assert data["model"] == "opus"
+    assert data["hooks"]["PreToolUse"][0] == foreign
+    assert commands(data) == ["./mine.sh", GIT_GUARD_COMMAND]
+
+
+def test_install_twice_writes_nothing_and_takes_no_backup_the_second_time(hookwright, home, project):
+    settings = project / ".claude" / "settings.json"
+    write_json(settings, {"hooks": {}})
+    hookwright("install", "git-guard", *project_args(project), "--yes")
+    first, first_backups = settings.read_bytes(), backups(home)
+
+    again = hookwright("install", "git-guard", *project_args(project), "--yes", "--json")
+
+    assert again.code == 0
+    assert again.json["status"] == "unchanged"
+    assert settings.read_bytes() == first
+    assert backups(home) == first_backups and len(first_backups) == 1
+
+
+def test_without_a_terminal_and_without_yes_install_shows_the_plan_and_exits_3(hookwright, home, project):
+    settings = project / ".claude" / "settings.json"
+    original = write_json(settings, {"hooks": {}})
+
+    ran = hookwright("install", "git-guard", *project_args(project))
+
+    assert ran.code == 3
+    assert "+ add" in ran.out and "PreToolUse on Bash" in ran.out
+    assert "--yes" in ran.err
+    assert settings.read_bytes() == original
+    assert not (project / ".claude" / "hookwright").exists()
+
+
+def test_dry_run_shows_the_diff_and_writes_nothing(hookwright, home, project):
+    ran = hookwright("install", "git-guard", *project_args(project), "--dry-run", "--json")
+
+    assert ran.code == 0
+    plan = ran.json["plans"][0]
+    assert ran.json["status"] == "dry-run"
+    assert '\\"$CLAUDE_PROJECT_DIR\\"' in plan["diff"] and plan["diff"].startswith("--- /dev/null")
+    assert plan["changed_paths"] == ["hooks"]
+    assert not (project / ".claude").exists()
+    assert backups(home) == []
+
+
+def test_install_copies_the_runtime_with_its_run_bit_and_writes_a_receipt(hookwright, home, project):
+    hookwright("install", "git-guard", *project_args(project), "--yes")
+
+    folder = project / ".claude" / "hookwright" / "git-guard"
+    script = folder / "git-guard"
+    mode = stat.S_IMODE(script.stat().st_mode)
+    assert mode & 0o100 and not mode & 0o022
+    assert not stat.S_IMODE(folder.stat().st_mode) & 0o022
+    assert script.read_bytes() == (resources.packs_dir() / "git-guard" / "git-guard").read_bytes()
+    receipt = json.loads((folder / "receipt.json").read_text())
+    assert receipt["pack"] == "git-guard" and receipt["scope"] == "project"
+    assert receipt["entries"][0]["handler"]["command"] == GIT_GUARD_COMMAND
+    assert [f["name"] for f in receipt["files"]] == ["git-guard"]
+
+
+def run_hook_command(command, env, cwd):
+    return subprocess.run(["sh", "-c", command], input=RESET_PAYLOAD, capture_output=True, text=True,
+                          env=dict(os.environ, **env), cwd=cwd, timeout=30)
+
+
+def test_the_project_scope_command_runs_for_any_teammate_through_claude_project_dir(hookwright, home, tmp_path):
+    project = tmp_path / "a project with 'quotes' and $dollar"
+    project.mkdir()
+    hookwright("install", "git-guard", *project_args(project), "--yes")
+    [command] = commands(read_json(project / ".claude" / "settings.json"))
+
+    clone = tmp_path / "teammate's clone"
+    shutil.copytree(project, clone)
+    done = run_hook_command(command, {"CLAUDE_PROJECT_DIR": str(clone), "HOOKWRIGHT_LOG": str(tmp_path / "log")},
+                            cwd=clone)
+
+    assert command.startswith('python3 -I -S "$CLAUDE_PROJECT_DIR"/')
+    assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+@pytest.mark.parametrize("odd_name", ["my home", "o'brien", "cost$HOME", "back`tick`", "-dash"])
+def test_the_user_scope_command_is_an_absolute_path_quoted_for_the_shell(hookwright, tmp_path, monkeypatch, odd_name):
+    home = tmp_path / odd_name
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+
+    ran = hookwright("install", "git-guard", "--scope", "user", "--yes")
+
+    assert ran.code == 0, ran.err
+    [command] = commands(read_json(home / ".claude" / "settings.json"))
+    assert shlex.split(command)[3] == str(home / ".claude" / "hookwright" / "git-guard" / "git-guard")
+    done = run_hook_command(command, {"HOOKWRIGHT_LOG": str(tmp_path / "log")}, cwd=tmp_path)
+    assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_the_user_scope_honours_claude_config_dir(hookwright, home, tmp_path, monkeypatch):
+    config_dir = tmp_path / "elsewhere"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config_dir))
+
+    ran = hookwright("install", "git-guard", "--scope", "user", "--yes")
+
+    assert ran.code == 0, ran.err
+    assert str(config_dir / "hookwright" / "git-guard" / "git-guard") in commands(read_json(config_dir / "settings.json"))[0]
+    assert not (home / ".claude").exists()
+
+
+def test_the_local_scope_writes_settings_local_and_keeps_its_runtimes_out_of_git(hookwright, home, project):
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+
+    ran = hookwright("install", "git-guard", "--scope", "local", "--project", project, "--yes")
+
+    assert ran.code == 0, ran.err
+    [command] = commands(read_json(project / ".claude" / "settings.local.json"))
+    assert ".claude/hookwright-local/git-guard/git-guard" in command
+    assert not (project / ".claude" / "settings.json").exists()
+    ignored = subprocess.run(["git", "-C", str(project), "check-ignore", "-q",
+                              ".claude/hookwright-local/git-guard/git-guard"])
+    assert ignored.returncode == 0
+
+
+def test_a_pack_option_is_rendered_into_the_command_and_a_new_value_reconfigures_in_place(hookwright, home, project):
+    settings = project / ".claude" / "settings.json"
+    hookwright("install", "git-guard", *project_args(project), "--yes")
+
+    ran = hookwright("install", "git-guard", *project_args(project), "--option", "deny_push=true", "--yes", "--json")
+
+    assert ran.code == 0
+    assert commands(read_json(settings)) == [GIT_GUARD_COMMAND + " --option deny_push=true"]
+    assert [e["handler"]["command"] for e in ran.json["plans"][0]["removed"]] == [GIT_GUARD_COMMAND]
+
+
+def test_a_newer_pack_version_upgrades_its_own_entry_in_place(hookwright, home, project, tmp_path, monkeypatch):
+    settings = project / ".claude" / "settings.json"
+    foreign = {"matcher": "Write", "hooks": [{"type": "command", "command": "fmt"}]}
+    hookwright("install", "git-guard", *project_args(project), "--yes")
+    data = read_json(settings)
+    data["hooks"]["PreToolUse"].append(foreign)
+    write_json(settings, data)
+    newer = tmp_path / "packs"
+    shutil.copytree(resources.packs_dir(), newer)
+    manifest = newer / "git-guard" / "pack.toml"
+    manifest.write_text(manifest.read_text().replace('version = "1.0.0"', 'version = "1.1.0"')
+                        .replace("timeout = 10", "timeout = 7"))
+    monkeypatch.setattr(resources, "packs_dir", lambda: newer)
+
+    ran = hookwright("install", "git-guard", *project_args(project), "--yes", "--json")
+
+    assert ran.code == 0, ran.err
+    assert ran.json["plans"][0]["packs"][0]["action"] == "upgrade"
+    groups = read_json(settings)["hooks"]["PreToolUse"]
+    assert groups[0]["hooks"][0]["timeout"] == 7 and groups[1] == foreign
+    receipt = json.loads((project / ".claude/hookwright/git-guard/receipt.json").read_text())
+    assert receipt["version"] == "1.1.0"
+
+
+def test_an_entry_running_our_runtime_without_a_receipt_is_adopted_only_when_asked(hookwright, home, project):
+    hookwright("install", "git-guard", *project_args(project), "--yes")
+    (project / ".claude/hookwright/git-guard/receipt.json").unlink()
+
+    refused = hookwright("install", "git-guard", *project_args(project), "--yes")
+    adopted = hookwright("install", "git-guard", *project_args(project), "--yes", "--adopt")
+
+    assert refused.code == 3 and "--adopt" in refused.err
+    assert adopted.code == 0
+    assert (project / ".claude/hookwright/git-guard/receipt.json").is_file()
+    assert commands(read_json(project / ".claude" / "settings.json")) == [GIT_GUARD_COMMAND]
+
+
+def test_a_symlinked_settings_file_is_written_through_and_stays_a_link(hookwright, home, project, tmp_path):
+    real = tmp_path / "dotfiles" / "settings.json"
+    write_json(real, {"theme": "dark"})
+    link = project / ".claude" / "settings.json"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(real)
+
+    ran = hookwright("install", "git-guard", *project_args(project), "--yes")
+
+    assert ran.code == 0, ran.err
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert commands(read_json(real)) == [GIT_GUARD_COMMAND]
+
+
+def test_the_settings_file_keeps_its_mode(hookwright, home, project):
+    settings = project / ".claude" / "settings.json"
+    write_json(settings, {})
+    settings.chmod(0o600)
+
+    hookwright("install", "git-guard", *project_args(project), "--yes")
+
+    assert stat.S_IMODE(settings.stat().st_mode) == 0o600
+    assert handlers(read_json(settings))
+
+
+@pytest.mark.parametrize("indent", [2, 4, "\t", None], ids=["2", "4", "tab", "minified"])
+@pytest.mark.parametrize("final_newline", [True, False])
+def test_install_keeps_the_files_indent_key_order_final_newline_and_non_ascii(hookwright, home, project, indent,
+                                                                               final_newline):
+    settings = project / ".claude" / "settings.json"
+    original = {"zeta": "ünïcödé ✓", "alpha": [1, 2], "hooks": {"Stop": [{"hooks": [{"type": "command",
+                                                                                        "command": "say hi"}]}]}}
+    raw = write_json(settings, original, indent=indent, final_newline=final_newline)
+
+    hookwright("install", "git-guard", *project_args(project), "--yes")
+    text = settings.read_text(encoding="utf-8")
+    hookwright("uninstall", "git-guard", *project_args(project), "--yes")
+
+    assert list(json.loads(text)) == ["zeta", "alpha", "hooks"]
+    assert "ünïcödé ✓" in text
+    assert text.endswith("\n") == final_newline
+    if indent is None:
+        assert "\n" not in text.strip()
+    else:
+        unit = indent if isinstance(indent, str) else " " * indent
+        assert f"\n{unit}{unit}\"PreToolUse\"" in text
+    assert settings.read_bytes() == raw
+
+
+def test_crlf_line_endings_survive_an_install(hookwright, home, project):
+    settings = project / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_bytes(b'{\r\n  "a": 1\r\n}\r\n')
+
+    hookwright("install", "git-guard", *project_args(project), "--yes")
+
+    raw = settings.read_bytes()
+    assert raw.count(b"\n") == raw.count(b"\r\n") > 3
+
+
+def test_the_host_writing_the_file_while_we_ask_is_merged_into_the_plan(home, project):
+    from installer.commands.install import install
+    from installer.hosts.base import Scope
+
+    settings = project / ".claude" / "settings.json"
+    write_json(settings, {"permissions": {"allow": []}})
+
+    def host_writes_then_user_says_yes(plan):
+        write_json(settings, {"permissions": {"allow": ["Bash(npm test)"]}})
+        return True
+
+    result = install(["git-guard"], scope=Scope.project, project=project, options=[], adopt=False,
+                     dry_run=False, confirm=host_writes_then_user_says_yes)
+
+    assert result.status == "applied"
+    data = read_json(settings)
+    assert data["permissions"]["allow"] == ["Bash(npm test)"]
+    assert commands(data) == [GIT_GUARD_COMMAND]
+
+
+def test_a_change_that_makes_the_shown_plan_wrong_is_refused_with_exit_3(hookwright, home, project):
+    from installer.commands.install import install
+    from installer.errors import HookwrightError
+    from installer.hosts.base import Scope
+
+    def someone_else_installs_first(plan):
+        assert hookwright("install", "git-guard", *project_args(project), "--yes").code == 0
+        return True
+
+    with pytest.raises(HookwrightError) as refused:
+        install(["git-guard"], scope=Scope.project, project=project, options=[], adopt=False,
+                dry_run=False, confirm=someone_else_installs_first)
+
+    assert refused.value.code == 3 and "changed since the plan" in refused.value.message
+    assert commands(read_json(project / ".claude" / "settings.json")) == [GIT_GUARD_COMMAND]
+
+
+def test_a_result_the_host_would_reject_is_never_written(home, project):
+    from installer.document import Document
+    from installer.errors import HookwrightError
+    from installer.hosts import claude
+    from installer.hosts.base import Scope
+    from installer.plan import Plan
+
+    target = claude.target(Scope.project, project)
+    bad = {"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "timeout": 0}]}]}}
+    plan = Plan("install", target, Document.new(target.config), bad)
+
+    with pytest.raises(HookwrightError) as refused:
+        plan.check_valid()
+
+    assert refused.value.code == 3 and "timeout" in refused.value.detail
+
+
+def test_the_packs_command_lists_git_guard_with_its_option(hookwright):
+    ran = hookwright("packs", "--json")
+
+    [pack] = [p for p in ran.json["packs"] if p["name"] == "git-guard"]
+    assert pack["hooks"][0]["blocks"] is True and "deny_push" in pack["options"]
+
+
+def test_hookwright_runs_as_a_module_and_prints_help(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "installer", "--help"], capture_output=True, text=True,
+                          cwd=resources.data_root(), env=dict(os.environ, HOME=str(tmp_path)))
+    assert done.returncode == 0 and "install" in done.stdout and "rollback" in done.stdout

@@ -1,0 +1,91 @@
+from support import GIT_GUARD_COMMAND, commands, read_json, write_json
+
+
+def scope(project):
+    return ("--scope", "project", "--project", project, "--yes")
+
+
+def test_rollback_of_an_install_keeps_a_foreign_edit_made_since(hookwright, home, project):
+    settings = project / ".claude" / "settings.json"
+    write_json(settings, {"permissions": {"allow": ["Read"]}})
+    hookwright("install", "git-guard", *scope(project))
+    data = read_json(settings)
+    data["permissions"]["allow"].append("Bash(npm test)")  # as Claude Code saves an approval
+    write_json(settings, data)
+
+    ran = hookwright("rollback", "--yes")
+
+    assert ran.code == 0, ran.err
+    assert read_json(settings) == {"permissions": {"allow": ["Read", "Bash(npm test)"]}}
+    assert not (project / ".claude" / "hookwright").exists()
+
+
+def test_rollback_of_an_uninstall_puts_the_entry_and_its_runtime_back(hookwright, home, project):
+    settings = project / ".claude" / "settings.json"
+    hookwright("install", "git-guard", *scope(project))
+    installed = settings.read_bytes()
+    script = (project / ".claude/hookwright/git-guard/git-guard").read_bytes()
+    hookwright("uninstall", "git-guard", *scope(project))
+
+    ran = hookwright("rollback", "--yes")
+
+    assert ran.code == 0, ran.err
+    assert settings.read_bytes() == installed
+    assert (project / ".claude/hookwright/git-guard/git-guard").read_bytes() == script
+    assert (project / ".claude/hookwright/git-guard/receipt.json").is_file()
+
+
+def test_rollback_refuses_when_our_entry_was_changed_since_and_force_restores_the_backup(hookwright, home, project):
+    settings = project / ".claude" / "settings.json"
+    original = write_json(settings, {"a": 1})
+    hookwright("install", "git-guard", *scope(project))
+    data = read_json(settings)
+    data["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"] = 99
+    edited = write_json(settings, data)
+
+    refused = hookwright("rollback", "--yes")
+
+    assert refused.code == 3
+    assert "changed since" in refused.err and '"timeout": 99' in refused.err
+    assert settings.read_bytes() == edited
+
+    forced = hookwright("rollback", "--force", "--yes")
+
+    assert forced.code == 0, forced.err
+    assert settings.read_bytes() == original
+
+
+def test_rollback_to_an_operation_undoes_it_and_everything_after(hookwright, home, project):
+    settings = project / ".claude" / "settings.json"
+    original = write_json(settings, {"a": 1})
+    hookwright("install", "git-guard", *scope(project))
+    hookwright("uninstall", "git-guard", *scope(project))
+    hookwright("install", "git-guard", *scope(project), "--option", "deny_push=true")
+    first = hookwright("rollback", "--list", "--json").json["journal"][0]["id"]
+
+    ran = hookwright("rollback", "--to", first, "--yes")
+
+    assert ran.code == 0, ran.err
+    assert read_json(settings) == {"a": 1}
+    assert settings.read_bytes() == original
+    journal = hookwright("rollback", "--list", "--json").json["journal"]
+    assert [op["undone"] for op in journal[:3]] == [True, True, True]
+
+
+def test_rollback_with_nothing_to_undo_exits_3(hookwright, home):
+    ran = hookwright("rollback", "--yes")
+
+    assert ran.code == 3 and "nothing to roll back" in ran.err
+
+
+def test_rollback_dry_run_shows_the_plan_and_writes_nothing(hookwright, home, project):
+    settings = project / ".claude" / "settings.json"
+    hookwright("install", "git-guard", *scope(project))
+    installed = settings.read_bytes()
+
+    ran = hookwright("rollback", "--dry-run", "--json")
+
+    assert ran.code == 0 and ran.json["status"] == "dry-run"
+    assert [e["handler"]["command"] for e in ran.json["plans"][0]["removed"]] == [GIT_GUARD_COMMAND]
+    assert settings.read_bytes() == installed
+    assert commands(read_json(settings)) == [GIT_GUARD_COMMAND]

@@ -1,0 +1,110 @@
+import json
+
+from support import GIT_GUARD_COMMAND, commands, read_json, write_json
+
+FOREIGN = {"matcher": "Bash", "hooks": [{"type": "command", "command": "./theirs.sh"}]}
+
+
+def scope(project):
+    return ("--scope", "project", "--project", project, "--yes")
+
+
+def test_uninstall_removes_our_entry_and_runtimes_and_nothing_else(hookwright, home, project):
+    settings = project / ".claude" / "settings.json"
+    original = write_json(settings, {"hooks": {"PreToolUse": [FOREIGN]}, "env": {"A": "1"}})
+    hookwright("install", "git-guard", *scope(project))
+
+    ran = hookwright("uninstall", "git-guard", *scope(project))
+
+    assert ran.code == 0, ran.err
+    assert settings.read_bytes() == original
+    assert not (project / ".claude" / "hookwright").exists()
+
+
+def test_containers_we_emptied_go_and_ones_that_were_empty_before_stay(hookwright, home, project):
+    settings = project / ".claude" / "settings.json"
+    write_json(settings, {"hooks": {"PreToolUse": []}})
+    hookwright("install", "git-guard", *scope(project))
+    assert read_json(settings)["hooks"]["PreToolUse"]
+
+    hookwright("uninstall", "git-guard", *scope(project))
+
+    assert read_json(settings) == {"hooks": {"PreToolUse": []}}
+
+    write_json(settings, {"other": 1})
+    hookwright("install", "git-guard", *scope(project))
+    hookwright("uninstall", "git-guard", *scope(project))
+
+    assert read_json(settings) == {"other": 1}
+
+
+def test_a_lost_receipt_does_not_stop_uninstall_our_entries_are_known_by_their_command(hookwright, home, project):
+    settings = project / ".claude" / "settings.json"
+    write_json(settings, {"hooks": {"PreToolUse": [FOREIGN]}})
+    hookwright("install", "git-guard", *scope(project))
+    (project / ".claude/hookwright/git-guard/receipt.json").unlink()
+
+    ran = hookwright("uninstall", "git-guard", *scope(project))
+
+    assert ran.code == 0, ran.err
+    assert read_json(settings) == {"hooks": {"PreToolUse": [FOREIGN]}}
+    assert not (project / ".claude/hookwright").exists()
+
+
+def test_our_handler_moved_into_a_foreign_group_is_taken_out_alone(hookwright, home, project):
+    settings = project / ".claude" / "settings.json"
+    write_json(settings, {"hooks": {"PreToolUse": [FOREIGN]}})
+    hookwright("install", "git-guard", *scope(project))
+    data = read_json(settings)
+    ours = data["hooks"]["PreToolUse"].pop()
+    data["hooks"]["PreToolUse"][0]["hooks"].extend(ours["hooks"])
+    write_json(settings, data)
+
+    hookwright("uninstall", "git-guard", *scope(project))
+
+    assert read_json(settings) == {"hooks": {"PreToolUse": [FOREIGN]}}
+
+
+def test_a_runtime_file_changed_since_install_is_kept_and_reported(hookwright, home, project):
+    hookwright("install", "git-guard", *scope(project))
+    script = project / ".claude/hookwright/git-guard/git-guard"
+    script.write_text("# my local patch\n")
+
+    ran = hookwright("uninstall", "git-guard", *scope(project), "--json")
+
+    assert ran.code == 0
+    assert script.read_text() == "# my local patch\n"
+    assert "changed since install" in " ".join(ran.json["plans"][0]["packs"][0]["notes"])
+    assert not (project / ".claude" / "settings.json").exists()  # install created it; empty again, it goes
+
+
+def test_uninstall_without_pack_names_removes_every_pack_installed_there(hookwright, home, project):
+    hookwright("install", "git-guard", *scope(project))
+
+    ran = hookwright("uninstall", *scope(project), "--json")
+
+    assert ran.code == 0
+    assert [p["pack"] for p in ran.json["plans"][0]["packs"]] == ["git-guard"]
+    assert not (project / ".claude").exists()
+
+
+def test_uninstalling_a_pack_that_is_not_there_changes_nothing(hookwright, home, project):
+    settings = project / ".claude" / "settings.json"
+    original = write_json(settings, {"hooks": {"PreToolUse": [FOREIGN]}})
+
+    ran = hookwright("uninstall", "git-guard", *scope(project), "--json")
+
+    assert ran.code == 0 and ran.json["status"] == "unchanged"
+    assert settings.read_bytes() == original
+
+
+def test_uninstall_is_journaled_with_the_entries_it_removed(hookwright, home, project):
+    hookwright("install", "git-guard", *scope(project))
+    hookwright("uninstall", "git-guard", *scope(project))
+
+    listing = hookwright("rollback", "--list", "--json").json["journal"]
+
+    assert [op["kind"] for op in listing] == ["install", "uninstall"]
+    assert [e["handler"]["command"] for e in listing[1]["removed"]] == [GIT_GUARD_COMMAND]
+    backup = home / ".local/state/hookwright/backups" / listing[1]["backup"]
+    assert json.loads((backup / "config").read_bytes())["hooks"]
