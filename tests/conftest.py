@@ -90,3 +90,19 @@ def hookwright(capsys):
 def project_settings(project) -> Path:
     return project / ".claude" / "settings.json"
 
+
+
+# ---- CI: a skipped test is a failed test ----------------------------------------------------
+
+_skipped: list[str] = []
+
+
+def pytest_runtest_logreport(report):
+    if report.skipped and os.environ.get("HOOKWRIGHT_NO_SKIPS") == "1":
+        _skipped.append(f"{report.nodeid}: {report.longrepr[2] if isinstance(report.longrepr, tuple) else ''}")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if _skipped:
+        print("\nHOOKWRIGHT_NO_SKIPS=1 and these tests were skipped:\n  " + "\n  ".join(_skipped))
+        session.exitstatus = 1
