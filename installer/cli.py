@@ -9,7 +9,6 @@ import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, List, Optional
 
-import click
 import typer
 
 from installer.errors import ExitCode, HookwrightError
@@ -157,13 +156,11 @@ def packs_(as_json: bool = JsonOpt) -> None:
 def main(argv: list[str] | None = None) -> None:
     try:
         code = app(args=argv, prog_name="hookwright", standalone_mode=False)
-    except click.exceptions.Exit as done:
+    except typer.Exit as done:
         code = done.exit_code
-    except click.exceptions.Abort:
+    except (typer.Abort, KeyboardInterrupt):
         code = ExitCode.INTERRUPTED
-    except KeyboardInterrupt:
-        code = ExitCode.INTERRUPTED
-    except click.ClickException as usage:
+    except typer.TyperException as usage:  # a usage error: unknown option, bad value
         usage.show()
         code = ExitCode.BAD_INPUT
     except Exception:  # a bug: say so plainly; every write is atomic, so nothing is half-written

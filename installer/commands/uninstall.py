@@ -28,8 +28,8 @@ def installed_packs(target: Target) -> list[str]:
     """Packs with a receipt here, or with entries in the config that run our runtimes."""
     names = set(installed_receipts(target))
     doc = read_document(target.config)
-    if isinstance(doc.data, dict) and isinstance(doc.data.get("hooks"), dict):
-        names |= {who[0] for *_, handler in host.handlers(doc.data) if (who := host.owner(handler))}
+    host.check_document(doc)
+    names |= {who[0] for *_, handler in host.handlers(doc.data) if (who := host.owner(handler))}
     return sorted(names)
 
 
