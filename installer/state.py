@@ -117,7 +117,9 @@ def read_receipt(path: Path) -> Receipt | None:
 # ---- backups -----------------------------------------------------------------------------
 
 def new_id() -> str:
-    return time.strftime("%Y%m%d-%H%M%S") + "-" + secrets.token_hex(3)
+    """Sortable by time (to the microsecond), unique across processes."""
+    now = time.time()
+    return time.strftime("%Y%m%d-%H%M%S", time.localtime(now)) + f".{int(now % 1 * 1e6):06d}-{secrets.token_hex(2)}"
 
 
 def save_backup(config: Path, config_bytes: bytes | None, pack_dirs: list[Path]) -> str:

@@ -1,0 +1,66 @@
+import os
+import stat
+
+import pytest
+
+from installer import atomic, state
+from support import read_json, write_json
+
+
+def test_a_write_replaces_the_file_whole_and_leaves_no_temp_file(tmp_path):
+    target = tmp_path / "settings.json"
+    target.write_bytes(b"old")
+
+    atomic.write_bytes(target, b"new", expect=b"old")
+
+    assert target.read_bytes() == b"new"
+    assert os.listdir(tmp_path) == ["settings.json"]
+
+
+def test_bytes_changed_since_our_read_stop_the_replace_and_keep_the_other_writer(tmp_path):
+    target = tmp_path / "settings.json"
+    target.write_bytes(b"the host wrote this")
+
+    with pytest.raises(atomic.ConcurrentChange):
+        atomic.write_bytes(target, b"ours", expect=b"what we read")
+
+    assert target.read_bytes() == b"the host wrote this"
+    assert os.listdir(tmp_path) == ["settings.json"]
+
+
+def test_a_new_file_gets_the_requested_mode_whatever_the_umask(tmp_path):
+    old = os.umask(0)
+    try:
+        atomic.write_bytes(tmp_path / "run", b"#!", mode=0o755)
+        atomic.make_dir(tmp_path / "folder")
+    finally:
+        os.umask(old)
+
+    assert stat.S_IMODE((tmp_path / "run").stat().st_mode) == 0o755
+    assert not stat.S_IMODE((tmp_path / "folder").stat().st_mode) & 0o022
+
+
+def test_temp_files_left_by_a_killed_run_are_removed_by_the_next_run(hookwright, home, project):
+    settings = project / ".claude" / "settings.json"
+    write_json(settings, {})
+    stale = settings.parent / f".settings.json{atomic.TEMP_MARK}abc123"
+    stale.write_text('{"half": ')
+
+    ran = hookwright("install", "git-guard", "--scope", "project", "--project", project, "--yes")
+
+    assert ran.code == 0, ran.err
+    assert not stale.exists()
+    assert read_json(settings)["hooks"]
+
+
+def test_backups_are_rotated_to_the_newest_ones(hookwright, home, project, monkeypatch):
+    monkeypatch.setattr(state, "KEEP_BACKUPS", 3)
+    for _ in range(3):
+        hookwright("install", "git-guard", "--scope", "project", "--project", project, "--yes")
+        hookwright("uninstall", "git-guard", "--scope", "project", "--project", project, "--yes")
+
+    journal = hookwright("rollback", "--list", "--json").json["journal"]
+    kept = sorted(p.name for p in (state.state_dir() / "backups").iterdir())
+
+    assert len(journal) == 6
+    assert kept == sorted(op["backup"] for op in journal[-3:])
