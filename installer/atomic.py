@@ -49,7 +49,9 @@ def check_writable(path: Path) -> None:
     """Refuse up front, before any plan is shown, to write where the user said no."""
     target = resolve(path)
     if target.exists() and not target.is_file():
-        raise HookwrightError("is not a regular file", path=path, hint="move it out of the way")
+        kind = "a directory" if target.is_dir() else "a FIFO" if target.is_fifo() else "not a regular file"
+        raise HookwrightError(f"is {kind}, but a config file belongs here", path=path,
+                              hint="move it out of the way, or choose another scope")
     if target.exists() and is_read_only(target):
         raise HookwrightError("is read-only", path=path,
                               hint="make it writable (chmod u+w) if you want hookwright to change it")

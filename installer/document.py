@@ -89,7 +89,10 @@ class Document:
             raise HookwrightError("contains a NUL byte; this is not a text file", path=path,
                                   line=line, column=col, hint="restore the file from a backup")
         data = _strict_loads(path, text)
-        root = _Spans(text).value(_WS.match(text, 0).end(), 0)
+        try:
+            root = _Spans(text).value(_WS.match(text, 0).end(), 0)
+        except RecursionError:
+            raise _too_deep(path) from None
         return cls(path=path, raw=raw, text=text, data=data, root=root, bom=bom)
 
     def position(self, node: Node) -> tuple[int, int]:
@@ -130,37 +133,63 @@ class Document:
 
 # ---- strict parsing with clear messages -----------------------------------------------
 
-def _no_duplicates(path: Path, text: str):
-    def hook(pairs):
-        seen = {}
-        for key, value in pairs:
-            if key in seen:
-                raise _Duplicate(key)
-            seen[key] = value
-        return seen
-    return hook
+def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict:
+    """The hosts silently keep the last of two equal keys; we refuse to guess which one counts."""
+    seen = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _Duplicate(key)
+        seen[key] = value
+    return seen
 
 
 class _Duplicate(Exception):
+    def __init__(self, key: str, offset: int = 0) -> None:
+        super().__init__(key)
+        self.offset = offset
+
+
+def _too_deep(path: Path) -> HookwrightError:
+    return HookwrightError(f"JSON is nested more than {MAX_DEPTH} levels deep; that is no hook config", path=path,
+                           hint="check that this is the right file")
+
+
+class _NotJson(Exception):
     pass
+
+
+def _not_json(constant: str):
+    raise _NotJson(constant)
 
 
 def _strict_loads(path: Path, text: str) -> Any:
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicates(path, text))
+        return json.loads(text, object_pairs_hook=_reject_duplicates, parse_constant=_not_json)
+    except _NotJson as constant:
+        offset = re.search(r"-?\b" + re.escape(str(constant).lstrip("-")), text).start()
+        line, col = _line_col(text, offset)
+        raise HookwrightError(f"invalid JSON: {constant} is not a JSON value (the hosts' JSON parser rejects it)",
+                              path=path, line=line, column=col, hint="write a number or a string instead") from None
     except _Duplicate as dup:
         key = str(dup)
-        offsets = [m.start() for m in re.finditer(re.escape(json.dumps(key)) + r"\s*:", text)]
-        line, col = _line_col(text, offsets[1] if len(offsets) > 1 else 0)
+        try:
+            _Spans(text, find_duplicates=True).value(_WS.match(text, 0).end(), 0)
+            offset = 0
+        except _Duplicate as located:
+            offset = located.offset
+        except RecursionError:
+            offset = 0
+        line, col = _line_col(text, offset)
         raise HookwrightError(
             f"duplicate key {json.dumps(key)}: the hosts keep only the last one, so one of them is silently lost",
             path=path, line=line, column=col, hint="merge the two entries into one key",
         ) from None
     except RecursionError:
-        raise HookwrightError("JSON is nested too deeply to be a hook config", path=path,
-                              hint="check that this is the right file") from None
+        raise _too_deep(path) from None
     except json.JSONDecodeError as err:
         raise _syntax_error(path, text, err) from None
+    except ValueError as err:  # e.g. an integer with thousands of digits
+        raise HookwrightError(f"invalid JSON: {err}", path=path, hint="check that this is the right file") from None
 
 
 def _syntax_error(path: Path, text: str, err: json.JSONDecodeError) -> HookwrightError:
@@ -195,8 +224,9 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
 class _Spans:
     """Walks text that json.loads already accepted and records where each value lies."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, find_duplicates: bool = False) -> None:
         self.text = text
+        self.find_duplicates = find_duplicates
 
     def value(self, i: int, depth: int) -> Node:
         if depth > MAX_DEPTH:
@@ -227,6 +257,8 @@ class _Spans:
         while True:
             key, after_key = scanstring(self.text, i + 1)
             key_start = i
+            if self.find_duplicates and any(name == key for name, _, _ in node.members):
+                raise _Duplicate(key, key_start)
             i = self._skip(self._skip(after_key) + 1)  # past ':'
             value = self.value(i, depth + 1)
             node.members.append((key, key_start, value))
@@ -265,15 +297,12 @@ class _Style:
     def of(cls, doc: Document) -> "_Style":
         text, root = doc.text, doc.root
         indent = None
-        first = None
-        if root is not None and root.kind in ("object", "array"):
-            children = [v for _, _, v in root.members] if root.kind == "object" else root.items
-            first = root.members[0][1] if root.kind == "object" and root.members else (
-                children[0].start if children else None)
-        if first is not None:
-            lead = text[root.start + 1: first]
-            if "\n" in lead:
-                indent = lead.rsplit("\n", 1)[1] or None
+        first = _first_start(root) if root is not None else None
+        if first is None:  # nothing to imitate: lay out as for a new file
+            return cls("  ", ": ", doc.newline, ensure_ascii=False)
+        lead = text[root.start + 1: first]
+        if "\n" in lead:
+            indent = lead.rsplit("\n", 1)[1] or None
         if indent is None and "\n" in text.strip():
             match = re.search(r"\n([ \t]+)\S", text)
             indent = match.group(1) if match else "  "
@@ -286,8 +315,17 @@ class _Style:
 
 
 def _dumps(value: Any, indent: str | None, colon: str, ensure_ascii: bool) -> str:
-    separators = (",", colon) if indent is not None else (",", colon.strip() or ":")
+    separators = (",", colon)
     return json.dumps(value, indent=indent, separators=separators, ensure_ascii=ensure_ascii)
+
+
+def _first_start(node: Node) -> int | None:
+    """Where a container's first member (its key, for an object) begins; None when empty."""
+    if node.kind == "object" and node.members:
+        return node.members[0][1]
+    if node.kind == "array" and node.items:
+        return node.items[0].start
+    return None
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -347,21 +385,13 @@ class _Splicer:
         return self._container(node, pieces, "[", "]", [(item.start, item) for item in node.items])
 
     def _inner_indent(self, node: Node) -> str:
-        first = self._first_start(node)
+        first = _first_start(node)
         if first is not None:
             lead = self.text[node.start + 1:first]
             if "\n" in lead:
                 return lead.rsplit("\n", 1)[1]
             return self._line_indent(node.start)
         return self._line_indent(node.start) + (self.style.indent or "")
-
-    @staticmethod
-    def _first_start(node: Node) -> int | None:
-        if node.kind == "object" and node.members:
-            return node.members[0][1]
-        if node.kind == "array" and node.items:
-            return node.items[0].start
-        return None
 
     def _container(self, node: Node, pieces, open_: str, close: str,
                    originals: list[tuple[int, Node]]) -> str:

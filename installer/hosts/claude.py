@@ -11,6 +11,7 @@ import os
 import re
 import shlex
 import sys
+from functools import cache
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -118,7 +119,7 @@ def check_document(doc: Document) -> None:
         fail(f"the settings file must hold a JSON object, not {_kind(data)}",
              hint="wrap the settings in { } or restore the file")
     hooks = data.get("hooks")
-    if hooks is not None and not isinstance(hooks, dict):
+    if "hooks" in data and not isinstance(hooks, dict):
         fail(f'"hooks" must be an object of events, not {_kind(hooks)}', "hooks",
              hint='write it as "hooks": {"PreToolUse": [...]}')
     for event, groups in (hooks or {}).items():
@@ -154,8 +155,12 @@ def owned_entries(data: dict, pack: str) -> list[Entry]:
 
 def problems(data: Any) -> set[str]:
     """Schema violations, as comparable strings (to refuse a write that adds any)."""
-    validator = jsonschema.Draft202012Validator(resources.schema("claude-settings.schema.json"))
-    return {f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}" for e in validator.iter_errors(data)}
+    return {f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}" for e in _validator().iter_errors(data)}
+
+
+@cache
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(resources.schema("claude-settings.schema.json"))
 
 
 def empty_containers(data: dict, entries: list[Entry]) -> list[str]:
