@@ -11,6 +11,8 @@ import jsonschema
 from installer import resources
 from installer.errors import HookwrightError
 
+RUNTIME_LIBRARY = "hookwright_runtime.py"
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
@@ -24,6 +26,7 @@ class HostTarget:
     event: str
     matcher: str | None
     timeout: float
+    matcher_option: str | None = None  # the matcher is this pack option's value
 
 
 @dataclass(frozen=True)
@@ -70,8 +73,15 @@ class Pack:
     def hooks_for(self, host: str) -> list[PackHook]:
         return [hook for hook in self.hooks if host in hook.targets]
 
-    def script_bytes(self, hook: PackHook) -> bytes:
-        return (self.folder / hook.script).read_bytes()
+    def runtime_files(self, host: str) -> dict[str, bytes]:
+        """What goes into the pack's runtime folder: its scripts and the shared runtime library."""
+        files = {hook.script: (self.folder / hook.script).read_bytes() for hook in self.hooks_for(host)}
+        files[RUNTIME_LIBRARY] = (resources.runtime_dir() / RUNTIME_LIBRARY).read_bytes()
+        return files
+
+    def matcher(self, hook: PackHook, host: str, options: dict[str, Any]) -> str | None:
+        wiring = hook.targets[host]
+        return str(options[wiring.matcher_option]) if wiring.matcher_option else wiring.matcher
 
 
 def version_key(version: str) -> tuple[int, ...]:
@@ -115,7 +125,7 @@ def load_pack_file(manifest: Path) -> Pack:
         if not (manifest.parent / item["script"]).is_file():
             raise HookwrightError(f"hook {item['id']!r} names script {item['script']!r}, which is not in the pack",
                                   path=manifest)
-        targets = {host: HostTarget(t["event"], t.get("matcher"), t["timeout"])
+        targets = {host: HostTarget(t["event"], t.get("matcher"), t["timeout"], t.get("matcher_option"))
                    for host, t in item.items() if host in ("claude",)}
         hooks.append(PackHook(item["id"], item["script"], item["description"],
                               item["rewrites_input"], item["blocks"], targets))
@@ -124,6 +134,11 @@ def load_pack_file(manifest: Path) -> Pack:
         raise HookwrightError("two hooks share one id", path=manifest)
     options = {name: PackOption(name, o["type"], o["default"], o["description"])
                for name, o in raw.get("options", {}).items()}
+    for hook in hooks:
+        for wiring in hook.targets.values():
+            if wiring.matcher_option and wiring.matcher_option not in options:
+                raise HookwrightError(f"hook {hook.id!r} takes its matcher from option {wiring.matcher_option!r},"
+                                      " which the pack does not declare", path=manifest)
     return Pack(raw["name"], raw["version"], raw["description"], manifest.parent, tuple(hooks), options)
 
 

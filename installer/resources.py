@@ -17,6 +17,10 @@ def packs_dir() -> Path:
     return data_root() / "templates" / "packs"
 
 
+def runtime_dir() -> Path:
+    return data_root() / "templates" / "runtime"
+
+
 @cache
 def schema(name: str) -> dict:
     return json.loads((data_root() / "schemas" / name).read_text(encoding="utf-8"))

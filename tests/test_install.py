@@ -89,7 +89,7 @@ def test_install_copies_the_runtime_with_its_run_bit_and_writes_a_receipt(hookwr
     receipt = json.loads((folder / "receipt.json").read_text())
     assert receipt["pack"] == "git-guard" and receipt["scope"] == "project"
     assert receipt["entries"][0]["handler"]["command"] == GIT_GUARD_COMMAND
-    assert [f["name"] for f in receipt["files"]] == ["git-guard"]
+    assert sorted(f["name"] for f in receipt["files"]) == ["git-guard", "hookwright_runtime.py"]
 
 
 def run_hook_command(command, env, cwd):

@@ -92,7 +92,7 @@ def render(target: Target, pack: Pack, options: dict[str, Any]) -> list[Entry]:
         timeout = int(wiring.timeout) if float(wiring.timeout).is_integer() else wiring.timeout
         handler = {"type": "command", "command": command_for(target, pack, hook.script, options),
                    "timeout": timeout}
-        entries.append(Entry.of(pack.name, hook.id, wiring.event, wiring.matcher, handler))
+        entries.append(Entry.of(pack.name, hook.id, wiring.event, pack.matcher(hook, NAME, options), handler))
     return entries
 
 
