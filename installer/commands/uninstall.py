@@ -9,6 +9,7 @@ from installer.document import read_document
 from installer.errors import HookwrightError
 from installer.hosts import claude as host
 from installer.hosts.base import Scope, Target
+from installer.packs import RUNTIME_LIBRARY
 from installer.plan import RECEIPT, PackChange, Plan, runtime_matches
 from installer.state import read_receipt
 
@@ -56,7 +57,8 @@ def plan_uninstall(target: Target, names: list[str]) -> Plan:
                 change.notes.append(f"{name} is not installed here")
             else:
                 change.notes.append("no receipt: entries recognised by their command")
-                change.removes = sorted({host.owner(e.handler)[1] for e in present if (folder / host.owner(e.handler)[1]).is_file()})
+                ours = {host.owner(e.handler)[1] for e in present} | {RUNTIME_LIBRARY}
+                change.removes = sorted(name for name in ours if (folder / name).is_file())
         else:
             for item in receipt.files:
                 if runtime_matches(folder, item.name, item.sha256):
