@@ -65,6 +65,7 @@ class Pack:
     folder: Path
     hooks: tuple[PackHook, ...]
     options: dict[str, PackOption] = field(default_factory=dict)
+    modules: tuple[str, ...] = ()  # pack-local modules its scripts import
 
     @property
     def version_key(self) -> tuple[int, ...]:
@@ -76,8 +77,12 @@ class Pack:
     def runtime_files(self, host: str) -> dict[str, bytes]:
         """What goes into the pack's runtime folder: its scripts and the shared runtime library."""
         files = {hook.script: (self.folder / hook.script).read_bytes() for hook in self.hooks_for(host)}
+        files.update({name: (self.folder / name).read_bytes() for name in self.modules})
         files[RUNTIME_LIBRARY] = (resources.runtime_dir() / RUNTIME_LIBRARY).read_bytes()
         return files
+
+    def is_script(self, name: str) -> bool:
+        return any(hook.script == name for hook in self.hooks)
 
     def matcher(self, hook: PackHook, host: str, options: dict[str, Any]) -> str | None:
         wiring = hook.targets[host]
@@ -139,7 +144,11 @@ def load_pack_file(manifest: Path) -> Pack:
             if wiring.matcher_option and wiring.matcher_option not in options:
                 raise HookwrightError(f"hook {hook.id!r} takes its matcher from option {wiring.matcher_option!r},"
                                       " which the pack does not declare", path=manifest)
-    return Pack(raw["name"], raw["version"], raw["description"], manifest.parent, tuple(hooks), options)
+    for name in raw.get("files", []):
+        if not (manifest.parent / name).is_file():
+            raise HookwrightError(f"files names {name!r}, which is not in the pack", path=manifest)
+    return Pack(raw["name"], raw["version"], raw["description"], manifest.parent, tuple(hooks), options,
+                tuple(raw.get("files", [])))
 
 
 def resolve_options(packs: list[Pack], assignments: list[str]) -> dict[str, dict[str, Any]]:

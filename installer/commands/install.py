@@ -9,7 +9,7 @@ from installer.document import read_document
 from installer.errors import ExitCode, HookwrightError
 from installer.hosts import claude as host
 from installer.hosts.base import Entry, Scope, Target
-from installer.packs import RUNTIME_LIBRARY, Pack, load_pack, resolve_options
+from installer.packs import Pack, load_pack, resolve_options
 from installer.plan import RECEIPT, PackChange, Plan, file_writes
 from installer.state import Receipt, RuntimeFile, read_receipt, sha256
 from installer import atomic
@@ -17,9 +17,9 @@ from installer import atomic
 RECEIPT_MODE = 0o644
 
 
-def _mode(name: str) -> int:
-    """Scripts the host runs get their run bit; the shared library is only imported."""
-    return 0o644 if name == RUNTIME_LIBRARY else 0o755
+def _mode(pack: Pack, name: str) -> int:
+    """Scripts the host runs get their run bit; modules they import do not need one."""
+    return 0o755 if pack.is_script(name) else 0o644
 
 
 def install(pack_names: list[str], *, scope: Scope, project: Path | None, options: list[str],
@@ -87,9 +87,9 @@ def _runtime_change(target: Target, pack: Pack, values: dict, wanted: list[Entry
     folder = target.pack_dir(pack.name)
     scripts = pack.runtime_files(host.NAME)
     new_receipt = Receipt(pack.name, pack.version, host.NAME, target.scope.value, target.config.name, values,
-                          wanted, [RuntimeFile(name, sha256(content), _mode(name)) for name, content in scripts.items()],
+                          wanted, [RuntimeFile(name, sha256(content), _mode(pack, name)) for name, content in scripts.items()],
                           keep_empty, created_config)
-    wanted_files = {name: (content, _mode(name)) for name, content in scripts.items()}
+    wanted_files = {name: (content, _mode(pack, name)) for name, content in scripts.items()}
     if receipt is None or receipt.to_json() | {"tool_version": None} != new_receipt.to_json() | {"tool_version": None}:
         wanted_files[RECEIPT] = (new_receipt.dumps(), RECEIPT_MODE)
     writes = file_writes(folder, wanted_files)
