@@ -9,7 +9,7 @@ from installer.document import read_document
 from installer.errors import HookwrightError
 from installer.hosts import claude as host
 from installer.hosts.base import Scope, Target
-from installer.packs import RUNTIME_LIBRARY
+from installer.packs import RUNTIME_LIBRARY, load_pack
 from installer.plan import RECEIPT, PackChange, Plan, runtime_matches
 from installer.state import read_receipt
 
@@ -57,7 +57,7 @@ def plan_uninstall(target: Target, names: list[str]) -> Plan:
                 change.notes.append(f"{name} is not installed here")
             else:
                 change.notes.append("no receipt: entries recognised by their command")
-                ours = {host.owner(e.handler)[1] for e in present} | {RUNTIME_LIBRARY}
+                ours = {host.owner(e.handler)[1] for e in present} | _bundled_file_names(name)
                 change.removes = sorted(name for name in ours if (folder / name).is_file())
         else:
             for item in receipt.files:
@@ -71,6 +71,14 @@ def plan_uninstall(target: Target, names: list[str]) -> Plan:
     return Plan("uninstall", target, doc, data, [], removed, changes,
                 replan=lambda: plan_uninstall(target, names),
                 delete_config=doc.exists and data == {} and bool(created) and _all_ours(target, names))
+
+
+def _bundled_file_names(name: str) -> set[str]:
+    """Without a receipt, the files the bundled pack of that name would have put there."""
+    try:
+        return set(load_pack(name).runtime_files(host.NAME))
+    except HookwrightError:
+        return {RUNTIME_LIBRARY}
 
 
 def _all_ours(target: Target, names: list[str]) -> bool:
