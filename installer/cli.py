@@ -153,6 +153,71 @@ def packs_(as_json: bool = JsonOpt) -> None:
     _execute(as_json, produce)
 
 
+prefs_app = typer.Typer(help="Question preferences for the ask-guard pack (project over user).",
+                        no_args_is_help=True)
+app.add_typer(prefs_app, name="prefs")
+ProjectPrefsOpt = typer.Option(False, "--project", help="Write the project's file instead of the user's.")
+ProjectDirOpt = typer.Option(None, "--project-dir", help="The project folder (default: cwd).", file_okay=False)
+
+
+def _prefs_project(project: bool, project_dir: Path | None) -> Path | None:
+    return (project_dir or Path.cwd()) if project else None
+
+
+@prefs_app.command("set")
+def prefs_set(
+    question_id: str = typer.Argument(..., help="The id in the question's <qid:...> marker."),
+    value: str = typer.Argument(..., help="never-ask or always-ask"),
+    project: bool = ProjectPrefsOpt,
+    project_dir: Optional[Path] = ProjectDirOpt,
+    dry_run: bool = DryRunOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Mark a question never-ask (auto-decided when safe) or always-ask."""
+    from installer.commands import prefs
+
+    _execute(as_json, lambda: prefs.set_question(question_id, value, project=_prefs_project(project, project_dir),
+                                                 dry_run=dry_run))
+
+
+@prefs_app.command("door")
+def prefs_door(
+    question_id: str = typer.Argument(...),
+    value: str = typer.Argument(..., help="one-way (never auto-decided) or two-way"),
+    project: bool = ProjectPrefsOpt,
+    project_dir: Optional[Path] = ProjectDirOpt,
+    dry_run: bool = DryRunOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Record whether a question's decision can be undone (two-way) or not (one-way)."""
+    from installer.commands import prefs
+
+    _execute(as_json, lambda: prefs.set_door(question_id, value, project=_prefs_project(project, project_dir),
+                                             dry_run=dry_run))
+
+
+@prefs_app.command("unset")
+def prefs_unset(
+    question_id: str = typer.Argument(...),
+    project: bool = ProjectPrefsOpt,
+    project_dir: Optional[Path] = ProjectDirOpt,
+    dry_run: bool = DryRunOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Forget a question's preference and door type."""
+    from installer.commands import prefs
+
+    _execute(as_json, lambda: prefs.unset(question_id, project=_prefs_project(project, project_dir), dry_run=dry_run))
+
+
+@prefs_app.command("list")
+def prefs_list(project_dir: Optional[Path] = ProjectDirOpt, as_json: bool = JsonOpt) -> None:
+    """The merged view: every id, its value, and which file it comes from."""
+    from installer.commands import prefs
+
+    _execute(as_json, lambda: prefs.merged(project_dir or Path.cwd()))
+
+
 def main(argv: list[str] | None = None) -> None:
     try:
         code = app(args=argv, prog_name="hookwright", standalone_mode=False)

@@ -155,21 +155,41 @@ def _too_deep(path: Path) -> HookwrightError:
 
 
 class _NotJson(Exception):
-    pass
+    def __init__(self, message: str, pattern: str) -> None:
+        super().__init__(message)
+        self.pattern = pattern  # finds the offending token in the text
+
+
+MAX_INT_DIGITS = 4300  # Python's own limit; JavaScript would turn such a number into Infinity
 
 
 def _not_json(constant: str):
-    raise _NotJson(constant)
+    raise _NotJson(f"{constant} is not a JSON value (the hosts' JSON parser rejects it)",
+                   re.escape(constant))
+
+
+def _bounded_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise _NotJson(f"a number with {len(digits.lstrip('-'))} digits is not a setting", r"-?\d{%d,}" % (MAX_INT_DIGITS + 1))
+    return int(digits)
+
+
+def _outside_strings(text: str, pattern: str) -> int:
+    """Offset of the first match of `pattern` that is not inside a JSON string."""
+    for match in re.finditer(r'"(?:[^"\\]|\\.)*"|(' + pattern + ")", text):
+        if match.group(1):
+            return match.start(1)
+    return 0
 
 
 def _strict_loads(path: Path, text: str) -> Any:
     try:
-        return json.loads(text, object_pairs_hook=_reject_duplicates, parse_constant=_not_json)
-    except _NotJson as constant:
-        offset = re.search(r"-?\b" + re.escape(str(constant).lstrip("-")), text).start()
-        line, col = _line_col(text, offset)
-        raise HookwrightError(f"invalid JSON: {constant} is not a JSON value (the hosts' JSON parser rejects it)",
-                              path=path, line=line, column=col, hint="write a number or a string instead") from None
+        return json.loads(text, object_pairs_hook=_reject_duplicates, parse_constant=_not_json,
+                          parse_int=_bounded_int)
+    except _NotJson as bad:
+        line, col = _line_col(text, _outside_strings(text, bad.pattern))
+        raise HookwrightError(f"invalid JSON: {bad}", path=path, line=line, column=col,
+                              hint="write an ordinary number or a string instead") from None
     except _Duplicate as dup:
         key = str(dup)
         try:
@@ -432,6 +452,9 @@ def read_document(path: Path) -> Document:
             raise HookwrightError("the file is a symlink whose target does not exist", path=path,
                                   hint="fix or remove the dangling link") from None
         return Document.new(path)
+    except NotADirectoryError:
+        raise HookwrightError("cannot be read: a part of this path is a file, not a folder", path=path,
+                              hint="move that file out of the way") from None
     except IsADirectoryError:
         raise HookwrightError("is a directory, but a config file belongs here", path=path,
                               hint="move the directory out of the way") from None

@@ -36,8 +36,16 @@ def print_result(result: Result, as_json: bool) -> None:
     if result.status == "listed":
         if "packs" in result.data:
             _print_packs(result.data["packs"])
+        elif "preferences" in result.data:
+            _print_preferences(result.data)
         else:
             _print_journal(result.data["journal"])
+        return
+    if result.command == "prefs":
+        if result.data.get("diff"):
+            out.print(Syntax(result.data["diff"], "diff", theme="ansi_dark", background_color="default"))
+        out.print({"applied": "[green]done[/]: wrote ", "dry-run": "[yellow]dry run[/]: would write ",
+                   "unchanged": "[green]unchanged[/]: "}[result.status] + escape(result.data["file"]))
         return
     if result.status in ("dry-run", "needs-confirmation"):
         for plan in result.plans:
@@ -108,6 +116,15 @@ def _print_journal(rows: list[dict]) -> None:
         state = " [dim](undone)[/]" if row["undone"] else ""
         out.print(f"{row['id']}  {when}  {what:<10} {', '.join(row['packs'])}  "
                   f"{escape(row['target']['config'])}  +{len(row['added'])} -{len(row['removed'])}{state}")
+
+
+def _print_preferences(data: dict) -> None:
+    rows = data["preferences"]
+    if not rows:
+        out.print("no preferences set (files: " + escape(", ".join(data["files"].values())) + ")")
+    for row in rows:
+        over = f" [dim](overrides {row['overrides']})[/]" if row["overrides"] else ""
+        out.print(f"{row['kind']:<8} {escape(row['id']):<30} {row['value']:<11} {row['source']}{over}")
 
 
 def _print_packs(packs: list[dict]) -> None:

@@ -93,6 +93,10 @@ def read_receipt(path: Path) -> Receipt | None:
         raw = json.loads(path.read_bytes())
     except FileNotFoundError:
         return None
+    except json.JSONDecodeError as err:
+        raise HookwrightError(f"the receipt is not valid JSON ({err.msg})", path=path, line=err.lineno,
+                              column=err.colno,
+                              hint="remove it and run `hookwright install` again to repair the install") from None
     except (OSError, ValueError) as err:
         raise HookwrightError(f"the receipt is unreadable ({err})", path=path,
                               hint="remove it and run `hookwright install` again to repair the install") from None

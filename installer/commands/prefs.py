@@ -1,0 +1,117 @@
+"""`hookwright prefs`: the question preferences the ask-guard pack reads.
+
+Two files, project over user, each `{"version": 1, "questions": {id: never-ask|always-ask},
+"doors": {id: one-way|two-way}}`: the user file in the user config dir, the project file at
+`<project>/.claude/hookwright-prefs.json` (commit it to share the team's choices). Written
+like every other user file: locked, format kept, atomic. The command itself is the
+confirmation: `prefs set` writes without asking; `--dry-run` shows the change.
+"""
+from __future__ import annotations
+
+import copy
+import difflib
+import re
+from pathlib import Path
+
+import platformdirs
+
+from installer import atomic, state
+from installer.commands.result import Result
+from installer.document import Document, read_document
+from installer.errors import HookwrightError
+
+QUESTION_VALUES = ("never-ask", "always-ask")
+DOOR_VALUES = ("one-way", "two-way")
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$")
+
+
+def user_file() -> Path:
+    return Path(platformdirs.user_config_dir("hookwright", appauthor=False)) / "ask-guard.json"
+
+
+def project_file(project: Path) -> Path:
+    return project.resolve() / ".claude" / "hookwright-prefs.json"
+
+
+def _read(path: Path) -> Document:
+    doc = read_document(path)
+    if not doc.exists:
+        doc.data = {"version": 1, "questions": {}, "doors": {}}
+        return doc
+    data = doc.data
+    problem = None
+    if not isinstance(data, dict):
+        problem = "must be a JSON object"
+    elif data.get("version", 1) != 1:
+        problem = f"has version {data.get('version')!r}; this hookwright knows version 1"
+    else:
+        for table, allowed in (("questions", QUESTION_VALUES), ("doors", DOOR_VALUES)):
+            values = data.get(table, {})
+            if not isinstance(values, dict) or any(v not in allowed for v in values.values()):
+                problem = f'"{table}" must map ids to one of {", ".join(allowed)}'
+    if problem:
+        node = doc.root
+        line, col = doc.position(node) if node else (None, None)
+        raise HookwrightError(f"invalid preferences file: {problem}", path=path, line=line, column=col,
+                              hint="fix it by hand, or move it away and set the preferences again")
+    return doc
+
+
+def _change(path: Path, table: str, qid: str, value: str | None, dry_run: bool) -> Result:
+    if not _ID.match(qid):
+        raise HookwrightError(f"{qid!r} is not a question id (letters, digits, . _ : -)")
+    atomic.check_writable(path)
+    with state.locked(path):
+        atomic.clean_stale_temps(path.parent)
+        doc = _read(path)
+        data = copy.deepcopy(doc.data)
+        section = data.setdefault(table, {})
+        if value is None:
+            section.pop(qid, None)
+        else:
+            section[qid] = value
+        if data == doc.data and doc.exists:
+            return Result("prefs", "unchanged", data={"file": str(path)})
+        new = doc.render(data) if doc.exists else Document.new(path).render(data)
+        diff = "".join(difflib.unified_diff(doc.raw.decode("utf-8", "replace").splitlines(True),
+                                            new.decode("utf-8").splitlines(True),
+                                            fromfile=str(path) if doc.exists else "/dev/null", tofile=str(path)))
+        if not dry_run:
+            atomic.write_bytes(path, new, expect=doc.raw, mode=0o644)
+    return Result("prefs", "dry-run" if dry_run else "applied", data={"file": str(path), "diff": diff})
+
+
+def set_question(qid: str, value: str, *, project: Path | None, dry_run: bool) -> Result:
+    if value not in QUESTION_VALUES:
+        raise HookwrightError(f"{value!r} is not a preference", hint=f"use one of: {', '.join(QUESTION_VALUES)}")
+    return _change(project_file(project) if project else user_file(), "questions", qid, value, dry_run)
+
+
+def set_door(qid: str, value: str, *, project: Path | None, dry_run: bool) -> Result:
+    if value not in DOOR_VALUES:
+        raise HookwrightError(f"{value!r} is not a door type", hint=f"use one of: {', '.join(DOOR_VALUES)}")
+    return _change(project_file(project) if project else user_file(), "doors", qid, value, dry_run)
+
+
+def unset(qid: str, *, project: Path | None, dry_run: bool) -> Result:
+    path = project_file(project) if project else user_file()
+    first = _change(path, "questions", qid, None, dry_run)
+    second = _change(path, "doors", qid, None, dry_run)
+    return first if first.status != "unchanged" else second
+
+
+def merged(project: Path | None) -> Result:
+    """Every id with its effective value and where it comes from (project over user)."""
+    sources = [("user", user_file())]
+    if project:
+        sources.append(("project", project_file(project)))
+    rows: dict[tuple[str, str], dict] = {}
+    for source, path in sources:
+        data = _read(path).data
+        for table in ("questions", "doors"):
+            for qid, value in data.get(table, {}).items():
+                shadowed = rows.get((table, qid))
+                rows[(table, qid)] = {"kind": table[:-1], "id": qid, "value": value, "source": source,
+                                      "file": str(path), "overrides": shadowed["source"] if shadowed else None}
+    return Result("prefs", "listed", data={"preferences": sorted(rows.values(), key=lambda r: (r["kind"], r["id"])),
+                                           "files": {s: str(p) for s, p in sources}})
