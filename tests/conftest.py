@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from support import SHARED
 
 UNUSABLE_HOME = "/dev/null/tests-must-use-the-home-fixture"
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
 
 @pytest.fixture(autouse=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"  # the team's ../shared, beside the repo
 GIT_GUARD_COMMAND = 'python3 -I -S "$CLAUDE_PROJECT_DIR"/.claude/hookwright/git-guard/git-guard --host claude'
 
 

@@ -27,8 +27,7 @@ from pathlib import Path
 import pytest
 from deepdiff import DeepDiff
 
-from conftest import SHARED
-from support import GIT_GUARD_COMMAND
+from support import SHARED, GIT_GUARD_COMMAND
 
 from installer.document import BOM, Document
 from installer.errors import ExitCode, HookwrightError
