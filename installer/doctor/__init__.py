@@ -1,0 +1,1 @@
+"""hookwright doctor: every hook config checked, conflicts between hooks found."""
