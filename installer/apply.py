@@ -10,6 +10,7 @@ import time
 
 from installer import atomic, state
 from installer.errors import ExitCode, HookwrightError
+from installer.faults import checkpoint
 from installer.plan import RECEIPT, Plan
 
 ATTEMPTS = 5
@@ -44,34 +45,49 @@ def _write(plan: Plan, kind: str, undoes: str | None) -> state.Operation:
     target = plan.target
     backup = state.save_backup(target.config, plan.document.raw if plan.document.exists else None,
                                [p.folder for p in plan.packs])
+    checkpoint("backup-saved")
+    op = state.Operation(state.new_id(), kind, target.to_json(), [p.pack for p in plan.packs],
+                         plan.added, plan.removed, backup, time.time(), undoes, state="pending")
+    state.append_journal(op)  # pending: a crash from here on leaves an operation rollback can undo
+    checkpoint("journal-written")
+    try:
+        _write_runtimes_and_config(plan)
+    except Exception:  # the config was not changed (its write is the last, atomic step)
+        state.mark_operation(op.id, "aborted")
+        raise
+    for change in plan.packs:  # then what the config no longer needs, receipts last
+        for name in sorted(change.removes, key=lambda n: n == RECEIPT):
+            atomic.remove(change.folder / name)
+            checkpoint("runtime-file-removed")
+        atomic.remove_empty_dirs(change.folder, target.runtime_root.parent)
+    _drop_empty_runtime_root(target.runtime_root)
+    if plan.delete_config:  # we created the file, and its folder if that is empty now
+        atomic.remove_empty_dirs(target.config.parent, target.config.parent.parent)
+    state.mark_operation(op.id, "done")
+    checkpoint("journal-done")
+    op.state = "done"
+    return op
+
+
+def _write_runtimes_and_config(plan: Plan) -> None:
+    """Runtimes, then receipts, then the config: no entry ever points at a missing script,
+    and a receipt always exists for entries we wrote (so a crash is repaired, not refused)."""
+    target = plan.target
     if target.runtime_root.name == "hookwright-local" and any(p.writes for p in plan.packs):
         _ignore_folder_in_git(target.runtime_root)
-    for change in plan.packs:  # new runtimes first, so no entry ever points at a missing script
-        for name, (content, mode) in change.writes.items():
-            if name != RECEIPT:
-                atomic.make_dir(change.folder)
-                atomic.write_bytes(change.folder / name, content, mode=mode)
-                if (change.folder / name).stat().st_mode & 0o777 != mode:
-                    (change.folder / name).chmod(mode)
+    for change in plan.packs:
+        for name, (content, mode) in sorted(change.writes.items(), key=lambda item: item[0] == RECEIPT):
+            atomic.make_dir(change.folder)
+            atomic.write_bytes(change.folder / name, content, mode=mode)
+            if (change.folder / name).stat().st_mode & 0o777 != mode:
+                (change.folder / name).chmod(mode)
+            checkpoint("receipt-written" if name == RECEIPT else "runtime-file-written")
     if plan.delete_config:
         atomic.remove(target.config, expect=plan.document.raw)
     elif plan.config_changed:
         atomic.write_bytes(target.config, plan.new_bytes,
                            expect=plan.document.raw if plan.document.exists else b"", mode=0o644)
-    for change in plan.packs:  # then what the config no longer needs, then the receipts
-        for name in change.removes:
-            atomic.remove(change.folder / name)
-        if RECEIPT in change.writes:
-            atomic.make_dir(change.folder)
-            atomic.write_bytes(change.folder / RECEIPT, change.writes[RECEIPT][0], mode=change.writes[RECEIPT][1])
-        atomic.remove_empty_dirs(change.folder, target.runtime_root.parent)
-    _drop_empty_runtime_root(target.runtime_root)
-    if plan.delete_config:  # we created the file, and its folder if that is empty now
-        atomic.remove_empty_dirs(target.config.parent, target.config.parent.parent)
-    op = state.Operation(state.new_id(), kind, target.to_json(), [p.pack for p in plan.packs],
-                         plan.added, plan.removed, backup, time.time(), undoes)
-    state.append_journal(op)
-    return op
+    checkpoint("config-written")
 
 
 def _ignore_folder_in_git(folder) -> None:

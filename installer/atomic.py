@@ -7,13 +7,17 @@ temp files a crash left behind are recognisable by name and removed on the next 
 """
 from __future__ import annotations
 
+import ctypes
 import errno
+import functools
 import os
 import stat
+import sys
 import tempfile
 from pathlib import Path
 
 from installer.errors import ExitCode, HookwrightError
+from installer.faults import checkpoint
 
 TEMP_MARK = ".hookwright-tmp-"
 
@@ -87,22 +91,83 @@ def write_bytes(path: Path, data: bytes, *, expect: bytes | None = None, mode: i
             with os.fdopen(fd, "wb") as out:
                 out.write(data)
                 out.flush()
+                checkpoint("temp-written")
                 os.fsync(out.fileno())
+            checkpoint("temp-synced")
             if old_stat is not None:
                 os.chmod(temp, stat.S_IMODE(old_stat.st_mode))
                 if os.geteuid() == 0:
                     os.chown(temp, old_stat.st_uid, old_stat.st_gid)
             else:
                 os.chmod(temp, mode if mode is not None else 0o644)
-            if expect is not None and _current(target) != expect:
-                raise ConcurrentChange(str(path))
-            os.replace(temp, target)
+            _swap_in(temp, target, expect)
+            checkpoint("replaced")
         except OSError as err:
             raise _error(err, path) from None
     except BaseException:
         _unlink_quietly(temp)
         raise
     _fsync_dir(folder)
+
+
+def _swap_in(temp: str, target: Path, expect: bytes | None) -> None:
+    """Move the temp file into place; with `expect`, only over exactly those bytes.
+
+    The check and the move are one atomic step where the kernel allows it: a new file is
+    linked into place (fails if someone created it meanwhile); an existing one is swapped
+    with the temp file (Linux RENAME_EXCHANGE), and if what came out is not what we planned
+    against, it is swapped straight back. Elsewhere: check, then replace.
+    """
+    if expect is None:
+        os.replace(temp, target)
+        return
+    if not target.exists() and expect == b"":
+        try:
+            os.link(temp, target)
+        except FileExistsError:
+            raise ConcurrentChange(str(target)) from None
+        except OSError:  # no hard links here (some network or FAT file systems)
+            os.replace(temp, target)
+        os.unlink(temp)
+        return
+    if not _exchange(temp, target):
+        if _current(target) != expect:
+            raise ConcurrentChange(str(target))
+        os.replace(temp, target)
+        return
+    if _current(Path(temp)) != expect:  # someone wrote between our read and now: give it back
+        _exchange(temp, target)
+        raise ConcurrentChange(str(target))
+    os.unlink(temp)
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _exchange(a: str, b: Path) -> bool:
+    """Atomically swap two paths (Linux renameat2); False where the system cannot."""
+    renameat2 = _renameat2()
+    if renameat2 is None:
+        return False
+    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(str(b)), _RENAME_EXCHANGE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.ENOENT):
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
+@functools.cache
+def _renameat2():
+    if sys.platform != "linux":
+        return None
+    try:
+        function = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return None
+    function.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    return function
 
 
 def remove(path: Path, *, expect: bytes | None = None) -> None:

@@ -172,18 +172,19 @@ class Operation:
     backup: str | None
     time: float
     undoes: str | None = None
+    state: str = "done"  # pending (written before the change; a crash may leave it so) | done | aborted
 
     def to_json(self) -> dict:
         return {"format": JOURNAL_FORMAT, "id": self.id, "kind": self.kind, "target": self.target,
                 "packs": self.packs, "added": [e.to_json() for e in self.added],
                 "removed": [e.to_json() for e in self.removed], "backup": self.backup,
-                "time": self.time, "undoes": self.undoes}
+                "time": self.time, "undoes": self.undoes, "state": self.state}
 
     @classmethod
     def from_json(cls, raw: dict) -> "Operation":
         return cls(raw["id"], raw["kind"], raw["target"], raw["packs"],
                    [Entry.from_json(e) for e in raw["added"]], [Entry.from_json(e) for e in raw["removed"]],
-                   raw.get("backup"), raw["time"], raw.get("undoes"))
+                   raw.get("backup"), raw["time"], raw.get("undoes"), raw.get("state", "done"))
 
 
 def journal_path() -> Path:
@@ -191,9 +192,18 @@ def journal_path() -> Path:
 
 
 def append_journal(op: Operation) -> None:
+    _append_line(op.to_json())
+
+
+def mark_operation(op_id: str, new_state: str) -> None:
+    """Record that a pending operation finished (done) or never changed the config (aborted)."""
+    _append_line({"format": JOURNAL_FORMAT, "id": op_id, "state": new_state})
+
+
+def _append_line(record: dict) -> None:
     path = journal_path()
     atomic.make_dir(path.parent)
-    line = (json.dumps(op.to_json()) + "\n").encode()
+    line = (json.dumps(record) + "\n").encode()
     with filelock.FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT_S):
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
@@ -209,10 +219,14 @@ def read_journal() -> list[Operation]:
         lines = journal_path().read_text(encoding="utf-8").splitlines()
     except FileNotFoundError:
         return []
-    ops = []
+    ops: dict[str, Operation] = {}
     for line in lines:
         try:
-            ops.append(Operation.from_json(json.loads(line)))
-        except (ValueError, KeyError, TypeError):
+            record = json.loads(line)
+            if "kind" in record:
+                ops[record["id"]] = Operation.from_json(record)
+            elif record.get("id") in ops:
+                ops[record["id"]].state = record["state"]
+        except (ValueError, KeyError, TypeError, AttributeError):
             continue
-    return ops
+    return [op for op in ops.values() if op.state != "aborted"]
