@@ -6,8 +6,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from installer import resources
 from installer.errors import HookwrightError
 
@@ -114,6 +112,8 @@ def load_pack_file(manifest: Path) -> Pack:
     except tomllib.TOMLDecodeError as err:
         raise HookwrightError(f"invalid TOML: {err}", path=manifest,
                               line=getattr(err, "lineno", None), column=getattr(err, "colno", None)) from None
+    import jsonschema  # slow to import; only loading a pack needs it
+
     errors = sorted(jsonschema.Draft202012Validator(resources.schema("pack.schema.json")).iter_errors(raw),
                     key=lambda e: list(e.absolute_path))
     if errors:

@@ -8,8 +8,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from deepdiff import DeepDiff
-
 from installer.document import Document
 from installer.errors import ExitCode, HookwrightError
 from installer.hosts import claude as host
@@ -95,6 +93,8 @@ class Plan:
 
     def changed_paths(self) -> list[str]:
         """Every JSON path the change touches (DeepDiff), to show that nothing foreign moved."""
+        from deepdiff import DeepDiff  # heavy (numpy); only --json output needs it
+
         diff = DeepDiff(self.document.data if self.document.exists else {}, self.new_data,
                         ignore_order=False, view="tree")
         return sorted({_dotted(item.path(output_format="list")) for items in diff.values() for item in items})

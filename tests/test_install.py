@@ -10,6 +10,7 @@ import pytest
 from support import GIT_GUARD_COMMAND, commands, handlers, read_json, write_json
 
 from installer import resources
+from installer.packs import load_pack
 
 RESET_PAYLOAD = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",
                             "tool_input": {"command": "git reset --hard"}})
@@ -89,7 +90,8 @@ def test_install_copies_the_runtime_with_its_run_bit_and_writes_a_receipt(hookwr
     receipt = json.loads((folder / "receipt.json").read_text())
     assert receipt["pack"] == "git-guard" and receipt["scope"] == "project"
     assert receipt["entries"][0]["handler"]["command"] == GIT_GUARD_COMMAND
-    assert sorted(f["name"] for f in receipt["files"]) == ["git-guard", "hookwright_runtime.py"]
+    shipped = load_pack("git-guard").runtime_files("claude")
+    assert sorted(f["name"] for f in receipt["files"]) == sorted(shipped) and "hookwright_runtime.py" in shipped
 
 
 def run_hook_command(command, env, cwd):

@@ -51,7 +51,6 @@ def plan_install(target: Target, packs: list[Pack], options: dict[str, dict[str,
                 f"{pack.name}'s runtime, but no receipt says hookwright put {'it' if len(present) == 1 else 'them'} there",
                 path=target.config, code=ExitCode.REFUSED,
                 hint="rerun with --adopt to take them over, or remove them by hand")
-        reconfigure = receipt is None or receipt.version != pack.version or receipt.options != values
         wanted = host.render(target, pack, values)
         keep_empty = receipt.keep_empty if receipt else host.empty_containers(doc.data, wanted)
         for entry in wanted:
@@ -59,7 +58,7 @@ def plan_install(target: Target, packs: list[Pack], options: dict[str, dict[str,
             if current is None:
                 data = host.add(data, entry)
                 added.append(entry)
-            elif reconfigure and current != entry.handler:
+            elif current != entry.handler:  # another version or option, or edited by hand: make it ours again
                 old = Entry.of(pack.name, entry.hook, entry.event, _matcher_of(data, entry), current)
                 data = host.replace(data, old, entry)
                 removed.append(old)

@@ -39,16 +39,22 @@ def rollback(*, to: str | None, force: bool, dry_run: bool, confirm: Confirm) ->
                   max((r.exit_code for r in results), default=ExitCode.OK))
 
 
+def _undone(ops: list[state.Operation]) -> set[str]:
+    """Operations a finished rollback undid (an interrupted rollback undid nothing for sure)."""
+    return {op.undoes for op in ops if op.undoes and op.state == "done"}
+
+
 def journal_listing() -> Result:
-    undone = {op.undoes for op in state.read_journal() if op.undoes}
-    rows = [dict(op.to_json(), undone=op.id in undone) for op in state.read_journal()]
+    ops = state.read_journal()
+    undone = _undone(ops)
+    rows = [dict(op.to_json(), undone=op.id in undone) for op in ops]
     return Result("rollback", "listed", data={"journal": rows})
 
 
 def undoable_operations() -> list[state.Operation]:
     """Newest first: operations that are not rollbacks and were not undone yet."""
     ops = state.read_journal()
-    undone = {op.undoes for op in ops if op.undoes}
+    undone = _undone(ops)
     return [op for op in reversed(ops) if op.kind != "rollback" and op.id not in undone]
 
 

@@ -15,8 +15,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Iterator
 
-import jsonschema
-
 from installer import resources
 from installer.document import Document
 from installer.errors import HookwrightError
@@ -159,7 +157,9 @@ def problems(data: Any) -> set[str]:
 
 
 @cache
-def _validator() -> jsonschema.Draft202012Validator:
+def _validator():
+    import jsonschema  # slow to import; only a write needs it
+
     return jsonschema.Draft202012Validator(resources.schema("claude-settings.schema.json"))
 
 
