@@ -1,0 +1,141 @@
+"""Kill hookwright with SIGKILL at every step of a write, then check that nothing was lost.
+
+A first, uninterrupted child run records every crash point it passes
+(HOOKWRIGHT_TEST_TRACE); then, for each point, a fresh copy of the same world is set up and
+a child is killed exactly there (HOOKWRIGHT_TEST_KILL_AT). After each kill: the settings
+file is either the old or the new version, byte for byte; the same command run again
+completes; afterwards no temp file is left and the result equals the uninterrupted one.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from installer import resources
+from support import write_json
+
+FOREIGN = {"permissions": {"allow": ["Read"]},
+           "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./theirs.sh"}]}]}}
+
+# name: (commands that set the world up, the command under test); a command is (name, packs, options)
+SCENARIOS = {
+    "install": ([], ("install", ["git-guard"], [])),
+    "install-two-packs": ([], ("install", ["git-guard", "path-normalizer"], [])),
+    "uninstall": ([("install", ["git-guard"], [])], ("uninstall", ["git-guard"], [])),
+    "upgrade-option": ([("install", ["git-guard"], [])], ("install", ["git-guard"], ["deny_push=true"])),
+    "rollback": ([("install", ["git-guard"], [])], ("rollback", [], [])),
+}
+
+# The child calls the command functions the CLI calls, without the CLI's start-up cost
+# (the write path under test is the same); it is killed, or it exits 0.
+CHILD = """
+import json, sys
+from pathlib import Path
+from installer.hosts.base import Scope
+command, packs, options, project = json.loads(sys.argv[1])
+yes = lambda plan: True
+if command == "install":
+    from installer.commands.install import install
+    install(packs, scope=Scope.project, project=Path(project), options=options, adopt=False, dry_run=False,
+            confirm=yes)
+elif command == "uninstall":
+    from installer.commands.uninstall import uninstall
+    uninstall(packs, scope=Scope.project, project=Path(project), dry_run=False, confirm=yes)
+else:
+    from installer.commands.rollback import rollback
+    rollback(to=None, force=False, dry_run=False, confirm=yes)
+"""
+
+
+def environment(world: Path, extra_env=None) -> dict:
+    home = world / "home"
+    return dict(os.environ, HOME=str(home), XDG_STATE_HOME=str(home / ".state"),
+                XDG_CONFIG_HOME=str(home / ".config"), PYTHONPATH=str(resources.data_root()), **(extra_env or {}))
+
+
+def cli(world: Path, command, extra_env=None) -> subprocess.CompletedProcess:
+    name, packs, options = command
+    spec = json.dumps([name, packs, options, str(world / "project")])
+    return subprocess.run([sys.executable, "-c", CHILD, spec], env=environment(world, extra_env),
+                          capture_output=True, text=True, timeout=60, cwd=world)
+
+
+def make_world(root: Path, setup) -> Path:
+    """The world at root/world (always the same path: the journal records absolute paths),
+    and a pristine copy of it at root/pristine to start each kill from."""
+    world = root / "world"
+    (world / "home").mkdir(parents=True)
+    (world / "project").mkdir()
+    write_json(world / "project" / ".claude" / "settings.json", FOREIGN)
+    for args in setup:
+        done = cli(world, args)
+        assert done.returncode == 0, done.stderr
+    shutil.copytree(world, root / "pristine", symlinks=True)
+    return world
+
+
+def reset_world(root: Path) -> Path:
+    world = root / "world"
+    shutil.rmtree(world)
+    shutil.copytree(root / "pristine", world, symlinks=True)
+    return world
+
+
+def snapshot(world: Path) -> dict[str, bytes]:
+    """Every file of the project (the user's view), by relative path."""
+    project = world / "project"
+    return {str(p.relative_to(project)): p.read_bytes() for p in sorted(project.rglob("*")) if p.is_file()}
+
+
+def temp_files(world: Path) -> list[str]:
+    return [str(p) for p in world.rglob("*.hookwright-tmp-*") if "backups" not in p.parts]
+
+
+def kill_points(root: Path, command) -> tuple[list[str], dict, dict]:
+    world = reset_world(root)
+    before = snapshot(world)
+    trace = root / "trace.txt"
+    done = cli(world, command, {"HOOKWRIGHT_TEST_TRACE": str(trace)})
+    assert done.returncode == 0, done.stderr
+    return trace.read_text().split(), before, snapshot(world)
+
+
+def finished(world: Path, command) -> bool:
+    """A rollback killed after it was journaled as done has nothing left to do (a rerun would
+    undo the operation before it); install and uninstall are simply run again."""
+    if command[0] != "rollback":
+        return False
+    listing = subprocess.run([sys.executable, "-m", "installer", "rollback", "--list", "--json"],
+                             env=environment(world), capture_output=True, text=True, timeout=60)
+    journal = json.loads(listing.stdout)["journal"]
+    return journal[-1]["kind"] == "rollback" and journal[-1]["state"] == "done"
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_a_kill_at_any_step_leaves_the_old_or_the_new_file_and_the_next_run_completes(tmp_path, scenario):
+    setup, command = SCENARIOS[scenario]
+    make_world(tmp_path, setup)
+    points, before, after = kill_points(tmp_path, command)
+    settings = ".claude/settings.json"
+    assert len(points) >= 8 and before[settings] != after[settings]
+
+    for point in points:
+        world = reset_world(tmp_path)
+        killed = cli(world, command, {"HOOKWRIGHT_TEST_KILL_AT": point})
+        assert killed.returncode == -9, f"{point}: {killed.stderr}"
+
+        now = snapshot(world)
+        assert now.get(settings) in (before[settings], after[settings]), point
+        json.loads(now[settings])
+
+        if not finished(world, command):
+            again = cli(world, command)
+            assert again.returncode == 0, f"after a kill at {point}: {again.stderr}"
+        assert temp_files(world) == [], point
+        assert snapshot(world) == after, f"after a kill at {point} and a second run"
