@@ -53,6 +53,7 @@ def _write(plan: Plan, kind: str, undoes: str | None) -> state.Operation:
     try:
         _write_runtimes_and_config(plan)
     except Exception:  # the config was not changed (its write is the last, atomic step)
+        _restore_pack_folders(plan, backup)
         state.mark_operation(op.id, "aborted")
         raise
     for change in plan.packs:  # then what the config no longer needs, receipts last
@@ -67,6 +68,28 @@ def _write(plan: Plan, kind: str, undoes: str | None) -> state.Operation:
     checkpoint("journal-done")
     op.state = "done"
     return op
+
+
+def _restore_pack_folders(plan: Plan, backup: str) -> None:
+    """After a failed write (disk full, permission denied), put our runtime folders back as
+    they were, so a failed install leaves no half set of runtimes. Best effort: the config,
+    which is what matters, was never touched."""
+    saved = state.backup_folder(backup) / "packs"
+    for change in plan.packs:
+        if not change.writes:
+            continue
+        before = saved / change.pack
+        try:
+            for name in change.writes:
+                if (before / name).is_file():
+                    atomic.write_bytes(change.folder / name, (before / name).read_bytes(),
+                                       mode=(before / name).stat().st_mode & 0o777)
+                else:
+                    atomic.remove(change.folder / name)
+            atomic.remove_empty_dirs(change.folder, plan.target.runtime_root.parent)
+        except HookwrightError:
+            continue
+    _drop_empty_runtime_root(plan.target.runtime_root)
 
 
 def _write_runtimes_and_config(plan: Plan) -> None:

@@ -92,16 +92,17 @@ def version_key(version: str) -> tuple[int, ...]:
 
 
 def bundled_pack_names() -> list[str]:
-    folder = resources.packs_dir()
-    return sorted(p.name for p in folder.iterdir() if (p / "pack.toml").is_file())
+    """Every pack hookwright can install: bundled, then HOOKWRIGHT_PACKS_PATH's."""
+    return sorted({p.name for folder in resources.pack_dirs() if folder.is_dir()
+                   for p in folder.iterdir() if (p / "pack.toml").is_file()})
 
 
 def load_pack(name: str) -> Pack:
-    folder = resources.packs_dir() / name
-    if not (folder / "pack.toml").is_file():
-        known = ", ".join(bundled_pack_names())
-        raise HookwrightError(f"unknown pack {name!r}", hint=f"bundled packs: {known}")
-    return load_pack_file(folder / "pack.toml")
+    for folder in resources.pack_dirs():
+        if (folder / name / "pack.toml").is_file():
+            return load_pack_file(folder / name / "pack.toml")
+    known = ", ".join(bundled_pack_names())
+    raise HookwrightError(f"unknown pack {name!r}", hint=f"available packs: {known}")
 
 
 def load_pack_file(manifest: Path) -> Pack:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
@@ -15,6 +16,12 @@ def data_root() -> Path:
 
 def packs_dir() -> Path:
     return data_root() / "templates" / "packs"
+
+
+def pack_dirs() -> list[Path]:
+    """Where packs are looked up: the bundled ones, then HOOKWRIGHT_PACKS_PATH (your own)."""
+    extra = [Path(p) for p in os.environ.get("HOOKWRIGHT_PACKS_PATH", "").split(os.pathsep) if p]
+    return [packs_dir(), *extra]
 
 
 def runtime_dir() -> Path:

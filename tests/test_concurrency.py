@@ -1,0 +1,107 @@
+"""Eight hookwright processes and a host, all writing one settings.local.json at once.
+
+Each worker owns a pack and installs and uninstalls it, round after round; meanwhile a
+process that behaves like Claude Code saving permission approvals adds rules to the same
+file through its own atomic read-modify-write (it does not know our lock). At the end every
+pack that was left installed is there exactly once, every removed pack is gone, every rule
+the host added is still there, no run crashed, and every refused run exited 3 saying why.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from installer import atomic, resources
+from support import write_json
+
+WORKERS = 8
+ROUNDS = 3
+HOST_WRITES = 30
+PASS_THROUGH_SCRIPT = "#!/usr/bin/env python3\nimport sys\nsys.stdin.read()\n"
+
+
+def make_packs(folder: Path) -> list[str]:
+    names = []
+    for i in range(WORKERS):
+        name = f"race-{i}"
+        (folder / name).mkdir(parents=True)
+        (folder / name / "pack.toml").write_text(
+            f'name = "{name}"\nversion = "1.0.0"\ndescription = "Concurrency test pack {i}."\n\n'
+            f'[[hooks]]\nid = "{name}"\nscript = "{name}"\ndescription = "Observes Tool{i}."\n'
+            f'rewrites_input = false\nblocks = false\n\n[hooks.claude]\nevent = "PreToolUse"\n'
+            f'matcher = "Tool{i}"\ntimeout = 5\n')
+        (folder / name / name).write_text(PASS_THROUGH_SCRIPT)
+        names.append(name)
+    return names
+
+
+def hookwright(env: dict, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "installer", *args], env=env, capture_output=True, text=True,
+                          timeout=120)
+
+
+def worker(env, project, pack, installs_last, outcomes):
+    scope = ("--scope", "local", "--project", str(project), "--yes")
+    steps = ["install", "uninstall"] * ROUNDS + (["install"] if installs_last else [])
+    for step in steps:
+        while True:  # a refused run (exit 3) is retried: the final state must be the one we asked for
+            done = hookwright(env, step, pack, *scope)
+            outcomes.append((pack, step, done.returncode, done.stderr))
+            if done.returncode != 3:
+                break
+
+
+def host(settings: Path, written: list[str]):
+    """Claude Code saving approvals: read, add a rule, write back atomically; retry if it changed."""
+    for k in range(HOST_WRITES):
+        rule = f"Bash(echo host-{k})"
+        while True:
+            raw = settings.read_bytes()
+            data = json.loads(raw)
+            data.setdefault("permissions", {}).setdefault("allow", []).append(rule)
+            try:
+                atomic.write_bytes(settings, (json.dumps(data, indent=2) + "\n").encode(), expect=raw)
+                break
+            except atomic.ConcurrentChange:
+                continue
+        written.append(rule)
+
+
+def test_eight_installers_and_the_host_writing_at_once_lose_nothing(tmp_path):
+    project = tmp_path / "project"
+    settings = project / ".claude" / "settings.local.json"
+    foreign = {"model": "opus", "permissions": {"allow": ["Read"]},
+               "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}}
+    write_json(settings, foreign)
+    packs = make_packs(tmp_path / "packs")
+    env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_STATE_HOME=str(tmp_path / "state"),
+               PYTHONPATH=str(resources.data_root()), HOOKWRIGHT_PACKS_PATH=str(tmp_path / "packs"))
+    outcomes, host_rules = [], []
+
+    threads = [threading.Thread(target=worker, args=(env, project, pack, i % 2 == 0, outcomes))
+               for i, pack in enumerate(packs)]
+    threads.append(threading.Thread(target=host, args=(settings, host_rules)))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=600)
+
+    data = json.loads(settings.read_bytes())
+    crashed = [(p, s, c, e) for p, s, c, e in outcomes if c not in (0, 3)]
+    refused = [e for *_, c, e in outcomes if c == 3]
+    assert not crashed, crashed
+    assert all("changed" in e or "lock" in e for e in refused), refused
+    commands = [h["command"] for g in data["hooks"].get("PreToolUse", []) for h in g["hooks"]]
+    for i, pack in enumerate(packs):
+        expected = 1 if i % 2 == 0 else 0
+        assert sum(f"hookwright-local/{pack}/{pack}" in c for c in commands) == expected, pack
+    assert data["model"] == "opus"
+    assert data["hooks"]["Stop"] == foreign["hooks"]["Stop"]
+    assert data["permissions"]["allow"] == ["Read", *host_rules] and len(host_rules) == HOST_WRITES
+    assert list(settings.parent.glob(f"*{atomic.TEMP_MARK}*")) == []
+    runs = len(outcomes)
+    assert runs >= WORKERS * ROUNDS * 2
