@@ -49,6 +49,15 @@ def is_read_only(path: Path) -> bool:
     return not os.access(path, os.W_OK)
 
 
+def world_writable(path: Path) -> bool:
+    """Writable by every user, without the sticky bit that would keep others' files safe."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return bool(mode & stat.S_IWOTH) and not (stat.S_ISDIR(mode) and mode & stat.S_ISVTX)
+
+
 def check_writable(path: Path) -> None:
     """Refuse up front, before any plan is shown, to write where the user said no."""
     target = resolve(path)
@@ -81,7 +90,7 @@ def write_bytes(path: Path, data: bytes, *, expect: bytes | None = None, mode: i
     target = resolve(path)
     folder = target.parent
     try:
-        folder.mkdir(parents=True, exist_ok=True, mode=0o755)
+        make_dir(folder)
         old_stat = _stat_or_none(target)
         fd, temp = tempfile.mkstemp(prefix=f".{target.name}{TEMP_MARK}", dir=folder)
     except OSError as err:
@@ -194,13 +203,17 @@ def remove_empty_dirs(folder: Path, stop: Path) -> None:
 
 
 def make_dir(folder: Path) -> None:
-    """Create a folder without group/world write, whatever the umask says."""
+    """Create a folder (and missing parents) without group/world write, whatever the umask says."""
+    missing = []
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        if os.stat(folder).st_mode & 0o022:
-            os.chmod(folder, stat.S_IMODE(os.stat(folder).st_mode) & ~0o022)
+        for created in reversed(missing):
+            created.mkdir(exist_ok=True)
+            os.chmod(created, 0o755)
     except OSError as err:
-        raise _error(err, folder) from None
+        raise _error(err, missing[0]) from None
 
 
 def clean_stale_temps(folder: Path) -> list[Path]:

@@ -30,8 +30,25 @@ def install(pack_names: list[str], *, scope: Scope, project: Path | None, option
     chosen = resolve_options(packs, options)
     target = host.target(scope, project)
     atomic.check_writable(target.config)
+    refuse_unsafe_places(target, packs)
     plan = plan_install(target, packs, chosen, adopt)
     return run_plan("install", plan, dry_run=dry_run, confirm=confirm)
+
+
+def refuse_unsafe_places(target: Target, packs: list[Pack]) -> None:
+    """Anyone could swap a script in a world-writable folder, and the agent would run it."""
+    folders = [target.config.parent, target.runtime_root, *(target.pack_dir(p.name) for p in packs)]
+    for folder in folders:
+        if atomic.world_writable(folder):
+            raise HookwrightError(f"{folder} is writable by every user; a hook runtime there could be replaced",
+                                  path=folder, code=ExitCode.REFUSED, hint=f"chmod o-w {folder}")
+    for pack in packs:
+        for name in pack.runtime_files(host.NAME):
+            script = target.pack_dir(pack.name) / name
+            if atomic.world_writable(script):
+                raise HookwrightError("this runtime file is writable by every user, so it may have been changed",
+                                      path=script, code=ExitCode.REFUSED,
+                                      hint=f"check it, then chmod o-w {script} (or delete it) and install again")
 
 
 def plan_install(target: Target, packs: list[Pack], options: dict[str, dict[str, Any]], adopt: bool) -> Plan:
