@@ -1,0 +1,66 @@
+"""A pack manifest with bad fields is refused with its file, the field and exit 2."""
+import pytest
+
+GOOD = '''name = "mine"
+version = "1.0.0"
+description = "My pack."
+
+[[hooks]]
+id = "mine"
+script = "mine"
+description = "Observes Bash."
+rewrites_input = false
+blocks = false
+
+[hooks.claude]
+event = "PreToolUse"
+matcher = "Bash"
+timeout = 5
+'''
+
+BAD = {
+    "invalid TOML": (GOOD.replace('version = "1.0.0"', "version = 1.0.0.0"), "invalid TOML"),
+    "version of the wrong type": (GOOD.replace('version = "1.0.0"', "version = 1"), "version"),
+    "version not semver": (GOOD.replace('"1.0.0"', '"one"'), "version"),
+    "no hooks": (GOOD.split("[[hooks]]")[0], "hooks"),
+    "an unknown top-level key": (GOOD.replace('description = "My pack."', 'description = "My pack."\nfoo = 1'),
+                                 "foo"),
+    "a timeout of zero": (GOOD.replace("timeout = 5", "timeout = 0"), "timeout"),
+    "a timeout in milliseconds": (GOOD.replace("timeout = 5", "timeout = 5000"), "timeout"),
+    "rewrites_input not a boolean": (GOOD.replace("rewrites_input = false", 'rewrites_input = "no"'),
+                                     "rewrites_input"),
+    "a script that is not in the pack": (GOOD.replace('script = "mine"', 'script = "missing"'), "missing"),
+    "a name that differs from its folder": (GOOD.replace('name = "mine"', 'name = "other"'), "folder"),
+    "a matcher option the pack does not declare": (GOOD.replace('matcher = "Bash"', 'matcher_option = "tools"'),
+                                                   "tools"),
+    "a hostile script name": (GOOD.replace('script = "mine"', 'script = "../../etc/passwd"'), "script"),
+}
+
+
+@pytest.mark.parametrize("case", BAD, ids=str)
+def test_a_pack_manifest_with_bad_fields_is_refused_naming_the_file_and_field(hookwright, home, project, tmp_path,
+                                                                             monkeypatch, case):
+    text, phrase = BAD[case]
+    pack = tmp_path / "packs" / "mine"
+    pack.mkdir(parents=True)
+    (pack / "pack.toml").write_text(text)
+    (pack / "mine").write_text("#!/usr/bin/env python3\n")
+    monkeypatch.setenv("HOOKWRIGHT_PACKS_PATH", str(tmp_path / "packs"))
+
+    ran = hookwright("install", "mine", "--scope", "project", "--project", project, "--yes")
+
+    assert ran.code == 2, ran.err
+    assert str(pack / "pack.toml") in ran.err and phrase in ran.err
+    assert not (project / ".claude").exists()
+
+
+def test_a_good_manifest_in_hookwright_packs_path_installs(hookwright, home, project, tmp_path, monkeypatch):
+    pack = tmp_path / "packs" / "mine"
+    pack.mkdir(parents=True)
+    (pack / "pack.toml").write_text(GOOD)
+    (pack / "mine").write_text("#!/usr/bin/env python3\n")
+    monkeypatch.setenv("HOOKWRIGHT_PACKS_PATH", str(tmp_path / "packs"))
+
+    ran = hookwright("install", "mine", "--scope", "project", "--project", project, "--yes")
+
+    assert ran.code == 0, ran.err
