@@ -20,6 +20,7 @@ from installer.commands.uninstall import uninstall
 from installer.hosts.base import Scope
 
 YES = lambda plan: True  # noqa: E731
+EXAMPLES = 100
 EVENTS = ["PreToolUse", "PostToolUse", "Stop", "SessionStart", "UserPromptSubmit", "FutureEvent"]
 text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
 scalars = st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False, allow_infinity=False,
@@ -52,7 +53,7 @@ def render(document: dict, layout: dict) -> bytes:
     return out.encode("utf-8")
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(document=documents, layout=layouts)
 def test_install_then_uninstall_is_the_identity_and_install_is_idempotent(document, layout, monkeypatch):
     with tempfile.TemporaryDirectory() as scratch:
