@@ -1,7 +1,8 @@
 """Table-driven tests for the git-guard hook: each row runs the real script as Claude Code does.
 
 A row is (command, expected): expected None means "passes through" (exit 0, empty stdout),
-otherwise it is a substring the deny reason must contain.
+otherwise it is a substring the deny reason must contain. The script runs from a folder laid
+out as the installer lays it: the pack's script beside the shared runtime library.
 """
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-SCRIPT = Path(__file__).resolve().parents[1] / "templates" / "packs" / "git-guard" / "git-guard"
+TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
+SCRIPT = TEMPLATES / "packs" / "git-guard" / "git-guard"
+RUNTIME = TEMPLATES / "runtime" / "hookwright_runtime.py"
 PREFIX = "hookwright git-guard: "
 LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\S* git-guard \S.*$")
 
@@ -56,6 +59,8 @@ DESTRUCTIVE = [
     ("git clean -fd", CLEAN),
     ("git clean -xdf", CLEAN),
     ("git clean -d -x -f", CLEAN),
+    ("git clean -f -e '*.log'", CLEAN),
+    ("git clean -fe n", CLEAN),
     # force push
     ("git push --force", FORCE),
     ("git push -f", FORCE),
@@ -63,6 +68,8 @@ DESTRUCTIVE = [
     ("git push origin main --force-with-lease", FORCE),
     ("git push --force-with-lease=main:abc123 origin main", FORCE),
     ("git push --force-with-lease --force-if-includes", FORCE),
+    ("git push --force-if-includes --force origin main", FORCE),
+    ("git push --force-if-includes -f", FORCE),
     ("git push origin +main", FORCE),
     ("git push origin +HEAD:refs/heads/main", FORCE),
     # checkout that overwrites files
@@ -173,6 +180,15 @@ HARMLESS = [
     ("git stash branch tmp", None),
     ("git clean -n", None),
     ("git clean -nd", None),
+    ("git clean -fn", None),
+    ("git clean -n -f", None),
+    ("git clean -fdn", None),
+    ("git clean -xdfn", None),
+    ("git clean --force --dry-run", None),
+    ("git clean -f --dry-run -d", None),
+    ("git push --force-if-includes", None),
+    ("git push --force-if-includes origin main", None),
+    ("git push --no-force-with-lease origin main", None),
     ("git branch -d feature", None),
     ("git branch -a", None),
     ("git reset HEAD file.txt", None),
@@ -219,9 +235,29 @@ def payload(command, event="PreToolUse", tool="Bash") -> bytes:
                        "cwd": "/tmp", "session_id": "s1"}).encode()
 
 
+def install_runtime(folder: Path) -> Path:
+    """The pack's runtime folder as the installer writes it: script, pack modules, runtime library."""
+    from installer.packs import load_pack
+
+    folder.mkdir(parents=True)
+    for name, data in load_pack("git-guard").runtime_files("claude").items():
+        (folder / name).write_bytes(data)
+    (folder / SCRIPT.name).chmod(0o755)
+    return folder / SCRIPT.name
+
+
+INSTALLED: dict[str, Path] = {}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def installed_guard(tmp_path_factory) -> Path:
+    INSTALLED["script"] = install_runtime(tmp_path_factory.mktemp("runtime") / "git-guard")
+    return INSTALLED["script"]
+
+
 def run_guard(stdin: bytes, env: dict, *args: str) -> subprocess.CompletedProcess:
     cli = list(args) if args else ["--host", "claude"]
-    return subprocess.run([sys.executable, "-I", "-S", str(SCRIPT), *cli], input=stdin,
+    return subprocess.run([sys.executable, "-I", "-S", str(INSTALLED["script"]), *cli], input=stdin,
                           env=env, capture_output=True, timeout=30)
 
 
@@ -313,18 +349,32 @@ def test_git_guard_ignores_other_tools_and_events_without_logging(stdin, env, lo
     assert log_lines(log_path) == []
 
 
-BAD_CLI_ROWS = [
+BAD_HOST_ROWS = [
     ["--host", "codex"],
     ["--option", "deny_push=true"],
-    ["--host", "claude", "--option", "nope=1"],
-    ["--host", "claude", "--option", "deny_push=maybe"],
-    ["--host", "claude", "--frobnicate"],
 ]
 
 
-@pytest.mark.parametrize("cli", BAD_CLI_ROWS, ids=[" ".join(c) for c in BAD_CLI_ROWS])
-def test_git_guard_passes_and_logs_on_an_unknown_host_or_option(cli, env, log_path):
+@pytest.mark.parametrize("cli", BAD_HOST_ROWS, ids=[" ".join(c) for c in BAD_HOST_ROWS])
+def test_git_guard_passes_and_logs_on_an_unknown_host(cli, env, log_path):
     assert_outcome(run_guard(payload("git reset --hard"), env, *cli), None)
+    assert_one_log_line(log_path)
+
+
+BAD_OPTION_ROWS = [  # (extra arguments, command, expected): the bad part is ignored, the guard works
+    (["--option", "nope=1"], "git reset --hard", RESET),
+    (["--option", "deny_push=maybe"], "git reset --hard", RESET),
+    (["--option", "deny_push=maybe"], "git push", None),
+    (["--frobnicate"], "git reset --hard", RESET),
+    (["--option", "no_equals_sign"], "git stash", STASH),
+]
+
+
+@pytest.mark.parametrize("extra, command, expected", BAD_OPTION_ROWS,
+                         ids=[" ".join(row[0]) + " " + row[1] for row in BAD_OPTION_ROWS])
+def test_git_guard_ignores_and_logs_an_unknown_option_but_still_guards(extra, command, expected,
+                                                                       env, log_path):
+    assert_outcome(run_guard(payload(command), env, "--host", "claude", *extra), expected)
     assert_one_log_line(log_path)
 
 
@@ -368,6 +418,14 @@ def test_git_guard_script_is_an_executable_python3_script():
 def load_guard_module() -> types.ModuleType:
     """The script as a module, for fast in-process property tests (compiled, no .pyc written)."""
     module = types.ModuleType("hookwright_git_guard")
+    module.__file__ = str(SCRIPT)
+    sys.path[:0] = [str(SCRIPT.parent), str(RUNTIME.parent)]
+    no_bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True  # no __pycache__ in templates/
+    import git_guard  # noqa: F401  (imported here, so that the script finds both loaded)
+    import hookwright_runtime  # noqa: F401
+
+    sys.dont_write_bytecode = no_bytecode
+
     exec(compile(SCRIPT.read_text(encoding="utf-8"), str(SCRIPT), "exec"), module.__dict__)
     return module
 
@@ -391,3 +449,204 @@ def test_git_guard_never_raises_on_arbitrary_command_text(command):
 def test_git_guard_still_denies_behind_any_prefix(command, prefix):
     assert GUARD.check_text(prefix + command, {"deny_push": False}) is not None
 
+
+
+# --- the user's override file: <XDG_CONFIG_HOME>/hookwright/git-guard.json ---------------------
+
+@pytest.fixture
+def config_home(tmp_path) -> Path:
+    return tmp_path / "config"
+
+
+@pytest.fixture
+def override_env(env, config_home) -> dict:
+    return {**env, "XDG_CONFIG_HOME": str(config_home)}
+
+
+def write_overrides(config_home: Path, content) -> Path:
+    path = config_home / "hookwright" / "git-guard.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(content if isinstance(content, str) else json.dumps(content), encoding="utf-8")
+    return path
+
+
+REBASE_REASON = "Rebasing is off in this repository; merge instead."
+
+OVERRIDE_ROWS = [  # (file content, command, expected)
+    # a rule id in the file replaces the built-in rule: only its regexes count now
+    ({"rules": {"reset-hard": [r"^git reset --hard HEAD~"]}}, "git reset --hard", None),
+    ({"rules": {"reset-hard": [r"^git reset --hard HEAD~"]}}, "git reset --hard HEAD~1", RESET),
+    ({"rules": {"reset-hard": [r"^git reset --hard HEAD~"]}}, "cd x && sudo git reset --hard HEAD~2", RESET),
+    ({"rules": {"reset-hard": [r"^git reset --hard HEAD~"]}}, "git reset --keep HEAD~1", None),
+    ({"rules": {"reset-hard": ["nomatch", r"--merge\b"]}}, "git reset --merge", RESET),
+    # ids absent from the file keep their built-in behaviour
+    ({"rules": {"reset-hard": [r"^git reset --hard HEAD~"]}}, "git stash", STASH),
+    ({"rules": {"reset-hard": [r"^git reset --hard HEAD~"]}}, "git push --force", FORCE),
+    # an empty list turns a rule off, and only that rule
+    ({"rules": {"stash": []}}, "git stash", None),
+    ({"rules": {"stash": []}}, "git stash -u", None),
+    ({"rules": {"stash": []}}, "git stash drop", STASH_DROP),
+    ({"rules": {"stash": []}}, "git reset --hard", RESET),
+    ({"rules": {"no-verify": []}}, "git commit --no-verify -m wip", None),
+    ({"rules": {"clean-force": [], "push-force": []}}, "git clean -fdx && git push -f", None),
+    # a new id adds a rule, with its own reason or a generic one that names it
+    ({"rules": {"no-rebase": [r"^git rebase\b"]}, "reasons": {"no-rebase": REBASE_REASON}},
+     "git rebase main", REBASE_REASON),
+    ({"rules": {"no-rebase": [r"^git rebase\b"]}}, "git rebase -i HEAD~3", "'no-rebase'"),
+    ({"rules": {"no-rebase": [r"^git rebase\b"]}}, "git status", None),
+    ({"rules": {"no-rebase": [r"^git rebase\b"]}}, "git reset --hard", RESET),
+    ({"rules": {"no-rebase": []}}, "git rebase main", None),
+    # the built-in rules come first, then the new ones in file order
+    ({"rules": {"any-reset": [r"^git reset"]}, "reasons": {"any-reset": "no resets"}},
+     "git reset --hard", RESET),
+    ({"rules": {"a": ["^git tag"], "b": ["^git tag"]}, "reasons": {"a": "rule a", "b": "rule b"}},
+     "git tag v1", "rule a"),
+    # "reasons" alone replaces the text of a built-in rule and keeps its check
+    ({"reasons": {"reset-hard": "Ask Ana before resetting."}}, "git reset --hard", "Ask Ana before resetting."),
+    ({"reasons": {"reset-hard": "Ask Ana before resetting."}}, "git reset --soft HEAD~1", None),
+    # the normalized invocation: launchers and git's global options gone, quotes removed,
+    # whitespace collapsed; each -c setting is also seen as `git -c <setting>`
+    ({"rules": {"exact": [r"^git rebase --onto main topic$"]}},
+     "sudo env A=1 /usr/bin/git -C repo -c color.ui=never rebase  '--onto'\t\"main\" topic", "'exact'"),
+    ({"rules": {"exact": [r"^git commit -m two words$"]}}, "git commit -m 'two\n   words'", "'exact'"),
+    ({"rules": {"hooks-path": [r"^git -c core\.hooksPath=/dev/null$"]}},
+     "git -c core.hooksPath=/dev/null commit -m wip", HOOKS_PATH),
+    ({"rules": {"hooks-path": [r"^git -c core\.hooksPath=/dev/null$"]}},
+     "git -c core.hooksPath=.githooks commit -m wip", None),
+    ({"rules": {"push-to-main": [r"^git push\b.*\bmain\b"]}}, "git -c http.proxy=x push origin main", "'push-to-main'"),
+    # the file's "push" rule is in force without the deny_push option
+    ({"rules": {"push": [r"^git push origin main$"]}}, "git push origin main", PUSH_OFF),
+    ({"rules": {"push": [r"^git push origin main$"]}}, "git push origin feature", None),
+    # a regex may use Python's inline flags
+    ({"rules": {"loud": [r"(?i)^git push .*--FORCE"]}, "reasons": {"loud": "loud"}, },
+     "git push origin main --force", FORCE),
+    ({"rules": {"push-force": [r"(?i)--FORCE"]}, "reasons": {"push-force": "loud"}},
+     "git push origin main --force", "loud"),
+]
+
+
+@pytest.mark.parametrize("content, command, expected", OVERRIDE_ROWS,
+                         ids=[f"{json.dumps(c)[:60]} | {cmd!r}" for c, cmd, _ in OVERRIDE_ROWS])
+def test_git_guard_rules_follow_the_override_file(content, command, expected, config_home,
+                                                  override_env, log_path):
+    write_overrides(config_home, content)
+    assert_outcome(run_guard(payload(command), override_env), expected)
+    assert log_lines(log_path) == []
+
+
+def test_git_guard_deny_push_still_works_next_to_an_override_file(config_home, override_env, log_path):
+    write_overrides(config_home, {"rules": {"stash": []}})
+    proc = run_guard(payload("git push"), override_env, "--host", "claude", "--option", "deny_push=true")
+    assert_outcome(proc, PUSH_OFF)
+    assert log_lines(log_path) == []
+
+
+def test_git_guard_reads_the_override_file_below_home_without_xdg_config_home(home, log_path):
+    write_overrides(home / ".config", {"rules": {"reset-hard": []}})
+    env = {k: v for k, v in os.environ.items() if k != "XDG_CONFIG_HOME"}
+    env["HOOKWRIGHT_LOG"] = str(log_path)
+    assert_outcome(run_guard(payload("git reset --hard"), env), None)
+    assert_outcome(run_guard(payload("git stash"), env), STASH)
+
+
+INVALID_OVERRIDES = [  # (why, file content): each one falls back to the built-ins as a whole
+    ("not JSON", '{"rules": {"stash": []'),
+    ("JSON with a comment", '{"rules": {"stash": []} // off\n}'),
+    ("not UTF-8", b'{"rules": {"stash": []}, "reasons": {"reset-hard": "\xff"}}'),
+    ("a JSON array", '[{"rules": {"stash": []}}]'),
+    ("NaN", '{"rules": {"stash": []}, "reasons": {"x": NaN}}'),
+    ("rules is a list", {"rules": [["stash", []]]}),
+    ("a rule is a string", {"rules": {"stash": [], "reset-hard": "^git reset"}}),
+    ("a rule is null", {"rules": {"stash": [], "reset-hard": None}}),
+    ("a regex is a number", {"rules": {"stash": [], "reset-hard": ["^git reset", 5]}}),
+    ("a regex does not compile", {"rules": {"stash": [], "reset-hard": ["^git reset (--hard"]}}),
+    ("an empty rule id", {"rules": {"stash": [], "": ["x"]}}),
+    ("reasons is a list", {"rules": {"stash": []}, "reasons": ["x"]}),
+    ("a reason is a number", {"rules": {"stash": []}, "reasons": {"reset-hard": 5}}),
+    ("a reason is empty", {"rules": {"stash": []}, "reasons": {"reset-hard": " "}}),
+    ("a reason for no rule", {"rules": {"stash": []}, "reasons": {"reset-hardd": "typo"}}),
+    ("an unknown top-level key", {"rules": {"stash": []}, "rule": {"reset-hard": []}}),
+]
+
+
+@pytest.mark.parametrize("content", [row[1] for row in INVALID_OVERRIDES],
+                         ids=[row[0] for row in INVALID_OVERRIDES])
+def test_git_guard_falls_back_to_the_built_ins_on_an_invalid_override_file(content, config_home,
+                                                                           override_env, log_path):
+    path = config_home / "hookwright" / "git-guard.json"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(content if isinstance(content, bytes) else
+                     (content if isinstance(content, str) else json.dumps(content)).encode())
+    assert_outcome(run_guard(payload("git stash"), override_env), STASH)  # the file's "stash": [] is void
+    assert_one_log_line(log_path)
+    assert "git-guard.json ignored, using the built-in rules" in log_lines(log_path)[0]
+    assert_outcome(run_guard(payload("git reset --hard"), override_env), RESET)
+    assert_outcome(run_guard(payload("git status"), override_env), None)
+
+
+def test_git_guard_says_why_an_override_file_is_invalid(config_home, override_env, log_path):
+    write_overrides(config_home, {"rules": {"reset-hard": ["^git reset (--hard"]}})
+    run_guard(payload("git status"), override_env)
+    [line] = log_lines(log_path)
+    assert "rules.reset-hard" in line and "does not compile" in line
+
+
+def test_git_guard_treats_an_unreadable_override_file_as_invalid(config_home, override_env, log_path):
+    (config_home / "hookwright" / "git-guard.json").mkdir(parents=True)  # a directory, not a file
+    assert_outcome(run_guard(payload("git stash"), override_env), STASH)
+    assert_one_log_line(log_path)
+
+
+def test_git_guard_reads_no_override_file_for_commands_without_git(config_home, override_env, log_path):
+    write_overrides(config_home, "not json")
+    assert_outcome(run_guard(payload("ls -la && make test"), override_env), None)
+    assert log_lines(log_path) == []
+
+
+def test_git_guard_rule_ids_are_the_documented_ones():
+    ids = [rule_id for rule_id, _, _ in GUARD.git_guard.RULES]
+    assert ids == ["hooks-path", "stash", "stash-drop", "reset-hard", "clean-force", "push-force",
+                   "checkout-discard", "restore-discard", "branch-force-delete", "no-verify", "push"]
+    doc = GUARD.__doc__
+    assert all(rule_id in doc for rule_id in ids)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from([c for c, _ in DESTRUCTIVE if "'oops" not in c and '"oops' not in c]))
+def test_git_guard_with_every_built_in_rule_turned_off_denies_nothing(command):
+    rules = GUARD.rules_from({"rules": {rule_id: [] for rule_id, _, _ in GUARD.git_guard.RULES}})
+    assert rules == []
+    assert GUARD.check_text(command, {"deny_push": True}, rules) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from([c for c, _ in DESTRUCTIVE if "'oops" not in c and '"oops' not in c]))
+def test_git_guard_an_empty_override_file_keeps_every_built_in_decision(command):
+    rules = GUARD.rules_from({})
+    assert GUARD.check_text(command, {"deny_push": False}, rules) == GUARD.check_text(command, {"deny_push": False})
+
+
+# --- git_guard.shell_commands(): what a Bash command string runs -------------------------------
+
+SHELL_ROWS = [
+    ("ls -la", [["ls", "-la"]]),
+    ("cd x && git status | head -1; echo 'a;b'", [["cd", "x"], ["git", "status"], ["head", "-1"], ["echo", "a;b"]]),
+    ("sudo -u root env A=1 nohup timeout 5 git push", [["git", "push"]]),
+    ("bash -lc 'git stash && ls'", [["bash", "-lc", "git stash && ls"], ["git", "stash"], ["ls"]]),
+    ("echo $(git rev-parse HEAD)", [["echo", "$(git rev-parse HEAD)"], ["git", "rev-parse", "HEAD"]]),
+    ("cat <<EOF\ngit reset --hard\nEOF\nls", [["cat"], ["ls"]]),
+    ("# git reset --hard", []),
+    ("command -v git", []),
+    ("git 2>&1 >/dev/null status", [["git", "status"]]),
+]
+
+
+@pytest.mark.parametrize("text, expected", SHELL_ROWS, ids=[row[0] for row in SHELL_ROWS])
+def test_shell_commands_lists_what_the_shell_would_run(text, expected):
+    assert list(GUARD.git_guard.shell_commands(text)) == expected
+
+
+def test_shell_commands_falls_back_to_a_crude_scan_for_text_it_cannot_read():
+    assert list(GUARD.git_guard.shell_commands("echo 'unbalanced && git push -f")) == []
+    assert list(GUARD.git_guard.shell_commands("echo 'unbalanced && git push -f", fallback_names=("git",))) == [
+        ["git", "push", "-f"]]

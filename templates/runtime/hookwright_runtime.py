@@ -9,18 +9,55 @@ prints the one output shape the host wants for that event. None is a pass-throug
 and no output. Any exception, bad stdin or a missed deadline is a pass-through too, plus one
 line in the error log. It never prints `defer`, `modifiedToolInput`, a top-level
 `updatedInput`, or a `hookEventName` other than the event it was called for.
+
+A script starts like this. With -I the script's folder is not on sys.path. Our modules'
+byte-code goes to the user's cache (a `__pycache__` beside the scripts would land in the
+project's repository and outlive an uninstall), and only theirs: the stdlib is imported
+first and the prefix is restored after, so the stdlib keeps loading from its own byte-code
+(with the prefix set, it would be compiled into the cache too, or on every call when the
+cache cannot be written). A library that cannot be loaded (a broken install) must still
+not break the agent.
+
+    import json  # noqa: F401  (the stdlib loads before the byte-code prefix below is set)
+    import os
+    import sys
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    _saved = sys.pycache_prefix, sys.dont_write_bytecode  # our modules' byte-code: user cache
+    _cache = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+    sys.pycache_prefix = os.path.join(_cache, "hookwright", "pycache")
+    sys.dont_write_bytecode = not os.path.isabs(_cache)
+    try:
+        import hookwright_runtime as hw
+        import my_pack_module  # the pack's own modules (pack.toml `files`), if any
+    except Exception as error:
+        sys.stderr.write("hookwright my-hook: cannot load its modules: %s\n" % error)
+        sys.exit(0)
+    sys.pycache_prefix, sys.dont_write_bytecode = _saved
+
+Keep scripts small: CPython compiles the script it starts on every call (about 1 ms per 50
+lines here, a real share of the interpreter floor), while imported modules, this library
+and a pack's own modules (pack.toml `files`), load from cached byte-code.
 """
 import json
 import os
-import signal
 import sys
-import time
+
+try:  # the C module: `signal` itself would import enum machinery we do not need
+    import _signal as signal
+except ImportError:  # pragma: no cover - every CPython has _signal
+    import signal
 
 MAX_STDIN = 1 << 20  # a payload beyond 1 MiB is passed through unchecked
+DRAIN_LIMIT = 64 << 20  # read (and drop) at most this much of an over-size payload
 DEADLINE_S = 5.0  # well under the pack timeouts, so we answer before the host kills us
+MAX_LOG_MESSAGE = 1000
 HOSTS = ("claude",)
 PERMISSION_EVENTS = ("PreToolUse",)
+DECISIONS = ("allow", "deny", "ask")
 CONTEXT_EVENTS = ("PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart", "SubagentStart")
+TRUE_WORDS = ("true", "yes", "1", "on")
+FALSE_WORDS = ("false", "no", "0", "off")
 
 
 class PassThrough(Exception):
@@ -60,7 +97,18 @@ def deny(reason):
 
 
 def allow(updated_input=None, reason=None):
+    """Allow the call, which also skips the permission prompt the user would otherwise get."""
     return Outcome(decision="allow", reason=reason, updated_input=updated_input)
+
+
+def rewrite(updated_input):
+    """Replace the tool input without a decision: the user's permission rules still apply.
+
+    Measured on Claude Code 2.1.328: `updatedInput` without `permissionDecision` is applied,
+    and in default mode the rewritten call still needs the usual approval, whereas `allow`
+    would approve it on the user's behalf.
+    """
+    return Outcome(updated_input=updated_input)
 
 
 def add_context(text):
@@ -68,18 +116,29 @@ def add_context(text):
 
 
 def render(outcome, host, event):
-    """The host's JSON for an outcome, or None if this host/event cannot express it."""
-    if host != "claude":
+    """The host's JSON for an outcome, or None if this host/event cannot express it.
+
+    `updatedInput` goes out only on PreToolUse, with `allow` or with no decision; a deny or
+    ask never carries one. It must be the whole new input object (it replaces the old one).
+    """
+    if host != "claude" or not isinstance(event, str) or not event:
         return None
     specific = {"hookEventName": event}
-    if event in PERMISSION_EVENTS and outcome.decision in ("allow", "deny", "ask"):
-        specific["permissionDecision"] = outcome.decision
-        if outcome.reason:
-            specific["permissionDecisionReason"] = outcome.reason
-        if outcome.updated_input is not None and outcome.decision == "allow":
+    if outcome.decision is not None and outcome.decision not in DECISIONS:
+        raise ValueError("decision %r is not one of %s" % (outcome.decision, ", ".join(DECISIONS)))
+    if event in PERMISSION_EVENTS:
+        decision = outcome.decision
+        if decision:
+            specific["permissionDecision"] = decision
+            if outcome.reason:
+                specific["permissionDecisionReason"] = str(outcome.reason)
+        if outcome.updated_input is not None and decision in (None, "allow"):
+            if not isinstance(outcome.updated_input, dict):
+                raise TypeError("updated_input must be the whole tool input object, not %s"
+                                % type(outcome.updated_input).__name__)
             specific["updatedInput"] = outcome.updated_input
     if outcome.context and (event in CONTEXT_EVENTS or event in PERMISSION_EVENTS):
-        specific["additionalContext"] = outcome.context
+        specific["additionalContext"] = str(outcome.context)
     if len(specific) == 1:
         return None
     return {"hookSpecificOutput": specific}
@@ -87,43 +146,74 @@ def render(outcome, host, event):
 
 # ---- files: where state, logs and preferences live (the installer uses the same places) -----
 
+def _xdg(variable, fallback):
+    """An XDG base directory: the variable if it holds an absolute path, else ~/<fallback>."""
+    value = os.environ.get(variable, "")
+    if os.path.isabs(value):
+        return value
+    return os.path.join(os.path.expanduser("~"), fallback)
+
+
 def state_dir():
-    if os.environ.get("XDG_STATE_HOME"):
-        return os.path.join(os.environ["XDG_STATE_HOME"], "hookwright")
-    if sys.platform == "darwin":
+    if sys.platform == "darwin" and not os.environ.get("XDG_STATE_HOME"):
         return os.path.expanduser("~/Library/Application Support/hookwright")
-    return os.path.expanduser("~/.local/state/hookwright")
+    return os.path.join(_xdg("XDG_STATE_HOME", os.path.join(".local", "state")), "hookwright")
 
 
 def config_dir():
-    if os.environ.get("XDG_CONFIG_HOME"):
-        return os.path.join(os.environ["XDG_CONFIG_HOME"], "hookwright")
-    if sys.platform == "darwin":
+    if sys.platform == "darwin" and not os.environ.get("XDG_CONFIG_HOME"):
         return os.path.expanduser("~/Library/Application Support/hookwright")
-    return os.path.expanduser("~/.config/hookwright")
+    return os.path.join(_xdg("XDG_CONFIG_HOME", ".config"), "hookwright")
+
+
+def cache_dir():
+    return os.path.join(_xdg("XDG_CACHE_HOME", ".cache"), "hookwright")
 
 
 def log(name, message):
     """One line in the error log; a log that cannot be written is not worth failing over."""
-    path = os.environ.get("HOOKWRIGHT_LOG") or os.path.join(state_dir(), "hooks.log")
     try:
+        import time
+
+        path = os.environ.get("HOOKWRIGHT_LOG") or os.path.join(state_dir(), "hooks.log")
         folder = os.path.dirname(path)
         if folder and not os.path.isdir(folder):
             os.makedirs(folder, 0o700)
-        line = "%s %s %s\n" % (time.strftime("%Y-%m-%dT%H:%M:%S%z"), name, " ".join(str(message).split()))
-        with open(path, "a") as out:
+        text = " ".join(str(message).split())
+        if len(text) > MAX_LOG_MESSAGE:
+            text = text[:MAX_LOG_MESSAGE] + "..."
+        line = "%s %s %s\n" % (time.strftime("%Y-%m-%dT%H:%M:%S%z"), name, text or "-")
+        with open(path, "a", encoding="utf-8", errors="backslashreplace") as out:
             out.write(line)
     except Exception:
         pass
 
 
+def _no_constants(word):
+    raise ValueError("%s is not JSON" % word)
+
+
+def loads(data):
+    """Strict JSON from bytes or text: no NaN/Infinity, which the host never sends or reads."""
+    if isinstance(data, bytes):
+        data = data.decode("utf-8")
+    return json.loads(data, parse_constant=_no_constants)
+
+
 def read_json_file(path):
-    """A JSON object from a file: None if there is no file; ValueError if it is not an object."""
+    """A JSON object from a file: None if there is no file; ValueError if it cannot be read or
+    is not a JSON object (the message says why)."""
     try:
         with open(path, "rb") as handle:
-            data = json.loads(handle.read().decode("utf-8"))
-    except (IOError, OSError):
+            raw = handle.read()
+    except (FileNotFoundError, NotADirectoryError):
         return None
+    except (IOError, OSError) as error:
+        raise ValueError("%s: cannot be read: %s" % (path, error.strerror or error))
+    try:
+        data = loads(raw)
+    except (ValueError, RecursionError) as error:
+        raise ValueError("%s: not valid JSON: %s" % (path, error))
     if not isinstance(data, dict):
         raise ValueError("%s: expected a JSON object" % path)
     return data
@@ -132,74 +222,129 @@ def read_json_file(path):
 # ---- the run loop -----------------------------------------------------------------------------
 
 def parse_argv(argv):
-    """--host H and --option key=value; an unknown flag is logged and ignored, never fatal."""
+    """--host H and --option key=value (also --host=H, --option=key=value); raw strings.
+
+    Returns (host, options, problems): an unknown flag is a problem to log, never fatal.
+    """
     host, options, problems = None, {}, []
     args = list(argv)
     while args:
         arg = args.pop(0)
-        if arg == "--host" and args:
-            host = args.pop(0)
-        elif arg == "--option" and args:
-            key, sep, value = args.pop(0).partition("=")
-            if sep:
-                options[key] = {"true": True, "false": False}.get(value, value)
+        flag, eq, value = arg.partition("=")
+        if flag in ("--host", "--option") and not eq:
+            if not args:
+                problems.append("%s without a value" % flag)
+                continue
+            value = args.pop(0)
+        if flag == "--host":
+            host = value
+        elif flag == "--option":
+            key, sep, text = value.partition("=")
+            if sep and key:
+                options[key] = text
             else:
-                problems.append("option without =: %s" % key)
+                problems.append("option without key=value: %r" % value)
         else:
-            problems.append("unknown argument %r" % arg)
+            problems.append("unknown argument %r ignored" % arg)
     return host, options, problems
+
+
+def coerce_options(options, defaults):
+    """Options typed like their defaults. Unknown keys and bad values are dropped, with a
+    problem each, so a stale or mistyped flag never turns a guard off.
+
+    Without defaults, "true"/"false" become booleans and everything else stays a string.
+    """
+    if defaults is None:
+        return dict((k, {"true": True, "false": False}.get(v, v)) for k, v in options.items()), []
+    chosen, problems = dict(defaults), []
+    for key, text in sorted(options.items()):
+        if key not in defaults:
+            problems.append("unknown option %r ignored" % key)
+        elif isinstance(defaults[key], bool):
+            if text.lower() in TRUE_WORDS:
+                chosen[key] = True
+            elif text.lower() in FALSE_WORDS:
+                chosen[key] = False
+            else:
+                problems.append("option %s takes true or false, not %r; using %s"
+                                % (key, text, "true" if defaults[key] else "false"))
+        else:
+            chosen[key] = text
+    return chosen, problems
 
 
 def read_payload(stream):
     raw = stream.read(MAX_STDIN + 1)
     if len(raw) > MAX_STDIN:
+        drained = len(raw)
+        while drained < DRAIN_LIMIT:  # so the host does not write into a closed pipe
+            chunk = stream.read(1 << 20)
+            if not chunk:
+                break
+            drained += len(chunk)
         raise PassThrough("payload over %d bytes; passed through unchecked" % MAX_STDIN)
+    if not raw.strip():
+        raise PassThrough("empty stdin")
     try:
-        payload = json.loads(raw.decode("utf-8"))
+        payload = loads(raw)
+    except UnicodeDecodeError:
+        raise PassThrough("stdin is not UTF-8")
     except ValueError as error:
         raise PassThrough("stdin is not a JSON payload: %s" % error)
+    except RecursionError:
+        raise PassThrough("stdin is JSON nested too deeply")
     if not isinstance(payload, dict):
         raise PassThrough("payload is not a JSON object")
+    event = payload.get("hook_event_name")
+    if not isinstance(event, str) or not event:
+        raise PassThrough("payload has no hook_event_name")
     return payload
 
 
-class _Deadline(Exception):
-    pass
+class _Deadline(BaseException):
+    """A BaseException, so a hook's own `except Exception` cannot swallow it."""
 
 
 def _on_alarm(signum, frame):
     raise _Deadline()
 
 
-def run(name, handle, script_path, argv=None, stdin=None, stdout=None):
-    """Run one hook call and return the exit code (always 0: a hook must never break the agent)."""
-    stdin = stdin or sys.stdin.buffer
-    stdout = stdout or sys.stdout
-    alarm = None
+def run(name, handle, script_path, argv=None, stdin=None, stdout=None, defaults=None):
+    """Run one hook call and return the exit code (always 0: a hook must never break the agent).
+
+    `defaults`: the pack's options and their default values; when given, options are typed
+    like them and unknown ones are logged and ignored.
+    """
+    problems = []
     try:
-        host, options, problems = parse_argv(sys.argv[1:] if argv is None else argv)
-        for problem in problems:
-            log(name, problem)
+        stdin = stdin or sys.stdin.buffer  # inside the try: without fds 0/1, these are None
+        stdout = stdout or sys.stdout
+        host, raw_options, problems = parse_argv(sys.argv[1:] if argv is None else argv)
+        options, more = coerce_options(raw_options, defaults)
+        problems += more
         if host not in HOSTS:
             raise PassThrough("unknown --host %r" % host)
-        payload = read_payload(stdin)
-        call = Call(name, host, payload, options, os.path.dirname(os.path.abspath(script_path)))
         alarm = _start_deadline()
-        outcome = handle(call)
-        _stop_deadline(alarm)
-        if outcome is not None:
-            output = render(outcome, host, call.event)
-            if output is not None:
-                stdout.write(json.dumps(output) + "\n")
-                stdout.flush()
+        try:
+            payload = read_payload(stdin)
+            call = Call(name, host, payload, options, os.path.dirname(os.path.abspath(script_path)))
+            outcome = handle(call)
+            output = render(outcome, host, call.event) if outcome is not None else None
+            text = json.dumps(output, allow_nan=False) + "\n" if output is not None else None
+        finally:
+            _stop_deadline(alarm)  # before any logging or writing: the alarm must not fire there
+        if text is not None:
+            stdout.write(text)
+            stdout.flush()
     except PassThrough as quiet:
-        log(name, quiet)
+        problems.append(quiet)
     except _Deadline:
-        log(name, "internal deadline of %.1fs passed; passed through" % DEADLINE_S)
-    except Exception as error:
-        log(name, "%s: %s" % (type(error).__name__, error))
-    finally:
-        _stop_deadline(alarm)
+        problems.append("internal deadline of %.1fs passed; passed through" % DEADLINE_S)
+    except BaseException as error:  # SystemExit and KeyboardInterrupt too: never exit non-zero
+        problems.append("%s: %s" % (type(error).__name__, error))
+    for problem in problems:
+        log(name, problem)
     return 0
 
 
@@ -207,11 +352,15 @@ def _start_deadline():
     try:
         previous = signal.signal(signal.SIGALRM, _on_alarm)
         signal.setitimer(signal.ITIMER_REAL, DEADLINE_S)
-        return previous
-    except (AttributeError, ValueError):  # no SIGALRM (Windows), or not the main thread
+        return previous if previous is not None else signal.SIG_DFL
+    except (AttributeError, ValueError, OSError):  # no SIGALRM (Windows), or not the main thread
         return None
 
 
 def _stop_deadline(previous):
     if previous is not None:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        try:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+        except (AttributeError, ValueError, OSError):
+            pass

@@ -82,11 +82,13 @@ def cli_env(api_url: str, home_dir: Path, tmp_dir: str,
 def run_claude(project_dir: Path, home_dir: Path, turns: Sequence[Turn], *,
                extra_args: Sequence[str] = (), env: Mapping[str, str] | None = None,
                timeout: float = 120, sdk_mode: bool = False,
-               claude: Path | str | None = None) -> Run:
+               claude: Path | str | None = None, skip_permissions: bool = True) -> Run:
     """Run ``claude -p`` in project_dir with the model playing ``turns``.
 
     sdk_mode runs it the way the Agent SDK does (prompt as a stream-json message on stdin,
     permission prompts over stdio); some tools, such as AskUserQuestion, exist only there.
+    skip_permissions=False runs in the default permission mode: a tool call that needs the
+    user's approval is refused, as nobody can approve it in ``-p``.
     """
     if sdk_mode:
         args = ["-p", "--input-format", "stream-json", "--output-format", "stream-json",
@@ -96,7 +98,8 @@ def run_claude(project_dir: Path, home_dir: Path, turns: Sequence[Turn], *,
     else:
         args = ["-p", "go", "--output-format", "stream-json", "--verbose"]
         stdin = None
-    args += ["--dangerously-skip-permissions", *extra_args]
+    args += ["--dangerously-skip-permissions"] if skip_permissions else []
+    args += list(extra_args)
 
     # A short temp dir of our own: a socket path under pytest's tmp_path can be too long.
     with FakeModelAPI(list(turns)) as api, tempfile.TemporaryDirectory(prefix="hw-cc-") as tmp:

@@ -1,0 +1,454 @@
+"""Unit tests of the shared hook runtime library (templates/runtime/hookwright_runtime.py).
+
+The library is what every bundled hook speaks through: render() decides the only output
+shapes the host ever sees, run() turns every failure into a logged pass-through.
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+RUNTIME_DIR = Path(__file__).resolve().parents[1] / "templates" / "runtime"
+sys.path.insert(0, str(RUNTIME_DIR))
+_no_bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True  # no __pycache__ in templates/
+import hookwright_runtime as hw  # noqa: E402
+
+sys.dont_write_bytecode = _no_bytecode
+
+EVENTS = ["PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart",
+          "SubagentStart", "Stop", "SubagentStop", "Notification", "PermissionRequest", "PreCompact",
+          "SessionEnd"]
+FORBIDDEN = {"modifiedToolInput", "updatedToolInput", "shouldProceed", "updatedInput", "decision",
+             "permissionDecision", "continue", "suppressOutput"}  # at the top level
+LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4} (\S+) (\S.*)$")
+
+
+# --- render(): the output shapes ---------------------------------------------------------------
+
+def pre(**specific):
+    return {"hookSpecificOutput": {"hookEventName": "PreToolUse", **specific}}
+
+
+RENDER_ROWS = [  # (id, outcome, event, expected)
+    ("deny", hw.deny("no"), "PreToolUse",
+     pre(permissionDecision="deny", permissionDecisionReason="no")),
+    ("allow", hw.allow(), "PreToolUse", pre(permissionDecision="allow")),
+    ("allow with a reason", hw.allow(reason="fine"), "PreToolUse",
+     pre(permissionDecision="allow", permissionDecisionReason="fine")),
+    ("allow with input", hw.allow({"a": 1}), "PreToolUse",
+     pre(permissionDecision="allow", updatedInput={"a": 1})),
+    ("allow with an empty input", hw.allow({}), "PreToolUse",
+     pre(permissionDecision="allow", updatedInput={})),
+    ("rewrite without a decision", hw.rewrite({"path": "/a"}), "PreToolUse", pre(updatedInput={"path": "/a"})),
+    ("ask", hw.Outcome("ask", "sure?"), "PreToolUse",
+     pre(permissionDecision="ask", permissionDecisionReason="sure?")),
+    ("deny never carries input", hw.Outcome("deny", "no", {"a": 1}), "PreToolUse",
+     pre(permissionDecision="deny", permissionDecisionReason="no")),
+    ("ask never carries input", hw.Outcome("ask", None, {"a": 1}), "PreToolUse", pre(permissionDecision="ask")),
+    ("context on PreToolUse", hw.add_context("note"), "PreToolUse", pre(additionalContext="note")),
+    ("deny with context", hw.Outcome("deny", "no", context="see x"), "PreToolUse",
+     pre(permissionDecision="deny", permissionDecisionReason="no", additionalContext="see x")),
+    ("context on PostToolUse", hw.add_context("note"), "PostToolUse",
+     {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "note"}}),
+    ("context on PostToolUseFailure", hw.add_context("go on"), "PostToolUseFailure",
+     {"hookSpecificOutput": {"hookEventName": "PostToolUseFailure", "additionalContext": "go on"}}),
+    ("context on SessionStart", hw.add_context("hi"), "SessionStart",
+     {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "hi"}}),
+    ("a decision PostToolUse cannot take", hw.deny("no"), "PostToolUse", None),
+    ("input PostToolUse cannot take", hw.allow({"a": 1}), "PostToolUse", None),
+    ("a rewrite PostToolUse cannot take", hw.rewrite({"a": 1}), "PostToolUse", None),
+    ("context Stop cannot take here", hw.add_context("x"), "Stop", None),
+    ("a decision PermissionRequest cannot take this way", hw.allow({"a": 1}), "PermissionRequest", None),
+    ("nothing decided", hw.Outcome(), "PreToolUse", None),
+    ("an empty context", hw.add_context(""), "PostToolUse", None),
+    ("an empty reason is left out", hw.deny(""), "PreToolUse", pre(permissionDecision="deny")),
+]
+
+
+@pytest.mark.parametrize("outcome, event, expected", [row[1:] for row in RENDER_ROWS],
+                         ids=[row[0] for row in RENDER_ROWS])
+def test_render_gives_the_one_shape_claude_code_reads(outcome, event, expected):
+    assert hw.render(outcome, "claude", event) == expected
+
+
+def test_render_outputs_nothing_for_an_unknown_host():
+    assert hw.render(hw.deny("no"), "cursor", "PreToolUse") is None
+
+
+@pytest.mark.parametrize("event", [None, "", 5])
+def test_render_outputs_nothing_without_an_event_name(event):
+    assert hw.render(hw.deny("no"), "claude", event) is None
+
+
+@pytest.mark.parametrize("decision", ["defer", "block", "approve", "Deny", ""])
+def test_render_refuses_a_decision_claude_code_would_void_or_that_ends_a_run(decision):
+    with pytest.raises(ValueError):
+        hw.render(hw.Outcome(decision, "x"), "claude", "PreToolUse")
+
+
+@pytest.mark.parametrize("updated", ["a string", ["a", "list"], 5])
+def test_render_refuses_an_updated_input_that_is_not_a_whole_object(updated):
+    with pytest.raises(TypeError):
+        hw.render(hw.allow(updated), "claude", "PreToolUse")
+
+
+JSONISH = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+                       lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+                       max_leaves=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(decision=st.sampled_from([None, "allow", "deny", "ask"]), reason=st.none() | st.text(max_size=10),
+       updated=st.none() | st.dictionaries(st.text(max_size=5), JSONISH, max_size=3),
+       context=st.none() | st.text(max_size=10), event=st.sampled_from(EVENTS) | st.text(min_size=1, max_size=12))
+def test_render_shapes_hold_for_any_outcome_and_event(decision, reason, updated, context, event):
+    output = hw.render(hw.Outcome(decision, reason, updated, context), "claude", event)
+    if output is None:
+        return
+    assert list(output) == ["hookSpecificOutput"]
+    specific = output["hookSpecificOutput"]
+    assert specific["hookEventName"] == event
+    assert set(specific) <= {"hookEventName", "permissionDecision", "permissionDecisionReason",
+                             "updatedInput", "additionalContext"}
+    assert "defer" not in json.dumps(specific.get("permissionDecision"))
+    if "permissionDecision" in specific or "updatedInput" in specific:
+        assert event == "PreToolUse"
+    if "updatedInput" in specific:
+        assert specific.get("permissionDecision", "allow") == "allow"
+        assert specific["updatedInput"] == updated
+    if "permissionDecisionReason" in specific:
+        assert "permissionDecision" in specific
+    json.dumps(output, allow_nan=False)
+
+
+# --- run(): every failure is a logged pass-through -------------------------------------------------
+
+@pytest.fixture
+def log_path(tmp_path, monkeypatch) -> Path:
+    path = tmp_path / "logs" / "hooks.log"
+    monkeypatch.setenv("HOOKWRIGHT_LOG", str(path))
+    return path
+
+
+def log_lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+
+
+def payload(event="PreToolUse", tool="Bash", tool_input=None, **extra) -> bytes:
+    data = {"hook_event_name": event, "tool_name": tool, "tool_input": tool_input or {"command": "ls"},
+            "cwd": "/tmp", "session_id": "s"}
+    data.update(extra)
+    return json.dumps(data).encode()
+
+
+def call_run(handle, stdin: bytes, argv=("--host", "claude"), **kwargs):
+    """run() in-process; returns (exit code, stdout text)."""
+    out = io.StringIO()
+    code = hw.run("test-hook", handle, __file__, argv=list(argv), stdin=io.BytesIO(stdin), stdout=out,
+                  **kwargs)
+    return code, out.getvalue()
+
+
+def deny_all(call):
+    return hw.deny("denied")
+
+
+def test_run_prints_one_json_line_for_a_decision(log_path):
+    code, out = call_run(deny_all, payload())
+    assert code == 0
+    assert out == json.dumps(pre(permissionDecision="deny", permissionDecisionReason="denied")) + "\n"
+    assert log_lines(log_path) == []
+
+
+def test_run_prints_nothing_for_a_pass_through(log_path):
+    assert call_run(lambda call: None, payload()) == (0, "")
+    assert log_lines(log_path) == []
+
+
+def test_run_gives_the_handler_the_call(log_path):
+    seen = []
+    call_run(seen.append, payload(tool_input={"command": "x"}), argv=["--host", "claude", "--option", "k=v"])
+    [call] = seen
+    assert (call.name, call.host, call.event, call.tool_name) == ("test-hook", "claude", "PreToolUse", "Bash")
+    assert call.tool_input == {"command": "x"} and call.option("k") == "v" and call.option("nope", 3) == 3
+    assert call.folder == str(Path(__file__).resolve().parent)
+
+
+BAD_STDIN = [
+    ("empty", b""),
+    ("blank", b"  \n"),
+    ("not JSON", b"{oops"),
+    ("not UTF-8", b'{"hook_event_name": "PreToolUse", "x": "\xff"}'),
+    ("an array", b"[]"),
+    ("a string", b'"PreToolUse"'),
+    ("null", b"null"),
+    ("no event", b'{"tool_name": "Bash"}'),
+    ("an empty event", b'{"hook_event_name": ""}'),
+    ("a numeric event", b'{"hook_event_name": 5}'),
+    ("NaN", b'{"hook_event_name": "PreToolUse", "x": NaN}'),
+    ("Infinity", b'{"hook_event_name": "PreToolUse", "x": -Infinity}'),
+    ("nested too deeply", b'{"hook_event_name": "PreToolUse", "x": ' + b"[" * 100000 + b"]" * 100000 + b"}"),
+    ("an integer too long", b'{"hook_event_name": "PreToolUse", "x": ' + b"9" * 5000 + b"}"),
+]
+
+
+@pytest.mark.parametrize("stdin", [row[1] for row in BAD_STDIN], ids=[row[0] for row in BAD_STDIN])
+def test_run_passes_through_bad_stdin_with_one_log_line(stdin, log_path):
+    assert call_run(deny_all, stdin) == (0, "")
+    lines = log_lines(log_path)
+    assert len(lines) == 1 and LOG_LINE.match(lines[0]).group(1) == "test-hook"
+
+
+def test_run_passes_through_an_over_size_payload_and_reads_it_all(log_path, monkeypatch):
+    monkeypatch.setattr(hw, "MAX_STDIN", 100)
+    stream = io.BytesIO(payload(tool_input={"command": "x" * 5000}))
+    assert hw.run("test-hook", deny_all, __file__, argv=["--host", "claude"], stdin=stream,
+                  stdout=io.StringIO()) == 0
+    assert stream.read() == b""  # drained: the host never writes into a closed pipe
+    [line] = log_lines(log_path)
+    assert "over 100 bytes" in line
+
+
+def test_run_accepts_a_payload_of_exactly_the_limit(log_path, monkeypatch):
+    data = payload()
+    monkeypatch.setattr(hw, "MAX_STDIN", len(data))
+    assert call_run(deny_all, data)[1] != ""
+
+
+@pytest.mark.parametrize("argv", [[], ["--host", "cursor"], ["--host", "Claude"], ["--option", "a=b"]])
+def test_run_passes_through_an_unknown_host_with_one_log_line(argv, log_path):
+    assert call_run(deny_all, payload(), argv=argv) == (0, "")
+    [line] = log_lines(log_path)
+    assert "unknown --host" in line
+
+
+def test_run_logs_a_host_flag_without_a_value_and_passes_through(log_path):
+    assert call_run(deny_all, payload(), argv=["--host"]) == (0, "")
+    assert [line.split(" ", 2)[2] for line in log_lines(log_path)] == ["--host without a value",
+                                                                       "unknown --host None"]
+
+
+@pytest.mark.parametrize("error", [RuntimeError("boom"), KeyError("k"), RecursionError(),
+                                   SystemExit(2), KeyboardInterrupt()])
+def test_run_passes_through_an_exception_in_the_handler_with_one_log_line(error, log_path):
+    def handle(call):
+        raise error
+
+    assert call_run(handle, payload()) == (0, "")
+    [line] = log_lines(log_path)
+    assert type(error).__name__ in line
+
+
+def test_run_passes_through_a_pass_through_with_its_message(log_path):
+    def handle(call):
+        raise hw.PassThrough("nothing to judge")
+
+    assert call_run(handle, payload()) == (0, "")
+    [line] = log_lines(log_path)
+    assert line.endswith(" test-hook nothing to judge")
+
+
+def test_run_passes_through_an_outcome_that_cannot_be_rendered(log_path):
+    assert call_run(lambda call: hw.Outcome("defer"), payload()) == (0, "")
+    assert call_run(lambda call: hw.allow({"x": float("nan")}), payload()) == (0, "")
+    assert call_run(lambda call: hw.allow({"x": object()}), payload()) == (0, "")
+    assert len(log_lines(log_path)) == 3
+
+
+@pytest.mark.parametrize("swallow", [False, True], ids=["plain", "handler catches Exception"])
+def test_run_passes_through_when_the_internal_deadline_passes(swallow, log_path, monkeypatch):
+    monkeypatch.setattr(hw, "DEADLINE_S", 0.2)
+
+    def slow(call):
+        try:
+            time.sleep(3)
+        except Exception:
+            if not swallow:
+                raise
+        return hw.deny("too late")
+
+    started = time.monotonic()
+    assert call_run(slow, payload()) == (0, "")
+    assert time.monotonic() - started < 2
+    [line] = log_lines(log_path)
+    assert "internal deadline of 0.2s passed" in line
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_run_disarms_its_alarm_and_restores_the_signal_handler(log_path):
+    before = signal.getsignal(signal.SIGALRM)
+    call_run(deny_all, payload())
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) == before
+
+
+OPTION_ROWS = [  # (argv after --host claude, defaults, expected options, log lines)
+    (["--option", "flag=true", "--option=name=x=y"], None, {"flag": True, "name": "x=y"}, 0),
+    (["--option", "flag=false"], None, {"flag": False}, 0),
+    (["--option", "flag=yes"], {"flag": False}, {"flag": True}, 0),
+    (["--option", "flag=OFF"], {"flag": True}, {"flag": False}, 0),
+    ([], {"flag": False, "name": "d"}, {"flag": False, "name": "d"}, 0),
+    (["--option", "name=v"], {"flag": False, "name": "d"}, {"flag": False, "name": "v"}, 0),
+    (["--option", "flag=maybe"], {"flag": True}, {"flag": True}, 1),
+    (["--option", "other=1"], {"flag": False}, {"flag": False}, 1),
+    (["--option", "noequals"], {"flag": False}, {"flag": False}, 1),
+    (["--verbose"], {"flag": False}, {"flag": False}, 1),
+    (["--option"], {"flag": False}, {"flag": False}, 1),
+]
+
+
+@pytest.mark.parametrize("extra, defaults, expected, logged", OPTION_ROWS)
+def test_run_types_options_like_their_defaults_and_logs_what_it_ignores(extra, defaults, expected, logged,
+                                                                       log_path):
+    seen = []
+    call_run(seen.append, payload(), argv=["--host", "claude"] + extra, defaults=defaults)
+    assert seen[0].options == expected
+    assert len(log_lines(log_path)) == logged
+
+
+def test_run_reads_host_given_with_an_equals_sign(log_path):
+    assert call_run(deny_all, payload(), argv=["--host=claude"])[1] != ""
+
+
+def test_run_really_writes_to_stdout_and_exits_0_as_a_script(tmp_path):
+    script = tmp_path / "hook"
+    shutil.copy2(RUNTIME_DIR / "hookwright_runtime.py", tmp_path / "hookwright_runtime.py")
+    script.write_text("import os, sys\nsys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))\n"
+                      "import hookwright_runtime as hw\n"
+                      "sys.exit(hw.run('t', lambda call: hw.deny('x'), __file__))\n")
+    env = {**os.environ, "HOOKWRIGHT_LOG": str(tmp_path / "log")}
+    proc = subprocess.run([sys.executable, "-I", "-S", str(script), "--host", "claude"], input=payload(),
+                          capture_output=True, env=env, timeout=30)
+    assert (proc.returncode, proc.stderr) == (0, b"")
+    assert json.loads(proc.stdout) == pre(permissionDecision="deny", permissionDecisionReason="x")
+
+
+def test_run_passes_through_as_a_script_started_without_stdin(tmp_path):
+    script = tmp_path / "hook"
+    shutil.copy2(RUNTIME_DIR / "hookwright_runtime.py", tmp_path / "hookwright_runtime.py")
+    script.write_text("import os, sys\nsys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))\n"
+                      "import hookwright_runtime as hw\n"
+                      "sys.exit(hw.run('t', lambda call: hw.deny('x'), __file__))\n")
+    env = {**os.environ, "HOOKWRIGHT_LOG": str(tmp_path / "log")}
+    proc = subprocess.run([sys.executable, "-I", "-S", str(script), "--host", "claude"], capture_output=False,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, timeout=30,
+                          preexec_fn=lambda: os.close(0))
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
+    assert len(log_lines(tmp_path / "log")) == 1
+
+
+# --- the error log and the user's directories --------------------------------------------------------
+
+def test_log_prefers_hookwright_log_over_xdg_state_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOOKWRIGHT_LOG", str(tmp_path / "explicit.log"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    hw.log("me", "hello")
+    assert len(log_lines(tmp_path / "explicit.log")) == 1
+    assert not (tmp_path / "state").exists()
+
+
+def test_log_goes_to_xdg_state_home_without_hookwright_log(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    hw.log("me", "hello")
+    [line] = log_lines(tmp_path / "state" / "hookwright" / "hooks.log")
+    assert LOG_LINE.match(line).groups() == ("me", "hello")
+    assert os.stat(tmp_path / "state" / "hookwright").st_mode & 0o077 == 0
+
+
+@pytest.mark.skipif(sys.platform == "darwin", reason="macOS keeps state in ~/Library")
+def test_log_goes_below_home_without_any_setting(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    hw.log("me", "hello")
+    assert len(log_lines(tmp_path / ".local" / "state" / "hookwright" / "hooks.log")) == 1
+
+
+@pytest.mark.skipif(sys.platform == "darwin", reason="macOS keeps state in ~/Library")
+def test_log_ignores_a_relative_xdg_state_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_STATE_HOME", "relative/state")
+    monkeypatch.chdir(tmp_path)
+    hw.log("me", "hello")
+    assert not (tmp_path / "relative").exists()
+    assert len(log_lines(tmp_path / "home" / ".local" / "state" / "hookwright" / "hooks.log")) == 1
+
+
+def test_log_writes_one_line_whatever_the_message(log_path):
+    hw.log("me", "two\nlines\tand  spaces")
+    hw.log("me", "x" * 5000)
+    hw.log("me", "")
+    hw.log("me", "caf\u00e9 \udcff")
+    lines = log_lines(log_path)
+    assert len(lines) == 4
+    assert lines[0].endswith(" me two lines and spaces")
+    assert len(lines[1]) < 1100 and lines[1].endswith("...")
+    assert lines[2].endswith(" me -")
+
+
+def test_log_never_raises_when_the_log_cannot_be_written(monkeypatch):
+    monkeypatch.setenv("HOOKWRIGHT_LOG", "/dev/null/cannot/write.log")
+    hw.log("me", "hello")
+
+
+@pytest.mark.skipif(sys.platform == "darwin", reason="macOS keeps config in ~/Library")
+def test_config_and_state_dirs_honour_absolute_xdg_variables_only(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert hw.config_dir() == str(tmp_path / ".config" / "hookwright")
+    assert hw.state_dir() == str(tmp_path / ".local" / "state" / "hookwright")
+    assert hw.cache_dir() == str(tmp_path / ".cache" / "hookwright")
+    monkeypatch.setenv("XDG_CONFIG_HOME", "/x/config")
+    monkeypatch.setenv("XDG_STATE_HOME", "/x/state")
+    monkeypatch.setenv("XDG_CACHE_HOME", "/x/cache")
+    assert (hw.config_dir(), hw.state_dir(), hw.cache_dir()) == (
+        "/x/config/hookwright", "/x/state/hookwright", "/x/cache/hookwright")
+    monkeypatch.setenv("XDG_CONFIG_HOME", "rel")
+    assert hw.config_dir() == str(tmp_path / ".config" / "hookwright")
+
+
+def test_read_json_file(tmp_path):
+    assert hw.read_json_file(tmp_path / "missing.json") is None
+    assert hw.read_json_file(tmp_path / "not-a-dir.json" / "x") is None
+    (tmp_path / "ok.json").write_text('{"a": [1]}')
+    assert hw.read_json_file(tmp_path / "ok.json") == {"a": [1]}
+    for name, content in [("list.json", "[]"), ("bad.json", "{"), ("nan.json", '{"a": NaN}'),
+                          ("latin1.json", b'{"a": "\xe9"}')]:
+        path = tmp_path / name
+        path.write_bytes(content if isinstance(content, bytes) else content.encode())
+        with pytest.raises(ValueError, match=name):
+            hw.read_json_file(path)
+    (tmp_path / "dir.json").mkdir()
+    with pytest.raises(ValueError, match="cannot be read"):
+        hw.read_json_file(tmp_path / "dir.json")
+
+
+# --- byte-code goes to the user's cache, never beside the scripts ---------------------------------
+
+def test_a_pack_script_leaves_no_byte_code_beside_itself(tmp_path):
+    pack = Path(__file__).resolve().parents[1] / "templates" / "packs" / "git-guard"
+    folder = tmp_path / "project" / ".claude" / "hookwright" / "git-guard"
+    folder.mkdir(parents=True)
+    for name in ("git-guard", "git_guard.py"):
+        shutil.copy2(pack / name, folder / name)
+    shutil.copy2(RUNTIME_DIR / "hookwright_runtime.py", folder / "hookwright_runtime.py")
+    env = {**os.environ, "HOME": str(tmp_path / "home"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "HOOKWRIGHT_LOG": str(tmp_path / "log")}
+    for _ in range(2):
+        proc = subprocess.run([sys.executable, "-I", "-S", str(folder / "git-guard"), "--host", "claude"],
+                              input=payload(tool_input={"command": "git status"}), env=env,
+                              capture_output=True, timeout=30, cwd=tmp_path / "project")
+        assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
+    assert sorted(p.name for p in folder.iterdir()) == ["git-guard", "git_guard.py", "hookwright_runtime.py"]
+    cached = (tmp_path / "cache" / "hookwright" / "pycache").rglob("*.pyc")
+    assert sorted(p.name.split(".")[0] for p in cached) == ["git_guard", "hookwright_runtime"]  # not the stdlib
+    assert not (tmp_path / "log").exists()
