@@ -82,3 +82,33 @@ def test_install_refuses_to_reference_a_world_writable_runtime_script(hookwright
 
     assert ran.code == 3 and str(script) in ran.err
     assert (project / ".claude" / "settings.json").read_bytes() == before
+
+
+def test_runtimes_ignore_pythonpath_and_the_user_site_so_a_planted_module_is_never_imported(hookwright, home,
+                                                                                           project, tmp_path):
+    hookwright("install", "git-guard", "--scope", "project", "--project", project, "--yes")
+    [command] = commands(read_json(project / ".claude" / "settings.json"))
+    marker = tmp_path / "hostile-code-ran"
+    planted = tmp_path / "planted"
+    planted.mkdir()
+    hostile = f"open({str(marker)!r}, 'a').write('ran\\n')\nraise ImportError('planted')\n"
+    for module in ("json.py", "re.py", "shlex.py", "hookwright_runtime.py", "git_guard.py"):
+        (planted / module).write_text(hostile)
+    user_site = home / ".local" / "lib"
+    for version in ("python3.8", "python3.9", "python3.10", "python3.11", "python3.12", "python3.13"):
+        site = user_site / version / "site-packages"
+        site.mkdir(parents=True)
+        (site / "usercustomize.py").write_text(hostile)
+        (site / "evil.pth").write_text(f"import os; open({str(marker)!r}, 'a').write('pth\\n')\n")
+    env = dict(os.environ, CLAUDE_PROJECT_DIR=str(project), PYTHONPATH=str(planted), HOME=str(home),
+               PYTHONSTARTUP=str(planted / "json.py"), HOOKWRIGHT_LOG=str(tmp_path / "log"))
+
+    guarded = subprocess.run(["sh", "-c", command], input=PAYLOAD, capture_output=True, text=True, env=env,
+                             cwd=project, timeout=30)
+    assert json.loads(guarded.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert not marker.exists()
+
+    unguarded = command.replace("python3 -I -S ", "python3 ")  # the same runtime, without isolation
+    subprocess.run(["sh", "-c", unguarded], input=PAYLOAD, capture_output=True, text=True, env=env, cwd=project,
+                   timeout=30)
+    assert marker.exists()  # the plant works: only -I -S kept it out
