@@ -16,12 +16,22 @@ from installer.plan import RECEIPT, Plan
 ATTEMPTS = 5
 
 
+def tidy(plan: Plan) -> None:
+    """Remove temp files a killed run left next to the plan's files (a run with nothing to change)."""
+    with state.locked(plan.target.config):
+        _clean_stale_temps(plan)
+
+
+def _clean_stale_temps(plan: Plan) -> None:
+    for folder in {atomic.resolve(plan.target.config).parent, *(p.folder for p in plan.packs)}:
+        atomic.clean_stale_temps(folder)
+
+
 def apply(plan: Plan, kind: str, undoes: str | None = None) -> tuple[Plan, state.Operation | None]:
     """Write the plan; returns the plan actually written (re-made under the lock) and its journal entry."""
     target = plan.target
     with state.locked(target.config):
-        for folder in {atomic.resolve(target.config).parent, *(p.folder for p in plan.packs)}:
-            atomic.clean_stale_temps(folder)
+        _clean_stale_temps(plan)
         for _ in range(ATTEMPTS):
             fresh = plan.replan() if plan.replan else plan
             if fresh.signature() != plan.signature():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 import traceback
+from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, List, Optional
 
@@ -153,6 +154,51 @@ def packs_(as_json: bool = JsonOpt) -> None:
     _execute(as_json, produce)
 
 
+@app.command("list")
+def list_(
+    project: Optional[Path] = ProjectOpt,
+    host: Optional[str] = typer.Option(None, "--host", help="Only this host's hooks: claude or cursor."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """The merged, effective view: every hook from every scope and plugin, by event and matcher."""
+    def produce():
+        from installer.commands.list import list_hooks
+
+        return list_hooks(project, host)
+    _execute(as_json, produce)
+
+
+class DoctorFormat(str, Enum):
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+
+
+@app.command()
+def doctor(
+    paths: Optional[List[Path]] = typer.Argument(None, help="Config files to check (default: every scope)."),
+    host: Optional[str] = typer.Option(None, "--host", help="Only this host's scopes: claude or cursor."),
+    project: Optional[Path] = ProjectOpt,
+    fmt: DoctorFormat = typer.Option(DoctorFormat.text, "--format", help="text, json or sarif."),
+    probe: bool = typer.Option(False, "--probe", help="Also run foreign PreToolUse hooks once on a synthetic "
+                                                      "payload in a temporary directory (opt-in)."),
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
+    explain: Optional[str] = typer.Option(None, "--explain", metavar="RULE", help="Explain one rule and exit."),
+    as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
+) -> None:
+    """Check hook configs: structure, matchers, commands, scripts, conflicts. Exit 1 on errors."""
+    chosen = DoctorFormat.json.value if as_json else fmt.value
+
+    def produce():
+        from installer.commands import doctor as command
+
+        if explain:
+            return command.explain(explain, chosen)
+        return command.doctor(list(paths or []), host=host, project=project, fmt=chosen, probe=probe,
+                              strict=strict)
+    _execute(chosen == "json", produce)
+
+
 prefs_app = typer.Typer(help="Question preferences for the ask-guard pack (project over user).",
                         no_args_is_help=True)
 app.add_typer(prefs_app, name="prefs")
@@ -167,33 +213,18 @@ def _prefs_project(project: bool, project_dir: Path | None) -> Path | None:
 @prefs_app.command("set")
 def prefs_set(
     question_id: str = typer.Argument(..., help="The id in the question's <qid:...> marker."),
-    value: str = typer.Argument(..., help="never-ask or always-ask"),
+    value: str = typer.Argument(..., help="never-ask or always-ask; or the door type: one-way or two-way"),
     project: bool = ProjectPrefsOpt,
     project_dir: Optional[Path] = ProjectDirOpt,
     dry_run: bool = DryRunOpt,
     as_json: bool = JsonOpt,
 ) -> None:
-    """Mark a question never-ask (auto-decided when safe) or always-ask."""
+    """Mark a question never-ask (auto-decided when safe) or always-ask, or record whether its
+    decision can be undone (two-way) or not (one-way: never auto-decided)."""
     from installer.commands import prefs
 
-    _execute(as_json, lambda: prefs.set_question(question_id, value, project=_prefs_project(project, project_dir),
-                                                 dry_run=dry_run))
-
-
-@prefs_app.command("door")
-def prefs_door(
-    question_id: str = typer.Argument(...),
-    value: str = typer.Argument(..., help="one-way (never auto-decided) or two-way"),
-    project: bool = ProjectPrefsOpt,
-    project_dir: Optional[Path] = ProjectDirOpt,
-    dry_run: bool = DryRunOpt,
-    as_json: bool = JsonOpt,
-) -> None:
-    """Record whether a question's decision can be undone (two-way) or not (one-way)."""
-    from installer.commands import prefs
-
-    _execute(as_json, lambda: prefs.set_door(question_id, value, project=_prefs_project(project, project_dir),
-                                             dry_run=dry_run))
+    _execute(as_json, lambda: prefs.set_value(question_id, value, project=_prefs_project(project, project_dir),
+                                              dry_run=dry_run))
 
 
 @prefs_app.command("unset")

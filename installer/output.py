@@ -30,6 +30,9 @@ def print_json(payload: dict) -> None:
 
 
 def print_result(result: Result, as_json: bool) -> None:
+    if result.command == "doctor":
+        _print_doctor(result)
+        return
     if as_json:
         print_json(result.to_json())
         return
@@ -38,6 +41,8 @@ def print_result(result: Result, as_json: bool) -> None:
             _print_packs(result.data["packs"])
         elif "preferences" in result.data:
             _print_preferences(result.data)
+        elif result.command == "list":
+            _print_hooks(result.data)
         else:
             _print_journal(result.data["journal"])
         return
@@ -113,7 +118,8 @@ def _print_journal(rows: list[dict]) -> None:
     for row in rows:
         when = datetime.datetime.fromtimestamp(row["time"]).strftime("%Y-%m-%d %H:%M:%S")
         what = row["kind"] + (f" of {row['undoes']}" if row.get("undoes") else "")
-        state = " [dim](undone)[/]" if row["undone"] else ""
+        state = " [dim](undone)[/]" if row["undone"] else (" [yellow](interrupted)[/]" if row["state"] == "pending"
+                                                             else "")
         out.print(f"{row['id']}  {when}  {what:<10} {', '.join(row['packs'])}  "
                   f"{escape(row['target']['config'])}  +{len(row['added'])} -{len(row['removed'])}{state}")
 
@@ -138,3 +144,65 @@ def _print_packs(packs: list[dict]) -> None:
                       f"{', '.join(flags) or 'observes only'})[/]")
         for name, option in pack["options"].items():
             out.print(f"  option {name}={str(option['default']).lower()}: {escape(option['description'])}")
+
+
+def _print_doctor(result: Result) -> None:
+    """doctor prints its own document (`hookwright-doctor/1`), SARIF, or text grouped by file."""
+    from pathlib import Path
+
+    from installer.doctor import report
+
+    fmt = result.data["format"]
+    if "rule" in result.data:
+        if fmt != "text":
+            print_json(result.to_json())
+            return
+        rule = result.data["rule"]
+        out.print(f"[bold]{rule['id']}[/] ({rule['severity']})")
+        out.print(f"message: {escape(report.template(rule['message']))}")
+        if report.template(rule["hint"]) != "<hint>":
+            out.print(f"hint: {escape(report.template(rule['hint']))}")
+        out.print()
+        out.print(escape(rule["explanation"]))
+        return
+    doc = result.data["report"]
+    if fmt == "json":
+        sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    elif fmt == "sarif":
+        sys.stdout.write(json.dumps(report.sarif(doc, Path.cwd()), indent=2, ensure_ascii=False) + "\n")
+    else:
+        for line in report.text(doc, Path.cwd()):
+            out.print(line)
+
+
+def _print_hooks(data: dict) -> None:
+    """`hookwright list`: one block per host and event, one line per handler."""
+    rows = data["hooks"]
+    for path in data.get("disabled_by", []):
+        out.print(f"[yellow]note:[/] disableAllHooks is true in {escape(path)}")
+    unreadable = [f for f in data["files"] if not f["readable"]]
+    for f in unreadable:
+        out.print(f"[red]unreadable:[/] {escape(f['path'])}: {escape(f['error'] or '')}")
+    if not rows:
+        read = ", ".join(f["path"] for f in data["files"]) or "none found"
+        out.print(f"no hooks (files read: {escape(read)})")
+        return
+    colour = {"yes": "red", "unknown": "yellow", "no": "green"}
+    current = None
+    for row in rows:
+        heading = (row["host"], row["event"])
+        if heading != current:
+            current = heading
+            out.print(f"[bold]{escape(row['event'])}[/] [dim]({row['host']})[/]")
+        src = row["source"]
+        where = f"{src['path']}:{src['line']}" + (f" [plugin {src['plugin']}]" if src["plugin"] else "")
+        timeout = row["timeout"]["seconds"]
+        shown_timeout = "-" if timeout is None else f"{timeout:g}s" + (" (default)" if row["timeout"]["default"] else "")
+        rewrite = row["rewrites_input"]["status"]
+        owner = row["owner"] + (f"/{row['hook']}" if row["hook"] else "")
+        dedup = f" [dim]({escape(row['deduplicated'])})[/]" if row["deduplicated"] else ""
+        out.print(f"  {escape(row['matcher']):<24} {escape(owner):<28} {row['type']:<8} {shown_timeout:<14} "
+                  f"rewrites: [{colour.get(rewrite, 'white')}]{rewrite}[/]  {src['scope']}  {escape(where)}{dedup}")
+        if row["runs"]:
+            out.print(f"      [dim]{escape(row['runs'])}[/]")
+

@@ -5,6 +5,7 @@ A first, uninterrupted child run records every crash point it passes
 a child is killed exactly there (HOOKWRIGHT_TEST_KILL_AT). After each kill: the settings
 file is either the old or the new version, byte for byte; the same command run again
 completes; afterwards no temp file is left and the result equals the uninterrupted one.
+Where a kill left a half-written install, doctor reports it; after the rerun, it does not.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from installer import resources
+from installer.doctor import run as doctor
 from support import write_json
 
 FOREIGN = {"permissions": {"allow": ["Read"]},
@@ -117,8 +119,17 @@ def finished(world: Path, command) -> bool:
     return journal[-1]["kind"] == "rollback" and journal[-1]["state"] == "done"
 
 
+def install_findings(world: Path, monkeypatch) -> list[str]:
+    """What doctor says about our installs in the world (run in-process with the world's home)."""
+    monkeypatch.setenv("HOME", str(world / "home"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(world / "home" / ".state"))
+    outcome = doctor.run(project=world / "project", hosts=["claude"])
+    return [f.rule for f in outcome.findings if f.rule.startswith("install/")]
+
+
 @pytest.mark.parametrize("scenario", SCENARIOS)
-def test_a_kill_at_any_step_leaves_the_old_or_the_new_file_and_the_next_run_completes(tmp_path, scenario):
+def test_a_kill_at_any_step_leaves_the_old_or_the_new_file_and_the_next_run_completes(tmp_path, scenario,
+                                                                                     monkeypatch):
     setup, command = SCENARIOS[scenario]
     make_world(tmp_path, setup)
     points, before, after = kill_points(tmp_path, command)
@@ -133,9 +144,12 @@ def test_a_kill_at_any_step_leaves_the_old_or_the_new_file_and_the_next_run_comp
         now = snapshot(world)
         assert now.get(settings) in (before[settings], after[settings]), point
         json.loads(now[settings])
+        if now not in (before, after):  # half-written: doctor must say so
+            assert install_findings(world, monkeypatch), f"doctor saw nothing wrong after a kill at {point}"
 
         if not finished(world, command):
             again = cli(world, command)
             assert again.returncode == 0, f"after a kill at {point}: {again.stderr}"
         assert temp_files(world) == [], point
         assert snapshot(world) == after, f"after a kill at {point} and a second run"
+        assert install_findings(world, monkeypatch) == [], point

@@ -16,7 +16,7 @@ def test_prefs_set_writes_the_user_file_and_list_shows_its_source(hookwright, ho
 def test_a_project_preference_overrides_the_users(hookwright, home, project):
     hookwright("prefs", "set", "deploy-target", "never-ask")
     hookwright("prefs", "set", "deploy-target", "always-ask", "--project", "--project-dir", project)
-    hookwright("prefs", "door", "deploy-target", "two-way", "--project", "--project-dir", project)
+    hookwright("prefs", "set", "deploy-target", "two-way", "--project", "--project-dir", project)
 
     listing = hookwright("prefs", "list", "--project-dir", project, "--json").json["preferences"]
 
@@ -45,7 +45,7 @@ def test_prefs_refuse_a_bad_value_an_odd_id_and_an_invalid_file(hookwright, home
     bad_file = hookwright("prefs", "set", "x", "never-ask", "--project", "--project-dir", project)
 
     assert (bad_value.code, odd_id.code, bad_file.code) == (2, 2, 2)
-    assert "never-ask" in bad_value.err and "not a question id" in odd_id.err
+    assert "never-ask" in bad_value.err and "two-way" in bad_value.err and "not a question id" in odd_id.err
     assert str(prefs) in bad_file.err and "questions" in bad_file.err
     assert prefs.read_bytes() == original
 

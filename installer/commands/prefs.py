@@ -81,16 +81,13 @@ def _change(path: Path, table: str, qid: str, value: str | None, dry_run: bool) 
     return Result("prefs", "dry-run" if dry_run else "applied", data={"file": str(path), "diff": diff})
 
 
-def set_question(qid: str, value: str, *, project: Path | None, dry_run: bool) -> Result:
-    if value not in QUESTION_VALUES:
-        raise HookwrightError(f"{value!r} is not a preference", hint=f"use one of: {', '.join(QUESTION_VALUES)}")
-    return _change(project_file(project) if project else user_file(), "questions", qid, value, dry_run)
-
-
-def set_door(qid: str, value: str, *, project: Path | None, dry_run: bool) -> Result:
-    if value not in DOOR_VALUES:
-        raise HookwrightError(f"{value!r} is not a door type", hint=f"use one of: {', '.join(DOOR_VALUES)}")
-    return _change(project_file(project) if project else user_file(), "doors", qid, value, dry_run)
+def set_value(qid: str, value: str, *, project: Path | None, dry_run: bool) -> Result:
+    """A preference (never-ask, always-ask) or a door type (one-way, two-way) for one id."""
+    table = "questions" if value in QUESTION_VALUES else "doors" if value in DOOR_VALUES else None
+    if table is None:
+        raise HookwrightError(f"{value!r} is neither a preference nor a door type",
+                              hint=f"use one of: {', '.join(QUESTION_VALUES + DOOR_VALUES)}")
+    return _change(project_file(project) if project else user_file(), table, qid, value, dry_run)
 
 
 def unset(qid: str, *, project: Path | None, dry_run: bool) -> Result:

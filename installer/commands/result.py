@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from installer.apply import apply
+from installer.apply import apply, tidy
 from installer.errors import ExitCode
 from installer.plan import Plan
 from installer.state import Operation
@@ -33,6 +33,8 @@ class Result:
 
 def run_plan(command: str, plan: Plan, *, dry_run: bool, confirm: Confirm, undoes: str | None = None) -> Result:
     if not plan.changed:
+        if not dry_run:
+            tidy(plan)
         return Result(command, "unchanged", [plan])
     plan.check_valid()
     if dry_run:

@@ -7,6 +7,8 @@ keys, **params)`: the rule's severity, message and hint come from the catalog
 """
 from __future__ import annotations
 
+import bisect
+import itertools
 import sys
 from dataclasses import dataclass, field
 from functools import cache
@@ -14,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from installer.document import Document
+from installer.errors import HookwrightError
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -54,16 +57,37 @@ class ConfigFile:
     """One file that holds (or should hold) hooks."""
 
     path: Path
-    kind: str  # claude-settings | claude-plugin-hooks | cursor-hooks | opencode-config | opencode-plugin | unknown
-    host: str  # claude | cursor | opencode
+    kind: str  # claude-settings | claude-plugin-hooks | cursor-hooks | opencode-config | opencode-plugin
+    #            | gemini-hooks | grok-hooks | unknown
+    host: str  # claude | cursor | opencode | gemini | grok | unknown
     scope: str  # user | project | local | managed | plugin | given
     document: Document | None = None  # None for files that are not JSON (opencode plugins) or unreadable
     project: Path | None = None  # what $CLAUDE_PROJECT_DIR is for this file's hooks
     plugin: str | None = None  # "name@marketplace" for a plugin's hooks file
+    plugin_root: Path | None = None  # what ${CLAUDE_PLUGIN_ROOT} is for a plugin's hooks file
+    error: HookwrightError | None = None  # why the file could not be read or parsed (document is None then)
+    _line_starts: list[int] | None = field(default=None, init=False, repr=False, compare=False)
 
-    def position(self, keys: tuple) -> tuple[int | None, int | None]:
-        node = self.document.node_at(*keys) if self.document and self.document.root else None
-        return self.document.position(node) if node is not None else (None, None)
+    def position(self, keys: tuple) -> tuple[int, int]:
+        """Line and column of the value at `keys`; of its nearest existing parent when it is
+        missing (a required field: the handler); 1, 1 for a file without a JSON document."""
+        if not (self.document and self.document.root):
+            return 1, 1
+        for end in range(len(keys), -1, -1):
+            node = self.document.node_at(*keys[:end])
+            if node is not None:
+                return self._line_column(node.start)
+        return 1, 1  # pragma: no cover - the root always exists
+
+    def _line_column(self, offset: int) -> tuple[int, int]:
+        """As Document.position, in O(log n) per value: a file with thousands of findings must
+        not cost a scan from its start for each one."""
+        if self._line_starts is None:
+            lengths = (len(line) + 1 for line in self.document.text.split("\n"))
+            self._line_starts = [0, *itertools.accumulate(lengths)]
+        starts = self._line_starts
+        line = bisect.bisect_right(starts, offset)
+        return line, offset - starts[line - 1] + 1
 
 
 @dataclass
@@ -100,15 +124,46 @@ class Finding:
 
 
 @dataclass
+class Plugin:
+    """A plugin that a settings file enables: `"enabledPlugins": {"name@marketplace": true}`."""
+
+    id: str  # "name@marketplace"
+    enabled_in: ConfigFile  # the settings file whose value counts (highest precedence)
+    install_path: Path | None  # from <claude user dir>/plugins/installed_plugins.json; None: not installed
+    hook_files: list[Path] = field(default_factory=list)
+
+
+@dataclass
 class Context:
     files: list[ConfigFile]
     handlers: list[Handler]
     probe: bool = False
-    tools: list[str] = field(default_factory=list)  # real tool names: built-ins and configured MCP tools
+    # Real tool names: the built-in tools, then one `mcp__<server>__.*` pattern per MCP server
+    # configured for the project (tell them apart by the `mcp__` prefix).
+    tools: list[str] = field(default_factory=list)
+    mcp_servers: list[str] = field(default_factory=list)  # those servers' names, as tool names use them
+    plugins: list[Plugin] = field(default_factory=list)  # enabled plugins, installed or not
+    project: Path | None = None  # the project doctor looked at (cwd or --project)
 
     def finding(self, rule_id: str, file: ConfigFile, keys: tuple = (), related: list[dict] | None = None,
                 **params: Any) -> Finding:
-        rule = catalog()[rule_id]
         line, column = file.position(keys)
-        return Finding(rule.id, rule.severity, str(file.path), line, column, rule.message.format(**params),
-                       rule.hint.format(**params), related or [])
+        return self.finding_at(rule_id, file, line, column, related, **params)
+
+    def finding_at(self, rule_id: str, file: ConfigFile, line: int | None, column: int | None,
+                   related: list[dict] | None = None, **params: Any) -> Finding:
+        """A finding at a known position (a syntax error's line and column, say)."""
+        rule = catalog()[rule_id]
+        return Finding(rule.id, rule.severity, str(file.path), line or 1, column or 1,
+                       rule.message.format(**params), rule.hint.format(**params), related or [])
+
+
+HOST_NAMES = {"claude": "Claude Code", "cursor": "Cursor", "opencode": "opencode", "gemini": "Gemini CLI",
+              "grok": "Grok CLI"}
+
+
+def describe(value: Any) -> str:
+    """What a JSON value is, for messages: "a string", "a list", "null"..."""
+    if isinstance(value, bool):
+        return "a boolean"
+    return {dict: "an object", list: "a list", str: "a string", type(None): "null"}.get(type(value), "a number")

@@ -12,6 +12,7 @@ import os
 import pwd
 import signal
 import subprocess
+import sys
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -161,3 +162,16 @@ def _parse_lines(out: bytes) -> list[dict]:
             if line.strip():
                 events.append({"type": "unparsed", "line": line})
     return events
+
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def hookwright(*args: str, home: Path, project: Path) -> subprocess.CompletedProcess:
+    """``python -m installer ARGS`` from the working tree (it need not be pip-installed),
+    with the test's home and XDG dirs, in the project."""
+    pythonpath = os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))
+    env = dict(os.environ, HOME=str(home), XDG_STATE_HOME=str(home / ".local" / "state"),
+               XDG_CONFIG_HOME=str(home / ".config"), PYTHONPATH=pythonpath)
+    return subprocess.run([sys.executable, "-m", "installer", *args], cwd=project, env=env,
+                          capture_output=True, text=True, timeout=60)

@@ -20,7 +20,6 @@ carries the answers. What 2.1.328 did, pinned here:
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -29,12 +28,11 @@ from pathlib import Path
 
 import pytest
 
-from claude_cli import CLAUDE, _kill_tree, cli_env, run_claude
+from claude_cli import CLAUDE, _kill_tree, cli_env, run_claude, hookwright
 from fake_model_api import FakeModelAPI
 
 pytestmark = pytest.mark.e2e
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 MARKED = "Which deploy target? <qid:deploy-target>"
 UNMARKED = "Which log format do you want?"
 
@@ -49,15 +47,6 @@ ASK_MARKED = {"tool": "AskUserQuestion",
 ASK_UNMARKED = {"tool": "AskUserQuestion",
                 "input": {"questions": [question(UNMARKED, "json (recommended)", "text")]}}
 PREFS = {"version": 1, "questions": {"deploy-target": "never-ask"}, "doors": {"deploy-target": "two-way"}}
-
-
-def hookwright(*args: str, home: Path, project: Path) -> subprocess.CompletedProcess:
-    """``python -m installer ARGS`` from the working tree, with the test's home."""
-    pythonpath = os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))
-    env = dict(os.environ, HOME=str(home), XDG_STATE_HOME=str(home / ".local" / "state"),
-               XDG_CONFIG_HOME=str(home / ".config"), PYTHONPATH=pythonpath)
-    return subprocess.run([sys.executable, "-m", "installer", *args], cwd=project, env=env,
-                          capture_output=True, text=True, timeout=60)
 
 
 class State:

@@ -6,30 +6,17 @@ uninstalls and checks that the same command goes through again.
 """
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from claude_cli import run_claude
+from claude_cli import run_claude, hookwright
 
 pytestmark = pytest.mark.e2e
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 RESET = {"tool": "Bash", "input": {"command": "git reset --hard"}}
 STATUS = {"tool": "Bash", "input": {"command": "git status"}}
-
-
-def hookwright(*args: str, home: Path, project: Path) -> subprocess.CompletedProcess:
-    """``python -m installer ARGS`` from the working tree, with the test's home."""
-    # PYTHONPATH: the package need not be pip-installed, and cwd is the project, not the repo
-    pythonpath = os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))
-    env = dict(os.environ, HOME=str(home), XDG_STATE_HOME=str(home / ".local" / "state"),
-               PYTHONPATH=pythonpath)
-    return subprocess.run([sys.executable, "-m", "installer", *args], cwd=project, env=env,
-                          capture_output=True, text=True, timeout=60)
 
 
 def git(project: Path, *args: str) -> None:

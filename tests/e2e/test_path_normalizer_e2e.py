@@ -7,30 +7,18 @@ checks what the server itself received: the absolute path, with the other argume
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from claude_cli import run_claude
+from claude_cli import run_claude, hookwright
 
 pytestmark = pytest.mark.e2e
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 SERVER = Path(__file__).resolve().with_name("fake_mcp_server.py")
 RELATIVE = {"tool": "mcp__docs__read_doc", "input": {"path": "notes/a.txt", "mode": "r"}}
 ABSOLUTE = {"tool": "mcp__docs__read_doc", "input": {"path": "/srv/docs/b.txt", "mode": "rb"}}
-
-
-def hookwright(*args: str, home: Path, project: Path) -> subprocess.CompletedProcess:
-    """``python -m installer ARGS`` from the working tree, with the test's home."""
-    pythonpath = os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))
-    env = dict(os.environ, HOME=str(home), XDG_STATE_HOME=str(home / ".local" / "state"),
-               PYTHONPATH=pythonpath)
-    return subprocess.run([sys.executable, "-m", "installer", *args], cwd=project, env=env,
-                          capture_output=True, text=True, timeout=60)
 
 
 @pytest.fixture

@@ -1,0 +1,125 @@
+"""`hookwright list`: the merged, effective view of every hook from every scope and plugin.
+
+The same files doctor reads (installer/doctor/discovery.py and load.py): Claude Code's user,
+project, local and managed settings, the hooks of enabled plugins, and Cursor's hooks.json.
+One row per handler, by event and matcher: where it comes from, who owns it (a hookwright pack
+or "foreign"), its type and timeout, whether it may rewrite tool input, and whether it runs at
+all (the same command in several settings files runs once).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from installer.commands.result import Result
+from installer.errors import HookwrightError
+
+HOSTS = ("claude", "cursor")
+DEFAULT_TIMEOUT = {"command": 600, "http": 600, "mcp_tool": 600, "prompt": 30, "agent": 60}
+SHORT_EVENTS = {"UserPromptSubmit": 30, "PreModelSwitch": 30, "PostModelSwitch": 30, "MessageDisplay": 10}
+SCOPE_ORDER = {"managed": 0, "user": 1, "project": 2, "local": 3, "plugin": 4, "given": 5}
+
+
+def list_hooks(project: Path | None = None, host: str | None = None) -> Result:
+    from installer.doctor import discovery, load
+
+    if host is not None and host not in HOSTS:
+        raise HookwrightError(f"list does not know host {host!r}", hint=f"use --host {' or '.join(HOSTS)}")
+    if project is not None and not project.is_dir():
+        raise HookwrightError("the project folder does not exist", path=project, hint="check --project")
+    project = (project or Path.cwd()).resolve()
+    hosts = {host} if host else set(HOSTS)
+    files = [load.read(c) for c in discovery.scope_candidates(project, hosts)]
+    plugins = discovery.enabled_plugins(files, project) if "claude" in hosts else []
+    files += [load.read(c) for c in discovery.plugin_candidates(plugins, project)]
+    handlers = [h for f in files for h in load.handlers(f)]
+    return Result("list", "listed", data=effective_view(project, files, handlers, plugins))
+
+
+def effective_view(project: Path, files: list, handlers: list, plugins: list | None = None) -> dict:
+    """The data of `hookwright list` for files and handlers already loaded."""
+    from installer.doctor import handler_facts
+    from installer.doctor.facts import CLAUDE_EVENTS, CURSOR_EVENTS
+
+    event_order = {name: i for i, name in enumerate([*CLAUDE_EVENTS, *sorted(CURSOR_EVENTS)])}
+    runs_from: dict[tuple, object] = {}
+    rows = []
+    for handler in handlers:
+        value = handler.value
+        kind = handler_facts.kind(handler)
+        position = handler.file.position(handler.keys)
+        row = {
+            "host": handler.file.host,
+            "event": handler.event,
+            "matcher": handler.matcher if handler.matcher not in (None, "") else "*",
+            "source": {"path": str(handler.file.path), "scope": handler.file.scope, "plugin": handler.file.plugin,
+                       "line": position[0], "column": position[1]},
+            "owner": f"{handler.owner[0]}" if handler.owner else "foreign",
+            "hook": handler.owner[1] if handler.owner else None,
+            "type": kind if kind else "invalid (a bare string)",
+            "timeout": _timeout(handler, kind),
+            "runs": _what(value, kind),
+            "rewrites_input": _rewrites(handler),
+            "deduplicated": None,
+        }
+        key = _run_key(handler)
+        if key is not None:
+            first = runs_from.setdefault(key, row)
+            if first is not row:
+                src = first["source"]
+                row["deduplicated"] = f"runs once, as {src['path']}:{src['line']}"
+        rows.append(row)
+    rows.sort(key=lambda r: (r["host"], event_order.get(r["event"], len(event_order)), r["event"], r["matcher"],
+                             SCOPE_ORDER.get(r["source"]["scope"], 9), r["source"]["path"], r["source"]["line"] or 0))
+    disabled = [str(f.path) for f in files if f.host == "claude" and f.document is not None
+                and isinstance(f.document.data, dict) and f.document.data.get("disableAllHooks") is True]
+    return {
+        "project": str(project),
+        "files": [{"path": str(f.path), "host": f.host, "scope": f.scope, "kind": f.kind, "plugin": f.plugin,
+                   "readable": f.error is None, "error": f.error.message if f.error else None} for f in files],
+        "plugins": [{"id": p.id, "installed": p.install_path is not None} for p in plugins or []],
+        "disabled_by": disabled,
+        "hooks": rows,
+    }
+
+
+def _timeout(handler, kind: str | None) -> dict:
+    value = handler.value.get("timeout") if isinstance(handler.value, dict) else None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return {"seconds": value, "default": False}
+    if handler.file.host != "claude" or kind not in DEFAULT_TIMEOUT:
+        return {"seconds": None, "default": True}
+    seconds = DEFAULT_TIMEOUT[kind]
+    if kind in ("command", "http", "mcp_tool"):
+        seconds = SHORT_EVENTS.get(handler.event, seconds)
+    return {"seconds": seconds, "default": True}
+
+
+def _what(value, kind: str | None) -> str | None:
+    if not isinstance(value, dict):
+        return str(value)
+    field = {"command": "command", "http": "url", "prompt": "prompt", "agent": "prompt", "mcp_tool": "tool"}.get(kind or "")
+    text = value.get(field) if field else None
+    if kind == "mcp_tool":
+        text = f"{value.get('server')}/{value.get('tool')}"
+    if isinstance(value.get("args"), list):
+        text = " ".join([str(text), *map(str, value["args"])])
+    return text if isinstance(text, str) else None
+
+
+def _rewrites(handler) -> dict:
+    from installer.doctor import handler_facts
+
+    if handler.event not in handler_facts.REWRITE_EVENTS.get(handler.file.host, ()):
+        return {"status": "no", "why": f"{handler.event} hooks cannot rewrite tool input"}
+    found = handler_facts.rewrite(handler)
+    return {"status": found.status, "why": found.why}
+
+
+def _run_key(handler) -> tuple | None:
+    """Handlers with one key run once (Claude Code settings files; a plugin's copy stays separate)."""
+    from installer.doctor import handler_facts
+
+    if handler.file.host != "claude" or not isinstance(handler.value, dict):
+        return None
+    identity = handler_facts.identity(handler)
+    return (handler.event,) + identity if identity[0] in ("command", "http") else None

@@ -1,0 +1,193 @@
+"""Commands: does each command handler start, the same way on every machine that loads it?
+
+Each command is resolved statically first (installer/doctor/resolve.py): only a path the host
+would really use is checked on disk, and a path built at run time ($(...), backticks, unknown
+variables) is never called missing.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import sys
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterator
+
+from installer.doctor import handler_facts, resolve
+from installer.doctor.model import HOST_NAMES, Context, Finding, Handler
+
+SHARED_SCOPES = ("project", "plugin", "managed", "given")
+SHELL_BUILTINS = frozenset({"source", ".", "cd", "test", "[", "[[", "echo", "printf", "true", "false", ":", "exit",
+                            "export", "set", "unset", "read", "eval", "exec", "command", "builtin", "trap",
+                            "return", "shift", "wait", "ulimit", "umask", "local", "declare", "typeset"})
+# what exit 2 does per event (claude-code-hooks.md §2.1, §5): `python3 missing.py` exits 2
+BLOCKED_BY_EXIT_2 = {
+    "PreToolUse": "every tool call it matches is refused",
+    "UserPromptSubmit": "every prompt is erased",
+    "UserPromptExpansion": "every expansion is blocked",
+    "Stop": "Claude is told to keep going each time it tries to stop",
+    "SubagentStop": "subagents are told to keep going each time they try to stop",
+    "PreCompact": "compaction is blocked",
+    "ConfigChange": "settings changes are blocked",
+    "TeammateIdle": "the event is blocked", "TaskCreated": "every task creation is rolled back",
+    "TaskCompleted": "the event is blocked", "PostToolBatch": "the agent loop stops",
+    "Elicitation": "the elicitation is blocked", "ElicitationResult": "the elicitation result is blocked",
+    "WorktreeCreate": "worktree creation fails", "PreModelSwitch": "model switches are refused",
+}
+GATES = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit", "Stop", "SubagentStop", "ConfigChange",
+                   "preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "beforeSubmitPrompt"})
+
+
+def _effect(handler: Handler, python: bool) -> str:
+    if python and handler.file.host == "claude" and handler.event in BLOCKED_BY_EXIT_2:
+        return ("python exits 2 when its script is missing, which Claude Code reads as a blocking error: "
+                + BLOCKED_BY_EXIT_2[handler.event])
+    if handler.event in GATES:
+        return "the hook never runs, and the gate fails open (a non-blocking error)"
+    return "the hook never runs (a non-blocking error)"
+
+
+class _Disk:
+    """stat() once per path in a run (thousands of handlers often run a few scripts)."""
+
+    def __init__(self) -> None:
+        self.seen: dict[Path, os.stat_result | None] = {}
+
+    def stat(self, path: Path) -> os.stat_result | None:
+        if path not in self.seen:
+            try:
+                self.seen[path] = path.stat()
+            except (OSError, ValueError):
+                self.seen[path] = None
+        return self.seen[path]
+
+    def mode(self, path: Path) -> int | None:
+        found = self.stat(path)
+        return found.st_mode if found else None
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    disk = _Disk()
+    for handler in ctx.handlers:
+        if handler.file.host not in ("claude", "cursor") or handler_facts.kind(handler) != "command":
+            continue
+        if not isinstance(handler.command, str) or not handler.command.strip():
+            continue  # the structure rules report a missing command
+        yield from _check(ctx, handler, disk)
+
+
+def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
+    file = handler.file
+    res = handler_facts.resolution(handler)
+    value = handler.value
+    exec_form = res.form == "exec"
+    host = HOST_NAMES.get(file.host, file.host)
+    command_keys = handler.keys + ("command",)
+
+    def keys_for(inv: resolve.Invocation) -> tuple:
+        """Exec form: the position of the argument that names the script; else the command."""
+        args = value.get("args")
+        if exec_form and inv.script and isinstance(args, list):
+            name = Path(inv.script).name
+            for index, arg in enumerate(args):
+                if isinstance(arg, str) and arg.endswith(name):
+                    return handler.keys + ("args", index)
+        return command_keys
+
+    checked: set[Path] = set()
+    for inv in res.invocations:
+        if inv.path is None or inv.dynamic or inv.guarded:
+            continue
+        if inv.relative and file.host == "claude" and file.scope not in ("project", "local", "given"):
+            continue  # relative to wherever the host starts: reported as relative, not as missing
+        shown = inv.script or str(inv.path)
+        path = inv.path
+        mode = disk.mode(path)
+        exists = mode is not None
+        is_file = exists and stat.S_ISREG(mode)
+        if not is_file:
+            python = inv.interpreter is not None and resolve.PYTHON.match(Path(inv.interpreter.split()[-1]).name)
+            effect = _effect(handler, bool(python))
+            if exists:
+                effect = "it is a directory; " + effect
+            also = f" (looked for {path})" if str(path) != shown else ""
+            yield ctx.finding("command/script-missing", file, keys_for(inv), script=_quote(shown), effect=effect,
+                              also=also)
+            continue
+        if path in checked:
+            continue
+        checked.add(path)
+        if inv.direct and sys.platform != "win32":
+            if not mode & 0o111:
+                yield ctx.finding("command/not-executable", file, keys_for(inv), script=_quote(shown),
+                                  name=_quote(shown))
+        yield from _writable(ctx, handler, path, keys_for(inv), disk)
+
+    for inv in res.invocations:
+        if inv.relative and file.host == "claude":
+            yield ctx.finding("command/relative-path", file, keys_for(inv), script=inv.script or inv.executable,
+                              host=host)
+            break
+
+    for path in res.home_paths:
+        if _home_path_is_a_problem(file.scope, path):
+            yield ctx.finding("command/home-path", file, command_keys, path=path)
+            break
+
+    if file.host == "claude" and not exec_form and "shell" not in value:
+        if any((inv.script or "").endswith(".sh") or inv.executable.endswith(".sh") for inv in res.invocations):
+            yield ctx.finding("command/sh-without-shell", file, command_keys)
+
+    yield from _programs(ctx, handler, res, command_keys, host)
+
+
+def _programs(ctx: Context, handler: Handler, res: resolve.Resolution, keys: tuple, host: str) -> Iterator[Finding]:
+    if res.dynamic:
+        return
+    reported = set()
+    for inv in res.invocations:
+        program = inv.program
+        if not program or inv.dynamic or inv.guarded or program in reported or program in SHELL_BUILTINS:
+            continue
+        if not (inv.interpreter or inv.runner or inv is res.main or res.form == "exec"):
+            continue
+        if _which(program, os.environ.get("PATH", os.defpath)) is None:
+            reported.add(program)
+            effect = ("the hook never runs, and the gate fails open" if handler.event in GATES
+                      else "the hook never runs")
+            yield ctx.finding("command/interpreter-not-found", handler.file, keys, program=program, effect=effect)
+
+
+@lru_cache(maxsize=1024)
+def _which(program: str, path: str) -> str | None:
+    return shutil.which(program, path=path)
+
+
+def _writable(ctx: Context, handler: Handler, path: Path, keys: tuple, disk: _Disk) -> Iterator[Finding]:
+    if sys.platform == "win32":
+        return
+    mode = disk.mode(path)
+    if mode is not None and mode & stat.S_IWOTH:
+        yield ctx.finding("command/world-writable", handler.file, keys, what=f"the script {path}", path=_quote(str(path)))
+        return
+    parent = path.parent
+    mode = disk.mode(parent)
+    if mode is not None and mode & stat.S_IWOTH and not mode & stat.S_ISVTX:
+        yield ctx.finding("command/world-writable", handler.file, keys,
+                          what=f"the directory {parent} (which holds {path.name})", path=_quote(str(parent)))
+
+
+def _home_path_is_a_problem(scope: str, path: str) -> bool:
+    """In a shared file any home path is; in a personal file (user, local) only someone else's."""
+    if scope in SHARED_SCOPES:
+        return True
+    home = os.environ.get("HOME")
+    if not home:
+        return True
+    mine = home.rstrip("/") + "/"
+    return not path.replace("\\", "/").startswith(mine) and not mine.startswith(path.replace("\\", "/"))
+
+
+def _quote(text: str) -> str:
+    return text if not any(c in text for c in " '\"$`\\") else "'" + text.replace("'", "'\\''") + "'"

@@ -1,0 +1,352 @@
+"""Conflicts: hooks that are fine one by one and wrong together.
+
+- The input-rewrite race: two or more handlers on PreToolUse or PermissionRequest that can
+  match a common tool and may rewrite its input (claude-code-observed.md b).
+- Duplicates: one command configured several times (runs once in settings files, once more
+  per plugin copy; observed.md i, hooks.md §7), or one of our packs installed in two scopes.
+- Cursor's third-party loading: a Cursor hook that does the job of a Claude Code hook the same
+  Cursor project also runs (other-hosts.md §1.1).
+
+Cost stays linear in the number of handlers: handlers are grouped by event, by racer (one
+command runs once) and by matcher signature before any pair is looked at, candidate pairs come
+from an index of tool names and MCP servers, and at most MAX_PAIRS race findings are built per
+event.
+"""
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+from installer.doctor import handler_facts, probe
+from installer.doctor.facts import BUILTIN_TOOLS, CLAUDE_TO_CURSOR
+from installer.doctor.handler_facts import NO, YES, Rewrite
+from installer.doctor.model import Context, Finding, Handler
+from installer.doctor.overlap import Overlap, matched_builtins, mcp_overlap, server_reach
+from installer.hosts import claude
+
+RACE_EVENTS = ("PreToolUse", "PermissionRequest")
+MAX_PAIRS = 200
+# Claude Code events and the Cursor events that do the same job (besides CLAUDE_TO_CURSOR)
+CURSOR_ALSO = {"PreToolUse": ("beforeShellExecution", "beforeMCPExecution", "beforeReadFile"),
+               "PostToolUse": ("afterShellExecution", "afterFileEdit", "afterMCPExecution")}
+GENERIC_NAMES = frozenset({"index.js", "index.ts", "index.mjs", "main.py", "hook.sh", "hook.py", "hook.js", "run.sh",
+                           "hooks.sh", "run-hook.cmd", "cli.js", "__main__.py"})
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    yield from _races(ctx)
+    yield from _duplicates(ctx)
+    yield from _packs_in_several_scopes(ctx)
+    yield from _cursor_third_party(ctx)
+
+
+# ---- the input-rewrite race ------------------------------------------------------------------------
+
+@dataclass
+class _Racer:
+    """One command as it runs (copies in several files run once), with everything that starts it."""
+
+    handlers: list[Handler]
+    rewrite: Rewrite
+    matchers: set = field(default_factory=set)
+
+    @property
+    def first(self) -> Handler:
+        return self.handlers[0]
+
+
+def _races(ctx: Context) -> Iterator[Finding]:
+    probed = probe.by_handler(ctx) if ctx.probe else None
+    builtins = tuple(t for t in ctx.tools if not t.startswith("mcp__")) or BUILTIN_TOOLS
+    for event in RACE_EVENTS:
+        racers: dict[tuple, _Racer] = {}
+        for handler in ctx.handlers:
+            if handler.event != event or handler.file.host != "claude":
+                continue
+            status = handler_facts.rewrite(handler, probed)
+            if status.status == NO:
+                continue
+            # one racer per distinct command: copies (in several files, or a plugin's copy that runs
+            # again) print the same answer, so they cannot lose each other's rewrite
+            key = ("pack",) + handler.owner if handler.owner else (_dedup_key(handler) or handler_facts.identity(handler))
+            racer = racers.get(key)
+            if racer is None:
+                racer = racers[key] = _Racer([], status)
+            elif status.status == YES and racer.rewrite.status != YES:
+                racer.rewrite = status
+            racer.handlers.append(handler)
+            racer.matchers.add(handler.matcher)
+        if not any(r.rewrite.status == YES for r in racers.values()):
+            continue  # nothing known to rewrite: nothing can race
+        yield from _race_findings(ctx, event, list(racers.values()), builtins)
+
+
+def _race_findings(ctx: Context, event: str, racers: list[_Racer], builtins: tuple[str, ...]) -> Iterator[Finding]:
+    # group racers by their matcher signature: racers with one signature share every tool
+    groups: dict[frozenset, list[int]] = defaultdict(list)
+    for index, racer in enumerate(racers):
+        groups[frozenset(racer.matchers)].append(index)
+    signatures = list(groups)
+    tools_of = {sig: frozenset().union(*(matched_builtins(m, builtins, event) for m in sig)) for sig in signatures}
+    servers_of = {sig: {s for s in ctx.mcp_servers if any(server_reach(m, s, event) != "none" for m in sig)}
+                  for sig in signatures}
+    by_tool: dict[str, list[int]] = defaultdict(list)
+    by_server: dict[str, list[int]] = defaultdict(list)
+    for number, sig in enumerate(signatures):
+        for tool in tools_of[sig]:
+            by_tool[tool].append(number)
+        for server in servers_of[sig]:
+            by_server[server].append(number)
+    knows = [any(racers[i].rewrite.status == YES for i in groups[sig]) for sig in signatures]
+    order = {id(h): i for i, h in enumerate(ctx.handlers)}
+    emitted = 0
+    for number, sig in enumerate(signatures):
+        if not knows[number]:
+            continue
+        partners = {number}
+        for tool in tools_of[sig]:
+            partners.update(by_tool[tool])
+        for server in servers_of[sig]:
+            partners.update(by_server[server])
+        for other in sorted(partners):
+            if other < number and knows[other]:
+                continue  # that pair was handled from the other side
+            shared = _shared(sig, signatures[other], tools_of, ctx.mcp_servers, event)
+            if not shared:
+                continue
+            for a, b in _racer_pairs(groups[sig], groups[signatures[other]], number == other):
+                ra, rb = racers[a], racers[b]
+                if YES not in (ra.rewrite.status, rb.rewrite.status):
+                    continue
+                if emitted >= MAX_PAIRS:
+                    return
+                emitted += 1
+                yield _race_finding(ctx, ra, rb, shared, order)
+
+
+def _racer_pairs(left: list[int], right: list[int], same: bool):
+    if same:
+        for i, a in enumerate(left):
+            for b in left[i + 1:]:
+                yield a, b
+    else:
+        for a in left:
+            for b in right:
+                yield (a, b) if a < b else (b, a)
+
+
+def _shared(sig_a: frozenset, sig_b: frozenset, tools_of: dict, servers: list[str], event: str) -> Overlap:
+    builtins = tools_of[sig_a] & tools_of[sig_b]
+    mcp = []
+    for server in servers:
+        found = None
+        for ma in sig_a:
+            for mb in sig_b:
+                found = mcp_overlap(ma, mb, server, event)
+                if found:
+                    break
+            if found:
+                break
+        if found:
+            mcp.append(found)
+    return Overlap(tuple(sorted(builtins)), tuple(mcp))
+
+
+def _race_finding(ctx: Context, ra: _Racer, rb: _Racer, shared: Overlap, order: dict[int, int]) -> Finding:
+    # the finding sits on the later handler (in the order doctor read them); related: the other one
+    first, second = sorted((ra, rb), key=lambda r: order.get(id(r.first), 0))
+    related = [_place(h, first.rewrite.why) for h in first.handlers[:3]]
+    related += [_place(h, f"another copy of {_name(second)}") for h in second.handlers[1:3]]
+    tools = shared.describe()
+    name_a, name_b = _name(first), _name(second)
+    if name_a == name_b:  # two copies of one script in different places
+        name_a = f"{name_a} ({first.first.file.scope} scope)"
+        name_b = f"{name_b} ({second.first.file.scope} scope)"
+    names = {id(first): name_a, id(second): name_b}
+    if first.rewrite.status == YES and second.rewrite.status == YES:
+        certain = bool(shared.builtins) or any(name.endswith("__*") for name in shared.mcp)
+        rule = "conflict/input-rewrite-race" if certain else "conflict/input-rewrite-race-mcp"
+        return ctx.finding(rule, second.first.file, second.first.keys, related, a=name_a, b=name_b, tools=tools)
+    known, unsure = (first, second) if first.rewrite.status == YES else (second, first)
+    return ctx.finding("conflict/input-rewrite-race-possible", second.first.file, second.first.keys, related,
+                       a=names[id(known)], b=names[id(unsure)], tools=tools, why=unsure.rewrite.why)
+
+
+def _name(racer_or_handler) -> str:
+    handler = racer_or_handler.first if isinstance(racer_or_handler, _Racer) else racer_or_handler
+    if handler.owner:
+        return f"hookwright pack {handler.owner[0]} ({handler.owner[1]})"
+    value = handler.value
+    if isinstance(value, dict) and handler_facts.kind(handler) == "http":
+        return f"the HTTP hook {value.get('url')}"
+    command = handler.command or json.dumps(value)[:60]
+    script = handler_facts.resolution(handler).script
+    if script is not None:
+        return f"`{script.name}`"
+    return "`" + (command if len(command) <= 60 else command[:57] + "...") + "`"
+
+
+def _place(handler: Handler, message: str) -> dict:
+    line, column = handler.file.position(handler.keys)
+    return {"path": str(handler.file.path), "line": line, "column": column, "message": message}
+
+
+# ---- duplicates ----------------------------------------------------------------------------------------
+
+def _dedup_key(handler: Handler) -> tuple | None:
+    value = handler.value
+    if not isinstance(value, dict):
+        return None
+    kind = handler_facts.kind(handler)
+    if kind == "command" and isinstance(value.get("command"), str):
+        args = value.get("args")
+        return ("command", value["command"], json.dumps(args, sort_keys=True) if args is not None else None)
+    if kind == "http" and isinstance(value.get("url"), str):
+        return ("http", value["url"])
+    return None
+
+
+def _duplicates(ctx: Context) -> Iterator[Finding]:
+    groups: dict[tuple, list[Handler]] = defaultdict(list)
+    for handler in ctx.handlers:
+        if handler.file.host not in ("claude", "cursor"):
+            continue
+        key = _dedup_key(handler)
+        if key is not None:
+            groups[(handler.file.host, handler.event) + key].append(handler)
+    for (host, event, *_), handlers in groups.items():
+        if len(handlers) < 2:
+            continue
+        first = handlers[0]
+        runs_as: dict = {}  # what runs separately: settings copies once, each plugin file on its own
+        for handler in handlers:
+            if host == "cursor":
+                unit = id(handler)
+            elif handler.file.scope == "plugin" or handler.file.kind == "claude-plugin-hooks":
+                unit = ("plugin", handler.file.plugin or str(handler.file.path))
+            else:
+                unit = ("settings",)
+            runs_as.setdefault(unit, handler)
+        times = len(runs_as)
+        for handler in handlers[1:]:
+            where = _where(first, handler)
+            if times > 1 and (host == "cursor" or runs_as.get(_unit(handler)) is handler):
+                why = ("Cursor documents no deduplication" if host == "cursor"
+                       else "a plugin's copy of a handler runs on its own")
+                yield ctx.finding("conflict/duplicate-runs-twice", handler.file, handler.keys,
+                                  [_place(first, "the first copy")], first=where, why=why,
+                                  times="twice" if times == 2 else f"{times}")
+            else:
+                yield ctx.finding("conflict/duplicate-handler", handler.file, handler.keys,
+                                  [_place(first, "the copy that runs")], first=where)
+
+
+def _unit(handler: Handler):
+    if handler.file.scope == "plugin" or handler.file.kind == "claude-plugin-hooks":
+        return ("plugin", handler.file.plugin or str(handler.file.path))
+    return ("settings",)
+
+
+def _where(first: Handler, handler: Handler) -> str:
+    line, _ = first.file.position(first.keys)
+    if first.file.path == handler.file.path:
+        return f"line {line} of this file"
+    return f"{first.file.path}:{line}"
+
+
+def _packs_in_several_scopes(ctx: Context) -> Iterator[Finding]:
+    by_owner: dict[tuple, list[Handler]] = defaultdict(list)
+    for handler in ctx.handlers:
+        if handler.owner and handler.file.host == "claude":
+            by_owner[(handler.event,) + handler.owner].append(handler)
+    for (event, pack, script), handlers in by_owner.items():
+        commands: dict[str, Handler] = {}
+        for handler in handlers:
+            commands.setdefault(handler.command or "", handler)
+        if len(commands) < 2:
+            continue
+        first, *others = commands.values()
+        for handler in others:
+            yield ctx.finding("conflict/pack-in-several-scopes", handler.file, handler.keys + ("command",),
+                              [_place(first, f"pack {pack} in the {first.file.scope} scope")], pack=pack,
+                              script=script, other=f"{first.file.path} ({first.file.scope} scope)")
+
+
+# ---- Cursor's third-party loading of Claude Code hooks -------------------------------------------------
+
+def _cursor_project(path: Path) -> Path | None | str:
+    """The project a Cursor hooks.json belongs to; "user" for ~/.cursor/hooks.json."""
+    resolved = _resolved(path)
+    if resolved.parent == _resolved(Path.home() / ".cursor"):
+        return "user"
+    if resolved.parent.name == ".cursor" and resolved.name == "hooks.json":
+        return resolved.parent.parent
+    return None
+
+
+def _claude_project(path: Path) -> Path | None | str:
+    resolved = _resolved(path)
+    if resolved == _resolved(claude.user_dir() / "settings.json"):
+        return "user"
+    if resolved.parent.name == ".claude" and resolved.name in ("settings.json", "settings.local.json"):
+        return resolved.parent.parent
+    return None
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
+def _cursor_third_party(ctx: Context) -> Iterator[Finding]:
+    cursor_files = {id(f): p for f in ctx.files if f.host == "cursor" and (p := _cursor_project(f.path))}
+    claude_files = {id(f): p for f in ctx.files if f.kind == "claude-settings" and (p := _claude_project(f.path))}
+    if not cursor_files or not claude_files:
+        return
+    # Claude Code handlers by (Cursor event, project), "user" being every project's
+    by_place: dict[tuple, list[Handler]] = defaultdict(list)
+    for handler in ctx.handlers:
+        place = claude_files.get(id(handler.file))
+        if place:
+            for cursor_event in _cursor_events(handler.event):
+                by_place[(cursor_event, place)].append(handler)
+    for handler in ctx.handlers:
+        project = cursor_files.get(id(handler.file))
+        if not project or handler_facts.kind(handler) != "command":
+            continue
+        if project == "user":  # a user-level Cursor hook runs in every project
+            others = [h for (event, _), hs in by_place.items() if event == handler.event for h in hs]
+        else:
+            others = by_place.get((handler.event, project), []) + by_place.get((handler.event, "user"), [])
+        for other in others:
+            why = _same_job(handler, other)
+            if why:
+                yield ctx.finding("conflict/cursor-runs-claude-hooks", handler.file, handler.keys,
+                                  [_place(other, "the Claude Code hook Cursor also runs")],
+                                  other=str(other.file.path), why=why)
+                break
+
+
+def _cursor_events(event: str) -> tuple[str, ...]:
+    mapped = CLAUDE_TO_CURSOR.get(event)
+    return ((mapped,) if mapped else ()) + CURSOR_ALSO.get(event, ())
+
+
+def _same_job(cursor_handler: Handler, claude_handler: Handler) -> str | None:
+    if cursor_handler.owner and cursor_handler.owner == claude_handler.owner:
+        return f"both run hookwright pack {cursor_handler.owner[0]}'s {cursor_handler.owner[1]}"
+    if cursor_handler.command and cursor_handler.command == claude_handler.command:
+        return "the same command"
+    a = handler_facts.resolution(cursor_handler).script
+    b = handler_facts.resolution(claude_handler).script
+    if a is not None and b is not None:
+        if _resolved(a) == _resolved(b):
+            return f"both run {a}"
+        if a.name == b.name and a.name not in GENERIC_NAMES:
+            return f"both run a script named {a.name}"
+    return None

@@ -1,0 +1,62 @@
+"""Host: is each file in the format of the host that reads it, and are its plugins there?"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from installer.doctor.facts import CLAUDE_TO_CURSOR, CURSOR_EVENTS, FOLDED_CLAUDE_EVENTS, fold
+from installer.doctor.model import ConfigFile, Context, Finding
+
+OTHER_AGENTS = {
+    "opencode-config": "an opencode config file",
+    "opencode-plugin": "an opencode plugin (JavaScript/TypeScript, loaded in-process)",
+    "gemini-hooks": "Gemini CLI hooks (BeforeTool/AfterTool-style events, timeouts in milliseconds)",
+    "grok-hooks": "a Grok CLI plugin's hooks",
+}
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    for file in ctx.files:
+        if file.kind in OTHER_AGENTS:
+            yield ctx.finding("host/other-agent-format", file, (), what=OTHER_AGENTS[file.kind])
+        elif file.kind == "unknown" and file.error is None:
+            yield ctx.finding("host/unrecognised-file", file, (), why=_why(file))
+        elif file.kind == "cursor-hooks" and file.document is not None and isinstance(file.document.data, dict):
+            yield from _cursor(ctx, file)
+    for plugin in ctx.plugins:
+        if plugin.install_path is None:
+            yield ctx.finding("host/plugin-not-installed", plugin.enabled_in, ("enabledPlugins", plugin.id),
+                              plugin=plugin.id)
+
+
+def _why(file: ConfigFile) -> str:
+    if file.path.suffix.lower() in (".js", ".ts", ".mjs", ".cjs", ".mts"):
+        return "a script, not an opencode plugin"
+    return "not JSON" if ".json" not in file.path.name.lower() else "unknown format"
+
+
+def _cursor(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
+    data = file.document.data
+    if "version" not in data and not _plugin_file(file):
+        yield ctx.finding("host/cursor-version-missing", file, ())
+    hooks = data.get("hooks")
+    if not isinstance(hooks, dict):
+        return
+    for event, entries in hooks.items():
+        claude_name = FOLDED_CLAUDE_EVENTS.get(fold(event))
+        if event not in CURSOR_EVENTS and claude_name:
+            cursor_name = CLAUDE_TO_CURSOR.get(claude_name)
+            if cursor_name:
+                yield ctx.finding("host/cursor-claude-event", file, ("hooks", event), event=event,
+                                  cursor_name=f' (Cursor calls it "{cursor_name}")',
+                                  hint=f'rename it to "{cursor_name}"')
+            else:
+                yield ctx.finding("host/cursor-claude-event", file, ("hooks", event), event=event, cursor_name="",
+                                  hint="Cursor has no such event: keep this hook in Claude Code's settings")
+        for i, entry in enumerate(entries if isinstance(entries, list) else []):
+            if isinstance(entry, dict) and "hooks" in entry:
+                yield ctx.finding("host/cursor-claude-group", file, ("hooks", event, i))
+
+
+def _plugin_file(file: ConfigFile) -> bool:
+    """A Cursor plugin's hook file, where `version` is optional (not .cursor/hooks.json)."""
+    return file.scope == "plugin" or (file.path.parent.name == "hooks" and ".cursor" not in file.path.parts)

@@ -1,0 +1,80 @@
+"""Our own installs: every pack hookwright put into a settings file, checked against its
+receipt (entries present, runtime files present and unchanged)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+from installer import atomic
+from installer.doctor.model import ConfigFile, Context, Finding
+from installer.errors import HookwrightError
+from installer.hosts import claude
+from installer.hosts.base import Scope, Target
+from installer.plan import RECEIPT, runtime_matches
+from installer.state import read_receipt
+
+SCOPES = {"user": Scope.user, "project": Scope.project, "local": Scope.local}
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    for file in ctx.files:
+        target = _target(file)
+        if target is not None:
+            yield from _check_file(ctx, file, target)
+
+
+def _target(file: ConfigFile) -> Target | None:
+    """The install target this settings file is, if it is one of the scopes we write."""
+    if file.kind != "claude-settings" or file.scope not in SCOPES or file.document is None:
+        return None
+    if not isinstance(file.document.data, dict) or not isinstance(file.document.data.get("hooks", {}), dict):
+        return None
+    target = claude.target(SCOPES[file.scope], file.project)
+    return target if target.config.resolve() == Path(file.path).resolve() else None
+
+
+def _check_file(ctx: Context, file: ConfigFile, target: Target) -> Iterator[Finding]:
+    data = file.document.data
+    ours = {h.owner[0]: h for h in ctx.handlers if h.file is file and h.owner}
+    packs = set(ours)
+    folders = [p for p in target.runtime_root.iterdir() if p.is_dir()] if target.runtime_root.is_dir() else []
+    packs |= {p.name for p in folders if (p / RECEIPT).is_file()}
+    scope_args = _scope_args(target)
+    for folder in [target.config.parent, *folders]:
+        for temp in sorted(folder.glob(f".*{atomic.TEMP_MARK}*")):
+            yield ctx.finding("install/interrupted-write", file, (), temp=temp)
+    for folder in folders:
+        if folder.name not in packs and any(folder.iterdir()):
+            yield ctx.finding("install/leftover-runtime", file, ("hooks",), folder=folder, pack=folder.name,
+                              scope_args=scope_args)
+    for pack in sorted(packs):
+        where = ours[pack].keys if pack in ours else ("hooks",)
+        params = dict(pack=pack, scope_args=scope_args)
+        try:
+            receipt = read_receipt(target.receipt_path(pack))
+        except HookwrightError as error:
+            yield ctx.finding("install/receipt-unreadable", file, where, problem=error.message,
+                              receipt=target.receipt_path(pack), **params)
+            continue
+        if receipt is None:
+            yield ctx.finding("install/no-receipt", file, where, **params)
+            continue
+        for entry in receipt.entries:
+            current = claude.find(data, entry)
+            if current is None:
+                yield ctx.finding("install/entry-missing", file, ("hooks",), event=entry.event, hook=entry.hook,
+                                  **params)
+            elif current != entry.handler:
+                yield ctx.finding("install/entry-differs", file, where, event=entry.event, hook=entry.hook, **params)
+        folder = target.pack_dir(pack)
+        for item in receipt.files:
+            if not (folder / item.name).is_file():
+                yield ctx.finding("install/runtime-missing", file, where, runtime=folder / item.name, **params)
+            elif not runtime_matches(folder, item.name, item.sha256):
+                yield ctx.finding("install/runtime-changed", file, where, runtime=folder / item.name, **params)
+
+
+def _scope_args(target: Target) -> str:
+    if target.scope is Scope.user:
+        return "--scope user"
+    return f"--scope {target.scope.value} --project {target.project}"

@@ -1,0 +1,94 @@
+"""Scripts: what each readable hook script writes, judged against what the host reads.
+
+Findings point at the script (its line and column); each carries a `related` entry per handler
+that runs it. With `--probe`, foreign PreToolUse handlers are also run once and what they
+printed is judged (installer/doctor/probe.py).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+from installer.doctor import handler_facts, probe
+from installer.doctor.model import Context, Finding, Handler, catalog
+from installer.doctor.scripts import ScriptFacts, Site
+
+STOP_EVENTS = ("Stop", "SubagentStop")
+CONSEQUENCE = {
+    "modifiedToolInput": ("the tool runs with its original input",
+                          "write the new input as hookSpecificOutput.updatedInput (it replaces the whole input)"),
+    "updatedToolInput": ("the tool runs with its original input",
+                         "write the new input as hookSpecificOutput.updatedInput (it replaces the whole input)"),
+    "shouldProceed": ("the call is not stopped",
+                      "to stop the call, exit 2 with a reason on stderr or answer permissionDecision \"deny\""),
+    "updatedInput": ("a top-level updatedInput is ignored, so the tool runs with its original input",
+                     "move updatedInput into hookSpecificOutput, next to \"hookEventName\""),
+}
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    by_script: dict[Path, tuple[ScriptFacts, list[Handler]]] = {}
+    for handler in ctx.handlers:
+        if handler.file.host not in ("claude", "cursor") or handler_facts.kind(handler) != "command":
+            continue
+        for _, facts in handler_facts.script_facts(handler):
+            if facts.readable:
+                by_script.setdefault(facts.path, (facts, []))[1].append(handler)
+    for path, (facts, handlers) in by_script.items():
+        yield from _script(ctx, facts, handlers)
+    if ctx.probe:
+        yield from _probed(ctx)
+
+
+MAX_RELATED = 5
+
+
+def _related(handlers: list[Handler]) -> list[dict]:
+    out = []
+    for handler in handlers[:MAX_RELATED]:
+        line, column = handler.file.position(handler.keys + ("command",))
+        out.append({"path": str(handler.file.path), "line": line, "column": column,
+                    "message": f"the {handler.event} handler that runs this script"
+                               + (f" (1 of {len(handlers)})" if len(handlers) > MAX_RELATED else "")})
+    return out
+
+
+def _at(rule_id: str, facts: ScriptFacts, site: Site, handlers: list[Handler], **params) -> Finding:
+    rule = catalog()[rule_id]
+    return Finding(rule.id, rule.severity, str(facts.path), site.line, site.column, rule.message.format(**params),
+                   rule.hint.format(**params), _related(handlers))
+
+
+def _script(ctx: Context, facts: ScriptFacts, handlers: list[Handler]) -> Iterator[Finding]:
+    claude = [h for h in handlers if h.file.host == "claude"]
+    if claude:
+        for site in facts.ignored:
+            consequence, hint = CONSEQUENCE[site.what]
+            yield _at("script/ignored-output-field", facts, site, claude, field=site.what, consequence=consequence,
+                      hint=hint)
+        for site in facts.top_level_updated_input:
+            consequence, hint = CONSEQUENCE["updatedInput"]
+            yield _at("script/ignored-output-field", facts, site, claude, field="updatedInput at the top level",
+                      consequence=consequence, hint=hint)
+        for site in facts.defer:
+            yield _at("script/defer", facts, site, claude)
+        for site in facts.no_event_name:
+            yield _at("script/no-event-name", facts, site, claude)
+        stops = [h for h in claude if h.event in STOP_EVENTS]
+        if stops and facts.blocks and not facts.reads_stop_hook_active and facts.delegates is None:
+            site = facts.blocks[0]
+            yield _at("script/stop-hook-active", facts, site, stops, event=stops[0].event, how=site.what)
+    for site in facts.mixed_shapes:
+        yield _at("script/mixed-shapes", facts, site, handlers, keys=site.what)
+
+
+def _probed(ctx: Context) -> Iterator[Finding]:
+    for handler, result in probe.results_for(ctx):
+        keys = handler.keys + ("command",)
+        if result.outcome == "timeout":
+            yield ctx.finding("script/probe-timeout", handler.file, keys, seconds=f"{result.timeout:g}")
+        elif result.outcome == "invalid":
+            yield ctx.finding("script/probe-invalid-output", handler.file, keys, what=result.detail,
+                              detail=result.why or "it is read as plain text")
+        elif result.outcome == "wrong-event":
+            yield ctx.finding("script/probe-wrong-event", handler.file, keys, found=result.detail)

@@ -1,0 +1,436 @@
+"""Structure: does each file parse, and is every event, group and handler in the shape its host reads?"""
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from functools import cache
+from typing import Any, Iterator
+
+from installer.doctor.facts import (BUILTIN_TOOLS, CLAUDE_EVENTS, COMMON_FIELDS, CURSOR_EVENTS, CURSOR_FIELDS,
+                                    CURSOR_TYPES, DISABLE_ALL, FOLDED_CLAUDE_EVENTS, FOLDED_CURSOR_EVENTS, GROUP_KEYS, IF_EVENTS,
+                                    MANAGED_ONLY_KEYS, REQUIRED_FIELDS, SHELLS, TYPE_FIELDS, Event, fold)
+from installer.doctor.discovery import SCOPE_ORDER
+from installer.doctor.model import ConfigFile, Context, Finding, describe
+
+READ_ERRORS = ("is a directory", "cannot be read", "the file is a symlink")
+ALL_TYPE_FIELDS = {key: kind for fields in TYPE_FIELDS.values() for key, kind in fields.items()}
+NON_EMPTY = {"command", "url", "prompt", "server", "tool"}
+EXPECTED = {str: "a string", bool: "true or false", dict: "an object", "strings": "a list of strings",
+            "string-map": "an object of strings", (int, float): "a number", (int, type(None)): "a number or null"}
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    for file in ctx.files:
+        if file.error is not None:
+            yield _unparsed(ctx, file)
+        elif file.document is not None and file.host == "claude":
+            yield from _claude(ctx, file)
+        elif file.document is not None and file.host == "cursor":
+            yield from _cursor(ctx, file)
+    yield from _kill_switches(ctx)
+
+
+def _unparsed(ctx: Context, file: ConfigFile) -> Finding:
+    error = file.error
+    params = {"detail": error.message, "hint": error.hint or "fix the file"}
+    if error.message.startswith(READ_ERRORS):
+        return ctx.finding_at("structure/unreadable", file, error.line, error.column, **params)
+    if error.message.startswith("duplicate key"):
+        return ctx.finding_at("structure/duplicate-key", file, error.line, error.column, **params)
+    detail = error.message.removeprefix("invalid JSON: ").split("; Claude Code and Cursor ignore")[0]
+    host = "Cursor" if file.host == "cursor" else "Claude Code"
+    return ctx.finding_at("structure/invalid-json", file, error.line, error.column, detail=detail, host=host,
+                          hint=params["hint"])
+
+
+# ---- Claude Code: settings files and plugin hooks.json ---------------------------------------------
+
+def _claude(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
+    data = file.document.data
+    if not isinstance(data, dict):
+        yield ctx.finding("structure/not-object", file, (), found=describe(data))
+        return
+    for key in data:
+        event = FOLDED_CLAUDE_EVENTS.get(fold(key))
+        if key != "hooks" and event:
+            yield ctx.finding("structure/top-level-event", file, (key,), key=key, event=event, host="Claude Code")
+    if file.kind == "claude-settings":
+        yield from _schema(ctx, file, data)
+    if "hooks" not in data:
+        return
+    hooks = data["hooks"]
+    if not isinstance(hooks, dict):
+        yield ctx.finding("structure/hooks-not-object", file, ("hooks",), found=describe(hooks), example="PreToolUse")
+        return
+    for event, groups in hooks.items():
+        known = CLAUDE_EVENTS.get(event)
+        if known is None:
+            yield ctx.finding("structure/unknown-event", file, ("hooks", event), event=event, host="Claude Code",
+                              suggestion=_suggest(event, CLAUDE_EVENTS, FOLDED_CLAUDE_EVENTS))
+        if not isinstance(groups, list):
+            if known is not None:  # under an unknown name (a "$comment" key, say) nothing runs anyway
+                yield ctx.finding("structure/event-not-list", file, ("hooks", event), event=event,
+                                  found=describe(groups), items="matcher groups",
+                                  example='{"matcher": "...", "hooks": [...]}')
+            continue
+        for gi, group in enumerate(groups):
+            yield from _group(ctx, file, event, known, group, ("hooks", event, gi))
+
+
+def _group(ctx: Context, file: ConfigFile, event: str, known: Event | None, group: Any,
+           keys: tuple) -> Iterator[Finding]:
+    if not isinstance(group, dict):
+        yield ctx.finding("structure/group-not-object", file, keys, found=describe(group))
+        return
+    if "hooks" not in group:
+        if "command" in group or "type" in group:
+            yield ctx.finding("structure/group-hooks-missing", file, keys,
+                              detail=" (the handler is written straight into the group)",
+                              hint='wrap the handler: {"matcher": "...", "hooks": [{"type": "command", '
+                                   '"command": "..."}]}')
+        else:
+            yield ctx.finding("structure/group-hooks-missing", file, keys, detail="",
+                              hint='add "hooks": [{"type": "command", "command": "..."}]')
+        return
+    for key in group:
+        if key in GROUP_KEYS:
+            continue
+        if _note(key):
+            yield ctx.finding("structure/group-note-key", file, keys + (key,), key=key, host="Claude Code")
+        elif key in COMMON_FIELDS or key in ALL_TYPE_FIELDS:
+            yield ctx.finding("structure/group-unknown-key", file, keys + (key,), key=key, host="Claude Code",
+                              detail=" (it is a handler field, placed on the group)",
+                              hint=f'move "{key}" into each handler of the group\'s "hooks"')
+        else:
+            close = difflib.get_close_matches(key, list(GROUP_KEYS), n=1, cutoff=0.7)
+            yield ctx.finding("structure/group-unknown-key", file, keys + (key,), key=key, host="Claude Code",
+                              detail="", hint=f'did you mean "{close[0]}"?' if close else
+                              'a group holds only "matcher" and "hooks"')
+    matcher = group.get("matcher")
+    if known is not None and known.matcher is None and isinstance(matcher, str) and matcher.strip() not in ("", "*"):
+        yield ctx.finding("structure/matcher-ignored", file, keys + ("matcher",), event=event,
+                          matcher=json.dumps(matcher))
+    handlers = group["hooks"]
+    if not isinstance(handlers, list):
+        yield ctx.finding("structure/group-hooks-not-list", file, keys + ("hooks",), found=describe(handlers))
+        return
+    for hi, handler in enumerate(handlers):
+        yield from _handler(ctx, file, event, known, handler, keys + ("hooks", hi))
+
+
+def _handler(ctx: Context, file: ConfigFile, event: str, known: Event | None, handler: Any,
+             keys: tuple) -> Iterator[Finding]:
+    if isinstance(handler, str):
+        yield ctx.finding("structure/handler-string", file, keys, host="Claude Code", command=json.dumps(handler))
+        return
+    if not isinstance(handler, dict):
+        yield ctx.finding("structure/handler-not-object", file, keys, found=describe(handler))
+        return
+    kind = handler.get("type")
+    if "type" not in handler:
+        yield ctx.finding("structure/type-missing", file, keys)
+        kind = None
+    elif kind not in TYPE_FIELDS:
+        yield ctx.finding("structure/type-unknown", file, keys + ("type",), found=json.dumps(kind),
+                          host="Claude Code", types=", ".join(TYPE_FIELDS))
+        kind = None
+    fields = {**COMMON_FIELDS, **(TYPE_FIELDS[kind] if kind else ALL_TYPE_FIELDS)}
+    for field in REQUIRED_FIELDS.get(kind, ()):
+        if field not in handler:
+            yield ctx.finding("structure/field-missing", file, keys, type=kind, field=field)
+    for key, value in handler.items():
+        if key in ("type", "timeout"):
+            continue
+        if key == "once":
+            yield ctx.finding("structure/once-ignored", file, keys + (key,), host="Claude Code")
+        elif key in ("async", "asyncRewake") and kind not in (None, "command"):
+            yield ctx.finding("structure/async-non-command", file, keys + (key,), key=key, type=kind)
+        elif key not in fields:
+            yield _unknown_key(ctx, file, keys, key, kind, fields, "Claude Code")
+        elif not _has_type(key, value, fields[key]):
+            yield ctx.finding("structure/field-type", file, keys + (key,), field=key, found=_shown(value),
+                              expected=_expected(key, fields[key]))
+    yield from _timeout(ctx, file, handler, keys)
+    shell = handler.get("shell")
+    if kind == "command" and isinstance(shell, str):
+        if shell not in SHELLS:
+            yield ctx.finding("structure/shell-invalid", file, keys + ("shell",), found=json.dumps(shell))
+        elif "args" in handler:
+            yield ctx.finding("structure/shell-ignored", file, keys + ("shell",))
+    if "if" in handler and known is not None and event not in IF_EVENTS:
+        yield ctx.finding("structure/if-never-runs", file, keys + ("if",), event=event)
+    if kind and known is not None and kind not in known.types:
+        yield ctx.finding("structure/type-unsupported-event", file, keys + ("type",), event=event, type=kind,
+                          types=", ".join(t for t in TYPE_FIELDS if t in known.types))
+
+
+def _timeout(ctx: Context, file: ConfigFile, handler: dict, keys: tuple) -> Iterator[Finding]:
+    if "timeout" not in handler:
+        return
+    value = handler["timeout"]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        yield ctx.finding("structure/timeout-invalid", file, keys + ("timeout",), found=_shown(value))
+    elif value >= 1000:
+        seconds = value / 1000
+        yield ctx.finding("structure/timeout-milliseconds", file, keys + ("timeout",), value=_number(value),
+                          human=_duration(value), seconds=_number(seconds))
+
+
+def _has_type(key: str, value: Any, kind: Any) -> bool:
+    if kind == "strings":
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if kind == "string-map":
+        return isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
+    if kind is bool:
+        return isinstance(value, bool)
+    if isinstance(value, bool) and kind is not bool:
+        return False
+    if not isinstance(value, kind):
+        return False
+    return not (key in NON_EMPTY and isinstance(value, str) and not value.strip())
+
+
+def _expected(key: str, kind: Any) -> str:
+    return "a non-empty string" if key in NON_EMPTY else EXPECTED[kind]
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else describe(value)
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 86400:
+        return f"{seconds / 86400:.3g} days"
+    if seconds >= 3600:
+        return f"{seconds / 3600:.3g} hours"
+    return f"{seconds / 60:.3g} minutes"
+
+
+NOTE_WORDS = {"description", "desc", "comment", "comments", "note", "notes", "name", "id", "title", "label",
+              "purpose", "todo", "doc", "docs", "info", "about", "summary", "reason", "why"}
+
+
+def _note(key: str) -> bool:
+    """A comment or documentation key (`_comment`, `// PURPOSE`, `$comment`, `description`)."""
+    return key.startswith(("_", "$", "//", "#", "@")) or key.strip().lower() in NOTE_WORDS
+
+
+def _unknown_key(ctx: Context, file: ConfigFile, keys: tuple, key: str, kind: str | None, fields: dict,
+                 host: str) -> Finding:
+    if _note(key):
+        return ctx.finding("structure/handler-note-key", file, keys + (key,), key=key, host=host)
+    return ctx.finding("structure/handler-unknown-key", file, keys + (key,), key=key, host=host,
+                       hint=_unknown_key_hint(key, kind, fields))
+
+
+def _unknown_key_hint(key: str, kind: str | None, fields: dict) -> str:
+    if kind and key in ALL_TYPE_FIELDS:
+        return f'"{key}" belongs to another handler type; a "{kind}" handler has: ' + ", ".join(fields)
+    close = difflib.get_close_matches(key, list(fields), n=1, cutoff=0.6)
+    if key == "cmd":
+        close = ["command"]
+    if close:
+        return f'did you mean "{close[0]}"?'
+    return "remove it: a handler has " + ", ".join(fields)
+
+
+def _suggest(event: str, known: Any, folded: dict[str, str]) -> str:
+    same = folded.get(fold(event))
+    if same:
+        return f' (did you mean "{same}"?)'
+    close = difflib.get_close_matches(event, list(known), n=1, cutoff=0.75)
+    return f' (did you mean "{close[0]}"?)' if close else ""
+
+
+# ---- Claude Code settings: SchemaStore's schema outside "hooks" --------------------------------------
+
+@cache
+def _settings_validator():
+    import jsonschema
+
+    from installer import resources
+
+    return jsonschema.Draft7Validator(resources.schema("schemastore/claude-code-settings.json"))
+
+
+PERMISSION_LISTS = ("allow", "deny", "ask")
+
+
+def _schema(ctx: Context, file: ConfigFile, data: dict) -> Iterator[Finding]:
+    rest = {key: value for key, value in data.items() if key != "hooks"}
+    if not rest:
+        return
+    yield from _permission_rules(ctx, file, rest.get("permissions"))
+    errors = sorted(_settings_validator().iter_errors(_without_permission_rules(rest)),
+                    key=lambda e: [str(p) for p in e.absolute_path])
+    for error in errors:
+        keys = tuple(error.absolute_path)
+        where = "/".join(str(k) for k in keys) or "the top level"
+        rule = "structure/settings-schema-opinion" if _opinion(error, keys) else "structure/settings-schema"
+        yield ctx.finding(rule, file, keys, where=where, problem=_problem(error))
+
+
+def _without_permission_rules(settings: dict) -> dict:
+    """Permission rules are read by our own check below: SchemaStore's pattern for them is one
+    huge regex (four fifths of the time doctor spent on a corpus) and lags the host's tools."""
+    permissions = settings.get("permissions")
+    if not isinstance(permissions, dict):
+        return settings
+    lists = {key: [] for key in PERMISSION_LISTS if isinstance(permissions.get(key), list)}
+    return {**settings, "permissions": {**permissions, **lists}}
+
+
+def _permission_rules(ctx: Context, file: ConfigFile, permissions: Any) -> Iterator[Finding]:
+    """Each rule must read as `Tool` or `Tool(specifier)`; a tool Claude Code does not have is
+    worth a warning (SchemaStore's list lags the host, so not an error)."""
+    if not isinstance(permissions, dict):
+        return
+    for key in PERMISSION_LISTS:
+        rules = permissions.get(key)
+        for index, rule in enumerate(rules if isinstance(rules, list) else []):
+            keys = ("permissions", key, index)
+            where = "/".join(map(str, keys))
+            if not isinstance(rule, str):
+                yield ctx.finding("structure/settings-schema", file, keys, where=where,
+                                  problem=f"{describe(rule)} should be a string")
+            elif not _parses_as_permission_rule(rule):
+                yield ctx.finding("structure/settings-schema", file, keys, where=where,
+                                  problem=f"{json.dumps(rule)} is not a permission rule (Tool or Tool(specifier))")
+            elif not rule.startswith("mcp__") and rule.split("(", 1)[0] not in BUILTIN_TOOLS:
+                yield ctx.finding("structure/settings-schema-opinion", file, keys, where=where,
+                                  problem=f"{json.dumps(rule)} names a tool Claude Code does not list")
+
+
+def _opinion(error: Any, keys: tuple) -> bool:
+    """Where SchemaStore is stricter than the host, as the corpus of real configs shows: the
+    tools a permission rule may name (it lags the host's tool list), env names and values, and
+    top-level settings newer than the schema. A permission rule that cannot parse, a wrong type,
+    a missing field or an unknown key inside a known setting stays an error."""
+    if error.validator == "additionalProperties":  # newer top-level settings, and notes to the reader
+        extra = [k for k in error.instance if k not in error.schema.get("properties", {})]
+        return not keys or all(k.startswith(("_", "$", "//")) for k in extra)
+    if keys == ("env",):  # a variable's name: upper case is SchemaStore's taste, a space a real error
+        return re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(error.instance)) is not None
+    if keys[:1] == ("env",):  # a variable's value
+        return error.validator in ("pattern", "enum")
+    return False
+
+
+def _parses_as_permission_rule(rule: str) -> bool:
+    """`Tool` or `Tool(specifier)`: balanced, non-empty parentheses, no stray brackets."""
+    return re.fullmatch(r"[A-Za-z_][\w-]*(\([^()]+\))?", rule) is not None or (
+        rule.startswith("mcp__") and "(" not in rule)
+
+
+def _problem(error: Any) -> str:
+    shown = _shown(error.instance)
+    if error.validator == "pattern":
+        return f"{shown} is not in the form the schema expects"
+    if error.validator == "propertyNames":
+        return "a key is not in the form the schema expects"
+    if error.validator == "enum":
+        allowed = ", ".join(json.dumps(v) for v in error.validator_value[:8])
+        return f"{shown} is not one of {allowed}" + (", ..." if len(error.validator_value) > 8 else "")
+    if error.validator == "type":
+        wanted = error.validator_value if isinstance(error.validator_value, str) else " or ".join(error.validator_value)
+        return f"{shown} should be of type {wanted}"
+    message = error.message
+    return message if len(message) <= 160 else message[:157] + "..."
+
+
+# ---- Cursor hooks.json ---------------------------------------------------------------------------
+
+def _cursor(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
+    data = file.document.data
+    if not isinstance(data, dict):
+        yield ctx.finding("structure/not-object", file, (), found=describe(data))
+        return
+    for key in data:
+        event = FOLDED_CURSOR_EVENTS.get(fold(key)) or FOLDED_CLAUDE_EVENTS.get(fold(key))
+        if key != "hooks" and event:
+            yield ctx.finding("structure/top-level-event", file, (key,), key=key, event=event, host="Cursor")
+    if "hooks" not in data:
+        return
+    hooks = data["hooks"]
+    if not isinstance(hooks, dict):
+        yield ctx.finding("structure/hooks-not-object", file, ("hooks",), found=describe(hooks), example="preToolUse")
+        return
+    for event, entries in hooks.items():
+        if event not in CURSOR_EVENTS and fold(event) not in FOLDED_CLAUDE_EVENTS:  # Claude names: host rules
+            yield ctx.finding("structure/unknown-event", file, ("hooks", event), event=event, host="Cursor",
+                              suggestion=_suggest(event, CURSOR_EVENTS, FOLDED_CURSOR_EVENTS))
+        if not isinstance(entries, list):
+            if event in CURSOR_EVENTS:
+                yield ctx.finding("structure/event-not-list", file, ("hooks", event), event=event,
+                                  found=describe(entries), items="hook entries", example='{"command": "..."}')
+            continue
+        for i, entry in enumerate(entries):
+            yield from _cursor_entry(ctx, file, entry, ("hooks", event, i))
+
+
+def _cursor_entry(ctx: Context, file: ConfigFile, entry: Any, keys: tuple) -> Iterator[Finding]:
+    if isinstance(entry, str):
+        yield ctx.finding("structure/handler-string", file, keys, host="Cursor", command=json.dumps(entry))
+        return
+    if not isinstance(entry, dict):
+        yield ctx.finding("structure/handler-not-object", file, keys, found=describe(entry))
+        return
+    if "hooks" in entry:  # a Claude Code group: host/cursor-claude-group says so
+        return
+    kind = entry.get("type", "command")
+    if kind not in CURSOR_TYPES:
+        yield ctx.finding("structure/type-unknown", file, keys + ("type",), found=json.dumps(kind), host="Cursor",
+                          types=", ".join(CURSOR_TYPES))
+    elif kind not in entry:  # a command entry needs "command", a prompt entry "prompt"
+        yield ctx.finding("structure/field-missing", file, keys, type=kind, field=kind)
+    for key, value in entry.items():
+        if key == "timeout":
+            continue
+        if key not in CURSOR_FIELDS:
+            yield _unknown_key(ctx, file, keys, key, None, CURSOR_FIELDS, "Cursor")
+        elif not _has_type(key, value, CURSOR_FIELDS[key]):
+            yield ctx.finding("structure/field-type", file, keys + (key,), field=key, found=_shown(value),
+                              expected=_expected(key, CURSOR_FIELDS[key]))
+    yield from _timeout(ctx, file, entry, keys)
+
+
+# ---- switches that explain why hooks do not run ------------------------------------------------------
+
+def _kill_switches(ctx: Context) -> Iterator[Finding]:
+    settings = [f for f in ctx.files
+                if f.kind == "claude-settings" and f.document is not None and isinstance(f.document.data, dict)]
+    scoped = [f for f in settings if f.scope in SCOPE_ORDER]
+    deciding = [f for f in settings if f.scope not in SCOPE_ORDER]  # each named file stands alone
+    having = [f for f in scoped if DISABLE_ALL in f.document.data]
+    if having:  # the highest-precedence value counts (later managed drop-ins win over earlier ones)
+        deciding.append(max(enumerate(having), key=lambda p: (SCOPE_ORDER[p[1].scope], p[0]))[1])
+    for file in deciding:
+        if file.document.data.get(DISABLE_ALL) is True:
+            note = (" (in managed settings: every hook is off, managed ones included)" if _managed(file)
+                    else " (hooks from settings files and plugins are off; managed hooks still run)")
+            yield ctx.finding("structure/hooks-disabled", file, (DISABLE_ALL,), scope_note=note)
+    for file in settings:
+        for key in MANAGED_ONLY_KEYS:
+            value = file.document.data.get(key)
+            on = value is True if key == "allowManagedHooksOnly" else (
+                value is True or (isinstance(value, list) and "hooks" in value))
+            if not on:
+                continue
+            if _managed(file):
+                detail = (f"{key} is on in managed settings: only managed hooks (and plugins that managed settings "
+                          "force-enable) run; user, project, local and other plugin hooks are blocked")
+                hint = "ask whoever manages this machine, or deliver the hook through managed settings"
+            else:
+                detail = f"{key} has no effect outside managed settings"
+                hint = "remove it: only managed settings can restrict where hooks come from"
+            yield ctx.finding("structure/managed-hooks-only", file, (key,), detail=detail, hint=hint)
+
+
+def _managed(file: ConfigFile) -> bool:
+    return file.scope == "managed" or file.path.name.startswith("managed-settings")

@@ -1,0 +1,281 @@
+"""Which files doctor reads: every scope of every host, enabled plugins, or the files it was given.
+
+Also what a file is (recognised by its name and content: a Claude Code settings file, a plugin
+`hooks.json`, a Cursor `hooks.json`, or another agent's config), and which MCP servers the
+project has, so that matchers can be judged against real tool names.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from installer.doctor.facts import (CLAUDE_EVENTS, CURSOR_EVENTS, GEMINI_EVENTS, OPENCODE_HOOK_KEYS,
+                                    FOLDED_CURSOR_EVENTS, fold)
+from installer.doctor.model import ConfigFile, Plugin
+from installer.errors import HookwrightError
+from installer.hosts import claude
+
+SCRIPT_SUFFIXES = (".js", ".ts", ".mjs", ".cjs", ".mts")
+SCOPE_ORDER = {"user": 0, "project": 1, "local": 2, "managed": 3}  # precedence of ordinary keys, low to high
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A file to check, and what its location already says about it."""
+
+    path: Path
+    scope: str
+    kind: str | None = None  # known from the location; None: recognise it by name and content
+    project: Path | None = None
+    plugin: str | None = None
+    plugin_root: Path | None = None
+
+
+# ---- where each host keeps its files -------------------------------------------------------
+
+def scope_candidates(project: Path, hosts: set[str]) -> list[Candidate]:
+    """The files of every scope that exist, in precedence order (low to high)."""
+    found: list[Candidate] = []
+    if "claude" in hosts:
+        base = claude.user_dir()
+        found.append(Candidate(base / "settings.json", "user", "claude-settings", project))
+        found.append(Candidate(project / ".claude" / "settings.json", "project", "claude-settings", project))
+        found.append(Candidate(project / ".claude" / "settings.local.json", "local", "claude-settings", project))
+        found.extend(Candidate(p, "managed", "claude-settings", project) for p in claude.managed_paths())
+    if "cursor" in hosts:
+        found.append(Candidate(Path.home() / ".cursor" / "hooks.json", "user", "cursor-hooks", project))
+        found.append(Candidate(project / ".cursor" / "hooks.json", "project", "cursor-hooks", project))
+        found.extend(Candidate(p, "managed", "cursor-hooks", project) for p in cursor_managed_paths())
+    return [c for c in found if c.path.exists() or c.path.is_symlink()]
+
+
+def cursor_managed_paths() -> list[Path]:
+    if sys.platform == "darwin":
+        return [Path("/Library/Application Support/Cursor/hooks.json")]
+    if sys.platform == "win32":
+        return [Path(r"C:\ProgramData\Cursor\hooks.json")]
+    return [Path("/etc/cursor/hooks.json")]
+
+
+def given_candidates(paths: list[Path], project: Path) -> list[Candidate]:
+    """Files named on the command line; a missing one is bad input (exit 2)."""
+    found = []
+    for path in paths:
+        if not path.exists() and not path.is_symlink():
+            raise HookwrightError("no such file", path=path, hint="check the path; doctor checks the files you name")
+        if path.is_dir():
+            raise HookwrightError("is a directory; doctor checks files", path=path,
+                                  hint="name the config files, or run doctor without paths (and --project DIR) "
+                                       "to check every scope of a project")
+        found.append(_given(path, project))
+    return found
+
+
+def _given(path: Path, project: Path) -> Candidate:
+    """What the location of a named file says: its scope, its project, its plugin root."""
+    resolved = path.resolve()
+    parent = resolved.parent
+    managed = {p.resolve() for p in claude.managed_paths()}
+    user = claude.user_dir().resolve()
+    if resolved in managed:
+        return Candidate(path, "managed", "claude-settings", project)
+    if resolved in (user / "settings.json", user / "settings.local.json"):
+        return Candidate(path, "user", "claude-settings", project)
+    if parent.name == ".claude" and path.name in ("settings.json", "settings.local.json"):
+        scope = "project" if path.name == "settings.json" else "local"
+        return Candidate(path, scope, "claude-settings", parent.parent)
+    if parent.name == ".cursor" and path.name == "hooks.json":
+        scope = "user" if parent == (Path.home() / ".cursor").resolve() else "project"
+        return Candidate(path, scope, "cursor-hooks", parent.parent if scope == "project" else project)
+    if parent.name == "hooks" and path.name == "hooks.json":
+        return Candidate(path, "plugin", None, project, plugin_root=parent.parent)
+    return Candidate(path, "given", None, project)
+
+
+# ---- what a file is ----------------------------------------------------------------------------
+
+def recognise(path: Path, text: str | None, data: Any, parsed: bool) -> tuple[str, str]:
+    """(kind, host) from the file's name and content. `parsed`: the text is strict JSON (`data`)."""
+    name = path.name.lower()
+    parts = [p.lower() for p in path.parts]
+    if name.endswith(SCRIPT_SUFFIXES):
+        in_plugin_dir = path.parent.name in ("plugin", "plugins") and any("opencode" in p for p in parts)
+        if in_plugin_dir or (text is not None and any(key in text for key in OPENCODE_HOOK_KEYS)):
+            return "opencode-plugin", "opencode"
+        return "unknown", "unknown"
+    if re.search(r"opencode\.jsonc?$", name) or name.endswith(".jsonc"):
+        return "opencode-config", "opencode"
+    if ".grok" in parts:
+        return "grok-hooks", "grok"
+    if not parsed:
+        if ".json" not in name:
+            return "unknown", "unknown"
+        return _by_name(path)
+    if isinstance(data, dict):
+        hooks = data.get("hooks")
+        if isinstance(hooks, dict) and any(event in GEMINI_EVENTS for event in hooks):
+            return "gemini-hooks", "gemini"
+        if ".claude" in parts and "settings" in name:
+            return "claude-settings", "claude"
+        if ".cursor" in parts or _cursor_shaped(data):
+            return "cursor-hooks", "cursor"
+        if not _plugin_name(name) and "settings" not in name and "description" in data \
+                and set(data) <= {"description", "hooks", "$schema"}:
+            return "claude-plugin-hooks", "claude"
+    return _by_name(path)
+
+
+def _by_name(path: Path) -> tuple[str, str]:
+    name = path.name.lower()
+    if ".cursor" in (p.lower() for p in path.parts):
+        return "cursor-hooks", "cursor"
+    if _plugin_name(name) or (path.parent.name == "hooks" and "settings" not in name):
+        return "claude-plugin-hooks", "claude"
+    return "claude-settings", "claude"
+
+
+def _plugin_name(name: str) -> bool:
+    """`hooks.json` (and `x-hooks.json`), but not a settings fragment such as `settings.hooks.json`."""
+    return name.endswith("hooks.json") and not re.search(r"settings[._-]?hooks\.json$", name)
+
+
+def _cursor_shaped(data: dict) -> bool:
+    """Cursor's `{"version": 1, "hooks": {event: [flat entries]}}`, told apart from Claude Code's
+    `{"hooks": {Event: [{"matcher", "hooks": [...]}]}}` by `version`, the event names and the entries."""
+    hooks = data.get("hooks")
+    if not isinstance(hooks, dict):
+        return "version" in data and any(fold(k) in FOLDED_CURSOR_EVENTS and k not in CLAUDE_EVENTS for k in data)
+    cursor_events = [e for e in hooks if e in CURSOR_EVENTS]
+    claude_events = [e for e in hooks if e in CLAUDE_EVENTS]
+    grouped = any(isinstance(entry, dict) and "hooks" in entry
+                  for entries in hooks.values() if isinstance(entries, list) for entry in entries)
+    if "version" in data:
+        return bool(cursor_events) or not grouped
+    return bool(cursor_events) and not claude_events
+
+
+# ---- plugins -------------------------------------------------------------------------------------
+
+def enabled_plugins(files: list[ConfigFile], project: Path) -> list[Plugin]:
+    """Plugins switched on by the settings files (the highest-precedence value counts), with their
+    install path from installed_plugins.json and their hook files."""
+    values: dict[str, tuple[Any, ConfigFile]] = {}
+    settings = [f for f in files if f.kind == "claude-settings" and f.document is not None]
+    for file in sorted(settings, key=lambda f: SCOPE_ORDER.get(f.scope, -1)):
+        enabled = file.document.data.get("enabledPlugins") if isinstance(file.document.data, dict) else None
+        if isinstance(enabled, dict):
+            for plugin_id, value in enabled.items():
+                values[plugin_id] = (value, file)
+    on = {pid: file for pid, (value, file) in values.items() if value is True or (isinstance(value, list) and value)}
+    if not on:
+        return []
+    installed = _installed_plugins(project)
+    if installed is None:  # no readable registry: we cannot tell installed from missing
+        return []
+    plugins = []
+    for plugin_id, file in on.items():
+        root = installed.get(plugin_id)
+        plugins.append(Plugin(plugin_id, file, root, _plugin_hook_files(root) if root else []))
+    return plugins
+
+
+def _installed_plugins(project: Path) -> dict[str, Path] | None:
+    """{"name@marketplace": install path} from installed_plugins.json (format 1: one object per
+    plugin; format 2: a list of installs per plugin, each with a scope and maybe a projectPath)."""
+    registry = claude.user_dir() / "plugins" / "installed_plugins.json"
+    raw = _load_json(registry)
+    if not isinstance(raw, dict) or not isinstance(raw.get("plugins"), dict):
+        return None
+    found = {}
+    for plugin_id, entry in raw["plugins"].items():
+        installs = entry if isinstance(entry, list) else [entry]
+        installs = [i for i in installs if isinstance(i, dict) and isinstance(i.get("installPath"), str)]
+        mine = [i for i in installs if i.get("projectPath") and Path(i["projectPath"]) == project]
+        anywhere = [i for i in installs if not i.get("projectPath")]
+        chosen = (mine or anywhere)[:1]
+        if chosen:
+            found[plugin_id] = Path(chosen[0]["installPath"]).expanduser()
+    return found
+
+
+def _plugin_hook_files(root: Path) -> list[Path]:
+    """`hooks/hooks.json`, plus the extra files that `.claude-plugin/plugin.json` names in `hooks`."""
+    files = []
+    default = root / "hooks" / "hooks.json"
+    if default.is_file():
+        files.append(default)
+    manifest = _load_json(root / ".claude-plugin" / "plugin.json")
+    extra = manifest.get("hooks") if isinstance(manifest, dict) else None
+    for item in [extra] if isinstance(extra, str) else extra if isinstance(extra, list) else []:
+        if isinstance(item, str):
+            path = (root / item).resolve()
+            if path.is_file() and path not in files:
+                files.append(path)
+    return files
+
+
+def plugin_candidates(plugins: list[Plugin], project: Path) -> list[Candidate]:
+    return [Candidate(path, "plugin", "claude-plugin-hooks", project, plugin.id, plugin.install_path)
+            for plugin in plugins for path in plugin.hook_files]
+
+
+# ---- MCP servers ---------------------------------------------------------------------------------
+
+def mcp_servers(project: Path, files: list[ConfigFile], plugins: list[Plugin]) -> list[str]:
+    """Names of the MCP servers configured for the project, as they appear in tool names:
+    `.mcp.json`, `mcpServers` in ~/.claude.json (user and this project's entry), settings'
+    `enabledMcpjsonServers`, and the servers plugins bundle (`plugin_<plugin>_<server>`)."""
+    names: list[str] = []
+    names += _server_names(_load_json(project / ".mcp.json"))
+    state = _load_json(_claude_json())
+    if isinstance(state, dict):
+        names += _server_names(state)
+        projects = state.get("projects")
+        entry = projects.get(str(project)) if isinstance(projects, dict) else None
+        names += _server_names(entry)
+        if isinstance(entry, dict):
+            names += [n for n in entry.get("enabledMcpjsonServers") or [] if isinstance(n, str)]
+    for file in files:
+        data = file.document.data if file.kind == "claude-settings" and file.document else None
+        if isinstance(data, dict):
+            listed = data.get("enabledMcpjsonServers")
+            names += [n for n in listed if isinstance(n, str)] if isinstance(listed, list) else []
+            names += _server_names(data)
+    for plugin in plugins:
+        if plugin.install_path:
+            plugin_name = plugin.id.split("@")[0]
+            bundled = _server_names(_load_json(plugin.install_path / ".mcp.json"))
+            bundled += _server_names(_load_json(plugin.install_path / ".claude-plugin" / "plugin.json"))
+            names += [f"plugin_{plugin_name}_{server}" for server in bundled]
+    unique = dict.fromkeys(re.sub(r"[^A-Za-z0-9_-]", "_", n) for n in names if n)
+    return list(unique)
+
+
+def _server_names(data: Any) -> list[str]:
+    servers = data.get("mcpServers") if isinstance(data, dict) else None
+    return [name for name in servers if isinstance(name, str)] if isinstance(servers, dict) else []
+
+
+def _claude_json() -> Path:
+    """~/.claude.json (Claude Code's state: MCP servers per user and per project); with
+    CLAUDE_CONFIG_DIR set, it lives in that directory."""
+    return claude.user_dir() / ".claude.json" if os.environ.get("CLAUDE_CONFIG_DIR") else Path.home() / ".claude.json"
+
+
+MAX_STATE_BYTES = 64 * 1024 * 1024
+
+
+def _load_json(path: Path) -> Any:
+    """A helper file's JSON, or None when it is missing, unreadable or not JSON: these files only
+    add context (tool names, plugin paths); doctor does not lint them."""
+    try:
+        if path.stat().st_size > MAX_STATE_BYTES:
+            return None
+        return json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return None

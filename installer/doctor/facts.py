@@ -1,0 +1,149 @@
+"""What the hosts accept, as data: events, their matchers and handler types, handler fields, tools.
+
+Sources: ../shared/reference/claude-code-hooks.md (§2.1 event table, §2.2 matchers, §3 handler
+fields), claude-code-observed.md (what Claude Code 2.1.328 really does), other-hosts.md §1
+(Cursor). Where the docs and the real CLI disagree, the real CLI wins.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# ---- Claude Code -----------------------------------------------------------------------------
+
+ALL_TYPES = frozenset({"command", "http", "mcp_tool", "prompt", "agent"})
+CHM = frozenset({"command", "http", "mcp_tool"})
+CM = frozenset({"command", "mcp_tool"})
+
+TOOL = "tool"  # the matcher filters tool names
+OPEN = "open"  # the matcher filters values we cannot list (agent types, MCP servers, file names...)
+
+
+@dataclass(frozen=True)
+class Event:
+    name: str
+    matcher: str | frozenset | None  # TOOL, OPEN, a closed set of values, or None (no matcher support)
+    types: frozenset  # handler types the event runs
+
+    @property
+    def tool_event(self) -> bool:
+        return self.matcher == TOOL
+
+
+def _values(*names: str) -> frozenset:
+    return frozenset(names)
+
+
+_EVENTS = [
+    Event("PreToolUse", TOOL, ALL_TYPES),
+    Event("PostToolUse", TOOL, ALL_TYPES),
+    Event("PostToolUseFailure", TOOL, ALL_TYPES),
+    Event("PermissionRequest", TOOL, ALL_TYPES),
+    Event("PermissionDenied", TOOL, ALL_TYPES),
+    Event("Notification", _values("permission_prompt", "idle_prompt", "auth_success", "elicitation_dialog",
+                                  "elicitation_url_dialog", "elicitation_complete", "elicitation_response",
+                                  "agent_needs_input", "agent_completed"), CHM),
+    Event("Stop", None, ALL_TYPES),
+    Event("SubagentStop", OPEN, ALL_TYPES),
+    Event("SubagentStart", OPEN, CHM),
+    Event("PreCompact", _values("manual", "auto"), CHM),
+    Event("PostCompact", _values("manual", "auto"), CHM),
+    Event("UserPromptSubmit", None, ALL_TYPES),
+    Event("UserPromptExpansion", OPEN, ALL_TYPES),
+    Event("SessionStart", _values("startup", "resume", "clear", "compact", "fork"), CM),
+    # bypass_permissions_disabled was removed in 2.1.234; older hosts still send it
+    Event("SessionEnd", _values("clear", "resume", "logout", "prompt_input_exit", "other",
+                                "bypass_permissions_disabled"), CHM),
+    Event("Setup", _values("init", "maintenance"), CM),
+    Event("TeammateIdle", None, ALL_TYPES),
+    Event("TaskCreated", None, ALL_TYPES),
+    Event("TaskCompleted", None, ALL_TYPES),
+    Event("ConfigChange", _values("user_settings", "project_settings", "local_settings", "policy_settings",
+                                  "skills"), CHM),
+    Event("WorktreeCreate", None, CHM),
+    Event("WorktreeRemove", None, CHM),
+    Event("InstructionsLoaded", _values("session_start", "nested_traversal", "path_glob_match", "include",
+                                        "compact"), CHM),
+    Event("Elicitation", OPEN, CHM),
+    Event("ElicitationResult", OPEN, CHM),
+    Event("StopFailure", _values("rate_limit", "overloaded", "authentication_failed", "oauth_org_not_allowed",
+                                 "billing_error", "invalid_request", "model_not_found", "server_error",
+                                 "max_output_tokens", "unknown"), CHM),
+    Event("CwdChanged", None, CHM),
+    Event("FileChanged", OPEN, CHM),
+    Event("PostToolBatch", None, ALL_TYPES),
+    Event("MessageDisplay", None, CHM),
+    Event("DirectoryAdded", _values("slash_command", "register_repo_root"), CHM),
+    Event("PreModelSwitch", OPEN, CHM),  # 2.1.251 ([H-new]); not in SchemaStore yet
+    Event("PostModelSwitch", OPEN, ALL_TYPES),  # 2.1.251, third-party report: nothing else known
+]
+CLAUDE_EVENTS: dict[str, Event] = {e.name: e for e in _EVENTS}
+
+# `if` is evaluated only on these; on any other event a handler with `if` never runs
+IF_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"})
+# events whose exact-match matcher set is narrower (letters, digits, _ and | only)
+NARROW_EXACT_EVENTS = frozenset({"FileChanged", "StopFailure"})
+
+COMMON_FIELDS = {"type": str, "if": str, "timeout": (int, float), "statusMessage": str}
+TYPE_FIELDS: dict[str, dict[str, object]] = {
+    "command": {"command": str, "args": "strings", "async": bool, "asyncRewake": bool, "shell": str},
+    "http": {"url": str, "headers": "string-map", "allowedEnvVars": "strings"},
+    "mcp_tool": {"server": str, "tool": str, "input": dict},
+    "prompt": {"prompt": str, "model": str, "continueOnBlock": bool},
+    "agent": {"prompt": str, "model": str},
+}
+REQUIRED_FIELDS = {"command": ("command",), "http": ("url",), "mcp_tool": ("server", "tool"),
+                   "prompt": ("prompt",), "agent": ("prompt",)}
+SHELLS = ("bash", "powershell")
+GROUP_KEYS = frozenset({"matcher", "hooks"})
+
+# Built-in tool names, current and former (a matcher on a former name is not a typo). The
+# current list is SchemaStore's permission-rule tool list (Claude Code ~2.1.220) plus the
+# tools the hooks reference and the corpus name.
+BUILTIN_TOOLS = (
+    "Agent", "Artifact", "AskUserQuestion", "Bash", "BashOutput", "Cd", "CronCreate", "CronDelete",
+    "CronList", "Edit", "EnterPlanMode", "EnterWorktree", "ExitPlanMode", "ExitWorktree", "Glob", "Grep",
+    "KillBash", "KillShell", "LS", "LSP", "ListMcpResourcesTool", "MCPSearch", "Monitor", "MultiEdit",
+    "NotebookEdit", "NotebookRead", "PowerShell", "Read", "ReadMcpResourceTool", "SendMessage",
+    "ShareOnboardingGuide", "Skill", "SlashCommand", "Task", "TaskCreate", "TaskGet", "TaskList",
+    "TaskOutput", "TaskStop", "TaskUpdate", "TeamCreate", "TeamDelete", "TodoRead", "TodoWrite",
+    "ToolSearch", "WebFetch", "WebSearch", "Workflow", "Write",
+)
+
+# Kill switches and policy keys that explain why hooks "don't run" (reference §1.3)
+DISABLE_ALL = "disableAllHooks"
+MANAGED_ONLY_KEYS = ("allowManagedHooksOnly", "strictPluginOnlyCustomization")
+
+# ---- Cursor ----------------------------------------------------------------------------------
+
+CURSOR_EVENTS = frozenset({
+    "sessionStart", "sessionEnd", "preToolUse", "postToolUse", "postToolUseFailure", "subagentStart",
+    "subagentStop", "beforeShellExecution", "afterShellExecution", "beforeMCPExecution",
+    "afterMCPExecution", "beforeReadFile", "afterFileEdit", "beforeSubmitPrompt", "preCompact", "stop",
+    "afterAgentResponse", "afterAgentThought", "beforeTabFileRead", "afterTabFileEdit", "workspaceOpen",
+})
+CURSOR_FIELDS = {"command": str, "type": str, "prompt": str, "model": str, "timeout": (int, float),
+                 "matcher": str, "loop_limit": (int, type(None)), "failClosed": bool}
+CURSOR_TYPES = ("command", "prompt")
+# Cursor's name for a Claude Code event, where it has one
+CLAUDE_TO_CURSOR = {
+    "PreToolUse": "preToolUse", "PostToolUse": "postToolUse", "PostToolUseFailure": "postToolUseFailure",
+    "SessionStart": "sessionStart", "SessionEnd": "sessionEnd", "SubagentStart": "subagentStart",
+    "SubagentStop": "subagentStop", "PreCompact": "preCompact", "Stop": "stop",
+    "UserPromptSubmit": "beforeSubmitPrompt",
+}
+
+# ---- other agents (recognised so that they are not reported as broken Claude files) ------------
+
+GEMINI_EVENTS = frozenset({"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel", "AfterModel",
+                           "BeforeToolSelection", "PreCompress"})
+OPENCODE_HOOK_KEYS = ("tool.execute.before", "tool.execute.after", "@opencode-ai/plugin", "chat.message",
+                      "experimental.chat.", "session.idle", "permission.ask", "shell.env")
+
+
+def fold(name: str) -> str:
+    """Compare event names loosely: `session-start`, `Session_Start` and `SessionStart` are one name."""
+    return name.replace("-", "").replace("_", "").replace(" ", "").lower()
+
+
+FOLDED_CLAUDE_EVENTS = {fold(name): name for name in CLAUDE_EVENTS}
+FOLDED_CURSOR_EVENTS = {fold(name): name for name in CURSOR_EVENTS}

@@ -1,0 +1,232 @@
+"""What doctor knows about one handler beyond its JSON: what its command runs (resolve.py), what
+the script it runs writes (scripts.py), and whether it may rewrite tool input.
+
+Shared by the command, script and conflict checks and by `hookwright list`, so that all of them
+read a handler the same way. Every function here is cheap to call again: resolution and script
+analysis are cached on their inputs.
+"""
+from __future__ import annotations
+
+import json
+import os
+import weakref
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from installer.doctor import resolve, scripts
+from installer.doctor.model import ConfigFile, Handler
+
+YES, NO, UNKNOWN = "yes", "no", "unknown"
+PASSED_ENV = ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "TMPDIR")
+# events whose handlers can rewrite tool input (Claude Code; Cursor's preToolUse `updated_input`)
+REWRITE_EVENTS = {"claude": frozenset({"PreToolUse", "PermissionRequest"}), "cursor": frozenset({"preToolUse"})}
+
+
+def where(file: ConfigFile) -> resolve.Where:
+    """What `$CLAUDE_PROJECT_DIR`, `${CLAUDE_PLUGIN_ROOT}`, `~` and relative paths mean for the
+    commands of this file (worked out once per file object: one doctor run reads a file once, in
+    one environment)."""
+    cached = _WHERE.get(id(file))
+    if cached is not None and cached[0]() is file:
+        return cached[1]
+    found = _compute_where(file)
+    if len(_WHERE) > 4096:
+        _WHERE.clear()
+    _WHERE[id(file)] = (weakref.ref(file), found)
+    return found
+
+
+_WHERE: dict[int, tuple] = {}
+
+
+def _compute_where(file: ConfigFile) -> resolve.Where:
+    env = tuple((name, os.environ[name]) for name in PASSED_ENV if os.environ.get(name))
+    home = _home()
+    if file.host == "cursor":
+        # Cursor runs project hooks from the project root, user hooks from ~/.cursor (other-hosts.md §1.1)
+        if file.scope == "user" or (file.scope == "managed"):
+            cwd = file.path.parent
+        else:
+            cwd = file.path.parent.parent if file.path.parent.name == ".cursor" else file.project
+        return resolve.Where(project=file.project, plugin_root=file.plugin_root, home=home, cwd=cwd,
+                             cwd_is_launch_dir=False, env=env)
+    # Claude Code runs a command with the directory it was started in (the project) as its cwd
+    return resolve.Where(project=file.project, plugin_root=file.plugin_root, home=home, cwd=file.project,
+                         cwd_is_launch_dir=True, env=env)
+
+
+def _home() -> Path | None:
+    home = os.environ.get("HOME")
+    return Path(home) if home else None
+
+
+_RESOLVED: dict[int, tuple] = {}
+
+
+def resolution(handler: Handler) -> resolve.Resolution:
+    """What the handler's command runs (computed once per handler object)."""
+    cached = _RESOLVED.get(id(handler))
+    if cached is not None and cached[0]() is handler:
+        return cached[1]
+    found = resolve.resolve_handler(handler.value, where(handler.file))
+    if len(_RESOLVED) > 100_000:
+        _RESOLVED.clear()
+    _RESOLVED[id(handler)] = (weakref.ref(handler), found)
+    return found
+
+
+def kind(handler: Handler) -> str | None:
+    """The handler's type ("command" when a Cursor entry leaves it out), or None for a bare string."""
+    value = handler.value
+    if not isinstance(value, dict):
+        return None
+    default = "command"
+    return value.get("type", default) if isinstance(value.get("type", default), str) else None
+
+
+def script_of(inv: resolve.Invocation) -> Path | None:
+    """The invocation's file if it is there to be read."""
+    if inv.path is None or inv.dynamic:
+        return None
+    try:
+        return inv.path if inv.path.is_file() else None
+    except OSError:
+        return None
+
+
+def script_facts(handler: Handler) -> list[tuple[resolve.Invocation, scripts.ScriptFacts]]:
+    """The analysis of every script the handler's command runs that exists and can be read."""
+    found = []
+    for inv in resolution(handler).invocations:
+        path = script_of(inv)
+        if path is not None:
+            found.append((inv, scripts.analyse(path)))
+    return found
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    status: str  # yes | no | unknown
+    source: str  # pack | script | command | probe | type | none
+    why: str
+
+    def to_json(self) -> dict:
+        return {"status": self.status, "source": self.source, "why": self.why}
+
+
+def rewrite(handler: Handler, probed: dict | None = None) -> Rewrite:
+    """May this handler rewrite the tool input? Known for our packs (pack.toml's
+    `rewrites_input`), found by reading the scripts for the others, "unknown" otherwise.
+    `probed`: results of `doctor --probe` by id(handler); a probed rewrite makes "unknown" a "yes"."""
+    host = handler.file.host
+    what = kind(handler)
+    if what is None:
+        return Rewrite(NO, "type", "a bare string is not a handler; it never runs")
+    if what in ("prompt", "agent"):
+        return Rewrite(NO, "type", f"a {what} hook answers ok/not ok; it cannot rewrite input")
+    if what in ("http", "mcp_tool"):
+        static = Rewrite(UNKNOWN, "type", f"an {what} hook's answer comes from elsewhere; it may carry updatedInput")
+        return _with_probe(static, handler, probed)
+    if handler.owner is not None:
+        pack, script = handler.owner
+        flag = pack_rewrites(pack, script)
+        if flag is not None:
+            return Rewrite(YES if flag else NO, "pack",
+                           f"pack {pack} declares that {script} {'rewrites' if flag else 'does not rewrite'} input")
+    return _with_probe(_static(handler, host), handler, probed)
+
+
+def _with_probe(static: Rewrite, handler: Handler, probed: dict | None) -> Rewrite:
+    if static.status == YES or not probed:
+        return static
+    result = probed.get(id(handler))
+    if result is not None and result.rewrites:
+        return Rewrite(YES, "probe", f"--probe: it printed {result.detail}")
+    return static
+
+
+def _static(handler: Handler, host: str) -> Rewrite:
+    res = resolution(handler)
+    if res.form == "none":
+        return Rewrite(NO, "none", "no command to run")
+    if res.dynamic:
+        return Rewrite(UNKNOWN, "command", f"the command could not be read: {res.dynamic}")
+    statuses: list[Rewrite] = []
+    inline_text = False
+    for inv in res.invocations:
+        if inv.guarded and script_of(inv) is None and inv.path is not None:
+            continue
+        if inv.dynamic:
+            statuses.append(Rewrite(UNKNOWN, "command", f"{inv.script or inv.executable}: {inv.dynamic}"))
+        elif inv.path is not None:
+            path = script_of(inv)
+            if path is None:
+                if inv.path.exists():
+                    statuses.append(Rewrite(UNKNOWN, "script", f"{inv.path} is not a file"))
+                statuses.append(Rewrite(NO, "script", f"{inv.path.name} is missing, so it never runs"))
+                continue  # (the command check reports it)
+            if inv.direct and not _executable(path):
+                statuses.append(Rewrite(NO, "script", f"{path.name} is not executable, so it never runs"))
+                continue
+            facts = scripts.analyse(path)
+            status, why = facts.rewrites(host)
+            statuses.append(Rewrite(status, "script", f"{path.name}: {why}"))
+        elif inv.runner:
+            statuses.append(Rewrite(UNKNOWN, "command", f"`{inv.executable}` runs a package whose output is not known"))
+        elif inv.inline or (inv.program in resolve.NO_FILE):
+            inline_text = True  # the command line itself holds the code (echo '{...}', python3 -c '...')
+        elif inv.program:
+            statuses.append(Rewrite(UNKNOWN, "command", f"`{inv.program}` is a program whose output is not known"))
+    if inline_text:
+        facts = scripts.analyse_text(handler.command or "", "shell")
+        status, why = facts.rewrites(host)
+        if status == YES:
+            why = "the command line writes " + ("updated_input" if host == "cursor" else "updatedInput")
+        statuses.append(Rewrite(status, "command", why if status != NO else "the command line never writes it"))
+    for wanted in (YES, UNKNOWN):
+        for status in statuses:
+            if status.status == wanted:
+                return status
+    if statuses:
+        return statuses[0]
+    return Rewrite(NO, "command", "the command runs nothing that could write output")
+
+
+def _executable(path: Path) -> bool:
+    if os.name == "nt":
+        return True
+    try:
+        return bool(path.stat().st_mode & 0o111)
+    except OSError:
+        return False
+
+
+@lru_cache(maxsize=64)
+def pack_rewrites(pack: str, script: str) -> bool | None:
+    """Whether our pack's hook running `script` rewrites input (pack.toml), None if unknown."""
+    from installer.errors import HookwrightError
+    from installer.packs import load_pack
+
+    try:
+        loaded = load_pack(pack)
+    except HookwrightError:
+        return None
+    flags = [hook.rewrites_input for hook in loaded.hooks if hook.script == script]
+    return any(flags) if flags else None
+
+
+def identity(handler: Handler) -> tuple:
+    """Two handlers with one identity run once (claude-code-observed.md i; hooks.md §7): the same
+    command (and args) or URL in settings files; a plugin's copy stays separate."""
+    value = handler.value
+    plugin = handler.file.plugin or (str(handler.file.path) if handler.file.scope == "plugin" else None)
+    if not isinstance(value, dict):
+        return ("string", str(value), plugin, id(handler))
+    what = kind(handler)
+    if what == "command":
+        args = value.get("args")
+        return ("command", value.get("command"), json.dumps(args, sort_keys=True) if args is not None else None, plugin)
+    if what == "http":
+        return ("http", value.get("url"), plugin)
+    return (what, id(handler))

@@ -1,0 +1,80 @@
+"""Read each file strictly into a ConfigFile, and list the handlers its host would load."""
+from __future__ import annotations
+
+from installer.document import Document
+from installer.doctor.discovery import Candidate, recognise
+from installer.doctor.model import ConfigFile, Handler
+from installer.errors import HookwrightError
+from installer.hosts import claude
+
+NOT_PARSED = ("opencode-config", "opencode-plugin", "unknown")  # JSONC, JavaScript, anything else
+MAX_TEXT_BYTES = 10 * 1024 * 1024
+
+
+def read(candidate: Candidate) -> ConfigFile:
+    """The file with its strict JSON document, or with the error that stopped reading it."""
+    path = candidate.path
+    try:
+        raw = path.read_bytes()
+    except IsADirectoryError:
+        error = HookwrightError("is a directory, but a config file belongs here", path=path,
+                                hint="move the directory out of the way")
+        return _file(candidate, "unknown", error=error)
+    except OSError as err:
+        error = HookwrightError(f"cannot be read: {err.strerror or err}", path=path,
+                                hint="check the file's owner and mode")
+        return _file(candidate, "unknown", error=error)
+    text = raw[:MAX_TEXT_BYTES].decode("utf-8", "replace")
+    kind = candidate.kind
+    if kind is None:
+        kind, _ = recognise(path, text, None, parsed=False)
+        if kind in NOT_PARSED or kind in ("gemini-hooks", "grok-hooks"):
+            return _file(candidate, kind)
+    try:
+        document = Document.parse(path, raw)
+    except HookwrightError as error:
+        return _file(candidate, kind, error=error)
+    if candidate.kind is None:
+        kind, _ = recognise(path, text, document.data, parsed=True)
+    return _file(candidate, kind, document=document)
+
+
+def _file(candidate: Candidate, kind: str, document: Document | None = None,
+          error: HookwrightError | None = None) -> ConfigFile:
+    host = {"claude-settings": "claude", "claude-plugin-hooks": "claude", "cursor-hooks": "cursor",
+            "opencode-config": "opencode", "opencode-plugin": "opencode", "gemini-hooks": "gemini",
+            "grok-hooks": "grok"}.get(kind, "unknown")
+    return ConfigFile(candidate.path, kind, host, candidate.scope, document=document, project=candidate.project,
+                      plugin=candidate.plugin, plugin_root=candidate.plugin_root, error=error)
+
+
+def handlers(file: ConfigFile) -> list[Handler]:
+    """Every handler the host would load from this file, in file order. Claude Code: the entries
+    of each well-formed matcher group; Cursor: the flat entries. A bare string where a handler
+    belongs is included (its checks say what is wrong with it); anything that is not even in the
+    right place (events at the top level, a handler without its group) is not."""
+    data = file.document.data if file.document else None
+    if not isinstance(data, dict) or not isinstance(data.get("hooks"), dict):
+        return []
+    found = []
+    for event, entries in data["hooks"].items():
+        if not isinstance(entries, list):
+            continue
+        for gi, entry in enumerate(entries):
+            if file.host == "cursor":
+                if isinstance(entry, str) or (isinstance(entry, dict) and "hooks" not in entry):
+                    matcher = entry.get("matcher") if isinstance(entry, dict) else None
+                    keys = ("hooks", event, gi)
+                    found.append(Handler(file, event, matcher if isinstance(matcher, str) else None,
+                                         entry, keys, keys))
+                continue
+            if not (isinstance(entry, dict) and isinstance(entry.get("hooks"), list)):
+                continue
+            matcher = entry.get("matcher")
+            for hi, value in enumerate(entry["hooks"]):
+                if isinstance(value, (dict, str)):
+                    found.append(Handler(file, event, matcher if isinstance(matcher, str) else None, value,
+                                         ("hooks", event, gi, "hooks", hi), ("hooks", event, gi),
+                                         owner=claude.owner(value)))
+    return found
+

@@ -1,0 +1,283 @@
+"""How Claude Code reads a matcher, and JavaScript regexes approximated by Python's `re`.
+
+Measured on Claude Code 2.1.328 (claude-code-observed.md f): `*`, an empty or a missing matcher
+matches everything; a matcher made only of letters, digits, `_`, `|` and spaces (since 2.1.195
+also `-`, since 2.1.191 also `,`) is an exact name or a list of exact names; anything else is a
+JavaScript regex, unanchored (`RegExp.prototype.test`) and case-sensitive. FileChanged and
+StopFailure use the narrower exact set (letters, digits, `_`, `|`).
+
+`js_regex` translates a JavaScript pattern to a Python one and names the constructs that the two
+read differently, so that a matcher is judged the way the host's regex engine judges it.
+"""
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from installer.doctor.facts import NARROW_EXACT_EVENTS
+
+EXACT = re.compile(r"[A-Za-z0-9_|, \t-]*")
+NARROW_EXACT = re.compile(r"[A-Za-z0-9_|]*")
+SPLIT = re.compile(r"\s*[|,]\s*")
+
+
+@dataclass(frozen=True)
+class Matcher:
+    """One matcher as the host reads it."""
+
+    text: str | None
+    kind: str  # "all" | "exact" | "regex"
+    names: tuple[str, ...] = ()  # exact: the names it matches
+    pattern: "re.Pattern | None" = None  # regex: the compiled Python equivalent (None if it does not compile)
+    error: str | None = None  # regex: why the host's regex engine rejects it
+    dialect: tuple[str, ...] = ()  # regex: constructs JavaScript rejects or reads differently (then
+    # `pattern` is what JavaScript makes of them, or None when JavaScript rejects the pattern)
+
+    def matches(self, name: str) -> bool:
+        if self.kind == "all":
+            return True
+        if self.kind == "exact":
+            return name in self.names
+        return bool(self.pattern and self.pattern.search(name))
+
+
+@lru_cache(maxsize=4096)
+def classify(matcher: str | None, event: str = "PreToolUse") -> Matcher:
+    if matcher is None or matcher.strip() in ("", "*"):
+        return Matcher(matcher, "all")
+    exact = NARROW_EXACT if event in NARROW_EXACT_EVENTS else EXACT
+    if exact.fullmatch(matcher):
+        names = tuple(n for n in SPLIT.split(matcher.strip()) if n)
+        return Matcher(matcher, "exact", names=names)
+    translated = js_regex(matcher)
+    return Matcher(matcher, "regex", pattern=translated.pattern, error=translated.error,
+                   dialect=tuple(translated.dialect))
+
+
+# ---- JavaScript regex -> Python re ------------------------------------------------------------
+
+@dataclass
+class Translated:
+    python: str | None
+    pattern: "re.Pattern | None"
+    error: str | None = None  # the host's regex engine rejects it
+    dialect: list[str] = field(default_factory=list)  # constructs JavaScript rejects or reads differently
+
+
+_JS_ESCAPES = set("dDwWsSbBfnrtv")
+_PY_ANCHORS = {"A": "start of input", "Z": "end of input", "z": "end of input", "G": "end of the previous match"}
+_GROUP_FLAGS = re.compile(r"\(\?[aiLmsux-]+[):]")
+
+
+def js_regex(source: str, flags: int = 0) -> Translated:
+    """Translate a JavaScript (non-unicode) regex to Python; note what JavaScript reads differently."""
+    out: list[str] = []
+    dialect: list[str] = []  # read differently by JavaScript
+    rejected: list[str] = []  # rejected by JavaScript
+    names = set(re.findall(r"\(\?<([A-Za-z_$][\w$]*)>", source))
+    i, n = 0, len(source)
+    while i < n:
+        ch = source[i]
+        if ch == "\\":
+            if i + 1 == n:
+                return Translated(None, None, error="\\ at end of pattern", dialect=dialect)
+            piece, i = _escape(source, i, names, dialect, in_class=False)
+            out.append(piece)
+            continue
+        if ch == "[":
+            piece, i = _char_class(source, i, names, dialect)
+            if piece is None:
+                return Translated(None, None, error="unterminated character class [...]", dialect=dialect)
+            out.append(piece)
+            continue
+        if ch == "(" and source.startswith("(?", i):
+            rest = source[i:]
+            if rest.startswith(("(?:", "(?=", "(?!", "(?<=", "(?<!")):
+                out.append("(?")
+                i += 2
+                continue
+            named = re.match(r"\(\?<([A-Za-z_$][\w$]*)>", rest)
+            if named:
+                out.append(f"(?P<{named[1]}>")
+                i += named.end()
+                continue
+            construct = _GROUP_FLAGS.match(rest)
+            if construct:
+                rejected.append(f"{construct[0]!r} (inline flags: JavaScript throws 'Invalid group')")
+            elif rest.startswith("(?P"):
+                rejected.append("'(?P...' (Python's named group; JavaScript writes (?<name>...) and throws "
+                                "'Invalid group')")
+            elif rest.startswith("(?#"):
+                rejected.append("'(?#...)' (a comment group: JavaScript throws 'Invalid group')")
+            elif rest.startswith("(?>"):
+                rejected.append("'(?>...)' (an atomic group: JavaScript throws 'Invalid group')")
+            elif rest.startswith("(?("):
+                rejected.append("'(?(...)' (a conditional group: JavaScript throws 'Invalid group')")
+            else:
+                return Translated(None, None, error=f"invalid group {rest[:4]!r}", dialect=dialect)
+            out.append("(?")
+            i += 2
+            continue
+        if ch in "*+?}" and i + 1 < n and source[i + 1] == "+" and (ch != "+" or i == 0 or source[i - 1] != "\\"):
+            rejected.append(f"'{ch}+' (a possessive quantifier: JavaScript throws 'Nothing to repeat')")
+        out.append(ch)
+        i += 1
+    python = "".join(out)
+    if rejected:  # a SyntaxError in JavaScript
+        return Translated(python, None, error="not a JavaScript regex", dialect=rejected + dialect)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            pattern = re.compile(python, flags)
+    except re.error as err:
+        if "look-behind requires fixed-width" in str(err):  # JavaScript allows any look-behind
+            return Translated(python, None, dialect=dialect)
+        return Translated(python, None, error=str(err), dialect=dialect)
+    except (RecursionError, OverflowError) as err:  # absurd nesting or repeat counts
+        return Translated(python, None, error=str(err) or type(err).__name__, dialect=dialect)
+    return Translated(python, pattern, dialect=dialect)
+
+
+def _escape(source: str, i: int, names: set[str], dialect: list[str], in_class: bool) -> tuple[str, int]:
+    if i + 1 >= len(source):  # inside a class: the class is unterminated anyway
+        return "\\\\", i + 1
+    c = source[i + 1]
+    if c.isdigit():
+        if c == "0" and not (i + 2 < len(source) and source[i + 2].isdigit()):
+            return "\\x00", i + 2
+        return "\\" + c, i + 2
+    if c in _JS_ESCAPES:
+        return "\\" + c, i + 2
+    if c == "c":
+        if i + 2 < len(source) and source[i + 2].isalpha():
+            return f"\\x{ord(source[i + 2].upper()) - 64:02x}", i + 3
+        return "\\\\c", i + 2
+    if c == "x":
+        if re.match(r"[0-9A-Fa-f]{2}", source[i + 2:i + 4]):
+            return source[i:i + 4], i + 4
+        return "x", i + 2
+    if c == "u":
+        if re.match(r"[0-9A-Fa-f]{4}", source[i + 2:i + 6]):
+            return source[i:i + 6], i + 6
+        return "u", i + 2
+    if c == "k" and not in_class:
+        named = re.match(r"\\k<([A-Za-z_$][\w$]*)>", source[i:])
+        if named and named[1] in names:
+            return f"(?P={named[1]})", i + named.end()
+        return "k", i + 2
+    if c.isascii() and c.isalpha():  # JavaScript: an identity escape, the letter itself
+        if c in _PY_ANCHORS and not in_class:
+            dialect.append(f"'\\{c}' (the {_PY_ANCHORS[c]} in Python and PCRE, the letter {c} in JavaScript)")
+        return c, i + 2
+    return "\\" + c, i + 2
+
+
+def _char_class(source: str, i: int, names: set[str], dialect: list[str]) -> tuple[str | None, int]:
+    j = i + 1
+    negated = source.startswith("^", j)
+    if negated:
+        j += 1
+    if source.startswith("]", j):  # JavaScript: [] matches nothing, [^] matches anything
+        return ("[\\s\\S]" if negated else "(?!)"), j + 1
+    out = ["[^" if negated else "["]
+    while j < len(source):
+        ch = source[j]
+        if ch == "]":
+            out.append("]")
+            return "".join(out), j + 1
+        if ch == "\\":
+            piece, j = _escape(source, j, names, dialect, in_class=True)
+            out.append(piece)
+            continue
+        if ch == "[":  # literal in JavaScript; Python warns about nested sets
+            out.append("\\[")
+        else:
+            out.append(ch)
+        j += 1
+    return None, j
+
+
+def empty_alternative(source: str) -> bool:
+    """True when the pattern's top level has an empty alternative (`a||b`, `|a`, `a|`): it then
+    matches the empty string, so an unanchored matcher matches every name."""
+    depth, at_start, i = 0, True, 0
+    while i < len(source):
+        ch = source[i]
+        if ch == "\\":
+            at_start, i = False, i + 2
+            continue
+        if ch == "[":
+            end = source.find("]", i + 2 if source.startswith("[]", i) or source.startswith("[^]", i) else i + 1)
+            at_start, i = False, (len(source) if end < 0 else end + 1)
+            continue
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(depth - 1, 0)
+        elif ch == "|" and depth == 0:
+            if at_start:
+                return True
+            at_start = True
+            i += 1
+            continue
+        at_start = False
+        i += 1
+    return at_start and "|" in source and depth == 0
+
+
+# ---- can a regex match any tool name at all? ---------------------------------------------------
+
+TOOL_NAME = r"[A-Za-z0-9_.\-]*"  # tool names: built-ins and mcp__<server>__<tool>
+VALUE_NAME = r"[A-Za-z0-9_.:/@\-]*"  # agent types, MCP server names, command names
+
+
+@lru_cache(maxsize=1024)
+def can_match_a_name(python: str, alphabet: str = TOOL_NAME) -> bool:
+    """False only when no string made of the alphabet's characters can contain a match (decided
+    with interegular's finite automata); True when that is possible or cannot be decided."""
+    import interegular
+
+    body = _for_interegular(python)  # a superset of the language: "matches nothing" stays sound
+    try:
+        fsm = interegular.parse_pattern(body).to_fsm()
+        names = interegular.parse_pattern(alphabet).to_fsm(fsm.alphabet)
+        return not (fsm & names).empty()
+    except Exception:  # noqa: BLE001 - look-arounds, back-references...: not decidable here
+        return True
+
+
+_QUANTIFIER = re.compile(r"\{\d+(,\d*)?\}")
+
+
+def _for_interegular(python: str) -> str:
+    """The pattern with every `^` and `$` outside character classes taken out, and braces that
+    are not a quantifier escaped (both engines read them as literal braces; interegular does not)."""
+    out, i, in_class = [], 0, False
+    while i < len(python):
+        ch = python[i]
+        if ch == "\\":
+            out.append(python[i:i + 2])
+            i += 2
+            continue
+        quantifier = None if in_class else _QUANTIFIER.match(python, i)
+        if quantifier:
+            out.append(quantifier[0])
+            i = quantifier.end()
+            continue
+        if ch in "{}" and not in_class:
+            out.append("\\" + ch)
+        elif ch == "[" and not in_class:
+            in_class = True
+            out.append(ch)
+            if python.startswith("^", i + 1):  # a negated class keeps its ^
+                out.append("^")
+                i += 1
+        elif ch == "]" and in_class:
+            in_class = False
+            out.append(ch)
+        elif ch not in "^$" or in_class:
+            out.append(ch)
+        i += 1
+    return "".join(out)

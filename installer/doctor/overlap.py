@@ -1,0 +1,355 @@
+"""Which real tools two matchers can both match.
+
+A matcher is read exactly as Claude Code reads it (installer/doctor/matching.classify, the
+same reading every matcher rule uses; claude-code-hooks.md §2.2, claude-code-observed.md f):
+`*`, empty or missing matches everything; a matcher of letters, digits, `_`, `|`, space (and,
+on current hosts, `-` and `,`) is a list of exact names; anything else is a JavaScript regex,
+unanchored and case-sensitive.
+
+"Real tools" are the built-in tool names plus, for every MCP server configured for the
+project, the open space `mcp__<server>__<tool>` (a tool part of letters, digits, `_`, `-`).
+That space is infinite, so two regexes are intersected as finite automata (interegular), not
+by trying sample names: `mcp__.*__AskUserQuestion` and `mcp__srv__.*` share
+`mcp__srv__AskUserQuestion`; `mcp__srv__A.*` and `mcp__srv__B.*` share nothing. Constructs a
+finite automaton cannot express (look-arounds, back-references, anchors inside groups) fall
+back to sampling: the built-in names and, per server, names built from the words in both
+patterns.
+
+Cost: each distinct matcher is read once (cached); `matched_builtins` is linear in the tool
+list; an automaton intersection is only needed for two regexes that both reach one server.
+"""
+from __future__ import annotations
+
+import re
+from collections import deque
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable
+
+from installer.doctor.matching import Matcher, classify
+
+TOOL_PART = "[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*_?"  # the tool part of an MCP tool name (no "__")
+WITNESS_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+
+
+@dataclass(frozen=True)
+class Overlap:
+    """Real tool names two matchers both match."""
+
+    builtins: tuple[str, ...] = ()  # built-in tools
+    mcp: tuple[str, ...] = ()  # "mcp__srv__*" (every tool of the server) or an example name per server
+
+    def __bool__(self) -> bool:
+        return bool(self.builtins or self.mcp)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.builtins + self.mcp
+
+    def describe(self, limit: int = 6) -> str:
+        names = list(self.names)
+        shown = ", ".join(names[:limit])
+        return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+def read(matcher: str | None, event: str = "PreToolUse") -> Matcher:
+    return classify(matcher, event)
+
+
+@lru_cache(maxsize=16384)
+def matched_builtins(matcher: str | None, tools: tuple[str, ...], event: str = "PreToolUse") -> frozenset[str]:
+    m = classify(matcher, event)
+    if m.kind == "all":
+        return frozenset(tools)
+    if m.kind == "exact":
+        return frozenset(name for name in m.names if name in tools)
+    if m.pattern is None:  # the host's regex engine rejects it: the group never fires
+        return frozenset()
+    return frozenset(name for name in tools if m.pattern.search(name))
+
+
+def server_reach(matcher: str | None, server: str, event: str = "PreToolUse") -> str:
+    """How much of `mcp__<server>__*` a matcher reaches: "all", "some" or "none"."""
+    return _reach(classify(matcher, event), server)
+
+
+@lru_cache(maxsize=16384)
+def _reach(m: Matcher, server: str) -> str:
+    if m.kind == "all":
+        return "all"
+    prefix = f"mcp__{server}__"
+    if m.kind == "exact":
+        return "some" if any(_in_server(name, prefix) for name in m.names) else "none"
+    if m.pattern is None:
+        return "none"
+    machine = _search_machine(m.pattern.pattern)
+    space = _ServerSpace(server)
+    if machine is None:
+        return "some" if _samples_match(server, (m,)) else "none"
+    found = _search([space, machine])
+    if found is _GAVE_UP:
+        return "some" if _samples_match(server, (m,)) else "none"
+    if found is None:
+        return "none"
+    missed = _search([space, _Not(machine)])
+    return "all" if missed is None else "some"
+
+
+def overlap(a: str | None, b: str | None, tools: Iterable[str], mcp_servers: Iterable[str],
+            event: str = "PreToolUse") -> Overlap:
+    """The real tool names both matchers can match (built-ins, then one entry per MCP server)."""
+    builtins = tuple(t for t in tools if not t.startswith("mcp__"))
+    shared = matched_builtins(a, builtins, event) & matched_builtins(b, builtins, event)
+    mcp = []
+    for server in mcp_servers:
+        found = mcp_overlap(a, b, server, event)
+        if found:
+            mcp.append(found)
+    return Overlap(tuple(t for t in builtins if t in shared), tuple(mcp))
+
+
+def mcp_overlap(a: str | None, b: str | None, server: str, event: str = "PreToolUse") -> str | None:
+    """None, `mcp__<server>__*` when both match every tool of the server, or one tool name both match."""
+    ma, mb = classify(a, event), classify(b, event)
+    reach_a, reach_b = _reach(ma, server), _reach(mb, server)
+    if "none" in (reach_a, reach_b):
+        return None
+    if reach_a == "all" and reach_b == "all":
+        return f"mcp__{server}__*"
+    return _mcp_pair(ma, mb, server)
+
+
+@lru_cache(maxsize=16384)
+def _mcp_pair(ma: Matcher, mb: Matcher, server: str) -> str | None:
+    prefix = f"mcp__{server}__"
+    for first, second in ((ma, mb), (mb, ma)):
+        if first.kind == "exact":
+            return next((n for n in first.names if _in_server(n, prefix) and second.matches(n)), None)
+    machines: list = [_ServerSpace(server)]
+    for m in (ma, mb):
+        if m.kind == "regex":
+            machine = _search_machine(m.pattern.pattern)
+            if machine is None:
+                return _samples_match(server, tuple(x for x in (ma, mb) if x.kind == "regex"))
+            machines.append(machine)
+    found = _search(machines)
+    if found is _GAVE_UP:
+        return _samples_match(server, tuple(x for x in (ma, mb) if x.kind == "regex"))
+    return found
+
+
+def _in_server(name: str, prefix: str) -> bool:
+    return name.startswith(prefix) and re.fullmatch(TOOL_PART, name[len(prefix):]) is not None
+
+
+# ---- automata ------------------------------------------------------------------------------------
+#
+# Each "machine" has start(), step(state, char) -> state (None: dead) and accepts(state). A search
+# runs them side by side, breadth first, over the characters a tool name can have, and returns
+# the shortest name all of them accept (or None). A regex is searched for anywhere in the name
+# (JavaScript's RegExp.test) by running its automaton from every position at once (a lazy subset
+# construction), which is far cheaper than determinising `.*(?:...).*`.
+
+_GAVE_UP = object()
+MAX_STATES = 50_000
+
+
+class _ServerSpace:
+    """`mcp__<server>__` then a tool part: letters, digits, `-` and single `_` (no `__`)."""
+
+    def __init__(self, server: str) -> None:
+        self.prefix = f"mcp__{server}__"
+
+    def start(self):
+        return 0
+
+    def step(self, state, ch: str):
+        n = len(self.prefix)
+        if isinstance(state, int):
+            if state < n:
+                return state + 1 if ch == self.prefix[state] else None
+            return None if ch == "_" else "tool"  # the first character of the tool part
+        if state == "tool":
+            return "tool_" if ch == "_" else "tool"
+        return None if ch == "_" else "tool"  # after one "_"
+
+    def accepts(self, state) -> bool:
+        return state in ("tool", "tool_")
+
+
+class _Search:
+    """Where in the name a regex can match (unanchored), from its branches' automata."""
+
+    def __init__(self, branches: list[tuple[object, bool, bool]]) -> None:
+        self.branches = branches  # (fsm of the branch body, anchored at start, anchored at end)
+
+    def start(self):
+        states = []
+        for fsm, _, end in self.branches:
+            active = frozenset({fsm.initial})
+            states.append((active, not end and fsm.initial in fsm.finals))
+        return tuple(states)
+
+    def step(self, state, ch: str):
+        out = []
+        for (fsm, start, end), (active, matched) in zip(self.branches, state):
+            if matched:
+                out.append((frozenset(), True))
+                continue
+            symbol = fsm.alphabet[ch]
+            moved = set()
+            for s in active:
+                target = fsm.map.get(s, {}).get(symbol)
+                if target is not None:
+                    moved.add(target)
+            if not start:
+                moved.add(fsm.initial)  # a match may begin at the next position
+            matched = not end and any(s in fsm.finals for s in moved)
+            out.append((frozenset() if matched else frozenset(moved), matched))
+        return tuple(out)
+
+    def accepts(self, state) -> bool:
+        return any(matched or (end and any(s in fsm.finals for s in active))
+                   for (fsm, _, end), (active, matched) in zip(self.branches, state))
+
+
+class _Not:
+    def __init__(self, machine) -> None:
+        self.machine = machine
+
+    def start(self):
+        return self.machine.start()
+
+    def step(self, state, ch):
+        return None if state is None else self.machine.step(state, ch)
+
+    def accepts(self, state) -> bool:
+        return state is None or not self.machine.accepts(state)
+
+
+def _search(machines: list, chars: str = WITNESS_CHARS):
+    """The shortest string every machine accepts; None if there is none; _GAVE_UP past MAX_STATES."""
+    negated = [isinstance(m, _Not) for m in machines]
+    start = tuple(m.start() for m in machines)
+    queue = deque([(start, "")])
+    seen = {start}
+    while queue:
+        states, text = queue.popleft()
+        if all(m.accepts(s) for m, s in zip(machines, states)):
+            return text
+        for ch in chars:
+            nxt = []
+            for m, s, neg in zip(machines, states, negated):
+                t = m.step(s, ch)
+                if t is None and not neg:
+                    break
+                nxt.append(t)
+            else:
+                key = tuple(nxt)
+                if key not in seen:
+                    if len(seen) >= MAX_STATES:
+                        return _GAVE_UP
+                    seen.add(key)
+                    queue.append((key, text + ch))
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _search_machine(python: str) -> _Search | None:
+    """The unanchored-search machine of a Python-syntax regex; None when a finite automaton
+    cannot express it here (look-arounds, back-references, anchors inside groups)."""
+    import interegular
+
+    branches = _top_level_branches(python)
+    if branches is None:
+        return None
+    parsed = []
+    for branch in branches:
+        start = branch.startswith("^")
+        body = branch[1:] if start else branch
+        end = body.endswith("$") and not _escaped(body, len(body) - 1)
+        body = body[:-1] if end else body
+        if _has_anchor(body):
+            return None
+        try:
+            fsm = interegular.parse_pattern(body).to_fsm()
+        except Exception:  # noqa: BLE001 - Unsupported (look-arounds, back-references), InvalidSyntax
+            return None
+        parsed.append((fsm, start, end))
+    return _Search(parsed)
+
+
+def _top_level_branches(pattern: str) -> list[str] | None:
+    """Split on `|` outside groups and classes."""
+    branches, depth, start, i, in_class = [], 0, 0, 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            if pattern.startswith("[^", i):
+                i += 1
+            if pattern.startswith("]", i + 1):
+                i += 1  # a "]" right after "[" or "[^" is a member
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            branches.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    branches.append(pattern[start:])
+    return branches
+
+
+def _escaped(text: str, index: int) -> bool:
+    count, j = 0, index - 1
+    while j >= 0 and text[j] == "\\":
+        count += 1
+        j -= 1
+    return count % 2 == 1
+
+
+def _has_anchor(body: str) -> bool:
+    """An anchor (^, $, \\b, \\B, \\A, \\Z) outside a character class."""
+    in_class, i = False, 0
+    while i < len(body):
+        c = body[i]
+        if c == "\\":
+            if i + 1 < len(body) and body[i + 1] in "bBAZ" and not in_class:
+                return True
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            if body.startswith("[^", i):
+                i += 1
+        elif c in "^$":
+            return True
+        i += 1
+    return False
+
+
+def _samples_match(server: str, matchers: tuple[Matcher, ...]) -> str | None:
+    """Fallback for patterns an automaton cannot express: a sample tool name of the server that
+    every matcher matches, built from the words the patterns contain and the built-in names."""
+    from installer.doctor.facts import BUILTIN_TOOLS
+
+    words = set(BUILTIN_TOOLS) | {"x", "tool"}
+    for m in matchers:
+        source = m.pattern.pattern if m.pattern is not None else " ".join(m.names)
+        words |= set(re.findall(r"[A-Za-z0-9_-]+", source))
+    prefix = f"mcp__{server}__"
+    candidates = sorted({prefix + w.removeprefix(prefix) for w in words if w} |
+                        {prefix + w.split("__")[-1] for w in words if "__" in w and w.split("__")[-1]})
+    for name in candidates:
+        if _in_server(name, prefix) and all(m.matches(name) for m in matchers):
+            return name
+    return None

@@ -1,0 +1,173 @@
+"""doctor's results for people (text), programs (a versioned JSON document) and code scanning (SARIF 2.1.0).
+
+The JSON document is the one result; the text and SARIF renderings are made from it.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import quote
+
+from installer import __version__
+from installer.doctor.model import catalog
+from installer.doctor.run import Outcome
+from installer.errors import ExitCode
+
+SCHEMA = "hookwright-doctor/1"
+INFORMATION_URI = "https://pypi.org/project/hookwright/"
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
+STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+
+
+def document(outcome: Outcome, strict: bool = False) -> dict:
+    errors, warnings, infos = (outcome.count(s) for s in ("error", "warning", "info"))
+    failed = errors > 0 or (strict and warnings > 0)
+    per_file: dict[str, int] = {}
+    for handler in outcome.handlers:
+        per_file[str(handler.file.path)] = per_file.get(str(handler.file.path), 0) + 1
+    return {
+        "schema": SCHEMA,
+        "hookwright_version": __version__,
+        "project": str(outcome.project),
+        "files": [{"path": str(f.path), "kind": f.kind, "host": f.host, "scope": f.scope, "plugin": f.plugin,
+                   "handlers": per_file.get(str(f.path), 0)} for f in outcome.files],
+        "findings": [f.to_json() for f in outcome.findings],
+        "summary": {"errors": errors, "warnings": warnings, "infos": infos, "files": len(outcome.files),
+                    "handlers": len(outcome.handlers), "strict": strict,
+                    "exit_code": int(ExitCode.FINDINGS if failed else ExitCode.OK)},
+    }
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def summary_line(doc: dict) -> str:
+    s = doc["summary"]
+    line = f"{_plural(s['errors'], 'error')}, {_plural(s['warnings'], 'warning')} in {_plural(s['files'], 'file')}"
+    return line + (f" (and {_plural(s['infos'], 'note')})" if s["infos"] else "")
+
+
+def shown_path(path: str, base: Path) -> str:
+    try:
+        return Path(path).resolve().relative_to(base.resolve()).as_posix()
+    except (ValueError, OSError):
+        return path
+
+
+def text(doc: dict, base: Path) -> list[str]:
+    """Rich markup lines: findings grouped by file, then the summary line."""
+    from rich.markup import escape
+
+    by_file: dict[str, list[dict]] = {}
+    for finding in doc["findings"]:
+        by_file.setdefault(finding["path"], []).append(finding)
+    lines = []
+    for file in doc["files"]:
+        findings = by_file.pop(file["path"], [])
+        scope = f", {file['scope']}" if file["scope"] not in ("given",) else ""
+        plugin = f", plugin {file['plugin']}" if file["plugin"] else ""
+        lines.append(f"[bold]{escape(shown_path(file['path'], base))}[/] [dim]({file['kind']}{scope}{plugin})[/]")
+        if not findings:
+            lines.append("  [dim]no findings[/]")
+        lines.extend(_finding_lines(findings))
+    for path, findings in by_file.items():  # findings about files outside the list (none expected)
+        lines.append(f"[bold]{escape(shown_path(path, base))}[/]")
+        lines.extend(_finding_lines(findings))
+    if not doc["files"]:
+        lines.append(f"[dim]no Claude Code or Cursor hook config found for {escape(doc['project'])}[/]")
+    s = doc["summary"]
+    colour = "red" if s["errors"] else "yellow" if s["warnings"] else "green"
+    lines.append(f"[{colour}]{summary_line(doc)}[/]")
+    return lines
+
+
+def _finding_lines(findings: list[dict]) -> list[str]:
+    from rich.markup import escape
+
+    lines = []
+    for f in findings:
+        where = f"{f['line']}:{f['column']}"
+        severity = f["severity"]
+        lines.append(f"  {where:>7}  [{STYLE[severity]}]{severity:<7}[/] [dim]{f['rule']}[/]  {escape(f['message'])}")
+        if f["hint"]:
+            lines.append(f"  {'':>7}  {'':<7} [dim]hint: {escape(f['hint'])}[/]")
+    return lines
+
+
+def template(text: str) -> str:
+    """A message or hint template for people: `{matcher}` shown as `<matcher>`."""
+    return re.sub(r"(?<!\{)\{(\w+)\}(?!\})", r"<\1>", text).replace("{{", "{").replace("}}", "}")
+
+
+def explanation(rule_id: str) -> dict:
+    rule = catalog()[rule_id]
+    return {"id": rule.id, "kind": rule.kind, "severity": rule.severity, "message": rule.message,
+            "hint": rule.hint, "explanation": rule.explanation}
+
+
+# ---- SARIF 2.1.0 ----------------------------------------------------------------------------------
+
+def sarif(doc: dict, base: Path) -> dict:
+    """A SARIF 2.1.0 log: one run, every rule of the catalog, one result per finding, paths
+    relative to `base` (the working directory) where possible."""
+    rules = list(catalog().values())
+    index = {rule.id: i for i, rule in enumerate(rules)}
+    base_uri = base.resolve().as_uri().rstrip("/") + "/"
+    results = []
+    for f in doc["findings"]:
+        result = {
+            "ruleId": f["rule"],
+            "ruleIndex": index[f["rule"]],
+            "level": SARIF_LEVEL[f["severity"]],
+            "message": {"text": f["message"] + (f". Hint: {f['hint']}" if f["hint"] else "")},
+            "locations": [_location(f["path"], f["line"], f["column"], base)],
+        }
+        related = [{"id": i, **_location(r["path"], r.get("line"), r.get("column"), base),
+                    "message": {"text": r.get("message") or "related"}} for i, r in enumerate(f["related"])]
+        if related:
+            result["relatedLocations"] = related
+        results.append(result)
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "hookwright",
+                "version": __version__,
+                "informationUri": INFORMATION_URI,
+                "rules": [_rule(rule) for rule in rules],
+            }},
+            "originalUriBaseIds": {"SRCROOT": {"uri": base_uri}},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    }
+
+
+def _rule(rule) -> dict:
+    short = re.sub(r"\{[^{}]*\}", "…", rule.message).replace("{{", "{").replace("}}", "}")
+    if len(short.replace("…", "").strip(" :().\"")) < 20:  # a message that is all placeholders
+        short = " ".join(rule.explanation.split(". ")[0].split())
+    return {
+        "id": rule.id,
+        "name": "".join(part.capitalize() for part in rule.id.replace("/", "-").split("-")),
+        "shortDescription": {"text": short},
+        "fullDescription": {"text": " ".join(rule.explanation.split())},
+        "help": {"text": " ".join(rule.explanation.split()) + f" (hookwright doctor --explain {rule.id})"},
+        "defaultConfiguration": {"level": SARIF_LEVEL[rule.severity]},
+        "properties": {"tags": [rule.kind]},
+    }
+
+
+def _location(path: str, line: int | None, column: int | None, base: Path) -> dict:
+    resolved = Path(path).resolve()
+    try:
+        artifact = {"uri": quote(resolved.relative_to(base.resolve()).as_posix()), "uriBaseId": "SRCROOT"}
+    except ValueError:
+        artifact = {"uri": resolved.as_uri()}
+    location: dict = {"artifactLocation": artifact}
+    if line:
+        location["region"] = {"startLine": line, "startColumn": column or 1}
+    return {"physicalLocation": location}

@@ -1,0 +1,688 @@
+"""What a hook's command runs, worked out without running it.
+
+Shell form (no `args`): Claude Code hands the string to `sh -c` (Git Bash on Windows) with the
+working directory set to the directory it was started in (the project) and `CLAUDE_PROJECT_DIR`
+set to it (claude-code-observed.md j). So the string is read here the way a POSIX shell reads
+it: quotes, `$VAR`/`${VAR}`/`${VAR:-default}`, `~`, `NAME=value` prefixes, `cd dir && ...`,
+lists and pipelines, wrappers (`env`, `exec`, `timeout`...), and an interpreter followed by a
+script (`python3 x.py`, `node x.js`, `bash x.sh`, `uv run x.py`). What only the shell can know
+when the hook runs (`$(...)`, backticks, an unknown variable) makes that word *dynamic*: no
+file is claimed missing on its account. A package runner (`npx`, `uvx`, `bunx`, `pnpm dlx`)
+runs a package, not a file.
+
+Exec form (`args` present): `command` is the executable, looked up on PATH when it is a bare
+name, spawned without a shell (so no quotes, variables or `~`; Claude Code substitutes its
+`${CLAUDE_...}` placeholders), and `args` are its arguments.
+
+Everything here is a pure function of its inputs (PATH lookups are the caller's job), so the
+results are cached: one resolution per distinct command in a run of thousands of handlers.
+"""
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+# Hard-coded home directories: macOS, Linux, Windows (either slash).
+HOME_PATH = re.compile(r"(?<![\w.$}])(/Users/[^/\s'\"$`]+/|/home/[^/\s'\"$`]+/|[A-Za-z]:[\\/]{1,2}Users[\\/]{1,2}[^\\/\s'\"]+[\\/])")
+
+PYTHON = re.compile(r"(?:python|pypy)(?:\d+(?:\.\d+)?)?(?:\.exe)?$")
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish"})
+NODE_LIKE = frozenset({"node", "nodejs", "tsx", "ts-node", "esno", "esr", "bun", "deno"})
+OTHER_INTERPRETERS = frozenset({"ruby", "perl", "php", "Rscript", "lua", "osascript", "pwsh", "powershell"})
+RUNNERS = frozenset({"npx", "bunx", "pnpx", "uvx", "pipx"})  # run a package, not a file
+WRAPPERS = frozenset({"exec", "command", "nohup", "builtin", "time", "stdbuf", "sudo", "doas", "caffeinate"})
+# Shell keywords and builtins that do not run a file; `cd`, `export`, `test` are read for
+# their effect (directory, variables, guards)
+NO_FILE = frozenset({
+    "echo", "printf", "true", "false", ":", "exit", "return", "set", "unset", "shift", "read", "wait",
+    "trap", "ulimit", "umask", "local", "declare", "typeset", "readonly", "eval", "alias", "sleep",
+    "cat", "tee", "jq", "grep", "sed", "awk", "head", "tail", "tr", "cut", "xargs", "mkdir", "touch",
+    "rm", "cp", "mv", "ln", "chmod", "date", "pwd", "basename", "dirname", "wc", "sort", "uniq",
+})
+KEYWORDS = frozenset({"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}",
+                      "(", ")", "time"})
+REDIRECT = re.compile(r"(?:\d+|&)?(?:>>|>&|<&|<<<|<>|>\||>|<)")
+ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".sh", ".bash", ".zsh", ".rb",
+                   ".pl", ".php", ".ps1")
+
+
+# ---- results ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Invocation:
+    """One simple command in the string: what it runs and which file, if any."""
+
+    executable: str  # the program as the shell sees it after expansion ("python3", "/abs/x.sh", "npx")
+    program: str | None = None  # a bare name the shell looks up on PATH ("python3", "node", "rtk")
+    interpreter: str | None = None  # set when a script runs through a program ("python3", "uv run", "source")
+    script: str | None = None  # the file it runs, as written after expansion (may be relative)
+    path: Path | None = None  # that file, absolute; None when it cannot be known statically
+    direct: bool = False  # the file itself is executed (needs its executable bit)
+    relative: bool = False  # the file's path is relative to the directory the host was started in
+    runner: bool = False  # a package runner (npx, uvx...): runs a package, not a file
+    inline: bool = False  # the interpreter runs code given inline (-c, -e, -m module)
+    dynamic: str | None = None  # why the file cannot be known statically ($(...), a variable...)
+    guarded: bool = False  # a `test -f`/`[ -x ]`/`command -v` on the same file or program runs first
+
+
+@dataclass(frozen=True)
+class Resolution:
+    form: str  # "shell" | "exec" | "none" (not a command handler, or no command)
+    invocations: tuple[Invocation, ...] = ()
+    main: Invocation | None = None  # the one that does the hook's work (the script it runs, if any)
+    dynamic: str | None = None  # the whole command could not be read (PowerShell, a `for` loop...)
+    home_paths: tuple[str, ...] = ()  # hard-coded home directories in the command (/Users/x/, /home/x/)
+
+    @property
+    def resolved(self) -> bool:
+        """Everything the main invocation runs is known statically."""
+        return self.dynamic is None and self.main is not None and self.main.dynamic is None
+
+    @property
+    def executable(self) -> str | None:
+        return self.main.executable if self.main else None
+
+    @property
+    def interpreter(self) -> str | None:
+        return self.main.interpreter if self.main else None
+
+    @property
+    def script(self) -> Path | None:
+        return self.main.path if self.main else None
+
+    @property
+    def launch_dependent(self) -> bool:
+        return any(i.relative for i in self.invocations)
+
+    @property
+    def scripts(self) -> tuple[Invocation, ...]:
+        """Every invocation that runs a file we can name (the ones to check on disk)."""
+        return tuple(i for i in self.invocations if i.path is not None)
+
+    def to_json(self) -> dict:
+        main = self.main
+        return {"form": self.form, "resolved": self.resolved, "dynamic": self.dynamic or (main.dynamic if main else None),
+                "executable": self.executable, "interpreter": self.interpreter,
+                "script": str(self.script) if self.script else None,
+                "launch_dependent": self.launch_dependent, "home_paths": list(self.home_paths)}
+
+
+@dataclass(frozen=True)
+class Where:
+    """What the command's placeholders and relative paths mean for one config file."""
+
+    project: Path | None = None  # $CLAUDE_PROJECT_DIR (and Cursor's $CURSOR_PROJECT_DIR)
+    plugin_root: Path | None = None  # ${CLAUDE_PLUGIN_ROOT}
+    home: Path | None = None  # $HOME and ~
+    cwd: Path | None = None  # the working directory the host gives the command
+    cwd_is_launch_dir: bool = True  # cwd is "wherever the host was started" (Claude Code), not a fixed folder
+    env: tuple[tuple[str, str], ...] = ()  # other variables known to be set (name, value)
+
+    def variables(self) -> dict[str, str | None]:
+        known: dict[str, str | None] = dict(self.env)
+        for name, value in (("CLAUDE_PROJECT_DIR", self.project), ("CURSOR_PROJECT_DIR", self.project),
+                            ("CLAUDE_PLUGIN_ROOT", self.plugin_root), ("CURSOR_PLUGIN_ROOT", self.plugin_root),
+                            ("HOME", self.home)):
+            known[name] = str(value) if value is not None else None
+        return known
+
+
+# ---- entry point -----------------------------------------------------------------------------
+
+def resolve_handler(value: object, where: Where) -> Resolution:
+    """The resolution of a handler's JSON (a dict with `command`, maybe `args` and `shell`)."""
+    if not isinstance(value, dict) or value.get("type", "command") != "command":
+        return Resolution("none")
+    command = value.get("command")
+    if not isinstance(command, str) or not command.strip():
+        return Resolution("none")
+    args = value.get("args")
+    if args is not None:
+        strings = tuple(a for a in args if isinstance(a, str)) if isinstance(args, list) else ()
+        return resolve_exec(command, strings, where)
+    return resolve_shell(command, where, shell=value.get("shell") if isinstance(value.get("shell"), str) else None)
+
+
+@lru_cache(maxsize=8192)
+def resolve_shell(command: str, where: Where, shell: str | None = None) -> Resolution:
+    homes = _home_paths(command)
+    if shell == "powershell":
+        return Resolution("shell", dynamic="a PowerShell command (not read here)", home_paths=homes)
+    try:
+        words = _Lexer(command, where.variables(), where.home).words()
+    except _Unreadable as why:
+        return Resolution("shell", dynamic=str(why), home_paths=homes)
+    interpreter = _Interpreter(where)
+    invocations = tuple(interpreter.run(words))
+    return Resolution("shell", invocations, _main(invocations), dynamic=interpreter.stopped, home_paths=homes)
+
+
+@lru_cache(maxsize=8192)
+def resolve_exec(command: str, args: tuple[str, ...], where: Where) -> Resolution:
+    homes = _home_paths(" ".join((command, *args)))
+    variables = where.variables()
+    words = [_placeholder_word(command, variables), *(_placeholder_word(a, variables) for a in args)]
+    first = words[0]
+    if "/" not in command and any(c.isspace() for c in command.strip()):
+        # the spawn fails: there is no program called "python3 x.py"
+        inv = Invocation(command, dynamic="exec form: `command` must be just the executable, without arguments")
+        return Resolution("exec", (inv,), inv, home_paths=homes)
+    inv = _Interpreter(where).simple([first, *words[1:]], where.cwd, where.cwd_is_launch_dir, set())
+    invocations = (inv,) if inv else ()
+    return Resolution("exec", invocations, _main(invocations), home_paths=homes)
+
+
+def _main(invocations: tuple[Invocation, ...]) -> Invocation | None:
+    for sourced in (False, True):
+        for inv in invocations:
+            if (inv.interpreter == "source") == sourced and (
+                    inv.script is not None or (inv.dynamic is not None and inv.program is None and not inv.runner)):
+                return inv
+    for inv in invocations:
+        if inv.runner or inv.inline or (inv.program and inv.program not in NO_FILE):
+            return inv
+    return invocations[0] if invocations else None
+
+
+def _home_paths(text: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(m.group(1) for m in HOME_PATH.finditer(text)))
+
+
+# ---- words -----------------------------------------------------------------------------------
+
+class _Unreadable(Exception):
+    pass
+
+
+@dataclass
+class Word:
+    text: str  # after quote removal and the expansions we can do
+    dynamic: str | None = None  # an expansion only the running shell can do
+    quoted: bool = False  # some part was quoted (a quoted `=` is not an assignment...)
+    operator: bool = False  # &&, ||, ;, |, & , newline, ( or )
+    assignment: bool = False  # NAME=value, unquoted name
+    redirect: bool = False  # >, 2>, >>, <, &>, 2>&...: the next word is its target
+
+
+def _placeholder_word(text: str, variables: dict[str, str | None]) -> Word:
+    """Exec form: no shell; Claude Code substitutes its own `${NAME}` placeholders only."""
+    dynamic = None
+
+    def sub(match: re.Match) -> str:
+        nonlocal dynamic
+        value = variables.get(match.group(1))
+        if value is None:
+            dynamic = dynamic or f"${{{match.group(1)}}} is only known when the hook runs"
+            return match.group(0)
+        return value
+
+    out = re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_.]*)\}", sub, text)
+    if out.startswith("~"):
+        dynamic = dynamic or "exec form runs without a shell, so ~ is not expanded"
+    return Word(out, dynamic=dynamic)
+
+
+_WINDOWS = re.compile(r"[A-Za-z]:[\\/]")
+_GLOB = re.compile(r"[*?\[]")
+_OPERATOR = re.compile(r"&&|\|\||;;|\|&|[;|&\n()]")
+_PLAIN = re.compile(r"""[^\s'"\\$`;&|()<>]+""")
+_PLAIN_DQ = re.compile(r"""[^"\\$`]+""")
+
+
+class _Lexer:
+    """POSIX shell words, with the expansions that can be done statically."""
+
+    def __init__(self, text: str, variables: dict[str, str | None], home: Path | None) -> None:
+        self.text = text
+        self.variables = variables
+        self.home = home
+        self.i = 0
+
+    def words(self) -> list[Word]:
+        out: list[Word] = []
+        text, n = self.text, len(self.text)
+        while self.i < n:
+            ch = text[self.i]
+            if ch in " \t":
+                self.i += 1
+                continue
+            if ch == "\\" and text.startswith("\\\n", self.i):
+                self.i += 2
+                continue
+            if ch == "#":  # at the start of a word: a comment
+                end = text.find("\n", self.i)
+                self.i = n if end < 0 else end
+                continue
+            if text.startswith("<<", self.i) and not text.startswith("<<<", self.i):
+                raise _Unreadable("a here-document (not read here)")
+            redirect = REDIRECT.match(text, self.i)
+            if redirect:
+                out.append(Word(redirect.group(0), redirect=True))
+                self.i = redirect.end()
+                continue
+            op = _OPERATOR.match(text, self.i)
+            op = op.group(0) if op else None
+            if op:
+                out.append(Word(op, operator=True))
+                self.i += len(op)
+                continue
+            out.append(self._word())
+        return out
+
+    def _word(self) -> Word:
+        text, n = self.text, len(self.text)
+        parts: list[str] = []
+        dynamic: str | None = None
+        quoted = False
+        start = self.i
+        # a leading unquoted ~ (or ~/...) is the home directory
+        if text[self.i] == "~":
+            j = self.i + 1
+            while j < n and (text[j].isalnum() or text[j] in "_-.") :
+                j += 1
+            if j == self.i + 1 and (j == n or text[j] in "/ \t;&|)\n"):
+                if self.home is None:
+                    dynamic = "~ is only known when the hook runs"
+                    parts.append("~")
+                else:
+                    parts.append(str(self.home))
+                self.i = j
+            elif j > self.i + 1:
+                dynamic = f"{text[self.i:j]} is another user's home"
+                parts.append(text[self.i:j])
+                self.i = j
+        while self.i < n:
+            ch = text[self.i]
+            if ch in " \t\n;&|()<>":
+                break
+            if ch == "'":
+                end = text.find("'", self.i + 1)
+                if end < 0:
+                    raise _Unreadable("an unterminated ' quote")
+                parts.append(text[self.i + 1:end])
+                quoted = True
+                self.i = end + 1
+            elif ch == '"':
+                self.i += 1
+                quoted = True
+                while True:
+                    if self.i >= n:
+                        raise _Unreadable('an unterminated " quote')
+                    c = text[self.i]
+                    if c == '"':
+                        self.i += 1
+                        break
+                    if c == "\\" and self.i + 1 < n and text[self.i + 1] in '$`"\\\n':
+                        parts.append(text[self.i + 1])
+                        self.i += 2
+                    elif c == "$":
+                        value, why = self._dollar()
+                        parts.append(value)
+                        dynamic = dynamic or why
+                    elif c == "`":
+                        self._backtick()
+                        dynamic = dynamic or "`...` is worked out when the hook runs"
+                    else:
+                        plain = _PLAIN_DQ.match(text, self.i)
+                        end = plain.end() if plain else self.i + 1
+                        parts.append(text[self.i:end])
+                        self.i = end
+            elif ch == "\\":
+                if self.i + 1 < n:
+                    parts.append(text[self.i + 1])
+                self.i += 2
+            elif ch == "$":
+                value, why = self._dollar()
+                parts.append(value)
+                dynamic = dynamic or why
+            elif ch == "`":
+                self._backtick()
+                parts.append("`")
+                dynamic = dynamic or "`...` is worked out when the hook runs"
+            else:
+                plain = _PLAIN.match(text, self.i)
+                end = plain.end() if plain else self.i + 1
+                parts.append(text[self.i:end])
+                self.i = end
+        raw = text[start:self.i]
+        word = Word("".join(parts), dynamic=dynamic, quoted=quoted)
+        word.assignment = bool(ASSIGNMENT.match(raw))
+        if not quoted and _GLOB.search(raw) and not word.assignment and "=" not in raw:
+            word.dynamic = word.dynamic or "a glob pattern is expanded when the hook runs"
+        return word
+
+    def _dollar(self) -> tuple[str, str | None]:
+        """Expand `$...` at self.i; (text, why it is dynamic or None)."""
+        text, n = self.text, len(self.text)
+        i = self.i + 1
+        if text.startswith("((", i):
+            self.i = self._skip_parens(i)
+            return "$((...))", "$((...)) is worked out when the hook runs"
+        if i < n and text[i] == "(":
+            self.i = self._skip_parens(i)
+            return "$(...)", "$(...) is worked out when the hook runs"
+        if i < n and text[i] == "{":
+            end = self._matching_brace(i)
+            inner = text[i + 1:end]
+            self.i = end + 1
+            match = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=])(.*))?", inner, re.S)
+            if not match:
+                return "${" + inner + "}", f"${{{inner}}} is worked out when the hook runs"
+            name, op, default = match.groups()
+            value = self.variables.get(name)
+            if value is not None:
+                return value, None
+            if op is not None:
+                sub = _Lexer(default, self.variables, self.home)
+                try:
+                    words = sub.words()
+                except _Unreadable:
+                    return default, f"${{{name}}} is only known when the hook runs"
+                return " ".join(w.text for w in words), next((w.dynamic for w in words if w.dynamic), None)
+            return "${" + name + "}", f"${{{name}}} is only known when the hook runs"
+        match = re.compile(r"[A-Za-z_][A-Za-z0-9_]*").match(text, i)
+        if match:
+            self.i = match.end()
+            value = self.variables.get(match.group(0))
+            if value is not None:
+                return value, None
+            return "$" + match.group(0), f"${match.group(0)} is only known when the hook runs"
+        if i < n and (text[i].isdigit() or text[i] in "@*#?$!-"):
+            self.i = i + 1
+            return "$" + text[i], f"${text[i]} is only known when the hook runs"
+        self.i = i
+        return "$", None
+
+    def _skip_parens(self, i: int) -> int:
+        depth, n, text = 0, len(self.text), self.text
+        quote = None
+        while i < n:
+            c = text[i]
+            if quote:
+                if c == quote:
+                    quote = None
+                elif c == "\\" and quote == '"':
+                    i += 1
+            elif c in "'\"":
+                quote = c
+            elif c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+                if depth == 0:
+                    return i + 1
+            i += 1
+        raise _Unreadable("an unterminated $(")
+
+    def _matching_brace(self, i: int) -> int:
+        depth, text = 0, self.text
+        for j in range(i, len(text)):
+            if text[j] == "{":
+                depth += 1
+            elif text[j] == "}":
+                depth -= 1
+                if depth == 0:
+                    return j
+        raise _Unreadable("an unterminated ${")
+
+    def _backtick(self) -> None:
+        end = self.text.find("`", self.i + 1)
+        if end < 0:
+            raise _Unreadable("an unterminated `")
+        self.i = end + 1
+
+
+# ---- simple commands ---------------------------------------------------------------------------
+
+class _Interpreter:
+    """Walks the words as a shell would run them: which file each simple command runs."""
+
+    def __init__(self, where: Where) -> None:
+        self.where = where
+        self.stopped: str | None = None  # why the rest of the command was not followed
+
+    def run(self, words: list[Word]) -> list[Invocation]:
+        found: list[Invocation] = []
+        cwd, launch = self.where.cwd, self.where.cwd_is_launch_dir
+        guards: set[str] = set()
+        command: list[Word] = []
+        for word in [*words, Word("\n", operator=True)]:
+            if not word.operator:
+                command.append(word)
+                continue
+            command, raw = self._strip(command), command
+            if command:
+                head = command[0].text
+                if head in ("for", "case", "select", "function") or (raw and raw[-1].text == "()"):
+                    self.stopped = f"a shell `{head}` construct (not followed statically)"
+                    break
+                if head == "cd":
+                    cwd, launch = self._cd(command[1:], cwd, launch)
+                elif head in ("test", "[", "[["):
+                    guards.update(self._guarded(command[1:], cwd))
+                elif head == "command" and len(command) > 2 and command[1].text in ("-v", "-V"):
+                    guards.add(command[2].text)
+                elif head not in ("export", "readonly", "local", "declare"):
+                    inv = self.simple(command, cwd, launch, guards, stripped=True)
+                    if inv is not None:
+                        found.append(inv)
+            command = []
+        return found
+
+    def _cd(self, args: list[Word], cwd: Path | None, launch: bool) -> tuple[Path | None, bool]:
+        args = [a for a in args if a.text not in ("-P", "-L", "--")]
+        if not args:
+            return self.where.home, False
+        target = args[0]
+        if target.dynamic or target.text == "-":
+            return None, False
+        if target.text.startswith("/"):
+            return _normal(target.text), False
+        return (_normal(f"{cwd}/{target.text}") if cwd else None), launch
+
+    def _guarded(self, args: list[Word], cwd: Path | None) -> set[str]:
+        found = set()
+        for flag, operand in zip(args, args[1:]):
+            if flag.text in ("-f", "-e", "-x", "-r", "-s") and not operand.dynamic:
+                found.add(operand.text)
+                if cwd and not operand.text.startswith("/"):
+                    found.add(str(cwd / operand.text))
+        return found
+
+    def simple(self, words: list[Word], cwd: Path | None, launch: bool, guards: set[str],
+               stripped: bool = False) -> Invocation | None:
+        words = words if stripped else self._strip(words)
+        if not words:
+            return None
+        first = words[0]
+        if first.dynamic:
+            if "/" in first.text or first.text.endswith(SCRIPT_SUFFIXES):
+                return self._file(first.text, program=None, interpreter=None, word=first, cwd=cwd, launch=launch,
+                                  guards=guards, direct=True)
+            return Invocation(first.text, dynamic=first.dynamic)
+        name = first.text
+        base = name.rsplit("/", 1)[-1]
+        rest = words[1:]
+        if "/" not in name and base in RUNNERS:
+            return Invocation(name, program=name, runner=True)
+        if "/" not in name and base in ("pnpm", "yarn", "npm") and rest and rest[0].text in ("dlx", "exec", "x", "run"):
+            return Invocation(name, program=name, runner=True)
+        if name in ("source", "."):
+            return self._script(name, None, rest[:1], cwd, launch, guards, interpreter="source", direct=False)
+        program = None if "/" in name else name
+        if program is None and name.startswith("/") and base == "env" and not first.quoted:
+            return self.simple([Word("env"), *rest], cwd, launch, guards)  # /usr/bin/env python3 x.py
+        if program is None and name.startswith("/") and _interpreter_kind(base) is not None:
+            return self._interpreted(name, _interpreter_kind(base), rest, cwd, launch, guards)  # /usr/bin/python3 x.py
+        if program is None:
+            return self._file(name, program=None, interpreter=None, word=first, cwd=cwd, launch=launch,
+                              guards=guards, direct=True)
+        if base == "uv" and rest and rest[0].text == "run":
+            return self._uv_run(name, rest[1:], cwd, launch, guards)
+        kind = _interpreter_kind(base)
+        if kind is None:
+            return Invocation(name, program=program, guarded=name in guards)
+        return self._interpreted(name, kind, rest, cwd, launch, guards)
+
+    @staticmethod
+    def _strip(words: list[Word]) -> list[Word]:
+        """Drop redirections, NAME=value prefixes, keywords and wrappers (env, exec, timeout...)."""
+        out: list[Word] = []
+        skip_next = False
+        for word in words:
+            if skip_next:
+                skip_next = False
+            elif word.redirect:
+                skip_next = True
+            else:
+                out.append(word)
+        while out:
+            head = out[0]
+            if head.assignment:
+                out = out[1:]
+                continue
+            if head.quoted:
+                break
+            if head.text in KEYWORDS:
+                out = out[1:]
+            elif head.text == "command" and len(out) > 1 and out[1].text in ("-v", "-V"):
+                break
+            elif head.text in WRAPPERS:
+                out = out[1:]
+                while out and out[0].text.startswith("-") and out[0].text != "-":
+                    out = out[1:]
+            elif head.text == "env":
+                out = out[1:]
+                while out and (out[0].assignment or out[0].text.startswith("-")):
+                    takes = out[0].text in ("-u", "-C", "-S")
+                    out = out[2:] if takes else out[1:]
+            elif head.text in ("timeout", "gtimeout", "nice"):
+                out = out[1:]
+                while out and out[0].text.startswith("-"):
+                    takes = out[0].text in ("-k", "-s", "-n", "--signal", "--kill-after")
+                    out = out[2:] if takes else out[1:]
+                if head.text != "nice" and out:
+                    out = out[1:]  # the duration
+            else:
+                break
+        return out
+
+    def _uv_run(self, name: str, rest: list[Word], cwd, launch, guards) -> Invocation:
+        takes_value = {"--with", "-w", "--python", "-p", "--project", "--directory", "--env-file", "--extra",
+                       "--group", "--index", "--index-url", "--extra-index-url", "--with-requirements",
+                       "--package", "--only-group", "--no-group", "--find-links", "-f", "--config-file"}
+        i = 0
+        while i < len(rest) and rest[i].text.startswith("-"):
+            if rest[i].text == "--":
+                i += 1
+                break
+            i += 2 if rest[i].text in takes_value else 1
+        if i >= len(rest):
+            return Invocation(name, program=name, runner=True)
+        target = rest[i]
+        base = target.text.rsplit("/", 1)[-1]
+        if not target.dynamic and PYTHON.match(base):
+            return self._interpreted(target.text, "python", rest[i + 1:], cwd, launch, guards, via=name,
+                                     label=f"uv run {target.text}")
+        if target.dynamic or target.text.endswith(".py") or "/" in target.text:
+            return self._file(target.text, program=name, interpreter="uv run", word=target, cwd=cwd,
+                              launch=launch, guards=guards, direct=False)
+        return Invocation(name, program=name, runner=True)  # a tool or an entry point of the project
+
+    def _interpreted(self, name: str, kind: str, rest: list[Word], cwd, launch, guards,
+                     via: str | None = None, label: str | None = None) -> Invocation:
+        program = via or name
+        inline_flags = {"python": {"-c", "-m"}, "node": {"-e", "--eval", "-p", "--print"},
+                        "shell": {"-c"}, "other": {"-e", "-E", "-r", "-Command", "-c", "-EncodedCommand"}}[kind]
+        takes_value = {"python": {"-W", "-X", "-Q"},
+                       "node": {"-r", "--require", "--import", "--loader", "--experimental-loader", "--env-file",
+                                "--conditions", "-C", "--input-type", "--title"},
+                       "shell": {"-o", "-O", "+o", "+O"},
+                       "other": {"-I", "-M", "-d", "-ExecutionPolicy"}}[kind]
+        words = list(rest)
+        base = name.rsplit("/", 1)[-1]
+        if base == "deno" and words and words[0].text in ("run", "-A"):
+            words = words[1:]
+        if base == "bun" and words and words[0].text in ("run", "x"):
+            words = words[1:]
+        i = 0
+        while i < len(words):
+            text = words[i].text
+            if kind == "other" and text.lower() in ("-file", "-f") and base in ("pwsh", "powershell"):
+                i += 1
+                break
+            if text in inline_flags:
+                if kind == "shell" and text == "-c" and i + 1 < len(words) and not words[i + 1].dynamic:
+                    inner = resolve_shell(words[i + 1].text, self._where(cwd, launch))
+                    if inner.main is not None and inner.main.script is not None:
+                        return inner.main
+                return Invocation(name, program=program, interpreter=name, inline=True, guarded=program in guards)
+            if text == "--":
+                i += 1
+                break
+            if not text.startswith("-") or text == "-":
+                break
+            i += 2 if text in takes_value else 1
+        if i >= len(words) or words[i].text == "-":
+            return Invocation(name, program=program, interpreter=name, inline=True, guarded=program in guards)
+        target = words[i]
+        if base in ("bun", "deno") and not target.dynamic and "/" not in target.text \
+                and not target.text.endswith(SCRIPT_SUFFIXES):
+            return Invocation(name, program=program, runner=True)  # a package.json script or a package
+        return self._file(target.text, program=program, interpreter=label or name,
+                          word=target, cwd=cwd, launch=launch, guards=guards, direct=False)
+
+    def _script(self, name, program, args, cwd, launch, guards, interpreter, direct) -> Invocation:
+        if not args:
+            return Invocation(name, program=program, interpreter=interpreter, inline=True)
+        return self._file(args[0].text, program=program, interpreter=interpreter, word=args[0], cwd=cwd,
+                          launch=launch, guards=guards, direct=direct, executable=name)
+
+    def _file(self, text: str, *, program: str | None, interpreter: str | None, word: Word, cwd: Path | None,
+              launch: bool, guards: set[str], direct: bool, executable: str | None = None) -> Invocation:
+        executable = executable or (text if direct else (program or text))
+        guarded = text in guards or (program is not None and program in guards)
+        if word.dynamic:
+            return Invocation(executable, program=program, interpreter=interpreter, script=text,
+                              direct=direct, dynamic=word.dynamic, guarded=guarded)
+        if "\\" in text or _WINDOWS.match(text):
+            return Invocation(executable, program=program, interpreter=interpreter, script=text, direct=direct,
+                              dynamic="a Windows path", guarded=guarded)
+        if text.startswith("/"):
+            return Invocation(executable, program=program, interpreter=interpreter, script=text,
+                              path=_normal(text), direct=direct, guarded=guarded)
+        relative = launch
+        if cwd is None:
+            why = ("a relative path: it depends on the directory the host was started in" if launch
+                   else "relative to a directory only known when the hook runs")
+            return Invocation(executable, program=program, interpreter=interpreter, script=text, direct=direct,
+                              relative=relative, dynamic=why, guarded=guarded)
+        absolute = _normal(f"{cwd}/{text}")
+        guarded = guarded or str(absolute) in guards
+        return Invocation(executable, program=program, interpreter=interpreter, script=text, path=absolute,
+                          direct=direct, relative=relative, guarded=guarded)
+
+    def _where(self, cwd: Path | None, launch: bool) -> Where:
+        w = self.where
+        return Where(w.project, w.plugin_root, w.home, cwd, launch, w.env)
+
+
+def _interpreter_kind(base: str) -> str | None:
+    if PYTHON.match(base):
+        return "python"
+    if base in NODE_LIKE:
+        return "node"
+    if base in SHELLS:
+        return "shell"
+    if base in OTHER_INTERPRETERS:
+        return "other"
+    return None
+
+
+def _normal(path: str) -> Path:
+    """Collapse `.` and `..` without touching the disk (symlinks are the checks' business)."""
+    return Path(posixpath.normpath(path))

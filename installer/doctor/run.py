@@ -1,0 +1,80 @@
+"""One doctor run: find the files, read them, build the context, run every check."""
+from __future__ import annotations
+
+import gc
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable
+
+from installer.doctor import discovery, load
+from installer.doctor.facts import BUILTIN_TOOLS
+from installer.doctor.model import ConfigFile, Context, Finding, Handler
+
+# installer/doctor/checks/<name>.py, each with `check(ctx) -> Iterable[Finding]`, run in this order
+CHECK_MODULES = ("structure", "matchers", "hosts", "commands", "scripts", "conflicts", "installs")
+HOSTS = ("claude", "cursor")
+SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+
+
+@dataclass
+class Outcome:
+    context: Context
+    findings: list[Finding]
+
+    @property
+    def project(self) -> Path:
+        return self.context.project
+
+    @property
+    def files(self) -> list[ConfigFile]:
+        return self.context.files
+
+    @property
+    def handlers(self) -> list[Handler]:
+        return self.context.handlers
+
+    def count(self, severity: str) -> int:
+        return sum(1 for f in self.findings if f.severity == severity)
+
+
+def run(paths: list[Path] | None = None, *, project: Path | None = None, hosts: Iterable[str] = HOSTS,
+        probe: bool = False) -> Outcome:
+    """Check the given files, or (without paths) every scope of `hosts` for `project` plus the
+    hooks of the plugins they enable. A missing given path raises HookwrightError (exit 2)."""
+    # A config with thousands of hooks makes hundreds of thousands of small objects (document
+    # nodes, handlers, findings) and no garbage cycles worth chasing: with the default thresholds
+    # the cyclic collector rescans them over and over and the run grows much faster than the
+    # file (as mypy found, and does the same).
+    thresholds = gc.get_threshold()
+    gc.set_threshold(200_000, 30, 30)
+    try:
+        return _run(paths, project, hosts, probe)
+    finally:
+        gc.set_threshold(*thresholds)
+
+
+def _run(paths: list[Path] | None, project: Path | None, hosts: Iterable[str], probe: bool) -> Outcome:
+    project = (project or Path.cwd()).resolve()
+    if paths:
+        files = [load.read(c) for c in discovery.given_candidates(list(paths), project)]
+        plugins = []
+    else:
+        files = [load.read(c) for c in discovery.scope_candidates(project, set(hosts))]
+        plugins = discovery.enabled_plugins(files, project) if "claude" in hosts else []
+        files += [load.read(c) for c in discovery.plugin_candidates(plugins, project)]
+    handlers = [h for f in files for h in load.handlers(f)]
+    servers = discovery.mcp_servers(project, files, plugins)
+    ctx = Context(files, handlers, probe=probe, tools=[*BUILTIN_TOOLS, *(f"mcp__{s}__.*" for s in servers)],
+                  mcp_servers=servers, plugins=plugins, project=project)
+    findings = []
+    for check in check_functions():
+        findings.extend(check(ctx))
+    order = {str(f.path): i for i, f in enumerate(files)}
+    findings.sort(key=lambda f: (order.get(f.path, len(order)), f.line or 0, f.column or 0,
+                                 SEVERITY_ORDER[f.severity], f.rule))
+    return Outcome(ctx, findings)
+
+
+def check_functions() -> list[Callable[[Context], Iterable[Finding]]]:
+    return [importlib.import_module(f"installer.doctor.checks.{name}").check for name in CHECK_MODULES]

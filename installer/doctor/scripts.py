@@ -1,0 +1,528 @@
+"""Static analysis of hook scripts: what a script we can read writes to its output.
+
+Python, JavaScript/TypeScript and shell scripts, up to MAX_BYTES. The analysis does not
+parse each language fully; it reads the *code* (comments and docstrings blanked out, so a
+comment that explains `modifiedToolInput` is not an emission) for the object keys a hook
+prints, wherever they are written: a Python dict, a JavaScript object, a jq program, JSON in
+an `echo` or a here-document, an assignment such as `out["hookSpecificOutput"]["updatedInput"]
+= ...` or jq's `.hookSpecificOutput.updatedInput = $x`. Braces give the nesting, so
+`updatedInput` under `hookSpecificOutput` is told apart from a top-level one.
+
+What it reports (claude-code-observed.md b, e; claude-code-hooks.md §5, §6, §9):
+- field names Claude Code silently ignores: `modifiedToolInput`, `updatedToolInput`,
+  `shouldProceed`, and `updatedInput` at the top level (only `hookSpecificOutput.updatedInput`
+  rewrites input);
+- `permissionDecision: "defer"` (ends `-p` runs, ignored interactively);
+- a `hookSpecificOutput` without `hookEventName` (the whole object is void: a deny is lost);
+- Claude Code's and Cursor's output shapes in one object;
+- whether a Stop hook reads `stop_hook_active` and whether it can block;
+- whether the script may rewrite tool input: "yes" (it writes `updatedInput` for Claude Code,
+  `updated_input` for Cursor), "no" (it does not, and its output is its own), or "unknown"
+  (its output may come from another program or module it hands over to).
+"""
+from __future__ import annotations
+
+import bisect
+import io
+import os
+import re
+import tokenize
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+MAX_BYTES = 512 * 1024
+
+IGNORED_FIELDS = ("modifiedToolInput", "updatedToolInput", "shouldProceed")
+TOP_LEVEL_ONLY = frozenset({"continue", "stopReason", "suppressOutput", "systemMessage", "decision"})
+CLAUDE_SHAPE = frozenset({"hookSpecificOutput", "hookEventName", "permissionDecision", "permissionDecisionReason"})
+# fields of hookSpecificOutput (claude-code-hooks.md §6.2): an object with none of them is not an output
+HSO_FIELDS = frozenset({"permissionDecision", "permissionDecisionReason", "updatedInput", "additionalContext",
+                        "decision", "updatedToolOutput", "updatedMCPToolOutput", "classifierContext", "action",
+                        "content", "retry", "sessionTitle", "watchPaths", "worktreePath", "displayContent",
+                        "initialUserMessage", "reloadSkills", "suppressOriginalPrompt", "updatedPermissions",
+                        "modifiedToolInput", "updatedToolInput"})
+CURSOR_SHAPE = frozenset({"permission", "updated_input", "user_message", "agent_message", "followup_message"})
+
+PY_SUFFIXES = (".py", ".pyw")
+JS_SUFFIXES = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx")
+SH_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh", ".dash")
+
+Q = r"""\\?["'`]?"""  # an optional quote, maybe escaped (JSON inside a shell or Python string)
+KEY = re.compile(r"""(?<![\w$])(?<!\$\{)(?P<q>\\?["'`]?)(?P<key>[A-Za-z_][A-Za-z0-9_]*)(?P=q)\s*:(?![:=+?-])""")
+QUOTED_KEY = re.compile(r"""(?P<q>\\?["'`])(?P<key>[A-Za-z_][A-Za-z0-9_]*)(?P=q)\s*:(?![:=])""")
+ASSIGNED = re.compile(r"""(?:\[\s*\\?["'`](?P<sub>[A-Za-z_]\w*)\\?["'`]\s*\]|\.(?P<attr>[A-Za-z_]\w*))\s*\|?=(?![=~])""")
+CHAIN = re.compile(r"""hookSpecificOutput\\?["'`]?\s*\]?\s*(?:\??\.|\[\s*\\?["'`])(?P<key>[A-Za-z_]\w*)""")
+LABEL = re.compile(r"""(?:(?P<q>\\?["'`]?)(?P<key>[A-Za-z_]\w*)(?P=q)\s*:\s*"""
+                   r"""|(?:\[\s*\\?["'`](?P<sub>[A-Za-z_]\w*)\\?["'`]\s*\]|\.(?P<attr>[A-Za-z_]\w*))\s*\|?=\s*"""
+                   r"""|(?<![\w.$])(?P<var>[A-Za-z_]\w*)\s*(?::\s*[\w<>\[\], |.]+)?\s*=\s*)$""")
+HSO_VARIABLE = re.compile(r"""hookSpecificOutput\\?["'`]?\s*[:=]\s*(?P<var>[A-Za-z_]\w*)\s*[,}\n;)]""")
+DEFER = re.compile(r"""permissionDecision\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`]defer\\?["'`]""")
+BLOCK_DECISION = re.compile(r"""(?<![\w.])decision\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`]block\\?["'`]""")
+EXIT_TWO = {
+    "shell": re.compile(r"\bexit\s+2\b"),
+    "python": re.compile(r"\b(?:sys\.exit|exit|os\._exit|quit)\(\s*2\s*\)"),
+    "javascript": re.compile(r"\b(?:process\.exit|Deno\.exit)\(\s*2\s*\)|process\.exitCode\s*=\s*2\b"),
+}
+SH_DELEGATE = re.compile(
+    r"""(?:^|&&|\|\||;)[ \t]*(?:if\s+!?\s*|then\s+|else\s+|do\s+)?(?:exec[ \t]+(?![<>&\d])(?P<exec>\S+)"""
+    r"""|(?:[A-Za-z_]\w*=\S*[ \t]+)*(?P<run>python3?|node|npx|bunx?|deno|uvx?|ruby|perl|php|tsx|ts-node)\b"""
+    r"""|(?:source|\.)[ \t]+(?P<source>\S+))""", re.M)
+SH_PIPE_DELEGATE = re.compile(r"""\|\s*(?P<run>python3?|node|npx|bunx?|deno|uvx?|ruby|perl|php|tsx)\s""")
+PY_DELEGATE = re.compile(r"""\bos\.(?:exec\w*|system)\s*\(|\bsubprocess\.(?:run|call|check_call|Popen)\s*\(""")
+PY_IMPORT = re.compile(r"""^\s*(?:from\s+(?P<from>\.?[A-Za-z_][\w.]*)\s+import|import\s+(?P<imp>[A-Za-z_][\w.]*))""", re.M)
+JS_DELEGATE = re.compile(r"""stdio\s*:\s*['"]inherit['"]|\.pipe\(\s*process\.stdout\s*\)""")
+JS_IMPORT = re.compile(r"""(?:require\(\s*|from\s+|import\s+)['"](?P<mod>\.{1,2}/[^'"]+)['"]""")
+
+
+@dataclass(frozen=True)
+class Site:
+    """A place in the script: what is there, its 1-based line and column."""
+
+    what: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class ScriptFacts:
+    path: Path
+    language: str  # python | javascript | shell | unknown
+    readable: bool = True
+    why_not: str | None = None  # why it was not analysed (too big, binary, unreadable)
+    ignored: tuple[Site, ...] = ()  # fields Claude Code ignores (what = the field name)
+    top_level_updated_input: tuple[Site, ...] = ()
+    defer: tuple[Site, ...] = ()
+    no_event_name: tuple[Site, ...] = ()  # hookSpecificOutput objects without hookEventName
+    mixed_shapes: tuple[Site, ...] = ()  # objects with Claude Code and Cursor keys at once
+    rewrite_sites: tuple[tuple[str, tuple[Site, ...]], ...] = ()  # (host, sites)
+    blocks: tuple[Site, ...] = ()  # decision "block" or exit 2
+    reads_stop_hook_active: bool = False
+    delegates: Site | None = None  # output may come from another program or module (what = which)
+
+    def rewrites(self, host: str = "claude") -> tuple[str, str]:
+        """("yes" | "no" | "unknown", why)."""
+        if not self.readable:
+            return "unknown", f"the script could not be analysed ({self.why_not})"
+        sites = dict(self.rewrite_sites).get(host, ())
+        if sites:
+            field_name = "updated_input" if host == "cursor" else "hookSpecificOutput.updatedInput"
+            return "yes", f"it writes {field_name} (line {sites[0].line})"
+        if self.delegates is not None:
+            return "unknown", f"its output may come from {self.delegates.what} (line {self.delegates.line})"
+        return "no", "it never writes " + ("updated_input" if host == "cursor" else "updatedInput")
+
+    def to_json(self) -> dict:
+        def sites(items):
+            return [{"what": s.what, "line": s.line, "column": s.column} for s in items]
+
+        return {"path": str(self.path), "language": self.language, "readable": self.readable,
+                "why_not": self.why_not, "ignored_fields": sites(self.ignored),
+                "top_level_updated_input": sites(self.top_level_updated_input), "defer": sites(self.defer),
+                "hook_specific_output_without_event_name": sites(self.no_event_name),
+                "mixed_shapes": sites(self.mixed_shapes), "blocks": sites(self.blocks),
+                "reads_stop_hook_active": self.reads_stop_hook_active,
+                "rewrites": {host: self.rewrites(host)[0] for host in ("claude", "cursor")}}
+
+
+def analyse(path: Path) -> ScriptFacts:
+    """The facts of the script at `path` (cached while its size and mtime stay the same)."""
+    try:
+        stat = path.stat()
+    except OSError as err:
+        return ScriptFacts(path, "unknown", readable=False, why_not=err.strerror or "cannot be read")
+    return _analyse(path, stat.st_size, stat.st_mtime_ns)
+
+
+@lru_cache(maxsize=4096)
+def _analyse(path: Path, size: int, mtime: int) -> ScriptFacts:
+    if not os.path.isfile(path):
+        return ScriptFacts(path, "unknown", readable=False, why_not="not a regular file")
+    if size > MAX_BYTES:
+        return ScriptFacts(path, "unknown", readable=False, why_not=f"larger than {MAX_BYTES // 1024} KiB")
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        return ScriptFacts(path, "unknown", readable=False, why_not=err.strerror or "cannot be read")
+    if b"\x00" in raw[:8192]:
+        return ScriptFacts(path, "unknown", readable=False, why_not="a binary file")
+    text = raw.decode("utf-8", "replace")
+    language = detect_language(path, text)
+    return analyse_text(text, language, path)
+
+
+def detect_language(path: Path, text: str) -> str:
+    name = path.name.lower()
+    if name.endswith(PY_SUFFIXES):
+        return "python"
+    if name.endswith(JS_SUFFIXES):
+        return "javascript"
+    if name.endswith(SH_SUFFIXES):
+        return "shell"
+    first = text.split("\n", 1)[0]
+    if first.startswith("#!"):
+        if re.search(r"python|pypy", first):
+            return "python"
+        if re.search(r"\b(node|nodejs|deno|bun|tsx|ts-node)\b", first):
+            return "javascript"
+        if re.search(r"\b(sh|bash|zsh|dash|ksh)\b", first):
+            return "shell"
+        return "unknown"
+    return "shell"  # a file without a shebang is run by sh
+
+
+# ---- the analysis ------------------------------------------------------------------------------
+
+@dataclass
+class _Object:
+    start: int  # offset of "{"
+    label: str | None  # the key this object is the value of ("hookSpecificOutput"), if written so
+    parent: int | None  # index of the enclosing object
+    keys: list[tuple[str, int]] = field(default_factory=list)  # direct keys: (name, offset)
+    end: int | None = None
+
+
+def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> ScriptFacts:
+    if language == "unknown":
+        return ScriptFacts(path, language, readable=False, why_not="not a Python, JavaScript or shell script")
+    code = strip_comments(text, language)
+    where = _Positions(text)
+    objects, owner_of = _objects(code)
+    key_re = QUOTED_KEY if language == "python" else KEY
+    keys: list[tuple[str, int, int | None]] = []  # (name, offset, innermost object index)
+    for match in key_re.finditer(code):
+        name, offset = match.group("key"), match.start()
+        index = owner_of(offset)
+        keys.append((name, offset, index))
+        if index is not None:
+            objects[index].keys.append((name, offset))
+    assigned = {m.start("sub") if m.group("sub") else m.start("attr"): m.group("sub") or m.group("attr")
+                for m in ASSIGNED.finditer(code)}
+    chain_children = {m.start("key"): m.group("key") for m in CHAIN.finditer(code)}
+    mentions_hso = "hookSpecificOutput" in code
+    hso_variables = {"=" + m.group("var") for m in HSO_VARIABLE.finditer(code)}
+    mentions_event_name = "hookEventName" in code
+
+    def site(what: str, offset: int) -> Site:
+        line, column = where.at(offset)
+        return Site(what, line, column)
+
+    def under_hso(index: int | None) -> bool:
+        while index is not None:
+            if objects[index].label == "hookSpecificOutput" or objects[index].label in hso_variables:
+                return True
+            index = objects[index].parent
+        return False
+
+    emitted: dict[str, list[tuple[int, int | None, bool]]] = {}  # name -> (offset, object, under hSO by chain)
+    for name, offset, index in keys:
+        emitted.setdefault(name, []).append((offset, index, False))
+    for offset, name in chain_children.items():
+        emitted.setdefault(name, []).append((offset, None, True))
+    for offset, name in assigned.items():
+        if offset not in chain_children:
+            emitted.setdefault(name, []).append((offset, None, False))
+
+    ignored = [site(name, off) for name in IGNORED_FIELDS for off, _, _ in emitted.get(name, ())]
+
+    top_level, rewrites_claude = [], []
+    for offset, index, via_chain in emitted.get("updatedInput", ()):
+        nested = via_chain or under_hso(index)
+        siblings = {k for k, _ in objects[index].keys} if index is not None else set()
+        top = not nested and (not mentions_hso or (
+            bool(siblings & TOP_LEVEL_ONLY) and not siblings & {"hookEventName", "permissionDecision", "behavior"}))
+        (top_level if top else rewrites_claude).append(site("updatedInput", offset))
+    rewrites_cursor = [site("updated_input", off) for off, _, _ in emitted.get("updated_input", ())]
+
+    no_event = []
+    for obj in objects:
+        names = {k for k, _ in obj.keys}
+        direct = obj.label == "hookSpecificOutput"
+        via_variable = obj.label in hso_variables and not mentions_event_name
+        if (direct or via_variable) and names & HSO_FIELDS and "hookEventName" not in names:
+            body = code[obj.start:obj.end or len(code)]
+            if "..." not in body and "**" not in body:
+                no_event.append(site("hookSpecificOutput", obj.start))
+
+    mixed = []
+    for obj in objects:
+        names = {k for k, _ in obj.keys}
+        claude, cursor = names & CLAUDE_SHAPE, names & CURSOR_SHAPE
+        if obj.label == "hookSpecificOutput":
+            claude = claude | {"hookSpecificOutput"}
+        if claude and cursor:
+            mixed.append(site(f"{', '.join(sorted(claude))} with {', '.join(sorted(cursor))}", obj.start))
+
+    blocks = [site("decision: block", m.start()) for m in BLOCK_DECISION.finditer(code)]
+    exit_two = EXIT_TWO.get(language)
+    if exit_two:
+        blocks += [site("exit 2", m.start()) for m in exit_two.finditer(code)]
+
+    return ScriptFacts(
+        path, language,
+        ignored=tuple(_unique(ignored)),
+        top_level_updated_input=tuple(_unique(top_level)),
+        defer=tuple(_unique(site("defer", m.start()) for m in DEFER.finditer(code))),
+        no_event_name=tuple(_unique(no_event)),
+        mixed_shapes=tuple(_unique(mixed)),
+        rewrite_sites=(("claude", tuple(_unique(rewrites_claude))), ("cursor", tuple(_unique(rewrites_cursor)))),
+        blocks=tuple(_unique(blocks)),
+        reads_stop_hook_active="stop_hook_active" in code,
+        delegates=_delegates(code, language, path, where, bool(keys) and _has_output_keys(emitted)),
+    )
+
+
+def _has_output_keys(emitted: dict) -> bool:
+    return any(name in emitted for name in ("hookSpecificOutput", "permissionDecision", "decision", "updatedInput",
+                                            "updated_input", "permission", "continue", "systemMessage"))
+
+
+def _unique(sites) -> list[Site]:
+    seen, out = set(), []
+    for s in sorted(sites, key=lambda s: (s.line, s.column, s.what)):
+        if (s.line, s.column, s.what) not in seen:
+            seen.add((s.line, s.column, s.what))
+            out.append(s)
+    return out
+
+
+def _delegates(code: str, language: str, path: Path, where: "_Positions", own_output: bool) -> Site | None:
+    """Where the script hands its output over to another program or module, if it may."""
+
+    def at(what: str, offset: int) -> Site:
+        line, column = where.at(offset)
+        return Site(what, line, column)
+
+    if language == "shell":
+        for match in SH_DELEGATE.finditer(code):
+            if match.group("exec"):
+                return at(f"`exec {match.group('exec')}`", match.start("exec"))
+            if match.group("source") and not own_output:
+                return at(f"the sourced file {match.group('source')}", match.start("source"))
+            if match.group("run") and not own_output:
+                return at(f"`{match.group('run')}`", match.start("run"))
+        if not own_output:
+            match = SH_PIPE_DELEGATE.search(code)
+            if match:
+                return at(f"`{match.group('run')}`", match.start("run"))
+        return None
+    if language == "python":
+        for match in PY_DELEGATE.finditer(code):
+            call = code[match.start():match.start() + 400]
+            if match.group(0).startswith("os.") or not re.search(r"capture_output|stdout\s*=", call):
+                return at(f"`{match.group(0).rstrip('( ')}`", match.start())
+        if not own_output:
+            for match in PY_IMPORT.finditer(code):
+                module = (match.group("from") or match.group("imp")).lstrip(".").split(".")[0]
+                if module and ((path.parent / f"{module}.py").exists() or (path.parent / module).is_dir()):
+                    return at(f"the module {module}", match.start())
+        return None
+    if language == "javascript":
+        match = JS_DELEGATE.search(code)
+        if match:
+            return at(f"`{match.group(0)}`", match.start())
+        if not own_output:
+            match = JS_IMPORT.search(code)
+            if match:
+                return at(f"the module {match.group('mod')}", match.start("mod"))
+    return None
+
+
+def _objects(code: str):
+    """Every `{...}` with the key it is the value of; and a function giving the innermost
+    object that contains an offset."""
+    objects: list[_Object] = []
+    stack: list[int] = []
+    for i, ch in enumerate(code):
+        if ch == "{":
+            before = code[max(0, i - 120):i]
+            match = LABEL.search(before)
+            if match is None:
+                label = None
+            elif match.group("var"):
+                label = "=" + match.group("var")  # a variable holding the object
+            else:
+                label = match.group("key") or match.group("sub") or match.group("attr")
+            objects.append(_Object(i, label, stack[-1] if stack else None))
+            stack.append(len(objects) - 1)
+        elif ch == "}" and stack:
+            objects[stack.pop()].end = i
+    starts = [o.start for o in objects]
+
+    def owner_of(offset: int) -> int | None:
+        index = bisect.bisect_left(starts, offset) - 1
+        while index >= 0:
+            obj = objects[index]
+            if obj.end is None or obj.end > offset:
+                return index
+            index = obj.parent if obj.parent is not None else -1
+        return None
+
+    return objects, owner_of
+
+
+class _Positions:
+    def __init__(self, text: str) -> None:
+        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def at(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self.starts, offset)
+        return line, offset - self.starts[line - 1] + 1
+
+
+# ---- comments out, offsets kept ------------------------------------------------------------------
+
+def strip_comments(text: str, language: str) -> str:
+    """The text with comments (and Python docstrings) replaced by spaces; newlines and every
+    other character stay where they were, so offsets still give the line and column."""
+    if language == "python":
+        return _strip_python(text)
+    if language == "javascript":
+        return _strip_js(text)
+    return _strip_shell(text)
+
+
+def _blank(chars: list[str], start: int, end: int) -> None:
+    for k in range(start, min(end, len(chars))):
+        if chars[k] != "\n":
+            chars[k] = " "
+
+
+def _strip_python(text: str) -> str:
+    chars = list(text)
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def offset(row: int, col: int) -> int:
+        return starts[row - 1] + col if row - 1 < len(starts) else len(text)
+
+    try:
+        previous = tokenize.NEWLINE
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT:
+                _blank(chars, offset(*token.start), offset(*token.end))
+            elif token.type == tokenize.STRING and previous in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
+                                                                tokenize.NL, tokenize.ENCODING):
+                _blank(chars, offset(*token.start), offset(*token.end))  # a docstring or bare string
+            if token.type not in (tokenize.COMMENT, tokenize.NL):
+                previous = token.type
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return _strip_hash_lines(text)
+    return "".join(chars)
+
+
+def _strip_hash_lines(text: str) -> str:
+    return re.sub(r"(?m)^[ \t]*#[^\n]*", lambda m: " " * len(m.group(0)), text)
+
+
+def _strip_js(text: str) -> str:
+    chars = list(text)
+    i, n = 0, len(text)
+    last = ""  # last significant character outside strings and comments
+    while i < n:
+        ch = text[i]
+        if ch == "/" and text.startswith("//", i):
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+            _blank(chars, i, end)
+            i = end
+        elif ch == "/" and text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+            _blank(chars, i, end)
+            i = end
+        elif ch == "#" and i == 0 and text.startswith("#!"):
+            end = text.find("\n")
+            i = n if end < 0 else end
+        elif ch in "'\"":
+            i = _skip_string(text, i, ch, multiline=False)
+            last = ch
+        elif ch == "`":
+            i = _skip_string(text, i, ch, multiline=True)
+            last = ch
+        elif ch == "/" and (last == "" or last in "(,=:[!&|?{};+-*%<>~^" ):
+            j = i + 1
+            in_class = False
+            while j < n and text[j] != "\n":
+                c = text[j]
+                if c == "\\":
+                    j += 2
+                    continue
+                if c == "[":
+                    in_class = True
+                elif c == "]":
+                    in_class = False
+                elif c == "/" and not in_class:
+                    break
+                j += 1
+            i = j + 1
+            last = "/"
+        else:
+            if not ch.isspace():
+                last = ch
+            i += 1
+    return "".join(chars)
+
+
+def _skip_string(text: str, i: int, quote: str, multiline: bool) -> int:
+    j, n = i + 1, len(text)
+    while j < n:
+        c = text[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c == quote:
+            return j + 1
+        if c == "\n" and not multiline:
+            return j
+        j += 1
+    return n
+
+
+HEREDOC = re.compile(r"""<<-?[ \t]*(?P<q>['"]?)(?P<tag>[A-Za-z_][A-Za-z0-9_]*)(?P=q)""")
+
+
+def _strip_shell(text: str) -> str:
+    chars = list(text)
+    i, n = 0, len(text)
+    pending: list[str] = []  # here-document delimiters whose bodies start at the next line
+    while i < n:
+        ch = text[i]
+        if ch == "\n":
+            i += 1
+            for tag in pending:  # a here-document body: kept as is, not scanned for quotes
+                while i < n:
+                    end = text.find("\n", i)
+                    end = n if end < 0 else end
+                    line = text[i:end]
+                    i = end + 1
+                    if line.strip() == tag:
+                        break
+            pending = []
+            continue
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "'":
+            end = text.find("'", i + 1)
+            i = n if end < 0 else end + 1
+            continue
+        if ch == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            i = j + 1
+            continue
+        if ch == "#" and (i == 0 or text[i - 1] in " \t\n;&|("):
+            end = text.find("\n", i)
+            end = n if end < 0 else end
+            _blank(chars, i, end)
+            i = end
+            continue
+        if ch == "<" and text.startswith("<<", i) and not text.startswith("<<<", i):
+            match = HEREDOC.match(text, i)
+            if match:
+                pending.append(match.group("tag"))
+                i = match.end()
+                continue
+        i += 1
+    return "".join(chars)

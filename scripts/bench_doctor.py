@@ -1,0 +1,323 @@
+#!/usr/bin/env python3
+"""Benchmarks for `hookwright doctor` (DESIGN.md, performance targets).
+
+1. Side by side with agnix (PyPI `agnix`, a Rust linter for agent configs) over the shared
+   corpus: the Claude Code settings, plugin hooks.json and Cursor hooks.json files, each staged
+   at the path its host reads it from (`<n>/.claude/settings.json`, `<n>/hooks/hooks.json`,
+   `<n>/.cursor/hooks.json`) so that both tools recognise every file. Both get the same files in
+   one run each (one process, every path on the command line); the best wall time of REPEAT runs
+   is compared as a ratio (target: doctor within 1.5x of agnix). Then which defect classes each
+   tool reports, as a table: files with at least one finding of the class (and findings).
+2. Synthetic settings files with 100, 1,000 and 10,000 handlers (and an MCP server, scripts that
+   rewrite input, regex and exact matchers): doctor's time for each, to show how it grows.
+
+Usage: python3 scripts/bench_doctor.py [--repeat N] [--sizes 100,1000,10000] [--corpus DIR]
+Needs `agnix` on PATH for part 1 (`pip install agnix`); part 2 runs without it.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO.parent / "shared" / "corpus"
+STAGED_AS = {"claude-settings": None, "claude-plugin-hooks": "hooks/hooks.json", "cursor-hooks": ".cursor/hooks.json"}
+
+# ---- defect classes: what each tool's rules are about ---------------------------------------------
+
+DOCTOR_CLASSES = {
+    "structure/invalid-json": "not strict JSON (host ignores the file)",
+    "structure/duplicate-key": "not strict JSON (host ignores the file)",
+    "structure/unreadable": "not strict JSON (host ignores the file)",
+    "structure/top-level-event": "hook events at the top level (ignored)",
+    "structure/unknown-event": "unknown event name",
+    "host/cursor-claude-event": "Claude Code event names in a Cursor file",
+    "structure/timeout-invalid": "invalid timeout",
+    "structure/timeout-milliseconds": "timeout written in milliseconds",
+    "structure/once-ignored": "`once` outside skill frontmatter",
+    "structure/matcher-ignored": "matcher on an event without matchers",
+    "structure/type-unsupported-event": "handler type the event does not run",
+    "structure/if-never-runs": "`if` on a non-tool event",
+    "structure/settings-schema": "settings schema (SchemaStore) violations",
+    "matcher/invalid-regex": "invalid regex matcher",
+    "matcher/not-javascript": "invalid regex matcher",
+    "matcher/needs-recent-host": "matcher syntax older hosts read differently",
+    "command/script-missing": "missing script (gate fails open)",
+    "command/not-executable": "script not executable",
+    "command/relative-path": "relative script path",
+    "command/home-path": "hard-coded home directory",
+    "command/sh-without-shell": ".sh without \"shell\": \"bash\" (Windows)",
+    "command/world-writable": "world-writable script",
+    "command/interpreter-not-found": "interpreter not on PATH",
+    "conflict/duplicate-handler": "duplicate handlers",
+    "conflict/duplicate-runs-twice": "duplicate handlers",
+    "conflict/pack-in-several-scopes": "duplicate handlers",
+    "conflict/input-rewrite-race": "two hooks rewriting one tool's input",
+    "conflict/input-rewrite-race-mcp": "two hooks rewriting one tool's input",
+    "conflict/input-rewrite-race-possible": "two hooks rewriting one tool's input",
+    "conflict/cursor-runs-claude-hooks": "Cursor running Claude Code hooks twice",
+}
+DOCTOR_PREFIXES = {
+    "structure/": "group/handler shape, types, unknown keys",
+    "matcher/": "matcher that never fires as meant (case, mcp__server, permission syntax...)",
+    "script/": "script output the host ignores (modifiedToolInput, no hookEventName, defer...)",
+    "host/": "other agents' files recognised",
+}
+AGNIX_CLASSES = {
+    "CC-HK-012": "not strict JSON (host ignores the file)",
+    "CC-HK-001": "unknown event name",
+    "CUR-011": "unknown event name",
+    "CC-HK-011": "invalid timeout",
+    "CC-HK-010": "SessionEnd timeout above its budget (agnix)",
+    "CC-HK-014": "`once` outside skill frontmatter",
+    "CC-HK-018": "matcher on an event without matchers",
+    "CC-HK-002": "handler type the event does not run",
+    "CC-HK-021": "`if` on a non-tool event",
+    "CC-HK-025": "matcher that never fires as meant (case, mcp__server, permission syntax...)",
+    "CC-HK-033": "matcher that never fires as meant (case, mcp__server, permission syntax...)",
+    "CC-HK-008": "missing script (gate fails open)",
+    "CUR-022": "relative script path",
+    "CC-HK-005": "group/handler shape, types, unknown keys",
+    "CC-HK-006": "group/handler shape, types, unknown keys",
+    "CC-HK-016": "group/handler shape, types, unknown keys",
+    "CC-HK-022": "group/handler shape, types, unknown keys",
+    "CC-HK-003": "matcher hints (agnix)",
+    "CC-HK-009": "dangerous command patterns (agnix)",
+    "CC-HK-030": "unquoted path placeholder (agnix)",
+    "CC-HK-035": "broad PermissionRequest matcher (agnix)",
+    "CUR-032": "MCP permission hook fails open (agnix)",
+}
+AGNIX_PREFIXES = {"CC-SET-": "settings keys and permission rules, not hooks (agnix)", "CC-HK-": "other hook rules (agnix)",
+                  "CUR-": "other Cursor rules (agnix)", "VER-": "version pinning (agnix)"}
+
+
+def doctor_class(rule: str) -> str:
+    return DOCTOR_CLASSES.get(rule) or next((c for p, c in DOCTOR_PREFIXES.items() if rule.startswith(p)), "other")
+
+
+def agnix_class(rule: str) -> str:
+    return AGNIX_CLASSES.get(rule) or next((c for p, c in AGNIX_PREFIXES.items() if rule.startswith(p)), "other")
+
+
+# ---- staging and timing ---------------------------------------------------------------------------
+
+def stage(corpus: Path, dest: Path) -> list[Path]:
+    paths = []
+    for n, source in enumerate(p for folder in STAGED_AS for p in sorted((corpus / folder).iterdir()) if p.is_file()):
+        folder = source.parent.name
+        relative = STAGED_AS[folder] or (".claude/settings.local.json" if source.name.endswith("settings.local.json")
+                                          else ".claude/settings.json")
+        target = dest / f"f{n:03d}" / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+        paths.append(target)
+    return paths
+
+
+def timed(argv: list[str], *, cwd: Path, env: dict, repeat: int) -> tuple[float, float, str, str]:
+    """(best, median) wall seconds over `repeat` runs, and the last run's stdout and stderr."""
+    times, out, err = [], "", ""
+    for _ in range(repeat):
+        started = time.perf_counter()
+        proc = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True)
+        times.append(time.perf_counter() - started)
+        if proc.returncode not in (0, 1):
+            raise SystemExit(f"{argv[0]} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
+        out, err = proc.stdout, proc.stderr
+    return min(times), statistics.median(times), out, err
+
+
+def doctor_argv(paths: list[Path]) -> list[str]:
+    return [sys.executable, "-m", "installer", "doctor", *map(str, paths), "--format", "json"]
+
+
+def environment(home: Path) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "HOOKWRIGHT", "XDG_"))}
+    env.update(HOME=str(home), PYTHONPATH=str(REPO), AGNIX_TELEMETRY="0", DO_NOT_TRACK="1")
+    return env
+
+
+def table(header: list[str], rows: list[list]) -> None:
+    widths = [max(len(str(x)) for x in column) for column in zip(header, *rows)]
+    print("| " + " | ".join(str(h).ljust(w) for h, w in zip(header, widths)) + " |")
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for row in rows:
+        print("| " + " | ".join(str(x).ljust(w) for x, w in zip(row, widths)) + " |")
+
+
+# ---- part 1: doctor and agnix over the corpus ------------------------------------------------------
+
+def compare(corpus: Path, work: Path, repeat: int) -> None:
+    agnix = shutil.which("agnix")
+    paths = stage(corpus, work / "stage")
+    env = environment(work / "home")
+    (work / "home").mkdir()
+    print(f"## 1. doctor and agnix over the corpus ({len(paths)} hook config files, one run each, best of {repeat})\n")
+    d_best, d_median, d_out, _ = timed(doctor_argv(paths), cwd=work / "stage", env=env, repeat=repeat)
+    doctor_doc = json.loads(d_out)
+    rows = [["hookwright doctor", f"{d_best:.3f}", f"{d_median:.3f}", len(doctor_doc["findings"])]]
+    agnix_doc = None
+    if agnix:
+        version = subprocess.run([agnix, "--version"], capture_output=True, text=True).stdout.strip()
+        a_best, a_median, a_out, _ = timed([agnix, "--format", "json", *map(str, paths)], cwd=work / "stage", env=env,
+                                        repeat=repeat)
+        agnix_doc = json.loads(a_out)
+        rows.append([version, f"{a_best:.3f}", f"{a_median:.3f}", len(agnix_doc["diagnostics"])])
+    table(["tool", "best wall s", "median wall s", "findings"], rows)
+    if agnix_doc is None:
+        print("\nagnix is not on PATH (pip install agnix): no comparison.\n")
+        return
+    print(f"\nratio doctor / agnix (best wall): {d_best / a_best:.2f}x (target: at most 1.5x)")
+    print()
+    breakdown(paths, work / "stage", env["HOME"])
+
+    stage_root = work / "stage"
+    found: dict[str, dict[str, set]] = defaultdict(lambda: {"doctor": set(), "agnix": set()})
+    counts: dict[str, dict[str, int]] = defaultdict(lambda: {"doctor": 0, "agnix": 0})
+    for finding in doctor_doc["findings"]:
+        cls = doctor_class(finding["rule"])
+        found[cls]["doctor"].add(Path(finding["path"]).resolve())
+        counts[cls]["doctor"] += 1
+    for diag in agnix_doc["diagnostics"]:
+        cls = agnix_class(diag["rule"])
+        found[cls]["agnix"].add((stage_root / diag["file"]).resolve())
+        counts[cls]["agnix"] += 1
+    rows = []
+    for cls in sorted(found, key=lambda c: (-len(found[c]["doctor"] & found[c]["agnix"]), c)):
+        d, a = found[cls]["doctor"], found[cls]["agnix"]
+        rows.append([cls, f"{len(d)} ({counts[cls]['doctor']})" if d else "-",
+                     f"{len(a)} ({counts[cls]['agnix']})" if a else "-", len(d & a) if d and a else "-"])
+    print("Defect classes: files with at least one finding (findings)\n")
+    table(["defect class", "doctor", "agnix", "files both"], rows)
+    print()
+
+
+def breakdown(paths: list[Path], project: Path, home: str) -> None:
+    """Where doctor's time goes, in-process (no interpreter start): reading, then each check, on a
+    first (cold) and a second (warm caches) pass."""
+    os.environ["HOME"] = home
+    sys.path.insert(0, str(REPO))
+    started = time.perf_counter()
+    from installer.doctor import discovery, load
+    from installer.doctor.facts import BUILTIN_TOOLS
+    from installer.doctor.model import Context
+    from installer.doctor.run import check_functions
+
+    checks = check_functions()
+    imported = time.perf_counter() - started
+    rows = {"import doctor modules": [imported, 0.0]}
+    for run_number in (0, 1):
+        started = time.perf_counter()
+        files = [load.read(c) for c in discovery.given_candidates(paths, project)]
+        ctx = Context(files, [h for f in files for h in load.handlers(f)], tools=list(BUILTIN_TOOLS), project=project)
+        rows.setdefault("discover + read files", [0.0, 0.0])[run_number] = time.perf_counter() - started
+        for check in checks:
+            started = time.perf_counter()
+            list(check(ctx))
+            rows.setdefault(f"check {check.__module__.rsplit('.', 1)[-1]}", [0.0, 0.0])[run_number] = \
+                time.perf_counter() - started
+    print("Where doctor's time goes (in-process, seconds):\n")
+    table(["step", "first run", "second run"], [[k, f"{a:.3f}", f"{b:.3f}" if b else "-"] for k, (a, b) in rows.items()])
+    print()
+
+
+# ---- part 2: synthetic settings files ---------------------------------------------------------------
+
+REWRITER = ('import json, sys\ndata = json.load(sys.stdin)\nprint(json.dumps({"hookSpecificOutput": '
+            '{"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": data["tool_input"]}}))\n')
+OBSERVER = 'import json, sys\njson.load(sys.stdin)\nprint("{}")\n'
+MATCHERS = ["Bash", "Edit|Write", "Read", "mcp__srv__.*", "Web.*", "*", "Task", "mcp__.*__query", "Notebook.*",
+            "Grep|Glob", "^Bash$", "Bash|Read|Edit"]
+EVENTS = ["PreToolUse"] * 5 + ["PostToolUse"] * 3 + ["Stop", "SessionStart"]
+
+
+def synthetic(project: Path, handlers: int) -> Path:
+    hooks = project / ".claude" / "hooks"
+    hooks.mkdir(parents=True, exist_ok=True)
+    for i in range(20):
+        (hooks / f"h{i}.py").write_text(REWRITER if i % 5 == 0 else OBSERVER)
+        (hooks / f"s{i}.sh").write_text("#!/bin/sh\ncat >/dev/null\necho '{}'\n")
+        (hooks / f"s{i}.sh").chmod(0o755)
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"srv": {"command": "srv"}}}))
+    config: dict = {"hooks": {}}
+    for i in range(handlers):
+        event = EVENTS[i % len(EVENTS)]
+        kind = i % 10
+        if kind < 6:
+            command = f'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/h{i % 20}.py --id {i}'
+        elif kind < 8:
+            command = f'"$CLAUDE_PROJECT_DIR"/.claude/hooks/s{i % 20}.sh {i}'
+        elif kind == 8:
+            command = f"npx -y hook-tool-{i % 7} --id {i}"
+        else:
+            command = f'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/missing{i % 3}.py --id {i}'
+        groups = config["hooks"].setdefault(event, [])
+        if not groups or len(groups[-1]["hooks"]) >= 10:
+            group: dict = {"hooks": []}
+            if event in ("PreToolUse", "PostToolUse"):
+                group["matcher"] = MATCHERS[len(groups) % len(MATCHERS)]
+            groups.append(group)
+        groups[-1]["hooks"].append({"type": "command", "command": command, "timeout": 10})
+    path = project / ".claude" / "settings.json"
+    path.write_text(json.dumps(config, separators=(",", ":")))
+    return path
+
+
+def scaling(work: Path, sizes: list[int], repeat: int) -> None:
+    print(f"## 2. Synthetic settings files (doctor CLI, fresh process each run, best of {repeat})\n")
+    agnix = shutil.which("agnix")
+    home = work / "home2"
+    home.mkdir()
+    env = environment(home)
+    rows, previous = [], None
+    for size in sizes:
+        project = work / f"synthetic-{size}"
+        path = synthetic(project, size)
+        best, median, out, _ = timed(doctor_argv([path]), cwd=project, env=env, repeat=repeat)
+        doc = json.loads(out)
+        growth = f"{best / previous[1]:.1f}x for {size // previous[0]}x handlers" if previous else "-"
+        row = [size, f"{path.stat().st_size / 1e6:.2f}", f"{best:.3f}", f"{median:.3f}",
+               f"{best / size * 1000:.3f}", growth, len(doc["findings"])]
+        if agnix:
+            a_best, _, a_out, a_err = timed([agnix, "--format", "json", str(path)], cwd=project, env=env,
+                                            repeat=repeat)
+            try:
+                row.append(f"{a_best:.3f} ({len(json.loads(a_out)['diagnostics'])} findings)")
+            except ValueError:
+                row.append("refused: " + (a_err.strip().splitlines() or ["no output"])[-1][:60])
+        rows.append(row)
+        previous = (size, best)
+    header = ["handlers", "file MB", "best s", "median s", "ms/handler", "growth", "findings"]
+    table(header + (["agnix best s"] if agnix else []), rows)
+    print("\n(The files are compact JSON. agnix refuses files over 1 MiB, so indented 10,000-handler files are "
+          "beyond it; it also resolves $CLAUDE_PROJECT_DIR to '/', so it calls the synthetic project's scripts "
+          "missing.)")
+    print()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--sizes", default="100,1000,10000")
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="hookwright-bench-") as scratch:
+        work = Path(scratch)
+        if args.corpus.is_dir():
+            compare(args.corpus, work, args.repeat)
+        else:
+            print(f"no corpus at {args.corpus}: part 1 skipped\n")
+        scaling(work, [int(s) for s in args.sizes.split(",")], args.repeat)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,310 @@
+"""What a hook's command runs (installer/doctor/resolve.py), and the command rules
+(installer/doctor/checks/commands.py): each rule fires on a broken config and stays quiet on the
+same config fixed."""
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
+from doctor_support import doctor, found, settings
+
+from installer.doctor.model import catalog
+from installer.doctor.resolve import Where, resolve_exec, resolve_handler, resolve_shell
+
+PROJECT = Path("/proj")
+HOME = Path("/home/me")
+W = Where(project=PROJECT, home=HOME, cwd=PROJECT)
+S = ".claude/settings.json"
+HOOK = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh'
+
+
+# ---- resolve: shell form -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("command, executable, interpreter, script", [
+    ('"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh', "/proj/.claude/hooks/x.sh", None, "/proj/.claude/hooks/x.sh"),
+    ("${CLAUDE_PROJECT_DIR}/hooks/x.sh --flag", "/proj/hooks/x.sh", None, "/proj/hooks/x.sh"),
+    ("$CLAUDE_PROJECT_DIR/hooks/x.sh", "/proj/hooks/x.sh", None, "/proj/hooks/x.sh"),
+    ("'/opt/my hooks/x.sh'", "/opt/my hooks/x.sh", None, "/opt/my hooks/x.sh"),
+    ('"/opt/my hooks/x.sh" arg', "/opt/my hooks/x.sh", None, "/opt/my hooks/x.sh"),
+    ("/opt/my\\ hooks/x.sh", "/opt/my hooks/x.sh", None, "/opt/my hooks/x.sh"),
+    ("~/h.sh", "/home/me/h.sh", None, "/home/me/h.sh"),
+    ("$HOME/.claude/hooks/h.py", "/home/me/.claude/hooks/h.py", None, "/home/me/.claude/hooks/h.py"),
+    ('"${CLAUDE_CONFIG_DIR:-$HOME/.claude}/hooks/x.sh"', "/home/me/.claude/hooks/x.sh", None,
+     "/home/me/.claude/hooks/x.sh"),
+    ('python3 -I -S "$CLAUDE_PROJECT_DIR"/.claude/hookwright/git-guard/git-guard --host claude', "python3", "python3",
+     "/proj/.claude/hookwright/git-guard/git-guard"),
+    ("python3 -W ignore -u ~/x.py", "python3", "python3", "/home/me/x.py"),
+    ("node --require ./setup.js hooks/x.js", "node", "node", "/proj/hooks/x.js"),
+    ("bash -e ~/x.sh", "bash", "bash", "/home/me/x.sh"),
+    ("sh ./x.sh", "sh", "sh", "/proj/x.sh"),
+    ("uv run --with rich ~/x.py", "uv", "uv run", "/home/me/x.py"),
+    ("uv run python3 ~/x.py", "uv", "uv run python3", "/home/me/x.py"),
+    ("bun run ~/x.ts", "bun", "bun", "/home/me/x.ts"),
+    ("deno run -A ~/x.ts", "deno", "deno", "/home/me/x.ts"),
+    ("FOO=1 BAR='a b' python3 ~/x.py", "python3", "python3", "/home/me/x.py"),
+    ("env -u X A=1 bash ~/x.sh", "bash", "bash", "/home/me/x.sh"),
+    ("timeout 5 python3 ~/x.py", "python3", "python3", "/home/me/x.py"),
+    ("exec ~/x.sh", "/home/me/x.sh", None, "/home/me/x.sh"),
+    ('cd "$CLAUDE_PROJECT_DIR" && python3 .claude/hooks/a.py', "python3", "python3", "/proj/.claude/hooks/a.py"),
+    ("cd /opt/tool; ./run.sh", "./run.sh", None, "/opt/tool/run.sh"),
+    ("cat | python3 ~/x.py 2>/dev/null", "python3", "python3", "/home/me/x.py"),
+    ("python3 ~/x.py >> ~/log.txt 2>&1 || true", "python3", "python3", "/home/me/x.py"),
+    ('bash -c "cd /opt && ./run.sh"', "./run.sh", None, "/opt/run.sh"),
+    ("source ~/env.sh && python3 ~/x.py", "python3", "python3", "/home/me/x.py"),
+    ("if [ -f ~/x.sh ]; then ~/x.sh; fi", "/home/me/x.sh", None, "/home/me/x.sh"),
+])
+def test_shell_form_resolves_what_runs(command, executable, interpreter, script):
+    res = resolve_shell(command, W)
+    assert res.resolved, res
+    assert (res.executable, res.interpreter, str(res.script)) == (executable, interpreter, script)
+
+
+@pytest.mark.parametrize("command, why", [
+    ("node $(git rev-parse --show-toplevel)/x.js", "$(...)"),
+    ("python3 `dirname $0`/x.py", "`...`"),
+    ("$MY_HOOKS/x.sh", "$MY_HOOKS"),
+    ("python3 ${SCRIPT_DIR}/x.py", "${SCRIPT_DIR}"),
+    ("${CLAUDE_PLUGIN_ROOT}/x.sh", "${CLAUDE_PLUGIN_ROOT}"),  # no plugin root known for this file
+    ("python3 'unterminated", "unterminated"),
+    ("cat <<EOF\n{}\nEOF", "here-document"),
+    ("for f in a b; do ./x; done", "`for`"),
+    ("node C:\\\\hooks\\\\x.js", "Windows path"),
+])
+def test_what_only_the_running_shell_knows_is_not_resolved(command, why):
+    res = resolve_shell(command, W)
+    assert not res.resolved
+    assert why in (res.dynamic or res.main.dynamic)
+    assert all(i.path is None for i in res.invocations if i.dynamic)
+
+
+def test_plugin_root_and_cursor_project_dir():
+    where = Where(project=PROJECT, plugin_root=Path("/plugins/p"), home=HOME, cwd=PROJECT)
+    assert str(resolve_shell("${CLAUDE_PLUGIN_ROOT}/hooks/x.sh", where).script) == "/plugins/p/hooks/x.sh"
+    assert str(resolve_shell("$CURSOR_PROJECT_DIR/.cursor/x.sh", where).script) == "/proj/.cursor/x.sh"
+
+
+@pytest.mark.parametrize("command", ["npx -y some-hook", "bunx x", "pnpm dlx x", "uvx ruff", "uv run ruff", "pipx run x",
+                                     "bun run lint"])
+def test_package_runners_run_packages_not_files(command):
+    res = resolve_shell(command, W)
+    assert res.main.runner and res.script is None and res.resolved
+
+
+@pytest.mark.parametrize("command", ["python3 -c 'print(1)'", "python3 -m my_hooks.guard", "node -e 'x'"])
+def test_inline_code_and_modules_name_no_file(command):
+    res = resolve_shell(command, W)
+    assert res.main.inline and res.script is None
+
+
+def test_relative_paths_depend_on_the_launch_directory():
+    assert resolve_shell(".claude/hooks/x.sh", W).launch_dependent
+    assert resolve_shell("python3 hooks/x.py", W).launch_dependent
+    assert resolve_shell("cd sub && ./x.sh", W).launch_dependent
+    assert not resolve_shell("cd /opt && ./x.sh", W).launch_dependent
+    assert not resolve_shell(HOOK, W).launch_dependent
+    unknown_cwd = Where(project=None, home=HOME, cwd=None)
+    res = resolve_shell("./x.sh", unknown_cwd)
+    assert res.launch_dependent and res.script is None and "relative" in res.main.dynamic
+    cursor = Where(project=PROJECT, home=HOME, cwd=PROJECT, cwd_is_launch_dir=False)
+    assert not resolve_shell(".cursor/hooks/x.sh", cursor).launch_dependent
+
+
+def test_hard_coded_home_paths_are_found():
+    assert resolve_shell("python3 /Users/alice/hooks/x.py", W).home_paths == ("/Users/alice/",)
+    assert resolve_shell("/home/bob/.claude/x.sh && /home/bob/y.sh", W).home_paths == ("/home/bob/",)
+    assert resolve_shell('node "C:\\Users\\carol\\h.js"', W).home_paths == ("C:\\Users\\carol\\",)
+    assert resolve_shell("~/x.sh", W).home_paths == ()
+    assert resolve_shell("/opt/home/x.sh", W).home_paths == ()
+
+
+def test_guards_are_recognised():
+    res = resolve_shell("[ -x .claude/hooks/x.sh ] && .claude/hooks/x.sh || true", W)
+    assert res.main.guarded
+    assert resolve_shell("command -v rtk >/dev/null && rtk hook claude", W).main.guarded
+    assert not resolve_shell(".claude/hooks/x.sh", W).main.guarded
+
+
+def test_powershell_commands_are_not_read_as_posix():
+    res = resolve_handler({"type": "command", "command": "& $env:CLAUDE_PROJECT_DIR/x.ps1", "shell": "powershell"}, W)
+    assert not res.resolved and "PowerShell" in res.dynamic
+
+
+# ---- resolve: exec form ----------------------------------------------------------------------------
+
+def test_exec_form_runs_the_command_with_its_args():
+    res = resolve_exec("python3", ("-I", "${CLAUDE_PROJECT_DIR}/x.py", "--fast"), W)
+    assert (res.form, res.executable, res.interpreter, str(res.script)) == ("exec", "python3", "python3", "/proj/x.py")
+    res = resolve_exec("${CLAUDE_PROJECT_DIR}/hooks/check", (), W)
+    assert res.main.direct and str(res.script) == "/proj/hooks/check"
+    assert resolve_exec("rtk", ("hook", "claude"), W).main.program == "rtk"
+
+
+def test_exec_form_has_no_shell():
+    res = resolve_exec("python3 x.py", ("a",), W)  # one executable called "python3 x.py": the spawn fails
+    assert not res.resolved and "just the executable" in res.main.dynamic
+    assert not resolve_exec("~/x.sh", (), W).resolved  # no shell, no ~
+    assert str(resolve_exec("/opt/my hooks/x", (), W).script) == "/opt/my hooks/x"  # a path with a space is fine
+    assert resolve_handler({"type": "command", "command": "node", "args": ["$HOME/x.js"]}, W).script == PROJECT / "$HOME/x.js"
+
+
+def test_not_a_command_handler():
+    assert resolve_handler({"type": "http", "url": "http://x"}, W).form == "none"
+    assert resolve_handler("echo hi", W).form == "none"
+    assert resolve_handler({"type": "command", "command": "  "}, W).form == "none"
+
+
+# ---- the command rules ------------------------------------------------------------------------------
+
+def _script(base: Path, rel: str, text: str = "#!/bin/sh\necho '{}'\n", mode: int = 0o755) -> Path:
+    path = base / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    path.chmod(mode)
+    return path
+
+
+def _rules(outcome, kind: str = "command/") -> list[str]:
+    return [f.rule for f in outcome.findings if f.rule.startswith(kind)]
+
+
+def test_script_missing_fires_and_names_the_effect(tmp_path):
+    out = doctor(tmp_path / "p", {S: settings(command=HOOK)})
+    (finding,) = found(out, "command/script-missing")
+    assert finding.severity == "error" and "fails open" in finding.message
+    assert (finding.line, finding.column) == (9, 24)  # the "command" value
+    out = doctor(tmp_path / "q", {S: settings(command='python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/gone.py')})
+    (finding,) = found(out, "command/script-missing")
+    assert "python exits 2" in finding.message and "refused" in finding.message
+    out = doctor(tmp_path / "r", {S: settings("Stop", matcher=None, command="python3 ~/gone.py")})
+    assert "keep going" in found(out, "command/script-missing")[0].message
+
+
+def test_script_missing_quiet_when_present_dynamic_or_guarded(tmp_path):
+    base = tmp_path / "p"
+    _script(base, ".claude/hooks/check.sh")
+    out = doctor(base, {S: settings(command=HOOK)})
+    assert _rules(out) == ["command/sh-without-shell"]
+    out = doctor(tmp_path / "q", {S: settings(command='node "$(git rev-parse --show-toplevel)"/hooks/x.js')})
+    assert not found(out, "command/script-missing")
+    out = doctor(tmp_path / "r", {S: settings(command="[ -x ~/.claude/x.sh ] && ~/.claude/x.sh || true")})
+    assert not found(out, "command/script-missing")
+
+
+def test_script_missing_in_exec_form_points_at_the_argument(tmp_path):
+    out = doctor(tmp_path / "p", {S: settings(command="python3", args=["-u", "${CLAUDE_PROJECT_DIR}/hooks/x.py"])})
+    (finding,) = found(out, "command/script-missing")
+    assert finding.line == 12  # the "args" item, not "command"
+
+
+def test_script_missing_not_claimed_for_a_relative_path_in_user_settings(tmp_path, home):
+    out = doctor(tmp_path / "p", {str(home / ".claude/settings.json"): settings(command="hooks/x.sh")})
+    assert _rules(out) == ["command/relative-path", "command/sh-without-shell"]
+
+
+def test_not_executable(tmp_path):
+    base = tmp_path / "p"
+    _script(base, ".claude/hooks/check.sh", mode=0o644)
+    out = doctor(base, {S: settings(command=HOOK, shell="bash")})
+    (finding,) = found(out, "command/not-executable")
+    assert finding.severity == "error" and "chmod +x" in finding.hint
+    # through an interpreter it needs no executable bit; with it, it is fine
+    assert not _rules(doctor(base, {S: settings(command="bash " + HOOK, shell="bash")}))
+    (base / ".claude/hooks/check.sh").chmod(0o755)
+    assert not _rules(doctor(base, {S: settings(command=HOOK, shell="bash")}))
+
+
+def test_relative_path(tmp_path):
+    base = tmp_path / "p"
+    _script(base, ".claude/hooks/check.sh")
+    out = doctor(base, {S: settings(command=".claude/hooks/check.sh", shell="bash")})
+    assert _rules(out) == ["command/relative-path"]
+    assert found(out, "command/relative-path")[0].severity == "warning"
+    assert not _rules(doctor(base, {S: settings(command=HOOK, shell="bash")}))
+    # Cursor runs project hooks from the project root: a relative path is how its docs write them
+    cursor = {".cursor/hooks.json": {"version": 1, "hooks": {"stop": [{"command": ".claude/hooks/check.sh"}]}}}
+    assert not _rules(doctor(base, cursor))
+
+
+def test_home_path(tmp_path, home):
+    base = tmp_path / "p"
+    out = doctor(base, {S: settings(command="[ -x /Users/alice/x.sh ] && /Users/alice/x.sh", shell="bash")})
+    (finding,) = found(out, "command/home-path")
+    assert finding.severity == "warning" and "/Users/alice/" in finding.message
+    # personal files may use their own home; not someone else's
+    mine = settings(command=f"[ -x {home}/x.sh ] && {home}/x.sh", shell="bash")
+    assert not _rules(doctor(base, {str(home / ".claude/settings.json"): mine}))
+    theirs = settings(command="[ -x /home/zed/x.sh ] && /home/zed/x.sh", shell="bash")
+    assert _rules(doctor(base, {str(home / ".claude/settings.json"): theirs})) == ["command/home-path"]
+    assert not _rules(doctor(base, {S: settings(command="[ -x ~/x.sh ] && ~/x.sh", shell="bash")}))
+
+
+def test_sh_without_shell(tmp_path):
+    base = tmp_path / "p"
+    _script(base, ".claude/hooks/check.sh")
+    out = doctor(base, {S: settings(command=HOOK)})
+    (finding,) = found(out, "command/sh-without-shell")
+    assert finding.severity == "info"
+    assert not _rules(doctor(base, {S: settings(command=HOOK, shell="bash")}))
+    _script(base, ".claude/hooks/check.py")
+    assert not _rules(doctor(base, {S: settings(command='python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/check.py')}))
+
+
+@pytest.mark.skipif(os.name == "nt", reason="POSIX modes")
+def test_world_writable(tmp_path):
+    base = tmp_path / "p"
+    script = _script(base, ".claude/hooks/check.sh", mode=0o777)
+    out = doctor(base, {S: settings(command=HOOK, shell="bash")})
+    (finding,) = found(out, "command/world-writable")
+    assert finding.severity == "error" and "the script" in finding.message
+    script.chmod(0o755)
+    script.parent.chmod(0o777)
+    (finding,) = found(doctor(base, {S: settings(command=HOOK, shell="bash")}), "command/world-writable")
+    assert "the directory" in finding.message
+    script.parent.chmod(0o777 | stat.S_ISVTX)  # like /tmp: others cannot replace our file
+    assert not _rules(doctor(base, {S: settings(command=HOOK, shell="bash")}))
+    script.parent.chmod(0o755)
+    assert not _rules(doctor(base, {S: settings(command=HOOK, shell="bash")}))
+
+
+def test_interpreter_not_found(tmp_path):
+    base = tmp_path / "p"
+    _script(base, ".claude/hooks/check.py")
+    missing = 'hookwright-no-such-python "$CLAUDE_PROJECT_DIR"/.claude/hooks/check.py'
+    out = doctor(base, {S: settings(command=missing)})
+    (finding,) = found(out, "command/interpreter-not-found")
+    assert finding.severity == "error" and "hookwright-no-such-python" in finding.message
+    assert not _rules(doctor(base, {S: settings(command='python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/check.py')}))
+    guarded = "command -v hookwright-no-such-tool >/dev/null && hookwright-no-such-tool hook || true"
+    assert not _rules(doctor(base, {S: settings(command=guarded)}))
+    out = doctor(base, {S: settings(command="hookwright-no-such-tool", args=["hook"])})
+    assert _rules(out) == ["command/interpreter-not-found"]
+    assert not _rules(doctor(base, {S: settings(command="python3", args=["-c", "pass"])}))
+
+
+def test_every_command_rule_is_tested():
+    tested = {"command/script-missing", "command/not-executable", "command/relative-path", "command/home-path",
+              "command/sh-without-shell", "command/world-writable", "command/interpreter-not-found"}
+    assert {r for r in catalog() if r.startswith("command/")} == tested
+
+
+# ---- robustness ------------------------------------------------------------------------------------
+
+
+SHELL_BITS = st.sampled_from(['"', "'", "\\", "$", "$(", "`", "${", "}", "(", ")", "&&", "||", ";", "|", "&", "<", ">",
+                              "2>&1", "<<", "~", "#", " ", "\n", "cd ", "python3 ", "x.sh", "/", ".", "..", "=", "*",
+                              "$CLAUDE_PROJECT_DIR", "${HOME:-/h}", "env ", "exec ", "[ -f ", " ]", "uv run ", "-c "])
+
+
+@hsettings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(SHELL_BITS, st.text(max_size=4)), max_size=30).map("".join))
+def test_any_command_string_resolves_without_error(command):
+    res = resolve_shell(command, W)
+    assert res.form == "shell"
+    res.to_json()
+    exec_res = resolve_exec(command or "x", (command,), W)
+    exec_res.to_json()

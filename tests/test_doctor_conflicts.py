@@ -1,0 +1,246 @@
+"""Conflicts between hooks (installer/doctor/checks/conflicts.py): the input-rewrite race,
+duplicates across scopes and plugins, a pack in two scopes, and Cursor running Claude Code's hooks.
+Each rule fires on a config that has the problem and stays quiet on valid configs, including
+valid configs with several rewriting hooks that cannot meet."""
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+from doctor_support import doctor, found
+
+from installer.doctor import discovery, load
+from installer.doctor.checks import conflicts
+from installer.doctor.facts import BUILTIN_TOOLS
+from installer.doctor.model import Context, catalog
+
+S = ".claude/settings.json"
+LOCAL = ".claude/settings.local.json"
+REWRITER = """
+    import json, sys
+    data = json.load(sys.stdin)
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": data["hook_event_name"], "permissionDecision": "allow",
+                                             "updatedInput": dict(data["tool_input"], touched=True)}}))
+"""
+OBSERVER = """
+    import json, sys
+    json.load(sys.stdin)
+    print("{}")
+"""
+
+
+def script(base: Path, name: str, text: str) -> str:
+    path = base / ".claude" / "hooks" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text).lstrip("\n"))
+    return f'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/{name}'
+
+
+def config(*groups, event="PreToolUse") -> dict:
+    """groups: (matcher, command, ...)."""
+    return {"hooks": {event: [{"matcher": m, "hooks": [{"type": "command", "command": c} for c in cs]}
+                              for m, *cs in groups]}}
+
+
+def conflict_rules(outcome) -> list[str]:
+    return [f.rule for f in outcome.findings if f.rule.startswith("conflict/")]
+
+
+# ---- the input-rewrite race ------------------------------------------------------------------------
+
+def test_two_known_rewriters_on_a_shared_tool_race(tmp_path):
+    base = tmp_path / "p"
+    a, b = script(base, "a.py", REWRITER), script(base, "b.py", REWRITER)
+    out = doctor(base, {S: config(("Bash", a), ("Bash|Edit", b))})
+    (race,) = found(out, "conflict/input-rewrite-race")
+    assert race.severity == "error"
+    assert "`a.py` and `b.py`" in race.message and "Bash" in race.message and "Edit" not in race.message
+    assert "last to finish wins" in race.message
+    assert race.line == 16  # the second handler
+    assert race.related[0]["line"] == 7 and "updatedInput" in race.related[0]["message"]
+
+
+@pytest.mark.parametrize("groups, why", [
+    ((("Bash", "A"), ("Read|Edit", "B")), "matchers share no tool"),
+    ((("Edit.*", "A"), ("^Write$", "B")), "regexes share no tool"),
+    ((("Bash", "A"), ("bash", "B")), "matching is case-sensitive"),
+    ((("Bash", "A"), ("Bash(", "B")), "an invalid regex never fires"),
+    ((("Bash", "A"), ("Bash", "O")), "the other one does not rewrite"),
+    ((("Bash", "A", "A"),), "one command runs once"),
+    ((("Bash", "A"), ("Bash|Edit", "A")), "the same command in two groups runs once"),
+    ((("mcp__srv__read_.*", "A"), ("mcp__srv__write_.*", "B")), "MCP tool prefixes are disjoint"),
+])
+def test_valid_configs_with_rewriters_do_not_race(tmp_path, groups, why):
+    base = tmp_path / "p"
+    commands = {"A": script(base, "a.py", REWRITER), "B": script(base, "b.py", REWRITER),
+                "O": script(base, "o.py", OBSERVER)}
+    files = {S: config(*[(m, *[commands[c] for c in cs]) for m, *cs in groups]), ".mcp.json": {"mcpServers": {"srv": {}}}}
+    races = [r for r in conflict_rules(doctor(base, files)) if "race" in r]
+    assert races == [], why
+
+
+def test_a_known_and_an_unknown_rewriter_warn(tmp_path):
+    base = tmp_path / "p"
+    a = script(base, "a.py", REWRITER)
+    out = doctor(base, {S: config(("Bash", a), ("*", "npx -y some-hook-package"))})
+    (finding,) = found(out, "conflict/input-rewrite-race-possible")
+    assert finding.severity == "warning"
+    assert "`a.py` rewrites the input of Bash" in finding.message and "npx" in finding.message
+    # two hooks doctor can only guess about never race on a guess
+    out = doctor(base, {S: config(("Bash", "npx -y one"), ("Bash", "npx -y two"))})
+    assert conflict_rules(out) == []
+
+
+def test_permission_request_races_too(tmp_path):
+    base = tmp_path / "p"
+    a, b = script(base, "a.py", REWRITER), script(base, "b.py", REWRITER)
+    out = doctor(base, {S: config(("Bash", a), ("Bash", b), event="PermissionRequest")})
+    assert conflict_rules(out) == ["conflict/input-rewrite-race"]
+    out = doctor(base, {S: config(("Bash", a), ("Bash", b), event="PostToolUse")})
+    assert conflict_rules(out) == []
+
+
+def test_our_packs_are_known_by_their_pack_toml(tmp_path, home):
+    base = tmp_path / "p"
+    question = 'python3 -I -S "$CLAUDE_PROJECT_DIR"/.claude/hookwright/ask-guard/question-preference --host claude'
+    guard = 'python3 -I -S "$CLAUDE_PROJECT_DIR"/.claude/hookwright/git-guard/git-guard --host claude'
+    foreign = script(base, "answer.py", REWRITER)
+    out = doctor(base, {S: config(("AskUserQuestion|mcp__.*__AskUserQuestion", question),
+                                  ("AskUserQuestion", foreign))})
+    (race,) = found(out, "conflict/input-rewrite-race")
+    assert "hookwright pack ask-guard (question-preference)" in race.message and "AskUserQuestion" in race.message
+    # git-guard blocks but never rewrites: no race with a rewriter on Bash
+    out = doctor(base, {S: config(("Bash", guard), ("Bash", foreign))})
+    assert conflict_rules(out) == []
+
+
+def test_mcp_overlap_uses_the_configured_servers(tmp_path):
+    base = tmp_path / "p"
+    a, b = script(base, "a.py", REWRITER), script(base, "b.py", REWRITER)
+    files = {S: config(("mcp__.*", a), ("mcp__docs__.*", b))}
+    assert conflict_rules(doctor(base, files)) == []  # no MCP server configured: no MCP tool exists
+    files[".mcp.json"] = {"mcpServers": {"docs": {"command": "docs-server"}}}
+    (race,) = found(doctor(base, files), "conflict/input-rewrite-race")
+    assert "mcp__docs__*" in race.message  # every tool of the server
+    # they meet only at tool names the server may not have: a warning
+    files[S] = config(("AskUserQuestion|mcp__.*__AskUserQuestion", a), ("mcp__docs__.*", b))
+    (maybe,) = found(doctor(base, files), "conflict/input-rewrite-race-mcp")
+    assert maybe.severity == "warning" and "mcp__docs__AskUserQuestion" in maybe.message
+
+
+def test_race_checking_stays_linear_and_bounded(tmp_path):
+    """2,000 handlers, 1,000 of them known rewriters on one tool: the findings are capped, and the
+    check does not enumerate the million pairs."""
+    base = tmp_path / "p"
+    a = script(base, "a.py", REWRITER)
+    groups = [("Bash", f"{a} --n {i}") for i in range(1000)] + [(f"Tool{i}", f"{a} --m {i}") for i in range(1000)]
+    path = base / S
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(config(*groups)))
+    (file,) = [load.read(c) for c in discovery.given_candidates([path], base)]
+    ctx = Context([file], load.handlers(file), tools=list(BUILTIN_TOOLS), project=base)
+    races = [f for f in conflicts.check(ctx) if f.rule == "conflict/input-rewrite-race"]
+    assert len(races) == conflicts.MAX_PAIRS
+
+
+# ---- duplicates ----------------------------------------------------------------------------------------
+
+def test_the_same_command_in_several_settings_files_runs_once(tmp_path):
+    base = tmp_path / "p"
+    files = {S: config(("Bash", "echo guard")), LOCAL: config(("Bash|Read", "echo guard"))}
+    out = doctor(base, files, given=False)
+    (dup,) = found(out, "conflict/duplicate-handler")
+    assert dup.severity == "info" and dup.path == str(base / LOCAL) and "runs it once" in dup.message
+    assert dup.related[0]["path"] == str(base / S)
+    files[LOCAL] = config(("Bash", "echo other"))
+    assert conflict_rules(doctor(base, files, given=False)) == []
+
+
+def test_twice_in_one_group_is_a_duplicate(tmp_path):
+    out = doctor(tmp_path / "p", {S: config(("Bash", "echo a", "echo a"))})
+    (dup,) = found(out, "conflict/duplicate-handler")
+    assert "line 7 of this file" in dup.message
+
+
+def test_a_plugin_copy_runs_separately(tmp_path):
+    base = tmp_path / "p"
+    plugin = {"description": "x", "hooks": config(("Bash", "echo guard"))["hooks"]}
+    out = doctor(base, {S: config(("Bash", "echo guard")), "plugin/hooks/hooks.json": plugin})
+    (twice,) = found(out, "conflict/duplicate-runs-twice")
+    assert twice.severity == "warning" and "plugin" in twice.message and "twice" in twice.message
+    out = doctor(base, {S: config(("Bash", "echo guard")), "plugin/hooks/hooks.json":
+                        {"description": "x", "hooks": config(("Bash", "echo other"))["hooks"]}})
+    assert conflict_rules(out) == []
+
+
+def test_copies_of_one_rewriter_do_not_race_each_other(tmp_path):
+    base = tmp_path / "p"
+    a = script(base, "a.py", REWRITER)
+    plugin = {"description": "x", "hooks": config(("Bash", a))["hooks"]}
+    out = doctor(base, {S: config(("Bash", a)), "plugin/hooks/hooks.json": plugin})
+    assert conflict_rules(out) == ["conflict/duplicate-runs-twice"]  # it runs twice, with one answer
+
+
+def test_cursor_duplicates_run_twice(tmp_path):
+    cursor = {"version": 1, "hooks": {"afterFileEdit": [{"command": "./hooks/fmt.sh"}, {"command": "./hooks/fmt.sh"}]}}
+    out = doctor(tmp_path / "p", {".cursor/hooks.json": cursor})
+    (twice,) = found(out, "conflict/duplicate-runs-twice")
+    assert "Cursor" in twice.message
+    cursor["hooks"]["afterFileEdit"].pop()
+    assert conflict_rules(doctor(tmp_path / "p", {".cursor/hooks.json": cursor})) == []
+
+
+def test_a_pack_installed_in_two_scopes_runs_twice(tmp_path, home):
+    base = tmp_path / "p"
+    user = f"python3 -I -S {home}/.claude/hookwright/git-guard/git-guard --host claude"
+    project = 'python3 -I -S "$CLAUDE_PROJECT_DIR"/.claude/hookwright/git-guard/git-guard --host claude'
+    files = {str(home / ".claude/settings.json"): config(("Bash", user)), S: config(("Bash", project))}
+    out = doctor(base, files, given=False)
+    (finding,) = found(out, "conflict/pack-in-several-scopes")
+    assert finding.severity == "warning" and "git-guard" in finding.message
+    assert "hookwright uninstall git-guard" in finding.hint
+    del files[S]
+    assert conflict_rules(doctor(tmp_path / "q", files, given=False)) == []
+
+
+# ---- Cursor's third-party loading ----------------------------------------------------------------------
+
+def test_cursor_hook_doing_a_claude_hooks_job(tmp_path):
+    base = tmp_path / "p"
+    for name in (".claude/hooks/rtk-rewrite.sh", ".cursor/hooks/rtk-rewrite.sh", ".cursor/hooks/other.sh"):
+        (base / name).parent.mkdir(parents=True, exist_ok=True)
+        (base / name).write_text("#!/bin/sh\nexit 0\n")
+        (base / name).chmod(0o755)
+    claude = config(("Bash", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/rtk-rewrite.sh'))
+    cursor = {"version": 1, "hooks": {"preToolUse": [{"command": ".cursor/hooks/rtk-rewrite.sh", "matcher": "Shell"}]}}
+    out = doctor(base, {S: claude, ".cursor/hooks.json": cursor}, given=False)
+    (finding,) = found(out, "conflict/cursor-runs-claude-hooks")
+    assert finding.severity == "warning" and "rtk-rewrite.sh" in finding.message
+    assert finding.path == str(base / ".cursor/hooks.json") and finding.related[0]["path"] == str(base / S)
+    # beforeShellExecution does a PreToolUse job too
+    cursor["hooks"] = {"beforeShellExecution": cursor["hooks"]["preToolUse"]}
+    assert found(doctor(base, {S: claude, ".cursor/hooks.json": cursor}, given=False),
+                 "conflict/cursor-runs-claude-hooks")
+    # a different job, or a different event, is no double run
+    cursor["hooks"] = {"preToolUse": [{"command": ".cursor/hooks/other.sh"}]}
+    assert conflict_rules(doctor(base, {S: claude, ".cursor/hooks.json": cursor}, given=False)) == []
+    cursor["hooks"] = {"stop": [{"command": ".cursor/hooks/rtk-rewrite.sh"}]}
+    assert conflict_rules(doctor(base, {S: claude, ".cursor/hooks.json": cursor}, given=False)) == []
+
+
+def test_files_of_unrelated_projects_are_not_paired(tmp_path):
+    claude = config(("Bash", "echo same"))
+    cursor = {"version": 1, "hooks": {"preToolUse": [{"command": "echo same"}]}}
+    out = doctor(tmp_path / "x", {"one/.claude/settings.json": claude, "two/.cursor/hooks.json": cursor})
+    assert conflict_rules(out) == []
+    out = doctor(tmp_path / "y", {"one/.claude/settings.json": claude, "one/.cursor/hooks.json": cursor})
+    assert conflict_rules(out) == ["conflict/cursor-runs-claude-hooks"]
+
+
+def test_every_conflict_rule_is_tested():
+    tested = {"conflict/input-rewrite-race", "conflict/input-rewrite-race-mcp", "conflict/input-rewrite-race-possible",
+              "conflict/duplicate-handler", "conflict/duplicate-runs-twice", "conflict/pack-in-several-scopes",
+              "conflict/cursor-runs-claude-hooks"}
+    assert {r for r in catalog() if r.startswith("conflict/")} == tested

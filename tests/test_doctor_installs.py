@@ -1,0 +1,56 @@
+"""doctor checks hookwright's own installs against their receipts; install repairs them."""
+import json
+
+import pytest
+
+from installer.doctor.run import run
+from support import read_json, write_json
+
+
+def install(hookwright, project, *extra):
+    ran = hookwright("install", "git-guard", "--scope", "project", "--project", project, "--yes", *extra)
+    assert ran.code == 0, ran.err
+    return project / ".claude" / "hookwright" / "git-guard"
+
+
+def install_rules(project):
+    return sorted(f.rule for f in run(project=project, hosts=["claude"]).findings if f.rule.startswith("install/"))
+
+
+def test_a_whole_install_gives_no_install_findings(hookwright, home, project):
+    install(hookwright, project)
+
+    assert install_rules(project) == []
+
+
+BREAKAGES = {
+    "install/runtime-missing": lambda folder, settings: (folder / "git_guard.py").unlink(),
+    "install/runtime-changed": lambda folder, settings: (folder / "git-guard").write_text("# edited\n"),
+    "install/entry-missing": lambda folder, settings: write_json(settings, {"hooks": {}}),
+    "install/no-receipt": lambda folder, settings: (folder / "receipt.json").unlink(),
+    "install/receipt-unreadable": lambda folder, settings: (folder / "receipt.json").write_text("{half"),
+    "install/leftover-runtime": lambda folder, settings: (
+        (folder / "receipt.json").unlink(), write_json(settings, {"hooks": {}})),
+    "install/entry-differs": lambda folder, settings: settings.write_text(
+        settings.read_text().replace('"timeout": 10', '"timeout": 99')),
+    "install/interrupted-write": lambda folder, settings: (
+        settings.parent / ".settings.json.hookwright-tmp-k1ll3d").write_text('{"half'),
+}
+
+
+@pytest.mark.parametrize("rule", BREAKAGES)
+def test_doctor_reports_a_half_written_install_and_install_repairs_it(hookwright, home, project, rule):
+    folder = install(hookwright, project)
+    settings = project / ".claude" / "settings.json"
+    whole = settings.read_bytes()
+    BREAKAGES[rule](folder, settings)
+
+    assert rule in install_rules(project)
+
+    if rule == "install/receipt-unreadable":
+        (folder / "receipt.json").unlink()
+    repaired = hookwright("install", "git-guard", "--scope", "project", "--project", project, "--yes", "--adopt")
+    assert repaired.code == 0, repaired.err
+    assert install_rules(project) == []
+    assert json.loads(settings.read_bytes()) == json.loads(whole)
+    assert read_json(folder / "receipt.json")["pack"] == "git-guard"

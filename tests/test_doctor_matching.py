@@ -1,0 +1,93 @@
+"""How doctor reads a matcher: Claude Code's exact-or-regex rule (measured on 2.1.328) and
+JavaScript regex syntax approximated with Python's re."""
+from __future__ import annotations
+
+import pytest
+
+from installer.doctor.matching import can_match_a_name, classify, empty_alternative, js_regex
+
+
+@pytest.mark.parametrize("matcher, kind, names", [
+    (None, "all", ()), ("", "all", ()), ("*", "all", ()), ("  ", "all", ()),
+    ("Bash", "exact", ("Bash",)), ("Bash ", "exact", ("Bash",)), ("Edit|Write", "exact", ("Edit", "Write")),
+    ("Edit, Write", "exact", ("Edit", "Write")), ("code-reviewer", "exact", ("code-reviewer",)),
+    ("mcp__memory__create_entities", "exact", ("mcp__memory__create_entities",)),
+    ("Edit.*", "regex", ()), ("^Bash$", "regex", ()), ("mcp__.*", "regex", ()),
+])
+def test_classify(matcher, kind, names):
+    m = classify(matcher)
+    assert (m.kind, m.names) == (kind, names)
+
+
+@pytest.mark.parametrize("matcher, tool, hit", [
+    # claude-code-observed.md f: all measured on Claude Code 2.1.328 with the Bash tool
+    ("Bash", "Bash", True), ("Ba.*", "Bash", True), (".*sh", "Bash", True), ("^Bash$", "Bash", True),
+    ("Bash|Read", "Read", True), ("Bash|bash", "Bash", True), ("*", "Bash", True), ("", "Bash", True),
+    ("a.h", "Bash", True), ("as.*", "Bash", True), ("^B", "Bash", True), ("sh$", "Bash", True), ("B.", "Bash", True),
+    ("bash", "Bash", False), ("Bas", "Bash", False), ("B", "Bash", False), ("Bash(echo:*)", "Bash", False),
+    ("mcp__.*__X", "mcp__srv__X", True), ("mcp__srv__.*", "mcp__srv__X", True), ("mcp__.*", "mcp__srv__X", True),
+    ("X", "mcp__srv__X", False), ("mcp__srv__Y", "mcp__srv__X", False), ("Re", "Read", False),
+    ("Edit.*", "NotebookEdit", True), ("^Edit", "NotebookEdit", False),  # unanchored (hooks reference §2.2)
+])
+def test_matching_as_measured(matcher, tool, hit):
+    assert classify(matcher).matches(tool) is hit
+
+
+def test_file_changed_uses_the_narrow_exact_set():
+    assert classify(".env|.envrc", "FileChanged").kind == "regex"
+    assert classify("code-reviewer", "FileChanged").kind == "regex"
+    assert classify("code-reviewer", "SubagentStop").kind == "exact"
+
+
+@pytest.mark.parametrize("source, python", [
+    ("(?<name>a)\\k<name>", "(?P<name>a)(?P=name)"),
+    ("[^]", "[\\s\\S]"), ("x[]", "x(?!)"),
+    ("\\e\\y", "ey"),  # identity escapes: the letters themselves
+    ("\\cA", "\\x01"), ("\\0", "\\x00"), ("\\u0041\\x41", "\\u0041\\x41"),
+    ("[[]", "[\\[]"),
+    ("a{2}", "a{2}"),
+])
+def test_javascript_syntax_is_translated(source, python):
+    t = js_regex(source)
+    assert (t.python, t.error, t.dialect) == (python, None, [])
+    assert t.pattern is not None
+
+
+@pytest.mark.parametrize("source, rejected", [
+    ("(?i)bash", True), ("(?P<n>x)", True), ("(?#note)x", True), ("(?>ab)", True), ("a++", True),
+    ("\\Abash", False), ("bash\\Z", False),  # read as the letters A and Z
+])
+def test_constructs_javascript_rejects_or_reads_differently(source, rejected):
+    t = js_regex(source)
+    assert t.dialect
+    assert (t.pattern is None) is rejected
+    if not rejected:
+        assert t.pattern.search("Abash") or t.pattern.search("bashZ")
+
+
+@pytest.mark.parametrize("source", ["Bash(", "a**", "*.py", "a\\", "[abc", "x{2,1}"])
+def test_invalid_patterns(source):
+    t = js_regex(source)
+    assert t.error and t.pattern is None
+
+
+def test_variable_width_lookbehind_is_valid_javascript():
+    t = js_regex("(?<=a+)b")
+    assert t.error is None and t.dialect == []
+
+
+@pytest.mark.parametrize("python, possible", [
+    ('tool == "Bash"', False), ("a b", False), ('x "y"$', False), ("Bash\\(git.*\\)", False),
+    ('tool == "Edit" && path matches "\\.ts$"', False), ("x:(){ :|:& };:", False),
+    ("Bash", True), ("^Bash$", True), ("B.*h", True), ("mcp__.*__X", True), ("(?=B)Bash", True),  # undecidable: True
+])
+def test_can_match_a_name(python, possible):
+    assert can_match_a_name(python) is possible
+
+
+@pytest.mark.parametrize("source, empty", [
+    ("a||b", True), ("|a", True), ("a|", True), ('tool == "Edit" || tool == "Write"', True),
+    ("a|b", False), ("(a|)b", False), ("a\\||b", False), ("[|]|a", False), (".*", False), ("(|a)", False),
+])
+def test_empty_alternative(source, empty):
+    assert empty_alternative(source) is empty

@@ -1,0 +1,193 @@
+"""Every structure, matcher and host rule: a config that makes it fire, and the same config fixed,
+on which it stays quiet. One table; a test makes sure no rule of those kinds is missing from it."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from doctor_support import ECHO, doctor, found, rule_ids, settings
+
+from installer.doctor.model import catalog
+
+S = ".claude/settings.json"
+CURSOR = ".cursor/hooks.json"
+GROUP = {"matcher": "Bash", "hooks": [ECHO]}
+
+
+def case(rule, bad, good, given=True, config=None, note=""):
+    """bad/good: {relative path: content}; config: files under CLAUDE_CONFIG_DIR (project mode)."""
+    return pytest.param(rule, bad, good, given, config or {}, id=f"{rule}{'-' + note if note else ''}")
+
+
+CASES = [
+    # ---- structure ---------------------------------------------------------------------------
+    case("structure/invalid-json", {S: '{\n  "hooks": {} // no comments in JSON\n}\n'}, {S: '{\n  "hooks": {}\n}\n'}),
+    case("structure/invalid-json", {S: '{"hooks": {},}'}, {S: '{"hooks": {}}'}, note="trailing-comma"),
+    case("structure/duplicate-key", {S: '{"hooks": {}, "hooks": {}}'}, {S: '{"hooks": {}}'}),
+    case("structure/unreadable", {S: None}, {S: {}}, given=False),
+    case("structure/not-object", {S: []}, {S: {}}),
+    case("structure/hooks-not-object", {S: {"hooks": [{"event": "Stop"}]}}, {S: {"hooks": {}}}),
+    case("structure/top-level-event", {S: {"PreToolUse": [GROUP]}}, {S: {"hooks": {"PreToolUse": [GROUP]}}}),
+    case("structure/top-level-event", {"hooks/hooks.json": {"session-start": {"command": "x"}}},
+         {"hooks/hooks.json": {"hooks": {"SessionStart": [{"hooks": [ECHO]}]}}}, note="plugin-kebab"),
+    case("structure/unknown-event", {S: {"hooks": {"PreTooluse": [GROUP]}}}, {S: {"hooks": {"PreToolUse": [GROUP]}}}),
+    case("structure/unknown-event", {S: {"hooks": {"BeforeTool": [GROUP]}}},
+         {S: {"hooks": {"PreModelSwitch": [{"hooks": [ECHO]}]}}}, note="newest-event-known"),
+    case("structure/event-not-list", {S: {"hooks": {"Stop": {"hooks": [ECHO]}}}},
+         {S: {"hooks": {"Stop": [{"hooks": [ECHO]}]}}}),
+    case("structure/group-not-object", {S: {"hooks": {"Stop": ["echo hi"]}}},
+         {S: {"hooks": {"Stop": [{"hooks": [ECHO]}]}}}),
+    case("structure/group-hooks-missing", {S: {"hooks": {"PreToolUse": [{"matcher": "Bash", **ECHO}]}}},
+         {S: {"hooks": {"PreToolUse": [GROUP]}}}),
+    case("structure/group-hooks-not-list", {S: {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": ECHO}]}}},
+         {S: {"hooks": {"PreToolUse": [GROUP]}}}),
+    case("structure/group-unknown-key", {S: settings(group={"if": "Bash(git *)"})},
+         {S: settings(**{"if": "Bash(git *)"})}),
+    case("structure/group-unknown-key", {S: settings(group={"matchers": "Bash"})}, {S: settings()}, note="typo"),
+    case("structure/group-note-key", {S: settings(group={"description": "guard"})}, {S: settings()}),
+    case("structure/handler-string", {S: {"hooks": {"Stop": [{"hooks": ["echo hi"]}]}}},
+         {S: {"hooks": {"Stop": [{"hooks": [ECHO]}]}}}),
+    case("structure/handler-not-object", {S: {"hooks": {"Stop": [{"hooks": [42]}]}}},
+         {S: {"hooks": {"Stop": [{"hooks": [ECHO]}]}}}),
+    case("structure/type-missing", {S: settings(type=None)}, {S: settings()}),
+    case("structure/type-unknown", {S: settings(type="shell")}, {S: settings(type="command")}),
+    case("structure/field-missing", {S: settings(command=None, cmd="echo hi")}, {S: settings()}),
+    case("structure/field-missing", {S: settings(type="mcp_tool", command=None, tool="lint")},
+         {S: settings(type="mcp_tool", command=None, server="linter", tool="lint")}, note="mcp-server"),
+    case("structure/field-type", {S: settings(**{"async": "true"})}, {S: settings(**{"async": True})}),
+    case("structure/field-type", {S: settings(args="--fast")}, {S: settings(args=["--fast"])}, note="args"),
+    case("structure/handler-unknown-key", {S: settings(timeOut=5)}, {S: settings(timeout=5)}),
+    case("structure/handler-unknown-key", {S: settings(type="agent", command=None, prompt="p", continueOnBlock=True)},
+         {S: settings(type="prompt", command=None, prompt="p", continueOnBlock=True)}, note="other-type"),
+    case("structure/handler-note-key", {S: settings(_comment="blocks rm -rf")}, {S: settings()}),
+    case("structure/handler-note-key",
+         {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x", "description": "d"}]}}},
+         {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x"}]}}}, note="cursor"),
+    case("structure/timeout-invalid", {S: settings(timeout=0)}, {S: settings(timeout=30)}),
+    case("structure/timeout-invalid", {S: settings(timeout="30")}, {S: settings(timeout=30)}, note="string"),
+    case("structure/timeout-milliseconds", {S: settings(timeout=5000)}, {S: settings(timeout=5)}),
+    case("structure/once-ignored", {S: settings(once=True)}, {S: settings()}),
+    case("structure/async-non-command", {S: settings(type="prompt", command=None, prompt="ok?", **{"async": True})},
+         {S: settings(type="prompt", command=None, prompt="ok?")}),
+    case("structure/matcher-ignored", {S: settings("Stop", matcher="Bash")}, {S: settings("Stop", matcher="*")}),
+    case("structure/if-never-runs", {S: settings("Stop", matcher=None, **{"if": "Bash(git *)"})},
+         {S: settings("PreToolUse", **{"if": "Bash(git *)"})}),
+    case("structure/type-unsupported-event", {S: settings("SessionStart", matcher=None, type="prompt", command=None,
+                                                          prompt="say hi")},
+         {S: settings("SessionStart", matcher=None)}),
+    case("structure/shell-invalid", {S: settings(shell="fish")}, {S: settings(shell="bash")}),
+    case("structure/shell-ignored", {S: settings(shell="bash", command="echo", args=["hi"])},
+         {S: settings(command="echo", args=["hi"])}),
+    case("structure/hooks-disabled", {S: {"disableAllHooks": True}}, {S: {"disableAllHooks": False}}),
+    case("structure/managed-hooks-only", {S: {"allowManagedHooksOnly": True}}, {S: {"allowManagedHooksOnly": False}}),
+    case("structure/settings-schema", {S: {"cleanupPeriodDays": "thirty"}}, {S: {"cleanupPeriodDays": 30}}),
+    case("structure/settings-schema", {S: {"permissions": {"allow": ["Write:**/*.ts"]}}},
+         {S: {"permissions": {"allow": ["Write(**/*.ts)"]}}}, note="permission-rule-syntax"),
+    case("structure/settings-schema", {S: {"env": {"HAS SPACE": "1"}}}, {S: {"env": {"HAS_SPACE": "1"}}},
+         note="env-name"),
+    case("structure/settings-schema-opinion", {S: {"permissions": {"allow": ["Datadog"]}}},
+         {S: {"permissions": {"allow": ["Read"]}}}),
+    case("structure/settings-schema-opinion", {S: {"env": {"my_var": "1"}}}, {S: {"env": {"MY_VAR": "1"}}},
+         note="env-lower-case"),
+    case("structure/settings-schema-opinion", {S: {"permissions": {"_note": "x", "allow": []}}},
+         {S: {"permissions": {"allow": []}}}, note="comment-key"),
+    # ---- matchers -----------------------------------------------------------------------------
+    case("matcher/not-string", {S: settings(matcher=["Bash", "Read"])}, {S: settings(matcher="Bash|Read")}),
+    case("matcher/invalid-regex", {S: settings(matcher="Bash(")}, {S: settings(matcher="Bash")}),
+    case("matcher/invalid-regex", {S: settings(matcher="*.py|*.ts")}, {S: settings(matcher=".*")}, note="glob"),
+    case("matcher/not-javascript", {S: settings(matcher="(?i)bash")}, {S: settings(matcher="[Bb]ash")}),
+    case("matcher/not-javascript", {S: settings(matcher=r"\ABash\Z")}, {S: settings(matcher="^Bash$")},
+         note="python-anchors"),
+    case("matcher/case-mismatch", {S: settings(matcher="bash")}, {S: settings(matcher="Bash")}),
+    case("matcher/case-mismatch", {S: settings(matcher="^bash$")}, {S: settings(matcher="^Bash$")}, note="regex"),
+    case("matcher/case-mismatch", {S: settings("SessionStart", matcher="Startup")},
+         {S: settings("SessionStart", matcher="startup")}, note="session-source"),
+    case("matcher/mcp-no-tool", {S: settings(matcher="mcp__memory")}, {S: settings(matcher="mcp__memory__.*")}),
+    case("matcher/permission-rule", {S: settings(matcher="Bash(git:*)")},
+         {S: settings(matcher="Bash", **{"if": "Bash(git:*)"})}),
+    case("matcher/matches-nothing", {S: settings(matcher='tool == "Bash"')}, {S: settings(matcher="Bash")}),
+    case("matcher/matches-nothing", {S: settings("SubagentStop", matcher='subagent_name == "reviewer"')},
+         {S: settings("SubagentStop", matcher="code-reviewer|Explore")}, note="agent-type"),
+    case("matcher/empty-alternative", {S: settings(matcher='tool == "Edit" || tool == "Write"')},
+         {S: settings(matcher="Edit|Write")}),
+    case("matcher/empty-alternative", {S: settings(matcher="Edit.*|")}, {S: settings(matcher="Edit.*")},
+         note="trailing-bar"),
+    case("matcher/unknown-value", {S: settings("SessionStart", matcher="start")},
+         {S: settings("SessionStart", matcher="startup|resume")}),
+    case("matcher/needs-recent-host", {S: settings(matcher="Edit, Write")}, {S: settings(matcher="Edit|Write")}),
+    # ---- hosts --------------------------------------------------------------------------------
+    case("host/other-agent-format", {"opencode.json": '{"plugin": ["x"]}'}, {S: settings()}),
+    case("host/other-agent-format", {".opencode/plugins/guard.ts": "export const Guard = async () => ({})"},
+         {S: settings()}, note="plugin"),
+    case("host/unrecognised-file", {"hooks/guard.sh": "#!/bin/sh\nexit 0\n"}, {S: settings()}),
+    case("host/cursor-claude-event", {CURSOR: {"version": 1, "hooks": {"PreToolUse": [{"command": "x"}]}}},
+         {CURSOR: {"version": 1, "hooks": {"preToolUse": [{"command": "x"}]}}}),
+    case("host/cursor-claude-event", {CURSOR: {"version": 1, "hooks": {"userPromptSubmit": [{"command": "x"}]}}},
+         {CURSOR: {"version": 1, "hooks": {"beforeSubmitPrompt": [{"command": "x"}]}}}, note="lower-camel"),
+    case("host/cursor-claude-group", {CURSOR: {"version": 1, "hooks": {"preToolUse": [GROUP]}}},
+         {CURSOR: {"version": 1, "hooks": {"preToolUse": [{"command": "x", "matcher": "Shell"}]}}}),
+    case("host/cursor-version-missing", {CURSOR: {"hooks": {"stop": [{"command": "x"}]}}},
+         {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x"}]}}}),
+    case("host/plugin-not-installed", {S: {"enabledPlugins": {"guard@tools": True}}},
+         {S: {"enabledPlugins": {"guard@tools": True}}}, given=False,
+         config={"plugins/installed_plugins.json": {"version": 2, "plugins": {}}}),
+]
+GOOD_CONFIG = {  # what the "good" variant of a case adds under CLAUDE_CONFIG_DIR
+    "host/plugin-not-installed": lambda root: {
+        "plugins/installed_plugins.json": {"version": 2, "plugins": {
+            "guard@tools": [{"scope": "user", "installPath": str(root / "guard"), "version": "1.0.0"}]}},
+        "guard/hooks/hooks.json": {"hooks": {"Stop": [{"hooks": [ECHO]}]}},
+    },
+}
+
+
+def _run(tmp_path, monkeypatch, files, given, config):
+    home = tmp_path / "claude-home"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home))
+    for name, content in config.items():
+        path = home / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(content))
+    return doctor(tmp_path / "project", files, given=given)
+
+
+@pytest.mark.parametrize("rule, bad, good, given, config", CASES)
+def test_rule_fires(rule, bad, good, given, config, tmp_path, monkeypatch):
+    outcome = _run(tmp_path, monkeypatch, bad, given, config)
+    hits = found(outcome, rule)
+    assert hits, f"{rule} did not fire; found {rule_ids(outcome)}"
+    for hit in hits:
+        assert hit.line >= 1 and hit.column >= 1 and hit.message and hit.severity == catalog()[rule].severity
+
+
+@pytest.mark.parametrize("rule, bad, good, given, config", CASES)
+def test_rule_quiet_on_the_fixed_config(rule, bad, good, given, config, tmp_path, monkeypatch):
+    if rule in GOOD_CONFIG:
+        config = GOOD_CONFIG[rule](tmp_path / "claude-home")
+    outcome = _run(tmp_path, monkeypatch, good, given, config)
+    assert rule not in rule_ids(outcome), [f.message for f in found(outcome, rule)]
+
+
+def test_every_rule_of_these_kinds_has_a_case():
+    covered = {p.values[0] for p in CASES}
+    mine = {r for r in catalog() if r.split("/")[0] in ("structure", "matcher", "host")}
+    assert mine - covered == set()
+
+
+def test_a_clean_settings_file_has_no_findings(tmp_path):
+    clean = {
+        "$schema": "https://json.schemastore.org/claude-code-settings.json",
+        "permissions": {"allow": ["Bash(git status)"]},
+        "hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo pre", "timeout": 10}]},
+                           {"matcher": "Edit|Write|mcp__memory__.*", "hooks": [ECHO]}],
+            "PostToolUse": [{"matcher": "Edit.*", "hooks": [{"type": "prompt", "prompt": "ok? $ARGUMENTS"}]}],
+            "SessionStart": [{"matcher": "startup|resume", "hooks": [ECHO]}],
+            "Stop": [{"hooks": [{"type": "agent", "prompt": "done?", "timeout": 60}]}],
+            "Notification": [{"matcher": "idle_prompt", "hooks": [
+                {"type": "http", "url": "http://localhost:8080/n", "headers": {"X": "$T"}, "allowedEnvVars": ["T"]}]}],
+            "PreModelSwitch": [{"hooks": [ECHO]}],
+        },
+    }
+    outcome = doctor(tmp_path, {S: clean})
+    assert outcome.findings == []

@@ -1,0 +1,374 @@
+"""Static analysis of hook scripts (installer/doctor/scripts.py) and the script rules
+(installer/doctor/checks/scripts.py), plus the corpus pin: which real scripts emit what."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
+from doctor_support import doctor, found, settings
+
+from installer.doctor.model import catalog
+from installer.doctor.scripts import MAX_BYTES, analyse, analyse_text, detect_language, strip_comments
+
+S = ".claude/settings.json"
+
+
+def facts(text: str, language: str):
+    return analyse_text(textwrap.dedent(text).lstrip("\n"), language)
+
+
+# ---- what a script writes -------------------------------------------------------------------------
+
+PY_REWRITE = """
+    import json, sys
+    data = json.load(sys.stdin)
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                                             "updatedInput": {**data["tool_input"], "command": "x"}}}))
+"""
+JS_REWRITE = """
+    const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+    // updatedInput replaces the whole input
+    process.stdout.write(JSON.stringify({hookSpecificOutput: {hookEventName: 'PreToolUse',
+      updatedInput: {...input.tool_input, command: 'x'}}}));
+"""
+SH_REWRITE = """
+    #!/bin/bash
+    INPUT=$(cat)
+    UPDATED=$(echo "$INPUT" | jq -c '.tool_input | .command = "rtk " + .command')
+    jq -n --argjson u "$UPDATED" '{
+      "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": $u}
+    }'
+"""
+
+
+@pytest.mark.parametrize("text, language", [(PY_REWRITE, "python"), (JS_REWRITE, "javascript"),
+                                            (SH_REWRITE, "shell")])
+def test_a_rewriter_is_recognised_in_each_language(text, language):
+    found_ = facts(text, language)
+    assert found_.rewrites("claude")[0] == "yes"
+    assert found_.rewrites("cursor")[0] == "no"
+    assert not (found_.ignored or found_.top_level_updated_input or found_.no_event_name or found_.mixed_shapes)
+
+
+@pytest.mark.parametrize("text, language", [
+    ("""
+     out = {"hookSpecificOutput": {"hookEventName": "PreToolUse"}}
+     out["hookSpecificOutput"]["updatedInput"] = {"command": "x"}
+     print(json.dumps(out))
+     """, "python"),
+    ("""
+     jq -n --argjson u "$U" '{hookSpecificOutput: {hookEventName: "PreToolUse"}} | .hookSpecificOutput.updatedInput = $u'
+     """, "shell"),
+    ("""
+     const out = { hookEventName: 'PreToolUse', permissionDecision: 'allow' };
+     out.updatedInput = { command: 'x' };
+     console.log(JSON.stringify({ hookSpecificOutput: out }));
+     """, "javascript"),
+    ("""
+     echo "{\\"hookSpecificOutput\\": {\\"hookEventName\\": \\"PreToolUse\\", \\"updatedInput\\": {\\"command\\": \\"x\\"}}}"
+     """, "shell"),
+])
+def test_rewrites_built_step_by_step(text, language):
+    assert facts(text, language).rewrites("claude")[0] == "yes"
+
+
+def test_comments_and_docstrings_are_not_emissions():
+    py = facts('''
+        """Rewrites nothing. (Other hooks use modifiedToolInput or updatedInput; not this one.)"""
+        # print(json.dumps({"hookSpecificOutput": {"updatedInput": {}}}))
+        print("{}")
+        ''', "python")
+    assert py.rewrites("claude")[0] == "no" and not py.ignored
+    js = facts("""
+        /* {"modifiedToolInput": 1} */
+        // hookSpecificOutput: { updatedInput: x }
+        const re = /"updatedInput":/;
+        console.log('{}');
+        """, "javascript")
+    assert js.rewrites("claude")[0] == "no" and not js.ignored
+    sh = facts("""
+        # jq -n '{"hookSpecificOutput": {"updatedInput": $u}}'
+        echo '{}'  # modifiedToolInput: no
+        echo "${#ARR}" "$#"
+        """, "shell")
+    assert sh.rewrites("claude")[0] == "no" and not sh.ignored
+
+
+def test_fields_claude_code_ignores():
+    f = facts("""
+        print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "modifiedToolInput": {"c": 1}}}))
+        print(json.dumps({"shouldProceed": False}))
+        out["updatedToolInput"] = {}
+        """, "python")
+    assert [(s.what, s.line) for s in f.ignored] == [("modifiedToolInput", 1), ("shouldProceed", 2),
+                                                    ("updatedToolInput", 3)]
+    assert f.ignored[0].column == 73  # its opening quote
+    assert f.rewrites("claude")[0] == "no"
+    reads_only = facts('x = data.get("modifiedToolInput"); y = data["shouldProceed"]\n', "python")
+    assert not reads_only.ignored
+
+
+def test_top_level_updated_input():
+    legacy = facts("""
+        echo '{"decision": "approve", "updatedInput": {"command": "ls"}}'
+        """, "shell")
+    assert [s.line for s in legacy.top_level_updated_input] == [1]
+    assert legacy.rewrites("claude")[0] == "no"
+    no_hso = facts("print(json.dumps({'updatedInput': new}))\n", "python")
+    assert no_hso.top_level_updated_input
+    # PermissionRequest: updatedInput inside decision, inside hookSpecificOutput
+    permission = facts("""
+        decision = {"behavior": "allow", "updatedInput": new}
+        print(json.dumps({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": decision}}))
+        """, "python")
+    assert not permission.top_level_updated_input and permission.rewrites("claude")[0] == "yes"
+    # an internal structure that merely carries updatedInput is not the output
+    internal = facts("""
+        return {'action': 'answer', 'updatedInput': {**tool_input}}
+        print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PermissionRequest', 'decision': d}}))
+        """, "python")
+    assert not internal.top_level_updated_input
+
+
+def test_defer():
+    f = facts("""
+        function defer() {
+          const out = { hookEventName: 'PreToolUse', permissionDecision: 'defer' };
+          process.stdout.write(JSON.stringify({ hookSpecificOutput: out }));
+        }
+        """, "javascript")
+    assert [(s.line, s.column) for s in f.defer] == [(2, 46)]
+    assert not facts("print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PreToolUse', "
+                     "'permissionDecision': 'deny'}}))\n", "python").defer
+
+
+def test_hook_specific_output_without_event_name():
+    f = facts("""
+        print(json.dumps({"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "no"}}))
+        """, "python")
+    assert [(s.line, s.column) for s in f.no_event_name] == [(1, 41)]  # its {
+    via_variable = facts("""
+        hso = {"permissionDecision": "deny"}
+        print(json.dumps({"hookSpecificOutput": hso}))
+        """, "python")
+    assert via_variable.no_event_name
+    assert not facts(PY_REWRITE, "python").no_event_name
+    spread = facts("console.log(JSON.stringify({hookSpecificOutput: {...base, permissionDecision: 'deny'}}))\n",
+                   "javascript")
+    assert not spread.no_event_name
+    schema = facts("""
+        const Out = { hookSpecificOutput: { type: "object", description: "PreToolUse fields" } };
+        """, "javascript")
+    assert not schema.no_event_name
+
+
+def test_mixed_shapes():
+    f = facts("""
+        echo '{"permission": "deny", "user_message": "no", "hookSpecificOutput": {"hookEventName": "PreToolUse"}}'
+        """, "shell")
+    assert f.mixed_shapes and "hookSpecificOutput" in f.mixed_shapes[0].what and "permission" in f.mixed_shapes[0].what
+    branches = facts("""
+        if [ -n "$CURSOR_PROJECT_DIR" ]; then
+          echo '{"permission": "deny", "user_message": "no"}'
+        else
+          echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}}'
+        fi
+        """, "shell")
+    assert not branches.mixed_shapes
+    cursor = facts("""echo '{"permission": "allow", "updated_input": {"command": "ls"}}'\n""", "shell")
+    assert cursor.rewrites("cursor")[0] == "yes" and cursor.rewrites("claude")[0] == "no"
+
+
+def test_stop_hook_facts():
+    blocks = facts("""
+        import json, sys
+        print(json.dumps({"decision": "block", "reason": "tests are failing"}))
+        """, "python")
+    assert blocks.blocks and not blocks.reads_stop_hook_active
+    careful = facts("""
+        data = json.load(sys.stdin)
+        if data.get("stop_hook_active"):
+            sys.exit(0)
+        sys.exit(2)
+        """, "python")
+    assert careful.blocks and careful.reads_stop_hook_active
+    assert facts("[ \"$(jq -r .stop_hook_active)\" = true ] && exit 0\nexit 2\n", "shell").reads_stop_hook_active
+
+
+@pytest.mark.parametrize("text, language, what", [
+    ("command -v rtk >/dev/null && exec rtk hook claude\n", "shell", "exec rtk"),
+    ("INPUT=$(cat)\npython3 ~/.claude/hooks/real.py\n", "shell", "python3"),
+    ("import subprocess\nsubprocess.run(['rtk', 'hook'])\n", "python", "subprocess.run"),
+    ("import os\nos.execvp('rtk', ['rtk', 'hook'])\n", "python", "os.execvp"),
+    ("require('child_process').spawn('rtk', [], {stdio: 'inherit'})\n", "javascript", "inherit"),
+])
+def test_handing_output_to_another_program_makes_it_unknown(text, language, what):
+    status, why = analyse_text(text, language).rewrites("claude")
+    assert status == "unknown" and what in why
+
+
+def test_captured_output_is_not_handing_over():
+    text = "import subprocess, json\nout = subprocess.run(['git', 'status'], capture_output=True)\nprint('{}')\n"
+    assert analyse_text(text, "python").rewrites("claude")[0] == "no"
+
+
+def test_languages_and_limits(tmp_path):
+    assert detect_language(Path("x.py"), "") == "python"
+    assert detect_language(Path("x.mjs"), "") == "javascript"
+    assert detect_language(Path("hook"), "#!/usr/bin/env -S python3 -I\n") == "python"
+    assert detect_language(Path("hook"), "#!/usr/bin/env node\n") == "javascript"
+    assert detect_language(Path("hook"), "#!/bin/bash\n") == "shell"
+    assert detect_language(Path("hook"), "echo hi\n") == "shell"  # sh runs a file without a shebang
+    assert detect_language(Path("hook"), "#!/usr/bin/ruby\n") == "unknown"
+    big = tmp_path / "big.py"
+    big.write_text("#" * (MAX_BYTES + 1))
+    assert not analyse(big).readable and analyse(big).rewrites()[0] == "unknown"
+    binary = tmp_path / "hook"
+    binary.write_bytes(b"\x7fELF\x00\x00")
+    assert analyse(binary).why_not == "a binary file"
+    assert not analyse(tmp_path / "missing.py").readable
+
+
+def test_comment_stripping_keeps_offsets():
+    for text, language in ((PY_REWRITE, "python"), (JS_REWRITE, "javascript"), (SH_REWRITE, "shell")):
+        stripped = strip_comments(text, language)
+        assert len(stripped) == len(text) and stripped.count("\n") == text.count("\n")
+    broken = "def f(:\n    # modifiedToolInput\n"
+    assert "modifiedToolInput" not in strip_comments(broken, "python")  # untokenizable Python still loses comments
+
+
+# ---- the script rules -------------------------------------------------------------------------------
+
+def _write(base: Path, rel: str, text: str) -> str:
+    path = base / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text).lstrip("\n"))
+    path.chmod(0o755)
+    return f'python3 "$CLAUDE_PROJECT_DIR"/{rel}'
+
+
+def _script_rules(outcome) -> list[str]:
+    return [f.rule for f in outcome.findings if f.rule.startswith("script/")]
+
+
+GOOD = PY_REWRITE
+
+
+@pytest.mark.parametrize("rule, event, bad", [
+    ("script/ignored-output-field", "PreToolUse",
+     'print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "modifiedToolInput": {}}}))\n'),
+    ("script/ignored-output-field", "PreToolUse", 'print(json.dumps({"shouldProceed": False}))\n'),
+    ("script/ignored-output-field", "PreToolUse", 'print(json.dumps({"decision": "approve", "updatedInput": {}}))\n'),
+    ("script/defer", "PreToolUse",
+     'print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "defer"}}))\n'),
+    ("script/no-event-name", "PreToolUse",
+     'print(json.dumps({"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "r"}}))\n'),
+    ("script/mixed-shapes", "PreToolUse",
+     'print(json.dumps({"permission": "deny", "hookSpecificOutput": {"hookEventName": "PreToolUse"}}))\n'),
+    ("script/stop-hook-active", "Stop", 'print(json.dumps({"decision": "block", "reason": "go on"}))\n'),
+])
+def test_each_script_rule_fires_and_stays_quiet_on_a_valid_script(tmp_path, rule, event, bad):
+    base = tmp_path / "p"
+    matcher = "Bash" if event == "PreToolUse" else None
+    command = _write(base, ".claude/hooks/hook.py", "import json, sys\n" + bad)
+    out = doctor(base, {S: settings(event, matcher=matcher, command=command)})
+    assert _script_rules(out) == [rule]
+    (finding,) = found(out, rule)
+    assert finding.path == str(base / ".claude/hooks/hook.py") and finding.line == 2
+    command_line = 9 if matcher else 8
+    assert finding.related and finding.related[0]["path"] == str(base / S)
+    assert finding.related[0]["line"] == command_line
+    good = GOOD if event == "PreToolUse" else """
+        import json, sys
+        if json.load(sys.stdin).get("stop_hook_active"):
+            sys.exit(0)
+        print(json.dumps({"decision": "block", "reason": "go on"}))
+        """
+    command = _write(base, ".claude/hooks/hook.py", good)
+    assert not _script_rules(doctor(base, {S: settings(event, matcher=matcher, command=command)}))
+
+
+def test_a_stop_hook_that_never_blocks_needs_no_stop_hook_active(tmp_path):
+    base = tmp_path / "p"
+    command = _write(base, ".claude/hooks/notify.py", "print('{}')\n")
+    assert not _script_rules(doctor(base, {S: settings("Stop", matcher=None, command=command)}))
+
+
+def test_one_script_many_handlers_one_finding(tmp_path):
+    base = tmp_path / "p"
+    command = _write(base, ".claude/hooks/hook.py", 'print(json.dumps({"shouldProceed": False}))\n')
+    config = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]},
+                                       {"matcher": "Edit", "hooks": [{"type": "command", "command": command + " x"}]}]}}
+    (finding,) = found(doctor(base, {S: config}), "script/ignored-output-field")
+    assert len(finding.related) == 2
+
+
+def test_cursor_handlers_only_get_the_cross_host_rule(tmp_path):
+    base = tmp_path / "p"
+    _write(base, ".cursor/hooks/hook.py",
+           'print(json.dumps({"permission": "deny", "hookSpecificOutput": {"modifiedToolInput": 1}}))\n')
+    config = {"version": 1, "hooks": {"preToolUse": [{"command": "python3 .cursor/hooks/hook.py"}]}}
+    assert _script_rules(doctor(base, {".cursor/hooks.json": config})) == ["script/mixed-shapes"]
+
+
+def test_every_script_rule_is_tested():
+    tested = {"script/ignored-output-field", "script/defer", "script/no-event-name", "script/mixed-shapes",
+              "script/stop-hook-active",
+              # with --probe only: tests/test_doctor_probe.py
+              "script/probe-invalid-output", "script/probe-wrong-event", "script/probe-timeout"}
+    assert {r for r in catalog() if r.startswith("script/")} == tested
+
+
+# ---- the corpus ---------------------------------------------------------------------------------------
+
+def test_corpus_hook_scripts(shared):
+    """Every script in ../shared/corpus/hook-scripts, analysed: which emit what Claude Code ignores,
+    which may rewrite input. Pinned (checked by reading each file)."""
+    folder = shared / "corpus" / "hook-scripts"
+    results = {p.name: analyse(p) for p in sorted(folder.iterdir()) if p.is_file()}
+    assert len(results) == 40 and all(f.readable for f in results.values())
+
+    def emitting(attribute):
+        return {name: [(s.what, s.line) for s in getattr(f, attribute)]
+                for name, f in results.items() if getattr(f, attribute)}
+
+    # the one script that writes modifiedToolInput: its gh rewrite never happens
+    assert emitting("ignored") == {"phrazzld__claude-config__hooks__github-cli-guard.py": [("modifiedToolInput", 103)]}
+    # an older copy of gstack's question hook answers "defer" (the newer one in garrytan/gstack does not)
+    assert emitting("defer") == {
+        "dopiotrek__dotclaude__skills__gstack__hosts__claude__hooks__question-preference-hook.ts": [("defer", 98)]}
+    assert emitting("top_level_updated_input") == {}
+    assert emitting("no_event_name") == {}
+    assert emitting("mixed_shapes") == {}
+    rewrites = {name: f.rewrites("claude")[0] for name, f in results.items()}
+    assert {n for n, s in rewrites.items() if s == "unknown"} == {
+        "MFGod__agents-config__.cursor__hooks__rtk-rewrite.sh",  # exec rtk hook cursor
+        "redpanda-data__ui-harness__.claude__hooks__rtk-rewrite.sh",  # exec rtk hook claude
+    }
+    assert {n for n, s in rewrites.items() if s == "no"} == {
+        "dopiotrek__dotclaude__skills__gstack__hosts__claude__hooks__question-preference-hook.ts",
+        "garrytan__gstack__hosts__claude__hooks__question-preference-hook.ts",  # deny + reason, never updatedInput
+        "phrazzld__claude-config__hooks__github-cli-guard.py",  # modifiedToolInput: ignored, so no rewrite
+    }
+    assert sum(1 for s in rewrites.values() if s == "yes") == 35
+    assert all(rewrites[n] == "yes" for n in results if "rtk-rewrite" in n and "MFGod__agents-config__.cursor" not in n
+               and "redpanda-data__ui-harness__.claude__hooks__rtk" not in n)
+
+
+
+CODE_BITS = st.sampled_from(['{', '}', '"', "'", "`", "\\", "#", "//", "/*", "*/", "\n", ":", "=", "[", "]", ".",
+                             "hookSpecificOutput", "updatedInput", "hookEventName", "modifiedToolInput", "<<EOF",
+                             "EOF", '"""', "permissionDecision", "defer", "exec ", "...", "**", "$", "${x:-y}"])
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(CODE_BITS, st.text(max_size=3)), max_size=40).map("".join),
+       st.sampled_from(["python", "javascript", "shell"]))
+def test_any_text_is_analysed_without_error(text, language):
+    found = analyse_text(text, language)
+    found.to_json()
+    assert len(strip_comments(text, language)) == len(text)

@@ -1,0 +1,129 @@
+"""`hookwright list`: the merged, effective view of every hook from every scope and plugin."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from support import write_json
+
+
+def group(matcher, *handlers):
+    entry = {"hooks": list(handlers)}
+    if matcher is not None:
+        entry["matcher"] = matcher
+    return entry
+
+
+def cmd(command, **extra):
+    return {"type": "command", "command": command, **extra}
+
+
+def rows(ran) -> list[dict]:
+    assert ran.code == 0, ran.err
+    return ran.json["hooks"]
+
+
+def by_what(hooks: list[dict]) -> dict[str, dict]:
+    return {h["runs"]: h for h in hooks}
+
+
+def test_no_hooks(hookwright, home, project):
+    ran = hookwright("list", "--project", project)
+    assert ran.code == 0 and "no hooks" in ran.out
+    assert rows(hookwright("list", "--project", project, "--json")) == []
+
+
+def test_every_scope_and_plugin_merged(hookwright, home, project, tmp_path):
+    rewriter = project / ".claude" / "hooks" / "rewrite.py"
+    rewriter.parent.mkdir(parents=True)
+    rewriter.write_text('import json\nprint(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", '
+                        '"updatedInput": {}}}))\n')
+    write_json(home / ".claude" / "settings.json", {
+        "enabledPlugins": {"fmt@market": True},
+        "hooks": {"PreToolUse": [group("Bash", cmd("echo user-guard", timeout=5))],
+                  "UserPromptSubmit": [group(None, cmd("echo prompt"))]}})
+    write_json(project / ".claude" / "settings.json", {"hooks": {"PreToolUse": [
+        group("Bash|Edit", cmd('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/rewrite.py'),
+              cmd("echo user-guard")),
+        group("Bash", {"type": "http", "url": "http://127.0.0.1:9/hook"}, {"type": "prompt", "prompt": "ok?"})]}})
+    write_json(project / ".claude" / "settings.local.json", {"hooks": {"Stop": [group(None, cmd("echo local"))]}})
+    plugin = tmp_path / "plugins" / "fmt"
+    write_json(plugin / "hooks" / "hooks.json", {"description": "fmt", "hooks": {
+        "PostToolUse": [group("Edit|Write", cmd("${CLAUDE_PLUGIN_ROOT}/fmt.sh"))]}})
+    write_json(home / ".claude" / "plugins" / "installed_plugins.json",
+               {"version": 2, "plugins": {"fmt@market": [{"scope": "user", "installPath": str(plugin)}]}})
+
+    data = hookwright("list", "--project", project, "--json").json
+    hooks = by_what(data["hooks"])
+    assert [h["event"] for h in data["hooks"]] == ["PreToolUse"] * 5 + ["PostToolUse", "Stop", "UserPromptSubmit"]
+
+    user = [h for h in data["hooks"] if h["runs"] == "echo user-guard"]
+    assert [(h["source"]["scope"], h["matcher"], h["timeout"]) for h in user] == [
+        ("user", "Bash", {"seconds": 5, "default": False}), ("project", "Bash|Edit", {"seconds": 600, "default": True})]
+    assert user[0]["deduplicated"] is None and user[1]["deduplicated"].startswith("runs once, as ")
+
+    rewrite = hooks['python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/rewrite.py']
+    assert rewrite["rewrites_input"]["status"] == "yes" and rewrite["owner"] == "foreign"
+    assert hooks["http://127.0.0.1:9/hook"]["type"] == "http"
+    assert hooks["http://127.0.0.1:9/hook"]["rewrites_input"]["status"] == "unknown"
+    assert hooks["ok?"]["rewrites_input"]["status"] == "no"
+    assert hooks["ok?"]["timeout"] == {"seconds": 30, "default": True}
+    assert hooks["echo prompt"]["timeout"] == {"seconds": 30, "default": True}  # UserPromptSubmit's default
+    assert hooks["echo local"]["source"]["scope"] == "local"
+    fmt = hooks["${CLAUDE_PLUGIN_ROOT}/fmt.sh"]
+    assert fmt["source"]["plugin"] == "fmt@market" and fmt["source"]["scope"] == "plugin"
+    assert fmt["rewrites_input"] == {"status": "no", "why": "PostToolUse hooks cannot rewrite tool input"}
+    assert data["plugins"] == [{"id": "fmt@market", "installed": True}]
+
+    text = hookwright("list", "--project", project)
+    assert text.code == 0
+    assert "PreToolUse (claude)" in text.out and "Stop (claude)" in text.out
+    assert "rewrites: yes" in text.out and "runs once, as" in text.out and "[plugin fmt@market]" in text.out
+
+
+def test_our_packs_are_named(hookwright, home, project):
+    assert hookwright("install", "git-guard", "ask-guard", "--scope", "project", "--project", project,
+                      "--yes").code == 0
+    hooks = rows(hookwright("list", "--project", project, "--json"))
+    owners = {(h["owner"], h["hook"], h["event"]): h["rewrites_input"]["status"] for h in hooks}
+    assert owners[("git-guard", "git-guard", "PreToolUse")] == "no"
+    assert owners[("ask-guard", "question-preference", "PreToolUse")] == "yes"
+    assert owners[("ask-guard", "question-log", "PostToolUse")] == "no"
+    assert all(h["owner"] != "foreign" for h in hooks)
+
+
+def test_cursor_hooks_and_the_host_filter(hookwright, home, project):
+    write_json(project / ".cursor" / "hooks.json", {"version": 1, "hooks": {
+        "preToolUse": [{"command": "echo '{\"permission\": \"allow\", \"updated_input\": {}}'", "matcher": "Shell"}],
+        "stop": [{"command": ".cursor/hooks/stop.sh"}]}})
+    write_json(project / ".claude" / "settings.json", {"hooks": {"Stop": [group(None, cmd("echo claude"))]}})
+    hooks = rows(hookwright("list", "--project", project, "--json", "--host", "cursor"))
+    assert {h["host"] for h in hooks} == {"cursor"}
+    pre = next(h for h in hooks if h["event"] == "preToolUse")
+    assert pre["rewrites_input"]["status"] == "yes" and pre["timeout"] == {"seconds": None, "default": True}
+    both = rows(hookwright("list", "--project", project, "--json"))
+    assert {h["host"] for h in both} == {"claude", "cursor"}
+
+
+def test_unreadable_files_and_kill_switches_are_shown(hookwright, home, project):
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text('{"hooks": {}, // no comments\n}')
+    write_json(project / ".claude" / "settings.local.json", {"disableAllHooks": True, "hooks": {
+        "Stop": [group(None, cmd("echo x"))]}})
+    ran = hookwright("list", "--project", project, "--json")
+    files = {Path(f["path"]).name: f for f in ran.json["files"]}
+    assert not files["settings.json"]["readable"] and files["settings.json"]["error"]
+    assert ran.json["disabled_by"] == [str(project / ".claude" / "settings.local.json")]
+    text = hookwright("list", "--project", project)
+    assert "unreadable" in text.out and "disableAllHooks" in text.out
+
+
+def test_bad_arguments(hookwright, home, project):
+    assert hookwright("list", "--host", "vim", "--project", project).code == 2
+    assert hookwright("list", "--project", project / "missing").code == 2
+
+
+def test_json_document_is_versioned(hookwright, home, project):
+    doc = hookwright("list", "--project", project, "--json").json
+    assert doc["schema"] == "hookwright/1" and doc["command"] == "list" and doc["exit_code"] == 0
+    json.dumps(doc)
