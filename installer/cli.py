@@ -30,6 +30,7 @@ HOSTS = ["claude"]
 JsonOpt = typer.Option(False, "--json", help="Print one versioned JSON document on stdout.")
 DryRunOpt = typer.Option(False, "--dry-run", help="Show the plan; write nothing.")
 YesOpt = typer.Option(False, "--yes", "-y", help="Apply without asking.")
+HostOpt = typer.Option("claude", "--host", help="Agent whose config to change (today: claude).")
 ProjectOpt = typer.Option(None, "--project", help="Project folder for project/local scope (default: cwd).",
                           file_okay=False)
 
@@ -65,7 +66,7 @@ def _execute(as_json: bool, produce: Callable[[], "Result"]) -> None:
 @app.command()
 def install(
     packs: Optional[List[str]] = typer.Argument(None, help="Packs to install (see `hookwright packs`)."),
-    host: str = typer.Option("claude", "--host", help="Agent whose config to change."),
+    host: str = HostOpt,
     scope: Optional[Scope] = typer.Option(None, "--scope", help="user (default), project or local."),
     project: Optional[Path] = ProjectOpt,
     option: List[str] = typer.Option([], "--option", "-o", help="Pack option KEY=VALUE (or PACK.KEY=VALUE)."),
@@ -109,7 +110,7 @@ def _ask_packs_and_scope(scope: Scope | None) -> tuple[list[str], Scope]:
 @app.command()
 def uninstall(
     packs: Optional[List[str]] = typer.Argument(None, help="Packs to remove (default: every pack installed there)."),
-    host: str = typer.Option("claude", "--host"),
+    host: str = HostOpt,
     scope: Scope = typer.Option(Scope.user, "--scope"),
     project: Optional[Path] = ProjectOpt,
     dry_run: bool = DryRunOpt,

@@ -279,12 +279,15 @@ def _search_machine(python: str) -> _Search | None:
     return _Search(parsed)
 
 
-def _top_level_branches(pattern: str) -> list[str] | None:
-    """Split on `|` outside groups and classes."""
-    branches, depth, start, i, in_class = [], 0, 0, 0, False
+def _outside_classes(pattern: str):
+    """(index, character, escaped) for each regex token outside a character class `[...]`;
+    an escape such as `\\b` comes as one token, its letter with escaped=True."""
+    in_class, i = False, 0
     while i < len(pattern):
         c = pattern[i]
         if c == "\\":
+            if not in_class and i + 1 < len(pattern):
+                yield i, pattern[i + 1], True
             i += 2
             continue
         if in_class:
@@ -295,14 +298,24 @@ def _top_level_branches(pattern: str) -> list[str] | None:
                 i += 1
             if pattern.startswith("]", i + 1):
                 i += 1  # a "]" right after "[" or "[^" is a member
-        elif c == "(":
+        else:
+            yield i, c, False
+        i += 1
+
+
+def _top_level_branches(pattern: str) -> list[str] | None:
+    """Split on `|` outside groups and classes."""
+    branches, depth, start = [], 0, 0
+    for i, c, escaped in _outside_classes(pattern):
+        if escaped:
+            continue
+        if c == "(":
             depth += 1
         elif c == ")":
             depth -= 1
         elif c == "|" and depth == 0:
             branches.append(pattern[start:i])
             start = i + 1
-        i += 1
     branches.append(pattern[start:])
     return branches
 
@@ -317,24 +330,7 @@ def _escaped(text: str, index: int) -> bool:
 
 def _has_anchor(body: str) -> bool:
     """An anchor (^, $, \\b, \\B, \\A, \\Z) outside a character class."""
-    in_class, i = False, 0
-    while i < len(body):
-        c = body[i]
-        if c == "\\":
-            if i + 1 < len(body) and body[i + 1] in "bBAZ" and not in_class:
-                return True
-            i += 2
-            continue
-        if in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-            if body.startswith("[^", i):
-                i += 1
-        elif c in "^$":
-            return True
-        i += 1
-    return False
+    return any((escaped and c in "bBAZ") or (not escaped and c in "^$") for _, c, escaped in _outside_classes(body))
 
 
 def _samples_match(server: str, matchers: tuple[Matcher, ...]) -> str | None:
