@@ -35,6 +35,20 @@ ProjectOpt = typer.Option(None, "--project", help="Project folder for project/lo
                           file_okay=False)
 
 
+def _version(show: bool) -> None:
+    if show:
+        from installer import __version__
+
+        print(f"hookwright {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                       help="Print the version and exit.")) -> None:
+    """Install, check and remove the hooks of AI coding agents, without losing anyone's config."""
+
+
 def _host_option(host: str) -> None:
     if host not in HOSTS:
         raise HookwrightError(f"host {host!r} is not supported yet", hint=f"supported: {', '.join(HOSTS)}")

@@ -57,7 +57,9 @@ class Plan:
 
     @property
     def config_changes_data(self) -> bool:
-        return not self.document.exists or self.new_data != self.document.data
+        if not self.document.exists:  # a file we would create only to hold nothing stays absent
+            return self.new_data != {}
+        return self.new_data != self.document.data
 
     @property
     def config_changed(self) -> bool:

@@ -328,3 +328,33 @@ def test_hookwright_runs_as_a_module_and_prints_help(tmp_path):
     done = subprocess.run([sys.executable, "-m", "installer", "--help"], capture_output=True, text=True,
                           cwd=resources.data_root(), env=dict(os.environ, HOME=str(tmp_path)))
     assert done.returncode == 0 and "install" in done.stdout and "rollback" in done.stdout
+
+
+def test_reinstalling_without_options_keeps_the_options_chosen_before(hookwright, home, project):
+    hookwright("install", "git-guard", *project_args(project), "--option", "deny_push=true", "--yes")
+
+    again = hookwright("install", "git-guard", *project_args(project), "--yes", "--json")
+
+    assert again.json["status"] == "unchanged"
+    assert commands(read_json(project / ".claude" / "settings.json")) == [GIT_GUARD_COMMAND + " --option deny_push=true"]
+
+
+def test_a_matcher_option_that_is_not_a_usable_regex_is_refused(hookwright, home, project):
+    ran = hookwright("install", "path-normalizer", *project_args(project), "--option", "tools=(", "--yes")
+
+    assert ran.code == 2 and "not a usable matcher" in ran.err
+    assert not (project / ".claude").exists()
+
+
+def test_a_project_folder_that_does_not_exist_is_refused_not_created(hookwright, home, tmp_path):
+    ran = hookwright("install", "git-guard", "--scope", "project", "--project", tmp_path / "nope", "--yes")
+
+    assert ran.code == 2 and "does not exist" in ran.err
+    assert not (tmp_path / "nope").exists()
+
+
+def test_project_scope_in_the_home_folder_is_refused_because_it_is_the_user_settings(hookwright, home):
+    ran = hookwright("install", "git-guard", "--scope", "project", "--project", home, "--yes")
+
+    assert ran.code == 2 and "user settings" in ran.err
+    assert not (home / ".claude").exists()

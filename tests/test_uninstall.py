@@ -108,3 +108,10 @@ def test_uninstall_is_journaled_with_the_entries_it_removed(hookwright, home, pr
     assert [e["handler"]["command"] for e in listing[1]["removed"]] == [GIT_GUARD_COMMAND]
     backup = home / ".local/state/hookwright/backups" / listing[1]["backup"]
     assert json.loads((backup / "config").read_bytes())["hooks"]
+
+
+def test_uninstalling_where_there_is_no_settings_file_creates_none(hookwright, home, project):
+    ran = hookwright("uninstall", "git-guard", *scope(project), "--json")
+
+    assert ran.code == 0 and ran.json["status"] == "unchanged"
+    assert not (project / ".claude").exists()

@@ -1,6 +1,7 @@
 """`hookwright install`: wire packs into a host config, copy their runtimes, keep a receipt."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -28,11 +29,30 @@ def install(pack_names: list[str], *, scope: Scope, project: Path | None, option
         raise HookwrightError("name at least one pack to install", hint="`hookwright packs` lists them")
     packs = [load_pack(name) for name in dict.fromkeys(pack_names)]
     chosen = resolve_options(packs, options)
+    for pack in packs:
+        _check_matchers(pack, {name: opt.default for name, opt in pack.options.items()} | chosen[pack.name])
     target = host.target(scope, project)
     atomic.check_writable(target.config)
     refuse_unsafe_places(target, packs)
     plan = plan_install(target, packs, chosen, adopt)
     return run_plan("install", plan, dry_run=dry_run, confirm=confirm)
+
+
+def _check_matchers(pack: Pack, values: dict[str, Any]) -> None:
+    """A matcher taken from an option must be one the host can use (a regex that compiles)."""
+    for hook in pack.hooks_for(host.NAME):
+        option = hook.targets[host.NAME].matcher_option
+        if option is None:
+            continue
+        matcher = pack.matcher(hook, host.NAME, values) or ""
+        try:
+            re.compile(matcher)
+            problem = "" if matcher.strip() else "it is empty, which matches every tool"
+        except re.error as error:
+            problem = f"it is not a valid regular expression: {error}"
+        if problem:
+            raise HookwrightError(f"option {option}={matcher!r} is not a usable matcher: {problem}",
+                                  hint="give a tool name, names joined by |, or a regular expression such as mcp__.*")
 
 
 def refuse_unsafe_places(target: Target, packs: list[Pack]) -> None:
@@ -59,8 +79,9 @@ def plan_install(target: Target, packs: list[Pack], options: dict[str, dict[str,
     removed: list[Entry] = []
     changes = []
     for pack in packs:
-        values = {name: opt.default for name, opt in pack.options.items()} | options[pack.name]
         receipt = read_receipt(target.receipt_path(pack.name))
+        kept = {k: v for k, v in (receipt.options if receipt else {}).items() if k in pack.options}
+        values = {name: opt.default for name, opt in pack.options.items()} | kept | options[pack.name]
         present = host.owned_entries(data, pack.name)
         if receipt is None and present and not adopt:
             raise HookwrightError(

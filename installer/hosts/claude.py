@@ -55,7 +55,13 @@ def target(scope: Scope, project: Path | None) -> Target:
         project = None
     else:
         project = (project or Path.cwd()).resolve()
+        if not project.is_dir():
+            raise HookwrightError(f"the project folder {project} does not exist", path=project,
+                                  hint="give an existing folder with --project")
         base = project / ".claude"
+        if base.resolve() == user_dir().resolve():
+            raise HookwrightError(f"in {project}, {scope.value} scope is your user settings ({user_dir()})",
+                                  path=base / CONFIG_FILE[scope], hint="use --scope user, or run from a project")
     return Target(NAME, scope, base / CONFIG_FILE[scope], base / RUNTIME_FOLDER[scope], project)
 
 

@@ -29,7 +29,10 @@ def _target(file: ConfigFile) -> Target | None:
         return None
     if not isinstance(file.document.data, dict) or not isinstance(file.document.data.get("hooks", {}), dict):
         return None
-    target = claude.target(SCOPES[file.scope], file.project)
+    try:
+        target = claude.target(SCOPES[file.scope], file.project)
+    except HookwrightError:  # not a place hookwright installs into (say, a project that is the home)
+        return None
     return target if target.config.resolve() == Path(file.path).resolve() else None
 
 
