@@ -358,3 +358,13 @@ def test_project_scope_in_the_home_folder_is_refused_because_it_is_the_user_sett
 
     assert ran.code == 2 and "user settings" in ran.err
     assert not (home / ".claude").exists()
+
+
+def test_a_new_settings_local_json_that_git_would_commit_comes_with_a_note(hookwright, home, project):
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+
+    ran = hookwright("install", "git-guard", "--scope", "local", "--project", project, "--yes")
+    again = hookwright("install", "git-guard", "--scope", "project", "--project", project, "--yes")
+
+    assert ran.code == 0 and ".gitignore" in ran.out and "settings.local.json" in ran.out
+    assert ".gitignore" not in again.out

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -109,7 +111,20 @@ def plan_install(target: Target, packs: list[Pack], options: dict[str, dict[str,
         created = receipt.created_config if receipt else not doc.exists
         changes.append(_runtime_change(target, pack, values, wanted, keep_empty, created, receipt))
     return Plan("install", target, doc, data, added, removed, changes,
-                replan=lambda: plan_install(target, packs, options, adopt))
+                replan=lambda: plan_install(target, packs, options, adopt), notes=_git_notes(target))
+
+
+def _git_notes(target: Target) -> list[str]:
+    """settings.local.json is personal; Claude Code git-ignores it when it creates the file itself.
+    When we are the first to create it, say so if git would pick it up."""
+    if target.scope is not Scope.local or target.config.exists() or not shutil.which("git"):
+        return []
+    done = subprocess.run(["git", "-C", str(target.project), "check-ignore", "-q", str(target.config)],
+                          capture_output=True)
+    if done.returncode != 1:  # 0: ignored; 128: not a git repository
+        return []
+    return [f"{target.config} is personal but git does not ignore it here: add "
+            f"'.claude/settings.local.json' to .gitignore (Claude Code does so itself when it creates the file)"]
 
 
 def _matcher_of(data: dict, entry: Entry) -> str | None:
