@@ -79,6 +79,9 @@ class Pack:
         files[RUNTIME_LIBRARY] = (resources.runtime_dir() / RUNTIME_LIBRARY).read_bytes()
         return files
 
+    def defaults(self) -> dict[str, Any]:
+        return {name: option.default for name, option in self.options.items()}
+
     def is_script(self, name: str) -> bool:
         return any(hook.script == name for hook in self.hooks)
 

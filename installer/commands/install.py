@@ -31,8 +31,6 @@ def install(pack_names: list[str], *, scope: Scope, project: Path | None, option
         raise HookwrightError("name at least one pack to install", hint="`hookwright packs` lists them")
     packs = [load_pack(name) for name in dict.fromkeys(pack_names)]
     chosen = resolve_options(packs, options)
-    for pack in packs:
-        _check_matchers(pack, {name: opt.default for name, opt in pack.options.items()} | chosen[pack.name])
     target = host.target(scope, project)
     atomic.check_writable(target.config)
     refuse_unsafe_places(target, packs)
@@ -83,7 +81,8 @@ def plan_install(target: Target, packs: list[Pack], options: dict[str, dict[str,
     for pack in packs:
         receipt = read_receipt(target.receipt_path(pack.name))
         kept = {k: v for k, v in (receipt.options if receipt else {}).items() if k in pack.options}
-        values = {name: opt.default for name, opt in pack.options.items()} | kept | options[pack.name]
+        values = pack.defaults() | kept | options[pack.name]
+        _check_matchers(pack, values)
         present = host.owned_entries(data, pack.name)
         if receipt is None and present and not adopt:
             raise HookwrightError(
@@ -93,13 +92,15 @@ def plan_install(target: Target, packs: list[Pack], options: dict[str, dict[str,
                 hint="rerun with --adopt to take them over, or remove them by hand")
         wanted = host.render(target, pack, values)
         keep_empty = receipt.keep_empty if receipt else host.empty_containers(doc.data, wanted)
+        by_script: dict = {}
+        for entry in present:
+            by_script.setdefault((entry.event, host.owner(entry.handler)), entry)
         for entry in wanted:
-            current = host.find(data, entry)
-            if current is None:
+            old = by_script.get((entry.event, host.owner(entry.handler)))
+            if old is None:
                 data = host.add(data, entry)
                 added.append(entry)
-            elif current != entry.handler:  # another version or option, or edited by hand: make it ours again
-                old = Entry.of(pack.name, entry.hook, entry.event, _matcher_of(data, entry), current)
+            elif old.handler != entry.handler:  # another version or option, or edited by hand: make it ours again
                 data = host.replace(data, old, entry)
                 removed.append(old)
                 added.append(entry)
@@ -127,13 +128,6 @@ def _git_notes(target: Target) -> list[str]:
             f"'.claude/settings.local.json' to .gitignore (Claude Code does so itself when it creates the file)"]
 
 
-def _matcher_of(data: dict, entry: Entry) -> str | None:
-    for event, gi, _, handler in host.handlers(data):
-        if event == entry.event and host.owner(handler) == host.owner(entry.handler):
-            return data["hooks"][event][gi].get("matcher")
-    return entry.matcher
-
-
 def _runtime_change(target: Target, pack: Pack, values: dict, wanted: list[Entry], keep_empty: list[str],
                     created_config: bool, receipt: Receipt | None) -> PackChange:
     folder = target.pack_dir(pack.name)
@@ -150,9 +144,9 @@ def _runtime_change(target: Target, pack: Pack, values: dict, wanted: list[Entry
         action = "install"
     elif receipt.version != pack.version:
         action = "upgrade"
-    elif writes or stale:
-        action = "repair" if not (RECEIPT in writes and receipt.options != values) else "reconfigure"
+    elif receipt.options != values:
+        action = "reconfigure"
     else:
-        action = "unchanged"
+        action = "repair" if writes or stale else "unchanged"
     return PackChange(pack.name, action, folder, writes, stale,
                       receipt.version if receipt else None, pack.version)

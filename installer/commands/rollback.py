@@ -15,8 +15,8 @@ from installer.commands.result import Confirm, Result, run_plan
 from installer.document import Document, read_document
 from installer.errors import ExitCode, HookwrightError
 from installer.hosts import claude as host
-from installer.hosts.base import Scope, Target
-from installer.plan import PackChange, Plan
+from installer.hosts.base import Target
+from installer.plan import PackChange, Plan, file_writes
 
 
 def rollback(*, to: str | None, force: bool, dry_run: bool, confirm: Confirm) -> Result:
@@ -58,14 +58,8 @@ def undoable_operations() -> list[state.Operation]:
     return [op for op in reversed(ops) if op.kind != "rollback" and op.id not in undone]
 
 
-def _target(op: state.Operation) -> Target:
-    raw = op.target
-    return Target(raw["host"], Scope(raw["scope"]), Path(raw["config"]), Path(raw["runtime_root"]),
-                  Path(raw["project"]) if raw.get("project") else None)
-
-
 def plan_undo(op: state.Operation, force: bool) -> Plan:
-    target = _target(op)
+    target = Target.from_json(op.target)
     atomic.check_writable(target.config)
     backup = state.backup_folder(op.backup) if op.backup else None
     before = _backup_document(target, backup)
@@ -120,5 +114,4 @@ def _restore_pack(target: Target, name: str, backup: Path | None) -> PackChange:
     if saved and saved.is_dir():
         wanted = {p.name: (p.read_bytes(), p.stat().st_mode & 0o777) for p in saved.iterdir() if p.is_file()}
     current = {p.name for p in folder.iterdir() if p.is_file()} if folder.is_dir() else set()
-    from installer.plan import file_writes
     return PackChange(name, "restore", folder, file_writes(folder, wanted), sorted(current - set(wanted)))

@@ -45,7 +45,7 @@ def plan_uninstall(target: Target, names: list[str]) -> Plan:
         folder = target.pack_dir(name)
         receipt = read_receipt(target.receipt_path(name))
         receipts.extend([receipt] if receipt else [])
-        present = host.owned_entries(data, name) if isinstance(data, dict) else []
+        present = host.owned_entries(data, name)
         keep_empty = receipt.keep_empty if receipt else []
         for entry in present:
             data = host.remove(data, entry, keep_empty)
@@ -58,7 +58,7 @@ def plan_uninstall(target: Target, names: list[str]) -> Plan:
             else:
                 change.notes.append("no receipt: entries recognised by their command")
                 ours = {host.owner(e.handler)[1] for e in present} | _bundled_file_names(name)
-                change.removes = sorted(name for name in ours if (folder / name).is_file())
+                change.removes = sorted(file for file in ours if (folder / file).is_file())
         else:
             for item in receipt.files:
                 if runtime_matches(folder, item.name, item.sha256):
@@ -70,7 +70,9 @@ def plan_uninstall(target: Target, names: list[str]) -> Plan:
     created = [r for r in receipts if r.created_config]
     return Plan("uninstall", target, doc, data, [], removed, changes,
                 replan=lambda: plan_uninstall(target, names),
-                delete_config=doc.exists and data == {} and bool(created) and _all_ours(target, names))
+                # only when no other pack of ours still has a receipt here
+                delete_config=doc.exists and data == {} and bool(created)
+                and not set(installed_receipts(target)) - set(names))
 
 
 def _bundled_file_names(name: str) -> set[str]:
@@ -79,12 +81,6 @@ def _bundled_file_names(name: str) -> set[str]:
         return set(load_pack(name).runtime_files(host.NAME))
     except HookwrightError:
         return {RUNTIME_LIBRARY}
-
-
-def _all_ours(target: Target, names: list[str]) -> bool:
-    """No other pack of ours still has a receipt in this config's runtime folder."""
-    others = set(installed_receipts(target)) - set(names)
-    return not others
 
 
 def installed_receipts(target: Target) -> list[str]:

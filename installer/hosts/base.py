@@ -35,6 +35,12 @@ class Target:
                 "runtime_root": str(self.runtime_root),
                 "project": str(self.project) if self.project else None}
 
+    @classmethod
+    def from_json(cls, raw: dict) -> "Target":
+        """The target a journal entry recorded (rollback acts on it wherever it is run from)."""
+        return cls(raw["host"], Scope(raw["scope"]), Path(raw["config"]), Path(raw["runtime_root"]),
+                   Path(raw["project"]) if raw.get("project") else None)
+
 
 @dataclass(frozen=True)
 class Entry:
