@@ -322,13 +322,18 @@ def test_run_reads_host_given_with_an_equals_sign(log_path):
     assert call_run(deny_all, payload(), argv=["--host=claude"])[1] != ""
 
 
-def test_run_really_writes_to_stdout_and_exits_0_as_a_script(tmp_path):
+def deny_all_script(tmp_path):
+    """A real hook script on the library that denies everything, and an env logging into tmp."""
     script = tmp_path / "hook"
     shutil.copy2(RUNTIME_DIR / "hookwright_runtime.py", tmp_path / "hookwright_runtime.py")
     script.write_text("import os, sys\nsys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))\n"
                       "import hookwright_runtime as hw\n"
                       "sys.exit(hw.run('t', lambda call: hw.deny('x'), __file__))\n")
-    env = {**os.environ, "HOOKWRIGHT_LOG": str(tmp_path / "log")}
+    return script, {**os.environ, "HOOKWRIGHT_LOG": str(tmp_path / "log")}
+
+
+def test_run_really_writes_to_stdout_and_exits_0_as_a_script(tmp_path):
+    script, env = deny_all_script(tmp_path)
     proc = subprocess.run([sys.executable, "-I", "-S", str(script), "--host", "claude"], input=payload(),
                           capture_output=True, env=env, timeout=30)
     assert (proc.returncode, proc.stderr) == (0, b"")
@@ -336,12 +341,7 @@ def test_run_really_writes_to_stdout_and_exits_0_as_a_script(tmp_path):
 
 
 def test_run_passes_through_as_a_script_started_without_stdin(tmp_path):
-    script = tmp_path / "hook"
-    shutil.copy2(RUNTIME_DIR / "hookwright_runtime.py", tmp_path / "hookwright_runtime.py")
-    script.write_text("import os, sys\nsys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))\n"
-                      "import hookwright_runtime as hw\n"
-                      "sys.exit(hw.run('t', lambda call: hw.deny('x'), __file__))\n")
-    env = {**os.environ, "HOOKWRIGHT_LOG": str(tmp_path / "log")}
+    script, env = deny_all_script(tmp_path)
     proc = subprocess.run([sys.executable, "-I", "-S", str(script), "--host", "claude"], capture_output=False,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, timeout=30,
                           preexec_fn=lambda: os.close(0))
