@@ -90,7 +90,7 @@ class Document:
                                   line=line, column=col, hint="restore the file from a backup")
         data = _strict_loads(path, text)
         try:
-            root = _Spans(text).value(_WS.match(text, 0).end(), 0)
+            root = _spans(text)
         except RecursionError:
             raise _too_deep(path) from None
         return cls(path=path, raw=raw, text=text, data=data, root=root, bom=bom)
@@ -193,7 +193,7 @@ def _strict_loads(path: Path, text: str) -> Any:
     except _Duplicate as dup:
         key = str(dup)
         try:
-            _Spans(text, find_duplicates=True).value(_WS.match(text, 0).end(), 0)
+            _spans(text, find_duplicates=True)
             offset = 0
         except _Duplicate as located:
             offset = located.offset
@@ -241,67 +241,64 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
     return line, col
 
 
-class _Spans:
-    """Walks text that json.loads already accepted and records where each value lies."""
+# A JSON token: a string, a punctuation mark, or a literal or number (json.loads has already
+# accepted the text, so anything else between them is whitespace).
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
 
-    def __init__(self, text: str, find_duplicates: bool = False) -> None:
-        self.text = text
-        self.find_duplicates = find_duplicates
 
-    def value(self, i: int, depth: int) -> Node:
-        if depth > MAX_DEPTH:
-            raise RecursionError
-        ch = self.text[i]
-        if ch == "{":
-            return self._object(i, depth)
-        if ch == "[":
-            return self._array(i, depth)
-        if ch == '"':
-            _, end = scanstring(self.text, i + 1)
-            return Node("scalar", i, end)
-        for literal in ("true", "false", "null"):
-            if self.text.startswith(literal, i):
-                return Node("scalar", i, i + len(literal))
-        match = _NUMBER.match(self.text, i)
-        return Node("scalar", i, match.end())
+def _spans(text: str, find_duplicates: bool = False) -> Node:
+    """Where each value of a text that json.loads already accepted lies.
 
-    def _skip(self, i: int) -> int:
-        return _WS.match(self.text, i).end()
-
-    def _object(self, start: int, depth: int) -> Node:
-        node = Node("object", start, start)
-        i = self._skip(start + 1)
-        if self.text[i] == "}":
-            node.end = i + 1
-            return node
-        while True:
-            key, after_key = scanstring(self.text, i + 1)
-            key_start = i
-            if self.find_duplicates and any(name == key for name, _, _ in node.members):
-                raise _Duplicate(key, key_start)
-            i = self._skip(self._skip(after_key) + 1)  # past ':'
-            value = self.value(i, depth + 1)
-            node.members.append((key, key_start, value))
-            i = self._skip(value.end)
-            if self.text[i] == "}":
-                node.end = i + 1
+    One pass over the tokens (found by one regex, in C) with an explicit stack: several times
+    faster than walking the text character by character."""
+    stack: list[Node] = []  # the open containers
+    want_key: list[bool] = []  # per open container: an object waiting for its next key
+    seen: list[set] = []  # per open object, with find_duplicates: its keys so far
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        first = token[0]
+        if first in ",:":
+            continue
+        if first in "}]":
+            node = stack.pop()
+            want_key.pop()
+            if find_duplicates:
+                seen.pop()
+            node.end = match.end()
+            if not stack:
                 return node
-            i = self._skip(i + 1)  # past ','
-
-    def _array(self, start: int, depth: int) -> Node:
-        node = Node("array", start, start)
-        i = self._skip(start + 1)
-        if self.text[i] == "]":
-            node.end = i + 1
-            return node
-        while True:
-            value = self.value(i, depth + 1)
-            node.items.append(value)
-            i = self._skip(value.end)
-            if self.text[i] == "]":
-                node.end = i + 1
-                return node
-            i = self._skip(i + 1)
+            continue
+        if want_key and want_key[-1]:
+            key = token[1:-1] if "\\" not in token else scanstring(text, match.start() + 1)[0]
+            if find_duplicates:
+                if key in seen[-1]:
+                    raise _Duplicate(key, match.start())
+                seen[-1].add(key)
+            stack[-1].members.append((key, match.start(), None))  # its value comes next
+            want_key[-1] = False
+            continue
+        if first in "{[":
+            node = Node("object" if first == "{" else "array", match.start(), match.start())
+        else:
+            node = Node("scalar", match.start(), match.end())
+        if stack:
+            parent = stack[-1]
+            if parent.kind == "array":
+                parent.items.append(node)
+            else:
+                key, key_start, _ = parent.members[-1]
+                parent.members[-1] = (key, key_start, node)
+                want_key[-1] = True
+        elif first not in "{[":
+            return node  # a scalar document
+        if first in "{[":
+            if len(stack) > MAX_DEPTH:
+                raise RecursionError
+            stack.append(node)
+            want_key.append(first == "{")
+            if find_duplicates:
+                seen.append(set())
+    raise ValueError("no JSON value")  # unreachable: json.loads accepted the text
 
 
 # ---- splicing -------------------------------------------------------------------------

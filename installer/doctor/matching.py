@@ -229,55 +229,66 @@ def empty_alternative(source: str) -> bool:
 
 # ---- can a regex match any tool name at all? ---------------------------------------------------
 
-TOOL_NAME = r"[A-Za-z0-9_.\-]*"  # tool names: built-ins and mcp__<server>__<tool>
-VALUE_NAME = r"[A-Za-z0-9_.:/@\-]*"  # agent types, MCP server names, command names
+TOOL_NAME = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")  # built-ins, mcp__<server>__<tool>
+VALUE_NAME = TOOL_NAME | frozenset(":/@")  # agent types, MCP server names, command names
+
+try:  # Python's own regex parser: re._parser since 3.11, sre_parse before
+    from re import _parser as _sre
+except ImportError:  # pragma: no cover - Python 3.10
+    import sre_parse as _sre  # type: ignore[no-redef]
+
+_CATEGORIES = {name: re.compile(f"[\\{letter}]") for name, letter in (
+    ("CATEGORY_DIGIT", "d"), ("CATEGORY_NOT_DIGIT", "D"), ("CATEGORY_SPACE", "s"), ("CATEGORY_NOT_SPACE", "S"),
+    ("CATEGORY_WORD", "w"), ("CATEGORY_NOT_WORD", "W"))}
 
 
-@lru_cache(maxsize=1024)
-def can_match_a_name(python: str, alphabet: str = TOOL_NAME) -> bool:
-    """False only when no string made of the alphabet's characters can contain a match (decided
-    with interegular's finite automata); True when that is possible or cannot be decided."""
-    import interegular
+@lru_cache(maxsize=4096)
+def can_match_a_name(python: str, alphabet: frozenset = TOOL_NAME) -> bool:
+    """False only when no string made of the alphabet's characters can contain a match; True when
+    that is possible or cannot be decided.
 
-    body = _for_interegular(python)  # a superset of the language: "matches nothing" stays sound
+    Decided on the parse tree Python's `re` builds for the pattern: a sequence needs every item,
+    a branch one alternative, a repeat with minimum 0 nothing. Anchors, look-arounds and
+    back-references are read as "anything" (a superset of the language), so "matches nothing"
+    is only ever said when it is certain."""
     try:
-        fsm = interegular.parse_pattern(body).to_fsm()
-        names = interegular.parse_pattern(alphabet).to_fsm(fsm.alphabet)
-        return not (fsm & names).empty()
-    except Exception:  # noqa: BLE001 - look-arounds, back-references...: not decidable here
+        return _possible(_sre.parse(python), alphabet)
+    except Exception:  # noqa: BLE001 - a pattern Python's parser rejects is judged elsewhere
         return True
 
 
-_QUANTIFIER = re.compile(r"\{\d+(,\d*)?\}")
+def _possible(items, alphabet: frozenset) -> bool:
+    return all(_item_possible(op, arg, alphabet) for op, arg in items)
 
 
-def _for_interegular(python: str) -> str:
-    """The pattern with every `^` and `$` outside character classes taken out, and braces that
-    are not a quantifier escaped (both engines read them as literal braces; interegular does not)."""
-    out, i, in_class = [], 0, False
-    while i < len(python):
-        ch = python[i]
-        if ch == "\\":
-            out.append(python[i:i + 2])
-            i += 2
-            continue
-        quantifier = None if in_class else _QUANTIFIER.match(python, i)
-        if quantifier:
-            out.append(quantifier[0])
-            i = quantifier.end()
-            continue
-        if ch in "{}" and not in_class:
-            out.append("\\" + ch)
-        elif ch == "[" and not in_class:
-            in_class = True
-            out.append(ch)
-            if python.startswith("^", i + 1):  # a negated class keeps its ^
-                out.append("^")
-                i += 1
-        elif ch == "]" and in_class:
-            in_class = False
-            out.append(ch)
-        elif ch not in "^$" or in_class:
-            out.append(ch)
-        i += 1
-    return "".join(out)
+def _item_possible(op, arg, alphabet: frozenset) -> bool:
+    if op is _sre.LITERAL:
+        return chr(arg) in alphabet
+    if op is _sre.IN:
+        return any(_in_class(arg, ch) for ch in alphabet)
+    if op is _sre.SUBPATTERN:
+        return _possible(arg[-1], alphabet)
+    if op is _sre.BRANCH:
+        return any(_possible(alternative, alphabet) for alternative in arg[1])
+    if op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT, getattr(_sre, "POSSESSIVE_REPEAT", None)):
+        return arg[0] == 0 or _possible(arg[2], alphabet)
+    if op is getattr(_sre, "ATOMIC_GROUP", None):
+        return _possible(arg, alphabet)
+    return True  # ANY, NOT_LITERAL, anchors, look-arounds, back-references: possible
+
+
+def _in_class(items, ch: str) -> bool:
+    """Whether a character class `[...]` (its parsed items) may contain the character."""
+    negated = bool(items) and items[0][0] is _sre.NEGATE
+    for op, arg in items[1:] if negated else items:
+        if op is _sre.LITERAL:
+            found = ord(ch) == arg
+        elif op is _sre.RANGE:
+            found = arg[0] <= ord(ch) <= arg[1]
+        elif op is _sre.CATEGORY and str(arg) in _CATEGORIES:
+            found = _CATEGORIES[str(arg)].match(ch) is not None
+        else:  # an item not modelled here: the class may contain anything
+            return True
+        if found:
+            return not negated
+    return negated
