@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from json.decoder import scanstring
 from pathlib import Path
 from typing import Any
@@ -26,15 +26,32 @@ _WS = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?")
 
 
-@dataclass
 class Node:
-    """One JSON value's place in the text: [start, end) and, for containers, its children."""
+    """One JSON value's place in the text, [start, end). A container reads its members (or items)
+    on first use: the C scanner skips each child value, so a lookup costs C-speed work along its
+    path instead of a Python walk of the whole file."""
 
-    kind: str  # "object" | "array" | "scalar"
-    start: int
-    end: int
-    members: list[tuple[str, int, "Node"]] = field(default_factory=list)  # (key, key_start, value)
-    items: list["Node"] = field(default_factory=list)
+    __slots__ = ("text", "kind", "start", "end", "_members", "_items")
+
+    def __init__(self, text: str, start: int, end: int) -> None:
+        self.text, self.start, self.end = text, start, end
+        first = text[start]
+        self.kind = "object" if first == "{" else "array" if first == "[" else "scalar"
+        self._members: list[tuple[str, int, Node]] | None = None
+        self._items: list[Node] | None = None
+
+    @property
+    def members(self) -> list[tuple[str, int, "Node"]]:
+        """An object's (key, key_start, value) in file order; [] for anything else."""
+        if self._members is None:
+            self._members = list(_read_members(self.text, self.start)) if self.kind == "object" else []
+        return self._members
+
+    @property
+    def items(self) -> list["Node"]:
+        if self._items is None:
+            self._items = list(_read_items(self.text, self.start)) if self.kind == "array" else []
+        return self._items
 
     def child(self, key: str | int) -> "Node | None":
         if self.kind == "object":
@@ -89,11 +106,9 @@ class Document:
             raise HookwrightError("contains a NUL byte; this is not a text file", path=path,
                                   line=line, column=col, hint="restore the file from a backup")
         data = _strict_loads(path, text)
-        try:
-            root = _spans(text)
-        except RecursionError:
-            raise _too_deep(path) from None
-        return cls(path=path, raw=raw, text=text, data=data, root=root, bom=bom)
+        if _deeper_than(data, MAX_DEPTH):
+            raise _too_deep(path)
+        return cls(path=path, raw=raw, text=text, data=data, root=_value_at(text, _WS.match(text, 0).end()), bom=bom)
 
     def position(self, node: Node) -> tuple[int, int]:
         """1-based line and column of a value, as an editor shows them."""
@@ -135,18 +150,15 @@ class Document:
 
 def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict:
     """The hosts silently keep the last of two equal keys; we refuse to guess which one counts."""
-    seen = {}
-    for key, value in pairs:
-        if key in seen:
-            raise _Duplicate(key)
-        seen[key] = value
+    seen = dict(pairs)
+    if len(seen) < len(pairs):
+        names = [key for key, _ in pairs]
+        raise _Duplicate(next(key for i, key in enumerate(names) if key in names[:i]))
     return seen
 
 
 class _Duplicate(Exception):
-    def __init__(self, key: str, offset: int = 0) -> None:
-        super().__init__(key)
-        self.offset = offset
+    """A key repeated in one object (its name is the message)."""
 
 
 def _too_deep(path: Path) -> HookwrightError:
@@ -192,14 +204,7 @@ def _strict_loads(path: Path, text: str) -> Any:
                               hint="write an ordinary number or a string instead") from None
     except _Duplicate as dup:
         key = str(dup)
-        try:
-            _spans(text, find_duplicates=True)
-            offset = 0
-        except _Duplicate as located:
-            offset = located.offset
-        except RecursionError:
-            offset = 0
-        line, col = _line_col(text, offset)
+        line, col = _line_col(text, _first_duplicate(_value_at(text, _WS.match(text, 0).end())))
         raise HookwrightError(
             f"duplicate key {json.dumps(key)}: the hosts keep only the last one, so one of them is silently lost",
             path=path, line=line, column=col, hint="merge the two entries into one key",
@@ -241,64 +246,61 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
     return line, col
 
 
-# A JSON token: a string, a punctuation mark, or a literal or number (json.loads has already
-# accepted the text, so anything else between them is whitespace).
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+')
+_scan_value = json.JSONDecoder().scan_once  # the C scanner: (value, end) of the JSON value at an offset
 
 
-def _spans(text: str, find_duplicates: bool = False) -> Node:
-    """Where each value of a text that json.loads already accepted lies.
+def _value_at(text: str, start: int) -> Node:
+    return Node(text, start, _scan_value(text, start)[1])
 
-    One pass over the tokens (found by one regex, in C) with an explicit stack: several times
-    faster than walking the text character by character."""
-    stack: list[Node] = []  # the open containers
-    want_key: list[bool] = []  # per open container: an object waiting for its next key
-    seen: list[set] = []  # per open object, with find_duplicates: its keys so far
-    for match in _TOKEN.finditer(text):
-        token = match.group()
-        first = token[0]
-        if first in ",:":
-            continue
-        if first in "}]":
-            node = stack.pop()
-            want_key.pop()
-            if find_duplicates:
-                seen.pop()
-            node.end = match.end()
-            if not stack:
-                return node
-            continue
-        if want_key and want_key[-1]:
-            key = token[1:-1] if "\\" not in token else scanstring(text, match.start() + 1)[0]
-            if find_duplicates:
-                if key in seen[-1]:
-                    raise _Duplicate(key, match.start())
-                seen[-1].add(key)
-            stack[-1].members.append((key, match.start(), None))  # its value comes next
-            want_key[-1] = False
-            continue
-        if first in "{[":
-            node = Node("object" if first == "{" else "array", match.start(), match.start())
-        else:
-            node = Node("scalar", match.start(), match.end())
-        if stack:
-            parent = stack[-1]
-            if parent.kind == "array":
-                parent.items.append(node)
-            else:
-                key, key_start, _ = parent.members[-1]
-                parent.members[-1] = (key, key_start, node)
-                want_key[-1] = True
-        elif first not in "{[":
-            return node  # a scalar document
-        if first in "{[":
-            if len(stack) > MAX_DEPTH:
-                raise RecursionError
-            stack.append(node)
-            want_key.append(first == "{")
-            if find_duplicates:
-                seen.append(set())
-    raise ValueError("no JSON value")  # unreachable: json.loads accepted the text
+
+def _read_members(text: str, start: int):
+    i = _WS.match(text, start + 1).end()
+    while text[i] != "}":
+        key, after_key = scanstring(text, i + 1)
+        value = _value_at(text, _WS.match(text, _WS.match(text, after_key).end() + 1).end())  # past ':'
+        yield key, i, value
+        i = _WS.match(text, value.end).end()
+        if text[i] == ",":
+            i = _WS.match(text, i + 1).end()
+
+
+def _read_items(text: str, start: int):
+    i = _WS.match(text, start + 1).end()
+    while text[i] != "]":
+        value = _value_at(text, i)
+        yield value
+        i = _WS.match(text, value.end).end()
+        if text[i] == ",":
+            i = _WS.match(text, i + 1).end()
+
+
+def _first_duplicate(node: Node) -> int:
+    """Offset of the first key that repeats an earlier key of its object (0 if none)."""
+    pending = [node]
+    found = []
+    while pending:
+        node = pending.pop()
+        seen = set()
+        for key, key_start, value in node.members:
+            if key in seen:
+                found.append(key_start)
+                break
+            seen.add(key)
+        pending.extend(value for _, _, value in node.members if value.kind != "scalar")
+        pending.extend(item for item in node.items if item.kind != "scalar")
+    return min(found, default=0)
+
+
+def _deeper_than(data: Any, limit: int) -> bool:
+    """Whether lists and dicts nest more than `limit` levels (json.loads itself allows ~1000)."""
+    level = [data]
+    for _ in range(limit + 1):
+        level = [child for value in level if isinstance(value, (dict, list))
+                 for child in (value.values() if isinstance(value, dict) else value)
+                 if isinstance(child, (dict, list))]
+        if not level:
+            return False
+    return True
 
 
 # ---- splicing -------------------------------------------------------------------------

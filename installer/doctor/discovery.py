@@ -64,6 +64,10 @@ def cursor_managed_paths() -> list[Path]:
 
 def given_candidates(paths: list[Path], project: Path) -> list[Candidate]:
     """Files named on the command line; a missing one is bad input (exit 2)."""
+    user = claude.user_dir().resolve()
+    known = _KnownPlaces(managed=frozenset(p.resolve() for p in claude.managed_paths()),
+                         user_settings=(user / "settings.json", user / "settings.local.json"),
+                         cursor_user=(Path.home() / ".cursor").resolve())
     found = []
     for path in paths:
         if not path.exists() and not path.is_symlink():
@@ -72,25 +76,32 @@ def given_candidates(paths: list[Path], project: Path) -> list[Candidate]:
             raise HookwrightError("is a directory; doctor checks files", path=path,
                                   hint="name the config files, or run doctor without paths (and --project DIR) "
                                        "to check every scope of a project")
-        found.append(_given(path, project))
+        found.append(_given(path, project, known))
     return found
 
 
-def _given(path: Path, project: Path) -> Candidate:
+@dataclass(frozen=True)
+class _KnownPlaces:
+    """Where the files of the scopes that do not follow from a file's own folder live."""
+
+    managed: frozenset[Path]
+    user_settings: tuple[Path, Path]
+    cursor_user: Path
+
+
+def _given(path: Path, project: Path, known: _KnownPlaces) -> Candidate:
     """What the location of a named file says: its scope, its project, its plugin root."""
     resolved = path.resolve()
     parent = resolved.parent
-    managed = {p.resolve() for p in claude.managed_paths()}
-    user = claude.user_dir().resolve()
-    if resolved in managed:
+    if resolved in known.managed:
         return Candidate(path, "managed", "claude-settings", project)
-    if resolved in (user / "settings.json", user / "settings.local.json"):
+    if resolved in known.user_settings:
         return Candidate(path, "user", "claude-settings", project)
     if parent.name == ".claude" and path.name in ("settings.json", "settings.local.json"):
         scope = "project" if path.name == "settings.json" else "local"
         return Candidate(path, scope, "claude-settings", parent.parent)
     if parent.name == ".cursor" and path.name == "hooks.json":
-        scope = "user" if parent == (Path.home() / ".cursor").resolve() else "project"
+        scope = "user" if parent == known.cursor_user else "project"
         return Candidate(path, scope, "cursor-hooks", parent.parent if scope == "project" else project)
     if parent.name == "hooks" and path.name == "hooks.json":
         return Candidate(path, "plugin", None, project, plugin_root=parent.parent)

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Iterator
 
 from installer import atomic
-from installer.doctor.model import ConfigFile, Context, Finding
+from installer.doctor.model import ConfigFile, Context, Finding, Handler
 from installer.errors import HookwrightError
 from installer.hosts import claude
 from installer.hosts.base import Scope, Target
@@ -17,10 +17,14 @@ SCOPES = {"user": Scope.user, "project": Scope.project, "local": Scope.local}
 
 
 def check(ctx: Context) -> Iterator[Finding]:
+    ours: dict[int, dict[str, Handler]] = {}  # per file: pack -> its (last) entry there
+    for handler in ctx.handlers:
+        if handler.owner:
+            ours.setdefault(id(handler.file), {})[handler.owner[0]] = handler
     for file in ctx.files:
         target = _target(file)
         if target is not None:
-            yield from _check_file(ctx, file, target)
+            yield from _check_file(ctx, file, target, ours.get(id(file), {}))
 
 
 def _target(file: ConfigFile) -> Target | None:
@@ -36,9 +40,8 @@ def _target(file: ConfigFile) -> Target | None:
     return target if target.config.resolve() == Path(file.path).resolve() else None
 
 
-def _check_file(ctx: Context, file: ConfigFile, target: Target) -> Iterator[Finding]:
+def _check_file(ctx: Context, file: ConfigFile, target: Target, ours: dict[str, Handler]) -> Iterator[Finding]:
     data = file.document.data
-    ours = {h.owner[0]: h for h in ctx.handlers if h.file is file and h.owner}
     packs = set(ours)
     folders = [p for p in target.runtime_root.iterdir() if p.is_dir()] if target.runtime_root.is_dir() else []
     packs |= {p.name for p in folders if (p / RECEIPT).is_file()}
