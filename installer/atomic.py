@@ -216,17 +216,20 @@ def make_dir(folder: Path) -> None:
         raise _error(err, missing[0]) from None
 
 
-def clean_stale_temps(folder: Path) -> list[Path]:
-    """Remove temp files a killed run left behind (call only while holding the file's lock)."""
-    removed = []
+def stale_temps(folder: Path) -> list[Path]:
+    """The temp files a killed run left in a folder, sorted."""
     try:
         names = os.listdir(folder)
     except OSError:
-        return removed
-    for name in names:
-        if TEMP_MARK in name and name.startswith("."):
-            _unlink_quietly(folder / name)
-            removed.append(folder / name)
+        return []
+    return [folder / name for name in sorted(names) if TEMP_MARK in name and name.startswith(".")]
+
+
+def clean_stale_temps(folder: Path) -> list[Path]:
+    """Remove temp files a killed run left behind (call only while holding the file's lock)."""
+    removed = stale_temps(folder)
+    for temp in removed:
+        _unlink_quietly(temp)
     return removed
 
 

@@ -111,13 +111,13 @@ def _ask_packs_and_scope(scope: Scope | None) -> tuple[list[str], Scope]:
 
     names = bundled_pack_names()
     for number, name in enumerate(names, 1):
-        output.out.print(f"  {number}. [bold]{name}[/]: {load_pack(name).description}")
-    picked = Prompt.ask("Packs to install (numbers or names, comma-separated)", console=output.out)
+        output.out().print(f"  {number}. [bold]{name}[/]: {load_pack(name).description}")
+    picked = Prompt.ask("Packs to install (numbers or names, comma-separated)", console=output.out())
     chosen = []
     for token in (t.strip() for t in picked.split(",") if t.strip()):
         chosen.append(names[int(token) - 1] if token.isdigit() and 0 < int(token) <= len(names) else token)
     if scope is None:
-        scope = Scope(Prompt.ask("Scope", choices=[s.value for s in Scope], default="user", console=output.out))
+        scope = Scope(Prompt.ask("Scope", choices=[s.value for s in Scope], default="user", console=output.out()))
     return chosen, scope
 
 

@@ -28,14 +28,13 @@ _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?")
 
 class Node:
     """One JSON value's place in the text, [start, end). A container reads its members (or items)
-    on first use: the C scanner skips each child value, so a lookup costs C-speed work along its
-    path instead of a Python walk of the whole file."""
+    on first use, so finding one value costs work along its path, not a walk of the whole file."""
 
-    __slots__ = ("text", "kind", "start", "end", "_members", "_items")
+    __slots__ = ("source", "kind", "start", "end", "_members", "_items")
 
-    def __init__(self, text: str, start: int, end: int) -> None:
-        self.text, self.start, self.end = text, start, end
-        first = text[start]
+    def __init__(self, source: "_Source", start: int, end: int) -> None:
+        self.source, self.start, self.end = source, start, end
+        first = source.text[start]
         self.kind = "object" if first == "{" else "array" if first == "[" else "scalar"
         self._members: list[tuple[str, int, Node]] | None = None
         self._items: list[Node] | None = None
@@ -44,13 +43,13 @@ class Node:
     def members(self) -> list[tuple[str, int, "Node"]]:
         """An object's (key, key_start, value) in file order; [] for anything else."""
         if self._members is None:
-            self._members = list(_read_members(self.text, self.start)) if self.kind == "object" else []
+            self._members = self.source.members(self.start) if self.kind == "object" else []
         return self._members
 
     @property
     def items(self) -> list["Node"]:
         if self._items is None:
-            self._items = list(_read_items(self.text, self.start)) if self.kind == "array" else []
+            self._items = self.source.items(self.start) if self.kind == "array" else []
         return self._items
 
     def child(self, key: str | int) -> "Node | None":
@@ -108,7 +107,7 @@ class Document:
         data = _strict_loads(path, text)
         if _deeper_than(data, MAX_DEPTH):
             raise _too_deep(path)
-        return cls(path=path, raw=raw, text=text, data=data, root=_value_at(text, _WS.match(text, 0).end()), bom=bom)
+        return cls(path=path, raw=raw, text=text, data=data, root=_Source(text).root(), bom=bom)
 
     def position(self, node: Node) -> tuple[int, int]:
         """1-based line and column of a value, as an editor shows them."""
@@ -204,7 +203,7 @@ def _strict_loads(path: Path, text: str) -> Any:
                               hint="write an ordinary number or a string instead") from None
     except _Duplicate as dup:
         key = str(dup)
-        line, col = _line_col(text, _first_duplicate(_value_at(text, _WS.match(text, 0).end())))
+        line, col = _line_col(text, _first_duplicate(_Source(text).root()))
         raise HookwrightError(
             f"duplicate key {json.dumps(key)}: the hosts keep only the last one, so one of them is silently lost",
             path=path, line=line, column=col, hint="merge the two entries into one key",
@@ -246,32 +245,66 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
     return line, col
 
 
-_scan_value = json.JSONDecoder().scan_once  # the C scanner: (value, end) of the JSON value at an offset
+# Everything up to the next bracket outside a string, then that bracket.
+_TO_BRACKET = re.compile(r'(?:[^"\[\]{}]+|"[^"\\]*(?:\\.[^"\\]*)*")*([\[\]{}])')
+_SCALAR = re.compile(r"[^\s,\]}]+")  # a number, true, false or null
+_COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")
+_COMMA = re.compile(r"[ \t\n\r]*,?[ \t\n\r]*")
 
 
-def _value_at(text: str, start: int) -> Node:
-    return Node(text, start, _scan_value(text, start)[1])
+class _Source:
+    """The text of a document that json.loads accepted, and where each of its containers ends."""
 
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._ends: dict[int, int] | None = None
 
-def _read_members(text: str, start: int):
-    i = _WS.match(text, start + 1).end()
-    while text[i] != "}":
-        key, after_key = scanstring(text, i + 1)
-        value = _value_at(text, _WS.match(text, _WS.match(text, after_key).end() + 1).end())  # past ':'
-        yield key, i, value
-        i = _WS.match(text, value.end).end()
-        if text[i] == ",":
-            i = _WS.match(text, i + 1).end()
+    def root(self) -> Node:
+        return Node(self, _WS.match(self.text, 0).end(), len(self.text.rstrip(" \t\n\r")))
 
+    def value_at(self, start: int) -> Node:
+        return Node(self, start, self._end(start))
 
-def _read_items(text: str, start: int):
-    i = _WS.match(text, start + 1).end()
-    while text[i] != "]":
-        value = _value_at(text, i)
-        yield value
-        i = _WS.match(text, value.end).end()
-        if text[i] == ",":
-            i = _WS.match(text, i + 1).end()
+    def _end(self, start: int) -> int:
+        first = self.text[start]
+        if first in "{[":
+            return self.container_ends()[start]
+        if first == '"':
+            return scanstring(self.text, start + 1)[1]
+        return _SCALAR.match(self.text, start).end()
+
+    def container_ends(self) -> dict[int, int]:
+        """Start -> end of every object and array: one regex pass that stops only at brackets."""
+        if self._ends is None:
+            ends, open_at = {}, []
+            for match in _TO_BRACKET.finditer(self.text):
+                at = match.start(1)
+                if self.text[at] in "[{":
+                    open_at.append(at)
+                else:
+                    ends[open_at.pop()] = at + 1
+            self._ends = ends
+        return self._ends
+
+    def members(self, start: int) -> list[tuple[str, int, Node]]:
+        text, found = self.text, []
+        i = _WS.match(text, start + 1).end()
+        while text[i] != "}":
+            key, after_key = scanstring(text, i + 1)
+            value_start = _COLON.match(text, after_key).end()
+            value_end = self._end(value_start)
+            found.append((key, i, Node(self, value_start, value_end)))
+            i = _COMMA.match(text, value_end).end()
+        return found
+
+    def items(self, start: int) -> list[Node]:
+        text, found = self.text, []
+        i = _WS.match(text, start + 1).end()
+        while text[i] != "]":
+            end = self._end(i)
+            found.append(Node(self, i, end))
+            i = _COMMA.match(text, end).end()
+        return found
 
 
 def _first_duplicate(node: Node) -> int:

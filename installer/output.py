@@ -4,20 +4,47 @@ from __future__ import annotations
 import json
 import sys
 
-from rich.console import Console
-from rich.markup import escape
-from rich.prompt import Confirm as RichConfirm
-from rich.syntax import Syntax
+from functools import cache
+from typing import TYPE_CHECKING
 
 from installer import __version__
-from installer.commands.result import Result
 from installer.errors import HookwrightError
-from installer.plan import Plan
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from installer.commands.result import Result
+    from installer.plan import Plan
 
 JSON_SCHEMA = "hookwright/1"
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+@cache
+def out() -> "Console":
+    """The console for people (rich loads only when there is something to print for them:
+    a JSON run never imports it)."""
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True)
+
+
+@cache
+def err() -> "Console":
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def escape(text: str) -> str:
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
+
+
+def _diff(text: str):
+    from rich.syntax import Syntax
+
+    return Syntax(text, "diff", theme="ansi_dark", background_color="default")
 
 
 def interactive() -> bool:
@@ -48,8 +75,8 @@ def print_result(result: Result, as_json: bool) -> None:
         return
     if result.command == "prefs":
         if result.data.get("diff"):
-            out.print(Syntax(result.data["diff"], "diff", theme="ansi_dark", background_color="default"))
-        out.print({"applied": "[green]done[/]: wrote ", "dry-run": "[yellow]dry run[/]: would write ",
+            out().print(_diff(result.data["diff"]))
+        out().print({"applied": "[green]done[/]: wrote ", "dry-run": "[yellow]dry run[/]: would write ",
                    "unchanged": "[green]unchanged[/]: "}[result.status] + escape(result.data["file"]))
         return
     if result.status in ("dry-run", "needs-confirmation"):
@@ -57,7 +84,7 @@ def print_result(result: Result, as_json: bool) -> None:
             print_plan(plan)
     for plan in result.plans:
         for note in plan.notes + [n for p in plan.packs for n in p.notes]:
-            out.print(f"[dim]note:[/] {escape(note)}")
+            out().print(f"[dim]note:[/] {escape(note)}")
     target = ", ".join(str(p.target.config) for p in result.plans)
     message = {
         "applied": f"[green]done[/]: {result.command} wrote {escape(target)}"
@@ -67,51 +94,53 @@ def print_result(result: Result, as_json: bool) -> None:
         "needs-confirmation": "[yellow]needs confirmation[/]: no terminal to ask on; rerun with --yes to apply",
         "declined": "[yellow]declined[/]: nothing written",
     }[result.status]
-    (err if result.status == "needs-confirmation" else out).print(message)
+    (err() if result.status == "needs-confirmation" else out()).print(message)
 
 
 def print_plan(plan: Plan) -> None:
-    out.print(f"[bold]{plan.command}[/] → {escape(str(plan.target.config))} "
+    out().print(f"[bold]{plan.command}[/] → {escape(str(plan.target.config))} "
               f"([cyan]{plan.target.host}[/], {plan.target.scope.value} scope)")
     for change in plan.packs:
         versions = (f" {change.version_from} → {change.version_to}" if change.version_from and change.version_to
                     and change.version_from != change.version_to else "")
-        out.print(f"  pack [bold]{escape(change.pack)}[/]: {change.action}{versions}")
+        out().print(f"  pack [bold]{escape(change.pack)}[/]: {change.action}{versions}")
     for entry in plan.added:
-        out.print(f"  [green]+ add[/]    {escape(entry.describe())}  [dim]{escape(entry.command)}[/]")
+        out().print(f"  [green]+ add[/]    {escape(entry.describe())}  [dim]{escape(entry.command)}[/]")
     for entry in plan.removed:
-        out.print(f"  [red]- remove[/] {escape(entry.describe())}  [dim]{escape(entry.command)}[/]")
+        out().print(f"  [red]- remove[/] {escape(entry.describe())}  [dim]{escape(entry.command)}[/]")
     for change in plan.packs:
         for name in sorted(change.writes):
-            out.print(f"  [green]write[/]  {escape(str(change.folder / name))}")
+            out().print(f"  [green]write[/]  {escape(str(change.folder / name))}")
         for name in change.removes:
-            out.print(f"  [red]delete[/] {escape(str(change.folder / name))}")
+            out().print(f"  [red]delete[/] {escape(str(change.folder / name))}")
     diff = plan.unified_diff()
     if diff:
-        out.print(Syntax(diff, "diff", theme="ansi_dark", background_color="default"))
+        out().print(_diff(diff))
     elif not plan.changed:
-        out.print("  [dim](no change)[/]")
+        out().print("  [dim](no change)[/]")
 
 
 def ask(plan: Plan) -> bool:
     print_plan(plan)
-    return RichConfirm.ask("Apply this change?", default=False, console=out)
+    from rich.prompt import Confirm
+
+    return Confirm.ask("Apply this change?", default=False, console=out())
 
 
 def print_error(error: HookwrightError, as_json: bool) -> None:
     if as_json:
         print_json({"error": error.to_json(), "exit_code": int(error.code)})
         return
-    err.print(f"[bold red]error[/]: {escape(str(error))}")
+    err().print(f"[bold red]error[/]: {escape(str(error))}")
     if error.detail:
-        err.print(escape(error.detail))
+        err().print(escape(error.detail))
     if error.hint:
-        err.print(f"[dim]hint:[/] {escape(error.hint)}")
+        err().print(f"[dim]hint:[/] {escape(error.hint)}")
 
 
 def _print_journal(rows: list[dict]) -> None:
     if not rows:
-        out.print("the journal is empty")
+        out().print("the journal is empty")
         return
     import datetime
 
@@ -120,30 +149,30 @@ def _print_journal(rows: list[dict]) -> None:
         what = row["kind"] + (f" of {row['undoes']}" if row.get("undoes") else "")
         state = " [dim](undone)[/]" if row["undone"] else (" [yellow](interrupted)[/]" if row["state"] == "pending"
                                                              else "")
-        out.print(f"{row['id']}  {when}  {what:<10} {', '.join(row['packs'])}  "
+        out().print(f"{row['id']}  {when}  {what:<10} {', '.join(row['packs'])}  "
                   f"{escape(row['target']['config'])}  +{len(row['added'])} -{len(row['removed'])}{state}")
 
 
 def _print_preferences(data: dict) -> None:
     rows = data["preferences"]
     if not rows:
-        out.print("no preferences set (files: " + escape(", ".join(data["files"].values())) + ")")
+        out().print("no preferences set (files: " + escape(", ".join(data["files"].values())) + ")")
     for row in rows:
         over = f" [dim](overrides {row['overrides']})[/]" if row["overrides"] else ""
-        out.print(f"{row['kind']:<8} {escape(row['id']):<30} {row['value']:<11} {row['source']}{over}")
+        out().print(f"{row['kind']:<8} {escape(row['id']):<30} {row['value']:<11} {row['source']}{over}")
 
 
 def _print_packs(packs: list[dict]) -> None:
     for pack in packs:
-        out.print(f"[bold]{escape(pack['name'])}[/] {pack['version']}: {escape(pack['description'])}")
+        out().print(f"[bold]{escape(pack['name'])}[/] {pack['version']}: {escape(pack['description'])}")
         for hook in pack["hooks"]:
             flags = [f for f, on in (("blocks", hook["blocks"]), ("rewrites input", hook["rewrites_input"])) if on]
             wiring = "; ".join(f"{host}: {t['event']}" + (f" on {t['matcher']}" if t["matcher"] else "")
                                for host, t in hook["hosts"].items())
-            out.print(f"  {escape(hook['id'])}: {escape(hook['description'])} [dim]({escape(wiring)}; "
+            out().print(f"  {escape(hook['id'])}: {escape(hook['description'])} [dim]({escape(wiring)}; "
                       f"{', '.join(flags) or 'observes only'})[/]")
         for name, option in pack["options"].items():
-            out.print(f"  option {name}={str(option['default']).lower()}: {escape(option['description'])}")
+            out().print(f"  option {name}={str(option['default']).lower()}: {escape(option['description'])}")
 
 
 def _print_doctor(result: Result) -> None:
@@ -158,34 +187,40 @@ def _print_doctor(result: Result) -> None:
             print_json(result.to_json())
             return
         rule = result.data["rule"]
-        out.print(f"[bold]{rule['id']}[/] ({rule['severity']})")
-        out.print(f"message: {escape(report.template(rule['message']))}")
+        out().print(f"[bold]{rule['id']}[/] ({rule['severity']})")
+        out().print(f"message: {escape(report.template(rule['message']))}")
         if report.template(rule["hint"]) != "<hint>":
-            out.print(f"hint: {escape(report.template(rule['hint']))}")
-        out.print()
-        out.print(escape(rule["explanation"]))
+            out().print(f"hint: {escape(report.template(rule['hint']))}")
+        out().print()
+        out().print(escape(rule["explanation"]))
         return
     doc = result.data["report"]
     if fmt == "json":
-        sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        _print_compact(doc)
     elif fmt == "sarif":
-        sys.stdout.write(json.dumps(report.sarif(doc, Path.cwd()), indent=2, ensure_ascii=False) + "\n")
+        _print_compact(report.sarif(doc, Path.cwd()))
     else:
         for line in report.text(doc, Path.cwd()):
-            out.print(line)
+            out().print(line)
+
+
+def _print_compact(doc: dict) -> None:
+    """A doctor report can hold thousands of findings: one line, written by json's C encoder
+    (indenting falls back to the pure-Python one, several times slower)."""
+    sys.stdout.write(json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n")
 
 
 def _print_hooks(data: dict) -> None:
     """`hookwright list`: one block per host and event, one line per handler."""
     rows = data["hooks"]
     for path in data.get("disabled_by", []):
-        out.print(f"[yellow]note:[/] disableAllHooks is true in {escape(path)}")
+        out().print(f"[yellow]note:[/] disableAllHooks is true in {escape(path)}")
     unreadable = [f for f in data["files"] if not f["readable"]]
     for f in unreadable:
-        out.print(f"[red]unreadable:[/] {escape(f['path'])}: {escape(f['error'] or '')}")
+        out().print(f"[red]unreadable:[/] {escape(f['path'])}: {escape(f['error'] or '')}")
     if not rows:
         read = ", ".join(f["path"] for f in data["files"]) or "none found"
-        out.print(f"no hooks (files read: {escape(read)})")
+        out().print(f"no hooks (files read: {escape(read)})")
         return
     colour = {"yes": "red", "unknown": "yellow", "no": "green"}
     current = None
@@ -193,7 +228,7 @@ def _print_hooks(data: dict) -> None:
         heading = (row["host"], row["event"])
         if heading != current:
             current = heading
-            out.print(f"[bold]{escape(row['event'])}[/] [dim]({row['host']})[/]")
+            out().print(f"[bold]{escape(row['event'])}[/] [dim]({row['host']})[/]")
         src = row["source"]
         where = f"{src['path']}:{src['line']}" + (f" [plugin {src['plugin']}]" if src["plugin"] else "")
         timeout = row["timeout"]["seconds"]
@@ -201,8 +236,8 @@ def _print_hooks(data: dict) -> None:
         rewrite = row["rewrites_input"]["status"]
         owner = row["owner"] + (f"/{row['hook']}" if row["hook"] else "")
         dedup = f" [dim]({escape(row['deduplicated'])})[/]" if row["deduplicated"] else ""
-        out.print(f"  {escape(row['matcher']):<24} {escape(owner):<28} {row['type']:<8} {shown_timeout:<14} "
+        out().print(f"  {escape(row['matcher']):<24} {escape(owner):<28} {row['type']:<8} {shown_timeout:<14} "
                   f"rewrites: [{colour.get(rewrite, 'white')}]{rewrite}[/]  {src['scope']}  {escape(where)}{dedup}")
         if row["runs"]:
-            out.print(f"      [dim]{escape(row['runs'])}[/]")
+            out().print(f"      [dim]{escape(row['runs'])}[/]")
 

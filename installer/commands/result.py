@@ -2,15 +2,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from installer.apply import apply, tidy
 from installer.errors import ExitCode
-from installer.plan import Plan
-from installer.state import Operation
+
+if TYPE_CHECKING:  # a read-only command (doctor, list) does not load the writing machinery
+    from installer.plan import Plan
+    from installer.state import Operation
 
 # Shows the plan and asks. True: go ahead; False: the user said no; None: nobody can be asked.
-Confirm = Callable[[Plan], "bool | None"]
+Confirm = Callable[["Plan"], "bool | None"]
 
 
 @dataclass
@@ -32,6 +33,8 @@ class Result:
 
 
 def run_plan(command: str, plan: Plan, *, dry_run: bool, confirm: Confirm, undoes: str | None = None) -> Result:
+    from installer.apply import apply, tidy
+
     if not plan.changed:
         if not dry_run:
             tidy(plan)

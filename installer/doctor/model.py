@@ -67,23 +67,27 @@ class ConfigFile:
     plugin_root: Path | None = None  # what ${CLAUDE_PLUGIN_ROOT} is for a plugin's hooks file
     error: HookwrightError | None = None  # why the file could not be read or parsed (document is None then)
     _line_starts: list[int] | None = field(default=None, init=False, repr=False, compare=False)
+    _positions: dict[tuple, tuple[int, int]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def position(self, keys: tuple) -> tuple[int, int]:
         """Line and column of the value at `keys`; of its nearest existing parent when it is
         missing (a required field: the handler); 1, 1 for a file without a JSON document."""
         if not (self.document and self.document.root):
             return 1, 1
-        for end in range(len(keys), -1, -1):
-            node = self.document.node_at(*keys[:end])
-            if node is not None:
-                return self._line_column(node.start)
-        return 1, 1  # pragma: no cover - the root always exists
+        found = self._positions.get(keys)
+        if found is None:
+            for end in range(len(keys), -1, -1):
+                node = self.document.node_at(*keys[:end])
+                if node is not None:
+                    found = self._positions[keys] = self._line_column(node.start)
+                    break
+        return found
 
     def _line_column(self, offset: int) -> tuple[int, int]:
         """As Document.position, in O(log n) per value: a file with thousands of findings must
         not cost a scan from its start for each one."""
         if self._line_starts is None:
-            lengths = (len(line) + 1 for line in self.document.text.split("\n"))
+            lengths = map((1).__add__, map(len, self.document.text.split("\n")))  # with its "\n"
             self._line_starts = [0, *itertools.accumulate(lengths)]
         starts = self._line_starts
         line = bisect.bisect_right(starts, offset)

@@ -10,8 +10,6 @@ from installer.doctor.model import ConfigFile, Context, Finding, Handler
 from installer.errors import HookwrightError
 from installer.hosts import claude
 from installer.hosts.base import Scope, Target
-from installer.plan import RECEIPT, runtime_matches
-from installer.state import read_receipt
 
 SCOPES = {"user": Scope.user, "project": Scope.project, "local": Scope.local}
 
@@ -42,13 +40,17 @@ def _target(file: ConfigFile) -> Target | None:
 
 def _check_file(ctx: Context, file: ConfigFile, target: Target, ours: dict[str, Handler]) -> Iterator[Finding]:
     data = file.document.data
-    packs = set(ours)
     folders = [p for p in target.runtime_root.iterdir() if p.is_dir()] if target.runtime_root.is_dir() else []
-    packs |= {p.name for p in folders if (p / RECEIPT).is_file()}
-    scope_args = _scope_args(target)
     for folder in [target.config.parent, *folders]:
-        for temp in sorted(folder.glob(f".*{atomic.TEMP_MARK}*")):
+        for temp in atomic.stale_temps(folder):
             yield ctx.finding("install/interrupted-write", file, (), temp=temp)
+    if not (ours or folders):
+        return
+    from installer.plan import RECEIPT, runtime_matches  # the install machinery: only where we installed
+    from installer.state import read_receipt
+
+    packs = set(ours) | {p.name for p in folders if (p / RECEIPT).is_file()}
+    scope_args = _scope_args(target)
     for folder in folders:
         if folder.name not in packs and any(folder.iterdir()):
             yield ctx.finding("install/leftover-runtime", file, ("hooks",), folder=folder, pack=folder.name,
