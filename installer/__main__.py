@@ -1,3 +1,3 @@
-from installer.cli import main
+from installer.cli import entry
 
-main()
+entry()

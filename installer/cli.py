@@ -4,6 +4,7 @@ Heavy modules (jsonschema, deepdiff, rich) load inside the commands, so `--help`
 """
 from __future__ import annotations
 
+import gc
 import sys
 import traceback
 from enum import Enum
@@ -262,6 +263,14 @@ def prefs_list(project_dir: Optional[Path] = ProjectDirOpt, as_json: bool = Json
     from installer.commands import prefs
 
     _execute(as_json, lambda: prefs.merged(project_dir or Path.cwd()))
+
+
+def entry() -> None:
+    """The `hookwright` program. A one-shot process: reference counting frees whatever a command
+    drops, so the cyclic garbage collector would only rescan a config's many small objects over
+    and over (a fifth of doctor's time on the corpus, and again at exit). Tests call main()."""
+    gc.disable()
+    main()
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -123,17 +123,22 @@ def stage(corpus: Path, dest: Path) -> list[Path]:
     return paths
 
 
-def timed(argv: list[str], *, cwd: Path, env: dict, repeat: int) -> tuple[float, float, str, str]:
-    """(best, median) wall seconds over `repeat` runs, and the last run's stdout and stderr."""
-    times, out, err = [], "", ""
-    for _ in range(repeat):
-        started = time.perf_counter()
-        proc = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True)
-        times.append(time.perf_counter() - started)
-        if proc.returncode not in (0, 1):
-            raise SystemExit(f"{argv[0]} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
-        out, err = proc.stdout, proc.stderr
-    return min(times), statistics.median(times), out, err
+def timed(commands: dict[str, list[str]], *, cwd: Path, env: dict, repeat: int) -> dict[str, tuple]:
+    """Per command: (best, median) wall seconds over `repeat` runs, and the last run's stdout and
+    stderr. The commands take turns (a, b, c, a, b, c...) so that a busy moment of the machine
+    falls on all of them alike; one untimed run each first (bytecode caches, disk cache)."""
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    last: dict[str, tuple[str, str]] = {}
+    for round_ in range(repeat + 1):
+        for name, argv in commands.items():
+            started = time.perf_counter()
+            proc = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True)
+            if round_:
+                times[name].append(time.perf_counter() - started)
+            if proc.returncode not in (0, 1):
+                raise SystemExit(f"{argv[0]} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
+            last[name] = (proc.stdout, proc.stderr)
+    return {name: (min(t), statistics.median(t), *last[name]) for name, t in times.items()}
 
 
 def doctor_argv(paths: list[Path]) -> list[str]:
@@ -141,7 +146,11 @@ def doctor_argv(paths: list[Path]) -> list[str]:
 
 
 def environment(home: Path) -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "HOOKWRIGHT", "XDG_"))}
+    """The caller's environment without its agent and hookwright settings, and with bytecode
+    caching on (PYTHONDONTWRITEBYTECODE would make every run compile hookwright from source,
+    which no installed copy does)."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("CLAUDE", "HOOKWRIGHT", "XDG_")) and k != "PYTHONDONTWRITEBYTECODE"}
     env.update(HOME=str(home), PYTHONPATH=str(REPO), AGNIX_TELEMETRY="0", DO_NOT_TRACK="1")
     return env
 
@@ -162,14 +171,21 @@ def compare(corpus: Path, work: Path, repeat: int) -> None:
     env = environment(work / "home")
     (work / "home").mkdir()
     print(f"## 1. doctor and agnix over the corpus ({len(paths)} hook config files, one run each, best of {repeat})\n")
-    d_best, d_median, d_out, _ = timed(doctor_argv(paths), cwd=work / "stage", env=env, repeat=repeat)
+    commands = {"doctor": doctor_argv(paths),
+                "start-up": [sys.executable, "-m", "installer", "--version"],  # interpreter, typer, our CLI
+                "python": [sys.executable, "-c", "pass"]}
+    if agnix:
+        commands["agnix"] = [agnix, "--format", "json", *map(str, paths)]
+    runs = timed(commands, cwd=work / "stage", env=env, repeat=repeat)
+    d_best, d_median, d_out, _ = runs["doctor"]
     doctor_doc = json.loads(d_out)
-    rows = [["hookwright doctor", f"{d_best:.3f}", f"{d_median:.3f}", len(doctor_doc["findings"])]]
+    rows = [["hookwright doctor", f"{d_best:.3f}", f"{d_median:.3f}", len(doctor_doc["findings"])],
+            ["  of which: hookwright --version", f"{runs['start-up'][0]:.3f}", f"{runs['start-up'][1]:.3f}", "-"],
+            ["  of which: python -c pass", f"{runs['python'][0]:.3f}", f"{runs['python'][1]:.3f}", "-"]]
     agnix_doc = None
     if agnix:
         version = subprocess.run([agnix, "--version"], capture_output=True, text=True).stdout.strip()
-        a_best, a_median, a_out, _ = timed([agnix, "--format", "json", *map(str, paths)], cwd=work / "stage", env=env,
-                                        repeat=repeat)
+        a_best, a_median, a_out, _ = runs["agnix"]
         agnix_doc = json.loads(a_out)
         rows.append([version, f"{a_best:.3f}", f"{a_median:.3f}", len(agnix_doc["diagnostics"])])
     table(["tool", "best wall s", "median wall s", "findings"], rows)
@@ -282,14 +298,14 @@ def scaling(work: Path, sizes: list[int], repeat: int) -> None:
     for size in sizes:
         project = work / f"synthetic-{size}"
         path = synthetic(project, size)
-        best, median, out, _ = timed(doctor_argv([path]), cwd=project, env=env, repeat=repeat)
+        best, median, out, _ = timed({"doctor": doctor_argv([path])}, cwd=project, env=env, repeat=repeat)["doctor"]
         doc = json.loads(out)
         growth = f"{best / previous[1]:.1f}x for {size // previous[0]}x handlers" if previous else "-"
         row = [size, f"{path.stat().st_size / 1e6:.2f}", f"{best:.3f}", f"{median:.3f}",
                f"{best / size * 1000:.3f}", growth, len(doc["findings"])]
         if agnix:
-            a_best, _, a_out, a_err = timed([agnix, "--format", "json", str(path)], cwd=project, env=env,
-                                            repeat=repeat)
+            a_best, _, a_out, a_err = timed({"agnix": [agnix, "--format", "json", str(path)]}, cwd=project,
+                                            env=env, repeat=repeat)["agnix"]
             try:
                 row.append(f"{a_best:.3f} ({len(json.loads(a_out)['diagnostics'])} findings)")
             except ValueError:

@@ -1,7 +1,6 @@
 """One doctor run: find the files, read them, build the context, run every check."""
 from __future__ import annotations
 
-import gc
 import importlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,19 +41,6 @@ def run(paths: list[Path] | None = None, *, project: Path | None = None, hosts: 
         probe: bool = False) -> Outcome:
     """Check the given files, or (without paths) every scope of `hosts` for `project` plus the
     hooks of the plugins they enable. A missing given path raises HookwrightError (exit 2)."""
-    # A config with thousands of hooks makes hundreds of thousands of small objects (document
-    # nodes, handlers, findings) and no garbage cycles worth chasing: with the default thresholds
-    # the cyclic collector rescans them over and over and the run grows much faster than the
-    # file (as mypy found, and does the same).
-    thresholds = gc.get_threshold()
-    gc.set_threshold(200_000, 30, 30)
-    try:
-        return _run(paths, project, hosts, probe)
-    finally:
-        gc.set_threshold(*thresholds)
-
-
-def _run(paths: list[Path] | None, project: Path | None, hosts: Iterable[str], probe: bool) -> Outcome:
     project = (project or Path.cwd()).resolve()
     if paths:
         files = [load.read(c) for c in discovery.given_candidates(list(paths), project)]

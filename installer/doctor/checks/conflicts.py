@@ -287,9 +287,9 @@ def _cursor_project(path: Path) -> Path | None | str:
     return None
 
 
-def _claude_project(path: Path) -> Path | None | str:
+def _claude_project(path: Path, user_settings: Path) -> Path | None | str:
     resolved = _resolved(path)
-    if resolved == _resolved(claude.user_dir() / "settings.json"):
+    if resolved == user_settings:
         return "user"
     if resolved.parent.name == ".claude" and resolved.name in ("settings.json", "settings.local.json"):
         return resolved.parent.parent
@@ -305,7 +305,9 @@ def _resolved(path: Path) -> Path:
 
 def _cursor_third_party(ctx: Context) -> Iterator[Finding]:
     cursor_files = {id(f): p for f in ctx.files if f.host == "cursor" and (p := _cursor_project(f.path))}
-    claude_files = {id(f): p for f in ctx.files if f.kind == "claude-settings" and (p := _claude_project(f.path))}
+    user_settings = _resolved(claude.user_dir() / "settings.json")
+    claude_files = {id(f): p for f in ctx.files
+                    if f.kind == "claude-settings" and (p := _claude_project(f.path, user_settings))}
     if not cursor_files or not claude_files:
         return
     # Claude Code handlers by (Cursor event, project), "user" being every project's

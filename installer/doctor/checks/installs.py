@@ -2,7 +2,7 @@
 receipt (entries present, runtime files present and unchanged)."""
 from __future__ import annotations
 
-from pathlib import Path
+import os
 from typing import Iterator
 
 from installer import atomic
@@ -35,7 +35,10 @@ def _target(file: ConfigFile) -> Target | None:
         target = claude.target(SCOPES[file.scope], file.project)
     except HookwrightError:  # not a place hookwright installs into (say, a project that is the home)
         return None
-    return target if target.config.resolve() == Path(file.path).resolve() else None
+    try:
+        return target if os.path.samefile(target.config, file.path) else None
+    except OSError:  # the target's file is not there: the file is some other one
+        return None
 
 
 def _check_file(ctx: Context, file: ConfigFile, target: Target, ours: dict[str, Handler]) -> Iterator[Finding]:
