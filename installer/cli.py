@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import gc
 import sys
-import traceback
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, List, Optional
@@ -284,6 +283,8 @@ def main(argv: list[str] | None = None) -> None:
         usage.show()
         code = ExitCode.BAD_INPUT
     except Exception:  # a bug: say so plainly; every write is atomic, so nothing is half-written
+        import traceback
+
         traceback.print_exc()
         print("hookwright: internal error (a bug); nothing was half-written. Please report it.", file=sys.stderr)
         code = ExitCode.INTERNAL

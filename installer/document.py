@@ -8,7 +8,6 @@ only containers whose members changed are rebuilt, in the style of their neighbo
 """
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from dataclasses import dataclass
@@ -425,6 +424,8 @@ class _Splicer:
         inner = self._inner_indent(node)
         keys_old = [json.dumps(v, sort_keys=True) for v in old]
         keys_new = [json.dumps(v, sort_keys=True) for v in new]
+        import difflib  # only when an array changes
+
         matcher = difflib.SequenceMatcher(a=keys_old, b=keys_new, autojunk=False)
         for op, a0, a1, b0, b1 in matcher.get_opcodes():
             if op == "equal" or (op == "replace" and a1 - a0 == b1 - b0):

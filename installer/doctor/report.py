@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from urllib.parse import quote
 
 from installer import __version__
 from installer.doctor.model import catalog
@@ -162,6 +161,8 @@ def _rule(rule) -> dict:
 
 
 def _location(path: str, line: int | None, column: int | None, base: Path) -> dict:
+    from urllib.parse import quote  # SARIF only
+
     resolved = Path(path).resolve()
     try:
         artifact = {"uri": quote(resolved.relative_to(base.resolve()).as_posix()), "uriBaseId": "SRCROOT"}

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-from installer.doctor import handler_facts, probe
+from installer.doctor import handler_facts
 from installer.doctor.facts import BUILTIN_TOOLS, CLAUDE_TO_CURSOR
 from installer.doctor.handler_facts import NO, YES, Rewrite
 from installer.doctor.model import Context, Finding, Handler
@@ -58,8 +58,17 @@ class _Racer:
         return self.handlers[0]
 
 
+def _probe_results(ctx: Context) -> dict | None:
+    """What --probe saw each handler print; None without --probe (it runs the user's commands)."""
+    if not ctx.probe:
+        return None
+    from installer.doctor import probe
+
+    return probe.by_handler(ctx)
+
+
 def _races(ctx: Context) -> Iterator[Finding]:
-    probed = probe.by_handler(ctx) if ctx.probe else None
+    probed = _probe_results(ctx)
     builtins = tuple(t for t in ctx.tools if not t.startswith("mcp__")) or BUILTIN_TOOLS
     for event in RACE_EVENTS:
         racers: dict[tuple, _Racer] = {}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator
 
-from installer.doctor import handler_facts, probe
+from installer.doctor import handler_facts
 from installer.doctor.model import Context, Finding, Handler, catalog
 from installer.doctor.scripts import ScriptFacts, Site
 
@@ -83,6 +83,10 @@ def _script(ctx: Context, facts: ScriptFacts, handlers: list[Handler]) -> Iterat
 
 
 def _probed(ctx: Context) -> Iterator[Finding]:
+    if not ctx.probe:
+        return
+    from installer.doctor import probe  # runs the user's commands: only with --probe
+
     for handler, result in probe.results_for(ctx):
         keys = handler.keys + ("command",)
         if result.outcome == "timeout":

@@ -1,7 +1,6 @@
 """Structure: does each file parse, and is every event, group and handler in the shape its host reads?"""
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from dataclasses import dataclass
@@ -104,7 +103,7 @@ def _group(ctx: Context, file: ConfigFile, event: str, known: Event | None, grou
                               detail=" (it is a handler field, placed on the group)",
                               hint=f'move "{key}" into each handler of the group\'s "hooks"')
         else:
-            close = difflib.get_close_matches(key, list(GROUP_KEYS), n=1, cutoff=0.7)
+            close = _close(key, GROUP_KEYS, 0.7)
             yield ctx.finding("structure/group-unknown-key", file, keys + (key,), key=key, host="Claude Code",
                               detail="", hint=f'did you mean "{close[0]}"?' if close else
                               'a group holds only "matcher" and "hooks"')
@@ -233,7 +232,7 @@ def _unknown_key(ctx: Context, file: ConfigFile, keys: tuple, key: str, kind: st
 def _unknown_key_hint(key: str, kind: str | None, fields: dict) -> str:
     if kind and key in ALL_TYPE_FIELDS:
         return f'"{key}" belongs to another handler type; a "{kind}" handler has: ' + ", ".join(fields)
-    close = difflib.get_close_matches(key, list(fields), n=1, cutoff=0.6)
+    close = _close(key, fields, 0.6)
     if key == "cmd":
         close = ["command"]
     if close:
@@ -241,11 +240,18 @@ def _unknown_key_hint(key: str, kind: str | None, fields: dict) -> str:
     return "remove it: a handler has " + ", ".join(fields)
 
 
+def _close(word: str, known, cutoff: float) -> list[str]:
+    """The known name closest to a misspelt one (at most one), for "did you mean"."""
+    import difflib  # only when something is misspelt
+
+    return difflib.get_close_matches(word, list(known), n=1, cutoff=cutoff)
+
+
 def _suggest(event: str, known: Any, folded: dict[str, str]) -> str:
     same = folded.get(fold(event))
     if same:
         return f' (did you mean "{same}"?)'
-    close = difflib.get_close_matches(event, list(known), n=1, cutoff=0.75)
+    close = _close(event, known, 0.75)
     return f' (did you mean "{close[0]}"?)' if close else ""
 
 
@@ -289,6 +295,7 @@ def settings_schema_errors(settings: dict) -> list[SchemaError]:
 
 
 PERMISSION_LISTS = ("allow", "deny", "ask")
+PERMISSION_RULE = re.compile(r"[A-Za-z_][\w-]*(\([^()]+\))?")
 
 
 def _schema(ctx: Context, file: ConfigFile, data: dict) -> Iterator[Finding]:
@@ -350,7 +357,7 @@ def _opinion(error: SchemaError, keys: tuple) -> bool:
 
 def _parses_as_permission_rule(rule: str) -> bool:
     """`Tool` or `Tool(specifier)`: balanced, non-empty parentheses, no stray brackets."""
-    return re.fullmatch(r"[A-Za-z_][\w-]*(\([^()]+\))?", rule) is not None or (
+    return PERMISSION_RULE.fullmatch(rule) is not None or (
         rule.startswith("mcp__") and "(" not in rule)
 
 
