@@ -308,3 +308,28 @@ def test_any_command_string_resolves_without_error(command):
     res.to_json()
     exec_res = resolve_exec(command or "x", (command,), W)
     exec_res.to_json()
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(SHELL_BITS, st.sampled_from(list(" ab=~#*?[$'\"\\`;&|()<>\r\t\n2/.-_")),
+                          st.text(max_size=3)), max_size=20).map("".join))
+def test_the_plain_word_shortcut_reads_words_as_the_full_lexer_does(command):
+    """The lexer takes words with nothing to unquote or expand in one regex match; with that
+    shortcut turned off, every command must come out as the same words."""
+    import re
+
+    from installer.doctor import resolve
+
+    def words():
+        try:
+            return [vars(w) for w in resolve._Lexer(command, {"HOME": "/h", "CLAUDE_PROJECT_DIR": "/p"},
+                                                     Path("/h")).words()]
+        except resolve._Unreadable as why:
+            return str(why)
+
+    fast = words()
+    shortcut, resolve._SIMPLE_WORD = resolve._SIMPLE_WORD, re.compile(r"(?!)")  # never matches
+    try:
+        assert words() == fast
+    finally:
+        resolve._SIMPLE_WORD = shortcut

@@ -2,9 +2,13 @@
 JavaScript regex syntax approximated with Python's re."""
 from __future__ import annotations
 
-import pytest
+import re
 
-from installer.doctor.matching import can_match_a_name, classify, empty_alternative, js_regex
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from installer.doctor.matching import TOOL_NAME, can_match_a_name, classify, empty_alternative, js_regex
 
 
 @pytest.mark.parametrize("matcher, kind, names", [
@@ -80,9 +84,24 @@ def test_variable_width_lookbehind_is_valid_javascript():
     ('tool == "Bash"', False), ("a b", False), ('x "y"$', False), ("Bash\\(git.*\\)", False),
     ('tool == "Edit" && path matches "\\.ts$"', False), ("x:(){ :|:& };:", False),
     ("Bash", True), ("^Bash$", True), ("B.*h", True), ("mcp__.*__X", True), ("(?=B)Bash", True),  # undecidable: True
+    ("\\s+", False), ("[^A-Za-z0-9_.-]", False), ("a{0}\\s", False), ("(a|b) (c|d)", False), ("[:]", False),
+    ("\\s*Bash", True), ("(a|\\s)", True), ("(?:\\s)?x", True), ("[^\\w]", True), ("\\d", True), ("a{0} ", False),
+    ("x(?= )", True), ("(a)\\1", True), ("[^\\s]", True), ("\\W", True), ("", True), ("[\\s\\d]", True),
 ])
 def test_can_match_a_name(python, possible):
     assert can_match_a_name(python) is possible
+
+
+@settings(max_examples=300, deadline=None)
+@given(pattern=st.lists(st.tuples(st.sampled_from(["a", "B", "_", ".", "-", " ", "=", '"', "\\s", "\\d", "\\w",
+                                                   "\\W", "[^a-z]", "[a-c]", "[0-9]", "[ :]", "(x|\\s)", "(?:\\S)", "[^\\w]", "."]),
+                                  st.sampled_from(["", "*", "+", "?", "{0}", "{2}", "{0,1}"])), min_size=1, max_size=4)
+       .map(lambda parts: "".join(atom + repeat for atom, repeat in parts)),
+       names=st.lists(st.text(alphabet=sorted(TOOL_NAME), max_size=6), min_size=40, max_size=40))
+def test_a_pattern_said_to_match_no_name_matches_none(pattern, names):
+    """Soundness, the property the "matches nothing" rule rests on: never a false alarm."""
+    if not can_match_a_name(pattern):
+        assert not any(re.search(pattern, name) for name in names)
 
 
 @pytest.mark.parametrize("source, empty", [

@@ -231,6 +231,9 @@ _GLOB = re.compile(r"[*?\[]")
 _OPERATOR = re.compile(r"&&|\|\||;;|\|&|[;|&\n()]")
 _PLAIN = re.compile(r"""[^\s'"\\$`;&|()<>]+""")
 _PLAIN_DQ = re.compile(r"""[^"\\$`]+""")
+# A word with nothing to unquote, expand or glob, not an assignment and not starting with ~ or #:
+# its text is itself (the lookahead leaves anything else, a \r say, to the full reading)
+_SIMPLE_WORD = re.compile(r"""[^\s'"\\$`;&|()<>~#=*?\[][^\s'"\\$`;&|()<>=*?\[]*(?=[ \t\n;&|()<>]|$)""")
 
 
 class _Lexer:
@@ -269,6 +272,11 @@ class _Lexer:
             if op:
                 out.append(Word(op, operator=True))
                 self.i += len(op)
+                continue
+            simple = _SIMPLE_WORD.match(text, self.i)
+            if simple:  # most words: nothing to unquote or expand
+                out.append(Word(simple.group()))
+                self.i = simple.end()
                 continue
             out.append(self._word())
         return out

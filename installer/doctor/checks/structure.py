@@ -295,6 +295,7 @@ def settings_schema_errors(settings: dict) -> list[SchemaError]:
 
 
 PERMISSION_LISTS = ("allow", "deny", "ask")
+BUILTIN_TOOL_NAMES = frozenset(BUILTIN_TOOLS)
 PERMISSION_RULE = re.compile(r"[A-Za-z_][\w-]*(\([^()]+\))?")
 
 
@@ -336,7 +337,7 @@ def _permission_rules(ctx: Context, file: ConfigFile, permissions: Any) -> Itera
             elif not _parses_as_permission_rule(rule):
                 yield ctx.finding("structure/settings-schema", file, keys, where=where,
                                   problem=f"{json.dumps(rule)} is not a permission rule (Tool or Tool(specifier))")
-            elif not rule.startswith("mcp__") and rule.split("(", 1)[0] not in BUILTIN_TOOLS:
+            elif not rule.startswith("mcp__") and rule.split("(", 1)[0] not in BUILTIN_TOOL_NAMES:
                 yield ctx.finding("structure/settings-schema-opinion", file, keys, where=where,
                                   problem=f"{json.dumps(rule)} names a tool Claude Code does not list")
 
