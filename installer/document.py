@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from json.decoder import scanstring
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from installer.errors import ExitCode, HookwrightError
 
@@ -22,12 +22,12 @@ MAX_BYTES = 10 * 1024 * 1024  # a hook config beyond this is not something we sh
 MAX_DEPTH = 200
 
 _WS = re.compile(r"[ \t\n\r]*")
-_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?")
 
 
 class Node:
     """One JSON value's place in the text, [start, end). A container reads its members (or items)
-    on first use, so finding one value costs work along its path, not a walk of the whole file."""
+    on first use: finding a value reads only the containers along its path (after one regex pass,
+    in C, that finds where every container ends)."""
 
     __slots__ = ("source", "kind", "start", "end", "_members", "_items")
 
@@ -201,8 +201,8 @@ def _strict_loads(path: Path, text: str) -> Any:
         raise HookwrightError(f"invalid JSON: {bad}", path=path, line=line, column=col,
                               hint="write an ordinary number or a string instead") from None
     except _Duplicate as dup:
-        key = str(dup)
-        line, col = _line_col(text, _first_duplicate(_Source(text).root()))
+        key, offset = _first_duplicate(text) or (str(dup), 0)
+        line, col = _line_col(text, offset)
         raise HookwrightError(
             f"duplicate key {json.dumps(key)}: the hosts keep only the last one, so one of them is silently lost",
             path=path, line=line, column=col, hint="merge the two entries into one key",
@@ -245,7 +245,7 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
 
 
 # Everything up to the next bracket outside a string, then that bracket.
-_TO_BRACKET = re.compile(r'(?:[^"\[\]{}]+|"[^"\\]*(?:\\.[^"\\]*)*")*([\[\]{}])')
+_TO_BRACKET = re.compile(r'[^"\[\]{}]*(?:"[^"\\]*(?:\\.[^"\\]*)*"[^"\[\]{}]*)*([\[\]{}])')
 _SCALAR = re.compile(r"[^\s,\]}]+")  # a number, true, false or null
 _COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")
 _COMMA = re.compile(r"[ \t\n\r]*,?[ \t\n\r]*")
@@ -261,9 +261,6 @@ class _Source:
     def root(self) -> Node:
         return Node(self, _WS.match(self.text, 0).end(), len(self.text.rstrip(" \t\n\r")))
 
-    def value_at(self, start: int) -> Node:
-        return Node(self, start, self._end(start))
-
     def _end(self, start: int) -> int:
         first = self.text[start]
         if first in "{[":
@@ -276,63 +273,80 @@ class _Source:
         """Start -> end of every object and array: one regex pass that stops only at brackets."""
         if self._ends is None:
             ends, open_at = {}, []
-            for match in _TO_BRACKET.finditer(self.text):
+            last = len(self.text.rstrip(" \t\n\r"))  # the root's last character: nothing to look for beyond
+            for match in _TO_BRACKET.finditer(self.text, 0, last):
                 at = match.start(1)
                 if self.text[at] in "[{":
                     open_at.append(at)
-                else:
+                elif open_at:  # (unbalanced only in text json.loads stopped reading: see _first_duplicate)
                     ends[open_at.pop()] = at + 1
             self._ends = ends
         return self._ends
 
     def members(self, start: int) -> list[tuple[str, int, Node]]:
-        text, found = self.text, []
+        return list(self.each_member(start))
+
+    def items(self, start: int) -> list[Node]:
+        return list(self.each_item(start))
+
+    def each_member(self, start: int) -> Iterator[tuple[str, int, Node]]:
+        """(key, key_start, value) of the object at `start`, in text order."""
+        text = self.text
         i = _WS.match(text, start + 1).end()
         while text[i] != "}":
             key, after_key = scanstring(text, i + 1)
             value_start = _COLON.match(text, after_key).end()
             value_end = self._end(value_start)
-            found.append((key, i, Node(self, value_start, value_end)))
+            yield key, i, Node(self, value_start, value_end)
             i = _COMMA.match(text, value_end).end()
-        return found
 
-    def items(self, start: int) -> list[Node]:
-        text, found = self.text, []
+    def each_item(self, start: int) -> Iterator[Node]:
+        text = self.text
         i = _WS.match(text, start + 1).end()
         while text[i] != "]":
             end = self._end(i)
-            found.append(Node(self, i, end))
+            yield Node(self, i, end)
             i = _COMMA.match(text, end).end()
-        return found
 
 
-def _first_duplicate(node: Node) -> int:
-    """Offset of the first key that repeats an earlier key of its object (0 if none)."""
-    pending = [node]
-    found = []
-    while pending:
-        node = pending.pop()
-        seen = set()
-        for key, key_start, value in node.members:
-            if key in seen:
-                found.append(key_start)
-                break
-            seen.add(key)
-        pending.extend(value for _, _, value in node.members if value.kind != "scalar")
-        pending.extend(item for item in node.items if item.kind != "scalar")
-    return min(found, default=0)
+def _first_duplicate(text: str) -> tuple[str, int] | None:
+    """The first key, in text order, that repeats an earlier key of its object, and where it is.
+
+    json.loads stops at the object that holds it, so the text after that may not be JSON at all:
+    the walk goes in text order and stops there (None if what it reads runs into broken text)."""
+    source = _Source(text)
+
+    def walk(start: int) -> tuple[str, int] | None:
+        if text[start] == "{":
+            seen = set()
+            for key, key_start, value in source.each_member(start):
+                if key in seen:
+                    return key, key_start
+                seen.add(key)
+                found = walk(value.start)
+                if found:
+                    return found
+        elif text[start] == "[":
+            for item in source.each_item(start):
+                found = walk(item.start)
+                if found:
+                    return found
+        return None
+
+    try:
+        return walk(source.root().start)
+    except (IndexError, KeyError, ValueError, RecursionError):
+        return None
 
 
 def _deeper_than(data: Any, limit: int) -> bool:
-    """Whether lists and dicts nest more than `limit` levels (json.loads itself allows ~1000)."""
-    level = [data]
-    for _ in range(limit + 1):
-        level = [child for value in level if isinstance(value, (dict, list))
-                 for child in (value.values() if isinstance(value, dict) else value)
+    """Whether some value lies more than `limit` levels below the top (json.loads itself allows
+    about 1000): a list or object at depth `limit` that is not empty."""
+    level = [data] if isinstance(data, (dict, list)) else []
+    for _ in range(limit):
+        level = [child for value in level for child in (value.values() if isinstance(value, dict) else value)
                  if isinstance(child, (dict, list))]
-        if not level:
-            return False
-    return True
+    return any(level)
 
 
 # ---- splicing -------------------------------------------------------------------------

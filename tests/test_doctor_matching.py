@@ -87,6 +87,7 @@ def test_variable_width_lookbehind_is_valid_javascript():
     ("\\s+", False), ("[^A-Za-z0-9_.-]", False), ("a{0}\\s", False), ("(a|b) (c|d)", False), ("[:]", False),
     ("\\s*Bash", True), ("(a|\\s)", True), ("(?:\\s)?x", True), ("[^\\w]", True), ("\\d", True), ("a{0} ", False),
     ("x(?= )", True), ("(a)\\1", True), ("[^\\s]", True), ("\\W", True), ("", True), ("[\\s\\d]", True),
+    ("(?!)", False), ("Bash(?!)", False), ("a(?!b)", True),  # JavaScript's empty class [] reads as (?!)
 ])
 def test_can_match_a_name(python, possible):
     assert can_match_a_name(python) is possible

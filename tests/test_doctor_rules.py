@@ -85,6 +85,9 @@ CASES = [
          {S: {"permissions": {"allow": ["Write(**/*.ts)"]}}}, note="permission-rule-syntax"),
     case("structure/settings-schema", {S: {"env": {"HAS SPACE": "1"}}}, {S: {"env": {"HAS_SPACE": "1"}}},
          note="env-name"),
+    case("structure/settings-schema", {S: {"extraKnownMarketplaces": {"m": {"source": {"source": "url", "url": 5}}}}},
+         {S: {"extraKnownMarketplaces": {"m": {"source": {"source": "url", "url": "marketplace.json"}}}}},
+         note="format-is-no-check"),  # draft 7's "format" annotates; a relative URL is no error
     case("structure/settings-schema-opinion", {S: {"permissions": {"allow": ["Datadog"]}}},
          {S: {"permissions": {"allow": ["Read"]}}}),
     case("structure/settings-schema-opinion", {S: {"env": {"my_var": "1"}}}, {S: {"env": {"MY_VAR": "1"}}},

@@ -265,7 +265,9 @@ def _settings_validator():
 
     from installer import resources
 
-    return jsonschema_rs.Draft7Validator(resources.schema("schemastore/claude-code-settings.json"))
+    # "format" is an annotation in draft 7, as the Python jsonschema reads it: the host checks no URL's form
+    return jsonschema_rs.Draft7Validator(resources.schema("schemastore/claude-code-settings.json"),
+                                         validate_formats=False)
 
 
 @dataclass(frozen=True)
