@@ -230,6 +230,7 @@ _WINDOWS = re.compile(r"[A-Za-z]:[\\/]")
 _GLOB = re.compile(r"[*?\[]")
 _OPERATOR = re.compile(r"&&|\|\||;;|\|&|[;|&\n()]")
 _PLAIN = re.compile(r"""[^\s'"\\$`;&|()<>]+""")
+_BLANKS = re.compile(r"[ \t]+")
 _PLAIN_DQ = re.compile(r"""[^"\\$`]+""")
 # A word with nothing to unquote, expand or glob, not an assignment and not starting with ~ or #:
 # its text is itself (the lookahead leaves anything else, a \r say, to the full reading)
@@ -251,7 +252,7 @@ class _Lexer:
         while self.i < n:
             ch = text[self.i]
             if ch in " \t":
-                self.i += 1
+                self.i = _BLANKS.match(text, self.i).end()
                 continue
             if ch == "\\" and text.startswith("\\\n", self.i):
                 self.i += 2

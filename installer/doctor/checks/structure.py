@@ -331,17 +331,18 @@ def _permission_rules(ctx: Context, file: ConfigFile, permissions: Any) -> Itera
     for key in PERMISSION_LISTS:
         rules = permissions.get(key)
         for index, rule in enumerate(rules if isinstance(rules, list) else []):
-            keys = ("permissions", key, index)
-            where = "/".join(map(str, keys))
             if not isinstance(rule, str):
-                yield ctx.finding("structure/settings-schema", file, keys, where=where,
-                                  problem=f"{describe(rule)} should be a string")
+                rule_id, problem = "structure/settings-schema", f"{describe(rule)} should be a string"
             elif not _parses_as_permission_rule(rule):
-                yield ctx.finding("structure/settings-schema", file, keys, where=where,
-                                  problem=f"{json.dumps(rule)} is not a permission rule (Tool or Tool(specifier))")
+                rule_id = "structure/settings-schema"
+                problem = f"{json.dumps(rule)} is not a permission rule (Tool or Tool(specifier))"
             elif not rule.startswith("mcp__") and rule.split("(", 1)[0] not in BUILTIN_TOOL_NAMES:
-                yield ctx.finding("structure/settings-schema-opinion", file, keys, where=where,
-                                  problem=f"{json.dumps(rule)} names a tool Claude Code does not list")
+                rule_id = "structure/settings-schema-opinion"
+                problem = f"{json.dumps(rule)} names a tool Claude Code does not list"
+            else:
+                continue
+            yield ctx.finding(rule_id, file, ("permissions", key, index), where=f"permissions/{key}/{index}",
+                              problem=problem)
 
 
 def _opinion(error: SchemaError, keys: tuple) -> bool:
