@@ -42,13 +42,13 @@ class Node:
     def members(self) -> list[tuple[str, int, "Node"]]:
         """An object's (key, key_start, value) in file order; [] for anything else."""
         if self._members is None:
-            self._members = self.source.members(self.start) if self.kind == "object" else []
+            self._members = list(self.source.each_member(self.start)) if self.kind == "object" else []
         return self._members
 
     @property
     def items(self) -> list["Node"]:
         if self._items is None:
-            self._items = self.source.items(self.start) if self.kind == "array" else []
+            self._items = list(self.source.each_item(self.start)) if self.kind == "array" else []
         return self._items
 
     def child(self, key: str | int) -> "Node | None":
@@ -282,12 +282,6 @@ class _Source:
                     ends[open_at.pop()] = at + 1
             self._ends = ends
         return self._ends
-
-    def members(self, start: int) -> list[tuple[str, int, Node]]:
-        return list(self.each_member(start))
-
-    def items(self, start: int) -> list[Node]:
-        return list(self.each_item(start))
 
     def each_member(self, start: int) -> Iterator[tuple[str, int, Node]]:
         """(key, key_start, value) of the object at `start`, in text order."""

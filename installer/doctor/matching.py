@@ -12,6 +12,7 @@ read differently, so that a matcher is judged the way the host's regex engine ju
 from __future__ import annotations
 
 import re
+import string
 import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -229,7 +230,7 @@ def empty_alternative(source: str) -> bool:
 
 # ---- can a regex match any tool name at all? ---------------------------------------------------
 
-TOOL_NAME = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")  # built-ins, mcp__<server>__<tool>
+TOOL_NAME = frozenset(string.ascii_letters + string.digits + "_.-")  # built-ins, mcp__<server>__<tool>
 VALUE_NAME = TOOL_NAME | frozenset(":/@")  # agent types, MCP server names, command names
 
 try:  # Python's own regex parser: re._parser since 3.11, sre_parse before
