@@ -22,7 +22,7 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 # Hard-coded home directories: macOS, Linux, Windows (either slash).
@@ -122,7 +122,10 @@ class Where:
     cwd_is_launch_dir: bool = True  # cwd is "wherever the host was started" (Claude Code), not a fixed folder
     env: tuple[tuple[str, str], ...] = ()  # other variables known to be set (name, value)
 
+    @cached_property
     def variables(self) -> dict[str, str | None]:
+        """The values the placeholders stand for (None: set, but only known when the hook runs);
+        computed once per Where, and never changed."""
         known: dict[str, str | None] = dict(self.env)
         for name, value in (("CLAUDE_PROJECT_DIR", self.project), ("CURSOR_PROJECT_DIR", self.project),
                             ("CLAUDE_PLUGIN_ROOT", self.plugin_root), ("CURSOR_PLUGIN_ROOT", self.plugin_root),
@@ -153,7 +156,7 @@ def resolve_shell(command: str, where: Where, shell: str | None = None) -> Resol
     if shell == "powershell":
         return Resolution("shell", dynamic="a PowerShell command (not read here)", home_paths=homes)
     try:
-        words = _Lexer(command, where.variables(), where.home).words()
+        words = _Lexer(command, where.variables, where.home).words()
     except _Unreadable as why:
         return Resolution("shell", dynamic=str(why), home_paths=homes)
     interpreter = _Interpreter(where)
@@ -164,7 +167,7 @@ def resolve_shell(command: str, where: Where, shell: str | None = None) -> Resol
 @lru_cache(maxsize=8192)
 def resolve_exec(command: str, args: tuple[str, ...], where: Where) -> Resolution:
     homes = _home_paths(" ".join((command, *args)))
-    variables = where.variables()
+    variables = where.variables
     words = [_placeholder_word(command, variables), *(_placeholder_word(a, variables) for a in args)]
     first = words[0]
     if "/" not in command and any(c.isspace() for c in command.strip()):
@@ -189,6 +192,8 @@ def _main(invocations: tuple[Invocation, ...]) -> Invocation | None:
 
 
 def _home_paths(text: str) -> tuple[str, ...]:
+    if "Users" not in text and "/home/" not in text:  # what every home path has: skip the scan
+        return ()
     return tuple(dict.fromkeys(m.group(1) for m in HOME_PATH.finditer(text)))
 
 
