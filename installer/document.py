@@ -104,7 +104,7 @@ class Document:
             raise HookwrightError("contains a NUL byte; this is not a text file", path=path,
                                   line=line, column=col, hint="restore the file from a backup")
         data = _strict_loads(path, text)
-        if _deeper_than(data, MAX_DEPTH):
+        if text.count("[") + text.count("{") > MAX_DEPTH and _deeper_than(data, MAX_DEPTH):
             raise _too_deep(path)
         return cls(path=path, raw=raw, text=text, data=data, root=_Source(text).root(), bom=bom)
 
