@@ -222,7 +222,12 @@ def stale_temps(folder: Path) -> list[Path]:
         names = os.listdir(folder)
     except OSError:
         return []
-    return [folder / name for name in sorted(names) if TEMP_MARK in name and name.startswith(".")]
+    return [folder / name for name in sorted(names) if is_temp_name(name)]
+
+
+def is_temp_name(name: str) -> bool:
+    """A temp file of ours (written beside its target, then renamed over it)."""
+    return name.startswith(".") and TEMP_MARK in name
 
 
 def clean_stale_temps(folder: Path) -> list[Path]:

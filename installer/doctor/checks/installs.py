@@ -12,6 +12,7 @@ from installer.hosts import claude
 from installer.hosts.base import Scope, Target
 
 SCOPES = {"user": Scope.user, "project": Scope.project, "local": Scope.local}
+RUNTIME_FOLDERS = frozenset(claude.RUNTIME_FOLDER.values())
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -20,9 +21,21 @@ def check(ctx: Context) -> Iterator[Finding]:
         if handler.owner:
             ours.setdefault(id(handler.file), {})[handler.owner[0]] = handler
     for file in ctx.files:
-        target = _target(file)
+        mine = ours.get(id(file), {})
+        target = _target(file) if mine or _traces_beside(file) else None
         if target is not None:
-            yield from _check_file(ctx, file, target, ours.get(id(file), {}))
+            yield from _check_file(ctx, file, target, mine)
+
+
+def _traces_beside(file: ConfigFile) -> bool:
+    """Whether the file's folder holds a runtime folder or a temp file of ours (runtimes live
+    beside the settings file in every scope): without them and without entries of ours, there
+    is nothing to check, and no need to work out the install target."""
+    try:
+        names = os.listdir(file.path.parent)
+    except OSError:
+        return False
+    return any(name in RUNTIME_FOLDERS or atomic.is_temp_name(name) for name in names)
 
 
 def _target(file: ConfigFile) -> Target | None:
