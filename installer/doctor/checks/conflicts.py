@@ -314,10 +314,12 @@ def _resolved(path: Path) -> Path:
 
 def _cursor_third_party(ctx: Context) -> Iterator[Finding]:
     cursor_files = {id(f): p for f in ctx.files if f.host == "cursor" and (p := _cursor_project(f.path))}
+    if not cursor_files:
+        return
     user_settings = _resolved(claude.user_dir() / "settings.json")
     claude_files = {id(f): p for f in ctx.files
                     if f.kind == "claude-settings" and (p := _claude_project(f.path, user_settings))}
-    if not cursor_files or not claude_files:
+    if not claude_files:
         return
     # Claude Code handlers by (Cursor event, project), "user" being every project's
     by_place: dict[tuple, list[Handler]] = defaultdict(list)
