@@ -201,7 +201,8 @@ def doctor(
     explain: Optional[str] = typer.Option(None, "--explain", metavar="RULE", help="Explain one rule and exit."),
     as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
 ) -> None:
-    """Check hook configs: structure, matchers, commands, scripts, conflicts. Exit 1 on errors."""
+    """Check hook configs: structure, matchers, commands, scripts, conflicts. Exit 1 on errors,
+    2 when a config file cannot be read or parsed (the others are still checked)."""
     chosen = DoctorFormat.json.value if as_json else fmt.value
 
     def produce():

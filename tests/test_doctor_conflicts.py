@@ -158,6 +158,18 @@ def test_the_same_command_in_several_settings_files_runs_once(tmp_path):
     assert conflict_rules(doctor(base, files, given=False)) == []
 
 
+def test_copies_that_no_session_loads_together_are_no_duplicates(tmp_path, home):
+    """Two projects never share a session, and a loose file named on the command line is loaded
+    by none known; the user's settings are loaded with every project."""
+    same = config(("Bash", "echo guard"))
+    files = {"a/.claude/settings.json": same, "b/.claude/settings.json": same, "loose.json": same}
+    assert conflict_rules(doctor(tmp_path, files)) == []
+    files[str(home / ".claude/settings.json")] = same
+    dups = found(doctor(tmp_path, files), "conflict/duplicate-handler")
+    assert sorted(Path(d.path).parts[-3] for d in dups) == ["a", "b"]  # each project's copy, once
+    assert all(d.related[0]["path"] == str(home / ".claude/settings.json") for d in dups)
+
+
 def test_twice_in_one_group_is_a_duplicate(tmp_path):
     out = doctor(tmp_path / "p", {S: config(("Bash", "echo a", "echo a"))})
     (dup,) = found(out, "conflict/duplicate-handler")

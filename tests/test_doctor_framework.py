@@ -230,8 +230,11 @@ def test_exit_codes(hookwright, tmp_path):
     assert hookwright("doctor", tmp_path / "warn.json").code == 0
     assert hookwright("doctor", "--strict", tmp_path / "warn.json").code == 1
     assert hookwright("doctor", tmp_path / "bad.json", tmp_path / "ok.json").code == 1
-    missing = hookwright("doctor", tmp_path / "ok.json", tmp_path / "nope.json")
-    assert missing.code == 2 and "no such file" in missing.err
+    missing = hookwright("doctor", tmp_path / "bad.json", tmp_path / "nope.json")  # the others are still checked
+    assert missing.code == 2 and "nope.json" in missing.out and "no such file" in missing.out
+    assert "timeout-invalid" in missing.out and "1 file could not be read" in missing.out
+    write(tmp_path, {"comma.json": '{"hooks": {},}'})
+    assert hookwright("doctor", tmp_path / "comma.json", tmp_path / "ok.json").code == 2
     assert hookwright("doctor", tmp_path).code == 2
     assert hookwright("doctor", "--host", "vim").code == 2
     assert hookwright("doctor", "--format", "xml", tmp_path / "ok.json").code == 2
@@ -262,7 +265,7 @@ def test_json_output_is_one_versioned_document(hookwright, tmp_path):
                                  "scope": "given", "plugin": None, "handlers": 1}]
         assert [(f["rule"], f["severity"], f["line"]) for f in doc["findings"]] == [
             ("structure/timeout-milliseconds", "warning", 10)]
-        assert doc["summary"] == {"errors": 0, "warnings": 1, "infos": 0, "files": 1, "handlers": 1,
+        assert doc["summary"] == {"errors": 0, "warnings": 1, "infos": 0, "files": 1, "handlers": 1, "unreadable": 0,
                                   "strict": False, "exit_code": 0}
 
 

@@ -114,8 +114,11 @@ def test_unreadable_files_and_kill_switches_are_shown(hookwright, home, project)
     files = {Path(f["path"]).name: f for f in ran.json["files"]}
     assert not files["settings.json"]["readable"] and files["settings.json"]["error"]
     assert ran.json["disabled_by"] == [str(project / ".claude" / "settings.local.json")]
+    assert ran.code == 2 and ran.json["exit_code"] == 2  # the rest is listed, and the exit code says so
     text = hookwright("list", "--project", project)
-    assert "unreadable" in text.out and "disableAllHooks" in text.out
+    assert "unreadable" in text.out and "disableAllHooks" in text.out and text.code == 2
+    (project / ".claude" / "settings.json").write_text('{"hooks": {}}')
+    assert hookwright("list", "--project", project).code == 0
 
 
 def test_bad_arguments(hookwright, home, project):

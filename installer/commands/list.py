@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from installer.commands.result import Result
-from installer.errors import HookwrightError
+from installer.errors import ExitCode, HookwrightError
 
 HOSTS = ("claude", "cursor")
 DEFAULT_TIMEOUT = {"command": 600, "http": 600, "mcp_tool": 600, "prompt": 30, "agent": 60}
@@ -32,7 +32,9 @@ def list_hooks(project: Path | None = None, host: str | None = None) -> Result:
     plugins = discovery.enabled_plugins(files, project) if "claude" in hosts else []
     files += [load.read(c) for c in discovery.plugin_candidates(plugins, project)]
     handlers = [h for f in files for h in load.handlers(f)]
-    return Result("list", "listed", data=effective_view(project, files, handlers, plugins))
+    unreadable = any(f.error is not None for f in files)  # shown with the rest; the exit code says it too
+    return Result("list", "listed", exit_code=ExitCode.BAD_INPUT if unreadable else ExitCode.OK,
+                  data=effective_view(project, files, handlers, plugins))
 
 
 def effective_view(project: Path, files: list, handlers: list, plugins: list | None = None) -> dict:

@@ -63,15 +63,14 @@ def cursor_managed_paths() -> list[Path]:
 
 
 def given_candidates(paths: list[Path], project: Path) -> list[Candidate]:
-    """Files named on the command line; a missing one is bad input (exit 2)."""
+    """Files named on the command line (a missing one is reported by reading it, and the others
+    are still checked); a directory is a usage error."""
     user = claude.user_dir().resolve()
     known = _KnownPlaces(managed=frozenset(p.resolve() for p in claude.managed_paths()),
                          user_settings=(user / "settings.json", user / "settings.local.json"),
                          cursor_user=(Path.home() / ".cursor").resolve())
     found = []
     for path in paths:
-        if not path.exists() and not path.is_symlink():
-            raise HookwrightError("no such file", path=path, hint="check the path; doctor checks the files you name")
         if path.is_dir():
             raise HookwrightError("is a directory; doctor checks files", path=path,
                                   hint="name the config files, or run doctor without paths (and --project DIR) "

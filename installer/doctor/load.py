@@ -16,6 +16,9 @@ def read(candidate: Candidate) -> ConfigFile:
     path = candidate.path
     try:
         raw = path.read_bytes()
+    except FileNotFoundError:
+        error = HookwrightError("cannot be read: no such file", path=path, hint="check the path")
+        return _file(candidate, "unknown", error=error)
     except IsADirectoryError:
         error = HookwrightError("is a directory, but a config file belongs here", path=path,
                                 hint="move the directory out of the way")

@@ -21,7 +21,9 @@ STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
 def document(outcome: Outcome, strict: bool = False) -> dict:
     errors, warnings, infos = (outcome.count(s) for s in ("error", "warning", "info"))
+    unreadable = sum(1 for f in outcome.files if f.error is not None)  # not read or not parsed: not checked
     failed = errors > 0 or (strict and warnings > 0)
+    exit_code = ExitCode.BAD_INPUT if unreadable else ExitCode.FINDINGS if failed else ExitCode.OK
     per_file: dict[str, int] = {}
     for handler in outcome.handlers:
         per_file[str(handler.file.path)] = per_file.get(str(handler.file.path), 0) + 1
@@ -33,8 +35,8 @@ def document(outcome: Outcome, strict: bool = False) -> dict:
                    "handlers": per_file.get(str(f.path), 0)} for f in outcome.files],
         "findings": [f.to_json() for f in outcome.findings],
         "summary": {"errors": errors, "warnings": warnings, "infos": infos, "files": len(outcome.files),
-                    "handlers": len(outcome.handlers), "strict": strict,
-                    "exit_code": int(ExitCode.FINDINGS if failed else ExitCode.OK)},
+                    "handlers": len(outcome.handlers), "unreadable": unreadable, "strict": strict,
+                    "exit_code": int(exit_code)},
     }
 
 
@@ -45,7 +47,8 @@ def _plural(count: int, word: str) -> str:
 def summary_line(doc: dict) -> str:
     s = doc["summary"]
     line = f"{_plural(s['errors'], 'error')}, {_plural(s['warnings'], 'warning')} in {_plural(s['files'], 'file')}"
-    return line + (f" (and {_plural(s['infos'], 'note')})" if s["infos"] else "")
+    line += f" (and {_plural(s['infos'], 'note')})" if s["infos"] else ""
+    return line + (f"; {_plural(s['unreadable'], 'file')} could not be read" if s["unreadable"] else "")
 
 
 def shown_path(path: str, base: Path) -> str:

@@ -226,31 +226,61 @@ def _duplicates(ctx: Context) -> Iterator[Finding]:
         key = _dedup_key(handler)
         if key is not None:
             groups[(handler.file.host, handler.event) + key].append(handler)
-    for (host, event, *_), handlers in groups.items():
-        if len(handlers) < 2:
-            continue
-        first = handlers[0]
-        runs_as: dict = {}  # what runs separately: settings copies once, each plugin file on its own
-        for handler in handlers:
-            if host == "cursor":
-                unit = id(handler)
-            elif handler.file.scope == "plugin" or handler.file.kind == "claude-plugin-hooks":
-                unit = ("plugin", handler.file.plugin or str(handler.file.path))
-            else:
-                unit = ("settings",)
-            runs_as.setdefault(unit, handler)
-        times = len(runs_as)
-        for handler in handlers[1:]:
-            where = _where(first, handler)
-            if times > 1 and (host == "cursor" or runs_as.get(_unit(handler)) is handler):
-                why = ("Cursor documents no deduplication" if host == "cursor"
-                       else "a plugin's copy of a handler runs on its own")
-                yield ctx.finding("conflict/duplicate-runs-twice", handler.file, handler.keys,
-                                  [_place(first, "the first copy")], first=where, why=why,
-                                  times="twice" if times == 2 else f"{times}")
-            else:
-                yield ctx.finding("conflict/duplicate-handler", handler.file, handler.keys,
-                                  [_place(first, "the copy that runs")], first=where)
+    reported: set[int] = set()
+    for (host, event, *_), copies in groups.items():
+        for handlers in _loaded_together(copies):
+            for finding, handler in _copies(ctx, host, handlers):
+                if id(handler) not in reported:
+                    reported.add(id(handler))
+                    yield finding
+
+
+EVERY_SESSION = ("every session",)
+
+
+def _session(handler: Handler) -> tuple:
+    """Which sessions load the handler's file: every one (user, managed, plugins), those of one
+    project (project and local settings), or none known (a loose file named on the command line)."""
+    file = handler.file
+    if file.scope in ("user", "managed", "plugin"):
+        return EVERY_SESSION
+    if file.scope in ("project", "local"):
+        return ("project", str(file.project))
+    return ("file", str(file.path))
+
+
+def _loaded_together(copies: list[Handler]) -> list[list[Handler]]:
+    """The copies split by the sessions that load them together: a project's files after the
+    files every session loads (so a project's copy is the extra one); a loose file on its own.
+    Two projects never share a session."""
+    everywhere = [h for h in copies if _session(h) == EVERY_SESSION]
+    sessions = list(dict.fromkeys(_session(h) for h in copies if _session(h) != EVERY_SESSION))
+    if not sessions:
+        return [everywhere]
+    return [(everywhere if session[0] == "project" else []) + [h for h in copies if _session(h) == session]
+            for session in sessions]
+
+
+def _copies(ctx: Context, host: str, handlers: list[Handler]) -> Iterator[tuple[Finding, Handler]]:
+    """One finding per copy after the first, among handlers loaded together."""
+    if len(handlers) < 2:
+        return
+    first = handlers[0]
+    runs_as: dict = {}  # what runs separately: settings copies once, each plugin file on its own
+    for handler in handlers:
+        runs_as.setdefault(id(handler) if host == "cursor" else _unit(handler), handler)
+    times = len(runs_as)
+    for handler in handlers[1:]:
+        where = _where(first, handler)
+        if times > 1 and (host == "cursor" or runs_as.get(_unit(handler)) is handler):
+            why = ("Cursor documents no deduplication" if host == "cursor"
+                   else "a plugin's copy of a handler runs on its own")
+            yield ctx.finding("conflict/duplicate-runs-twice", handler.file, handler.keys,
+                              [_place(first, "the first copy")], first=where, why=why,
+                              times="twice" if times == 2 else f"{times}"), handler
+        else:
+            yield ctx.finding("conflict/duplicate-handler", handler.file, handler.keys,
+                              [_place(first, "the copy that runs")], first=where), handler
 
 
 def _unit(handler: Handler):
