@@ -47,8 +47,8 @@ class _Hang(Exception):
 
 
 def test_doctor_exits_normally_on_every_corpus_file(shared, hookwright):
-    """Each file on its own through the CLI, in-process: exit 0 or 1, one JSON document, no
-    traceback, and no file takes more than PER_FILE_SECONDS."""
+    """Each file on its own through the CLI, in-process: exit 0 or 1 (2 exactly for a file it
+    could not parse), one JSON document, no traceback, and no file takes more than PER_FILE_SECONDS."""
     def alarm(signum, frame):
         raise _Hang()
 
@@ -66,10 +66,14 @@ def test_doctor_exits_normally_on_every_corpus_file(shared, hookwright):
                 continue
             finally:
                 signal.alarm(0)
-            if ran.code not in (0, 1) or ran.err:
+            if ran.code not in (0, 1, 2) or ran.err:
                 failures.append(f"{path.name}: exit {ran.code}: {ran.err[-300:]}")
-            elif json.loads(ran.out)["summary"]["files"] != 1:
+                continue
+            summary = json.loads(ran.out)["summary"]
+            if summary["files"] != 1:
                 failures.append(f"{path.name}: not reported as one file")
+            elif (ran.code == 2) != (summary["unreadable"] == 1):  # 2: reported as not readable, and only then
+                failures.append(f"{path.name}: exit {ran.code} with {summary['unreadable']} unreadable")
     finally:
         signal.signal(signal.SIGALRM, previous)
     assert failures == []

@@ -78,6 +78,13 @@ def _exact(ctx: Context, file: ConfigFile, event: Event, matcher: Matcher, shown
         wanted = ", ".join(f"{right} (it says {name})" for name, right in wrong_case)
         yield ctx.finding("matcher/case-mismatch", file, keys, matcher=shown, wanted=wanted, suggestion=suggestion)
     if event.matcher == TOOL:
+        typos = {name: _close_tool(name, tuple(known)) for name in matcher.names
+                 if name not in known and name.lower() not in by_case and not name.startswith("mcp__")}
+        typos = {name: close for name, close in typos.items() if close}
+        if typos:
+            suggestion = json.dumps("|".join(typos.get(name, name) for name in matcher.names))
+            yield ctx.finding("matcher/tool-typo", file, keys, matcher=shown, suggestion=suggestion,
+                              names=", ".join(f"{name} (did you mean {close}?)" for name, close in typos.items()))
         for name in matcher.names:
             if name.startswith("mcp__") and not name[5:].partition("__")[2]:
                 pattern = name + ".*" if name.endswith("_") else name.rstrip("_") + "__.*"
@@ -87,6 +94,31 @@ def _exact(ctx: Context, file: ConfigFile, event: Event, matcher: Matcher, shown
     if unknown:
         yield ctx.finding("matcher/unknown-value", file, keys, matcher=shown,
                           unknown=", ".join(map(json.dumps, unknown)), event=event.name, values=", ".join(known))
+
+
+@lru_cache(maxsize=1024)
+def _close_tool(name: str, tools: tuple[str, ...]) -> str | None:
+    """The built-in tool a name is a misspelling of: one edit away (two for names of eight
+    letters or more); names under four letters are too easily close to something."""
+    if len(name) < 4:
+        return None
+    limit = 2 if len(name) >= 8 else 1
+    return next((tool for tool in tools if abs(len(tool) - len(name)) <= limit and _edits(name, tool, limit) <= limit),
+                None)
+
+
+def _edits(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance of a and b (with swapped neighbours as one edit), or limit + 1."""
+    previous, current = None, list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        before, previous, current = previous, current, [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                current[j] = min(current[j], before[j - 2] + 1)
+        if min(current) > limit:
+            return limit + 1
+    return current[-1]
 
 
 @lru_cache(maxsize=64)
