@@ -293,6 +293,7 @@ def test_sarif_output_is_valid_sarif_2_1_0(hookwright, tmp_path, monkeypatch):
     assert rules["matcher/case-mismatch"]["defaultConfiguration"] == {"level": "error"}
     assert all(r["shortDescription"]["text"] and r["fullDescription"]["text"] and r["help"]["text"]
                for r in rules.values())
+    assert rules["command/script-missing"]["shortDescription"]["text"] == "Command: script missing"
     results = log["runs"][0]["results"]
     assert [(r["ruleId"], r["level"]) for r in results] == [
         ("matcher/case-mismatch", "error"), ("structure/timeout-milliseconds", "warning"),

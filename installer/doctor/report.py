@@ -149,9 +149,8 @@ def sarif(doc: dict, base: Path) -> dict:
 
 
 def _rule(rule) -> dict:
-    short = re.sub(r"\{[^{}]*\}", "…", rule.message).replace("{{", "{").replace("}}", "}")
-    if len(short.replace("…", "").strip(" :().\"")) < 20:  # a message that is all placeholders
-        short = " ".join(rule.explanation.split(". ")[0].split())
+    kind, slug = rule.id.split("/", 1)
+    short = f"{kind.capitalize()}: {slug.replace('-', ' ')}"  # "Command: script missing": the id, as words
     return {
         "id": rule.id,
         "name": "".join(part.capitalize() for part in rule.id.replace("/", "-").split("-")),
