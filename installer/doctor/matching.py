@@ -275,8 +275,8 @@ def _item_possible(op, arg, alphabet: frozenset) -> bool:
         return arg[0] == 0 or _possible(arg[2], alphabet)
     if op is getattr(_sre, "ATOMIC_GROUP", None):
         return _possible(arg, alphabet)
-    if op is _sre.ASSERT_NOT and not arg[1]:  # (?!): JavaScript's empty class [] becomes this
-        return False
+    if op is _sre.FAILURE or (op is _sre.ASSERT_NOT and not arg[1]):  # (?!) since 3.13, and before;
+        return False  # JavaScript's empty class [] becomes (?!)
     return True  # ANY, NOT_LITERAL, anchors, look-arounds, back-references: possible
 
 
