@@ -40,7 +40,7 @@ class Outcome:
 def run(paths: list[Path] | None = None, *, project: Path | None = None, hosts: Iterable[str] = HOSTS,
         probe: bool = False) -> Outcome:
     """Check the given files, or (without paths) every scope of `hosts` for `project` plus the
-    hooks of the plugins they enable. A missing given path raises HookwrightError (exit 2)."""
+    hooks of the plugins they enable. A given path that is missing is reported as unreadable."""
     project = (project or Path.cwd()).resolve()
     if paths:
         files = [load.read(c) for c in discovery.given_candidates(list(paths), project)]

@@ -253,12 +253,14 @@ def _loaded_together(copies: list[Handler]) -> list[list[Handler]]:
     """The copies split by the sessions that load them together: a project's files after the
     files every session loads (so a project's copy is the extra one); a loose file on its own.
     Two projects never share a session."""
-    everywhere = [h for h in copies if _session(h) == EVERY_SESSION]
-    sessions = list(dict.fromkeys(_session(h) for h in copies if _session(h) != EVERY_SESSION))
-    if not sessions:
+    everywhere: list[Handler] = []
+    by_session: dict[tuple, list[Handler]] = {}
+    for handler in copies:
+        session = _session(handler)
+        (everywhere if session == EVERY_SESSION else by_session.setdefault(session, [])).append(handler)
+    if not by_session:
         return [everywhere]
-    return [(everywhere if session[0] == "project" else []) + [h for h in copies if _session(h) == session]
-            for session in sessions]
+    return [(everywhere if session[0] == "project" else []) + handlers for session, handlers in by_session.items()]
 
 
 def _copies(ctx: Context, host: str, handlers: list[Handler]) -> Iterator[tuple[Finding, Handler]]:
