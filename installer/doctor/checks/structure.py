@@ -46,22 +46,32 @@ def _unparsed(ctx: Context, file: ConfigFile) -> Finding:
 
 # ---- Claude Code: settings files and plugin hooks.json ---------------------------------------------
 
-def _claude(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
+def _outline(ctx: Context, file: ConfigFile, host: str, example: str,
+             *event_names: dict[str, str]) -> Iterator[Finding]:
+    """The shape both hosts share: an object, no event at the top level beside `"hooks"` (names
+    looked up folded, in `event_names`), and `"hooks"` an object of events."""
     data = file.document.data
     if not isinstance(data, dict):
         yield ctx.finding("structure/not-object", file, (), found=describe(data))
         return
     for key in data:
-        event = FOLDED_CLAUDE_EVENTS.get(fold(key))
+        event = next((names[fold(key)] for names in event_names if fold(key) in names), None)
         if key != "hooks" and event:
-            yield ctx.finding("structure/top-level-event", file, (key,), key=key, event=event, host="Claude Code")
+            yield ctx.finding("structure/top-level-event", file, (key,), key=key, event=event, host=host)
+    if "hooks" in data and not isinstance(data["hooks"], dict):
+        yield ctx.finding("structure/hooks-not-object", file, ("hooks",), found=describe(data["hooks"]),
+                          example=example)
+
+
+def _claude(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
+    yield from _outline(ctx, file, "Claude Code", "PreToolUse", FOLDED_CLAUDE_EVENTS)
+    data = file.document.data
+    if not isinstance(data, dict):
+        return
     if file.kind == "claude-settings":
         yield from _schema(ctx, file, data)
-    if "hooks" not in data:
-        return
-    hooks = data["hooks"]
+    hooks = data.get("hooks")
     if not isinstance(hooks, dict):
-        yield ctx.finding("structure/hooks-not-object", file, ("hooks",), found=describe(hooks), example="PreToolUse")
         return
     for event, groups in hooks.items():
         known = CLAUDE_EVENTS.get(event)
@@ -381,19 +391,10 @@ def _problem(error: SchemaError) -> str:
 # ---- Cursor hooks.json ---------------------------------------------------------------------------
 
 def _cursor(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
+    yield from _outline(ctx, file, "Cursor", "preToolUse", FOLDED_CURSOR_EVENTS, FOLDED_CLAUDE_EVENTS)
     data = file.document.data
-    if not isinstance(data, dict):
-        yield ctx.finding("structure/not-object", file, (), found=describe(data))
-        return
-    for key in data:
-        event = FOLDED_CURSOR_EVENTS.get(fold(key)) or FOLDED_CLAUDE_EVENTS.get(fold(key))
-        if key != "hooks" and event:
-            yield ctx.finding("structure/top-level-event", file, (key,), key=key, event=event, host="Cursor")
-    if "hooks" not in data:
-        return
-    hooks = data["hooks"]
+    hooks = data.get("hooks") if isinstance(data, dict) else None
     if not isinstance(hooks, dict):
-        yield ctx.finding("structure/hooks-not-object", file, ("hooks",), found=describe(hooks), example="preToolUse")
         return
     for event, entries in hooks.items():
         if event not in CURSOR_EVENTS and fold(event) not in FOLDED_CLAUDE_EVENTS:  # Claude names: host rules
