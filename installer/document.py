@@ -256,10 +256,11 @@ class _Source:
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self.last = len(text.rstrip(" \t\n\r"))  # where the root value ends: only whitespace follows
         self._ends: dict[int, int] | None = None
 
     def root(self) -> Node:
-        return Node(self, _WS.match(self.text, 0).end(), len(self.text.rstrip(" \t\n\r")))
+        return Node(self, _WS.match(self.text, 0).end(), self.last)
 
     def _end(self, start: int) -> int:
         first = self.text[start]
@@ -273,8 +274,7 @@ class _Source:
         """Start -> end of every object and array: one regex pass that stops only at brackets."""
         if self._ends is None:
             ends, open_at = {}, []
-            last = len(self.text.rstrip(" \t\n\r"))  # the root's last character: nothing to look for beyond
-            for match in _TO_BRACKET.finditer(self.text, 0, last):
+            for match in _TO_BRACKET.finditer(self.text, 0, self.last):  # no bracket to find beyond
                 at = match.start(1)
                 if self.text[at] in "[{":
                     open_at.append(at)
