@@ -88,6 +88,30 @@ def test_plugin_root_and_cursor_project_dir():
     assert str(resolve_shell("$CURSOR_PROJECT_DIR/.cursor/x.sh", where).script) == "/proj/.cursor/x.sh"
 
 
+@pytest.mark.parametrize("command, split", [
+    ("$CLAUDE_PROJECT_DIR/.claude/hooks/x.sh", ("CLAUDE_PROJECT_DIR",)),
+    ("${CLAUDE_PROJECT_DIR}/x.sh --flag", ("CLAUDE_PROJECT_DIR",)),
+    ("python3 ${CLAUDE_PLUGIN_ROOT}/hooks/x.py", ("CLAUDE_PLUGIN_ROOT",)),
+    ("cd $CLAUDE_PROJECT_DIR && ./x.sh", ("CLAUDE_PROJECT_DIR",)),
+    ("[ -f $CLAUDE_PROJECT_DIR/x.sh ] && \"$CLAUDE_PROJECT_DIR\"/x.sh", ("CLAUDE_PROJECT_DIR",)),
+    ("${CLAUDE_PROJECT_DIR:-$HOME/.claude}/hooks/x.sh", ("CLAUDE_PROJECT_DIR",)),
+    ('"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh', ()),
+    ('"${CLAUDE_PLUGIN_ROOT}/hooks/x.sh"', ()),
+    ("'$CLAUDE_PROJECT_DIR'/x.sh", ()),  # no expansion at all: the script is missing, not split
+    ('X=$CLAUDE_PROJECT_DIR/x.sh; "$X"', ()),  # an assignment is not split
+    ("echo $CLAUDE_PROJECT_DIR", ()),  # not a file the command runs
+    ('[[ -f $CLAUDE_PROJECT_DIR/x ]] && "$CLAUDE_PROJECT_DIR"/x', ()),  # [[ ]] does not split
+    ('curl -d "$(basename "$CLAUDE_PROJECT_DIR")" https://example.com', ()),
+    ("$CLAUDE_PROJECT_DIRECTORY/x.sh", ()),  # another variable
+])
+def test_unquoted_path_placeholders_are_found_where_they_name_a_file(command, split):
+    assert resolve_shell(command, W).unquoted == split
+
+
+def test_exec_form_has_no_word_splitting():
+    assert resolve_exec("${CLAUDE_PROJECT_DIR}/x.sh", ("a",), W).unquoted == ()
+
+
 @pytest.mark.parametrize("command", ["npx -y some-hook", "bunx x", "pnpm dlx x", "uvx ruff", "uv run ruff", "pipx run x",
                                      "bun run lint"])
 def test_package_runners_run_packages_not_files(command):
@@ -286,9 +310,29 @@ def test_interpreter_not_found(tmp_path):
     assert not _rules(doctor(base, {S: settings(command="python3", args=["-c", "pass"])}))
 
 
+def test_unquoted_placeholder(tmp_path):
+    base = tmp_path / "p"
+    _script(base, ".claude/hooks/check.sh")
+    out = doctor(base, {S: settings(command="$CLAUDE_PROJECT_DIR/.claude/hooks/check.sh", shell="bash")})
+    (finding,) = found(out, "command/unquoted-placeholder")
+    assert finding.severity == "warning" and (finding.line, finding.column) == (9, 24)
+    assert "$CLAUDE_PROJECT_DIR is outside double quotes" in finding.message and "has one here" not in finding.message
+    assert finding.hint.startswith('put the variable in double quotes: "$CLAUDE_PROJECT_DIR"')
+    assert not _rules(doctor(base, {S: settings(command=HOOK, shell="bash")}))
+    # a project whose path holds a space: the hook is broken right now, and the message says so
+    spaced = tmp_path / "my project"
+    _script(spaced, ".claude/hooks/check.sh")
+    out = doctor(spaced, {S: settings(command="$CLAUDE_PROJECT_DIR/.claude/hooks/check.sh", shell="bash")})
+    assert f"has one here: {spaced}" in found(out, "command/unquoted-placeholder")[0].message
+    # exec form runs no shell: nothing is split
+    out = doctor(base, {S: settings(command="${CLAUDE_PROJECT_DIR}/.claude/hooks/check.sh", args=[])})
+    assert not found(out, "command/unquoted-placeholder")
+
+
 def test_every_command_rule_is_tested():
     tested = {"command/script-missing", "command/not-executable", "command/relative-path", "command/home-path",
-              "command/sh-without-shell", "command/world-writable", "command/interpreter-not-found"}
+              "command/sh-without-shell", "command/world-writable", "command/interpreter-not-found",
+              "command/unquoted-placeholder"}
     assert {r for r in catalog() if r.startswith("command/")} == tested
 
 

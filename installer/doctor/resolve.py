@@ -46,6 +46,9 @@ KEYWORDS = frozenset({"if", "then", "else", "elif", "fi", "do", "done", "while",
                       "(", ")", "time"})
 REDIRECT = re.compile(r"(?:\d+|&)?(?:>>|>&|<&|<<<|<>|>\||>|<)")
 ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+# Paths the host puts in the environment; unquoted, the shell splits them where they hold a space
+PATH_PLACEHOLDERS = ("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA", "CURSOR_PROJECT_DIR",
+                     "CURSOR_PLUGIN_ROOT")
 SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".sh", ".bash", ".zsh", ".rb",
                    ".pl", ".php", ".ps1")
 
@@ -76,6 +79,8 @@ class Resolution:
     main: Invocation | None = None  # the one that does the hook's work (the script it runs, if any)
     dynamic: str | None = None  # the whole command could not be read (PowerShell, a `for` loop...)
     home_paths: tuple[str, ...] = ()  # hard-coded home directories in the command (/Users/x/, /home/x/)
+    # host path placeholders outside double quotes in a word that names a file or a `cd` target
+    unquoted: tuple[str, ...] = ()
 
     @property
     def resolved(self) -> bool:
@@ -161,7 +166,8 @@ def resolve_shell(command: str, where: Where, shell: str | None = None) -> Resol
         return Resolution("shell", dynamic=str(why), home_paths=homes)
     interpreter = _Interpreter(where)
     invocations = tuple(interpreter.run(words))
-    return Resolution("shell", invocations, _main(invocations), dynamic=interpreter.stopped, home_paths=homes)
+    return Resolution("shell", invocations, _main(invocations), dynamic=interpreter.stopped, home_paths=homes,
+                      unquoted=tuple(dict.fromkeys(interpreter.unquoted)))
 
 
 @lru_cache(maxsize=8192)
@@ -211,6 +217,7 @@ class Word:
     operator: bool = False  # &&, ||, ;, |, & , newline, ( or )
     assignment: bool = False  # NAME=value, unquoted name
     redirect: bool = False  # >, 2>, >>, <, &>, 2>&...: the next word is its target
+    unquoted: str | None = None  # a PATH_PLACEHOLDERS name expanded outside quotes (split at spaces)
 
 
 def _placeholder_word(text: str, variables: dict[str, str | None]) -> Word:
@@ -237,6 +244,7 @@ _OPERATOR = re.compile(r"&&|\|\||;;|\|&|[;|&\n()]")
 _PLAIN = re.compile(r"""[^\s'"\\$`;&|()<>]+""")
 _BLANKS = re.compile(r"[ \t]+")
 _PLAIN_DQ = re.compile(r"""[^"\\$`]+""")
+_PLACEHOLDER = re.compile(r"\$\{?(" + "|".join(PATH_PLACEHOLDERS) + r")(?![A-Za-z0-9_])")
 # A word with nothing to unquote, expand or glob, not an assignment and not starting with ~ or #:
 # its text is itself (the lookahead leaves anything else, a \r say, to the full reading)
 _SIMPLE_WORD = re.compile(r"""[^\s'"\\$`;&|()<>~#=*?\[][^\s'"\\$`;&|()<>=*?\[]*(?=[ \t\n;&|()<>]|$)""")
@@ -292,6 +300,7 @@ class _Lexer:
         parts: list[str] = []
         dynamic: str | None = None
         quoted = False
+        unquoted: str | None = None
         start = self.i
         # a leading unquoted ~ (or ~/...) is the home directory
         if text[self.i] == "~":
@@ -350,6 +359,8 @@ class _Lexer:
                     parts.append(text[self.i + 1])
                 self.i += 2
             elif ch == "$":
+                placeholder = _PLACEHOLDER.match(text, self.i)
+                unquoted = unquoted or (placeholder.group(1) if placeholder else None)
                 value, why = self._dollar()
                 parts.append(value)
                 dynamic = dynamic or why
@@ -365,6 +376,7 @@ class _Lexer:
         raw = text[start:self.i]
         word = Word("".join(parts), dynamic=dynamic, quoted=quoted)
         word.assignment = bool(ASSIGNMENT.match(raw))
+        word.unquoted = None if word.assignment else unquoted  # NAME=$X is not split
         if not quoted and _GLOB.search(raw) and not word.assignment and "=" not in raw:
             word.dynamic = word.dynamic or "a glob pattern is expanded when the hook runs"
         return word
@@ -458,6 +470,7 @@ class _Interpreter:
     def __init__(self, where: Where) -> None:
         self.where = where
         self.stopped: str | None = None  # why the rest of the command was not followed
+        self.unquoted: list[str] = []  # Resolution.unquoted
 
     def run(self, words: list[Word]) -> list[Invocation]:
         found: list[Invocation] = []
@@ -478,6 +491,8 @@ class _Interpreter:
                     cwd, launch = self._cd(command[1:], cwd, launch)
                 elif head in ("test", "[", "[["):
                     guards.update(self._guarded(command[1:], cwd))
+                    if head != "[[":  # [[ ]] does not split words
+                        self.unquoted.extend(w.unquoted for w in command[1:] if w.unquoted)
                 elif head == "command" and len(command) > 2 and command[1].text in ("-v", "-V"):
                     guards.add(command[2].text)
                 elif head not in ("export", "readonly", "local", "declare"):
@@ -492,6 +507,8 @@ class _Interpreter:
         if not args:
             return self.where.home, False
         target = args[0]
+        if target.unquoted:
+            self.unquoted.append(target.unquoted)
         if target.dynamic or target.text == "-":
             return None, False
         if target.text.startswith("/"):
@@ -660,6 +677,8 @@ class _Interpreter:
               launch: bool, guards: set[str], direct: bool, executable: str | None = None) -> Invocation:
         executable = executable or (text if direct else (program or text))
         guarded = text in guards or (program is not None and program in guards)
+        if word.unquoted:
+            self.unquoted.append(word.unquoted)
         if word.dynamic:
             return Invocation(executable, program=program, interpreter=interpreter, script=text,
                               direct=direct, dynamic=word.dynamic, guarded=guarded)

@@ -135,6 +135,11 @@ def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
             yield ctx.finding("command/home-path", file, command_keys, path=path)
             break
 
+    for name in res.unquoted[:1]:
+        value_now = handler_facts.where(file).variables.get(name) or ""
+        now = f" (it has one here: {value_now})" if any(c.isspace() for c in value_now) else ""
+        yield ctx.finding("command/unquoted-placeholder", file, command_keys, name=name, now=now)
+
     if file.host == "claude" and not exec_form and "shell" not in value:
         if any((inv.script or "").endswith(".sh") or inv.executable.endswith(".sh") for inv in res.invocations):
             yield ctx.finding("command/sh-without-shell", file, command_keys)
