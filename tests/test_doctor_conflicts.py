@@ -176,22 +176,60 @@ def test_twice_in_one_group_is_a_duplicate(tmp_path):
     assert "line 7 of this file" in dup.message
 
 
-def test_a_plugin_copy_runs_separately(tmp_path):
+def enabled_plugins(tmp_path, monkeypatch, plugins: dict[str, dict]) -> dict:
+    """Install plugins (name -> hooks) under CLAUDE_CONFIG_DIR as Claude Code records them; the
+    settings fragment that enables them all."""
+    home = tmp_path / "claude-home"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home))
+    installs = {}
+    for name, hooks in plugins.items():
+        root = home / "plugins" / "cache" / name
+        (root / "hooks").mkdir(parents=True)
+        (root / "hooks" / "hooks.json").write_text(json.dumps({"description": name, "hooks": hooks}))
+        installs[f"{name}@tools"] = [{"scope": "user", "installPath": str(root), "version": "1.0.0"}]
+    (home / "plugins" / "installed_plugins.json").write_text(json.dumps({"version": 2, "plugins": installs}))
+    return {"enabledPlugins": {plugin: True for plugin in installs}}
+
+
+def test_a_plugin_copy_runs_separately(tmp_path, monkeypatch):
     base = tmp_path / "p"
-    plugin = {"description": "x", "hooks": config(("Bash", "echo guard"))["hooks"]}
-    out = doctor(base, {S: config(("Bash", "echo guard")), "plugin/hooks/hooks.json": plugin})
+    enable = enabled_plugins(tmp_path, monkeypatch, {"guard": config(("Bash", "echo guard"))["hooks"]})
+    out = doctor(base, {S: {**config(("Bash", "echo guard")), **enable}}, given=False)
     (twice,) = found(out, "conflict/duplicate-runs-twice")
-    assert twice.severity == "warning" and "plugin" in twice.message and "twice" in twice.message
-    out = doctor(base, {S: config(("Bash", "echo guard")), "plugin/hooks/hooks.json":
-                        {"description": "x", "hooks": config(("Bash", "echo other"))["hooks"]}})
+    assert twice.severity == "warning" and "plugin" in twice.message
+    assert "runs twice for every" in twice.message
+    out = doctor(base, {S: {**config(("Bash", "echo other")), **enable}}, given=False)
     assert conflict_rules(out) == []
 
 
-def test_copies_of_one_rewriter_do_not_race_each_other(tmp_path):
+def test_a_settings_copy_is_deduplicated_with_its_own_scope_not_with_a_plugin(tmp_path, monkeypatch):
+    base = tmp_path / "p"
+    enable = enabled_plugins(tmp_path, monkeypatch, {"guard": config(("Bash", "echo guard"))["hooks"]})
+    out = doctor(base, {S: {**config(("Bash", "echo guard", "echo guard")), **enable}}, given=False)
+    (dup,) = found(out, "conflict/duplicate-handler")
+    assert dup.path == str(base / S) and dup.related[0]["path"] == str(base / S)  # not the plugin's copy
+
+
+def test_one_plugin_root_template_in_two_plugins_names_two_scripts(tmp_path, monkeypatch):
+    template = config(("", "${CLAUDE_PLUGIN_ROOT}/hooks-handlers/session-start.sh"))["hooks"]
+    enable = enabled_plugins(tmp_path, monkeypatch, {"learning": template, "explanatory": template})
+    out = doctor(tmp_path / "p", {S: enable}, given=False)
+    assert not [r for r in conflict_rules(out) if r.startswith("conflict/duplicate")]
+
+
+def test_a_plugin_file_named_on_the_command_line_is_paired_with_nothing(tmp_path):
+    """Nothing says which settings enable a loose plugin hooks.json."""
+    base = tmp_path / "p"
+    plugin = {"description": "x", "hooks": config(("Bash", "echo guard"))["hooks"]}
+    out = doctor(base, {S: config(("Bash", "echo guard")), "plugin/hooks/hooks.json": plugin})
+    assert conflict_rules(out) == []
+
+
+def test_copies_of_one_rewriter_do_not_race_each_other(tmp_path, monkeypatch):
     base = tmp_path / "p"
     a = script(base, "a.py", REWRITER)
-    plugin = {"description": "x", "hooks": config(("Bash", a))["hooks"]}
-    out = doctor(base, {S: config(("Bash", a)), "plugin/hooks/hooks.json": plugin})
+    enable = enabled_plugins(tmp_path, monkeypatch, {"guard": config(("Bash", a))["hooks"]})
+    out = doctor(base, {S: {**config(("Bash", a)), **enable}}, given=False)
     assert conflict_rules(out) == ["conflict/duplicate-runs-twice"]  # it runs twice, with one answer
 
 

@@ -212,7 +212,11 @@ def _dedup_key(handler: Handler) -> tuple | None:
     kind = handler_facts.kind(handler)
     if kind == "command" and isinstance(value.get("command"), str):
         args = value.get("args")
-        return ("command", value["command"], json.dumps(args, sort_keys=True) if args is not None else None)
+        args = json.dumps(args, sort_keys=True) if args is not None else None
+        if "CLAUDE_PLUGIN_" in value["command"] or "CLAUDE_PLUGIN_" in (args or ""):
+            # the same template in two plugins names two files (hooks.md §7, fixed in 2.1.69)
+            return ("command", value["command"], args, str(handler_facts.where(handler.file).plugin_root))
+        return ("command", value["command"], args)
     if kind == "http" and isinstance(value.get("url"), str):
         return ("http", value["url"])
     return None
@@ -239,10 +243,11 @@ EVERY_SESSION = ("every session",)
 
 
 def _session(handler: Handler) -> tuple:
-    """Which sessions load the handler's file: every one (user, managed, plugins), those of one
-    project (project and local settings), or none known (a loose file named on the command line)."""
+    """Which sessions load the handler's file: every one (user, managed, enabled plugins), those of
+    one project (project and local settings), or none known (a loose file named on the command
+    line, a plugin's hooks.json among them: nothing says which settings enable that plugin)."""
     file = handler.file
-    if file.scope in ("user", "managed", "plugin"):
+    if file.scope in ("user", "managed") or (file.scope == "plugin" and file.plugin):
         return EVERY_SESSION
     if file.scope in ("project", "local"):
         return ("project", str(file.project))
@@ -273,16 +278,16 @@ def _copies(ctx: Context, host: str, handlers: list[Handler]) -> Iterator[tuple[
         runs_as.setdefault(id(handler) if host == "cursor" else _unit(handler), handler)
     times = len(runs_as)
     for handler in handlers[1:]:
-        where = _where(first, handler)
-        if times > 1 and (host == "cursor" or runs_as.get(_unit(handler)) is handler):
+        runs = runs_as[id(handler) if host == "cursor" else _unit(handler)]
+        if runs is handler:  # it runs on its own, beside the first copy
             why = ("Cursor documents no deduplication" if host == "cursor"
                    else "a plugin's copy of a handler runs on its own")
             yield ctx.finding("conflict/duplicate-runs-twice", handler.file, handler.keys,
-                              [_place(first, "the first copy")], first=where, why=why,
-                              times="twice" if times == 2 else f"{times}"), handler
-        else:
+                              [_place(first, "the first copy")], first=_where(first, handler), why=why,
+                              times="twice" if times == 2 else f"{times} times"), handler
+        else:  # deduplicated with the copy of its own unit that runs
             yield ctx.finding("conflict/duplicate-handler", handler.file, handler.keys,
-                              [_place(first, "the copy that runs")], first=where), handler
+                              [_place(runs, "the copy that runs")], first=_where(runs, handler)), handler
 
 
 def _unit(handler: Handler):
