@@ -329,6 +329,26 @@ def test_unquoted_placeholder(tmp_path):
     assert not found(out, "command/unquoted-placeholder")
 
 
+@pytest.mark.parametrize("command", [
+    'f=$(jq -r .tool_input.file_path); if [[ "$f" =~ \\.(vue|tsx|md)$ ]]; then echo "$f"; fi',  # a regex, not a pipe
+    "[[ -n $X && -z $Y ]] && echo both",
+    "type hookwright-no-such-tool >/dev/null 2>&1 && hookwright-no-such-tool hook",
+    "hash hookwright-no-such-tool 2>/dev/null || exit 0; hookwright-no-such-tool hook",
+    "shopt -s nullglob; pushd /tmp >/dev/null; let n=1; popd",  # builtins with no file on PATH
+    "hookwright-no-such-tool notify 2>/dev/null || true",  # its failure is tolerated
+    "( hookwright-no-such-tool notify >/dev/null 2>&1 & ) ; exit 0",  # in the background
+])
+def test_interpreter_not_found_quiet_where_the_shell_never_needs_the_program(tmp_path, command):
+    out = doctor(tmp_path / "p", {S: settings("Stop", matcher=None, command=command)})
+    assert not found(out, "command/interpreter-not-found"), [f.message for f in out.findings]
+
+
+def test_interpreter_not_found_where_the_failure_counts(tmp_path):
+    for command in ("hookwright-no-such-tool notify || exit 1", "hookwright-no-such-tool a || hookwright-no-such-tool b"):
+        out = doctor(tmp_path / "p", {S: settings("Stop", matcher=None, command=command)})
+        assert found(out, "command/interpreter-not-found"), command
+
+
 def test_every_command_rule_is_tested():
     tested = {"command/script-missing", "command/not-executable", "command/relative-path", "command/home-path",
               "command/sh-without-shell", "command/world-writable", "command/interpreter-not-found",

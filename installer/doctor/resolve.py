@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
@@ -70,6 +70,7 @@ class Invocation:
     inline: bool = False  # the interpreter runs code given inline (-c, -e, -m module)
     dynamic: str | None = None  # why the file cannot be known statically ($(...), a variable...)
     guarded: bool = False  # a `test -f`/`[ -x ]`/`command -v` on the same file or program runs first
+    tolerated: bool = False  # its failure cannot fail the hook: `... || true`, `... || exit 0`, `... &`
 
 
 @dataclass(frozen=True)
@@ -262,7 +263,11 @@ class _Lexer:
     def words(self) -> list[Word]:
         out: list[Word] = []
         text, n = self.text, len(self.text)
+        in_test = False  # inside [[ ]]: && || ( ) are part of the test, and =~ takes a regex
         while self.i < n:
+            if in_test and out and out[-1].text == "=~" and text[self.i] not in " \t":
+                out.append(self._regex_operand())
+                continue
             ch = text[self.i]
             if ch in " \t":
                 self.i = _BLANKS.match(text, self.i).end()
@@ -284,16 +289,38 @@ class _Lexer:
             op = _OPERATOR.match(text, self.i)
             op = op.group(0) if op else None
             if op:
-                out.append(Word(op, operator=True))
+                out.append(Word(op, operator=not (in_test and op in ("&&", "||", "(", ")"))))
                 self.i += len(op)
                 continue
             simple = _SIMPLE_WORD.match(text, self.i)
             if simple:  # most words: nothing to unquote or expand
                 out.append(Word(simple.group()))
                 self.i = simple.end()
+                in_test = in_test and simple.group() != "]]"
                 continue
             out.append(self._word())
+            in_test = in_test or (out[-1].text == "[[" and not out[-1].quoted)
         return out
+
+    def _regex_operand(self) -> Word:
+        """The pattern after `=~` in [[ ]]: one word up to a blank outside parentheses, with
+        its | and ( ) (a regex, not a pipeline)."""
+        text, n = self.text, len(self.text)
+        start, depth = self.i, 0
+        while self.i < n:
+            c = text[self.i]
+            if c in "'\"":
+                end = text.find(c, self.i + 1)
+                self.i = n if end < 0 else end + 1
+                continue
+            if c == "\\":
+                self.i += 2
+                continue
+            if c in " \t\n" and depth <= 0:
+                break
+            depth += (c == "(") - (c == ")")
+            self.i += 1
+        return Word(text[start:self.i], quoted=True)
 
     def _word(self) -> Word:
         text, n = self.text, len(self.text)
@@ -477,11 +504,14 @@ class _Interpreter:
         cwd, launch = self.where.cwd, self.where.cwd_is_launch_dir
         guards: set[str] = set()
         command: list[Word] = []
+        and_or_start, joined_by = 0, None  # where the current `a && b || c` list began; the operator before
         for word in [*words, Word("\n", operator=True)]:
             if not word.operator:
                 command.append(word)
                 continue
             command, raw = self._strip(command), command
+            if joined_by == "||" and command and _succeeds(command):
+                found[and_or_start:] = [replace(inv, tolerated=True) for inv in found[and_or_start:]]
             if command:
                 head = command[0].text
                 if head in ("for", "case", "select", "function") or (raw and raw[-1].text == "()"):
@@ -495,10 +525,17 @@ class _Interpreter:
                         self.unquoted.extend(w.unquoted for w in command[1:] if w.unquoted)
                 elif head == "command" and len(command) > 2 and command[1].text in ("-v", "-V"):
                     guards.add(command[2].text)
+                elif head in ("type", "hash", "which"):  # `type X >/dev/null && X`: X is looked for first
+                    guards.update(w.text for w in command[1:] if not w.text.startswith("-"))
                 elif head not in ("export", "readonly", "local", "declare"):
                     inv = self.simple(command, cwd, launch, guards, stripped=True)
                     if inv is not None:
                         found.append(inv)
+            if word.text == "&":  # in the background: its exit status is nobody's
+                found[and_or_start:] = [replace(inv, tolerated=True) for inv in found[and_or_start:]]
+            if word.text in (";", "\n", "&", ";;"):
+                and_or_start = len(found)
+            joined_by = word.text
             command = []
         return found
 
@@ -702,6 +739,12 @@ class _Interpreter:
     def _where(self, cwd: Path | None, launch: bool) -> Where:
         w = self.where
         return Where(w.project, w.plugin_root, w.home, cwd, launch, w.env)
+
+
+def _succeeds(command: list[Word]) -> bool:
+    """`true`, `:` or `exit 0`: after `||`, the list before it can fail without failing the hook."""
+    head, args = command[0].text, [w.text for w in command[1:]]
+    return (head in ("true", ":") and not command[0].quoted) or (head == "exit" and args in ([], ["0"]))
 
 
 def _interpreter_kind(base: str) -> str | None:

@@ -20,7 +20,10 @@ from installer.doctor.model import HOST_NAMES, Context, Finding, Handler
 SHARED_SCOPES = ("project", "plugin", "managed", "given")
 SHELL_BUILTINS = frozenset({"source", ".", "cd", "test", "[", "[[", "echo", "printf", "true", "false", ":", "exit",
                             "export", "set", "unset", "read", "eval", "exec", "command", "builtin", "trap",
-                            "return", "shift", "wait", "ulimit", "umask", "local", "declare", "typeset"})
+                            "return", "shift", "wait", "ulimit", "umask", "local", "declare", "typeset",
+                            "type", "hash", "let", "shopt", "pushd", "popd", "dirs", "continue", "break", "getopts",
+                            "mapfile", "readarray", "disown", "jobs", "fg", "bg", "enable", "bind", "history",
+                            "caller", "compgen", "complete", "suspend", "logout", "times", "readonly"})
 # what exit 2 does per event (claude-code-hooks.md §2.1, §5): `python3 missing.py` exits 2
 BLOCKED_BY_EXIT_2 = {
     "PreToolUse": "every tool call it matches is refused",
@@ -153,7 +156,8 @@ def _programs(ctx: Context, handler: Handler, res: resolve.Resolution, keys: tup
     reported = set()
     for inv in res.invocations:
         program = inv.program
-        if not program or inv.dynamic or inv.guarded or program in reported or program in SHELL_BUILTINS:
+        if not program or inv.dynamic or inv.guarded or inv.tolerated or program in reported \
+                or program in SHELL_BUILTINS:
             continue
         if not (inv.interpreter or inv.runner or inv is res.main or res.form == "exec"):
             continue
