@@ -208,6 +208,27 @@ def test_script_missing_fires_and_names_the_effect(tmp_path):
     assert "keep going" in found(out, "command/script-missing")[0].message
 
 
+@pytest.mark.parametrize("event, command, extra, effect", [
+    ("PermissionRequest", "~/gone.sh", {}, "asks for permission as if it were not there"),
+    ("PermissionRequest", "python3 ~/gone.py", {}, "asks for permission"),  # exit 2 is not honoured there
+    ("PostToolUse", "python3 ~/gone.py", {}, "the hook never runs (a non-blocking error)"),
+])
+def test_script_missing_says_what_claude_code_does(tmp_path, event, command, extra, effect):
+    out = doctor(tmp_path / "p", {S: settings(event, command=command, **extra)})
+    assert effect in found(out, "command/script-missing")[0].message
+
+
+@pytest.mark.parametrize("entry, effect", [
+    ({"command": "bash .cursor/hooks/gone.sh"}, "the gate fails open (the action proceeds)"),
+    ({"command": "bash .cursor/hooks/gone.sh", "failClosed": True}, "Cursor blocks every action it matches"),
+    ({"command": "python3 .cursor/hooks/gone.py"}, "which Cursor reads as a block"),
+])
+def test_script_missing_says_what_cursor_does(tmp_path, entry, effect):
+    cursor = {"version": 1, "hooks": {"beforeShellExecution": [entry]}}
+    out = doctor(tmp_path / "p", {".cursor/hooks.json": cursor})
+    assert effect in found(out, "command/script-missing")[0].message
+
+
 def test_script_missing_quiet_when_present_dynamic_or_guarded(tmp_path):
     base = tmp_path / "p"
     _script(base, ".claude/hooks/check.sh")

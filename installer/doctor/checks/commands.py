@@ -38,15 +38,29 @@ BLOCKED_BY_EXIT_2 = {
     "Elicitation": "the elicitation is blocked", "ElicitationResult": "the elicitation result is blocked",
     "WorktreeCreate": "worktree creation fails", "PreModelSwitch": "model switches are refused",
 }
-GATES = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit", "Stop", "SubagentStop", "ConfigChange",
-                   "preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "beforeSubmitPrompt"})
+CLAUDE_GATES = frozenset({"PreToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "ConfigChange"})
+# Cursor: exit 2 blocks, and so does any failure of a hook with "failClosed": true (other-hosts.md §1.3)
+CURSOR_GATES = frozenset({"preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile",
+                          "beforeSubmitPrompt"})
 
 
 def _effect(handler: Handler, python: bool) -> str:
-    if python and handler.file.host == "claude" and handler.event in BLOCKED_BY_EXIT_2:
+    """What the host does when the command cannot start; `python`: it is `python3 missing.py`,
+    which exits 2."""
+    event, host = handler.event, handler.file.host
+    if host == "cursor" and event in CURSOR_GATES:
+        if python:
+            return ("python exits 2 when its script is missing, which Cursor reads as a block: "
+                    "every action this hook matches is refused")
+        if isinstance(handler.value, dict) and handler.value.get("failClosed") is True:
+            return "the hook fails, and with \"failClosed\": true Cursor blocks every action it matches"
+        return "the hook never runs, and the gate fails open (the action proceeds)"
+    if python and host == "claude" and event in BLOCKED_BY_EXIT_2:
         return ("python exits 2 when its script is missing, which Claude Code reads as a blocking error: "
-                + BLOCKED_BY_EXIT_2[handler.event])
-    if handler.event in GATES:
+                + BLOCKED_BY_EXIT_2[event])
+    if host == "claude" and event == "PermissionRequest":
+        return "the hook never runs, and Claude Code asks for permission as if it were not there"
+    if host == "claude" and event in CLAUDE_GATES:
         return "the hook never runs, and the gate fails open (a non-blocking error)"
     return "the hook never runs (a non-blocking error)"
 
@@ -163,8 +177,7 @@ def _programs(ctx: Context, handler: Handler, res: resolve.Resolution, keys: tup
             continue
         if _which(program, os.environ.get("PATH", os.defpath)) is None:
             reported.add(program)
-            effect = ("the hook never runs, and the gate fails open" if handler.event in GATES
-                      else "the hook never runs")
+            effect = _effect(handler, python=False)
             yield ctx.finding("command/interpreter-not-found", handler.file, keys, program=program, effect=effect)
 
 
