@@ -85,9 +85,14 @@ def test_timeouts_in_milliseconds(corpus):
     # that file as Gemini's and does not count them) and Grok CLI's 5 (0xRayAI/xray
     # .grok/plugins/... and src/integrations/grok/...: Claude Code's format, milliseconds because
     # Grok uses them; the corpus's flattened file names lose the .grok/ folder that doctor would
-    # recognise, so they count here). 117 + 5 = 122.
-    hits = [f for f in corpus.findings if f.rule == "structure/timeout-milliseconds"]
+    # recognise, so they count here). 117 + 5 = 122. Two of them are long waits in whole minutes
+    # that no one writes in milliseconds, reported as such: plannotator's PermissionRequest review
+    # (345600, 4 days; its README uses 1800) and a pre-PR check (1800).
+    hits = [f for f in corpus.findings if f.rule in ("structure/timeout-milliseconds", "structure/timeout-long")]
     assert len(hits) == 122
+    long = _by_file(corpus, "structure/timeout-long")
+    assert long == {"shekohex__dotai__agent__vendor__plannotator-ui__apps__hook__hooks__hooks.json": 1,
+                    "ngc-shj__claude-code-config__settings.json": 1}, long
     per_file = _by_file(corpus, "structure/timeout-milliseconds")
     assert len(per_file) == 21
     assert per_file["hashbulla__dotclaude__settings.json"] == 27

@@ -182,9 +182,11 @@ def _timeout(ctx: Context, file: ConfigFile, handler: dict, keys: tuple) -> Iter
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
         yield ctx.finding("structure/timeout-invalid", file, keys + ("timeout",), found=_shown(value))
     elif value >= 1000:
-        seconds = value / 1000
-        yield ctx.finding("structure/timeout-milliseconds", file, keys + ("timeout",), value=_number(value),
-                          human=_duration(value), seconds=_number(seconds))
+        # whole minutes that are no round number of milliseconds (1800, 3600, 345600): a long
+        # wait written in seconds on purpose, such as a hook that waits for a person
+        rule = "timeout-long" if value % 60 == 0 and value % 500 else "timeout-milliseconds"
+        yield ctx.finding(f"structure/{rule}", file, keys + ("timeout",), value=_number(value),
+                          human=_duration(value), seconds=_number(value / 1000))
 
 
 def _has_type(key: str, value: Any, kind: Any) -> bool:
