@@ -94,7 +94,7 @@ def test_timeouts_in_milliseconds(corpus):
     assert long == {"shekohex__dotai__agent__vendor__plannotator-ui__apps__hook__hooks__hooks.json": 1,
                     "ngc-shj__claude-code-config__settings.json": 1}, long
     per_file = _by_file(corpus, "structure/timeout-milliseconds")
-    assert len(per_file) == 21
+    assert len(per_file) == 19  # 21 files with a timeout of 1000 or more, less the two long waits
     assert per_file["hashbulla__dotclaude__settings.json"] == 27
     assert per_file["0xRayAI__xray__src__integrations__grok__plugin__0xray__hooks__hooks.json"] == 4
     assert per_file["0xRayAI__xray__.grok__plugins__0xray__hooks__hooks.json"] == 1
