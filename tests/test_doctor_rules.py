@@ -88,6 +88,9 @@ CASES = [
     case("structure/settings-schema", {S: {"cleanupPeriodDays": "thirty"}}, {S: {"cleanupPeriodDays": 30}}),
     case("structure/settings-schema", {S: {"permissions": {"allow": ["Write:**/*.ts"]}}},
          {S: {"permissions": {"allow": ["Write(**/*.ts)"]}}}, note="permission-rule-syntax"),
+    case("structure/settings-schema", {S: {"permissions": {"allow": ['Bash(python -c "print(1)") x']}}},
+         {S: {"permissions": {"allow": ['Bash(python -c "json.load\\(sys.stdin\\)")', "Bash(echo (a))"]}}},
+         note="parentheses-inside-the-specifier"),  # as Claude Code saves an approved command
     case("structure/settings-schema", {S: {"env": {"HAS SPACE": "1"}}}, {S: {"env": {"HAS_SPACE": "1"}}},
          note="env-name"),
     case("structure/settings-schema", {S: {"extraKnownMarketplaces": {"m": {"source": {"source": "url", "url": 5}}}}},

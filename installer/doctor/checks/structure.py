@@ -310,7 +310,9 @@ def settings_schema_errors(settings: dict) -> list[SchemaError]:
 
 PERMISSION_LISTS = ("allow", "deny", "ask")
 BUILTIN_TOOL_NAMES = frozenset(BUILTIN_TOOLS)
-PERMISSION_RULE = re.compile(r"[A-Za-z_][\w-]*(\([^()]+\))?")
+# `Tool` or `Tool(specifier)`; the specifier runs to the final ")" and may hold parentheses itself
+# (Claude Code saves approved commands such as `Bash(python -c "json.load\(sys.stdin\)")` so)
+PERMISSION_RULE = re.compile(r"[A-Za-z_][\w-]*(\(.+\))?", re.S)
 
 
 def _schema(ctx: Context, file: ConfigFile, data: dict) -> Iterator[Finding]:
@@ -372,7 +374,7 @@ def _opinion(error: SchemaError, keys: tuple) -> bool:
 
 
 def _parses_as_permission_rule(rule: str) -> bool:
-    """`Tool` or `Tool(specifier)`: balanced, non-empty parentheses, no stray brackets."""
+    """`Tool` or `Tool(specifier)`: a non-empty specifier in parentheses that close the rule."""
     return PERMISSION_RULE.fullmatch(rule) is not None or (
         rule.startswith("mcp__") and "(" not in rule)
 
