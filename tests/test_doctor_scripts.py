@@ -166,6 +166,46 @@ def test_hook_specific_output_without_event_name():
     assert not schema.no_event_name
 
 
+def test_event_names_written_as_literals():
+    one = facts("""
+        out = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}}
+        """, "python")
+    assert [(s.what, s.line) for s in one.event_names] == [("PreToolUse", 1)]
+    per_event = facts("""
+        if event == "PreToolUse":
+            out["hookSpecificOutput"]["hookEventName"] = "PreToolUse"
+        else:
+            out["hookSpecificOutput"]["hookEventName"] = "PostToolUse"
+        """, "python")
+    assert {s.what for s in per_event.event_names} == {"PreToolUse", "PostToolUse"}
+    shell = facts("""echo '{"hookSpecificOutput":{"hookEventName":"Stop"}}'\n""", "shell")
+    assert [s.what for s in shell.event_names] == ["Stop"]
+    copied = facts("""
+        name = "PreToolUse"
+        print(json.dumps({"hookSpecificOutput": {"hookEventName": data["hook_event_name"]}}))
+        print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse"}}))
+        """, "python")
+    assert copied.event_names == ()  # one of them is not a literal: the name may be right
+
+
+def test_a_script_answering_for_each_of_its_events_is_not_wrong(tmp_path):
+    base = tmp_path / "p"
+    command = _write(base, ".claude/hooks/hook.py", """
+        import json, sys
+        event = json.load(sys.stdin)["hook_event_name"]
+        if event == "PreToolUse":
+            print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}))
+        else:
+            print(json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "x"}}))
+        """)
+    config = {"hooks": {event: [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]
+                        for event in ("PreToolUse", "PostToolUse")}}
+    assert not found(doctor(base, {S: config}), "script/wrong-event-name")
+    config["hooks"]["PermissionRequest"] = config["hooks"]["PreToolUse"]
+    (wrong,) = found(doctor(base, {S: config}), "script/wrong-event-name")
+    assert "runs on PermissionRequest" in wrong.message and len(wrong.related) == 1
+
+
 def test_mixed_shapes():
     f = facts("""
         echo '{"permission": "deny", "user_message": "no", "hookSpecificOutput": {"hookEventName": "PreToolUse"}}'
@@ -270,6 +310,8 @@ GOOD = PY_REWRITE
     ("script/mixed-shapes", "PreToolUse",
      'print(json.dumps({"permission": "deny", "hookSpecificOutput": {"hookEventName": "PreToolUse"}}))\n'),
     ("script/stop-hook-active", "Stop", 'print(json.dumps({"decision": "block", "reason": "go on"}))\n'),
+    ("script/wrong-event-name", "PreToolUse",
+     'print(json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "x"}}))\n'),
 ])
 def test_each_script_rule_fires_and_stays_quiet_on_a_valid_script(tmp_path, rule, event, bad):
     base = tmp_path / "p"
@@ -317,7 +359,7 @@ def test_cursor_handlers_only_get_the_cross_host_rule(tmp_path):
 
 def test_every_script_rule_is_tested():
     tested = {"script/ignored-output-field", "script/defer", "script/no-event-name", "script/mixed-shapes",
-              "script/stop-hook-active",
+              "script/stop-hook-active", "script/wrong-event-name",
               # with --probe only: tests/test_doctor_probe.py
               "script/probe-invalid-output", "script/probe-wrong-event", "script/probe-timeout"}
     assert {r for r in catalog() if r.startswith("script/")} == tested

@@ -13,7 +13,8 @@ What it reports (claude-code-observed.md b, e; claude-code-hooks.md §5, §6, §
   `shouldProceed`, and `updatedInput` at the top level (only `hookSpecificOutput.updatedInput`
   rewrites input);
 - `permissionDecision: "defer"` (ends `-p` runs, ignored interactively);
-- a `hookSpecificOutput` without `hookEventName` (the whole object is void: a deny is lost);
+- a `hookSpecificOutput` without `hookEventName` (the whole object is void: a deny is lost), and
+  the event names it writes as literals (void too when none is the event the script runs on);
 - Claude Code's and Cursor's output shapes in one object;
 - whether a Stop hook reads `stop_hook_active` and whether it can block;
 - whether the script may rewrite tool input: "yes" (it writes `updatedInput` for Claude Code,
@@ -57,6 +58,7 @@ LABEL = re.compile(r"""(?:(?P<q>\\?["'`]?)(?P<key>[A-Za-z_]\w*)(?P=q)\s*:\s*"""
                    r"""|(?:\[\s*\\?["'`](?P<sub>[A-Za-z_]\w*)\\?["'`]\s*\]|\.(?P<attr>[A-Za-z_]\w*))\s*\|?=\s*"""
                    r"""|(?<![\w.$])(?P<var>[A-Za-z_]\w*)\s*(?::\s*[\w<>\[\], |.]+)?\s*=\s*)$""")
 HSO_VARIABLE = re.compile(r"""hookSpecificOutput\\?["'`]?\s*[:=]\s*(?P<var>[A-Za-z_]\w*)\s*[,}\n;)]""")
+EVENT_NAME = re.compile(r"""hookEventName\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`](?P<name>[A-Za-z]+)\\?["'`]""")
 DEFER = re.compile(r"""permissionDecision\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`]defer\\?["'`]""")
 BLOCK_DECISION = re.compile(r"""(?<![\w.])decision\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`]block\\?["'`]""")
 EXIT_TWO = {
@@ -94,6 +96,8 @@ class ScriptFacts:
     top_level_updated_input: tuple[Site, ...] = ()
     defer: tuple[Site, ...] = ()
     no_event_name: tuple[Site, ...] = ()  # hookSpecificOutput objects without hookEventName
+    # the hookEventName values it writes (what = the name), when every one it writes is a literal
+    event_names: tuple[Site, ...] = ()
     mixed_shapes: tuple[Site, ...] = ()  # objects with Claude Code and Cursor keys at once
     rewrite_sites: tuple[tuple[str, tuple[Site, ...]], ...] = ()  # (host, sites)
     blocks: tuple[Site, ...] = ()  # decision "block" or exit 2
@@ -244,6 +248,10 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
             if "..." not in body and "**" not in body:
                 no_event.append(site("hookSpecificOutput", obj.start))
 
+    literal_names = [site(m.group("name"), m.start()) for m in EVENT_NAME.finditer(code)]
+    all_literal = len(literal_names) >= len(emitted.get("hookEventName", ())) and code.count("hookEventName") == len(
+        literal_names)
+
     mixed = []
     for obj in objects:
         names = {k for k, _ in obj.keys}
@@ -264,6 +272,7 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
         top_level_updated_input=tuple(_unique(top_level)),
         defer=tuple(_unique(site("defer", m.start()) for m in DEFER.finditer(code))),
         no_event_name=tuple(_unique(no_event)),
+        event_names=tuple(_unique(literal_names)) if all_literal else (),
         mixed_shapes=tuple(_unique(mixed)),
         rewrite_sites=(("claude", tuple(_unique(rewrites_claude))), ("cursor", tuple(_unique(rewrites_cursor)))),
         blocks=tuple(_unique(blocks)),

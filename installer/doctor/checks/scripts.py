@@ -74,12 +74,25 @@ def _script(ctx: Context, facts: ScriptFacts, handlers: list[Handler]) -> Iterat
             yield _at("script/defer", facts, site, claude)
         for site in facts.no_event_name:
             yield _at("script/no-event-name", facts, site, claude)
+        yield from _wrong_event_name(facts, claude)
         stops = [h for h in claude if h.event in STOP_EVENTS]
         if stops and facts.blocks and not facts.reads_stop_hook_active and facts.delegates is None:
             site = facts.blocks[0]
             yield _at("script/stop-hook-active", facts, site, stops, event=stops[0].event, how=site.what)
     for site in facts.mixed_shapes:
         yield _at("script/mixed-shapes", facts, site, handlers, keys=site.what)
+
+
+def _wrong_event_name(facts: ScriptFacts, handlers: list[Handler]) -> Iterator[Finding]:
+    """A script that only ever answers for other events than the one it runs on."""
+    written = {site.what for site in facts.event_names}
+    by_event: dict[str, list[Handler]] = {}
+    for handler in handlers:
+        if written and handler.event not in written:
+            by_event.setdefault(handler.event, []).append(handler)
+    for event, runs in by_event.items():
+        site = facts.event_names[0]
+        yield _at("script/wrong-event-name", facts, site, runs, found=site.what, event=event)
 
 
 def _probed(ctx: Context) -> Iterator[Finding]:
