@@ -205,3 +205,11 @@ def test_a_clean_settings_file_has_no_findings(tmp_path):
     }
     outcome = doctor(tmp_path, {S: clean})
     assert outcome.findings == []
+
+
+def test_a_note_key_is_said_to_be_lost_only_where_the_host_rewrites_the_file(tmp_path):
+    entry = settings(group={"_comment": "guard"})
+    (in_settings,) = found(doctor(tmp_path / "a", {S: entry}), "structure/group-note-key")
+    assert "drops it when it rewrites the file" in in_settings.message
+    (in_plugin,) = found(doctor(tmp_path / "b", {"plugin/hooks/hooks.json": entry}), "structure/group-note-key")
+    assert in_plugin.message.endswith("Claude Code ignores it")

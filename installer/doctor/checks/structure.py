@@ -107,7 +107,8 @@ def _group(ctx: Context, file: ConfigFile, event: str, known: Event | None, grou
         if key in GROUP_KEYS:
             continue
         if _note(key):
-            yield ctx.finding("structure/group-note-key", file, keys + (key,), key=key, host="Claude Code")
+            yield ctx.finding("structure/group-note-key", file, keys + (key,), key=key, host="Claude Code",
+                              lost=_lost(file))
         elif key in COMMON_FIELDS or key in ALL_TYPE_FIELDS:
             yield ctx.finding("structure/group-unknown-key", file, keys + (key,), key=key, host="Claude Code",
                               detail=" (it is a handler field, placed on the group)",
@@ -233,10 +234,16 @@ def _note(key: str) -> bool:
     return key.startswith(("_", "$", "//", "#", "@")) or key.strip().lower() in NOTE_WORDS
 
 
+def _lost(file: ConfigFile) -> str:
+    """Claude Code rewrites its settings files (approvals into settings.local.json...), not plugin
+    or Cursor files."""
+    return " and drops it when it rewrites the file" if file.kind == "claude-settings" else ""
+
+
 def _unknown_key(ctx: Context, file: ConfigFile, keys: tuple, key: str, kind: str | None, fields: dict,
                  host: str) -> Finding:
     if _note(key):
-        return ctx.finding("structure/handler-note-key", file, keys + (key,), key=key, host=host)
+        return ctx.finding("structure/handler-note-key", file, keys + (key,), key=key, host=host, lost=_lost(file))
     return ctx.finding("structure/handler-unknown-key", file, keys + (key,), key=key, host=host,
                        hint=_unknown_key_hint(key, kind, fields))
 
