@@ -213,3 +213,12 @@ def test_a_note_key_is_said_to_be_lost_only_where_the_host_rewrites_the_file(tmp
     assert "drops it when it rewrites the file" in in_settings.message
     (in_plugin,) = found(doctor(tmp_path / "b", {"plugin/hooks/hooks.json": entry}), "structure/group-note-key")
     assert in_plugin.message.endswith("Claude Code ignores it")
+
+
+def test_an_expression_matcher_is_told_to_match_the_tools_it_names(tmp_path):
+    out = doctor(tmp_path / "a", {S: settings(matcher='tool_name in ["Write", "Edit"]')})
+    (nothing,) = found(out, "matcher/matches-nothing")
+    assert '"matcher": "Write|Edit"' in nothing.hint and "Write(src/**)" in nothing.hint
+    (plain,) = found(doctor(tmp_path / "b", {S: settings(matcher='input.command matches "rm"')}),
+                     "matcher/matches-nothing")
+    assert '"matcher": "Bash"' in plain.hint

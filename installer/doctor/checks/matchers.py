@@ -6,11 +6,12 @@ import re
 from functools import lru_cache
 from typing import Any, Iterator
 
-from installer.doctor.facts import CLAUDE_EVENTS, NARROW_EXACT_EVENTS, OPEN, TOOL, Event
+from installer.doctor.facts import BUILTIN_TOOLS, CLAUDE_EVENTS, NARROW_EXACT_EVENTS, OPEN, TOOL, Event
 from installer.doctor.matching import VALUE_NAME, Matcher, can_match_a_name, classify, empty_alternative, js_regex
 from installer.doctor.model import ConfigFile, Context, Finding, Handler, describe
 
 PERMISSION_RULE = re.compile(r"\s*([A-Za-z][A-Za-z0-9_-]*)\((.*)\)\s*")
+_QUOTED_NAME = re.compile(r"""["']([A-Za-z_][\w-]*)\\?["']""")  # the tools an expression names: tool == "Write"
 EXPRESSION = re.compile(r"==|!=|&&|\|\||\btool(_name|_input)?\b|\bmatches\b|\bin \[")
 # what an open matcher is matched against, where those values are names (model names are not)
 OPEN_VALUES = {"SubagentStart": "an agent type", "SubagentStop": "an agent type",
@@ -170,8 +171,10 @@ def _regex(ctx: Context, file: ConfigFile, event: Event, matcher: Matcher, shown
 def _nothing(ctx: Context, file: ConfigFile, shown: str, keys: tuple, what: str, expression: Any) -> Finding:
     if expression:
         detail = " (it is an expression, not a name pattern)"
-        hint = ('match by name ("matcher": "Bash") and put input conditions in the handler\'s "if" '
-                '(e.g. "Bash(git *)") or in the script')
+        named = [name for name in dict.fromkeys(_QUOTED_NAME.findall(shown)) if name in BUILTIN_TOOLS]
+        example = "Bash(git *)" if not named or named[0] == "Bash" else f"{named[0]}(src/**)"
+        hint = (f'match by name ("matcher": "{"|".join(named) or "Bash"}") and put input conditions in the '
+                f'handler\'s "if" (e.g. "{example}") or in the script')
     else:
         detail = " (it needs characters that no such name has)"
         hint = 'write the names, e.g. "Edit|Write", or a regex over them'
