@@ -45,6 +45,7 @@ CASES = [
          {S: settings(**{"if": "Bash(git *)"})}),
     case("structure/group-unknown-key", {S: settings(group={"matchers": "Bash"})}, {S: settings()}, note="typo"),
     case("structure/group-note-key", {S: settings(group={"description": "guard"})}, {S: settings()}),
+    case("structure/hooks-note-key", {S: {"hooks": {"$comment": "guards", **settings()["hooks"]}}}, {S: settings()}),
     case("structure/handler-string", {S: {"hooks": {"Stop": [{"hooks": ["echo hi"]}]}}},
          {S: {"hooks": {"Stop": [{"hooks": [ECHO]}]}}}),
     case("structure/handler-not-object", {S: {"hooks": {"Stop": [{"hooks": [42]}]}}},

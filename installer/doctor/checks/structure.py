@@ -76,8 +76,7 @@ def _claude(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
     for event, groups in hooks.items():
         known = CLAUDE_EVENTS.get(event)
         if known is None:
-            yield ctx.finding("structure/unknown-event", file, ("hooks", event), event=event, host="Claude Code",
-                              suggestion=_suggest(event, CLAUDE_EVENTS, FOLDED_CLAUDE_EVENTS))
+            yield _unknown_event(ctx, file, event, "Claude Code", CLAUDE_EVENTS, FOLDED_CLAUDE_EVENTS)
         if not isinstance(groups, list):
             if known is not None:  # under an unknown name (a "$comment" key, say) nothing runs anyway
                 yield ctx.finding("structure/event-not-list", file, ("hooks", event), event=event,
@@ -232,6 +231,14 @@ NOTE_WORDS = {"description", "desc", "comment", "comments", "note", "notes", "na
 def _note(key: str) -> bool:
     """A comment or documentation key (`_comment`, `// PURPOSE`, `$comment`, `description`)."""
     return key.startswith(("_", "$", "//", "#", "@")) or key.strip().lower() in NOTE_WORDS
+
+
+def _unknown_event(ctx: Context, file: ConfigFile, event: str, host: str, events, folded) -> Finding:
+    """A key under "hooks" that names no event: a note (`$comment`) or an event the host lacks."""
+    if _note(event):
+        return ctx.finding("structure/hooks-note-key", file, ("hooks", event), key=event, host=host, lost=_lost(file))
+    return ctx.finding("structure/unknown-event", file, ("hooks", event), event=event, host=host,
+                       suggestion=_suggest(event, events, folded))
 
 
 def _lost(file: ConfigFile) -> str:
@@ -409,8 +416,7 @@ def _cursor(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
         return
     for event, entries in hooks.items():
         if event not in CURSOR_EVENTS and fold(event) not in FOLDED_CLAUDE_EVENTS:  # Claude names: host rules
-            yield ctx.finding("structure/unknown-event", file, ("hooks", event), event=event, host="Cursor",
-                              suggestion=_suggest(event, CURSOR_EVENTS, FOLDED_CURSOR_EVENTS))
+            yield _unknown_event(ctx, file, event, "Cursor", CURSOR_EVENTS, FOLDED_CURSOR_EVENTS)
         if not isinstance(entries, list):
             if event in CURSOR_EVENTS:
                 yield ctx.finding("structure/event-not-list", file, ("hooks", event), event=event,
