@@ -58,6 +58,8 @@ DOCTOR_CLASSES = {
     "command/sh-without-shell": ".sh without \"shell\": \"bash\" (Windows)",
     "command/world-writable": "world-writable script",
     "command/interpreter-not-found": "interpreter not on PATH",
+    "command/unquoted-placeholder": "unquoted path placeholder",
+    "structure/timeout-long": "long timeout in whole minutes (a note)",
     "conflict/duplicate-handler": "duplicate handlers",
     "conflict/duplicate-runs-twice": "duplicate handlers",
     "conflict/pack-in-several-scopes": "duplicate handlers",
@@ -92,7 +94,7 @@ AGNIX_CLASSES = {
     "CC-HK-022": "group/handler shape, types, unknown keys",
     "CC-HK-003": "matcher hints (agnix)",
     "CC-HK-009": "dangerous command patterns (agnix)",
-    "CC-HK-030": "unquoted path placeholder (agnix)",
+    "CC-HK-030": "unquoted path placeholder",  # also relative paths: see agnix_class
     "CC-HK-035": "broad PermissionRequest matcher (agnix)",
     "CUR-032": "MCP permission hook fails open (agnix)",
 }
@@ -104,7 +106,9 @@ def doctor_class(rule: str) -> str:
     return DOCTOR_CLASSES.get(rule) or next((c for p, c in DOCTOR_PREFIXES.items() if rule.startswith(p)), "other")
 
 
-def agnix_class(rule: str) -> str:
+def agnix_class(rule: str, message: str = "") -> str:
+    if rule == "CC-HK-030" and "relative path" in message:  # agnix files relative paths under this rule too
+        return "relative script path"
     return AGNIX_CLASSES.get(rule) or next((c for p, c in AGNIX_PREFIXES.items() if rule.startswith(p)), "other")
 
 
@@ -204,7 +208,7 @@ def compare(corpus: Path, work: Path, repeat: int) -> None:
         found[cls]["doctor"].add(Path(finding["path"]).resolve())
         counts[cls]["doctor"] += 1
     for diag in agnix_doc["diagnostics"]:
-        cls = agnix_class(diag["rule"])
+        cls = agnix_class(diag["rule"], diag.get("message", ""))
         found[cls]["agnix"].add((stage_root / diag["file"]).resolve())
         counts[cls]["agnix"] += 1
     rows = []
