@@ -238,6 +238,8 @@ def test_script_missing_quiet_when_present_dynamic_or_guarded(tmp_path):
     assert not found(out, "command/script-missing")
     out = doctor(tmp_path / "r", {S: settings(command="[ -x ~/.claude/x.sh ] && ~/.claude/x.sh || true")})
     assert not found(out, "command/script-missing")
+    out = doctor(tmp_path / "s", {S: settings(command="source /dev/null; echo ok")})  # a device, not missing
+    assert not found(out, "command/script-missing")
 
 
 def test_script_missing_in_exec_form_points_at_the_argument(tmp_path):

@@ -130,6 +130,8 @@ CASES = [
     case("matcher/unknown-value", {S: settings("SessionStart", matcher="start")},
          {S: settings("SessionStart", matcher="startup|resume")}),
     case("matcher/needs-recent-host", {S: settings(matcher="Edit, Write")}, {S: settings(matcher="Edit|Write")}),
+    case("matcher/needs-recent-host", {S: settings("SubagentStop", matcher="code-reviewer")},
+         {S: settings("PreModelSwitch", matcher="claude-opus")}, note="an-event-newer-than-the-change"),
     # ---- hosts --------------------------------------------------------------------------------
     case("host/other-agent-format", {"opencode.json": '{"plugin": ["x"]}'}, {S: settings()}),
     case("host/other-agent-format", {".opencode/plugins/guard.ts": "export const Guard = async () => ({})"},

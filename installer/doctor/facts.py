@@ -82,6 +82,8 @@ CLAUDE_EVENTS: dict[str, Event] = {e.name: e for e in _EVENTS}
 IF_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"})
 # events whose exact-match matcher set is narrower (letters, digits, _ and | only)
 NARROW_EXACT_EVENTS = frozenset({"FileChanged", "StopFailure"})
+# events added after 2.1.195 (hooks.md §2.1): every host that runs them reads matchers the new way
+NEWER_THAN_MATCHER_CHANGE = frozenset({"DirectoryAdded", "PreModelSwitch", "PostModelSwitch"})
 
 COMMON_FIELDS = {"type": str, "if": str, "timeout": (int, float), "statusMessage": str}
 TYPE_FIELDS: dict[str, dict[str, object]] = {

@@ -123,6 +123,8 @@ def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
         mode = disk.mode(path)
         exists = mode is not None
         is_file = exists and stat.S_ISREG(mode)
+        if exists and not is_file and not stat.S_ISDIR(mode):
+            continue  # a device or a pipe (`source /dev/null`): there, and not a script to check
         if not is_file:
             python = inv.interpreter is not None and resolve.PYTHON.match(Path(inv.interpreter.split()[-1]).name)
             effect = _effect(handler, bool(python))

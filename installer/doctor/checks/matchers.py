@@ -6,7 +6,8 @@ import re
 from functools import lru_cache
 from typing import Any, Iterator
 
-from installer.doctor.facts import BUILTIN_TOOLS, CLAUDE_EVENTS, NARROW_EXACT_EVENTS, OPEN, TOOL, Event
+from installer.doctor.facts import (BUILTIN_TOOLS, CLAUDE_EVENTS, NARROW_EXACT_EVENTS, NEWER_THAN_MATCHER_CHANGE,
+                                    OPEN, TOOL, Event)
 from installer.doctor.matching import VALUE_NAME, Matcher, can_match_a_name, classify, empty_alternative, js_regex
 from installer.doctor.model import ConfigFile, Context, Finding, Handler, describe
 
@@ -63,7 +64,7 @@ def _claude(ctx: Context, file: ConfigFile, event: Event, raw: str, keys: tuple,
 def _exact(ctx: Context, file: ConfigFile, event: Event, matcher: Matcher, shown: str, keys: tuple,
            builtins: list[str]) -> Iterator[Finding]:
     raw = matcher.text
-    if event.name not in NARROW_EXACT_EVENTS and ("," in raw or "-" in raw):
+    if event.name not in NARROW_EXACT_EVENTS | NEWER_THAN_MATCHER_CHANGE and ("," in raw or "-" in raw):
         what = " and ".join(w for c, w in ((",", "a comma"), ("-", "a hyphen")) if c in raw)
         yield ctx.finding("matcher/needs-recent-host", file, keys, matcher=shown, what=what,
                           version="2.1.195" if "-" in raw else "2.1.191")
