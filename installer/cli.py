@@ -1,6 +1,6 @@
 """The command line: parse, call one function per command, print its result in one place.
 
-Heavy modules (jsonschema, deepdiff, rich) load inside the commands, so `--help` is quick.
+Heavy modules (jsonschema-rs, deepdiff, rich) load inside the commands, so `--help` is quick.
 """
 from __future__ import annotations
 

@@ -116,16 +116,14 @@ def load_pack_file(manifest: Path) -> Pack:
     except tomllib.TOMLDecodeError as err:
         raise HookwrightError(f"invalid TOML: {err}", path=manifest,
                               line=getattr(err, "lineno", None), column=getattr(err, "colno", None)) from None
-    import jsonschema  # slow to import; only loading a pack needs it
-
-    errors = sorted(jsonschema.Draft202012Validator(resources.schema("pack.schema.json")).iter_errors(raw),
-                    key=lambda e: list(e.absolute_path))
+    errors = sorted(resources.validator("pack.schema.json").iter_errors(raw),
+                    key=lambda e: [str(p) for p in e.instance_path])
     if errors:
         first = errors[0]
-        where = ".".join(str(p) for p in first.absolute_path) or "(top level)"
+        where = ".".join(str(p) for p in first.instance_path) or "(top level)"
         raise HookwrightError(f"invalid pack manifest at {where}: {first.message}", path=manifest,
                               hint="see schemas/pack.schema.json",
-                              detail="\n".join(f"{'.'.join(map(str, e.absolute_path))}: {e.message}" for e in errors))
+                              detail="\n".join(f"{'.'.join(map(str, e.instance_path))}: {e.message}" for e in errors))
     if raw["name"] != manifest.parent.name:
         raise HookwrightError(f"pack name {raw['name']!r} differs from its folder {manifest.parent.name!r}",
                               path=manifest)

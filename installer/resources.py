@@ -6,6 +6,7 @@ import os
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 
 @cache
@@ -31,3 +32,14 @@ def runtime_dir() -> Path:
 @cache
 def schema(name: str) -> dict:
     return json.loads((data_root() / "schemas" / name).read_text(encoding="utf-8"))
+
+
+@cache
+def validator(name: str) -> Any:
+    """The compiled validator of schemas/<name> (its `$schema` picks the draft). jsonschema-rs:
+    the pure-Python jsonschema takes longer to import than doctor takes to check a settings file.
+    Its errors carry `instance_path` and `message`. "format" stays an annotation, as the drafts
+    say by default: no host checks a URL's form."""
+    import jsonschema_rs
+
+    return jsonschema_rs.validator_for(schema(name), validate_formats=False)

@@ -11,7 +11,6 @@ import os
 import re
 import shlex
 import sys
-from functools import cache
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -159,14 +158,8 @@ def owned_entries(data: dict, pack: str) -> list[Entry]:
 
 def problems(data: Any) -> set[str]:
     """Schema violations, as comparable strings (to refuse a write that adds any)."""
-    return {f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}" for e in _validator().iter_errors(data)}
-
-
-@cache
-def _validator():
-    import jsonschema  # slow to import; only a write needs it
-
-    return jsonschema.Draft202012Validator(resources.schema("claude-settings.schema.json"))
+    return {f"{'/'.join(map(str, e.instance_path)) or '(root)'}: {e.message}"
+            for e in resources.validator("claude-settings.schema.json").iter_errors(data)}
 
 
 def empty_containers(data: dict, entries: list[Entry]) -> list[str]:

@@ -4,12 +4,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cache
 from typing import Any, Iterator
 
 from installer.doctor.facts import (BUILTIN_TOOLS, CLAUDE_EVENTS, COMMON_FIELDS, CURSOR_EVENTS, CURSOR_FIELDS,
                                     CURSOR_TYPES, DISABLE_ALL, FOLDED_CLAUDE_EVENTS, FOLDED_CURSOR_EVENTS, GROUP_KEYS, IF_EVENTS,
                                     MANAGED_ONLY_KEYS, REQUIRED_FIELDS, SHELLS, TYPE_FIELDS, Event, fold)
+from installer import resources
 from installer.doctor.discovery import SCOPE_ORDER
 from installer.doctor.model import ConfigFile, Context, Finding, describe
 
@@ -283,19 +283,6 @@ def _suggest(event: str, known: Any, folded: dict[str, str]) -> str:
 
 # ---- Claude Code settings: SchemaStore's schema outside "hooks" --------------------------------------
 
-@cache
-def _settings_validator():
-    """SchemaStore's schema, compiled by jsonschema-rs: 20 ms to load and 1 ms to check a corpus
-    that the pure-Python jsonschema takes a quarter of a second to import and check."""
-    import jsonschema_rs
-
-    from installer import resources
-
-    # "format" is an annotation in draft 7, as the Python jsonschema reads it: the host checks no URL's form
-    return jsonschema_rs.Draft7Validator(resources.schema("schemastore/claude-code-settings.json"),
-                                         validate_formats=False)
-
-
 @dataclass(frozen=True)
 class SchemaError:
     """One schema violation, as the rules below read it."""
@@ -318,7 +305,7 @@ class SchemaError:
 
 def settings_schema_errors(settings: dict) -> list[SchemaError]:
     """SchemaStore's complaints about a settings object, in document order of their paths."""
-    errors = [SchemaError.of(error) for error in _settings_validator().iter_errors(settings)]
+    errors = [SchemaError.of(error) for error in resources.validator("schemastore/claude-code-settings.json").iter_errors(settings)]
     return sorted(errors, key=lambda e: [str(k) for k in e.keys])
 
 
