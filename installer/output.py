@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 from functools import cache
@@ -200,8 +201,19 @@ def _print_doctor(result: Result) -> None:
     elif fmt == "sarif":
         _print_compact(report.sarif(doc, Path.cwd()))
     else:
-        for line in report.text(doc, Path.cwd()):
-            out().print(line)
+        print_lines(report.text(doc, Path.cwd()))
+
+
+def print_lines(lines: list[list[tuple[str, str | None]]]) -> None:
+    """Styled segments, coloured by rich on a terminal (or with FORCE_COLOR); elsewhere (a pipe,
+    pre-commit, CI) the plain text, without loading rich, a fifth of a one-file doctor run."""
+    if sys.stdout.isatty() or os.environ.get("FORCE_COLOR"):
+        from rich.text import Text
+
+        for segments in lines:
+            out().print(Text.assemble(*segments))
+    else:
+        sys.stdout.write("".join("".join(text for text, _ in segments) + "\n" for segments in lines))
 
 
 def _print_compact(doc: dict) -> None:

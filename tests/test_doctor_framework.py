@@ -3,6 +3,7 @@ its three output formats and exit codes, and the pre-commit hook."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -324,6 +325,25 @@ def test_help_does_not_import_the_doctor():
             "'rich'))))")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_text_output_into_a_pipe_is_plain_and_loads_neither_rich_nor_jsonschema(tmp_path, home):
+    """pre-commit and CI read doctor through a pipe: no colour to draw, so rich is not loaded."""
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{"permissions": {"allow": ["Read"]}, "hooks": {"PreToolUse": [{"matcher": "Bash", '
+                        '"hooks": [{"type": "command", "command": "echo [bold]hi[/]", "timeout": 5000}]}]}}')
+    code = ("import sys, installer.cli; sys.argv = ['hookwright', 'doctor', sys.argv[1]]\n"
+            "try:\n    installer.cli.main()\nexcept SystemExit:\n    pass\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules if m.startswith(('rich', 'jsonschema.'))}))")
+    env = {k: v for k, v in os.environ.items() if k != "FORCE_COLOR"}
+    plain = subprocess.run([sys.executable, "-c", code, str(settings)], cwd=tmp_path, capture_output=True, text=True,
+                           env={**env, "PYTHONPATH": str(REPO)})
+    assert plain.stdout.splitlines()[-1] == "[]", plain.stdout
+    assert "\x1b[" not in plain.stdout and "structure/timeout-milliseconds" in plain.stdout
+    coloured = subprocess.run([sys.executable, "-m", "installer", "doctor", str(settings)], cwd=tmp_path,
+                              capture_output=True, text=True, env={**env, "PYTHONPATH": str(REPO), "FORCE_COLOR": "1"})
+    assert "\x1b[33mwarning" in coloured.stdout
 
 
 def test_pre_commit_hook_runs_doctor_on_staged_hook_configs():

@@ -58,43 +58,45 @@ def shown_path(path: str, base: Path) -> str:
         return path
 
 
-def text(doc: dict, base: Path) -> list[str]:
-    """Rich markup lines: findings grouped by file, then the summary line."""
-    from rich.markup import escape
+Line = list[tuple[str, str | None]]  # (text, rich style or None): printed styled on a terminal, plain elsewhere
 
+
+def text(doc: dict, base: Path) -> list[Line]:
+    """Findings grouped by file, then the summary line, as styled segments (no markup: a message
+    may hold any bracket)."""
     by_file: dict[str, list[dict]] = {}
     for finding in doc["findings"]:
         by_file.setdefault(finding["path"], []).append(finding)
-    lines = []
+    lines: list[Line] = []
     for file in doc["files"]:
         findings = by_file.pop(file["path"], [])
         scope = f", {file['scope']}" if file["scope"] not in ("given",) else ""
         plugin = f", plugin {file['plugin']}" if file["plugin"] else ""
-        lines.append(f"[bold]{escape(shown_path(file['path'], base))}[/] [dim]({file['kind']}{scope}{plugin})[/]")
+        lines.append([(shown_path(file["path"], base), "bold"), (" ", None),
+                      (f"({file['kind']}{scope}{plugin})", "dim")])
         if not findings:
-            lines.append("  [dim]no findings[/]")
+            lines.append([("  no findings", "dim")])
         lines.extend(_finding_lines(findings))
     for path, findings in by_file.items():  # findings about files outside the list (none expected)
-        lines.append(f"[bold]{escape(shown_path(path, base))}[/]")
+        lines.append([(shown_path(path, base), "bold")])
         lines.extend(_finding_lines(findings))
     if not doc["files"]:
-        lines.append(f"[dim]no Claude Code or Cursor hook config found for {escape(doc['project'])}[/]")
+        lines.append([(f"no Claude Code or Cursor hook config found for {doc['project']}", "dim")])
     s = doc["summary"]
     colour = "red" if s["errors"] else "yellow" if s["warnings"] else "green"
-    lines.append(f"[{colour}]{summary_line(doc)}[/]")
+    lines.append([(summary_line(doc), colour)])
     return lines
 
 
-def _finding_lines(findings: list[dict]) -> list[str]:
-    from rich.markup import escape
-
-    lines = []
+def _finding_lines(findings: list[dict]) -> list[Line]:
+    lines: list[Line] = []
     for f in findings:
         where = f"{f['line']}:{f['column']}"
         severity = f["severity"]
-        lines.append(f"  {where:>7}  [{STYLE[severity]}]{severity:<7}[/] [dim]{f['rule']}[/]  {escape(f['message'])}")
+        lines.append([(f"  {where:>7}  ", None), (f"{severity:<7}", STYLE[severity]), (" ", None),
+                      (f["rule"], "dim"), (f"  {f['message']}", None)])
         if f["hint"]:
-            lines.append(f"  {'':>7}  {'':<7} [dim]hint: {escape(f['hint'])}[/]")
+            lines.append([(f"  {'':>7}  {'':<7} ", None), (f"hint: {f['hint']}", "dim")])
     return lines
 
 
