@@ -40,15 +40,28 @@ class Rule:
 @cache
 def catalog() -> dict[str, Rule]:
     """Every rule, from the TOML files in rules/ (one per kind): `[rule-name]` tables."""
+    return {rule_id: rule for path in sorted(RULES_DIR.glob("*.toml")) for rule_id, rule in _kind(path.stem).items()}
+
+
+def rule_by_id(rule_id: str) -> Rule:
+    """One rule; only its kind's file is read (a run with a few findings reads one or two)."""
+    found = _kind(rule_id.split("/", 1)[0]).get(rule_id)
+    if found is None:
+        raise KeyError(rule_id)
+    return found
+
+
+@cache
+def _kind(kind: str) -> dict[str, Rule]:
+    path = RULES_DIR / f"{kind}.toml"
+    if not path.is_file():
+        return {}
     rules = {}
-    for path in sorted(RULES_DIR.glob("*.toml")):
-        kind = path.stem
-        for name, raw in tomllib.loads(path.read_text(encoding="utf-8")).items():
-            rule_id = f"{kind}/{name}"
-            if raw["severity"] not in SEVERITIES:
-                raise ValueError(f"{path}: {rule_id} has severity {raw['severity']!r}")
-            rules[rule_id] = Rule(rule_id, kind, raw["severity"], raw["message"], raw["hint"],
-                                  raw["explanation"].strip())
+    for name, raw in tomllib.loads(path.read_text(encoding="utf-8")).items():
+        rule_id = f"{kind}/{name}"
+        if raw["severity"] not in SEVERITIES:
+            raise ValueError(f"{path}: {rule_id} has severity {raw['severity']!r}")
+        rules[rule_id] = Rule(rule_id, kind, raw["severity"], raw["message"], raw["hint"], raw["explanation"].strip())
     return rules
 
 
@@ -157,7 +170,7 @@ class Context:
     def finding_at(self, rule_id: str, file: ConfigFile, line: int | None, column: int | None,
                    related: list[dict] | None = None, **params: Any) -> Finding:
         """A finding at a known position (a syntax error's line and column, say)."""
-        rule = catalog()[rule_id]
+        rule = rule_by_id(rule_id)
         return Finding(rule.id, rule.severity, str(file.path), line or 1, column or 1,
                        rule.message.format(**params), rule.hint.format(**params), related or [])
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Iterator
 
 from installer.doctor import handler_facts
-from installer.doctor.model import Context, Finding, Handler, catalog
+from installer.doctor.model import Context, Finding, Handler, rule_by_id
 from installer.doctor.scripts import ScriptFacts, Site
 
 STOP_EVENTS = ("Stop", "SubagentStop")
@@ -54,7 +54,7 @@ def _related(handlers: list[Handler]) -> list[dict]:
 
 
 def _at(rule_id: str, facts: ScriptFacts, site: Site, handlers: list[Handler], **params) -> Finding:
-    rule = catalog()[rule_id]
+    rule = rule_by_id(rule_id)
     return Finding(rule.id, rule.severity, str(facts.path), site.line, site.column, rule.message.format(**params),
                    rule.hint.format(**params), _related(handlers))
 
