@@ -3,7 +3,6 @@ files to write or remove. Plans are shown before anything is written and carried
 installer.apply; the same code path serves --dry-run."""
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -85,6 +84,8 @@ class Plan:
                                   detail="\n".join(sorted(new_problems)))
 
     def unified_diff(self) -> str:
+        import difflib  # only a diff to show needs it
+
         old = self.document.raw.decode("utf-8", "replace").lstrip("\ufeff")
         new = (self.new_bytes or b"").decode("utf-8", "replace").lstrip("\ufeff")
         name = str(self.target.config)

@@ -13,9 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-import filelock
-import platformdirs
-
 from installer import __version__, atomic
 from installer.errors import ExitCode, HookwrightError
 from installer.hosts.base import Entry
@@ -27,6 +24,8 @@ LOCK_TIMEOUT_S = 30
 
 
 def state_dir() -> Path:
+    import platformdirs  # the writing side only: doctor reads receipts without it
+
     return Path(platformdirs.user_state_dir("hookwright", appauthor=False))
 
 
@@ -37,6 +36,8 @@ def sha256(data: bytes) -> str:
 @contextmanager
 def locked(config: Path) -> Iterator[None]:
     """Serialise read-modify-write of one config file among hookwright processes."""
+    import filelock  # the writing side only: doctor reads receipts without it
+
     folder = state_dir() / "locks"
     atomic.make_dir(folder)
     key = hashlib.sha256(str(atomic.resolve(config)).encode()).hexdigest()[:24]
@@ -201,6 +202,8 @@ def mark_operation(op_id: str, new_state: str) -> None:
 
 
 def _append_line(record: dict) -> None:
+    import filelock
+
     path = journal_path()
     atomic.make_dir(path.parent)
     line = (json.dumps(record) + "\n").encode()

@@ -12,13 +12,15 @@ import re
 import shlex
 import sys
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from installer import resources
 from installer.document import Document
 from installer.errors import HookwrightError
 from installer.hosts.base import Entry, Scope, Target
-from installer.packs import Pack
+
+if TYPE_CHECKING:
+    from installer.packs import Pack
 
 NAME = "claude"
 PROJECT_VAR = '"$CLAUDE_PROJECT_DIR"'
