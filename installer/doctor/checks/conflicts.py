@@ -287,7 +287,21 @@ def _copies(ctx: Context, host: str, handlers: list[Handler]) -> Iterator[tuple[
                               times="twice" if times == 2 else f"{times} times"), handler
         else:  # deduplicated with the copy of its own unit that runs
             yield ctx.finding("conflict/duplicate-handler", handler.file, handler.keys,
-                              [_place(runs, "the copy that runs")], first=_where(runs, handler)), handler
+                              [_place(runs, "the copy that runs")], first=_where(runs, handler),
+                              differs=_differs(runs, handler)), handler
+
+
+def _differs(kept: Handler, copy: Handler) -> str:
+    """Fields besides the command in which two deduplicated copies disagree (the docs do not say
+    whose fields apply then)."""
+    a, b = kept.value, copy.value
+    if not (isinstance(a, dict) and isinstance(b, dict)):
+        return ""
+    fields = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
+    if not fields:
+        return ""
+    return (f"; but the copies differ in {', '.join(json.dumps(f) for f in fields)}, and which copy's fields "
+            "Claude Code applies is not documented")
 
 
 def _unit(handler: Handler):
