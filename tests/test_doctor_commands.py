@@ -149,8 +149,11 @@ def test_hard_coded_home_paths_are_found():
 def test_guards_are_recognised():
     res = resolve_shell("[ -x .claude/hooks/x.sh ] && .claude/hooks/x.sh || true", W)
     assert res.main.guarded
-    assert resolve_shell("command -v rtk >/dev/null && rtk hook claude", W).main.guarded
+    assert resolve_shell("command -v rtk >/dev/null && rtk hook claude", W).main.program_guarded
     assert not resolve_shell(".claude/hooks/x.sh", W).main.guarded
+    # a guard on the interpreter vouches for the interpreter, not for the script it runs
+    vouched = resolve_shell('which python3 >/dev/null && python3 "$CLAUDE_PROJECT_DIR"/missing.py', W).main
+    assert vouched.program_guarded and not vouched.guarded
 
 
 def test_powershell_commands_are_not_read_as_posix():
@@ -366,10 +369,28 @@ def test_interpreter_not_found_quiet_where_the_shell_never_needs_the_program(tmp
     assert not found(out, "command/interpreter-not-found"), [f.message for f in out.findings]
 
 
-def test_interpreter_not_found_where_the_failure_counts(tmp_path):
-    for command in ("hookwright-no-such-tool notify || exit 1", "hookwright-no-such-tool a || hookwright-no-such-tool b"):
-        out = doctor(tmp_path / "p", {S: settings("Stop", matcher=None, command=command)})
-        assert found(out, "command/interpreter-not-found"), command
+@pytest.mark.parametrize("event, command", [
+    ("Stop", "hookwright-no-such-tool notify || exit 1"),
+    ("Stop", "hookwright-no-such-tool notify || exit"),  # a bare exit keeps the failed status
+    ("Stop", "hookwright-no-such-tool a || hookwright-no-such-tool b"),
+    ("Stop", "[[ -n $X && -z $Y ]] && hookwright-no-such-tool notify"),  # ]] ends the test
+    ("Stop", '[[ $1 == "=~" ]] || hookwright-no-such-tool notify'),  # a quoted =~ is no operator
+    ("Stop", "echo [[ && hookwright-no-such-tool notify"),  # [[ as an argument opens no test
+    ("PreToolUse", "hookwright-no-such-tool guard || true"),  # a guard that never runs lets every call through
+])
+def test_interpreter_not_found_where_the_failure_counts(tmp_path, event, command):
+    out = doctor(tmp_path / "p", {S: settings(event, matcher="Bash" if event == "PreToolUse" else None,
+                                              command=command)})
+    assert found(out, "command/interpreter-not-found"), command
+
+
+def test_script_missing_behind_a_guard_on_its_interpreter(tmp_path):
+    command = 'which python3 >/dev/null && python3 "$CLAUDE_PROJECT_DIR"/missing.py'
+    (missing,) = found(doctor(tmp_path / "p", {S: settings(command=command)}), "command/script-missing")
+    assert "every tool call it matches is refused" in missing.message
+    tolerated = 'python3 "$CLAUDE_PROJECT_DIR"/missing.py || true'  # `|| true` swallows python's exit 2
+    (missing,) = found(doctor(tmp_path / "q", {S: settings(command=tolerated)}), "command/script-missing")
+    assert "gate fails open" in missing.message and "refused" not in missing.message
 
 
 def test_every_command_rule_is_tested():

@@ -22,7 +22,7 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass, replace
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 from pathlib import Path
 
 # Hard-coded home directories: macOS, Linux, Windows (either slash).
@@ -69,7 +69,8 @@ class Invocation:
     runner: bool = False  # a package runner (npx, uvx...): runs a package, not a file
     inline: bool = False  # the interpreter runs code given inline (-c, -e, -m module)
     dynamic: str | None = None  # why the file cannot be known statically ($(...), a variable...)
-    guarded: bool = False  # a `test -f`/`[ -x ]`/`command -v` on the same file or program runs first
+    guarded: bool = False  # a `test -f`/`[ -x ]` on the same file runs first
+    program_guarded: bool = False  # a `command -v`/`type`/`hash`/`which` of its program runs first
     tolerated: bool = False  # its failure cannot fail the hook: `... || true`, `... || exit 0`, `... &`
 
 
@@ -265,7 +266,7 @@ class _Lexer:
         text, n = self.text, len(self.text)
         in_test = False  # inside [[ ]]: && || ( ) are part of the test, and =~ takes a regex
         while self.i < n:
-            if in_test and out and out[-1].text == "=~" and text[self.i] not in " \t":
+            if in_test and out and out[-1].text == "=~" and not out[-1].quoted and text[self.i] not in " \t":
                 out.append(self._regex_operand())
                 continue
             ch = text[self.i]
@@ -299,7 +300,7 @@ class _Lexer:
                 in_test = in_test and simple.group() != "]]"
                 continue
             out.append(self._word())
-            in_test = in_test or (out[-1].text == "[[" and not out[-1].quoted)
+            in_test = in_test or (out[-1].text == "[[" and not out[-1].quoted and _starts_a_command(out[:-1]))
         return out
 
     def _regex_operand(self) -> Word:
@@ -593,7 +594,7 @@ class _Interpreter:
             return self._uv_run(name, rest[1:], cwd, launch, guards)
         kind = _interpreter_kind(base)
         if kind is None:
-            return Invocation(name, program=program, guarded=name in guards)
+            return Invocation(name, program=program, program_guarded=name in guards)
         return self._interpreted(name, kind, rest, cwd, launch, guards)
 
     @staticmethod
@@ -688,7 +689,8 @@ class _Interpreter:
                     inner = resolve_shell(words[i + 1].text, self._where(cwd, launch))
                     if inner.main is not None and inner.main.script is not None:
                         return inner.main
-                return Invocation(name, program=program, interpreter=name, inline=True, guarded=program in guards)
+                return Invocation(name, program=program, interpreter=name, inline=True,
+                                  program_guarded=program in guards)
             if text == "--":
                 i += 1
                 break
@@ -696,7 +698,8 @@ class _Interpreter:
                 break
             i += 2 if text in takes_value else 1
         if i >= len(words) or words[i].text == "-":
-            return Invocation(name, program=program, interpreter=name, inline=True, guarded=program in guards)
+            return Invocation(name, program=program, interpreter=name, inline=True,
+                                  program_guarded=program in guards)
         target = words[i]
         if base in ("bun", "deno") and not target.dynamic and "/" not in target.text \
                 and not target.text.endswith(SCRIPT_SUFFIXES):
@@ -712,39 +715,40 @@ class _Interpreter:
 
     def _file(self, text: str, *, program: str | None, interpreter: str | None, word: Word, cwd: Path | None,
               launch: bool, guards: set[str], direct: bool, executable: str | None = None) -> Invocation:
-        executable = executable or (text if direct else (program or text))
-        guarded = text in guards or (program is not None and program in guards)
         if word.unquoted:
             self.unquoted.append(word.unquoted)
+        # `which python3 && python3 x.py` vouches for python3, not for x.py
+        found = partial(Invocation, executable or (text if direct else (program or text)), program=program,
+                        interpreter=interpreter, script=text, direct=direct,
+                        program_guarded=program is not None and program in guards)
         if word.dynamic:
-            return Invocation(executable, program=program, interpreter=interpreter, script=text,
-                              direct=direct, dynamic=word.dynamic, guarded=guarded)
+            return found(dynamic=word.dynamic, guarded=text in guards)
         if "\\" in text or _WINDOWS.match(text):
-            return Invocation(executable, program=program, interpreter=interpreter, script=text, direct=direct,
-                              dynamic="a Windows path", guarded=guarded)
+            return found(dynamic="a Windows path", guarded=text in guards)
         if text.startswith("/"):
-            return Invocation(executable, program=program, interpreter=interpreter, script=text,
-                              path=_normal(text), direct=direct, guarded=guarded)
-        relative = launch
+            return found(path=_normal(text), guarded=text in guards)
         if cwd is None:
             why = ("a relative path: it depends on the directory the host was started in" if launch
                    else "relative to a directory only known when the hook runs")
-            return Invocation(executable, program=program, interpreter=interpreter, script=text, direct=direct,
-                              relative=relative, dynamic=why, guarded=guarded)
+            return found(relative=launch, dynamic=why, guarded=text in guards)
         absolute = _normal(f"{cwd}/{text}")
-        guarded = guarded or str(absolute) in guards
-        return Invocation(executable, program=program, interpreter=interpreter, script=text, path=absolute,
-                          direct=direct, relative=relative, guarded=guarded)
+        return found(path=absolute, relative=launch, guarded=text in guards or str(absolute) in guards)
 
     def _where(self, cwd: Path | None, launch: bool) -> Where:
         w = self.where
         return Where(w.project, w.plugin_root, w.home, cwd, launch, w.env)
 
 
+def _starts_a_command(before: list[Word]) -> bool:
+    """The next word is in command position: first, or after an operator or a keyword."""
+    return not before or before[-1].operator or (before[-1].text in KEYWORDS and not before[-1].quoted)
+
+
 def _succeeds(command: list[Word]) -> bool:
-    """`true`, `:` or `exit 0`: after `||`, the list before it can fail without failing the hook."""
+    """`true`, `:` or `exit 0`: after `||`, the list before it can fail without failing the hook
+    (a bare `exit` keeps the failed status)."""
     head, args = command[0].text, [w.text for w in command[1:]]
-    return (head in ("true", ":") and not command[0].quoted) or (head == "exit" and args in ([], ["0"]))
+    return (head in ("true", ":") and not command[0].quoted) or (head == "exit" and args == ["0"])
 
 
 def _interpreter_kind(base: str) -> str | None:

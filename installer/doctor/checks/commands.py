@@ -18,12 +18,13 @@ from installer.doctor import handler_facts, resolve
 from installer.doctor.model import HOST_NAMES, Context, Finding, Handler
 
 SHARED_SCOPES = ("project", "plugin", "managed", "given")
+# builtins with no file on PATH (export/local/declare/readonly and the guards type/hash never get here)
 SHELL_BUILTINS = frozenset({"source", ".", "cd", "test", "[", "[[", "echo", "printf", "true", "false", ":", "exit",
-                            "export", "set", "unset", "read", "eval", "exec", "command", "builtin", "trap",
-                            "return", "shift", "wait", "ulimit", "umask", "local", "declare", "typeset",
-                            "type", "hash", "let", "shopt", "pushd", "popd", "dirs", "continue", "break", "getopts",
-                            "mapfile", "readarray", "disown", "jobs", "fg", "bg", "enable", "bind", "history",
-                            "caller", "compgen", "complete", "suspend", "logout", "times", "readonly"})
+                            "set", "unset", "read", "eval", "exec", "command", "builtin", "trap", "return", "shift",
+                            "wait", "ulimit", "umask", "typeset", "let", "shopt", "pushd", "popd", "dirs", "continue",
+                            "break", "getopts", "mapfile", "readarray", "disown", "jobs", "fg", "bg", "enable",
+                            "bind", "history", "caller", "compgen", "complete", "suspend", "logout", "times",
+                            "alias", "unalias"})
 # what exit 2 does per event (claude-code-hooks.md §2.1, §5): `python3 missing.py` exits 2
 BLOCKED_BY_EXIT_2 = {
     "PreToolUse": "every tool call it matches is refused",
@@ -39,9 +40,17 @@ BLOCKED_BY_EXIT_2 = {
     "WorktreeCreate": "worktree creation fails", "PreModelSwitch": "model switches are refused",
 }
 CLAUDE_GATES = frozenset({"PreToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "ConfigChange"})
+ACTION_GUARDS = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit", "ConfigChange"})
 # Cursor: exit 2 blocks, and so does any failure of a hook with "failClosed": true (other-hosts.md §1.3)
 CURSOR_GATES = frozenset({"preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile",
-                          "beforeSubmitPrompt"})
+                          "beforeSubmitPrompt", "subagentStart", "beforeTabFileRead"})
+
+
+def _guards_an_action(handler: Handler) -> bool:
+    """A hook that can refuse a tool call, a prompt or a settings change: if its program is
+    missing, the action goes through unchecked (Stop hooks, notifiers and loggers aside)."""
+    guards = CURSOR_GATES if handler.file.host == "cursor" else ACTION_GUARDS
+    return handler.event in guards
 
 
 def _effect(handler: Handler, python: bool) -> str:
@@ -127,7 +136,7 @@ def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
             continue  # a device or a pipe (`source /dev/null`): there, and not a script to check
         if not is_file:
             python = inv.interpreter is not None and resolve.PYTHON.match(Path(inv.interpreter.split()[-1]).name)
-            effect = _effect(handler, bool(python))
+            effect = _effect(handler, bool(python) and not inv.tolerated)  # `|| true` swallows python's exit 2
             if exists:
                 effect = "it is a directory; " + effect
             also = f" (looked for {path})" if str(path) != shown else ""
@@ -172,9 +181,10 @@ def _programs(ctx: Context, handler: Handler, res: resolve.Resolution, keys: tup
     reported = set()
     for inv in res.invocations:
         program = inv.program
-        if not program or inv.dynamic or inv.guarded or inv.tolerated or program in reported \
-                or program in SHELL_BUILTINS:
+        if not program or inv.dynamic or inv.program_guarded or program in reported or program in SHELL_BUILTINS:
             continue
+        if inv.tolerated and not (inv is res.main and _guards_an_action(handler)):
+            continue  # `notify-send ... || true`: the hook goes on without it (a guard's own program counts)
         if not (inv.interpreter or inv.runner or inv is res.main or res.form == "exec"):
             continue
         if _which(program, os.environ.get("PATH", os.defpath)) is None:
