@@ -226,12 +226,17 @@ def test_one_plugin_root_template_in_two_plugins_names_two_scripts(tmp_path, mon
     assert not [r for r in conflict_rules(out) if r.startswith("conflict/duplicate")]
 
 
-def test_a_plugin_file_named_on_the_command_line_is_paired_with_nothing(tmp_path):
-    """Nothing says which settings enable a loose plugin hooks.json."""
+def test_a_plugin_file_named_on_the_command_line_is_paired_with_nothing(tmp_path, home):
+    """Nothing says which settings enable a loose plugin hooks.json; the user's own copies are
+    still compared with each other."""
     base = tmp_path / "p"
     plugin = {"description": "x", "hooks": config(("Bash", "echo guard"))["hooks"]}
     out = doctor(base, {S: config(("Bash", "echo guard")), "plugin/hooks/hooks.json": plugin})
     assert conflict_rules(out) == []
+    user = str(home / ".claude/settings.json")
+    out = doctor(base, {user: config(("Bash", "echo guard", "echo guard")), "plugin/hooks/hooks.json": plugin})
+    (dup,) = found(out, "conflict/duplicate-handler")
+    assert dup.path == user
 
 
 def test_copies_of_one_rewriter_do_not_race_each_other(tmp_path, monkeypatch):

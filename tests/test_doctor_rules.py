@@ -89,6 +89,8 @@ CASES = [
     case("structure/settings-schema", {S: {"cleanupPeriodDays": "thirty"}}, {S: {"cleanupPeriodDays": 30}}),
     case("structure/settings-schema", {S: {"permissions": {"allow": ["Write:**/*.ts"]}}},
          {S: {"permissions": {"allow": ["Write(**/*.ts)"]}}}, note="permission-rule-syntax"),
+    case("structure/settings-schema", {S: {"permissions": {"allow": ["Bash(npm run test), Bash(npm run lint)"]}}},
+         {S: {"permissions": {"allow": ["Bash(npm run test)", "Bash(npm run lint)"]}}}, note="two-rules-in-one"),
     case("structure/settings-schema", {S: {"permissions": {"allow": ['Bash(python -c "print(1)") x']}}},
          {S: {"permissions": {"allow": ['Bash(python -c "json.load\\(sys.stdin\\)")', "Bash(echo (a))"]}}},
          note="parentheses-inside-the-specifier"),  # as Claude Code saves an approved command

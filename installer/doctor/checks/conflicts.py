@@ -263,9 +263,10 @@ def _loaded_together(copies: list[Handler]) -> list[list[Handler]]:
     for handler in copies:
         session = _session(handler)
         (everywhere if session == EVERY_SESSION else by_session.setdefault(session, [])).append(handler)
-    if not by_session:
-        return [everywhere]
-    return [(everywhere if session[0] == "project" else []) + handlers for session, handlers in by_session.items()]
+    groups = [(everywhere if session[0] == "project" else []) + handlers for session, handlers in by_session.items()]
+    if not any(session[0] == "project" for session in by_session):
+        groups.append(everywhere)  # no project to load them with: the files every session loads, together
+    return groups
 
 
 def _copies(ctx: Context, host: str, handlers: list[Handler]) -> Iterator[tuple[Finding, Handler]]:

@@ -311,9 +311,7 @@ def settings_schema_errors(settings: dict) -> list[SchemaError]:
 
 PERMISSION_LISTS = ("allow", "deny", "ask")
 BUILTIN_TOOL_NAMES = frozenset(BUILTIN_TOOLS)
-# `Tool` or `Tool(specifier)`; the specifier runs to the final ")" and may hold parentheses itself
-# (Claude Code saves approved commands such as `Bash(python -c "json.load\(sys.stdin\)")` so)
-PERMISSION_RULE = re.compile(r"[A-Za-z_][\w-]*(\(.+\))?", re.S)
+TOOL_NAME = re.compile(r"[A-Za-z_][\w-]*")
 
 
 def _schema(ctx: Context, file: ConfigFile, data: dict) -> Iterator[Finding]:
@@ -375,9 +373,30 @@ def _opinion(error: SchemaError, keys: tuple) -> bool:
 
 
 def _parses_as_permission_rule(rule: str) -> bool:
-    """`Tool` or `Tool(specifier)`: a non-empty specifier in parentheses that close the rule."""
-    return PERMISSION_RULE.fullmatch(rule) is not None or (
-        rule.startswith("mcp__") and "(" not in rule)
+    """`Tool` or `Tool(specifier)`: a non-empty specifier whose parentheses balance and close the
+    rule. It may hold parentheses itself, escaped or balanced (Claude Code saves approved commands
+    such as `Bash(python -c "json.load\\(sys.stdin\\)")`); two rules in one string do not parse."""
+    if rule.startswith("mcp__") and "(" not in rule:
+        return True
+    name = TOOL_NAME.match(rule)
+    if name is None:
+        return False
+    specifier = rule[name.end():]
+    if not specifier:
+        return True
+    if len(specifier) < 3 or specifier[0] != "(":
+        return False
+    depth, i = 0, 0
+    while i < len(specifier):
+        char = specifier[i]
+        if char == "\\":
+            i += 2
+            continue
+        depth += (char == "(") - (char == ")")
+        if depth == 0:
+            return i == len(specifier) - 1
+        i += 1
+    return False
 
 
 def _problem(error: SchemaError) -> str:
