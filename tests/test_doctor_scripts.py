@@ -201,8 +201,10 @@ def test_a_script_answering_for_each_of_its_events_is_not_wrong(tmp_path):
     config = {"hooks": {event: [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]
                         for event in ("PreToolUse", "PostToolUse")}}
     assert not found(doctor(base, {S: config}), "script/wrong-event-name")
-    config["hooks"]["PermissionRequest"] = config["hooks"]["PreToolUse"]
-    (wrong,) = found(doctor(base, {S: config}), "script/wrong-event-name")
+    config["hooks"]["PermissionRequest"] = config["hooks"]["PreToolUse"]  # it may print nothing there
+    assert not found(doctor(base, {S: config}), "script/wrong-event-name")
+    only = {"hooks": {"PermissionRequest": config["hooks"]["PreToolUse"]}}
+    (wrong,) = found(doctor(base, {S: only}), "script/wrong-event-name")
     assert "runs on PermissionRequest" in wrong.message and len(wrong.related) == 1
 
 

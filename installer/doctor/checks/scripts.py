@@ -84,15 +84,13 @@ def _script(ctx: Context, facts: ScriptFacts, handlers: list[Handler]) -> Iterat
 
 
 def _wrong_event_name(facts: ScriptFacts, handlers: list[Handler]) -> Iterator[Finding]:
-    """A script that only ever answers for other events than the one it runs on."""
+    """A script whose literal hookEventName values name none of the events it runs on (one that
+    serves two events and answers only one of them may print nothing on the other)."""
     written = {site.what for site in facts.event_names}
-    by_event: dict[str, list[Handler]] = {}
-    for handler in handlers:
-        if written and handler.event not in written:
-            by_event.setdefault(handler.event, []).append(handler)
-    for event, runs in by_event.items():
+    events = sorted({handler.event for handler in handlers})
+    if written and not written & set(events):
         site = facts.event_names[0]
-        yield _at("script/wrong-event-name", facts, site, runs, found=site.what, event=event)
+        yield _at("script/wrong-event-name", facts, site, handlers, found=site.what, event=" and ".join(events))
 
 
 def _probed(ctx: Context) -> Iterator[Finding]:
