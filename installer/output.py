@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from installer.commands.result import Result
+    from installer.doctor.report import Line
     from installer.plan import Plan
 
 JSON_SCHEMA = "hookwright/1"
@@ -201,13 +202,14 @@ def _print_doctor(result: Result) -> None:
     elif fmt == "sarif":
         _print_compact(report.sarif(doc, Path.cwd()))
     else:
-        print_lines(report.text(doc, Path.cwd()))
+        _print_lines(report.text(doc, Path.cwd()))
 
 
-def print_lines(lines: list[list[tuple[str, str | None]]]) -> None:
-    """Styled segments, coloured by rich on a terminal (or with FORCE_COLOR); elsewhere (a pipe,
-    pre-commit, CI) the plain text, without loading rich, a fifth of a one-file doctor run."""
-    if sys.stdout.isatty() or os.environ.get("FORCE_COLOR"):
+def _print_lines(lines: list[Line]) -> None:
+    """Styled segments, coloured by rich on a terminal (or with FORCE_COLOR or TTY_COMPATIBLE=1,
+    as rich reads them); elsewhere (a pipe, pre-commit, CI) the plain text, without loading rich,
+    a fifth of a one-file doctor run."""
+    if sys.stdout.isatty() or os.environ.get("FORCE_COLOR") or os.environ.get("TTY_COMPATIBLE") == "1":
         from rich.text import Text
 
         for segments in lines:

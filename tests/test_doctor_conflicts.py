@@ -174,9 +174,9 @@ def test_copies_that_differ_in_other_fields_say_so(tmp_path):
     group = {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo a"},
                                           {"type": "command", "command": "echo a", "if": "Bash(git *)", "timeout": 5}]}
     (dup,) = found(doctor(tmp_path / "p", {S: {"hooks": {"PreToolUse": [group]}}}), "conflict/duplicate-handler")
-    assert 'differ in "if", "timeout"' in dup.message
+    assert 'differ in "if", "timeout"' in dup.message and "changes nothing" not in dup.message
     (same,) = found(doctor(tmp_path / "q", {S: config(("Bash", "echo a", "echo a"))}), "conflict/duplicate-handler")
-    assert "differ" not in same.message
+    assert "differ" not in same.message and "changes nothing" in same.message
 
 
 def test_twice_in_one_group_is_a_duplicate(tmp_path):

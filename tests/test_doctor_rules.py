@@ -46,6 +46,8 @@ CASES = [
     case("structure/group-unknown-key", {S: settings(group={"matchers": "Bash"})}, {S: settings()}, note="typo"),
     case("structure/group-note-key", {S: settings(group={"description": "guard"})}, {S: settings()}),
     case("structure/hooks-note-key", {S: {"hooks": {"$comment": "guards", **settings()["hooks"]}}}, {S: settings()}),
+    case("structure/hooks-note-key", {S: {"hooks": {"_comment": ["one", "two"], **settings()["hooks"]}}},
+         {S: settings()}, note="a-list-of-lines"),
     case("structure/handler-string", {S: {"hooks": {"Stop": [{"hooks": ["echo hi"]}]}}},
          {S: {"hooks": {"Stop": [{"hooks": [ECHO]}]}}}),
     case("structure/handler-not-object", {S: {"hooks": {"Stop": [{"hooks": [42]}]}}},
@@ -224,6 +226,16 @@ def test_an_expression_matcher_is_told_to_match_the_tools_it_names(tmp_path):
     out = doctor(tmp_path / "a", {S: settings(matcher='tool_name in ["Write", "Edit"]')})
     (nothing,) = found(out, "matcher/matches-nothing")
     assert '"matcher": "Write|Edit"' in nothing.hint and "Write(src/**)" in nothing.hint
+    (fetch,) = found(doctor(tmp_path / "c", {S: settings(matcher='tool_name == "WebFetch"')}), "matcher/matches-nothing")
+    assert "WebFetch(domain:example.com)" in fetch.hint
+    (mcp,) = found(doctor(tmp_path / "d", {S: settings(matcher='tool == "mcp__github__create_issue"')}),
+                   "matcher/matches-nothing")
+    assert '"matcher": "mcp__github__create_issue"' in mcp.hint and "e.g." not in mcp.hint
     (plain,) = found(doctor(tmp_path / "b", {S: settings(matcher='input.command matches "rm"')}),
                      "matcher/matches-nothing")
     assert '"matcher": "Bash"' in plain.hint
+
+
+def test_a_note_under_hooks_is_not_read_as_matcher_groups(tmp_path):
+    out = doctor(tmp_path, {S: {"hooks": {"_comment": ["one", "two"], **settings()["hooks"]}}})
+    assert rule_ids(out) == ["structure/hooks-note-key"]

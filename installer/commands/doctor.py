@@ -1,7 +1,6 @@
 """`hookwright doctor`: lint every hook config of every scope (or the files given), or explain a rule."""
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
 from installer.commands.result import Result
@@ -31,6 +30,8 @@ def explain(rule_id: str, fmt: str = "text") -> Result:
 
     rules = catalog()
     if rule_id not in rules:
+        import difflib  # only for a rule id that does not exist
+
         close = difflib.get_close_matches(rule_id, list(rules), n=3, cutoff=0.5)
         close += [r for r in rules if r.endswith("/" + rule_id) and r not in close]
         raise HookwrightError(f"no doctor rule {rule_id!r}",

@@ -289,20 +289,18 @@ def _copies(ctx: Context, host: str, handlers: list[Handler]) -> Iterator[tuple[
         else:  # deduplicated with the copy of its own unit that runs
             yield ctx.finding("conflict/duplicate-handler", handler.file, handler.keys,
                               [_place(runs, "the copy that runs")], first=_where(runs, handler),
-                              differs=_differs(runs, handler)), handler
+                              effect=_copy_effect(runs, handler)), handler
 
 
-def _differs(kept: Handler, copy: Handler) -> str:
-    """Fields besides the command in which two deduplicated copies disagree (the docs do not say
-    whose fields apply then)."""
-    a, b = kept.value, copy.value
-    if not (isinstance(a, dict) and isinstance(b, dict)):
-        return ""
+def _copy_effect(kept: Handler, copy: Handler) -> str:
+    """What the extra copy changes: nothing, or, where the copies differ in other fields, what
+    nobody documents (whose fields apply)."""
+    a, b = kept.value, copy.value  # objects: only they have a deduplication key
     fields = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
     if not fields:
-        return ""
-    return (f"; but the copies differ in {', '.join(json.dumps(f) for f in fields)}, and which copy's fields "
-            "Claude Code applies is not documented")
+        return ", so this copy changes nothing"
+    return (f"; the copies differ in {', '.join(json.dumps(f) for f in fields)}, and which copy's fields it "
+            "applies is not documented")
 
 
 def _unit(handler: Handler):

@@ -12,6 +12,9 @@ from installer.doctor.matching import VALUE_NAME, Matcher, can_match_a_name, cla
 from installer.doctor.model import ConfigFile, Context, Finding, Handler, describe
 
 PERMISSION_RULE = re.compile(r"\s*([A-Za-z][A-Za-z0-9_-]*)\((.*)\)\s*")
+# what an `if` rule looks like for the tools whose input it can test (permission-rule syntax)
+IF_EXAMPLE = {"Bash": "Bash(git *)", "Edit": "Edit(src/**)", "Write": "Write(src/**)", "Read": "Read(src/**)",
+              "MultiEdit": "MultiEdit(src/**)", "WebFetch": "WebFetch(domain:example.com)"}
 _QUOTED_NAME = re.compile(r"""["']([A-Za-z_][\w-]*)\\?["']""")  # the tools an expression names: tool == "Write"
 EXPRESSION = re.compile(r"==|!=|&&|\|\||\btool(_name|_input)?\b|\bmatches\b|\bin \[")
 # what an open matcher is matched against, where those values are names (model names are not)
@@ -172,10 +175,11 @@ def _regex(ctx: Context, file: ConfigFile, event: Event, matcher: Matcher, shown
 def _nothing(ctx: Context, file: ConfigFile, shown: str, keys: tuple, what: str, expression: Any) -> Finding:
     if expression:
         detail = " (it is an expression, not a name pattern)"
-        named = [name for name in dict.fromkeys(_QUOTED_NAME.findall(shown)) if name in BUILTIN_TOOLS]
-        example = "Bash(git *)" if not named or named[0] == "Bash" else f"{named[0]}(src/**)"
+        named = [name for name in dict.fromkeys(_QUOTED_NAME.findall(shown))
+                 if name in BUILTIN_TOOLS or name.startswith("mcp__")]
+        example = IF_EXAMPLE.get(named[0] if named else "Bash")
         hint = (f'match by name ("matcher": "{"|".join(named) or "Bash"}") and put input conditions in the '
-                f'handler\'s "if" (e.g. "{example}") or in the script')
+                f'handler\'s "if"{f" (e.g. {json.dumps(example)})" if example else ""} or in the script')
     else:
         detail = " (it needs characters that no such name has)"
         hint = 'write the names, e.g. "Edit|Write", or a regex over them'

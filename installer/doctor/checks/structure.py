@@ -4,13 +4,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
-from installer.doctor.facts import (BUILTIN_TOOLS, CLAUDE_EVENTS, COMMON_FIELDS, CURSOR_EVENTS, CURSOR_FIELDS,
-                                    CURSOR_TYPES, DISABLE_ALL, FOLDED_CLAUDE_EVENTS, FOLDED_CURSOR_EVENTS, GROUP_KEYS, IF_EVENTS,
-                                    MANAGED_ONLY_KEYS, REQUIRED_FIELDS, SHELLS, TYPE_FIELDS, Event, fold)
 from installer import resources
 from installer.doctor.discovery import SCOPE_ORDER
+from installer.doctor.facts import (BUILTIN_TOOLS, CLAUDE_EVENTS, COMMON_FIELDS, CURSOR_EVENTS, CURSOR_FIELDS,
+                                    CURSOR_TYPES, DISABLE_ALL, FOLDED_CLAUDE_EVENTS, FOLDED_CURSOR_EVENTS, GROUP_KEYS,
+                                    IF_EVENTS, MANAGED_ONLY_KEYS, REQUIRED_FIELDS, SHELLS, TYPE_FIELDS, Event, fold)
 from installer.doctor.model import ConfigFile, Context, Finding, describe
 
 READ_ERRORS = ("is a directory", "cannot be read", "the file is a symlink")
@@ -77,6 +77,8 @@ def _claude(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
         known = CLAUDE_EVENTS.get(event)
         if known is None:
             yield _unknown_event(ctx, file, event, "Claude Code", CLAUDE_EVENTS, FOLDED_CLAUDE_EVENTS)
+            if _note(event):
+                continue  # a note's value is prose, not matcher groups
         if not isinstance(groups, list):
             if known is not None:  # under an unknown name (a "$comment" key, say) nothing runs anyway
                 yield ctx.finding("structure/event-not-list", file, ("hooks", event), event=event,
@@ -233,7 +235,8 @@ def _note(key: str) -> bool:
     return key.startswith(("_", "$", "//", "#", "@")) or key.strip().lower() in NOTE_WORDS
 
 
-def _unknown_event(ctx: Context, file: ConfigFile, event: str, host: str, events, folded) -> Finding:
+def _unknown_event(ctx: Context, file: ConfigFile, event: str, host: str, events: Iterable[str],
+                   folded: dict[str, str]) -> Finding:
     """A key under "hooks" that names no event: a note (`$comment`) or an event the host lacks."""
     if _note(event):
         return ctx.finding("structure/hooks-note-key", file, ("hooks", event), key=event, host=host, lost=_lost(file))
@@ -242,9 +245,10 @@ def _unknown_event(ctx: Context, file: ConfigFile, event: str, host: str, events
 
 
 def _lost(file: ConfigFile) -> str:
-    """Claude Code rewrites its settings files (approvals into settings.local.json...), not plugin
-    or Cursor files."""
-    return " and drops it when it rewrites the file" if file.kind == "claude-settings" else ""
+    """Claude Code rewrites its settings files (approvals into settings.local.json...), not managed
+    settings, plugin or Cursor files."""
+    return " and drops it when it rewrites the file" if file.kind == "claude-settings" and file.scope != "managed" \
+        else ""
 
 
 def _unknown_key(ctx: Context, file: ConfigFile, keys: tuple, key: str, kind: str | None, fields: dict,
@@ -305,7 +309,8 @@ class SchemaError:
 
 def settings_schema_errors(settings: dict) -> list[SchemaError]:
     """SchemaStore's complaints about a settings object, in document order of their paths."""
-    errors = [SchemaError.of(error) for error in resources.validator("schemastore/claude-code-settings.json").iter_errors(settings)]
+    schemastore = resources.validator("schemastore/claude-code-settings.json")
+    errors = [SchemaError.of(error) for error in schemastore.iter_errors(settings)]
     return sorted(errors, key=lambda e: [str(k) for k in e.keys])
 
 
@@ -423,6 +428,8 @@ def _cursor(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
     for event, entries in hooks.items():
         if event not in CURSOR_EVENTS and fold(event) not in FOLDED_CLAUDE_EVENTS:  # Claude names: host rules
             yield _unknown_event(ctx, file, event, "Cursor", CURSOR_EVENTS, FOLDED_CURSOR_EVENTS)
+            if _note(event):
+                continue
         if not isinstance(entries, list):
             if event in CURSOR_EVENTS:
                 yield ctx.finding("structure/event-not-list", file, ("hooks", event), event=event,
