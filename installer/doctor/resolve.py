@@ -649,7 +649,9 @@ class _Interpreter:
             if rest[i].text == "--":
                 i += 1
                 break
-            i += 2 if rest[i].text in takes_value else 1
+            step = 2 if rest[i].text in takes_value else 1
+            self.unquoted.extend(w.unquoted for w in rest[i:i + step] if w.unquoted)  # --project $CLAUDE_PROJECT_DIR
+            i += step
         if i >= len(rest):
             return Invocation(name, program=name, runner=True)
         target = rest[i]
