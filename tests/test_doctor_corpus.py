@@ -215,3 +215,18 @@ def test_an_error_on_every_schemastore_negative_fixture(shared, fixture):
     assert fixture is not None, "no negative fixtures"
     errors = {f.rule for f in run([fixture], project=fixture.parent).findings if f.severity == "error"}
     assert errors and NEGATIVE_RULES.get(fixture.name, {"structure/settings-schema"}) <= errors
+
+
+def test_unquoted_path_placeholders(corpus):
+    # A $CLAUDE_PROJECT_DIR or ${CLAUDE_PLUGIN_ROOT} outside double quotes where it names the
+    # script or a cd target (agnix's CC-HK-030 finds 47 of these files; it misses one written
+    # `$CLAUDE_PROJECT_DIR/.claude/hooks/protect-files.sh` and flags a quoted one inside $(...)).
+    per_file = _by_file(corpus, "command/unquoted-placeholder")
+    assert (len(per_file), sum(per_file.values())) == (50, 334)
+    assert per_file["anthropics__claude-code__plugins__explanatory-output-style__hooks__hooks.json"] == 1
+
+
+def test_no_duplicate_runs_twice_across_unrelated_files(corpus):
+    # Files named together on the command line load in no session together (two projects, or a
+    # plugin nothing enables), and one ${CLAUDE_PLUGIN_ROOT} template names each plugin's own file.
+    assert _by_file(corpus, "conflict/duplicate-runs-twice") == {}
