@@ -131,13 +131,20 @@ def _group(ctx: Context, file: ConfigFile, event: str, known: Event | None, grou
         yield from _handler(ctx, file, event, known, handler, keys + ("hooks", hi))
 
 
+def _not_an_object(ctx: Context, file: ConfigFile, value: Any, keys: tuple, host: str) -> Finding | None:
+    """A bare string (a command without its object) or another non-object where a handler belongs."""
+    if isinstance(value, str):
+        return ctx.finding("structure/handler-string", file, keys, host=host, command=json.dumps(value))
+    if not isinstance(value, dict):
+        return ctx.finding("structure/handler-not-object", file, keys, found=describe(value))
+    return None
+
+
 def _handler(ctx: Context, file: ConfigFile, event: str, known: Event | None, handler: Any,
              keys: tuple) -> Iterator[Finding]:
-    if isinstance(handler, str):
-        yield ctx.finding("structure/handler-string", file, keys, host="Claude Code", command=json.dumps(handler))
-        return
-    if not isinstance(handler, dict):
-        yield ctx.finding("structure/handler-not-object", file, keys, found=describe(handler))
+    wrong = _not_an_object(ctx, file, handler, keys, "Claude Code")
+    if wrong is not None:
+        yield wrong
         return
     kind = handler.get("type")
     if "type" not in handler:
@@ -440,11 +447,9 @@ def _cursor(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
 
 
 def _cursor_entry(ctx: Context, file: ConfigFile, entry: Any, keys: tuple) -> Iterator[Finding]:
-    if isinstance(entry, str):
-        yield ctx.finding("structure/handler-string", file, keys, host="Cursor", command=json.dumps(entry))
-        return
-    if not isinstance(entry, dict):
-        yield ctx.finding("structure/handler-not-object", file, keys, found=describe(entry))
+    wrong = _not_an_object(ctx, file, entry, keys, "Cursor")
+    if wrong is not None:
+        yield wrong
         return
     if "hooks" in entry:  # a Claude Code group: host/cursor-claude-group says so
         return
