@@ -69,6 +69,7 @@ DOCTOR_CLASSES = {
     "conflict/input-rewrite-race-mcp": "two hooks rewriting one tool's input",
     "conflict/input-rewrite-race-possible": "two hooks rewriting one tool's input",
     "conflict/cursor-runs-claude-hooks": "Cursor running Claude Code hooks twice",
+    "conflict/session-end-budget": "SessionEnd timeout above its budget",
 }
 DOCTOR_PREFIXES = {
     "structure/": "group/handler shape, types, unknown keys",
@@ -81,7 +82,7 @@ AGNIX_CLASSES = {
     "CC-HK-001": "unknown event name",
     "CUR-011": "unknown event name",
     "CC-HK-011": "invalid timeout",
-    "CC-HK-010": "SessionEnd timeout above its budget (agnix)",
+    "CC-HK-010": "SessionEnd timeout above its budget",
     "CC-HK-014": "`once` outside skill frontmatter",
     "CC-HK-018": "matcher on an event without matchers",
     "CC-HK-002": "handler type the event does not run",

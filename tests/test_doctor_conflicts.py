@@ -306,5 +306,30 @@ def test_files_of_unrelated_projects_are_not_paired(tmp_path):
 def test_every_conflict_rule_is_tested():
     tested = {"conflict/input-rewrite-race", "conflict/input-rewrite-race-mcp", "conflict/input-rewrite-race-possible",
               "conflict/duplicate-handler", "conflict/duplicate-runs-twice", "conflict/pack-in-several-scopes",
-              "conflict/cursor-runs-claude-hooks"}
+              "conflict/cursor-runs-claude-hooks", "conflict/session-end-budget"}
     assert {r for r in catalog() if r.startswith("conflict/")} == tested
+
+
+# ---- SessionEnd's shared budget ----------------------------------------------------------------------
+
+def session_end(timeout, command="echo bye") -> dict:
+    return {"SessionEnd": [{"hooks": [{"type": "command", "command": command, "timeout": timeout}]}]}
+
+
+def test_a_session_end_timeout_above_a_minute_is_cut_to_60_seconds(tmp_path):
+    (cut,) = found(doctor(tmp_path / "p", {S: {"hooks": session_end(120)}}), "conflict/session-end-budget")
+    assert cut.severity == "warning" and "cut to 60 s" in cut.message and cut.line == 9  # the "timeout" value
+    assert not found(doctor(tmp_path / "q", {S: {"hooks": session_end(60)}}), "conflict/session-end-budget")
+    # milliseconds are another rule's finding; the variable that sets the budget turns this off
+    assert not found(doctor(tmp_path / "r", {S: {"hooks": session_end(5000)}}), "conflict/session-end-budget")
+    budget = {"env": {"CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS": "180000"}, "hooks": session_end(120)}
+    assert not found(doctor(tmp_path / "s", {S: budget}), "conflict/session-end-budget")
+
+
+def test_a_plugin_session_end_timeout_does_not_raise_the_budget(tmp_path, monkeypatch):
+    enable = enabled_plugins(tmp_path, monkeypatch, {"uploader": session_end(10, "echo upload")})
+    out = doctor(tmp_path / "p", {S: enable}, given=False)
+    (cut,) = found(out, "conflict/session-end-budget")
+    assert "cut to 1.5 s" in cut.message and "plugin" in cut.message and cut.path.endswith("hooks/hooks.json")
+    raised = {**enable, "hooks": session_end(15)}  # a settings file's SessionEnd timeout raises it for all
+    assert not found(doctor(tmp_path / "p", {S: raised}, given=False), "conflict/session-end-budget")

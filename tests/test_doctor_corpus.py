@@ -230,3 +230,15 @@ def test_no_duplicate_runs_twice_across_unrelated_files(corpus):
     # Files named together on the command line load in no session together (two projects, or a
     # plugin nothing enables), and one ${CLAUDE_PLUGIN_ROOT} template names each plugin's own file.
     assert _by_file(corpus, "conflict/duplicate-runs-twice") == {}
+
+
+def test_session_end_timeouts_the_shared_budget_cuts(corpus):
+    # One settings file asks 120 s (capped at 60), four plugins ask 5 to 15 s, which their own
+    # timeout cannot raise the 1.5 s budget to; the millisecond values are another rule's.
+    per_file = _by_file(corpus, "conflict/session-end-budget")
+    assert per_file == {"ldom1__ai-dotfiles__.claude__settings.json": 1,
+                        "alilloig__dotclaude__plugins__coworking-monitor__hooks__hooks.json": 1,
+                        "chriscantu__claude-config__hooks__hooks.json": 1,
+                        "jl-cmd__claude-code-config__packages__claude-dev-env__hooks__hooks.json": 1,
+                        "phrazzld__claude-config__plugins__marketplaces__design-plugins__design-and-refine__hooks__"
+                        "hooks.json": 1}, per_file

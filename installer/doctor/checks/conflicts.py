@@ -6,6 +6,8 @@
   per plugin copy; observed.md i, hooks.md §7), or one of our packs installed in two scopes.
 - Cursor's third-party loading: a Cursor hook that does the job of a Claude Code hook the same
   Cursor project also runs (other-hosts.md §1.1).
+- SessionEnd's shared budget: 1.5 s, raised to the largest SessionEnd timeout of the settings
+  files up to 60 s; a plugin's timeout raises nothing (hooks.md §3, timeout).
 
 Cost stays linear in the number of handlers: handlers are grouped by event, by racer (one
 command runs once) and by matcher signature before any pair is looked at, candidate pairs come
@@ -15,6 +17,7 @@ event.
 from __future__ import annotations
 
 import json
+import os
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +44,7 @@ def check(ctx: Context) -> Iterator[Finding]:
     yield from _duplicates(ctx)
     yield from _packs_in_several_scopes(ctx)
     yield from _cursor_third_party(ctx)
+    yield from _session_end_budget(ctx)
 
 
 # ---- the input-rewrite race ------------------------------------------------------------------------
@@ -413,3 +417,52 @@ def _same_job(cursor_handler: Handler, claude_handler: Handler) -> str | None:
         if a.name == b.name and a.name not in GENERIC_NAMES:
             return f"both run a script named {a.name}"
     return None
+
+
+# ---- SessionEnd's shared budget ---------------------------------------------------------------------
+
+SESSION_END_BUDGET = 1.5  # seconds, when no SessionEnd timeout of a settings file raises it
+SESSION_END_CAP = 60  # the most a configured timeout raises it to
+BUDGET_VARIABLE = "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"
+
+
+def _session_end_budget(ctx: Context) -> Iterator[Finding]:
+    """A SessionEnd hook whose timeout the shared budget cuts short: above 60 s anywhere, or
+    above the budget in a plugin (whose own timeout does not raise it). Values of 1000 and more
+    are milliseconds to structure/timeout-milliseconds; the variable that sets the budget
+    (in the environment or a settings file's "env") turns this off."""
+    if os.environ.get(BUDGET_VARIABLE) or any(_sets_budget(f.document.data) for f in ctx.files if f.document):
+        return
+    ends = [h for h in ctx.handlers if h.file.host == "claude" and h.event == "SessionEnd"
+            and isinstance(h.value, dict) and _seconds(h.value.get("timeout")) is not None]
+    for handler in ends:
+        timeout = _seconds(handler.value["timeout"])
+        if timeout >= 1000:
+            continue
+        if timeout > SESSION_END_CAP:
+            budget, why = SESSION_END_CAP, "no SessionEnd timeout raises the shared budget past 60 s"
+        elif _unit(handler)[0] == "plugin":
+            raised = [_seconds(h.value["timeout"]) for h in ends
+                      if _unit(h)[0] != "plugin" and _shares_a_session(h, handler)]
+            budget = max(SESSION_END_BUDGET, min(max(raised, default=0), SESSION_END_CAP))
+            if timeout <= budget:
+                continue
+            why = (f"a plugin's own timeout does not raise the shared budget, and no SessionEnd hook of "
+                   f"the settings files loaded with it asks for {timeout:g} s")
+        else:
+            continue
+        yield ctx.finding("conflict/session-end-budget", handler.file, handler.keys + ("timeout",),
+                          value=f"{timeout:g}", budget=f"{budget:g}", why=why)
+
+
+def _seconds(value) -> float | None:
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else None
+
+
+def _sets_budget(data) -> bool:
+    return isinstance(data, dict) and isinstance(data.get("env"), dict) and BUDGET_VARIABLE in data["env"]
+
+
+def _shares_a_session(a: Handler, b: Handler) -> bool:
+    sa, sb = _session(a), _session(b)
+    return EVERY_SESSION in (sa, sb) or sa == sb
