@@ -96,6 +96,8 @@ def test_plugin_root_and_cursor_project_dir():
     ("[ -f $CLAUDE_PROJECT_DIR/x.sh ] && \"$CLAUDE_PROJECT_DIR\"/x.sh", ("CLAUDE_PROJECT_DIR",)),
     ("${CLAUDE_PROJECT_DIR:-$HOME/.claude}/hooks/x.sh", ("CLAUDE_PROJECT_DIR",)),
     ("uv run --project $CLAUDE_PROJECT_DIR ruff check", ("CLAUDE_PROJECT_DIR",)),
+    ("bash -c '$CLAUDE_PROJECT_DIR/.claude/hooks/x.sh'", ("CLAUDE_PROJECT_DIR",)),
+    ("""bash -c '"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh'""", ()),
     ('uv run --project "$CLAUDE_PROJECT_DIR" ruff check', ()),
     ("python3 ~/x.py 2>>$CLAUDE_PROJECT_DIR/log", ()),  # sh does not split a redirection's target
     ('"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh', ()),

@@ -689,6 +689,7 @@ class _Interpreter:
             if text in inline_flags:
                 if kind == "shell" and text == "-c" and i + 1 < len(words) and not words[i + 1].dynamic:
                     inner = resolve_shell(words[i + 1].text, self._where(cwd, launch))
+                    self.unquoted.extend(inner.unquoted)  # bash -c '$CLAUDE_PROJECT_DIR/x.sh': split in there
                     if inner.main is not None and inner.main.script is not None:
                         return inner.main
                 return Invocation(name, program=program, interpreter=name, inline=True,
