@@ -303,8 +303,8 @@ def _copy_effect(kept: Handler, copy: Handler) -> str:
     fields = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
     if not fields:
         return ", so this copy changes nothing"
-    return (f"; the copies differ in {', '.join(json.dumps(f) for f in fields)}, and which copy's fields it "
-            "applies is not documented")
+    return (f"; the copies differ in {', '.join(json.dumps(f) for f in fields)}, and which copy's fields "
+            "Claude Code applies is not documented")
 
 
 def _unit(handler: Handler):
@@ -455,11 +455,11 @@ def _session_end_budget(ctx: Context) -> Iterator[Finding]:
                           value=f"{timeout:g}", budget=f"{budget:g}", why=why)
 
 
-def _seconds(value) -> float | None:
+def _seconds(value: object) -> float | None:
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else None
 
 
-def _sets_budget(data) -> bool:
+def _sets_budget(data: object) -> bool:
     return isinstance(data, dict) and isinstance(data.get("env"), dict) and BUDGET_VARIABLE in data["env"]
 
 
