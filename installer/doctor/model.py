@@ -179,6 +179,11 @@ HOST_NAMES = {"claude": "Claude Code", "cursor": "Cursor", "opencode": "opencode
               "grok": "Grok CLI"}
 
 
+def timeout_seconds(value: Any) -> float | None:
+    """A handler's "timeout" as the host reads it: a positive number of seconds, else None."""
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else None
+
+
 def describe(value: Any) -> str:
     """What a JSON value is, for messages: "a string", "a list", "null"..."""
     if isinstance(value, bool):

@@ -26,7 +26,7 @@ from typing import Iterator
 from installer.doctor import handler_facts
 from installer.doctor.facts import BUILTIN_TOOLS, CLAUDE_TO_CURSOR
 from installer.doctor.handler_facts import NO, YES, Rewrite
-from installer.doctor.model import Context, Finding, Handler
+from installer.doctor.model import Context, Finding, Handler, timeout_seconds
 from installer.doctor.overlap import Overlap, matched_builtins, mcp_overlap, server_reach
 from installer.hosts import claude
 
@@ -433,17 +433,16 @@ def _session_end_budget(ctx: Context) -> Iterator[Finding]:
     (in the environment or a settings file's "env") turns this off."""
     if os.environ.get(BUDGET_VARIABLE) or any(_sets_budget(f.document.data) for f in ctx.files if f.document):
         return
-    ends = [h for h in ctx.handlers if h.file.host == "claude" and h.event == "SessionEnd"
-            and isinstance(h.value, dict) and _seconds(h.value.get("timeout")) is not None]
-    for handler in ends:
-        timeout = _seconds(handler.value["timeout"])
+    ends = [(h, timeout_seconds(h.value.get("timeout"))) for h in ctx.handlers
+            if h.file.host == "claude" and h.event == "SessionEnd" and isinstance(h.value, dict)]
+    ends = [(handler, timeout) for handler, timeout in ends if timeout is not None]
+    for handler, timeout in ends:
         if timeout >= 1000:
             continue
         if timeout > SESSION_END_CAP:
             budget, why = SESSION_END_CAP, "no SessionEnd timeout raises the shared budget past 60 s"
         elif _unit(handler)[0] == "plugin":
-            raised = [_seconds(h.value["timeout"]) for h in ends
-                      if _unit(h)[0] != "plugin" and _shares_a_session(h, handler)]
+            raised = [t for h, t in ends if _unit(h)[0] != "plugin" and _shares_a_session(h, handler)]
             budget = max(SESSION_END_BUDGET, min(max(raised, default=0), SESSION_END_CAP))
             if timeout <= budget:
                 continue
@@ -453,10 +452,6 @@ def _session_end_budget(ctx: Context) -> Iterator[Finding]:
             continue
         yield ctx.finding("conflict/session-end-budget", handler.file, handler.keys + ("timeout",),
                           value=f"{timeout:g}", budget=f"{budget:g}", why=why)
-
-
-def _seconds(value: object) -> float | None:
-    return value if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else None
 
 
 def _sets_budget(data: object) -> bool:

@@ -11,7 +11,7 @@ from installer.doctor.discovery import SCOPE_ORDER
 from installer.doctor.facts import (BUILTIN_TOOLS, CLAUDE_EVENTS, COMMON_FIELDS, CURSOR_EVENTS, CURSOR_FIELDS,
                                     CURSOR_TYPES, DISABLE_ALL, FOLDED_CLAUDE_EVENTS, FOLDED_CURSOR_EVENTS, GROUP_KEYS,
                                     IF_EVENTS, MANAGED_ONLY_KEYS, REQUIRED_FIELDS, SHELLS, TYPE_FIELDS, Event, fold)
-from installer.doctor.model import ConfigFile, Context, Finding, describe
+from installer.doctor.model import ConfigFile, Context, Finding, describe, timeout_seconds
 
 READ_ERRORS = ("is a directory", "cannot be read", "the file is a symlink")
 ALL_TYPE_FIELDS = {key: kind for fields in TYPE_FIELDS.values() for key, kind in fields.items()}
@@ -188,7 +188,7 @@ def _timeout(ctx: Context, file: ConfigFile, handler: dict, keys: tuple) -> Iter
     if "timeout" not in handler:
         return
     value = handler["timeout"]
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+    if timeout_seconds(value) is None:
         yield ctx.finding("structure/timeout-invalid", file, keys + ("timeout",), found=_shown(value))
     elif value >= 1000:
         # whole minutes that are no round number of milliseconds (1800, 3600, 345600): a long
