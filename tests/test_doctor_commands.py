@@ -98,6 +98,12 @@ def test_plugin_root_and_cursor_project_dir():
     ("uv run --project $CLAUDE_PROJECT_DIR ruff check", ("CLAUDE_PROJECT_DIR",)),
     ("bash -c '$CLAUDE_PROJECT_DIR/.claude/hooks/x.sh'", ("CLAUDE_PROJECT_DIR",)),
     ("""bash -c '"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh'""", ()),
+    ('bash -c "python3 $CLAUDE_PROJECT_DIR/x.py"', ("CLAUDE_PROJECT_DIR",)),  # the inner shell splits it
+    ('bash -c "python3 \\"$CLAUDE_PROJECT_DIR\\"/x.py"', ()),  # quoted again for the inner shell
+    ("bash -c \"python3 '${CLAUDE_PROJECT_DIR}/x.py'\"", ()),
+    ("python3 ${HOOKS_DIR:-$CLAUDE_PROJECT_DIR/.claude/hooks}/x.py", ("CLAUDE_PROJECT_DIR",)),  # the default splits
+    ('python3 ${HOOKS_DIR:-"$CLAUDE_PROJECT_DIR"/.claude/hooks}/x.py', ()),
+    ('python3 "${HOOKS_DIR:-$CLAUDE_PROJECT_DIR/.claude/hooks}"/x.py', ()),
     ('uv run --project "$CLAUDE_PROJECT_DIR" ruff check', ()),
     ("python3 ~/x.py 2>>$CLAUDE_PROJECT_DIR/log", ()),  # sh does not split a redirection's target
     ('"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh', ()),
@@ -347,7 +353,7 @@ def test_unquoted_placeholder(tmp_path):
     out = doctor(base, {S: settings(command="$CLAUDE_PROJECT_DIR/.claude/hooks/check.sh", shell="bash")})
     (finding,) = found(out, "command/unquoted-placeholder")
     assert finding.severity == "warning" and (finding.line, finding.column) == (9, 24)
-    assert "$CLAUDE_PROJECT_DIR is outside double quotes" in finding.message and "has one here" not in finding.message
+    assert "$CLAUDE_PROJECT_DIR is not in double quotes" in finding.message and "has one here" not in finding.message
     assert finding.hint.startswith('put the variable in double quotes: "$CLAUDE_PROJECT_DIR"')
     assert not _rules(doctor(base, {S: settings(command=HOOK, shell="bash")}))
     # a project whose path holds a space: the hook is broken right now, and the message says so
@@ -368,6 +374,11 @@ def test_unquoted_placeholder(tmp_path):
     "shopt -s nullglob; pushd /tmp >/dev/null; let n=1; popd",  # builtins with no file on PATH
     "hookwright-no-such-tool notify 2>/dev/null || true",  # its failure is tolerated
     "( hookwright-no-such-tool notify >/dev/null 2>&1 & ) ; exit 0",  # in the background
+    "{ hookwright-no-such-tool notify; echo sent; } || true",  # a group's failure is tolerated
+    "if [ -n \"$TMUX\" ]; then hookwright-no-such-tool notify; fi || true",
+    "hookwright-no-such-tool notify || { echo 'no notifier' >&2; exit 0; }",
+    "hookwright-no-such-tool notify 2>/dev/null; true",  # the hook's status is the last command's: 0
+    "if hookwright-no-such-tool check; then echo ok; fi",  # a condition's failure is a test result
 ])
 def test_interpreter_not_found_quiet_where_the_shell_never_needs_the_program(tmp_path, command):
     out = doctor(tmp_path / "p", {S: settings("Stop", matcher=None, command=command)})
@@ -382,6 +393,11 @@ def test_interpreter_not_found_quiet_where_the_shell_never_needs_the_program(tmp
     ("Stop", '[[ $1 == "=~" ]] || hookwright-no-such-tool notify'),  # a quoted =~ is no operator
     ("Stop", "echo [[ && hookwright-no-such-tool notify"),  # [[ as an argument opens no test
     ("PreToolUse", "hookwright-no-such-tool guard || true"),  # a guard that never runs lets every call through
+    ("Stop", "{ hookwright-no-such-tool notify; } && echo sent"),
+    ("Stop", "hookwright-no-such-tool notify || { echo 'no notifier' >&2; exit 1; }"),
+    ("Stop", "if [ -n \"$X\" ]; then exit 0; fi; hookwright-no-such-tool notify"),
+    ("Stop", "hookwright-no-such-tool notify; if [ -n \"$X\" ]; then true; fi"),  # that true may not run
+    ("Stop", "{ hookwright-no-such-tool a; true; }; hookwright-no-such-tool b"),
 ])
 def test_interpreter_not_found_where_the_failure_counts(tmp_path, event, command):
     out = doctor(tmp_path / "p", {S: settings(event, matcher="Bash" if event == "PreToolUse" else None,
@@ -396,6 +412,11 @@ def test_script_missing_behind_a_guard_on_its_interpreter(tmp_path):
     tolerated = 'python3 "$CLAUDE_PROJECT_DIR"/missing.py || true'  # `|| true` swallows python's exit 2
     (missing,) = found(doctor(tmp_path / "q", {S: settings(command=tolerated)}), "command/script-missing")
     assert "gate fails open" in missing.message and "refused" not in missing.message
+    for swallowed in ('python3 "$CLAUDE_PROJECT_DIR"/missing.py; exit 0',
+                      'python3 "$CLAUDE_PROJECT_DIR"/missing.py || { echo "guard missing" >&2; exit 0; }',
+                      'if [ -n "$X" ]; then python3 "$CLAUDE_PROJECT_DIR"/missing.py; fi || true'):
+        (missing,) = found(doctor(tmp_path / "r", {S: settings(command=swallowed)}), "command/script-missing")
+        assert "refused" not in missing.message, swallowed
 
 
 def test_every_command_rule_is_tested():

@@ -44,6 +44,8 @@ NO_FILE = frozenset({
 })
 KEYWORDS = frozenset({"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}",
                       "(", ")", "time"})
+COMPOUND_OPENERS = frozenset({"{", "(", "if", "while", "until"})
+COMPOUND_CLOSERS = frozenset({"}", ")", "fi", "done"})
 REDIRECT = re.compile(r"(?:\d+|&)?(?:>>|>&|<&|<<<|<>|>\||>|<)")
 ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 # Paths the host puts in the environment; unquoted, the shell splits them where they hold a space
@@ -220,6 +222,9 @@ class Word:
     assignment: bool = False  # NAME=value, unquoted name
     redirect: bool = False  # >, 2>, >>, <, &>, 2>&...: the next word is its target
     unquoted: str | None = None  # a PATH_PLACEHOLDERS name expanded outside quotes (split at spaces)
+    # the command a shell gets from this word (`bash -c "..."`): host placeholders that were in double
+    # quotes left for that shell to expand, as it reads them (None: the same as `text`)
+    inner_command: str | None = None
 
 
 def _placeholder_word(text: str, variables: dict[str, str | None]) -> Word:
@@ -246,7 +251,7 @@ _OPERATOR = re.compile(r"&&|\|\||;;|\|&|[;|&\n()]")
 _PLAIN = re.compile(r"""[^\s'"\\$`;&|()<>]+""")
 _BLANKS = re.compile(r"[ \t]+")
 _PLAIN_DQ = re.compile(r"""[^"\\$`]+""")
-_PLACEHOLDER = re.compile(r"\$\{?(" + "|".join(PATH_PLACEHOLDERS) + r")(?![A-Za-z0-9_])")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # A word with nothing to unquote, expand or glob, not an assignment and not starting with ~ or #:
 # its text is itself (the lookahead leaves anything else, a \r say, to the full reading)
 _SIMPLE_WORD = re.compile(r"""[^\s'"\\$`;&|()<>~#=*?\[][^\s'"\\$`;&|()<>=*?\[]*(?=[ \t\n;&|()<>]|$)""")
@@ -329,6 +334,7 @@ class _Lexer:
         dynamic: str | None = None
         quoted = False
         unquoted: str | None = None
+        deferred: list[tuple[int, str]] = []  # (index in parts, placeholder as written) for inner_command
         start = self.i
         # a leading unquoted ~ (or ~/...) is the home directory
         if text[self.i] == "~":
@@ -371,7 +377,10 @@ class _Lexer:
                         parts.append(text[self.i + 1])
                         self.i += 2
                     elif c == "$":
-                        value, why = self._dollar()
+                        at = self.i
+                        value, why, placeholder = self._dollar()
+                        if placeholder:
+                            deferred.append((len(parts), text[at:self.i]))
                         parts.append(value)
                         dynamic = dynamic or why
                     elif c == "`":
@@ -387,9 +396,8 @@ class _Lexer:
                     parts.append(text[self.i + 1])
                 self.i += 2
             elif ch == "$":
-                placeholder = _PLACEHOLDER.match(text, self.i)
-                unquoted = unquoted or (placeholder.group(1) if placeholder else None)
-                value, why = self._dollar()
+                value, why, placeholder = self._dollar()
+                unquoted = unquoted or placeholder
                 parts.append(value)
                 dynamic = dynamic or why
             elif ch == "`":
@@ -403,53 +411,62 @@ class _Lexer:
                 self.i = end
         raw = text[start:self.i]
         word = Word("".join(parts), dynamic=dynamic, quoted=quoted)
+        if deferred:
+            for index, written in deferred:
+                parts[index] = written
+            word.inner_command = "".join(parts)
         word.assignment = bool(ASSIGNMENT.match(raw))
         word.unquoted = None if word.assignment else unquoted  # NAME=$X is not split
         if not quoted and _GLOB.search(raw) and not word.assignment and "=" not in raw:
             word.dynamic = word.dynamic or "a glob pattern is expanded when the hook runs"
         return word
 
-    def _dollar(self) -> tuple[str, str | None]:
-        """Expand `$...` at self.i; (text, why it is dynamic or None)."""
+    def _dollar(self) -> tuple[str, str | None, str | None]:
+        """Expand `$...` at self.i; (text, why it is dynamic or None, the PATH_PLACEHOLDERS name
+        whose value it gives: `$CLAUDE_PROJECT_DIR`, or `${X:-$CLAUDE_PROJECT_DIR}` with X unset)."""
         text, n = self.text, len(self.text)
         i = self.i + 1
         if text.startswith("((", i):
             self.i = self._skip_parens(i)
-            return "$((...))", "$((...)) is worked out when the hook runs"
+            return "$((...))", "$((...)) is worked out when the hook runs", None
         if i < n and text[i] == "(":
             self.i = self._skip_parens(i)
-            return "$(...)", "$(...) is worked out when the hook runs"
+            return "$(...)", "$(...) is worked out when the hook runs", None
         if i < n and text[i] == "{":
             end = self._matching_brace(i)
             inner = text[i + 1:end]
             self.i = end + 1
             match = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=])(.*))?", inner, re.S)
             if not match:
-                return "${" + inner + "}", f"${{{inner}}} is worked out when the hook runs"
+                return "${" + inner + "}", f"${{{inner}}} is worked out when the hook runs", None
             name, op, default = match.groups()
+            placeholder = name if name in PATH_PLACEHOLDERS else None
             value = self.variables.get(name)
             if value is not None:
-                return value, None
+                return value, None, placeholder
             if op is not None:
                 sub = _Lexer(default, self.variables, self.home)
                 try:
                     words = sub.words()
                 except _Unreadable:
-                    return default, f"${{{name}}} is only known when the hook runs"
-                return " ".join(w.text for w in words), next((w.dynamic for w in words if w.dynamic), None)
-            return "${" + name + "}", f"${{{name}}} is only known when the hook runs"
-        match = re.compile(r"[A-Za-z_][A-Za-z0-9_]*").match(text, i)
+                    return default, f"${{{name}}} is only known when the hook runs", placeholder
+                return (" ".join(w.text for w in words), next((w.dynamic for w in words if w.dynamic), None),
+                        placeholder or next((w.unquoted for w in words if w.unquoted), None))
+            return "${" + name + "}", f"${{{name}}} is only known when the hook runs", placeholder
+        match = _NAME.match(text, i)
         if match:
             self.i = match.end()
-            value = self.variables.get(match.group(0))
+            name = match.group(0)
+            placeholder = name if name in PATH_PLACEHOLDERS else None
+            value = self.variables.get(name)
             if value is not None:
-                return value, None
-            return "$" + match.group(0), f"${match.group(0)} is only known when the hook runs"
+                return value, None, placeholder
+            return "$" + name, f"${name} is only known when the hook runs", placeholder
         if i < n and (text[i].isdigit() or text[i] in "@*#?$!-"):
             self.i = i + 1
-            return "$" + text[i], f"${text[i]} is only known when the hook runs"
+            return "$" + text[i], f"${text[i]} is only known when the hook runs", None
         self.i = i
-        return "$", None
+        return "$", None, None
 
     def _skip_parens(self, i: int) -> int:
         depth, n, text = 0, len(self.text), self.text
@@ -505,14 +522,14 @@ class _Interpreter:
         cwd, launch = self.where.cwd, self.where.cwd_is_launch_dir
         guards: set[str] = set()
         command: list[Word] = []
-        and_or_start, joined_by = 0, None  # where the current `a && b || c` list began; the operator before
+        status = _ExitStatus(found)
         for word in [*words, Word("\n", operator=True)]:
             if not word.operator:
                 command.append(word)
                 continue
+            status.keywords(_leading_keywords(command))
             command, raw = self._strip(command), command
-            if joined_by == "||" and command and _succeeds(command):
-                found[and_or_start:] = [replace(inv, tolerated=True) for inv in found[and_or_start:]]
+            status.command(command)
             if command:
                 head = command[0].text
                 if head in ("for", "case", "select", "function") or (raw and raw[-1].text == "()"):
@@ -531,13 +548,10 @@ class _Interpreter:
                 elif head not in ("export", "readonly", "local", "declare"):
                     inv = self.simple(command, cwd, launch, guards, stripped=True)
                     if inv is not None:
-                        found.append(inv)
-            if word.text == "&":  # in the background: its exit status is nobody's
-                found[and_or_start:] = [replace(inv, tolerated=True) for inv in found[and_or_start:]]
-            if word.text in (";", "\n", "&", ";;"):
-                and_or_start = len(found)
-            joined_by = word.text
+                        found.append(status.tested(inv))
+            status.operator(word.text)
             command = []
+        status.finish()
         return found
 
     def _cd(self, args: list[Word], cwd: Path | None, launch: bool) -> tuple[Path | None, bool]:
@@ -688,7 +702,7 @@ class _Interpreter:
                 break
             if text in inline_flags:
                 if kind == "shell" and text == "-c" and i + 1 < len(words) and not words[i + 1].dynamic:
-                    inner = resolve_shell(words[i + 1].text, self._where(cwd, launch))
+                    inner = resolve_shell(words[i + 1].inner_command or words[i + 1].text, self._where(cwd, launch))
                     self.unquoted.extend(inner.unquoted)  # bash -c '$CLAUDE_PROJECT_DIR/x.sh': split in there
                     if inner.main is not None and inner.main.script is not None:
                         return inner.main
@@ -740,6 +754,76 @@ class _Interpreter:
     def _where(self, cwd: Path | None, launch: bool) -> Where:
         w = self.where
         return Where(w.project, w.plugin_root, w.home, cwd, launch, w.env)
+
+
+class _ExitStatus:
+    """Which invocations cannot fail the hook (Invocation.tolerated), followed as the shell's lists
+    and compound commands go by: `a || true`, `a || exit 0`, `a &`, `if a; then`, `while a; do`,
+    `{ a; } || true`, `a || { log; exit 0; }`, and a last `; true` or `; exit 0` that makes the
+    hook's status 0 whatever ran before it."""
+
+    def __init__(self, found: list[Invocation]) -> None:
+        self.found = found
+        self.list_start = 0  # where in `found` the current `a && b || c` list began
+        self.joined_by: str | None = None  # the operator before the current command
+        # compound commands open ({ }, ( ), if...fi, loops): where the list holding each began, and
+        # whether it came after `||`
+        self.opened: list[tuple[int, bool]] = []
+        self.condition = False  # between `if`/`while`/`until` and `then`/`do`: a status the shell tests
+        self.succeeded = False  # the last command was `true`, `:` or `exit 0`
+        self.last_alone = False  # ... and it began a list of its own, outside any compound command
+
+    def keywords(self, words: list[str]) -> None:
+        for word in words:
+            self._open_or_close(word)
+            self.condition = word in ("if", "elif", "while", "until") or (self.condition and word not in ("then", "do"))
+
+    def command(self, words: list[Word]) -> None:
+        """A simple command, without its keywords, wrappers and redirections."""
+        if not words:
+            return
+        self.succeeded = _succeeds(words)
+        if self.succeeded and self.joined_by == "||":
+            self._tolerate(self.list_start)
+        self.last_alone = self.succeeded and not self.opened and self.joined_by in (None, ";", "\n", "&")
+
+    def tested(self, inv: Invocation) -> Invocation:
+        return replace(inv, tolerated=True) if self.condition else inv
+
+    def operator(self, token: str) -> None:
+        self._open_or_close(token)  # a subshell's ( and )
+        if token == "&":  # in the background: its exit status is nobody's
+            self._tolerate(self.list_start)
+        if token in (";", "\n", "&", ";;"):
+            self.list_start = len(self.found)
+        self.joined_by = token
+
+    def finish(self) -> None:
+        if self.last_alone:
+            self._tolerate(0)
+
+    def _open_or_close(self, token: str) -> None:
+        if token in COMPOUND_OPENERS:
+            self.opened.append((self.list_start, self.joined_by == "||"))
+        elif token in COMPOUND_CLOSERS and self.opened:
+            self.list_start, after_or = self.opened.pop()  # the compound is one command of its list
+            if after_or and self.succeeded:  # `a || { log; exit 0; }`
+                self._tolerate(self.list_start)
+            if token in ("fi", "done"):  # whether its last command ran is not known
+                self.succeeded = False
+
+    def _tolerate(self, start: int) -> None:
+        self.found[start:] = [replace(inv, tolerated=True) for inv in self.found[start:]]
+
+
+def _leading_keywords(words: list[Word]) -> list[str]:
+    """The reserved words a simple command starts with (`if`, `then`, `{`, `fi`...)."""
+    out = []
+    for word in words:
+        if word.quoted or word.text not in KEYWORDS:
+            break
+        out.append(word.text)
+    return out
 
 
 def _starts_a_command(before: list[Word]) -> bool:
