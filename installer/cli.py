@@ -191,7 +191,9 @@ class DoctorFormat(str, Enum):
 
 @app.command()
 def doctor(
-    paths: Optional[List[Path]] = typer.Argument(None, help="Config files to check (default: every scope)."),
+    # readable=False: a file doctor cannot read is a finding (structure/unreadable), not a usage error
+    paths: Optional[List[Path]] = typer.Argument(None, help="Config files to check (default: every scope).",
+                                                 readable=False),
     host: Optional[str] = typer.Option(None, "--host", help="Only this host's scopes: claude or cursor."),
     project: Optional[Path] = ProjectOpt,
     fmt: DoctorFormat = typer.Option(DoctorFormat.text, "--format", help="text, json or sarif."),

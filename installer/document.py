@@ -8,8 +8,11 @@ only containers whose members changed are rebuilt, in the style of their neighbo
 """
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
+import stat
 from dataclasses import dataclass
 from json.decoder import scanstring
 from pathlib import Path
@@ -487,21 +490,54 @@ class _Splicer:
 def read_document(path: Path) -> Document:
     """Read a config file strictly; a missing file is an empty document that will be created."""
     try:
-        raw = path.read_bytes()
+        raw = read_file_bytes(path)
     except FileNotFoundError:
         if path.is_symlink():
             raise HookwrightError("the file is a symlink whose target does not exist", path=path,
                                   hint="fix or remove the dangling link") from None
         return Document.new(path)
-    except NotADirectoryError:
-        raise HookwrightError("cannot be read: a part of this path is a file, not a folder", path=path,
-                              hint="move that file out of the way") from None
-    except IsADirectoryError:
-        raise HookwrightError("is a directory, but a config file belongs here", path=path,
-                              hint="move the directory out of the way") from None
-    except PermissionError:
-        raise HookwrightError("cannot be read (permission denied)", path=path,
-                              hint="check the file's owner and mode") from None
-    except OSError as err:
-        raise HookwrightError(f"cannot be read: {err.strerror}", path=path) from None
     return Document.parse(path, raw)
+
+
+_NOT_A_FILE = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+               (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+
+
+def read_file_bytes(path: Path) -> bytes:
+    """A file's bytes, or a HookwrightError that says why not. It is opened without blocking and
+    checked before reading: a FIFO in a config's place would otherwise hang the read forever.
+    FileNotFoundError passes through (to some callers a missing file is a new one)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        raise
+    except OSError as err:
+        raise _unreadable(path, err) from None
+    mode = os.fstat(fd).st_mode
+    kind = next((name for test, name in _NOT_A_FILE if test(mode)), None)
+    if stat.S_ISDIR(mode) or kind:
+        os.close(fd)
+        if kind is None:
+            raise _unreadable(path, IsADirectoryError())
+        raise HookwrightError(f"cannot be read: it is {kind}, not a regular file", path=path,
+                              hint="put a regular file here; hookwright does not read pipes or devices")
+    with os.fdopen(fd, "rb") as file:
+        try:
+            return file.read()
+        except OSError as err:
+            raise _unreadable(path, err) from None
+
+
+def _unreadable(path: Path, err: OSError) -> HookwrightError:
+    if isinstance(err, IsADirectoryError):
+        return HookwrightError("is a directory, but a config file belongs here", path=path,
+                               hint="move the directory out of the way")
+    if isinstance(err, NotADirectoryError):
+        return HookwrightError("cannot be read: a part of this path is a file, not a folder", path=path,
+                               hint="move that file out of the way")
+    if isinstance(err, PermissionError):
+        return HookwrightError("cannot be read (permission denied)", path=path, hint="check the file's owner and mode")
+    if err.errno == errno.ELOOP:
+        return HookwrightError("cannot be read: its symlinks form a loop", path=path,
+                               hint="fix or remove the link that points back at itself")
+    return HookwrightError(f"cannot be read: {err.strerror or err}", path=path)

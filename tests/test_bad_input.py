@@ -13,8 +13,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import signal
 import stat
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional, Union
@@ -504,3 +507,55 @@ def test_with_json_an_unknown_pack_gives_the_bundled_packs_in_the_hint(paths: Pa
     assert doc["exit_code"] == 2
     assert "nope" in doc["error"]["message"] and "git-guard" in doc["error"]["hint"]
     assert not paths.claude.exists()
+
+
+def symlinks_looping_through_each_other(p: Paths, run) -> None:
+    p.claude.mkdir()
+    (p.claude / "a").symlink_to("b")
+    (p.claude / "b").symlink_to("a")
+    p.settings.symlink_to("a")
+
+
+@pytest.mark.parametrize("setup, phrase", [
+    (fifo_at_settings, "FIFO"),
+    (symlink_loop, "symlinks form a loop"),
+    (symlinks_looping_through_each_other, "symlinks form a loop"),
+    (directory_at_settings, "is a directory"),
+])
+@pytest.mark.parametrize("command", [("doctor",), ("doctor", "{settings}"), ("list",)])
+def test_doctor_and_list_report_a_file_they_cannot_read_and_exit_2_without_blocking(
+        setup, phrase, command, paths: Paths, tmp_path: Path, hookwright):
+    setup(paths, hookwright)
+    before = snapshot(tmp_path)
+
+    ran = hookwright(*(a.format(settings=paths.settings) for a in command), "--project", paths.project)
+
+    assert ran.code == 2, ran.out + ran.err
+    assert "Traceback" not in ran.err and "internal error" not in ran.err, ran.err
+    if setup is directory_at_settings and len(command) == 2:  # a folder named where files belong: usage
+        assert "doctor checks files" in ran.err
+    else:
+        assert phrase in ran.out
+        assert command[0] == "list" or "structure/unreadable" in ran.out
+    assert snapshot(tmp_path) == before
+
+
+def test_a_named_file_doctor_may_not_read_is_a_finding_and_the_other_files_are_still_checked(home, tmp_path):
+    """A real permission check, so in a subprocess: as root, without the capabilities that let root
+    read any file (util-linux setpriv)."""
+    unreadable, broken = tmp_path / "unreadable.json", tmp_path / "broken.json"
+    unreadable.write_text("{}")
+    unreadable.chmod(0)
+    broken.write_text('{"hooks": {},}')
+    drop = []
+    if os.geteuid() == 0:
+        assert shutil.which("setpriv"), "setpriv (util-linux) is needed to drop root's file capabilities"
+        caps = "-dac_override,-dac_read_search"
+        drop = ["setpriv", f"--inh-caps={caps}", f"--bounding-set={caps}"]
+    ran = subprocess.run([*drop, sys.executable, "-m", "installer", "doctor", "--project", str(tmp_path),
+                          str(unreadable), str(broken)], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "HOME": str(home)})
+    assert ran.returncode == 2, ran.stdout + ran.stderr
+    assert "Usage" not in ran.stderr and "Traceback" not in ran.stderr
+    assert "structure/unreadable" in ran.stdout and "permission denied" in ran.stdout
+    assert "structure/invalid-json" in ran.stdout  # the next file was checked too

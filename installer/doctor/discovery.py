@@ -16,7 +16,8 @@ from typing import Any
 
 from installer.doctor.facts import (CLAUDE_EVENTS, CURSOR_EVENTS, GEMINI_EVENTS, OPENCODE_HOOK_KEYS,
                                     FOLDED_CURSOR_EVENTS, fold)
-from installer.doctor.model import ConfigFile, Plugin
+from installer.doctor.model import ConfigFile, Plugin, resolved
+from installer.document import read_file_bytes
 from installer.errors import HookwrightError
 from installer.hosts import claude
 
@@ -65,10 +66,10 @@ def cursor_managed_paths() -> list[Path]:
 def given_candidates(paths: list[Path], project: Path) -> list[Candidate]:
     """Files named on the command line (a missing one is reported by reading it, and the others
     are still checked); a directory is a usage error."""
-    user = claude.user_dir().resolve()
-    known = _KnownPlaces(managed=frozenset(p.resolve() for p in claude.managed_paths()),
+    user = resolved(claude.user_dir())
+    known = _KnownPlaces(managed=frozenset(resolved(p) for p in claude.managed_paths()),
                          user_settings=(user / "settings.json", user / "settings.local.json"),
-                         cursor_user=(Path.home() / ".cursor").resolve())
+                         cursor_user=resolved(Path.home() / ".cursor"))
     found = []
     for path in paths:
         if path.is_dir():
@@ -90,11 +91,11 @@ class _KnownPlaces:
 
 def _given(path: Path, project: Path, known: _KnownPlaces) -> Candidate:
     """What the location of a named file says: its scope, its project, its plugin root."""
-    resolved = path.resolve()
-    parent = resolved.parent
-    if resolved in known.managed:
+    real = resolved(path)
+    parent = real.parent
+    if real in known.managed:
         return Candidate(path, "managed", "claude-settings", project)
-    if resolved in known.user_settings:
+    if real in known.user_settings:
         return Candidate(path, "user", "claude-settings", project)
     if parent.name == ".claude" and path.name in ("settings.json", "settings.local.json"):
         scope = "project" if path.name == "settings.json" else "local"
@@ -223,7 +224,7 @@ def _plugin_hook_files(root: Path) -> list[Path]:
     extra = manifest.get("hooks") if isinstance(manifest, dict) else None
     for item in [extra] if isinstance(extra, str) else extra if isinstance(extra, list) else []:
         if isinstance(item, str):
-            path = (root / item).resolve()
+            path = resolved(root / item)
             if path.is_file() and path not in files:
                 files.append(path)
     return files
@@ -286,6 +287,6 @@ def _load_json(path: Path) -> Any:
     try:
         if path.stat().st_size > MAX_STATE_BYTES:
             return None
-        return json.loads(path.read_bytes())
-    except (OSError, ValueError, RecursionError):
+        return json.loads(read_file_bytes(path))
+    except (OSError, ValueError, RecursionError, HookwrightError):
         return None

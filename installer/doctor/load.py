@@ -1,7 +1,7 @@
 """Read each file strictly into a ConfigFile, and list the handlers its host would load."""
 from __future__ import annotations
 
-from installer.document import Document
+from installer.document import Document, read_file_bytes
 from installer.doctor.discovery import Candidate, recognise
 from installer.doctor.model import ConfigFile, Handler
 from installer.errors import HookwrightError
@@ -15,17 +15,11 @@ def read(candidate: Candidate) -> ConfigFile:
     """The file with its strict JSON document, or with the error that stopped reading it."""
     path = candidate.path
     try:
-        raw = path.read_bytes()
+        raw = read_file_bytes(path)
     except FileNotFoundError:
         error = HookwrightError("cannot be read: no such file", path=path, hint="check the path")
         return _file(candidate, "unknown", error=error)
-    except IsADirectoryError:
-        error = HookwrightError("is a directory, but a config file belongs here", path=path,
-                                hint="move the directory out of the way")
-        return _file(candidate, "unknown", error=error)
-    except OSError as err:
-        error = HookwrightError(f"cannot be read: {err.strerror or err}", path=path,
-                                hint="check the file's owner and mode")
+    except HookwrightError as error:
         return _file(candidate, "unknown", error=error)
     text = raw[:MAX_TEXT_BYTES].decode("utf-8", "replace")
     kind = candidate.kind

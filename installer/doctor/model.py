@@ -179,6 +179,15 @@ HOST_NAMES = {"claude": "Claude Code", "cursor": "Cursor", "opencode": "opencode
               "grok": "Grok CLI"}
 
 
+def resolved(path: Path) -> Path:
+    """The path with its symlinks followed; as written (made absolute) where they loop or the
+    disk refuses (Path.resolve raises RuntimeError on a loop before Python 3.13)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
 def timeout_seconds(value: Any) -> float | None:
     """A handler's "timeout" as the host reads it: a positive number of seconds, else None."""
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else None

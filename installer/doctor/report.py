@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from installer import __version__
-from installer.doctor.model import catalog
+from installer.doctor.model import catalog, resolved
 from installer.doctor.run import Outcome
 from installer.errors import ExitCode
 
@@ -53,8 +53,8 @@ def summary_line(doc: dict) -> str:
 
 def shown_path(path: str, base: Path) -> str:
     try:
-        return Path(path).resolve().relative_to(base.resolve()).as_posix()
-    except (ValueError, OSError):
+        return resolved(Path(path)).relative_to(resolved(base)).as_posix()
+    except ValueError:
         return path
 
 
@@ -118,7 +118,7 @@ def sarif(doc: dict, base: Path) -> dict:
     relative to `base` (the working directory) where possible."""
     rules = list(catalog().values())
     index = {rule.id: i for i, rule in enumerate(rules)}
-    base_uri = base.resolve().as_uri().rstrip("/") + "/"
+    base_uri = resolved(base).as_uri().rstrip("/") + "/"
     results = []
     for f in doc["findings"]:
         result = {
@@ -167,11 +167,11 @@ def _rule(rule) -> dict:
 def _location(path: str, line: int | None, column: int | None, base: Path) -> dict:
     from urllib.parse import quote  # SARIF only
 
-    resolved = Path(path).resolve()
+    real = resolved(Path(path))
     try:
-        artifact = {"uri": quote(resolved.relative_to(base.resolve()).as_posix()), "uriBaseId": "SRCROOT"}
+        artifact = {"uri": quote(real.relative_to(resolved(base)).as_posix()), "uriBaseId": "SRCROOT"}
     except ValueError:
-        artifact = {"uri": resolved.as_uri()}
+        artifact = {"uri": real.as_uri()}
     location: dict = {"artifactLocation": artifact}
     if line:
         location["region"] = {"startLine": line, "startColumn": column or 1}

@@ -26,7 +26,7 @@ from typing import Iterator
 from installer.doctor import handler_facts
 from installer.doctor.facts import BUILTIN_TOOLS, CLAUDE_TO_CURSOR
 from installer.doctor.handler_facts import NO, YES, Rewrite
-from installer.doctor.model import Context, Finding, Handler, timeout_seconds
+from installer.doctor.model import Context, Finding, Handler, resolved, timeout_seconds
 from installer.doctor.overlap import Overlap, matched_builtins, mcp_overlap, server_reach
 from installer.hosts import claude
 
@@ -342,35 +342,28 @@ def _packs_in_several_scopes(ctx: Context) -> Iterator[Finding]:
 
 def _cursor_project(path: Path) -> Path | None | str:
     """The project a Cursor hooks.json belongs to; "user" for ~/.cursor/hooks.json."""
-    resolved = _resolved(path)
-    if resolved.parent == _resolved(Path.home() / ".cursor"):
+    real = resolved(path)
+    if real.parent == resolved(Path.home() / ".cursor"):
         return "user"
-    if resolved.parent.name == ".cursor" and resolved.name == "hooks.json":
-        return resolved.parent.parent
+    if real.parent.name == ".cursor" and real.name == "hooks.json":
+        return real.parent.parent
     return None
 
 
 def _claude_project(path: Path, user_settings: Path) -> Path | None | str:
-    resolved = _resolved(path)
-    if resolved == user_settings:
+    real = resolved(path)
+    if real == user_settings:
         return "user"
-    if resolved.parent.name == ".claude" and resolved.name in ("settings.json", "settings.local.json"):
-        return resolved.parent.parent
+    if real.parent.name == ".claude" and real.name in ("settings.json", "settings.local.json"):
+        return real.parent.parent
     return None
-
-
-def _resolved(path: Path) -> Path:
-    try:
-        return path.resolve()
-    except (OSError, RuntimeError):
-        return path.absolute()
 
 
 def _cursor_third_party(ctx: Context) -> Iterator[Finding]:
     cursor_files = {id(f): p for f in ctx.files if f.host == "cursor" and (p := _cursor_project(f.path))}
     if not cursor_files:
         return
-    user_settings = _resolved(claude.user_dir() / "settings.json")
+    user_settings = resolved(claude.user_dir() / "settings.json")
     claude_files = {id(f): p for f in ctx.files
                     if f.kind == "claude-settings" and (p := _claude_project(f.path, user_settings))}
     if not claude_files:
@@ -412,7 +405,7 @@ def _same_job(cursor_handler: Handler, claude_handler: Handler) -> str | None:
     a = handler_facts.resolution(cursor_handler).script
     b = handler_facts.resolution(claude_handler).script
     if a is not None and b is not None:
-        if _resolved(a) == _resolved(b):
+        if resolved(a) == resolved(b):
             return f"both run {a}"
         if a.name == b.name and a.name not in GENERIC_NAMES:
             return f"both run a script named {a.name}"
