@@ -149,13 +149,47 @@ def test_race_checking_stays_linear_and_bounded(tmp_path):
 
 def test_the_same_command_in_several_settings_files_runs_once(tmp_path):
     base = tmp_path / "p"
-    files = {S: config(("Bash", "echo guard")), LOCAL: config(("Bash|Read", "echo guard"))}
+    files = {S: config(("Bash|Read", "echo guard")), LOCAL: config(("Bash", "echo guard"))}
     out = doctor(base, files, given=False)
     (dup,) = found(out, "conflict/duplicate-handler")
     assert dup.severity == "info" and dup.path == str(base / LOCAL) and "runs it once" in dup.message
     assert dup.related[0]["path"] == str(base / S)
     files[LOCAL] = config(("Bash", "echo other"))
     assert conflict_rules(doctor(base, files, given=False)) == []
+
+
+@pytest.mark.parametrize("event, kept, copy", [
+    ("PreToolUse", "Bash", "Read"),  # the same logger on two tools: Claude Code runs it for both
+    ("PreToolUse", "Bash", "Bash|Read"),  # on Read only the second copy runs
+    ("PreToolUse", "Bash", "mcp__github__.*"),
+    ("PostToolUse", "Edit|Write", "^Write.*|Read"),
+    ("SessionStart", "startup", "resume|clear"),
+    ("Notification", "permission_prompt", "idle_.*"),
+])
+def test_copies_whose_matchers_reach_tools_the_other_does_not_are_each_needed(tmp_path, event, kept, copy):
+    """Claude Code deduplicates among the hooks that match one call; removing a copy that fires
+    where the other does not would switch the hook off there (the real CLI ran the same logger
+    on Bash and on Read, once each)."""
+    base = tmp_path / "p"
+    files = {S: config((kept, "echo log"), event=event), LOCAL: config((copy, "echo log"), event=event)}
+    assert not found(doctor(base, files, given=False), "conflict/duplicate-handler")
+
+
+@pytest.mark.parametrize("event, kept, copy", [
+    ("PreToolUse", "Bash|Read", "Read"),
+    ("PreToolUse", "*", "mcp__github__.*"),
+    ("PreToolUse", "", "Bash"),
+    ("PreToolUse", "Edit|Write", "Edit"),
+    ("PreToolUse", "mcp__github__.*", "mcp__github__create_issue"),
+    ("SessionStart", "startup|resume", "resume"),
+    ("Notification", "idle_.*", "idle_prompt"),
+    ("Stop", None, None),
+])
+def test_a_copy_that_fires_only_where_an_earlier_copy_fires_adds_nothing(tmp_path, event, kept, copy):
+    base = tmp_path / "p"
+    files = {S: config((kept, "echo log"), event=event), LOCAL: config((copy, "echo log"), event=event)}
+    (dup,) = found(doctor(base, files, given=False), "conflict/duplicate-handler")
+    assert dup.path == str(base / LOCAL) and "changes nothing" in dup.message
 
 
 def test_copies_that_no_session_loads_together_are_no_duplicates(tmp_path, home):
@@ -168,6 +202,13 @@ def test_copies_that_no_session_loads_together_are_no_duplicates(tmp_path, home)
     dups = found(doctor(tmp_path, files), "conflict/duplicate-handler")
     assert sorted(Path(d.path).parts[-3] for d in dups) == ["a", "b"]  # each project's copy, once
     assert all(d.related[0]["path"] == str(home / ".claude/settings.json") for d in dups)
+
+
+def test_copies_with_different_if_conditions_are_each_needed(tmp_path):
+    hooks = [{"type": "command", "command": "~/deny-refs.sh", "if": rule} for rule in ("Bash(git commit *)",
+                                                                                        "Bash(gh pr create *)")]
+    group = {"matcher": "Bash", "hooks": hooks}
+    assert not found(doctor(tmp_path / "p", {S: {"hooks": {"PreToolUse": [group]}}}), "conflict/duplicate-handler")
 
 
 def test_copies_that_differ_in_other_fields_say_so(tmp_path):
@@ -209,6 +250,8 @@ def test_a_plugin_copy_runs_separately(tmp_path, monkeypatch):
     assert "runs twice for every" in twice.message
     out = doctor(base, {S: {**config(("Bash", "echo other")), **enable}}, given=False)
     assert conflict_rules(out) == []
+    out = doctor(base, {S: {**config(("Read|Write", "echo guard")), **enable}}, given=False)
+    assert conflict_rules(out) == []  # no call fires both copies: each runs once, on its own tools
 
 
 def test_a_settings_copy_is_deduplicated_with_its_own_scope_not_with_a_plugin(tmp_path, monkeypatch):

@@ -60,7 +60,9 @@ def test_every_scope_and_plugin_merged(hookwright, home, project, tmp_path):
     user = [h for h in data["hooks"] if h["runs"] == "echo user-guard"]
     assert [(h["source"]["scope"], h["matcher"], h["timeout"]) for h in user] == [
         ("user", "Bash", {"seconds": 5, "default": False}), ("project", "Bash|Edit", {"seconds": 600, "default": True})]
-    assert user[0]["deduplicated"] is None and user[1]["deduplicated"].startswith("runs once, as ")
+    # Bash|Edit repeats the user's Bash hook on Bash calls only: on Edit it is the one that runs
+    assert user[0]["deduplicated"] is None and user[1]["deduplicated"].startswith("runs once with ")
+    assert user[1]["deduplicated"].endswith("where both match")
 
     rewrite = hooks['python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/rewrite.py']
     assert rewrite["rewrites_input"]["status"] == "yes" and rewrite["owner"] == "foreign"
@@ -78,7 +80,7 @@ def test_every_scope_and_plugin_merged(hookwright, home, project, tmp_path):
     text = hookwright("list", "--project", project)
     assert text.code == 0
     assert "PreToolUse (claude)" in text.out and "Stop (claude)" in text.out
-    assert "rewrites: yes" in text.out and "runs once, as" in text.out and "[plugin fmt@market]" in text.out
+    assert "rewrites: yes" in text.out and "runs once with" in text.out and "[plugin fmt@market]" in text.out
 
 
 def test_our_packs_are_named(hookwright, home, project):
@@ -130,3 +132,16 @@ def test_json_document_is_versioned(hookwright, home, project):
     doc = hookwright("list", "--project", project, "--json").json
     assert doc["schema"] == "hookwright/1" and doc["command"] == "list" and doc["exit_code"] == 0
     json.dumps(doc)
+
+
+def test_a_higher_scope_false_overrides_a_lower_scope_disable_all_hooks(hookwright, home, project):
+    """hooks.md §1.3: the value that wins after precedence counts, so a local `false` beats the
+    user's `true`."""
+    write_json(home / ".claude" / "settings.json", {"disableAllHooks": True})
+    write_json(project / ".claude" / "settings.local.json", {"disableAllHooks": False, "hooks": {
+        "Stop": [group(None, cmd("echo x"))]}})
+    ran = hookwright("list", "--project", project, "--json")
+    assert ran.json["disabled_by"] == []
+    write_json(project / ".claude" / "settings.local.json", {"hooks": {"Stop": [group(None, cmd("echo x"))]}})
+    ran = hookwright("list", "--project", project, "--json")
+    assert ran.json["disabled_by"] == [str(home / ".claude" / "settings.json")]

@@ -20,32 +20,28 @@ SCOPE_ORDER = {"managed": 0, "user": 1, "project": 2, "local": 3, "plugin": 4, "
 
 
 def list_hooks(project: Path | None = None, host: str | None = None) -> Result:
-    from installer.doctor import discovery, load
+    from installer.doctor import run
 
     if host is not None and host not in HOSTS:
         raise HookwrightError(f"list does not know host {host!r}", hint=f"use --host {' or '.join(HOSTS)}")
     if project is not None and not project.is_dir():
         raise HookwrightError("the project folder does not exist", path=project, hint="check --project")
-    project = (project or Path.cwd()).resolve()
-    hosts = {host} if host else set(HOSTS)
-    files = [load.read(c) for c in discovery.scope_candidates(project, hosts)]
-    plugins = discovery.enabled_plugins(files, project) if "claude" in hosts else []
-    files += [load.read(c) for c in discovery.plugin_candidates(plugins, project)]
-    handlers = [h for f in files for h in load.handlers(f)]
-    unreadable = any(f.error is not None for f in files)  # shown with the rest; the exit code says it too
+    ctx = run.context(project=project, hosts={host} if host else set(HOSTS))
+    unreadable = any(f.error is not None for f in ctx.files)  # shown with the rest; the exit code says it too
     return Result("list", "listed", exit_code=ExitCode.BAD_INPUT if unreadable else ExitCode.OK,
-                  data=effective_view(project, files, handlers, plugins))
+                  data=effective_view(ctx))
 
 
-def effective_view(project: Path, files: list, handlers: list, plugins: list | None = None) -> dict:
-    """The data of `hookwright list` for files and handlers already loaded."""
-    from installer.doctor import handler_facts
-    from installer.doctor.facts import CLAUDE_EVENTS, CURSOR_EVENTS
+def effective_view(ctx) -> dict:
+    """The data of `hookwright list` for files and handlers already loaded (a doctor Context)."""
+    from installer.doctor import dedup, handler_facts
+    from installer.doctor.checks.structure import hooks_disabled_by
+    from installer.doctor.facts import BUILTIN_TOOLS, CLAUDE_EVENTS, CURSOR_EVENTS
 
     event_order = {name: i for i, name in enumerate([*CLAUDE_EVENTS, *sorted(CURSOR_EVENTS)])}
-    runs_from: dict[tuple, object] = {}
+    runs_as = {id(c.handler): c for c in dedup.copies(ctx.handlers, BUILTIN_TOOLS, ctx.mcp_servers) if not c.runs}
     rows = []
-    for handler in handlers:
+    for handler in ctx.handlers:
         value = handler.value
         kind = handler_facts.kind(handler)
         position = handler.file.position(handler.keys)
@@ -63,22 +59,19 @@ def effective_view(project: Path, files: list, handlers: list, plugins: list | N
             "rewrites_input": _rewrites(handler),
             "deduplicated": None,
         }
-        key = _run_key(handler)
-        if key is not None:
-            first = runs_from.setdefault(key, row)
-            if first is not row:
-                src = first["source"]
-                row["deduplicated"] = f"runs once, as {src['path']}:{src['line']}"
+        copy = runs_as.get(id(handler))
+        if copy is not None:
+            kept = f"{copy.of.file.path}:{copy.of.file.position(copy.of.keys)[0]}"
+            row["deduplicated"] = f"runs once, as {kept}" if copy.covered else f"runs once with {kept} where both match"
         rows.append(row)
     rows.sort(key=lambda r: (r["host"], event_order.get(r["event"], len(event_order)), r["event"], r["matcher"],
                              SCOPE_ORDER.get(r["source"]["scope"], 9), r["source"]["path"], r["source"]["line"] or 0))
-    disabled = [str(f.path) for f in files if f.host == "claude" and f.document is not None
-                and isinstance(f.document.data, dict) and f.document.data.get("disableAllHooks") is True]
+    disabled = [str(f.path) for f in hooks_disabled_by(ctx.files)]
     return {
-        "project": str(project),
+        "project": str(ctx.project),
         "files": [{"path": str(f.path), "host": f.host, "scope": f.scope, "kind": f.kind, "plugin": f.plugin,
-                   "readable": f.error is None, "error": f.error.message if f.error else None} for f in files],
-        "plugins": [{"id": p.id, "installed": p.install_path is not None} for p in plugins or []],
+                   "readable": f.error is None, "error": f.error.message if f.error else None} for f in ctx.files],
+        "plugins": [{"id": p.id, "installed": p.install_path is not None} for p in ctx.plugins],
         "disabled_by": disabled,
         "hooks": rows,
     }
@@ -115,13 +108,3 @@ def _rewrites(handler) -> dict:
         return {"status": "no", "why": f"{handler.event} hooks cannot rewrite tool input"}
     found = handler_facts.rewrite(handler)
     return {"status": found.status, "why": found.why}
-
-
-def _run_key(handler) -> tuple | None:
-    """Handlers with one key run once (Claude Code settings files; a plugin's copy stays separate)."""
-    from installer.doctor import handler_facts
-
-    if handler.file.host != "claude" or not isinstance(handler.value, dict):
-        return None
-    identity = handler_facts.identity(handler)
-    return (handler.event,) + identity if identity[0] in ("command", "http") else None

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable
 
+from installer.doctor.facts import CLAUDE_EVENTS, OPEN, TOOL
 from installer.doctor.matching import Matcher, classify
 
 TOOL_PART = "[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*_?"  # the tool part of an MCP tool name (no "__")
@@ -349,3 +350,60 @@ def _samples_match(server: str, matchers: tuple[Matcher, ...]) -> str | None:
         if _in_server(name, prefix) and all(m.matches(name) for m in matchers):
             return name
     return None
+
+
+# ---- copies of one command: where does each of two matchers fire? -------------------------------
+
+def covers(kept: str | None, copy: str | None, event: str, builtins: tuple[str, ...],
+           servers: Iterable[str]) -> bool:
+    """Every call the matcher `copy` fires on, `kept` fires on too (False where that cannot be shown)."""
+    space = _space(event)
+    k, c = classify(kept, event), classify(copy, event)
+    if space is None or k.kind == "all" or (k.kind, k.names, k.text) == (c.kind, c.names, c.text):
+        return True
+    if c.kind == "exact":
+        return all(k.matches(name) for name in c.names)
+    if c.kind == "all":
+        return False
+    if c.pattern is None:  # the host rejects the regex: that copy never fires
+        return True
+    if isinstance(space, frozenset):
+        return all(k.matches(value) for value in space if c.matches(value))
+    if space == TOOL:
+        return (matched_builtins(copy, builtins, event) <= matched_builtins(kept, builtins, event)
+                and all(_reach(c, s) == "none" or _reach(k, s) == "all" for s in _servers(servers, kept, copy)))
+    return False
+
+
+def meets(a: str | None, b: str | None, event: str, builtins: tuple[str, ...], servers: Iterable[str]) -> bool:
+    """Some call fires both matchers (True where that cannot be ruled out)."""
+    space = _space(event)
+    ma, mb = classify(a, event), classify(b, event)
+    if space is None or "all" in (ma.kind, mb.kind) or (ma.kind, ma.names, ma.text) == (mb.kind, mb.names, mb.text):
+        return True
+    for first, second in ((ma, mb), (mb, ma)):
+        if first.kind == "exact":
+            return any(second.matches(name) for name in first.names)
+    if isinstance(space, frozenset):
+        return any(ma.matches(value) and mb.matches(value) for value in space)
+    if space == TOOL:
+        return bool(overlap(a, b, builtins, _servers(servers, a, b), event))
+    return True
+
+
+def _servers(configured: Iterable[str], *matchers: str | None) -> tuple[str, ...]:
+    """The MCP servers whose tools two matchers are compared on: those configured, those the
+    matchers name (`mcp__github__.*` reaches GitHub's tools wherever it is configured), and one
+    that nobody names, for the matchers that reach every server (`.*`, `mcp__.*`)."""
+    named = (m.group(1) for text in matchers if text for m in _NAMED_SERVER.finditer(text))
+    return tuple(dict.fromkeys([*configured, *named, "any-other-server"]))
+
+
+_NAMED_SERVER = re.compile(r"mcp__([A-Za-z0-9_-]+?)__")
+
+
+def _space(event: str) -> str | frozenset | None:
+    """What the event's matcher filters: TOOL, a closed set of values, OPEN (values nobody can
+    list: agent types, file names, another host's events), or None (the event has no matcher)."""
+    known = CLAUDE_EVENTS.get(event)
+    return known.matcher if known else OPEN

@@ -41,6 +41,20 @@ def run(paths: list[Path] | None = None, *, project: Path | None = None, hosts: 
         probe: bool = False) -> Outcome:
     """Check the given files, or (without paths) every scope of `hosts` for `project` plus the
     hooks of the plugins they enable. A given path that is missing is reported as unreadable."""
+    ctx = context(paths, project=project, hosts=hosts, probe=probe)
+    findings = []
+    for check in check_functions():
+        findings.extend(check(ctx))
+    order = {str(f.path): i for i, f in enumerate(ctx.files)}
+    findings.sort(key=lambda f: (order.get(f.path, len(order)), f.line or 0, f.column or 0,
+                                 SEVERITY_ORDER[f.severity], f.rule))
+    return Outcome(ctx, findings)
+
+
+def context(paths: list[Path] | None = None, *, project: Path | None = None, hosts: Iterable[str] = HOSTS,
+            probe: bool = False) -> Context:
+    """The files read, their handlers, and what the checks (and `list`) need to know of the
+    project: its MCP servers and the plugins its settings enable."""
     project = (project or Path.cwd()).resolve()
     if paths:
         files = [load.read(c) for c in discovery.given_candidates(list(paths), project)]
@@ -51,15 +65,8 @@ def run(paths: list[Path] | None = None, *, project: Path | None = None, hosts: 
         files += [load.read(c) for c in discovery.plugin_candidates(plugins, project)]
     handlers = [h for f in files for h in load.handlers(f)]
     servers = discovery.mcp_servers(project, files, plugins)
-    ctx = Context(files, handlers, probe=probe, tools=[*BUILTIN_TOOLS, *(f"mcp__{s}__.*" for s in servers)],
-                  mcp_servers=servers, plugins=plugins, project=project)
-    findings = []
-    for check in check_functions():
-        findings.extend(check(ctx))
-    order = {str(f.path): i for i, f in enumerate(files)}
-    findings.sort(key=lambda f: (order.get(f.path, len(order)), f.line or 0, f.column or 0,
-                                 SEVERITY_ORDER[f.severity], f.rule))
-    return Outcome(ctx, findings)
+    return Context(files, handlers, probe=probe, tools=[*BUILTIN_TOOLS, *(f"mcp__{s}__.*" for s in servers)],
+                   mcp_servers=servers, plugins=plugins, project=project)
 
 
 def check_functions() -> list[Callable[[Context], Iterable[Finding]]]:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-from installer.doctor import handler_facts
+from installer.doctor import dedup, handler_facts
 from installer.doctor.facts import BUILTIN_TOOLS, CLAUDE_TO_CURSOR
 from installer.doctor.handler_facts import NO, YES, Rewrite
 from installer.doctor.model import Context, Finding, Handler, resolved, timeout_seconds
@@ -84,7 +84,7 @@ def _races(ctx: Context) -> Iterator[Finding]:
                 continue
             # one racer per distinct command: copies (in several files, or a plugin's copy that runs
             # again) print the same answer, so they cannot lose each other's rewrite
-            key = ("pack",) + handler.owner if handler.owner else (_dedup_key(handler) or handler_facts.identity(handler))
+            key = ("pack",) + handler.owner if handler.owner else (dedup.dedup_key(handler) or handler_facts.identity(handler))
             racer = racers.get(key)
             if racer is None:
                 racer = racers[key] = _Racer([], status)
@@ -209,91 +209,20 @@ def _place(handler: Handler, message: str) -> dict:
 
 # ---- duplicates ----------------------------------------------------------------------------------------
 
-def _dedup_key(handler: Handler) -> tuple | None:
-    value = handler.value
-    if not isinstance(value, dict):
-        return None
-    kind = handler_facts.kind(handler)
-    if kind == "command" and isinstance(value.get("command"), str):
-        args = value.get("args")
-        args = json.dumps(args, sort_keys=True) if args is not None else None
-        if "CLAUDE_PLUGIN_" in value["command"] or "CLAUDE_PLUGIN_" in (args or ""):
-            # the same template in two plugins names two files (hooks.md §7, fixed in 2.1.69)
-            return ("command", value["command"], args, str(handler_facts.where(handler.file).plugin_root))
-        return ("command", value["command"], args)
-    if kind == "http" and isinstance(value.get("url"), str):
-        return ("http", value["url"])
-    return None
-
-
 def _duplicates(ctx: Context) -> Iterator[Finding]:
-    groups: dict[tuple, list[Handler]] = defaultdict(list)
-    for handler in ctx.handlers:
-        if handler.file.host not in ("claude", "cursor"):
-            continue
-        key = _dedup_key(handler)
-        if key is not None:
-            groups[(handler.file.host, handler.event) + key].append(handler)
-    reported: set[int] = set()
-    for (host, event, *_), copies in groups.items():
-        for handlers in _loaded_together(copies):
-            for finding, handler in _copies(ctx, host, handlers):
-                if id(handler) not in reported:
-                    reported.add(id(handler))
-                    yield finding
-
-
-EVERY_SESSION = ("every session",)
-
-
-def _session(handler: Handler) -> tuple:
-    """Which sessions load the handler's file: every one (user, managed, enabled plugins), those of
-    one project (project and local settings), or none known (a loose file named on the command
-    line, a plugin's hooks.json among them: nothing says which settings enable that plugin)."""
-    file = handler.file
-    if file.scope in ("user", "managed") or (file.scope == "plugin" and file.plugin):
-        return EVERY_SESSION
-    if file.scope in ("project", "local"):
-        return ("project", str(file.project))
-    return ("file", str(file.path))
-
-
-def _loaded_together(copies: list[Handler]) -> list[list[Handler]]:
-    """The copies split by the sessions that load them together: a project's files after the
-    files every session loads (so a project's copy is the extra one); a loose file on its own.
-    Two projects never share a session."""
-    everywhere: list[Handler] = []
-    by_session: dict[tuple, list[Handler]] = {}
-    for handler in copies:
-        session = _session(handler)
-        (everywhere if session == EVERY_SESSION else by_session.setdefault(session, [])).append(handler)
-    groups = [(everywhere if session[0] == "project" else []) + handlers for session, handlers in by_session.items()]
-    if not any(session[0] == "project" for session in by_session):
-        groups.append(everywhere)  # no project to load them with: the files every session loads, together
-    return groups
-
-
-def _copies(ctx: Context, host: str, handlers: list[Handler]) -> Iterator[tuple[Finding, Handler]]:
-    """One finding per copy after the first, among handlers loaded together."""
-    if len(handlers) < 2:
-        return
-    first = handlers[0]
-    runs_as: dict = {}  # what runs separately: settings copies once, each plugin file on its own
-    for handler in handlers:
-        runs_as.setdefault(id(handler) if host == "cursor" else _unit(handler), handler)
-    times = len(runs_as)
-    for handler in handlers[1:]:
-        runs = runs_as[id(handler) if host == "cursor" else _unit(handler)]
-        if runs is handler:  # it runs on its own, beside the first copy
-            why = ("Cursor documents no deduplication" if host == "cursor"
+    builtins = tuple(t for t in ctx.tools if not t.startswith("mcp__")) or BUILTIN_TOOLS
+    for copy in dedup.copies(ctx.handlers, builtins, ctx.mcp_servers):
+        handler, of = copy.handler, copy.of
+        if copy.runs:
+            why = ("Cursor documents no deduplication" if handler.file.host == "cursor"
                    else "a plugin's copy of a handler runs on its own")
             yield ctx.finding("conflict/duplicate-runs-twice", handler.file, handler.keys,
-                              [_place(first, "the first copy")], first=_where(first, handler), why=why,
-                              times="twice" if times == 2 else f"{times} times"), handler
-        else:  # deduplicated with the copy of its own unit that runs
+                              [_place(of, "the first copy")], first=_where(of, handler), why=why,
+                              times="twice" if copy.times == 2 else f"{copy.times} times")
+        elif copy.covered:  # (one that repeats only some of its calls is needed for the rest)
             yield ctx.finding("conflict/duplicate-handler", handler.file, handler.keys,
-                              [_place(runs, "the copy that runs")], first=_where(runs, handler),
-                              effect=_copy_effect(runs, handler)), handler
+                              [_place(of, "the copy that runs")], first=_where(of, handler),
+                              effect=_copy_effect(of, handler))
 
 
 def _copy_effect(kept: Handler, copy: Handler) -> str:
@@ -305,12 +234,6 @@ def _copy_effect(kept: Handler, copy: Handler) -> str:
         return ", so this copy changes nothing"
     return (f"; the copies differ in {', '.join(json.dumps(f) for f in fields)}, and which copy's fields "
             "Claude Code applies is not documented")
-
-
-def _unit(handler: Handler):
-    if handler.file.scope == "plugin" or handler.file.kind == "claude-plugin-hooks":
-        return ("plugin", handler.file.plugin or str(handler.file.path))
-    return ("settings",)
 
 
 def _where(first: Handler, handler: Handler) -> str:
@@ -434,8 +357,8 @@ def _session_end_budget(ctx: Context) -> Iterator[Finding]:
             continue
         if timeout > SESSION_END_CAP:
             budget, why = SESSION_END_CAP, "no SessionEnd timeout raises the shared budget past 60 s"
-        elif _unit(handler)[0] == "plugin":
-            raised = [t for h, t in ends if _unit(h)[0] != "plugin" and _shares_a_session(h, handler)]
+        elif dedup.runs_with(handler)[0] == "plugin":
+            raised = [t for h, t in ends if dedup.runs_with(h)[0] != "plugin" and dedup.share_a_session(h, handler)]
             budget = max(SESSION_END_BUDGET, min(max(raised, default=0), SESSION_END_CAP))
             if timeout <= budget:
                 continue
@@ -449,8 +372,3 @@ def _session_end_budget(ctx: Context) -> Iterator[Finding]:
 
 def _sets_budget(data: object) -> bool:
     return isinstance(data, dict) and isinstance(data.get("env"), dict) and BUDGET_VARIABLE in data["env"]
-
-
-def _shares_a_session(a: Handler, b: Handler) -> bool:
-    sa, sb = _session(a), _session(b)
-    return EVERY_SESSION in (sa, sb) or sa == sb

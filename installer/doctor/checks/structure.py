@@ -472,20 +472,28 @@ def _cursor_entry(ctx: Context, file: ConfigFile, entry: Any, keys: tuple) -> It
 
 # ---- switches that explain why hooks do not run ------------------------------------------------------
 
-def _kill_switches(ctx: Context) -> Iterator[Finding]:
-    settings = [f for f in ctx.files
-                if f.kind == "claude-settings" and f.document is not None and isinstance(f.document.data, dict)]
-    scoped = [f for f in settings if f.scope in SCOPE_ORDER]
-    deciding = [f for f in settings if f.scope not in SCOPE_ORDER]  # each named file stands alone
-    having = [f for f in scoped if DISABLE_ALL in f.document.data]
-    if having:  # the highest-precedence value counts (later managed drop-ins win over earlier ones)
+def hooks_disabled_by(files: list[ConfigFile]) -> list[ConfigFile]:
+    """The settings files whose `disableAllHooks: true` counts: of the scopes, only the value with
+    the highest precedence (a project `false` overrides a user `true`); each named file alone."""
+    settings = _settings(files)
+    deciding = [f for f in settings if f.scope not in SCOPE_ORDER]
+    having = [f for f in settings if f.scope in SCOPE_ORDER and DISABLE_ALL in f.document.data]
+    if having:  # later managed drop-ins win over earlier ones
         deciding.append(max(enumerate(having), key=lambda p: (SCOPE_ORDER[p[1].scope], p[0]))[1])
-    for file in deciding:
-        if file.document.data.get(DISABLE_ALL) is True:
-            note = (" (in managed settings: every hook is off, managed ones included)" if _managed(file)
-                    else " (hooks from settings files and plugins are off; managed hooks still run)")
-            yield ctx.finding("structure/hooks-disabled", file, (DISABLE_ALL,), scope_note=note)
-    for file in settings:
+    return [f for f in deciding if f.document.data.get(DISABLE_ALL) is True]
+
+
+def _settings(files: list[ConfigFile]) -> list[ConfigFile]:
+    return [f for f in files if f.kind == "claude-settings" and f.document is not None
+            and isinstance(f.document.data, dict)]
+
+
+def _kill_switches(ctx: Context) -> Iterator[Finding]:
+    for file in hooks_disabled_by(ctx.files):
+        note = (" (in managed settings: every hook is off, managed ones included)" if _managed(file)
+                else " (hooks from settings files and plugins are off; managed hooks still run)")
+        yield ctx.finding("structure/hooks-disabled", file, (DISABLE_ALL,), scope_note=note)
+    for file in _settings(ctx.files):
         for key in MANAGED_ONLY_KEYS:
             value = file.document.data.get(key)
             on = value is True if key == "allowManagedHooksOnly" else (

@@ -1,0 +1,135 @@
+"""Copies of one hook: which of them run, and how often.
+
+Claude Code runs a command (with its args) or a URL once per event among the handlers that fire
+on it, whichever settings files they are in (claude-code-observed.md i; hooks.md §7); a plugin's
+copy runs on its own beside them, and Cursor documents no deduplication, so each entry runs.
+Copies only meet where one session loads them (a project's files with the user, managed and
+plugin files; never two projects) and where their matchers fire on one call: the same logger on
+Bash and on Read is needed twice, and is no copy.
+
+Used by doctor (conflict/duplicate-*) and by `hookwright list` (which copy runs).
+"""
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+
+from installer.doctor import handler_facts
+from installer.doctor.model import Handler
+from installer.doctor.overlap import covers, meets
+
+EVERY_SESSION = ("every session",)
+
+
+@dataclass(frozen=True)
+class Copy:
+    handler: Handler  # the repeated copy
+    of: Handler  # an earlier copy it repeats
+    runs: bool  # it runs as well (another plugin's copy, Cursor); False: deduplicated with `of`
+    times: int = 1  # how many copies run on a call they all fire on (when `runs`)
+    covered: bool = True  # (not `runs`) `of` fires wherever it fires; False: only on some of its calls
+
+
+def copies(handlers: list[Handler], builtins: tuple[str, ...], servers: list[str]) -> list[Copy]:
+    """Every handler that repeats an earlier one, in the order of `handlers`."""
+    groups: dict[tuple, list[Handler]] = defaultdict(list)
+    for handler in handlers:
+        key = dedup_key(handler) if handler.file.host in ("claude", "cursor") else None
+        if key is not None:
+            groups[(handler.file.host, handler.event) + key].append(handler)
+    found: dict[int, Copy] = {}
+    for (host, event, *_), same in groups.items():
+        for together in _loaded_together(same):
+            for copy in _repeats(host, event, together, builtins, servers):
+                found.setdefault(id(copy.handler), copy)
+    order = {id(h): i for i, h in enumerate(handlers)}
+    return sorted(found.values(), key=lambda c: order[id(c.handler)])
+
+
+def _repeats(host: str, event: str, handlers: list[Handler], builtins: tuple[str, ...], servers: list[str]):
+    """A copy whose own unit has an earlier copy firing wherever it fires adds nothing; one that
+    shares calls with another unit's earlier copy runs again on them; one that shares only some
+    calls with its own unit's copy runs once on those (and is needed for the rest). An `if`
+    narrows a copy like its matcher: copies with different ones each fire on their own calls."""
+    for index, handler in enumerate(handlers[1:], 1):
+        mine, earlier = runs_with(handler), handlers[:index]
+
+        def fires_with(h: Handler) -> bool:
+            return meets(h.matcher, handler.matcher, event, builtins, servers)
+
+        kept = next((h for h in earlier if runs_with(h) == mine and _condition(h) in (None, _condition(handler))
+                     and covers(h.matcher, handler.matcher, event, builtins, servers)), None)
+        again = [h for h in earlier if runs_with(h) != mine and fires_with(h)]
+        partly = next((h for h in earlier if runs_with(h) == mine and fires_with(h)), None)
+        if kept is not None:
+            yield Copy(handler, kept, runs=False)
+        elif again:
+            yield Copy(handler, again[0], runs=True, times=1 + len({runs_with(h) for h in again}))
+        elif partly is not None:
+            yield Copy(handler, partly, runs=False, covered=False)
+
+
+def _condition(handler: Handler) -> object:
+    """The handler's `if` (a permission rule that narrows its matcher), None without one."""
+    return handler.value.get("if")  # (copies are objects: only they have a dedup_key)
+
+
+def dedup_key(handler: Handler) -> tuple | None:
+    """Handlers with one key are copies: the same command (and args), or the same URL."""
+    value = handler.value
+    if not isinstance(value, dict):
+        return None
+    kind = handler_facts.kind(handler)
+    if kind == "command" and isinstance(value.get("command"), str):
+        args = value.get("args")
+        args = json.dumps(args, sort_keys=True) if args is not None else None
+        if "CLAUDE_PLUGIN_" in value["command"] or "CLAUDE_PLUGIN_" in (args or ""):
+            # the same template in two plugins names two files (hooks.md §7, fixed in 2.1.69)
+            return ("command", value["command"], args, str(handler_facts.where(handler.file).plugin_root))
+        return ("command", value["command"], args)
+    if kind == "http" and isinstance(value.get("url"), str):
+        return ("http", value["url"])
+    return None
+
+
+def runs_with(handler: Handler) -> tuple:
+    """Copies with one unit are deduplicated together: all settings files; each plugin on its own;
+    each Cursor entry on its own."""
+    if handler.file.host == "cursor":
+        return ("cursor", id(handler))
+    if handler.file.scope == "plugin" or handler.file.kind == "claude-plugin-hooks":
+        return ("plugin", handler.file.plugin or str(handler.file.path))
+    return ("settings",)
+
+
+def session(handler: Handler) -> tuple:
+    """Which sessions load the handler's file: every one (user, managed, enabled plugins), those of
+    one project (project and local settings), or none known (a loose file named on the command
+    line, a plugin's hooks.json among them: nothing says which settings enable that plugin)."""
+    file = handler.file
+    if file.scope in ("user", "managed") or (file.scope == "plugin" and file.plugin):
+        return EVERY_SESSION
+    if file.scope in ("project", "local"):
+        return ("project", str(file.project))
+    return ("file", str(file.path))
+
+
+def share_a_session(a: Handler, b: Handler) -> bool:
+    sa, sb = session(a), session(b)
+    return EVERY_SESSION in (sa, sb) or sa == sb
+
+
+def _loaded_together(copies: list[Handler]) -> list[list[Handler]]:
+    """The copies split by the sessions that load them together: a project's files after the
+    files every session loads (so a project's copy is the extra one); a loose file on its own.
+    Two projects never share a session."""
+    everywhere: list[Handler] = []
+    by_session: dict[tuple, list[Handler]] = {}
+    for handler in copies:
+        where = session(handler)
+        (everywhere if where == EVERY_SESSION else by_session.setdefault(where, [])).append(handler)
+    groups = [(everywhere if where[0] == "project" else []) + handlers for where, handlers in by_session.items()]
+    if not any(where[0] == "project" for where in by_session):
+        groups.append(everywhere)  # no project to load them with: the files every session loads, together
+    return groups
