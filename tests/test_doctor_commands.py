@@ -422,7 +422,7 @@ def test_script_missing_behind_a_guard_on_its_interpreter(tmp_path):
 def test_every_command_rule_is_tested():
     tested = {"command/script-missing", "command/not-executable", "command/relative-path", "command/home-path",
               "command/sh-without-shell", "command/world-writable", "command/interpreter-not-found",
-              "command/unquoted-placeholder"}
+              "command/unquoted-placeholder", "command/exec-arguments-in-command", "command/user-config-in-shell-form"}
     assert {r for r in catalog() if r.startswith("command/")} == tested
 
 
@@ -467,3 +467,24 @@ def test_the_plain_word_shortcut_reads_words_as_the_full_lexer_does(command):
         assert words() == fast
     finally:
         resolve._SIMPLE_WORD = shortcut
+
+
+def test_exec_form_with_arguments_in_command_never_starts(tmp_path):
+    base = tmp_path / "p"
+    _script(base, "check.py")
+    out = doctor(base, {S: settings(command="python3 -u", args=["check.py"])})
+    (broken,) = found(out, "command/exec-arguments-in-command")
+    assert broken.severity == "error" and '"python3 -u"' in broken.message and "fails open" in broken.message
+    assert not found(doctor(base, {S: settings(command="python3", args=["-u", "check.py"])}),
+                     "command/exec-arguments-in-command")
+
+
+def test_user_config_works_only_in_exec_form(tmp_path):
+    plugin = "plugin/hooks/hooks.json"
+    shell = {"description": "p", **settings(command="echo level=${user_config.level}")}
+    (broken,) = found(doctor(tmp_path / "p", {plugin: shell}), "command/user-config-in-shell-form")
+    assert "${user_config.level}" in broken.message and broken.severity == "error"
+    exec_form = {"description": "p", **settings(command="echo", args=["level=${user_config.level}"])}
+    assert not found(doctor(tmp_path / "q", {plugin: exec_form}), "command/user-config-in-shell-form")
+    assert not found(doctor(tmp_path / "r", {plugin: settings(command="echo ${user_level}")}),
+                     "command/user-config-in-shell-form")

@@ -12,6 +12,7 @@ from installer.doctor.model import catalog
 S = ".claude/settings.json"
 CURSOR = ".cursor/hooks.json"
 GROUP = {"matcher": "Bash", "hooks": [ECHO]}
+MCP_LINEAR = {"mcpServers": {"linear": {"command": "npx", "args": ["linear-mcp"]}}}
 
 
 def case(rule, bad, good, given=True, config=None, note=""):
@@ -121,6 +122,11 @@ CASES = [
     case("matcher/case-mismatch", {S: settings(matcher="^bash$")}, {S: settings(matcher="^Bash$")}, note="regex"),
     case("matcher/case-mismatch", {S: settings("SessionStart", matcher="Startup")},
          {S: settings("SessionStart", matcher="startup")}, note="session-source"),
+    case("matcher/case-mismatch", {S: settings(matcher="mcp__Linear__.*"), ".mcp.json": MCP_LINEAR},
+         {S: settings(matcher="mcp__linear__.*"), ".mcp.json": MCP_LINEAR}, given=False, note="mcp-server"),
+    case("matcher/case-mismatch", {S: settings(matcher="mcp__Linear__create_issue"), ".mcp.json": MCP_LINEAR},
+         {S: settings(matcher="mcp__linear__create_issue|mcp__Jira__x"), ".mcp.json": MCP_LINEAR}, given=False,
+         note="mcp-tool"),
     case("matcher/mcp-no-tool", {S: settings(matcher="mcp__memory")}, {S: settings(matcher="mcp__memory__.*")}),
     case("matcher/permission-rule", {S: settings(matcher="Bash(git:*)")},
          {S: settings(matcher="Bash", **{"if": "Bash(git:*)"})}),
@@ -147,6 +153,14 @@ CASES = [
          {CURSOR: {"version": 1, "hooks": {"beforeSubmitPrompt": [{"command": "x"}]}}}, note="lower-camel"),
     case("host/cursor-claude-group", {CURSOR: {"version": 1, "hooks": {"preToolUse": [GROUP]}}},
          {CURSOR: {"version": 1, "hooks": {"preToolUse": [{"command": "x", "matcher": "Shell"}]}}}),
+    case("host/cursor-claude-tool-name", {CURSOR: {"version": 1, "hooks": {"preToolUse": [
+        {"command": "x", "matcher": "Bash|Write"}]}}},
+         {CURSOR: {"version": 1, "hooks": {"preToolUse": [{"command": "x", "matcher": "Shell|Write"}]}}}),
+    case("host/cursor-claude-tool-name", {CURSOR: {"version": 1, "hooks": {"postToolUse": [
+        {"command": "x", "matcher": "mcp__github__create_issue"}]}}},
+         {CURSOR: {"version": 1, "hooks": {"postToolUse": [{"command": "x", "matcher": "MCP:create_issue"}],
+                                            "beforeShellExecution": [{"command": "x", "matcher": "Bash"}]}}},
+         note="mcp-and-shell-commands"),
     case("host/cursor-version-missing", {CURSOR: {"hooks": {"stop": [{"command": "x"}]}}},
          {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x"}]}}}),
     case("host/plugin-not-installed", {S: {"enabledPlugins": {"guard@tools": True}}},

@@ -395,8 +395,13 @@ def _servers(configured: Iterable[str], *matchers: str | None) -> tuple[str, ...
     """The MCP servers whose tools two matchers are compared on: those configured, those the
     matchers name (`mcp__github__.*` reaches GitHub's tools wherever it is configured), and one
     that nobody names, for the matchers that reach every server (`.*`, `mcp__.*`)."""
-    named = (m.group(1) for text in matchers if text for m in _NAMED_SERVER.finditer(text))
+    named = (name for text in matchers if text for name in named_servers(text))
     return tuple(dict.fromkeys([*configured, *named, "any-other-server"]))
+
+
+def named_servers(matcher: str) -> list[str]:
+    """The MCP servers a matcher names: `github` in `mcp__github__.*` or `mcp__github__create_issue`."""
+    return _NAMED_SERVER.findall(matcher)
 
 
 _NAMED_SERVER = re.compile(r"mcp__([A-Za-z0-9_-]+?)__")

@@ -85,6 +85,7 @@ class Resolution:
     home_paths: tuple[str, ...] = ()  # hard-coded home directories in the command (/Users/x/, /home/x/)
     # host path placeholders outside double quotes in a word that names a file or a `cd` target
     unquoted: tuple[str, ...] = ()
+    broken: str | None = None  # why the host cannot start the command at all
 
     @property
     def resolved(self) -> bool:
@@ -182,8 +183,9 @@ def resolve_exec(command: str, args: tuple[str, ...], where: Where) -> Resolutio
     first = words[0]
     if "/" not in command and any(c.isspace() for c in command.strip()):
         # the spawn fails: there is no program called "python3 x.py"
-        inv = Invocation(command, dynamic="exec form: `command` must be just the executable, without arguments")
-        return Resolution("exec", (inv,), inv, home_paths=homes)
+        why = "exec form: `command` must be just the executable, without arguments"
+        inv = Invocation(command, dynamic=why)
+        return Resolution("exec", (inv,), inv, home_paths=homes, broken=why)
     inv = _Interpreter(where).simple([first, *words[1:]], where.cwd, where.cwd_is_launch_dir, set())
     invocations = (inv,) if inv else ()
     return Resolution("exec", invocations, _main(invocations), home_paths=homes)

@@ -6,7 +6,9 @@ variables) is never called missing.
 """
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import stat
 import sys
@@ -17,6 +19,7 @@ from typing import Iterator
 from installer.doctor import handler_facts, resolve
 from installer.doctor.model import HOST_NAMES, Context, Finding, Handler
 
+USER_CONFIG = re.compile(r"\$\{user_config\.[^}]*\}")  # a plugin's user option (hooks.md §3)
 SHARED_SCOPES = ("project", "plugin", "managed", "given")
 # builtins with no file on PATH (export/local/declare/readonly and the guards type/hash never get here)
 SHELL_BUILTINS = frozenset({"source", ".", "cd", "test", "[", "[[", "echo", "printf", "true", "false", ":", "exit",
@@ -120,6 +123,15 @@ def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
                 if isinstance(arg, str) and arg.endswith(name):
                     return handler.keys + ("args", index)
         return command_keys
+
+    if res.broken:  # exec form with `"command": "python3 -u"`: no such program
+        yield ctx.finding("command/exec-arguments-in-command", file, command_keys, command=json.dumps(handler.command),
+                          effect=_effect(handler, python=False))
+        return
+    user_config = USER_CONFIG.search(handler.command)
+    if user_config and not exec_form and file.host == "claude":
+        yield ctx.finding("command/user-config-in-shell-form", file, command_keys, name=user_config.group(0),
+                          effect=_effect(handler, python=False))
 
     checked: set[Path] = set()
     for inv in res.invocations:

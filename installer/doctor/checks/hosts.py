@@ -1,11 +1,15 @@
 """Host: is each file in the format of the host that reads it, and are its plugins there?"""
 from __future__ import annotations
 
+import json
+import re
 from typing import Iterator
 
 from installer.doctor.facts import CLAUDE_TO_CURSOR, CURSOR_EVENTS, FOLDED_CLAUDE_EVENTS, fold
 from installer.doctor.model import ConfigFile, Context, Finding
 
+CURSOR_TOOL_EVENTS = ("preToolUse", "postToolUse", "postToolUseFailure")  # matched on the tool type
+CLAUDE_TO_CURSOR_TOOLS = {"Bash": "Shell"}  # other-hosts.md §1.4 (Edit, Read, Write, Grep, Task: the same)
 OTHER_AGENTS = {
     "opencode-config": "an opencode config file",
     "opencode-plugin": "an opencode plugin (JavaScript/TypeScript, loaded in-process)",
@@ -55,6 +59,26 @@ def _cursor(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
         for i, entry in enumerate(entries if isinstance(entries, list) else []):
             if isinstance(entry, dict) and "hooks" in entry:
                 yield ctx.finding("host/cursor-claude-group", file, ("hooks", event, i))
+            elif isinstance(entry, dict) and event in CURSOR_TOOL_EVENTS and isinstance(entry.get("matcher"), str):
+                yield from _claude_tool_names(ctx, file, ("hooks", event, i, "matcher"), entry["matcher"])
+
+
+def _claude_tool_names(ctx: Context, file: ConfigFile, keys: tuple, matcher: str) -> Iterator[Finding]:
+    """A Cursor matcher that names tools as Claude Code does (`Bash`, `mcp__srv__tool`): Cursor's
+    tool types are `Shell`, `Read`, `Write`..., and MCP tools are `MCP:<tool>`."""
+    names = [name.strip() for name in matcher.split("|")]
+    renamed = {name: CLAUDE_TO_CURSOR_TOOLS.get(name) or _cursor_mcp_name(name) for name in names}
+    renamed = {name: cursor for name, cursor in renamed.items() if cursor and cursor not in names}
+    if renamed:
+        suggestion = "|".join(renamed.get(name, name) for name in names)
+        yield ctx.finding("host/cursor-claude-tool-name", file, keys, matcher=json.dumps(matcher),
+                          names=", ".join(f"{name} (Cursor's is {cursor})" for name, cursor in renamed.items()),
+                          suggestion=json.dumps(suggestion))
+
+
+def _cursor_mcp_name(name: str) -> str | None:
+    server, _, tool = name.removeprefix("mcp__").partition("__")
+    return f"MCP:{tool}" if name.startswith("mcp__") and server and re.fullmatch(r"[\w-]+", tool or "") else None
 
 
 def _plugin_file(file: ConfigFile) -> bool:

@@ -10,6 +10,7 @@ from installer.doctor.facts import (BUILTIN_TOOLS, CLAUDE_EVENTS, NARROW_EXACT_E
                                     OPEN, TOOL, Event)
 from installer.doctor.matching import VALUE_NAME, Matcher, can_match_a_name, classify, empty_alternative, js_regex
 from installer.doctor.model import ConfigFile, Context, Finding, Handler, describe
+from installer.doctor.overlap import named_servers
 
 PERMISSION_RULE = re.compile(r"\s*([A-Za-z][A-Za-z0-9_-]*)\((.*)\)\s*")
 # what an `if` rule looks like for the tools whose input it can test (permission-rule syntax)
@@ -58,6 +59,8 @@ def _claude(ctx: Context, file: ConfigFile, event: Event, raw: str, keys: tuple,
             builtins: list[str]) -> Iterator[Finding]:
     matcher = classify(raw, event.name)
     shown = json.dumps(raw)
+    if event.matcher == TOOL:
+        yield from _server_case(ctx, file, raw, shown, keys)
     if matcher.kind == "exact":
         yield from _exact(ctx, file, event, matcher, shown, keys, builtins)
     elif matcher.kind == "regex":
@@ -99,6 +102,20 @@ def _exact(ctx: Context, file: ConfigFile, event: Event, matcher: Matcher, shown
     if unknown:
         yield ctx.finding("matcher/unknown-value", file, keys, matcher=shown,
                           unknown=", ".join(map(json.dumps, unknown)), event=event.name, values=", ".join(known))
+
+
+def _server_case(ctx: Context, file: ConfigFile, raw: str, shown: str, keys: tuple) -> Iterator[Finding]:
+    """`mcp__Linear__.*` where the project's MCP server is `linear`: tool names keep the server's
+    own case, and matching is case-sensitive."""
+    by_case = {server.lower(): server for server in ctx.mcp_servers}
+    wrong = {name: by_case[name.lower()] for name in named_servers(raw)
+             if name not in ctx.mcp_servers and name.lower() in by_case}
+    if wrong:
+        fixed = raw
+        for name, right in wrong.items():
+            fixed = fixed.replace(f"mcp__{name}__", f"mcp__{right}__")
+        wanted = ", ".join(f"the tools of MCP server {right} (it says {name})" for name, right in wrong.items())
+        yield ctx.finding("matcher/case-mismatch", file, keys, matcher=shown, wanted=wanted, suggestion=json.dumps(fixed))
 
 
 @lru_cache(maxsize=1024)
