@@ -359,9 +359,51 @@ def test_cursor_handlers_only_get_the_cross_host_rule(tmp_path):
     assert _script_rules(doctor(base, {".cursor/hooks.json": config})) == ["script/mixed-shapes"]
 
 
+PERMISSION_DENY = ('print(json.dumps({"hookSpecificOutput": {"hookEventName": "PermissionRequest", '
+                   '"decision": {"behavior": "deny", "message": "needs review"}}}))\n')
+
+
+@pytest.mark.parametrize("event, bad, good", [
+    ("PermissionRequest", 'print("needs review", file=sys.stderr)\nsys.exit(2)\n', PERMISSION_DENY),
+])
+def test_exit_2_on_permission_request_is_reported_as_ignored(tmp_path, event, bad, good):
+    base = tmp_path / "p"
+    command = _write(base, ".claude/hooks/perm.py", "import json, sys\n" + bad)
+    (finding,) = found(doctor(base, {S: settings(event, matcher="Bash", command=command)}), "script/exit-2-ignored")
+    assert finding.line == 3 and finding.severity == "error"
+    command = _write(base, ".claude/hooks/perm.py", "import json, sys\n" + good)
+    assert not _script_rules(doctor(base, {S: settings(event, matcher="Bash", command=command)}))
+    # the same script also on PreToolUse, where exit 2 blocks: it may be answering that one
+    command = _write(base, ".claude/hooks/perm.py", "import json, sys\n" + bad)
+    both = {"hooks": {event: settings(event, matcher="Bash", command=command)["hooks"][event],
+                      "PreToolUse": settings("PreToolUse", matcher="Bash", command=command)["hooks"]["PreToolUse"]}}
+    assert not found(doctor(base, {S: both}), "script/exit-2-ignored")
+
+
+@pytest.mark.parametrize("event, instead", [
+    ("PostToolUse", '"decision": "block"'),
+    ("PermissionRequest", '"behavior"'),
+    ("Notification", "no decision to make"),
+])
+def test_permission_decision_on_an_event_that_does_not_read_it(tmp_path, event, instead):
+    base = tmp_path / "p"
+    deny = ('print(json.dumps({"hookSpecificOutput": {"hookEventName": "%s", "permissionDecision": "deny", '
+            '"permissionDecisionReason": "no"}}))\n' % event)
+    command = _write(base, ".claude/hooks/hook.py", "import json, sys\n" + deny)
+    matcher = None if event == "Notification" else "Bash"
+    (finding,) = found(doctor(base, {S: settings(event, matcher=matcher, command=command)}),
+                       "script/decision-wrong-event")
+    assert event in finding.message and instead in finding.hint and finding.line == 2
+    pre = deny.replace(event, "PreToolUse")
+    command = _write(base, ".claude/hooks/hook.py", "import json, sys\n" + pre)
+    assert not found(doctor(base, {S: settings("PreToolUse", matcher="Bash", command=command)}),
+                     "script/decision-wrong-event")
+
+
 def test_every_script_rule_is_tested():
     tested = {"script/ignored-output-field", "script/defer", "script/no-event-name", "script/mixed-shapes",
-              "script/stop-hook-active", "script/wrong-event-name",
+              "script/stop-hook-active", "script/wrong-event-name", "script/exit-2-ignored",
+              "script/decision-wrong-event",
               # with --probe only: tests/test_doctor_probe.py
               "script/probe-invalid-output", "script/probe-wrong-event", "script/probe-timeout"}
     assert {r for r in catalog() if r.startswith("script/")} == tested

@@ -101,6 +101,8 @@ class ScriptFacts:
     mixed_shapes: tuple[Site, ...] = ()  # objects with Claude Code and Cursor keys at once
     rewrite_sites: tuple[tuple[str, tuple[Site, ...]], ...] = ()  # (host, sites)
     blocks: tuple[Site, ...] = ()  # decision "block" or exit 2
+    permission_decisions: tuple[Site, ...] = ()  # where it writes permissionDecision
+    answers: tuple[str, ...] = ()  # the decision keys it writes: permissionDecision, behavior, decision
     reads_stop_hook_active: bool = False
     delegates: Site | None = None  # output may come from another program or module (what = which)
 
@@ -276,6 +278,9 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
         mixed_shapes=tuple(_unique(mixed)),
         rewrite_sites=(("claude", tuple(_unique(rewrites_claude))), ("cursor", tuple(_unique(rewrites_cursor)))),
         blocks=tuple(_unique(blocks)),
+        permission_decisions=tuple(_unique(site("permissionDecision", off) for off, _, _ in
+                                           emitted.get("permissionDecision", ()))),
+        answers=tuple(key for key in ("permissionDecision", "behavior", "decision") if key in emitted),
         reads_stop_hook_active="stop_hook_active" in code,
         delegates=_delegates(code, language, path, where, bool(keys) and _has_output_keys(emitted)),
     )

@@ -14,6 +14,15 @@ from installer.doctor.model import Context, Finding, Handler, rule_by_id
 from installer.doctor.scripts import ScriptFacts, Site
 
 STOP_EVENTS = ("Stop", "SubagentStop")
+PERMISSION_DECISION_EVENTS = frozenset({"PreToolUse", "PreModelSwitch"})  # read permissionDecision (§6.2)
+BLOCK_WITH_DECISION = 'a top-level "decision": "block" with a "reason"'
+DECISION_INSTEAD = {
+    "PermissionRequest": 'hookSpecificOutput.decision: {"behavior": "allow"} or {"behavior": "deny", "message": "..."}',
+    **{event: BLOCK_WITH_DECISION for event in ("PostToolUse", "PostToolUseFailure", "PostToolBatch",
+                                                "UserPromptSubmit", "UserPromptExpansion", "Stop", "SubagentStop",
+                                                "ConfigChange", "PreCompact", "TaskCreated")},
+}
+NO_DECISION = "nothing: this event has no decision to make (exit 2 or additionalContext, where it reads them)"
 CONSEQUENCE = {
     "modifiedToolInput": ("the tool runs with its original input",
                           "write the new input as hookSpecificOutput.updatedInput (it replaces the whole input)"),
@@ -75,6 +84,7 @@ def _script(ctx: Context, facts: ScriptFacts, handlers: list[Handler]) -> Iterat
         for site in facts.no_event_name:
             yield _at("script/no-event-name", facts, site, claude)
         yield from _wrong_event_name(facts, claude)
+        yield from _answers_the_event_ignores(facts, claude)
         stops = [h for h in claude if h.event in STOP_EVENTS]
         if stops and facts.blocks and not facts.reads_stop_hook_active and facts.delegates is None:
             site = facts.blocks[0]
@@ -91,6 +101,20 @@ def _wrong_event_name(facts: ScriptFacts, handlers: list[Handler]) -> Iterator[F
     if written and not written & set(events):
         site = facts.event_names[0]
         yield _at("script/wrong-event-name", facts, site, handlers, found=site.what, event=" and ".join(events))
+
+
+def _answers_the_event_ignores(facts: ScriptFacts, handlers: list[Handler]) -> Iterator[Finding]:
+    """A decision in a form that none of the script's events reads (hooks.md §2.1, §6.2): exit 2
+    on PermissionRequest, permissionDecision outside PreToolUse and PreModelSwitch. A script that
+    also runs on an event that reads it may be answering that one."""
+    events = sorted({handler.event for handler in handlers})
+    exits = [site for site in facts.blocks if site.what == "exit 2"]
+    if events == ["PermissionRequest"] and exits and "behavior" not in facts.answers:
+        yield _at("script/exit-2-ignored", facts, exits[0], handlers)
+    if facts.permission_decisions and not PERMISSION_DECISION_EVENTS.intersection(events):
+        event = events[0]
+        yield _at("script/decision-wrong-event", facts, facts.permission_decisions[0], handlers,
+                  event=" and ".join(events), instead=DECISION_INSTEAD.get(event, NO_DECISION))
 
 
 def _probed(ctx: Context) -> Iterator[Finding]:
