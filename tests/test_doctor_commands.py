@@ -422,7 +422,8 @@ def test_script_missing_behind_a_guard_on_its_interpreter(tmp_path):
 def test_every_command_rule_is_tested():
     tested = {"command/script-missing", "command/not-executable", "command/relative-path", "command/home-path",
               "command/sh-without-shell", "command/world-writable", "command/interpreter-not-found",
-              "command/unquoted-placeholder", "command/exec-arguments-in-command", "command/user-config-in-shell-form"}
+              "command/unquoted-placeholder", "command/exec-arguments-in-command", "command/user-config-in-shell-form",
+              "command/input-variable-never-set"}
     assert {r for r in catalog() if r.startswith("command/")} == tested
 
 
@@ -484,7 +485,23 @@ def test_user_config_works_only_in_exec_form(tmp_path):
     shell = {"description": "p", **settings(command="echo level=${user_config.level}")}
     (broken,) = found(doctor(tmp_path / "p", {plugin: shell}), "command/user-config-in-shell-form")
     assert "${user_config.level}" in broken.message and broken.severity == "error"
+    assert "$CLAUDE_PLUGIN_OPTION_LEVEL" in broken.hint
     exec_form = {"description": "p", **settings(command="echo", args=["level=${user_config.level}"])}
     assert not found(doctor(tmp_path / "q", {plugin: exec_form}), "command/user-config-in-shell-form")
     assert not found(doctor(tmp_path / "r", {plugin: settings(command="echo ${user_level}")}),
                      "command/user-config-in-shell-form")
+
+
+@pytest.mark.parametrize("command, name", [
+    ("""echo "$CLAUDE_TOOL_INPUT" | grep -q 'rm -rf' && exit 2 || exit 0""", "CLAUDE_TOOL_INPUT"),
+    ("prettier --write $CLAUDE_FILE_PATHS", "CLAUDE_FILE_PATHS"),
+    ('ruff format "${CLAUDE_TOOL_FILE_PATH}"', "CLAUDE_TOOL_FILE_PATH"),
+    ("jq -r .tool_input.file_path | xargs prettier --write", None),
+    ('CLAUDE_TOOL_INPUT=$(cat); echo "$CLAUDE_TOOL_INPUT" | grep -q x', None),  # set by the command itself
+    ('input="${CLAUDE_TOOL_INPUT:-$(cat)}"; echo "$input"', None),  # falls back to stdin
+    ('echo "$CLAUDE_PROJECT_DIR $CLAUDE_ENV_FILE $CLAUDE_CODE_SESSION_ID"', None),
+])
+def test_input_variables_claude_code_never_sets(tmp_path, command, name):
+    out = doctor(tmp_path / "p", {S: settings(command=command)})
+    hits = found(out, "command/input-variable-never-set")
+    assert [h.message.split(" ", 1)[0] for h in hits] == ([f"${name}"] if name else [])

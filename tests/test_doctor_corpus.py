@@ -242,3 +242,17 @@ def test_session_end_timeouts_the_shared_budget_cuts(corpus):
                         "jl-cmd__claude-code-config__packages__claude-dev-env__hooks__hooks.json": 1,
                         "phrazzld__claude-config__plugins__marketplaces__design-plugins__design-and-refine__hooks__"
                         "hooks.json": 1}, per_file
+
+
+def test_input_variables_claude_code_never_sets(corpus):
+    # $CLAUDE_TOOL_INPUT, $CLAUDE_FILE_PATH, $CLAUDE_TOOL_FILE_PATH and the like: always empty
+    # (hooks.md §9.14), so the guards and formatters that read them do nothing.
+    per_file = _by_file(corpus, "command/input-variable-never-set")
+    assert (len(per_file), sum(per_file.values())) == (9, 20)
+
+
+def test_copies_on_disjoint_matchers_are_no_duplicates(corpus):
+    # The same command on SessionStart startup, resume, clear and compact (or on Bash and on
+    # Edit|Write) is needed on each: Claude Code deduplicates only among the copies one call matches.
+    per_file = _by_file(corpus, "conflict/duplicate-handler")
+    assert (len(per_file), sum(per_file.values())) == (2, 4)

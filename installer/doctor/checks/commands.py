@@ -19,7 +19,10 @@ from typing import Iterator
 from installer.doctor import handler_facts, resolve
 from installer.doctor.model import HOST_NAMES, Context, Finding, Handler
 
-USER_CONFIG = re.compile(r"\$\{user_config\.[^}]*\}")  # a plugin's user option (hooks.md §3)
+# hook input in the environment, as old docs and blog posts showed it: Claude Code sets none of these
+# (hooks.md §9.14, §10); `${NAME:-...}` falls back to something else and is left alone
+LEGACY_INPUT = re.compile(r"\$\{?(CLAUDE_(?:TOOL|HOOK|FILE|BASH|NOTIFICATION|EXIT)[A-Z0-9_]*)(?![A-Za-z0-9_]|\}?:?-)")
+USER_CONFIG = re.compile(r"\$\{user_config\.([^}]*)\}")  # a plugin's user option (hooks.md §3)
 SHARED_SCOPES = ("project", "plugin", "managed", "given")
 # builtins with no file on PATH (export/local/declare/readonly and the guards type/hash never get here)
 SHELL_BUILTINS = frozenset({"source", ".", "cd", "test", "[", "[[", "echo", "printf", "true", "false", ":", "exit",
@@ -131,7 +134,12 @@ def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
     user_config = USER_CONFIG.search(handler.command)
     if user_config and not exec_form and file.host == "claude":
         yield ctx.finding("command/user-config-in-shell-form", file, command_keys, name=user_config.group(0),
+                          option="CLAUDE_PLUGIN_OPTION_" + user_config.group(1).upper(),
                           effect=_effect(handler, python=False))
+
+    legacy = LEGACY_INPUT.search(handler.command) if file.host == "claude" else None
+    if legacy and not re.search(rf"(?<![\w$]){legacy.group(1)}=", handler.command):  # not set by the command
+        yield ctx.finding("command/input-variable-never-set", file, command_keys, name=legacy.group(1))
 
     checked: set[Path] = set()
     for inv in res.invocations:
