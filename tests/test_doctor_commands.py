@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -423,7 +424,7 @@ def test_every_command_rule_is_tested():
     tested = {"command/script-missing", "command/not-executable", "command/relative-path", "command/home-path",
               "command/sh-without-shell", "command/world-writable", "command/interpreter-not-found",
               "command/unquoted-placeholder", "command/exec-arguments-in-command", "command/user-config-in-shell-form",
-              "command/input-variable-never-set"}
+              "command/input-variable-never-set", "command/bad-interpreter"}
     assert {r for r in catalog() if r.startswith("command/")} == tested
 
 
@@ -505,3 +506,28 @@ def test_input_variables_claude_code_never_sets(tmp_path, command, name):
     out = doctor(tmp_path / "p", {S: settings(command=command)})
     hits = found(out, "command/input-variable-never-set")
     assert [h.message.split(" ", 1)[0] for h in hits] == ([f"${name}"] if name else [])
+
+
+@pytest.mark.parametrize("first_line, why", [
+    (b"#!/bin/sh\r\n", "carriage return"),
+    (b"#!/opt/hookwright-no-such-dir/bin/bash\n", "/opt/hookwright-no-such-dir/bin/bash, does not exist"),
+    (b"#!/usr/bin/env hookwright-no-such-tool\n", "hookwright-no-such-tool is not on PATH"),
+    (b"#!/bin/sh\n", None),
+    (b"#!/usr/bin/env -S sh -e\n", None),
+    (b"echo no shebang: the shell runs it\n", None),
+])
+def test_a_script_whose_interpreter_cannot_start(tmp_path, first_line, why):
+    base = tmp_path / "p"
+    script = base / ".claude/hooks/guard.sh"
+    script.parent.mkdir(parents=True)
+    script.write_bytes(first_line + b"exit 0\n")
+    script.chmod(0o755)
+    out = doctor(base, {S: settings(command='"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', shell="bash")})
+    hits = found(out, "command/bad-interpreter")
+    if why is None:
+        assert not hits
+    else:
+        (hit,) = hits
+        assert why in hit.message and "fails open" in hit.message and hit.severity == "error"
+    started = subprocess.run(["sh", "-c", f"'{script}'"], capture_output=True)  # as the host starts it
+    assert (started.returncode == 0) == (why is None), started.stderr

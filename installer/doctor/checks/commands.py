@@ -98,6 +98,35 @@ class _Disk:
         found = self.stat(path)
         return found.st_mode if found else None
 
+    def first_line(self, path: Path) -> bytes:
+        """The start of a regular file's first line (where a `#!` line is), b"" if unreadable."""
+        try:
+            with open(path, "rb") as script:
+                return script.read(256).split(b"\n", 1)[0]
+        except OSError:
+            return b""
+
+
+def _bad_interpreter(first_line: bytes) -> str | None:
+    """Why the kernel cannot start a script with this `#!` line (None: it can, or there is none,
+    and the shell runs it itself)."""
+    if not first_line.startswith(b"#!"):
+        return None
+    line = first_line[2:].decode("utf-8", "replace")
+    if line.endswith("\r"):
+        return ("its #! line ends with a carriage return (Windows line endings), so the system looks for an "
+                f"interpreter called {json.dumps(line.strip() + chr(13))}")
+    words = line.split()
+    if not words or not words[0].startswith("/"):
+        return None
+    if not os.path.exists(words[0]):
+        return f"the interpreter its #! line names, {words[0]}, does not exist here"
+    if Path(words[0]).name == "env":
+        program = next((w for w in words[1:] if not w.startswith("-") and "=" not in w), None)
+        if program and _which(program, os.environ.get("PATH", os.defpath)) is None:
+            return f"its #! line runs {program} through env, and {program} is not on PATH"
+    return None
+
 
 def check(ctx: Context) -> Iterator[Finding]:
     disk = _Disk()
@@ -170,6 +199,10 @@ def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
             if not mode & 0o111:
                 yield ctx.finding("command/not-executable", file, keys_for(inv), script=_quote(shown),
                                   name=_quote(shown))
+            why = _bad_interpreter(disk.first_line(path))
+            if why:
+                yield ctx.finding("command/bad-interpreter", file, keys_for(inv), script=_quote(shown), why=why,
+                                  effect=_effect(handler, python=False))
         yield from _writable(ctx, handler, path, keys_for(inv), disk)
 
     for inv in res.invocations:
