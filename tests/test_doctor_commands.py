@@ -354,14 +354,16 @@ def test_unquoted_placeholder(tmp_path):
     out = doctor(base, {S: settings(command="$CLAUDE_PROJECT_DIR/.claude/hooks/check.sh", shell="bash")})
     (finding,) = found(out, "command/unquoted-placeholder")
     assert finding.severity == "warning" and (finding.line, finding.column) == (9, 24)
-    assert "$CLAUDE_PROJECT_DIR is not in double quotes" in finding.message and "has one here" not in finding.message
+    assert "$CLAUDE_PROJECT_DIR is not in double quotes" in finding.message
     assert finding.hint.startswith('put the variable in double quotes: "$CLAUDE_PROJECT_DIR"')
     assert not _rules(doctor(base, {S: settings(command=HOOK, shell="bash")}))
     # a project whose path holds a space: the hook is broken right now, and the message says so
     spaced = tmp_path / "my project"
     _script(spaced, ".claude/hooks/check.sh")
     out = doctor(spaced, {S: settings(command="$CLAUDE_PROJECT_DIR/.claude/hooks/check.sh", shell="bash")})
-    assert f"has one here: {spaced}" in found(out, "command/unquoted-placeholder")[0].message
+    (broken,) = found(out, "command/split-path")
+    assert broken.severity == "error" and f"is {spaced} here" in broken.message and "fails open" in broken.message
+    assert not found(out, "command/unquoted-placeholder")
     # exec form runs no shell: nothing is split
     out = doctor(base, {S: settings(command="${CLAUDE_PROJECT_DIR}/.claude/hooks/check.sh", args=[])})
     assert not found(out, "command/unquoted-placeholder")
@@ -424,7 +426,7 @@ def test_every_command_rule_is_tested():
     tested = {"command/script-missing", "command/not-executable", "command/relative-path", "command/home-path",
               "command/sh-without-shell", "command/world-writable", "command/interpreter-not-found",
               "command/unquoted-placeholder", "command/exec-arguments-in-command", "command/user-config-in-shell-form",
-              "command/input-variable-never-set", "command/bad-interpreter"}
+              "command/input-variable-never-set", "command/bad-interpreter", "command/split-path"}
     assert {r for r in catalog() if r.startswith("command/")} == tested
 
 

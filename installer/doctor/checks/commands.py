@@ -218,8 +218,11 @@ def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
 
     for name in res.unquoted[:1]:
         value_now = handler_facts.where(file).variables.get(name) or ""
-        now = f" (it has one here: {value_now})" if any(c.isspace() for c in value_now) else ""
-        yield ctx.finding("command/unquoted-placeholder", file, command_keys, name=name, now=now)
+        if any(c.isspace() for c in value_now):  # broken on this machine, not only on some
+            yield ctx.finding("command/split-path", file, command_keys, name=name, value=value_now,
+                              effect=_effect(handler, python=False))
+        else:
+            yield ctx.finding("command/unquoted-placeholder", file, command_keys, name=name)
 
     if file.host == "claude" and not exec_form and "shell" not in value:
         if any((inv.script or "").endswith(".sh") or inv.executable.endswith(".sh") for inv in res.invocations):
