@@ -64,14 +64,15 @@ def _confirm(yes: bool):
     return lambda plan: None
 
 
-def _execute(as_json: bool, produce: Callable[[], "Result"]) -> None:
-    """The one place where a command's result or error becomes output and an exit code."""
+def _execute(as_json: bool, produce: Callable[[], "Result"], error_format: str | None = None) -> None:
+    """The one place where a command's result or error becomes output and an exit code.
+    `error_format`: doctor's --format, so that an error in CI still gives a SARIF log."""
     from installer import output
 
     try:
         result = produce()
     except HookwrightError as error:
-        output.print_error(error, as_json)
+        output.print_error(error, error_format or ("json" if as_json else "text"))
         raise typer.Exit(int(error.code))
     output.print_result(result, as_json)
     raise typer.Exit(int(result.exit_code))
@@ -210,11 +211,14 @@ def doctor(
     def produce():
         from installer.commands import doctor as command
 
+        if as_json and fmt == DoctorFormat.sarif:
+            raise HookwrightError("--json means --format json, and --format sarif asks for another format",
+                                  hint="give one of them")
         if explain:
             return command.explain(explain, chosen)
         return command.doctor(list(paths or []), host=host, project=project, fmt=chosen, probe=probe,
                               strict=strict)
-    _execute(chosen == "json", produce)
+    _execute(chosen == "json", produce, error_format=chosen)
 
 
 prefs_app = typer.Typer(help="Question preferences for the ask-guard pack (project over user).",

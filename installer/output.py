@@ -129,10 +129,19 @@ def ask(plan: Plan) -> bool:
     return Confirm.ask("Apply this change?", default=False, console=out())
 
 
-def print_error(error: HookwrightError, as_json: bool) -> None:
-    if as_json:
+def print_error(error: HookwrightError, fmt: str = "text") -> None:
+    """On stderr for people; on stdout as a JSON document instead, or (doctor --format sarif) as
+    a SARIF log whose invocation failed as well, so that a CI step that uploads the file gets a
+    valid one."""
+    if fmt == "json":
         print_json({"error": error.to_json(), "exit_code": int(error.code)})
         return
+    if fmt == "sarif":
+        from pathlib import Path
+
+        from installer.doctor import report
+
+        _print_compact(report.sarif_failure(error, Path.cwd()))
     err().print(f"[bold red]error[/]: {escape(str(error))}")
     if error.detail:
         err().print(escape(error.detail))

@@ -305,6 +305,30 @@ def test_sarif_output_is_valid_sarif_2_1_0(hookwright, tmp_path, monkeypatch):
     assert driver["rules"][results[0]["ruleIndex"]]["id"] == "matcher/case-mismatch"
 
 
+def test_sarif_is_still_a_valid_log_when_doctor_cannot_run(hookwright, tmp_path, monkeypatch):
+    """`doctor --format sarif > doctor.sarif` in CI: a usage error must not leave an empty file
+    for the upload step; the log says the invocation failed, and why."""
+    import jsonschema
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "folder.json").mkdir()
+    ran = hookwright("doctor", "--format", "sarif", "folder.json")
+    assert ran.code == 2 and "doctor checks files" in ran.err  # people still read it on stderr
+    log = json.loads(ran.out)
+    jsonschema.Draft4Validator(_sarif_schema(), format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER).validate(log)
+    (invocation,) = log["runs"][0]["invocations"]
+    assert invocation["executionSuccessful"] is False and invocation["exitCode"] == 2
+    (notification,) = invocation["toolExecutionNotifications"]
+    assert "doctor checks files" in notification["message"]["text"]
+    assert notification["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "folder.json"
+    assert log["runs"][0]["results"] == []
+
+
+def test_json_and_sarif_at_once_is_a_usage_error(hookwright, home, project):
+    ran = hookwright("doctor", "--json", "--format", "sarif", "--project", project)
+    assert ran.code == 2 and "--format sarif" in ran.json["error"]["message"]
+
+
 def test_explain_prints_a_rule(hookwright):
     ran = hookwright("doctor", "--explain", "structure/timeout-milliseconds")
     assert ran.code == 0 and "milliseconds" in ran.out and "(warning)" in ran.out

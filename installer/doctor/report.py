@@ -150,6 +150,19 @@ def sarif(doc: dict, base: Path) -> dict:
     }
 
 
+def sarif_failure(error, base: Path) -> dict:
+    """A SARIF log for a run that could not check anything (a usage error, a missing folder):
+    no results, and an invocation that failed with the error as its notification."""
+    text = error.message + (f". Hint: {error.hint}" if error.hint else "")
+    notification: dict = {"level": "error", "message": {"text": text}}
+    if error.path is not None:
+        notification["locations"] = [_location(str(error.path), error.line, error.column, base)]
+    log = sarif({"findings": []}, base)
+    log["runs"][0]["invocations"] = [{"executionSuccessful": False, "exitCode": int(error.code),
+                                      "toolExecutionNotifications": [notification]}]
+    return log
+
+
 def _rule(rule) -> dict:
     kind, slug = rule.id.split("/", 1)
     short = f"{kind.capitalize()}: {slug.replace('-', ' ')}"  # "Command: script missing": the id, as words
