@@ -201,3 +201,32 @@ def test_a_probed_rewrite_turns_the_warning_into_the_error(tmp_path):
     probed = doctor(base, {}, given=False, probe=True)
     (race,) = [f for f in probed.findings if "race" in f.rule]
     assert race.rule == "conflict/input-rewrite-race" and "`hidden.sh`" in race.message
+
+
+def test_hooks_are_probed_side_by_side_as_claude_code_runs_them(tmp_path):
+    """Each hook waits for the other to have started: run one after the other, both time out."""
+    meet = tmp_path / "meet"
+    meet.mkdir()
+    hook = """
+        #!/bin/sh
+        touch {meet}/{me}
+        for i in $(seq 1 200); do [ -e {meet}/{other} ] && {{ echo '{{}}'; exit 0; }}; sleep 0.05; done
+        exit 1
+    """
+    base = _project(tmp_path, {"a.sh": hook.format(meet=meet, me="a", other="b"),
+                               "b.sh": hook.format(meet=meet, me="b", other="a")},
+                    [("Bash", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/a.sh'),
+                     ("Edit", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/b.sh')])
+    assert [r.outcome for _, r in probe.results_for(_ctx(base), timeout=20)] == ["empty-object", "empty-object"]
+
+
+def test_a_hook_gets_its_own_timeout_when_shorter_and_the_message_says_which_limit_stopped_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(probe, "TIMEOUT", 3.0)
+    hooks = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "sleep 30", "timeout": 1},
+        {"type": "command", "command": "sleep 31"}]}]}}
+    out = doctor(tmp_path / "p", {S: hooks}, probe=True)
+    own, default = found(out, "script/probe-timeout")
+    assert "within 1 s" in own.message and "stopped at its own timeout" in own.message
+    assert "within 3 s" in default.message and "its own timeout, 600 s, is longer" in default.message
+    assert "waits up to 600 s" in default.hint

@@ -28,9 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from installer.doctor import handler_facts
-from installer.doctor.model import Context, Handler
+from installer.doctor.model import Context, Handler, timeout_seconds
 
 TIMEOUT = 5.0
+DEFAULT_TIMEOUT = 600.0  # a command hook's timeout when it sets none (hooks.md §3)
+MAX_PARALLEL = 8
 MAX_OUTPUT = 1024 * 1024
 MAX_COPY_FILES = 200
 MAX_COPY_BYTES = 1024 * 1024
@@ -122,7 +124,7 @@ def classify(stdout: bytes, stderr: bytes, exit_code: int | None, event: str = "
 
 def _short(text: str, limit: int = 60) -> str:
     line = text.splitlines()[0] if text else ""
-    return json.dumps(line[:limit] + ("..." if len(line) > limit or "\n" in text else ""))
+    return json.dumps(line[:limit]) + (" [and more]" if len(line) > limit or "\n" in text.strip() else "")
 
 
 # ---- running ---------------------------------------------------------------------------------------
@@ -269,9 +271,24 @@ def results_for(ctx: Context, timeout: float | None = None) -> list[tuple[Handle
     cached = _RUNS.get(id(ctx))
     if cached is not None and cached[0]() is ctx:
         return cached[1]
-    results = [(handler, probe_handler(handler, tool, timeout)) for handler, tool in candidates(ctx)]
+    chosen = candidates(ctx)
+    if not chosen:
+        return []
+    from concurrent.futures import ThreadPoolExecutor  # each probe mostly waits on its process
+
+    with ThreadPoolExecutor(max_workers=min(MAX_PARALLEL, len(chosen))) as pool:
+        # Claude Code runs the matching hooks of one call in parallel too; a hook's own shorter
+        # timeout is the one it gets
+        answers = pool.map(lambda pair: probe_handler(pair[0], pair[1], min(timeout, own_timeout(pair[0]))), chosen)
+        results = list(zip((handler for handler, _ in chosen), answers))
     _RUNS[id(ctx)] = (weakref.ref(ctx), results)
     return results
+
+
+def own_timeout(handler: Handler) -> float:
+    """The handler's timeout as Claude Code applies it: its `timeout` in seconds, or the default."""
+    value = handler.value.get("timeout") if isinstance(handler.value, dict) else None
+    return timeout_seconds(value) or DEFAULT_TIMEOUT
 
 
 def by_handler(ctx: Context) -> dict[int, ProbeResult]:

@@ -125,7 +125,10 @@ def _probed(ctx: Context) -> Iterator[Finding]:
     for handler, result in probe.results_for(ctx):
         keys = handler.keys + ("command",)
         if result.outcome == "timeout":
-            yield ctx.finding("script/probe-timeout", handler.file, keys, seconds=f"{result.timeout:g}")
+            own = probe.own_timeout(handler)
+            yield ctx.finding("script/probe-timeout", handler.file, keys, seconds=f"{result.timeout:g}",
+                              own=f"{own:g}", stopped="its own timeout" if own <= result.timeout else
+                              f"doctor's probe limit (its own timeout, {own:g} s, is longer)")
         elif result.outcome == "invalid":
             yield ctx.finding("script/probe-invalid-output", handler.file, keys, what=result.detail,
                               detail=result.why or "it is read as plain text")
