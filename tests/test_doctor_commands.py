@@ -266,6 +266,7 @@ def test_script_missing_in_exec_form_points_at_the_argument(tmp_path):
 def test_script_missing_not_claimed_for_a_relative_path_in_user_settings(tmp_path, home):
     out = doctor(tmp_path / "p", {str(home / ".claude/settings.json"): settings(command="hooks/x.sh")})
     assert _rules(out) == ["command/relative-path", "command/sh-without-shell"]
+    assert "a different folder in every project" in found(out, "command/relative-path")[0].message
 
 
 def test_not_executable(tmp_path):
@@ -283,9 +284,11 @@ def test_not_executable(tmp_path):
 def test_relative_path(tmp_path):
     base = tmp_path / "p"
     _script(base, ".claude/hooks/check.sh")
-    out = doctor(base, {S: settings(command=".claude/hooks/check.sh", shell="bash")})
+    out = doctor(base, {S: settings(command="./.claude/hooks/check.sh", shell="bash")})
     assert _rules(out) == ["command/relative-path"]
-    assert found(out, "command/relative-path")[0].severity == "warning"
+    (relative,) = found(out, "command/relative-path")
+    assert relative.severity == "warning" and "project root while the session is there" in relative.message
+    assert relative.hint.startswith('write "$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh (quoted)')  # no "/./"
     assert not _rules(doctor(base, {S: settings(command=HOOK, shell="bash")}))
     # Cursor runs project hooks from the project root: a relative path is how its docs write them
     cursor = {".cursor/hooks.json": {"version": 1, "hooks": {"stop": [{"command": ".claude/hooks/check.sh"}]}}}

@@ -60,6 +60,14 @@ def test_every_problem_of_a_file_is_reported_in_one_run_at_its_value(tmp_path):
     assert all(f.path == str(tmp_path / S) for f in outcome.findings)
 
 
+def test_a_finding_about_a_name_points_at_the_key(tmp_path):
+    text = '{\n  "hooks": {\n    "PreToolUSE": [],\n    "Stop": [{"hooks": [{"type": "command", "command": "true", "cmd": 1}]}]\n  }\n}\n'
+    outcome = doctor(tmp_path, {S: text})
+    where = {f.rule: (f.line, f.column) for f in outcome.findings}
+    assert where["structure/unknown-event"] == (3, 5)  # "PreToolUSE", not its []
+    assert where["structure/handler-unknown-key"] == (4, text.splitlines()[3].index('"cmd"') + 1)
+
+
 def test_invalid_json_gives_one_finding_at_the_syntax_error(tmp_path):
     text = '{\n  "hooks": {\n    // a comment\n    "Stop": []\n  }\n}\n'
     outcome = doctor(tmp_path, {S: text})

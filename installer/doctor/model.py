@@ -82,11 +82,17 @@ class ConfigFile:
     _line_starts: list[int] | None = field(default=None, init=False, repr=False, compare=False)
     _positions: dict[tuple, tuple[int, int]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
-    def position(self, keys: tuple) -> tuple[int, int]:
-        """Line and column of the value at `keys`; of its nearest existing parent when it is
-        missing (a required field: the handler); 1, 1 for a file without a JSON document."""
+    def position(self, keys: tuple, at_key: bool = False) -> tuple[int, int]:
+        """Line and column of the value at `keys` (`at_key`: of its key, for a finding about the
+        name); of its nearest existing parent when it is missing (a required field: the
+        handler); 1, 1 for a file without a JSON document."""
         if not (self.document and self.document.root):
             return 1, 1
+        if at_key and keys:
+            parent = self.document.node_at(*keys[:-1])
+            key_start = next((start for name, start, _ in parent.members if name == keys[-1]), None) if parent else None
+            if key_start is not None:
+                return self._line_column(key_start)
         found = self._positions.get(keys)
         if found is None:
             for end in range(len(keys), -1, -1):
@@ -163,8 +169,9 @@ class Context:
     project: Path | None = None  # the project doctor looked at (cwd or --project)
 
     def finding(self, rule_id: str, file: ConfigFile, keys: tuple = (), related: list[dict] | None = None,
-                **params: Any) -> Finding:
-        line, column = file.position(keys)
+                at_key: bool = False, **params: Any) -> Finding:
+        """A finding at the value at `keys` (`at_key`: at its key, where the name is what is wrong)."""
+        line, column = file.position(keys, at_key)
         return self.finding_at(rule_id, file, line, column, related, **params)
 
     def finding_at(self, rule_id: str, file: ConfigFile, line: int | None, column: int | None,

@@ -23,6 +23,8 @@ from installer.doctor.model import HOST_NAMES, Context, Finding, Handler
 # (hooks.md §9.14, §10); `${NAME:-...}` falls back to something else and is left alone
 LEGACY_INPUT = re.compile(r"\$\{?(CLAUDE_(?:TOOL|HOOK|FILE|BASH|NOTIFICATION|EXIT)[A-Z0-9_]*)(?![A-Za-z0-9_]|\}?:?-)")
 USER_CONFIG = re.compile(r"\$\{user_config\.([^}]*)\}")  # a plugin's user option (hooks.md §3)
+RELATIVE_IN_PROJECT = ("the project root while the session is there, but not once it works in a subdirectory or a "
+                      "worktree")
 SHARED_SCOPES = ("project", "plugin", "managed", "given")
 # builtins with no file on PATH (export/local/declare/readonly and the guards type/hash never get here)
 SHELL_BUILTINS = frozenset({"source", ".", "cd", "test", "[", "[[", "echo", "printf", "true", "false", ":", "exit",
@@ -207,8 +209,11 @@ def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
 
     for inv in res.invocations:
         if inv.relative and file.host == "claude":
-            yield ctx.finding("command/relative-path", file, keys_for(inv), script=inv.script or inv.executable,
-                              host=host)
+            script = inv.script or inv.executable
+            when = (RELATIVE_IN_PROJECT if file.scope in ("project", "local") else
+                    "a different folder in every project, so the script is missing in most of them")
+            yield ctx.finding("command/relative-path", file, keys_for(inv), script=script, host=host, when=when,
+                              fixed=script.removeprefix("./"))
             break
 
     for path in res.home_paths:

@@ -50,11 +50,11 @@ def _cursor(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
         if event not in CURSOR_EVENTS and claude_name:
             cursor_name = CLAUDE_TO_CURSOR.get(claude_name)
             if cursor_name:
-                yield ctx.finding("host/cursor-claude-event", file, ("hooks", event), event=event,
+                yield ctx.finding("host/cursor-claude-event", file, ("hooks", event), at_key=True, event=event,
                                   cursor_name=f' (Cursor calls it "{cursor_name}")',
                                   hint=f'rename it to "{cursor_name}"')
             else:
-                yield ctx.finding("host/cursor-claude-event", file, ("hooks", event), event=event, cursor_name="",
+                yield ctx.finding("host/cursor-claude-event", file, ("hooks", event), at_key=True, event=event, cursor_name="",
                                   hint="Cursor has no such event: keep this hook in Claude Code's settings")
         for i, entry in enumerate(entries if isinstance(entries, list) else []):
             if isinstance(entry, dict) and "hooks" in entry:

@@ -57,7 +57,7 @@ def _outline(ctx: Context, file: ConfigFile, host: str, example: str,
     for key in data:
         event = next((names[fold(key)] for names in event_names if fold(key) in names), None)
         if key != "hooks" and event:
-            yield ctx.finding("structure/top-level-event", file, (key,), key=key, event=event, host=host)
+            yield ctx.finding("structure/top-level-event", file, (key,), at_key=True, key=key, event=event, host=host)
     if "hooks" in data and not isinstance(data["hooks"], dict):
         yield ctx.finding("structure/hooks-not-object", file, ("hooks",), found=describe(data["hooks"]),
                           example=example)
@@ -108,15 +108,15 @@ def _group(ctx: Context, file: ConfigFile, event: str, known: Event | None, grou
         if key in GROUP_KEYS:
             continue
         if _note(key):
-            yield ctx.finding("structure/group-note-key", file, keys + (key,), key=key, host="Claude Code",
+            yield ctx.finding("structure/group-note-key", file, keys + (key,), at_key=True, key=key, host="Claude Code",
                               lost=_lost(file))
         elif key in COMMON_FIELDS or key in ALL_TYPE_FIELDS:
-            yield ctx.finding("structure/group-unknown-key", file, keys + (key,), key=key, host="Claude Code",
+            yield ctx.finding("structure/group-unknown-key", file, keys + (key,), at_key=True, key=key, host="Claude Code",
                               detail=" (it is a handler field, placed on the group)",
                               hint=f'move "{key}" into each handler of the group\'s "hooks"')
         else:
             close = _close(key, GROUP_KEYS, 0.7)
-            yield ctx.finding("structure/group-unknown-key", file, keys + (key,), key=key, host="Claude Code",
+            yield ctx.finding("structure/group-unknown-key", file, keys + (key,), at_key=True, key=key, host="Claude Code",
                               detail="", hint=f'did you mean "{close[0]}"?' if close else
                               'a group holds only "matcher" and "hooks"')
     matcher = group.get("matcher")
@@ -246,8 +246,8 @@ def _unknown_event(ctx: Context, file: ConfigFile, event: str, host: str, events
                    folded: dict[str, str]) -> Finding:
     """A key under "hooks" that names no event: a note (`$comment`) or an event the host lacks."""
     if _note(event):
-        return ctx.finding("structure/hooks-note-key", file, ("hooks", event), key=event, host=host, lost=_lost(file))
-    return ctx.finding("structure/unknown-event", file, ("hooks", event), event=event, host=host,
+        return ctx.finding("structure/hooks-note-key", file, ("hooks", event), at_key=True, key=event, host=host, lost=_lost(file))
+    return ctx.finding("structure/unknown-event", file, ("hooks", event), at_key=True, event=event, host=host,
                        suggestion=_suggest(event, events, folded))
 
 
@@ -261,8 +261,8 @@ def _lost(file: ConfigFile) -> str:
 def _unknown_key(ctx: Context, file: ConfigFile, keys: tuple, key: str, kind: str | None, fields: dict,
                  host: str) -> Finding:
     if _note(key):
-        return ctx.finding("structure/handler-note-key", file, keys + (key,), key=key, host=host, lost=_lost(file))
-    return ctx.finding("structure/handler-unknown-key", file, keys + (key,), key=key, host=host,
+        return ctx.finding("structure/handler-note-key", file, keys + (key,), at_key=True, key=key, host=host, lost=_lost(file))
+    return ctx.finding("structure/handler-unknown-key", file, keys + (key,), at_key=True, key=key, host=host,
                        hint=_unknown_key_hint(key, kind, fields))
 
 
