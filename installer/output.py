@@ -241,8 +241,12 @@ def _print_hooks(data: dict) -> None:
     unreadable = [f for f in data["files"] if not f["readable"]]
     for f in unreadable:
         out().print(f"[red]unreadable:[/] {escape(f['path'])}: {escape(f['error'] or '')}")
+    for f in data["files"]:
+        if f.get("no_hooks_read"):
+            out().print(f"[yellow]no hooks read from[/] {escape(f['path'])}: {escape(f['no_hooks_read'])} "
+                        "(hookwright doctor tells more)")
     if not rows:
-        read = ", ".join(f["path"] for f in data["files"]) or "none found"
+        read = ", ".join(f["path"] for f in data["files"] if f["readable"]) or "none found"
         out().print(f"no hooks (files read: {escape(read)})")
         return
     colour = {"yes": "red", "unknown": "yellow", "no": "green"}

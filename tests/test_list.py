@@ -145,3 +145,15 @@ def test_a_higher_scope_false_overrides_a_lower_scope_disable_all_hooks(hookwrig
     write_json(project / ".claude" / "settings.local.json", {"hooks": {"Stop": [group(None, cmd("echo x"))]}})
     ran = hookwright("list", "--project", project, "--json")
     assert ran.json["disabled_by"] == [str(home / ".claude" / "settings.json")]
+
+
+def test_a_file_whose_shape_gives_no_hooks_says_so(hookwright, home, project):
+    write_json(project / ".claude" / "settings.json", [])
+    write_json(project / ".claude" / "settings.local.json", {"hooks": []})
+    ran = hookwright("list", "--project", project)
+    assert "no hooks read from" in ran.out and "holds a list, not an object" in ran.out
+    assert '"hooks" is a list, not an object' in ran.out
+    data = hookwright("list", "--project", project, "--json").json
+    assert {Path(f["path"]).name: f["no_hooks_read"] for f in data["files"]} == {
+        "settings.json": "the file holds a list, not an object",
+        "settings.local.json": '"hooks" is a list, not an object'}

@@ -70,11 +70,26 @@ def effective_view(ctx) -> dict:
     return {
         "project": str(ctx.project),
         "files": [{"path": str(f.path), "host": f.host, "scope": f.scope, "kind": f.kind, "plugin": f.plugin,
-                   "readable": f.error is None, "error": f.error.message if f.error else None} for f in ctx.files],
+                   "readable": f.error is None, "error": f.error.message if f.error else None,
+                   "no_hooks_read": _no_hooks_read(f)} for f in ctx.files],
         "plugins": [{"id": p.id, "installed": p.install_path is not None} for p in ctx.plugins],
         "disabled_by": disabled,
         "hooks": rows,
     }
+
+
+def _no_hooks_read(file) -> str | None:
+    """Why the host reads no hooks at all from a file it can parse (its shape), else None."""
+    from installer.doctor.model import describe
+
+    if file.document is None or file.host not in HOSTS:
+        return None
+    data = file.document.data
+    if not isinstance(data, dict):
+        return f"the file holds {describe(data)}, not an object"
+    if "hooks" in data and not isinstance(data["hooks"], dict):
+        return f'"hooks" is {describe(data["hooks"])}, not an object'
+    return None
 
 
 def _timeout(handler, kind: str | None) -> dict:
