@@ -253,3 +253,15 @@ def test_an_expression_matcher_is_told_to_match_the_tools_it_names(tmp_path):
 def test_a_note_under_hooks_is_not_read_as_matcher_groups(tmp_path):
     out = doctor(tmp_path, {S: {"hooks": {"_comment": ["one", "two"], **settings()["hooks"]}}})
     assert rule_ids(out) == ["structure/hooks-note-key"]
+
+
+@pytest.mark.parametrize("rule, parses", [
+    ("Bash", True), ("Bash(npm run test:*)", True), ("Read(~/.ssh/**)", True), ("mcp__github__create_issue", True),
+    ('Bash(python -c "json.load\\(sys.stdin\\)")', True), ("Bash(echo (a) (b))", True), ("Bash(a\\)b)", True),
+    ("Bash()", False), ("Bash(a", False), ("Bash((a)", False), ("Bash(a))", False), ("Bash(a) x", False),
+    ("Bash(a), Bash(b)", False), ("Bash(\\(", False), ("Bash:*", False), ("(a)", False),
+])
+def test_permission_rule_syntax(rule, parses):
+    from installer.doctor.checks.structure import _parses_as_permission_rule
+
+    assert _parses_as_permission_rule(rule) is parses
