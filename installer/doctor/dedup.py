@@ -60,13 +60,15 @@ def _repeats(host: str, event: str, handlers: list[Handler], builtins: tuple[str
 
         kept = next((h for h in earlier if runs_with(h) == mine and _condition(h) in (None, _condition(handler))
                      and covers(h.matcher, handler.matcher, event, builtins, servers)), None)
-        again = [h for h in earlier if runs_with(h) != mine and fires_with(h)]
-        partly = next((h for h in earlier if runs_with(h) == mine and fires_with(h)), None)
         if kept is not None:
             yield Copy(handler, kept, runs=False)
-        elif again:
+            continue
+        again = [h for h in earlier if runs_with(h) != mine and fires_with(h)]
+        if again:
             yield Copy(handler, again[0], runs=True, times=1 + len({runs_with(h) for h in again}))
-        elif partly is not None:
+            continue
+        partly = next((h for h in earlier if runs_with(h) == mine and fires_with(h)), None)
+        if partly is not None:
             yield Copy(handler, partly, runs=False, covered=False)
 
 

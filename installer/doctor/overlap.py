@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Iterable
 
 from installer.doctor.facts import CLAUDE_EVENTS, OPEN, TOOL
-from installer.doctor.matching import Matcher, classify
+from installer.doctor.matching import Matcher, can_match_a_name, classify
 
 TOOL_PART = "[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*_?"  # the tool part of an MCP tool name (no "__")
 WITNESS_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
@@ -78,22 +78,30 @@ def server_reach(matcher: str | None, server: str, event: str = "PreToolUse") ->
 def _reach(m: Matcher, server: str) -> str:
     if m.kind == "all":
         return "all"
-    prefix = f"mcp__{server}__"
-    if m.kind == "exact":
-        return "some" if any(_in_server(name, prefix) for name in m.names) else "none"
-    if m.pattern is None:
-        return "none"
-    machine = _search_machine(m.pattern.pattern)
-    space = _ServerSpace(server)
-    if machine is None:
-        return "some" if _samples_match(server, (m,)) else "none"
-    found = _search([space, machine])
-    if found is _GAVE_UP:
-        return "some" if _samples_match(server, (m,)) else "none"
-    if found is None:
-        return "none"
-    missed = _search([space, _Not(machine)])
+    touched = _touches(m, server)
+    if touched is not True:
+        return "some" if touched else "none"  # (exact names, or decided by sampling: never all)
+    missed = _search([_ServerSpace(server), _Not(_search_machine(m.pattern.pattern))])
     return "all" if missed is None else "some"
+
+
+@lru_cache(maxsize=16384)
+def _touches(m: Matcher, server: str) -> bool | str:
+    """Whether a matcher matches some tool of the server: True (found by the automaton), "some"
+    (exact names, or sampling where the automaton cannot decide), or False. The cheap half of
+    `_reach`, which also proves "every tool" only when needed."""
+    prefix = f"mcp__{server}__"
+    if m.kind == "all":
+        return True
+    if m.kind == "exact":
+        return "some" if any(_in_server(name, prefix) for name in m.names) else False
+    if m.pattern is None:
+        return False
+    machine = _search_machine(m.pattern.pattern)
+    found = _GAVE_UP if machine is None else _search([_ServerSpace(server), machine])
+    if found is _GAVE_UP:
+        return "some" if _samples_match(server, (m,)) else False
+    return found is not None
 
 
 def overlap(a: str | None, b: str | None, tools: Iterable[str], mcp_servers: Iterable[str],
@@ -365,13 +373,17 @@ def covers(kept: str | None, copy: str | None, event: str, builtins: tuple[str, 
         return all(k.matches(name) for name in c.names)
     if c.kind == "all":
         return False
-    if c.pattern is None:  # the host rejects the regex: that copy never fires
-        return True
+    if c.pattern is None or (space == TOOL and not can_match_a_name(c.pattern.pattern)):
+        return True  # that copy never fires (the host rejects the regex, or no tool name can match it)
     if isinstance(space, frozenset):
         return all(k.matches(value) for value in space if c.matches(value))
     if space == TOOL:
-        return (matched_builtins(copy, builtins, event) <= matched_builtins(kept, builtins, event)
-                and all(_reach(c, s) == "none" or _reach(k, s) == "all" for s in _servers(servers, kept, copy)))
+        if not matched_builtins(copy, builtins, event) <= matched_builtins(kept, builtins, event):
+            return False
+        # a server `kept` does not cover whole must be out of the copy's reach (a sample name
+        # proves the opposite without building an automaton)
+        return not any(_reach(k, s) != "all" and (_samples_match(s, (c,)) or _touches(c, s))
+                       for s in _servers(servers, kept, copy))
     return False
 
 
@@ -384,8 +396,12 @@ def meets(a: str | None, b: str | None, event: str, builtins: tuple[str, ...], s
     for first, second in ((ma, mb), (mb, ma)):
         if first.kind == "exact":
             return any(second.matches(name) for name in first.names)
+    if ma.pattern is None or mb.pattern is None:  # the host rejects a regex: that copy never fires
+        return False
     if isinstance(space, frozenset):
         return any(ma.matches(value) and mb.matches(value) for value in space)
+    if space == TOOL and not (can_match_a_name(ma.pattern.pattern) and can_match_a_name(mb.pattern.pattern)):
+        return False
     if space == TOOL:
         return bool(overlap(a, b, builtins, _servers(servers, a, b), event))
     return True

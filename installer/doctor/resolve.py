@@ -529,7 +529,8 @@ class _Interpreter:
             if not word.operator:
                 command.append(word)
                 continue
-            status.keywords(_leading_keywords(command))
+            if command and command[0].text in KEYWORDS:
+                status.keywords(_leading_keywords(command))
             command, raw = self._strip(command), command
             status.command(command)
             if command:
