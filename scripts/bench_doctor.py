@@ -6,8 +6,10 @@
    at the path its host reads it from (`<n>/.claude/settings.json`, `<n>/hooks/hooks.json`,
    `<n>/.cursor/hooks.json`) so that both tools recognise every file. Both get the same files in
    one run each (one process, every path on the command line); the best wall time of REPEAT runs
-   is compared as a ratio (target: doctor within 1.5x of agnix). Then which defect classes each
-   tool reports, as a table: files with at least one finding of the class (and findings).
+   is compared as a ratio (target: doctor within 1.5x of agnix), beside the floor of any Python
+   CLI: the interpreter reading and json-parsing the same files, with and without importing
+   typer and rich. Then which defect classes each tool reports, as a table: files with at least
+   one finding of the class (and findings).
 2. Synthetic settings files with 100, 1,000 and 10,000 handlers (and an MCP server, scripts that
    rewrite input, regex and exact matchers): doctor's time for each, to show how it grows.
 3. One typical settings file, text output (target: well under 0.3 s), beside `hookwright
@@ -177,6 +179,15 @@ def table(header: list[str], rows: list[list]) -> None:
 
 # ---- part 1: doctor and agnix over the corpus ------------------------------------------------------
 
+PARSE_ONLY = """import json, sys
+for path in sys.argv[1:]:
+    try:
+        json.loads(open(path, 'rb').read())
+    except ValueError:
+        pass
+"""
+
+
 def compare(corpus: Path, work: Path, repeat: int) -> None:
     agnix = shutil.which("agnix")
     paths = stage(corpus, work / "stage")
@@ -185,7 +196,10 @@ def compare(corpus: Path, work: Path, repeat: int) -> None:
     print(f"## 1. doctor and agnix over the corpus ({len(paths)} hook config files, one run each, best of {repeat})\n")
     commands = {"doctor": doctor_argv(paths),
                 "start-up": [sys.executable, "-m", "installer", "--version"],  # interpreter, typer, our CLI
-                "python": [sys.executable, "-c", "pass"]}
+                "python": [sys.executable, "-c", "pass"],
+                # the least any Python linter does: read and parse every file (and import a CLI framework)
+                "parse": [sys.executable, "-c", PARSE_ONLY, *map(str, paths)],
+                "parse+cli": [sys.executable, "-c", "import typer, rich.console\n" + PARSE_ONLY, *map(str, paths)]}
     if agnix:
         commands["agnix"] = [agnix, "--format", "json", *map(str, paths)]
     runs = timed(commands, cwd=work / "stage", env=env, repeat=repeat)
@@ -193,7 +207,11 @@ def compare(corpus: Path, work: Path, repeat: int) -> None:
     doctor_doc = json.loads(d_out)
     rows = [["hookwright doctor", f"{d_best:.3f}", f"{d_median:.3f}", len(doctor_doc["findings"])],
             ["  of which: hookwright --version", f"{runs['start-up'][0]:.3f}", f"{runs['start-up'][1]:.3f}", "-"],
-            ["  of which: python -c pass", f"{runs['python'][0]:.3f}", f"{runs['python'][1]:.3f}", "-"]]
+            ["  of which: python -c pass", f"{runs['python'][0]:.3f}", f"{runs['python'][1]:.3f}", "-"],
+            ["python reading and json-parsing the files, nothing else", f"{runs['parse'][0]:.3f}",
+             f"{runs['parse'][1]:.3f}", "-"],
+            ["  the same after importing typer and rich", f"{runs['parse+cli'][0]:.3f}", f"{runs['parse+cli'][1]:.3f}",
+             "-"]]
     agnix_doc = None
     if agnix:
         version = subprocess.run([agnix, "--version"], capture_output=True, text=True).stdout.strip()
@@ -205,6 +223,8 @@ def compare(corpus: Path, work: Path, repeat: int) -> None:
         print("\nagnix is not on PATH (pip install agnix): no comparison.\n")
         return
     print(f"\nratio doctor / agnix (best wall): {d_best / a_best:.2f}x (target: at most 1.5x)")
+    print(f"floor for a Python CLI: reading, parsing and importing typer and rich alone is "
+          f"{runs['parse+cli'][0] / a_best:.2f}x agnix; reading and parsing alone {runs['parse'][0] / a_best:.2f}x")
     print()
     breakdown(paths, work / "stage", env["HOME"])
 
