@@ -265,3 +265,10 @@ def test_permission_rule_syntax(rule, parses):
     from installer.doctor.checks.structure import _parses_as_permission_rule
 
     assert _parses_as_permission_rule(rule) is parses
+
+
+def test_an_unknown_value_with_a_hyphen_gets_no_note_about_hyphens(tmp_path):
+    out = doctor(tmp_path / "p", {S: settings("Notification", matcher="permission-prompt")})
+    assert rule_ids(out) == ["matcher/unknown-value"]
+    out = doctor(tmp_path / "q", {S: settings("SessionStart", matcher="startup, resume")})
+    assert rule_ids(out) == ["matcher/needs-recent-host"]

@@ -70,7 +70,9 @@ def _claude(ctx: Context, file: ConfigFile, event: Event, raw: str, keys: tuple,
 def _exact(ctx: Context, file: ConfigFile, event: Event, matcher: Matcher, shown: str, keys: tuple,
            builtins: list[str]) -> Iterator[Finding]:
     raw = matcher.text
-    if event.name not in NARROW_EXACT_EVENTS | NEWER_THAN_MATCHER_CHANGE and ("," in raw or "-" in raw):
+    closed = isinstance(event.matcher, frozenset)  # a value outside the set is unknown-value's business
+    if event.name not in NARROW_EXACT_EVENTS | NEWER_THAN_MATCHER_CHANGE and ("," in raw or "-" in raw) and not (
+            closed and not set(matcher.names) <= event.matcher):
         what = " and ".join(w for c, w in ((",", "a comma"), ("-", "a hyphen")) if c in raw)
         yield ctx.finding("matcher/needs-recent-host", file, keys, matcher=shown, what=what,
                           version="2.1.195" if "-" in raw else "2.1.191")
