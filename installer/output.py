@@ -250,6 +250,7 @@ def _print_hooks(data: dict) -> None:
         out().print(f"no hooks (files read: {escape(read)})")
         return
     colour = {"yes": "red", "unknown": "yellow", "no": "green"}
+    matcher_width = min(40, max(len(row["matcher"]) for row in rows))
     current = None
     for row in rows:
         heading = (row["host"], row["event"])
@@ -263,8 +264,14 @@ def _print_hooks(data: dict) -> None:
         rewrite = row["rewrites_input"]["status"]
         owner = row["owner"] + (f"/{row['hook']}" if row["hook"] else "")
         dedup = f" [dim]({escape(row['deduplicated'])})[/]" if row["deduplicated"] else ""
-        out().print(f"  {escape(row['matcher']):<24} {escape(owner):<28} {row['type']:<8} {shown_timeout:<14} "
+        out().print(f"  {_column(row['matcher'], matcher_width)} {_column(owner, 28)} {row['type']:<8} {shown_timeout:<14} "
                   f"rewrites: [{colour.get(rewrite, 'white')}]{rewrite}[/]  {src['scope']}  {escape(where)}{dedup}")
         if row["runs"]:
             out().print(f"      [dim]{escape(row['runs'])}[/]")
 
+
+
+def _column(text: str, width: int) -> str:
+    """`text` in a column of `width` characters: padded, or cut with "..." (escaped for rich)."""
+    shown = text if len(text) <= width else text[:width - 3] + "..."
+    return escape(shown) + " " * (width - len(shown))

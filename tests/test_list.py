@@ -157,3 +157,12 @@ def test_a_file_whose_shape_gives_no_hooks_says_so(hookwright, home, project):
     assert {Path(f["path"]).name: f["no_hooks_read"] for f in data["files"]} == {
         "settings.json": "the file holds a list, not an object",
         "settings.local.json": '"hooks" is a list, not an object'}
+
+
+def test_columns_line_up_whatever_the_matcher_length(hookwright, home, project):
+    long = "mcp__github__create_pull_request_review_comment|Bash"
+    write_json(project / ".claude" / "settings.json", {"hooks": {"PreToolUse": [
+        group(long, cmd("echo a")), group("Bash", cmd("echo b"))]}})
+    lines = [line for line in hookwright("list", "--project", project).out.splitlines() if "foreign" in line]
+    assert len(lines) == 2 and len({line.index("foreign") for line in lines}) == 1
+    assert any("..." in line for line in lines)  # the long matcher is cut, not the columns pushed
