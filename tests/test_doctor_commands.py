@@ -366,6 +366,9 @@ def test_unquoted_placeholder(tmp_path):
     out = doctor(spaced, {S: settings(command="$CLAUDE_PROJECT_DIR/.claude/hooks/check.sh", shell="bash")})
     (broken,) = found(out, "command/split-path")
     assert broken.severity == "error" and f"is {spaced} here" in broken.message and "fails open" in broken.message
+    _script(spaced, ".claude/hooks/check.py")  # python gets a cut-short path and exits 2: a block
+    out = doctor(spaced, {S: settings(command="python3 $CLAUDE_PROJECT_DIR/.claude/hooks/check.py")})
+    assert "every tool call it matches is refused" in found(out, "command/split-path")[0].message
     assert not found(out, "command/unquoted-placeholder")
     # exec form runs no shell: nothing is split
     out = doctor(base, {S: settings(command="${CLAUDE_PROJECT_DIR}/.claude/hooks/check.sh", args=[])})
@@ -420,9 +423,18 @@ def test_script_missing_behind_a_guard_on_its_interpreter(tmp_path):
     assert "gate fails open" in missing.message and "refused" not in missing.message
     for swallowed in ('python3 "$CLAUDE_PROJECT_DIR"/missing.py; exit 0',
                       'python3 "$CLAUDE_PROJECT_DIR"/missing.py || { echo "guard missing" >&2; exit 0; }',
-                      'if [ -n "$X" ]; then python3 "$CLAUDE_PROJECT_DIR"/missing.py; fi || true'):
+                      'if [ -n "$X" ]; then python3 "$CLAUDE_PROJECT_DIR"/missing.py; fi || true',
+                      'python3 "$CLAUDE_PROJECT_DIR"/missing.py; echo checked >> /tmp/hook.log',  # echo's status
+                      'python3 "$CLAUDE_PROJECT_DIR"/missing.py 2>&1 | tee -a /tmp/hook.log'):  # tee's status
         (missing,) = found(doctor(tmp_path / "r", {S: settings(command=swallowed)}), "command/script-missing")
         assert "refused" not in missing.message, swallowed
+    for blocks in ('set -e; python3 "$CLAUDE_PROJECT_DIR"/missing.py; exit 0',  # set -e: the exit 0 never runs
+                   'exec python3 "$CLAUDE_PROJECT_DIR"/missing.py; true',
+                   '[ -n "$CI" ] || if [ -d .git ]; then python3 "$CLAUDE_PROJECT_DIR"/missing.py; else exit 0; fi',
+                   'python3 "$CLAUDE_PROJECT_DIR"/missing.py && { notify-send checked || true; }',
+                   'if [ -d .git ]; then python3 "$CLAUDE_PROJECT_DIR"/missing.py; else echo none; fi'):
+        (missing,) = found(doctor(tmp_path / "s", {S: settings(command=blocks)}), "command/script-missing")
+        assert "every tool call it matches is refused" in missing.message, blocks
 
 
 def test_every_command_rule_is_tested():
@@ -496,6 +508,12 @@ def test_user_config_works_only_in_exec_form(tmp_path):
     assert not found(doctor(tmp_path / "q", {plugin: exec_form}), "command/user-config-in-shell-form")
     assert not found(doctor(tmp_path / "r", {plugin: settings(command="echo ${user_level}")}),
                      "command/user-config-in-shell-form")
+    # in a settings file nothing substitutes it, and sh stops on the bad substitution with exit 2
+    (settings_file,) = found(doctor(tmp_path / "s", {S: settings(command="echo level=${user_config.level}")}),
+                             "command/user-config-in-shell-form")
+    assert "bad substitution" in settings_file.message and "only in plugin hooks" in settings_file.hint
+    ran = subprocess.run(["sh", "-c", "echo level=${user_config.level}"], capture_output=True)
+    assert ran.returncode != 0 and not ran.stdout  # the echo never runs
 
 
 @pytest.mark.parametrize("command, name", [

@@ -61,25 +61,33 @@ def _guards_an_action(handler: Handler) -> bool:
     return handler.event in guards
 
 
-def _effect(handler: Handler, python: bool) -> str:
-    """What the host does when the command cannot start; `python`: it is `python3 missing.py`,
-    which exits 2."""
+PYTHON_EXITS_2 = "python exits 2 when its script is missing"
+
+
+def _effect(handler: Handler, exits_2: str | None = None) -> str:
+    """What the host does when the command cannot start; `exits_2`: why the hook exits 2 instead
+    (`python3 missing.py`: PYTHON_EXITS_2), which a gate reads as a block."""
     event, host = handler.event, handler.file.host
     if host == "cursor" and event in CURSOR_GATES:
-        if python:
-            return ("python exits 2 when its script is missing, which Cursor reads as a block: "
-                    "every action this hook matches is refused")
+        if exits_2:
+            return f"{exits_2}, which Cursor reads as a block: every action this hook matches is refused"
         if isinstance(handler.value, dict) and handler.value.get("failClosed") is True:
             return "the hook fails, and with \"failClosed\": true Cursor blocks every action it matches"
         return "the hook never runs, and the gate fails open (the action proceeds)"
-    if python and host == "claude" and event in BLOCKED_BY_EXIT_2:
-        return ("python exits 2 when its script is missing, which Claude Code reads as a blocking error: "
-                + BLOCKED_BY_EXIT_2[event])
+    if exits_2 and host == "claude" and event in BLOCKED_BY_EXIT_2:
+        return f"{exits_2}, which Claude Code reads as a blocking error: " + BLOCKED_BY_EXIT_2[event]
     if host == "claude" and event == "PermissionRequest":
         return "the hook never runs, and Claude Code asks for permission as if it were not there"
     if host == "claude" and event in CLAUDE_GATES:
         return "the hook never runs, and the gate fails open (a non-blocking error)"
     return "the hook never runs (a non-blocking error)"
+
+
+def _python_exit_2(inv: resolve.Invocation, why: str) -> str | None:
+    """`why` when python runs the file and its exit status 2 becomes the hook's (no `|| true`,
+    nothing after it in sequence or in a pipe); else None."""
+    python = inv.interpreter is not None and resolve.PYTHON.match(Path(inv.interpreter.split()[-1]).name)
+    return why if python and not inv.tolerated and inv.sets_status else None
 
 
 class _Disk:
@@ -160,13 +168,20 @@ def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
 
     if res.broken:  # exec form with `"command": "python3 -u"`: no such program
         yield ctx.finding("command/exec-arguments-in-command", file, command_keys, command=json.dumps(handler.command),
-                          effect=_effect(handler, python=False))
+                          effect=_effect(handler))
         return
     user_config = USER_CONFIG.search(handler.command)
     if user_config and not exec_form and file.host == "claude":
-        yield ctx.finding("command/user-config-in-shell-form", file, command_keys, name=user_config.group(0),
-                          option="CLAUDE_PLUGIN_OPTION_" + user_config.group(1).upper(),
-                          effect=_effect(handler, python=False))
+        name = user_config.group(0)
+        if file.scope == "plugin" or file.kind == "claude-plugin-hooks":
+            effect = _effect(handler)
+            hint = (f"read ${'CLAUDE_PLUGIN_OPTION_' + user_config.group(1).upper()} in the shell instead, or use "
+                    f"exec form: the program in \"command\", its arguments (with {name}) in \"args\"")
+        else:  # nothing substitutes it outside a plugin, and sh rejects the name
+            effect = ("sh rejects it as a bad substitution, so the hook fails before it does anything (where sh is "
+                      "dash, as on Debian and Ubuntu, with exit 2, which a gate reads as a block; bash exits 1)")
+            hint = "user_config exists only in plugin hooks: write the value itself, or read an environment variable"
+        yield ctx.finding("command/user-config-in-shell-form", file, command_keys, name=name, effect=effect, hint=hint)
 
     legacy = LEGACY_INPUT.search(handler.command) if file.host == "claude" else None
     if legacy and not re.search(rf"(?<![\w$]){legacy.group(1)}=", handler.command):  # not set by the command
@@ -186,8 +201,7 @@ def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
         if exists and not is_file and not stat.S_ISDIR(mode):
             continue  # a device or a pipe (`source /dev/null`): there, and not a script to check
         if not is_file:
-            python = inv.interpreter is not None and resolve.PYTHON.match(Path(inv.interpreter.split()[-1]).name)
-            effect = _effect(handler, bool(python) and not inv.tolerated)  # `|| true` swallows python's exit 2
+            effect = _effect(handler, _python_exit_2(inv, PYTHON_EXITS_2))
             if exists:
                 effect = "it is a directory; " + effect
             also = f" (looked for {path})" if str(path) != shown else ""
@@ -204,7 +218,7 @@ def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
             why = _bad_interpreter(disk.first_line(path))
             if why:
                 yield ctx.finding("command/bad-interpreter", file, keys_for(inv), script=_quote(shown), why=why,
-                                  effect=_effect(handler, python=False))
+                                  effect=_effect(handler))
         yield from _writable(ctx, handler, path, keys_for(inv), disk)
 
     for inv in res.invocations:
@@ -224,8 +238,9 @@ def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
     for name in res.unquoted[:1]:
         value_now = handler_facts.where(file).variables.get(name) or ""
         if any(c.isspace() for c in value_now):  # broken on this machine, not only on some
+            exits_2 = _python_exit_2(res.main, "python exits 2 when the path it gets is cut short") if res.main else None
             yield ctx.finding("command/split-path", file, command_keys, name=name, value=value_now,
-                              effect=_effect(handler, python=False))
+                              effect=_effect(handler, exits_2))
         else:
             yield ctx.finding("command/unquoted-placeholder", file, command_keys, name=name)
 
@@ -250,7 +265,7 @@ def _programs(ctx: Context, handler: Handler, res: resolve.Resolution, keys: tup
             continue
         if _which(program, os.environ.get("PATH", os.defpath)) is None:
             reported.add(program)
-            effect = _effect(handler, python=False)
+            effect = _effect(handler)
             yield ctx.finding("command/interpreter-not-found", handler.file, keys, program=program, effect=effect)
 
 
