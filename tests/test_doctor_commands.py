@@ -96,6 +96,7 @@ def test_plugin_root_and_cursor_project_dir():
     ("cd $CLAUDE_PROJECT_DIR && ./x.sh", ("CLAUDE_PROJECT_DIR",)),
     ("[ -f $CLAUDE_PROJECT_DIR/x.sh ] && \"$CLAUDE_PROJECT_DIR\"/x.sh", ("CLAUDE_PROJECT_DIR",)),
     ("${CLAUDE_PROJECT_DIR:-$HOME/.claude}/hooks/x.sh", ("CLAUDE_PROJECT_DIR",)),
+    ("python3 ${CLAUDE_PROJECT_DIR%/}/x.py", ("CLAUDE_PROJECT_DIR",)),
     ("uv run --project $CLAUDE_PROJECT_DIR ruff check", ("CLAUDE_PROJECT_DIR",)),
     ("bash -c '$CLAUDE_PROJECT_DIR/.claude/hooks/x.sh'", ("CLAUDE_PROJECT_DIR",)),
     ("""bash -c '"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh'""", ()),
@@ -118,6 +119,15 @@ def test_plugin_root_and_cursor_project_dir():
 ])
 def test_unquoted_path_placeholders_are_found_where_they_name_a_file(command, split):
     assert resolve_shell(command, W).unquoted == split
+
+
+@pytest.mark.parametrize("command, script", [
+    ("bash -c \"python3 '$CLAUDE_PROJECT_DIR/x.py'\"", "/proj/x.py"),  # the outer shell expands it
+    ('bash -c "python3 $CLAUDE_PROJECT_DIR/x.py"', "/proj/x.py"),
+    ("bash -c \"cd '$CLAUDE_PROJECT_DIR' && ./x.sh\"", "/proj/x.sh"),
+])
+def test_bash_c_in_double_quotes_runs_what_the_outer_shell_expanded(command, script):
+    assert str(resolve_shell(command, W).script) == script
 
 
 def test_exec_form_has_no_word_splitting():
@@ -450,7 +460,9 @@ def test_every_command_rule_is_tested():
 
 SHELL_BITS = st.sampled_from(['"', "'", "\\", "$", "$(", "`", "${", "}", "(", ")", "&&", "||", ";", "|", "&", "<", ">",
                               "2>&1", "<<", "~", "#", " ", "\n", "cd ", "python3 ", "x.sh", "/", ".", "..", "=", "*",
-                              "$CLAUDE_PROJECT_DIR", "${HOME:-/h}", "env ", "exec ", "[ -f ", " ]", "uv run ", "-c "])
+                              "$CLAUDE_PROJECT_DIR", "${HOME:-/h}", "env ", "exec ", "[ -f ", " ]", "uv run ", "-c ",
+                              "if ", "then ", "else ", "fi", "while ", "do ", "done", "{ ", " }", "set -e", "true",
+                              "exit 0", "bash -c "])
 
 
 @hsettings(max_examples=400, deadline=None)
@@ -461,6 +473,11 @@ def test_any_command_string_resolves_without_error(command):
     res.to_json()
     exec_res = resolve_exec(command or "x", (command,), W)
     exec_res.to_json()
+
+
+def test_defaults_nested_without_end_are_read_without_running_out_of_stack():
+    res = resolve_shell("python3 " + "${X:-" * 400 + "x.py" + "}" * 400, W)
+    assert res.main is not None and res.main.dynamic  # not resolved, and no RecursionError
 
 
 @hsettings(max_examples=300, deadline=None)

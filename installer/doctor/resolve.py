@@ -226,8 +226,8 @@ class Word:
     assignment: bool = False  # NAME=value, unquoted name
     redirect: bool = False  # >, 2>, >>, <, &>, 2>&...: the next word is its target
     unquoted: str | None = None  # a PATH_PLACEHOLDERS name expanded outside quotes (split at spaces)
-    # the command a shell gets from this word (`bash -c "..."`): host placeholders that were in double
-    # quotes left for that shell to expand, as it reads them (None: the same as `text`)
+    # `text` with the host placeholders that were expanded inside double quotes written back, for
+    # telling whether a shell that runs this word as a command (`bash -c "..."`) would split them
     inner_command: str | None = None
 
 
@@ -255,6 +255,7 @@ _OPERATOR = re.compile(r"&&|\|\||;;|\|&|[;|&\n()]")
 _PLAIN = re.compile(r"""[^\s'"\\$`;&|()<>]+""")
 _BLANKS = re.compile(r"[ \t]+")
 _PLAIN_DQ = re.compile(r"""[^"\\$`]+""")
+MAX_NESTING = 50
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # A word with nothing to unquote, expand or glob, not an assignment and not starting with ~ or #:
 # its text is itself (the lookahead leaves anything else, a \r say, to the full reading)
@@ -264,10 +265,11 @@ _SIMPLE_WORD = re.compile(r"""[^\s'"\\$`;&|()<>~#=*?\[][^\s'"\\$`;&|()<>=*?\[]*(
 class _Lexer:
     """POSIX shell words, with the expansions that can be done statically."""
 
-    def __init__(self, text: str, variables: dict[str, str | None], home: Path | None) -> None:
+    def __init__(self, text: str, variables: dict[str, str | None], home: Path | None, depth: int = 0) -> None:
         self.text = text
         self.variables = variables
         self.home = home
+        self.depth = depth  # of ${X:-...} defaults read inside each other
         self.i = 0
 
     def words(self) -> list[Word]:
@@ -441,15 +443,19 @@ class _Lexer:
             inner = text[i + 1:end]
             self.i = end + 1
             match = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=])(.*))?", inner, re.S)
-            if not match:
-                return "${" + inner + "}", f"${{{inner}}} is worked out when the hook runs", None
+            if not match:  # ${CLAUDE_PROJECT_DIR%/}, ${#X}...: still the placeholder's value, split unquoted
+                name = _NAME.match(inner)
+                placeholder = name.group(0) if name and name.group(0) in PATH_PLACEHOLDERS else None
+                return "${" + inner + "}", f"${{{inner}}} is worked out when the hook runs", placeholder
             name, op, default = match.groups()
             placeholder = name if name in PATH_PLACEHOLDERS else None
             value = self.variables.get(name)
             if value is not None:
                 return value, None, placeholder
             if op is not None:
-                sub = _Lexer(default, self.variables, self.home)
+                if self.depth >= MAX_NESTING:
+                    raise _Unreadable("${...} defaults nested too deep")
+                sub = _Lexer(default, self.variables, self.home, self.depth + 1)
                 try:
                     words = sub.words()
                 except _Unreadable:
@@ -707,8 +713,12 @@ class _Interpreter:
                 break
             if text in inline_flags:
                 if kind == "shell" and text == "-c" and i + 1 < len(words) and not words[i + 1].dynamic:
-                    inner = resolve_shell(words[i + 1].inner_command or words[i + 1].text, self._where(cwd, launch))
-                    self.unquoted.extend(inner.unquoted)  # bash -c '$CLAUDE_PROJECT_DIR/x.sh': split in there
+                    script, where = words[i + 1], self._where(cwd, launch)
+                    inner = resolve_shell(script.text, where)  # what runs: the outer shell expanded it
+                    # whether the inner shell splits a placeholder: read with the placeholders it gets
+                    # (bash -c '$CLAUDE_PROJECT_DIR/x.sh', or "..." that left them unquoted in there)
+                    split = resolve_shell(script.inner_command, where) if script.inner_command else inner
+                    self.unquoted.extend(split.unquoted)
                     if inner.main is not None and inner.main.script is not None:
                         return inner.main
                 return Invocation(name, program=program, interpreter=name, inline=True,
