@@ -160,7 +160,7 @@ def test_the_same_command_in_several_settings_files_runs_once(tmp_path):
 
 @pytest.mark.parametrize("event, kept, copy", [
     ("PreToolUse", "Bash", "Read"),  # the same logger on two tools: Claude Code runs it for both
-    ("PreToolUse", "Bash", "Bash|Read"),  # on Read only the second copy runs
+    ("PreToolUse", "Bash|Edit", "Bash|Read"),  # each is the only copy on one tool
     ("PreToolUse", "Bash", "mcp__github__.*"),
     ("PostToolUse", "Edit|Write", "^Write.*|Read"),
     ("SessionStart", "startup", "resume|clear"),
@@ -190,6 +190,27 @@ def test_a_copy_that_fires_only_where_an_earlier_copy_fires_adds_nothing(tmp_pat
     files = {S: config((kept, "echo log"), event=event), LOCAL: config((copy, "echo log"), event=event)}
     (dup,) = found(doctor(base, files, given=False), "conflict/duplicate-handler")
     assert dup.path == str(base / LOCAL) and "changes nothing" in dup.message
+
+
+def test_cursor_copies_run_twice_only_where_their_regexes_share_a_tool(tmp_path):
+    def entries(*matchers):
+        return {"version": 1, "hooks": {"preToolUse": [{"command": "echo log", "matcher": m} for m in matchers]}}
+
+    assert not found(doctor(tmp_path / "p", {".cursor/hooks.json": entries("^Shell$", "^Read$")}),
+                     "conflict/duplicate-runs-twice")
+    (twice,) = found(doctor(tmp_path / "q", {".cursor/hooks.json": entries("^Shell$", "Shell|Write")}),
+                     "conflict/duplicate-runs-twice")
+    assert "Cursor documents no deduplication" in twice.message
+
+
+def test_the_narrower_copy_is_the_extra_one_wherever_it_stands(tmp_path):
+    """`Bash` before `Bash|Read`: the later copy fires on every call the first does, so the
+    first adds nothing (and removing the wider one would lose the hook on Read)."""
+    base = tmp_path / "p"
+    for first, second in (("Bash", "*"), ("Bash", "Bash|Read")):
+        files = {S: config((first, "echo log")), LOCAL: config((second, "echo log"))}
+        (dup,) = found(doctor(base, files, given=False), "conflict/duplicate-handler")
+        assert dup.path == str(base / S) and dup.related[0]["path"] == str(base / LOCAL), (first, second)
 
 
 def test_copies_that_no_session_loads_together_are_no_duplicates(tmp_path, home):
@@ -252,6 +273,17 @@ def test_a_plugin_copy_runs_separately(tmp_path, monkeypatch):
     assert conflict_rules(out) == []
     out = doctor(base, {S: {**config(("Read|Write", "echo guard")), **enable}}, given=False)
     assert conflict_rules(out) == []  # no call fires both copies: each runs once, on its own tools
+
+
+def test_a_plugin_copy_with_another_if_rule_never_runs_on_the_same_call(tmp_path, monkeypatch):
+    def guarded(rule):
+        return {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo guard", "if": rule}]}]}
+
+    enable = enabled_plugins(tmp_path, monkeypatch, {"guard": guarded("Bash(git push *)")})
+    out = doctor(tmp_path / "p", {S: {"hooks": guarded("Bash(gh pr create *)"), **enable}}, given=False)
+    assert conflict_rules(out) == []
+    out = doctor(tmp_path / "q", {S: {"hooks": guarded("Bash(git push *)"), **enable}}, given=False)
+    assert conflict_rules(out) == ["conflict/duplicate-runs-twice"]
 
 
 def test_a_settings_copy_is_deduplicated_with_its_own_scope_not_with_a_plugin(tmp_path, monkeypatch):

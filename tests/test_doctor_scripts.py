@@ -384,6 +384,7 @@ def test_exit_2_on_permission_request_is_reported_as_ignored(tmp_path, event, ba
     ("PostToolUse", '"decision": "block"'),
     ("PermissionRequest", '"behavior"'),
     ("Notification", "no decision to make"),
+    ("TaskCompleted", '"continue": false'),
 ])
 def test_permission_decision_on_an_event_that_does_not_read_it(tmp_path, event, instead):
     base = tmp_path / "p"
@@ -397,6 +398,13 @@ def test_permission_decision_on_an_event_that_does_not_read_it(tmp_path, event, 
     pre = deny.replace(event, "PreToolUse")
     command = _write(base, ".claude/hooks/hook.py", "import json, sys\n" + pre)
     assert not found(doctor(base, {S: settings("PreToolUse", matcher="Bash", command=command)}),
+                     "script/decision-wrong-event")
+    # a script that answers each event its own way
+    branching = ('event = json.load(sys.stdin)["hook_event_name"]\n'
+                 'if event == "PreToolUse":\n    ' + pre.replace("PreToolUse", "PreToolUse") +
+                 'else:\n    print(json.dumps({"decision": "block", "reason": "no"}))\n')
+    command = _write(base, ".claude/hooks/hook.py", "import json, sys\n" + branching)
+    assert not found(doctor(base, {S: settings(event, matcher=matcher, command=command)}),
                      "script/decision-wrong-event")
 
 

@@ -60,9 +60,8 @@ def test_every_scope_and_plugin_merged(hookwright, home, project, tmp_path):
     user = [h for h in data["hooks"] if h["runs"] == "echo user-guard"]
     assert [(h["source"]["scope"], h["matcher"], h["timeout"]) for h in user] == [
         ("user", "Bash", {"seconds": 5, "default": False}), ("project", "Bash|Edit", {"seconds": 600, "default": True})]
-    # Bash|Edit repeats the user's Bash hook on Bash calls only: on Edit it is the one that runs
-    assert user[0]["deduplicated"] is None and user[1]["deduplicated"].startswith("runs once with ")
-    assert user[1]["deduplicated"].endswith("where both match")
+    # the project's Bash|Edit fires on every call the user's Bash copy fires on: that one adds nothing here
+    assert user[0]["deduplicated"].startswith("runs once, as ") and user[1]["deduplicated"] is None
 
     rewrite = hooks['python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/rewrite.py']
     assert rewrite["rewrites_input"]["status"] == "yes" and rewrite["owner"] == "foreign"
@@ -80,7 +79,7 @@ def test_every_scope_and_plugin_merged(hookwright, home, project, tmp_path):
     text = hookwright("list", "--project", project)
     assert text.code == 0
     assert "PreToolUse (claude)" in text.out and "Stop (claude)" in text.out
-    assert "rewrites: yes" in text.out and "runs once with" in text.out and "[plugin fmt@market]" in text.out
+    assert "rewrites: yes" in text.out and "runs once, as" in text.out and "[plugin fmt@market]" in text.out
 
 
 def test_our_packs_are_named(hookwright, home, project):
@@ -166,3 +165,11 @@ def test_columns_line_up_whatever_the_matcher_length(hookwright, home, project):
     lines = [line for line in hookwright("list", "--project", project).out.splitlines() if "foreign" in line]
     assert len(lines) == 2 and len({line.index("foreign") for line in lines}) == 1
     assert any("..." in line for line in lines)  # the long matcher is cut, not the columns pushed
+
+
+def test_a_copy_that_shares_only_some_calls_is_shown_as_such(hookwright, home, project):
+    write_json(project / ".claude" / "settings.json", {"hooks": {"PreToolUse": [
+        group("Bash|Edit", cmd("echo log")), group("Bash|Read", cmd("echo log"))]}})
+    rows = hookwright("list", "--project", project, "--json").json["hooks"]
+    notes = sorted(str(r["deduplicated"]) for r in rows)
+    assert notes[0] == "None" and notes[1].startswith("runs once with ") and notes[1].endswith("where both match")

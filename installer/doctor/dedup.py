@@ -39,35 +39,47 @@ def copies(handlers: list[Handler], builtins: tuple[str, ...], servers: list[str
         if key is not None:
             groups[(handler.file.host, handler.event) + key].append(handler)
     found: dict[int, Copy] = {}
-    for (host, event, *_), same in groups.items():
+    for (_, event, *_), same in groups.items():
         for together in _loaded_together(same):
-            for copy in _repeats(host, event, together, builtins, servers):
+            for copy in _repeats(event, together, builtins, servers):
                 found.setdefault(id(copy.handler), copy)
     order = {id(h): i for i, h in enumerate(handlers)}
     return sorted(found.values(), key=lambda c: order[id(c.handler)])
 
 
-def _repeats(host: str, event: str, handlers: list[Handler], builtins: tuple[str, ...], servers: list[str]):
-    """A copy whose own unit has an earlier copy firing wherever it fires adds nothing; one that
-    shares calls with another unit's earlier copy runs again on them; one that shares only some
-    calls with its own unit's copy runs once on those (and is needed for the rest). An `if`
-    narrows a copy like its matcher: copies with different ones each fire on their own calls."""
-    for index, handler in enumerate(handlers[1:], 1):
+def _repeats(event: str, handlers: list[Handler], builtins: tuple[str, ...], servers: list[str]):
+    """A copy its own unit has another copy of, firing wherever it fires, adds nothing (the later
+    of two that fire alike, or the narrower one wherever it is); one that shares calls with
+    another unit's earlier copy runs again on them; one that shares only some calls with its own
+    unit's copy runs once on those (and is needed for the rest). An `if` narrows a copy like its
+    matcher: copies with different ones each fire on their own calls."""
+    redundant: set[int] = set()  # copies found to add nothing: no other copy shares calls "with" them
+    for index, handler in enumerate(handlers):
         mine, earlier = runs_with(handler), handlers[:index]
 
         def fires_with(h: Handler) -> bool:
-            return meets(h.matcher, handler.matcher, event, builtins, servers)
+            """Some call fires both (different `if` rules are taken to share none)."""
+            conditions = {_condition(h), _condition(handler)} - {None}
+            return len(conditions) < 2 and meets(h.matcher, handler.matcher, event, builtins, servers)
 
-        kept = next((h for h in earlier if runs_with(h) == mine and _condition(h) in (None, _condition(handler))
-                     and covers(h.matcher, handler.matcher, event, builtins, servers)), None)
+        def wider(h: Handler, position: int) -> bool:
+            """h fires wherever `handler` does (and, coming later, on more)."""
+            return (_condition(h) in (None, _condition(handler))
+                    and covers(h.matcher, handler.matcher, event, builtins, servers)
+                    and (position < index or not (_condition(handler) in (None, _condition(h))
+                                                  and covers(handler.matcher, h.matcher, event, builtins, servers))))
+
+        kept = next((h for position, h in enumerate(handlers)
+                     if h is not handler and runs_with(h) == mine and wider(h, position)), None)
         if kept is not None:
+            redundant.add(id(handler))
             yield Copy(handler, kept, runs=False)
             continue
         again = [h for h in earlier if runs_with(h) != mine and fires_with(h)]
         if again:
             yield Copy(handler, again[0], runs=True, times=1 + len({runs_with(h) for h in again}))
             continue
-        partly = next((h for h in earlier if runs_with(h) == mine and fires_with(h)), None)
+        partly = next((h for h in earlier if runs_with(h) == mine and id(h) not in redundant and fires_with(h)), None)
         if partly is not None:
             yield Copy(handler, partly, runs=False, covered=False)
 

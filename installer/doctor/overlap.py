@@ -404,7 +404,10 @@ def meets(a: str | None, b: str | None, event: str, builtins: tuple[str, ...], s
         return False
     if space == TOOL:
         return bool(overlap(a, b, builtins, _servers(servers, a, b), event))
-    return True
+    # values nobody can list (agent types, another host's tools: Cursor's `^Shell$` and `^Read$`):
+    # a string both regexes match, or True where the automata cannot tell
+    machines = [_search_machine(ma.pattern.pattern), _search_machine(mb.pattern.pattern)]
+    return None in machines or _search(machines, WITNESS_CHARS + ":./ ") is not None
 
 
 def _servers(configured: Iterable[str], *matchers: str | None) -> tuple[str, ...]:

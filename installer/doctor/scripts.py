@@ -103,6 +103,7 @@ class ScriptFacts:
     blocks: tuple[Site, ...] = ()  # decision "block" or exit 2
     permission_decisions: tuple[Site, ...] = ()  # where it writes permissionDecision
     answers: tuple[str, ...] = ()  # the decision keys it writes: permissionDecision, behavior, decision
+    reads_event_name: bool = False  # it looks at hook_event_name (so it may answer each event its own way)
     reads_stop_hook_active: bool = False
     delegates: Site | None = None  # output may come from another program or module (what = which)
 
@@ -282,6 +283,7 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
                                            emitted.get("permissionDecision", ()))),
         answers=tuple(key for key in ("permissionDecision", "behavior", "decision") if key in emitted),
         reads_stop_hook_active="stop_hook_active" in code,
+        reads_event_name="hook_event_name" in code,
         delegates=_delegates(code, language, path, where, bool(keys) and _has_output_keys(emitted)),
     )
 

@@ -22,7 +22,14 @@ DECISION_INSTEAD = {
                                                 "UserPromptSubmit", "UserPromptExpansion", "Stop", "SubagentStop",
                                                 "ConfigChange", "PreCompact", "TaskCreated")},
 }
-NO_DECISION = "nothing: this event has no decision to make (exit 2 or additionalContext, where it reads them)"
+DECISION_INSTEAD.update({
+    "TeammateIdle": 'exit 2, or {"continue": false, "stopReason": "..."}',
+    "TaskCompleted": 'exit 2, or {"continue": false, "stopReason": "..."}',
+    "PermissionDenied": "hookSpecificOutput.retry: true (the call is already denied; the hook can only ask to retry)",
+    "Elicitation": 'hookSpecificOutput.action: "accept", "decline" or "cancel"',
+    "ElicitationResult": 'hookSpecificOutput.action: "accept", "decline" or "cancel"',
+})
+NO_DECISION = "nothing: this event has no decision to make (additionalContext or a message, where it reads them)"
 CONSEQUENCE = {
     "modifiedToolInput": ("the tool runs with its original input",
                           "write the new input as hookSpecificOutput.updatedInput (it replaces the whole input)"),
@@ -111,10 +118,12 @@ def _answers_the_event_ignores(facts: ScriptFacts, handlers: list[Handler]) -> I
     exits = [site for site in facts.blocks if site.what == "exit 2"]
     if events == ["PermissionRequest"] and exits and "behavior" not in facts.answers:
         yield _at("script/exit-2-ignored", facts, exits[0], handlers)
-    if facts.permission_decisions and not PERMISSION_DECISION_EVENTS.intersection(events):
-        event = events[0]
+    # one event, and a script that does not tell events apart (one that reads hook_event_name may
+    # answer permissionDecision only on PreToolUse, where it runs too)
+    if facts.permission_decisions and len(events) == 1 and events[0] not in PERMISSION_DECISION_EVENTS \
+            and not facts.reads_event_name:
         yield _at("script/decision-wrong-event", facts, facts.permission_decisions[0], handlers,
-                  event=" and ".join(events), instead=DECISION_INSTEAD.get(event, NO_DECISION))
+                  event=events[0], instead=DECISION_INSTEAD.get(events[0], NO_DECISION))
 
 
 def _probed(ctx: Context) -> Iterator[Finding]:
