@@ -276,7 +276,8 @@ def test_script_missing_in_exec_form_points_at_the_argument(tmp_path):
 def test_script_missing_not_claimed_for_a_relative_path_in_user_settings(tmp_path, home):
     out = doctor(tmp_path / "p", {str(home / ".claude/settings.json"): settings(command="hooks/x.sh")})
     assert _rules(out) == ["command/relative-path", "command/sh-without-shell"]
-    assert "a different folder in every project" in found(out, "command/relative-path")[0].message
+    (relative,) = found(out, "command/relative-path")
+    assert "a different folder in every project" in relative.message and "CLAUDE_PROJECT_DIR" not in relative.hint
 
 
 def test_not_executable(tmp_path):
@@ -513,6 +514,8 @@ def test_exec_form_with_arguments_in_command_never_starts(tmp_path):
     assert broken.severity == "error" and '"python3 -u"' in broken.message and "fails open" in broken.message
     assert not found(doctor(base, {S: settings(command="python3", args=["-u", "check.py"])}),
                      "command/exec-arguments-in-command")
+    out = doctor(base, {S: settings(command="/usr/bin/env python3", args=["check.py"])})
+    assert found(out, "command/exec-arguments-in-command") and not found(out, "command/script-missing")
 
 
 def test_user_config_works_only_in_exec_form(tmp_path):
@@ -541,15 +544,18 @@ def test_user_config_works_only_in_exec_form(tmp_path):
     ('CLAUDE_TOOL_INPUT=$(cat); echo "$CLAUDE_TOOL_INPUT" | grep -q x', None),  # set by the command itself
     ('input="${CLAUDE_TOOL_INPUT:-$(cat)}"; echo "$input"', None),  # falls back to stdin
     ('echo "$CLAUDE_PROJECT_DIR $CLAUDE_ENV_FILE $CLAUDE_CODE_SESSION_ID"', None),
+    ('read -r CLAUDE_FILE_PATH < <(jq -r .tool_input.file_path); ruff format "$CLAUDE_FILE_PATH"', None),
+    ('cat >> "$CLAUDE_HOOK_LOG"', None),  # set in the settings' "env" below
 ])
 def test_input_variables_claude_code_never_sets(tmp_path, command, name):
-    out = doctor(tmp_path / "p", {S: settings(command=command)})
+    out = doctor(tmp_path / "p", {S: {**settings(command=command), "env": {"CLAUDE_HOOK_LOG": "/tmp/hooks.log"}}})
     hits = found(out, "command/input-variable-never-set")
     assert [h.message.split(" ", 1)[0] for h in hits] == ([f"${name}"] if name else [])
 
 
 @pytest.mark.parametrize("first_line, why", [
     (b"#!/bin/sh\r\n", "carriage return"),
+    (b"#!/usr/bin/env sh\r\n", 'looked for as "sh\\r"'),
     (b"#!/opt/hookwright-no-such-dir/bin/bash\n", "/opt/hookwright-no-such-dir/bin/bash, does not exist"),
     (b"#!/usr/bin/env hookwright-no-such-tool\n", "hookwright-no-such-tool is not on PATH"),
     (b"#!/bin/sh\n", None),

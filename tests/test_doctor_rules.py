@@ -127,6 +127,8 @@ CASES = [
     case("matcher/case-mismatch", {S: settings(matcher="mcp__Linear__create_issue"), ".mcp.json": MCP_LINEAR},
          {S: settings(matcher="mcp__linear__create_issue|mcp__Jira__x"), ".mcp.json": MCP_LINEAR}, given=False,
          note="mcp-tool"),
+    case("matcher/case-mismatch", {S: settings("Elicitation", matcher="Linear"), ".mcp.json": MCP_LINEAR},
+         {S: settings("Elicitation", matcher="linear"), ".mcp.json": MCP_LINEAR}, given=False, note="elicitation"),
     case("matcher/mcp-no-tool", {S: settings(matcher="mcp__memory")}, {S: settings(matcher="mcp__memory__.*")}),
     case("matcher/permission-rule", {S: settings(matcher="Bash(git:*)")},
          {S: settings(matcher="Bash", **{"if": "Bash(git:*)"})}),
@@ -156,6 +158,9 @@ CASES = [
     case("host/cursor-claude-tool-name", {CURSOR: {"version": 1, "hooks": {"preToolUse": [
         {"command": "x", "matcher": "Bash|Write"}]}}},
          {CURSOR: {"version": 1, "hooks": {"preToolUse": [{"command": "x", "matcher": "Shell|Write"}]}}}),
+    case("host/cursor-claude-tool-name", {CURSOR: {"version": 1, "hooks": {"preToolUse": [
+        {"command": "x", "matcher": "^Bash$"}]}}},
+         {CURSOR: {"version": 1, "hooks": {"preToolUse": [{"command": "x", "matcher": "^Shell$"}]}}}, note="anchored"),
     case("host/cursor-claude-tool-name", {CURSOR: {"version": 1, "hooks": {"postToolUse": [
         {"command": "x", "matcher": "mcp__github__create_issue"}]}}},
          {CURSOR: {"version": 1, "hooks": {"postToolUse": [{"command": "x", "matcher": "MCP:create_issue"}],

@@ -83,6 +83,23 @@ def _effect(handler: Handler, exits_2: str | None = None) -> str:
     return "the hook never runs (a non-blocking error)"
 
 
+def _path_with_arguments(inv: resolve.Invocation | None, disk: _Disk) -> bool:
+    """Exec form `"command": "/usr/bin/env node"`: no file has that name, but its first word is one."""
+    text = str(inv.path) if inv is not None and inv.path is not None else ""
+    return " " in text and disk.stat(Path(text)) is None and disk.stat(Path(text.split()[0])) is not None
+
+
+def _never_set(ctx: Context, handler: Handler, keys: tuple, settings_env: set[str]) -> Iterator[Finding]:
+    """The first legacy input variable the command reads that neither a settings file's "env" nor
+    the command itself sets (NAME=..., read NAME, export NAME: the name written bare)."""
+    command = handler.command
+    for match in LEGACY_INPUT.finditer(command):
+        name = match.group(1)
+        if name not in settings_env and not re.search(rf"(?<![\w${{]){name}(?!\w)", command):
+            yield ctx.finding("command/input-variable-never-set", handler.file, keys, name=name)
+            return
+
+
 def _python_exit_2(inv: resolve.Invocation, why: str) -> str | None:
     """`why` when python runs the file and its exit status 2 becomes the hook's (no `|| true`,
     nothing after it in sequence or in a pipe); else None."""
@@ -124,8 +141,9 @@ def _bad_interpreter(first_line: bytes) -> str | None:
         return None
     line = first_line[2:].decode("utf-8", "replace")
     if line.endswith("\r"):
-        return ("its #! line ends with a carriage return (Windows line endings), so the system looks for an "
-                f"interpreter called {json.dumps(line.strip() + chr(13))}")
+        last = line.split()[-1] if line.split() else ""
+        return ("its #! line ends with a carriage return (Windows line endings), so the program it names is "
+                f"looked for as {json.dumps(last + chr(13))}")
     words = line.split()
     if not words or not words[0].startswith("/"):
         return None
@@ -140,15 +158,17 @@ def _bad_interpreter(first_line: bytes) -> str | None:
 
 def check(ctx: Context) -> Iterator[Finding]:
     disk = _Disk()
+    settings_env = {name for f in ctx.files if f.document is not None and isinstance(f.document.data, dict)
+                    and isinstance(f.document.data.get("env"), dict) for name in f.document.data["env"]}
     for handler in ctx.handlers:
         if handler.file.host not in ("claude", "cursor") or handler_facts.kind(handler) != "command":
             continue
         if not isinstance(handler.command, str) or not handler.command.strip():
             continue  # the structure rules report a missing command
-        yield from _check(ctx, handler, disk)
+        yield from _check(ctx, handler, disk, settings_env)
 
 
-def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
+def _check(ctx: Context, handler: Handler, disk: _Disk, settings_env: set[str]) -> Iterator[Finding]:
     file = handler.file
     res = handler_facts.resolution(handler)
     value = handler.value
@@ -166,7 +186,7 @@ def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
                     return handler.keys + ("args", index)
         return command_keys
 
-    if res.broken:  # exec form with `"command": "python3 -u"`: no such program
+    if res.broken or (exec_form and _path_with_arguments(res.main, disk)):  # "python3 -u", "/usr/bin/env node"
         yield ctx.finding("command/exec-arguments-in-command", file, command_keys, command=json.dumps(handler.command),
                           effect=_effect(handler))
         return
@@ -183,9 +203,8 @@ def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
             hint = "user_config exists only in plugin hooks: write the value itself, or read an environment variable"
         yield ctx.finding("command/user-config-in-shell-form", file, command_keys, name=name, effect=effect, hint=hint)
 
-    legacy = LEGACY_INPUT.search(handler.command) if file.host == "claude" else None
-    if legacy and not re.search(rf"(?<![\w$]){legacy.group(1)}=", handler.command):  # not set by the command
-        yield ctx.finding("command/input-variable-never-set", file, command_keys, name=legacy.group(1))
+    if file.host == "claude":
+        yield from _never_set(ctx, handler, command_keys, settings_env)
 
     checked: set[Path] = set()
     for inv in res.invocations:
@@ -224,10 +243,14 @@ def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
     for inv in res.invocations:
         if inv.relative and file.host == "claude":
             script = inv.script or inv.executable
-            when = (RELATIVE_IN_PROJECT if file.scope in ("project", "local") else
-                    "a different folder in every project, so the script is missing in most of them")
+            fixed = script.removeprefix("./")
+            if file.scope in ("project", "local"):
+                when, hint = RELATIVE_IN_PROJECT, f'write "$CLAUDE_PROJECT_DIR"/{fixed} (quoted), or an absolute path'
+            else:
+                when = "a different folder in every project, so the script is missing in most of them"
+                hint = f"write the script's absolute path, or ~/... for one in your home (not {fixed})"
             yield ctx.finding("command/relative-path", file, keys_for(inv), script=script, host=host, when=when,
-                              fixed=script.removeprefix("./"))
+                              hint=hint)
             break
 
     for path in res.home_paths:

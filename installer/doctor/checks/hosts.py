@@ -66,11 +66,13 @@ def _cursor(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
 def _claude_tool_names(ctx: Context, file: ConfigFile, keys: tuple, matcher: str) -> Iterator[Finding]:
     """A Cursor matcher that names tools as Claude Code does (`Bash`, `mcp__srv__tool`): Cursor's
     tool types are `Shell`, `Read`, `Write`..., and MCP tools are `MCP:<tool>`."""
-    names = [name.strip() for name in matcher.split("|")]
+    alternatives = matcher.split("|")
+    names = [alt.strip().removeprefix("^").removesuffix("$") for alt in alternatives]  # `^Bash$` names Bash
     renamed = {name: CLAUDE_TO_CURSOR_TOOLS.get(name) or _cursor_mcp_name(name) for name in names}
     renamed = {name: cursor for name, cursor in renamed.items() if cursor and cursor not in names}
     if renamed:
-        suggestion = "|".join(renamed.get(name, name) for name in names)
+        suggestion = "|".join(alt.replace(name, renamed[name]) if name in renamed else alt
+                              for alt, name in zip(alternatives, names))
         yield ctx.finding("host/cursor-claude-tool-name", file, keys, matcher=json.dumps(matcher),
                           names=", ".join(f"{name} (Cursor's is {cursor})" for name, cursor in renamed.items()),
                           suggestion=json.dumps(suggestion))

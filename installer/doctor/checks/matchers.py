@@ -19,6 +19,7 @@ IF_EXAMPLE = {"Bash": "Bash(git *)", "Edit": "Edit(src/**)", "Write": "Write(src
 _QUOTED_NAME = re.compile(r"""["']([A-Za-z_][\w-]*)\\?["']""")  # the tools an expression names: tool == "Write"
 EXPRESSION = re.compile(r"==|!=|&&|\|\||\btool(_name|_input)?\b|\bmatches\b|\bin \[")
 # what an open matcher is matched against, where those values are names (model names are not)
+SERVER_EVENTS = ("Elicitation", "ElicitationResult")  # their matcher is an MCP server's name
 OPEN_VALUES = {"SubagentStart": "an agent type", "SubagentStop": "an agent type",
                "Elicitation": "an MCP server name", "ElicitationResult": "an MCP server name",
                "UserPromptExpansion": "a command name"}
@@ -59,8 +60,8 @@ def _claude(ctx: Context, file: ConfigFile, event: Event, raw: str, keys: tuple,
             builtins: list[str]) -> Iterator[Finding]:
     matcher = classify(raw, event.name)
     shown = json.dumps(raw)
-    if event.matcher == TOOL:
-        yield from _server_case(ctx, file, raw, shown, keys)
+    if event.matcher == TOOL or event.name in SERVER_EVENTS:
+        yield from _server_case(ctx, file, event, raw, shown, keys)
     if matcher.kind == "exact":
         yield from _exact(ctx, file, event, matcher, shown, keys, builtins)
     elif matcher.kind == "regex":
@@ -106,17 +107,19 @@ def _exact(ctx: Context, file: ConfigFile, event: Event, matcher: Matcher, shown
                           unknown=", ".join(map(json.dumps, unknown)), event=event.name, values=", ".join(known))
 
 
-def _server_case(ctx: Context, file: ConfigFile, raw: str, shown: str, keys: tuple) -> Iterator[Finding]:
-    """`mcp__Linear__.*` where the project's MCP server is `linear`: tool names keep the server's
-    own case, and matching is case-sensitive."""
+def _server_case(ctx: Context, file: ConfigFile, event: Event, raw: str, shown: str, keys: tuple) -> Iterator[Finding]:
+    """`mcp__Linear__.*` where the project's MCP server is `linear` (or `Linear` on an event that
+    matches server names): names keep the server's own case, and matching is case-sensitive."""
     by_case = {server.lower(): server for server in ctx.mcp_servers}
-    wrong = {name: by_case[name.lower()] for name in named_servers(raw)
-             if name not in ctx.mcp_servers and name.lower() in by_case}
+    named = named_servers(raw) if event.matcher == TOOL else classify(raw, event.name).names
+    wrong = {name: by_case[name.lower()] for name in named if name not in ctx.mcp_servers and name.lower() in by_case}
     if wrong:
         fixed = raw
         for name, right in wrong.items():
-            fixed = fixed.replace(f"mcp__{name}__", f"mcp__{right}__")
-        wanted = ", ".join(f"the tools of MCP server {right} (it says {name})" for name, right in wrong.items())
+            fixed = (fixed.replace(f"mcp__{name}__", f"mcp__{right}__") if event.matcher == TOOL
+                     else "|".join(right if part.strip() == name else part for part in fixed.split("|")))
+        what = "the tools of MCP server" if event.matcher == TOOL else "MCP server"
+        wanted = ", ".join(f"{what} {right} (it says {name})" for name, right in wrong.items())
         yield ctx.finding("matcher/case-mismatch", file, keys, matcher=shown, wanted=wanted, suggestion=json.dumps(fixed))
 
 
