@@ -173,3 +173,15 @@ def test_a_copy_that_shares_only_some_calls_is_shown_as_such(hookwright, home, p
     rows = hookwright("list", "--project", project, "--json").json["hooks"]
     notes = sorted(str(r["deduplicated"]) for r in rows)
     assert notes[0] == "None" and notes[1].startswith("runs once with ") and notes[1].endswith("where both match")
+
+
+def test_started_in_a_subfolder_of_a_repository_the_local_settings_come_from_its_root(hookwright, home, project):
+    """hooks.md §1: settings.local.json is read at the repo root when Claude Code starts in a
+    subdirectory; project settings only from the folder it starts in."""
+    (project / ".git").mkdir()
+    write_json(project / ".claude" / "settings.local.json", {"hooks": {"Stop": [group(None, cmd("echo root-local"))]}})
+    write_json(project / ".claude" / "settings.json", {"hooks": {"Stop": [group(None, cmd("echo root-shared"))]}})
+    sub = project / "sub"
+    write_json(sub / ".claude" / "settings.local.json", {"hooks": {"Stop": [group(None, cmd("echo sub-local"))]}})
+    ran = [h["runs"] for h in hookwright("list", "--project", sub, "--json").json["hooks"]]
+    assert ran == ["echo root-local"]

@@ -46,7 +46,7 @@ def scope_candidates(project: Path, hosts: set[str]) -> list[Candidate]:
         base = claude.user_dir()
         found.append(Candidate(base / "settings.json", "user", "claude-settings", project))
         found.append(Candidate(project / ".claude" / "settings.json", "project", "claude-settings", project))
-        found.append(Candidate(project / ".claude" / "settings.local.json", "local", "claude-settings", project))
+        found.append(Candidate(claude.local_settings_read(project), "local", "claude-settings", project))
         found.extend(Candidate(p, "managed", "claude-settings", project) for p in claude.managed_paths())
     if "cursor" in hosts:
         found.append(Candidate(Path.home() / ".cursor" / "hooks.json", "user", "cursor-hooks", project))

@@ -50,6 +50,16 @@ def managed_paths() -> list[Path]:
     return [base / "managed-settings.json", *sorted((base / "managed-settings.d").glob("*.json"))]
 
 
+def local_settings_read(project: Path) -> Path:
+    """The settings.local.json a session started in `project` reads: the one at the root of the
+    git repository (or worktree) it is in, else the project's own (hooks.md §1, scope table).
+    (Project settings, by contrast, come only from the folder the session starts in.)"""
+    for folder in (project, *project.parents):
+        if (folder / ".git").exists():
+            return folder / ".claude" / CONFIG_FILE[Scope.local]
+    return project / ".claude" / CONFIG_FILE[Scope.local]
+
+
 def target(scope: Scope, project: Path | None) -> Target:
     if scope is Scope.user:
         base = user_dir()
