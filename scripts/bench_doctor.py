@@ -68,6 +68,8 @@ DOCTOR_CLASSES = {
     "command/input-variable-never-set": "hook input read from variables never set",
     "command/exec-arguments-in-command": "exec form with arguments in command",
     "command/user-config-in-shell-form": "${user_config.*} in a shell-form hook",
+    "command/block-swallowed": "exit-2 block swallowed by the command around it",
+    "command/plugin-variable-outside-plugin": "${CLAUDE_PLUGIN_ROOT} outside a plugin",
     "structure/timeout-long": "long timeout in whole minutes (a note)",
     "conflict/duplicate-handler": "duplicate handlers",
     "conflict/duplicate-runs-twice": "duplicate handlers",

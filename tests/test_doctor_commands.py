@@ -452,7 +452,8 @@ def test_every_command_rule_is_tested():
     tested = {"command/script-missing", "command/not-executable", "command/relative-path", "command/home-path",
               "command/sh-without-shell", "command/world-writable", "command/interpreter-not-found",
               "command/unquoted-placeholder", "command/exec-arguments-in-command", "command/user-config-in-shell-form",
-              "command/input-variable-never-set", "command/bad-interpreter", "command/split-path"}
+              "command/input-variable-never-set", "command/bad-interpreter", "command/split-path",
+              "command/block-swallowed", "command/plugin-variable-outside-plugin"}
     assert {r for r in catalog() if r.startswith("command/")} == tested
 
 
@@ -577,3 +578,51 @@ def test_a_script_whose_interpreter_cannot_start(tmp_path, first_line, why):
         assert why in hit.message and "fails open" in hit.message and hit.severity == "error"
     started = subprocess.run(["sh", "-c", f"'{script}'"], capture_output=True)  # as the host starts it
     assert (started.returncode == 0) == (why is None), started.stderr
+
+
+GUARD = "#!/bin/sh\ngrep -q 'rm -rf' && { echo 'no rm -rf' >&2; exit 2; }\nexit 0\n"
+
+
+@pytest.mark.parametrize("command, swallowed", [
+    ('"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh | tee -a /tmp/hook.log', True),
+    ('{ "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh; } || true', True),
+    ('"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh; exit 0', True),
+    ('if "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh; then echo ok; else echo failed; fi', True),
+    ('"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', False),
+    ('set -e; "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh; exit 0', False),
+    ('cd "$CLAUDE_PROJECT_DIR" && .claude/hooks/guard.sh', False),
+])
+def test_a_block_the_command_around_the_script_swallows(tmp_path, command, swallowed):
+    base = tmp_path / "p"
+    _script(base, ".claude/hooks/guard.sh")
+    (base / ".claude/hooks/guard.sh").write_text(GUARD)
+    out = doctor(base, {S: settings(command=command, shell="bash")})
+    assert bool(found(out, "command/block-swallowed")) == swallowed
+    # and what the shell really returns on an input the guard refuses
+    ran = subprocess.run(["sh", "-c", command], input=b"rm -rf /", capture_output=True, cwd=base,
+                         env={**os.environ, "CLAUDE_PROJECT_DIR": str(base)})
+    assert (ran.returncode != 2) == swallowed
+
+
+def test_a_script_that_also_prints_its_decision_is_not_swallowed(tmp_path):
+    base = tmp_path / "p"
+    _script(base, ".claude/hooks/guard.py")
+    (base / ".claude/hooks/guard.py").write_text(
+        "import json, sys\nprint(json.dumps({'hookSpecificOutput': {'hookEventName': 'PreToolUse', "
+        "'permissionDecision': 'deny'}}))\nsys.exit(2)\n")
+    out = doctor(base, {S: settings(command='python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py | tee -a /tmp/x')})
+    assert not found(out, "command/block-swallowed")
+
+
+def test_plugin_variables_are_empty_outside_a_plugin(tmp_path):
+    out = doctor(tmp_path / "p", {S: settings(command="${CLAUDE_PLUGIN_ROOT}/scripts/check.sh", shell="bash")})
+    (empty,) = found(out, "command/plugin-variable-outside-plugin")
+    assert empty.message.startswith("$CLAUDE_PLUGIN_ROOT is set only for a plugin's own hooks")
+    assert "fails open" in empty.message and not found(out, "command/unquoted-placeholder")
+    fallback = settings(command='"${CLAUDE_PLUGIN_ROOT:-$HOME/.my-plugin}"/scripts/check.sh')
+    assert not found(doctor(tmp_path / "f", {S: fallback}), "command/plugin-variable-outside-plugin")
+    plugin = {"description": "p", **settings(command='"${CLAUDE_PLUGIN_ROOT}"/scripts/check.sh')}
+    assert not found(doctor(tmp_path / "q", {"plugin/hooks/hooks.json": plugin}), "command/plugin-variable-outside-plugin")
+    ran = subprocess.run(["sh", "-c", "${CLAUDE_PLUGIN_ROOT}/scripts/check.sh"], capture_output=True,
+                         env={k: v for k, v in os.environ.items() if not k.startswith("CLAUDE_PLUGIN")})
+    assert ran.returncode == 127  # /scripts/check.sh: not found

@@ -22,6 +22,8 @@ from installer.doctor.model import HOST_NAMES, Context, Finding, Handler
 # hook input in the environment, as old docs and blog posts showed it: Claude Code sets none of these
 # (hooks.md §9.14, §10); `${NAME:-...}` falls back to something else and is left alone
 LEGACY_INPUT = re.compile(r"\$\{?(CLAUDE_(?:TOOL|HOOK|FILE|BASH|NOTIFICATION|EXIT)[A-Z0-9_]*)(?![A-Za-z0-9_]|\}?:?-)")
+# set for plugin hooks only; `${CLAUDE_PLUGIN_ROOT:-fallback}` copes with that
+PLUGIN_VARIABLE = re.compile(r"\$\{?(CLAUDE_PLUGIN_(?:ROOT|DATA))(?![A-Za-z0-9_]|:?[-=])")
 USER_CONFIG = re.compile(r"\$\{user_config\.([^}]*)\}")  # a plugin's user option (hooks.md §3)
 RELATIVE_IN_PROJECT = ("the project root while the session is there, but not once it works in a subdirectory or a "
                       "worktree")
@@ -47,6 +49,7 @@ BLOCKED_BY_EXIT_2 = {
     "Elicitation": "the elicitation is blocked", "ElicitationResult": "the elicitation result is blocked",
     "WorktreeCreate": "worktree creation fails", "PreModelSwitch": "model switches are refused",
 }
+ANSWER_KEYS = frozenset({"permissionDecision", "decision", "behavior"})  # a decision on stdout
 CLAUDE_GATES = frozenset({"PreToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "ConfigChange"})
 ACTION_GUARDS = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit", "ConfigChange"})
 # Cursor: exit 2 blocks, and so does any failure of a hook with "failClosed": true (other-hosts.md §1.3)
@@ -81,6 +84,21 @@ def _effect(handler: Handler, exits_2: str | None = None) -> str:
     if host == "claude" and event in CLAUDE_GATES:
         return "the hook never runs, and the gate fails open (a non-blocking error)"
     return "the hook never runs (a non-blocking error)"
+
+
+def _swallowed_blocks(ctx: Context, handler: Handler, keys: tuple) -> Iterator[Finding]:
+    """A script that refuses only by exiting 2 (no JSON decision on stdout, which would still get
+    through), run where the command hands the host another exit status: the block never lands."""
+    for inv, facts in handler_facts.script_facts(handler):
+        if inv.sets_status and not inv.tolerated or not facts.readable or ANSWER_KEYS & set(facts.answers):
+            continue
+        if any(site.what == "exit 2" for site in facts.blocks):
+            yield ctx.finding("command/block-swallowed", handler.file, keys, script=_quote(inv.script or str(inv.path)))
+            return
+
+
+def _plugin_file(file) -> bool:
+    return file.scope == "plugin" or file.kind == "claude-plugin-hooks"
 
 
 def _path_with_arguments(inv: resolve.Invocation | None, disk: _Disk) -> bool:
@@ -193,7 +211,7 @@ def _check(ctx: Context, handler: Handler, disk: _Disk, settings_env: set[str]) 
     user_config = USER_CONFIG.search(handler.command)
     if user_config and not exec_form and file.host == "claude":
         name = user_config.group(0)
-        if file.scope == "plugin" or file.kind == "claude-plugin-hooks":
+        if _plugin_file(file):
             effect = _effect(handler)
             hint = (f"read ${'CLAUDE_PLUGIN_OPTION_' + user_config.group(1).upper()} in the shell instead, or use "
                     f"exec form: the program in \"command\", its arguments (with {name}) in \"args\"")
@@ -205,6 +223,11 @@ def _check(ctx: Context, handler: Handler, disk: _Disk, settings_env: set[str]) 
 
     if file.host == "claude":
         yield from _never_set(ctx, handler, command_keys, settings_env)
+    plugin_variable = PLUGIN_VARIABLE.search(" ".join([handler.command, *map(str, value.get("args") or [])]))
+    outside_plugin = plugin_variable is not None and file.host == "claude" and not _plugin_file(file)
+    if outside_plugin:
+        yield ctx.finding("command/plugin-variable-outside-plugin", file, command_keys, name=plugin_variable.group(1),
+                          effect=_effect(handler, _python_exit_2(res.main, PYTHON_EXITS_2) if res.main else None))
 
     checked: set[Path] = set()
     for inv in res.invocations:
@@ -240,6 +263,9 @@ def _check(ctx: Context, handler: Handler, disk: _Disk, settings_env: set[str]) 
                                   effect=_effect(handler))
         yield from _writable(ctx, handler, path, keys_for(inv), disk)
 
+    if file.host == "claude" and handler.event in BLOCKED_BY_EXIT_2:
+        yield from _swallowed_blocks(ctx, handler, command_keys)
+
     for inv in res.invocations:
         if inv.relative and file.host == "claude":
             script = inv.script or inv.executable
@@ -258,7 +284,7 @@ def _check(ctx: Context, handler: Handler, disk: _Disk, settings_env: set[str]) 
             yield ctx.finding("command/home-path", file, command_keys, path=path)
             break
 
-    for name in res.unquoted[:1]:
+    for name in [n for n in res.unquoted if not (outside_plugin and n.startswith("CLAUDE_PLUGIN_"))][:1]:
         value_now = handler_facts.where(file).variables.get(name) or ""
         if any(c.isspace() for c in value_now):  # broken on this machine, not only on some
             exits_2 = _python_exit_2(res.main, "python exits 2 when the path it gets is cut short") if res.main else None
