@@ -466,3 +466,20 @@ def test_any_text_is_analysed_without_error(text, language):
     found = analyse_text(text, language)
     found.to_json()
     assert len(strip_comments(text, language)) == len(text)
+
+
+@pytest.mark.parametrize("name, text, reported", [
+    ("envread.sh", 'echo "$CLAUDE_TOOL_INPUT" | grep -q "rm -rf" && exit 2\nexit 0\n', True),
+    ("env.py", 'import os, sys\nif "rm -rf" in os.environ.get("CLAUDE_TOOL_INPUT", ""):\n    sys.exit(2)\n', True),
+    ("set.sh", 'CLAUDE_TOOL_INPUT=$(cat)\necho "$CLAUDE_TOOL_INPUT" | grep -q "rm -rf" && exit 2\nexit 0\n', False),
+    ("stdin.py", 'import json, sys\njson.load(sys.stdin)\n', False),
+])
+def test_a_script_that_reads_its_input_from_a_variable_claude_code_never_sets(tmp_path, name, text, reported):
+    base = tmp_path / "p"
+    runner = "python3 " if name.endswith(".py") else ""
+    command = runner + _write(base, f".claude/hooks/{name}", text).split(" ", 1)[-1]
+    hits = found(doctor(base, {S: settings("PreToolUse", matcher="Bash", command=command)}),
+                 "command/input-variable-never-set")
+    assert bool(hits) == reported
+    if reported:
+        assert hits[0].path == str(base / ".claude/hooks" / name) and "CLAUDE_TOOL_INPUT" in hits[0].message

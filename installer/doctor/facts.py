@@ -149,3 +149,8 @@ def fold(name: str) -> str:
 
 FOLDED_CLAUDE_EVENTS = {fold(name): name for name in CLAUDE_EVENTS}
 FOLDED_CURSOR_EVENTS = {fold(name): name for name in CURSOR_EVENTS}
+
+
+# Hook input in environment variables, as old docs and blog posts show it: Claude Code sets none of
+# these; the input comes only on stdin (claude-code-hooks.md §9.14, §10)
+LEGACY_INPUT_VARIABLE = r"CLAUDE_(?:TOOL|HOOK|FILE|BASH|NOTIFICATION|EXIT)[A-Z0-9_]*"

@@ -11,7 +11,7 @@ import bisect
 import itertools
 import sys
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -167,6 +167,12 @@ class Context:
     mcp_servers: list[str] = field(default_factory=list)  # those servers' names, as tool names use them
     plugins: list[Plugin] = field(default_factory=list)  # enabled plugins, installed or not
     project: Path | None = None  # the project doctor looked at (cwd or --project)
+
+    @cached_property
+    def settings_env(self) -> frozenset[str]:
+        """The variables the settings files' "env" sets for the session (and so for its hooks)."""
+        return frozenset(name for f in self.files if f.document is not None and isinstance(f.document.data, dict)
+                         and isinstance(f.document.data.get("env"), dict) for name in f.document.data["env"])
 
     def finding(self, rule_id: str, file: ConfigFile, keys: tuple = (), related: list[dict] | None = None,
                 at_key: bool = False, **params: Any) -> Finding:

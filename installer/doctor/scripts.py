@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from installer.doctor.facts import LEGACY_INPUT_VARIABLE
+
 MAX_BYTES = 512 * 1024
 
 IGNORED_FIELDS = ("modifiedToolInput", "updatedToolInput", "shouldProceed")
@@ -61,6 +63,7 @@ HSO_VARIABLE = re.compile(r"""hookSpecificOutput\\?["'`]?\s*[:=]\s*(?P<var>[A-Za
 EVENT_NAME = re.compile(r"""hookEventName\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`](?P<name>[A-Za-z]+)\\?["'`]""")
 DEFER = re.compile(r"""permissionDecision\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`]defer\\?["'`]""")
 BLOCK_DECISION = re.compile(r"""(?<![\w.])decision\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`]block\\?["'`]""")
+LEGACY_READ = re.compile(rf"(?<![\w])({LEGACY_INPUT_VARIABLE})(?![\w])")
 EXIT_TWO = {
     "shell": re.compile(r"\bexit\s+2\b"),
     "python": re.compile(r"\b(?:sys\.exit|exit|os\._exit|quit)\(\s*2\s*\)"),
@@ -104,6 +107,7 @@ class ScriptFacts:
     permission_decisions: tuple[Site, ...] = ()  # where it writes permissionDecision
     answers: tuple[str, ...] = ()  # the decision keys it writes: permissionDecision, behavior, decision
     reads_event_name: bool = False  # it looks at hook_event_name (so it may answer each event its own way)
+    legacy_variables: tuple[Site, ...] = ()  # hook input it reads from variables Claude Code never sets
     reads_stop_hook_active: bool = False
     delegates: Site | None = None  # output may come from another program or module (what = which)
 
@@ -284,8 +288,20 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
         answers=tuple(key for key in ("permissionDecision", "behavior", "decision") if key in emitted),
         reads_stop_hook_active="stop_hook_active" in code,
         reads_event_name="hook_event_name" in code,
+        legacy_variables=tuple(_legacy_variables(code, site)),
         delegates=_delegates(code, language, path, where, bool(keys) and _has_output_keys(emitted)),
     )
+
+
+def _legacy_variables(code: str, site) -> list[Site]:
+    """The first read of each legacy input variable the script does not set itself (NAME=...,
+    os.environ["NAME"] = ..., process.env.NAME = ...)."""
+    found = {}
+    for match in LEGACY_READ.finditer(code):
+        name = match.group(1)
+        if name not in found and not re.search(rf"(?<![\w$]){name}['\"\]]*\s*=(?!=)", code):
+            found[name] = site(name, match.start(1))
+    return list(found.values())
 
 
 def _has_output_keys(emitted: dict) -> bool:

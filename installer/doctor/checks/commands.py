@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Iterator
 
 from installer.doctor import handler_facts, resolve
+from installer.doctor.facts import LEGACY_INPUT_VARIABLE
 from installer.doctor.model import HOST_NAMES, Context, Finding, Handler
 
-# hook input in the environment, as old docs and blog posts showed it: Claude Code sets none of these
-# (hooks.md §9.14, §10); `${NAME:-...}` falls back to something else and is left alone
-LEGACY_INPUT = re.compile(r"\$\{?(CLAUDE_(?:TOOL|HOOK|FILE|BASH|NOTIFICATION|EXIT)[A-Z0-9_]*)(?![A-Za-z0-9_]|\}?:?-)")
+# `${NAME:-...}` falls back to something else and is left alone
+LEGACY_INPUT = re.compile(rf"\$\{{?({LEGACY_INPUT_VARIABLE})(?![A-Za-z0-9_]|\}}?:?-)")
 # set for plugin hooks only; `${CLAUDE_PLUGIN_ROOT:-fallback}` copes with that
 PLUGIN_VARIABLE = re.compile(r"\$\{?(CLAUDE_PLUGIN_(?:ROOT|DATA))(?![A-Za-z0-9_]|:?[-=])")
 USER_CONFIG = re.compile(r"\$\{user_config\.([^}]*)\}")  # a plugin's user option (hooks.md §3)
@@ -107,13 +107,13 @@ def _path_with_arguments(inv: resolve.Invocation | None, disk: _Disk) -> bool:
     return " " in text and disk.stat(Path(text)) is None and disk.stat(Path(text.split()[0])) is not None
 
 
-def _never_set(ctx: Context, handler: Handler, keys: tuple, settings_env: set[str]) -> Iterator[Finding]:
+def _never_set(ctx: Context, handler: Handler, keys: tuple) -> Iterator[Finding]:
     """The first legacy input variable the command reads that neither a settings file's "env" nor
     the command itself sets (NAME=..., read NAME, export NAME: the name written bare)."""
     command = handler.command
     for match in LEGACY_INPUT.finditer(command):
         name = match.group(1)
-        if name not in settings_env and not re.search(rf"(?<![\w${{]){name}(?!\w)", command):
+        if name not in ctx.settings_env and not re.search(rf"(?<![\w${{]){name}(?!\w)", command):
             yield ctx.finding("command/input-variable-never-set", handler.file, keys, name=name)
             return
 
@@ -176,17 +176,15 @@ def _bad_interpreter(first_line: bytes) -> str | None:
 
 def check(ctx: Context) -> Iterator[Finding]:
     disk = _Disk()
-    settings_env = {name for f in ctx.files if f.document is not None and isinstance(f.document.data, dict)
-                    and isinstance(f.document.data.get("env"), dict) for name in f.document.data["env"]}
     for handler in ctx.handlers:
         if handler.file.host not in ("claude", "cursor") or handler_facts.kind(handler) != "command":
             continue
         if not isinstance(handler.command, str) or not handler.command.strip():
             continue  # the structure rules report a missing command
-        yield from _check(ctx, handler, disk, settings_env)
+        yield from _check(ctx, handler, disk)
 
 
-def _check(ctx: Context, handler: Handler, disk: _Disk, settings_env: set[str]) -> Iterator[Finding]:
+def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
     file = handler.file
     res = handler_facts.resolution(handler)
     value = handler.value
@@ -222,7 +220,7 @@ def _check(ctx: Context, handler: Handler, disk: _Disk, settings_env: set[str]) 
         yield ctx.finding("command/user-config-in-shell-form", file, command_keys, name=name, effect=effect, hint=hint)
 
     if file.host == "claude":
-        yield from _never_set(ctx, handler, command_keys, settings_env)
+        yield from _never_set(ctx, handler, command_keys)
     plugin_variable = PLUGIN_VARIABLE.search(" ".join([handler.command, *map(str, value.get("args") or [])]))
     outside_plugin = plugin_variable is not None and file.host == "claude" and not _plugin_file(file)
     if outside_plugin:

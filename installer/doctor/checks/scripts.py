@@ -92,6 +92,9 @@ def _script(ctx: Context, facts: ScriptFacts, handlers: list[Handler]) -> Iterat
             yield _at("script/no-event-name", facts, site, claude)
         yield from _wrong_event_name(facts, claude)
         yield from _answers_the_event_ignores(facts, claude)
+        for site in facts.legacy_variables:
+            if site.what not in ctx.settings_env:
+                yield _at("command/input-variable-never-set", facts, site, claude, name=site.what)
         stops = [h for h in claude if h.event in STOP_EVENTS]
         if stops and facts.blocks and not facts.reads_stop_hook_active and facts.delegates is None:
             site = facts.blocks[0]
