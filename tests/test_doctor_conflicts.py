@@ -369,6 +369,25 @@ def test_cursor_hook_doing_a_claude_hooks_job(tmp_path):
     assert conflict_rules(doctor(base, {S: claude, ".cursor/hooks.json": cursor}, given=False)) == []
 
 
+@pytest.mark.parametrize("cursor_entry, why", [
+    ({"beforeReadFile": [{"command": ".cursor/hooks/check.sh"}]}, "reads files, where the Claude hook guards Bash"),
+    ({"preToolUse": [{"command": ".cursor/hooks/check.sh", "matcher": "Bash"}]}, "Cursor never calls a tool Bash"),
+    ({"preToolUse": [{"command": ".cursor/hooks/check.sh", "matcher": "MCP:query"}]}, "an MCP tool, not Bash"),
+    ({"preToolUse": [{"command": ".cursor/hooks/missing.sh", "matcher": "Shell"}]}, "its script is missing"),
+    ({"preToolUse": [{"command": ".cursor/hooks/other/check.sh", "matcher": "Shell"}]}, "another check.sh"),
+])
+def test_no_double_run_claimed_where_no_call_runs_both(tmp_path, cursor_entry, why):
+    base = tmp_path / "p"
+    for name, text in ((".claude/hooks/check.sh", "#!/bin/sh\nexit 0\n"), (".cursor/hooks/check.sh", "#!/bin/sh\nexit 0\n"),
+                       (".cursor/hooks/other/check.sh", "#!/bin/sh\necho other\n")):
+        (base / name).parent.mkdir(parents=True, exist_ok=True)
+        (base / name).write_text(text)
+        (base / name).chmod(0o755)
+    claude = config(("Bash", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh'))
+    out = doctor(base, {S: claude, ".cursor/hooks.json": {"version": 1, "hooks": cursor_entry}}, given=False)
+    assert not found(out, "conflict/cursor-runs-claude-hooks"), why
+
+
 def test_files_of_unrelated_projects_are_not_paired(tmp_path):
     claude = config(("Bash", "echo same"))
     cursor = {"version": 1, "hooks": {"preToolUse": [{"command": "echo same"}]}}

@@ -27,6 +27,8 @@ from installer.doctor import dedup, handler_facts
 from installer.doctor.facts import BUILTIN_TOOLS, CLAUDE_TO_CURSOR
 from installer.doctor.handler_facts import NO, YES, Rewrite
 from installer.doctor.model import Context, Finding, Handler, resolved, timeout_seconds
+from installer.doctor.checks.hosts import claude_tool_names
+from installer.doctor.matching import classify
 from installer.doctor.overlap import Overlap, matched_builtins, mcp_overlap, server_reach
 from installer.hosts import claude
 
@@ -321,18 +323,57 @@ def _cursor_events(event: str) -> tuple[str, ...]:
 
 
 def _same_job(cursor_handler: Handler, claude_handler: Handler) -> str | None:
+    """Why the two do one job on one call: the same pack hook, command or script (a script of
+    the same name only with the same content), on tools both can fire for."""
+    if not _fires_on_a_shared_tool(cursor_handler, claude_handler):
+        return None
     if cursor_handler.owner and cursor_handler.owner == claude_handler.owner:
         return f"both run hookwright pack {cursor_handler.owner[0]}'s {cursor_handler.owner[1]}"
     if cursor_handler.command and cursor_handler.command == claude_handler.command:
         return "the same command"
     a = handler_facts.resolution(cursor_handler).script
     b = handler_facts.resolution(claude_handler).script
-    if a is not None and b is not None:
-        if resolved(a) == resolved(b):
-            return f"both run {a}"
-        if a.name == b.name and a.name not in GENERIC_NAMES:
-            return f"both run a script named {a.name}"
+    if a is None or b is None or not a.is_file():
+        return None  # (a missing script is the command check's finding: it runs nothing twice)
+    if resolved(a) == resolved(b):
+        return f"both run {a}"
+    if a.name == b.name and a.name not in GENERIC_NAMES and b.is_file() and a.read_bytes() == b.read_bytes():
+        return f"both run a script named {a.name}, with the same content"
     return None
+
+
+# the Claude Code tools a Cursor event, or a Cursor tool type in a matcher, fires for (other-hosts.md §1.4)
+CURSOR_EVENT_TOOLS = {"beforeShellExecution": ("Bash",), "afterShellExecution": ("Bash",), "beforeReadFile": ("Read",),
+                      "afterFileEdit": ("Edit", "Write", "MultiEdit")}
+CURSOR_TOOL_TYPES = {"Shell": ("Bash",), "Read": ("Read",), "Write": ("Write", "Edit", "MultiEdit"),
+                     "Edit": ("Edit", "MultiEdit"), "Grep": ("Grep",), "Task": ("Task", "Agent")}
+MCP_TOOL = "mcp__any__tool"  # stands for every MCP tool
+
+
+def _fires_on_a_shared_tool(cursor_handler: Handler, claude_handler: Handler) -> bool:
+    """Whether a call exists that both fire on: the Claude Code tools the Cursor entry can fire
+    for (by its event and matcher), tried against the Claude Code matcher. Non-tool events share
+    their one kind of call."""
+    event, matcher = cursor_handler.event, cursor_handler.matcher
+    if event in CURSOR_EVENT_TOOLS:
+        tools = CURSOR_EVENT_TOOLS[event]
+    elif event in ("beforeMCPExecution", "afterMCPExecution"):
+        tools = (MCP_TOOL,)
+    elif event in ("preToolUse", "postToolUse", "postToolUseFailure") and matcher and matcher.strip() not in ("*", ""):
+        names, renamed = claude_tool_names(matcher)
+        if len(renamed) == len(names):
+            return False  # it names only Claude Code's tools: Cursor never fires it (host/cursor-claude-tool-name)
+        tools = tuple(t for name in names for t in (CURSOR_TOOL_TYPES.get(name, ()) or
+                                                     ((MCP_TOOL,) if name.startswith("MCP:") else ())))
+    else:
+        return True
+    claude_matcher = classify(claude_handler.matcher, claude_handler.event)
+    return any(claude_matcher.matches(tool) or (tool == MCP_TOOL and _reaches_mcp(claude_matcher)) for tool in tools)
+
+
+def _reaches_mcp(matcher) -> bool:
+    return matcher.kind == "all" or any(n.startswith("mcp__") for n in matcher.names) or (
+        matcher.kind == "regex" and "mcp" in (matcher.text or ""))
 
 
 # ---- SessionEnd's shared budget ---------------------------------------------------------------------

@@ -67,15 +67,21 @@ def _claude_tool_names(ctx: Context, file: ConfigFile, keys: tuple, matcher: str
     """A Cursor matcher that names tools as Claude Code does (`Bash`, `mcp__srv__tool`): Cursor's
     tool types are `Shell`, `Read`, `Write`..., and MCP tools are `MCP:<tool>`."""
     alternatives = matcher.split("|")
-    names = [alt.strip().removeprefix("^").removesuffix("$") for alt in alternatives]  # `^Bash$` names Bash
-    renamed = {name: CLAUDE_TO_CURSOR_TOOLS.get(name) or _cursor_mcp_name(name) for name in names}
-    renamed = {name: cursor for name, cursor in renamed.items() if cursor and cursor not in names}
+    names, renamed = claude_tool_names(matcher)
     if renamed:
         suggestion = "|".join(alt.replace(name, renamed[name]) if name in renamed else alt
                               for alt, name in zip(alternatives, names))
         yield ctx.finding("host/cursor-claude-tool-name", file, keys, matcher=json.dumps(matcher),
                           names=", ".join(f"{name} (Cursor's is {cursor})" for name, cursor in renamed.items()),
                           suggestion=json.dumps(suggestion))
+
+
+def claude_tool_names(matcher: str) -> tuple[list[str], dict[str, str]]:
+    """The names a Cursor matcher's alternatives give (`^Bash$` gives Bash), and those that are
+    Claude Code's tool names, with Cursor's name for each (Bash: Shell)."""
+    names = [alt.strip().removeprefix("^").removesuffix("$") for alt in matcher.split("|")]
+    renamed = {name: CLAUDE_TO_CURSOR_TOOLS.get(name) or _cursor_mcp_name(name) for name in names}
+    return names, {name: cursor for name, cursor in renamed.items() if cursor and cursor not in names}
 
 
 def _cursor_mcp_name(name: str) -> str | None:
