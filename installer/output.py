@@ -250,7 +250,8 @@ def _print_hooks(data: dict) -> None:
         out().print(f"no hooks (files read: {escape(read)})")
         return
     colour = {"yes": "red", "unknown": "yellow", "no": "green"}
-    matcher_width = min(40, max(len(row["matcher"]) for row in rows))
+    shown_matcher = {id(row): row["matcher"] + (f" if {row['if']}" if row["if"] else "") for row in rows}
+    matcher_width = min(40, max(map(len, shown_matcher.values())))
     current = None
     for row in rows:
         heading = (row["host"], row["event"])
@@ -264,7 +265,7 @@ def _print_hooks(data: dict) -> None:
         rewrite = row["rewrites_input"]["status"]
         owner = row["owner"] + (f"/{row['hook']}" if row["hook"] else "")
         dedup = f" [dim]({escape(row['deduplicated'])})[/]" if row["deduplicated"] else ""
-        out().print(f"  {_column(row['matcher'], matcher_width)} {_column(owner, 28)} {row['type']:<8} {shown_timeout:<14} "
+        out().print(f"  {_column(shown_matcher[id(row)], matcher_width)} {_column(owner, 28)} {row['type']:<8} {shown_timeout:<14} "
                   f"rewrites: [{colour.get(rewrite, 'white')}]{rewrite}[/]  {src['scope']}  {escape(where)}{dedup}")
         if row["runs"]:
             out().print(f"      [dim]{escape(row['runs'])}[/]")

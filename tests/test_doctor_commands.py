@@ -626,3 +626,9 @@ def test_plugin_variables_are_empty_outside_a_plugin(tmp_path):
     ran = subprocess.run(["sh", "-c", "${CLAUDE_PLUGIN_ROOT}/scripts/check.sh"], capture_output=True,
                          env={k: v for k, v in os.environ.items() if not k.startswith("CLAUDE_PLUGIN")})
     assert ran.returncode == 127  # /scripts/check.sh: not found
+
+
+def test_a_missing_script_whose_failure_the_command_swallows_fails_silently(tmp_path):
+    out = doctor(tmp_path / "p", {S: settings(command='"$CLAUDE_PROJECT_DIR"/.claude/hooks/missing.sh || true')})
+    (missing,) = found(out, "command/script-missing")
+    assert "silently: the command still exits 0" in missing.message and "non-blocking error" not in missing.message

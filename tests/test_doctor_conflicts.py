@@ -338,9 +338,12 @@ def test_a_pack_installed_in_two_scopes_runs_twice(tmp_path, home):
     files = {str(home / ".claude/settings.json"): config(("Bash", user)), S: config(("Bash", project))}
     out = doctor(base, files, given=False)
     (finding,) = found(out, "conflict/pack-in-several-scopes")
-    assert finding.severity == "warning" and "git-guard" in finding.message
+    assert finding.severity == "warning" and "git-guard" in finding.message and "runs it twice" in finding.message
     assert "hookwright uninstall git-guard" in finding.hint
-    del files[S]
+    files[LOCAL] = config(("Bash", project.replace("python3 -I -S", "python3 -I -S -u")))
+    three = found(doctor(base, files, given=False), "conflict/pack-in-several-scopes")
+    assert len(three) == 2 and all("runs it 3 times" in f.message for f in three)
+    del files[S], files[LOCAL]
     assert conflict_rules(doctor(tmp_path / "q", files, given=False)) == []
 
 

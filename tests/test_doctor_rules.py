@@ -130,6 +130,8 @@ CASES = [
     case("matcher/case-mismatch", {S: settings("Elicitation", matcher="Linear"), ".mcp.json": MCP_LINEAR},
          {S: settings("Elicitation", matcher="linear"), ".mcp.json": MCP_LINEAR}, given=False, note="elicitation"),
     case("matcher/mcp-no-tool", {S: settings(matcher="mcp__memory")}, {S: settings(matcher="mcp__memory__.*")}),
+    case("matcher/mcp-no-tool", {S: settings(matcher="mcp__linear_"), ".mcp.json": MCP_LINEAR},
+         {S: settings(matcher="mcp__linear__.*"), ".mcp.json": MCP_LINEAR}, given=False, note="trailing-underscore"),
     case("matcher/permission-rule", {S: settings(matcher="Bash(git:*)")},
          {S: settings(matcher="Bash", **{"if": "Bash(git:*)"})}),
     case("matcher/matches-nothing", {S: settings(matcher='tool == "Bash"')}, {S: settings(matcher="Bash")}),
@@ -277,3 +279,10 @@ def test_an_unknown_value_with_a_hyphen_gets_no_note_about_hyphens(tmp_path):
     assert rule_ids(out) == ["matcher/unknown-value"]
     out = doctor(tmp_path / "q", {S: settings("SessionStart", matcher="startup, resume")})
     assert rule_ids(out) == ["matcher/needs-recent-host"]
+
+
+def test_the_mcp_no_tool_hint_writes_the_server_as_configured(tmp_path):
+    files = {S: settings(matcher="mcp__LINEAR"), ".mcp.json": MCP_LINEAR}
+    out = doctor(tmp_path / "p", files, given=False)
+    (finding,) = found(out, "matcher/mcp-no-tool")
+    assert '"mcp__linear__.*"' in finding.hint

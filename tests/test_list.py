@@ -185,3 +185,19 @@ def test_started_in_a_subfolder_of_a_repository_the_local_settings_come_from_its
     write_json(sub / ".claude" / "settings.local.json", {"hooks": {"Stop": [group(None, cmd("echo sub-local"))]}})
     ran = [h["runs"] for h in hookwright("list", "--project", sub, "--json").json["hooks"]]
     assert ran == ["echo root-local"]
+
+
+def test_the_if_rule_is_shown_and_a_redundant_copy_is_never_the_one_that_runs(hookwright, home, project):
+    guard = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh'
+    write_json(home / ".claude" / "settings.json", {"hooks": {"PreToolUse": [group("Bash", cmd(guard))]}})
+    write_json(project / ".claude" / "settings.json", {"hooks": {"PreToolUse": [group("Bash|Edit", cmd(guard))]}})
+    write_json(project / ".claude" / "settings.local.json", {"hooks": {"PreToolUse": [
+        group("Bash", cmd(guard, **{"if": "Bash(git *)"}))]}})
+    rows = hookwright("list", "--project", project, "--json").json["hooks"]
+    by_scope = {r["source"]["scope"]: r for r in rows}
+    assert by_scope["local"]["if"] == "Bash(git *)" and by_scope["user"]["if"] is None
+    project_file = str(project / ".claude" / "settings.json")
+    assert by_scope["user"]["deduplicated"].startswith(f"runs once, as {project_file}")
+    assert by_scope["local"]["deduplicated"].startswith(f"runs once, as {project_file}")  # not the user's copy
+    assert by_scope["project"]["deduplicated"] is None
+    assert "Bash if Bash(git *)" in hookwright("list", "--project", project).out

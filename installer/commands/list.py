@@ -49,6 +49,7 @@ def effective_view(ctx) -> dict:
             "host": handler.file.host,
             "event": handler.event,
             "matcher": handler.matcher if handler.matcher not in (None, "") else "*",
+            "if": value.get("if") if isinstance(value, dict) and isinstance(value.get("if"), str) else None,
             "source": {"path": str(handler.file.path), "scope": handler.file.scope, "plugin": handler.file.plugin,
                        "line": position[0], "column": position[1]},
             "owner": f"{handler.owner[0]}" if handler.owner else "foreign",

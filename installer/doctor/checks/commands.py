@@ -67,9 +67,15 @@ def _guards_an_action(handler: Handler) -> bool:
 PYTHON_EXITS_2 = "python exits 2 when its script is missing"
 
 
-def _effect(handler: Handler, exits_2: str | None = None) -> str:
+def _effect(handler: Handler, exits_2: str | None = None, silent: bool = False) -> str:
     """What the host does when the command cannot start; `exits_2`: why the hook exits 2 instead
-    (`python3 missing.py`: PYTHON_EXITS_2), which a gate reads as a block."""
+    (`python3 missing.py`: PYTHON_EXITS_2), which a gate reads as a block; `silent`: the command
+    exits 0 all the same (`missing.sh || true`), so not even an error notice shows."""
+    effect = _host_effect(handler, exits_2)
+    return effect.replace("(a non-blocking error)", "(silently: the command still exits 0)") if silent else effect
+
+
+def _host_effect(handler: Handler, exits_2: str | None) -> str:
     event, host = handler.event, handler.file.host
     if host == "cursor" and event in CURSOR_GATES:
         if exits_2:
@@ -241,7 +247,7 @@ def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
         if exists and not is_file and not stat.S_ISDIR(mode):
             continue  # a device or a pipe (`source /dev/null`): there, and not a script to check
         if not is_file:
-            effect = _effect(handler, _python_exit_2(inv, PYTHON_EXITS_2))
+            effect = _effect(handler, _python_exit_2(inv, PYTHON_EXITS_2), silent=inv.tolerated or not inv.sets_status)
             if exists:
                 effect = "it is a directory; " + effect
             also = f" (looked for {path})" if str(path) != shown else ""

@@ -260,7 +260,8 @@ def _packs_in_several_scopes(ctx: Context) -> Iterator[Finding]:
         for handler in others:
             yield ctx.finding("conflict/pack-in-several-scopes", handler.file, handler.keys + ("command",),
                               [_place(first, f"pack {pack} in the {first.file.scope} scope")], pack=pack,
-                              script=script, other=f"{first.file.path} ({first.file.scope} scope)")
+                              script=script, other=f"{first.file.path} ({first.file.scope} scope)",
+                              times="twice" if len(commands) == 2 else f"{len(commands)} times")
 
 
 # ---- Cursor's third-party loading of Claude Code hooks -------------------------------------------------

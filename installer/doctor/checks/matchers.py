@@ -96,9 +96,11 @@ def _exact(ctx: Context, file: ConfigFile, event: Event, matcher: Matcher, shown
             suggestion = json.dumps("|".join(typos.get(name, name) for name in matcher.names))
             yield ctx.finding("matcher/tool-typo", file, keys, matcher=shown, suggestion=suggestion,
                               names=", ".join(f"{name} (did you mean {close}?)" for name, close in typos.items()))
+        servers = {server.lower(): server for server in ctx.mcp_servers}
         for name in matcher.names:
             if name.startswith("mcp__") and not name[5:].partition("__")[2]:
-                pattern = name + ".*" if name.endswith("_") else name.rstrip("_") + "__.*"
+                server = name[5:].rstrip("_")
+                pattern = f"mcp__{servers.get(server.lower(), server)}__.*"  # in the configured server's case
                 yield ctx.finding("matcher/mcp-no-tool", file, keys, name=name, pattern=pattern)
         return
     unknown = [name for name in matcher.names if name not in known and name.lower() not in by_case]
