@@ -430,3 +430,18 @@ def test_a_plugin_session_end_timeout_does_not_raise_the_budget(tmp_path, monkey
     assert "cut to 1.5 s" in cut.message and "plugin" in cut.message and cut.path.endswith("hooks/hooks.json")
     raised = {**enable, "hooks": session_end(15)}  # a settings file's SessionEnd timeout raises it for all
     assert not found(doctor(tmp_path / "p", {S: raised}, given=False), "conflict/session-end-budget")
+
+
+def test_one_script_spelled_two_ways_runs_twice(tmp_path):
+    """Claude Code deduplicates by the command string (claude-code-observed.md i): two spellings of
+    one script are two hooks."""
+    base = tmp_path / "p"
+    (base / ".claude/hooks").mkdir(parents=True)
+    files = {S: config(("Bash", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh')),
+             LOCAL: config(("Bash", '"${CLAUDE_PROJECT_DIR}/.claude/hooks/guard.sh"'))}
+    (twice,) = found(doctor(base, files, given=False), "conflict/duplicate-runs-twice")
+    assert twice.path == str(base / LOCAL) and "written differently" in twice.message
+    files[LOCAL] = config(("Read", '"${CLAUDE_PROJECT_DIR}/.claude/hooks/guard.sh"'))  # never on one call
+    assert not found(doctor(base, files, given=False), "conflict/duplicate-runs-twice")
+    files[LOCAL] = config(("Bash", '"${CLAUDE_PROJECT_DIR}/.claude/hooks/guard.sh" --strict'))  # other arguments
+    assert not found(doctor(base, files, given=False), "conflict/duplicate-runs-twice")

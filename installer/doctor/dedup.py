@@ -15,7 +15,7 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass
 
-from installer.doctor import handler_facts
+from installer.doctor import handler_facts, resolve
 from installer.doctor.model import Handler
 from installer.doctor.overlap import covers, meets
 
@@ -29,6 +29,7 @@ class Copy:
     runs: bool  # it runs as well (another plugin's copy, Cursor); False: deduplicated with `of`
     times: int = 1  # how many copies run on a call they all fire on (when `runs`)
     covered: bool = True  # (not `runs`) `of` fires wherever it fires; False: only on some of its calls
+    respelled: bool = False  # (`runs`) another command string that runs the same thing
 
 
 def copies(handlers: list[Handler], builtins: tuple[str, ...], servers: list[str]) -> list[Copy]:
@@ -43,8 +44,30 @@ def copies(handlers: list[Handler], builtins: tuple[str, ...], servers: list[str
         for together in _loaded_together(same):
             for copy in _repeats(event, together, builtins, servers):
                 found.setdefault(id(copy.handler), copy)
+    for copy in _respelled(handlers, builtins, servers):
+        found.setdefault(id(copy.handler), copy)
     order = {id(h): i for i, h in enumerate(handlers)}
     return sorted(found.values(), key=lambda c: order[id(c.handler)])
+
+
+def _respelled(handlers: list[Handler], builtins: tuple[str, ...], servers: list[str]):
+    """Commands written differently that run the same thing (`"$CLAUDE_PROJECT_DIR"/x.sh` and
+    `"${CLAUDE_PROJECT_DIR}/x.sh"`): Claude Code deduplicates by the exact string, so each runs."""
+    groups: dict[tuple, list[Handler]] = defaultdict(list)
+    for handler in handlers:
+        if handler.file.host == "claude" and handler_facts.kind(handler) == "command" and \
+                isinstance(handler.command, str) and "args" not in handler.value:
+            runs = resolve.what_runs(handler.command, handler_facts.where(handler.file))
+            if runs:
+                groups[(handler.event, runs)].append(handler)
+    for (event, _), same in groups.items():
+        if len({h.command for h in same}) < 2:
+            continue
+        for index, handler in enumerate(same):
+            other = next((h for h in same[:index] if h.command != handler.command and share_a_session(h, handler)
+                          and meets(h.matcher, handler.matcher, event, builtins, servers)), None)
+            if other is not None:
+                yield Copy(handler, other, runs=True, times=2, respelled=True)
 
 
 def _repeats(event: str, handlers: list[Handler], builtins: tuple[str, ...], servers: list[str]):

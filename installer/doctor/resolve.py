@@ -193,6 +193,22 @@ def resolve_exec(command: str, args: tuple[str, ...], where: Where) -> Resolutio
     return Resolution("exec", invocations, _main(invocations), home_paths=homes)
 
 
+@lru_cache(maxsize=8192)
+def what_runs(command: str, where: Where) -> tuple[str, ...] | None:
+    """The words the shell runs, expanded, with the script the command runs as its absolute path:
+    `"$CLAUDE_PROJECT_DIR"/x.sh`, `"${CLAUDE_PROJECT_DIR}/x.sh"` and (from the project) `x.sh` give
+    the same words. None where a word is only known when the hook runs."""
+    try:
+        words = _Lexer(command, where.variables, where.home).words()
+    except _Unreadable:
+        return None
+    if any(word.dynamic for word in words):
+        return None
+    main = resolve_shell(command, where).main
+    script, path = (main.script, str(main.path)) if main is not None and main.path is not None else (None, None)
+    return tuple(path if word.text == script else word.text for word in words)
+
+
 def _main(invocations: tuple[Invocation, ...]) -> Invocation | None:
     for sourced in (False, True):
         for inv in invocations:

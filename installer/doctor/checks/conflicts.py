@@ -216,8 +216,9 @@ def _duplicates(ctx: Context) -> Iterator[Finding]:
     for copy in dedup.copies(ctx.handlers, builtins, ctx.mcp_servers):
         handler, of = copy.handler, copy.of
         if copy.runs:
-            why = ("Cursor documents no deduplication" if handler.file.host == "cursor"
-                   else "a plugin's copy of a handler runs on its own")
+            why = ("Cursor documents no deduplication" if handler.file.host == "cursor" else
+                   "Claude Code deduplicates by the exact command string, and this one is written differently"
+                   if copy.respelled else "a plugin's copy of a handler runs on its own")
             yield ctx.finding("conflict/duplicate-runs-twice", handler.file, handler.keys,
                               [_place(of, "the first copy")], first=_where(of, handler), why=why,
                               times="twice" if copy.times == 2 else f"{copy.times} times")
