@@ -15,7 +15,7 @@ import json
 from collections import defaultdict
 from dataclasses import dataclass
 
-from installer.doctor import handler_facts, resolve
+from installer.doctor import handler_facts
 from installer.doctor.model import Handler
 from installer.doctor.overlap import covers, meets
 
@@ -57,7 +57,7 @@ def _respelled(handlers: list[Handler], builtins: tuple[str, ...], servers: list
     for handler in handlers:
         if handler.file.host == "claude" and handler_facts.kind(handler) == "command" and \
                 isinstance(handler.command, str) and "args" not in handler.value:
-            runs = resolve.what_runs(handler.command, handler_facts.where(handler.file))
+            runs = handler_facts.resolution(handler).runs
             if runs:
                 groups[(handler.event, runs)].append(handler)
     for (event, _), same in groups.items():

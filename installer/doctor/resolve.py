@@ -88,6 +88,9 @@ class Resolution:
     # host path placeholders outside double quotes in a word that names a file or a `cd` target
     unquoted: tuple[str, ...] = ()
     broken: str | None = None  # why the host cannot start the command at all
+    # shell form: the words the shell runs, expanded, the script as its absolute path (so that
+    # `"$CLAUDE_PROJECT_DIR"/x.sh` and `"${CLAUDE_PROJECT_DIR}/x.sh"` compare equal); None if dynamic
+    runs: tuple[str, ...] | None = None
 
     @property
     def resolved(self) -> bool:
@@ -173,8 +176,11 @@ def resolve_shell(command: str, where: Where, shell: str | None = None) -> Resol
         return Resolution("shell", dynamic=str(why), home_paths=homes)
     interpreter = _Interpreter(where)
     invocations = tuple(interpreter.run(words))
-    return Resolution("shell", invocations, _main(invocations), dynamic=interpreter.stopped, home_paths=homes,
-                      unquoted=tuple(dict.fromkeys(interpreter.unquoted)))
+    main = _main(invocations)
+    return Resolution("shell", invocations, main, dynamic=interpreter.stopped, home_paths=homes,
+                      unquoted=tuple(dict.fromkeys(interpreter.unquoted)),
+                      # (a command without $ or a relative script is written one way: left None, for speed)
+                      runs=_what_runs(words, main) if "$" in command or (main and main.relative) else None)
 
 
 @lru_cache(maxsize=8192)
@@ -193,18 +199,10 @@ def resolve_exec(command: str, args: tuple[str, ...], where: Where) -> Resolutio
     return Resolution("exec", invocations, _main(invocations), home_paths=homes)
 
 
-@lru_cache(maxsize=8192)
-def what_runs(command: str, where: Where) -> tuple[str, ...] | None:
-    """The words the shell runs, expanded, with the script the command runs as its absolute path:
-    `"$CLAUDE_PROJECT_DIR"/x.sh`, `"${CLAUDE_PROJECT_DIR}/x.sh"` and (from the project) `x.sh` give
-    the same words. None where a word is only known when the hook runs."""
-    try:
-        words = _Lexer(command, where.variables, where.home).words()
-    except _Unreadable:
-        return None
+def _what_runs(words: list[Word], main: Invocation | None) -> tuple[str, ...] | None:
+    """Resolution.runs: the words, with the script as its absolute path; None if one is dynamic."""
     if any(word.dynamic for word in words):
         return None
-    main = resolve_shell(command, where).main
     script, path = (main.script, str(main.path)) if main is not None and main.path is not None else (None, None)
     return tuple(path if word.text == script else word.text for word in words)
 

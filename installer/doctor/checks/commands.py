@@ -267,7 +267,8 @@ def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
                                   effect=_effect(handler))
         yield from _writable(ctx, handler, path, keys_for(inv), disk)
 
-    if file.host == "claude" and handler.event in BLOCKED_BY_EXIT_2:
+    if file.host == "claude" and handler.event in BLOCKED_BY_EXIT_2 and any(
+            inv.tolerated or not inv.sets_status for inv in res.invocations if inv.path is not None):
         yield from _swallowed_blocks(ctx, handler, command_keys)
 
     for inv in res.invocations:
