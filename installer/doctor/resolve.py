@@ -90,7 +90,7 @@ class Resolution:
     broken: str | None = None  # why the host cannot start the command at all
     # shell form: the words the shell runs, expanded, the script as its absolute path (so that
     # `"$CLAUDE_PROJECT_DIR"/x.sh` and `"${CLAUDE_PROJECT_DIR}/x.sh"` compare equal); None if dynamic
-    runs: tuple[str, ...] | None = None
+    runs: tuple[str | Path, ...] | None = None
 
     @property
     def resolved(self) -> bool:
@@ -199,12 +199,15 @@ def resolve_exec(command: str, args: tuple[str, ...], where: Where) -> Resolutio
     return Resolution("exec", invocations, _main(invocations), home_paths=homes)
 
 
-def _what_runs(words: list[Word], main: Invocation | None) -> tuple[str, ...] | None:
+def _what_runs(words: list[Word], main: Invocation | None) -> tuple[str | Path, ...] | None:
     """Resolution.runs: the words, with the script as its absolute path; None if one is dynamic."""
-    if any(word.dynamic for word in words):
-        return None
-    script, path = (main.script, str(main.path)) if main is not None and main.path is not None else (None, None)
-    return tuple(path if word.text == script else word.text for word in words)
+    script, path = (main.script, main.path) if main is not None and main.path is not None else (None, None)
+    runs = []
+    for word in words:
+        if word.dynamic:
+            return None
+        runs.append(path if word.text == script else word.text)
+    return tuple(runs)
 
 
 def _main(invocations: tuple[Invocation, ...]) -> Invocation | None:
@@ -855,6 +858,8 @@ class _ExitStatus:
         """Apply what was seen to the invocations."""
         if self.last_alone and not self.exits_early:
             self._tolerate(0)
+        if not (self.tolerated or self.undecided):
+            return
         tolerated, undecided = _covered(self.tolerated, len(self.found)), _covered(self.undecided, len(self.found))
         for index, inv in enumerate(self.found):
             if (tolerated[index] and not inv.tolerated) or undecided[index]:

@@ -225,9 +225,11 @@ def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
             hint = "user_config exists only in plugin hooks: write the value itself, or read an environment variable"
         yield ctx.finding("command/user-config-in-shell-form", file, command_keys, name=name, effect=effect, hint=hint)
 
-    if file.host == "claude":
+    if file.host == "claude" and "CLAUDE_" in handler.command:
         yield from _never_set(ctx, handler, command_keys)
-    plugin_variable = PLUGIN_VARIABLE.search(" ".join([handler.command, *map(str, value.get("args") or [])]))
+    args = value.get("args")
+    text = " ".join([handler.command, *map(str, args)]) if isinstance(args, list) else handler.command
+    plugin_variable = PLUGIN_VARIABLE.search(text) if "CLAUDE_PLUGIN_" in text else None
     outside_plugin = plugin_variable is not None and file.host == "claude" and not _plugin_file(file)
     if outside_plugin:
         yield ctx.finding("command/plugin-variable-outside-plugin", file, command_keys, name=plugin_variable.group(1),
