@@ -92,10 +92,15 @@ def _repeats(event: str, handlers: list[Handler], builtins: tuple[str, ...], ser
                     and (position < index or not (_condition(handler) in (None, _condition(h))
                                                   and covers(handler.matcher, h.matcher, event, builtins, servers))))
 
-        wider_copies = [h for position, h in enumerate(handlers)
-                        if h is not handler and runs_with(h) == mine and wider(h, position)]
-        # (coverage is transitive: a wider copy that is itself redundant has a wider one that is not)
-        kept = next((h for h in wider_copies if id(h) not in redundant), wider_copies[0] if wider_copies else None)
+        # the first wider copy that is not itself redundant, else the first wider one (coverage is
+        # transitive: a redundant wider copy has a wider one that is not)
+        kept = None
+        for position, h in enumerate(handlers):
+            if h is not handler and runs_with(h) == mine and wider(h, position):
+                kept = kept or h
+                if id(h) not in redundant:
+                    kept = h
+                    break
         if kept is not None:
             redundant.add(id(handler))
             yield Copy(handler, kept, runs=False)
