@@ -148,6 +148,20 @@ def test_enabled_plugins_hooks_are_checked(tmp_path, monkeypatch):
     assert [p.id for p in outcome.context.plugins] == ["guard@tools"]
 
 
+def test_hooks_inline_in_plugin_json_are_checked(tmp_path, monkeypatch):
+    """hooks.md §11: plugin.json's `hooks` may hold the hooks themselves."""
+    config = tmp_path / "config"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    _installed(config, {"guard@tools": [{"scope": "user", "installPath": str(tmp_path / "guard")}]})
+    write(tmp_path, {"guard/.claude-plugin/plugin.json": {"name": "guard", "version": "1.0.0", "hooks": {
+                         "Stop": [{"hooks": [{"type": "command", "command": '"${CLAUDE_PLUGIN_ROOT}"/nope.sh'}]}]}},
+                     "project/.claude/settings.json": {"enabledPlugins": {"guard@tools": True}}})
+    outcome = run(project=tmp_path / "project")
+    assert [(f.plugin, f.path.name) for f in outcome.files if f.scope == "plugin"] == [("guard@tools", "plugin.json")]
+    assert [(f.rule, Path(f.path).name) for f in outcome.findings if f.severity == "error"] == [
+        ("command/script-missing", "plugin.json")]
+
+
 def test_installed_plugins_format_1_is_read_too(tmp_path, monkeypatch):
     config = tmp_path / "config"
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))

@@ -215,13 +215,17 @@ def _installed_plugins(project: Path) -> dict[str, Path] | None:
 
 
 def _plugin_hook_files(root: Path) -> list[Path]:
-    """`hooks/hooks.json`, plus the extra files that `.claude-plugin/plugin.json` names in `hooks`."""
+    """`hooks/hooks.json`, plus the extra files that `.claude-plugin/plugin.json` names in `hooks`,
+    or plugin.json itself where `hooks` holds the hooks inline (hooks.md §11: string, list or object)."""
     files = []
     default = root / "hooks" / "hooks.json"
     if default.is_file():
         files.append(default)
-    manifest = _load_json(root / ".claude-plugin" / "plugin.json")
+    manifest_path = root / ".claude-plugin" / "plugin.json"
+    manifest = _load_json(manifest_path)
     extra = manifest.get("hooks") if isinstance(manifest, dict) else None
+    if isinstance(extra, dict):
+        files.append(manifest_path)
     for item in [extra] if isinstance(extra, str) else extra if isinstance(extra, list) else []:
         if isinstance(item, str):
             path = resolved(root / item)
