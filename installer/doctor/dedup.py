@@ -85,12 +85,13 @@ def _repeats(event: str, handlers: list[Handler], builtins: tuple[str, ...], ser
             conditions = {_condition(h), _condition(handler)} - {None}
             return len(conditions) < 2 and meets(h.matcher, handler.matcher, event, builtins, servers)
 
+        def fires_wherever(a: Handler, b: Handler) -> bool:
+            """a fires on every call b fires on (its `if`, if any, is b's)."""
+            return _condition(a) in (None, _condition(b)) and covers(a.matcher, b.matcher, event, builtins, servers)
+
         def wider(h: Handler, position: int) -> bool:
             """h fires wherever `handler` does (and, coming later, on more)."""
-            return (_condition(h) in (None, _condition(handler))
-                    and covers(h.matcher, handler.matcher, event, builtins, servers)
-                    and (position < index or not (_condition(handler) in (None, _condition(h))
-                                                  and covers(handler.matcher, h.matcher, event, builtins, servers))))
+            return fires_wherever(h, handler) and (position < index or not fires_wherever(handler, h))
 
         # the first wider copy that is not itself redundant, else the first wider one (coverage is
         # transitive: a redundant wider copy has a wider one that is not)
@@ -142,7 +143,7 @@ def runs_with(handler: Handler) -> tuple:
     each Cursor entry on its own."""
     if handler.file.host == "cursor":
         return ("cursor", id(handler))
-    if handler.file.scope == "plugin" or handler.file.kind == "claude-plugin-hooks":
+    if handler.file.from_plugin:
         return ("plugin", handler.file.plugin or str(handler.file.path))
     return ("settings",)
 

@@ -82,6 +82,11 @@ class ConfigFile:
     _line_starts: list[int] | None = field(default=None, init=False, repr=False, compare=False)
     _positions: dict[tuple, tuple[int, int]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
+    @property
+    def from_plugin(self) -> bool:
+        """A plugin's hooks (found through enabledPlugins, or a plugin hooks.json named on the command line)."""
+        return self.scope == "plugin" or self.kind == "claude-plugin-hooks"
+
     def position(self, keys: tuple, at_key: bool = False) -> tuple[int, int]:
         """Line and column of the value at `keys` (`at_key`: of its key, for a finding about the
         name); of its nearest existing parent when it is missing (a required field: the

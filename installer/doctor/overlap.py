@@ -367,7 +367,7 @@ def covers(kept: str | None, copy: str | None, event: str, builtins: tuple[str, 
     """Every call the matcher `copy` fires on, `kept` fires on too (False where that cannot be shown)."""
     space = _space(event)
     k, c = classify(kept, event), classify(copy, event)
-    if space is None or k.kind == "all" or (k.kind, k.names, k.text) == (c.kind, c.names, c.text):
+    if space is None or k.kind == "all" or k == c:
         return True
     if c.kind == "exact":
         return all(k.matches(name) for name in c.names)
@@ -391,7 +391,7 @@ def meets(a: str | None, b: str | None, event: str, builtins: tuple[str, ...], s
     """Some call fires both matchers (True where that cannot be ruled out)."""
     space = _space(event)
     ma, mb = classify(a, event), classify(b, event)
-    if space is None or "all" in (ma.kind, mb.kind) or (ma.kind, ma.names, ma.text) == (mb.kind, mb.names, mb.text):
+    if space is None or "all" in (ma.kind, mb.kind) or ma == mb:
         return True
     for first, second in ((ma, mb), (mb, ma)):
         if first.kind == "exact":
@@ -400,10 +400,9 @@ def meets(a: str | None, b: str | None, event: str, builtins: tuple[str, ...], s
         return False
     if isinstance(space, frozenset):
         return any(ma.matches(value) and mb.matches(value) for value in space)
-    if space == TOOL and not (can_match_a_name(ma.pattern.pattern) and can_match_a_name(mb.pattern.pattern)):
-        return False
     if space == TOOL:
-        return bool(overlap(a, b, builtins, _servers(servers, a, b), event))
+        return (can_match_a_name(ma.pattern.pattern) and can_match_a_name(mb.pattern.pattern)
+                and bool(overlap(a, b, builtins, _servers(servers, a, b), event)))
     # values nobody can list (agent types, another host's tools: Cursor's `^Shell$` and `^Read$`):
     # a string both regexes match, or True where the automata cannot tell
     machines = [_search_machine(ma.pattern.pattern), _search_machine(mb.pattern.pattern)]

@@ -103,10 +103,6 @@ def _swallowed_blocks(ctx: Context, handler: Handler, keys: tuple) -> Iterator[F
             return
 
 
-def _plugin_file(file) -> bool:
-    return file.scope == "plugin" or file.kind == "claude-plugin-hooks"
-
-
 def _path_with_arguments(inv: resolve.Invocation | None, disk: _Disk) -> bool:
     """Exec form `"command": "/usr/bin/env node"`: no file has that name, but its first word is one."""
     text = str(inv.path) if inv is not None and inv.path is not None else ""
@@ -124,9 +120,11 @@ def _never_set(ctx: Context, handler: Handler, keys: tuple) -> Iterator[Finding]
             return
 
 
-def _python_exit_2(inv: resolve.Invocation, why: str) -> str | None:
+def _python_exit_2(inv: resolve.Invocation | None, why: str) -> str | None:
     """`why` when python runs the file and its exit status 2 becomes the hook's (no `|| true`,
     nothing after it in sequence or in a pipe); else None."""
+    if inv is None:
+        return None
     python = inv.interpreter is not None and resolve.PYTHON.match(Path(inv.interpreter.split()[-1]).name)
     return why if python and not inv.tolerated and inv.sets_status else None
 
@@ -215,7 +213,7 @@ def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
     user_config = USER_CONFIG.search(handler.command)
     if user_config and not exec_form and file.host == "claude":
         name = user_config.group(0)
-        if _plugin_file(file):
+        if file.from_plugin:
             effect = _effect(handler)
             hint = (f"read ${'CLAUDE_PLUGIN_OPTION_' + user_config.group(1).upper()} in the shell instead, or use "
                     f"exec form: the program in \"command\", its arguments (with {name}) in \"args\"")
@@ -230,10 +228,10 @@ def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
     args = value.get("args")
     text = " ".join([handler.command, *map(str, args)]) if isinstance(args, list) else handler.command
     plugin_variable = PLUGIN_VARIABLE.search(text) if "CLAUDE_PLUGIN_" in text else None
-    outside_plugin = plugin_variable is not None and file.host == "claude" and not _plugin_file(file)
+    outside_plugin = plugin_variable is not None and file.host == "claude" and not file.from_plugin
     if outside_plugin:
         yield ctx.finding("command/plugin-variable-outside-plugin", file, command_keys, name=plugin_variable.group(1),
-                          effect=_effect(handler, _python_exit_2(res.main, PYTHON_EXITS_2) if res.main else None))
+                          effect=_effect(handler, _python_exit_2(res.main, PYTHON_EXITS_2)))
 
     checked: set[Path] = set()
     for inv in res.invocations:
@@ -294,7 +292,7 @@ def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
     for name in [n for n in res.unquoted if not (outside_plugin and n.startswith("CLAUDE_PLUGIN_"))][:1]:
         value_now = handler_facts.where(file).variables.get(name) or ""
         if any(c.isspace() for c in value_now):  # broken on this machine, not only on some
-            exits_2 = _python_exit_2(res.main, "python exits 2 when the path it gets is cut short") if res.main else None
+            exits_2 = _python_exit_2(res.main, "python exits 2 when the path it gets is cut short")
             yield ctx.finding("command/split-path", file, command_keys, name=name, value=value_now,
                               effect=_effect(handler, exits_2))
         else:

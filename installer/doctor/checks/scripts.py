@@ -21,14 +21,12 @@ DECISION_INSTEAD = {
     **{event: BLOCK_WITH_DECISION for event in ("PostToolUse", "PostToolUseFailure", "PostToolBatch",
                                                 "UserPromptSubmit", "UserPromptExpansion", "Stop", "SubagentStop",
                                                 "ConfigChange", "PreCompact", "TaskCreated")},
-}
-DECISION_INSTEAD.update({
     "TeammateIdle": 'exit 2, or {"continue": false, "stopReason": "..."}',
     "TaskCompleted": 'exit 2, or {"continue": false, "stopReason": "..."}',
     "PermissionDenied": "hookSpecificOutput.retry: true (the call is already denied; the hook can only ask to retry)",
     "Elicitation": 'hookSpecificOutput.action: "accept", "decline" or "cancel"',
     "ElicitationResult": 'hookSpecificOutput.action: "accept", "decline" or "cancel"',
-})
+}
 NO_DECISION = "nothing: this event has no decision to make (additionalContext or a message, where it reads them)"
 CONSEQUENCE = {
     "modifiedToolInput": ("the tool runs with its original input",
