@@ -54,14 +54,16 @@ def _host_option(host: str) -> None:
         raise HookwrightError(f"host {host!r} is not supported yet", hint=f"supported: {', '.join(HOSTS)}")
 
 
-def _confirm(yes: bool):
-    from installer import output
+AllowConflictsOpt = typer.Option(False, "--allow-conflicts",
+                                 help="With --yes: write even if the change introduces a conflict (an error doctor finds).")
 
-    if yes:
-        return lambda plan: True
-    if output.interactive():
-        return output.ask
-    return lambda plan: None
+
+def _consent(yes: bool, allow_conflicts: bool):
+    from installer import output
+    from installer.commands.result import Consent
+
+    return Consent(ask=output.ask if output.interactive() and not yes else None, yes=yes,
+                   allow_conflicts=allow_conflicts)
 
 
 def _execute(as_json: bool, produce: Callable[[], "Result"], error_format: str | None = None) -> None:
@@ -88,9 +90,11 @@ def install(
     adopt: bool = typer.Option(False, "--adopt", help="Take over entries that run our runtime but have no receipt."),
     dry_run: bool = DryRunOpt,
     yes: bool = YesOpt,
+    allow_conflicts: bool = AllowConflictsOpt,
     as_json: bool = JsonOpt,
 ) -> None:
-    """Render packs for a host and scope, show the plan, and write it atomically."""
+    """Render packs for a host and scope, show the plan with the conflicts it would bring, and
+    write it atomically."""
     def produce():
         from installer import output
         from installer.commands.install import install as run
@@ -100,7 +104,7 @@ def install(
         if not chosen and output.interactive() and not as_json:
             chosen, where = _ask_packs_and_scope(where)
         return run(chosen, scope=where or Scope.user, project=project, options=option, adopt=adopt,
-                   dry_run=dry_run, confirm=_confirm(yes))
+                   dry_run=dry_run, consent=_consent(yes, allow_conflicts))
     _execute(as_json, produce)
 
 
@@ -130,6 +134,7 @@ def uninstall(
     project: Optional[Path] = ProjectOpt,
     dry_run: bool = DryRunOpt,
     yes: bool = YesOpt,
+    allow_conflicts: bool = AllowConflictsOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Remove exactly the entries and runtime files our receipts list; nothing else."""
@@ -137,7 +142,8 @@ def uninstall(
         from installer.commands.uninstall import uninstall as run
 
         _host_option(host)
-        return run(list(packs or []), scope=scope, project=project, dry_run=dry_run, confirm=_confirm(yes))
+        return run(list(packs or []), scope=scope, project=project, dry_run=dry_run,
+                   consent=_consent(yes, allow_conflicts))
     _execute(as_json, produce)
 
 
@@ -148,6 +154,7 @@ def rollback(
     force: bool = typer.Option(False, "--force", help="Restore the byte-exact backup instead of entry-level undo."),
     dry_run: bool = DryRunOpt,
     yes: bool = YesOpt,
+    allow_conflicts: bool = AllowConflictsOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Undo the last operation at entry level, keeping later edits elsewhere in the file."""
@@ -156,7 +163,7 @@ def rollback(
 
         if list_:
             return command.journal_listing()
-        return command.rollback(to=to, force=force, dry_run=dry_run, confirm=_confirm(yes))
+        return command.rollback(to=to, force=force, dry_run=dry_run, consent=_consent(yes, allow_conflicts))
     _execute(as_json, produce)
 
 

@@ -81,7 +81,7 @@ def print_result(result: Result, as_json: bool) -> None:
         out().print({"applied": "[green]done[/]: wrote ", "dry-run": "[yellow]dry run[/]: would write ",
                    "unchanged": "[green]unchanged[/]: "}[result.status] + escape(result.data["file"]))
         return
-    if result.status in ("dry-run", "needs-confirmation"):
+    if result.status in ("dry-run", "needs-confirmation", "refused"):
         for plan in result.plans:
             print_plan(plan)
     for plan in result.plans:
@@ -93,10 +93,15 @@ def print_result(result: Result, as_json: bool) -> None:
                    + (f" (operation {result.operation.id}, backup {result.operation.backup})" if result.operation else ""),
         "unchanged": f"[green]unchanged[/]: {escape(target)} already is as wanted; nothing written",
         "dry-run": "[yellow]dry run[/]: nothing written",
-        "needs-confirmation": "[yellow]needs confirmation[/]: no terminal to ask on; rerun with --yes to apply",
+        "needs-confirmation": "[yellow]needs confirmation[/]: no terminal to ask on; rerun with --yes to apply"
+                              + (" and --allow-conflicts to accept the conflicts it introduces"
+                                 if any(p.blocking_findings for p in result.plans) else ""),
         "declined": "[yellow]declined[/]: nothing written",
+        "refused": "[red]refused[/]: the change introduces " + _count(
+            sum(len(p.blocking_findings) for p in result.plans), "error") + " (shown above); nothing written. "
+            "Rerun with --yes --allow-conflicts to write it anyway",
     }[result.status]
-    (err() if result.status == "needs-confirmation" else out()).print(message)
+    (err() if result.status in ("needs-confirmation", "refused") else out()).print(message)
 
 
 def print_plan(plan: Plan) -> None:
@@ -115,6 +120,7 @@ def print_plan(plan: Plan) -> None:
             out().print(f"  [green]write[/]  {escape(str(change.folder / name))}")
         for name in change.removes:
             out().print(f"  [red]delete[/] {escape(str(change.folder / name))}")
+    _print_plan_findings(plan)
     diff = plan.unified_diff()
     if diff:
         out().print(_diff(diff))
@@ -122,11 +128,46 @@ def print_plan(plan: Plan) -> None:
         out().print("  [dim](no change)[/]")
 
 
+SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "dim"}
+
+
+def _print_plan_findings(plan: Plan) -> None:
+    """What the change does to doctor's findings: the ones it introduces and resolves in full,
+    the ones it keeps as a count (doctor shows them)."""
+    for change, heading in (("introduced", "this change introduces"), ("resolved", "this change resolves")):
+        shown = [f for f in plan.findings if f.change == change]
+        if not shown:
+            continue
+        out().print(f"  [bold]{heading}[/] {_count(len(shown), 'finding')}:")
+        for item in shown:
+            f = item.finding
+            out().print(f"    [{SEVERITY_STYLE[f.severity]}]{f.severity}[/] {f.rule}  "
+                        f"[dim]{escape(f'{f.path}:{f.line}:{f.column}')}[/]")
+            out().print(f"      {escape(f.message)}")
+            if change == "introduced":
+                out().print(f"      [dim]hint: {escape(f.hint)}[/]")
+    kept = sum(1 for f in plan.findings if f.change == "kept")
+    if kept:
+        where = plan.project or plan.target.project
+        command = "hookwright doctor" + (f" --project {where}" if where else "")
+        out().print(f"  [dim]it keeps {_count(kept, 'existing finding')} ({escape(command)} shows them)[/]")
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
 def ask(plan: Plan) -> bool:
     print_plan(plan)
     from rich.prompt import Confirm
 
-    return Confirm.ask("Apply this change?", default=False, console=out())
+    blocking = plan.blocking_findings
+    if not blocking:
+        return Confirm.ask("Apply this change?", default=False, console=out())
+    first = blocking[0].finding
+    more = f" and {_count(len(blocking) - 1, 'more error')}" if len(blocking) > 1 else ""
+    out().print(f"[bold red]This change introduces {first.rule}[/]{more}: {escape(first.message)}")
+    return Confirm.ask("Apply it anyway, conflict and all?", default=False, console=out())
 
 
 def print_error(error: HookwrightError, fmt: str = "text") -> None:

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from installer.document import Document
 from installer.errors import ExitCode, HookwrightError
 from installer.hosts import claude as host
 from installer.hosts.base import Entry, Target
 from installer.state import sha256
+
+if TYPE_CHECKING:
+    from installer.plan_check import PlanFinding
 
 RECEIPT = "receipt.json"
 
@@ -47,6 +50,8 @@ class Plan:
     new_bytes: bytes | None = None  # set when a plan restores exact bytes (rollback --force)
     replan: Callable[[], "Plan"] | None = None
     delete_config: bool = False  # the config did not exist before we wrote it, and is empty again
+    project: Path | None = None  # where its effect on the hooks is checked (user scope: cwd or --project)
+    findings: list[PlanFinding] = field(default_factory=list)  # installer.plan_check: what it does to doctor's
 
     def __post_init__(self) -> None:
         if self.delete_config:
@@ -72,6 +77,17 @@ class Plan:
         """What the plan does, independent of unrelated bytes elsewhere in the file."""
         return (sorted(e.key for e in self.added), sorted(e.key for e in self.removed),
                 sorted((p.pack, p.action, tuple(sorted(p.writes)), tuple(sorted(p.removes))) for p in self.packs))
+
+    def check_findings(self) -> None:
+        """Doctor's findings before and after the change, for the plan to show (and to ask about)."""
+        from installer.plan_check import check
+
+        self.findings = check(self, self.project or self.target.project or Path.cwd())
+
+    @property
+    def blocking_findings(self) -> list[PlanFinding]:
+        """The errors the change would introduce: it is not written without consent."""
+        return [f for f in self.findings if f.blocks]
 
     def check_valid(self) -> None:
         """Never write a file the host would reject: no schema problem the file did not have."""
@@ -114,6 +130,7 @@ class Plan:
                       for p in self.packs],
             "changed_paths": self.changed_paths() if self.config_changed else [],
             "diff": self.unified_diff(),
+            "findings": [f.to_json() for f in self.findings],
             "notes": self.notes,
         }
 

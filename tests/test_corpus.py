@@ -208,16 +208,17 @@ class _Functions:
 
     def __call__(self, command: str) -> tuple[int, str | None, int | None]:
         from installer.commands.install import install
+        from installer.commands.result import Consent
         from installer.commands.uninstall import uninstall
         from installer.hosts.base import Scope
 
         try:
             if command == "install":
                 result = install(["git-guard"], scope=Scope.project, project=self.project, options=[],
-                                 adopt=False, dry_run=False, confirm=lambda plan: True)
+                                 adopt=False, dry_run=False, consent=Consent(yes=True))
             else:
                 result = uninstall(["git-guard"], scope=Scope.project, project=self.project,
-                                   dry_run=False, confirm=lambda plan: True)
+                                   dry_run=False, consent=Consent(yes=True))
         except HookwrightError as error:
             return int(error.code), error.message, error.line
         return int(result.exit_code), result.status, None

@@ -41,17 +41,19 @@ import json, sys
 from pathlib import Path
 from installer.hosts.base import Scope
 command, packs, options, project = json.loads(sys.argv[1])
-yes = lambda plan: True
+from installer.commands.result import Consent
+def yes():
+    return Consent(yes=True)
 if command == "install":
     from installer.commands.install import install
     install(packs, scope=Scope.project, project=Path(project), options=options, adopt=False, dry_run=False,
-            confirm=yes)
+            consent=yes())
 elif command == "uninstall":
     from installer.commands.uninstall import uninstall
-    uninstall(packs, scope=Scope.project, project=Path(project), dry_run=False, confirm=yes)
+    uninstall(packs, scope=Scope.project, project=Path(project), dry_run=False, consent=yes())
 else:
     from installer.commands.rollback import rollback
-    rollback(to=None, force=False, dry_run=False, confirm=yes)
+    rollback(to=None, force=False, dry_run=False, consent=yes())
 """
 
 

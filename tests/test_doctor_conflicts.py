@@ -120,7 +120,8 @@ def test_mcp_overlap_uses_the_configured_servers(tmp_path):
     base = tmp_path / "p"
     a, b = script(base, "a.py", REWRITER), script(base, "b.py", REWRITER)
     files = {S: config(("mcp__.*", a), ("mcp__docs__.*", b))}
-    assert conflict_rules(doctor(base, files)) == []  # no MCP server configured: no MCP tool exists
+    # no MCP server configured where doctor looks: the race is a warning that says so
+    assert conflict_rules(doctor(base, files)) == ["conflict/input-rewrite-race-unseen-servers"]
     files[".mcp.json"] = {"mcpServers": {"docs": {"command": "docs-server"}}}
     (race,) = found(doctor(base, files), "conflict/input-rewrite-race")
     assert "mcp__docs__*" in race.message  # every tool of the server
@@ -400,8 +401,84 @@ def test_files_of_unrelated_projects_are_not_paired(tmp_path):
     assert conflict_rules(out) == ["conflict/cursor-runs-claude-hooks"]
 
 
+def test_two_rewriters_on_the_mcp_name_space_race_even_where_no_server_can_be_seen(tmp_path):
+    base = tmp_path / "p"
+    a, b = script(base, "a.py", REWRITER), script(base, "b.py", REWRITER)
+    out = doctor(base, {S: config(("mcp__.*", a), ("mcp__.*__AskUserQuestion", b))})
+    (race,) = found(out, "conflict/input-rewrite-race-unseen-servers")
+    assert race.severity == "warning" and "mcp__<server>__AskUserQuestion" in race.message
+    assert str(base / ".mcp.json") in race.message and "managed-mcp.json" in race.message  # where it looked
+    assert not found(out, "conflict/input-rewrite-race")
+
+
+def test_where_the_server_is_seen_the_race_is_the_error_and_not_also_the_unseen_warning(tmp_path):
+    base = tmp_path / "p"
+    a, b = script(base, "a.py", REWRITER), script(base, "b.py", REWRITER)
+    out = doctor(base, {S: config(("mcp__.*", a), ("mcp__.*", b)), ".mcp.json": {"mcpServers": {"fs": {}}}})
+    assert conflict_rules(out) == ["conflict/input-rewrite-race"]
+    assert "mcp__fs__*" in found(out, "conflict/input-rewrite-race")[0].message
+
+
+@pytest.mark.parametrize("matchers, expected", [
+    (("mcp__github__.*", "mcp__.*"), ["conflict/input-rewrite-race-unseen-servers"]),  # github: named, not configured
+    (("mcp__github__.*", "mcp__gitlab__.*"), []),  # two servers: no tool both match
+    (("mcp__.*", "Bash"), []),
+])
+def test_an_unseen_server_race_needs_matchers_that_meet_in_the_mcp_name_space(tmp_path, matchers, expected):
+    base = tmp_path / "p"
+    a, b = script(base, "a.py", REWRITER), script(base, "b.py", REWRITER)
+    out = doctor(base, {S: config((matchers[0], a), (matchers[1], b)), ".mcp.json": {"mcpServers": {"fs": {}}}})
+    assert [r for r in conflict_rules(out) if "race" in r] == expected
+
+
+def test_unseen_servers_are_not_guessed_about_for_a_hook_that_only_may_rewrite(tmp_path):
+    base = tmp_path / "p"
+    out = doctor(base, {S: config(("mcp__.*", script(base, "a.py", REWRITER)), ("mcp__.*", "npx some-hook"))})
+    assert [r for r in conflict_rules(out) if "race" in r] == []
+
+
+NORMALIZER = 'python3 -I -S "$CLAUDE_PROJECT_DIR"/.claude/hookwright/path-normalizer/path-normalizer --host claude'
+GIT_GUARD = 'python3 -I -S "$CLAUDE_PROJECT_DIR"/.claude/hookwright/git-guard/git-guard --host claude'
+EXIT_2_GUARD = """
+    import json, sys
+    if "secret" in json.load(sys.stdin)["tool_input"].get("path", ""):
+        print("not there", file=sys.stderr)
+        sys.exit(2)
+"""
+DENY_GUARD = """
+    import json, sys
+    json.load(sys.stdin)
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                             "permissionDecisionReason": "no"}}))
+"""
+
+
+@pytest.mark.parametrize("guard", [EXIT_2_GUARD, DENY_GUARD])
+def test_a_foreign_guard_on_the_same_calls_makes_a_rewriting_pack_hook_moot(tmp_path, guard):
+    base = tmp_path / "p"
+    out = doctor(base, {S: config(("mcp__fs__.*", NORMALIZER), ("mcp__fs__read", script(base, "g.py", guard))),
+                        ".mcp.json": {"mcpServers": {"fs": {}}}})
+    (moot,) = found(out, "conflict/pack-hook-moot")
+    assert moot.severity == "warning" and moot.line == 7  # on our entry
+    assert "path-normalizer" in moot.message and "mcp__fs__read" in moot.message and "g.py" in moot.message
+    assert moot.related[0]["line"] == 16
+
+
+@pytest.mark.parametrize("groups", [
+    (("mcp__fs__.*", NORMALIZER), ("Bash", "G")),  # no call in common
+    (("mcp__fs__.*", NORMALIZER), ("mcp__fs__.*", "O")),  # it never refuses
+    (("Bash", GIT_GUARD), ("Bash", "G")),  # git-guard refuses too: nothing of ours is lost
+])
+def test_a_pack_hook_is_not_moot_beside_hooks_that_cannot_refuse_its_calls(tmp_path, groups):
+    base = tmp_path / "p"
+    commands = {"G": script(base, "g.py", DENY_GUARD), "O": script(base, "o.py", OBSERVER)}
+    out = doctor(base, {S: config(*[(m, commands.get(c, c)) for m, c in groups]), ".mcp.json": {"mcpServers": {"fs": {}}}})
+    assert not found(out, "conflict/pack-hook-moot")
+
+
 def test_every_conflict_rule_is_tested():
     tested = {"conflict/input-rewrite-race", "conflict/input-rewrite-race-mcp", "conflict/input-rewrite-race-possible",
+              "conflict/input-rewrite-race-unseen-servers", "conflict/pack-hook-moot",
               "conflict/duplicate-handler", "conflict/duplicate-runs-twice", "conflict/pack-in-several-scopes",
               "conflict/cursor-runs-claude-hooks", "conflict/session-end-budget"}
     assert {r for r in catalog() if r.startswith("conflict/")} == tested

@@ -265,7 +265,9 @@ def test_crlf_line_endings_survive_an_install(hookwright, home, project):
 
 def test_the_host_writing_the_file_while_we_ask_is_merged_into_the_plan(home, project):
     from installer.commands.install import install
+    from installer.commands.result import Consent
     from installer.hosts.base import Scope
+
 
     settings = project / ".claude" / "settings.json"
     write_json(settings, {"permissions": {"allow": []}})
@@ -275,7 +277,7 @@ def test_the_host_writing_the_file_while_we_ask_is_merged_into_the_plan(home, pr
         return True
 
     result = install(["git-guard"], scope=Scope.project, project=project, options=[], adopt=False,
-                     dry_run=False, confirm=host_writes_then_user_says_yes)
+                     dry_run=False, consent=Consent(ask=host_writes_then_user_says_yes))
 
     assert result.status == "applied"
     data = read_json(settings)
@@ -285,6 +287,7 @@ def test_the_host_writing_the_file_while_we_ask_is_merged_into_the_plan(home, pr
 
 def test_a_change_that_makes_the_shown_plan_wrong_is_refused_with_exit_3(hookwright, home, project):
     from installer.commands.install import install
+    from installer.commands.result import Consent
     from installer.errors import HookwrightError
     from installer.hosts.base import Scope
 
@@ -294,7 +297,7 @@ def test_a_change_that_makes_the_shown_plan_wrong_is_refused_with_exit_3(hookwri
 
     with pytest.raises(HookwrightError) as refused:
         install(["git-guard"], scope=Scope.project, project=project, options=[], adopt=False,
-                dry_run=False, confirm=someone_else_installs_first)
+                dry_run=False, consent=Consent(ask=someone_else_installs_first))
 
     assert refused.value.code == 3 and "changed since the plan" in refused.value.message
     assert commands(read_json(project / ".claude" / "settings.json")) == [GIT_GUARD_COMMAND]

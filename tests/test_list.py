@@ -175,16 +175,18 @@ def test_a_copy_that_shares_only_some_calls_is_shown_as_such(hookwright, home, p
     assert notes[0] == "None" and notes[1].startswith("runs once with ") and notes[1].endswith("where both match")
 
 
-def test_started_in_a_subfolder_of_a_repository_the_local_settings_come_from_its_root(hookwright, home, project):
-    """hooks.md §1: settings.local.json is read at the repo root when Claude Code starts in a
-    subdirectory; project settings only from the folder it starts in."""
+def test_started_in_a_subfolder_of_a_repository_the_local_settings_come_from_its_root_and_the_subfolder(
+        hookwright, home, project):
+    """Measured on Claude Code 2.1.328 (claude-code-observed.md j): started in a subfolder of a
+    repository, it reads settings.local.json at the repository root and in the subfolder;
+    project settings only from the folder it starts in."""
     (project / ".git").mkdir()
     write_json(project / ".claude" / "settings.local.json", {"hooks": {"Stop": [group(None, cmd("echo root-local"))]}})
     write_json(project / ".claude" / "settings.json", {"hooks": {"Stop": [group(None, cmd("echo root-shared"))]}})
     sub = project / "sub"
     write_json(sub / ".claude" / "settings.local.json", {"hooks": {"Stop": [group(None, cmd("echo sub-local"))]}})
     ran = [h["runs"] for h in hookwright("list", "--project", sub, "--json").json["hooks"]]
-    assert ran == ["echo root-local"]
+    assert ran == ["echo root-local", "echo sub-local"]
 
 
 def test_the_if_rule_is_shown_and_a_redundant_copy_is_never_the_one_that_runs(hookwright, home, project):

@@ -16,10 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from installer.commands.install import install
+from installer.commands.result import Consent
 from installer.commands.uninstall import uninstall
 from installer.hosts.base import Scope
 
-YES = lambda plan: True  # noqa: E731
+YES = Consent(yes=True)
 EXAMPLES = 100
 EVENTS = ["PreToolUse", "PostToolUse", "Stop", "SessionStart", "UserPromptSubmit", "FutureEvent"]
 text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=12)
@@ -67,15 +68,15 @@ def test_install_then_uninstall_is_the_identity_and_install_is_idempotent(docume
         settings_file.write_bytes(original)
         where = dict(scope=Scope.project, project=project)
 
-        first = install(["git-guard"], options=[], adopt=False, dry_run=False, confirm=YES, **where)
+        first = install(["git-guard"], options=[], adopt=False, dry_run=False, consent=YES, **where)
         installed = settings_file.read_bytes()
-        second = install(["git-guard"], options=[], adopt=False, dry_run=False, confirm=YES, **where)
+        second = install(["git-guard"], options=[], adopt=False, dry_run=False, consent=YES, **where)
         assert (first.status, second.status) == ("applied", "unchanged")
         assert settings_file.read_bytes() == installed
         data = json.loads(installed)
         assert {k: v for k, v in data.items() if k != "hooks"} == {k: v for k, v in document.items() if k != "hooks"}
 
-        removed = uninstall(["git-guard"], dry_run=False, confirm=YES, **where)
+        removed = uninstall(["git-guard"], dry_run=False, consent=YES, **where)
         assert removed.status == "applied"
         assert json.loads(settings_file.read_bytes()) == document
         assert settings_file.read_bytes() == original

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from installer.commands.result import Confirm, Result, run_plan
+from installer.commands.result import Consent, Result, run_plan
 from installer.document import read_document
 from installer.errors import ExitCode, HookwrightError
 from installer.hosts import claude as host
@@ -26,7 +26,7 @@ def _mode(pack: Pack, name: str) -> int:
 
 
 def install(pack_names: list[str], *, scope: Scope, project: Path | None, options: list[str],
-            adopt: bool, dry_run: bool, confirm: Confirm) -> Result:
+            adopt: bool, dry_run: bool, consent: Consent) -> Result:
     if not pack_names:
         raise HookwrightError("name at least one pack to install", hint="`hookwright packs` lists them")
     packs = [load_pack(name) for name in dict.fromkeys(pack_names)]
@@ -35,7 +35,8 @@ def install(pack_names: list[str], *, scope: Scope, project: Path | None, option
     atomic.check_writable(target.config)
     refuse_unsafe_places(target, packs)
     plan = plan_install(target, packs, chosen, adopt)
-    return run_plan("install", plan, dry_run=dry_run, confirm=confirm)
+    plan.project = project
+    return run_plan("install", plan, dry_run=dry_run, consent=consent)
 
 
 def _check_matchers(pack: Pack, values: dict[str, Any]) -> None:

@@ -10,14 +10,22 @@ if TYPE_CHECKING:  # a read-only command (doctor, list) does not load the writin
     from installer.plan import Plan
     from installer.state import Operation
 
-# Shows the plan and asks. True: go ahead; False: the user said no; None: nobody can be asked.
-Confirm = Callable[["Plan"], "bool | None"]
+
+@dataclass(frozen=True)
+class Consent:
+    """How a writing command may go ahead: a person asked on a terminal (`ask` shows the plan
+    and returns the answer), --yes, or nobody (no terminal: the plan is shown, exit 3). An
+    error the change introduces (a conflict) stops --yes unless --allow-conflicts is given."""
+
+    ask: Callable[["Plan"], bool] | None = None
+    yes: bool = False
+    allow_conflicts: bool = False
 
 
 @dataclass
 class Result:
     command: str
-    status: str  # applied | unchanged | dry-run | needs-confirmation | declined | listed
+    status: str  # applied | unchanged | dry-run | needs-confirmation | declined | refused | listed
     plans: list[Plan] = field(default_factory=list)
     operation: Operation | None = None
     exit_code: ExitCode = ExitCode.OK
@@ -32,7 +40,7 @@ class Result:
         }
 
 
-def run_plan(command: str, plan: Plan, *, dry_run: bool, confirm: Confirm, undoes: str | None = None) -> Result:
+def run_plan(command: str, plan: Plan, *, dry_run: bool, consent: Consent, undoes: str | None = None) -> Result:
     from installer.apply import apply, tidy
 
     if not plan.changed:
@@ -40,12 +48,16 @@ def run_plan(command: str, plan: Plan, *, dry_run: bool, confirm: Confirm, undoe
             tidy(plan)
         return Result(command, "unchanged", [plan])
     plan.check_valid()
+    plan.check_findings()
     if dry_run:
         return Result(command, "dry-run", [plan])
-    answer = confirm(plan)
-    if answer is None:
+    if consent.yes:
+        if plan.blocking_findings and not consent.allow_conflicts:
+            return Result(command, "refused", [plan], exit_code=ExitCode.REFUSED)
+    elif consent.ask is None:
         return Result(command, "needs-confirmation", [plan], exit_code=ExitCode.REFUSED)
-    if not answer:
+    elif not consent.ask(plan):
         return Result(command, "declined", [plan], exit_code=ExitCode.REFUSED)
     written, op = apply(plan, command, undoes)
+    written.findings = plan.findings  # (the same change, made again under the lock)
     return Result(command, "applied" if op else "unchanged", [written], operation=op)

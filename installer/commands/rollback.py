@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from installer import atomic, state
-from installer.commands.result import Confirm, Result, run_plan
+from installer.commands.result import Consent, Result, run_plan
 from installer.document import Document, read_document
 from installer.errors import ExitCode, HookwrightError
 from installer.hosts import claude as host
@@ -19,7 +19,7 @@ from installer.hosts.base import Target
 from installer.plan import PackChange, Plan, file_writes
 
 
-def rollback(*, to: str | None, force: bool, dry_run: bool, confirm: Confirm) -> Result:
+def rollback(*, to: str | None, force: bool, dry_run: bool, consent: Consent) -> Result:
     pending = undoable_operations()
     if not pending:
         raise HookwrightError("there is nothing to roll back", code=ExitCode.REFUSED,
@@ -32,8 +32,11 @@ def rollback(*, to: str | None, force: bool, dry_run: bool, confirm: Confirm) ->
             raise HookwrightError(f"no operation {to!r} that can still be undone",
                                   hint="`hookwright rollback --list` shows the ids")
         chosen = pending[: ids.index(to) + 1]
-    results = [run_plan("rollback", plan_undo(op, force), dry_run=dry_run, confirm=confirm, undoes=op.id)
-               for op in chosen]
+    results = []
+    for op in chosen:
+        results.append(run_plan("rollback", plan_undo(op, force), dry_run=dry_run, consent=consent, undoes=op.id))
+        if results[-1].exit_code != ExitCode.OK:
+            break  # newest first: an older operation is not undone while a newer one still stands
     last = results[-1]
     return Result("rollback", last.status, [p for r in results for p in r.plans], last.operation,
                   max((r.exit_code for r in results), default=ExitCode.OK))

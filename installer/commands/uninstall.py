@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from installer import atomic
-from installer.commands.result import Confirm, Result, run_plan
+from installer.commands.result import Consent, Result, run_plan
 from installer.document import read_document
 from installer.errors import HookwrightError
 from installer.hosts import claude as host
@@ -15,14 +15,16 @@ from installer.state import read_receipt
 
 
 def uninstall(pack_names: list[str], *, scope: Scope, project: Path | None, dry_run: bool,
-              confirm: Confirm) -> Result:
+              consent: Consent) -> Result:
     target = host.target(scope, project)
     atomic.check_writable(target.config)
     names = list(dict.fromkeys(pack_names)) or installed_packs(target)
     if not names:
         raise HookwrightError("no hookwright pack is installed here", path=target.config,
                               hint="choose the scope with --scope (and --project)")
-    return run_plan("uninstall", plan_uninstall(target, names), dry_run=dry_run, confirm=confirm)
+    plan = plan_uninstall(target, names)
+    plan.project = project
+    return run_plan("uninstall", plan, dry_run=dry_run, consent=consent)
 
 
 def installed_packs(target: Target) -> list[str]:

@@ -39,20 +39,21 @@ class Candidate:
 
 # ---- where each host keeps its files -------------------------------------------------------
 
-def scope_candidates(project: Path, hosts: set[str]) -> list[Candidate]:
-    """The files of every scope that exist, in precedence order (low to high)."""
+def scope_candidates(project: Path, hosts: set[str], also: frozenset[Path] = frozenset()) -> list[Candidate]:
+    """The files of every scope that exist, in precedence order (low to high); `also`: resolved
+    paths to list even where no file is yet (a plan's files, checked before they are written)."""
     found: list[Candidate] = []
     if "claude" in hosts:
         base = claude.user_dir()
         found.append(Candidate(base / "settings.json", "user", "claude-settings", project))
         found.append(Candidate(project / ".claude" / "settings.json", "project", "claude-settings", project))
-        found.append(Candidate(claude.local_settings_read(project), "local", "claude-settings", project))
+        found.extend(Candidate(p, "local", "claude-settings", project) for p in claude.local_settings_read(project))
         found.extend(Candidate(p, "managed", "claude-settings", project) for p in claude.managed_paths())
     if "cursor" in hosts:
         found.append(Candidate(Path.home() / ".cursor" / "hooks.json", "user", "cursor-hooks", project))
         found.append(Candidate(project / ".cursor" / "hooks.json", "project", "cursor-hooks", project))
         found.extend(Candidate(p, "managed", "cursor-hooks", project) for p in cursor_managed_paths())
-    return [c for c in found if c.path.exists() or c.path.is_symlink()]
+    return [c for c in found if c.path.exists() or c.path.is_symlink() or (also and resolved(c.path) in also)]
 
 
 def cursor_managed_paths() -> list[Path]:
@@ -241,13 +242,16 @@ def plugin_candidates(plugins: list[Plugin], project: Path) -> list[Candidate]:
 
 # ---- MCP servers ---------------------------------------------------------------------------------
 
-def mcp_servers(project: Path, files: list[ConfigFile], plugins: list[Plugin]) -> list[str]:
-    """Names of the MCP servers configured for the project, as they appear in tool names:
-    `.mcp.json`, `mcpServers` in ~/.claude.json (user and this project's entry), settings'
-    `enabledMcpjsonServers`, and the servers plugins bundle (`plugin_<plugin>_<server>`)."""
+def mcp_servers(project: Path, files: list[ConfigFile], plugins: list[Plugin]) -> tuple[list[str], list[str]]:
+    """Names of the MCP servers configured for the project, as they appear in tool names, and
+    the files looked at for them: `.mcp.json`, `mcpServers` in ~/.claude.json (user and this
+    project's entry), settings' `enabledMcpjsonServers`, the servers plugins bundle
+    (`plugin_<plugin>_<server>`) and the administrator's managed-mcp.json."""
     names: list[str] = []
-    names += _server_names(_load_json(project / ".mcp.json"))
-    state = _load_json(_claude_json())
+    sources = [project / ".mcp.json", _claude_json(), claude.managed_dir() / "managed-mcp.json"]
+    names += _server_names(_load_json(sources[0]))
+    names += _server_names(_load_json(sources[2]))
+    state = _load_json(sources[1])
     if isinstance(state, dict):
         names += _server_names(state)
         projects = state.get("projects")
@@ -264,11 +268,12 @@ def mcp_servers(project: Path, files: list[ConfigFile], plugins: list[Plugin]) -
     for plugin in plugins:
         if plugin.install_path:
             plugin_name = plugin.id.split("@")[0]
-            bundled = _server_names(_load_json(plugin.install_path / ".mcp.json"))
-            bundled += _server_names(_load_json(plugin.install_path / ".claude-plugin" / "plugin.json"))
+            bundled_files = [plugin.install_path / ".mcp.json", plugin.install_path / ".claude-plugin" / "plugin.json"]
+            sources += bundled_files
+            bundled = [name for path in bundled_files for name in _server_names(_load_json(path))]
             names += [f"plugin_{plugin_name}_{server}" for server in bundled]
     unique = dict.fromkeys(re.sub(r"[^A-Za-z0-9_-]", "_", n) for n in names if n)
-    return list(unique)
+    return list(unique), [str(p) for p in sources]
 
 
 def _server_names(data: Any) -> list[str]:

@@ -193,6 +193,23 @@ def _static(handler: Handler, host: str) -> Rewrite:
     return Rewrite(NO, "command", "the command runs nothing that could write output")
 
 
+def refusal(handler: Handler) -> str | None:
+    """How a foreign command handler may refuse the call it runs on (exit 2, a "block" or "deny"
+    decision), read from its scripts and its command line; None if it never does, or if that
+    cannot be read."""
+    if kind(handler) != "command" or handler.owner is not None:
+        return None
+    res = resolution(handler)
+    found = [(f"line {{line}} of {facts.path.name}", facts) for _, facts in script_facts(handler)]
+    if any(inv.inline or inv.program in resolve.NO_FILE for inv in res.invocations):
+        found.append(("its command line", scripts.analyse_text(handler.command or "", "shell")))
+    for where, facts in found:
+        sites = sorted(facts.blocks + facts.denies, key=lambda site: site.line)
+        if sites:
+            return f"{sites[0].what} at {where.format(line=sites[0].line)}"
+    return None
+
+
 def _executable(path: Path) -> bool:
     if os.name == "nt":
         return True

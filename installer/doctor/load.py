@@ -11,11 +11,12 @@ NOT_PARSED = ("opencode-config", "opencode-plugin", "unknown")  # JSONC, JavaScr
 MAX_TEXT_BYTES = 10 * 1024 * 1024
 
 
-def read(candidate: Candidate) -> ConfigFile:
-    """The file with its strict JSON document, or with the error that stopped reading it."""
+def read(candidate: Candidate, staged: bytes | None = None) -> ConfigFile:
+    """The file with its strict JSON document, or with the error that stopped reading it.
+    `staged`: the bytes a plan would write there, read instead of the disk's."""
     path = candidate.path
     try:
-        raw = read_file_bytes(path)
+        raw = read_file_bytes(path) if staged is None else staged
     except FileNotFoundError:
         error = HookwrightError("cannot be read: no such file", path=path, hint="check the path")
         return _file(candidate, "unknown", error=error)

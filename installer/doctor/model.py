@@ -11,7 +11,7 @@ import bisect
 import itertools
 import sys
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -145,6 +145,7 @@ class Finding:
     message: str
     hint: str
     related: list[dict] = field(default_factory=list)  # other places involved: {"path", "line", "column", "message"}
+    keys: tuple = field(default=(), compare=False)  # the JSON path it is about (what a plan's check tells apart)
 
     def to_json(self) -> dict:
         return {"rule": self.rule, "severity": self.severity, "path": self.path, "line": self.line,
@@ -172,18 +173,24 @@ class Context:
     mcp_servers: list[str] = field(default_factory=list)  # those servers' names, as tool names use them
     plugins: list[Plugin] = field(default_factory=list)  # enabled plugins, installed or not
     project: Path | None = None  # the project doctor looked at (cwd or --project)
+    mcp_sources: list[str] = field(default_factory=list)  # where it looked for MCP servers
 
-    @cached_property
-    def settings_env(self) -> frozenset[str]:
-        """The variables the settings files' "env" sets for the session (and so for its hooks)."""
-        return frozenset(name for f in self.files if f.document is not None and isinstance(f.document.data, dict)
-                         and isinstance(f.document.data.get("env"), dict) for name in f.document.data["env"])
+    # the variables the settings files' "env" sets for the session (and so for its hooks)
+    settings_env: frozenset[str] | None = None
+
+    def __post_init__(self) -> None:
+        if self.settings_env is None:
+            self.settings_env = frozenset(
+                name for f in self.files if f.document is not None and isinstance(f.document.data, dict)
+                and isinstance(f.document.data.get("env"), dict) for name in f.document.data["env"])
 
     def finding(self, rule_id: str, file: ConfigFile, keys: tuple = (), related: list[dict] | None = None,
                 at_key: bool = False, **params: Any) -> Finding:
         """A finding at the value at `keys` (`at_key`: at its key, where the name is what is wrong)."""
         line, column = file.position(keys, at_key)
-        return self.finding_at(rule_id, file, line, column, related, **params)
+        found = self.finding_at(rule_id, file, line, column, related, **params)
+        found.keys = keys
+        return found
 
     def finding_at(self, rule_id: str, file: ConfigFile, line: int | None, column: int | None,
                    related: list[dict] | None = None, **params: Any) -> Finding:

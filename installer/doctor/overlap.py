@@ -31,6 +31,7 @@ from installer.doctor.matching import Matcher, can_match_a_name, classify
 
 TOOL_PART = "[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*_?"  # the tool part of an MCP tool name (no "__")
 WITNESS_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+ANY_OTHER_SERVER = "any-other-server"  # stands for every MCP server that no matcher names
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class Overlap:
         return self.builtins + self.mcp
 
     def describe(self, limit: int = 6) -> str:
-        names = list(self.names)
+        names = [name.replace(f"mcp__{ANY_OTHER_SERVER}__", "mcp__<server>__") for name in self.names]
         shown = ", ".join(names[:limit])
         return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
@@ -414,7 +415,15 @@ def _servers(configured: Iterable[str], *matchers: str | None) -> tuple[str, ...
     matchers name (`mcp__github__.*` reaches GitHub's tools wherever it is configured), and one
     that nobody names, for the matchers that reach every server (`.*`, `mcp__.*`)."""
     named = (name for text in matchers if text for name in named_servers(text))
-    return tuple(dict.fromkeys([*configured, *named, "any-other-server"]))
+    return tuple(dict.fromkeys([*configured, *named, ANY_OTHER_SERVER]))
+
+
+def unseen_servers(matchers: Iterable[str | None], configured: Iterable[str]) -> list[str]:
+    """The servers two matchers may meet at beyond those configured: the ones they name, and
+    ANY_OTHER_SERVER for every server nobody names."""
+    known = set(configured)
+    named = (name for text in matchers if text for name in named_servers(text) if name not in known)
+    return list(dict.fromkeys([*named, ANY_OTHER_SERVER]))
 
 
 def named_servers(matcher: str) -> list[str]:

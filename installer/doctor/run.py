@@ -4,11 +4,12 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 from installer.doctor import discovery, load
 from installer.doctor.facts import BUILTIN_TOOLS
-from installer.doctor.model import ConfigFile, Context, Finding, Handler
+from installer.doctor.discovery import Candidate
+from installer.doctor.model import ConfigFile, Context, Finding, Handler, resolved
 
 # installer/doctor/checks/<name>.py, each with `check(ctx) -> Iterable[Finding]`, run in this order
 CHECK_MODULES = ("structure", "matchers", "hosts", "commands", "scripts", "conflicts", "installs")
@@ -42,13 +43,18 @@ def run(paths: list[Path] | None = None, *, project: Path | None = None, hosts: 
     """Check the given files, or (without paths) every scope of `hosts` for `project` plus the
     hooks of the plugins they enable. A given path that is missing is reported as unreadable."""
     ctx = context(paths, project=project, hosts=hosts, probe=probe)
-    findings = []
-    for check in check_functions():
-        findings.extend(check(ctx))
+    return Outcome(ctx, findings(ctx))
+
+
+def findings(ctx: Context, checks: Sequence[str] = CHECK_MODULES) -> list[Finding]:
+    """What the checks find in a context, in report order (file, line, column, severity, rule)."""
+    found = []
+    for check in check_functions(checks):
+        found.extend(check(ctx))
     order = {str(f.path): i for i, f in enumerate(ctx.files)}
-    findings.sort(key=lambda f: (order.get(f.path, len(order)), f.line or 0, f.column or 0,
-                                 SEVERITY_ORDER[f.severity], f.rule))
-    return Outcome(ctx, findings)
+    found.sort(key=lambda f: (order.get(f.path, len(order)), f.line or 0, f.column or 0,
+                              SEVERITY_ORDER[f.severity], f.rule))
+    return found
 
 
 def context(paths: list[Path] | None = None, *, project: Path | None = None, hosts: Iterable[str] = HOSTS,
@@ -63,11 +69,46 @@ def context(paths: list[Path] | None = None, *, project: Path | None = None, hos
         files = [load.read(c) for c in discovery.scope_candidates(project, set(hosts))]
         plugins = discovery.enabled_plugins(files, project) if "claude" in hosts else []
         files += [load.read(c) for c in discovery.plugin_candidates(plugins, project)]
-    handlers = [h for f in files for h in load.handlers(f)]
-    servers = discovery.mcp_servers(project, files, plugins)
+    return _context(files, [h for f in files for h in load.handlers(f)], plugins, project, probe)
+
+
+def _context(files: list[ConfigFile], handlers: list[Handler], plugins: list, project: Path, probe: bool) -> Context:
+    servers, sources = discovery.mcp_servers(project, files, plugins)
     return Context(files, handlers, probe=probe, tools=[*BUILTIN_TOOLS, *(f"mcp__{s}__.*" for s in servers)],
-                   mcp_servers=servers, plugins=plugins, project=project)
+                   mcp_servers=servers, plugins=plugins, project=project, mcp_sources=sources)
 
 
-def check_functions() -> list[Callable[[Context], Iterable[Finding]]]:
-    return [importlib.import_module(f"installer.doctor.checks.{name}").check for name in CHECK_MODULES]
+def staged(project: Path, changes: dict[Path, bytes | None], *, hosts: Iterable[str] = HOSTS,
+           reuse: Context | None = None) -> Context:
+    """Every scope of `project` with each file in `changes` holding the given bytes (None: the
+    file gone), as a plan sees it: its result, checked before it is written, or its starting
+    point, read once for the plan. A changed file the host does not read for this project
+    changes nothing. Files of `reuse` that do not change are its very objects, with their
+    handlers, so what doctor worked out about them (how their commands resolve, what their
+    scripts print) is not worked out again."""
+    project = project.resolve()
+    by_path = {resolved(path): raw for path, raw in changes.items()}
+    kept = {resolved(f.path): f for f in reuse.files} if reuse else {}
+    handlers_of: dict[int, list[Handler]] = {}
+    for handler in reuse.handlers if reuse else ():
+        handlers_of.setdefault(id(handler.file), []).append(handler)
+
+    def read(candidates: list[Candidate]) -> list[ConfigFile]:
+        files = []
+        for candidate in candidates:
+            path = resolved(candidate.path)
+            if path not in by_path:
+                files.append(kept.get(path) or load.read(candidate))
+            elif by_path[path] is not None:
+                files.append(load.read(candidate, staged=by_path[path]))
+        return files
+
+    files = read(discovery.scope_candidates(project, set(hosts), also=frozenset(by_path)))
+    plugins = discovery.enabled_plugins(files, project) if "claude" in hosts else []
+    files += read(discovery.plugin_candidates(plugins, project))
+    handlers = [h for f in files for h in (handlers_of.get(id(f)) or load.handlers(f))]
+    return _context(files, handlers, plugins, project, probe=False)
+
+
+def check_functions(names: Sequence[str] = CHECK_MODULES) -> list[Callable[[Context], Iterable[Finding]]]:
+    return [importlib.import_module(f"installer.doctor.checks.{name}").check for name in names]

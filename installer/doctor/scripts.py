@@ -62,6 +62,7 @@ LABEL = re.compile(r"""(?:(?P<q>\\?["'`]?)(?P<key>[A-Za-z_]\w*)(?P=q)\s*:\s*"""
 HSO_VARIABLE = re.compile(r"""hookSpecificOutput\\?["'`]?\s*[:=]\s*(?P<var>[A-Za-z_]\w*)\s*[,}\n;)]""")
 EVENT_NAME = re.compile(r"""hookEventName\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`](?P<name>[A-Za-z]+)\\?["'`]""")
 DEFER = re.compile(r"""permissionDecision\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`]defer\\?["'`]""")
+DENY_VALUE = re.compile(r"""\\?["'`]deny\\?["'`]""")  # a permissionDecision (or behavior) of "deny"
 BLOCK_DECISION = re.compile(r"""(?<![\w.])decision\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`]block\\?["'`]""")
 LEGACY_READ = re.compile(rf"(?<![\w])({LEGACY_INPUT_VARIABLE})(?![\w])")
 EXIT_TWO = {
@@ -105,6 +106,7 @@ class ScriptFacts:
     rewrite_sites: tuple[tuple[str, tuple[Site, ...]], ...] = ()  # (host, sites)
     blocks: tuple[Site, ...] = ()  # decision "block" or exit 2
     permission_decisions: tuple[Site, ...] = ()  # where it writes permissionDecision
+    denies: tuple[Site, ...] = ()  # a "deny" it may answer with (beside permissionDecision or behavior)
     answers: tuple[str, ...] = ()  # the decision keys it writes: permissionDecision, behavior, decision
     reads_event_name: bool = False  # it looks at hook_event_name (so it may answer each event its own way)
     legacy_variables: tuple[Site, ...] = ()  # hook input it reads from variables Claude Code never sets
@@ -285,6 +287,8 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
         blocks=tuple(_unique(blocks)),
         permission_decisions=tuple(_unique(site("permissionDecision", off) for off, _, _ in
                                            emitted.get("permissionDecision", ()))),
+        denies=tuple(_unique(site("deny", m.start()) for m in DENY_VALUE.finditer(code)))
+        if "permissionDecision" in emitted or "behavior" in emitted else (),
         answers=tuple(key for key in ("permissionDecision", "behavior", "decision") if key in emitted),
         reads_stop_hook_active="stop_hook_active" in code,
         reads_event_name="hook_event_name" in code,

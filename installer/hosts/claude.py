@@ -29,7 +29,8 @@ CONFIG_FILE = {Scope.user: "settings.json", Scope.project: "settings.json", Scop
 
 _OWNED = re.compile(
     r"""^python3 -I -S .*hookwright(?:-local)?/(?P<pack>[a-z][a-z0-9-]*)/(?P<script>[a-z][a-z0-9-]*)['"]?"""
-    r""" --host claude(?:\s|$)"""
+    r""" --host claude(?:\s|$)""",
+    re.DOTALL,  # a home folder's name may hold a newline (quoted in the command)
 )
 
 
@@ -39,25 +40,31 @@ def user_dir() -> Path:
     return Path(configured).expanduser() if configured else Path.home() / ".claude"
 
 
-def managed_paths() -> list[Path]:
-    """Policy files: read by doctor and list, never written."""
+def managed_dir() -> Path:
+    """Where an administrator puts policy files: read by doctor and list, never written."""
     if sys.platform == "darwin":
-        base = Path("/Library/Application Support/ClaudeCode")
-    elif sys.platform == "win32":
-        base = Path(r"C:\Program Files\ClaudeCode")
-    else:
-        base = Path("/etc/claude-code")
+        return Path("/Library/Application Support/ClaudeCode")
+    if sys.platform == "win32":
+        return Path(r"C:\Program Files\ClaudeCode")
+    return Path("/etc/claude-code")
+
+
+def managed_paths() -> list[Path]:
+    base = managed_dir()
     return [base / "managed-settings.json", *sorted((base / "managed-settings.d").glob("*.json"))]
 
 
-def local_settings_read(project: Path) -> Path:
-    """The settings.local.json a session started in `project` reads: the one at the root of the
-    git repository (or worktree) it is in, else the project's own (hooks.md §1, scope table).
-    (Project settings, by contrast, come only from the folder the session starts in.)"""
+def local_settings_read(project: Path) -> list[Path]:
+    """The settings.local.json files a session started in `project` reads: the one at the root
+    of the git repository (or worktree) it is in, and the project's own (measured on Claude Code
+    2.1.328, claude-code-observed.md j). Project settings, by contrast, come only from the
+    folder the session starts in."""
+    own = project / ".claude" / CONFIG_FILE[Scope.local]
     for folder in (project, *project.parents):
         if (folder / ".git").exists():
-            return folder / ".claude" / CONFIG_FILE[Scope.local]
-    return project / ".claude" / CONFIG_FILE[Scope.local]
+            root = folder / ".claude" / CONFIG_FILE[Scope.local]
+            return [root] if root == own else [root, own]
+    return [own]
 
 
 def target(scope: Scope, project: Path | None) -> Target:

@@ -29,7 +29,8 @@ from installer.doctor.handler_facts import NO, YES, Rewrite
 from installer.doctor.model import Context, Finding, Handler, resolved, timeout_seconds
 from installer.doctor.checks.hosts import claude_tool_names
 from installer.doctor.matching import classify
-from installer.doctor.overlap import Overlap, matched_builtins, mcp_overlap, server_reach
+from installer.doctor.handler_facts import pack_rewrites
+from installer.doctor.overlap import Overlap, matched_builtins, mcp_overlap, overlap, server_reach, unseen_servers
 from installer.hosts import claude
 
 RACE_EVENTS = ("PreToolUse", "PermissionRequest")
@@ -43,6 +44,7 @@ GENERIC_NAMES = frozenset({"index.js", "index.ts", "index.mjs", "main.py", "hook
 
 def check(ctx: Context) -> Iterator[Finding]:
     yield from _races(ctx)
+    yield from _moot_pack_hooks(ctx)
     yield from _duplicates(ctx)
     yield from _packs_in_several_scopes(ctx)
     yield from _cursor_third_party(ctx)
@@ -108,6 +110,10 @@ def _race_findings(ctx: Context, event: str, racers: list[_Racer], builtins: tup
     tools_of = {sig: frozenset().union(*(matched_builtins(m, builtins, event) for m in sig)) for sig in signatures}
     servers_of = {sig: {s for s in ctx.mcp_servers if any(server_reach(m, s, event) != "none" for m in sig)}
                   for sig in signatures}
+    # the MCP name space beyond the servers doctor can see: two rewriters that meet there race
+    # as soon as such a server is configured somewhere doctor did not look, or added later
+    unseen_of = {sig: {s for s in unseen_servers(sig, ctx.mcp_servers)
+                       if any(server_reach(m, s, event) != "none" for m in sig)} for sig in signatures}
     by_tool: dict[str, list[int]] = defaultdict(list)
     by_server: dict[str, list[int]] = defaultdict(list)
     for number, sig in enumerate(signatures):
@@ -116,6 +122,8 @@ def _race_findings(ctx: Context, event: str, racers: list[_Racer], builtins: tup
         for server in servers_of[sig]:
             by_server[server].append(number)
     knows = [any(racers[i].rewrite.status == YES for i in groups[sig]) for sig in signatures]
+    # a server one matcher names may be reached by another without naming it: those pairs are all tried
+    beyond = [number for number, sig in enumerate(signatures) if unseen_of[sig]]
     order = {id(h): i for i, h in enumerate(ctx.handlers)}
     emitted = 0
     for number, sig in enumerate(signatures):
@@ -126,20 +134,29 @@ def _race_findings(ctx: Context, event: str, racers: list[_Racer], builtins: tup
             partners.update(by_tool[tool])
         for server in servers_of[sig]:
             partners.update(by_server[server])
+        if unseen_of[sig]:
+            partners.update(beyond)
         for other in sorted(partners):
             if other < number and knows[other]:
                 continue  # that pair was handled from the other side
             shared = _shared(sig, signatures[other], tools_of, ctx.mcp_servers, event)
-            if not shared:
-                continue
+            unseen = not shared
+            if unseen:
+                shared = _shared(sig, signatures[other], tools_of, sorted(unseen_of[sig] | unseen_of[signatures[other]]),
+                                 event)
+                if not shared:
+                    continue
             for a, b in _racer_pairs(groups[sig], groups[signatures[other]], number == other):
                 ra, rb = racers[a], racers[b]
                 if YES not in (ra.rewrite.status, rb.rewrite.status):
                     continue
+                if unseen and not ra.rewrite.status == rb.rewrite.status == YES:
+                    continue  # (where doctor cannot see the servers, it reports only rewrites it is sure of)
                 if emitted >= MAX_PAIRS:
                     return
                 emitted += 1
-                yield _race_finding(ctx, ra, rb, shared, order)
+                yield _unseen_race_finding(ctx, ra, rb, shared, order) if unseen else _race_finding(
+                    ctx, ra, rb, shared, order)
 
 
 def _racer_pairs(left: list[int], right: list[int], same: bool):
@@ -170,9 +187,23 @@ def _shared(sig_a: frozenset, sig_b: frozenset, tools_of: dict, servers: list[st
     return Overlap(tuple(sorted(builtins)), tuple(mcp))
 
 
-def _race_finding(ctx: Context, ra: _Racer, rb: _Racer, shared: Overlap, order: dict[int, int]) -> Finding:
-    # the finding sits on the later handler (in the order doctor read them); related: the other one
+def _in_read_order(ra: _Racer, rb: _Racer, order: dict[int, int]) -> tuple[_Racer, _Racer]:
+    """A race finding sits on the later handler (in the order doctor read them)."""
     first, second = sorted((ra, rb), key=lambda r: order.get(id(r.first), 0))
+    return first, second
+
+
+def _unseen_race_finding(ctx: Context, ra: _Racer, rb: _Racer, shared: Overlap, order: dict[int, int]) -> Finding:
+    first, second = _in_read_order(ra, rb, order)
+    related = [_place(h, first.rewrite.why) for h in first.handlers[:3]]
+    return ctx.finding("conflict/input-rewrite-race-unseen-servers", second.first.file, second.first.keys, related,
+                       a=_name(first), b=_name(second), tools=shared.describe(),
+                       looked=", ".join(ctx.mcp_sources) or "nowhere")
+
+
+def _race_finding(ctx: Context, ra: _Racer, rb: _Racer, shared: Overlap, order: dict[int, int]) -> Finding:
+    # related: the other handler
+    first, second = _in_read_order(ra, rb, order)
     related = [_place(h, first.rewrite.why) for h in first.handlers[:3]]
     related += [_place(h, f"another copy of {_name(second)}") for h in second.handlers[1:3]]
     tools = shared.describe()
@@ -207,6 +238,32 @@ def _name(racer_or_handler) -> str:
 def _place(handler: Handler, message: str) -> dict:
     line, column = handler.file.position(handler.keys)
     return {"path": str(handler.file.path), "line": line, "column": column, "message": message}
+
+
+# ---- a hook of ours that a foreign one makes moot -------------------------------------------------
+
+def _moot_pack_hooks(ctx: Context) -> Iterator[Finding]:
+    """A pack hook whose job is a rewrite (an answer, a normalised path), beside a foreign hook
+    on the same calls that can refuse them: a deny or exit 2 wins over every rewrite (deny >
+    defer > ask > allow; claude-code-observed.md c, d), so on the calls it refuses, ours does
+    nothing. (A foreign rewrite that drops what ours set is the input-rewrite race.)"""
+    builtins = tuple(t for t in ctx.tools if not t.startswith("mcp__")) or BUILTIN_TOOLS
+    ours = [h for h in ctx.handlers if h.owner and h.file.host == "claude" and h.event in RACE_EVENTS
+            and pack_rewrites(*h.owner)]
+    if not ours:
+        return
+    for handler in ours:
+        for other in ctx.handlers:
+            if other.event != handler.event or other.owner or other.file.host != "claude":
+                continue
+            servers = unseen_servers((handler.matcher, other.matcher), ()) + ctx.mcp_servers
+            shared = overlap(handler.matcher, other.matcher, builtins, servers, handler.event)
+            why = handler_facts.refusal(other) if shared else None
+            if why:
+                yield ctx.finding("conflict/pack-hook-moot", handler.file, handler.keys, [_place(other, why)],
+                                  pack=handler.owner[0], hook=handler.owner[1], other=_name(other),
+                                  tools=shared.describe(), why=why)
+                break
 
 
 # ---- duplicates ----------------------------------------------------------------------------------------
