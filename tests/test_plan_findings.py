@@ -1,0 +1,279 @@
+"""Every plan is checked by doctor across the project's scopes: what it introduces (conflicts
+first), resolves and keeps, shown before anything is written; an introduced error needs consent."""
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import jsonschema
+import pytest
+from support import commands, read_json, write_json
+
+from installer import resources
+
+REWRITER = """\
+    import json, sys
+    data = json.load(sys.stdin)
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                                             "updatedInput": dict(data["tool_input"], path="/elsewhere")}}))
+"""
+EXIT_2_GUARD = """\
+    import json, sys
+    if "secret" in json.dumps(json.load(sys.stdin)):
+        sys.exit(2)
+"""
+
+
+def hook_script(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def foreign(matcher: str, command: str, event: str = "PreToolUse") -> dict:
+    return {"hooks": {event: [{"matcher": matcher, "hooks": [{"type": "command", "command": command}]}]}}
+
+
+def project_rewriter(project: Path, matcher: str = "mcp__fs__.*") -> Path:
+    """A project hook whose script rewrites the input, and the MCP server `fs` in .mcp.json."""
+    hook_script(project / ".claude" / "hooks", "rewrite.py", REWRITER)
+    write_json(project / ".mcp.json", {"mcpServers": {"fs": {"command": "fs-server"}}})
+    settings = project / ".claude" / "settings.json"
+    write_json(settings, foreign(matcher, 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/rewrite.py'))
+    return settings
+
+
+def at(project: Path) -> tuple:
+    return ("--scope", "project", "--project", project)
+
+
+def findings(ran) -> list[dict]:
+    return [f for plan in ran.json["plans"] for f in plan["findings"]]
+
+
+def introduced(ran) -> list[str]:
+    return [f["rule"] for f in findings(ran) if f["change"] == "introduced"]
+
+
+# ---- what the plan shows ----------------------------------------------------------------------------
+
+def test_a_foreign_rewriter_beside_path_normalizer_is_a_race_the_plan_shows(hookwright, home, project):
+    settings = project_rewriter(project)
+    ran = hookwright("install", "path-normalizer", *at(project), "--dry-run", "--json")
+
+    assert ran.code == 0
+    (race,) = [f for f in findings(ran) if f["change"] == "introduced"]
+    assert race["rule"] == "conflict/input-rewrite-race" and race["severity"] == "error"
+    assert race["file"] == str(settings) and race["line"] > 1 and race["column"] >= 1
+    assert "rewrite.py" in race["message"] and "path-normalizer" in race["message"] and "mcp__fs__*" in race["message"]
+
+
+def test_a_foreign_rewriter_on_the_question_tool_races_with_ask_guard(hookwright, home, project):
+    hook_script(project / ".claude" / "hooks", "rewrite.py", REWRITER)
+    write_json(project / ".claude" / "settings.json",
+               foreign("AskUserQuestion", 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/rewrite.py'))
+    ran = hookwright("install", "ask-guard", *at(project), "--dry-run", "--json")
+
+    race = [f for f in findings(ran) if f["rule"] == "conflict/input-rewrite-race"]
+    assert [f["change"] for f in race] == ["introduced"] and "AskUserQuestion" in race[0]["message"]
+
+
+def test_two_of_our_packs_chosen_together_show_the_race_between_them(hookwright, home, project):
+    write_json(project / ".mcp.json", {"mcpServers": {"fs": {"command": "fs-server"}}})
+    ran = hookwright("install", "ask-guard", "path-normalizer", *at(project), "--dry-run", "--json")
+
+    (race,) = [f for f in findings(ran) if f["rule"].startswith("conflict/input-rewrite-race")]
+    assert race["change"] == "introduced" and race["severity"] == "warning"  # they meet only at a tool name
+    assert "ask-guard" in race["message"] and "path-normalizer" in race["message"]
+    assert "mcp__fs__AskUserQuestion" in race["message"]
+    # a warning needs no consent
+    assert hookwright("install", "ask-guard", "path-normalizer", *at(project), "--yes").code == 0
+
+
+def test_with_no_mcp_server_in_sight_two_rewriters_on_mcp_tools_still_warn(hookwright, home, project):
+    """The trial: no server configured where doctor looks, two rewriters on `mcp__.*`."""
+    project_rewriter(project, matcher="mcp__.*")
+    (project / ".mcp.json").unlink()
+    ran = hookwright("install", "path-normalizer", *at(project), "--dry-run", "--json")
+
+    (race,) = [f for f in findings(ran) if f["change"] == "introduced"]
+    assert race["rule"] == "conflict/input-rewrite-race-unseen-servers" and race["severity"] == "warning"
+    for looked_at in (project / ".mcp.json", home / ".claude.json", "managed-mcp.json"):
+        assert str(looked_at) in race["message"]
+
+
+def test_a_rewriter_in_the_user_scope_races_with_an_install_in_the_project(hookwright, home, project):
+    hook_script(home / "hooks", "rewrite.py", REWRITER)
+    write_json(home / ".claude" / "settings.json", foreign("mcp__.*", f"python3 {home / 'hooks' / 'rewrite.py'}"))
+    write_json(project / ".mcp.json", {"mcpServers": {"fs": {"command": "fs-server"}}})
+    ran = hookwright("install", "path-normalizer", *at(project), "--dry-run", "--json")
+
+    assert introduced(ran) == ["conflict/input-rewrite-race"]
+    assert findings(ran)[0]["file"] == str(project / ".claude" / "settings.json")
+
+
+def test_a_plugins_rewriter_races_with_an_install(hookwright, home, project):
+    plugin = home / ".claude" / "plugins" / "cache" / "rewriter"
+    hook_script(plugin / "hooks", "rewrite.py", REWRITER)
+    write_json(plugin / "hooks" / "hooks.json",
+               {"description": "rewrites", **foreign("mcp__.*", 'python3 "${CLAUDE_PLUGIN_ROOT}"/hooks/rewrite.py')})
+    write_json(home / ".claude" / "plugins" / "installed_plugins.json",
+               {"version": 2, "plugins": {"rewriter@tools": [{"scope": "user", "installPath": str(plugin)}]}})
+    write_json(home / ".claude" / "settings.json", {"enabledPlugins": {"rewriter@tools": True}})
+    write_json(project / ".mcp.json", {"mcpServers": {"fs": {"command": "fs-server"}}})
+    ran = hookwright("install", "path-normalizer", *at(project), "--dry-run", "--json")
+
+    assert introduced(ran) == ["conflict/input-rewrite-race"]
+
+
+def test_a_foreign_guard_on_the_same_calls_makes_the_rewrite_moot(hookwright, home, project):
+    hook_script(project / ".claude" / "hooks", "guard.py", EXIT_2_GUARD)
+    write_json(project / ".claude" / "settings.json",
+               foreign("mcp__fs__read_file", 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py'))
+    write_json(project / ".mcp.json", {"mcpServers": {"fs": {"command": "fs-server"}}})
+    ran = hookwright("install", "path-normalizer", *at(project), "--dry-run", "--json")
+
+    assert introduced(ran) == ["conflict/pack-hook-moot"]
+
+
+def test_the_same_pack_in_the_user_and_the_project_scope_is_shown_to_run_twice(hookwright, home, project):
+    assert hookwright("install", "git-guard", "--scope", "user", "--yes").code == 0
+    ran = hookwright("install", "git-guard", *at(project), "--dry-run", "--json")
+
+    assert introduced(ran) == ["conflict/pack-in-several-scopes"]
+
+
+def test_a_clean_install_introduces_nothing(hookwright, home, project):
+    ran = hookwright("install", "git-guard", "path-normalizer", "ask-guard", *at(project), "--dry-run", "--json")
+
+    # our own entries are checked too, without their runtime files (written only after the plan)
+    assert not [f for f in introduced(ran) if not f.startswith("conflict/input-rewrite-race")]
+
+
+def test_an_option_that_makes_a_bad_matcher_is_a_finding_the_plan_introduces(hookwright, home, project):
+    write_json(project / ".mcp.json", {"mcpServers": {"fs": {"command": "fs-server"}}})
+    ran = hookwright("install", "path-normalizer", *at(project), "--option", "tools=mcp__fs", "--dry-run", "--json")
+
+    assert "matcher/mcp-no-tool" in introduced(ran)
+
+
+def test_the_text_plan_shows_the_findings_between_the_summary_and_the_diff(hookwright, home, project):
+    project_rewriter(project)
+    shown = hookwright("install", "path-normalizer", *at(project), "--dry-run").out
+
+    summary, block, diff = shown.index("+ add"), shown.index("this change introduces 1 finding"), shown.index("+++")
+    assert summary < block < diff
+    assert "error conflict/input-rewrite-race" in shown and "hint:" in shown
+
+
+def test_findings_it_keeps_are_a_count_with_the_command_that_shows_them(hookwright, home, project):
+    write_json(project / ".claude" / "settings.json", {"hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": "echo done", "timeout": 5000}]}]}})  # milliseconds: a warning
+    shown = hookwright("install", "git-guard", *at(project), "--dry-run").out
+
+    assert f"it keeps 1 existing finding (hookwright doctor --project {project} shows them)" in shown
+    assert "this change introduces" not in shown
+
+
+# ---- consent -------------------------------------------------------------------------------------------
+
+def test_with_yes_an_introduced_error_is_refused_with_exit_3_and_nothing_written(hookwright, home, project):
+    settings = project_rewriter(project)
+    before = settings.read_bytes()
+    ran = hookwright("install", "path-normalizer", *at(project), "--yes")
+
+    assert ran.code == 3
+    assert "conflict/input-rewrite-race" in ran.out and "--allow-conflicts" in ran.err
+    assert settings.read_bytes() == before
+    assert not (project / ".claude" / "hookwright").exists()
+
+
+def test_allow_conflicts_writes_it_anyway(hookwright, home, project):
+    settings = project_rewriter(project)
+    ran = hookwright("install", "path-normalizer", *at(project), "--yes", "--allow-conflicts", "--json")
+
+    assert ran.code == 0 and ran.json["status"] == "applied"
+    assert introduced(ran) == ["conflict/input-rewrite-race"]  # the applied plan still says what it brought
+    assert len(commands(read_json(settings))) == 2
+
+
+def test_without_a_terminal_the_plan_says_which_flags_would_accept_the_conflict(hookwright, home, project):
+    project_rewriter(project)
+    ran = hookwright("install", "path-normalizer", *at(project))
+
+    assert ran.code == 3 and "--yes" in ran.err and "--allow-conflicts" in ran.err
+
+
+def test_an_uninstall_that_removes_a_racer_resolves_the_race(hookwright, home, project):
+    project_rewriter(project)
+    assert hookwright("install", "path-normalizer", *at(project), "--yes", "--allow-conflicts").code == 0
+    ran = hookwright("uninstall", "path-normalizer", *at(project), "--dry-run", "--json")
+
+    assert [(f["rule"], f["change"]) for f in findings(ran)] == [("conflict/input-rewrite-race", "resolved")]
+    assert "this change resolves 1 finding" in hookwright("uninstall", "path-normalizer", *at(project), "--dry-run").out
+
+
+def test_removing_our_entries_needs_no_consent_for_errors_it_keeps(hookwright, home, project):
+    write_json(project / ".claude" / "settings.json",
+               foreign("Bash", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/missing.sh'))  # an error, not ours
+    assert hookwright("install", "git-guard", *at(project), "--yes").code == 0
+    ran = hookwright("uninstall", "git-guard", *at(project), "--yes", "--json")
+
+    assert ran.code == 0 and ran.json["status"] == "applied"
+    kept = [(f["rule"], f["severity"]) for f in findings(ran) if f["change"] == "kept"]
+    assert ("command/script-missing", "error") in kept and len(kept) == len(findings(ran))
+
+
+def test_a_rollback_that_brings_a_race_back_needs_consent(hookwright, home, project):
+    settings = project_rewriter(project)
+    assert hookwright("install", "path-normalizer", *at(project), "--yes", "--allow-conflicts").code == 0
+    assert hookwright("uninstall", "path-normalizer", *at(project), "--yes").code == 0
+    before = settings.read_bytes()
+
+    refused = hookwright("rollback", "--yes", "--json")
+    assert refused.code == 3 and refused.json["status"] == "refused"
+    assert introduced(refused) == ["conflict/input-rewrite-race"]
+    assert settings.read_bytes() == before
+    assert hookwright("rollback", "--yes", "--allow-conflicts").code == 0
+    assert len(commands(read_json(settings))) == 2
+
+
+# ---- the JSON document ----------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def result_schema():
+    schema = json.loads((resources.data_root() / "schemas" / "result.schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def test_every_plan_document_matches_its_schema(hookwright, home, project, result_schema):
+    project_rewriter(project)
+    documents = [
+        hookwright("install", "path-normalizer", *at(project), "--dry-run", "--json"),
+        hookwright("install", "path-normalizer", *at(project), "--yes", "--json"),  # refused
+        hookwright("install", "path-normalizer", *at(project), "--json"),  # needs confirmation
+        hookwright("install", "path-normalizer", *at(project), "--yes", "--allow-conflicts", "--json"),
+        hookwright("install", "path-normalizer", *at(project), "--yes", "--json"),  # unchanged
+        hookwright("uninstall", "path-normalizer", *at(project), "--yes", "--json"),
+        hookwright("rollback", "--dry-run", "--json"),
+    ]
+    statuses = [ran.json["status"] for ran in documents]
+    assert statuses == ["dry-run", "refused", "needs-confirmation", "applied", "unchanged", "applied", "dry-run"]
+    for ran in documents:
+        errors = [f"{list(e.absolute_path)}: {e.message}" for e in result_schema.iter_errors(ran.json)]
+        assert not errors, errors
+
+
+def test_the_schema_rejects_a_finding_without_its_change(result_schema):
+    plan = {"target": {"host": "claude", "scope": "user", "config": "/x", "runtime_root": "/y", "project": None},
+            "changed": True, "added": [], "removed": [], "packs": [], "changed_paths": [], "diff": "", "notes": [],
+            "findings": [{"rule": "conflict/input-rewrite-race", "severity": "error", "file": "/x", "line": 1,
+                          "column": 1, "message": "m", "hint": "h"}]}
+    document = {"schema": "hookwright/1", "hookwright_version": "0", "command": "install", "status": "dry-run",
+                "exit_code": 0, "plans": [plan], "operation": None}
+    assert not result_schema.is_valid(document)
+    plan["findings"][0]["change"] = "introduced"
+    assert result_schema.is_valid(document)
