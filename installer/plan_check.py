@@ -18,9 +18,8 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from installer.doctor.model import ConfigFile, Context, Finding, Handler
@@ -37,8 +36,7 @@ _ORDER = {INTRODUCED: 0, RESOLVED: 1, KEPT: 2}
 _SEVERITY = {"error": 0, "warning": 1, "info": 2}
 
 
-@dataclass(frozen=True)
-class PlanFinding:
+class PlanFinding(NamedTuple):
     """A doctor finding, and what the plan does to it."""
 
     finding: Finding

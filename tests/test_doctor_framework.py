@@ -404,3 +404,11 @@ def test_pre_commit_hook_runs_doctor_on_staged_hook_configs():
     for path in ("settings.json", ".claude/settings.json.bak", ".claude/agents/x.md", "myhooks.json.txt",
                  "notmy.claude/settings.json"):
         assert not pattern.search(path), path
+
+
+def test_the_compiled_rule_catalog_matches_the_toml_it_is_built_from():
+    """Rules are written in installer/doctor/rules/*.toml and read at run time from catalog.json;
+    after editing a rule, run scripts/build_rule_catalog.py."""
+    from installer.doctor.model import CATALOG, RULES_DIR, compile_catalog
+
+    assert json.loads((RULES_DIR / CATALOG).read_text(encoding="utf-8")) == compile_catalog()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from installer.doctor import handler_facts
 from installer.doctor.model import Handler
@@ -22,8 +22,7 @@ from installer.doctor.overlap import covers, meets
 EVERY_SESSION = ("every session",)
 
 
-@dataclass(frozen=True)
-class Copy:
+class Copy(NamedTuple):
     handler: Handler  # the repeated copy
     of: Handler  # an earlier copy it repeats
     runs: bool  # it runs as well (another plugin's copy, Cursor); False: deduplicated with `of`

@@ -10,12 +10,11 @@ import json
 import os
 import re
 import sys
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from installer.doctor.facts import (CLAUDE_EVENTS, CURSOR_EVENTS, GEMINI_EVENTS, OPENCODE_HOOK_KEYS,
-                                    FOLDED_CURSOR_EVENTS, fold)
+from installer.doctor.facts import (CLAUDE_EVENTS, CURSOR_EVENTS, FOLDED_CURSOR_EVENTS, GEMINI_EVENTS,
+                                    OPENCODE_HOOK_KEYS, fold)
 from installer.doctor.model import ConfigFile, Plugin, resolved
 from installer.document import read_file_bytes
 from installer.errors import HookwrightError
@@ -25,8 +24,7 @@ SCRIPT_SUFFIXES = (".js", ".ts", ".mjs", ".cjs", ".mts")
 SCOPE_ORDER = {"user": 0, "project": 1, "local": 2, "managed": 3}  # precedence of ordinary keys, low to high
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
     """A file to check, and what its location already says about it."""
 
     path: Path
@@ -81,8 +79,7 @@ def given_candidates(paths: list[Path], project: Path) -> list[Candidate]:
     return found
 
 
-@dataclass(frozen=True)
-class _KnownPlaces:
+class _KnownPlaces(NamedTuple):
     """Where the files of the scopes that do not follow from a file's own folder live."""
 
     managed: frozenset[Path]

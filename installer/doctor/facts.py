@@ -6,7 +6,7 @@ fields), claude-code-observed.md (what Claude Code 2.1.328 really does), other-h
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # ---- Claude Code -----------------------------------------------------------------------------
 
@@ -18,8 +18,7 @@ TOOL = "tool"  # the matcher filters tool names
 OPEN = "open"  # the matcher filters values we cannot list (agent types, MCP servers, file names...)
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
     name: str
     matcher: str | frozenset | None  # TOOL, OPEN, a closed set of values, or None (no matcher support)
     types: frozenset  # handler types the event runs

@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import os
 import weakref
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from installer.doctor import resolve, scripts
 from installer.doctor.model import ConfigFile, Handler
@@ -105,8 +105,7 @@ def script_facts(handler: Handler) -> list[tuple[resolve.Invocation, scripts.Scr
     return found
 
 
-@dataclass(frozen=True)
-class Rewrite:
+class Rewrite(NamedTuple):
     status: str  # yes | no | unknown
     source: str  # pack | script | command | probe | type | none
     why: str

@@ -16,6 +16,7 @@ import string
 import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from installer.doctor.facts import NARROW_EXACT_EVENTS
 
@@ -24,8 +25,7 @@ NARROW_EXACT = re.compile(r"[A-Za-z0-9_|]*")
 SPLIT = re.compile(r"\s*[|,]\s*")
 
 
-@dataclass(frozen=True)
-class Matcher:
+class Matcher(NamedTuple):
     """One matcher as the host reads it."""
 
     text: str | None

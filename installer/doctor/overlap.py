@@ -77,13 +77,38 @@ def server_reach(matcher: str | None, server: str, event: str = "PreToolUse") ->
 
 @lru_cache(maxsize=16384)
 def _reach(m: Matcher, server: str) -> str:
-    if m.kind == "all":
+    if m.kind == "all" or m.kind == "regex" and m.pattern is not None and _takes_whole_prefix(m, f"mcp__{server}__"):
         return "all"
     touched = _touches(m, server)
     if touched is not True:
         return "some" if touched else "none"  # (exact names, or decided by sampling: never all)
+    if any(not m.pattern.search(name) for name in _sample_names(server, (m,))):
+        return "some"  # a tool name of the server it misses
     missed = _search([_ServerSpace(server), _Not(_search_machine(m.pattern.pattern))])
     return "all" if missed is None else "some"
+
+
+# what can make a match depend on the text after it: an end anchor, a word boundary, a look-around
+# (conservative: a "$" in a character class counts too, and leaves the question to the automaton)
+_END_SENSITIVE = re.compile(r"\$|\\[ZbB]|\(\?<?[=!]")
+
+
+_LITERAL_SERVER = re.compile(r"\^?mcp__([A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*)__")
+
+
+def _names_only_other_servers(pattern: str, server: str) -> bool:
+    """Every branch starts with `mcp__<another server>__`: such a text never occurs in a tool name
+    of `server` (a tool part has no `__`, and neither has a server name here)."""
+    if "__" in server:
+        return False
+    branches = _top_level_branches(pattern) or []
+    return all((found := _LITERAL_SERVER.match(branch)) and found.group(1) != server for branch in branches)
+
+
+def _takes_whole_prefix(m: Matcher, prefix: str) -> bool:
+    """A regex that finds a match inside `mcp__<server>__` itself, with nothing that looks past
+    the match, matches every tool name that starts so (the regex is searched, unanchored)."""
+    return not _END_SENSITIVE.search(m.pattern.pattern) and m.pattern.search(prefix) is not None
 
 
 @lru_cache(maxsize=16384)
@@ -96,8 +121,10 @@ def _touches(m: Matcher, server: str) -> bool | str:
         return True
     if m.kind == "exact":
         return "some" if any(_in_server(name, prefix) for name in m.names) else False
-    if m.pattern is None:
+    if m.pattern is None or _names_only_other_servers(m.pattern.pattern, server):
         return False
+    if _samples_match(server, (m,)):
+        return True  # a tool name of the server it matches: no automaton needed
     machine = _search_machine(m.pattern.pattern)
     found = _GAVE_UP if machine is None else _search([_ServerSpace(server), machine])
     if found is _GAVE_UP:
@@ -135,6 +162,9 @@ def _mcp_pair(ma: Matcher, mb: Matcher, server: str) -> str | None:
     for first, second in ((ma, mb), (mb, ma)):
         if first.kind == "exact":
             return next((n for n in first.names if _in_server(n, prefix) and second.matches(n)), None)
+    sample = _samples_match(server, (ma, mb))
+    if sample:
+        return sample  # (the automata prove there is none, and find names no sample has)
     machines: list = [_ServerSpace(server)]
     for m in (ma, mb):
         if m.kind == "regex":
@@ -344,8 +374,14 @@ def _has_anchor(body: str) -> bool:
 
 
 def _samples_match(server: str, matchers: tuple[Matcher, ...]) -> str | None:
-    """Fallback for patterns an automaton cannot express: a sample tool name of the server that
-    every matcher matches, built from the words the patterns contain and the built-in names."""
+    """A sample tool name of the server that every matcher matches, or None (which proves
+    nothing: the automata decide then, or, for patterns they cannot express, this is the answer)."""
+    return next((name for name in _sample_names(server, matchers) if all(m.matches(name) for m in matchers)), None)
+
+
+@lru_cache(maxsize=4096)
+def _sample_names(server: str, matchers: tuple[Matcher, ...]) -> tuple[str, ...]:
+    """Tool names of the server built from the words the patterns contain and the built-in names."""
     from installer.doctor.facts import BUILTIN_TOOLS
 
     words = set(BUILTIN_TOOLS) | {"x", "tool"}
@@ -355,10 +391,7 @@ def _samples_match(server: str, matchers: tuple[Matcher, ...]) -> str | None:
     prefix = f"mcp__{server}__"
     candidates = sorted({prefix + w.removeprefix(prefix) for w in words if w} |
                         {prefix + w.split("__")[-1] for w in words if "__" in w and w.split("__")[-1]})
-    for name in candidates:
-        if _in_server(name, prefix) and all(m.matches(name) for m in matchers):
-            return name
-    return None
+    return tuple(name for name in candidates if _in_server(name, prefix))
 
 
 # ---- copies of one command: where does each of two matchers fire? -------------------------------

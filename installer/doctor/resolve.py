@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property, lru_cache, partial
 from pathlib import Path
+from typing import NamedTuple
 
 # Hard-coded home directories: macOS, Linux, Windows (either slash).
 HOME_PATH = re.compile(r"(?<![\w.$}])(/Users/[^/\s'\"$`]+/|/home/[^/\s'\"$`]+/|[A-Za-z]:[\\/]{1,2}Users[\\/]{1,2}[^\\/\s'\"]+[\\/])")
@@ -58,8 +59,7 @@ SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", 
 
 # ---- results ---------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Invocation:
+class Invocation(NamedTuple):
     """One simple command in the string: what it runs and which file, if any."""
 
     executable: str  # the program as the shell sees it after expansion ("python3", "/abs/x.sh", "npx")
@@ -78,8 +78,7 @@ class Invocation:
     sets_status: bool = True  # its exit status can become the hook's (nothing runs after it, no pipe, no ||)
 
 
-@dataclass(frozen=True)
-class Resolution:
+class Resolution(NamedTuple):
     form: str  # "shell" | "exec" | "none" (not a command handler, or no command)
     invocations: tuple[Invocation, ...] = ()
     main: Invocation | None = None  # the one that does the hook's work (the script it runs, if any)
@@ -838,7 +837,7 @@ class _ExitStatus:
             self.exits_early = True
 
     def tested(self, inv: Invocation) -> Invocation:
-        return replace(inv, tolerated=True) if self.condition else inv
+        return inv._replace(tolerated=True) if self.condition else inv
 
     def operator(self, token: str) -> None:
         self.in_branch = False
@@ -863,7 +862,7 @@ class _ExitStatus:
         tolerated, undecided = _covered(self.tolerated, len(self.found)), _covered(self.undecided, len(self.found))
         for index, inv in enumerate(self.found):
             if (tolerated[index] and not inv.tolerated) or undecided[index]:
-                self.found[index] = replace(inv, tolerated=inv.tolerated or tolerated[index],
+                self.found[index] = inv._replace(tolerated=inv.tolerated or tolerated[index],
                                             sets_status=not undecided[index])
 
     def _open_or_close(self, token: str) -> None:

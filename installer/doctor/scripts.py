@@ -31,6 +31,7 @@ import tokenize
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from installer.doctor.facts import LEGACY_INPUT_VARIABLE
 
@@ -81,8 +82,7 @@ JS_DELEGATE = re.compile(r"""stdio\s*:\s*['"]inherit['"]|\.pipe\(\s*process\.std
 JS_IMPORT = re.compile(r"""(?:require\(\s*|from\s+|import\s+)['"](?P<mod>\.{1,2}/[^'"]+)['"]""")
 
 
-@dataclass(frozen=True)
-class Site:
+class Site(NamedTuple):
     """A place in the script: what is there, its 1-based line and column."""
 
     what: str
@@ -90,8 +90,7 @@ class Site:
     column: int
 
 
-@dataclass(frozen=True)
-class ScriptFacts:
+class ScriptFacts(NamedTuple):
     path: Path
     language: str  # python | javascript | shell | unknown
     readable: bool = True

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, NamedTuple
 
 from installer import resources
 from installer.doctor.discovery import SCOPE_ORDER
@@ -294,8 +293,7 @@ def _suggest(event: str, known: Any, folded: dict[str, str]) -> str:
 
 # ---- Claude Code settings: SchemaStore's schema outside "hooks" --------------------------------------
 
-@dataclass(frozen=True)
-class SchemaError:
+class SchemaError(NamedTuple):
     """One schema violation, as the rules below read it."""
 
     keys: tuple  # where the offending value is
