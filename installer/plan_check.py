@@ -104,28 +104,24 @@ def _entries_changed(old: ConfigFile | None, new: ConfigFile | None, before: Con
                      after: Context) -> tuple[list[Handler], list[Handler]]:
     """The handlers of the changed file that the change adds and removes (equal handlers, same
     event and matcher, are the same entry wherever they moved)."""
-    def of(file, ctx):
-        return [h for h in ctx.handlers if h.file is file] if file is not None else []
+    then = [h for h in before.handlers if h.file is old] if old is not None else []
+    now = [h for h in after.handlers if h.file is new] if new is not None else []
+    return _unmatched(now, then), _unmatched(then, now)
 
-    def key(handler):
+
+def _unmatched(handlers: list[Handler], others: list[Handler]) -> list[Handler]:
+    """The handlers that no equal one among `others` pairs off with (each pairs off once)."""
+    def key(handler: Handler) -> tuple:
         return handler.event, handler.matcher, json.dumps(handler.value, sort_keys=True)
 
-    then, now = of(old, before), of(new, after)
-    waiting = Counter(map(key, then))
-    added = []
-    for handler in now:
+    waiting = Counter(map(key, others))
+    left = []
+    for handler in handlers:
         if waiting[key(handler)]:
             waiting[key(handler)] -= 1
         else:
-            added.append(handler)
-    staying = Counter(map(key, now))
-    removed = []
-    for handler in then:
-        if staying[key(handler)]:
-            staying[key(handler)] -= 1
-        else:
-            removed.append(handler)
-    return added, removed
+            left.append(handler)
+    return left
 
 
 def _only(ctx: Context, config: Path, handlers: list[Handler]) -> Context:
