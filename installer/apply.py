@@ -106,7 +106,7 @@ def _write_runtimes_and_config(plan: Plan) -> None:
     """Runtimes, then receipts, then the config: no entry ever points at a missing script,
     and a receipt always exists for entries we wrote (so a crash is repaired, not refused)."""
     target = plan.target
-    if target.runtime_root.name == "hookwright-local" and any(p.writes for p in plan.packs):
+    if target.personal and any(p.writes for p in plan.packs):
         _ignore_folder_in_git(target.runtime_root)
     for change in plan.packs:
         for name, (content, mode) in sorted(change.writes.items(), key=lambda item: item[0] == RECEIPT):

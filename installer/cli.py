@@ -26,11 +26,11 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-HOSTS = ["claude"]
 JsonOpt = typer.Option(False, "--json", help="Print one versioned JSON document on stdout.")
 DryRunOpt = typer.Option(False, "--dry-run", help="Show the plan; write nothing.")
 YesOpt = typer.Option(False, "--yes", "-y", help="Apply without asking.")
-HostOpt = typer.Option("claude", "--host", help="Agent whose config to change (today: claude).")
+HostOpt = typer.Option(None, "--host", help="Agent whose hooks to change: claude (default), cursor or opencode.")
+ForceOpt = typer.Option(False, "--force", help="Overwrite or remove a hookwright plugin file someone edited (opencode).")
 ProjectOpt = typer.Option(None, "--project", help="Project folder for project/local scope (default: cwd).",
                           file_okay=False)
 
@@ -47,11 +47,6 @@ def _version(show: bool) -> None:
 def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                        help="Print the version and exit.")) -> None:
     """Install, check and remove the hooks of AI coding agents, without losing anyone's config."""
-
-
-def _host_option(host: str) -> None:
-    if host not in HOSTS:
-        raise HookwrightError(f"host {host!r} is not supported yet", hint=f"supported: {', '.join(HOSTS)}")
 
 
 AllowConflictsOpt = typer.Option(False, "--allow-conflicts",
@@ -83,11 +78,12 @@ def _execute(as_json: bool, produce: Callable[[], "Result"], error_format: str |
 @app.command()
 def install(
     packs: Optional[List[str]] = typer.Argument(None, help="Packs to install (see `hookwright packs`)."),
-    host: str = HostOpt,
+    host: Optional[str] = HostOpt,
     scope: Optional[Scope] = typer.Option(None, "--scope", help="user (default), project or local."),
     project: Optional[Path] = ProjectOpt,
     option: List[str] = typer.Option([], "--option", "-o", help="Pack option KEY=VALUE (or PACK.KEY=VALUE)."),
     adopt: bool = typer.Option(False, "--adopt", help="Take over entries that run our runtime but have no receipt."),
+    force: bool = ForceOpt,
     dry_run: bool = DryRunOpt,
     yes: bool = YesOpt,
     allow_conflicts: bool = AllowConflictsOpt,
@@ -99,39 +95,54 @@ def install(
         from installer import output
         from installer.commands.install import install as run
 
-        _host_option(host)
-        chosen, where = list(packs or []), scope
+        chosen, where, agent = list(packs or []), scope, host
         if not chosen and output.interactive() and not as_json:
-            chosen, where = _ask_packs_and_scope(where)
-        return run(chosen, scope=where or Scope.user, project=project, options=option, adopt=adopt,
-                   dry_run=dry_run, consent=_consent(yes, allow_conflicts))
+            agent, chosen, where = _ask_host_packs_and_scope(agent, where)
+        return run(chosen, host=agent or "claude", scope=where or Scope.user, project=project, options=option,
+                   adopt=adopt, force=force, dry_run=dry_run, consent=_consent(yes, allow_conflicts))
     _execute(as_json, produce)
 
 
-def _ask_packs_and_scope(scope: Scope | None) -> tuple[list[str], Scope]:
+def _ask_host_packs_and_scope(host: str | None, scope: Scope | None) -> tuple[str, list[str], Scope]:
     from rich.prompt import Prompt
 
-    from installer import output
+    from installer import hosts, output
+    from installer.hosts.base import SCOPE_LINES
     from installer.packs import bundled_pack_names, load_pack
 
+    if host is None:  # the agents found on this machine first
+        found = {h.name: h.found_on_this_machine() for h in hosts.every()}
+        order = sorted(hosts.NAMES, key=lambda name: found[name] is None)
+        for name in order:
+            where = f"found: {found[name]}" if found[name] else "not found on this machine"
+            output.out().print(f"  [bold]{name}[/] ({hosts.get(name).title}): [dim]{output.escape(where)}[/]")
+        host = Prompt.ask("Agent", choices=list(order), default=order[0], console=output.out())
+    adapter = hosts.get(host)
     names = bundled_pack_names()
     for number, name in enumerate(names, 1):
-        output.out().print(f"  {number}. [bold]{name}[/]: {load_pack(name).description}")
+        pack = load_pack(name)
+        why = adapter.refusal(pack)
+        shown = f"[dim](not for {adapter.title}: {output.escape(why)})[/]" if why else output.escape(pack.description)
+        output.out().print(f"  {number}. [bold]{name}[/]: {shown}")
     picked = Prompt.ask("Packs to install (numbers or names, comma-separated)", console=output.out())
     chosen = []
     for token in (t.strip() for t in picked.split(",") if t.strip()):
         chosen.append(names[int(token) - 1] if token.isdigit() and 0 < int(token) <= len(names) else token)
     if scope is None:
-        scope = Scope(Prompt.ask("Scope", choices=[s.value for s in Scope], default="user", console=output.out()))
-    return chosen, scope
+        for choice in adapter.scopes:
+            output.out().print(f"  [bold]{choice.value}[/]: {SCOPE_LINES[choice]}")
+        scope = Scope(Prompt.ask("Scope", choices=[s.value for s in adapter.scopes], default="user",
+                                 console=output.out()))
+    return host, chosen, scope
 
 
 @app.command()
 def uninstall(
     packs: Optional[List[str]] = typer.Argument(None, help="Packs to remove (default: every pack installed there)."),
-    host: str = HostOpt,
+    host: Optional[str] = HostOpt,
     scope: Scope = typer.Option(Scope.user, "--scope"),
     project: Optional[Path] = ProjectOpt,
+    force: bool = ForceOpt,
     dry_run: bool = DryRunOpt,
     yes: bool = YesOpt,
     allow_conflicts: bool = AllowConflictsOpt,
@@ -141,9 +152,8 @@ def uninstall(
     def produce():
         from installer.commands.uninstall import uninstall as run
 
-        _host_option(host)
-        return run(list(packs or []), scope=scope, project=project, dry_run=dry_run,
-                   consent=_consent(yes, allow_conflicts))
+        return run(list(packs or []), host=host or "claude", scope=scope, project=project, force=force,
+                   dry_run=dry_run, consent=_consent(yes, allow_conflicts))
     _execute(as_json, produce)
 
 
@@ -151,6 +161,7 @@ def uninstall(
 def rollback(
     to: Optional[str] = typer.Option(None, "--to", help="Undo this operation and every later one."),
     list_: bool = typer.Option(False, "--list", help="Show the journal of operations."),
+    host: Optional[str] = typer.Option(None, "--host", help="Only operations on this agent's files."),
     force: bool = typer.Option(False, "--force", help="Restore the byte-exact backup instead of entry-level undo."),
     dry_run: bool = DryRunOpt,
     yes: bool = YesOpt,
@@ -162,8 +173,27 @@ def rollback(
         from installer.commands import rollback as command
 
         if list_:
-            return command.journal_listing()
-        return command.rollback(to=to, force=force, dry_run=dry_run, consent=_consent(yes, allow_conflicts))
+            return command.journal_listing(host)
+        return command.rollback(to=to, host=host, force=force, dry_run=dry_run,
+                                consent=_consent(yes, allow_conflicts))
+    _execute(as_json, produce)
+
+
+@app.command()
+def render(
+    pack: str = typer.Argument(..., help="The pack to render (see `hookwright packs`)."),
+    host: str = typer.Option(..., "--host", help="claude, cursor or opencode."),
+    scope: Scope = typer.Option(Scope.user, "--scope"),
+    project: Optional[Path] = ProjectOpt,
+    option: List[str] = typer.Option([], "--option", "-o", help="Pack option KEY=VALUE."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Print the file install would write for this host and scope (the config with the pack's
+    entries in it, or opencode's plugin); nothing is written."""
+    def produce():
+        from installer.commands.render import render as run
+
+        return run(pack, host=host, scope=scope, project=project, options=option)
     _execute(as_json, produce)
 
 

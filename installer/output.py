@@ -65,6 +65,11 @@ def print_result(result: Result, as_json: bool) -> None:
     if as_json:
         print_json(result.to_json())
         return
+    if result.status == "rendered":  # the file itself on stdout, so it can be piped or compared
+        sys.stdout.write(result.data["content"])
+        err().print(f"[dim]install would write this to {escape(result.data['file'])}, and the runtime files "
+                    f"{escape(', '.join(result.data['runtime_files']) or '(none: they are already there)')}[/]")
+        return
     if result.status == "listed":
         if "packs" in result.data:
             _print_packs(result.data["packs"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from installer import resources
 from installer.errors import HookwrightError
@@ -17,24 +17,34 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 
-@dataclass(frozen=True)
-class HostTarget:
-    """How one hook is wired into one host: event, matcher, timeout in seconds."""
+HOSTS = ("claude", "cursor", "opencode")  # the wirings a pack.toml may hold (schemas/pack.schema.json)
+# what a hook's flags ask of a host (installer.hosts.base.Capabilities)
+FLAG_NEEDS = {"rewrites_input": "rewrite_input", "blocks": "block"}
+
+
+class HostTarget(NamedTuple):
+    """How one hook is wired into one host: event, matcher (opencode: the tools its plugin
+    runs the hook for, `mcp` or names joined by |), timeout in seconds."""
 
     event: str
     matcher: str | None
     timeout: float
     matcher_option: str | None = None  # the matcher is this pack option's value
 
+    @property
+    def whole_timeout(self) -> int | float:
+        """The timeout as written in a config: 10, not 10.0."""
+        return int(self.timeout) if float(self.timeout).is_integer() else self.timeout
 
-@dataclass(frozen=True)
-class PackHook:
+
+class PackHook(NamedTuple):
     id: str
     script: str
     description: str
     rewrites_input: bool
     blocks: bool
     targets: dict[str, HostTarget]
+    needs: frozenset[str] = frozenset()  # host capabilities it cannot work without
 
 
 @dataclass(frozen=True)
@@ -68,6 +78,11 @@ class Pack:
     @property
     def version_key(self) -> tuple[int, ...]:
         return version_key(self.version)
+
+    @property
+    def needs(self) -> frozenset[str]:
+        """What a host must let its hooks do, for the pack to work there as it says."""
+        return frozenset().union(*(hook.needs for hook in self.hooks))
 
     def hooks_for(self, host: str) -> list[PackHook]:
         return [hook for hook in self.hooks if host in hook.targets]
@@ -132,10 +147,11 @@ def load_pack_file(manifest: Path) -> Pack:
         if not (manifest.parent / item["script"]).is_file():
             raise HookwrightError(f"hook {item['id']!r} names script {item['script']!r}, which is not in the pack",
                                   path=manifest)
-        targets = {host: HostTarget(t["event"], t.get("matcher"), t["timeout"], t.get("matcher_option"))
-                   for host, t in item.items() if host in ("claude",)}
+        targets = {host: HostTarget(t["event"], t.get("matcher", t.get("tools")), t["timeout"], t.get("matcher_option"))
+                   for host, t in item.items() if host in HOSTS}
+        needs = frozenset(item.get("needs", [])) | {need for flag, need in FLAG_NEEDS.items() if item[flag]}
         hooks.append(PackHook(item["id"], item["script"], item["description"],
-                              item["rewrites_input"], item["blocks"], targets))
+                              item["rewrites_input"], item["blocks"], targets, needs))
     ids = [h.id for h in hooks]
     if len(set(ids)) != len(ids):
         raise HookwrightError("two hooks share one id", path=manifest)

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
+from installer import hosts
 from installer.document import Document
 from installer.errors import ExitCode, HookwrightError
-from installer.hosts import claude as host
 from installer.hosts.base import Entry, Target
 from installer.state import sha256
 
@@ -93,9 +93,10 @@ class Plan:
         """Never write a file the host would reject: no schema problem the file did not have."""
         if not self.config_changed or self.delete_config:
             return
-        new_problems = host.problems(self.new_data) - host.problems(self.document.data)
+        host = hosts.get(self.target.host)
+        new_problems = host.problems(self.new_data) - (host.problems(self.document.data) if self.document.exists else set())
         if new_problems:
-            raise HookwrightError("the result would not be a valid Claude Code settings file; nothing written",
+            raise HookwrightError(f"the result would not be a valid {host.title} file; nothing written",
                                   path=self.target.config, code=ExitCode.REFUSED,
                                   detail="\n".join(sorted(new_problems)))
 

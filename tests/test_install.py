@@ -310,7 +310,7 @@ def test_a_result_the_host_would_reject_is_never_written(home, project):
     from installer.hosts.base import Scope
     from installer.plan import Plan
 
-    target = claude.target(Scope.project, project)
+    target = claude.HOST.target(Scope.project, project)
     bad = {"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "timeout": 0}]}]}}
     plan = Plan("install", target, Document.new(target.config), bad)
 

@@ -1,4 +1,4 @@
-"""`hookwright install`: wire packs into a host config, copy their runtimes, keep a receipt."""
+"""`hookwright install`: wire packs into a host's config, copy their runtimes, keep a receipt."""
 from __future__ import annotations
 
 import re
@@ -7,15 +7,13 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from installer.commands.result import Consent, Result, run_plan
-from installer.document import read_document
+from installer import atomic, hosts
+from installer.commands.result import Consent, Result, run_plans
 from installer.errors import ExitCode, HookwrightError
-from installer.hosts import claude as host
-from installer.hosts.base import Entry, Scope, Target
+from installer.hosts.base import Entry, Host, Scope, Target
 from installer.packs import Pack, load_pack, resolve_options
 from installer.plan import RECEIPT, PackChange, Plan, file_writes
 from installer.state import Receipt, RuntimeFile, read_receipt, sha256
-from installer import atomic
 
 RECEIPT_MODE = 0o644
 
@@ -25,27 +23,45 @@ def _mode(pack: Pack, name: str) -> int:
     return 0o755 if pack.is_script(name) else 0o644
 
 
-def install(pack_names: list[str], *, scope: Scope, project: Path | None, options: list[str],
-            adopt: bool, dry_run: bool, consent: Consent) -> Result:
+def install(pack_names: list[str], *, host: str = "claude", scope: Scope, project: Path | None, options: list[str],
+            adopt: bool, force: bool = False, dry_run: bool, consent: Consent) -> Result:
     if not pack_names:
         raise HookwrightError("name at least one pack to install", hint="`hookwright packs` lists them")
+    adapter = hosts.get(host)
     packs = [load_pack(name) for name in dict.fromkeys(pack_names)]
+    for pack in packs:
+        why = adapter.refusal(pack)
+        if why:
+            raise HookwrightError(why, code=ExitCode.REFUSED,
+                                  hint="`hookwright packs` lists the hosts each pack supports")
     chosen = resolve_options(packs, options)
-    target = host.target(scope, project)
-    atomic.check_writable(target.config)
-    refuse_unsafe_places(target, packs)
-    plan = plan_install(target, packs, chosen, adopt)
-    plan.project = project
-    return run_plan("install", plan, dry_run=dry_run, consent=consent)
+    plans = []
+    for target, its_packs in targets_for(adapter, scope, project, packs):
+        atomic.check_writable(target.config)
+        refuse_unsafe_places(adapter, target, its_packs)
+        plan = plan_install(adapter, target, its_packs, chosen, adopt, force)
+        plan.project = project
+        plans.append(plan)
+    return run_plans("install", plans, dry_run=dry_run, consent=consent)
 
 
-def _check_matchers(pack: Pack, values: dict[str, Any]) -> None:
+def targets_for(host: Host, scope: Scope, project: Path | None, packs: list[Pack]) -> list[tuple[Target, list[Pack]]]:
+    """The files the packs go into: one for a host with one config per scope, one per pack
+    for a host whose unit is a file (opencode)."""
+    found: dict[Path, tuple[Target, list[Pack]]] = {}
+    for pack in packs:
+        target = host.target(scope, project, pack.name)
+        found.setdefault(target.config, (target, []))[1].append(pack)
+    return list(found.values())
+
+
+def _check_matchers(host: Host, pack: Pack, values: dict[str, Any]) -> None:
     """A matcher taken from an option must be one the host can use (a regex that compiles)."""
-    for hook in pack.hooks_for(host.NAME):
-        option = hook.targets[host.NAME].matcher_option
+    for hook in pack.hooks_for(host.name):
+        option = hook.targets[host.name].matcher_option
         if option is None:
             continue
-        matcher = pack.matcher(hook, host.NAME, values) or ""
+        matcher = pack.matcher(hook, host.name, values) or ""
         try:
             re.compile(matcher)
             problem = "" if matcher.strip() else "it is empty, which matches every tool"
@@ -56,7 +72,7 @@ def _check_matchers(pack: Pack, values: dict[str, Any]) -> None:
                                   hint="give a tool name, names joined by |, or a regular expression such as mcp__.*")
 
 
-def refuse_unsafe_places(target: Target, packs: list[Pack]) -> None:
+def refuse_unsafe_places(host: Host, target: Target, packs: list[Pack]) -> None:
     """Anyone could swap a script in a world-writable folder, and the agent would run it."""
     folders = [target.config.parent, target.runtime_root, *(target.pack_dir(p.name) for p in packs)]
     for folder in folders:
@@ -64,7 +80,7 @@ def refuse_unsafe_places(target: Target, packs: list[Pack]) -> None:
             raise HookwrightError(f"{folder} is writable by every user; a hook runtime there could be replaced",
                                   path=folder, code=ExitCode.REFUSED, hint=f"chmod o-w {folder}")
     for pack in packs:
-        for name in pack.runtime_files(host.NAME):
+        for name in pack.runtime_files(host.name):
             script = target.pack_dir(pack.name) / name
             if atomic.world_writable(script):
                 raise HookwrightError("this runtime file is writable by every user, so it may have been changed",
@@ -72,10 +88,10 @@ def refuse_unsafe_places(target: Target, packs: list[Pack]) -> None:
                                       hint=f"check it, then chmod o-w {script} (or delete it) and install again")
 
 
-def plan_install(target: Target, packs: list[Pack], options: dict[str, dict[str, Any]], adopt: bool) -> Plan:
-    doc = read_document(target.config)
-    host.check_document(doc)
-    data = doc.data
+def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[str, dict[str, Any]], adopt: bool,
+                 force: bool = False) -> Plan:
+    doc = host.read(target, force)
+    data = doc.data if doc.exists else host.new_document_data()
     added: list[Entry] = []
     removed: list[Entry] = []
     changes = []
@@ -83,7 +99,7 @@ def plan_install(target: Target, packs: list[Pack], options: dict[str, dict[str,
         receipt = read_receipt(target.receipt_path(pack.name))
         kept = {k: v for k, v in (receipt.options if receipt else {}).items() if k in pack.options}
         values = pack.defaults() | kept | options[pack.name]
-        _check_matchers(pack, values)
+        _check_matchers(host, pack, values)
         present = host.owned_entries(data, pack.name)
         if receipt is None and present and not adopt:
             raise HookwrightError(
@@ -111,29 +127,31 @@ def plan_install(target: Target, packs: list[Pack], options: dict[str, dict[str,
                 data = host.remove(data, entry, keep_empty)
                 removed.append(entry)
         created = receipt.created_config if receipt else not doc.exists
-        changes.append(_runtime_change(target, pack, values, wanted, keep_empty, created, receipt))
+        changes.append(_runtime_change(host, target, pack, values, wanted, keep_empty, created, receipt))
     return Plan("install", target, doc, data, added, removed, changes,
-                replan=lambda: plan_install(target, packs, options, adopt), notes=_git_notes(target))
+                replan=lambda: plan_install(host, target, packs, options, adopt, force), notes=_git_notes(target))
 
 
 def _git_notes(target: Target) -> list[str]:
-    """settings.local.json is personal; Claude Code git-ignores it when it creates the file itself.
-    When we are the first to create it, say so if git would pick it up."""
-    if target.scope is not Scope.local or target.config.exists() or not shutil.which("git"):
+    """A personal config (Claude Code's settings.local.json) must stay out of git; Claude Code
+    git-ignores it when it creates the file itself. When we are the first to create it, say so
+    if git would pick it up."""
+    if not target.personal or target.config.exists() or not shutil.which("git"):
         return []
     done = subprocess.run(["git", "-C", str(target.project), "check-ignore", "-q", str(target.config)],
                           capture_output=True)
     if done.returncode != 1:  # 0: ignored; 128: not a git repository
         return []
+    name = target.config.relative_to(target.project).as_posix()
     return [f"{target.config} is personal but git does not ignore it here: add "
-            f"'.claude/settings.local.json' to .gitignore (Claude Code does so itself when it creates the file)"]
+            f"'{name}' to .gitignore (Claude Code does so itself when it creates the file)"]
 
 
-def _runtime_change(target: Target, pack: Pack, values: dict, wanted: list[Entry], keep_empty: list[str],
+def _runtime_change(host: Host, target: Target, pack: Pack, values: dict, wanted: list[Entry], keep_empty: list[str],
                     created_config: bool, receipt: Receipt | None) -> PackChange:
     folder = target.pack_dir(pack.name)
-    scripts = pack.runtime_files(host.NAME)
-    new_receipt = Receipt(pack.name, pack.version, host.NAME, target.scope.value, target.config.name, values,
+    scripts = pack.runtime_files(host.name)
+    new_receipt = Receipt(pack.name, pack.version, host.name, target.scope.value, target.config.name, values,
                           wanted, [RuntimeFile(name, sha256(content), _mode(pack, name)) for name, content in scripts.items()],
                           keep_empty, created_config)
     wanted_files = {name: (content, _mode(pack, name)) for name, content in scripts.items()}

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from installer.errors import ExitCode
 
@@ -38,6 +38,23 @@ class Result:
             "operation": self.operation.to_json() if self.operation else None,
             **self.data,
         }
+
+
+def run_plans(command: str, plans: Iterable[Plan], *, dry_run: bool, consent: Consent,
+              undoes: list[str | None] | None = None) -> Result:
+    """Run plans one after the other (one per file), stopping at the first that does not go
+    through; the result holds every plan run, the last operation and the worst exit code.
+    `plans` may be a generator: each plan is then made after the one before was carried out."""
+    results = []
+    for index, plan in enumerate(plans):
+        results.append(run_plan(command, plan, dry_run=dry_run, consent=consent,
+                                undoes=undoes[index] if undoes else None))
+        if results[-1].exit_code != ExitCode.OK:
+            break
+    written = [r for r in results if r.status == "applied"]
+    status = results[-1].status if results[-1].exit_code != ExitCode.OK or not written else "applied"
+    return Result(command, status, [p for r in results for p in r.plans],
+                  (written or results)[-1].operation, max(r.exit_code for r in results))
 
 
 def run_plan(command: str, plan: Plan, *, dry_run: bool, consent: Consent, undoes: str | None = None) -> Result:

@@ -10,17 +10,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from installer import atomic, state
-from installer.commands.result import Consent, Result, run_plan
-from installer.document import Document, read_document
+from installer import atomic, hosts, state
+from installer.commands.result import Consent, Result, run_plans
+from installer.document import Document
 from installer.errors import ExitCode, HookwrightError
-from installer.hosts import claude as host
-from installer.hosts.base import Target
+from installer.hosts.base import Host, Target
 from installer.plan import PackChange, Plan, file_writes
 
 
-def rollback(*, to: str | None, force: bool, dry_run: bool, consent: Consent) -> Result:
-    pending = undoable_operations()
+def rollback(*, to: str | None, host: str | None = None, force: bool, dry_run: bool, consent: Consent) -> Result:
+    if host is not None:
+        hosts.get(host)  # a host we know, or a usage error
+    pending = undoable_operations(host)
     if not pending:
         raise HookwrightError("there is nothing to roll back", code=ExitCode.REFUSED,
                               hint="`hookwright rollback --list` shows the journal")
@@ -32,14 +33,10 @@ def rollback(*, to: str | None, force: bool, dry_run: bool, consent: Consent) ->
             raise HookwrightError(f"no operation {to!r} that can still be undone",
                                   hint="`hookwright rollback --list` shows the ids")
         chosen = pending[: ids.index(to) + 1]
-    results = []
-    for op in chosen:
-        results.append(run_plan("rollback", plan_undo(op, force), dry_run=dry_run, consent=consent, undoes=op.id))
-        if results[-1].exit_code != ExitCode.OK:
-            break  # newest first: an older operation is not undone while a newer one still stands
-    last = results[-1]
-    return Result("rollback", last.status, [p for r in results for p in r.plans], last.operation,
-                  max((r.exit_code for r in results), default=ExitCode.OK))
+    # newest first, stopping at the first that does not go through: an older operation is not
+    # undone while a newer one still stands (plans are made one by one, each on what the last left)
+    return run_plans("rollback", (plan_undo(op, force) for op in chosen), dry_run=dry_run, consent=consent,
+                     undoes=[op.id for op in chosen])
 
 
 def _undone(ops: list[state.Operation]) -> set[str]:
@@ -47,35 +44,37 @@ def _undone(ops: list[state.Operation]) -> set[str]:
     return {op.undoes for op in ops if op.undoes and op.state == "done"}
 
 
-def journal_listing() -> Result:
-    ops = state.read_journal()
+def journal_listing(host: str | None = None) -> Result:
+    ops = [op for op in state.read_journal() if host is None or op.target["host"] == host]
     undone = _undone(ops)
     rows = [dict(op.to_json(), undone=op.id in undone) for op in ops]
     return Result("rollback", "listed", data={"journal": rows})
 
 
-def undoable_operations() -> list[state.Operation]:
-    """Newest first: operations that are not rollbacks and were not undone yet."""
+def undoable_operations(host: str | None = None) -> list[state.Operation]:
+    """Newest first: operations (on `host`'s files) that are not rollbacks and were not undone yet."""
     ops = state.read_journal()
     undone = _undone(ops)
-    return [op for op in reversed(ops) if op.kind != "rollback" and op.id not in undone]
+    return [op for op in reversed(ops) if op.kind != "rollback" and op.id not in undone
+            and (host is None or op.target["host"] == host)]
 
 
 def plan_undo(op: state.Operation, force: bool) -> Plan:
     target = Target.from_json(op.target)
+    host = hosts.get(target.host)
     atomic.check_writable(target.config)
     backup = state.backup_folder(op.backup) if op.backup else None
-    before = _backup_document(target, backup)
+    before = _backup_document(host, target, backup)
     packs = [_restore_pack(target, name, backup) for name in op.packs]
-    doc = read_document(target.config)
+    doc = host.load(target.config)
     if force:
         if before is None:
             raise HookwrightError(f"operation {op.id} has no backup to restore", code=ExitCode.REFUSED)
         return Plan("rollback", target, doc, before.data, list(op.removed), list(op.added), packs,
                     new_bytes=before.raw, delete_config=not before.exists,
                     notes=[f"restores the byte-exact backup {op.backup}"])
-    host.check_document(doc)
-    data = doc.data
+    host.check(doc, target, force=False)
+    data = doc.data if doc.exists else host.new_document_data()
     changed = []
     keep_empty = host.empty_containers(before.data, op.added) if before and before.exists else []
     for entry in op.added:
@@ -99,14 +98,14 @@ def plan_undo(op: state.Operation, force: bool) -> Plan:
                              for e, now in changed))
     return Plan("rollback", target, doc, data, list(op.removed), list(op.added), packs,
                 replan=lambda: plan_undo(op, force),
-                delete_config=doc.exists and data == {} and before is not None and not before.exists)
+                delete_config=doc.exists and host.holds_nothing(data) and before is not None and not before.exists)
 
 
-def _backup_document(target: Target, backup: Path | None) -> Document | None:
+def _backup_document(host: Host, target: Target, backup: Path | None) -> Document | None:
     if backup is None:
         return None
     config = backup / "config"
-    return Document.parse(target.config, config.read_bytes()) if config.is_file() else Document.new(target.config)
+    return host.parse(target.config, config.read_bytes()) if config.is_file() else Document.new(target.config)
 
 
 def _restore_pack(target: Target, name: str, backup: Path | None) -> PackChange:

@@ -3,42 +3,44 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from installer import atomic
-from installer.commands.result import Consent, Result, run_plan
-from installer.document import read_document
+from installer import atomic, hosts
+from installer.commands.result import Consent, Result, run_plans
 from installer.errors import HookwrightError
-from installer.hosts import claude as host
-from installer.hosts.base import Scope, Target
+from installer.hosts.base import Host, Scope, Target
 from installer.packs import RUNTIME_LIBRARY, load_pack
 from installer.plan import RECEIPT, PackChange, Plan, runtime_matches
 from installer.state import read_receipt
 
 
-def uninstall(pack_names: list[str], *, scope: Scope, project: Path | None, dry_run: bool,
-              consent: Consent) -> Result:
-    target = host.target(scope, project)
-    atomic.check_writable(target.config)
-    names = list(dict.fromkeys(pack_names)) or installed_packs(target)
+def uninstall(pack_names: list[str], *, host: str = "claude", scope: Scope, project: Path | None, force: bool = False,
+              dry_run: bool, consent: Consent) -> Result:
+    adapter = hosts.get(host)
+    names = list(dict.fromkeys(pack_names)) or installed_packs(adapter, scope, project)
     if not names:
-        raise HookwrightError("no hookwright pack is installed here", path=target.config,
-                              hint="choose the scope with --scope (and --project)")
-    plan = plan_uninstall(target, names)
-    plan.project = project
-    return run_plan("uninstall", plan, dry_run=dry_run, consent=consent)
+        where = adapter.target(scope, project, None)
+        raise HookwrightError("no hookwright pack is installed here", path=where.config,
+                              hint="choose the host and scope with --host and --scope (and --project)")
+    by_file: dict[Path, tuple[Target, list[str]]] = {}
+    for name in names:
+        target = adapter.target(scope, project, name)
+        by_file.setdefault(target.config, (target, []))[1].append(name)
+    plans = []
+    for target, its_names in by_file.values():
+        atomic.check_writable(target.config)
+        plan = plan_uninstall(adapter, target, its_names, force)
+        plan.project = project
+        plans.append(plan)
+    return run_plans("uninstall", plans, dry_run=dry_run, consent=consent)
 
 
-def installed_packs(target: Target) -> list[str]:
-    """Packs with a receipt here, or with entries in the config that run our runtimes."""
-    names = set(installed_receipts(target))
-    doc = read_document(target.config)
-    host.check_document(doc)
-    names |= {who[0] for *_, handler in host.handlers(doc.data) if (who := host.owner(handler))}
-    return sorted(names)
+def installed_packs(host: Host, scope: Scope, project: Path | None) -> list[str]:
+    """Packs with a receipt in this host's scope, or with entries in its config that run our runtimes."""
+    target = host.target(scope, project, None)
+    return sorted(set(installed_receipts(target)) | host.packs_in(target))
 
 
-def plan_uninstall(target: Target, names: list[str]) -> Plan:
-    doc = read_document(target.config)
-    host.check_document(doc)
+def plan_uninstall(host: Host, target: Target, names: list[str], force: bool = False) -> Plan:
+    doc = host.read(target, force)
     data = doc.data
     removed = []
     changes = []
@@ -59,7 +61,7 @@ def plan_uninstall(target: Target, names: list[str]) -> Plan:
                 change.notes.append(f"{name} is not installed here")
             else:
                 change.notes.append("no receipt: entries recognised by their command")
-                ours = {host.owner(e.handler)[1] for e in present} | _bundled_file_names(name)
+                ours = {host.owner(e.handler)[1] for e in present} | _bundled_file_names(host, name)
                 change.removes = sorted(file for file in ours if (folder / file).is_file())
         else:
             for item in receipt.files:
@@ -71,16 +73,16 @@ def plan_uninstall(target: Target, names: list[str]) -> Plan:
         changes.append(change)
     created = [r for r in receipts if r.created_config]
     return Plan("uninstall", target, doc, data, [], removed, changes,
-                replan=lambda: plan_uninstall(target, names),
+                replan=lambda: plan_uninstall(host, target, names, force),
                 # only when no other pack of ours still has a receipt here
-                delete_config=doc.exists and data == {} and bool(created)
+                delete_config=doc.exists and host.holds_nothing(data) and bool(created)
                 and not set(installed_receipts(target)) - set(names))
 
 
-def _bundled_file_names(name: str) -> set[str]:
+def _bundled_file_names(host: Host, name: str) -> set[str]:
     """Without a receipt, the files the bundled pack of that name would have put there."""
     try:
-        return set(load_pack(name).runtime_files(host.NAME))
+        return set(load_pack(name).runtime_files(host.name))
     except HookwrightError:
         return {RUNTIME_LIBRARY}
 

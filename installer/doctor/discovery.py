@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -18,7 +17,7 @@ from installer.doctor.facts import (CLAUDE_EVENTS, CURSOR_EVENTS, FOLDED_CURSOR_
 from installer.doctor.model import ConfigFile, Plugin, resolved
 from installer.document import read_file_bytes
 from installer.errors import HookwrightError
-from installer.hosts import claude
+from installer.hosts import claude, cursor
 
 SCRIPT_SUFFIXES = (".js", ".ts", ".mjs", ".cjs", ".mts")
 SCOPE_ORDER = {"user": 0, "project": 1, "local": 2, "managed": 3}  # precedence of ordinary keys, low to high
@@ -48,18 +47,10 @@ def scope_candidates(project: Path, hosts: set[str], also: frozenset[Path] = fro
         found.extend(Candidate(p, "local", "claude-settings", project) for p in claude.local_settings_read(project))
         found.extend(Candidate(p, "managed", "claude-settings", project) for p in claude.managed_paths())
     if "cursor" in hosts:
-        found.append(Candidate(Path.home() / ".cursor" / "hooks.json", "user", "cursor-hooks", project))
+        found.append(Candidate(cursor.user_dir() / "hooks.json", "user", "cursor-hooks", project))
         found.append(Candidate(project / ".cursor" / "hooks.json", "project", "cursor-hooks", project))
-        found.extend(Candidate(p, "managed", "cursor-hooks", project) for p in cursor_managed_paths())
+        found.extend(Candidate(p, "managed", "cursor-hooks", project) for p in cursor.managed_paths())
     return [c for c in found if c.path.exists() or c.path.is_symlink() or (also and resolved(c.path) in also)]
-
-
-def cursor_managed_paths() -> list[Path]:
-    if sys.platform == "darwin":
-        return [Path("/Library/Application Support/Cursor/hooks.json")]
-    if sys.platform == "win32":
-        return [Path(r"C:\ProgramData\Cursor\hooks.json")]
-    return [Path("/etc/cursor/hooks.json")]
 
 
 def given_candidates(paths: list[Path], project: Path) -> list[Candidate]:
@@ -68,7 +59,7 @@ def given_candidates(paths: list[Path], project: Path) -> list[Candidate]:
     user = resolved(claude.user_dir())
     known = _KnownPlaces(managed=frozenset(resolved(p) for p in claude.managed_paths()),
                          user_settings=(user / "settings.json", user / "settings.local.json"),
-                         cursor_user=resolved(Path.home() / ".cursor"))
+                         cursor_user=resolved(cursor.user_dir()))
     found = []
     for path in paths:
         if path.is_dir():

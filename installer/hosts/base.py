@@ -1,17 +1,43 @@
-"""What every host adapter provides, and the words they share: scope, target, entry."""
+"""What every host adapter provides, and the words they share: scope, target, entry, host.
+
+A host is one agent whose hooks we manage (installer/hosts/<name>.py, one module each, looked
+up with installer.hosts.get). It knows where its files are per scope, how to read them
+strictly, how a pack's hooks are written for it, which entries in a file are ours, how to add,
+replace and remove them, and what it can express at all (block a call, rewrite its input, add
+context, answer a question). Commands, plans, rollback, list and doctor ask the host; none of
+them knows an agent by name.
+"""
 from __future__ import annotations
 
+import copy
 import json
+import os
+import re
+import shlex
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar, Iterator, NamedTuple
+
+from installer.errors import ExitCode, HookwrightError
+
+if TYPE_CHECKING:
+    from installer.document import Document
+    from installer.packs import Pack, PackHook
 
 
 class Scope(str, Enum):
     user = "user"
     project = "project"
     local = "local"
+
+
+SCOPE_LINES = {  # what each scope means, in one line (the interactive install shows them)
+    Scope.user: "for you, in every project on this machine",
+    Scope.project: "for everyone who works on the project (the files are committed with it)",
+    Scope.local: "for you, in this project only (git-ignored)",
+}
 
 
 @dataclass(frozen=True)
@@ -21,8 +47,9 @@ class Target:
     host: str
     scope: Scope
     config: Path
-    runtime_root: Path  # <scope dir>/hookwright: one folder per pack, each with its receipt
+    runtime_root: Path  # one folder per pack, each with its receipt
     project: Path | None
+    personal: bool = False  # the runtimes must stay out of version control (a .gitignore in runtime_root)
 
     def pack_dir(self, pack: str) -> Path:
         return self.runtime_root / pack
@@ -33,13 +60,14 @@ class Target:
     def to_json(self) -> dict:
         return {"host": self.host, "scope": self.scope.value, "config": str(self.config),
                 "runtime_root": str(self.runtime_root),
-                "project": str(self.project) if self.project else None}
+                "project": str(self.project) if self.project else None, "personal": self.personal}
 
     @classmethod
     def from_json(cls, raw: dict) -> "Target":
         """The target a journal entry recorded (rollback acts on it wherever it is run from)."""
         return cls(raw["host"], Scope(raw["scope"]), Path(raw["config"]), Path(raw["runtime_root"]),
-                   Path(raw["project"]) if raw.get("project") else None)
+                   Path(raw["project"]) if raw.get("project") else None,
+                   raw.get("personal", Path(raw["runtime_root"]).name == "hookwright-local"))
 
 
 @dataclass(frozen=True)
@@ -80,3 +108,244 @@ class Entry:
     def describe(self) -> str:
         on = f" on {self.matcher}" if self.matcher else ""
         return f"{self.event}{on}: {self.pack}/{self.hook}"
+
+
+class Capabilities(NamedTuple):
+    """What a host lets a hook do (the README's capability table is made from these)."""
+
+    block: bool  # refuse a tool call, with a reason the model reads
+    rewrite_input: bool  # change a tool call's arguments before it runs
+    add_context: bool  # add text the model reads
+    answer_questions: bool  # answer the agent's question to the user (AskUserQuestion)
+
+    def lacks(self, needs: set[str]) -> list[str]:
+        return [need for need in sorted(needs) if not getattr(self, need)]
+
+
+CAPABILITY_WORDS = {"block": "block a tool call", "rewrite_input": "rewrite a tool's input",
+                    "add_context": "add context for the model", "answer_questions": "answer a question"}
+
+
+class Host(ABC):
+    """One agent's hook files, as an installer sees them."""
+
+    name: ClassVar[str]  # claude | cursor | opencode
+    title: ClassVar[str]  # "Claude Code"
+    scopes: ClassVar[tuple[Scope, ...]]
+    capabilities: ClassVar[Capabilities]
+    programs: ClassVar[tuple[str, ...]] = ()  # its command-line programs, to tell whether it is on this machine
+
+    # ---- where ---------------------------------------------------------------------------
+
+    def target(self, scope: Scope, project: Path | None, pack: str | None = None) -> Target:
+        """The file a pack goes into in `scope` (for a host whose unit is a file: the pack's own)."""
+        if scope not in self.scopes:
+            raise HookwrightError(f"{self.title} has no {scope.value} scope",
+                                  hint=f"use --scope {' or '.join(s.value for s in self.scopes)}")
+        if scope is Scope.user:
+            return self._target(scope, None, pack)
+        project = (project or Path.cwd()).resolve()
+        if not project.is_dir():
+            raise HookwrightError(f"the project folder {project} does not exist", path=project,
+                                  hint="give an existing folder with --project")
+        found = self._target(scope, project, pack)
+        user = self._target(Scope.user, None, pack)
+        if found.config.parent.resolve() == user.config.parent.resolve():
+            raise HookwrightError(f"in {project}, {scope.value} scope is your user settings ({user.config.parent})",
+                                  path=found.config, hint="use --scope user, or run from a project")
+        return found
+
+    @abstractmethod
+    def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
+        """The target in an existing project (None for the user scope)."""
+
+    def found_on_this_machine(self) -> str | None:
+        """Where this host shows itself here (its config folder, or a program on PATH), if it does."""
+        import shutil
+
+        folder = self._target(Scope.user, None, "x").config.parent
+        if folder.is_dir():
+            return str(folder)
+        program = next((p for p in self.programs if shutil.which(p)), None)
+        return shutil.which(program) if program else None
+
+    # ---- reading -------------------------------------------------------------------------
+
+    def read(self, target: Target, force: bool = False) -> Document:
+        """The config, read strictly; a shape we cannot edit without guessing is an error that
+        names the file, the line and the column (exit 2). `force`: take over our own file even
+        if someone edited it (hosts whose unit is a file)."""
+        doc = self.load(target.config)
+        self.check(doc, target, force)
+        return doc
+
+    def load(self, path: Path) -> Document:
+        """The file as a document (a missing file: an empty one), without judging its shape."""
+        from installer.document import read_document
+
+        return read_document(path)
+
+    def parse(self, path: Path, raw: bytes) -> Document:
+        """A document from bytes (a backup's), as `load` reads them."""
+        from installer.document import Document
+
+        return Document.parse(path, raw)
+
+    def check(self, doc: Document, target: Target, force: bool) -> None:
+        """Refuse a document whose shape we cannot edit without guessing."""
+
+    def packs_in(self, target: Target) -> set[str]:
+        """The packs whose entries are in this scope's config (receipt or not)."""
+        doc = self.read(target)
+        return {who[0] for _, handler in self.handlers(doc.data) if (who := self.owner(handler))}
+
+    def holds_nothing(self, data: Any) -> bool:
+        """The data is what a new file holds: a file we created for it can go again."""
+        return data == {}
+
+    @abstractmethod
+    def problems(self, data: Any) -> set[str]:
+        """Violations of the host's schema, as comparable strings (to refuse a write that adds any)."""
+
+    def new_document_data(self) -> Any:
+        """What a file that does not exist yet holds, before our entries go in."""
+        return {}
+
+    # ---- what a pack becomes -------------------------------------------------------------
+
+    def refusal(self, pack: Pack) -> str | None:
+        """Why this host cannot run the pack as it is meant (None: it can). Never degraded:
+        a pack that would do less here than it says is refused here."""
+        lacking = self.capabilities.lacks(set(pack.needs))
+        if lacking:
+            return (f"{pack.name} needs to {' and '.join(CAPABILITY_WORDS[n] for n in lacking)}, "
+                    f"which {self.title} hooks cannot do")
+        unwired = [hook.id for hook in pack.hooks if self.name not in hook.targets]
+        if len(unwired) == len(pack.hooks):
+            return f"{pack.name} has no wiring for {self.title}"
+        if unwired:
+            return f"{pack.name} would run only in part in {self.title}: {', '.join(unwired)} have no wiring for it"
+        return None
+
+    @abstractmethod
+    def render(self, target: Target, pack: Pack, options: dict[str, Any]) -> list[Entry]:
+        """The entries that wire the pack's hooks into this host's file, with these options."""
+
+    def runtime_command(self, target: Target, pack: Pack, hook: PackHook, options: dict[str, Any],
+                        where: str) -> str:
+        """`python3 -I -S <where> --host <host> [--option k=v]`: how every host starts a runtime.
+        Options equal to their default are left out, so a default install's command is stable."""
+        extra = "".join(
+            f" --option {name}={shlex.quote(option_text(value))}"
+            for name, value in sorted(options.items())
+            if value != pack.options[name].default
+        )
+        return f"python3 -I -S {where} --host {self.name}{extra}"
+
+    # ---- our entries in a file -----------------------------------------------------------
+
+    @abstractmethod
+    def handlers(self, data: Any) -> Iterator[tuple[str, Any]]:
+        """(event, handler) for every handler the host would load from the data."""
+
+    def owner(self, handler: Any) -> tuple[str, str] | None:
+        """(pack, script) if this handler runs one of our runtimes."""
+        if not isinstance(handler, dict):
+            return None
+        match = self._owned.match(str(handler.get("command", "")))
+        return (match["pack"], match["script"]) if match else None
+
+    @property
+    def _owned(self) -> re.Pattern:
+        return owned_pattern(self.name)
+
+    def owned_entries(self, data: Any, pack: str) -> list[Entry]:
+        """Our entries for `pack` as they stand in the file now (whatever the receipt says)."""
+        found = []
+        for event, handler, matcher in self._located(data):
+            who = self.owner(handler)
+            if who and who[0] == pack:
+                found.append(Entry.of(pack, who[1], event, matcher, handler))
+        return found
+
+    @abstractmethod
+    def _located(self, data: Any) -> Iterator[tuple[str, Any, str | None]]:
+        """(event, handler, matcher) for every handler in well-formed places."""
+
+    def find(self, data: Any, entry: Entry) -> Any | None:
+        """The handler now in the file that runs `entry`'s script (ours by its command), if any."""
+        script = self.owner(entry.handler)
+        for event, handler, _ in self._located(data):
+            if event == entry.event and self.owner(handler) == script:
+                return handler
+        return None
+
+    @abstractmethod
+    def add(self, data: Any, entry: Entry) -> Any:
+        """The data with our entry added (a copy; never inside a foreign group)."""
+
+    @abstractmethod
+    def remove(self, data: Any, entry: Entry, keep_empty: list[str]) -> Any:
+        """The data without the handler that runs `entry`'s script; containers this emptied go,
+        those in `keep_empty` (empty before we came) stay."""
+
+    def replace(self, data: Any, old: Entry, new: Entry) -> Any:
+        """Upgrade in place where the host allows it; else remove and add."""
+        return self.add(self.remove(data, old, keep_empty=[]), new)
+
+    def empty_containers(self, data: Any, entries: list[Entry]) -> list[str]:
+        """Containers on the entries' paths that exist and are empty: they must stay after uninstall."""
+        kept = []
+        hooks = data.get("hooks") if isinstance(data, dict) else None
+        if hooks == {}:
+            kept.append("hooks")
+        for event in {e.event for e in entries}:
+            if isinstance(hooks, dict) and hooks.get(event) == []:
+                kept.append(f"hooks.{event}")
+        return kept
+
+
+def owned_pattern(host: str) -> re.Pattern:
+    """The command of one of our runtimes: `python3 -I -S <...>/hookwright/<pack>/<script> --host <host>`."""
+    return re.compile(
+        r"""^python3 -I -S .*hookwright(?:-local)?/(?P<pack>[a-z][a-z0-9-]*)/(?P<script>[a-z][a-z0-9-]*)['"]?"""
+        rf""" --host {host}(?:\s|$)""",
+        re.DOTALL,  # a home folder's name may hold a newline (quoted in the command)
+    )
+
+
+def option_text(value: Any) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def describe(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
+            type(None): "null"}.get(type(value), "a number")
+
+
+def refuse_shape(doc: Document, message: str, *keys: str | int, hint: str) -> None:
+    """Stop on a shape we cannot edit without guessing: exit 2, at the value's position."""
+    node = doc.node_at(*keys)
+    line, col = doc.position(node) if node else (None, None)
+    raise HookwrightError(message, path=doc.path, line=line, column=col, hint=hint)
+
+
+def quoted_absolute(path: Path) -> str:
+    return shlex.quote(str(path))
+
+
+def deep(data: Any) -> Any:
+    return copy.deepcopy(data)
+
+
+def env_path(variable: str, fallback: Path) -> Path:
+    """An XDG-style folder: the variable if it holds an absolute path, else the fallback."""
+    value = os.environ.get(variable, "")
+    return Path(value) if os.path.isabs(value) else fallback
+
+
+class Refused(HookwrightError):
+    """A write we will not make without a flag that says so (exit 3)."""
+
+    def __init__(self, message: str, **kwargs: Any) -> None:
+        super().__init__(message, code=ExitCode.REFUSED, **kwargs)

@@ -31,7 +31,7 @@ from installer.doctor.checks.hosts import claude_tool_names
 from installer.doctor.matching import classify
 from installer.doctor.handler_facts import pack_rewrites
 from installer.doctor.overlap import Overlap, matched_builtins, mcp_overlap, overlap, server_reach, unseen_servers
-from installer.hosts import claude
+from installer.hosts import claude, cursor
 
 RACE_EVENTS = ("PreToolUse", "PermissionRequest")
 MAX_PAIRS = 200
@@ -327,7 +327,7 @@ def _packs_in_several_scopes(ctx: Context) -> Iterator[Finding]:
 def _cursor_project(path: Path) -> Path | None | str:
     """The project a Cursor hooks.json belongs to; "user" for ~/.cursor/hooks.json."""
     real = resolved(path)
-    if real.parent == resolved(Path.home() / ".cursor"):
+    if real.parent == resolved(cursor.user_dir()):
         return "user"
     if real.parent.name == ".cursor" and real.name == "hooks.json":
         return real.parent.parent

@@ -1,18 +1,18 @@
-"""Our own installs: every pack hookwright put into a settings file, checked against its
+"""Our own installs: every pack hookwright put into a host's config, checked against its
 receipt (entries present, runtime files present and unchanged)."""
 from __future__ import annotations
 
 import os
 from typing import Iterator
 
-from installer import atomic
+from installer import atomic, hosts
 from installer.doctor.model import ConfigFile, Context, Finding, Handler
 from installer.errors import HookwrightError
-from installer.hosts import claude
 from installer.hosts.base import Scope, Target
 
 SCOPES = {"user": Scope.user, "project": Scope.project, "local": Scope.local}
-RUNTIME_FOLDERS = frozenset(claude.RUNTIME_FOLDER.values())
+RUNTIME_FOLDERS = frozenset({"hookwright", "hookwright-local"})
+INSTALL_KINDS = {"claude-settings": "claude", "cursor-hooks": "cursor"}  # the configs hookwright writes into
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -40,13 +40,13 @@ def _traces_beside(file: ConfigFile) -> bool:
 
 def _target(file: ConfigFile) -> Target | None:
     """The install target this settings file is, if it is one of the scopes we write."""
-    if file.kind != "claude-settings" or file.scope not in SCOPES or file.document is None:
+    if file.kind not in INSTALL_KINDS or file.scope not in SCOPES or file.document is None:
         return None
     if not isinstance(file.document.data, dict) or not isinstance(file.document.data.get("hooks", {}), dict):
         return None
     try:
-        target = claude.target(SCOPES[file.scope], file.project)
-    except HookwrightError:  # not a place hookwright installs into (say, a project that is the home)
+        target = hosts.get(INSTALL_KINDS[file.kind]).target(SCOPES[file.scope], file.project)
+    except HookwrightError:  # not a place hookwright installs into (a project that is the home, Cursor's local)
         return None
     try:
         return target if os.path.samefile(target.config, file.path) else None
@@ -83,8 +83,9 @@ def _check_file(ctx: Context, file: ConfigFile, target: Target, ours: dict[str, 
         if receipt is None:
             yield ctx.finding("install/no-receipt", file, where, **params)
             continue
+        host = hosts.get(target.host)
         for entry in receipt.entries:
-            current = claude.find(data, entry)
+            current = host.find(data, entry)
             if current is None:
                 yield ctx.finding("install/entry-missing", file, ("hooks",), event=entry.event, hook=entry.hook,
                                   **params)

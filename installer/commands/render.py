@@ -1,0 +1,26 @@
+"""`hookwright render`: the file install would write for one pack, host and scope, unwritten."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from installer import hosts
+from installer.commands.install import plan_install
+from installer.commands.result import Result
+from installer.errors import ExitCode, HookwrightError
+from installer.hosts.base import Scope
+from installer.packs import load_pack, resolve_options
+
+
+def render(pack_name: str, *, host: str, scope: Scope, project: Path | None, options: list[str]) -> Result:
+    adapter = hosts.get(host)
+    pack = load_pack(pack_name)
+    why = adapter.refusal(pack)
+    if why:
+        raise HookwrightError(why, code=ExitCode.REFUSED, hint="`hookwright packs` lists the hosts each pack supports")
+    target = adapter.target(scope, project, pack.name)
+    plan = plan_install(adapter, target, [pack], resolve_options([pack], options), adopt=True)
+    files = {name: content for change in plan.packs for name, (content, _) in change.writes.items()}
+    return Result("render", "rendered", [plan], data={
+        "file": str(target.config), "content": (plan.new_bytes or b"").decode("utf-8"),
+        "entries": [entry.to_json() for entry in plan.added],
+        "runtime_files": sorted(str(plan.target.pack_dir(pack.name) / name) for name in files)})

@@ -1,0 +1,146 @@
+"""Cursor: `~/.cursor/hooks.json` and `<project>/.cursor/hooks.json`, and how our hooks sit in them.
+
+`{"version": 1, "hooks": {event: [{"command": ..., "matcher": ..., "timeout": ...}]}}`: flat
+entries, no groups (other-hosts.md §1.2). No local scope; the enterprise file is read (by
+doctor and list), never written. An entry is ours by its command:
+`python3 -I -S <...>/hookwright/<pack>/<script> --host cursor [...]`.
+
+Cursor runs a project's hooks from the project root and sets CURSOR_PROJECT_DIR to it, so a
+committed entry runs `"${CURSOR_PROJECT_DIR:-.}"/.cursor/hookwright/...`: right for every
+teammate, whether the variable is set or not; the user scope uses an absolute path.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator
+
+from installer import resources
+from installer.hosts.base import Capabilities, Entry, Host, Scope, Target, deep, describe, quoted_absolute, refuse_shape
+
+if TYPE_CHECKING:
+    from installer.document import Document
+    from installer.packs import Pack
+
+PROJECT_VAR = '"${CURSOR_PROJECT_DIR:-.}"'
+VERSION = 1
+
+
+def user_dir() -> Path:
+    return Path.home() / ".cursor"
+
+
+def managed_paths() -> list[Path]:
+    """The enterprise (MDM) hooks file: read by doctor and list, never written."""
+    if sys.platform == "darwin":
+        return [Path("/Library/Application Support/Cursor/hooks.json")]
+    if sys.platform == "win32":
+        return [Path(r"C:\ProgramData\Cursor\hooks.json")]
+    return [Path("/etc/cursor/hooks.json")]
+
+
+class Cursor(Host):
+    name = "cursor"
+    title = "Cursor"
+    scopes = (Scope.user, Scope.project)
+    # answers: Cursor has no question tool; context only on sessionStart and postToolUse
+    capabilities = Capabilities(block=True, rewrite_input=True, add_context=True, answer_questions=False)
+    programs = ("cursor", "cursor-agent")
+
+    def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
+        base = user_dir() if scope is Scope.user else project / ".cursor"
+        return Target(self.name, scope, base / "hooks.json", base / "hookwright", project)
+
+    def render(self, target: Target, pack: Pack, options: dict[str, Any]) -> list[Entry]:
+        entries = []
+        for hook in pack.hooks_for(self.name):
+            wiring = hook.targets[self.name]
+            path = target.pack_dir(pack.name) / hook.script
+            where = quoted_absolute(path) if target.scope is Scope.user else (
+                PROJECT_VAR + "/" + quoted_absolute(path.relative_to(target.project)))
+            handler: dict[str, Any] = {"command": self.runtime_command(target, pack, hook, options, where)}
+            matcher = pack.matcher(hook, self.name, options)
+            if matcher is not None:
+                handler["matcher"] = matcher
+            handler["timeout"] = wiring.whole_timeout
+            entries.append(Entry.of(pack.name, hook.id, wiring.event, matcher, handler))
+        return entries
+
+    def owner(self, handler: Any) -> tuple[str, str] | None:
+        if not isinstance(handler, dict) or handler.get("type", "command") != "command":
+            return None
+        return super().owner(handler)
+
+    def new_document_data(self) -> dict:
+        return {"version": VERSION}
+
+    def holds_nothing(self, data: Any) -> bool:
+        return data in ({}, {"version": VERSION})
+
+    def check(self, doc: Document, target: Target, force: bool) -> None:
+        data = doc.data
+        if not doc.exists:
+            return
+        if not isinstance(data, dict):
+            refuse_shape(doc, f"a Cursor hooks.json must hold a JSON object, not {describe(data)}",
+                         hint='write it as {"version": 1, "hooks": {...}}')
+        if "version" in data and data["version"] != VERSION:
+            refuse_shape(doc, f'"version" is {data["version"]!r}; hookwright writes Cursor\'s version 1 format only',
+                         "version", hint="check which Cursor wrote this file; hookwright leaves it alone")
+        hooks = data.get("hooks")
+        if "hooks" in data and not isinstance(hooks, dict):
+            refuse_shape(doc, f'"hooks" must be an object of events, not {describe(hooks)}', "hooks",
+                         hint='write it as "hooks": {"preToolUse": [...]}')
+        for event, entries in (hooks or {}).items():
+            if not isinstance(entries, list):
+                refuse_shape(doc, f'"hooks.{event}" must be a list of entries, not {describe(entries)}',
+                             "hooks", event, hint=f'write it as "{event}": [{{"command": "..."}}]')
+
+    def problems(self, data: Any) -> set[str]:
+        return {f"{'/'.join(map(str, e.instance_path)) or '(root)'}: {e.message}"
+                for e in resources.validator("cursor-hooks.schema.json").iter_errors(data)}
+
+    def handlers(self, data: Any) -> Iterator[tuple[str, Any]]:
+        for event, handler, _ in self._located(data):
+            yield event, handler
+
+    def _located(self, data: Any) -> Iterator[tuple[str, Any, str | None]]:
+        hooks = data.get("hooks") if isinstance(data, dict) else None
+        for event, entries in (hooks or {}).items():
+            for entry in entries if isinstance(entries, list) else ():
+                if isinstance(entry, dict):
+                    yield event, entry, entry.get("matcher")
+
+    def add(self, data: dict, entry: Entry) -> dict:
+        data = deep(data)
+        data.setdefault("hooks", {}).setdefault(entry.event, []).append(entry.handler)
+        return data
+
+    def remove(self, data: dict, entry: Entry, keep_empty: list[str]) -> dict:
+        data = deep(data)
+        script = self.owner(entry.handler)
+        entries = (data.get("hooks") or {}).get(entry.event) or []
+        for index, handler in enumerate(entries):
+            if self.owner(handler) == script:
+                del entries[index]
+                if not entries and f"hooks.{entry.event}" not in keep_empty:
+                    del data["hooks"][entry.event]
+                if not data["hooks"] and "hooks" not in keep_empty:
+                    del data["hooks"]
+                break
+        return data
+
+    def replace(self, data: dict, old: Entry, new: Entry) -> dict:
+        """Upgrade in place where the event stays: the entry keeps its position."""
+        if old.event == new.event:
+            data = deep(data)
+            script = self.owner(old.handler)
+            entries = data["hooks"][old.event]
+            for index, handler in enumerate(entries):
+                if self.owner(handler) == script:
+                    entries[index] = new.handler
+                    return data
+        return super().replace(data, old, new)
+
+
+HOST = Cursor()
