@@ -53,11 +53,13 @@ AllowConflictsOpt = typer.Option(False, "--allow-conflicts",
                                  help="With --yes: write even if the change introduces a conflict (an error doctor finds).")
 
 
-def _consent(yes: bool, allow_conflicts: bool):
+def _consent(yes: bool, allow_conflicts: bool, as_json: bool):
+    """Who agrees to a write: --yes, or a person on a terminal (not with --json, whose stdout
+    is for the document alone), or nobody."""
     from installer import output
     from installer.commands.result import Consent
 
-    return Consent(ask=output.ask if output.interactive() and not yes else None, yes=yes,
+    return Consent(ask=output.ask if output.interactive() and not (yes or as_json) else None, yes=yes,
                    allow_conflicts=allow_conflicts)
 
 
@@ -89,8 +91,7 @@ def install(
     allow_conflicts: bool = AllowConflictsOpt,
     as_json: bool = JsonOpt,
 ) -> None:
-    """Render packs for a host and scope, show the plan with the conflicts it would bring, and
-    write it atomically."""
+    """Render packs for a host and scope, show the plan and the conflicts it brings, write it atomically."""
     def produce():
         from installer import output
         from installer.commands.install import install as run
@@ -99,7 +100,7 @@ def install(
         if not chosen and output.interactive() and not as_json:
             agent, chosen, where = _ask_host_packs_and_scope(agent, where)
         return run(chosen, host=agent or "claude", scope=where or Scope.user, project=project, options=option,
-                   adopt=adopt, force=force, dry_run=dry_run, consent=_consent(yes, allow_conflicts))
+                   adopt=adopt, force=force, dry_run=dry_run, consent=_consent(yes, allow_conflicts, as_json))
     _execute(as_json, produce)
 
 
@@ -153,7 +154,7 @@ def uninstall(
         from installer.commands.uninstall import uninstall as run
 
         return run(list(packs or []), host=host or "claude", scope=scope, project=project, force=force,
-                   dry_run=dry_run, consent=_consent(yes, allow_conflicts))
+                   dry_run=dry_run, consent=_consent(yes, allow_conflicts, as_json))
     _execute(as_json, produce)
 
 
@@ -175,7 +176,7 @@ def rollback(
         if list_:
             return command.journal_listing(host)
         return command.rollback(to=to, host=host, force=force, dry_run=dry_run,
-                                consent=_consent(yes, allow_conflicts))
+                                consent=_consent(yes, allow_conflicts, as_json))
     _execute(as_json, produce)
 
 

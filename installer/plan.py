@@ -82,7 +82,8 @@ class Plan:
         """Doctor's findings before and after the change, for the plan to show (and to ask about)."""
         from installer.plan_check import check
 
-        self.findings = check(self, self.project or self.target.project or Path.cwd())
+        self.findings, notes = check(self, self.project or self.target.project or Path.cwd())
+        self.notes += [note for note in notes if note not in self.notes]
 
     @property
     def blocking_findings(self) -> list[PlanFinding]:

@@ -7,17 +7,20 @@ is what the plan shows: the findings it introduces (conflicts first: two hooks r
 tool's input, copies that run twice, a hook of ours a foreign one makes moot), the ones it
 resolves, and how many it keeps. An introduced error needs consent.
 
-Conflicts are between hooks, so they are worked out again for the whole project. The other
-checks look at one handler at a time, so a change can only bring their findings with the
-entries it adds and take them away with the entries it removes: only the added entries are
-checked again. That is also what keeps a finding that the disk, not the plan, changed in the
-meantime (another install removing a runtime) from passing for one the plan introduces.
+Conflicts are between hooks, so they are worked out again for the whole project; the pairs
+that involve an entry the change adds or removes are always listed, however many pairs there
+are. The other checks look at one handler at a time, so a change can only bring their
+findings with the entries it adds and take them away with the entries it removes: only the
+added entries are checked again. That is also what keeps a finding that the disk, not the
+plan, changed in the meantime (another install removing a runtime) from passing for one the
+plan introduces.
 """
 from __future__ import annotations
 
 import json
 import re
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -53,23 +56,36 @@ class PlanFinding(NamedTuple):
                 "message": f.message, "hint": f.hint, "change": self.change}
 
 
-def check(plan: Plan, project: Path) -> list[PlanFinding]:
+def check(plan: Plan, project: Path) -> tuple[list[PlanFinding], list[str]]:
     """The findings `plan` introduces, resolves and keeps in `project`, introduced ones first
-    (conflicts before the rest, errors before warnings)."""
+    (conflicts before the rest, errors before warnings), and notes on what could not be listed.
+    Introduced and kept findings point into the file as it would be written, resolved ones
+    into the file as it is."""
     from installer.doctor import run
 
     config = plan.target.config
     # the plan's own reading of the file it changes (the disk may have moved on since), then its result
     before = run.staged(project, {config: plan.document.raw if plan.document.exists else None})
     after = run.staged(project, {config: None if plan.delete_config else plan.new_bytes}, reuse=before)
-    added, removed = _entries_changed(_file(before, config), _file(after, config), before, after)
+    old_file, new_file = _file(before, config), _file(after, config)
+    added, removed, moved = _entries_changed(_handlers_of(before, old_file), _handlers_of(after, new_file))
+    before.focus, after.focus = frozenset(map(id, removed)), frozenset(map(id, added))
     old = run.findings(before, (*PER_HANDLER, *CONFLICTS))
     unwritten = {(str(h.file.path), h.keys) for h in added if h.owner and h.owner[0] in {p.pack for p in plan.packs}}
-    new = [f for f in old if not f.rule.startswith("conflict/") and not _about_any(f, removed)]
-    new += [f for f in run.findings(_only(after, config, added), PER_HANDLER)
+    new = [_moved(f, old_file, new_file, moved) for f in old
+           if not f.rule.startswith("conflict/") and not _about_any(f, removed)]
+    new += [f for f in run.findings(_only(after, new_file, added), PER_HANDLER)
             if _about_any(f, added) and not (f.rule.startswith(RUNTIME_KINDS) and _about(f, unwritten))]
     new += run.findings(after, CONFLICTS)
-    return _compare(old, new)
+    cut = before.truncated | after.truncated
+    notes = []
+    if cut:  # beyond the cap, only the pairs the change takes part in are listed on both sides
+        unlisted = sum(1 for f in old if f.rule in cut and not f.focused)
+        old = [f for f in old if f.rule not in cut or f.focused]
+        new = [f for f in new if f.rule not in cut or f.focused]
+        notes.append(f"the project has too many pairs of rewriting hooks to list them all: the plan shows the ones "
+                     f"this change takes part in, and not {unlisted} others (hookwright doctor lists them)")
+    return _compare(old, new), notes
 
 
 def _compare(old: list[Finding], new: list[Finding]) -> list[PlanFinding]:
@@ -90,8 +106,10 @@ def _compare(old: list[Finding], new: list[Finding]) -> list[PlanFinding]:
 
 
 def _identity(finding: Finding) -> tuple:
-    """The same finding before and after the change, wherever the change moved it in the file."""
-    return finding.rule, finding.path, _POSITION.sub("#", finding.message)
+    """The same finding before and after the change: by its subject where it names one (a
+    race narrowed to fewer tools is the same race), else by its message, wherever the change
+    moved it in the file."""
+    return finding.rule, finding.path, finding.about or _POSITION.sub("#", finding.message)
 
 
 def _file(ctx: Context, config: Path) -> ConfigFile | None:
@@ -100,36 +118,50 @@ def _file(ctx: Context, config: Path) -> ConfigFile | None:
     return next((f for f in ctx.files if resolved(f.path) == resolved(config)), None)
 
 
-def _entries_changed(old: ConfigFile | None, new: ConfigFile | None, before: Context,
-                     after: Context) -> tuple[list[Handler], list[Handler]]:
-    """The handlers of the changed file that the change adds and removes (equal handlers, same
-    event and matcher, are the same entry wherever they moved)."""
-    then = [h for h in before.handlers if h.file is old] if old is not None else []
-    now = [h for h in after.handlers if h.file is new] if new is not None else []
-    return _unmatched(now, then), _unmatched(then, now)
+def _handlers_of(ctx: Context, file: ConfigFile | None) -> list[Handler]:
+    return [h for h in ctx.handlers if h.file is file] if file is not None else []
 
 
-def _unmatched(handlers: list[Handler], others: list[Handler]) -> list[Handler]:
-    """The handlers that no equal one among `others` pairs off with (each pairs off once)."""
+def _entries_changed(then: list[Handler], now: list[Handler]) -> tuple[list[Handler], list[Handler], dict[tuple, tuple]]:
+    """The handlers of the changed file that the change adds and removes, and where each one
+    it keeps went (its JSON path, and its group's, then and now). Equal handlers, same event
+    and matcher, are the same entry wherever they moved; equal ones pair off in order."""
     def key(handler: Handler) -> tuple:
         return handler.event, handler.matcher, json.dumps(handler.value, sort_keys=True)
 
-    waiting = Counter(map(key, others))
-    left = []
-    for handler in handlers:
-        if waiting[key(handler)]:
-            waiting[key(handler)] -= 1
+    waiting: dict[tuple, list[Handler]] = {}
+    for handler in then:
+        waiting.setdefault(key(handler), []).append(handler)
+    added, kept, moved = [], set(), {}
+    for handler in now:
+        same = waiting.get(key(handler))
+        if same:
+            was = same.pop(0)
+            kept.add(id(was))
+            moved.setdefault(was.group_keys, handler.group_keys)
+            moved[was.keys] = handler.keys
         else:
-            left.append(handler)
-    return left
+            added.append(handler)
+    return added, [h for h in then if id(h) not in kept], moved
 
 
-def _only(ctx: Context, config: Path, handlers: list[Handler]) -> Context:
+def _moved(finding: Finding, old: ConfigFile | None, new: ConfigFile | None, moved: dict[tuple, tuple]) -> Finding:
+    """A finding of the changed file that the change keeps, at its place in the file as written:
+    its JSON path, with the part that named its handler (or group) as it is named there now."""
+    if old is None or new is None or finding.path != str(old.path) or not finding.keys:
+        return finding
+    keys = finding.keys
+    for n in range(len(keys), 0, -1):
+        if keys[:n] in moved:
+            keys = moved[keys[:n]] + keys[n:]
+            break
+    line, column = new.position(keys, finding.at_key)
+    return replace(finding, line=line, column=column)
+
+
+def _only(ctx: Context, file: ConfigFile | None, handlers: list[Handler]) -> Context:
     """The project's context narrowed to some handlers of the changed file (and no plugins, whose
     findings are the other files'), for the checks that look at one handler at a time."""
-    from dataclasses import replace
-
-    file = _file(ctx, config)
     return replace(ctx, files=[file] if file else [], handlers=handlers, plugins=[])
 
 

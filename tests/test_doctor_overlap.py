@@ -122,3 +122,21 @@ def test_builtins_are_computed_once_per_matcher():
     for _ in range(1000):
         matched_builtins("Edit.*", TOOLS)
     assert matched_builtins.cache_info().misses == 1
+
+
+@pytest.mark.parametrize("matcher, server, reach", [
+    (r"(^mcp__srv__\w)", "srv", "some"),  # an anchor inside a group: no automaton, and no crash either
+    ("(^Bash$|^mcp__.+$)", "srv", "some"),
+    ("mcp__git__*hub__create", "git_hub", "some"),  # the quantifier applies to the last `_`: it names git_hub too
+    ("mcp__git__*hub__.*$", "git_hub", "all"),
+    ("mcp__fs__.*", "gh", "none"),  # a literal server prefix of another server
+    ("mcp__fs__.*|mcp__gh__x", "gh", "some"),
+    ("mcp__fs__.?", "fs", "all"),  # found inside the prefix, nothing looks past it
+    ("mcp__fs__$", "fs", "none"),
+])
+def test_the_quick_answers_agree_with_what_the_regex_matches(matcher, server, reach):
+    assert server_reach(matcher, server) == reach
+
+
+def test_a_quantifier_after_a_literal_server_prefix_still_meets_the_other_server():
+    assert mcp_overlap("mcp__a__?b__tool", "mcp__.*", "a_b") == "mcp__a_b__tool"

@@ -277,3 +277,67 @@ def test_the_schema_rejects_a_finding_without_its_change(result_schema):
     assert not result_schema.is_valid(document)
     plan["findings"][0]["change"] = "introduced"
     assert result_schema.is_valid(document)
+
+
+# ---- what the trial and the review found -----------------------------------------------------------------
+
+def test_narrowing_a_rewriter_keeps_the_race_it_narrows_and_needs_no_consent(hookwright, home, project):
+    project_rewriter(project, matcher="mcp__.*")
+    write_json(project / ".mcp.json", {"mcpServers": {"fs": {"command": "a"}, "gh": {"command": "b"}}})
+    assert hookwright("install", "path-normalizer", *at(project), "--yes", "--allow-conflicts").code == 0
+    ran = hookwright("install", "path-normalizer", *at(project), "--option", "tools=mcp__fs__.*", "--yes", "--json")
+
+    assert ran.code == 0 and ran.json["status"] == "applied"
+    (race,) = [f for f in findings(ran) if f["rule"] == "conflict/input-rewrite-race"]
+    assert race["change"] == "kept" and "mcp__fs__*" in race["message"] and "mcp__gh__" not in race["message"]
+
+
+def test_with_more_pairs_than_doctor_lists_the_plans_own_races_are_all_shown_and_none_passes_for_resolved(
+        hookwright, home, project):
+    hook_script(project / ".claude" / "hooks", "rewrite.py", REWRITER)
+    write_json(project / ".mcp.json", {"mcpServers": {"fs": {"command": "fs-server"}}})
+    groups = [{"matcher": "mcp__.*", "hooks": [{"type": "command",
+                                                "command": f'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/rewrite.py {n}'}]}
+              for n in range(21)]  # 210 pairs among themselves: over doctor's 200
+    write_json(project / ".claude" / "settings.json", {"hooks": {"PreToolUse": groups}})
+    ran = hookwright("install", "path-normalizer", *at(project), "--dry-run", "--json")
+
+    races = [f for f in findings(ran) if f["rule"] == "conflict/input-rewrite-race"]
+    assert sum(f["change"] == "introduced" for f in races) == 21  # one with each foreign rewriter
+    assert not [f for f in races if f["change"] != "introduced"]
+    assert any("too many pairs" in note for note in ran.json["plans"][0]["notes"])
+
+
+def test_a_finding_the_change_keeps_points_into_the_file_as_written(hookwright, home, project):
+    settings = project / ".claude" / "settings.json"
+    write_json(settings, {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+                                                                                  "command": "echo first"}]}],
+                                    "Stop": [{"hooks": [{"type": "command", "command": "echo done", "timeout": 5000}]}]}})
+    ran = hookwright("install", "git-guard", *at(project), "--yes", "--json")
+
+    (kept,) = [f for f in findings(ran) if f["rule"] == "structure/timeout-milliseconds"]
+    assert kept["change"] == "kept"
+    after = hookwright("doctor", "--project", project, "--format", "json").json
+    (now,) = [f for f in after["findings"] if f["rule"] == "structure/timeout-milliseconds"]
+    assert (kept["line"], kept["column"]) == (now["line"], now["column"])
+
+
+def test_a_rollback_over_several_operations_shows_every_plan_in_a_dry_run(hookwright, home, project):
+    assert hookwright("install", "git-guard", *at(project), "--yes").code == 0
+    first = hookwright("rollback", "--list", "--json").json["journal"][0]["id"]
+    assert hookwright("install", "path-normalizer", *at(project), "--yes").code == 0
+    ran = hookwright("rollback", "--to", first, "--dry-run", "--json")
+
+    assert ran.code == 0 and ran.json["status"] == "dry-run" and len(ran.json["plans"]) == 2
+
+
+def test_the_journal_and_an_error_document_match_the_schema_too(hookwright, home, project, result_schema):
+    assert hookwright("install", "git-guard", *at(project), "--yes").code == 0
+    listing = hookwright("rollback", "--list", "--json")
+    (project / ".claude" / "settings.json").write_text("{ not json")
+    error = hookwright("install", "git-guard", *at(project), "--yes", "--json")
+
+    assert error.code == 2
+    for ran in (listing, error):
+        errors = [f"{list(e.absolute_path)}: {e.message}" for e in result_schema.iter_errors(ran.json)]
+        assert not errors, errors

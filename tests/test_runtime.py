@@ -84,7 +84,7 @@ def test_render_gives_the_one_shape_claude_code_reads(outcome, event, expected):
 
 
 def test_render_outputs_nothing_for_an_unknown_host():
-    assert hw.render(hw.deny("no"), "cursor", "PreToolUse") is None
+    assert hw.render(hw.deny("no"), "gemini", "PreToolUse") is None
 
 
 @pytest.mark.parametrize("event", [None, "", 5])
@@ -227,7 +227,7 @@ def test_run_accepts_a_payload_of_exactly_the_limit(log_path, monkeypatch):
     assert call_run(deny_all, data)[1] != ""
 
 
-@pytest.mark.parametrize("argv", [[], ["--host", "cursor"], ["--host", "Claude"], ["--option", "a=b"]])
+@pytest.mark.parametrize("argv", [[], ["--host", "gemini"], ["--host", "Claude"], ["--option", "a=b"]])
 def test_run_passes_through_an_unknown_host_with_one_log_line(argv, log_path):
     assert call_run(deny_all, payload(), argv=argv) == (0, "")
     [line] = log_lines(log_path)

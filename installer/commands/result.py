@@ -51,10 +51,12 @@ def run_plans(command: str, plans: Iterable[Plan], *, dry_run: bool, consent: Co
                                 undoes=undoes[index] if undoes else None))
         if results[-1].exit_code != ExitCode.OK:
             break
-    written = [r for r in results if r.status == "applied"]
-    status = results[-1].status if results[-1].exit_code != ExitCode.OK or not written else "applied"
+    statuses = [r.status for r in results]
+    stopped = results[-1].exit_code != ExitCode.OK
+    status = statuses[-1] if stopped else next((s for s in ("applied", "dry-run") if s in statuses), statuses[-1])
+    written = [r for r in results if r.operation]
     return Result(command, status, [p for r in results for p in r.plans],
-                  (written or results)[-1].operation, max(r.exit_code for r in results))
+                  written[-1].operation if written else None, max(r.exit_code for r in results))
 
 
 def run_plan(command: str, plan: Plan, *, dry_run: bool, consent: Consent, undoes: str | None = None) -> Result:

@@ -146,7 +146,11 @@ class Finding:
     message: str
     hint: str
     related: list[dict] = field(default_factory=list)  # other places involved: {"path", "line", "column", "message"}
-    keys: tuple = field(default=(), compare=False)  # the JSON path it is about (what a plan's check tells apart)
+    # what a plan's check tells findings apart by, before and after a change (never printed):
+    keys: tuple = field(default=(), compare=False)  # the JSON path it is about
+    at_key: bool = field(default=False, compare=False)  # at the key of `keys`, not at its value
+    about: tuple = field(default=(), compare=False)  # its subject where the message holds more (two racers)
+    focused: bool = field(default=False, compare=False)  # it involves a handler in Context.focus
 
     def to_json(self) -> dict:
         return {"rule": self.rule, "severity": self.severity, "path": self.path, "line": self.line,
@@ -178,6 +182,9 @@ class Context:
 
     # the variables the settings files' "env" sets for the session (and so for its hooks)
     settings_env: frozenset[str] | None = None
+    # a plan's check: ids of the handlers it adds or removes, whose conflicts are never cut short
+    focus: frozenset[int] = frozenset()
+    truncated: set[str] = field(default_factory=set)  # rules whose findings were cut short (too many pairs)
 
     def __post_init__(self) -> None:
         if self.settings_env is None:
@@ -186,11 +193,11 @@ class Context:
                 and isinstance(f.document.data.get("env"), dict) for name in f.document.data["env"])
 
     def finding(self, rule_id: str, file: ConfigFile, keys: tuple = (), related: list[dict] | None = None,
-                at_key: bool = False, **params: Any) -> Finding:
+                at_key: bool = False, about: tuple = (), focused: bool = False, **params: Any) -> Finding:
         """A finding at the value at `keys` (`at_key`: at its key, where the name is what is wrong)."""
         line, column = file.position(keys, at_key)
         found = self.finding_at(rule_id, file, line, column, related, **params)
-        found.keys = keys
+        found.keys, found.at_key, found.about, found.focused = keys, at_key, about, focused
         return found
 
     def finding_at(self, rule_id: str, file: ConfigFile, line: int | None, column: int | None,

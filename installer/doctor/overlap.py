@@ -84,7 +84,10 @@ def _reach(m: Matcher, server: str) -> str:
         return "some" if touched else "none"  # (exact names, or decided by sampling: never all)
     if any(not m.pattern.search(name) for name in _sample_names(server, (m,))):
         return "some"  # a tool name of the server it misses
-    missed = _search([_ServerSpace(server), _Not(_search_machine(m.pattern.pattern))])
+    machine = _search_machine(m.pattern.pattern)
+    if machine is None:  # a pattern no automaton here expresses: "every tool" cannot be shown
+        return "some"
+    missed = _search([_ServerSpace(server), _Not(machine)])
     return "all" if missed is None else "some"
 
 
@@ -93,7 +96,8 @@ def _reach(m: Matcher, server: str) -> str:
 _END_SENSITIVE = re.compile(r"\$|\\[ZbB]|\(\?<?[=!]")
 
 
-_LITERAL_SERVER = re.compile(r"\^?mcp__([A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*)__")
+# `mcp__<server>__` written out, and not followed by a quantifier (which would apply to its last `_`)
+_LITERAL_SERVER = re.compile(r"\^?mcp__([A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*)__(?![?*+{])")
 
 
 def _names_only_other_servers(pattern: str, server: str) -> bool:

@@ -6,9 +6,18 @@ stdlib only, Python >= 3.8, imports kept to what a hook needs so start-up stays 
 A hook script is a function `handle(call) -> Outcome | None` passed to `run()`. `run()` reads
 a bounded stdin, parses the payload, calls the function under an internal deadline, and
 prints the one output shape the host wants for that event. None is a pass-through: exit 0
-and no output. Any exception, bad stdin or a missed deadline is a pass-through too, plus one
-line in the error log. It never prints `defer`, `modifiedToolInput`, a top-level
-`updatedInput`, or a `hookEventName` other than the event it was called for.
+and no output (`{}` for Cursor, which wants a JSON object). Any exception, bad stdin or a
+missed deadline is a pass-through too, plus one line in the error log. It never prints
+`defer`, `modifiedToolInput`, a top-level `updatedInput`, or a `hookEventName` other than the
+event it was called for.
+
+Every host's payload reaches the script in Claude Code's words (`as_claude`), so a pack script
+is written once: Cursor's `beforeShellExecution` is a PreToolUse call of the Bash tool, its
+`Shell` tool is Bash; opencode's plugin (hookwright-<pack>.js) already sends Claude Code's
+shape, with the tool names mapped. The answer goes out in the shape of the host and event it
+was called for: Claude Code's `hookSpecificOutput`; Cursor's `permission`, `user_message`,
+`agent_message`, `updated_input`; for opencode's plugin `{"decision": "deny", "reason": ...}`
+(it throws) or `{"updated_input": {...}}` (it changes the call's arguments in place).
 
 A script starts like this. With -I the script's folder is not on sys.path. Our modules'
 byte-code goes to the user's cache (a `__pycache__` beside the scripts would land in the
@@ -52,8 +61,15 @@ MAX_STDIN = 1 << 20  # a payload beyond 1 MiB is passed through unchecked
 DRAIN_LIMIT = 64 << 20  # read (and drop) at most this much of an over-size payload
 DEADLINE_S = 5.0  # well under the pack timeouts, so we answer before the host kills us
 MAX_LOG_MESSAGE = 1000
-HOSTS = ("claude",)
+HOSTS = ("claude", "cursor", "opencode")
 PERMISSION_EVENTS = ("PreToolUse",)
+# Cursor's events in Claude Code's words (other-hosts.md §1.3, §5), and its tool types
+CURSOR_EVENTS = {"preToolUse": "PreToolUse", "beforeShellExecution": "PreToolUse", "beforeMCPExecution": "PreToolUse",
+                 "postToolUse": "PostToolUse", "postToolUseFailure": "PostToolUseFailure",
+                 "sessionStart": "SessionStart", "beforeSubmitPrompt": "UserPromptSubmit", "stop": "Stop"}
+CURSOR_TOOLS = {"Shell": "Bash"}
+CURSOR_PERMISSION_EVENTS = ("preToolUse", "beforeShellExecution", "beforeMCPExecution")
+CURSOR_CONTEXT_EVENTS = ("sessionStart", "postToolUse")
 DECISIONS = ("allow", "deny", "ask")
 CONTEXT_EVENTS = ("PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart", "SubagentStart")
 TRUE_WORDS = ("true", "yes", "1", "on")
@@ -67,13 +83,14 @@ class PassThrough(Exception):
 class Call(object):
     """One invocation: the host, the event, the payload, the pack options, the script's name."""
 
-    def __init__(self, name, host, payload, options, folder):
+    def __init__(self, name, host, payload, options, folder, host_event=None):
         self.name = name
         self.host = host
-        self.payload = payload
+        self.payload = payload  # in Claude Code's words, whatever the host (as_claude)
         self.options = options
         self.folder = folder  # where the script and its pack files live
         self.event = payload.get("hook_event_name")
+        self.host_event = host_event or self.event  # the event as the host named it
         self.tool_name = payload.get("tool_name")
         tool_input = payload.get("tool_input")
         self.tool_input = tool_input if isinstance(tool_input, dict) else {}
@@ -115,17 +132,46 @@ def add_context(text):
     return Outcome(context=text)
 
 
+def as_claude(host, payload):
+    """(the payload in Claude Code's words, the event as the host named it)."""
+    event = payload.get("hook_event_name")
+    if host != "cursor":
+        return payload, event
+    out = dict(payload, hook_event_name=CURSOR_EVENTS.get(event, event))
+    if event == "beforeShellExecution":
+        out["tool_name"], out["tool_input"] = "Bash", {"command": payload.get("command")}
+    elif event == "beforeMCPExecution" and isinstance(payload.get("tool_input"), str):
+        try:  # this event sends the arguments as a JSON string
+            out["tool_input"] = loads(payload["tool_input"])
+        except ValueError:
+            raise PassThrough("beforeMCPExecution tool_input is not JSON")
+    if isinstance(payload.get("tool_name"), str) and event != "beforeShellExecution":
+        out["tool_name"] = CURSOR_TOOLS.get(payload["tool_name"], payload["tool_name"])
+    roots = payload.get("workspace_roots")
+    if not isinstance(out.get("cwd"), str) and isinstance(roots, list) and roots and isinstance(roots[0], str):
+        out["cwd"] = roots[0]
+    return out, event
+
+
 def render(outcome, host, event):
-    """The host's JSON for an outcome, or None if this host/event cannot express it.
+    """The host's JSON for an outcome, or None if this host/event cannot express it (or has
+    nothing to say). `event`: as the host named it.
 
     `updatedInput` goes out only on PreToolUse, with `allow` or with no decision; a deny or
     ask never carries one. It must be the whole new input object (it replaces the old one).
     """
-    if host != "claude" or not isinstance(event, str) or not event:
+    if host not in HOSTS or not isinstance(event, str) or not event:
         return None
-    specific = {"hookEventName": event}
     if outcome.decision is not None and outcome.decision not in DECISIONS:
         raise ValueError("decision %r is not one of %s" % (outcome.decision, ", ".join(DECISIONS)))
+    if outcome.updated_input is not None and not isinstance(outcome.updated_input, dict):
+        raise TypeError("updated_input must be the whole tool input object, not %s"
+                        % type(outcome.updated_input).__name__)
+    if host == "cursor":
+        return _render_cursor(outcome, event)
+    if host == "opencode":
+        return _render_opencode(outcome, event)
+    specific = {"hookEventName": event}
     if event in PERMISSION_EVENTS:
         decision = outcome.decision
         if decision:
@@ -133,15 +179,44 @@ def render(outcome, host, event):
             if outcome.reason:
                 specific["permissionDecisionReason"] = str(outcome.reason)
         if outcome.updated_input is not None and decision in (None, "allow"):
-            if not isinstance(outcome.updated_input, dict):
-                raise TypeError("updated_input must be the whole tool input object, not %s"
-                                % type(outcome.updated_input).__name__)
             specific["updatedInput"] = outcome.updated_input
     if outcome.context and (event in CONTEXT_EVENTS or event in PERMISSION_EVENTS):
         specific["additionalContext"] = str(outcome.context)
     if len(specific) == 1:
         return None
     return {"hookSpecificOutput": specific}
+
+
+def _render_cursor(outcome, event):
+    """Cursor's flat answer. `ask` is not enforced on preToolUse, so a hook that wants the
+    user asked denies there instead (with its reason): a guard must not silently allow.
+    Only preToolUse can rewrite input (`updated_input`, replacing the whole input)."""
+    out = {}
+    decision = outcome.decision
+    if decision and event in CURSOR_PERMISSION_EVENTS:
+        out["permission"] = "deny" if decision == "ask" and event == "preToolUse" else decision
+        if outcome.reason:
+            out["user_message"] = out["agent_message"] = str(outcome.reason)
+    if outcome.updated_input is not None and decision in (None, "allow"):
+        if event != "preToolUse":
+            raise ValueError("Cursor rewrites a tool's input only on preToolUse, not on %s" % event)
+        out["updated_input"] = outcome.updated_input
+    if outcome.context and event in CURSOR_CONTEXT_EVENTS:
+        out["additional_context"] = str(outcome.context)
+    return out or None
+
+
+def _render_opencode(outcome, event):
+    """What hookwright's opencode plugin reads: a deny (it throws the reason, which the model
+    receives), or the new arguments (it changes the call's arguments in place). An ask has
+    no answer there: the plugin cannot ask the user, so a guard denies."""
+    if event not in PERMISSION_EVENTS:
+        return None
+    if outcome.decision in ("deny", "ask"):
+        return {"decision": "deny", "reason": str(outcome.reason or "refused by a hookwright hook")}
+    if outcome.updated_input is not None:
+        return {"updated_input": outcome.updated_input}
+    return None
 
 
 # ---- files: where state, logs and preferences live (the installer uses the same places) -----
@@ -316,7 +391,7 @@ def run(name, handle, script_path, argv=None, stdin=None, stdout=None, defaults=
     `defaults`: the pack's options and their default values; when given, options are typed
     like them and unknown ones are logged and ignored.
     """
-    problems = []
+    problems, host = [], None
     try:
         stdin = stdin or sys.stdin.buffer  # inside the try: without fds 0/1, these are None
         stdout = stdout or sys.stdout
@@ -327,25 +402,37 @@ def run(name, handle, script_path, argv=None, stdin=None, stdout=None, defaults=
             raise PassThrough("unknown --host %r" % host)
         alarm = _start_deadline()
         try:
-            payload = read_payload(stdin)
-            call = Call(name, host, payload, options, os.path.dirname(os.path.abspath(script_path)))
+            payload, host_event = as_claude(host, read_payload(stdin))
+            call = Call(name, host, payload, options, os.path.dirname(os.path.abspath(script_path)), host_event)
             outcome = handle(call)
-            output = render(outcome, host, call.event) if outcome is not None else None
+            output = render(outcome, host, host_event) if outcome is not None else None
             text = json.dumps(output, allow_nan=False) + "\n" if output is not None else None
         finally:
             _stop_deadline(alarm)  # before any logging or writing: the alarm must not fire there
         if text is not None:
             stdout.write(text)
             stdout.flush()
+            stdout = None  # answered
     except PassThrough as quiet:
         problems.append(quiet)
     except _Deadline:
         problems.append("internal deadline of %.1fs passed; passed through" % DEADLINE_S)
     except BaseException as error:  # SystemExit and KeyboardInterrupt too: never exit non-zero
         problems.append("%s: %s" % (type(error).__name__, error))
+    if host == "cursor" and stdout is not None:
+        _say_nothing(stdout)
     for problem in problems:
         log(name, problem)
     return 0
+
+
+def _say_nothing(stdout):
+    """Cursor's pass-through is an empty object: it wants JSON from every hook."""
+    try:
+        stdout.write("{}\n")
+        stdout.flush()
+    except Exception:
+        pass
 
 
 def _start_deadline():

@@ -124,6 +124,7 @@ def _race_findings(ctx: Context, event: str, racers: list[_Racer], builtins: tup
     knows = [any(racers[i].rewrite.status == YES for i in groups[sig]) for sig in signatures]
     # a server one matcher names may be reached by another without naming it: those pairs are all tried
     beyond = [number for number, sig in enumerate(signatures) if unseen_of[sig]]
+    focus = {i for i, racer in enumerate(racers) if any(id(h) in ctx.focus for h in racer.handlers)}
     order = {id(h): i for i, h in enumerate(ctx.handlers)}
     emitted = 0
     for number, sig in enumerate(signatures):
@@ -146,17 +147,27 @@ def _race_findings(ctx: Context, event: str, racers: list[_Racer], builtins: tup
                                  event)
                 if not shared:
                     continue
-            for a, b in _racer_pairs(groups[sig], groups[signatures[other]], number == other):
+            capped = emitted >= MAX_PAIRS
+            if capped and not focus:
+                ctx.truncated.add("conflict/input-rewrite-race")
+                return
+            pairs = _racer_pairs(groups[sig], groups[signatures[other]], number == other)
+            for a, b in (p for p in pairs if p[0] in focus or p[1] in focus) if capped else pairs:
                 ra, rb = racers[a], racers[b]
                 if YES not in (ra.rewrite.status, rb.rewrite.status):
                     continue
                 if unseen and not ra.rewrite.status == rb.rewrite.status == YES:
                     continue  # (where doctor cannot see the servers, it reports only rewrites it is sure of)
-                if emitted >= MAX_PAIRS:
-                    return
-                emitted += 1
-                yield _unseen_race_finding(ctx, ra, rb, shared, order) if unseen else _race_finding(
-                    ctx, ra, rb, shared, order)
+                focused = a in focus or b in focus
+                if not focused:  # (a plan's own racers are always reported: they are what it must show)
+                    if emitted >= MAX_PAIRS:
+                        ctx.truncated.add("conflict/input-rewrite-race")
+                        if not focus:
+                            return
+                        continue
+                    emitted += 1
+                race = _unseen_race_finding if unseen else _race_finding
+                yield race(ctx, ra, rb, shared, order, focused)
 
 
 def _racer_pairs(left: list[int], right: list[int], same: bool):
@@ -193,15 +204,23 @@ def _in_read_order(ra: _Racer, rb: _Racer, order: dict[int, int]) -> tuple[_Race
     return first, second
 
 
-def _unseen_race_finding(ctx: Context, ra: _Racer, rb: _Racer, shared: Overlap, order: dict[int, int]) -> Finding:
+def _unseen_race_finding(ctx: Context, ra: _Racer, rb: _Racer, shared: Overlap, order: dict[int, int],
+                         focused: bool) -> Finding:
     first, second = _in_read_order(ra, rb, order)
     related = [_place(h, first.rewrite.why) for h in first.handlers[:3]]
     return ctx.finding("conflict/input-rewrite-race-unseen-servers", second.first.file, second.first.keys, related,
-                       a=_name(first), b=_name(second), tools=shared.describe(),
-                       looked=", ".join(ctx.mcp_sources) or "nowhere")
+                       about=_pair(first, second), focused=focused, a=_name(first), b=_name(second),
+                       tools=shared.describe(), looked=", ".join(ctx.mcp_sources) or "nowhere")
 
 
-def _race_finding(ctx: Context, ra: _Racer, rb: _Racer, shared: Overlap, order: dict[int, int]) -> Finding:
+def _pair(first: _Racer, second: _Racer) -> tuple:
+    """A race's subject: the two commands, whichever tools they share (a narrower matcher
+    keeps the race it narrows, with fewer tools in its message)."""
+    return tuple(sorted((_name(first), _name(second))))
+
+
+def _race_finding(ctx: Context, ra: _Racer, rb: _Racer, shared: Overlap, order: dict[int, int],
+                  focused: bool) -> Finding:
     # related: the other handler
     first, second = _in_read_order(ra, rb, order)
     related = [_place(h, first.rewrite.why) for h in first.handlers[:3]]
@@ -215,10 +234,12 @@ def _race_finding(ctx: Context, ra: _Racer, rb: _Racer, shared: Overlap, order: 
     if first.rewrite.status == YES and second.rewrite.status == YES:
         certain = bool(shared.builtins) or any(name.endswith("__*") for name in shared.mcp)
         rule = "conflict/input-rewrite-race" if certain else "conflict/input-rewrite-race-mcp"
-        return ctx.finding(rule, second.first.file, second.first.keys, related, a=name_a, b=name_b, tools=tools)
+        return ctx.finding(rule, second.first.file, second.first.keys, related, about=_pair(first, second),
+                           focused=focused, a=name_a, b=name_b, tools=tools)
     known, unsure = (first, second) if first.rewrite.status == YES else (second, first)
     return ctx.finding("conflict/input-rewrite-race-possible", second.first.file, second.first.keys, related,
-                       a=names[id(known)], b=names[id(unsure)], tools=tools, why=unsure.rewrite.why)
+                       about=_pair(first, second), focused=focused, a=names[id(known)], b=names[id(unsure)],
+                       tools=tools, why=unsure.rewrite.why)
 
 
 def _name(racer_or_handler) -> str:
@@ -261,8 +282,8 @@ def _moot_pack_hooks(ctx: Context) -> Iterator[Finding]:
             why = handler_facts.refusal(other) if shared else None
             if why:
                 yield ctx.finding("conflict/pack-hook-moot", handler.file, handler.keys, [_place(other, why)],
-                                  pack=handler.owner[0], hook=handler.owner[1], other=_name(other),
-                                  tools=shared.describe(), why=why)
+                                  about=(handler.owner, _name(other)), pack=handler.owner[0], hook=handler.owner[1],
+                                  other=_name(other), tools=shared.describe(), why=why)
                 break
 
 
