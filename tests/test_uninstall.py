@@ -1,6 +1,6 @@
 import json
 
-from support import GIT_GUARD_COMMAND, commands, read_json, write_json
+from support import GIT_GUARD_COMMAND, read_json, write_json
 
 FOREIGN = {"matcher": "Bash", "hooks": [{"type": "command", "command": "./theirs.sh"}]}
 
