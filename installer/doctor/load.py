@@ -5,7 +5,7 @@ from installer.document import Document, read_file_bytes
 from installer.doctor.discovery import Candidate, recognise
 from installer.doctor.model import ConfigFile, Handler
 from installer.errors import HookwrightError
-from installer.hosts import claude
+from installer.hosts import claude, cursor
 
 NOT_PARSED = ("opencode-config", "opencode-plugin", "unknown")  # JSONC, JavaScript, anything else
 MAX_TEXT_BYTES = 10 * 1024 * 1024
@@ -64,7 +64,7 @@ def handlers(file: ConfigFile) -> list[Handler]:
                     matcher = entry.get("matcher") if isinstance(entry, dict) else None
                     keys = ("hooks", event, gi)
                     found.append(Handler(file, event, matcher if isinstance(matcher, str) else None,
-                                         entry, keys, keys))
+                                         entry, keys, keys, owner=cursor.HOST.owner(entry)))
                 continue
             if not (isinstance(entry, dict) and isinstance(entry.get("hooks"), list)):
                 continue
