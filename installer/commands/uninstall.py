@@ -74,9 +74,9 @@ def plan_uninstall(host: Host, target: Target, names: list[str], force: bool = F
     created = [r for r in receipts if r.created_config]
     return Plan("uninstall", target, doc, data, [], removed, changes,
                 replan=lambda: plan_uninstall(host, target, names, force),
-                # only when no other pack of ours still has a receipt here
+                # only when no other pack of ours still has entries in this file
                 delete_config=doc.exists and host.holds_nothing(data) and bool(created)
-                and not set(installed_receipts(target)) - set(names))
+                and not _others_in(target, names))
 
 
 def _bundled_file_names(host: Host, name: str) -> set[str]:
@@ -85,6 +85,16 @@ def _bundled_file_names(host: Host, name: str) -> set[str]:
         return set(load_pack(name).runtime_files(host.name))
     except HookwrightError:
         return {RUNTIME_LIBRARY}
+
+
+def _others_in(target: Target, names: list[str]) -> list[str]:
+    """Packs besides `names` whose receipt says they are wired into this very file."""
+    others = []
+    for name in installed_receipts(target):
+        receipt = read_receipt(target.receipt_path(name)) if name not in names else None
+        if receipt is not None and receipt.config == target.config.name:
+            others.append(name)
+    return others
 
 
 def installed_receipts(target: Target) -> list[str]:

@@ -24,7 +24,7 @@ from installer.errors import ExitCode, HookwrightError
 
 if TYPE_CHECKING:
     from installer.document import Document
-    from installer.packs import Pack, PackHook
+    from installer.packs import Pack
 
 
 class Scope(str, Enum):
@@ -231,16 +231,15 @@ class Host(ABC):
     def render(self, target: Target, pack: Pack, options: dict[str, Any]) -> list[Entry]:
         """The entries that wire the pack's hooks into this host's file, with these options."""
 
-    def runtime_command(self, target: Target, pack: Pack, hook: PackHook, options: dict[str, Any],
-                        where: str) -> str:
-        """`python3 -I -S <where> --host <host> [--option k=v]`: how every host starts a runtime.
-        Options equal to their default are left out, so a default install's command is stable."""
-        extra = "".join(
-            f" --option {name}={shlex.quote(option_text(value))}"
-            for name, value in sorted(options.items())
-            if value != pack.options[name].default
-        )
+    def runtime_command(self, pack: Pack, options: dict[str, Any], where: str) -> str:
+        """`python3 -I -S <where> --host <host> [--option k=v]`: how a shell starts a runtime."""
+        extra = "".join(f" --option {name}={shlex.quote(text)}" for name, text in changed_options(pack, options))
         return f"python3 -I -S {where} --host {self.name}{extra}"
+
+    def runtime_args(self, pack: Pack, options: dict[str, Any]) -> list[str]:
+        """The same arguments after the script, as a list (for a host that starts it without a shell)."""
+        return ["--host", self.name, *(arg for name, text in changed_options(pack, options)
+                                       for arg in ("--option", f"{name}={text}"))]
 
     # ---- our entries in a file -----------------------------------------------------------
 
@@ -314,8 +313,11 @@ def owned_pattern(host: str) -> re.Pattern:
     )
 
 
-def option_text(value: Any) -> str:
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+def changed_options(pack: Pack, options: dict[str, Any]) -> list[tuple[str, str]]:
+    """(name, text) of the options that differ from their default: the rest are left out, so
+    a default install's command stays the same across versions."""
+    return [(name, ("true" if value else "false") if isinstance(value, bool) else str(value))
+            for name, value in sorted(options.items()) if value != pack.options[name].default]
 
 
 def describe(value: Any) -> str:

@@ -78,7 +78,7 @@ class Claude(Host):
             path = target.pack_dir(pack.name) / hook.script
             where = quoted_absolute(path) if target.scope is Scope.user else (
                 PROJECT_VAR + "/" + quoted_absolute(path.relative_to(target.project)))
-            handler = {"type": "command", "command": self.runtime_command(target, pack, hook, options, where),
+            handler = {"type": "command", "command": self.runtime_command(pack, options, where),
                        "timeout": wiring.whole_timeout}
             entries.append(Entry.of(pack.name, hook.id, wiring.event, pack.matcher(hook, self.name, options), handler))
         return entries

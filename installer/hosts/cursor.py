@@ -58,7 +58,7 @@ class Cursor(Host):
             path = target.pack_dir(pack.name) / hook.script
             where = quoted_absolute(path) if target.scope is Scope.user else (
                 PROJECT_VAR + "/" + quoted_absolute(path.relative_to(target.project)))
-            handler: dict[str, Any] = {"command": self.runtime_command(target, pack, hook, options, where)}
+            handler: dict[str, Any] = {"command": self.runtime_command(pack, options, where)}
             matcher = pack.matcher(hook, self.name, options)
             if matcher is not None:
                 handler["matcher"] = matcher

@@ -167,11 +167,18 @@ def _parse_lines(out: bytes) -> list[dict]:
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
-def hookwright(*args: str, home: Path, project: Path) -> subprocess.CompletedProcess:
+def hookwright(*args: str, home: Path, project: Path,
+               env: Mapping[str, str | None] | None = None) -> subprocess.CompletedProcess:
     """``python -m installer ARGS`` from the working tree (it need not be pip-installed),
-    with the test's home and XDG dirs, in the project."""
+    with the test's home and XDG dirs, in the project. `env`: variables to set instead
+    (None: unset)."""
     pythonpath = os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))
-    env = dict(os.environ, HOME=str(home), XDG_STATE_HOME=str(home / ".local" / "state"),
-               XDG_CONFIG_HOME=str(home / ".config"), PYTHONPATH=pythonpath)
-    return subprocess.run([sys.executable, "-m", "installer", *args], cwd=project, env=env,
+    child = dict(os.environ, HOME=str(home), XDG_STATE_HOME=str(home / ".local" / "state"),
+                 XDG_CONFIG_HOME=str(home / ".config"), PYTHONPATH=pythonpath)
+    for name, value in (env or {}).items():
+        if value is None:
+            child.pop(name, None)
+        else:
+            child[name] = value
+    return subprocess.run([sys.executable, "-m", "installer", *args], cwd=project, env=child,
                           capture_output=True, text=True, timeout=60)

@@ -1,16 +1,19 @@
-"""Fixtures for tests that drive the real Claude Code CLI (marked ``e2e``).
+"""Fixtures for tests that drive the real Claude Code and opencode CLIs (marked ``e2e``).
 
-The CLI's location is resolved when this module is imported (see claude_cli.CLAUDE),
-before the autouse guard in tests/conftest.py strips HOOKWRIGHT_* and replaces HOME.
+The CLIs' locations are resolved when this module is imported (claude_cli.CLAUDE,
+opencode_cli.OPENCODE), before the autouse guard in tests/conftest.py strips HOOKWRIGHT_*
+and replaces HOME.
 """
 from __future__ import annotations
 
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from claude_cli import CLAUDE, CLAUDE_VERSION
+from opencode_cli import OPENCODE, OPENCODE_VERSION
 
 
 @pytest.fixture(scope="session")
@@ -25,3 +28,18 @@ def claude_cli() -> Path:
         pytest.skip(f"Claude Code CLI {CLAUDE_VERSION} not installed: run scripts/setup-e2e.sh"
                     f" (looked for {CLAUDE}{', found ' + version.strip() if version else ''})")
     return CLAUDE
+
+
+@pytest.fixture(scope="session")
+def opencode_cli() -> Path:
+    """The pinned opencode binary; the test is skipped when it is not installed."""
+    try:
+        with tempfile.TemporaryDirectory() as scratch:  # it writes its folders into HOME even for this
+            version = subprocess.run([str(OPENCODE), "--version"], capture_output=True, text=True,
+                                     timeout=60, env={"PATH": "/usr/bin:/bin", "HOME": scratch}).stdout.strip()
+    except OSError:
+        version = ""
+    if version != OPENCODE_VERSION:
+        pytest.skip(f"opencode {OPENCODE_VERSION} not installed: run scripts/setup-e2e.sh"
+                    f" (looked for {OPENCODE}{', found ' + version if version else ''})")
+    return OPENCODE

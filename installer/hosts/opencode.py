@@ -1,0 +1,204 @@
+"""opencode: one generated plugin module per pack, and how our hooks live in it.
+
+opencode has no list of hooks: plugins are JavaScript modules it loads in-process (its own
+Bun), from `.opencode/plugins/` (project) and `$XDG_CONFIG_HOME/opencode/plugins/` (user;
+`~/.config/opencode/plugins/` without the variable), `*.js` and `*.ts` one level deep only.
+So a pack becomes a file, `hookwright-<pack>.js`, whose only export is the plugin (opencode
+drops a whole file for one extra export that is not a function). Its `tool.execute.before`
+runs the pack's Python runtime, the same one the other hosts run, through a synchronous
+spawn with a payload in Claude Code's words on stdin, and applies the answer: a deny throws
+the reason (the model receives it as the tool's result, and the call does not run); a
+rewrite changes `output.args` in place, deleting the keys the new input drops (reassigning
+`output.args` is ignored); anything else, a timeout or any failure passes, with a line in
+hookwright's log. (Measured on opencode 1.18.33: claude-code-observed.md, both opencode rounds.)
+
+The file is ours by its name and its first line, which holds what it was made from as JSON;
+it is a pure function of that data, so a file that differs from what its first line makes
+was edited, and is never overwritten or removed without --force. The runtimes sit beside
+the plugins folder, in `hookwright/<pack>/`, found from the plugin's own URL, so a committed
+project plugin works wherever the project is checked out.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+from installer import resources
+from installer.document import Document
+from installer.errors import ExitCode, HookwrightError
+from installer.hosts.base import Capabilities, Entry, Host, Scope, Target, deep, env_path
+
+HEADER = "// hookwright-plugin "
+FORMAT = 1
+EVENT = "tool.execute.before"
+# opencode's own tools (other-hosts.md §2.5, claude-code-observed.md): every other tool is an MCP server's
+OWN_TOOLS = ("apply_patch", "bash", "batch", "codesearch", "edit", "glob", "grep", "invalid", "list", "lsp",
+             "multiedit", "patch", "question", "read", "skill", "task", "todoread", "todowrite", "webfetch",
+             "websearch", "write")
+# the names Claude Code gives the same tools, which the runtimes read
+CLAUDE_TOOL_NAMES = {"bash": "Bash", "read": "Read", "write": "Write", "edit": "Edit", "multiedit": "MultiEdit",
+                     "glob": "Glob", "grep": "Grep", "list": "LS", "webfetch": "WebFetch", "websearch": "WebSearch",
+                     "todowrite": "TodoWrite", "todoread": "TodoRead", "task": "Task", "skill": "Skill"}
+_FILE_NAME = re.compile(r"^hookwright-(?P<pack>[a-z][a-z0-9-]*)\.js$")
+_SCRIPT = re.compile(r"(?:^|/)hookwright/(?P<pack>[a-z][a-z0-9-]*)/(?P<script>[a-z][a-z0-9-]*)$")
+
+
+def config_dir() -> Path:
+    """opencode's user folder: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode (measured:
+    with the variable set, ~/.config/opencode/plugins is not read)."""
+    return env_path("XDG_CONFIG_HOME", Path.home() / ".config") / "opencode"
+
+
+class PluginDocument(Document):
+    """A generated plugin file: its data is the JSON of its first line, and `render` makes the
+    whole file from data (so install twice writes the same bytes)."""
+
+    @property
+    def edited(self) -> bool:
+        return self.exists and self.data != {} and render_plugin(self.data) != self.raw
+
+    def render(self, new_data: Any) -> bytes:
+        return render_plugin(new_data) if new_data else b""
+
+
+def read_plugin(path: Path, raw: bytes | None) -> PluginDocument:
+    """The plugin file at `path` (None: there is none); data {} for a file without our first line."""
+    if raw is None:
+        return PluginDocument(path=path, raw=b"", text="", data={}, root=None, exists=False)
+    text = raw.decode("utf-8", "replace")
+    first = text.split("\n", 1)[0]
+    data: Any = {}
+    if first.startswith(HEADER):
+        try:
+            data = json.loads(first[len(HEADER):])
+        except ValueError:
+            data = {}
+    return PluginDocument(path=path, raw=raw, text=text, data=data if isinstance(data, dict) else {}, root=None)
+
+
+class Opencode(Host):
+    name = "opencode"
+    title = "opencode"
+    scopes = (Scope.user, Scope.project)
+    # context: no hook of a plugin's tool.execute.before reaches the model but a thrown reason;
+    # questions: opencode's question tool takes no answer from a plugin
+    capabilities = Capabilities(block=True, rewrite_input=True, add_context=False, answer_questions=False)
+    programs = ("opencode",)
+
+    def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
+        base = config_dir() if scope is Scope.user else project / ".opencode"
+        plugins = base / "plugins"
+        return Target(self.name, scope, plugins / f"hookwright-{pack}.js" if pack else plugins, base / "hookwright",
+                      project)
+
+    def render(self, target: Target, pack: Any, options: dict[str, Any]) -> list[Entry]:
+        entries = []
+        for hook in pack.hooks_for(self.name):
+            wiring = hook.targets[self.name]
+            handler = {"script": f"../hookwright/{pack.name}/{hook.script}", "args": self.runtime_args(pack, options),
+                       "tools": wiring.matcher, "timeout": wiring.whole_timeout}
+            entries.append(Entry.of(pack.name, hook.id, EVENT, wiring.matcher, handler))
+        return entries
+
+    def owner(self, handler: Any) -> tuple[str, str] | None:
+        if not isinstance(handler, dict):
+            return None
+        found = _SCRIPT.search(str(handler.get("script", "")))
+        return (found["pack"], found["script"]) if found else None
+
+    # ---- reading -------------------------------------------------------------------------
+
+    def load(self, path: Path) -> Document:
+        from installer.document import read_file_bytes
+
+        try:
+            return read_plugin(path, read_file_bytes(path))
+        except FileNotFoundError:
+            return read_plugin(path, None)
+
+    def parse(self, path: Path, raw: bytes) -> Document:
+        return read_plugin(path, raw)
+
+    def check(self, doc: Document, target: Target, force: bool) -> None:
+        if not doc.exists:
+            return
+        if doc.data == {}:
+            raise HookwrightError("a plugin file hookwright did not write has this name", path=doc.path,
+                                  code=ExitCode.REFUSED,
+                                  hint="rename or remove it, or rerun with --force to replace it")
+        if doc.edited and not force:
+            raise HookwrightError("this plugin file was edited since hookwright wrote it; it is left as it is",
+                                  path=doc.path, code=ExitCode.REFUSED,
+                                  hint="rerun with --force to replace it (the backup keeps the edited file)")
+
+    def problems(self, data: Any) -> set[str]:
+        if not data:
+            return set()
+        return {f"{'/'.join(map(str, e.instance_path)) or '(root)'}: {e.message}"
+                for e in resources.validator("opencode-plugin.schema.json").iter_errors(data)}
+
+    def packs_in(self, target: Target) -> set[str]:
+        """The packs whose plugin file is in this scope's plugins folder (ours by name and first line)."""
+        folder = target.config if target.config.suffix != ".js" else target.config.parent
+        found = set()
+        for path in sorted(folder.glob("hookwright-*.js")) if folder.is_dir() else []:
+            name = _FILE_NAME.match(path.name)
+            if name and self.load(path).data:
+                found.add(name["pack"])
+        return found
+
+    def holds_nothing(self, data: Any) -> bool:
+        return not data or not data.get("hooks")
+
+    # ---- our entries in a file -----------------------------------------------------------
+
+    def handlers(self, data: Any) -> Iterator[tuple[str, Any]]:
+        for event, handler, _ in self._located(data):
+            yield event, handler
+
+    def _located(self, data: Any) -> Iterator[tuple[str, Any, str | None]]:
+        for handler in (data or {}).get("hooks") or []:
+            if isinstance(handler, dict):
+                yield EVENT, handler, handler.get("tools")
+
+    def add(self, data: Any, entry: Entry) -> dict:
+        data = deep(data) if data else {"format": FORMAT, "pack": entry.pack, "hooks": []}
+        data["hooks"].append(entry.handler)
+        return data
+
+    def remove(self, data: Any, entry: Entry, keep_empty: list[str]) -> dict:
+        data = deep(data)
+        script = self.owner(entry.handler)
+        data["hooks"] = [h for h in data.get("hooks") or [] if self.owner(h) != script]
+        return data if data["hooks"] else {}
+
+    def replace(self, data: Any, old: Entry, new: Entry) -> dict:
+        data = deep(data)
+        script = self.owner(old.handler)
+        data["hooks"] = [new.handler if self.owner(h) == script else h for h in data["hooks"]]
+        return data
+
+    def empty_containers(self, data: Any, entries: list[Entry]) -> list[str]:
+        return []  # (the file is the container: it goes with its last entry)
+
+
+HOST = Opencode()
+
+
+def export_name(pack: str) -> str:
+    return "Hookwright" + "".join(part.capitalize() for part in pack.split("-"))
+
+
+def render_plugin(data: dict) -> bytes:
+    """The plugin module for this data, byte for byte the same for the same data."""
+    template = (resources.data_root() / "templates" / "opencode" / "plugin.js").read_text(encoding="utf-8")
+    header = HEADER + json.dumps(data, sort_keys=True, separators=(",", ":"))
+    hooks = json.dumps(data.get("hooks", []), indent=2, sort_keys=True)
+    text = (template.replace("__HEADER__", header).replace("__PACK_NAME__", data["pack"])
+            .replace("__PACK__", json.dumps(data["pack"]))
+            .replace("__EXPORT__", export_name(data["pack"])).replace("__HOOKS__", hooks)
+            .replace("__OWN_TOOLS__", json.dumps(list(OWN_TOOLS)))
+            .replace("__TOOL_NAMES__", json.dumps(CLAUDE_TOOL_NAMES, sort_keys=True)))
+    return text.encode("utf-8")

@@ -1,0 +1,139 @@
+"""A scripted fake of an OpenAI-compatible chat completions API, so the real opencode runs offline.
+
+The same script of turns as fake_model_api.py: a text answer (a str) or the tool calls to
+make (``{"tool": "bash", "input": {...}}`` or a list of them). The turn that answers a
+request is the number of assistant messages already in it; past the end the model says
+"done". A request without tools (opencode asks for a session title) gets a short text and
+consumes no turn. Answers are streamed as server-sent events, as opencode asks for them.
+Every request is recorded: the role "tool" messages opencode sends back are what each tool
+call really returned, or the reason a plugin refused it.
+
+Standard library only; listens on 127.0.0.1, on a free port.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from fake_model_api import Turn
+
+_calls = itertools.count(1)
+
+
+class FakeChatAPI:
+    """``with FakeChatAPI(turns) as api:`` give opencode ``api.url`` as a provider's baseURL."""
+
+    def __init__(self, turns: list[Turn]):
+        self.turns = list(turns)
+        self.requests: list[dict] = []
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        self._server.daemon_threads = True
+
+    @property
+    def url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def __enter__(self) -> FakeChatAPI:
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def answer(self, body: dict) -> tuple[str, list[dict]]:
+        """(text, tool calls) answering one request body."""
+        if not body.get("tools"):
+            return "a title", []
+        done = sum(1 for m in body.get("messages", []) if m.get("role") == "assistant")
+        turn = self.turns[done] if done < len(self.turns) else "done"
+        if isinstance(turn, str):
+            return turn, []
+        calls = [turn] if isinstance(turn, dict) else turn
+        return "", [{"id": f"call_{next(_calls):06d}", "name": c["tool"], "arguments": json.dumps(c.get("input", {}))}
+                    for c in calls]
+
+    def tool_results(self) -> list[dict]:
+        """Every tool message opencode sent back, once each, in order: {"tool_call_id", "content"}."""
+        found, seen = [], set()
+        for request in list(self.requests):
+            for message in request.get("messages", []):
+                if message.get("role") == "tool" and message.get("tool_call_id") not in seen:
+                    seen.add(message.get("tool_call_id"))
+                    content = message.get("content")
+                    if isinstance(content, list):
+                        content = "".join(part.get("text", "") for part in content if isinstance(part, dict))
+                    found.append({"tool_call_id": message.get("tool_call_id"), "content": content})
+        return found
+
+
+def _handler_for(api: FakeChatAPI) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.0"  # the connection closes after each answer: that ends the stream
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            if self.path.rstrip("/").endswith("/models"):
+                self._json({"object": "list", "data": [{"id": "fake-model", "object": "model"}]})
+            else:
+                self._json({"error": {"message": f"no {self.path} here"}}, 404)
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("content-length") or 0)
+            try:
+                body = json.loads(self.rfile.read(length) or b"{}")
+            except ValueError:
+                body = {}
+            if not self.path.split("?")[0].endswith("/chat/completions"):
+                self._json({"error": {"message": f"no {self.path} here"}}, 404)
+                return
+            with api._lock:
+                api.requests.append(body)
+            text, calls = api.answer(body)
+            finish = "tool_calls" if calls else "stop"
+            if not body.get("stream"):
+                message = {"role": "assistant", "content": text or None}
+                if calls:
+                    message["tool_calls"] = [{"id": c["id"], "type": "function",
+                                              "function": {"name": c["name"], "arguments": c["arguments"]}}
+                                             for c in calls]
+                self._json({"id": "chatcmpl-fake", "object": "chat.completion", "created": int(time.time()),
+                            "model": body.get("model", "fake-model"),
+                            "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+                            "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
+                return
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.end_headers()
+            deltas = [{"role": "assistant", "content": text}]
+            deltas += [{"tool_calls": [{"index": i, "id": c["id"], "type": "function",
+                                        "function": {"name": c["name"], "arguments": c["arguments"]}}]}
+                       for i, c in enumerate(calls)]
+            for delta in deltas:
+                self._event({"choices": [{"index": 0, "delta": delta, "finish_reason": None}]}, body)
+            self._event({"choices": [{"index": 0, "delta": {}, "finish_reason": finish}],
+                         "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}, body)
+            self.wfile.write(b"data: [DONE]\n\n")
+
+        def _event(self, chunk: dict, body: dict) -> None:
+            chunk = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": int(time.time()),
+                     "model": body.get("model", "fake-model"), **chunk}
+            self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+            self.wfile.flush()
+
+        def _json(self, obj: dict, status: int = 200) -> None:
+            data = json.dumps(obj).encode()
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    return Handler

@@ -1,0 +1,94 @@
+"""hookwright's opencode plugins in the real opencode 1.18.33.
+
+git-guard installed with `--host opencode`: a scripted `git reset --hard` is refused with our
+reason (which the model receives) and the work is kept, `git status` runs; after uninstall
+the plugin file is gone and the reset runs. path-normalizer's rewrite reaches a real MCP
+server. The user scope works with XDG_CONFIG_HOME set and unset.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from claude_cli import hookwright
+from opencode_cli import run_opencode
+
+pytestmark = pytest.mark.e2e
+
+RESET = {"tool": "bash", "input": {"command": "git reset --hard", "description": "discard"}}
+STATUS = {"tool": "bash", "input": {"command": "git status --short", "description": "status"}}
+MCP_SERVER = Path(__file__).with_name("fake_mcp_server.py")
+
+
+def git(project: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=test", "-c", "user.email=test@example.com", *args],
+                   cwd=project, check=True, capture_output=True)
+
+
+@pytest.fixture
+def dirty_repo(project: Path) -> Path:
+    """A repo whose a.txt is committed as v1 and changed to v2: reset --hard would lose v2."""
+    git(project, "init", "-q")
+    (project / "a.txt").write_text("v1\n")
+    git(project, "add", "a.txt")
+    git(project, "commit", "-q", "-m", "v1")
+    (project / "a.txt").write_text("v2\n")
+    return project
+
+
+def installed(*args: str, home: Path, project: Path, env: dict | None = None) -> None:
+    done = hookwright(*args, "--host", "opencode", "--yes", home=home, project=project, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_git_guard_refuses_reset_hard_in_opencode_until_uninstalled(opencode_cli, home, dirty_repo):
+    project = dirty_repo
+    plugin = project / ".opencode" / "plugins" / "hookwright-git-guard.js"
+    installed("install", "git-guard", "--scope", "project", "--project", str(project), home=home, project=project)
+    assert plugin.is_file()
+
+    run = run_opencode(project, home, [RESET, STATUS, "done"])
+    assert run.returncode == 0 and not run.timed_out, run.stderr[-3000:]
+    reset, status = run.tool_results
+    assert reset["content"].startswith("hookwright git-guard: ") and "reset --hard" in reset["content"]
+    assert (project / "a.txt").read_text() == "v2\n"  # the work is still there
+    assert "a.txt" in status["content"]  # and the harmless command ran
+
+    installed("uninstall", "git-guard", "--scope", "project", "--project", str(project), home=home, project=project)
+    assert not plugin.exists() and not (project / ".opencode" / "hookwright").exists()
+    run = run_opencode(project, home, [RESET, "done"])
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert (project / "a.txt").read_text() == "v1\n"  # nothing stops it now
+
+
+def test_path_normalizers_rewrite_reaches_an_mcp_server(opencode_cli, home, project, tmp_path):
+    record = tmp_path / "calls.jsonl"
+    installed("install", "path-normalizer", "--scope", "project", "--project", str(project), home=home,
+              project=project)
+    call = {"tool": "docs_read_doc", "input": {"path": "notes/a.md", "mode": "r"}}
+
+    run = run_opencode(project, home, [call, "done"],
+                       mcp={"docs": [sys.executable, str(MCP_SERVER), str(record)]})
+    assert run.returncode == 0, run.stderr[-3000:]
+    (received,) = [json.loads(line) for line in record.read_text().splitlines()]
+    assert received == {"tool": "read_doc", "arguments": {"path": str(project / "notes" / "a.md"), "mode": "r"}}
+
+
+@pytest.mark.parametrize("xdg", [True, False], ids=["XDG_CONFIG_HOME set", "XDG_CONFIG_HOME unset"])
+def test_a_user_scope_install_works_with_and_without_xdg_config_home(opencode_cli, home, dirty_repo, tmp_path, xdg):
+    project = dirty_repo
+    config_home = tmp_path / "xdg-config" if xdg else home / ".config"
+    env = {"XDG_CONFIG_HOME": str(config_home) if xdg else None}
+    installed("install", "git-guard", "--scope", "user", home=home, project=project, env=env)
+    assert (config_home / "opencode" / "plugins" / "hookwright-git-guard.js").is_file()
+
+    run = run_opencode(project, home, [RESET, "done"], env=env)
+    assert run.returncode == 0, run.stderr[-3000:]
+    (reset,) = run.tool_results
+    assert reset["content"].startswith("hookwright git-guard: ")
+    assert (project / "a.txt").read_text() == "v2\n"
+
