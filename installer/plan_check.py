@@ -31,9 +31,9 @@ if TYPE_CHECKING:
 INTRODUCED, RESOLVED, KEPT = "introduced", "resolved", "kept"
 CONFLICTS = ("conflicts",)
 # install/*: hookwright's own bookkeeping (receipts, runtime files), which is what the plan changes
-PER_HANDLER = ("structure", "matchers", "hosts", "commands", "scripts")
+PER_HANDLER = ("structure", "matchers", "hosts", "commands", "scripts", "opencode")
 # about a runtime file: for a pack the plan installs, that file is not written yet when it is checked
-RUNTIME_KINDS = ("command/", "script/")
+RUNTIME_KINDS = ("command/", "script/", "host/opencode-runtime-missing")
 _POSITION = re.compile(r"(?<=line )\d+|(?<=:)\d+\b")  # "line 12 of this file", "settings.json:12"
 _ORDER = {INTRODUCED: 0, RESOLVED: 1, KEPT: 2}
 _SEVERITY = {"error": 0, "warning": 1, "info": 2}

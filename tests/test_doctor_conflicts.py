@@ -478,7 +478,7 @@ def test_a_pack_hook_is_not_moot_beside_hooks_that_cannot_refuse_its_calls(tmp_p
 
 def test_every_conflict_rule_is_tested():
     tested = {"conflict/input-rewrite-race", "conflict/input-rewrite-race-mcp", "conflict/input-rewrite-race-possible",
-              "conflict/input-rewrite-race-unseen-servers", "conflict/pack-hook-moot",
+              "conflict/input-rewrite-race-unseen-servers", "conflict/pack-hook-moot", "conflict/plugin-args-race",
               "conflict/duplicate-handler", "conflict/duplicate-runs-twice", "conflict/pack-in-several-scopes",
               "conflict/cursor-runs-claude-hooks", "conflict/session-end-budget"}
     assert {r for r in catalog() if r.startswith("conflict/")} == tested

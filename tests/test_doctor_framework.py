@@ -240,8 +240,8 @@ def test_a_named_file_is_recognised_by_name_and_content(tmp_path, name, content,
 
 def test_every_check_module_is_run():
     present = {p.stem for p in (REPO / "installer" / "doctor" / "checks").glob("*.py") if p.stem != "__init__"}
-    assert present == set(CHECK_MODULES) == {"structure", "matchers", "hosts", "commands", "scripts", "conflicts",
-                                             "installs"}
+    assert present == set(CHECK_MODULES) == {"structure", "matchers", "hosts", "commands", "scripts", "opencode",
+                                             "conflicts", "installs"}
     assert [f.__module__.rsplit(".", 1)[1] for f in check_functions()] == list(CHECK_MODULES)
 
 
@@ -305,8 +305,8 @@ def test_sarif_output_is_valid_sarif_2_1_0(hookwright, tmp_path, monkeypatch):
     assert schema["title"].startswith("Static Analysis Results Format (SARIF) Version 2.1.0")
     monkeypatch.chdir(tmp_path)
     write(tmp_path, {"dir with space/.claude/settings.json": settings(matcher="bash", timeout=5000),
-                     "opencode.json": "{}"})
-    ran = hookwright("doctor", "--format", "sarif", "dir with space/.claude/settings.json", "opencode.json")
+                     ".gemini/settings.json": {"hooks": {"BeforeTool": []}}})
+    ran = hookwright("doctor", "--format", "sarif", "dir with space/.claude/settings.json", ".gemini/settings.json")
     assert ran.code == 1
     log = json.loads(ran.out)
     jsonschema.Draft4Validator(schema, format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER).validate(log)

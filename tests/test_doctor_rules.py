@@ -8,11 +8,18 @@ import pytest
 from doctor_support import ECHO, doctor, found, rule_ids, settings
 
 from installer.doctor.model import catalog
+from installer.hosts.opencode import render_plugin
 
 S = ".claude/settings.json"
 CURSOR = ".cursor/hooks.json"
 GROUP = {"matcher": "Bash", "hooks": [ECHO]}
 MCP_LINEAR = {"mcpServers": {"linear": {"command": "npx", "args": ["linear-mcp"]}}}
+OC = ".opencode/plugins/"
+PLUGIN = ('export const P = async () => ({"tool.execute.before": async (input, output) => {\n'
+          '  if (input.tool === "bash") output.args.command = "x"\n}})\n')
+OURS = render_plugin({"format": 1, "pack": "git-guard", "hooks": [
+    {"script": "../hookwright/git-guard/git-guard", "args": ["--host", "opencode"], "tools": "bash", "timeout": 10}]}
+).decode()
 
 
 def case(rule, bad, good, given=True, config=None, note=""):
@@ -147,9 +154,7 @@ CASES = [
     case("matcher/needs-recent-host", {S: settings("SubagentStop", matcher="code-reviewer")},
          {S: settings("PreModelSwitch", matcher="claude-opus")}, note="an-event-newer-than-the-change"),
     # ---- hosts --------------------------------------------------------------------------------
-    case("host/other-agent-format", {"opencode.json": '{"plugin": ["x"]}'}, {S: settings()}),
-    case("host/other-agent-format", {".opencode/plugins/guard.ts": "export const Guard = async () => ({})"},
-         {S: settings()}, note="plugin"),
+    case("host/other-agent-format", {".gemini/settings.json": {"hooks": {"BeforeTool": [GROUP]}}}, {S: settings()}),
     case("host/unrecognised-file", {"hooks/guard.sh": "#!/bin/sh\nexit 0\n"}, {S: settings()}),
     case("host/cursor-claude-event", {CURSOR: {"version": 1, "hooks": {"PreToolUse": [{"command": "x"}]}}},
          {CURSOR: {"version": 1, "hooks": {"preToolUse": [{"command": "x"}]}}}),
@@ -170,6 +175,27 @@ CASES = [
          note="mcp-and-shell-commands"),
     case("host/cursor-version-missing", {CURSOR: {"hooks": {"stop": [{"command": "x"}]}}},
          {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x"}]}}}),
+    # opencode (project mode: its plugins folders, as opencode reads them)
+    case("host/opencode-plugin-not-loaded", {OC + "p.mjs": PLUGIN}, {OC + "p.js": PLUGIN}, given=False),
+    case("host/opencode-plugin-not-loaded", {OC + "helpers/p.js": PLUGIN}, {OC + "p.js": PLUGIN}, given=False,
+         note="subfolder"),
+    case("host/opencode-plugin-syntax-error", {OC + "p.ts": PLUGIN.replace("}})\n", "}\n")}, {OC + "p.ts": PLUGIN},
+         given=False),
+    case("host/opencode-plugin-export-not-function", {OC + "p.js": PLUGIN + 'export const VERSION = "1"\n'},
+         {OC + "p.js": PLUGIN + 'const VERSION = "1"\n'}, given=False),
+    case("host/opencode-args-reassigned", {OC + "p.js": PLUGIN.replace('output.args.command = "x"',
+                                                                       'output.args = {command: "x"}')},
+         {OC + "p.js": PLUGIN}, given=False),
+    case("host/opencode-runtime-missing", {OC + "hookwright-git-guard.js": OURS},
+         {OC + "hookwright-git-guard.js": OURS, ".opencode/hookwright/git-guard/git-guard": "# the runtime\n"},
+         given=False),
+    case("host/opencode-config-unreadable", {"opencode.json": "{ nope"},
+         {"opencode.json": '{\n  // JSONC: comments and trailing commas are fine\n  "plugin": [],\n}\n'}, given=False),
+    case("host/opencode-plugin-list", {"opencode.json": '{"plugin": "my-plugin"}'}, {"opencode.json": '{"plugin": ["my-plugin"]}'},
+         given=False),
+    case("host/opencode-plugin-missing", {"opencode.json": '{"plugin": ["./tools/gone.js"]}'},
+         {"opencode.json": '{"plugin": ["./tools/here.js", ["npm-plugin", {"a": 1}]]}', "tools/here.js": PLUGIN},
+         given=False),
     case("host/plugin-not-installed", {S: {"enabledPlugins": {"guard@tools": True}}},
          {S: {"enabledPlugins": {"guard@tools": True}}}, given=False,
          config={"plugins/installed_plugins.json": {"version": 2, "plugins": {}}}),

@@ -13,7 +13,7 @@ from pathlib import Path
 from installer.commands.result import Result
 from installer.errors import ExitCode, HookwrightError
 
-HOSTS = ("claude", "cursor")
+HOSTS = ("claude", "cursor", "opencode")
 DEFAULT_TIMEOUT = {"command": 600, "http": 600, "mcp_tool": 600, "prompt": 30, "agent": 60}
 SHORT_EVENTS = {"UserPromptSubmit": 30, "PreModelSwitch": 30, "PostModelSwitch": 30, "MessageDisplay": 10}
 SCOPE_ORDER = {"managed": 0, "user": 1, "project": 2, "local": 3, "plugin": 4, "given": 5}
@@ -108,6 +108,9 @@ def _timeout(handler, kind: str | None) -> dict:
 def _what(value, kind: str | None) -> str | None:
     if not isinstance(value, dict):
         return str(value)
+    if kind == "plugin":  # opencode: our runtime, or the plugin's own code
+        return " ".join([str(value.get("script")), *map(str, value.get("args") or [])]) if "script" in value \
+            else "its own JavaScript, in process"
     field = {"command": "command", "http": "url", "prompt": "prompt", "agent": "prompt", "mcp_tool": "tool"}.get(kind or "")
     text = value.get(field) if field else None
     if kind == "mcp_tool":

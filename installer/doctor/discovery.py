@@ -17,7 +17,7 @@ from installer.doctor.facts import (CLAUDE_EVENTS, CURSOR_EVENTS, FOLDED_CURSOR_
 from installer.doctor.model import ConfigFile, Plugin, resolved
 from installer.document import read_file_bytes
 from installer.errors import HookwrightError
-from installer.hosts import claude, cursor
+from installer.hosts import claude, cursor, opencode
 
 SCRIPT_SUFFIXES = (".js", ".ts", ".mjs", ".cjs", ".mts")
 SCOPE_ORDER = {"user": 0, "project": 1, "local": 2, "managed": 3}  # precedence of ordinary keys, low to high
@@ -50,7 +50,37 @@ def scope_candidates(project: Path, hosts: set[str], also: frozenset[Path] = fro
         found.append(Candidate(cursor.user_dir() / "hooks.json", "user", "cursor-hooks", project))
         found.append(Candidate(project / ".cursor" / "hooks.json", "project", "cursor-hooks", project))
         found.extend(Candidate(p, "managed", "cursor-hooks", project) for p in cursor.managed_paths())
+    if "opencode" in hosts:
+        found.extend(_opencode_candidates(project, also))
     return [c for c in found if c.path.exists() or c.path.is_symlink() or (also and resolved(c.path) in also)]
+
+
+def _opencode_candidates(project: Path, also: frozenset[Path]) -> list[Candidate]:
+    """opencode's config files, and every file in its plugins folders (and one level below:
+    doctor says why opencode skips those), in the order the filesystem lists them, which is
+    the order opencode runs the plugins in; then `also`'s files in a plugins folder."""
+    found = [Candidate(project / name, "project", "opencode-config", project) for name in ("opencode.json", "opencode.jsonc")]
+    for scope, folder in opencode.config_folders(project):
+        found.extend(Candidate(folder / name, scope, "opencode-config", project) for name in ("opencode.json", "opencode.jsonc"))
+        for plugins in (folder / name for name in opencode.PLUGIN_FOLDERS):
+            for entry in _listing(plugins):
+                if entry.is_dir():
+                    found.extend(Candidate(inner, scope, "opencode-plugin", project) for inner in _listing(entry)
+                                 if inner.suffix.lower() in SCRIPT_SUFFIXES)
+                else:
+                    found.append(Candidate(entry, scope, "opencode-plugin", project))
+            listed = {resolved(c.path) for c in found}
+            found.extend(Candidate(path, scope, "opencode-plugin", project) for path in sorted(also)
+                         if path.parent == resolved(plugins) and path not in listed)
+    return found
+
+
+def _listing(folder: Path) -> list[Path]:
+    """A folder's entries in the order the filesystem lists them (not sorted: opencode does not sort)."""
+    try:
+        return [Path(entry.path) for entry in os.scandir(folder)]
+    except OSError:
+        return []
 
 
 def given_candidates(paths: list[Path], project: Path) -> list[Candidate]:

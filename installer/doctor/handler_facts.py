@@ -20,7 +20,8 @@ from installer.doctor.model import ConfigFile, Handler
 YES, NO, UNKNOWN = "yes", "no", "unknown"
 PASSED_ENV = ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "TMPDIR")
 # events whose handlers can rewrite tool input (Claude Code; Cursor's preToolUse `updated_input`)
-REWRITE_EVENTS = {"claude": frozenset({"PreToolUse", "PermissionRequest"}), "cursor": frozenset({"preToolUse"})}
+REWRITE_EVENTS = {"claude": frozenset({"PreToolUse", "PermissionRequest"}), "cursor": frozenset({"preToolUse"}),
+                  "opencode": frozenset({"tool.execute.before"})}
 
 
 def where(file: ConfigFile) -> resolve.Where:
@@ -77,8 +78,11 @@ def resolution(handler: Handler) -> resolve.Resolution:
 
 
 def kind(handler: Handler) -> str | None:
-    """The handler's type ("command" when a Cursor entry leaves it out), or None for a bare string."""
+    """The handler's type ("command" when a Cursor entry leaves it out; "plugin" for opencode's
+    code in-process), or None for a bare string."""
     value = handler.value
+    if handler.file.host == "opencode":
+        return "plugin"
     if not isinstance(value, dict):
         return None
     default = "command"
@@ -124,6 +128,13 @@ def rewrite(handler: Handler, probed: dict | None = None) -> Rewrite:
         return Rewrite(NO, "type", "a bare string is not a handler; it never runs")
     if what in ("prompt", "agent"):
         return Rewrite(NO, "type", f"a {what} hook answers ok/not ok; it cannot rewrite input")
+    if what == "plugin" and handler.owner is None:
+        writes = handler.value.get("writes") or []
+        if not writes:
+            return Rewrite(NO, "script", "its tool.execute.before never changes output.args")
+        key, line, _ = writes[0]
+        return Rewrite(YES, "script", f"it sets output.args.{key} (line {line})" if key != "*" else
+                       f"it changes output.args (line {line})")
     if what in ("http", "mcp_tool"):
         static = Rewrite(UNKNOWN, "type", f"an {what} hook's answer comes from elsewhere; it may carry updatedInput")
         return _with_probe(static, handler, probed)

@@ -5,7 +5,7 @@ from installer.document import Document, read_file_bytes
 from installer.doctor.discovery import Candidate, recognise
 from installer.doctor.model import ConfigFile, Handler
 from installer.errors import HookwrightError
-from installer.hosts import claude, cursor
+from installer.hosts import claude, cursor, opencode
 
 NOT_PARSED = ("opencode-config", "opencode-plugin", "unknown")  # JSONC, JavaScript, anything else
 MAX_TEXT_BYTES = 10 * 1024 * 1024
@@ -27,7 +27,9 @@ def read(candidate: Candidate, staged: bytes | None = None) -> ConfigFile:
     if kind is None:
         kind, _ = recognise(path, text, None, parsed=False)
         if kind in NOT_PARSED or kind in ("gemini-hooks", "grok-hooks"):
-            return _file(candidate, kind)
+            return _file(candidate, kind, source=raw[:MAX_TEXT_BYTES])
+    if kind in NOT_PARSED:
+        return _file(candidate, kind, source=raw[:MAX_TEXT_BYTES])
     try:
         document = Document.parse(path, raw)
     except HookwrightError as error:
@@ -38,12 +40,12 @@ def read(candidate: Candidate, staged: bytes | None = None) -> ConfigFile:
 
 
 def _file(candidate: Candidate, kind: str, document: Document | None = None,
-          error: HookwrightError | None = None) -> ConfigFile:
+          error: HookwrightError | None = None, source: bytes | None = None) -> ConfigFile:
     host = {"claude-settings": "claude", "claude-plugin-hooks": "claude", "cursor-hooks": "cursor",
             "opencode-config": "opencode", "opencode-plugin": "opencode", "gemini-hooks": "gemini",
             "grok-hooks": "grok"}.get(kind, "unknown")
     return ConfigFile(candidate.path, kind, host, candidate.scope, document=document, project=candidate.project,
-                      plugin=candidate.plugin, plugin_root=candidate.plugin_root, error=error)
+                      plugin=candidate.plugin, plugin_root=candidate.plugin_root, error=error, source=source)
 
 
 def handlers(file: ConfigFile) -> list[Handler]:
@@ -51,6 +53,8 @@ def handlers(file: ConfigFile) -> list[Handler]:
     of each well-formed matcher group; Cursor: the flat entries. A bare string where a handler
     belongs is included (its checks say what is wrong with it); anything that is not even in the
     right place (events at the top level, a handler without its group) is not."""
+    if file.kind == "opencode-plugin":
+        return _plugin_handlers(file)
     data = file.document.data if file.document else None
     if not isinstance(data, dict) or not isinstance(data.get("hooks"), dict):
         return []
@@ -76,3 +80,23 @@ def handlers(file: ConfigFile) -> list[Handler]:
                                          owner=claude.owner(value)))
     return found
 
+
+
+def _plugin_handlers(file: ConfigFile) -> list[Handler]:
+    """An opencode plugin that opencode loads: one handler per hook of a hookwright plugin (from
+    its first line), one for a foreign plugin's tool.execute.before (with what it writes)."""
+    if file.source is None or opencode.why_not_loaded(file.path):
+        return []
+    ours = opencode.read_plugin(file.path, file.source).data
+    if ours:
+        return [Handler(file, opencode.EVENT, hook.get("tools"), hook, ("hooks", index), ("hooks", index),
+                        owner=opencode.HOST.owner(hook))
+                for index, hook in enumerate(ours.get("hooks") or []) if isinstance(hook, dict)]
+    from installer.doctor import plugins
+
+    facts = plugins.analyse(file.path, file.source)
+    if plugins.HOOK not in facts.hooks:
+        return []
+    writes = [[w.key, w.place.line, w.place.column] for w in facts.writes]
+    return [Handler(file, opencode.EVENT, "|".join(sorted(facts.tools)) if facts.tools else None,
+                    {"writes": writes}, (), ())]

@@ -80,6 +80,7 @@ class ConfigFile:
     plugin: str | None = None  # "name@marketplace" for a plugin's hooks file
     plugin_root: Path | None = None  # what ${CLAUDE_PLUGIN_ROOT} is for a plugin's hooks file
     error: HookwrightError | None = None  # why the file could not be read or parsed (document is None then)
+    source: bytes | None = None  # the bytes of a file that is not strict JSON (opencode's plugins and JSONC)
     _line_starts: list[int] | None = field(default=None, init=False, repr=False, compare=False)
     _positions: dict[tuple, tuple[int, int]] = field(default_factory=dict, init=False, repr=False, compare=False)
 

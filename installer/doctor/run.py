@@ -12,8 +12,8 @@ from installer.doctor.discovery import Candidate
 from installer.doctor.model import ConfigFile, Context, Finding, Handler, resolved
 
 # installer/doctor/checks/<name>.py, each with `check(ctx) -> Iterable[Finding]`, run in this order
-CHECK_MODULES = ("structure", "matchers", "hosts", "commands", "scripts", "conflicts", "installs")
-HOSTS = ("claude", "cursor")
+CHECK_MODULES = ("structure", "matchers", "hosts", "commands", "scripts", "opencode", "conflicts", "installs")
+HOSTS = ("claude", "cursor", "opencode")
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
 

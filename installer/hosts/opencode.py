@@ -45,6 +45,33 @@ _FILE_NAME = re.compile(r"^hookwright-(?P<pack>[a-z][a-z0-9-]*)\.js$")
 _SCRIPT = re.compile(r"(?:^|/)hookwright/(?P<pack>[a-z][a-z0-9-]*)/(?P<script>[a-z][a-z0-9-]*)$")
 
 
+LOADED_SUFFIXES = (".js", ".ts")
+PLUGIN_FOLDERS = ("plugins", "plugin")
+
+
+def why_not_loaded(path: Path) -> str | None:
+    """Why opencode does not load this file from a plugins folder (None: it does). Measured on
+    1.18.33: `*.js` and `*.ts` directly in `plugins/` or `plugin/` load; `.mjs`, `.cjs` and
+    anything in a subfolder are skipped without a word."""
+    if path.parent.name not in PLUGIN_FOLDERS:
+        return f"it is in a subfolder ({path.parent.name}/) of the plugins folder, and opencode loads only the files directly in it"
+    if path.suffix.lower() not in LOADED_SUFFIXES:
+        return f"opencode loads only .js and .ts files from a plugins folder, not {path.suffix or 'a file without an extension'}"
+    return None
+
+
+def config_folders(project: Path) -> list[tuple[str, Path]]:
+    """(scope, folder) of every opencode config folder a session in `project` reads, in the
+    order opencode reads their plugins: the user's, OPENCODE_CONFIG_DIR's, the project's."""
+    import os
+
+    found = [("user", config_dir())]
+    if os.environ.get("OPENCODE_CONFIG_DIR"):
+        found.append(("user", Path(os.environ["OPENCODE_CONFIG_DIR"])))
+    found.append(("project", project / ".opencode"))
+    return found
+
+
 def config_dir() -> Path:
     """opencode's user folder: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode (measured:
     with the variable set, ~/.config/opencode/plugins is not read)."""

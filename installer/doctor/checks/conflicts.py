@@ -44,6 +44,7 @@ GENERIC_NAMES = frozenset({"index.js", "index.ts", "index.mjs", "main.py", "hook
 
 def check(ctx: Context) -> Iterator[Finding]:
     yield from _races(ctx)
+    yield from _plugin_races(ctx)
     yield from _moot_pack_hooks(ctx)
     yield from _duplicates(ctx)
     yield from _packs_in_several_scopes(ctx)
@@ -259,6 +260,55 @@ def _name(racer_or_handler) -> str:
 def _place(handler: Handler, message: str) -> dict:
     line, column = handler.file.position(handler.keys)
     return {"path": str(handler.file.path), "line": line, "column": column, "message": message}
+
+
+# ---- opencode: plugins that change the same arguments -------------------------------------------------
+
+def _plugin_races(ctx: Context) -> Iterator[Finding]:
+    """Two opencode plugins whose tool.execute.before set one argument of one tool: the last
+    to run wins (they run in the order the filesystem lists the files)."""
+    writers = []
+    for handler in ctx.handlers:
+        if handler.file.host == "opencode" and handler_facts.rewrite(handler).status == YES:
+            keys = {"*"} if handler.owner else {key for key, *_ in handler.value.get("writes") or []}
+            writers.append((handler, keys))
+    for index, (later, later_keys) in enumerate(writers):
+        for earlier, earlier_keys in writers[:index]:
+            tools = _plugin_tools_shared(earlier.matcher, later.matcher)
+            keys = later_keys | earlier_keys if "*" in later_keys | earlier_keys else later_keys & earlier_keys
+            if tools and keys:
+                named = ", ".join(sorted(k for k in keys if k != "*"))
+                shown = (named + (", maybe more" if "*" in keys else "")) if named else "any argument"
+                yield ctx.finding_at("conflict/plugin-args-race", later.file, 1, 1,
+                                     [_place(earlier, "it runs first: the other's change wins over its own")],
+                                     a=_plugin_name(earlier), b=_plugin_name(later), tools=tools, keys=shown)
+
+
+def _plugin_tools_shared(a: str | None, b: str | None) -> str | None:
+    """The tools two opencode plugin hooks both run for, in words (None: none)."""
+    from installer.hosts.opencode import OWN_TOOLS
+
+    def tools(spec: str | None) -> set[str] | None:  # None: every tool; {"mcp"}: every MCP tool
+        return None if not spec else {"mcp"} if spec == "mcp" else set(spec.split("|"))
+
+    ta, tb = tools(a), tools(b)
+    if ta is None or tb is None:
+        shared = tb if ta is None else ta
+        return "every tool" if shared is None else "MCP tools" if shared == {"mcp"} else ", ".join(sorted(shared))
+    if "mcp" in ta and "mcp" in tb:
+        return "MCP tools"
+    mcp_side, other = (ta, tb) if "mcp" in ta else (tb, ta) if "mcp" in tb else (None, None)
+    if mcp_side is not None:
+        names = sorted(t for t in other if t not in OWN_TOOLS)
+    else:
+        names = sorted(ta & tb)
+    return ", ".join(names) or None
+
+
+def _plugin_name(handler: Handler) -> str:
+    if handler.owner:
+        return f"hookwright pack {handler.owner[0]} ({handler.owner[1]})"
+    return f"the plugin {handler.file.path.name}"
 
 
 # ---- a hook of ours that a foreign one makes moot -------------------------------------------------

@@ -10,9 +10,7 @@ from installer.doctor.model import ConfigFile, Context, Finding
 
 CURSOR_TOOL_EVENTS = ("preToolUse", "postToolUse", "postToolUseFailure")  # matched on the tool type
 CLAUDE_TO_CURSOR_TOOLS = {"Bash": "Shell"}  # other-hosts.md §1.4 (Edit, Read, Write, Grep, Task: the same)
-OTHER_AGENTS = {
-    "opencode-config": "an opencode config file",
-    "opencode-plugin": "an opencode plugin (JavaScript/TypeScript, loaded in-process)",
+OTHER_AGENTS = {  # (opencode's files have checks of their own: checks/opencode.py)
     "gemini-hooks": "Gemini CLI hooks (BeforeTool/AfterTool-style events, timeouts in milliseconds)",
     "grok-hooks": "a Grok CLI plugin's hooks",
 }

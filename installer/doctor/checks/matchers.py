@@ -29,6 +29,8 @@ def check(ctx: Context) -> Iterator[Finding]:
     builtins = [t for t in ctx.tools if not t.startswith("mcp__")]
     seen: set[tuple[int, tuple]] = set()
     for handler in ctx.handlers:
+        if handler.file.document is None:
+            continue  # (opencode's plugins: no matcher, the code filters)
         where = (id(handler.file), handler.group_keys)
         if where in seen:
             continue

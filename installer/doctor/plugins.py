@@ -1,0 +1,317 @@
+"""What an opencode plugin file does, read with a real JavaScript/TypeScript parser (tree-sitter).
+
+opencode loads every `*.js` and `*.ts` one level deep in a plugins folder and calls each export
+as a plugin function (claude-code-observed.md, opencode's second round): a file with a syntax
+error is skipped without a word, and so is a whole file with one export that is not a
+function. A plugin's `tool.execute.before` changes a call by changing `output.args` in
+place; reassigning `output.args` is ignored. Plugins run one after another, in the order the
+filesystem lists them, so two that set the same argument of one tool race: the last one wins.
+
+The reading is static and errs on the side of silence: an export whose value comes from a
+call or another module is taken to be a function, a write through an alias it cannot follow
+is not seen, and a hook that compares `input.tool` with no literal is taken to run for every
+tool.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterator, NamedTuple
+
+UNKNOWN = "*"  # a write whose argument name cannot be read (Object.assign with a variable...)
+FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "generator_function",
+                       "class", "function_declaration", "generator_function_declaration", "class_declaration",
+                       "abstract_class_declaration"})
+VALUES = frozenset({"string", "template_string", "number", "true", "false", "null", "undefined", "array", "regex",
+                    "object"})
+TYPE_ONLY = frozenset({"type_alias_declaration", "interface_declaration", "enum_declaration"})
+HOOK = "tool.execute.before"
+
+
+class Place(NamedTuple):
+    line: int  # 1-based
+    column: int
+
+
+class Export(NamedTuple):
+    name: str
+    place: Place
+    what: str  # the kind of value it exports when that is not a function ("a string"...), else ""
+
+
+class Write(NamedTuple):
+    key: str  # the argument it sets or deletes, or UNKNOWN
+    place: Place
+
+
+class PluginFacts(NamedTuple):
+    syntax_error: Place | None
+    exports: tuple[Export, ...]
+    hooks: frozenset[str]  # the hook keys it returns ("tool.execute.before", "event"...)
+    writes: tuple[Write, ...]  # output.args.<key> = ..., Object.assign(output.args, {...}), delete ...
+    reassigns: tuple[Place, ...]  # output.args = {...}: ignored by opencode
+    tools: frozenset[str] | None  # the tools its tool.execute.before compares input.tool with; None: all
+
+
+def analyse(path: Path, source: bytes) -> PluginFacts:
+    return _analyse(path.suffix.lower() in (".ts", ".mts", ".cts"), source)
+
+
+@lru_cache(maxsize=1024)
+def _analyse(typescript: bool, source: bytes) -> PluginFacts:
+    root = _parser(typescript).parse(source).root_node
+    error = _first_error(root) if root.has_error else None
+    exports = tuple(_exports(root))
+    hooks, writes, reassigns, tools = set(), [], [], set()
+    unfiltered = False
+    for key, function in _hook_functions(root):
+        hooks.add(key)
+        if key != HOOK or function is None:
+            continue
+        params = _params(function)
+        found_writes, found_reassigns = _args_writes(function, params)
+        writes += found_writes
+        reassigns += found_reassigns
+        compared = _tools_compared(function, params)
+        unfiltered |= not compared
+        tools |= compared
+    return PluginFacts(error, exports, frozenset(hooks), tuple(writes), tuple(reassigns),
+                       None if unfiltered or not tools else frozenset(tools))
+
+
+@lru_cache(maxsize=2)
+def _parser(typescript: bool):
+    from tree_sitter import Language, Parser
+
+    if typescript:
+        import tree_sitter_typescript
+
+        return Parser(Language(tree_sitter_typescript.language_typescript()))
+    import tree_sitter_javascript
+
+    return Parser(Language(tree_sitter_javascript.language()))
+
+
+def _place(node) -> Place:
+    return Place(node.start_point[0] + 1, node.start_point[1] + 1)
+
+
+def _walk(node) -> Iterator:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(current.children))
+
+
+def _first_error(root) -> Place:
+    for node in _walk(root):
+        if node.type == "ERROR" or node.is_missing:
+            return _place(node)
+    return _place(root)
+
+
+def _text(node) -> str:
+    return node.text.decode("utf-8", "replace")
+
+
+def _unquoted(node) -> str | None:
+    """The value of a string literal (or a template without substitutions)."""
+    if node is None or node.type not in ("string", "template_string") or any(
+            c.type == "template_substitution" for c in node.children):
+        return None
+    return _text(node)[1:-1]
+
+
+# ---- exports -----------------------------------------------------------------------------------------
+
+def _exports(root) -> Iterator[Export]:
+    declared = _top_level_values(root)
+    for statement in (c for c in root.children if c.type == "export_statement"):
+        if any(c.type == "from" or c.type == "*" for c in statement.children) or statement.child_by_field_name("source"):
+            continue  # a re-export: what it is lives in another module
+        value = statement.child_by_field_name("value")
+        declaration = statement.child_by_field_name("declaration")
+        if value is not None:  # export default <value>
+            yield Export("default", _place(statement), _non_function(value, declared))
+        elif declaration is not None:
+            if declaration.type in TYPE_ONLY:
+                continue
+            if declaration.type in FUNCTIONS:
+                yield Export(_name(declaration), _place(declaration), "")
+                continue
+            for declarator in (c for c in declaration.children if c.type == "variable_declarator"):
+                yield Export(_name(declarator), _place(declarator),
+                             _non_function(declarator.child_by_field_name("value"), declared))
+        else:
+            for specifier in (n for n in _walk(statement) if n.type == "export_specifier"):
+                local = _text(specifier.child_by_field_name("name"))
+                alias = specifier.child_by_field_name("alias")
+                yield Export(_text(alias) if alias else local, _place(specifier),
+                             _non_function(declared.get(local), declared))
+
+
+def _top_level_values(root) -> dict:
+    """The value each top-level `const`/`let`/`var` name is given, and the functions declared."""
+    found: dict = {}
+    for statement in root.children:
+        inner = statement.child_by_field_name("declaration") if statement.type == "export_statement" else statement
+        if inner is None:
+            continue
+        if inner.type in FUNCTIONS:
+            found[_name(inner)] = inner
+        for declarator in (c for c in inner.children if c.type == "variable_declarator"):
+            found[_name(declarator)] = declarator.child_by_field_name("value")
+    return found
+
+
+def _name(node) -> str:
+    name = node.child_by_field_name("name")
+    return _text(name) if name is not None else "?"
+
+
+def _non_function(value, declared: dict, depth: int = 0) -> str:
+    """What a value is where it is plainly not a function ("a string", "an object"...); "" for
+    a function or anything that may be one (a call, another module's value)."""
+    while value is not None and value.type in ("as_expression", "satisfies_expression", "parenthesized_expression",
+                                               "non_null_expression"):
+        value = value.named_children[0] if value.named_children else None
+    if value is None:
+        return "nothing (undefined)"
+    if value.type in FUNCTIONS:
+        return ""
+    if value.type == "identifier" and depth < 5:
+        target = declared.get(_text(value))
+        return _non_function(target, declared, depth + 1) if _text(value) in declared else ""
+    if value.type == "object":  # `export default {id, server}` is a plugin module opencode accepts
+        keys = {_text(p.child_by_field_name("key") or p) for p in value.named_children}
+        return "" if keys & {"server", "setup", "id"} else "an object"
+    if value.type in VALUES:
+        return {"string": "a string", "template_string": "a string", "number": "a number", "true": "a boolean",
+                "false": "a boolean", "null": "null", "undefined": "undefined", "array": "an array",
+                "regex": "a regular expression"}[value.type]
+    return ""
+
+
+# ---- tool.execute.before ---------------------------------------------------------------------------
+
+def _hook_functions(root) -> Iterator[tuple[str, object]]:
+    """(hook key, its function or None) for every `"key": fn` or `key(...) {}` with a hook name."""
+    for node in _walk(root):
+        if node.type == "pair":
+            key = node.child_by_field_name("key")
+            name = _unquoted(key) if key is not None and key.type == "string" else (_text(key) if key else None)
+            if name and ("." in name or name == "event"):
+                value = node.child_by_field_name("value")
+                yield name, value if value is not None and value.type in FUNCTIONS else None
+        elif node.type == "method_definition":
+            key = node.child_by_field_name("name")
+            name = _unquoted(key) if key is not None and key.type == "string" else None
+            if name and "." in name:
+                yield name, node
+
+
+def _params(function) -> dict[str, str]:
+    """{"input": name of the first parameter, "output": of the second, "args": a destructured args}."""
+    found: dict[str, str] = {}
+    parameters = function.child_by_field_name("parameters") or function.child_by_field_name("parameter")
+    if parameters is None:
+        return found
+    names = [p for p in parameters.named_children if p.type not in ("comment",)] if parameters.type != "identifier" \
+        else [parameters]
+    for role, param in zip(("input", "output"), names):
+        pattern = param.child_by_field_name("pattern") if param.type in ("required_parameter", "optional_parameter") \
+            else param
+        if pattern is None:
+            continue
+        if pattern.type == "identifier":
+            found[role] = _text(pattern)
+        elif pattern.type == "object_pattern" and role == "output":
+            for part in pattern.named_children:
+                if _text(part).split(":")[0].strip() == "args":
+                    found["args"] = _text(part).split(":")[-1].strip()
+    return found
+
+
+def _args_writes(function, params: dict[str, str]) -> tuple[list[Write], list[Place]]:
+    output, aliases = params.get("output"), {params["args"]} if "args" in params else set()
+
+    def is_args(node) -> bool:
+        while node is not None and node.type in ("as_expression", "parenthesized_expression", "non_null_expression"):
+            node = node.named_children[0] if node.named_children else None
+        if node is None:
+            return False
+        if node.type == "identifier":
+            return _text(node) in aliases
+        return node.type == "member_expression" and _text(node.child_by_field_name("property") or node) == "args" \
+            and _text(node.child_by_field_name("object") or node) == output
+
+    for node in _walk(function):  # `const args = output.args` and the like
+        if node.type == "variable_declarator" and is_args(node.child_by_field_name("value")):
+            name = node.child_by_field_name("name")
+            if name is not None and name.type == "identifier":
+                aliases.add(_text(name))
+    writes, reassigns = [], []
+    for node in _walk(function):
+        if node.type in ("assignment_expression", "augmented_assignment_expression"):
+            left = node.child_by_field_name("left")
+            if left is not None and left.type == "member_expression" and is_args(left.child_by_field_name("object")):
+                writes.append(Write(_text(left.child_by_field_name("property")), _place(node)))
+            elif left is not None and left.type == "subscript_expression" and is_args(left.child_by_field_name("object")):
+                writes.append(Write(_unquoted(left.child_by_field_name("index")) or UNKNOWN, _place(node)))
+            elif output and left is not None and left.type == "member_expression" and \
+                    _text(left) == f"{output}.args":
+                reassigns.append(_place(node))
+        elif node.type == "unary_expression" and _text(node).startswith("delete "):
+            target = node.named_children[0] if node.named_children else None
+            if target is not None and target.type == "member_expression" and is_args(target.child_by_field_name("object")):
+                writes.append(Write(_text(target.child_by_field_name("property")), _place(node)))
+        elif node.type == "call_expression" and _text(node.child_by_field_name("function") or node) == "Object.assign":
+            arguments = node.child_by_field_name("arguments")
+            values = arguments.named_children if arguments is not None else []
+            if values and is_args(values[0]):
+                for source in values[1:] or [None]:
+                    keys = _object_keys(source)
+                    writes += [Write(key, _place(node)) for key in keys] if keys else [Write(UNKNOWN, _place(node))]
+    return writes, reassigns
+
+
+def _object_keys(node) -> list[str]:
+    if node is None or node.type != "object":
+        return []
+    keys = []
+    for part in node.named_children:
+        if part.type == "pair":
+            key = part.child_by_field_name("key")
+            keys.append(_unquoted(key) or _text(key))
+        elif part.type == "shorthand_property_identifier":
+            keys.append(_text(part))
+        else:  # a spread: any key
+            return []
+    return keys
+
+
+def _tools_compared(function, params: dict[str, str]) -> set[str]:
+    """The string literals `input.tool` is compared with (===, !==, ==, includes, case)."""
+    tool = f"{params['input']}.tool" if "input" in params else None
+    if tool is None:
+        return set()
+    found = set()
+    for node in _walk(function):
+        if node.type == "binary_expression":
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            for a, b in ((left, right), (right, left)):
+                if a is not None and _text(a) == tool and _unquoted(b) is not None:
+                    found.add(_unquoted(b))
+        elif node.type == "call_expression":
+            callee = node.child_by_field_name("function")
+            arguments = node.child_by_field_name("arguments")
+            if callee is not None and _text(callee).endswith(".includes") and arguments is not None \
+                    and [_text(a) for a in arguments.named_children] == [tool]:
+                listed = callee.child_by_field_name("object")
+                found |= {_unquoted(item) for item in (listed.named_children if listed is not None else [])
+                          if _unquoted(item) is not None}
+        elif node.type == "switch_statement" and _text(node.child_by_field_name("value") or node).strip("()") == tool:
+            found |= {_unquoted(case.child_by_field_name("value")) for case in _walk(node)
+                      if case.type == "switch_case" and _unquoted(case.child_by_field_name("value")) is not None}
+    return found
