@@ -72,8 +72,8 @@ def _write(plan: Plan, kind: str, undoes: str | None) -> state.Operation:
             checkpoint("runtime-file-removed")
         atomic.remove_empty_dirs(change.folder, target.runtime_root.parent)
     _drop_empty_runtime_root(target.runtime_root)
-    if plan.delete_config:  # we created the file, and its folder if that is empty now
-        atomic.remove_empty_dirs(target.config.parent, target.config.parent.parent)
+    if plan.delete_config:  # we created the file, and its folders (up to the host's own) if they are empty now
+        atomic.remove_empty_dirs(target.config.parent, target.runtime_root.parent.parent)
     state.mark_operation(op.id, "done")
     checkpoint("journal-done")
     op.state = "done"
