@@ -33,7 +33,8 @@ def make_packs(folder: Path) -> list[str]:
             f'name = "{name}"\nversion = "1.0.0"\ndescription = "Concurrency test pack {i}."\n\n'
             f'[[hooks]]\nid = "{name}"\nscript = "{name}"\ndescription = "Observes Tool{i}."\n'
             f'rewrites_input = false\nblocks = false\n\n[hooks.claude]\nevent = "PreToolUse"\n'
-            f'matcher = "Tool{i}"\ntimeout = 5\n')
+            f'matcher = "Tool{i}"\ntimeout = 5\n\n[hooks.cursor]\nevent = "preToolUse"\nmatcher = "Tool{i}"\n'
+            f'timeout = 5\n\n[hooks.opencode]\nevent = "tool.execute.before"\ntools = "tool{i}"\ntimeout = 5\n')
         (folder / name / name).write_text(PASS_THROUGH_SCRIPT)
         names.append(name)
     return names
@@ -44,8 +45,8 @@ def hookwright(env: dict, *args: str) -> subprocess.CompletedProcess:
                           timeout=120)
 
 
-def worker(env, project, pack, installs_last, outcomes):
-    scope = ("--scope", "local", "--project", str(project), "--yes")
+def worker(env, project, pack, installs_last, outcomes, where=("--scope", "local")):
+    scope = (*where, "--project", str(project), "--yes")
     steps = ["install", "uninstall"] * ROUNDS + (["install"] if installs_last else [])
     for step in steps:
         while True:  # a refused run (exit 3) is retried: the final state must be the one we asked for
@@ -105,3 +106,79 @@ def test_eight_installers_and_the_host_writing_at_once_lose_nothing(tmp_path):
     assert list(settings.parent.glob(f"*{atomic.TEMP_MARK}*")) == []
     runs = len(outcomes)
     assert runs >= WORKERS * ROUNDS * 2
+
+
+def test_eight_installers_into_one_cursor_file_while_someone_edits_it_lose_nothing(tmp_path):
+    """The same race on Cursor's hooks.json, edited meanwhile by hand (or another tool)."""
+    project = tmp_path / "project"
+    hooks = project / ".cursor" / "hooks.json"
+    write_json(hooks, {"version": 1, "hooks": {"stop": [{"command": "say done"}]}})
+    packs = make_packs(tmp_path / "packs")
+    env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_STATE_HOME=str(tmp_path / "state"),
+               PYTHONPATH=str(resources.data_root()), HOOKWRIGHT_PACKS_PATH=str(tmp_path / "packs"))
+    outcomes, edits = [], []
+
+    def editor():
+        for k in range(HOST_WRITES):
+            while True:
+                raw = hooks.read_bytes()
+                data = json.loads(raw)
+                data["hooks"].setdefault("afterFileEdit", []).append({"command": f"echo edit-{k}"})
+                try:
+                    atomic.write_bytes(hooks, (json.dumps(data, indent=2) + "\n").encode(), expect=raw)
+                    break
+                except atomic.ConcurrentChange:
+                    continue
+            edits.append(f"echo edit-{k}")
+
+    where = ("--host", "cursor", "--scope", "project")
+    threads = [threading.Thread(target=worker, args=(env, project, pack, i % 2 == 0, outcomes, where))
+               for i, pack in enumerate(packs)]
+    threads.append(threading.Thread(target=editor))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=600)
+
+    data = json.loads(hooks.read_bytes())
+    assert not [o for o in outcomes if o[2] not in (0, 3)], outcomes
+    commands = [e["command"] for e in data["hooks"].get("preToolUse", [])]
+    for i, pack in enumerate(packs):
+        assert sum(f"hookwright/{pack}/{pack}" in c for c in commands) == (1 if i % 2 == 0 else 0), pack
+    assert data["hooks"]["stop"] == [{"command": "say done"}]
+    assert [e["command"] for e in data["hooks"]["afterFileEdit"]] == edits and len(edits) == HOST_WRITES
+
+
+def test_eight_installers_into_one_opencode_plugins_folder_lose_nothing(tmp_path):
+    """opencode: each pack is a file of its own, all in one folder, and the runtimes share one
+    folder that the last uninstall removes; meanwhile someone adds plugins of their own there."""
+    project = tmp_path / "project"
+    plugins = project / ".opencode" / "plugins"
+    plugins.mkdir(parents=True)
+    (plugins / "theirs.js").write_text("export const Theirs = async () => ({})\n")
+    packs = make_packs(tmp_path / "packs")
+    env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_STATE_HOME=str(tmp_path / "state"),
+               PYTHONPATH=str(resources.data_root()), HOOKWRIGHT_PACKS_PATH=str(tmp_path / "packs"))
+    outcomes = []
+
+    def someone():
+        for k in range(HOST_WRITES):
+            atomic.write_bytes(plugins / f"mine-{k}.js", f"export const Mine{k} = async () => ({{}})\n".encode())
+
+    where = ("--host", "opencode", "--scope", "project")
+    threads = [threading.Thread(target=worker, args=(env, project, pack, i % 2 == 0, outcomes, where))
+               for i, pack in enumerate(packs)]
+    threads.append(threading.Thread(target=someone))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=600)
+
+    assert not [o for o in outcomes if o[2] not in (0, 3)], outcomes
+    for i, pack in enumerate(packs):
+        installed = i % 2 == 0
+        assert (plugins / f"hookwright-{pack}.js").is_file() == installed, pack
+        assert (project / ".opencode" / "hookwright" / pack / pack).is_file() == installed, pack
+    assert (plugins / "theirs.js").read_text() == "export const Theirs = async () => ({})\n"
+    assert sorted(p.name for p in plugins.glob("mine-*.js")) == sorted(f"mine-{k}.js" for k in range(HOST_WRITES))
+    assert list(plugins.glob(f"*{atomic.TEMP_MARK}*")) == []

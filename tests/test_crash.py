@@ -20,18 +20,29 @@ import pytest
 
 from installer import resources
 from installer.doctor import run as doctor
-from support import write_json
+from installer.hosts.opencode import read_plugin, render_plugin
 
-FOREIGN = {"permissions": {"allow": ["Read"]},
-           "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./theirs.sh"}]}]}}
+FOREIGN = {  # what each host's project already holds: the file we write into, or one beside ours
+    "claude": (".claude/settings.json", json.dumps({"permissions": {"allow": ["Read"]}, "hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "./theirs.sh"}]}]}}, indent=2) + "\n"),
+    "cursor": (".cursor/hooks.json", json.dumps({"version": 1, "hooks": {"beforeShellExecution": [
+        {"command": "./theirs.sh"}]}}, indent=2) + "\n"),
+    "opencode": (".opencode/plugins/theirs.js", "export const Theirs = async () => ({})\n"),
+}
+CONFIG = {"claude": ".claude/settings.json", "cursor": ".cursor/hooks.json",
+          "opencode": ".opencode/plugins/hookwright-git-guard.js"}  # the file the command changes
 
-# name: (commands that set the world up, the command under test); a command is (name, packs, options)
+# name: (host, commands that set the world up, the command under test); a command is (name, packs, options)
 SCENARIOS = {
-    "install": ([], ("install", ["git-guard"], [])),
-    "install-two-packs": ([], ("install", ["git-guard", "path-normalizer"], [])),
-    "uninstall": ([("install", ["git-guard"], [])], ("uninstall", ["git-guard"], [])),
-    "upgrade-option": ([("install", ["git-guard"], [])], ("install", ["git-guard"], ["deny_push=true"])),
-    "rollback": ([("install", ["git-guard"], [])], ("rollback", [], [])),
+    "install": ("claude", [], ("install", ["git-guard"], [])),
+    "install-two-packs": ("claude", [], ("install", ["git-guard", "path-normalizer"], [])),
+    "uninstall": ("claude", [("install", ["git-guard"], [])], ("uninstall", ["git-guard"], [])),
+    "upgrade-option": ("claude", [("install", ["git-guard"], [])], ("install", ["git-guard"], ["deny_push=true"])),
+    "rollback": ("claude", [("install", ["git-guard"], [])], ("rollback", [], [])),
+    "cursor-install": ("cursor", [], ("install", ["git-guard"], [])),
+    "cursor-uninstall": ("cursor", [("install", ["git-guard"], [])], ("uninstall", ["git-guard"], [])),
+    "opencode-install": ("opencode", [], ("install", ["git-guard"], [])),
+    "opencode-uninstall": ("opencode", [("install", ["git-guard"], [])], ("uninstall", ["git-guard"], [])),
 }
 
 # The child calls the command functions the CLI calls, without the CLI's start-up cost
@@ -40,17 +51,17 @@ CHILD = """
 import json, sys
 from pathlib import Path
 from installer.hosts.base import Scope
-command, packs, options, project = json.loads(sys.argv[1])
+host, command, packs, options, project = json.loads(sys.argv[1])
 from installer.commands.result import Consent
 def yes():
     return Consent(yes=True)
 if command == "install":
     from installer.commands.install import install
-    install(packs, scope=Scope.project, project=Path(project), options=options, adopt=False, dry_run=False,
-            consent=yes())
+    install(packs, host=host, scope=Scope.project, project=Path(project), options=options, adopt=False,
+            dry_run=False, consent=yes())
 elif command == "uninstall":
     from installer.commands.uninstall import uninstall
-    uninstall(packs, scope=Scope.project, project=Path(project), dry_run=False, consent=yes())
+    uninstall(packs, host=host, scope=Scope.project, project=Path(project), dry_run=False, consent=yes())
 else:
     from installer.commands.rollback import rollback
     rollback(to=None, force=False, dry_run=False, consent=yes())
@@ -63,22 +74,24 @@ def environment(world: Path, extra_env=None) -> dict:
                 XDG_CONFIG_HOME=str(home / ".config"), PYTHONPATH=str(resources.data_root()), **(extra_env or {}))
 
 
-def cli(world: Path, command, extra_env=None) -> subprocess.CompletedProcess:
+def cli(world: Path, host: str, command, extra_env=None) -> subprocess.CompletedProcess:
     name, packs, options = command
-    spec = json.dumps([name, packs, options, str(world / "project")])
+    spec = json.dumps([host, name, packs, options, str(world / "project")])
     return subprocess.run([sys.executable, "-c", CHILD, spec], env=environment(world, extra_env),
                           capture_output=True, text=True, timeout=60, cwd=world)
 
 
-def make_world(root: Path, setup) -> Path:
+def make_world(root: Path, host: str, setup) -> Path:
     """The world at root/world (always the same path: the journal records absolute paths),
     and a pristine copy of it at root/pristine to start each kill from."""
     world = root / "world"
     (world / "home").mkdir(parents=True)
     (world / "project").mkdir()
-    write_json(world / "project" / ".claude" / "settings.json", FOREIGN)
+    name, text = FOREIGN[host]
+    (world / "project" / name).parent.mkdir(parents=True)
+    (world / "project" / name).write_text(text)
     for args in setup:
-        done = cli(world, args)
+        done = cli(world, host, args)
         assert done.returncode == 0, done.stderr
     shutil.copytree(world, root / "pristine", symlinks=True)
     return world
@@ -101,11 +114,11 @@ def temp_files(world: Path) -> list[str]:
     return [str(p) for p in world.rglob("*.hookwright-tmp-*") if "backups" not in p.parts]
 
 
-def kill_points(root: Path, command) -> tuple[list[str], dict, dict]:
+def kill_points(root: Path, host: str, command) -> tuple[list[str], dict, dict]:
     world = reset_world(root)
     before = snapshot(world)
     trace = root / "trace.txt"
-    done = cli(world, command, {"HOOKWRIGHT_TEST_TRACE": str(trace)})
+    done = cli(world, host, command, {"HOOKWRIGHT_TEST_TRACE": str(trace)})
     assert done.returncode == 0, done.stderr
     return trace.read_text().split(), before, snapshot(world)
 
@@ -121,37 +134,48 @@ def finished(world: Path, command) -> bool:
     return journal[-1]["kind"] == "rollback" and journal[-1]["state"] == "done"
 
 
-def install_findings(world: Path, monkeypatch) -> list[str]:
+def install_findings(world: Path, host: str, monkeypatch) -> list[str]:
     """What doctor says about our installs in the world (run in-process with the world's home)."""
     monkeypatch.setenv("HOME", str(world / "home"))
     monkeypatch.setenv("XDG_STATE_HOME", str(world / "home" / ".state"))
-    outcome = doctor.run(project=world / "project", hosts=["claude"])
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(world / "home" / ".config"))
+    outcome = doctor.run(project=world / "project", hosts=[host])
     return [f.rule for f in outcome.findings if f.rule.startswith("install/")]
+
+
+def parses(host: str, data: bytes | None) -> None:
+    """The file is whole: strict JSON, or (opencode) a plugin made from its first line."""
+    if data is None:
+        return
+    if host == "opencode":
+        assert render_plugin(read_plugin(Path("x"), data).data) == data
+    else:
+        json.loads(data)
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_a_kill_at_any_step_leaves_the_old_or_the_new_file_and_the_next_run_completes(tmp_path, scenario,
                                                                                      monkeypatch):
-    setup, command = SCENARIOS[scenario]
-    make_world(tmp_path, setup)
-    points, before, after = kill_points(tmp_path, command)
-    settings = ".claude/settings.json"
-    assert len(points) >= 8 and before[settings] != after[settings]
+    host, setup, command = SCENARIOS[scenario]
+    make_world(tmp_path, host, setup)
+    points, before, after = kill_points(tmp_path, host, command)
+    config = CONFIG[host]
+    assert len(points) >= 8 and before.get(config) != after.get(config)
 
     for point in points:
         world = reset_world(tmp_path)
-        killed = cli(world, command, {"HOOKWRIGHT_TEST_KILL_AT": point})
+        killed = cli(world, host, command, {"HOOKWRIGHT_TEST_KILL_AT": point})
         assert killed.returncode == -9, f"{point}: {killed.stderr}"
 
         now = snapshot(world)
-        assert now.get(settings) in (before[settings], after[settings]), point
-        json.loads(now[settings])
+        assert now.get(config) in (before.get(config), after.get(config)), point
+        parses(host, now.get(config))
         if now not in (before, after):  # half-written: doctor must say so
-            assert install_findings(world, monkeypatch), f"doctor saw nothing wrong after a kill at {point}"
+            assert install_findings(world, host, monkeypatch), f"doctor saw nothing wrong after a kill at {point}"
 
         if not finished(world, command):
-            again = cli(world, command)
+            again = cli(world, host, command)
             assert again.returncode == 0, f"after a kill at {point}: {again.stderr}"
         assert temp_files(world) == [], point
         assert snapshot(world) == after, f"after a kill at {point} and a second run"
-        assert install_findings(world, monkeypatch) == [], point
+        assert install_findings(world, host, monkeypatch) == [], point

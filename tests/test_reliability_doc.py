@@ -21,10 +21,10 @@ def table_value(label: str) -> int:
 
 def test_the_kill_point_counts_are_the_ones_the_crash_test_reaches(tmp_path):
     total = 0
-    for name, (setup, command) in test_crash.SCENARIOS.items():
+    for name, (host, setup, command) in test_crash.SCENARIOS.items():
         root = tmp_path / name
-        test_crash.make_world(root, setup)
-        points, _, _ = test_crash.kill_points(root, command)
+        test_crash.make_world(root, host, setup)
+        points, _, _ = test_crash.kill_points(root, host, command)
         assert table_value(name) == len(points), name
         total += len(points)
     assert f"Kill points in all: {total}." in DOC

@@ -6,7 +6,7 @@ import os
 from typing import Iterator
 
 from installer import atomic, hosts
-from installer.doctor.model import ConfigFile, Context, Finding, Handler
+from installer.doctor.model import ConfigFile, Context, Finding, Handler, resolved
 from installer.errors import HookwrightError
 from installer.hosts.base import Scope, Target
 
@@ -25,6 +25,30 @@ def check(ctx: Context) -> Iterator[Finding]:
         target = _target(file) if mine or _traces_beside(file) else None
         if target is not None:
             yield from _check_file(ctx, file, target, mine)
+    if ctx.project is not None:
+        yield from _opencode(ctx, ours)
+
+
+def _opencode(ctx: Context, ours: dict[int, dict[str, Handler]]) -> Iterator[Finding]:
+    """opencode's unit is a pack's own plugin file: each runtime folder of ours is checked with
+    its plugin file, also where that file is gone (an interrupted install, a deleted plugin)."""
+    from installer.doctor.discovery import Candidate
+    from installer.doctor.load import read
+
+    host = hosts.get("opencode")
+    files = {resolved(f.path): f for f in ctx.files if f.kind == "opencode-plugin"}
+    for scope in host.scopes:
+        try:
+            root = host.target(scope, ctx.project).runtime_root
+        except HookwrightError:
+            continue
+        for pack in sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []:
+            target = host.target(scope, ctx.project, pack)
+            file = files.get(resolved(target.config)) or read(Candidate(target.config, scope.value, "opencode-plugin",
+                                                                        ctx.project))
+            if file.error is not None:  # (its place, for the findings about what should be there)
+                file = ConfigFile(target.config, "opencode-plugin", "opencode", scope.value, project=ctx.project)
+            yield from _check_file(ctx, file, target, ours.get(id(file), {}), packs={pack})
 
 
 def _traces_beside(file: ConfigFile) -> bool:
@@ -54,24 +78,33 @@ def _target(file: ConfigFile) -> Target | None:
         return None
 
 
-def _check_file(ctx: Context, file: ConfigFile, target: Target, ours: dict[str, Handler]) -> Iterator[Finding]:
-    data = file.document.data
+def _check_file(ctx: Context, file: ConfigFile, target: Target, ours: dict[str, Handler],
+                packs: set[str] | None = None) -> Iterator[Finding]:
+    """`packs`: only these runtime folders belong to this file (a host whose unit is a pack's file)."""
+    host = hosts.get(target.host)
+    if file.document is not None:
+        data = file.document.data
+    else:  # opencode: what the plugin file was made from (nothing, where it is gone)
+        data = host.parse(file.path, file.source).data if file.source is not None else {}
     folders = [p for p in target.runtime_root.iterdir() if p.is_dir()] if target.runtime_root.is_dir() else []
+    if packs is not None:
+        folders = [p for p in folders if p.name in packs]
     for folder in [target.config.parent, *folders]:
         for temp in atomic.stale_temps(folder):
-            yield ctx.finding("install/interrupted-write", file, (), temp=temp)
+            if packs is None or folder != target.config.parent or f".{target.config.name}." in temp.name:
+                yield ctx.finding("install/interrupted-write", file, (), temp=temp)
     if not (ours or folders):
         return
     from installer.plan import RECEIPT, runtime_matches  # the install machinery: only where we installed
     from installer.state import read_receipt
 
-    packs = set(ours) | {p.name for p in folders if (p / RECEIPT).is_file()}
+    names = set(ours) | {p.name for p in folders if (p / RECEIPT).is_file()}
     scope_args = _scope_args(target)
     for folder in folders:
-        if folder.name not in packs and any(folder.iterdir()):
+        if folder.name not in names and any(folder.iterdir()):
             yield ctx.finding("install/leftover-runtime", file, ("hooks",), folder=folder, pack=folder.name,
                               scope_args=scope_args)
-    for pack in sorted(packs):
+    for pack in sorted(names):
         where = ours[pack].keys if pack in ours else ("hooks",)
         params = dict(pack=pack, scope_args=scope_args)
         try:
@@ -83,7 +116,6 @@ def _check_file(ctx: Context, file: ConfigFile, target: Target, ours: dict[str, 
         if receipt is None:
             yield ctx.finding("install/no-receipt", file, where, **params)
             continue
-        host = hosts.get(target.host)
         for entry in receipt.entries:
             current = host.find(data, entry)
             if current is None:
@@ -100,6 +132,7 @@ def _check_file(ctx: Context, file: ConfigFile, target: Target, ours: dict[str, 
 
 
 def _scope_args(target: Target) -> str:
+    host = "" if target.host == "claude" else f"--host {target.host} "
     if target.scope is Scope.user:
-        return "--scope user"
-    return f"--scope {target.scope.value} --project {target.project}"
+        return host + "--scope user"
+    return host + f"--scope {target.scope.value} --project {target.project}"
