@@ -23,8 +23,12 @@ def tidy(plan: Plan) -> None:
 
 
 def _clean_stale_temps(plan: Plan) -> None:
-    for folder in {atomic.resolve(plan.target.config).parent, *(p.folder for p in plan.packs)}:
-        atomic.clean_stale_temps(folder)
+    """Only our own: the config's temp files beside it (other files there, such as the other
+    packs' opencode plugins, are written under their own locks), and our pack folders'."""
+    config = atomic.resolve(plan.target.config)
+    atomic.clean_stale_temps(config.parent, of=config.name)
+    for change in plan.packs:
+        atomic.clean_stale_temps(change.folder)
 
 
 def apply(plan: Plan, kind: str, undoes: str | None = None) -> tuple[Plan, state.Operation | None]:

@@ -202,16 +202,22 @@ def remove_empty_dirs(folder: Path, stop: Path) -> None:
         folder = folder.parent
 
 
-def make_dir(folder: Path) -> None:
-    """Create a folder (and missing parents) without group/world write, whatever the umask says."""
-    missing = []
-    while not folder.exists() and folder != folder.parent:
-        missing.append(folder)
-        folder = folder.parent
+def make_dir(folder: Path, attempts: int = 5) -> None:
+    """Create a folder (and missing parents) without group/world write, whatever the umask says.
+    A parent that another run removes meanwhile (the last uninstall in a shared folder takes
+    the empty folder away) is made again."""
+    missing, top = [], folder
+    while not top.exists() and top != top.parent:
+        missing.append(top)
+        top = top.parent
     try:
         for created in reversed(missing):
             created.mkdir(exist_ok=True)
             os.chmod(created, 0o755)
+    except FileNotFoundError as err:
+        if attempts <= 1:
+            raise _error(err, missing[0]) from None
+        make_dir(folder, attempts - 1)
     except OSError as err:
         raise _error(err, missing[0]) from None
 
@@ -230,9 +236,11 @@ def is_temp_name(name: str) -> bool:
     return name.startswith(".") and TEMP_MARK in name
 
 
-def clean_stale_temps(folder: Path) -> list[Path]:
-    """Remove temp files a killed run left behind (call only while holding the file's lock)."""
-    removed = stale_temps(folder)
+def clean_stale_temps(folder: Path, of: str | None = None) -> list[Path]:
+    """Remove temp files a killed run left behind (call only while holding the lock of the files
+    they are for). `of`: only the temp files of the file with this name (another file in the
+    folder may be written right now, under a lock of its own)."""
+    removed = [t for t in stale_temps(folder) if of is None or t.name.startswith(f".{of}{TEMP_MARK}")]
     for temp in removed:
         _unlink_quietly(temp)
     return removed

@@ -371,3 +371,23 @@ def test_a_new_settings_local_json_that_git_would_commit_comes_with_a_note(hookw
 
     assert ran.code == 0 and ".gitignore" in ran.out and "settings.local.json" in ran.out
     assert ".gitignore" not in again.out
+
+
+def test_project_without_scope_means_the_project_scope(hookwright, home, project):
+    assert hookwright("install", "git-guard", "--project", project, "--yes").code == 0
+    assert commands(read_json(project / ".claude" / "settings.json")) == [GIT_GUARD_COMMAND]
+    assert not (home / ".claude").exists()
+    assert hookwright("uninstall", "git-guard", "--project", project, "--yes").code == 0
+    assert not (project / ".claude").exists()
+
+
+def test_the_readme_capability_tables_are_what_the_host_adapters_say():
+    import sys
+
+    from installer import resources
+
+    sys.path.insert(0, str(resources.data_root() / "scripts"))
+    from build_readme_tables import with_tables
+
+    readme = (resources.data_root() / "README.md").read_text(encoding="utf-8")
+    assert with_tables(readme) == readme, "run scripts/build_readme_tables.py"

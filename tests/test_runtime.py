@@ -271,17 +271,19 @@ def test_run_passes_through_an_outcome_that_cannot_be_rendered(log_path):
 def test_run_passes_through_when_the_internal_deadline_passes(swallow, log_path, monkeypatch):
     monkeypatch.setattr(hw, "DEADLINE_S", 0.2)
 
+    finished = []
+
     def slow(call):
         try:
             time.sleep(3)
+            finished.append("slept it out")
         except Exception:
             if not swallow:
                 raise
         return hw.deny("too late")
 
-    started = time.monotonic()
     assert call_run(slow, payload()) == (0, "")
-    assert time.monotonic() - started < 2
+    assert finished == []  # interrupted by the deadline, not waited out (and a handler's except cannot keep it)
     [line] = log_lines(log_path)
     assert "internal deadline of 0.2s passed" in line
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)

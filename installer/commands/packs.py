@@ -1,8 +1,14 @@
-"""`hookwright packs`: what is bundled, per hook: host wiring and whether it blocks or rewrites input."""
+"""`hookwright packs`: what is bundled, per hook: host wiring and whether it blocks or rewrites
+input; and what each host lets a hook do, which is the README's capability table."""
 from __future__ import annotations
 
+from installer import hosts
 from installer.commands.result import Result
+from installer.hosts.base import CAPABILITY_WORDS
 from installer.packs import bundled_pack_names, load_pack
+
+TABLE_START = "<!-- capability table: scripts/build_readme_tables.py writes it from the host adapters -->"
+TABLE_END = "<!-- end of the capability table -->"
 
 
 def list_packs() -> Result:
@@ -19,4 +25,30 @@ def list_packs() -> Result:
                                  for host, t in h.targets.items()}}
                       for h in pack.hooks],
         })
-    return Result("packs", "listed", data={"packs": packs})
+    return Result("packs", "listed", data={"packs": packs, "hosts": host_capabilities()})
+
+
+def host_capabilities() -> dict:
+    """What each host lets a hook do, and which bundled pack runs there (or why not)."""
+    return {host.name: {"title": host.title, "scopes": [s.value for s in host.scopes],
+                        "can": dict(host.capabilities._asdict()),
+                        "packs": {name: host.refusal(load_pack(name)) for name in bundled_pack_names()}}
+            for host in hosts.every()}
+
+
+def capability_markdown() -> str:
+    """The README's two tables: host by capability, and pack by host."""
+    found = host_capabilities()
+    titles = [found[name]["title"] for name in found]
+    lines = ["| can a hook ... | " + " | ".join(titles) + " |", "| --- |" + " --- |" * len(titles)]
+    for key, words in CAPABILITY_WORDS.items():
+        lines.append(f"| {words} | " + " | ".join("yes" if found[h]["can"][key] else "no" for h in found) + " |")
+    lines.append("| scopes | " + " | ".join(", ".join(found[h]["scopes"]) for h in found) + " |")
+    lines += ["", "| pack | " + " | ".join(titles) + " |", "| --- |" + " --- |" * len(titles)]
+    for name in bundled_pack_names():
+        cells = []
+        for host in found:
+            why = found[host]["packs"][name]
+            cells.append("yes" if why is None else "no: " + why.split(": ", 1)[-1].replace(f"{name} ", "", 1))
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join([TABLE_START, *lines, TABLE_END])
