@@ -15,6 +15,12 @@ The byte-code cache is warmed first (a few untimed runs), as it is after a hook'
 call on a user's machine.
 
     python3 scripts/bench_runtimes.py [--runs 30] [--target 1.25] [--python PATH] [--only NAME]
+
+With --opencode, it also measures what hookwright's opencode plugin adds to one tool call in
+the real opencode (scripts/setup-e2e.sh installs it): the same project, with git-guard's
+plugin in its plugins folder and without, runs alternating, each run 20 bash calls; a call's
+time is from the model's request that asks for it to the request that carries its result.
+The added milliseconds are set beside the runtime's own cost (its spawn, as the plugin does it).
 """
 from __future__ import annotations
 
@@ -124,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="the interpreter to run (default: the one running this script)")
     parser.add_argument("--only", action="append", default=[], help="a pack or script name (repeatable)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the shuffled run order")
+    parser.add_argument("--opencode", action="store_true", help="also time a tool call in the real opencode")
+    parser.add_argument("--opencode-runs", type=int, default=4, help="opencode runs with and without the plugin")
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
@@ -191,7 +199,56 @@ def main(argv: list[str] | None = None) -> int:
         print(f"FAILED {failure}")
     if log:
         print("hooks.log (a typical payload should log nothing):\n  " + "\n  ".join(log.splitlines()[:10]))
+    if args.opencode:
+        opencode_latency(args.opencode_runs)
     return 1 if over or failures else 0
+
+
+CALLS = 20  # bash calls per opencode run
+
+
+def opencode_latency(runs: int) -> None:
+    sys.path.insert(0, str(REPO / "tests" / "e2e"))
+    from opencode_cli import OPENCODE, run_opencode
+
+    if not OPENCODE.exists():
+        print(f"opencode: {OPENCODE} is not there; run scripts/setup-e2e.sh")
+        return
+    with tempfile.TemporaryDirectory(prefix="hw-bench-oc-") as tmp:
+        root = Path(tmp)
+        project, home = root / "project", root / "home"
+        project.mkdir()
+        env = {key: value for key, value in os.environ.items() if not key.startswith(("XDG_", "HOOKWRIGHT_"))}
+        env.update(HOME=str(home), PYTHONPATH=str(REPO))
+        subprocess.run([sys.executable, "-m", "installer", "install", "git-guard", "--host", "opencode", "--scope",
+                        "project", "--project", str(project), "--yes"], env=env, check=True, capture_output=True)
+        plugin = project / ".opencode" / "plugins" / "hookwright-git-guard.js"
+        parked = root / "hookwright-git-guard.js.off"
+        turns = [{"tool": "bash", "input": {"command": "true", "description": f"call {n}"}} for n in range(CALLS)] + ["done"]
+        per_call: dict[str, list[float]] = {"with the plugin": [], "without": []}
+        order = ["with the plugin", "without"] * runs
+        random.Random(0).shuffle(order)
+        for label in ["without", "with the plugin", *order]:  # the first two warm the caches, untimed
+            (parked.rename(plugin) if label == "with the plugin" else plugin.rename(parked)) \
+                if (label == "with the plugin") != plugin.exists() else None
+            run = run_opencode(project, home, turns, env={"HOOKWRIGHT_LOG": str(root / "hooks.log")})
+            if run.returncode != 0 or len(run.arrivals) < CALLS + 1:
+                print(f"opencode run failed ({label}): rc {run.returncode}\n{run.stderr[-2000:]}")
+                return
+            gaps = [b - a for a, b in zip(run.arrivals, run.arrivals[1:])][:CALLS]
+            if label in per_call and len(per_call[label]) < runs * CALLS:
+                per_call[label] += gaps
+        payload = json.dumps(common(project, "PreToolUse", "Bash", {"command": "true"})).encode()
+        script = project / ".opencode" / "hookwright" / "git-guard" / "git-guard"
+        python3 = shutil.which("python3", path=env.get("PATH"))  # what the plugin runs (a pyenv shim costs ~0.1 s)
+        spawn = [run_once([python3, "-I", "-S", str(script), "--host", "opencode"], payload, env, project)[0]
+                 for _ in range(30)]
+    with_plugin, without = (statistics.median(per_call[k]) * 1000 for k in ("with the plugin", "without"))
+    own = statistics.median(spawn) * 1000
+    print(f"opencode {runs} runs of {CALLS} bash calls each, with git-guard's plugin and without, alternating:")
+    print(f"  one tool call: {without:.1f} ms without the plugin, {with_plugin:.1f} ms with it: "
+          f"+{with_plugin - without:.1f} ms; the runtime alone, started as the plugin starts it "
+          f"({python3} -I -S ...): {own:.1f} ms")
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ class FakeChatAPI:
     def __init__(self, turns: list[Turn]):
         self.turns = list(turns)
         self.requests: list[dict] = []
+        self.arrivals: list[float] = []  # time.monotonic() of each request with tools (one per model turn)
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._server.daemon_threads = True
@@ -96,6 +97,8 @@ def _handler_for(api: FakeChatAPI) -> type[BaseHTTPRequestHandler]:
                 return
             with api._lock:
                 api.requests.append(body)
+                if body.get("tools"):
+                    api.arrivals.append(time.monotonic())
             text, calls = api.answer(body)
             finish = "tool_calls" if calls else "stop"
             if not body.get("stream"):

@@ -51,6 +51,7 @@ class OpencodeRun:
     tool_results: list[dict]  # {"tool_call_id", "content"}: what the model got back for each call
     requests: list[dict] = field(repr=False)
     timed_out: bool = False
+    arrivals: list[float] = field(default_factory=list, repr=False)  # when each model turn was asked for
 
     def tool_parts(self) -> list[dict]:
         """opencode's own record of each tool call: tool, status, input, output or error."""
@@ -111,4 +112,4 @@ def run_opencode(project: Path, home: Path, turns: Sequence[Turn], *, env: Mappi
             out, err = proc.communicate()
             timed_out = True
         return OpencodeRun(proc.returncode, _parse_lines(out), err.decode("utf-8", "replace"), api.tool_results(),
-                           list(api.requests), timed_out)
+                           list(api.requests), timed_out, list(api.arrivals))
