@@ -131,3 +131,31 @@ def test_in_a_terminal_the_prompt_names_the_conflict_and_defaults_to_no(tmp_path
     finally:
         terminal.close()
     assert settings.read_bytes() == before
+
+
+def test_in_a_terminal_install_asks_for_the_agent_with_the_ones_found_here_first(tmp_path, home, project):
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed (.ci/run installs it)")
+    (home / ".cursor").mkdir()  # Cursor is on this machine; Claude Code and opencode are not
+    env = {"HOME": str(home), "XDG_STATE_HOME": str(home / ".state"), "XDG_CONFIG_HOME": str(home / ".config"),
+           "PYTHONPATH": str(resources.data_root()), "PATH": "/usr/bin:/bin"}
+    terminal = Tmux(tmp_path, [sys.executable, "-m", "installer", "install", "--project", str(project)], env)
+    try:
+        shown = terminal.wait_for(lambda text: "Agent" in text and "):" in text)
+        agents = [line.split()[0] for line in shown.splitlines() if "found" in line]
+        assert agents == ["cursor", "claude", "opencode"] and f"found: {home / '.cursor'}" in shown
+        assert "(cursor)" in shown.splitlines()[-1] or "(cursor):" in shown  # found first, and the default
+        terminal.run("send-keys", "-t", "main", "Enter")
+        shown = terminal.wait_for(lambda text: "Packs to install" in text)
+        assert "ask-guard: (not for Cursor: ask-guard needs to answer a question" in shown
+        terminal.run("send-keys", "-t", "main", "git-guard", "Enter")
+        shown = terminal.wait_for(lambda text: "Scope" in text)
+        assert "local" not in shown.split("Packs to install")[1]  # Cursor has no local scope
+        terminal.run("send-keys", "-t", "main", "project", "Enter")
+        terminal.wait_for(lambda text: "Apply this change?" in text)
+        terminal.run("send-keys", "-t", "main", "y", "Enter")
+        assert terminal.exit_code() == 0, terminal.screen()
+    finally:
+        terminal.close()
+    (entry,) = json.loads((project / ".cursor" / "hooks.json").read_text())["hooks"]["beforeShellExecution"]
+    assert entry["command"].endswith("git-guard --host cursor")
