@@ -45,7 +45,7 @@ def hookwright(env: dict, *args: str) -> subprocess.CompletedProcess:
                           timeout=120)
 
 
-def worker(env, project, pack, installs_last, outcomes, where=("--scope", "local")):
+def worker(env, project, pack, installs_last, outcomes, where):
     scope = (*where, "--project", str(project), "--yes")
     steps = ["install", "uninstall"] * ROUNDS + (["install"] if installs_last else [])
     for step in steps:
@@ -72,24 +72,31 @@ def host(settings: Path, written: list[str]):
         written.append(rule)
 
 
+def race(tmp_path: Path, project: Path, where: tuple, meanwhile) -> tuple[list[str], list]:
+    """WORKERS installers (each its own pack, the even ones ending installed) and `meanwhile`,
+    all at once; returns the packs and each run's (pack, step, exit code, stderr)."""
+    packs = make_packs(tmp_path / "packs")
+    env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_STATE_HOME=str(tmp_path / "state"),
+               PYTHONPATH=str(resources.data_root()), HOOKWRIGHT_PACKS_PATH=str(tmp_path / "packs"))
+    outcomes: list = []
+    threads = [threading.Thread(target=worker, args=(env, project, pack, i % 2 == 0, outcomes, where))
+               for i, pack in enumerate(packs)]
+    threads.append(threading.Thread(target=meanwhile))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=600)
+    return packs, outcomes
+
+
 def test_eight_installers_and_the_host_writing_at_once_lose_nothing(tmp_path):
     project = tmp_path / "project"
     settings = project / ".claude" / "settings.local.json"
     foreign = {"model": "opus", "permissions": {"allow": ["Read"]},
                "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}}
     write_json(settings, foreign)
-    packs = make_packs(tmp_path / "packs")
-    env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_STATE_HOME=str(tmp_path / "state"),
-               PYTHONPATH=str(resources.data_root()), HOOKWRIGHT_PACKS_PATH=str(tmp_path / "packs"))
-    outcomes, host_rules = [], []
-
-    threads = [threading.Thread(target=worker, args=(env, project, pack, i % 2 == 0, outcomes))
-               for i, pack in enumerate(packs)]
-    threads.append(threading.Thread(target=host, args=(settings, host_rules)))
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=600)
+    host_rules: list[str] = []
+    packs, outcomes = race(tmp_path, project, ("--scope", "local"), lambda: host(settings, host_rules))
 
     data = json.loads(settings.read_bytes())
     crashed = [(p, s, c, e) for p, s, c, e in outcomes if c not in (0, 3)]
@@ -113,10 +120,7 @@ def test_eight_installers_into_one_cursor_file_while_someone_edits_it_lose_nothi
     project = tmp_path / "project"
     hooks = project / ".cursor" / "hooks.json"
     write_json(hooks, {"version": 1, "hooks": {"stop": [{"command": "say done"}]}})
-    packs = make_packs(tmp_path / "packs")
-    env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_STATE_HOME=str(tmp_path / "state"),
-               PYTHONPATH=str(resources.data_root()), HOOKWRIGHT_PACKS_PATH=str(tmp_path / "packs"))
-    outcomes, edits = [], []
+    edits: list[str] = []
 
     def editor():
         for k in range(HOST_WRITES):
@@ -131,14 +135,7 @@ def test_eight_installers_into_one_cursor_file_while_someone_edits_it_lose_nothi
                     continue
             edits.append(f"echo edit-{k}")
 
-    where = ("--host", "cursor", "--scope", "project")
-    threads = [threading.Thread(target=worker, args=(env, project, pack, i % 2 == 0, outcomes, where))
-               for i, pack in enumerate(packs)]
-    threads.append(threading.Thread(target=editor))
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=600)
+    packs, outcomes = race(tmp_path, project, ("--host", "cursor", "--scope", "project"), editor)
 
     data = json.loads(hooks.read_bytes())
     assert not [o for o in outcomes if o[2] not in (0, 3)], outcomes
@@ -156,23 +153,12 @@ def test_eight_installers_into_one_opencode_plugins_folder_lose_nothing(tmp_path
     plugins = project / ".opencode" / "plugins"
     plugins.mkdir(parents=True)
     (plugins / "theirs.js").write_text("export const Theirs = async () => ({})\n")
-    packs = make_packs(tmp_path / "packs")
-    env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_STATE_HOME=str(tmp_path / "state"),
-               PYTHONPATH=str(resources.data_root()), HOOKWRIGHT_PACKS_PATH=str(tmp_path / "packs"))
-    outcomes = []
 
     def someone():
         for k in range(HOST_WRITES):
             atomic.write_bytes(plugins / f"mine-{k}.js", f"export const Mine{k} = async () => ({{}})\n".encode())
 
-    where = ("--host", "opencode", "--scope", "project")
-    threads = [threading.Thread(target=worker, args=(env, project, pack, i % 2 == 0, outcomes, where))
-               for i, pack in enumerate(packs)]
-    threads.append(threading.Thread(target=someone))
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=600)
+    packs, outcomes = race(tmp_path, project, ("--host", "opencode", "--scope", "project"), someone)
 
     assert not [o for o in outcomes if o[2] not in (0, 3)], outcomes
     for i, pack in enumerate(packs):

@@ -24,7 +24,7 @@ from installer.errors import ExitCode, HookwrightError
 
 if TYPE_CHECKING:
     from installer.document import Document
-    from installer.packs import Pack
+    from installer.packs import Pack, PackHook
 
 
 class Scope(str, Enum):
@@ -203,9 +203,14 @@ class Host(ABC):
         """The data is what a new file holds: a file we created for it can go again."""
         return data == {}
 
-    @abstractmethod
+    schema: ClassVar[str] = ""  # schemas/<this>: what the host reads
+
     def problems(self, data: Any) -> set[str]:
         """Violations of the host's schema, as comparable strings (to refuse a write that adds any)."""
+        from installer import resources
+
+        return {f"{'/'.join(map(str, e.instance_path)) or '(root)'}: {e.message}"
+                for e in resources.validator(self.schema).iter_errors(data)} if data else set()
 
     def new_document_data(self) -> Any:
         """What a file that does not exist yet holds, before our entries go in."""
@@ -231,6 +236,17 @@ class Host(ABC):
     def render(self, target: Target, pack: Pack, options: dict[str, Any]) -> list[Entry]:
         """The entries that wire the pack's hooks into this host's file, with these options."""
 
+    project_var: ClassVar[str] = ""  # how a committed command names the project folder ("$CLAUDE_PROJECT_DIR")
+
+    def runtime_path(self, target: Target, pack: Pack, hook: PackHook) -> str:
+        """The hook's runtime as its command names it: through the project variable in a
+        project's config, so a committed config works for every teammate; else a quoted
+        absolute path."""
+        path = target.pack_dir(pack.name) / hook.script
+        if target.scope is Scope.user or target.project is None:
+            return quoted_absolute(path)
+        return self.project_var + "/" + quoted_absolute(path.relative_to(target.project))
+
     def runtime_command(self, pack: Pack, options: dict[str, Any], where: str) -> str:
         """`python3 -I -S <where> --host <host> [--option k=v]`: how a shell starts a runtime."""
         extra = "".join(f" --option {name}={shlex.quote(text)}" for name, text in changed_options(pack, options))
@@ -243,9 +259,10 @@ class Host(ABC):
 
     # ---- our entries in a file -----------------------------------------------------------
 
-    @abstractmethod
     def handlers(self, data: Any) -> Iterator[tuple[str, Any]]:
         """(event, handler) for every handler the host would load from the data."""
+        for event, handler, _ in self._located(data):
+            yield event, handler
 
     def owner(self, handler: Any) -> tuple[str, str] | None:
         """(pack, script) if this handler runs one of our runtimes."""
@@ -323,6 +340,23 @@ def changed_options(pack: Pack, options: dict[str, Any]) -> list[tuple[str, str]
 def describe(value: Any) -> str:
     return {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
             type(None): "null"}.get(type(value), "a number")
+
+
+def check_events(doc: Document, what: str, example: str, event_example: str, entries: str, entry_example: str) -> None:
+    """The shape every JSON host shares: an object, `"hooks"` an object of events, each event a
+    list (of `entries`). Anything else is refused at its position (exit 2): editing it would
+    mean guessing."""
+    data = doc.data
+    if not isinstance(data, dict):
+        refuse_shape(doc, f"{what} must hold a JSON object, not {describe(data)}", hint=example)
+    hooks = data.get("hooks")
+    if "hooks" in data and not isinstance(hooks, dict):
+        refuse_shape(doc, f'"hooks" must be an object of events, not {describe(hooks)}', "hooks",
+                     hint=f'write it as "hooks": {{"{event_example}": [...]}}')
+    for event, listed in (hooks or {}).items():
+        if not isinstance(listed, list):
+            refuse_shape(doc, f'"hooks.{event}" must be a list of {entries}, not {describe(listed)}', "hooks", event,
+                         hint=f'write it as "{event}": [{entry_example}]')
 
 
 def refuse_shape(doc: Document, message: str, *keys: str | int, hint: str) -> None:

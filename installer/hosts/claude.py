@@ -11,9 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-from installer import resources
-from installer.hosts.base import (Capabilities, Entry, Host, Scope, Target, deep, describe, quoted_absolute,
-                                  refuse_shape)
+from installer.hosts.base import Capabilities, Entry, Host, Scope, Target, check_events, deep
 
 if TYPE_CHECKING:
     from installer.document import Document
@@ -63,6 +61,8 @@ class Claude(Host):
     scopes = (Scope.user, Scope.project, Scope.local)
     capabilities = Capabilities(block=True, rewrite_input=True, add_context=True, answer_questions=True)
     programs = ("claude",)
+    schema = "claude-settings.schema.json"
+    project_var = PROJECT_VAR
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
         base = user_dir() if scope is Scope.user else project / ".claude"
@@ -70,15 +70,11 @@ class Claude(Host):
                       personal=scope is Scope.local)
 
     def render(self, target: Target, pack: Pack, options: dict[str, Any]) -> list[Entry]:
-        """Project scopes go through $CLAUDE_PROJECT_DIR so a committed config works for every
-        teammate; the user scope uses a quoted absolute path."""
         entries = []
         for hook in pack.hooks_for(self.name):
             wiring = hook.targets[self.name]
-            path = target.pack_dir(pack.name) / hook.script
-            where = quoted_absolute(path) if target.scope is Scope.user else (
-                PROJECT_VAR + "/" + quoted_absolute(path.relative_to(target.project)))
-            handler = {"type": "command", "command": self.runtime_command(pack, options, where),
+            handler = {"type": "command",
+                       "command": self.runtime_command(pack, options, self.runtime_path(target, pack, hook)),
                        "timeout": wiring.whole_timeout}
             entries.append(Entry.of(pack.name, hook.id, wiring.event, pack.matcher(hook, self.name, options), handler))
         return entries
@@ -92,14 +88,6 @@ class Claude(Host):
 
     def check(self, doc: Document, target: Target, force: bool) -> None:
         check_document(doc)
-
-    def problems(self, data: Any) -> set[str]:
-        return {f"{'/'.join(map(str, e.instance_path)) or '(root)'}: {e.message}"
-                for e in resources.validator("claude-settings.schema.json").iter_errors(data)}
-
-    def handlers(self, data: Any) -> Iterator[tuple[str, Any]]:
-        for event, handler, _ in self._located(data):
-            yield event, handler
 
     def _located(self, data: Any) -> Iterator[tuple[str, Any, str | None]]:
         for event, gi, _, handler in _positions(data):
@@ -160,18 +148,8 @@ def owner(handler: Any) -> tuple[str, str] | None:
 
 def check_document(doc: Document) -> None:
     """Refuse shapes we cannot edit without guessing (exit 2, with the position)."""
-    data = doc.data
-    if not isinstance(data, dict):
-        refuse_shape(doc, f"the settings file must hold a JSON object, not {describe(data)}",
-                     hint="wrap the settings in { } or restore the file")
-    hooks = data.get("hooks")
-    if "hooks" in data and not isinstance(hooks, dict):
-        refuse_shape(doc, f'"hooks" must be an object of events, not {describe(hooks)}', "hooks",
-                     hint='write it as "hooks": {"PreToolUse": [...]}')
-    for event, groups in (hooks or {}).items():
-        if not isinstance(groups, list):
-            refuse_shape(doc, f'"hooks.{event}" must be a list of matcher groups, not {describe(groups)}',
-                         "hooks", event, hint=f'write it as "{event}": [{{"matcher": "...", "hooks": [...]}}]')
+    check_events(doc, "the settings file", "wrap the settings in { } or restore the file", "PreToolUse",
+                 "matcher groups", '{"matcher": "...", "hooks": [...]}')
 
 
 def _positions(data: dict) -> Iterator[tuple[str, int, int, Any]]:

@@ -15,8 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-from installer import resources
-from installer.hosts.base import Capabilities, Entry, Host, Scope, Target, deep, describe, quoted_absolute, refuse_shape
+from installer.hosts.base import Capabilities, Entry, Host, Scope, Target, check_events, deep, refuse_shape
 
 if TYPE_CHECKING:
     from installer.document import Document
@@ -46,6 +45,8 @@ class Cursor(Host):
     # answers: Cursor has no question tool; context only on sessionStart and postToolUse
     capabilities = Capabilities(block=True, rewrite_input=True, add_context=True, answer_questions=False)
     programs = ("cursor", "cursor-agent")
+    schema = "cursor-hooks.schema.json"
+    project_var = PROJECT_VAR
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
         base = user_dir() if scope is Scope.user else project / ".cursor"
@@ -55,10 +56,8 @@ class Cursor(Host):
         entries = []
         for hook in pack.hooks_for(self.name):
             wiring = hook.targets[self.name]
-            path = target.pack_dir(pack.name) / hook.script
-            where = quoted_absolute(path) if target.scope is Scope.user else (
-                PROJECT_VAR + "/" + quoted_absolute(path.relative_to(target.project)))
-            handler: dict[str, Any] = {"command": self.runtime_command(pack, options, where)}
+            handler: dict[str, Any] = {"command": self.runtime_command(pack, options,
+                                                                       self.runtime_path(target, pack, hook))}
             matcher = pack.matcher(hook, self.name, options)
             if matcher is not None:
                 handler["matcher"] = matcher
@@ -78,31 +77,13 @@ class Cursor(Host):
         return data in ({}, {"version": VERSION})
 
     def check(self, doc: Document, target: Target, force: bool) -> None:
-        data = doc.data
         if not doc.exists:
             return
-        if not isinstance(data, dict):
-            refuse_shape(doc, f"a Cursor hooks.json must hold a JSON object, not {describe(data)}",
-                         hint='write it as {"version": 1, "hooks": {...}}')
-        if "version" in data and data["version"] != VERSION:
-            refuse_shape(doc, f'"version" is {data["version"]!r}; hookwright writes Cursor\'s version 1 format only',
+        check_events(doc, "a Cursor hooks.json", 'write it as {"version": 1, "hooks": {...}}', "preToolUse",
+                     "entries", '{"command": "..."}')
+        if "version" in doc.data and doc.data["version"] != VERSION:
+            refuse_shape(doc, f'"version" is {doc.data["version"]!r}; hookwright writes Cursor\'s version 1 format only',
                          "version", hint="check which Cursor wrote this file; hookwright leaves it alone")
-        hooks = data.get("hooks")
-        if "hooks" in data and not isinstance(hooks, dict):
-            refuse_shape(doc, f'"hooks" must be an object of events, not {describe(hooks)}', "hooks",
-                         hint='write it as "hooks": {"preToolUse": [...]}')
-        for event, entries in (hooks or {}).items():
-            if not isinstance(entries, list):
-                refuse_shape(doc, f'"hooks.{event}" must be a list of entries, not {describe(entries)}',
-                             "hooks", event, hint=f'write it as "{event}": [{{"command": "..."}}]')
-
-    def problems(self, data: Any) -> set[str]:
-        return {f"{'/'.join(map(str, e.instance_path)) or '(root)'}: {e.message}"
-                for e in resources.validator("cursor-hooks.schema.json").iter_errors(data)}
-
-    def handlers(self, data: Any) -> Iterator[tuple[str, Any]]:
-        for event, handler, _ in self._located(data):
-            yield event, handler
 
     def _located(self, data: Any) -> Iterator[tuple[str, Any, str | None]]:
         hooks = data.get("hooks") if isinstance(data, dict) else None

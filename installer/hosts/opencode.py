@@ -113,6 +113,7 @@ class Opencode(Host):
     # questions: opencode's question tool takes no answer from a plugin
     capabilities = Capabilities(block=True, rewrite_input=True, add_context=False, answer_questions=False)
     programs = ("opencode",)
+    schema = "opencode-plugin.schema.json"
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
         base = config_dir() if scope is Scope.user else project / ".opencode"
@@ -160,11 +161,6 @@ class Opencode(Host):
                                   path=doc.path, code=ExitCode.REFUSED,
                                   hint="rerun with --force to replace it (the backup keeps the edited file)")
 
-    def problems(self, data: Any) -> set[str]:
-        if not data:
-            return set()
-        return {f"{'/'.join(map(str, e.instance_path)) or '(root)'}: {e.message}"
-                for e in resources.validator("opencode-plugin.schema.json").iter_errors(data)}
 
     def packs_in(self, target: Target) -> set[str]:
         """The packs whose plugin file is in this scope's plugins folder (ours by name and first line)."""
@@ -180,10 +176,6 @@ class Opencode(Host):
         return not data or not data.get("hooks")
 
     # ---- our entries in a file -----------------------------------------------------------
-
-    def handlers(self, data: Any) -> Iterator[tuple[str, Any]]:
-        for event, handler, _ in self._located(data):
-            yield event, handler
 
     def _located(self, data: Any) -> Iterator[tuple[str, Any, str | None]]:
         for handler in (data or {}).get("hooks") or []:

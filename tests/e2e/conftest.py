@@ -43,3 +43,19 @@ def opencode_cli() -> Path:
         pytest.skip(f"opencode {OPENCODE_VERSION} not installed: run scripts/setup-e2e.sh"
                     f" (looked for {OPENCODE}{', found ' + version if version else ''})")
     return OPENCODE
+
+
+def git(project: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=test", "-c", "user.email=test@example.com", *args],
+                   cwd=project, check=True, capture_output=True)
+
+
+@pytest.fixture
+def dirty_repo(project: Path) -> Path:
+    """A repo whose a.txt is committed as v1 and changed to v2: reset --hard would lose v2."""
+    git(project, "init", "-q")
+    (project / "a.txt").write_text("v1\n")
+    git(project, "add", "a.txt")
+    git(project, "commit", "-q", "-m", "v1")
+    (project / "a.txt").write_text("v2\n")
+    return project

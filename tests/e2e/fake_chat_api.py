@@ -14,38 +14,27 @@ from __future__ import annotations
 
 import itertools
 import json
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
-from fake_model_api import Turn
+from fake_model_api import ScriptedServer, Turn, send_json
 
 _calls = itertools.count(1)
 
 
-class FakeChatAPI:
+class FakeChatAPI(ScriptedServer):
     """``with FakeChatAPI(turns) as api:`` give opencode ``api.url`` as a provider's baseURL."""
 
     def __init__(self, turns: list[Turn]):
-        self.turns = list(turns)
-        self.requests: list[dict] = []
+        super().__init__(turns)
         self.arrivals: list[float] = []  # time.monotonic() of each request with tools (one per model turn)
-        self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
-        self._server.daemon_threads = True
+
+    def handler(self) -> type[BaseHTTPRequestHandler]:
+        return _handler_for(self)
 
     @property
     def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/v1"
-
-    def __enter__(self) -> FakeChatAPI:
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        return self.address + "/v1"
 
     def answer(self, body: dict) -> tuple[str, list[dict]]:
         """(text, tool calls) answering one request body."""
@@ -132,11 +121,6 @@ def _handler_for(api: FakeChatAPI) -> type[BaseHTTPRequestHandler]:
             self.wfile.flush()
 
         def _json(self, obj: dict, status: int = 200) -> None:
-            data = json.dumps(obj).encode()
-            self.send_response(status)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            send_json(self, status, obj)
 
     return Handler

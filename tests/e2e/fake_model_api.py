@@ -42,28 +42,52 @@ def _text_of(content: Any) -> str:
     return "\n".join(b.get("text", "") for b in content or [] if b.get("type") == "text")
 
 
-class FakeModelAPI:
-    """``with FakeModelAPI(turns) as api:`` point ANTHROPIC_BASE_URL at ``api.url``."""
+def send_json(handler: BaseHTTPRequestHandler, status: int, obj: dict) -> None:
+    data = json.dumps(obj).encode()
+    handler.send_response(status)
+    handler.send_header("content-type", "application/json")
+    handler.send_header("content-length", str(len(data)))
+    handler.end_headers()
+    handler.wfile.write(data)
+
+
+class ScriptedServer:
+    """A model API on 127.0.0.1 that plays a script of turns, as a context manager (the server
+    runs while the block does); subclasses give the HTTP handler."""
 
     def __init__(self, turns: list[Turn]):
         self.turns = list(turns)
-        self.requests: list[dict] = []  # {"method", "path", "body"}, in arrival order
+        self.requests: list[dict] = []  # in arrival order
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self.handler())
         self._server.daemon_threads = True
 
+    def handler(self) -> type[BaseHTTPRequestHandler]:
+        raise NotImplementedError
+
     @property
-    def url(self) -> str:
+    def address(self) -> str:
         host, port = self._server.server_address[:2]
         return f"http://{host}:{port}"
 
-    def __enter__(self) -> FakeModelAPI:
+    def __enter__(self):
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._server.shutdown()
         self._server.server_close()
+
+
+class FakeModelAPI(ScriptedServer):
+    """``with FakeModelAPI(turns) as api:`` point ANTHROPIC_BASE_URL at ``api.url``."""
+
+    def handler(self) -> type[BaseHTTPRequestHandler]:
+        return _handler_for(self)
+
+    @property
+    def url(self) -> str:
+        return self.address
 
     def reply(self, body: dict) -> tuple[list[dict], str]:
         """Content blocks and stop reason answering one POST /v1/messages body."""
@@ -135,12 +159,7 @@ def _handler_for(api: FakeModelAPI) -> type[BaseHTTPRequestHandler]:
                 self._not_found()
 
         def _json(self, status: int, obj: dict) -> None:
-            data = json.dumps(obj).encode()
-            self.send_response(status)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            send_json(self, status, obj)
 
         def _not_found(self) -> None:
             self._json(404, {"type": "error", "error": {

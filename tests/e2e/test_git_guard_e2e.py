@@ -6,8 +6,6 @@ uninstalls and checks that the same command goes through again.
 """
 from __future__ import annotations
 
-import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -17,22 +15,6 @@ pytestmark = pytest.mark.e2e
 
 RESET = {"tool": "Bash", "input": {"command": "git reset --hard"}}
 STATUS = {"tool": "Bash", "input": {"command": "git status"}}
-
-
-def git(project: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.name=test", "-c", "user.email=test@example.com", *args],
-                   cwd=project, check=True, capture_output=True)
-
-
-@pytest.fixture
-def dirty_repo(project: Path) -> Path:
-    """A repo whose a.txt is committed as v1 and changed to v2: reset --hard would lose v2."""
-    git(project, "init", "-q")
-    (project / "a.txt").write_text("v1\n")
-    git(project, "add", "a.txt")
-    git(project, "commit", "-q", "-m", "v1")
-    (project / "a.txt").write_text("v2\n")
-    return project
 
 
 def test_git_guard_denies_reset_hard_until_uninstalled(claude_cli, home, dirty_repo):

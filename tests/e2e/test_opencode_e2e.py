@@ -8,7 +8,6 @@ server. The user scope works with XDG_CONFIG_HOME set and unset.
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -22,22 +21,6 @@ pytestmark = pytest.mark.e2e
 RESET = {"tool": "bash", "input": {"command": "git reset --hard", "description": "discard"}}
 STATUS = {"tool": "bash", "input": {"command": "git status --short", "description": "status"}}
 MCP_SERVER = Path(__file__).with_name("fake_mcp_server.py")
-
-
-def git(project: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.name=test", "-c", "user.email=test@example.com", *args],
-                   cwd=project, check=True, capture_output=True)
-
-
-@pytest.fixture
-def dirty_repo(project: Path) -> Path:
-    """A repo whose a.txt is committed as v1 and changed to v2: reset --hard would lose v2."""
-    git(project, "init", "-q")
-    (project / "a.txt").write_text("v1\n")
-    git(project, "add", "a.txt")
-    git(project, "commit", "-q", "-m", "v1")
-    (project / "a.txt").write_text("v2\n")
-    return project
 
 
 def installed(*args: str, home: Path, project: Path, env: dict | None = None) -> None:
