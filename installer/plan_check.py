@@ -156,7 +156,7 @@ def _moved(finding: Finding, old: ConfigFile | None, new: ConfigFile | None, mov
             keys = moved[keys[:n]] + keys[n:]
             break
     line, column = new.position(keys, finding.at_key)
-    return replace(finding, line=line, column=column)
+    return finding._replace(line=line, column=column)
 
 
 def _only(ctx: Context, file: ConfigFile | None, handlers: list[Handler]) -> Context:

@@ -137,8 +137,7 @@ class Handler:
         return self.value.get("command") if isinstance(self.value, dict) else None
 
 
-@dataclass
-class Finding:
+class Finding(NamedTuple):
     rule: str
     severity: str
     path: str
@@ -146,26 +145,25 @@ class Finding:
     column: int | None
     message: str
     hint: str
-    related: list[dict] = field(default_factory=list)  # other places involved: {"path", "line", "column", "message"}
+    related: list[dict] | tuple = ()  # other places involved: {"path", "line", "column", "message"}
     # what a plan's check tells findings apart by, before and after a change (never printed):
-    keys: tuple = field(default=(), compare=False)  # the JSON path it is about
-    at_key: bool = field(default=False, compare=False)  # at the key of `keys`, not at its value
-    about: tuple = field(default=(), compare=False)  # its subject where the message holds more (two racers)
-    focused: bool = field(default=False, compare=False)  # it involves a handler in Context.focus
+    keys: tuple = ()  # the JSON path it is about
+    at_key: bool = False  # at the key of `keys`, not at its value
+    about: tuple = ()  # its subject where the message holds more (two racers)
+    focused: bool = False  # it involves a handler in Context.focus
 
     def to_json(self) -> dict:
         return {"rule": self.rule, "severity": self.severity, "path": self.path, "line": self.line,
-                "column": self.column, "message": self.message, "hint": self.hint, "related": self.related}
+                "column": self.column, "message": self.message, "hint": self.hint, "related": list(self.related)}
 
 
-@dataclass
-class Plugin:
+class Plugin(NamedTuple):
     """A plugin that a settings file enables: `"enabledPlugins": {"name@marketplace": true}`."""
 
     id: str  # "name@marketplace"
     enabled_in: ConfigFile  # the settings file whose value counts (highest precedence)
     install_path: Path | None  # from <claude user dir>/plugins/installed_plugins.json; None: not installed
-    hook_files: list[Path] = field(default_factory=list)
+    hook_files: list[Path]
 
 
 @dataclass
@@ -197,9 +195,8 @@ class Context:
                 at_key: bool = False, about: tuple = (), focused: bool = False, **params: Any) -> Finding:
         """A finding at the value at `keys` (`at_key`: at its key, where the name is what is wrong)."""
         line, column = file.position(keys, at_key)
-        found = self.finding_at(rule_id, file, line, column, related, **params)
-        found.keys, found.at_key, found.about, found.focused = keys, at_key, about, focused
-        return found
+        return self.finding_at(rule_id, file, line, column, related, **params)._replace(
+            keys=keys, at_key=at_key, about=about, focused=focused)
 
     def finding_at(self, rule_id: str, file: ConfigFile, line: int | None, column: int | None,
                    related: list[dict] | None = None, **params: Any) -> Finding:

@@ -281,7 +281,7 @@ def _plugin_races(ctx: Context) -> Iterator[Finding]:
                 shown = (named + (", maybe more" if "*" in keys else "")) if named else "any argument"
                 yield ctx.finding_at("conflict/plugin-args-race", later.file, 1, 1,
                                      [_place(earlier, "it runs first: the other's change wins over its own")],
-                                     a=_plugin_name(earlier), b=_plugin_name(later), tools=tools, keys=shown)
+                                     a=_plugin_name(earlier), b=_plugin_name(later), tools=tools, arguments=shown)
 
 
 def _plugin_tools_shared(a: str | None, b: str | None) -> str | None:
