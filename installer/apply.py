@@ -61,7 +61,8 @@ def _write(plan: Plan, kind: str, undoes: str | None) -> state.Operation:
                                [p.folder for p in plan.packs])
     checkpoint("backup-saved")
     op = state.Operation(state.new_id(), kind, target.to_json(), [p.pack for p in plan.packs],
-                         plan.added, plan.removed, backup, time.time(), undoes, state="pending")
+                         plan.added, plan.removed, backup, time.time(), undoes, state="pending",
+                         made_folders=plan.made_folders)
     state.append_journal(op)  # pending: a crash from here on leaves an operation rollback can undo
     checkpoint("journal-written")
     try:
@@ -76,8 +77,8 @@ def _write(plan: Plan, kind: str, undoes: str | None) -> state.Operation:
             checkpoint("runtime-file-removed")
         atomic.remove_empty_dirs(change.folder, target.runtime_root.parent)
     _drop_empty_runtime_root(target.runtime_root)
-    if plan.delete_config:  # we created the file, and its folders (up to the host's own) if they are empty now
-        atomic.remove_empty_dirs(target.config.parent, target.runtime_root.parent.parent)
+    for folder in plan.remove_folders:  # the ones we made for the file we took away, deepest first, if empty
+        atomic.remove_empty_dirs(folder, folder.parent)
     state.mark_operation(op.id, "done")
     checkpoint("journal-done")
     op.state = "done"

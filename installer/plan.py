@@ -50,6 +50,8 @@ class Plan:
     new_bytes: bytes | None = None  # set when a plan restores exact bytes (rollback --force)
     replan: Callable[[], "Plan"] | None = None
     delete_config: bool = False  # the config did not exist before we wrote it, and is empty again
+    remove_folders: list[Path] = field(default_factory=list)  # with the config: folders we made for it, if empty
+    made_folders: list[str] = field(default_factory=list)  # an install: the folders it makes (journaled before)
     project: Path | None = None  # where its effect on the hooks is checked (user scope: cwd or --project)
     findings: list[PlanFinding] = field(default_factory=list)  # installer.plan_check: what it does to doctor's
 

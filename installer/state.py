@@ -73,6 +73,10 @@ class Receipt:
     files: list[RuntimeFile]
     keep_empty: list[str] = field(default_factory=list)
     created_config: bool = False  # the config did not exist before: uninstall may delete it again
+    # folders the first install made for the config (relative to the project, or the user's base):
+    # the last uninstall takes them away again if they are empty; folders that were there stay
+    created_folders: list[str] = field(default_factory=list)
+    config_sha256: str | None = None  # a host whose unit is the pack's own file: that file as written
     tool_version: str = __version__
 
     def to_json(self) -> dict:
@@ -82,6 +86,7 @@ class Receipt:
             "options": self.options, "entries": [e.to_json() for e in self.entries],
             "files": [{"name": f.name, "sha256": f.sha256, "mode": f"{f.mode:04o}"} for f in self.files],
             "keep_empty": self.keep_empty, "created_config": self.created_config,
+            "created_folders": self.created_folders, "config_sha256": self.config_sha256,
         }
 
     def dumps(self) -> bytes:
@@ -113,10 +118,19 @@ def read_receipt(path: Path) -> Receipt | None:
             raise ValueError("an entry belongs to another pack")
         return Receipt(raw["pack"], raw["version"], raw["host"], raw["scope"], raw["config"],
                        dict(raw.get("options", {})), entries, files, list(raw.get("keep_empty", [])),
-                       bool(raw.get("created_config", False)), raw.get("tool_version", "?"))
+                       bool(raw.get("created_config", False)), _relative_paths(raw.get("created_folders", [])),
+                       raw.get("config_sha256"), raw.get("tool_version", "?"))
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise HookwrightError(f"the receipt is invalid: {err}", path=path,
                               hint="remove it and run `hookwright install` again to repair the install") from None
+
+
+def _relative_paths(names: list) -> list[str]:
+    """Folder names a receipt may list: relative, inside the place it belongs to."""
+    for name in names:
+        if not isinstance(name, str) or name.startswith("/") or ".." in name.split("/") or not name:
+            raise ValueError(f"created folder {name!r} points outside the receipt's place")
+    return list(names)
 
 
 # ---- backups -----------------------------------------------------------------------------
@@ -174,18 +188,20 @@ class Operation:
     time: float
     undoes: str | None = None
     state: str = "done"  # pending (written before the change; a crash may leave it so) | done | aborted
+    made_folders: list[str] = field(default_factory=list)  # an install's folders to make (its receipts keep them)
 
     def to_json(self) -> dict:
         return {"format": JOURNAL_FORMAT, "id": self.id, "kind": self.kind, "target": self.target,
                 "packs": self.packs, "added": [e.to_json() for e in self.added],
                 "removed": [e.to_json() for e in self.removed], "backup": self.backup,
-                "time": self.time, "undoes": self.undoes, "state": self.state}
+                "time": self.time, "undoes": self.undoes, "state": self.state, "made_folders": self.made_folders}
 
     @classmethod
     def from_json(cls, raw: dict) -> "Operation":
         return cls(raw["id"], raw["kind"], raw["target"], raw["packs"],
                    [Entry.from_json(e) for e in raw["added"]], [Entry.from_json(e) for e in raw["removed"]],
-                   raw.get("backup"), raw["time"], raw.get("undoes"), raw.get("state", "done"))
+                   raw.get("backup"), raw["time"], raw.get("undoes"), raw.get("state", "done"),
+                   list(raw.get("made_folders", [])))
 
 
 def journal_path() -> Path:

@@ -115,3 +115,52 @@ def test_uninstalling_where_there_is_no_settings_file_creates_none(hookwright, h
 
     assert ran.code == 0 and ran.json["status"] == "unchanged"
     assert not (project / ".claude").exists()
+
+
+# ---- the folders an install made go with it, the ones that were there stay --------------------
+
+def _tree(folder):
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+def test_the_last_uninstall_takes_away_the_folders_the_installs_made_in_any_order(hookwright, home, project):
+    for first, second in (("project", "local"), ("local", "project")):
+        for where in ("project", "local"):
+            assert hookwright("install", "git-guard", "--scope", where, "--project", project, "--yes").code == 0
+        assert (project / ".claude" / "settings.json").is_file() and (project / ".claude" / "settings.local.json").is_file()
+        for where in (first, second):
+            ran = hookwright("uninstall", "git-guard", "--scope", where, "--project", project, "--yes")
+            assert ran.code == 0, ran.err
+        assert _tree(project) == [], (first, second, _tree(project))
+
+
+def test_two_opencode_plugins_installed_together_leave_no_folder_behind(hookwright, home, project):
+    where = ("--host", "opencode", "--scope", "project", "--project", project, "--yes")
+    assert hookwright("install", "git-guard", "path-normalizer", *where).code == 0
+    assert {"hookwright-git-guard.js", "hookwright-path-normalizer.js"} <= set(
+        p.name for p in (project / ".opencode" / "plugins").iterdir())
+
+    assert hookwright("uninstall", "git-guard", *where).code == 0
+    assert (project / ".opencode" / "plugins" / "hookwright-path-normalizer.js").is_file()
+    assert hookwright("uninstall", "path-normalizer", *where).code == 0
+    assert _tree(project) == []
+
+
+def test_a_folder_that_was_there_before_the_install_stays_after_the_uninstall(hookwright, home, project):
+    (project / ".opencode").mkdir()
+    (project / ".claude").mkdir()
+    for host in ("opencode", "claude"):
+        where = ("--host", host, "--scope", "project", "--project", project, "--yes")
+        assert hookwright("install", "git-guard", *where).code == 0
+        assert hookwright("uninstall", "git-guard", *where).code == 0
+    assert _tree(project) == [".claude", ".opencode"]
+
+
+def test_rollback_of_the_first_install_takes_away_the_folders_it_made(hookwright, home, project):
+    for host, folder in (("cursor", ".cursor"), ("opencode", ".opencode"), ("claude", ".claude")):
+        assert hookwright("install", "git-guard", "--host", host, "--scope", "project", "--project", project,
+                          "--yes").code == 0
+        assert (project / folder).is_dir()
+        ran = hookwright("rollback", "--host", host, "--yes")
+        assert ran.code == 0, ran.err
+        assert _tree(project) == [], (host, _tree(project))

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from installer import atomic, hosts
+from installer import atomic, hosts, state
 from installer.commands.result import Consent, Result, run_plans
 from installer.errors import ExitCode, HookwrightError
 from installer.hosts.base import Entry, Host, Scope, Target
@@ -94,7 +94,7 @@ def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[st
     data = doc.data if doc.exists else host.new_document_data()
     added: list[Entry] = []
     removed: list[Entry] = []
-    changes = []
+    wired = []  # (pack, values, entries, keep_empty, receipt) once the data is final
     for pack in packs:
         receipt = read_receipt(target.receipt_path(pack.name))
         kept = {k: v for k, v in (receipt.options if receipt else {}).items() if k in pack.options}
@@ -126,10 +126,33 @@ def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[st
             if host.owner(entry.handler) not in wanted_scripts:  # a hook the new version dropped
                 data = host.remove(data, entry, keep_empty)
                 removed.append(entry)
-        created = receipt.created_config if receipt else not doc.exists
-        changes.append(_runtime_change(host, target, pack, values, wanted, keep_empty, created, receipt))
+        wired.append((pack, values, wanted, keep_empty, receipt))
+    made = _made_for(target, doc.exists)
+    written = sha256(doc.render(data)) if host.file_per_pack else None
+    changes = [_runtime_change(host, target, pack, values, wanted, keep_empty, receipt, made, written)
+               for pack, values, wanted, keep_empty, receipt in wired]
     return Plan("install", target, doc, data, added, removed, changes,
-                replan=lambda: plan_install(host, target, packs, options, adopt, force), notes=_git_notes(target))
+                replan=lambda: plan_install(host, target, packs, options, adopt, force), notes=_git_notes(target),
+                made_folders=made[1])
+
+
+def _made_for(target: Target, config_exists: bool) -> tuple[bool, list[str]]:
+    """(the config is new, the folders the install makes for it and its runtimes). Every receipt in
+    the runtime root keeps the whole set, so whichever uninstall comes last takes them all away."""
+    from installer.commands.uninstall import receipts_in, receipts_beside
+
+    base = target.runtime_root.parent.parent
+    missing = {f for r in receipts_beside(target) for f in r.created_folders}
+    for folder in (target.config.parent, target.runtime_root.parent):  # (the runtime root is ours anyway)
+        while folder != base and base in folder.parents and not folder.exists():
+            missing.add(folder.relative_to(base).as_posix())
+            folder = folder.parent
+    # an install killed halfway made some of them already: its journal entry says which it meant to make
+    for op in state.read_journal():
+        if op.state == "pending" and op.target.get("config") == str(target.config):
+            missing.update(op.made_folders)
+    same_file = receipts_in(target)
+    return (any(r.created_config for r in same_file) if same_file else not config_exists), sorted(missing)
 
 
 def _git_notes(target: Target) -> list[str]:
@@ -148,12 +171,13 @@ def _git_notes(target: Target) -> list[str]:
 
 
 def _runtime_change(host: Host, target: Target, pack: Pack, values: dict, wanted: list[Entry], keep_empty: list[str],
-                    created_config: bool, receipt: Receipt | None) -> PackChange:
+                    receipt: Receipt | None, made: tuple[bool, list[str]], written: str | None) -> PackChange:
     folder = target.pack_dir(pack.name)
     scripts = pack.runtime_files(host.name)
+    created_config, created_folders = (receipt.created_config, receipt.created_folders) if receipt else made
     new_receipt = Receipt(pack.name, pack.version, host.name, target.scope.value, target.config.name, values,
                           wanted, [RuntimeFile(name, sha256(content), _mode(pack, name)) for name, content in scripts.items()],
-                          keep_empty, created_config)
+                          keep_empty, created_config, created_folders, written)
     wanted_files = {name: (content, _mode(pack, name)) for name, content in scripts.items()}
     if receipt is None or receipt.to_json() | {"tool_version": None} != new_receipt.to_json() | {"tool_version": None}:
         wanted_files[RECEIPT] = (new_receipt.dumps(), RECEIPT_MODE)

@@ -18,7 +18,8 @@ def render(pack_name: str, *, host: str, scope: Scope, project: Path | None, opt
     if why:
         raise HookwrightError(why, code=ExitCode.REFUSED, hint="`hookwright packs` lists the hosts each pack supports")
     target = adapter.target(scope, project, pack.name)
-    plan = plan_install(adapter, target, [pack], resolve_options([pack], options), adopt=True)
+    # what install would write, also over a file install would refuse to touch without --force
+    plan = plan_install(adapter, target, [pack], resolve_options([pack], options), adopt=True, force=True)
     files = {name: content for change in plan.packs for name, (content, _) in change.writes.items()}
     return Result("render", "rendered", [plan], data={
         "file": str(target.config), "content": (plan.new_bytes or b"").decode("utf-8"),

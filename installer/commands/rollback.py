@@ -14,8 +14,10 @@ from installer import atomic, hosts, state
 from installer.commands.result import Consent, Result, run_plans
 from installer.document import Document
 from installer.errors import ExitCode, HookwrightError
+from installer.commands.uninstall import made_folders
 from installer.hosts.base import Host, Target
 from installer.plan import PackChange, Plan, file_writes
+from installer.state import read_receipt
 
 
 def rollback(*, to: str | None, host: str | None = None, force: bool, dry_run: bool, consent: Consent) -> Result:
@@ -67,13 +69,21 @@ def plan_undo(op: state.Operation, force: bool) -> Plan:
     before = _backup_document(host, target, backup)
     packs = [_restore_pack(target, name, backup) for name in op.packs]
     doc = host.load(target.config)
+    # the folders the operation's install made, which go with the file it made
+    made = made_folders(target, [r for r in map(read_receipt, map(target.receipt_path, op.packs)) if r])
     if force:
         if before is None:
             raise HookwrightError(f"operation {op.id} has no backup to restore", code=ExitCode.REFUSED)
         return Plan("rollback", target, doc, before.data, list(op.removed), list(op.added), packs,
                     new_bytes=before.raw, delete_config=not before.exists,
+                    remove_folders=made if not before.exists else [],
                     notes=[f"restores the byte-exact backup {op.backup}"])
     host.check(doc, target, force=False)
+    if host.file_per_pack and before is not None:  # the unit is the file: back to the bytes it had (a file
+        # someone edited is refused above), the edits a --force install overwrote included
+        return Plan("rollback", target, doc, before.data, list(op.removed), list(op.added), packs,
+                    new_bytes=before.raw if before.exists else None, delete_config=not before.exists and doc.exists,
+                    remove_folders=made if not before.exists else [], replan=lambda: plan_undo(op, force))
     data = doc.data if doc.exists else host.new_document_data()
     changed = []
     keep_empty = host.empty_containers(before.data, op.added) if before and before.exists else []
@@ -96,9 +106,9 @@ def plan_undo(op: state.Operation, force: bool) -> Plan:
             hint="edit them back, or use --force to restore the byte-exact backup",
             detail="\n".join(f"{e.describe()}\n  expected: {json.dumps(e.handler)}\n  now:      {json.dumps(now)}"
                              for e, now in changed))
+    gone = doc.exists and host.holds_nothing(data) and before is not None and not before.exists
     return Plan("rollback", target, doc, data, list(op.removed), list(op.added), packs,
-                replan=lambda: plan_undo(op, force),
-                delete_config=doc.exists and host.holds_nothing(data) and before is not None and not before.exists)
+                replan=lambda: plan_undo(op, force), delete_config=gone, remove_folders=made if gone else [])
 
 
 def _backup_document(host: Host, target: Target, backup: Path | None) -> Document | None:

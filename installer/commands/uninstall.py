@@ -71,12 +71,12 @@ def plan_uninstall(host: Host, target: Target, names: list[str], force: bool = F
                     change.notes.append(f"kept {folder / item.name}: it was changed since install")
             change.removes.append(RECEIPT)
         changes.append(change)
-    created = [r for r in receipts if r.created_config]
+    others = _others_in(target, names)
+    gone = doc.exists and host.holds_nothing(data) and (  # the file goes when nothing of anyone's is left in it,
+        host.file_per_pack or any(r.created_config for r in receipts) and not others)  # and we made it
     return Plan("uninstall", target, doc, data, [], removed, changes,
-                replan=lambda: plan_uninstall(host, target, names, force),
-                # only when no other pack of ours still has entries in this file
-                delete_config=doc.exists and host.holds_nothing(data) and bool(created)
-                and not _others_in(target, names))
+                replan=lambda: plan_uninstall(host, target, names, force), delete_config=gone,
+                remove_folders=made_folders(target, receipts) if gone else [])
 
 
 def _bundled_file_names(host: Host, name: str) -> set[str]:
@@ -87,14 +87,34 @@ def _bundled_file_names(host: Host, name: str) -> set[str]:
         return {RUNTIME_LIBRARY}
 
 
+def receipts_beside(target: Target) -> list:
+    """Every receipt of this host in this place (a project's scopes share its folders)."""
+    roots = [target]
+    if target.scope is not Scope.user:
+        host = hosts.get(target.host)
+        roots += [host.target(s, target.project) for s in host.scopes if s not in (Scope.user, target.scope)]
+    found = [read_receipt(where.runtime_root / name / RECEIPT) for where in roots for name in installed_receipts(where)]
+    return [r for r in found if r is not None]
+
+
+def receipts_in(target: Target) -> list:
+    """The receipts of the packs wired into this very file."""
+    found = [read_receipt(target.receipt_path(name)) for name in installed_receipts(target)]
+    return [r for r in found if r is not None and r.config == target.config.name]
+
+
 def _others_in(target: Target, names: list[str]) -> list[str]:
     """Packs besides `names` whose receipt says they are wired into this very file."""
-    others = []
-    for name in installed_receipts(target):
-        receipt = read_receipt(target.receipt_path(name)) if name not in names else None
-        if receipt is not None and receipt.config == target.config.name:
-            others.append(name)
-    return others
+    return [r.pack for r in receipts_in(target) if r.pack not in names]
+
+
+def made_folders(target: Target, receipts: list) -> list[Path]:
+    """The folders hookwright made in this place, by these receipts and the others beside them,
+    deepest first: they go with the file if nothing else is in them (a folder another file of
+    ours still needs is not empty)."""
+    base = target.runtime_root.parent.parent
+    names = {name for r in [*receipts, *receipts_beside(target)] for name in r.created_folders}
+    return sorted((base / name for name in names), key=lambda p: len(p.parts), reverse=True)
 
 
 def installed_receipts(target: Target) -> list[str]:

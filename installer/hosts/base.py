@@ -134,6 +134,7 @@ class Host(ABC):
     scopes: ClassVar[tuple[Scope, ...]]
     capabilities: ClassVar[Capabilities]
     programs: ClassVar[tuple[str, ...]] = ()  # its command-line programs, to tell whether it is on this machine
+    file_per_pack: ClassVar[bool] = False  # each pack is a file of its own, wholly ours (opencode's plugins)
 
     # ---- where ---------------------------------------------------------------------------
 

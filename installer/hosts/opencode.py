@@ -95,7 +95,7 @@ def read_plugin(path: Path, raw: bytes | None) -> PluginDocument:
     if raw is None:
         return PluginDocument(path=path, raw=b"", text="", data={}, root=None, exists=False)
     text = raw.decode("utf-8", "replace")
-    first = text.split("\n", 1)[0]
+    first = text.removeprefix("\ufeff").split("\n", 1)[0]
     data: Any = {}
     if first.startswith(HEADER):
         try:
@@ -113,6 +113,7 @@ class Opencode(Host):
     # questions: opencode's question tool takes no answer from a plugin
     capabilities = Capabilities(block=True, rewrite_input=True, add_context=False, answer_questions=False)
     programs = ("opencode",)
+    file_per_pack = True
     schema = "opencode-plugin.schema.json"
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
@@ -152,7 +153,7 @@ class Opencode(Host):
     def check(self, doc: Document, target: Target, force: bool) -> None:
         if not doc.exists:
             return
-        if doc.data == {}:
+        if doc.data == {} and not force:
             raise HookwrightError("a plugin file hookwright did not write has this name", path=doc.path,
                                   code=ExitCode.REFUSED,
                                   hint="rename or remove it, or rerun with --force to replace it")
