@@ -480,7 +480,7 @@ def test_every_conflict_rule_is_tested():
     tested = {"conflict/input-rewrite-race", "conflict/input-rewrite-race-mcp", "conflict/input-rewrite-race-possible",
               "conflict/input-rewrite-race-unseen-servers", "conflict/pack-hook-moot", "conflict/plugin-args-race",
               "conflict/duplicate-handler", "conflict/duplicate-runs-twice", "conflict/pack-in-several-scopes",
-              "conflict/cursor-runs-claude-hooks", "conflict/session-end-budget"}
+              "conflict/cursor-runs-claude-hooks", "conflict/session-end-budget", "conflict/cursor-input-rewrite-conflict"}
     assert {r for r in catalog() if r.startswith("conflict/")} == tested
 
 
@@ -522,3 +522,84 @@ def test_one_script_spelled_two_ways_runs_twice(tmp_path):
     assert not found(doctor(base, files, given=False), "conflict/duplicate-runs-twice")
     files[LOCAL] = config(("Bash", '"${CLAUDE_PROJECT_DIR}/.claude/hooks/guard.sh" --strict'))  # other arguments
     assert not found(doctor(base, files, given=False), "conflict/duplicate-runs-twice")
+
+
+# ---- Cursor: two preToolUse entries that both answer updated_input -----------------------------------
+
+CURSOR_REWRITER = """
+    import json, sys
+    data = json.load(sys.stdin)
+    print(json.dumps({"permission": "allow", "updated_input": dict(data["tool_input"], touched=True)}))
+"""
+
+
+def cursor_script(base: Path, name: str, text: str) -> str:
+    path = base / ".cursor" / "hooks" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text).lstrip("\n"))
+    return f"python3 .cursor/hooks/{name}"
+
+
+def cursor_hooks(*entries) -> dict:
+    """entries: (matcher, command)."""
+    return {"version": 1, "hooks": {"preToolUse": [{"command": c, **({"matcher": m} if m else {})} for m, c in entries]}}
+
+
+def test_two_cursor_rewriters_on_a_shared_tool_type_lose_one_rewrite(tmp_path):
+    base = tmp_path / "p"
+    a, b = cursor_script(base, "a.py", CURSOR_REWRITER), cursor_script(base, "b.py", CURSOR_REWRITER)
+    out = doctor(base, {".cursor/hooks.json": cursor_hooks(("Shell", a), ("Shell|Read", b))})
+    (conflict,) = found(out, "conflict/cursor-input-rewrite-conflict")
+    assert conflict.severity == "warning" and conflict.line == 9, conflict
+    assert "`a.py` and `b.py`" in conflict.message and "of Shell (updated_input)" in conflict.message
+    assert "which of two entries of one file wins" in conflict.message
+    assert conflict.related[0]["line"] == 5
+
+
+@pytest.mark.parametrize("first, second", [("Shell", "Read"), ("MCP:fetch", "Shell|Write")])
+def test_cursor_rewriters_on_different_tool_types_do_not_conflict(tmp_path, first, second):
+    base = tmp_path / "p"
+    a, b = cursor_script(base, "a.py", CURSOR_REWRITER), cursor_script(base, "b.py", CURSOR_REWRITER)
+    assert not found(doctor(base, {".cursor/hooks.json": cursor_hooks((first, a), (second, b))}),
+                     "conflict/cursor-input-rewrite-conflict")
+
+
+def test_a_cursor_rewriter_beside_one_that_only_answers_allow_conflicts_with_nothing(tmp_path):
+    base = tmp_path / "p"
+    a = cursor_script(base, "a.py", CURSOR_REWRITER)
+    b = cursor_script(base, "b.py", 'import json\nprint(json.dumps({"permission": "allow"}))\n')
+    assert not found(doctor(base, {".cursor/hooks.json": cursor_hooks((None, a), (None, b))}),
+                     "conflict/cursor-input-rewrite-conflict")
+
+
+def test_a_cursor_rewriter_for_every_tool_meets_one_for_mcp_tools_in_the_user_file(tmp_path, home):
+    base = tmp_path / "p"
+    a = cursor_script(base, "a.py", CURSOR_REWRITER)
+    b = cursor_script(home, "b.py", CURSOR_REWRITER).replace(".cursor/", f"{home}/.cursor/")
+    files = {".cursor/hooks.json": cursor_hooks((None, a)), str(home / ".cursor/hooks.json"): cursor_hooks(("MCP:.*", b))}
+    (conflict,) = found(doctor(base, files, given=False), "conflict/cursor-input-rewrite-conflict")
+    assert "of MCP tools" in conflict.message and "the higher-priority file wins (project over user)" in conflict.message
+
+
+def test_one_pack_in_cursors_two_scopes_runs_twice_and_does_not_race_with_itself(hookwright, home, project):
+    for scope in ("user", "project"):
+        ran = hookwright("install", "path-normalizer", "--host", "cursor", "--scope", scope, "--project", project,
+                         "--yes")
+        assert ran.code == 0, ran.err
+    out = hookwright("doctor", "--project", project, "--json")
+    rules = [f["rule"] for f in out.json["findings"]]
+    assert "conflict/cursor-input-rewrite-conflict" not in rules
+    (twice,) = [f for f in out.json["findings"] if f["rule"] == "conflict/pack-in-several-scopes"]
+    assert "Cursor runs every hooks.json's entries" in twice["message"] and "runs it twice" in twice["message"]
+
+
+def test_one_pack_in_opencodes_two_plugin_folders_runs_twice_and_does_not_race_with_itself(hookwright, home, project):
+    for scope in ("user", "project"):
+        ran = hookwright("install", "path-normalizer", "--host", "opencode", "--scope", scope, "--project", project,
+                         "--yes")
+        assert ran.code == 0, ran.err
+    out = hookwright("doctor", "--project", project, "--json")
+    rules = [f["rule"] for f in out.json["findings"]]
+    assert "conflict/plugin-args-race" not in rules
+    (twice,) = [f for f in out.json["findings"] if f["rule"] == "conflict/pack-in-several-scopes"]
+    assert "opencode loads both plugin files" in twice["message"]

@@ -44,6 +44,7 @@ GENERIC_NAMES = frozenset({"index.js", "index.ts", "index.mjs", "main.py", "hook
 
 def check(ctx: Context) -> Iterator[Finding]:
     yield from _races(ctx)
+    yield from _cursor_races(ctx)
     yield from _plugin_races(ctx)
     yield from _moot_pack_hooks(ctx)
     yield from _duplicates(ctx)
@@ -262,6 +263,69 @@ def _place(handler: Handler, message: str) -> dict:
     return {"path": str(handler.file.path), "line": line, "column": column, "message": message}
 
 
+# ---- Cursor: two preToolUse entries that both answer updated_input -----------------------------------
+
+# the tool types Cursor's preToolUse matches (other-hosts.md §1.4), and one MCP tool standing for all
+CURSOR_TOOLS = ("Shell", "Read", "Write", "Edit", "StrReplace", "Grep", "Delete", "Task", "MCP:any_tool")
+
+
+def _cursor_races(ctx: Context) -> Iterator[Finding]:
+    """Cursor runs every matching preToolUse entry of every source; how two `updated_input`
+    answers combine is not documented (other-hosts.md §1.5): across files the higher-priority
+    source wins, in one file nobody says. Either way one rewrite is lost."""
+    racers: dict[tuple, Handler] = {}
+    for handler in ctx.handlers:
+        if handler.file.host == "cursor" and handler.event == "preToolUse" and \
+                handler_facts.rewrite(handler).status == YES:
+            # one script installed twice gives one answer twice: that loses nothing
+            key = ("pack",) + handler.owner if handler.owner else (handler.command or "", id(handler))
+            racers.setdefault(key, handler)
+    found = list(racers.values())
+    emitted = 0
+    for index, later in enumerate(found):
+        for earlier in found[:index]:
+            tools = _cursor_tools_shared(earlier.matcher, later.matcher)
+            if not tools:
+                continue
+            focused = id(later) in ctx.focus or id(earlier) in ctx.focus
+            if emitted >= MAX_PAIRS and not focused:
+                ctx.truncated.add("conflict/cursor-input-rewrite-conflict")
+                continue
+            emitted += 1
+            same_file = earlier.file.path == later.file.path
+            yield ctx.finding("conflict/cursor-input-rewrite-conflict", later.file, later.keys,
+                              [_place(earlier, f"it rewrites {tools} too")], about=_pair_names(earlier, later),
+                              focused=focused, a=_name(earlier), b=_name(later), tools=tools,
+                              outcome="Cursor does not document which of two entries of one file wins" if same_file
+                              else f"the answer of the higher-priority file wins ({_cursor_winner(earlier, later)})")
+
+
+def _cursor_tools_shared(a: str | None, b: str | None) -> str | None:
+    """The Cursor tool types two preToolUse matchers both fire for, in words (None: none)."""
+    ma, mb = classify(a, "preToolUse"), classify(b, "preToolUse")
+    names = list(CURSOR_TOOLS) + [n for m in (ma, mb) for n in m.names if n not in CURSOR_TOOLS]
+    shared = [n for n in names if ma.matches(n) and mb.matches(n)]
+    if not shared:
+        return None
+    if ma.kind == mb.kind == "all":
+        return "every tool"
+    return ", ".join("MCP tools" if n == "MCP:any_tool" else n for n in shared)
+
+
+CURSOR_PRIORITY = ("managed", "project", "user")  # highest first (other-hosts.md §1.1)
+
+
+def _cursor_winner(a: Handler, b: Handler) -> str:
+    rank = {scope: i for i, scope in enumerate(CURSOR_PRIORITY)}
+    first, second = sorted((a, b), key=lambda h: rank.get(h.file.scope, len(rank)))
+    return f"{first.file.scope} over {second.file.scope}" if first.file.scope != second.file.scope else \
+        f"{first.file.path} over {second.file.path}"
+
+
+def _pair_names(a: Handler, b: Handler) -> tuple:
+    return tuple(sorted((_name(a), _name(b))))
+
+
 # ---- opencode: plugins that change the same arguments -------------------------------------------------
 
 def _plugin_races(ctx: Context) -> Iterator[Finding]:
@@ -274,6 +338,8 @@ def _plugin_races(ctx: Context) -> Iterator[Finding]:
             writers.append((handler, keys))
     for index, (later, later_keys) in enumerate(writers):
         for earlier, earlier_keys in writers[:index]:
+            if later.owner and later.owner == earlier.owner:
+                continue  # one pack in two places: conflict/pack-in-several-scopes says so
             tools = _plugin_tools_shared(earlier.matcher, later.matcher)
             keys = later_keys | earlier_keys if "*" in later_keys | earlier_keys else later_keys & earlier_keys
             if tools and keys:
@@ -375,22 +441,27 @@ def _where(first: Handler, handler: Handler) -> str:
 
 
 def _packs_in_several_scopes(ctx: Context) -> Iterator[Finding]:
+    """One pack hook wired in two places runs twice: Claude Code dedups only one command
+    string (and ours differ between scopes); Cursor and opencode run every file's hooks."""
     by_owner: dict[tuple, list[Handler]] = defaultdict(list)
     for handler in ctx.handlers:
-        if handler.owner and handler.file.host == "claude":
-            by_owner[(handler.event,) + handler.owner].append(handler)
-    for (event, pack, script), handlers in by_owner.items():
-        commands: dict[str, Handler] = {}
-        for handler in handlers:
-            commands.setdefault(handler.command or "", handler)
-        if len(commands) < 2:
+        if handler.owner:
+            by_owner[(handler.file.host, handler.event) + handler.owner].append(handler)
+    for (host, event, pack, script), handlers in by_owner.items():
+        copies: dict[str, Handler] = {}
+        for handler in handlers:  # the ones that run apart: distinct commands, or distinct files
+            copies.setdefault(handler.command or "" if host == "claude" else str(handler.file.path), handler)
+        if len(copies) < 2:
             continue
-        first, *others = commands.values()
+        first, *others = copies.values()
+        why = {"claude": "the commands differ, so Claude Code", "cursor": "Cursor runs every hooks.json's entries, so it",
+               "opencode": "opencode loads both plugin files, so it"}.get(host, f"so {host}")
         for handler in others:
-            yield ctx.finding("conflict/pack-in-several-scopes", handler.file, handler.keys + ("command",),
+            yield ctx.finding("conflict/pack-in-several-scopes", handler.file,
+                              handler.keys + (("command",) if host != "opencode" else ()),
                               [_place(first, f"pack {pack} in the {first.file.scope} scope")], pack=pack,
-                              script=script, other=f"{first.file.path} ({first.file.scope} scope)",
-                              times="twice" if len(commands) == 2 else f"{len(commands)} times")
+                              script=script, other=f"{first.file.path} ({first.file.scope} scope)", why=why,
+                              times="twice" if len(copies) == 2 else f"{len(copies)} times")
 
 
 # ---- Cursor's third-party loading of Claude Code hooks -------------------------------------------------
