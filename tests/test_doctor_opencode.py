@@ -80,3 +80,37 @@ def test_opencode_json_with_comments_is_read_as_jsonc(tmp_path):
     out = doctor(tmp_path / "p", {"opencode.json": config}, given=False)
     (missing,) = found(out, "host/opencode-plugin-missing")
     assert missing.line == 3 and Path(tmp_path / "p" / "gone.js").name in missing.message
+
+
+def test_the_race_sits_at_the_line_where_the_later_plugin_sets_the_argument(tmp_path):
+    out = doctor(tmp_path / "p", {OC + "a.js": plugin("bash", "command"), OC + "b.js": plugin("bash", "command")},
+                 given=False)
+    (race,) = found(out, "conflict/plugin-args-race")
+    later = Path(race.path).name
+    assert (race.line, race.column) == (4, 5), race
+    assert race.related[0]["line"] == 4 and Path(race.related[0]["path"]).name != later
+
+
+def test_a_plugin_that_destructures_its_arguments_is_read_like_one_that_does_not(tmp_path):
+    destructured = ('export const P = async () => ({\n  "tool.execute.before": async ({ tool }, { args }) => {\n'
+                    '    if (tool === "bash") args.command = "x"\n  },\n})\n')
+    files = {OC + "a.js": plugin("bash", "command"), OC + "b.js": destructured}
+    (race,) = found(doctor(tmp_path / "p", files, given=False), "conflict/plugin-args-race")
+    assert "of bash (command)" in race.message
+    files[OC + "a.js"] = plugin("read", "command")  # the destructured `tool` keeps it to bash
+    assert not found(doctor(tmp_path / "q", files, given=False), "conflict/plugin-args-race")
+
+
+def test_a_plugin_file_opencode_drops_whole_races_with_nobody(tmp_path):
+    for extra in ('export const VERSION = "1"\n', "export class Helper {}\n", "export enum Mode { A }\n"):
+        files = {OC + "a.ts": plugin("bash", "command"), OC + "b.ts": plugin("bash", "command") + extra}
+        out = doctor(tmp_path / str(len(extra)), files, given=False)
+        assert not found(out, "conflict/plugin-args-race"), extra
+        (dropped,) = found(out, "host/opencode-plugin-export-not-function")
+        assert Path(dropped.path).name == "b.ts" and dropped.line == 7
+
+
+def test_an_exported_class_is_named_with_the_error_opencode_gives(tmp_path):
+    out = doctor(tmp_path / "p", {OC + "a.js": plugin("bash", "command") + "export default class {}\n"}, given=False)
+    (dropped,) = found(out, "host/opencode-plugin-export-not-function")
+    assert "is a class" in dropped.message and "Cannot call a class constructor" in dropped.message

@@ -95,8 +95,8 @@ def _plugin_handlers(file: ConfigFile) -> list[Handler]:
     from installer.doctor import plugins
 
     facts = plugins.analyse(file.path, file.source)
-    if plugins.HOOK not in facts.hooks:
-        return []
+    if plugins.HOOK not in facts.hooks or facts.syntax_error or any(e.what for e in facts.exports):
+        return []  # (a file opencode drops whole runs no hook: the host rules say why)
     writes = [[w.key, w.place.line, w.place.column] for w in facts.writes]
     return [Handler(file, opencode.EVENT, "|".join(sorted(facts.tools)) if facts.tools else None,
                     {"writes": writes}, (), ())]

@@ -20,11 +20,12 @@ from typing import Iterator, NamedTuple
 
 UNKNOWN = "*"  # a write whose argument name cannot be read (Object.assign with a variable...)
 FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "generator_function",
-                       "class", "function_declaration", "generator_function_declaration", "class_declaration",
-                       "abstract_class_declaration"})
+                       "function_declaration", "generator_function_declaration"})
+# a class is a function to `typeof`, but opencode calls it without `new`, which throws
+CLASSES = frozenset({"class", "class_declaration", "abstract_class_declaration"})
 VALUES = frozenset({"string", "template_string", "number", "true", "false", "null", "undefined", "array", "regex",
                     "object"})
-TYPE_ONLY = frozenset({"type_alias_declaration", "interface_declaration", "enum_declaration"})
+TYPE_ONLY = frozenset({"type_alias_declaration", "interface_declaration"})  # (an enum is an object at run time)
 HOOK = "tool.execute.before"
 
 
@@ -137,8 +138,8 @@ def _exports(root) -> Iterator[Export]:
         elif declaration is not None:
             if declaration.type in TYPE_ONLY:
                 continue
-            if declaration.type in FUNCTIONS:
-                yield Export(_name(declaration), _place(declaration), "")
+            if declaration.type in FUNCTIONS | CLASSES | {"enum_declaration"}:
+                yield Export(_name(declaration), _place(declaration), _non_function(declaration, declared))
                 continue
             for declarator in (c for c in declaration.children if c.type == "variable_declarator"):
                 yield Export(_name(declarator), _place(declarator),
@@ -158,7 +159,7 @@ def _top_level_values(root) -> dict:
         inner = statement.child_by_field_name("declaration") if statement.type == "export_statement" else statement
         if inner is None:
             continue
-        if inner.type in FUNCTIONS:
+        if inner.type in FUNCTIONS | CLASSES | {"enum_declaration"}:
             found[_name(inner)] = inner
         for declarator in (c for c in inner.children if c.type == "variable_declarator"):
             found[_name(declarator)] = declarator.child_by_field_name("value")
@@ -180,6 +181,10 @@ def _non_function(value, declared: dict, depth: int = 0) -> str:
         return "nothing (undefined)"
     if value.type in FUNCTIONS:
         return ""
+    if value.type in CLASSES:
+        return "a class"
+    if value.type == "enum_declaration":
+        return "an enum (an object)"
     if value.type == "identifier" and depth < 5:
         target = declared.get(_text(value))
         return _non_function(target, declared, depth + 1) if _text(value) in declared else ""
@@ -212,7 +217,8 @@ def _hook_functions(root) -> Iterator[tuple[str, object]]:
 
 
 def _params(function) -> dict[str, str]:
-    """{"input": name of the first parameter, "output": of the second, "args": a destructured args}."""
+    """{"input": name of the first parameter, "output": of the second, "tool" and "args": the names
+    they are destructured to}."""
     found: dict[str, str] = {}
     parameters = function.child_by_field_name("parameters") or function.child_by_field_name("parameter")
     if parameters is None:
@@ -226,10 +232,11 @@ def _params(function) -> dict[str, str]:
             continue
         if pattern.type == "identifier":
             found[role] = _text(pattern)
-        elif pattern.type == "object_pattern" and role == "output":
+        elif pattern.type == "object_pattern":  # ({ tool }, { args }) and ({ tool: name }, { args: a })
+            wanted = "args" if role == "output" else "tool"
             for part in pattern.named_children:
-                if _text(part).split(":")[0].strip() == "args":
-                    found["args"] = _text(part).split(":")[-1].strip()
+                if _text(part).split(":")[0].strip() == wanted:
+                    found[wanted] = _text(part).split(":")[-1].split("=")[0].strip()
     return found
 
 
@@ -293,7 +300,7 @@ def _object_keys(node) -> list[str]:
 
 def _tools_compared(function, params: dict[str, str]) -> set[str]:
     """The string literals `input.tool` is compared with (===, !==, ==, includes, case)."""
-    tool = f"{params['input']}.tool" if "input" in params else None
+    tool = f"{params['input']}.tool" if "input" in params else params.get("tool")
     if tool is None:
         return set()
     found = set()

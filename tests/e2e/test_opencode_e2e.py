@@ -3,7 +3,8 @@
 git-guard installed with `--host opencode`: a scripted `git reset --hard` is refused with our
 reason (which the model receives) and the work is kept, `git status` runs; after uninstall
 the plugin file is gone and the reset runs. path-normalizer's rewrite reaches a real MCP
-server. The user scope works with XDG_CONFIG_HOME set and unset.
+server. The user scope works with XDG_CONFIG_HOME set and unset. A plugin file that exports a
+class or an enum beside its plugin function is dropped whole, as doctor says.
 """
 from __future__ import annotations
 
@@ -75,3 +76,25 @@ def test_a_user_scope_install_works_with_and_without_xdg_config_home(opencode_cl
     assert reset["content"].startswith("hookwright git-guard: ")
     assert (project / "a.txt").read_text() == "v2\n"
 
+
+
+THROWER = ('export const P = async () => ({\n  "tool.execute.before": async () => {\n'
+           '    throw new Error("refused by the plugin")\n  },\n})\n')
+
+
+@pytest.mark.parametrize("extra", ["", "export class Helper {}\n", "export enum Mode { A }\n"],
+                         ids=["plugin alone", "with a class", "with an enum"])
+def test_a_plugin_file_with_an_export_that_is_not_a_plugin_function_is_dropped_whole(opencode_cli, home, project,
+                                                                                       extra):
+    """The fact behind host/opencode-plugin-export-not-function: the hook of the very file doctor
+    flags never runs in the real opencode, and the file doctor passes does."""
+    plugin = project / ".opencode" / "plugins" / "p.ts"
+    plugin.parent.mkdir(parents=True)
+    plugin.write_text(THROWER + extra)
+
+    run = run_opencode(project, home, [STATUS, "done"])
+    assert run.returncode == 0, run.stderr[-3000:]
+    (status,) = run.tool_results
+    doctor = hookwright("doctor", "--project", str(project), "--json", home=home, project=project)
+    flagged = [f for f in json.loads(doctor.stdout)["findings"] if f["rule"] == "host/opencode-plugin-export-not-function"]
+    assert bool(flagged) == bool(extra) == ("refused by the plugin" not in status["content"]), (status, flagged)

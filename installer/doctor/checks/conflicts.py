@@ -345,9 +345,24 @@ def _plugin_races(ctx: Context) -> Iterator[Finding]:
             if tools and keys:
                 named = ", ".join(sorted(k for k in keys if k != "*"))
                 shown = (named + (", maybe more" if "*" in keys else "")) if named else "any argument"
-                yield ctx.finding_at("conflict/plugin-args-race", later.file, 1, 1,
-                                     [_place(earlier, "it runs first: the other's change wins over its own")],
+                yield ctx.finding_at("conflict/plugin-args-race", later.file, *_write_place(later, keys),
+                                     [_plugin_place(earlier, keys, "it runs first: the other's change wins over its own")],
                                      a=_plugin_name(earlier), b=_plugin_name(later), tools=tools, arguments=shown)
+
+
+def _write_place(handler: Handler, keys: set[str]) -> tuple[int, int]:
+    """Where a plugin sets the first of these arguments (our plugin: its hook's line in the header)."""
+    if handler.owner:
+        return handler.file.position(handler.keys)
+    for key, line, column in handler.value.get("writes") or []:
+        if key in keys or "*" in keys or key == "*":
+            return line, column
+    return 1, 1
+
+
+def _plugin_place(handler: Handler, keys: set[str], message: str) -> dict:
+    line, column = _write_place(handler, keys)
+    return {"path": str(handler.file.path), "line": line, "column": column, "message": message}
 
 
 def _plugin_tools_shared(a: str | None, b: str | None) -> str | None:

@@ -47,7 +47,8 @@ def _plugin(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
     for export in facts.exports:
         if export.what:
             yield ctx.finding_at("host/opencode-plugin-export-not-function", file, *export.place, name=export.name,
-                                 what=export.what)
+                                 what=export.what, error="Cannot call a class constructor without |new|"
+                                 if export.what == "a class" else "Plugin export is not a function")
     for place in facts.reassigns:
         yield ctx.finding_at("host/opencode-args-reassigned", file, *place)
 
