@@ -38,6 +38,7 @@ def apply(plan: Plan, kind: str, undoes: str | None = None) -> tuple[Plan, state
         _clean_stale_temps(plan)
         for _ in range(ATTEMPTS):
             fresh = plan.replan() if plan.replan else plan
+            fresh.batch = plan.batch
             if fresh.signature() != plan.signature():
                 raise HookwrightError(
                     "the config changed since the plan was made, and the change is no longer the one shown",
@@ -62,7 +63,7 @@ def _write(plan: Plan, kind: str, undoes: str | None) -> state.Operation:
     checkpoint("backup-saved")
     op = state.Operation(state.new_id(), kind, target.to_json(), [p.pack for p in plan.packs],
                          plan.added, plan.removed, backup, time.time(), undoes, state="pending",
-                         made_folders=plan.made_folders)
+                         made_folders=plan.made_folders, batch=plan.batch)
     state.append_journal(op)  # pending: a crash from here on leaves an operation rollback can undo
     checkpoint("journal-written")
     try:

@@ -205,19 +205,21 @@ def render(
 
 
 @app.command("packs")
-def packs_(as_json: bool = JsonOpt) -> None:
+def packs_(host: Optional[str] = typer.Option(None, "--host", help="Only the packs that run in this agent: "
+                                               "claude, cursor or opencode (and why the others do not)."),
+           as_json: bool = JsonOpt) -> None:
     """List the bundled packs, their hooks, and what each may do."""
     def produce():
         from installer.commands.packs import list_packs
 
-        return list_packs()
+        return list_packs(host)
     _execute(as_json, produce)
 
 
 @app.command("list")
 def list_(
     project: Optional[Path] = ProjectOpt,
-    host: Optional[str] = typer.Option(None, "--host", help="Only this host's hooks: claude or cursor."),
+    host: Optional[str] = typer.Option(None, "--host", help="Only this agent's hooks: claude, cursor or opencode."),
     as_json: bool = JsonOpt,
 ) -> None:
     """The merged, effective view: every hook from every scope and plugin, by event and matcher."""
@@ -239,7 +241,7 @@ def doctor(
     # readable=False: a file doctor cannot read is a finding (structure/unreadable), not a usage error
     paths: Optional[List[Path]] = typer.Argument(None, help="Config files to check (default: every scope).",
                                                  readable=False),
-    host: Optional[str] = typer.Option(None, "--host", help="Only this host's scopes: claude or cursor."),
+    host: Optional[str] = typer.Option(None, "--host", help="Only this agent's scopes: claude, cursor or opencode."),
     project: Optional[Path] = ProjectOpt,
     fmt: DoctorFormat = typer.Option(DoctorFormat.text, "--format", help="text, json or sarif."),
     probe: bool = typer.Option(False, "--probe", help="Also run foreign PreToolUse hooks once on a synthetic "

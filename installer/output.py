@@ -72,7 +72,7 @@ def print_result(result: Result, as_json: bool) -> None:
         return
     if result.status == "listed":
         if "packs" in result.data:
-            _print_packs(result.data["packs"])
+            _print_packs(result.data["packs"], result.data.get("not_for_host", {}))
         elif "preferences" in result.data:
             _print_preferences(result.data)
         elif result.command == "list":
@@ -219,7 +219,9 @@ def _print_preferences(data: dict) -> None:
         out().print(f"{row['kind']:<8} {escape(row['id']):<30} {row['value']:<11} {row['source']}{over}")
 
 
-def _print_packs(packs: list[dict]) -> None:
+def _print_packs(packs: list[dict], not_for_host: dict[str, str]) -> None:
+    for name, why in not_for_host.items():
+        out().print(f"[dim]{escape(name)}: not for this agent: {escape(why)}[/]")
     for pack in packs:
         out().print(f"[bold]{escape(pack['name'])}[/] {pack['version']}: {escape(pack['description'])}")
         for hook in pack["hooks"]:

@@ -52,6 +52,7 @@ class Plan:
     delete_config: bool = False  # the config did not exist before we wrote it, and is empty again
     remove_folders: list[Path] = field(default_factory=list)  # with the config: folders we made for it, if empty
     made_folders: list[str] = field(default_factory=list)  # an install: the folders it makes (journaled before)
+    batch: str | None = None  # the command run it is part of (run_plans sets it): rollback undoes a run whole
     project: Path | None = None  # where its effect on the hooks is checked (user scope: cwd or --project)
     findings: list[PlanFinding] = field(default_factory=list)  # installer.plan_check: what it does to doctor's
 

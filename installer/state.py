@@ -76,7 +76,6 @@ class Receipt:
     # folders the first install made for the config (relative to the project, or the user's base):
     # the last uninstall takes them away again if they are empty; folders that were there stay
     created_folders: list[str] = field(default_factory=list)
-    config_sha256: str | None = None  # a host whose unit is the pack's own file: that file as written
     tool_version: str = __version__
 
     def to_json(self) -> dict:
@@ -86,7 +85,7 @@ class Receipt:
             "options": self.options, "entries": [e.to_json() for e in self.entries],
             "files": [{"name": f.name, "sha256": f.sha256, "mode": f"{f.mode:04o}"} for f in self.files],
             "keep_empty": self.keep_empty, "created_config": self.created_config,
-            "created_folders": self.created_folders, "config_sha256": self.config_sha256,
+            "created_folders": self.created_folders,
         }
 
     def dumps(self) -> bytes:
@@ -119,7 +118,7 @@ def read_receipt(path: Path) -> Receipt | None:
         return Receipt(raw["pack"], raw["version"], raw["host"], raw["scope"], raw["config"],
                        dict(raw.get("options", {})), entries, files, list(raw.get("keep_empty", [])),
                        bool(raw.get("created_config", False)), _relative_paths(raw.get("created_folders", [])),
-                       raw.get("config_sha256"), raw.get("tool_version", "?"))
+                       raw.get("tool_version", "?"))
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise HookwrightError(f"the receipt is invalid: {err}", path=path,
                               hint="remove it and run `hookwright install` again to repair the install") from None
@@ -189,19 +188,21 @@ class Operation:
     undoes: str | None = None
     state: str = "done"  # pending (written before the change; a crash may leave it so) | done | aborted
     made_folders: list[str] = field(default_factory=list)  # an install's folders to make (its receipts keep them)
+    batch: str | None = None  # the one command run it was part of (opencode: one install, a plugin file per pack)
 
     def to_json(self) -> dict:
         return {"format": JOURNAL_FORMAT, "id": self.id, "kind": self.kind, "target": self.target,
                 "packs": self.packs, "added": [e.to_json() for e in self.added],
                 "removed": [e.to_json() for e in self.removed], "backup": self.backup,
-                "time": self.time, "undoes": self.undoes, "state": self.state, "made_folders": self.made_folders}
+                "time": self.time, "undoes": self.undoes, "state": self.state, "made_folders": self.made_folders,
+                "batch": self.batch}
 
     @classmethod
     def from_json(cls, raw: dict) -> "Operation":
         return cls(raw["id"], raw["kind"], raw["target"], raw["packs"],
                    [Entry.from_json(e) for e in raw["added"]], [Entry.from_json(e) for e in raw["removed"]],
                    raw.get("backup"), raw["time"], raw.get("undoes"), raw.get("state", "done"),
-                   list(raw.get("made_folders", [])))
+                   list(raw.get("made_folders", [])), raw.get("batch"))
 
 
 def journal_path() -> Path:

@@ -54,3 +54,19 @@ def test_doctor_reports_a_half_written_install_and_install_repairs_it(hookwright
     assert install_rules(project) == []
     assert json.loads(settings.read_bytes()) == json.loads(whole)
     assert read_json(folder / "receipt.json")["pack"] == "git-guard"
+
+
+def test_an_edited_hookwright_plugin_is_reported_and_install_force_writes_it_again(hookwright, home, project):
+    where = ("--host", "opencode", "--scope", "project", "--project", project, "--yes")
+    assert hookwright("install", "git-guard", *where).code == 0
+    plugin = project / ".opencode" / "plugins" / "hookwright-git-guard.js"
+    whole = plugin.read_bytes()
+    plugin.write_bytes(whole + b"// my tweak\n")
+    opencode_rules = lambda: sorted(f.rule for f in run(project=project, hosts=["opencode"]).findings  # noqa: E731
+                                    if f.rule.startswith("install/"))
+
+    assert opencode_rules() == ["install/plugin-edited"]
+    assert hookwright("install", "git-guard", *where).code == 3  # left alone without --force
+    assert plugin.read_bytes() == whole + b"// my tweak\n"
+    assert hookwright("install", "git-guard", *where, "--force").code == 0
+    assert plugin.read_bytes() == whole and opencode_rules() == []

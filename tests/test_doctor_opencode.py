@@ -114,3 +114,31 @@ def test_an_exported_class_is_named_with_the_error_opencode_gives(tmp_path):
     out = doctor(tmp_path / "p", {OC + "a.js": plugin("bash", "command") + "export default class {}\n"}, given=False)
     (dropped,) = found(out, "host/opencode-plugin-export-not-function")
     assert "is a class" in dropped.message and "Cannot call a class constructor" in dropped.message
+
+
+def test_an_opencode_config_opencode_cannot_read_is_exit_2_at_its_line_and_column(hookwright, home, project):
+    config = project / "opencode.json"
+    raw = b'{\n  "plugin": [\n    "./a.js",,\n  ]\n}\n'
+    config.write_bytes(raw)
+    ran = hookwright("doctor", "--project", project, "--json")
+    assert ran.code == 2, ran.out
+    (bad,) = [f for f in ran.json["findings"] if f["rule"] == "host/opencode-config-unreadable"]
+    assert (bad["line"], bad["column"]) == (3, 14) and 'Unexpected ","' in bad["message"]
+    assert not [f for f in ran.json["findings"] if f["rule"].startswith("structure/")]
+    assert config.read_bytes() == raw
+
+
+def test_a_local_plugin_an_opencode_config_lists_is_read_like_one_in_a_plugins_folder(tmp_path):
+    files = {"opencode.jsonc": '{\n  // ours\n  "plugin": ["./tools/guard.js", "some-npm-plugin"],\n}\n',
+             "tools/guard.js": plugin("bash", "command"), OC + "z.js": plugin("bash", "command")}
+    out = doctor(tmp_path / "p", files, given=False)
+    assert not found(out, "host/opencode-plugin-not-loaded")  # (it loads though it is not in plugins/)
+    (race,) = found(out, "conflict/plugin-args-race")
+    assert Path(race.path).name == "z.js" and Path(race.related[0]["path"]).name == "guard.js"  # listed ones run first
+
+
+def test_a_plugin_both_listed_and_in_a_plugins_folder_loads_once(tmp_path):
+    files = {"opencode.json": {"plugin": ["./.opencode/plugins/a.js"]}, OC + "a.js": plugin("bash", "command")}
+    out = doctor(tmp_path / "p", files, given=False)
+    assert [f.path.name for f in out.files if f.kind == "opencode-plugin"] == ["a.js"]
+    assert not found(out, "conflict/plugin-args-race")

@@ -327,6 +327,15 @@ def test_the_packs_command_lists_git_guard_with_its_option(hookwright):
     assert pack["hooks"][0]["blocks"] is True and "deny_push" in pack["options"]
 
 
+def test_packs_for_one_agent_lists_the_packs_that_run_there_and_why_the_others_do_not(hookwright):
+    ran = hookwright("packs", "--host", "opencode", "--json")
+
+    assert ran.code == 0 and ran.json["host"] == "opencode"
+    assert sorted(p["name"] for p in ran.json["packs"]) == ["git-guard", "path-normalizer"]
+    assert "answer a question" in ran.json["not_for_host"]["ask-guard"]
+    assert hookwright("packs", "--host", "vim").code == 2
+
+
 def test_hookwright_runs_as_a_module_and_prints_help(tmp_path):
     done = subprocess.run([sys.executable, "-m", "installer", "--help"], capture_output=True, text=True,
                           cwd=resources.data_root(), env=dict(os.environ, HOME=str(tmp_path)))

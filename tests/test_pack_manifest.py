@@ -64,3 +64,29 @@ def test_a_good_manifest_in_hookwright_packs_path_installs(hookwright, home, pro
     ran = hookwright("install", "mine", "--scope", "project", "--project", project, "--yes")
 
     assert ran.code == 0, ran.err
+
+
+def test_a_pack_that_rewrites_input_on_an_event_that_cannot_is_refused_for_that_agent(hookwright, home, project,
+                                                                                       tmp_path, monkeypatch):
+    pack = tmp_path / "packs" / "mine"
+    pack.mkdir(parents=True)
+    (pack / "pack.toml").write_text(GOOD.replace("rewrites_input = false", "rewrites_input = true") +
+                                    '\n[hooks.cursor]\nevent = "beforeShellExecution"\ntimeout = 5\n')
+    (pack / "mine").write_text("#!/usr/bin/env python3\n")
+    monkeypatch.setenv("HOOKWRIGHT_PACKS_PATH", str(tmp_path / "packs"))
+
+    ran = hookwright("install", "mine", "--host", "cursor", "--scope", "project", "--project", project, "--yes")
+
+    assert ran.code == 3 and "reads only on preToolUse, not on beforeShellExecution" in ran.err, ran.err
+    assert not (project / ".cursor").exists()
+    assert hookwright("install", "mine", "--scope", "project", "--project", project, "--yes").code == 0  # Claude Code
+
+
+@pytest.mark.parametrize("host", ["cursor", "opencode"])
+def test_an_option_that_only_chooses_another_agents_matcher_is_refused(hookwright, home, project, host):
+    where = ("--host", host, "--scope", "project", "--project", project, "--yes")
+    ran = hookwright("install", "path-normalizer", *where, "--option", "tools=mcp__docs__.*")
+
+    assert ran.code == 2 and "--option tools chooses path-normalizer's matcher in other agents" in ran.err, ran.err
+    assert list(project.iterdir()) == []
+    assert hookwright("install", "path-normalizer", *where, "--option", "args=path").code == 0  # one it honours

@@ -89,3 +89,21 @@ def test_rollback_dry_run_shows_the_plan_and_writes_nothing(hookwright, home, pr
     assert [e["handler"]["command"] for e in ran.json["plans"][0]["removed"]] == [GIT_GUARD_COMMAND]
     assert settings.read_bytes() == installed
     assert commands(read_json(settings)) == [GIT_GUARD_COMMAND]
+
+
+def test_rollback_undoes_one_install_of_several_opencode_plugins_whole(hookwright, home, project):
+    where = ("--host", "opencode", "--scope", "project", "--project", project, "--yes")
+    assert hookwright("install", "git-guard", *where).code == 0
+    plugins = project / ".opencode" / "plugins"
+    before = sorted(p.name for p in plugins.iterdir())
+    assert hookwright("install", "path-normalizer", "git-guard", *where, "--option", "deny_push=true").code == 0
+    assert sorted(p.name for p in plugins.iterdir()) == ["hookwright-git-guard.js", "hookwright-path-normalizer.js"]
+
+    ran = hookwright("rollback", "--yes", "--json")
+
+    assert ran.code == 0, ran.err
+    assert len(ran.json["plans"]) == 2  # both files of the one install
+    assert sorted(p.name for p in plugins.iterdir()) == before
+    assert "deny_push" not in (plugins / "hookwright-git-guard.js").read_text()  # the first install's options again
+    again = hookwright("rollback", "--yes", "--json")  # and the next rollback undoes the first install
+    assert again.code == 0 and not (project / ".opencode").exists()

@@ -29,12 +29,7 @@ def install(pack_names: list[str], *, host: str = "claude", scope: Scope, projec
         raise HookwrightError("name at least one pack to install", hint="`hookwright packs` lists them")
     adapter = hosts.get(host)
     packs = [load_pack(name) for name in dict.fromkeys(pack_names)]
-    for pack in packs:
-        why = adapter.refusal(pack)
-        if why:
-            raise HookwrightError(why, code=ExitCode.REFUSED,
-                                  hint="`hookwright packs` lists the hosts each pack supports")
-    chosen = resolve_options(packs, options)
+    chosen = options_for(adapter, packs, options)
     plans = []
     for target, its_packs in targets_for(adapter, scope, project, packs):
         atomic.check_writable(target.config)
@@ -43,6 +38,22 @@ def install(pack_names: list[str], *, host: str = "claude", scope: Scope, projec
         plan.project = project
         plans.append(plan)
     return run_plans("install", plans, dry_run=dry_run, consent=consent)
+
+
+def options_for(host: Host, packs: list[Pack], options: list[str]) -> dict[str, dict[str, Any]]:
+    """The packs' options from `--option KEY=VALUE`, once the host is known to run each pack as
+    it is meant and to honour every option given (else exit 3, or exit 2 for the option)."""
+    for pack in packs:
+        why = host.refusal(pack)
+        if why:
+            raise HookwrightError(why, code=ExitCode.REFUSED, hint="`hookwright packs --host "
+                                  f"{host.name}` lists the packs that run there")
+    chosen = resolve_options(packs, options)
+    for pack in packs:
+        why = host.ignored_options(pack, chosen[pack.name])
+        if why:
+            raise HookwrightError(why, hint="drop that --option for this agent")
+    return chosen
 
 
 def targets_for(host: Host, scope: Scope, project: Path | None, packs: list[Pack]) -> list[tuple[Target, list[Pack]]]:
@@ -128,12 +139,13 @@ def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[st
                 removed.append(entry)
         wired.append((pack, values, wanted, keep_empty, receipt))
     made = _made_for(target, doc.exists)
-    written = sha256(doc.render(data)) if host.file_per_pack else None
-    changes = [_runtime_change(host, target, pack, values, wanted, keep_empty, receipt, made, written)
+    changes = [_runtime_change(host, target, pack, values, wanted, keep_empty, receipt, made)
                for pack, values, wanted, keep_empty, receipt in wired]
     return Plan("install", target, doc, data, added, removed, changes,
                 replan=lambda: plan_install(host, target, packs, options, adopt, force), notes=_git_notes(target),
-                made_folders=made[1])
+                made_folders=made[1],
+                # a file wholly ours is its rendering, also where an edit (kept only without --force) changed it
+                new_bytes=doc.render(data) if host.file_per_pack and data else None)
 
 
 def _made_for(target: Target, config_exists: bool) -> tuple[bool, list[str]]:
@@ -171,13 +183,13 @@ def _git_notes(target: Target) -> list[str]:
 
 
 def _runtime_change(host: Host, target: Target, pack: Pack, values: dict, wanted: list[Entry], keep_empty: list[str],
-                    receipt: Receipt | None, made: tuple[bool, list[str]], written: str | None) -> PackChange:
+                    receipt: Receipt | None, made: tuple[bool, list[str]]) -> PackChange:
     folder = target.pack_dir(pack.name)
     scripts = pack.runtime_files(host.name)
     created_config, created_folders = (receipt.created_config, receipt.created_folders) if receipt else made
     new_receipt = Receipt(pack.name, pack.version, host.name, target.scope.value, target.config.name, values,
                           wanted, [RuntimeFile(name, sha256(content), _mode(pack, name)) for name, content in scripts.items()],
-                          keep_empty, created_config, created_folders, written)
+                          keep_empty, created_config, created_folders)
     wanted_files = {name: (content, _mode(pack, name)) for name, content in scripts.items()}
     if receipt is None or receipt.to_json() | {"tool_version": None} != new_receipt.to_json() | {"tool_version": None}:
         wanted_files[RECEIPT] = (new_receipt.dumps(), RECEIPT_MODE)

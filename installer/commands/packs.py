@@ -11,10 +11,16 @@ TABLE_START = "<!-- capability table: scripts/build_readme_tables.py writes it f
 TABLE_END = "<!-- end of the capability table -->"
 
 
-def list_packs() -> Result:
-    packs = []
+def list_packs(host: str | None = None) -> Result:
+    """Every bundled pack; with `host`, the ones that run there, and why each other one does not."""
+    adapter = hosts.get(host) if host else None
+    packs, not_here = [], {}
     for name in bundled_pack_names():
         pack = load_pack(name)
+        why = adapter.refusal(pack) if adapter else None
+        if why:
+            not_here[name] = why
+            continue
         packs.append({
             "name": pack.name, "version": pack.version, "description": pack.description,
             "options": {o.name: {"type": o.type, "default": o.default, "description": o.description}
@@ -25,7 +31,10 @@ def list_packs() -> Result:
                                  for host, t in h.targets.items()}}
                       for h in pack.hooks],
         })
-    return Result("packs", "listed", data={"packs": packs, "hosts": host_capabilities()})
+    data = {"packs": packs, "hosts": host_capabilities()}
+    if adapter:
+        data |= {"host": adapter.name, "not_for_host": not_here}
+    return Result("packs", "listed", data=data)
 
 
 def host_capabilities() -> dict:

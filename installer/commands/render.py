@@ -4,22 +4,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from installer import hosts
-from installer.commands.install import plan_install
+from installer.commands.install import options_for, plan_install
 from installer.commands.result import Result
-from installer.errors import ExitCode, HookwrightError
 from installer.hosts.base import Scope
-from installer.packs import load_pack, resolve_options
+from installer.packs import load_pack
 
 
 def render(pack_name: str, *, host: str, scope: Scope, project: Path | None, options: list[str]) -> Result:
     adapter = hosts.get(host)
     pack = load_pack(pack_name)
-    why = adapter.refusal(pack)
-    if why:
-        raise HookwrightError(why, code=ExitCode.REFUSED, hint="`hookwright packs` lists the hosts each pack supports")
+    chosen = options_for(adapter, [pack], options)
     target = adapter.target(scope, project, pack.name)
     # what install would write, also over a file install would refuse to touch without --force
-    plan = plan_install(adapter, target, [pack], resolve_options([pack], options), adopt=True, force=True)
+    plan = plan_install(adapter, target, [pack], chosen, adopt=True, force=True)
     files = {name: content for change in plan.packs for name, (content, _) in change.writes.items()}
     return Result("render", "rendered", [plan], data={
         "file": str(target.config), "content": (plan.new_bytes or b"").decode("utf-8"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
+from installer import state
 from installer.errors import ExitCode
 
 if TYPE_CHECKING:  # a read-only command (doctor, list) does not load the writing machinery
@@ -46,7 +47,9 @@ def run_plans(command: str, plans: Iterable[Plan], *, dry_run: bool, consent: Co
     through; the result holds every plan run, the last operation and the worst exit code.
     `plans` may be a generator: each plan is then made after the one before was carried out."""
     results = []
+    batch = state.new_id()
     for index, plan in enumerate(plans):
+        plan.batch = batch
         results.append(run_plan(command, plan, dry_run=dry_run, consent=consent,
                                 undoes=undoes[index] if undoes else None))
         if results[-1].exit_code != ExitCode.OK:

@@ -7,6 +7,7 @@ byte-exact backup instead.
 """
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -27,8 +28,9 @@ def rollback(*, to: str | None, host: str | None = None, force: bool, dry_run: b
     if not pending:
         raise HookwrightError("there is nothing to roll back", code=ExitCode.REFUSED,
                               hint="`hookwright rollback --list` shows the journal")
-    if to is None:
-        chosen = pending[:1]
+    if to is None:  # the last command run, whole (one install of several opencode plugins is one change)
+        chosen = [op for op in itertools.takewhile(lambda op: op.batch and op.batch == pending[0].batch, pending)] \
+            or pending[:1]
     else:
         ids = [op.id for op in pending]
         if to not in ids:

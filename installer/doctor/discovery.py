@@ -56,23 +56,46 @@ def scope_candidates(project: Path, hosts: set[str], also: frozenset[Path] = fro
 
 
 def _opencode_candidates(project: Path, also: frozenset[Path]) -> list[Candidate]:
-    """opencode's config files, and every file in its plugins folders (and one level below:
-    doctor says why opencode skips those), in the order the filesystem lists them, which is
-    the order opencode runs the plugins in; then `also`'s files in a plugins folder."""
-    found = [Candidate(project / name, "project", "opencode-config", project) for name in ("opencode.json", "opencode.jsonc")]
-    for scope, folder in opencode.config_folders(project):
-        found.extend(Candidate(folder / name, scope, "opencode-config", project) for name in ("opencode.json", "opencode.jsonc"))
+    """opencode's config files, then its plugins in the order it loads them (other-hosts.md
+    §2.2): the local files the configs' `plugin` lists name (the user's first), then every file
+    in its plugins folders (and one level below: doctor says why opencode skips those) in the
+    order the filesystem lists them; then `also`'s files in a plugins folder."""
+    folders = opencode.config_folders(project)
+    configs = [Candidate(folder / name, scope, "opencode-config", project)
+               for scope, folder in folders if scope == "user" for name in opencode.CONFIG_NAMES]
+    configs += [Candidate(folder / name, "project", "opencode-config", project)
+                for folder in (project, project / ".opencode") for name in opencode.CONFIG_NAMES]
+    in_folders: list[Candidate] = []
+    for scope, folder in folders:
         for plugins in (folder / name for name in opencode.PLUGIN_FOLDERS):
             for entry in _listing(plugins):
                 if entry.is_dir():
-                    found.extend(Candidate(inner, scope, "opencode-plugin", project) for inner in _listing(entry)
-                                 if inner.suffix.lower() in SCRIPT_SUFFIXES)
+                    in_folders.extend(Candidate(inner, scope, "opencode-plugin", project) for inner in _listing(entry)
+                                      if inner.suffix.lower() in SCRIPT_SUFFIXES)
                 else:
-                    found.append(Candidate(entry, scope, "opencode-plugin", project))
-            listed = {resolved(c.path) for c in found}
-            found.extend(Candidate(path, scope, "opencode-plugin", project) for path in sorted(also)
-                         if path.parent == resolved(plugins) and path not in listed)
-    return found
+                    in_folders.append(Candidate(entry, scope, "opencode-plugin", project))
+            listed = {resolved(c.path) for c in in_folders}
+            in_folders.extend(Candidate(path, scope, "opencode-plugin", project) for path in sorted(also)
+                              if path.parent == resolved(plugins) and path not in listed)
+    # a file both listed and in a plugins folder loads once, where it is declared last: the folder
+    seen = {resolved(c.path) for c in in_folders}
+    named = []
+    for config in configs:
+        for spec, path in _listed_plugins(config.path):
+            if resolved(path) not in seen and path.is_file():
+                seen.add(resolved(path))
+                named.append(Candidate(path, config.scope, "opencode-plugin", project, plugin=spec))
+    return configs + named + in_folders
+
+
+def _listed_plugins(config: Path) -> list[tuple[str, Path]]:
+    """(spec, file) of each local plugin a readable opencode config lists."""
+    try:
+        data = opencode.read_config(config, config.read_bytes())
+    except (OSError, HookwrightError):
+        return []  # (missing: nothing to list; unreadable: its own finding)
+    return [(entry[0] if isinstance(entry, list) else entry, path) for entry in opencode.plugin_specs(data)
+            if (path := opencode.local_plugin(config, entry)) is not None]
 
 
 def _listing(folder: Path) -> list[Path]:

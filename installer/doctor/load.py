@@ -24,17 +24,21 @@ def read(candidate: Candidate, staged: bytes | None = None) -> ConfigFile:
         return _file(candidate, "unknown", error=error)
     text = raw[:MAX_TEXT_BYTES].decode("utf-8", "replace")
     kind = candidate.kind
-    if kind is None:
+    recognised = candidate.kind is None
+    if recognised:
         kind, _ = recognise(path, text, None, parsed=False)
-        if kind in NOT_PARSED or kind in ("gemini-hooks", "grok-hooks"):
-            return _file(candidate, kind, source=raw[:MAX_TEXT_BYTES])
-    if kind in NOT_PARSED:
+    if kind == "opencode-config":  # JSONC; one opencode cannot read is not checked further (exit 2)
+        try:
+            opencode.read_config(path, raw)
+        except HookwrightError as error:
+            return _file(candidate, kind, error=error, source=raw)
+    if kind in NOT_PARSED or recognised and kind in ("gemini-hooks", "grok-hooks"):
         return _file(candidate, kind, source=raw[:MAX_TEXT_BYTES])
     try:
         document = Document.parse(path, raw)
     except HookwrightError as error:
         return _file(candidate, kind, error=error)
-    if candidate.kind is None:
+    if recognised:
         kind, _ = recognise(path, text, document.data, parsed=True)
     return _file(candidate, kind, document=document)
 
@@ -85,7 +89,7 @@ def handlers(file: ConfigFile) -> list[Handler]:
 def _plugin_handlers(file: ConfigFile) -> list[Handler]:
     """An opencode plugin that opencode loads: one handler per hook of a hookwright plugin (from
     its first line), one for a foreign plugin's tool.execute.before (with what it writes)."""
-    if file.source is None or opencode.why_not_loaded(file.path):
+    if file.source is None or not file.plugin and opencode.why_not_loaded(file.path):  # (plugin: listed in a config)
         return []
     ours = opencode.read_plugin(file.path, file.source).data
     if ours:

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 from installer.document import Document
 from installer.errors import HookwrightError
+from installer.hosts.base import describe  # noqa: F401  (what a JSON value is, for messages)
 
 SEVERITIES = ("error", "warning", "info")
 RULES_DIR = Path(__file__).resolve().parent / "rules"
@@ -224,8 +225,3 @@ def timeout_seconds(value: Any) -> float | None:
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else None
 
 
-def describe(value: Any) -> str:
-    """What a JSON value is, for messages: "a string", "a list", "null"..."""
-    if isinstance(value, bool):
-        return "a boolean"
-    return {dict: "an object", list: "a list", str: "a string", type(None): "null"}.get(type(value), "a number")

@@ -135,6 +135,7 @@ class Host(ABC):
     capabilities: ClassVar[Capabilities]
     programs: ClassVar[tuple[str, ...]] = ()  # its command-line programs, to tell whether it is on this machine
     file_per_pack: ClassVar[bool] = False  # each pack is a file of its own, wholly ours (opencode's plugins)
+    rewrite_events: ClassVar[frozenset[str]] = frozenset()  # where a hook's answer can change the tool's input
 
     # ---- where ---------------------------------------------------------------------------
 
@@ -231,6 +232,27 @@ class Host(ABC):
             return f"{pack.name} has no wiring for {self.title}"
         if unwired:
             return f"{pack.name} would run only in part in {self.title}: {', '.join(unwired)} have no wiring for it"
+        for hook in pack.hooks:  # (a pack author's mistake: the manifest wires a rewrite where none is read)
+            event = hook.targets[self.name].event
+            if hook.rewrites_input and event not in self.rewrite_events:
+                return (f"{pack.name}'s {hook.id} rewrites tool input, which {self.title} reads only on "
+                        f"{' and '.join(sorted(self.rewrite_events))}, not on {event}")
+        return None
+
+    def tools_in_words(self, matcher: str | None) -> str:
+        """The tools a wiring's matcher runs on, for messages."""
+        return matcher or "every tool"
+
+    def ignored_options(self, pack: Pack, chosen: dict[str, Any]) -> str | None:
+        """Why an option given on the command line does nothing in this host (None: each one
+        counts): it chooses the matcher in other hosts, and here the wiring fixes the matcher."""
+        for hook in pack.hooks_for(self.name):
+            own = hook.targets[self.name]
+            for host, wiring in hook.targets.items():
+                option = wiring.matcher_option
+                if option in chosen and host != self.name and own.matcher_option != option:
+                    return (f"--option {option} chooses {pack.name}'s matcher in other agents; in {self.title} "
+                            f"it runs on {self.tools_in_words(own.matcher)} whatever the option says")
         return None
 
     @abstractmethod

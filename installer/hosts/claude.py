@@ -60,6 +60,7 @@ class Claude(Host):
     title = "Claude Code"
     scopes = (Scope.user, Scope.project, Scope.local)
     capabilities = Capabilities(block=True, rewrite_input=True, add_context=True, answer_questions=True)
+    rewrite_events = frozenset({"PreToolUse", "PermissionRequest"})
     programs = ("claude",)
     schema = "claude-settings.schema.json"
     project_var = PROJECT_VAR

@@ -44,6 +44,7 @@ class Cursor(Host):
     scopes = (Scope.user, Scope.project)
     # answers: Cursor has no question tool; context only on sessionStart and postToolUse
     capabilities = Capabilities(block=True, rewrite_input=True, add_context=True, answer_questions=False)
+    rewrite_events = frozenset({"preToolUse"})  # (other-hosts.md §1.5)
     programs = ("cursor", "cursor-agent")
     schema = "cursor-hooks.schema.json"
     project_var = PROJECT_VAR

@@ -72,6 +72,45 @@ def config_folders(project: Path) -> list[tuple[str, Path]]:
     return found
 
 
+CONFIG_NAMES = ("opencode.json", "opencode.jsonc")
+LOCAL_SPEC = re.compile(r"^(\.{1,2}/|/|file://)")  # a plugin given by path, not an npm package
+_JSON5_PLACE = re.compile(r"^<string>:(?P<line>\d+) (?P<what>.*?)(?: at column (?P<column>\d+))?$")
+
+
+def read_config(path: Path, raw: bytes) -> Any:
+    """An opencode.json(c): JSON with comments and trailing commas (other-hosts.md §2.1)."""
+    import json5
+
+    try:
+        return json5.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as err:
+        raise HookwrightError(f"not UTF-8 text (byte {err.start})", path=path, line=1, column=1,
+                              hint="save the file as UTF-8") from None
+    except ValueError as err:
+        found = _JSON5_PLACE.match(str(err).split("\n")[0])
+        line, column = (int(found["line"]), int(found["column"] or 1)) if found else (1, 1)
+        raise HookwrightError(found["what"] if found else str(err).split("\n")[0], path=path, line=line,
+                              column=column, hint="fix the file; it is JSON with comments and trailing commas "
+                                                  "allowed (JSONC)") from None
+
+
+def plugin_specs(data: Any) -> Iterator[Any]:
+    """The entries of a config's `plugin` list, each a spec or [spec, options]."""
+    listed = data.get("plugin") if isinstance(data, dict) else None
+    yield from listed if isinstance(listed, list) else ()
+
+
+def local_plugin(config: Path, entry: Any) -> Path | None:
+    """The file a `plugin` entry names, resolved as opencode does: relative to the config, or to
+    the folder above `.opencode/` for a config inside it (None: an npm package, or no spec)."""
+    spec = entry[0] if isinstance(entry, list) and entry and isinstance(entry[0], str) else entry
+    if not isinstance(spec, str) or not LOCAL_SPEC.match(spec):
+        return None
+    base = config.parent.parent if config.parent.name == ".opencode" else config.parent
+    written = spec.removeprefix("file://")
+    return Path(written) if written.startswith("/") else (base / written).resolve()
+
+
 def config_dir() -> Path:
     """opencode's user folder: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode (measured:
     with the variable set, ~/.config/opencode/plugins is not read)."""
@@ -112,6 +151,7 @@ class Opencode(Host):
     # context: no hook of a plugin's tool.execute.before reaches the model but a thrown reason;
     # questions: opencode's question tool takes no answer from a plugin
     capabilities = Capabilities(block=True, rewrite_input=True, add_context=False, answer_questions=False)
+    rewrite_events = frozenset({EVENT})
     programs = ("opencode",)
     file_per_pack = True
     schema = "opencode-plugin.schema.json"
@@ -130,6 +170,10 @@ class Opencode(Host):
                        "tools": wiring.matcher, "timeout": wiring.whole_timeout}
             entries.append(Entry.of(pack.name, hook.id, EVENT, wiring.matcher, handler))
         return entries
+
+    def tools_in_words(self, matcher: str | None) -> str:
+        return "every MCP tool (every tool that is not one of opencode's own)" if matcher == "mcp" else \
+            ", ".join(matcher.split("|")) if matcher else "every tool"
 
     def owner(self, handler: Any) -> tuple[str, str] | None:
         if not isinstance(handler, dict):

@@ -8,27 +8,24 @@ own plugins run a runtime beside the plugins folder, which must be there.
 """
 from __future__ import annotations
 
-import re
-from pathlib import Path
 from typing import Iterator
 
 from installer.doctor import plugins
-from installer.doctor.model import ConfigFile, Context, Finding
+from installer.doctor.model import ConfigFile, Context, Finding, describe
 from installer.hosts import opencode
 
-LOCAL_SPEC = re.compile(r"^(\.{1,2}/|/|file://)")  # a plugin given by path, not an npm package
 
 
 def check(ctx: Context) -> Iterator[Finding]:
     for file in ctx.files:
         if file.kind == "opencode-plugin" and file.source is not None:
             yield from _plugin(ctx, file)
-        elif file.kind == "opencode-config" and file.source is not None:
+        elif file.kind == "opencode-config" and (file.source is not None or file.error is not None):
             yield from _config(ctx, file)
 
 
 def _plugin(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
-    why = opencode.why_not_loaded(file.path)
+    why = None if file.plugin else opencode.why_not_loaded(file.path)  # (a file a config lists loads wherever it is)
     if why and _in_plugins_folder(file):
         yield ctx.finding_at("host/opencode-plugin-not-loaded", file, 1, 1, why=why)
         return
@@ -63,34 +60,28 @@ def _in_plugins_folder(file: ConfigFile) -> bool:
 def _config(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
     """opencode.json(c) is JSONC (comments, trailing commas): its `plugin` list names npm
     packages and local files; a local file that is not there loads nothing."""
-    import json5
-
-    try:
-        data = json5.loads(file.source.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError) as error:
-        yield ctx.finding_at("host/opencode-config-unreadable", file, 1, 1, detail=str(error).split("\n")[0])
+    if file.error is not None:
+        yield ctx.finding_at("host/opencode-config-unreadable", file, file.error.line, file.error.column,
+                             detail=file.error.message)
         return
+    data = opencode.read_config(file.path, file.source)
     listed = data.get("plugin") if isinstance(data, dict) else None
     if listed is None:
         return
     if not isinstance(listed, list):
         yield ctx.finding_at("host/opencode-plugin-list", file, *_line_of(file, "plugin"),
-                             detail=f"it is {type(listed).__name__}, not a list")
+                             detail=f"it is {describe(listed)}, not a list")
         return
-    for entry in listed:
+    for entry in opencode.plugin_specs(data):
         spec = entry[0] if isinstance(entry, list) and entry and isinstance(entry[0], str) else entry
         if not isinstance(spec, str):
             yield ctx.finding_at("host/opencode-plugin-list", file, *_line_of(file, "plugin"),
-                                 detail=f"an entry is {type(entry).__name__}: each is a package or path, "
+                                 detail=f"an entry is {describe(entry)}: each is a package or path, "
                                         "or [package or path, options]")
             continue
-        if LOCAL_SPEC.match(spec):
-            # a path in a config inside .opencode/ is relative to the folder above it (other-hosts.md §2.1)
-            base = file.path.parent.parent if file.path.parent.name == ".opencode" else file.path.parent
-            written = spec.removeprefix("file://")
-            path = Path(written) if written.startswith("/") else (base / written).resolve()
-            if not path.exists():
-                yield ctx.finding_at("host/opencode-plugin-missing", file, *_line_of(file, spec), spec=spec, path=path)
+        path = opencode.local_plugin(file.path, entry)
+        if path is not None and not path.exists():
+            yield ctx.finding_at("host/opencode-plugin-missing", file, *_line_of(file, spec), spec=spec, path=path)
 
 
 def _line_of(file: ConfigFile, text: str) -> tuple[int, int]:
