@@ -130,16 +130,33 @@ def _ask_host_packs_and_scope(host: str | None, scope: Scope | None) -> tuple[st
         why = adapter.refusal(pack)
         shown = f"[dim](not for {adapter.title}: {output.escape(why)})[/]" if why else output.escape(pack.description)
         output.out().print(f"  {number}. [bold]{name}[/]: {shown}")
-    picked = Prompt.ask("Packs to install (numbers or names, comma-separated)", console=output.out())
-    chosen = []
-    for token in (t.strip() for t in picked.split(",") if t.strip()):
-        chosen.append(names[int(token) - 1] if token.isdigit() and 0 < int(token) <= len(names) else token)
+    while True:  # until every pack named is one this agent runs
+        picked = Prompt.ask("Packs to install (numbers or names, comma-separated)", console=output.out())
+        chosen = [names[int(t) - 1] if t.isdigit() and 0 < int(t) <= len(names) else t
+                  for t in (t.strip() for t in picked.split(",")) if t]
+        problem = _unusable_packs(adapter, names, chosen)
+        if problem is None:
+            break
+        output.out().print(f"[red]{output.escape(problem)}[/]: choose again")
     if scope is None:
         for choice in adapter.scopes:
             output.out().print(f"  [bold]{choice.value}[/]: {SCOPE_LINES[choice]}")
         scope = Scope(Prompt.ask("Scope", choices=[s.value for s in adapter.scopes], default="user",
                                  console=output.out()))
     return host, chosen, scope
+
+
+def _unusable_packs(adapter, names: list[str], chosen: list[str]) -> str | None:
+    """Why the packs picked at the prompt cannot be installed for this agent (None: they can)."""
+    from installer.packs import load_pack
+
+    if not chosen:
+        return "name at least one pack"
+    for name in chosen:
+        why = f"there is no pack {name!r}" if name not in names else adapter.refusal(load_pack(name))
+        if why:
+            return why
+    return None
 
 
 @app.command()

@@ -76,6 +76,7 @@ class Receipt:
     # folders the first install made for the config (relative to the project, or the user's base):
     # the last uninstall takes them away again if they are empty; folders that were there stay
     created_folders: list[str] = field(default_factory=list)
+    config_sha256: str | None = None  # a host whose unit is the pack's own file: that file as written
     tool_version: str = __version__
 
     def to_json(self) -> dict:
@@ -85,7 +86,7 @@ class Receipt:
             "options": self.options, "entries": [e.to_json() for e in self.entries],
             "files": [{"name": f.name, "sha256": f.sha256, "mode": f"{f.mode:04o}"} for f in self.files],
             "keep_empty": self.keep_empty, "created_config": self.created_config,
-            "created_folders": self.created_folders,
+            "created_folders": self.created_folders, "config_sha256": self.config_sha256,
         }
 
     def dumps(self) -> bytes:
@@ -118,7 +119,7 @@ def read_receipt(path: Path) -> Receipt | None:
         return Receipt(raw["pack"], raw["version"], raw["host"], raw["scope"], raw["config"],
                        dict(raw.get("options", {})), entries, files, list(raw.get("keep_empty", [])),
                        bool(raw.get("created_config", False)), _relative_paths(raw.get("created_folders", [])),
-                       raw.get("tool_version", "?"))
+                       raw.get("config_sha256"), raw.get("tool_version", "?"))
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise HookwrightError(f"the receipt is invalid: {err}", path=path,
                               hint="remove it and run `hookwright install` again to repair the install") from None

@@ -148,6 +148,9 @@ def test_in_a_terminal_install_asks_for_the_agent_with_the_ones_found_here_first
         terminal.run("send-keys", "-t", "main", "Enter")
         shown = terminal.wait_for(lambda text: "Packs to install" in text)
         assert "ask-guard: (not for Cursor: ask-guard needs to answer a question" in shown
+        for wrong, said in (("1", "which Cursor hooks cannot do: choose again"), ("nope", "there is no pack 'nope'")):
+            terminal.run("send-keys", "-t", "main", wrong, "Enter")  # asked again, with the reason
+            shown = terminal.wait_for(lambda text, said=said: said in text)
         terminal.run("send-keys", "-t", "main", "git-guard", "Enter")
         shown = terminal.wait_for(lambda text: "Scope" in text)
         assert "local" not in shown.split("Packs to install")[1]  # Cursor has no local scope

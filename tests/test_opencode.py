@@ -4,6 +4,7 @@ tests/e2e/test_opencode_e2e.py).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -224,3 +225,22 @@ def test_the_payload_is_in_claude_codes_words(tmp_path):
     assert call["hook_event_name"] == "PreToolUse" and call["tool_name"] == "Edit"
     assert call["tool_input"] == {"file_path": "a", "old_string": "x"} and call["cwd"] == str(tmp_path)
 
+
+
+def test_a_plugin_file_as_its_receipt_records_it_is_ours_though_this_version_renders_it_otherwise(
+        hookwright, home, project):
+    """An upgrade of hookwright that changes the plugin template must not take the files the
+    older version wrote for hand edits: the receipt keeps the bytes written."""
+    where = ("--host", "opencode", "--scope", "project", "--project", project, "--yes")
+    assert hookwright("install", "git-guard", *where).code == 0
+    plugin = project / ".opencode" / "plugins" / "hookwright-git-guard.js"
+    receipt_path = project / ".opencode" / "hookwright" / "git-guard" / "receipt.json"
+    older = plugin.read_bytes().replace(b"\n", b"\n// as an older hookwright wrote it\n", 1)
+    plugin.write_bytes(older)
+    assert hookwright("uninstall", "git-guard", *where).code == 3  # edited: left alone
+    receipt = json.loads(receipt_path.read_text())
+    receipt["config_sha256"] = hashlib.sha256(older).hexdigest()
+    receipt_path.write_text(json.dumps(receipt))
+
+    assert hookwright("uninstall", "git-guard", *where).code == 0
+    assert not plugin.exists()

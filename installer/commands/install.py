@@ -139,13 +139,13 @@ def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[st
                 removed.append(entry)
         wired.append((pack, values, wanted, keep_empty, receipt))
     made = _made_for(target, doc.exists)
-    changes = [_runtime_change(host, target, pack, values, wanted, keep_empty, receipt, made)
+    new_bytes = doc.render(data) if host.file_per_pack and data else None  # a file wholly ours is its rendering
+    written = sha256(new_bytes) if new_bytes is not None else None
+    changes = [_runtime_change(host, target, pack, values, wanted, keep_empty, receipt, made, written)
                for pack, values, wanted, keep_empty, receipt in wired]
     return Plan("install", target, doc, data, added, removed, changes,
                 replan=lambda: plan_install(host, target, packs, options, adopt, force), notes=_git_notes(target),
-                made_folders=made[1],
-                # a file wholly ours is its rendering, also where an edit (kept only without --force) changed it
-                new_bytes=doc.render(data) if host.file_per_pack and data else None)
+                made_folders=made[1], new_bytes=new_bytes)  # (also over an edit, which only --force gets to)
 
 
 def _made_for(target: Target, config_exists: bool) -> tuple[bool, list[str]]:
@@ -183,13 +183,13 @@ def _git_notes(target: Target) -> list[str]:
 
 
 def _runtime_change(host: Host, target: Target, pack: Pack, values: dict, wanted: list[Entry], keep_empty: list[str],
-                    receipt: Receipt | None, made: tuple[bool, list[str]]) -> PackChange:
+                    receipt: Receipt | None, made: tuple[bool, list[str]], written: str | None) -> PackChange:
     folder = target.pack_dir(pack.name)
     scripts = pack.runtime_files(host.name)
     created_config, created_folders = (receipt.created_config, receipt.created_folders) if receipt else made
     new_receipt = Receipt(pack.name, pack.version, host.name, target.scope.value, target.config.name, values,
                           wanted, [RuntimeFile(name, sha256(content), _mode(pack, name)) for name, content in scripts.items()],
-                          keep_empty, created_config, created_folders)
+                          keep_empty, created_config, created_folders, written)
     wanted_files = {name: (content, _mode(pack, name)) for name, content in scripts.items()}
     if receipt is None or receipt.to_json() | {"tool_version": None} != new_receipt.to_json() | {"tool_version": None}:
         wanted_files[RECEIPT] = (new_receipt.dumps(), RECEIPT_MODE)

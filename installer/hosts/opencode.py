@@ -121,10 +121,6 @@ class PluginDocument(Document):
     """A generated plugin file: its data is the JSON of its first line, and `render` makes the
     whole file from data (so install twice writes the same bytes)."""
 
-    @property
-    def edited(self) -> bool:
-        return self.exists and self.data != {} and render_plugin(self.data) != self.raw
-
     def render(self, new_data: Any) -> bytes:
         return render_plugin(new_data) if new_data else b""
 
@@ -201,11 +197,27 @@ class Opencode(Host):
             raise HookwrightError("a plugin file hookwright did not write has this name", path=doc.path,
                                   code=ExitCode.REFUSED,
                                   hint="rename or remove it, or rerun with --force to replace it")
-        if doc.edited and not force:
+        if self.edited(doc, target) and not force:
             raise HookwrightError("this plugin file was edited since hookwright wrote it; it is left as it is",
                                   path=doc.path, code=ExitCode.REFUSED,
                                   hint="rerun with --force to replace it (the backup keeps the edited file)")
 
+
+    def edited(self, doc: Document, target: Target) -> bool:
+        """Changed by hand since hookwright wrote it: neither the bytes its receipt records
+        (written by any version of hookwright) nor what its first line makes now."""
+        if not doc.exists or doc.data == {}:
+            return False
+        from installer.state import read_receipt, sha256
+
+        name = _FILE_NAME.match(doc.path.name)
+        try:
+            receipt = read_receipt(target.receipt_path(name["pack"])) if name else None
+        except HookwrightError:  # (an unreadable receipt is its own problem: the bytes still say)
+            receipt = None
+        if receipt is not None and receipt.config_sha256 == sha256(doc.raw):
+            return False
+        return render_plugin(doc.data) != doc.raw
 
     def packs_in(self, target: Target) -> set[str]:
         """The packs whose plugin file is in this scope's plugins folder (ours by name and first line)."""

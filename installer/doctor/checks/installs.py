@@ -48,7 +48,7 @@ def _opencode(ctx: Context, ours: dict[int, dict[str, Handler]]) -> Iterator[Fin
                                                                         ctx.project))
             if file.error is not None:  # (its place, for the findings about what should be there)
                 file = ConfigFile(target.config, "opencode-plugin", "opencode", scope.value, project=ctx.project)
-            elif file.source is not None and host.parse(file.path, file.source).edited:
+            elif file.source is not None and host.edited(host.parse(file.path, file.source), target):
                 yield ctx.finding_at("install/plugin-edited", file, 1, 1, pack=pack, scope_args=_scope_args(target))
             yield from _check_file(ctx, file, target, ours.get(id(file), {}), packs={pack})
 
