@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 
 from installer import resources
 from installer.errors import HookwrightError
+from installer.hosts import NAMES as HOSTS  # the wirings a pack.toml may hold (schemas/pack.schema.json)
 
 RUNTIME_LIBRARY = "hookwright_runtime.py"
 
@@ -16,8 +17,6 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-
-HOSTS = ("claude", "cursor", "opencode")  # the wirings a pack.toml may hold (schemas/pack.schema.json)
 # what a hook's flags ask of a host (installer.hosts.base.Capabilities)
 FLAG_NEEDS = {"rewrites_input": "rewrite_input", "blocks": "block"}
 

@@ -590,7 +590,7 @@ def test_one_pack_in_cursors_two_scopes_runs_twice_and_does_not_race_with_itself
     rules = [f["rule"] for f in out.json["findings"]]
     assert "conflict/cursor-input-rewrite-conflict" not in rules
     (twice,) = [f for f in out.json["findings"] if f["rule"] == "conflict/pack-in-several-scopes"]
-    assert "Cursor runs every hooks.json's entries" in twice["message"] and "runs it twice" in twice["message"]
+    assert "Cursor runs the hooks of every file it loads" in twice["message"] and "runs it twice" in twice["message"]
 
 
 def test_one_pack_in_opencodes_two_plugin_folders_runs_twice_and_does_not_race_with_itself(hookwright, home, project):
@@ -602,4 +602,4 @@ def test_one_pack_in_opencodes_two_plugin_folders_runs_twice_and_does_not_race_w
     rules = [f["rule"] for f in out.json["findings"]]
     assert "conflict/plugin-args-race" not in rules
     (twice,) = [f for f in out.json["findings"] if f["rule"] == "conflict/pack-in-several-scopes"]
-    assert "opencode loads both plugin files" in twice["message"]
+    assert "opencode runs the hooks of every file it loads" in twice["message"]

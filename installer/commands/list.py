@@ -11,11 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from installer.commands.result import Result
+from installer import hosts
 from installer.errors import ExitCode, HookwrightError
+from installer.hosts import NAMES as HOSTS
 
-HOSTS = ("claude", "cursor", "opencode")
-DEFAULT_TIMEOUT = {"command": 600, "http": 600, "mcp_tool": 600, "prompt": 30, "agent": 60}
-SHORT_EVENTS = {"UserPromptSubmit": 30, "PreModelSwitch": 30, "PostModelSwitch": 30, "MessageDisplay": 10}
 SCOPE_ORDER = {"managed": 0, "user": 1, "project": 2, "local": 3, "plugin": 4, "given": 5}
 
 
@@ -97,12 +96,8 @@ def _timeout(handler, kind: str | None) -> dict:
     value = handler.value.get("timeout") if isinstance(handler.value, dict) else None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return {"seconds": value, "default": False}
-    if handler.file.host != "claude" or kind not in DEFAULT_TIMEOUT:
-        return {"seconds": None, "default": True}
-    seconds = DEFAULT_TIMEOUT[kind]
-    if kind in ("command", "http", "mcp_tool"):
-        seconds = SHORT_EVENTS.get(handler.event, seconds)
-    return {"seconds": seconds, "default": True}
+    host = hosts.of(handler.file.host)
+    return {"seconds": host.default_timeout(kind, handler.event) if host else None, "default": True}
 
 
 def _what(value, kind: str | None) -> str | None:

@@ -15,6 +15,7 @@ import json
 from collections import defaultdict
 from typing import NamedTuple
 
+from installer import hosts
 from installer.doctor import handler_facts
 from installer.doctor.model import Handler
 from installer.doctor.overlap import covers, meets
@@ -35,7 +36,8 @@ def copies(handlers: list[Handler], builtins: tuple[str, ...], servers: list[str
     """Every handler that repeats an earlier one, in the order of `handlers`."""
     groups: dict[tuple, list[Handler]] = defaultdict(list)
     for handler in handlers:
-        key = dedup_key(handler) if handler.file.host in ("claude", "cursor") else None
+        host = hosts.of(handler.file.host)
+        key = dedup_key(handler) if host is not None and not host.file_per_pack else None
         if key is not None:
             groups[(handler.file.host, handler.event) + key].append(handler)
     found: dict[int, Copy] = {}
@@ -54,7 +56,7 @@ def _respelled(handlers: list[Handler], builtins: tuple[str, ...], servers: list
     `"${CLAUDE_PROJECT_DIR}/x.sh"`): Claude Code deduplicates by the exact string, so each runs."""
     groups: dict[tuple, list[Handler]] = defaultdict(list)
     for handler in handlers:
-        if handler.file.host == "claude" and handler_facts.kind(handler) == "command" and \
+        if _dedups_commands(handler) and handler_facts.kind(handler) == "command" and \
                 isinstance(handler.command, str) and "args" not in handler.value:
             runs = handler_facts.resolution(handler).runs
             if runs:
@@ -137,11 +139,16 @@ def dedup_key(handler: Handler) -> tuple | None:
     return None
 
 
+def _dedups_commands(handler: Handler) -> bool:
+    host = hosts.of(handler.file.host)
+    return host is not None and host.dedups_commands
+
+
 def runs_with(handler: Handler) -> tuple:
     """Copies with one unit are deduplicated together: all settings files; each plugin on its own;
     each Cursor entry on its own."""
-    if handler.file.host == "cursor":
-        return ("cursor", id(handler))
+    if not _dedups_commands(handler):
+        return (handler.file.host, id(handler))
     if handler.file.from_plugin:
         return ("plugin", handler.file.plugin or str(handler.file.path))
     return ("settings",)

@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
+from installer import hosts
 from installer.doctor import resolve, scripts
 from installer.doctor.model import ConfigFile, Handler
 
@@ -192,7 +193,7 @@ def _static(handler: Handler, host: str) -> Rewrite:
         facts = scripts.analyse_text(handler.command or "", "shell")
         status, why = facts.rewrites(host)
         if status == YES:
-            why = "the command line writes " + ("updated_input" if host == "cursor" else "updatedInput")
+            why = "the command line writes " + hosts.get(host).rewrite_field.rsplit(".", 1)[-1]
         statuses.append(Rewrite(status, "command", why if status != NO else "the command line never writes it"))
     for wanted in (YES, UNKNOWN):
         for status in statuses:

@@ -5,7 +5,8 @@ from installer.document import Document, read_file_bytes
 from installer.doctor.discovery import Candidate, recognise
 from installer.doctor.model import ConfigFile, Handler
 from installer.errors import HookwrightError
-from installer.hosts import claude, cursor, opencode
+from installer import hosts
+from installer.hosts import opencode
 
 NOT_PARSED = ("opencode-config", "opencode-plugin", "unknown")  # JSONC, JavaScript, anything else
 MAX_TEXT_BYTES = 10 * 1024 * 1024
@@ -62,17 +63,20 @@ def handlers(file: ConfigFile) -> list[Handler]:
     data = file.document.data if file.document else None
     if not isinstance(data, dict) or not isinstance(data.get("hooks"), dict):
         return []
+    host = hosts.of(file.host)
+    flat = host is not None and host.flat_entries
+    owner = host.owner if host is not None else lambda value: None
     found = []
     for event, entries in data["hooks"].items():
         if not isinstance(entries, list):
             continue
         for gi, entry in enumerate(entries):
-            if file.host == "cursor":
+            if flat:
                 if isinstance(entry, str) or (isinstance(entry, dict) and "hooks" not in entry):
                     matcher = entry.get("matcher") if isinstance(entry, dict) else None
                     keys = ("hooks", event, gi)
                     found.append(Handler(file, event, matcher if isinstance(matcher, str) else None,
-                                         entry, keys, keys, owner=cursor.HOST.owner(entry)))
+                                         entry, keys, keys, owner=owner(entry)))
                 continue
             if not (isinstance(entry, dict) and isinstance(entry.get("hooks"), list)):
                 continue
@@ -81,7 +85,7 @@ def handlers(file: ConfigFile) -> list[Handler]:
                 if isinstance(value, (dict, str)):
                     found.append(Handler(file, event, matcher if isinstance(matcher, str) else None, value,
                                          ("hooks", event, gi, "hooks", hi), ("hooks", event, gi),
-                                         owner=claude.owner(value)))
+                                         owner=owner(value)))
     return found
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+from installer.hosts import NAMES as HOSTS  # every agent doctor checks by default
 from installer.doctor import discovery, load
 from installer.doctor.facts import BUILTIN_TOOLS
 from installer.doctor.discovery import Candidate
@@ -13,7 +14,6 @@ from installer.doctor.model import ConfigFile, Context, Finding, Handler, resolv
 
 # installer/doctor/checks/<name>.py, each with `check(ctx) -> Iterable[Finding]`, run in this order
 CHECK_MODULES = ("structure", "matchers", "hosts", "commands", "scripts", "opencode", "conflicts", "installs")
-HOSTS = ("claude", "cursor", "opencode")
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
 

@@ -33,7 +33,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
+from installer import hosts
 from installer.doctor.facts import LEGACY_INPUT_VARIABLE
+
+REWRITE_SHAPES = ("claude", "cursor")  # the hosts whose answer a script prints (opencode's plugins change args)
 
 MAX_BYTES = 512 * 1024
 
@@ -118,11 +121,10 @@ class ScriptFacts(NamedTuple):
             return "unknown", f"the script could not be analysed ({self.why_not})"
         sites = dict(self.rewrite_sites).get(host, ())
         if sites:
-            field_name = "updated_input" if host == "cursor" else "hookSpecificOutput.updatedInput"
-            return "yes", f"it writes {field_name} (line {sites[0].line})"
+            return "yes", f"it writes {hosts.get(host).rewrite_field} (line {sites[0].line})"
         if self.delegates is not None:
             return "unknown", f"its output may come from {self.delegates.what} (line {self.delegates.line})"
-        return "no", "it never writes " + ("updated_input" if host == "cursor" else "updatedInput")
+        return "no", "it never writes " + hosts.get(host).rewrite_field.rsplit(".", 1)[-1]
 
     def to_json(self) -> dict:
         def sites(items):
@@ -134,7 +136,7 @@ class ScriptFacts(NamedTuple):
                 "hook_specific_output_without_event_name": sites(self.no_event_name),
                 "mixed_shapes": sites(self.mixed_shapes), "blocks": sites(self.blocks),
                 "reads_stop_hook_active": self.reads_stop_hook_active,
-                "rewrites": {host: self.rewrites(host)[0] for host in ("claude", "cursor")}}
+                "rewrites": {host: self.rewrites(host)[0] for host in REWRITE_SHAPES}}
 
 
 def analyse(path: Path) -> ScriptFacts:

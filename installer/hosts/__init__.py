@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from installer.hosts.base import Host
 
 NAMES = ("claude", "cursor", "opencode")
+DEFAULT = "claude"  # the agent a command without --host is about
 
 
 def get(name: str) -> Host:
@@ -24,3 +25,9 @@ def get(name: str) -> Host:
 
 def every() -> list[Host]:
     return [get(name) for name in NAMES]
+
+
+def of(name: str) -> Host | None:
+    """The host of a file doctor read (None for an agent hookwright does not install into:
+    Gemini CLI, Grok, a file of unknown kind)."""
+    return get(name) if name in NAMES else None

@@ -136,6 +136,14 @@ class Host(ABC):
     programs: ClassVar[tuple[str, ...]] = ()  # its command-line programs, to tell whether it is on this machine
     file_per_pack: ClassVar[bool] = False  # each pack is a file of its own, wholly ours (opencode's plugins)
     rewrite_events: ClassVar[frozenset[str]] = frozenset()  # where a hook's answer can change the tool's input
+    rewrite_field: ClassVar[str] = ""  # what in a hook's answer carries the new input
+    # facts doctor reads the host's files by
+    flat_entries: ClassVar[bool] = False  # an event holds handlers themselves, not matcher groups of them
+    dedups_commands: ClassVar[bool] = False  # one command string in several settings files runs once
+    # how the answers of several hooks on one call combine: "parallel" (all run on the original
+    # input, the last to finish wins), "priority" (all run, the higher-priority file's answer wins,
+    # in one file nobody says), "in-order" (one after another, each sees what the last changed)
+    rewrites_combine: ClassVar[str] = ""
 
     # ---- where ---------------------------------------------------------------------------
 
@@ -237,6 +245,10 @@ class Host(ABC):
             if hook.rewrites_input and event not in self.rewrite_events:
                 return (f"{pack.name}'s {hook.id} rewrites tool input, which {self.title} reads only on "
                         f"{' and '.join(sorted(self.rewrite_events))}, not on {event}")
+        return None
+
+    def default_timeout(self, kind: str | None, event: str) -> float | None:
+        """Seconds a handler of this type runs on this event when its entry sets none (None: not documented)."""
         return None
 
     def tools_in_words(self, matcher: str | None) -> str:

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 
 PROJECT_VAR = '"$CLAUDE_PROJECT_DIR"'
 RUNTIME_FOLDER = {Scope.user: "hookwright", Scope.project: "hookwright", Scope.local: "hookwright-local"}
+DEFAULT_TIMEOUT = {"command": 600, "http": 600, "mcp_tool": 600, "prompt": 30, "agent": 60}  # seconds (hooks.md §3)
+SHORT_EVENTS = {"UserPromptSubmit": 30, "PreModelSwitch": 30, "PostModelSwitch": 30, "MessageDisplay": 10}
 CONFIG_FILE = {Scope.user: "settings.json", Scope.project: "settings.json", Scope.local: "settings.local.json"}
 
 
@@ -61,6 +63,9 @@ class Claude(Host):
     scopes = (Scope.user, Scope.project, Scope.local)
     capabilities = Capabilities(block=True, rewrite_input=True, add_context=True, answer_questions=True)
     rewrite_events = frozenset({"PreToolUse", "PermissionRequest"})
+    rewrite_field = "hookSpecificOutput.updatedInput"
+    rewrites_combine = "parallel"  # (claude-code-observed.md b)
+    dedups_commands = True  # (claude-code-observed.md i)
     programs = ("claude",)
     schema = "claude-settings.schema.json"
     project_var = PROJECT_VAR
@@ -79,6 +84,10 @@ class Claude(Host):
                        "timeout": wiring.whole_timeout}
             entries.append(Entry.of(pack.name, hook.id, wiring.event, pack.matcher(hook, self.name, options), handler))
         return entries
+
+    def default_timeout(self, kind: str | None, event: str) -> float | None:
+        seconds = DEFAULT_TIMEOUT.get(kind or "")
+        return SHORT_EVENTS.get(event, seconds) if kind in ("command", "http", "mcp_tool") else seconds
 
     def owner(self, handler: Any) -> tuple[str, str] | None:
         if not isinstance(handler, dict) or handler.get("type") != "command":
@@ -140,11 +149,6 @@ class Claude(Host):
 
 
 HOST = Claude()
-
-
-def owner(handler: Any) -> tuple[str, str] | None:
-    """(pack, script) if this Claude Code handler runs one of our runtimes (doctor asks too)."""
-    return HOST.owner(handler)
 
 
 def check_document(doc: Document) -> None:

@@ -45,6 +45,9 @@ class Cursor(Host):
     # answers: Cursor has no question tool; context only on sessionStart and postToolUse
     capabilities = Capabilities(block=True, rewrite_input=True, add_context=True, answer_questions=False)
     rewrite_events = frozenset({"preToolUse"})  # (other-hosts.md §1.5)
+    rewrite_field = "updated_input"
+    rewrites_combine = "priority"  # (other-hosts.md §1.5)
+    flat_entries = True
     programs = ("cursor", "cursor-agent")
     schema = "cursor-hooks.schema.json"
     project_var = PROJECT_VAR

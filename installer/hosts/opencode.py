@@ -148,6 +148,8 @@ class Opencode(Host):
     # questions: opencode's question tool takes no answer from a plugin
     capabilities = Capabilities(block=True, rewrite_input=True, add_context=False, answer_questions=False)
     rewrite_events = frozenset({EVENT})
+    rewrite_field = "output.args"  # changed in place
+    rewrites_combine = "in-order"  # (claude-code-observed.md, opencode)
     programs = ("opencode",)
     file_per_pack = True
     schema = "opencode-plugin.schema.json"

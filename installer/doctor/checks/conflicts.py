@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
+from installer import hosts
 from installer.doctor import dedup, handler_facts
 from installer.doctor.facts import BUILTIN_TOOLS, CLAUDE_TO_CURSOR
 from installer.doctor.handler_facts import NO, YES, Rewrite
@@ -55,6 +56,12 @@ def check(ctx: Context) -> Iterator[Finding]:
 
 # ---- the input-rewrite race ------------------------------------------------------------------------
 
+def _combine(handler: Handler) -> str:
+    """How the agent of this handler's file combines several hooks' answers (Host.rewrites_combine)."""
+    host = hosts.of(handler.file.host)
+    return host.rewrites_combine if host else ""
+
+
 @dataclass
 class _Racer:
     """One command as it runs (copies in several files run once), with everything that starts it."""
@@ -83,7 +90,7 @@ def _races(ctx: Context) -> Iterator[Finding]:
     for event in RACE_EVENTS:
         racers: dict[tuple, _Racer] = {}
         for handler in ctx.handlers:
-            if handler.event != event or handler.file.host != "claude":
+            if handler.event != event or _combine(handler) != "parallel":
                 continue
             status = handler_facts.rewrite(handler, probed)
             if status.status == NO:
@@ -275,7 +282,7 @@ def _cursor_races(ctx: Context) -> Iterator[Finding]:
     source wins, in one file nobody says. Either way one rewrite is lost."""
     racers: dict[tuple, Handler] = {}
     for handler in ctx.handlers:
-        if handler.file.host == "cursor" and handler.event == "preToolUse" and \
+        if _combine(handler) == "priority" and handler.event in hosts.get(handler.file.host).rewrite_events and \
                 handler_facts.rewrite(handler).status == YES:
             # one script installed twice gives one answer twice: that loses nothing
             key = ("pack",) + handler.owner if handler.owner else (handler.command or "", id(handler))
@@ -333,7 +340,7 @@ def _plugin_races(ctx: Context) -> Iterator[Finding]:
     to run wins (they run in the order the filesystem lists the files)."""
     writers = []
     for handler in ctx.handlers:
-        if handler.file.host == "opencode" and handler_facts.rewrite(handler).status == YES:
+        if _combine(handler) == "in-order" and handler_facts.rewrite(handler).status == YES:
             keys = {"*"} if handler.owner else {key for key, *_ in handler.value.get("writes") or []}
             writers.append((handler, keys))
     for index, (later, later_keys) in enumerate(writers):
@@ -400,13 +407,13 @@ def _moot_pack_hooks(ctx: Context) -> Iterator[Finding]:
     defer > ask > allow; claude-code-observed.md c, d), so on the calls it refuses, ours does
     nothing. (A foreign rewrite that drops what ours set is the input-rewrite race.)"""
     builtins = tuple(t for t in ctx.tools if not t.startswith("mcp__")) or BUILTIN_TOOLS
-    ours = [h for h in ctx.handlers if h.owner and h.file.host == "claude" and h.event in RACE_EVENTS
+    ours = [h for h in ctx.handlers if h.owner and _combine(h) == "parallel" and h.event in RACE_EVENTS
             and pack_rewrites(*h.owner)]
     if not ours:
         return
     for handler in ours:
         for other in ctx.handlers:
-            if other.event != handler.event or other.owner or other.file.host != "claude":
+            if other.event != handler.event or other.owner or other.file.host != handler.file.host:
                 continue
             servers = unseen_servers((handler.matcher, other.matcher), ()) + ctx.mcp_servers
             shared = overlap(handler.matcher, other.matcher, builtins, servers, handler.event)
@@ -425,7 +432,8 @@ def _duplicates(ctx: Context) -> Iterator[Finding]:
     for copy in dedup.copies(ctx.handlers, builtins, ctx.mcp_servers):
         handler, of = copy.handler, copy.of
         if copy.runs:
-            why = ("Cursor documents no deduplication" if handler.file.host == "cursor" else
+            host = hosts.of(handler.file.host)
+            why = (f"{host.title} documents no deduplication" if host and not host.dedups_commands else
                    "Claude Code deduplicates by the exact command string, and this one is written differently"
                    if copy.respelled else "a plugin's copy of a handler runs on its own")
             yield ctx.finding("conflict/duplicate-runs-twice", handler.file, handler.keys,
@@ -465,15 +473,17 @@ def _packs_in_several_scopes(ctx: Context) -> Iterator[Finding]:
     for (host, event, pack, script), handlers in by_owner.items():
         copies: dict[str, Handler] = {}
         for handler in handlers:  # the ones that run apart: distinct commands, or distinct files
-            copies.setdefault(handler.command or "" if host == "claude" else str(handler.file.path), handler)
+            copies.setdefault(handler.command or "" if hosts.get(host).dedups_commands else str(handler.file.path),
+                              handler)
         if len(copies) < 2:
             continue
         first, *others = copies.values()
-        why = {"claude": "the commands differ, so Claude Code", "cursor": "Cursor runs every hooks.json's entries, so it",
-               "opencode": "opencode loads both plugin files, so it"}.get(host, f"so {host}")
+        agent = hosts.get(host)
+        why = f"the commands differ, so {agent.title}" if agent.dedups_commands else \
+            f"{agent.title} runs the hooks of every file it loads, so it"
         for handler in others:
             yield ctx.finding("conflict/pack-in-several-scopes", handler.file,
-                              handler.keys + (("command",) if host != "opencode" else ()),
+                              handler.keys + (("command",) if not hosts.get(host).file_per_pack else ()),
                               [_place(first, f"pack {pack} in the {first.file.scope} scope")], pack=pack,
                               script=script, other=f"{first.file.path} ({first.file.scope} scope)", why=why,
                               times="twice" if len(copies) == 2 else f"{len(copies)} times")

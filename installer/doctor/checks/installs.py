@@ -134,7 +134,7 @@ def _check_file(ctx: Context, file: ConfigFile, target: Target, ours: dict[str, 
 
 
 def _scope_args(target: Target) -> str:
-    host = "" if target.host == "claude" else f"--host {target.host} "
+    host = "" if target.host == hosts.DEFAULT else f"--host {target.host} "
     if target.scope is Scope.user:
         return host + "--scope user"
     return host + f"--scope {target.scope.value} --project {target.project}"

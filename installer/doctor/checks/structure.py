@@ -10,7 +10,7 @@ from installer.doctor.discovery import SCOPE_ORDER
 from installer.doctor.facts import (BUILTIN_TOOLS, CLAUDE_EVENTS, COMMON_FIELDS, CURSOR_EVENTS, CURSOR_FIELDS,
                                     CURSOR_TYPES, DISABLE_ALL, FOLDED_CLAUDE_EVENTS, FOLDED_CURSOR_EVENTS, GROUP_KEYS,
                                     IF_EVENTS, MANAGED_ONLY_KEYS, REQUIRED_FIELDS, SHELLS, TYPE_FIELDS, Event, fold)
-from installer.doctor.model import ConfigFile, Context, Finding, describe, timeout_seconds
+from installer.doctor.model import HOST_NAMES, ConfigFile, Context, Finding, describe, timeout_seconds
 
 READ_ERRORS = ("is a directory", "cannot be read", "the file is a symlink")
 ALL_TYPE_FIELDS = {key: kind for fields in TYPE_FIELDS.values() for key, kind in fields.items()}
@@ -39,7 +39,7 @@ def _unparsed(ctx: Context, file: ConfigFile) -> Finding:
     if error.message.startswith("duplicate key"):
         return ctx.finding_at("structure/duplicate-key", file, error.line, error.column, **params)
     detail = error.message.removeprefix("invalid JSON: ").split("; Claude Code and Cursor ignore")[0]
-    host = "Cursor" if file.host == "cursor" else "Claude Code"
+    host = HOST_NAMES.get(file.host, HOST_NAMES["claude"])  # (a file of unknown kind: read as Claude Code's)
     return ctx.finding_at("structure/invalid-json", file, error.line, error.column, detail=detail, host=host,
                           hint=params["hint"])
 
