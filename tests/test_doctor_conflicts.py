@@ -581,25 +581,15 @@ def test_a_cursor_rewriter_for_every_tool_meets_one_for_mcp_tools_in_the_user_fi
     assert "of MCP tools" in conflict.message and "the higher-priority file wins (project over user)" in conflict.message
 
 
-def test_one_pack_in_cursors_two_scopes_runs_twice_and_does_not_race_with_itself(hookwright, home, project):
+@pytest.mark.parametrize("host, race", [("cursor", "conflict/cursor-input-rewrite-conflict"),
+                                         ("opencode", "conflict/plugin-args-race")])
+def test_one_pack_in_two_scopes_of_cursor_or_opencode_runs_twice_and_does_not_race_with_itself(
+        hookwright, home, project, host, race):
     for scope in ("user", "project"):
-        ran = hookwright("install", "path-normalizer", "--host", "cursor", "--scope", scope, "--project", project,
-                         "--yes")
+        ran = hookwright("install", "path-normalizer", "--host", host, "--scope", scope, "--project", project, "--yes")
         assert ran.code == 0, ran.err
     out = hookwright("doctor", "--project", project, "--json")
-    rules = [f["rule"] for f in out.json["findings"]]
-    assert "conflict/cursor-input-rewrite-conflict" not in rules
+    assert race not in [f["rule"] for f in out.json["findings"]]
     (twice,) = [f for f in out.json["findings"] if f["rule"] == "conflict/pack-in-several-scopes"]
-    assert "Cursor runs the hooks of every file it loads" in twice["message"] and "runs it twice" in twice["message"]
-
-
-def test_one_pack_in_opencodes_two_plugin_folders_runs_twice_and_does_not_race_with_itself(hookwright, home, project):
-    for scope in ("user", "project"):
-        ran = hookwright("install", "path-normalizer", "--host", "opencode", "--scope", scope, "--project", project,
-                         "--yes")
-        assert ran.code == 0, ran.err
-    out = hookwright("doctor", "--project", project, "--json")
-    rules = [f["rule"] for f in out.json["findings"]]
-    assert "conflict/plugin-args-race" not in rules
-    (twice,) = [f for f in out.json["findings"] if f["rule"] == "conflict/pack-in-several-scopes"]
-    assert "opencode runs the hooks of every file it loads" in twice["message"]
+    title = {"cursor": "Cursor", "opencode": "opencode"}[host]
+    assert f"{title} runs the hooks of every file it loads" in twice["message"] and "runs it twice" in twice["message"]
