@@ -284,6 +284,40 @@ def doctor(
     _execute(chosen == "json", produce, error_format=chosen)
 
 
+@app.command()
+def simulate(
+    event: Optional[str] = typer.Argument(None, help="The hook event (default: PreToolUse)."),
+    tool: Optional[str] = typer.Option(None, "--tool", help="The tool called, as Claude Code names it: Bash, "
+                                                            "Write, mcp__server__tool..."),
+    tool_input: Optional[str] = typer.Option(None, "--input", metavar="JSON", help="The tool's input, a JSON object."),
+    input_file: Optional[Path] = typer.Option(None, "--input-file", help="The tool's input from a JSON file.",
+                                              dir_okay=False),
+    command: Optional[str] = typer.Option(None, "--command", help="Shorthand for --tool Bash --input "
+                                                                  "'{\"command\": ...}'."),
+    payload_file: Optional[Path] = typer.Option(None, "--payload", help="More payload fields from a JSON file "
+                                                                        "(events without a tool: prompt, source...).",
+                                                dir_okay=False),
+    project: Optional[Path] = ProjectOpt,
+    host: Optional[str] = typer.Option(None, "--host", help="claude (the only agent simulate can reproduce)."),
+    permission_mode: str = typer.Option("default", "--permission-mode", help="The permission_mode the payload says."),
+    list_only: bool = typer.Option(False, "--list-only", help="Show which hooks would run; run nothing."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Run the Claude Code hooks that would fire on a sample call, and show what Claude Code would
+    make of their answers: the decision, the input the tool would run with, the context added.
+
+    The hooks are your own commands, run for real, in parallel, in the project folder, as the
+    agent runs them (with their side effects): use --list-only to see what would run first.
+    Exit 0 when the simulation ran, whatever the hooks decided; 2 on bad input."""
+    def produce():
+        from installer.commands.simulate import simulate as command_
+
+        return command_(event, tool=tool, tool_input=tool_input, input_file=input_file, payload_file=payload_file,
+                        command=command, project=project, host=host, permission_mode=permission_mode,
+                        list_only=list_only)
+    _execute(as_json, produce)
+
+
 prefs_app = typer.Typer(help="Question preferences for the ask-guard pack (project over user).",
                         no_args_is_help=True)
 app.add_typer(prefs_app, name="prefs")

@@ -65,6 +65,9 @@ def print_result(result: Result, as_json: bool) -> None:
     if as_json:
         print_json(result.to_json())
         return
+    if result.command == "simulate":
+        _print_simulation(result.data)
+        return
     if result.status == "rendered":  # the file itself on stdout, so it can be piped or compared
         sys.stdout.write(result.data["content"])
         err().print(f"[dim]install would write this to {escape(result.data['file'])}, and the runtime files "
@@ -318,6 +321,63 @@ def _print_hooks(data: dict) -> None:
         if row["runs"]:
             out().print(f"      [dim]{escape(row['runs'])}[/]")
 
+
+
+def _print_simulation(data: dict) -> None:
+    """`hookwright simulate`: each handler, what it did and how it was read, then the outcome."""
+    payload = data["payload"]
+    call = f" {payload['tool_name']} {json.dumps(payload.get('tool_input'), ensure_ascii=False)}" \
+        if "tool_name" in payload else ""
+    out().print(f"[bold]{escape(data['event'])}[/]{escape(call)} [dim]in {escape(data['project'])}[/]")
+    for path in data.get("unreadable", []):
+        out().print(f"[red]unreadable:[/] {escape(path)} (hookwright doctor says why; its hooks do not run)")
+    if not data["handlers"]:
+        out().print("no Claude Code hook is configured for this event")
+    for row in data["handlers"]:
+        src = row["source"]
+        where = f"{src['path']}:{src['line']}" + (f" [plugin {src['plugin']}]" if src["plugin"] else "")
+        what = row["command"] if row["command"] is not None else row["type"]
+        if not row["fires"]:
+            out().print(f"  [dim]skip[/] {escape(where)}  {escape(str(what))}\n       [dim]{escape(row['why'] or '')}[/]")
+            continue
+        if not row["simulated"]:
+            out().print(f"  [yellow]not simulated[/] {escape(where)}  {escape(str(what))}\n       "
+                        f"[dim]{escape(row['why'] or '')}[/]")
+            continue
+        if "read_as" not in row:
+            out().print(f"  [cyan]would run[/] {escape(where)}  {escape(str(what))} [dim](timeout {row['timeout']:g}s)[/]")
+            continue
+        ended = "timed out" if row["timed_out"] else f"exit {row['exit_code']}" if row["exit_code"] is not None \
+            else "did not start"
+        shown = row["decision"] or ("rewrites the input" if row["updated_input"] is not None else "no say")
+        out().print(f"  [bold]{escape(shown)}[/] {escape(where)}  {escape(str(what))}\n"
+                    f"       [dim]{ended}, {row['duration_ms']:g} ms; read as {escape(row['read_as'])}[/]")
+        for name in ("stdout", "stderr"):
+            if row[name].strip():
+                text = row[name].strip().replace("\n", " | ")
+                out().print(f"       [dim]{name}: {escape(text[:200] + ('...' if len(text) > 200 else ''))}[/]")
+        for warning in row["warnings"]:
+            out().print(f"       [yellow]warning:[/] {escape(warning)}")
+    if not data["ran"]:
+        out().print("[dim]--list-only: nothing was run[/]")
+        return
+    colour = {"deny": "red", "block": "red", "defer": "yellow", "ask": "yellow", "allow": "green"}
+    verdict = f"[{colour.get(data['decision'], 'white')}]{data['decision']}[/]"
+    effect = "the tool does not run" if data["blocked"] else "it runs" if "tool_name" in payload else "it goes on"
+    if data["decision"] == "ask":
+        effect = "the user is asked (in claude -p nobody can answer: refused)"
+    out().print(f"[bold]outcome:[/] {verdict}: {effect}" + (f"; reason: {escape(data['reason'])}" if data["reason"] else ""))
+    if data["nondeterministic"]:
+        out().print("  [red]nondeterministic: the last hook to finish wins[/]; it may run with any of:")
+        for candidate in data["candidates"]:
+            out().print(f"    {escape(json.dumps(candidate, ensure_ascii=False))}")
+    elif data["tool_input"] is not None and data["tool_input"] != payload.get("tool_input"):
+        out().print(f"  input replaced by: {escape(json.dumps(data['tool_input'], ensure_ascii=False))}")
+    for text in data["context"]:
+        out().print(f"  context added: {escape(text)}")
+    if data["stops_session"]:
+        out().print("  then the session stops (continue: false)" + (f": {escape(data['stop_reason'])}"
+                                                                     if data["stop_reason"] else ""))
 
 
 def _column(text: str, width: int) -> str:

@@ -1,0 +1,219 @@
+"""`hookwright simulate`: run the Claude Code hooks that would fire on one call, as Claude Code
+runs them, and say what it would make of their answers.
+
+Which handlers fire comes from doctor's discovery and matcher semantics (installer/simulate/
+firing.py); they run for real, in parallel, in the project (running.py); their answers are
+read and combined as the real CLI reads them (reading.py, with the per-event table of
+installer/hosts/claude_protocol.py). Exit 0 whenever the simulation ran, whatever the hooks
+decided; 2 on bad input.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import uuid
+from pathlib import Path
+from typing import Any
+
+from installer.commands.result import Result
+from installer.errors import HookwrightError
+from installer.hosts import NAMES as HOSTS
+
+VERSION = 1
+EXCERPT = 2000  # characters of each stream in the report
+PERMISSION_MODES = ("default", "plan", "acceptEdits", "auto", "dontAsk", "bypassPermissions")
+NOT_SIMULATED = {
+    "cursor": "Cursor's agent runs only with Cursor's own app and servers, so how it reads a hook's answer "
+              "cannot be measured here, and simulate only reproduces what was measured on the real agent",
+    "opencode": "opencode hooks are JavaScript functions inside opencode's process, not commands: they can "
+                "only run inside opencode itself (hookwright doctor checks them)",
+}
+
+
+def simulate(event: str | None, *, tool: str | None = None, tool_input: str | None = None,
+             input_file: Path | None = None, payload_file: Path | None = None, command: str | None = None,
+             project: Path | None = None, host: str | None = None, permission_mode: str = "default",
+             list_only: bool = False) -> Result:
+    from installer.doctor import run
+    from installer.doctor.facts import CLAUDE_EVENTS, FOLDED_CLAUDE_EVENTS, fold
+    from installer.hosts.claude_protocol import protocol
+    from installer.simulate import firing, reading, running
+
+    if host is not None and host not in HOSTS:
+        raise HookwrightError(f"simulate does not know host {host!r}", hint=f"use --host {' or '.join(HOSTS)}")
+    if host in NOT_SIMULATED:
+        raise HookwrightError(f"simulate does not simulate {host}: {NOT_SIMULATED[host]}",
+                              hint="simulate runs Claude Code's hooks (--host claude)")
+    event = event or "PreToolUse"
+    if event not in CLAUDE_EVENTS:
+        close = FOLDED_CLAUDE_EVENTS.get(fold(event))
+        raise HookwrightError(f"{event!r} is not a Claude Code hook event",
+                              hint=f"did you mean {close}?" if close else "see claude-code-hooks.md §2.1 for the list")
+    if permission_mode not in PERMISSION_MODES:
+        raise HookwrightError(f"{permission_mode!r} is not a permission mode",
+                              hint=f"use one of {', '.join(PERMISSION_MODES)}")
+    project = (project or Path.cwd()).resolve()
+    if not project.is_dir():
+        raise HookwrightError("the project folder does not exist", path=project, hint="check --project")
+    rules = protocol(event)
+    call_input = _tool_input(tool_input, input_file, command)
+    if command is not None:
+        if tool not in (None, "Bash"):
+            raise HookwrightError("--command is the Bash tool's command", hint="drop --tool, or give --input")
+        tool = "Bash"
+    extra = _payload_file(payload_file) if payload_file else {}
+    if rules.tool_event and tool is None and "tool_name" not in extra:
+        raise HookwrightError(f"{event} is about a tool call: name the tool",
+                              hint="give --tool NAME with --input JSON, or --command 'git status' for Bash")
+    if not rules.tool_event and (tool is not None or call_input is not None):
+        raise HookwrightError(f"{event} is not about a tool call: --tool, --input and --command do not apply",
+                              hint="give the event's fields with --payload FILE")
+
+    with tempfile.TemporaryDirectory(prefix="hookwright-simulate-") as scratch:
+        transcript = Path(scratch) / "transcript.jsonl"
+        transcript.write_text("")
+        payload = _payload(event, project, tool, call_input, extra, permission_mode, transcript)
+        ctx = run.context(project=project, hosts={"claude"})
+        selected = firing.select(ctx, event, payload)
+        to_run = [s.handler for s in selected if s.runs and s.simulated]
+        env = _environment(ctx)
+        raws = [] if list_only else running.run_all(to_run, json.dumps(payload).encode(), project, env)
+    raw_of = dict(zip(map(id, to_run), raws))
+    read_of = {id(h): reading.read(event, h.command or "", raw_of[id(h)]) for h in to_run if id(h) in raw_of}
+    outcome = None if list_only else reading.combine(
+        event, payload.get("tool_input") if rules.tool_event else None, [read_of[id(h)] for h in to_run],
+        [r.finished for r in raws])
+    data = {
+        "version": VERSION, "host": "claude", "event": event, "project": str(project), "ran": not list_only,
+        "payload": payload,
+        "handlers": [_handler_json(s, raw_of.get(id(s.handler)), read_of.get(id(s.handler))) for s in selected],
+        **_outcome_json(outcome, to_run),
+    }
+    unreadable = [str(f.path) for f in ctx.files if f.error is not None]
+    if unreadable:
+        data["unreadable"] = unreadable
+    return Result("simulate", "simulated" if not list_only else "listed", data=data)
+
+
+def _tool_input(text: str | None, file: Path | None, command: str | None) -> dict | None:
+    given = [name for name, value in (("--input", text), ("--input-file", file), ("--command", command))
+             if value is not None]
+    if len(given) > 1:
+        raise HookwrightError(f"{' and '.join(given)} both give the tool input", hint="give one of them")
+    if command is not None:
+        return {"command": command}
+    if file is not None:
+        try:
+            text = file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise HookwrightError(f"cannot read the input file: {getattr(err, 'strerror', None) or err}",
+                                  path=file) from None
+    if text is None:
+        return None
+    value = _parse(text, str(file) if file else "--input")
+    if not isinstance(value, dict):
+        raise HookwrightError("the tool input must be a JSON object", path=str(file) if file else "--input",
+                              hint='for example --input \'{"command": "ls"}\'')
+    return value
+
+
+def _payload_file(file: Path) -> dict:
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise HookwrightError(f"cannot read the payload file: {getattr(err, 'strerror', None) or err}",
+                              path=file) from None
+    value = _parse(text, str(file))
+    if not isinstance(value, dict):
+        raise HookwrightError("the payload must be a JSON object: the fields the event sends", path=file)
+    return value
+
+
+def _parse(text: str, where: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise HookwrightError(f"invalid JSON: {err.msg}", path=where, line=err.lineno, column=err.colno,
+                              hint="give a JSON object; quote it for the shell") from None
+
+
+def _payload(event: str, project: Path, tool: str | None, tool_input: dict | None, extra: dict,
+             permission_mode: str, transcript: Path) -> dict:
+    """What Claude Code sends on stdin (claude-code-observed.md, intro; hooks.md §4): the common
+    fields, the tool's, then whatever --payload gives."""
+    from installer.hosts.claude_protocol import protocol
+
+    payload: dict[str, Any] = {"session_id": str(uuid.uuid4()), "transcript_path": str(transcript),
+                               "cwd": str(project), "permission_mode": permission_mode, "hook_event_name": event}
+    if protocol(event).tool_event:
+        payload["tool_name"] = tool
+        payload["tool_input"] = tool_input if tool_input is not None else {}
+        if event != "PermissionRequest":
+            payload["tool_use_id"] = f"toolu_{uuid.uuid4().hex[:24]}"
+    if protocol(event).stop_event:
+        payload["stop_hook_active"] = False
+    payload.update(extra)
+    if tool is not None:
+        payload["tool_name"] = tool
+    if tool_input is not None:
+        payload["tool_input"] = tool_input
+    return payload
+
+
+def _environment(ctx) -> dict[str, str]:
+    """The agent's environment for its hooks: this one, with the settings files' `env` on top
+    (higher scopes last)."""
+    from installer.doctor.discovery import SCOPE_ORDER
+
+    env = dict(os.environ)
+    settings = sorted((f for f in ctx.files if f.kind == "claude-settings" and f.document is not None
+                       and isinstance(f.document.data, dict) and isinstance(f.document.data.get("env"), dict)),
+                      key=lambda f: SCOPE_ORDER.get(f.scope, 9))
+    for file in settings:
+        env.update({str(k): str(v) for k, v in file.document.data["env"].items() if isinstance(v, (str, int, float))})
+    return env
+
+
+def _handler_json(selected, raw, read) -> dict:
+    from installer.simulate import running
+
+    handler = selected.handler
+    line, column = handler.file.position(handler.keys)
+    value = handler.value if isinstance(handler.value, dict) else {}
+    row: dict[str, Any] = {
+        "source": {"path": str(handler.file.path), "scope": handler.file.scope, "plugin": handler.file.plugin,
+                   "line": line, "column": column},
+        "type": value.get("type"), "command": value.get("command"), "args": value.get("args"),
+        "matcher": handler.matcher, "timeout": running.timeout_of(handler) if value.get("type") == "command" else None,
+        "fires": selected.runs, "simulated": selected.simulated and selected.runs, "why": selected.why,
+    }
+    if raw is not None:
+        row.update({
+            "exit_code": raw.exit_code, "duration_ms": round(raw.duration * 1000, 1), "timed_out": raw.timed_out,
+            "stdout": raw.stdout.decode("utf-8", "replace")[:EXCERPT],
+            "stderr": raw.stderr.decode("utf-8", "replace")[:EXCERPT],
+        })
+    if read is not None:
+        row.update({"read_as": read.read_as, "decision": read.decision, "reason": read.reason,
+                    "updated_input": read.updated_input, "context": read.context,
+                    "stops_session": read.stops_session, "system_message": read.system_message,
+                    "warnings": read.warnings, "ignored_fields": read.ignored_fields})
+    return row
+
+
+def _outcome_json(outcome, handlers) -> dict:
+    if outcome is None:  # --list-only: nothing ran, nothing decided
+        return {"decision": None, "blocked": None, "reason": None, "tool_input": None, "candidates": [],
+                "nondeterministic": None, "context": [], "stops_session": None, "stop_reason": None,
+                "decided_by": [], "rewritten_by": []}
+    return {"decision": outcome.decision, "blocked": outcome.blocked, "reason": outcome.reason,
+            "tool_input": outcome.tool_input, "candidates": outcome.candidates,
+            "nondeterministic": outcome.nondeterministic, "context": outcome.context,
+            "stops_session": outcome.stops_session, "stop_reason": outcome.stop_reason,
+            "decided_by": [_name(handlers[i]) for i in outcome.deciders],
+            "rewritten_by": [_name(handlers[i]) for i in outcome.rewriters]}
+
+
+def _name(handler) -> str:
+    return f"{handler.file.path}:{handler.file.position(handler.keys)[0]}"

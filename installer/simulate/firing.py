@@ -1,0 +1,153 @@
+"""Which handlers Claude Code runs on one call: every scope and enabled plugin, the matcher and
+`if` as the host reads them, kill switches, and one run per command among the copies that fire.
+
+The files and handlers are doctor's (installer/doctor/run.context, the discovery `list` uses),
+so simulate, doctor and list see one set of hooks.
+"""
+from __future__ import annotations
+
+import fnmatch
+import re
+from typing import NamedTuple
+
+from installer.doctor import dedup, handler_facts
+from installer.doctor.checks.structure import hooks_disabled_by
+from installer.doctor.facts import CLAUDE_EVENTS, IF_EVENTS, TOOL
+from installer.doctor.matching import classify
+from installer.doctor.model import Context, Handler
+
+# the payload field a non-tool event's matcher is compared with (claude-code-hooks.md §2.1)
+MATCHED_FIELD = {
+    "SessionStart": "source", "SessionEnd": "reason", "PreCompact": "trigger", "PostCompact": "trigger",
+    "Setup": "trigger", "Notification": "notification_type", "SubagentStart": "agent_type",
+    "SubagentStop": "agent_type", "ConfigChange": "source", "StopFailure": "error",
+    "InstructionsLoaded": "load_reason", "UserPromptExpansion": "command_name",
+    "Elicitation": "mcp_server_name", "ElicitationResult": "mcp_server_name", "DirectoryAdded": "source",
+    "PreModelSwitch": "to_model",
+}
+NOT_RUN_TYPES = {
+    "http": "an HTTP hook: simulate does not send requests to its URL",
+    "prompt": "a prompt hook: it asks a model, which simulate does not call",
+    "agent": "an agent hook: it runs a model with tools, which simulate does not call",
+    "mcp_tool": "an MCP tool hook: it calls a connected MCP server, which simulate does not start",
+}
+
+
+class Selected(NamedTuple):
+    """A handler that fires on the call, or one that does not, and why."""
+
+    handler: Handler
+    runs: bool
+    why: str | None = None  # why it does not run (or is not simulated)
+    simulated: bool = True  # False: it would fire, but simulate does not run its type
+
+
+def select(ctx: Context, event: str, payload: dict) -> list[Selected]:
+    """Every Claude Code handler of `event` in the project, in configuration order, with whether
+    it runs on `payload`."""
+    disabled = hooks_disabled_by(ctx.files)
+    managed_off = any(f.scope == "managed" for f in disabled)
+    found: list[Selected] = []
+    for handler in ctx.handlers:
+        if handler.file.host != "claude" or handler.event != event:
+            continue
+        if disabled and (managed_off or handler.file.scope != "managed"):
+            found.append(Selected(handler, False, f"disableAllHooks is on in {disabled[0].path}"))
+            continue
+        miss = _misses(handler, event, payload)
+        if miss:
+            found.append(Selected(handler, False, miss))
+            continue
+        kind = handler_facts.kind(handler)
+        if kind != "command":
+            found.append(Selected(handler, True, NOT_RUN_TYPES.get(kind or "", "not a valid handler"),
+                                  simulated=False))
+            continue
+        found.append(Selected(handler, True))
+    return _once_per_command(found)
+
+
+def _misses(handler: Handler, event: str, payload: dict) -> str | None:
+    """Why the handler's matcher or `if` keeps it from firing on `payload`, or None."""
+    known = CLAUDE_EVENTS.get(event)
+    if known is not None and known.matcher is not None:
+        subject = payload.get("tool_name") if known.matcher == TOOL else payload.get(MATCHED_FIELD.get(event, ""))
+        matcher = classify(handler.matcher, event)
+        if isinstance(subject, str) and not matcher.matches(subject):
+            return f"its matcher {handler.matcher!r} does not match {subject!r} (the host reads it as {_how(matcher)})"
+    condition = handler.value.get("if") if isinstance(handler.value, dict) else None
+    if condition is None:
+        return None
+    if event not in IF_EVENTS:
+        return f'it has "if", which {event} never evaluates: such a handler never runs'
+    if isinstance(condition, str) and not permission_rule_matches(condition, payload):
+        return f'its "if" {condition!r} does not match this call'
+    return None
+
+
+def _how(matcher) -> str:
+    if matcher.kind == "exact":
+        return "an exact name" + (" list" if len(matcher.names) > 1 else "") + ", case-sensitive"
+    return "an unanchored, case-sensitive regex" if matcher.kind == "regex" else "everything"
+
+
+def _once_per_command(found: list[Selected]) -> list[Selected]:
+    """The same command (with its args) in several settings files runs once among the copies
+    that fire (claude-code-observed.md i); a plugin's copy runs on its own."""
+    first: dict[tuple, Handler] = {}
+    kept = []
+    for selected in found:
+        key = dedup.dedup_key(selected.handler) if selected.runs else None
+        unit = dedup.runs_with(selected.handler) if key else None
+        if key is not None and (unit, key) in first:
+            other = first[(unit, key)]
+            where = f"{other.file.path}:{other.file.position(other.keys)[0]}"
+            kept.append(selected._replace(runs=False, why=f"the same command fires from {where}: it runs once"))
+            continue
+        if key is not None:
+            first[(unit, key)] = selected.handler
+        kept.append(selected)
+    return kept
+
+
+# ---- "if": one permission rule ---------------------------------------------------------------
+
+_RULE = re.compile(r"^(?P<tool>[^()\s]+)(?:\((?P<spec>.*)\))?$", re.S)
+PATH_FIELDS = ("file_path", "path", "notebook_path")
+
+
+def permission_rule_matches(rule: str, payload: dict) -> bool:
+    """Whether a permission rule such as `Bash(git *)` or `Edit(src/**)` covers the call: the tool
+    name, then for Bash the command (a `*` glob, `:*` a prefix), for file tools the path (a glob),
+    for WebFetch `domain:`. A rule it cannot read fires, as the host fails open on Bash."""
+    found = _RULE.match(rule.strip())
+    if found is None:
+        return True
+    tool, spec = found["tool"], found["spec"]
+    name = payload.get("tool_name")
+    if not isinstance(name, str) or not _tool_matches(tool, name):
+        return False
+    if spec is None or spec in ("", "*"):
+        return True
+    tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
+    if name == "Bash" and isinstance(tool_input.get("command"), str):
+        command = tool_input["command"].strip()
+        if spec.endswith(":*"):
+            return command.startswith(spec[:-2])
+        return fnmatch.fnmatchcase(command, spec)
+    if spec.startswith("domain:") and isinstance(tool_input.get("url"), str):
+        host = re.sub(r"^[a-z]+://", "", tool_input["url"]).split("/")[0]
+        return fnmatch.fnmatchcase(host, spec[len("domain:"):])
+    path = next((tool_input[f] for f in PATH_FIELDS if isinstance(tool_input.get(f), str)), None)
+    if path is not None:
+        pattern = spec.lstrip("/") if spec.startswith("//") else spec
+        return fnmatch.fnmatchcase(path, pattern) or fnmatch.fnmatchcase(path, "*/" + pattern.lstrip("./"))
+    return True
+
+
+def _tool_matches(rule_tool: str, name: str) -> bool:
+    if rule_tool.endswith("*"):  # mcp__server__* and the like
+        return name.startswith(rule_tool[:-1])
+    if rule_tool.startswith("mcp__") and rule_tool.count("__") == 1:  # a whole server
+        return name.startswith(rule_tool + "__")
+    return rule_tool == name

@@ -1,0 +1,268 @@
+"""What Claude Code makes of one hook's exit code and output, and of several hooks together.
+
+Pure functions over what a handler printed: no processes here, so every rule is unit-tested on
+its own. The per-event facts (what exit 2 does, which fields an event reads) come from
+installer/hosts/claude_protocol.py; the rules that are the same for every event are here, as
+measured on Claude Code 2.1.328 (claude-code-observed.md a-g; the extra cases in
+tests/e2e/test_simulate_conformance.py): exit 2 blocks whatever stdout says, with the JSON's
+reason when that JSON blocks too, else stderr; stdout is JSON when it starts with `{` after
+whitespace and parses, plain text otherwise; exit 1 (or any other code) with valid JSON is read
+like exit 0; an answer that breaks the event's schema (a `hookSpecificOutput` without the
+right `hookEventName`, a decision the event does not accept, `updatedInput` that is not an
+object) counts for nothing at all; a timed-out hook counts for nothing; several hooks combine
+as deny > defer > ask > allow, every `additionalContext` is kept, and when two rewrite the
+input differently the last to finish wins.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from installer.hosts.claude_protocol import (BLOCKS, CONTEXT, FAILS, FEEDBACK, PATH, UNIVERSAL_FIELDS,
+                                             protocol)
+
+PRECEDENCE = ("deny", "defer", "ask", "allow")  # the most restrictive answer applies
+EXCERPT = 400  # characters of stdout and stderr kept in the report
+
+
+class RawRun(NamedTuple):
+    """What one handler did: how it ended and what it printed."""
+
+    exit_code: int | None  # None: it never started, or was killed
+    stdout: bytes = b""
+    stderr: bytes = b""
+    duration: float = 0.0  # seconds
+    finished: float = 0.0  # when it ended (a monotonic clock), to tell the last finisher
+    timed_out: bool = False
+    start_error: str | None = None  # why it could not start
+
+
+@dataclass
+class Reading:
+    """One handler's answer as the host reads it."""
+
+    read_as: str  # how its output was read, in words
+    decision: str | None = None  # allow | deny | ask | defer (tool events); block (others); None: no say
+    reason: str | None = None
+    updated_input: dict | None = None  # a rewrite of the tool input (it replaces the input whole)
+    context: list[str] = field(default_factory=list)  # text added to Claude's context
+    stops_session: bool = False  # continue: false
+    stop_reason: str | None = None
+    system_message: str | None = None  # shown to the user
+    warnings: list[str] = field(default_factory=list)
+    ignored_fields: list[str] = field(default_factory=list)  # field names the host does not read here
+
+    @property
+    def counts(self) -> bool:
+        return self.decision is not None or self.updated_input is not None or bool(self.context) \
+            or self.stops_session
+
+
+def read(event: str, command: str, run: RawRun) -> Reading:
+    """What Claude Code makes of `run`, the answer of the handler `command` to `event`."""
+    rules = protocol(event)
+    if run.start_error is not None:
+        return Reading("could not start: the call goes on", warnings=[run.start_error])
+    if run.timed_out:
+        return Reading("timed out: killed, its answer never counts, the call goes on",
+                       warnings=[f"killed after {run.duration:.1f} s (its timeout)"])
+    stdout = run.stdout.decode("utf-8", "replace")
+    stderr = run.stderr.decode("utf-8", "replace").strip()
+    data, not_json = _json(stdout)
+    if run.exit_code == 2 and rules.exit_2 == BLOCKS:
+        reading = _answer(event, data) if data is not None else None
+        if reading is not None and reading.decision in ("deny", "block"):
+            reading.read_as = "exit 2: blocks, with the reason its JSON gives"
+            return reading
+        warnings = ["exit 2 blocks whatever stdout says: its JSON is not read"] if data is not None else []
+        return Reading("exit 2: blocks, with stderr as the reason", decision=_block(event),
+                       reason=f"[{command}]: {stderr}" if stderr else f"[{command}]: No stderr output",
+                       warnings=warnings)
+    if run.exit_code != 0 and rules.exit_2 == FAILS:
+        return Reading(f"exit {run.exit_code}: fails the action", decision="block", reason=stderr or None)
+    if data is not None:
+        reading = _answer(event, data)
+        if run.exit_code != 0:
+            reading.read_as = f"exit {run.exit_code} with valid JSON: the JSON decides, the exit code is ignored"
+            if run.exit_code == 2:
+                reading.warnings.append(f"exit 2 does not block {event}: {_exit_2(event)}")
+        return reading
+    if run.exit_code == 2:
+        return Reading(f"exit 2 on {event}: {_exit_2(event)}",
+                       context=[stderr] if rules.exit_2 == FEEDBACK and stderr else [])
+    if run.exit_code != 0:
+        first = stderr.splitlines()[0] if stderr else "no stderr"
+        return Reading(f"exit {run.exit_code}: a non-blocking error, the call goes on ({first})",
+                       warnings=[] if not not_json else [not_json])
+    if not stdout.strip():
+        return Reading("nothing on stdout: no say")
+    if rules.plain_stdout == CONTEXT:
+        return Reading("plain text: added to Claude's context", context=[stdout.strip()])
+    if rules.plain_stdout == PATH:
+        return Reading("plain text: the path it answers", reason=stdout.strip())
+    return Reading("plain text: goes to the debug log only, no say",
+                   warnings=[not_json] if not_json else [])
+
+
+def _json(stdout: str) -> tuple[dict | None, str | None]:
+    """The object stdout holds, as the host parses it, or (None, why it is not JSON)."""
+    text = stdout.strip()
+    if not text:
+        return None, None
+    if not text.startswith("{"):
+        brace = text.find("{")
+        return None, (f"stdout starts with {text[:20]!r}, not {{: it is read as plain text, not as JSON"
+                      if brace > 0 else None)
+    try:
+        data = json.loads(text)
+    except ValueError as err:
+        return None, f"stdout is not valid JSON ({err}): it is read as plain text"
+    return (data, None) if isinstance(data, dict) else (None, "stdout is not a JSON object")
+
+
+def _answer(event: str, data: dict) -> Reading:
+    """A JSON answer read by the event's schema: the whole answer is void when it breaks it."""
+    rules = protocol(event)
+    reading = Reading("JSON")
+    top = set(UNIVERSAL_FIELDS) | {"hookSpecificOutput"}
+    if rules.decisions is not None:
+        top |= {"decision", "reason"}
+    reading.ignored_fields = [name for name in data if name not in top]
+    specific = data.get("hookSpecificOutput")
+    void = _void(event, data, specific)
+    if void:
+        return Reading(f"JSON that counts for nothing: {void}", warnings=[
+            f"{void}: the host drops the whole answer (\"A hook gave no usable answer\")"])
+    if isinstance(specific, dict):
+        known = rules.specific_fields | {"hookEventName"}
+        reading.ignored_fields += [f"hookSpecificOutput.{name}" for name in specific if name not in known]
+        _specific(event, specific, reading)
+    if reading.decision is None and data.get("decision") is not None:
+        legacy = data["decision"]
+        reading.decision = ("allow" if legacy == "approve" else "deny") if rules.permission_decisions else _block(event)
+        reading.reason = data.get("reason") if isinstance(data.get("reason"), str) else None
+        if rules.permission_decisions:
+            reading.warnings.append(f'"decision": "{legacy}" is the deprecated form of permissionDecision')
+    if data.get("continue") is False:
+        reading.stops_session = True
+        reading.stop_reason = data.get("stopReason") if isinstance(data.get("stopReason"), str) else None
+    if isinstance(data.get("systemMessage"), str):
+        reading.system_message = data["systemMessage"]
+    reading.warnings += [f"{name} is not a field Claude Code reads here: it is ignored" for name in
+                         reading.ignored_fields]
+    return reading
+
+
+def _void(event: str, data: dict, specific: Any) -> str | None:
+    """Why the answer breaks the event's schema, or None."""
+    rules = protocol(event)
+    if "decision" in data and data["decision"] is not None:
+        allowed = rules.decisions or frozenset()
+        if data["decision"] not in allowed:
+            return f"decision {json.dumps(data['decision'])} is not one {event} accepts" + (
+                f" ({', '.join(sorted(allowed))})" if allowed else "")
+    if "continue" in data and not isinstance(data["continue"], bool):
+        return "continue is not true or false"
+    if "hookSpecificOutput" not in data:
+        return None
+    if not isinstance(specific, dict):
+        return "hookSpecificOutput is not an object"
+    if "hookEventName" not in specific:
+        return "hookSpecificOutput has no hookEventName"
+    if specific["hookEventName"] != event:
+        return f"hookSpecificOutput.hookEventName is {json.dumps(specific['hookEventName'])}, not \"{event}\""
+    decision = specific.get("permissionDecision")
+    if "permissionDecision" in specific and rules.permission_decisions is not None \
+            and decision not in rules.permission_decisions:
+        return f"permissionDecision {json.dumps(decision)} is not one of {', '.join(PRECEDENCE)}"
+    if "updatedInput" in specific and not isinstance(specific["updatedInput"], dict):
+        return f"updatedInput is {_kind(specific['updatedInput'])}, not an object"
+    for name in ("additionalContext", "permissionDecisionReason"):
+        if name in specific and not isinstance(specific[name], str):
+            return f"{name} is {_kind(specific[name])}, not a string"
+    return None
+
+
+def _specific(event: str, specific: dict, reading: Reading) -> None:
+    if event == "PermissionRequest":
+        behaviour = specific.get("decision")
+        if isinstance(behaviour, dict) and behaviour.get("behavior") in ("allow", "deny"):
+            reading.decision = behaviour["behavior"]
+            reading.reason = behaviour.get("message") if isinstance(behaviour.get("message"), str) else None
+            if reading.decision == "allow" and isinstance(behaviour.get("updatedInput"), dict):
+                reading.updated_input = behaviour["updatedInput"]
+        return
+    decision = specific.get("permissionDecision")
+    if decision is not None:
+        reading.decision = decision
+        reason = specific.get("permissionDecisionReason")
+        reading.reason = reason if reason else ("Blocked by hook" if decision == "deny" else None)
+    if decision == "defer":  # the tool waits for a resumed session: nothing else counts
+        if "updatedInput" in specific or "additionalContext" in specific:
+            reading.warnings.append("updatedInput and additionalContext are ignored with defer")
+        return
+    if isinstance(specific.get("updatedInput"), dict):
+        reading.updated_input = specific["updatedInput"]
+    if isinstance(specific.get("additionalContext"), str) and specific["additionalContext"]:
+        reading.context.append(specific["additionalContext"])
+
+
+def _block(event: str) -> str:
+    return "deny" if protocol(event).permission_decisions else "block"
+
+
+def _exit_2(event: str) -> str:
+    return {FEEDBACK: "the action has happened; stderr goes to Claude",
+            BLOCKS: "blocks"}.get(protocol(event).exit_2, "nothing: a non-blocking error")
+
+
+def _kind(value: Any) -> str:
+    return {str: "a string", list: "a list", bool: "true or false", type(None): "null"}.get(
+        type(value), "a number" if isinstance(value, (int, float)) else "not an object")
+
+
+# ---- several hooks ---------------------------------------------------------------------------
+
+@dataclass
+class Outcome:
+    """What the host does with every handler's answer together."""
+
+    decision: str  # allow | deny | ask | defer | block | none
+    blocked: bool  # the tool (or the action) would not run
+    reason: str | None
+    tool_input: dict | None  # the input the tool would run with; None when it would not run
+    candidates: list  # every input it may run with (more than one: nondeterministic)
+    nondeterministic: bool
+    context: list[str]
+    stops_session: bool
+    stop_reason: str | None
+    deciders: list[int]  # indexes of the handlers whose answer decided
+    rewriters: list[int]  # indexes of the handlers whose rewrite may be the one applied
+
+
+def combine(event: str, original: dict | None, readings: list[Reading], finished: list[float]) -> Outcome:
+    """The combined answer of `readings` (in configuration order); `finished`: when each ended."""
+    decisions = [r.decision for r in readings]
+    decision = next((d for d in (*PRECEDENCE, "block") if d in decisions), "none")
+    blocked = decision in ("deny", "defer", "block")
+    deciders = [i for i, d in enumerate(decisions) if d == decision and decision != "none"]
+    reasons = [readings[i].reason for i in deciders if readings[i].reason]
+    rewriters = [i for i, r in enumerate(readings) if r.updated_input is not None and r.decision not in ("deny",)]
+    distinct: list[dict] = []
+    for i in rewriters:
+        if readings[i].updated_input not in distinct:
+            distinct.append(readings[i].updated_input)
+    if blocked or original is None:
+        tool_input, candidates = None, [None] if original is not None else []
+    elif not distinct:
+        tool_input, candidates = original, [original]
+    else:
+        last = max(rewriters, key=lambda i: finished[i])
+        tool_input, candidates = readings[last].updated_input, distinct
+    context = [] if decision == "defer" else [text for r in readings for text in r.context]
+    stoppers = [r for r in readings if r.stops_session]
+    return Outcome(decision=decision, blocked=blocked, reason="\n".join(reasons) or None, tool_input=tool_input,
+                   candidates=candidates, nondeterministic=len(distinct) > 1 and not blocked, context=context,
+                   stops_session=bool(stoppers), stop_reason=next((r.stop_reason for r in stoppers if r.stop_reason), None),
+                   deciders=deciders, rewriters=rewriters)

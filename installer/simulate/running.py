@@ -1,0 +1,106 @@
+"""Run the handlers that fire, the way Claude Code runs them: all at once, in the project folder,
+each with the payload on stdin, `CLAUDE_PROJECT_DIR` set and its own timeout, after which its
+whole process group is killed (claude-code-observed.md b, g, j).
+
+These are the user's own commands, run for real: `simulate --list-only` runs nothing.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from installer import hosts
+from installer.doctor.model import Handler, timeout_seconds
+from installer.simulate.reading import RawRun
+
+MAX_OUTPUT = 1024 * 1024  # what is kept of each stream
+
+
+def timeout_of(handler: Handler) -> float:
+    value = timeout_seconds(handler.value.get("timeout"))
+    return value or hosts.of("claude").default_timeout("command", handler.event) or 600.0
+
+
+def run_all(handlers: list[Handler], stdin: bytes, project: Path, env: dict[str, str]) -> list[RawRun]:
+    """Every handler at once; their runs in the same order."""
+    runs: list[RawRun | None] = [None] * len(handlers)
+
+    def one(index: int, handler: Handler) -> None:
+        runs[index] = run_one(handler, stdin, project, env)
+
+    threads = [threading.Thread(target=one, args=(i, h), daemon=True) for i, h in enumerate(handlers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return [run if run is not None else RawRun(None, start_error="it did not run") for run in runs]
+
+
+def run_one(handler: Handler, stdin: bytes, project: Path, env: dict[str, str]) -> RawRun:
+    child = dict(env, CLAUDE_PROJECT_DIR=str(project))
+    if handler.file.plugin_root:
+        child["CLAUDE_PLUGIN_ROOT"] = str(handler.file.plugin_root)
+    argv, why = command_line(handler.value, child)
+    if argv is None:
+        return RawRun(None, start_error=why)
+    timeout = timeout_of(handler)
+    start = time.monotonic()
+    try:
+        proc = subprocess.Popen(argv, cwd=project, env=child, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, start_new_session=True)
+    except OSError as err:
+        return RawRun(None, start_error=f"could not start {argv[0]}: {err.strerror or err}")
+    try:
+        out, err = proc.communicate(stdin, timeout=timeout)
+        timed_out = False
+    except subprocess.TimeoutExpired:
+        _kill(proc)
+        out, err = proc.communicate()
+        timed_out = True
+    finally:
+        _kill(proc)
+    end = time.monotonic()
+    return RawRun(None if timed_out else proc.returncode, out[:MAX_OUTPUT], err[:MAX_OUTPUT], end - start, end,
+                  timed_out=timed_out)
+
+
+def command_line(value: dict, env: dict[str, str]) -> tuple[list[str] | None, str | None]:
+    """The argv Claude Code starts: the shell form through bash (sh where there is none), the
+    exec form (`args`) spawned directly with its placeholders filled in."""
+    command = value.get("command")
+    if not isinstance(command, str) or not command.strip():
+        return None, "it has no command"
+    args = value.get("args")
+    if args is None:
+        if value.get("shell") == "powershell":
+            shell = shutil.which("pwsh", path=env.get("PATH"))
+            return ([shell, "-NoProfile", "-Command", command], None) if shell else (
+                None, "its shell is powershell, which is not installed here")
+        shell = shutil.which("bash", path=env.get("PATH")) or "/bin/sh"
+        return [shell, "-c", command], None
+    words = [command, *(a for a in args if isinstance(a, str))]
+    for name in ("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT"):
+        if env.get(name):
+            words = [w.replace("${" + name + "}", env[name]) for w in words]
+    if "/" not in words[0]:
+        found = shutil.which(words[0], path=env.get("PATH"))
+        if found is None:
+            return None, f"{words[0]} is not on PATH"
+        words[0] = found
+    return words, None
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    try:
+        proc.wait(timeout=2)
+    except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not fail
+        pass
