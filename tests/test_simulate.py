@@ -1,0 +1,360 @@
+"""`hookwright simulate`: which hooks fire, how their answers are read, and the outcome.
+
+The reading rules are tested on their own (installer/simulate/reading.py takes what a handler
+printed, no process); the command is run in-process on small settings files whose hooks are
+one-line shell commands. tests/e2e/test_simulate_conformance.py checks the same outcomes
+against the real Claude Code.
+"""
+from __future__ import annotations
+
+import json
+import shlex
+
+import pytest
+
+from installer import resources
+from installer.simulate.reading import RawRun, combine, read
+from support import write_json
+
+BASH = "PreToolUse"
+
+
+def answer(**specific) -> bytes:
+    return json.dumps({"hookSpecificOutput": {"hookEventName": BASH, **specific}}).encode()
+
+
+def ran(stdout: bytes = b"", exit_code: int = 0, stderr: bytes = b"", **extra) -> RawRun:
+    return RawRun(exit_code, stdout, stderr, **extra)
+
+
+# ---- one answer --------------------------------------------------------------------------------
+
+def test_exit_2_blocks_whatever_stdout_says():
+    reading = read(BASH, "guard", ran(answer(permissionDecision="allow"), 2, b"no resets"))
+    assert reading.decision == "deny"
+    assert reading.reason == "[guard]: no resets"
+    assert any("not read" in w for w in reading.warnings)
+
+
+def test_exit_2_with_a_deny_json_blocks_with_the_json_reason():
+    reading = read(BASH, "guard", ran(answer(permissionDecision="deny", permissionDecisionReason="JSON says"), 2,
+                                      b"stderr says"))
+    assert (reading.decision, reading.reason) == ("deny", "JSON says")
+
+
+def test_exit_1_with_valid_json_is_read_like_exit_0():
+    reading = read(BASH, "x", ran(answer(permissionDecision="deny", permissionDecisionReason="R"), 1))
+    assert (reading.decision, reading.reason) == ("deny", "R")
+    assert "the JSON decides" in reading.read_as
+
+
+def test_exit_1_without_json_is_a_non_blocking_error():
+    reading = read(BASH, "x", ran(b"", 1, b"boom\nmore"))
+    assert reading.decision is None and not reading.counts
+    assert "non-blocking" in reading.read_as and "boom" in reading.read_as
+
+
+def test_leading_whitespace_before_the_json_is_fine():
+    assert read(BASH, "x", ran(b"\n\n  " + answer(permissionDecision="deny"))).decision == "deny"
+
+
+def test_text_before_the_json_makes_it_plain_text():
+    reading = read(BASH, "x", ran(b"debug\n" + answer(permissionDecision="deny")))
+    assert reading.decision is None
+    assert "plain text" in reading.read_as
+    assert any("not {" in w for w in reading.warnings)
+
+
+@pytest.mark.parametrize("stdout", [b"", b"{}", b"{not json", b"just text", b"[1]"])
+def test_empty_invalid_or_plain_output_has_no_say(stdout):
+    reading = read(BASH, "x", ran(stdout))
+    assert not reading.counts
+
+
+def test_a_deny_without_a_reason_reads_blocked_by_hook():
+    assert read(BASH, "x", ran(answer(permissionDecision="deny"))).reason == "Blocked by hook"
+
+
+@pytest.mark.parametrize("specific, why", [
+    ({"hookEventName": "PostToolUse", "permissionDecision": "deny"}, "hookEventName"),
+    ({"permissionDecision": "deny"}, "no hookEventName"),
+    ({"hookEventName": BASH, "permissionDecision": "block"}, "permissionDecision"),
+    ({"hookEventName": BASH, "permissionDecision": "allow", "updatedInput": "echo S"}, "updatedInput is a string"),
+])
+def test_an_answer_that_breaks_the_schema_counts_for_nothing(specific, why):
+    reading = read(BASH, "x", ran(json.dumps({"hookSpecificOutput": specific}).encode()))
+    assert reading.decision is None and reading.updated_input is None
+    assert why in reading.read_as
+    assert any("no usable answer" in w for w in reading.warnings)
+
+
+def test_field_names_the_host_does_not_read_are_reported_as_ignored():
+    stdout = json.dumps({"updatedInput": {"command": "x"}, "shouldProceed": False, "hookSpecificOutput": {
+        "hookEventName": BASH, "permissionDecision": "allow", "modifiedToolInput": {"command": "y"}}}).encode()
+    reading = read(BASH, "x", ran(stdout))
+    assert reading.decision == "allow" and reading.updated_input is None
+    assert reading.ignored_fields == ["updatedInput", "shouldProceed", "hookSpecificOutput.modifiedToolInput"]
+    assert len([w for w in reading.warnings if "ignored" in w]) == 3
+
+
+@pytest.mark.parametrize("legacy, decision", [("block", "deny"), ("approve", "allow")])
+def test_the_legacy_decision_forms_map_to_deny_and_allow(legacy, decision):
+    reading = read(BASH, "x", ran(json.dumps({"decision": legacy, "reason": "old"}).encode(), 3))
+    assert (reading.decision, reading.reason) == (decision, "old")
+
+
+def test_continue_false_stops_the_session_without_blocking_the_tool():
+    stdout = json.dumps({"continue": False, "stopReason": "enough"}).encode()
+    reading = read(BASH, "x", ran(stdout))
+    assert reading.stops_session and reading.stop_reason == "enough" and reading.decision is None
+
+
+def test_a_timed_out_hook_never_counts():
+    reading = read(BASH, "x", RawRun(None, answer(permissionDecision="deny"), timed_out=True, duration=2.0))
+    assert not reading.counts and "timed out" in reading.read_as
+
+
+def test_defer_ignores_the_rewrite_and_the_context():
+    reading = read(BASH, "x", ran(answer(permissionDecision="defer", updatedInput={"a": 1}, additionalContext="c")))
+    assert reading.decision == "defer" and reading.updated_input is None and reading.context == []
+
+
+def test_plain_stdout_is_context_on_user_prompt_submit_and_nowhere_on_stop():
+    assert read("UserPromptSubmit", "x", ran(b"remember this\n")).context == ["remember this"]
+    assert read("Stop", "x", ran(b"remember this\n")).context == []
+
+
+def test_exit_2_on_post_tool_use_gives_feedback_and_blocks_nothing():
+    reading = read("PostToolUse", "x", ran(b"", 2, b"lint failed"))
+    assert reading.decision is None and reading.context == ["lint failed"]
+
+
+# ---- several answers -----------------------------------------------------------------------------
+
+ORIGINAL = {"command": "echo ORIG", "description": "d"}
+
+
+def combined(*stdouts: bytes, finished=None):
+    readings = [read(BASH, f"h{i}", ran(s)) for i, s in enumerate(stdouts)]
+    return combine(BASH, ORIGINAL, readings, finished or list(range(len(readings))))
+
+
+@pytest.mark.parametrize("first, second, wins", [
+    ("allow", "deny", "deny"), ("deny", "defer", "deny"), ("defer", "ask", "defer"), ("ask", "allow", "ask"),
+    ("allow", "allow", "allow"), ("defer", "allow", "defer"),
+])
+def test_decisions_combine_most_restrictive_first(first, second, wins):
+    for order in ((first, second), (second, first)):
+        outcome = combined(*(answer(permissionDecision=d) for d in order))
+        assert outcome.decision == wins
+        assert outcome.blocked == (wins in ("deny", "defer"))
+
+
+def test_no_answer_at_all_is_decision_none_and_the_original_input_runs():
+    outcome = combined(b"", b"{}")
+    assert (outcome.decision, outcome.tool_input, outcome.candidates) == ("none", ORIGINAL, [ORIGINAL])
+
+
+def test_a_rewrite_replaces_the_whole_input():
+    outcome = combined(answer(permissionDecision="allow", updatedInput={"command": "echo changed"}))
+    assert outcome.tool_input == {"command": "echo changed"}
+    assert not outcome.nondeterministic
+
+
+def test_two_different_rewrites_are_nondeterministic_and_the_last_to_finish_wins():
+    a, b = {"command": "echo A"}, {"command": "echo B"}
+    outcome = combined(answer(updatedInput=a), answer(updatedInput=b), finished=[5.0, 1.0])
+    assert outcome.nondeterministic and outcome.candidates == [a, b]
+    assert outcome.tool_input == a  # it finished last in this run
+
+
+def test_two_identical_rewrites_are_one_candidate():
+    same = {"command": "echo same"}
+    outcome = combined(answer(updatedInput=same), answer(updatedInput=same))
+    assert not outcome.nondeterministic and outcome.candidates == [same]
+
+
+def test_a_deny_beside_a_rewrite_runs_nothing():
+    outcome = combined(answer(permissionDecision="deny"), answer(permissionDecision="allow", updatedInput={"x": 1}))
+    assert outcome.blocked and outcome.tool_input is None
+
+
+def test_every_context_is_kept():
+    outcome = combined(answer(additionalContext="one"), answer(additionalContext="two"))
+    assert outcome.context == ["one", "two"]
+
+
+# ---- the command -------------------------------------------------------------------------------
+
+def hook(command: str, **extra) -> dict:
+    return {"type": "command", "command": command, **extra}
+
+
+def prints(data: dict) -> str:
+    return f"printf '%s' {shlex.quote(json.dumps(data))}"
+
+
+def settings(path, *groups, event=BASH, **top):
+    write_json(path, {"hooks": {event: list(groups)}, **top})
+
+
+def simulate(hookwright, project, *args):
+    done = hookwright("simulate", *args, "--project", project, "--json")
+    assert done.code == 0, done.out + done.err
+    return done.json
+
+
+def test_a_guard_that_exits_2_blocks_the_command(hookwright, home, project, project_settings):
+    settings(project_settings, {"matcher": "Bash", "hooks": [hook("echo 'no resets' >&2; exit 2")]})
+    doc = simulate(hookwright, project, "--command", "git reset --hard")
+    assert (doc["decision"], doc["blocked"], doc["tool_input"]) == ("deny", True, None)
+    assert "no resets" in doc["reason"]
+    [row] = doc["handlers"]
+    assert row["exit_code"] == 2 and row["source"]["line"] == 7 and row["source"]["scope"] == "project"
+
+
+def test_the_payload_is_what_claude_code_sends(hookwright, home, project, project_settings):
+    settings(project_settings, {"hooks": [hook('cat > "$CLAUDE_PROJECT_DIR/payload.json"; pwd > cwd.txt')]})
+    doc = simulate(hookwright, project, "--tool", "Read", "--input", '{"file_path": "/x"}')
+    sent = json.loads((project / "payload.json").read_text())
+    assert {"session_id", "transcript_path", "cwd", "hook_event_name", "permission_mode", "tool_name",
+            "tool_input", "tool_use_id"} <= set(sent)
+    assert (sent["tool_name"], sent["tool_input"], sent["cwd"]) == ("Read", {"file_path": "/x"}, str(project))
+    assert (project / "cwd.txt").read_text().strip() == str(project)
+    assert doc["payload"]["tool_use_id"] == sent["tool_use_id"]
+
+
+def test_matchers_are_read_as_the_host_reads_them(hookwright, home, project, project_settings):
+    matchers = ["Bash", "bash", "Ba.*", "Bas", "*", "", "Read|Bash", "^B"]
+    settings(project_settings, *({"matcher": m, "hooks": [hook(f"true {i}")]} for i, m in enumerate(matchers)))
+    doc = simulate(hookwright, project, "--command", "ls")
+    fires = {row["matcher"]: row["fires"] for row in doc["handlers"]}
+    assert fires == {"Bash": True, "bash": False, "Ba.*": True, "Bas": False, "*": True, "": True,
+                     "Read|Bash": True, "^B": True}
+
+
+def test_the_same_command_in_three_scopes_runs_once(hookwright, home, project, project_settings):
+    counter = project / "count.txt"
+    command = f"echo x >> {shlex.quote(str(counter))}"
+    for path in (home / ".claude" / "settings.json", project_settings, project / ".claude" / "settings.local.json"):
+        settings(path, {"matcher": "Bash", "hooks": [hook(command)]})
+    doc = simulate(hookwright, project, "--command", "ls")
+    assert [row["fires"] for row in doc["handlers"]] == [True, False, False]
+    assert all("runs once" in row["why"] for row in doc["handlers"][1:])
+    assert counter.read_text() == "x\n"
+
+
+def test_local_settings_are_read_at_the_git_root_and_the_launch_folder(hookwright, home, project):
+    (project / ".git").mkdir()
+    sub = project / "sub"
+    settings(project / ".claude" / "settings.local.json", {"hooks": [hook("true root-local")]})
+    settings(project / ".claude" / "settings.json", {"hooks": [hook("true root-project")]})
+    settings(sub / ".claude" / "settings.local.json", {"hooks": [hook("true sub-local")]})
+    doc = simulate(hookwright, sub, "--command", "ls")
+    assert sorted(row["command"] for row in doc["handlers"]) == ["true root-local", "true sub-local"]
+
+
+def test_two_rewriters_are_reported_as_nondeterministic(hookwright, home, project, project_settings):
+    rewrite = lambda text: prints({"hookSpecificOutput": {"hookEventName": BASH, "updatedInput": {"command": text}}})
+    settings(project_settings, {"hooks": [hook(rewrite("echo A")), hook("sleep 0.3; " + rewrite("echo B"))]})
+    doc = simulate(hookwright, project, "--command", "ls")
+    assert doc["nondeterministic"] and doc["candidates"] == [{"command": "echo A"}, {"command": "echo B"}]
+    assert doc["tool_input"] == {"command": "echo B"}  # it slept: it finished last
+    assert len(doc["rewritten_by"]) == 2
+    text = hookwright("simulate", "--command", "ls", "--project", project)
+    assert "nondeterministic: the last hook to finish wins" in text.out
+
+
+def test_hooks_run_in_parallel(hookwright, home, project, project_settings):
+    settings(project_settings, {"hooks": [hook(f"date +%s.%N >> starts.txt; sleep 0.6 # {i}") for i in range(3)]})
+    doc = simulate(hookwright, project, "--command", "ls")
+    assert all(row["duration_ms"] >= 550 for row in doc["handlers"])
+    starts = [float(line) for line in (project / "starts.txt").read_text().split()]
+    assert len(starts) == 3 and max(starts) - min(starts) < 0.5  # one after another: 0.6 s apart at least
+
+
+def test_a_handler_past_its_timeout_is_killed_and_fails_open(hookwright, home, project, project_settings):
+    settings(project_settings, {"hooks": [hook("sleep 5; echo '{\"decision\": \"block\"}'", timeout=1)]})
+    doc = simulate(hookwright, project, "--command", "ls")
+    [row] = doc["handlers"]
+    assert row["timed_out"] and row["duration_ms"] < 3000
+    assert (doc["decision"], doc["blocked"]) == ("none", False)
+
+
+def test_types_it_does_not_run_are_listed_with_the_reason(hookwright, home, project, project_settings):
+    settings(project_settings, {"hooks": [{"type": "http", "url": "http://127.0.0.1:9/"},
+                                          {"type": "prompt", "prompt": "is this safe?"}]})
+    doc = simulate(hookwright, project, "--command", "ls")
+    assert [(row["fires"], row["simulated"]) for row in doc["handlers"]] == [(True, False), (True, False)]
+    assert "HTTP" in doc["handlers"][0]["why"] and "model" in doc["handlers"][1]["why"]
+
+
+def test_an_if_condition_narrows_the_handler(hookwright, home, project, project_settings):
+    settings(project_settings, {"hooks": [hook("true git", **{"if": "Bash(git *)"}), hook("true npm", **{"if": "Bash(npm *)"})]})
+    doc = simulate(hookwright, project, "--command", "git push")
+    assert [row["fires"] for row in doc["handlers"]] == [True, False]
+
+
+def test_disable_all_hooks_runs_nothing(hookwright, home, project, project_settings):
+    settings(project_settings, {"hooks": [hook("exit 2")]}, disableAllHooks=True)
+    doc = simulate(hookwright, project, "--command", "ls")
+    assert not doc["handlers"][0]["fires"] and doc["decision"] == "none"
+
+
+def test_list_only_runs_nothing(hookwright, home, project, project_settings):
+    marker = project / "ran.txt"
+    settings(project_settings, {"hooks": [hook(f"touch {shlex.quote(str(marker))}")]})
+    doc = simulate(hookwright, project, "--command", "ls", "--list-only")
+    assert not doc["ran"] and doc["handlers"][0]["fires"] and not marker.exists()
+    assert doc["decision"] is None
+
+
+def test_an_event_without_a_tool_takes_its_fields_from_a_payload_file(hookwright, home, project, project_settings,
+                                                                      tmp_path):
+    settings(project_settings, {"hooks": [hook('jq -r .prompt 2>/dev/null || python3 -c "import json,sys; '
+                                                "print(json.load(sys.stdin)['prompt'])\"")]},
+             event="UserPromptSubmit")
+    payload = tmp_path / "payload.json"
+    payload.write_text(json.dumps({"prompt": "add tests"}))
+    doc = simulate(hookwright, project, "UserPromptSubmit", "--payload", payload)
+    assert doc["context"] == ["add tests"]
+    assert doc["tool_input"] is None and doc["decision"] == "none"
+
+
+def test_every_document_matches_its_schema(hookwright, home, project, project_settings):
+    import jsonschema
+
+    schema = json.loads((resources.data_root() / "schemas" / "simulate.schema.json").read_text())
+    settings(project_settings, {"hooks": [hook(prints({"hookSpecificOutput": {"hookEventName": BASH,
+                                                                              "permissionDecision": "ask"}})),
+                                          {"type": "http", "url": "http://127.0.0.1:9/"}]})
+    for extra in ((), ("--list-only",)):
+        doc = simulate(hookwright, project, "--command", "ls", *extra)
+        errors = [f"{list(e.absolute_path)}: {e.message}" for e in
+                  jsonschema.Draft202012Validator(schema).iter_errors(doc)]
+        assert errors == []
+    assert not jsonschema.Draft202012Validator(schema).is_valid(dict(doc, decision="maybe"))
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--tool", "Bash", "--input", '{"command": '), "--input:1:13"),
+    (("--tool", "Bash", "--input", "[1]"), "must be a JSON object"),
+    (("--command", "ls", "--input", "{}"), "both give the tool input"),
+    (("PreToolUse",), "name the tool"),
+    (("Stop", "--command", "ls"), "not about a tool call"),
+    (("pretooluse", "--command", "ls"), "did you mean PreToolUse"),
+    (("--host", "cursor", "--command", "ls"), "does not simulate cursor"),
+    (("--host", "opencode", "--command", "ls"), "does not simulate opencode"),
+])
+def test_bad_input_is_exit_2_with_a_clear_message(hookwright, home, project, args, message):
+    done = hookwright("simulate", *args, "--project", project)
+    assert done.code == 2
+    assert message in done.err
+
+
+def test_exit_0_whatever_the_hooks_decided_and_a_handler_that_cannot_start_is_its_own_line(
+        hookwright, home, project, project_settings):
+    settings(project_settings, {"hooks": [hook("exit 2"), hook("nonexistent-tool", args=["x"])]})
+    done = hookwright("simulate", "--command", "ls", "--project", project)
+    assert done.code == 0
+    assert "nonexistent-tool is not on PATH" in json.dumps(simulate(hookwright, project, "--command", "ls"))
