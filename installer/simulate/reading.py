@@ -10,7 +10,7 @@ whitespace and parses, plain text otherwise; exit 1 (or any other code) with val
 like exit 0; an answer that breaks the event's schema (a `hookSpecificOutput` without the
 right `hookEventName`, a decision the event does not accept, `updatedInput` that is not an
 object) counts for nothing at all; a timed-out hook counts for nothing; several hooks combine
-as deny > defer > ask > allow, every `additionalContext` is kept, and when two rewrite the
+as deny > defer > ask > allow, every `additionalContext` is kept (joined in the order the hooks finish), and when two rewrite the
 input differently the last to finish wins.
 """
 from __future__ import annotations
@@ -260,7 +260,8 @@ def combine(event: str, original: dict | None, readings: list[Reading], finished
     else:
         last = max(rewriters, key=lambda i: finished[i])
         tool_input, candidates = readings[last].updated_input, distinct
-    context = [] if decision == "defer" else [text for r in readings for text in r.context]
+    by_finish = sorted(range(len(readings)), key=lambda i: finished[i])  # the host joins them as they end
+    context = [] if decision == "defer" else [text for i in by_finish for text in readings[i].context]
     stoppers = [r for r in readings if r.stops_session]
     return Outcome(decision=decision, blocked=blocked, reason="\n".join(reasons) or None, tool_input=tool_input,
                    candidates=candidates, nondeterministic=len(distinct) > 1 and not blocked, context=context,

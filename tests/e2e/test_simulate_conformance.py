@@ -1,0 +1,270 @@
+"""`hookwright simulate` against the real Claude Code: every scenario runs twice, and must agree.
+
+Each scenario is a set of settings files (user, project, local; at a git root and in a
+subfolder) whose PreToolUse hooks are answer_hook.py with a spec (what to print, how to exit,
+how long to sleep), and one tool call. It runs once through `hookwright simulate` and once
+through the real CLI (pinned, headless, fake model API on 127.0.0.1), and the two must agree on:
+- the verdict: the tool ran, was denied, was asked about (refused in -p), or was deferred;
+- the input the tool ran with (a PostToolUse recorder writes it), or, when simulate says the
+  outcome is nondeterministic, that it is one of simulate's candidates;
+- the context added (the CLI sends each `additionalContext` to the model);
+- whether the session stopped (`continue: false`);
+- which hooks ran, and how often (each hook writes its name to fired.log).
+"""
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from claude_cli import run_claude
+
+pytestmark = pytest.mark.e2e
+
+HERE = Path(__file__).resolve().parent
+ANSWER = HERE / "answer_hook.py"
+MCP_SERVER = HERE / "fake_mcp_server.py"
+PY = sys.executable
+ORIGINAL = {"command": "echo ORIG", "description": "orig desc", "timeout": 60000}
+MCP_CALL = {"path": "notes/a.txt", "mode": "r"}
+RECORDER = f"{shlex.quote(PY)} -c " + shlex.quote(
+    "import json, os, sys; d = json.load(sys.stdin); "
+    "open(os.path.join(os.environ['CLAUDE_PROJECT_DIR'], 'ran.jsonl'), 'a').write(json.dumps(d['tool_input']) + '\\n')")
+
+
+def pre(**specific) -> str:
+    return json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", **specific}})
+
+
+def decide(decision: str, reason: str | None = None, **more) -> str:
+    return pre(permissionDecision=decision, permissionDecisionReason=reason or f"says {decision}", **more)
+
+
+@dataclass
+class Hook:
+    name: str
+    stdout: str = ""
+    exit: int = 0
+    stderr: str = ""
+    sleep: float = 0
+    timeout: float | None = None
+
+
+@dataclass
+class Scenario:
+    name: str
+    groups: dict[str, list[tuple[str | None, list[Hook]]]]  # file -> [(matcher, hooks)]
+    tool: str = "Bash"
+    tool_input: dict = field(default_factory=lambda: dict(ORIGINAL))
+    launch: str = "."  # the folder the CLI starts in, below the project root
+    git: bool = False
+
+
+P, L, U = "project", "local", "user"
+
+
+def one(*hooks: Hook, matcher: str | None = "Bash", where: str = P) -> dict:
+    return {where: [(matcher, list(hooks))]}
+
+
+def matcher_case(text: str | None) -> Scenario:
+    return Scenario(f"matcher {text!r}", one(Hook("m", decide("deny")), matcher=text))
+
+
+SCENARIOS = [
+    # one hook, each decision
+    Scenario("allow", one(Hook("a", decide("allow")))),
+    Scenario("deny", one(Hook("a", decide("deny", "no way")))),
+    Scenario("ask", one(Hook("a", decide("ask", "sure?")))),
+    Scenario("defer", one(Hook("a", decide("defer")))),
+    # every pair of decisions
+    Scenario("allow + deny", one(Hook("a", decide("allow")), Hook("b", decide("deny")))),
+    Scenario("deny + defer", one(Hook("a", decide("deny")), Hook("b", decide("defer")))),
+    Scenario("defer + ask", one(Hook("a", decide("defer")), Hook("b", decide("ask")))),
+    Scenario("ask + allow", one(Hook("a", decide("ask")), Hook("b", decide("allow")))),
+    Scenario("deny + ask", one(Hook("a", decide("deny")), Hook("b", decide("ask")))),
+    Scenario("defer + allow", one(Hook("a", decide("defer")), Hook("b", decide("allow")))),
+    # exit codes, with and without JSON
+    Scenario("exit 0, {}", one(Hook("a", "{}"))),
+    Scenario("exit 0, nothing", one(Hook("a"))),
+    Scenario("exit 0, invalid JSON beside a rewrite", one(
+        Hook("a", "{not json"), Hook("b", decide("allow", updatedInput={"command": "echo FROM_B"})))),
+    Scenario("exit 0, plain text", one(Hook("a", "deny this please"))),
+    Scenario("exit 0, text before the JSON", one(Hook("a", "debug: starting\n" + decide("deny")))),
+    Scenario("exit 0, whitespace before the JSON", one(Hook("a", "\n\n   " + decide("deny")))),
+    Scenario("exit 1 with stderr", one(Hook("a", exit=1, stderr="oops"))),
+    Scenario("exit 1 with a deny JSON", one(Hook("a", decide("deny", "from exit 1"), exit=1))),
+    Scenario("exit 1 with a rewrite JSON", one(Hook("a", decide("allow", updatedInput={"command": "echo X1"}), exit=1))),
+    Scenario("exit 2 with stderr", one(Hook("a", exit=2, stderr="blocked by stderr"))),
+    Scenario("exit 2 with an allow JSON", one(Hook("a", decide("allow"), exit=2, stderr="still blocked"))),
+    Scenario("exit 3 with the legacy block", one(Hook("a", json.dumps({"decision": "block", "reason": "legacy"}), exit=3))),
+    Scenario("legacy approve beside a rewrite", one(
+        Hook("a", json.dumps({"decision": "approve"})), Hook("b", decide("allow", updatedInput={"command": "echo B"})))),
+    # answers that count for nothing, and ignored names
+    Scenario("wrong hookEventName", one(Hook("a", json.dumps({"hookSpecificOutput": {
+        "hookEventName": "PostToolUse", "permissionDecision": "deny"}})))),
+    Scenario("no hookEventName", one(Hook("a", json.dumps({"hookSpecificOutput": {"permissionDecision": "deny"}})))),
+    Scenario("invalid decision value", one(Hook("a", pre(permissionDecision="block")))),
+    Scenario("updatedInput as a string", one(Hook("a", pre(permissionDecision="allow", updatedInput="echo S")))),
+    Scenario("modifiedToolInput is ignored", one(Hook("a", pre(permissionDecision="allow",
+                                                               modifiedToolInput={"command": "echo M"})))),
+    Scenario("top-level updatedInput is ignored", one(Hook("a", json.dumps({"updatedInput": {"command": "echo T"},
+                                                                             "permissionDecision": "deny"})))),
+    # timeouts
+    Scenario("a timed-out deny beside a rewrite", one(
+        Hook("slow", decide("deny"), sleep=4, timeout=1), Hook("b", decide("allow", updatedInput={"command": "echo B"})))),
+    # rewrites
+    Scenario("a rewrite that drops fields", one(Hook("a", decide("allow", updatedInput={"command": "echo changed"})))),
+    Scenario("a rewrite without a decision", one(Hook("a", pre(updatedInput={"command": "echo bare"})))),
+    Scenario("two rewrites, one much slower", one(
+        Hook("a", decide("allow", updatedInput={"command": "echo A"}), sleep=1.5),
+        Hook("b", decide("allow", updatedInput={"command": "echo B"})))),
+    Scenario("two rewrites in two groups", {P: [("Bash", [Hook("a", decide("allow", updatedInput={"command": "echo A"}))]),
+                                                ("*", [Hook("b", decide("allow", updatedInput={"command": "echo B"}))])]}),
+    Scenario("a deny beside a rewrite", one(Hook("a", decide("deny")),
+                                            Hook("b", decide("allow", updatedInput={"command": "echo B"})))),
+    # context and continue
+    Scenario("additionalContext", one(Hook("a", pre(additionalContext="CTX-one")))),
+    Scenario("two contexts, joined as they finish", one(Hook("a", pre(additionalContext="CTX-a"), sleep=0.8),
+                                                       Hook("b", pre(additionalContext="CTX-b")))),
+    Scenario("continue false with a rewrite", one(Hook("a", json.dumps({
+        "continue": False, "stopReason": "enough", "hookSpecificOutput": {
+            "hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": "echo CF"}}})))),
+    # matchers
+    *(matcher_case(text) for text in ("Bash", "Read|Bash", "Ba.*", "^Bash$", "*", "", None, "bash", "Bas",
+                                      "Bash(echo:*)")),
+    Scenario("MCP regex matcher with a rewrite", one(
+        Hook("a", decide("allow", updatedInput={"path": "/abs/notes/a.txt", "mode": "r"})), matcher="mcp__docs__.*"),
+        tool="mcp__docs__read_doc", tool_input=dict(MCP_CALL)),
+    Scenario("MCP server name alone matches nothing", one(Hook("a", decide("deny")), matcher="mcp__docs"),
+             tool="mcp__docs__read_doc", tool_input=dict(MCP_CALL)),
+    Scenario("MCP exact tool name", one(Hook("a", decide("deny")), matcher="mcp__docs__read_doc"),
+             tool="mcp__docs__read_doc", tool_input=dict(MCP_CALL)),
+    # scopes
+    Scenario("the same hook in user, project and local settings", {
+        where: [("Bash", [Hook("same", decide("allow", updatedInput={"command": "echo once"}))])] for where in (U, P, L)}),
+    Scenario("local settings at the git root and in the launch folder", {
+        "root-local": [("Bash", [Hook("root", pre(additionalContext="CTX-root"), sleep=0.5)])],
+        "root-project": [("Bash", [Hook("rootp", decide("deny"))])],
+        L: [("Bash", [Hook("sub", pre(additionalContext="CTX-sub"))])]}, launch="sub", git=True),
+]
+
+
+# ---- running a scenario both ways ------------------------------------------------------------
+
+def lay_out(scenario: Scenario, root: Path, home: Path) -> Path:
+    """The scenario's files under root; returns the launch folder."""
+    specs = root / "specs"
+    specs.mkdir()
+    launch = root / scenario.launch
+    launch.mkdir(parents=True, exist_ok=True)
+    if scenario.git:
+        subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    places = {U: home / ".claude" / "settings.json", P: launch / ".claude" / "settings.json",
+              L: launch / ".claude" / "settings.local.json", "root-local": root / ".claude" / "settings.local.json",
+              "root-project": root / ".claude" / "settings.json"}
+    files: dict[Path, dict] = {}
+    for where, groups in scenario.groups.items():
+        hooks = files.setdefault(places[where], {"hooks": {"PreToolUse": []}})["hooks"]["PreToolUse"]
+        for matcher, members in groups:
+            handlers = []
+            for hook in members:
+                spec = specs / f"{hook.name}.json"
+                spec.write_text(json.dumps({"name": hook.name, "stdout": hook.stdout, "exit": hook.exit,
+                                            "stderr": hook.stderr, "sleep": hook.sleep}))
+                handler = {"type": "command", "command": f"{shlex.quote(PY)} {ANSWER} {spec}"}
+                if hook.timeout:
+                    handler["timeout"] = hook.timeout
+                handlers.append(handler)
+            hooks.append({"hooks": handlers} if matcher is None else {"matcher": matcher, "hooks": handlers})
+    project_file = places[P]
+    files.setdefault(project_file, {"hooks": {}})["hooks"]["PostToolUse"] = [
+        {"hooks": [{"type": "command", "command": RECORDER}]}]
+    for path, data in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(data, indent=2))
+    return launch
+
+
+def take(path: Path) -> list[str]:
+    lines = path.read_text().splitlines() if path.exists() else []
+    path.unlink(missing_ok=True)
+    return lines
+
+
+@dataclass
+class Seen:
+    verdict: str  # ran | deny | ask | defer
+    ran_with: dict | None
+    context: list[str]
+    stopped: bool
+    fired: list[str]
+
+
+def through_simulate(hookwright, scenario: Scenario, launch: Path) -> tuple[Seen, dict]:
+    done = hookwright("simulate", "PreToolUse", "--tool", scenario.tool, "--input", json.dumps(scenario.tool_input),
+                      "--project", launch, "--json")
+    assert done.code == 0, done.out + done.err
+    doc = done.json
+    verdict = {"deny": "deny", "ask": "ask", "defer": "defer"}.get(doc["decision"], "ran")
+    seen = Seen(verdict, doc["tool_input"] if verdict == "ran" else None, doc["context"], doc["stops_session"],
+                sorted(take(launch / "fired.log")))
+    return seen, doc
+
+
+def through_claude(claude_cli, scenario: Scenario, launch: Path, home: Path, tmp: Path) -> Seen:
+    args: list[str] = []
+    if scenario.tool.startswith("mcp__"):
+        config = tmp / "mcp.json"
+        config.write_text(json.dumps({"mcpServers": {"docs": {"command": PY, "args": [str(MCP_SERVER),
+                                                                                      str(tmp / "mcp-calls.jsonl")]}}}))
+        args = ["--mcp-config", str(config), "--strict-mcp-config"]
+    run = run_claude(launch, home, [{"tool": scenario.tool, "input": scenario.tool_input}], extra_args=args,
+                     claude=claude_cli)
+    assert run.returncode == 0 and not run.timed_out, run.stderr
+    ran = [json.loads(line) for line in take(launch / "ran.jsonl")]
+    result = run.result or {}
+    if result.get("terminal_reason") == "tool_deferred":
+        verdict = "defer"
+    elif ran:
+        verdict = "ran"
+    else:
+        [answer] = run.tool_results
+        verdict = "deny" if "hook error" in str(answer["content"]) else "ask"
+    context = added_context(run.requests[-1]["body"]) if run.requests else []
+    return Seen(verdict, ran[0] if ran else None, context, result.get("terminal_reason") == "hook_stopped",
+                sorted(take(launch / "fired.log")))
+
+
+def added_context(body: dict) -> list[str]:
+    """The context the hooks added, as the CLI sends it to the model: a system message
+    "PreToolUse:<tool> hook additional context: <one per line, in the order they finished>"."""
+    found = []
+    for message in body.get("messages", []):
+        for block in message.get("content") if isinstance(message.get("content"), list) else []:
+            text = block.get("text", "") if isinstance(block, dict) else ""
+            if message.get("role") == "system" and " hook additional context: " in text:
+                found += text.split(" hook additional context: ", 1)[1].split("\n")
+    return found
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.name for s in SCENARIOS])
+def test_simulate_agrees_with_the_real_cli(scenario, claude_cli, hookwright, home, tmp_path):
+    root = tmp_path / "proj"
+    root.mkdir()
+    launch = lay_out(scenario, root, home)
+    simulated, doc = through_simulate(hookwright, scenario, launch)
+    real = through_claude(claude_cli, scenario, launch, home, tmp_path)
+    assert simulated.verdict == real.verdict
+    if doc["nondeterministic"]:
+        assert real.ran_with in doc["candidates"]
+    else:
+        assert simulated.ran_with == real.ran_with
+    assert simulated.context == real.context
+    assert simulated.stopped == real.stopped
+    assert simulated.fired == real.fired
