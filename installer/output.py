@@ -323,6 +323,17 @@ def _print_hooks(data: dict) -> None:
 
 
 
+SIMULATED_EFFECT = {
+    ("PostToolUse", "block"): "the tool has run; the reason goes to Claude beside its result",
+    ("PostToolUseFailure", "block"): "the tool has failed; the reason goes to Claude",
+    ("UserPromptSubmit", "block"): "the prompt is erased and never reaches Claude",
+    ("Stop", "block"): "Claude does not stop: it goes on, with the reason as its next instruction",
+    ("SubagentStop", "block"): "the subagent does not stop: it goes on, with the reason",
+    ("PermissionRequest", "allow"): "the permission is granted without asking",
+    ("PermissionRequest", "deny"): "the permission is refused",
+}
+
+
 def _print_simulation(data: dict) -> None:
     """`hookwright simulate`: each handler, what it did and how it was read, then the outcome."""
     payload = data["payload"]
@@ -363,7 +374,8 @@ def _print_simulation(data: dict) -> None:
         return
     colour = {"deny": "red", "block": "red", "defer": "yellow", "ask": "yellow", "allow": "green"}
     verdict = f"[{colour.get(data['decision'], 'white')}]{data['decision']}[/]"
-    effect = "the tool does not run" if data["blocked"] else "it runs" if "tool_name" in payload else "it goes on"
+    effect = SIMULATED_EFFECT.get((data["event"], data["decision"])) or (
+        "the tool does not run" if data["blocked"] else "it runs" if "tool_name" in payload else "it goes on")
     if data["decision"] == "ask":
         effect = "the user is asked (in claude -p nobody can answer: refused)"
     out().print(f"[bold]outcome:[/] {verdict}: {effect}" + (f"; reason: {escape(data['reason'])}" if data["reason"] else ""))

@@ -358,3 +358,59 @@ def test_exit_0_whatever_the_hooks_decided_and_a_handler_that_cannot_start_is_it
     done = hookwright("simulate", "--command", "ls", "--project", project)
     assert done.code == 0
     assert "nonexistent-tool is not on PATH" in json.dumps(simulate(hookwright, project, "--command", "ls"))
+
+
+def test_an_async_hook_runs_but_its_answer_is_never_read():
+    reading = read(BASH, "x", ran(answer(permissionDecision="deny")), background=True)
+    assert not reading.counts and "async" in reading.read_as
+
+
+def test_a_post_tool_use_block_is_feedback_the_tool_has_already_run():
+    readings = [read("PostToolUse", "x", ran(json.dumps({"decision": "block", "reason": "fix lint"}).encode()))]
+    outcome = combine("PostToolUse", ORIGINAL, readings, [0.0])
+    assert (outcome.decision, outcome.blocked, outcome.tool_input, outcome.reason) == (
+        "block", False, ORIGINAL, "fix lint")
+
+
+def test_a_permission_request_answer_is_its_decision_behaviour():
+    stdout = json.dumps({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {
+        "behavior": "allow", "updatedInput": {"command": "touch y"}}}}).encode()
+    reading = read("PermissionRequest", "x", ran(stdout))
+    assert (reading.decision, reading.updated_input) == ("allow", {"command": "touch y"})
+    assert read("PermissionRequest", "x", ran(b"", 2, b"no")).decision is None  # exit 2 is not honoured there
+
+
+def test_a_session_start_hook_matches_its_source_and_gets_an_env_file(hookwright, home, project, project_settings):
+    settings(project_settings, {"matcher": "startup", "hooks": [hook('echo "$CLAUDE_ENV_FILE"; echo started')]},
+             {"matcher": "resume", "hooks": [hook("echo resumed")]}, event="SessionStart")
+    doc = simulate(hookwright, project, "SessionStart")
+    assert doc["payload"]["source"] == "startup"
+    assert [row["fires"] for row in doc["handlers"]] == [True, False]
+    [context] = doc["context"]
+    assert context.endswith("env.sh\nstarted")
+
+
+def test_allow_managed_hooks_only_keeps_every_other_scope_from_running(hookwright, home, project, project_settings,
+                                                                      monkeypatch, tmp_path):
+    managed = tmp_path / "managed" / "managed-settings.json"
+    write_json(managed, {"allowManagedHooksOnly": True, "hooks": {BASH: [{"hooks": [hook("true managed")]}]}})
+    from installer.hosts import claude
+
+    monkeypatch.setattr(claude, "managed_paths", lambda: [managed])
+    settings(project_settings, {"hooks": [hook("exit 2")]})
+    doc = simulate(hookwright, project, "--command", "ls")
+    fires = {row["command"]: (row["fires"], row["why"]) for row in doc["handlers"]}
+    assert fires["true managed"] == (True, None)
+    assert not fires["exit 2"][0] and "allowManagedHooksOnly" in fires["exit 2"][1]
+    assert doc["decision"] == "none"
+
+
+def test_the_exec_form_is_spawned_without_a_shell_with_its_placeholders_filled():
+    from installer.simulate.running import command_line
+
+    argv, why = command_line({"command": "python3", "args": ["${CLAUDE_PROJECT_DIR}/h.py", "$HOME"]},
+                             {"PATH": "/usr/bin:/bin", "CLAUDE_PROJECT_DIR": "/p"})
+    assert why is None and argv[0].endswith("/python3") and argv[1:] == ["/p/h.py", "$HOME"]
+    argv, _ = command_line({"command": "echo hi"}, {"PATH": "/usr/bin:/bin"})
+    assert argv[1:] == ["-c", "echo hi"] and argv[0].endswith(("bash", "sh"))
+    assert command_line({"command": "nope-xyz", "args": []}, {"PATH": "/usr/bin"}) == (None, "nope-xyz is not on PATH")

@@ -37,7 +37,7 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
              list_only: bool = False) -> Result:
     from installer.doctor import run
     from installer.doctor.facts import CLAUDE_EVENTS, FOLDED_CLAUDE_EVENTS, fold
-    from installer.hosts.claude_protocol import protocol
+    from installer.hosts.claude_protocol import ENV_FILE_EVENTS, protocol
     from installer.simulate import firing, reading, running
 
     if host is not None and host not in HOSTS:
@@ -78,9 +78,12 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
         selected = firing.select(ctx, event, payload)
         to_run = [s.handler for s in selected if s.runs and s.simulated]
         env = _environment(ctx)
+        if event in ENV_FILE_EVENTS:
+            env["CLAUDE_ENV_FILE"] = str(Path(scratch) / "env.sh")
         raws = [] if list_only else running.run_all(to_run, json.dumps(payload).encode(), project, env)
     raw_of = dict(zip(map(id, to_run), raws))
-    read_of = {id(h): reading.read(event, h.command or "", raw_of[id(h)]) for h in to_run if id(h) in raw_of}
+    read_of = {id(h): reading.read(event, h.command or "", raw_of[id(h)], background=h.value.get("async") is True
+                                   or h.value.get("asyncRewake") is True) for h in to_run if id(h) in raw_of}
     outcome = None if list_only else reading.combine(
         event, payload.get("tool_input") if rules.tool_event else None, [read_of[id(h)] for h in to_run],
         [r.finished for r in raws])
@@ -151,8 +154,7 @@ def _payload(event: str, project: Path, tool: str | None, tool_input: dict | Non
         payload["tool_input"] = tool_input if tool_input is not None else {}
         if event != "PermissionRequest":
             payload["tool_use_id"] = f"toolu_{uuid.uuid4().hex[:24]}"
-    if protocol(event).stop_event:
-        payload["stop_hook_active"] = False
+    payload.update(protocol(event).defaults)
     payload.update(extra)
     if tool is not None:
         payload["tool_name"] = tool

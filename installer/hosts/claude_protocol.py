@@ -42,6 +42,8 @@ class EventProtocol(NamedTuple):
     specific_fields: frozenset[str] = frozenset()  # hookSpecificOutput fields besides hookEventName
     tool_event: bool = False  # its payload carries tool_name and tool_input
     stop_event: bool = False  # a block keeps Claude going (the payload carries stop_hook_active)
+    after_the_fact: bool = False  # the action has happened: a "block" is feedback to Claude, not a stop
+    defaults: tuple[tuple[str, object], ...] = ()  # payload fields a simulated call gets unless given
 
 
 _BLOCK = frozenset({"block"})
@@ -53,25 +55,27 @@ PROTOCOL: dict[str, EventProtocol] = {
         specific_fields=frozenset({"permissionDecision", "permissionDecisionReason", "updatedInput",
                                    "additionalContext"}), tool_event=True),
     "PermissionRequest": EventProtocol(IGNORED, specific_fields=frozenset({"decision"}), tool_event=True),
-    "PostToolUse": EventProtocol(FEEDBACK, decisions=_BLOCK, tool_event=True, specific_fields=frozenset(
+    "PostToolUse": EventProtocol(FEEDBACK, decisions=_BLOCK, tool_event=True, after_the_fact=True,
+                                 defaults=(("tool_response", {}),), specific_fields=frozenset(
         {"additionalContext", "classifierContext", "updatedToolOutput", "updatedMCPToolOutput"})),
-    "PostToolUseFailure": EventProtocol(FEEDBACK, decisions=_BLOCK, tool_event=True,
+    "PostToolUseFailure": EventProtocol(FEEDBACK, decisions=_BLOCK, tool_event=True, after_the_fact=True,
+                                        defaults=(("error", ""), ("is_interrupt", False)),
                                         specific_fields=frozenset({"additionalContext"})),
     "PermissionDenied": EventProtocol(NOT_READ, tool_event=True, specific_fields=frozenset({"retry"})),
     "PostToolBatch": EventProtocol(BLOCKS, decisions=_BLOCK, specific_fields=frozenset({"additionalContext"})),
-    "UserPromptSubmit": EventProtocol(BLOCKS, CONTEXT, decisions=_BLOCK, specific_fields=frozenset(
+    "UserPromptSubmit": EventProtocol(BLOCKS, CONTEXT, decisions=_BLOCK, defaults=(("prompt", ""),), specific_fields=frozenset(
         {"additionalContext", "sessionTitle", "suppressOriginalPrompt"})),
     "UserPromptExpansion": EventProtocol(BLOCKS, CONTEXT, decisions=_BLOCK,
                                          specific_fields=frozenset({"additionalContext"})),
     "Stop": EventProtocol(BLOCKS, decisions=_BLOCK, specific_fields=frozenset({"additionalContext"}),
-                          stop_event=True),
+                          stop_event=True, defaults=(("stop_hook_active", False), ("last_assistant_message", ""))),
     "SubagentStop": EventProtocol(BLOCKS, decisions=_BLOCK, specific_fields=frozenset({"additionalContext"}),
-                                  stop_event=True),
-    "SessionStart": EventProtocol(NOT_READ, CONTEXT, specific_fields=frozenset(
+                                  stop_event=True, defaults=(("stop_hook_active", False), ("agent_type", ""))),
+    "SessionStart": EventProtocol(NOT_READ, CONTEXT, defaults=(("source", "startup"),), specific_fields=frozenset(
         {"additionalContext", "initialUserMessage", "sessionTitle", "watchPaths", "reloadSkills"})),
-    "Setup": EventProtocol(NOT_READ, specific_fields=frozenset({"additionalContext"})),
+    "Setup": EventProtocol(NOT_READ, defaults=(("trigger", "init"),), specific_fields=frozenset({"additionalContext"})),
     "SubagentStart": EventProtocol(NOT_READ, specific_fields=frozenset({"additionalContext"})),
-    "PreCompact": EventProtocol(BLOCKS, decisions=_BLOCK),
+    "PreCompact": EventProtocol(BLOCKS, decisions=_BLOCK, defaults=(("trigger", "manual"), ("custom_instructions", ""))),
     "ConfigChange": EventProtocol(BLOCKS, decisions=_BLOCK),
     "TeammateIdle": EventProtocol(BLOCKS),
     "TaskCompleted": EventProtocol(BLOCKS),
@@ -84,6 +88,8 @@ PROTOCOL: dict[str, EventProtocol] = {
                                     permission_decisions=frozenset({"allow", "deny", "ask"})),
 }
 NO_DECISION = EventProtocol(NOT_READ)  # Notification, SessionEnd, PostCompact, StopFailure, CwdChanged...
+# the events whose hooks get CLAUDE_ENV_FILE, a file whose `export` lines the session keeps (hooks.md §10)
+ENV_FILE_EVENTS = frozenset({"SessionStart", "Setup", "CwdChanged", "FileChanged"})
 
 
 def protocol(event: str) -> EventProtocol:

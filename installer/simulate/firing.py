@@ -47,12 +47,20 @@ def select(ctx: Context, event: str, payload: dict) -> list[Selected]:
     it runs on `payload`."""
     disabled = hooks_disabled_by(ctx.files)
     managed_off = any(f.scope == "managed" for f in disabled)
+    managed_only = next((f for f in ctx.files if f.scope == "managed" and f.document is not None
+                         and isinstance(f.document.data, dict) and f.document.data.get("allowManagedHooksOnly") is True),
+                        None)
+    forced = {p.id for p in ctx.plugins if p.enabled_in.scope == "managed"}
     found: list[Selected] = []
     for handler in ctx.handlers:
         if handler.file.host != "claude" or handler.event != event:
             continue
         if disabled and (managed_off or handler.file.scope != "managed"):
             found.append(Selected(handler, False, f"disableAllHooks is on in {disabled[0].path}"))
+            continue
+        if managed_only and handler.file.scope != "managed" and handler.file.plugin not in forced:
+            found.append(Selected(handler, False, f"allowManagedHooksOnly is on in {managed_only.path}: "
+                                                  "only managed hooks run"))
             continue
         miss = _misses(handler, event, payload)
         if miss:

@@ -59,9 +59,13 @@ class Reading:
             or self.stops_session
 
 
-def read(event: str, command: str, run: RawRun) -> Reading:
-    """What Claude Code makes of `run`, the answer of the handler `command` to `event`."""
+def read(event: str, command: str, run: RawRun, background: bool = False) -> Reading:
+    """What Claude Code makes of `run`, the answer of the handler `command` to `event`
+    (`background`: an `async` handler, which the host does not wait for)."""
     rules = protocol(event)
+    if background:
+        return Reading("async: it runs in the background, and its answer is never read",
+                       warnings=["an async hook cannot block, rewrite or add context: the call does not wait for it"])
     if run.start_error is not None:
         return Reading("could not start: the call goes on", warnings=[run.start_error])
     if run.timed_out:
@@ -245,7 +249,7 @@ def combine(event: str, original: dict | None, readings: list[Reading], finished
     """The combined answer of `readings` (in configuration order); `finished`: when each ended."""
     decisions = [r.decision for r in readings]
     decision = next((d for d in (*PRECEDENCE, "block") if d in decisions), "none")
-    blocked = decision in ("deny", "defer", "block")
+    blocked = decision in ("deny", "defer", "block") and not protocol(event).after_the_fact
     deciders = [i for i, d in enumerate(decisions) if d == decision and decision != "none"]
     reasons = [readings[i].reason for i in deciders if readings[i].reason]
     rewriters = [i for i, r in enumerate(readings) if r.updated_input is not None and r.decision not in ("deny",)]
@@ -253,7 +257,9 @@ def combine(event: str, original: dict | None, readings: list[Reading], finished
     for i in rewriters:
         if readings[i].updated_input not in distinct:
             distinct.append(readings[i].updated_input)
-    if blocked or original is None:
+    if protocol(event).after_the_fact:  # the tool has run, with the input it was given
+        tool_input, candidates = original, [original]
+    elif blocked or original is None:
         tool_input, candidates = None, [None] if original is not None else []
     elif not distinct:
         tool_input, candidates = original, [original]

@@ -53,6 +53,7 @@ class Hook:
     stderr: str = ""
     sleep: float = 0
     timeout: float | None = None
+    fields: dict = field(default_factory=dict)  # more handler fields (async...)
 
 
 @dataclass
@@ -115,6 +116,26 @@ SCENARIOS = [
                                                                modifiedToolInput={"command": "echo M"})))),
     Scenario("top-level updatedInput is ignored", one(Hook("a", json.dumps({"updatedInput": {"command": "echo T"},
                                                                              "permissionDecision": "deny"})))),
+    Scenario("a top-level decision deny", one(Hook("a", json.dumps({"decision": "deny", "reason": "top"})))),
+    Scenario("continue false beside a wrong hookEventName", one(Hook("a", json.dumps({
+        "continue": False, "hookSpecificOutput": {"hookEventName": "Stop", "permissionDecision": "deny"}})))),
+    Scenario("continue given as a string", one(Hook("a", json.dumps({
+        "continue": "no", "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}})))),
+    Scenario("updatedInput as a list", one(Hook("a", pre(permissionDecision="allow", updatedInput=["echo L"])))),
+    Scenario("additionalContext as a number beside a deny", one(Hook("a", pre(permissionDecision="deny",
+                                                                               additionalContext=5)))),
+    Scenario("a deny reason given as a number", one(Hook("a", pre(permissionDecision="deny",
+                                                                   permissionDecisionReason=7)))),
+    Scenario("an async deny", one(Hook("a", decide("deny"), fields={"async": True}))),
+    Scenario("additionalContext beside a deny", one(Hook("a", decide("deny", additionalContext="CTX-one")))),
+    Scenario("additionalContext beside an ask", one(Hook("a", decide("ask", additionalContext="CTX-one")))),
+    Scenario("a rewrite beside an ask", one(Hook("a", decide("ask", updatedInput={"command": "echo ASKED"})))),
+    Scenario("a systemMessage and suppressOutput", one(Hook("a", json.dumps({
+        "systemMessage": "hello user", "suppressOutput": True, "hookSpecificOutput": {
+            "hookEventName": "PreToolUse", "permissionDecision": "deny"}})))),
+    Scenario("exit 2 with nothing on stderr", one(Hook("a", exit=2))),
+    Scenario("a deny and continue false", one(Hook("a", json.dumps({
+        "continue": False, "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}})))),
     # timeouts
     Scenario("a timed-out deny beside a rewrite", one(
         Hook("slow", decide("deny"), sleep=4, timeout=1), Hook("b", decide("allow", updatedInput={"command": "echo B"})))),
@@ -180,6 +201,7 @@ def lay_out(scenario: Scenario, root: Path, home: Path) -> Path:
                 handler = {"type": "command", "command": f"{shlex.quote(PY)} {ANSWER} {spec}"}
                 if hook.timeout:
                     handler["timeout"] = hook.timeout
+                handler.update(hook.fields)
                 handlers.append(handler)
             hooks.append({"hooks": handlers} if matcher is None else {"matcher": matcher, "hooks": handlers})
     project_file = places[P]
@@ -233,9 +255,11 @@ def through_claude(claude_cli, scenario: Scenario, launch: Path, home: Path, tmp
         verdict = "defer"
     elif ran:
         verdict = "ran"
-    else:
+    elif run.tool_results:
         [answer] = run.tool_results
         verdict = "deny" if "hook error" in str(answer["content"]) else "ask"
+    else:  # the session stopped before any result was sent: a denial, if any, is listed
+        verdict = "deny" if run.permission_denials else "ran"
     context = added_context(run.requests[-1]["body"]) if run.requests else []
     return Seen(verdict, ran[0] if ran else None, context, result.get("terminal_reason") == "hook_stopped",
                 sorted(take(launch / "fired.log")))
