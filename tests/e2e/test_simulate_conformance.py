@@ -292,3 +292,58 @@ def test_simulate_agrees_with_the_real_cli(scenario, claude_cli, hookwright, hom
     assert simulated.context == real.context
     assert simulated.stopped == real.stopped
     assert simulated.fired == real.fired
+
+
+# ---- events without a tool -----------------------------------------------------------------------
+
+@dataclass
+class EventScenario:
+    name: str
+    event: str
+    hook: Hook
+    payload: dict = field(default_factory=dict)
+
+
+EVENT_SCENARIOS = [
+    EventScenario("prompt: plain stdout is context", "UserPromptSubmit", Hook("p", "CTX-plain")),
+    EventScenario("prompt: additionalContext", "UserPromptSubmit", Hook("p", json.dumps({"hookSpecificOutput": {
+        "hookEventName": "UserPromptSubmit", "additionalContext": "CTX-json"}}))),
+    EventScenario("prompt: exit 2 erases the prompt", "UserPromptSubmit", Hook("p", exit=2, stderr="no prompts")),
+    EventScenario("prompt: decision block", "UserPromptSubmit", Hook("p", json.dumps({"decision": "block",
+                                                                                       "reason": "not this"}))),
+    EventScenario("prompt: exit 1 goes on", "UserPromptSubmit", Hook("p", exit=1, stderr="oops")),
+    EventScenario("prompt: wrong hookEventName", "UserPromptSubmit", Hook("p", json.dumps({"hookSpecificOutput": {
+        "hookEventName": "PreToolUse", "additionalContext": "CTX-lost"}}))),
+    EventScenario("stop: decision block keeps Claude going", "Stop", Hook("s", json.dumps({"decision": "block",
+                                                                                            "reason": "go on"}))),
+    EventScenario("stop: plain stdout is not context", "Stop", Hook("s", "CTX-stop")),
+    EventScenario("stop: exit 2 keeps Claude going", "Stop", Hook("s", exit=2, stderr="not yet")),
+]
+
+
+@pytest.mark.parametrize("scenario", EVENT_SCENARIOS, ids=[s.name for s in EVENT_SCENARIOS])
+def test_simulate_agrees_with_the_real_cli_on_events_without_a_tool(scenario, claude_cli, hookwright, home, tmp_path):
+    project = tmp_path / "proj"
+    (project / ".claude").mkdir(parents=True)
+    spec = tmp_path / "spec.json"
+    hook = scenario.hook
+    spec.write_text(json.dumps({"name": hook.name, "stdout": hook.stdout, "exit": hook.exit, "stderr": hook.stderr}))
+    command = f"{shlex.quote(PY)} {ANSWER} {spec}"
+    (project / ".claude" / "settings.json").write_text(json.dumps(
+        {"hooks": {scenario.event: [{"hooks": [{"type": "command", "command": command}]}]}}))
+    done = hookwright("simulate", scenario.event, "--project", project, "--json")
+    assert done.code == 0, done.out + done.err
+    doc = done.json
+    take(project / "fired.log")
+    run = run_claude(project, home, ["first", "second"], claude=claude_cli)
+    assert run.returncode == 0 and not run.timed_out, run.stderr
+    if scenario.event == "UserPromptSubmit":
+        real_blocked = not run.requests  # the prompt never reached the model
+    else:
+        real_blocked = len(run.requests) > 1  # Claude was sent back to work
+    assert doc["blocked"] == real_blocked
+    first = json.dumps(run.requests[0]["body"]) if run.requests else ""
+    for text in doc["context"]:
+        assert text in first
+    for text in ("CTX-plain", "CTX-json", "CTX-lost", "CTX-stop"):
+        assert (text in first) == (text in doc["context"])
