@@ -137,7 +137,8 @@ def permission_rule_matches(rule: str, payload: dict) -> bool:
         return False
     if spec is None or spec in ("", "*"):
         return True
-    tool_input = payload.get("tool_input") if isinstance(payload.get("tool_input"), dict) else {}
+    given = payload.get("tool_input")
+    tool_input: dict = given if isinstance(given, dict) else {}
     if name == "Bash" and isinstance(tool_input.get("command"), str):
         command = tool_input["command"].strip()
         if spec.endswith(":*"):

@@ -251,9 +251,9 @@ def combine(event: str, original: dict | None, readings: list[Reading], finished
     decision = next((d for d in (*PRECEDENCE, "block") if d in decisions), "none")
     blocked = decision in ("deny", "defer", "block") and not protocol(event).after_the_fact
     deciders = [i for i, d in enumerate(decisions) if d == decision and decision != "none"]
-    reasons = [readings[i].reason for i in deciders if readings[i].reason]
+    reasons = [reason for i in deciders if (reason := readings[i].reason)]
     rewriters = [i for i, r in enumerate(readings) if r.updated_input is not None and r.decision not in ("deny",)]
-    distinct: list[dict] = []
+    distinct: list[dict | None] = []
     for i in rewriters:
         if readings[i].updated_input not in distinct:
             distinct.append(readings[i].updated_input)

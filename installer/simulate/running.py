@@ -23,7 +23,7 @@ MAX_OUTPUT = 1024 * 1024  # what is kept of each stream
 
 def timeout_of(handler: Handler) -> float:
     value = timeout_seconds(handler.value.get("timeout"))
-    return value or hosts.of("claude").default_timeout("command", handler.event) or 600.0
+    return value or hosts.get("claude").default_timeout("command", handler.event) or 600.0
 
 
 def run_all(handlers: list[Handler], stdin: bytes, project: Path, env: dict[str, str]) -> list[RawRun]:
@@ -53,19 +53,19 @@ def run_one(handler: Handler, stdin: bytes, project: Path, env: dict[str, str]) 
     try:
         proc = subprocess.Popen(argv, cwd=project, env=child, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, start_new_session=True)
-    except OSError as err:
-        return RawRun(None, start_error=f"could not start {argv[0]}: {err.strerror or err}")
+    except OSError as error:
+        return RawRun(None, start_error=f"could not start {argv[0]}: {error.strerror or error}")
     try:
-        out, err = proc.communicate(stdin, timeout=timeout)
+        stdout, stderr = proc.communicate(stdin, timeout=timeout)
         timed_out = False
     except subprocess.TimeoutExpired:
         _kill(proc)
-        out, err = proc.communicate()
+        stdout, stderr = proc.communicate()
         timed_out = True
     finally:
         _kill(proc)
     end = time.monotonic()
-    return RawRun(None if timed_out else proc.returncode, out[:MAX_OUTPUT], err[:MAX_OUTPUT], end - start, end,
+    return RawRun(None if timed_out else proc.returncode, stdout[:MAX_OUTPUT], stderr[:MAX_OUTPUT], end - start, end,
                   timed_out=timed_out)
 
 
