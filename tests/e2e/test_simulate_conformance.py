@@ -166,6 +166,9 @@ SCENARIOS = [
              tool="mcp__docs__read_doc", tool_input=dict(MCP_CALL)),
     Scenario("MCP exact tool name", one(Hook("a", decide("deny")), matcher="mcp__docs__read_doc"),
              tool="mcp__docs__read_doc", tool_input=dict(MCP_CALL)),
+    Scenario("an if that matches the command", one(Hook("a", decide("deny"), fields={"if": "Bash(echo *)"}))),
+    Scenario("an if that does not", one(Hook("a", decide("deny"), fields={"if": "Bash(git *)"}))),
+    Scenario("an if on another tool", one(Hook("a", decide("deny"), fields={"if": "Read"}), matcher="*")),
     # scopes
     Scenario("the same hook in user, project and local settings", {
         where: [("Bash", [Hook("same", decide("allow", updatedInput={"command": "echo once"}))])] for where in (U, P, L)}),
