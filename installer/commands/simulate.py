@@ -36,23 +36,11 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
              project: Path | None = None, host: str | None = None, permission_mode: str = "default",
              list_only: bool = False) -> Result:
     from installer.doctor import run
-    from installer.doctor.facts import CLAUDE_EVENTS, FOLDED_CLAUDE_EVENTS, fold
     from installer.hosts.claude_protocol import ENV_FILE_EVENTS, protocol
     from installer.simulate import firing, reading, running
 
-    if host is not None and host not in HOSTS:
-        raise HookwrightError(f"simulate does not know host {host!r}", hint=f"use --host {' or '.join(HOSTS)}")
-    if host in NOT_SIMULATED:
-        raise HookwrightError(f"simulate does not simulate {host}: {NOT_SIMULATED[host]}",
-                              hint="simulate runs Claude Code's hooks (--host claude)")
+    _check_choices(event, host, permission_mode)
     event = event or "PreToolUse"
-    if event not in CLAUDE_EVENTS:
-        close = FOLDED_CLAUDE_EVENTS.get(fold(event))
-        raise HookwrightError(f"{event!r} is not a Claude Code hook event",
-                              hint=f"did you mean {close}?" if close else "see claude-code-hooks.md §2.1 for the list")
-    if permission_mode not in PERMISSION_MODES:
-        raise HookwrightError(f"{permission_mode!r} is not a permission mode",
-                              hint=f"use one of {', '.join(PERMISSION_MODES)}")
     project = (project or Path.cwd()).resolve()
     if not project.is_dir():
         raise HookwrightError("the project folder does not exist", path=project, hint="check --project")
@@ -97,6 +85,23 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
     if unreadable:
         data["unreadable"] = unreadable
     return Result("simulate", "simulated" if not list_only else "listed", data=data)
+
+
+def _check_choices(event: str | None, host: str | None, permission_mode: str) -> None:
+    from installer.doctor.facts import CLAUDE_EVENTS, FOLDED_CLAUDE_EVENTS, fold
+
+    if host is not None and host not in HOSTS:
+        raise HookwrightError(f"simulate does not know host {host!r}", hint=f"use --host {' or '.join(HOSTS)}")
+    if host in NOT_SIMULATED:
+        raise HookwrightError(f"simulate does not simulate {host}: {NOT_SIMULATED[host]}",
+                              hint="simulate runs Claude Code's hooks (--host claude)")
+    if event is not None and event not in CLAUDE_EVENTS:
+        close = FOLDED_CLAUDE_EVENTS.get(fold(event))
+        raise HookwrightError(f"{event!r} is not a Claude Code hook event",
+                              hint=f"did you mean {close}?" if close else "see claude-code-hooks.md §2.1 for the list")
+    if permission_mode not in PERMISSION_MODES:
+        raise HookwrightError(f"{permission_mode!r} is not a permission mode",
+                              hint=f"use one of {', '.join(PERMISSION_MODES)}")
 
 
 def _tool_input(text: str | None, file: Path | None, command: str | None) -> dict | None:
