@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 import weakref
@@ -29,6 +28,7 @@ from pathlib import Path
 
 from installer.doctor import handler_facts
 from installer.doctor.model import Context, Handler, timeout_seconds
+from installer.simulate.running import exec_form, kill_group
 
 TIMEOUT = 5.0
 DEFAULT_TIMEOUT = 600.0  # a command hook's timeout when it sets none (hooks.md §3)
@@ -153,15 +153,15 @@ def probe_handler(handler: Handler, tool: str, timeout: float | None = None) -> 
         try:
             proc = subprocess.Popen(argv, cwd=project, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE, start_new_session=True)
-        except OSError as err:
-            return ProbeResult("failed", f"could not start: {err.strerror or err}", tool=tool)
+        except OSError as error:
+            return ProbeResult("failed", f"could not start: {error.strerror or error}", tool=tool)
         try:
             out, err = proc.communicate(stdin, timeout=timeout)
         except subprocess.TimeoutExpired:
-            _kill(proc)
+            kill_group(proc)
             return ProbeResult("timeout", "no answer", tool=tool, timeout=timeout)
         finally:
-            _kill(proc)
+            kill_group(proc)
         result = classify(out[:MAX_OUTPUT], err[:MAX_OUTPUT], proc.returncode)
         return ProbeResult(result.outcome, result.detail, result.why, tool, result.exit_code, timeout)
 
@@ -170,28 +170,7 @@ def _argv(value: dict, command: str, env: dict) -> list[str] | None:
     args = value.get("args")
     if args is None:
         return ["/bin/sh", "-c", command]
-    words = [command, *(a for a in args if isinstance(a, str))]
-    substitutions = {"CLAUDE_PROJECT_DIR": env["CLAUDE_PROJECT_DIR"], "CLAUDE_PLUGIN_ROOT": env.get("CLAUDE_PLUGIN_ROOT")}
-    for name, replacement in substitutions.items():
-        if replacement:
-            words = [w.replace("${" + name + "}", replacement) for w in words]
-    if "/" not in words[0]:
-        found = shutil.which(words[0], path=env["PATH"])
-        if found is None:
-            return None
-        words[0] = found
-    return words
-
-
-def _kill(proc: subprocess.Popen) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError, OSError):
-        pass
-    try:
-        proc.wait(timeout=2)
-    except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not fail
-        pass
+    return exec_form(command, args, env)[0]
 
 
 def _mirror_scripts(handler: Handler, project: Path, home: Path) -> None:

@@ -23,7 +23,6 @@ from installer.hosts.claude_protocol import (BLOCKS, CONTEXT, FAILS, FEEDBACK, P
                                              protocol)
 
 PRECEDENCE = ("deny", "defer", "ask", "allow")  # the most restrictive answer applies
-EXCERPT = 400  # characters of stdout and stderr kept in the report
 
 
 class RawRun(NamedTuple):

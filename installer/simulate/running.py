@@ -59,11 +59,11 @@ def run_one(handler: Handler, stdin: bytes, project: Path, env: dict[str, str]) 
         stdout, stderr = proc.communicate(stdin, timeout=timeout)
         timed_out = False
     except subprocess.TimeoutExpired:
-        _kill(proc)
+        kill_group(proc)
         stdout, stderr = proc.communicate()
         timed_out = True
     finally:
-        _kill(proc)
+        kill_group(proc)
     end = time.monotonic()
     return RawRun(None if timed_out else proc.returncode, stdout[:MAX_OUTPUT], stderr[:MAX_OUTPUT], end - start, end,
                   timed_out=timed_out)
@@ -83,6 +83,12 @@ def command_line(value: dict, env: dict[str, str]) -> tuple[list[str] | None, st
                 None, "its shell is powershell, which is not installed here")
         shell = shutil.which("bash", path=env.get("PATH")) or "/bin/sh"
         return [shell, "-c", command], None
+    return exec_form(command, args, env)
+
+
+def exec_form(command: str, args: list, env: dict[str, str]) -> tuple[list[str] | None, str | None]:
+    """The exec form's argv: no shell, `${CLAUDE_PROJECT_DIR}` and `${CLAUDE_PLUGIN_ROOT}` filled
+    in, the executable looked up on PATH (or why it cannot be)."""
     words = [command, *(a for a in args if isinstance(a, str))]
     for name in ("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT"):
         if env.get(name):
@@ -95,7 +101,8 @@ def command_line(value: dict, env: dict[str, str]) -> tuple[list[str] | None, st
     return words, None
 
 
-def _kill(proc: subprocess.Popen) -> None:
+def kill_group(proc: subprocess.Popen) -> None:
+    """Kill the handler and everything it started in its session, and reap it."""
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except OSError:
