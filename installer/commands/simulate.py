@@ -155,16 +155,13 @@ def _payload(event: str, project: Path, tool: str | None, tool_input: dict | Non
     payload: dict[str, Any] = {"session_id": str(uuid.uuid4()), "transcript_path": str(transcript),
                                "cwd": str(project), "permission_mode": permission_mode, "hook_event_name": event}
     if protocol(event).tool_event:
-        payload["tool_name"] = tool
-        payload["tool_input"] = tool_input if tool_input is not None else {}
+        payload["tool_input"] = {}
         if event != "PermissionRequest":
             payload["tool_use_id"] = f"toolu_{uuid.uuid4().hex[:24]}"
     payload.update(protocol(event).defaults)
     payload.update(extra)
-    if tool is not None:
-        payload["tool_name"] = tool
-    if tool_input is not None:
-        payload["tool_input"] = tool_input
+    payload.update((name, value) for name, value in (("tool_name", tool), ("tool_input", tool_input))
+                   if value is not None)  # the flags win
     return payload
 
 

@@ -97,7 +97,7 @@ def read(event: str, command: str, run: RawRun, background: bool = False) -> Rea
     if run.exit_code != 0:
         first = stderr.splitlines()[0] if stderr else "no stderr"
         return Reading(f"exit {run.exit_code}: a non-blocking error, the call goes on ({first})",
-                       warnings=[] if not not_json else [not_json])
+                       warnings=[not_json] if not_json else [])
     if not stdout.strip():
         return Reading("nothing on stdout: no say")
     if rules.plain_stdout == CONTEXT:
@@ -216,8 +216,9 @@ def _block(event: str) -> str:
 
 
 def _exit_2(event: str) -> str:
-    return {FEEDBACK: "the action has happened; stderr goes to Claude",
-            BLOCKS: "blocks"}.get(protocol(event).exit_2, "nothing: a non-blocking error")
+    if protocol(event).exit_2 == FEEDBACK:
+        return "the action has happened; stderr goes to Claude"
+    return "nothing: a non-blocking error"
 
 
 def _kind(value: Any) -> str:
