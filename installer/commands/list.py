@@ -43,14 +43,12 @@ def effective_view(ctx) -> dict:
     for handler in ctx.handlers:
         value = handler.value
         kind = handler_facts.kind(handler)
-        position = handler.file.position(handler.keys)
         row = {
             "host": handler.file.host,
             "event": handler.event,
             "matcher": handler.matcher if handler.matcher not in (None, "") else "*",
             "if": value.get("if") if isinstance(value, dict) and isinstance(value.get("if"), str) else None,
-            "source": {"path": str(handler.file.path), "scope": handler.file.scope, "plugin": handler.file.plugin,
-                       "line": position[0], "column": position[1]},
+            "source": handler.source(),
             "owner": f"{handler.owner[0]}" if handler.owner else "foreign",
             "hook": handler.owner[1] if handler.owner else None,
             "type": kind if kind else "invalid (a bare string)",
@@ -61,7 +59,7 @@ def effective_view(ctx) -> dict:
         }
         copy = runs_as.get(id(handler))
         if copy is not None:
-            kept = f"{copy.of.file.path}:{copy.of.file.position(copy.of.keys)[0]}"
+            kept = copy.of.where
             row["deduplicated"] = f"runs once, as {kept}" if copy.covered else f"runs once with {kept} where both match"
         rows.append(row)
     rows.sort(key=lambda r: (r["host"], event_order.get(r["event"], len(event_order)), r["event"], r["matcher"],

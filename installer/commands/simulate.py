@@ -183,11 +183,9 @@ def _handler_json(selected, raw, read) -> dict:
     from installer.simulate import running
 
     handler = selected.handler
-    line, column = handler.file.position(handler.keys)
     value = handler.value if isinstance(handler.value, dict) else {}
     row: dict[str, Any] = {
-        "source": {"path": str(handler.file.path), "scope": handler.file.scope, "plugin": handler.file.plugin,
-                   "line": line, "column": column},
+        "source": handler.source(),
         "type": value.get("type"), "command": value.get("command"), "args": value.get("args"),
         "matcher": handler.matcher, "timeout": running.timeout_of(handler) if value.get("type") == "command" else None,
         "fires": selected.runs, "simulated": selected.simulated and selected.runs, "why": selected.why,
@@ -215,9 +213,5 @@ def _outcome_json(outcome, handlers) -> dict:
             "tool_input": outcome.tool_input, "candidates": outcome.candidates,
             "nondeterministic": outcome.nondeterministic, "context": outcome.context,
             "stops_session": outcome.stops_session, "stop_reason": outcome.stop_reason,
-            "decided_by": [_name(handlers[i]) for i in outcome.deciders],
-            "rewritten_by": [_name(handlers[i]) for i in outcome.rewriters]}
-
-
-def _name(handler) -> str:
-    return f"{handler.file.path}:{handler.file.position(handler.keys)[0]}"
+            "decided_by": [handlers[i].where for i in outcome.deciders],
+            "rewritten_by": [handlers[i].where for i in outcome.rewriters]}

@@ -137,6 +137,17 @@ class Handler:
     def command(self) -> str | None:
         return self.value.get("command") if isinstance(self.value, dict) else None
 
+    @property
+    def where(self) -> str:
+        """`file:line`, as a report names the handler."""
+        return f"{self.file.path}:{self.file.position(self.keys)[0]}"
+
+    def source(self) -> dict:
+        """Where the handler is, as `list --json` and `simulate --json` give it."""
+        line, column = self.file.position(self.keys)
+        return {"path": str(self.file.path), "scope": self.file.scope, "plugin": self.file.plugin,
+                "line": line, "column": column}
+
 
 class Finding(NamedTuple):
     rule: str

@@ -108,9 +108,8 @@ def _once_per_command(found: list[Selected]) -> list[Selected]:
         key = dedup.dedup_key(selected.handler) if selected.runs else None
         unit = dedup.runs_with(selected.handler) if key else None
         if key is not None and (unit, key) in first:
-            other = first[(unit, key)]
-            where = f"{other.file.path}:{other.file.position(other.keys)[0]}"
-            kept.append(selected._replace(runs=False, why=f"the same command fires from {where}: it runs once"))
+            kept.append(selected._replace(runs=False, why=f"the same command fires from {first[(unit, key)].where}: "
+                                                            "it runs once"))
             continue
         if key is not None:
             first[(unit, key)] = selected.handler
