@@ -309,15 +309,14 @@ def _print_hooks(data: dict) -> None:
         if heading != current:
             current = heading
             out().print(f"[bold]{escape(row['event'])}[/] [dim]({row['host']})[/]")
-        src = row["source"]
-        where = f"{src['path']}:{src['line']}" + (f" [plugin {src['plugin']}]" if src["plugin"] else "")
+        where = _source(row["source"])
         timeout = row["timeout"]["seconds"]
         shown_timeout = "-" if timeout is None else f"{timeout:g}s" + (" (default)" if row["timeout"]["default"] else "")
         rewrite = row["rewrites_input"]["status"]
         owner = row["owner"] + (f"/{row['hook']}" if row["hook"] else "")
         dedup = f" [dim]({escape(row['deduplicated'])})[/]" if row["deduplicated"] else ""
         out().print(f"  {_column(shown_matcher[id(row)], matcher_width)} {_column(owner, 28)} {row['type']:<8} {shown_timeout:<14} "
-                  f"rewrites: [{colour.get(rewrite, 'white')}]{rewrite}[/]  {src['scope']}  {escape(where)}{dedup}")
+                  f"rewrites: [{colour.get(rewrite, 'white')}]{rewrite}[/]  {row['source']['scope']}  {escape(where)}{dedup}")
         if row["runs"]:
             out().print(f"      [dim]{escape(row['runs'])}[/]")
 
@@ -345,8 +344,7 @@ def _print_simulation(data: dict) -> None:
     if not data["handlers"]:
         out().print("no Claude Code hook is configured for this event")
     for row in data["handlers"]:
-        src = row["source"]
-        where = f"{src['path']}:{src['line']}" + (f" [plugin {src['plugin']}]" if src["plugin"] else "")
+        where = _source(row["source"])
         what = row["command"] if row["command"] is not None else row["type"]
         if not row["fires"]:
             out().print(f"  [dim]skip[/] {escape(where)}  {escape(str(what))}\n       [dim]{escape(row['why'] or '')}[/]")
@@ -390,6 +388,11 @@ def _print_simulation(data: dict) -> None:
     if data["stops_session"]:
         out().print("  then the session stops (continue: false)" + (f": {escape(data['stop_reason'])}"
                                                                      if data["stop_reason"] else ""))
+
+
+def _source(src: dict) -> str:
+    """A handler's place in a report: file:line, and the plugin it comes from."""
+    return f"{src['path']}:{src['line']}" + (f" [plugin {src['plugin']}]" if src["plugin"] else "")
 
 
 def _column(text: str, width: int) -> str:
