@@ -1,9 +1,10 @@
 """How Claude Code reads a command hook's answer, per event, as data.
 
-One row per event: what exit 2 does there, where plain stdout goes, which decision the event
-reads (and the values it accepts), which `hookSpecificOutput` fields it knows, and which
-top-level fields. `simulate` reads a hook's output through this table, so a host version that
-changes an event is one edit here.
+One row per event: what it sends on stdin, what exit 2 does there, where plain stdout goes, which
+decision the event reads (and the values it accepts), which `hookSpecificOutput` fields it
+knows, what `continue: false` does, and (below) which environment variables its hooks get.
+`simulate` reads a hook's output through this table and doctor's script rules judge a script by
+it, so a host version that changes an event is one edit here.
 
 Sources: ../shared/reference/claude-code-hooks.md §2.1 (which events exit 2 blocks), §5 (exit
 codes and stdout), §6 (JSON output per event); claude-code-observed.md a-h, m, n (measured on
@@ -29,6 +30,16 @@ CONTEXT = "context"  # added to Claude's context
 DEBUG_LOG = "debug log"  # nowhere the model or the user sees
 PATH = "path"  # the answer itself (WorktreeCreate prints a path)
 
+# What {"continue": false} does (hooks.md §6.1, §6.2; observed d)
+STOPS = "stops Claude"  # Claude stops after the hooks run
+STOPS_AFTER = "runs the tool, then stops Claude"  # PreToolUse: the allowed tool still runs first
+CONTINUE_IGNORED = "ignored"  # TaskCreated
+
+COMMON_INPUT = frozenset({"session_id", "transcript_path", "cwd", "hook_event_name", "prompt_id", "permission_mode",
+                          "effort", "agent_id", "agent_type"})
+TOOL_INPUT = frozenset({"tool_name", "tool_input"})
+TASK_INPUT = frozenset({"task_id", "task_subject", "task_description", "teammate_name", "team_name"})
+STOP_INPUT = frozenset({"stop_hook_active", "last_assistant_message", "background_tasks", "session_crons"})
 UNIVERSAL_FIELDS = frozenset({"continue", "stopReason", "suppressOutput", "systemMessage", "terminalSequence"})
 
 
@@ -44,6 +55,8 @@ class EventProtocol(NamedTuple):
     stop_event: bool = False  # a block keeps Claude going (the payload carries stop_hook_active)
     after_the_fact: bool = False  # the action has happened: a "block" is feedback to Claude, not a stop
     defaults: tuple[tuple[str, object], ...] = ()  # payload fields a simulated call gets unless given
+    sends: frozenset[str] = frozenset()  # the input fields it adds to COMMON_INPUT (hooks.md §4.2)
+    continue_false: str = STOPS  # what {"continue": false} does there
 
 
 _BLOCK = frozenset({"block"})
@@ -53,43 +66,75 @@ PROTOCOL: dict[str, EventProtocol] = {
         BLOCKS, permission_decisions=frozenset({"allow", "deny", "ask", "defer"}),
         decisions=frozenset({"approve", "block"}),  # deprecated: mapped to allow and deny
         specific_fields=frozenset({"permissionDecision", "permissionDecisionReason", "updatedInput",
-                                   "additionalContext"}), tool_event=True),
-    "PermissionRequest": EventProtocol(IGNORED, specific_fields=frozenset({"decision"}), tool_event=True),
+                                   "additionalContext"}), tool_event=True,
+        sends=TOOL_INPUT | {"tool_use_id"}, continue_false=STOPS_AFTER),
+    "PermissionRequest": EventProtocol(IGNORED, specific_fields=frozenset({"decision"}), tool_event=True,
+                                       sends=TOOL_INPUT | {"permission_suggestions"}),
     "PostToolUse": EventProtocol(FEEDBACK, decisions=_BLOCK, tool_event=True, after_the_fact=True,
                                  defaults=(("tool_response", {}),), specific_fields=frozenset(
-        {"additionalContext", "classifierContext", "updatedToolOutput", "updatedMCPToolOutput"})),
+        {"additionalContext", "classifierContext", "updatedToolOutput", "updatedMCPToolOutput"}),
+        sends=TOOL_INPUT | {"tool_response", "tool_use_id", "duration_ms"}),
     "PostToolUseFailure": EventProtocol(FEEDBACK, decisions=_BLOCK, tool_event=True, after_the_fact=True,
                                         defaults=(("error", ""), ("is_interrupt", False)),
-                                        specific_fields=frozenset({"additionalContext"})),
-    "PermissionDenied": EventProtocol(NOT_READ, tool_event=True, specific_fields=frozenset({"retry"})),
-    "PostToolBatch": EventProtocol(BLOCKS, decisions=_BLOCK, specific_fields=frozenset({"additionalContext"})),
+                                        specific_fields=frozenset({"additionalContext"}),
+                                        sends=TOOL_INPUT | {"tool_use_id", "error", "is_interrupt", "duration_ms"}),
+    "PermissionDenied": EventProtocol(NOT_READ, tool_event=True, specific_fields=frozenset({"retry"}),
+                                      sends=TOOL_INPUT | {"tool_use_id", "reason"}),
+    "PostToolBatch": EventProtocol(BLOCKS, decisions=_BLOCK, specific_fields=frozenset({"additionalContext"}),
+                                   sends=frozenset({"tool_calls"})),
     "UserPromptSubmit": EventProtocol(BLOCKS, CONTEXT, decisions=_BLOCK, defaults=(("prompt", ""),), specific_fields=frozenset(
-        {"additionalContext", "sessionTitle", "suppressOriginalPrompt"})),
+        {"additionalContext", "sessionTitle", "suppressOriginalPrompt"}), sends=frozenset({"prompt"})),
     "UserPromptExpansion": EventProtocol(BLOCKS, CONTEXT, decisions=_BLOCK,
-                                         specific_fields=frozenset({"additionalContext"})),
+                                         specific_fields=frozenset({"additionalContext"}), sends=frozenset(
+        {"expansion_type", "command_name", "command_args", "command_source", "prompt"})),
     "Stop": EventProtocol(BLOCKS, decisions=_BLOCK, specific_fields=frozenset({"additionalContext"}),
-                          stop_event=True, defaults=(("stop_hook_active", False), ("last_assistant_message", ""))),
+                          stop_event=True, defaults=(("stop_hook_active", False), ("last_assistant_message", "")),
+                          sends=STOP_INPUT),
     "SubagentStop": EventProtocol(BLOCKS, decisions=_BLOCK, specific_fields=frozenset({"additionalContext"}),
-                                  stop_event=True, defaults=(("stop_hook_active", False), ("agent_type", ""))),
+                                  stop_event=True, defaults=(("stop_hook_active", False), ("agent_type", "")),
+                                  sends=STOP_INPUT | {"agent_transcript_path"}),
     "SessionStart": EventProtocol(NOT_READ, CONTEXT, defaults=(("source", "startup"),), specific_fields=frozenset(
-        {"additionalContext", "initialUserMessage", "sessionTitle", "watchPaths", "reloadSkills"})),
-    "Setup": EventProtocol(NOT_READ, defaults=(("trigger", "init"),), specific_fields=frozenset({"additionalContext"})),
+        {"additionalContext", "initialUserMessage", "sessionTitle", "watchPaths", "reloadSkills"}),
+        sends=frozenset({"source", "model", "session_title"})),
+    "Setup": EventProtocol(NOT_READ, defaults=(("trigger", "init"),), specific_fields=frozenset({"additionalContext"}),
+                           sends=frozenset({"trigger"})),
     "SubagentStart": EventProtocol(NOT_READ, specific_fields=frozenset({"additionalContext"})),
-    "PreCompact": EventProtocol(BLOCKS, decisions=_BLOCK, defaults=(("trigger", "manual"), ("custom_instructions", ""))),
-    "ConfigChange": EventProtocol(BLOCKS, decisions=_BLOCK),
-    "TeammateIdle": EventProtocol(BLOCKS),
-    "TaskCompleted": EventProtocol(BLOCKS),
-    "TaskCreated": EventProtocol(BLOCKS, decisions=_BLOCK),
-    "WorktreeCreate": EventProtocol(FAILS, PATH, specific_fields=frozenset({"worktreePath"})),
-    "Elicitation": EventProtocol(BLOCKS, specific_fields=frozenset({"action", "content"})),
-    "ElicitationResult": EventProtocol(BLOCKS, specific_fields=frozenset({"action", "content"})),
+    "PreCompact": EventProtocol(BLOCKS, decisions=_BLOCK, defaults=(("trigger", "manual"), ("custom_instructions", "")),
+                                sends=frozenset({"trigger", "custom_instructions"})),
+    "ConfigChange": EventProtocol(BLOCKS, decisions=_BLOCK, sends=frozenset({"source", "file_path"})),
+    "TeammateIdle": EventProtocol(BLOCKS, sends=frozenset({"teammate_name", "team_name"})),
+    "TaskCompleted": EventProtocol(BLOCKS, sends=TASK_INPUT),
+    "TaskCreated": EventProtocol(BLOCKS, decisions=_BLOCK, sends=TASK_INPUT, continue_false=CONTINUE_IGNORED),
+    "WorktreeCreate": EventProtocol(FAILS, PATH, specific_fields=frozenset({"worktreePath"}), sends=frozenset({"name"})),
+    "Elicitation": EventProtocol(BLOCKS, specific_fields=frozenset({"action", "content"}), sends=frozenset(
+        {"mcp_server_name", "message", "mode", "url", "elicitation_id", "requested_schema"})),
+    "ElicitationResult": EventProtocol(BLOCKS, specific_fields=frozenset({"action", "content"}), sends=frozenset(
+        {"mcp_server_name", "action", "mode", "elicitation_id", "content"})),
     "MessageDisplay": EventProtocol(NOT_READ, specific_fields=frozenset({"displayContent"})),
     "PreModelSwitch": EventProtocol(BLOCKS, decisions=_BLOCK,
-                                    permission_decisions=frozenset({"allow", "deny", "ask"})),
+                                    permission_decisions=frozenset({"allow", "deny", "ask"}), sends=frozenset(
+        {"from_model", "to_model", "requested_model", "source", "context_tokens"})),
+    # no decision control (hooks.md §6.2)
+    "Notification": EventProtocol(NOT_READ, sends=frozenset({"message", "title", "notification_type"})),
+    "SessionEnd": EventProtocol(NOT_READ, sends=frozenset({"reason"})),
+    "PostCompact": EventProtocol(NOT_READ, sends=frozenset({"trigger", "compact_summary"})),
+    "StopFailure": EventProtocol(NOT_READ, sends=frozenset({"error", "error_details", "last_assistant_message"})),
+    "CwdChanged": EventProtocol(NOT_READ, sends=frozenset({"old_cwd", "new_cwd"})),
+    "FileChanged": EventProtocol(NOT_READ, sends=frozenset({"file_path", "event"})),
+    "WorktreeRemove": EventProtocol(NOT_READ, sends=frozenset({"worktree_path"})),
+    "DirectoryAdded": EventProtocol(NOT_READ, sends=frozenset({"directory", "source"})),
 }
-NO_DECISION = EventProtocol(NOT_READ)  # Notification, SessionEnd, PostCompact, StopFailure, CwdChanged...
+NO_DECISION = EventProtocol(NOT_READ)  # InstructionsLoaded and events newer than this table
 # the events whose hooks get CLAUDE_ENV_FILE, a file whose `export` lines the session keeps (hooks.md §10)
 ENV_FILE_EVENTS = frozenset({"SessionStart", "Setup", "CwdChanged", "FileChanged"})
+# set for every command hook (plugin hooks add CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA)
+HOOK_ENVIRONMENT = frozenset({"CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID", "CLAUDE_EFFORT", "CLAUDECODE",
+                              "CLAUDE_CODE_CHILD_SESSION", "CLAUDE_PID"})
+
+
+def environment(event: str) -> frozenset[str]:
+    """The variables a command hook of `event` finds set (hooks.md §10)."""
+    return HOOK_ENVIRONMENT | ({"CLAUDE_ENV_FILE"} if event in ENV_FILE_EVENTS else frozenset())
 
 
 def protocol(event: str) -> EventProtocol:
