@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from installer.hosts import cursor_protocol
+
 # ---- Claude Code -----------------------------------------------------------------------------
 
 ALL_TYPES = frozenset({"command", "http", "mcp_tool", "prompt", "agent"})
@@ -116,12 +118,7 @@ MANAGED_ONLY_KEYS = ("allowManagedHooksOnly", "strictPluginOnlyCustomization")
 
 # ---- Cursor ----------------------------------------------------------------------------------
 
-CURSOR_EVENTS = frozenset({
-    "sessionStart", "sessionEnd", "preToolUse", "postToolUse", "postToolUseFailure", "subagentStart",
-    "subagentStop", "beforeShellExecution", "afterShellExecution", "beforeMCPExecution",
-    "afterMCPExecution", "beforeReadFile", "afterFileEdit", "beforeSubmitPrompt", "preCompact", "stop",
-    "afterAgentResponse", "afterAgentThought", "beforeTabFileRead", "afterTabFileEdit", "workspaceOpen",
-})
+CURSOR_EVENTS = frozenset(cursor_protocol.PROTOCOL)
 CURSOR_FIELDS = {"command": str, "type": str, "prompt": str, "model": str, "timeout": (int, float),
                  "matcher": str, "loop_limit": (int, type(None)), "failClosed": bool}
 CURSOR_TYPES = ("command", "prompt")

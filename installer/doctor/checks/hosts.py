@@ -7,8 +7,8 @@ from typing import Iterator
 
 from installer.doctor.facts import CLAUDE_TO_CURSOR, CURSOR_EVENTS, FOLDED_CLAUDE_EVENTS, fold
 from installer.doctor.model import ConfigFile, Context, Finding
+from installer.hosts import cursor_protocol
 
-CURSOR_TOOL_EVENTS = ("preToolUse", "postToolUse", "postToolUseFailure")  # matched on the tool type
 CLAUDE_TO_CURSOR_TOOLS = {"Bash": "Shell"}  # other-hosts.md §1.4 (Edit, Read, Write, Grep, Task: the same)
 OTHER_AGENTS = {  # (opencode's files have checks of their own: checks/opencode.py)
     "gemini-hooks": "Gemini CLI hooks (BeforeTool/AfterTool-style events, timeouts in milliseconds)",
@@ -57,8 +57,13 @@ def _cursor(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
         for i, entry in enumerate(entries if isinstance(entries, list) else []):
             if isinstance(entry, dict) and "hooks" in entry:
                 yield ctx.finding("host/cursor-claude-group", file, ("hooks", event, i))
-            elif isinstance(entry, dict) and event in CURSOR_TOOL_EVENTS and isinstance(entry.get("matcher"), str):
+            elif isinstance(entry, dict) and _matched_on(event, cursor_protocol.TOOL) and isinstance(entry.get("matcher"), str):
                 yield from _claude_tool_names(ctx, file, ("hooks", event, i, "matcher"), entry["matcher"])
+
+
+def _matched_on(event: str, subject: str) -> bool:
+    row = cursor_protocol.protocol(event)
+    return row is not None and row.matcher_subject == subject
 
 
 def _claude_tool_names(ctx: Context, file: ConfigFile, keys: tuple, matcher: str) -> Iterator[Finding]:
