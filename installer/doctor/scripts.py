@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from installer import hosts
+from installer.doctor import script_flow
 from installer.doctor.facts import LEGACY_INPUT_VARIABLE
 
 REWRITE_SHAPES = ("claude", "cursor")  # the hosts whose answer a script prints (opencode's plugins change args)
@@ -114,6 +115,8 @@ class ScriptFacts(NamedTuple):
     legacy_variables: tuple[Site, ...] = ()  # hook input it reads from variables Claude Code never sets
     reads_stop_hook_active: bool = False
     delegates: Site | None = None  # output may come from another program or module (what = which)
+    output_keys: tuple[Site, ...] = ()  # the first place each output key is written
+    flow: script_flow.Flow = script_flow.Flow()  # what it prints, exits and reads, in order
 
     def rewrites(self, host: str = "claude") -> tuple[str, str]:
         """("yes" | "no" | "unknown", why)."""
@@ -295,6 +298,8 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
         reads_event_name="hook_event_name" in code,
         legacy_variables=tuple(_legacy_variables(code, site)),
         delegates=_delegates(code, language, path, where, bool(keys) and _has_output_keys(emitted)),
+        output_keys=tuple(_unique(site(name, min(off for off, _, _ in places)) for name, places in emitted.items())),
+        flow=script_flow.analyse(text, code, language, where.at),
     )
 
 

@@ -1,0 +1,854 @@
+"""What a hook script does at run time, read from its code: what it writes on stdout, how it
+exits, how often it reads stdin, and the values it gives the fields Claude Code reads.
+
+scripts.py finds the object keys a script prints; this module follows the statements around
+them, so the script rules (checks/scripts.py) can judge them against the event's protocol
+(installer/hosts/claude_protocol.py):
+- stdout writes, each "json", "text" or "input" (the hook's own input echoed, as `tee` does),
+  with its branch (two writes in the two arms of one if are never both made) and whether the
+  statements right after it end the run;
+- exits with their status (`sys.exit("message")` and an uncaught `raise` exit 1) and the
+  message around them;
+- stdin readers (each reads to the end, so a second one gets nothing);
+- values of permissionDecision, decision, behavior and permission, followed through a variable
+  or a lookup table where the code writes them as literals;
+- updatedInput given as a string, or as a new object that drops the tool's other fields.
+
+Python is read with `ast` (exact), shell line by line with its if/case/function nesting, and
+JavaScript/TypeScript with its braces. Where the code is too dynamic to follow, nothing is
+reported: the rules built on this module must not cry wolf.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Callable, NamedTuple
+
+STDOUT_JSON, STDOUT_TEXT, STDOUT_INPUT = "json", "text", "input"
+DECISION_FIELDS = ("permissionDecision", "decision", "behavior", "permission")
+# what a refusal says: an exit near such words was meant to block
+REFUSAL = re.compile(r"(?i)\b(?:block(?:ed|ing|s)?|den(?:y|ied|ies)|not allowed|disallowed|forbidden|prohibited|"
+                     r"refus\w*|reject\w*|prevent\w*|not permitted|dangerous|unsafe|abort(?:ed|ing)?)\b|🚫|⛔|❌")
+# the fields of the tools a rewrite usually targets, for a new updatedInput that names some of them
+TOOL_FIELDS = {
+    "Bash": ("command", "description", "timeout", "run_in_background"),
+    "Write": ("file_path", "content"),
+    "Edit": ("file_path", "old_string", "new_string", "replace_all"),
+    "Read": ("file_path", "offset", "limit"),
+}
+FAILURE_FIELD = re.compile(r"""tool_(?:response|result)\\?["'`]?\s*(?:,\s*(?:\{\}|None|dict\(\))\s*\))?\]?\s*(?:\??\.|\[\s*\\?["'`]|\.get\(\s*\\?["'`])\s*"""
+                           r"""(?P<field>exit_?code|exitCode|is_?[eE]rror|return_?code|returnCode|exit_status|error)\b""")
+STOP_FLAG_ENV = re.compile(r"""(?i)\$\{?stop_hook_active\b|environ(?:\.get)?\s*[\[(]\s*["']stop_hook_active|"""
+                           r"""getenv\(\s*["']stop_hook_active|process\.env\.stop_hook_active|"""
+                           r"""process\.env\[\s*["']stop_hook_active""")
+
+
+class Place(NamedTuple):
+    line: int
+    column: int
+
+
+class Write(NamedTuple):
+    kind: str  # json | text | input
+    at: Place
+    what: str  # a few words: `print("checking...")`
+    branch: tuple  # ((frame, arm), ...) from the outside in
+    scope: str  # the function it is in ("" at the top level)
+    ends: bool  # the statements right after it end the run (exit, return, raise)
+    order: int  # position in the file
+
+
+class Exit(NamedTuple):
+    status: int | None  # None: not a literal
+    how: str  # `sys.exit("...")`, `exit 1`, `raise ValueError(...)`
+    message: str  # what it says, or what the script printed to stderr right before
+    at: Place
+
+
+class Value(NamedTuple):
+    field: str  # permissionDecision | decision | behavior | permission
+    value: str
+    at: Place
+    via: str  # "" for a literal, else the variable or table it came through
+
+
+class Flow(NamedTuple):
+    writes: tuple[Write, ...] = ()
+    exits: tuple[Exit, ...] = ()
+    stdin_reads: tuple[Place, ...] = ()  # the second read, when stdin is read twice on one path
+    values: tuple[Value, ...] = ()
+    input_as_string: tuple[Place, ...] = ()  # updatedInput given as a string
+    new_inputs: tuple[tuple[Place, tuple[str, ...]], ...] = ()  # updatedInput built anew: its keys
+    continue_false: tuple[Place, ...] = ()
+    trace: Place | None = None  # `set -x`: every command traced on stderr
+    stop_flag_from_env: Place | None = None  # stop_hook_active read from a variable that is never set
+    failure_fields: tuple[tuple[str, Place], ...] = ()  # tool_response.error, exit_code...
+
+    def mixed_output(self) -> tuple[Write, Write] | None:
+        """A text (or echoed input) write and a JSON write that one run can both make: stdout is
+        then not one JSON object, so Claude Code reads it as plain text."""
+        texts = [w for w in self.writes if w.kind != STDOUT_JSON]
+        answers = [w for w in self.writes if w.kind == STDOUT_JSON]
+        for text in texts:
+            for answer in answers:
+                first, second = sorted((text, answer), key=lambda w: w.order)
+                if first.ends or _alternatives(first.branch, second.branch):
+                    continue
+                if first.scope == second.scope or first.scope == "":
+                    return text, answer
+        return None
+
+
+def _alternatives(a: tuple, b: tuple) -> bool:
+    arms = dict(a)
+    return any(frame in arms and arms[frame] != arm for frame, arm in b)
+
+
+def analyse(text: str, code: str, language: str, at: Callable[[int], tuple[int, int]]) -> Flow:
+    """The flow of a script: `text` as written, `code` with comments blanked (same offsets)."""
+    common = _common(code, at)
+    if language == "python":
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return Flow(**common)
+        return _python(tree, common)
+    if language == "javascript":
+        return _javascript(code, at, common)
+    return _shell(code, at, common)
+
+
+# ---- every language: regular expressions over the code --------------------------------------------
+
+CONTINUE_FALSE = re.compile(r"""(?<![\w$])\\?["'`]?continue\\?["'`]?\s*\]?\s*[:=]\s*(?:false|False)\b""")
+STRING_INPUT = re.compile(r"""\\?["'`]?updatedInput\\?["'`]?\s*\]?\s*[:=]\s*(?P<how>JSON\.stringify\s*\(|json\.dumps\s*\(|"""
+                          r"""str\s*\(|f?\\?["'](?!\s*\)))""")
+JQ_ARG = re.compile(r"""--arg\s+(?P<name>[A-Za-z_]\w*)\s""")
+JQ_STRING_INPUT = re.compile(r"""updatedInput\\?["']?\s*:\s*(?:\$(?P<var>[A-Za-z_]\w*)\b(?!\s*\|)|\([^()]*\|\s*(?:tojson|@json)\s*\))""")
+
+
+def _common(code: str, at) -> dict:
+    def place(offset: int) -> Place:
+        return Place(*at(offset))
+
+    strings = [place(m.start()) for m in STRING_INPUT.finditer(code)
+               if not _object_follows(code, m.end())]
+    string_args = {m.group("name") for m in JQ_ARG.finditer(code)}
+    for match in JQ_STRING_INPUT.finditer(code):
+        if match.group("var") is None or match.group("var") in string_args:
+            strings.append(place(match.start()))
+    flag = STOP_FLAG_ENV.search(code)
+    from_env = None
+    if flag and not re.search(r"(?i)(?<![\w$])stop_hook_active\s*=(?!=)|\.stop_hook_active|"
+                              r"""\[\s*["']stop_hook_active["']\s*\]|get\(\s*["']stop_hook_active["']""",
+                              code.replace(flag.group(0), "")):
+        from_env = place(flag.start())
+    return {"input_as_string": tuple(sorted(set(strings))),
+            "continue_false": tuple(place(m.start()) for m in CONTINUE_FALSE.finditer(code)),
+            "stop_flag_from_env": from_env,
+            "failure_fields": tuple((m.group("field"), place(m.start("field"))) for m in FAILURE_FIELD.finditer(code))}
+
+
+def _object_follows(code: str, end: int) -> bool:
+    """A quote right after `updatedInput:` that opens a string holding JSON text is a string; one
+    that is the escaped quote of a shell JSON key inside an object is not (`\\"updatedInput\\": {`)."""
+    return code[end:end + 1] == "{"
+
+
+def _new_inputs(objects: list[tuple[Place, list[str], bool]]) -> tuple:
+    """updatedInput objects written key by key, without a spread of the original input."""
+    out = []
+    for place, keys, spread in objects:
+        if not spread and keys and _dropped(keys):
+            out.append((place, tuple(keys)))
+    return tuple(out)
+
+
+def _dropped(keys: list[str]) -> tuple[str, ...]:
+    """The fields of the tool a new input seems meant for that it leaves out ("" when it names
+    no known tool's fields)."""
+    named = set(keys)
+    for fields in TOOL_FIELDS.values():
+        if named <= set(fields) and named & {fields[0]} and (fields[0] != "file_path" or named - {"file_path"}
+                                                             or fields == TOOL_FIELDS["Read"]):
+            missing = tuple(f for f in fields if f not in named)
+            if missing:
+                return missing
+    return ()
+
+
+def dropped_fields(keys: tuple[str, ...]) -> tuple[str, ...]:
+    return _dropped(list(keys))
+
+
+# ---- Python -------------------------------------------------------------------------------------------
+
+EXIT_CALLS = {"sys.exit", "exit", "quit", "os._exit", "_exit"}
+STDIN_READS = {"sys.stdin.read", "sys.stdin.readlines", "sys.stdin.buffer.read", "sys.stdin.readline", "input"}
+
+
+def _name(node: ast.AST) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _name(node.value)
+        return f"{base}.{node.attr}" if base else ""
+    return ""
+
+
+def _python(tree: ast.Module, common: dict) -> Flow:
+    strings = _PyStrings(tree)
+    writes, exits, reads, values, new_objects, string_inputs = [], [], [], [], [], []
+    order = 0
+
+    def place(node: ast.AST) -> Place:
+        return Place(node.lineno, node.col_offset + 1)
+
+    def walk(body: list[ast.stmt], branch: tuple, scope: str, guarded: bool) -> None:
+        nonlocal order
+        for index, stmt in enumerate(body):
+            after = body[index + 1:]
+            ends = any(_py_terminal(s) for s in after[:3])
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                walk(stmt.body, (), stmt.name, False)
+                continue
+            if isinstance(stmt, ast.ClassDef):
+                walk(stmt.body, (), stmt.name, False)
+                continue
+            for call in _calls(stmt):
+                order += 1
+                name = _name(call.func)
+                write = _py_write(call, name, strings)
+                if write is not None:
+                    kind, what = write
+                    writes.append(Write(kind, place(call), what, branch, scope, ends, order))
+                if name in EXIT_CALLS:
+                    status, message = _py_status(call.args[0] if call.args else None, strings)
+                    exits.append(Exit(status, f"{name}({ast.unparse(call.args[0])[:40] if call.args else ''})",
+                                      message or _stderr_before(body, index, strings), place(call)))
+                if name in STDIN_READS or (name in ("json.load",) and call.args and _name(call.args[0]) == "sys.stdin"):
+                    reads.append((place(call), branch, scope, order))
+            if isinstance(stmt, ast.Raise) and stmt.exc is not None:
+                exc = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
+                args = stmt.exc.args if isinstance(stmt.exc, ast.Call) else []
+                if _name(exc) == "SystemExit":
+                    status, message = _py_status(args[0] if args else None, strings)
+                    exits.append(Exit(status, f"raise SystemExit({ast.unparse(args[0])[:40] if args else ''})",
+                                      message, place(stmt)))
+                elif not guarded:
+                    message = strings.text(args[0]) if args else ""
+                    exits.append(Exit(1, f"raise {_name(exc) or 'an exception'}(...)", message or "", place(stmt)))
+            for child_body, arm in _arms(stmt):
+                inner_guarded = guarded or (isinstance(stmt, ast.Try) and arm == 0 and bool(stmt.handlers))
+                walk(child_body, branch + ((id(stmt), arm),) if arm is not None else branch, scope, inner_guarded)
+
+    walk(tree.body, (), "", False)
+    for node in ast.walk(tree):
+        for field, value_node, at_node in _py_fields(node):
+            if field in DECISION_FIELDS:
+                for value, via in strings.values(value_node):
+                    values.append(Value(field, value, place(at_node), via))
+            elif field == "updatedInput":
+                target = strings.resolve(value_node)
+                if isinstance(target, ast.Dict):
+                    keys = [k.value for k in target.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+                    spread = any(k is None for k in target.keys)
+                    new_objects.append((place(at_node), keys, spread))
+                elif isinstance(target, ast.Call) and _name(target.func) == "dict" and not target.args:
+                    new_objects.append((place(at_node), [k.arg for k in target.keywords if k.arg], False))
+                elif _is_string(target):
+                    string_inputs.append(place(at_node))
+    return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads), values=tuple(values),
+                new_inputs=_new_inputs(new_objects),
+                input_as_string=tuple(sorted(set(string_inputs))),
+                continue_false=common["continue_false"], stop_flag_from_env=common["stop_flag_from_env"],
+                failure_fields=common["failure_fields"])
+
+
+def _second_reads(reads: list) -> tuple[Place, ...]:
+    """The first stdin read that comes after another on a path both can be on (same function,
+    not the other arm of an if or try)."""
+    for i, (place, branch, scope, _) in enumerate(reads):
+        for first_place, first_branch, first_scope, _ in reads[:i]:
+            if first_scope == scope and not _alternatives(first_branch, branch) and first_place.line != place.line:
+                return (place,)
+    return ()
+
+
+def _is_string(node: ast.AST | None) -> bool:
+    return (isinstance(node, ast.Constant) and isinstance(node.value, str)) or isinstance(node, ast.JoinedStr) or (
+        isinstance(node, ast.Call) and _name(node.func) in ("json.dumps", "str"))
+
+
+def _arms(stmt: ast.stmt):
+    """The statement lists inside a statement, each with its arm (None: not a branch)."""
+    if isinstance(stmt, ast.If):
+        yield stmt.body, 0
+        yield stmt.orelse, 1
+    elif isinstance(stmt, ast.Try) or type(stmt).__name__ == "TryStar":
+        yield stmt.body, 0
+        for i, handler in enumerate(stmt.handlers):
+            yield handler.body, i + 1
+        yield stmt.orelse, 0
+        yield stmt.finalbody, None
+    elif isinstance(stmt, ast.Match):
+        for i, case in enumerate(stmt.cases):
+            yield case.body, i
+    elif isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
+        yield stmt.body, 0
+        yield stmt.orelse, 1
+    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+        yield stmt.body, None
+
+
+def _calls(stmt: ast.stmt):
+    """The calls a statement makes itself (not those in its nested statements)."""
+    roots: list[ast.AST] = []
+    if isinstance(stmt, (ast.If, ast.While)):
+        roots = [stmt.test]
+    elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+        roots = [stmt.iter]
+    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+        roots = [item.context_expr for item in stmt.items]
+    elif isinstance(stmt, (ast.Try, ast.Match)) or type(stmt).__name__ == "TryStar":
+        roots = [stmt.subject] if isinstance(stmt, ast.Match) else []
+    elif not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        roots = [stmt]
+    calls = [n for root in roots for n in ast.walk(root) if isinstance(n, ast.Call)]
+    return sorted(calls, key=lambda n: (n.lineno, n.col_offset))
+
+
+def _py_terminal(stmt: ast.stmt) -> bool:
+    if isinstance(stmt, (ast.Return, ast.Raise, ast.Continue, ast.Break)):
+        return True
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and _name(stmt.value.func) in EXIT_CALLS
+
+
+def _py_write(call: ast.Call, name: str, strings: "_PyStrings") -> tuple[str, str] | None:
+    """(json | text, what) for a call that writes on stdout, else None."""
+    if name == "print":
+        target = next((k.value for k in call.keywords if k.arg == "file"), None)
+        if target is not None and _name(target) not in ("sys.stdout",):
+            return None
+        if not call.args:
+            return None  # a bare newline: leading whitespace is fine
+        arg = call.args[0]
+    elif name in ("sys.stdout.write", "sys.stdout.buffer.write"):
+        if not call.args:
+            return None
+        arg = call.args[0]
+    elif name == "json.dump":
+        return (STDOUT_JSON, "json.dump(...)") if len(call.args) > 1 and _name(call.args[1]) == "sys.stdout" else None
+    else:
+        return None
+    kind = strings.kind(arg)
+    if kind is None:
+        return None
+    return kind, f"{name}({ast.unparse(arg)[:40]})"
+
+
+def _py_status(arg: ast.AST | None, strings: "_PyStrings") -> tuple[int | None, str]:
+    """The exit status a sys.exit(arg) gives, and its message (a string argument exits 1)."""
+    if arg is None or (isinstance(arg, ast.Constant) and arg.value is None):
+        return 0, ""
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, bool):
+        return int(arg.value), ""
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, int):
+        return arg.value, ""
+    text = strings.text(arg)
+    if text is not None:
+        return 1, text
+    return None, ""
+
+
+def _stderr_before(body: list[ast.stmt], index: int, strings: "_PyStrings") -> str:
+    """What the statements right before an exit print to stderr."""
+    said = []
+    for stmt in body[max(0, index - 3):index + 1]:
+        for call in _calls(stmt):
+            name = _name(call.func)
+            to_stderr = name == "sys.stderr.write" or (name == "print" and any(
+                k.arg == "file" and _name(k.value) == "sys.stderr" for k in call.keywords))
+            if to_stderr and call.args:
+                said.append(strings.text(call.args[0]) or ast.unparse(call.args[0]))
+    return " ".join(said)
+
+
+def _py_fields(node: ast.AST):
+    """(field, value node, where) for each dict key or subscript assignment naming a field."""
+    if isinstance(node, ast.Dict):
+        for key, value in zip(node.keys, node.values):
+            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                yield key.value, value, key
+    elif isinstance(node, ast.Call) and _name(node.func) == "dict":
+        for keyword in node.keywords:
+            if keyword.arg:
+                yield keyword.arg, keyword.value, keyword.value
+    elif isinstance(node, ast.Assign):
+        for target in node.targets:
+            if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant) \
+                    and isinstance(target.slice.value, str):
+                yield target.slice.value, node.value, target
+
+
+class _PyStrings:
+    """The module's simple assignments, to follow a name to the literal(s) it holds."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.assigned: dict[str, list[ast.AST]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        self.assigned.setdefault(target.id, []).append(node.value)
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+                self.assigned.setdefault(node.target.id, []).append(node.value)
+
+    def resolve(self, node: ast.AST | None) -> ast.AST | None:
+        """A name assigned exactly once, to what it was assigned."""
+        if isinstance(node, ast.Name) and len(self.assigned.get(node.id, ())) == 1:
+            return self.assigned[node.id][0]
+        return node
+
+    def text(self, node: ast.AST | None) -> str | None:
+        node = self.resolve(node)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value
+        if isinstance(node, ast.JoinedStr):
+            return "".join(v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str))
+        return None
+
+    def kind(self, node: ast.AST) -> str | None:
+        """json, text or None (unknown) for what a print of `node` writes."""
+        node = self.resolve(node)
+        if isinstance(node, ast.Call) and _name(node.func) in ("json.dumps", "dumps"):
+            return STDOUT_JSON
+        text = self.text(node)
+        if text is None:
+            if isinstance(node, ast.JoinedStr) and any(isinstance(v, ast.FormattedValue) and "dumps" in
+                                                       ast.unparse(v) for v in node.values):
+                return STDOUT_JSON
+            return None
+        stripped = text.strip()
+        if not stripped:
+            return None
+        return STDOUT_JSON if stripped.startswith("{") else STDOUT_TEXT
+
+    def values(self, node: ast.AST, depth: int = 0) -> list[tuple[str, str]]:
+        """The string literals a decision field can get: directly, through a variable, a
+        conditional expression, or a lookup table (TABLE[key], TABLE.get(key, default))."""
+        if depth > 3:
+            return []
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return [(node.value, "")]
+        if isinstance(node, ast.IfExp):
+            return self.values(node.body, depth + 1) + self.values(node.orelse, depth + 1)
+        if isinstance(node, ast.Name):
+            out = []
+            for value in self.assigned.get(node.id, ()):
+                out += [(v, via or node.id) for v, via in self.values(value, depth + 1)]
+            return out
+        table = None
+        if isinstance(node, ast.Subscript):
+            table = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
+            table = node.func.value
+        if isinstance(table, ast.Name):
+            out = []
+            for value in self.assigned.get(table.id, ()):
+                if isinstance(value, ast.Dict):
+                    out += [(v.value, table.id) for v in value.values
+                            if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+            return out
+        return []
+
+
+# ---- shell --------------------------------------------------------------------------------------------
+
+SH_WORD = re.compile(r"""(?:^|(?<=[;&|({`]|\n)|(?<=\$\()|(?<=\bthen)|(?<=\bdo)|(?<=\belse))[ \t]*"""
+                     r"""(?:(?:[A-Za-z_]\w*=\S*|!)[ \t]+)*(?P<word>echo|printf|jq|cat|tee|read|exit|set)\b""")
+SH_OPEN = re.compile(r"""^\s*(?:if|case)\b|(?:^|[;&|]\s*)(?:if)\b""")
+SH_FUNCTION = re.compile(r"""^\s*(?:function\s+)?(?P<name>[A-Za-z_][\w-]*)\s*\(\s*\)\s*\{?|^\s*function\s+(?P<name2>[A-Za-z_][\w-]*)""")
+SH_TO_ELSEWHERE = re.compile(r""">&\s*2|\d?>\s*\S|&>""")
+SH_VALUE = re.compile(r"""(?P<field>permissionDecision|decision|behavior|permission)\\?["']?\s*:\s*"""
+                      r"""(?:\\?["'](?P<lit>[A-Za-z_]+)\\?["']|\\?"?\$\{?(?P<var>[A-Za-z_]\w*)\}?\\?"?)""")
+SH_ASSIGN = re.compile(r"""(?:^|[\s;(])(?:local\s+|export\s+|readonly\s+)?(?P<name>[A-Za-z_]\w*)=(?P<q>["']?)(?P<value>[A-Za-z_]+)(?P=q)(?=[\s;)]|$)""", re.M)
+SH_JQ_ARG = re.compile(r"""--arg\s+(?P<name>[A-Za-z_]\w*)\s+(?P<q>["']?)(?:(?P<lit>[A-Za-z_]+)|\$\{?(?P<var>[A-Za-z_]\w*)\}?)(?P=q)""")
+SH_JQ_USE = re.compile(r"""(?P<field>permissionDecision|decision|behavior|permission)\s*:\s*\$(?P<name>[A-Za-z_]\w*)""")
+
+
+def _shell(code: str, at, common: dict) -> Flow:
+    def place(offset: int) -> Place:
+        return Place(*at(offset))
+
+    lines = _shell_lines(code)
+    writes, exits, reads = [], [], []
+    trace = None
+    order = 0
+    for offset, line, branch, scope in lines:
+        for match in SH_WORD.finditer(line):
+            word = match.group("word")
+            rest = _sh_segment(line, match.end())
+            start = offset + match.start("word")
+            order += 1
+            before = line[:match.start("word")]
+            captured = before.count("$(") > before.count(")") or before.count("`") % 2 == 1
+            piped_in = bool(re.search(r"\|\s*(?:[A-Za-z_]\w*=\S*\s+)*$", before))
+            tail = line[match.end() + len(rest):]
+            piped_out = tail.lstrip().startswith("|") and not tail.lstrip().startswith("||")
+            redirected = bool(SH_TO_ELSEWHERE.search(rest)) or "/dev/null" in rest
+            after = tail + "\n" + _next_lines(lines, offset, 2)
+            ends = bool(re.match(r"\s*(?:;|&&|\n)\s*(?:exit|return)\b", after))
+            if word == "set" and re.search(r"(?:^|\s)-\w*x|-o\s+xtrace", rest):
+                trace = trace or place(start)
+            elif word == "exit":
+                status = re.match(r"\s*(\d+)", rest)
+                exits.append(Exit(int(status.group(1)) if status else 0, f"exit{rest.rstrip()[:20]}",
+                                  _sh_message(line[:match.start("word")], _prev_line(lines, offset)), place(start)))
+            elif word in ("echo", "printf", "jq", "cat", "tee") and not captured and not piped_out and not redirected:
+                kind = _sh_write_kind(word, rest, piped_in, code, offset + match.end() + len(rest))
+                if kind:
+                    writes.append(Write(kind, place(start), f"{word}{rest.rstrip()[:40]}", branch, scope, ends, order))
+            if word in ("cat", "jq", "read") and not piped_in and not re.search(r"<", rest) and _sh_reads_stdin(word, rest):
+                if not (word == "read" and re.search(r"\bwhile\s+(?:IFS=\S*\s+)?$", before)):
+                    reads.append((place(start), branch, scope, order))
+    if re.match(r"#![^\n]*\s-\w*x", code) and trace is None:
+        trace = Place(1, 1)
+    return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads),
+                values=_sh_values(code, place), trace=trace, **common,
+                new_inputs=_new_inputs(_labelled_objects(code, place)))
+
+
+def _sh_segment(line: str, start: int) -> str:
+    """The rest of a simple command from `start`: up to an unquoted ;, |, && or || (a `>&2` is
+    part of it), the end of the line, or the `)` that closes its `$(`."""
+    i, quote, depth = start, "", 0
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if ch == "\\" and quote == '"':
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "\\":
+            i += 1
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            if depth == 0:
+                break
+            depth -= 1
+        elif ch in ";|\n" or (ch == "&" and line[i - 1:i] != ">" and line[i + 1:i + 2] != ">"):
+            break
+        i += 1
+    return line[start:i]
+
+
+def _shell_lines(code: str) -> list[tuple[int, str, tuple, str]]:
+    """(offset, text, branch, function) per line of code: here-document bodies joined to the
+    line that opens them, `if/elif/else/fi` and `case` arms as branches."""
+    out = []
+    frames: list[list] = []  # [frame id, arm]
+    scope, scope_depth, depth = "", 0, 0
+    offset = 0
+    raw = code.split("\n")
+    i = 0
+    while i < len(raw):
+        line, start = raw[i], offset
+        heredoc = re.search(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1", line)
+        offset += len(line) + 1
+        i += 1
+        if heredoc and not re.search(r"<<<", line):
+            tag = heredoc.group(2)
+            body = []
+            while i < len(raw) and raw[i].strip() != tag:
+                body.append(raw[i])
+                offset += len(raw[i]) + 1
+                i += 1
+            if i < len(raw):
+                offset += len(raw[i]) + 1
+                i += 1
+            line = line + "\n" + "\n".join(body)
+        stripped = line.strip()
+        function = SH_FUNCTION.match(line)
+        if function and not stripped.startswith(("if", "case", "for", "while")):
+            scope, scope_depth = function.group("name") or function.group("name2"), depth
+        for token in re.findall(r"(?<![\w-])(if|elif|else|fi|case|esac|;;)(?![\w-])|(\{)\s*$|^\s*(\})", stripped):
+            keyword, brace_open, brace_close = token
+            if keyword in ("if", "case"):
+                frames.append([start, 0])
+            elif keyword in ("elif", "else", ";;") and frames:
+                frames[-1][1] += 1
+            elif keyword in ("fi", "esac") and frames:
+                frames.pop()
+            elif brace_open:
+                depth += 1
+            elif brace_close:
+                depth -= 1
+                if scope and depth <= scope_depth:
+                    scope = ""
+        out.append((start, line, tuple((f, a) for f, a in frames), scope))
+    return out
+
+
+def _next_lines(lines: list, offset: int, count: int) -> str:
+    after = [text for start, text, _, _ in lines if start > offset]
+    return "\n".join(t.strip() for t in after[:count])
+
+
+def _prev_line(lines: list, offset: int) -> str:
+    before = [text for start, text, _, _ in lines if start < offset]
+    return before[-1] if before else ""
+
+
+def _sh_message(same_line: str, previous: str) -> str:
+    """What an `exit` says: an echo to stderr on its line or the line before."""
+    said = []
+    for text in (previous, same_line):
+        for match in re.finditer(r"""(?:echo|printf)\s+(?:-\w+\s+)*(?P<msg>"[^"]*"|'[^']*'|[^;&|>]*)[^;&|]*>&\s*2""", text):
+            said.append(match.group("msg").strip("'\""))
+    return " ".join(said)
+
+
+def _sh_write_kind(word: str, rest: str, piped_in: bool, code: str, end: int) -> str | None:
+    if word == "jq":
+        return STDOUT_JSON if "-r" not in rest.split() and "--raw-output" not in rest else None
+    if word == "tee":
+        return STDOUT_INPUT if piped_in else None
+    if word == "cat":
+        if "<<" in rest:
+            body = code[end:end + 200].split("\n", 1)[-1].lstrip()
+            return STDOUT_JSON if body.startswith("{") else (STDOUT_TEXT if body else None)
+        return None
+    argument = re.sub(r"^\s*(?:-[neE]+\s+)*", "", rest).strip()
+    if word == "printf":
+        argument = re.sub(r"^(['\"])%s(?:\\n)?\1\s*", "", argument) if argument.startswith(("'%s", '"%s')) else argument
+    if not argument or argument in ('""', "''"):
+        return None
+    bare = argument.strip("'\"")
+    if bare.startswith(("{", "$", "`", "%s")) or argument.startswith(("$", "\"$", "'{", "\"{", "\"${")):
+        return STDOUT_JSON if bare.startswith("{") else None
+    return STDOUT_TEXT
+
+
+def _sh_reads_stdin(word: str, rest: str) -> bool:
+    """Does this cat, jq or read take its input from the hook's stdin (no file, no -n)?"""
+    words = rest.split()
+    if word == "read":
+        return True
+    if word == "cat":
+        files = [w for w in words if not w.startswith("-") or w == "-"]
+        return not files or files == ["-"] or files == ["/dev/stdin"]
+    options_with_value = {"--arg", "--argjson", "--slurpfile", "--rawfile", "--indent", "-L", "--tab"}
+    if any(w in ("-n", "--null-input") or (w.startswith("-") and not w.startswith("--") and "n" in w) for w in words):
+        return False
+    positional, skip = [], 0
+    for w in words:
+        if skip:
+            skip -= 1
+            continue
+        if w in ("--arg", "--argjson", "--slurpfile", "--rawfile"):
+            skip = 2
+        elif w in options_with_value:
+            skip = 1
+        elif w in ("-f", "--from-file"):
+            positional.append("<filter>")
+            skip = 0
+        elif not w.startswith("-"):
+            positional.append(w)
+    return len(positional) <= 1
+
+
+def _sh_values(code: str, place) -> tuple[Value, ...]:
+    assigned: dict[str, list[str]] = {}
+    for match in SH_ASSIGN.finditer(code):
+        assigned.setdefault(match.group("name"), []).append(match.group("value"))
+    out = []
+    for match in SH_VALUE.finditer(code):
+        field = match.group("field")
+        if match.group("lit"):
+            out.append(Value(field, match.group("lit"), place(match.start()), ""))
+        elif match.group("var") in assigned:
+            out += [Value(field, v, place(match.start()), match.group("var")) for v in assigned[match.group("var")]]
+    args = {m.group("name"): m for m in SH_JQ_ARG.finditer(code)}
+    for match in SH_JQ_USE.finditer(code):
+        arg = args.get(match.group("name"))
+        if arg is None:
+            continue
+        if arg.group("lit"):
+            out.append(Value(match.group("field"), arg.group("lit"), place(match.start()), "$" + match.group("name")))
+        elif arg.group("var") in assigned:
+            out += [Value(match.group("field"), v, place(match.start()), arg.group("var"))
+                    for v in assigned[arg.group("var")]]
+    return tuple(out)
+
+
+# ---- JavaScript / TypeScript --------------------------------------------------------------------------
+
+JS_WRITE = re.compile(r"""(?<![\w.$])(?:console\.(?P<log>log|info)|process\.stdout\.write)\s*\(""")
+JS_EXIT = re.compile(r"""(?<![\w.$])(?:process\.exit\s*\(\s*(?P<code>\d+)?\s*\)|process\.exitCode\s*=\s*(?P<set>\d+)|"""
+                     r"""throw\s+(?:new\s+)?(?P<error>\w*Error)\s*\(\s*(?P<msg>`[^`]*`|"[^"]*"|'[^']*')?)""")
+JS_READ = re.compile(r"""readFileSync\s*\(\s*(?:0|["']/dev/stdin["']|process\.stdin\.fd)\s*[,)]""")
+JS_VALUE = re.compile(r"""(?P<field>permissionDecision|decision|behavior|permission)["']?\s*:\s*"""
+                      r"""(?:["'`](?P<lit>[A-Za-z_]+)["'`]|(?P<var>[A-Za-z_$][\w$]*)\s*(?:\[|[,}\n]))""")
+JS_ASSIGN = re.compile(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[\w<>|" ']+)?=\s*(?P<value>[^;\n]+)""")
+JS_TRY = re.compile(r"""\btry\s*\{""")
+
+
+def _javascript(code: str, at, common: dict) -> Flow:
+    def place(offset: int) -> Place:
+        return Place(*at(offset))
+
+    blocks = _js_blocks(code)
+    tries = [m.end() - 1 for m in JS_TRY.finditer(code)]
+    writes, exits, reads = [], [], []
+    for order, match in enumerate(JS_WRITE.finditer(code)):
+        argument = _balanced(code, match.end())
+        kind = _js_kind(argument.strip(), code)
+        if kind is None:
+            continue
+        branch, scope = blocks(match.start())
+        after = code[match.end() + len(argument):match.end() + len(argument) + 120]
+        ends = bool(re.match(r"""\s*\)\s*;?\s*(?:return\b|process\.exit\b)""", after))
+        writes.append(Write(kind, place(match.start()), code[match.start():match.end()] + argument[:40] + ")",
+                            branch, scope, ends, match.start()))
+    for match in JS_EXIT.finditer(code):
+        if match.group("error"):
+            guarded = any(start < match.start() < _close(code, start) for start in tries)
+            if not guarded:
+                exits.append(Exit(1, f"throw {match.group('error')}(...)", (match.group("msg") or "").strip("`'\""),
+                                  place(match.start())))
+            continue
+        status = match.group("code") or match.group("set") or "0"
+        before = code[max(0, match.start() - 240):match.start()]
+        said = " ".join(m.group(1) for m in re.finditer(r"""console\.(?:error|warn)\(\s*[`'"]([^`'"]*)""", before))
+        exits.append(Exit(int(status), match.group(0), said, place(match.start())))
+    for match in JS_READ.finditer(code):
+        branch, scope = blocks(match.start())
+        reads.append((place(match.start()), branch, scope, match.start()))
+    return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads),
+                values=_js_values(code, place), **common, new_inputs=_new_inputs(_labelled_objects(code, place)))
+
+
+def _balanced(code: str, start: int) -> str:
+    """The text from `start` to the parenthesis that closes the one just before it."""
+    depth, i = 1, start
+    while i < len(code) and depth:
+        if code[i] in "([{":
+            depth += 1
+        elif code[i] in ")]}":
+            depth -= 1
+        i += 1
+    return code[start:i - 1]
+
+
+def _close(code: str, start: int) -> int:
+    """The offset of the brace that closes the one at `start`."""
+    depth = 0
+    for i in range(start, len(code)):
+        if code[i] == "{":
+            depth += 1
+        elif code[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return len(code)
+
+
+def _js_kind(argument: str, code: str) -> str | None:
+    if "JSON.stringify" in argument:
+        return STDOUT_JSON
+    literal = re.match(r"""^(["'`])(.*)""", argument, re.S)
+    if literal:
+        body = literal.group(2).strip()
+        if not body or body.startswith("${"):
+            return None
+        return STDOUT_JSON if body.startswith("{") else STDOUT_TEXT
+    name = re.match(r"^[A-Za-z_$][\w$]*$", argument)
+    if name:
+        assigned = re.search(rf"""(?:const|let|var)\s+{re.escape(argument)}\s*=\s*(JSON\.stringify|["'`])""", code)
+        if assigned:
+            return STDOUT_JSON if assigned.group(1) == "JSON.stringify" else None
+    return None
+
+
+def _js_blocks(code: str):
+    """A function giving, for an offset, its branch (if/else arms) and its function."""
+    arms: list[tuple[int, int, int, int]] = []  # (start, end, frame, arm)
+    functions: list[tuple[int, int, str]] = []
+    for match in re.finditer(r"""\b(?P<kw>if|else|catch|try)\b[^{;]*\{|"""
+                             r"""(?:function\s+(?P<fn>[\w$]+)[^{]*|(?P<arrow>[\w$]+)\s*=\s*(?:async\s*)?\([^)]*\)\s*=>\s*)\{""", code):
+        start = match.end() - 1
+        end = _close(code, start)
+        if match.group("kw"):
+            keyword = match.group("kw")
+            if keyword in ("if", "try"):
+                frame = start
+                arms.append((start, end, frame, 0))
+            else:
+                previous = [a for a in arms if a[1] < start]
+                frame = previous[-1][2] if previous else start
+                arms.append((start, end, frame, 1 + sum(1 for a in arms if a[2] == frame)))
+        else:
+            functions.append((start, end, match.group("fn") or match.group("arrow")))
+
+    def where(offset: int) -> tuple[tuple, str]:
+        branch = tuple((frame, arm) for start, end, frame, arm in arms if start < offset < end)
+        inside = [name for start, end, name in functions if start < offset < end]
+        return branch, inside[-1] if inside else ""
+
+    return where
+
+
+def _js_values(code: str, place) -> tuple[Value, ...]:
+    assigned: dict[str, list[tuple[str, int]]] = {}
+    for match in JS_ASSIGN.finditer(code):
+        assigned.setdefault(match.group("name"), []).append((match.group("value"), match.start("value")))
+
+    def literals(name: str, depth: int = 0) -> list[str]:
+        found = []
+        for value, start in assigned.get(name, ()) if depth < 3 else ():
+            if value.lstrip().startswith("{"):  # a lookup table: its values
+                table = code[start:_close(code, start + value.index("{"))]
+                found += re.findall(r""":\s*["'`]([A-Za-z_]+)["'`]""", table)
+                continue
+            found += re.findall(r"""["'`]([A-Za-z_]+)["'`]""", re.sub(r"\[[^\]]*\]", "", value))
+            lookup = re.match(r"\s*([A-Za-z_$][\w$]*)\s*(?:\[|\?\.\[|\.get\()", value)
+            if lookup:
+                found += literals(lookup.group(1), depth + 1)
+        return found
+
+    out = []
+    for match in JS_VALUE.finditer(code):
+        field = match.group("field")
+        if match.group("lit"):
+            out.append(Value(field, match.group("lit"), place(match.start()), ""))
+        else:
+            out += [Value(field, v, place(match.start()), match.group("var")) for v in literals(match.group("var"))]
+    return tuple(out)
+
+
+# ---- objects written as text (shell JSON, jq, JavaScript) ----------------------------------------------
+
+def _labelled_objects(code: str, place) -> list[tuple[Place, list[str], bool]]:
+    """Each `updatedInput: {...}` object: where, its direct keys, whether it spreads or merges
+    another object in."""
+    out = []
+    for match in re.finditer(r"""\\?["'`]?updatedInput\\?["'`]?\s*:\s*\{""", code):
+        start = match.end() - 1
+        end = _close(code, start)
+        body = code[start + 1:end]
+        spread = "..." in body or "**" in body or re.match(r"\s*\+", code[end + 1:end + 8]) is not None
+        keys, depth = [], 0
+        for token in re.finditer(r"""[{}\[\]]|(?P<q>\\?["'`]?)(?P<key>[A-Za-z_]\w*)(?P=q)\s*:(?!:)""", body):
+            if token.group(0) in "{[":
+                depth += 1
+            elif token.group(0) in "}]":
+                depth -= 1
+            elif depth == 0 and token.group("key"):
+                keys.append(token.group("key"))
+        if keys:
+            out.append((place(match.start()), keys, spread))
+    return out

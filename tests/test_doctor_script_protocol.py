@@ -1,0 +1,348 @@
+"""The script rules that judge what a hook does against its event's protocol
+(installer/doctor/script_flow.py, checks/scripts.py, installer/hosts/claude_protocol.py).
+
+Every case is a script that really behaves that way: the test runs it on a payload for its event
+and reads the answer the way Claude Code does (installer/simulate/reading.py, itself checked
+against the real CLI in tests/e2e/test_simulate_conformance.py), then checks that doctor reports
+the bad script and not the good one."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from doctor_support import doctor, found, settings
+
+from installer.doctor.model import catalog
+from installer.simulate.reading import RawRun, Reading, read
+
+S = ".claude/settings.json"
+DENY = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                               "permissionDecisionReason": "no"}}
+DENY_PY = f"print(json.dumps({DENY!r}))"
+DENY_SH = f"echo '{json.dumps(DENY)}'"
+DENY_JS = f"console.log(JSON.stringify({json.dumps(DENY)}));"
+PY = "import json, sys\ndata = json.load(sys.stdin)\n"
+SH = "#!/bin/bash\n"
+JS = "const data = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n"
+INTERPRETER = {".py": sys.executable, ".sh": "bash", ".js": "node"}
+
+
+def payload(event: str, **extra) -> dict:
+    body = {"session_id": "t", "transcript_path": "/dev/null", "cwd": "/tmp", "hook_event_name": event}
+    if event in ("PreToolUse", "PostToolUse", "PermissionRequest", "PostToolUseFailure"):
+        body.update(tool_name="Bash", tool_input={"command": "rm -rf /", "description": "d", "timeout": 1000})
+    if event in ("Stop", "SubagentStop"):
+        body["stop_hook_active"] = False
+    body.update(extra)
+    return body
+
+
+def behaviour(tmp_path: Path, name: str, text: str, event: str, **extra) -> Reading:
+    """Run the script on a payload for `event` and read its answer as Claude Code would."""
+    path = tmp_path / "run" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    command = [INTERPRETER[path.suffix], str(path)]
+    ran = subprocess.run(command, input=json.dumps(payload(event, **extra)).encode(), capture_output=True,
+                         timeout=30, env={**os.environ, "HOME": str(tmp_path)}, cwd=tmp_path)
+    return read(event, " ".join(command), RawRun(ran.returncode, ran.stdout, ran.stderr))
+
+
+def findings(tmp_path: Path, name: str, text: str, event: str, rule: str, host: str = "claude"):
+    base = tmp_path / "project"
+    script = base / ".claude" / "hooks" / name
+    script.parent.mkdir(parents=True, exist_ok=True)
+    script.write_text(text)
+    command = f'{INTERPRETER[script.suffix]} "$CLAUDE_PROJECT_DIR"/.claude/hooks/{name}'
+    if host == "cursor":
+        files = {".cursor/hooks.json": {"version": 1, "hooks": {event: [
+            {"command": f"{INTERPRETER[script.suffix]} .claude/hooks/{name}"}]}}}
+    else:
+        files = {S: settings(event, matcher="Bash" if event in ("PreToolUse", "PostToolUse", "PermissionRequest")
+                             else None, command=command)}
+    return found(doctor(base, files), rule)
+
+
+def src(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+# (rule, event, file name, bad script, good script, what the bad one does, what the good one does)
+CASES = [
+    ("script/text-before-json", "PreToolUse", "h.py",
+     PY + 'print("checking", data["tool_name"])\n' + DENY_PY,
+     PY + 'print("checking", data["tool_name"], file=sys.stderr)\n' + DENY_PY,
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/text-before-json", "PreToolUse", "h.sh",
+     SH + 'INPUT=$(cat)\necho "hook: checking"\n' + DENY_SH + "\n",
+     SH + 'INPUT=$(cat)\necho "hook: checking" >&2\n' + DENY_SH + "\n",
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/text-before-json", "PreToolUse", "tee.sh",
+     SH + 'cat | tee -a "$HOME/hook.log"\n' + DENY_SH + "\n",
+     SH + 'cat | tee -a "$HOME/hook.log" > /dev/null\n' + DENY_SH + "\n",
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/text-before-json", "PreToolUse", "h.js",
+     JS + 'console.log("debug: got", data.tool_name);\n' + DENY_JS + "\n",
+     JS + 'console.error("debug: got", data.tool_name);\n' + DENY_JS + "\n",
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/text-before-json", "PreToolUse", "branch.py",  # the text is in the other arm: quiet
+     PY + 'print("started")\nif data["tool_name"] == "Bash":\n    ' + DENY_PY + "\n",
+     PY + 'if data["tool_name"] != "Bash":\n    print("not mine")\n    sys.exit(0)\nelse:\n    ' + DENY_PY + "\n",
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/stdin-read-twice", "PreToolUse", "twice.sh",
+     SH + src("""
+        TOOL=$(jq -r .tool_name)
+        CMD=$(jq -r .tool_input.command)
+        case "$CMD" in *"rm -rf"*) echo "no rm" >&2; exit 2;; esac
+        """),
+     SH + src("""
+        INPUT=$(cat)
+        TOOL=$(echo "$INPUT" | jq -r .tool_name)
+        CMD=$(echo "$INPUT" | jq -r .tool_input.command)
+        case "$CMD" in *"rm -rf"*) echo "no rm" >&2; exit 2;; esac
+        """),
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/stdin-read-twice", "PreToolUse", "twice.py",
+     src("""
+        import json, sys
+        tool = json.load(sys.stdin)["tool_name"]
+        raw = sys.stdin.read()
+        if "rm -rf" in raw:
+            print("no rm", file=sys.stderr)
+            sys.exit(2)
+        """),
+     src("""
+        import json, sys
+        raw = sys.stdin.read()
+        tool = json.loads(raw)["tool_name"]
+        if "rm -rf" in raw:
+            print("no rm", file=sys.stderr)
+            sys.exit(2)
+        """),
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/updated-input-not-object", "PreToolUse", "string.py",
+     PY + src("""
+        new = {**data["tool_input"], "command": "echo safe"}
+        print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                                                 "updatedInput": json.dumps(new)}}))
+        """),
+     PY + src("""
+        new = {**data["tool_input"], "command": "echo safe"}
+        print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                                                 "updatedInput": new}}))
+        """),
+     lambda r: r.updated_input is None and r.void is not None, lambda r: r.updated_input is not None),
+    ("script/updated-input-not-object", "PreToolUse", "arg.sh",
+     SH + src("""
+        NEW=$(jq -c '.tool_input | .command = "echo safe"')
+        jq -n --arg u "$NEW" '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: $u}}'
+        """),
+     SH + src("""
+        NEW=$(jq -c '.tool_input | .command = "echo safe"')
+        jq -n --argjson u "$NEW" '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "allow", updatedInput: $u}}'
+        """),
+     lambda r: r.updated_input is None, lambda r: r.updated_input is not None),
+    ("script/rewrite-drops-fields", "PreToolUse", "drops.py",
+     PY + src("""
+        out = {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+               "updatedInput": {"command": "rtk " + data["tool_input"]["command"]}}
+        print(json.dumps({"hookSpecificOutput": out}))
+        """),
+     PY + src("""
+        out = {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+               "updatedInput": {**data["tool_input"], "command": "rtk " + data["tool_input"]["command"]}}
+        print(json.dumps({"hookSpecificOutput": out}))
+        """),
+     lambda r: "timeout" not in r.updated_input, lambda r: r.updated_input["timeout"] == 1000),
+    ("script/rewrite-drops-fields", "PreToolUse", "drops.js",
+     JS + "console.log(JSON.stringify({hookSpecificOutput: {hookEventName: 'PreToolUse', permissionDecision: 'allow',"
+          " updatedInput: {command: 'rtk ' + data.tool_input.command}}}));\n",
+     JS + "console.log(JSON.stringify({hookSpecificOutput: {hookEventName: 'PreToolUse', permissionDecision: 'allow',"
+          " updatedInput: {...data.tool_input, command: 'rtk ' + data.tool_input.command}}}));\n",
+     lambda r: "timeout" not in r.updated_input, lambda r: r.updated_input["timeout"] == 1000),
+    ("script/exit-2-does-not-block", "PostToolUse", "post.sh",
+     SH + 'INPUT=$(cat)\necho "Blocked: rm is not allowed" >&2\nexit 2\n',
+     SH + 'INPUT=$(cat)\necho "lint: 3 warnings in the file" >&2\nexit 2\n',  # feedback to Claude: its purpose
+     lambda r: r.decision is None, lambda r: r.decision is None),
+    ("script/exit-2-does-not-block", "SessionStart", "start.py",
+     PY + 'print("not in a git repository", file=sys.stderr)\nsys.exit(2)\n',
+     PY + 'print("not in a git repository", file=sys.stderr)\nsys.exit(0)\n',
+     lambda r: r.decision is None, lambda r: r.decision is None),
+    ("script/exit-1-fails-open", "PreToolUse", "one.sh",
+     SH + 'CMD=$(jq -r .tool_input.command)\nif [[ "$CMD" == *"rm -rf"* ]]; then\n'
+          '  echo "BLOCKED: rm -rf is not allowed" >&2\n  exit 1\nfi\n',
+     SH + 'CMD=$(jq -r .tool_input.command)\nif [[ "$CMD" == *"rm -rf"* ]]; then\n'
+          '  echo "BLOCKED: rm -rf is not allowed" >&2\n  exit 2\nfi\n',
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/exit-1-fails-open", "PreToolUse", "message.py",
+     PY + 'if "rm -rf" in data["tool_input"]["command"]:\n    sys.exit("Blocked: rm -rf is not allowed")\n',
+     PY + 'if "rm -rf" in data["tool_input"]["command"]:\n    print("Blocked: rm -rf", file=sys.stderr)\n'
+          '    sys.exit(2)\n',
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/exit-1-fails-open", "PreToolUse", "raise.py",
+     PY + 'if "rm -rf" in data["tool_input"]["command"]:\n    raise PermissionError("rm -rf is forbidden")\n',
+     PY + 'try:\n    if "rm -rf" in data["tool_input"]["command"]:\n        raise PermissionError("rm -rf is forbidden")\n'
+          'except PermissionError as error:\n    print(error, file=sys.stderr)\n    sys.exit(2)\n',
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/exit-1-fails-open", "PreToolUse", "throw.js",
+     JS + "if (data.tool_input.command.includes('rm -rf')) {\n  throw new Error('Blocked: rm -rf');\n}\n",
+     JS + "if (data.tool_input.command.includes('rm -rf')) {\n  console.error('Blocked: rm -rf');\n"
+          "  process.exit(2);\n}\n",
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/continue-false-not-a-block", "PreToolUse", "stop.py",
+     PY + 'print(json.dumps({"continue": False, "stopReason": "rm is blocked"}))\n',
+     PY + 'print(json.dumps({"continue": False, "stopReason": "rm is blocked", "hookSpecificOutput": {'
+          '"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "rm"}}))\n',
+     lambda r: r.decision is None and r.stops_session, lambda r: r.decision == "deny"),
+    ("script/invalid-decision-value", "PreToolUse", "literal.py",
+     PY + 'print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "block"}}))\n',
+     PY + 'print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}}))\n',
+     lambda r: r.decision is None and r.void is not None, lambda r: r.decision == "deny"),
+    ("script/invalid-decision-value", "PreToolUse", "table.py",
+     PY + src("""
+        VERDICTS = {"rm": "reject", "ls": "allow"}
+        verdict = VERDICTS.get(data["tool_input"]["command"].split()[0], "allow")
+        print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": verdict}}))
+        """),
+     PY + src("""
+        VERDICTS = {"rm": "deny", "ls": "allow"}
+        verdict = VERDICTS.get(data["tool_input"]["command"].split()[0], "allow")
+        print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": verdict}}))
+        """),
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/invalid-decision-value", "PreToolUse", "variable.sh",
+     SH + 'INPUT=$(cat)\nDECISION="blocked"\n'
+          'echo "{\\"hookSpecificOutput\\": {\\"hookEventName\\": \\"PreToolUse\\", \\"permissionDecision\\": \\"$DECISION\\"}}"\n',
+     SH + 'INPUT=$(cat)\nDECISION="deny"\n'
+          'echo "{\\"hookSpecificOutput\\": {\\"hookEventName\\": \\"PreToolUse\\", \\"permissionDecision\\": \\"$DECISION\\"}}"\n',
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/invalid-decision-value", "Stop", "stop.js",
+     JS + "const VERDICT = {done: 'approve', more: 'deny'};\nconst decision = VERDICT[data.stop_hook_active ? 'done' : 'more'];\n"
+          "console.log(JSON.stringify({decision: decision, reason: 'run the tests first'}));\n",
+     JS + "const VERDICT = {more: 'block'};\nconst decision = VERDICT[data.stop_hook_active ? 'done' : 'more'];\n"
+          "if (decision) console.log(JSON.stringify({decision: decision, reason: 'run the tests first'}));\n",
+     lambda r: r.decision is None, lambda r: r.decision == "block"),
+    ("script/stop-hook-active", "Stop", "loop.sh",
+     SH + 'INPUT=$(cat)\nif [ "$stop_hook_active" = "true" ]; then exit 0; fi\n'
+          'echo \'{"decision": "block", "reason": "run the tests"}\'\n',
+     SH + 'INPUT=$(cat)\nif [ "$(echo "$INPUT" | jq -r .stop_hook_active)" = "true" ]; then exit 0; fi\n'
+          'echo \'{"decision": "block", "reason": "run the tests"}\'\n',
+     # on the second stop (stop_hook_active true) the bad one still blocks: a loop
+     lambda r: r.decision == "block", lambda r: r.decision is None),
+    ("script/continue-false-not-a-block", "TaskCreated", "task.py",
+     PY + 'print(json.dumps({"continue": False, "stopReason": "no tasks today"}))\n',
+     PY + 'print(json.dumps({"decision": "block", "reason": "no tasks today"}))\n',
+     lambda r: r.decision is None, lambda r: r.decision == "block"),
+    ("script/reason-on-stdout", "PreToolUse", "reason.sh",
+     SH + 'INPUT=$(cat)\necho "BLOCKED: no rm here"\nexit 2\n',
+     SH + 'INPUT=$(cat)\necho "BLOCKED: no rm here" >&2\nexit 2\n',
+     lambda r: r.decision == "deny" and r.reason.endswith("No stderr output"),
+     lambda r: "no rm here" in r.reason),
+    ("script/shell-trace", "PreToolUse", "trace.sh",
+     SH + 'set -x\nCMD=$(jq -r .tool_input.command)\necho "no rm" >&2\nexit 2\n',
+     SH + 'CMD=$(jq -r .tool_input.command)\necho "no rm" >&2\nexit 2\n',
+     lambda r: "+ " in r.reason, lambda r: "+ " not in r.reason),
+]
+STOP_SECOND_RUN = {"script/stop-hook-active": {"stop_hook_active": True}}
+
+
+@pytest.mark.parametrize("rule, event, name, bad, good, bad_does, good_does", CASES,
+                         ids=[f"{c[0].split('/')[1]}-{c[2]}" for c in CASES])
+def test_a_script_that_breaks_its_events_protocol_is_reported_and_a_correct_one_is_not(
+        tmp_path, rule, event, name, bad, good, bad_does, good_does):
+    extra = STOP_SECOND_RUN.get(rule, {})
+    assert bad_does(behaviour(tmp_path / "bad", name, bad, event, **extra))
+    assert good_does(behaviour(tmp_path / "good", name, good, event, **extra))
+    reported = findings(tmp_path / "bad", name, bad, event, rule)
+    assert reported and reported[0].line and Path(reported[0].path).name == name
+    assert reported[0].related and reported[0].related[0]["path"].endswith("settings.json")
+    if not (rule == "script/text-before-json" and name == "branch.py"):
+        assert not findings(tmp_path / "good", name, good, event, rule), good
+
+
+def test_the_text_in_the_other_arm_of_an_if_is_not_mixed_with_the_answer(tmp_path):
+    good = PY + 'if data["tool_name"] != "Bash":\n    print("not mine")\n    sys.exit(0)\nelse:\n    ' + DENY_PY + "\n"
+    assert not findings(tmp_path, "branch.py", good, "PreToolUse", "script/text-before-json")
+    arms = PY + 'if data["tool_name"] == "Read":\n    print("reading")\nelse:\n    ' + DENY_PY + "\n"
+    assert not findings(tmp_path / "arms", "arms.py", arms, "PreToolUse", "script/text-before-json")
+
+
+def test_exit_2_on_an_event_that_blocks_is_not_reported(tmp_path):
+    script = SH + 'INPUT=$(cat)\necho "Blocked: rm is not allowed" >&2\nexit 2\n'
+    assert behaviour(tmp_path, "pre.sh", script, "PreToolUse").decision == "deny"
+    assert not findings(tmp_path, "pre.sh", script, "PreToolUse", "script/exit-2-does-not-block")
+
+
+def test_an_exit_1_that_does_not_refuse_is_not_reported(tmp_path):
+    script = SH + 'command -v jq >/dev/null || { echo "jq is not installed" >&2; exit 1; }\n'
+    assert not findings(tmp_path, "jq.sh", script, "PreToolUse", "script/exit-1-fails-open")
+
+
+def test_a_post_tool_use_hook_waiting_for_a_failure_is_reported(tmp_path):
+    script = PY + src("""
+        if data.get("tool_response", {}).get("exit_code", 0) != 0:
+            print(json.dumps({"decision": "block", "reason": "the command failed: look at it"}))
+        """)
+    # a successful call's PostToolUse payload has no exit code to look at: it never blocks
+    assert behaviour(tmp_path, "post.py", script, "PostToolUse", tool_response={"stdout": "", "stderr": ""}
+                     ).decision is None
+    (reported,) = findings(tmp_path, "post.py", script, "PostToolUse", "script/failure-in-post-tool-use")
+    assert "exit_code" in reported.message and reported.line == 3
+    both = tmp_path / "both"
+    assert not found(doctor(both, {S: {"hooks": {
+        "PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "python3 .claude/hooks/post.py"}]}],
+        "PostToolUseFailure": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "python3 .claude/hooks/post.py"}]}]}},
+        ".claude/hooks/post.py": script}), "script/failure-in-post-tool-use")
+
+
+CURSOR_DENY = 'print(json.dumps({"permission": "deny", "user_message": "no", "agent_message": "no"}))\n'
+
+
+def test_a_claude_shaped_answer_from_a_cursor_hook_is_reported(tmp_path):
+    bad = PY + DENY_PY + "\n"
+    ran = subprocess.run([sys.executable, "-c", bad], input=json.dumps(payload("preToolUse")).encode(),
+                         capture_output=True)
+    assert "permission" not in json.loads(ran.stdout)  # nothing Cursor reads
+    (reported,) = findings(tmp_path, "h.py", bad, "preToolUse", "script/claude-answer-for-cursor", host="cursor")
+    assert "hookSpecificOutput" in reported.message and "permission" in reported.message
+    assert not findings(tmp_path / "good", "h.py", PY + CURSOR_DENY, "preToolUse", "script/claude-answer-for-cursor",
+                        host="cursor")
+
+
+def test_a_cursor_field_the_event_does_not_read_is_reported(tmp_path):
+    bad = PY + CURSOR_DENY
+    reported = findings(tmp_path, "stop.py", bad, "stop", "script/cursor-field-not-read", host="cursor")
+    assert sorted(f.message.split(",")[0].split()[3] for f in reported) == ["agent_message", "permission", "user_message"]
+    assert "followup_message" in reported[0].message
+    good = PY + 'print(json.dumps({"followup_message": "run the tests"}))\n'
+    assert not findings(tmp_path / "good", "stop.py", good, "stop", "script/cursor-field-not-read", host="cursor")
+
+
+def test_an_inline_command_is_checked_like_a_script(tmp_path):
+    bad = "cat | jq -r .tool_input.command | grep -q 'rm -rf' && { echo 'BLOCKED: rm -rf' >&2; exit 1; } || exit 0"
+    good = bad.replace("exit 1", "exit 2")
+    for command, rule_fires in ((bad, True), (good, False)):
+        ran = subprocess.run(["sh", "-c", command], input=json.dumps(payload("PreToolUse")).encode(),
+                             capture_output=True)
+        reading = read("PreToolUse", command, RawRun(ran.returncode, ran.stdout, ran.stderr))
+        assert (reading.decision is None) == rule_fires
+        out = doctor(tmp_path / str(rule_fires), {S: settings("PreToolUse", command=command)})
+        assert bool(found(out, "script/exit-1-fails-open")) == rule_fires
+        if rule_fires:
+            assert found(out, "script/exit-1-fails-open")[0].path.endswith("settings.json")
+
+
+def test_every_protocol_rule_has_a_case():
+    covered = {case[0] for case in CASES} | {"script/failure-in-post-tool-use", "script/claude-answer-for-cursor",
+                                              "script/cursor-field-not-read"}
+    new = {"script/text-before-json", "script/reason-on-stdout", "script/shell-trace",
+           "script/updated-input-not-object", "script/rewrite-drops-fields", "script/exit-2-does-not-block",
+           "script/exit-1-fails-open", "script/continue-false-not-a-block", "script/invalid-decision-value",
+           "script/stdin-read-twice", "script/failure-in-post-tool-use", "script/claude-answer-for-cursor",
+           "script/cursor-field-not-read"}
+    assert new <= set(catalog()) and new <= covered
