@@ -264,11 +264,17 @@ def doctor(
     probe: bool = typer.Option(False, "--probe", help="Also run foreign PreToolUse hooks once on a synthetic "
                                                       "payload in a temporary directory (opt-in)."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
+    isolated: bool = typer.Option(False, "--isolated", help="Check the named files alone, not also their conflicts "
+                                                            "with the other scopes and plugins the agent loads with "
+                                                            "them on this machine."),
     explain: Optional[str] = typer.Option(None, "--explain", metavar="RULE", help="Explain one rule and exit."),
     as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
 ) -> None:
-    """Check hook configs: structure, matchers, commands, scripts, conflicts. Exit 1 on errors,
-    2 when a config file cannot be read or parsed (the others are still checked)."""
+    """Check hook configs: structure, matchers, commands, scripts, conflicts. A named project file
+    is also checked against the other scopes and plugins the agent loads with it on this machine
+    (the user's settings, local, managed): those findings are marked "this machine" and count.
+    Exit 1 on errors, 2 when a named config file cannot be read or parsed (the others are still
+    checked)."""
     chosen = DoctorFormat.json.value if as_json else fmt.value
 
     def produce():
@@ -280,7 +286,7 @@ def doctor(
         if explain:
             return command.explain(explain, chosen)
         return command.doctor(list(paths or []), host=host, project=project, fmt=chosen, probe=probe,
-                              strict=strict)
+                              strict=strict, isolated=isolated)
     _execute(chosen == "json", produce, error_format=chosen)
 
 

@@ -18,7 +18,6 @@ plan introduces.
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -34,7 +33,6 @@ CONFLICTS = ("conflicts",)
 PER_HANDLER = ("structure", "matchers", "hosts", "commands", "scripts", "opencode")
 # about a runtime file: for a pack the plan installs, that file is not written yet when it is checked
 RUNTIME_KINDS = ("command/", "script/", "host/opencode-runtime-missing")
-_POSITION = re.compile(r"(?<=line )\d+|(?<=:)\d+\b")  # "line 12 of this file", "settings.json:12"
 _ORDER = {INTRODUCED: 0, RESOLVED: 1, KEPT: 2}
 _SEVERITY = {"error": 0, "warning": 1, "info": 2}
 
@@ -89,27 +87,20 @@ def check(plan: Plan, project: Path) -> tuple[list[PlanFinding], list[str]]:
 
 
 def _compare(old: list[Finding], new: list[Finding]) -> list[PlanFinding]:
-    waiting = Counter(map(_identity, old))
+    waiting = Counter(f.identity() for f in old)
     found = []
     for finding in new:
-        key = _identity(finding)
+        key = finding.identity()
         found.append(PlanFinding(finding, KEPT if waiting[key] else INTRODUCED))
         waiting[key] -= bool(waiting[key])
     for finding in old:
-        key = _identity(finding)
+        key = finding.identity()
         if waiting[key]:
             waiting[key] -= 1
             found.append(PlanFinding(finding, RESOLVED))
     found.sort(key=lambda p: (_ORDER[p.change], not p.finding.rule.startswith("conflict/"),
                               _SEVERITY[p.finding.severity]))
     return found
-
-
-def _identity(finding: Finding) -> tuple:
-    """The same finding before and after the change: by its subject where it names one (a
-    race narrowed to fewer tools is the same race), else by its message, wherever the change
-    moved it in the file."""
-    return finding.rule, finding.path, finding.about or _POSITION.sub("#", finding.message)
 
 
 def _file(ctx: Context, config: Path) -> ConfigFile | None:

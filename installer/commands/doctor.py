@@ -10,7 +10,10 @@ FORMATS = ("text", "json", "sarif")
 
 
 def doctor(paths: list[Path], *, host: str | None = None, project: Path | None = None, fmt: str = "text",
-           probe: bool = False, strict: bool = False) -> Result:
+           probe: bool = False, strict: bool = False, isolated: bool = False) -> Result:
+    """Named files are checked with their conflicts with what the host loads with them on this
+    machine (doctor/machine.py) unless `isolated`; those findings count for the exit code too:
+    the hooks do race on this machine."""
     from installer.doctor import report
     from installer.doctor.run import HOSTS, run
 
@@ -18,7 +21,11 @@ def doctor(paths: list[Path], *, host: str | None = None, project: Path | None =
         raise HookwrightError(f"doctor does not check host {host!r}", hint=f"use --host {' or '.join(HOSTS)}")
     if project is not None and not project.is_dir():
         raise HookwrightError("the project folder does not exist", path=project, hint="check --project")
-    outcome = run(paths or None, project=project, hosts=(host,) if host else HOSTS, probe=probe)
+    if isolated and not paths:
+        raise HookwrightError("--isolated is about the files named on the command line",
+                              hint="name the files to check alone, or drop --isolated")
+    outcome = run(paths or None, project=project, hosts=(host,) if host else HOSTS, probe=probe,
+                  machine=not isolated)
     doc = report.document(outcome, strict=strict)
     return Result("doctor", "checked", exit_code=ExitCode(doc["summary"]["exit_code"]),
                   data={"format": fmt, "report": doc})

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import json
+import re
 import sys
 from dataclasses import dataclass, field
 from functools import cache
@@ -163,10 +164,23 @@ class Finding(NamedTuple):
     at_key: bool = False  # at the key of `keys`, not at its value
     about: tuple = ()  # its subject where the message holds more (two racers)
     focused: bool = False  # it involves a handler in Context.focus
+    # the files not given (the user's settings, a plugin...) that `doctor FILE` found it with: it
+    # depends on this machine (doctor/machine.py); () for a finding of the given files alone
+    machine: tuple = ()
 
     def to_json(self) -> dict:
         return {"rule": self.rule, "severity": self.severity, "path": self.path, "line": self.line,
-                "column": self.column, "message": self.message, "hint": self.hint, "related": list(self.related)}
+                "column": self.column, "message": self.message, "hint": self.hint, "related": list(self.related),
+                "depends_on_machine": bool(self.machine), "machine_files": list(self.machine)}
+
+    def identity(self) -> tuple:
+        """The same finding in two runs (before and after a change, alone and with this
+        machine's files): by its subject where it names one (a race narrowed to fewer tools is
+        the same race), else by its message, wherever it moved in the file."""
+        return self.rule, self.path, self.about or _POSITION.sub("#", self.message)
+
+
+_POSITION = re.compile(r"(?<=line )\d+|(?<=:)\d+\b")  # "line 12 of this file", "settings.json:12"
 
 
 class Plugin(NamedTuple):

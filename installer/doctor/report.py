@@ -22,6 +22,8 @@ STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 def document(outcome: Outcome, strict: bool = False) -> dict:
     errors, warnings, infos = (outcome.count(s) for s in ("error", "warning", "info"))
     unreadable = sum(1 for f in outcome.files if f.error is not None)  # not read or not parsed: not checked
+    # the conflicts with this machine's files count like the others (the hooks do race here); a
+    # file of this machine that cannot be read is not checked, so it does not make the exit 2
     failed = errors > 0 or (strict and warnings > 0)
     exit_code = ExitCode.BAD_INPUT if unreadable else ExitCode.FINDINGS if failed else ExitCode.OK
     per_file: dict[str, int] = {}
@@ -33,9 +35,12 @@ def document(outcome: Outcome, strict: bool = False) -> dict:
         "project": str(outcome.project),
         "files": [{"path": str(f.path), "kind": f.kind, "host": f.host, "scope": f.scope, "plugin": f.plugin,
                    "handlers": per_file.get(str(f.path), 0)} for f in outcome.files],
+        "context": [{"path": str(f.path), "kind": f.kind, "host": f.host, "scope": f.scope, "plugin": f.plugin,
+                     "error": f.error.message if f.error else None} for f in outcome.machine],
         "findings": [f.to_json() for f in outcome.findings],
         "summary": {"errors": errors, "warnings": warnings, "infos": infos, "files": len(outcome.files),
                     "handlers": len(outcome.handlers), "unreadable": unreadable, "strict": strict,
+                    "machine_dependent": sum(1 for f in outcome.findings if f.machine),
                     "exit_code": int(exit_code)},
     }
 
@@ -48,6 +53,8 @@ def summary_line(doc: dict) -> str:
     s = doc["summary"]
     line = f"{_plural(s['errors'], 'error')}, {_plural(s['warnings'], 'warning')} in {_plural(s['files'], 'file')}"
     line += f" (and {_plural(s['infos'], 'note')})" if s["infos"] else ""
+    machine = s["machine_dependent"]
+    line += f"; {machine} {'depends' if machine == 1 else 'depend'} on this machine" if machine else ""
     return line + (f"; {_plural(s['unreadable'], 'file')} could not be read" if s["unreadable"] else "")
 
 
@@ -76,10 +83,14 @@ def text(doc: dict, base: Path) -> list[Line]:
                       (f"({file['kind']}{scope}{plugin})", "dim")])
         if not findings:
             lines.append([("  no findings", "dim")])
-        lines.extend(_finding_lines(findings))
-    for path, findings in by_file.items():  # findings about files outside the list (none expected)
-        lines.append([(shown_path(path, base), "bold")])
-        lines.extend(_finding_lines(findings))
+        lines.extend(_finding_lines(findings, base))
+    for path, findings in by_file.items():  # conflicts that sit in a file of this machine
+        lines.append([(shown_path(path, base), "bold"), (" (this machine)", "dim")])
+        lines.extend(_finding_lines(findings, base))
+    for file in doc["context"]:
+        if file["error"]:
+            lines.append([(f"this machine: {_on_machine(file['path'], base)} could not be read ({file['error']}), "
+                           "so the named files' conflicts with it are not checked", "dim")])
     if not doc["files"]:
         lines.append([(f"no Claude Code or Cursor hook config found for {doc['project']}", "dim")])
     s = doc["summary"]
@@ -88,16 +99,25 @@ def text(doc: dict, base: Path) -> list[Line]:
     return lines
 
 
-def _finding_lines(findings: list[dict]) -> list[Line]:
+def _finding_lines(findings: list[dict], base: Path) -> list[Line]:
     lines: list[Line] = []
     for f in findings:
         where = f"{f['line']}:{f['column']}"
         severity = f["severity"]
+        machine = ", ".join(_on_machine(path, base) for path in f["machine_files"])
         lines.append([(f"  {where:>7}  ", None), (f"{severity:<7}", STYLE[severity]), (" ", None),
-                      (f["rule"], "dim"), (f"  {f['message']}", None)])
+                      (f["rule"], "dim"), (f"  {f['message']}", None),
+                      *([(f" (this machine: {machine})", "magenta")] if machine else [])])
         if f["hint"]:
             lines.append([(f"  {'':>7}  {'':<7} ", None), (f"hint: {f['hint']}", "dim")])
     return lines
+
+
+def _on_machine(path: str, base: Path) -> str:
+    """A file of this machine as people name it: ~/.claude/settings.json."""
+    shown = shown_path(path, base)
+    home = str(Path.home())
+    return "~" + shown[len(home):] if shown.startswith(home + "/") else shown
 
 
 def template(text: str) -> str:
@@ -128,6 +148,8 @@ def sarif(doc: dict, base: Path) -> dict:
             "message": {"text": f["message"] + (f". Hint: {f['hint']}" if f["hint"] else "")},
             "locations": [_location(f["path"], f["line"], f["column"], base)],
         }
+        if f["depends_on_machine"]:
+            result["properties"] = {"dependsOnMachine": True, "machineFiles": f["machine_files"]}
         related = [{"id": i, **_location(r["path"], r.get("line"), r.get("column"), base),
                     "message": {"text": r.get("message") or "related"}} for i, r in enumerate(f["related"])]
         if related:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
@@ -10,6 +10,7 @@ from installer.hosts import NAMES as HOSTS  # every agent doctor checks by defau
 from installer.doctor import discovery, load
 from installer.doctor.facts import BUILTIN_TOOLS
 from installer.doctor.discovery import Candidate
+from installer.doctor.machine import around, involving
 from installer.doctor.model import ConfigFile, Context, Finding, Handler, resolved
 
 # installer/doctor/checks/<name>.py, each with `check(ctx) -> Iterable[Finding]`, run in this order
@@ -21,6 +22,7 @@ SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 class Outcome:
     context: Context
     findings: list[Finding]
+    machine: list[ConfigFile] = field(default_factory=list)  # read for the given files' conflicts (machine.py)
 
     @property
     def project(self) -> Path:
@@ -39,11 +41,21 @@ class Outcome:
 
 
 def run(paths: list[Path] | None = None, *, project: Path | None = None, hosts: Iterable[str] = HOSTS,
-        probe: bool = False) -> Outcome:
+        probe: bool = False, machine: bool = False) -> Outcome:
     """Check the given files, or (without paths) every scope of `hosts` for `project` plus the
-    hooks of the plugins they enable. A given path that is missing is reported as unreadable."""
+    hooks of the plugins they enable. A given path that is missing is reported as unreadable.
+    `machine`: also the given files' conflicts with the files their host loads with them here."""
     ctx = context(paths, project=project, hosts=hosts, probe=probe)
-    return Outcome(ctx, findings(ctx))
+    found = findings(ctx)
+    if not (paths and machine):
+        return Outcome(ctx, found)
+    here = around(ctx)
+    if not here.others:
+        return Outcome(ctx, found)
+    combined = _context(here.files, here.handlers, here.plugins, ctx.project, probe)
+    combined.focus = frozenset(map(id, ctx.handlers))  # (the given files' pairs are never cut short)
+    extra = involving(findings(combined, ("conflicts",)), ctx, found, here)
+    return Outcome(ctx, _in_report_order(found + extra, ctx.files), here.others)
 
 
 def findings(ctx: Context, checks: Sequence[str] = CHECK_MODULES) -> list[Finding]:
@@ -51,10 +63,13 @@ def findings(ctx: Context, checks: Sequence[str] = CHECK_MODULES) -> list[Findin
     found = []
     for check in check_functions(checks):
         found.extend(check(ctx))
-    order = {str(f.path): i for i, f in enumerate(ctx.files)}
-    found.sort(key=lambda f: (order.get(f.path, len(order)), f.line or 0, f.column or 0,
-                              SEVERITY_ORDER[f.severity], f.rule))
-    return found
+    return _in_report_order(found, ctx.files)
+
+
+def _in_report_order(found: list[Finding], files: list[ConfigFile]) -> list[Finding]:
+    order = {str(f.path): i for i, f in enumerate(files)}
+    return sorted(found, key=lambda f: (order.get(f.path, len(order)), f.line or 0, f.column or 0,
+                                        SEVERITY_ORDER[f.severity], f.rule))
 
 
 def context(paths: list[Path] | None = None, *, project: Path | None = None, hosts: Iterable[str] = HOSTS,
