@@ -260,3 +260,14 @@ def test_copies_on_disjoint_matchers_are_no_duplicates(corpus):
     # Edit|Write) is needed on each: Claude Code deduplicates only among the copies one call matches.
     per_file = _by_file(corpus, "conflict/duplicate-handler")
     assert (len(per_file), sum(per_file.values())) == (1, 2)  # two copies on one regex that matches no tool
+
+
+def test_cursor_semantics_http_headers_and_plugin_manifests_are_quiet_on_the_corpus(corpus):
+    # The 41 Cursor files use loop_limit only on stop, failClosed: true only on events that block,
+    # tool matchers only on tool events (and "Write|TabWrite" on afterFileEdit), command patterns
+    # on beforeShellExecution, and no Claude Code handler field; the only http headers with
+    # ${VAR} are MCP servers' (not hooks); no corpus file is a plugin's hooks beside a manifest.
+    for rule in ("host/cursor-claude-field", "host/cursor-field-no-effect", "host/cursor-command-matcher-names-tool",
+                 "host/cursor-matcher-misses-literal", "structure/http-header-variable-not-allowed",
+                 "structure/http-header-variable-not-in-settings", "structure/plugin-manifest-names-default-hooks"):
+        assert _by_file(corpus, rule) == {}, rule

@@ -83,6 +83,18 @@ CASES = [
          {S: settings("PermissionRequest", timeout=600)}),
     case("structure/timeout-long", {S: settings(timeout=3600)}, {S: settings(timeout=60000)}, note="an-hour"),
     case("structure/once-ignored", {S: settings(once=True)}, {S: settings()}),
+    case("structure/http-header-variable-not-allowed", {S: settings(
+        type="http", command=None, url="https://h.test", headers={"Authorization": "Bearer $TOKEN"})},
+         {S: settings(type="http", command=None, url="https://h.test", headers={"Authorization": "Bearer $TOKEN"},
+                      allowedEnvVars=["TOKEN"])}),
+    case("structure/http-header-variable-not-in-settings", {S: {**settings(
+        type="http", command=None, url="https://h.test", headers={"X-Key": "${KEY}"}, allowedEnvVars=["KEY"]),
+        "httpHookAllowedEnvVars": ["OTHER"]}},
+         {S: {**settings(type="http", command=None, url="https://h.test", headers={"X-Key": "${KEY}"},
+                         allowedEnvVars=["KEY"]), "httpHookAllowedEnvVars": ["KEY"]}}),
+    case("structure/plugin-manifest-names-default-hooks",
+         {"hooks/hooks.json": {"hooks": {}}, ".claude-plugin/plugin.json": {"name": "p", "hooks": "./hooks/hooks.json"}},
+         {"hooks/hooks.json": {"hooks": {}}, ".claude-plugin/plugin.json": {"name": "p", "hooks": "./more.json"}}),
     case("structure/async-non-command", {S: settings(type="prompt", command=None, prompt="ok?", **{"async": True})},
          {S: settings(type="prompt", command=None, prompt="ok?")}),
     case("structure/matcher-ignored", {S: settings("Stop", matcher="Bash")}, {S: settings("Stop", matcher="*")}),
@@ -175,6 +187,17 @@ CASES = [
          note="mcp-and-shell-commands"),
     case("host/cursor-version-missing", {CURSOR: {"hooks": {"stop": [{"command": "x"}]}}},
          {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x"}]}}}),
+    case("host/cursor-claude-field", {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x", "async": True}]}}},
+         {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x"}]}}}),
+    case("host/cursor-field-no-effect", {CURSOR: {"version": 1, "hooks": {"afterFileEdit": [
+        {"command": "x", "loop_limit": 3}]}}},
+         {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x", "loop_limit": 3}]}}}),
+    case("host/cursor-command-matcher-names-tool", {CURSOR: {"version": 1, "hooks": {"beforeShellExecution": [
+        {"command": "x", "matcher": "Shell"}]}}},
+         {CURSOR: {"version": 1, "hooks": {"beforeShellExecution": [{"command": "x", "matcher": "^git push"}]}}}),
+    case("host/cursor-matcher-misses-literal", {CURSOR: {"version": 1, "hooks": {"stop": [
+        {"command": "x", "matcher": "Write"}]}}},
+         {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x", "matcher": "Stop"}]}}}),
     # opencode (project mode: its plugins folders, as opencode reads them)
     case("host/opencode-plugin-not-loaded", {OC + "p.mjs": PLUGIN}, {OC + "p.js": PLUGIN}, given=False),
     case("host/opencode-plugin-not-loaded", {OC + "helpers/p.js": PLUGIN}, {OC + "p.js": PLUGIN}, given=False,

@@ -122,6 +122,9 @@ CURSOR_EVENTS = frozenset(cursor_protocol.PROTOCOL)
 CURSOR_FIELDS = {"command": str, "type": str, "prompt": str, "model": str, "timeout": (int, float),
                  "matcher": str, "loop_limit": (int, type(None)), "failClosed": bool}
 CURSOR_TYPES = ("command", "prompt")
+# Claude Code handler fields a Cursor entry does not have (`once`: Claude Code's skill frontmatter)
+CLAUDE_ONLY_FIELDS = frozenset({*COMMON_FIELDS, *(key for fields in TYPE_FIELDS.values() for key in fields),
+                                "once"}) - set(CURSOR_FIELDS)
 # Cursor's name for a Claude Code event, where it has one
 CLAUDE_TO_CURSOR = {
     "PreToolUse": "preToolUse", "PostToolUse": "postToolUse", "PostToolUseFailure": "postToolUseFailure",

@@ -24,6 +24,8 @@ SUBAGENT = "subagent"  # the subagent type: generalPurpose, explore, shell...
 LITERAL = "literal"  # one fixed value (`literal`): beforeSubmitPrompt's is UserPromptSubmit
 FILE = "file"  # the kind of file operation: Read, TabRead / Write, TabWrite
 NONE = "none"  # the docs name no matcher subject for the event
+# The tool types a TOOL matcher names (Edit, StrReplace, TabWrite: third-party configs, unconfirmed)
+TOOL_TYPES = ("Shell", "Read", "Write", "Grep", "Delete", "Task", "Edit", "StrReplace", "TabWrite")
 
 # What `permission: "ask"` does where the event reads `permission`
 ASKS = "asks"  # the user is asked

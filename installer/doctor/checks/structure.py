@@ -3,14 +3,16 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any, Iterable, Iterator, NamedTuple
 
 from installer import resources
-from installer.doctor.discovery import SCOPE_ORDER
-from installer.doctor.facts import (BUILTIN_TOOLS, CLAUDE_EVENTS, COMMON_FIELDS, CURSOR_EVENTS, CURSOR_FIELDS,
-                                    CURSOR_TYPES, DISABLE_ALL, FOLDED_CLAUDE_EVENTS, FOLDED_CURSOR_EVENTS, GROUP_KEYS,
-                                    IF_EVENTS, MANAGED_ONLY_KEYS, REQUIRED_FIELDS, SHELLS, TYPE_FIELDS, Event, fold)
-from installer.doctor.model import HOST_NAMES, ConfigFile, Context, Finding, describe, timeout_seconds
+from installer.doctor import load
+from installer.doctor.discovery import SCOPE_ORDER, Candidate
+from installer.doctor.facts import (BUILTIN_TOOLS, CLAUDE_EVENTS, CLAUDE_ONLY_FIELDS, COMMON_FIELDS, CURSOR_EVENTS,
+                                    CURSOR_FIELDS, CURSOR_TYPES, DISABLE_ALL, FOLDED_CLAUDE_EVENTS, FOLDED_CURSOR_EVENTS,
+                                    GROUP_KEYS, IF_EVENTS, MANAGED_ONLY_KEYS, REQUIRED_FIELDS, SHELLS, TYPE_FIELDS, Event, fold)
+from installer.doctor.model import HOST_NAMES, ConfigFile, Context, Finding, describe, resolved, timeout_seconds
 
 READ_ERRORS = ("is a directory", "cannot be read", "the file is a symlink")
 ALL_TYPE_FIELDS = {key: kind for fields in TYPE_FIELDS.values() for key, kind in fields.items()}
@@ -29,6 +31,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         elif file.document is not None and file.host == "cursor":
             yield from _cursor(ctx, file)
     yield from _kill_switches(ctx)
+    yield from _manifests_naming_default_hooks(ctx)
 
 
 def _unparsed(ctx: Context, file: ConfigFile) -> Finding:
@@ -171,6 +174,9 @@ def _handler(ctx: Context, file: ConfigFile, event: str, known: Event | None, ha
             yield ctx.finding("structure/field-type", file, keys + (key,), field=key, found=_shown(value),
                               expected=_expected(key, fields[key]))
     yield from _timeout(ctx, file, handler, keys)
+    if kind == "http":
+        yield from _header_variables_not_allowed(ctx, file, handler, keys)
+        yield from _header_variables_beyond_settings(ctx, file, handler, keys)
     shell = handler.get("shell")
     if kind == "command" and isinstance(shell, str):
         if shell not in SHELLS:
@@ -196,6 +202,49 @@ def _timeout(ctx: Context, file: ConfigFile, handler: dict, keys: tuple) -> Iter
         rule = "timeout-long" if value % 60 == 0 and value % 500 else "timeout-milliseconds"
         yield ctx.finding(f"structure/{rule}", file, keys + ("timeout",), value=_number(value),
                           human=_duration(value), seconds=_number(value / 1000))
+
+
+HEADER_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))")
+
+
+def _header_variables(handler: dict) -> Iterator[tuple[str, str]]:
+    """(header, variable) for each `$VAR` / `${VAR}` in an http handler's header values."""
+    headers = handler.get("headers")
+    for name, value in headers.items() if isinstance(headers, dict) else ():
+        for match in HEADER_VARIABLE.finditer(value) if isinstance(value, str) else ():
+            yield name, match.group(1) or match.group(2)
+
+
+def _allowed_variables(handler: dict) -> list[str]:
+    allowed = handler.get("allowedEnvVars")
+    return [name for name in allowed if isinstance(name, str)] if isinstance(allowed, list) else []
+
+
+def _header_variables_not_allowed(ctx: Context, file: ConfigFile, handler: dict, keys: tuple) -> Iterator[Finding]:
+    """Claude Code puts a variable's value into a header only when the handler's
+    `allowedEnvVars` lists it; any other is sent as an empty string (hooks.md §3)."""
+    allowed = _allowed_variables(handler)
+    for header, variable in _header_variables(handler):
+        if variable not in allowed:
+            yield ctx.finding("structure/http-header-variable-not-allowed", file, keys + ("headers", header),
+                              header=json.dumps(header), variable=variable,
+                              listed=" (the handler has no allowedEnvVars)" if "allowedEnvVars" not in handler else "")
+
+
+def _header_variables_beyond_settings(ctx: Context, file: ConfigFile, handler: dict,
+                                      keys: tuple) -> Iterator[Finding]:
+    """`httpHookAllowedEnvVars` in settings is an outer limit (the lists of every file merge):
+    a variable the handler allows but no such list names is still sent empty (hooks.md §1.3)."""
+    lists = [f.document.data["httpHookAllowedEnvVars"] for f in _settings(ctx.files)
+             if isinstance(f.document.data.get("httpHookAllowedEnvVars"), list)]
+    if not lists:
+        return
+    limit = {name for names in lists for name in names}
+    allowed = _allowed_variables(handler)
+    for header, variable in _header_variables(handler):
+        if variable in allowed and variable not in limit:
+            yield ctx.finding("structure/http-header-variable-not-in-settings", file, keys + ("headers", header),
+                              header=json.dumps(header), variable=variable)
 
 
 def _has_type(key: str, value: Any, kind: Any) -> bool:
@@ -458,7 +507,7 @@ def _cursor_entry(ctx: Context, file: ConfigFile, entry: Any, keys: tuple) -> It
     elif kind not in entry:  # a command entry needs "command", a prompt entry "prompt"
         yield ctx.finding("structure/field-missing", file, keys, type=kind, field=kind)
     for key, value in entry.items():
-        if key == "timeout":
+        if key == "timeout" or key in CLAUDE_ONLY_FIELDS:  # Claude Code's fields: host/cursor-claude-field
             continue
         if key not in CURSOR_FIELDS:
             yield _unknown_key(ctx, file, keys, key, None, CURSOR_FIELDS, "Cursor")
@@ -466,6 +515,33 @@ def _cursor_entry(ctx: Context, file: ConfigFile, entry: Any, keys: tuple) -> It
             yield ctx.finding("structure/field-type", file, keys + (key,), field=key, found=_shown(value),
                               expected=_expected(key, CURSOR_FIELDS[key]))
     yield from _timeout(ctx, file, entry, keys)
+
+
+# ---- Claude plugin manifests ---------------------------------------------------------------------
+
+def _manifests_naming_default_hooks(ctx: Context) -> Iterator[Finding]:
+    """A plugin's `.claude-plugin/plugin.json` whose `hooks` names `hooks/hooks.json`: Claude Code
+    loads that file anyway, and refuses the second load ("Duplicate hooks file detected")."""
+    roots = {resolved(p.install_path) for p in ctx.plugins if p.install_path is not None}
+    roots |= {resolved(f.plugin_root) for f in ctx.files if f.plugin_root is not None}
+    for root in sorted(roots):
+        default = root / "hooks" / "hooks.json"
+        manifest = _manifest(ctx, root / ".claude-plugin" / "plugin.json")
+        named = manifest.document.data.get("hooks") if manifest and isinstance(manifest.document.data, dict) else None
+        listed = [(("hooks",), named)] if isinstance(named, str) else \
+            [(("hooks", i), item) for i, item in enumerate(named)] if isinstance(named, list) else []
+        for keys, item in listed:
+            if isinstance(item, str) and default.is_file() and resolved(root / item) == resolved(default):
+                yield ctx.finding("structure/plugin-manifest-names-default-hooks", manifest, keys, value=json.dumps(item))
+
+
+def _manifest(ctx: Context, path: Path) -> ConfigFile | None:
+    """The manifest as doctor read it (inline hooks make it a hooks file), else read now; None
+    when there is none or it does not parse."""
+    if not path.is_file():
+        return None
+    file = next((f for f in ctx.files if f.path == path), None) or load.read(Candidate(path, "plugin", "claude-plugin-hooks"))
+    return file if file.document is not None else None
 
 
 # ---- switches that explain why hooks do not run ------------------------------------------------------

@@ -1,0 +1,175 @@
+"""doctor reads a Cursor hooks.json the way Cursor does (installer/hosts/cursor_protocol.py): what
+each event's matcher is tested against, which fields an entry has and where they matter; and two
+Claude Code traps: an http header's variables and a plugin manifest naming its default hooks file."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from doctor_support import doctor, found, settings, write
+
+from installer.doctor.facts import CURSOR_EVENTS
+from installer.hosts import cursor_protocol
+
+
+def cursor(event: str, **entry) -> dict:
+    return {".cursor/hooks.json": {"version": 1, "hooks": {event: [{"command": "./x.sh", **entry}]}}}
+
+
+# ---- the protocol table ----------------------------------------------------------------------
+
+def test_the_protocol_has_one_row_per_cursor_event_and_none_for_others():
+    assert set(cursor_protocol.PROTOCOL) == CURSOR_EVENTS
+    assert cursor_protocol.protocol("PreToolUse") is None
+
+
+def test_the_protocol_says_what_ask_does_where_permission_is_read():
+    assert cursor_protocol.protocol("preToolUse").ask == cursor_protocol.NOT_ENFORCED
+    assert cursor_protocol.protocol("subagentStart").ask == cursor_protocol.DENIES
+    assert cursor_protocol.protocol("beforeShellExecution").ask == cursor_protocol.ASKS
+    assert cursor_protocol.protocol("stop").permissions is None
+    assert "conversation_id" in cursor_protocol.protocol("stop").stdin_fields
+    assert "conversation_id" not in cursor_protocol.protocol("workspaceOpen").stdin_fields
+
+
+# ---- matchers on the command text --------------------------------------------------------------
+
+@pytest.mark.parametrize("matcher", ["Shell", "^Bash$", "Shell|Read"])
+def test_a_tool_name_as_a_shell_execution_matcher_is_a_warning(tmp_path, matcher):
+    (finding,) = found(doctor(tmp_path / "p", cursor("beforeShellExecution", matcher=matcher)),
+                       "host/cursor-command-matcher-names-tool")
+    assert finding.severity == "warning" and "command text" in finding.message
+
+
+def test_a_lone_shell_matcher_is_told_to_go(tmp_path):
+    (finding,) = found(doctor(tmp_path / "p", cursor("afterShellExecution", matcher="Shell")),
+                       "host/cursor-command-matcher-names-tool")
+    assert finding.hint.startswith("remove the matcher")
+
+
+@pytest.mark.parametrize("event, matcher", [("beforeShellExecution", "git\\s+push|rm -rf"),
+                                            ("preToolUse", "Shell"), ("beforeShellExecution", "Shellcheck")])
+def test_a_command_pattern_or_a_tool_matcher_on_a_tool_event_is_fine(tmp_path, event, matcher):
+    assert not found(doctor(tmp_path / "p", cursor(event, matcher=matcher)), "host/cursor-command-matcher-names-tool")
+
+
+def test_a_matcher_that_misses_a_literal_events_value_never_fires(tmp_path):
+    (finding,) = found(doctor(tmp_path / "p", cursor("stop", matcher="Shell")), "host/cursor-matcher-misses-literal")
+    assert '"Stop"' in finding.message
+
+
+@pytest.mark.parametrize("event, matcher", [("stop", "Stop"), ("beforeSubmitPrompt", "UserPrompt"),
+                                            ("stop", ".*"), ("stop", "*"), ("afterFileEdit", "Write")])
+def test_a_matcher_that_matches_the_literal_or_another_subject_is_quiet(tmp_path, event, matcher):
+    assert not found(doctor(tmp_path / "p", cursor(event, matcher=matcher)), "host/cursor-matcher-misses-literal")
+
+
+# ---- Claude Code event names in Cursor's spelling ------------------------------------------------
+
+@pytest.mark.parametrize("event, renamed", [("userPromptSubmit", "beforeSubmitPrompt"), ("PreToolUse", "preToolUse"),
+                                            ("pre_tool_use", "preToolUse"), ("permissionRequest", None),
+                                            ("notification", None), ("STOP", "stop")])
+def test_claude_event_names_in_any_case_are_reported(tmp_path, event, renamed):
+    (finding,) = found(doctor(tmp_path / "p", cursor(event)), "host/cursor-claude-event")
+    assert (f'rename it to "{renamed}"' == finding.hint) if renamed else "no such event" in finding.hint
+
+
+@pytest.mark.parametrize("event", ["preToolUse", "stop", "subagentStart", "beforeSubmitPrompt"])
+def test_cursors_own_event_names_are_not_claude_names(tmp_path, event):
+    assert not found(doctor(tmp_path / "p", cursor(event)), "host/cursor-claude-event")
+
+
+# ---- fields Cursor does not read ----------------------------------------------------------------
+
+@pytest.mark.parametrize("field, value", [("async", True), ("statusMessage", "checking"), ("once", True),
+                                          ("if", "Bash(git *)"), ("args", ["-x"]), ("shell", "bash")])
+def test_a_claude_handler_field_in_a_cursor_entry_is_a_warning_not_an_unknown_key(tmp_path, field, value):
+    out = doctor(tmp_path / "p", cursor("preToolUse", **{field: value}))
+    (finding,) = found(out, "host/cursor-claude-field")
+    assert finding.severity == "warning" and f'"{field}"' in finding.message
+    assert not found(out, "structure/handler-unknown-key")
+
+
+def test_cursors_own_fields_are_no_claude_fields(tmp_path):
+    entry = {"matcher": "Shell", "timeout": 10, "failClosed": True}
+    assert not found(doctor(tmp_path / "p", cursor("preToolUse", **entry)), "host/cursor-claude-field")
+
+
+@pytest.mark.parametrize("event, field, value", [("preToolUse", "loop_limit", 5), ("afterFileEdit", "failClosed", True),
+                                                 ("stop", "failClosed", True), ("stop", "model", "fast")])
+def test_a_field_the_event_never_uses_is_a_warning(tmp_path, event, field, value):
+    (finding,) = found(doctor(tmp_path / "p", cursor(event, **{field: value})), "host/cursor-field-no-effect")
+    assert f'"{field}"' in finding.message and event in finding.message
+
+
+@pytest.mark.parametrize("event, entry", [("stop", {"loop_limit": 5}), ("subagentStop", {"loop_limit": None}),
+                                          ("beforeReadFile", {"failClosed": True}),
+                                          ("afterFileEdit", {"failClosed": False}),
+                                          ("stop", {"type": "prompt", "prompt": "done?", "model": "fast"})])
+def test_a_field_where_the_event_uses_it_is_quiet(tmp_path, event, entry):
+    assert not found(doctor(tmp_path / "p", cursor(event, **entry)), "host/cursor-field-no-effect")
+
+
+# ---- Claude Code http hooks: variables in headers --------------------------------------------------
+
+def http(headers: dict, **fields) -> dict:
+    return settings(type="http", command=None, url="https://example.test/hook", headers=headers, **fields)
+
+
+@pytest.mark.parametrize("value", ["Bearer $TOKEN", "Bearer ${TOKEN}"])
+def test_a_header_variable_not_in_allowed_env_vars_is_sent_empty(tmp_path, value):
+    out = doctor(tmp_path / "p", {".claude/settings.json": http({"Authorization": value}, allowedEnvVars=["OTHER"])})
+    (finding,) = found(out, "structure/http-header-variable-not-allowed")
+    assert finding.severity == "error" and "$TOKEN" in finding.message
+
+
+def test_a_header_variable_without_any_allowed_env_vars_says_so(tmp_path):
+    out = doctor(tmp_path / "p", {".claude/settings.json": http({"Authorization": "Bearer $TOKEN"})})
+    (finding,) = found(out, "structure/http-header-variable-not-allowed")
+    assert "no allowedEnvVars" in finding.message
+
+
+def test_a_listed_header_variable_or_a_plain_header_is_fine(tmp_path):
+    listed = http({"Authorization": "Bearer $TOKEN", "X-Team": "core"}, allowedEnvVars=["TOKEN"])
+    out = doctor(tmp_path / "p", {".claude/settings.json": listed})
+    assert not found(out, "structure/http-header-variable-not-allowed")
+    assert not found(out, "structure/http-header-variable-not-in-settings")
+
+
+def test_a_header_variable_the_settings_limit_leaves_out_is_a_warning(tmp_path):
+    limited = {**http({"Authorization": "Bearer $TOKEN"}, allowedEnvVars=["TOKEN"]), "httpHookAllowedEnvVars": ["OTHER"]}
+    (finding,) = found(doctor(tmp_path / "p", {".claude/settings.json": limited}),
+                       "structure/http-header-variable-not-in-settings")
+    assert finding.severity == "warning"
+
+
+def test_a_header_variable_any_settings_file_allows_is_fine(tmp_path):
+    files = {".claude/settings.json": {**http({"Authorization": "Bearer $TOKEN"}, allowedEnvVars=["TOKEN"]),
+                                       "httpHookAllowedEnvVars": ["OTHER"]},
+             ".claude/settings.local.json": {"httpHookAllowedEnvVars": ["TOKEN"]}}
+    assert not found(doctor(tmp_path / "p", files), "structure/http-header-variable-not-in-settings")
+
+
+# ---- plugin manifests ----------------------------------------------------------------------------
+
+HOOKS = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo done"}]}]}}
+
+
+def plugin(tmp_path, manifest_hooks):
+    """doctor on a plugin's hooks/hooks.json, beside a manifest whose "hooks" is `manifest_hooks`."""
+    root = tmp_path / "plugin"
+    write(root, {".claude-plugin/plugin.json": {"name": "demo", "hooks": manifest_hooks}, "hooks/extra.json": HOOKS})
+    return doctor(root, {"hooks/hooks.json": HOOKS})
+
+
+@pytest.mark.parametrize("named", ["./hooks/hooks.json", "hooks/hooks.json", ["./hooks/extra.json", "./hooks/hooks.json"]])
+def test_a_manifest_naming_the_default_hooks_file_loads_it_twice(tmp_path, named):
+    (finding,) = found(plugin(tmp_path, named), "structure/plugin-manifest-names-default-hooks")
+    assert finding.path.endswith("plugin.json") and finding.severity == "warning"
+    assert json.dumps("./hooks/hooks.json" if isinstance(named, list) else named) in finding.message
+
+
+@pytest.mark.parametrize("named", ["./hooks/extra.json", ["./hooks/hooks-cursor.json"]])
+def test_a_manifest_naming_other_hook_files_is_fine(tmp_path, named):
+    out = plugin(tmp_path, named)
+    assert not found(out, "structure/plugin-manifest-names-default-hooks")
