@@ -261,8 +261,8 @@ def doctor(
     host: Optional[str] = typer.Option(None, "--host", help="Only this agent's scopes: claude, cursor or opencode."),
     project: Optional[Path] = ProjectOpt,
     fmt: DoctorFormat = typer.Option(DoctorFormat.text, "--format", help="text, json or sarif."),
-    probe: bool = typer.Option(False, "--probe", help="Also run foreign PreToolUse hooks once on a synthetic "
-                                                      "payload in a temporary directory (opt-in)."),
+    probe: bool = typer.Option(False, "--probe", help="Also run foreign Claude Code command hooks once per event "
+                                                      "on a synthetic payload in a temporary directory (opt-in)."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
     isolated: bool = typer.Option(False, "--isolated", help="Check the named files alone, not also their conflicts "
                                                             "with the other scopes and plugins the agent loads with "

@@ -1,6 +1,7 @@
-"""`doctor --probe` (installer/doctor/probe.py): opt-in only; each foreign PreToolUse handler runs
-once on a synthetic payload, in a temporary project and home, with a minimal environment and a
-short timeout; what it printed is classified the way Claude Code reads it."""
+"""`doctor --probe` (installer/doctor/probe.py): opt-in only; each foreign Claude Code command
+handler runs once per event on a synthetic payload of that event, in a temporary project and
+home, with a minimal environment and a short timeout; its answer is read by simulate's reader and
+judged per event; a probe finding marks the static script findings it confirms."""
 from __future__ import annotations
 
 import json
@@ -12,34 +13,13 @@ from pathlib import Path
 import pytest
 from doctor_support import doctor, found
 
-from installer.doctor import discovery, load, probe
+from installer import resources
+from installer.doctor import discovery, load, probe, report
 from installer.doctor.facts import BUILTIN_TOOLS
 from installer.doctor.model import Context
+from installer.hosts.claude_protocol import protocol
 
 S = ".claude/settings.json"
-
-
-@pytest.mark.parametrize("stdout, stderr, code, outcome", [
-    (b"", b"", 0, "nothing"),
-    (b"  \n", b"", 0, "nothing"),
-    (b"{}", b"", 0, "empty-object"),
-    (b"checked 3 files\n", b"", 0, "text"),
-    (b"{not json", b"", 0, "invalid"),
-    (b"[1, 2]", b"", 0, "invalid"),
-    (b"log: start\n{\"hookSpecificOutput\": {}}", b"", 0, "invalid"),  # must start with {
-    (b'{"hookSpecificOutput": {"permissionDecision": "deny"}}', b"", 0, "invalid"),
-    (b'{"hookSpecificOutput": {"hookEventName": "PostToolUse", "permissionDecision": "deny"}}', b"", 0,
-     "wrong-event"),
-    (b'{"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {"command": "x"}}}', b"", 0,
-     "rewrite"),
-    (b'{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}}', b"", 0, "decision"),
-    (b'{"decision": "block", "reason": "no"}', b"", 0, "decision"),
-    (b'{"systemMessage": "hi"}', b"", 0, "other"),
-    (b'{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}', b"", 2, "decision"),
-    (b"", b"Traceback ...\n", 1, "failed"),
-])
-def test_classify(stdout, stderr, code, outcome):
-    assert probe.classify(stdout, stderr, code).outcome == outcome
 
 
 def _project(tmp_path: Path, hooks: dict[str, str], groups: list, event: str = "PreToolUse") -> Path:
@@ -75,7 +55,7 @@ def test_runs_in_a_temporary_world_with_a_minimal_environment(tmp_path, monkeypa
     spy = tmp_path / "spy.txt"
     base = _project(tmp_path, {"spy.sh": SPY.format(out=spy)}, [("Bash", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/spy.sh')])
     ((handler, result),) = probe.results_for(_ctx(base))
-    assert result.outcome == "rewrite" and result.tool == "Bash"
+    assert result.rewrites and result.tool == "Bash" and result.event == "PreToolUse"
     seen = dict(line.split("=", 1) for line in spy.read_text().splitlines() if "=" in line)
     names = set(seen) - {"cwd", "PWD", "SHLVL", "_", "OLDPWD"}
     assert names == {"PATH", "LANG", "HOME", "TMPDIR", "CLAUDE_PROJECT_DIR"}
@@ -96,7 +76,7 @@ def test_a_hanging_hook_is_killed_with_its_children(tmp_path):
     ctx = _ctx(base)
     started = time.monotonic()
     ((_, result),) = probe.results_for(ctx, timeout=1)
-    assert result.outcome == "timeout" and time.monotonic() - started < 10
+    assert result.run.timed_out and time.monotonic() - started < 10
     child = int(pidfile.read_text())
     for _ in range(50):
         try:
@@ -118,13 +98,17 @@ def test_never_run_without_probe(tmp_path):
     assert marker.exists()
 
 
-def test_only_foreign_pretooluse_handlers_each_command_once(tmp_path):
+def test_only_foreign_command_handlers_run_each_command_once_per_event(tmp_path):
     ours = 'python3 -I -S "$CLAUDE_PROJECT_DIR"/.claude/hookwright/git-guard/git-guard --host claude'
     base = _project(tmp_path, {}, [("Bash", "echo '{}'", ours), ("Edit", "echo '{}'"), ("NoSuchTool", "echo x")])
     ((handler, result),) = probe.results_for(_ctx(base))
-    assert handler.command == "echo '{}'" and result.outcome == "empty-object"
-    post = _project(tmp_path / "post", {}, [("Bash", "echo '{}'")], event="PostToolUse")
-    assert probe.results_for(_ctx(post)) == []
+    assert handler.command == "echo '{}'" and result.reading.read_as == "JSON" and result.run.exit_code == 0
+    settings = {"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo '{}'"}]}],
+                          "Stop": [{"hooks": [{"type": "command", "command": "echo '{}'"},
+                                              {"type": "command", "command": "echo late", "async": True}]}],
+                          "NoSuchEvent": [{"hooks": [{"type": "command", "command": "echo x"}]}]}}
+    (base / S).write_text(json.dumps(settings))
+    assert [(h.event, r.tool) for h, r in probe.results_for(_ctx(base))] == [("PostToolUse", "Bash"), ("Stop", None)]
 
 
 def test_the_tool_is_one_the_matcher_matches(tmp_path):
@@ -155,8 +139,8 @@ def test_exec_form(tmp_path):
         {"type": "command", "command": "python3", "args": ["${CLAUDE_PROJECT_DIR}/.claude/hooks/rw.py"]},
         {"type": "command", "command": "hookwright-no-such-program", "args": []}]}]}}
     (base / S).write_text(json.dumps(settings))
-    results = [r.outcome for _, r in probe.results_for(_ctx(base))]
-    assert results == ["rewrite", "failed"]
+    results = [(r.rewrites, r.run.start_error) for _, r in probe.results_for(_ctx(base))]
+    assert results == [(True, None), (False, "hookwright-no-such-program is not on PATH")]
 
 
 # ---- the probe rules, and what the conflict check makes of a probe ---------------------------------
@@ -217,7 +201,7 @@ def test_hooks_are_probed_side_by_side_as_claude_code_runs_them(tmp_path):
                                "b.sh": hook.format(meet=meet, me="b", other="a")},
                     [("Bash", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/a.sh'),
                      ("Edit", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/b.sh')])
-    assert [r.outcome for _, r in probe.results_for(_ctx(base), timeout=20)] == ["empty-object", "empty-object"]
+    assert [r.run.exit_code for _, r in probe.results_for(_ctx(base), timeout=20)] == [0, 0]
 
 
 def test_a_hook_gets_its_own_timeout_when_shorter_and_the_message_says_which_limit_stopped_it(tmp_path, monkeypatch):
@@ -230,3 +214,172 @@ def test_a_hook_gets_its_own_timeout_when_shorter_and_the_message_says_which_lim
     assert "within 1 s" in own.message and "stopped at its own timeout" in own.message
     assert "within 3 s" in default.message and "its own timeout, 600 s, is longer" in default.message
     assert "waits up to 600 s" in default.hint
+
+
+# ---- every event, read as Claude Code reads it ------------------------------------------------------
+
+HOOK = 'sh "$CLAUDE_PROJECT_DIR"/.claude/hooks/hook.sh'
+
+
+def _answer(event: str, **fields) -> str:
+    """A shell line printing a hookSpecificOutput answer for `event`."""
+    return "echo '" + json.dumps({"hookSpecificOutput": {"hookEventName": event, **fields}}) + "'\n"
+
+
+def _probe(tmp_path: Path, event: str, script: str) -> tuple:
+    """doctor --probe on a project whose one `event` handler runs the shell script `script`
+    (after reading its input): the outcome, and its probe findings."""
+    base = tmp_path / "p"
+    hook = base / ".claude" / "hooks" / "hook.sh"
+    hook.parent.mkdir(parents=True, exist_ok=True)
+    hook.write_text("#!/bin/sh\nINPUT=$(cat)\n" + textwrap.dedent(script).lstrip("\n"))
+    group = {"matcher": "Bash"} if protocol(event).tool_event else {}
+    group["hooks"] = [{"type": "command", "command": HOOK}]
+    out = doctor(base, {S: {"hooks": {event: [group]}}}, probe=True)
+    return out, [f for f in out.findings if f.rule.startswith("script/probe-")]
+
+
+def _rules(tmp_path: Path, event: str, script: str) -> list[str]:
+    return [f.rule for f in _probe(tmp_path, event, script)[1]]
+
+
+@pytest.mark.parametrize("event, fields", [
+    ("PreToolUse", {"tool_use_id"}),
+    ("PermissionRequest", set()),
+    ("PostToolUse", {"tool_use_id", "tool_response"}),
+    ("PostToolUseFailure", {"tool_use_id", "error", "is_interrupt"}),
+])
+def test_a_tool_event_gets_a_call_of_a_tool_its_matcher_matches_with_the_events_own_fields(tmp_path, event, fields):
+    sent = tmp_path / "payload.json"
+    _probe(tmp_path, event, f'echo "$INPUT" > {sent}\n')
+    payload = json.loads(sent.read_text())
+    assert payload["hook_event_name"] == event and payload["tool_name"] == "Bash"
+    assert set(payload["tool_input"]) == {"command", "description"}
+    assert fields <= set(payload) and ("tool_use_id" in payload) == ("tool_use_id" in fields)
+
+
+REWRITE = {"command": "ls"}  # the synthetic Bash call also has a description
+
+
+@pytest.mark.parametrize("event, script, expected", [
+    ("PreToolUse", _answer("PreToolUse", permissionDecision="deny"), []),
+    ("PreToolUse", _answer("PreToolUse", permissionDecision="allow", updatedInput=REWRITE),
+     ["script/probe-rewrite-drops-fields"]),
+    ("PreToolUse", 'echo "$INPUT" | python3 -c \'import json, sys; i = json.load(sys.stdin)["tool_input"]; '
+                   'print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", '
+                   '"updatedInput": dict(i, command="ls")}}))\'\n', []),
+    ("PreToolUse", _answer("PreToolUse", permissionDecision="block"), ["script/probe-decision-ignored"]),
+    ("PreToolUse", "echo 'refused' >&2\nexit 1\n", ["script/probe-exit-does-not-block"]),
+    ("PreToolUse", "echo 'refused' >&2\nexit 2\n", []),
+    ("PermissionRequest", _answer("PermissionRequest", decision={"behavior": "allow", "updatedInput": REWRITE}),
+     ["script/probe-rewrite-drops-fields"]),
+    ("PermissionRequest", _answer("PermissionRequest", decision={"behavior": "deny", "message": "no"}), []),
+    ("PermissionRequest", "echo no >&2\nexit 2\n", ["script/probe-exit-does-not-block"]),
+    ("PostToolUse", _answer("PostToolUse", permissionDecision="deny"), ["script/probe-decision-ignored"]),
+    ("PostToolUse", """echo '{"decision": "block", "reason": "lint failed"}'\n""", []),
+    ("PostToolUse", "echo 'lint failed' >&2\nexit 2\n", ["script/probe-exit-does-not-block"]),
+    ("PostToolUseFailure", _answer("PostToolUse", additionalContext="x"), ["script/probe-wrong-event"]),
+    ("PostToolUseFailure", _answer("PostToolUseFailure", additionalContext="x"), []),
+], ids=["a PreToolUse deny is fine", "a PreToolUse rewrite that keeps only command drops description",
+        "a PreToolUse rewrite from the input keeps every field", "permissionDecision block is no PreToolUse value",
+        "exit 1 with a reason fails the PreToolUse gate open", "exit 2 blocks PreToolUse",
+        "a PermissionRequest allow rewrite that keeps only command drops description", "a PermissionRequest deny is fine",
+        "exit 2 on PermissionRequest is ignored", "permissionDecision on PostToolUse is dropped",
+        "decision block on PostToolUse is fine", "exit 2 on PostToolUse blocks nothing",
+        "another event's hookEventName on PostToolUseFailure", "PostToolUseFailure context is fine"])
+def test_tool_events(tmp_path, event, script, expected):
+    assert _rules(tmp_path, event, script) == expected
+
+
+def test_the_findings_name_the_event_and_what_the_rewrite_dropped(tmp_path):
+    _, (drop,) = _probe(tmp_path / "a", "PermissionRequest", _answer(
+        "PermissionRequest", decision={"behavior": "allow", "updatedInput": REWRITE}))
+    assert "decision.updatedInput" in drop.message and "leaves out description" in drop.message
+    _, (ignored,) = _probe(tmp_path / "b", "PostToolUse", _answer("PostToolUse", permissionDecision="deny"))
+    assert "PostToolUse" in ignored.message and "dropped" in ignored.message and '"decision": "block"' in ignored.hint
+
+
+@pytest.mark.parametrize("script, expected", [
+    ("echo 'the branch is main'\n", []),
+    (_answer("UserPromptSubmit", additionalContext="the branch is main"), []),
+    ("""echo 'checking the prompt'\necho '{"decision": "block", "reason": "no secrets"}'\n""",
+     ["script/probe-invalid-output"]),
+    ("""echo '{"decision": "block", "reason": "no secrets"}'\n""", []),
+    ("echo 'no secrets' >&2\nexit 1\n", ["script/probe-exit-does-not-block"]),
+    ("echo 'no secrets' >&2\nexit 2\n", []),
+], ids=["plain text is context", "additionalContext is fine", "text then JSON loses the block",
+        "decision block is fine", "exit 1 with a reason lets the prompt through", "exit 2 blocks the prompt"])
+def test_the_prompt_event(tmp_path, script, expected):
+    assert _rules(tmp_path, "UserPromptSubmit", script) == expected
+
+
+def test_json_after_a_debug_line_is_said_to_be_never_read(tmp_path):
+    _, (finding,) = _probe(tmp_path, "UserPromptSubmit",
+                           """echo 'checking the prompt'\necho '{"decision": "block", "reason": "no"}'\n""")
+    assert "on UserPromptSubmit" in finding.message and "the JSON after it is never read" in finding.message
+    assert "nothing before it" in finding.hint
+
+
+@pytest.mark.parametrize("event", ["Stop", "SubagentStop"])
+@pytest.mark.parametrize("script, expected", [
+    ("""echo '{"decision": "block", "reason": "tests are failing"}'\n""", []),
+    ("""echo '{"decision": "deny", "reason": "tests are failing"}'\n""", ["script/probe-decision-ignored"]),
+    ("", []),
+], ids=["decision block keeps Claude going", "decision deny is void", "nothing lets it stop"])
+def test_the_stop_events(tmp_path, event, script, expected):
+    out, probed = _probe(tmp_path, event, script)
+    assert [f.rule for f in probed] == expected
+    assert all(f'decision "deny" is not one {event} accepts' in f.message for f in probed)
+
+
+@pytest.mark.parametrize("event, script, expected", [
+    ("SessionStart", "echo 'the branch is main'\n", []),
+    ("SessionStart", _answer("SessionStart", additionalContext="the branch is main"), []),
+    ("SessionStart", """echo 'export PROBED=1' >> "$CLAUDE_ENV_FILE"\n""", []),
+    ("SessionStart", _answer("SessionStart", permissionDecision="deny"), ["script/probe-decision-ignored"]),
+    ("SessionEnd", "", []),
+    ("SessionEnd", """echo '{"decision": "block", "reason": "not yet"}'\n""", ["script/probe-decision-ignored"]),
+], ids=["SessionStart plain text is context", "SessionStart additionalContext is fine",
+        "SessionStart hooks get CLAUDE_ENV_FILE", "permissionDecision on SessionStart is dropped",
+        "SessionEnd printing nothing is fine", "SessionEnd has no decision to make"])
+def test_the_session_events(tmp_path, event, script, expected):
+    assert _rules(tmp_path, event, script) == expected
+
+
+@pytest.mark.parametrize("event", ["Notification", "SubagentStart", "PermissionDenied"])
+def test_exit_2_does_not_block_an_event_that_does_not_read_it(tmp_path, event):
+    _, (finding,) = _probe(tmp_path / "bad", event, "echo 'not now' >&2\nexit 2\n")
+    assert finding.rule == "script/probe-exit-does-not-block" and f"on {event}" in finding.message
+    assert "non-blocking error" in finding.message
+    assert _rules(tmp_path / "good", event, "echo 'noted' >&2\n") == []
+
+
+# ---- what the probe confirms ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("event, script, static, probed", [
+    ("PostToolUse", _answer("PostToolUse", permissionDecision="deny"), "script/decision-wrong-event",
+     "script/probe-decision-ignored"),
+    ("PermissionRequest", "echo no >&2\nexit 2\n", "script/exit-2-ignored", "script/probe-exit-does-not-block"),
+])
+def test_a_static_finding_the_probe_saw_happen_is_marked_confirmed(tmp_path, event, script, static, probed):
+    out, _ = _probe(tmp_path, event, script)
+    (seen,) = found(out, static)
+    assert seen.confirmed_by_probe and seen.to_json()["confirmed_by_probe"] is True
+    (probe_finding,) = found(out, probed)
+    assert f"(this confirms {static} at hook.sh:{seen.line})" in probe_finding.message
+    assert not probe_finding.confirmed_by_probe
+    lines = ["".join(text for text, _ in line) for line in report.text(report.document(out), tmp_path)]
+    (tagged,) = [line for line in lines if "[confirmed by --probe]" in line]
+    assert f"{static}  [confirmed by --probe]" in tagged
+    unprobed = doctor(tmp_path / "p", {}, probe=False)
+    assert [f.confirmed_by_probe for f in found(unprobed, static)] == [False]
+
+
+def test_the_doctor_document_with_a_confirmed_finding_matches_its_schema(tmp_path):
+    import jsonschema
+
+    out, _ = _probe(tmp_path, "PermissionRequest", "echo no >&2\nexit 2\n")
+    schema = json.loads((resources.data_root() / "schemas" / "doctor.schema.json").read_text())
+    doc = report.document(out)
+    jsonschema.validate(doc, schema)
+    assert any(f["confirmed_by_probe"] for f in doc["findings"])

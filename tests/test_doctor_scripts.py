@@ -413,7 +413,8 @@ def test_every_script_rule_is_tested():
               "script/stop-hook-active", "script/wrong-event-name", "script/exit-2-ignored",
               "script/decision-wrong-event",
               # with --probe only: tests/test_doctor_probe.py
-              "script/probe-invalid-output", "script/probe-wrong-event", "script/probe-timeout"}
+              "script/probe-invalid-output", "script/probe-wrong-event", "script/probe-timeout",
+              "script/probe-decision-ignored", "script/probe-rewrite-drops-fields", "script/probe-exit-does-not-block"}
     assert {r for r in catalog() if r.startswith("script/")} == tested
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +37,7 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
     from installer.doctor import run
     from installer.hosts.claude_protocol import ENV_FILE_EVENTS, protocol
     from installer.simulate import firing, reading, running
+    from installer.simulate.payload import payload_for
 
     _check_choices(event, host, permission_mode)
     event = event or "PreToolUse"
@@ -61,7 +61,8 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
     with tempfile.TemporaryDirectory(prefix="hookwright-simulate-") as scratch:
         transcript = Path(scratch) / "transcript.jsonl"
         transcript.write_text("")
-        payload = _payload(event, project, tool, call_input, extra, permission_mode, transcript)
+        payload = payload_for(event, project, transcript, tool=tool, tool_input=call_input, extra=extra,
+                              permission_mode=permission_mode)  # the flags win over --payload
         ctx = run.context(project=project, hosts={"claude"})
         selected = firing.select(ctx, event, payload)
         to_run = [s.handler for s in selected if s.runs and s.simulated]
@@ -144,25 +145,6 @@ def _parse(text: str, where: str) -> Any:
     except json.JSONDecodeError as err:
         raise HookwrightError(f"invalid JSON: {err.msg}", path=where, line=err.lineno, column=err.colno,
                               hint="give a JSON object; quote it for the shell") from None
-
-
-def _payload(event: str, project: Path, tool: str | None, tool_input: dict | None, extra: dict,
-             permission_mode: str, transcript: Path) -> dict:
-    """What Claude Code sends on stdin (claude-code-observed.md, intro; hooks.md §4): the common
-    fields, the tool's, then whatever --payload gives."""
-    from installer.hosts.claude_protocol import protocol
-
-    payload: dict[str, Any] = {"session_id": str(uuid.uuid4()), "transcript_path": str(transcript),
-                               "cwd": str(project), "permission_mode": permission_mode, "hook_event_name": event}
-    if protocol(event).tool_event:
-        payload["tool_input"] = {}
-        if event != "PermissionRequest":
-            payload["tool_use_id"] = f"toolu_{uuid.uuid4().hex[:24]}"
-    payload.update(protocol(event).defaults)
-    payload.update(extra)
-    payload.update((name, value) for name, value in (("tool_name", tool), ("tool_input", tool_input))
-                   if value is not None)  # the flags win
-    return payload
 
 
 def _environment(ctx) -> dict[str, str]:

@@ -153,7 +153,7 @@ def _with_probe(static: Rewrite, handler: Handler, probed: dict | None) -> Rewri
         return static
     result = probed.get(id(handler))
     if result is not None and result.rewrites:
-        return Rewrite(YES, "probe", f"--probe: it printed {result.detail}")
+        return Rewrite(YES, "probe", "--probe: its answer carries an updatedInput")
     return static
 
 

@@ -167,11 +167,13 @@ class Finding(NamedTuple):
     # the files not given (the user's settings, a plugin...) that `doctor FILE` found it with: it
     # depends on this machine (doctor/machine.py); () for a finding of the given files alone
     machine: tuple = ()
+    confirmed_by_probe: bool = False  # a static finding that `doctor --probe` saw happen (probe.confirm)
 
     def to_json(self) -> dict:
         return {"rule": self.rule, "severity": self.severity, "path": self.path, "line": self.line,
                 "column": self.column, "message": self.message, "hint": self.hint, "related": list(self.related),
-                "depends_on_machine": bool(self.machine), "machine_files": list(self.machine)}
+                "depends_on_machine": bool(self.machine), "machine_files": list(self.machine),
+                "confirmed_by_probe": self.confirmed_by_probe}
 
     def identity(self) -> tuple:
         """The same finding in two runs (before and after a change, alone and with this

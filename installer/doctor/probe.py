@@ -1,63 +1,89 @@
-"""`doctor --probe`: run each foreign PreToolUse handler once on a synthetic payload, and say
-what it printed. Opt-in only, never run by default: these are the user's commands.
+"""`doctor --probe`: run each foreign Claude Code command handler once, on a synthetic payload for
+its own event, and judge what it answered. Opt-in only, never run by default: these are the
+user's commands.
 
-Each handler runs the way Claude Code runs it (shell form through `sh -c`, exec form spawned
-directly), but in a throwaway world: the working directory is a temporary project (the
-directories of scripts that live in the real project or home are copied there first, so that
-`"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh` still finds its script), HOME is a temporary home,
-and the environment holds only PATH, LANG, HOME, TMPDIR and CLAUDE_PROJECT_DIR. A handler gets
-TIMEOUT seconds; then its whole process group is killed.
+Each handler runs the way Claude Code runs it (installer/simulate/running.py: the shell form
+through bash, the exec form spawned directly), but in a throwaway world: the working directory
+is a temporary project (the directories of scripts that live in the real project or home are
+copied there first, so that `"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh` still finds its script),
+HOME is a temporary home, and the environment holds only PATH, LANG, HOME, TMPDIR,
+CLAUDE_PROJECT_DIR (and CLAUDE_ENV_FILE where the event sets it). A handler gets TIMEOUT seconds
+(or its own timeout, when shorter); then its whole process group is killed. Each distinct
+command runs once per event, on the payload simulate would send (installer/simulate/payload.py),
+a tool event's on a tool its matcher matches.
 
-What it printed is classified the way Claude Code reads a PreToolUse answer
-(claude-code-hooks.md §5, §6; claude-code-observed.md d, e): nothing, `{}`, plain text, a
-decision (exit 2, permissionDecision, legacy decision), a rewrite (hookSpecificOutput.
-updatedInput), invalid output (broken JSON, or hookSpecificOutput without hookEventName), the
-wrong hookEventName, a failure (another exit code) or a timeout. A probed rewrite turns an
-"unknown" rewriter into a known one for the conflict check.
+What it answered is read by simulate's reader (installer/simulate/reading.py, with the per-event
+table of installer/hosts/claude_protocol.py), and `verdicts` says what in it Claude Code does not
+take the way the hook means: JSON read as plain text, another event's hookEventName, a decision
+the event does not read, a rewrite that drops fields of the input, an exit code that does not
+block, a timeout. A probed rewrite turns an "unknown" rewriter into a known one for the conflict
+check, and a probe finding marks the static script findings it confirms (`confirm`).
 """
 from __future__ import annotations
 
 import json
 import os
 import shutil
-import subprocess
 import tempfile
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 from installer.doctor import handler_facts
-from installer.doctor.model import Context, Handler, timeout_seconds
-from installer.simulate.running import exec_form, kill_group
+from installer.doctor.checks.scripts import DECISION_INSTEAD, NO_DECISION
+from installer.doctor.facts import CLAUDE_EVENTS
+from installer.doctor.model import Context, Finding, Handler
+from installer.hosts.claude_protocol import (BLOCKS, CONTINUE_IGNORED, ENV_FILE_EVENTS, FEEDBACK, IGNORED,
+                                             NOT_READ, STOPS_AFTER, protocol)
+from installer.simulate import reading, running
+from installer.simulate.payload import payload_for
+from installer.simulate.reading import RawRun, Reading
 
 TIMEOUT = 5.0
-DEFAULT_TIMEOUT = 600.0  # a command hook's timeout when it sets none (hooks.md §3)
 MAX_PARALLEL = 8
-MAX_OUTPUT = 1024 * 1024
 MAX_COPY_FILES = 200
 MAX_COPY_BYTES = 1024 * 1024
 PREFERRED_TOOLS = ("Bash", "Write", "Edit", "Read", "AskUserQuestion")
+# the static script findings each probe finding confirms, by running the script they are about
+CONFIRMS = {
+    "script/probe-invalid-output": ("script/text-before-json", "script/updated-input-not-object"),
+    "script/probe-wrong-event": ("script/wrong-event-name",),
+    "script/probe-decision-ignored": ("script/decision-wrong-event", "script/invalid-decision-value",
+                                      "script/no-event-name", "script/wrong-event-name",
+                                      "script/continue-false-not-a-block"),
+    "script/probe-rewrite-drops-fields": ("script/rewrite-drops-fields",),
+    "script/probe-exit-does-not-block": ("script/exit-2-does-not-block", "script/exit-2-ignored",
+                                         "script/exit-1-fails-open"),
+}
+# decision fields an event may not read: written there, they are dropped without a word
+DECISION_FIELDS = ("hookSpecificOutput.permissionDecision", "hookSpecificOutput.decision")
+EXIT_2 = {  # what exit 2 does where it does not block (hooks.md §2.1, §5)
+    FEEDBACK: "the action has already happened: exit 2 only passes stderr to Claude as feedback",
+    NOT_READ: "exit 2 blocks nothing there: it is a non-blocking error like any other exit code",
+    IGNORED: "exit 2 is ignored there and its stderr dropped: the permission prompt appears as if the hook were "
+             "not there",
+}
 
 
 @dataclass(frozen=True)
 class ProbeResult:
-    outcome: str  # nothing | empty-object | text | decision | rewrite | invalid | wrong-event | other | failed | timeout
-    detail: str  # what it printed, in a few words
-    why: str | None = None
-    tool: str | None = None  # the tool name of the synthetic call
-    exit_code: int | None = None
-    timeout: float = TIMEOUT
+    """One handler's run on its event's synthetic payload, and how Claude Code reads it."""
+
+    event: str
+    tool: str | None  # the synthetic call's tool, on tool events
+    tool_input: dict | None  # and its input
+    run: RawRun
+    reading: Reading
+    timeout: float  # the seconds it was given
 
     @property
     def rewrites(self) -> bool:
-        return self.outcome == "rewrite"
-
-    def to_json(self) -> dict:
-        return {"outcome": self.outcome, "detail": self.detail, "why": self.why, "tool": self.tool,
-                "exit_code": self.exit_code}
+        return self.reading.updated_input is not None
 
 
-def payload(tool: str, project: Path) -> dict:
+def sample_input(tool: str, project: Path) -> dict:
+    """A plausible input for a call of `tool` (one field at least, so a rewrite can drop it)."""
     inputs = {
         "Bash": {"command": "echo hookwright-probe", "description": "hookwright doctor --probe"},
         "Write": {"file_path": str(project / "probe.txt"), "content": "hookwright probe\n"},
@@ -68,109 +94,32 @@ def payload(tool: str, project: Path) -> dict:
                                            "options": [{"label": "Yes", "description": "go on"},
                                                        {"label": "No", "description": "stop"}]}]},
     }
-    return {"session_id": "hookwright-probe", "transcript_path": str(project / "transcript.jsonl"),
-            "cwd": str(project), "permission_mode": "default", "hook_event_name": "PreToolUse",
-            "tool_name": tool, "tool_input": inputs.get(tool, {"probe": True}), "tool_use_id": "toolu_hookwright_probe"}
-
-
-def classify(stdout: bytes, stderr: bytes, exit_code: int | None, event: str = "PreToolUse") -> ProbeResult:
-    """What Claude Code makes of a PreToolUse hook's output."""
-    text = stdout.decode("utf-8", "replace").strip()
-    first_err = stderr.decode("utf-8", "replace").strip().splitlines()[:1]
-    if exit_code == 2:
-        return ProbeResult("decision", "exit 2 (a block)", why=first_err[0] if first_err else None, exit_code=2)
-    if not text:
-        if exit_code not in (0, None):
-            return ProbeResult("failed", f"nothing, exit {exit_code}", why=first_err[0] if first_err else None,
-                               exit_code=exit_code)
-        return ProbeResult("nothing", "nothing", exit_code=exit_code)
-    if not text.startswith("{"):
-        looks_like_json = text.startswith("[") or "hookSpecificOutput" in text or "permissionDecision" in text
-        if looks_like_json:
-            why = "stdout must start with { to be read as JSON; this is read as plain text"
-            return ProbeResult("invalid", _short(text), why=why, exit_code=exit_code)
-        return ProbeResult("text", _short(text), exit_code=exit_code)
-    try:
-        data = json.loads(text)
-    except ValueError as err:
-        return ProbeResult("invalid", _short(text), why=f"not valid JSON ({err.msg}); read as plain text",
-                           exit_code=exit_code)
-    if not isinstance(data, dict):
-        return ProbeResult("invalid", _short(text), why="not a JSON object", exit_code=exit_code)
-    if data == {}:
-        return ProbeResult("empty-object", "{}", exit_code=exit_code)
-    hso = data.get("hookSpecificOutput")
-    if isinstance(hso, dict):
-        name = hso.get("hookEventName")
-        if name is None:
-            return ProbeResult("invalid", "hookSpecificOutput without hookEventName",
-                               why="the whole hookSpecificOutput is discarded", exit_code=exit_code)
-        if name != event:
-            return ProbeResult("wrong-event", json.dumps(name), exit_code=exit_code)
-        if "updatedInput" in hso:
-            decision = hso.get("permissionDecision")
-            return ProbeResult("rewrite", "hookSpecificOutput.updatedInput"
-                               + (f" with permissionDecision {json.dumps(decision)}" if decision else ""),
-                               exit_code=exit_code)
-        if "permissionDecision" in hso:
-            return ProbeResult("decision", f"permissionDecision {json.dumps(hso['permissionDecision'])}",
-                               exit_code=exit_code)
-    elif hso is not None:
-        return ProbeResult("invalid", "hookSpecificOutput that is not an object", exit_code=exit_code)
-    if data.get("decision") in ("approve", "block"):
-        return ProbeResult("decision", f"decision {json.dumps(data['decision'])} (legacy)", exit_code=exit_code)
-    return ProbeResult("other", "JSON with " + ", ".join(sorted(map(str, data))[:5]), exit_code=exit_code)
-
-
-def _short(text: str, limit: int = 60) -> str:
-    line = text.splitlines()[0] if text else ""
-    return json.dumps(line[:limit]) + (" [and more]" if len(line) > limit or "\n" in text.strip() else "")
+    return inputs.get(tool, {"probe": True})
 
 
 # ---- running ---------------------------------------------------------------------------------------
 
-def probe_handler(handler: Handler, tool: str, timeout: float | None = None) -> ProbeResult:
-    """Run one handler once on a synthetic `tool` call, in a temporary project and home."""
-    timeout = timeout or TIMEOUT
-    value = handler.value
-    command = value.get("command") if isinstance(value, dict) else None
-    if not isinstance(command, str) or not command.strip():
-        return ProbeResult("failed", "no command", tool=tool)
+def probe_handler(handler: Handler, tool: str | None, timeout: float | None = None) -> ProbeResult:
+    """Run one handler once on a synthetic call of its event (of `tool`, on tool events), in a
+    temporary project and home; it gets `timeout` seconds, or its own timeout when shorter."""
+    event = handler.event
+    timeout = min(timeout or TIMEOUT, running.timeout_of(handler))
     with tempfile.TemporaryDirectory(prefix="hookwright-probe-") as scratch:
         root = Path(scratch)
         project, home, tmp = root / "project", root / "home", root / "tmp"
         for folder in (project, home, tmp):
             folder.mkdir()
+        transcript = root / "transcript.jsonl"
+        transcript.write_text("")
         _mirror_scripts(handler, project, home)
         env = {"PATH": os.environ.get("PATH", os.defpath), "LANG": os.environ.get("LANG", "C.UTF-8"),
-               "HOME": str(home), "TMPDIR": str(tmp), "CLAUDE_PROJECT_DIR": str(project)}
-        if handler.file.plugin_root:
-            env["CLAUDE_PLUGIN_ROOT"] = str(handler.file.plugin_root)
-        argv = _argv(value, command, env)
-        if argv is None:
-            return ProbeResult("failed", "its executable is not on PATH", tool=tool)
-        stdin = json.dumps(payload(tool, project)).encode()
-        try:
-            proc = subprocess.Popen(argv, cwd=project, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, start_new_session=True)
-        except OSError as error:
-            return ProbeResult("failed", f"could not start: {error.strerror or error}", tool=tool)
-        try:
-            out, err = proc.communicate(stdin, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            kill_group(proc)
-            return ProbeResult("timeout", "no answer", tool=tool, timeout=timeout)
-        finally:
-            kill_group(proc)
-        result = classify(out[:MAX_OUTPUT], err[:MAX_OUTPUT], proc.returncode)
-        return ProbeResult(result.outcome, result.detail, result.why, tool, result.exit_code, timeout)
-
-
-def _argv(value: dict, command: str, env: dict) -> list[str] | None:
-    args = value.get("args")
-    if args is None:
-        return ["/bin/sh", "-c", command]
-    return exec_form(command, args, env)[0]
+               "HOME": str(home), "TMPDIR": str(tmp)}
+        if event in ENV_FILE_EVENTS:
+            env["CLAUDE_ENV_FILE"] = str(root / "env.sh")
+        tool_input = sample_input(tool, project) if tool else None
+        sent = payload_for(event, project, transcript, tool=tool, tool_input=tool_input)
+        run = running.run_one(handler, json.dumps(sent).encode(), project, env, timeout)
+    return ProbeResult(event, tool, tool_input, run, reading.read(event, handler.command or "", run), timeout)
 
 
 def _mirror_scripts(handler: Handler, project: Path, home: Path) -> None:
@@ -209,34 +158,48 @@ def _copy_folder(source: Path, target: Path) -> None:
 
 # ---- which handlers, which tool --------------------------------------------------------------------
 
-def candidates(ctx: Context) -> list[tuple[Handler, str]]:
-    """Foreign PreToolUse command handlers of Claude Code (each distinct command once) and the tool
-    name to call them with: one their matcher matches."""
-    from installer.doctor.overlap import matched_builtins, server_reach
-
-    builtins = tuple(t for t in ctx.tools if not t.startswith("mcp__"))
+def candidates(ctx: Context) -> list[tuple[Handler, str | None]]:
+    """Foreign command handlers of Claude Code (each distinct command once per event; async ones,
+    whose answer is never read, left out) and the tool to call them with on a tool event: one
+    their matcher matches (a tool event's handler that matches no known tool is left out)."""
     seen, out = set(), []
     for handler in ctx.handlers:
-        if handler.file.host != "claude" or handler.event != "PreToolUse" or handler.owner is not None:
+        if not _probed_kind(handler):
             continue
-        if handler_facts.kind(handler) != "command" or not isinstance(handler.command, str):
+        key = (handler_facts.identity(handler), handler.event)
+        if key in seen:
             continue
-        identity = handler_facts.identity(handler)
-        if identity in seen:
+        tool = _tool(ctx, handler.matcher) if protocol(handler.event).tool_event else None
+        if protocol(handler.event).tool_event and tool is None:
             continue
-        seen.add(identity)
-        matched = matched_builtins(handler.matcher, builtins)
-        tool = next((t for t in PREFERRED_TOOLS if t in matched), min(matched) if matched else None)
-        if tool is None:
-            server = next((s for s in ctx.mcp_servers if server_reach(handler.matcher, s) != "none"), None)
-            if server is None:
-                continue
-            from installer.doctor.overlap import mcp_overlap
-
-            name = mcp_overlap(handler.matcher, None, server)
-            tool = name if name and not name.endswith("*") else f"mcp__{server}__probe"
+        seen.add(key)
         out.append((handler, tool))
     return out
+
+
+def _probed_kind(handler: Handler) -> bool:
+    """A handler the probe runs: a foreign Claude Code command on a real event, not async."""
+    if handler.file.host != "claude" or handler.owner is not None or handler.event not in CLAUDE_EVENTS:
+        return False
+    if handler_facts.kind(handler) != "command" or not isinstance(handler.command, str):
+        return False
+    return handler.value.get("async") is not True and handler.value.get("asyncRewake") is not True
+
+
+def _tool(ctx: Context, matcher) -> str | None:
+    """A tool `matcher` matches: a preferred built-in, another built-in, else a tool of an MCP
+    server it reaches."""
+    from installer.doctor.overlap import matched_builtins, mcp_overlap, server_reach
+
+    matched = matched_builtins(matcher, tuple(t for t in ctx.tools if not t.startswith("mcp__")))
+    tool = next((t for t in PREFERRED_TOOLS if t in matched), min(matched) if matched else None)
+    if tool is not None:
+        return tool
+    server = next((s for s in ctx.mcp_servers if server_reach(matcher, s) != "none"), None)
+    if server is None:
+        return None
+    name = mcp_overlap(matcher, None, server)
+    return name if name and not name.endswith("*") else f"mcp__{server}__probe"
 
 
 _RUNS: dict[int, tuple[weakref.ref, list]] = {}
@@ -244,7 +207,6 @@ _RUNS: dict[int, tuple[weakref.ref, list]] = {}
 
 def results_for(ctx: Context, timeout: float | None = None) -> list[tuple[Handler, ProbeResult]]:
     """Probe every candidate once per doctor run (cached on the context); [] without --probe."""
-    timeout = timeout or TIMEOUT
     if not ctx.probe:
         return []
     cached = _RUNS.get(id(ctx))
@@ -256,30 +218,122 @@ def results_for(ctx: Context, timeout: float | None = None) -> list[tuple[Handle
     from concurrent.futures import ThreadPoolExecutor  # each probe mostly waits on its process
 
     with ThreadPoolExecutor(max_workers=min(MAX_PARALLEL, len(chosen))) as pool:
-        # Claude Code runs the matching hooks of one call in parallel too; a hook's own shorter
-        # timeout is the one it gets
-        answers = pool.map(lambda pair: probe_handler(pair[0], pair[1], min(timeout, own_timeout(pair[0]))), chosen)
+        # Claude Code runs the matching hooks of one call in parallel too
+        answers = pool.map(lambda pair: probe_handler(pair[0], pair[1], timeout), chosen)
         results = list(zip((handler for handler, _ in chosen), answers))
     _RUNS[id(ctx)] = (weakref.ref(ctx), results)
     return results
 
 
-def own_timeout(handler: Handler) -> float:
-    """The handler's timeout as Claude Code applies it: its `timeout` in seconds, or the default."""
-    value = handler.value.get("timeout") if isinstance(handler.value, dict) else None
-    return timeout_seconds(value) or DEFAULT_TIMEOUT
-
-
 def by_handler(ctx: Context) -> dict[int, ProbeResult]:
-    """{id(handler): result} for every handler whose command was probed (copies included)."""
-    results = results_for(ctx)
+    """{id(handler): result} for every handler whose command was probed on its event (copies included)."""
+    results = {(handler_facts.identity(h), h.event): r for h, r in results_for(ctx)}
     if not results:
         return {}
-    by_identity = {handler_facts.identity(h): r for h, r in results}
-    out = {}
-    for handler in ctx.handlers:
-        if handler.owner is None and handler.event == "PreToolUse" and handler.file.host == "claude":
-            result = by_identity.get(handler_facts.identity(handler))
-            if result is not None:
-                out[id(handler)] = result
+    found = ((h, results.get((handler_facts.identity(h), h.event))) for h in ctx.handlers if _probed_kind(h))
+    return {id(h): result for h, result in found if result is not None}
+
+
+# ---- what the answer means -------------------------------------------------------------------------
+
+def verdicts(handler: Handler, result: ProbeResult) -> Iterator[tuple[str, dict]]:
+    """The probe findings of one run, as (rule id, message parameters)."""
+    event, run, read = result.event, result.run, result.reading
+    rules = protocol(event)
+    if run.timed_out:
+        own = running.timeout_of(handler)
+        yield "script/probe-timeout", dict(
+            event=event, seconds=f"{result.timeout:g}", own=f"{own:g}",
+            stopped="its own timeout" if own <= result.timeout else
+            f"doctor's probe limit (its own timeout, {own:g} s, is longer)")
+        return
+    if run.exit_code is None or (run.exit_code == 2 and rules.exit_2 == BLOCKS):
+        return  # it did not start (the command checks say why), or it blocks whatever it printed
+    data, not_json = reading.parse_stdout(run.stdout.decode("utf-8", "replace"))
+    if not_json:
+        yield "script/probe-invalid-output", dict(event=event, what=_short(run.stdout.decode("utf-8", "replace")),
+                                                  detail=not_json)
+    if data is not None:
+        yield from _answer_verdicts(event, data, read)
+    yield from _rewrite_verdict(result)
+    yield from _exit_verdicts(event, run, read)
+
+
+def _answer_verdicts(event: str, data: dict, read: Reading) -> Iterator[tuple[str, dict]]:
+    """What of a JSON answer the event voids or drops."""
+    decision = dict(event=event, instead=DECISION_INSTEAD.get(event, NO_DECISION))
+    void = read.void
+    named = data.get("hookSpecificOutput") if void and void.field == "hookSpecificOutput.hookEventName" else {}
+    if "hookEventName" in named:
+        yield "script/probe-wrong-event", dict(event=event, found=json.dumps(named["hookEventName"]))
+    elif void is not None and void.field in ("decision", "hookSpecificOutput.permissionDecision",
+                                             "hookSpecificOutput.hookEventName"):
+        yield "script/probe-decision-ignored", dict(decision, what=void.why, fate="the whole answer is void")
+    elif void is not None:
+        yield "script/probe-invalid-output", dict(event=event, what="JSON that breaks the event's schema",
+                                                  detail=f"{void.why}: the whole answer counts for nothing")
+    for name in (f for f in DECISION_FIELDS if f in read.ignored_fields):
+        yield "script/probe-decision-ignored", dict(decision, what=f"{name} is not a field {event} reads",
+                                                    fate="it is dropped")
+    stop = protocol(event).continue_false
+    if read.stops_session and read.decision is None and stop in (STOPS_AFTER, CONTINUE_IGNORED):
+        yield "script/probe-decision-ignored", dict(
+            decision, what=f"continue: false does not refuse anything on {event}",
+            fate="the action goes ahead" + (", then Claude stops" if stop == STOPS_AFTER else ""))
+
+
+def _rewrite_verdict(result: ProbeResult) -> Iterator[tuple[str, dict]]:
+    """A rewrite replaces the whole input (observed a): the fields of the call it leaves out are gone."""
+    read = result.reading
+    if read.updated_input is None or read.decision in ("deny", "defer") or not result.tool_input:
+        return
+    dropped = [name for name in result.tool_input if name not in read.updated_input]
+    if dropped:
+        yield "script/probe-rewrite-drops-fields", dict(
+            event=result.event, tool=result.tool, fields=", ".join(dropped),
+            where="decision.updatedInput" if result.event == "PermissionRequest" else "updatedInput")
+
+
+def _exit_verdicts(event: str, run: RawRun, read: Reading) -> Iterator[tuple[str, dict]]:
+    """An exit code that does not block where the hook seems to mean it to (no JSON decided)."""
+    rules = protocol(event)
+    if read.decision is not None or run.exit_code in (0, None):
+        return
+    stderr = run.stderr.decode("utf-8", "replace").strip()
+    if run.exit_code == 2 and rules.exit_2 in EXIT_2:
+        yield "script/probe-exit-does-not-block", dict(event=event, what="exited 2", why=EXIT_2[rules.exit_2])
+    elif run.exit_code != 2 and rules.exit_2 == BLOCKS and stderr:
+        yield "script/probe-exit-does-not-block", dict(
+            event=event, what=f"exited {run.exit_code} saying {_short(stderr)}",
+            why=f"only exit 2 blocks: exit {run.exit_code} is a non-blocking error, so the action goes ahead "
+                "(the gate fails open)")
+
+
+def _short(output: str, limit: int = 60) -> str:
+    """Its first line, quoted and cut short."""
+    text = output.strip()
+    line = text.splitlines()[0] if text else ""
+    return json.dumps(line[:limit]) + (" [and more]" if len(line) > limit or "\n" in text else "")
+
+
+# ---- the static findings a probe confirms ----------------------------------------------------------
+
+def confirm(ctx: Context, findings: list[Finding]) -> list[Finding]:
+    """`findings` with each static script finding a probe finding confirms marked so (it is about
+    a script the probed handler runs, or about its inline command, and CONFIRMS lists its rule),
+    and each such probe finding saying which it confirmed."""
+    at = {(str(h.file.path), h.keys + ("command",)): h for h in ctx.handlers}
+    out = list(findings)
+    for i, probed in enumerate(findings):
+        handler = at.get((probed.path, probed.keys)) if probed.rule in CONFIRMS else None
+        if handler is None:
+            continue
+        scripts = {str(facts.path) for _, facts in handler_facts.script_facts(handler)}
+        hits = [j for j, f in enumerate(findings) if f.rule in CONFIRMS[probed.rule]
+                and (f.path in scripts or (f.path, f.keys) == (probed.path, probed.keys))]
+        for j in hits:
+            out[j] = out[j]._replace(confirmed_by_probe=True)
+        if hits:
+            named = "; ".join(f"{findings[j].rule} at {Path(findings[j].path).name}:{findings[j].line}" for j in hits)
+            out[i] = out[i]._replace(message=f"{probed.message} (this confirms {named})")
     return out

@@ -106,7 +106,8 @@ def _finding_lines(findings: list[dict], base: Path) -> list[Line]:
         severity = f["severity"]
         machine = ", ".join(_on_machine(path, base) for path in f["machine_files"])
         lines.append([(f"  {where:>7}  ", None), (f"{severity:<7}", STYLE[severity]), (" ", None),
-                      (f["rule"], "dim"), (f"  {f['message']}", None),
+                      (f["rule"], "dim"), *([("  [confirmed by --probe]", "bold")] if f["confirmed_by_probe"] else []),
+                      (f"  {f['message']}", None),
                       *([(f" (this machine: {machine})", "magenta")] if machine else [])])
         if f["hint"]:
             lines.append([(f"  {'':>7}  {'':<7} ", None), (f"hint: {f['hint']}", "dim")])
@@ -154,6 +155,8 @@ def sarif(doc: dict, base: Path) -> dict:
                     "message": {"text": r.get("message") or "related"}} for i, r in enumerate(f["related"])]
         if related:
             result["relatedLocations"] = related
+        if f["confirmed_by_probe"]:
+            result.setdefault("properties", {})["confirmedByProbe"] = True
         results.append(result)
     return {
         "$schema": SARIF_SCHEMA,

@@ -63,6 +63,10 @@ def findings(ctx: Context, checks: Sequence[str] = CHECK_MODULES) -> list[Findin
     found = []
     for check in check_functions(checks):
         found.extend(check(ctx))
+    if ctx.probe:  # what the probe saw happen confirms what the scripts were read to do
+        from installer.doctor import probe
+
+        found = probe.confirm(ctx, found)
     return _in_report_order(found, ctx.files)
 
 

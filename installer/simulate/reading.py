@@ -37,6 +37,13 @@ class RawRun(NamedTuple):
     start_error: str | None = None  # why it could not start
 
 
+class Void(NamedTuple):
+    """Why a JSON answer counts for nothing: the field that breaks the event's schema, and how."""
+
+    field: str  # "decision", "continue", "hookSpecificOutput", "hookSpecificOutput.hookEventName"...
+    why: str
+
+
 @dataclass
 class Reading:
     """One handler's answer as the host reads it."""
@@ -51,6 +58,7 @@ class Reading:
     system_message: str | None = None  # shown to the user
     warnings: list[str] = field(default_factory=list)
     ignored_fields: list[str] = field(default_factory=list)  # field names the host does not read here
+    void: Void | None = None  # the JSON broke the event's schema, so none of it counts
 
     @property
     def counts(self) -> bool:
@@ -72,7 +80,7 @@ def read(event: str, command: str, run: RawRun, background: bool = False) -> Rea
                        warnings=[f"killed after {run.duration:.1f} s (its timeout)"])
     stdout = run.stdout.decode("utf-8", "replace")
     stderr = run.stderr.decode("utf-8", "replace").strip()
-    data, not_json = _json(stdout)
+    data, not_json = parse_stdout(stdout)
     if run.exit_code == 2 and rules.exit_2 == BLOCKS:
         reading = _answer(event, data) if data is not None else None
         if reading is not None and reading.decision in ("deny", "block"):
@@ -108,20 +116,43 @@ def read(event: str, command: str, run: RawRun, background: bool = False) -> Rea
                    warnings=[not_json] if not_json else [])
 
 
-def _json(stdout: str) -> tuple[dict | None, str | None]:
-    """The object stdout holds, as the host parses it, or (None, why it is not JSON)."""
+def parse_stdout(stdout: str) -> tuple[dict | None, str | None]:
+    """The object stdout holds, as the host parses it (JSON only when it starts with `{` after
+    whitespace), or (None, why what looks like JSON is read as plain text; None for plain text)."""
     text = stdout.strip()
     if not text:
         return None, None
-    if not text.startswith("{"):
-        brace = text.find("{")
-        return None, (f"stdout starts with {text[:20]!r}, not {{: it is read as plain text, not as JSON"
-                      if brace > 0 else None)
-    try:
-        data = json.loads(text)
-    except ValueError as err:
-        return None, f"stdout is not valid JSON ({err}): it is read as plain text"
-    return (data, None) if isinstance(data, dict) else (None, "stdout is not a JSON object")
+    if text.startswith("{"):
+        try:
+            return json.loads(text), None
+        except ValueError as err:
+            return None, f"stdout is not valid JSON ({err}): it is read as plain text"
+    if _ends_in_object(text):  # the usual slip: a log line printed before the answer
+        return None, (f"stdout starts with {text.splitlines()[0][:40]!r}, not {{: the JSON after it is never "
+                      "read, all of stdout is plain text")
+    if text[0] in '["':
+        try:
+            json.loads(text)
+            return None, "stdout is JSON but not an object: it is read as plain text"
+        except ValueError:
+            pass
+    return None, (f"stdout starts with {text[:20]!r}, not {{: it is read as plain text, not as JSON"
+                  if "{" in text else None)
+
+
+def _ends_in_object(text: str, tries: int = 50) -> bool:
+    """Does `text` end in a JSON object that starts after other text?"""
+    decoder = json.JSONDecoder()
+    start = text.find("{")
+    while start > 0 and tries:
+        try:
+            value, end = decoder.raw_decode(text, start)
+            if isinstance(value, dict) and not text[end:].strip():
+                return True
+        except ValueError:
+            pass
+        start, tries = text.find("{", start + 1), tries - 1
+    return False
 
 
 def _answer(event: str, data: dict) -> Reading:
@@ -135,8 +166,8 @@ def _answer(event: str, data: dict) -> Reading:
     specific = data.get("hookSpecificOutput")
     void = _void(event, data, specific)
     if void:
-        return Reading(f"JSON that counts for nothing: {void}", warnings=[
-            f"{void}: the host drops the whole answer (\"A hook gave no usable answer\")"])
+        return Reading(f"JSON that counts for nothing: {void.why}", void=void, warnings=[
+            f"{void.why}: the host drops the whole answer (\"A hook gave no usable answer\")"])
     if isinstance(specific, dict):
         known = rules.specific_fields | {"hookEventName"}
         reading.ignored_fields += [f"hookSpecificOutput.{name}" for name in specific if name not in known]
@@ -157,33 +188,36 @@ def _answer(event: str, data: dict) -> Reading:
     return reading
 
 
-def _void(event: str, data: dict, specific: Any) -> str | None:
+def _void(event: str, data: dict, specific: Any) -> Void | None:
     """Why the answer breaks the event's schema, or None."""
     rules = protocol(event)
     if "decision" in data and data["decision"] is not None:
         allowed = rules.decisions or frozenset()
         if data["decision"] not in allowed:
-            return f"decision {json.dumps(data['decision'])} is not one {event} accepts" + (
-                f" ({', '.join(sorted(allowed))})" if allowed else "")
+            return Void("decision", f"decision {json.dumps(data['decision'])} is not one {event} accepts" + (
+                f" ({', '.join(sorted(allowed))})" if allowed else ""))
     if "continue" in data and not isinstance(data["continue"], bool):
-        return "continue is not true or false"
+        return Void("continue", "continue is not true or false")
     if "hookSpecificOutput" not in data:
         return None
     if not isinstance(specific, dict):
-        return "hookSpecificOutput is not an object"
+        return Void("hookSpecificOutput", "hookSpecificOutput is not an object")
     if "hookEventName" not in specific:
-        return "hookSpecificOutput has no hookEventName"
+        return Void("hookSpecificOutput.hookEventName", "hookSpecificOutput has no hookEventName")
     if specific["hookEventName"] != event:
-        return f"hookSpecificOutput.hookEventName is {json.dumps(specific['hookEventName'])}, not \"{event}\""
+        return Void("hookSpecificOutput.hookEventName", f"hookSpecificOutput.hookEventName is "
+                    f"{json.dumps(specific['hookEventName'])}, not \"{event}\"")
     decision = specific.get("permissionDecision")
     if "permissionDecision" in specific and rules.permission_decisions is not None \
             and decision not in rules.permission_decisions:
-        return f"permissionDecision {json.dumps(decision)} is not one of {', '.join(PRECEDENCE)}"
+        return Void("hookSpecificOutput.permissionDecision",
+                    f"permissionDecision {json.dumps(decision)} is not one of {', '.join(PRECEDENCE)}")
     if "updatedInput" in specific and not isinstance(specific["updatedInput"], dict):
-        return f"updatedInput is {_kind(specific['updatedInput'])}, not an object"
+        return Void("hookSpecificOutput.updatedInput",
+                    f"updatedInput is {_kind(specific['updatedInput'])}, not an object")
     for name in ("additionalContext", "permissionDecisionReason"):
         if name in specific and not isinstance(specific[name], str):
-            return f"{name} is {_kind(specific[name])}, not a string"
+            return Void(f"hookSpecificOutput.{name}", f"{name} is {_kind(specific[name])}, not a string")
     return None
 
 

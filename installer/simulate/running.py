@@ -41,14 +41,16 @@ def run_all(handlers: list[Handler], stdin: bytes, project: Path, env: dict[str,
     return [run if run is not None else RawRun(None, start_error="it did not run") for run in runs]
 
 
-def run_one(handler: Handler, stdin: bytes, project: Path, env: dict[str, str]) -> RawRun:
+def run_one(handler: Handler, stdin: bytes, project: Path, env: dict[str, str],
+            timeout: float | None = None) -> RawRun:
+    """One handler on `stdin`, in `project`, killed after `timeout` (its own by default)."""
     child = dict(env, CLAUDE_PROJECT_DIR=str(project))
     if handler.file.plugin_root:
         child["CLAUDE_PLUGIN_ROOT"] = str(handler.file.plugin_root)
     argv, why = command_line(handler.value, child)
     if argv is None:
         return RawRun(None, start_error=why)
-    timeout = timeout_of(handler)
+    timeout = timeout or timeout_of(handler)
     start = time.monotonic()
     try:
         proc = subprocess.Popen(argv, cwd=project, env=child, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -1,8 +1,8 @@
 """Scripts: what each readable hook script writes, judged against what the host reads.
 
 Findings point at the script (its line and column); each carries a `related` entry per handler
-that runs it. With `--probe`, foreign PreToolUse handlers are also run once and what they
-printed is judged (installer/doctor/probe.py).
+that runs it. With `--probe`, foreign Claude Code handlers are also run once per event and what
+they answered is judged (installer/doctor/probe.py).
 """
 from __future__ import annotations
 
@@ -128,19 +128,9 @@ def _answers_the_event_ignores(facts: ScriptFacts, handlers: list[Handler]) -> I
 
 
 def _probed(ctx: Context) -> Iterator[Finding]:
-    if not ctx.probe:
-        return
+    """What each foreign Claude Code handler answered its event under --probe, at its command."""
     from installer.doctor import probe  # runs the user's commands: only with --probe
 
     for handler, result in probe.results_for(ctx):
-        keys = handler.keys + ("command",)
-        if result.outcome == "timeout":
-            own = probe.own_timeout(handler)
-            yield ctx.finding("script/probe-timeout", handler.file, keys, seconds=f"{result.timeout:g}",
-                              own=f"{own:g}", stopped="its own timeout" if own <= result.timeout else
-                              f"doctor's probe limit (its own timeout, {own:g} s, is longer)")
-        elif result.outcome == "invalid":
-            yield ctx.finding("script/probe-invalid-output", handler.file, keys, what=result.detail,
-                              detail=result.why or "it is read as plain text")
-        elif result.outcome == "wrong-event":
-            yield ctx.finding("script/probe-wrong-event", handler.file, keys, found=result.detail)
+        for rule_id, params in probe.verdicts(handler, result):
+            yield ctx.finding(rule_id, handler.file, handler.keys + ("command",), **params)
