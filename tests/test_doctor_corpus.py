@@ -271,3 +271,28 @@ def test_cursor_semantics_http_headers_and_plugin_manifests_are_quiet_on_the_cor
                  "host/cursor-matcher-misses-literal", "structure/http-header-variable-not-allowed",
                  "structure/http-header-variable-not-in-settings", "structure/plugin-manifest-names-default-hooks"):
         assert _by_file(corpus, rule) == {}, rule
+
+
+def test_what_the_protocol_rules_find_in_the_configs(corpus):
+    """The script rules of tests/test_doctor_script_protocol.py on the corpus's inline commands
+    (its scripts are not beside the configs, so only commands written inline are read)."""
+    # echo 'BLOCKED: ...' && exit 2: the reason goes to stdout, Claude is told nothing
+    assert _by_file(corpus, "script/reason-on-stdout") == {"kmshihab7878__claude-code-setup__settings.json": 3}
+    for rule in ("script/text-before-json", "script/shell-trace", "script/updated-input-not-object",
+                 "script/rewrite-drops-fields", "script/exit-2-does-not-block", "script/continue-false-not-a-block",
+                 "script/invalid-decision-value", "script/stdin-read-twice", "script/failure-in-post-tool-use",
+                 "script/claude-answer-for-cursor", "script/cursor-field-not-read", "script/exit-1-fails-open",
+                 "script/input-field-never-sent", "script/field-the-event-ignores"):
+        assert _by_file(corpus, rule) == EXPECTED_PROTOCOL_FINDINGS.get(rule, {}), rule
+
+
+EXPECTED_PROTOCOL_FINDINGS = {
+    # bash -c '... echo "BLOCKED: find on /mnt/c paths forbidden ..." >&2; exit 1': the find runs
+    "script/exit-1-fails-open": {"masharratt__claude-flow-novice__.claude__settings.json": 1},
+    # jq '.tool_output.output' on PostToolUse: Cursor's field name; Claude Code sends tool_response
+    "script/input-field-never-sent": {"RohiRIK__claude-code-config__settings.json": 1},
+    # echo '{"hookSpecificOutput": {"hookEventName": "PreCompact", "additionalContext": ...}}': PreCompact
+    # reads decision and reason only (hooks.md §6.2), so the reminder never reaches Claude
+    "script/field-the-event-ignores": {"edlitmus__claude-dotfiles__claude__settings.json": 1,
+                                       "jonahscohen__claude-dotfiles__claude__settings.json": 1},
+}

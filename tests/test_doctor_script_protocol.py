@@ -36,8 +36,10 @@ def payload(event: str, **extra) -> dict:
     body = {"session_id": "t", "transcript_path": "/dev/null", "cwd": "/tmp", "hook_event_name": event}
     if event in ("PreToolUse", "PostToolUse", "PermissionRequest", "PostToolUseFailure"):
         body.update(tool_name="Bash", tool_input={"command": "rm -rf /", "description": "d", "timeout": 1000})
+    if event == "PostToolUse":
+        body["tool_response"] = {"stdout": "error: no such file", "stderr": "", "interrupted": False}
     if event in ("Stop", "SubagentStop"):
-        body["stop_hook_active"] = False
+        body.update(stop_hook_active=False, last_assistant_message="done")
     body.update(extra)
     return body
 
@@ -247,6 +249,18 @@ CASES = [
      SH + 'set -x\nCMD=$(jq -r .tool_input.command)\necho "no rm" >&2\nexit 2\n',
      SH + 'CMD=$(jq -r .tool_input.command)\necho "no rm" >&2\nexit 2\n',
      lambda r: "+ " in r.reason, lambda r: "+ " not in r.reason),
+    ("script/input-field-never-sent", "PostToolUse", "output.py",  # Cursor's name for Claude Code's tool_response
+     PY + 'if "error" in json.dumps(data.get("tool_output", "")):\n'
+          '    print(json.dumps({"decision": "block", "reason": "the command printed an error"}))\n',
+     PY + 'if "error" in json.dumps(data.get("tool_response", "")):\n'
+          '    print(json.dumps({"decision": "block", "reason": "the command printed an error"}))\n',
+     lambda r: r.decision is None, lambda r: r.decision == "block"),
+    ("script/input-field-never-sent", "Stop", "stop.sh",
+     SH + 'INPUT=$(cat)\nCMD=$(echo "$INPUT" | jq -r \'.tool_input.command // empty\')\n'
+          'if [ -z "$CMD" ]; then echo \'{"decision": "block", "reason": "no command ran"}\'; fi\n',
+     SH + 'INPUT=$(cat)\nLAST=$(echo "$INPUT" | jq -r \'.last_assistant_message // empty\')\n'
+          'if [ -z "$LAST" ]; then echo \'{"decision": "block", "reason": "say something"}\'; fi\n',
+     lambda r: r.decision == "block", lambda r: r.decision is None),
 ]
 STOP_SECOND_RUN = {"script/stop-hook-active": {"stop_hook_active": True}}
 
@@ -337,12 +351,51 @@ def test_an_inline_command_is_checked_like_a_script(tmp_path):
             assert found(out, "script/exit-1-fails-open")[0].path.endswith("settings.json")
 
 
+def test_a_field_the_event_does_not_read_is_reported(tmp_path):
+    def script(event):
+        return PY + src(f"""
+            print(json.dumps({{"hookSpecificOutput": {{"hookEventName": "{event}",
+                  "updatedInput": {{**data["tool_input"], "command": "echo safe"}}}}}}))
+            """)
+    # after the fact, a rewrite is dropped; before it, the same answer rewrites the call
+    post, pre = script("PostToolUse"), script("PreToolUse")
+    assert "hookSpecificOutput.updatedInput" in behaviour(tmp_path / "post", "rw.py", post, "PostToolUse").ignored_fields
+    assert behaviour(tmp_path / "pre", "rw.py", pre, "PreToolUse").updated_input["command"] == "echo safe"
+    (reported,) = findings(tmp_path / "post", "rw.py", post, "PostToolUse", "script/field-the-event-ignores")
+    assert "updatedInput" in reported.message and "PreToolUse" in reported.message
+    assert not findings(tmp_path / "pre", "rw.py", pre, "PreToolUse", "script/field-the-event-ignores")
+
+
 def test_every_protocol_rule_has_a_case():
     covered = {case[0] for case in CASES} | {"script/failure-in-post-tool-use", "script/claude-answer-for-cursor",
-                                              "script/cursor-field-not-read"}
+                                              "script/cursor-field-not-read", "script/field-the-event-ignores"}
     new = {"script/text-before-json", "script/reason-on-stdout", "script/shell-trace",
            "script/updated-input-not-object", "script/rewrite-drops-fields", "script/exit-2-does-not-block",
            "script/exit-1-fails-open", "script/continue-false-not-a-block", "script/invalid-decision-value",
            "script/stdin-read-twice", "script/failure-in-post-tool-use", "script/claude-answer-for-cursor",
-           "script/cursor-field-not-read"}
+           "script/cursor-field-not-read", "script/input-field-never-sent", "script/field-the-event-ignores"}
     assert new <= set(catalog()) and new <= covered
+
+
+def test_what_the_protocol_rules_find_in_the_corpus_scripts(shared):
+    """../shared/corpus/hook-scripts, each judged on the events it names (hookEventName) or as a
+    PreToolUse hook, Cursor's copies as Cursor preToolUse hooks. Pinned after reading each hit."""
+    from installer.doctor.checks.scripts import protocol_findings
+    from installer.doctor.scripts import analyse
+
+    hits = {}
+    for path in sorted((shared / "corpus" / "hook-scripts").iterdir()):
+        facts = analyse(path)
+        events = sorted({site.what for site in facts.event_names}) or ["PreToolUse"]
+        cursor = ".cursor__" in path.name
+        for rule, line in protocol_findings(facts, [] if cursor else events, ["preToolUse"] if cursor else [],
+                                            lambda rule, place, **params: (rule, place.line)):
+            hits.setdefault(rule, []).append((path.name, line))
+    # each builds updatedInput as {"command": ...}: the call's description, timeout and
+    # run_in_background are dropped (observed a: a 1 s timeout was lost)
+    assert hits == {"script/rewrite-drops-fields": [
+        ("CPIDLE__claude-dotfiles__hooks__intercept-rm.py", 58),
+        ("Yugoge__claude-code-config__hooks__pretool-overnight-hook-guard.py", 1799),
+        ("cjthompson__claude-code-config__plugins__command-watchdog__hooks__bash-watchdog.py", 78),
+        ("gutyoh__claude-code-config__.claude__hooks__enforce-git-pull-rebase.sh", 69),
+        ("yurukusa__claude-code-hooks__hooks__comment-strip.sh", 57)]}

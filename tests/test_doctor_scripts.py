@@ -412,6 +412,12 @@ def test_every_script_rule_is_tested():
     tested = {"script/ignored-output-field", "script/defer", "script/no-event-name", "script/mixed-shapes",
               "script/stop-hook-active", "script/wrong-event-name", "script/exit-2-ignored",
               "script/decision-wrong-event",
+              # judged against the event's protocol: tests/test_doctor_script_protocol.py
+              "script/text-before-json", "script/reason-on-stdout", "script/shell-trace",
+              "script/updated-input-not-object", "script/rewrite-drops-fields", "script/exit-2-does-not-block",
+              "script/exit-1-fails-open", "script/continue-false-not-a-block", "script/invalid-decision-value",
+              "script/stdin-read-twice", "script/failure-in-post-tool-use", "script/claude-answer-for-cursor",
+              "script/cursor-field-not-read", "script/input-field-never-sent", "script/field-the-event-ignores",
               # with --probe only: tests/test_doctor_probe.py
               "script/probe-invalid-output", "script/probe-wrong-event", "script/probe-timeout",
               "script/probe-decision-ignored", "script/probe-rewrite-drops-fields", "script/probe-exit-does-not-block"}

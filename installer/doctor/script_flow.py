@@ -72,6 +72,15 @@ class Value(NamedTuple):
     via: str  # "" for a literal, else the variable or table it came through
 
 
+ANSWER_NEAR = re.compile(r"\breason\b|hookSpecificOutput|stopReason|systemMessage")
+
+
+def _answering(code: str, offset: int) -> bool:
+    """A top-level `decision` is the hook's answer only beside a reason (or other answer fields);
+    scripts keep a `decision` of their own in log records and state files."""
+    return bool(ANSWER_NEAR.search(code, max(0, offset - 200), offset + 200))
+
+
 class Flow(NamedTuple):
     writes: tuple[Write, ...] = ()
     exits: tuple[Exit, ...] = ()
@@ -83,6 +92,7 @@ class Flow(NamedTuple):
     trace: Place | None = None  # `set -x`: every command traced on stderr
     stop_flag_from_env: Place | None = None  # stop_hook_active read from a variable that is never set
     failure_fields: tuple[tuple[str, Place], ...] = ()  # tool_response.error, exit_code...
+    input_reads: tuple[tuple[str, Place], ...] = ()  # top-level fields of the hook's input it reads
 
     def mixed_output(self) -> tuple[Write, Write] | None:
         """A text (or echoed input) write and a JSON write that one run can both make: stdout is
@@ -143,10 +153,40 @@ def _common(code: str, at) -> dict:
                               r"""\[\s*["']stop_hook_active["']\s*\]|get\(\s*["']stop_hook_active["']""",
                               code.replace(flag.group(0), "")):
         from_env = place(flag.start())
-    return {"input_as_string": tuple(sorted(set(strings))),
+    return {"input_reads": _input_reads(code, place),
+            "input_as_string": tuple(sorted(set(strings))),
             "continue_false": tuple(place(m.start()) for m in CONTINUE_FALSE.finditer(code)),
             "stop_flag_from_env": from_env,
             "failure_fields": tuple((m.group("field"), place(m.start("field"))) for m in FAILURE_FIELD.finditer(code))}
+
+
+INPUT_VARIABLE = re.compile(r"""(?P<var>[A-Za-z_$][\w$]*)\s*(?::\s*\w+\s*)?=\s*(?:await\s+)?"""
+                            r"""(?:json\.loads?\s*\(|JSON\.parse\s*\()""")
+JQ_FIRST_FIELD = re.compile(r"""\bjq\s+(?:-[-\w]+\s+)*["']\s*\.(?P<field>[A-Za-z_]\w*)""")
+
+
+def _input_reads(code: str, place) -> tuple[tuple[str, Place], ...]:
+    """The top-level input fields the script reads: `data["x"]`, `data.get("x")`, `input.x` on
+    the variable it parsed stdin into, and the first field of a jq filter."""
+    found = {}
+    stdin_variables = set(re.findall(r"""(?<![\w$])([A-Za-z_]\w*)=["']?\$\((?:cat(?:\s+-)?|</dev/stdin)\)""", code))
+    for match in JQ_FIRST_FIELD.finditer(code):
+        line_start = code.rfind("\n", 0, match.start()) + 1
+        before = code[line_start:match.start()]
+        piped = re.search(r"""(?:echo|printf)\s+(?:-\w+\s+)*(?:'%s\\n'\s+)?["']?\$\{?(?P<var>\w+)\}?["']?\s*\|\s*$""", before)
+        fed = piped is not None and piped.group("var") in stdin_variables
+        here = re.match(r"""[^\n|;]*<<<\s*["']?\$\{?(?P<var>\w+)""", code[match.end():match.end() + 200])
+        if fed or (here is not None and here.group("var") in stdin_variables) or (
+                not re.search(r"\|\s*$", before) and here is None):
+            found.setdefault(match.group("field"), place(match.start("field")))
+    for variable in {m.group("var") for m in INPUT_VARIABLE.finditer(code)}:
+        name = re.escape(variable)
+        reads = re.finditer(rf"""(?<![\w$.]){name}\s*(?:\??\.get\(\s*["'](?P<a>\w+)["']|\[\s*["'](?P<b>\w+)["']\s*\]|"""
+                            rf"""\??\.(?P<c>[A-Za-z_]\w*)\b(?!\s*\())""", code)
+        for match in reads:
+            field = match.group("a") or match.group("b") or match.group("c")
+            found.setdefault(field, place(match.start()))
+    return tuple(sorted(found.items(), key=lambda item: item[1]))
 
 
 def _object_follows(code: str, end: int) -> bool:
@@ -183,6 +223,7 @@ def dropped_fields(keys: tuple[str, ...]) -> tuple[str, ...]:
 
 # ---- Python -------------------------------------------------------------------------------------------
 
+PY_ANSWER_KEYS = {"reason", "hookSpecificOutput", "continue", "stopReason", "systemMessage", "suppressOutput"}
 EXIT_CALLS = {"sys.exit", "exit", "quit", "os._exit", "_exit"}
 STDIN_READS = {"sys.stdin.read", "sys.stdin.readlines", "sys.stdin.buffer.read", "sys.stdin.readline", "input"}
 
@@ -245,6 +286,9 @@ def _python(tree: ast.Module, common: dict) -> Flow:
     walk(tree.body, (), "", False)
     for node in ast.walk(tree):
         for field, value_node, at_node in _py_fields(node):
+            if field == "decision" and isinstance(node, ast.Dict) and not {
+                    k.value for k in node.keys if isinstance(k, ast.Constant)} & PY_ANSWER_KEYS:
+                continue  # a record of the script's own, not its answer
             if field in DECISION_FIELDS:
                 for value, via in strings.values(value_node):
                     values.append(Value(field, value, place(at_node), via))
@@ -262,7 +306,7 @@ def _python(tree: ast.Module, common: dict) -> Flow:
                 new_inputs=_new_inputs(new_objects),
                 input_as_string=tuple(sorted(set(string_inputs))),
                 continue_false=common["continue_false"], stop_flag_from_env=common["stop_flag_from_env"],
-                failure_fields=common["failure_fields"])
+                failure_fields=common["failure_fields"], input_reads=common["input_reads"])
 
 
 def _second_reads(reads: list) -> tuple[Place, ...]:
@@ -486,7 +530,7 @@ def _shell(code: str, at, common: dict) -> Flow:
     trace = None
     order = 0
     for offset, line, branch, scope in lines:
-        for match in SH_WORD.finditer(line):
+        for match in SH_WORD.finditer(_mask_quotes(line)):
             word = match.group("word")
             rest = _sh_segment(line, match.end())
             start = offset + match.start("word")
@@ -517,6 +561,49 @@ def _shell(code: str, at, common: dict) -> Flow:
     return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads),
                 values=_sh_values(code, place), trace=trace, **common,
                 new_inputs=_new_inputs(_labelled_objects(code, place)))
+
+
+def _open_quote(line: str) -> bool:
+    """Does a quote opened on this line run past its end?"""
+    quote, i = "", 0
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if ch == "\\" and quote == '"':
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "\\":
+            i += 1
+        elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
+            break
+        i += 1
+    return bool(quote)
+
+
+def _mask_quotes(line: str) -> str:
+    """The line with what is inside quotes replaced by underscores (same length), so that a
+    word in a string (`sed 's/^cat /x/'`) is not taken for a command."""
+    out, quote, i = list(line), "", 0
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if ch == "\\" and quote == '"' and i + 1 < len(line):
+                out[i] = out[i + 1] = "_"
+                i += 2
+                continue
+            if ch == quote:
+                quote = ""
+            elif ch != "\n":
+                out[i] = "_"
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "\\":
+            i += 1
+        i += 1
+    return "".join(out)
 
 
 def _sh_segment(line: str, start: int) -> str:
@@ -557,9 +644,13 @@ def _shell_lines(code: str) -> list[tuple[int, str, tuple, str]]:
     i = 0
     while i < len(raw):
         line, start = raw[i], offset
-        heredoc = re.search(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1", line)
         offset += len(line) + 1
         i += 1
+        while i < len(raw) and (line.endswith("\\") or _open_quote(line)):  # one command on several lines
+            line += "\n" + raw[i]
+            offset += len(raw[i]) + 1
+            i += 1
+        heredoc = re.search(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1", line)
         if heredoc and not re.search(r"<<<", line):
             tag = heredoc.group(2)
             body = []
@@ -668,6 +759,8 @@ def _sh_values(code: str, place) -> tuple[Value, ...]:
     out = []
     for match in SH_VALUE.finditer(code):
         field = match.group("field")
+        if field == "decision" and not _answering(code, match.start()):
+            continue
         if match.group("lit"):
             out.append(Value(field, match.group("lit"), place(match.start()), ""))
         elif match.group("var") in assigned:
@@ -823,6 +916,8 @@ def _js_values(code: str, place) -> tuple[Value, ...]:
     out = []
     for match in JS_VALUE.finditer(code):
         field = match.group("field")
+        if field == "decision" and not _answering(code, match.start()):
+            continue
         if match.group("lit"):
             out.append(Value(field, match.group("lit"), place(match.start()), ""))
         else:

@@ -6,12 +6,15 @@ they answered is judged (installer/doctor/probe.py).
 """
 from __future__ import annotations
 
+import json
+import shlex
 from pathlib import Path
 from typing import Iterator
 
-from installer.doctor import handler_facts
+from installer.doctor import handler_facts, script_flow
 from installer.doctor.model import Context, Finding, Handler, rule_by_id
-from installer.doctor.scripts import ScriptFacts, Site
+from installer.doctor.scripts import ScriptFacts, Site, analyse_text
+from installer.hosts import claude_protocol, cursor_protocol
 
 STOP_EVENTS = ("Stop", "SubagentStop")
 PERMISSION_DECISION_EVENTS = frozenset({"PreToolUse", "PreModelSwitch"})  # read permissionDecision (§6.2)
@@ -50,6 +53,7 @@ def check(ctx: Context) -> Iterator[Finding]:
                 by_script.setdefault(facts.path, (facts, []))[1].append(handler)
     for path, (facts, handlers) in by_script.items():
         yield from _script(ctx, facts, handlers)
+    yield from _inline_commands(ctx)
     if ctx.probe:
         yield from _probed(ctx)
 
@@ -67,7 +71,8 @@ def _related(handlers: list[Handler]) -> list[dict]:
     return out
 
 
-def _at(rule_id: str, facts: ScriptFacts, site: Site, handlers: list[Handler], **params) -> Finding:
+def _at(rule_id: str, facts: ScriptFacts, site: Site | script_flow.Place, handlers: list[Handler],
+        **params) -> Finding:
     rule = rule_by_id(rule_id)
     return Finding(rule.id, rule.severity, str(facts.path), site.line, site.column, rule.message.format(**params),
                    rule.hint.format(**params), _related(handlers))
@@ -94,11 +99,252 @@ def _script(ctx: Context, facts: ScriptFacts, handlers: list[Handler]) -> Iterat
             if site.what not in ctx.settings_env:
                 yield _at("command/input-variable-never-set", facts, site, claude, name=site.what)
         stops = [h for h in claude if h.event in STOP_EVENTS]
-        if stops and facts.blocks and not facts.reads_stop_hook_active and facts.delegates is None:
+        from_env = facts.flow.stop_flag_from_env
+        if stops and facts.blocks and (from_env or not facts.reads_stop_hook_active) and facts.delegates is None:
             site = facts.blocks[0]
-            yield _at("script/stop-hook-active", facts, site, stops, event=stops[0].event, how=site.what)
+            reads = ("reads stop_hook_active from a variable Claude Code never sets (it comes on stdin)" if from_env
+                     else "never reads stop_hook_active from its input")
+            yield _at("script/stop-hook-active", facts, site, stops, event=stops[0].event, how=site.what, reads=reads)
+    cursor = [h for h in handlers if h.file.host == "cursor"]
+    yield from protocol_findings(
+        facts, sorted({h.event for h in claude}), sorted({h.event for h in cursor}),
+        lambda rule, place, **params: _at(rule, facts, place, claude if rule in CLAUDE_RULES else handlers, **params))
     for site in facts.mixed_shapes:
         yield _at("script/mixed-shapes", facts, site, handlers, keys=site.what)
+
+
+# ---- the event's protocol (installer/hosts/claude_protocol.py) ---------------------------------------
+
+CLAUDE_RULES = frozenset({"script/exit-2-does-not-block", "script/exit-1-fails-open", "script/reason-on-stdout",
+                          "script/continue-false-not-a-block", "script/invalid-decision-value",
+                          "script/failure-in-post-tool-use"})
+
+
+def protocol_findings(facts: ScriptFacts, claude_events: list[str], cursor_events: list[str],
+                      report) -> Iterator[Finding]:
+    """Everything the script's flow breaks: on any host, on the Claude Code events it runs on
+    (their protocol), and for a script only Cursor runs, Cursor's answer shape.
+    `report(rule_id, place, **params)` makes the finding (at the script, or at an inline command)."""
+    yield from _flow(facts, report)
+    if claude_events:
+        yield from _protocol(facts, claude_events, report)
+    elif cursor_events:
+        yield from _cursor_answer(facts, cursor_events, report)
+    if not facts.reads_event_name and facts.delegates is None:
+        yield from _fields_never_sent(facts, claude_events, cursor_events, report)
+
+
+CLAUDE_SENDS = {event: claude_protocol.COMMON_INPUT | row.sends for event, row in claude_protocol.PROTOCOL.items()}
+CURSOR_SENDS = {event: row.stdin_fields for event, row in cursor_protocol.PROTOCOL.items()}
+INPUT_FIELDS = frozenset().union(*CLAUDE_SENDS.values(), *CURSOR_SENDS.values())
+
+
+def _fields_never_sent(facts: ScriptFacts, claude_events: list[str], cursor_events: list[str],
+                       report) -> Iterator[Finding]:
+    """A field of some event's input (either host's) that none of the script's events sends."""
+    sent = frozenset().union(*(CLAUDE_SENDS.get(e, claude_protocol.COMMON_INPUT) for e in claude_events),
+                             *(CURSOR_SENDS.get(e, cursor_protocol.COMMON_STDIN) for e in cursor_events))
+    if not (claude_events or cursor_events) or not (set(claude_events) <= set(CLAUDE_SENDS)) \
+            or not (set(cursor_events) <= set(CURSOR_SENDS)):
+        return  # an event this table does not know: no judgement
+    events = " and ".join(claude_events + cursor_events)
+    for field, place in facts.flow.input_reads:
+        if field in INPUT_FIELDS and field not in sent:
+            senders = sorted({e for e, fields in CLAUDE_SENDS.items() if field in fields and e not in claude_events}
+                             | {f"Cursor's {e}" for e, fields in CURSOR_SENDS.items() if field in fields
+                                and e not in cursor_events})
+            yield report("script/input-field-never-sent", place, field=field, event=events,
+                         senders=", ".join(senders[:4]) + (" ..." if len(senders) > 4 else ""))
+
+
+def _flow(facts: ScriptFacts, report) -> Iterator[Finding]:
+    """What is wrong whatever the event: two answers mixed on stdout, stdin read twice, tracing,
+    updatedInput as a string or as a new object that drops fields."""
+    flow = facts.flow
+    mixed = flow.mixed_output()
+    if mixed:
+        text, answer = mixed
+        what = "its own input (a tee that is not sent to /dev/null)" if text.kind == script_flow.STDOUT_INPUT \
+            else f"`{text.what}`"
+        yield report("script/text-before-json", text.at, text=what, text_line=text.at.line,
+                     json_line=answer.at.line)
+    for place in flow.stdin_reads:
+        yield report("script/stdin-read-twice", place)
+    if flow.trace:
+        yield report("script/shell-trace", flow.trace)
+    for place in flow.input_as_string:
+        yield report("script/updated-input-not-object", place)
+    for place, keys in flow.new_inputs:
+        yield report("script/rewrite-drops-fields", place, keys=", ".join(keys),
+                     missing=", ".join(script_flow.dropped_fields(keys)))
+
+
+def _protocol(facts: ScriptFacts, events: list[str], report) -> Iterator[Finding]:
+    """The script's exits, decisions and continue:false against what its events read."""
+    rows = {event: claude_protocol.protocol(event) for event in events}
+    flow = facts.flow
+    yield from _exits(flow, rows, report)
+    refuses = bool(facts.denies) or any(s.what in ("exit 2", "decision: block") for s in facts.blocks)
+    if flow.continue_false and not refuses:
+        event = next((e for e in events if rows[e].continue_false != claude_protocol.STOPS), None)
+        if event:
+            ignored = rows[event].continue_false == claude_protocol.CONTINUE_IGNORED
+            yield report("script/continue-false-not-a-block", flow.continue_false[0], event=event,
+                         effect="is ignored" if ignored else rows[event].continue_false,
+                         action="tool call" if rows[event].tool_event else "action",
+                         hint='exit 2 with the reason on stderr, or answer {"decision": "block", "reason": "..."}'
+                         if ignored else 'answer permissionDecision "deny" with a reason (or exit 2) to refuse the call')
+    yield from _decision_values(flow, rows, report)
+    yield from _fields_the_events_ignore(facts, rows, report)
+    if events == ["PostToolUse"] and flow.failure_fields:
+        field, place = flow.failure_fields[0]
+        yield report("script/failure-in-post-tool-use", place, field=field)
+
+
+# hookSpecificOutput fields with names no other object uses (decision, action, content are too common)
+SPECIFIC_FIELDS = frozenset({"additionalContext", "updatedInput", "permissionDecisionReason", "updatedToolOutput",
+                             "updatedMCPToolOutput", "sessionTitle", "watchPaths", "worktreePath", "displayContent",
+                             "initialUserMessage", "reloadSkills", "suppressOriginalPrompt", "updatedPermissions",
+                             "classifierContext"})
+INSIDE_DECISION = frozenset({"updatedInput", "updatedPermissions"})  # PermissionRequest's decision object
+
+
+def _fields_the_events_ignore(facts: ScriptFacts, rows: dict, report) -> Iterator[Finding]:
+    """hookSpecificOutput fields that none of the script's events reads (dropped without a word)."""
+    if facts.reads_event_name:
+        return
+    known = frozenset().union(*(row.specific_fields | (INSIDE_DECISION if "decision" in row.specific_fields
+                                                       else frozenset()) for row in rows.values()))
+    for site in facts.output_keys:
+        if site.what in SPECIFIC_FIELDS and site.what not in known:
+            readers = sorted(e for e, row in claude_protocol.PROTOCOL.items() if site.what in row.specific_fields)
+            yield report("script/field-the-event-ignores", site, field=site.what, event=" and ".join(rows),
+                         readers=", ".join(readers[:4]) + (", ..." if len(readers) > 4 else "") or "no event")
+
+
+def _exits(flow: script_flow.Flow, rows: dict, report) -> Iterator[Finding]:
+    blocking = [e for e, row in rows.items() if row.exit_2 == claude_protocol.BLOCKS]
+    answered_lines = {w.at.line for w in flow.writes if w.kind == script_flow.STDOUT_JSON}
+    for exit_ in flow.exits:
+        refusal = bool(script_flow.REFUSAL.search(exit_.message))
+        if exit_.status == 2:
+            yield from _exit_two(exit_, rows, refusal, flow, report)
+        elif exit_.status not in (0, 2, None) and refusal and blocking and len(blocking) == len(rows) \
+                and not any(exit_.at.line - 4 <= line <= exit_.at.line for line in answered_lines):
+            event = blocking[0]
+            yield report("script/exit-1-fails-open", exit_.at, how=f"`{exit_.how}`", said=_said(exit_.message),
+                         status=exit_.status, action="tool call" if rows[event].tool_event else "action")
+
+
+def _exit_two(exit_: script_flow.Exit, rows: dict, refusal: bool, flow: script_flow.Flow, report) -> Iterator[Finding]:
+    weak = {e: row for e, row in rows.items()
+            if row.exit_2 == claude_protocol.NOT_READ or (row.exit_2 == claude_protocol.FEEDBACK and refusal)}
+    if weak and len(weak) == len(rows):
+        event, row = next(iter(weak.items()))
+        if row.exit_2 == claude_protocol.FEEDBACK:
+            effect, hint = ("does not block: the tool has already run, its stderr is shown to Claude and nothing "
+                            "is undone", f"refuse before the call, in a PreToolUse hook; on {event} exit 2 only "
+                            "gives Claude feedback")
+        else:
+            effect, hint = ("is a non-blocking error like any other: nothing is stopped and its stderr only goes "
+                            "to the debug log", f"{event} cannot refuse anything; exit 0 (or move the check to an "
+                            "event that can block)")
+        yield report("script/exit-2-does-not-block", exit_.at, event=event, effect=effect, hint=hint,
+                     refusal=f" to refuse ({_said(exit_.message)})" if refusal else "")
+    if not exit_.message and rows and all(row.exit_2 == claude_protocol.BLOCKS for row in rows.values()):
+        text = next((w for w in flow.writes if w.kind == script_flow.STDOUT_TEXT
+                     and 0 <= exit_.at.line - w.at.line <= 1), None)
+        if text is not None:
+            yield report("script/reason-on-stdout", text.at, text=f"`{text.what}`")
+
+
+def _said(message: str) -> str:
+    message = " ".join(message.split())
+    return json.dumps(message[:60] + ("..." if len(message) > 60 else "")) if message else "no message"
+
+
+DECISION_ACCEPTED = {
+    "permissionDecision": lambda row: row.permission_decisions,
+    "decision": lambda row: row.decisions,
+    "behavior": lambda row: frozenset({"allow", "deny"}) if "decision" in row.specific_fields else None,
+}
+
+
+def _decision_values(flow: script_flow.Flow, rows: dict, report) -> Iterator[Finding]:
+    """A decision value none of the script's events accepts (defer has a rule of its own)."""
+    seen = set()
+    for value in flow.values:
+        accepted_of = DECISION_ACCEPTED.get(value.field)
+        if accepted_of is None or value.value == "defer" or (value.field, value.value) in seen:
+            continue
+        accepted = [accepted_of(row) for row in rows.values()]
+        if not accepted or any(a is None for a in accepted) or any(value.value in a for a in accepted):
+            continue  # an event that does not read the field at all has rules of its own
+        seen.add((value.field, value.value))
+        event = next(iter(rows))
+        yield report("script/invalid-decision-value", value.at, field=value.field, value=value.value,
+                     via=f" (through {value.via})" if value.via else "", event=" and ".join(rows),
+                     accepted=", ".join(json.dumps(v) for v in sorted(accepted_of(rows[event]))))
+
+
+# ---- Cursor (installer/hosts/cursor_protocol.py) ------------------------------------------------------
+
+CLAUDE_ANSWER = ("hookSpecificOutput", "permissionDecision", "hookEventName")
+CURSOR_FIELDS = frozenset().union(*(row.output_fields for row in cursor_protocol.PROTOCOL.values()))
+
+
+def _cursor_answer(facts: ScriptFacts, events: list[str], report) -> Iterator[Finding]:
+    """A script only Cursor runs: an answer in Claude Code's shape, or fields its events ignore."""
+    rows = {event: cursor_protocol.protocol(event) for event in events}
+    rows = {event: row for event, row in rows.items() if row is not None}
+    if not rows:
+        return
+    written = {site.what: site for site in facts.output_keys}
+    reads = frozenset().union(*(row.output_fields for row in rows.values()))
+    claude_keys = [k for k in CLAUDE_ANSWER if k in written]
+    if claude_keys and not (set(written) & CURSOR_FIELDS) and reads:
+        example = ('{"permission": "deny", "user_message": "...", "agent_message": "..."}' if "permission" in reads
+                   else "{" + ", ".join(f'"{f}": ...' for f in sorted(reads)) + "}")
+        yield report("script/claude-answer-for-cursor", written[claude_keys[0]], keys=", ".join(claude_keys), expected=", ".join(sorted(reads)), example=example)
+    for field in sorted(set(written) & CURSOR_FIELDS - reads):
+        event = next(iter(rows))
+        where_read = sorted(e for e, row in cursor_protocol.PROTOCOL.items() if field in row.output_fields)
+        yield report("script/cursor-field-not-read", written[field], field=field, event=event, reads=", ".join(sorted(reads)) or "no output at all",
+                  hint=f"{field} is read on {', '.join(where_read)}; drop it here")
+
+
+# ---- commands written inline (shell and jq in the config itself) ----------------------------------------
+
+SHELLS = ("sh", "bash", "zsh", "dash", "ksh")
+
+
+def _inner_script(command: str) -> str:
+    """`bash -c '...'` runs the quoted script: that is the code to read."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return command
+    if len(words) >= 3 and words[0].rsplit("/", 1)[-1] in SHELLS and words[1] == "-c":
+        return words[2]
+    return command
+
+def _inline_commands(ctx: Context) -> Iterator[Finding]:
+    """A shell-form command that runs no script file is itself the hook: the same rules, at the
+    command in the config."""
+    for handler in ctx.handlers:
+        if handler.file.host not in ("claude", "cursor") or handler_facts.kind(handler) != "command":
+            continue
+        command = handler.value.get("command") if isinstance(handler.value, dict) else None
+        if not isinstance(command, str) or handler.value.get("args") is not None or handler_facts.script_facts(handler):
+            continue
+        facts = analyse_text(_inner_script(command), "shell", handler.file.path)
+        keys = handler.keys + ("command",)
+
+        def report(rule_id: str, place, **params) -> Finding:
+            return ctx.finding(rule_id, handler.file, keys, **params)
+
+        claude = [handler.event] if handler.file.host == "claude" else []
+        yield from protocol_findings(facts, claude, [handler.event] if not claude else [], report)
 
 
 def _wrong_event_name(facts: ScriptFacts, handlers: list[Handler]) -> Iterator[Finding]:
