@@ -277,7 +277,8 @@ REWRITE = {"command": "ls"}  # the synthetic Bash call also has a description
     ("PermissionRequest", "echo no >&2\nexit 2\n", ["script/probe-exit-does-not-block"]),
     ("PostToolUse", _answer("PostToolUse", permissionDecision="deny"), ["script/probe-decision-ignored"]),
     ("PostToolUse", """echo '{"decision": "block", "reason": "lint failed"}'\n""", []),
-    ("PostToolUse", "echo 'lint failed' >&2\nexit 2\n", ["script/probe-exit-does-not-block"]),
+    ("PostToolUse", "echo 'blocked: rm is not allowed' >&2\nexit 2\n", ["script/probe-exit-does-not-block"]),
+    ("PostToolUse", "echo 'lint: 3 warnings' >&2\nexit 2\n", []),
     ("PostToolUseFailure", _answer("PostToolUse", additionalContext="x"), ["script/probe-wrong-event"]),
     ("PostToolUseFailure", _answer("PostToolUseFailure", additionalContext="x"), []),
 ], ids=["a PreToolUse deny is fine", "a PreToolUse rewrite that keeps only command drops description",
@@ -286,6 +287,7 @@ REWRITE = {"command": "ls"}  # the synthetic Bash call also has a description
         "a PermissionRequest allow rewrite that keeps only command drops description", "a PermissionRequest deny is fine",
         "exit 2 on PermissionRequest is ignored", "permissionDecision on PostToolUse is dropped",
         "decision block on PostToolUse is fine", "exit 2 on PostToolUse blocks nothing",
+        "exit 2 on PostToolUse is feedback to Claude",
         "another event's hookEventName on PostToolUseFailure", "PostToolUseFailure context is fine"])
 def test_tool_events(tmp_path, event, script, expected):
     assert _rules(tmp_path, event, script) == expected

@@ -34,6 +34,7 @@ from installer.doctor import handler_facts
 from installer.doctor.checks.scripts import DECISION_INSTEAD, NO_DECISION
 from installer.doctor.facts import CLAUDE_EVENTS
 from installer.doctor.model import Context, Finding, Handler
+from installer.doctor.script_flow import REFUSAL
 from installer.hosts.claude_protocol import (BLOCKS, CONTINUE_IGNORED, ENV_FILE_EVENTS, FEEDBACK, IGNORED,
                                              NOT_READ, STOPS_AFTER, protocol)
 from installer.simulate import reading, running
@@ -300,7 +301,9 @@ def _exit_verdicts(event: str, run: RawRun, read: Reading) -> Iterator[tuple[str
     if read.decision is not None or run.exit_code in (0, None):
         return
     stderr = run.stderr.decode("utf-8", "replace").strip()
-    if run.exit_code == 2 and rules.exit_2 in EXIT_2:
+    # after the fact, exit 2 is how a hook gives Claude feedback: reported only when it says it refuses
+    feedback_only = rules.exit_2 == FEEDBACK and not REFUSAL.search(stderr)
+    if run.exit_code == 2 and rules.exit_2 in EXIT_2 and not feedback_only:
         yield "script/probe-exit-does-not-block", dict(event=event, what="exited 2", why=EXIT_2[rules.exit_2])
     elif run.exit_code != 2 and rules.exit_2 == BLOCKS and stderr:
         yield "script/probe-exit-does-not-block", dict(

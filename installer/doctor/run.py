@@ -52,7 +52,8 @@ def run(paths: list[Path] | None = None, *, project: Path | None = None, hosts: 
     here = around(ctx)
     if not here.others:
         return Outcome(ctx, found)
-    combined = _context(here.files, here.handlers, here.plugins, ctx.project, probe)
+    # the machine's own hooks are not the user's to have run by naming a file: no probe here
+    combined = _context(here.files, here.handlers, here.plugins, ctx.project, probe=False)
     combined.focus = frozenset(map(id, ctx.handlers))  # (the given files' pairs are never cut short)
     extra = involving(findings(combined, ("conflicts",)), ctx, found, here)
     return Outcome(ctx, _in_report_order(found + extra, ctx.files), here.others)
