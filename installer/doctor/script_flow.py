@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Callable, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 STDOUT_JSON, STDOUT_TEXT, STDOUT_INPUT = "json", "text", "input"
 DECISION_FIELDS = ("permissionDecision", "decision", "behavior", "permission")
@@ -168,7 +168,7 @@ JQ_FIRST_FIELD = re.compile(r"""\bjq\s+(?:-[-\w]+\s+)*["']\s*\.(?P<field>[A-Za-z
 def _input_reads(code: str, place) -> tuple[tuple[str, Place], ...]:
     """The top-level input fields the script reads: `data["x"]`, `data.get("x")`, `input.x` on
     the variable it parsed stdin into, and the first field of a jq filter."""
-    found = {}
+    found: dict[str, Place] = {}
     stdin_variables = set(re.findall(r"""(?<![\w$])([A-Za-z_]\w*)=["']?\$\((?:cat(?:\s+-)?|</dev/stdin)\)""", code))
     for match in JQ_FIRST_FIELD.finditer(code):
         line_start = code.rfind("\n", 0, match.start()) + 1
@@ -242,7 +242,7 @@ def _python(tree: ast.Module, common: dict) -> Flow:
     writes, exits, reads, values, new_objects, string_inputs = [], [], [], [], [], []
     order = 0
 
-    def place(node: ast.AST) -> Place:
+    def place(node: Any) -> Place:
         return Place(node.lineno, node.col_offset + 1)
 
     def walk(body: list[ast.stmt], branch: tuple, scope: str, guarded: bool) -> None:
@@ -277,8 +277,8 @@ def _python(tree: ast.Module, common: dict) -> Flow:
                     exits.append(Exit(status, f"raise SystemExit({ast.unparse(args[0])[:40] if args else ''})",
                                       message, place(stmt)))
                 elif not guarded:
-                    message = strings.text(args[0]) if args else ""
-                    exits.append(Exit(1, f"raise {_name(exc) or 'an exception'}(...)", message or "", place(stmt)))
+                    said = strings.text(args[0]) if args else None
+                    exits.append(Exit(1, f"raise {_name(exc) or 'an exception'}(...)", said or "", place(stmt)))
             for child_body, arm in _arms(stmt):
                 inner_guarded = guarded or (isinstance(stmt, ast.Try) and arm == 0 and bool(stmt.handlers))
                 walk(child_body, branch + ((id(stmt), arm),) if arm is not None else branch, scope, inner_guarded)
@@ -324,7 +324,7 @@ def _is_string(node: ast.AST | None) -> bool:
         isinstance(node, ast.Call) and _name(node.func) in ("json.dumps", "str"))
 
 
-def _arms(stmt: ast.stmt):
+def _arms(stmt: Any):
     """The statement lists inside a statement, each with its arm (None: not a branch)."""
     if isinstance(stmt, ast.If):
         yield stmt.body, 0
@@ -462,9 +462,9 @@ class _PyStrings:
             return "".join(v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str))
         return None
 
-    def kind(self, node: ast.AST) -> str | None:
-        """json, text or None (unknown) for what a print of `node` writes."""
-        node = self.resolve(node)
+    def kind(self, written: ast.AST) -> str | None:
+        """json, text or None (unknown) for what a print of `written` writes."""
+        node = self.resolve(written)
         if isinstance(node, ast.Call) and _name(node.func) in ("json.dumps", "dumps"):
             return STDOUT_JSON
         text = self.text(node)
@@ -563,74 +563,59 @@ def _shell(code: str, at, common: dict) -> Flow:
                 new_inputs=_new_inputs(_labelled_objects(code, place)))
 
 
-def _open_quote(line: str) -> bool:
-    """Does a quote opened on this line run past its end?"""
-    quote, i = "", 0
+def _quoted(line: str) -> tuple[list[bool], bool]:
+    """Which characters of the line are quoted (or escaped) text, and whether a quote is still
+    open at its end."""
+    marks, quote, i = [False] * len(line), "", 0
     while i < len(line):
         ch = line[i]
         if quote:
-            if ch == "\\" and quote == '"':
-                i += 1
-            elif ch == quote:
+            if ch == "\\" and quote == '"' and i + 1 < len(line):
+                marks[i] = marks[i + 1] = True
+                i += 2
+                continue
+            if ch == quote:
                 quote = ""
+            else:
+                marks[i] = True
         elif ch in "'\"":
             quote = ch
-        elif ch == "\\":
+        elif ch == "\\" and i + 1 < len(line):
+            marks[i + 1] = True
             i += 1
-        elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
-            break
         i += 1
-    return bool(quote)
+    return marks, bool(quote)
+
+
+def _open_quote(line: str) -> bool:
+    """Does a quote opened on this line run past its end?"""
+    return _quoted(line)[1]
 
 
 def _mask_quotes(line: str) -> str:
     """The line with what is inside quotes replaced by underscores (same length), so that a
     word in a string (`sed 's/^cat /x/'`) is not taken for a command."""
-    out, quote, i = list(line), "", 0
-    while i < len(line):
-        ch = line[i]
-        if quote:
-            if ch == "\\" and quote == '"' and i + 1 < len(line):
-                out[i] = out[i + 1] = "_"
-                i += 2
-                continue
-            if ch == quote:
-                quote = ""
-            elif ch != "\n":
-                out[i] = "_"
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "\\":
-            i += 1
-        i += 1
-    return "".join(out)
+    marks = _quoted(line)[0]
+    return "".join("_" if marked and ch != "\n" else ch for ch, marked in zip(line, marks))
 
 
 def _sh_segment(line: str, start: int) -> str:
     """The rest of a simple command from `start`: up to an unquoted ;, |, && or || (a `>&2` is
     part of it), the end of the line, or the `)` that closes its `$(`."""
-    i, quote, depth = start, "", 0
-    while i < len(line):
+    marks, depth = _quoted(line)[0], 0
+    for i in range(start, len(line)):
         ch = line[i]
-        if quote:
-            if ch == "\\" and quote == '"':
-                i += 1
-            elif ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "\\":
-            i += 1
-        elif ch == "(":
+        if marks[i]:
+            continue
+        if ch == "(":
             depth += 1
         elif ch == ")":
             if depth == 0:
-                break
+                return line[start:i]
             depth -= 1
         elif ch in ";|\n" or (ch == "&" and line[i - 1:i] != ">" and line[i + 1:i + 2] != ">"):
-            break
-        i += 1
-    return line[start:i]
+            return line[start:i]
+    return line[start:]
 
 
 def _shell_lines(code: str) -> list[tuple[int, str, tuple, str]]:

@@ -295,8 +295,7 @@ CURSOR_FIELDS = frozenset().union(*(row.output_fields for row in cursor_protocol
 
 def _cursor_answer(facts: ScriptFacts, events: list[str], report) -> Iterator[Finding]:
     """A script only Cursor runs: an answer in Claude Code's shape, or fields its events ignore."""
-    rows = {event: cursor_protocol.protocol(event) for event in events}
-    rows = {event: row for event, row in rows.items() if row is not None}
+    rows = {event: row for event in events if (row := cursor_protocol.protocol(event)) is not None}
     if not rows:
         return
     written = {site.what: site for site in facts.output_keys}
