@@ -321,6 +321,14 @@ EVENT_SCENARIOS = [
                                                                                             "reason": "go on"}))),
     EventScenario("stop: plain stdout is not context", "Stop", Hook("s", "CTX-stop")),
     EventScenario("stop: exit 2 keeps Claude going", "Stop", Hook("s", exit=2, stderr="not yet")),
+    # what doctor's script rules say of a Stop hook, on the real CLI (tests/test_doctor_script_protocol.py)
+    EventScenario("stop: decision deny is no Stop value", "Stop", Hook("s", json.dumps({"decision": "deny",
+                                                                                         "reason": "go on"}))),
+    EventScenario("stop: decision approve is no Stop value", "Stop", Hook("s", json.dumps({"decision": "approve",
+                                                                                            "reason": "go on"}))),
+    EventScenario("stop: text before the block", "Stop", Hook("s", "checking the tests\n" + json.dumps(
+        {"decision": "block", "reason": "go on"}))),
+    EventScenario("stop: exit 1 saying blocked goes on", "Stop", Hook("s", exit=1, stderr="blocked: tests fail")),
 ]
 
 
