@@ -282,7 +282,7 @@ def test_what_the_protocol_rules_find_in_the_configs(corpus):
                  "script/rewrite-drops-fields", "script/exit-2-does-not-block", "script/continue-false-not-a-block",
                  "script/invalid-decision-value", "script/stdin-read-twice", "script/failure-in-post-tool-use",
                  "script/claude-answer-for-cursor", "script/cursor-field-not-read", "script/exit-1-fails-open",
-                 "script/input-field-never-sent", "script/field-the-event-ignores"):
+                 "script/input-field-never-sent", "script/field-the-event-ignores", "script/does-not-parse"):
         assert _by_file(corpus, rule) == EXPECTED_PROTOCOL_FINDINGS.get(rule, {}), rule
 
 

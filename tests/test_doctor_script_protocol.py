@@ -261,6 +261,76 @@ CASES = [
      SH + 'INPUT=$(cat)\nLAST=$(echo "$INPUT" | jq -r \'.last_assistant_message // empty\')\n'
           'if [ -z "$LAST" ]; then echo \'{"decision": "block", "reason": "say something"}\'; fi\n',
      lambda r: r.decision == "block", lambda r: r.decision is None),
+    ("script/stdin-read-twice", "PreToolUse", "functions.py",  # two functions that each read stdin
+     src("""
+        import json, sys
+        def tool_name():
+            return json.load(sys.stdin)["tool_name"]
+        def command():
+            return json.load(sys.stdin)["tool_input"]["command"]
+        if tool_name() == "Bash" and "rm -rf" in command():
+            print("no rm", file=sys.stderr)
+            sys.exit(2)
+        """),
+     src("""
+        import json, sys
+        def read_input():
+            return json.load(sys.stdin)
+        data = read_input()
+        if data["tool_name"] == "Bash" and "rm -rf" in data["tool_input"]["command"]:
+            print("no rm", file=sys.stderr)
+            sys.exit(2)
+        """),
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/does-not-parse", "PreToolUse", "typo.py",
+     PY + 'if "rm -rf" in data["tool_input"]["command"]\n    print("no rm", file=sys.stderr)\n    sys.exit(2)\n',
+     PY + 'if "rm -rf" in data["tool_input"]["command"]:\n    print("no rm", file=sys.stderr)\n    sys.exit(2)\n',
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/does-not-parse", "PreToolUse", "typo.js",
+     JS + "if (data.tool_input.command.includes('rm -rf') {\n  console.error('no rm');\n  process.exit(2);\n}\n",
+     JS + "if (data.tool_input.command.includes('rm -rf')) {\n  console.error('no rm');\n  process.exit(2);\n}\n",
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/invalid-decision-value", "PreToolUse", "loop.py",  # a loop over the table's items
+     PY + src("""
+        POLICY = {"rm": "reject", "ls": "allow"}
+        for prefix, verdict in POLICY.items():
+            if data["tool_input"]["command"].startswith(prefix):
+                print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": verdict}}))
+                break
+        """),
+     PY + src("""
+        POLICY = {"rm": "deny", "ls": "allow"}
+        for prefix, verdict in POLICY.items():
+            if data["tool_input"]["command"].startswith(prefix):
+                print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": verdict}}))
+                break
+        """),
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/invalid-decision-value", "PermissionRequest", "short.js",  # {behavior} is {behavior: behavior}
+     JS + "const verdicts = {Bash: 'block', Read: 'allow'};\nconst behavior = verdicts[data.tool_name];\n"
+          "console.log(JSON.stringify({hookSpecificOutput: {hookEventName: 'PermissionRequest', decision: {behavior}}}));\n",
+     JS + "const verdicts = {Bash: 'deny', Read: 'allow'};\nconst behavior = verdicts[data.tool_name];\n"
+          "console.log(JSON.stringify({hookSpecificOutput: {hookEventName: 'PermissionRequest', decision: {behavior}}}));\n",
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/updated-input-not-object", "PreToolUse", "short.js",
+     JS + "const updatedInput = JSON.stringify({...data.tool_input, command: 'echo safe'});\n"
+          "console.log(JSON.stringify({hookSpecificOutput: {hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput}}));\n",
+     JS + "const updatedInput = {...data.tool_input, command: 'echo safe'};\n"
+          "console.log(JSON.stringify({hookSpecificOutput: {hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput}}));\n",
+     lambda r: r.updated_input is None, lambda r: r.updated_input["command"] == "echo safe"),
+    ("script/text-before-json", "PreToolUse", "logs.py",
+     PY + 'import logging\nlogging.basicConfig(stream=sys.stdout, level=logging.INFO)\n'
+          'logging.info("checking %s", data["tool_name"])\n' + DENY_PY + "\n",
+     PY + 'import logging\nlogging.basicConfig(stream=sys.stderr, level=logging.INFO)\n'
+          'logging.info("checking %s", data["tool_name"])\n' + DENY_PY + "\n",
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/exit-1-fails-open", "PreToolUse", "caught.py",  # the good one: the raise is turned into exit 2
+     PY + 'def check(command):\n    if "rm -rf" in command:\n        raise PermissionError("rm -rf is not allowed")\n'
+          'check(data["tool_input"]["command"])\n',
+     PY + 'def check(command):\n    if "rm -rf" in command:\n        raise PermissionError("rm -rf is not allowed")\n'
+          'try:\n    check(data["tool_input"]["command"])\nexcept PermissionError as error:\n'
+          '    print(error, file=sys.stderr)\n    sys.exit(2)\n',
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
 ]
 STOP_SECOND_RUN = {"script/stop-hook-active": {"stop_hook_active": True}}
 
@@ -366,6 +436,48 @@ def test_a_field_the_event_does_not_read_is_reported(tmp_path):
     assert not findings(tmp_path / "pre", "rw.py", pre, "PreToolUse", "script/field-the-event-ignores")
 
 
+def test_a_script_run_through_npx_tsx_is_read(tmp_path):
+    base = tmp_path / "p"
+    script = "const data = JSON.parse(require('fs').readFileSync(0, 'utf8'));\nconsole.log('checking');\n" + DENY_JS
+    for command in ("npx tsx .claude/hooks/h.ts", "npx -y tsx@4 .claude/hooks/h.ts", "bunx tsx .claude/hooks/h.ts"):
+        out = doctor(base, {S: settings("PreToolUse", command=command), ".claude/hooks/h.ts": script})
+        assert [Path(f.path).name for f in found(out, "script/text-before-json")] == ["h.ts"], command
+
+
+def test_a_stop_hook_active_read_from_the_environment_is_reported_where_it_is_read(tmp_path):
+    script = SH + 'INPUT=$(cat)\nif [ "$stop_hook_active" = "true" ]; then exit 0; fi\necho \'{"decision": "block", "reason": "x"}\'\n'
+    (reported,) = findings(tmp_path, "loop.sh", script, "Stop", "script/stop-hook-active")
+    assert reported.line == 3 and "never sets" in reported.message
+
+
+def test_an_inline_command_that_reads_stdin_twice_is_reported(tmp_path):
+    command = ('[ "$(jq -r .tool_name)" = Bash ] && jq -r .tool_input.command | grep -q "git push" '
+               '&& { echo no >&2; exit 2; } || true')
+    ran = subprocess.run(["sh", "-c", command], input=json.dumps(payload("PreToolUse", tool_input={
+        "command": "git push"})).encode(), capture_output=True)
+    assert ran.returncode == 0  # the second jq got nothing: the push is not refused
+    assert found(doctor(tmp_path, {S: settings("PreToolUse", command=command)}), "script/stdin-read-twice")
+    once = 'INPUT=$(cat); [ "$(echo "$INPUT" | jq -r .tool_name)" = Bash ] && echo "$INPUT" | jq -r .tool_input.command'
+    assert not found(doctor(tmp_path / "once", {S: settings("PreToolUse", command=once)}), "script/stdin-read-twice")
+
+
+def test_a_cursor_gate_that_exits_1_fails_open_unless_fail_closed(tmp_path):
+    script = "import json, sys\nd = json.load(sys.stdin)\nif d['command'].startswith('rm -rf'):\n    sys.exit('blocked')\n"
+    assert findings(tmp_path, "gate.py", script, "beforeShellExecution", "script/exit-1-fails-open", host="cursor")
+    base = tmp_path / "closed"
+    (base / ".claude" / "hooks").mkdir(parents=True)
+    (base / ".claude" / "hooks" / "gate.py").write_text(script)
+    closed = {".cursor/hooks.json": {"version": 1, "hooks": {"beforeShellExecution": [
+        {"command": f"{sys.executable} .claude/hooks/gate.py", "failClosed": True}]}}}
+    assert not found(doctor(base, closed), "script/exit-1-fails-open")
+
+
+def test_a_post_tool_use_hook_waiting_for_a_failure_through_a_variable_is_reported(tmp_path):
+    script = PY + 'resp = data.get("tool_response", {})\nif resp.get("exit_code", 0) != 0:\n    print("failed")\n'
+    (reported,) = findings(tmp_path, "post.py", script, "PostToolUse", "script/failure-in-post-tool-use")
+    assert reported.line == 4
+
+
 def test_every_protocol_rule_has_a_case():
     covered = {case[0] for case in CASES} | {"script/failure-in-post-tool-use", "script/claude-answer-for-cursor",
                                               "script/cursor-field-not-read", "script/field-the-event-ignores"}
@@ -373,7 +485,8 @@ def test_every_protocol_rule_has_a_case():
            "script/updated-input-not-object", "script/rewrite-drops-fields", "script/exit-2-does-not-block",
            "script/exit-1-fails-open", "script/continue-false-not-a-block", "script/invalid-decision-value",
            "script/stdin-read-twice", "script/failure-in-post-tool-use", "script/claude-answer-for-cursor",
-           "script/cursor-field-not-read", "script/input-field-never-sent", "script/field-the-event-ignores"}
+           "script/cursor-field-not-read", "script/input-field-never-sent", "script/field-the-event-ignores",
+           "script/does-not-parse"}
     assert new <= set(catalog()) and new <= covered
 
 

@@ -418,6 +418,7 @@ def test_every_script_rule_is_tested():
               "script/exit-1-fails-open", "script/continue-false-not-a-block", "script/invalid-decision-value",
               "script/stdin-read-twice", "script/failure-in-post-tool-use", "script/claude-answer-for-cursor",
               "script/cursor-field-not-read", "script/input-field-never-sent", "script/field-the-event-ignores",
+              "script/does-not-parse",
               # with --probe only: tests/test_doctor_probe.py
               "script/probe-invalid-output", "script/probe-wrong-event", "script/probe-timeout",
               "script/probe-decision-ignored", "script/probe-rewrite-drops-fields", "script/probe-exit-does-not-block"}

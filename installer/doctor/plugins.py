@@ -80,6 +80,12 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
                        None if unfiltered or not tools else frozenset(tools))
 
 
+def syntax_error(path: Path, source: bytes) -> Place | None:
+    """Where a JavaScript or TypeScript file stops parsing (node and tsx refuse to run it), if it does."""
+    root = _parser(path.suffix.lower() in (".ts", ".mts", ".cts", ".tsx")).parse(source).root_node
+    return _first_error(root) if root.has_error else None
+
+
 @lru_cache(maxsize=2)
 def _parser(typescript: bool):
     from tree_sitter import Language, Parser

@@ -237,6 +237,12 @@ def by_handler(ctx: Context) -> dict[int, ProbeResult]:
 
 # ---- what the answer means -------------------------------------------------------------------------
 
+ALONE_ON_STDOUT = ("print the JSON answer alone on stdout, nothing before it: send debug lines and logs to stderr "
+                   "(echo ... >&2, print(..., file=sys.stderr))")
+# a package runner that had to fetch its package: the probe's world has no cache, so this says nothing of the hook
+RUNNER_FETCHING = ("npm warn exec", "npm error", "npm ERR!", "error: could not determine executable")
+
+
 def verdicts(handler: Handler, result: ProbeResult) -> Iterator[tuple[str, dict]]:
     """The probe findings of one run, as (rule id, message parameters)."""
     event, run, read = result.event, result.run, result.reading
@@ -253,7 +259,7 @@ def verdicts(handler: Handler, result: ProbeResult) -> Iterator[tuple[str, dict]
     data, not_json = reading.parse_stdout(run.stdout.decode("utf-8", "replace"))
     if not_json:
         yield "script/probe-invalid-output", dict(event=event, what=_short(run.stdout.decode("utf-8", "replace")),
-                                                  detail=not_json)
+                                                  detail=not_json, hint=ALONE_ON_STDOUT)
     if data is not None:
         yield from _answer_verdicts(event, data, read)
     yield from _rewrite_verdict(result)
@@ -272,7 +278,9 @@ def _answer_verdicts(event: str, data: dict, read: Reading) -> Iterator[tuple[st
         yield "script/probe-decision-ignored", dict(decision, what=void.why, fate="the whole answer is void")
     elif void is not None:
         yield "script/probe-invalid-output", dict(event=event, what="JSON that breaks the event's schema",
-                                                  detail=f"{void.why}: the whole answer counts for nothing")
+                                                  detail=f"{void.why}: the whole answer counts for nothing",
+                                                  hint=f"give {void.field} the shape {event} reads (an updatedInput is "
+                                                       "an object of the tool's fields, not a JSON string)")
     for name in (f for f in DECISION_FIELDS if f in read.ignored_fields):
         yield "script/probe-decision-ignored", dict(decision, what=f"{name} is not a field {event} reads",
                                                     fate="it is dropped")
@@ -301,6 +309,8 @@ def _exit_verdicts(event: str, run: RawRun, read: Reading) -> Iterator[tuple[str
     if read.decision is not None or run.exit_code in (0, None):
         return
     stderr = run.stderr.decode("utf-8", "replace").strip()
+    if any(sign in stderr for sign in RUNNER_FETCHING):
+        return
     # after the fact, exit 2 is how a hook gives Claude feedback: reported only when it says it refuses
     feedback_only = rules.exit_2 == FEEDBACK and not REFUSAL.search(stderr)
     if run.exit_code == 2 and rules.exit_2 in EXIT_2 and not feedback_only:

@@ -84,8 +84,9 @@ def text(doc: dict, base: Path) -> list[Line]:
         if not findings:
             lines.append([("  no findings", "dim")])
         lines.extend(_finding_lines(findings, base))
-    for path, findings in by_file.items():  # conflicts that sit in a file of this machine
-        lines.append([(shown_path(path, base), "bold"), (" (this machine)", "dim")])
+    for path, findings in by_file.items():  # a script the hooks run, or a file of this machine a conflict sits in
+        where = " (this machine)" if any(f.get("depends_on_machine") for f in findings) else " (run by the hooks above)"
+        lines.append([(shown_path(path, base), "bold"), (where, "dim")])
         lines.extend(_finding_lines(findings, base))
     for file in doc["context"]:
         if file["error"]:

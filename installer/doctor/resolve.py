@@ -618,7 +618,7 @@ class _Interpreter:
         base = name.rsplit("/", 1)[-1]
         rest = words[1:]
         if "/" not in name and base in RUNNERS:
-            return Invocation(name, program=name, runner=True)
+            return self._run_package(name, rest, cwd, launch, guards)
         if "/" not in name and base in ("pnpm", "yarn", "npm") and rest and rest[0].text in ("dlx", "exec", "x", "run"):
             return Invocation(name, program=name, runner=True)
         if name in ("source", "."):
@@ -637,6 +637,17 @@ class _Interpreter:
         if kind is None:
             return Invocation(name, program=program, program_guarded=name in guards)
         return self._interpreted(name, kind, rest, cwd, launch, guards)
+
+    def _run_package(self, name: str, rest: list[Word], cwd, launch, guards) -> Invocation:
+        """`npx tsx x.ts`, `bunx ts-node x.ts`: a package that is an interpreter runs the script
+        after it (found through the runner); any other package is not a file."""
+        words = list(rest)
+        while words and words[0].text.startswith("-"):
+            takes = words[0].text in ("-p", "--package", "-c", "--call")
+            words = words[2:] if takes else words[1:]
+        if words and not words[0].dynamic and words[0].text.split("@")[0] in NODE_LIKE - {"node", "nodejs"}:
+            return self._interpreted(words[0].text.split("@")[0], "node", words[1:], cwd, launch, guards, via=name)
+        return Invocation(name, program=name, runner=True)
 
     @staticmethod
     def _strip(words: list[Word]) -> list[Word]:

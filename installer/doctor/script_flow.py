@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Any, Callable, NamedTuple
+import sys
+from pathlib import Path
+from typing import Any, Callable, Collection, NamedTuple
 
 STDOUT_JSON, STDOUT_TEXT, STDOUT_INPUT = "json", "text", "input"
 DECISION_FIELDS = ("permissionDecision", "decision", "behavior", "permission")
@@ -93,6 +95,7 @@ class Flow(NamedTuple):
     stop_flag_from_env: Place | None = None  # stop_hook_active read from a variable that is never set
     failure_fields: tuple[tuple[str, Place], ...] = ()  # tool_response.error, exit_code...
     input_reads: tuple[tuple[str, Place], ...] = ()  # top-level fields of the hook's input it reads
+    syntax_error: tuple[str, Place] | None = None  # (what, where) when the interpreter refuses the file
 
     def mixed_output(self) -> tuple[Write, Write] | None:
         """A text (or echoed input) write and a JSON write that one run can both make: stdout is
@@ -114,27 +117,42 @@ def _alternatives(a: tuple, b: tuple) -> bool:
     return any(frame in arms and arms[frame] != arm for frame, arm in b)
 
 
-def analyse(text: str, code: str, language: str, at: Callable[[int], tuple[int, int]]) -> Flow:
+def analyse(text: str, code: str, language: str, at: Callable[[int], tuple[int, int]],
+            path: Path | None = None) -> Flow:
     """The flow of a script: `text` as written, `code` with comments blanked (same offsets)."""
     common = _common(code, at)
     if language == "python":
         try:
             tree = ast.parse(text)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
+        except SyntaxError as error:
+            where = Place(error.lineno or 1, error.offset or 1)
+            return Flow(**common, syntax_error=(f"{error.msg}, for Python {sys.version_info[0]}.{sys.version_info[1]}",
+                                                where))
+        except (ValueError, RecursionError, MemoryError):
             return Flow(**common)
         return _python(tree, common)
     if language == "javascript":
-        return _javascript(code, at, common)
+        flow = _javascript(code, at, common)
+        if path is not None and path.suffix:
+            from installer.doctor.plugins import syntax_error  # tree-sitter: only for a JavaScript file
+
+            error = syntax_error(path, text.encode("utf-8", "replace"))
+            if error is not None:
+                return flow._replace(syntax_error=("a syntax error", Place(error.line, error.column)))
+        return flow
     return _shell(code, at, common)
 
 
 # ---- every language: regular expressions over the code --------------------------------------------
 
 CONTINUE_FALSE = re.compile(r"""(?<![\w$])\\?["'`]?continue\\?["'`]?\s*\]?\s*[:=]\s*(?:false|False)\b""")
-STRING_INPUT = re.compile(r"""\\?["'`]?updatedInput\\?["'`]?\s*\]?\s*[:=]\s*(?P<how>JSON\.stringify\s*\(|json\.dumps\s*\(|"""
+# a key (`updatedInput: ...`), a property or item set (`out.updatedInput = ...`), or a JavaScript
+# variable later written as {updatedInput}; a shell variable of that name is neither
+STRING_INPUT = re.compile(r"""(?:\\?["'`]?(?:updatedInput|updated_input)\\?["'`]?\s*:|(?:(?<=[.\["'])|(?:const|let|var)\s+)"""
+                          r"""updatedInput["']?\s*\]?\s*=)\s*(?P<how>JSON\.stringify\s*\(|json\.dumps\s*\(|"""
                           r"""str\s*\(|f?\\?["'](?!\s*\)))""")
 JQ_ARG = re.compile(r"""--arg\s+(?P<name>[A-Za-z_]\w*)\s""")
-JQ_STRING_INPUT = re.compile(r"""updatedInput\\?["']?\s*:\s*(?:\$(?P<var>[A-Za-z_]\w*)\b(?!\s*\|)|\([^()]*\|\s*(?:tojson|@json)\s*\))""")
+JQ_STRING_INPUT = re.compile(r"""(?:updatedInput|updated_input)\\?["']?\s*:\s*(?:\$(?P<var>[A-Za-z_]\w*)\b(?!\s*\|)|\([^()]*\|\s*(?:tojson|@json)\s*\))""")
 
 
 def _common(code: str, at) -> dict:
@@ -142,7 +160,7 @@ def _common(code: str, at) -> dict:
         return Place(*at(offset))
 
     strings = [place(m.start()) for m in STRING_INPUT.finditer(code)
-               if not _object_follows(code, m.end())]
+               if not (m.group("how").endswith(("'", '"')) and _object_follows(code, m.end()))]
     string_args = {m.group("name") for m in JQ_ARG.finditer(code)}
     for match in JQ_STRING_INPUT.finditer(code):
         if match.group("var") is None or match.group("var") in string_args:
@@ -157,7 +175,7 @@ def _common(code: str, at) -> dict:
             "input_as_string": tuple(sorted(set(strings))),
             "continue_false": tuple(place(m.start()) for m in CONTINUE_FALSE.finditer(code)),
             "stop_flag_from_env": from_env,
-            "failure_fields": tuple((m.group("field"), place(m.start("field"))) for m in FAILURE_FIELD.finditer(code))}
+            "failure_fields": _failure_fields(code, place)}
 
 
 INPUT_VARIABLE = re.compile(r"""(?P<var>[A-Za-z_$][\w$]*)\s*(?::\s*\w+\s*)?=\s*(?:await\s+)?"""
@@ -179,7 +197,9 @@ def _input_reads(code: str, place) -> tuple[tuple[str, Place], ...]:
         if fed or (here is not None and here.group("var") in stdin_variables) or (
                 not re.search(r"\|\s*$", before) and here is None):
             found.setdefault(match.group("field"), place(match.start("field")))
-    for variable in {m.group("var") for m in INPUT_VARIABLE.finditer(code)}:
+    parsed = {m.group("var") for m in INPUT_VARIABLE.finditer(code)
+              if not re.match(r"\s*(?:\?\.|\.|\[)", code[m.end() + len(_balanced(code, m.end())) + 1:][:4])}
+    for variable in parsed:  # the parsed input itself, not a field of it (x = JSON.parse(...).tool_input)
         name = re.escape(variable)
         reads = re.finditer(rf"""(?<![\w$.]){name}\s*(?:\??\.get\(\s*["'](?P<a>\w+)["']|\[\s*["'](?P<b>\w+)["']\s*\]|"""
                             rf"""\??\.(?P<c>[A-Za-z_]\w*)\b(?!\s*\())""", code)
@@ -187,6 +207,20 @@ def _input_reads(code: str, place) -> tuple[tuple[str, Place], ...]:
             field = match.group("a") or match.group("b") or match.group("c")
             found.setdefault(field, place(match.start()))
     return tuple(sorted(found.items(), key=lambda item: item[1]))
+
+
+RESPONSE_ALIAS = re.compile(r"""(?<![\w$.])(?:(?:const|let|var)\s+)?(?P<alias>[A-Za-z_$][\w$]*)\s*=\s*[\w$.]+\s*"""
+                            r"""(?:\??\.get\(\s*["']tool_response["']|\[\s*["']tool_response["']\s*\]|\??\.tool_response\b)""")
+
+
+def _failure_fields(code: str, place) -> tuple[tuple[str, Place], ...]:
+    """tool_response's error or exit code, read directly or through a variable holding it."""
+    found = [(m.group("field"), place(m.start("field"))) for m in FAILURE_FIELD.finditer(code)]
+    for alias in {m.group("alias") for m in RESPONSE_ALIAS.finditer(code)}:
+        read = re.compile(rf"""(?<![\w$.]){re.escape(alias)}\s*(?:\??\.get\(\s*["']|\[\s*["']|\??\.)"""
+                          r"""(?P<field>exit_?code|exitCode|is_?[eE]rror|return_?code|returnCode|exit_status|error)\b""")
+        found += [(m.group("field"), place(m.start("field"))) for m in read.finditer(code)]
+    return tuple(sorted(found, key=lambda item: item[1]))
 
 
 def _object_follows(code: str, end: int) -> bool:
@@ -205,16 +239,11 @@ def _new_inputs(objects: list[tuple[Place, list[str], bool]]) -> tuple:
 
 
 def _dropped(keys: list[str]) -> tuple[str, ...]:
-    """The fields of the tool a new input seems meant for that it leaves out ("" when it names
-    no known tool's fields)."""
+    """The fields of the tools a new input can be meant for (those with every key it names) that
+    it leaves out; () when it names no known tool's fields, or all of them."""
     named = set(keys)
-    for fields in TOOL_FIELDS.values():
-        if named <= set(fields) and named & {fields[0]} and (fields[0] != "file_path" or named - {"file_path"}
-                                                             or fields == TOOL_FIELDS["Read"]):
-            missing = tuple(f for f in fields if f not in named)
-            if missing:
-                return missing
-    return ()
+    meant = [fields for fields in TOOL_FIELDS.values() if named <= set(fields)]
+    return tuple(dict.fromkeys(f for fields in meant for f in fields if f not in named))
 
 
 def dropped_fields(keys: tuple[str, ...]) -> tuple[str, ...]:
@@ -239,8 +268,12 @@ def _name(node: ast.AST) -> str:
 
 def _python(tree: ast.Module, common: dict) -> Flow:
     strings = _PyStrings(tree)
+    loggers = _stdout_loggers(tree)
     writes, exits, reads, values, new_objects, string_inputs = [], [], [], [], [], []
     order = 0
+    # what the file's try statements catch: a raise in a function may be caught where it is called
+    caught = {_name(t) or "*" for node in ast.walk(tree) if isinstance(node, ast.Try) for handler in node.handlers
+              for t in (handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type])}
 
     def place(node: Any) -> Place:
         return Place(node.lineno, node.col_offset + 1)
@@ -259,7 +292,7 @@ def _python(tree: ast.Module, common: dict) -> Flow:
             for call in _calls(stmt):
                 order += 1
                 name = _name(call.func)
-                write = _py_write(call, name, strings)
+                write = _py_write(call, name, strings, loggers)
                 if write is not None:
                     kind, what = write
                     writes.append(Write(kind, place(call), what, branch, scope, ends, order))
@@ -276,7 +309,7 @@ def _python(tree: ast.Module, common: dict) -> Flow:
                     status, message = _py_status(args[0] if args else None, strings)
                     exits.append(Exit(status, f"raise SystemExit({ast.unparse(args[0])[:40] if args else ''})",
                                       message, place(stmt)))
-                elif not guarded:
+                elif not guarded and not (scope and _caught(caught, _name(exc))):
                     said = strings.text(args[0]) if args else None
                     exits.append(Exit(1, f"raise {_name(exc) or 'an exception'}(...)", said or "", place(stmt)))
             for child_body, arm in _arms(stmt):
@@ -292,7 +325,7 @@ def _python(tree: ast.Module, common: dict) -> Flow:
             if field in DECISION_FIELDS:
                 for value, via in strings.values(value_node):
                     values.append(Value(field, value, place(at_node), via))
-            elif field == "updatedInput":
+            elif field in ("updatedInput", "updated_input"):
                 target = strings.resolve(value_node)
                 if isinstance(target, ast.Dict):
                     keys = [k.value for k in target.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
@@ -302,11 +335,16 @@ def _python(tree: ast.Module, common: dict) -> Flow:
                     new_objects.append((place(at_node), [k.arg for k in target.keywords if k.arg], False))
                 elif _is_string(target):
                     string_inputs.append(place(at_node))
-    return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads), values=tuple(values),
+    return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads) or _reads_through_calls(tree, reads),
+                values=tuple(values),
                 new_inputs=_new_inputs(new_objects),
                 input_as_string=tuple(sorted(set(string_inputs))),
                 continue_false=common["continue_false"], stop_flag_from_env=common["stop_flag_from_env"],
                 failure_fields=common["failure_fields"], input_reads=common["input_reads"])
+
+
+def _caught(caught: set[str], name: str) -> bool:
+    return bool(caught & {"*", "Exception", "BaseException", name})
 
 
 def _second_reads(reads: list) -> tuple[Place, ...]:
@@ -314,8 +352,20 @@ def _second_reads(reads: list) -> tuple[Place, ...]:
     not the other arm of an if or try)."""
     for i, (place, branch, scope, _) in enumerate(reads):
         for first_place, first_branch, first_scope, _ in reads[:i]:
-            if first_scope == scope and not _alternatives(first_branch, branch) and first_place.line != place.line:
+            if first_scope == scope and not _alternatives(first_branch, branch) and first_place != place:
                 return (place,)
+    return ()
+
+
+def _reads_through_calls(tree: ast.Module, reads: list) -> tuple[Place, ...]:
+    """Functions that read stdin, called twice between them (`def tool_name(): return
+    json.load(sys.stdin)[...]` next to `def tool_input(): ...`): the second call gets nothing."""
+    readers = {scope: place for place, _, scope, _ in reversed(reads) if scope}
+    calls = sorted((node.lineno, node.col_offset + 1) for node in ast.walk(tree)
+                   if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in readers)
+    direct = sum(1 for _, _, scope, _ in reads if not scope)
+    if readers and len(calls) + direct >= 2 and calls:
+        return (Place(*calls[-1]),)
     return ()
 
 
@@ -368,8 +418,34 @@ def _py_terminal(stmt: ast.stmt) -> bool:
     return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and _name(stmt.value.func) in EXIT_CALLS
 
 
-def _py_write(call: ast.Call, name: str, strings: "_PyStrings") -> tuple[str, str] | None:
+LOG_CALLS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+
+
+def _stdout_loggers(tree: ast.Module) -> set[str]:
+    """The names whose log calls reach stdout: `logging` itself after
+    `logging.basicConfig(stream=sys.stdout)`, or a logger given a StreamHandler(sys.stdout)
+    (taken as every logger of the file: handlers are inherited)."""
+    to_stdout = any(isinstance(node, ast.Call) and (
+        (_name(node.func) == "logging.basicConfig" and any(k.arg == "stream" and _name(k.value) == "sys.stdout"
+                                                           for k in node.keywords))
+        or (_name(node.func) in ("logging.StreamHandler", "StreamHandler") and node.args
+            and _name(node.args[0]) == "sys.stdout")) for node in ast.walk(tree))
+    if not to_stdout:
+        return set()
+    loggers = {"logging"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
+                and _name(node.value.func) in ("logging.getLogger", "getLogger"):
+            loggers |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return loggers
+
+
+def _py_write(call: ast.Call, name: str, strings: "_PyStrings",
+              loggers: Collection[str] = ()) -> tuple[str, str] | None:
     """(json | text, what) for a call that writes on stdout, else None."""
+    receiver, _, method = name.rpartition(".")
+    if receiver in loggers and method in LOG_CALLS:
+        return STDOUT_TEXT, f"{name}(...) (logging to stdout)"
     if name == "print":
         target = next((k.value for k in call.keywords if k.arg == "file"), None)
         if target is not None and _name(target) not in ("sys.stdout",):
@@ -447,6 +523,21 @@ class _PyStrings:
                         self.assigned.setdefault(target.id, []).append(node.value)
             elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
                 self.assigned.setdefault(node.target.id, []).append(node.value)
+            elif isinstance(node, (ast.For, ast.comprehension)):
+                self._loop(node.target, node.iter)
+
+    def _loop(self, target: ast.AST, iterable: ast.AST) -> None:
+        """`for key, value in TABLE.items()` / `for value in TABLE.values()`: the loop variable
+        holds the table's values (recorded as a lookup in it)."""
+        if not (isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute)
+                and isinstance(iterable.func.value, ast.Name)):
+            return
+        table = ast.Subscript(value=iterable.func.value, slice=ast.Constant(None))
+        if iterable.func.attr == "items" and isinstance(target, ast.Tuple) and len(target.elts) == 2 \
+                and isinstance(target.elts[1], ast.Name):
+            self.assigned.setdefault(target.elts[1].id, []).append(table)
+        elif iterable.func.attr == "values" and isinstance(target, ast.Name):
+            self.assigned.setdefault(target.id, []).append(table)
 
     def resolve(self, node: ast.AST | None) -> ast.AST | None:
         """A name assigned exactly once, to what it was assigned."""
@@ -537,7 +628,7 @@ def _shell(code: str, at, common: dict) -> Flow:
             order += 1
             before = line[:match.start("word")]
             captured = before.count("$(") > before.count(")") or before.count("`") % 2 == 1
-            piped_in = bool(re.search(r"\|\s*(?:[A-Za-z_]\w*=\S*\s+)*$", before))
+            piped_in = bool(re.search(r"(?<!\|)\|\s*(?:[{(]\s*)?(?:[A-Za-z_]\w*=\S*\s+)*$", before))
             tail = line[match.end() + len(rest):]
             piped_out = tail.lstrip().startswith("|") and not tail.lstrip().startswith("||")
             redirected = bool(SH_TO_ELSEWHERE.search(rest)) or "/dev/null" in rest
@@ -565,26 +656,39 @@ def _shell(code: str, at, common: dict) -> Flow:
 
 def _quoted(line: str) -> tuple[list[bool], bool]:
     """Which characters of the line are quoted (or escaped) text, and whether a quote is still
-    open at its end."""
-    marks, quote, i = [False] * len(line), "", 0
+    open at its end. A `$(...)` inside double quotes is code again."""
+    marks, i = [False] * len(line), 0
+    stack: list[list] = [["", 0]]  # [open quote, parentheses] per command-substitution level
     while i < len(line):
-        ch = line[i]
+        ch, level = line[i], stack[-1]
+        quote = level[0]
+        if quote == '"' and line.startswith("$(", i):
+            stack.append(["", 0])
+            i += 2
+            continue
         if quote:
             if ch == "\\" and quote == '"' and i + 1 < len(line):
                 marks[i] = marks[i + 1] = True
                 i += 2
                 continue
             if ch == quote:
-                quote = ""
+                level[0] = ""
             else:
                 marks[i] = True
         elif ch in "'\"":
-            quote = ch
+            level[0] = ch
         elif ch == "\\" and i + 1 < len(line):
             marks[i + 1] = True
             i += 1
+        elif ch == "(":
+            level[1] += 1
+        elif ch == ")" and len(stack) > 1:
+            if level[1] == 0:
+                stack.pop()
+            else:
+                level[1] -= 1
         i += 1
-    return marks, bool(quote)
+    return marks, any(level[0] for level in stack)
 
 
 def _open_quote(line: str) -> bool:
@@ -771,6 +875,7 @@ JS_EXIT = re.compile(r"""(?<![\w.$])(?:process\.exit\s*\(\s*(?P<code>\d+)?\s*\)|
 JS_READ = re.compile(r"""readFileSync\s*\(\s*(?:0|["']/dev/stdin["']|process\.stdin\.fd)\s*[,)]""")
 JS_VALUE = re.compile(r"""(?P<field>permissionDecision|decision|behavior|permission)["']?\s*:\s*"""
                       r"""(?:["'`](?P<lit>[A-Za-z_]+)["'`]|(?P<var>[A-Za-z_$][\w$]*)\s*(?:\[|[,}\n]))""")
+JS_SHORTHAND = re.compile(r"""[{,]\s*(?P<field>permissionDecision|decision|behavior|permission)\s*(?=[,}])""")
 JS_ASSIGN = re.compile(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[\w<>|" ']+)?=\s*(?P<value>[^;\n]+)""")
 JS_TRY = re.compile(r"""\btry\s*\{""")
 
@@ -794,7 +899,9 @@ def _javascript(code: str, at, common: dict) -> Flow:
                             branch, scope, ends, match.start()))
     for match in JS_EXIT.finditer(code):
         if match.group("error"):
-            guarded = any(start < match.start() < _close(code, start) for start in tries)
+            in_function = bool(blocks(match.start())[1])
+            guarded = any(start < match.start() < _close(code, start) for start in tries) or (
+                in_function and "catch" in code)
             if not guarded:
                 exits.append(Exit(1, f"throw {match.group('error')}(...)", (match.group("msg") or "").strip("`'\""),
                                   place(match.start())))
@@ -907,6 +1014,10 @@ def _js_values(code: str, place) -> tuple[Value, ...]:
             out.append(Value(field, match.group("lit"), place(match.start()), ""))
         else:
             out += [Value(field, v, place(match.start()), match.group("var")) for v in literals(match.group("var"))]
+    for match in JS_SHORTHAND.finditer(code):  # {behavior} is {behavior: behavior}
+        field = match.group("field")
+        if field != "decision" or _answering(code, match.start()):
+            out += [Value(field, v, place(match.start("field")), field) for v in literals(field)]
     return tuple(out)
 
 
@@ -916,19 +1027,20 @@ def _labelled_objects(code: str, place) -> list[tuple[Place, list[str], bool]]:
     """Each `updatedInput: {...}` object: where, its direct keys, whether it spreads or merges
     another object in."""
     out = []
-    for match in re.finditer(r"""\\?["'`]?updatedInput\\?["'`]?\s*:\s*\{""", code):
+    for match in re.finditer(r"""\\?["'`]?(?:updatedInput|updated_input)\\?["'`]?\s*:\s*\{""", code):
         start = match.end() - 1
         end = _close(code, start)
         body = code[start + 1:end]
         spread = "..." in body or "**" in body or re.match(r"\s*\+", code[end + 1:end + 8]) is not None
         keys, depth = [], 0
-        for token in re.finditer(r"""[{}\[\]]|(?P<q>\\?["'`]?)(?P<key>[A-Za-z_]\w*)(?P=q)\s*:(?!:)""", body):
+        for token in re.finditer(r"""[{}\[\]]|(?P<q>\\?["'`]?)(?P<key>[A-Za-z_]\w*)(?P=q)\s*:(?!:)|"""
+                                 r"""(?:^|(?<=,))\s*(?P<short>[A-Za-z_$][\w$]*)\s*(?=,|$)""", body):
             if token.group(0) in "{[":
                 depth += 1
             elif token.group(0) in "}]":
                 depth -= 1
-            elif depth == 0 and token.group("key"):
-                keys.append(token.group("key"))
+            elif depth == 0 and (token.group("key") or token.group("short")):
+                keys.append(token.group("key") or token.group("short"))
         if keys:
             out.append((place(match.start()), keys, spread))
     return out

@@ -299,7 +299,7 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
         legacy_variables=tuple(_legacy_variables(code, site)),
         delegates=_delegates(code, language, path, where, bool(keys) and _has_output_keys(emitted)),
         output_keys=tuple(_unique(site(name, min(off for off, _, _ in places)) for name, places in emitted.items())),
-        flow=script_flow.analyse(text, code, language, where.at),
+        flow=script_flow.analyse(text, code, language, where.at, path if path.name != "<text>" else None),
     )
 
 

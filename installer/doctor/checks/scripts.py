@@ -101,14 +101,18 @@ def _script(ctx: Context, facts: ScriptFacts, handlers: list[Handler]) -> Iterat
         stops = [h for h in claude if h.event in STOP_EVENTS]
         from_env = facts.flow.stop_flag_from_env
         if stops and facts.blocks and (from_env or not facts.reads_stop_hook_active) and facts.delegates is None:
-            site = facts.blocks[0]
+            site = from_env or facts.blocks[0]
             reads = ("reads stop_hook_active from a variable Claude Code never sets (it comes on stdin)" if from_env
                      else "never reads stop_hook_active from its input")
-            yield _at("script/stop-hook-active", facts, site, stops, event=stops[0].event, how=site.what, reads=reads)
+            yield _at("script/stop-hook-active", facts, site, stops, event=stops[0].event, how=facts.blocks[0].what,
+                      reads=reads)
     cursor = [h for h in handlers if h.file.host == "cursor"]
     yield from protocol_findings(
         facts, sorted({h.event for h in claude}), sorted({h.event for h in cursor}),
-        lambda rule, place, **params: _at(rule, facts, place, claude if rule in CLAUDE_RULES else handlers, **params))
+        lambda rule, place, **params: _at(rule, facts, place, claude if rule in CLAUDE_RULES and claude else handlers,
+                                          **params),
+        fail_closed=bool(cursor) and all(isinstance(h.value, dict) and h.value.get("failClosed") is True
+                                         for h in cursor))
     for site in facts.mixed_shapes:
         yield _at("script/mixed-shapes", facts, site, handlers, keys=site.what)
 
@@ -121,7 +125,7 @@ CLAUDE_RULES = frozenset({"script/exit-2-does-not-block", "script/exit-1-fails-o
 
 
 def protocol_findings(facts: ScriptFacts, claude_events: list[str], cursor_events: list[str],
-                      report) -> Iterator[Finding]:
+                      report, fail_closed: bool = False) -> Iterator[Finding]:
     """Everything the script's flow breaks: on any host, on the Claude Code events it runs on
     (their protocol), and for a script only Cursor runs, Cursor's answer shape.
     `report(rule_id, place, **params)` makes the finding (at the script, or at an inline command)."""
@@ -130,6 +134,10 @@ def protocol_findings(facts: ScriptFacts, claude_events: list[str], cursor_event
         yield from _protocol(facts, claude_events, report)
     elif cursor_events:
         yield from _cursor_answer(facts, cursor_events, report)
+        if not fail_closed and all((row := cursor_protocol.protocol(e)) is not None and row.blocks
+                                   for e in cursor_events):
+            for exit_ in _refusals_that_fail_open(facts.flow):
+                yield _fails_open(exit_, "Cursor", "action", report)
     if not facts.reads_event_name and facts.delegates is None:
         yield from _fields_never_sent(facts, claude_events, cursor_events, report)
 
@@ -150,9 +158,9 @@ def _fields_never_sent(facts: ScriptFacts, claude_events: list[str], cursor_even
     events = " and ".join(claude_events + cursor_events)
     for field, place in facts.flow.input_reads:
         if field in INPUT_FIELDS and field not in sent:
-            senders = sorted({e for e, fields in CLAUDE_SENDS.items() if field in fields and e not in claude_events}
-                             | {f"Cursor's {e}" for e, fields in CURSOR_SENDS.items() if field in fields
-                                and e not in cursor_events})
+            same, other = (CLAUDE_SENDS, CURSOR_SENDS) if claude_events else (CURSOR_SENDS, CLAUDE_SENDS)
+            senders = sorted(e for e, fields in same.items() if field in fields) or sorted(
+                f"{'Cursor' if claude_events else 'Claude Code'}'s {e}" for e, fields in other.items() if field in fields)
             yield report("script/input-field-never-sent", place, field=field, event=events,
                          senders=", ".join(senders[:4]) + (" ..." if len(senders) > 4 else ""))
 
@@ -161,6 +169,10 @@ def _flow(facts: ScriptFacts, report) -> Iterator[Finding]:
     """What is wrong whatever the event: two answers mixed on stdout, stdin read twice, tracing,
     updatedInput as a string or as a new object that drops fields."""
     flow = facts.flow
+    if flow.syntax_error:
+        what, place = flow.syntax_error
+        yield report("script/does-not-parse", place, what=what,
+                     interpreter="python3" if facts.language == "python" else "node")
     mixed = flow.mixed_output()
     if mixed:
         text, answer = mixed
@@ -224,16 +236,25 @@ def _fields_the_events_ignore(facts: ScriptFacts, rows: dict, report) -> Iterato
 
 def _exits(flow: script_flow.Flow, rows: dict, report) -> Iterator[Finding]:
     blocking = [e for e, row in rows.items() if row.exit_2 == claude_protocol.BLOCKS]
-    answered_lines = {w.at.line for w in flow.writes if w.kind == script_flow.STDOUT_JSON}
     for exit_ in flow.exits:
-        refusal = bool(script_flow.REFUSAL.search(exit_.message))
         if exit_.status == 2:
-            yield from _exit_two(exit_, rows, refusal, flow, report)
-        elif exit_.status not in (0, 2, None) and refusal and blocking and len(blocking) == len(rows) \
-                and not any(exit_.at.line - 4 <= line <= exit_.at.line for line in answered_lines):
-            event = blocking[0]
-            yield report("script/exit-1-fails-open", exit_.at, how=f"`{exit_.how}`", said=_said(exit_.message),
-                         status=exit_.status, action="tool call" if rows[event].tool_event else "action")
+            yield from _exit_two(exit_, rows, bool(script_flow.REFUSAL.search(exit_.message)), flow, report)
+    if blocking and len(blocking) == len(rows):
+        action = "tool call" if rows[blocking[0]].tool_event else "action"
+        for exit_ in _refusals_that_fail_open(flow):
+            yield _fails_open(exit_, "Claude Code", action, report)
+
+
+def _fails_open(exit_: script_flow.Exit, host: str, action: str, report) -> Finding:
+    return report("script/exit-1-fails-open", exit_.at, how=f"`{exit_.how}`", said=_said(exit_.message),
+                  status=exit_.status, host=host, action=action)
+
+
+def _refusals_that_fail_open(flow: script_flow.Flow) -> list[script_flow.Exit]:
+    """Exits other than 0 and 2 that say they refuse, with no JSON answer printed just before."""
+    answered = {w.at.line for w in flow.writes if w.kind == script_flow.STDOUT_JSON}
+    return [e for e in flow.exits if e.status not in (0, 2, None) and script_flow.REFUSAL.search(e.message)
+            and not any(e.at.line - 4 <= line <= e.at.line for line in answered)]
 
 
 def _exit_two(exit_: script_flow.Exit, rows: dict, refusal: bool, flow: script_flow.Flow, report) -> Iterator[Finding]:
@@ -284,7 +305,9 @@ def _decision_values(flow: script_flow.Flow, rows: dict, report) -> Iterator[Fin
         event = next(iter(rows))
         yield report("script/invalid-decision-value", value.at, field=value.field, value=value.value,
                      via=f" (through {value.via})" if value.via else "", event=" and ".join(rows),
-                     accepted=", ".join(json.dumps(v) for v in sorted(accepted_of(rows[event]))))
+                     accepted=", ".join(json.dumps(v) for v in sorted(accepted_of(rows[event]))),
+                     answer=("one of " if len(accepted_of(rows[event])) > 1 else "")
+                     + ", ".join(json.dumps(v) for v in sorted(accepted_of(rows[event]))))
 
 
 # ---- Cursor (installer/hosts/cursor_protocol.py) ------------------------------------------------------
