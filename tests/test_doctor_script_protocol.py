@@ -282,6 +282,52 @@ CASES = [
             sys.exit(2)
         """),
      lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/text-before-json", "PreToolUse", "exits.py",  # the exit after the answer does not hide the debug line
+     PY + 'print("checking")\n' + DENY_PY + '\nsys.exit(0)\n',
+     PY + 'print("checking", file=sys.stderr)\n' + DENY_PY + '\nsys.exit(0)\n',
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/invalid-decision-value", "PreToolUse", "helper.py",  # through a helper's parameter
+     PY + 'def respond(decision, reason):\n    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",'
+          ' "permissionDecision": decision, "permissionDecisionReason": reason}}))\nrespond("block", "no rm")\n',
+     PY + 'def respond(decision, reason):\n    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",'
+          ' "permissionDecision": decision, "permissionDecisionReason": reason}}))\nrespond("deny", "no rm")\n',
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/invalid-decision-value", "PreToolUse", "fstring.py",
+     PY + 'verdict = "reject" if "rm" in data["tool_input"]["command"] else "allow"\n'
+          'print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": f"{verdict}"}}))\n',
+     PY + 'verdict = "deny" if "rm" in data["tool_input"]["command"] else "allow"\n'
+          'print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": f"{verdict}"}}))\n',
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/invalid-decision-value", "PreToolUse", "ternary.js",
+     JS + "const risky = data.tool_input.command.includes('rm');\nconsole.log(JSON.stringify({hookSpecificOutput: {"
+          "hookEventName: 'PreToolUse', permissionDecision: risky ? 'reject' : 'allow'}}));\n",
+     JS + "const risky = data.tool_input.command.includes('rm');\nconsole.log(JSON.stringify({hookSpecificOutput: {"
+          "hookEventName: 'PreToolUse', permissionDecision: risky ? 'deny' : 'allow'}}));\n",
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/exit-1-fails-open", "PreToolUse", "unrelated.py",  # a try elsewhere does not catch the gate's raise
+     PY + 'def branch():\n    try:\n        return open(".git/HEAD").read()\n    except Exception:\n        return "main"\n'
+          'def check(command):\n    if "rm -rf" in command:\n        raise PermissionError("rm -rf is not allowed")\n'
+          'branch()\ncheck(data["tool_input"]["command"])\n',
+     PY + 'def check(command):\n    if "rm -rf" in command:\n        raise PermissionError("rm -rf is not allowed")\n'
+          'try:\n    check(data["tool_input"]["command"])\nexcept PermissionError as error:\n'
+          '    print(error, file=sys.stderr)\n    sys.exit(2)\n',
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/exit-1-fails-open", "PreToolUse", "template.js",
+     JS + "if (data.tool_input.command.includes('rm')) {\n"
+          "  throw new Error(`${data.tool_input.command} is not on the allowlist`);\n}\n",
+     JS + "if (data.tool_input.command.includes('rm')) {\n"
+          "  console.error(`${data.tool_input.command} is not on the allowlist`);\n  process.exit(2);\n}\n",
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/stdin-read-twice", "PreToolUse", "empty.sh",
+     SH + "TOOL=$(jq -r '.tool_name')\nCMD=$(jq -r '.tool_input.command // empty')\n"
+          'case "$CMD" in *"rm -rf"*) echo "no rm" >&2; exit 2;; esac\n',
+     SH + "INPUT=$(cat)\nCMD=$(echo \"$INPUT\" | jq -r '.tool_input.command // empty')\n"
+          'case "$CMD" in *"rm -rf"*) echo "no rm" >&2; exit 2;; esac\n',
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/shell-trace", "PreToolUse", "tracefd.sh",  # the good one traces into a file of its own
+     SH + 'set -x\nCMD=$(jq -r .tool_input.command)\necho "no rm" >&2\nexit 2\n',
+     SH + 'exec 9>>"$HOME/trace.log"\nBASH_XTRACEFD=9\nset -x\nCMD=$(jq -r .tool_input.command)\necho "no rm" >&2\nexit 2\n',
+     lambda r: "+ " in r.reason, lambda r: "+ " not in r.reason),
     ("script/does-not-parse", "PreToolUse", "typo.py",
      PY + 'if "rm -rf" in data["tool_input"]["command"]\n    print("no rm", file=sys.stderr)\n    sys.exit(2)\n',
      PY + 'if "rm -rf" in data["tool_input"]["command"]:\n    print("no rm", file=sys.stderr)\n    sys.exit(2)\n',
@@ -396,6 +442,17 @@ def test_a_claude_shaped_answer_from_a_cursor_hook_is_reported(tmp_path):
     assert "hookSpecificOutput" in reported.message and "permission" in reported.message
     assert not findings(tmp_path / "good", "h.py", PY + CURSOR_DENY, "preToolUse", "script/claude-answer-for-cursor",
                         host="cursor")
+
+
+@pytest.mark.parametrize("name, script, event", [
+    ("both.py", PY + 'if data["tool_input"]["command"].startswith("rm"):\n    ' + DENY_PY
+     + '\nelse:\n    print(json.dumps({"permission": "allow"}))\n', "preToolUse"),  # the deny is in Claude's shape
+    ("camel.py", PY + 'print(json.dumps({"additionalContext": "use the staging db"}))\n', "sessionStart"),
+    ("block.py", PY + 'print(json.dumps({"decision": "block", "reason": "run the tests"}))\n', "stop"),
+])
+def test_claude_habits_in_a_cursor_hook_are_reported(tmp_path, name, script, event):
+    (reported,) = findings(tmp_path, name, script, event, "script/claude-answer-for-cursor", host="cursor")
+    assert reported.line >= 3
 
 
 def test_a_cursor_field_the_event_does_not_read_is_reported(tmp_path):

@@ -48,7 +48,7 @@ MAX_COPY_BYTES = 1024 * 1024
 PREFERRED_TOOLS = ("Bash", "Write", "Edit", "Read", "AskUserQuestion")
 # the static script findings each probe finding confirms, by running the script they are about
 CONFIRMS = {
-    "script/probe-invalid-output": ("script/text-before-json", "script/updated-input-not-object"),
+    "script/probe-invalid-output": ("script/text-before-json", "script/updated-input-not-object", "script/shell-trace"),
     "script/probe-wrong-event": ("script/wrong-event-name",),
     "script/probe-decision-ignored": ("script/decision-wrong-event", "script/invalid-decision-value",
                                       "script/no-event-name", "script/wrong-event-name",

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import re
+import shlex
 import sys
 from pathlib import Path
 from typing import Any, Callable, Collection, NamedTuple
@@ -30,7 +31,8 @@ STDOUT_JSON, STDOUT_TEXT, STDOUT_INPUT = "json", "text", "input"
 DECISION_FIELDS = ("permissionDecision", "decision", "behavior", "permission")
 # what a refusal says: an exit near such words was meant to block
 REFUSAL = re.compile(r"(?i)\b(?:block(?:ed|ing|s)?|den(?:y|ied|ies)|not allowed|disallowed|forbidden|prohibited|"
-                     r"refus\w*|reject\w*|prevent\w*|not permitted|dangerous|unsafe|abort(?:ed|ing)?)\b|🚫|⛔|❌")
+                     r"refus\w*|reject\w*|prevent\w*|not permitted|dangerous|unsafe|abort(?:ed|ing)?|"
+                     r"(?:allow|white|block|black|deny)-?list(?:ed)?)\b|🚫|⛔|❌")
 # the fields of the tools a rewrite usually targets, for a new updatedInput that names some of them
 TOOL_FIELDS = {
     "Bash": ("command", "description", "timeout", "run_in_background"),
@@ -272,8 +274,7 @@ def _python(tree: ast.Module, common: dict) -> Flow:
     writes, exits, reads, values, new_objects, string_inputs = [], [], [], [], [], []
     order = 0
     # what the file's try statements catch: a raise in a function may be caught where it is called
-    caught = {_name(t) or "*" for node in ast.walk(tree) if isinstance(node, ast.Try) for handler in node.handlers
-              for t in (handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type])}
+    caught = _caught_around_calls(tree)
 
     def place(node: Any) -> Place:
         return Place(node.lineno, node.col_offset + 1)
@@ -282,7 +283,7 @@ def _python(tree: ast.Module, common: dict) -> Flow:
         nonlocal order
         for index, stmt in enumerate(body):
             after = body[index + 1:]
-            ends = any(_py_terminal(s) for s in after[:3])
+            ends = _ends_before_next_write(after)
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 walk(stmt.body, (), stmt.name, False)
                 continue
@@ -298,7 +299,7 @@ def _python(tree: ast.Module, common: dict) -> Flow:
                     writes.append(Write(kind, place(call), what, branch, scope, ends, order))
                 if name in EXIT_CALLS:
                     status, message = _py_status(call.args[0] if call.args else None, strings)
-                    exits.append(Exit(status, f"{name}({ast.unparse(call.args[0])[:40] if call.args else ''})",
+                    exits.append(Exit(status, f"{name}({_brief(call.args[0]) if call.args else ''})",
                                       message or _stderr_before(body, index, strings), place(call)))
                 if name in STDIN_READS or (name in ("json.load",) and call.args and _name(call.args[0]) == "sys.stdin"):
                     reads.append((place(call), branch, scope, order))
@@ -307,9 +308,9 @@ def _python(tree: ast.Module, common: dict) -> Flow:
                 args = stmt.exc.args if isinstance(stmt.exc, ast.Call) else []
                 if _name(exc) == "SystemExit":
                     status, message = _py_status(args[0] if args else None, strings)
-                    exits.append(Exit(status, f"raise SystemExit({ast.unparse(args[0])[:40] if args else ''})",
+                    exits.append(Exit(status, f"raise SystemExit({_brief(args[0]) if args else ''})",
                                       message, place(stmt)))
-                elif not guarded and not (scope and _caught(caught, _name(exc))):
+                elif not guarded and not (scope and _caught(caught.get(scope, set()), _name(exc))):
                     said = strings.text(args[0]) if args else None
                     exits.append(Exit(1, f"raise {_name(exc) or 'an exception'}(...)", said or "", place(stmt)))
             for child_body, arm in _arms(stmt):
@@ -341,6 +342,21 @@ def _python(tree: ast.Module, common: dict) -> Flow:
                 input_as_string=tuple(sorted(set(string_inputs))),
                 continue_false=common["continue_false"], stop_flag_from_env=common["stop_flag_from_env"],
                 failure_fields=common["failure_fields"], input_reads=common["input_reads"])
+
+
+def _caught_around_calls(tree: ast.Module) -> dict[str, set[str]]:
+    """{function: the exceptions a try around a call of it catches} ("*" for a bare except)."""
+    out: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Try) or not node.handlers:
+            continue
+        names = {_name(t) or "*" for handler in node.handlers
+                 for t in (handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type])}
+        for stmt in node.body:
+            for call in ast.walk(stmt):
+                if isinstance(call, ast.Call) and isinstance(call.func, ast.Name):
+                    out.setdefault(call.func.id, set()).update(names)
+    return out
 
 
 def _caught(caught: set[str], name: str) -> bool:
@@ -410,6 +426,24 @@ def _calls(stmt: ast.stmt):
         roots = [stmt]
     calls = [n for root in roots for n in ast.walk(root) if isinstance(n, ast.Call)]
     return sorted(calls, key=lambda n: (n.lineno, n.col_offset))
+
+
+def _brief(node: ast.AST) -> str:
+    """An argument as written, or `...` when it is long."""
+    text = ast.unparse(node)
+    return text if len(text) <= 40 else "..."
+
+
+def _ends_before_next_write(after: list[ast.stmt]) -> bool:
+    """Do the statements after a write end the run before anything else is written?"""
+    for stmt in after:
+        if _py_terminal(stmt):
+            return True
+        if any(_name(call.func) in ("print", "sys.stdout.write", "json.dump") for call in _calls(stmt)):
+            return False
+        if not isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Import, ast.ImportFrom)):
+            return False  # a branch or a loop: it may go either way
+    return False
 
 
 def _py_terminal(stmt: ast.stmt) -> bool:
@@ -525,6 +559,25 @@ class _PyStrings:
                 self.assigned.setdefault(node.target.id, []).append(node.value)
             elif isinstance(node, (ast.For, ast.comprehension)):
                 self._loop(node.target, node.iter)
+        # a parameter: the arguments its function's calls give it
+        self.parameters: dict[str, list[tuple[str, int]]] = {}
+        self.calls: dict[str, list[ast.Call]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for index, arg in enumerate(node.args.args):
+                    self.parameters.setdefault(arg.arg, []).append((node.name, index))
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                self.calls.setdefault(node.func.id, []).append(node)
+
+    def arguments(self, parameter: str) -> list[ast.AST]:
+        """What the calls of the functions with this parameter pass for it."""
+        out: list[ast.AST] = []
+        for function, index in self.parameters.get(parameter, ()):
+            for call in self.calls.get(function, ()):
+                if index < len(call.args):
+                    out.append(call.args[index])
+                out += [k.value for k in call.keywords if k.arg == parameter]
+        return out
 
     def _loop(self, target: ast.AST, iterable: ast.AST) -> None:
         """`for key, value in TABLE.items()` / `for value in TABLE.values()`: the loop variable
@@ -550,7 +603,8 @@ class _PyStrings:
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             return node.value
         if isinstance(node, ast.JoinedStr):
-            return "".join(v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str))
+            return "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str)
+                           else "{" + ast.unparse(getattr(v, "value", v)) + "}" for v in node.values)
         return None
 
     def kind(self, written: ast.AST) -> str | None:
@@ -558,11 +612,11 @@ class _PyStrings:
         node = self.resolve(written)
         if isinstance(node, ast.Call) and _name(node.func) in ("json.dumps", "dumps"):
             return STDOUT_JSON
+        if isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.FormattedValue):
+            # f"{...} rest": what the first value prints decides
+            return STDOUT_JSON if "dumps" in ast.unparse(node.values[0]) else None
         text = self.text(node)
         if text is None:
-            if isinstance(node, ast.JoinedStr) and any(isinstance(v, ast.FormattedValue) and "dumps" in
-                                                       ast.unparse(v) for v in node.values):
-                return STDOUT_JSON
             return None
         stripped = text.strip()
         if not stripped:
@@ -578,6 +632,11 @@ class _PyStrings:
             return [(node.value, "")]
         if isinstance(node, ast.IfExp):
             return self.values(node.body, depth + 1) + self.values(node.orelse, depth + 1)
+        if isinstance(node, ast.JoinedStr) and len(node.values) == 1 and isinstance(node.values[0], ast.FormattedValue):
+            return self.values(node.values[0].value, depth + 1)  # f"{v}"
+        if isinstance(node, ast.Name) and node.id in self.parameters:
+            return [(v, via or node.id) for argument in self.arguments(node.id)
+                    for v, via in self.values(argument, depth + 1)]
         if isinstance(node, ast.Name):
             out = []
             for value in self.assigned.get(node.id, ()):
@@ -649,6 +708,8 @@ def _shell(code: str, at, common: dict) -> Flow:
                     reads.append((place(start), branch, scope, order))
     if re.match(r"#![^\n]*\s-\w*x", code) and trace is None:
         trace = Place(1, 1)
+    if trace and re.search(r"BASH_XTRACEFD|\bexec\s+2>>?\s*(?!&)\S", code):
+        trace = None  # the trace goes to a file of its own
     return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads),
                 values=_sh_values(code, place), trace=trace, **common,
                 new_inputs=_new_inputs(_labelled_objects(code, place)))
@@ -815,7 +876,10 @@ def _sh_write_kind(word: str, rest: str, piped_in: bool, code: str, end: int) ->
 
 def _sh_reads_stdin(word: str, rest: str) -> bool:
     """Does this cat, jq or read take its input from the hook's stdin (no file, no -n)?"""
-    words = rest.split()
+    try:
+        words = shlex.split(rest)
+    except ValueError:
+        words = rest.split()
     if word == "read":
         return True
     if word == "cat":
@@ -874,7 +938,8 @@ JS_EXIT = re.compile(r"""(?<![\w.$])(?:process\.exit\s*\(\s*(?P<code>\d+)?\s*\)|
                      r"""throw\s+(?:new\s+)?(?P<error>\w*Error)\s*\(\s*(?P<msg>`[^`]*`|"[^"]*"|'[^']*')?)""")
 JS_READ = re.compile(r"""readFileSync\s*\(\s*(?:0|["']/dev/stdin["']|process\.stdin\.fd)\s*[,)]""")
 JS_VALUE = re.compile(r"""(?P<field>permissionDecision|decision|behavior|permission)["']?\s*:\s*"""
-                      r"""(?:["'`](?P<lit>[A-Za-z_]+)["'`]|(?P<var>[A-Za-z_$][\w$]*)\s*(?:\[|[,}\n]))""")
+                      r"""(?:["'`](?P<lit>[A-Za-z_]+)["'`]\s*(?=[,}\n])|(?P<var>[A-Za-z_$][\w$]*)\s*(?:\[|[,}\n])|"""
+                      r"""(?P<choice>[^,}\n?]+\?[^,}\n]+))""")
 JS_SHORTHAND = re.compile(r"""[{,]\s*(?P<field>permissionDecision|decision|behavior|permission)\s*(?=[,}])""")
 JS_ASSIGN = re.compile(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[\w<>|" ']+)?=\s*(?P<value>[^;\n]+)""")
 JS_TRY = re.compile(r"""\btry\s*\{""")
@@ -899,9 +964,10 @@ def _javascript(code: str, at, common: dict) -> Flow:
                             branch, scope, ends, match.start()))
     for match in JS_EXIT.finditer(code):
         if match.group("error"):
-            in_function = bool(blocks(match.start())[1])
-            guarded = any(start < match.start() < _close(code, start) for start in tries) or (
-                in_function and "catch" in code)
+            function = blocks(match.start())[1]
+            try_bodies = [code[start:_close(code, start)] for start in tries]
+            guarded = any(start < match.start() < _close(code, start) for start in tries) or bool(
+                function and any(re.search(rf"(?<![\w$.]){re.escape(function)}\s*\(", body) for body in try_bodies))
             if not guarded:
                 exits.append(Exit(1, f"throw {match.group('error')}(...)", (match.group("msg") or "").strip("`'\""),
                                   place(match.start())))
@@ -1012,6 +1078,9 @@ def _js_values(code: str, place) -> tuple[Value, ...]:
             continue
         if match.group("lit"):
             out.append(Value(field, match.group("lit"), place(match.start()), ""))
+        elif match.group("choice"):  # a ? "x" : "y"
+            out += [Value(field, v, place(match.start()), "") for v in
+                    re.findall(r"""["'`]([A-Za-z_]+)["'`]""", match.group("choice").split("?", 1)[1])]
         else:
             out += [Value(field, v, place(match.start()), match.group("var")) for v in literals(match.group("var"))]
     for match in JS_SHORTHAND.finditer(code):  # {behavior} is {behavior: behavior}

@@ -40,6 +40,7 @@ from installer.doctor.facts import LEGACY_INPUT_VARIABLE
 REWRITE_SHAPES = ("claude", "cursor")  # the hosts whose answer a script prints (opencode's plugins change args)
 
 MAX_BYTES = 512 * 1024
+TELLS_HOSTS_APART = re.compile(r"CURSOR_|cursor_version|CLAUDE_CODE|CLAUDECODE|conversation_id")
 
 IGNORED_FIELDS = ("modifiedToolInput", "updatedToolInput", "shouldProceed")
 TOP_LEVEL_ONLY = frozenset({"continue", "stopReason", "suppressOutput", "systemMessage", "decision"})
@@ -116,6 +117,7 @@ class ScriptFacts(NamedTuple):
     reads_stop_hook_active: bool = False
     delegates: Site | None = None  # output may come from another program or module (what = which)
     output_keys: tuple[Site, ...] = ()  # the first place each output key is written
+    tells_hosts_apart: bool = False  # it looks at which host runs it (CURSOR_*, cursor_version...)
     flow: script_flow.Flow = script_flow.Flow()  # what it prints, exits and reads, in order
 
     def rewrites(self, host: str = "claude") -> tuple[str, str]:
@@ -298,6 +300,7 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
         reads_event_name="hook_event_name" in code,
         legacy_variables=tuple(_legacy_variables(code, site)),
         delegates=_delegates(code, language, path, where, bool(keys) and _has_output_keys(emitted)),
+        tells_hosts_apart=bool(TELLS_HOSTS_APART.search(code)),
         output_keys=tuple(_unique(site(name, min(off for off, _, _ in places)) for name, places in emitted.items())),
         flow=script_flow.analyse(text, code, language, where.at, path if path.name != "<text>" else None),
     )

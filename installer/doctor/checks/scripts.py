@@ -316,6 +316,12 @@ CLAUDE_ANSWER = ("hookSpecificOutput", "permissionDecision", "hookEventName")
 CURSOR_FIELDS = frozenset().union(*(row.output_fields for row in cursor_protocol.PROTOCOL.values()))
 
 
+# Claude Code's names for what Cursor calls otherwise (a script written for one, run by the other)
+CLAUDE_NAMES = {"additionalContext": "additional_context", "userMessage": "user_message",
+                "agentMessage": "agent_message", "followupMessage": "followup_message",
+                "updatedInput": "updated_input"}
+
+
 def _cursor_answer(facts: ScriptFacts, events: list[str], report) -> Iterator[Finding]:
     """A script only Cursor runs: an answer in Claude Code's shape, or fields its events ignore."""
     rows = {event: row for event in events if (row := cursor_protocol.protocol(event)) is not None}
@@ -323,16 +329,22 @@ def _cursor_answer(facts: ScriptFacts, events: list[str], report) -> Iterator[Fi
         return
     written = {site.what: site for site in facts.output_keys}
     reads = frozenset().union(*(row.output_fields for row in rows.values()))
-    claude_keys = [k for k in CLAUDE_ANSWER if k in written]
-    if claude_keys and not (set(written) & CURSOR_FIELDS) and reads:
+    blocks = any(v.field == "decision" and v.value == "block" for v in facts.flow.values)
+    claude_keys = [k for k in (*CLAUDE_ANSWER, *CLAUDE_NAMES) if k in written] + (["decision"] if blocks else [])
+    one_shape = not (set(written) & CURSOR_FIELDS) or not facts.tells_hosts_apart
+    if claude_keys and one_shape and reads and not facts.mixed_shapes:  # (one object with both: mixed-shapes)
         example = ('{"permission": "deny", "user_message": "...", "agent_message": "..."}' if "permission" in reads
                    else "{" + ", ".join(f'"{f}": ...' for f in sorted(reads)) + "}")
-        yield report("script/claude-answer-for-cursor", written[claude_keys[0]], keys=", ".join(claude_keys), expected=", ".join(sorted(reads)), example=example)
+        renamed = [f"{k} (Cursor's is {CLAUDE_NAMES[k]})" for k in claude_keys if k in CLAUDE_NAMES]
+        site = written.get(claude_keys[0]) or next(v.at for v in facts.flow.values if v.field == "decision")
+        yield report("script/claude-answer-for-cursor", site, keys=", ".join(renamed or claude_keys),
+                     expected=", ".join(sorted(reads)), example=example)
     for field in sorted(set(written) & CURSOR_FIELDS - reads):
         event = next(iter(rows))
         where_read = sorted(e for e, row in cursor_protocol.PROTOCOL.items() if field in row.output_fields)
-        yield report("script/cursor-field-not-read", written[field], field=field, event=event, reads=", ".join(sorted(reads)) or "no output at all",
-                  hint=f"{field} is read on {', '.join(where_read)}; drop it here")
+        yield report("script/cursor-field-not-read", written[field], field=field, event=event,
+                     reads=", ".join(sorted(reads)) or "no output at all",
+                     hint=f"{field} is read on {', '.join(where_read)}; drop it here")
 
 
 # ---- commands written inline (shell and jq in the config itself) ----------------------------------------
