@@ -328,6 +328,63 @@ CASES = [
      SH + 'set -x\nCMD=$(jq -r .tool_input.command)\necho "no rm" >&2\nexit 2\n',
      SH + 'exec 9>>"$HOME/trace.log"\nBASH_XTRACEFD=9\nset -x\nCMD=$(jq -r .tool_input.command)\necho "no rm" >&2\nexit 2\n',
      lambda r: "+ " in r.reason, lambda r: "+ " not in r.reason),
+    ("script/text-before-json", "PreToolUse", "method.py",  # the debug line is in a method the answer comes from
+     PY + src("""
+        class Guard:
+            def __init__(self, data):
+                self.command = data["tool_input"]["command"]
+            def run(self):
+                print(f"checking {self.command}")
+                return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}}
+        print(json.dumps(Guard(data).run()))
+        """),
+     PY + src("""
+        import os
+        DEBUG = os.environ.get("HOOK_DEBUG") == "1"  # off: the print never runs
+        class Guard:
+            def __init__(self, data):
+                self.command = data["tool_input"]["command"]
+            def run(self):
+                if DEBUG:
+                    print(f"checking {self.command}")
+                return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}}
+        print(json.dumps(Guard(data).run()))
+        """),
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/exit-1-fails-open", "PreToolUse", "main.py",  # sys.exit(main()): main's return is the status
+     PY + src("""
+        def main():
+            if "rm -rf" in data["tool_input"]["command"]:
+                print("Blocked: rm -rf", file=sys.stderr)
+                return 1
+            return 0
+        sys.exit(main())
+        """),
+     PY + src("""
+        def main():
+            if "rm -rf" in data["tool_input"]["command"]:
+                print("Blocked: rm -rf", file=sys.stderr)
+                return 2
+            return 0
+        sys.exit(main())
+        """),
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/invalid-decision-value", "PreToolUse", "tuples.py",  # a, b = TABLE[key] with tuples in the table
+     PY + 'RULES = {"rm": ("block", "no rm"), "ls": ("allow", "fine")}\n'
+          'verdict, why = RULES[data["tool_input"]["command"].split()[0]]\n'
+          'print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": verdict,'
+          ' "permissionDecisionReason": why}}))\n',
+     PY + 'RULES = {"rm": ("deny", "no rm"), "ls": ("allow", "fine")}\n'
+          'verdict, why = RULES[data["tool_input"]["command"].split()[0]]\n'
+          'print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": verdict,'
+          ' "permissionDecisionReason": why}}))\n',
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/rewrite-drops-fields", "PreToolUse", "const.js",
+     JS + "const updatedInput = { command: data.tool_input.command + ' -q' };\n"
+          "console.log(JSON.stringify({hookSpecificOutput: {hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput}}));\n",
+     JS + "const updatedInput = { ...data.tool_input, command: data.tool_input.command + ' -q' };\n"
+          "console.log(JSON.stringify({hookSpecificOutput: {hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput}}));\n",
+     lambda r: "timeout" not in r.updated_input, lambda r: r.updated_input["timeout"] == 1000),
     ("script/does-not-parse", "PreToolUse", "typo.py",
      PY + 'if "rm -rf" in data["tool_input"]["command"]\n    print("no rm", file=sys.stderr)\n    sys.exit(2)\n',
      PY + 'if "rm -rf" in data["tool_input"]["command"]:\n    print("no rm", file=sys.stderr)\n    sys.exit(2)\n',
@@ -400,6 +457,24 @@ def test_the_text_in_the_other_arm_of_an_if_is_not_mixed_with_the_answer(tmp_pat
     assert not findings(tmp_path, "branch.py", good, "PreToolUse", "script/text-before-json")
     arms = PY + 'if data["tool_name"] == "Read":\n    print("reading")\nelse:\n    ' + DENY_PY + "\n"
     assert not findings(tmp_path / "arms", "arms.py", arms, "PreToolUse", "script/text-before-json")
+
+
+def test_text_on_a_path_that_ends_in_exit_2_is_not_mixed_with_the_answer(tmp_path):
+    script = PY + src("""
+        if "rm" in data["tool_input"]["command"]:
+            print("rm is blocked")
+            print("rm is blocked", file=sys.stderr)
+            sys.exit(2)
+        print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}))
+        """)
+    assert behaviour(tmp_path, "gate.py", script, "PreToolUse").decision == "deny"
+    assert not findings(tmp_path, "gate.py", script, "PreToolUse", "script/text-before-json")
+
+
+def test_a_shell_debug_line_behind_a_flag_is_not_mixed_with_the_answer(tmp_path):
+    script = SH + 'INPUT=$(cat)\n[ -n "${HOOK_DEBUG:-}" ] && echo "debug: $INPUT"\n' + DENY_SH + "\n"
+    assert behaviour(tmp_path, "flag.sh", script, "PreToolUse").decision == "deny"
+    assert not findings(tmp_path, "flag.sh", script, "PreToolUse", "script/text-before-json")
 
 
 def test_exit_2_on_an_event_that_blocks_is_not_reported(tmp_path):

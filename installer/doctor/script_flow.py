@@ -60,6 +60,7 @@ class Write(NamedTuple):
     scope: str  # the function it is in ("" at the top level)
     ends: bool  # the statements right after it end the run (exit, return, raise)
     order: int  # position in the file
+    exits: bool = False  # ...by ending the process (not only by returning from its function)
 
 
 class Exit(NamedTuple):
@@ -98,6 +99,7 @@ class Flow(NamedTuple):
     failure_fields: tuple[tuple[str, Place], ...] = ()  # tool_response.error, exit_code...
     input_reads: tuple[tuple[str, Place], ...] = ()  # top-level fields of the hook's input it reads
     syntax_error: tuple[str, Place] | None = None  # (what, where) when the interpreter refuses the file
+    called: frozenset[str] = frozenset()  # the functions the script calls (Python)
 
     def mixed_output(self) -> tuple[Write, Write] | None:
         """A text (or echoed input) write and a JSON write that one run can both make: stdout is
@@ -107,9 +109,12 @@ class Flow(NamedTuple):
         for text in texts:
             for answer in answers:
                 first, second = sorted((text, answer), key=lambda w: w.order)
-                if first.ends or _alternatives(first.branch, second.branch):
+                if _alternatives(first.branch, second.branch):
                     continue
                 if first.scope == second.scope or first.scope == "":
+                    if not first.ends:
+                        return text, answer
+                elif text.scope in self.called and not text.exits:  # printed by a function the run calls
                     return text, answer
         return None
 
@@ -132,6 +137,7 @@ def analyse(text: str, code: str, language: str, at: Callable[[int], tuple[int, 
                                                 where))
         except (ValueError, RecursionError, MemoryError):
             return Flow(**common)
+        _SOURCE[0] = text
         return _python(tree, common)
     if language == "javascript":
         flow = _javascript(code, at, common)
@@ -279,9 +285,15 @@ def _python(tree: ast.Module, common: dict) -> Flow:
     def place(node: Any) -> Place:
         return Place(node.lineno, node.col_offset + 1)
 
-    def walk(body: list[ast.stmt], branch: tuple, scope: str, guarded: bool) -> None:
+    exit_through = _exit_through(tree)
+
+    def walk(body: list[ast.stmt], branch: tuple, scope: str, guarded: bool, debug: bool = False) -> None:
         nonlocal order
         for index, stmt in enumerate(body):
+            if isinstance(stmt, ast.Return) and scope in exit_through and stmt.value is not None:
+                status, message = _py_status(stmt.value, strings)  # sys.exit(main()): main's return is the status
+                exits.append(Exit(status, f"return {_brief(stmt.value)} from {scope}() (the exit status)",
+                                  message or _stderr_before(body, index, strings), place(stmt)))
             after = body[index + 1:]
             ends = _ends_before_next_write(after)
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -294,9 +306,11 @@ def _python(tree: ast.Module, common: dict) -> Flow:
                 order += 1
                 name = _name(call.func)
                 write = _py_write(call, name, strings, loggers)
-                if write is not None:
+                if write is not None and not (debug and write[0] == STDOUT_TEXT):
                     kind, what = write
-                    writes.append(Write(kind, place(call), what, branch, scope, ends, order))
+                    writes.append(Write(kind, place(call), what, branch, scope, ends, order,
+                                        # (a return from a function whose result is the exit status ends it all)
+                                        _ends_before_next_write(after, process=scope not in exit_through)))
                 if name in EXIT_CALLS:
                     status, message = _py_status(call.args[0] if call.args else None, strings)
                     exits.append(Exit(status, f"{name}({_brief(call.args[0]) if call.args else ''})",
@@ -315,7 +329,10 @@ def _python(tree: ast.Module, common: dict) -> Flow:
                     exits.append(Exit(1, f"raise {_name(exc) or 'an exception'}(...)", said or "", place(stmt)))
             for child_body, arm in _arms(stmt):
                 inner_guarded = guarded or (isinstance(stmt, ast.Try) and arm == 0 and bool(stmt.handlers))
-                walk(child_body, branch + ((id(stmt), arm),) if arm is not None else branch, scope, inner_guarded)
+                # a debug print behind a flag (if DEBUG:, if os.environ.get("HOOK_VERBOSE"):) is off by default
+                flagged = debug or (isinstance(stmt, ast.If) and arm == 0 and DEBUG_FLAG.search(ast.unparse(stmt.test)))
+                walk(child_body, branch + ((id(stmt), arm),) if arm is not None else branch, scope, inner_guarded,
+                     bool(flagged))
 
     walk(tree.body, (), "", False)
     for node in ast.walk(tree):
@@ -336,12 +353,27 @@ def _python(tree: ast.Module, common: dict) -> Flow:
                     new_objects.append((place(at_node), [k.arg for k in target.keywords if k.arg], False))
                 elif _is_string(target):
                     string_inputs.append(place(at_node))
+    called = frozenset(node.func.id if isinstance(node.func, ast.Name) else node.func.attr for node in ast.walk(tree)
+                       if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)))
     return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads) or _reads_through_calls(tree, reads),
-                values=tuple(values),
+                values=tuple(values), called=called,
                 new_inputs=_new_inputs(new_objects),
                 input_as_string=tuple(sorted(set(string_inputs))),
                 continue_false=common["continue_false"], stop_flag_from_env=common["stop_flag_from_env"],
                 failure_fields=common["failure_fields"], input_reads=common["input_reads"])
+
+
+DEBUG_FLAG = re.compile(r"(?i)debug|verbose|trace")
+
+
+def _exit_through(tree: ast.Module) -> set[str]:
+    """The functions whose return value is the exit status: sys.exit(main()), raise SystemExit(main())."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _name(node.func) in EXIT_CALLS | {"SystemExit"} and node.args \
+                and isinstance(node.args[0], ast.Call) and isinstance(node.args[0].func, ast.Name):
+            out.add(node.args[0].func.id)
+    return out
 
 
 def _caught_around_calls(tree: ast.Module) -> dict[str, set[str]]:
@@ -381,7 +413,9 @@ def _reads_through_calls(tree: ast.Module, reads: list) -> tuple[Place, ...]:
                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in readers)
     direct = sum(1 for _, _, scope, _ in reads if not scope)
     if readers and len(calls) + direct >= 2 and calls:
-        return (Place(*calls[-1]),)
+        last = next(node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name) and (node.lineno, node.col_offset + 1) == calls[-1])
+        return (readers[last],)
     return ()
 
 
@@ -428,18 +462,29 @@ def _calls(stmt: ast.stmt):
     return sorted(calls, key=lambda n: (n.lineno, n.col_offset))
 
 
+_SOURCE: list[str] = [""]  # the text being read (set by _python)
+
+
+def _source(node: ast.AST, limit: int = 50) -> str:
+    """The code of a node as written (cut at `limit`)."""
+    text = ast.get_source_segment(_SOURCE[0], node) or ast.unparse(node)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def _brief(node: ast.AST) -> str:
     """An argument as written, or `...` when it is long."""
     text = ast.unparse(node)
     return text if len(text) <= 40 else "..."
 
 
-def _ends_before_next_write(after: list[ast.stmt]) -> bool:
-    """Do the statements after a write end the run before anything else is written?"""
+def _ends_before_next_write(after: list[ast.stmt], process: bool = False) -> bool:
+    """Do the statements after a write end the run (`process`: the process, not just its
+    function) before anything else is written?"""
     for stmt in after:
-        if _py_terminal(stmt):
+        if _py_terminal(stmt) and not (process and isinstance(stmt, (ast.Return, ast.Continue, ast.Break))):
             return True
-        if any(_name(call.func) in ("print", "sys.stdout.write", "json.dump") for call in _calls(stmt)):
+        if any(_py_write(call, _name(call.func), None) is not None for call in _calls(stmt)):
             return False
         if not isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Import, ast.ImportFrom)):
             return False  # a branch or a loop: it may go either way
@@ -474,7 +519,7 @@ def _stdout_loggers(tree: ast.Module) -> set[str]:
     return loggers
 
 
-def _py_write(call: ast.Call, name: str, strings: "_PyStrings",
+def _py_write(call: ast.Call, name: str, strings: "_PyStrings | None",
               loggers: Collection[str] = ()) -> tuple[str, str] | None:
     """(json | text, what) for a call that writes on stdout, else None."""
     receiver, _, method = name.rpartition(".")
@@ -495,10 +540,12 @@ def _py_write(call: ast.Call, name: str, strings: "_PyStrings",
         return (STDOUT_JSON, "json.dump(...)") if len(call.args) > 1 and _name(call.args[1]) == "sys.stdout" else None
     else:
         return None
+    if strings is None:  # only whether it writes on stdout
+        return STDOUT_TEXT, name
     kind = strings.kind(arg)
     if kind is None:
         return None
-    return kind, f"{name}({ast.unparse(arg)[:40]})"
+    return kind, _source(call)
 
 
 def _py_status(arg: ast.AST | None, strings: "_PyStrings") -> tuple[int | None, str]:
@@ -550,6 +597,7 @@ class _PyStrings:
 
     def __init__(self, tree: ast.Module) -> None:
         self.assigned: dict[str, list[ast.AST]] = {}
+        self.unpacked: dict[str, list[tuple[str, int]]] = {}
         for node in ast.walk(tree):
             if isinstance(node, ast.Assign):
                 for target in node.targets:
@@ -559,6 +607,13 @@ class _PyStrings:
                 self.assigned.setdefault(node.target.id, []).append(node.value)
             elif isinstance(node, (ast.For, ast.comprehension)):
                 self._loop(node.target, node.iter)
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple):
+                table = node.value.value if isinstance(node.value, ast.Subscript) else (
+                    node.value.func.value if isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
+                    and node.value.func.attr == "get" else None)
+                for index, element in enumerate(node.targets[0].elts):
+                    if isinstance(table, ast.Name) and isinstance(element, ast.Name):
+                        self.unpacked.setdefault(element.id, []).append((table.id, index))  # a, b = TABLE[key]
         # a parameter: the arguments its function's calls give it
         self.parameters: dict[str, list[tuple[str, int]]] = {}
         self.calls: dict[str, list[ast.Call]] = {}
@@ -634,6 +689,11 @@ class _PyStrings:
             return self.values(node.body, depth + 1) + self.values(node.orelse, depth + 1)
         if isinstance(node, ast.JoinedStr) and len(node.values) == 1 and isinstance(node.values[0], ast.FormattedValue):
             return self.values(node.values[0].value, depth + 1)  # f"{v}"
+        if isinstance(node, ast.Name) and node.id in self.unpacked:  # a, b = TABLE[key]: the tuples' a
+            return [(element.value, table) for table, index in self.unpacked[node.id]
+                    for value in self.assigned.get(table, ()) if isinstance(value, ast.Dict)
+                    for item in value.values if isinstance(item, ast.Tuple) and index < len(item.elts)
+                    for element in [item.elts[index]] if isinstance(element, ast.Constant) and isinstance(element.value, str)]
         if isinstance(node, ast.Name) and node.id in self.parameters:
             return [(v, via or node.id) for argument in self.arguments(node.id)
                     for v, via in self.values(argument, depth + 1)]
@@ -701,7 +761,9 @@ def _shell(code: str, at, common: dict) -> Flow:
                                   _sh_message(line[:match.start("word")], _prev_line(lines, offset)), place(start)))
             elif word in ("echo", "printf", "jq", "cat", "tee") and not captured and not piped_out and not redirected:
                 kind = _sh_write_kind(word, rest, piped_in, code, offset + match.end() + len(rest))
-                if kind:
+                debug = DEBUG_FLAG.search(before) or any(arm == 0 and DEBUG_FLAG.search(_line_at(code, frame))
+                                                         for frame, arm in branch)
+                if kind and not (debug and kind == STDOUT_TEXT):
                     writes.append(Write(kind, place(start), f"{word}{rest.rstrip()[:40]}", branch, scope, ends, order))
             if word in ("cat", "jq", "read") and not piped_in and not re.search(r"<", rest) and _sh_reads_stdin(word, rest):
                 if not (word == "read" and re.search(r"\bwhile\s+(?:IFS=\S*\s+)?$", before)):
@@ -755,6 +817,13 @@ def _quoted(line: str) -> tuple[list[bool], bool]:
 def _open_quote(line: str) -> bool:
     """Does a quote opened on this line run past its end?"""
     return _quoted(line)[1]
+
+
+def _line_at(code: str, offset: int) -> str:
+    """The line of code an offset is on."""
+    start = code.rfind("\n", 0, offset) + 1
+    end = code.find("\n", offset)
+    return code[start:end if end >= 0 else len(code)]
 
 
 def _mask_quotes(line: str) -> str:
@@ -958,6 +1027,11 @@ def _javascript(code: str, at, common: dict) -> Flow:
         if kind is None:
             continue
         branch, scope = blocks(match.start())
+        line = _line_at(code, match.start())
+        if kind == STDOUT_TEXT and (DEBUG_FLAG.search(line[:line.find("console")]) or any(
+                arm == 0 and DEBUG_FLAG.search(code[max(0, frame - 80):frame].rsplit("if", 1)[-1])
+                for frame, arm in branch)):
+            continue  # behind a debug flag
         after = code[match.end() + len(argument):match.end() + len(argument) + 120]
         ends = bool(re.match(r"""\s*\)\s*;?\s*(?:return\b|process\.exit\b)""", after))
         writes.append(Write(kind, place(match.start()), code[match.start():match.end()] + argument[:40] + ")",
@@ -1096,7 +1170,8 @@ def _labelled_objects(code: str, place) -> list[tuple[Place, list[str], bool]]:
     """Each `updatedInput: {...}` object: where, its direct keys, whether it spreads or merges
     another object in."""
     out = []
-    for match in re.finditer(r"""\\?["'`]?(?:updatedInput|updated_input)\\?["'`]?\s*:\s*\{""", code):
+    for match in re.finditer(r"""\\?["'`]?(?:updatedInput|updated_input)\\?["'`]?\s*:\s*\{|"""
+                             r"""(?:const|let|var)\s+updatedInput\s*=\s*\{""", code):
         start = match.end() - 1
         end = _close(code, start)
         body = code[start + 1:end]
