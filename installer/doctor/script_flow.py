@@ -27,10 +27,12 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Collection, NamedTuple
 
+from installer.doctor.patterns import lazy
+
 STDOUT_JSON, STDOUT_TEXT, STDOUT_INPUT = "json", "text", "input"
 DECISION_FIELDS = ("permissionDecision", "decision", "behavior", "permission")
 # what a refusal says: an exit near such words was meant to block
-REFUSAL = re.compile(r"(?i)\b(?:block(?:ed|ing|s)?|den(?:y|ied|ies)|not allowed|disallowed|forbidden|prohibited|"
+REFUSAL = lazy(r"(?i)\b(?:block(?:ed|ing|s)?|den(?:y|ied|ies)|not allowed|disallowed|forbidden|prohibited|"
                      r"refus\w*|reject\w*|prevent\w*|not permitted|dangerous|unsafe|abort(?:ed|ing)?|"
                      r"(?:allow|white|block|black|deny)-?list(?:ed)?)\b|🚫|⛔|❌")
 # the fields of the tools a rewrite usually targets, for a new updatedInput that names some of them
@@ -40,9 +42,9 @@ TOOL_FIELDS = {
     "Edit": ("file_path", "old_string", "new_string", "replace_all"),
     "Read": ("file_path", "offset", "limit"),
 }
-FAILURE_FIELD = re.compile(r"""tool_(?:response|result)\\?["'`]?\s*(?:,\s*(?:\{\}|None|dict\(\))\s*\))?\]?\s*(?:\??\.|\[\s*\\?["'`]|\.get\(\s*\\?["'`])\s*"""
+FAILURE_FIELD = lazy(r"""tool_(?:response|result)\\?["'`]?\s*(?:,\s*(?:\{\}|None|dict\(\))\s*\))?\]?\s*(?:\??\.|\[\s*\\?["'`]|\.get\(\s*\\?["'`])\s*"""
                            r"""(?P<field>exit_?code|exitCode|is_?[eE]rror|return_?code|returnCode|exit_status|error)\b""")
-STOP_FLAG_ENV = re.compile(r"""(?i)\$\{?stop_hook_active\b|environ(?:\.get)?\s*[\[(]\s*["']stop_hook_active|"""
+STOP_FLAG_ENV = lazy(r"""(?i)\$\{?stop_hook_active\b|environ(?:\.get)?\s*[\[(]\s*["']stop_hook_active|"""
                            r"""getenv\(\s*["']stop_hook_active|process\.env\.stop_hook_active|"""
                            r"""process\.env\[\s*["']stop_hook_active""")
 
@@ -77,7 +79,7 @@ class Value(NamedTuple):
     via: str  # "" for a literal, else the variable or table it came through
 
 
-ANSWER_NEAR = re.compile(r"\breason\b|hookSpecificOutput|stopReason|systemMessage")
+ANSWER_NEAR = lazy(r"\breason\b|hookSpecificOutput|stopReason|systemMessage")
 
 
 def _answering(code: str, offset: int) -> bool:
@@ -153,14 +155,14 @@ def analyse(text: str, code: str, language: str, at: Callable[[int], tuple[int, 
 
 # ---- every language: regular expressions over the code --------------------------------------------
 
-CONTINUE_FALSE = re.compile(r"""(?<![\w$])\\?["'`]?continue\\?["'`]?\s*\]?\s*[:=]\s*(?:false|False)\b""")
+CONTINUE_FALSE = lazy(r"""(?<![\w$])\\?["'`]?continue\\?["'`]?\s*\]?\s*[:=]\s*(?:false|False)\b""")
 # a key (`updatedInput: ...`), a property or item set (`out.updatedInput = ...`), or a JavaScript
 # variable later written as {updatedInput}; a shell variable of that name is neither
-STRING_INPUT = re.compile(r"""(?:\\?["'`]?(?:updatedInput|updated_input)\\?["'`]?\s*:|(?:(?<=[.\["'])|(?:const|let|var)\s+)"""
+STRING_INPUT = lazy(r"""(?:\\?["'`]?(?:updatedInput|updated_input)\\?["'`]?\s*:|(?:(?<=[.\["'])|(?:const|let|var)\s+)"""
                           r"""updatedInput["']?\s*\]?\s*=)\s*(?P<how>JSON\.stringify\s*\(|json\.dumps\s*\(|"""
                           r"""str\s*\(|f?\\?["'](?!\s*\)))""")
-JQ_ARG = re.compile(r"""--arg\s+(?P<name>[A-Za-z_]\w*)\s""")
-JQ_STRING_INPUT = re.compile(r"""(?:updatedInput|updated_input)\\?["']?\s*:\s*(?:\$(?P<var>[A-Za-z_]\w*)\b(?!\s*\|)|\([^()]*\|\s*(?:tojson|@json)\s*\))""")
+JQ_ARG = lazy(r"""--arg\s+(?P<name>[A-Za-z_]\w*)\s""")
+JQ_STRING_INPUT = lazy(r"""(?:updatedInput|updated_input)\\?["']?\s*:\s*(?:\$(?P<var>[A-Za-z_]\w*)\b(?!\s*\|)|\([^()]*\|\s*(?:tojson|@json)\s*\))""")
 
 
 def _common(code: str, at) -> dict:
@@ -186,9 +188,9 @@ def _common(code: str, at) -> dict:
             "failure_fields": _failure_fields(code, place)}
 
 
-INPUT_VARIABLE = re.compile(r"""(?P<var>[A-Za-z_$][\w$]*)\s*(?::\s*\w+\s*)?=\s*(?:await\s+)?"""
+INPUT_VARIABLE = lazy(r"""(?P<var>[A-Za-z_$][\w$]*)\s*(?::\s*\w+\s*)?=\s*(?:await\s+)?"""
                             r"""(?:json\.loads?\s*\(|JSON\.parse\s*\()""")
-JQ_FIRST_FIELD = re.compile(r"""\bjq\s+(?:-[-\w]+\s+)*["']\s*\.(?P<field>[A-Za-z_]\w*)""")
+JQ_FIRST_FIELD = lazy(r"""\bjq\s+(?:-[-\w]+\s+)*["']\s*\.(?P<field>[A-Za-z_]\w*)""")
 
 
 def _input_reads(code: str, place) -> tuple[tuple[str, Place], ...]:
@@ -217,7 +219,7 @@ def _input_reads(code: str, place) -> tuple[tuple[str, Place], ...]:
     return tuple(sorted(found.items(), key=lambda item: item[1]))
 
 
-RESPONSE_ALIAS = re.compile(r"""(?<![\w$.])(?:(?:const|let|var)\s+)?(?P<alias>[A-Za-z_$][\w$]*)\s*=\s*[\w$.]+\s*"""
+RESPONSE_ALIAS = lazy(r"""(?<![\w$.])(?:(?:const|let|var)\s+)?(?P<alias>[A-Za-z_$][\w$]*)\s*=\s*[\w$.]+\s*"""
                             r"""(?:\??\.get\(\s*["']tool_response["']|\[\s*["']tool_response["']\s*\]|\??\.tool_response\b)""")
 
 
@@ -363,7 +365,7 @@ def _python(tree: ast.Module, common: dict) -> Flow:
                 failure_fields=common["failure_fields"], input_reads=common["input_reads"])
 
 
-DEBUG_FLAG = re.compile(r"(?i)debug|verbose|trace")
+DEBUG_FLAG = lazy(r"(?i)debug|verbose|trace")
 
 
 def _exit_through(tree: ast.Module) -> set[str]:
@@ -719,16 +721,16 @@ class _PyStrings:
 
 # ---- shell --------------------------------------------------------------------------------------------
 
-SH_WORD = re.compile(r"""(?:^|(?<=[;&|({`]|\n)|(?<=\$\()|(?<=\bthen)|(?<=\bdo)|(?<=\belse))[ \t]*"""
+SH_WORD = lazy(r"""(?:^|(?<=[;&|({`]|\n)|(?<=\$\()|(?<=\bthen)|(?<=\bdo)|(?<=\belse))[ \t]*"""
                      r"""(?:(?:[A-Za-z_]\w*=\S*|!)[ \t]+)*(?P<word>echo|printf|jq|cat|tee|read|exit|set)\b""")
-SH_OPEN = re.compile(r"""^\s*(?:if|case)\b|(?:^|[;&|]\s*)(?:if)\b""")
-SH_FUNCTION = re.compile(r"""^\s*(?:function\s+)?(?P<name>[A-Za-z_][\w-]*)\s*\(\s*\)\s*\{?|^\s*function\s+(?P<name2>[A-Za-z_][\w-]*)""")
-SH_TO_ELSEWHERE = re.compile(r""">&\s*2|\d?>\s*\S|&>""")
-SH_VALUE = re.compile(r"""(?P<field>permissionDecision|decision|behavior|permission)\\?["']?\s*:\s*"""
+SH_OPEN = lazy(r"""^\s*(?:if|case)\b|(?:^|[;&|]\s*)(?:if)\b""")
+SH_FUNCTION = lazy(r"""^\s*(?:function\s+)?(?P<name>[A-Za-z_][\w-]*)\s*\(\s*\)\s*\{?|^\s*function\s+(?P<name2>[A-Za-z_][\w-]*)""")
+SH_TO_ELSEWHERE = lazy(r""">&\s*2|\d?>\s*\S|&>""")
+SH_VALUE = lazy(r"""(?P<field>permissionDecision|decision|behavior|permission)\\?["']?\s*:\s*"""
                       r"""(?:\\?["'](?P<lit>[A-Za-z_]+)\\?["']|\\?"?\$\{?(?P<var>[A-Za-z_]\w*)\}?\\?"?)""")
-SH_ASSIGN = re.compile(r"""(?:^|[\s;(])(?:local\s+|export\s+|readonly\s+)?(?P<name>[A-Za-z_]\w*)=(?P<q>["']?)(?P<value>[A-Za-z_]+)(?P=q)(?=[\s;)]|$)""", re.M)
-SH_JQ_ARG = re.compile(r"""--arg\s+(?P<name>[A-Za-z_]\w*)\s+(?P<q>["']?)(?:(?P<lit>[A-Za-z_]+)|\$\{?(?P<var>[A-Za-z_]\w*)\}?)(?P=q)""")
-SH_JQ_USE = re.compile(r"""(?P<field>permissionDecision|decision|behavior|permission)\s*:\s*\$(?P<name>[A-Za-z_]\w*)""")
+SH_ASSIGN = lazy(r"""(?:^|[\s;(])(?:local\s+|export\s+|readonly\s+)?(?P<name>[A-Za-z_]\w*)=(?P<q>["']?)(?P<value>[A-Za-z_]+)(?P=q)(?=[\s;)]|$)""", re.M)
+SH_JQ_ARG = lazy(r"""--arg\s+(?P<name>[A-Za-z_]\w*)\s+(?P<q>["']?)(?:(?P<lit>[A-Za-z_]+)|\$\{?(?P<var>[A-Za-z_]\w*)\}?)(?P=q)""")
+SH_JQ_USE = lazy(r"""(?P<field>permissionDecision|decision|behavior|permission)\s*:\s*\$(?P<name>[A-Za-z_]\w*)""")
 
 
 def _shell(code: str, at, common: dict) -> Flow:
@@ -1002,16 +1004,16 @@ def _sh_values(code: str, place) -> tuple[Value, ...]:
 
 # ---- JavaScript / TypeScript --------------------------------------------------------------------------
 
-JS_WRITE = re.compile(r"""(?<![\w.$])(?:console\.(?P<log>log|info)|process\.stdout\.write)\s*\(""")
-JS_EXIT = re.compile(r"""(?<![\w.$])(?:process\.exit\s*\(\s*(?P<code>\d+)?\s*\)|process\.exitCode\s*=\s*(?P<set>\d+)|"""
+JS_WRITE = lazy(r"""(?<![\w.$])(?:console\.(?P<log>log|info)|process\.stdout\.write)\s*\(""")
+JS_EXIT = lazy(r"""(?<![\w.$])(?:process\.exit\s*\(\s*(?P<code>\d+)?\s*\)|process\.exitCode\s*=\s*(?P<set>\d+)|"""
                      r"""throw\s+(?:new\s+)?(?P<error>\w*Error)\s*\(\s*(?P<msg>`[^`]*`|"[^"]*"|'[^']*')?)""")
-JS_READ = re.compile(r"""readFileSync\s*\(\s*(?:0|["']/dev/stdin["']|process\.stdin\.fd)\s*[,)]""")
-JS_VALUE = re.compile(r"""(?P<field>permissionDecision|decision|behavior|permission)["']?\s*:\s*"""
+JS_READ = lazy(r"""readFileSync\s*\(\s*(?:0|["']/dev/stdin["']|process\.stdin\.fd)\s*[,)]""")
+JS_VALUE = lazy(r"""(?P<field>permissionDecision|decision|behavior|permission)["']?\s*:\s*"""
                       r"""(?:["'`](?P<lit>[A-Za-z_]+)["'`]\s*(?=[,}\n])|(?P<var>[A-Za-z_$][\w$]*)\s*(?:\[|[,}\n])|"""
                       r"""(?P<choice>[^,}\n?]+\?[^,}\n]+))""")
-JS_SHORTHAND = re.compile(r"""[{,]\s*(?P<field>permissionDecision|decision|behavior|permission)\s*(?=[,}])""")
-JS_ASSIGN = re.compile(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[\w<>|" ']+)?=\s*(?P<value>[^;\n]+)""")
-JS_TRY = re.compile(r"""\btry\s*\{""")
+JS_SHORTHAND = lazy(r"""[{,]\s*(?P<field>permissionDecision|decision|behavior|permission)\s*(?=[,}])""")
+JS_ASSIGN = lazy(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[\w<>|" ']+)?=\s*(?P<value>[^;\n]+)""")
+JS_TRY = lazy(r"""\btry\s*\{""")
 
 
 def _javascript(code: str, at, common: dict) -> Flow:
