@@ -78,14 +78,22 @@ _JSON5_PLACE = re.compile(r"^<string>:(?P<line>\d+) (?P<what>.*?)(?: at column (
 
 
 def read_config(path: Path, raw: bytes) -> Any:
-    """An opencode.json(c): JSON with comments and trailing commas (other-hosts.md §2.1)."""
-    import json5
-
+    """An opencode.json(c): JSON with comments and trailing commas (other-hosts.md §2.1). Most
+    are strict JSON, which the json module reads a hundred times faster than json5 (the same
+    value: JSON5 is a superset); json5 reads the rest and says where a broken one breaks."""
     try:
-        return json5.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
         raise HookwrightError(f"not UTF-8 text (byte {err.start})", path=path, line=1, column=1,
                               hint="save the file as UTF-8") from None
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    import json5
+
+    try:
+        return json5.loads(text)
     except ValueError as err:
         found = _JSON5_PLACE.match(str(err).split("\n")[0])
         line, column = (int(found["line"]), int(found["column"] or 1)) if found else (1, 1)
