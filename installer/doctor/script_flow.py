@@ -24,6 +24,7 @@ import ast
 import re
 import shlex
 import sys
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Collection, NamedTuple
 
@@ -208,7 +209,7 @@ def _input_reads(code: str, place) -> tuple[tuple[str, Place], ...]:
                 not re.search(r"\|\s*$", before) and here is None):
             found.setdefault(match.group("field"), place(match.start("field")))
     parsed = {m.group("var") for m in INPUT_VARIABLE.finditer(code)
-              if not re.match(r"\s*(?:\?\.|\.|\[)", code[m.end() + len(_balanced(code, m.end())) + 1:][:4])}
+              if not re.match(r"\s*(?:\?\.|\.|\[)", _after_call(code, m.end()))}
     for variable in parsed:  # the parsed input itself, not a field of it (x = JSON.parse(...).tool_input)
         name = re.escape(variable)
         reads = re.finditer(rf"""(?<![\w$.]){name}\s*(?:\??\.get\(\s*["'](?P<a>\w+)["']|\[\s*["'](?P<b>\w+)["']\s*\]|"""
@@ -231,6 +232,12 @@ def _failure_fields(code: str, place) -> tuple[tuple[str, Place], ...]:
                           r"""(?P<field>exit_?code|exitCode|is_?[eE]rror|return_?code|returnCode|exit_status|error)\b""")
         found += [(m.group("field"), place(m.start("field"))) for m in read.finditer(code)]
     return tuple(sorted(found, key=lambda item: item[1]))
+
+
+def _after_call(code: str, start: int) -> str:
+    """The few characters after the call whose arguments start at `start`."""
+    end = start + len(_balanced(code, start)) + 1
+    return code[end:end + 4]
 
 
 def _object_follows(code: str, end: int) -> bool:
@@ -779,7 +786,8 @@ def _shell(code: str, at, common: dict) -> Flow:
                 new_inputs=_new_inputs(_labelled_objects(code, place)))
 
 
-def _quoted(line: str) -> tuple[list[bool], bool]:
+@lru_cache(maxsize=4096)
+def _quoted(line: str) -> tuple[tuple[bool, ...], bool]:
     """Which characters of the line are quoted (or escaped) text, and whether a quote is still
     open at its end. A `$(...)` inside double quotes is code again."""
     marks, i = [False] * len(line), 0
@@ -813,7 +821,7 @@ def _quoted(line: str) -> tuple[list[bool], bool]:
             else:
                 level[1] -= 1
         i += 1
-    return marks, any(level[0] for level in stack)
+    return tuple(marks), any(level[0] for level in stack)
 
 
 def _open_quote(line: str) -> bool:
@@ -947,10 +955,12 @@ def _sh_write_kind(word: str, rest: str, piped_in: bool, code: str, end: int) ->
 
 def _sh_reads_stdin(word: str, rest: str) -> bool:
     """Does this cat, jq or read take its input from the hook's stdin (no file, no -n)?"""
-    try:
-        words = shlex.split(rest)
-    except ValueError:
-        words = rest.split()
+    words = rest.split()
+    if "'" in rest or '"' in rest:  # a quoted filter with spaces ('.a // empty') is one word
+        try:
+            words = shlex.split(rest)
+        except ValueError:
+            pass
     if word == "read":
         return True
     if word == "cat":

@@ -7,7 +7,9 @@ they answered is judged (installer/doctor/probe.py).
 from __future__ import annotations
 
 import json
+import re
 import shlex
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
 
@@ -350,10 +352,22 @@ def _cursor_answer(facts: ScriptFacts, events: list[str], report) -> Iterator[Fi
 # ---- commands written inline (shell and jq in the config itself) ----------------------------------------
 
 SHELLS = ("sh", "bash", "zsh", "dash", "ksh")
+SHELL_C = re.compile(r"\s*(?:\S*/)?(?:ba|z|da|k)?sh\s+-c\s")
+# what the script rules look at in a command (a command without any of these gives them nothing)
+INLINE_SIGNS = re.compile(r"\b(?:jq|cat|read|echo|printf|exit|set|tee)\b|updated|continue|decision|permission|"
+                          r"behavior|tool_response|hookSpecificOutput|stop_hook_active")
+
+
+@lru_cache(maxsize=4096)
+def _inline_facts(command: str) -> ScriptFacts:
+    """The analysis of a command's text (the same command in many files is read once)."""
+    return analyse_text(_inner_script(command), "shell", Path("<command>"))
 
 
 def _inner_script(command: str) -> str:
     """`bash -c '...'` runs the quoted script: that is the code to read."""
+    if not SHELL_C.match(command):
+        return command
     try:
         words = shlex.split(command)
     except ValueError:
@@ -371,7 +385,9 @@ def _inline_commands(ctx: Context) -> Iterator[Finding]:
         command = handler.value.get("command") if isinstance(handler.value, dict) else None
         if not isinstance(command, str) or handler.value.get("args") is not None or handler_facts.script_facts(handler):
             continue
-        facts = analyse_text(_inner_script(command), "shell", handler.file.path)
+        if not INLINE_SIGNS.search(command):
+            continue  # nothing these rules read: a script run by path, a notify-send...
+        facts = _inline_facts(command)
         keys = handler.keys + ("command",)
 
         def report(rule_id: str, place, **params) -> Finding:
