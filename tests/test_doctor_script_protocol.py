@@ -74,6 +74,15 @@ def src(text: str) -> str:
     return textwrap.dedent(text).lstrip("\n")
 
 
+MAIN_RETURNS_1 = PY + src("""
+    def main():
+        if "rm -rf" in data["tool_input"]["command"]:
+            print("Blocked: rm -rf", file=sys.stderr)
+            return 1
+        return 0
+    sys.exit(main())
+    """)
+
 # (rule, event, file name, bad script, good script, what the bad one does, what the good one does)
 CASES = [
     ("script/text-before-json", "PreToolUse", "h.py",
@@ -352,22 +361,7 @@ CASES = [
         """),
      lambda r: r.decision is None, lambda r: r.decision == "deny"),
     ("script/exit-1-fails-open", "PreToolUse", "main.py",  # sys.exit(main()): main's return is the status
-     PY + src("""
-        def main():
-            if "rm -rf" in data["tool_input"]["command"]:
-                print("Blocked: rm -rf", file=sys.stderr)
-                return 1
-            return 0
-        sys.exit(main())
-        """),
-     PY + src("""
-        def main():
-            if "rm -rf" in data["tool_input"]["command"]:
-                print("Blocked: rm -rf", file=sys.stderr)
-                return 2
-            return 0
-        sys.exit(main())
-        """),
+     MAIN_RETURNS_1, MAIN_RETURNS_1.replace("return 1", "return 2"),
      lambda r: r.decision is None, lambda r: r.decision == "deny"),
     ("script/invalid-decision-value", "PreToolUse", "tuples.py",  # a, b = TABLE[key] with tuples in the table
      PY + 'RULES = {"rm": ("block", "no rm"), "ls": ("allow", "fine")}\n'
