@@ -604,6 +604,26 @@ def test_a_post_tool_use_hook_waiting_for_a_failure_through_a_variable_is_report
     assert reported.line == 4
 
 
+def test_what_a_rewrite_drops_is_named_for_the_tools_its_matcher_reaches(tmp_path):
+    script = PY + src("""
+        path = data["tool_input"]["file_path"].replace("\\\\", "/")
+        print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                                                 "updatedInput": {"file_path": path}}}))
+        """)
+    base = tmp_path / "p"
+    (base / ".claude" / "hooks").mkdir(parents=True)
+    (base / ".claude" / "hooks" / "path.py").write_text(script)
+    command = f'{sys.executable} "$CLAUDE_PROJECT_DIR"/.claude/hooks/path.py'
+    for matcher, missing in (("Write", "content"), ("Edit", "old_string, new_string, replace_all"),
+                             ("Read", "offset, limit"), ("Write|Edit", "content, old_string, new_string, replace_all")):
+        (reported,) = found(doctor(base, {S: settings("PreToolUse", matcher=matcher, command=command)}),
+                            "script/rewrite-drops-fields")
+        assert f"loses {missing} if" in reported.message, matcher
+    # a matcher that reaches none of the tools whose fields it names: nothing to judge
+    assert not found(doctor(base, {S: settings("PreToolUse", matcher="Bash", command=command)}),
+                     "script/rewrite-drops-fields")
+
+
 def test_every_protocol_rule_has_a_case():
     covered = {case[0] for case in CASES} | {"script/failure-in-post-tool-use", "script/claude-answer-for-cursor",
                                               "script/cursor-field-not-read", "script/field-the-event-ignores"}

@@ -250,21 +250,16 @@ def _new_inputs(objects: list[tuple[Place, list[str], bool]]) -> tuple:
     """updatedInput objects written key by key, without a spread of the original input."""
     out = []
     for place, keys, spread in objects:
-        if not spread and keys and _dropped(keys):
+        if not spread and keys and dropped_fields(tuple(keys)):
             out.append((place, tuple(keys)))
     return tuple(out)
 
 
-def _dropped(keys: list[str]) -> tuple[str, ...]:
-    """The fields of the tools a new input can be meant for (those with every key it names) that
-    it leaves out; () when it names no known tool's fields, or all of them."""
+def dropped_fields(keys: tuple[str, ...], tools: frozenset[str] | None = None) -> tuple[str, ...]:
+    """What a new input with `keys` drops, for the tools its hook's matcher reaches (all when None)."""
     named = set(keys)
-    meant = [fields for fields in TOOL_FIELDS.values() if named <= set(fields)]
+    meant = [fields for tool, fields in TOOL_FIELDS.items() if named <= set(fields) and (tools is None or tool in tools)]
     return tuple(dict.fromkeys(f for fields in meant for f in fields if f not in named))
-
-
-def dropped_fields(keys: tuple[str, ...]) -> tuple[str, ...]:
-    return _dropped(list(keys))
 
 
 # ---- Python -------------------------------------------------------------------------------------------

@@ -114,7 +114,8 @@ def _script(ctx: Context, facts: ScriptFacts, handlers: list[Handler]) -> Iterat
         lambda rule, place, **params: _at(rule, facts, place, claude if rule in CLAUDE_RULES and claude else handlers,
                                           **params),
         fail_closed=bool(cursor) and all(isinstance(h.value, dict) and h.value.get("failClosed") is True
-                                         for h in cursor))
+                                         for h in cursor),
+        tools=_tools_reached(claude) if claude and not cursor else None)
     for site in facts.mixed_shapes:
         yield _at("script/mixed-shapes", facts, site, handlers, keys=site.what)
 
@@ -127,11 +128,11 @@ CLAUDE_RULES = frozenset({"script/exit-2-does-not-block", "script/exit-1-fails-o
 
 
 def protocol_findings(facts: ScriptFacts, claude_events: list[str], cursor_events: list[str],
-                      report, fail_closed: bool = False) -> Iterator[Finding]:
+                      report, fail_closed: bool = False, tools: frozenset[str] | None = None) -> Iterator[Finding]:
     """Everything the script's flow breaks: on any host, on the Claude Code events it runs on
     (their protocol), and for a script only Cursor runs, Cursor's answer shape.
     `report(rule_id, place, **params)` makes the finding (at the script, or at an inline command)."""
-    yield from _flow(facts, report)
+    yield from _flow(facts, report, tools)
     if claude_events:
         yield from _protocol(facts, claude_events, report)
     elif cursor_events:
@@ -167,7 +168,7 @@ def _fields_never_sent(facts: ScriptFacts, claude_events: list[str], cursor_even
                          senders=", ".join(senders[:4]) + (" ..." if len(senders) > 4 else ""))
 
 
-def _flow(facts: ScriptFacts, report) -> Iterator[Finding]:
+def _flow(facts: ScriptFacts, report, tools: frozenset[str] | None = None) -> Iterator[Finding]:
     """What is wrong whatever the event: two answers mixed on stdout, stdin read twice, tracing,
     updatedInput as a string or as a new object that drops fields."""
     flow = facts.flow
@@ -189,8 +190,9 @@ def _flow(facts: ScriptFacts, report) -> Iterator[Finding]:
     for place in flow.input_as_string:
         yield report("script/updated-input-not-object", place)
     for place, keys in flow.new_inputs:
-        yield report("script/rewrite-drops-fields", place, keys=", ".join(keys),
-                     missing=", ".join(script_flow.dropped_fields(keys)))
+        missing = script_flow.dropped_fields(keys, tools)
+        if missing:
+            yield report("script/rewrite-drops-fields", place, keys=", ".join(keys), missing=", ".join(missing))
 
 
 def _protocol(facts: ScriptFacts, events: list[str], report) -> Iterator[Finding]:
@@ -312,6 +314,13 @@ def _decision_values(flow: script_flow.Flow, rows: dict, report) -> Iterator[Fin
                      + ", ".join(json.dumps(v) for v in sorted(accepted_of(rows[event]))))
 
 
+def _tools_reached(handlers: list[Handler]) -> frozenset[str]:
+    """The tools (of those a rewrite is judged for) the handlers' matchers reach."""
+    from installer.doctor.overlap import matched_builtins
+
+    return frozenset().union(*(matched_builtins(h.matcher, tuple(script_flow.TOOL_FIELDS), h.event) for h in handlers))
+
+
 # ---- Cursor (installer/hosts/cursor_protocol.py) ------------------------------------------------------
 
 CLAUDE_ANSWER = ("hookSpecificOutput", "permissionDecision", "hookEventName")
@@ -394,7 +403,8 @@ def _inline_commands(ctx: Context) -> Iterator[Finding]:
             return ctx.finding(rule_id, handler.file, keys, **params)
 
         claude = [handler.event] if handler.file.host == "claude" else []
-        yield from protocol_findings(facts, claude, [handler.event] if not claude else [], report)
+        yield from protocol_findings(facts, claude, [handler.event] if not claude else [], report,
+                                     tools=_tools_reached([handler]) if claude else None)
 
 
 def _wrong_event_name(facts: ScriptFacts, handlers: list[Handler]) -> Iterator[Finding]:
