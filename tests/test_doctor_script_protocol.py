@@ -624,6 +624,28 @@ def test_what_a_rewrite_drops_is_named_for_the_tools_its_matcher_reaches(tmp_pat
                      "script/rewrite-drops-fields")
 
 
+LIBRARY = 'log() { echo "[hook] $*"; }\nlog_err() { echo "[hook] $*" >&2; }\ndeny() { echo \'%s\'; }\n' % json.dumps(DENY)
+
+
+@pytest.mark.parametrize("logger, mixed", [("log", True), ("log_err", False)])
+def test_a_function_of_a_sourced_library_that_prints_on_stdout_is_read(tmp_path, logger, mixed):
+    script = SH + f'. "$(dirname "$0")/lib.sh"\nINPUT=$(cat)\n{logger} "checking"\ndeny\n'
+    base = tmp_path / "p"
+    hooks = base / ".claude" / "hooks"
+    hooks.mkdir(parents=True)
+    (hooks / "lib.sh").write_text(LIBRARY)
+    (hooks / "gate.sh").write_text(script)
+    ran = subprocess.run(["bash", str(hooks / "gate.sh")], input=json.dumps(payload("PreToolUse")).encode(),
+                         capture_output=True)
+    reading = read("PreToolUse", "gate.sh", RawRun(ran.returncode, ran.stdout, ran.stderr))
+    assert (reading.decision is None) == mixed  # the log line before the answer voids it
+    reported = found(doctor(base, {S: settings("PreToolUse", command='bash "$CLAUDE_PROJECT_DIR"/.claude/hooks/gate.sh')}),
+                     "script/text-before-json")
+    assert bool(reported) == mixed
+    if mixed:
+        assert reported[0].line == 4 and "lib.sh" in reported[0].message
+
+
 def test_every_protocol_rule_has_a_case():
     covered = {case[0] for case in CASES} | {"script/failure-in-post-tool-use", "script/claude-answer-for-cursor",
                                               "script/cursor-field-not-read", "script/field-the-event-ignores"}

@@ -151,7 +151,7 @@ def analyse(text: str, code: str, language: str, at: Callable[[int], tuple[int, 
             if error is not None:
                 return flow._replace(syntax_error=("a syntax error", Place(error.line, error.column)))
         return flow
-    return _shell(code, at, common)
+    return _shell(code, at, common, path)
 
 
 # ---- every language: regular expressions over the code --------------------------------------------
@@ -735,7 +735,7 @@ SH_JQ_ARG = lazy(r"""--arg\s+(?P<name>[A-Za-z_]\w*)\s+(?P<q>["']?)(?:(?P<lit>[A-
 SH_JQ_USE = lazy(r"""(?P<field>permissionDecision|decision|behavior|permission)\s*:\s*\$(?P<name>[A-Za-z_]\w*)""")
 
 
-def _shell(code: str, at, common: dict) -> Flow:
+def _shell(code: str, at, common: dict, path: Path | None = None, depth: int = 0) -> Flow:
     def place(offset: int) -> Place:
         return Place(*at(offset))
 
@@ -743,8 +743,20 @@ def _shell(code: str, at, common: dict) -> Flow:
     writes, exits, reads = [], [], []
     trace = None
     order = 0
+    printers = _sh_printers(code, lines, path, depth)
+    calls = re.compile(rf"""(?:^|(?<=[;&|({{]))[ \t]*(?:(?:then|do|else|!)[ \t]+)?(?P<fn>{'|'.join(map(re.escape, printers))})"""
+                       r"""(?![\w=(-])""") if printers else None
     for offset, line, branch, scope in lines:
-        for match in SH_WORD.finditer(_mask_quotes(line)):
+        masked = _mask_quotes(line)
+        for match in calls.finditer(masked) if calls else ():  # a function that prints text on stdout
+            before, rest = masked[:match.start("fn")], _sh_segment(line, match.end())
+            if scope != match.group("fn") and before.count("$(") <= before.count(")") \
+                    and not SH_TO_ELSEWHERE.search(rest) and not line[match.end() + len(rest):].lstrip().startswith("|"):
+                order += 1
+                kind, where = printers[match.group("fn")]
+                writes.append(Write(kind, place(offset + match.start("fn")),
+                                    f"{match.group('fn')}{rest.rstrip()[:30]} ({where})", branch, scope, False, order))
+        for match in SH_WORD.finditer(masked):
             word = match.group("word")
             rest = _sh_segment(line, match.end())
             start = offset + match.start("word")
@@ -855,6 +867,56 @@ def _sh_segment(line: str, start: int) -> str:
         elif ch in ";|\n" or (ch == "&" and line[i - 1:i] != ">" and line[i + 1:i + 2] != ">"):
             return line[start:i]
     return line[start:]
+
+
+SH_SOURCE = re.compile(r"""(?:^|[;&|]|\bthen)[ \t]*(?:source|\.)[ \t]+[^\n;&|]*?(?P<file>[\w.-]+\.(?:sh|bash))\b""", re.M)
+MAX_LIBRARY = 256 * 1024
+
+
+def _sh_printers(code: str, lines: list, path: Path | None, depth: int) -> dict[str, tuple[str, str]]:
+    """{function: (json | text, where it is defined)} for the functions that print one kind of
+    output on stdout: this script's, and those of a library it sources from its own folder."""
+    kinds: dict[str, set[str]] = {}
+    where: dict[str, str] = {}
+    for scope, kind in _function_writes(code, lines):
+        kinds.setdefault(scope, set()).add(kind)
+        where.setdefault(scope, "it prints on stdout")
+    for match in SH_SOURCE.finditer(code) if path is not None and not depth else ():
+        library = path.parent / match.group("file")
+        try:
+            if library == path or not library.is_file() or library.stat().st_size > MAX_LIBRARY:
+                continue
+            text = library.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        text = re.sub(r"(?m)^[ \t]*#.*$", "", text)
+        for scope, kind in _function_writes(text, _shell_lines(text)):
+            kinds.setdefault(scope, set()).add(kind)
+            where.setdefault(scope, f"it prints on stdout, in {library.name}")
+    return {name: (found.pop(), where[name]) for name, found in kinds.items() if len(found) == 1}
+
+
+def _function_writes(code: str, lines: list) -> list[tuple[str, str]]:
+    """(function, json | text) for each stdout write inside a function (calls not followed)."""
+    out = []
+    for offset, line, branch, scope in lines:
+        if not scope:
+            continue
+        for match in SH_WORD.finditer(_mask_quotes(line)):
+            word = match.group("word")
+            if word not in ("echo", "printf", "jq", "cat"):
+                continue
+            rest = _sh_segment(line, match.end())
+            before = line[:match.start("word")]
+            tail = line[match.end() + len(rest):].lstrip()
+            if before.count("$(") > before.count(")") or SH_TO_ELSEWHERE.search(rest) or "/dev/null" in rest \
+                    or (tail.startswith("|") and not tail.startswith("||")):
+                continue
+            piped_in = bool(re.search(r"(?<!\|)\|\s*$", before))
+            kind = _sh_write_kind(word, rest, piped_in, code, offset + match.end() + len(rest))
+            if kind in (STDOUT_TEXT, STDOUT_JSON):
+                out.append((scope, kind))
+    return out
 
 
 def _shell_lines(code: str) -> list[tuple[int, str, tuple, str]]:
