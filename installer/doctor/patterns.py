@@ -16,7 +16,8 @@ class LazyPattern:
     __slots__ = ("_pattern", "_flags", "_compiled")
 
     def __init__(self, pattern: str, flags: int = 0) -> None:
-        self._pattern, self._flags, self._compiled = pattern, flags, None
+        self._pattern, self._flags = pattern, flags
+        self._compiled: re.Pattern[str] | None = None
 
     def __getattr__(self, name: str) -> Any:
         if self._compiled is None:

@@ -147,9 +147,9 @@ def analyse(text: str, code: str, language: str, at: Callable[[int], tuple[int, 
         if path is not None and path.suffix:
             from installer.doctor.plugins import syntax_error  # tree-sitter: only for a JavaScript file
 
-            error = syntax_error(path, text.encode("utf-8", "replace"))
-            if error is not None:
-                return flow._replace(syntax_error=("a syntax error", Place(error.line, error.column)))
+            broken = syntax_error(path, text.encode("utf-8", "replace"))
+            if broken is not None:
+                return flow._replace(syntax_error=("a syntax error", Place(broken.line, broken.column)))
         return flow
     return _shell(code, at, common, path)
 
@@ -386,7 +386,7 @@ def _caught_around_calls(tree: ast.Module) -> dict[str, set[str]]:
     for node in ast.walk(tree):
         if not isinstance(node, ast.Try) or not node.handlers:
             continue
-        names = {_name(t) or "*" for handler in node.handlers
+        names = {(_name(t) if t is not None else "") or "*" for handler in node.handlers
                  for t in (handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type])}
         for stmt in node.body:
             for call in ast.walk(stmt):
@@ -753,8 +753,8 @@ def _shell(code: str, at, common: dict, path: Path | None = None, depth: int = 0
             if scope != match.group("fn") and before.count("$(") <= before.count(")") \
                     and not SH_TO_ELSEWHERE.search(rest) and not line[match.end() + len(rest):].lstrip().startswith("|"):
                 order += 1
-                kind, where = printers[match.group("fn")]
-                writes.append(Write(kind, place(offset + match.start("fn")),
+                printed, where = printers[match.group("fn")]
+                writes.append(Write(printed, place(offset + match.start("fn")),
                                     f"{match.group('fn')}{rest.rstrip()[:30]} ({where})", branch, scope, False, order))
         for match in SH_WORD.finditer(masked):
             word = match.group("word")
@@ -881,8 +881,8 @@ def _sh_printers(code: str, lines: list, path: Path | None, depth: int) -> dict[
     for scope, kind in _function_writes(code, lines):
         kinds.setdefault(scope, set()).add(kind)
         where.setdefault(scope, "it prints on stdout")
-    for match in SH_SOURCE.finditer(code) if path is not None and not depth else ():
-        library = path.parent / match.group("file")
+    libraries = [path.parent / m.group("file") for m in SH_SOURCE.finditer(code)] if path is not None and not depth else []
+    for library in libraries:
         try:
             if library == path or not library.is_file() or library.stat().st_size > MAX_LIBRARY:
                 continue

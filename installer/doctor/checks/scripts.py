@@ -98,15 +98,15 @@ def _script(ctx: Context, facts: ScriptFacts, handlers: list[Handler]) -> Iterat
         yield from _wrong_event_name(facts, claude)
         yield from _answers_the_event_ignores(facts, claude)
         for site in facts.legacy_variables:
-            if site.what not in ctx.settings_env:
+            if site.what not in (ctx.settings_env or ()):
                 yield _at("command/input-variable-never-set", facts, site, claude, name=site.what)
         stops = [h for h in claude if h.event in STOP_EVENTS]
         from_env = facts.flow.stop_flag_from_env
         if stops and facts.blocks and (from_env or not facts.reads_stop_hook_active) and facts.delegates is None:
-            site = from_env or facts.blocks[0]
+            at: Site | script_flow.Place = from_env or facts.blocks[0]
             reads = ("reads stop_hook_active from a variable Claude Code never sets (it comes on stdin)" if from_env
                      else "never reads stop_hook_active from its input")
-            yield _at("script/stop-hook-active", facts, site, stops, event=stops[0].event, how=facts.blocks[0].what,
+            yield _at("script/stop-hook-active", facts, at, stops, event=stops[0].event, how=facts.blocks[0].what,
                       reads=reads)
     cursor = [h for h in handlers if h.file.host == "cursor"]
     yield from protocol_findings(
