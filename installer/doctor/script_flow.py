@@ -21,6 +21,7 @@ reported: the rules built on this module must not cry wolf.
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 import shlex
 import sys
@@ -339,7 +340,7 @@ def _python(tree: ast.Module, common: dict) -> Flow:
                      bool(flagged))
 
     walk(tree.body, (), "", False)
-    for node in ast.walk(tree):
+    for node in _nodes(tree):
         for field, value_node, at_node in _py_fields(node):
             if field == "decision" and isinstance(node, ast.Dict) and not {
                     k.value for k in node.keys if isinstance(k, ast.Constant)} & PY_ANSWER_KEYS:
@@ -357,7 +358,7 @@ def _python(tree: ast.Module, common: dict) -> Flow:
                     new_objects.append((place(at_node), [k.arg for k in target.keywords if k.arg], False))
                 elif _is_string(target):
                     string_inputs.append(place(at_node))
-    called = frozenset(node.func.id if isinstance(node.func, ast.Name) else node.func.attr for node in ast.walk(tree)
+    called = frozenset(node.func.id if isinstance(node.func, ast.Name) else node.func.attr for node in _nodes(tree)
                        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)))
     return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads) or _reads_through_calls(tree, reads),
                 values=tuple(values), called=called,
@@ -373,7 +374,7 @@ DEBUG_FLAG = lazy(r"(?i)debug|verbose|trace")
 def _exit_through(tree: ast.Module) -> set[str]:
     """The functions whose return value is the exit status: sys.exit(main()), raise SystemExit(main())."""
     out = set()
-    for node in ast.walk(tree):
+    for node in _nodes(tree):
         if isinstance(node, ast.Call) and _name(node.func) in EXIT_CALLS | {"SystemExit"} and node.args \
                 and isinstance(node.args[0], ast.Call) and isinstance(node.args[0].func, ast.Name):
             out.add(node.args[0].func.id)
@@ -383,7 +384,7 @@ def _exit_through(tree: ast.Module) -> set[str]:
 def _caught_around_calls(tree: ast.Module) -> dict[str, set[str]]:
     """{function: the exceptions a try around a call of it catches} ("*" for a bare except)."""
     out: dict[str, set[str]] = {}
-    for node in ast.walk(tree):
+    for node in _nodes(tree):
         if not isinstance(node, ast.Try) or not node.handlers:
             continue
         names = {(_name(t) if t is not None else "") or "*" for handler in node.handlers
@@ -397,6 +398,15 @@ def _caught_around_calls(tree: ast.Module) -> dict[str, set[str]]:
 
 def _caught(caught: set[str], name: str) -> bool:
     return bool(caught & {"*", "Exception", "BaseException", name})
+
+
+def _nodes(tree: ast.Module) -> list[ast.AST]:
+    """Every node of the tree, listed once per tree (the readers below each go over all of them)."""
+    listed = getattr(tree, "_hookwright_nodes", None)
+    if listed is None:
+        listed = list(ast.walk(tree))
+        setattr(tree, "_hookwright_nodes", listed)
+    return listed
 
 
 def _second_reads(reads: list) -> tuple[Place, ...]:
@@ -413,11 +423,11 @@ def _reads_through_calls(tree: ast.Module, reads: list) -> tuple[Place, ...]:
     """Functions that read stdin, called twice between them (`def tool_name(): return
     json.load(sys.stdin)[...]` next to `def tool_input(): ...`): the second call gets nothing."""
     readers = {scope: place for place, _, scope, _ in reversed(reads) if scope}
-    calls = sorted((node.lineno, node.col_offset + 1) for node in ast.walk(tree)
+    calls = sorted((node.lineno, node.col_offset + 1) for node in _nodes(tree)
                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in readers)
     direct = sum(1 for _, _, scope, _ in reads if not scope)
     if readers and len(calls) + direct >= 2 and calls:
-        last = next(node.func.id for node in ast.walk(tree) if isinstance(node, ast.Call)
+        last = next(node.func.id for node in _nodes(tree) if isinstance(node, ast.Call)
                     and isinstance(node.func, ast.Name) and (node.lineno, node.col_offset + 1) == calls[-1])
         return (readers[last],)
     return ()
@@ -512,11 +522,11 @@ def _stdout_loggers(tree: ast.Module) -> set[str]:
         (_name(node.func) == "logging.basicConfig" and any(k.arg == "stream" and _name(k.value) == "sys.stdout"
                                                            for k in node.keywords))
         or (_name(node.func) in ("logging.StreamHandler", "StreamHandler") and node.args
-            and _name(node.args[0]) == "sys.stdout")) for node in ast.walk(tree))
+            and _name(node.args[0]) == "sys.stdout")) for node in _nodes(tree))
     if not to_stdout:
         return set()
     loggers = {"logging"}
-    for node in ast.walk(tree):
+    for node in _nodes(tree):
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
                 and _name(node.value.func) in ("logging.getLogger", "getLogger"):
             loggers |= {t.id for t in node.targets if isinstance(t, ast.Name)}
@@ -602,7 +612,7 @@ class _PyStrings:
     def __init__(self, tree: ast.Module) -> None:
         self.assigned: dict[str, list[ast.AST]] = {}
         self.unpacked: dict[str, list[tuple[str, int]]] = {}
-        for node in ast.walk(tree):
+        for node in _nodes(tree):
             if isinstance(node, ast.Assign):
                 for target in node.targets:
                     if isinstance(target, ast.Name):
@@ -621,7 +631,7 @@ class _PyStrings:
         # a parameter: the arguments its function's calls give it
         self.parameters: dict[str, list[tuple[str, int]]] = {}
         self.calls: dict[str, list[ast.Call]] = {}
-        for node in ast.walk(tree):
+        for node in _nodes(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 for index, arg in enumerate(node.args.args):
                     self.parameters.setdefault(arg.arg, []).append((node.name, index))
@@ -971,13 +981,26 @@ def _shell_lines(code: str) -> list[tuple[int, str, tuple, str]]:
 
 
 def _next_lines(lines: list, offset: int, count: int) -> str:
-    after = [text for start, text, _, _ in lines if start > offset]
-    return "\n".join(t.strip() for t in after[:count])
+    index = bisect.bisect_right(_starts(lines), offset)
+    return "\n".join(text.strip() for _, text, _, _ in lines[index:index + count])
 
 
 def _prev_line(lines: list, offset: int) -> str:
-    before = [text for start, text, _, _ in lines if start < offset]
-    return before[-1] if before else ""
+    index = bisect.bisect_left(_starts(lines), offset)
+    return lines[index - 1][1] if index else ""
+
+
+_STARTS: dict[int, tuple[list, list[int]]] = {}
+
+
+def _starts(lines: list) -> list[int]:
+    """The lines' offsets, for bisect (computed once per list of lines)."""
+    cached = _STARTS.get(id(lines))
+    if cached is None or cached[0] is not lines:
+        _STARTS.clear()
+        cached = (lines, [start for start, _, _, _ in lines])
+        _STARTS[id(lines)] = cached
+    return cached[1]
 
 
 def _sh_message(same_line: str, previous: str) -> str:
