@@ -76,8 +76,24 @@ def _related(handlers: list[Handler]) -> list[dict]:
 def _at(rule_id: str, facts: ScriptFacts, site: Site | script_flow.Place, handlers: list[Handler],
         **params) -> Finding:
     rule = rule_by_id(rule_id)
-    return Finding(rule.id, rule.severity, str(facts.path), site.line, site.column, rule.message.format(**params),
-                   rule.hint.format(**params), _related(handlers))
+    return Finding(rule.id, rule.severity, str(facts.path), site.line, site.column,
+                   rule.message.format(**params) + _run_by(handlers), rule.hint.format(**params), _related(handlers))
+
+
+def _run_by(handlers: list[Handler]) -> str:
+    """Which config entry runs the script, for the message: ` (run by the PreToolUse hook at
+    .claude/settings.json:12)`."""
+    if not handlers:
+        return ""
+    handler = handlers[0]
+    line, _ = handler.file.position(handler.keys + ("command",))
+    path = handler.file.path
+    try:
+        shown = path.relative_to(handler.file.project).as_posix() if handler.file.project else path.name
+    except ValueError:
+        shown = str(path)
+    more = f" and {len(handlers) - 1} more" if len(handlers) > 1 else ""
+    return f" (run by the {handler.event} hook at {shown}:{line}{more})"
 
 
 def _script(ctx: Context, facts: ScriptFacts, handlers: list[Handler]) -> Iterator[Finding]:
