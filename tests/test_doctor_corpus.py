@@ -287,8 +287,13 @@ def test_what_the_protocol_rules_find_in_the_configs(corpus):
 
 
 EXPECTED_PROTOCOL_FINDINGS = {
-    # bash -c '... echo "BLOCKED: find on /mnt/c paths forbidden ..." >&2; exit 1': the find runs
-    "script/exit-1-fails-open": {"masharratt__claude-flow-novice__.claude__settings.json": 1},
+    # exit 1 after a refusal on stderr, in gates with no other way to refuse: the call runs
+    # (bash -c '... "BLOCKED: find on /mnt/c paths forbidden ..." >&2; exit 1'; "[Hook] BLOCKED: Dev
+    # server must run in tmux ..." four lines above; "WARNING: You are on the main branch. Switch to a
+    # feature branch before committing." >&2; exit 1)
+    "script/exit-1-fails-open": {"RohiRIK__claude-code-config__settings.json": 2,
+                                 "masharratt__claude-flow-novice__.claude__settings.json": 1,
+                                 "shawn-sandy__claude-settings-backup__settings.json": 2},
     # jq '.tool_output.output' on PostToolUse: Cursor's field name; Claude Code sends tool_response
     "script/input-field-never-sent": {"RohiRIK__claude-code-config__settings.json": 1},
     # echo '{"hookSpecificOutput": {"hookEventName": "PreCompact", "additionalContext": ...}}': PreCompact

@@ -34,6 +34,8 @@ INTERPRETER = {".py": sys.executable, ".sh": "bash", ".js": "node"}
 
 def payload(event: str, **extra) -> dict:
     body = {"session_id": "t", "transcript_path": "/dev/null", "cwd": "/tmp", "hook_event_name": event}
+    if event == "UserPromptSubmit":
+        body["prompt"] = "my password is hunter2"
     if event in ("PreToolUse", "PostToolUse", "PermissionRequest", "PostToolUseFailure"):
         body.update(tool_name="Bash", tool_input={"command": "rm -rf /", "description": "d", "timeout": 1000})
     if event == "PostToolUse":
@@ -379,6 +381,22 @@ CASES = [
      JS + "const updatedInput = { ...data.tool_input, command: data.tool_input.command + ' -q' };\n"
           "console.log(JSON.stringify({hookSpecificOutput: {hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput}}));\n",
      lambda r: "timeout" not in r.updated_input, lambda r: r.updated_input["timeout"] == 1000),
+    ("script/text-before-json", "PreToolUse", "arm.sh",  # the answer in a one-line case arm
+     SH + 'INPUT=$(cat)\necho "inspecting"\ncase "$INPUT" in\n  *rm*) ' + DENY_SH + ' ;;\nesac\n',
+     SH + 'INPUT=$(cat)\necho "inspecting" >&2\ncase "$INPUT" in\n  *rm*) ' + DENY_SH + ' ;;\nesac\n',
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/exit-1-fails-open", "PreToolUse", "ci.py",  # no refusal word, but the gate's only way to refuse
+     PY + 'if "rm -rf" in data["tool_input"]["command"]:\n    print("rm -rf must go through review", file=sys.stderr)\n'
+          '    sys.exit(1)\n',
+     PY + 'if "rm -rf" in data["tool_input"]["command"]:\n    print("rm -rf must go through review", file=sys.stderr)\n'
+          '    sys.exit(2)\n',
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/input-field-never-sent", "UserPromptSubmit", "typo.sh",  # a name no event sends
+     SH + 'INPUT=$(cat)\nTEXT=$(echo "$INPUT" | jq -r \'.user_prompt // empty\')\n'
+          'case "$TEXT" in *password*) echo "no secrets in prompts" >&2; exit 2;; esac\n',
+     SH + 'INPUT=$(cat)\nTEXT=$(echo "$INPUT" | jq -r \'.prompt // empty\')\n'
+          'case "$TEXT" in *password*) echo "no secrets in prompts" >&2; exit 2;; esac\n',
+     lambda r: r.decision is None, lambda r: r.decision == "block"),
     ("script/does-not-parse", "PreToolUse", "typo.py",
      PY + 'if "rm -rf" in data["tool_input"]["command"]\n    print("no rm", file=sys.stderr)\n    sys.exit(2)\n',
      PY + 'if "rm -rf" in data["tool_input"]["command"]:\n    print("no rm", file=sys.stderr)\n    sys.exit(2)\n',
@@ -480,6 +498,10 @@ def test_exit_2_on_an_event_that_blocks_is_not_reported(tmp_path):
 def test_an_exit_1_that_does_not_refuse_is_not_reported(tmp_path):
     script = SH + 'command -v jq >/dev/null || { echo "jq is not installed" >&2; exit 1; }\n'
     assert not findings(tmp_path, "jq.sh", script, "PreToolUse", "script/exit-1-fails-open")
+    # in a gate that refuses with exit 2, an exit 1 beside it that does not say it refuses is an error path
+    other = SH + 'INPUT=$(cat)\n[ -d .git ] || { echo "run me in the repository" >&2; exit 1; }\n' \
+        'echo "$INPUT" | grep -q "rm -rf" && { echo "BLOCKED: rm -rf" >&2; exit 2; }\nexit 0\n'
+    assert not findings(tmp_path / "other", "gate.sh", other, "PreToolUse", "script/exit-1-fails-open")
 
 
 def test_a_post_tool_use_hook_waiting_for_a_failure_is_reported(tmp_path):

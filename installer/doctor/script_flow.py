@@ -81,6 +81,9 @@ class Value(NamedTuple):
     via: str  # "" for a literal, else the variable or table it came through
 
 
+# what an error says (a missing tool, a bad input): an exit near such words is not a refusal
+FAILURE_WORDS = lazy(r"(?i)\b(?:not (?:installed|found)|missing|requires?|failed|cannot|can't|could not|unable|"
+                     r"error|usage|invalid (?:json|input)|no such|timed? ?out|unexpected)\b")
 ANSWER_NEAR = lazy(r"\breason\b|hookSpecificOutput|stopReason|systemMessage")
 
 
@@ -758,6 +761,9 @@ def _shell(code: str, at, common: dict, path: Path | None = None, depth: int = 0
                        r"""(?![\w=(-])""") if printers else None
     for offset, line, branch, scope in lines:
         masked = _mask_quotes(line)
+        arm = CASE_ARM.match(masked)
+        if arm:  # `pattern) command ;;`: the command after the pattern starts the line
+            masked = " " * arm.end() + masked[arm.end():]
         for match in calls.finditer(masked) if calls else ():  # a function that prints text on stdout
             before, rest = masked[:match.start("fn")], _sh_segment(line, match.end())
             if scope != match.group("fn") and before.count("$(") <= before.count(")") \
@@ -879,7 +885,8 @@ def _sh_segment(line: str, start: int) -> str:
     return line[start:]
 
 
-SH_SOURCE = re.compile(r"""(?:^|[;&|]|\bthen)[ \t]*(?:source|\.)[ \t]+[^\n;&|]*?(?P<file>[\w.-]+\.(?:sh|bash))\b""", re.M)
+CASE_ARM = lazy(r"""^\s*\(?[^\s()|;&]+(?:\s*\|\s*[^\s()|;&]+)*\)(?=\s)""")
+SH_SOURCE = lazy(r"""(?:^|[;&|]|\bthen)[ \t]*(?:source|\.)[ \t]+[^\n;&|]*?(?P<file>[\w.-]+\.(?:sh|bash))\b""", re.M)
 MAX_LIBRARY = 256 * 1024
 
 

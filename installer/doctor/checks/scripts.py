@@ -155,7 +155,8 @@ def protocol_findings(facts: ScriptFacts, claude_events: list[str], cursor_event
         yield from _cursor_answer(facts, cursor_events, report)
         if not fail_closed and all((row := cursor_protocol.protocol(e)) is not None and row.blocks
                                    for e in cursor_events):
-            for exit_ in _refusals_that_fail_open(facts.flow):
+            refuses = any(s.what == "exit 2" for s in facts.blocks) or "permission" in {s.what for s in facts.output_keys}
+            for exit_ in _refusals_that_fail_open(facts.flow, refuses):
                 yield _fails_open(exit_, "Cursor", "action", report)
     if not facts.reads_event_name and facts.delegates is None:
         yield from _fields_never_sent(facts, claude_events, cursor_events, report)
@@ -164,6 +165,15 @@ def protocol_findings(facts: ScriptFacts, claude_events: list[str], cursor_event
 CLAUDE_SENDS = {event: claude_protocol.COMMON_INPUT | row.sends for event, row in claude_protocol.PROTOCOL.items()}
 CURSOR_SENDS = {event: row.stdin_fields for event, row in cursor_protocol.PROTOCOL.items()}
 INPUT_FIELDS = frozenset().union(*CLAUDE_SENDS.values(), *CURSOR_SENDS.values())
+
+
+def _meant(field: str, sent: frozenset[str]) -> str | None:
+    """The field the event sends that an unknown name seems meant for (user_prompt: prompt)."""
+    import difflib
+
+    close = difflib.get_close_matches(field, sorted(sent), n=1, cutoff=0.8)
+    inside = [name for name in sorted(sent, key=len, reverse=True) if len(name) > 3 and name in field]
+    return close[0] if close else (inside[0] if inside else None)
 
 
 def _fields_never_sent(facts: ScriptFacts, claude_events: list[str], cursor_events: list[str],
@@ -175,13 +185,18 @@ def _fields_never_sent(facts: ScriptFacts, claude_events: list[str], cursor_even
             or not (set(cursor_events) <= set(CURSOR_SENDS)):
         return  # an event this table does not know: no judgement
     events = " and ".join(claude_events + cursor_events)
+    read = {field for field, _ in facts.flow.input_reads}
     for field, place in facts.flow.input_reads:
+        meant = _meant(field, sent)
+        if field not in INPUT_FIELDS and meant and meant not in read:  # a name no event sends: a typo?
+            yield report("script/input-field-never-sent", place, field=field, event=events,
+                         senders=f"no event does: did you mean {meant}?")
         if field in INPUT_FIELDS and field not in sent:
             same, other = (CLAUDE_SENDS, CURSOR_SENDS) if claude_events else (CURSOR_SENDS, CLAUDE_SENDS)
             senders = sorted(e for e, fields in same.items() if field in fields) or sorted(
                 f"{'Cursor' if claude_events else 'Claude Code'}'s {e}" for e, fields in other.items() if field in fields)
             yield report("script/input-field-never-sent", place, field=field, event=events,
-                         senders=", ".join(senders[:4]) + (" ..." if len(senders) > 4 else ""))
+                         senders="it comes with " + ", ".join(senders[:4]) + (" ..." if len(senders) > 4 else ""))
 
 
 def _flow(facts: ScriptFacts, report, tools: frozenset[str] | None = None) -> Iterator[Finding]:
@@ -215,8 +230,8 @@ def _protocol(facts: ScriptFacts, events: list[str], report) -> Iterator[Finding
     """The script's exits, decisions and continue:false against what its events read."""
     rows = {event: claude_protocol.protocol(event) for event in events}
     flow = facts.flow
-    yield from _exits(flow, rows, report)
     refuses = bool(facts.denies) or any(s.what in ("exit 2", "decision: block") for s in facts.blocks)
+    yield from _exits(flow, rows, report, refuses or bool(facts.answers))
     if flow.continue_false and not refuses:
         event = next((e for e in events if rows[e].continue_false != claude_protocol.STOPS), None)
         if event:
@@ -254,26 +269,31 @@ def _fields_the_events_ignore(facts: ScriptFacts, rows: dict, report) -> Iterato
                          readers=", ".join(readers[:4]) + (", ..." if len(readers) > 4 else "") or "no event")
 
 
-def _exits(flow: script_flow.Flow, rows: dict, report) -> Iterator[Finding]:
+def _exits(flow: script_flow.Flow, rows: dict, report, refuses_otherwise: bool = True) -> Iterator[Finding]:
     blocking = [e for e, row in rows.items() if row.exit_2 == claude_protocol.BLOCKS]
     for exit_ in flow.exits:
         if exit_.status == 2:
             yield from _exit_two(exit_, rows, bool(script_flow.REFUSAL.search(exit_.message)), flow, report)
     if blocking and len(blocking) == len(rows):
         action = "tool call" if rows[blocking[0]].tool_event else "action"
-        for exit_ in _refusals_that_fail_open(flow):
+        for exit_ in _refusals_that_fail_open(flow, refuses_otherwise):
             yield _fails_open(exit_, "Claude Code", action, report)
 
 
 def _fails_open(exit_: script_flow.Exit, host: str, action: str, report) -> Finding:
+    shows_status = re.search(rf"\b{exit_.status}\b", exit_.how) is not None
     return report("script/exit-1-fails-open", exit_.at, how=f"`{exit_.how}`", said=_said(exit_.message),
-                  status=exit_.status, host=host, action=action)
+                  status="" if shows_status else f", which exits {exit_.status}", host=host, action=action)
 
 
-def _refusals_that_fail_open(flow: script_flow.Flow) -> list[script_flow.Exit]:
-    """Exits other than 0 and 2 that say they refuse, with no JSON answer printed just before."""
+def _refusals_that_fail_open(flow: script_flow.Flow, refuses_otherwise: bool = True) -> list[script_flow.Exit]:
+    """Exits other than 0 and 2, with no JSON answer printed just before, that say they refuse; or,
+    in a script with no other way to refuse, that say anything but an error (`npm publish must go
+    through CI`, not `jq is not installed`)."""
     answered = {w.at.line for w in flow.writes if w.kind == script_flow.STDOUT_JSON}
-    return [e for e in flow.exits if e.status not in (0, 2, None) and script_flow.REFUSAL.search(e.message)
+    return [e for e in flow.exits if e.status not in (0, 2, None) and e.message
+            and (script_flow.REFUSAL.search(e.message) or (
+                not refuses_otherwise and not script_flow.FAILURE_WORDS.search(e.message)))
             and not any(e.at.line - 4 <= line <= e.at.line for line in answered)]
 
 
