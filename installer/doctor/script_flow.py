@@ -144,8 +144,7 @@ def analyse(text: str, code: str, language: str, at: Callable[[int], tuple[int, 
                                                 where))
         except (ValueError, RecursionError, MemoryError):
             return Flow(**common)
-        _SOURCE[0] = text
-        return _python(tree, common)
+        return _python(tree, text, common)
     if language == "javascript":
         flow = _javascript(code, at, common)
         if path is not None and path.suffix:
@@ -282,8 +281,8 @@ def _name(node: ast.AST) -> str:
     return ""
 
 
-def _python(tree: ast.Module, common: dict) -> Flow:
-    strings = _PyStrings(tree)
+def _python(tree: ast.Module, text: str, common: dict) -> Flow:
+    strings = _PyStrings(tree, text)
     loggers = _stdout_loggers(tree)
     writes, exits, reads, values, new_objects, string_inputs = [], [], [], [], [], []
     order = 0
@@ -303,7 +302,6 @@ def _python(tree: ast.Module, common: dict) -> Flow:
                 exits.append(Exit(status, f"return {_brief(stmt.value)} from {scope}() (the exit status)",
                                   message or _stderr_before(body, index, strings), place(stmt)))
             after = body[index + 1:]
-            ends = _ends_before_next_write(after)
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 walk(stmt.body, (), stmt.name, False)
                 continue
@@ -316,7 +314,7 @@ def _python(tree: ast.Module, common: dict) -> Flow:
                 write = _py_write(call, name, strings, loggers)
                 if write is not None and not (debug and write[0] == STDOUT_TEXT):
                     kind, what = write
-                    writes.append(Write(kind, place(call), what, branch, scope, ends, order,
+                    writes.append(Write(kind, place(call), what, branch, scope, _ends_before_next_write(after), order,
                                         # (a return from a function whose result is the exit status ends it all)
                                         _ends_before_next_write(after, process=scope not in exit_through)))
                 if name in EXIT_CALLS:
@@ -426,13 +424,11 @@ def _reads_through_calls(tree: ast.Module, reads: list) -> tuple[Place, ...]:
     """Functions that read stdin, called twice between them (`def tool_name(): return
     json.load(sys.stdin)[...]` next to `def tool_input(): ...`): the second call gets nothing."""
     readers = {scope: place for place, _, scope, _ in reversed(reads) if scope}
-    calls = sorted((node.lineno, node.col_offset + 1) for node in _nodes(tree)
+    calls = sorted(((node.lineno, node.col_offset), node.func.id) for node in _nodes(tree)
                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in readers)
     direct = sum(1 for _, _, scope, _ in reads if not scope)
-    if readers and len(calls) + direct >= 2 and calls:
-        last = next(node.func.id for node in _nodes(tree) if isinstance(node, ast.Call)
-                    and isinstance(node.func, ast.Name) and (node.lineno, node.col_offset + 1) == calls[-1])
-        return (readers[last],)
+    if calls and len(calls) + direct >= 2:
+        return (readers[calls[-1][1]],)
     return ()
 
 
@@ -477,16 +473,6 @@ def _calls(stmt: ast.stmt):
         roots = [stmt]
     calls = [n for root in roots for n in ast.walk(root) if isinstance(n, ast.Call)]
     return sorted(calls, key=lambda n: (n.lineno, n.col_offset))
-
-
-_SOURCE: list[str] = [""]  # the text being read (set by _python)
-
-
-def _source(node: ast.AST, limit: int = 50) -> str:
-    """The code of a node as written (cut at `limit`)."""
-    text = ast.get_source_segment(_SOURCE[0], node) or ast.unparse(node)
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _brief(node: ast.AST) -> str:
@@ -562,7 +548,7 @@ def _py_write(call: ast.Call, name: str, strings: "_PyStrings | None",
     kind = strings.kind(arg)
     if kind is None:
         return None
-    return kind, _source(call)
+    return kind, strings.source(call)
 
 
 def _py_status(arg: ast.AST | None, strings: "_PyStrings") -> tuple[int | None, str]:
@@ -612,7 +598,8 @@ def _py_fields(node: ast.AST):
 class _PyStrings:
     """The module's simple assignments, to follow a name to the literal(s) it holds."""
 
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, code: str) -> None:
+        self.code = code  # the script as written, to quote it
         self.assigned: dict[str, list[ast.AST]] = {}
         self.unpacked: dict[str, list[tuple[str, int]]] = {}
         for node in _nodes(tree):
@@ -663,6 +650,11 @@ class _PyStrings:
             self.assigned.setdefault(target.elts[1].id, []).append(table)
         elif iterable.func.attr == "values" and isinstance(target, ast.Name):
             self.assigned.setdefault(target.id, []).append(table)
+
+    def source(self, node: ast.AST, limit: int = 50) -> str:
+        """The code of a node as written (cut at `limit`)."""
+        written = " ".join((ast.get_source_segment(self.code, node) or ast.unparse(node)).split())
+        return written if len(written) <= limit else written[:limit - 3] + "..."
 
     def resolve(self, node: ast.AST | None) -> ast.AST | None:
         """A name assigned exactly once, to what it was assigned."""
@@ -740,6 +732,8 @@ SH_WORD = lazy(r"""(?:^|(?<=[;&|({`]|\n)|(?<=\$\()|(?<=\bthen)|(?<=\bdo)|(?<=\be
                      r"""(?:(?:[A-Za-z_]\w*=\S*|!)[ \t]+)*(?P<word>echo|printf|jq|cat|tee|read|exit|set)\b""")
 SH_OPEN = lazy(r"""^\s*(?:if|case)\b|(?:^|[;&|]\s*)(?:if)\b""")
 SH_FUNCTION = lazy(r"""^\s*(?:function\s+)?(?P<name>[A-Za-z_][\w-]*)\s*\(\s*\)\s*\{?|^\s*function\s+(?P<name2>[A-Za-z_][\w-]*)""")
+SH_WRITERS = ("echo", "printf", "jq", "cat", "tee")
+SH_PIPED_IN = lazy(r"(?<!\|)\|\s*(?:[{(]\s*)?(?:[A-Za-z_]\w*=\S*\s+)*$")  # the command reads a pipe
 SH_TO_ELSEWHERE = lazy(r""">&\s*2|\d?>\s*\S|&>""")
 SH_VALUE = lazy(r"""(?P<field>permissionDecision|decision|behavior|permission)\\?["']?\s*:\s*"""
                       r"""(?:\\?["'](?P<lit>[A-Za-z_]+)\\?["']|\\?"?\$\{?(?P<var>[A-Za-z_]\w*)\}?\\?"?)""")
@@ -753,6 +747,7 @@ def _shell(code: str, at, common: dict, path: Path | None = None, depth: int = 0
         return Place(*at(offset))
 
     lines = _shell_lines(code)
+    starts = [start for start, _, _, _ in lines]
     writes, exits, reads = [], [], []
     trace = None
     order = 0
@@ -778,24 +773,21 @@ def _shell(code: str, at, common: dict, path: Path | None = None, depth: int = 0
             start = offset + match.start("word")
             order += 1
             before = line[:match.start("word")]
-            captured = before.count("$(") > before.count(")") or before.count("`") % 2 == 1
-            piped_in = bool(re.search(r"(?<!\|)\|\s*(?:[{(]\s*)?(?:[A-Za-z_]\w*=\S*\s+)*$", before))
+            piped_in = bool(SH_PIPED_IN.search(before))
             tail = line[match.end() + len(rest):]
-            piped_out = tail.lstrip().startswith("|") and not tail.lstrip().startswith("||")
-            redirected = bool(SH_TO_ELSEWHERE.search(rest)) or "/dev/null" in rest
-            after = tail + "\n" + _next_lines(lines, offset, 2)
-            ends = bool(re.match(r"\s*(?:;|&&|\n)\s*(?:exit|return)\b", after))
             if word == "set" and re.search(r"(?:^|\s)-\w*x|-o\s+xtrace", rest):
                 trace = trace or place(start)
             elif word == "exit":
                 status = re.match(r"\s*(\d+)", rest)
                 exits.append(Exit(int(status.group(1)) if status else 0, f"exit{rest.rstrip()[:20]}",
-                                  _sh_message(line[:match.start("word")], _prev_line(lines, offset)), place(start)))
-            elif word in ("echo", "printf", "jq", "cat", "tee") and not captured and not piped_out and not redirected:
-                kind = _sh_write_kind(word, rest, piped_in, code, offset + match.end() + len(rest))
+                                  _sh_message(line[:match.start("word")], _prev_line(lines, starts, offset)), place(start)))
+            elif word in SH_WRITERS:
+                kind = _sh_stdout_kind(word, rest, before, tail, code, offset + match.end() + len(rest))
                 debug = DEBUG_FLAG.search(before) or any(arm == 0 and DEBUG_FLAG.search(_line_at(code, frame))
                                                          for frame, arm in branch)
                 if kind and not (debug and kind == STDOUT_TEXT):
+                    after = tail + "\n" + _next_lines(lines, starts, offset, 2)
+                    ends = bool(re.match(r"\s*(?:;|&&|\n)\s*(?:exit|return)\b", after))
                     writes.append(Write(kind, place(start), f"{word}{rest.rstrip()[:40]}", branch, scope, ends, order))
             if word in ("cat", "jq", "read") and not piped_in and not re.search(r"<", rest) and _sh_reads_stdin(word, rest):
                 if not (word == "read" and re.search(r"\bwhile\s+(?:IFS=\S*\s+)?$", before)):
@@ -921,19 +913,24 @@ def _function_writes(code: str, lines: list) -> list[tuple[str, str]]:
             continue
         for match in SH_WORD.finditer(_mask_quotes(line)):
             word = match.group("word")
-            if word not in ("echo", "printf", "jq", "cat"):
+            if word not in SH_WRITERS:
                 continue
             rest = _sh_segment(line, match.end())
-            before = line[:match.start("word")]
-            tail = line[match.end() + len(rest):].lstrip()
-            if before.count("$(") > before.count(")") or SH_TO_ELSEWHERE.search(rest) or "/dev/null" in rest \
-                    or (tail.startswith("|") and not tail.startswith("||")):
-                continue
-            piped_in = bool(re.search(r"(?<!\|)\|\s*$", before))
-            kind = _sh_write_kind(word, rest, piped_in, code, offset + match.end() + len(rest))
+            kind = _sh_stdout_kind(word, rest, line[:match.start("word")], line[match.end() + len(rest):], code,
+                                   offset + match.end() + len(rest))
             if kind in (STDOUT_TEXT, STDOUT_JSON):
                 out.append((scope, kind))
     return out
+
+
+def _sh_stdout_kind(word: str, rest: str, before: str, tail: str, code: str, end: int) -> str | None:
+    """What an echo, printf, jq, cat or tee writes on the hook's stdout (json, text, its input),
+    or None: captured by $(...), redirected, piped on, or not known."""
+    captured = before.count("$(") > before.count(")") or before.count("`") % 2 == 1
+    piped_out = tail.lstrip().startswith("|") and not tail.lstrip().startswith("||")
+    if captured or piped_out or SH_TO_ELSEWHERE.search(rest) or "/dev/null" in rest:
+        return None
+    return _sh_write_kind(word, rest, bool(SH_PIPED_IN.search(before)), code, end)
 
 
 def _shell_lines(code: str) -> list[tuple[int, str, tuple, str]]:
@@ -987,27 +984,14 @@ def _shell_lines(code: str) -> list[tuple[int, str, tuple, str]]:
     return out
 
 
-def _next_lines(lines: list, offset: int, count: int) -> str:
-    index = bisect.bisect_right(_starts(lines), offset)
+def _next_lines(lines: list, starts: list[int], offset: int, count: int) -> str:
+    index = bisect.bisect_right(starts, offset)
     return "\n".join(text.strip() for _, text, _, _ in lines[index:index + count])
 
 
-def _prev_line(lines: list, offset: int) -> str:
-    index = bisect.bisect_left(_starts(lines), offset)
+def _prev_line(lines: list, starts: list[int], offset: int) -> str:
+    index = bisect.bisect_left(starts, offset)
     return lines[index - 1][1] if index else ""
-
-
-_STARTS: dict[int, tuple[list, list[int]]] = {}
-
-
-def _starts(lines: list) -> list[int]:
-    """The lines' offsets, for bisect (computed once per list of lines)."""
-    cached = _STARTS.get(id(lines))
-    if cached is None or cached[0] is not lines:
-        _STARTS.clear()
-        cached = (lines, [start for start, _, _, _ in lines])
-        _STARTS[id(lines)] = cached
-    return cached[1]
 
 
 def _sh_message(same_line: str, previous: str) -> str:
@@ -1118,9 +1102,9 @@ def _javascript(code: str, at, common: dict) -> Flow:
         return Place(*at(offset))
 
     blocks = _js_blocks(code)
-    tries = [m.end() - 1 for m in JS_TRY.finditer(code)]
+    tries = [(m.end() - 1, _close(code, m.end() - 1)) for m in JS_TRY.finditer(code)]
     writes, exits, reads = [], [], []
-    for order, match in enumerate(JS_WRITE.finditer(code)):
+    for match in JS_WRITE.finditer(code):
         argument = _balanced(code, match.end())
         kind = _js_kind(argument.strip(), code)
         if kind is None:
@@ -1138,9 +1122,8 @@ def _javascript(code: str, at, common: dict) -> Flow:
     for match in JS_EXIT.finditer(code):
         if match.group("error"):
             function = blocks(match.start())[1]
-            try_bodies = [code[start:_close(code, start)] for start in tries]
-            guarded = any(start < match.start() < _close(code, start) for start in tries) or bool(
-                function and any(re.search(rf"(?<![\w$.]){re.escape(function)}\s*\(", body) for body in try_bodies))
+            guarded = any(start < match.start() < end for start, end in tries) or bool(function and any(
+                re.search(rf"(?<![\w$.]){re.escape(function)}\s*\(", code[start:end]) for start, end in tries))
             if not guarded:
                 exits.append(Exit(1, f"throw {match.group('error')}(...)", (match.group("msg") or "").strip("`'\""),
                                   place(match.start())))

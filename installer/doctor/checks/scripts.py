@@ -342,12 +342,11 @@ def _decision_values(flow: script_flow.Flow, rows: dict, report) -> Iterator[Fin
         if not accepted or any(a is None for a in accepted) or any(value.value in a for a in accepted):
             continue  # an event that does not read the field at all has rules of its own
         seen.add((value.field, value.value))
-        event = next(iter(rows))
+        allowed = sorted(accepted[0])
+        quoted = ", ".join(json.dumps(v) for v in allowed)
         yield report("script/invalid-decision-value", value.at, field=value.field, value=value.value,
                      via=f" (through {value.via})" if value.via else "", event=" and ".join(rows),
-                     accepted=", ".join(json.dumps(v) for v in sorted(accepted_of(rows[event]))),
-                     answer=("one of " if len(accepted_of(rows[event])) > 1 else "")
-                     + ", ".join(json.dumps(v) for v in sorted(accepted_of(rows[event]))))
+                     accepted=quoted, answer=("one of " if len(allowed) > 1 else "") + quoted)
 
 
 def _tools_reached(handlers: list[Handler]) -> frozenset[str]:
