@@ -130,7 +130,7 @@ def load_pack_file(manifest: Path) -> Pack:
     except tomllib.TOMLDecodeError as err:
         raise HookwrightError(f"invalid TOML: {err}", path=manifest,
                               line=getattr(err, "lineno", None), column=getattr(err, "colno", None)) from None
-    errors = sorted(resources.validator("pack.schema.json").iter_errors(raw),
+    errors = sorted(resources.schema_errors("pack.schema.json", raw),
                     key=lambda e: [str(p) for p in e.instance_path])
     if errors:
         first = errors[0]

@@ -34,6 +34,19 @@ def schema(name: str) -> dict:
     return json.loads((data_root() / "schemas" / name).read_text(encoding="utf-8"))
 
 
+def schema_errors(name: str, data: Any) -> list:
+    """jsonschema-rs's errors for `data` against schemas/<name>, without loading jsonschema-rs
+    when the data is valid (the common case, told apart by installer/valid.py)."""
+    from installer import valid
+
+    try:
+        if valid.valid(schema(name), data):
+            return []
+    except valid.Unsure:
+        pass
+    return list(validator(name).iter_errors(data))
+
+
 @cache
 def validator(name: str) -> Any:
     """The compiled validator of schemas/<name> (its `$schema` picks the draft). jsonschema-rs:

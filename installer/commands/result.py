@@ -4,7 +4,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from installer import state
 from installer.errors import ExitCode
 
 if TYPE_CHECKING:  # a read-only command (doctor, list) does not load the writing machinery
@@ -47,6 +46,8 @@ def run_plans(command: str, plans: Iterable[Plan], *, dry_run: bool, consent: Co
     through; the result holds every plan run, the last operation and the worst exit code.
     `plans` may be a generator: each plan is then made after the one before was carried out."""
     results = []
+    from installer import state  # (doctor, which writes nothing, never needs it)
+
     batch = state.new_id()
     for index, plan in enumerate(plans):
         plan.batch = batch

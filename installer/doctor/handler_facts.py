@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from installer import hosts
-from installer.doctor import resolve, scripts
+from installer.doctor import disk, resolve, scripts
 from installer.doctor.model import ConfigFile, Handler
 
 YES, NO, UNKNOWN = "yes", "no", "unknown"
@@ -94,10 +94,7 @@ def script_of(inv: resolve.Invocation) -> Path | None:
     """The invocation's file if it is there to be read."""
     if inv.path is None or inv.dynamic:
         return None
-    try:
-        return inv.path if inv.path.is_file() else None
-    except OSError:
-        return None
+    return inv.path if disk.is_file(inv.path) else None
 
 
 def script_facts(handler: Handler) -> list[tuple[resolve.Invocation, scripts.ScriptFacts]]:
@@ -173,7 +170,7 @@ def _static(handler: Handler, host: str) -> Rewrite:
         elif inv.path is not None:
             path = script_of(inv)
             if path is None:
-                if inv.path.exists():
+                if disk.exists(inv.path):
                     statuses.append(Rewrite(UNKNOWN, "script", f"{inv.path} is not a file"))
                 statuses.append(Rewrite(NO, "script", f"{inv.path.name} is missing, so it never runs"))
                 continue  # (the command check reports it)
@@ -224,10 +221,7 @@ def refusal(handler: Handler) -> str | None:
 def _executable(path: Path) -> bool:
     if os.name == "nt":
         return True
-    try:
-        return bool(path.stat().st_mode & 0o111)
-    except OSError:
-        return False
+    return bool((disk.mode(path) or 0) & 0o111)
 
 
 @lru_cache(maxsize=64)

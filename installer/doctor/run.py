@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from installer.hosts import NAMES as HOSTS  # every agent doctor checks by default
-from installer.doctor import discovery, load
+from installer.doctor import discovery, disk, load
 from installer.doctor.facts import BUILTIN_TOOLS
 from installer.doctor.discovery import Candidate
 from installer.doctor.machine import around, involving
@@ -93,6 +93,7 @@ def context(paths: list[Path] | None = None, *, project: Path | None = None, hos
 
 
 def _context(files: list[ConfigFile], handlers: list[Handler], plugins: list, project: Path, probe: bool) -> Context:
+    disk.fresh()  # a run sees the disk as it is now
     servers, sources = discovery.mcp_servers(project, files, plugins)
     return Context(files, handlers, probe=probe, tools=[*BUILTIN_TOOLS, *(f"mcp__{s}__.*" for s in servers)],
                    mcp_servers=servers, plugins=plugins, project=project, mcp_sources=sources)

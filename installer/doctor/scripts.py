@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from installer import hosts
-from installer.doctor import script_flow
+from installer.doctor import disk, script_flow
 from installer.doctor.facts import LEGACY_INPUT_VARIABLE
 
 REWRITE_SHAPES = ("claude", "cursor")  # the hosts whose answer a script prints (opencode's plugins change args)
@@ -146,10 +146,9 @@ class ScriptFacts(NamedTuple):
 
 def analyse(path: Path) -> ScriptFacts:
     """The facts of the script at `path` (cached while its size and mtime stay the same)."""
-    try:
-        stat = path.stat()
-    except OSError as err:
-        return ScriptFacts(path, "unknown", readable=False, why_not=err.strerror or "cannot be read")
+    stat = disk.stat(path)
+    if stat is None:
+        return ScriptFacts(path, "unknown", readable=False, why_not="cannot be read")
     return _analyse(path, stat.st_size, stat.st_mtime_ns)
 
 

@@ -20,7 +20,13 @@ DEFAULT = "claude"  # the agent a command without --host is about
 def get(name: str) -> Host:
     if name not in NAMES:
         raise HookwrightError(f"unknown host {name!r}", hint=f"hosts: {', '.join(NAMES)}")
-    return importlib.import_module(f"installer.hosts.{name}").HOST
+    found = _LOADED.get(name)
+    if found is None:
+        found = _LOADED[name] = importlib.import_module(f"installer.hosts.{name}").HOST
+    return found
+
+
+_LOADED: dict[str, Host] = {}  # (doctor asks for a file's host tens of thousands of times a run)
 
 
 def every() -> list[Host]:

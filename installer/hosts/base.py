@@ -220,7 +220,7 @@ class Host(ABC):
         from installer import resources
 
         return {f"{'/'.join(map(str, e.instance_path)) or '(root)'}: {e.message}"
-                for e in resources.validator(self.schema).iter_errors(data)} if data else set()
+                for e in resources.schema_errors(self.schema, data)} if data else set()
 
     def new_document_data(self) -> Any:
         """What a file that does not exist yet holds, before our entries go in."""

@@ -9,14 +9,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import stat
 import sys
-from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
 
-from installer.doctor import handler_facts, resolve
+from installer.doctor import disk, handler_facts, resolve
 from installer.doctor.facts import LEGACY_INPUT_VARIABLE
 from installer.doctor.model import HOST_NAMES, Context, Finding, Handler
 
@@ -103,10 +101,10 @@ def _swallowed_blocks(ctx: Context, handler: Handler, keys: tuple) -> Iterator[F
             return
 
 
-def _path_with_arguments(inv: resolve.Invocation | None, disk: _Disk) -> bool:
+def _path_with_arguments(inv: resolve.Invocation | None) -> bool:
     """Exec form `"command": "/usr/bin/env node"`: no file has that name, but its first word is one."""
     text = str(inv.path) if inv is not None and inv.path is not None else ""
-    return " " in text and disk.stat(Path(text)) is None and disk.stat(Path(text.split()[0])) is not None
+    return " " in text and not disk.exists(text) and disk.exists(text.split()[0])
 
 
 def _never_set(ctx: Context, handler: Handler, keys: tuple) -> Iterator[Finding]:
@@ -129,33 +127,6 @@ def _python_exit_2(inv: resolve.Invocation | None, why: str) -> str | None:
     return why if python and not inv.tolerated and inv.sets_status else None
 
 
-class _Disk:
-    """stat() once per path in a run (thousands of handlers often run a few scripts)."""
-
-    def __init__(self) -> None:
-        self.seen: dict[Path, os.stat_result | None] = {}
-
-    def stat(self, path: Path) -> os.stat_result | None:
-        if path not in self.seen:
-            try:
-                self.seen[path] = path.stat()
-            except (OSError, ValueError):
-                self.seen[path] = None
-        return self.seen[path]
-
-    def mode(self, path: Path) -> int | None:
-        found = self.stat(path)
-        return found.st_mode if found else None
-
-    def first_line(self, path: Path) -> bytes:
-        """The start of a regular file's first line (where a `#!` line is), b"" if unreadable."""
-        try:
-            with open(path, "rb") as script:
-                return script.read(256).split(b"\n", 1)[0]
-        except OSError:
-            return b""
-
-
 def _bad_interpreter(first_line: bytes) -> str | None:
     """Why the kernel cannot start a script with this `#!` line (None: it can, or there is none,
     and the shell runs it itself)."""
@@ -169,26 +140,25 @@ def _bad_interpreter(first_line: bytes) -> str | None:
     words = line.split()
     if not words or not words[0].startswith("/"):
         return None
-    if not os.path.exists(words[0]):
+    if not disk.exists(words[0]):
         return f"the interpreter its #! line names, {words[0]}, does not exist here"
     if Path(words[0]).name == "env":
         program = next((w for w in words[1:] if not w.startswith("-") and "=" not in w), None)
-        if program and _which(program, os.environ.get("PATH", os.defpath)) is None:
+        if program and disk.which(program) is None:
             return f"its #! line runs {program} through env, and {program} is not on PATH"
     return None
 
 
 def check(ctx: Context) -> Iterator[Finding]:
-    disk = _Disk()
     for handler in ctx.handlers:
         if handler.file.host not in ("claude", "cursor") or handler_facts.kind(handler) != "command":
             continue
         if not isinstance(handler.command, str) or not handler.command.strip():
             continue  # the structure rules report a missing command
-        yield from _check(ctx, handler, disk)
+        yield from _check(ctx, handler)
 
 
-def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
+def _check(ctx: Context, handler: Handler) -> Iterator[Finding]:
     file = handler.file
     res = handler_facts.resolution(handler)
     value = handler.value
@@ -206,7 +176,7 @@ def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
                     return handler.keys + ("args", index)
         return command_keys
 
-    if res.broken or (exec_form and _path_with_arguments(res.main, disk)):  # "python3 -u", "/usr/bin/env node"
+    if res.broken or (exec_form and _path_with_arguments(res.main)):  # "python3 -u", "/usr/bin/env node"
         yield ctx.finding("command/exec-arguments-in-command", file, command_keys, command=json.dumps(handler.command),
                           effect=_effect(handler))
         return
@@ -265,7 +235,7 @@ def _check(ctx: Context, handler: Handler, disk: _Disk) -> Iterator[Finding]:
             if why:
                 yield ctx.finding("command/bad-interpreter", file, keys_for(inv), script=_quote(shown), why=why,
                                   effect=_effect(handler))
-        yield from _writable(ctx, handler, path, keys_for(inv), disk)
+        yield from _writable(ctx, handler, path, keys_for(inv))
 
     if file.host == "claude" and handler.event in BLOCKED_BY_EXIT_2 and any(
             inv.tolerated or not inv.sets_status for inv in res.invocations if inv.path is not None):
@@ -317,18 +287,13 @@ def _programs(ctx: Context, handler: Handler, res: resolve.Resolution, keys: tup
             continue  # `notify-send ... || true`: the hook goes on without it (a guard's own program counts)
         if not (inv.interpreter or inv.runner or inv is res.main or res.form == "exec"):
             continue
-        if _which(program, os.environ.get("PATH", os.defpath)) is None:
+        if disk.which(program) is None:
             reported.add(program)
             effect = _effect(handler)
             yield ctx.finding("command/interpreter-not-found", handler.file, keys, program=program, effect=effect)
 
 
-@lru_cache(maxsize=1024)
-def _which(program: str, path: str) -> str | None:
-    return shutil.which(program, path=path)
-
-
-def _writable(ctx: Context, handler: Handler, path: Path, keys: tuple, disk: _Disk) -> Iterator[Finding]:
+def _writable(ctx: Context, handler: Handler, path: Path, keys: tuple) -> Iterator[Finding]:
     if sys.platform == "win32":
         return
     mode = disk.mode(path)

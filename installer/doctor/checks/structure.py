@@ -14,6 +14,7 @@ from installer.doctor.facts import (BUILTIN_TOOLS, CLAUDE_EVENTS, CLAUDE_ONLY_FI
                                     GROUP_KEYS, IF_EVENTS, MANAGED_ONLY_KEYS, REQUIRED_FIELDS, SHELLS, TYPE_FIELDS, Event, fold)
 from installer.doctor.model import HOST_NAMES, ConfigFile, Context, Finding, describe, resolved, timeout_seconds
 
+SCHEMASTORE = "schemastore/claude-code-settings.json"  # the settings schema the editors use
 READ_ERRORS = ("is a directory", "cannot be read", "the file is a symlink")
 ALL_TYPE_FIELDS = {key: kind for fields in TYPE_FIELDS.values() for key, kind in fields.items()}
 NON_EMPTY = {"command", "url", "prompt", "server", "tool"}
@@ -363,9 +364,9 @@ class SchemaError(NamedTuple):
 
 
 def settings_schema_errors(settings: dict) -> list[SchemaError]:
-    """SchemaStore's complaints about a settings object, in document order of their paths."""
-    schemastore = resources.validator("schemastore/claude-code-settings.json")
-    errors = [SchemaError.of(error) for error in schemastore.iter_errors(settings)]
+    """SchemaStore's complaints about a settings object, in document order of their paths
+    (jsonschema-rs words them)."""
+    errors = [SchemaError.of(error) for error in resources.schema_errors(SCHEMASTORE, settings)]
     return sorted(errors, key=lambda e: [str(k) for k in e.keys])
 
 

@@ -1,0 +1,167 @@
+"""Is a value valid against a JSON Schema? Decided exactly, in Python, for the keywords of
+SchemaStore's settings schema (draft-07) and ours (2020-12), so that a file with nothing wrong
+costs no jsonschema-rs: importing it alone takes longer (about 40 ms) than doctor takes to check a
+typical project. Anything this module cannot decide exactly (an assertion it does not implement, a
+float where an integer is asked for, a string a regex engine other than ECMAScript's could read
+differently) raises Unsure, and the caller asks jsonschema-rs, which also words every error.
+tests/test_valid.py holds it to jsonschema-rs's verdict on the corpus and on mutations.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# the draft's other assertions (a keyword no draft knows is ignored, as every validator does)
+UNDECIDED = frozenset({"if", "then", "else", "patternProperties", "dependencies", "dependentRequired",
+                       "dependentSchemas", "contains", "additionalItems", "prefixItems", "minProperties",
+                       "maxProperties", "multipleOf", "unevaluatedItems", "unevaluatedProperties", "minContains",
+                       "maxContains", "$dynamicRef", "$recursiveRef"})
+LINE_BREAKS = ("\n", "\r", "\u2028", "\u2029")  # where ECMAScript's `.` and `$` part from Python's
+CLASS_ESCAPE = re.compile(r"\\[A-Za-z]")  # \w, \d, \s, \b...: Unicode-aware in Python, ASCII in ECMAScript
+
+
+class Unsure(Exception):
+    """This module cannot decide; jsonschema-rs can."""
+
+
+def valid(schema: Any, value: Any, root: Any = None) -> bool:
+    """Whether `value` satisfies `schema` (`root`: the document `$ref`s point into)."""
+    if schema is True or schema == {}:
+        return True
+    if schema is False:
+        return False
+    if not isinstance(schema, dict):
+        raise Unsure
+    root = schema if root is None else root
+    if "$ref" in schema:
+        if not valid(_target(root, schema["$ref"]), value, root):
+            return False
+        if _ref_stands_alone(root):  # up to draft-07 the keywords beside a $ref are ignored
+            return True
+    for keyword, argument in schema.items():
+        check = KEYWORDS.get(keyword)
+        if check is None:
+            if keyword in UNDECIDED:
+                raise Unsure
+        elif not check(argument, value, root, schema):
+            return False
+    return True
+
+
+def _ref_stands_alone(root: dict) -> bool:
+    return not any(draft in str(root.get("$schema", "")) for draft in ("2019-09", "2020-12"))
+
+
+def _target(root: Any, ref: str) -> Any:
+    if not ref.startswith("#"):
+        raise Unsure
+    found = root
+    for part in ref[1:].split("/")[1:]:
+        part = part.replace("~1", "/").replace("~0", "~")
+        if not isinstance(found, dict) or part not in found:
+            raise Unsure
+        found = found[part]
+    return found
+
+
+def _type_is(name: str, value: Any) -> bool:
+    if name == "object":
+        return isinstance(value, dict)
+    if name == "array":
+        return isinstance(value, list)
+    if name == "string":
+        return isinstance(value, str)
+    if name == "boolean":
+        return isinstance(value, bool)
+    if name == "null":
+        return value is None
+    if name == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if name == "integer":
+        if isinstance(value, float):
+            raise Unsure  # 1.0 is an integer to the drafts
+        return isinstance(value, int) and not isinstance(value, bool)
+    raise Unsure
+
+
+def _same(a: Any, b: Any) -> bool:
+    """JSON equality: true is not 1, and 1 is 1.0 (left to jsonschema-rs)."""
+    if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None:
+        return a is b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        if type(a) is not type(b):
+            raise Unsure
+        return a == b
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return a == b
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _pattern(pattern: str, text: str) -> bool:
+    if CLASS_ESCAPE.search(pattern) or any(c in text for c in LINE_BREAKS):
+        raise Unsure
+    return re.search(pattern, text) is not None
+
+
+def _properties(argument: dict, value: Any, root: Any, _schema: dict) -> bool:
+    return not isinstance(value, dict) or all(valid(argument[k], v, root) for k, v in value.items() if k in argument)
+
+
+def _additional(argument: Any, value: Any, root: Any, schema: dict) -> bool:
+    if not isinstance(value, dict):
+        return True
+    if "patternProperties" in schema:
+        raise Unsure
+    known = schema.get("properties", {})
+    return all(valid(argument, v, root) for k, v in value.items() if k not in known)
+
+
+def _items(argument: Any, value: Any, root: Any, _schema: dict) -> bool:
+    if isinstance(argument, list):
+        raise Unsure  # (tuple form: not in the schemas checked)
+    return not isinstance(value, list) or all(valid(argument, item, root) for item in value)
+
+
+def _unique(argument: bool, value: Any, _root: Any, _schema: dict) -> bool:
+    if not (argument and isinstance(value, list)):
+        return True
+    return not any(_same(a, b) for i, a in enumerate(value) for b in value[i + 1:])
+
+
+def _one_of(argument: list, value: Any, root: Any, _schema: dict) -> bool:
+    return sum(valid(s, value, root) for s in argument) == 1
+
+
+KEYWORDS = {
+    "$ref": lambda a, v, r, s: True,  # (followed above)
+    "type": lambda a, v, r, s: any(_type_is(t, v) for t in ([a] if isinstance(a, str) else a)),
+    "enum": lambda a, v, r, s: any(_same(v, e) for e in a),
+    "const": lambda a, v, r, s: _same(v, a),
+    "properties": _properties,
+    "additionalProperties": _additional,
+    "required": lambda a, v, r, s: not isinstance(v, dict) or all(k in v for k in a),
+    "propertyNames": lambda a, v, r, s: not isinstance(v, dict) or all(valid(a, k, r) for k in v),
+    "items": _items,
+    "minItems": lambda a, v, r, s: not isinstance(v, list) or len(v) >= a,
+    "maxItems": lambda a, v, r, s: not isinstance(v, list) or len(v) <= a,
+    "uniqueItems": _unique,
+    "minLength": lambda a, v, r, s: not isinstance(v, str) or len(v) >= a,
+    "maxLength": lambda a, v, r, s: not isinstance(v, str) or len(v) <= a,
+    "pattern": lambda a, v, r, s: not isinstance(v, str) or _pattern(a, v),
+    "minimum": lambda a, v, r, s: not _number(v) or v >= a,
+    "maximum": lambda a, v, r, s: not _number(v) or v <= a,
+    "exclusiveMinimum": lambda a, v, r, s: not _number(v) or v > a,
+    "exclusiveMaximum": lambda a, v, r, s: not _number(v) or v < a,
+    "anyOf": lambda a, v, r, s: any(valid(x, v, r) for x in a),
+    "allOf": lambda a, v, r, s: all(valid(x, v, r) for x in a),
+    "oneOf": _one_of,
+    "not": lambda a, v, r, s: not valid(a, v, r),
+}

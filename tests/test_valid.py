@@ -1,0 +1,140 @@
+"""The pure-Python validity test in front of jsonschema-rs (installer/valid.py) must give
+jsonschema-rs's verdict whenever it gives one: on every settings object of the corpus, every
+bundled pack manifest and every Cursor hooks file of the corpus, and on mutations of them that
+break one value at a time."""
+from __future__ import annotations
+
+import copy
+import json
+import random
+import tomllib
+from pathlib import Path
+
+import jsonschema_rs
+import pytest
+
+from installer import resources
+from installer import valid
+from installer.doctor.checks.structure import SCHEMASTORE, _without_permission_rules
+
+SHARED_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+CORPUS = SHARED_CORPUS / "claude-settings"
+BREAKERS = [None, True, 0, 1.5, -3, "", "x", "not-a-mode", [], ["x"], {}, {"unknown-key": 1}]
+
+
+def _settings() -> list[dict]:
+    found = []
+    for path in sorted(CORPUS.glob("*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError:
+            continue
+        if isinstance(data, dict):
+            found.append(_without_permission_rules({k: v for k, v in data.items() if k != "hooks"}))
+    return found
+
+
+def _verdicts(value, name: str = SCHEMASTORE) -> tuple[bool | None, bool]:
+    """(ours, or None when unsure; jsonschema-rs's)"""
+    try:
+        ours = valid.valid(resources.schema(name), value)
+    except valid.Unsure:
+        ours = None
+    return ours, resources.validator(name).is_valid(value)
+
+
+def _mutations(settings: dict, rng: random.Random):
+    """Copies with one value somewhere replaced by a value of another kind."""
+    paths = []
+
+    def walk(value, path):
+        paths.append(path)
+        if isinstance(value, dict):
+            for key, item in value.items():
+                walk(item, path + (key,))
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                walk(item, path + (index,))
+
+    walk(settings, ())
+    for path in rng.sample(paths[1:], min(6, len(paths) - 1)):
+        changed = copy.deepcopy(settings)
+        parent = changed
+        for key in path[:-1]:
+            parent = parent[key]
+        parent[path[-1]] = rng.choice(BREAKERS)
+        yield changed
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="needs ../shared/corpus")
+def test_the_fast_verdict_is_jsonschema_rs_verdict_on_every_corpus_settings_object_and_its_mutations():
+    rng = random.Random(15)
+    decided = disagreed = invalid_seen = 0
+    for settings in _settings():
+        for value in [settings, *_mutations(settings, rng)]:
+            ours, theirs = _verdicts(value)
+            invalid_seen += not theirs
+            if ours is not None:
+                decided += 1
+                disagreed += ours != theirs
+    assert disagreed == 0
+    assert invalid_seen > 100  # the mutations do break files...
+    assert decided > 1000  # ...and the fast path decides almost all of them
+
+
+@pytest.mark.parametrize("schema, value, expected", [
+    ({"type": "integer"}, True, False),  # a boolean is not a number
+    ({"enum": [1]}, True, False),
+    ({"const": False}, 0, False),
+    ({"type": "object", "additionalProperties": False, "properties": {"a": {}}}, {"a": 1, "b": 2}, False),
+    ({"oneOf": [{"type": "string"}, {"minLength": 1}]}, "x", False),  # both: not exactly one
+    ({"$ref": "#/$defs/s", "type": "integer", "$defs": {"s": {"type": "string"}}}, "x", True),  # siblings ignored
+    ({"uniqueItems": True}, [{"a": 1}, {"a": 1}], False),
+    ({"propertyNames": {"pattern": "^[a-z]+$"}}, {"Abc": 1}, False),
+])
+def test_the_fast_verdict_follows_the_draft_where_python_would_differ(schema, value, expected):
+    assert valid.valid(schema, value) is expected
+    draft_07 = jsonschema_rs.validator_for({"$schema": "http://json-schema.org/draft-07/schema#", **schema})
+    assert draft_07.is_valid(value) is expected
+
+
+@pytest.mark.parametrize("schema, value", [
+    ({"type": "integer"}, 1.0),  # an integer to the drafts
+    ({"pattern": "^a$"}, "a\n"),  # Python's $ matches before a final newline, ECMAScript's does not
+    ({"pattern": "^\\w+$"}, "é"),  # \w is Unicode-aware in Python only
+    ({"if": {"type": "string"}}, "x"),  # an assertion it does not implement
+])
+def test_what_it_cannot_decide_exactly_it_leaves_to_jsonschema_rs(schema, value):
+    with pytest.raises(valid.Unsure):
+        valid.valid(schema, value)
+
+
+def _pack_manifests() -> list[dict]:
+    return [tomllib.loads(path.read_text(encoding="utf-8"))
+            for path in sorted((resources.packs_dir()).glob("*/pack.toml"))]
+
+
+def _cursor_files() -> list:
+    found = []
+    for path in sorted((SHARED_CORPUS / "cursor-hooks").glob("*.json")):
+        try:
+            found.append(json.loads(path.read_text(encoding="utf-8")))
+        except ValueError:
+            pass
+    return found
+
+
+@pytest.mark.skipif(not SHARED_CORPUS.is_dir(), reason="needs ../shared/corpus")
+@pytest.mark.parametrize("name, documents", [("pack.schema.json", _pack_manifests),
+                                             ("cursor-hooks.schema.json", _cursor_files)])
+def test_the_fast_verdict_is_jsonschema_rs_verdict_on_our_own_2020_12_schemas(name, documents):
+    rng = random.Random(16)
+    decided = disagreed = 0
+    for document in documents():
+        for value in [document, *(_mutations(document, rng) if isinstance(document, dict) else ())]:
+            ours, theirs = _verdicts(value, name)
+            if ours is not None:
+                decided += 1
+                disagreed += ours != theirs
+    assert disagreed == 0
+    assert decided >= 10
