@@ -7,7 +7,9 @@ The pins below were counted by doctor and checked against an independent scan of
 """
 from __future__ import annotations
 
+import gzip
 import json
+import os
 import signal
 from collections import Counter
 from pathlib import Path
@@ -301,3 +303,28 @@ EXPECTED_PROTOCOL_FINDINGS = {
     "script/field-the-event-ignores": {"edlitmus__claude-dotfiles__claude__settings.json": 1,
                                        "jonahscohen__claude-dotfiles__claude__settings.json": 1},
 }
+
+
+FINDINGS_SNAPSHOT = Path(__file__).parent / "fixtures" / "doctor-corpus-findings.jsonl.gz"
+# whether a program is on PATH, or an interpreter at /usr/bin, depends on the machine, not the code
+PROGRAM_RULES = ("command/interpreter-not-found", "command/bad-interpreter")
+
+
+def _comparable(findings) -> list[str]:
+    return sorted(json.dumps(f.to_json(), sort_keys=True).replace(str(SHARED), "<shared>")
+                  for f in findings if f.rule not in PROGRAM_RULES)
+
+
+def test_doctor_finds_on_the_corpus_exactly_what_it_found_before_it_was_made_fast(corpus):
+    """Issue 15: no check dropped or weakened by the speed work. The snapshot was written by the
+    code before it (2d6ea63); a change that means to find more or less rewrites it on purpose:
+    HOOKWRIGHT_WRITE_SNAPSHOT=1 pytest tests/test_doctor_corpus.py -k before_it_was_made_fast"""
+    now = _comparable(corpus.findings)
+    if os.environ.get("HOOKWRIGHT_WRITE_SNAPSHOT"):
+        with gzip.open(FINDINGS_SNAPSHOT, "wt", encoding="utf-8") as out:
+            out.write("\n".join(now) + "\n")
+    before = gzip.decompress(FINDINGS_SNAPSHOT.read_bytes()).decode("utf-8").splitlines()
+    assert len(before) > 3900
+    missing, new = sorted(set(before) - set(now)), sorted(set(now) - set(before))
+    assert (missing[:3], new[:3]) == ([], [])
+    assert now == before  # (and as many of each)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from installer.hosts import NAMES as HOSTS  # every agent doctor checks by default
-from installer.doctor import discovery, disk, load
+from installer.doctor import discovery, disk, load, parallel
 from installer.doctor.facts import BUILTIN_TOOLS
 from installer.doctor.discovery import Candidate
 from installer.doctor.machine import around, involving
@@ -60,7 +60,16 @@ def run(paths: list[Path] | None = None, *, project: Path | None = None, hosts: 
 
 
 def findings(ctx: Context, checks: Sequence[str] = CHECK_MODULES) -> list[Finding]:
-    """What the checks find in a context, in report order (file, line, column, severity, rule)."""
+    """What the checks find in a context, in report order (file, line, column, severity, rule),
+    many projects' files shared out between processes where that pays (parallel.py)."""
+    count = parallel.workers(ctx)
+    if count > 1:
+        check_functions(checks)  # imported once, before the workers start
+        return _in_report_order(list(parallel.findings(ctx, count, lambda share: _checked(share, checks))), ctx.files)
+    return _in_report_order(_checked(ctx, checks), ctx.files)
+
+
+def _checked(ctx: Context, checks: Sequence[str]) -> list[Finding]:
     found = []
     for check in check_functions(checks):
         found.extend(check(ctx))
@@ -68,13 +77,16 @@ def findings(ctx: Context, checks: Sequence[str] = CHECK_MODULES) -> list[Findin
         from installer.doctor import probe
 
         found = probe.confirm(ctx, found)
-    return _in_report_order(found, ctx.files)
+    return found
 
 
 def _in_report_order(found: list[Finding], files: list[ConfigFile]) -> list[Finding]:
+    """The config files in the order they were read, then the scripts (by path); in a file, by
+    place, severity, rule and message: a function of the findings alone, whatever order the
+    checks (or the processes) found them in."""
     order = {str(f.path): i for i, f in enumerate(files)}
-    return sorted(found, key=lambda f: (order.get(f.path, len(order)), f.line or 0, f.column or 0,
-                                        SEVERITY_ORDER[f.severity], f.rule))
+    return sorted(found, key=lambda f: (order.get(f.path, len(order)), f.path, f.line or 0, f.column or 0,
+                                        SEVERITY_ORDER[f.severity], f.rule, f.message))
 
 
 def context(paths: list[Path] | None = None, *, project: Path | None = None, hosts: Iterable[str] = HOSTS,

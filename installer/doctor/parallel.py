@@ -1,0 +1,112 @@
+"""Doctor over many projects at once: the projects shared out between processes, one per core.
+
+Only where nothing is lost by it: every file is a project's (or its local) settings, so two
+files of different projects never share a session, and every check that pairs handlers (the
+conflicts, the duplicates) pairs them inside one project, which one worker sees whole. Each
+worker checks its projects with the run's own view of the machine (its tools, MCP servers and
+settings variables), and the findings come back in the report order one process gives: a test
+holds any number of workers to that. Only where it pays: on Linux (fork starts a worker in
+milliseconds, with every module already imported), with two cores or more, and with enough
+handlers that the workers' start and the findings' trip back cost less than they save. The
+workers are plain forks that send their findings back through a pipe: no pool, no threads.
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import sys
+from typing import Callable, Sequence
+
+from installer.doctor.model import Context, Finding
+
+MIN_HANDLERS = 400  # below this one process is as fast (scripts/bench_doctor.py, part 1)
+MAX_WORKERS = 8
+PROJECT_SCOPES = frozenset({"project", "local"})
+
+
+def workers(ctx: Context) -> int:
+    """How many processes would check this context (1: this one alone)."""
+    if sys.platform != "linux" or ctx.probe or ctx.focus or len(ctx.handlers) < MIN_HANDLERS:
+        return 1
+    if any(f.scope not in PROJECT_SCOPES or f.host not in ("claude", "cursor") or f.project is None
+           for f in ctx.files):
+        return 1
+    pinned = os.environ.get("HOOKWRIGHT_WORKERS", "")  # (1 turns the sharing off; tests pin it)
+    cores = int(pinned) if pinned.isdigit() else len(os.sched_getaffinity(0))
+    return max(1, min(cores, MAX_WORKERS, len({f.project for f in ctx.files})))
+
+
+def shares(ctx: Context, count: int) -> list[Context]:
+    """The context cut into `count` contexts of whole projects, of about as many handlers each."""
+    handlers_of: dict[int, list] = {}
+    for handler in ctx.handlers:
+        handlers_of.setdefault(id(handler.file), []).append(handler)
+    projects: dict[object, list] = {}
+    for file in ctx.files:
+        projects.setdefault(file.project, []).append(file)
+    loads = [0] * count
+    chosen: list[list] = [[] for _ in range(count)]
+    weight = {p: sum(len(handlers_of.get(id(f), ())) + 1 for f in files) for p, files in projects.items()}
+    for project in sorted(projects, key=lambda p: -weight[p]):  # the biggest first, to the lightest share
+        lightest = loads.index(min(loads))
+        chosen[lightest].append(project)
+        loads[lightest] += weight[project]
+    out = []
+    for projects_of_share in chosen:
+        wanted = set(map(id, (f for p in projects_of_share for f in projects[p])))
+        files = [f for f in ctx.files if id(f) in wanted]
+        out.append(Context(files, [h for f in files for h in handlers_of.get(id(f), ())], probe=False,
+                           tools=ctx.tools, mcp_servers=ctx.mcp_servers, plugins=ctx.plugins, project=ctx.project,
+                           mcp_sources=ctx.mcp_sources, settings_env=ctx.settings_env))
+    return [share for share in out if share.files]
+
+
+def findings(ctx: Context, count: int, run: Callable[[Context], list[Finding]]) -> Sequence[Finding]:
+    """`run` over the shares of `ctx` in `count` processes (this one among them), all the findings
+    together (in no order yet: the caller sorts them, as it does one process's). A worker that
+    fails leaves its share to this process: the report is complete either way."""
+    contexts = shares(ctx, count)
+    children = [_fork(run, share) for share in contexts[1:]]
+    results = [(run(contexts[0]), contexts[0].truncated)]
+    for share, child in zip(contexts[1:], children):
+        results.append(_collect(child) or (run(share), share.truncated))
+    found: list[Finding] = []
+    for share_found, truncated in results:
+        found.extend(share_found)
+        ctx.truncated |= truncated
+    return found
+
+
+def _fork(run: Callable[[Context], list[Finding]], share: Context) -> tuple[int, int] | None:
+    """A child process checking `share`, its findings pickled into a pipe: (pid, read end)."""
+    try:
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+    except OSError:
+        return None
+    if pid:
+        os.close(write_end)
+        return pid, read_end
+    status = 1
+    try:  # the child: check, send, and leave without the interpreter's teardown
+        os.close(read_end)
+        with os.fdopen(write_end, "wb") as out:
+            pickle.dump((run(share), share.truncated), out, protocol=pickle.HIGHEST_PROTOCOL)
+        status = 0
+    finally:
+        os._exit(status)
+
+
+def _collect(child: tuple[int, int] | None) -> tuple[list[Finding], set[str]] | None:
+    if child is None:
+        return None
+    pid, read_end = child
+    with os.fdopen(read_end, "rb") as pipe:
+        data = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    if status != 0:
+        return None
+    try:
+        return pickle.loads(data)
+    except Exception:  # noqa: BLE001 (a worker that died mid-write: its share is checked here)
+        return None

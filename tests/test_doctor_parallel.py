@@ -1,0 +1,73 @@
+"""Doctor over many projects shares them out between processes (installer/doctor/parallel.py):
+the report must be the same, finding for finding and in the same order, whatever the number of
+workers, and a worker that dies must not cost a finding."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from support import SHARED
+
+from installer.doctor import parallel, run
+
+SETTINGS = SHARED / "corpus" / "claude-settings"
+
+
+@pytest.fixture
+def projects(tmp_path, home) -> list[Path]:
+    """Two copies of 60 corpus projects (the same hooks in several projects: pairs that must
+    stay inside one project), each file as its project's .claude/settings.json."""
+    if not SETTINGS.is_dir():
+        pytest.skip(f"needs ../shared/corpus ({SETTINGS})")
+    paths = []
+    for copy in range(2):
+        for n, source in enumerate(sorted(SETTINGS.glob("*.json"))[:60]):
+            target = tmp_path / f"copy{copy}" / f"p{n:02d}" / ".claude" / "settings.json"
+            target.parent.mkdir(parents=True)
+            shutil.copyfile(source, target)
+            paths.append(target)
+    return paths
+
+
+def _report(paths: list[Path], project: Path, monkeypatch, workers: int) -> list[dict]:
+    monkeypatch.setenv("HOOKWRIGHT_WORKERS", str(workers))
+    return [f.to_json() for f in run.run(paths, project=project, machine=True).findings]
+
+
+def test_the_report_is_the_same_whatever_the_number_of_workers(projects, tmp_path, monkeypatch):
+    ctx = run.context(projects, project=tmp_path)
+    assert len(ctx.handlers) >= parallel.MIN_HANDLERS  # (big enough to be shared out)
+    monkeypatch.setenv("HOOKWRIGHT_WORKERS", "3")
+    assert parallel.workers(ctx) == 3
+    alone = _report(projects, tmp_path, monkeypatch, 1)
+    assert len(alone) > 200
+    assert _report(projects, tmp_path, monkeypatch, 2) == alone
+    assert _report(projects, tmp_path, monkeypatch, 3) == alone
+
+
+def test_a_worker_that_dies_leaves_its_share_to_the_main_process(projects, tmp_path, monkeypatch):
+    alone = _report(projects, tmp_path, monkeypatch, 1)
+    main = os.getpid()
+    checked = run._checked
+
+    def dies_in_a_worker(ctx, checks):
+        if os.getpid() != main:
+            os._exit(3)
+        return checked(ctx, checks)
+
+    monkeypatch.setattr(run, "_checked", dies_in_a_worker)
+    assert _report(projects, tmp_path, monkeypatch, 2) == alone
+
+
+def test_files_every_session_loads_are_never_shared_out(projects, tmp_path, home, monkeypatch):
+    """A user's settings pair with every project's: one process sees them all."""
+    user = home / ".claude" / "settings.json"
+    user.parent.mkdir(parents=True, exist_ok=True)
+    user.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "echo user"}]}]}}))
+    monkeypatch.setenv("HOOKWRIGHT_WORKERS", "2")
+    ctx = run.context([user, *projects], project=tmp_path)
+    assert parallel.workers(ctx) == 1
