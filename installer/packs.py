@@ -168,6 +168,14 @@ def load_pack_file(manifest: Path) -> Pack:
                 tuple(raw.get("files", [])))
 
 
+def compile_flags() -> dict[str, dict[str, bool]]:
+    """templates/packs/flags.json's content: for each bundled pack, whether each of its hooks'
+    scripts rewrites the tool's input. doctor reads it (resources.pack_flags) instead of loading
+    the packs: tomllib and this module cost a tenth of a small project's whole check."""
+    packs = [load_pack_file(manifest) for manifest in sorted(resources.packs_dir().glob("*/pack.toml"))]
+    return {pack.name: {hook.script: hook.rewrites_input for hook in pack.hooks} for pack in packs}
+
+
 def resolve_options(packs: list[Pack], assignments: list[str]) -> dict[str, dict[str, Any]]:
     """Turn `--option key=value` into per-pack values; each key must belong to exactly one pack."""
     chosen: dict[str, dict[str, Any]] = {pack.name: {} for pack in packs}

@@ -11,12 +11,10 @@ from installer import hosts
 from installer.document import Document
 from installer.errors import ExitCode, HookwrightError
 from installer.hosts.base import Entry, Target
-from installer.state import sha256
 
 if TYPE_CHECKING:
     from installer.plan_check import PlanFinding
 
-RECEIPT = "receipt.json"
 
 
 @dataclass
@@ -157,9 +155,3 @@ def file_writes(folder: Path, wanted: dict[str, tuple[bytes, int]]) -> dict[str,
             writes[name] = (content, mode)
     return writes
 
-
-def runtime_matches(folder: Path, name: str, digest: str) -> bool:
-    try:
-        return sha256((folder / name).read_bytes()) == digest
-    except OSError:
-        return False

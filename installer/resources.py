@@ -4,15 +4,17 @@ from __future__ import annotations
 import json
 import os
 from functools import cache
-from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 
 @cache
 def data_root() -> Path:
-    packaged = Path(str(files("installer"))) / "_data"
-    return packaged if packaged.is_dir() else Path(__file__).resolve().parent.parent
+    """installer/_data in a wheel (the package is always a plain folder: we read the data as files,
+    so the cost of importlib.resources.files, a tenth of a small doctor run, buys nothing)."""
+    here = Path(__file__).resolve().parent
+    packaged = here / "_data"
+    return packaged if packaged.is_dir() else here.parent
 
 
 def packs_dir() -> Path:
@@ -23,6 +25,12 @@ def pack_dirs() -> list[Path]:
     """Where packs are looked up: the bundled ones, then HOOKWRIGHT_PACKS_PATH (your own)."""
     extra = [Path(p) for p in os.environ.get("HOOKWRIGHT_PACKS_PATH", "").split(os.pathsep) if p]
     return [packs_dir(), *extra]
+
+
+@cache
+def pack_flags() -> dict[str, dict[str, bool]]:
+    """Which bundled packs' scripts rewrite input (compiled from their pack.toml: packs.compile_flags)."""
+    return json.loads((packs_dir() / "flags.json").read_text(encoding="utf-8"))
 
 
 def runtime_dir() -> Path:

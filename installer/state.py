@@ -2,10 +2,8 @@
 the journal of operations, byte-exact backups (rotated) and the per-file locks."""
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import secrets
 import shutil
 import time
 from contextlib import contextmanager
@@ -30,7 +28,19 @@ def state_dir() -> Path:
 
 
 def sha256(data: bytes) -> str:
+    import hashlib  # (OpenSSL's load: only where something is hashed, not for each read-only check)
+
     return hashlib.sha256(data).hexdigest()
+
+
+RECEIPT = "receipt.json"  # in each pack's runtime folder: what we installed there
+
+
+def runtime_matches(folder: Path, name: str, digest: str) -> bool:
+    try:
+        return sha256((folder / name).read_bytes()) == digest
+    except OSError:
+        return False
 
 
 @contextmanager
@@ -40,7 +50,7 @@ def locked(config: Path) -> Iterator[None]:
 
     folder = state_dir() / "locks"
     atomic.make_dir(folder)
-    key = hashlib.sha256(str(atomic.resolve(config)).encode()).hexdigest()[:24]
+    key = sha256(str(atomic.resolve(config)).encode())[:24]
     lock = filelock.FileLock(str(folder / f"{key}.lock"), timeout=LOCK_TIMEOUT_S)
     try:
         with lock:
@@ -138,7 +148,7 @@ def _relative_paths(names: list) -> list[str]:
 def new_id() -> str:
     """Sortable by time (to the microsecond), unique across processes."""
     now = time.time()
-    return time.strftime("%Y%m%d-%H%M%S", time.localtime(now)) + f".{int(now % 1 * 1e6):06d}-{secrets.token_hex(2)}"
+    return time.strftime("%Y%m%d-%H%M%S", time.localtime(now)) + f".{int(now % 1 * 1e6):06d}-{os.urandom(2).hex()}"
 
 
 def save_backup(config: Path, config_bytes: bytes | None, pack_dirs: list[Path]) -> str:

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Compile doctor's rules (installer/doctor/rules/<kind>.toml, where they are written) into
-installer/doctor/rules/catalog.json, which doctor reads at run time (a JSON file is parsed in a
-fraction of the time one TOML file takes). Run it after editing a rule; a test fails while the
-two disagree.
+"""Compile what doctor reads at run time from the TOML it is written in: the rules
+(installer/doctor/rules/<kind>.toml into installer/doctor/rules/catalog.json) and which bundled
+pack hooks rewrite input (templates/packs/*/pack.toml into templates/packs/flags.json). A JSON
+file is parsed in a fraction of the time one TOML file takes, without importing tomllib. Run it
+after editing a rule or a pack; a test fails while they disagree.
 
     python3 scripts/build_rule_catalog.py
 """
@@ -14,7 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from installer import resources  # noqa: E402
 from installer.doctor.model import CATALOG, RULES_DIR, compile_catalog  # noqa: E402
+from installer.packs import compile_flags  # noqa: E402
 
 
 def catalog_text() -> str:
@@ -24,3 +27,6 @@ def catalog_text() -> str:
 if __name__ == "__main__":
     (RULES_DIR / CATALOG).write_text(catalog_text(), encoding="utf-8")
     print(f"wrote {RULES_DIR / CATALOG}")
+    flags = resources.packs_dir() / "flags.json"
+    flags.write_text(json.dumps(compile_flags(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote {flags}")

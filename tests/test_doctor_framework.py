@@ -412,3 +412,14 @@ def test_the_compiled_rule_catalog_matches_the_toml_it_is_built_from():
     from installer.doctor.model import CATALOG, RULES_DIR, compile_catalog
 
     assert json.loads((RULES_DIR / CATALOG).read_text(encoding="utf-8")) == compile_catalog()
+
+
+def test_the_compiled_pack_flags_match_the_pack_manifests_they_are_built_from():
+    """doctor reads which bundled hooks rewrite input from templates/packs/flags.json; after
+    editing a pack.toml, run scripts/build_rule_catalog.py."""
+    from installer import resources
+    from installer.packs import compile_flags
+
+    flags = json.loads((resources.packs_dir() / "flags.json").read_text(encoding="utf-8"))
+    assert flags == compile_flags()
+    assert any(any(scripts.values()) for scripts in flags.values())  # path-normalizer rewrites

@@ -8,8 +8,8 @@ from installer.commands.result import Consent, Result, run_plans
 from installer.errors import HookwrightError
 from installer.hosts.base import Host, Scope, Target
 from installer.packs import RUNTIME_LIBRARY, load_pack
-from installer.plan import RECEIPT, PackChange, Plan, runtime_matches
-from installer.state import read_receipt
+from installer.plan import PackChange, Plan
+from installer.state import RECEIPT, read_receipt, runtime_matches
 
 
 def uninstall(pack_names: list[str], *, host: str = "claude", scope: Scope, project: Path | None, force: bool = False,

@@ -227,7 +227,12 @@ def _executable(path: Path) -> bool:
 @lru_cache(maxsize=64)
 def pack_rewrites(pack: str, script: str) -> bool | None:
     """Whether our pack's hook running `script` rewrites input (pack.toml), None if unknown."""
+    from installer import resources
     from installer.errors import HookwrightError
+
+    bundled = resources.pack_flags().get(pack)
+    if bundled is not None:  # (a bundled pack's name is never another's: load_pack looks there first)
+        return bundled.get(script)
     from installer.packs import load_pack
 
     try:

@@ -13,7 +13,6 @@ workers are plain forks that send their findings back through a pipe: no pool, n
 from __future__ import annotations
 
 import os
-import pickle
 import sys
 from typing import Callable, Sequence
 
@@ -87,6 +86,7 @@ def _fork(run: Callable[[Context], list[Finding]], share: Context) -> tuple[int,
     if pid:
         os.close(write_end)
         return pid, read_end
+    import pickle
     status = 1
     try:  # the child: check, send, and leave without the interpreter's teardown
         os.close(read_end)
@@ -106,6 +106,8 @@ def _collect(child: tuple[int, int] | None) -> tuple[list[Finding], set[str]] | 
     _, status = os.waitpid(pid, 0)
     if status != 0:
         return None
+    import pickle
+
     try:
         return pickle.loads(data)
     except Exception:  # noqa: BLE001 (a worker that died mid-write: its share is checked here)

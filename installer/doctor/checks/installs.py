@@ -97,8 +97,7 @@ def _check_file(ctx: Context, file: ConfigFile, target: Target, ours: dict[str, 
                 yield ctx.finding("install/interrupted-write", file, (), temp=temp)
     if not (ours or folders):
         return
-    from installer.plan import RECEIPT, runtime_matches  # the install machinery: only where we installed
-    from installer.state import read_receipt
+    from installer.state import RECEIPT, read_receipt, runtime_matches  # only where we installed
 
     names = set(ours) | {p.name for p in folders if (p / RECEIPT).is_file()}
     scope_args = _scope_args(target)
