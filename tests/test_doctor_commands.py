@@ -632,3 +632,47 @@ def test_a_missing_script_whose_failure_the_command_swallows_fails_silently(tmp_
     out = doctor(tmp_path / "p", {S: settings(command='"$CLAUDE_PROJECT_DIR"/.claude/hooks/missing.sh || true')})
     (missing,) = found(out, "command/script-missing")
     assert "silently: the command still exits 0" in missing.message and "non-blocking error" not in missing.message
+
+
+# ---- one reading of a command for every project ---------------------------------------------------
+
+FRAGMENTS = ['"$CLAUDE_PROJECT_DIR"/.claude/hooks/a.sh', "$CLAUDE_PROJECT_DIR/hooks/b.py", "${CLAUDE_PROJECT_DIR}/x",
+             "python3", "node", "bash -c 'echo hi'", "cd", "sub", "./run.sh", "scripts/c.js", "&&", "||", "|",
+             ";", "true", "exit 2", "~/bin/t", "[ -f", "]", "-x", "npx prettier", "uv run", "$(jq -r .x)",
+             "'$CLAUDE_PROJECT_DIR/q'", "CURSOR_PROJECT_DIR=/tmp/p", "$CURSOR_PROJECT_DIR/c.sh", "source", "env A=1"]
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=8),
+       st.sampled_from(["/proj", "/srv/monorepo/apps/web", "/tmp/a.b/c-d"]))
+def test_a_command_read_once_for_every_project_reads_as_if_read_for_each(fragments, folder):
+    """resolve_shell reads a project's command with a stand-in for the project folder and names
+    the folder after: the same Resolution, field for field, as reading it with the folder."""
+    from installer.doctor.resolve import _resolve_shell
+
+    command = " ".join(fragments)
+    where = Where(project=Path(folder), home=HOME, cwd=Path(folder))
+    shared, direct = resolve_shell(command, where), _resolve_shell(command, where, None)
+    assert shared == direct
+    if shared.main is not None:  # the main invocation is one of the invocations, as the checks expect
+        assert any(inv is shared.main for inv in shared.invocations)
+
+
+def test_the_same_command_in_many_projects_is_read_once_and_names_each_project():
+    from installer.doctor.resolve import _resolve_shell
+
+    command = 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/unique-to-this-test.py && echo ok'
+    before = _resolve_shell.cache_info().misses
+    scripts = {str(resolve_shell(command, Where(project=Path(f"/mono/app{n}"), home=HOME,
+                                                cwd=Path(f"/mono/app{n}"))).script) for n in range(4)}
+    assert scripts == {f"/mono/app{n}/.claude/hooks/unique-to-this-test.py" for n in range(4)}
+    assert _resolve_shell.cache_info().misses == before + 1
+
+
+@pytest.mark.parametrize("folder", ["/my projects/web", "/a/$b", "/q'uote", "/x/../y"])
+def test_a_project_folder_with_a_name_the_shell_could_read_otherwise_is_read_as_it_is(folder):
+    from installer.doctor.resolve import _resolve_shell
+
+    where = Where(project=Path(folder), home=HOME, cwd=Path(folder))
+    for command in ("$CLAUDE_PROJECT_DIR/.claude/x.sh", '"$CLAUDE_PROJECT_DIR"/x.sh && cd sub && ./y.sh'):
+        assert resolve_shell(command, where) == _resolve_shell(command, where, None)

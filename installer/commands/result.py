@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple
 
 from installer.errors import ExitCode
 
@@ -11,8 +11,7 @@ if TYPE_CHECKING:  # a read-only command (doctor, list) does not load the writin
     from installer.state import Operation
 
 
-@dataclass(frozen=True)
-class Consent:
+class Consent(NamedTuple):
     """How a writing command may go ahead: a person asked on a terminal (`ask` shows the plan
     and returns the answer), --yes, or nobody (no terminal: the plan is shown, exit 3). An
     error the change introduces (a conflict) stops --yes unless --allow-conflicts is given."""

@@ -22,9 +22,8 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from installer.doctor.facts import CLAUDE_EVENTS, OPEN, TOOL
 from installer.doctor.matching import Matcher, can_match_a_name, classify
@@ -34,8 +33,7 @@ WITNESS_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_
 ANY_OTHER_SERVER = "any-other-server"  # stands for every MCP server that no matcher names
 
 
-@dataclass(frozen=True)
-class Overlap:
+class Overlap(NamedTuple):
     """Real tool names two matchers both match."""
 
     builtins: tuple[str, ...] = ()  # built-in tools

@@ -22,7 +22,7 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass
-from functools import cached_property, lru_cache, partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import NamedTuple
 
@@ -125,8 +125,7 @@ class Resolution(NamedTuple):
                 "launch_dependent": self.launch_dependent, "home_paths": list(self.home_paths)}
 
 
-@dataclass(frozen=True)
-class Where:
+class Where(NamedTuple):
     """What the command's placeholders and relative paths mean for one config file."""
 
     project: Path | None = None  # $CLAUDE_PROJECT_DIR (and Cursor's $CURSOR_PROJECT_DIR)
@@ -136,16 +135,21 @@ class Where:
     cwd_is_launch_dir: bool = True  # cwd is "wherever the host was started" (Claude Code), not a fixed folder
     env: tuple[tuple[str, str], ...] = ()  # other variables known to be set (name, value)
 
-    @cached_property
+    @property
     def variables(self) -> dict[str, str | None]:
         """The values the placeholders stand for (None: set, but only known when the hook runs);
         computed once per Where, and never changed."""
-        known: dict[str, str | None] = dict(self.env)
-        for name, value in (("CLAUDE_PROJECT_DIR", self.project), ("CURSOR_PROJECT_DIR", self.project),
-                            ("CLAUDE_PLUGIN_ROOT", self.plugin_root), ("CURSOR_PLUGIN_ROOT", self.plugin_root),
-                            ("HOME", self.home)):
-            known[name] = str(value) if value is not None else None
-        return known
+        return _variables(self)
+
+
+@lru_cache(maxsize=1024)
+def _variables(where: Where) -> dict[str, str | None]:
+    known: dict[str, str | None] = dict(where.env)
+    for name, value in (("CLAUDE_PROJECT_DIR", where.project), ("CURSOR_PROJECT_DIR", where.project),
+                        ("CLAUDE_PLUGIN_ROOT", where.plugin_root), ("CURSOR_PLUGIN_ROOT", where.plugin_root),
+                        ("HOME", where.home)):
+        known[name] = str(value) if value is not None else None
+    return known
 
 
 # ---- entry point -----------------------------------------------------------------------------
@@ -166,6 +170,48 @@ def resolve_handler(value: object, where: Where) -> Resolution:
 
 @lru_cache(maxsize=8192)
 def resolve_shell(command: str, where: Where, shell: str | None = None) -> Resolution:
+    """The command read for one file's place. A project's command is read once for every project
+    (a monorepo holds the same hooks in many): with a stand-in for the project's folder, which
+    the result then names; where the folder's name could change how the words read (a space, a
+    `..` in the command), it is read with the folder itself."""
+    project = where.project
+    if (project is not None and where.cwd in (None, project) and where.plugin_root is None
+            and ".." not in command and PORTABLE_FOLDER.fullmatch(str(project))):
+        general = _resolve_shell(command, where._replace(project=STAND_IN, cwd=where.cwd and STAND_IN), shell)
+        return _relocated(general, str(project))
+    return _resolve_shell(command, where, shell)
+
+
+# a project folder whose name reads the same wherever the shell meets it: no blank, quote,
+# glob, `$` or `..`
+PORTABLE_FOLDER = re.compile(r"(?:/(?!\.\.?(?:/|$))[A-Za-z0-9_+,.@%=-]+)+")
+STAND_IN = Path("/\x00project")  # (no real path holds a NUL)
+
+
+def _relocated(general: Resolution, project: str) -> Resolution:
+    """The resolution read with STAND_IN for the project, naming the project instead."""
+    mark = str(STAND_IN)
+
+    def text(value):
+        return value.replace(mark, project) if isinstance(value, str) and mark in value else value
+
+    def path(value):
+        return Path(str(value).replace(mark, project)) if value is not None and mark in str(value) else value
+
+    def invocation(inv: Invocation) -> Invocation:
+        return inv._replace(executable=text(inv.executable), program=text(inv.program),
+                            interpreter=text(inv.interpreter), script=text(inv.script), path=path(inv.path),
+                            dynamic=text(inv.dynamic))
+
+    invocations = tuple(map(invocation, general.invocations))
+    main = next((mine for mine, theirs in zip(invocations, general.invocations) if theirs is general.main), None)
+    runs = tuple(path(r) if isinstance(r, Path) else text(r) for r in general.runs) if general.runs else general.runs
+    return general._replace(invocations=invocations, main=main, dynamic=text(general.dynamic),
+                            broken=text(general.broken), runs=runs)
+
+
+@lru_cache(maxsize=8192)
+def _resolve_shell(command: str, where: Where, shell: str | None) -> Resolution:
     homes = _home_paths(command)
     if shell == "powershell":
         return Resolution("shell", dynamic="a PowerShell command (not read here)", home_paths=homes)

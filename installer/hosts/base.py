@@ -15,7 +15,6 @@ import os
 import re
 import shlex
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Iterator, NamedTuple
@@ -40,8 +39,7 @@ SCOPE_LINES = {  # what each scope means, in one line (the interactive install s
 }
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(NamedTuple):
     """One config file of one host, and where the runtimes we wire into it live."""
 
     host: str
@@ -70,8 +68,7 @@ class Target:
                    raw.get("personal", Path(raw["runtime_root"]).name == "hookwright-local"))
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One hook handler we put (or will put) into a config: where, and the exact handler."""
 
     pack: str
