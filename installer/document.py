@@ -19,12 +19,13 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from installer.errors import ExitCode, HookwrightError
+from installer.patterns import lazy
 
 BOM = "\ufeff"
 MAX_BYTES = 10 * 1024 * 1024  # a hook config beyond this is not something we should edit
 MAX_DEPTH = 200
 
-_WS = re.compile(r"[ \t\n\r]*")
+_WS = lazy(r"[ \t\n\r]*")
 
 
 class Node:
@@ -248,10 +249,10 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
 
 
 # Everything up to the next bracket outside a string, then that bracket.
-_TO_BRACKET = re.compile(r'[^"\[\]{}]*(?:"[^"\\]*(?:\\.[^"\\]*)*"[^"\[\]{}]*)*([\[\]{}])')
-_SCALAR = re.compile(r"[^\s,\]}]+")  # a number, true, false or null
-_COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")
-_COMMA = re.compile(r"[ \t\n\r]*,?[ \t\n\r]*")
+_TO_BRACKET = lazy(r'[^"\[\]{}]*(?:"[^"\\]*(?:\\.[^"\\]*)*"[^"\[\]{}]*)*([\[\]{}])')
+_SCALAR = lazy(r"[^\s,\]}]+")  # a number, true, false or null
+_COLON = lazy(r"[ \t\n\r]*:[ \t\n\r]*")
+_COMMA = lazy(r"[ \t\n\r]*,?[ \t\n\r]*")
 
 
 class _Source:

@@ -19,10 +19,11 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from installer.doctor.facts import NARROW_EXACT_EVENTS
+from installer.patterns import lazy
 
-EXACT = re.compile(r"[A-Za-z0-9_|, \t-]*")
-NARROW_EXACT = re.compile(r"[A-Za-z0-9_|]*")
-SPLIT = re.compile(r"\s*[|,]\s*")
+EXACT = lazy(r"[A-Za-z0-9_|, \t-]*")
+NARROW_EXACT = lazy(r"[A-Za-z0-9_|]*")
+SPLIT = lazy(r"\s*[|,]\s*")
 
 
 class Matcher(NamedTuple):
@@ -69,7 +70,7 @@ class Translated:
 
 _JS_ESCAPES = set("dDwWsSbBfnrtv")
 _PY_ANCHORS = {"A": "start of input", "Z": "end of input", "z": "end of input", "G": "end of the previous match"}
-_GROUP_FLAGS = re.compile(r"\(\?[aiLmsux-]+[):]")
+_GROUP_FLAGS = lazy(r"\(\?[aiLmsux-]+[):]")
 
 
 def js_regex(source: str, flags: int = 0) -> Translated:

@@ -27,6 +27,7 @@ from typing import Iterable, NamedTuple
 
 from installer.doctor.facts import CLAUDE_EVENTS, OPEN, TOOL
 from installer.doctor.matching import Matcher, can_match_a_name, classify
+from installer.patterns import lazy
 
 TOOL_PART = "[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*_?"  # the tool part of an MCP tool name (no "__")
 WITNESS_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
@@ -91,11 +92,11 @@ def _reach(m: Matcher, server: str) -> str:
 
 # what can make a match depend on the text after it: an end anchor, a word boundary, a look-around
 # (conservative: a "$" in a character class counts too, and leaves the question to the automaton)
-_END_SENSITIVE = re.compile(r"\$|\\[ZbB]|\(\?<?[=!]")
+_END_SENSITIVE = lazy(r"\$|\\[ZbB]|\(\?<?[=!]")
 
 
 # `mcp__<server>__` written out, and not followed by a quantifier (which would apply to its last `_`)
-_LITERAL_SERVER = re.compile(r"\^?mcp__([A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*)__(?![?*+{])")
+_LITERAL_SERVER = lazy(r"\^?mcp__([A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*)__(?![?*+{])")
 
 
 def _names_only_other_servers(pattern: str, server: str) -> bool:
@@ -466,7 +467,7 @@ def named_servers(matcher: str) -> list[str]:
     return _NAMED_SERVER.findall(matcher)
 
 
-_NAMED_SERVER = re.compile(r"mcp__([A-Za-z0-9_-]+?)__")
+_NAMED_SERVER = lazy(r"mcp__([A-Za-z0-9_-]+?)__")
 
 
 def _space(event: str) -> str | frozenset | None:

@@ -25,11 +25,12 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from pathlib import Path
 from typing import NamedTuple
+from installer.patterns import lazy
 
 # Hard-coded home directories: macOS, Linux, Windows (either slash).
-HOME_PATH = re.compile(r"(?<![\w.$}])(/Users/[^/\s'\"$`]+/|/home/[^/\s'\"$`]+/|[A-Za-z]:[\\/]{1,2}Users[\\/]{1,2}[^\\/\s'\"]+[\\/])")
+HOME_PATH = lazy(r"(?<![\w.$}])(/Users/[^/\s'\"$`]+/|/home/[^/\s'\"$`]+/|[A-Za-z]:[\\/]{1,2}Users[\\/]{1,2}[^\\/\s'\"]+[\\/])")
 
-PYTHON = re.compile(r"(?:python|pypy)(?:\d+(?:\.\d+)?)?(?:\.exe)?$")
+PYTHON = lazy(r"(?:python|pypy)(?:\d+(?:\.\d+)?)?(?:\.exe)?$")
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish"})
 NODE_LIKE = frozenset({"node", "nodejs", "tsx", "ts-node", "esno", "esr", "bun", "deno"})
 OTHER_INTERPRETERS = frozenset({"ruby", "perl", "php", "Rscript", "lua", "osascript", "pwsh", "powershell"})
@@ -48,8 +49,8 @@ KEYWORDS = frozenset({"if", "then", "else", "elif", "fi", "do", "done", "while",
 COMPOUND_OPENERS = frozenset({"{", "(", "if", "while", "until"})
 COMPOUND_CLOSERS = frozenset({"}", ")", "fi", "done"})
 BRANCH_WORDS = frozenset({"then", "else", "elif", "do"})
-REDIRECT = re.compile(r"(?:\d+|&)?(?:>>|>&|<&|<<<|<>|>\||>|<)")
-ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+REDIRECT = lazy(r"(?:\d+|&)?(?:>>|>&|<&|<<<|<>|>\||>|<)")
+ASSIGNMENT = lazy(r"^[A-Za-z_][A-Za-z0-9_]*=")
 # Paths the host puts in the environment; unquoted, the shell splits them where they hold a space
 PATH_PLACEHOLDERS = ("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA", "CURSOR_PROJECT_DIR",
                      "CURSOR_PLUGIN_ROOT")
@@ -184,7 +185,7 @@ def resolve_shell(command: str, where: Where, shell: str | None = None) -> Resol
 
 # a project folder whose name reads the same wherever the shell meets it: no blank, quote,
 # glob, `$` or `..`
-PORTABLE_FOLDER = re.compile(r"(?:/(?!\.\.?(?:/|$))[A-Za-z0-9_+,.@%=-]+)+")
+PORTABLE_FOLDER = lazy(r"(?:/(?!\.\.?(?:/|$))[A-Za-z0-9_+,.@%=-]+)+")
 STAND_IN = Path("/\x00project")  # (no real path holds a NUL)
 
 
@@ -311,17 +312,17 @@ def _placeholder_word(text: str, variables: dict[str, str | None]) -> Word:
     return Word(out, dynamic=dynamic)
 
 
-_WINDOWS = re.compile(r"[A-Za-z]:[\\/]")
-_GLOB = re.compile(r"[*?\[]")
-_OPERATOR = re.compile(r"&&|\|\||;;|\|&|[;|&\n()]")
-_PLAIN = re.compile(r"""[^\s'"\\$`;&|()<>]+""")
-_BLANKS = re.compile(r"[ \t]+")
-_PLAIN_DQ = re.compile(r"""[^"\\$`]+""")
+_WINDOWS = lazy(r"[A-Za-z]:[\\/]")
+_GLOB = lazy(r"[*?\[]")
+_OPERATOR = lazy(r"&&|\|\||;;|\|&|[;|&\n()]")
+_PLAIN = lazy(r"""[^\s'"\\$`;&|()<>]+""")
+_BLANKS = lazy(r"[ \t]+")
+_PLAIN_DQ = lazy(r"""[^"\\$`]+""")
 MAX_NESTING = 50
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
 # A word with nothing to unquote, expand or glob, not an assignment and not starting with ~ or #:
 # its text is itself (the lookahead leaves anything else, a \r say, to the full reading)
-_SIMPLE_WORD = re.compile(r"""[^\s'"\\$`;&|()<>~#=*?\[][^\s'"\\$`;&|()<>=*?\[]*(?=[ \t\n;&|()<>]|$)""")
+_SIMPLE_WORD = lazy(r"""[^\s'"\\$`;&|()<>~#=*?\[][^\s'"\\$`;&|()<>=*?\[]*(?=[ \t\n;&|()<>]|$)""")
 
 
 class _Lexer:
@@ -937,7 +938,7 @@ class _ExitStatus:
         self.tolerated.append((start, len(self.found)))
 
 
-_ERREXIT = re.compile(r"-[a-zA-Z]*e|errexit$")
+_ERREXIT = lazy(r"-[a-zA-Z]*e|errexit$")
 
 
 def _covered(ranges: list[tuple[int, int]], size: int) -> list[bool]:

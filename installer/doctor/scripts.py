@@ -36,11 +36,12 @@ from typing import NamedTuple
 from installer import hosts
 from installer.doctor import disk, script_flow
 from installer.doctor.facts import LEGACY_INPUT_VARIABLE
+from installer.patterns import lazy
 
 REWRITE_SHAPES = ("claude", "cursor")  # the hosts whose answer a script prints (opencode's plugins change args)
 
 MAX_BYTES = 512 * 1024
-TELLS_HOSTS_APART = re.compile(r"CURSOR_|cursor_version|CLAUDE_CODE|CLAUDECODE|conversation_id")
+TELLS_HOSTS_APART = lazy(r"CURSOR_|cursor_version|CLAUDE_CODE|CLAUDECODE|conversation_id")
 
 IGNORED_FIELDS = ("modifiedToolInput", "updatedToolInput", "shouldProceed")
 TOP_LEVEL_ONLY = frozenset({"continue", "stopReason", "suppressOutput", "systemMessage", "decision"})
@@ -58,33 +59,33 @@ JS_SUFFIXES = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx")
 SH_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh", ".dash")
 
 Q = r"""\\?["'`]?"""  # an optional quote, maybe escaped (JSON inside a shell or Python string)
-KEY = re.compile(r"""(?<![\w$])(?<!\$\{)(?P<q>\\?["'`]?)(?P<key>[A-Za-z_][A-Za-z0-9_]*)(?P=q)\s*:(?![:=+?-])""")
-QUOTED_KEY = re.compile(r"""(?P<q>\\?["'`])(?P<key>[A-Za-z_][A-Za-z0-9_]*)(?P=q)\s*:(?![:=])""")
-ASSIGNED = re.compile(r"""(?:\[\s*\\?["'`](?P<sub>[A-Za-z_]\w*)\\?["'`]\s*\]|\.(?P<attr>[A-Za-z_]\w*))\s*\|?=(?![=~])""")
-CHAIN = re.compile(r"""hookSpecificOutput\\?["'`]?\s*\]?\s*(?:\??\.|\[\s*\\?["'`])(?P<key>[A-Za-z_]\w*)""")
-LABEL = re.compile(r"""(?:(?P<q>\\?["'`]?)(?P<key>[A-Za-z_]\w*)(?P=q)\s*:\s*"""
+KEY = lazy(r"""(?<![\w$])(?<!\$\{)(?P<q>\\?["'`]?)(?P<key>[A-Za-z_][A-Za-z0-9_]*)(?P=q)\s*:(?![:=+?-])""")
+QUOTED_KEY = lazy(r"""(?P<q>\\?["'`])(?P<key>[A-Za-z_][A-Za-z0-9_]*)(?P=q)\s*:(?![:=])""")
+ASSIGNED = lazy(r"""(?:\[\s*\\?["'`](?P<sub>[A-Za-z_]\w*)\\?["'`]\s*\]|\.(?P<attr>[A-Za-z_]\w*))\s*\|?=(?![=~])""")
+CHAIN = lazy(r"""hookSpecificOutput\\?["'`]?\s*\]?\s*(?:\??\.|\[\s*\\?["'`])(?P<key>[A-Za-z_]\w*)""")
+LABEL = lazy(r"""(?:(?P<q>\\?["'`]?)(?P<key>[A-Za-z_]\w*)(?P=q)\s*:\s*"""
                    r"""|(?:\[\s*\\?["'`](?P<sub>[A-Za-z_]\w*)\\?["'`]\s*\]|\.(?P<attr>[A-Za-z_]\w*))\s*\|?=\s*"""
                    r"""|(?<![\w.$])(?P<var>[A-Za-z_]\w*)\s*(?::\s*[\w<>\[\], |.]+)?\s*=\s*)$""")
-HSO_VARIABLE = re.compile(r"""hookSpecificOutput\\?["'`]?\s*[:=]\s*(?P<var>[A-Za-z_]\w*)\s*[,}\n;)]""")
-EVENT_NAME = re.compile(r"""hookEventName\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`](?P<name>[A-Za-z]+)\\?["'`]""")
-DEFER = re.compile(r"""permissionDecision\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`]defer\\?["'`]""")
-DENY_VALUE = re.compile(r"""\\?["'`]deny\\?["'`]""")  # a permissionDecision (or behavior) of "deny"
-BLOCK_DECISION = re.compile(r"""(?<![\w.])decision\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`]block\\?["'`]""")
-LEGACY_READ = re.compile(rf"(?<![\w])({LEGACY_INPUT_VARIABLE})(?![\w])")
+HSO_VARIABLE = lazy(r"""hookSpecificOutput\\?["'`]?\s*[:=]\s*(?P<var>[A-Za-z_]\w*)\s*[,}\n;)]""")
+EVENT_NAME = lazy(r"""hookEventName\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`](?P<name>[A-Za-z]+)\\?["'`]""")
+DEFER = lazy(r"""permissionDecision\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`]defer\\?["'`]""")
+DENY_VALUE = lazy(r"""\\?["'`]deny\\?["'`]""")  # a permissionDecision (or behavior) of "deny"
+BLOCK_DECISION = lazy(r"""(?<![\w.])decision\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`]block\\?["'`]""")
+LEGACY_READ = lazy(rf"(?<![\w])({LEGACY_INPUT_VARIABLE})(?![\w])")
 EXIT_TWO = {
-    "shell": re.compile(r"\bexit\s+2\b"),
-    "python": re.compile(r"\b(?:sys\.exit|exit|os\._exit|quit)\(\s*2\s*\)"),
-    "javascript": re.compile(r"\b(?:process\.exit|Deno\.exit)\(\s*2\s*\)|process\.exitCode\s*=\s*2\b"),
+    "shell": lazy(r"\bexit\s+2\b"),
+    "python": lazy(r"\b(?:sys\.exit|exit|os\._exit|quit)\(\s*2\s*\)"),
+    "javascript": lazy(r"\b(?:process\.exit|Deno\.exit)\(\s*2\s*\)|process\.exitCode\s*=\s*2\b"),
 }
-SH_DELEGATE = re.compile(
+SH_DELEGATE = lazy(
     r"""(?:^|&&|\|\||;)[ \t]*(?:if\s+!?\s*|then\s+|else\s+|do\s+)?(?:exec[ \t]+(?![<>&\d])(?P<exec>\S+)"""
     r"""|(?:[A-Za-z_]\w*=\S*[ \t]+)*(?P<run>python3?|node|npx|bunx?|deno|uvx?|ruby|perl|php|tsx|ts-node)\b"""
     r"""|(?:source|\.)[ \t]+(?P<source>\S+))""", re.M)
-SH_PIPE_DELEGATE = re.compile(r"""\|\s*(?P<run>python3?|node|npx|bunx?|deno|uvx?|ruby|perl|php|tsx)\s""")
-PY_DELEGATE = re.compile(r"""\bos\.(?:exec\w*|system)\s*\(|\bsubprocess\.(?:run|call|check_call|Popen)\s*\(""")
-PY_IMPORT = re.compile(r"""^\s*(?:from\s+(?P<from>\.?[A-Za-z_][\w.]*)\s+import|import\s+(?P<imp>[A-Za-z_][\w.]*))""", re.M)
-JS_DELEGATE = re.compile(r"""stdio\s*:\s*['"]inherit['"]|\.pipe\(\s*process\.stdout\s*\)""")
-JS_IMPORT = re.compile(r"""(?:require\(\s*|from\s+|import\s+)['"](?P<mod>\.{1,2}/[^'"]+)['"]""")
+SH_PIPE_DELEGATE = lazy(r"""\|\s*(?P<run>python3?|node|npx|bunx?|deno|uvx?|ruby|perl|php|tsx)\s""")
+PY_DELEGATE = lazy(r"""\bos\.(?:exec\w*|system)\s*\(|\bsubprocess\.(?:run|call|check_call|Popen)\s*\(""")
+PY_IMPORT = lazy(r"""^\s*(?:from\s+(?P<from>\.?[A-Za-z_][\w.]*)\s+import|import\s+(?P<imp>[A-Za-z_][\w.]*))""", re.M)
+JS_DELEGATE = lazy(r"""stdio\s*:\s*['"]inherit['"]|\.pipe\(\s*process\.stdout\s*\)""")
+JS_IMPORT = lazy(r"""(?:require\(\s*|from\s+|import\s+)['"](?P<mod>\.{1,2}/[^'"]+)['"]""")
 
 
 class Site(NamedTuple):
@@ -522,7 +523,7 @@ def _skip_string(text: str, i: int, quote: str, multiline: bool) -> int:
     return n
 
 
-HEREDOC = re.compile(r"""<<-?[ \t]*(?P<q>['"]?)(?P<tag>[A-Za-z_][A-Za-z0-9_]*)(?P=q)""")
+HEREDOC = lazy(r"""<<-?[ \t]*(?P<q>['"]?)(?P<tag>[A-Za-z_][A-Za-z0-9_]*)(?P=q)""")
 
 
 def _strip_shell(text: str) -> str:

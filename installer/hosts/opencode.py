@@ -21,7 +21,6 @@ project plugin works wherever the project is checked out.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -29,6 +28,7 @@ from installer import resources
 from installer.document import Document
 from installer.errors import ExitCode, HookwrightError
 from installer.hosts.base import Capabilities, Entry, Host, Scope, Target, deep, env_path
+from installer.patterns import lazy
 
 HEADER = "// hookwright-plugin "
 FORMAT = 1
@@ -41,8 +41,8 @@ OWN_TOOLS = ("apply_patch", "bash", "batch", "codesearch", "edit", "glob", "grep
 CLAUDE_TOOL_NAMES = {"bash": "Bash", "read": "Read", "write": "Write", "edit": "Edit", "multiedit": "MultiEdit",
                      "glob": "Glob", "grep": "Grep", "list": "LS", "webfetch": "WebFetch", "websearch": "WebSearch",
                      "todowrite": "TodoWrite", "todoread": "TodoRead", "task": "Task", "skill": "Skill"}
-_FILE_NAME = re.compile(r"^hookwright-(?P<pack>[a-z][a-z0-9-]*)\.js$")
-_SCRIPT = re.compile(r"(?:^|/)hookwright/(?P<pack>[a-z][a-z0-9-]*)/(?P<script>[a-z][a-z0-9-]*)$")
+_FILE_NAME = lazy(r"^hookwright-(?P<pack>[a-z][a-z0-9-]*)\.js$")
+_SCRIPT = lazy(r"(?:^|/)hookwright/(?P<pack>[a-z][a-z0-9-]*)/(?P<script>[a-z][a-z0-9-]*)$")
 
 
 LOADED_SUFFIXES = (".js", ".ts")
@@ -73,8 +73,8 @@ def config_folders(project: Path) -> list[tuple[str, Path]]:
 
 
 CONFIG_NAMES = ("opencode.json", "opencode.jsonc")
-LOCAL_SPEC = re.compile(r"^(\.{1,2}/|/|file://)")  # a plugin given by path, not an npm package
-_JSON5_PLACE = re.compile(r"^<string>:(?P<line>\d+) (?P<what>.*?)(?: at column (?P<column>\d+))?$")
+LOCAL_SPEC = lazy(r"^(\.{1,2}/|/|file://)")  # a plugin given by path, not an npm package
+_JSON5_PLACE = lazy(r"^<string>:(?P<line>\d+) (?P<what>.*?)(?: at column (?P<column>\d+))?$")
 
 
 def read_config(path: Path, raw: bytes) -> Any:

@@ -17,12 +17,13 @@ from typing import Iterator
 from installer.doctor import disk, handler_facts, resolve
 from installer.doctor.facts import LEGACY_INPUT_VARIABLE
 from installer.doctor.model import HOST_NAMES, Context, Finding, Handler
+from installer.patterns import lazy
 
 # `${NAME:-...}` falls back to something else and is left alone
-LEGACY_INPUT = re.compile(rf"\$\{{?({LEGACY_INPUT_VARIABLE})(?![A-Za-z0-9_]|\}}?:?-)")
+LEGACY_INPUT = lazy(rf"\$\{{?({LEGACY_INPUT_VARIABLE})(?![A-Za-z0-9_]|\}}?:?-)")
 # set for plugin hooks only; `${CLAUDE_PLUGIN_ROOT:-fallback}` copes with that
-PLUGIN_VARIABLE = re.compile(r"\$\{?(CLAUDE_PLUGIN_(?:ROOT|DATA))(?![A-Za-z0-9_]|:?[-=])")
-USER_CONFIG = re.compile(r"\$\{user_config\.([^}]*)\}")  # a plugin's user option (hooks.md §3)
+PLUGIN_VARIABLE = lazy(r"\$\{?(CLAUDE_PLUGIN_(?:ROOT|DATA))(?![A-Za-z0-9_]|:?[-=])")
+USER_CONFIG = lazy(r"\$\{user_config\.([^}]*)\}")  # a plugin's user option (hooks.md §3)
 RELATIVE_IN_PROJECT = ("the project root while the session is there, but not once it works in a subdirectory or a "
                       "worktree")
 SHARED_SCOPES = ("project", "plugin", "managed", "given")

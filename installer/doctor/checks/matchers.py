@@ -11,13 +11,14 @@ from installer.doctor.facts import (BUILTIN_TOOLS, CLAUDE_EVENTS, NARROW_EXACT_E
 from installer.doctor.matching import VALUE_NAME, Matcher, can_match_a_name, classify, empty_alternative, js_regex
 from installer.doctor.model import ConfigFile, Context, Finding, Handler, describe
 from installer.doctor.overlap import named_servers
+from installer.patterns import lazy
 
-PERMISSION_RULE = re.compile(r"\s*([A-Za-z][A-Za-z0-9_-]*)\((.*)\)\s*")
+PERMISSION_RULE = lazy(r"\s*([A-Za-z][A-Za-z0-9_-]*)\((.*)\)\s*")
 # what an `if` rule looks like for the tools whose input it can test (permission-rule syntax)
 IF_EXAMPLE = {"Bash": "Bash(git *)", "Edit": "Edit(src/**)", "Write": "Write(src/**)", "Read": "Read(src/**)",
               "MultiEdit": "MultiEdit(src/**)", "WebFetch": "WebFetch(domain:example.com)"}
-_QUOTED_NAME = re.compile(r"""["']([A-Za-z_][\w-]*)\\?["']""")  # the tools an expression names: tool == "Write"
-EXPRESSION = re.compile(r"==|!=|&&|\|\||\btool(_name|_input)?\b|\bmatches\b|\bin \[")
+_QUOTED_NAME = lazy(r"""["']([A-Za-z_][\w-]*)\\?["']""")  # the tools an expression names: tool == "Write"
+EXPRESSION = lazy(r"==|!=|&&|\|\||\btool(_name|_input)?\b|\bmatches\b|\bin \[")
 # what an open matcher is matched against, where those values are names (model names are not)
 SERVER_EVENTS = ("Elicitation", "ElicitationResult")  # their matcher is an MCP server's name
 OPEN_VALUES = {"SubagentStart": "an agent type", "SubagentStop": "an agent type",

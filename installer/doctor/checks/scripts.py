@@ -17,6 +17,7 @@ from installer.doctor import handler_facts, script_flow
 from installer.doctor.model import Context, Finding, Handler, rule_by_id
 from installer.doctor.scripts import ScriptFacts, Site, analyse_text
 from installer.hosts import claude_protocol, cursor_protocol
+from installer.patterns import lazy
 
 STOP_EVENTS = ("Stop", "SubagentStop")
 PERMISSION_DECISION_EVENTS = frozenset({"PreToolUse", "PreModelSwitch"})  # read permissionDecision (§6.2)
@@ -396,9 +397,9 @@ def _cursor_answer(facts: ScriptFacts, events: list[str], report) -> Iterator[Fi
 # ---- commands written inline (shell and jq in the config itself) ----------------------------------------
 
 SHELLS = ("sh", "bash", "zsh", "dash", "ksh")
-SHELL_C = re.compile(r"\s*(?:\S*/)?(?:ba|z|da|k)?sh\s+-c\s")
+SHELL_C = lazy(r"\s*(?:\S*/)?(?:ba|z|da|k)?sh\s+-c\s")
 # what the script rules look at in a command (a command without any of these gives them nothing)
-INLINE_SIGNS = re.compile(r"\b(?:jq|cat|read|echo|printf|exit|set|tee)\b|updated|continue|decision|permission|"
+INLINE_SIGNS = lazy(r"\b(?:jq|cat|read|echo|printf|exit|set|tee)\b|updated|continue|decision|permission|"
                           r"behavior|tool_response|hookSpecificOutput|stop_hook_active")
 
 

@@ -13,6 +13,7 @@ from installer.doctor.facts import (BUILTIN_TOOLS, CLAUDE_EVENTS, CLAUDE_ONLY_FI
                                     CURSOR_FIELDS, CURSOR_TYPES, DISABLE_ALL, FOLDED_CLAUDE_EVENTS, FOLDED_CURSOR_EVENTS,
                                     GROUP_KEYS, IF_EVENTS, MANAGED_ONLY_KEYS, REQUIRED_FIELDS, SHELLS, TYPE_FIELDS, Event, fold)
 from installer.doctor.model import HOST_NAMES, ConfigFile, Context, Finding, describe, resolved, timeout_seconds
+from installer.patterns import lazy
 
 SCHEMASTORE = "schemastore/claude-code-settings.json"  # the settings schema the editors use
 READ_ERRORS = ("is a directory", "cannot be read", "the file is a symlink")
@@ -205,7 +206,7 @@ def _timeout(ctx: Context, file: ConfigFile, handler: dict, keys: tuple) -> Iter
                           human=_duration(value), seconds=_number(value / 1000))
 
 
-HEADER_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))")
+HEADER_VARIABLE = lazy(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))")
 
 
 def _header_variables(handler: dict) -> Iterator[tuple[str, str]]:
@@ -372,9 +373,9 @@ def settings_schema_errors(settings: dict) -> list[SchemaError]:
 
 PERMISSION_LISTS = ("allow", "deny", "ask")
 BUILTIN_TOOL_NAMES = frozenset(BUILTIN_TOOLS)
-TOOL_NAME = re.compile(r"[A-Za-z_][\w-]*")
-PLAIN_RULE = re.compile(r"mcp__[^(]*|[A-Za-z_][\w-]*(?:\([^()\\]+\))?")  # no parenthesis inside
-SPECIFIER_TOKEN = re.compile(r"\\.|[()]", re.S)  # an escaped character, or a parenthesis
+TOOL_NAME = lazy(r"[A-Za-z_][\w-]*")
+PLAIN_RULE = lazy(r"mcp__[^(]*|[A-Za-z_][\w-]*(?:\([^()\\]+\))?")  # no parenthesis inside
+SPECIFIER_TOKEN = lazy(r"\\.|[()]", re.S)  # an escaped character, or a parenthesis
 
 
 def _schema(ctx: Context, file: ConfigFile, data: dict) -> Iterator[Finding]:
