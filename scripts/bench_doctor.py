@@ -144,16 +144,19 @@ def stage(corpus: Path, dest: Path, folders=tuple(STAGED_AS)) -> list[Path]:
     return paths
 
 
-def timed(commands: dict[str, list[str]], *, cwd: Path, env: dict, repeat: int) -> dict[str, tuple]:
+def timed(commands: dict[str, list[str]], *, cwd: Path, env: dict, repeat: int,
+          extra_env: dict[str, dict] | None = None) -> dict[str, tuple]:
     """Per command: (best, median) wall seconds over `repeat` runs, and the last run's stdout and
     stderr. The commands take turns (a, b, c, a, b, c...) so that a busy moment of the machine
-    falls on all of them alike; one untimed run each first (bytecode caches, disk cache)."""
+    falls on all of them alike; one untimed run each first (bytecode caches, disk cache).
+    `extra_env`: variables for some of the commands only, by name."""
     times: dict[str, list[float]] = {name: [] for name in commands}
     last: dict[str, tuple[str, str]] = {}
     for round_ in range(repeat + 1):
         for name, argv in commands.items():
             started = time.perf_counter()
-            proc = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True)
+            proc = subprocess.run(argv, cwd=cwd, env={**env, **(extra_env or {}).get(name, {})}, capture_output=True,
+                                  text=True)
             if round_:
                 times[name].append(time.perf_counter() - started)
             if proc.returncode not in (0, 1, 2):  # doctor: 2 when a file cannot be parsed (the report is complete)
@@ -238,9 +241,44 @@ def compare(corpus: Path, work: Path, repeat: int) -> None:
         print(f"floor for a Python CLI: reading, parsing and importing typer alone is "
               f"{runs['parse+cli'][0] / a_best:.2f}x agnix")
     print()
+    sharing(tree, work, env, repeat)
     breakdown(tree, work / "tree", env["HOME"])
     if agnix:
         defect_classes(corpus, work / "all", env, agnix)
+
+
+def sharing(tree: list[Path], work: Path, env: dict, repeat: int) -> None:
+    """Where sharing the projects out between processes pays (installer/doctor/parallel.py):
+    the first N projects of the tree, checked by one process and by as many as there are cores."""
+    rows = []
+    for count in (10, 30, 90, len(tree)):
+        paths = tree[:count]
+        commands = {"one": doctor_argv(paths), "shared": doctor_argv(paths)}
+        runs = timed(commands, cwd=work, env=env, repeat=repeat, extra_env={"one": {"HOOKWRIGHT_WORKERS": "1"}})
+        handlers = sum(len(g.get("hooks", [])) for p in paths for groups in _hooks(p).values() for g in groups
+                       if isinstance(g, dict) and isinstance(g.get("hooks"), list))
+        rows.append([count, handlers, *_times(runs["one"]), *_times(runs["shared"]),
+                     f"{runs['one'][0] / runs['shared'][0]:.2f}x"])
+    print(f"Sharing the projects out ({len(os.sched_getaffinity(0))} cores; doctor shares from "
+          f"{_min_handlers()} handlers on)\n")
+    table(["projects", "handlers", "one process best s", "median s", "shared best s", "median s", "speed-up"], rows)
+    print()
+
+
+def _hooks(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError:
+        return {}
+    hooks = data.get("hooks") if isinstance(data, dict) else None
+    return {k: v for k, v in hooks.items() if isinstance(v, list)} if isinstance(hooks, dict) else {}
+
+
+def _min_handlers() -> int:
+    sys.path.insert(0, str(REPO))
+    from installer.doctor.parallel import MIN_HANDLERS
+
+    return MIN_HANDLERS
 
 
 def _times(run: tuple) -> list[str]:

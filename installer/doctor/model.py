@@ -14,7 +14,7 @@ import json
 import re
 import sys
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -218,6 +218,11 @@ class Context:
             self.settings_env = frozenset(
                 name for f in self.files if f.document is not None and isinstance(f.document.data, dict)
                 and isinstance(f.document.data.get("env"), dict) for name in f.document.data["env"])
+
+    @cached_property
+    def servers_by_case(self) -> dict[str, str]:
+        """The configured MCP servers by their lower-case name (built once; each matcher asks)."""
+        return {server.lower(): server for server in self.mcp_servers}
 
     def finding(self, rule_id: str, file: ConfigFile, keys: tuple = (), related: list[dict] | None = None,
                 at_key: bool = False, about: tuple = (), focused: bool = False, **params: Any) -> Finding:

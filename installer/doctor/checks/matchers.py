@@ -99,7 +99,7 @@ def _exact(ctx: Context, file: ConfigFile, event: Event, matcher: Matcher, shown
             suggestion = json.dumps("|".join(typos.get(name, name) for name in matcher.names))
             yield ctx.finding("matcher/tool-typo", file, keys, matcher=shown, suggestion=suggestion,
                               names=", ".join(f"{name} (did you mean {close}?)" for name, close in typos.items()))
-        servers = {server.lower(): server for server in ctx.mcp_servers}
+        servers = ctx.servers_by_case
         for name in matcher.names:
             if name.startswith("mcp__") and not name[5:].partition("__")[2]:
                 server = name[5:].rstrip("_")
@@ -115,7 +115,7 @@ def _exact(ctx: Context, file: ConfigFile, event: Event, matcher: Matcher, shown
 def _server_case(ctx: Context, file: ConfigFile, event: Event, raw: str, shown: str, keys: tuple) -> Iterator[Finding]:
     """`mcp__Linear__.*` where the project's MCP server is `linear` (or `Linear` on an event that
     matches server names): names keep the server's own case, and matching is case-sensitive."""
-    by_case = {server.lower(): server for server in ctx.mcp_servers}
+    by_case = ctx.servers_by_case
     named = named_servers(raw) if event.matcher == TOOL else classify(raw, event.name).names
     wrong = {name: by_case[name.lower()] for name in named if name not in ctx.mcp_servers and name.lower() in by_case}
     if wrong:
