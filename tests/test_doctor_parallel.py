@@ -39,7 +39,6 @@ def _report(paths: list[Path], project: Path, monkeypatch, workers: int) -> list
 
 def test_the_report_is_the_same_whatever_the_number_of_workers(projects, tmp_path, monkeypatch):
     ctx = run.context(projects, project=tmp_path)
-    assert len(ctx.handlers) >= parallel.MIN_HANDLERS  # (big enough to be shared out)
     monkeypatch.setenv("HOOKWRIGHT_WORKERS", "3")
     assert parallel.workers(ctx) == 3
     alone = _report(projects, tmp_path, monkeypatch, 1)
@@ -71,3 +70,13 @@ def test_files_every_session_loads_are_never_shared_out(projects, tmp_path, home
     monkeypatch.setenv("HOOKWRIGHT_WORKERS", "2")
     ctx = run.context([user, *projects], project=tmp_path)
     assert parallel.workers(ctx) == 1
+
+
+def test_without_a_pinned_number_only_a_big_run_is_shared_out(projects, tmp_path, monkeypatch):
+    monkeypatch.delenv("HOOKWRIGHT_WORKERS", raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
+    ctx = run.context(projects, project=tmp_path)
+    assert len(ctx.handlers) < parallel.MIN_HANDLERS
+    assert parallel.workers(ctx) == 1
+    monkeypatch.setattr(parallel, "MIN_HANDLERS", len(ctx.handlers))
+    assert parallel.workers(ctx) == 4
