@@ -12,7 +12,6 @@ import functools
 import os
 import stat
 import sys
-import tempfile
 from pathlib import Path
 
 from installer.errors import ExitCode, HookwrightError
@@ -91,6 +90,8 @@ def write_bytes(path: Path, data: bytes, *, expect: bytes | None = None, mode: i
     try:
         make_dir(folder)
         old_stat = _stat_or_none(target)
+        import tempfile  # (a write's only: doctor imports this module to read temp names)
+
         fd, temp = tempfile.mkstemp(prefix=f".{target.name}{TEMP_MARK}", dir=folder)
     except OSError as err:
         raise _error(err, path) from None

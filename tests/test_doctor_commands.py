@@ -646,11 +646,13 @@ FRAGMENTS = ['"$CLAUDE_PROJECT_DIR"/.claude/hooks/a.sh', "$CLAUDE_PROJECT_DIR/ho
 @given(st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=8),
        st.sampled_from(["/proj", "/srv/monorepo/apps/web", "/tmp/a.b/c-d"]))
 def test_a_command_read_once_for_every_project_reads_as_if_read_for_each(fragments, folder):
-    """resolve_shell reads a project's command with a stand-in for the project folder and names
-    the folder after: the same Resolution, field for field, as reading it with the folder."""
+    """resolve_shell reads a command that another project holds too with a stand-in for the
+    project folder and names the folder after: the same Resolution, field for field, as reading
+    it with the folder."""
     from installer.doctor.resolve import _resolve_shell
 
     command = " ".join(fragments)
+    resolve_shell(command, Where(project=Path("/another/project"), home=HOME, cwd=Path("/another/project")))
     where = Where(project=Path(folder), home=HOME, cwd=Path(folder))
     shared, direct = resolve_shell(command, where), _resolve_shell(command, where, None)
     assert shared == direct
@@ -658,15 +660,16 @@ def test_a_command_read_once_for_every_project_reads_as_if_read_for_each(fragmen
         assert any(inv is shared.main for inv in shared.invocations)
 
 
-def test_the_same_command_in_many_projects_is_read_once_and_names_each_project():
+def test_the_same_command_in_many_projects_is_read_twice_at_most_and_names_each_project():
+    """Read for the first project, then once for all the others."""
     from installer.doctor.resolve import _resolve_shell
 
     command = 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/unique-to-this-test.py && echo ok'
     before = _resolve_shell.cache_info().misses
     scripts = {str(resolve_shell(command, Where(project=Path(f"/mono/app{n}"), home=HOME,
-                                                cwd=Path(f"/mono/app{n}"))).script) for n in range(4)}
-    assert scripts == {f"/mono/app{n}/.claude/hooks/unique-to-this-test.py" for n in range(4)}
-    assert _resolve_shell.cache_info().misses == before + 1
+                                                cwd=Path(f"/mono/app{n}"))).script) for n in range(8)}
+    assert scripts == {f"/mono/app{n}/.claude/hooks/unique-to-this-test.py" for n in range(8)}
+    assert _resolve_shell.cache_info().misses == before + 2
 
 
 @pytest.mark.parametrize("folder", ["/my projects/web", "/a/$b", "/q'uote", "/x/../y"])

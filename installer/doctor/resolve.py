@@ -171,16 +171,24 @@ def resolve_handler(value: object, where: Where) -> Resolution:
 
 @lru_cache(maxsize=8192)
 def resolve_shell(command: str, where: Where, shell: str | None = None) -> Resolution:
-    """The command read for one file's place. A project's command is read once for every project
-    (a monorepo holds the same hooks in many): with a stand-in for the project's folder, which
-    the result then names; where the folder's name could change how the words read (a space, a
-    `..` in the command), it is read with the folder itself."""
+    """The command read for one file's place. A command that several projects hold (a monorepo
+    holds the same hooks in many) is read once for all of them after the first: with a stand-in
+    for the project's folder, which the result then names. Where the folder's name could change
+    how the words read (a `..` in the command, an unusual character), it is read with the folder."""
     project = where.project
     if (project is not None and where.cwd in (None, project) and where.plugin_root is None
             and ".." not in command and PORTABLE_FOLDER.fullmatch(str(project))):
-        general = _resolve_shell(command, where._replace(project=STAND_IN, cwd=where.cwd and STAND_IN), shell)
-        return _relocated(general, str(project))
+        general = where._replace(project=STAND_IN, cwd=where.cwd and STAND_IN)
+        if _FIRST_PROJECT.setdefault((command, general, shell), project) != project:
+            return _relocated(_resolve_shell(command, general, shell), str(project))
+        if len(_FIRST_PROJECT) > 100_000:
+            _FIRST_PROJECT.clear()
     return _resolve_shell(command, where, shell)
+
+
+# the project each command was first read for: naming another folder in a stand-in's result
+# costs less than reading the command again, but more than reading it once for one project
+_FIRST_PROJECT: dict[tuple, Path] = {}
 
 
 # a project folder whose name reads the same wherever the shell meets it: no blank, quote,
