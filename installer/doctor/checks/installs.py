@@ -3,6 +3,7 @@ receipt (entries present, runtime files present and unchanged)."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Iterator
 
 from installer import atomic, hosts
@@ -97,9 +98,7 @@ def _check_file(ctx: Context, file: ConfigFile, target: Target, ours: dict[str, 
                 yield ctx.finding("install/interrupted-write", file, (), temp=temp)
     if not (ours or folders):
         return
-    from installer.state import RECEIPT, read_receipt, runtime_matches  # only where we installed
-
-    names = set(ours) | {p.name for p in folders if (p / RECEIPT).is_file()}
+    names = set(ours) | {p.name for p in folders if target.receipt_path(p.name).is_file()}
     scope_args = _scope_args(target)
     for folder in folders:
         if folder.name not in names and any(folder.iterdir()):
@@ -109,7 +108,7 @@ def _check_file(ctx: Context, file: ConfigFile, target: Target, ours: dict[str, 
         where = ours[pack].keys if pack in ours else ("hooks",)
         params = dict(pack=pack, scope_args=scope_args)
         try:
-            receipt = read_receipt(target.receipt_path(pack))
+            receipt = _read_receipt(target.receipt_path(pack))
         except HookwrightError as error:
             yield ctx.finding("install/receipt-unreadable", file, where, problem=error.message,
                               receipt=target.receipt_path(pack), **params)
@@ -124,12 +123,23 @@ def _check_file(ctx: Context, file: ConfigFile, target: Target, ours: dict[str, 
                                   **params)
             elif current != entry.handler:
                 yield ctx.finding("install/entry-differs", file, where, event=entry.event, hook=entry.hook, **params)
+        from installer.state import runtime_matches
+
         folder = target.pack_dir(pack)
         for item in receipt.files:
             if not (folder / item.name).is_file():
                 yield ctx.finding("install/runtime-missing", file, where, runtime=folder / item.name, **params)
             elif not runtime_matches(folder, item.name, item.sha256):
                 yield ctx.finding("install/runtime-changed", file, where, runtime=folder / item.name, **params)
+
+
+def _read_receipt(path: Path):
+    """state.read_receipt, without loading the install machinery where there is no receipt."""
+    if not os.path.lexists(path):
+        return None
+    from installer.state import read_receipt
+
+    return read_receipt(path)
 
 
 def _scope_args(target: Target) -> str:
