@@ -19,7 +19,12 @@ first times the floor: what the interpreter and the mandated libraries cost doin
    agnix; then the modules that cost most to import on that run (`python -X importtime`), so
    that a regression shows.
 
+With `--baseline DIR` (another checkout of hookwright, say `git worktree add /tmp/old <commit>`),
+each doctor timing is taken beside that checkout's doctor on the same input, interleaved in the
+same run, and the table says how much faster this one is.
+
 Usage: python3 scripts/bench_doctor.py [--repeat N] [--sizes 100,1000,10000] [--corpus DIR] [--only PART]
+                                       [--baseline DIR]
 Needs `agnix` on PATH for the comparisons (`pip install agnix==0.59.3`); the rest runs without it.
 """
 from __future__ import annotations
@@ -165,6 +170,26 @@ def timed(commands: dict[str, list[str]], *, cwd: Path, env: dict, repeat: int,
     return {name: (min(t), statistics.median(t), *last[name]) for name, t in times.items()}
 
 
+BASELINE: Path | None = None  # --baseline: an older checkout timed beside this one
+BASE = " @ baseline"
+
+
+def with_baseline(commands: dict[str, list[str]], *names: str) -> tuple[dict[str, list[str]], dict[str, dict]]:
+    """The commands, and with --baseline each named one again run by the baseline checkout."""
+    if BASELINE is None:
+        return commands, {}
+    extra = {name + BASE: {"PYTHONPATH": str(BASELINE)} for name in names}
+    return {**commands, **{name + BASE: commands[name] for name in names}}, extra
+
+
+def baseline_rows(runs: dict, name: str, label: str, *cells) -> list[list]:
+    """Table rows for the baseline's run of `name`, if there is one, with this run's speed-up."""
+    if name + BASE not in runs:
+        return []
+    return [[f"{label} (baseline {BASELINE.name}; this one is {runs[name + BASE][0] / runs[name][0]:.2f}x as fast)",
+             *cells, *_times(runs[name + BASE])]]
+
+
 def doctor_argv(paths: list[Path]) -> list[str]:
     return [sys.executable, "-m", "installer", "doctor", *map(str, paths), "--format", "json"]
 
@@ -215,7 +240,8 @@ def compare(corpus: Path, work: Path, repeat: int) -> None:
     if agnix:
         commands["agnix"] = [agnix, "--format", "json", *map(str, tree)]
         commands["agnix x4"] = [agnix, "--format", "json", *map(str, copies)]
-    runs = timed(commands, cwd=work, env=env, repeat=repeat)
+    commands, extra = with_baseline(commands, "doctor", "doctor x4")
+    runs = timed(commands, cwd=work, env=env, repeat=repeat, extra_env=extra)
 
     def findings(name: str) -> int:
         doc = json.loads(runs[name][2])
@@ -225,8 +251,10 @@ def compare(corpus: Path, work: Path, repeat: int) -> None:
             ["python reading and json-parsing the files, nothing else", len(tree), *_times(runs["parse"]), "-"],
             ["  the same after importing typer", len(tree), *_times(runs["parse+cli"]), "-"],
             ["hookwright doctor", len(tree), *_times(runs["doctor"]), findings("doctor")],
+            *[row + ["-"] for row in baseline_rows(runs, "doctor", "  the same", len(tree))],
             ["hookwright doctor, four copies of the tree", len(copies), *_times(runs["doctor x4"]),
-             findings("doctor x4")]]
+             findings("doctor x4")],
+            *[row + ["-"] for row in baseline_rows(runs, "doctor x4", "  the same", len(copies))]]
     if agnix:
         version = subprocess.run([agnix, "--version"], capture_output=True, text=True).stdout.strip()
         rows += [[version, len(tree), *_times(runs["agnix"]), findings("agnix")],
@@ -395,11 +423,15 @@ def scaling(work: Path, sizes: list[int], repeat: int) -> None:
     for size in sizes:
         project = work / f"synthetic-{size}"
         path = synthetic(project, size)
-        best, median, out, _ = timed({"doctor": doctor_argv([path])}, cwd=project, env=env, repeat=repeat)["doctor"]
+        commands, extra = with_baseline({"doctor": doctor_argv([path])}, "doctor")
+        runs = timed(commands, cwd=project, env=env, repeat=repeat, extra_env=extra)
+        best, median, out, _ = runs["doctor"]
         doc = json.loads(out)
         growth = f"{best / previous[1]:.1f}x for {size // previous[0]}x handlers" if previous else "-"
         row = [size, f"{path.stat().st_size / 1e6:.2f}", f"{best:.3f}", f"{median:.3f}",
                f"{best / size * 1000:.3f}", growth, len(doc["findings"])]
+        if BASELINE is not None:
+            row.append(f"{runs['doctor' + BASE][0]:.3f} ({runs['doctor' + BASE][0] / best:.2f}x)")
         if agnix:
             a_best, _, a_out, a_err = timed({"agnix": [agnix, "--format", "json", str(path)]}, cwd=project,
                                             env=env, repeat=repeat)["agnix"]
@@ -410,7 +442,8 @@ def scaling(work: Path, sizes: list[int], repeat: int) -> None:
         rows.append(row)
         previous = (size, best)
         last_ratio = f"{best / a_best:.2f}x" if agnix and a_out.strip() else None
-    header = ["handlers", "file MB", "best s", "median s", "ms/handler", "growth", "findings"]
+    header = ["handlers", "file MB", "best s", "median s", "ms/handler", "growth", "findings",
+              *([f"baseline {BASELINE.name} best s (this one: x as fast)"] if BASELINE is not None else [])]
     table(header + (["agnix best s"] if agnix else []), rows)
     if agnix and last_ratio:
         print(f"\nratio doctor / agnix on {sizes[-1]:,} handlers (best wall): {last_ratio} (target: at most 2x)")
@@ -458,14 +491,19 @@ def one_file(work: Path, repeat: int) -> None:
     agnix = shutil.which("agnix")
     if agnix:
         commands["agnix"] = [agnix, str(path)]
-    runs = timed(commands, cwd=project, env=env, repeat=repeat)
+    commands, extra = with_baseline(commands, "doctor (text)")
+    runs = timed(commands, cwd=project, env=env, repeat=repeat, extra_env=extra)
     print(f"## 3. One typical settings file ({len(TYPICAL['hooks'])} events, 4 handlers; fresh process each run, "
           f"best of {repeat})\n")
     table(["command", "best wall s", "median wall s"],
           [[name, f"{best:.3f}", f"{median:.3f}"] for name, (best, median, _, _) in runs.items()])
     text_best, typer_best = runs["doctor (text)"][0], runs['python -c "import typer, json"'][0]
     print(f"\nratio doctor (text) / a bare typer start (best wall): {text_best / typer_best:.2f}x (target: at most "
-          f"1.3x); {text_best - typer_best:.3f} s above it\n")
+          f"1.3x); {text_best - typer_best:.3f} s above it")
+    if "doctor (text)" + BASE in runs:
+        base_best = runs["doctor (text)" + BASE][0]
+        print(f"the baseline's doctor (text): {base_best / typer_best:.2f}x a bare typer start")
+    print()
     importtime(doctor, project, env)
 
 
@@ -491,7 +529,10 @@ def main() -> None:
     parser.add_argument("--sizes", default="100,1000,10000")
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--only", type=int, choices=(1, 2, 3), help="run one part")
+    parser.add_argument("--baseline", type=Path, help="another hookwright checkout to time beside this one")
     args = parser.parse_args()
+    global BASELINE
+    BASELINE = args.baseline.resolve() if args.baseline else None
     with tempfile.TemporaryDirectory(prefix="hookwright-bench-") as scratch:
         work = Path(scratch)
         if args.only in (None, 1):
