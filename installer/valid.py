@@ -8,6 +8,7 @@ tests/test_valid.py holds it to jsonschema-rs's verdict on the corpus and on mut
 """
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -76,7 +77,7 @@ def _type_is(name: str, value: Any) -> bool:
     if name == "null":
         return value is None
     if name == "number":
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
+        return _number(value)
     if name == "integer":
         if isinstance(value, float):
             raise Unsure  # 1.0 is an integer to the drafts
@@ -89,7 +90,7 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None:
         return a is b
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        if type(a) is not type(b):
+        if type(a) is not type(b) or not (_number(a) and _number(b)):
             raise Unsure
         return a == b
     if type(a) is not type(b):
@@ -102,6 +103,8 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _number(value: Any) -> bool:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise Unsure  # 1e400 reads as infinity here, which jsonschema-rs takes for null
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 

@@ -679,3 +679,20 @@ def test_a_project_folder_with_a_name_the_shell_could_read_otherwise_is_read_as_
     where = Where(project=Path(folder), home=HOME, cwd=Path(folder))
     for command in ("$CLAUDE_PROJECT_DIR/.claude/x.sh", '"$CLAUDE_PROJECT_DIR"/x.sh && cd sub && ./y.sh'):
         assert resolve_shell(command, where) == _resolve_shell(command, where, None)
+
+
+@pytest.mark.parametrize("command", [
+    'test -f /home/u/a/h.sh && "$CLAUDE_PROJECT_DIR"/h.sh',  # the guard spells the folder itself
+    '[ -x ~/a/h.sh ] && "$CLAUDE_PROJECT_DIR"/h.sh',  # through ~
+    '[ -x "$HOME"/a/h.sh ] && "$CLAUDE_PROJECT_DIR"/h.sh',  # through $HOME
+    'cd /home/u/a && test -f h.sh && "$CLAUDE_PROJECT_DIR"/h.sh',
+])
+def test_a_guard_that_spells_the_project_folder_another_way_still_guards(command):
+    """(found by review: the stand-in for the folder must not change what a text comparison sees)"""
+    from installer.doctor.resolve import _resolve_shell
+
+    home = Path("/home/u")
+    resolve_shell(command, Where(project=home / "b", home=home, cwd=home / "b"))  # another project first
+    where = Where(project=home / "a", home=home, cwd=home / "a")
+    assert resolve_shell(command, where) == _resolve_shell(command, where, None)
+    assert resolve_shell(command, where).main.guarded

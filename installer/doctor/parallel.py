@@ -1,14 +1,15 @@
-"""Doctor over many projects at once: the projects shared out between processes, one per core.
+"""Doctor over many projects at once: the checks of single handlers shared out between processes.
 
-Only where nothing is lost by it: every file is a project's (or its local) settings, so two
-files of different projects never share a session, and every check that pairs handlers (the
-conflicts, the duplicates) pairs them inside one project, which one worker sees whole. Each
-worker checks its projects with the run's own view of the machine (its tools, MCP servers and
-settings variables), and the findings come back in the report order one process gives: a test
-holds any number of workers to that. Only where it pays: on Linux (fork starts a worker in
-milliseconds, with every module already imported), with two cores or more, and with enough
-handlers that the workers' start and the findings' trip back cost less than they save. The
-workers are plain forks that send their findings back through a pipe: no pool, no threads.
+The checks that read one handler at a time against the run's shared facts (its tools, MCP
+servers, settings variables: run.LOCAL_CHECKS, the command check above all, half of a big run)
+go to forked workers, each with whole projects; this process runs the checks that weigh files
+together (a script several projects run, two hooks racing, a switch that counts once) over the
+whole run meanwhile. Only where nothing can differ from one process's report: every file is a
+project's (or its local) settings, and the findings come back in the report order one process
+gives, which a test holds any number of workers to. Only where it pays: on Linux (fork starts a
+worker in milliseconds, with every module already imported), with two cores or more, and with
+enough handlers that the workers' start and the findings' trip back cost less than they save.
+The workers are plain forks that send their findings back through a pipe: no pool, no threads.
 """
 from __future__ import annotations
 
@@ -66,17 +67,17 @@ def shares(ctx: Context, count: int) -> list[Context]:
     return [share for share in out if share.files]
 
 
-def findings(ctx: Context, count: int, run: Callable[[Context], list[Finding]]) -> Sequence[Finding]:
-    """`run` over the shares of `ctx` in `count` processes (this one among them), all the findings
-    together (in no order yet: the caller sorts them, as it does one process's). A worker that
-    fails leaves its share to this process: the report is complete either way."""
+def findings(ctx: Context, count: int, run_share: Callable[[Context], list[Finding]],
+             run_whole: Callable[[], list[Finding]]) -> Sequence[Finding]:
+    """`run_share` over `count` shares of `ctx`, each in a worker, while this process does
+    `run_whole`; all the findings together (in no order yet: the caller sorts them, as it does
+    one process's). A worker that fails leaves its share to this process: the report is
+    complete either way."""
     contexts = shares(ctx, count)
-    children = [_fork(run, share) for share in contexts[1:]]
-    results = [(run(contexts[0]), contexts[0].truncated)]
-    for share, child in zip(contexts[1:], children):
-        results.append(_collect(child) or (run(share), share.truncated))
-    found: list[Finding] = []
-    for share_found, truncated in results:
+    children = [_fork(run_share, share) for share in contexts]
+    found: list[Finding] = list(run_whole())
+    for share, child in zip(contexts, children):
+        share_found, truncated = _collect(child) or (run_share(share), share.truncated)
         found.extend(share_found)
         ctx.truncated |= truncated
     return found
@@ -86,15 +87,21 @@ def _fork(run: Callable[[Context], list[Finding]], share: Context) -> tuple[int,
     """A child process checking `share`, its findings pickled into a pipe: (pid, read end)."""
     try:
         read_end, write_end = os.pipe()
+    except OSError:
+        return None
+    try:
         pid = os.fork()
     except OSError:
+        os.close(read_end)
+        os.close(write_end)
         return None
     if pid:
         os.close(write_end)
         return pid, read_end
-    import pickle
     status = 1
     try:  # the child: check, send, and leave without the interpreter's teardown
+        import pickle
+
         os.close(read_end)
         with os.fdopen(write_end, "wb") as out:
             pickle.dump((run(share), share.truncated), out, protocol=pickle.HIGHEST_PROTOCOL)

@@ -176,14 +176,23 @@ def resolve_shell(command: str, where: Where, shell: str | None = None) -> Resol
     for the project's folder, which the result then names. Where the folder's name could change
     how the words read (a `..` in the command, an unusual character), it is read with the folder."""
     project = where.project
-    if (project is not None and where.cwd in (None, project) and where.plugin_root is None
-            and ".." not in command and PORTABLE_FOLDER.fullmatch(str(project))):
+    if project is not None and where.cwd in (None, project) and where.plugin_root is None and \
+            _names_the_project_only_by_its_variables(command, where):
         general = where._replace(project=STAND_IN, cwd=where.cwd and STAND_IN)
         if _FIRST_PROJECT.setdefault((command, general, shell), project) != project:
             return _relocated(_resolve_shell(command, general, shell), str(project))
         if len(_FIRST_PROJECT) > 100_000:
             _FIRST_PROJECT.clear()
     return _resolve_shell(command, where, shell)
+
+
+def _names_the_project_only_by_its_variables(command: str, where: Where) -> bool:
+    """A command that could spell a path in the project another way (literally, through ~ or
+    $HOME, through another variable, with `..`) compares text that the stand-in would change:
+    a `test -f ~/app/x.sh` guarding `"$CLAUDE_PROJECT_DIR"/x.sh`."""
+    project = str(where.project)
+    return (".." not in command and "~" not in command and "HOME" not in command and project not in command
+            and PORTABLE_FOLDER.fullmatch(project) is not None and not any(name in command for name, _ in where.env))
 
 
 # the project each command was first read for: naming another folder in a stand-in's result

@@ -16,6 +16,11 @@ from installer.doctor.model import ConfigFile, Context, Finding, Handler, resolv
 # installer/doctor/checks/<name>.py, each with `check(ctx) -> Iterable[Finding]`, run in this order
 CHECK_MODULES = ("structure", "matchers", "hosts", "commands", "scripts", "opencode", "conflicts", "installs")
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+# the checks whose findings on a handler depend on that handler, its file and the run's shared
+# facts alone (tools, MCP servers, the settings' variables): parallel.py may split them by
+# project. The others also weigh files together (scripts by path, races, the kill switch that
+# counts once, plugin manifests, our installs per project folder) and see the whole run.
+LOCAL_CHECKS = ("matchers", "commands")
 
 
 @dataclass
@@ -63,9 +68,12 @@ def findings(ctx: Context, checks: Sequence[str] = CHECK_MODULES) -> list[Findin
     """What the checks find in a context, in report order (file, line, column, severity, rule),
     many projects' files shared out between processes where that pays (parallel.py)."""
     count = parallel.workers(ctx)
-    if count > 1:
+    local = [name for name in checks if name in LOCAL_CHECKS]
+    if count > 1 and local:
         check_functions(checks)  # imported once, before the workers start
-        return _in_report_order(list(parallel.findings(ctx, count, lambda share: _checked(share, checks))), ctx.files)
+        rest = [name for name in checks if name not in LOCAL_CHECKS]
+        found = parallel.findings(ctx, count, lambda share: _checked(share, local), lambda: _checked(ctx, rest))
+        return _in_report_order(list(found), ctx.files)
     return _in_report_order(_checked(ctx, checks), ctx.files)
 
 
