@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 import json
 import random
-import tomllib
+import sys
 from pathlib import Path
 
 import jsonschema_rs
@@ -16,6 +16,11 @@ import pytest
 from installer import resources
 from installer import valid
 from installer.doctor.checks.structure import SCHEMASTORE, _without_permission_rules
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 SHARED_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 CORPUS = SHARED_CORPUS / "claude-settings"
