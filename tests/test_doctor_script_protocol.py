@@ -702,3 +702,14 @@ def test_what_the_protocol_rules_find_in_the_corpus_scripts(shared):
         ("cjthompson__claude-code-config__plugins__command-watchdog__hooks__bash-watchdog.py", 78),
         ("gutyoh__claude-code-config__.claude__hooks__enforce-git-pull-rebase.sh", 69),
         ("yurukusa__claude-code-hooks__hooks__comment-strip.sh", 57)]}
+
+
+def test_a_raise_in_a_function_handed_to_a_library_is_no_known_exit(tmp_path):
+    """`hw.run(NAME, handle)`: the library that calls `handle` may catch what it raises (ours
+    turns hw.PassThrough into a pass-through), so only a raise the script itself lets out of
+    the run exits 1 (found on a fresh git-guard install)."""
+    handed = (PY + 'import hooklib\n\ndef check(command):\n    raise hooklib.PassThrough("rm -rf is forbidden")\n\n'
+              'def handle(call):\n    check(call["tool_input"]["command"])\n\nsys.exit(hooklib.run(handle))\n')
+    assert findings(tmp_path / "handed", "handed.py", handed, "PreToolUse", "script/exit-1-fails-open") == []
+    direct = PY + 'def handle(call):\n    raise PermissionError("rm -rf is forbidden")\n\nhandle(data)\n'
+    assert findings(tmp_path / "direct", "direct.py", direct, "PreToolUse", "script/exit-1-fails-open")

@@ -288,6 +288,7 @@ def _python(tree: ast.Module, text: str, common: dict) -> Flow:
     order = 0
     # what the file's try statements catch: a raise in a function may be caught where it is called
     caught = _caught_around_calls(tree)
+    handed_out = _handed_out(tree)  # called by code of another file, which may catch what they raise
 
     def place(node: Any) -> Place:
         return Place(node.lineno, node.col_offset + 1)
@@ -330,7 +331,8 @@ def _python(tree: ast.Module, text: str, common: dict) -> Flow:
                     status, message = _py_status(args[0] if args else None, strings)
                     exits.append(Exit(status, f"raise SystemExit({_brief(args[0]) if args else ''})",
                                       message, place(stmt)))
-                elif not guarded and not (scope and _caught(caught.get(scope, set()), _name(exc))):
+                elif not guarded and scope not in handed_out and not (scope and _caught(caught.get(scope, set()),
+                                                                                         _name(exc))):
                     said = strings.text(args[0]) if args else None
                     exits.append(Exit(1, f"raise {_name(exc) or 'an exception'}(...)", said or "", place(stmt)))
             for child_body, arm in _arms(stmt):
@@ -395,6 +397,27 @@ def _caught_around_calls(tree: ast.Module) -> dict[str, set[str]]:
                 if isinstance(call, ast.Call) and isinstance(call.func, ast.Name):
                     out.setdefault(call.func.id, set()).update(names)
     return out
+
+
+def _handed_out(tree: ast.Module) -> set[str]:
+    """The functions this file hands to code it does not hold (`hw.run(NAME, handle)`, a
+    decorator, a callback argument), and those they call: what they raise goes back to that code,
+    which may well catch it (a hook library's pass-through), so it is no known exit 1."""
+    defined = {node.name: node for node in _nodes(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    handed = {name for name, node in defined.items() if node.decorator_list}
+    for node in _nodes(tree):
+        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in defined):
+            for arg in [*node.args, *(k.value for k in node.keywords)]:
+                if isinstance(arg, ast.Name) and arg.id in defined:
+                    handed.add(arg.id)
+    pending = list(handed)
+    while pending:  # and the file's own functions they call
+        for node in ast.walk(defined[pending.pop()]):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in defined \
+                    and node.func.id not in handed:
+                handed.add(node.func.id)
+                pending.append(node.func.id)
+    return handed
 
 
 def _caught(caught: set[str], name: str) -> bool:
