@@ -11,8 +11,8 @@ import time
 from installer import atomic, state
 from installer.errors import ExitCode, HookwrightError
 from installer.faults import checkpoint
+from installer.hosts.base import RECEIPT
 from installer.plan import Plan
-from installer.state import RECEIPT
 
 ATTEMPTS = 5
 

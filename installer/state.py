@@ -33,9 +33,6 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-RECEIPT = "receipt.json"  # in each pack's runtime folder: what we installed there
-
-
 def runtime_matches(folder: Path, name: str, digest: str) -> bool:
     try:
         return sha256((folder / name).read_bytes()) == digest

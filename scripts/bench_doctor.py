@@ -277,29 +277,22 @@ def compare(corpus: Path, work: Path, repeat: int) -> None:
 
 def sharing(tree: list[Path], work: Path, env: dict, repeat: int) -> None:
     """Where sharing the projects out between processes pays (installer/doctor/parallel.py):
-    the first N projects of the tree, checked by one process and by as many as there are cores."""
+    the first N projects of the tree, checked by one process and by as many as there are cores
+    (pinned, whatever the size: the table is what the threshold is chosen from)."""
     rows = []
+    cores = len(os.sched_getaffinity(0))
     for count in (10, 30, 90, len(tree)):
         paths = tree[:count]
         commands = {"one": doctor_argv(paths), "shared": doctor_argv(paths)}
-        runs = timed(commands, cwd=work, env=env, repeat=repeat, extra_env={"one": {"HOOKWRIGHT_WORKERS": "1"}})
-        handlers = sum(len(g.get("hooks", [])) for p in paths for groups in _hooks(p).values() for g in groups
-                       if isinstance(g, dict) and isinstance(g.get("hooks"), list))
+        runs = timed(commands, cwd=work, env=env, repeat=repeat,
+                     extra_env={"one": {"HOOKWRIGHT_WORKERS": "1"}, "shared": {"HOOKWRIGHT_WORKERS": str(cores)}})
+        handlers = json.loads(runs["one"][2])["summary"]["handlers"]
         rows.append([count, handlers, *_times(runs["one"]), *_times(runs["shared"]),
                      f"{runs['one'][0] / runs['shared'][0]:.2f}x"])
-    print(f"Sharing the projects out ({len(os.sched_getaffinity(0))} cores; doctor shares from "
+    print(f"Sharing the projects out ({cores} cores; on its own, doctor shares from "
           f"{_min_handlers()} handlers on)\n")
     table(["projects", "handlers", "one process best s", "median s", "shared best s", "median s", "speed-up"], rows)
     print()
-
-
-def _hooks(path: Path) -> dict:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except ValueError:
-        return {}
-    hooks = data.get("hooks") if isinstance(data, dict) else None
-    return {k: v for k, v in hooks.items() if isinstance(v, list)} if isinstance(hooks, dict) else {}
 
 
 def _min_handlers() -> int:

@@ -10,10 +10,10 @@ from typing import Any
 from installer import atomic, hosts, state
 from installer.commands.result import Consent, Result, run_plans
 from installer.errors import ExitCode, HookwrightError
-from installer.hosts.base import Entry, Host, Scope, Target
+from installer.hosts.base import RECEIPT, Entry, Host, Scope, Target
 from installer.packs import Pack, load_pack, resolve_options
 from installer.plan import PackChange, Plan, file_writes
-from installer.state import RECEIPT, Receipt, RuntimeFile, read_receipt, sha256
+from installer.state import Receipt, RuntimeFile, read_receipt, sha256
 
 RECEIPT_MODE = 0o644
 

@@ -6,10 +6,10 @@ from pathlib import Path
 from installer import atomic, hosts
 from installer.commands.result import Consent, Result, run_plans
 from installer.errors import HookwrightError
-from installer.hosts.base import Host, Scope, Target
+from installer.hosts.base import RECEIPT, Host, Scope, Target
 from installer.packs import RUNTIME_LIBRARY, load_pack
 from installer.plan import PackChange, Plan
-from installer.state import RECEIPT, read_receipt, runtime_matches
+from installer.state import read_receipt, runtime_matches
 
 
 def uninstall(pack_names: list[str], *, host: str = "claude", scope: Scope, project: Path | None, force: bool = False,
@@ -93,7 +93,7 @@ def receipts_beside(target: Target) -> list:
     if target.scope is not Scope.user:
         host = hosts.get(target.host)
         roots += [host.target(s, target.project) for s in host.scopes if s not in (Scope.user, target.scope)]
-    found = [read_receipt(where.runtime_root / name / RECEIPT) for where in roots for name in installed_receipts(where)]
+    found = [read_receipt(where.receipt_path(name)) for where in roots for name in installed_receipts(where)]
     return [r for r in found if r is not None]
 
 

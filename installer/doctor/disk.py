@@ -16,7 +16,7 @@ from pathlib import Path
 
 _stats: dict[str, os.stat_result | None] = {}
 _first_lines: dict[str, bytes] = {}
-_programs: dict[tuple[str, str], str | None] = {}
+_programs: dict[tuple[str, str], str | None] = {}  # (program, PATH): where it is
 
 
 def fresh() -> None:
@@ -50,11 +50,6 @@ def is_file(path: Path | str) -> bool:
     return found is not None and _stat.S_ISREG(found.st_mode)
 
 
-def is_dir(path: Path | str) -> bool:
-    found = stat(path)
-    return found is not None and _stat.S_ISDIR(found.st_mode)
-
-
 def mode(path: Path | str) -> int | None:
     found = stat(path)
     return found.st_mode if found else None
@@ -74,11 +69,9 @@ def first_line(path: Path | str) -> bytes:
     return found
 
 
-def which(program: str, search_path: str | None = None) -> str | None:
-    """shutil.which over `search_path` (default: this process's PATH)."""
-    if search_path is None:
-        search_path = os.environ.get("PATH", os.defpath)
-    key = (program, search_path)
+def which(program: str) -> str | None:
+    """shutil.which over this process's PATH."""
+    key = (program, os.environ.get("PATH", os.defpath))
     if key not in _programs:
-        _programs[key] = shutil.which(program, path=search_path)
+        _programs[key] = shutil.which(program, path=key[1])
     return _programs[key]

@@ -39,6 +39,9 @@ SCOPE_LINES = {  # what each scope means, in one line (the interactive install s
 }
 
 
+RECEIPT = "receipt.json"  # in each pack's runtime folder: what we installed there (state.Receipt)
+
+
 class Target(NamedTuple):
     """One config file of one host, and where the runtimes we wire into it live."""
 
@@ -53,7 +56,7 @@ class Target(NamedTuple):
         return self.runtime_root / pack
 
     def receipt_path(self, pack: str) -> Path:
-        return self.pack_dir(pack) / "receipt.json"
+        return self.pack_dir(pack) / RECEIPT
 
     def to_json(self) -> dict:
         return {"host": self.host, "scope": self.scope.value, "config": str(self.config),
