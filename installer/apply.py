@@ -38,8 +38,7 @@ def apply(plan: Plan, kind: str, undoes: str | None = None) -> tuple[Plan, state
     with state.locked(target.config):
         _clean_stale_temps(plan)
         for _ in range(ATTEMPTS):
-            fresh = plan.replan() if plan.replan else plan
-            fresh.batch = plan.batch
+            fresh = plan.again()
             if fresh.signature() != plan.signature():
                 raise HookwrightError(
                     "the config changed since the plan was made, and the change is no longer the one shown",
@@ -113,8 +112,9 @@ def _write_runtimes_and_config(plan: Plan) -> None:
     """Runtimes, then receipts, then the config: no entry ever points at a missing script,
     and a receipt always exists for entries we wrote (so a crash is repaired, not refused)."""
     target = plan.target
-    if target.personal and any(p.writes for p in plan.packs):
-        _ignore_folder_in_git(target.runtime_root)
+    for path, content in plan.other_writes.items():
+        atomic.make_dir(path.parent)
+        atomic.write_bytes(path, content)
     for change in plan.packs:
         for name, (content, mode) in sorted(change.writes.items(), key=lambda item: item[0] == RECEIPT):
             atomic.make_dir(change.folder)
@@ -128,14 +128,6 @@ def _write_runtimes_and_config(plan: Plan) -> None:
         atomic.write_bytes(target.config, plan.new_bytes,
                            expect=plan.document.raw if plan.document.exists else b"", mode=0o644)
     checkpoint("config-written")
-
-
-def _ignore_folder_in_git(folder) -> None:
-    """The local scope is personal: its runtimes must stay out of version control."""
-    ignore = folder / ".gitignore"
-    if not ignore.exists():
-        atomic.make_dir(folder)
-        atomic.write_bytes(ignore, b"# written by hookwright: personal hook runtimes (local scope)\n*\n")
 
 
 def _drop_empty_runtime_root(root) -> None:

@@ -100,14 +100,9 @@ def install(
         chosen, where, agent = list(packs or []), scope, host
         if not chosen and output.interactive() and not as_json:
             agent, chosen, where = _ask_host_packs_and_scope(agent, where)
-        return run(chosen, host=agent or "claude", scope=where or _implied_scope(project), project=project, options=option,
+        return run(chosen, host=agent or "claude", scope=where, project=project, options=option,
                    adopt=adopt, force=force, dry_run=dry_run, consent=_consent(yes, allow_conflicts, as_json))
     _execute(as_json, produce)
-
-
-def _implied_scope(project: Path | None) -> Scope:
-    """--project without --scope means the project scope (a user-scope install ignores it)."""
-    return Scope.project if project is not None else Scope.user
 
 
 def _ask_host_packs_and_scope(host: str | None, scope: Scope | None) -> tuple[str, list[str], Scope]:
@@ -176,7 +171,7 @@ def uninstall(
     def produce():
         from installer.commands.uninstall import uninstall as run
 
-        return run(list(packs or []), host=host or "claude", scope=scope or _implied_scope(project), project=project,
+        return run(list(packs or []), host=host or "claude", scope=scope, project=project,
                    force=force,
                    dry_run=dry_run, consent=_consent(yes, allow_conflicts, as_json))
     _execute(as_json, produce)

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
     from installer.commands.result import Result
     from installer.doctor.report import Line
+    from installer.hosts.base import Entry
     from installer.plan import Plan
 
 JSON_SCHEMA = "hookwright/1"
@@ -113,27 +114,44 @@ def print_result(result: Result, as_json: bool) -> None:
 
 
 def print_plan(plan: Plan) -> None:
+    scope = f"{plan.target.scope.value} scope" + (f": {plan.scope_reason}" if plan.scope_reason else "")
     out().print(f"[bold]{plan.command}[/] → {escape(str(plan.target.config))} "
-              f"([cyan]{plan.target.host}[/], {plan.target.scope.value} scope)")
+                f"([cyan]{plan.target.host}[/], {escape(scope)})")
     for change in plan.packs:
         versions = (f" {change.version_from} → {change.version_to}" if change.version_from and change.version_to
                     and change.version_from != change.version_to else "")
         out().print(f"  pack [bold]{escape(change.pack)}[/]: {change.action}{versions}")
+    updates = plan.updates()
+    updated = {entry for pair in updates for entry in pair}
+    for old, new in updates:
+        out().print(f"  [yellow]~ update[/] {escape(new.describe())}  [dim]{escape(_what_changed(old, new))}[/]")
     for entry in plan.added:
-        out().print(f"  [green]+ add[/]    {escape(entry.describe())}  [dim]{escape(entry.command)}[/]")
+        if entry not in updated:
+            out().print(f"  [green]+ add[/]    {escape(entry.describe())}  [dim]{escape(entry.command)}[/]")
     for entry in plan.removed:
-        out().print(f"  [red]- remove[/] {escape(entry.describe())}  [dim]{escape(entry.command)}[/]")
+        if entry not in updated:
+            out().print(f"  [red]- remove[/] {escape(entry.describe())}  [dim]{escape(entry.command)}[/]")
     for change in plan.packs:
         for name in sorted(change.writes):
             out().print(f"  [green]write[/]  {escape(str(change.folder / name))}")
         for name in change.removes:
             out().print(f"  [red]delete[/] {escape(str(change.folder / name))}")
+    for path in sorted(plan.other_writes):
+        out().print(f"  [green]write[/]  {escape(str(path))}")
     _print_plan_findings(plan)
     diff = plan.unified_diff()
     if diff:
         out().print(_diff(diff))
     elif not plan.changed:
         out().print("  [dim](no change)[/]")
+
+
+def _what_changed(old: Entry, new: Entry) -> str:
+    """The fields an update changes, old → new, in a few words."""
+    before, after = {"matcher": old.matcher, **old.handler}, {"matcher": new.matcher, **new.handler}
+    changed = [f"{key} {json.dumps(before.get(key))} → {json.dumps(after.get(key))}"
+               for key in dict.fromkeys([*before, *after]) if before.get(key) != after.get(key)]
+    return "; ".join(changed) or "key order"
 
 
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "dim"}
@@ -165,7 +183,10 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
-def ask(plan: Plan) -> bool:
+def ask(plan: Plan, changed_since: bool = False) -> bool:
+    if changed_since:
+        out().print(f"[bold yellow]{escape(str(plan.target.config))} changed while you were deciding[/]: "
+                    "this is the plan now")
     print_plan(plan)
     from rich.prompt import Confirm
 

@@ -53,6 +53,9 @@ class Plan:
     batch: str | None = None  # the command run it is part of (run_plans sets it): rollback undoes a run whole
     project: Path | None = None  # where its effect on the hooks is checked (user scope: cwd or --project)
     findings: list[PlanFinding] = field(default_factory=list)  # installer.plan_check: what it does to doctor's
+    # files it writes outside the pack folders (the local scope's .gitignore), so the plan names every write
+    other_writes: dict[Path, bytes] = field(default_factory=dict)
+    scope_reason: str | None = None  # why this scope, when the user did not name it (--project alone)
 
     def __post_init__(self) -> None:
         if self.delete_config:
@@ -72,12 +75,28 @@ class Plan:
 
     @property
     def changed(self) -> bool:
-        return self.config_changed or any(p.touches_files for p in self.packs)
+        return self.config_changed or bool(self.other_writes) or any(p.touches_files for p in self.packs)
 
     def signature(self) -> tuple:
         """What the plan does, independent of unrelated bytes elsewhere in the file."""
         return (sorted(e.key for e in self.added), sorted(e.key for e in self.removed),
-                sorted((p.pack, p.action, tuple(sorted(p.writes)), tuple(sorted(p.removes))) for p in self.packs))
+                sorted((p.pack, p.action, tuple(sorted(p.writes)), tuple(sorted(p.removes))) for p in self.packs),
+                sorted(map(str, self.other_writes)))
+
+    def again(self) -> "Plan":
+        """The same change planned again on the files as they are now (the run's fields kept)."""
+        if self.replan is None:
+            return self
+        fresh = self.replan()
+        fresh.batch, fresh.project, fresh.scope_reason = self.batch, self.project, self.scope_reason
+        return fresh
+
+    def updates(self) -> list[tuple[Entry, Entry]]:
+        """(old, new) for each hook the plan removes and adds again changed (another option,
+        version or a hand edit): one change to show as an update, not a removal and an addition."""
+        added = {(e.pack, e.hook, e.event): e for e in self.added}
+        return [(old, added[(old.pack, old.hook, old.event)]) for old in self.removed
+                if (old.pack, old.hook, old.event) in added]
 
     def check_findings(self) -> None:
         """Doctor's findings before and after the change, for the plan to show (and to ask about)."""
@@ -131,11 +150,26 @@ class Plan:
                        "version_from": p.version_from, "version_to": p.version_to,
                        "writes": sorted(p.writes), "removes": sorted(p.removes), "notes": p.notes}
                       for p in self.packs],
+            "other_writes": sorted(map(str, self.other_writes)),
             "changed_paths": self.changed_paths() if self.config_changed else [],
             "diff": self.unified_diff(),
             "findings": [f.to_json() for f in self.findings],
             "notes": self.notes,
         }
+
+
+def edited_entries(action: str, target: Target, edited: list[tuple[Entry, Any]], force_does: str) -> HookwrightError:
+    """The refusal when entries we must touch were changed by someone since we wrote them:
+    each as we wrote it and as it is now, so the user sees the edit before consenting (--force)."""
+    import json
+
+    count = f"{len(edited)} entr{'y was' if len(edited) == 1 else 'ies were'}"
+    return HookwrightError(
+        f"cannot {action}: {count} changed since hookwright wrote {'it' if len(edited) == 1 else 'them'}",
+        path=target.config, code=ExitCode.REFUSED,
+        hint=f"edit them back, or use --force to {force_does}",
+        detail="\n".join(f"{entry.describe()}\n  expected: {json.dumps(entry.handler)}\n  now:      {json.dumps(now)}"
+                         for entry, now in edited))
 
 
 def _dotted(parts: list) -> str:

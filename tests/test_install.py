@@ -263,43 +263,66 @@ def test_crlf_line_endings_survive_an_install(hookwright, home, project):
     assert raw.count(b"\n") == raw.count(b"\r\n") > 3
 
 
-def test_the_host_writing_the_file_while_we_ask_is_merged_into_the_plan(home, project):
+def test_a_file_changed_while_we_ask_is_shown_again_and_asked_about_again(home, project):
     from installer.commands.install import install
     from installer.commands.result import Consent
     from installer.hosts.base import Scope
 
-
     settings = project / ".claude" / "settings.json"
     write_json(settings, {"permissions": {"allow": []}})
+    asked = []
 
-    def host_writes_then_user_says_yes(plan):
-        write_json(settings, {"permissions": {"allow": ["Bash(npm test)"]}})
+    def host_writes_then_user_says_yes(plan, changed_since):
+        asked.append((changed_since, plan.document.raw))
+        if len(asked) == 1:
+            write_json(settings, {"permissions": {"allow": ["Bash(npm test)"]}})
         return True
 
     result = install(["git-guard"], scope=Scope.project, project=project, options=[], adopt=False,
                      dry_run=False, consent=Consent(ask=host_writes_then_user_says_yes))
 
     assert result.status == "applied"
+    assert [again for again, _ in asked] == [False, True] and b"npm test" in asked[1][1]
     data = read_json(settings)
     assert data["permissions"]["allow"] == ["Bash(npm test)"]
     assert commands(data) == [GIT_GUARD_COMMAND]
 
 
-def test_a_change_that_makes_the_shown_plan_wrong_is_refused_with_exit_3(hookwright, home, project):
+def test_saying_no_to_the_plan_asked_again_after_an_edit_writes_nothing_of_ours(home, project):
     from installer.commands.install import install
     from installer.commands.result import Consent
-    from installer.errors import HookwrightError
     from installer.hosts.base import Scope
 
-    def someone_else_installs_first(plan):
+    settings = project / ".claude" / "settings.json"
+    write_json(settings, {})
+
+    def edit_then_decline(plan, changed_since):
+        if not changed_since:
+            write_json(settings, {"env": {"A": "1"}})
+        return not changed_since
+
+    result = install(["git-guard"], scope=Scope.project, project=project, options=[], adopt=False,
+                     dry_run=False, consent=Consent(ask=edit_then_decline))
+
+    assert result.status == "declined" and result.exit_code == 3
+    assert read_json(settings) == {"env": {"A": "1"}}
+    assert not (project / ".claude" / "hookwright").exists()
+
+
+def test_a_change_made_while_we_ask_that_already_does_what_the_plan_would_writes_nothing(hookwright, home,
+                                                                                          project):
+    from installer.commands.install import install
+    from installer.commands.result import Consent
+    from installer.hosts.base import Scope
+
+    def someone_else_installs_first(plan, changed_since):
         assert hookwright("install", "git-guard", *project_args(project), "--yes").code == 0
         return True
 
-    with pytest.raises(HookwrightError) as refused:
-        install(["git-guard"], scope=Scope.project, project=project, options=[], adopt=False,
-                dry_run=False, consent=Consent(ask=someone_else_installs_first))
+    result = install(["git-guard"], scope=Scope.project, project=project, options=[], adopt=False,
+                     dry_run=False, consent=Consent(ask=someone_else_installs_first))
 
-    assert refused.value.code == 3 and "changed since the plan" in refused.value.message
+    assert result.status == "unchanged" and result.operation is None
     assert commands(read_json(project / ".claude" / "settings.json")) == [GIT_GUARD_COMMAND]
 
 
@@ -400,3 +423,43 @@ def test_the_readme_capability_tables_are_what_the_host_adapters_say():
 
     readme = (resources.data_root() / "README.md").read_text(encoding="utf-8")
     assert with_tables(readme) == readme, "run scripts/build_readme_tables.py"
+
+
+def test_project_without_scope_installs_into_the_project_and_the_plan_header_says_why(hookwright, home, project):
+    ran = hookwright("install", "git-guard", "--project", project, "--dry-run")
+
+    assert ran.code == 0
+    assert f"{project / '.claude' / 'settings.json'}" in ran.out.replace("\n", "")
+    assert "project scope: --project without --scope" in ran.out
+
+
+def test_an_option_change_reads_as_one_update_naming_the_field_not_a_removal_and_an_addition(hookwright, home,
+                                                                                           project):
+    hookwright("install", "path-normalizer", *project_args(project), "--yes")
+
+    ran = hookwright("install", "path-normalizer", *project_args(project), "-o", "tools=mcp__fs__.*", "--dry-run")
+
+    assert ran.code == 0 and "~ update" in ran.out
+    assert '"mcp__.*" → "mcp__fs__.*"' in ran.out
+    assert "+ add" not in ran.out and "- remove" not in ran.out
+
+
+def test_an_entry_deleted_by_hand_is_repaired_and_the_pack_line_says_repair_not_unchanged(hookwright, home,
+                                                                                          project):
+    hookwright("install", "git-guard", *project_args(project), "--yes")
+    write_json(project / ".claude" / "settings.json", {})
+
+    ran = hookwright("install", "git-guard", *project_args(project), "--dry-run")
+
+    assert "pack git-guard: repair" in ran.out and "+ add" in ran.out
+    assert "unchanged" not in ran.out
+
+
+def test_the_local_scope_plan_names_the_gitignore_it_writes_and_the_write_makes_it(hookwright, home, project):
+    ignore = project / ".claude" / "hookwright-local" / ".gitignore"
+
+    planned = hookwright("install", "git-guard", "--scope", "local", "--project", project, "--dry-run", "--json")
+    ran = hookwright("install", "git-guard", "--scope", "local", "--project", project, "--yes")
+
+    assert planned.json["plans"][0]["other_writes"] == [str(ignore)]
+    assert ran.code == 0 and ignore.read_text().endswith("*\n")

@@ -164,3 +164,22 @@ def test_rollback_of_the_first_install_takes_away_the_folders_it_made(hookwright
         ran = hookwright("rollback", "--host", host, "--yes")
         assert ran.code == 0, ran.err
         assert _tree(project) == [], (host, _tree(project))
+
+
+def test_uninstall_of_an_entry_the_user_edited_shows_the_edit_and_needs_force(hookwright, home, project):
+    settings = project / ".claude" / "settings.json"
+    write_json(settings, {"env": {"A": "1"}})
+    hookwright("install", "git-guard", *scope(project))
+    data = read_json(settings)
+    data["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"] = 99
+    edited = write_json(settings, data)
+
+    refused = hookwright("uninstall", "git-guard", *scope(project))
+
+    assert refused.code == 3 and settings.read_bytes() == edited
+    assert "changed since hookwright wrote it" in refused.err and '"timeout": 99' in refused.err
+    assert "--force" in refused.err
+
+    forced = hookwright("uninstall", "git-guard", *scope(project), "--force")
+
+    assert forced.code == 0 and read_json(settings) == {"env": {"A": "1"}}

@@ -10,12 +10,13 @@ from typing import Any
 from installer import atomic, hosts, state
 from installer.commands.result import Consent, Result, run_plans
 from installer.errors import ExitCode, HookwrightError
-from installer.hosts.base import RECEIPT, Entry, Host, Scope, Target
+from installer.hosts.base import RECEIPT, Entry, Host, Scope, Target, implied_scope, scope_reason
 from installer.packs import Pack, load_pack, resolve_options
 from installer.plan import PackChange, Plan, file_writes
 from installer.state import Receipt, RuntimeFile, read_receipt, sha256
 
 RECEIPT_MODE = 0o644
+PERSONAL_GITIGNORE = b"# written by hookwright: personal hook runtimes (local scope)\n*\n"
 
 
 def _mode(pack: Pack, name: str) -> int:
@@ -23,19 +24,21 @@ def _mode(pack: Pack, name: str) -> int:
     return 0o755 if pack.is_script(name) else 0o644
 
 
-def install(pack_names: list[str], *, host: str = "claude", scope: Scope, project: Path | None, options: list[str],
-            adopt: bool, force: bool = False, dry_run: bool, consent: Consent) -> Result:
+def install(pack_names: list[str], *, host: str = "claude", scope: Scope | None, project: Path | None,
+            options: list[str], adopt: bool, force: bool = False, dry_run: bool, consent: Consent) -> Result:
+    """`scope` None: the project scope with --project, else the user scope."""
     if not pack_names:
         raise HookwrightError("name at least one pack to install", hint="`hookwright packs` lists them")
     adapter = hosts.get(host)
     packs = [load_pack(name) for name in dict.fromkeys(pack_names)]
     chosen = options_for(adapter, packs, options)
     plans = []
-    for target, its_packs in targets_for(adapter, scope, project, packs):
+    for target, its_packs in targets_for(adapter, scope or implied_scope(project), project, packs):
         atomic.check_writable(target.config)
         refuse_unsafe_places(adapter, target, its_packs)
         plan = plan_install(adapter, target, its_packs, chosen, adopt, force)
         plan.project = project
+        plan.scope_reason = scope_reason(scope, project)
         plans.append(plan)
     return run_plans("install", plans, dry_run=dry_run, consent=consent)
 
@@ -119,6 +122,7 @@ def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[st
                 path=target.config, code=ExitCode.REFUSED,
                 hint="rerun with --adopt to take them over, or remove them by hand")
         wanted = host.render(target, pack, values)
+        entries_before = len(added) + len(removed)
         keep_empty = receipt.keep_empty if receipt else host.empty_containers(doc.data, wanted)
         by_script: dict = {}
         for entry in present:
@@ -137,15 +141,24 @@ def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[st
             if host.owner(entry.handler) not in wanted_scripts:  # a hook the new version dropped
                 data = host.remove(data, entry, keep_empty)
                 removed.append(entry)
-        wired.append((pack, values, wanted, keep_empty, receipt))
+        wired.append((pack, values, wanted, keep_empty, receipt, len(added) + len(removed) != entries_before))
     made = _made_for(target, doc.exists)
     new_bytes = doc.render(data) if host.file_per_pack and data else None  # a file wholly ours is its rendering
     written = sha256(new_bytes) if new_bytes is not None else None
-    changes = [_runtime_change(host, target, pack, values, wanted, keep_empty, receipt, made, written)
-               for pack, values, wanted, keep_empty, receipt in wired]
+    changes = [_runtime_change(host, target, pack, values, wanted, keep_empty, receipt, made, written, rewired)
+               for pack, values, wanted, keep_empty, receipt, rewired in wired]
     return Plan("install", target, doc, data, added, removed, changes,
                 replan=lambda: plan_install(host, target, packs, options, adopt, force), notes=_git_notes(target),
-                made_folders=made[1], new_bytes=new_bytes)  # (also over an edit, which only --force gets to)
+                made_folders=made[1], new_bytes=new_bytes,  # (also over an edit, which only --force gets to)
+                other_writes=_personal_gitignore(target, changes))
+
+
+def _personal_gitignore(target: Target, changes: list[PackChange]) -> dict[Path, bytes]:
+    """The local scope is personal: its runtimes must stay out of version control."""
+    ignore = target.runtime_root / ".gitignore"
+    if not target.personal or ignore.exists() or not any(c.writes for c in changes):
+        return {}
+    return {ignore: PERSONAL_GITIGNORE}
 
 
 def _made_for(target: Target, config_exists: bool) -> tuple[bool, list[str]]:
@@ -183,7 +196,9 @@ def _git_notes(target: Target) -> list[str]:
 
 
 def _runtime_change(host: Host, target: Target, pack: Pack, values: dict, wanted: list[Entry], keep_empty: list[str],
-                    receipt: Receipt | None, made: tuple[bool, list[str]], written: str | None) -> PackChange:
+                    receipt: Receipt | None, made: tuple[bool, list[str]], written: str | None,
+                    rewired: bool) -> PackChange:
+    """`rewired`: the plan adds or replaces some of the pack's entries in the config."""
     folder = target.pack_dir(pack.name)
     scripts = pack.runtime_files(host.name)
     created_config, created_folders = (receipt.created_config, receipt.created_folders) if receipt else made
@@ -202,6 +217,6 @@ def _runtime_change(host: Host, target: Target, pack: Pack, values: dict, wanted
     elif receipt.options != values:
         action = "reconfigure"
     else:
-        action = "repair" if writes or stale else "unchanged"
+        action = "repair" if writes or stale or rewired else "unchanged"
     return PackChange(pack.name, action, folder, writes, stale,
                       receipt.version if receipt else None, pack.version)

@@ -16,7 +16,7 @@ class Consent(NamedTuple):
     and returns the answer), --yes, or nobody (no terminal: the plan is shown, exit 3). An
     error the change introduces (a conflict) stops --yes unless --allow-conflicts is given."""
 
-    ask: Callable[["Plan"], bool] | None = None
+    ask: Callable[["Plan", bool], bool] | None = None  # (plan, asked before and the files changed since)
     yes: bool = False
     allow_conflicts: bool = False
 
@@ -62,6 +62,23 @@ def run_plans(command: str, plans: Iterable[Plan], *, dry_run: bool, consent: Co
                   written[-1].operation if written else None, max(r.exit_code for r in results))
 
 
+def _approved(plan: Plan, ask: Callable[["Plan", bool], bool]) -> Plan | None:
+    """The plan the person said yes to. The files may change while the question waits (an
+    editor, the agent): then the new plan is shown and asked about again, so what is written
+    is always what was shown. None: declined."""
+    again = False
+    while ask(plan, again):
+        fresh = plan.again()
+        if fresh.document.raw == plan.document.raw and fresh.signature() == plan.signature():
+            return plan
+        if not fresh.changed:
+            return fresh
+        fresh.check_valid()
+        fresh.check_findings()
+        plan, again = fresh, True
+    return None
+
+
 def run_plan(command: str, plan: Plan, *, dry_run: bool, consent: Consent, undoes: str | None = None) -> Result:
     from installer.apply import apply, tidy
 
@@ -78,8 +95,11 @@ def run_plan(command: str, plan: Plan, *, dry_run: bool, consent: Consent, undoe
             return Result(command, "refused", [plan], exit_code=ExitCode.REFUSED)
     elif consent.ask is None:
         return Result(command, "needs-confirmation", [plan], exit_code=ExitCode.REFUSED)
-    elif not consent.ask(plan):
-        return Result(command, "declined", [plan], exit_code=ExitCode.REFUSED)
+    else:
+        approved = _approved(plan, consent.ask)
+        if approved is None:
+            return Result(command, "declined", [plan], exit_code=ExitCode.REFUSED)
+        plan = approved
     written, op = apply(plan, command, undoes)
     written.findings = plan.findings  # (the same change, made again under the lock)
     return Result(command, "applied" if op else "unchanged", [written], operation=op)

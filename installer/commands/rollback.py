@@ -8,7 +8,6 @@ byte-exact backup instead.
 from __future__ import annotations
 
 import itertools
-import json
 from pathlib import Path
 
 from installer import atomic, hosts, state
@@ -17,7 +16,7 @@ from installer.document import Document
 from installer.errors import ExitCode, HookwrightError
 from installer.commands.uninstall import made_folders
 from installer.hosts.base import Host, Target
-from installer.plan import PackChange, Plan, file_writes
+from installer.plan import PackChange, Plan, edited_entries, file_writes
 from installer.state import read_receipt
 
 
@@ -102,12 +101,7 @@ def plan_undo(op: state.Operation, force: bool) -> Plan:
         elif current != entry.handler:
             changed.append((entry, current))
     if changed:
-        raise HookwrightError(
-            f"cannot undo {op.kind} {op.id}: {len(changed)} entr{'y was' if len(changed) == 1 else 'ies were'} "
-            "changed since", path=target.config, code=ExitCode.REFUSED,
-            hint="edit them back, or use --force to restore the byte-exact backup",
-            detail="\n".join(f"{e.describe()}\n  expected: {json.dumps(e.handler)}\n  now:      {json.dumps(now)}"
-                             for e, now in changed))
+        raise edited_entries(f"undo {op.kind} {op.id}", target, changed, "restore the byte-exact backup")
     gone = doc.exists and host.holds_nothing(data) and before is not None and not before.exists
     return Plan("rollback", target, doc, data, list(op.removed), list(op.added), packs,
                 replan=lambda: plan_undo(op, force), delete_config=gone, remove_folders=made if gone else [])

@@ -6,15 +6,17 @@ from pathlib import Path
 from installer import atomic, hosts
 from installer.commands.result import Consent, Result, run_plans
 from installer.errors import HookwrightError
-from installer.hosts.base import RECEIPT, Host, Scope, Target
+from installer.hosts.base import RECEIPT, Entry, Host, Scope, Target, implied_scope, scope_reason
 from installer.packs import RUNTIME_LIBRARY, load_pack
-from installer.plan import PackChange, Plan
-from installer.state import read_receipt, runtime_matches
+from installer.plan import PackChange, Plan, edited_entries
+from installer.state import Receipt, read_receipt, runtime_matches
 
 
-def uninstall(pack_names: list[str], *, host: str = "claude", scope: Scope, project: Path | None, force: bool = False,
-              dry_run: bool, consent: Consent) -> Result:
+def uninstall(pack_names: list[str], *, host: str = "claude", scope: Scope | None, project: Path | None,
+              force: bool = False, dry_run: bool, consent: Consent) -> Result:
+    """`scope` None: the project scope with --project, else the user scope."""
     adapter = hosts.get(host)
+    reason, scope = scope_reason(scope, project), scope or implied_scope(project)
     names = list(dict.fromkeys(pack_names)) or installed_packs(adapter, scope, project)
     if not names:
         where = adapter.target(scope, project, None)
@@ -29,6 +31,7 @@ def uninstall(pack_names: list[str], *, host: str = "claude", scope: Scope, proj
         atomic.check_writable(target.config)
         plan = plan_uninstall(adapter, target, its_names, force)
         plan.project = project
+        plan.scope_reason = reason
         plans.append(plan)
     return run_plans("uninstall", plans, dry_run=dry_run, consent=consent)
 
@@ -50,6 +53,8 @@ def plan_uninstall(host: Host, target: Target, names: list[str], force: bool = F
         receipt = read_receipt(target.receipt_path(name))
         receipts.extend([receipt] if receipt else [])
         present = host.owned_entries(data, name)
+        if receipt and not force:
+            _refuse_edited(host, target, present, receipt)
         keep_empty = receipt.keep_empty if receipt else []
         for entry in present:
             data = host.remove(data, entry, keep_empty)
@@ -77,6 +82,17 @@ def plan_uninstall(host: Host, target: Target, names: list[str], force: bool = F
     return Plan("uninstall", target, doc, data, [], removed, changes,
                 replan=lambda: plan_uninstall(host, target, names, force), delete_config=gone,
                 remove_folders=made_folders(target, receipts) if gone else [])
+
+
+def _refuse_edited(host: Host, target: Target, present: list[Entry], receipt: Receipt) -> None:
+    """An entry of ours that someone changed since (a longer timeout, another matcher) is theirs
+    too now: removing it needs --force, after seeing the edit."""
+    written = {(e.event, host.owner(e.handler)): e for e in receipt.entries}
+    edited = [(ours, entry.handler) for entry in present
+              for ours in [written.get((entry.event, host.owner(entry.handler)))]
+              if ours is not None and (ours.handler, ours.matcher) != (entry.handler, entry.matcher)]
+    if edited:
+        raise edited_entries(f"uninstall {receipt.pack}", target, edited, "remove them, edit and all")
 
 
 def _bundled_file_names(host: Host, name: str) -> set[str]:

@@ -39,6 +39,18 @@ SCOPE_LINES = {  # what each scope means, in one line (the interactive install s
 }
 
 
+def implied_scope(project: Path | None) -> Scope:
+    """--project without --scope means the project scope (a user-scope install ignores it)."""
+    return Scope.project if project is not None else Scope.user
+
+
+def scope_reason(scope: Scope | None, project: Path | None) -> str | None:
+    """What the plan's header says when the user did not name the scope."""
+    if scope is not None:
+        return None
+    return "--project without --scope" if project is not None else "the default; --scope to choose"
+
+
 RECEIPT = "receipt.json"  # in each pack's runtime folder: what we installed there (state.Receipt)
 
 
