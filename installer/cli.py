@@ -323,20 +323,30 @@ def simulate(
 prefs_app = typer.Typer(help="Question preferences for the ask-guard pack (project over user).",
                         no_args_is_help=True)
 app.add_typer(prefs_app, name="prefs")
-ProjectPrefsOpt = typer.Option(False, "--project", help="Write the project's file instead of the user's.")
-ProjectDirOpt = typer.Option(None, "--project-dir", help="The project folder (default: cwd).", file_okay=False)
 
 
-def _prefs_project(project: bool, project_dir: Path | None) -> Path | None:
-    return (project_dir or Path.cwd()) if project else None
+class PrefsScope(str, Enum):
+    user = "user"
+    project = "project"
+
+
+PrefsScopeOpt = typer.Option(None, "--scope", help="Which file: user (default) or project (--project DIR alone "
+                                                   "means project).")
+
+
+def _prefs_project(scope: PrefsScope | None, project: Path | None) -> Path | None:
+    """The project whose file to write, or None for the user's file."""
+    if scope is PrefsScope.project or scope is None and project is not None:
+        return project or Path.cwd()
+    return None
 
 
 @prefs_app.command("set")
 def prefs_set(
     question_id: str = typer.Argument(..., help="The id in the question's <qid:...> marker."),
     value: str = typer.Argument(..., help="never-ask or always-ask; or the door type: one-way or two-way"),
-    project: bool = ProjectPrefsOpt,
-    project_dir: Optional[Path] = ProjectDirOpt,
+    scope: Optional[PrefsScope] = PrefsScopeOpt,
+    project: Optional[Path] = ProjectOpt,
     dry_run: bool = DryRunOpt,
     as_json: bool = JsonOpt,
 ) -> None:
@@ -344,30 +354,31 @@ def prefs_set(
     decision can be undone (two-way) or not (one-way: never auto-decided)."""
     from installer.commands import prefs
 
-    _execute(as_json, lambda: prefs.set_value(question_id, value, project=_prefs_project(project, project_dir),
+    _execute(as_json, lambda: prefs.set_value(question_id, value, project=_prefs_project(scope, project),
                                               dry_run=dry_run))
 
 
 @prefs_app.command("unset")
 def prefs_unset(
     question_id: str = typer.Argument(...),
-    project: bool = ProjectPrefsOpt,
-    project_dir: Optional[Path] = ProjectDirOpt,
+    scope: Optional[PrefsScope] = PrefsScopeOpt,
+    project: Optional[Path] = ProjectOpt,
     dry_run: bool = DryRunOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Forget a question's preference and door type."""
     from installer.commands import prefs
 
-    _execute(as_json, lambda: prefs.unset(question_id, project=_prefs_project(project, project_dir), dry_run=dry_run))
+    _execute(as_json, lambda: prefs.unset(question_id, project=_prefs_project(scope, project), dry_run=dry_run,
+                                          project_dir=project or Path.cwd()))
 
 
 @prefs_app.command("list")
-def prefs_list(project_dir: Optional[Path] = ProjectDirOpt, as_json: bool = JsonOpt) -> None:
+def prefs_list(project: Optional[Path] = ProjectOpt, as_json: bool = JsonOpt) -> None:
     """The merged view: every id, its value, and which file it comes from."""
     from installer.commands import prefs
 
-    _execute(as_json, lambda: prefs.merged(project_dir or Path.cwd()))
+    _execute(as_json, lambda: prefs.merged(project or Path.cwd()))
 
 
 def entry() -> None:

@@ -89,6 +89,8 @@ def print_result(result: Result, as_json: bool) -> None:
             out().print(_diff(result.data["diff"]))
         out().print({"applied": "[green]done[/]: wrote ", "dry-run": "[yellow]dry run[/]: would write ",
                    "unchanged": "[green]unchanged[/]: "}[result.status] + escape(result.data["file"]))
+        if result.data.get("note"):
+            out().print(f"[dim]note:[/] {escape(result.data['note'])}")
         return
     if result.status in ("dry-run", "needs-confirmation", "refused"):
         for plan in result.plans:

@@ -230,7 +230,7 @@ def test_simulate_list_only_json_validates_against_its_schema(hookwright, home, 
 def test_prefs_set_json_validates_against_its_schema(hookwright, home, project):
     applied = validate("prefs.schema.json", ran_json(hookwright("prefs", "set", "deploy", "never-ask", "--json")))
     dry = validate("prefs.schema.json", ran_json(
-        hookwright("prefs", "set", "deploy", "one-way", "--project", "--project-dir", project, "--dry-run", "--json")))
+        hookwright("prefs", "set", "deploy", "one-way", "--project", project, "--dry-run", "--json")))
     same = validate("prefs.schema.json", ran_json(hookwright("prefs", "set", "deploy", "never-ask", "--json")))
     assert (applied["status"], dry["status"], same["status"]) == ("applied", "dry-run", "unchanged")
     assert "diff" not in same
@@ -244,11 +244,11 @@ def test_prefs_unset_json_validates_against_its_schema(hookwright, home):
 
 
 def test_prefs_list_json_validates_against_its_schema(hookwright, home, project):
-    empty = validate("prefs.schema.json", ran_json(hookwright("prefs", "list", "--project-dir", project, "--json")))
+    empty = validate("prefs.schema.json", ran_json(hookwright("prefs", "list", "--project", project, "--json")))
     ok(hookwright("prefs", "set", "deploy", "never-ask"))
-    ok(hookwright("prefs", "set", "deploy", "always-ask", "--project", "--project-dir", project))
-    ok(hookwright("prefs", "set", "deploy", "two-way", "--project", "--project-dir", project))
-    listed = validate("prefs.schema.json", ran_json(hookwright("prefs", "list", "--project-dir", project, "--json")))
+    ok(hookwright("prefs", "set", "deploy", "always-ask", "--project", project))
+    ok(hookwright("prefs", "set", "deploy", "two-way", "--project", project))
+    listed = validate("prefs.schema.json", ran_json(hookwright("prefs", "list", "--project", project, "--json")))
     assert empty["preferences"] == []
     assert {(r["kind"], r["value"], r["overrides"]) for r in listed["preferences"]} == {
         ("question", "always-ask", "user"), ("door", "two-way", None)}

@@ -70,7 +70,7 @@ def _change(path: Path, table: str, qid: str, value: str | None, dry_run: bool) 
             section.pop(qid, None)
         else:
             section[qid] = value
-        if data == doc.data and doc.exists:
+        if data == doc.data:  # (an unset in a file that does not exist does not make it)
             return Result("prefs", "unchanged", data={"file": str(path)})
         new = doc.render(data) if doc.exists else Document.new(path).render(data)
         diff = "".join(difflib.unified_diff(doc.raw.decode("utf-8", "replace").splitlines(True),
@@ -90,11 +90,25 @@ def set_value(qid: str, value: str, *, project: Path | None, dry_run: bool) -> R
     return _change(project_file(project) if project else user_file(), table, qid, value, dry_run)
 
 
-def unset(qid: str, *, project: Path | None, dry_run: bool) -> Result:
+def unset(qid: str, *, project: Path | None, dry_run: bool, project_dir: Path | None = None) -> Result:
+    """Forget an id in one file (the project's with `project`). When only the other file holds it,
+    nothing is written and the result says where it is. `project_dir`: where to look for the
+    project file when the user file is the one changed."""
     path = project_file(project) if project else user_file()
     first = _change(path, "questions", qid, None, dry_run)
     second = _change(path, "doors", qid, None, dry_run)
-    return first if first.status != "unchanged" else second
+    result = first if first.status != "unchanged" else second
+    if result.status == "unchanged":
+        other = user_file() if project else project_file(project_dir) if project_dir else None
+        if other is not None and _holds(other, qid):
+            flag = "--scope user" if project else "--scope project"
+            result.data["note"] = f"{qid} is not set in {path}; it is set in {other} (add {flag} to unset it there)"
+    return result
+
+
+def _holds(path: Path, qid: str) -> bool:
+    data = _read(path).data
+    return any(qid in data.get(table, {}) for table in ("questions", "doors"))
 
 
 def merged(project: Path | None) -> Result:
