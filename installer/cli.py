@@ -243,6 +243,12 @@ def list_(
     _execute(as_json, produce)
 
 
+class Severity(str, Enum):
+    error = "error"
+    warning = "warning"
+    info = "info"
+
+
 class DoctorFormat(str, Enum):
     text = "text"
     json = "json"
@@ -263,7 +269,17 @@ def doctor(
     isolated: bool = typer.Option(False, "--isolated", help="Check the named files alone, not also their conflicts "
                                                             "with the other scopes and plugins the agent loads with "
                                                             "them on this machine."),
-    explain: Optional[str] = typer.Option(None, "--explain", metavar="RULE", help="Explain one rule and exit."),
+    select: List[str] = typer.Option([], "--select", metavar="RULES",
+                                     help="Report only these rules: ids or prefixes (command, conflict/input), "
+                                          "comma-separated or repeated. Replaces the config's select."),
+    ignore: List[str] = typer.Option([], "--ignore", metavar="RULES",
+                                     help="Leave out these rules (ids or prefixes); adds to the config's ignore."),
+    min_severity: Optional[Severity] = typer.Option(None, "--min-severity",
+                                                    help="Report only findings at least this severe."),
+    no_config: bool = typer.Option(False, "--no-config", help="Do not read [tool.hookwright.doctor] in "
+                                                              "pyproject.toml or [doctor] in .hookwright.toml."),
+    explain: Optional[str] = typer.Option(None, "--explain", metavar="[RULE]",
+                                          help="Explain one rule and exit; without a rule, list every rule."),
     as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
 ) -> None:
     """Check hook configs: structure, matchers, commands, scripts, conflicts. A named project file
@@ -279,10 +295,11 @@ def doctor(
         if as_json and fmt == DoctorFormat.sarif:
             raise HookwrightError("--json means --format json, and --format sarif asks for another format",
                                   hint="give one of them")
-        if explain:
-            return command.explain(explain, chosen)
+        if explain is not None:
+            return command.explain(explain, chosen) if explain else command.rules(chosen)
         return command.doctor(list(paths or []), host=host, project=project, fmt=chosen, probe=probe,
-                              strict=strict, isolated=isolated)
+                              strict=strict, isolated=isolated, select=select, ignore=ignore,
+                              min_severity=min_severity.value if min_severity else None, use_config=not no_config)
     _execute(chosen == "json", produce, error_format=chosen)
 
 
@@ -401,9 +418,23 @@ def entry() -> None:
     os._exit(code)
 
 
+OPTIONAL_VALUES = ("--explain",)  # options whose value may be left out (typer has no such options)
+
+
+def _with_optional_values(args: list[str]) -> list[str]:
+    """`doctor --explain` alone (at the end, or before another option) is `--explain ''`."""
+    given = []
+    for index, arg in enumerate(args):
+        given.append(arg)
+        if arg in OPTIONAL_VALUES and (index + 1 == len(args) or args[index + 1].startswith("-")):
+            given.append("")
+    return given
+
+
 def main(argv: list[str] | None = None) -> None:
     try:
-        code = app(args=argv, prog_name="hookwright", standalone_mode=False)
+        args = _with_optional_values(sys.argv[1:] if argv is None else argv)
+        code = app(args=args, prog_name="hookwright", standalone_mode=False)
     except typer.Exit as done:
         code = done.exit_code
     except (typer.Abort, KeyboardInterrupt):

@@ -14,6 +14,17 @@ class ExitCode(IntEnum):
     INTERRUPTED = 130
 
 
+def did_you_mean(word: str, choices, cutoff: float = 0.6) -> str | None:
+    """The hint for a name that is none of `choices`: the closest ones (and the ids that end in
+    it, so `home-path` finds `command/home-path`), or None when nothing is close."""
+    import difflib  # only for a name that is not known
+
+    known = list(choices)
+    close = difflib.get_close_matches(word, known, n=3, cutoff=cutoff)
+    close += [c for c in known if c.endswith("/" + word) and c not in close]
+    return f"did you mean {', '.join(close)}?" if close else None
+
+
 class HookwrightError(Exception):
     """A problem the user can act on: what, where (file, line, column), and what to do."""
 

@@ -267,6 +267,12 @@ def _print_doctor(result: Result) -> None:
     from installer.doctor import report
 
     fmt = result.data["format"]
+    if "rules" in result.data:
+        if fmt != "text":
+            print_json(result.to_json())
+            return
+        _print_rules(result.data["rules"])
+        return
     if "rule" in result.data:
         if fmt != "text":
             print_json(result.to_json())
@@ -286,6 +292,22 @@ def _print_doctor(result: Result) -> None:
         _print_compact(report.sarif(doc, Path.cwd()))
     else:
         _print_lines(report.text(doc, Path.cwd()))
+
+
+def _print_rules(rules: list[dict]) -> None:
+    """One line per rule, by kind: the id, its severity, what it reports (the message as a template)."""
+    from rich.table import Table
+
+    from installer.doctor import report
+
+    table = Table(box=None, show_header=True, pad_edge=False)
+    for name in ("rule", "severity", "reports"):
+        table.add_column(name, overflow="fold" if name == "reports" else None, no_wrap=name != "reports")
+    for rule in rules:
+        table.add_row(rule["id"], f"[{SEVERITY_STYLE[rule['severity']]}]{rule['severity']}[/]",
+                      escape(report.template(rule["message"])))
+    out().print(table)
+    out().print(f"[dim]{len(rules)} rules; hookwright doctor --explain RULE tells more of one[/]")
 
 
 def _print_lines(lines: list[Line]) -> None:

@@ -1,21 +1,15 @@
 """Hook packs: `templates/packs/<name>/pack.toml`, validated against schemas/pack.schema.json."""
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from installer import resources
-from installer.errors import HookwrightError
+from installer.errors import HookwrightError, did_you_mean
 from installer.hosts import NAMES as HOSTS  # the wirings a pack.toml may hold (schemas/pack.schema.json)
 
 RUNTIME_LIBRARY = "hookwright_runtime.py"
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
 
 # what a hook's flags ask of a host (installer.hosts.base.Capabilities)
 FLAG_NEEDS = {"rewrites_input": "rewrite_input", "blocks": "block"}
@@ -118,18 +112,13 @@ def load_pack(name: str) -> Pack:
     for folder in resources.pack_dirs():
         if (folder / name / "pack.toml").is_file():
             return load_pack_file(folder / name / "pack.toml")
-    known = ", ".join(bundled_pack_names())
-    raise HookwrightError(f"unknown pack {name!r}", hint=f"available packs: {known}")
+    known = bundled_pack_names()
+    raise HookwrightError(f"unknown pack {name!r}",
+                          hint=did_you_mean(name, known) or f"available packs: {', '.join(known)}")
 
 
 def load_pack_file(manifest: Path) -> Pack:
-    try:
-        raw = tomllib.loads(manifest.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as err:
-        raise HookwrightError(f"cannot read pack manifest: {err}", path=manifest) from None
-    except tomllib.TOMLDecodeError as err:
-        raise HookwrightError(f"invalid TOML: {err}", path=manifest,
-                              line=getattr(err, "lineno", None), column=getattr(err, "colno", None)) from None
+    raw = resources.read_toml(manifest, hint="fix the pack manifest (schemas/pack.schema.json)")
     errors = sorted(resources.schema_errors("pack.schema.json", raw),
                     key=lambda e: [str(p) for p in e.instance_path])
     if errors:

@@ -59,7 +59,7 @@ def check(plan: Plan, project: Path) -> tuple[list[PlanFinding], list[str]]:
     (conflicts before the rest, errors before warnings), and notes on what could not be listed.
     Introduced and kept findings point into the file as it would be written, resolved ones
     into the file as it is."""
-    from installer.doctor import run
+    from installer.doctor import run, selection
 
     config = plan.target.config
     # the plan's own reading of the file it changes (the disk may have moved on since), then its result
@@ -83,7 +83,8 @@ def check(plan: Plan, project: Path) -> tuple[list[PlanFinding], list[str]]:
         new = [f for f in new if f.rule not in cut or f.focused]
         notes.append(f"the project has too many pairs of rewriting hooks to list them all: the plan shows the ones "
                      f"this change takes part in, and not {unlisted} others (hookwright doctor lists them)")
-    return _compare(old, new), notes
+    keeps = selection.from_config(project).keeps  # a rule the project's doctor config leaves out, the plan does too
+    return _compare([f for f in old if keeps(f)], [f for f in new if keeps(f)]), notes
 
 
 def _compare(old: list[Finding], new: list[Finding]) -> list[PlanFinding]:

@@ -64,3 +64,24 @@ def validator(name: str) -> Any:
     import jsonschema_rs
 
     return jsonschema_rs.validator_for(schema(name), validate_formats=False)
+
+
+def read_toml(path: Path, hint: str) -> dict[str, Any]:
+    """A TOML file of the user's or a pack's; a syntax error names its line and column."""
+    import re
+    import sys
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
+    from installer.errors import HookwrightError
+
+    try:
+        return tomllib.loads(path.read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise HookwrightError(f"cannot read {path.name}: {error}", path=path, hint=hint) from None
+    except tomllib.TOMLDecodeError as error:
+        where = re.search(r"\(at line (\d+), column (\d+)\)", str(error))
+        raise HookwrightError(f"invalid TOML: {error}", path=path, line=int(where[1]) if where else None,
+                              column=int(where[2]) if where else None, hint=hint) from None

@@ -696,3 +696,16 @@ def test_a_guard_that_spells_the_project_folder_another_way_still_guards(command
     where = Where(project=home / "a", home=home, cwd=home / "a")
     assert resolve_shell(command, where) == _resolve_shell(command, where, None)
     assert resolve_shell(command, where).main.guarded
+
+
+def test_sh_without_shell_is_said_once_per_file_with_the_other_hooks_listed_with_it(tmp_path):
+    base = tmp_path / "p"
+    _script(base, ".claude/hooks/check.sh")
+    three = {"hooks": {event: [{"matcher": "Bash", "hooks": [{"type": "command", "command": HOOK}]}]
+                       for event in ("PreToolUse", "PostToolUse", "PostToolUseFailure")}}
+
+    (finding,) = found(doctor(base, {S: three}), "command/sh-without-shell")
+
+    assert "nor do 2 more in this file (listed with it)" in finding.message
+    assert sorted(r["line"] for r in finding.related) == sorted({r["line"] for r in finding.related}) != []
+    assert len(finding.related) == 2 and all(r["line"] > finding.line for r in finding.related)

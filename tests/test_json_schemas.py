@@ -220,6 +220,12 @@ def test_doctor_explain_json_validates_against_its_schema(hookwright, home):
         assert doc["rule"]["id"] == "structure/timeout-milliseconds" and doc["format"] == fmt
 
 
+def test_doctor_explain_without_a_rule_lists_every_rule_and_validates_against_its_schema(hookwright, home):
+    doc = validate("doctor-explain.schema.json", ran_json(hookwright("doctor", "--explain", "--json")))
+
+    assert len(doc["rules"]) > 100 and "rule" not in doc
+
+
 def test_simulate_list_only_json_validates_against_its_schema(hookwright, home, project):
     some_project_hooks(project)
     doc = validate("simulate.schema.json", ran_json(

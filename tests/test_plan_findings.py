@@ -341,3 +341,13 @@ def test_the_journal_and_an_error_document_match_the_schema_too(hookwright, home
     for ran in (listing, error):
         errors = [f"{list(e.absolute_path)}: {e.message}" for e in result_schema.iter_errors(ran.json)]
         assert not errors, errors
+
+
+def test_a_rule_the_projects_doctor_config_ignores_neither_shows_in_the_plan_nor_blocks_it(hookwright, home,
+                                                                                          project):
+    project_rewriter(project)
+    (project / ".hookwright.toml").write_text('[doctor]\nignore = ["conflict/input-rewrite-race"]\n')
+
+    ran = hookwright("install", "path-normalizer", *at(project), "--yes", "--json")
+
+    assert ran.code == 0 and "conflict/input-rewrite-race" not in introduced(ran)

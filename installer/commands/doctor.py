@@ -4,17 +4,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from installer.commands.result import Result
-from installer.errors import ExitCode, HookwrightError
-
-FORMATS = ("text", "json", "sarif")
-
+from installer.errors import ExitCode, HookwrightError, did_you_mean
 
 def doctor(paths: list[Path], *, host: str | None = None, project: Path | None = None, fmt: str = "text",
-           probe: bool = False, strict: bool = False, isolated: bool = False) -> Result:
+           probe: bool = False, strict: bool = False, isolated: bool = False, select: list[str] | None = None,
+           ignore: list[str] | None = None, min_severity: str | None = None, use_config: bool = True) -> Result:
     """Named files are checked with their conflicts with what the host loads with them on this
     machine (doctor/machine.py) unless `isolated`; those findings count for the exit code too:
-    the hooks do race on this machine."""
-    from installer.doctor import report
+    the hooks do race on this machine. The findings reported are the ones the selection keeps
+    (doctor/selection.py: the command line over the project's config)."""
+    from installer.doctor import report, selection
     from installer.doctor.run import HOSTS, run
 
     if host is not None and host not in HOSTS:
@@ -24,9 +23,13 @@ def doctor(paths: list[Path], *, host: str | None = None, project: Path | None =
     if isolated and not paths:
         raise HookwrightError("--isolated is about the files named on the command line",
                               hint="name the files to check alone, or drop --isolated")
+    chosen = selection.choose(project or Path.cwd(), select=select, ignore=ignore, min_severity=min_severity,
+                              strict=strict, use_config=use_config)
     outcome = run(paths or None, project=project, hosts=(host,) if host else HOSTS, probe=probe,
                   machine=not isolated)
-    doc = report.document(outcome, strict=strict)
+    hidden = len(outcome.findings)
+    outcome.findings = [f for f in outcome.findings if chosen.keeps(f)]
+    doc = report.document(outcome, strict=chosen.strict, selection=chosen, hidden=hidden - len(outcome.findings))
     return Result("doctor", "checked", exit_code=ExitCode(doc["summary"]["exit_code"]),
                   data={"format": fmt, "report": doc})
 
@@ -37,11 +40,14 @@ def explain(rule_id: str, fmt: str = "text") -> Result:
 
     rules = catalog()
     if rule_id not in rules:
-        import difflib  # only for a rule id that does not exist
-
-        close = difflib.get_close_matches(rule_id, list(rules), n=3, cutoff=0.5)
-        close += [r for r in rules if r.endswith("/" + rule_id) and r not in close]
-        raise HookwrightError(f"no doctor rule {rule_id!r}",
-                              hint=f"did you mean {', '.join(close)}?" if close else
+        raise HookwrightError(f"no doctor rule {rule_id!r}", hint=did_you_mean(rule_id, rules, cutoff=0.5) or
                               "rule ids look like structure/timeout-milliseconds; every finding names its rule")
     return Result("doctor", "listed", data={"format": fmt, "rule": report.explanation(rule_id)})
+
+
+def rules(fmt: str = "text") -> Result:
+    """Every rule: id, severity and message (`--explain RULE` tells more of one)."""
+    from installer.doctor import report
+    from installer.doctor.model import catalog
+
+    return Result("doctor", "listed", data={"format": fmt, "rules": [report.explanation(r) for r in sorted(catalog())]})

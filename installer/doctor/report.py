@@ -10,6 +10,7 @@ from pathlib import Path
 from installer import __version__
 from installer.doctor.model import catalog, resolved
 from installer.doctor.run import Outcome
+from installer.doctor.selection import Selection
 from installer.errors import ExitCode
 
 SCHEMA = "hookwright-doctor/1"
@@ -19,7 +20,9 @@ SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
 
-def document(outcome: Outcome, strict: bool = False) -> dict:
+def document(outcome: Outcome, strict: bool = False, selection: Selection | None = None, hidden: int = 0) -> dict:
+    """`selection`: the rules the run reports (--select, --ignore, --min-severity, the config);
+    `hidden`: how many findings it left out."""
     errors, warnings, infos = (outcome.count(s) for s in ("error", "warning", "info"))
     unreadable = sum(1 for f in outcome.files if f.error is not None)  # not read or not parsed: not checked
     # the conflicts with this machine's files count like the others (the hooks do race here); a
@@ -41,7 +44,8 @@ def document(outcome: Outcome, strict: bool = False) -> dict:
         "summary": {"errors": errors, "warnings": warnings, "infos": infos, "files": len(outcome.files),
                     "handlers": len(outcome.handlers), "unreadable": unreadable, "strict": strict,
                     "machine_dependent": sum(1 for f in outcome.findings if f.machine),
-                    "exit_code": int(exit_code)},
+                    "hidden": hidden, "exit_code": int(exit_code)},
+        "selection": (selection or Selection()).to_json(),
     }
 
 
@@ -55,7 +59,8 @@ def summary_line(doc: dict) -> str:
     line += f" (and {_plural(s['infos'], 'note')})" if s["infos"] else ""
     machine = s["machine_dependent"]
     line += f"; {machine} {'depends' if machine == 1 else 'depend'} on this machine" if machine else ""
-    return line + (f"; {_plural(s['unreadable'], 'file')} could not be read" if s["unreadable"] else "")
+    line += f"; {_plural(s['unreadable'], 'file')} could not be read" if s["unreadable"] else ""
+    return line + (f"; {s['hidden']} hidden by the rule selection" if s["hidden"] else "")
 
 
 def shown_path(path: str, base: Path) -> str:

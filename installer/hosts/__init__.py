@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from installer.errors import HookwrightError
+from installer.errors import HookwrightError, did_you_mean
 
 if TYPE_CHECKING:
     from installer.hosts.base import Host
@@ -19,7 +19,7 @@ DEFAULT = "claude"  # the agent a command without --host is about
 
 def get(name: str) -> Host:
     if name not in NAMES:
-        raise HookwrightError(f"unknown host {name!r}", hint=f"hosts: {', '.join(NAMES)}")
+        raise HookwrightError(f"unknown host {name!r}", hint=did_you_mean(name, NAMES) or f"hosts: {', '.join(NAMES)}")
     found = _LOADED.get(name)
     if found is None:
         found = _LOADED[name] = importlib.import_module(f"installer.hosts.{name}").HOST

@@ -16,7 +16,7 @@ from typing import Iterator
 
 from installer.doctor import disk, handler_facts, resolve
 from installer.doctor.facts import LEGACY_INPUT_VARIABLE
-from installer.doctor.model import HOST_NAMES, Context, Finding, Handler
+from installer.doctor.model import HOST_NAMES, Context, Finding, Handler, rule_by_id
 from installer.patterns import lazy
 
 # `${NAME:-...}` falls back to something else and is left alone
@@ -151,12 +151,33 @@ def _bad_interpreter(first_line: bytes) -> str | None:
 
 
 def check(ctx: Context) -> Iterator[Finding]:
+    once_per_file: dict[str, list[Finding]] = {}
     for handler in ctx.handlers:
         if handler.file.host not in ("claude", "cursor") or handler_facts.kind(handler) != "command":
             continue
         if not isinstance(handler.command, str) or not handler.command.strip():
             continue  # the structure rules report a missing command
-        yield from _check(ctx, handler)
+        for finding in _check(ctx, handler):
+            if finding.rule in ONCE_PER_FILE:
+                once_per_file.setdefault(finding.path, []).append(finding)
+            else:
+                yield finding
+    for found in once_per_file.values():
+        yield _said_once(found)
+
+
+# notes that hold for every such hook on every machine: said once per file, the other hooks listed with it
+ONCE_PER_FILE = ("command/sh-without-shell",)
+
+
+def _said_once(found: list[Finding]) -> Finding:
+    first, others = found[0], found[1:]
+    if not others:
+        return first
+    also = f", nor {'does' if len(others) == 1 else 'do'} {len(others)} more in this file (listed with it)"
+    return first._replace(message=rule_by_id(first.rule).message.format(also=also),
+                          related=[*first.related, *({"path": f.path, "line": f.line, "column": f.column,
+                                                      "message": "the same here"} for f in others)])
 
 
 def _check(ctx: Context, handler: Handler) -> Iterator[Finding]:
@@ -271,7 +292,7 @@ def _check(ctx: Context, handler: Handler) -> Iterator[Finding]:
 
     if file.host == "claude" and not exec_form and "shell" not in value:
         if any((inv.script or "").endswith(".sh") or inv.executable.endswith(".sh") for inv in res.invocations):
-            yield ctx.finding("command/sh-without-shell", file, command_keys)
+            yield ctx.finding("command/sh-without-shell", file, command_keys, also="")
 
     yield from _programs(ctx, handler, res, command_keys, host)
 

@@ -1,0 +1,116 @@
+"""Which findings a doctor run reports: --select, --ignore and --min-severity, over what the
+project's config says (`[tool.hookwright.doctor]` in pyproject.toml, or `[doctor]` in
+.hookwright.toml), in the manner of ruff.
+
+A selector is a rule id (`command/home-path`) or a prefix of ids (`command`, `conflict/input`):
+a selector that names no rule is a usage error with the closest ids, never a silent no-op.
+The config is the nearest one at or above the project folder; .hookwright.toml wins over
+pyproject.toml in the same folder. On the command line --select replaces the config's list,
+--ignore adds to it, --min-severity replaces it.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from installer.doctor.model import SEVERITIES, Finding, catalog
+from installer.errors import HookwrightError, did_you_mean
+from installer.resources import read_toml
+
+CONFIG_FILES = ((".hookwright.toml", ("doctor",)), ("pyproject.toml", ("tool", "hookwright", "doctor")))
+KEYS = ("select", "ignore", "min-severity", "strict")
+RANK = {severity: rank for rank, severity in enumerate(reversed(SEVERITIES))}  # info 0, warning 1, error 2
+
+
+class Selection(NamedTuple):
+    select: tuple[str, ...] = ()  # () : every rule
+    ignore: tuple[str, ...] = ()
+    min_severity: str = "info"
+    strict: bool = False
+    config: str | None = None  # the file the settings came from
+
+    def keeps(self, finding: Finding) -> bool:
+        return (RANK[finding.severity] >= RANK[self.min_severity] and not _matches(finding.rule, self.ignore)
+                and (not self.select or _matches(finding.rule, self.select)))
+
+    def to_json(self) -> dict:
+        return {"select": list(self.select), "ignore": list(self.ignore), "min_severity": self.min_severity,
+                "config": self.config}
+
+
+def _matches(rule_id: str, selectors: tuple[str, ...]) -> bool:
+    return any(rule_id.startswith(selector) for selector in selectors)
+
+
+def choose(project: Path, *, select: list[str] | None = None, ignore: list[str] | None = None,
+           min_severity: str | None = None, strict: bool = False, use_config: bool = True) -> Selection:
+    """The run's selection: the command line's over the config's (`use_config` False: no config)."""
+    base = from_config(project) if use_config else Selection()
+    return Selection(
+        tuple(_checked(_split(select), "--select")) if select else base.select,
+        base.ignore + tuple(_checked(_split(ignore or []), "--ignore")),
+        _severity(min_severity, "--min-severity") if min_severity else base.min_severity,
+        strict or base.strict, base.config)
+
+
+def from_config(project: Path) -> Selection:
+    """The nearest config at or above `project` that has doctor settings (none: every rule)."""
+    for folder in [project.absolute(), *project.absolute().parents]:
+        for name, table_path in CONFIG_FILES:
+            path = folder / name
+            if path.is_file():
+                table = _table(path, table_path)
+                if table is not None:
+                    return _settings(path, table)
+    return Selection()
+
+
+def _table(path: Path, table_path: tuple[str, ...]) -> dict | None:
+    data: Any = read_toml(path, hint="fix the TOML, or run doctor with --no-config")
+    for key in table_path:
+        data = data.get(key) if isinstance(data, dict) else None
+    if data is not None and not isinstance(data, dict):
+        raise HookwrightError(f"[{'.'.join(table_path)}] must be a table", path=path, hint="see docs/doctor.md")
+    return data
+
+
+def _settings(path: Path, table: dict) -> Selection:
+    where = f"{path} [{'tool.hookwright.doctor' if path.name == 'pyproject.toml' else 'doctor'}]"
+    for key in table:
+        if key not in KEYS:
+            raise HookwrightError(f"unknown doctor setting {key!r} in {where}", path=path,
+                                  hint=did_you_mean(key, KEYS) or f"the settings are {', '.join(KEYS)}")
+    lists = {}
+    for key in ("select", "ignore"):
+        value = table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise HookwrightError(f"{key} in {where} must be a list of rule ids or prefixes", path=path,
+                                  hint=f'for example {key} = ["conflict", "command/home-path"]')
+        lists[key] = tuple(_checked(value, f"{key} in {where}"))
+    strict = table.get("strict", False)
+    if not isinstance(strict, bool):
+        raise HookwrightError(f"strict in {where} must be true or false", path=path)
+    severity = table.get("min-severity", "info")
+    return Selection(lists["select"], lists["ignore"], _severity(severity, f"min-severity in {where}"), strict,
+                     str(path))
+
+
+def _split(values: list[str]) -> list[str]:
+    """`--select a,b --select c` is a, b and c."""
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]
+
+
+def _checked(selectors: list[str], what: str) -> list[str]:
+    rules = catalog()
+    for selector in selectors:
+        if not any(rule.startswith(selector) for rule in rules):
+            raise HookwrightError(f"{what}: {selector!r} is no rule id and no prefix of one",
+                                  hint=did_you_mean(selector, sorted({r.split("/")[0] for r in rules}) + list(rules))
+                                  or "`hookwright doctor --explain` lists every rule")
+    return selectors
+
+
+def _severity(value: Any, what: str) -> str:
+    if value not in SEVERITIES:
+        raise HookwrightError(f"{what} must be one of {', '.join(SEVERITIES)}, not {value!r}")
+    return value
