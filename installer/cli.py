@@ -229,17 +229,28 @@ def packs_(host: Optional[str] = typer.Option(None, "--host", help="Only the pac
     _execute(as_json, produce)
 
 
+class ListScope(str, Enum):
+    managed = "managed"
+    user = "user"
+    project = "project"
+    local = "local"
+    plugin = "plugin"
+
+
 @app.command("list")
 def list_(
     project: Optional[Path] = ProjectOpt,
     host: Optional[str] = typer.Option(None, "--host", help="Only this agent's hooks: claude, cursor or opencode."),
+    scope: Optional[ListScope] = typer.Option(None, "--scope", help="Only the hooks of this scope."),
+    event: Optional[str] = typer.Option(None, "--event", help="Only the hooks of this event (PreToolUse, stop...)."),
+    mine: bool = typer.Option(False, "--mine", help="Only the hooks hookwright installed (its packs)."),
     as_json: bool = JsonOpt,
 ) -> None:
     """The merged, effective view: every hook from every scope and plugin, by event and matcher."""
     def produce():
         from installer.commands.list import list_hooks
 
-        return list_hooks(project, host)
+        return list_hooks(project, host, scope=scope.value if scope else None, event=event, mine=mine)
     _execute(as_json, produce)
 
 

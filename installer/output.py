@@ -342,8 +342,9 @@ def _print_hooks(data: dict) -> None:
             out().print(f"[yellow]no hooks read from[/] {escape(f['path'])}: {escape(f['no_hooks_read'])} "
                         "(hookwright doctor tells more)")
     if not rows:
+        filters = ", ".join(f"--{k} {v}" if v is not True else f"--{k}" for k, v in data["filters"].items() if v)
         read = ", ".join(f["path"] for f in data["files"] if f["readable"]) or "none found"
-        out().print(f"no hooks (files read: {escape(read)})")
+        out().print(f"no hooks{escape(' matching ' + filters) if filters else ''} (files read: {escape(read)})")
         return
     colour = {"yes": "red", "unknown": "yellow", "no": "green"}
     shown_matcher = {id(row): row["matcher"] + (f" if {row['if']}" if row["if"] else "") for row in rows}

@@ -203,3 +203,39 @@ def test_the_if_rule_is_shown_and_a_redundant_copy_is_never_the_one_that_runs(ho
     assert by_scope["local"]["deduplicated"].startswith(f"runs once, as {project_file}")  # not the user's copy
     assert by_scope["project"]["deduplicated"] is None
     assert "Bash if Bash(git *)" in hookwright("list", "--project", project).out
+
+
+def _mixed(hookwright, home, project):
+    """A foreign Stop hook in the user scope, a foreign PreToolUse hook and git-guard in the project."""
+    write_json(home / ".claude" / "settings.json", {"hooks": {"Stop": [group(None, cmd("echo user-stop"))]}})
+    write_json(project / ".claude" / "settings.json",
+               {"hooks": {"PreToolUse": [group("Bash", cmd("echo project-bash"))]}})
+    assert hookwright("install", "git-guard", "--project", project, "--yes").code == 0
+
+
+def test_list_filters_by_scope_event_and_ours_and_the_filters_combine(hookwright, home, project):
+    _mixed(hookwright, home, project)
+
+    def listed(*filters):
+        return sorted(h["runs"].split()[-1] if h["owner"] == "foreign" else h["owner"]
+                      for h in rows(hookwright("list", "--project", project, "--json", *filters)))
+
+    assert listed() == ["git-guard", "project-bash", "user-stop"]
+    assert listed("--scope", "user") == ["user-stop"]
+    assert listed("--event", "PreToolUse") == ["git-guard", "project-bash"]
+    assert listed("--mine") == ["git-guard"]
+    assert listed("--scope", "project", "--event", "Stop") == []
+
+
+def test_an_event_no_agent_has_is_a_usage_error_that_names_the_one_meant(hookwright, home, project):
+    ran = hookwright("list", "--project", project, "--event", "PreTooluse")
+
+    assert ran.code == 2 and "did you mean PreToolUse" in ran.err
+
+
+def test_a_filter_that_matches_nothing_says_so_with_the_filter(hookwright, home, project):
+    _mixed(hookwright, home, project)
+
+    ran = hookwright("list", "--project", project, "--scope", "local")
+
+    assert ran.code == 0 and "no hooks matching --scope local" in ran.out

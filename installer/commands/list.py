@@ -12,23 +12,41 @@ from pathlib import Path
 
 from installer.commands.result import Result
 from installer import hosts
-from installer.errors import ExitCode, HookwrightError
+from installer.errors import ExitCode, HookwrightError, did_you_mean
 from installer.hosts import NAMES as HOSTS
 
 SCOPE_ORDER = {"managed": 0, "user": 1, "project": 2, "local": 3, "plugin": 4, "given": 5}
 
 
-def list_hooks(project: Path | None = None, host: str | None = None) -> Result:
+def list_hooks(project: Path | None = None, host: str | None = None, *, scope: str | None = None,
+               event: str | None = None, mine: bool = False) -> Result:
+    """The effective view, or (with filters) the rows of one scope, one event, or hookwright's own."""
     from installer.doctor import run
 
     if host is not None and host not in HOSTS:
-        raise HookwrightError(f"list does not know host {host!r}", hint=f"use --host {' or '.join(HOSTS)}")
+        raise HookwrightError(f"list does not know host {host!r}",
+                              hint=did_you_mean(host, HOSTS) or f"use --host {' or '.join(HOSTS)}")
     if project is not None and not project.is_dir():
         raise HookwrightError("the project folder does not exist", path=project, hint="check --project")
     ctx = run.context(project=project, hosts={host} if host else set(HOSTS))
     unreadable = any(f.error is not None for f in ctx.files)  # shown with the rest; the exit code says it too
-    return Result("list", "listed", exit_code=ExitCode.BAD_INPUT if unreadable else ExitCode.OK,
-                  data=effective_view(ctx))
+    view = effective_view(ctx)
+    if event is not None:
+        _check_event(event, {row["event"] for row in view["hooks"]})
+    view["hooks"] = [row for row in view["hooks"] if (scope is None or row["source"]["scope"] == scope)
+                     and (event is None or row["event"] == event) and (not mine or row["owner"] != "foreign")]
+    view["filters"] = {"host": host, "scope": scope, "event": event, "mine": mine}
+    return Result("list", "listed", exit_code=ExitCode.BAD_INPUT if unreadable else ExitCode.OK, data=view)
+
+
+def _check_event(event: str, listed: set[str]) -> None:
+    """An event no host has and no hook here uses is a typo: say which one was meant."""
+    from installer.doctor.facts import CLAUDE_EVENTS, CURSOR_EVENTS
+
+    known = {*CLAUDE_EVENTS, *CURSOR_EVENTS, *listed}
+    if event not in known:
+        raise HookwrightError(f"no agent has a hook event {event!r}, and no hook here uses one",
+                              hint=did_you_mean(event, sorted(known)) or "`hookwright list` shows the events in use")
 
 
 def effective_view(ctx) -> dict:
