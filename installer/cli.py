@@ -229,6 +229,21 @@ def packs_(host: Optional[str] = typer.Option(None, "--host", help="Only the pac
     _execute(as_json, produce)
 
 
+@app.command()
+def status(
+    project: Optional[Path] = ProjectOpt,
+    host: Optional[str] = typer.Option(None, "--host", help="Only this agent: claude, cursor or opencode."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Which packs are installed where (agent, scope, file), their versions and the bundled ones,
+    and whether their entries and runtime files are as installed. Exit 1 when one is not."""
+    def produce():
+        from installer.commands.status import status as run
+
+        return run(project, host)
+    _execute(as_json, produce)
+
+
 class ListScope(str, Enum):
     managed = "managed"
     user = "user"

@@ -75,7 +75,9 @@ def print_result(result: Result, as_json: bool) -> None:
                     f"{escape(', '.join(result.data['runtime_files']) or '(none: they are already there)')}[/]")
         return
     if result.status == "listed":
-        if "packs" in result.data:
+        if result.command == "status":
+            _print_status(result.data)
+        elif "packs" in result.data:
             _print_packs(result.data["packs"], result.data.get("not_for_host", {}))
         elif "preferences" in result.data:
             _print_preferences(result.data)
@@ -234,6 +236,49 @@ def _print_journal(rows: list[dict]) -> None:
                                                              else "")
         out().print(f"{row['id']}  {when}  {what:<10} {', '.join(row['packs'])}  "
                   f"{escape(row['target']['config'])}  +{len(row['added'])} -{len(row['removed'])}{state}")
+
+
+def _print_status(data: dict) -> None:
+    """`hookwright status`: a table of installs, then what is wrong with each that is not whole."""
+    installs = data["installs"]
+    if not installs:
+        out().print(f"no hookwright pack is installed for {escape(data['project'])} or for you "
+                    "([dim]hookwright install[/] installs one)")
+        return
+    from rich.table import Table
+
+    table = Table(box=None, pad_edge=False)
+    for name in ("pack", "version", "agent", "scope", "file", "state"):
+        table.add_column(name, overflow="fold")
+    for row in installs:
+        version = row["version"] or "?"
+        if row["upgrade"]:
+            version += f" [yellow]({row['bundled_version']} bundled)[/]"
+        state = "[green]ok[/]" if not row["problems"] else f"[red]{_count(len(row['problems']), 'problem')}[/]"
+        table.add_row(escape(row["pack"]), version, row["host"], row["scope"], escape(_short(row["file"], data["project"])),
+                      state)
+    out().print(table)
+    for row in installs:
+        for problem in row["problems"]:
+            out().print(f"[{SEVERITY_STYLE[problem['severity']]}]{problem['severity']}[/] {problem['rule']}: "
+                        f"{escape(problem['message'])}")
+            out().print(f"  [dim]hint: {escape(problem['hint'])}[/]")
+    upgrades = [row for row in installs if row["upgrade"]]
+    if upgrades:
+        out().print(f"[dim]{_count(len(upgrades), 'pack')} can be upgraded: hookwright install PACK with its scope[/]")
+
+
+def _short(path: str, project: str) -> str:
+    """A path as the user would type it: relative to the project, or from ~."""
+    from pathlib import Path
+
+    from installer.doctor.report import shown_path
+
+    inside = shown_path(path, Path(project))
+    if inside != path:
+        return inside
+    home = str(Path.home())
+    return "~" + path[len(home):] if path.startswith(home + os.sep) else path
 
 
 def _print_preferences(data: dict) -> None:

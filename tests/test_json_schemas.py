@@ -35,6 +35,7 @@ COMMAND_SCHEMAS = {
     "render": ["render.schema.json", "error.schema.json"],
     "packs": ["packs.schema.json", "error.schema.json"],
     "list": ["list.schema.json", "error.schema.json"],
+    "status": ["status.schema.json", "error.schema.json"],
     "doctor": ["doctor.schema.json", "doctor-explain.schema.json", "error.schema.json"],
     "simulate": ["simulate.schema.json", "error.schema.json"],
     "prefs set": ["prefs.schema.json", "error.schema.json"],
@@ -205,6 +206,17 @@ def test_list_json_validates_against_its_schema(hookwright, home, project):
     assert [f["readable"] for f in unreadable["files"] if f["path"].endswith("settings.local.json")] == [False]
 
 
+def test_status_json_validates_against_its_schema_whole_and_with_a_problem(hookwright, home, project):
+    empty = validate("status.schema.json", ran_json(hookwright("status", "--project", project, "--json")))
+    ok(hookwright("install", "git-guard", "--project", project, "--yes"))
+    whole = validate("status.schema.json", ran_json(hookwright("status", "--project", project, "--json")))
+    (project / ".claude" / "hookwright" / "git-guard" / "git-guard").unlink()
+    broken = validate("status.schema.json", ran_json(hookwright("status", "--project", project, "--json"), code=1))
+
+    assert empty["installs"] == [] and whole["installs"][0]["problems"] == []
+    assert broken["installs"][0]["problems"][0]["rule"] == "install/runtime-missing"
+
+
 def test_doctor_format_json_validates_against_its_schema(hookwright, home, project):
     some_project_hooks(project)
     doc = validate("doctor.schema.json", ran_json(hookwright("doctor", "--project", project, "--format", "json")))
@@ -273,6 +285,7 @@ ERRORS = [  # (id, arguments, the command's own schema if it covers its errors t
     ("render-unknown-pack", ["render", "no-such-pack", "--host", "claude", "--json"], "render.schema.json", None),
     ("packs-unknown-host", ["packs", "--host", "nope", "--json"], "packs.schema.json", None),
     ("list-unknown-host", ["list", "--host", "nope", "--json"], "list.schema.json", None),
+    ("status-missing-project", ["status", "--project", "/no/such/folder", "--json"], "status.schema.json", None),
     ("doctor-unknown-rule", ["doctor", "--explain", "nope", "--format", "json"], "doctor-explain.schema.json", None),
     ("doctor-unknown-host", ["doctor", "--host", "nope", "--format", "json"], None, None),
     ("simulate-not-claude", ["simulate", "--host", "cursor", "--command", "ls", "--json"], None, None),

@@ -207,6 +207,11 @@ class Host(ABC):
 
         return read_document(path)
 
+    def edited(self, doc: Document, target: Target) -> bool:
+        """Whether someone changed a file that is wholly ours by hand (a host whose unit is a
+        pack's own file can tell; in a shared config, the receipt's entries tell instead)."""
+        return False
+
     def parse(self, path: Path, raw: bytes) -> Document:
         """A document from bytes (a backup's), as `load` reads them."""
         from installer.document import Document

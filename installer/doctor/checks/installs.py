@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from installer import atomic, hosts
 from installer.doctor.model import ConfigFile, Context, Finding, Handler, resolved
 from installer.errors import HookwrightError
-from installer.hosts.base import Scope, Target
+from installer.hosts.base import Host, Scope, Target
+
+if TYPE_CHECKING:  # (state loads only where a receipt exists)
+    from installer.state import Receipt
 
 SCOPES = {"user": Scope.user, "project": Scope.project, "local": Scope.local}
 RUNTIME_FOLDERS = frozenset({"hookwright", "hookwright-local"})
@@ -50,7 +53,7 @@ def _opencode(ctx: Context, ours: dict[int, dict[str, Handler]]) -> Iterator[Fin
             if file.error is not None:  # (its place, for the findings about what should be there)
                 file = ConfigFile(target.config, "opencode-plugin", "opencode", scope.value, project=ctx.project)
             elif file.source is not None and host.edited(host.parse(file.path, file.source), target):
-                yield ctx.finding_at("install/plugin-edited", file, 1, 1, pack=pack, scope_args=_scope_args(target))
+                yield ctx.finding_at("install/plugin-edited", file, 1, 1, pack=pack, scope_args=scope_args(target))
             yield from _check_file(ctx, file, target, ours.get(id(file), {}), packs={pack})
 
 
@@ -99,14 +102,14 @@ def _check_file(ctx: Context, file: ConfigFile, target: Target, ours: dict[str, 
     if not (ours or folders):
         return
     names = set(ours) | {p.name for p in folders if target.receipt_path(p.name).is_file()}
-    scope_args = _scope_args(target)
+    again = scope_args(target)
     for folder in folders:
         if folder.name not in names and any(folder.iterdir()):
             yield ctx.finding("install/leftover-runtime", file, ("hooks",), folder=folder, pack=folder.name,
-                              scope_args=scope_args)
+                              scope_args=again)
     for pack in sorted(names):
         where = ours[pack].keys if pack in ours else ("hooks",)
-        params = dict(pack=pack, scope_args=scope_args)
+        params = dict(pack=pack, scope_args=again)
         try:
             receipt = _read_receipt(target.receipt_path(pack))
         except HookwrightError as error:
@@ -116,21 +119,28 @@ def _check_file(ctx: Context, file: ConfigFile, target: Target, ours: dict[str, 
         if receipt is None:
             yield ctx.finding("install/no-receipt", file, where, **params)
             continue
-        for entry in receipt.entries:
-            current = host.find(data, entry)
-            if current is None:
-                yield ctx.finding("install/entry-missing", file, ("hooks",), event=entry.event, hook=entry.hook,
-                                  **params)
-            elif current != entry.handler:
-                yield ctx.finding("install/entry-differs", file, where, event=entry.event, hook=entry.hook, **params)
-        from installer.state import runtime_matches
+        for rule, fields in receipt_problems(host, target, data, receipt):
+            yield ctx.finding(rule, file, ("hooks",) if rule == "install/entry-missing" else where, **fields, **params)
 
-        folder = target.pack_dir(pack)
-        for item in receipt.files:
-            if not (folder / item.name).is_file():
-                yield ctx.finding("install/runtime-missing", file, where, runtime=folder / item.name, **params)
-            elif not runtime_matches(folder, item.name, item.sha256):
-                yield ctx.finding("install/runtime-changed", file, where, runtime=folder / item.name, **params)
+
+def receipt_problems(host: Host, target: Target, data: Any, receipt: Receipt) -> Iterator[tuple[str, dict]]:
+    """How an install differs from its receipt: (rule id, the rule's fields besides pack and
+    scope_args) for each entry missing or changed in the config `data`, and each runtime file
+    missing or changed (`hookwright status` shows the same)."""
+    from installer.state import runtime_matches
+
+    for entry in receipt.entries:
+        current = host.find(data, entry)
+        if current is None:
+            yield "install/entry-missing", {"event": entry.event, "hook": entry.hook}
+        elif current != entry.handler:
+            yield "install/entry-differs", {"event": entry.event, "hook": entry.hook}
+    folder = target.pack_dir(receipt.pack)
+    for item in receipt.files:
+        if not (folder / item.name).is_file():
+            yield "install/runtime-missing", {"runtime": folder / item.name}
+        elif not runtime_matches(folder, item.name, item.sha256):
+            yield "install/runtime-changed", {"runtime": folder / item.name}
 
 
 def _read_receipt(path: Path):
@@ -142,7 +152,7 @@ def _read_receipt(path: Path):
     return read_receipt(path)
 
 
-def _scope_args(target: Target) -> str:
+def scope_args(target: Target) -> str:
     host = "" if target.host == hosts.DEFAULT else f"--host {target.host} "
     if target.scope is Scope.user:
         return host + "--scope user"

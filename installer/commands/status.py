@@ -1,0 +1,80 @@
+"""`hookwright status`: which packs are installed where, and whether each is whole.
+
+One row per receipt, in every host and scope of the project (and the user's): the file its
+entries are in, the version installed and the one bundled, its options, and what differs from
+the receipt (the same comparison as doctor's install rules). Exit 1 when an install is not
+whole, so a script can tell; `hookwright install PACK` with the same scope repairs it.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from installer import hosts
+from installer.commands.result import Result
+from installer.errors import ExitCode, HookwrightError
+
+
+def status(project: Path | None = None, host: str | None = None) -> Result:
+    from installer.commands.uninstall import installed_receipts
+
+    if project is not None and not project.is_dir():
+        raise HookwrightError("the project folder does not exist", path=project, hint="check --project")
+    folder = project or Path.cwd()
+    rows = []
+    for adapter in [hosts.get(host)] if host else hosts.every():
+        for scope in adapter.scopes:
+            try:
+                place = adapter.target(scope, folder)
+            except HookwrightError:  # not a place this host installs into (a project that is the home)
+                continue
+            rows += [_row(adapter, adapter.target(scope, folder, name), name) for name in installed_receipts(place)]
+    whole = all(not row["problems"] for row in rows)
+    return Result("status", "listed", exit_code=ExitCode.OK if whole else ExitCode.FINDINGS,
+                  data={"project": str(folder.absolute()), "installs": rows})
+
+
+def _row(host, target, pack: str) -> dict:
+    from installer.doctor.checks.installs import receipt_problems, scope_args
+    from installer.doctor.model import rule_by_id
+    from installer.state import read_receipt
+
+    row = {"pack": pack, "host": host.name, "scope": target.scope.value, "file": str(target.config),
+           "folder": str(target.pack_dir(pack)), "version": None, "bundled_version": _bundled_version(pack),
+           "upgrade": False, "options": {}, "problems": []}
+    fields = {"pack": pack, "scope_args": scope_args(target)}
+    try:
+        receipt = read_receipt(target.receipt_path(pack))
+    except HookwrightError as error:
+        found = [("install/receipt-unreadable", {"problem": error.message, "receipt": target.receipt_path(pack)})]
+    else:
+        assert receipt is not None  # (installed_receipts lists the folders that hold one)
+        row.update(version=receipt.version, options=receipt.options,
+                   upgrade=_newer(row["bundled_version"], receipt.version))
+        doc = host.load(target.config)
+        found = list(receipt_problems(host, target, doc.data if doc.exists else {}, receipt))
+        if host.edited(doc, target):
+            found.insert(0, ("install/plugin-edited", {}))
+    for rule_id, more in found:
+        rule = rule_by_id(rule_id)
+        row["problems"].append({"rule": rule_id, "severity": rule.severity,
+                                "message": rule.message.format(**fields, **more),
+                                "hint": rule.hint.format(**fields, **more)})
+    return row
+
+
+def _bundled_version(pack: str) -> str | None:
+    """The version of the pack this hookwright bundles (None: a pack of your own, or gone)."""
+    from installer.packs import load_pack
+
+    try:
+        return load_pack(pack).version
+    except HookwrightError:
+        return None
+
+
+def _newer(bundled: str | None, installed: str) -> bool:
+    """Whether the bundled version is later than the one installed (versions are dotted numbers)."""
+    def parts(version: str) -> tuple[int, ...]:
+        return tuple(int(p) if p.isdigit() else -1 for p in version.split("."))
+
+    return bundled is not None and parts(bundled) > parts(installed)
