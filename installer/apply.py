@@ -32,7 +32,7 @@ def _clean_stale_temps(plan: Plan) -> None:
         atomic.clean_stale_temps(change.folder)
 
 
-def apply(plan: Plan, kind: str, undoes: str | None = None) -> tuple[Plan, state.Operation | None]:
+def apply(plan: Plan, kind: str) -> tuple[Plan, state.Operation | None]:
     """Write the plan; returns the plan actually written (re-made under the lock) and its journal entry."""
     target = plan.target
     with state.locked(target.config):
@@ -47,7 +47,7 @@ def apply(plan: Plan, kind: str, undoes: str | None = None) -> tuple[Plan, state
                 return fresh, None
             fresh.check_valid()
             try:
-                return fresh, _write(fresh, kind, undoes)
+                return fresh, _write(fresh, kind)
             except atomic.ConcurrentChange:
                 if not plan.replan:
                     break
@@ -56,13 +56,13 @@ def apply(plan: Plan, kind: str, undoes: str | None = None) -> tuple[Plan, state
                           path=target.config, code=ExitCode.REFUSED, hint="try again in a moment")
 
 
-def _write(plan: Plan, kind: str, undoes: str | None) -> state.Operation:
+def _write(plan: Plan, kind: str) -> state.Operation:
     target = plan.target
     backup = state.save_backup(target.config, plan.document.raw if plan.document.exists else None,
                                [p.folder for p in plan.packs])
     checkpoint("backup-saved")
     op = state.Operation(state.new_id(), kind, target.to_json(), [p.pack for p in plan.packs],
-                         plan.added, plan.removed, backup, time.time(), undoes, state="pending",
+                         plan.added, plan.removed, backup, time.time(), plan.undoes, state="pending",
                          made_folders=plan.made_folders, batch=plan.batch)
     state.append_journal(op)  # pending: a crash from here on leaves an operation rollback can undo
     checkpoint("journal-written")

@@ -182,19 +182,26 @@ def rollback(
     to: Optional[str] = typer.Option(None, "--to", help="Undo this operation and every later one."),
     list_: bool = typer.Option(False, "--list", help="Show the journal of operations."),
     host: Optional[str] = typer.Option(None, "--host", help="Only operations on this agent's files."),
+    project: Optional[Path] = typer.Option(None, "--project", file_okay=False,
+                                           help="Only operations on this project's files (its project and local "
+                                                "scopes)."),
+    scope: Optional[Scope] = typer.Option(None, "--scope", help="Only operations in this scope."),
+    file: Optional[Path] = typer.Option(None, "--file", dir_okay=False, help="Only operations on this config file."),
     force: bool = typer.Option(False, "--force", help="Restore the byte-exact backup instead of entry-level undo."),
     dry_run: bool = DryRunOpt,
     yes: bool = YesOpt,
     allow_conflicts: bool = AllowConflictsOpt,
     as_json: bool = JsonOpt,
 ) -> None:
-    """Undo the last operation at entry level, keeping later edits elsewhere in the file."""
+    """Undo the last operation at entry level, keeping later edits elsewhere in the file. The
+    journal spans every project and scope: --project, --scope, --file and --host narrow it."""
     def produce():
         from installer.commands import rollback as command
 
+        only = command.Only(host, project, scope, file)
         if list_:
-            return command.journal_listing(host)
-        return command.rollback(to=to, host=host, force=force, dry_run=dry_run,
+            return command.journal_listing(only)
+        return command.rollback(to=to, only=only, force=force, dry_run=dry_run,
                                 consent=_consent(yes, allow_conflicts, as_json))
     _execute(as_json, produce)
 

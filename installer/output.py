@@ -95,12 +95,12 @@ def print_result(result: Result, as_json: bool) -> None:
             out().print(f"[dim]note:[/] {escape(result.data['note'])}")
         return
     if result.status in ("dry-run", "needs-confirmation", "refused"):
-        for plan in result.plans:
-            print_plan(plan)
+        for index, plan in enumerate(result.plans):  # (a file's header once, over its plans in a row)
+            print_plan(plan, header=index == 0 or result.plans[index - 1].target.config != plan.target.config)
     for plan in result.plans:
         for note in plan.notes + [n for p in plan.packs for n in p.notes]:
             out().print(f"[dim]note:[/] {escape(note)}")
-    target = ", ".join(str(p.target.config) for p in result.plans)
+    target = ", ".join(dict.fromkeys(str(p.target.config) for p in result.plans))
     message = {
         "applied": f"[green]done[/]: {result.command} wrote {escape(target)}"
                    + (f" (operation {result.operation.id}, backup {result.operation.backup})" if result.operation else ""),
@@ -117,10 +117,14 @@ def print_result(result: Result, as_json: bool) -> None:
     (err() if result.status in ("needs-confirmation", "refused") else out()).print(message)
 
 
-def print_plan(plan: Plan) -> None:
+def print_plan(plan: Plan, header: bool = True) -> None:
+    """`header` False: the plan follows another on the same file, whose header names it."""
     scope = f"{plan.target.scope.value} scope" + (f": {plan.scope_reason}" if plan.scope_reason else "")
-    out().print(f"[bold]{plan.command}[/] → {escape(str(plan.target.config))} "
-                f"([cyan]{plan.target.host}[/], {escape(scope)})")
+    if header:
+        out().print(f"[bold]{plan.command}[/] → {escape(str(plan.target.config))} "
+                    f"([cyan]{plan.target.host}[/], {escape(scope)})")
+    if plan.undoes:
+        out().print(f"  [bold]undo operation {plan.undoes}[/]")
     for change in plan.packs:
         versions = (f" {change.version_from} → {change.version_to}" if change.version_from and change.version_to
                     and change.version_from != change.version_to else "")

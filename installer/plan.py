@@ -56,6 +56,7 @@ class Plan:
     # files it writes outside the pack folders (the local scope's .gitignore), so the plan names every write
     other_writes: dict[Path, bytes] = field(default_factory=dict)
     scope_reason: str | None = None  # why this scope, when the user did not name it (--project alone)
+    undoes: str | None = None  # a rollback's plan: the operation it undoes (the journal records it)
 
     def __post_init__(self) -> None:
         if self.delete_config:
@@ -89,6 +90,7 @@ class Plan:
             return self
         fresh = self.replan()
         fresh.batch, fresh.project, fresh.scope_reason = self.batch, self.project, self.scope_reason
+        fresh.undoes = self.undoes
         return fresh
 
     def updates(self) -> list[tuple[Entry, Entry]]:

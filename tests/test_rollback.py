@@ -107,3 +107,62 @@ def test_rollback_undoes_one_install_of_several_opencode_plugins_whole(hookwrigh
     assert "deny_push" not in (plugins / "hookwright-git-guard.js").read_text()  # the first install's options again
     again = hookwright("rollback", "--yes", "--json")  # and the next rollback undoes the first install
     assert again.code == 0 and not (project / ".opencode").exists()
+
+
+def _two_projects(hookwright, tmp_path):
+    """git-guard into project a, then into project b, then path-normalizer for the user."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    for folder in (a, b):
+        folder.mkdir()
+        assert hookwright("install", "git-guard", *scope(folder)).code == 0
+    assert hookwright("install", "path-normalizer", "--scope", "user", "--yes").code == 0
+    return a, b
+
+
+def test_rollback_with_project_undoes_that_projects_last_operation_only(hookwright, home, tmp_path):
+    a, b = _two_projects(hookwright, tmp_path)
+
+    ran = hookwright("rollback", "--project", a, "--yes")
+
+    assert ran.code == 0, ran.err
+    assert not (a / ".claude" / "settings.json").exists()  # (the install made it)
+    assert commands(read_json(b / ".claude" / "settings.json")) == [GIT_GUARD_COMMAND]
+    assert (home / ".claude" / "hookwright" / "path-normalizer").is_dir()
+
+
+def test_rollback_scope_and_file_narrow_the_journal_and_the_listing(hookwright, home, tmp_path):
+    a, b = _two_projects(hookwright, tmp_path)
+
+    listed = hookwright("rollback", "--list", "--file", b / ".claude" / "settings.json", "--json").json["journal"]
+    users = hookwright("rollback", "--list", "--scope", "user", "--json").json["journal"]
+
+    assert [row["target"]["config"] for row in listed] == [str(b / ".claude" / "settings.json")]
+    assert [row["packs"] for row in users] == [["path-normalizer"]]
+
+    ran = hookwright("rollback", "--file", b / ".claude" / "settings.json", "--yes")
+
+    assert ran.code == 0, ran.err
+    assert not (b / ".claude" / "hookwright").exists()
+    assert commands(read_json(a / ".claude" / "settings.json")) == [GIT_GUARD_COMMAND]
+
+
+def test_rollback_where_nothing_was_done_says_so_and_changes_nothing(hookwright, home, tmp_path):
+    a, _ = _two_projects(hookwright, tmp_path)
+    elsewhere = tmp_path / "c"
+    elsewhere.mkdir()
+
+    ran = hookwright("rollback", "--project", elsewhere, "--yes")
+
+    assert ran.code == 3 and "nothing to roll back there" in ran.err
+    assert commands(read_json(a / ".claude" / "settings.json")) == [GIT_GUARD_COMMAND]
+
+
+def test_a_rollback_plan_of_several_operations_on_one_file_names_the_file_once(hookwright, home, project):
+    for pack in ("git-guard", "path-normalizer"):
+        hookwright("install", pack, *scope(project))
+    first = hookwright("rollback", "--list", "--json").json["journal"][0]["id"]
+
+    ran = hookwright("rollback", "--to", first, "--dry-run")
+
+    assert ran.out.count(f"rollback → {project / '.claude' / 'settings.json'}") == 1
+    assert ran.out.count("undo operation") == 2

@@ -39,8 +39,7 @@ class Result:
         }
 
 
-def run_plans(command: str, plans: Iterable[Plan], *, dry_run: bool, consent: Consent,
-              undoes: list[str | None] | None = None) -> Result:
+def run_plans(command: str, plans: Iterable[Plan], *, dry_run: bool, consent: Consent) -> Result:
     """Run plans one after the other (one per file), stopping at the first that does not go
     through; the result holds every plan run, the last operation and the worst exit code.
     `plans` may be a generator: each plan is then made after the one before was carried out."""
@@ -48,10 +47,9 @@ def run_plans(command: str, plans: Iterable[Plan], *, dry_run: bool, consent: Co
     from installer import state  # (doctor, which writes nothing, never needs it)
 
     batch = state.new_id()
-    for index, plan in enumerate(plans):
+    for plan in plans:
         plan.batch = batch
-        results.append(run_plan(command, plan, dry_run=dry_run, consent=consent,
-                                undoes=undoes[index] if undoes else None))
+        results.append(run_plan(command, plan, dry_run=dry_run, consent=consent))
         if results[-1].exit_code != ExitCode.OK:
             break
     statuses = [r.status for r in results]
@@ -79,7 +77,7 @@ def _approved(plan: Plan, ask: Callable[["Plan", bool], bool]) -> Plan | None:
     return None
 
 
-def run_plan(command: str, plan: Plan, *, dry_run: bool, consent: Consent, undoes: str | None = None) -> Result:
+def run_plan(command: str, plan: Plan, *, dry_run: bool, consent: Consent) -> Result:
     from installer.apply import apply, tidy
 
     if not plan.changed:
@@ -100,6 +98,6 @@ def run_plan(command: str, plan: Plan, *, dry_run: bool, consent: Consent, undoe
         if approved is None:
             return Result(command, "declined", [plan], exit_code=ExitCode.REFUSED)
         plan = approved
-    written, op = apply(plan, command, undoes)
+    written, op = apply(plan, command)
     written.findings = plan.findings  # (the same change, made again under the lock)
     return Result(command, "applied" if op else "unchanged", [written], operation=op)

@@ -9,37 +9,61 @@ from __future__ import annotations
 
 import itertools
 from pathlib import Path
+from typing import NamedTuple
 
 from installer import atomic, hosts, state
 from installer.commands.result import Consent, Result, run_plans
 from installer.document import Document
 from installer.errors import ExitCode, HookwrightError
 from installer.commands.uninstall import made_folders
-from installer.hosts.base import Host, Target
+from installer.doctor.model import resolved
+from installer.hosts.base import Host, Scope, Target
 from installer.plan import PackChange, Plan, edited_entries, file_writes
 from installer.state import read_receipt
 
 
-def rollback(*, to: str | None, host: str | None = None, force: bool, dry_run: bool, consent: Consent) -> Result:
-    if host is not None:
-        hosts.get(host)  # a host we know, or a usage error
-    pending = undoable_operations(host)
+class Only(NamedTuple):
+    """Which operations a rollback looks at: those on one host's files, in one project, in one
+    scope, on one file (None: any). The journal spans every project and scope."""
+
+    host: str | None = None
+    project: Path | None = None
+    scope: Scope | None = None
+    file: Path | None = None
+
+    def keeps(self, op: state.Operation) -> bool:
+        target = op.target
+        return ((self.host is None or target["host"] == self.host)
+                and (self.scope is None or target["scope"] == self.scope.value)
+                and (self.project is None or bool(target.get("project"))
+                     and resolved(Path(target["project"])) == resolved(self.project))
+                and (self.file is None or resolved(Path(target["config"])) == resolved(self.file)))
+
+    def check(self) -> None:
+        if self.host is not None:
+            hosts.get(self.host)  # a host we know, or a usage error
+        if self.project is not None and not self.project.is_dir():
+            raise HookwrightError("the project folder does not exist", path=self.project, hint="check --project")
+
+
+def rollback(*, to: str | None, only: Only = Only(), force: bool, dry_run: bool, consent: Consent) -> Result:
+    only.check()
+    pending = undoable_operations(only)
     if not pending:
-        raise HookwrightError("there is nothing to roll back", code=ExitCode.REFUSED,
-                              hint="`hookwright rollback --list` shows the journal")
+        raise HookwrightError("there is nothing to roll back" + ("" if only == Only() else " there"),
+                              code=ExitCode.REFUSED, hint="`hookwright rollback --list` shows the journal")
     if to is None:  # the last command run, whole (one install of several opencode plugins is one change)
         chosen = [op for op in itertools.takewhile(lambda op: op.batch and op.batch == pending[0].batch, pending)] \
             or pending[:1]
     else:
         ids = [op.id for op in pending]
         if to not in ids:
-            raise HookwrightError(f"no operation {to!r} that can still be undone",
+            raise HookwrightError(f"no operation {to!r} that can still be undone" + ("" if only == Only() else " there"),
                                   hint="`hookwright rollback --list` shows the ids")
         chosen = pending[: ids.index(to) + 1]
     # newest first, stopping at the first that does not go through: an older operation is not
     # undone while a newer one still stands (plans are made one by one, each on what the last left)
-    return run_plans("rollback", (plan_undo(op, force) for op in chosen), dry_run=dry_run, consent=consent,
-                     undoes=[op.id for op in chosen])
+    return run_plans("rollback", (plan_undo(op, force) for op in chosen), dry_run=dry_run, consent=consent)
 
 
 def _undone(ops: list[state.Operation]) -> set[str]:
@@ -47,19 +71,19 @@ def _undone(ops: list[state.Operation]) -> set[str]:
     return {op.undoes for op in ops if op.undoes and op.state == "done"}
 
 
-def journal_listing(host: str | None = None) -> Result:
-    ops = [op for op in state.read_journal() if host is None or op.target["host"] == host]
-    undone = _undone(ops)
+def journal_listing(only: Only = Only()) -> Result:
+    only.check()
+    ops = [op for op in state.read_journal() if only.keeps(op)]
+    undone = _undone(state.read_journal())
     rows = [dict(op.to_json(), undone=op.id in undone) for op in ops]
     return Result("rollback", "listed", data={"journal": rows})
 
 
-def undoable_operations(host: str | None = None) -> list[state.Operation]:
-    """Newest first: operations (on `host`'s files) that are not rollbacks and were not undone yet."""
+def undoable_operations(only: Only = Only()) -> list[state.Operation]:
+    """Newest first: the operations `only` keeps that are not rollbacks and were not undone yet."""
     ops = state.read_journal()
     undone = _undone(ops)
-    return [op for op in reversed(ops) if op.kind != "rollback" and op.id not in undone
-            and (host is None or op.target["host"] == host)]
+    return [op for op in reversed(ops) if op.kind != "rollback" and op.id not in undone and only.keeps(op)]
 
 
 def plan_undo(op: state.Operation, force: bool) -> Plan:
@@ -75,14 +99,14 @@ def plan_undo(op: state.Operation, force: bool) -> Plan:
     if force:
         if before is None:
             raise HookwrightError(f"operation {op.id} has no backup to restore", code=ExitCode.REFUSED)
-        return Plan("rollback", target, doc, before.data, list(op.removed), list(op.added), packs,
+        return Plan("rollback", target, doc, before.data, list(op.removed), list(op.added), packs, undoes=op.id,
                     new_bytes=before.raw, delete_config=not before.exists,
                     remove_folders=made if not before.exists else [],
                     notes=[f"restores the byte-exact backup {op.backup}"])
     host.check(doc, target, force=False)
     if host.file_per_pack and before is not None:  # the unit is the file: back to the bytes it had (a file
         # someone edited is refused above), the edits a --force install overwrote included
-        return Plan("rollback", target, doc, before.data, list(op.removed), list(op.added), packs,
+        return Plan("rollback", target, doc, before.data, list(op.removed), list(op.added), packs, undoes=op.id,
                     new_bytes=before.raw if before.exists else None, delete_config=not before.exists and doc.exists,
                     remove_folders=made if not before.exists else [], replan=lambda: plan_undo(op, force))
     data = doc.data if doc.exists else host.new_document_data()
@@ -103,7 +127,7 @@ def plan_undo(op: state.Operation, force: bool) -> Plan:
     if changed:
         raise edited_entries(f"undo {op.kind} {op.id}", target, changed, "restore the byte-exact backup")
     gone = doc.exists and host.holds_nothing(data) and before is not None and not before.exists
-    return Plan("rollback", target, doc, data, list(op.removed), list(op.added), packs,
+    return Plan("rollback", target, doc, data, list(op.removed), list(op.added), packs, undoes=op.id,
                 replan=lambda: plan_undo(op, force), delete_config=gone, remove_folders=made if gone else [])
 
 
