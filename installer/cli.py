@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 import sys
 from enum import Enum
 from pathlib import Path
@@ -23,7 +24,8 @@ app = typer.Typer(
     name="hookwright",
     help="Install, check and remove the hooks of AI coding agents, without losing anyone's config.",
     no_args_is_help=True,
-    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    add_completion=True,
     pretty_exceptions_enable=False,
 )
 
@@ -97,62 +99,14 @@ def install(
         from installer import output
         from installer.commands.install import install as run
 
-        chosen, where, agent = list(packs or []), scope, host
+        chosen, where, agent, values = list(packs or []), scope, host, list(option)
         if not chosen and output.interactive() and not as_json:
-            agent, chosen, where = _ask_host_packs_and_scope(agent, where)
-        return run(chosen, host=agent or "claude", scope=where, project=project, options=option,
+            from installer.interactive import ask_install
+
+            agent, chosen, where, values = ask_install(agent, where, project, values)
+        return run(chosen, host=agent or "claude", scope=where, project=project, options=values,
                    adopt=adopt, force=force, dry_run=dry_run, consent=_consent(yes, allow_conflicts, as_json))
     _execute(as_json, produce)
-
-
-def _ask_host_packs_and_scope(host: str | None, scope: Scope | None) -> tuple[str, list[str], Scope]:
-    from rich.prompt import Prompt
-
-    from installer import hosts, output
-    from installer.hosts.base import SCOPE_LINES
-    from installer.packs import bundled_pack_names, load_pack
-
-    if host is None:  # the agents found on this machine first
-        found = {h.name: h.found_on_this_machine() for h in hosts.every()}
-        order = sorted(hosts.NAMES, key=lambda name: found[name] is None)
-        for name in order:
-            where = f"found: {found[name]}" if found[name] else "not found on this machine"
-            output.out().print(f"  [bold]{name}[/] ({hosts.get(name).title}): [dim]{output.escape(where)}[/]")
-        host = Prompt.ask("Agent", choices=list(order), default=order[0], console=output.out())
-    adapter = hosts.get(host)
-    names = bundled_pack_names()
-    for number, name in enumerate(names, 1):
-        pack = load_pack(name)
-        why = adapter.refusal(pack)
-        shown = f"[dim](not for {adapter.title}: {output.escape(why)})[/]" if why else output.escape(pack.description)
-        output.out().print(f"  {number}. [bold]{name}[/]: {shown}")
-    while True:  # until every pack named is one this agent runs
-        picked = Prompt.ask("Packs to install (numbers or names, comma-separated)", console=output.out())
-        chosen = [names[int(t) - 1] if t.isdigit() and 0 < int(t) <= len(names) else t
-                  for t in (t.strip() for t in picked.split(",")) if t]
-        problem = _unusable_packs(adapter, names, chosen)
-        if problem is None:
-            break
-        output.out().print(f"[red]{output.escape(problem)}[/]: choose again")
-    if scope is None:
-        for choice in adapter.scopes:
-            output.out().print(f"  [bold]{choice.value}[/]: {SCOPE_LINES[choice]}")
-        scope = Scope(Prompt.ask("Scope", choices=[s.value for s in adapter.scopes], default="user",
-                                 console=output.out()))
-    return host, chosen, scope
-
-
-def _unusable_packs(adapter, names: list[str], chosen: list[str]) -> str | None:
-    """Why the packs picked at the prompt cannot be installed for this agent (None: they can)."""
-    from installer.packs import load_pack
-
-    if not chosen:
-        return "name at least one pack"
-    for name in chosen:
-        why = f"there is no pack {name!r}" if name not in names else adapter.refusal(load_pack(name))
-        if why:
-            return why
-    return None
 
 
 @app.command()
@@ -371,7 +325,7 @@ def simulate(
 
 
 prefs_app = typer.Typer(help="Question preferences for the ask-guard pack (project over user).",
-                        no_args_is_help=True)
+                        no_args_is_help=True, context_settings={"help_option_names": ["-h", "--help"]})
 app.add_typer(prefs_app, name="prefs")
 
 
@@ -437,7 +391,13 @@ def entry() -> None:
     and over (a fifth of doctor's time on the corpus). And once the command is done (every file
     written, closed and renamed, the output flushed), the process leaves without the
     interpreter's teardown, which frees every object one by one and took as long as a whole
-    doctor run's checks on a typical project (mypy leaves the same way). Tests call main()."""
+    doctor run's checks on a typical project (mypy leaves the same way). Tests call main().
+
+    A reader that stops reading (`| head`) ends the program as it ends other Unix tools: by
+    SIGPIPE, quietly (the shell says 141). Every write of a user file is atomic and safe
+    against a kill at any point, so there is nothing to finish first."""
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     gc.disable()
     try:
         main()
@@ -467,10 +427,10 @@ def _with_optional_values(args: list[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> None:
     try:
         args = _with_optional_values(sys.argv[1:] if argv is None else argv)
-        code = app(args=args, prog_name="hookwright", standalone_mode=False)
+        code = app(args=args, prog_name="hookwright", standalone_mode=False)  # (typer: Ctrl-C is 130)
     except typer.Exit as done:
         code = done.exit_code
-    except (typer.Abort, KeyboardInterrupt):
+    except (typer.Abort, KeyboardInterrupt):  # Ctrl-D at a prompt, or Ctrl-C outside typer's reach
         code = ExitCode.INTERRUPTED
     except typer.TyperException as usage:  # a usage error: unknown option, bad value
         usage.show()
@@ -481,4 +441,6 @@ def main(argv: list[str] | None = None) -> None:
         traceback.print_exc()
         print("hookwright: internal error (a bug); nothing was half-written. Please report it.", file=sys.stderr)
         code = ExitCode.INTERNAL
+    if code == ExitCode.INTERRUPTED:  # the shell's prompt on a line of its own, after the ^C
+        print("\nhookwright: interrupted", file=sys.stderr)
     sys.exit(int(code or 0))

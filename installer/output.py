@@ -195,7 +195,9 @@ def ask(plan: Plan, changed_since: bool = False) -> bool:
     if changed_since:
         out().print(f"[bold yellow]{escape(str(plan.target.config))} changed while you were deciding[/]: "
                     "this is the plan now")
-    print_plan(plan)
+    with out().capture() as captured:
+        print_plan(plan)
+    _show_or_page(captured.get())
     from rich.prompt import Confirm
 
     blocking = plan.blocking_findings
@@ -205,6 +207,26 @@ def ask(plan: Plan, changed_since: bool = False) -> bool:
     more = f" and {_count(len(blocking) - 1, 'more error')}" if len(blocking) > 1 else ""
     out().print(f"[bold red]This change introduces {first.rule}[/]{more}: {escape(first.message)}")
     return Confirm.ask("Apply it anyway, conflict and all?", default=False, console=out())
+
+
+def _show_or_page(text: str) -> None:
+    """The text as it is, or, when it is taller than the terminal, through the user's pager
+    ($PAGER, else less), which leaves it on the screen above the question that follows."""
+    import shutil
+    import subprocess
+
+    from rich.text import Text
+
+    width, height = out().size
+    lines = sum(max(1, -(-len(line) // width)) for line in Text.from_ansi(text).plain.split("\n"))
+    pager = os.environ.get("PAGER") or ("less" if shutil.which("less") else None)
+    if lines < height - 1 or not pager:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    # less: -R keeps the colours, -X leaves the text on the screen, -F quits at once if it fits after all
+    env = {**os.environ, "LESS": os.environ.get("LESS", "-RXF")}
+    subprocess.run(pager, shell=True, input=text.encode("utf-8", "replace"), env=env, check=False)
 
 
 def print_error(error: HookwrightError, fmt: str = "text") -> None:
@@ -253,7 +275,7 @@ def _print_status(data: dict) -> None:
 
     table = Table(box=None, pad_edge=False)
     for name in ("pack", "version", "agent", "scope", "file", "state"):
-        table.add_column(name, overflow="fold")
+        table.add_column(name, overflow="fold")  # (only a word longer than its column is cut: a path)
     for row in installs:
         version = row["version"] or "?"
         if row["upgrade"]:
@@ -261,7 +283,7 @@ def _print_status(data: dict) -> None:
         state = "[green]ok[/]" if not row["problems"] else f"[red]{_count(len(row['problems']), 'problem')}[/]"
         table.add_row(escape(row["pack"]), version, row["host"], row["scope"], escape(_short(row["file"], data["project"])),
                       state)
-    out().print(table)
+    out().print(table, soft_wrap=False)
     for row in installs:
         for problem in row["problems"]:
             out().print(f"[{SEVERITY_STYLE[problem['severity']]}]{problem['severity']}[/] {problem['rule']}: "
@@ -294,19 +316,36 @@ def _print_preferences(data: dict) -> None:
         out().print(f"{row['kind']:<8} {escape(row['id']):<30} {row['value']:<11} {row['source']}{over}")
 
 
+def menu(rows: list[tuple[str, str]], indent: int = 2) -> None:
+    """Label and text side by side, the text wrapped at the terminal's width between words,
+    under itself (markup in both): the interactive menus and the pack listing."""
+    from rich.padding import Padding
+    from rich.table import Table
+
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column(overflow="fold")  # (only a word longer than the column is cut)
+    for label, text in rows:
+        grid.add_row(label, text)
+    out().print(Padding(grid, (0, 0, 0, indent)), soft_wrap=False)
+
+
 def _print_packs(packs: list[dict], not_for_host: dict[str, str]) -> None:
-    for name, why in not_for_host.items():
-        out().print(f"[dim]{escape(name)}: not for this agent: {escape(why)}[/]")
+    if not_for_host:
+        menu([(f"[dim]{escape(name)}:[/]", f"[dim]not for this agent: {escape(why)}[/]")
+              for name, why in not_for_host.items()], indent=0)
     for pack in packs:
-        out().print(f"[bold]{escape(pack['name'])}[/] {pack['version']}: {escape(pack['description'])}")
+        menu([(f"[bold]{escape(pack['name'])}[/] {pack['version']}:", escape(pack["description"]))], indent=0)
+        rows = []
         for hook in pack["hooks"]:
             flags = [f for f, on in (("blocks", hook["blocks"]), ("rewrites input", hook["rewrites_input"])) if on]
             wiring = "; ".join(f"{host}: {t['event']}" + (f" on {t['matcher']}" if t["matcher"] else "")
                                for host, t in hook["hosts"].items())
-            out().print(f"  {escape(hook['id'])}: {escape(hook['description'])} [dim]({escape(wiring)}; "
-                      f"{', '.join(flags) or 'observes only'})[/]")
+            rows.append((f"{escape(hook['id'])}:", f"{escape(hook['description'])} [dim]({escape(wiring)}; "
+                                                   f"{', '.join(flags) or 'observes only'})[/]"))
         for name, option in pack["options"].items():
-            out().print(f"  option {name}={str(option['default']).lower()}: {escape(option['description'])}")
+            rows.append((f"option {name}={escape(str(option['default']).lower())}:", escape(option["description"])))
+        menu(rows)
 
 
 def _print_doctor(result: Result) -> None:
@@ -355,7 +394,7 @@ def _print_rules(rules: list[dict]) -> None:
     for rule in rules:
         table.add_row(rule["id"], f"[{SEVERITY_STYLE[rule['severity']]}]{rule['severity']}[/]",
                       escape(report.template(rule["message"])))
-    out().print(table)
+    out().print(table, soft_wrap=False)
     out().print(f"[dim]{len(rules)} rules; hookwright doctor --explain RULE tells more of one[/]")
 
 

@@ -1,6 +1,7 @@
 """The prompt path, on a real pseudo-terminal: plan shown, question asked, answer obeyed."""
 import json
 import os
+import re
 import pty
 import select
 import shlex
@@ -42,7 +43,8 @@ def run_on_a_terminal(args, answer, env, timeout=30):
 
 
 def terminal_env(home):
-    return dict(os.environ, HOME=str(home), XDG_STATE_HOME=str(home / ".state"), TERM="xterm", COLUMNS="200")
+    return dict(os.environ, HOME=str(home), XDG_STATE_HOME=str(home / ".state"), TERM="xterm", COLUMNS="200",
+                LINES="200")  # (a plan taller than the terminal goes through a pager: see the tmux tests)
 
 
 def test_on_a_terminal_install_shows_the_plan_and_writes_after_yes(home, project):
@@ -72,18 +74,26 @@ REWRITER = ("import json, sys\ndata = json.load(sys.stdin)\nprint(json.dumps({'h
 class Tmux:
     """One tmux server of our own (its own socket), one session running one command."""
 
-    def __init__(self, tmp_path, command: list[str], env: dict) -> None:
+    def __init__(self, tmp_path, command: list[str], env: dict, width: int = 200, height: int = 60) -> None:
         self.socket = f"hookwright-test-{os.getpid()}-{id(self)}"
         self.exit_file = tmp_path / "exit-code"
-        line = " ".join(shlex.quote(part) for part in ["env", *(f"{k}={v}" for k, v in env.items()), *command])
-        self.run("new-session", "-d", "-s", "main", "-x", "200", "-y", "60",
+        # (COLUMNS and LINES from the environment tests run in would override the terminal's size)
+        line = " ".join(shlex.quote(part) for part in ["env", "-u", "COLUMNS", "-u", "LINES",
+                                                       *(f"{k}={v}" for k, v in env.items()), *command])
+        self.run("new-session", "-d", "-s", "main", "-x", str(width), "-y", str(height),
                  f"{line}; echo $? > {shlex.quote(str(self.exit_file))}; sleep 60")
 
     def run(self, *args: str) -> str:
         return subprocess.run(["tmux", "-L", self.socket, *args], check=True, capture_output=True, text=True).stdout
 
-    def screen(self) -> str:
-        return self.run("capture-pane", "-p", "-J", "-S", "-", "-t", "main")
+    def screen(self, joined: bool = True, styles: bool = False) -> str:
+        """The pane with its history: lines the terminal wrapped joined again (`joined`), with
+        the escape sequences of colours and styles (`styles`)."""
+        flags = ["-J"] * joined + ["-e"] * styles
+        return self.run("capture-pane", "-p", *flags, "-S", "-", "-t", "main")
+
+    def keys(self, *keys: str) -> None:
+        self.run("send-keys", "-t", "main", *keys)
 
     def wait_for(self, predicate, timeout: float = 30) -> str:
         deadline = time.monotonic() + timeout
@@ -147,7 +157,7 @@ def test_in_a_terminal_install_asks_for_the_agent_with_the_ones_found_here_first
         assert "(cursor)" in shown.splitlines()[-1] or "(cursor):" in shown  # found first, and the default
         terminal.run("send-keys", "-t", "main", "Enter")
         shown = terminal.wait_for(lambda text: "Packs to install" in text)
-        assert "ask-guard: (not for Cursor: ask-guard needs to answer a question" in shown
+        assert re.search(r"ask-guard:\s+\(not for Cursor: ask-guard needs to answer a question", shown)
         for wrong, said in (("1", "which Cursor hooks cannot do: choose again"), ("nope", "there is no pack 'nope'")):
             terminal.run("send-keys", "-t", "main", wrong, "Enter")  # asked again, with the reason
             shown = terminal.wait_for(lambda text, said=said: said in text)
@@ -155,6 +165,8 @@ def test_in_a_terminal_install_asks_for_the_agent_with_the_ones_found_here_first
         shown = terminal.wait_for(lambda text: "Scope" in text)
         assert "local" not in shown.split("Packs to install")[1]  # Cursor has no local scope
         terminal.run("send-keys", "-t", "main", "project", "Enter")
+        terminal.wait_for(lambda text: "git-guard.deny_push (false):" in text)  # its option, with its default
+        terminal.run("send-keys", "-t", "main", "Enter")
         terminal.wait_for(lambda text: "Apply this change?" in text)
         terminal.run("send-keys", "-t", "main", "y", "Enter")
         assert terminal.exit_code() == 0, terminal.screen()
@@ -162,3 +174,156 @@ def test_in_a_terminal_install_asks_for_the_agent_with_the_ones_found_here_first
         terminal.close()
     (entry,) = json.loads((project / ".cursor" / "hooks.json").read_text())["hooks"]["beforeShellExecution"]
     assert entry["command"].endswith("git-guard --host cursor")
+
+
+# ---- the guided install, driven through a real terminal ------------------------------------------------
+
+def _guided(tmp_path, home, project, *args, width=200, height=60, env=None):
+    """`hookwright install ARGS` in a tmux terminal, with no agent on PATH (claude is the default)."""
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed (.ci/run installs it)")
+    base = {"HOME": str(home), "XDG_STATE_HOME": str(home / ".state"), "XDG_CONFIG_HOME": str(home / ".config"),
+            "PYTHONPATH": str(resources.data_root()), "PATH": "/usr/bin:/bin", "TERM": "xterm-256color"}
+    return Tmux(tmp_path, [sys.executable, "-m", "installer", "install", *map(str, args)], {**base, **(env or {})},
+                width=width, height=height)
+
+
+def _last_line(text: str) -> str:
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
+def _nothing_written(home, project) -> bool:
+    return not (project / ".claude").exists() and not (home / ".claude").exists()
+
+
+def test_the_guided_install_asks_agent_packs_scope_and_options_and_writes_what_was_chosen(tmp_path, home, project):
+    terminal = _guided(tmp_path, home, project, "--project", project)
+    try:
+        terminal.wait_for(lambda text: "Agent [claude/cursor/opencode] (claude):" in text)
+        terminal.keys("Enter")
+        terminal.wait_for(lambda text: "Packs to install" in text)
+        terminal.keys("path-normalizer", "Enter")
+        shown = terminal.wait_for(lambda text: "Scope [user/project/local]" in text)
+        assert "for you, in this project only (git-ignored)" in shown  # each scope in a line
+        terminal.keys("project", "Enter")
+        terminal.wait_for(lambda text: "path-normalizer.tools (mcp__.*):" in text)
+        terminal.keys("mcp__fs__.*", "Enter")
+        terminal.wait_for(lambda text: "path-normalizer.args (" in text)
+        terminal.keys("Enter")
+        shown = terminal.wait_for(lambda text: "Apply this change?" in text)
+        assert "PreToolUse on mcp__fs__.*" in shown and "project scope" in shown
+        terminal.keys("y", "Enter")
+        assert terminal.exit_code() == 0, terminal.screen()
+    finally:
+        terminal.close()
+    (group,) = read_json(project / ".claude" / "settings.json")["hooks"]["PreToolUse"]
+    assert group["matcher"] == "mcp__fs__.*"
+
+
+def test_declining_at_the_confirm_prompt_writes_nothing_and_exits_3(tmp_path, home, project):
+    terminal = _guided(tmp_path, home, project, "git-guard", "--project", project)
+    try:
+        terminal.wait_for(lambda text: "Apply this change? [y/n] (n):" in text)
+        terminal.keys("n", "Enter")
+        assert terminal.exit_code() == 3
+        assert "declined: nothing written" in terminal.screen()
+    finally:
+        terminal.close()
+    assert _nothing_written(home, project)
+
+
+@pytest.mark.parametrize("prompt, answers_before", [
+    ("Agent [", []),
+    ("Packs to install", ["Enter"]),
+    ("Scope [", ["Enter", "git-guard Enter"]),
+    ("git-guard.deny_push (false):", ["Enter", "git-guard Enter", "project Enter"]),
+    ("Apply this change?", ["Enter", "git-guard Enter", "project Enter", "Enter"]),
+])
+def test_ctrl_c_at_any_prompt_writes_nothing_leaves_a_clean_line_and_exits_130(tmp_path, home, project, prompt,
+                                                                              answers_before):
+    terminal = _guided(tmp_path, home, project, "--project", project)
+    waits = ["Agent [", "Packs to install", "Scope [", "git-guard.deny_push (false):", "Apply this change?"]
+    try:
+        for wait, answer in zip(waits, answers_before):
+            terminal.wait_for(lambda text, wait=wait: wait in text)
+            *words, key = answer.split(" ")
+            terminal.keys(*words, key) if words else terminal.keys(key)
+        terminal.wait_for(lambda text: prompt in _last_line(text))
+        terminal.keys("C-c")
+        assert terminal.exit_code() == 130
+        lines = [line for line in terminal.screen().splitlines() if line.strip()]
+        assert lines[-1] == "hookwright: interrupted"  # on a line of its own, not after the prompt
+    finally:
+        terminal.close()
+    assert _nothing_written(home, project)
+
+
+def test_a_bad_answer_is_asked_again_at_once_with_the_reason(tmp_path, home, project):
+    terminal = _guided(tmp_path, home, project, "--host", "claude", "--scope", "project", "--project", project)
+    try:
+        terminal.wait_for(lambda text: "Packs to install" in text)
+        terminal.keys("4", "Enter")  # there are three
+        terminal.wait_for(lambda text: "there is no pack '4'" in text and _last_line(text).startswith("Packs to"))
+        terminal.keys("path-normalizer", "Enter")
+        terminal.wait_for(lambda text: "path-normalizer.tools (mcp__.*):" in text)
+        terminal.keys("mcp__(", "Enter")  # not a regular expression
+        shown = terminal.wait_for(lambda text: text.count("path-normalizer.tools (mcp__.*):") == 2)
+        assert "is not a usable matcher" in shown and "answer again" in shown
+        terminal.keys("C-c")
+        assert terminal.exit_code() == 130
+    finally:
+        terminal.close()
+    assert _nothing_written(home, project)
+
+
+def test_a_plan_taller_than_the_terminal_goes_through_the_pager_and_stays_above_the_question(tmp_path, home,
+                                                                                              project):
+    if shutil.which("less") is None:
+        pytest.skip("less is not installed (.ci/run installs it)")
+    terminal = _guided(tmp_path, home, project, "ask-guard", "--scope", "project", "--project", project,
+                       "-o", "mode=answer", "-o", "session=auto", height=15)
+    try:
+        shown = terminal.wait_for(lambda text: _last_line(text) == ":" and "install → " in text)
+        assert "Apply this change?" not in shown  # the pager holds the plan; the question waits
+        terminal.keys("q")
+        shown = terminal.wait_for(lambda text: "Apply this change?" in text)
+        terminal.keys("n", "Enter")
+        assert terminal.exit_code() == 3
+    finally:
+        terminal.close()
+    assert _nothing_written(home, project)
+
+
+def test_in_a_60_column_terminal_menus_wrap_between_words(tmp_path, home, project):
+    from installer.packs import load_pack
+
+    terminal = _guided(tmp_path, home, project, "--host", "claude", "--project", project, width=60)
+    try:
+        shown = terminal.wait_for(lambda text: "Packs to install" in text)
+        raw = terminal.screen(joined=False)
+        terminal.keys("C-c")
+        terminal.exit_code()
+    finally:
+        terminal.close()
+    menu = raw[raw.index("Packs"):raw.index("Packs to install")]
+    assert all(len(line) <= 60 for line in menu.splitlines())
+    words = set(menu.split())
+    for name in ("git-guard", "path-normalizer"):
+        assert set(load_pack(name).description.split()) <= words, name  # no word cut in two
+    assert "Packs to install" in shown
+
+
+@pytest.mark.parametrize("no_color", [False, True])
+def test_no_color_turns_the_colours_off_and_they_are_on_without_it(tmp_path, home, project, no_color):
+    terminal = _guided(tmp_path, home, project, "git-guard", "--project", project,
+                       env={"NO_COLOR": "1"} if no_color else {})
+    try:
+        terminal.wait_for(lambda text: "Apply this change?" in text)
+        styled = terminal.screen(styles=True)
+        terminal.keys("n", "Enter")
+        terminal.exit_code()
+    finally:
+        terminal.close()
+    colours = re.findall(r"\x1b\[(?:[0-9;]*;)?(?:3[0-7]|9[0-7]|38;[25];[0-9;]+)m", styled)
+    assert bool(colours) is not no_color

@@ -69,7 +69,7 @@ def targets_for(host: Host, scope: Scope, project: Path | None, packs: list[Pack
     return list(found.values())
 
 
-def _check_matchers(host: Host, pack: Pack, values: dict[str, Any]) -> None:
+def check_matchers(host: Host, pack: Pack, values: dict[str, Any]) -> None:
     """A matcher taken from an option must be one the host can use (a regex that compiles)."""
     for hook in pack.hooks_for(host.name):
         option = hook.targets[host.name].matcher_option
@@ -113,7 +113,7 @@ def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[st
         receipt = read_receipt(target.receipt_path(pack.name))
         kept = {k: v for k, v in (receipt.options if receipt else {}).items() if k in pack.options}
         values = pack.defaults() | kept | options[pack.name]
-        _check_matchers(host, pack, values)
+        check_matchers(host, pack, values)
         present = host.owned_entries(data, pack.name)
         if receipt is None and present and not adopt:
             raise HookwrightError(
