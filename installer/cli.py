@@ -48,8 +48,17 @@ def _version(show: bool) -> None:
 
 @app.callback()
 def _main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                       help="Print the version and exit.")) -> None:
+                                       help="Print the version and exit."),
+          quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only what was asked for and errors: "
+                                                                  "findings without hints, no notes, no summary."),
+          verbose: bool = typer.Option(False, "--verbose", "-v", help="Print more: the plan of a change made with "
+                                                                      "--yes, the other places a finding involves.")) -> None:
     """Install, check and remove the hooks of AI coding agents, without losing anyone's config."""
+    from installer import output
+
+    if quiet and verbose:
+        raise typer.BadParameter("--quiet and --verbose ask for opposite things", param_hint="--quiet")
+    output.verbosity = -1 if quiet else 1 if verbose else 0
 
 
 AllowConflictsOpt = typer.Option(False, "--allow-conflicts",
@@ -277,6 +286,7 @@ def doctor(
     chosen = DoctorFormat.json.value if as_json else fmt.value
 
     def produce():
+        from installer import output
         from installer.commands import doctor as command
 
         if as_json and fmt == DoctorFormat.sarif:
@@ -284,9 +294,11 @@ def doctor(
                                   hint="give one of them")
         if explain is not None:
             return command.explain(explain, chosen) if explain else command.rules(chosen)
-        return command.doctor(list(paths or []), host=host, project=project, fmt=chosen, probe=probe,
-                              strict=strict, isolated=isolated, select=select, ignore=ignore,
-                              min_severity=min_severity.value if min_severity else None, use_config=not no_config)
+        with output.working("checking the hook configs"):
+            return command.doctor(list(paths or []), host=host, project=project, fmt=chosen, probe=probe,
+                                  strict=strict, isolated=isolated, select=select, ignore=ignore,
+                                  min_severity=min_severity.value if min_severity else None,
+                                  use_config=not no_config)
     _execute(chosen == "json", produce, error_format=chosen)
 
 

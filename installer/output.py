@@ -4,9 +4,9 @@ from __future__ import annotations
 import json
 import os
 import sys
-
+from contextlib import contextmanager
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from installer import __version__
 from installer.errors import HookwrightError
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from installer.plan import Plan
 
 JSON_SCHEMA = "hookwright/1"
+verbosity = 0  # -1 --quiet, 1 --verbose (the command line's callback sets it)
 
 
 @cache
@@ -48,6 +49,37 @@ def _diff(text: str):
     from rich.syntax import Syntax
 
     return Syntax(text, "diff", theme="ansi_dark", background_color="default")
+
+
+@contextmanager
+def working(what: str, after: float = 1.0) -> Iterator[None]:
+    """A spinner on a terminal's stderr for work that takes longer than `after` seconds (a
+    doctor run over a tree of projects), gone before the result is printed. Quick runs, pipes
+    and --quiet see nothing, and do not load rich for it."""
+    if verbosity < 0 or not sys.stderr.isatty():
+        yield
+        return
+    import threading
+
+    lock, done, started = threading.Lock(), threading.Event(), []
+
+    def show() -> None:
+        with lock:
+            if not done.is_set():
+                started.append(err().status(f"{what}...", spinner="dots"))
+                started[-1].start()
+
+    timer = threading.Timer(after, show)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        with lock:
+            done.set()
+            for status in started:
+                status.stop()
 
 
 def interactive() -> bool:
@@ -87,6 +119,8 @@ def print_result(result: Result, as_json: bool) -> None:
             _print_journal(result.data["journal"])
         return
     if result.command == "prefs":
+        if verbosity < 0:
+            return
         if result.data.get("diff"):
             out().print(_diff(result.data["diff"]))
         out().print({"applied": "[green]done[/]: wrote ", "dry-run": "[yellow]dry run[/]: would write ",
@@ -94,9 +128,11 @@ def print_result(result: Result, as_json: bool) -> None:
         if result.data.get("note"):
             out().print(f"[dim]note:[/] {escape(result.data['note'])}")
         return
-    if result.status in ("dry-run", "needs-confirmation", "refused"):
+    if result.status in ("dry-run", "needs-confirmation", "refused") or verbosity > 0:
         for index, plan in enumerate(result.plans):  # (a file's header once, over its plans in a row)
             print_plan(plan, header=index == 0 or result.plans[index - 1].target.config != plan.target.config)
+    if verbosity < 0 and result.exit_code == 0:  # (what went wrong is said all the same)
+        return
     for plan in result.plans:
         for note in plan.notes + [n for p in plan.packs for n in p.notes]:
             out().print(f"[dim]note:[/] {escape(note)}")
@@ -290,7 +326,7 @@ def _print_status(data: dict) -> None:
                         f"{escape(problem['message'])}")
             out().print(f"  [dim]hint: {escape(problem['hint'])}[/]")
     upgrades = [row for row in installs if row["upgrade"]]
-    if upgrades:
+    if upgrades and verbosity >= 0:
         out().print(f"[dim]{_count(len(upgrades), 'pack')} can be upgraded: hookwright install PACK with its scope[/]")
 
 
@@ -379,7 +415,7 @@ def _print_doctor(result: Result) -> None:
     elif fmt == "sarif":
         _print_compact(report.sarif(doc, Path.cwd()))
     else:
-        _print_lines(report.text(doc, Path.cwd()))
+        _print_lines(report.text(doc, Path.cwd(), verbosity))
 
 
 def _print_rules(rules: list[dict]) -> None:

@@ -73,26 +73,31 @@ def shown_path(path: str, base: Path) -> str:
 Line = list[tuple[str, str | None]]  # (text, rich style or None): printed styled on a terminal, plain elsewhere
 
 
-def text(doc: dict, base: Path) -> list[Line]:
+def text(doc: dict, base: Path, verbosity: int = 0) -> list[Line]:
     """Findings grouped by file, then the summary line, as styled segments (no markup: a message
-    may hold any bracket)."""
+    may hold any bracket). `verbosity` -1 (--quiet): the findings alone, without hints, files
+    without findings or the summary; 1 (--verbose): also the other places each one involves."""
     by_file: dict[str, list[dict]] = {}
     for finding in doc["findings"]:
         by_file.setdefault(finding["path"], []).append(finding)
     lines: list[Line] = []
     for file in doc["files"]:
         findings = by_file.pop(file["path"], [])
+        if not findings and verbosity < 0:
+            continue
         scope = f", {file['scope']}" if file["scope"] not in ("given",) else ""
         plugin = f", plugin {file['plugin']}" if file["plugin"] else ""
         lines.append([(shown_path(file["path"], base), "bold"), (" ", None),
                       (f"({file['kind']}{scope}{plugin})", "dim")])
         if not findings:
             lines.append([("  no findings", "dim")])
-        lines.extend(_finding_lines(findings, base))
+        lines.extend(_finding_lines(findings, base, verbosity))
     for path, findings in by_file.items():  # a script the hooks run, or a file of this machine a conflict sits in
         where = " (this machine)" if any(f.get("depends_on_machine") for f in findings) else " (run by the hooks above)"
         lines.append([(shown_path(path, base), "bold"), (where, "dim")])
-        lines.extend(_finding_lines(findings, base))
+        lines.extend(_finding_lines(findings, base, verbosity))
+    if verbosity < 0:
+        return lines
     for file in doc["context"]:
         if file["error"]:
             lines.append([(f"this machine: {_on_machine(file['path'], base)} could not be read ({file['error']}), "
@@ -105,7 +110,7 @@ def text(doc: dict, base: Path) -> list[Line]:
     return lines
 
 
-def _finding_lines(findings: list[dict], base: Path) -> list[Line]:
+def _finding_lines(findings: list[dict], base: Path, verbosity: int) -> list[Line]:
     lines: list[Line] = []
     for f in findings:
         where = f"{f['line']}:{f['column']}"
@@ -115,8 +120,12 @@ def _finding_lines(findings: list[dict], base: Path) -> list[Line]:
                       (f["rule"], "dim"), *([("  [confirmed by --probe]", "bold")] if f["confirmed_by_probe"] else []),
                       (f"  {f['message']}", None),
                       *([(f" (this machine: {machine})", "magenta")] if machine else [])])
-        if f["hint"]:
+        if f["hint"] and verbosity >= 0:
             lines.append([(f"  {'':>7}  {'':<7} ", None), (f"hint: {f['hint']}", "dim")])
+        for other in f["related"] if verbosity > 0 else []:
+            lines.append([(f"  {'':>7}  {'':<7} ", None),
+                          (f"also at {shown_path(other['path'], base)}:{other['line']}:{other['column']}: "
+                           f"{other['message']}", "dim")])
     return lines
 
 
