@@ -289,7 +289,7 @@ def test_json_output_is_one_versioned_document(hookwright, tmp_path):
         assert [(f["rule"], f["severity"], f["line"]) for f in doc["findings"]] == [
             ("structure/timeout-milliseconds", "warning", 10)]
         assert doc["summary"] == {"errors": 0, "warnings": 1, "infos": 0, "files": 1, "handlers": 1, "unreadable": 0,
-                                  "strict": False, "machine_dependent": 0, "exit_code": 0}
+                                  "strict": False, "machine_dependent": 0, "hidden": 0, "exit_code": 0}
 
 
 def _sarif_schema() -> dict:
