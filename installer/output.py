@@ -6,6 +6,7 @@ import os
 import sys
 from contextlib import contextmanager
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
 from installer import __version__
@@ -26,17 +27,23 @@ verbosity = 0  # -1 --quiet, 1 --verbose (the command line's callback sets it)
 @cache
 def out() -> "Console":
     """The console for people (rich loads only when there is something to print for them:
-    a JSON run never imports it)."""
+    a JSON run never imports it). Into a pipe or a file nothing is wrapped (one line per row
+    for grep), unless COLUMNS says how wide."""
     from rich.console import Console
 
-    return Console(highlight=False, soft_wrap=True)
+    return Console(highlight=False, soft_wrap=True, width=_width(sys.stdout))
 
 
 @cache
 def err() -> "Console":
     from rich.console import Console
 
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return Console(stderr=True, highlight=False, soft_wrap=True, width=_width(sys.stderr))
+
+
+def _width(stream) -> int | None:
+    """None: the terminal's (or COLUMNS); a wide page where there is no terminal."""
+    return None if stream.isatty() or os.environ.get("COLUMNS") else 1000
 
 
 def escape(text: str) -> str:
@@ -273,8 +280,6 @@ def print_error(error: HookwrightError, fmt: str = "text") -> None:
         print_json({"error": error.to_json(), "exit_code": int(error.code)})
         return
     if fmt == "sarif":
-        from pathlib import Path
-
         from installer.doctor import report
 
         _print_compact(report.sarif_failure(error, Path.cwd()))
@@ -285,19 +290,32 @@ def print_error(error: HookwrightError, fmt: str = "text") -> None:
         err().print(f"[dim]hint:[/] {escape(error.hint)}")
 
 
+def _table(*columns: str):
+    """A table for people: no box, a header, cells wrapped between words at the terminal's width."""
+    from rich.table import Table
+
+    table = Table(box=None, pad_edge=False)
+    for name in columns:
+        table.add_column(name, overflow="fold")  # (only a word longer than its column is cut: a path)
+    return table
+
+
 def _print_journal(rows: list[dict]) -> None:
     if not rows:
         out().print("the journal is empty")
         return
     import datetime
 
+    table = _table("operation", "when", "what", "packs", "file", "entries")
     for row in rows:
         when = datetime.datetime.fromtimestamp(row["time"]).strftime("%Y-%m-%d %H:%M:%S")
         what = row["kind"] + (f" of {row['undoes']}" if row.get("undoes") else "")
         state = " [dim](undone)[/]" if row["undone"] else (" [yellow](interrupted)[/]" if row["state"] == "pending"
                                                              else "")
-        out().print(f"{row['id']}  {when}  {what:<10} {', '.join(row['packs'])}  "
-                  f"{escape(row['target']['config'])}  +{len(row['added'])} -{len(row['removed'])}{state}")
+        table.add_row(row["id"], when, what + state, escape(", ".join(row["packs"])),
+                      escape(_short(row["target"]["config"], None)),  # (the journal spans projects: no relative path)
+                      f"+{len(row['added'])} -{len(row['removed'])}")
+    out().print(table, soft_wrap=False)
 
 
 def _print_status(data: dict) -> None:
@@ -307,11 +325,7 @@ def _print_status(data: dict) -> None:
         out().print(f"no hookwright pack is installed for {escape(data['project'])} or for you "
                     "([dim]hookwright install[/] installs one)")
         return
-    from rich.table import Table
-
-    table = Table(box=None, pad_edge=False)
-    for name in ("pack", "version", "agent", "scope", "file", "state"):
-        table.add_column(name, overflow="fold")  # (only a word longer than its column is cut: a path)
+    table = _table("pack", "version", "agent", "scope", "file", "state")
     for row in installs:
         version = row["version"] or "?"
         if row["upgrade"]:
@@ -330,13 +344,11 @@ def _print_status(data: dict) -> None:
         out().print(f"[dim]{_count(len(upgrades), 'pack')} can be upgraded: hookwright install PACK with its scope[/]")
 
 
-def _short(path: str, project: str) -> str:
+def _short(path: str, project: str | None) -> str:
     """A path as the user would type it: relative to the project, or from ~."""
-    from pathlib import Path
-
     from installer.doctor.report import shown_path
 
-    inside = shown_path(path, Path(project))
+    inside = shown_path(path, Path(project)) if project else path
     if inside != path:
         return inside
     home = str(Path.home())
@@ -363,7 +375,7 @@ def menu(rows: list[tuple[str, str]], indent: int = 2) -> None:
     grid.add_column(overflow="fold")  # (only a word longer than the column is cut)
     for label, text in rows:
         grid.add_row(label, text)
-    out().print(Padding(grid, (0, 0, 0, indent)), soft_wrap=False)
+    out().print(Padding(grid, (0, 0, 0, indent), expand=False), soft_wrap=False)
 
 
 def _print_packs(packs: list[dict], not_for_host: dict[str, str]) -> None:
@@ -386,8 +398,6 @@ def _print_packs(packs: list[dict], not_for_host: dict[str, str]) -> None:
 
 def _print_doctor(result: Result) -> None:
     """doctor prints its own document (`hookwright-doctor/1`), SARIF, or text grouped by file."""
-    from pathlib import Path
-
     from installer.doctor import report
 
     fmt = result.data["format"]
@@ -471,25 +481,27 @@ def _print_hooks(data: dict) -> None:
         out().print(f"no hooks{escape(' matching ' + filters) if filters else ''} (files read: {escape(read)})")
         return
     colour = {"yes": "red", "unknown": "yellow", "no": "green"}
-    shown_matcher = {id(row): row["matcher"] + (f" if {row['if']}" if row["if"] else "") for row in rows}
-    matcher_width = min(40, max(map(len, shown_matcher.values())))
-    current = None
+    by_event: dict[tuple[str, str], list[dict]] = {}
     for row in rows:
-        heading = (row["host"], row["event"])
-        if heading != current:
-            current = heading
-            out().print(f"[bold]{escape(row['event'])}[/] [dim]({row['host']})[/]")
-        where = _source(row["source"])
-        timeout = row["timeout"]["seconds"]
-        shown_timeout = "-" if timeout is None else f"{timeout:g}s" + (" (default)" if row["timeout"]["default"] else "")
-        rewrite = row["rewrites_input"]["status"]
-        owner = row["owner"] + (f"/{row['hook']}" if row["hook"] else "")
-        dedup = f" [dim]({escape(row['deduplicated'])})[/]" if row["deduplicated"] else ""
-        out().print(f"  {_column(shown_matcher[id(row)], matcher_width)} {_column(owner, 28)} {row['type']:<8} {shown_timeout:<14} "
-                  f"rewrites: [{colour.get(rewrite, 'white')}]{rewrite}[/]  {row['source']['scope']}  {escape(where)}{dedup}")
-        if row["runs"]:
-            out().print(f"      [dim]{escape(row['runs'])}[/]")
-
+        by_event.setdefault((row["host"], row["event"]), []).append(row)
+    for (host, event), its_rows in by_event.items():
+        out().print(f"[bold]{escape(event)}[/] [dim]({host})[/]")
+        table = _table("  matcher", "hook: what it runs", "timeout", "rewrites", "from")
+        for row in its_rows:
+            timeout = row["timeout"]["seconds"]
+            shown_timeout = "-" if timeout is None else f"{timeout:g}s" + (" (default)" if row["timeout"]["default"]
+                                                                           else "")
+            rewrite = row["rewrites_input"]["status"]
+            owner = row["owner"] + (f"/{row['hook']}" if row["hook"] else "")
+            kind = f" ({row['type']})" if row["type"] != "command" else ""
+            runs = f": [dim]{escape(row['runs'])}[/]" if row["runs"] else ""
+            dedup = f" [dim]({escape(row['deduplicated'])})[/]" if row["deduplicated"] else ""
+            matcher = row["matcher"] + (f" if {row['if']}" if row["if"] else "")
+            where = dict(row["source"], path=_short(row["source"]["path"], data["project"]))
+            table.add_row("  " + escape(matcher), escape(owner + kind) + runs, shown_timeout,
+                          f"[{colour.get(rewrite, 'white')}]{rewrite}[/]",
+                          f"{row['source']['scope']} {escape(_source(where))}{dedup}")
+        out().print(table, soft_wrap=False)
 
 
 SIMULATED_EFFECT = {
@@ -563,9 +575,3 @@ def _print_simulation(data: dict) -> None:
 def _source(src: dict) -> str:
     """A handler's place in a report: file:line, and the plugin it comes from."""
     return f"{src['path']}:{src['line']}" + (f" [plugin {src['plugin']}]" if src["plugin"] else "")
-
-
-def _column(text: str, width: int) -> str:
-    """`text` in a column of `width` characters: padded, or cut with "..." (escaped for rich)."""
-    shown = text if len(text) <= width else text[:width - 3] + "..."
-    return escape(shown) + " " * (width - len(shown))

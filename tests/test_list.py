@@ -79,7 +79,10 @@ def test_every_scope_and_plugin_merged(hookwright, home, project, tmp_path):
     text = hookwright("list", "--project", project)
     assert text.code == 0
     assert "PreToolUse (claude)" in text.out and "Stop (claude)" in text.out
-    assert "rewrites: yes" in text.out and "runs once, as" in text.out and "[plugin fmt@market]" in text.out
+    header = next(line for line in text.out.splitlines() if "rewrites" in line)
+    column = header.index("rewrites")
+    assert any(line[column:].startswith("yes ") for line in text.out.splitlines())  # the rewriter's row
+    assert "runs once, as" in text.out and "[plugin fmt@market]" in text.out
 
 
 def test_our_packs_are_named(hookwright, home, project):
@@ -158,13 +161,13 @@ def test_a_file_whose_shape_gives_no_hooks_says_so(hookwright, home, project):
         "settings.local.json": '"hooks" is a list, not an object'}
 
 
-def test_columns_line_up_whatever_the_matcher_length(hookwright, home, project):
+def test_columns_line_up_whatever_the_matcher_length_and_nothing_is_cut_in_a_pipe(hookwright, home, project):
     long = "mcp__github__create_pull_request_review_comment|Bash"
     write_json(project / ".claude" / "settings.json", {"hooks": {"PreToolUse": [
         group(long, cmd("echo a")), group("Bash", cmd("echo b"))]}})
     lines = [line for line in hookwright("list", "--project", project).out.splitlines() if "foreign" in line]
     assert len(lines) == 2 and len({line.index("foreign") for line in lines}) == 1
-    assert any("..." in line for line in lines)  # the long matcher is cut, not the columns pushed
+    assert any(long in line for line in lines)  # one row per line, whole, for grep
 
 
 def test_a_copy_that_shares_only_some_calls_is_shown_as_such(hookwright, home, project):
