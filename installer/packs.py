@@ -175,8 +175,9 @@ def resolve_options(packs: list[Pack], assignments: list[str]) -> dict[str, dict
         pack_name, dot, option = key.rpartition(".")
         owners = [p for p in packs if option in p.options and (not dot or p.name == pack_name)]
         if not owners:
+            known = [name for p in packs for name in p.options]
             raise HookwrightError(f"--option {key!r}: no chosen pack has this option",
-                                  hint="`hookwright packs` lists each pack's options")
+                                  hint=did_you_mean(option, known) or "`hookwright packs` lists each pack's options")
         if len(owners) > 1:
             raise HookwrightError(f"--option {key!r} is ambiguous", hint="write it as PACK.KEY=VALUE")
         chosen[owners[0].name][option] = owners[0].options[option].parse(value)

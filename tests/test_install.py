@@ -463,3 +463,12 @@ def test_the_local_scope_plan_names_the_gitignore_it_writes_and_the_write_makes_
 
     assert planned.json["plans"][0]["other_writes"] == [str(ignore)]
     assert ran.code == 0 and ignore.read_text().endswith("*\n")
+
+
+def test_a_misspelt_option_or_pack_is_refused_with_the_name_meant(hookwright, home, project):
+    option = hookwright("install", "git-guard", *project_args(project), "-o", "deny_psuh=true", "--yes")
+    pack = hookwright("install", "git-gaurd", *project_args(project), "--yes")
+
+    assert option.code == pack.code == 2
+    assert "did you mean deny_push?" in option.err and "did you mean git-guard?" in pack.err
+    assert not (project / ".claude").exists()
