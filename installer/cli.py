@@ -124,7 +124,8 @@ def uninstall(
     host: Optional[str] = HostOpt,
     scope: Optional[Scope] = typer.Option(None, "--scope", help="user (default), project or local."),
     project: Optional[Path] = ProjectOpt,
-    force: bool = ForceOpt,
+    force: bool = typer.Option(False, "--force", help="Remove entries, and opencode plugin files, that someone "
+                                                      "edited since hookwright wrote them."),
     dry_run: bool = DryRunOpt,
     yes: bool = YesOpt,
     allow_conflicts: bool = AllowConflictsOpt,
@@ -173,7 +174,7 @@ def rollback(
 def render(
     pack: str = typer.Argument(..., help="The pack to render (see `hookwright packs`)."),
     host: str = typer.Option(..., "--host", help="claude, cursor or opencode."),
-    scope: Scope = typer.Option(Scope.user, "--scope"),
+    scope: Optional[Scope] = typer.Option(None, "--scope", help="user (default), project or local."),
     project: Optional[Path] = ProjectOpt,
     option: List[str] = typer.Option([], "--option", "-o", help="Pack option KEY=VALUE."),
     as_json: bool = JsonOpt,
@@ -183,7 +184,9 @@ def render(
     def produce():
         from installer.commands.render import render as run
 
-        return run(pack, host=host, scope=scope, project=project, options=option)
+        from installer.hosts.base import implied_scope
+
+        return run(pack, host=host, scope=scope or implied_scope(project), project=project, options=option)
     _execute(as_json, produce)
 
 
@@ -272,8 +275,9 @@ def doctor(
                                      help="Leave out these rules (ids or prefixes); adds to the config's ignore."),
     min_severity: Optional[Severity] = typer.Option(None, "--min-severity",
                                                     help="Report only findings at least this severe."),
-    no_config: bool = typer.Option(False, "--no-config", help="Do not read [tool.hookwright.doctor] in "
-                                                              "pyproject.toml or [doctor] in .hookwright.toml."),
+    no_config: bool = typer.Option(False, "--no-config", help="Do not read the project's doctor settings "
+                                                              "(pyproject.toml's tool.hookwright.doctor table, "
+                                                              ".hookwright.toml's doctor table)."),
     explain: Optional[str] = typer.Option(None, "--explain", metavar="[RULE]",
                                           help="Explain one rule and exit; without a rule, list every rule."),
     as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
@@ -346,6 +350,8 @@ class PrefsScope(str, Enum):
     project = "project"
 
 
+PrefsProjectOpt = typer.Option(None, "--project", file_okay=False,
+                               help="The project whose preferences file to use (default: cwd).")
 PrefsScopeOpt = typer.Option(None, "--scope", help="Which file: user (default) or project (--project DIR alone "
                                                    "means project).")
 
@@ -362,7 +368,7 @@ def prefs_set(
     question_id: str = typer.Argument(..., help="The id in the question's <qid:...> marker."),
     value: str = typer.Argument(..., help="never-ask or always-ask; or the door type: one-way or two-way"),
     scope: Optional[PrefsScope] = PrefsScopeOpt,
-    project: Optional[Path] = ProjectOpt,
+    project: Optional[Path] = PrefsProjectOpt,
     dry_run: bool = DryRunOpt,
     as_json: bool = JsonOpt,
 ) -> None:
@@ -378,7 +384,7 @@ def prefs_set(
 def prefs_unset(
     question_id: str = typer.Argument(...),
     scope: Optional[PrefsScope] = PrefsScopeOpt,
-    project: Optional[Path] = ProjectOpt,
+    project: Optional[Path] = PrefsProjectOpt,
     dry_run: bool = DryRunOpt,
     as_json: bool = JsonOpt,
 ) -> None:
@@ -390,7 +396,7 @@ def prefs_unset(
 
 
 @prefs_app.command("list")
-def prefs_list(project: Optional[Path] = ProjectOpt, as_json: bool = JsonOpt) -> None:
+def prefs_list(project: Optional[Path] = PrefsProjectOpt, as_json: bool = JsonOpt) -> None:
     """The merged view: every id, its value, and which file it comes from."""
     from installer.commands import prefs
 

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from installer import hosts, output
 from installer.errors import HookwrightError
-from installer.hosts.base import SCOPE_LINES, Host, Scope
+from installer.hosts.base import SCOPE_LINES, Host, Scope, implied_scope
 
 
 class Answers(NamedTuple):
@@ -43,7 +43,7 @@ def ask_install(host: str | None, scope: Scope | None, project: Path | None, opt
         console.print("[bold]Scopes[/]")
         output.menu([(f"[bold]{choice.value}[/]", SCOPE_LINES[choice]) for choice in adapter.scopes])
         scope = Scope(Prompt.ask("Scope", choices=[s.value for s in adapter.scopes],
-                                 default=adapter.scopes[0].value, console=console))
+                                 default=implied_scope(project).value, console=console))
     given = {assignment.partition("=")[0].rpartition(".")[2] for assignment in options}
     asked = [f"{pack}.{name}={value}" for pack in chosen
              for name, value in _ask_options(adapter, pack, _installed_options(installed, pack, host, scope), given)]

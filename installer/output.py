@@ -123,7 +123,7 @@ def print_result(result: Result, as_json: bool) -> None:
         elif result.command == "list":
             _print_hooks(result.data)
         else:
-            _print_journal(result.data["journal"])
+            _print_journal(result.data["journal"], result.data["filtered"])
         return
     if result.command == "prefs":
         if verbosity < 0:
@@ -143,7 +143,7 @@ def print_result(result: Result, as_json: bool) -> None:
     for plan in result.plans:
         for note in plan.notes + [n for p in plan.packs for n in p.notes]:
             out().print(f"[dim]note:[/] {escape(note)}")
-    target = ", ".join(dict.fromkeys(str(p.target.config) for p in result.plans))
+    target = ", ".join(dict.fromkeys(str(path) for p in result.plans for path in _written(p)))
     message = {
         "applied": f"[green]done[/]: {result.command} wrote {escape(target)}"
                    + (f" (operation {result.operation.id}, backup {result.operation.backup})" if result.operation else ""),
@@ -158,6 +158,13 @@ def print_result(result: Result, as_json: bool) -> None:
             "Rerun with --yes --allow-conflicts to write it anyway",
     }[result.status]
     (err() if result.status in ("needs-confirmation", "refused") else out()).print(message)
+
+
+def _written(plan: Plan) -> list:
+    """What a plan writes, as the done line names it: the config, else the runtime folders."""
+    if plan.config_changed or not plan.changed:
+        return [plan.target.config]
+    return [c.folder for c in plan.packs if c.touches_files] + sorted(plan.other_writes)
 
 
 def print_plan(plan: Plan, header: bool = True) -> None:
@@ -290,23 +297,25 @@ def print_error(error: HookwrightError, fmt: str = "text") -> None:
         err().print(f"[dim]hint:[/] {escape(error.hint)}")
 
 
-def _table(*columns: str):
-    """A table for people: no box, a header, cells wrapped between words at the terminal's width."""
+def _table(*columns: str, whole: tuple[str, ...] = ()):
+    """A table for people: no box, a header, cells wrapped between words at the terminal's width
+    (only a word longer than its column is cut: a path); the `whole` columns are never cut (ids
+    to copy)."""
     from rich.table import Table
 
     table = Table(box=None, pad_edge=False)
     for name in columns:
-        table.add_column(name, overflow="fold")  # (only a word longer than its column is cut: a path)
+        table.add_column(name, overflow="fold", no_wrap=name in whole)
     return table
 
 
-def _print_journal(rows: list[dict]) -> None:
+def _print_journal(rows: list[dict], filtered: bool) -> None:
     if not rows:
-        out().print("the journal is empty")
+        out().print("no operation there in the journal" if filtered else "the journal is empty")
         return
     import datetime
 
-    table = _table("operation", "when", "what", "packs", "file", "entries")
+    table = _table("operation", "when", "what", "packs", "file", "entries", whole=("operation",))
     for row in rows:
         when = datetime.datetime.fromtimestamp(row["time"]).strftime("%Y-%m-%d %H:%M:%S")
         what = row["kind"] + (f" of {row['undoes']}" if row.get("undoes") else "")
@@ -430,13 +439,9 @@ def _print_doctor(result: Result) -> None:
 
 def _print_rules(rules: list[dict]) -> None:
     """One line per rule, by kind: the id, its severity, what it reports (the message as a template)."""
-    from rich.table import Table
-
     from installer.doctor import report
 
-    table = Table(box=None, show_header=True, pad_edge=False)
-    for name in ("rule", "severity", "reports"):
-        table.add_column(name, overflow="fold" if name == "reports" else None, no_wrap=name != "reports")
+    table = _table("rule", "severity", "reports", whole=("rule", "severity"))
     for rule in rules:
         table.add_row(rule["id"], f"[{SEVERITY_STYLE[rule['severity']]}]{rule['severity']}[/]",
                       escape(report.template(rule["message"])))

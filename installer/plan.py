@@ -160,6 +160,20 @@ class Plan:
         }
 
 
+PERSONAL_GITIGNORE = b"# written by hookwright: personal hook runtimes (local scope)\n*\n"
+
+
+def personal_gitignore(target: Target, changes: list[PackChange]) -> dict[Path, bytes]:
+    """The local scope is personal: its runtimes stay out of version control, by a .gitignore
+    in their root, written with them, or put back where someone removed it."""
+    ignore = target.runtime_root / ".gitignore"
+    if not target.personal or ignore.exists():
+        return {}
+    if not any(c.writes or c.folder.is_dir() and any(c.folder.iterdir()) for c in changes):
+        return {}
+    return {ignore: PERSONAL_GITIGNORE}
+
+
 def edited_entries(action: str, target: Target, edited: list[tuple[Entry, Any]], force_does: str) -> HookwrightError:
     """The refusal when entries we must touch were changed by someone since we wrote them:
     each as we wrote it and as it is now, so the user sees the edit before consenting (--force)."""

@@ -82,6 +82,7 @@ def read_toml(path: Path, hint: str) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as error:
         raise HookwrightError(f"cannot read {path.name}: {error}", path=path, hint=hint) from None
     except tomllib.TOMLDecodeError as error:
-        where = re.search(r"\(at line (\d+), column (\d+)\)", str(error))
-        raise HookwrightError(f"invalid TOML: {error}", path=path, line=int(where[1]) if where else None,
+        where = re.search(r" ?\(at line (\d+), column (\d+)\)", str(error))
+        said = str(error).replace(where[0], "") if where else str(error)  # (the location says where)
+        raise HookwrightError(f"invalid TOML: {said}", path=path, line=int(where[1]) if where else None,
                               column=int(where[2]) if where else None, hint=hint) from None

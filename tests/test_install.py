@@ -472,3 +472,9 @@ def test_a_misspelt_option_or_pack_is_refused_with_the_name_meant(hookwright, ho
     assert option.code == pack.code == 2
     assert "did you mean deny_push?" in option.err and "did you mean git-guard?" in pack.err
     assert not (project / ".claude").exists()
+
+
+def test_render_with_project_alone_renders_the_projects_file(hookwright, home, project):
+    ran = hookwright("render", "git-guard", "--host", "claude", "--project", project, "--json")
+
+    assert ran.code == 0 and ran.json["file"] == str(project / ".claude" / "settings.json")

@@ -204,7 +204,7 @@ def test_the_guided_install_asks_agent_packs_scope_and_options_and_writes_what_w
         terminal.keys("Enter")
         terminal.wait_for(lambda text: "Packs to install" in text)
         terminal.keys("path-normalizer", "Enter")
-        shown = terminal.wait_for(lambda text: "Scope [user/project/local]" in text)
+        shown = terminal.wait_for(lambda text: "Scope [user/project/local] (project):" in text)  # (--project)
         assert "for you, in this project only (git-ignored)" in shown  # each scope in a line
         terminal.keys("project", "Enter")
         terminal.wait_for(lambda text: "path-normalizer.tools (mcp__.*):" in text)

@@ -166,3 +166,38 @@ def test_a_rollback_plan_of_several_operations_on_one_file_names_the_file_once(h
 
     assert ran.out.count(f"rollback → {project / '.claude' / 'settings.json'}") == 1
     assert ran.out.count("undo operation") == 2
+
+
+def test_rolling_back_a_local_uninstall_puts_the_runtimes_gitignore_back_with_them(hookwright, home, project):
+    local = ("--scope", "local", "--project", project, "--yes")
+    ignore = project / ".claude" / "hookwright-local" / ".gitignore"
+    hookwright("install", "git-guard", *local)
+    hookwright("uninstall", "git-guard", *local)
+    assert not ignore.exists()
+
+    ran = hookwright("rollback", "--yes")
+
+    assert ran.code == 0, ran.err
+    assert ignore.read_text().endswith("*\n") and (ignore.parent / "git-guard" / "git-guard").is_file()
+
+
+def test_a_missing_gitignore_of_the_local_runtimes_is_put_back_by_install(hookwright, home, project):
+    local = ("--scope", "local", "--project", project, "--yes")
+    hookwright("install", "git-guard", *local)
+    ignore = project / ".claude" / "hookwright-local" / ".gitignore"
+    ignore.unlink()
+
+    ran = hookwright("install", "git-guard", *local)
+
+    assert ran.code == 0 and ignore.is_file()
+    assert f"wrote {ignore}" in ran.out.replace("\n", "")  # the done line names what was written, not the config
+
+
+def test_a_narrowed_journal_with_nothing_in_it_says_so_not_that_the_journal_is_empty(hookwright, home, project):
+    hookwright("install", "git-guard", *scope(project))
+
+    narrowed = hookwright("rollback", "--list", "--host", "opencode")
+    whole = hookwright("rollback", "--list", "--json").json
+
+    assert "no operation there" in narrowed.out and "empty" not in narrowed.out
+    assert whole["filtered"] is False and len(whole["journal"]) == 1

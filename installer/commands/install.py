@@ -12,11 +12,10 @@ from installer.commands.result import Consent, Result, run_plans
 from installer.errors import ExitCode, HookwrightError
 from installer.hosts.base import RECEIPT, Entry, Host, Scope, Target, implied_scope, scope_reason
 from installer.packs import Pack, load_pack, resolve_options
-from installer.plan import PackChange, Plan, file_writes
+from installer.plan import PackChange, Plan, file_writes, personal_gitignore
 from installer.state import Receipt, RuntimeFile, read_receipt, sha256
 
 RECEIPT_MODE = 0o644
-PERSONAL_GITIGNORE = b"# written by hookwright: personal hook runtimes (local scope)\n*\n"
 
 
 def _mode(pack: Pack, name: str) -> int:
@@ -150,15 +149,7 @@ def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[st
     return Plan("install", target, doc, data, added, removed, changes,
                 replan=lambda: plan_install(host, target, packs, options, adopt, force), notes=_git_notes(target),
                 made_folders=made[1], new_bytes=new_bytes,  # (also over an edit, which only --force gets to)
-                other_writes=_personal_gitignore(target, changes))
-
-
-def _personal_gitignore(target: Target, changes: list[PackChange]) -> dict[Path, bytes]:
-    """The local scope is personal: its runtimes must stay out of version control."""
-    ignore = target.runtime_root / ".gitignore"
-    if not target.personal or ignore.exists() or not any(c.writes for c in changes):
-        return {}
-    return {ignore: PERSONAL_GITIGNORE}
+                other_writes=personal_gitignore(target, changes))
 
 
 def _made_for(target: Target, config_exists: bool) -> tuple[bool, list[str]]:

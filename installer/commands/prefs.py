@@ -18,7 +18,7 @@ import platformdirs
 from installer import atomic, state
 from installer.commands.result import Result
 from installer.document import Document, read_document
-from installer.errors import HookwrightError
+from installer.errors import ExitCode, HookwrightError
 
 QUESTION_VALUES = ("never-ask", "always-ask")
 DOOR_VALUES = ("one-way", "two-way")
@@ -77,7 +77,11 @@ def _change(path: Path, table: str, qid: str, value: str | None, dry_run: bool) 
                                             new.decode("utf-8").splitlines(True),
                                             fromfile=str(path) if doc.exists else "/dev/null", tofile=str(path)))
         if not dry_run:
-            atomic.write_bytes(path, new, expect=doc.raw, mode=0o644)
+            try:
+                atomic.write_bytes(path, new, expect=doc.raw, mode=0o644)
+            except atomic.ConcurrentChange:
+                raise HookwrightError("the preferences file changed while hookwright wrote it; nothing was written",
+                                      path=path, code=ExitCode.REFUSED, hint="run the command again") from None
     return Result("prefs", "dry-run" if dry_run else "applied", data={"file": str(path), "diff": diff})
 
 

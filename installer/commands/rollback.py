@@ -18,7 +18,7 @@ from installer.errors import ExitCode, HookwrightError
 from installer.commands.uninstall import made_folders
 from installer.doctor.model import resolved
 from installer.hosts.base import Host, Scope, Target
-from installer.plan import PackChange, Plan, edited_entries, file_writes
+from installer.plan import PackChange, Plan, edited_entries, file_writes, personal_gitignore
 from installer.state import read_receipt
 
 
@@ -76,7 +76,7 @@ def journal_listing(only: Only = Only()) -> Result:
     ops = [op for op in state.read_journal() if only.keeps(op)]
     undone = _undone(state.read_journal())
     rows = [dict(op.to_json(), undone=op.id in undone) for op in ops]
-    return Result("rollback", "listed", data={"journal": rows})
+    return Result("rollback", "listed", data={"journal": rows, "filtered": only != Only()})
 
 
 def undoable_operations(only: Only = Only()) -> list[state.Operation]:
@@ -87,6 +87,12 @@ def undoable_operations(only: Only = Only()) -> list[state.Operation]:
 
 
 def plan_undo(op: state.Operation, force: bool) -> Plan:
+    plan = _plan_undo(op, force)
+    plan.other_writes = personal_gitignore(plan.target, [c for c in plan.packs if c.writes])
+    return plan
+
+
+def _plan_undo(op: state.Operation, force: bool) -> Plan:
     target = Target.from_json(op.target)
     host = hosts.get(target.host)
     atomic.check_writable(target.config)

@@ -99,7 +99,7 @@ def _check_choices(event: str | None, host: str | None, permission_mode: str) ->
     if event is not None and event not in CLAUDE_EVENTS:
         close = FOLDED_CLAUDE_EVENTS.get(fold(event))
         raise HookwrightError(f"{event!r} is not a Claude Code hook event",
-                              hint=f"did you mean {close}?" if close else "see claude-code-hooks.md §2.1 for the list")
+                              hint=f"did you mean {close}?" if close else "the events: " + ", ".join(CLAUDE_EVENTS))
     if permission_mode not in PERMISSION_MODES:
         raise HookwrightError(f"{permission_mode!r} is not a permission mode",
                               hint=f"use one of {', '.join(PERMISSION_MODES)}")

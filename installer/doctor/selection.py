@@ -70,12 +70,12 @@ def _table(path: Path, table_path: tuple[str, ...]) -> dict | None:
     for key in table_path:
         data = data.get(key) if isinstance(data, dict) else None
     if data is not None and not isinstance(data, dict):
-        raise HookwrightError(f"[{'.'.join(table_path)}] must be a table", path=path, hint="see docs/doctor.md")
+        raise HookwrightError(f"[{'.'.join(table_path)}] must be a table", path=path, hint="see docs/commands/doctor.md")
     return data
 
 
 def _settings(path: Path, table: dict) -> Selection:
-    where = f"{path} [{'tool.hookwright.doctor' if path.name == 'pyproject.toml' else 'doctor'}]"
+    where = f"[{'tool.hookwright.doctor' if path.name == 'pyproject.toml' else 'doctor'}]"  # (the error names the file)
     for key in table:
         if key not in KEYS:
             raise HookwrightError(f"unknown doctor setting {key!r} in {where}", path=path,
