@@ -116,7 +116,8 @@ def _ask_options(adapter: Host, pack_name: str, current: dict[str, Any], given: 
         shown = str(values[name]).lower() if option.type == "bool" else str(values[name])
         output.menu([(f"[bold]{pack_name}.{name}[/]", output.escape(option.description))])
         while True:
-            text = Prompt.ask(f"{pack_name}.{name}", default=shown, console=output.out())
+            text = Prompt.ask(f"{pack_name}.{name}", default=shown, choices=list(option.choices) or None,
+                              console=output.out())
             try:
                 value = option.parse(text)
                 check_matchers(adapter, pack, values | {name: value})

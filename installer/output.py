@@ -401,7 +401,9 @@ def _print_packs(packs: list[dict], not_for_host: dict[str, str]) -> None:
             rows.append((f"{escape(hook['id'])}:", f"{escape(hook['description'])} [dim]({escape(wiring)}; "
                                                    f"{', '.join(flags) or 'observes only'})[/]"))
         for name, option in pack["options"].items():
-            rows.append((f"option {name}={escape(str(option['default']).lower())}:", escape(option["description"])))
+            choices = f" [dim](one of {', '.join(option['choices'])})[/]" if option.get("choices") else ""
+            rows.append((f"option {name}={escape(str(option['default']).lower())}:",
+                         escape(option["description"]) + choices))
         menu(rows)
 
 

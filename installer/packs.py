@@ -46,6 +46,7 @@ class PackOption:
     type: str
     default: Any
     description: str
+    choices: tuple[str, ...] = ()  # a string option's allowed values (none: any string)
 
     def parse(self, text: str) -> Any:
         if self.type == "bool":
@@ -55,6 +56,9 @@ class PackOption:
             if lowered in ("false", "no", "0", "off"):
                 return False
             raise HookwrightError(f"option {self.name} takes true or false, not {text!r}")
+        if self.choices and text not in self.choices:
+            raise HookwrightError(f"option {self.name} takes {', '.join(self.choices)}, not {text!r}",
+                                  hint=did_you_mean(text, self.choices))
         return text
 
 
@@ -143,8 +147,12 @@ def load_pack_file(manifest: Path) -> Pack:
     ids = [h.id for h in hooks]
     if len(set(ids)) != len(ids):
         raise HookwrightError("two hooks share one id", path=manifest)
-    options = {name: PackOption(name, o["type"], o["default"], o["description"])
+    options = {name: PackOption(name, o["type"], o["default"], o["description"], tuple(o.get("choices", ())))
                for name, o in raw.get("options", {}).items()}
+    for option in options.values():
+        if option.choices and option.default not in option.choices:
+            raise HookwrightError(f"option {option.name}'s default {option.default!r} is not one of its choices",
+                                  path=manifest)
     for hook in hooks:
         for wiring in hook.targets.values():
             if wiring.matcher_option and wiring.matcher_option not in options:

@@ -478,3 +478,11 @@ def test_render_with_project_alone_renders_the_projects_file(hookwright, home, p
     ran = hookwright("render", "git-guard", "--host", "claude", "--project", project, "--json")
 
     assert ran.code == 0 and ran.json["file"] == str(project / ".claude" / "settings.json")
+
+
+def test_an_option_with_choices_refuses_another_value_with_the_one_meant(hookwright, home, project):
+    ran = hookwright("install", "ask-guard", *project_args(project), "-o", "mode=deni", "--yes")
+
+    assert ran.code == 2 and "option mode takes answer, deny, not 'deni'" in ran.err and "did you mean deny?" in ran.err
+    assert not (project / ".claude").exists()
+    assert hookwright("packs", "--json").json["packs"][0]["options"]["mode"]["choices"] == ["answer", "deny"]

@@ -23,7 +23,8 @@ def list_packs(host: str | None = None) -> Result:
             continue
         packs.append({
             "name": pack.name, "version": pack.version, "description": pack.description,
-            "options": {o.name: {"type": o.type, "default": o.default, "description": o.description}
+            "options": {o.name: {"type": o.type, "default": o.default, "description": o.description,
+                                 "choices": list(o.choices) or None}
                         for o in pack.options.values()},
             "hooks": [{"id": h.id, "description": h.description, "rewrites_input": h.rewrites_input,
                        "blocks": h.blocks,
