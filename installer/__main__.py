@@ -1,3 +1,3 @@
-from installer.cli import entry
+from .cli import entry
 
 entry()

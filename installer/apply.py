@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import time
 
-from installer import atomic, state
-from installer.errors import ExitCode, HookwrightError
-from installer.faults import checkpoint
-from installer.hosts.base import RECEIPT
-from installer.plan import Plan
+from . import atomic, state
+from .errors import ExitCode, HookwrightError
+from .faults import checkpoint
+from .hosts.base import RECEIPT
+from .plan import Plan
 
 ATTEMPTS = 5
 

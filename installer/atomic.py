@@ -14,8 +14,8 @@ import stat
 import sys
 from pathlib import Path
 
-from installer.errors import ExitCode, HookwrightError
-from installer.faults import checkpoint
+from .errors import ExitCode, HookwrightError
+from .faults import checkpoint
 
 TEMP_MARK = ".hookwright-tmp-"
 

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Callable, List, Optional
 
 import typer
 
-from installer.errors import ExitCode, HookwrightError
-from installer.hosts.base import Scope
+from .errors import ExitCode, HookwrightError
+from .hosts.base import Scope
 
 if TYPE_CHECKING:
-    from installer.commands.result import Result
+    from .commands.result import Result
 
 app = typer.Typer(
     name="hookwright",
@@ -40,7 +40,7 @@ ProjectOpt = typer.Option(None, "--project", help="Project folder for project/lo
 
 def _version(show: bool) -> None:
     if show:
-        from installer import __version__
+        from . import __version__
 
         print(f"hookwright {__version__}")
         raise typer.Exit()
@@ -54,7 +54,7 @@ def _main(version: bool = typer.Option(False, "--version", callback=_version, is
           verbose: bool = typer.Option(False, "--verbose", "-v", help="Print more: the plan of a change made with "
                                                                       "--yes, the other places a finding involves.")) -> None:
     """Install, check and remove the hooks of AI coding agents, without losing anyone's config."""
-    from installer import output
+    from . import output
 
     if quiet and verbose:
         raise typer.BadParameter("--quiet and --verbose ask for opposite things", param_hint="--quiet")
@@ -68,8 +68,8 @@ AllowConflictsOpt = typer.Option(False, "--allow-conflicts",
 def _consent(yes: bool, allow_conflicts: bool, as_json: bool):
     """Who agrees to a write: --yes, or a person on a terminal (not with --json, whose stdout
     is for the document alone), or nobody."""
-    from installer import output
-    from installer.commands.result import Consent
+    from . import output
+    from .commands.result import Consent
 
     return Consent(ask=output.ask if output.interactive() and not (yes or as_json) else None, yes=yes,
                    allow_conflicts=allow_conflicts)
@@ -78,7 +78,7 @@ def _consent(yes: bool, allow_conflicts: bool, as_json: bool):
 def _execute(as_json: bool, produce: Callable[[], "Result"], error_format: str | None = None) -> None:
     """The one place where a command's result or error becomes output and an exit code.
     `error_format`: doctor's --format, so that an error in CI still gives a SARIF log."""
-    from installer import output
+    from . import output
 
     try:
         result = produce()
@@ -105,12 +105,12 @@ def install(
 ) -> None:
     """Render packs for a host and scope, show the plan and the conflicts it brings, write it atomically."""
     def produce():
-        from installer import output
-        from installer.commands.install import install as run
+        from . import output
+        from .commands.install import install as run
 
         chosen, where, agent, values = list(packs or []), scope, host, list(option)
         if not chosen and output.interactive() and not as_json:
-            from installer.interactive import ask_install
+            from .interactive import ask_install
 
             agent, chosen, where, values = ask_install(agent, where, project, values)
         return run(chosen, host=agent or "claude", scope=where, project=project, options=values,
@@ -133,7 +133,7 @@ def uninstall(
 ) -> None:
     """Remove exactly the entries and runtime files our receipts list; nothing else."""
     def produce():
-        from installer.commands.uninstall import uninstall as run
+        from .commands.uninstall import uninstall as run
 
         return run(list(packs or []), host=host or "claude", scope=scope, project=project,
                    force=force,
@@ -160,7 +160,7 @@ def rollback(
     """Undo the last operation at entry level, keeping later edits elsewhere in the file. The
     journal spans every project and scope: --project, --scope, --file and --host narrow it."""
     def produce():
-        from installer.commands import rollback as command
+        from .commands import rollback as command
 
         only = command.Only(host, project, scope, file)
         if list_:
@@ -182,9 +182,9 @@ def render(
     """Print the file install would write for this host and scope (the config with the pack's
     entries in it, or opencode's plugin); nothing is written."""
     def produce():
-        from installer.commands.render import render as run
+        from .commands.render import render as run
 
-        from installer.hosts.base import implied_scope
+        from .hosts.base import implied_scope
 
         return run(pack, host=host, scope=scope or implied_scope(project), project=project, options=option)
     _execute(as_json, produce)
@@ -196,7 +196,7 @@ def packs_(host: Optional[str] = typer.Option(None, "--host", help="Only the pac
            as_json: bool = JsonOpt) -> None:
     """List the bundled packs, their hooks, and what each may do."""
     def produce():
-        from installer.commands.packs import list_packs
+        from .commands.packs import list_packs
 
         return list_packs(host)
     _execute(as_json, produce)
@@ -211,7 +211,7 @@ def status(
     """Which packs are installed where (agent, scope, file), their versions and the bundled ones,
     and whether their entries and runtime files are as installed. Exit 1 when one is not."""
     def produce():
-        from installer.commands.status import status as run
+        from .commands.status import status as run
 
         return run(project, host)
     _execute(as_json, produce)
@@ -236,7 +236,7 @@ def list_(
 ) -> None:
     """The merged, effective view: every hook from every scope and plugin, by event and matcher."""
     def produce():
-        from installer.commands.list import list_hooks
+        from .commands.list import list_hooks
 
         return list_hooks(project, host, scope=scope.value if scope else None, event=event, mine=mine)
     _execute(as_json, produce)
@@ -290,8 +290,8 @@ def doctor(
     chosen = DoctorFormat.json.value if as_json else fmt.value
 
     def produce():
-        from installer import output
-        from installer.commands import doctor as command
+        from . import output
+        from .commands import doctor as command
 
         if as_json and fmt == DoctorFormat.sarif:
             raise HookwrightError("--json means --format json, and --format sarif asks for another format",
@@ -332,7 +332,7 @@ def simulate(
     agent runs them (with their side effects): use --list-only to see what would run first.
     Exit 0 when the simulation ran, whatever the hooks decided; 2 on bad input."""
     def produce():
-        from installer.commands.simulate import simulate as command_
+        from .commands.simulate import simulate as command_
 
         return command_(event, tool=tool, tool_input=tool_input, input_file=input_file, payload_file=payload_file,
                         command=command, project=project, host=host, permission_mode=permission_mode,
@@ -374,7 +374,7 @@ def prefs_set(
 ) -> None:
     """Mark a question never-ask (auto-decided when safe) or always-ask, or record whether its
     decision can be undone (two-way) or not (one-way: never auto-decided)."""
-    from installer.commands import prefs
+    from .commands import prefs
 
     _execute(as_json, lambda: prefs.set_value(question_id, value, project=_prefs_project(scope, project),
                                               dry_run=dry_run))
@@ -389,7 +389,7 @@ def prefs_unset(
     as_json: bool = JsonOpt,
 ) -> None:
     """Forget a question's preference and door type."""
-    from installer.commands import prefs
+    from .commands import prefs
 
     _execute(as_json, lambda: prefs.unset(question_id, project=_prefs_project(scope, project), dry_run=dry_run,
                                           project_dir=project or Path.cwd()))
@@ -398,7 +398,7 @@ def prefs_unset(
 @prefs_app.command("list")
 def prefs_list(project: Optional[Path] = PrefsProjectOpt, as_json: bool = JsonOpt) -> None:
     """The merged view: every id, its value, and which file it comes from."""
-    from installer.commands import prefs
+    from .commands import prefs
 
     _execute(as_json, lambda: prefs.merged(project or Path.cwd()))
 

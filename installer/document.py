@@ -18,8 +18,8 @@ from json.decoder import scanstring
 from pathlib import Path
 from typing import Any, Iterator
 
-from installer.errors import ExitCode, HookwrightError
-from installer.patterns import lazy
+from .errors import ExitCode, HookwrightError
+from .patterns import lazy
 
 BOM = "\ufeff"
 MAX_BYTES = 10 * 1024 * 1024  # a hook config beyond this is not something we should edit

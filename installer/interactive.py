@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from installer import hosts, output
-from installer.errors import HookwrightError
-from installer.hosts.base import SCOPE_LINES, Host, Scope, implied_scope
+from . import hosts, output
+from .errors import HookwrightError
+from .hosts.base import SCOPE_LINES, Host, Scope, implied_scope
 
 
 class Answers(NamedTuple):
@@ -26,7 +26,7 @@ def ask_install(host: str | None, scope: Scope | None, project: Path | None, opt
     """What the user wants installed; the questions the flags already answer are not asked."""
     from rich.prompt import Prompt
 
-    from installer.commands.status import status
+    from .commands.status import status
 
     console = output.out()
     installed = status(project).data["installs"]
@@ -53,7 +53,7 @@ def ask_install(host: str | None, scope: Scope | None, project: Path | None, opt
 def _ask_packs(adapter: Host, installed: list[dict]) -> list[str]:
     from rich.prompt import Prompt
 
-    from installer.packs import bundled_pack_names, load_pack
+    from .packs import bundled_pack_names, load_pack
 
     names = bundled_pack_names()
     rows = []
@@ -78,8 +78,8 @@ def _ask_packs(adapter: Host, installed: list[dict]) -> list[str]:
 
 def _unusable_packs(adapter: Host, names: list[str], chosen: list[str]) -> str | None:
     """Why the packs picked at the prompt cannot be installed for this agent (None: they can)."""
-    from installer.errors import did_you_mean
-    from installer.packs import load_pack
+    from .errors import did_you_mean
+    from .packs import load_pack
 
     if not chosen:
         return "name at least one pack"
@@ -104,8 +104,8 @@ def _ask_options(adapter: Host, pack_name: str, current: dict[str, Any], given: 
     """(option, value) for each option of the pack that this agent reads and no --option set."""
     from rich.prompt import Prompt
 
-    from installer.commands.install import check_matchers
-    from installer.packs import load_pack
+    from .commands.install import check_matchers
+    from .packs import load_pack
 
     pack = load_pack(pack_name)
     values = pack.defaults() | {k: v for k, v in current.items() if k in pack.options}

@@ -9,16 +9,16 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
-from installer import __version__
-from installer.errors import HookwrightError
+from . import __version__
+from .errors import HookwrightError
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from installer.commands.result import Result
-    from installer.doctor.report import Line
-    from installer.hosts.base import Entry
-    from installer.plan import Plan
+    from .commands.result import Result
+    from .doctor.report import Line
+    from .hosts.base import Entry
+    from .plan import Plan
 
 JSON_SCHEMA = "hookwright/1"
 verbosity = 0  # -1 --quiet, 1 --verbose (the command line's callback sets it)
@@ -287,7 +287,7 @@ def print_error(error: HookwrightError, fmt: str = "text") -> None:
         print_json({"error": error.to_json(), "exit_code": int(error.code)})
         return
     if fmt == "sarif":
-        from installer.doctor import report
+        from .doctor import report
 
         _print_compact(report.sarif_failure(error, Path.cwd()))
     err().print(f"[bold red]error[/]: {escape(str(error))}")
@@ -355,7 +355,7 @@ def _print_status(data: dict) -> None:
 
 def _short(path: str, project: str | None) -> str:
     """A path as the user would type it: relative to the project, or from ~."""
-    from installer.doctor.report import shown_path
+    from .doctor.report import shown_path
 
     inside = shown_path(path, Path(project)) if project else path
     if inside != path:
@@ -409,7 +409,7 @@ def _print_packs(packs: list[dict], not_for_host: dict[str, str]) -> None:
 
 def _print_doctor(result: Result) -> None:
     """doctor prints its own document (`hookwright-doctor/1`), SARIF, or text grouped by file."""
-    from installer.doctor import report
+    from .doctor import report
 
     fmt = result.data["format"]
     if "rules" in result.data:
@@ -441,7 +441,7 @@ def _print_doctor(result: Result) -> None:
 
 def _print_rules(rules: list[dict]) -> None:
     """One line per rule, by kind: the id, its severity, what it reports (the message as a template)."""
-    from installer.doctor import report
+    from .doctor import report
 
     table = _table("rule", "severity", "reports", whole=("rule", "severity"))
     for rule in rules:

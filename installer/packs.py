@@ -5,9 +5,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from installer import resources
-from installer.errors import HookwrightError, did_you_mean
-from installer.hosts import NAMES as HOSTS  # the wirings a pack.toml may hold (schemas/pack.schema.json)
+from . import resources
+from .errors import HookwrightError, did_you_mean
+from .hosts import NAMES as HOSTS  # the wirings a pack.toml may hold (schemas/pack.schema.json)
 
 RUNTIME_LIBRARY = "hookwright_runtime.py"
 

@@ -7,13 +7,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from installer import hosts
-from installer.document import Document
-from installer.errors import ExitCode, HookwrightError
-from installer.hosts.base import Entry, Target
+from . import hosts
+from .document import Document
+from .errors import ExitCode, HookwrightError
+from .hosts.base import Entry, Target
 
 if TYPE_CHECKING:
-    from installer.plan_check import PlanFinding
+    from .plan_check import PlanFinding
 
 
 
@@ -102,7 +102,7 @@ class Plan:
 
     def check_findings(self) -> None:
         """Doctor's findings before and after the change, for the plan to show (and to ask about)."""
-        from installer.plan_check import check
+        from .plan_check import check
 
         self.findings, notes = check(self, self.project or self.target.project or Path.cwd())
         self.notes += [note for note in notes if note not in self.notes]

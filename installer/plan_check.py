@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from installer.doctor.model import ConfigFile, Context, Finding, Handler
-    from installer.plan import Plan
+    from .doctor.model import ConfigFile, Context, Finding, Handler
+    from .plan import Plan
 
 INTRODUCED, RESOLVED, KEPT = "introduced", "resolved", "kept"
 CONFLICTS = ("conflicts",)
@@ -59,7 +59,7 @@ def check(plan: Plan, project: Path) -> tuple[list[PlanFinding], list[str]]:
     (conflicts before the rest, errors before warnings), and notes on what could not be listed.
     Introduced and kept findings point into the file as it would be written, resolved ones
     into the file as it is."""
-    from installer.doctor import run, selection
+    from .doctor import run, selection
 
     config = plan.target.config
     # the plan's own reading of the file it changes (the disk may have moved on since), then its result
@@ -105,7 +105,7 @@ def _compare(old: list[Finding], new: list[Finding]) -> list[PlanFinding]:
 
 
 def _file(ctx: Context, config: Path) -> ConfigFile | None:
-    from installer.doctor.model import resolved
+    from .doctor.model import resolved
 
     return next((f for f in ctx.files if resolved(f.path) == resolved(config)), None)
 

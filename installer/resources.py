@@ -45,7 +45,7 @@ def schema(name: str) -> dict:
 def schema_errors(name: str, data: Any) -> list:
     """jsonschema-rs's errors for `data` against schemas/<name>, without loading jsonschema-rs
     when the data is valid (the common case, told apart by installer/valid.py)."""
-    from installer import valid
+    from . import valid
 
     try:
         if valid.valid(schema(name), data):
@@ -75,7 +75,7 @@ def read_toml(path: Path, hint: str) -> dict[str, Any]:
         import tomllib
     else:  # pragma: no cover - exercised on Python 3.10 only
         import tomli as tomllib
-    from installer.errors import HookwrightError
+    from .errors import HookwrightError
 
     try:
         return tomllib.loads(path.read_bytes().decode("utf-8"))

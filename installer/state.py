@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from installer import __version__, atomic
-from installer.errors import ExitCode, HookwrightError
-from installer.hosts.base import Entry
+from . import __version__, atomic
+from .errors import ExitCode, HookwrightError
+from .hosts.base import Entry
 
 RECEIPT_FORMAT = 1
 JOURNAL_FORMAT = 1

@@ -179,7 +179,14 @@ def with_baseline(commands: dict[str, list[str]], *names: str) -> tuple[dict[str
     if BASELINE is None:
         return commands, {}
     extra = {name + BASE: {"PYTHONPATH": str(BASELINE)} for name in names}
-    return {**commands, **{name + BASE: commands[name] for name in names}}, extra
+    return {**commands, **{name + BASE: _from_checkout(commands[name]) for name in names}}, extra
+
+
+def _from_checkout(argv: list[str]) -> list[str]:
+    """`-m hookwright` as a checkout on PYTHONPATH runs it: by its folder's name, installer (the
+    import name hookwright is the installed package's, which is this checkout's)."""
+    return [("installer" if part == "hookwright" and argv[index - 1] == "-m" else part)
+            for index, part in enumerate(argv)]
 
 
 def baseline_rows(runs: dict, name: str, label: str, *cells) -> list[list]:
@@ -191,7 +198,7 @@ def baseline_rows(runs: dict, name: str, label: str, *cells) -> list[list]:
 
 
 def doctor_argv(paths: list[Path]) -> list[str]:
-    return [sys.executable, "-m", "installer", "doctor", *map(str, paths), "--format", "json"]
+    return [sys.executable, "-m", "hookwright", "doctor", *map(str, paths), "--format", "json"]
 
 
 def environment(home: Path) -> dict:
@@ -297,7 +304,7 @@ def sharing(tree: list[Path], work: Path, env: dict, repeat: int) -> None:
 
 def _min_handlers() -> int:
     sys.path.insert(0, str(REPO))
-    from installer.doctor.parallel import MIN_HANDLERS
+    from hookwright.doctor.parallel import MIN_HANDLERS
 
     return MIN_HANDLERS
 
@@ -341,10 +348,10 @@ def breakdown(paths: list[Path], project: Path, home: str) -> None:
     os.environ["HOME"] = home
     sys.path.insert(0, str(REPO))
     started = time.perf_counter()
-    from installer.doctor import discovery, load
-    from installer.doctor.facts import BUILTIN_TOOLS
-    from installer.doctor.model import Context
-    from installer.doctor.run import check_functions
+    from hookwright.doctor import discovery, load
+    from hookwright.doctor.facts import BUILTIN_TOOLS
+    from hookwright.doctor.model import Context
+    from hookwright.doctor.run import check_functions
 
     checks = check_functions()
     imported = time.perf_counter() - started
@@ -475,10 +482,10 @@ def one_file(work: Path, repeat: int) -> None:
     home = work / "home3"
     home.mkdir()
     env = environment(home)
-    doctor = [sys.executable, "-m", "installer", "doctor", str(path)]
+    doctor = [sys.executable, "-m", "hookwright", "doctor", str(path)]
     commands = {"python -c pass": [sys.executable, "-c", "pass"],
                 'python -c "import typer, json"': [sys.executable, "-c", "import typer, json"],
-                "hookwright --version": [sys.executable, "-m", "installer", "--version"],
+                "hookwright --version": [sys.executable, "-m", "hookwright", "--version"],
                 "doctor (text)": doctor,
                 "doctor --format json": doctor_argv([path])}
     agnix = shutil.which("agnix")
@@ -508,7 +515,7 @@ def importtime(argv: list[str], cwd: Path, env: dict, top: int = 12) -> None:
         if line.startswith("import time:") and "self [us]" not in line:
             own, cumulative, name = line[len("import time:"):].split("|")
             rows.append((int(own), int(cumulative), name.strip()))
-    ours = sum(own for own, _, name in rows if name.startswith("installer"))
+    ours = sum(own for own, _, name in rows if name.startswith(("hookwright", "installer")))
     print(f"Imports on that run (python -X importtime): {len(rows)} modules, {sum(r[0] for r in rows) / 1000:.1f} ms "
           f"in all, {ours / 1000:.1f} ms of it hookwright's own; the costliest by their own time:\n")
     table(["module", "own ms", "with its imports ms"],

@@ -220,7 +220,7 @@ def opencode_latency(runs: int) -> None:
         project.mkdir()
         env = {key: value for key, value in os.environ.items() if not key.startswith(("XDG_", "HOOKWRIGHT_"))}
         env.update(HOME=str(home), PYTHONPATH=str(REPO))
-        subprocess.run([sys.executable, "-m", "installer", "install", "git-guard", "--host", "opencode", "--scope",
+        subprocess.run([sys.executable, "-m", "hookwright", "install", "git-guard", "--host", "opencode", "--scope",
                         "project", "--project", str(project), "--yes"], env=env, check=True, capture_output=True)
         plugin = project / ".opencode" / "plugins" / "hookwright-git-guard.js"
         parked = root / "hookwright-git-guard.js.off"

@@ -102,9 +102,9 @@ def _console(width: int):
 
 def _run(argv: list[str], expected: int) -> str:
     """What `hookwright argv` prints on both streams, in ANSI. The CLI prints through the consoles
-    installer.output.out() and err() build once; this swaps in one recording console for both,
+    hookwright.output.out() and err() build once; this swaps in one recording console for both,
     wide enough that no line wraps before the temporary paths in it are shortened."""
-    from installer import cli, output
+    from hookwright import cli, output
 
     console = _console(10_000)
     saved = output.out, output.err

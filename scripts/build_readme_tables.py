@@ -13,7 +13,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from installer.commands.packs import TABLE_END, TABLE_START, capability_markdown  # noqa: E402
+from hookwright.commands.packs import TABLE_END, TABLE_START, capability_markdown  # noqa: E402
 
 
 def with_tables(readme: str) -> str:

@@ -15,9 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from installer import resources  # noqa: E402
-from installer.doctor.model import CATALOG, RULES_DIR, compile_catalog  # noqa: E402
-from installer.packs import compile_flags  # noqa: E402
+from hookwright import resources  # noqa: E402
+from hookwright.doctor.model import CATALOG, RULES_DIR, compile_catalog  # noqa: E402
+from hookwright.packs import compile_flags  # noqa: E402
 
 
 def catalog_text() -> str:

@@ -17,8 +17,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from installer.doctor.model import SEVERITIES, Rule, catalog  # noqa: E402
-from installer.doctor.report import template  # noqa: E402
+from hookwright.doctor.model import SEVERITIES, Rule, catalog  # noqa: E402
+from hookwright.doctor.report import template  # noqa: E402
 
 PAGE = REPO / "docs" / "rules.md"
 COMMAND = "python3 scripts/build_rules_doc.py"

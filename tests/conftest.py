@@ -71,7 +71,7 @@ class Ran:
 @pytest.fixture
 def hookwright(capsys):
     """Run the CLI in-process: `hookwright("install", "git-guard", ...)` -> Ran."""
-    from installer.cli import main
+    from hookwright.cli import main
 
     def run(*args: str) -> Ran:
         capsys.readouterr()

@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from installer.doctor.run import Outcome, run
+from hookwright.doctor.run import Outcome, run
 
 ECHO = {"type": "command", "command": "echo hi"}
 

@@ -988,7 +988,7 @@ def test_only_our_modules_byte_code_goes_to_the_user_cache(tmp_path):
 # ---- the pack itself ---------------------------------------------------------------------------
 
 def test_pack_manifest_wires_four_hooks():
-    from installer.packs import load_pack
+    from hookwright.packs import load_pack
 
     pack = load_pack("ask-guard")
     wiring = [(h.id, h.script, h.targets["claude"].event, h.targets["claude"].matcher, h.rewrites_input)
@@ -1006,7 +1006,7 @@ def test_pack_manifest_wires_four_hooks():
 
 def test_option_defaults_agree_with_the_manifest():
     """The scripts type their options by ask_guard_common.OPTIONS; it must match pack.toml."""
-    from installer.packs import load_pack
+    from hookwright.packs import load_pack
 
     tree = ast.parse((PACK_SRC / "ask_guard_common.py").read_text())
     [options] = [ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)

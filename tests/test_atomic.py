@@ -3,7 +3,7 @@ import stat
 
 import pytest
 
-from installer import atomic, state
+from hookwright import atomic, state
 from support import read_json, write_json
 
 

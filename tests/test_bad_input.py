@@ -552,7 +552,7 @@ def test_a_named_file_doctor_may_not_read_is_a_finding_and_the_other_files_are_s
         assert shutil.which("setpriv"), "setpriv (util-linux) is needed to drop root's file capabilities"
         caps = "-dac_override,-dac_read_search"
         drop = ["setpriv", f"--inh-caps={caps}", f"--bounding-set={caps}"]
-    ran = subprocess.run([*drop, sys.executable, "-m", "installer", "doctor", "--project", str(tmp_path),
+    ran = subprocess.run([*drop, sys.executable, "-m", "hookwright", "doctor", "--project", str(tmp_path),
                           str(unreadable), str(broken)], capture_output=True, text=True, timeout=60,
                          env={**os.environ, "HOME": str(home)})
     assert ran.returncode == 2, ran.stdout + ran.stderr

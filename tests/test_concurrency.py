@@ -15,7 +15,7 @@ import sys
 import threading
 from pathlib import Path
 
-from installer import atomic, resources
+from hookwright import atomic, resources
 from support import write_json
 
 WORKERS = 8
@@ -41,7 +41,7 @@ def make_packs(folder: Path) -> list[str]:
 
 
 def hookwright(env: dict, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "installer", *args], env=env, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "hookwright", *args], env=env, capture_output=True, text=True,
                           timeout=120)
 
 

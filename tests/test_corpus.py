@@ -29,8 +29,8 @@ from deepdiff import DeepDiff
 
 from support import SHARED, GIT_GUARD_COMMAND
 
-from installer.document import BOM, Document
-from installer.errors import ExitCode, HookwrightError
+from hookwright.document import BOM, Document
+from hookwright.errors import ExitCode, HookwrightError
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "claude-settings"
 CORPUS = SHARED / "corpus"
@@ -201,16 +201,16 @@ class _Cli:
 
 
 class _Functions:
-    """The same commands through installer.commands.* (no CLI parsing or printing)."""
+    """The same commands through hookwright.commands.* (no CLI parsing or printing)."""
 
     def __init__(self, project: Path) -> None:
         self.project = project
 
     def __call__(self, command: str) -> tuple[int, str | None, int | None]:
-        from installer.commands.install import install
-        from installer.commands.result import Consent
-        from installer.commands.uninstall import uninstall
-        from installer.hosts.base import Scope
+        from hookwright.commands.install import install
+        from hookwright.commands.result import Consent
+        from hookwright.commands.uninstall import uninstall
+        from hookwright.hosts.base import Scope
 
         try:
             if command == "install":

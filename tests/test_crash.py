@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from installer import resources
-from installer.doctor import run as doctor
-from installer.hosts.opencode import read_plugin, render_plugin
+from hookwright import resources
+from hookwright.doctor import run as doctor
+from hookwright.hosts.opencode import read_plugin, render_plugin
 
 FOREIGN = {  # what each host's project already holds: the file we write into, or one beside ours
     "claude": (".claude/settings.json", json.dumps({"permissions": {"allow": ["Read"]}, "hooks": {"PreToolUse": [
@@ -50,20 +50,20 @@ SCENARIOS = {
 CHILD = """
 import json, sys
 from pathlib import Path
-from installer.hosts.base import Scope
+from hookwright.hosts.base import Scope
 host, command, packs, options, project = json.loads(sys.argv[1])
-from installer.commands.result import Consent
+from hookwright.commands.result import Consent
 def yes():
     return Consent(yes=True)
 if command == "install":
-    from installer.commands.install import install
+    from hookwright.commands.install import install
     install(packs, host=host, scope=Scope.project, project=Path(project), options=options, adopt=False,
             dry_run=False, consent=yes())
 elif command == "uninstall":
-    from installer.commands.uninstall import uninstall
+    from hookwright.commands.uninstall import uninstall
     uninstall(packs, host=host, scope=Scope.project, project=Path(project), dry_run=False, consent=yes())
 else:
-    from installer.commands.rollback import rollback
+    from hookwright.commands.rollback import rollback
     rollback(to=None, force=False, dry_run=False, consent=yes())
 """
 
@@ -128,7 +128,7 @@ def finished(world: Path, command) -> bool:
     undo the operation before it); install and uninstall are simply run again."""
     if command[0] != "rollback":
         return False
-    listing = subprocess.run([sys.executable, "-m", "installer", "rollback", "--list", "--json"],
+    listing = subprocess.run([sys.executable, "-m", "hookwright", "rollback", "--list", "--json"],
                              env=environment(world), capture_output=True, text=True, timeout=60)
     journal = json.loads(listing.stdout)["journal"]
     return journal[-1]["kind"] == "rollback" and journal[-1]["state"] == "done"

@@ -19,7 +19,7 @@ import pytest
 from support import read_json
 from test_git_guard import DESTRUCTIVE, HARMLESS, PREFIX
 
-from installer import resources
+from hookwright import resources
 
 CURSOR_GUARD = 'python3 -I -S "${CURSOR_PROJECT_DIR:-.}"/.cursor/hookwright/git-guard/git-guard --host cursor'
 

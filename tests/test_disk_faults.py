@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from installer import resources
+from hookwright import resources
 from support import write_json
 
 DROP_ROOT_OVERRIDE = ["setpriv", "--bounding-set=-dac_override,-dac_read_search"]
@@ -35,7 +35,7 @@ def tmpfs(tmp_path):
 def run_install(project: Path, state: Path, prefix=()) -> subprocess.CompletedProcess:
     env = {"PATH": os.environ["PATH"], "HOME": str(state), "XDG_STATE_HOME": str(state / "state"),
            "PYTHONPATH": str(resources.data_root())}
-    return subprocess.run([*prefix, sys.executable, "-m", "installer", "install", "git-guard", "--scope", "project",
+    return subprocess.run([*prefix, sys.executable, "-m", "hookwright", "install", "git-guard", "--scope", "project",
                            "--project", str(project), "--yes"], env=env, capture_output=True, text=True,
                           timeout=60, cwd="/")
 

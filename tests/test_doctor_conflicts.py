@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from doctor_support import doctor, found
 
-from installer.doctor import discovery, load
-from installer.doctor.checks import conflicts
-from installer.doctor.facts import BUILTIN_TOOLS
-from installer.doctor.model import Context, catalog
+from hookwright.doctor import discovery, load
+from hookwright.doctor.checks import conflicts
+from hookwright.doctor.facts import BUILTIN_TOOLS
+from hookwright.doctor.model import Context, catalog
 
 S = ".claude/settings.json"
 LOCAL = ".claude/settings.local.json"

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from support import SHARED
 
-from installer.doctor.run import run
+from hookwright.doctor.run import run
 
 CATEGORIES = ("claude-settings", "claude-plugin-hooks", "cursor-hooks", "hook-scripts", "opencode")
 SCHEMASTORE = SHARED / "reference" / "schemastore"

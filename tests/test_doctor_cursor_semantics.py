@@ -8,8 +8,8 @@ import json
 import pytest
 from doctor_support import doctor, found, settings, write
 
-from installer.doctor.facts import CURSOR_EVENTS
-from installer.hosts import cursor_protocol
+from hookwright.doctor.facts import CURSOR_EVENTS
+from hookwright.hosts import cursor_protocol
 
 
 def cursor(event: str, **entry) -> dict:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from installer.doctor.run import run
+from hookwright.doctor.run import run
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 MINE = ("structure/", "matcher/", "host/")

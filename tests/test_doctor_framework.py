@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from doctor_support import ECHO, doctor, found, rule_ids, settings, write
 
-from installer.doctor.run import CHECK_MODULES, check_functions, run
-from installer.hosts import claude
+from hookwright.doctor.run import CHECK_MODULES, check_functions, run
+from hookwright.hosts import claude
 
 REPO = Path(__file__).resolve().parents[1]
 S = ".claude/settings.json"
@@ -366,8 +366,8 @@ def test_without_paths_and_without_configs_all_is_well(hookwright, home, project
 
 
 def test_help_does_not_import_the_doctor():
-    code = ("import sys, installer.cli; "
-            "print(sorted(m for m in sys.modules if m.startswith(('installer.doctor', 'jsonschema', 'interegular', "
+    code = ("import sys, hookwright.cli; "
+            "print(sorted(m for m in sys.modules if m.startswith(('hookwright.doctor', 'jsonschema', 'interegular', "
             "'rich'))))")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
@@ -379,15 +379,15 @@ def test_text_output_into_a_pipe_is_plain_and_loads_neither_rich_nor_jsonschema(
     settings.parent.mkdir()
     settings.write_text('{"permissions": {"allow": ["Read"]}, "hooks": {"PreToolUse": [{"matcher": "Bash", '
                         '"hooks": [{"type": "command", "command": "echo [bold]hi[/]", "timeout": 5000}]}]}}')
-    code = ("import sys, installer.cli; sys.argv = ['hookwright', 'doctor', sys.argv[1]]\n"
-            "try:\n    installer.cli.main()\nexcept SystemExit:\n    pass\n"
+    code = ("import sys, hookwright.cli; sys.argv = ['hookwright', 'doctor', sys.argv[1]]\n"
+            "try:\n    hookwright.cli.main()\nexcept SystemExit:\n    pass\n"
             "print(sorted({m.split('.')[0] for m in sys.modules if m.startswith(('rich', 'jsonschema.'))}))")
     env = {k: v for k, v in os.environ.items() if k != "FORCE_COLOR"}
     plain = subprocess.run([sys.executable, "-c", code, str(settings)], cwd=tmp_path, capture_output=True, text=True,
                            env={**env, "PYTHONPATH": str(REPO)})
     assert plain.stdout.splitlines()[-1] == "[]", plain.stdout
     assert "\x1b[" not in plain.stdout and "structure/timeout-milliseconds" in plain.stdout
-    coloured = subprocess.run([sys.executable, "-m", "installer", "doctor", str(settings)], cwd=tmp_path,
+    coloured = subprocess.run([sys.executable, "-m", "hookwright", "doctor", str(settings)], cwd=tmp_path,
                               capture_output=True, text=True, env={**env, "PYTHONPATH": str(REPO), "FORCE_COLOR": "1"})
     assert "\x1b[33mwarning" in coloured.stdout
 
@@ -409,7 +409,7 @@ def test_pre_commit_hook_runs_doctor_on_staged_hook_configs():
 def test_the_compiled_rule_catalog_matches_the_toml_it_is_built_from():
     """Rules are written in installer/doctor/rules/*.toml and read at run time from catalog.json;
     after editing a rule, run scripts/build_rule_catalog.py."""
-    from installer.doctor.model import CATALOG, RULES_DIR, compile_catalog
+    from hookwright.doctor.model import CATALOG, RULES_DIR, compile_catalog
 
     assert json.loads((RULES_DIR / CATALOG).read_text(encoding="utf-8")) == compile_catalog()
 
@@ -417,8 +417,8 @@ def test_the_compiled_rule_catalog_matches_the_toml_it_is_built_from():
 def test_the_compiled_pack_flags_match_the_pack_manifests_they_are_built_from():
     """doctor reads which bundled hooks rewrite input from templates/packs/flags.json; after
     editing a pack.toml, run scripts/build_rule_catalog.py."""
-    from installer import resources
-    from installer.packs import compile_flags
+    from hookwright import resources
+    from hookwright.packs import compile_flags
 
     flags = json.loads((resources.packs_dir() / "flags.json").read_text(encoding="utf-8"))
     assert flags == compile_flags()

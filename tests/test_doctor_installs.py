@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from installer.doctor.run import run
+from hookwright.doctor.run import run
 from support import read_json, write_json
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from doctor_support import found, settings, write
 
-from installer import resources
-from installer.doctor.run import run
+from hookwright import resources
+from hookwright.doctor.run import run
 
 S = ".claude/settings.json"
 LOCAL = ".claude/settings.local.json"

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from installer.doctor.matching import TOOL_NAME, can_match_a_name, classify, empty_alternative, js_regex
+from hookwright.doctor.matching import TOOL_NAME, can_match_a_name, classify, empty_alternative, js_regex
 
 
 @pytest.mark.parametrize("matcher, kind, names", [

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from installer.doctor.facts import BUILTIN_TOOLS
-from installer.doctor.matching import classify
-from installer.doctor.overlap import matched_builtins, mcp_overlap, overlap, server_reach
+from hookwright.doctor.facts import BUILTIN_TOOLS
+from hookwright.doctor.matching import classify
+from hookwright.doctor.overlap import matched_builtins, mcp_overlap, overlap, server_reach
 
 TOOLS = BUILTIN_TOOLS
 SERVERS = ["srv", "memory", "plugin_tools_fs"]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from support import SHARED
 
-from installer.doctor import parallel, run
+from hookwright.doctor import parallel, run
 
 SETTINGS = SHARED / "corpus" / "claude-settings"
 

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from doctor_support import doctor, found
 
-from installer import resources
-from installer.doctor import discovery, load, probe, report
-from installer.doctor.facts import BUILTIN_TOOLS
-from installer.doctor.model import Context
-from installer.hosts.claude_protocol import protocol
+from hookwright import resources
+from hookwright.doctor import discovery, load, probe, report
+from hookwright.doctor.facts import BUILTIN_TOOLS
+from hookwright.doctor.model import Context
+from hookwright.hosts.claude_protocol import protocol
 
 S = ".claude/settings.json"
 

@@ -7,8 +7,8 @@ import json
 import pytest
 from doctor_support import ECHO, doctor, found, rule_ids, settings
 
-from installer.doctor.model import catalog
-from installer.hosts.opencode import render_plugin
+from hookwright.doctor.model import catalog
+from hookwright.hosts.opencode import render_plugin
 
 S = ".claude/settings.json"
 CURSOR = ".cursor/hooks.json"
@@ -318,7 +318,7 @@ def test_a_note_under_hooks_is_not_read_as_matcher_groups(tmp_path):
     ("Bash(a), Bash(b)", False), ("Bash(\\(", False), ("Bash:*", False), ("(a)", False),
 ])
 def test_permission_rule_syntax(rule, parses):
-    from installer.doctor.checks.structure import _parses_as_permission_rule
+    from hookwright.doctor.checks.structure import _parses_as_permission_rule
 
     assert _parses_as_permission_rule(rule) is parses
 

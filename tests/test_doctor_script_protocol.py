@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from doctor_support import doctor, found, settings
 
-from installer.doctor.model import catalog
-from installer.simulate.reading import RawRun, Reading, read
+from hookwright.doctor.model import catalog
+from hookwright.simulate.reading import RawRun, Reading, read
 
 S = ".claude/settings.json"
 DENY = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
@@ -683,8 +683,8 @@ def test_every_protocol_rule_has_a_case():
 def test_what_the_protocol_rules_find_in_the_corpus_scripts(shared):
     """../shared/corpus/hook-scripts, each judged on the events it names (hookEventName) or as a
     PreToolUse hook, Cursor's copies as Cursor preToolUse hooks. Pinned after reading each hit."""
-    from installer.doctor.checks.scripts import protocol_findings
-    from installer.doctor.scripts import analyse
+    from hookwright.doctor.checks.scripts import protocol_findings
+    from hookwright.doctor.scripts import analyse
 
     hits = {}
     for path in sorted((shared / "corpus" / "hook-scripts").iterdir()):

@@ -11,8 +11,8 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 from doctor_support import doctor, found, settings
 
-from installer.doctor.model import catalog
-from installer.doctor.scripts import MAX_BYTES, analyse, analyse_text, detect_language, strip_comments
+from hookwright.doctor.model import catalog
+from hookwright.doctor.scripts import MAX_BYTES, analyse, analyse_text, detect_language, strip_comments
 
 S = ".claude/settings.json"
 

@@ -113,7 +113,7 @@ def test_strict_in_the_config_makes_warnings_fail(hookwright, home, project):
 
 
 def test_explain_without_a_rule_lists_every_rule_of_the_catalog(hookwright, home):
-    from installer.doctor.model import catalog
+    from hookwright.doctor.model import catalog
 
     ran = hookwright("doctor", "--explain", "--json")
 

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from installer.document import MAX_DEPTH, Document
-from installer.errors import HookwrightError
+from hookwright.document import MAX_DEPTH, Document
+from hookwright.errors import HookwrightError
 
 text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=8)
 scalars = st.none() | st.booleans() | st.integers(-10**9, 10**9) | st.floats(allow_nan=False,
@@ -85,7 +85,7 @@ def test_a_value_deeper_than_the_limit_is_refused_even_when_it_is_no_container()
 def test_trailing_whitespace_does_not_make_finding_a_value_slow():
     """A regex that backtracked over the text after the last bracket took twice as long for each
     trailing newline (11 s for 26): in a child process, so that a relapse fails instead of hanging."""
-    code = ("from pathlib import Path; from installer.document import Document\n"
+    code = ("from pathlib import Path; from hookwright.document import Document\n"
             "raw = b'{\"hooks\":{\"Stop\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"x\"}]}]}}' + b'\\n' * 5000\n"
             "doc = Document.parse(Path('s.json'), raw)\n"
             "print(doc.position(doc.node_at('hooks', 'Stop', 0, 'hooks', 0, 'command')))\n")

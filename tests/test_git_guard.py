@@ -237,7 +237,7 @@ def payload(command, event="PreToolUse", tool="Bash") -> bytes:
 
 def install_runtime(folder: Path) -> Path:
     """The pack's runtime folder as the installer writes it: script, pack modules, runtime library."""
-    from installer.packs import load_pack
+    from hookwright.packs import load_pack
 
     folder.mkdir(parents=True)
     for name, data in load_pack("git-guard").runtime_files("claude").items():

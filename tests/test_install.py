@@ -9,8 +9,8 @@ import sys
 import pytest
 from support import GIT_GUARD_COMMAND, commands, handlers, read_json, write_json
 
-from installer import resources
-from installer.packs import load_pack
+from hookwright import resources
+from hookwright.packs import load_pack
 
 RESET_PAYLOAD = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",
                             "tool_input": {"command": "git reset --hard"}})
@@ -264,9 +264,9 @@ def test_crlf_line_endings_survive_an_install(hookwright, home, project):
 
 
 def test_a_file_changed_while_we_ask_is_shown_again_and_asked_about_again(home, project):
-    from installer.commands.install import install
-    from installer.commands.result import Consent
-    from installer.hosts.base import Scope
+    from hookwright.commands.install import install
+    from hookwright.commands.result import Consent
+    from hookwright.hosts.base import Scope
 
     settings = project / ".claude" / "settings.json"
     write_json(settings, {"permissions": {"allow": []}})
@@ -289,9 +289,9 @@ def test_a_file_changed_while_we_ask_is_shown_again_and_asked_about_again(home, 
 
 
 def test_saying_no_to_the_plan_asked_again_after_an_edit_writes_nothing_of_ours(home, project):
-    from installer.commands.install import install
-    from installer.commands.result import Consent
-    from installer.hosts.base import Scope
+    from hookwright.commands.install import install
+    from hookwright.commands.result import Consent
+    from hookwright.hosts.base import Scope
 
     settings = project / ".claude" / "settings.json"
     write_json(settings, {})
@@ -311,9 +311,9 @@ def test_saying_no_to_the_plan_asked_again_after_an_edit_writes_nothing_of_ours(
 
 def test_a_change_made_while_we_ask_that_already_does_what_the_plan_would_writes_nothing(hookwright, home,
                                                                                           project):
-    from installer.commands.install import install
-    from installer.commands.result import Consent
-    from installer.hosts.base import Scope
+    from hookwright.commands.install import install
+    from hookwright.commands.result import Consent
+    from hookwright.hosts.base import Scope
 
     def someone_else_installs_first(plan, changed_since):
         assert hookwright("install", "git-guard", *project_args(project), "--yes").code == 0
@@ -327,11 +327,11 @@ def test_a_change_made_while_we_ask_that_already_does_what_the_plan_would_writes
 
 
 def test_a_result_the_host_would_reject_is_never_written(home, project):
-    from installer.document import Document
-    from installer.errors import HookwrightError
-    from installer.hosts import claude
-    from installer.hosts.base import Scope
-    from installer.plan import Plan
+    from hookwright.document import Document
+    from hookwright.errors import HookwrightError
+    from hookwright.hosts import claude
+    from hookwright.hosts.base import Scope
+    from hookwright.plan import Plan
 
     target = claude.HOST.target(Scope.project, project)
     bad = {"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "timeout": 0}]}]}}
@@ -360,7 +360,7 @@ def test_packs_for_one_agent_lists_the_packs_that_run_there_and_why_the_others_d
 
 
 def test_hookwright_runs_as_a_module_and_prints_help(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "installer", "--help"], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "hookwright", "--help"], capture_output=True, text=True,
                           cwd=resources.data_root(), env=dict(os.environ, HOME=str(tmp_path)))
     assert done.returncode == 0 and "install" in done.stdout and "rollback" in done.stdout
 
@@ -416,7 +416,7 @@ def test_project_without_scope_means_the_project_scope(hookwright, home, project
 def test_the_readme_capability_tables_are_what_the_host_adapters_say():
     import sys
 
-    from installer import resources
+    from hookwright import resources
 
     sys.path.insert(0, str(resources.data_root() / "scripts"))
     from build_readme_tables import with_tables

@@ -12,13 +12,13 @@ import time
 
 import pytest
 
-from installer import resources
+from hookwright import resources
 from support import commands, read_json
 
 
 def run_on_a_terminal(args, answer, env, timeout=30):
     leader, follower = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "installer", *args], stdin=follower, stdout=follower,
+    proc = subprocess.Popen([sys.executable, "-m", "hookwright", *args], stdin=follower, stdout=follower,
                             stderr=follower, env=env, cwd=resources.data_root(), close_fds=True)
     os.close(follower)
     output, answered, deadline = b"", False, time.monotonic() + timeout
@@ -128,7 +128,7 @@ def test_in_a_terminal_the_prompt_names_the_conflict_and_defaults_to_no(tmp_path
     before = settings.read_bytes()
     env = {"HOME": str(home), "XDG_STATE_HOME": str(home / ".state"), "PYTHONPATH": str(resources.data_root()),
            "PATH": os.environ["PATH"]}
-    terminal = Tmux(tmp_path, [sys.executable, "-m", "installer", "install", "path-normalizer", "--scope", "project",
+    terminal = Tmux(tmp_path, [sys.executable, "-m", "hookwright", "install", "path-normalizer", "--scope", "project",
                                "--project", str(project)], env)
     try:
         shown = terminal.wait_for(lambda text: "Apply it anyway" in text)
@@ -149,7 +149,7 @@ def test_in_a_terminal_install_asks_for_the_agent_with_the_ones_found_here_first
     (home / ".cursor").mkdir()  # Cursor is on this machine; Claude Code and opencode are not
     env = {"HOME": str(home), "XDG_STATE_HOME": str(home / ".state"), "XDG_CONFIG_HOME": str(home / ".config"),
            "PYTHONPATH": str(resources.data_root()), "PATH": "/usr/bin:/bin"}
-    terminal = Tmux(tmp_path, [sys.executable, "-m", "installer", "install", "--project", str(project)], env)
+    terminal = Tmux(tmp_path, [sys.executable, "-m", "hookwright", "install", "--project", str(project)], env)
     try:
         shown = terminal.wait_for(lambda text: "Agent" in text and "):" in text)
         agents = [line.split()[0] for line in shown.splitlines() if "found" in line]
@@ -184,7 +184,7 @@ def _guided(tmp_path, home, project, *args, width=200, height=60, env=None):
         pytest.skip("tmux is not installed (.ci/run installs it)")
     base = {"HOME": str(home), "XDG_STATE_HOME": str(home / ".state"), "XDG_CONFIG_HOME": str(home / ".config"),
             "PYTHONPATH": str(resources.data_root()), "PATH": "/usr/bin:/bin", "TERM": "xterm-256color"}
-    return Tmux(tmp_path, [sys.executable, "-m", "installer", "install", *map(str, args)], {**base, **(env or {})},
+    return Tmux(tmp_path, [sys.executable, "-m", "hookwright", "install", *map(str, args)], {**base, **(env or {})},
                 width=width, height=height)
 
 
@@ -296,7 +296,7 @@ def test_a_plan_taller_than_the_terminal_goes_through_the_pager_and_stays_above_
 
 
 def test_in_a_60_column_terminal_menus_wrap_between_words(tmp_path, home, project):
-    from installer.packs import load_pack
+    from hookwright.packs import load_pack
 
     terminal = _guided(tmp_path, home, project, "--host", "claude", "--project", project, width=60)
     try:

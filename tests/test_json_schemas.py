@@ -22,7 +22,7 @@ from referencing.jsonschema import DRAFT202012
 from support import write_json
 from test_plan_findings import at, project_rewriter
 
-from installer import resources
+from hookwright import resources
 
 SCHEMAS = resources.data_root() / "schemas"
 SHARED_SCHEMAS = ("result.schema.json", "error.schema.json")  # the hookwright/1 definitions every document uses
@@ -136,10 +136,10 @@ def test_install_without_consent_and_a_refused_conflict_validate_against_the_res
 def test_a_declined_change_validates_against_the_result_schema(home, capsys):
     """Declined needs a person who says no on a terminal, which --json never asks: printed here
     through the same print_result as the CLI, from the command's own result."""
-    from installer import output
-    from installer.commands.install import install
-    from installer.commands.result import Consent
-    from installer.hosts.base import Scope
+    from hookwright import output
+    from hookwright.commands.install import install
+    from hookwright.commands.result import Consent
+    from hookwright.hosts.base import Scope
 
     result = install(["git-guard"], host="claude", scope=Scope.user, project=None, options=[], adopt=False,
                      dry_run=False, consent=Consent(ask=lambda *_: False))
@@ -318,7 +318,7 @@ def _cli_commands() -> set[str]:
     """Every command the CLI has, a group's as "group sub" (prefs set...)."""
     import typer
 
-    from installer.cli import app
+    from hookwright.cli import app
 
     def walk(group, prefix: str) -> set[str]:
         found = set()

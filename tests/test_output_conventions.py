@@ -55,7 +55,7 @@ def test_quiet_install_says_nothing_when_it_worked_and_verbose_shows_what_it_wro
 
 def test_a_closed_pipe_ends_quietly_by_sigpipe_not_with_an_exit_code_that_means_findings(tmp_path, home):
     # 100 kB of rules, more than a pipe holds, to a reader that stops after one line
-    ran = subprocess.run(["bash", "-c", f"{sys.executable} -m installer doctor --explain --json | head -1; "
+    ran = subprocess.run(["bash", "-c", f"{sys.executable} -m hookwright doctor --explain --json | head -1; "
                           "echo ${PIPESTATUS[0]} >&2"], capture_output=True, text=True, cwd=tmp_path, timeout=60)
 
     assert ran.stdout == "{\n"
@@ -72,7 +72,7 @@ def test_a_doctor_run_longer_than_a_second_shows_progress_on_the_terminal_and_le
            "PYTHONPATH": str(test_interactive.resources.data_root()), "TERM": "xterm"}
     log = tmp_path / "terminal.log"
     terminal = test_interactive.Tmux(tmp_path, ["sh", "-c", "sleep 0.5; exec \"$0\" \"$@\"", sys.executable, "-m",
-                                                "installer", "doctor", "--probe", "--project", str(project)], env)
+                                                "hookwright", "doctor", "--probe", "--project", str(project)], env)
     try:
         terminal.run("pipe-pane", "-o", "-t", "main", f"cat >> {log}")  # every byte written to the terminal
         assert terminal.exit_code(timeout=60) == 0, terminal.screen()

@@ -192,7 +192,7 @@ def test_path_normalizer_never_decides_for_the_user(run):
 
 
 def test_path_normalizer_pack_is_wired_to_pretooluse_with_the_tools_option_as_matcher():
-    from installer.packs import load_pack
+    from hookwright.packs import load_pack
 
     pack = load_pack("path-normalizer")
     [hook] = pack.hooks

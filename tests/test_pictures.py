@@ -7,7 +7,7 @@ import tempfile
 
 import pytest
 
-from installer import resources
+from hookwright import resources
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 from support import commands, read_json, write_json
 
-from installer import resources
+from hookwright import resources
 
 REWRITER = """\
     import json, sys

@@ -60,7 +60,7 @@ def test_prefs_dry_run_shows_the_change_and_writes_nothing(hookwright, home):
 
 def test_unset_of_an_id_only_the_project_file_holds_writes_no_user_file_and_says_where_it_is(hookwright, home,
                                                                                              project, monkeypatch):
-    from installer.commands.prefs import user_file
+    from hookwright.commands.prefs import user_file
 
     hookwright("prefs", "set", "deploy-target", "never-ask", "--project", project)
     monkeypatch.chdir(project)
@@ -74,7 +74,7 @@ def test_unset_of_an_id_only_the_project_file_holds_writes_no_user_file_and_says
 
 
 def test_scope_user_with_a_project_writes_the_user_file(hookwright, home, project):
-    from installer.commands.prefs import user_file
+    from hookwright.commands.prefs import user_file
 
     hookwright("prefs", "set", "x", "two-way", "--scope", "user", "--project", project)
 

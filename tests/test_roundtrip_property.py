@@ -15,10 +15,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from installer.commands.install import install
-from installer.commands.result import Consent
-from installer.commands.uninstall import uninstall
-from installer.hosts.base import Scope
+from hookwright.commands.install import install
+from hookwright.commands.result import Consent
+from hookwright.commands.uninstall import uninstall
+from hookwright.hosts.base import Scope
 
 YES = Consent(yes=True)
 EXAMPLES = 100

@@ -5,9 +5,9 @@ import html
 import re
 import sys
 
-from installer import resources
-from installer.doctor.model import catalog
-from installer.doctor.report import template
+from hookwright import resources
+from hookwright.doctor.model import catalog
+from hookwright.doctor.report import template
 
 sys.path.insert(0, str(resources.data_root() / "scripts"))
 import build_rules_doc  # noqa: E402

@@ -12,8 +12,8 @@ import shlex
 
 import pytest
 
-from installer import resources
-from installer.simulate.reading import RawRun, combine, read
+from hookwright import resources
+from hookwright.simulate.reading import RawRun, combine, read
 from support import write_json
 
 BASH = "PreToolUse"
@@ -394,7 +394,7 @@ def test_allow_managed_hooks_only_keeps_every_other_scope_from_running(hookwrigh
                                                                       monkeypatch, tmp_path):
     managed = tmp_path / "managed" / "managed-settings.json"
     write_json(managed, {"allowManagedHooksOnly": True, "hooks": {BASH: [{"hooks": [hook("true managed")]}]}})
-    from installer.hosts import claude
+    from hookwright.hosts import claude
 
     monkeypatch.setattr(claude, "managed_paths", lambda: [managed])
     settings(project_settings, {"hooks": [hook("exit 2")]})
@@ -406,7 +406,7 @@ def test_allow_managed_hooks_only_keeps_every_other_scope_from_running(hookwrigh
 
 
 def test_the_exec_form_is_spawned_without_a_shell_with_its_placeholders_filled():
-    from installer.simulate.running import command_line
+    from hookwright.simulate.running import command_line
 
     argv, why = command_line({"command": "python3", "args": ["${CLAUDE_PROJECT_DIR}/h.py", "$HOME"]},
                              {"PATH": "/usr/bin:/bin", "CLAUDE_PROJECT_DIR": "/p"})

@@ -13,9 +13,9 @@ from pathlib import Path
 import jsonschema_rs
 import pytest
 
-from installer import resources
-from installer import valid
-from installer.doctor.checks.structure import SCHEMASTORE, _without_permission_rules
+from hookwright import resources
+from hookwright import valid
+from hookwright.doctor.checks.structure import SCHEMASTORE, _without_permission_rules
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from installer.commands.result import Result
-from installer.errors import ExitCode, HookwrightError, did_you_mean
+from .result import Result
+from ..errors import ExitCode, HookwrightError, did_you_mean
 
 def doctor(paths: list[Path], *, host: str | None = None, project: Path | None = None, fmt: str = "text",
            probe: bool = False, strict: bool = False, isolated: bool = False, select: list[str] | None = None,
@@ -13,8 +13,8 @@ def doctor(paths: list[Path], *, host: str | None = None, project: Path | None =
     machine (doctor/machine.py) unless `isolated`; those findings count for the exit code too:
     the hooks do race on this machine. The findings reported are the ones the selection keeps
     (doctor/selection.py: the command line over the project's config)."""
-    from installer.doctor import report, selection
-    from installer.doctor.run import HOSTS, run
+    from ..doctor import report, selection
+    from ..doctor.run import HOSTS, run
 
     if host is not None and host not in HOSTS:
         raise HookwrightError(f"doctor does not check host {host!r}", hint=f"use --host {' or '.join(HOSTS)}")
@@ -35,8 +35,8 @@ def doctor(paths: list[Path], *, host: str | None = None, project: Path | None =
 
 
 def explain(rule_id: str, fmt: str = "text") -> Result:
-    from installer.doctor import report
-    from installer.doctor.model import catalog
+    from ..doctor import report
+    from ..doctor.model import catalog
 
     rules = catalog()
     if rule_id not in rules:
@@ -47,7 +47,7 @@ def explain(rule_id: str, fmt: str = "text") -> Result:
 
 def rules(fmt: str = "text") -> Result:
     """Every rule: id, severity and message (`--explain RULE` tells more of one)."""
-    from installer.doctor import report
-    from installer.doctor.model import catalog
+    from ..doctor import report
+    from ..doctor.model import catalog
 
     return Result("doctor", "listed", data={"format": fmt, "rules": [report.explanation(r) for r in sorted(catalog())]})

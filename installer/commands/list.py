@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from installer.commands.result import Result
-from installer import hosts
-from installer.errors import ExitCode, HookwrightError, did_you_mean
-from installer.hosts import NAMES as HOSTS
+from .result import Result
+from .. import hosts
+from ..errors import ExitCode, HookwrightError, did_you_mean
+from ..hosts import NAMES as HOSTS
 
 SCOPE_ORDER = {"managed": 0, "user": 1, "project": 2, "local": 3, "plugin": 4, "given": 5}
 
@@ -21,7 +21,7 @@ SCOPE_ORDER = {"managed": 0, "user": 1, "project": 2, "local": 3, "plugin": 4, "
 def list_hooks(project: Path | None = None, host: str | None = None, *, scope: str | None = None,
                event: str | None = None, mine: bool = False) -> Result:
     """The effective view, or (with filters) the rows of one scope, one event, or hookwright's own."""
-    from installer.doctor import run
+    from ..doctor import run
 
     if host is not None and host not in HOSTS:
         raise HookwrightError(f"list does not know host {host!r}",
@@ -41,7 +41,7 @@ def list_hooks(project: Path | None = None, host: str | None = None, *, scope: s
 
 def _check_event(event: str, listed: set[str]) -> None:
     """An event no host has and no hook here uses is a typo: say which one was meant."""
-    from installer.doctor.facts import CLAUDE_EVENTS, CURSOR_EVENTS
+    from ..doctor.facts import CLAUDE_EVENTS, CURSOR_EVENTS
 
     known = {*CLAUDE_EVENTS, *CURSOR_EVENTS, *listed}
     if event not in known:
@@ -51,9 +51,9 @@ def _check_event(event: str, listed: set[str]) -> None:
 
 def effective_view(ctx) -> dict:
     """The data of `hookwright list` for files and handlers already loaded (a doctor Context)."""
-    from installer.doctor import dedup, handler_facts
-    from installer.doctor.checks.structure import hooks_disabled_by
-    from installer.doctor.facts import BUILTIN_TOOLS, CLAUDE_EVENTS, CURSOR_EVENTS
+    from ..doctor import dedup, handler_facts
+    from ..doctor.checks.structure import hooks_disabled_by
+    from ..doctor.facts import BUILTIN_TOOLS, CLAUDE_EVENTS, CURSOR_EVENTS
 
     event_order = {name: i for i, name in enumerate([*CLAUDE_EVENTS, *sorted(CURSOR_EVENTS)])}
     runs_as = {id(c.handler): c for c in dedup.copies(ctx.handlers, BUILTIN_TOOLS, ctx.mcp_servers) if not c.runs}
@@ -96,7 +96,7 @@ def effective_view(ctx) -> dict:
 
 def _no_hooks_read(file) -> str | None:
     """Why the host reads no hooks at all from a file it can parse (its shape), else None."""
-    from installer.doctor.model import describe
+    from ..doctor.model import describe
 
     if file.document is None or file.host not in HOSTS:
         return None
@@ -132,7 +132,7 @@ def _what(value, kind: str | None) -> str | None:
 
 
 def _rewrites(handler) -> dict:
-    from installer.doctor import handler_facts
+    from ..doctor import handler_facts
 
     if handler.event not in handler_facts.REWRITE_EVENTS.get(handler.file.host, ()):
         return {"status": "no", "why": f"{handler.event} hooks cannot rewrite tool input"}

@@ -2,10 +2,10 @@
 input; and what each host lets a hook do, which is the README's capability table."""
 from __future__ import annotations
 
-from installer import hosts
-from installer.commands.result import Result
-from installer.hosts.base import CAPABILITY_WORDS
-from installer.packs import bundled_pack_names, load_pack
+from .. import hosts
+from .result import Result
+from ..hosts.base import CAPABILITY_WORDS
+from ..packs import bundled_pack_names, load_pack
 
 TABLE_START = "<!-- capability table: scripts/build_readme_tables.py writes it from the host adapters -->"
 TABLE_END = "<!-- end of the capability table -->"

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import platformdirs
 
-from installer import atomic, state
-from installer.commands.result import Result
-from installer.document import Document, read_document
-from installer.errors import ExitCode, HookwrightError
+from .. import atomic, state
+from .result import Result
+from ..document import Document, read_document
+from ..errors import ExitCode, HookwrightError
 
 QUESTION_VALUES = ("never-ask", "always-ask")
 DOOR_VALUES = ("one-way", "two-way")

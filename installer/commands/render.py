@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from installer import hosts
-from installer.commands.install import options_for, plan_install
-from installer.commands.result import Result
-from installer.hosts.base import Scope
-from installer.packs import load_pack
+from .. import hosts
+from .install import options_for, plan_install
+from .result import Result
+from ..hosts.base import Scope
+from ..packs import load_pack
 
 
 def render(pack_name: str, *, host: str, scope: Scope, project: Path | None, options: list[str]) -> Result:

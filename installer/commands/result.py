@@ -4,11 +4,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, NamedTuple
 
-from installer.errors import ExitCode
+from ..errors import ExitCode
 
 if TYPE_CHECKING:  # a read-only command (doctor, list) does not load the writing machinery
-    from installer.plan import Plan
-    from installer.state import Operation
+    from ..plan import Plan
+    from ..state import Operation
 
 
 class Consent(NamedTuple):
@@ -44,7 +44,7 @@ def run_plans(command: str, plans: Iterable[Plan], *, dry_run: bool, consent: Co
     through; the result holds every plan run, the last operation and the worst exit code.
     `plans` may be a generator: each plan is then made after the one before was carried out."""
     results = []
-    from installer import state  # (doctor, which writes nothing, never needs it)
+    from .. import state  # (doctor, which writes nothing, never needs it)
 
     batch = state.new_id()
     for plan in plans:
@@ -78,7 +78,7 @@ def _approved(plan: Plan, ask: Callable[["Plan", bool], bool]) -> Plan | None:
 
 
 def run_plan(command: str, plan: Plan, *, dry_run: bool, consent: Consent) -> Result:
-    from installer.apply import apply, tidy
+    from ..apply import apply, tidy
 
     if not plan.changed:
         if not dry_run:

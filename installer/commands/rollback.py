@@ -11,15 +11,15 @@ import itertools
 from pathlib import Path
 from typing import NamedTuple
 
-from installer import atomic, hosts, state
-from installer.commands.result import Consent, Result, run_plans
-from installer.document import Document
-from installer.errors import ExitCode, HookwrightError
-from installer.commands.uninstall import made_folders
-from installer.doctor.model import resolved
-from installer.hosts.base import Host, Scope, Target
-from installer.plan import PackChange, Plan, edited_entries, file_writes, personal_gitignore
-from installer.state import read_receipt
+from .. import atomic, hosts, state
+from .result import Consent, Result, run_plans
+from ..document import Document
+from ..errors import ExitCode, HookwrightError
+from .uninstall import made_folders
+from ..doctor.model import resolved
+from ..hosts.base import Host, Scope, Target
+from ..plan import PackChange, Plan, edited_entries, file_writes, personal_gitignore
+from ..state import read_receipt
 
 
 class Only(NamedTuple):

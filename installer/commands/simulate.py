@@ -15,9 +15,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from installer.commands.result import Result
-from installer.errors import HookwrightError
-from installer.hosts import NAMES as HOSTS
+from .result import Result
+from ..errors import HookwrightError
+from ..hosts import NAMES as HOSTS
 
 VERSION = 1
 EXCERPT = 2000  # characters of each stream in the report
@@ -34,10 +34,10 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
              input_file: Path | None = None, payload_file: Path | None = None, command: str | None = None,
              project: Path | None = None, host: str | None = None, permission_mode: str = "default",
              list_only: bool = False) -> Result:
-    from installer.doctor import run
-    from installer.hosts.claude_protocol import ENV_FILE_EVENTS, protocol
-    from installer.simulate import firing, reading, running
-    from installer.simulate.payload import payload_for
+    from ..doctor import run
+    from ..hosts.claude_protocol import ENV_FILE_EVENTS, protocol
+    from ..simulate import firing, reading, running
+    from ..simulate.payload import payload_for
 
     _check_choices(event, host, permission_mode)
     event = event or "PreToolUse"
@@ -89,7 +89,7 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
 
 
 def _check_choices(event: str | None, host: str | None, permission_mode: str) -> None:
-    from installer.doctor.facts import CLAUDE_EVENTS, FOLDED_CLAUDE_EVENTS, fold
+    from ..doctor.facts import CLAUDE_EVENTS, FOLDED_CLAUDE_EVENTS, fold
 
     if host is not None and host not in HOSTS:
         raise HookwrightError(f"simulate does not know host {host!r}", hint=f"use --host {' or '.join(HOSTS)}")
@@ -150,7 +150,7 @@ def _parse(text: str, where: str) -> Any:
 def _environment(ctx) -> dict[str, str]:
     """The agent's environment for its hooks: this one, with the settings files' `env` on top
     (higher scopes last)."""
-    from installer.doctor.discovery import SCOPE_ORDER
+    from ..doctor.discovery import SCOPE_ORDER
 
     env = dict(os.environ)
     settings = sorted((f for f in ctx.files if f.kind == "claude-settings" and f.document is not None
@@ -162,7 +162,7 @@ def _environment(ctx) -> dict[str, str]:
 
 
 def _handler_json(selected, raw, read) -> dict:
-    from installer.simulate import running
+    from ..simulate import running
 
     handler = selected.handler
     value = handler.value if isinstance(handler.value, dict) else {}

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from installer import hosts
-from installer.commands.result import Result
-from installer.errors import ExitCode, HookwrightError
+from .. import hosts
+from .result import Result
+from ..errors import ExitCode, HookwrightError
 
 
 def status(project: Path | None = None, host: str | None = None) -> Result:
-    from installer.commands.uninstall import installed_receipts
+    from .uninstall import installed_receipts
 
     if project is not None and not project.is_dir():
         raise HookwrightError("the project folder does not exist", path=project, hint="check --project")
@@ -34,9 +34,9 @@ def status(project: Path | None = None, host: str | None = None) -> Result:
 
 
 def _row(host, target, pack: str) -> dict:
-    from installer.doctor.checks.installs import receipt_problems, scope_args
-    from installer.doctor.model import rule_by_id
-    from installer.state import read_receipt
+    from ..doctor.checks.installs import receipt_problems, scope_args
+    from ..doctor.model import rule_by_id
+    from ..state import read_receipt
 
     row = {"pack": pack, "host": host.name, "scope": target.scope.value, "file": str(target.config),
            "folder": str(target.pack_dir(pack)), "version": None, "bundled_version": _bundled_version(pack),
@@ -64,7 +64,7 @@ def _row(host, target, pack: str) -> dict:
 
 def _bundled_version(pack: str) -> str | None:
     """The version of the pack this hookwright bundles (None: a pack of your own, or gone)."""
-    from installer.packs import load_pack
+    from ..packs import load_pack
 
     try:
         return load_pack(pack).version

@@ -15,10 +15,10 @@ import json
 from collections import defaultdict
 from typing import NamedTuple
 
-from installer import hosts
-from installer.doctor import handler_facts
-from installer.doctor.model import Handler
-from installer.doctor.overlap import covers, meets
+from .. import hosts
+from . import handler_facts
+from .model import Handler
+from .overlap import covers, meets
 
 EVERY_SESSION = ("every session",)
 

@@ -12,12 +12,12 @@ import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from installer.doctor.facts import (CLAUDE_EVENTS, CURSOR_EVENTS, FOLDED_CURSOR_EVENTS, GEMINI_EVENTS,
+from .facts import (CLAUDE_EVENTS, CURSOR_EVENTS, FOLDED_CURSOR_EVENTS, GEMINI_EVENTS,
                                     OPENCODE_HOOK_KEYS, fold)
-from installer.doctor.model import ConfigFile, Plugin, resolved
-from installer.document import read_file_bytes
-from installer.errors import HookwrightError
-from installer.hosts import claude, cursor, opencode
+from .model import ConfigFile, Plugin, resolved
+from ..document import read_file_bytes
+from ..errors import HookwrightError
+from ..hosts import claude, cursor, opencode
 
 SCRIPT_SUFFIXES = (".js", ".ts", ".mjs", ".cjs", ".mts")
 SCOPE_ORDER = {"user": 0, "project": 1, "local": 2, "managed": 3}  # precedence of ordinary keys, low to high

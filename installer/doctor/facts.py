@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from installer.hosts import cursor_protocol
+from ..hosts import cursor_protocol
 
 # ---- Claude Code -----------------------------------------------------------------------------
 

@@ -14,9 +14,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-from installer import hosts
-from installer.doctor import disk, resolve, scripts
-from installer.doctor.model import ConfigFile, Handler
+from .. import hosts
+from . import disk, resolve, scripts
+from .model import ConfigFile, Handler
 
 YES, NO, UNKNOWN = "yes", "no", "unknown"
 PASSED_ENV = ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "TMPDIR")
@@ -227,13 +227,13 @@ def _executable(path: Path) -> bool:
 @lru_cache(maxsize=64)
 def pack_rewrites(pack: str, script: str) -> bool | None:
     """Whether our pack's hook running `script` rewrites input (pack.toml), None if unknown."""
-    from installer import resources
-    from installer.errors import HookwrightError
+    from .. import resources
+    from ..errors import HookwrightError
 
     bundled = resources.pack_flags().get(pack)
     if bundled is not None:  # (a bundled pack's name is never another's: load_pack looks there first)
         return bundled.get(script)
-    from installer.packs import load_pack
+    from ..packs import load_pack
 
     try:
         loaded = load_pack(pack)

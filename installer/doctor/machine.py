@@ -16,11 +16,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from installer.doctor import discovery, load
-from installer.doctor.discovery import Candidate
-from installer.doctor.model import ConfigFile, Context, Finding, Handler, Plugin, resolved
-from installer import hosts
-from installer.hosts import opencode
+from . import discovery, load
+from .discovery import Candidate
+from .model import ConfigFile, Context, Finding, Handler, Plugin, resolved
+from .. import hosts
+from ..hosts import opencode
 
 
 class Around(NamedTuple):

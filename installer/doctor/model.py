@@ -18,9 +18,9 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from installer.document import Document
-from installer.errors import HookwrightError
-from installer.hosts.base import describe  # noqa: F401  (what a JSON value is, for messages)
+from ..document import Document
+from ..errors import HookwrightError
+from ..hosts.base import describe  # noqa: F401  (what a JSON value is, for messages)
 
 SEVERITIES = ("error", "warning", "info")
 RULES_DIR = Path(__file__).resolve().parent / "rules"

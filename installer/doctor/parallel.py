@@ -17,7 +17,7 @@ import os
 import sys
 from typing import Callable, Sequence
 
-from installer.doctor.model import Context, Finding
+from .model import Context, Finding
 
 # below this one process is as fast: in scripts/bench_doctor.py's part 1 on two cores, 613
 # handlers (90 projects) and 1,210 (180) gained nothing, 1,884 (269 projects) 1.15 to 1.2x

@@ -30,16 +30,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from installer.doctor import handler_facts
-from installer.doctor.checks.scripts import DECISION_INSTEAD, NO_DECISION
-from installer.doctor.facts import CLAUDE_EVENTS
-from installer.doctor.model import Context, Finding, Handler
-from installer.doctor.script_flow import REFUSAL
-from installer.hosts.claude_protocol import (BLOCKS, CONTINUE_IGNORED, ENV_FILE_EVENTS, FEEDBACK, IGNORED,
+from . import handler_facts
+from .checks.scripts import DECISION_INSTEAD, NO_DECISION
+from .facts import CLAUDE_EVENTS
+from .model import Context, Finding, Handler
+from .script_flow import REFUSAL
+from ..hosts.claude_protocol import (BLOCKS, CONTINUE_IGNORED, ENV_FILE_EVENTS, FEEDBACK, IGNORED,
                                              NOT_READ, STOPS_AFTER, protocol)
-from installer.simulate import reading, running
-from installer.simulate.payload import payload_for
-from installer.simulate.reading import RawRun, Reading
+from ..simulate import reading, running
+from ..simulate.payload import payload_for
+from ..simulate.reading import RawRun, Reading
 
 TIMEOUT = 5.0
 MAX_PARALLEL = 8
@@ -190,7 +190,7 @@ def _probed_kind(handler: Handler) -> bool:
 def _tool(ctx: Context, matcher) -> str | None:
     """A tool `matcher` matches: a preferred built-in, another built-in, else a tool of an MCP
     server it reaches."""
-    from installer.doctor.overlap import matched_builtins, mcp_overlap, server_reach
+    from .overlap import matched_builtins, mcp_overlap, server_reach
 
     matched = matched_builtins(matcher, tuple(t for t in ctx.tools if not t.startswith("mcp__")))
     tool = next((t for t in PREFERRED_TOOLS if t in matched), min(matched) if matched else None)

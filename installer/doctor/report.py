@@ -7,11 +7,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from installer import __version__
-from installer.doctor.model import catalog, resolved
-from installer.doctor.run import Outcome
-from installer.doctor.selection import Selection
-from installer.errors import ExitCode
+from .. import __version__
+from .model import catalog, resolved
+from .run import Outcome
+from .selection import Selection
+from ..errors import ExitCode
 
 SCHEMA = "hookwright-doctor/1"
 INFORMATION_URI = "https://pypi.org/project/hookwright/"

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from pathlib import Path
 from typing import NamedTuple
-from installer.patterns import lazy
+from ..patterns import lazy
 
 # Hard-coded home directories: macOS, Linux, Windows (either slash).
 HOME_PATH = lazy(r"(?<![\w.$}])(/Users/[^/\s'\"$`]+/|/home/[^/\s'\"$`]+/|[A-Za-z]:[\\/]{1,2}Users[\\/]{1,2}[^\\/\s'\"]+[\\/])")

@@ -6,12 +6,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from installer.hosts import NAMES as HOSTS  # every agent doctor checks by default
-from installer.doctor import discovery, disk, load, parallel
-from installer.doctor.facts import BUILTIN_TOOLS
-from installer.doctor.discovery import Candidate
-from installer.doctor.machine import around, involving
-from installer.doctor.model import ConfigFile, Context, Finding, Handler, resolved
+from ..hosts import NAMES as HOSTS  # every agent doctor checks by default
+from . import discovery, disk, load, parallel
+from .facts import BUILTIN_TOOLS
+from .discovery import Candidate
+from .machine import around, involving
+from .model import ConfigFile, Context, Finding, Handler, resolved
 
 # installer/doctor/checks/<name>.py, each with `check(ctx) -> Iterable[Finding]`, run in this order
 CHECK_MODULES = ("structure", "matchers", "hosts", "commands", "scripts", "opencode", "conflicts", "installs")
@@ -82,7 +82,7 @@ def _checked(ctx: Context, checks: Sequence[str]) -> list[Finding]:
     for check in check_functions(checks):
         found.extend(check(ctx))
     if ctx.probe:  # what the probe saw happen confirms what the scripts were read to do
-        from installer.doctor import probe
+        from . import probe
 
         found = probe.confirm(ctx, found)
     return found
@@ -152,4 +152,4 @@ def staged(project: Path, changes: dict[Path, bytes | None], *, hosts: Iterable[
 
 
 def check_functions(names: Sequence[str] = CHECK_MODULES) -> list[Callable[[Context], Iterable[Finding]]]:
-    return [importlib.import_module(f"installer.doctor.checks.{name}").check for name in names]
+    return [importlib.import_module(f".checks.{name}", __package__).check for name in names]

@@ -29,7 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Collection, NamedTuple
 
-from installer.patterns import lazy
+from ..patterns import lazy
 
 STDOUT_JSON, STDOUT_TEXT, STDOUT_INPUT = "json", "text", "input"
 DECISION_FIELDS = ("permissionDecision", "decision", "behavior", "permission")
@@ -148,7 +148,7 @@ def analyse(text: str, code: str, language: str, at: Callable[[int], tuple[int, 
     if language == "javascript":
         flow = _javascript(code, at, common)
         if path is not None and path.suffix:
-            from installer.doctor.plugins import syntax_error  # tree-sitter: only for a JavaScript file
+            from .plugins import syntax_error  # tree-sitter: only for a JavaScript file
 
             broken = syntax_error(path, text.encode("utf-8", "replace"))
             if broken is not None:

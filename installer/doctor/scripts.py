@@ -33,10 +33,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-from installer import hosts
-from installer.doctor import disk, script_flow
-from installer.doctor.facts import LEGACY_INPUT_VARIABLE
-from installer.patterns import lazy
+from .. import hosts
+from . import disk, script_flow
+from .facts import LEGACY_INPUT_VARIABLE
+from ..patterns import lazy
 
 REWRITE_SHAPES = ("claude", "cursor")  # the hosts whose answer a script prints (opencode's plugins change args)
 

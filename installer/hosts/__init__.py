@@ -1,4 +1,4 @@
-"""The agents hookwright manages, by name: `installer.hosts.get("cursor")`.
+"""The agents hookwright manages, by name: `hookwright.hosts.get("cursor")`.
 
 One module per agent (claude.py, cursor.py, opencode.py), each with a HOST object that
 implements installer.hosts.base.Host. A module loads only when its host is asked for.
@@ -8,10 +8,10 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from installer.errors import HookwrightError, did_you_mean
+from ..errors import HookwrightError, did_you_mean
 
 if TYPE_CHECKING:
-    from installer.hosts.base import Host
+    from .base import Host
 
 NAMES = ("claude", "cursor", "opencode")
 DEFAULT = "claude"  # the agent a command without --host is about
@@ -22,7 +22,7 @@ def get(name: str) -> Host:
         raise HookwrightError(f"unknown host {name!r}", hint=did_you_mean(name, NAMES) or f"hosts: {', '.join(NAMES)}")
     found = _LOADED.get(name)
     if found is None:
-        found = _LOADED[name] = importlib.import_module(f"installer.hosts.{name}").HOST
+        found = _LOADED[name] = importlib.import_module(f".{name}", __name__).HOST
     return found
 
 

@@ -19,11 +19,11 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Iterator, NamedTuple
 
-from installer.errors import ExitCode, HookwrightError
+from ..errors import ExitCode, HookwrightError
 
 if TYPE_CHECKING:
-    from installer.document import Document
-    from installer.packs import Pack, PackHook
+    from ..document import Document
+    from ..packs import Pack, PackHook
 
 
 class Scope(str, Enum):
@@ -203,7 +203,7 @@ class Host(ABC):
 
     def load(self, path: Path) -> Document:
         """The file as a document (a missing file: an empty one), without judging its shape."""
-        from installer.document import read_document
+        from ..document import read_document
 
         return read_document(path)
 
@@ -214,7 +214,7 @@ class Host(ABC):
 
     def parse(self, path: Path, raw: bytes) -> Document:
         """A document from bytes (a backup's), as `load` reads them."""
-        from installer.document import Document
+        from ..document import Document
 
         return Document.parse(path, raw)
 
@@ -234,7 +234,7 @@ class Host(ABC):
 
     def problems(self, data: Any) -> set[str]:
         """Violations of the host's schema, as comparable strings (to refuse a write that adds any)."""
-        from installer import resources
+        from .. import resources
 
         return {f"{'/'.join(map(str, e.instance_path)) or '(root)'}: {e.message}"
                 for e in resources.schema_errors(self.schema, data)} if data else set()

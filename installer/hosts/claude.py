@@ -11,11 +11,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-from installer.hosts.base import Capabilities, Entry, Host, Scope, Target, check_events, deep
+from .base import Capabilities, Entry, Host, Scope, Target, check_events, deep
 
 if TYPE_CHECKING:
-    from installer.document import Document
-    from installer.packs import Pack
+    from ..document import Document
+    from ..packs import Pack
 
 PROJECT_VAR = '"$CLAUDE_PROJECT_DIR"'
 RUNTIME_FOLDER = {Scope.user: "hookwright", Scope.project: "hookwright", Scope.local: "hookwright-local"}

@@ -15,11 +15,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-from installer.hosts.base import Capabilities, Entry, Host, Scope, Target, check_events, deep, refuse_shape
+from .base import Capabilities, Entry, Host, Scope, Target, check_events, deep, refuse_shape
 
 if TYPE_CHECKING:
-    from installer.document import Document
-    from installer.packs import Pack
+    from ..document import Document
+    from ..packs import Pack
 
 PROJECT_VAR = '"${CURSOR_PROJECT_DIR:-.}"'
 VERSION = 1

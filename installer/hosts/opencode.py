@@ -24,11 +24,11 @@ import json
 from pathlib import Path
 from typing import Any, Iterator
 
-from installer import resources
-from installer.document import Document
-from installer.errors import ExitCode, HookwrightError
-from installer.hosts.base import Capabilities, Entry, Host, Scope, Target, deep, env_path
-from installer.patterns import lazy
+from .. import resources
+from ..document import Document
+from ..errors import ExitCode, HookwrightError
+from .base import Capabilities, Entry, Host, Scope, Target, deep, env_path
+from ..patterns import lazy
 
 HEADER = "// hookwright-plugin "
 FORMAT = 1
@@ -190,7 +190,7 @@ class Opencode(Host):
     # ---- reading -------------------------------------------------------------------------
 
     def load(self, path: Path) -> Document:
-        from installer.document import read_file_bytes
+        from ..document import read_file_bytes
 
         try:
             return read_plugin(path, read_file_bytes(path))
@@ -218,7 +218,7 @@ class Opencode(Host):
         (written by any version of hookwright) nor what its first line makes now."""
         if not doc.exists or doc.data == {}:
             return False
-        from installer.state import read_receipt, sha256
+        from ..state import read_receipt, sha256
 
         name = _FILE_NAME.match(doc.path.name)
         try:

@@ -10,11 +10,11 @@ import fnmatch
 import re
 from typing import NamedTuple
 
-from installer.doctor import dedup, handler_facts
-from installer.doctor.checks.structure import hooks_disabled_by
-from installer.doctor.facts import CLAUDE_EVENTS, IF_EVENTS, TOOL
-from installer.doctor.matching import classify
-from installer.doctor.model import Context, Handler
+from ..doctor import dedup, handler_facts
+from ..doctor.checks.structure import hooks_disabled_by
+from ..doctor.facts import CLAUDE_EVENTS, IF_EVENTS, TOOL
+from ..doctor.matching import classify
+from ..doctor.model import Context, Handler
 
 # the payload field a non-tool event's matcher is compared with (claude-code-hooks.md §2.1)
 MATCHED_FIELD = {

@@ -9,7 +9,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from installer.hosts.claude_protocol import protocol
+from ..hosts.claude_protocol import protocol
 
 
 def payload_for(event: str, project: Path, transcript: Path, *, tool: str | None = None,

@@ -14,9 +14,9 @@ import threading
 import time
 from pathlib import Path
 
-from installer import hosts
-from installer.doctor.model import Handler, timeout_seconds
-from installer.simulate.reading import RawRun
+from .. import hosts
+from ..doctor.model import Handler, timeout_seconds
+from .reading import RawRun
 
 MAX_OUTPUT = 1024 * 1024  # what is kept of each stream
 

@@ -169,7 +169,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 
 def hookwright(*args: str, home: Path, project: Path,
                env: Mapping[str, str | None] | None = None) -> subprocess.CompletedProcess:
-    """``python -m installer ARGS`` from the working tree (it need not be pip-installed),
+    """``python -m hookwright ARGS`` from the working tree (it need not be pip-installed),
     with the test's home and XDG dirs, in the project. `env`: variables to set instead
     (None: unset)."""
     pythonpath = os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))
@@ -180,5 +180,5 @@ def hookwright(*args: str, home: Path, project: Path,
             child.pop(name, None)
         else:
             child[name] = value
-    return subprocess.run([sys.executable, "-m", "installer", *args], cwd=project, env=child,
+    return subprocess.run([sys.executable, "-m", "hookwright", *args], cwd=project, env=child,
                           capture_output=True, text=True, timeout=60)

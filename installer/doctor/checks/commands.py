@@ -14,10 +14,10 @@ import sys
 from pathlib import Path
 from typing import Iterator
 
-from installer.doctor import disk, handler_facts, resolve
-from installer.doctor.facts import LEGACY_INPUT_VARIABLE
-from installer.doctor.model import HOST_NAMES, Context, Finding, Handler, rule_by_id
-from installer.patterns import lazy
+from .. import disk, handler_facts, resolve
+from ..facts import LEGACY_INPUT_VARIABLE
+from ..model import HOST_NAMES, Context, Finding, Handler, rule_by_id
+from ...patterns import lazy
 
 # `${NAME:-...}` falls back to something else and is left alone
 LEGACY_INPUT = lazy(rf"\$\{{?({LEGACY_INPUT_VARIABLE})(?![A-Za-z0-9_]|\}}?:?-)")

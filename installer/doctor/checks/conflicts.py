@@ -23,16 +23,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-from installer import hosts
-from installer.doctor import dedup, handler_facts
-from installer.doctor.facts import BUILTIN_TOOLS, CLAUDE_TO_CURSOR
-from installer.doctor.handler_facts import NO, YES, Rewrite
-from installer.doctor.model import Context, Finding, Handler, resolved, timeout_seconds
-from installer.doctor.checks.hosts import claude_tool_names
-from installer.doctor.matching import classify
-from installer.doctor.handler_facts import pack_rewrites
-from installer.doctor.overlap import Overlap, matched_builtins, mcp_overlap, overlap, server_reach, unseen_servers
-from installer.hosts import claude, cursor
+from ... import hosts
+from .. import dedup, handler_facts
+from ..facts import BUILTIN_TOOLS, CLAUDE_TO_CURSOR
+from ..handler_facts import NO, YES, Rewrite
+from ..model import Context, Finding, Handler, resolved, timeout_seconds
+from .hosts import claude_tool_names
+from ..matching import classify
+from ..handler_facts import pack_rewrites
+from ..overlap import Overlap, matched_builtins, mcp_overlap, overlap, server_reach, unseen_servers
+from ...hosts import claude, cursor
 
 RACE_EVENTS = ("PreToolUse", "PermissionRequest")
 MAX_PAIRS = 200
@@ -79,7 +79,7 @@ def _probe_results(ctx: Context) -> dict | None:
     """What --probe saw each handler print; None without --probe (it runs the user's commands)."""
     if not ctx.probe:
         return None
-    from installer.doctor import probe
+    from .. import probe
 
     return probe.by_handler(ctx)
 
@@ -374,7 +374,7 @@ def _plugin_place(handler: Handler, keys: set[str], message: str) -> dict:
 
 def _plugin_tools_shared(a: str | None, b: str | None) -> str | None:
     """The tools two opencode plugin hooks both run for, in words (None: none)."""
-    from installer.hosts.opencode import OWN_TOOLS
+    from ...hosts.opencode import OWN_TOOLS
 
     def tools(spec: str | None) -> set[str] | None:  # None: every tool; {"mcp"}: every MCP tool
         return None if not spec else {"mcp"} if spec == "mcp" else set(spec.split("|"))

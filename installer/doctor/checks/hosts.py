@@ -5,11 +5,11 @@ import json
 import re
 from typing import Iterator
 
-from installer.doctor.facts import (BUILTIN_TOOLS, CLAUDE_ONLY_FIELDS, CLAUDE_TO_CURSOR, CURSOR_EVENTS,
+from ..facts import (BUILTIN_TOOLS, CLAUDE_ONLY_FIELDS, CLAUDE_TO_CURSOR, CURSOR_EVENTS,
                                     FOLDED_CLAUDE_EVENTS, fold)
-from installer.doctor.matching import js_regex
-from installer.doctor.model import ConfigFile, Context, Finding
-from installer.hosts import cursor_protocol
+from ..matching import js_regex
+from ..model import ConfigFile, Context, Finding
+from ...hosts import cursor_protocol
 
 CLAUDE_TO_CURSOR_TOOLS = {"Bash": "Shell"}  # other-hosts.md §1.4 (Edit, Read, Write, Grep, Task: the same)
 TOOL_NAMES = frozenset(cursor_protocol.TOOL_TYPES + BUILTIN_TOOLS)  # Cursor's tool types and Claude Code's tools

@@ -6,13 +6,13 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-from installer import atomic, hosts
-from installer.doctor.model import ConfigFile, Context, Finding, Handler, resolved
-from installer.errors import HookwrightError
-from installer.hosts.base import Host, Scope, Target
+from ... import atomic, hosts
+from ..model import ConfigFile, Context, Finding, Handler, resolved
+from ...errors import HookwrightError
+from ...hosts.base import Host, Scope, Target
 
 if TYPE_CHECKING:  # (state loads only where a receipt exists)
-    from installer.state import Receipt
+    from ...state import Receipt
 
 SCOPES = {"user": Scope.user, "project": Scope.project, "local": Scope.local}
 RUNTIME_FOLDERS = frozenset({"hookwright", "hookwright-local"})
@@ -36,8 +36,8 @@ def check(ctx: Context) -> Iterator[Finding]:
 def _opencode(ctx: Context, ours: dict[int, dict[str, Handler]]) -> Iterator[Finding]:
     """opencode's unit is a pack's own plugin file: each runtime folder of ours is checked with
     its plugin file, also where that file is gone (an interrupted install, a deleted plugin)."""
-    from installer.doctor.discovery import Candidate
-    from installer.doctor.load import read
+    from ..discovery import Candidate
+    from ..load import read
 
     host = hosts.get("opencode")
     files = {resolved(f.path): f for f in ctx.files if f.kind == "opencode-plugin"}
@@ -127,7 +127,7 @@ def receipt_problems(host: Host, target: Target, data: Any, receipt: Receipt) ->
     """How an install differs from its receipt: (rule id, the rule's fields besides pack and
     scope_args) for each entry missing or changed in the config `data`, and each runtime file
     missing or changed (`hookwright status` shows the same)."""
-    from installer.state import runtime_matches
+    from ...state import runtime_matches
 
     for entry in receipt.entries:
         current = host.find(data, entry)
@@ -147,7 +147,7 @@ def _read_receipt(path: Path):
     """state.read_receipt, without loading the install machinery where there is no receipt."""
     if not os.path.lexists(path):
         return None
-    from installer.state import read_receipt
+    from ...state import read_receipt
 
     return read_receipt(path)
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from installer.doctor import plugins
-from installer.doctor.model import ConfigFile, Context, Finding, describe
-from installer.hosts import opencode
+from .. import plugins
+from ..model import ConfigFile, Context, Finding, describe
+from ...hosts import opencode
 
 
 

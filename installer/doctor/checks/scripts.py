@@ -13,11 +13,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
 
-from installer.doctor import handler_facts, script_flow
-from installer.doctor.model import Context, Finding, Handler, rule_by_id
-from installer.doctor.scripts import ScriptFacts, Site, analyse_text
-from installer.hosts import claude_protocol, cursor_protocol
-from installer.patterns import lazy
+from .. import handler_facts, script_flow
+from ..model import Context, Finding, Handler, rule_by_id
+from ..scripts import ScriptFacts, Site, analyse_text
+from ...hosts import claude_protocol, cursor_protocol
+from ...patterns import lazy
 
 STOP_EVENTS = ("Stop", "SubagentStop")
 PERMISSION_DECISION_EVENTS = frozenset({"PreToolUse", "PreModelSwitch"})  # read permissionDecision (§6.2)
@@ -352,7 +352,7 @@ def _decision_values(flow: script_flow.Flow, rows: dict, report) -> Iterator[Fin
 
 def _tools_reached(handlers: list[Handler]) -> frozenset[str]:
     """The tools (of those a rewrite is judged for) the handlers' matchers reach."""
-    from installer.doctor.overlap import matched_builtins
+    from ..overlap import matched_builtins
 
     return frozenset().union(*(matched_builtins(h.matcher, tuple(script_flow.TOOL_FIELDS), h.event) for h in handlers))
 
@@ -471,7 +471,7 @@ def _answers_the_event_ignores(facts: ScriptFacts, handlers: list[Handler]) -> I
 
 def _probed(ctx: Context) -> Iterator[Finding]:
     """What each foreign Claude Code handler answered its event under --probe, at its command."""
-    from installer.doctor import probe  # runs the user's commands: only with --probe
+    from .. import probe  # runs the user's commands: only with --probe
 
     for handler, result in probe.results_for(ctx):
         for rule_id, params in probe.verdicts(handler, result):

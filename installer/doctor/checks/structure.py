@@ -6,14 +6,14 @@ import re
 from pathlib import Path
 from typing import Any, Iterable, Iterator, NamedTuple
 
-from installer import resources
-from installer.doctor import load
-from installer.doctor.discovery import SCOPE_ORDER, Candidate
-from installer.doctor.facts import (BUILTIN_TOOLS, CLAUDE_EVENTS, CLAUDE_ONLY_FIELDS, COMMON_FIELDS, CURSOR_EVENTS,
+from ... import resources
+from .. import load
+from ..discovery import SCOPE_ORDER, Candidate
+from ..facts import (BUILTIN_TOOLS, CLAUDE_EVENTS, CLAUDE_ONLY_FIELDS, COMMON_FIELDS, CURSOR_EVENTS,
                                     CURSOR_FIELDS, CURSOR_TYPES, DISABLE_ALL, FOLDED_CLAUDE_EVENTS, FOLDED_CURSOR_EVENTS,
                                     GROUP_KEYS, IF_EVENTS, MANAGED_ONLY_KEYS, REQUIRED_FIELDS, SHELLS, TYPE_FIELDS, Event, fold)
-from installer.doctor.model import HOST_NAMES, ConfigFile, Context, Finding, describe, resolved, timeout_seconds
-from installer.patterns import lazy
+from ..model import HOST_NAMES, ConfigFile, Context, Finding, describe, resolved, timeout_seconds
+from ...patterns import lazy
 
 SCHEMASTORE = "schemastore/claude-code-settings.json"  # the settings schema the editors use
 READ_ERRORS = ("is a directory", "cannot be read", "the file is a symlink")
