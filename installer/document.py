@@ -18,7 +18,7 @@ from json.decoder import scanstring
 from pathlib import Path
 from typing import Any, Iterator
 
-from .errors import ExitCode, HookwrightError
+from .errors import ErrorKind, ExitCode, HookwrightError
 from .patterns import lazy
 
 BOM = "\ufeff"
@@ -87,7 +87,7 @@ class Document:
             raise HookwrightError(
                 f"file is {len(raw) / 1e6:.1f} MB; a hook config larger than "
                 f"{MAX_BYTES // (1024 * 1024)} MiB is refused",
-                path=path,
+                path=path, kind=ErrorKind.NOT_JSON,
                 hint="check that this is the right file",
             )
         try:
@@ -96,7 +96,7 @@ class Document:
             line, col = _line_col(raw[: err.start].decode("utf-8", "replace"), len(raw[: err.start].decode("utf-8", "replace")))
             raise HookwrightError(
                 f"not UTF-8 text (byte 0x{raw[err.start]:02x} at offset {err.start})",
-                path=path, line=line, column=col,
+                path=path, line=line, column=col, kind=ErrorKind.NOT_JSON,
                 hint="save the file as UTF-8; the hosts read only UTF-8 JSON",
             ) from None
         bom = text.startswith(BOM)
@@ -105,7 +105,7 @@ class Document:
         if "\x00" in text:
             offset = text.index("\x00")
             line, col = _line_col(text, offset)
-            raise HookwrightError("contains a NUL byte; this is not a text file", path=path,
+            raise HookwrightError("contains a NUL byte; this is not a text file", path=path, kind=ErrorKind.NOT_JSON,
                                   line=line, column=col, hint="restore the file from a backup")
         data = _strict_loads(path, text)
         if text.count("[") + text.count("{") > MAX_DEPTH and _deeper_than(data, MAX_DEPTH):
@@ -165,7 +165,7 @@ class _Duplicate(Exception):
 
 def _too_deep(path: Path) -> HookwrightError:
     return HookwrightError(f"JSON is nested more than {MAX_DEPTH} levels deep; that is no hook config", path=path,
-                           hint="check that this is the right file")
+                           hint="check that this is the right file", kind=ErrorKind.NOT_JSON)
 
 
 class _NotJson(Exception):
@@ -202,34 +202,38 @@ def _strict_loads(path: Path, text: str) -> Any:
                           parse_int=_bounded_int)
     except _NotJson as bad:
         line, col = _line_col(text, _outside_strings(text, bad.pattern))
-        raise HookwrightError(f"invalid JSON: {bad}", path=path, line=line, column=col,
-                              hint="write an ordinary number or a string instead") from None
+        raise HookwrightError(f"invalid JSON: {bad}", path=path, line=line, column=col, kind=ErrorKind.NOT_JSON,
+                              reason=str(bad), hint="write an ordinary number or a string instead") from None
     except _Duplicate as dup:
         key, offset = _first_duplicate(text) or (str(dup), 0)
         line, col = _line_col(text, offset)
         raise HookwrightError(
             f"duplicate key {json.dumps(key)}: the hosts keep only the last one, so one of them is silently lost",
-            path=path, line=line, column=col, hint="merge the two entries into one key",
+            path=path, line=line, column=col, hint="merge the two entries into one key", kind=ErrorKind.DUPLICATE_KEY,
         ) from None
     except RecursionError:
         raise _too_deep(path) from None
     except json.JSONDecodeError as err:
         raise _syntax_error(path, text, err) from None
     except ValueError as err:  # e.g. an integer with thousands of digits
-        raise HookwrightError(f"invalid JSON: {err}", path=path, hint="check that this is the right file") from None
+        raise HookwrightError(f"invalid JSON: {err}", path=path, hint="check that this is the right file",
+                              kind=ErrorKind.NOT_JSON, reason=str(err)) from None
+
+
+IGNORED = "; Claude Code and Cursor ignore the whole file when it is not strict JSON"
 
 
 def _syntax_error(path: Path, text: str, err: json.JSONDecodeError) -> HookwrightError:
     at = text[err.pos:err.pos + 2]
     before = text[:err.pos].rstrip()
+    line, col, ignored = err.lineno, err.colno, ""
     if at.startswith(("//", "/*")) or (at.startswith("#")):
-        what = "a comment; Claude Code and Cursor ignore the whole file when it is not strict JSON"
+        what, ignored = "a comment", IGNORED
         hint = "remove the comment (JSON has no comments)"
     elif before.endswith(",") and at[:1] in ("}", "]"):
-        what = "a trailing comma; Claude Code and Cursor ignore the whole file when it is not strict JSON"
+        what, ignored = "a trailing comma", IGNORED
         hint = "remove the comma before the closing bracket"
         line, col = _line_col(text, len(before) - 1)
-        return HookwrightError(f"invalid JSON: {what}", path=path, line=line, column=col, hint=hint)
     elif not text.strip():
         what = "the file is empty"
         hint = "delete the empty file or write {} into it"
@@ -239,7 +243,8 @@ def _syntax_error(path: Path, text: str, err: json.JSONDecodeError) -> Hookwrigh
     else:
         what = err.msg
         hint = "fix the JSON syntax at that position"
-    return HookwrightError(f"invalid JSON: {what}", path=path, line=err.lineno, column=err.colno, hint=hint)
+    return HookwrightError(f"invalid JSON: {what}{ignored}", path=path, line=line, column=col, hint=hint,
+                           kind=ErrorKind.NOT_JSON, reason=what)
 
 
 def _line_col(text: str, offset: int) -> tuple[int, int]:
@@ -495,7 +500,7 @@ def read_document(path: Path) -> Document:
     except FileNotFoundError:
         if path.is_symlink():
             raise HookwrightError("the file is a symlink whose target does not exist", path=path,
-                                  hint="fix or remove the dangling link") from None
+                                  kind=ErrorKind.UNREADABLE, hint="fix or remove the dangling link") from None
         return Document.new(path)
     return Document.parse(path, raw)
 
@@ -520,7 +525,7 @@ def read_file_bytes(path: Path) -> bytes:
         os.close(fd)
         if kind is None:
             raise _unreadable(path, IsADirectoryError())
-        raise HookwrightError(f"cannot be read: it is {kind}, not a regular file", path=path,
+        raise HookwrightError(f"cannot be read: it is {kind}, not a regular file", path=path, kind=ErrorKind.UNREADABLE,
                               hint="put a regular file here; hookwright does not read pipes or devices")
     with os.fdopen(fd, "rb") as file:
         try:
@@ -531,14 +536,13 @@ def read_file_bytes(path: Path) -> bytes:
 
 def _unreadable(path: Path, err: OSError) -> HookwrightError:
     if isinstance(err, IsADirectoryError):
-        return HookwrightError("is a directory, but a config file belongs here", path=path,
-                               hint="move the directory out of the way")
-    if isinstance(err, NotADirectoryError):
-        return HookwrightError("cannot be read: a part of this path is a file, not a folder", path=path,
-                               hint="move that file out of the way")
-    if isinstance(err, PermissionError):
-        return HookwrightError("cannot be read (permission denied)", path=path, hint="check the file's owner and mode")
-    if err.errno == errno.ELOOP:
-        return HookwrightError("cannot be read: its symlinks form a loop", path=path,
-                               hint="fix or remove the link that points back at itself")
-    return HookwrightError(f"cannot be read: {err.strerror or err}", path=path)
+        said, hint = "is a directory, but a config file belongs here", "move the directory out of the way"
+    elif isinstance(err, NotADirectoryError):
+        said, hint = "cannot be read: a part of this path is a file, not a folder", "move that file out of the way"
+    elif isinstance(err, PermissionError):
+        said, hint = "cannot be read (permission denied)", "check the file's owner and mode"
+    elif err.errno == errno.ELOOP:
+        said, hint = "cannot be read: its symlinks form a loop", "fix or remove the link that points back at itself"
+    else:
+        said, hint = f"cannot be read: {err.strerror or err}", None
+    return HookwrightError(said, path=path, hint=hint, kind=ErrorKind.UNREADABLE)

@@ -1,7 +1,7 @@
 """The one error type users see, and the exit codes it maps to."""
 from __future__ import annotations
 
-from enum import IntEnum
+from enum import Enum, IntEnum
 from pathlib import Path
 
 
@@ -12,6 +12,16 @@ class ExitCode(IntEnum):
     REFUSED = 3  # needs confirmation, concurrent change, conflict, result would be invalid
     INTERNAL = 4  # a bug; nothing half-written
     INTERRUPTED = 130
+
+
+class ErrorKind(str, Enum):
+    """What went wrong with a file, for code that must tell errors apart (doctor's rules) without
+    reading their messages."""
+
+    PROBLEM = "problem"  # anything else
+    UNREADABLE = "unreadable"  # not read at all: missing, a folder, a pipe, no permission, a link loop
+    NOT_JSON = "not-json"  # read, but not strict JSON the hosts would take (syntax, encoding, size, depth)
+    DUPLICATE_KEY = "duplicate-key"  # JSON with a key twice in one object: the hosts keep the last
 
 
 def did_you_mean(word: str, choices, cutoff: float = 0.6) -> str | None:
@@ -38,7 +48,11 @@ class HookwrightError(Exception):
         column: int | None = None,
         hint: str | None = None,
         detail: str | None = None,
+        kind: ErrorKind = ErrorKind.PROBLEM,
+        reason: str | None = None,
     ) -> None:
+        """`reason`: the cause alone, without what it leads to (a comment, for "invalid JSON:
+        a comment; the hosts ignore the whole file"), where a report words the rest itself."""
         super().__init__(message)
         self.message = message
         self.code = code
@@ -47,6 +61,8 @@ class HookwrightError(Exception):
         self.column = column
         self.hint = hint
         self.detail = detail
+        self.kind = kind
+        self.reason = reason or message
 
     @property
     def location(self) -> str | None:

@@ -92,3 +92,25 @@ def test_trailing_whitespace_does_not_make_finding_a_value_slow():
     ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                          cwd=Path(__file__).resolve().parents[1])
     assert ran.stdout.strip() == "(1, 57)", ran.stderr
+
+
+def test_errors_say_their_kind_so_that_no_caller_reads_their_message(tmp_path):
+    from hookwright.document import read_document
+    from hookwright.errors import ErrorKind, HookwrightError
+
+    cases = {"comment.json": (b'{// no\n}', ErrorKind.NOT_JSON, "a comment"),
+             "twice.json": (b'{"a": 1, "a": 2}', ErrorKind.DUPLICATE_KEY, None),
+             "latin1.json": (b'{"a": "\xe9"}', ErrorKind.NOT_JSON, None)}
+    for name, (raw, kind, reason) in cases.items():
+        (tmp_path / name).write_bytes(raw)
+        try:
+            read_document(tmp_path / name)
+        except HookwrightError as error:
+            assert error.kind is kind, name
+            assert reason is None or error.reason == reason
+        else:
+            raise AssertionError(f"{name} was read")
+    (tmp_path / "folder.json").mkdir()
+    with pytest.raises(HookwrightError) as folder:
+        read_document(tmp_path / "folder.json")
+    assert folder.value.kind is ErrorKind.UNREADABLE

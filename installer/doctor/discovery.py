@@ -16,7 +16,7 @@ from .facts import (CLAUDE_EVENTS, CURSOR_EVENTS, FOLDED_CURSOR_EVENTS, GEMINI_E
                                     OPENCODE_HOOK_KEYS, fold)
 from .model import ConfigFile, Plugin, resolved
 from ..document import read_file_bytes
-from ..errors import HookwrightError
+from ..errors import ErrorKind, HookwrightError
 from ..hosts import claude, cursor, opencode
 
 SCRIPT_SUFFIXES = (".js", ".ts", ".mjs", ".cjs", ".mts")
@@ -116,7 +116,7 @@ def given_candidates(paths: list[Path], project: Path) -> list[Candidate]:
     found = []
     for path in paths:
         if path.is_dir():
-            raise HookwrightError("is a directory; doctor checks files", path=path,
+            raise HookwrightError("is a directory; doctor checks files", path=path, kind=ErrorKind.UNREADABLE,
                                   hint="name the config files, or run doctor without paths (and --project DIR) "
                                        "to check every scope of a project")
         found.append(_given(path, project, known))

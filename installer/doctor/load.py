@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..document import Document, read_file_bytes
 from .discovery import Candidate, recognise
 from .model import ConfigFile, Handler
-from ..errors import HookwrightError
+from ..errors import ErrorKind, HookwrightError
 from .. import hosts
 from ..hosts import opencode
 
@@ -19,7 +19,8 @@ def read(candidate: Candidate, staged: bytes | None = None) -> ConfigFile:
     try:
         raw = read_file_bytes(path) if staged is None else staged
     except FileNotFoundError:
-        error = HookwrightError("cannot be read: no such file", path=path, hint="check the path")
+        error = HookwrightError("cannot be read: no such file", path=path, hint="check the path",
+                                kind=ErrorKind.UNREADABLE)
         return _file(candidate, "unknown", error=error)
     except HookwrightError as error:
         return _file(candidate, "unknown", error=error)

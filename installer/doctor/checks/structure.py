@@ -14,9 +14,9 @@ from ..facts import (BUILTIN_TOOLS, CLAUDE_EVENTS, CLAUDE_ONLY_FIELDS, COMMON_FI
                                     GROUP_KEYS, IF_EVENTS, MANAGED_ONLY_KEYS, REQUIRED_FIELDS, SHELLS, TYPE_FIELDS, Event, fold)
 from ..model import HOST_NAMES, ConfigFile, Context, Finding, describe, resolved, timeout_seconds
 from ...patterns import lazy
+from ...errors import ErrorKind
 
 SCHEMASTORE = "schemastore/claude-code-settings.json"  # the settings schema the editors use
-READ_ERRORS = ("is a directory", "cannot be read", "the file is a symlink")
 ALL_TYPE_FIELDS = {key: kind for fields in TYPE_FIELDS.values() for key, kind in fields.items()}
 NON_EMPTY = {"command", "url", "prompt", "server", "tool"}
 EXPECTED = {str: "a string", bool: "true or false", dict: "an object", "strings": "a list of strings",
@@ -39,13 +39,12 @@ def check(ctx: Context) -> Iterator[Finding]:
 def _unparsed(ctx: Context, file: ConfigFile) -> Finding:
     error = file.error
     params = {"detail": error.message, "hint": error.hint or "fix the file"}
-    if error.message.startswith(READ_ERRORS):
+    if error.kind is ErrorKind.UNREADABLE:
         return ctx.finding_at("structure/unreadable", file, error.line, error.column, **params)
-    if error.message.startswith("duplicate key"):
+    if error.kind is ErrorKind.DUPLICATE_KEY:
         return ctx.finding_at("structure/duplicate-key", file, error.line, error.column, **params)
-    detail = error.message.removeprefix("invalid JSON: ").split("; Claude Code and Cursor ignore")[0]
     host = HOST_NAMES.get(file.host, HOST_NAMES["claude"])  # (a file of unknown kind: read as Claude Code's)
-    return ctx.finding_at("structure/invalid-json", file, error.line, error.column, detail=detail, host=host,
+    return ctx.finding_at("structure/invalid-json", file, error.line, error.column, detail=error.reason, host=host,
                           hint=params["hint"])
 
 
