@@ -84,7 +84,7 @@ def _execute(as_json: bool, produce: Callable[[], "Result"], error_format: str |
         result = produce()
     except HookwrightError as error:
         output.print_error(error, error_format or ("json" if as_json else "text"))
-        raise typer.Exit(int(error.code))
+        raise typer.Exit(int(error.code)) from None
     output.print_result(result, as_json)
     raise typer.Exit(int(result.exit_code))
 

@@ -255,7 +255,8 @@ def test_local_settings_are_read_at_the_git_root_and_the_launch_folder(hookwrigh
 
 
 def test_two_rewriters_are_reported_as_nondeterministic(hookwright, home, project, project_settings):
-    rewrite = lambda text: prints({"hookSpecificOutput": {"hookEventName": BASH, "updatedInput": {"command": text}}})
+    def rewrite(text):
+        return prints({"hookSpecificOutput": {"hookEventName": BASH, "updatedInput": {"command": text}}})
     settings(project_settings, {"hooks": [hook(rewrite("echo A")), hook("sleep 0.3; " + rewrite("echo B"))]})
     doc = simulate(hookwright, project, "--command", "ls")
     assert doc["nondeterministic"] and doc["candidates"] == [{"command": "echo A"}, {"command": "echo B"}]

@@ -83,8 +83,8 @@ def _repeats(event: str, handlers: list[Handler], builtins: tuple[str, ...], ser
 
         def fires_with(h: Handler) -> bool:
             """Some call fires both (different `if` rules are taken to share none)."""
-            conditions = {_condition(h), _condition(handler)} - {None}
-            return len(conditions) < 2 and meets(h.matcher, handler.matcher, event, builtins, servers)
+            conditions = {_condition(h), _condition(handler)} - {None}  # noqa: B023 (used within the iteration)
+            return len(conditions) < 2 and meets(h.matcher, handler.matcher, event, builtins, servers)  # noqa: B023
 
         def fires_wherever(a: Handler, b: Handler) -> bool:
             """a fires on every call b fires on (its `if`, if any, is b's)."""
@@ -92,7 +92,7 @@ def _repeats(event: str, handlers: list[Handler], builtins: tuple[str, ...], ser
 
         def wider(h: Handler, position: int) -> bool:
             """h fires wherever `handler` does (and, coming later, on more)."""
-            return fires_wherever(h, handler) and (position < index or not fires_wherever(handler, h))
+            return fires_wherever(h, handler) and (position < index or not fires_wherever(handler, h))  # noqa: B023
 
         # the first wider copy that is not itself redundant, else the first wider one (coverage is
         # transitive: a redundant wider copy has a wider one that is not)

@@ -429,7 +429,7 @@ def _nodes(tree: ast.Module) -> list[ast.AST]:
     listed = getattr(tree, "_hookwright_nodes", None)
     if listed is None:
         listed = list(ast.walk(tree))
-        setattr(tree, "_hookwright_nodes", listed)
+        tree._hookwright_nodes = listed  # type: ignore[attr-defined]
     return listed
 
 
@@ -931,7 +931,7 @@ def _sh_printers(code: str, lines: list, path: Path | None, depth: int) -> dict[
 def _function_writes(code: str, lines: list) -> list[tuple[str, str]]:
     """(function, json | text) for each stdout write inside a function (calls not followed)."""
     out = []
-    for offset, line, branch, scope in lines:
+    for offset, line, _branch, scope in lines:
         if not scope:
             continue
         for match in SH_WORD.finditer(_mask_quotes(line)):

@@ -144,7 +144,7 @@ def as_claude(host, payload):
         try:  # this event sends the arguments as a JSON string
             out["tool_input"] = loads(payload["tool_input"])
         except ValueError:
-            raise PassThrough("beforeMCPExecution tool_input is not JSON")
+            raise PassThrough("beforeMCPExecution tool_input is not JSON") from None
     if isinstance(payload.get("tool_name"), str) and event != "beforeShellExecution":
         out["tool_name"] = CURSOR_TOOLS.get(payload["tool_name"], payload["tool_name"])
     roots = payload.get("workspace_roots")
@@ -284,11 +284,11 @@ def read_json_file(path):
     except (FileNotFoundError, NotADirectoryError):
         return None
     except (IOError, OSError) as error:
-        raise ValueError("%s: cannot be read: %s" % (path, error.strerror or error))
+        raise ValueError("%s: cannot be read: %s" % (path, error.strerror or error)) from None
     try:
         data = loads(raw)
     except (ValueError, RecursionError) as error:
-        raise ValueError("%s: not valid JSON: %s" % (path, error))
+        raise ValueError("%s: not valid JSON: %s" % (path, error)) from None
     if not isinstance(data, dict):
         raise ValueError("%s: expected a JSON object" % path)
     return data
@@ -364,11 +364,11 @@ def read_payload(stream):
     try:
         payload = loads(raw)
     except UnicodeDecodeError:
-        raise PassThrough("stdin is not UTF-8")
+        raise PassThrough("stdin is not UTF-8") from None
     except ValueError as error:
-        raise PassThrough("stdin is not a JSON payload: %s" % error)
+        raise PassThrough("stdin is not a JSON payload: %s" % error) from None
     except RecursionError:
-        raise PassThrough("stdin is JSON nested too deeply")
+        raise PassThrough("stdin is JSON nested too deeply") from None
     if not isinstance(payload, dict):
         raise PassThrough("payload is not a JSON object")
     event = payload.get("hook_event_name")

@@ -470,7 +470,7 @@ def _packs_in_several_scopes(ctx: Context) -> Iterator[Finding]:
     for handler in ctx.handlers:
         if handler.owner:
             by_owner[(handler.file.host, handler.event) + handler.owner].append(handler)
-    for (host, event, pack, script), handlers in by_owner.items():
+    for (host, _event, pack, script), handlers in by_owner.items():
         copies: dict[str, Handler] = {}
         for handler in handlers:  # the ones that run apart: distinct commands, or distinct files
             copies.setdefault(handler.command or "" if hosts.get(host).dedups_commands else str(handler.file.path),

@@ -54,7 +54,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         for _, facts in handler_facts.script_facts(handler):
             if facts.readable:
                 by_script.setdefault(facts.path, (facts, []))[1].append(handler)
-    for path, (facts, handlers) in by_script.items():
+    for facts, handlers in by_script.values():
         yield from _script(ctx, facts, handlers)
     yield from _inline_commands(ctx)
     if ctx.probe:
@@ -435,8 +435,8 @@ def _inline_commands(ctx: Context) -> Iterator[Finding]:
         facts = _inline_facts(command)
         keys = handler.keys + ("command",)
 
-        def report(rule_id: str, place, **params) -> Finding:
-            return ctx.finding(rule_id, handler.file, keys, **params)
+        def report(rule_id: str, place, **params) -> Finding:  # (called within this iteration)
+            return ctx.finding(rule_id, handler.file, keys, **params)  # noqa: B023
 
         claude = [handler.event] if handler.file.host == "claude" else []
         yield from protocol_findings(facts, claude, [handler.event] if not claude else [], report,

@@ -19,7 +19,6 @@ Stdlib only, Python >= 3.8.
 import json
 
 import ask_guard_common as common
-import hookwright_runtime as runtime
 
 OPTIONS = common.OPTIONS
 NAME = "question-log"

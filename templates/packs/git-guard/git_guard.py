@@ -632,7 +632,7 @@ def rules_from(data):
             try:
                 compiled.append(re.compile(regex))
             except (re.error, RecursionError, OverflowError) as error:
-                raise ValueError("rules.%s: regex %r does not compile: %s" % (rule_id, regex, error))
+                raise ValueError("rules.%s: regex %r does not compile: %s" % (rule_id, regex, error)) from None
         patterns[rule_id] = compiled
     for rule_id, text in reasons.items():
         if not isinstance(text, str) or not text.strip():
