@@ -21,7 +21,7 @@ UNUSABLE_HOME = "/dev/null/tests-must-use-the-home-fixture"
 @pytest.fixture(autouse=True)
 def _no_real_home(monkeypatch):
     for name in list(os.environ):
-        if name.startswith(("XDG_", "CLAUDE", "HOOKWRIGHT_")):
+        if name.startswith(("XDG_", "CLAUDE", "HOOKWRIGHT_")) or name in ("COLUMNS", "LINES"):
             monkeypatch.delenv(name)
     monkeypatch.setenv("HOME", UNUSABLE_HOME)
     monkeypatch.setenv("USERPROFILE", UNUSABLE_HOME)

@@ -8,6 +8,7 @@ the host added is still there, no run crashed, and every refused run exited 3 sa
 """
 from __future__ import annotations
 
+import pytest
 import json
 import os
 import subprocess
@@ -17,6 +18,8 @@ from pathlib import Path
 
 from hookwright import atomic, resources
 from support import write_json
+
+pytestmark = pytest.mark.slow  # (eight installers at once, three times over)
 
 WORKERS = 8
 ROUNDS = 3

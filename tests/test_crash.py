@@ -53,6 +53,10 @@ from pathlib import Path
 from hookwright.hosts.base import Scope
 host, command, packs, options, project = json.loads(sys.argv[1])
 from hookwright.commands.result import Consent
+
+pytestmark = pytest.mark.slow  # (a kill at every step of every command: a minute and a half of child processes)
+
+
 def yes():
     return Consent(yes=True)
 if command == "install":

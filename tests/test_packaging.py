@@ -1,3 +1,4 @@
+import pytest
 import stat
 import subprocess
 import sys
@@ -6,6 +7,8 @@ import zipfile
 from pathlib import Path
 
 from hookwright import resources
+
+pytestmark = pytest.mark.slow  # (builds wheels and a virtual environment)
 
 REPO = resources.data_root()
 

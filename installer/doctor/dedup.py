@@ -1,7 +1,7 @@
 """Copies of one hook: which of them run, and how often.
 
 Claude Code runs a command (with its args) or a URL once per event among the handlers that fire
-on it, whichever settings files they are in (claude-code-observed.md i; hooks.md §7); a plugin's
+on it, whichever settings files they are in (docs/hosts/claude-code.md#deduplication; docs/hosts/claude-code.md#deduplication); a plugin's
 copy runs on its own beside them, and Cursor documents no deduplication, so each entry runs.
 Copies only meet where one session loads them (a project's files with the user, managed and
 plugin files; never two projects) and where their matchers fire on one call: the same logger on
@@ -131,7 +131,7 @@ def dedup_key(handler: Handler) -> tuple | None:
         args = value.get("args")
         args = json.dumps(args, sort_keys=True) if args is not None else None
         if "CLAUDE_PLUGIN_" in value["command"] or "CLAUDE_PLUGIN_" in (args or ""):
-            # the same template in two plugins names two files (hooks.md §7, fixed in 2.1.69)
+            # the same template in two plugins names two files (docs/hosts/claude-code.md#deduplication, fixed in 2.1.69)
             return ("command", value["command"], args, str(handler_facts.where(handler.file).plugin_root))
         return ("command", value["command"], args)
     if kind == "http" and isinstance(value.get("url"), str):

@@ -56,8 +56,7 @@ def scope_candidates(project: Path, hosts: set[str], also: frozenset[Path] = fro
 
 
 def _opencode_candidates(project: Path, also: frozenset[Path]) -> list[Candidate]:
-    """opencode's config files, then its plugins in the order it loads them (other-hosts.md
-    §2.2): the local files the configs' `plugin` lists name (the user's first), then every file
+    """opencode's config files, then its plugins in the order it loads them (docs/hosts/opencode.md#plugin-loading): the local files the configs' `plugin` lists name (the user's first), then every file
     in its plugins folders (and one level below: doctor says why opencode skips those) in the
     order the filesystem lists them; then `also`'s files in a plugins folder."""
     folders = opencode.config_folders(project)
@@ -258,7 +257,7 @@ def _installed_plugins(project: Path) -> dict[str, Path] | None:
 
 def _plugin_hook_files(root: Path) -> list[Path]:
     """`hooks/hooks.json`, plus the extra files that `.claude-plugin/plugin.json` names in `hooks`,
-    or plugin.json itself where `hooks` holds the hooks inline (hooks.md §11: string, list or object)."""
+    or plugin.json itself where `hooks` holds the hooks inline (docs/hosts/claude-code.md#plugin-hooks: string, list or object)."""
     files = []
     default = root / "hooks" / "hooks.json"
     if default.is_file():

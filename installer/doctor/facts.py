@@ -1,8 +1,7 @@
 """What the hosts accept, as data: events, their matchers and handler types, handler fields, tools.
 
-Sources: ../shared/reference/claude-code-hooks.md (§2.1 event table, §2.2 matchers, §3 handler
-fields), claude-code-observed.md (what Claude Code 2.1.328 really does), other-hosts.md §1
-(Cursor). Where the docs and the real CLI disagree, the real CLI wins.
+Sources: docs/hosts/claude-code.md (#events, #matchers, #handler-fields; #measured: what Claude
+Code 2.1.328 really does), docs/hosts/cursor.md (Cursor). Where the docs and the real CLI disagree, the real CLI wins.
 """
 from __future__ import annotations
 
@@ -83,7 +82,7 @@ CLAUDE_EVENTS: dict[str, Event] = {e.name: e for e in _EVENTS}
 IF_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"})
 # events whose exact-match matcher set is narrower (letters, digits, _ and | only)
 NARROW_EXACT_EVENTS = frozenset({"FileChanged", "StopFailure"})
-# events added after 2.1.195 (hooks.md §2.1): every host that runs them reads matchers the new way
+# events added after 2.1.195 (docs/hosts/claude-code.md#events): every host that runs them reads matchers the new way
 NEWER_THAN_MATCHER_CHANGE = frozenset({"DirectoryAdded", "PreModelSwitch", "PostModelSwitch"})
 
 COMMON_FIELDS = {"type": str, "if": str, "timeout": (int, float), "statusMessage": str}
@@ -112,7 +111,7 @@ BUILTIN_TOOLS = (
     "ToolSearch", "WebFetch", "WebSearch", "Workflow", "Write",
 )
 
-# Kill switches and policy keys that explain why hooks "don't run" (reference §1.3)
+# Kill switches and policy keys that explain why hooks "don't run" (docs/hosts/claude-code.md#kill-switches)
 DISABLE_ALL = "disableAllHooks"
 MANAGED_ONLY_KEYS = ("allowManagedHooksOnly", "strictPluginOnlyCustomization")
 
@@ -151,5 +150,5 @@ FOLDED_CURSOR_EVENTS = {fold(name): name for name in CURSOR_EVENTS}
 
 
 # Hook input in environment variables, as old docs and blog posts show it: Claude Code sets none of
-# these; the input comes only on stdin (claude-code-hooks.md §9.14, §10)
+# these; the input comes only on stdin (docs/hosts/claude-code.md#environment)
 LEGACY_INPUT_VARIABLE = r"CLAUDE_(?:TOOL|HOOK|FILE|BASH|NOTIFICATION|EXIT)[A-Z0-9_]*"

@@ -46,7 +46,7 @@ def _compute_where(file: ConfigFile) -> resolve.Where:
     env = tuple((name, os.environ[name]) for name in PASSED_ENV if os.environ.get(name))
     home = _home()
     if file.host == "cursor":
-        # Cursor runs project hooks from the project root, user hooks from ~/.cursor (other-hosts.md §1.1)
+        # Cursor runs project hooks from the project root, user hooks from ~/.cursor (docs/hosts/cursor.md#config-files)
         if file.scope == "user" or (file.scope == "managed"):
             cwd = file.path.parent
         else:
@@ -244,7 +244,7 @@ def pack_rewrites(pack: str, script: str) -> bool | None:
 
 
 def identity(handler: Handler) -> tuple:
-    """Two handlers with one identity run once (claude-code-observed.md i; hooks.md §7): the same
+    """Two handlers with one identity run once (docs/hosts/claude-code.md#deduplication; docs/hosts/claude-code.md#deduplication): the same
     command (and args) or URL in settings files; a plugin's copy stays separate."""
     value = handler.value
     plugin = handler.file.plugin or (str(handler.file.path) if handler.file.scope == "plugin" else None)

@@ -4,8 +4,8 @@
 teammate's and CI's. A project's file also runs together with files that are not in the
 project: for Claude Code's .claude/settings.json (or settings.local.json) the user's settings
 (CLAUDE_CONFIG_DIR or ~/.claude), the local and managed settings and the plugins they enable
-(claude-code-hooks.md §1, claude-code-observed.md i, j); for Cursor's .cursor/hooks.json,
-~/.cursor/hooks.json and the enterprise file (other-hosts.md §1.1); for opencode's project
+(docs/hosts/claude-code.md#config-files, #deduplication, #command-execution); for Cursor's .cursor/hooks.json,
+~/.cursor/hooks.json and the enterprise file (docs/hosts/cursor.md#config-files); for opencode's project
 config and plugins, the other config and plugin folders. Those files are read for context,
 not checked: only a conflict between a given file and one of them is added, marked with the
 machine's files it involves, since elsewhere they differ (or are absent). `--isolated` skips

@@ -1,6 +1,6 @@
 """How Claude Code reads a matcher, and JavaScript regexes approximated by Python's `re`.
 
-Measured on Claude Code 2.1.328 (claude-code-observed.md f): `*`, an empty or a missing matcher
+Measured on Claude Code 2.1.328 (docs/hosts/claude-code.md#matchers): `*`, an empty or a missing matcher
 matches everything; a matcher made only of letters, digits, `_`, `|` and spaces (since 2.1.195
 also `-`, since 2.1.191 also `,`) is an exact name or a list of exact names; anything else is a
 JavaScript regex, unanchored (`RegExp.prototype.test`) and case-sensitive. FileChanged and

@@ -1,7 +1,7 @@
 """Which real tools two matchers can both match.
 
 A matcher is read exactly as Claude Code reads it (installer/doctor/matching.classify, the
-same reading every matcher rule uses; claude-code-hooks.md §2.2, claude-code-observed.md f):
+same reading every matcher rule uses; docs/hosts/claude-code.md#matchers, docs/hosts/claude-code.md#matchers):
 `*`, empty or missing matches everything; a matcher of letters, digits, `_`, `|`, space (and,
 on current hosts, `-` and `,`) is a list of exact names; anything else is a JavaScript regex,
 unanchored and case-sensitive.

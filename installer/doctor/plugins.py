@@ -1,7 +1,7 @@
 """What an opencode plugin file does, read with a real JavaScript/TypeScript parser (tree-sitter).
 
 opencode loads every `*.js` and `*.ts` one level deep in a plugins folder and calls each export
-as a plugin function (claude-code-observed.md, opencode's second round): a file with a syntax
+as a plugin function (docs/hosts/opencode.md#plugin-loading): a file with a syntax
 error is skipped without a word, and so is a whole file with one export that is not a
 function. A plugin's `tool.execute.before` changes a call by changing `output.args` in
 place; reassigning `output.args` is ignored. Plugins run one after another, in the order the

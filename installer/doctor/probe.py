@@ -59,7 +59,7 @@ CONFIRMS = {
 }
 # decision fields an event may not read: written there, they are dropped without a word
 DECISION_FIELDS = ("hookSpecificOutput.permissionDecision", "hookSpecificOutput.decision")
-EXIT_2 = {  # what exit 2 does where it does not block (hooks.md §2.1, §5)
+EXIT_2 = {  # what exit 2 does where it does not block (docs/hosts/claude-code.md#events, #exit-codes)
     FEEDBACK: "the action has already happened: exit 2 only passes stderr to Claude as feedback",
     NOT_READ: "exit 2 blocks nothing there: it is a non-blocking error like any other exit code",
     IGNORED: "exit 2 is ignored there and its stderr dropped: the permission prompt appears as if the hook were "
@@ -292,7 +292,7 @@ def _answer_verdicts(event: str, data: dict, read: Reading) -> Iterator[tuple[st
 
 
 def _rewrite_verdict(result: ProbeResult) -> Iterator[tuple[str, dict]]:
-    """A rewrite replaces the whole input (observed a): the fields of the call it leaves out are gone."""
+    """A rewrite replaces the whole input (docs/hosts/claude-code.md#rewriting-input): the fields of the call it leaves out are gone."""
     read = result.reading
     if read.updated_input is None or read.decision in ("deny", "defer") or not result.tool_input:
         return

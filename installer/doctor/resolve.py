@@ -2,7 +2,7 @@
 
 Shell form (no `args`): Claude Code hands the string to `sh -c` (Git Bash on Windows) with the
 working directory set to the directory it was started in (the project) and `CLAUDE_PROJECT_DIR`
-set to it (claude-code-observed.md j). So the string is read here the way a POSIX shell reads
+set to it (docs/hosts/claude-code.md#command-execution). So the string is read here the way a POSIX shell reads
 it: quotes, `$VAR`/`${VAR}`/`${VAR:-default}`, `~`, `NAME=value` prefixes, `cd dir && ...`,
 lists and pipelines, wrappers (`env`, `exec`, `timeout`...), and an interpreter followed by a
 script (`python3 x.py`, `node x.js`, `bash x.sh`, `uv run x.py`). What only the shell can know

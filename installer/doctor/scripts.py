@@ -8,7 +8,7 @@ an `echo` or a here-document, an assignment such as `out["hookSpecificOutput"]["
 = ...` or jq's `.hookSpecificOutput.updatedInput = $x`. Braces give the nesting, so
 `updatedInput` under `hookSpecificOutput` is told apart from a top-level one.
 
-What it reports (claude-code-observed.md b, e; claude-code-hooks.md §5, §6, §9):
+What it reports (docs/hosts/claude-code.md#several-hooks, #hook-output, #exit-codes, #json-fields, #pitfalls):
 - field names Claude Code silently ignores: `modifiedToolInput`, `updatedToolInput`,
   `shouldProceed`, and `updatedInput` at the top level (only `hookSpecificOutput.updatedInput`
   rewrites input);
@@ -46,7 +46,7 @@ TELLS_HOSTS_APART = lazy(r"CURSOR_|cursor_version|CLAUDE_CODE|CLAUDECODE|convers
 IGNORED_FIELDS = ("modifiedToolInput", "updatedToolInput", "shouldProceed")
 TOP_LEVEL_ONLY = frozenset({"continue", "stopReason", "suppressOutput", "systemMessage", "decision"})
 CLAUDE_SHAPE = frozenset({"hookSpecificOutput", "hookEventName", "permissionDecision", "permissionDecisionReason"})
-# fields of hookSpecificOutput (claude-code-hooks.md §6.2): an object with none of them is not an output
+# fields of hookSpecificOutput (docs/hosts/claude-code.md#decisions-per-event): an object with none of them is not an output
 HSO_FIELDS = frozenset({"permissionDecision", "permissionDecisionReason", "updatedInput", "additionalContext",
                         "decision", "updatedToolOutput", "updatedMCPToolOutput", "classifierContext", "action",
                         "content", "retry", "sessionTitle", "watchPaths", "worktreePath", "displayContent",

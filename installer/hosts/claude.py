@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 PROJECT_VAR = '"$CLAUDE_PROJECT_DIR"'
 RUNTIME_FOLDER = {Scope.user: "hookwright", Scope.project: "hookwright", Scope.local: "hookwright-local"}
-DEFAULT_TIMEOUT = {"command": 600, "http": 600, "mcp_tool": 600, "prompt": 30, "agent": 60}  # seconds (hooks.md §3)
+DEFAULT_TIMEOUT = {"command": 600, "http": 600, "mcp_tool": 600, "prompt": 30, "agent": 60}  # seconds (docs/hosts/claude-code.md#handler-fields)
 SHORT_EVENTS = {"UserPromptSubmit": 30, "PreModelSwitch": 30, "PostModelSwitch": 30, "MessageDisplay": 10}
 CONFIG_FILE = {Scope.user: "settings.json", Scope.project: "settings.json", Scope.local: "settings.local.json"}
 
@@ -47,7 +47,7 @@ def managed_paths() -> list[Path]:
 def local_settings_read(project: Path) -> list[Path]:
     """The settings.local.json files a session started in `project` reads: the one at the root
     of the git repository (or worktree) it is in, and the project's own (measured on Claude Code
-    2.1.328, claude-code-observed.md j). Project settings, by contrast, come only from the
+    2.1.328, docs/hosts/claude-code.md#command-execution). Project settings, by contrast, come only from the
     folder the session starts in."""
     own = project / ".claude" / CONFIG_FILE[Scope.local]
     for folder in (project, *project.parents):
@@ -64,8 +64,8 @@ class Claude(Host):
     capabilities = Capabilities(block=True, rewrite_input=True, add_context=True, answer_questions=True)
     rewrite_events = frozenset({"PreToolUse", "PermissionRequest"})
     rewrite_field = "hookSpecificOutput.updatedInput"
-    rewrites_combine = "parallel"  # (claude-code-observed.md b)
-    dedups_commands = True  # (claude-code-observed.md i)
+    rewrites_combine = "parallel"  # (docs/hosts/claude-code.md#several-hooks)
+    dedups_commands = True  # (docs/hosts/claude-code.md#deduplication)
     programs = ("claude",)
     schema = "claude-settings.schema.json"
     project_var = PROJECT_VAR

@@ -6,8 +6,8 @@ knows, what `continue: false` does, and (below) which environment variables its 
 `simulate` reads a hook's output through this table and doctor's script rules judge a script by
 it, so a host version that changes an event is one edit here.
 
-Sources: ../shared/reference/claude-code-hooks.md §2.1 (which events exit 2 blocks), §5 (exit
-codes and stdout), §6 (JSON output per event); claude-code-observed.md a-h, m, n (measured on
+Sources: docs/hosts/claude-code.md#events (which events exit 2 blocks), #exit-codes (exit codes
+and stdout), #json-fields and #decisions-per-event (JSON output per event), #measured (measured on
 2.1.328, where it wins): exit 2 blocks whatever stdout says, and its message is the JSON's reason
 when the JSON blocks too; JSON is read after leading whitespace; a `hookSpecificOutput` with a
 missing or wrong `hookEventName`, an invalid decision or a wrongly typed field voids the whole
@@ -30,7 +30,7 @@ CONTEXT = "context"  # added to Claude's context
 DEBUG_LOG = "debug log"  # nowhere the model or the user sees
 PATH = "path"  # the answer itself (WorktreeCreate prints a path)
 
-# What {"continue": false} does (hooks.md §6.1, §6.2; observed d)
+# What {"continue": false} does (docs/hosts/claude-code.md#json-fields, #decisions-per-event)
 STOPS = "stops Claude"  # Claude stops after the hooks run
 STOPS_AFTER = "runs the tool, then stops Claude"  # PreToolUse: the allowed tool still runs first
 CONTINUE_IGNORED = "ignored"  # TaskCreated
@@ -55,7 +55,7 @@ class EventProtocol(NamedTuple):
     stop_event: bool = False  # a block keeps Claude going (the payload carries stop_hook_active)
     after_the_fact: bool = False  # the action has happened: a "block" is feedback to Claude, not a stop
     defaults: tuple[tuple[str, object], ...] = ()  # payload fields a simulated call gets unless given
-    sends: frozenset[str] = frozenset()  # the input fields it adds to COMMON_INPUT (hooks.md §4.2)
+    sends: frozenset[str] = frozenset()  # the input fields it adds to COMMON_INPUT (docs/hosts/claude-code.md#stdin-payload)
     continue_false: str = STOPS  # what {"continue": false} does there
 
 
@@ -114,7 +114,7 @@ PROTOCOL: dict[str, EventProtocol] = {
     "PreModelSwitch": EventProtocol(BLOCKS, decisions=_BLOCK,
                                     permission_decisions=frozenset({"allow", "deny", "ask"}), sends=frozenset(
         {"from_model", "to_model", "requested_model", "source", "context_tokens"})),
-    # no decision control (hooks.md §6.2)
+    # no decision control (docs/hosts/claude-code.md#decisions-per-event)
     "Notification": EventProtocol(NOT_READ, sends=frozenset({"message", "title", "notification_type"})),
     "SessionEnd": EventProtocol(NOT_READ, sends=frozenset({"reason"})),
     "PostCompact": EventProtocol(NOT_READ, sends=frozenset({"trigger", "compact_summary"})),
@@ -125,7 +125,7 @@ PROTOCOL: dict[str, EventProtocol] = {
     "DirectoryAdded": EventProtocol(NOT_READ, sends=frozenset({"directory", "source"})),
 }
 NO_DECISION = EventProtocol(NOT_READ)  # InstructionsLoaded and events newer than this table
-# the events whose hooks get CLAUDE_ENV_FILE, a file whose `export` lines the session keeps (hooks.md §10)
+# the events whose hooks get CLAUDE_ENV_FILE, a file whose `export` lines the session keeps (docs/hosts/claude-code.md#environment)
 ENV_FILE_EVENTS = frozenset({"SessionStart", "Setup", "CwdChanged", "FileChanged"})
 # set for every command hook (plugin hooks add CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA)
 HOOK_ENVIRONMENT = frozenset({"CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID", "CLAUDE_EFFORT", "CLAUDECODE",
@@ -133,7 +133,7 @@ HOOK_ENVIRONMENT = frozenset({"CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID", "C
 
 
 def environment(event: str) -> frozenset[str]:
-    """The variables a command hook of `event` finds set (hooks.md §10)."""
+    """The variables a command hook of `event` finds set (docs/hosts/claude-code.md#environment)."""
     return HOOK_ENVIRONMENT | ({"CLAUDE_ENV_FILE"} if event in ENV_FILE_EVENTS else frozenset())
 
 

@@ -1,7 +1,7 @@
 """Cursor: `~/.cursor/hooks.json` and `<project>/.cursor/hooks.json`, and how our hooks sit in them.
 
 `{"version": 1, "hooks": {event: [{"command": ..., "matcher": ..., "timeout": ...}]}}`: flat
-entries, no groups (other-hosts.md §1.2). No local scope; the enterprise file is read (by
+entries, no groups (docs/hosts/cursor.md#file-format). No local scope; the enterprise file is read (by
 doctor and list), never written. An entry is ours by its command:
 `python3 -I -S <...>/hookwright/<pack>/<script> --host cursor [...]`.
 
@@ -44,9 +44,9 @@ class Cursor(Host):
     scopes = (Scope.user, Scope.project)
     # answers: Cursor has no question tool; context only on sessionStart and postToolUse
     capabilities = Capabilities(block=True, rewrite_input=True, add_context=True, answer_questions=False)
-    rewrite_events = frozenset({"preToolUse"})  # (other-hosts.md §1.5)
+    rewrite_events = frozenset({"preToolUse"})  # (docs/hosts/cursor.md#rewriting-input)
     rewrite_field = "updated_input"
-    rewrites_combine = "priority"  # (other-hosts.md §1.5)
+    rewrites_combine = "priority"  # (docs/hosts/cursor.md#rewriting-input)
     flat_entries = True
     programs = ("cursor", "cursor-agent")
     schema = "cursor-hooks.schema.json"

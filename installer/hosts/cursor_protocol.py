@@ -7,17 +7,16 @@ doctor's Cursor checks (the entry side in checks/hosts.py, a script's answer in
 checks/scripts.py) read Cursor through this table, so a Cursor version that changes an event is
 one edit here.
 
-Sources: ../shared/reference/other-hosts.md §1.3 (events, stdin, output fields honoured, exit
-codes: 0 reads stdout's JSON, 2 blocks like `permission: "deny"`, anything else fails open
-unless `failClosed`), §1.4 (matchers), §1.2 (`loop_limit` caps `stop` / `subagentStop`
-follow-ups); [FAILPROOF] there: `stop` ignores `permission`. Cursor's hooks docs (CUR-DOC) behind
-both.
+Sources: docs/hosts/cursor.md#events (events, stdin, output fields honoured, exit codes: 0
+reads stdout's JSON, 2 blocks like `permission: "deny"`, anything else fails open unless
+`failClosed`; `stop` ignores `permission`), #matchers, #file-format (`loop_limit` caps `stop` /
+`subagentStop` follow-ups), with Cursor's hooks docs behind them (#sources).
 """
 from __future__ import annotations
 
 from typing import NamedTuple
 
-# What a matcher is tested against (other-hosts.md §1.4)
+# What a matcher is tested against (docs/hosts/cursor.md#matchers)
 TOOL = "tool"  # the tool type: Shell, Read, Write, Grep, Delete, Task, MCP:<tool>
 COMMAND = "command"  # the full shell command text
 SUBAGENT = "subagent"  # the subagent type: generalPurpose, explore, shell...

@@ -10,7 +10,7 @@ spawn with a payload in Claude Code's words on stdin, and applies the answer: a 
 the reason (the model receives it as the tool's result, and the call does not run); a
 rewrite changes `output.args` in place, deleting the keys the new input drops (reassigning
 `output.args` is ignored); anything else, a timeout or any failure passes, with a line in
-hookwright's log. (Measured on opencode 1.18.33: claude-code-observed.md, both opencode rounds.)
+hookwright's log. (Measured on opencode 1.18.33: docs/hosts/opencode.md#output-protocol.)
 
 The file is ours by its name and its first line, which holds what it was made from as JSON;
 it is a pure function of that data, so a file that differs from what its first line makes
@@ -33,7 +33,7 @@ from ..patterns import lazy
 HEADER = "// hookwright-plugin "
 FORMAT = 1
 EVENT = "tool.execute.before"
-# opencode's own tools (other-hosts.md §2.5, claude-code-observed.md): every other tool is an MCP server's
+# opencode's own tools (docs/hosts/opencode.md#tool-names): every other tool is an MCP server's
 OWN_TOOLS = ("apply_patch", "bash", "batch", "codesearch", "edit", "glob", "grep", "invalid", "list", "lsp",
              "multiedit", "patch", "question", "read", "skill", "task", "todoread", "todowrite", "webfetch",
              "websearch", "write")
@@ -78,7 +78,7 @@ _JSON5_PLACE = lazy(r"^<string>:(?P<line>\d+) (?P<what>.*?)(?: at column (?P<col
 
 
 def read_config(path: Path, raw: bytes) -> Any:
-    """An opencode.json(c): JSON with comments and trailing commas (other-hosts.md §2.1). Most
+    """An opencode.json(c): JSON with comments and trailing commas (docs/hosts/opencode.md#config-files). Most
     are strict JSON, which the json module reads a hundred times faster than json5 (the same
     value: JSON5 is a superset); json5 reads the rest and says where a broken one breaks."""
     try:
@@ -157,7 +157,7 @@ class Opencode(Host):
     capabilities = Capabilities(block=True, rewrite_input=True, add_context=False, answer_questions=False)
     rewrite_events = frozenset({EVENT})
     rewrite_field = "output.args"  # changed in place
-    rewrites_combine = "in-order"  # (claude-code-observed.md, opencode)
+    rewrites_combine = "in-order"  # (docs/hosts/opencode.md#several-hooks)
     programs = ("opencode",)
     file_per_pack = True
     schema = "opencode-plugin.schema.json"

@@ -16,7 +16,7 @@ from ..doctor.facts import CLAUDE_EVENTS, IF_EVENTS, TOOL
 from ..doctor.matching import classify
 from ..doctor.model import Context, Handler
 
-# the payload field a non-tool event's matcher is compared with (claude-code-hooks.md §2.1)
+# the payload field a non-tool event's matcher is compared with (docs/hosts/claude-code.md#events)
 MATCHED_FIELD = {
     "SessionStart": "source", "SessionEnd": "reason", "PreCompact": "trigger", "PostCompact": "trigger",
     "Setup": "trigger", "Notification": "notification_type", "SubagentStart": "agent_type",
@@ -101,7 +101,7 @@ def _how(matcher) -> str:
 
 def _once_per_command(found: list[Selected]) -> list[Selected]:
     """The same command (with its args) in several settings files runs once among the copies
-    that fire (claude-code-observed.md i); a plugin's copy runs on its own."""
+    that fire (docs/hosts/claude-code.md#deduplication); a plugin's copy runs on its own."""
     first: dict[tuple, Handler] = {}
     kept = []
     for selected in found:

@@ -1,5 +1,5 @@
-"""What Claude Code sends a command hook on stdin, for one event (claude-code-observed.md, intro;
-hooks.md §4): the common fields, the tool's on tool events, the event's own defaults
+"""What Claude Code sends a command hook on stdin, for one event (docs/hosts/claude-code.md#stdin-payload;
+docs/hosts/claude-code.md#stdin-payload): the common fields, the tool's on tool events, the event's own defaults
 (installer/hosts/claude_protocol.py), then whatever the caller gives. `simulate` builds its call
 with it, `doctor --probe` its synthetic one, so both send the same shape.
 """
@@ -22,7 +22,7 @@ def payload_for(event: str, project: Path, transcript: Path, *, tool: str | None
                                "cwd": str(project), "permission_mode": permission_mode, "hook_event_name": event}
     if rules.tool_event:
         payload["tool_input"] = {}
-        if event != "PermissionRequest":  # the one tool event without a tool_use_id (hooks.md §4.2)
+        if event != "PermissionRequest":  # the one tool event without a tool_use_id (docs/hosts/claude-code.md#stdin-payload)
             payload["tool_use_id"] = f"toolu_{uuid.uuid4().hex[:24]}"
     payload.update(rules.defaults)
     payload.update(extra or {})

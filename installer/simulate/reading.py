@@ -3,7 +3,7 @@
 Pure functions over what a handler printed: no processes here, so every rule is unit-tested on
 its own. The per-event facts (what exit 2 does, which fields an event reads) come from
 installer/hosts/claude_protocol.py; the rules that are the same for every event are here, as
-measured on Claude Code 2.1.328 (claude-code-observed.md a-g; the extra cases in
+measured on Claude Code 2.1.328 (docs/hosts/claude-code.md#measured; the extra cases in
 tests/e2e/test_simulate_conformance.py): exit 2 blocks whatever stdout says, with the JSON's
 reason when that JSON blocks too, else stderr; stdout is JSON when it starts with `{` after
 whitespace and parses, plain text otherwise; exit 1 (or any other code) with valid JSON is read

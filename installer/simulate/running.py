@@ -1,6 +1,6 @@
 """Run the handlers that fire, the way Claude Code runs them: all at once, in the project folder,
 each with the payload on stdin, `CLAUDE_PROJECT_DIR` set and its own timeout, after which its
-whole process group is killed (claude-code-observed.md b, g, j).
+whole process group is killed (docs/hosts/claude-code.md#several-hooks, g, j).
 
 These are the user's own commands, run for real: `simulate --list-only` runs nothing.
 """

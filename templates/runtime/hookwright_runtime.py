@@ -63,7 +63,7 @@ DEADLINE_S = 5.0  # well under the pack timeouts, so we answer before the host k
 MAX_LOG_MESSAGE = 1000
 HOSTS = ("claude", "cursor", "opencode")
 PERMISSION_EVENTS = ("PreToolUse",)
-# Cursor's events in Claude Code's words (other-hosts.md §1.3, §5), and its tool types
+# Cursor's events in Claude Code's words (docs/hosts/cursor.md#events, #event-mapping), and its tool types
 CURSOR_EVENTS = {"preToolUse": "PreToolUse", "beforeShellExecution": "PreToolUse", "beforeMCPExecution": "PreToolUse",
                  "postToolUse": "PostToolUse", "postToolUseFailure": "PostToolUseFailure",
                  "sessionStart": "SessionStart", "beforeSubmitPrompt": "UserPromptSubmit", "stop": "Stop"}

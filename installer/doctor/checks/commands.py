@@ -23,7 +23,7 @@ from ...patterns import lazy
 LEGACY_INPUT = lazy(rf"\$\{{?({LEGACY_INPUT_VARIABLE})(?![A-Za-z0-9_]|\}}?:?-)")
 # set for plugin hooks only; `${CLAUDE_PLUGIN_ROOT:-fallback}` copes with that
 PLUGIN_VARIABLE = lazy(r"\$\{?(CLAUDE_PLUGIN_(?:ROOT|DATA))(?![A-Za-z0-9_]|:?[-=])")
-USER_CONFIG = lazy(r"\$\{user_config\.([^}]*)\}")  # a plugin's user option (hooks.md §3)
+USER_CONFIG = lazy(r"\$\{user_config\.([^}]*)\}")  # a plugin's user option (docs/hosts/claude-code.md#handler-fields)
 RELATIVE_IN_PROJECT = ("the project root while the session is there, but not once it works in a subdirectory or a "
                       "worktree")
 SHARED_SCOPES = ("project", "plugin", "managed", "given")
@@ -34,7 +34,7 @@ SHELL_BUILTINS = frozenset({"source", ".", "cd", "test", "[", "[[", "echo", "pri
                             "break", "getopts", "mapfile", "readarray", "disown", "jobs", "fg", "bg", "enable",
                             "bind", "history", "caller", "compgen", "complete", "suspend", "logout", "times",
                             "alias", "unalias"})
-# what exit 2 does per event (claude-code-hooks.md §2.1, §5): `python3 missing.py` exits 2
+# what exit 2 does per event (docs/hosts/claude-code.md#events, #exit-codes): `python3 missing.py` exits 2
 BLOCKED_BY_EXIT_2 = {
     "PreToolUse": "every tool call it matches is refused",
     "UserPromptSubmit": "every prompt is erased",
@@ -51,7 +51,7 @@ BLOCKED_BY_EXIT_2 = {
 ANSWER_KEYS = frozenset({"permissionDecision", "decision", "behavior"})  # a decision on stdout
 CLAUDE_GATES = frozenset({"PreToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "ConfigChange"})
 ACTION_GUARDS = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit", "ConfigChange"})
-# Cursor: exit 2 blocks, and so does any failure of a hook with "failClosed": true (other-hosts.md §1.3)
+# Cursor: exit 2 blocks, and so does any failure of a hook with "failClosed": true (docs/hosts/cursor.md#events)
 CURSOR_GATES = frozenset({"preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile",
                           "beforeSubmitPrompt", "subagentStart", "beforeTabFileRead"})
 

@@ -1,13 +1,13 @@
 """Conflicts: hooks that are fine one by one and wrong together.
 
 - The input-rewrite race: two or more handlers on PreToolUse or PermissionRequest that can
-  match a common tool and may rewrite its input (claude-code-observed.md b).
+  match a common tool and may rewrite its input (docs/hosts/claude-code.md#several-hooks).
 - Duplicates: one command configured several times (runs once in settings files, once more
-  per plugin copy; observed.md i, hooks.md §7), or one of our packs installed in two scopes.
+  per plugin copy; docs/hosts/claude-code.md#deduplication, docs/hosts/claude-code.md#deduplication), or one of our packs installed in two scopes.
 - Cursor's third-party loading: a Cursor hook that does the job of a Claude Code hook the same
-  Cursor project also runs (other-hosts.md §1.1).
+  Cursor project also runs (docs/hosts/cursor.md#config-files).
 - SessionEnd's shared budget: 1.5 s, raised to the largest SessionEnd timeout of the settings
-  files up to 60 s; a plugin's timeout raises nothing (hooks.md §3, timeout).
+  files up to 60 s; a plugin's timeout raises nothing (docs/hosts/claude-code.md#timeouts).
 
 Cost stays linear in the number of handlers: handlers are grouped by event, by racer (one
 command runs once) and by matcher signature before any pair is looked at, candidate pairs come
@@ -272,13 +272,13 @@ def _place(handler: Handler, message: str) -> dict:
 
 # ---- Cursor: two preToolUse entries that both answer updated_input -----------------------------------
 
-# the tool types Cursor's preToolUse matches (other-hosts.md §1.4), and one MCP tool standing for all
+# the tool types Cursor's preToolUse matches (docs/hosts/cursor.md#matchers), and one MCP tool standing for all
 CURSOR_TOOLS = ("Shell", "Read", "Write", "Edit", "StrReplace", "Grep", "Delete", "Task", "MCP:any_tool")
 
 
 def _cursor_races(ctx: Context) -> Iterator[Finding]:
     """Cursor runs every matching preToolUse entry of every source; how two `updated_input`
-    answers combine is not documented (other-hosts.md §1.5): across files the higher-priority
+    answers combine is not documented (docs/hosts/cursor.md#rewriting-input): across files the higher-priority
     source wins, in one file nobody says. Either way one rewrite is lost."""
     racers: dict[tuple, Handler] = {}
     for handler in ctx.handlers:
@@ -319,7 +319,7 @@ def _cursor_tools_shared(a: str | None, b: str | None) -> str | None:
     return ", ".join("MCP tools" if n == "MCP:any_tool" else n for n in shared)
 
 
-CURSOR_PRIORITY = ("managed", "project", "user")  # highest first (other-hosts.md §1.1)
+CURSOR_PRIORITY = ("managed", "project", "user")  # highest first (docs/hosts/cursor.md#config-files)
 
 
 def _cursor_winner(a: Handler, b: Handler) -> str:
@@ -404,7 +404,7 @@ def _plugin_name(handler: Handler) -> str:
 def _moot_pack_hooks(ctx: Context) -> Iterator[Finding]:
     """A pack hook whose job is a rewrite (an answer, a normalised path), beside a foreign hook
     on the same calls that can refuse them: a deny or exit 2 wins over every rewrite (deny >
-    defer > ask > allow; claude-code-observed.md c, d), so on the calls it refuses, ours does
+    defer > ask > allow; docs/hosts/claude-code.md#several-hooks, d), so on the calls it refuses, ours does
     nothing. (A foreign rewrite that drops what ours set is the input-rewrite race.)"""
     builtins = tuple(t for t in ctx.tools if not t.startswith("mcp__")) or BUILTIN_TOOLS
     ours = [h for h in ctx.handlers if h.owner and _combine(h) == "parallel" and h.event in RACE_EVENTS
@@ -568,7 +568,7 @@ def _same_job(cursor_handler: Handler, claude_handler: Handler) -> str | None:
     return None
 
 
-# the Claude Code tools a Cursor event, or a Cursor tool type in a matcher, fires for (other-hosts.md §1.4)
+# the Claude Code tools a Cursor event, or a Cursor tool type in a matcher, fires for (docs/hosts/cursor.md#matchers)
 CURSOR_EVENT_TOOLS = {"beforeShellExecution": ("Bash",), "afterShellExecution": ("Bash",), "beforeReadFile": ("Read",),
                       "afterFileEdit": ("Edit", "Write", "MultiEdit")}
 CURSOR_TOOL_TYPES = {"Shell": ("Bash",), "Read": ("Read",), "Write": ("Write", "Edit", "MultiEdit"),

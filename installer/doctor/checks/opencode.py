@@ -1,6 +1,6 @@
 """opencode: will it load each plugin file, and does each plugin change calls the way opencode reads it?
 
-Measured on opencode 1.18.33 (claude-code-observed.md, opencode's second round): a plugins
+Measured on opencode 1.18.33 (docs/hosts/opencode.md#plugin-loading): a plugins
 folder's `*.js` and `*.ts` load, `.mjs`, `.cjs` and files in subfolders do not, all without a
 word; a file with a syntax error is skipped silently; one export that is not a function drops
 the whole file; `output.args = {...}` is ignored (only changes in place count). hookwright's

@@ -20,7 +20,7 @@ from ...hosts import claude_protocol, cursor_protocol
 from ...patterns import lazy
 
 STOP_EVENTS = ("Stop", "SubagentStop")
-PERMISSION_DECISION_EVENTS = frozenset({"PreToolUse", "PreModelSwitch"})  # read permissionDecision (§6.2)
+PERMISSION_DECISION_EVENTS = frozenset({"PreToolUse", "PreModelSwitch"})  # read permissionDecision (docs/hosts/claude-code.md#decisions-per-event)
 BLOCK_WITH_DECISION = 'a top-level "decision": "block" with a "reason"'
 DECISION_INSTEAD = {
     "PermissionRequest": 'hookSpecificOutput.decision: {"behavior": "allow"} or {"behavior": "deny", "message": "..."}',
@@ -454,7 +454,7 @@ def _wrong_event_name(facts: ScriptFacts, handlers: list[Handler]) -> Iterator[F
 
 
 def _answers_the_event_ignores(facts: ScriptFacts, handlers: list[Handler]) -> Iterator[Finding]:
-    """A decision in a form that none of the script's events reads (hooks.md §2.1, §6.2): exit 2
+    """A decision in a form that none of the script's events reads (docs/hosts/claude-code.md#events, #decisions-per-event): exit 2
     on PermissionRequest, permissionDecision outside PreToolUse and PreModelSwitch. A script that
     also runs on an event that reads it may be answering that one."""
     events = sorted({handler.event for handler in handlers})

@@ -223,7 +223,7 @@ def _allowed_variables(handler: dict) -> list[str]:
 
 def _header_variables_not_allowed(ctx: Context, file: ConfigFile, handler: dict, keys: tuple) -> Iterator[Finding]:
     """Claude Code puts a variable's value into a header only when the handler's
-    `allowedEnvVars` lists it; any other is sent as an empty string (hooks.md §3)."""
+    `allowedEnvVars` lists it; any other is sent as an empty string (docs/hosts/claude-code.md#handler-fields)."""
     allowed = _allowed_variables(handler)
     for header, variable in _header_variables(handler):
         if variable not in allowed:
@@ -235,7 +235,7 @@ def _header_variables_not_allowed(ctx: Context, file: ConfigFile, handler: dict,
 def _header_variables_beyond_settings(ctx: Context, file: ConfigFile, handler: dict,
                                       keys: tuple) -> Iterator[Finding]:
     """`httpHookAllowedEnvVars` in settings is an outer limit (the lists of every file merge):
-    a variable the handler allows but no such list names is still sent empty (hooks.md §1.3)."""
+    a variable the handler allows but no such list names is still sent empty (docs/hosts/claude-code.md#kill-switches)."""
     lists = [f.document.data["httpHookAllowedEnvVars"] for f in _settings(ctx.files)
              if isinstance(f.document.data.get("httpHookAllowedEnvVars"), list)]
     if not lists:
