@@ -22,6 +22,8 @@ from hookwright import resources
 from hookwright.doctor import run as doctor
 from hookwright.hosts.opencode import read_plugin, render_plugin
 
+pytestmark = pytest.mark.slow  # (a kill at every step of every command: a minute and a half of child processes)
+
 FOREIGN = {  # what each host's project already holds: the file we write into, or one beside ours
     "claude": (".claude/settings.json", json.dumps({"permissions": {"allow": ["Read"]}, "hooks": {"PreToolUse": [
         {"matcher": "Bash", "hooks": [{"type": "command", "command": "./theirs.sh"}]}]}}, indent=2) + "\n"),
@@ -53,10 +55,6 @@ from pathlib import Path
 from hookwright.hosts.base import Scope
 host, command, packs, options, project = json.loads(sys.argv[1])
 from hookwright.commands.result import Consent
-
-pytestmark = pytest.mark.slow  # (a kill at every step of every command: a minute and a half of child processes)
-
-
 def yes():
     return Consent(yes=True)
 if command == "install":
