@@ -24,10 +24,6 @@ class Event(NamedTuple):
     matcher: str | frozenset | None  # TOOL, OPEN, a closed set of values, or None (no matcher support)
     types: frozenset  # handler types the event runs
 
-    @property
-    def tool_event(self) -> bool:
-        return self.matcher == TOOL
-
 
 def _values(*names: str) -> frozenset:
     return frozenset(names)

@@ -58,7 +58,6 @@ PY_SUFFIXES = (".py", ".pyw")
 JS_SUFFIXES = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx")
 SH_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh", ".dash")
 
-Q = r"""\\?["'`]?"""  # an optional quote, maybe escaped (JSON inside a shell or Python string)
 KEY = lazy(r"""(?<![\w$])(?<!\$\{)(?P<q>\\?["'`]?)(?P<key>[A-Za-z_][A-Za-z0-9_]*)(?P=q)\s*:(?![:=+?-])""")
 QUOTED_KEY = lazy(r"""(?P<q>\\?["'`])(?P<key>[A-Za-z_][A-Za-z0-9_]*)(?P=q)\s*:(?![:=])""")
 ASSIGNED = lazy(r"""(?:\[\s*\\?["'`](?P<sub>[A-Za-z_]\w*)\\?["'`]\s*\]|\.(?P<attr>[A-Za-z_]\w*))\s*\|?=(?![=~])""")
