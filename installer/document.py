@@ -8,12 +8,13 @@ only containers whose members changed are rebuilt, in the style of their neighbo
 """
 from __future__ import annotations
 
+import bisect
 import errno
 import json
 import os
 import re
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from json.decoder import scanstring
 from pathlib import Path
 from typing import Any, Iterator
@@ -65,6 +66,19 @@ class Node:
         return None
 
 
+class LineIndex:
+    """1-based line and column of an offset in a text, as an editor shows them: one pass over
+    the text, then O(log n) per offset (a file with thousands of findings is not scanned from
+    its start for each one). The one place that turns offsets into positions."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0, *(match.end() for match in re.finditer("\n", text))]
+
+    def at(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self.starts, offset)
+        return line, offset - self.starts[line - 1] + 1
+
+
 @dataclass
 class Document:
     path: Path
@@ -74,6 +88,7 @@ class Document:
     root: Node | None
     bom: bool = False
     exists: bool = True
+    _lines: LineIndex | None = field(default=None, init=False, repr=False, compare=False)
 
     # ---- reading -------------------------------------------------------------------
 
@@ -93,7 +108,7 @@ class Document:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as err:
-            line, col = _line_col(raw[: err.start].decode("utf-8", "replace"), len(raw[: err.start].decode("utf-8", "replace")))
+            line, col = LineIndex(raw[: err.start].decode("utf-8", "replace")).at(len(raw[: err.start].decode("utf-8", "replace")))
             raise HookwrightError(
                 f"not UTF-8 text (byte 0x{raw[err.start]:02x} at offset {err.start})",
                 path=path, line=line, column=col, kind=ErrorKind.NOT_JSON,
@@ -104,7 +119,7 @@ class Document:
             text = text[1:]
         if "\x00" in text:
             offset = text.index("\x00")
-            line, col = _line_col(text, offset)
+            line, col = LineIndex(text).at(offset)
             raise HookwrightError("contains a NUL byte; this is not a text file", path=path, kind=ErrorKind.NOT_JSON,
                                   line=line, column=col, hint="restore the file from a backup")
         data = _strict_loads(path, text)
@@ -114,7 +129,12 @@ class Document:
 
     def position(self, node: Node) -> tuple[int, int]:
         """1-based line and column of a value, as an editor shows them."""
-        return _line_col(self.text, node.start)
+        return self.position_of(node.start)
+
+    def position_of(self, offset: int) -> tuple[int, int]:
+        if self._lines is None:
+            self._lines = LineIndex(self.text)
+        return self._lines.at(offset)
 
     def node_at(self, *keys: str | int) -> Node | None:
         node = self.root
@@ -201,12 +221,12 @@ def _strict_loads(path: Path, text: str) -> Any:
         return json.loads(text, object_pairs_hook=_reject_duplicates, parse_constant=_not_json,
                           parse_int=_bounded_int)
     except _NotJson as bad:
-        line, col = _line_col(text, _outside_strings(text, bad.pattern))
+        line, col = LineIndex(text).at(_outside_strings(text, bad.pattern))
         raise HookwrightError(f"invalid JSON: {bad}", path=path, line=line, column=col, kind=ErrorKind.NOT_JSON,
                               reason=str(bad), hint="write an ordinary number or a string instead") from None
     except _Duplicate as dup:
         key, offset = _first_duplicate(text) or (str(dup), 0)
-        line, col = _line_col(text, offset)
+        line, col = LineIndex(text).at(offset)
         raise HookwrightError(
             f"duplicate key {json.dumps(key)}: the hosts keep only the last one, so one of them is silently lost",
             path=path, line=line, column=col, hint="merge the two entries into one key", kind=ErrorKind.DUPLICATE_KEY,
@@ -233,7 +253,7 @@ def _syntax_error(path: Path, text: str, err: json.JSONDecodeError) -> Hookwrigh
     elif before.endswith(",") and at[:1] in ("}", "]"):
         what, ignored = "a trailing comma", IGNORED
         hint = "remove the comma before the closing bracket"
-        line, col = _line_col(text, len(before) - 1)
+        line, col = LineIndex(text).at(len(before) - 1)
     elif not text.strip():
         what = "the file is empty"
         hint = "delete the empty file or write {} into it"
@@ -245,12 +265,6 @@ def _syntax_error(path: Path, text: str, err: json.JSONDecodeError) -> Hookwrigh
         hint = "fix the JSON syntax at that position"
     return HookwrightError(f"invalid JSON: {what}{ignored}", path=path, line=line, column=col, hint=hint,
                            kind=ErrorKind.NOT_JSON, reason=what)
-
-
-def _line_col(text: str, offset: int) -> tuple[int, int]:
-    line = text.count("\n", 0, offset) + 1
-    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return line, col
 
 
 # Everything up to the next bracket outside a string, then that bracket.

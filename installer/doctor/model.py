@@ -8,8 +8,6 @@ JSON path `keys`.
 """
 from __future__ import annotations
 
-import bisect
-import itertools
 import json
 import re
 import sys
@@ -83,7 +81,6 @@ class ConfigFile:
     plugin_root: Path | None = None  # what ${CLAUDE_PLUGIN_ROOT} is for a plugin's hooks file
     error: HookwrightError | None = None  # why the file could not be read or parsed (document is None then)
     source: bytes | None = None  # the bytes of a file that is not strict JSON (opencode's plugins and JSONC)
-    _line_starts: list[int] | None = field(default=None, init=False, repr=False, compare=False)
     _positions: dict[tuple, tuple[int, int]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
@@ -101,26 +98,15 @@ class ConfigFile:
             parent = self.document.node_at(*keys[:-1])
             key_start = next((start for name, start, _ in parent.members if name == keys[-1]), None) if parent else None
             if key_start is not None:
-                return self._line_column(key_start)
+                return self.document.position_of(key_start)
         found = self._positions.get(keys)
         if found is None:
             for end in range(len(keys), -1, -1):
                 node = self.document.node_at(*keys[:end])
                 if node is not None:
-                    found = self._positions[keys] = self._line_column(node.start)
+                    found = self._positions[keys] = self.document.position_of(node.start)
                     break
         return found
-
-    def _line_column(self, offset: int) -> tuple[int, int]:
-        """As Document.position, in O(log n) per value: a file with thousands of findings must
-        not cost a scan from its start for each one."""
-        if self._line_starts is None:
-            lengths = map((1).__add__, map(len, self.document.text.split("\n")))  # with its "\n"
-            self._line_starts = [0, *itertools.accumulate(lengths)]
-        starts = self._line_starts
-        line = bisect.bisect_right(starts, offset)
-        return line, offset - starts[line - 1] + 1
-
 
 @dataclass
 class Handler:

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .. import hosts
+from ..document import LineIndex
 from . import disk, script_flow
 from .facts import LEGACY_INPUT_VARIABLE
 from ..patterns import lazy
@@ -204,7 +205,7 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
     if language == "unknown":
         return ScriptFacts(path, language, readable=False, why_not="not a Python, JavaScript or shell script")
     code = strip_comments(text, language)
-    where = _Positions(text)
+    where = LineIndex(text)
     objects, owner_of = _objects(code)
     key_re = QUOTED_KEY if language == "python" else KEY
     keys: list[tuple[str, int, int | None]] = []  # (name, offset, innermost object index)
@@ -330,7 +331,7 @@ def _unique(sites) -> list[Site]:
     return out
 
 
-def _delegates(code: str, language: str, path: Path, where: "_Positions", own_output: bool) -> Site | None:
+def _delegates(code: str, language: str, path: Path, where: LineIndex, own_output: bool) -> Site | None:
     """Where the script hands its output over to another program or module, if it may."""
 
     def at(what: str, offset: int) -> Site:
@@ -403,15 +404,6 @@ def _objects(code: str):
         return None
 
     return objects, owner_of
-
-
-class _Positions:
-    def __init__(self, text: str) -> None:
-        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
-
-    def at(self, offset: int) -> tuple[int, int]:
-        line = bisect.bisect_right(self.starts, offset)
-        return line, offset - self.starts[line - 1] + 1
 
 
 # ---- comments out, offsets kept ------------------------------------------------------------------
