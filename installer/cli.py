@@ -20,11 +20,12 @@ from .hosts.base import Scope
 if TYPE_CHECKING:
     from .commands.result import Result
 
+HELP_FLAGS = {"help_option_names": ["-h", "--help"]}
 app = typer.Typer(
     name="hookwright",
     help="Install, check and remove the hooks of AI coding agents, without losing anyone's config.",
     no_args_is_help=True,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    context_settings=HELP_FLAGS,
     add_completion=True,
     pretty_exceptions_enable=False,
 )
@@ -184,9 +185,7 @@ def render(
     def produce():
         from .commands.render import render as run
 
-        from .hosts.base import implied_scope
-
-        return run(pack, host=host, scope=scope or implied_scope(project), project=project, options=option)
+        return run(pack, host=host, scope=scope, project=project, options=option)
     _execute(as_json, produce)
 
 
@@ -341,7 +340,7 @@ def simulate(
 
 
 prefs_app = typer.Typer(help="Question preferences for the ask-guard pack (project over user).",
-                        no_args_is_help=True, context_settings={"help_option_names": ["-h", "--help"]})
+                        no_args_is_help=True, context_settings=HELP_FLAGS)
 app.add_typer(prefs_app, name="prefs")
 
 

@@ -85,8 +85,8 @@ def _unusable_packs(adapter: Host, names: list[str], chosen: list[str]) -> str |
         return "name at least one pack"
     for name in chosen:
         if name not in names:
-            return f"there is no pack {name!r}" + (f" ({did_you_mean(name, names)})" if did_you_mean(name, names)
-                                                    else "")
+            meant = did_you_mean(name, names)
+            return f"there is no pack {name!r}" + (f" ({meant})" if meant else "")
         why = adapter.refusal(load_pack(name))
         if why:
             return why

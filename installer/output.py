@@ -355,13 +355,9 @@ def _print_status(data: dict) -> None:
 
 def _short(path: str, project: str | None) -> str:
     """A path as the user would type it: relative to the project, or from ~."""
-    from .doctor.report import shown_path
+    from .doctor.report import typed_path
 
-    inside = shown_path(path, Path(project)) if project else path
-    if inside != path:
-        return inside
-    home = str(Path.home())
-    return "~" + path[len(home):] if path.startswith(home + os.sep) else path
+    return typed_path(path, Path(project) if project else None)
 
 
 def _print_preferences(data: dict) -> None:

@@ -15,11 +15,11 @@ def doctor(paths: list[Path], *, host: str | None = None, project: Path | None =
     (doctor/selection.py: the command line over the project's config)."""
     from ..doctor import report, selection
     from ..doctor.run import HOSTS, run
+    from ..hosts.base import check_project
 
     if host is not None and host not in HOSTS:
         raise HookwrightError(f"doctor does not check host {host!r}", hint=f"use --host {' or '.join(HOSTS)}")
-    if project is not None and not project.is_dir():
-        raise HookwrightError("the project folder does not exist", path=project, hint="check --project")
+    check_project(project)
     if isolated and not paths:
         raise HookwrightError("--isolated is about the files named on the command line",
                               hint="name the files to check alone, or drop --isolated")

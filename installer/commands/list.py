@@ -14,6 +14,7 @@ from .result import Result
 from .. import hosts
 from ..errors import ExitCode, HookwrightError, did_you_mean
 from ..hosts import NAMES as HOSTS
+from ..hosts.base import check_project
 
 SCOPE_ORDER = {"managed": 0, "user": 1, "project": 2, "local": 3, "plugin": 4, "given": 5}
 
@@ -26,8 +27,7 @@ def list_hooks(project: Path | None = None, host: str | None = None, *, scope: s
     if host is not None and host not in HOSTS:
         raise HookwrightError(f"list does not know host {host!r}",
                               hint=did_you_mean(host, HOSTS) or f"use --host {' or '.join(HOSTS)}")
-    if project is not None and not project.is_dir():
-        raise HookwrightError("the project folder does not exist", path=project, hint="check --project")
+    check_project(project)
     ctx = run.context(project=project, hosts={host} if host else set(HOSTS))
     unreadable = any(f.error is not None for f in ctx.files)  # shown with the rest; the exit code says it too
     view = effective_view(ctx)

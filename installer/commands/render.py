@@ -6,15 +6,16 @@ from pathlib import Path
 from .. import hosts
 from .install import options_for, plan_install
 from .result import Result
-from ..hosts.base import Scope
+from ..hosts.base import Scope, implied_scope
 from ..packs import load_pack
 
 
-def render(pack_name: str, *, host: str, scope: Scope, project: Path | None, options: list[str]) -> Result:
+def render(pack_name: str, *, host: str, scope: Scope | None, project: Path | None, options: list[str]) -> Result:
+    """`scope` None: the project scope with --project, else the user scope (as install)."""
     adapter = hosts.get(host)
     pack = load_pack(pack_name)
     chosen = options_for(adapter, [pack], options)
-    target = adapter.target(scope, project, pack.name)
+    target = adapter.target(scope or implied_scope(project), project, pack.name)
     # what install would write, also over a file install would refuse to touch without --force
     plan = plan_install(adapter, target, [pack], chosen, adopt=True, force=True)
     files = {name: content for change in plan.packs for name, (content, _) in change.writes.items()}

@@ -17,7 +17,7 @@ from ..document import Document
 from ..errors import ExitCode, HookwrightError
 from .uninstall import made_folders
 from ..doctor.model import resolved
-from ..hosts.base import Host, Scope, Target
+from ..hosts.base import Host, Scope, Target, check_project
 from ..plan import PackChange, Plan, edited_entries, file_writes, personal_gitignore
 from ..state import read_receipt
 
@@ -42,8 +42,7 @@ class Only(NamedTuple):
     def check(self) -> None:
         if self.host is not None:
             hosts.get(self.host)  # a host we know, or a usage error
-        if self.project is not None and not self.project.is_dir():
-            raise HookwrightError("the project folder does not exist", path=self.project, hint="check --project")
+        check_project(self.project)
 
 
 def rollback(*, to: str | None, only: Only = Only(), force: bool, dry_run: bool, consent: Consent) -> Result:

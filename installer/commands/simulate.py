@@ -18,6 +18,7 @@ from typing import Any
 from .result import Result
 from ..errors import HookwrightError
 from ..hosts import NAMES as HOSTS
+from ..hosts.base import check_project
 
 VERSION = 1
 EXCERPT = 2000  # characters of each stream in the report
@@ -42,8 +43,7 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
     _check_choices(event, host, permission_mode)
     event = event or "PreToolUse"
     project = (project or Path.cwd()).resolve()
-    if not project.is_dir():
-        raise HookwrightError("the project folder does not exist", path=project, hint="check --project")
+    check_project(project)
     rules = protocol(event)
     call_input = _tool_input(tool_input, input_file, command)
     if command is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import hosts
+from ..hosts.base import check_project
 from .result import Result
 from ..errors import ExitCode, HookwrightError
 
@@ -17,8 +18,7 @@ from ..errors import ExitCode, HookwrightError
 def status(project: Path | None = None, host: str | None = None) -> Result:
     from .uninstall import installed_receipts
 
-    if project is not None and not project.is_dir():
-        raise HookwrightError("the project folder does not exist", path=project, hint="check --project")
+    check_project(project)
     folder = project or Path.cwd()
     rows = []
     for adapter in [hosts.get(host)] if host else hosts.every():

@@ -100,7 +100,7 @@ def text(doc: dict, base: Path, verbosity: int = 0) -> list[Line]:
         return lines
     for file in doc["context"]:
         if file["error"]:
-            lines.append([(f"this machine: {_on_machine(file['path'], base)} could not be read ({file['error']}), "
+            lines.append([(f"this machine: {typed_path(file['path'], base)} could not be read ({file['error']}), "
                            "so the named files' conflicts with it are not checked", "dim")])
     if not doc["files"]:
         lines.append([(f"no Claude Code or Cursor hook config found for {doc['project']}", "dim")])
@@ -115,7 +115,7 @@ def _finding_lines(findings: list[dict], base: Path, verbosity: int) -> list[Lin
     for f in findings:
         where = f"{f['line']}:{f['column']}"
         severity = f["severity"]
-        machine = ", ".join(_on_machine(path, base) for path in f["machine_files"])
+        machine = ", ".join(typed_path(path, base) for path in f["machine_files"])
         lines.append([(f"  {where:>7}  ", None), (f"{severity:<7}", STYLE[severity]), (" ", None),
                       (f["rule"], "dim"), *([("  [confirmed by --probe]", "bold")] if f["confirmed_by_probe"] else []),
                       (f"  {f['message']}", None),
@@ -129,9 +129,10 @@ def _finding_lines(findings: list[dict], base: Path, verbosity: int) -> list[Lin
     return lines
 
 
-def _on_machine(path: str, base: Path) -> str:
-    """A file of this machine as people name it: ~/.claude/settings.json."""
-    shown = shown_path(path, base)
+def typed_path(path: str, base: Path | None) -> str:
+    """A path as people type it: relative to `base` when it is inside (none: never), else from ~
+    (~/.claude/settings.json) when it is in the home folder."""
+    shown = shown_path(path, base) if base is not None else path
     home = str(Path.home())
     return "~" + shown[len(home):] if shown.startswith(home + "/") else shown
 

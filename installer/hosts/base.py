@@ -44,6 +44,12 @@ def implied_scope(project: Path | None) -> Scope:
     return Scope.project if project is not None else Scope.user
 
 
+def check_project(project: Path | None) -> None:
+    """A --project that names no folder is a usage error (exit 2), said alike by every command."""
+    if project is not None and not project.is_dir():
+        raise HookwrightError("the project folder does not exist", path=project, hint="check --project")
+
+
 def scope_reason(scope: Scope | None, project: Path | None) -> str | None:
     """What the plan's header says when the user did not name the scope."""
     if scope is not None:
