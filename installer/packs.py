@@ -10,6 +10,7 @@ from .errors import HookwrightError, did_you_mean
 from .hosts import NAMES as HOSTS  # the wirings a pack.toml may hold (schemas/pack.schema.json)
 
 RUNTIME_LIBRARY = "hookwright_runtime.py"
+HOOK_SCRIPT = "hook_script.py"  # installed under each hook's script name: it loads the hook's module
 
 # what a hook's flags ask of a host (installer.hosts.base.Capabilities)
 FLAG_NEEDS = {"rewrites_input": "rewrite_input", "blocks": "block"}
@@ -38,6 +39,11 @@ class PackHook(NamedTuple):
     blocks: bool
     targets: dict[str, HostTarget]
     needs: frozenset[str] = frozenset()  # host capabilities it cannot work without
+
+    @property
+    def module(self) -> str:
+        """The pack module the shared hook script loads for this hook: its `handle`, `NAME`, `OPTIONS`."""
+        return self.script.replace("-", "_") + ".py"
 
 
 @dataclass(frozen=True)
@@ -85,9 +91,13 @@ class Pack:
         return [hook for hook in self.hooks if host in hook.targets]
 
     def runtime_files(self, host: str) -> dict[str, bytes]:
-        """What goes into the pack's runtime folder: its scripts and the shared runtime library."""
-        files = {hook.script: (self.folder / hook.script).read_bytes() for hook in self.hooks_for(host)}
-        files.update({name: (self.folder / name).read_bytes() for name in self.modules})
+        """What goes into the pack's runtime folder: the shared hook script under each hook's name,
+        the hooks' modules, the pack's other modules and the shared runtime library."""
+        hooks = self.hooks_for(host)
+        script = (resources.runtime_dir() / HOOK_SCRIPT).read_bytes()
+        files = {hook.script: script for hook in hooks}
+        for name in [hook.module for hook in hooks] + list(self.modules):
+            files[name] = (self.folder / name).read_bytes()
         files[RUNTIME_LIBRARY] = (resources.runtime_dir() / RUNTIME_LIBRARY).read_bytes()
         return files
 
@@ -136,14 +146,16 @@ def load_pack_file(manifest: Path) -> Pack:
                               path=manifest)
     hooks = []
     for item in raw["hooks"]:
-        if not (manifest.parent / item["script"]).is_file():
-            raise HookwrightError(f"hook {item['id']!r} names script {item['script']!r}, which is not in the pack",
-                                  path=manifest)
         targets = {host: HostTarget(t["event"], t.get("matcher", t.get("tools")), t["timeout"], t.get("matcher_option"))
                    for host, t in item.items() if host in HOSTS}
         needs = frozenset(item.get("needs", [])) | {need for flag, need in FLAG_NEEDS.items() if item[flag]}
         hooks.append(PackHook(item["id"], item["script"], item["description"],
                               item["rewrites_input"], item["blocks"], targets, needs))
+    for hook in hooks:
+        if not (manifest.parent / hook.module).is_file():
+            raise HookwrightError(f"hook {hook.id!r} runs module {hook.module!r} (its script {hook.script!r}"
+                                  " with _ for -), which is not in the pack", path=manifest,
+                                  hint="the module defines handle(call), NAME and OPTIONS")
     ids = [h.id for h in hooks]
     if len(set(ids)) != len(ids):
         raise HookwrightError("two hooks share one id", path=manifest)

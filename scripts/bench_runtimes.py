@@ -44,7 +44,6 @@ else:  # pragma: no cover
 
 REPO = Path(__file__).resolve().parents[1]
 TEMPLATES = REPO / "templates"
-RUNTIME = TEMPLATES / "runtime" / "hookwright_runtime.py"
 FLOOR_CODE = "import json,sys; json.load(sys.stdin)"
 WARMUP = 3
 TARGET = 1.25
@@ -99,15 +98,13 @@ def discover(only: list[str]) -> list[tuple[str, str, str]]:
 
 
 def lay_out(root: Path, pack: str) -> Path:
-    """The pack's runtime folder as the installer writes it."""
-    source = TEMPLATES / "packs" / pack
-    manifest = tomllib.loads((source / "pack.toml").read_text(encoding="utf-8"))
+    """The pack's runtime folder as the installer writes it (packs.Pack.runtime_files)."""
+    from hookwright.packs import load_pack
+
     folder = root / ".claude" / "hookwright" / pack
     folder.mkdir(parents=True, exist_ok=True)
-    names = [hook["script"] for hook in manifest["hooks"]] + list(manifest.get("files", []))
-    for name in names:
-        shutil.copy2(source / name, folder / name)
-    shutil.copy2(RUNTIME, folder / RUNTIME.name)
+    for name, data in load_pack(pack).runtime_files("claude").items():
+        (folder / name).write_bytes(data)
     return folder
 
 

@@ -26,3 +26,16 @@ def handlers(data: dict, event: str = "PreToolUse") -> list[dict]:
 
 def commands(data: dict, event: str = "PreToolUse") -> list[str]:
     return [h.get("command") for h in handlers(data, event)]
+
+
+def lay_out_runtime(folder: Path, pack: str, host: str = "claude") -> Path:
+    """A pack's runtime folder as install writes it (packs.Pack.runtime_files): the shared hook
+    script under each hook's name, executable, beside the pack's modules and the runtime library."""
+    from hookwright.packs import load_pack
+
+    loaded = load_pack(pack)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, data in loaded.runtime_files(host).items():
+        (folder / name).write_bytes(data)
+        (folder / name).chmod(0o755 if loaded.is_script(name) else 0o644)
+    return folder

@@ -13,13 +13,13 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from support import lay_out_runtime
 
 REPO = Path(__file__).resolve().parents[1]
 PACK_SRC = REPO / "templates" / "packs" / "ask-guard"
@@ -103,13 +103,8 @@ def h_id(text, labels):
 
 @pytest.fixture(scope="session")
 def pack(tmp_path_factory) -> Path:
-    """The pack folder as install lays it out: scripts, the pack module, the runtime library."""
-    folder = tmp_path_factory.mktemp("ask-guard-pack")
-    for item in PACK_SRC.iterdir():
-        if item.is_file() and item.name != "pack.toml":
-            shutil.copy2(item, folder / item.name)
-    shutil.copy2(RUNTIME, folder / RUNTIME.name)
-    return folder
+    """The pack folder as install lays it out: scripts, the pack modules, the runtime library."""
+    return lay_out_runtime(tmp_path_factory.mktemp("ask-guard-pack") / "ask-guard", "ask-guard")
 
 
 @pytest.fixture(scope="session")
@@ -947,27 +942,20 @@ def test_bad_stdin_passes_through(prefs, script, stdin):
 @pytest.mark.parametrize("script", SCRIPTS)
 @pytest.mark.parametrize("missing", ["ask_guard_common.py", "the hook's module", RUNTIME.name])
 def test_a_missing_module_passes_through(tmp_path, script, missing):
-    folder = tmp_path / "broken"
-    folder.mkdir()
-    for name in (script, RUNTIME.name, *MODULES):
-        shutil.copy2(RUNTIME if name == RUNTIME.name else PACK_SRC / name, folder / name)
+    folder = lay_out_runtime(tmp_path / "ask-guard", "ask-guard")
     (folder / (script.replace("-", "_") + ".py" if missing == "the hook's module" else missing)).unlink()
     proc = subprocess.run([sys.executable, "-I", "-S", str(folder / script), "--host", "claude"],
                           input=json.dumps(ask(DEPLOY)).encode(), capture_output=True, timeout=30,
                           env={"PATH": os.environ.get("PATH", ""), "XDG_CACHE_HOME": str(tmp_path / "cache"),
                                "HOME": str(tmp_path)})
     assert (proc.returncode, proc.stdout) == (0, b"")
-    assert b"hookwright ask-guard: cannot load its modules: " in proc.stderr
+    assert f"hookwright ask-guard/{script}: cannot load its modules: ".encode() in proc.stderr
 
 
 def test_only_our_modules_byte_code_goes_to_the_user_cache(tmp_path):
     """Nothing lands beside the scripts (that would be the project's repository); the pack's
     modules and the runtime library load from the user cache; the stdlib keeps its own."""
-    folder = tmp_path / "project" / ".claude" / "hookwright" / "ask-guard"
-    folder.mkdir(parents=True)
-    for name in (*SCRIPTS, *MODULES):
-        shutil.copy2(PACK_SRC / name, folder / name)
-    shutil.copy2(RUNTIME, folder / RUNTIME.name)
+    folder = lay_out_runtime(tmp_path / "project" / ".claude" / "hookwright" / "ask-guard", "ask-guard")
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path / "home"),
            "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_STATE_HOME": str(tmp_path / "state"),
            "HOOKWRIGHT_LOG": str(tmp_path / "log")}
@@ -1014,7 +1002,7 @@ def test_option_defaults_agree_with_the_manifest():
     assert options == {n: o.default for n, o in load_pack("ask-guard").options.items()}
 
 
-@pytest.mark.parametrize("name", [*SCRIPTS, *MODULES])
+@pytest.mark.parametrize("name", MODULES)
 def test_sources_parse_as_python_3_8(name):
     source = (PACK_SRC / name).read_text()
     ast.parse(source, filename=name, feature_version=(3, 8))

@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import lay_out_runtime
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
-SCRIPT = TEMPLATES / "packs" / "git-guard" / "git-guard"
+MODULE = TEMPLATES / "packs" / "git-guard" / "git_guard.py"
 RUNTIME = TEMPLATES / "runtime" / "hookwright_runtime.py"
 PREFIX = "hookwright git-guard: "
 LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\S* git-guard \S.*$")
@@ -235,23 +236,12 @@ def payload(command, event="PreToolUse", tool="Bash") -> bytes:
                        "cwd": "/tmp", "session_id": "s1"}).encode()
 
 
-def install_runtime(folder: Path) -> Path:
-    """The pack's runtime folder as the installer writes it: script, pack modules, runtime library."""
-    from hookwright.packs import load_pack
-
-    folder.mkdir(parents=True)
-    for name, data in load_pack("git-guard").runtime_files("claude").items():
-        (folder / name).write_bytes(data)
-    (folder / SCRIPT.name).chmod(0o755)
-    return folder / SCRIPT.name
-
-
 INSTALLED: dict[str, Path] = {}
 
 
 @pytest.fixture(scope="module", autouse=True)
 def installed_guard(tmp_path_factory) -> Path:
-    INSTALLED["script"] = install_runtime(tmp_path_factory.mktemp("runtime") / "git-guard")
+    INSTALLED["script"] = lay_out_runtime(tmp_path_factory.mktemp("runtime") / "git-guard", "git-guard") / "git-guard"
     return INSTALLED["script"]
 
 
@@ -410,24 +400,14 @@ def test_git_guard_appends_one_line_per_failure(env, log_path):
     assert len(lines) == 2 and all(LOG_LINE.match(line) for line in lines)
 
 
-def test_git_guard_script_is_an_executable_python3_script():
-    assert os.access(SCRIPT, os.X_OK)
-    assert SCRIPT.read_text(encoding="utf-8").startswith("#!/usr/bin/env python3\n")
-
-
 def load_guard_module() -> types.ModuleType:
-    """The script as a module, for fast in-process property tests (compiled, no .pyc written)."""
-    module = types.ModuleType("hookwright_git_guard")
-    module.__file__ = str(SCRIPT)
-    sys.path[:0] = [str(SCRIPT.parent), str(RUNTIME.parent)]
+    """git_guard.py, the hook's module, for fast in-process property tests (no .pyc written)."""
+    sys.path[:0] = [str(MODULE.parent), str(RUNTIME.parent)]
     no_bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True  # no __pycache__ in templates/
-    import git_guard  # noqa: F401  (imported here, so that the script finds both loaded)
-    import hookwright_runtime  # noqa: F401
+    import git_guard
 
     sys.dont_write_bytecode = no_bytecode
-
-    exec(compile(SCRIPT.read_text(encoding="utf-8"), str(SCRIPT), "exec"), module.__dict__)
-    return module
+    return git_guard
 
 
 GUARD = load_guard_module()
@@ -604,7 +584,7 @@ def test_git_guard_reads_no_override_file_for_commands_without_git(config_home, 
 
 
 def test_git_guard_rule_ids_are_the_documented_ones():
-    ids = [rule_id for rule_id, _, _ in GUARD.git_guard.RULES]
+    ids = [rule_id for rule_id, _, _ in GUARD.RULES]
     assert ids == ["hooks-path", "stash", "stash-drop", "reset-hard", "clean-force", "push-force",
                    "checkout-discard", "restore-discard", "branch-force-delete", "no-verify", "push"]
     doc = GUARD.__doc__
@@ -614,7 +594,7 @@ def test_git_guard_rule_ids_are_the_documented_ones():
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from([c for c, _ in DESTRUCTIVE if "'oops" not in c and '"oops' not in c]))
 def test_git_guard_with_every_built_in_rule_turned_off_denies_nothing(command):
-    rules = GUARD.rules_from({"rules": {rule_id: [] for rule_id, _, _ in GUARD.git_guard.RULES}})
+    rules = GUARD.rules_from({"rules": {rule_id: [] for rule_id, _, _ in GUARD.RULES}})
     assert rules == []
     assert GUARD.check_text(command, {"deny_push": True}, rules) is None
 
@@ -643,10 +623,10 @@ SHELL_ROWS = [
 
 @pytest.mark.parametrize("text, expected", SHELL_ROWS, ids=[row[0] for row in SHELL_ROWS])
 def test_shell_commands_lists_what_the_shell_would_run(text, expected):
-    assert list(GUARD.git_guard.shell_commands(text)) == expected
+    assert list(GUARD.shell_commands(text)) == expected
 
 
 def test_shell_commands_falls_back_to_a_crude_scan_for_text_it_cannot_read():
-    assert list(GUARD.git_guard.shell_commands("echo 'unbalanced && git push -f")) == []
-    assert list(GUARD.git_guard.shell_commands("echo 'unbalanced && git push -f", fallback_names=("git",))) == [
+    assert list(GUARD.shell_commands("echo 'unbalanced && git push -f")) == []
+    assert list(GUARD.shell_commands("echo 'unbalanced && git push -f", fallback_names=("git",))) == [
         ["git", "push", "-f"]]

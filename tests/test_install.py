@@ -86,7 +86,7 @@ def test_install_copies_the_runtime_with_its_run_bit_and_writes_a_receipt(hookwr
     mode = stat.S_IMODE(script.stat().st_mode)
     assert mode & 0o100 and not mode & 0o022
     assert not stat.S_IMODE(folder.stat().st_mode) & 0o022
-    assert script.read_bytes() == (resources.packs_dir() / "git-guard" / "git-guard").read_bytes()
+    assert script.read_bytes() == (resources.runtime_dir() / "hook_script.py").read_bytes()
     receipt = json.loads((folder / "receipt.json").read_text())
     assert receipt["pack"] == "git-guard" and receipt["scope"] == "project"
     assert receipt["entries"][0]["handler"]["command"] == GIT_GUARD_COMMAND

@@ -1,4 +1,10 @@
 """A pack manifest with bad fields is refused with its file, the field and exit 2."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 GOOD = '''name = "mine"
@@ -29,22 +35,36 @@ BAD = {
     "a timeout in milliseconds": (GOOD.replace("timeout = 5", "timeout = 5000"), "timeout"),
     "rewrites_input not a boolean": (GOOD.replace("rewrites_input = false", 'rewrites_input = "no"'),
                                      "rewrites_input"),
-    "a script that is not in the pack": (GOOD.replace('script = "mine"', 'script = "missing"'), "missing"),
+    "a hook whose module is not in the pack": (GOOD.replace('script = "mine"', 'script = "missing"'), "missing.py"),
     "a name that differs from its folder": (GOOD.replace('name = "mine"', 'name = "other"'), "folder"),
     "a matcher option the pack does not declare": (GOOD.replace('matcher = "Bash"', 'matcher_option = "tools"'),
                                                    "tools"),
     "a hostile script name": (GOOD.replace('script = "mine"', 'script = "../../etc/passwd"'), "script"),
 }
+MODULE = """import hookwright_runtime as hw
+
+NAME, OPTIONS = "mine", {}
+
+
+def handle(call):
+    return hw.deny("mine says no")
+"""
+
+
+def write_pack(packs: Path, manifest: str) -> Path:
+    """A pack of one's own: its pack.toml and the module of its one hook."""
+    pack = packs / "mine"
+    pack.mkdir(parents=True)
+    (pack / "pack.toml").write_text(manifest)
+    (pack / "mine.py").write_text(MODULE)
+    return pack
 
 
 @pytest.mark.parametrize("case", BAD, ids=str)
 def test_a_pack_manifest_with_bad_fields_is_refused_naming_the_file_and_field(hookwright, home, project, tmp_path,
                                                                              monkeypatch, case):
     text, phrase = BAD[case]
-    pack = tmp_path / "packs" / "mine"
-    pack.mkdir(parents=True)
-    (pack / "pack.toml").write_text(text)
-    (pack / "mine").write_text("#!/usr/bin/env python3\n")
+    pack = write_pack(tmp_path / "packs", text)
     monkeypatch.setenv("HOOKWRIGHT_PACKS_PATH", str(tmp_path / "packs"))
 
     ran = hookwright("install", "mine", "--scope", "project", "--project", project, "--yes")
@@ -54,25 +74,30 @@ def test_a_pack_manifest_with_bad_fields_is_refused_naming_the_file_and_field(ho
     assert not (project / ".claude").exists()
 
 
-def test_a_good_manifest_in_hookwright_packs_path_installs(hookwright, home, project, tmp_path, monkeypatch):
-    pack = tmp_path / "packs" / "mine"
-    pack.mkdir(parents=True)
-    (pack / "pack.toml").write_text(GOOD)
-    (pack / "mine").write_text("#!/usr/bin/env python3\n")
+def test_a_good_manifest_in_hookwright_packs_path_installs_and_its_hook_runs_through_the_shared_script(
+        hookwright, home, project, tmp_path, monkeypatch):
+    write_pack(tmp_path / "packs", GOOD)
     monkeypatch.setenv("HOOKWRIGHT_PACKS_PATH", str(tmp_path / "packs"))
 
     ran = hookwright("install", "mine", "--scope", "project", "--project", project, "--yes")
 
     assert ran.code == 0, ran.err
+    folder = project / ".claude" / "hookwright" / "mine"
+    assert sorted(p.name for p in folder.iterdir()) == ["hookwright_runtime.py", "mine", "mine.py", "receipt.json"]
+    payload = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"},
+               "cwd": str(project), "session_id": "s"}
+    proc = subprocess.run([sys.executable, "-I", "-S", str(folder / "mine"), "--host", "claude"],
+                          input=json.dumps(payload).encode(), capture_output=True, timeout=30,
+                          env={"PATH": os.environ["PATH"], "HOME": str(home), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+                               "HOOKWRIGHT_LOG": str(tmp_path / "log")})
+    assert (proc.returncode, proc.stderr) == (0, b"")
+    assert json.loads(proc.stdout)["hookSpecificOutput"]["permissionDecisionReason"] == "mine says no"
 
 
 def test_a_pack_that_rewrites_input_on_an_event_that_cannot_is_refused_for_that_agent(hookwright, home, project,
                                                                                        tmp_path, monkeypatch):
-    pack = tmp_path / "packs" / "mine"
-    pack.mkdir(parents=True)
-    (pack / "pack.toml").write_text(GOOD.replace("rewrites_input = false", "rewrites_input = true") +
-                                    '\n[hooks.cursor]\nevent = "beforeShellExecution"\ntimeout = 5\n')
-    (pack / "mine").write_text("#!/usr/bin/env python3\n")
+    write_pack(tmp_path / "packs", GOOD.replace("rewrites_input = false", "rewrites_input = true") +
+               '\n[hooks.cursor]\nevent = "beforeShellExecution"\ntimeout = 5\n')
     monkeypatch.setenv("HOOKWRIGHT_PACKS_PATH", str(tmp_path / "packs"))
 
     ran = hookwright("install", "mine", "--host", "cursor", "--scope", "project", "--project", project, "--yes")

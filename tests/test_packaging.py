@@ -20,9 +20,10 @@ def test_the_wheel_carries_the_templates_and_schemas_with_the_runtime_run_bit(tm
 
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
-        runtime = archive.getinfo("hookwright/_data/templates/packs/git-guard/git-guard")
+        runtime = archive.getinfo("hookwright/_data/templates/runtime/hook_script.py")
 
     assert "hookwright/_data/templates/packs/git-guard/pack.toml" in names
+    assert "hookwright/_data/templates/packs/git-guard/git_guard.py" in names
     assert "hookwright/_data/schemas/pack.schema.json" in names
     assert "hookwright/_data/schemas/claude-settings.schema.json" in names
     assert (runtime.external_attr >> 16) & stat.S_IXUSR

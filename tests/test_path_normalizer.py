@@ -1,23 +1,20 @@
 """Table-driven tests for the path-normalizer hook: payload in, exact stdout and exit code out.
 
 Each row runs the real script as Claude Code does (`python3 -I -S <script> --host claude`),
-from a folder laid out as the installer lays it: the script beside the runtime library.
+from a folder laid out as the installer lays it: the shared hook script beside
+path_normalizer.py and the runtime library.
 """
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from support import lay_out_runtime
 
-TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
-PACK = TEMPLATES / "packs" / "path-normalizer"
-SCRIPT = PACK / "path-normalizer"
-RUNTIME = TEMPLATES / "runtime" / "hookwright_runtime.py"
 CWD = "/work/proj"
 TOOL = "mcp__docs__read_doc"
 
@@ -40,11 +37,7 @@ def rewritten(tool_input) -> bytes:
 
 @pytest.fixture(scope="module")
 def script(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("runtime") / "path-normalizer"
-    folder.mkdir()
-    shutil.copy2(SCRIPT, folder / SCRIPT.name)
-    shutil.copy2(RUNTIME, folder / RUNTIME.name)
-    return folder / SCRIPT.name
+    return lay_out_runtime(tmp_path_factory.mktemp("runtime") / "path-normalizer", "path-normalizer") / "path-normalizer"
 
 
 @pytest.fixture
@@ -202,8 +195,3 @@ def test_path_normalizer_pack_is_wired_to_pretooluse_with_the_tools_option_as_ma
     assert pack.options["tools"].default == "mcp__.*"
     assert pack.options["args"].default == "path,file_path,target_path,directory,dir"
     assert pack.matcher(hook, "claude", {"tools": "mcp__docs__.*", "args": "path"}) == "mcp__docs__.*"
-
-
-def test_path_normalizer_script_is_an_executable_python3_script():
-    assert os.access(SCRIPT, os.X_OK)
-    assert SCRIPT.read_text(encoding="utf-8").startswith("#!/usr/bin/env python3\n")

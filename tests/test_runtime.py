@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import lay_out_runtime
 
 RUNTIME_DIR = Path(__file__).resolve().parents[1] / "templates" / "runtime"
 sys.path.insert(0, str(RUNTIME_DIR))
@@ -325,13 +326,13 @@ def test_run_reads_host_given_with_an_equals_sign(log_path):
 
 
 def deny_all_script(tmp_path):
-    """A real hook script on the library that denies everything, and an env logging into tmp."""
-    script = tmp_path / "hook"
+    """The shared hook script as `deny-all`, on a module that denies everything, and an env logging into tmp."""
+    script = tmp_path / "deny-all"
     shutil.copy2(RUNTIME_DIR / "hookwright_runtime.py", tmp_path / "hookwright_runtime.py")
-    script.write_text("import os, sys\nsys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))\n"
-                      "import hookwright_runtime as hw\n"
-                      "sys.exit(hw.run('t', lambda call: hw.deny('x'), __file__))\n")
-    return script, {**os.environ, "HOOKWRIGHT_LOG": str(tmp_path / "log")}
+    shutil.copy2(RUNTIME_DIR / "hook_script.py", script)
+    (tmp_path / "deny_all.py").write_text("import hookwright_runtime as hw\nNAME, OPTIONS = 't', None\n\n\n"
+                                          "def handle(call):\n    return hw.deny('x')\n")
+    return script, {**os.environ, "HOOKWRIGHT_LOG": str(tmp_path / "log"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
 
 
 def test_run_really_writes_to_stdout_and_exits_0_as_a_script(tmp_path):
@@ -437,12 +438,7 @@ def test_read_json_file(tmp_path):
 # --- byte-code goes to the user's cache, never beside the scripts ---------------------------------
 
 def test_a_pack_script_leaves_no_byte_code_beside_itself(tmp_path):
-    pack = Path(__file__).resolve().parents[1] / "templates" / "packs" / "git-guard"
-    folder = tmp_path / "project" / ".claude" / "hookwright" / "git-guard"
-    folder.mkdir(parents=True)
-    for name in ("git-guard", "git_guard.py"):
-        shutil.copy2(pack / name, folder / name)
-    shutil.copy2(RUNTIME_DIR / "hookwright_runtime.py", folder / "hookwright_runtime.py")
+    folder = lay_out_runtime(tmp_path / "project" / ".claude" / "hookwright" / "git-guard", "git-guard")
     env = {**os.environ, "HOME": str(tmp_path / "home"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
            "HOOKWRIGHT_LOG": str(tmp_path / "log")}
     for _ in range(2):

@@ -1,7 +1,7 @@
 """Fuzz every bundled hook runtime the way Claude Code runs it, with hypothesis.
 
-Every script any pack declares (templates/packs/*/pack.toml, `[[hooks]] script`) is copied
-with its pack folder and the runtime library into a temporary folder, as the installer lays
+Every script any pack declares (templates/packs/*/pack.toml, `[[hooks]] script`) is laid out
+with its pack's modules and the runtime library in a temporary folder, as the installer lays
 them out, and fed (a) arbitrary bytes, (b) arbitrary JSON values and (c) payload-shaped
 objects as `python3 -I -S <script> --host claude`. Whatever comes in, the hook must exit 0,
 write nothing to stderr, and print either nothing or exactly one JSON object of the one
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +21,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import lay_out_runtime
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -29,7 +29,6 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
-RUNTIME = TEMPLATES / "runtime" / "hookwright_runtime.py"
 PYTHON = os.environ.get("HOOKWRIGHT_RUNTIME_PYTHON") or sys.executable
 SCALE = float(os.environ.get("HOOKWRIGHT_FUZZ_SCALE") or 1)
 PAYLOAD_EXAMPLES = max(1, int(30 * SCALE))
@@ -58,11 +57,13 @@ def declared_scripts() -> list[tuple[str, str]]:
 SCRIPTS = declared_scripts()
 
 
-def test_every_declared_runtime_script_is_an_extensionless_file_beside_its_pack_toml():
+def test_every_declared_hook_has_its_module_beside_its_pack_toml_and_one_shared_script():
     assert ("git-guard", "git-guard") in SCRIPTS and ("path-normalizer", "path-normalizer") in SCRIPTS
     for pack, script in SCRIPTS:
-        path = TEMPLATES / "packs" / pack / script
-        assert path.is_file() and "." not in script, path
+        assert "." not in script and not (TEMPLATES / "packs" / pack / script).exists(), script
+        assert (TEMPLATES / "packs" / pack / (script.replace("-", "_") + ".py")).is_file(), script
+    shared = TEMPLATES / "runtime" / "hook_script.py"
+    assert os.access(shared, os.X_OK) and shared.read_text(encoding="utf-8").startswith("#!/usr/bin/env python3\n")
 
 
 @pytest.fixture(scope="module")
@@ -71,9 +72,7 @@ def sandbox(tmp_path_factory) -> dict:
     root = tmp_path_factory.mktemp("fuzz")
     runtimes = root / "project" / ".claude" / "hookwright"
     for pack in sorted({pack for pack, _ in SCRIPTS}):
-        shutil.copytree(TEMPLATES / "packs" / pack, runtimes / pack,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-        shutil.copy2(RUNTIME, runtimes / pack / RUNTIME.name)
+        lay_out_runtime(runtimes / pack, pack)
     config = root / "config" / "hookwright"
     config.mkdir(parents=True)
     # preferences, so that the question hooks get past "nothing is configured"

@@ -3,7 +3,7 @@
 Copied next to each pack's runtime scripts, which run as `python3 -I -S <script> --host <host>`:
 stdlib only, Python >= 3.8, imports kept to what a hook needs so start-up stays at the floor.
 
-A hook script is a function `handle(call) -> Outcome | None` passed to `run()`. `run()` reads
+A hook is a function `handle(call) -> Outcome | None` passed to `run()`. `run()` reads
 a bounded stdin, parses the payload, calls the function under an internal deadline, and
 prints the one output shape the host wants for that event. None is a pass-through: exit 0
 and no output (`{}` for Cursor, which wants a JSON object). Any exception, bad stdin or a
@@ -11,7 +11,7 @@ missed deadline is a pass-through too, plus one line in the error log. It never 
 `defer`, `modifiedToolInput`, a top-level `updatedInput`, or a `hookEventName` other than the
 event it was called for.
 
-Every host's payload reaches the script in Claude Code's words (`as_claude`), so a pack script
+Every host's payload reaches the hook in Claude Code's words (`as_claude`), so a pack's hook
 is written once: Cursor's `beforeShellExecution` is a PreToolUse call of the Bash tool, its
 `Shell` tool is Bash; opencode's plugin (hookwright-<pack>.js) already sends Claude Code's
 shape, with the tool names mapped. The answer goes out in the shape of the host and event it
@@ -19,34 +19,9 @@ was called for: Claude Code's `hookSpecificOutput`; Cursor's `permission`, `user
 `agent_message`, `updated_input`; for opencode's plugin `{"decision": "deny", "reason": ...}`
 (it throws) or `{"updated_input": {...}}` (it changes the call's arguments in place).
 
-A script starts like this. With -I the script's folder is not on sys.path. Our modules'
-byte-code goes to the user's cache (a `__pycache__` beside the scripts would land in the
-project's repository and outlive an uninstall), and only theirs: the stdlib is imported
-first and the prefix is restored after, so the stdlib keeps loading from its own byte-code
-(with the prefix set, it would be compiled into the cache too, or on every call when the
-cache cannot be written). A library that cannot be loaded (a broken install) must still
-not break the agent.
-
-    import json  # noqa: F401  (the stdlib loads before the byte-code prefix below is set)
-    import os
-    import sys
-
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    _saved = sys.pycache_prefix, sys.dont_write_bytecode  # our modules' byte-code: user cache
-    _cache = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
-    sys.pycache_prefix = os.path.join(_cache, "hookwright", "pycache")
-    sys.dont_write_bytecode = not os.path.isabs(_cache)
-    try:
-        import hookwright_runtime as hw
-        import my_pack_module  # the pack's own modules (pack.toml `files`), if any
-    except Exception as error:
-        sys.stderr.write("hookwright my-hook: cannot load its modules: %s\n" % error)
-        sys.exit(0)
-    sys.pycache_prefix, sys.dont_write_bytecode = _saved
-
-Keep scripts small: CPython compiles the script it starts on every call (about 1 ms per 50
-lines here, a real share of the interpreter floor), while imported modules, this library
-and a pack's own modules (pack.toml `files`), load from cached byte-code.
+The script the host starts is templates/runtime/hook_script.py, installed under each hook's
+name; it puts its folder on sys.path, sends our modules' byte-code to the user's cache and
+loads the hook's module, which calls nothing itself: the script hands its `handle` to `run()`.
 """
 import json
 import os

@@ -1,12 +1,53 @@
-"""git-guard's engine: which programs a Bash command string runs, and which git commands to deny.
+"""hookwright git-guard: a PreToolUse hook for the Bash tool (Cursor: beforeShellExecution).
 
-A pack module (pack.toml `files`), copied next to the git-guard script, so that this code
-loads from cached byte-code instead of being compiled on every call. Stdlib only, Python >= 3.8.
-The rules, their ids and the override file are described in the git-guard script.
+It denies git commands that destroy uncommitted work or other people's commits
+(reset --hard, clean -f, force push, stash, checkout -- <path>, ...) and commands
+that bypass the repository's hooks (--no-verify), with a reason the model can act on.
+
+Each rule has a stable id: hooks-path, stash, stash-drop, reset-hard, clean-force,
+push-force, checkout-discard, restore-discard, branch-force-delete, no-verify, and push
+(only with the option deny_push). A user file `<config dir>/git-guard.json`
+(`$XDG_CONFIG_HOME/hookwright/git-guard.json`, else `~/.config/hookwright/git-guard.json`)
+overrides them with sub-table replace semantics:
+
+    {"rules": {"<rule-id>": ["<regex>", ...]}, "reasons": {"<rule-id>": "text"}}
+
+A rule id in "rules" replaces the built-in rule: its regexes are searched (Python `re`,
+case-sensitive) in each git invocation, normalized as `git <subcommand> <args...>` (the
+argv after sudo/env/... are stripped, quotes removed, git's global options dropped, every
+run of whitespace one space); each `-c <setting>` given to git is also seen as its own
+`git -c <setting>`. An empty list turns the rule off; a new id adds a rule (checked after
+the built-in ones, in file order); an id not in the file keeps its built-in behaviour. A
+"reasons" entry replaces the text the model is told for that rule. A file that is not
+valid (not JSON, wrong types, a regex that does not compile, an unknown key) is ignored
+as a whole, and the error log says why.
+
+It must never get in the agent's way by accident: on any problem it prints nothing,
+exits 0 and appends one line to the hookwright error log. The script the host runs is the
+shared hook script (templates/runtime/hook_script.py); this module is what it loads.
+Stdlib only, Python >= 3.8.
 """
 import os
 
 import hookwright_runtime as hw
+
+NAME = "git-guard"
+PREFIX = "hookwright git-guard: "
+OPTIONS = {"deny_push": False}
+
+
+def handle(call):
+    if call.event != "PreToolUse" or call.tool_name != "Bash":
+        return None
+    tool_input = call.payload.get("tool_input")
+    if not isinstance(tool_input, dict):
+        raise hw.PassThrough("Bash tool_input is not an object")
+    command = tool_input.get("command")
+    if not isinstance(command, str):
+        raise hw.PassThrough("Bash tool_input.command is not a string")
+    reason = check_text(command, call.options)
+    return hw.deny(PREFIX + reason) if reason else None
+
 
 # ---- Bash command strings: which programs will they run? -------------------------------------
 

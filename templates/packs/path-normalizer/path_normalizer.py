@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """hookwright path-normalizer: a Claude Code PreToolUse hook for MCP tools.
 
 Many MCP servers resolve a relative path against their own working directory, which is not
@@ -18,26 +17,15 @@ When nothing changes, or the payload has no absolute `cwd`, it prints nothing, s
 not race other rewriting hooks for nothing. It never decides: the rewrite carries no
 `permissionDecision`, so the user's permission rules and prompts apply to the rewritten call
 as they would have to the original (an `allow` would approve every MCP call it touches).
-Stdlib only, Python >= 3.8.
+The script the host runs is the shared hook script (templates/runtime/hook_script.py);
+this module is what it loads. Stdlib only, Python >= 3.8.
 """
-import json  # noqa: F401  (the stdlib loads before the byte-code prefix below is set)
 import os
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-_saved = sys.pycache_prefix, sys.dont_write_bytecode  # the library's byte-code: user cache
-_cache = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
-sys.pycache_prefix = os.path.join(_cache, "hookwright", "pycache")
-sys.dont_write_bytecode = not os.path.isabs(_cache)
-try:
-    import hookwright_runtime as hw
-except Exception as error:  # a broken install must not break the agent
-    sys.stderr.write("hookwright path-normalizer: cannot load the runtime library: %s\n" % error)
-    sys.exit(0)
-sys.pycache_prefix, sys.dont_write_bytecode = _saved
+import hookwright_runtime as hw
 
 NAME = "path-normalizer"
-DEFAULT_OPTIONS = {"tools": "mcp__.*", "args": "path,file_path,target_path,directory,dir"}
+OPTIONS = {"tools": "mcp__.*", "args": "path,file_path,target_path,directory,dir"}
 
 
 def is_relative_path(value):
@@ -74,6 +62,3 @@ def handle(call):
         updated[name] = os.path.normpath(os.path.join(cwd, tool_input[name]))
     return hw.rewrite(updated)
 
-
-if __name__ == "__main__":
-    sys.exit(hw.run(NAME, handle, __file__, defaults=DEFAULT_OPTIONS))
