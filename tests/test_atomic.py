@@ -2,7 +2,6 @@ import os
 import stat
 
 import pytest
-
 from hookwright import atomic, state
 from support import read_json, write_json
 

@@ -8,7 +8,6 @@ the host added is still there, no run crashed, and every refused run exited 3 sa
 """
 from __future__ import annotations
 
-import pytest
 import json
 import os
 import subprocess
@@ -16,6 +15,7 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
 from hookwright import atomic, resources
 from support import write_json
 

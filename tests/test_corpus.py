@@ -26,11 +26,9 @@ from pathlib import Path
 
 import pytest
 from deepdiff import DeepDiff
-
-from support import SHARED, GIT_GUARD_COMMAND
-
 from hookwright.document import BOM, Document
 from hookwright.errors import ExitCode, HookwrightError
+from support import GIT_GUARD_COMMAND, SHARED
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "claude-settings"
 CORPUS = SHARED / "corpus"

@@ -17,7 +17,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from hookwright import resources
 from hookwright.doctor import run as doctor
 from hookwright.hosts.opencode import read_plugin, render_plugin

@@ -16,10 +16,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from hookwright import resources
 from support import read_json
 from test_git_guard import DESTRUCTIVE, HARMLESS, PREFIX
-
-from hookwright import resources
 
 CURSOR_GUARD = 'python3 -I -S "${CURSOR_PROJECT_DIR:-.}"/.cursor/hookwright/git-guard/git-guard --host cursor'
 

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from hookwright import resources
 from support import write_json
 

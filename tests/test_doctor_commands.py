@@ -1,4 +1,4 @@
-"""What a hook's command runs (installer/doctor/resolve.py), and the command rules
+"""What a hook's command runs (installer/doctor/shell/resolve.py), and the command rules
 (installer/doctor/checks/commands.py): each rule fires on a broken config and stays quiet on the
 same config fixed."""
 from __future__ import annotations
@@ -9,13 +9,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from doctor_support import doctor, found, settings
+from hookwright.doctor.model import catalog
+from hookwright.doctor.shell.resolve import Where, resolve_exec, resolve_handler, resolve_shell
 from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
-from doctor_support import doctor, found, settings
-
-from hookwright.doctor.model import catalog
-from hookwright.doctor.resolve import Where, resolve_exec, resolve_handler, resolve_shell
 
 PROJECT = Path("/proj")
 HOME = Path("/home/me")
@@ -490,21 +489,21 @@ def test_the_plain_word_shortcut_reads_words_as_the_full_lexer_does(command):
     shortcut turned off, every command must come out as the same words."""
     import re
 
-    from hookwright.doctor import resolve
+    from hookwright.doctor.shell import lex
 
     def words():
         try:
-            return [vars(w) for w in resolve._Lexer(command, {"HOME": "/h", "CLAUDE_PROJECT_DIR": "/p"},
+            return [vars(w) for w in lex.Lexer(command, {"HOME": "/h", "CLAUDE_PROJECT_DIR": "/p"},
                                                      Path("/h")).words()]
-        except resolve._Unreadable as why:
+        except lex.Unreadable as why:
             return str(why)
 
     fast = words()
-    shortcut, resolve._SIMPLE_WORD = resolve._SIMPLE_WORD, re.compile(r"(?!)")  # never matches
+    shortcut, lex._SIMPLE_WORD = lex._SIMPLE_WORD, re.compile(r"(?!)")  # never matches
     try:
         assert words() == fast
     finally:
-        resolve._SIMPLE_WORD = shortcut
+        lex._SIMPLE_WORD = shortcut
 
 
 def test_exec_form_with_arguments_in_command_never_starts(tmp_path):
@@ -649,7 +648,7 @@ def test_a_command_read_once_for_every_project_reads_as_if_read_for_each(fragmen
     """resolve_shell reads a command that another project holds too with a stand-in for the
     project folder and names the folder after: the same Resolution, field for field, as reading
     it with the folder."""
-    from hookwright.doctor.resolve import _resolve_shell
+    from hookwright.doctor.shell.resolve import _resolve_shell
 
     command = " ".join(fragments)
     resolve_shell(command, Where(project=Path("/another/project"), home=HOME, cwd=Path("/another/project")))
@@ -662,7 +661,7 @@ def test_a_command_read_once_for_every_project_reads_as_if_read_for_each(fragmen
 
 def test_the_same_command_in_many_projects_is_read_twice_at_most_and_names_each_project():
     """Read for the first project, then once for all the others."""
-    from hookwright.doctor.resolve import _resolve_shell
+    from hookwright.doctor.shell.resolve import _resolve_shell
 
     command = 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/unique-to-this-test.py && echo ok'
     before = _resolve_shell.cache_info().misses
@@ -674,7 +673,7 @@ def test_the_same_command_in_many_projects_is_read_twice_at_most_and_names_each_
 
 @pytest.mark.parametrize("folder", ["/my projects/web", "/a/$b", "/q'uote", "/x/../y"])
 def test_a_project_folder_with_a_name_the_shell_could_read_otherwise_is_read_as_it_is(folder):
-    from hookwright.doctor.resolve import _resolve_shell
+    from hookwright.doctor.shell.resolve import _resolve_shell
 
     where = Where(project=Path(folder), home=HOME, cwd=Path(folder))
     for command in ("$CLAUDE_PROJECT_DIR/.claude/x.sh", '"$CLAUDE_PROJECT_DIR"/x.sh && cd sub && ./y.sh'):
@@ -689,7 +688,7 @@ def test_a_project_folder_with_a_name_the_shell_could_read_otherwise_is_read_as_
 ])
 def test_a_guard_that_spells_the_project_folder_another_way_still_guards(command):
     """(found by review: the stand-in for the folder must not change what a text comparison sees)"""
-    from hookwright.doctor.resolve import _resolve_shell
+    from hookwright.doctor.shell.resolve import _resolve_shell
 
     home = Path("/home/u")
     resolve_shell(command, Where(project=home / "b", home=home, cwd=home / "b"))  # another project first

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from doctor_support import doctor, found
-
 from hookwright.doctor import discovery, load
 from hookwright.doctor.checks import conflicts
 from hookwright.doctor.facts import BUILTIN_TOOLS

@@ -15,9 +15,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from support import SHARED
-
 from hookwright.doctor.run import run
+from support import SHARED
 
 CATEGORIES = ("claude-settings", "claude-plugin-hooks", "cursor-hooks", "hook-scripts", "opencode")
 SCHEMASTORE = SHARED / "reference" / "schemastore"

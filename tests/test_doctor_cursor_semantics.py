@@ -7,7 +7,6 @@ import json
 
 import pytest
 from doctor_support import doctor, found, settings, write
-
 from hookwright.doctor.facts import CURSOR_EVENTS
 from hookwright.hosts import cursor_protocol
 

@@ -7,7 +7,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from hookwright.doctor.run import run
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from doctor_support import ECHO, doctor, found, rule_ids, settings, write
-
 from hookwright.doctor.run import CHECK_MODULES, check_functions, run
 from hookwright.hosts import claude
 

@@ -2,7 +2,6 @@
 import json
 
 import pytest
-
 from hookwright.doctor.run import run
 from support import read_json, write_json
 

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from doctor_support import found, settings, write
-
 from hookwright import resources
 from hookwright.doctor.run import run
 

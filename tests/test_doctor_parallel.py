@@ -9,9 +9,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from support import SHARED
-
 from hookwright.doctor import parallel, run
+from support import SHARED
 
 SETTINGS = SHARED / "corpus" / "claude-settings"
 

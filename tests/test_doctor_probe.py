@@ -1,4 +1,4 @@
-"""`doctor --probe` (installer/doctor/probe.py): opt-in only; each foreign Claude Code command
+"""`doctor --probe` (installer/doctor/scripts/probe.py): opt-in only; each foreign Claude Code command
 handler runs once per event on a synthetic payload of that event, in a temporary project and
 home, with a minimal environment and a short timeout; its answer is read by simulate's reader and
 judged per event; a probe finding marks the static script findings it confirms."""
@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 from doctor_support import doctor, found
-
 from hookwright import resources
-from hookwright.doctor import discovery, load, probe, report
+from hookwright.doctor import discovery, load, report
 from hookwright.doctor.facts import BUILTIN_TOOLS
 from hookwright.doctor.model import Context
+from hookwright.doctor.scripts import probe
 from hookwright.hosts.claude_protocol import protocol
 
 S = ".claude/settings.json"

@@ -6,7 +6,6 @@ import json
 
 import pytest
 from doctor_support import ECHO, doctor, found, rule_ids, settings
-
 from hookwright.doctor.model import catalog
 from hookwright.hosts.opencode import render_plugin
 

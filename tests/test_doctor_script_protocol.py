@@ -1,5 +1,5 @@
 """The script rules that judge what a hook does against its event's protocol
-(installer/doctor/script_flow.py, checks/scripts.py, installer/hosts/claude_protocol.py).
+(installer/doctor/scripts/flow.py, checks/scripts.py, installer/hosts/claude_protocol.py).
 
 Every case is a script that really behaves that way: the test runs it on a payload for its event
 and reads the answer the way Claude Code does (installer/simulate/reading.py, itself checked
@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 from doctor_support import doctor, found, settings
-
 from hookwright.doctor.model import catalog
 from hookwright.simulate.reading import RawRun, Reading, read
 
@@ -684,7 +683,7 @@ def test_what_the_protocol_rules_find_in_the_corpus_scripts(shared):
     """../shared/corpus/hook-scripts, each judged on the events it names (hookEventName) or as a
     PreToolUse hook, Cursor's copies as Cursor preToolUse hooks. Pinned after reading each hit."""
     from hookwright.doctor.checks.scripts import protocol_findings
-    from hookwright.doctor.scripts import analyse
+    from hookwright.doctor.scripts.keys import analyse
 
     hits = {}
     for path in sorted((shared / "corpus" / "hook-scripts").iterdir()):

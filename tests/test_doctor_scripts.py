@@ -1,4 +1,4 @@
-"""Static analysis of hook scripts (installer/doctor/scripts.py) and the script rules
+"""Static analysis of hook scripts (installer/doctor/scripts/keys.py) and the script rules
 (installer/doctor/checks/scripts.py), plus the corpus pin: which real scripts emit what."""
 from __future__ import annotations
 
@@ -6,13 +6,12 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from doctor_support import doctor, found, settings
+from hookwright.doctor.model import catalog
+from hookwright.doctor.scripts.keys import MAX_BYTES, analyse, analyse_text, detect_language, strip_comments
 from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
-from doctor_support import doctor, found, settings
-
-from hookwright.doctor.model import catalog
-from hookwright.doctor.scripts import MAX_BYTES, analyse, analyse_text, detect_language, strip_comments
 
 S = ".claude/settings.json"
 

@@ -8,11 +8,10 @@ from json.decoder import scanstring
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from hookwright.document import MAX_DEPTH, Document
 from hookwright.errors import HookwrightError
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 text = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=8)
 scalars = st.none() | st.booleans() | st.integers(-10**9, 10**9) | st.floats(allow_nan=False,

@@ -7,10 +7,9 @@ import subprocess
 import sys
 
 import pytest
-from support import GIT_GUARD_COMMAND, commands, handlers, read_json, write_json
-
 from hookwright import resources
 from hookwright.packs import load_pack
+from support import GIT_GUARD_COMMAND, commands, handlers, read_json, write_json
 
 RESET_PAYLOAD = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",
                             "tool_input": {"command": "git reset --hard"}})

@@ -1,8 +1,8 @@
 """The prompt path, on a real pseudo-terminal: plan shown, question asked, answer obeyed."""
 import json
 import os
-import re
 import pty
+import re
 import select
 import shlex
 import shutil
@@ -11,7 +11,6 @@ import sys
 import time
 
 import pytest
-
 from hookwright import resources
 from support import commands, read_json
 

@@ -17,12 +17,11 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from hookwright import resources
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 from support import write_json
 from test_plan_findings import at, project_rewriter
-
-from hookwright import resources
 
 SCHEMAS = resources.data_root() / "schemas"
 SHARED_SCHEMAS = ("result.schema.json", "error.schema.json")  # the hookwright/1 definitions every document uses
@@ -317,7 +316,6 @@ def test_every_command_is_covered_by_an_error_case():
 def _cli_commands() -> set[str]:
     """Every command the CLI has, a group's as "group sub" (prefs set...)."""
     import typer
-
     from hookwright.cli import app
 
     def walk(group, prefix: str) -> set[str]:

@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 import pytest
-
 from hookwright import resources
 
 RUNTIME = resources.data_root() / "templates" / "runtime"

@@ -1,4 +1,3 @@
-import pytest
 import stat
 import subprocess
 import sys
@@ -6,6 +5,7 @@ import sysconfig
 import zipfile
 from pathlib import Path
 
+import pytest
 from hookwright import resources
 
 pytestmark = pytest.mark.slow  # (builds wheels and a virtual environment)

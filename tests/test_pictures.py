@@ -6,7 +6,6 @@ import sys
 import tempfile
 
 import pytest
-
 from hookwright import resources
 
 

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from support import commands, read_json, write_json
-
 from hookwright import resources
+from support import commands, read_json, write_json
 
 REWRITER = """\
     import json, sys

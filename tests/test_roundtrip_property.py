@@ -12,13 +12,12 @@ import json
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from hookwright.commands.install import install
 from hookwright.commands.result import Consent
 from hookwright.commands.uninstall import uninstall
 from hookwright.hosts.base import Scope
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 YES = Consent(yes=True)
 EXAMPLES = 100

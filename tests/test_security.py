@@ -5,7 +5,6 @@ import shlex
 import subprocess
 
 import pytest
-
 from support import commands, read_json
 
 PAYLOAD = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",

@@ -11,7 +11,6 @@ import json
 import shlex
 
 import pytest
-
 from hookwright import resources
 from hookwright.simulate.reading import RawRun, combine, read
 from support import write_json

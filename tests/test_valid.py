@@ -12,9 +12,7 @@ from pathlib import Path
 
 import jsonschema_rs
 import pytest
-
-from hookwright import resources
-from hookwright import valid
+from hookwright import resources, valid
 from hookwright.doctor.checks.structure import SCHEMASTORE, _without_permission_rules
 
 if sys.version_info >= (3, 11):

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .result import Result
 from ..errors import ExitCode, HookwrightError, did_you_mean
+from .result import Result
+
 
 def doctor(paths: list[Path], *, host: str | None = None, project: Path | None = None, fmt: str = "text",
            probe: bool = False, strict: bool = False, isolated: bool = False, select: list[str] | None = None,

@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from .. import atomic, hosts, state
-from .result import Consent, Result, run_plans
 from ..errors import ExitCode, HookwrightError
 from ..hosts.base import RECEIPT, Entry, Host, Scope, Target, implied_scope, scope_reason
 from ..packs import Pack, load_pack, resolve_options
 from ..plan import PackChange, Plan, file_writes, personal_gitignore
 from ..state import Receipt, RuntimeFile, read_receipt, sha256
+from .result import Consent, Result, run_plans
 
 RECEIPT_MODE = 0o644
 
@@ -155,7 +155,7 @@ def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[st
 def _made_for(target: Target, config_exists: bool) -> tuple[bool, list[str]]:
     """(the config is new, the folders the install makes for it and its runtimes). Every receipt in
     the runtime root keeps the whole set, so whichever uninstall comes last takes them all away."""
-    from .uninstall import receipts_in, receipts_beside
+    from .uninstall import receipts_beside, receipts_in
 
     base = target.runtime_root.parent.parent
     missing = {f for r in receipts_beside(target) for f in r.created_folders}

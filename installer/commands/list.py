@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .result import Result
 from .. import hosts
 from ..errors import ExitCode, HookwrightError, did_you_mean
 from ..hosts import NAMES as HOSTS
 from ..hosts.base import check_project
+from .result import Result
 
 SCOPE_ORDER = {"managed": 0, "user": 1, "project": 2, "local": 3, "plugin": 4, "given": 5}
 

@@ -3,9 +3,9 @@ input; and what each host lets a hook do, which is the README's capability table
 from __future__ import annotations
 
 from .. import hosts
-from .result import Result
 from ..hosts.base import CAPABILITY_WORDS
 from ..packs import bundled_pack_names, load_pack
+from .result import Result
 
 TABLE_START = "<!-- capability table: scripts/build_readme_tables.py writes it from the host adapters -->"
 TABLE_END = "<!-- end of the capability table -->"

@@ -16,9 +16,9 @@ from pathlib import Path
 import platformdirs
 
 from .. import atomic, state
-from .result import Result
 from ..document import Document, read_document
 from ..errors import ExitCode, HookwrightError
+from .result import Result
 
 QUESTION_VALUES = ("never-ask", "always-ask")
 DOOR_VALUES = ("one-way", "two-way")

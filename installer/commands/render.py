@@ -4,10 +4,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import hosts
-from .install import options_for, plan_install
-from .result import Result
 from ..hosts.base import Scope, implied_scope
 from ..packs import load_pack
+from .install import options_for, plan_install
+from .result import Result
 
 
 def render(pack_name: str, *, host: str, scope: Scope | None, project: Path | None, options: list[str]) -> Result:

@@ -12,14 +12,14 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .. import atomic, hosts, state
-from .result import Consent, Result, run_plans
+from ..doctor.model import resolved
 from ..document import Document
 from ..errors import ExitCode, HookwrightError
-from .uninstall import made_folders
-from ..doctor.model import resolved
 from ..hosts.base import Host, Scope, Target, check_project
 from ..plan import PackChange, Plan, edited_entries, file_writes, personal_gitignore
 from ..state import read_receipt
+from .result import Consent, Result, run_plans
+from .uninstall import made_folders
 
 
 class Only(NamedTuple):

@@ -15,10 +15,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .result import Result
 from ..errors import HookwrightError
 from ..hosts import NAMES as HOSTS
 from ..hosts.base import check_project
+from .result import Result
 
 VERSION = 1
 EXCERPT = 2000  # characters of each stream in the report

@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import hosts
+from ..errors import ExitCode, HookwrightError
 from ..hosts.base import check_project
 from .result import Result
-from ..errors import ExitCode, HookwrightError
 
 
 def status(project: Path | None = None, host: str | None = None) -> Result:

@@ -4,12 +4,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import atomic, hosts
-from .result import Consent, Result, run_plans
 from ..errors import HookwrightError
 from ..hosts.base import RECEIPT, Entry, Host, Scope, Target, implied_scope, scope_reason
 from ..packs import RUNTIME_LIBRARY, load_pack
 from ..plan import PackChange, Plan, edited_entries
 from ..state import Receipt, read_receipt, runtime_matches
+from .result import Consent, Result, run_plans
 
 
 def uninstall(pack_names: list[str], *, host: str = "claude", scope: Scope | None, project: Path | None,

@@ -18,7 +18,7 @@ from typing import NamedTuple
 from .. import hosts
 from . import handler_facts
 from .model import Handler
-from .overlap import covers, meets
+from .regex.overlap import covers, meets
 
 EVERY_SESSION = ("every session",)
 

@@ -12,12 +12,11 @@ import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .facts import (CLAUDE_EVENTS, CURSOR_EVENTS, FOLDED_CURSOR_EVENTS, GEMINI_EVENTS,
-                                    OPENCODE_HOOK_KEYS, fold)
-from .model import ConfigFile, Plugin, resolved
 from ..document import read_file_bytes
 from ..errors import ErrorKind, HookwrightError
 from ..hosts import claude, cursor, opencode
+from .facts import CLAUDE_EVENTS, CURSOR_EVENTS, FOLDED_CURSOR_EVENTS, GEMINI_EVENTS, OPENCODE_HOOK_KEYS, fold
+from .model import ConfigFile, Plugin, resolved
 
 SCRIPT_SUFFIXES = (".js", ".ts", ".mjs", ".cjs", ".mts")
 SCOPE_ORDER = {"user": 0, "project": 1, "local": 2, "managed": 3}  # precedence of ordinary keys, low to high

@@ -1,5 +1,5 @@
-"""What doctor knows about one handler beyond its JSON: what its command runs (resolve.py), what
-the script it runs writes (scripts.py), and whether it may rewrite tool input.
+"""What doctor knows about one handler beyond its JSON: what its command runs (shell/resolve.py), what
+the script it runs writes (scripts/keys.py), and whether it may rewrite tool input.
 
 Shared by the command, script and conflict checks and by `hookwright list`, so that all of them
 read a handler the same way. Every function here is cheap to call again: resolution and script
@@ -15,8 +15,11 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .. import hosts
-from . import disk, resolve, scripts
+from . import disk
 from .model import ConfigFile, Handler
+from .scripts import keys
+from .shell.resolve import NO_FILE, resolve_handler
+from .shell.results import Invocation, Resolution, Where
 
 YES, NO, UNKNOWN = "yes", "no", "unknown"
 PASSED_ENV = ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "TMPDIR")
@@ -25,7 +28,7 @@ REWRITE_EVENTS = {"claude": frozenset({"PreToolUse", "PermissionRequest"}), "cur
                   "opencode": frozenset({"tool.execute.before"})}
 
 
-def where(file: ConfigFile) -> resolve.Where:
+def where(file: ConfigFile) -> Where:
     """What `$CLAUDE_PROJECT_DIR`, `${CLAUDE_PLUGIN_ROOT}`, `~` and relative paths mean for the
     commands of this file (worked out once per file object: one doctor run reads a file once, in
     one environment)."""
@@ -42,7 +45,7 @@ def where(file: ConfigFile) -> resolve.Where:
 _WHERE: dict[int, tuple] = {}
 
 
-def _compute_where(file: ConfigFile) -> resolve.Where:
+def _compute_where(file: ConfigFile) -> Where:
     env = tuple((name, os.environ[name]) for name in PASSED_ENV if os.environ.get(name))
     home = _home()
     if file.host == "cursor":
@@ -51,10 +54,10 @@ def _compute_where(file: ConfigFile) -> resolve.Where:
             cwd = file.path.parent
         else:
             cwd = file.path.parent.parent if file.path.parent.name == ".cursor" else file.project
-        return resolve.Where(project=file.project, plugin_root=file.plugin_root, home=home, cwd=cwd,
+        return Where(project=file.project, plugin_root=file.plugin_root, home=home, cwd=cwd,
                              cwd_is_launch_dir=False, env=env)
     # Claude Code runs a command with the directory it was started in (the project) as its cwd
-    return resolve.Where(project=file.project, plugin_root=file.plugin_root, home=home, cwd=file.project,
+    return Where(project=file.project, plugin_root=file.plugin_root, home=home, cwd=file.project,
                          cwd_is_launch_dir=True, env=env)
 
 
@@ -66,12 +69,12 @@ def _home() -> Path | None:
 _RESOLVED: dict[int, tuple] = {}
 
 
-def resolution(handler: Handler) -> resolve.Resolution:
+def resolution(handler: Handler) -> Resolution:
     """What the handler's command runs (computed once per handler object)."""
     cached = _RESOLVED.get(id(handler))
     if cached is not None and cached[0]() is handler:
         return cached[1]
-    found = resolve.resolve_handler(handler.value, where(handler.file))
+    found = resolve_handler(handler.value, where(handler.file))
     if len(_RESOLVED) > 100_000:
         _RESOLVED.clear()
     _RESOLVED[id(handler)] = (weakref.ref(handler), found)
@@ -90,20 +93,20 @@ def kind(handler: Handler) -> str | None:
     return value.get("type", default) if isinstance(value.get("type", default), str) else None
 
 
-def script_of(inv: resolve.Invocation) -> Path | None:
+def script_of(inv: Invocation) -> Path | None:
     """The invocation's file if it is there to be read."""
     if inv.path is None or inv.dynamic:
         return None
     return inv.path if disk.is_file(inv.path) else None
 
 
-def script_facts(handler: Handler) -> list[tuple[resolve.Invocation, scripts.ScriptFacts]]:
+def script_facts(handler: Handler) -> list[tuple[Invocation, keys.ScriptFacts]]:
     """The analysis of every script the handler's command runs that exists and can be read."""
     found = []
     for inv in resolution(handler).invocations:
         path = script_of(inv)
         if path is not None:
-            found.append((inv, scripts.analyse(path)))
+            found.append((inv, keys.analyse(path)))
     return found
 
 
@@ -177,17 +180,17 @@ def _static(handler: Handler, host: str) -> Rewrite:
             if inv.direct and not _executable(path):
                 statuses.append(Rewrite(NO, "script", f"{path.name} is not executable, so it never runs"))
                 continue
-            facts = scripts.analyse(path)
+            facts = keys.analyse(path)
             status, why = facts.rewrites(host)
             statuses.append(Rewrite(status, "script", f"{path.name}: {why}"))
         elif inv.runner:
             statuses.append(Rewrite(UNKNOWN, "command", f"`{inv.executable}` runs a package whose output is not known"))
-        elif inv.inline or (inv.program in resolve.NO_FILE):
+        elif inv.inline or (inv.program in NO_FILE):
             inline_text = True  # the command line itself holds the code (echo '{...}', python3 -c '...')
         elif inv.program:
             statuses.append(Rewrite(UNKNOWN, "command", f"`{inv.program}` is a program whose output is not known"))
     if inline_text:
-        facts = scripts.analyse_text(handler.command or "", "shell")
+        facts = keys.analyse_text(handler.command or "", "shell")
         status, why = facts.rewrites(host)
         if status == YES:
             why = "the command line writes " + hosts.get(host).rewrite_field.rsplit(".", 1)[-1]
@@ -209,8 +212,8 @@ def refusal(handler: Handler) -> str | None:
         return None
     res = resolution(handler)
     found = [(f"line {{line}} of {facts.path.name}", facts) for _, facts in script_facts(handler)]
-    if any(inv.inline or inv.program in resolve.NO_FILE for inv in res.invocations):
-        found.append(("its command line", scripts.analyse_text(handler.command or "", "shell")))
+    if any(inv.inline or inv.program in NO_FILE for inv in res.invocations):
+        found.append(("its command line", keys.analyse_text(handler.command or "", "shell")))
     for where, facts in found:
         sites = sorted(facts.blocks + facts.denies, key=lambda site: site.line)
         if sites:

@@ -1,12 +1,12 @@
 """Read each file strictly into a ConfigFile, and list the handlers its host would load."""
 from __future__ import annotations
 
+from .. import hosts
 from ..document import Document, read_file_bytes
+from ..errors import ErrorKind, HookwrightError
+from ..hosts import opencode
 from .discovery import Candidate, recognise
 from .model import ConfigFile, Handler
-from ..errors import ErrorKind, HookwrightError
-from .. import hosts
-from ..hosts import opencode
 
 NOT_PARSED = ("opencode-config", "opencode-plugin", "unknown")  # JSONC, JavaScript, anything else
 MAX_TEXT_BYTES = 10 * 1024 * 1024
@@ -101,7 +101,7 @@ def _plugin_handlers(file: ConfigFile) -> list[Handler]:
         return [Handler(file, opencode.EVENT, hook.get("tools"), hook, ("hooks", index), ("hooks", index),
                         owner=opencode.HOST.owner(hook))
                 for index, hook in enumerate(ours.get("hooks") or []) if isinstance(hook, dict)]
-    from . import plugins
+    from .scripts import plugins
 
     facts = plugins.analyse(file.path, file.source)
     if plugins.HOOK not in facts.hooks or facts.syntax_error or any(e.what for e in facts.exports):

@@ -16,11 +16,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
+from .. import hosts
+from ..hosts import opencode
 from . import discovery, load
 from .discovery import Candidate
 from .model import ConfigFile, Context, Finding, Handler, Plugin, resolved
-from .. import hosts
-from ..hosts import opencode
 
 
 class Around(NamedTuple):

@@ -8,10 +8,10 @@ import re
 from pathlib import Path
 
 from .. import __version__
+from ..errors import ExitCode
 from .model import catalog, resolved
 from .run import Outcome
 from .selection import Selection
-from ..errors import ExitCode
 
 SCHEMA = "hookwright-doctor/1"
 INFORMATION_URI = "https://pypi.org/project/hookwright/"

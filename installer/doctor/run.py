@@ -8,8 +8,8 @@ from typing import Callable, Iterable, Sequence
 
 from ..hosts import NAMES as HOSTS  # every agent doctor checks by default
 from . import discovery, disk, load, parallel
-from .facts import BUILTIN_TOOLS
 from .discovery import Candidate
+from .facts import BUILTIN_TOOLS
 from .machine import around, involving
 from .model import ConfigFile, Context, Finding, Handler, resolved
 
@@ -82,7 +82,7 @@ def _checked(ctx: Context, checks: Sequence[str]) -> list[Finding]:
     for check in check_functions(checks):
         found.extend(check(ctx))
     if ctx.probe:  # what the probe saw happen confirms what the scripts were read to do
-        from . import probe
+        from .scripts import probe
 
         found = probe.confirm(ctx, found)
     return found

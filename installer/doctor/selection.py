@@ -13,9 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .model import SEVERITIES, Finding, catalog
 from ..errors import HookwrightError, did_you_mean
 from ..resources import read_toml
+from .model import SEVERITIES, Finding, catalog
 
 CONFIG_FILES = ((".hookwright.toml", ("doctor",)), ("pyproject.toml", ("tool", "hookwright", "doctor")))
 KEYS = ("select", "ignore", "min-severity", "strict")

@@ -27,8 +27,8 @@ from typing import Any, Iterator
 from .. import resources
 from ..document import Document
 from ..errors import ExitCode, HookwrightError
-from .base import Capabilities, Entry, Host, Scope, Target, deep, env_path
 from ..patterns import lazy
+from .base import Capabilities, Entry, Host, Scope, Target, deep, env_path
 
 HEADER = "// hookwright-plugin "
 FORMAT = 1

@@ -13,8 +13,8 @@ from typing import NamedTuple
 from ..doctor import dedup, handler_facts
 from ..doctor.checks.structure import hooks_disabled_by
 from ..doctor.facts import CLAUDE_EVENTS, IF_EVENTS, TOOL
-from ..doctor.matching import classify
 from ..doctor.model import Context, Handler
+from ..doctor.regex.matching import classify
 
 # the payload field a non-tool event's matcher is compared with (docs/hosts/claude-code.md#events)
 MATCHED_FIELD = {

@@ -19,8 +19,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..hosts.claude_protocol import (BLOCKS, CONTEXT, FAILS, FEEDBACK, PATH, UNIVERSAL_FIELDS,
-                                             protocol)
+from ..hosts.claude_protocol import BLOCKS, CONTEXT, FAILS, FEEDBACK, PATH, UNIVERSAL_FIELDS, protocol
 
 PRECEDENCE = ("deny", "defer", "ask", "allow")  # the most restrictive answer applies
 

@@ -11,7 +11,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
 from claude_cli import CLAUDE, CLAUDE_VERSION
 from opencode_cli import OPENCODE, OPENCODE_VERSION
 

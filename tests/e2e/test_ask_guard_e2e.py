@@ -27,8 +27,7 @@ import threading
 from pathlib import Path
 
 import pytest
-
-from claude_cli import CLAUDE, _kill_tree, cli_env, run_claude, hookwright
+from claude_cli import CLAUDE, _kill_tree, cli_env, hookwright, run_claude
 from fake_model_api import FakeModelAPI
 
 pytestmark = pytest.mark.e2e

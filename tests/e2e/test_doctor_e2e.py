@@ -12,7 +12,6 @@ import shlex
 import sys
 
 import pytest
-
 from claude_cli import hookwright, run_claude
 
 pytestmark = pytest.mark.e2e

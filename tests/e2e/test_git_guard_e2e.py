@@ -6,10 +6,8 @@ uninstalls and checks that the same command goes through again.
 """
 from __future__ import annotations
 
-
 import pytest
-
-from claude_cli import run_claude, hookwright
+from claude_cli import hookwright, run_claude
 
 pytestmark = pytest.mark.e2e
 

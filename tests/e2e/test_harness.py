@@ -10,7 +10,6 @@ import shlex
 import sys
 
 import pytest
-
 from claude_cli import run_claude
 
 pytestmark = pytest.mark.e2e

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from claude_cli import hookwright
 from opencode_cli import run_opencode
 

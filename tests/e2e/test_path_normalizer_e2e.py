@@ -11,8 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from claude_cli import run_claude, hookwright
+from claude_cli import hookwright, run_claude
 
 pytestmark = pytest.mark.e2e
 

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-
 from claude_cli import run_claude
 
 pytestmark = pytest.mark.e2e

@@ -1,6 +1,6 @@
 """Commands: does each command handler start, the same way on every machine that loads it?
 
-Each command is resolved statically first (installer/doctor/resolve.py): only a path the host
+Each command is resolved statically first (installer/doctor/shell/resolve.py): only a path the host
 would really use is checked on disk, and a path built at run time ($(...), backticks, unknown
 variables) is never called missing.
 """
@@ -14,10 +14,12 @@ import sys
 from pathlib import Path
 from typing import Iterator
 
-from .. import disk, handler_facts, resolve
+from ...patterns import lazy
+from .. import disk, handler_facts
 from ..facts import LEGACY_INPUT_VARIABLE
 from ..model import HOST_NAMES, Context, Finding, Handler, rule_by_id
-from ...patterns import lazy
+from ..shell.interpret import PYTHON
+from ..shell.results import Invocation, Resolution
 
 # `${NAME:-...}` falls back to something else and is left alone
 LEGACY_INPUT = lazy(rf"\$\{{?({LEGACY_INPUT_VARIABLE})(?![A-Za-z0-9_]|\}}?:?-)")
@@ -102,7 +104,7 @@ def _swallowed_blocks(ctx: Context, handler: Handler, keys: tuple) -> Iterator[F
             return
 
 
-def _path_with_arguments(inv: resolve.Invocation | None) -> bool:
+def _path_with_arguments(inv: Invocation | None) -> bool:
     """Exec form `"command": "/usr/bin/env node"`: no file has that name, but its first word is one."""
     text = str(inv.path) if inv is not None and inv.path is not None else ""
     return " " in text and not disk.exists(text) and disk.exists(text.split()[0])
@@ -119,12 +121,12 @@ def _never_set(ctx: Context, handler: Handler, keys: tuple) -> Iterator[Finding]
             return
 
 
-def _python_exit_2(inv: resolve.Invocation | None, why: str) -> str | None:
+def _python_exit_2(inv: Invocation | None, why: str) -> str | None:
     """`why` when python runs the file and its exit status 2 becomes the hook's (no `|| true`,
     nothing after it in sequence or in a pipe); else None."""
     if inv is None:
         return None
-    python = inv.interpreter is not None and resolve.PYTHON.match(Path(inv.interpreter.split()[-1]).name)
+    python = inv.interpreter is not None and PYTHON.match(Path(inv.interpreter.split()[-1]).name)
     return why if python and not inv.tolerated and inv.sets_status else None
 
 
@@ -188,7 +190,7 @@ def _check(ctx: Context, handler: Handler) -> Iterator[Finding]:
     host = HOST_NAMES.get(file.host, file.host)
     command_keys = handler.keys + ("command",)
 
-    def keys_for(inv: resolve.Invocation) -> tuple:
+    def keys_for(inv: Invocation) -> tuple:
         """Exec form: the position of the argument that names the script; else the command."""
         args = value.get("args")
         if exec_form and inv.script and isinstance(args, list):
@@ -297,7 +299,7 @@ def _check(ctx: Context, handler: Handler) -> Iterator[Finding]:
     yield from _programs(ctx, handler, res, command_keys, host)
 
 
-def _programs(ctx: Context, handler: Handler, res: resolve.Resolution, keys: tuple, host: str) -> Iterator[Finding]:
+def _programs(ctx: Context, handler: Handler, res: Resolution, keys: tuple, host: str) -> Iterator[Finding]:
     if res.dynamic:
         return
     reported = set()

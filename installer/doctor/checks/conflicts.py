@@ -24,15 +24,14 @@ from pathlib import Path
 from typing import Iterator
 
 from ... import hosts
+from ...hosts import claude, cursor
 from .. import dedup, handler_facts
 from ..facts import BUILTIN_TOOLS, CLAUDE_TO_CURSOR
-from ..handler_facts import NO, YES, Rewrite
+from ..handler_facts import NO, YES, Rewrite, pack_rewrites
 from ..model import Context, Finding, Handler, resolved, timeout_seconds
+from ..regex.matching import classify
+from ..regex.overlap import Overlap, matched_builtins, mcp_overlap, overlap, server_reach, unseen_servers
 from .hosts import claude_tool_names
-from ..matching import classify
-from ..handler_facts import pack_rewrites
-from ..overlap import Overlap, matched_builtins, mcp_overlap, overlap, server_reach, unseen_servers
-from ...hosts import claude, cursor
 
 RACE_EVENTS = ("PreToolUse", "PermissionRequest")
 MAX_PAIRS = 200
@@ -79,7 +78,7 @@ def _probe_results(ctx: Context) -> dict | None:
     """What --probe saw each handler print; None without --probe (it runs the user's commands)."""
     if not ctx.probe:
         return None
-    from .. import probe
+    from ..scripts import probe
 
     return probe.by_handler(ctx)
 

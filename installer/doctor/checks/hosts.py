@@ -5,11 +5,10 @@ import json
 import re
 from typing import Iterator
 
-from ..facts import (BUILTIN_TOOLS, CLAUDE_ONLY_FIELDS, CLAUDE_TO_CURSOR, CURSOR_EVENTS,
-                                    FOLDED_CLAUDE_EVENTS, fold)
-from ..matching import js_regex
-from ..model import ConfigFile, Context, Finding
 from ...hosts import cursor_protocol
+from ..facts import BUILTIN_TOOLS, CLAUDE_ONLY_FIELDS, CLAUDE_TO_CURSOR, CURSOR_EVENTS, FOLDED_CLAUDE_EVENTS, fold
+from ..model import ConfigFile, Context, Finding
+from ..regex.matching import js_regex
 
 CLAUDE_TO_CURSOR_TOOLS = {"Bash": "Shell"}  # docs/hosts/cursor.md#matchers (Edit, Read, Write, Grep, Task: the same)
 TOOL_NAMES = frozenset(cursor_protocol.TOOL_TYPES + BUILTIN_TOOLS)  # Cursor's tool types and Claude Code's tools

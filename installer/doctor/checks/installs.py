@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
 from ... import atomic, hosts
-from ..model import ConfigFile, Context, Finding, Handler, resolved
 from ...errors import HookwrightError
 from ...hosts.base import Host, Scope, Target
+from ..model import ConfigFile, Context, Finding, Handler, resolved
 
 if TYPE_CHECKING:  # (state loads only where a receipt exists)
     from ...state import Receipt

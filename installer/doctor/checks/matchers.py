@@ -6,12 +6,11 @@ import re
 from functools import lru_cache
 from typing import Any, Iterator
 
-from ..facts import (BUILTIN_TOOLS, CLAUDE_EVENTS, NARROW_EXACT_EVENTS, NEWER_THAN_MATCHER_CHANGE,
-                                    OPEN, TOOL, Event)
-from ..matching import VALUE_NAME, Matcher, can_match_a_name, classify, empty_alternative, js_regex
-from ..model import ConfigFile, Context, Finding, Handler, describe
-from ..overlap import named_servers
 from ...patterns import lazy
+from ..facts import BUILTIN_TOOLS, CLAUDE_EVENTS, NARROW_EXACT_EVENTS, NEWER_THAN_MATCHER_CHANGE, OPEN, TOOL, Event
+from ..model import ConfigFile, Context, Finding, Handler, describe
+from ..regex.matching import VALUE_NAME, Matcher, can_match_a_name, classify, empty_alternative, js_regex
+from ..regex.overlap import named_servers
 
 PERMISSION_RULE = lazy(r"\s*([A-Za-z][A-Za-z0-9_-]*)\((.*)\)\s*")
 # what an `if` rule looks like for the tools whose input it can test (permission-rule syntax)

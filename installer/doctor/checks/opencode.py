@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from .. import plugins
-from ..model import ConfigFile, Context, Finding, describe
 from ...hosts import opencode
-
+from ..model import ConfigFile, Context, Finding, describe
+from ..scripts import plugins
 
 
 def check(ctx: Context) -> Iterator[Finding]:

@@ -2,7 +2,7 @@
 
 Findings point at the script (its line and column); each carries a `related` entry per handler
 that runs it. With `--probe`, foreign Claude Code handlers are also run once per event and what
-they answered is judged (installer/doctor/probe.py).
+they answered is judged (installer/doctor/scripts/probe.py).
 """
 from __future__ import annotations
 
@@ -13,11 +13,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
 
-from .. import handler_facts, script_flow
-from ..model import Context, Finding, Handler, rule_by_id
-from ..scripts import ScriptFacts, Site, analyse_text
 from ...hosts import claude_protocol, cursor_protocol
 from ...patterns import lazy
+from .. import handler_facts
+from ..model import Context, Finding, Handler, rule_by_id
+from ..scripts import flow as script_flow
+from ..scripts.keys import ScriptFacts, Site, analyse_text
 
 STOP_EVENTS = ("Stop", "SubagentStop")
 PERMISSION_DECISION_EVENTS = frozenset({"PreToolUse", "PreModelSwitch"})  # read permissionDecision (docs/hosts/claude-code.md#decisions-per-event)
@@ -352,7 +353,7 @@ def _decision_values(flow: script_flow.Flow, rows: dict, report) -> Iterator[Fin
 
 def _tools_reached(handlers: list[Handler]) -> frozenset[str]:
     """The tools (of those a rewrite is judged for) the handlers' matchers reach."""
-    from ..overlap import matched_builtins
+    from ..regex.overlap import matched_builtins
 
     return frozenset().union(*(matched_builtins(h.matcher, tuple(script_flow.TOOL_FIELDS), h.event) for h in handlers))
 
@@ -471,7 +472,7 @@ def _answers_the_event_ignores(facts: ScriptFacts, handlers: list[Handler]) -> I
 
 def _probed(ctx: Context) -> Iterator[Finding]:
     """What each foreign Claude Code handler answered its event under --probe, at its command."""
-    from .. import probe  # runs the user's commands: only with --probe
+    from ..scripts import probe  # runs the user's commands: only with --probe
 
     for handler, result in probe.results_for(ctx):
         for rule_id, params in probe.verdicts(handler, result):

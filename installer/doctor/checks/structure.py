@@ -7,14 +7,31 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, NamedTuple
 
 from ... import resources
+from ...errors import ErrorKind
+from ...patterns import lazy
 from .. import load
 from ..discovery import SCOPE_ORDER, Candidate
-from ..facts import (BUILTIN_TOOLS, CLAUDE_EVENTS, CLAUDE_ONLY_FIELDS, COMMON_FIELDS, CURSOR_EVENTS,
-                                    CURSOR_FIELDS, CURSOR_TYPES, DISABLE_ALL, FOLDED_CLAUDE_EVENTS, FOLDED_CURSOR_EVENTS,
-                                    GROUP_KEYS, IF_EVENTS, MANAGED_ONLY_KEYS, REQUIRED_FIELDS, SHELLS, TYPE_FIELDS, Event, fold)
+from ..facts import (
+    BUILTIN_TOOLS,
+    CLAUDE_EVENTS,
+    CLAUDE_ONLY_FIELDS,
+    COMMON_FIELDS,
+    CURSOR_EVENTS,
+    CURSOR_FIELDS,
+    CURSOR_TYPES,
+    DISABLE_ALL,
+    FOLDED_CLAUDE_EVENTS,
+    FOLDED_CURSOR_EVENTS,
+    GROUP_KEYS,
+    IF_EVENTS,
+    MANAGED_ONLY_KEYS,
+    REQUIRED_FIELDS,
+    SHELLS,
+    TYPE_FIELDS,
+    Event,
+    fold,
+)
 from ..model import HOST_NAMES, ConfigFile, Context, Finding, describe, resolved, timeout_seconds
-from ...patterns import lazy
-from ...errors import ErrorKind
 
 SCHEMASTORE = "schemastore/claude-code-settings.json"  # the settings schema the editors use
 ALL_TYPE_FIELDS = {key: kind for fields in TYPE_FIELDS.values() for key, kind in fields.items()}

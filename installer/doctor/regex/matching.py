@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
-from .facts import NARROW_EXACT_EVENTS
-from ..patterns import lazy
+from ...patterns import lazy
+from ..facts import NARROW_EXACT_EVENTS
 
 EXACT = lazy(r"[A-Za-z0-9_|, \t-]*")
 NARROW_EXACT = lazy(r"[A-Za-z0-9_|]*")

@@ -25,9 +25,9 @@ from collections import deque
 from functools import lru_cache
 from typing import Iterable, NamedTuple
 
-from .facts import CLAUDE_EVENTS, OPEN, TOOL
+from ...patterns import lazy
+from ..facts import CLAUDE_EVENTS, OPEN, TOOL
 from .matching import Matcher, can_match_a_name, classify
-from ..patterns import lazy
 
 TOOL_PART = "[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*_?"  # the tool part of an MCP tool name (no "__")
 WITNESS_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
@@ -385,7 +385,7 @@ def _samples_match(server: str, matchers: tuple[Matcher, ...]) -> str | None:
 @lru_cache(maxsize=4096)
 def _sample_names(server: str, matchers: tuple[Matcher, ...]) -> tuple[str, ...]:
     """Tool names of the server built from the words the patterns contain and the built-in names."""
-    from .facts import BUILTIN_TOOLS
+    from ..facts import BUILTIN_TOOLS
 
     words = set(BUILTIN_TOOLS) | {"x", "tool"}
     for m in matchers:

@@ -1,7 +1,7 @@
 """What a hook script does at run time, read from its code: what it writes on stdout, how it
 exits, how often it reads stdin, and the values it gives the fields Claude Code reads.
 
-scripts.py finds the object keys a script prints; this module follows the statements around
+keys.py finds the object keys a script prints; this module follows the statements around
 them, so the script rules (checks/scripts.py) can judge them against the event's protocol
 (installer/hosts/claude_protocol.py):
 - stdout writes, each "json", "text" or "input" (the hook's own input echoed, as `tee` does),
@@ -29,7 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Collection, NamedTuple
 
-from ..patterns import lazy
+from ...patterns import lazy
 
 STDOUT_JSON, STDOUT_TEXT, STDOUT_INPUT = "json", "text", "input"
 DECISION_FIELDS = ("permissionDecision", "decision", "behavior", "permission")

@@ -30,16 +30,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from . import handler_facts
-from .checks.scripts import DECISION_INSTEAD, NO_DECISION
-from .facts import CLAUDE_EVENTS
-from .model import Context, Finding, Handler
-from .script_flow import REFUSAL
-from ..hosts.claude_protocol import (BLOCKS, CONTINUE_IGNORED, ENV_FILE_EVENTS, FEEDBACK, IGNORED,
-                                             NOT_READ, STOPS_AFTER, protocol)
-from ..simulate import reading, running
-from ..simulate.payload import payload_for
-from ..simulate.reading import RawRun, Reading
+from ...hosts.claude_protocol import (
+    BLOCKS,
+    CONTINUE_IGNORED,
+    ENV_FILE_EVENTS,
+    FEEDBACK,
+    IGNORED,
+    NOT_READ,
+    STOPS_AFTER,
+    protocol,
+)
+from ...simulate import reading, running
+from ...simulate.payload import payload_for
+from ...simulate.reading import RawRun, Reading
+from .. import handler_facts
+from ..checks.scripts import DECISION_INSTEAD, NO_DECISION
+from ..facts import CLAUDE_EVENTS
+from ..model import Context, Finding, Handler
+from .flow import REFUSAL
 
 TIMEOUT = 5.0
 MAX_PARALLEL = 8
@@ -190,7 +198,7 @@ def _probed_kind(handler: Handler) -> bool:
 def _tool(ctx: Context, matcher) -> str | None:
     """A tool `matcher` matches: a preferred built-in, another built-in, else a tool of an MCP
     server it reaches."""
-    from .overlap import matched_builtins, mcp_overlap, server_reach
+    from ..regex.overlap import matched_builtins, mcp_overlap, server_reach
 
     matched = matched_builtins(matcher, tuple(t for t in ctx.tools if not t.startswith("mcp__")))
     tool = next((t for t in PREFERRED_TOOLS if t in matched), min(matched) if matched else None)

@@ -33,11 +33,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-from .. import hosts
-from ..document import LineIndex
-from . import disk, script_flow
-from .facts import LEGACY_INPUT_VARIABLE
-from ..patterns import lazy
+from ... import hosts
+from ...document import LineIndex
+from ...patterns import lazy
+from .. import disk
+from ..facts import LEGACY_INPUT_VARIABLE
+from . import flow as script_flow  # (ScriptFacts has a field named flow)
 
 REWRITE_SHAPES = ("claude", "cursor")  # the hosts whose answer a script prints (opencode's plugins change args)
 

@@ -1,0 +1,128 @@
+"""The shell reader's last step: which simple commands' failure can fail the hook
+(`... || true`, `set -e`, `&&`, a pipe, what runs after it), so that a missing script behind
+`|| true` is reported as silent and a block by exit 2 as swallowed."""
+from __future__ import annotations
+
+from ...patterns import lazy
+from .lex import Word
+from .results import Invocation
+
+COMPOUND_OPENERS = frozenset({"{", "(", "if", "while", "until"})
+COMPOUND_CLOSERS = frozenset({"}", ")", "fi", "done"})
+BRANCH_WORDS = frozenset({"then", "else", "elif", "do"})
+
+
+class ExitStatus:
+    """Which invocations cannot fail the hook (Invocation.tolerated), and whose exit status cannot
+    become the hook's (Invocation.sets_status), followed as the shell's lists and compound
+    commands go by.
+
+    Tolerated: `a || true`, `a || exit 0`, `a &`, `if a; then`, `while a; do`, `{ a; } || true`,
+    `a || { log; exit 0; }`, and a last `; true` or `; exit 0` that makes the hook's status 0
+    whatever ran before it (not under `set -e`, nor after an `exec`). Not setting the status:
+    a command another one follows in sequence, one piped into another, one followed by `||`.
+    Ranges of `found` are recorded as they are seen and applied once at the end."""
+
+    def __init__(self, found: list[Invocation]) -> None:
+        self.found = found
+        self.list_start = 0  # where in `found` the current `a && b || c` list began
+        self.previous_list = (0, 0)  # the list before the last `;`, newline or `&`
+        self.command_start = 0  # where the current simple command's invocation goes
+        self.joined_by: str | None = None  # the operator before the current command
+        # compound commands open ({ }, ( ), if...fi, loops): the list holding each (where it began),
+        # whether it came after `||`, and the opening word
+        self.opened: list[tuple[int, bool, str]] = []
+        self.condition = False  # between `if`/`while`/`until` and `then`/`do`: a status the shell tests
+        self.succeeded = False  # the last command was `true`, `:` or `exit 0`, not reached by `&&`
+        self.last_alone = False  # ... and it began a list of its own, outside any compound command
+        self.exits_early = False  # `set -e` or an `exec`: a failure ends the hook there
+        self.in_branch = False  # the current command follows `then`, `else`, `do`...
+        self.tolerated: list[tuple[int, int]] = []
+        self.undecided: list[tuple[int, int]] = []
+
+    def keywords(self, words: list[str]) -> None:
+        self.in_branch = bool(words) and words[0] in BRANCH_WORDS  # `; then`, `; else`: no new command
+        for word in words:
+            self._open_or_close(word)
+            self.condition = word in ("if", "elif", "while", "until") or (self.condition and word not in ("then", "do"))
+
+    def command(self, words: list[Word], raw: list[Word]) -> None:
+        """A simple command, without its keywords, wrappers and redirections (`raw`: with them)."""
+        if not words:
+            return
+        self.command_start = len(self.found)
+        if self.joined_by in (";", "\n", "&", ";;") and not (self.in_branch or self.exits_early):
+            self.undecided.append(self.previous_list)  # the list before it no longer decides the status
+        self.succeeded = _succeeds(words) and self.joined_by != "&&"
+        if self.succeeded and self.joined_by == "||":
+            self._tolerate(self.list_start)
+        self.last_alone = self.succeeded and not self.opened and self.joined_by in (None, ";", "\n", "&")
+        if words[0].text == "set" and any(_ERREXIT.match(w.text) for w in words[1:]) or (
+                raw and raw[0].text == "exec" and not raw[0].quoted):
+            self.exits_early = True
+
+    def tested(self, inv: Invocation) -> Invocation:
+        return inv._replace(tolerated=True) if self.condition else inv
+
+    def operator(self, token: str) -> None:
+        self.in_branch = False
+        self._open_or_close(token)  # a subshell's ( and )
+        if token == "&":  # in the background: its exit status is nobody's
+            self._tolerate(self.list_start)
+        if token in ("|", "|&"):
+            self.undecided.append((self.command_start, len(self.found)))
+        elif token == "||":
+            self.undecided.append((self.list_start, len(self.found)))
+        if token in (";", "\n", "&", ";;"):
+            self.previous_list = (self.list_start, len(self.found))
+            self.list_start = len(self.found)
+        self.joined_by = token
+
+    def finish(self) -> None:
+        """Apply what was seen to the invocations."""
+        if self.last_alone and not self.exits_early:
+            self._tolerate(0)
+        if not (self.tolerated or self.undecided):
+            return
+        tolerated, undecided = _covered(self.tolerated, len(self.found)), _covered(self.undecided, len(self.found))
+        for index, inv in enumerate(self.found):
+            if (tolerated[index] and not inv.tolerated) or undecided[index]:
+                self.found[index] = inv._replace(tolerated=inv.tolerated or tolerated[index],
+                                            sets_status=not undecided[index])
+
+    def _open_or_close(self, token: str) -> None:
+        if token in COMPOUND_OPENERS:
+            self.opened.append((self.list_start, self.joined_by == "||", token))
+            self.list_start = len(self.found)  # inside, a list of its own
+        elif token in COMPOUND_CLOSERS and self.opened:
+            self.list_start, after_or, opener = self.opened.pop()  # the compound is one command of its list
+            if opener in ("{", "(") and after_or and self.succeeded:  # `a || { log; exit 0; }`
+                self._tolerate(self.list_start)
+            if token in ("fi", "done"):  # which branch ran, and whether its last command did, is not known
+                self.succeeded = False
+
+    def _tolerate(self, start: int) -> None:
+        self.tolerated.append((start, len(self.found)))
+
+
+_ERREXIT = lazy(r"-[a-zA-Z]*e|errexit$")
+
+
+def _covered(ranges: list[tuple[int, int]], size: int) -> list[bool]:
+    """For each index below `size`, whether one of the [start, end) ranges holds it."""
+    depth, marks = [0] * (size + 1), []
+    for start, end in ranges:
+        depth[start] += 1
+        depth[end] -= 1
+    running = 0
+    for index in range(size):
+        running += depth[index]
+        marks.append(running > 0)
+    return marks
+
+
+def _succeeds(command: list[Word]) -> bool:
+    """`true`, `:` or `exit 0`: after `||`, the list before it can fail without failing the hook
+    (a bare `exit` keeps the failed status)."""
+    head, args = command[0].text, [w.text for w in command[1:]]
+    return (head in ("true", ":") and not command[0].quoted) or (head == "exit" and args == ["0"])

@@ -1,0 +1,327 @@
+"""The shell reader's first step: a command string cut into words, the way a POSIX shell
+quotes and expands them (quotes, `$VAR`/`${VAR}`/`${VAR:-default}`, `~`, operators,
+redirections). What only the shell can know when the hook runs (`$(...)`, backticks, an
+unknown variable) makes a word *dynamic*; a string the shell would reject is Unreadable."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...patterns import lazy
+
+KEYWORDS = frozenset({"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}",
+                      "(", ")", "time"})
+REDIRECT = lazy(r"(?:\d+|&)?(?:>>|>&|<&|<<<|<>|>\||>|<)")
+ASSIGNMENT = lazy(r"^[A-Za-z_][A-Za-z0-9_]*=")
+# Paths the host puts in the environment; unquoted, the shell splits them where they hold a space
+PATH_PLACEHOLDERS = ("CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA", "CURSOR_PROJECT_DIR",
+                     "CURSOR_PLUGIN_ROOT")
+
+
+# ---- words -----------------------------------------------------------------------------------
+
+class Unreadable(Exception):
+    pass
+
+
+@dataclass
+class Word:
+    text: str  # after quote removal and the expansions we can do
+    dynamic: str | None = None  # an expansion only the running shell can do
+    quoted: bool = False  # some part was quoted (a quoted `=` is not an assignment...)
+    operator: bool = False  # &&, ||, ;, |, & , newline, ( or )
+    assignment: bool = False  # NAME=value, unquoted name
+    redirect: bool = False  # >, 2>, >>, <, &>, 2>&...: the next word is its target
+    unquoted: str | None = None  # a PATH_PLACEHOLDERS name expanded outside quotes (split at spaces)
+    # `text` with the host placeholders that were expanded inside double quotes written back, for
+    # telling whether a shell that runs this word as a command (`bash -c "..."`) would split them
+    inner_command: str | None = None
+
+
+def placeholder_word(text: str, variables: dict[str, str | None]) -> Word:
+    """Exec form: no shell; Claude Code substitutes its own `${NAME}` placeholders only."""
+    dynamic = None
+
+    def sub(match: re.Match) -> str:
+        nonlocal dynamic
+        value = variables.get(match.group(1))
+        if value is None:
+            dynamic = dynamic or f"${{{match.group(1)}}} is only known when the hook runs"
+            return match.group(0)
+        return value
+
+    out = re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_.]*)\}", sub, text)
+    if out.startswith("~"):
+        dynamic = dynamic or "exec form runs without a shell, so ~ is not expanded"
+    return Word(out, dynamic=dynamic)
+_GLOB = lazy(r"[*?\[]")
+_OPERATOR = lazy(r"&&|\|\||;;|\|&|[;|&\n()]")
+_PLAIN = lazy(r"""[^\s'"\\$`;&|()<>]+""")
+_BLANKS = lazy(r"[ \t]+")
+_PLAIN_DQ = lazy(r"""[^"\\$`]+""")
+MAX_NESTING = 50
+_NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
+# A word with nothing to unquote, expand or glob, not an assignment and not starting with ~ or #:
+# its text is itself (the lookahead leaves anything else, a \r say, to the full reading)
+_SIMPLE_WORD = lazy(r"""[^\s'"\\$`;&|()<>~#=*?\[][^\s'"\\$`;&|()<>=*?\[]*(?=[ \t\n;&|()<>]|$)""")
+
+
+class Lexer:
+    """POSIX shell words, with the expansions that can be done statically."""
+
+    def __init__(self, text: str, variables: dict[str, str | None], home: Path | None, depth: int = 0) -> None:
+        self.text = text
+        self.variables = variables
+        self.home = home
+        self.depth = depth  # of ${X:-...} defaults read inside each other
+        self.i = 0
+
+    def words(self) -> list[Word]:
+        out: list[Word] = []
+        text, n = self.text, len(self.text)
+        in_test = False  # inside [[ ]]: && || ( ) are part of the test, and =~ takes a regex
+        while self.i < n:
+            if in_test and out and out[-1].text == "=~" and not out[-1].quoted and text[self.i] not in " \t":
+                out.append(self._regex_operand())
+                continue
+            ch = text[self.i]
+            if ch in " \t":
+                self.i = _BLANKS.match(text, self.i).end()
+                continue
+            if ch == "\\" and text.startswith("\\\n", self.i):
+                self.i += 2
+                continue
+            if ch == "#":  # at the start of a word: a comment
+                end = text.find("\n", self.i)
+                self.i = n if end < 0 else end
+                continue
+            if text.startswith("<<", self.i) and not text.startswith("<<<", self.i):
+                raise Unreadable("a here-document (not read here)")
+            redirect = REDIRECT.match(text, self.i)
+            if redirect:
+                out.append(Word(redirect.group(0), redirect=True))
+                self.i = redirect.end()
+                continue
+            op = _OPERATOR.match(text, self.i)
+            op = op.group(0) if op else None
+            if op:
+                out.append(Word(op, operator=not (in_test and op in ("&&", "||", "(", ")"))))
+                self.i += len(op)
+                continue
+            simple = _SIMPLE_WORD.match(text, self.i)
+            if simple:  # most words: nothing to unquote or expand
+                out.append(Word(simple.group()))
+                self.i = simple.end()
+                in_test = in_test and simple.group() != "]]"
+                continue
+            out.append(self._word())
+            in_test = in_test or (out[-1].text == "[[" and not out[-1].quoted and _starts_a_command(out[:-1]))
+        return out
+
+    def _regex_operand(self) -> Word:
+        """The pattern after `=~` in [[ ]]: one word up to a blank outside parentheses, with
+        its | and ( ) (a regex, not a pipeline)."""
+        text, n = self.text, len(self.text)
+        start, depth = self.i, 0
+        while self.i < n:
+            c = text[self.i]
+            if c in "'\"":
+                end = text.find(c, self.i + 1)
+                self.i = n if end < 0 else end + 1
+                continue
+            if c == "\\":
+                self.i += 2
+                continue
+            if c in " \t\n" and depth <= 0:
+                break
+            depth += (c == "(") - (c == ")")
+            self.i += 1
+        return Word(text[start:self.i], quoted=True)
+
+    def _word(self) -> Word:
+        text, n = self.text, len(self.text)
+        parts: list[str] = []
+        dynamic: str | None = None
+        quoted = False
+        unquoted: str | None = None
+        deferred: list[tuple[int, str]] = []  # (index in parts, placeholder as written) for inner_command
+        start = self.i
+        # a leading unquoted ~ (or ~/...) is the home directory
+        if text[self.i] == "~":
+            j = self.i + 1
+            while j < n and (text[j].isalnum() or text[j] in "_-.") :
+                j += 1
+            if j == self.i + 1 and (j == n or text[j] in "/ \t;&|)\n"):
+                if self.home is None:
+                    dynamic = "~ is only known when the hook runs"
+                    parts.append("~")
+                else:
+                    parts.append(str(self.home))
+                self.i = j
+            elif j > self.i + 1:
+                dynamic = f"{text[self.i:j]} is another user's home"
+                parts.append(text[self.i:j])
+                self.i = j
+        while self.i < n:
+            ch = text[self.i]
+            if ch in " \t\n;&|()<>":
+                break
+            if ch == "'":
+                end = text.find("'", self.i + 1)
+                if end < 0:
+                    raise Unreadable("an unterminated ' quote")
+                parts.append(text[self.i + 1:end])
+                quoted = True
+                self.i = end + 1
+            elif ch == '"':
+                self.i += 1
+                quoted = True
+                while True:
+                    if self.i >= n:
+                        raise Unreadable('an unterminated " quote')
+                    c = text[self.i]
+                    if c == '"':
+                        self.i += 1
+                        break
+                    if c == "\\" and self.i + 1 < n and text[self.i + 1] in '$`"\\\n':
+                        parts.append(text[self.i + 1])
+                        self.i += 2
+                    elif c == "$":
+                        at = self.i
+                        value, why, placeholder = self._dollar()
+                        if placeholder:
+                            deferred.append((len(parts), text[at:self.i]))
+                        parts.append(value)
+                        dynamic = dynamic or why
+                    elif c == "`":
+                        self._backtick()
+                        dynamic = dynamic or "`...` is worked out when the hook runs"
+                    else:
+                        plain = _PLAIN_DQ.match(text, self.i)
+                        end = plain.end() if plain else self.i + 1
+                        parts.append(text[self.i:end])
+                        self.i = end
+            elif ch == "\\":
+                if self.i + 1 < n:
+                    parts.append(text[self.i + 1])
+                self.i += 2
+            elif ch == "$":
+                value, why, placeholder = self._dollar()
+                unquoted = unquoted or placeholder
+                parts.append(value)
+                dynamic = dynamic or why
+            elif ch == "`":
+                self._backtick()
+                parts.append("`")
+                dynamic = dynamic or "`...` is worked out when the hook runs"
+            else:
+                plain = _PLAIN.match(text, self.i)
+                end = plain.end() if plain else self.i + 1
+                parts.append(text[self.i:end])
+                self.i = end
+        raw = text[start:self.i]
+        word = Word("".join(parts), dynamic=dynamic, quoted=quoted)
+        if deferred:
+            for index, written in deferred:
+                parts[index] = written
+            word.inner_command = "".join(parts)
+        word.assignment = bool(ASSIGNMENT.match(raw))
+        word.unquoted = None if word.assignment else unquoted  # NAME=$X is not split
+        if not quoted and _GLOB.search(raw) and not word.assignment and "=" not in raw:
+            word.dynamic = word.dynamic or "a glob pattern is expanded when the hook runs"
+        return word
+
+    def _dollar(self) -> tuple[str, str | None, str | None]:
+        """Expand `$...` at self.i; (text, why it is dynamic or None, the PATH_PLACEHOLDERS name
+        whose value it gives: `$CLAUDE_PROJECT_DIR`, or `${X:-$CLAUDE_PROJECT_DIR}` with X unset)."""
+        text, n = self.text, len(self.text)
+        i = self.i + 1
+        if text.startswith("((", i):
+            self.i = self._skip_parens(i)
+            return "$((...))", "$((...)) is worked out when the hook runs", None
+        if i < n and text[i] == "(":
+            self.i = self._skip_parens(i)
+            return "$(...)", "$(...) is worked out when the hook runs", None
+        if i < n and text[i] == "{":
+            end = self._matching_brace(i)
+            inner = text[i + 1:end]
+            self.i = end + 1
+            match = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=])(.*))?", inner, re.S)
+            if not match:  # ${CLAUDE_PROJECT_DIR%/}, ${#X}...: still the placeholder's value, split unquoted
+                name = _NAME.match(inner)
+                placeholder = name.group(0) if name and name.group(0) in PATH_PLACEHOLDERS else None
+                return "${" + inner + "}", f"${{{inner}}} is worked out when the hook runs", placeholder
+            name, op, default = match.groups()
+            placeholder = name if name in PATH_PLACEHOLDERS else None
+            value = self.variables.get(name)
+            if value is not None:
+                return value, None, placeholder
+            if op is not None:
+                if self.depth >= MAX_NESTING:
+                    raise Unreadable("${...} defaults nested too deep")
+                sub = Lexer(default, self.variables, self.home, self.depth + 1)
+                try:
+                    words = sub.words()
+                except Unreadable:
+                    return default, f"${{{name}}} is only known when the hook runs", placeholder
+                return (" ".join(w.text for w in words), next((w.dynamic for w in words if w.dynamic), None),
+                        placeholder or next((w.unquoted for w in words if w.unquoted), None))
+            return "${" + name + "}", f"${{{name}}} is only known when the hook runs", placeholder
+        match = _NAME.match(text, i)
+        if match:
+            self.i = match.end()
+            name = match.group(0)
+            placeholder = name if name in PATH_PLACEHOLDERS else None
+            value = self.variables.get(name)
+            if value is not None:
+                return value, None, placeholder
+            return "$" + name, f"${name} is only known when the hook runs", placeholder
+        if i < n and (text[i].isdigit() or text[i] in "@*#?$!-"):
+            self.i = i + 1
+            return "$" + text[i], f"${text[i]} is only known when the hook runs", None
+        self.i = i
+        return "$", None, None
+
+    def _skip_parens(self, i: int) -> int:
+        depth, n, text = 0, len(self.text), self.text
+        quote = None
+        while i < n:
+            c = text[i]
+            if quote:
+                if c == quote:
+                    quote = None
+                elif c == "\\" and quote == '"':
+                    i += 1
+            elif c in "'\"":
+                quote = c
+            elif c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+                if depth == 0:
+                    return i + 1
+            i += 1
+        raise Unreadable("an unterminated $(")
+
+    def _matching_brace(self, i: int) -> int:
+        depth, text = 0, self.text
+        for j in range(i, len(text)):
+            if text[j] == "{":
+                depth += 1
+            elif text[j] == "}":
+                depth -= 1
+                if depth == 0:
+                    return j
+        raise Unreadable("an unterminated ${")
+
+    def _backtick(self) -> None:
+        end = self.text.find("`", self.i + 1)
+        if end < 0:
+            raise Unreadable("an unterminated `")
+        self.i = end + 1
+
+
+def _starts_a_command(before: list[Word]) -> bool:
+    """The next word is in command position: first, or after an operator or a keyword."""
+    return not before or before[-1].operator or (before[-1].text in KEYWORDS and not before[-1].quoted)
