@@ -334,3 +334,17 @@ def test_the_mcp_no_tool_hint_writes_the_server_as_configured(tmp_path):
     out = doctor(tmp_path / "p", files, given=False)
     (finding,) = found(out, "matcher/mcp-no-tool")
     assert '"mcp__linear__.*"' in finding.hint
+
+
+# the check modules whose rules are one function each (model.RuleTable), and their rule kind
+RULE_TABLES = {"commands": "command"}
+
+
+@pytest.mark.parametrize("module, kind", RULE_TABLES.items())
+def test_each_rule_of_a_rule_table_module_is_one_registered_function_and_each_function_a_catalog_rule(module, kind):
+    import importlib
+
+    table = importlib.import_module(f"hookwright.doctor.checks.{module}").RULES
+    functions = list(table.functions.values())
+    assert set(table.functions) == {rule for rule in catalog() if rule.startswith(kind + "/")}
+    assert len(set(functions)) == len(functions)  # no function answers for two rules

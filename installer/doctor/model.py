@@ -14,7 +14,7 @@ import sys
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Callable, Iterator, NamedTuple
 
 from ..document import Document
 from ..errors import HookwrightError
@@ -64,6 +64,36 @@ def compile_catalog() -> dict[str, dict]:
             rules[rule_id] = {"severity": raw["severity"], "message": raw["message"], "hint": raw["hint"],
                               "explanation": raw["explanation"].strip()}
     return rules
+
+
+class RuleTable:
+    """A check module's rules: one function per rule, registered with its id by `@table.rule(id)`,
+    run in the order they were registered. The rule's words stay in the catalog; the function
+    only finds. A test holds every registered id to the catalog, and the catalog to the ids."""
+
+    def __init__(self) -> None:
+        self.functions: dict[str, Callable[..., Iterator[Finding]]] = {}
+        self.alone: set[str] = set()  # rules whose finding means the others do not apply
+
+    def rule(self, rule_id: str, alone: bool = False) -> Callable:
+        """`alone`: when this rule finds something, the others are not run (a command that
+        cannot start at all has nothing else worth saying)."""
+        def register(function: Callable[..., Iterator[Finding]]) -> Callable[..., Iterator[Finding]]:
+            if rule_id in self.functions:
+                raise ValueError(f"{rule_id} is registered twice")
+            self.functions[rule_id] = function
+            if alone:
+                self.alone.add(rule_id)
+            return function
+        return register
+
+    def run(self, *args: Any) -> list[Finding]:
+        for rule_id in self.alone:
+            found = list(self.functions[rule_id](*args))
+            if found:
+                return found
+        return [finding for rule_id, function in self.functions.items() if rule_id not in self.alone
+                for finding in function(*args)]
 
 
 @dataclass

@@ -12,12 +12,12 @@ import re
 import stat
 import sys
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from ...patterns import lazy
 from .. import disk, handler_facts
 from ..facts import LEGACY_INPUT_VARIABLE
-from ..model import HOST_NAMES, Context, Finding, Handler, rule_by_id
+from ..model import HOST_NAMES, ConfigFile, Context, Finding, Handler, RuleTable, rule_by_id
 from ..shell.interpret import PYTHON
 from ..shell.results import Invocation, Resolution
 
@@ -93,32 +93,10 @@ def _host_effect(handler: Handler, exits_2: str | None) -> str:
     return "the hook never runs (a non-blocking error)"
 
 
-def _swallowed_blocks(ctx: Context, handler: Handler, keys: tuple) -> Iterator[Finding]:
-    """A script that refuses only by exiting 2 (no JSON decision on stdout, which would still get
-    through), run where the command hands the host another exit status: the block never lands."""
-    for inv, facts in handler_facts.script_facts(handler):
-        if inv.sets_status and not inv.tolerated or not facts.readable or ANSWER_KEYS & set(facts.answers):
-            continue
-        if any(site.what == "exit 2" for site in facts.blocks):
-            yield ctx.finding("command/block-swallowed", handler.file, keys, script=_quote(inv.script or str(inv.path)))
-            return
-
-
 def _path_with_arguments(inv: Invocation | None) -> bool:
     """Exec form `"command": "/usr/bin/env node"`: no file has that name, but its first word is one."""
     text = str(inv.path) if inv is not None and inv.path is not None else ""
     return " " in text and not disk.exists(text) and disk.exists(text.split()[0])
-
-
-def _never_set(ctx: Context, handler: Handler, keys: tuple) -> Iterator[Finding]:
-    """The first legacy input variable the command reads that neither a settings file's "env" nor
-    the command itself sets (NAME=..., read NAME, export NAME: the name written bare)."""
-    command = handler.command
-    for match in LEGACY_INPUT.finditer(command):
-        name = match.group(1)
-        if name not in ctx.settings_env and not re.search(rf"(?<![\w${{]){name}(?!\w)", command):
-            yield ctx.finding("command/input-variable-never-set", handler.file, keys, name=name)
-            return
 
 
 def _python_exit_2(inv: Invocation | None, why: str) -> str | None:
@@ -152,6 +130,73 @@ def _bad_interpreter(first_line: bytes) -> str | None:
     return None
 
 
+class Command(NamedTuple):
+    """One command handler, as every command rule reads it."""
+
+    handler: Handler
+    res: Resolution  # what it runs (shell/resolve.py)
+    keys: tuple  # where a finding about the command points: its "command"
+
+    @property
+    def file(self) -> ConfigFile:
+        return self.handler.file
+
+    @property
+    def exec_form(self) -> bool:
+        return self.res.form == "exec"
+
+    @property
+    def host(self) -> str:
+        return HOST_NAMES.get(self.file.host, self.file.host)
+
+    @property
+    def text(self) -> str:
+        """The command with its exec-form arguments."""
+        args = self.handler.value.get("args")
+        return " ".join([self.handler.command, *map(str, args)]) if isinstance(args, list) else self.handler.command
+
+    @property
+    def plugin_variable_outside_plugin(self) -> re.Match | None:
+        """${CLAUDE_PLUGIN_ROOT} or _DATA in a hook that is not a plugin's: never set there."""
+        if "CLAUDE_PLUGIN_" not in self.text or self.file.host != "claude" or self.file.from_plugin:
+            return None
+        return PLUGIN_VARIABLE.search(self.text)
+
+    def keys_for(self, inv: Invocation) -> tuple:
+        """Exec form: the position of the argument that names the script; else the command."""
+        args = self.handler.value.get("args")
+        if self.exec_form and inv.script and isinstance(args, list):
+            name = Path(inv.script).name
+            for index, arg in enumerate(args):
+                if isinstance(arg, str) and arg.endswith(name):
+                    return self.handler.keys + ("args", index)
+        return self.keys
+
+    def files_on_disk(self) -> Iterator[tuple[Invocation, Path, int | None]]:
+        """(invocation, its file, the file's mode or None) for each file the host would really
+        start: a path built at run time, or behind a `test -f`, is not looked at."""
+        for inv in self.res.invocations:
+            if inv.path is None or inv.dynamic or inv.guarded:
+                continue
+            if inv.relative and self.file.host == "claude" and self.file.scope not in ("project", "local", "given"):
+                continue  # relative to wherever the host starts: reported as relative, not as missing
+            mode = disk.mode(inv.path)
+            if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+                continue  # a device or a pipe (`source /dev/null`): there, and not a script to check
+            yield inv, inv.path, mode
+
+    def scripts_on_disk(self) -> Iterator[tuple[Invocation, Path, int]]:
+        """The files of files_on_disk that are there, each once."""
+        seen: set[Path] = set()
+        for inv, path, mode in self.files_on_disk():
+            if mode is not None and stat.S_ISREG(mode) and path not in seen:
+                seen.add(path)
+                yield inv, path, mode
+
+
+RULES = RuleTable()  # the command rules, one function each, in the order they run
+
+
 def check(ctx: Context) -> Iterator[Finding]:
     once_per_file: dict[str, list[Finding]] = {}
     for handler in ctx.handlers:
@@ -159,7 +204,8 @@ def check(ctx: Context) -> Iterator[Finding]:
             continue
         if not isinstance(handler.command, str) or not handler.command.strip():
             continue  # the structure rules report a missing command
-        for finding in _check(ctx, handler):
+        command = Command(handler, handler_facts.resolution(handler), handler.keys + ("command",))
+        for finding in RULES.run(ctx, command):
             if finding.rule in ONCE_PER_FILE:
                 once_per_file.setdefault(finding.path, []).append(finding)
             else:
@@ -182,124 +228,183 @@ def _said_once(found: list[Finding]) -> Finding:
                                                       "message": "the same here"} for f in others)])
 
 
-def _check(ctx: Context, handler: Handler) -> Iterator[Finding]:
-    file = handler.file
-    res = handler_facts.resolution(handler)
-    value = handler.value
-    exec_form = res.form == "exec"
-    host = HOST_NAMES.get(file.host, file.host)
-    command_keys = handler.keys + ("command",)
+@RULES.rule("command/exec-arguments-in-command", alone=True)
+def _exec_arguments_in_command(ctx: Context, command: Command) -> Iterator[Finding]:
+    """"python3 -u" or "/usr/bin/env node" as an exec form's command: nothing starts."""
+    if command.res.broken or (command.exec_form and _path_with_arguments(command.res.main)):
+        yield ctx.finding("command/exec-arguments-in-command", command.file, command.keys,
+                          command=json.dumps(command.handler.command), effect=_effect(command.handler))
 
-    def keys_for(inv: Invocation) -> tuple:
-        """Exec form: the position of the argument that names the script; else the command."""
-        args = value.get("args")
-        if exec_form and inv.script and isinstance(args, list):
-            name = Path(inv.script).name
-            for index, arg in enumerate(args):
-                if isinstance(arg, str) and arg.endswith(name):
-                    return handler.keys + ("args", index)
-        return command_keys
 
-    if res.broken or (exec_form and _path_with_arguments(res.main)):  # "python3 -u", "/usr/bin/env node"
-        yield ctx.finding("command/exec-arguments-in-command", file, command_keys, command=json.dumps(handler.command),
-                          effect=_effect(handler))
+@RULES.rule("command/user-config-in-shell-form")
+def _user_config_in_shell_form(ctx: Context, command: Command) -> Iterator[Finding]:
+    user_config = USER_CONFIG.search(command.handler.command)
+    if not user_config or command.exec_form or command.file.host != "claude":
         return
-    user_config = USER_CONFIG.search(handler.command)
-    if user_config and not exec_form and file.host == "claude":
-        name = user_config.group(0)
-        if file.from_plugin:
-            effect = _effect(handler)
-            hint = (f"read ${'CLAUDE_PLUGIN_OPTION_' + user_config.group(1).upper()} in the shell instead, or use "
-                    f"exec form: the program in \"command\", its arguments (with {name}) in \"args\"")
-        else:  # nothing substitutes it outside a plugin, and sh rejects the name
-            effect = ("sh rejects it as a bad substitution, so the hook fails before it does anything (where sh is "
-                      "dash, as on Debian and Ubuntu, with exit 2, which a gate reads as a block; bash exits 1)")
-            hint = "user_config exists only in plugin hooks: write the value itself, or read an environment variable"
-        yield ctx.finding("command/user-config-in-shell-form", file, command_keys, name=name, effect=effect, hint=hint)
+    name = user_config.group(0)
+    if command.file.from_plugin:
+        effect = _effect(command.handler)
+        hint = (f"read ${'CLAUDE_PLUGIN_OPTION_' + user_config.group(1).upper()} in the shell instead, or use "
+                f"exec form: the program in \"command\", its arguments (with {name}) in \"args\"")
+    else:  # nothing substitutes it outside a plugin, and sh rejects the name
+        effect = ("sh rejects it as a bad substitution, so the hook fails before it does anything (where sh is "
+                  "dash, as on Debian and Ubuntu, with exit 2, which a gate reads as a block; bash exits 1)")
+        hint = "user_config exists only in plugin hooks: write the value itself, or read an environment variable"
+    yield ctx.finding("command/user-config-in-shell-form", command.file, command.keys, name=name, effect=effect,
+                      hint=hint)
 
-    if file.host == "claude" and "CLAUDE_" in handler.command:
-        yield from _never_set(ctx, handler, command_keys)
-    args = value.get("args")
-    text = " ".join([handler.command, *map(str, args)]) if isinstance(args, list) else handler.command
-    plugin_variable = PLUGIN_VARIABLE.search(text) if "CLAUDE_PLUGIN_" in text else None
-    outside_plugin = plugin_variable is not None and file.host == "claude" and not file.from_plugin
-    if outside_plugin:
-        yield ctx.finding("command/plugin-variable-outside-plugin", file, command_keys, name=plugin_variable.group(1),
-                          effect=_effect(handler, _python_exit_2(res.main, PYTHON_EXITS_2)))
 
-    checked: set[Path] = set()
-    for inv in res.invocations:
-        if inv.path is None or inv.dynamic or inv.guarded:
+@RULES.rule("command/input-variable-never-set")
+def _input_variable_never_set(ctx: Context, command: Command) -> Iterator[Finding]:
+    """The first legacy input variable the command reads that neither a settings file's "env" nor
+    the command itself sets (NAME=..., read NAME, export NAME: the name written bare)."""
+    text = command.handler.command
+    if command.file.host != "claude" or "CLAUDE_" not in text:
+        return
+    for match in LEGACY_INPUT.finditer(text):
+        name = match.group(1)
+        if name not in ctx.settings_env and not re.search(rf"(?<![\w${{]){name}(?!\w)", text):
+            yield ctx.finding("command/input-variable-never-set", command.file, command.keys, name=name)
+            return
+
+
+@RULES.rule("command/plugin-variable-outside-plugin")
+def _plugin_variable_outside_plugin(ctx: Context, command: Command) -> Iterator[Finding]:
+    found = command.plugin_variable_outside_plugin
+    if found:
+        yield ctx.finding("command/plugin-variable-outside-plugin", command.file, command.keys, name=found.group(1),
+                          effect=_effect(command.handler, _python_exit_2(command.res.main, PYTHON_EXITS_2)))
+
+
+@RULES.rule("command/script-missing")
+def _script_missing(ctx: Context, command: Command) -> Iterator[Finding]:
+    for inv, path, mode in command.files_on_disk():
+        if mode is not None and stat.S_ISREG(mode):
             continue
-        if inv.relative and file.host == "claude" and file.scope not in ("project", "local", "given"):
-            continue  # relative to wherever the host starts: reported as relative, not as missing
-        shown = inv.script or str(inv.path)
-        path = inv.path
-        mode = disk.mode(path)
-        exists = mode is not None
-        is_file = exists and stat.S_ISREG(mode)
-        if exists and not is_file and not stat.S_ISDIR(mode):
-            continue  # a device or a pipe (`source /dev/null`): there, and not a script to check
-        if not is_file:
-            effect = _effect(handler, _python_exit_2(inv, PYTHON_EXITS_2), silent=inv.tolerated or not inv.sets_status)
-            if exists:
-                effect = "it is a directory; " + effect
-            also = f" (looked for {path})" if str(path) != shown else ""
-            yield ctx.finding("command/script-missing", file, keys_for(inv), script=_quote(shown), effect=effect,
-                              also=also)
-            continue
-        if path in checked:
-            continue
-        checked.add(path)
-        if inv.direct and sys.platform != "win32":
-            if not mode & 0o111:
-                yield ctx.finding("command/not-executable", file, keys_for(inv), script=_quote(shown),
-                                  name=_quote(shown))
-            why = _bad_interpreter(disk.first_line(path))
-            if why:
-                yield ctx.finding("command/bad-interpreter", file, keys_for(inv), script=_quote(shown), why=why,
-                                  effect=_effect(handler))
-        yield from _writable(ctx, handler, path, keys_for(inv))
+        shown = inv.script or str(path)
+        effect = _effect(command.handler, _python_exit_2(inv, PYTHON_EXITS_2), silent=inv.tolerated or not inv.sets_status)
+        if mode is not None:
+            effect = "it is a directory; " + effect
+        also = f" (looked for {path})" if str(path) != shown else ""
+        yield ctx.finding("command/script-missing", command.file, command.keys_for(inv), script=_quote(shown),
+                          effect=effect, also=also)
 
-    if file.host == "claude" and handler.event in BLOCKED_BY_EXIT_2 and any(
-            inv.tolerated or not inv.sets_status for inv in res.invocations if inv.path is not None):
-        yield from _swallowed_blocks(ctx, handler, command_keys)
 
-    for inv in res.invocations:
-        if inv.relative and file.host == "claude":
+@RULES.rule("command/not-executable")
+def _not_executable(ctx: Context, command: Command) -> Iterator[Finding]:
+    for inv, _path, mode in command.scripts_on_disk():
+        if inv.direct and sys.platform != "win32" and not mode & 0o111:
+            shown = _quote(inv.script or str(inv.path))
+            yield ctx.finding("command/not-executable", command.file, command.keys_for(inv), script=shown, name=shown)
+
+
+@RULES.rule("command/bad-interpreter")
+def _bad_interpreter_line(ctx: Context, command: Command) -> Iterator[Finding]:
+    for inv, path, _mode in command.scripts_on_disk():
+        why = _bad_interpreter(disk.first_line(path)) if inv.direct and sys.platform != "win32" else None
+        if why:
+            yield ctx.finding("command/bad-interpreter", command.file, command.keys_for(inv),
+                              script=_quote(inv.script or str(path)), why=why, effect=_effect(command.handler))
+
+
+@RULES.rule("command/world-writable")
+def _world_writable(ctx: Context, command: Command) -> Iterator[Finding]:
+    if sys.platform == "win32":
+        return
+    for inv, path, mode in command.scripts_on_disk():
+        keys = command.keys_for(inv)
+        if mode & stat.S_IWOTH:
+            yield ctx.finding("command/world-writable", command.file, keys, what=f"the script {path}",
+                              path=_quote(str(path)))
+            continue
+        parent = disk.mode(path.parent)
+        if parent is not None and parent & stat.S_IWOTH and not parent & stat.S_ISVTX:
+            yield ctx.finding("command/world-writable", command.file, keys,
+                              what=f"the directory {path.parent} (which holds {path.name})",
+                              path=_quote(str(path.parent)))
+
+
+@RULES.rule("command/block-swallowed")
+def _block_swallowed(ctx: Context, command: Command) -> Iterator[Finding]:
+    """A script that refuses only by exiting 2 (no JSON decision on stdout, which would still get
+    through), run where the command hands the host another exit status: the block never lands."""
+    handler = command.handler
+    if command.file.host != "claude" or handler.event not in BLOCKED_BY_EXIT_2 or not any(
+            inv.tolerated or not inv.sets_status for inv in command.res.invocations if inv.path is not None):
+        return
+    for inv, facts in handler_facts.script_facts(handler):
+        if inv.sets_status and not inv.tolerated or not facts.readable or ANSWER_KEYS & set(facts.answers):
+            continue
+        if any(site.what == "exit 2" for site in facts.blocks):
+            yield ctx.finding("command/block-swallowed", command.file, command.keys,
+                              script=_quote(inv.script or str(inv.path)))
+            return
+
+
+@RULES.rule("command/relative-path")
+def _relative_path(ctx: Context, command: Command) -> Iterator[Finding]:
+    if command.file.host != "claude":
+        return
+    for inv in command.res.invocations:
+        if inv.relative:
             script = inv.script or inv.executable
             fixed = script.removeprefix("./")
-            if file.scope in ("project", "local"):
+            if command.file.scope in ("project", "local"):
                 when, hint = RELATIVE_IN_PROJECT, f'write "$CLAUDE_PROJECT_DIR"/{fixed} (quoted), or an absolute path'
             else:
                 when = "a different folder in every project, so the script is missing in most of them"
                 hint = f"write the script's absolute path, or ~/... for one in your home (not {fixed})"
-            yield ctx.finding("command/relative-path", file, keys_for(inv), script=script, host=host, when=when,
-                              hint=hint)
-            break
-
-    for path in res.home_paths:
-        if _home_path_is_a_problem(file.scope, path):
-            yield ctx.finding("command/home-path", file, command_keys, path=path)
-            break
-
-    for name in [n for n in res.unquoted if not (outside_plugin and n.startswith("CLAUDE_PLUGIN_"))][:1]:
-        value_now = handler_facts.where(file).variables.get(name) or ""
-        if any(c.isspace() for c in value_now):  # broken on this machine, not only on some
-            exits_2 = _python_exit_2(res.main, "python exits 2 when the path it gets is cut short")
-            yield ctx.finding("command/split-path", file, command_keys, name=name, value=value_now,
-                              effect=_effect(handler, exits_2))
-        else:
-            yield ctx.finding("command/unquoted-placeholder", file, command_keys, name=name)
-
-    if file.host == "claude" and not exec_form and "shell" not in value:
-        if any((inv.script or "").endswith(".sh") or inv.executable.endswith(".sh") for inv in res.invocations):
-            yield ctx.finding("command/sh-without-shell", file, command_keys, also="")
-
-    yield from _programs(ctx, handler, res, command_keys, host)
+            yield ctx.finding("command/relative-path", command.file, command.keys_for(inv), script=script,
+                              host=command.host, when=when, hint=hint)
+            return
 
 
-def _programs(ctx: Context, handler: Handler, res: Resolution, keys: tuple, host: str) -> Iterator[Finding]:
+@RULES.rule("command/home-path")
+def _home_path(ctx: Context, command: Command) -> Iterator[Finding]:
+    for path in command.res.home_paths:
+        if _home_path_is_a_problem(command.file.scope, path):
+            yield ctx.finding("command/home-path", command.file, command.keys, path=path)
+            return
+
+
+def _first_unquoted(command: Command) -> tuple[str, str] | None:
+    """(the first placeholder the shell splits, its value here), a plugin variable outside a
+    plugin aside (reported as never set)."""
+    outside = command.plugin_variable_outside_plugin is not None
+    for name in command.res.unquoted:
+        if not (outside and name.startswith("CLAUDE_PLUGIN_")):
+            return name, handler_facts.where(command.file).variables.get(name) or ""
+    return None
+
+
+@RULES.rule("command/split-path")
+def _split_path(ctx: Context, command: Command) -> Iterator[Finding]:
+    """The unquoted placeholder's value here has a blank: broken on this machine, not only on some."""
+    found = _first_unquoted(command)
+    if found and any(c.isspace() for c in found[1]):
+        exits_2 = _python_exit_2(command.res.main, "python exits 2 when the path it gets is cut short")
+        yield ctx.finding("command/split-path", command.file, command.keys, name=found[0], value=found[1],
+                          effect=_effect(command.handler, exits_2))
+
+
+@RULES.rule("command/unquoted-placeholder")
+def _unquoted_placeholder(ctx: Context, command: Command) -> Iterator[Finding]:
+    found = _first_unquoted(command)
+    if found and not any(c.isspace() for c in found[1]):
+        yield ctx.finding("command/unquoted-placeholder", command.file, command.keys, name=found[0])
+
+
+@RULES.rule("command/sh-without-shell")
+def _sh_without_shell(ctx: Context, command: Command) -> Iterator[Finding]:
+    if command.file.host != "claude" or command.exec_form or "shell" in command.handler.value:
+        return
+    if any((inv.script or "").endswith(".sh") or inv.executable.endswith(".sh") for inv in command.res.invocations):
+        yield ctx.finding("command/sh-without-shell", command.file, command.keys, also="")
+
+
+@RULES.rule("command/interpreter-not-found")
+def _interpreter_not_found(ctx: Context, command: Command) -> Iterator[Finding]:
+    res = command.res
     if res.dynamic:
         return
     reported = set()
@@ -307,28 +412,14 @@ def _programs(ctx: Context, handler: Handler, res: Resolution, keys: tuple, host
         program = inv.program
         if not program or inv.dynamic or inv.program_guarded or program in reported or program in SHELL_BUILTINS:
             continue
-        if inv.tolerated and not (inv is res.main and _guards_an_action(handler)):
+        if inv.tolerated and not (inv is res.main and _guards_an_action(command.handler)):
             continue  # `notify-send ... || true`: the hook goes on without it (a guard's own program counts)
         if not (inv.interpreter or inv.runner or inv is res.main or res.form == "exec"):
             continue
         if disk.which(program) is None:
             reported.add(program)
-            effect = _effect(handler)
-            yield ctx.finding("command/interpreter-not-found", handler.file, keys, program=program, effect=effect)
-
-
-def _writable(ctx: Context, handler: Handler, path: Path, keys: tuple) -> Iterator[Finding]:
-    if sys.platform == "win32":
-        return
-    mode = disk.mode(path)
-    if mode is not None and mode & stat.S_IWOTH:
-        yield ctx.finding("command/world-writable", handler.file, keys, what=f"the script {path}", path=_quote(str(path)))
-        return
-    parent = path.parent
-    mode = disk.mode(parent)
-    if mode is not None and mode & stat.S_IWOTH and not mode & stat.S_ISVTX:
-        yield ctx.finding("command/world-writable", handler.file, keys,
-                          what=f"the directory {parent} (which holds {path.name})", path=_quote(str(parent)))
+            yield ctx.finding("command/interpreter-not-found", command.file, command.keys, program=program,
+                              effect=_effect(command.handler))
 
 
 def _home_path_is_a_problem(scope: str, path: str) -> bool:
