@@ -336,15 +336,31 @@ def test_the_mcp_no_tool_hint_writes_the_server_as_configured(tmp_path):
     assert '"mcp__linear__.*"' in finding.hint
 
 
-# the check modules whose rules are one function each (model.RuleTable), and their rule kind
-RULE_TABLES = {"commands": "command"}
-
-
-@pytest.mark.parametrize("module, kind", RULE_TABLES.items())
-def test_each_rule_of_a_rule_table_module_is_one_registered_function_and_each_function_a_catalog_rule(module, kind):
+def rule_tables() -> dict[str, object]:
+    """Every model.RuleTable of the check modules, by module and name."""
     import importlib
+    import pkgutil
 
-    table = importlib.import_module(f"hookwright.doctor.checks.{module}").RULES
-    functions = list(table.functions.values())
-    assert set(table.functions) == {rule for rule in catalog() if rule.startswith(kind + "/")}
+    from hookwright.doctor import checks
+    from hookwright.doctor.model import RuleTable
+
+    found = {}
+    for info in pkgutil.iter_modules(checks.__path__):
+        module = importlib.import_module(f"hookwright.doctor.checks.{info.name}")
+        found.update({f"{info.name}.{name}": value for name, value in vars(module).items()
+                      if isinstance(value, RuleTable)})
+    return found
+
+
+def test_each_rule_in_a_rule_table_is_one_function_of_its_own_and_a_catalog_rule():
+    tables = rule_tables()
+    ids = [rule for table in tables.values() for rule in table.functions]
+    functions = [function for table in tables.values() for function in table.functions.values()]
+    assert {"commands.RULES", "structure.HANDLER_RULES"} <= set(tables)
+    assert len(set(ids)) == len(ids) and set(ids) <= set(catalog())
     assert len(set(functions)) == len(functions)  # no function answers for two rules
+
+
+@pytest.mark.parametrize("table, kind", [("commands.RULES", "command")])
+def test_a_rule_kind_held_whole_by_one_table_has_every_one_of_its_rules_there(table, kind):
+    assert set(rule_tables()[table].functions) == {rule for rule in catalog() if rule.startswith(kind + "/")}

@@ -31,7 +31,7 @@ from ..facts import (
     Event,
     fold,
 )
-from ..model import HOST_NAMES, ConfigFile, Context, Finding, describe, resolved, timeout_seconds
+from ..model import HOST_NAMES, ConfigFile, Context, Finding, RuleTable, describe, resolved, timeout_seconds
 
 SCHEMASTORE = "schemastore/claude-code-settings.json"  # the settings schema the editors use
 ALL_TYPE_FIELDS = {key: kind for fields in TYPE_FIELDS.values() for key, kind in fields.items()}
@@ -161,63 +161,209 @@ def _not_an_object(ctx: Context, file: ConfigFile, value: Any, keys: tuple, host
     return None
 
 
+class HandlerAt(NamedTuple):
+    """One entry of a Claude Code matcher group's "hooks", as every handler rule reads it."""
+
+    file: ConfigFile
+    event: str
+    known: Event | None  # the event, when Claude Code has it
+    value: Any  # the entry as written (an object, when the rules past handler-not-object read it)
+    keys: tuple
+
+    @property
+    def kind(self) -> str | None:
+        """Its "type", when that is one Claude Code has."""
+        kind = self.value.get("type")
+        return kind if isinstance(kind, str) and kind in TYPE_FIELDS else None
+
+    @property
+    def fields(self) -> dict[str, Any]:
+        """The fields a handler of its type may have (of any type, when its type is not known), and their types."""
+        return {**COMMON_FIELDS, **(TYPE_FIELDS[self.kind] if self.kind else ALL_TYPE_FIELDS)}
+
+    def keys_for(self, rule_id: str) -> Iterator[str]:
+        """Its keys that this rule speaks for: each key is one rule's at most (key_rule)."""
+        fields = self.fields
+        return (key for key, value in self.value.items() if _key_rule(key, value, self.kind, fields) == rule_id)
+
+
+def _key_rule(key: str, value: Any, kind: str | None, fields: dict[str, Any]) -> str | None:
+    """Which rule, if any, speaks for one key of a Claude Code handler."""
+    if key in ("type", "timeout"):
+        return None  # (the type rules and the timeout rules)
+    if key == "once":
+        return "structure/once-ignored"
+    if key in ("async", "asyncRewake") and kind not in (None, "command"):
+        return "structure/async-non-command"
+    if key not in fields:
+        return "structure/handler-note-key" if _note(key) else "structure/handler-unknown-key"
+    return None if _has_type(key, value, fields[key]) else "structure/field-type"
+
+
+HANDLER_RULES = RuleTable()  # the rules of one Claude Code handler, one function each
+
+
 def _handler(ctx: Context, file: ConfigFile, event: str, known: Event | None, handler: Any,
              keys: tuple) -> Iterator[Finding]:
-    wrong = _not_an_object(ctx, file, handler, keys, "Claude Code")
-    if wrong is not None:
-        yield wrong
-        return
-    kind = handler.get("type")
-    if "type" not in handler:
-        yield ctx.finding("structure/type-missing", file, keys)
-        kind = None
-    elif kind not in TYPE_FIELDS:
-        yield ctx.finding("structure/type-unknown", file, keys + ("type",), found=json.dumps(kind),
+    yield from HANDLER_RULES.run(ctx, HandlerAt(file, event, known, handler, keys))
+
+
+@HANDLER_RULES.rule("structure/handler-string", alone=True)
+def _handler_string(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    if isinstance(at.value, str):
+        yield ctx.finding("structure/handler-string", at.file, at.keys, host="Claude Code", command=json.dumps(at.value))
+
+
+@HANDLER_RULES.rule("structure/handler-not-object", alone=True)
+def _handler_not_object(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    if not isinstance(at.value, (str, dict)):
+        yield ctx.finding("structure/handler-not-object", at.file, at.keys, found=describe(at.value))
+
+
+@HANDLER_RULES.rule("structure/type-missing")
+def _type_missing(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    if "type" not in at.value:
+        yield ctx.finding("structure/type-missing", at.file, at.keys)
+
+
+@HANDLER_RULES.rule("structure/type-unknown")
+def _type_unknown(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    if "type" in at.value and at.kind is None:
+        yield ctx.finding("structure/type-unknown", at.file, at.keys + ("type",), found=json.dumps(at.value["type"]),
                           host="Claude Code", types=", ".join(TYPE_FIELDS))
-        kind = None
-    fields = {**COMMON_FIELDS, **(TYPE_FIELDS[kind] if kind else ALL_TYPE_FIELDS)}
-    for field in REQUIRED_FIELDS.get(kind, ()):
-        if field not in handler:
-            yield ctx.finding("structure/field-missing", file, keys, type=kind, field=field)
-    for key, value in handler.items():
-        if key in ("type", "timeout"):
-            continue
-        if key == "once":
-            yield ctx.finding("structure/once-ignored", file, keys + (key,), host="Claude Code")
-        elif key in ("async", "asyncRewake") and kind not in (None, "command"):
-            yield ctx.finding("structure/async-non-command", file, keys + (key,), key=key, type=kind)
-        elif key not in fields:
-            yield _unknown_key(ctx, file, keys, key, kind, fields, "Claude Code")
-        elif not _has_type(key, value, fields[key]):
-            yield ctx.finding("structure/field-type", file, keys + (key,), field=key, found=_shown(value),
-                              expected=_expected(key, fields[key]))
-    yield from _timeout(ctx, file, handler, keys)
-    if kind == "http":
-        yield from _header_variables_not_allowed(ctx, file, handler, keys)
-        yield from _header_variables_beyond_settings(ctx, file, handler, keys)
-    shell = handler.get("shell")
-    if kind == "command" and isinstance(shell, str):
-        if shell not in SHELLS:
-            yield ctx.finding("structure/shell-invalid", file, keys + ("shell",), found=json.dumps(shell))
-        elif "args" in handler:
-            yield ctx.finding("structure/shell-ignored", file, keys + ("shell",))
-    if "if" in handler and known is not None and event not in IF_EVENTS:
-        yield ctx.finding("structure/if-never-runs", file, keys + ("if",), event=event)
-    if kind and known is not None and kind not in known.types:
-        yield ctx.finding("structure/type-unsupported-event", file, keys + ("type",), event=event, type=kind,
-                          types=", ".join(t for t in TYPE_FIELDS if t in known.types))
 
 
-def _timeout(ctx: Context, file: ConfigFile, handler: dict, keys: tuple) -> Iterator[Finding]:
+@HANDLER_RULES.rule("structure/field-missing")
+def _field_missing(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    for field in REQUIRED_FIELDS.get(at.kind, ()):
+        if field not in at.value:
+            yield ctx.finding("structure/field-missing", at.file, at.keys, type=at.kind, field=field)
+
+
+@HANDLER_RULES.rule("structure/once-ignored")
+def _once_ignored(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    for key in at.keys_for("structure/once-ignored"):
+        yield ctx.finding("structure/once-ignored", at.file, at.keys + (key,), host="Claude Code")
+
+
+@HANDLER_RULES.rule("structure/async-non-command")
+def _async_non_command(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    for key in at.keys_for("structure/async-non-command"):
+        yield ctx.finding("structure/async-non-command", at.file, at.keys + (key,), key=key, type=at.kind)
+
+
+@HANDLER_RULES.rule("structure/handler-note-key")
+def _handler_note_key(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    for key in at.keys_for("structure/handler-note-key"):
+        yield _unknown_key(ctx, at.file, at.keys, key, at.kind, at.fields, "Claude Code")
+
+
+@HANDLER_RULES.rule("structure/handler-unknown-key")
+def _handler_unknown_key(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    for key in at.keys_for("structure/handler-unknown-key"):
+        yield _unknown_key(ctx, at.file, at.keys, key, at.kind, at.fields, "Claude Code")
+
+
+@HANDLER_RULES.rule("structure/field-type")
+def _field_type(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    fields = at.fields
+    for key in at.keys_for("structure/field-type"):
+        yield ctx.finding("structure/field-type", at.file, at.keys + (key,), field=key, found=_shown(at.value[key]),
+                          expected=_expected(key, fields[key]))
+
+
+@HANDLER_RULES.rule("structure/timeout-invalid")
+def _timeout_invalid(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    yield from _timeout(ctx, at.file, at.value, at.keys, "structure/timeout-invalid")
+
+
+@HANDLER_RULES.rule("structure/timeout-long")
+def _timeout_long(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    yield from _timeout(ctx, at.file, at.value, at.keys, "structure/timeout-long")
+
+
+@HANDLER_RULES.rule("structure/timeout-milliseconds")
+def _timeout_milliseconds(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    yield from _timeout(ctx, at.file, at.value, at.keys, "structure/timeout-milliseconds")
+
+
+@HANDLER_RULES.rule("structure/http-header-variable-not-allowed")
+def _header_variables_not_allowed(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    """Claude Code puts a variable's value into a header only when the handler's
+    `allowedEnvVars` lists it; any other is sent as an empty string (docs/hosts/claude-code.md#handler-fields)."""
+    if at.kind != "http":
+        return
+    allowed = _allowed_variables(at.value)
+    for header, variable in _header_variables(at.value):
+        if variable not in allowed:
+            yield ctx.finding("structure/http-header-variable-not-allowed", at.file, at.keys + ("headers", header),
+                              header=json.dumps(header), variable=variable,
+                              listed=" (the handler has no allowedEnvVars)" if "allowedEnvVars" not in at.value else "")
+
+
+@HANDLER_RULES.rule("structure/http-header-variable-not-in-settings")
+def _header_variables_beyond_settings(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    """`httpHookAllowedEnvVars` in settings is an outer limit (the lists of every file merge):
+    a variable the handler allows but no such list names is still sent empty (docs/hosts/claude-code.md#kill-switches)."""
+    if at.kind != "http":
+        return
+    lists = [f.document.data["httpHookAllowedEnvVars"] for f in _settings(ctx.files)
+             if isinstance(f.document.data.get("httpHookAllowedEnvVars"), list)]
+    if not lists:
+        return
+    limit = {name for names in lists for name in names}
+    allowed = _allowed_variables(at.value)
+    for header, variable in _header_variables(at.value):
+        if variable in allowed and variable not in limit:
+            yield ctx.finding("structure/http-header-variable-not-in-settings", at.file, at.keys + ("headers", header),
+                              header=json.dumps(header), variable=variable)
+
+
+@HANDLER_RULES.rule("structure/shell-invalid")
+def _shell_invalid(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    shell = at.value.get("shell")
+    if at.kind == "command" and isinstance(shell, str) and shell not in SHELLS:
+        yield ctx.finding("structure/shell-invalid", at.file, at.keys + ("shell",), found=json.dumps(shell))
+
+
+@HANDLER_RULES.rule("structure/shell-ignored")
+def _shell_ignored(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    shell = at.value.get("shell")
+    if at.kind == "command" and isinstance(shell, str) and shell in SHELLS and "args" in at.value:
+        yield ctx.finding("structure/shell-ignored", at.file, at.keys + ("shell",))
+
+
+@HANDLER_RULES.rule("structure/if-never-runs")
+def _if_never_runs(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    if "if" in at.value and at.known is not None and at.event not in IF_EVENTS:
+        yield ctx.finding("structure/if-never-runs", at.file, at.keys + ("if",), event=at.event)
+
+
+@HANDLER_RULES.rule("structure/type-unsupported-event")
+def _type_unsupported_event(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    if at.kind and at.known is not None and at.kind not in at.known.types:
+        yield ctx.finding("structure/type-unsupported-event", at.file, at.keys + ("type",), event=at.event,
+                          type=at.kind, types=", ".join(t for t in TYPE_FIELDS if t in at.known.types))
+
+
+def _timeout(ctx: Context, file: ConfigFile, handler: dict, keys: tuple, only: str | None = None) -> Iterator[Finding]:
+    """The timeout rules (`only`: just this one of them), for a Claude Code handler or a Cursor entry."""
     if "timeout" not in handler:
         return
     value = handler["timeout"]
     if timeout_seconds(value) is None:
-        yield ctx.finding("structure/timeout-invalid", file, keys + ("timeout",), found=_shown(value))
+        rule = "timeout-invalid"
     elif value >= 1000:
         # whole minutes that are no round number of milliseconds (1800, 3600, 345600): a long
         # wait written in seconds on purpose, such as a hook that waits for a person
         rule = "timeout-long" if value % 60 == 0 and value % 500 else "timeout-milliseconds"
+    else:
+        return
+    if only not in (None, f"structure/{rule}"):
+        return
+    if rule == "timeout-invalid":
+        yield ctx.finding("structure/timeout-invalid", file, keys + ("timeout",), found=_shown(value))
+    else:
         yield ctx.finding(f"structure/{rule}", file, keys + ("timeout",), value=_number(value),
                           human=_duration(value), seconds=_number(value / 1000))
 
@@ -236,33 +382,6 @@ def _header_variables(handler: dict) -> Iterator[tuple[str, str]]:
 def _allowed_variables(handler: dict) -> list[str]:
     allowed = handler.get("allowedEnvVars")
     return [name for name in allowed if isinstance(name, str)] if isinstance(allowed, list) else []
-
-
-def _header_variables_not_allowed(ctx: Context, file: ConfigFile, handler: dict, keys: tuple) -> Iterator[Finding]:
-    """Claude Code puts a variable's value into a header only when the handler's
-    `allowedEnvVars` lists it; any other is sent as an empty string (docs/hosts/claude-code.md#handler-fields)."""
-    allowed = _allowed_variables(handler)
-    for header, variable in _header_variables(handler):
-        if variable not in allowed:
-            yield ctx.finding("structure/http-header-variable-not-allowed", file, keys + ("headers", header),
-                              header=json.dumps(header), variable=variable,
-                              listed=" (the handler has no allowedEnvVars)" if "allowedEnvVars" not in handler else "")
-
-
-def _header_variables_beyond_settings(ctx: Context, file: ConfigFile, handler: dict,
-                                      keys: tuple) -> Iterator[Finding]:
-    """`httpHookAllowedEnvVars` in settings is an outer limit (the lists of every file merge):
-    a variable the handler allows but no such list names is still sent empty (docs/hosts/claude-code.md#kill-switches)."""
-    lists = [f.document.data["httpHookAllowedEnvVars"] for f in _settings(ctx.files)
-             if isinstance(f.document.data.get("httpHookAllowedEnvVars"), list)]
-    if not lists:
-        return
-    limit = {name for names in lists for name in names}
-    allowed = _allowed_variables(handler)
-    for header, variable in _header_variables(handler):
-        if variable in allowed and variable not in limit:
-            yield ctx.finding("structure/http-header-variable-not-in-settings", file, keys + ("headers", header),
-                              header=json.dumps(header), variable=variable)
 
 
 def _has_type(key: str, value: Any, kind: Any) -> bool:
