@@ -71,6 +71,9 @@ def section(rule: Rule) -> str:
     hint = spelled(template(rule.hint))
     if hint != "<hint>":  # a hint worked out for each finding: --explain leaves it out too
         lines += [f"**Fix:** {code(hint)}", ""]
+    for name in rule.variants:  # another wording of one case of the rule
+        message, hint = (spelled(template(text)) for text in rule.worded(name))
+        lines += [f"**Message ({name}):** {code(message)}", "", f"**Fix ({name}):** {code(hint)}", ""]
     return "\n".join(lines)
 
 

@@ -209,6 +209,17 @@ def test_disable_all_hooks_counts_only_where_it_wins(scopes, tmp_path):
     assert hit.path == str(tmp_path / "etc" / "managed-settings.json") and "managed ones included" in hit.message
 
 
+def test_managed_hooks_only_is_worded_for_managed_settings_and_otherwise_as_its_outside_managed_variant(
+        scopes, tmp_path):
+    write(tmp_path, {"config/settings.json": {"allowManagedHooksOnly": True},
+                     "etc/managed-settings.json": {"strictPluginOnlyCustomization": ["hooks"]}})
+    hits = {Path(f.path).name: f for f in found(run(project=scopes), "structure/managed-hooks-only")}
+    assert hits["settings.json"].message == "allowManagedHooksOnly has no effect outside managed settings"
+    assert hits["settings.json"].hint.startswith("remove it")
+    assert hits["managed-settings.json"].message.startswith("strictPluginOnlyCustomization is on in managed settings")
+    assert hits["managed-settings.json"].hint.startswith("ask whoever manages this machine")
+
+
 def test_named_files_get_their_scope_from_where_they_are(tmp_path):
     outcome = doctor(tmp_path, {".claude/settings.local.json": {}, "plugin/hooks/hooks.json": {"hooks": {}},
                                 "notes/x-settings.json": {}, ".cursor/hooks.json": {"version": 1, "hooks": {}}})

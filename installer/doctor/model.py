@@ -32,6 +32,15 @@ class Rule(NamedTuple):
     message: str  # str.format template, filled from the finding's params
     hint: str
     explanation: str
+    # other wordings of one finding, by name (`[rule.<variant>]` in the TOML): message and hint
+    variants: dict[str, dict[str, str]] = {}
+
+    def worded(self, variant: str | None) -> tuple[str, str]:
+        """(message, hint) templates, the rule's own or one variant's."""
+        if variant is None:
+            return self.message, self.hint
+        chosen = self.variants[variant]
+        return chosen.get("message", self.message), chosen.get("hint", self.hint)
 
 
 @cache
@@ -63,6 +72,9 @@ def compile_catalog() -> dict[str, dict]:
                 raise ValueError(f"{path}: {rule_id} has severity {raw['severity']!r}")
             rules[rule_id] = {"severity": raw["severity"], "message": raw["message"], "hint": raw["hint"],
                               "explanation": raw["explanation"].strip()}
+            variants = {key: value for key, value in raw.items() if isinstance(value, dict)}
+            if variants:
+                rules[rule_id]["variants"] = variants
     return rules
 
 
@@ -241,18 +253,21 @@ class Context:
         return {server.lower(): server for server in self.mcp_servers}
 
     def finding(self, rule_id: str, file: ConfigFile, keys: tuple = (), related: list[dict] | None = None,
-                at_key: bool = False, about: tuple = (), focused: bool = False, **params: Any) -> Finding:
-        """A finding at the value at `keys` (`at_key`: at its key, where the name is what is wrong)."""
+                at_key: bool = False, about: tuple = (), focused: bool = False, variant: str | None = None,
+                **params: Any) -> Finding:
+        """A finding at the value at `keys` (`at_key`: at its key, where the name is what is wrong),
+        worded as the rule says, or as one of its variants."""
         line, column = file.position(keys, at_key)
-        return self.finding_at(rule_id, file, line, column, related, **params)._replace(
+        return self.finding_at(rule_id, file, line, column, related, variant, **params)._replace(
             keys=keys, at_key=at_key, about=about, focused=focused)
 
     def finding_at(self, rule_id: str, file: ConfigFile, line: int | None, column: int | None,
-                   related: list[dict] | None = None, **params: Any) -> Finding:
+                   related: list[dict] | None = None, variant: str | None = None, **params: Any) -> Finding:
         """A finding at a known position (a syntax error's line and column, say)."""
         rule = rule_by_id(rule_id)
+        message, hint = rule.worded(variant)
         return Finding(rule.id, rule.severity, str(file.path), line or 1, column or 1,
-                       rule.message.format(**params), rule.hint.format(**params), related or [])
+                       message.format(**params), hint.format(**params), related or [])
 
 
 HOST_NAMES = {"claude": "Claude Code", "cursor": "Cursor", "opencode": "opencode", "gemini": "Gemini CLI",

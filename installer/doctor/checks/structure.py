@@ -55,7 +55,7 @@ def check(ctx: Context) -> Iterator[Finding]:
 
 def _unparsed(ctx: Context, file: ConfigFile) -> Finding:
     error = file.error
-    params = {"detail": error.message, "hint": error.hint or "fix the file"}
+    params = {"error": error.message, "hint": error.hint or "fix the file"}
     if error.kind is ErrorKind.UNREADABLE:
         return ctx.finding_at("structure/unreadable", file, error.line, error.column, **params)
     if error.kind is ErrorKind.DUPLICATE_KEY:
@@ -711,14 +711,8 @@ def _kill_switches(ctx: Context) -> Iterator[Finding]:
                 value is True or (isinstance(value, list) and "hooks" in value))
             if not on:
                 continue
-            if _managed(file):
-                detail = (f"{key} is on in managed settings: only managed hooks (and plugins that managed settings "
-                          "force-enable) run; user, project, local and other plugin hooks are blocked")
-                hint = "ask whoever manages this machine, or deliver the hook through managed settings"
-            else:
-                detail = f"{key} has no effect outside managed settings"
-                hint = "remove it: only managed settings can restrict where hooks come from"
-            yield ctx.finding("structure/managed-hooks-only", file, (key,), detail=detail, hint=hint)
+            yield ctx.finding("structure/managed-hooks-only", file, (key,), key=key,
+                              variant=None if _managed(file) else "outside-managed")
 
 
 def _managed(file: ConfigFile) -> bool:
