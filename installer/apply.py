@@ -1,4 +1,5 @@
-"""Carry out a confirmed plan: lock, re-plan against the bytes on disk, back up, write.
+"""Carry out plans: ask for consent (run_plans, run_plan), then, for a confirmed plan, lock,
+re-plan against the bytes on disk, back up, write. The only place that writes a user's files.
 
 Order matters for a crash at any instant: new runtime files go in before the config that
 points at them; the config changes before files it no longer points at are removed;
@@ -7,14 +8,86 @@ receipts and the journal come last, so a half-finished run is seen and repaired 
 from __future__ import annotations
 
 import time
+from typing import Callable, Iterable, NamedTuple
 
 from . import atomic, state
+from .commands.result import Result, Status
 from .errors import ExitCode, HookwrightError
 from .faults import checkpoint
 from .hosts.base import RECEIPT
 from .plan import Plan
 
 ATTEMPTS = 5
+
+
+class Consent(NamedTuple):
+    """How a writing command may go ahead: a person asked on a terminal (`ask` shows the plan
+    and returns the answer), --yes, or nobody (no terminal: the plan is shown, exit 3). An
+    error the change introduces (a conflict) stops --yes unless --allow-conflicts is given."""
+
+    ask: Callable[["Plan", bool], bool] | None = None  # (plan, asked before and the files changed since)
+    yes: bool = False
+    allow_conflicts: bool = False
+
+
+def run_plans(command: str, plans: Iterable[Plan], *, dry_run: bool, consent: Consent) -> Result:
+    """Run plans one after the other (one per file), stopping at the first that does not go
+    through; the result holds every plan run, the last operation and the worst exit code.
+    `plans` may be a generator: each plan is then made after the one before was carried out."""
+    results = []
+    batch = state.new_id()
+    for plan in plans:
+        plan.batch = batch
+        results.append(run_plan(command, plan, dry_run=dry_run, consent=consent))
+        if results[-1].exit_code != ExitCode.OK:
+            break
+    statuses = [r.status for r in results]
+    stopped = results[-1].exit_code != ExitCode.OK
+    status = statuses[-1] if stopped else next((s for s in (Status.APPLIED, Status.DRY_RUN) if s in statuses), statuses[-1])
+    written = [r for r in results if r.operation]
+    return Result(command, status, [p for r in results for p in r.plans],
+                  written[-1].operation if written else None, max(r.exit_code for r in results))
+
+
+def _approved(plan: Plan, ask: Callable[["Plan", bool], bool]) -> Plan | None:
+    """The plan the person said yes to. The files may change while the question waits (an
+    editor, the agent): then the new plan is shown and asked about again, so what is written
+    is always what was shown. None: declined."""
+    again = False
+    while ask(plan, again):
+        fresh = plan.again()
+        if fresh.document.raw == plan.document.raw and fresh.signature() == plan.signature():
+            return plan
+        if not fresh.changed:
+            return fresh
+        fresh.check_valid()
+        fresh.check_findings()
+        plan, again = fresh, True
+    return None
+
+
+def run_plan(command: str, plan: Plan, *, dry_run: bool, consent: Consent) -> Result:
+    if not plan.changed:
+        if not dry_run:
+            tidy(plan)
+        return Result(command, Status.UNCHANGED, [plan])
+    plan.check_valid()
+    plan.check_findings()
+    if dry_run:
+        return Result(command, Status.DRY_RUN, [plan])
+    if consent.yes:
+        if plan.blocking_findings and not consent.allow_conflicts:
+            return Result(command, Status.REFUSED, [plan], exit_code=ExitCode.REFUSED)
+    elif consent.ask is None:
+        return Result(command, Status.NEEDS_CONFIRMATION, [plan], exit_code=ExitCode.REFUSED)
+    else:
+        approved = _approved(plan, consent.ask)
+        if approved is None:
+            return Result(command, Status.DECLINED, [plan], exit_code=ExitCode.REFUSED)
+        plan = approved
+    written, op = apply(plan, command)
+    written.findings = plan.findings  # (the same change, made again under the lock)
+    return Result(command, Status.APPLIED if op else Status.UNCHANGED, [written], operation=op)
 
 
 def tidy(plan: Plan) -> None:

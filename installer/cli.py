@@ -70,7 +70,7 @@ def _consent(yes: bool, allow_conflicts: bool, as_json: bool):
     """Who agrees to a write: --yes, or a person on a terminal (not with --json, whose stdout
     is for the document alone), or nobody."""
     from . import output
-    from .commands.result import Consent
+    from .apply import Consent
 
     return Consent(ask=output.ask if output.interactive() and not (yes or as_json) else None, yes=yes,
                    allow_conflicts=allow_conflicts)

@@ -29,7 +29,7 @@ def ask_install(host: str | None, scope: Scope | None, project: Path | None, opt
     from .commands.status import status
 
     console = output.out()
-    installed = status(project).data["installs"]
+    installed = status(project).payload.installs
     if host is None:  # the agents found on this machine first
         found = {h.name: h.found_on_this_machine() for h in hosts.every()}
         order = sorted(hosts.NAMES, key=lambda name: found[name] is None)

@@ -10,12 +10,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
 from . import __version__
+from .commands.result import Result, Status
 from .errors import HookwrightError
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from .commands.result import Result
+    from .commands.doctor import Report
+    from .commands.list import HookList
+    from .commands.packs import PackList
+    from .commands.prefs import Preferences, PrefsWritten
+    from .commands.render import Rendered
+    from .commands.rollback import Journal
+    from .commands.simulate import Simulation
+    from .commands.status import Installs
     from .doctor.report import Line
     from .hosts.base import Entry
     from .plan import Plan
@@ -99,43 +107,15 @@ def print_json(payload: dict) -> None:
 
 
 def print_result(result: Result, as_json: bool) -> None:
-    if result.command == "doctor":
-        _print_doctor(result)
+    """A read-only command's payload prints itself (here, through the print_* functions below); a
+    writing command's plans, notes and outcome are printed here."""
+    if result.payload is not None:
+        result.payload.print(result, as_json)
         return
     if as_json:
         print_json(result.to_json())
         return
-    if result.command == "simulate":
-        _print_simulation(result.data)
-        return
-    if result.status == "rendered":  # the file itself on stdout, so it can be piped or compared
-        sys.stdout.write(result.data["content"])
-        err().print(f"[dim]install would write this to {escape(result.data['file'])}, and the runtime files "
-                    f"{escape(', '.join(result.data['runtime_files']) or '(none: they are already there)')}[/]")
-        return
-    if result.status == "listed":
-        if result.command == "status":
-            _print_status(result.data)
-        elif "packs" in result.data:
-            _print_packs(result.data["packs"], result.data.get("not_for_host", {}))
-        elif "preferences" in result.data:
-            _print_preferences(result.data)
-        elif result.command == "list":
-            _print_hooks(result.data)
-        else:
-            _print_journal(result.data["journal"], result.data["filtered"])
-        return
-    if result.command == "prefs":
-        if verbosity < 0:
-            return
-        if result.data.get("diff"):
-            out().print(_diff(result.data["diff"]))
-        out().print({"applied": "[green]done[/]: wrote ", "dry-run": "[yellow]dry run[/]: would write ",
-                   "unchanged": "[green]unchanged[/]: "}[result.status] + escape(result.data["file"]))
-        if result.data.get("note"):
-            out().print(f"[dim]note:[/] {escape(result.data['note'])}")
-        return
-    if result.status in ("dry-run", "needs-confirmation", "refused") or verbosity > 0:
+    if result.status in (Status.DRY_RUN, Status.NEEDS_CONFIRMATION, Status.REFUSED) or verbosity > 0:
         for index, plan in enumerate(result.plans):  # (a file's header once, over its plans in a row)
             print_plan(plan, header=index == 0 or result.plans[index - 1].target.config != plan.target.config)
     if verbosity < 0 and result.exit_code == 0:  # (what went wrong is said all the same)
@@ -145,19 +125,37 @@ def print_result(result: Result, as_json: bool) -> None:
             out().print(f"[dim]note:[/] {escape(note)}")
     target = ", ".join(dict.fromkeys(str(path) for p in result.plans for path in _written(p)))
     message = {
-        "applied": f"[green]done[/]: {result.command} wrote {escape(target)}"
+        Status.APPLIED: f"[green]done[/]: {result.command} wrote {escape(target)}"
                    + (f" (operation {result.operation.id}, backup {result.operation.backup})" if result.operation else ""),
-        "unchanged": f"[green]unchanged[/]: {escape(target)} already is as wanted; nothing written",
-        "dry-run": "[yellow]dry run[/]: nothing written",
-        "needs-confirmation": "[yellow]needs confirmation[/]: no terminal to ask on; rerun with --yes to apply"
+        Status.UNCHANGED: f"[green]unchanged[/]: {escape(target)} already is as wanted; nothing written",
+        Status.DRY_RUN: "[yellow]dry run[/]: nothing written",
+        Status.NEEDS_CONFIRMATION: "[yellow]needs confirmation[/]: no terminal to ask on; rerun with --yes to apply"
                               + (" and --allow-conflicts to accept the conflicts it introduces"
                                  if any(p.blocking_findings for p in result.plans) else ""),
-        "declined": "[yellow]declined[/]: nothing written",
-        "refused": "[red]refused[/]: the change introduces " + _count(
+        Status.DECLINED: "[yellow]declined[/]: nothing written",
+        Status.REFUSED: "[red]refused[/]: the change introduces " + _count(
             sum(len(p.blocking_findings) for p in result.plans), "error") + " (shown above); nothing written. "
             "Rerun with --yes --allow-conflicts to write it anyway",
     }[result.status]
-    (err() if result.status in ("needs-confirmation", "refused") else out()).print(message)
+    (err() if result.status in (Status.NEEDS_CONFIRMATION, Status.REFUSED) else out()).print(message)
+
+
+def print_rendered(rendered: Rendered) -> None:
+    """The file itself on stdout, so it can be piped or compared."""
+    sys.stdout.write(rendered.content)
+    err().print(f"[dim]install would write this to {escape(rendered.file)}, and the runtime files "
+                f"{escape(', '.join(rendered.runtime_files) or '(none: they are already there)')}[/]")
+
+
+def print_prefs_written(written: PrefsWritten, status: Status) -> None:
+    if verbosity < 0:
+        return
+    if written.diff:
+        out().print(_diff(written.diff))
+    out().print({Status.APPLIED: "[green]done[/]: wrote ", Status.DRY_RUN: "[yellow]dry run[/]: would write ",
+                 Status.UNCHANGED: "[green]unchanged[/]: "}[status] + escape(written.file))
+    if written.note:
+        out().print(f"[dim]note:[/] {escape(written.note)}")
 
 
 def _written(plan: Plan) -> list:
@@ -309,9 +307,10 @@ def _table(*columns: str, whole: tuple[str, ...] = ()):
     return table
 
 
-def _print_journal(rows: list[dict], filtered: bool) -> None:
+def print_journal(journal: Journal) -> None:
+    rows = journal.journal
     if not rows:
-        out().print("no operation there in the journal" if filtered else "the journal is empty")
+        out().print("no operation there in the journal" if journal.filtered else "the journal is empty")
         return
     import datetime
 
@@ -327,11 +326,11 @@ def _print_journal(rows: list[dict], filtered: bool) -> None:
     out().print(table, soft_wrap=False)
 
 
-def _print_status(data: dict) -> None:
+def print_status(status: Installs) -> None:
     """`hookwright status`: a table of installs, then what is wrong with each that is not whole."""
-    installs = data["installs"]
+    installs = status.installs
     if not installs:
-        out().print(f"no hookwright pack is installed for {escape(data['project'])} or for you "
+        out().print(f"no hookwright pack is installed for {escape(status.project)} or for you "
                     "([dim]hookwright install[/] installs one)")
         return
     table = _table("pack", "version", "agent", "scope", "file", "state")
@@ -340,7 +339,7 @@ def _print_status(data: dict) -> None:
         if row["upgrade"]:
             version += f" [yellow]({row['bundled_version']} bundled)[/]"
         state = "[green]ok[/]" if not row["problems"] else f"[red]{_count(len(row['problems']), 'problem')}[/]"
-        table.add_row(escape(row["pack"]), version, row["host"], row["scope"], escape(_short(row["file"], data["project"])),
+        table.add_row(escape(row["pack"]), version, row["host"], row["scope"], escape(_short(row["file"], status.project)),
                       state)
     out().print(table, soft_wrap=False)
     for row in installs:
@@ -360,10 +359,10 @@ def _short(path: str, project: str | None) -> str:
     return typed_path(path, Path(project) if project else None)
 
 
-def _print_preferences(data: dict) -> None:
-    rows = data["preferences"]
+def print_preferences(preferences: Preferences) -> None:
+    rows = preferences.preferences
     if not rows:
-        out().print("no preferences set (files: " + escape(", ".join(data["files"].values())) + ")")
+        out().print("no preferences set (files: " + escape(", ".join(preferences.files.values())) + ")")
     for row in rows:
         over = f" [dim](overrides {row['overrides']})[/]" if row["overrides"] else ""
         out().print(f"{row['kind']:<8} {escape(row['id']):<30} {row['value']:<11} {row['source']}{over}")
@@ -383,11 +382,11 @@ def menu(rows: list[tuple[str, str]], indent: int = 2) -> None:
     out().print(Padding(grid, (0, 0, 0, indent), expand=False), soft_wrap=False)
 
 
-def _print_packs(packs: list[dict], not_for_host: dict[str, str]) -> None:
-    if not_for_host:
+def print_packs(listed: PackList) -> None:
+    if listed.not_for_host:
         menu([(f"[dim]{escape(name)}:[/]", f"[dim]not for this agent: {escape(why)}[/]")
-              for name, why in not_for_host.items()], indent=0)
-    for pack in packs:
+              for name, why in listed.not_for_host.items()], indent=0)
+    for pack in listed.packs:
         menu([(f"[bold]{escape(pack['name'])}[/] {pack['version']}:", escape(pack["description"]))], indent=0)
         rows = []
         for hook in pack["hooks"]:
@@ -403,39 +402,31 @@ def _print_packs(packs: list[dict], not_for_host: dict[str, str]) -> None:
         menu(rows)
 
 
-def _print_doctor(result: Result) -> None:
+def print_report(report_: Report) -> None:
     """doctor prints its own document (`hookwright-doctor/1`), SARIF, or text grouped by file."""
     from .doctor import report
 
-    fmt = result.data["format"]
-    if "rules" in result.data:
-        if fmt != "text":
-            print_json(result.to_json())
-            return
-        _print_rules(result.data["rules"])
-        return
-    if "rule" in result.data:
-        if fmt != "text":
-            print_json(result.to_json())
-            return
-        rule = result.data["rule"]
-        out().print(f"[bold]{rule['id']}[/] ({rule['severity']})")
-        out().print(f"message: {escape(report.template(rule['message']))}")
-        if report.template(rule["hint"]) != "<hint>":
-            out().print(f"hint: {escape(report.template(rule['hint']))}")
-        out().print()
-        out().print(escape(rule["explanation"]))
-        return
-    doc = result.data["report"]
-    if fmt == "json":
-        _print_compact(doc)
-    elif fmt == "sarif":
-        _print_compact(report.sarif(doc, Path.cwd()))
+    if report_.format == "json":
+        _print_compact(report_.report)
+    elif report_.format == "sarif":
+        _print_compact(report.sarif(report_.report, Path.cwd()))
     else:
-        _print_lines(report.text(doc, Path.cwd(), verbosity))
+        _print_lines(report.text(report_.report, Path.cwd(), verbosity))
 
 
-def _print_rules(rules: list[dict]) -> None:
+def print_rule(rule: dict) -> None:
+    """--explain RULE: the rule's message and hint as templates, and why it matters."""
+    from .doctor import report
+
+    out().print(f"[bold]{rule['id']}[/] ({rule['severity']})")
+    out().print(f"message: {escape(report.template(rule['message']))}")
+    if report.template(rule["hint"]) != "<hint>":
+        out().print(f"hint: {escape(report.template(rule['hint']))}")
+    out().print()
+    out().print(escape(rule["explanation"]))
+
+
+def print_rules(rules: list[dict]) -> None:
     """One line per rule, by kind: the id, its severity, what it reports (the message as a template)."""
     from .doctor import report
 
@@ -466,21 +457,21 @@ def _print_compact(doc: dict) -> None:
     sys.stdout.write(json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n")
 
 
-def _print_hooks(data: dict) -> None:
+def print_hooks(listed: HookList) -> None:
     """`hookwright list`: one block per host and event, one line per handler."""
-    rows = data["hooks"]
-    for path in data.get("disabled_by", []):
+    rows = listed.hooks
+    for path in listed.disabled_by:
         out().print(f"[yellow]note:[/] disableAllHooks is true in {escape(path)}")
-    unreadable = [f for f in data["files"] if not f["readable"]]
+    unreadable = [f for f in listed.files if not f["readable"]]
     for f in unreadable:
         out().print(f"[red]unreadable:[/] {escape(f['path'])}: {escape(f['error'] or '')}")
-    for f in data["files"]:
+    for f in listed.files:
         if f.get("no_hooks_read"):
             out().print(f"[yellow]no hooks read from[/] {escape(f['path'])}: {escape(f['no_hooks_read'])} "
                         "(hookwright doctor tells more)")
     if not rows:
-        filters = ", ".join(f"--{k} {v}" if v is not True else f"--{k}" for k, v in data["filters"].items() if v)
-        read = ", ".join(f["path"] for f in data["files"] if f["readable"]) or "none found"
+        filters = ", ".join(f"--{k} {v}" if v is not True else f"--{k}" for k, v in listed.filters.items() if v)
+        read = ", ".join(f["path"] for f in listed.files if f["readable"]) or "none found"
         out().print(f"no hooks{escape(' matching ' + filters) if filters else ''} (files read: {escape(read)})")
         return
     colour = {"yes": "red", "unknown": "yellow", "no": "green"}
@@ -500,7 +491,7 @@ def _print_hooks(data: dict) -> None:
             runs = f": [dim]{escape(row['runs'])}[/]" if row["runs"] else ""
             dedup = f" [dim]({escape(row['deduplicated'])})[/]" if row["deduplicated"] else ""
             matcher = row["matcher"] + (f" if {row['if']}" if row["if"] else "")
-            where = dict(row["source"], path=_short(row["source"]["path"], data["project"]))
+            where = dict(row["source"], path=_short(row["source"]["path"], listed.project))
             table.add_row("  " + escape(matcher), escape(owner + kind) + runs, shown_timeout,
                           f"[{colour.get(rewrite, 'white')}]{rewrite}[/]",
                           f"{row['source']['scope']} {escape(_source(where))}{dedup}")
@@ -518,17 +509,17 @@ SIMULATED_EFFECT = {
 }
 
 
-def _print_simulation(data: dict) -> None:
+def print_simulation(simulation: Simulation) -> None:
     """`hookwright simulate`: each handler, what it did and how it was read, then the outcome."""
-    payload = data["payload"]
+    payload = simulation.payload
     call = f" {payload['tool_name']} {json.dumps(payload.get('tool_input'), ensure_ascii=False)}" \
         if "tool_name" in payload else ""
-    out().print(f"[bold]{escape(data['event'])}[/]{escape(call)} [dim]in {escape(data['project'])}[/]")
-    for path in data.get("unreadable", []):
+    out().print(f"[bold]{escape(simulation.event)}[/]{escape(call)} [dim]in {escape(simulation.project)}[/]")
+    for path in simulation.unreadable or []:
         out().print(f"[red]unreadable:[/] {escape(path)} (hookwright doctor says why; its hooks do not run)")
-    if not data["handlers"]:
+    if not simulation.handlers:
         out().print("no Claude Code hook is configured for this event")
-    for row in data["handlers"]:
+    for row in simulation.handlers:
         where = _source(row["source"])
         what = row["command"] if row["command"] is not None else row["type"]
         if not row["fires"]:
@@ -552,27 +543,27 @@ def _print_simulation(data: dict) -> None:
                 out().print(f"       [dim]{name}: {escape(text[:200] + ('...' if len(text) > 200 else ''))}[/]")
         for warning in row["warnings"]:
             out().print(f"       [yellow]warning:[/] {escape(warning)}")
-    if not data["ran"]:
+    if not simulation.ran:
         out().print("[dim]--list-only: nothing was run[/]")
         return
     colour = {"deny": "red", "block": "red", "defer": "yellow", "ask": "yellow", "allow": "green"}
-    verdict = f"[{colour.get(data['decision'], 'white')}]{data['decision']}[/]"
-    effect = SIMULATED_EFFECT.get((data["event"], data["decision"])) or (
-        "the tool does not run" if data["blocked"] else "it runs" if "tool_name" in payload else "it goes on")
-    if data["decision"] == "ask":
+    verdict = f"[{colour.get(simulation.decision, 'white')}]{simulation.decision}[/]"
+    effect = SIMULATED_EFFECT.get((simulation.event, simulation.decision)) or (
+        "the tool does not run" if simulation.blocked else "it runs" if "tool_name" in payload else "it goes on")
+    if simulation.decision == "ask":
         effect = "the user is asked (in claude -p nobody can answer: refused)"
-    out().print(f"[bold]outcome:[/] {verdict}: {effect}" + (f"; reason: {escape(data['reason'])}" if data["reason"] else ""))
-    if data["nondeterministic"]:
+    out().print(f"[bold]outcome:[/] {verdict}: {effect}" + (f"; reason: {escape(simulation.reason)}" if simulation.reason else ""))
+    if simulation.nondeterministic:
         out().print("  [red]nondeterministic: the last hook to finish wins[/]; it may run with any of:")
-        for candidate in data["candidates"]:
+        for candidate in simulation.candidates:
             out().print(f"    {escape(json.dumps(candidate, ensure_ascii=False))}")
-    elif data["tool_input"] is not None and data["tool_input"] != payload.get("tool_input"):
-        out().print(f"  input replaced by: {escape(json.dumps(data['tool_input'], ensure_ascii=False))}")
-    for text in data["context"]:
+    elif simulation.tool_input is not None and simulation.tool_input != payload.get("tool_input"):
+        out().print(f"  input replaced by: {escape(json.dumps(simulation.tool_input, ensure_ascii=False))}")
+    for text in simulation.context:
         out().print(f"  context added: {escape(text)}")
-    if data["stops_session"]:
-        out().print("  then the session stops (continue: false)" + (f": {escape(data['stop_reason'])}"
-                                                                     if data["stop_reason"] else ""))
+    if simulation.stops_session:
+        out().print("  then the session stops (continue: false)" + (f": {escape(simulation.stop_reason)}"
+                                                                     if simulation.stop_reason else ""))
 
 
 def _source(src: dict) -> str:

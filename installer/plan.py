@@ -11,10 +11,23 @@ from . import hosts
 from .document import Document
 from .errors import ExitCode, HookwrightError
 from .hosts.base import Entry, Target
+from .text_enum import TextEnum
 
 if TYPE_CHECKING:
     from .plan_check import PlanFinding
 
+
+
+class Action(TextEnum):
+    """What a plan does to one pack, as its line in the plan and the JSON's "action" say."""
+
+    INSTALL = "install"
+    UPGRADE = "upgrade"  # a newer version of the pack
+    RECONFIGURE = "reconfigure"  # other option values
+    REPAIR = "repair"  # entries or runtime files put back as the receipt says
+    UNINSTALL = "uninstall"
+    RESTORE = "restore"  # a rollback puts the folder back as it was
+    UNCHANGED = "unchanged"
 
 
 @dataclass
@@ -22,7 +35,7 @@ class PackChange:
     """What happens in one pack's runtime folder (the receipt is one of its files)."""
 
     pack: str
-    action: str  # install | upgrade | repair | uninstall | restore | unchanged
+    action: Action
     folder: Path
     writes: dict[str, tuple[bytes, int]] = field(default_factory=dict)  # name -> (content, mode)
     removes: list[str] = field(default_factory=list)
@@ -148,7 +161,7 @@ class Plan:
             "changed": self.changed,
             "added": [e.to_json() for e in self.added],
             "removed": [e.to_json() for e in self.removed],
-            "packs": [{"pack": p.pack, "action": p.action, "folder": str(p.folder),
+            "packs": [{"pack": p.pack, "action": p.action.value, "folder": str(p.folder),
                        "version_from": p.version_from, "version_to": p.version_to,
                        "writes": sorted(p.writes), "removes": sorted(p.removes), "notes": p.notes}
                       for p in self.packs],

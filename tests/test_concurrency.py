@@ -24,7 +24,7 @@ pytestmark = pytest.mark.slow  # (eight installers at once, three times over)
 WORKERS = 8
 ROUNDS = 3
 HOST_WRITES = 30
-PASS_THROUGH_SCRIPT = "#!/usr/bin/env python3\nimport sys\nsys.stdin.read()\n"
+PASS_THROUGH_MODULE = "NAME, OPTIONS = 'race', {}\n\n\ndef handle(call):\n    return None\n"  # the hook's module
 
 
 def make_packs(folder: Path) -> list[str]:
@@ -38,7 +38,7 @@ def make_packs(folder: Path) -> list[str]:
             f'rewrites_input = false\nblocks = false\n\n[hooks.claude]\nevent = "PreToolUse"\n'
             f'matcher = "Tool{i}"\ntimeout = 5\n\n[hooks.cursor]\nevent = "preToolUse"\nmatcher = "Tool{i}"\n'
             f'timeout = 5\n\n[hooks.opencode]\nevent = "tool.execute.before"\ntools = "tool{i}"\ntimeout = 5\n')
-        (folder / name / name).write_text(PASS_THROUGH_SCRIPT)
+        (folder / name / (name.replace("-", "_") + ".py")).write_text(PASS_THROUGH_MODULE)
         names.append(name)
     return names
 

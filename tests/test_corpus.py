@@ -205,8 +205,8 @@ class _Functions:
         self.project = project
 
     def __call__(self, command: str) -> tuple[int, str | None, int | None]:
+        from hookwright.apply import Consent
         from hookwright.commands.install import install
-        from hookwright.commands.result import Consent
         from hookwright.commands.uninstall import uninstall
         from hookwright.hosts.base import Scope
 

@@ -53,7 +53,7 @@ import json, sys
 from pathlib import Path
 from hookwright.hosts.base import Scope
 host, command, packs, options, project = json.loads(sys.argv[1])
-from hookwright.commands.result import Consent
+from hookwright.apply import Consent
 def yes():
     return Consent(yes=True)
 if command == "install":

@@ -263,8 +263,8 @@ def test_crlf_line_endings_survive_an_install(hookwright, home, project):
 
 
 def test_a_file_changed_while_we_ask_is_shown_again_and_asked_about_again(home, project):
+    from hookwright.apply import Consent
     from hookwright.commands.install import install
-    from hookwright.commands.result import Consent
     from hookwright.hosts.base import Scope
 
     settings = project / ".claude" / "settings.json"
@@ -288,8 +288,8 @@ def test_a_file_changed_while_we_ask_is_shown_again_and_asked_about_again(home, 
 
 
 def test_saying_no_to_the_plan_asked_again_after_an_edit_writes_nothing_of_ours(home, project):
+    from hookwright.apply import Consent
     from hookwright.commands.install import install
-    from hookwright.commands.result import Consent
     from hookwright.hosts.base import Scope
 
     settings = project / ".claude" / "settings.json"
@@ -310,8 +310,8 @@ def test_saying_no_to_the_plan_asked_again_after_an_edit_writes_nothing_of_ours(
 
 def test_a_change_made_while_we_ask_that_already_does_what_the_plan_would_writes_nothing(hookwright, home,
                                                                                           project):
+    from hookwright.apply import Consent
     from hookwright.commands.install import install
-    from hookwright.commands.result import Consent
     from hookwright.hosts.base import Scope
 
     def someone_else_installs_first(plan, changed_since):

@@ -136,8 +136,8 @@ def test_a_declined_change_validates_against_the_result_schema(home, capsys):
     """Declined needs a person who says no on a terminal, which --json never asks: printed here
     through the same print_result as the CLI, from the command's own result."""
     from hookwright import output
+    from hookwright.apply import Consent
     from hookwright.commands.install import install
-    from hookwright.commands.result import Consent
     from hookwright.hosts.base import Scope
 
     result = install(["git-guard"], host="claude", scope=Scope.user, project=None, options=[], adopt=False,

@@ -12,8 +12,8 @@ import json
 import tempfile
 from pathlib import Path
 
+from hookwright.apply import Consent
 from hookwright.commands.install import install
-from hookwright.commands.result import Consent
 from hookwright.commands.uninstall import uninstall
 from hookwright.hosts.base import Scope
 from hypothesis import HealthCheck, given, settings

@@ -1,10 +1,47 @@
 """`hookwright doctor`: lint every hook config of every scope (or the files given), or explain a rule."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ExitCode, HookwrightError, did_you_mean
-from .result import Result
+from .result import Payload, Result, Status
+
+
+@dataclass
+class Report(Payload):
+    """A doctor run's document (`hookwright-doctor/1`), printed as it is, as SARIF, or as text."""
+
+    format: str  # text | json | sarif
+    report: dict
+
+    def print(self, result: Result, as_json: bool) -> None:
+        from ..output import print_report
+
+        print_report(self)
+
+
+@dataclass
+class Rules(Payload):
+    """--explain RULE (one rule) or --explain alone (every rule)."""
+
+    format: str
+    rules: list[dict]  # report.explanation of each
+    one: bool = False  # --explain RULE: the JSON holds "rule", that one
+
+    def to_json(self) -> dict:
+        return {"format": self.format, **({"rule": self.rules[0]} if self.one else {"rules": self.rules})}
+
+    def print(self, result: Result, as_json: bool) -> None:
+        super().print(result, self.format != "text")
+
+    def print_text(self, result: Result) -> None:
+        from ..output import print_rule, print_rules
+
+        if self.one:
+            print_rule(self.rules[0])
+        else:
+            print_rules(self.rules)
 
 
 def doctor(paths: list[Path], *, host: str | None = None, project: Path | None = None, fmt: str = "text",
@@ -31,8 +68,7 @@ def doctor(paths: list[Path], *, host: str | None = None, project: Path | None =
     hidden = len(outcome.findings)
     outcome.findings = [f for f in outcome.findings if chosen.keeps(f)]
     doc = report.document(outcome, strict=chosen.strict, selection=chosen, hidden=hidden - len(outcome.findings))
-    return Result("doctor", "checked", exit_code=ExitCode(doc["summary"]["exit_code"]),
-                  data={"format": fmt, "report": doc})
+    return Result("doctor", Status.CHECKED, exit_code=ExitCode(doc["summary"]["exit_code"]), payload=Report(fmt, doc))
 
 
 def explain(rule_id: str, fmt: str = "text") -> Result:
@@ -43,7 +79,7 @@ def explain(rule_id: str, fmt: str = "text") -> Result:
     if rule_id not in rules:
         raise HookwrightError(f"no doctor rule {rule_id!r}", hint=did_you_mean(rule_id, rules, cutoff=0.5) or
                               "rule ids look like structure/timeout-milliseconds; every finding names its rule")
-    return Result("doctor", "listed", data={"format": fmt, "rule": report.explanation(rule_id)})
+    return Result("doctor", Status.LISTED, payload=Rules(fmt, [report.explanation(rule_id)], one=True))
 
 
 def rules(fmt: str = "text") -> Result:
@@ -51,4 +87,4 @@ def rules(fmt: str = "text") -> Result:
     from ..doctor import report
     from ..doctor.model import catalog
 
-    return Result("doctor", "listed", data={"format": fmt, "rules": [report.explanation(r) for r in sorted(catalog())]})
+    return Result("doctor", Status.LISTED, payload=Rules(fmt, [report.explanation(r) for r in sorted(catalog())]))

@@ -8,12 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from .. import atomic, hosts, state
+from ..apply import Consent, run_plans
 from ..errors import ExitCode, HookwrightError
 from ..hosts.base import RECEIPT, Entry, Host, Scope, Target, implied_scope, scope_reason
 from ..packs import Pack, load_pack, resolve_options
-from ..plan import PackChange, Plan, file_writes, personal_gitignore
+from ..plan import Action, PackChange, Plan, file_writes, personal_gitignore
 from ..state import Receipt, RuntimeFile, read_receipt, sha256
-from .result import Consent, Result, run_plans
+from .result import Result
 
 RECEIPT_MODE = 0o644
 
@@ -202,12 +203,12 @@ def _runtime_change(host: Host, target: Target, pack: Pack, values: dict, wanted
     writes = file_writes(folder, wanted_files)
     stale = [f.name for f in (receipt.files if receipt else []) if f.name not in scripts]
     if receipt is None:
-        action = "install"
+        action = Action.INSTALL
     elif receipt.version != pack.version:
-        action = "upgrade"
+        action = Action.UPGRADE
     elif receipt.options != values:
-        action = "reconfigure"
+        action = Action.RECONFIGURE
     else:
-        action = "repair" if writes or stale or rewired else "unchanged"
+        action = Action.REPAIR if writes or stale or rewired else Action.UNCHANGED
     return PackChange(pack.name, action, folder, writes, stale,
                       receipt.version if receipt else None, pack.version)

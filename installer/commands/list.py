@@ -8,15 +8,31 @@ all (the same command in several settings files runs once).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import hosts
 from ..errors import ExitCode, HookwrightError, did_you_mean
 from ..hosts import NAMES as HOSTS
 from ..hosts.base import check_project
-from .result import Result
+from .result import Payload, Result, Status
 
 SCOPE_ORDER = {"managed": 0, "user": 1, "project": 2, "local": 3, "plugin": 4, "given": 5}
+
+
+@dataclass
+class HookList(Payload):
+    project: str
+    files: list[dict]  # every file read: path, host, scope, kind, plugin, readable, error, no_hooks_read
+    plugins: list[dict]  # the enabled plugins: id, installed
+    disabled_by: list[str]  # the files whose disableAllHooks wins
+    hooks: list[dict]  # one row per handler (schemas/list.schema.json)
+    filters: dict = field(default_factory=dict)  # --host, --scope, --event, --mine as given
+
+    def print_text(self, result: Result) -> None:
+        from ..output import print_hooks
+
+        print_hooks(self)
 
 
 def list_hooks(project: Path | None = None, host: str | None = None, *, scope: str | None = None,
@@ -32,11 +48,11 @@ def list_hooks(project: Path | None = None, host: str | None = None, *, scope: s
     unreadable = any(f.error is not None for f in ctx.files)  # shown with the rest; the exit code says it too
     view = effective_view(ctx)
     if event is not None:
-        _check_event(event, {row["event"] for row in view["hooks"]})
-    view["hooks"] = [row for row in view["hooks"] if (scope is None or row["source"]["scope"] == scope)
-                     and (event is None or row["event"] == event) and (not mine or row["owner"] != "foreign")]
-    view["filters"] = {"host": host, "scope": scope, "event": event, "mine": mine}
-    return Result("list", "listed", exit_code=ExitCode.BAD_INPUT if unreadable else ExitCode.OK, data=view)
+        _check_event(event, {row["event"] for row in view.hooks})
+    view.hooks = [row for row in view.hooks if (scope is None or row["source"]["scope"] == scope)
+                  and (event is None or row["event"] == event) and (not mine or row["owner"] != "foreign")]
+    view.filters = {"host": host, "scope": scope, "event": event, "mine": mine}
+    return Result("list", Status.LISTED, exit_code=ExitCode.BAD_INPUT if unreadable else ExitCode.OK, payload=view)
 
 
 def _check_event(event: str, listed: set[str]) -> None:
@@ -49,7 +65,7 @@ def _check_event(event: str, listed: set[str]) -> None:
                               hint=did_you_mean(event, sorted(known)) or "`hookwright list` shows the events in use")
 
 
-def effective_view(ctx) -> dict:
+def effective_view(ctx) -> HookList:
     """The data of `hookwright list` for files and handlers already loaded (a doctor Context)."""
     from ..doctor import dedup, handler_facts
     from ..doctor.checks.structure import hooks_disabled_by
@@ -83,15 +99,15 @@ def effective_view(ctx) -> dict:
     rows.sort(key=lambda r: (r["host"], event_order.get(r["event"], len(event_order)), r["event"], r["matcher"],
                              SCOPE_ORDER.get(r["source"]["scope"], 9), r["source"]["path"], r["source"]["line"] or 0))
     disabled = [str(f.path) for f in hooks_disabled_by(ctx.files)]
-    return {
-        "project": str(ctx.project),
-        "files": [{"path": str(f.path), "host": f.host, "scope": f.scope, "kind": f.kind, "plugin": f.plugin,
-                   "readable": f.error is None, "error": f.error.message if f.error else None,
-                   "no_hooks_read": _no_hooks_read(f)} for f in ctx.files],
-        "plugins": [{"id": p.id, "installed": p.install_path is not None} for p in ctx.plugins],
-        "disabled_by": disabled,
-        "hooks": rows,
-    }
+    return HookList(
+        project=str(ctx.project),
+        files=[{"path": str(f.path), "host": f.host, "scope": f.scope, "kind": f.kind, "plugin": f.plugin,
+                "readable": f.error is None, "error": f.error.message if f.error else None,
+                "no_hooks_read": _no_hooks_read(f)} for f in ctx.files],
+        plugins=[{"id": p.id, "installed": p.install_path is not None} for p in ctx.plugins],
+        disabled_by=disabled,
+        hooks=rows,
+    )
 
 
 def _no_hooks_read(file) -> str | None:

@@ -2,13 +2,28 @@
 input; and what each host lets a hook do, which is the README's capability table."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from .. import hosts
 from ..hosts.base import CAPABILITY_WORDS
 from ..packs import bundled_pack_names, load_pack
-from .result import Result
+from .result import OMIT_NONE, Payload, Result, Status
 
 TABLE_START = "<!-- capability table: scripts/build_readme_tables.py writes it from the host adapters -->"
 TABLE_END = "<!-- end of the capability table -->"
+
+
+@dataclass
+class PackList(Payload):
+    packs: list[dict]  # name, version, description, options, hooks (schemas/packs.schema.json)
+    hosts: dict  # what each host lets a hook do (host_capabilities)
+    host: str | None = field(default=None, metadata=OMIT_NONE)  # --host: the packs that run there
+    not_for_host: dict[str, str] | None = field(default=None, metadata=OMIT_NONE)  # and why the others do not
+
+    def print_text(self, result: Result) -> None:
+        from ..output import print_packs
+
+        print_packs(self)
 
 
 def list_packs(host: str | None = None) -> Result:
@@ -32,10 +47,8 @@ def list_packs(host: str | None = None) -> Result:
                                  for host, t in h.targets.items()}}
                       for h in pack.hooks],
         })
-    data = {"packs": packs, "hosts": host_capabilities()}
-    if adapter:
-        data |= {"host": adapter.name, "not_for_host": not_here}
-    return Result("packs", "listed", data=data)
+    listed = PackList(packs, host_capabilities(), *((adapter.name, not_here) if adapter else ()))
+    return Result("packs", Status.LISTED, payload=listed)
 
 
 def host_capabilities() -> dict:

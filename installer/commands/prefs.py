@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import difflib
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import platformdirs
@@ -18,7 +19,7 @@ import platformdirs
 from .. import atomic, state
 from ..document import Document, read_document
 from ..errors import ExitCode, HookwrightError
-from .result import Result
+from .result import OMIT_NONE, Payload, Result, Status
 
 QUESTION_VALUES = ("never-ask", "always-ask")
 DOOR_VALUES = ("one-way", "two-way")
@@ -71,7 +72,7 @@ def _change(path: Path, table: str, qid: str, value: str | None, dry_run: bool) 
         else:
             section[qid] = value
         if data == doc.data:  # (an unset in a file that does not exist does not make it)
-            return Result("prefs", "unchanged", data={"file": str(path)})
+            return Result("prefs", Status.UNCHANGED, payload=PrefsWritten(str(path)))
         new = doc.render(data) if doc.exists else Document.new(path).render(data)
         diff = "".join(difflib.unified_diff(doc.raw.decode("utf-8", "replace").splitlines(True),
                                             new.decode("utf-8").splitlines(True),
@@ -82,7 +83,7 @@ def _change(path: Path, table: str, qid: str, value: str | None, dry_run: bool) 
             except atomic.ConcurrentChange:
                 raise HookwrightError("the preferences file changed while hookwright wrote it; nothing was written",
                                       path=path, code=ExitCode.REFUSED, hint="run the command again") from None
-    return Result("prefs", "dry-run" if dry_run else "applied", data={"file": str(path), "diff": diff})
+    return Result("prefs", Status.DRY_RUN if dry_run else Status.APPLIED, payload=PrefsWritten(str(path), diff))
 
 
 def set_value(qid: str, value: str, *, project: Path | None, dry_run: bool) -> Result:
@@ -101,12 +102,12 @@ def unset(qid: str, *, project: Path | None, dry_run: bool, project_dir: Path | 
     path = project_file(project) if project else user_file()
     first = _change(path, "questions", qid, None, dry_run)
     second = _change(path, "doors", qid, None, dry_run)
-    result = first if first.status != "unchanged" else second
-    if result.status == "unchanged":
+    result = first if first.status != Status.UNCHANGED else second
+    if result.status == Status.UNCHANGED:
         other = user_file() if project else project_file(project_dir) if project_dir else None
         if other is not None and _holds(other, qid):
             flag = "--scope user" if project else "--scope project"
-            result.data["note"] = f"{qid} is not set in {path}; it is set in {other} (add {flag} to unset it there)"
+            result.payload.note = f"{qid} is not set in {path}; it is set in {other} (add {flag} to unset it there)"
     return result
 
 
@@ -128,5 +129,28 @@ def merged(project: Path | None) -> Result:
                 shadowed = rows.get((table, qid))
                 rows[(table, qid)] = {"kind": table[:-1], "id": qid, "value": value, "source": source,
                                       "file": str(path), "overrides": shadowed["source"] if shadowed else None}
-    return Result("prefs", "listed", data={"preferences": sorted(rows.values(), key=lambda r: (r["kind"], r["id"])),
-                                           "files": {s: str(p) for s, p in sources}})
+    return Result("prefs", Status.LISTED, payload=Preferences(sorted(rows.values(), key=lambda r: (r["kind"], r["id"])),
+                                                             {s: str(p) for s, p in sources}))
+
+
+@dataclass
+class PrefsWritten(Payload):
+    file: str
+    diff: str | None = field(default=None, metadata=OMIT_NONE)  # what changed (none: nothing did)
+    note: str | None = field(default=None, metadata=OMIT_NONE)  # where an id to unset is instead
+
+    def print_text(self, result: Result) -> None:
+        from ..output import print_prefs_written
+
+        print_prefs_written(self, result.status)
+
+
+@dataclass
+class Preferences(Payload):
+    preferences: list[dict]  # kind, id, value, source, file, overrides
+    files: dict[str, str]  # the files read, by scope
+
+    def print_text(self, result: Result) -> None:
+        from ..output import print_preferences
+
+        print_preferences(self)

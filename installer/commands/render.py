@@ -1,13 +1,27 @@
 """`hookwright render`: the file install would write for one pack, host and scope, unwritten."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from .. import hosts
 from ..hosts.base import Scope, implied_scope
 from ..packs import load_pack
 from .install import options_for, plan_install
-from .result import Result
+from .result import Payload, Result, Status
+
+
+@dataclass
+class Rendered(Payload):
+    file: str  # the config install would write
+    content: str  # what it would hold
+    entries: list[dict]  # the entries it would add
+    runtime_files: list[str]  # the runtime files it would write beside it
+
+    def print_text(self, result: Result) -> None:
+        from ..output import print_rendered
+
+        print_rendered(self)
 
 
 def render(pack_name: str, *, host: str, scope: Scope | None, project: Path | None, options: list[str]) -> Result:
@@ -19,7 +33,6 @@ def render(pack_name: str, *, host: str, scope: Scope | None, project: Path | No
     # what install would write, also over a file install would refuse to touch without --force
     plan = plan_install(adapter, target, [pack], chosen, adopt=True, force=True)
     files = {name: content for change in plan.packs for name, (content, _) in change.writes.items()}
-    return Result("render", "rendered", [plan], data={
-        "file": str(target.config), "content": (plan.new_bytes or b"").decode("utf-8"),
-        "entries": [entry.to_json() for entry in plan.added],
-        "runtime_files": sorted(str(plan.target.pack_dir(pack.name) / name) for name in files)})
+    return Result("render", Status.RENDERED, [plan], payload=Rendered(
+        str(target.config), (plan.new_bytes or b"").decode("utf-8"), [entry.to_json() for entry in plan.added],
+        sorted(str(plan.target.pack_dir(pack.name) / name) for name in files)))

@@ -8,17 +8,19 @@ byte-exact backup instead.
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
 from .. import atomic, hosts, state
+from ..apply import Consent, run_plans
 from ..doctor.model import resolved
 from ..document import Document
 from ..errors import ExitCode, HookwrightError
 from ..hosts.base import Host, Scope, Target, check_project
-from ..plan import PackChange, Plan, edited_entries, file_writes, personal_gitignore
+from ..plan import Action, PackChange, Plan, edited_entries, file_writes, personal_gitignore
 from ..state import read_receipt
-from .result import Consent, Result, run_plans
+from .result import Payload, Result, Status
 from .uninstall import made_folders
 
 
@@ -75,7 +77,18 @@ def journal_listing(only: Only = Only()) -> Result:
     ops = [op for op in state.read_journal() if only.keeps(op)]
     undone = _undone(state.read_journal())
     rows = [dict(op.to_json(), undone=op.id in undone) for op in ops]
-    return Result("rollback", "listed", data={"journal": rows, "filtered": only != Only()})
+    return Result("rollback", Status.LISTED, payload=Journal(rows, only != Only()))
+
+
+@dataclass
+class Journal(Payload):
+    journal: list[dict]  # the operations, newest last, each with whether it was undone
+    filtered: bool  # --project, --scope or --file narrowed it
+
+    def print_text(self, result: Result) -> None:
+        from ..output import print_journal
+
+        print_journal(self)
 
 
 def undoable_operations(only: Only = Only()) -> list[state.Operation]:
@@ -151,4 +164,4 @@ def _restore_pack(target: Target, name: str, backup: Path | None) -> PackChange:
     if saved and saved.is_dir():
         wanted = {p.name: (p.read_bytes(), p.stat().st_mode & 0o777) for p in saved.iterdir() if p.is_file()}
     current = {p.name for p in folder.iterdir() if p.is_file()} if folder.is_dir() else set()
-    return PackChange(name, "restore", folder, file_writes(folder, wanted), sorted(current - set(wanted)))
+    return PackChange(name, Action.RESTORE, folder, file_writes(folder, wanted), sorted(current - set(wanted)))

@@ -12,13 +12,14 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import HookwrightError
 from ..hosts import NAMES as HOSTS
 from ..hosts.base import check_project
-from .result import Result
+from .result import OMIT_NONE, Payload, Result, Status
 
 VERSION = 1
 EXCERPT = 2000  # characters of each stream in the report
@@ -29,6 +30,36 @@ NOT_SIMULATED = {
     "opencode": "opencode hooks are JavaScript functions inside opencode's process, not commands: they can "
                 "only run inside opencode itself (hookwright doctor checks them)",
 }
+
+
+@dataclass
+class Simulation(Payload):
+    """What simulate sent, which handlers fired, and what Claude Code would make of their answers."""
+
+    version: int
+    host: str
+    event: str
+    project: str
+    ran: bool  # False: --list-only, nothing ran and nothing was decided
+    payload: dict  # what every handler got on stdin
+    handlers: list[dict]  # each handler that would fire: its source, whether it ran, what it answered
+    decision: str | None
+    blocked: bool | None
+    reason: str | None
+    tool_input: Any  # the input the tool would run with (rewritten or not)
+    candidates: list  # with rewrites racing: each input that could win
+    nondeterministic: bool | None
+    context: list[str]  # additionalContext the model would get
+    stops_session: bool | None
+    stop_reason: str | None
+    decided_by: list  # where the handlers that decided are
+    rewritten_by: list  # where the handlers that rewrote the input are
+    unreadable: list[str] | None = field(default=None, metadata=OMIT_NONE)  # config files that could not be read
+
+    def print_text(self, result: Result) -> None:
+        from ..output import print_simulation
+
+        print_simulation(self)
 
 
 def simulate(event: str | None, *, tool: str | None = None, tool_input: str | None = None,
@@ -76,16 +107,12 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
     outcome = None if list_only else reading.combine(
         event, payload.get("tool_input") if rules.tool_event else None, [read_of[id(h)] for h in to_run],
         [r.finished for r in raws])
-    data = {
-        "version": VERSION, "host": "claude", "event": event, "project": str(project), "ran": not list_only,
-        "payload": payload,
-        "handlers": [_handler_json(s, raw_of.get(id(s.handler)), read_of.get(id(s.handler))) for s in selected],
-        **_outcome_json(outcome, to_run),
-    }
     unreadable = [str(f.path) for f in ctx.files if f.error is not None]
-    if unreadable:
-        data["unreadable"] = unreadable
-    return Result("simulate", "simulated" if not list_only else "listed", data=data)
+    simulation = Simulation(
+        version=VERSION, host="claude", event=event, project=str(project), ran=not list_only, payload=payload,
+        handlers=[_handler_json(s, raw_of.get(id(s.handler)), read_of.get(id(s.handler))) for s in selected],
+        **_outcome_json(outcome, to_run), unreadable=unreadable or None)
+    return Result("simulate", Status.SIMULATED if not list_only else Status.LISTED, payload=simulation)
 
 
 def _check_choices(event: str | None, host: str | None, permission_mode: str) -> None:

@@ -7,12 +7,24 @@ whole, so a script can tell; `hookwright install PACK` with the same scope repai
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from .. import hosts
 from ..errors import ExitCode, HookwrightError
 from ..hosts.base import check_project
-from .result import Result
+from .result import Payload, Result, Status
+
+
+@dataclass
+class Installs(Payload):
+    project: str
+    installs: list[dict]  # one row per receipt (schemas/status.schema.json)
+
+    def print_text(self, result: Result) -> None:
+        from ..output import print_status
+
+        print_status(self)
 
 
 def status(project: Path | None = None, host: str | None = None) -> Result:
@@ -29,8 +41,8 @@ def status(project: Path | None = None, host: str | None = None) -> Result:
                 continue
             rows += [_row(adapter, adapter.target(scope, folder, name), name) for name in installed_receipts(place)]
     whole = all(not row["problems"] for row in rows)
-    return Result("status", "listed", exit_code=ExitCode.OK if whole else ExitCode.FINDINGS,
-                  data={"project": str(folder.absolute()), "installs": rows})
+    return Result("status", Status.LISTED, exit_code=ExitCode.OK if whole else ExitCode.FINDINGS,
+                  payload=Installs(str(folder.absolute()), rows))
 
 
 def _row(host, target, pack: str) -> dict:

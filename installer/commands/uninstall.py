@@ -4,12 +4,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import atomic, hosts
+from ..apply import Consent, run_plans
 from ..errors import HookwrightError
 from ..hosts.base import RECEIPT, Entry, Host, Scope, Target, implied_scope, scope_reason
 from ..packs import RUNTIME_LIBRARY, load_pack
-from ..plan import PackChange, Plan, edited_entries
+from ..plan import Action, PackChange, Plan, edited_entries
 from ..state import Receipt, read_receipt, runtime_matches
-from .result import Consent, Result, run_plans
+from .result import Result
 
 
 def uninstall(pack_names: list[str], *, host: str = "claude", scope: Scope | None, project: Path | None,
@@ -59,10 +60,10 @@ def plan_uninstall(host: Host, target: Target, names: list[str], force: bool = F
         for entry in present:
             data = host.remove(data, entry, keep_empty)
             removed.append(entry)
-        change = PackChange(name, "uninstall", folder, version_from=receipt.version if receipt else None)
+        change = PackChange(name, Action.UNINSTALL, folder, version_from=receipt.version if receipt else None)
         if receipt is None:
             if not present:
-                change.action = "unchanged"
+                change.action = Action.UNCHANGED
                 change.notes.append(f"{name} is not installed here")
             else:
                 change.notes.append("no receipt: entries recognised by their command")
