@@ -14,7 +14,7 @@ from . import atomic, state
 from .commands.result import Result, Status
 from .errors import ExitCode, HookwrightError
 from .faults import checkpoint
-from .hosts.base import RECEIPT
+from .layout import RECEIPT
 from .plan import Plan
 
 ATTEMPTS = 5

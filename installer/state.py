@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from . import __version__, atomic
+from . import __version__, atomic, layout
 from .errors import ExitCode, HookwrightError
 from .hosts.base import Entry
 
@@ -19,12 +19,6 @@ RECEIPT_FORMAT = 1
 JOURNAL_FORMAT = 1
 KEEP_BACKUPS = 50
 LOCK_TIMEOUT_S = 30
-
-
-def state_dir() -> Path:
-    import platformdirs  # the writing side only: doctor reads receipts without it
-
-    return Path(platformdirs.user_state_dir("hookwright", appauthor=False))
 
 
 def sha256(data: bytes) -> str:
@@ -45,7 +39,7 @@ def locked(config: Path) -> Iterator[None]:
     """Serialise read-modify-write of one config file among hookwright processes."""
     import filelock  # the writing side only: doctor reads receipts without it
 
-    folder = state_dir() / "locks"
+    folder = layout.locks()
     atomic.make_dir(folder)
     key = sha256(str(atomic.resolve(config)).encode())[:24]
     lock = filelock.FileLock(str(folder / f"{key}.lock"), timeout=LOCK_TIMEOUT_S)
@@ -151,7 +145,7 @@ def new_id() -> str:
 def save_backup(config: Path, config_bytes: bytes | None, pack_dirs: list[Path]) -> str:
     """A byte-exact copy of the config and of our pack folders, taken before a write."""
     backup_id = new_id()
-    folder = state_dir() / "backups" / backup_id
+    folder = layout.backups() / backup_id
     atomic.make_dir(folder)
     meta = {"config": str(config), "config_existed": config_bytes is not None,
             "packs": {d.name: str(d) for d in pack_dirs}}
@@ -166,7 +160,7 @@ def save_backup(config: Path, config_bytes: bytes | None, pack_dirs: list[Path])
 
 
 def backup_folder(backup_id: str) -> Path:
-    folder = state_dir() / "backups" / backup_id
+    folder = layout.backups() / backup_id
     if not (folder / "meta.json").is_file():
         raise HookwrightError(f"backup {backup_id} is gone (backups are rotated after {KEEP_BACKUPS})",
                               code=ExitCode.REFUSED)
@@ -174,7 +168,7 @@ def backup_folder(backup_id: str) -> Path:
 
 
 def _rotate_backups() -> None:
-    root = state_dir() / "backups"
+    root = layout.backups()
     for old in sorted(p for p in root.iterdir() if p.is_dir())[:-KEEP_BACKUPS]:
         shutil.rmtree(old, ignore_errors=True)
 
@@ -214,7 +208,7 @@ class Operation:
 
 
 def journal_path() -> Path:
-    return state_dir() / "journal.jsonl"
+    return layout.journal()
 
 
 def append_journal(op: Operation) -> None:

@@ -2,7 +2,7 @@ import os
 import stat
 
 import pytest
-from hookwright import atomic, state
+from hookwright import atomic, layout, state
 from support import read_json, write_json
 
 
@@ -59,7 +59,7 @@ def test_backups_are_rotated_to_the_newest_ones(hookwright, home, project, monke
         hookwright("uninstall", "git-guard", "--scope", "project", "--project", project, "--yes")
 
     journal = hookwright("rollback", "--list", "--json").json["journal"]
-    kept = sorted(p.name for p in (state.state_dir() / "backups").iterdir())
+    kept = sorted(p.name for p in layout.backups().iterdir())
 
     assert len(journal) == 6
     assert kept == sorted(op["backup"] for op in journal[-3:])

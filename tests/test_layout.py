@@ -28,8 +28,7 @@ def _runtime_folders(env: dict) -> dict:
 
 @pytest.mark.parametrize("name", list(ENVIRONMENTS))
 def test_the_runtime_and_the_installer_find_the_same_state_and_config_folders(name, home, tmp_path, monkeypatch):
-    from hookwright import state
-    from hookwright.commands import prefs
+    from hookwright import layout
 
     env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
     for variable in ("XDG_STATE_HOME", "XDG_CONFIG_HOME"):
@@ -41,5 +40,19 @@ def test_the_runtime_and_the_installer_find_the_same_state_and_config_folders(na
 
     runtime = _runtime_folders(env)
 
-    assert str(state.state_dir()) == runtime["state"]
-    assert str(prefs.user_file().parent) == runtime["config"]
+    assert str(layout.state_dir()) == runtime["state"]
+    assert str(layout.config_dir()) == runtime["config"]
+
+
+def test_ask_guards_runtime_reads_its_preferences_from_the_files_prefs_writes():
+    """The file names, beside the folders above: the runtime's constants are layout's."""
+    import ast
+
+    from hookwright import layout
+
+    source = (resources.packs_dir() / "ask-guard" / "ask_guard_common.py").read_text(encoding="utf-8")
+    names = {node.targets[0].id: node.value for node in ast.parse(source).body
+             if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)}
+    assert ast.literal_eval(names["USER_PREFS"]) == layout.USER_PREFS
+    joined = names["PROJECT_PREFS"]  # os.path.join(".claude", "hookwright-prefs.json")
+    assert [ast.literal_eval(arg) for arg in joined.args] == list(layout.PROJECT_PREFS.parts)

@@ -60,7 +60,7 @@ def test_prefs_dry_run_shows_the_change_and_writes_nothing(hookwright, home):
 
 def test_unset_of_an_id_only_the_project_file_holds_writes_no_user_file_and_says_where_it_is(hookwright, home,
                                                                                              project, monkeypatch):
-    from hookwright.commands.prefs import user_file
+    from hookwright.layout import user_prefs
 
     hookwright("prefs", "set", "deploy-target", "never-ask", "--project", project)
     monkeypatch.chdir(project)
@@ -68,15 +68,15 @@ def test_unset_of_an_id_only_the_project_file_holds_writes_no_user_file_and_says
     ran = hookwright("prefs", "unset", "deploy-target")
 
     assert ran.code == 0 and "unchanged" in ran.out
-    assert not user_file().exists()
+    assert not user_prefs().exists()
     assert "--scope project" in ran.out.replace("\n", "")
     assert read_json(project / ".claude" / "hookwright-prefs.json")["questions"] == {"deploy-target": "never-ask"}
 
 
 def test_scope_user_with_a_project_writes_the_user_file(hookwright, home, project):
-    from hookwright.commands.prefs import user_file
+    from hookwright.layout import user_prefs
 
     hookwright("prefs", "set", "x", "two-way", "--scope", "user", "--project", project)
 
-    assert read_json(user_file())["doors"] == {"x": "two-way"}
+    assert read_json(user_prefs())["doors"] == {"x": "two-way"}
     assert not (project / ".claude" / "hookwright-prefs.json").exists()

@@ -10,7 +10,8 @@ from typing import Any
 from .. import atomic, hosts, state
 from ..apply import Consent, run_plans
 from ..errors import ExitCode, HookwrightError
-from ..hosts.base import RECEIPT, Entry, Host, Scope, Target, implied_scope, scope_reason
+from ..hosts.base import Entry, Host, Scope, Target, implied_scope, scope_reason
+from ..layout import RECEIPT
 from ..packs import Pack, load_pack, resolve_options
 from ..plan import Action, PackChange, Plan, file_writes, personal_gitignore
 from ..state import Receipt, RuntimeFile, read_receipt, sha256

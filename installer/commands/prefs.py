@@ -14,24 +14,15 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import platformdirs
-
 from .. import atomic, state
 from ..document import Document, read_document
 from ..errors import ExitCode, HookwrightError
+from ..layout import project_prefs, user_prefs
 from .result import OMIT_NONE, Payload, Result, Status
 
 QUESTION_VALUES = ("never-ask", "always-ask")
 DOOR_VALUES = ("one-way", "two-way")
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$")
-
-
-def user_file() -> Path:
-    return Path(platformdirs.user_config_dir("hookwright", appauthor=False)) / "ask-guard.json"
-
-
-def project_file(project: Path) -> Path:
-    return project.resolve() / ".claude" / "hookwright-prefs.json"
 
 
 def _read(path: Path) -> Document:
@@ -92,19 +83,19 @@ def set_value(qid: str, value: str, *, project: Path | None, dry_run: bool) -> R
     if table is None:
         raise HookwrightError(f"{value!r} is neither a preference nor a door type",
                               hint=f"use one of: {', '.join(QUESTION_VALUES + DOOR_VALUES)}")
-    return _change(project_file(project) if project else user_file(), table, qid, value, dry_run)
+    return _change(project_prefs(project) if project else user_prefs(), table, qid, value, dry_run)
 
 
 def unset(qid: str, *, project: Path | None, dry_run: bool, project_dir: Path | None = None) -> Result:
     """Forget an id in one file (the project's with `project`). When only the other file holds it,
     nothing is written and the result says where it is. `project_dir`: where to look for the
     project file when the user file is the one changed."""
-    path = project_file(project) if project else user_file()
+    path = project_prefs(project) if project else user_prefs()
     first = _change(path, "questions", qid, None, dry_run)
     second = _change(path, "doors", qid, None, dry_run)
     result = first if first.status != Status.UNCHANGED else second
     if result.status == Status.UNCHANGED:
-        other = user_file() if project else project_file(project_dir) if project_dir else None
+        other = user_prefs() if project else project_prefs(project_dir) if project_dir else None
         if other is not None and _holds(other, qid):
             flag = "--scope user" if project else "--scope project"
             result.payload.note = f"{qid} is not set in {path}; it is set in {other} (add {flag} to unset it there)"
@@ -118,9 +109,9 @@ def _holds(path: Path, qid: str) -> bool:
 
 def merged(project: Path | None) -> Result:
     """Every id with its effective value and where it comes from (project over user)."""
-    sources = [("user", user_file())]
+    sources = [("user", user_prefs())]
     if project:
-        sources.append(("project", project_file(project)))
+        sources.append(("project", project_prefs(project)))
     rows: dict[tuple[str, str], dict] = {}
     for source, path in sources:
         data = _read(path).data

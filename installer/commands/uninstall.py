@@ -6,7 +6,8 @@ from pathlib import Path
 from .. import atomic, hosts
 from ..apply import Consent, run_plans
 from ..errors import HookwrightError
-from ..hosts.base import RECEIPT, Entry, Host, Scope, Target, implied_scope, scope_reason
+from ..hosts.base import Entry, Host, Scope, Target, implied_scope, scope_reason
+from ..layout import RECEIPT
 from ..packs import RUNTIME_LIBRARY, load_pack
 from ..plan import Action, PackChange, Plan, edited_entries
 from ..state import Receipt, read_receipt, runtime_matches

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Iterator, NamedTuple
 
 from ..errors import ExitCode, HookwrightError
+from ..layout import LOCAL_RUNTIME_FOLDER, RECEIPT
 
 if TYPE_CHECKING:
     from ..document import Document
@@ -57,9 +58,6 @@ def scope_reason(scope: Scope | None, project: Path | None) -> str | None:
     return "--project without --scope" if project is not None else "the default; --scope to choose"
 
 
-RECEIPT = "receipt.json"  # in each pack's runtime folder: what we installed there (state.Receipt)
-
-
 class Target(NamedTuple):
     """One config file of one host, and where the runtimes we wire into it live."""
 
@@ -86,7 +84,7 @@ class Target(NamedTuple):
         """The target a journal entry recorded (rollback acts on it wherever it is run from)."""
         return cls(raw["host"], Scope(raw["scope"]), Path(raw["config"]), Path(raw["runtime_root"]),
                    Path(raw["project"]) if raw.get("project") else None,
-                   raw.get("personal", Path(raw["runtime_root"]).name == "hookwright-local"))
+                   raw.get("personal", Path(raw["runtime_root"]).name == LOCAL_RUNTIME_FOLDER))
 
 
 class Entry(NamedTuple):

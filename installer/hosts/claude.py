@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
+from .. import layout
 from .base import Capabilities, Entry, Host, Scope, Target, check_events, deep
 
 if TYPE_CHECKING:
@@ -18,7 +19,8 @@ if TYPE_CHECKING:
     from ..packs import Pack
 
 PROJECT_VAR = '"$CLAUDE_PROJECT_DIR"'
-RUNTIME_FOLDER = {Scope.user: "hookwright", Scope.project: "hookwright", Scope.local: "hookwright-local"}
+RUNTIME_FOLDER = {Scope.user: layout.RUNTIME_FOLDER, Scope.project: layout.RUNTIME_FOLDER,
+                  Scope.local: layout.LOCAL_RUNTIME_FOLDER}
 DEFAULT_TIMEOUT = {"command": 600, "http": 600, "mcp_tool": 600, "prompt": 30, "agent": 60}  # seconds (docs/hosts/claude-code.md#handler-fields)
 SHORT_EVENTS = {"UserPromptSubmit": 30, "PreModelSwitch": 30, "PostModelSwitch": 30, "MessageDisplay": 10}
 CONFIG_FILE = {Scope.user: "settings.json", Scope.project: "settings.json", Scope.local: "settings.local.json"}

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
+from ..layout import RUNTIME_FOLDER
 from .base import Capabilities, Entry, Host, Scope, Target, check_events, deep, refuse_shape
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ class Cursor(Host):
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
         base = user_dir() if scope is Scope.user else project / ".cursor"
-        return Target(self.name, scope, base / "hooks.json", base / "hookwright", project)
+        return Target(self.name, scope, base / "hooks.json", base / RUNTIME_FOLDER, project)
 
     def render(self, target: Target, pack: Pack, options: dict[str, Any]) -> list[Entry]:
         entries = []

@@ -27,6 +27,7 @@ from typing import Any, Iterator
 from .. import resources
 from ..document import Document
 from ..errors import ExitCode, HookwrightError
+from ..layout import PLUGIN_PREFIX, RUNTIME_FOLDER, plugin_file
 from ..patterns import lazy
 from .base import Capabilities, Entry, Host, Scope, Target, deep, env_path
 
@@ -165,7 +166,7 @@ class Opencode(Host):
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
         base = config_dir() if scope is Scope.user else project / ".opencode"
         plugins = base / "plugins"
-        return Target(self.name, scope, plugins / f"hookwright-{pack}.js" if pack else plugins, base / "hookwright",
+        return Target(self.name, scope, plugins / plugin_file(pack) if pack else plugins, base / RUNTIME_FOLDER,
                       project)
 
     def render(self, target: Target, pack: Any, options: dict[str, Any]) -> list[Entry]:
@@ -233,7 +234,7 @@ class Opencode(Host):
         """The packs whose plugin file is in this scope's plugins folder (ours by name and first line)."""
         folder = target.config if target.config.suffix != ".js" else target.config.parent
         found = set()
-        for path in sorted(folder.glob("hookwright-*.js")) if folder.is_dir() else []:
+        for path in sorted(folder.glob(f"{PLUGIN_PREFIX}*.js")) if folder.is_dir() else []:
             name = _FILE_NAME.match(path.name)
             if name and self.load(path).data:
                 found.add(name["pack"])

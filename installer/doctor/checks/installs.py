@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any, Iterator
 from ... import atomic, hosts
 from ...errors import HookwrightError
 from ...hosts.base import Host, Scope, Target
+from ...layout import RUNTIME_FOLDERS
 from ..model import ConfigFile, Context, Finding, Handler, resolved
 
 if TYPE_CHECKING:  # (state loads only where a receipt exists)
     from ...state import Receipt
 
 SCOPES = {"user": Scope.user, "project": Scope.project, "local": Scope.local}
-RUNTIME_FOLDERS = frozenset({"hookwright", "hookwright-local"})
 INSTALL_KINDS = {"claude-settings": "claude", "cursor-hooks": "cursor"}  # the configs hookwright writes into
 
 

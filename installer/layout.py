@@ -1,0 +1,59 @@
+"""Where hookwright's own files are: the user folders it keeps (state, config) and the names of
+what it puts beside a host's config. Each host's own files are that host adapter's to know
+(installer/hosts/); the hook runtimes find the same user folders with their own stdlib reading
+(templates/runtime/hookwright_runtime.py), and tests/test_layout.py holds the two together."""
+from __future__ import annotations
+
+from pathlib import Path
+
+APP = "hookwright"
+
+# beside a host's config
+RUNTIME_FOLDER = "hookwright"  # <config folder>/hookwright/<pack>/: a pack's runtime files and receipt
+LOCAL_RUNTIME_FOLDER = "hookwright-local"  # Claude Code's local scope: personal, git-ignored
+RUNTIME_FOLDERS = frozenset({RUNTIME_FOLDER, LOCAL_RUNTIME_FOLDER})
+RECEIPT = "receipt.json"  # in each pack's runtime folder: what we installed there (state.Receipt)
+PLUGIN_PREFIX = "hookwright-"  # opencode: one plugin file per pack, hookwright-<pack>.js
+
+
+def plugin_file(pack: str) -> str:
+    return f"{PLUGIN_PREFIX}{pack}.js"
+
+
+# ask-guard's preferences (its runtime reads the same names: ask_guard_common.USER_PREFS, PROJECT_PREFS)
+USER_PREFS = "ask-guard.json"  # in config_dir()
+PROJECT_PREFS = Path(".claude") / "hookwright-prefs.json"  # in the project
+
+
+def state_dir() -> Path:
+    """The journal, backups and locks (and the runtimes' error log): $XDG_STATE_HOME/hookwright."""
+    import platformdirs  # the writing side only: doctor reads receipts without it
+
+    return Path(platformdirs.user_state_dir(APP, appauthor=False))
+
+
+def config_dir() -> Path:
+    """The user's settings for the packs (ask-guard's preferences, git-guard's rules)."""
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir(APP, appauthor=False))
+
+
+def journal() -> Path:
+    return state_dir() / "journal.jsonl"
+
+
+def backups() -> Path:
+    return state_dir() / "backups"
+
+
+def locks() -> Path:
+    return state_dir() / "locks"
+
+
+def user_prefs() -> Path:
+    return config_dir() / USER_PREFS
+
+
+def project_prefs(project: Path) -> Path:
+    return project.resolve() / PROJECT_PREFS
