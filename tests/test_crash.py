@@ -1,6 +1,6 @@
 """Kill hookwright with SIGKILL at every step of a write, then check that nothing was lost.
 
-A first, uninterrupted child run records every crash point it passes
+A first, uninterrupted child run (a fork of the test process) records every crash point it passes
 (HOOKWRIGHT_TEST_TRACE); then, for each point, a fresh copy of the same world is set up and
 a child is killed exactly there (HOOKWRIGHT_TEST_KILL_AT). After each kill: the settings
 file is either the old or the new version, byte for byte; the same command run again
@@ -12,13 +12,20 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
+import traceback
 from pathlib import Path
+from typing import NamedTuple
 
+import filelock  # noqa: F401  (imported before the forks, as everything a child runs)
+import platformdirs  # noqa: F401
 import pytest
-from hookwright import resources
+from hookwright import faults, resources, state
+from hookwright.apply import Consent
+from hookwright.commands.install import install
+from hookwright.commands.rollback import rollback
+from hookwright.commands.uninstall import uninstall
 from hookwright.doctor import run as doctor
+from hookwright.hosts.base import Scope
 from hookwright.hosts.opencode import read_plugin, render_plugin
 
 pytestmark = pytest.mark.slow  # (a kill at every step of every command: a minute and a half of child processes)
@@ -46,27 +53,25 @@ SCENARIOS = {
     "opencode-uninstall": ("opencode", [("install", ["git-guard"], [])], ("uninstall", ["git-guard"], [])),
 }
 
-# The child calls the command functions the CLI calls, without the CLI's start-up cost
-# (the write path under test is the same); it is killed, or it exits 0.
-CHILD = """
-import json, sys
-from pathlib import Path
-from hookwright.hosts.base import Scope
-host, command, packs, options, project = json.loads(sys.argv[1])
-from hookwright.apply import Consent
-def yes():
-    return Consent(yes=True)
-if command == "install":
-    from hookwright.commands.install import install
-    install(packs, host=host, scope=Scope.project, project=Path(project), options=options, adopt=False,
-            dry_run=False, consent=yes())
-elif command == "uninstall":
-    from hookwright.commands.uninstall import uninstall
-    uninstall(packs, host=host, scope=Scope.project, project=Path(project), dry_run=False, consent=yes())
-else:
-    from hookwright.commands.rollback import rollback
-    rollback(to=None, force=False, dry_run=False, consent=yes())
-"""
+# The child is a fork of this process, with hookwright imported already: it calls the command
+# functions the CLI calls, without an interpreter's and the CLI's start-up each time (the write
+# path under test is the same, in a process of its own that SIGKILL ends); it is killed, or it
+# exits 0 (1 and its traceback in ChildRun.stderr when the command fails).
+def _command(host: str, command, project: Path) -> None:
+    name, packs, options = command
+    yes = Consent(yes=True)
+    if name == "install":
+        install(packs, host=host, scope=Scope.project, project=project, options=options, adopt=False,
+                dry_run=False, consent=yes)
+    elif name == "uninstall":
+        uninstall(packs, host=host, scope=Scope.project, project=project, dry_run=False, consent=yes)
+    else:
+        rollback(to=None, force=False, dry_run=False, consent=yes)
+
+
+class ChildRun(NamedTuple):
+    returncode: int  # minus the signal that ended it, as subprocess says it
+    stderr: str
 
 
 def environment(world: Path, extra_env=None) -> dict:
@@ -75,11 +80,26 @@ def environment(world: Path, extra_env=None) -> dict:
                 XDG_CONFIG_HOME=str(home / ".config"), PYTHONPATH=str(resources.data_root()), **(extra_env or {}))
 
 
-def cli(world: Path, host: str, command, extra_env=None) -> subprocess.CompletedProcess:
-    name, packs, options = command
-    spec = json.dumps([host, name, packs, options, str(world / "project")])
-    return subprocess.run([sys.executable, "-c", CHILD, spec], env=environment(world, extra_env),
-                          capture_output=True, text=True, timeout=60, cwd=world)
+def cli(world: Path, host: str, command, extra_env=None) -> ChildRun:
+    errors = world.parent / "child-stderr.txt"
+    pid = os.fork()
+    if pid == 0:  # the child: never back into pytest
+        code = 1
+        try:
+            with open(errors, "w", encoding="utf-8") as stream:
+                os.dup2(stream.fileno(), 2)
+            os.environ.clear()
+            os.environ.update(environment(world, extra_env))
+            os.chdir(world)
+            faults._reached.clear()
+            _command(host, command, world / "project")
+            code = 0
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return ChildRun(os.waitstatus_to_exitcode(status), errors.read_text(encoding="utf-8"))
 
 
 def make_world(root: Path, host: str, setup) -> Path:
@@ -129,10 +149,14 @@ def finished(world: Path, command) -> bool:
     undo the operation before it); install and uninstall are simply run again."""
     if command[0] != "rollback":
         return False
-    listing = subprocess.run([sys.executable, "-m", "hookwright", "rollback", "--list", "--json"],
-                             env=environment(world), capture_output=True, text=True, timeout=60)
-    journal = json.loads(listing.stdout)["journal"]
-    return journal[-1]["kind"] == "rollback" and journal[-1]["state"] == "done"
+    saved = dict(os.environ)
+    os.environ.update(environment(world))
+    try:
+        last = state.read_journal()[-1]
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    return last.kind == "rollback" and last.state == "done"
 
 
 def install_findings(world: Path, host: str, monkeypatch) -> list[str]:
