@@ -92,7 +92,7 @@ def write_bytes(path: Path, data: bytes, *, expect: bytes | None = None, mode: i
         old_stat = _stat_or_none(target)
         import tempfile  # (a write's only: doctor imports this module to read temp names)
 
-        fd, temp = tempfile.mkstemp(prefix=f".{target.name}{TEMP_MARK}", dir=folder)
+        fd, temp = tempfile.mkstemp(prefix=f".{target.name}{TEMP_MARK}{os.getpid()}-", dir=folder)
     except OSError as err:
         raise _error(err, path) from None
     try:
@@ -227,12 +227,29 @@ def make_dir(folder: Path, attempts: int = 5) -> None:
 
 
 def stale_temps(folder: Path) -> list[Path]:
-    """The temp files a killed run left in a folder, sorted."""
+    """The temp files a killed run left in a folder, sorted: ours, and no longer being written
+    (their writer's process is gone), so that a write that takes no lock of ours is never cut
+    short by another run's clean-up."""
     try:
         names = os.listdir(folder)
     except OSError:
         return []
-    return [folder / name for name in sorted(names) if is_temp_name(name)]
+    return [folder / name for name in sorted(names) if is_temp_name(name) and not _writer_alive(name)]
+
+
+def _writer_alive(name: str) -> bool:
+    """Whether the process whose pid the temp file's name carries (.<file>.hookwright-tmp-<pid>-...)
+    still runs; a name without one is an older hookwright's, and left behind."""
+    pid = name.split(TEMP_MARK, 1)[1].split("-", 1)[0]
+    if not pid.isdigit() or int(pid) in (0, os.getpid()):
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # (another user's process: alive)
+        return True
+    return True
 
 
 def is_temp_name(name: str) -> bool:

@@ -1,5 +1,6 @@
 import os
 import stat
+import subprocess
 
 import pytest
 from hookwright import atomic, layout, state
@@ -50,6 +51,29 @@ def test_temp_files_left_by_a_killed_run_are_removed_by_the_next_run(hookwright,
     assert ran.code == 0, ran.err
     assert not stale.exists()
     assert read_json(settings)["hooks"]
+
+
+def test_a_temp_file_is_stale_once_its_writer_is_gone_and_never_while_it_still_runs(hookwright, home, project):
+    """Something that writes with our temp names but not under our lock (a second tool on the
+    same files) must not have its temp file removed mid-write by a run's clean-up."""
+    settings = project / ".claude" / "settings.json"
+    write_json(settings, {})
+    writer = subprocess.Popen(["sleep", "60"])
+    ended = subprocess.Popen(["true"])
+    ended.wait()
+    try:
+        live = settings.parent / f".settings.json{atomic.TEMP_MARK}{writer.pid}-x1"
+        dead = settings.parent / f".settings.json{atomic.TEMP_MARK}{ended.pid}-x2"
+        older = settings.parent / f".settings.json{atomic.TEMP_MARK}x3"  # (a name without a pid)
+        for temp in (live, dead, older):
+            temp.write_text('{"half": ')
+
+        assert atomic.stale_temps(settings.parent) == sorted([dead, older])
+        assert hookwright("install", "git-guard", "--scope", "project", "--project", project, "--yes").code == 0
+        assert live.exists() and not dead.exists() and not older.exists()
+    finally:
+        writer.kill()
+        writer.wait()
 
 
 def test_backups_are_rotated_to_the_newest_ones(hookwright, home, project, monkeypatch):

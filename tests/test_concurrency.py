@@ -1,5 +1,8 @@
 """Eight hookwright processes and a host, all writing one settings.local.json at once.
 
+Each worker is a process of its own, forked from the test with hookwright imported, that runs
+the command line's main once per step; the host is the test process itself.
+
 Each worker owns a pack and installs and uninstalls it, round after round; meanwhile a
 process that behaves like Claude Code saving permission approvals adds rules to the same
 file through its own atomic read-modify-write (it does not know our lock). At the end every
@@ -8,22 +11,28 @@ the host added is still there, no run crashed, and every refused run exited 3 sa
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
-import subprocess
-import sys
-import threading
+import signal
+import time
+import traceback
 from pathlib import Path
 
+import filelock  # noqa: F401  (imported before the forks, as everything a worker runs)
+import platformdirs  # noqa: F401
 import pytest
-from hookwright import atomic, resources
+from hookwright import atomic
+from hookwright.cli import main  # (imported once, before the forks)
 from support import write_json
 
 pytestmark = pytest.mark.slow  # (eight installers at once, three times over)
 
 WORKERS = 8
 ROUNDS = 3
-HOST_WRITES = 30
+HOST_WRITES = 30  # at least; the host goes on writing, one write per PACE_S, until the last worker ends
+PACE_S = 0.05
 PASS_THROUGH_MODULE = "NAME, OPTIONS = 'race', {}\n\n\ndef handle(call):\n    return None\n"  # the hook's module
 
 
@@ -43,53 +52,86 @@ def make_packs(folder: Path) -> list[str]:
     return names
 
 
-def hookwright(env: dict, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "hookwright", *args], env=env, capture_output=True, text=True,
-                          timeout=120)
-
-
-def worker(env, project, pack, installs_last, outcomes, where):
+def worker(env: dict, project: Path, pack: str, installs_last: bool, where: tuple, log: Path) -> None:
+    """In a process of its own: its pack installed and uninstalled round after round, each run
+    through the command line's main, in-process (forked with hookwright imported: no interpreter
+    start per run), each run's (pack, step, exit code, stderr) a line in `log`."""
+    os.environ.clear()
+    os.environ.update(env)
     scope = (*where, "--project", str(project), "--yes")
     steps = ["install", "uninstall"] * ROUNDS + (["install"] if installs_last else [])
-    for step in steps:
-        while True:  # a refused run (exit 3) is retried: the final state must be the one we asked for
-            done = hookwright(env, step, pack, *scope)
-            outcomes.append((pack, step, done.returncode, done.stderr))
-            if done.returncode != 3:
-                break
+    with open(log, "w", encoding="utf-8") as out:
+        for step in steps:
+            while True:  # a refused run (exit 3) is retried: the final state must be the one we asked for
+                said = io.StringIO()
+                with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(said):
+                    try:
+                        main([step, pack, *scope])
+                        code = 0
+                    except SystemExit as done:
+                        code = int(done.code or 0)
+                out.write(json.dumps([pack, step, code, said.getvalue()]) + "\n")
+                out.flush()
+                if code != 3:
+                    break
 
 
-def host(settings: Path, written: list[str]):
-    """Claude Code saving approvals: read, add a rule, write back atomically; retry if it changed."""
-    for k in range(HOST_WRITES):
-        rule = f"Bash(echo host-{k})"
-        while True:
-            raw = settings.read_bytes()
-            data = json.loads(raw)
-            data.setdefault("permissions", {}).setdefault("allow", []).append(rule)
-            try:
-                atomic.write_bytes(settings, (json.dumps(data, indent=2) + "\n").encode(), expect=raw)
-                break
-            except atomic.ConcurrentChange:
-                continue
-        written.append(rule)
+def forked(run) -> int:
+    """`run()` in a child process; its pid (the child never returns into pytest)."""
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            run()
+            code = 0
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            os._exit(code)
+    return pid
+
+
+def host(settings: Path, written: list[str], k: int) -> None:
+    """Claude Code saving an approval: read, add a rule, write back atomically; retry if it changed."""
+    rule = f"Bash(echo host-{k})"
+    while True:
+        raw = settings.read_bytes()
+        data = json.loads(raw)
+        data.setdefault("permissions", {}).setdefault("allow", []).append(rule)
+        try:
+            atomic.write_bytes(settings, (json.dumps(data, indent=2) + "\n").encode(), expect=raw)
+            break
+        except atomic.ConcurrentChange:
+            continue
+    written.append(rule)
 
 
 def race(tmp_path: Path, project: Path, where: tuple, meanwhile) -> tuple[list[str], list]:
-    """WORKERS installers (each its own pack, the even ones ending installed) and `meanwhile`,
-    all at once; returns the packs and each run's (pack, step, exit code, stderr)."""
+    """WORKERS installers (each its own pack and process, the even ones ending installed) and, in
+    this process, `meanwhile(k)` for k = 0, 1, ... (at least HOST_WRITES times) for as long as any
+    of them runs; returns the packs and each run's (pack, step, exit code, stderr)."""
     packs = make_packs(tmp_path / "packs")
     env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_STATE_HOME=str(tmp_path / "state"),
-               PYTHONPATH=str(resources.data_root()), HOOKWRIGHT_PACKS_PATH=str(tmp_path / "packs"))
-    outcomes: list = []
-    threads = [threading.Thread(target=worker, args=(env, project, pack, i % 2 == 0, outcomes, where))
-               for i, pack in enumerate(packs)]
-    threads.append(threading.Thread(target=meanwhile))
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=600)
-    return packs, outcomes
+               HOOKWRIGHT_PACKS_PATH=str(tmp_path / "packs"))
+    logs = [tmp_path / f"{pack}.log" for pack in packs]
+    pids = [forked(lambda i=i, pack=pack: worker(env, project, pack, i % 2 == 0, where, logs[i]))
+            for i, pack in enumerate(packs)]
+    statuses: dict[int, int] = {}
+    k, deadline = 0, time.monotonic() + 300
+    while (len(statuses) < len(pids) or k < HOST_WRITES) and time.monotonic() < deadline:
+        meanwhile(k)
+        k += 1
+        time.sleep(PACE_S)
+        for pid in set(pids) - set(statuses):
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                statuses[pid] = os.waitstatus_to_exitcode(status)
+    for pid in set(pids) - set(statuses):  # (past the deadline: a worker hangs)
+        os.kill(pid, signal.SIGKILL)
+        statuses[pid] = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    statuses = [statuses[pid] for pid in pids]
+    assert statuses == [0] * WORKERS, statuses
+    return packs, [tuple(json.loads(line)) for log in logs for line in log.read_text(encoding="utf-8").splitlines()]
 
 
 def test_eight_installers_and_the_host_writing_at_once_lose_nothing(tmp_path):
@@ -99,7 +141,7 @@ def test_eight_installers_and_the_host_writing_at_once_lose_nothing(tmp_path):
                "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}}
     write_json(settings, foreign)
     host_rules: list[str] = []
-    packs, outcomes = race(tmp_path, project, ("--scope", "local"), lambda: host(settings, host_rules))
+    packs, outcomes = race(tmp_path, project, ("--scope", "local"), lambda k: host(settings, host_rules, k))
 
     data = json.loads(settings.read_bytes())
     crashed = [(p, s, c, e) for p, s, c, e in outcomes if c not in (0, 3)]
@@ -112,7 +154,7 @@ def test_eight_installers_and_the_host_writing_at_once_lose_nothing(tmp_path):
         assert sum(f"hookwright-local/{pack}/{pack}" in c for c in commands) == expected, pack
     assert data["model"] == "opus"
     assert data["hooks"]["Stop"] == foreign["hooks"]["Stop"]
-    assert data["permissions"]["allow"] == ["Read", *host_rules] and len(host_rules) == HOST_WRITES
+    assert data["permissions"]["allow"] == ["Read", *host_rules] and len(host_rules) >= HOST_WRITES
     assert list(settings.parent.glob(f"*{atomic.TEMP_MARK}*")) == []
     runs = len(outcomes)
     assert runs >= WORKERS * ROUNDS * 2
@@ -125,18 +167,17 @@ def test_eight_installers_into_one_cursor_file_while_someone_edits_it_lose_nothi
     write_json(hooks, {"version": 1, "hooks": {"stop": [{"command": "say done"}]}})
     edits: list[str] = []
 
-    def editor():
-        for k in range(HOST_WRITES):
-            while True:
-                raw = hooks.read_bytes()
-                data = json.loads(raw)
-                data["hooks"].setdefault("afterFileEdit", []).append({"command": f"echo edit-{k}"})
-                try:
-                    atomic.write_bytes(hooks, (json.dumps(data, indent=2) + "\n").encode(), expect=raw)
-                    break
-                except atomic.ConcurrentChange:
-                    continue
-            edits.append(f"echo edit-{k}")
+    def editor(k):
+        while True:
+            raw = hooks.read_bytes()
+            data = json.loads(raw)
+            data["hooks"].setdefault("afterFileEdit", []).append({"command": f"echo edit-{k}"})
+            try:
+                atomic.write_bytes(hooks, (json.dumps(data, indent=2) + "\n").encode(), expect=raw)
+                break
+            except atomic.ConcurrentChange:
+                continue
+        edits.append(f"echo edit-{k}")
 
     packs, outcomes = race(tmp_path, project, ("--host", "cursor", "--scope", "project"), editor)
 
@@ -146,7 +187,7 @@ def test_eight_installers_into_one_cursor_file_while_someone_edits_it_lose_nothi
     for i, pack in enumerate(packs):
         assert sum(f"hookwright/{pack}/{pack}" in c for c in commands) == (1 if i % 2 == 0 else 0), pack
     assert data["hooks"]["stop"] == [{"command": "say done"}]
-    assert [e["command"] for e in data["hooks"]["afterFileEdit"]] == edits and len(edits) == HOST_WRITES
+    assert [e["command"] for e in data["hooks"]["afterFileEdit"]] == edits and len(edits) >= HOST_WRITES
 
 
 def test_eight_installers_into_one_opencode_plugins_folder_lose_nothing(tmp_path):
@@ -157,9 +198,11 @@ def test_eight_installers_into_one_opencode_plugins_folder_lose_nothing(tmp_path
     plugins.mkdir(parents=True)
     (plugins / "theirs.js").write_text("export const Theirs = async () => ({})\n")
 
-    def someone():
-        for k in range(HOST_WRITES):
-            atomic.write_bytes(plugins / f"mine-{k}.js", f"export const Mine{k} = async () => ({{}})\n".encode())
+    mine: list[str] = []
+
+    def someone(k):
+        atomic.write_bytes(plugins / f"mine-{k}.js", f"export const Mine{k} = async () => ({{}})\n".encode())
+        mine.append(f"mine-{k}.js")
 
     packs, outcomes = race(tmp_path, project, ("--host", "opencode", "--scope", "project"), someone)
 
@@ -169,5 +212,5 @@ def test_eight_installers_into_one_opencode_plugins_folder_lose_nothing(tmp_path
         assert (plugins / f"hookwright-{pack}.js").is_file() == installed, pack
         assert (project / ".opencode" / "hookwright" / pack / pack).is_file() == installed, pack
     assert (plugins / "theirs.js").read_text() == "export const Theirs = async () => ({})\n"
-    assert sorted(p.name for p in plugins.glob("mine-*.js")) == sorted(f"mine-{k}.js" for k in range(HOST_WRITES))
+    assert sorted(p.name for p in plugins.glob("mine-*.js")) == sorted(mine) and len(mine) >= HOST_WRITES
     assert list(plugins.glob(f"*{atomic.TEMP_MARK}*")) == []
