@@ -61,33 +61,13 @@ def handlers(file: ConfigFile) -> list[Handler]:
     right place (events at the top level, a handler without its group) is not."""
     if file.kind == "opencode-plugin":
         return _plugin_handlers(file)
-    data = file.document.data if file.document else None
-    if not isinstance(data, dict) or not isinstance(data.get("hooks"), dict):
+    if file.document is None or file.host == "opencode":  # (an opencode config holds no hooks tree)
         return []
     host = hosts.of(file.host)
-    flat = host is not None and host.flat_entries
-    owner = host.owner if host is not None else lambda value: None
-    found = []
-    for event, entries in data["hooks"].items():
-        if not isinstance(entries, list):
-            continue
-        for gi, entry in enumerate(entries):
-            if flat:
-                if isinstance(entry, str) or (isinstance(entry, dict) and "hooks" not in entry):
-                    matcher = entry.get("matcher") if isinstance(entry, dict) else None
-                    keys = ("hooks", event, gi)
-                    found.append(Handler(file, event, matcher if isinstance(matcher, str) else None,
-                                         entry, keys, keys, owner=owner(entry)))
-                continue
-            if not (isinstance(entry, dict) and isinstance(entry.get("hooks"), list)):
-                continue
-            matcher = entry.get("matcher")
-            for hi, value in enumerate(entry["hooks"]):
-                if isinstance(value, (dict, str)):
-                    found.append(Handler(file, event, matcher if isinstance(matcher, str) else None, value,
-                                         ("hooks", event, gi, "hooks", hi), ("hooks", event, gi),
-                                         owner=owner(value)))
-    return found
+    walker = host or hosts.of("claude")  # another agent's file in Claude Code's shape: read as one, nobody's
+    return [Handler(file, place.event, place.matcher, place.value, place.keys, place.group,
+                    owner=host.owner(place.value) if host else None)
+            for place in walker.walk(file.document.data)]
 
 
 

@@ -87,6 +87,16 @@ class Target(NamedTuple):
                    raw.get("personal", Path(raw["runtime_root"]).name == LOCAL_RUNTIME_FOLDER))
 
 
+class HandlerPlace(NamedTuple):
+    """One handler in a config's hooks tree (Host.walk)."""
+
+    event: str
+    keys: tuple  # where the handler is: ("hooks", event, group, "hooks", index), or ("hooks", event, index)
+    group: tuple  # where its matcher group is (a flat entry: the entry itself)
+    matcher: str | None
+    value: Any  # an object, or a bare string where an object belongs (the checks say what is wrong)
+
+
 class Entry(NamedTuple):
     """One hook handler we put (or will put) into a config: where, and the exact handler."""
 
@@ -154,7 +164,6 @@ class Host(ABC):
     rewrite_events: ClassVar[frozenset[str]] = frozenset()  # where a hook's answer can change the tool's input
     rewrite_field: ClassVar[str] = ""  # what in a hook's answer carries the new input
     # facts doctor reads the host's files by
-    flat_entries: ClassVar[bool] = False  # an event holds handlers themselves, not matcher groups of them
     dedups_commands: ClassVar[bool] = False  # one command string in several settings files runs once
     # how the answers of several hooks on one call combine: "parallel" (all run on the original
     # input, the last to finish wins), "priority" (all run, the higher-priority file's answer wins,
@@ -230,7 +239,7 @@ class Host(ABC):
     def packs_in(self, target: Target) -> set[str]:
         """The packs whose entries are in this scope's config (receipt or not)."""
         doc = self.read(target)
-        return {who[0] for _, handler in self.handlers(doc.data) if (who := self.owner(handler))}
+        return {who[0] for place in self.walk(doc.data) if (who := self.owner(place.value))}
 
     def holds_nothing(self, data: Any) -> bool:
         """The data is what a new file holds: a file we created for it can go again."""
@@ -317,11 +326,6 @@ class Host(ABC):
 
     # ---- our entries in a file -----------------------------------------------------------
 
-    def handlers(self, data: Any) -> Iterator[tuple[str, Any]]:
-        """(event, handler) for every handler the host would load from the data."""
-        for event, handler, _ in self._located(data):
-            yield event, handler
-
     def owner(self, handler: Any) -> tuple[str, str] | None:
         """(pack, script) if this handler runs one of our runtimes."""
         if not isinstance(handler, dict):
@@ -336,22 +340,23 @@ class Host(ABC):
     def owned_entries(self, data: Any, pack: str) -> list[Entry]:
         """Our entries for `pack` as they stand in the file now (whatever the receipt says)."""
         found = []
-        for event, handler, matcher in self._located(data):
-            who = self.owner(handler)
+        for place in self.walk(data):
+            who = self.owner(place.value)
             if who and who[0] == pack:
-                found.append(Entry.of(pack, who[1], event, matcher, handler))
+                found.append(Entry.of(pack, who[1], place.event, place.matcher, place.value))
         return found
 
     @abstractmethod
-    def _located(self, data: Any) -> Iterator[tuple[str, Any, str | None]]:
-        """(event, handler, matcher) for every handler in well-formed places."""
+    def walk(self, data: Any) -> Iterator[HandlerPlace]:
+        """Every handler the host would load from a config's data, in file order, and where it is:
+        the one walk of the host's hooks tree (doctor reads the same handlers the edits find)."""
 
     def find(self, data: Any, entry: Entry) -> Any | None:
         """The handler now in the file that runs `entry`'s script (ours by its command), if any."""
         script = self.owner(entry.handler)
-        for event, handler, _ in self._located(data):
-            if event == entry.event and self.owner(handler) == script:
-                return handler
+        for place in self.walk(data):
+            if place.event == entry.event and self.owner(place.value) == script:
+                return place.value
         return None
 
     @abstractmethod

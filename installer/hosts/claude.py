@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
 from .. import layout
-from .base import Capabilities, Entry, Host, Scope, Target, check_events, deep
+from .base import Capabilities, Entry, HandlerPlace, Host, Scope, Target, check_events, deep
 
 if TYPE_CHECKING:
     from ..document import Document
@@ -101,9 +101,18 @@ class Claude(Host):
     def check(self, doc: Document, target: Target, force: bool) -> None:
         check_document(doc)
 
-    def _located(self, data: Any) -> Iterator[tuple[str, Any, str | None]]:
-        for event, gi, _, handler in _positions(data):
-            yield event, handler, data["hooks"][event][gi].get("matcher")
+    def walk(self, data: Any) -> Iterator[HandlerPlace]:
+        """The handlers (objects, or bare strings) of each well-formed matcher group."""
+        hooks = data.get("hooks") if isinstance(data, dict) else None
+        for event, groups in hooks.items() if isinstance(hooks, dict) else ():
+            for gi, group in enumerate(groups) if isinstance(groups, list) else ():
+                if not (isinstance(group, dict) and isinstance(group.get("hooks"), list)):
+                    continue
+                matcher = group.get("matcher")
+                for hi, value in enumerate(group["hooks"]):
+                    if isinstance(value, (dict, str)):
+                        yield HandlerPlace(event, ("hooks", event, gi, "hooks", hi), ("hooks", event, gi),
+                                           matcher if isinstance(matcher, str) else None, value)
 
     # ---- editing -----------------------------------------------------------------------------
 
@@ -125,7 +134,7 @@ class Claude(Host):
     def remove(self, data: dict, entry: Entry, keep_empty: list[str]) -> dict:
         data = deep(data)
         script = self.owner(entry.handler)
-        for event, gi, hi, handler in list(_positions(data)):
+        for event, (_, _, gi, _, hi), handler in [(p.event, p.keys, p.value) for p in self.walk(data)]:
             if event == entry.event and self.owner(handler) == script:
                 groups = data["hooks"][event]
                 del groups[gi]["hooks"][hi]
@@ -143,8 +152,9 @@ class Claude(Host):
         if (old.event, old.matcher) == (new.event, new.matcher):
             data = deep(data)
             script = self.owner(old.handler)
-            for event, gi, hi, handler in _positions(data):
-                if event == old.event and self.owner(handler) == script:
+            for place in self.walk(data):
+                if place.event == old.event and self.owner(place.value) == script:
+                    _, event, gi, _, hi = place.keys
                     data["hooks"][event][gi]["hooks"][hi] = new.handler
                     return data
         return super().replace(data, old, new)
@@ -159,10 +169,3 @@ def check_document(doc: Document) -> None:
                  "matcher groups", '{"matcher": "...", "hooks": [...]}')
 
 
-def _positions(data: dict) -> Iterator[tuple[str, int, int, Any]]:
-    """(event, group index, handler index, handler) for every handler in well-formed groups."""
-    for event, groups in (data.get("hooks") or {}).items():
-        for gi, group in enumerate(groups):
-            if isinstance(group, dict) and isinstance(group.get("hooks"), list):
-                for hi, handler in enumerate(group["hooks"]):
-                    yield event, gi, hi, handler

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
 from ..layout import RUNTIME_FOLDER
-from .base import Capabilities, Entry, Host, Scope, Target, check_events, deep, refuse_shape
+from .base import Capabilities, Entry, HandlerPlace, Host, Scope, Target, check_events, deep, refuse_shape
 
 if TYPE_CHECKING:
     from ..document import Document
@@ -48,7 +48,6 @@ class Cursor(Host):
     rewrite_events = frozenset({"preToolUse"})  # (docs/hosts/cursor.md#rewriting-input)
     rewrite_field = "updated_input"
     rewrites_combine = "priority"  # (docs/hosts/cursor.md#rewriting-input)
-    flat_entries = True
     programs = ("cursor", "cursor-agent")
     schema = "cursor-hooks.schema.json"
     project_var = PROJECT_VAR
@@ -90,12 +89,15 @@ class Cursor(Host):
             refuse_shape(doc, f'"version" is {doc.data["version"]!r}; hookwright writes Cursor\'s version 1 format only',
                          "version", hint="check which Cursor wrote this file; hookwright leaves it alone")
 
-    def _located(self, data: Any) -> Iterator[tuple[str, Any, str | None]]:
+    def walk(self, data: Any) -> Iterator[HandlerPlace]:
+        """The flat entries of each event (a Claude Code matcher group in their place is not one)."""
         hooks = data.get("hooks") if isinstance(data, dict) else None
-        for event, entries in (hooks or {}).items():
-            for entry in entries if isinstance(entries, list) else ():
-                if isinstance(entry, dict):
-                    yield event, entry, entry.get("matcher")
+        for event, entries in hooks.items() if isinstance(hooks, dict) else ():
+            for index, entry in enumerate(entries) if isinstance(entries, list) else ():
+                if isinstance(entry, str) or (isinstance(entry, dict) and "hooks" not in entry):
+                    matcher = entry.get("matcher") if isinstance(entry, dict) else None
+                    keys = ("hooks", event, index)
+                    yield HandlerPlace(event, keys, keys, matcher if isinstance(matcher, str) else None, entry)
 
     def add(self, data: dict, entry: Entry) -> dict:
         data = deep(data)

@@ -29,7 +29,7 @@ from ..document import Document
 from ..errors import ExitCode, HookwrightError
 from ..layout import PLUGIN_PREFIX, RUNTIME_FOLDER, plugin_file
 from ..patterns import lazy
-from .base import Capabilities, Entry, Host, Scope, Target, deep, env_path
+from .base import Capabilities, Entry, HandlerPlace, Host, Scope, Target, deep, env_path
 
 HEADER = "// hookwright-plugin "
 FORMAT = 1
@@ -245,10 +245,11 @@ class Opencode(Host):
 
     # ---- our entries in a file -----------------------------------------------------------
 
-    def _located(self, data: Any) -> Iterator[tuple[str, Any, str | None]]:
-        for handler in (data or {}).get("hooks") or []:
-            if isinstance(handler, dict):
-                yield EVENT, handler, handler.get("tools")
+    def walk(self, data: Any) -> Iterator[HandlerPlace]:
+        """The hooks a hookwright plugin's first line lists (a foreign plugin's are read by doctor)."""
+        for index, hook in enumerate((data or {}).get("hooks") or []):
+            if isinstance(hook, dict):
+                yield HandlerPlace(EVENT, ("hooks", index), ("hooks", index), hook.get("tools"), hook)
 
     def add(self, data: Any, entry: Entry) -> dict:
         data = deep(data) if data else {"format": FORMAT, "pack": entry.pack, "hooks": []}
