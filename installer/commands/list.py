@@ -112,16 +112,13 @@ def effective_view(ctx) -> HookList:
 
 def _no_hooks_read(file) -> str | None:
     """Why the host reads no hooks at all from a file it can parse (its shape), else None."""
-    from ..doctor.model import describe
+    from ..hosts.base import outline_problem
 
-    if file.document is None or file.host not in HOSTS:
+    problem = outline_problem(file.document.data) if file.document is not None and file.host in HOSTS else None
+    if problem is None:
         return None
-    data = file.document.data
-    if not isinstance(data, dict):
-        return f"the file holds {describe(data)}, not an object"
-    if "hooks" in data and not isinstance(data["hooks"], dict):
-        return f'"hooks" is {describe(data["hooks"])}, not an object'
-    return None
+    where, found = problem
+    return f'"hooks" is {found}, not an object' if where else f"the file holds {found}, not an object"
 
 
 def _timeout(handler, kind: str | None) -> dict:

@@ -405,18 +405,29 @@ def describe(value: Any) -> str:
             type(None): "null"}.get(type(value), "a number")
 
 
+def outline_problem(data: Any) -> tuple[tuple[str, ...], str] | None:
+    """What keeps a host from reading any hooks out of a config: (where, what is there instead) when
+    the file is not an object, ((), "a list"), or its "hooks" is not an object of events,
+    (("hooks",), "a string"); None when the outline is right. Install refuses such a file, doctor
+    reports it, list says why it shows no hooks from it."""
+    if not isinstance(data, dict):
+        return (), describe(data)
+    if "hooks" in data and not isinstance(data["hooks"], dict):
+        return ("hooks",), describe(data["hooks"])
+    return None
+
+
 def check_events(doc: Document, what: str, example: str, event_example: str, entries: str, entry_example: str) -> None:
     """The shape every JSON host shares: an object, `"hooks"` an object of events, each event a
     list (of `entries`). Anything else is refused at its position (exit 2): editing it would
     mean guessing."""
-    data = doc.data
-    if not isinstance(data, dict):
-        refuse_shape(doc, f"{what} must hold a JSON object, not {describe(data)}", hint=example)
-    hooks = data.get("hooks")
-    if "hooks" in data and not isinstance(hooks, dict):
-        refuse_shape(doc, f'"hooks" must be an object of events, not {describe(hooks)}', "hooks",
+    problem = outline_problem(doc.data)
+    if problem and not problem[0]:
+        refuse_shape(doc, f"{what} must hold a JSON object, not {problem[1]}", hint=example)
+    if problem:
+        refuse_shape(doc, f'"hooks" must be an object of events, not {problem[1]}', "hooks",
                      hint=f'write it as "hooks": {{"{event_example}": [...]}}')
-    for event, listed in (hooks or {}).items():
+    for event, listed in (doc.data.get("hooks") or {}).items():
         if not isinstance(listed, list):
             refuse_shape(doc, f'"hooks.{event}" must be a list of {entries}, not {describe(listed)}', "hooks", event,
                          hint=f'write it as "{event}": [{entry_example}]')

@@ -8,6 +8,7 @@ from typing import Any, Iterable, Iterator, NamedTuple
 
 from ... import resources
 from ...errors import ErrorKind
+from ...hosts.base import outline_problem
 from ...patterns import lazy
 from .. import load
 from ..discovery import SCOPE_ORDER, Candidate
@@ -72,16 +73,16 @@ def _outline(ctx: Context, file: ConfigFile, host: str, example: str,
     """The shape both hosts share: an object, no event at the top level beside `"hooks"` (names
     looked up folded, in `event_names`), and `"hooks"` an object of events."""
     data = file.document.data
-    if not isinstance(data, dict):
-        yield ctx.finding("structure/not-object", file, (), found=describe(data))
+    problem = outline_problem(data)
+    if problem and not problem[0]:
+        yield ctx.finding("structure/not-object", file, (), found=problem[1])
         return
     for key in data:
         event = next((names[fold(key)] for names in event_names if fold(key) in names), None)
         if key != "hooks" and event:
             yield ctx.finding("structure/top-level-event", file, (key,), at_key=True, key=key, event=event, host=host)
-    if "hooks" in data and not isinstance(data["hooks"], dict):
-        yield ctx.finding("structure/hooks-not-object", file, ("hooks",), found=describe(data["hooks"]),
-                          example=example)
+    if problem:
+        yield ctx.finding("structure/hooks-not-object", file, ("hooks",), found=problem[1], example=example)
 
 
 def _claude(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
