@@ -356,11 +356,11 @@ def test_each_rule_in_a_rule_table_is_one_function_of_its_own_and_a_catalog_rule
     tables = rule_tables()
     ids = [rule for table in tables.values() for rule in table.functions]
     functions = [function for table in tables.values() for function in table.functions.values()]
-    assert {"commands.RULES", "structure.HANDLER_RULES"} <= set(tables)
+    assert {"commands.RULES", "matchers.RULES", "structure.HANDLER_RULES"} <= set(tables)
     assert len(set(ids)) == len(ids) and set(ids) <= set(catalog())
     assert len(set(functions)) == len(functions)  # no function answers for two rules
 
 
-@pytest.mark.parametrize("table, kind", [("commands.RULES", "command")])
+@pytest.mark.parametrize("table, kind", [("commands.RULES", "command"), ("matchers.RULES", "matcher")])
 def test_a_rule_kind_held_whole_by_one_table_has_every_one_of_its_rules_there(table, kind):
     assert set(rule_tables()[table].functions) == {rule for rule in catalog() if rule.startswith(kind + "/")}

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Any, Iterator
 
 from ...patterns import lazy
 from ..facts import BUILTIN_TOOLS, CLAUDE_EVENTS, NARROW_EXACT_EVENTS, NEWER_THAN_MATCHER_CHANGE, OPEN, TOOL, Event
-from ..model import ConfigFile, Context, Finding, Handler, describe
+from ..model import ConfigFile, Context, Finding, RuleTable, describe
 from ..regex.matching import VALUE_NAME, Matcher, can_match_a_name, classify, empty_alternative, js_regex
 from ..regex.overlap import named_servers
 
@@ -25,6 +26,89 @@ OPEN_VALUES = {"SubagentStart": "an agent type", "SubagentStop": "an agent type"
                "UserPromptExpansion": "a command name"}
 
 
+@dataclass
+class MatcherAt:
+    """One matcher group's "matcher", as every matcher rule reads it."""
+
+    ctx: Context
+    file: ConfigFile
+    host: str
+    event: Event | None  # Claude Code's event, when it has a matcher that filters (FileChanged's does not)
+    raw: Any  # as written
+    keys: tuple  # where it is
+    builtins: list[str]  # the built-in tools here (the context's tools but MCP ones)
+
+    @property
+    def shown(self) -> str:
+        return json.dumps(self.raw)
+
+    @property
+    def judged(self) -> bool:
+        """A string, on a Claude Code event whose matcher filters: the Claude Code rules read it."""
+        return isinstance(self.raw, str) and self.host == "claude" and self.event is not None
+
+    @cached_property
+    def matcher(self) -> Matcher:
+        """How the host reads it: Claude Code's classification, or Cursor's regex."""
+        if self.host == "cursor":
+            translated = js_regex(self.raw)
+            return Matcher(self.raw, "regex", pattern=translated.pattern, error=translated.error,
+                           dialect=tuple(translated.dialect))
+        return classify(self.raw, self.event.name)
+
+    @cached_property
+    def known(self) -> list[str]:
+        """The values it is matched against: the built-in tools, or the event's closed set."""
+        return self.builtins if self.event.matcher == TOOL else _values(self.event.matcher)
+
+    @cached_property
+    def regex_verdict(self) -> tuple[str, dict] | None:
+        """The one rule a Claude Code regex matcher ends with (worked out once, for the five rules)."""
+        return _regex_verdict(self) if self.judged and self.matcher.kind == "regex" else None
+
+    def finding(self, rule_id: str, **params: Any) -> Finding:
+        return self.ctx.finding(rule_id, self.file, self.keys, **params)
+
+
+def _regex_verdict(at: MatcherAt) -> tuple[str, dict] | None:
+    """Which one rule a Claude Code regex matcher ends with, past its syntax (not-javascript,
+    invalid-regex), and what it says: at most one of permission-rule, empty-alternative,
+    matches-nothing, case-mismatch and unknown-value."""
+    matcher, event, shown = at.matcher, at.event, at.shown
+    rule = PERMISSION_RULE.fullmatch(matcher.text)
+    if rule and event.matcher == TOOL:
+        return "matcher/permission-rule", {"matcher": shown, "tool": rule[1], "rule": matcher.text.strip()}
+    if matcher.pattern is None:
+        return None
+    what = "tool" if event.matcher == TOOL else OPEN_VALUES.get(event.name, "value").split(" ", 1)[-1]
+    expression = EXPRESSION.search(matcher.text)
+    if empty_alternative(matcher.text):
+        hint = ('matchers are name patterns, not expressions: write the names with single bars, e.g. "Edit|Write"'
+                if expression else 'remove the extra "|"')
+        return "matcher/empty-alternative", {"matcher": shown, "what": what, "hint": hint}
+    if event.matcher == OPEN:
+        if event.name in OPEN_VALUES and not can_match_a_name(matcher.pattern.pattern, VALUE_NAME):
+            return "matcher/matches-nothing", _nothing(shown, OPEN_VALUES[event.name], expression)
+        return None
+    known = at.known
+    if any(matcher.pattern.search(name) for name in known):
+        return None
+    folded = re.compile(matcher.pattern.pattern, matcher.pattern.flags | re.IGNORECASE)
+    near = [name for name in known if folded.search(name)]
+    if near and "mcp" not in matcher.text.lower():
+        return "matcher/case-mismatch", {"matcher": shown, "wanted": ", ".join(near[:4]),
+                                         "suggestion": "the names in their exact case, e.g. " + json.dumps(near[0])}
+    if event.matcher == TOOL and not can_match_a_name(matcher.pattern.pattern):
+        return "matcher/matches-nothing", _nothing(shown, "a tool name", expression)
+    if event.matcher != TOOL:
+        return "matcher/unknown-value", {"matcher": shown, "unknown": "any value", "event": event.name,
+                                         "values": ", ".join(known)}
+    return None
+
+
+RULES = RuleTable()  # the matcher rules, one function each, in the order they run
+
+
 def check(ctx: Context) -> Iterator[Finding]:
     builtins = [t for t in ctx.tools if not t.startswith("mcp__")]
     seen: set[tuple[int, tuple]] = set()
@@ -36,19 +120,14 @@ def check(ctx: Context) -> Iterator[Finding]:
             continue
         seen.add(where)
         group = _value(handler.file, handler.group_keys)
-        if not isinstance(group, dict) or "matcher" not in group:
+        if not isinstance(group, dict) or "matcher" not in group or handler.file.host not in ("claude", "cursor"):
             continue
-        keys = handler.group_keys + ("matcher",)
-        raw = group["matcher"]
-        if not isinstance(raw, str):
-            yield ctx.finding("matcher/not-string", handler.file, keys, found=describe(raw))
-        elif handler.file.host == "cursor":
-            yield from _cursor(ctx, handler, raw, keys)
-        elif handler.file.host == "claude":
-            event = CLAUDE_EVENTS.get(handler.event)
-            # FileChanged turns its matcher into a list of files to watch, not a filter: not judged here
-            if event is not None and event.matcher is not None and event.name != "FileChanged":
-                yield from _claude(ctx, handler.file, event, raw, keys, builtins)
+        event = CLAUDE_EVENTS.get(handler.event) if handler.file.host == "claude" else None
+        # FileChanged turns its matcher into a list of files to watch, not a filter: not judged here
+        if event is not None and (event.matcher is None or event.name == "FileChanged"):
+            event = None
+        yield from RULES.run(MatcherAt(ctx, handler.file, handler.file.host, event, group["matcher"],
+                                       handler.group_keys + ("matcher",), builtins))
 
 
 def _value(file: ConfigFile, keys: tuple) -> Any:
@@ -58,64 +137,77 @@ def _value(file: ConfigFile, keys: tuple) -> Any:
     return value
 
 
-def _claude(ctx: Context, file: ConfigFile, event: Event, raw: str, keys: tuple,
-            builtins: list[str]) -> Iterator[Finding]:
-    matcher = classify(raw, event.name)
-    shown = json.dumps(raw)
-    if event.matcher == TOOL or event.name in SERVER_EVENTS:
-        yield from _server_case(ctx, file, event, raw, shown, keys)
-    if matcher.kind == "exact":
-        yield from _exact(ctx, file, event, matcher, shown, keys, builtins)
-    elif matcher.kind == "regex":
-        yield from _regex(ctx, file, event, matcher, shown, keys, builtins)
+@RULES.rule("matcher/not-string")
+def _not_string(at: MatcherAt) -> Iterator[Finding]:
+    if not isinstance(at.raw, str):
+        yield at.finding("matcher/not-string", found=describe(at.raw))
 
 
-def _exact(ctx: Context, file: ConfigFile, event: Event, matcher: Matcher, shown: str, keys: tuple,
-           builtins: list[str]) -> Iterator[Finding]:
-    raw = matcher.text
+def _syntax_checked(at: MatcherAt) -> bool:
+    """Its regex syntax is judged: every Cursor matcher but "" and "*" (Cursor documents no more
+    than "a regex-style string"), and Claude Code's regex matchers that are not permission rules."""
+    if not isinstance(at.raw, str):
+        return False
+    if at.host == "cursor":
+        return at.raw.strip() not in ("", "*")
+    return at.judged and at.matcher.kind == "regex" and not (
+        at.event.matcher == TOOL and PERMISSION_RULE.fullmatch(at.matcher.text))
+
+
+@RULES.rule("matcher/not-javascript")
+def _not_javascript(at: MatcherAt) -> Iterator[Finding]:
+    if _syntax_checked(at) and at.matcher.dialect:
+        yield at.finding("matcher/not-javascript", matcher=at.shown, constructs="; ".join(at.matcher.dialect))
+
+
+@RULES.rule("matcher/invalid-regex")
+def _invalid_regex(at: MatcherAt) -> Iterator[Finding]:
+    if _syntax_checked(at) and not at.matcher.dialect and at.matcher.error:
+        yield at.finding("matcher/invalid-regex", matcher=at.shown, error=at.matcher.error)
+
+
+@RULES.rule("matcher/needs-recent-host")
+def _needs_recent_host(at: MatcherAt) -> Iterator[Finding]:
+    if not at.judged or at.matcher.kind != "exact":
+        return
+    raw, event = at.matcher.text, at.event
     closed = isinstance(event.matcher, frozenset)  # a value outside the set is unknown-value's business
     if event.name not in NARROW_EXACT_EVENTS | NEWER_THAN_MATCHER_CHANGE and ("," in raw or "-" in raw) and not (
-            closed and not set(matcher.names) <= event.matcher):
+            closed and not set(at.matcher.names) <= event.matcher):
         what = " and ".join(w for c, w in ((",", "a comma"), ("-", "a hyphen")) if c in raw)
-        yield ctx.finding("matcher/needs-recent-host", file, keys, matcher=shown, what=what,
-                          version="2.1.195" if "-" in raw else "2.1.191")
-    if event.matcher == OPEN:
-        return
-    known = builtins if event.matcher == TOOL else _values(event.matcher)
-    by_case = _by_case(tuple(known))
-    wrong_case = [(name, by_case[name.lower()]) for name in matcher.names
-                  if name not in known and name.lower() in by_case and by_case[name.lower()] not in matcher.names]
-    if wrong_case:
-        fixed = {name: right for name, right in wrong_case}
-        suggestion = json.dumps("|".join(fixed.get(name, name) for name in matcher.names))
-        wanted = ", ".join(f"{right} (it says {name})" for name, right in wrong_case)
-        yield ctx.finding("matcher/case-mismatch", file, keys, matcher=shown, wanted=wanted, suggestion=suggestion)
-    if event.matcher == TOOL:
-        typos = {name: _close_tool(name, tuple(known)) for name in matcher.names
-                 if name not in known and name.lower() not in by_case and not name.startswith("mcp__")}
-        typos = {name: close for name, close in typos.items() if close}
-        if typos:
-            suggestion = json.dumps("|".join(typos.get(name, name) for name in matcher.names))
-            yield ctx.finding("matcher/tool-typo", file, keys, matcher=shown, suggestion=suggestion,
-                              names=", ".join(f"{name} (did you mean {close}?)" for name, close in typos.items()))
-        servers = ctx.servers_by_case
-        for name in matcher.names:
-            if name.startswith("mcp__") and not name[5:].partition("__")[2]:
-                server = name[5:].rstrip("_")
-                pattern = f"mcp__{servers.get(server.lower(), server)}__.*"  # in the configured server's case
-                yield ctx.finding("matcher/mcp-no-tool", file, keys, name=name, pattern=pattern)
-        return
-    unknown = [name for name in matcher.names if name not in known and name.lower() not in by_case]
-    if unknown:
-        yield ctx.finding("matcher/unknown-value", file, keys, matcher=shown,
-                          unknown=", ".join(map(json.dumps, unknown)), event=event.name, values=", ".join(known))
+        yield at.finding("matcher/needs-recent-host", matcher=at.shown, what=what,
+                         version="2.1.195" if "-" in raw else "2.1.191")
 
 
-def _server_case(ctx: Context, file: ConfigFile, event: Event, raw: str, shown: str, keys: tuple) -> Iterator[Finding]:
+@RULES.rule("matcher/case-mismatch")
+def _case_mismatch(at: MatcherAt) -> Iterator[Finding]:
+    """A name in the wrong case: an MCP server's, a tool's or an event value's, or a regex that
+    matches the names only with their case ignored."""
+    if not at.judged:
+        return
+    event = at.event
+    if event.matcher == TOOL or event.name in SERVER_EVENTS:
+        yield from _server_case(at)
+    if at.matcher.kind == "exact" and event.matcher != OPEN:
+        known = at.known
+        by_case = _by_case(tuple(known))
+        names = at.matcher.names
+        wrong_case = [(name, by_case[name.lower()]) for name in names
+                      if name not in known and name.lower() in by_case and by_case[name.lower()] not in names]
+        if wrong_case:
+            fixed = {name: right for name, right in wrong_case}
+            suggestion = json.dumps("|".join(fixed.get(name, name) for name in names))
+            wanted = ", ".join(f"{right} (it says {name})" for name, right in wrong_case)
+            yield at.finding("matcher/case-mismatch", matcher=at.shown, wanted=wanted, suggestion=suggestion)
+    yield from _regex_rule(at, "matcher/case-mismatch")
+
+
+def _server_case(at: MatcherAt) -> Iterator[Finding]:
     """`mcp__Linear__.*` where the project's MCP server is `linear` (or `Linear` on an event that
     matches server names): names keep the server's own case, and matching is case-sensitive."""
+    ctx, event, raw = at.ctx, at.event, at.raw
     by_case = ctx.servers_by_case
-    named = named_servers(raw) if event.matcher == TOOL else classify(raw, event.name).names
+    named = named_servers(raw) if event.matcher == TOOL else at.matcher.names
     wrong = {name: by_case[name.lower()] for name in named if name not in ctx.mcp_servers and name.lower() in by_case}
     if wrong:
         fixed = raw
@@ -124,7 +216,72 @@ def _server_case(ctx: Context, file: ConfigFile, event: Event, raw: str, shown: 
                      else "|".join(right if part.strip() == name else part for part in fixed.split("|")))
         what = "the tools of MCP server" if event.matcher == TOOL else "MCP server"
         wanted = ", ".join(f"{what} {right} (it says {name})" for name, right in wrong.items())
-        yield ctx.finding("matcher/case-mismatch", file, keys, matcher=shown, wanted=wanted, suggestion=json.dumps(fixed))
+        yield at.finding("matcher/case-mismatch", matcher=at.shown, wanted=wanted, suggestion=json.dumps(fixed))
+
+
+def _exact_tool_names(at: MatcherAt) -> bool:
+    return at.judged and at.matcher.kind == "exact" and at.event.matcher == TOOL
+
+
+@RULES.rule("matcher/tool-typo")
+def _tool_typo(at: MatcherAt) -> Iterator[Finding]:
+    if not _exact_tool_names(at):
+        return
+    known, names = at.known, at.matcher.names
+    by_case = _by_case(tuple(known))
+    typos = {name: _close_tool(name, tuple(known)) for name in names
+             if name not in known and name.lower() not in by_case and not name.startswith("mcp__")}
+    typos = {name: close for name, close in typos.items() if close}
+    if typos:
+        suggestion = json.dumps("|".join(typos.get(name, name) for name in names))
+        yield at.finding("matcher/tool-typo", matcher=at.shown, suggestion=suggestion,
+                         names=", ".join(f"{name} (did you mean {close}?)" for name, close in typos.items()))
+
+
+@RULES.rule("matcher/mcp-no-tool")
+def _mcp_no_tool(at: MatcherAt) -> Iterator[Finding]:
+    if not _exact_tool_names(at):
+        return
+    servers = at.ctx.servers_by_case
+    for name in at.matcher.names:
+        if name.startswith("mcp__") and not name[5:].partition("__")[2]:
+            server = name[5:].rstrip("_")
+            pattern = f"mcp__{servers.get(server.lower(), server)}__.*"  # in the configured server's case
+            yield at.finding("matcher/mcp-no-tool", name=name, pattern=pattern)
+
+
+@RULES.rule("matcher/unknown-value")
+def _unknown_value(at: MatcherAt) -> Iterator[Finding]:
+    if at.judged and at.matcher.kind == "exact" and at.event.matcher not in (OPEN, TOOL):
+        known = at.known
+        by_case = _by_case(tuple(known))
+        unknown = [name for name in at.matcher.names if name not in known and name.lower() not in by_case]
+        if unknown:
+            yield at.finding("matcher/unknown-value", matcher=at.shown, unknown=", ".join(map(json.dumps, unknown)),
+                             event=at.event.name, values=", ".join(known))
+    yield from _regex_rule(at, "matcher/unknown-value")
+
+
+def _regex_rule(at: MatcherAt, rule_id: str) -> Iterator[Finding]:
+    """The finding a Claude Code regex matcher ends with (_regex_verdict), when it is this rule's."""
+    verdict = at.regex_verdict
+    if verdict and verdict[0] == rule_id:
+        yield at.finding(rule_id, **verdict[1])
+
+
+@RULES.rule("matcher/permission-rule")
+def _permission_rule(at: MatcherAt) -> Iterator[Finding]:
+    yield from _regex_rule(at, "matcher/permission-rule")
+
+
+@RULES.rule("matcher/empty-alternative")
+def _empty_alternative(at: MatcherAt) -> Iterator[Finding]:
+    yield from _regex_rule(at, "matcher/empty-alternative")
+
+
+@RULES.rule("matcher/matches-nothing")
+def _matches_nothing(at: MatcherAt) -> Iterator[Finding]:
+    yield from _regex_rule(at, "matcher/matches-nothing")
 
 
 @lru_cache(maxsize=1024)
@@ -162,43 +319,8 @@ def _by_case(names: tuple[str, ...]) -> dict[str, str]:
     return {name.lower(): name for name in names}
 
 
-def _regex(ctx: Context, file: ConfigFile, event: Event, matcher: Matcher, shown: str, keys: tuple,
-           builtins: list[str]) -> Iterator[Finding]:
-    rule = PERMISSION_RULE.fullmatch(matcher.text)
-    if rule and event.matcher == TOOL:
-        yield ctx.finding("matcher/permission-rule", file, keys, matcher=shown, tool=rule[1],
-                          rule=matcher.text.strip())
-        return
-    yield from _syntax(ctx, file, matcher, shown, keys)
-    if matcher.pattern is None:
-        return
-    what = "tool" if event.matcher == TOOL else OPEN_VALUES.get(event.name, "value").split(" ", 1)[-1]
-    expression = EXPRESSION.search(matcher.text)
-    if empty_alternative(matcher.text):
-        hint = ('matchers are name patterns, not expressions: write the names with single bars, e.g. "Edit|Write"'
-                if expression else 'remove the extra "|"')
-        yield ctx.finding("matcher/empty-alternative", file, keys, matcher=shown, what=what, hint=hint)
-        return
-    if event.matcher == OPEN:
-        if event.name in OPEN_VALUES and not can_match_a_name(matcher.pattern.pattern, VALUE_NAME):
-            yield _nothing(ctx, file, shown, keys, OPEN_VALUES[event.name], expression)
-        return
-    known = builtins if event.matcher == TOOL else _values(event.matcher)
-    if any(matcher.pattern.search(name) for name in known):
-        return
-    folded = re.compile(matcher.pattern.pattern, matcher.pattern.flags | re.IGNORECASE)
-    near = [name for name in known if folded.search(name)]
-    if near and "mcp" not in matcher.text.lower():
-        yield ctx.finding("matcher/case-mismatch", file, keys, matcher=shown, wanted=", ".join(near[:4]),
-                          suggestion="the names in their exact case, e.g. " + json.dumps(near[0]))
-    elif event.matcher == TOOL and not can_match_a_name(matcher.pattern.pattern):
-        yield _nothing(ctx, file, shown, keys, "a tool name", expression)
-    elif event.matcher != TOOL:
-        yield ctx.finding("matcher/unknown-value", file, keys, matcher=shown, unknown="any value",
-                          event=event.name, values=", ".join(known))
-
-
-def _nothing(ctx: Context, file: ConfigFile, shown: str, keys: tuple, what: str, expression: Any) -> Finding:
+def _nothing(shown: str, what: str, expression: Any) -> dict[str, str]:
+    """matches-nothing's words: an expression where a name pattern belongs, or a pattern no name fits."""
     if expression:
         detail = " (it is an expression, not a name pattern)"
         named = [name for name in dict.fromkeys(_QUOTED_NAME.findall(shown))
@@ -209,22 +331,6 @@ def _nothing(ctx: Context, file: ConfigFile, shown: str, keys: tuple, what: str,
     else:
         detail = " (it needs characters that no such name has)"
         hint = 'write the names, e.g. "Edit|Write", or a regex over them'
-    return ctx.finding("matcher/matches-nothing", file, keys, matcher=shown, what=what, detail=detail, hint=hint)
+    return {"matcher": shown, "what": what, "detail": detail, "hint": hint}
 
 
-def _syntax(ctx: Context, file: ConfigFile, matcher: Matcher, shown: str, keys: tuple) -> Iterator[Finding]:
-    if matcher.dialect:
-        yield ctx.finding("matcher/not-javascript", file, keys, matcher=shown, constructs="; ".join(matcher.dialect))
-    elif matcher.error:
-        yield ctx.finding("matcher/invalid-regex", file, keys, matcher=shown, error=matcher.error)
-
-
-def _cursor(ctx: Context, handler: Handler, raw: str, keys: tuple) -> Iterator[Finding]:
-    """Cursor's matcher semantics are not documented beyond "a regex-style string": only check
-    that it is one."""
-    if raw.strip() in ("", "*"):
-        return
-    translated = js_regex(raw)
-    matcher = Matcher(raw, "regex", pattern=translated.pattern, error=translated.error,
-                      dialect=tuple(translated.dialect))
-    yield from _syntax(ctx, handler.file, matcher, json.dumps(raw), keys)
