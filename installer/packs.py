@@ -1,6 +1,7 @@
 """Hook packs: `templates/packs/<name>/pack.toml`, validated against schemas/pack.schema.json."""
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -11,6 +12,8 @@ from .hosts import NAMES as HOSTS  # the wirings a pack.toml may hold (schemas/p
 
 RUNTIME_LIBRARY = "hookwright_runtime.py"
 HOOK_SCRIPT = "hook_script.py"  # installed under each hook's script name: it loads the hook's module
+# names a hook's module cannot have: the shared script would import the stdlib's (or the runtime's) instead
+RESERVED_MODULES = frozenset(sys.stdlib_module_names) | {"hookwright_runtime", "hook_script"}
 
 # what a hook's flags ask of a host (installer.hosts.base.Capabilities)
 FLAG_NEEDS = {"rewrites_input": "rewrite_input", "blocks": "block"}
@@ -152,6 +155,10 @@ def load_pack_file(manifest: Path) -> Pack:
         hooks.append(PackHook(item["id"], item["script"], item["description"],
                               item["rewrites_input"], item["blocks"], targets, needs))
     for hook in hooks:
+        if hook.module[:-3] in RESERVED_MODULES:
+            raise HookwrightError(f"hook {hook.id!r} would run module {hook.module!r}, which is a module of Python's "
+                                  "own or hookwright's: the hook's script would load that one", path=manifest,
+                                  hint=f"give the hook another script name than {hook.script!r}")
         if not (manifest.parent / hook.module).is_file():
             raise HookwrightError(f"hook {hook.id!r} runs module {hook.module!r} (its script {hook.script!r}"
                                   " with _ for -), which is not in the pack", path=manifest,

@@ -40,6 +40,7 @@ BAD = {
     "a matcher option the pack does not declare": (GOOD.replace('matcher = "Bash"', 'matcher_option = "tools"'),
                                                    "tools"),
     "a hostile script name": (GOOD.replace('script = "mine"', 'script = "../../etc/passwd"'), "script"),
+    "a script named like a stdlib module": (GOOD.replace('script = "mine"', 'script = "json"'), "module of Python's own"),
 }
 MODULE = """import hookwright_runtime as hw
 

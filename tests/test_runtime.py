@@ -335,6 +335,15 @@ def deny_all_script(tmp_path):
     return script, {**os.environ, "HOOKWRIGHT_LOG": str(tmp_path / "log"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
 
 
+def test_a_hook_module_without_its_handle_passes_through_with_a_line_on_stderr(tmp_path):
+    script, env = deny_all_script(tmp_path)
+    (tmp_path / "deny_all.py").write_text("NAME = 't'\n")  # no handle, no OPTIONS
+    proc = subprocess.run([sys.executable, "-I", "-S", str(script), "--host", "claude"], input=payload(),
+                          capture_output=True, env=env, timeout=30)
+    assert (proc.returncode, proc.stdout) == (0, b"")
+    assert f"hookwright {tmp_path.name}/deny-all: cannot load its modules: ".encode() in proc.stderr
+
+
 def test_run_really_writes_to_stdout_and_exits_0_as_a_script(tmp_path):
     script, env = deny_all_script(tmp_path)
     proc = subprocess.run([sys.executable, "-I", "-S", str(script), "--host", "claude"], input=payload(),

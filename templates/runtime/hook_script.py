@@ -25,10 +25,11 @@ sys.dont_write_bytecode = not os.path.isabs(_cache)
 try:
     import hookwright_runtime as runtime
     hook = __import__(SCRIPT.replace("-", "_"))
+    NAME, HANDLE, OPTIONS = hook.NAME, hook.handle, hook.OPTIONS
 except Exception as error:  # a broken install must not break the agent
     sys.stderr.write("hookwright %s/%s: cannot load its modules: %s\n" % (os.path.basename(HERE), SCRIPT, error))
     sys.exit(0)
 sys.pycache_prefix, sys.dont_write_bytecode = _saved
 
 if __name__ == "__main__":
-    sys.exit(runtime.run(hook.NAME, hook.handle, __file__, defaults=hook.OPTIONS))
+    sys.exit(runtime.run(NAME, HANDLE, __file__, defaults=OPTIONS))
