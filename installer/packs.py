@@ -96,10 +96,9 @@ class Pack:
     def runtime_files(self, host: str) -> dict[str, bytes]:
         """What goes into the pack's runtime folder: the shared hook script under each hook's name,
         the hooks' modules, the pack's other modules and the shared runtime library."""
-        hooks = self.hooks_for(host)
         script = (resources.runtime_dir() / HOOK_SCRIPT).read_bytes()
-        files = {hook.script: script for hook in hooks}
-        for name in [hook.module for hook in hooks] + list(self.modules):
+        files = {hook.script: script for hook in self.hooks_for(host)}
+        for name in [hook.module for hook in self.hooks] + list(self.modules):  # (every module: one may import another)
             files[name] = (self.folder / name).read_bytes()
         files[RUNTIME_LIBRARY] = (resources.runtime_dir() / RUNTIME_LIBRARY).read_bytes()
         return files

@@ -65,12 +65,13 @@ def test_a_temp_file_is_stale_once_its_writer_is_gone_and_never_while_it_still_r
         live = settings.parent / f".settings.json{atomic.TEMP_MARK}{writer.pid}-x1"
         dead = settings.parent / f".settings.json{atomic.TEMP_MARK}{ended.pid}-x2"
         older = settings.parent / f".settings.json{atomic.TEMP_MARK}x3"  # (a name without a pid)
-        for temp in (live, dead, older):
+        odd = [settings.parent / f".settings.json{atomic.TEMP_MARK}{pid}-x4" for pid in ("99999999999", "²", "0")]
+        for temp in (live, dead, older, *odd):
             temp.write_text('{"half": ')
 
-        assert atomic.stale_temps(settings.parent) == sorted([dead, older])
+        assert atomic.stale_temps(settings.parent) == sorted([dead, older, *odd])
         assert hookwright("install", "git-guard", "--scope", "project", "--project", project, "--yes").code == 0
-        assert live.exists() and not dead.exists() and not older.exists()
+        assert live.exists() and not dead.exists() and not older.exists() and not any(t.exists() for t in odd)
     finally:
         writer.kill()
         writer.wait()

@@ -111,6 +111,21 @@ def test_installing_twice_is_installing_once(hookwright, home, installed):
     assert again.json["status"] == "unchanged" and (installed / ".cursor" / "hooks.json").read_bytes() == before
 
 
+def test_our_entry_with_a_hooks_key_added_by_hand_is_repaired_in_place_and_uninstall_takes_it_out(hookwright,
+                                                                                                   installed):
+    """Cursor does not run it as written (a Claude Code group's key), but it is still ours: the
+    next install puts it right, never beside it, and uninstall leaves nothing."""
+    hooks_json = installed / ".cursor" / "hooks.json"
+    data = read_json(hooks_json)
+    data["hooks"]["beforeShellExecution"][0]["hooks"] = []
+    hooks_json.write_text(json.dumps(data, indent=2) + "\n")
+
+    assert hookwright("install", "git-guard", *at(installed), "--yes").code == 0
+    assert read_json(hooks_json)["hooks"]["beforeShellExecution"] == [{"command": CURSOR_GUARD, "timeout": 10}]
+    assert hookwright("uninstall", "git-guard", *at(installed), "--yes").code == 0
+    assert not (installed / ".cursor").exists()
+
+
 def test_uninstall_removes_a_file_it_created(hookwright, installed):
     assert hookwright("uninstall", "git-guard", *at(installed), "--yes").code == 0
     assert not (installed / ".cursor").exists()

@@ -364,3 +364,9 @@ def test_each_rule_in_a_rule_table_is_one_function_of_its_own_and_a_catalog_rule
 @pytest.mark.parametrize("table, kind", [("commands.RULES", "command"), ("matchers.RULES", "matcher")])
 def test_a_rule_kind_held_whole_by_one_table_has_every_one_of_its_rules_there(table, kind):
     assert set(rule_tables()[table].functions) == {rule for rule in catalog() if rule.startswith(kind + "/")}
+
+
+def test_a_matcher_that_is_no_string_is_reported_in_another_agents_file_too(tmp_path):
+    """A Gemini CLI file in Claude Code's shape: not checked as Claude Code's, but its matcher's type still is."""
+    outcome = doctor(tmp_path, {".gemini/settings.json": {"hooks": {"BeforeTool": [dict(GROUP, matcher=5)]}}})
+    assert {"host/other-agent-format", "matcher/not-string"} <= set(rule_ids(outcome))

@@ -65,9 +65,9 @@ def handlers(file: ConfigFile) -> list[Handler]:
         return []
     host = hosts.of(file.host)
     walker = host or hosts.of("claude")  # another agent's file in Claude Code's shape: read as one, nobody's
-    return [Handler(file, place.event, place.matcher, place.value, place.keys, place.group,
-                    owner=host.owner(place.value) if host else None)
-            for place in walker.walk(file.document.data)]
+    return [Handler(file, place.event, place.matcher if isinstance(place.matcher, str) else None, place.value,
+                    place.keys, place.group, owner=host.owner(place.value) if host else None)
+            for place in walker.walk(file.document.data) if walker.loads(place.value)]
 
 
 

@@ -93,7 +93,7 @@ class HandlerPlace(NamedTuple):
     event: str
     keys: tuple  # where the handler is: ("hooks", event, group, "hooks", index), or ("hooks", event, index)
     group: tuple  # where its matcher group is (a flat entry: the entry itself)
-    matcher: str | None
+    matcher: Any  # as written (a string, or whatever else is there)
     value: Any  # an object, or a bare string where an object belongs (the checks say what is wrong)
 
 
@@ -345,6 +345,11 @@ class Host(ABC):
             if who and who[0] == pack:
                 found.append(Entry.of(pack, who[1], place.event, place.matcher, place.value))
         return found
+
+    def loads(self, value: Any) -> bool:
+        """Whether the host runs what walk found as a handler (doctor reads the ones it runs; the
+        edits find ours wherever they are)."""
+        return True
 
     @abstractmethod
     def walk(self, data: Any) -> Iterator[HandlerPlace]:

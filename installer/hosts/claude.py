@@ -111,8 +111,8 @@ class Claude(Host):
                 matcher = group.get("matcher")
                 for hi, value in enumerate(group["hooks"]):
                     if isinstance(value, (dict, str)):
-                        yield HandlerPlace(event, ("hooks", event, gi, "hooks", hi), ("hooks", event, gi),
-                                           matcher if isinstance(matcher, str) else None, value)
+                        yield HandlerPlace(event, ("hooks", event, gi, "hooks", hi), ("hooks", event, gi), matcher,
+                                           value)
 
     # ---- editing -----------------------------------------------------------------------------
 

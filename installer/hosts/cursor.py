@@ -90,14 +90,19 @@ class Cursor(Host):
                          "version", hint="check which Cursor wrote this file; hookwright leaves it alone")
 
     def walk(self, data: Any) -> Iterator[HandlerPlace]:
-        """The flat entries of each event (a Claude Code matcher group in their place is not one)."""
+        """The flat entries of each event."""
         hooks = data.get("hooks") if isinstance(data, dict) else None
         for event, entries in hooks.items() if isinstance(hooks, dict) else ():
             for index, entry in enumerate(entries) if isinstance(entries, list) else ():
-                if isinstance(entry, str) or (isinstance(entry, dict) and "hooks" not in entry):
-                    matcher = entry.get("matcher") if isinstance(entry, dict) else None
+                if isinstance(entry, (dict, str)):
                     keys = ("hooks", event, index)
-                    yield HandlerPlace(event, keys, keys, matcher if isinstance(matcher, str) else None, entry)
+                    yield HandlerPlace(event, keys, keys, entry.get("matcher") if isinstance(entry, dict) else None,
+                                       entry)
+
+    def loads(self, value: Any) -> bool:
+        """A Claude Code matcher group in an entry's place is no entry Cursor runs
+        (host/cursor-claude-group says so)."""
+        return not (isinstance(value, dict) and "hooks" in value)
 
     def add(self, data: dict, entry: Entry) -> dict:
         data = deep(data)

@@ -120,7 +120,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             continue
         seen.add(where)
         group = _value(handler.file, handler.group_keys)
-        if not isinstance(group, dict) or "matcher" not in group or handler.file.host not in ("claude", "cursor"):
+        if not isinstance(group, dict) or "matcher" not in group:
             continue
         event = CLAUDE_EVENTS.get(handler.event) if handler.file.host == "claude" else None
         # FileChanged turns its matcher into a list of files to watch, not a filter: not judged here
