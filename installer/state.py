@@ -207,10 +207,6 @@ class Operation:
                    list(raw.get("made_folders", [])), raw.get("batch"))
 
 
-def journal_path() -> Path:
-    return layout.journal()
-
-
 def append_journal(op: Operation) -> None:
     _append_line(op.to_json())
 
@@ -223,7 +219,7 @@ def mark_operation(op_id: str, new_state: str) -> None:
 def _append_line(record: dict) -> None:
     import filelock
 
-    path = journal_path()
+    path = layout.journal()
     atomic.make_dir(path.parent)
     line = (json.dumps(record) + "\n").encode()
     with filelock.FileLock(str(path) + ".lock", timeout=LOCK_TIMEOUT_S):
@@ -238,7 +234,7 @@ def _append_line(record: dict) -> None:
 def read_journal() -> list[Operation]:
     """Every complete operation line; a line cut short by a crash is skipped."""
     try:
-        lines = journal_path().read_text(encoding="utf-8").splitlines()
+        lines = layout.journal().read_text(encoding="utf-8").splitlines()
     except FileNotFoundError:
         return []
     ops: dict[str, Operation] = {}

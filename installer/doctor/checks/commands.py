@@ -11,8 +11,10 @@ import os
 import re
 import stat
 import sys
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import Iterator
 
 from ...patterns import lazy
 from .. import disk, handler_facts
@@ -130,8 +132,10 @@ def _bad_interpreter(first_line: bytes) -> str | None:
     return None
 
 
-class Command(NamedTuple):
-    """One command handler, as every command rule reads it."""
+@dataclass
+class Command:
+    """One command handler, as every command rule reads it (what several rules read is worked
+    out once, on first use)."""
 
     handler: Handler
     res: Resolution  # what it runs (shell/resolve.py)
@@ -149,13 +153,13 @@ class Command(NamedTuple):
     def host(self) -> str:
         return HOST_NAMES.get(self.file.host, self.file.host)
 
-    @property
+    @cached_property
     def text(self) -> str:
         """The command with its exec-form arguments."""
         args = self.handler.value.get("args")
         return " ".join([self.handler.command, *map(str, args)]) if isinstance(args, list) else self.handler.command
 
-    @property
+    @cached_property
     def plugin_variable_outside_plugin(self) -> re.Match | None:
         """${CLAUDE_PLUGIN_ROOT} or _DATA in a hook that is not a plugin's: never set there."""
         if "CLAUDE_PLUGIN_" not in self.text or self.file.host != "claude" or self.file.from_plugin:
@@ -172,9 +176,11 @@ class Command(NamedTuple):
                     return self.handler.keys + ("args", index)
         return self.keys
 
-    def files_on_disk(self) -> Iterator[tuple[Invocation, Path, int | None]]:
+    @cached_property
+    def files_on_disk(self) -> list[tuple[Invocation, Path, int | None]]:
         """(invocation, its file, the file's mode or None) for each file the host would really
         start: a path built at run time, or behind a `test -f`, is not looked at."""
+        found = []
         for inv in self.res.invocations:
             if inv.path is None or inv.dynamic or inv.guarded:
                 continue
@@ -183,15 +189,27 @@ class Command(NamedTuple):
             mode = disk.mode(inv.path)
             if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
                 continue  # a device or a pipe (`source /dev/null`): there, and not a script to check
-            yield inv, inv.path, mode
+            found.append((inv, inv.path, mode))
+        return found
 
-    def scripts_on_disk(self) -> Iterator[tuple[Invocation, Path, int]]:
+    @cached_property
+    def scripts_on_disk(self) -> list[tuple[Invocation, Path, int]]:
         """The files of files_on_disk that are there, each once."""
-        seen: set[Path] = set()
-        for inv, path, mode in self.files_on_disk():
-            if mode is not None and stat.S_ISREG(mode) and path not in seen:
-                seen.add(path)
-                yield inv, path, mode
+        found: dict[Path, tuple[Invocation, Path, int]] = {}
+        for inv, path, mode in self.files_on_disk:
+            if mode is not None and stat.S_ISREG(mode) and path not in found:
+                found[path] = (inv, path, mode)
+        return list(found.values())
+
+    @cached_property
+    def first_unquoted(self) -> tuple[str, str] | None:
+        """(the first placeholder the shell splits, its value here), a plugin variable outside a
+        plugin aside (reported as never set)."""
+        outside = self.plugin_variable_outside_plugin is not None
+        for name in self.res.unquoted:
+            if not (outside and name.startswith("CLAUDE_PLUGIN_")):
+                return name, handler_facts.where(self.file).variables.get(name) or ""
+        return None
 
 
 RULES = RuleTable()  # the command rules, one function each, in the order they run
@@ -278,7 +296,7 @@ def _plugin_variable_outside_plugin(ctx: Context, command: Command) -> Iterator[
 
 @RULES.rule("command/script-missing")
 def _script_missing(ctx: Context, command: Command) -> Iterator[Finding]:
-    for inv, path, mode in command.files_on_disk():
+    for inv, path, mode in command.files_on_disk:
         if mode is not None and stat.S_ISREG(mode):
             continue
         shown = inv.script or str(path)
@@ -292,7 +310,7 @@ def _script_missing(ctx: Context, command: Command) -> Iterator[Finding]:
 
 @RULES.rule("command/not-executable")
 def _not_executable(ctx: Context, command: Command) -> Iterator[Finding]:
-    for inv, _path, mode in command.scripts_on_disk():
+    for inv, _path, mode in command.scripts_on_disk:
         if inv.direct and sys.platform != "win32" and not mode & 0o111:
             shown = _quote(inv.script or str(inv.path))
             yield ctx.finding("command/not-executable", command.file, command.keys_for(inv), script=shown, name=shown)
@@ -300,7 +318,7 @@ def _not_executable(ctx: Context, command: Command) -> Iterator[Finding]:
 
 @RULES.rule("command/bad-interpreter")
 def _bad_interpreter_line(ctx: Context, command: Command) -> Iterator[Finding]:
-    for inv, path, _mode in command.scripts_on_disk():
+    for inv, path, _mode in command.scripts_on_disk:
         why = _bad_interpreter(disk.first_line(path)) if inv.direct and sys.platform != "win32" else None
         if why:
             yield ctx.finding("command/bad-interpreter", command.file, command.keys_for(inv),
@@ -311,7 +329,7 @@ def _bad_interpreter_line(ctx: Context, command: Command) -> Iterator[Finding]:
 def _world_writable(ctx: Context, command: Command) -> Iterator[Finding]:
     if sys.platform == "win32":
         return
-    for inv, path, mode in command.scripts_on_disk():
+    for inv, path, mode in command.scripts_on_disk:
         keys = command.keys_for(inv)
         if mode & stat.S_IWOTH:
             yield ctx.finding("command/world-writable", command.file, keys, what=f"the script {path}",
@@ -367,20 +385,10 @@ def _home_path(ctx: Context, command: Command) -> Iterator[Finding]:
             return
 
 
-def _first_unquoted(command: Command) -> tuple[str, str] | None:
-    """(the first placeholder the shell splits, its value here), a plugin variable outside a
-    plugin aside (reported as never set)."""
-    outside = command.plugin_variable_outside_plugin is not None
-    for name in command.res.unquoted:
-        if not (outside and name.startswith("CLAUDE_PLUGIN_")):
-            return name, handler_facts.where(command.file).variables.get(name) or ""
-    return None
-
-
 @RULES.rule("command/split-path")
 def _split_path(ctx: Context, command: Command) -> Iterator[Finding]:
     """The unquoted placeholder's value here has a blank: broken on this machine, not only on some."""
-    found = _first_unquoted(command)
+    found = command.first_unquoted
     if found and any(c.isspace() for c in found[1]):
         exits_2 = _python_exit_2(command.res.main, "python exits 2 when the path it gets is cut short")
         yield ctx.finding("command/split-path", command.file, command.keys, name=found[0], value=found[1],
@@ -389,7 +397,7 @@ def _split_path(ctx: Context, command: Command) -> Iterator[Finding]:
 
 @RULES.rule("command/unquoted-placeholder")
 def _unquoted_placeholder(ctx: Context, command: Command) -> Iterator[Finding]:
-    found = _first_unquoted(command)
+    found = command.first_unquoted
     if found and not any(c.isspace() for c in found[1]):
         yield ctx.finding("command/unquoted-placeholder", command.file, command.keys, name=found[0])
 

@@ -62,6 +62,11 @@ class MatcherAt:
         return self.builtins if self.event.matcher == TOOL else _values(self.event.matcher)
 
     @cached_property
+    def known_by_case(self) -> dict[str, str]:
+        """The known values by their lower case."""
+        return _by_case(tuple(self.known))
+
+    @cached_property
     def regex_verdict(self) -> tuple[str, dict] | None:
         """The one rule a Claude Code regex matcher ends with (worked out once, for the five rules)."""
         return _regex_verdict(self) if self.judged and self.matcher.kind == "regex" else None
@@ -189,8 +194,7 @@ def _case_mismatch(at: MatcherAt) -> Iterator[Finding]:
     if event.matcher == TOOL or event.name in SERVER_EVENTS:
         yield from _server_case(at)
     if at.matcher.kind == "exact" and event.matcher != OPEN:
-        known = at.known
-        by_case = _by_case(tuple(known))
+        known, by_case = at.known, at.known_by_case
         names = at.matcher.names
         wrong_case = [(name, by_case[name.lower()]) for name in names
                       if name not in known and name.lower() in by_case and by_case[name.lower()] not in names]
@@ -227,8 +231,7 @@ def _exact_tool_names(at: MatcherAt) -> bool:
 def _tool_typo(at: MatcherAt) -> Iterator[Finding]:
     if not _exact_tool_names(at):
         return
-    known, names = at.known, at.matcher.names
-    by_case = _by_case(tuple(known))
+    known, names, by_case = at.known, at.matcher.names, at.known_by_case
     typos = {name: _close_tool(name, tuple(known)) for name in names
              if name not in known and name.lower() not in by_case and not name.startswith("mcp__")}
     typos = {name: close for name, close in typos.items() if close}
@@ -253,8 +256,7 @@ def _mcp_no_tool(at: MatcherAt) -> Iterator[Finding]:
 @RULES.rule("matcher/unknown-value")
 def _unknown_value(at: MatcherAt) -> Iterator[Finding]:
     if at.judged and at.matcher.kind == "exact" and at.event.matcher not in (OPEN, TOOL):
-        known = at.known
-        by_case = _by_case(tuple(known))
+        known, by_case = at.known, at.known_by_case
         unknown = [name for name in at.matcher.names if name not in known and name.lower() not in by_case]
         if unknown:
             yield at.finding("matcher/unknown-value", matcher=at.shown, unknown=", ".join(map(json.dumps, unknown)),
