@@ -39,3 +39,26 @@ def lay_out_runtime(folder: Path, pack: str, host: str = "claude") -> Path:
         (folder / name).write_bytes(data)
         (folder / name).chmod(0o755 if loaded.is_script(name) else 0o644)
     return folder
+
+
+def forked(run, stderr: Path | None = None) -> int:
+    """`run()` in a child forked from this process, with everything it imported loaded already;
+    returns the child's pid. The child never returns into pytest: it exits 0, or 1 with its
+    traceback on its stderr (into the file `stderr`, when given)."""
+    import os
+    import traceback
+
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            if stderr is not None:
+                with open(stderr, "w", encoding="utf-8") as stream:
+                    os.dup2(stream.fileno(), 2)
+            run()
+            code = 0
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            os._exit(code)
+    return pid

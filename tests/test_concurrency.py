@@ -17,7 +17,6 @@ import json
 import os
 import signal
 import time
-import traceback
 from pathlib import Path
 
 import filelock  # noqa: F401  (imported before the forks, as everything a worker runs)
@@ -25,7 +24,7 @@ import platformdirs  # noqa: F401
 import pytest
 from hookwright import atomic
 from hookwright.cli import main  # (imported once, before the forks)
-from support import write_json
+from support import forked, write_json
 
 pytestmark = pytest.mark.slow  # (eight installers at once, three times over)
 
@@ -74,21 +73,6 @@ def worker(env: dict, project: Path, pack: str, installs_last: bool, where: tupl
                 out.flush()
                 if code != 3:
                     break
-
-
-def forked(run) -> int:
-    """`run()` in a child process; its pid (the child never returns into pytest)."""
-    pid = os.fork()
-    if pid == 0:
-        code = 1
-        try:
-            run()
-            code = 0
-        except BaseException:
-            traceback.print_exc()
-        finally:
-            os._exit(code)
-    return pid
 
 
 def host(settings: Path, written: list[str], k: int) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import traceback
 from pathlib import Path
 from typing import NamedTuple
 
@@ -27,6 +26,7 @@ from hookwright.commands.uninstall import uninstall
 from hookwright.doctor import run as doctor
 from hookwright.hosts.base import Scope
 from hookwright.hosts.opencode import read_plugin, render_plugin
+from support import forked
 
 pytestmark = pytest.mark.slow  # (a kill at every step of every command: a minute and a half of child processes)
 
@@ -82,23 +82,15 @@ def environment(world: Path, extra_env=None) -> dict:
 
 def cli(world: Path, host: str, command, extra_env=None) -> ChildRun:
     errors = world.parent / "child-stderr.txt"
-    pid = os.fork()
-    if pid == 0:  # the child: never back into pytest
-        code = 1
-        try:
-            with open(errors, "w", encoding="utf-8") as stream:
-                os.dup2(stream.fileno(), 2)
-            os.environ.clear()
-            os.environ.update(environment(world, extra_env))
-            os.chdir(world)
-            faults._reached.clear()
-            _command(host, command, world / "project")
-            code = 0
-        except BaseException:
-            traceback.print_exc()
-        finally:
-            os._exit(code)
-    _, status = os.waitpid(pid, 0)
+
+    def child() -> None:
+        os.environ.clear()
+        os.environ.update(environment(world, extra_env))
+        os.chdir(world)
+        faults._reached.clear()
+        _command(host, command, world / "project")
+
+    _, status = os.waitpid(forked(child, stderr=errors), 0)
     return ChildRun(os.waitstatus_to_exitcode(status), errors.read_text(encoding="utf-8"))
 
 
