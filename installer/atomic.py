@@ -241,12 +241,14 @@ def _writer_alive(name: str) -> bool:
     """Whether the process whose pid the temp file's name carries (.<file>.hookwright-tmp-<pid>-...)
     still runs; a name without one is an older hookwright's, and left behind. On Windows, where
     signal 0 is no liveness test (it is CTRL_C_EVENT), every temp file counts as left behind."""
-    pid = name.split(TEMP_MARK, 1)[1].split("-", 1)[0]
-    if os.name != "posix" or not (pid.isascii() and pid.isdigit()) or not 0 < int(pid) < 1 << 22 \
-            or int(pid) == os.getpid():  # (Linux pids stay under 2**22)
+    written = name.split(TEMP_MARK, 1)[1].split("-", 1)[0]
+    if os.name != "posix" or not (written.isascii() and written.isdigit()):
+        return False
+    pid = int(written)
+    if not 0 < pid < 1 << 22 or pid == os.getpid():  # (Linux pids stay under 2**22)
         return False
     try:
-        os.kill(int(pid), 0)
+        os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except OSError:  # (another user's process: alive)
