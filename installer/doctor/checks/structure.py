@@ -212,13 +212,13 @@ def _handler(ctx: Context, file: ConfigFile, event: str, known: Event | None, ha
 @HANDLER_RULES.rule("structure/handler-string", alone=True)
 def _handler_string(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
     if isinstance(at.value, str):
-        yield ctx.finding("structure/handler-string", at.file, at.keys, host="Claude Code", command=json.dumps(at.value))
+        yield _not_an_object(ctx, at.file, at.value, at.keys, "Claude Code")
 
 
 @HANDLER_RULES.rule("structure/handler-not-object", alone=True)
 def _handler_not_object(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
     if not isinstance(at.value, (str, dict)):
-        yield ctx.finding("structure/handler-not-object", at.file, at.keys, found=describe(at.value))
+        yield _not_an_object(ctx, at.file, at.value, at.keys, "Claude Code")
 
 
 @HANDLER_RULES.rule("structure/type-missing")
