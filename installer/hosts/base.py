@@ -353,8 +353,8 @@ class Host(ABC):
 
     @abstractmethod
     def walk(self, data: Any) -> Iterator[HandlerPlace]:
-        """Every handler the host would load from a config's data, in file order, and where it is:
-        the one walk of the host's hooks tree (doctor reads the same handlers the edits find)."""
+        """Every handler in a config's hooks tree, in file order, and where it is: the one walk of
+        the host's tree, which the edits and doctor both read (doctor only what `loads` keeps)."""
 
     def find(self, data: Any, entry: Entry) -> Any | None:
         """The handler now in the file that runs `entry`'s script (ours by its command), if any."""
