@@ -8,6 +8,7 @@ receipts and the journal come last, so a half-finished run is seen and repaired 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Callable, Iterable, NamedTuple
 
 from . import atomic, state
@@ -203,7 +204,7 @@ def _write_runtimes_and_config(plan: Plan) -> None:
     checkpoint("config-written")
 
 
-def _drop_empty_runtime_root(root) -> None:
+def _drop_empty_runtime_root(root: Path) -> None:
     try:
         names = set(p.name for p in root.iterdir())
     except OSError:

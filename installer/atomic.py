@@ -13,6 +13,7 @@ import os
 import stat
 import sys
 from pathlib import Path
+from typing import Callable
 
 from .errors import ExitCode, HookwrightError
 from .faults import checkpoint
@@ -170,7 +171,7 @@ def _exchange(a: str, b: Path) -> bool:
 
 
 @functools.cache
-def _renameat2():
+def _renameat2() -> Callable[..., int] | None:
     if sys.platform != "linux":
         return None
     import ctypes  # (only a write needs it: doctor imports this module to read temp names)
@@ -180,7 +181,8 @@ def _renameat2():
     except (OSError, AttributeError):
         return None
     function.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
-    return function
+    renameat2: Callable[..., int] = function
+    return renameat2
 
 
 def remove(path: Path, *, expect: bytes | None = None) -> None:
@@ -278,7 +280,7 @@ def _current(path: Path) -> bytes:
         return b""
 
 
-def _stat_or_none(path: Path):
+def _stat_or_none(path: Path) -> os.stat_result | None:
     try:
         return path.stat()
     except FileNotFoundError:
@@ -298,7 +300,7 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def _unlink_quietly(path) -> None:
+def _unlink_quietly(path: str | Path) -> None:
     try:
         os.unlink(path)
     except OSError:
@@ -318,6 +320,6 @@ _EXPLAIN = {
 
 
 def _error(err: OSError, path: Path) -> HookwrightError:
-    what, code = _EXPLAIN.get(err.errno, (err.strerror or str(err), ExitCode.INTERNAL))
+    what, code = _EXPLAIN.get(err.errno or 0, (err.strerror or str(err), ExitCode.INTERNAL))
     return HookwrightError(f"cannot write: {what}; the original file is unchanged", path=path, code=code,
                            hint="fix the cause and run the command again")

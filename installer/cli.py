@@ -18,6 +18,7 @@ from .errors import ExitCode, HookwrightError
 from .hosts.base import Scope
 
 if TYPE_CHECKING:
+    from .apply import Consent
     from .commands.result import Result
 
 HELP_FLAGS = {"help_option_names": ["-h", "--help"]}
@@ -66,7 +67,7 @@ AllowConflictsOpt = typer.Option(False, "--allow-conflicts",
                                  help="With --yes: write even if the change introduces a conflict (an error doctor finds).")
 
 
-def _consent(yes: bool, allow_conflicts: bool, as_json: bool):
+def _consent(yes: bool, allow_conflicts: bool, as_json: bool) -> Consent:
     """Who agrees to a write: --yes, or a person on a terminal (not with --json, whose stdout
     is for the document alone), or nobody."""
     from . import output
@@ -105,7 +106,7 @@ def install(
     as_json: bool = JsonOpt,
 ) -> None:
     """Render packs for a host and scope, show the plan and the conflicts it brings, write it atomically."""
-    def produce():
+    def produce() -> Result:
         from . import output
         from .commands.install import install as run
 
@@ -133,7 +134,7 @@ def uninstall(
     as_json: bool = JsonOpt,
 ) -> None:
     """Remove exactly the entries and runtime files our receipts list; nothing else."""
-    def produce():
+    def produce() -> Result:
         from .commands.uninstall import uninstall as run
 
         return run(list(packs or []), host=host or "claude", scope=scope, project=project,
@@ -160,7 +161,7 @@ def rollback(
 ) -> None:
     """Undo the last operation at entry level, keeping later edits elsewhere in the file. The
     journal spans every project and scope: --project, --scope, --file and --host narrow it."""
-    def produce():
+    def produce() -> Result:
         from .commands import rollback as command
 
         only = command.Only(host, project, scope, file)
@@ -182,7 +183,7 @@ def render(
 ) -> None:
     """Print the file install would write for this host and scope (the config with the pack's
     entries in it, or opencode's plugin); nothing is written."""
-    def produce():
+    def produce() -> Result:
         from .commands.render import render as run
 
         return run(pack, host=host, scope=scope, project=project, options=option)
@@ -194,7 +195,7 @@ def packs_(host: Optional[str] = typer.Option(None, "--host", help="Only the pac
                                                "claude, cursor or opencode (and why the others do not)."),
            as_json: bool = JsonOpt) -> None:
     """List the bundled packs, their hooks, and what each may do."""
-    def produce():
+    def produce() -> Result:
         from .commands.packs import list_packs
 
         return list_packs(host)
@@ -209,7 +210,7 @@ def status(
 ) -> None:
     """Which packs are installed where (agent, scope, file), their versions and the bundled ones,
     and whether their entries and runtime files are as installed. Exit 1 when one is not."""
-    def produce():
+    def produce() -> Result:
         from .commands.status import status as run
 
         return run(project, host)
@@ -234,7 +235,7 @@ def list_(
     as_json: bool = JsonOpt,
 ) -> None:
     """The merged, effective view: every hook from every scope and plugin, by event and matcher."""
-    def produce():
+    def produce() -> Result:
         from .commands.list import list_hooks
 
         return list_hooks(project, host, scope=scope.value if scope else None, event=event, mine=mine)
@@ -288,7 +289,7 @@ def doctor(
     checked)."""
     chosen = DoctorFormat.json.value if as_json else fmt.value
 
-    def produce():
+    def produce() -> Result:
         from . import output
         from .commands import doctor as command
 
@@ -330,7 +331,7 @@ def simulate(
     The hooks are your own commands, run for real, in parallel, in the project folder, as the
     agent runs them (with their side effects): use --list-only to see what would run first.
     Exit 0 when the simulation ran, whatever the hooks decided; 2 on bad input."""
-    def produce():
+    def produce() -> Result:
         from .commands.simulate import simulate as command_
 
         return command_(event, tool=tool, tool_input=tool_input, input_file=input_file, payload_file=payload_file,
@@ -450,7 +451,12 @@ def main(argv: list[str] | None = None) -> None:
     except (typer.Abort, KeyboardInterrupt):  # Ctrl-D at a prompt, or Ctrl-C outside typer's reach
         code = ExitCode.INTERRUPTED
     except typer.TyperException as usage:  # a usage error: unknown option, bad value
-        usage.show()
+        from typer._click.exceptions import ClickException  # typer (pinned below 0.29) vendors click
+
+        if isinstance(usage, ClickException):
+            usage.show()  # the usage line, then the error
+        else:
+            print(f"Error: {usage}", file=sys.stderr)
         code = ExitCode.BAD_INPUT
     except Exception:  # a bug: say so plainly; every write is atomic, so nothing is half-written
         import traceback

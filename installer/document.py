@@ -14,10 +14,10 @@ import json
 import os
 import re
 import stat
+from _json import scanstring  # what json.decoder uses, in C (typeshed types it here only)
 from dataclasses import dataclass, field
-from json.decoder import scanstring
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, NoReturn
 
 from .errors import ErrorKind, ExitCode, HookwrightError
 from .patterns import lazy
@@ -25,6 +25,7 @@ from .patterns import lazy
 BOM = "\ufeff"
 MAX_BYTES = 10 * 1024 * 1024  # a hook config beyond this is not something we should edit
 MAX_DEPTH = 200
+Keys = tuple[str | int, ...]  # a JSON path: ("hooks", "PreToolUse", 0, "hooks", 1)
 
 _WS = lazy(r"[ \t\n\r]*")
 
@@ -170,7 +171,7 @@ class Document:
 
 # ---- strict parsing with clear messages -----------------------------------------------
 
-def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict:
+def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """The hosts silently keep the last of two equal keys; we refuse to guess which one counts."""
     seen = dict(pairs)
     if len(seen) < len(pairs):
@@ -197,7 +198,7 @@ class _NotJson(Exception):
 MAX_INT_DIGITS = 4300  # Python's own limit; JavaScript would turn such a number into Infinity
 
 
-def _not_json(constant: str):
+def _not_json(constant: str) -> NoReturn:
     raise _NotJson(f"{constant} is not a JSON value (the hosts' JSON parser rejects it)",
                    re.escape(constant))
 
@@ -291,7 +292,8 @@ class _Source:
             return self.container_ends()[start]
         if first == '"':
             return scanstring(self.text, start + 1)[1]
-        return _SCALAR.match(self.text, start).end()
+        scalar: re.Match[str] = _SCALAR.match(self.text, start)
+        return scalar.end()
 
     def container_ends(self) -> dict[int, int]:
         """Start -> end of every object and array: one regex pass that stops only at brackets."""
@@ -368,6 +370,9 @@ def _deeper_than(data: Any, limit: int) -> bool:
 
 # ---- splicing -------------------------------------------------------------------------
 
+Piece = tuple[int | None, int | None, str]  # a member or item rendered: (original index, original start, text)
+
+
 @dataclass
 class _Style:
     indent: str | None  # one level of indentation; None for a minified file
@@ -380,7 +385,7 @@ class _Style:
         text, root = doc.text, doc.root
         indent = None
         first = _first_start(root) if root is not None else None
-        if first is None:  # nothing to imitate: lay out as for a new file
+        if root is None or first is None:  # nothing to imitate: lay out as for a new file
             return cls("  ", ": ", doc.newline, ensure_ascii=False)
         lead = text[root.start + 1: first]
         if "\n" in lead:
@@ -430,15 +435,16 @@ class _Splicer:
 
     def _line_indent(self, offset: int) -> str:
         line_start = self.text.rfind("\n", 0, offset) + 1
-        return re.match(r"[ \t]*", self.text[line_start:offset]).group(0)
+        line = self.text[line_start:offset]
+        return line[:len(line) - len(line.lstrip(" \t"))]
 
     def _fresh(self, value: Any, base: str) -> str:
         out = _dumps(value, self.style.indent, self.style.colon, self.style.ensure_ascii)
         return out.replace("\n", self.style.newline + base)
 
-    def _object(self, node: Node, old: dict, new: dict) -> str:
+    def _object(self, node: Node, old: dict[str, Any], new: dict[str, Any]) -> str:
         by_key = {key: (i, key_start, value) for i, (key, key_start, value) in enumerate(node.members)}
-        pieces: list[tuple[int | None, int | None, str]] = []  # (original index, original start, text)
+        pieces: list[Piece] = []
         inner = self._inner_indent(node)
         for key, (i, key_start, value) in sorted(by_key.items(), key=lambda kv: kv[1][0]):
             if key in new:
@@ -450,8 +456,8 @@ class _Splicer:
                 pieces.append((None, None, text + self._fresh(value, inner)))
         return self._container(node, pieces, "{", "}", [(ks, v) for _, ks, v in node.members])
 
-    def _array(self, node: Node, old: list, new: list) -> str:
-        pieces: list[tuple[int | None, int | None, str]] = []
+    def _array(self, node: Node, old: list[Any], new: list[Any]) -> str:
+        pieces: list[Piece] = []
         inner = self._inner_indent(node)
         keys_old = [json.dumps(v, sort_keys=True) for v in old]
         keys_new = [json.dumps(v, sort_keys=True) for v in new]
@@ -477,7 +483,7 @@ class _Splicer:
             return self._line_indent(node.start)
         return self._line_indent(node.start) + (self.style.indent or "")
 
-    def _container(self, node: Node, pieces, open_: str, close: str,
+    def _container(self, node: Node, pieces: list[Piece], open_: str, close: str,
                    originals: list[tuple[int, Node]]) -> str:
         """Join the pieces; where two kept pieces were neighbours, keep the text between them."""
         if not pieces:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from enum import Enum, IntEnum
 from pathlib import Path
+from typing import Any, Iterable
 
 
 class ExitCode(IntEnum):
@@ -24,7 +25,7 @@ class ErrorKind(str, Enum):
     DUPLICATE_KEY = "duplicate-key"  # JSON with a key twice in one object: the hosts keep the last
 
 
-def did_you_mean(word: str, choices, cutoff: float = 0.6) -> str | None:
+def did_you_mean(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str | None:
     """The hint for a name that is none of `choices`: the closest ones (and the ids that end in
     it, so `home-path` finds `command/home-path`), or None when nothing is close."""
     import difflib  # only for a name that is not known
@@ -76,7 +77,7 @@ class HookwrightError(Exception):
         where = f"{self.location}: " if self.location else ""
         return f"{where}{self.message}"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "message": self.message,
             "exit_code": int(self.code),

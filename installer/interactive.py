@@ -26,10 +26,10 @@ def ask_install(host: str | None, scope: Scope | None, project: Path | None, opt
     """What the user wants installed; the questions the flags already answer are not asked."""
     from rich.prompt import Prompt
 
-    from .commands.status import status
+    from .commands.status import installed
 
     console = output.out()
-    installed = status(project).payload.installs
+    installs = installed(project).installs
     if host is None:  # the agents found on this machine first
         found = {h.name: h.found_on_this_machine() for h in hosts.every()}
         order = sorted(hosts.NAMES, key=lambda name: found[name] is None)
@@ -38,7 +38,7 @@ def ask_install(host: str | None, scope: Scope | None, project: Path | None, opt
             f"found: {found[name]}" if found[name] else "not found on this machine") + "[/]") for name in order])
         host = Prompt.ask("Agent", choices=list(order), default=order[0], console=console)
     adapter = hosts.get(host)
-    chosen = _ask_packs(adapter, installed)
+    chosen = _ask_packs(adapter, installs)
     if scope is None:
         console.print("[bold]Scopes[/]")
         output.menu([(f"[bold]{choice.value}[/]", SCOPE_LINES[choice]) for choice in adapter.scopes])
@@ -46,11 +46,11 @@ def ask_install(host: str | None, scope: Scope | None, project: Path | None, opt
                                  default=implied_scope(project).value, console=console))
     given = {assignment.partition("=")[0].rpartition(".")[2] for assignment in options}
     asked = [f"{pack}.{name}={value}" for pack in chosen
-             for name, value in _ask_options(adapter, pack, _installed_options(installed, pack, host, scope), given)]
+             for name, value in _ask_options(adapter, pack, _installed_options(installs, pack, host, scope), given)]
     return Answers(host, chosen, scope, [*options, *asked])
 
 
-def _ask_packs(adapter: Host, installed: list[dict]) -> list[str]:
+def _ask_packs(adapter: Host, installed: list[dict[str, Any]]) -> list[str]:
     from rich.prompt import Prompt
 
     from .packs import bundled_pack_names, load_pack
@@ -93,10 +93,11 @@ def _unusable_packs(adapter: Host, names: list[str], chosen: list[str]) -> str |
     return None
 
 
-def _installed_options(installed: list[dict], pack: str, host: str, scope: Scope) -> dict[str, Any]:
+def _installed_options(installed: list[dict[str, Any]], pack: str, host: str, scope: Scope) -> dict[str, Any]:
     for row in installed:
         if (row["pack"], row["host"], row["scope"]) == (pack, host, scope.value):
-            return row["options"]
+            options: dict[str, Any] = row["options"]
+            return options
     return {}
 
 

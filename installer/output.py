@@ -7,7 +7,7 @@ import sys
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, TextIO
 
 from . import __version__
 from .commands.result import Result, Status
@@ -15,6 +15,8 @@ from .errors import HookwrightError
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.syntax import Syntax
+    from rich.table import Table
 
     from .commands.doctor import Report
     from .commands.list import HookList
@@ -49,7 +51,7 @@ def err() -> "Console":
     return Console(stderr=True, highlight=False, soft_wrap=True, width=_width(sys.stderr))
 
 
-def _width(stream) -> int | None:
+def _width(stream: TextIO) -> int | None:
     """None: the terminal's (or COLUMNS); a wide page where there is no terminal."""
     return None if stream.isatty() or os.environ.get("COLUMNS") else 1000
 
@@ -60,7 +62,7 @@ def escape(text: str) -> str:
     return rich_escape(text)
 
 
-def _diff(text: str):
+def _diff(text: str) -> Syntax:
     from rich.syntax import Syntax
 
     return Syntax(text, "diff", theme="ansi_dark", background_color="default")
@@ -101,7 +103,7 @@ def interactive() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
-def print_json(payload: dict) -> None:
+def print_json(payload: dict[str, Any]) -> None:
     doc = {"schema": JSON_SCHEMA, "hookwright_version": __version__, **payload}
     sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
 
@@ -158,7 +160,7 @@ def print_prefs_written(written: PrefsWritten, status: Status) -> None:
         out().print(f"[dim]note:[/] {escape(written.note)}")
 
 
-def _written(plan: Plan) -> list:
+def _written(plan: Plan) -> list[Any]:
     """What a plan writes, as the done line names it: the config, else the runtime folders."""
     if plan.config_changed or not plan.changed:
         return [plan.target.config]
@@ -295,7 +297,7 @@ def print_error(error: HookwrightError, fmt: str = "text") -> None:
         err().print(f"[dim]hint:[/] {escape(error.hint)}")
 
 
-def _table(*columns: str, whole: tuple[str, ...] = ()):
+def _table(*columns: str, whole: tuple[str, ...] = ()) -> Table:
     """A table for people: no box, a header, cells wrapped between words at the terminal's width
     (only a word longer than its column is cut: a path); the `whole` columns are never cut (ids
     to copy)."""
@@ -414,7 +416,7 @@ def print_report(report_: Report) -> None:
         _print_lines(report.text(report_.report, Path.cwd(), verbosity))
 
 
-def print_rule(rule: dict) -> None:
+def print_rule(rule: dict[str, Any]) -> None:
     """--explain RULE: the rule's message and hint as templates, and why it matters."""
     from .doctor import report
 
@@ -426,7 +428,7 @@ def print_rule(rule: dict) -> None:
     out().print(escape(rule["explanation"]))
 
 
-def print_rules(rules: list[dict]) -> None:
+def print_rules(rules: list[dict[str, Any]]) -> None:
     """One line per rule, by kind: the id, its severity, what it reports (the message as a template)."""
     from .doctor import report
 
@@ -446,12 +448,12 @@ def _print_lines(lines: list[Line]) -> None:
         from rich.text import Text
 
         for segments in lines:
-            out().print(Text.assemble(*segments))
+            out().print(Text.assemble(*((text, style or "") for text, style in segments)))
     else:
         sys.stdout.write("".join("".join(text for text, _ in segments) + "\n" for segments in lines))
 
 
-def _print_compact(doc: dict) -> None:
+def _print_compact(doc: dict[str, Any]) -> None:
     """A doctor report can hold thousands of findings: one line, written by json's C encoder
     (indenting falls back to the pure-Python one, several times slower)."""
     sys.stdout.write(json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n")
@@ -475,7 +477,7 @@ def print_hooks(listed: HookList) -> None:
         out().print(f"no hooks{escape(' matching ' + filters) if filters else ''} (files read: {escape(read)})")
         return
     colour = {"yes": "red", "unknown": "yellow", "no": "green"}
-    by_event: dict[tuple[str, str], list[dict]] = {}
+    by_event: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for row in rows:
         by_event.setdefault((row["host"], row["event"]), []).append(row)
     for (host, event), its_rows in by_event.items():
@@ -547,8 +549,8 @@ def print_simulation(simulation: Simulation) -> None:
         out().print("[dim]--list-only: nothing was run[/]")
         return
     colour = {"deny": "red", "block": "red", "defer": "yellow", "ask": "yellow", "allow": "green"}
-    verdict = f"[{colour.get(simulation.decision, 'white')}]{simulation.decision}[/]"
-    effect = SIMULATED_EFFECT.get((simulation.event, simulation.decision)) or (
+    verdict = f"[{colour.get(simulation.decision or '', 'white')}]{simulation.decision}[/]"
+    effect = SIMULATED_EFFECT.get((simulation.event, simulation.decision or "")) or (
         "the tool does not run" if simulation.blocked else "it runs" if "tool_name" in payload else "it goes on")
     if simulation.decision == "ask":
         effect = "the user is asked (in claude -p nobody can answer: refused)"
@@ -566,6 +568,6 @@ def print_simulation(simulation: Simulation) -> None:
                                                                      if simulation.stop_reason else ""))
 
 
-def _source(src: dict) -> str:
+def _source(src: dict[str, Any]) -> str:
     """A handler's place in a report: file:line, and the plugin it comes from."""
     return f"{src['path']}:{src['line']}" + (f" [plugin {src['plugin']}]" if src["plugin"] else "")

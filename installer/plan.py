@@ -58,7 +58,7 @@ class Plan:
     removed: list[Entry] = field(default_factory=list)
     packs: list[PackChange] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    new_bytes: bytes | None = None  # set when a plan restores exact bytes (rollback --force)
+    exact_bytes: bytes | None = None  # the bytes to write, when not the rendering (rollback, a file wholly ours)
     replan: Callable[[], "Plan"] | None = None
     delete_config: bool = False  # the config did not exist before we wrote it, and is empty again
     remove_folders: list[Path] = field(default_factory=list)  # with the config: folders we made for it, if empty
@@ -71,17 +71,21 @@ class Plan:
     scope_reason: str | None = None  # why this scope, when the user did not name it (--project alone)
     undoes: str | None = None  # a rollback's plan: the operation it undoes (the journal records it)
 
+    new_bytes: bytes = field(init=False)  # what the config will hold (b"" once deleted)
+
     def __post_init__(self) -> None:
         if self.delete_config:
             self.new_bytes = b""
-        elif self.new_bytes is None:
+        elif self.exact_bytes is not None:
+            self.new_bytes = self.exact_bytes
+        else:
             self.new_bytes = self.document.render(self.new_data) if self.config_changes_data else self.document.raw
 
     @property
     def config_changes_data(self) -> bool:
         if not self.document.exists:  # a file we would create only to hold nothing stays absent
-            return self.new_data != {}
-        return self.new_data != self.document.data
+            return bool(self.new_data != {})
+        return bool(self.new_data != self.document.data)
 
     @property
     def config_changed(self) -> bool:
@@ -91,7 +95,7 @@ class Plan:
     def changed(self) -> bool:
         return self.config_changed or bool(self.other_writes) or any(p.touches_files for p in self.packs)
 
-    def signature(self) -> tuple:
+    def signature(self) -> tuple[list[Any], ...]:
         """What the plan does, independent of unrelated bytes elsewhere in the file."""
         return (sorted(e.key for e in self.added), sorted(e.key for e in self.removed),
                 sorted((p.pack, p.action, tuple(sorted(p.writes)), tuple(sorted(p.removes))) for p in self.packs),
@@ -140,7 +144,7 @@ class Plan:
         import difflib  # only a diff to show needs it
 
         old = self.document.raw.decode("utf-8", "replace").lstrip("\ufeff")
-        new = (self.new_bytes or b"").decode("utf-8", "replace").lstrip("\ufeff")
+        new = self.new_bytes.decode("utf-8", "replace").lstrip("\ufeff")
         name = str(self.target.config)
         return "".join(difflib.unified_diff(
             old.splitlines(keepends=True), new.splitlines(keepends=True),
@@ -155,7 +159,7 @@ class Plan:
                         ignore_order=False, view="tree")
         return sorted({_dotted(item.path(output_format="list")) for items in diff.values() for item in items})
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "target": self.target.to_json(),
             "changed": self.changed,
@@ -201,7 +205,7 @@ def edited_entries(action: str, target: Target, edited: list[tuple[Entry, Any]],
                          for entry, now in edited))
 
 
-def _dotted(parts: list) -> str:
+def _dotted(parts: list[Any]) -> str:
     return ".".join(str(p) for p in parts)
 
 

@@ -21,10 +21,11 @@ import json
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from .doctor.model import ConfigFile, Context, Finding, Handler
+    from .document import Keys
     from .plan import Plan
 
 INTRODUCED, RESOLVED, KEPT = "introduced", "resolved", "kept"
@@ -48,7 +49,7 @@ class PlanFinding(NamedTuple):
         """An error the change would bring: not written without consent."""
         return self.change == INTRODUCED and self.finding.severity == "error"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         f = self.finding
         return {"rule": f.rule, "severity": f.severity, "file": f.path, "line": f.line, "column": f.column,
                 "message": f.message, "hint": f.hint, "change": self.change}
@@ -114,17 +115,19 @@ def _handlers_of(ctx: Context, file: ConfigFile | None) -> list[Handler]:
     return [h for h in ctx.handlers if h.file is file] if file is not None else []
 
 
-def _entries_changed(then: list[Handler], now: list[Handler]) -> tuple[list[Handler], list[Handler], dict[tuple, tuple]]:
+def _entries_changed(then: list[Handler], now: list[Handler]) -> tuple[list[Handler], list[Handler], dict[Keys, Keys]]:
     """The handlers of the changed file that the change adds and removes, and where each one
     it keeps went (its JSON path, and its group's, then and now). Equal handlers, same event
     and matcher, are the same entry wherever they moved; equal ones pair off in order."""
-    def key(handler: Handler) -> tuple:
+    def key(handler: Handler) -> tuple[str, str | None, str]:
         return handler.event, handler.matcher, json.dumps(handler.value, sort_keys=True)
 
-    waiting: dict[tuple, list[Handler]] = {}
+    waiting: dict[tuple[str, str | None, str], list[Handler]] = {}
     for handler in then:
         waiting.setdefault(key(handler), []).append(handler)
-    added, kept, moved = [], set(), {}
+    added: list[Handler] = []
+    kept: set[int] = set()
+    moved: dict[Keys, Keys] = {}
     for handler in now:
         same = waiting.get(key(handler))
         if same:
@@ -137,7 +140,7 @@ def _entries_changed(then: list[Handler], now: list[Handler]) -> tuple[list[Hand
     return added, [h for h in then if id(h) not in kept], moved
 
 
-def _moved(finding: Finding, old: ConfigFile | None, new: ConfigFile | None, moved: dict[tuple, tuple]) -> Finding:
+def _moved(finding: Finding, old: ConfigFile | None, new: ConfigFile | None, moved: dict[Keys, Keys]) -> Finding:
     """A finding of the changed file that the change keeps, at its place in the file as written:
     its JSON path, with the part that named its handler (or group) as it is named there now."""
     if old is None or new is None or finding.path != str(old.path) or not finding.keys:
@@ -162,7 +165,7 @@ def _about_any(finding: Finding, handlers: list[Handler]) -> bool:
                   | {(str(h.file.path), h.group_keys) for h in handlers if h.group_keys != h.keys})
 
 
-def _about(finding: Finding, places: set[tuple[str, tuple]]) -> bool:
+def _about(finding: Finding, places: set[tuple[str, Keys]]) -> bool:
     """Whether the finding sits at one of these JSON paths of a file, or inside one. A group's
     own keys (its matcher) count as its handlers'; its other handlers do not."""
     keys = finding.keys

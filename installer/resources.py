@@ -30,7 +30,8 @@ def pack_dirs() -> list[Path]:
 @cache
 def pack_flags() -> dict[str, dict[str, bool]]:
     """Which bundled packs' scripts rewrite input (compiled from their pack.toml: packs.compile_flags)."""
-    return json.loads((packs_dir() / "flags.json").read_text(encoding="utf-8"))
+    flags: dict[str, dict[str, bool]] = json.loads((packs_dir() / "flags.json").read_text(encoding="utf-8"))
+    return flags
 
 
 def runtime_dir() -> Path:
@@ -38,11 +39,12 @@ def runtime_dir() -> Path:
 
 
 @cache
-def schema(name: str) -> dict:
-    return json.loads((data_root() / "schemas" / name).read_text(encoding="utf-8"))
+def schema(name: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((data_root() / "schemas" / name).read_text(encoding="utf-8"))
+    return loaded
 
 
-def schema_errors(name: str, data: Any) -> list:
+def schema_errors(name: str, data: Any) -> list[Any]:
     """jsonschema-rs's errors for `data` against schemas/<name>, without loading jsonschema-rs
     when the data is valid (the common case, told apart by installer/valid.py)."""
     from . import valid
@@ -78,7 +80,8 @@ def read_toml(path: Path, hint: str) -> dict[str, Any]:
     from .errors import HookwrightError
 
     try:
-        return tomllib.loads(path.read_bytes().decode("utf-8"))
+        data: dict[str, Any] = tomllib.loads(path.read_bytes().decode("utf-8"))
+        return data
     except (OSError, UnicodeDecodeError) as error:
         raise HookwrightError(f"cannot read {path.name}: {error}", path=path, hint=hint) from None
     except tomllib.TOMLDecodeError as error:

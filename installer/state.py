@@ -80,7 +80,7 @@ class Receipt:
     config_sha256: str | None = None  # a host whose unit is the pack's own file: that file as written
     tool_version: str = __version__
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "format": RECEIPT_FORMAT, "tool_version": self.tool_version, "pack": self.pack,
             "version": self.version, "host": self.host, "scope": self.scope, "config": self.config,
@@ -126,7 +126,7 @@ def read_receipt(path: Path) -> Receipt | None:
                               hint="remove it and run `hookwright install` again to repair the install") from None
 
 
-def _relative_paths(names: list) -> list[str]:
+def _relative_paths(names: list[Any]) -> list[str]:
     """Folder names a receipt may list: relative, inside the place it belongs to."""
     for name in names:
         if not isinstance(name, str) or name.startswith("/") or ".." in name.split("/") or not name:
@@ -192,7 +192,7 @@ class Operation:
     made_folders: list[str] = field(default_factory=list)  # an install's folders to make (its receipts keep them)
     batch: str | None = None  # the one command run it was part of (opencode: one install, a plugin file per pack)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"format": JOURNAL_FORMAT, "id": self.id, "kind": self.kind, "target": self.target,
                 "packs": self.packs, "added": [e.to_json() for e in self.added],
                 "removed": [e.to_json() for e in self.removed], "backup": self.backup,
@@ -200,7 +200,7 @@ class Operation:
                 "batch": self.batch}
 
     @classmethod
-    def from_json(cls, raw: dict) -> "Operation":
+    def from_json(cls, raw: dict[str, Any]) -> "Operation":
         return cls(raw["id"], raw["kind"], raw["target"], raw["packs"],
                    [Entry.from_json(e) for e in raw["added"]], [Entry.from_json(e) for e in raw["removed"]],
                    raw.get("backup"), raw["time"], raw.get("undoes"), raw.get("state", "done"),
@@ -216,7 +216,7 @@ def mark_operation(op_id: str, new_state: str) -> None:
     _append_line({"format": JOURNAL_FORMAT, "id": op_id, "state": new_state})
 
 
-def _append_line(record: dict) -> None:
+def _append_line(record: dict[str, Any]) -> None:
     import filelock
 
     path = layout.journal()

@@ -9,7 +9,9 @@ class TextEnum(str, Enum):
     (Python 3.10 has no StrEnum; a plain str Enum hashes by name and formats as Class.NAME)."""
 
     __hash__ = str.__hash__
-    __format__ = str.__format__
+
+    def __format__(self, format_spec: str) -> str:
+        return str.__format__(self.value, format_spec)
 
     def __str__(self) -> str:
-        return self.value
+        return str(self.value)

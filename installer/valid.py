@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from typing import Any, Callable
 
 # the draft's other assertions (a keyword no draft knows is ignored, as every validator does)
 UNDECIDED = frozenset({"if", "then", "else", "patternProperties", "dependencies", "dependentRequired",
@@ -49,7 +49,7 @@ def valid(schema: Any, value: Any, root: Any = None) -> bool:
     return True
 
 
-def _ref_stands_alone(root: dict) -> bool:
+def _ref_stands_alone(root: dict[str, Any]) -> bool:
     return not any(draft in str(root.get("$schema", "")) for draft in ("2019-09", "2020-12"))
 
 
@@ -99,7 +99,7 @@ def _same(a: Any, b: Any) -> bool:
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    return a == b
+    return bool(a == b)
 
 
 def _number(value: Any) -> bool:
@@ -114,11 +114,11 @@ def _pattern(pattern: str, text: str) -> bool:
     return re.search(pattern, text) is not None
 
 
-def _properties(argument: dict, value: Any, root: Any, _schema: dict) -> bool:
+def _properties(argument: dict[str, Any], value: Any, root: Any, _schema: dict[str, Any]) -> bool:
     return not isinstance(value, dict) or all(valid(argument[k], v, root) for k, v in value.items() if k in argument)
 
 
-def _additional(argument: Any, value: Any, root: Any, schema: dict) -> bool:
+def _additional(argument: Any, value: Any, root: Any, schema: dict[str, Any]) -> bool:
     if not isinstance(value, dict):
         return True
     if "patternProperties" in schema:
@@ -127,23 +127,24 @@ def _additional(argument: Any, value: Any, root: Any, schema: dict) -> bool:
     return all(valid(argument, v, root) for k, v in value.items() if k not in known)
 
 
-def _items(argument: Any, value: Any, root: Any, _schema: dict) -> bool:
+def _items(argument: Any, value: Any, root: Any, _schema: dict[str, Any]) -> bool:
     if isinstance(argument, list):
         raise Unsure  # (tuple form: not in the schemas checked)
     return not isinstance(value, list) or all(valid(argument, item, root) for item in value)
 
 
-def _unique(argument: bool, value: Any, _root: Any, _schema: dict) -> bool:
+def _unique(argument: bool, value: Any, _root: Any, _schema: dict[str, Any]) -> bool:
     if not (argument and isinstance(value, list)):
         return True
     return not any(_same(a, b) for i, a in enumerate(value) for b in value[i + 1:])
 
 
-def _one_of(argument: list, value: Any, root: Any, _schema: dict) -> bool:
+def _one_of(argument: list[Any], value: Any, root: Any, _schema: dict[str, Any]) -> bool:
     return sum(valid(s, value, root) for s in argument) == 1
 
 
-KEYWORDS = {
+Keyword = Callable[[Any, Any, Any, dict[str, Any]], bool]  # (argument, value, root schema, schema)
+KEYWORDS: dict[str, Keyword] = {
     "$ref": lambda a, v, r, s: True,  # (followed above)
     "type": lambda a, v, r, s: any(_type_is(t, v) for t in ([a] if isinstance(a, str) else a)),
     "enum": lambda a, v, r, s: any(_same(v, e) for e in a),

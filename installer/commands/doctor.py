@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..errors import ExitCode, HookwrightError, did_you_mean
 from .result import Payload, Result, Status
@@ -13,7 +14,7 @@ class Report(Payload):
     """A doctor run's document (`hookwright-doctor/1`), printed as it is, as SARIF, or as text."""
 
     format: str  # text | json | sarif
-    report: dict
+    report: dict[str, Any]
 
     def print(self, result: Result, as_json: bool) -> None:
         from ..output import print_report
@@ -26,10 +27,10 @@ class Rules(Payload):
     """--explain RULE (one rule) or --explain alone (every rule)."""
 
     format: str
-    rules: list[dict]  # report.explanation of each
+    rules: list[dict[str, Any]]  # report.explanation of each
     one: bool = False  # --explain RULE: the JSON holds "rule", that one
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"format": self.format, **({"rule": self.rules[0]} if self.one else {"rules": self.rules})}
 
     def print(self, result: Result, as_json: bool) -> None:
@@ -52,7 +53,8 @@ def doctor(paths: list[Path], *, host: str | None = None, project: Path | None =
     the hooks do race on this machine. The findings reported are the ones the selection keeps
     (doctor/selection.py: the command line over the project's config)."""
     from ..doctor import report, selection
-    from ..doctor.run import HOSTS, run
+    from ..doctor.run import run
+    from ..hosts import NAMES as HOSTS
     from ..hosts.base import check_project
 
     if host is not None and host not in HOSTS:

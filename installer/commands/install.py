@@ -125,7 +125,7 @@ def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[st
         wanted = host.render(target, pack, values)
         entries_before = len(added) + len(removed)
         keep_empty = receipt.keep_empty if receipt else host.empty_containers(doc.data, wanted)
-        by_script: dict = {}
+        by_script: dict[tuple[str, tuple[str, str] | None], Entry] = {}
         for entry in present:
             by_script.setdefault((entry.event, host.owner(entry.handler)), entry)
         for entry in wanted:
@@ -150,7 +150,7 @@ def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[st
                for pack, values, wanted, keep_empty, receipt, rewired in wired]
     return Plan("install", target, doc, data, added, removed, changes,
                 replan=lambda: plan_install(host, target, packs, options, adopt, force), notes=_git_notes(target),
-                made_folders=made[1], new_bytes=new_bytes,  # (also over an edit, which only --force gets to)
+                made_folders=made[1], exact_bytes=new_bytes,  # (also over an edit, which only --force gets to)
                 other_writes=personal_gitignore(target, changes))
 
 
@@ -177,7 +177,7 @@ def _git_notes(target: Target) -> list[str]:
     """A personal config (Claude Code's settings.local.json) must stay out of git; Claude Code
     git-ignores it when it creates the file itself. When we are the first to create it, say so
     if git would pick it up."""
-    if not target.personal or target.config.exists() or not shutil.which("git"):
+    if not target.personal or target.project is None or target.config.exists() or not shutil.which("git"):
         return []
     done = subprocess.run(["git", "-C", str(target.project), "check-ignore", "-q", str(target.config)],
                           capture_output=True)
@@ -188,7 +188,7 @@ def _git_notes(target: Target) -> list[str]:
             f"'{name}' to .gitignore (Claude Code does so itself when it creates the file)"]
 
 
-def _runtime_change(host: Host, target: Target, pack: Pack, values: dict, wanted: list[Entry], keep_empty: list[str],
+def _runtime_change(host: Host, target: Target, pack: Pack, values: dict[str, Any], wanted: list[Entry], keep_empty: list[str],
                     receipt: Receipt | None, made: tuple[bool, list[str]], written: str | None,
                     rewired: bool) -> PackChange:
     """`rewired`: the plan adds or replaces some of the pack's entries in the config."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .. import hosts
 from ..errors import ExitCode, HookwrightError, did_you_mean
@@ -17,17 +18,20 @@ from ..hosts import NAMES as HOSTS
 from ..hosts.base import check_project
 from .result import Payload, Result, Status
 
+if TYPE_CHECKING:
+    from ..doctor.model import ConfigFile, Context, Handler
+
 SCOPE_ORDER = {"managed": 0, "user": 1, "project": 2, "local": 3, "plugin": 4, "given": 5}
 
 
 @dataclass
 class HookList(Payload):
     project: str
-    files: list[dict]  # every file read: path, host, scope, kind, plugin, readable, error, no_hooks_read
-    plugins: list[dict]  # the enabled plugins: id, installed
+    files: list[dict[str, Any]]  # every file read: path, host, scope, kind, plugin, readable, error, no_hooks_read
+    plugins: list[dict[str, Any]]  # the enabled plugins: id, installed
     disabled_by: list[str]  # the files whose disableAllHooks wins
-    hooks: list[dict]  # one row per handler (schemas/list.schema.json)
-    filters: dict = field(default_factory=dict)  # --host, --scope, --event, --mine as given
+    hooks: list[dict[str, Any]]  # one row per handler (schemas/list[Any].schema.json)
+    filters: dict[str, Any] = field(default_factory=dict[str, Any])  # --host, --scope, --event, --mine as given
 
     def print_text(self, result: Result) -> None:
         from ..output import print_hooks
@@ -65,7 +69,7 @@ def _check_event(event: str, listed: set[str]) -> None:
                               hint=did_you_mean(event, sorted(known)) or "`hookwright list` shows the events in use")
 
 
-def effective_view(ctx) -> HookList:
+def effective_view(ctx: Context) -> HookList:
     """The data of `hookwright list` for files and handlers already loaded (a doctor Context)."""
     from ..doctor import dedup, handler_facts
     from ..doctor.checks.structure import hooks_disabled_by
@@ -73,11 +77,11 @@ def effective_view(ctx) -> HookList:
 
     event_order = {name: i for i, name in enumerate([*CLAUDE_EVENTS, *sorted(CURSOR_EVENTS)])}
     runs_as = {id(c.handler): c for c in dedup.copies(ctx.handlers, BUILTIN_TOOLS, ctx.mcp_servers) if not c.runs}
-    rows = []
+    rows: list[dict[str, Any]] = []
     for handler in ctx.handlers:
         value = handler.value
         kind = handler_facts.kind(handler)
-        row = {
+        row: dict[str, Any] = {
             "host": handler.file.host,
             "event": handler.event,
             "matcher": handler.matcher if handler.matcher not in (None, "") else "*",
@@ -110,7 +114,7 @@ def effective_view(ctx) -> HookList:
     )
 
 
-def _no_hooks_read(file) -> str | None:
+def _no_hooks_read(file: ConfigFile) -> str | None:
     """Why the host reads no hooks at all from a file it can parse (its shape), else None."""
     from ..hosts.base import outline_problem
 
@@ -121,7 +125,7 @@ def _no_hooks_read(file) -> str | None:
     return f'"hooks" is {found}, not an object' if where else f"the file holds {found}, not an object"
 
 
-def _timeout(handler, kind: str | None) -> dict:
+def _timeout(handler: Handler, kind: str | None) -> dict[str, Any]:
     value = handler.value.get("timeout") if isinstance(handler.value, dict) else None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return {"seconds": value, "default": False}
@@ -129,7 +133,7 @@ def _timeout(handler, kind: str | None) -> dict:
     return {"seconds": host.default_timeout(kind, handler.event) if host else None, "default": True}
 
 
-def _what(value, kind: str | None) -> str | None:
+def _what(value: Any, kind: str | None) -> str | None:
     if not isinstance(value, dict):
         return str(value)
     if kind == "plugin":  # opencode: our runtime, or the plugin's own code
@@ -144,7 +148,7 @@ def _what(value, kind: str | None) -> str | None:
     return text if isinstance(text, str) else None
 
 
-def _rewrites(handler) -> dict:
+def _rewrites(handler: Handler) -> dict[str, Any]:
     from ..doctor import handler_facts
 
     if handler.event not in handler_facts.REWRITE_EVENTS.get(handler.file.host, ()):

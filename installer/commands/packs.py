@@ -3,6 +3,7 @@ input; and what each host lets a hook do, which is the README's capability table
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .. import hosts
 from ..hosts.base import CAPABILITY_WORDS
@@ -15,8 +16,8 @@ TABLE_END = "<!-- end of the capability table -->"
 
 @dataclass
 class PackList(Payload):
-    packs: list[dict]  # name, version, description, options, hooks (schemas/packs.schema.json)
-    hosts: dict  # what each host lets a hook do (host_capabilities)
+    packs: list[dict[str, Any]]  # name, version, description, options, hooks (schemas/packs.schema.json)
+    hosts: dict[str, Any]  # what each host lets a hook do (host_capabilities)
     host: str | None = field(default=None, metadata=OMIT_NONE)  # --host: the packs that run there
     not_for_host: dict[str, str] | None = field(default=None, metadata=OMIT_NONE)  # and why the others do not
 
@@ -51,7 +52,7 @@ def list_packs(host: str | None = None) -> Result:
     return Result("packs", Status.LISTED, payload=listed)
 
 
-def host_capabilities() -> dict:
+def host_capabilities() -> dict[str, Any]:
     """What each host lets a hook do, and which bundled pack runs there (or why not)."""
     return {host.name: {"title": host.title, "scopes": [s.value for s in host.scopes],
                         "can": dict(host.capabilities._asdict()),

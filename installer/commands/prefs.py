@@ -13,6 +13,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .. import atomic, state
 from ..document import Document, read_document
@@ -98,6 +99,7 @@ def unset(qid: str, *, project: Path | None, dry_run: bool, project_dir: Path | 
         other = user_prefs() if project else project_prefs(project_dir) if project_dir else None
         if other is not None and _holds(other, qid):
             flag = "--scope user" if project else "--scope project"
+            assert isinstance(result.payload, PrefsWritten)  # (what _change answers with)
             result.payload.note = f"{qid} is not set in {path}; it is set in {other} (add {flag} to unset it there)"
     return result
 
@@ -112,7 +114,7 @@ def merged(project: Path | None) -> Result:
     sources = [("user", user_prefs())]
     if project:
         sources.append(("project", project_prefs(project)))
-    rows: dict[tuple[str, str], dict] = {}
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
     for source, path in sources:
         data = _read(path).data
         for table in ("questions", "doors"):
@@ -138,7 +140,7 @@ class PrefsWritten(Payload):
 
 @dataclass
 class Preferences(Payload):
-    preferences: list[dict]  # kind, id, value, source, file, overrides
+    preferences: list[dict[str, Any]]  # kind, id, value, source, file, overrides
     files: dict[str, str]  # the files read, by scope
 
     def print_text(self, result: Result) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .. import hosts
 from ..hosts.base import Scope, implied_scope
@@ -15,7 +16,7 @@ from .result import Payload, Result, Status
 class Rendered(Payload):
     file: str  # the config install would write
     content: str  # what it would hold
-    entries: list[dict]  # the entries it would add
+    entries: list[dict[str, Any]]  # the entries it would add
     runtime_files: list[str]  # the runtime files it would write beside it
 
     def print_text(self, result: Result) -> None:
@@ -34,5 +35,5 @@ def render(pack_name: str, *, host: str, scope: Scope | None, project: Path | No
     plan = plan_install(adapter, target, [pack], chosen, adopt=True, force=True)
     files = {name: content for change in plan.packs for name, (content, _) in change.writes.items()}
     return Result("render", Status.RENDERED, [plan], payload=Rendered(
-        str(target.config), (plan.new_bytes or b"").decode("utf-8"), [entry.to_json() for entry in plan.added],
+        str(target.config), plan.new_bytes.decode("utf-8"), [entry.to_json() for entry in plan.added],
         sorted(str(plan.target.pack_dir(pack.name) / name) for name in files)))

@@ -61,7 +61,7 @@ class Result:
     exit_code: ExitCode = ExitCode.OK
     payload: Payload | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "command": self.command, "status": self.status.value, "exit_code": int(self.exit_code),
             "plans": [p.to_json() for p in self.plans],

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .. import atomic, hosts, state
 from ..apply import Consent, run_plans
@@ -82,7 +82,7 @@ def journal_listing(only: Only = Only()) -> Result:
 
 @dataclass
 class Journal(Payload):
-    journal: list[dict]  # the operations, newest last, each with whether it was undone
+    journal: list[dict[str, Any]]  # the operations, newest last, each with whether it was undone
     filtered: bool  # --project, --scope or --file narrowed it
 
     def print_text(self, result: Result) -> None:
@@ -118,14 +118,14 @@ def _plan_undo(op: state.Operation, force: bool) -> Plan:
         if before is None:
             raise HookwrightError(f"operation {op.id} has no backup to restore", code=ExitCode.REFUSED)
         return Plan("rollback", target, doc, before.data, list(op.removed), list(op.added), packs, undoes=op.id,
-                    new_bytes=before.raw, delete_config=not before.exists,
+                    exact_bytes=before.raw, delete_config=not before.exists,
                     remove_folders=made if not before.exists else [],
                     notes=[f"restores the byte-exact backup {op.backup}"])
     host.check(doc, target, force=False)
     if host.file_per_pack and before is not None:  # the unit is the file: back to the bytes it had (a file
         # someone edited is refused above), the edits a --force install overwrote included
         return Plan("rollback", target, doc, before.data, list(op.removed), list(op.added), packs, undoes=op.id,
-                    new_bytes=before.raw if before.exists else None, delete_config=not before.exists and doc.exists,
+                    exact_bytes=before.raw if before.exists else None, delete_config=not before.exists and doc.exists,
                     remove_folders=made if not before.exists else [], replan=lambda: plan_undo(op, force))
     data = doc.data if doc.exists else host.new_document_data()
     changed = []

@@ -14,12 +14,17 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import HookwrightError
 from ..hosts import NAMES as HOSTS
 from ..hosts.base import check_project
 from .result import OMIT_NONE, Payload, Result, Status
+
+if TYPE_CHECKING:
+    from ..doctor.model import Context, Handler
+    from ..simulate.firing import Selected
+    from ..simulate.reading import Outcome, RawRun, Reading
 
 VERSION = 1
 EXCERPT = 2000  # characters of each stream in the report
@@ -41,19 +46,19 @@ class Simulation(Payload):
     event: str
     project: str
     ran: bool  # False: --list-only, nothing ran and nothing was decided
-    payload: dict  # what every handler got on stdin
-    handlers: list[dict]  # each handler that would fire: its source, whether it ran, what it answered
+    payload: dict[str, Any]  # what every handler got on stdin
+    handlers: list[dict[str, Any]]  # each handler that would fire: its source, whether it ran, what it answered
     decision: str | None
     blocked: bool | None
     reason: str | None
     tool_input: Any  # the input the tool would run with (rewritten or not)
-    candidates: list  # with rewrites racing: each input that could win
+    candidates: list[Any]  # with rewrites racing: each input that could win
     nondeterministic: bool | None
     context: list[str]  # additionalContext the model would get
     stops_session: bool | None
     stop_reason: str | None
-    decided_by: list  # where the handlers that decided are
-    rewritten_by: list  # where the handlers that rewrote the input are
+    decided_by: list[Any]  # where the handlers that decided are
+    rewritten_by: list[Any]  # where the handlers that rewrote the input are
     unreadable: list[str] | None = field(default=None, metadata=OMIT_NONE)  # config files that could not be read
 
     def print_text(self, result: Result) -> None:
@@ -132,7 +137,7 @@ def _check_choices(event: str | None, host: str | None, permission_mode: str) ->
                               hint=f"use one of {', '.join(PERMISSION_MODES)}")
 
 
-def _tool_input(text: str | None, file: Path | None, command: str | None) -> dict | None:
+def _tool_input(text: str | None, file: Path | None, command: str | None) -> dict[str, Any] | None:
     given = [name for name, value in (("--input", text), ("--input-file", file), ("--command", command))
              if value is not None]
     if len(given) > 1:
@@ -154,7 +159,7 @@ def _tool_input(text: str | None, file: Path | None, command: str | None) -> dic
     return value
 
 
-def _payload_file(file: Path) -> dict:
+def _payload_file(file: Path) -> dict[str, Any]:
     try:
         text = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
@@ -174,21 +179,22 @@ def _parse(text: str, where: str) -> Any:
                               hint="give a JSON object; quote it for the shell") from None
 
 
-def _environment(ctx) -> dict[str, str]:
+def _environment(ctx: Context) -> dict[str, str]:
     """The agent's environment for its hooks: this one, with the settings files' `env` on top
     (higher scopes last)."""
     from ..doctor.discovery import SCOPE_ORDER
 
     env = dict(os.environ)
-    settings = sorted((f for f in ctx.files if f.kind == "claude-settings" and f.document is not None
-                       and isinstance(f.document.data, dict) and isinstance(f.document.data.get("env"), dict)),
-                      key=lambda f: SCOPE_ORDER.get(f.scope, 9))
-    for file in settings:
-        env.update({str(k): str(v) for k, v in file.document.data["env"].items() if isinstance(v, (str, int, float))})
+    blocks = sorted(((f.scope, f.document.data["env"]) for f in ctx.files if f.kind == "claude-settings"
+                     and f.document is not None and isinstance(f.document.data, dict)
+                     and isinstance(f.document.data.get("env"), dict)),
+                    key=lambda block: SCOPE_ORDER.get(block[0], 9))
+    for _, block in blocks:
+        env.update({str(k): str(v) for k, v in block.items() if isinstance(v, (str, int, float))})
     return env
 
 
-def _handler_json(selected, raw, read) -> dict:
+def _handler_json(selected: Selected, raw: RawRun | None, read: Reading | None) -> dict[str, Any]:
     from ..simulate import running
 
     handler = selected.handler
@@ -213,7 +219,7 @@ def _handler_json(selected, raw, read) -> dict:
     return row
 
 
-def _outcome_json(outcome, handlers) -> dict:
+def _outcome_json(outcome: Outcome | None, handlers: list[Handler]) -> dict[str, Any]:
     if outcome is None:  # --list-only: nothing ran, nothing decided
         return {"decision": None, "blocked": None, "reason": None, "tool_input": None, "candidates": [],
                 "nondeterministic": None, "context": [], "stops_session": None, "stop_reason": None,

@@ -9,17 +9,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .. import hosts
 from ..errors import ExitCode, HookwrightError
-from ..hosts.base import check_project
+from ..hosts.base import Host, Target, check_project
 from .result import Payload, Result, Status
 
 
 @dataclass
 class Installs(Payload):
     project: str
-    installs: list[dict]  # one row per receipt (schemas/status.schema.json)
+    installs: list[dict[str, Any]]  # one row per receipt (schemas/status.schema.json)
 
     def print_text(self, result: Result) -> None:
         from ..output import print_status
@@ -28,11 +29,18 @@ class Installs(Payload):
 
 
 def status(project: Path | None = None, host: str | None = None) -> Result:
+    found = installed(project, host)
+    whole = all(not row["problems"] for row in found.installs)
+    return Result("status", Status.LISTED, exit_code=ExitCode.OK if whole else ExitCode.FINDINGS, payload=found)
+
+
+def installed(project: Path | None = None, host: str | None = None) -> Installs:
+    """Every pack installed for the project (and the user), one row per receipt."""
     from .uninstall import installed_receipts
 
     check_project(project)
     folder = project or Path.cwd()
-    rows = []
+    rows: list[dict[str, Any]] = []
     for adapter in [hosts.get(host)] if host else hosts.every():
         for scope in adapter.scopes:
             try:
@@ -40,19 +48,18 @@ def status(project: Path | None = None, host: str | None = None) -> Result:
             except HookwrightError:  # not a place this host installs into (a project that is the home)
                 continue
             rows += [_row(adapter, adapter.target(scope, folder, name), name) for name in installed_receipts(place)]
-    whole = all(not row["problems"] for row in rows)
-    return Result("status", Status.LISTED, exit_code=ExitCode.OK if whole else ExitCode.FINDINGS,
-                  payload=Installs(str(folder.absolute()), rows))
+    return Installs(str(folder.absolute()), rows)
 
 
-def _row(host, target, pack: str) -> dict:
+def _row(host: Host, target: Target, pack: str) -> dict[str, Any]:
     from ..doctor.checks.installs import receipt_problems, scope_args
     from ..doctor.model import rule_by_id
     from ..state import read_receipt
 
-    row = {"pack": pack, "host": host.name, "scope": target.scope.value, "file": str(target.config),
+    problems: list[dict[str, str]] = []
+    row: dict[str, Any] = {"pack": pack, "host": host.name, "scope": target.scope.value, "file": str(target.config),
            "folder": str(target.pack_dir(pack)), "version": None, "bundled_version": _bundled_version(pack),
-           "upgrade": False, "options": {}, "problems": []}
+           "upgrade": False, "options": {}, "problems": problems}
     fields = {"pack": pack, "scope_args": scope_args(target)}
     try:
         receipt = read_receipt(target.receipt_path(pack))
@@ -68,7 +75,7 @@ def _row(host, target, pack: str) -> dict:
             found.insert(0, ("install/plugin-edited", {}))
     for rule_id, more in found:
         rule = rule_by_id(rule_id)
-        row["problems"].append({"rule": rule_id, "severity": rule.severity,
+        problems.append({"rule": rule_id, "severity": rule.severity,
                                 "message": rule.message.format(**fields, **more),
                                 "hint": rule.hint.format(**fields, **more)})
     return row

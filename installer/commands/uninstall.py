@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from .. import atomic, hosts
 from ..apply import Consent, run_plans
@@ -68,7 +69,7 @@ def plan_uninstall(host: Host, target: Target, names: list[str], force: bool = F
                 change.notes.append(f"{name} is not installed here")
             else:
                 change.notes.append("no receipt: entries recognised by their command")
-                ours = {host.owner(e.handler)[1] for e in present} | _bundled_file_names(host, name)
+                ours = {owner[1] for e in present if (owner := host.owner(e.handler))} | _bundled_file_names(host, name)
                 change.removes = sorted(file for file in ours if (folder / file).is_file())
         else:
             for item in receipt.files:
@@ -105,7 +106,7 @@ def _bundled_file_names(host: Host, name: str) -> set[str]:
         return {RUNTIME_LIBRARY}
 
 
-def receipts_beside(target: Target) -> list:
+def receipts_beside(target: Target) -> list[Any]:
     """Every receipt of this host in this place (a project's scopes share its folders)."""
     roots = [target]
     if target.scope is not Scope.user:
@@ -115,7 +116,7 @@ def receipts_beside(target: Target) -> list:
     return [r for r in found if r is not None]
 
 
-def receipts_in(target: Target) -> list:
+def receipts_in(target: Target) -> list[Any]:
     """The receipts of the packs wired into this very file."""
     found = [read_receipt(target.receipt_path(name)) for name in installed_receipts(target)]
     return [r for r in found if r is not None and r.config == target.config.name]
@@ -126,7 +127,7 @@ def _others_in(target: Target, names: list[str]) -> list[str]:
     return [r.pack for r in receipts_in(target) if r.pack not in names]
 
 
-def made_folders(target: Target, receipts: list) -> list[Path]:
+def made_folders(target: Target, receipts: list[Any]) -> list[Path]:
     """The folders hookwright made in this place, by these receipts and the others beside them,
     deepest first: they go with the file if nothing else is in them (a folder another file of
     ours still needs is not empty)."""

@@ -19,6 +19,7 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Iterator, NamedTuple
 
+from ..document import Keys
 from ..errors import ExitCode, HookwrightError
 from ..layout import LOCAL_RUNTIME_FOLDER, RECEIPT
 
@@ -74,13 +75,13 @@ class Target(NamedTuple):
     def receipt_path(self, pack: str) -> Path:
         return self.pack_dir(pack) / RECEIPT
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"host": self.host, "scope": self.scope.value, "config": str(self.config),
                 "runtime_root": str(self.runtime_root),
                 "project": str(self.project) if self.project else None, "personal": self.personal}
 
     @classmethod
-    def from_json(cls, raw: dict) -> "Target":
+    def from_json(cls, raw: dict[str, Any]) -> "Target":
         """The target a journal entry recorded (rollback acts on it wherever it is run from)."""
         return cls(raw["host"], Scope(raw["scope"]), Path(raw["config"]), Path(raw["runtime_root"]),
                    Path(raw["project"]) if raw.get("project") else None,
@@ -91,8 +92,8 @@ class HandlerPlace(NamedTuple):
     """One handler in a config's hooks tree (Host.walk)."""
 
     event: str
-    keys: tuple  # where the handler is: ("hooks", event, group, "hooks", index), or ("hooks", event, index)
-    group: tuple  # where its matcher group is (a flat entry: the entry itself)
+    keys: Keys  # where the handler is: ("hooks", event, group, "hooks", index), or ("hooks", event, index)
+    group: Keys  # where its matcher group is (a flat entry: the entry itself)
     matcher: Any  # as written (a string, or whatever else is there)
     value: Any  # an object, or a bare string where an object belongs (the checks say what is wrong)
 
@@ -107,7 +108,7 @@ class Entry(NamedTuple):
     handler_json: str  # the handler object as JSON (key order kept), so an Entry is hashable
 
     @classmethod
-    def of(cls, pack: str, hook: str, event: str, matcher: str | None, handler: dict) -> "Entry":
+    def of(cls, pack: str, hook: str, event: str, matcher: str | None, handler: dict[str, Any]) -> "Entry":
         return cls(pack, hook, event, matcher, json.dumps(handler))
 
     @property
@@ -117,18 +118,19 @@ class Entry(NamedTuple):
 
     @property
     def handler(self) -> dict[str, Any]:
-        return json.loads(self.handler_json)
+        handler: dict[str, Any] = json.loads(self.handler_json)
+        return handler
 
     @property
     def command(self) -> str:
-        return self.handler.get("command", "")
+        return str(self.handler.get("command", ""))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"pack": self.pack, "hook": self.hook, "event": self.event, "matcher": self.matcher,
                 "handler": self.handler}
 
     @classmethod
-    def from_json(cls, raw: dict) -> "Entry":
+    def from_json(cls, raw: dict[str, Any]) -> "Entry":
         return cls.of(raw["pack"], raw["hook"], raw["event"], raw.get("matcher"), raw["handler"])
 
     def describe(self) -> str:
@@ -243,7 +245,7 @@ class Host(ABC):
 
     def holds_nothing(self, data: Any) -> bool:
         """The data is what a new file holds: a file we created for it can go again."""
-        return data == {}
+        return isinstance(data, dict) and not data
 
     schema: ClassVar[str] = ""  # schemas/<this>: what the host reads
 
@@ -334,7 +336,7 @@ class Host(ABC):
         return (match["pack"], match["script"]) if match else None
 
     @property
-    def _owned(self) -> re.Pattern:
+    def _owned(self) -> re.Pattern[str]:
         return owned_pattern(self.name)
 
     def owned_entries(self, data: Any, pack: str) -> list[Entry]:
@@ -365,15 +367,15 @@ class Host(ABC):
         return None
 
     @abstractmethod
-    def add(self, data: Any, entry: Entry) -> Any:
+    def add(self, data: Any, entry: Entry) -> dict[str, Any]:
         """The data with our entry added (a copy; never inside a foreign group)."""
 
     @abstractmethod
-    def remove(self, data: Any, entry: Entry, keep_empty: list[str]) -> Any:
+    def remove(self, data: Any, entry: Entry, keep_empty: list[str]) -> dict[str, Any]:
         """The data without the handler that runs `entry`'s script; containers this emptied go,
         those in `keep_empty` (empty before we came) stay."""
 
-    def replace(self, data: Any, old: Entry, new: Entry) -> Any:
+    def replace(self, data: Any, old: Entry, new: Entry) -> dict[str, Any]:
         """Upgrade in place where the host allows it; else remove and add."""
         return self.add(self.remove(data, old, keep_empty=[]), new)
 
@@ -389,7 +391,7 @@ class Host(ABC):
         return kept
 
 
-def owned_pattern(host: str) -> re.Pattern:
+def owned_pattern(host: str) -> re.Pattern[str]:
     """The command of one of our runtimes: `python3 -I -S <...>/hookwright/<pack>/<script> --host <host>`."""
     return re.compile(
         r"""^python3 -I -S .*hookwright(?:-local)?/(?P<pack>[a-z][a-z0-9-]*)/(?P<script>[a-z][a-z0-9-]*)['"]?"""

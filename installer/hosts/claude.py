@@ -73,7 +73,7 @@ class Claude(Host):
     project_var = PROJECT_VAR
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
-        base = user_dir() if scope is Scope.user else project / ".claude"
+        base = user_dir() if project is None else project / ".claude"
         return Target(self.name, scope, base / CONFIG_FILE[scope], base / RUNTIME_FOLDER[scope], project,
                       personal=scope is Scope.local)
 
@@ -116,7 +116,7 @@ class Claude(Host):
 
     # ---- editing -----------------------------------------------------------------------------
 
-    def add(self, data: dict, entry: Entry) -> dict:
+    def add(self, data: dict[str, Any], entry: Entry) -> dict[str, Any]:
         """Our handler goes into a group of our own (never into a foreign group), at the end."""
         data = deep(data)
         groups = data.setdefault("hooks", {}).setdefault(entry.event, [])
@@ -131,7 +131,7 @@ class Claude(Host):
         groups.append(group)
         return data
 
-    def remove(self, data: dict, entry: Entry, keep_empty: list[str]) -> dict:
+    def remove(self, data: dict[str, Any], entry: Entry, keep_empty: list[str]) -> dict[str, Any]:
         data = deep(data)
         script = self.owner(entry.handler)
         for event, (_, _, gi, _, hi), handler in [(p.event, p.keys, p.value) for p in self.walk(data)]:
@@ -147,7 +147,7 @@ class Claude(Host):
                 return data
         return data
 
-    def replace(self, data: dict, old: Entry, new: Entry) -> dict:
+    def replace(self, data: dict[str, Any], old: Entry, new: Entry) -> dict[str, Any]:
         """Upgrade in place: same position when event and matcher stay, else remove and add."""
         if (old.event, old.matcher) == (new.event, new.matcher):
             data = deep(data)

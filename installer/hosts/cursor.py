@@ -53,7 +53,7 @@ class Cursor(Host):
     project_var = PROJECT_VAR
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
-        base = user_dir() if scope is Scope.user else project / ".cursor"
+        base = user_dir() if project is None else project / ".cursor"
         return Target(self.name, scope, base / "hooks.json", base / RUNTIME_FOLDER, project)
 
     def render(self, target: Target, pack: Pack, options: dict[str, Any]) -> list[Entry]:
@@ -74,7 +74,7 @@ class Cursor(Host):
             return None
         return super().owner(handler)
 
-    def new_document_data(self) -> dict:
+    def new_document_data(self) -> dict[str, Any]:
         return {"version": VERSION}
 
     def holds_nothing(self, data: Any) -> bool:
@@ -104,12 +104,12 @@ class Cursor(Host):
         (host/cursor-claude-group says so)."""
         return not (isinstance(value, dict) and "hooks" in value)
 
-    def add(self, data: dict, entry: Entry) -> dict:
+    def add(self, data: dict[str, Any], entry: Entry) -> dict[str, Any]:
         data = deep(data)
         data.setdefault("hooks", {}).setdefault(entry.event, []).append(entry.handler)
         return data
 
-    def remove(self, data: dict, entry: Entry, keep_empty: list[str]) -> dict:
+    def remove(self, data: dict[str, Any], entry: Entry, keep_empty: list[str]) -> dict[str, Any]:
         data = deep(data)
         script = self.owner(entry.handler)
         entries = (data.get("hooks") or {}).get(entry.event) or []
@@ -123,7 +123,7 @@ class Cursor(Host):
                 break
         return data
 
-    def replace(self, data: dict, old: Entry, new: Entry) -> dict:
+    def replace(self, data: dict[str, Any], old: Entry, new: Entry) -> dict[str, Any]:
         """Upgrade in place where the event stays: the entry keeps its position."""
         if old.event == new.event:
             data = deep(data)

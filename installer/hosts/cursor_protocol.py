@@ -61,7 +61,7 @@ _TOOL_STDIN = ("tool_name", "tool_input", "tool_use_id", "cwd")
 _ALLOW_DENY = frozenset({"allow", "deny"})
 _ALLOW_DENY_ASK = frozenset({"allow", "deny", "ask"})
 _MESSAGES = frozenset({"permission", "user_message", "agent_message"})
-_NOTHING = frozenset()
+_NOTHING: frozenset[str] = frozenset()
 
 PROTOCOL: dict[str, CursorEventProtocol] = {
     "sessionStart": CursorEventProtocol(

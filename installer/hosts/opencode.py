@@ -164,7 +164,7 @@ class Opencode(Host):
     schema = "opencode-plugin.schema.json"
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
-        base = config_dir() if scope is Scope.user else project / ".opencode"
+        base = config_dir() if project is None else project / ".opencode"
         plugins = base / "plugins"
         return Target(self.name, scope, plugins / plugin_file(pack) if pack else plugins, base / RUNTIME_FOLDER,
                       project)
@@ -251,22 +251,22 @@ class Opencode(Host):
             if isinstance(hook, dict):
                 yield HandlerPlace(EVENT, ("hooks", index), ("hooks", index), hook.get("tools"), hook)
 
-    def add(self, data: Any, entry: Entry) -> dict:
-        data = deep(data) if data else {"format": FORMAT, "pack": entry.pack, "hooks": []}
-        data["hooks"].append(entry.handler)
-        return data
+    def add(self, data: Any, entry: Entry) -> dict[str, Any]:
+        plugin: dict[str, Any] = deep(data) if data else {"format": FORMAT, "pack": entry.pack, "hooks": []}
+        plugin["hooks"].append(entry.handler)
+        return plugin
 
-    def remove(self, data: Any, entry: Entry, keep_empty: list[str]) -> dict:
+    def remove(self, data: Any, entry: Entry, keep_empty: list[str]) -> dict[str, Any]:
         data = deep(data)
         script = self.owner(entry.handler)
         data["hooks"] = [h for h in data.get("hooks") or [] if self.owner(h) != script]
         return data if data["hooks"] else {}
 
-    def replace(self, data: Any, old: Entry, new: Entry) -> dict:
-        data = deep(data)
+    def replace(self, data: Any, old: Entry, new: Entry) -> dict[str, Any]:
+        plugin: dict[str, Any] = deep(data)
         script = self.owner(old.handler)
-        data["hooks"] = [new.handler if self.owner(h) == script else h for h in data["hooks"]]
-        return data
+        plugin["hooks"] = [new.handler if self.owner(h) == script else h for h in plugin["hooks"]]
+        return plugin
 
     def empty_containers(self, data: Any, entries: list[Entry]) -> list[str]:
         return []  # (the file is the container: it goes with its last entry)
@@ -279,7 +279,7 @@ def export_name(pack: str) -> str:
     return "Hookwright" + "".join(part.capitalize() for part in pack.split("-"))
 
 
-def render_plugin(data: dict) -> bytes:
+def render_plugin(data: dict[str, Any]) -> bytes:
     """The plugin module for this data, byte for byte the same for the same data."""
     template = (resources.data_root() / "templates" / "opencode" / "plugin.js").read_text(encoding="utf-8")
     header = HEADER + json.dumps(data, sort_keys=True, separators=(",", ":"))

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..doctor import dedup, handler_facts
 from ..doctor.checks.structure import hooks_disabled_by
 from ..doctor.facts import CLAUDE_EVENTS, IF_EVENTS, TOOL
 from ..doctor.model import Context, Handler
-from ..doctor.regex.matching import classify
+from ..doctor.regex.matching import Matcher, classify
 
 # the payload field a non-tool event's matcher is compared with (docs/hosts/claude-code.md#events)
 MATCHED_FIELD = {
@@ -42,7 +42,7 @@ class Selected(NamedTuple):
     simulated: bool = True  # False: it would fire, but simulate does not run its type
 
 
-def select(ctx: Context, event: str, payload: dict) -> list[Selected]:
+def select(ctx: Context, event: str, payload: dict[str, Any]) -> list[Selected]:
     """Every Claude Code handler of `event` in the project, in configuration order, with whether
     it runs on `payload`."""
     disabled = hooks_disabled_by(ctx.files)
@@ -75,7 +75,7 @@ def select(ctx: Context, event: str, payload: dict) -> list[Selected]:
     return _once_per_command(found)
 
 
-def _misses(handler: Handler, event: str, payload: dict) -> str | None:
+def _misses(handler: Handler, event: str, payload: dict[str, Any]) -> str | None:
     """Why the handler's matcher or `if` keeps it from firing on `payload`, or None."""
     known = CLAUDE_EVENTS.get(event)
     if known is not None and known.matcher is not None:
@@ -93,7 +93,7 @@ def _misses(handler: Handler, event: str, payload: dict) -> str | None:
     return None
 
 
-def _how(matcher) -> str:
+def _how(matcher: Matcher) -> str:
     if matcher.kind == "exact":
         return "an exact name" + (" list" if len(matcher.names) > 1 else "") + ", case-sensitive"
     return "an unanchored, case-sensitive regex" if matcher.kind == "regex" else "everything"
@@ -102,7 +102,7 @@ def _how(matcher) -> str:
 def _once_per_command(found: list[Selected]) -> list[Selected]:
     """The same command (with its args) in several settings files runs once among the copies
     that fire (docs/hosts/claude-code.md#deduplication); a plugin's copy runs on its own."""
-    first: dict[tuple, Handler] = {}
+    first: dict[tuple[Any, ...], Handler] = {}
     kept = []
     for selected in found:
         key = dedup.dedup_key(selected.handler) if selected.runs else None
@@ -123,7 +123,7 @@ _RULE = re.compile(r"^(?P<tool>[^()\s]+)(?:\((?P<spec>.*)\))?$", re.S)
 PATH_FIELDS = ("file_path", "path", "notebook_path")
 
 
-def permission_rule_matches(rule: str, payload: dict) -> bool:
+def permission_rule_matches(rule: str, payload: dict[str, Any]) -> bool:
     """Whether a permission rule such as `Bash(git *)` or `Edit(src/**)` covers the call: the tool
     name, then for Bash the command (a `*` glob, `:*` a prefix), for file tools the path (a glob),
     for WebFetch `domain:`. A rule it cannot read fires, as the host fails open on Bash."""
@@ -137,9 +137,9 @@ def permission_rule_matches(rule: str, payload: dict) -> bool:
     if spec is None or spec in ("", "*"):
         return True
     given = payload.get("tool_input")
-    tool_input: dict = given if isinstance(given, dict) else {}
+    tool_input: dict[str, Any] = given if isinstance(given, dict) else {}
     if name == "Bash" and isinstance(tool_input.get("command"), str):
-        command = tool_input["command"].strip()
+        command: str = tool_input["command"].strip()
         if spec.endswith(":*"):
             return command.startswith(spec[:-2])
         return fnmatch.fnmatchcase(command, spec)

@@ -13,8 +13,8 @@ from ..hosts.claude_protocol import protocol
 
 
 def payload_for(event: str, project: Path, transcript: Path, *, tool: str | None = None,
-                tool_input: dict | None = None, extra: dict | None = None,
-                permission_mode: str = "default") -> dict:
+                tool_input: dict[str, Any] | None = None, extra: dict[str, Any] | None = None,
+                permission_mode: str = "default") -> dict[str, Any]:
     """The payload of one `event` call in `project`: `extra` over the event's defaults, `tool`
     and `tool_input` (when given) over both."""
     rules = protocol(event)

@@ -50,7 +50,7 @@ class Reading:
     read_as: str  # how its output was read, in words
     decision: str | None = None  # allow | deny | ask | defer (tool events); block (others); None: no say
     reason: str | None = None
-    updated_input: dict | None = None  # a rewrite of the tool input (it replaces the input whole)
+    updated_input: dict[str, Any] | None = None  # a rewrite of the tool input (it replaces the input whole)
     context: list[str] = field(default_factory=list)  # text added to Claude's context
     stops_session: bool = False  # continue: false
     stop_reason: str | None = None
@@ -115,7 +115,7 @@ def read(event: str, command: str, run: RawRun, background: bool = False) -> Rea
                    warnings=[not_json] if not_json else [])
 
 
-def parse_stdout(stdout: str) -> tuple[dict | None, str | None]:
+def parse_stdout(stdout: str) -> tuple[dict[str, Any] | None, str | None]:
     """The object stdout holds, as the host parses it (JSON only when it starts with `{` after
     whitespace), or (None, why what looks like JSON is read as plain text; None for plain text)."""
     text = stdout.strip()
@@ -154,7 +154,7 @@ def _ends_in_object(text: str, tries: int = 50) -> bool:
     return False
 
 
-def _answer(event: str, data: dict) -> Reading:
+def _answer(event: str, data: dict[str, Any]) -> Reading:
     """A JSON answer read by the event's schema: the whole answer is void when it breaks it."""
     rules = protocol(event)
     reading = Reading("JSON")
@@ -187,7 +187,7 @@ def _answer(event: str, data: dict) -> Reading:
     return reading
 
 
-def _void(event: str, data: dict, specific: Any) -> Void | None:
+def _void(event: str, data: dict[str, Any], specific: Any) -> Void | None:
     """Why the answer breaks the event's schema, or None."""
     rules = protocol(event)
     if "decision" in data and data["decision"] is not None:
@@ -220,7 +220,7 @@ def _void(event: str, data: dict, specific: Any) -> Void | None:
     return None
 
 
-def _specific(event: str, specific: dict, reading: Reading) -> None:
+def _specific(event: str, specific: dict[str, Any], reading: Reading) -> None:
     if event == "PermissionRequest":
         behaviour = specific.get("decision")
         if isinstance(behaviour, dict) and behaviour.get("behavior") in ("allow", "deny"):
@@ -268,8 +268,8 @@ class Outcome:
     decision: str  # allow | deny | ask | defer | block | none
     blocked: bool  # the tool (or the action) would not run
     reason: str | None
-    tool_input: dict | None  # the input the tool would run with; None when it would not run
-    candidates: list  # every input it may run with (more than one: nondeterministic)
+    tool_input: dict[str, Any] | None  # the input the tool would run with; None when it would not run
+    candidates: list[Any]  # every input it may run with (more than one: nondeterministic)
     nondeterministic: bool
     context: list[str]
     stops_session: bool
@@ -278,7 +278,7 @@ class Outcome:
     rewriters: list[int]  # indexes of the handlers whose rewrite may be the one applied
 
 
-def combine(event: str, original: dict | None, readings: list[Reading], finished: list[float]) -> Outcome:
+def combine(event: str, original: dict[str, Any] | None, readings: list[Reading], finished: list[float]) -> Outcome:
     """The combined answer of `readings` (in configuration order); `finished`: when each ended."""
     decisions = [r.decision for r in readings]
     decision = next((d for d in (*PRECEDENCE, "block") if d in decisions), "none")
@@ -286,7 +286,7 @@ def combine(event: str, original: dict | None, readings: list[Reading], finished
     deciders = [i for i, d in enumerate(decisions) if d == decision and decision != "none"]
     reasons = [reason for i in deciders if (reason := readings[i].reason)]
     rewriters = [i for i, r in enumerate(readings) if r.updated_input is not None and r.decision not in ("deny",)]
-    distinct: list[dict | None] = []
+    distinct: list[dict[str, Any] | None] = []
     for i in rewriters:
         if readings[i].updated_input not in distinct:
             distinct.append(readings[i].updated_input)

@@ -13,6 +13,7 @@ import subprocess
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from .. import hosts
 from ..doctor.model import Handler, timeout_seconds
@@ -71,7 +72,7 @@ def run_one(handler: Handler, stdin: bytes, project: Path, env: dict[str, str],
                   timed_out=timed_out)
 
 
-def command_line(value: dict, env: dict[str, str]) -> tuple[list[str] | None, str | None]:
+def command_line(value: dict[str, Any], env: dict[str, str]) -> tuple[list[str] | None, str | None]:
     """The argv Claude Code starts: the shell form through bash (sh where there is none), the
     exec form (`args`) spawned directly with its placeholders filled in."""
     command = value.get("command")
@@ -88,7 +89,7 @@ def command_line(value: dict, env: dict[str, str]) -> tuple[list[str] | None, st
     return exec_form(command, args, env)
 
 
-def exec_form(command: str, args: list, env: dict[str, str]) -> tuple[list[str] | None, str | None]:
+def exec_form(command: str, args: list[Any], env: dict[str, str]) -> tuple[list[str] | None, str | None]:
     """The exec form's argv: no shell, `${CLAUDE_PROJECT_DIR}` and `${CLAUDE_PLUGIN_ROOT}` filled
     in, the executable looked up on PATH (or why it cannot be)."""
     words = [command, *(a for a in args if isinstance(a, str))]
@@ -103,7 +104,7 @@ def exec_form(command: str, args: list, env: dict[str, str]) -> tuple[list[str] 
     return words, None
 
 
-def kill_group(proc: subprocess.Popen) -> None:
+def kill_group(proc: subprocess.Popen[bytes]) -> None:
     """Kill the handler and everything it started in its session, and reap it."""
     try:
         os.killpg(proc.pid, signal.SIGKILL)
