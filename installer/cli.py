@@ -163,8 +163,9 @@ def rollback(
     journal spans every project and scope: --project, --scope, --file and --host narrow it."""
     def produce() -> Result:
         from .commands import rollback as command
+        from .planning.rollback import Only
 
-        only = command.Only(host, project, scope, file)
+        only = Only(host, project, scope, file)
         if list_:
             return command.journal_listing(only)
         return command.rollback(to=to, only=only, force=force, dry_run=dry_run,

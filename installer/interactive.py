@@ -105,8 +105,8 @@ def _ask_options(adapter: Host, pack_name: str, current: dict[str, Any], given: 
     """(option, value) for each option of the pack that this agent reads and no --option set."""
     from rich.prompt import Prompt
 
-    from .commands.install import check_matchers
     from .packs import load_pack
+    from .planning.install import check_matchers
 
     pack = load_pack(pack_name)
     values = pack.defaults() | {k: v for k, v in current.items() if k in pack.options}

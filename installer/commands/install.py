@@ -1,33 +1,21 @@
 """`hookwright install`: wire packs into a host's config, copy their runtimes, keep a receipt."""
 from __future__ import annotations
 
-import re
-import shutil
-import subprocess
 from pathlib import Path
-from typing import Any
 
-from .. import atomic, hosts, state
+from .. import hosts
 from ..apply import Consent, run_plans
-from ..errors import ExitCode, HookwrightError
-from ..hosts.base import Entry, Host, Scope, Target, implied_scope, scope_reason
-from ..layout import RECEIPT
-from ..packs import Pack, load_pack, resolve_options
-from ..plan import Action, PackChange, Plan, file_writes, personal_gitignore
-from ..state import Receipt, RuntimeFile, read_receipt, sha256
+from ..errors import HookwrightError
+from ..hosts.base import Scope, implied_scope, scope_reason
+from ..packs import load_pack
+from ..planning.install import check_place, options_for, plan_install, targets_for
 from .result import Result
-
-RECEIPT_MODE = 0o644
-
-
-def _mode(pack: Pack, name: str) -> int:
-    """Scripts the host runs get their run bit; modules they import do not need one."""
-    return 0o755 if pack.is_script(name) else 0o644
 
 
 def install(pack_names: list[str], *, host: str = "claude", scope: Scope | None, project: Path | None,
             options: list[str], adopt: bool, force: bool = False, dry_run: bool, consent: Consent) -> Result:
-    """`scope` None: the project scope with --project, else the user scope."""
+    """The host's adapter, then its targets, a plan for each, then run_plans (check, confirm,
+    apply). `scope` None: the project scope with --project, else the user scope."""
     if not pack_names:
         raise HookwrightError("name at least one pack to install", hint="`hookwright packs` lists them")
     adapter = hosts.get(host)
@@ -35,181 +23,8 @@ def install(pack_names: list[str], *, host: str = "claude", scope: Scope | None,
     chosen = options_for(adapter, packs, options)
     plans = []
     for target, its_packs in targets_for(adapter, scope or implied_scope(project), project, packs):
-        atomic.check_writable(target.config)
-        refuse_unsafe_places(adapter, target, its_packs)
+        check_place(adapter, target, its_packs)
         plan = plan_install(adapter, target, its_packs, chosen, adopt, force)
-        plan.project = project
-        plan.scope_reason = scope_reason(scope, project)
+        plan.project, plan.scope_reason = project, scope_reason(scope, project)
         plans.append(plan)
     return run_plans("install", plans, dry_run=dry_run, consent=consent)
-
-
-def options_for(host: Host, packs: list[Pack], options: list[str]) -> dict[str, dict[str, Any]]:
-    """The packs' options from `--option KEY=VALUE`, once the host is known to run each pack as
-    it is meant and to honour every option given (else exit 3, or exit 2 for the option)."""
-    for pack in packs:
-        why = host.refusal(pack)
-        if why:
-            raise HookwrightError(why, code=ExitCode.REFUSED, hint="`hookwright packs --host "
-                                  f"{host.name}` lists the packs that run there")
-    chosen = resolve_options(packs, options)
-    for pack in packs:
-        why = host.ignored_options(pack, chosen[pack.name])
-        if why:
-            raise HookwrightError(why, hint="drop that --option for this agent")
-    return chosen
-
-
-def targets_for(host: Host, scope: Scope, project: Path | None, packs: list[Pack]) -> list[tuple[Target, list[Pack]]]:
-    """The files the packs go into: one for a host with one config per scope, one per pack
-    for a host whose unit is a file (opencode)."""
-    found: dict[Path, tuple[Target, list[Pack]]] = {}
-    for pack in packs:
-        target = host.target(scope, project, pack.name)
-        found.setdefault(target.config, (target, []))[1].append(pack)
-    return list(found.values())
-
-
-def check_matchers(host: Host, pack: Pack, values: dict[str, Any]) -> None:
-    """A matcher taken from an option must be one the host can use (a regex that compiles)."""
-    for hook in pack.hooks_for(host.name):
-        option = hook.targets[host.name].matcher_option
-        if option is None:
-            continue
-        matcher = pack.matcher(hook, host.name, values) or ""
-        try:
-            re.compile(matcher)
-            problem = "" if matcher.strip() else "it is empty, which matches every tool"
-        except re.error as error:
-            problem = f"it is not a valid regular expression: {error}"
-        if problem:
-            raise HookwrightError(f"option {option}={matcher!r} is not a usable matcher: {problem}",
-                                  hint="give a tool name, names joined by |, or a regular expression such as mcp__.*")
-
-
-def refuse_unsafe_places(host: Host, target: Target, packs: list[Pack]) -> None:
-    """Anyone could swap a script in a world-writable folder, and the agent would run it."""
-    folders = [target.config.parent, target.runtime_root, *(target.pack_dir(p.name) for p in packs)]
-    for folder in folders:
-        if atomic.world_writable(folder):
-            raise HookwrightError(f"{folder} is writable by every user; a hook runtime there could be replaced",
-                                  path=folder, code=ExitCode.REFUSED, hint=f"chmod o-w {folder}")
-    for pack in packs:
-        for name in pack.runtime_files(host.name):
-            script = target.pack_dir(pack.name) / name
-            if atomic.world_writable(script):
-                raise HookwrightError("this runtime file is writable by every user, so it may have been changed",
-                                      path=script, code=ExitCode.REFUSED,
-                                      hint=f"check it, then chmod o-w {script} (or delete it) and install again")
-
-
-def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[str, dict[str, Any]], adopt: bool,
-                 force: bool = False) -> Plan:
-    doc = host.read(target, force)
-    data = doc.data if doc.exists else host.new_document_data()
-    added: list[Entry] = []
-    removed: list[Entry] = []
-    wired = []  # (pack, values, entries, keep_empty, receipt) once the data is final
-    for pack in packs:
-        receipt = read_receipt(target.receipt_path(pack.name))
-        kept = {k: v for k, v in (receipt.options if receipt else {}).items() if k in pack.options}
-        values = pack.defaults() | kept | options[pack.name]
-        check_matchers(host, pack, values)
-        present = host.owned_entries(data, pack.name)
-        if receipt is None and present and not adopt:
-            raise HookwrightError(
-                f"{len(present)} entr{'y' if len(present) == 1 else 'ies'} already run{'s' if len(present) == 1 else ''} "
-                f"{pack.name}'s runtime, but no receipt says hookwright put {'it' if len(present) == 1 else 'them'} there",
-                path=target.config, code=ExitCode.REFUSED,
-                hint="rerun with --adopt to take them over, or remove them by hand")
-        wanted = host.render(target, pack, values)
-        entries_before = len(added) + len(removed)
-        keep_empty = receipt.keep_empty if receipt else host.empty_containers(doc.data, wanted)
-        by_script: dict[tuple[str, tuple[str, str] | None], Entry] = {}
-        for entry in present:
-            by_script.setdefault((entry.event, host.owner(entry.handler)), entry)
-        for entry in wanted:
-            old = by_script.get((entry.event, host.owner(entry.handler)))
-            if old is None:
-                data = host.add(data, entry)
-                added.append(entry)
-            elif old.handler != entry.handler:  # another version or option, or edited by hand: make it ours again
-                data = host.replace(data, old, entry)
-                removed.append(old)
-                added.append(entry)
-        wanted_scripts = {host.owner(e.handler) for e in wanted}
-        for entry in present:
-            if host.owner(entry.handler) not in wanted_scripts:  # a hook the new version dropped
-                data = host.remove(data, entry, keep_empty)
-                removed.append(entry)
-        wired.append((pack, values, wanted, keep_empty, receipt, len(added) + len(removed) != entries_before))
-    made = _made_for(target, doc.exists)
-    new_bytes = doc.render(data) if host.file_per_pack and data else None  # a file wholly ours is its rendering
-    written = sha256(new_bytes) if new_bytes is not None else None
-    changes = [_runtime_change(host, target, pack, values, wanted, keep_empty, receipt, made, written, rewired)
-               for pack, values, wanted, keep_empty, receipt, rewired in wired]
-    return Plan("install", target, doc, data, added, removed, changes,
-                replan=lambda: plan_install(host, target, packs, options, adopt, force), notes=_git_notes(target),
-                made_folders=made[1], exact_bytes=new_bytes,  # (also over an edit, which only --force gets to)
-                other_writes=personal_gitignore(target, changes))
-
-
-def _made_for(target: Target, config_exists: bool) -> tuple[bool, list[str]]:
-    """(the config is new, the folders the install makes for it and its runtimes). Every receipt in
-    the runtime root keeps the whole set, so whichever uninstall comes last takes them all away."""
-    from .uninstall import receipts_beside, receipts_in
-
-    base = target.runtime_root.parent.parent
-    missing = {f for r in receipts_beside(target) for f in r.created_folders}
-    for folder in (target.config.parent, target.runtime_root.parent):  # (the runtime root is ours anyway)
-        while folder != base and base in folder.parents and not folder.exists():
-            missing.add(folder.relative_to(base).as_posix())
-            folder = folder.parent
-    # an install killed halfway made some of them already: its journal entry says which it meant to make
-    for op in state.read_journal():
-        if op.state == "pending" and op.target.get("config") == str(target.config):
-            missing.update(op.made_folders)
-    same_file = receipts_in(target)
-    return (any(r.created_config for r in same_file) if same_file else not config_exists), sorted(missing)
-
-
-def _git_notes(target: Target) -> list[str]:
-    """A personal config (Claude Code's settings.local.json) must stay out of git; Claude Code
-    git-ignores it when it creates the file itself. When we are the first to create it, say so
-    if git would pick it up."""
-    if not target.personal or target.project is None or target.config.exists() or not shutil.which("git"):
-        return []
-    done = subprocess.run(["git", "-C", str(target.project), "check-ignore", "-q", str(target.config)],
-                          capture_output=True)
-    if done.returncode != 1:  # 0: ignored; 128: not a git repository
-        return []
-    name = target.config.relative_to(target.project).as_posix()
-    return [f"{target.config} is personal but git does not ignore it here: add "
-            f"'{name}' to .gitignore (Claude Code does so itself when it creates the file)"]
-
-
-def _runtime_change(host: Host, target: Target, pack: Pack, values: dict[str, Any], wanted: list[Entry], keep_empty: list[str],
-                    receipt: Receipt | None, made: tuple[bool, list[str]], written: str | None,
-                    rewired: bool) -> PackChange:
-    """`rewired`: the plan adds or replaces some of the pack's entries in the config."""
-    folder = target.pack_dir(pack.name)
-    scripts = pack.runtime_files(host.name)
-    created_config, created_folders = (receipt.created_config, receipt.created_folders) if receipt else made
-    new_receipt = Receipt(pack.name, pack.version, host.name, target.scope.value, target.config.name, values,
-                          wanted, [RuntimeFile(name, sha256(content), _mode(pack, name)) for name, content in scripts.items()],
-                          keep_empty, created_config, created_folders, written)
-    wanted_files = {name: (content, _mode(pack, name)) for name, content in scripts.items()}
-    if receipt is None or receipt.to_json() | {"tool_version": None} != new_receipt.to_json() | {"tool_version": None}:
-        wanted_files[RECEIPT] = (new_receipt.dumps(), RECEIPT_MODE)
-    writes = file_writes(folder, wanted_files)
-    stale = [f.name for f in (receipt.files if receipt else []) if f.name not in scripts]
-    if receipt is None:
-        action = Action.INSTALL
-    elif receipt.version != pack.version:
-        action = Action.UPGRADE
-    elif receipt.options != values:
-        action = Action.RECONFIGURE
-    else:
-        action = Action.REPAIR if writes or stale or rewired else Action.UNCHANGED
-    return PackChange(pack.name, action, folder, writes, stale,
-                      receipt.version if receipt else None, pack.version)

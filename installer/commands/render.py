@@ -8,7 +8,7 @@ from typing import Any
 from .. import hosts
 from ..hosts.base import Scope, implied_scope
 from ..packs import load_pack
-from .install import options_for, plan_install
+from ..planning.install import options_for, plan_install
 from .result import Payload, Result, Status
 
 

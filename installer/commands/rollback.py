@@ -9,42 +9,13 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
-from .. import atomic, hosts, state
+from .. import state
 from ..apply import Consent, run_plans
-from ..doctor.model import resolved
-from ..document import Document
 from ..errors import ExitCode, HookwrightError
-from ..hosts.base import Host, Scope, Target, check_project
-from ..plan import Action, PackChange, Plan, edited_entries, file_writes, personal_gitignore
-from ..state import read_receipt
+from ..planning.rollback import Only, plan_undo, undoable_operations, undone_ids
 from .result import Payload, Result, Status
-from .uninstall import made_folders
-
-
-class Only(NamedTuple):
-    """Which operations a rollback looks at: those on one host's files, in one project, in one
-    scope, on one file (None: any). The journal spans every project and scope."""
-
-    host: str | None = None
-    project: Path | None = None
-    scope: Scope | None = None
-    file: Path | None = None
-
-    def keeps(self, op: state.Operation) -> bool:
-        target = op.target
-        return ((self.host is None or target["host"] == self.host)
-                and (self.scope is None or target["scope"] == self.scope.value)
-                and (self.project is None or bool(target.get("project"))
-                     and resolved(Path(target["project"])) == resolved(self.project))
-                and (self.file is None or resolved(Path(target["config"])) == resolved(self.file)))
-
-    def check(self) -> None:
-        if self.host is not None:
-            hosts.get(self.host)  # a host we know, or a usage error
-        check_project(self.project)
 
 
 def rollback(*, to: str | None, only: Only = Only(), force: bool, dry_run: bool, consent: Consent) -> Result:
@@ -67,15 +38,10 @@ def rollback(*, to: str | None, only: Only = Only(), force: bool, dry_run: bool,
     return run_plans("rollback", (plan_undo(op, force) for op in chosen), dry_run=dry_run, consent=consent)
 
 
-def _undone(ops: list[state.Operation]) -> set[str]:
-    """Operations a finished rollback undid (an interrupted rollback undid nothing for sure)."""
-    return {op.undoes for op in ops if op.undoes and op.state == "done"}
-
-
 def journal_listing(only: Only = Only()) -> Result:
     only.check()
     ops = [op for op in state.read_journal() if only.keeps(op)]
-    undone = _undone(state.read_journal())
+    undone = undone_ids(state.read_journal())
     rows = [dict(op.to_json(), undone=op.id in undone) for op in ops]
     return Result("rollback", Status.LISTED, payload=Journal(rows, only != Only()))
 
@@ -91,77 +57,3 @@ class Journal(Payload):
         print_journal(self)
 
 
-def undoable_operations(only: Only = Only()) -> list[state.Operation]:
-    """Newest first: the operations `only` keeps that are not rollbacks and were not undone yet."""
-    ops = state.read_journal()
-    undone = _undone(ops)
-    return [op for op in reversed(ops) if op.kind != "rollback" and op.id not in undone and only.keeps(op)]
-
-
-def plan_undo(op: state.Operation, force: bool) -> Plan:
-    plan = _plan_undo(op, force)
-    plan.other_writes = personal_gitignore(plan.target, [c for c in plan.packs if c.writes])
-    return plan
-
-
-def _plan_undo(op: state.Operation, force: bool) -> Plan:
-    target = Target.from_json(op.target)
-    host = hosts.get(target.host)
-    atomic.check_writable(target.config)
-    backup = state.backup_folder(op.backup) if op.backup else None
-    before = _backup_document(host, target, backup)
-    packs = [_restore_pack(target, name, backup) for name in op.packs]
-    doc = host.load(target.config)
-    # the folders the operation's install made, which go with the file it made
-    made = made_folders(target, [r for r in map(read_receipt, map(target.receipt_path, op.packs)) if r])
-    if force:
-        if before is None:
-            raise HookwrightError(f"operation {op.id} has no backup to restore", code=ExitCode.REFUSED)
-        return Plan("rollback", target, doc, before.data, list(op.removed), list(op.added), packs, undoes=op.id,
-                    exact_bytes=before.raw, delete_config=not before.exists,
-                    remove_folders=made if not before.exists else [],
-                    notes=[f"restores the byte-exact backup {op.backup}"])
-    host.check(doc, target, force=False)
-    if host.file_per_pack and before is not None:  # the unit is the file: back to the bytes it had (a file
-        # someone edited is refused above), the edits a --force install overwrote included
-        return Plan("rollback", target, doc, before.data, list(op.removed), list(op.added), packs, undoes=op.id,
-                    exact_bytes=before.raw if before.exists else None, delete_config=not before.exists and doc.exists,
-                    remove_folders=made if not before.exists else [], replan=lambda: plan_undo(op, force))
-    data = doc.data if doc.exists else host.new_document_data()
-    changed = []
-    keep_empty = host.empty_containers(before.data, op.added) if before and before.exists else []
-    for entry in op.added:
-        current = host.find(data, entry)
-        if current is not None and current != entry.handler:
-            changed.append((entry, current))
-        elif current is not None:
-            data = host.remove(data, entry, keep_empty)
-    for entry in op.removed:
-        current = host.find(data, entry)
-        if current is None:
-            data = host.add(data, entry)
-        elif current != entry.handler:
-            changed.append((entry, current))
-    if changed:
-        raise edited_entries(f"undo {op.kind} {op.id}", target, changed, "restore the byte-exact backup")
-    gone = doc.exists and host.holds_nothing(data) and before is not None and not before.exists
-    return Plan("rollback", target, doc, data, list(op.removed), list(op.added), packs, undoes=op.id,
-                replan=lambda: plan_undo(op, force), delete_config=gone, remove_folders=made if gone else [])
-
-
-def _backup_document(host: Host, target: Target, backup: Path | None) -> Document | None:
-    if backup is None:
-        return None
-    config = backup / "config"
-    return host.parse(target.config, config.read_bytes()) if config.is_file() else Document.new(target.config)
-
-
-def _restore_pack(target: Target, name: str, backup: Path | None) -> PackChange:
-    """Put the pack's runtime folder back as the backup holds it (absent if it was absent)."""
-    folder = target.pack_dir(name)
-    saved = backup / "packs" / name if backup else None
-    wanted = {}
-    if saved and saved.is_dir():
-        wanted = {p.name: (p.read_bytes(), p.stat().st_mode & 0o777) for p in saved.iterdir() if p.is_file()}
-    current = {p.name for p in folder.iterdir() if p.is_file()} if folder.is_dir() else set()
-    return PackChange(name, Action.RESTORE, folder, file_writes(folder, wanted), sorted(current - set(wanted)))

@@ -36,7 +36,7 @@ def status(project: Path | None = None, host: str | None = None) -> Result:
 
 def installed(project: Path | None = None, host: str | None = None) -> Installs:
     """Every pack installed for the project (and the user), one row per receipt."""
-    from .uninstall import installed_receipts
+    from ..planning.uninstall import installed_receipts
 
     check_project(project)
     folder = project or Path.cwd()
