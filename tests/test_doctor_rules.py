@@ -358,7 +358,9 @@ def test_each_rule_in_a_rule_table_is_one_function_of_its_own_and_a_catalog_rule
     ids = [rule for table in tables.values() for rule in table.functions]
     functions = [function for table in tables.values() for function in table.functions.values()]
     assert {"commands.RULES", "matchers.RULES", "structure.HANDLER_RULES", "hosts.FILE_RULES", "hosts.ENTRY_RULES",
-            "hosts.PLUGIN_RULES", "installs.INSTALL_RULES", "installs.RECEIPT_RULES"} <= set(tables)
+            "hosts.PLUGIN_RULES", "installs.INSTALL_RULES", "installs.RECEIPT_RULES", "conflicts.RACE_RULES",
+            "conflicts.CURSOR_RACE_RULES", "conflicts.PLUGIN_RACE_RULES", "conflicts.MOOT_RULES", "conflicts.COPY_RULES",
+            "conflicts.PACK_COPY_RULES", "conflicts.CURSOR_CLAUDE_RULES", "conflicts.SESSION_END_RULES"} <= set(tables)
     assert len(set(ids)) == len(ids) and set(ids) <= set(catalog())
     assert len(set(functions)) == len(functions)  # no function answers for two rules
 
@@ -370,12 +372,12 @@ def rules_of(tables: str) -> set[str]:
 
 
 @pytest.mark.parametrize("table, kind", [("commands.RULES", "command"), ("matchers.RULES", "matcher"),
-                                         ("installs", "install")])
+                                         ("installs", "install"), ("conflicts", "conflict")])
 def test_a_rule_kind_held_whole_by_one_table_has_every_one_of_its_rules_there(table, kind):
     assert rules_of(table) == {rule for rule in catalog() if rule.startswith(kind + "/")}
 
 
-@pytest.mark.parametrize("module", ["hosts", "installs"])
+@pytest.mark.parametrize("module", ["hosts", "installs", "conflicts"])
 def test_every_rule_id_a_check_module_names_is_found_by_one_of_its_tables(module):
     """Where a rule kind is split across modules (host/: hosts.py and opencode.py), each module
     names no rule its own tables do not hold."""
