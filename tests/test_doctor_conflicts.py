@@ -391,6 +391,28 @@ def test_no_double_run_claimed_where_no_call_runs_both(tmp_path, cursor_entry, w
     assert not found(out, "conflict/cursor-runs-claude-hooks"), why
 
 
+def test_a_cursor_hook_running_the_claude_hooks_very_script_says_so(tmp_path):
+    base = tmp_path / "p"
+    check = base / ".claude/hooks/check.sh"
+    check.parent.mkdir(parents=True)
+    check.write_text("#!/bin/sh\nexit 0\n")
+    check.chmod(0o755)
+    claude = config(("Bash", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/check.sh'))
+    cursor = {"version": 1, "hooks": {"preToolUse": [{"command": str(check), "matcher": "Shell"}]}}
+    (finding,) = found(doctor(base, {S: claude, ".cursor/hooks.json": cursor}, given=False),
+                       "conflict/cursor-runs-claude-hooks")
+    assert f"do the same job (both run {check}):" in finding.message
+
+
+def test_one_pack_installed_for_claude_code_and_for_cursor_is_said_to_run_twice_in_cursor(hookwright, home, project):
+    for host in ("claude", "cursor"):
+        ran = hookwright("install", "git-guard", "--host", host, "--scope", "project", "--project", project, "--yes")
+        assert ran.code == 0, ran.err
+    out = hookwright("doctor", "--project", project, "--json")
+    (twice,) = [f for f in out.json["findings"] if f["rule"] == "conflict/cursor-runs-claude-hooks"]
+    assert "do the same job (both run hookwright pack git-guard's git-guard):" in twice["message"]
+
+
 def test_files_of_unrelated_projects_are_not_paired(tmp_path):
     claude = config(("Bash", "echo same"))
     cursor = {"version": 1, "hooks": {"preToolUse": [{"command": "echo same"}]}}

@@ -3,6 +3,7 @@ on which it stays quiet. One table; a test makes sure no rule of those kinds is 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from doctor_support import ECHO, doctor, found, rule_ids, settings
@@ -356,17 +357,78 @@ def test_each_rule_in_a_rule_table_is_one_function_of_its_own_and_a_catalog_rule
     tables = rule_tables()
     ids = [rule for table in tables.values() for rule in table.functions]
     functions = [function for table in tables.values() for function in table.functions.values()]
-    assert {"commands.RULES", "matchers.RULES", "structure.HANDLER_RULES"} <= set(tables)
+    assert {"commands.RULES", "matchers.RULES", "structure.HANDLER_RULES", "hosts.FILE_RULES", "hosts.ENTRY_RULES",
+            "hosts.PLUGIN_RULES", "installs.INSTALL_RULES", "installs.RECEIPT_RULES", "conflicts.RACE_RULES",
+            "conflicts.CURSOR_RACE_RULES", "conflicts.PLUGIN_RACE_RULES", "conflicts.MOOT_RULES", "conflicts.COPY_RULES",
+            "conflicts.PACK_COPY_RULES", "conflicts.CURSOR_CLAUDE_RULES", "conflicts.SESSION_END_RULES"} <= set(tables)
     assert len(set(ids)) == len(ids) and set(ids) <= set(catalog())
     assert len(set(functions)) == len(functions)  # no function answers for two rules
 
 
-@pytest.mark.parametrize("table, kind", [("commands.RULES", "command"), ("matchers.RULES", "matcher")])
+def rules_of(tables: str) -> set[str]:
+    """The rule ids of a table ("commands.RULES"), or of every table of a module ("installs")."""
+    return {rule for name, table in rule_tables().items() if tables in (name, name.split(".")[0])
+            for rule in table.functions}
+
+
+@pytest.mark.parametrize("table, kind", [("commands.RULES", "command"), ("matchers.RULES", "matcher"),
+                                         ("installs", "install"), ("conflicts", "conflict")])
 def test_a_rule_kind_held_whole_by_one_table_has_every_one_of_its_rules_there(table, kind):
-    assert set(rule_tables()[table].functions) == {rule for rule in catalog() if rule.startswith(kind + "/")}
+    assert rules_of(table) == {rule for rule in catalog() if rule.startswith(kind + "/")}
+
+
+@pytest.mark.parametrize("module", ["hosts", "installs", "conflicts"])
+def test_every_rule_id_a_check_module_names_is_found_by_one_of_its_tables(module):
+    """Where a rule kind is split across modules (host/: hosts.py and opencode.py), each module
+    names no rule its own tables do not hold."""
+    from pathlib import Path
+
+    from hookwright.doctor import checks
+
+    source = (Path(checks.__path__[0]) / f"{module}.py").read_text(encoding="utf-8")
+    named = set(re.findall(r'"((?:%s)/[a-z0-9-]+)"' % "|".join({r.split("/")[0] for r in catalog()}), source))
+    assert named and named <= rules_of(module)
+
+
+def test_the_host_rules_of_hosts_py_are_every_host_rule_but_opencodes():
+    assert rules_of("hosts") == {rule for rule in catalog()
+                                 if rule.startswith("host/") and not rule.startswith("host/opencode-")}
 
 
 def test_a_matcher_that_is_no_string_is_reported_in_another_agents_file_too(tmp_path):
     """A Gemini CLI file in Claude Code's shape: not checked as Claude Code's, but its matcher's type still is."""
     outcome = doctor(tmp_path, {".gemini/settings.json": {"hooks": {"BeforeTool": [dict(GROUP, matcher=5)]}}})
     assert {"host/other-agent-format", "matcher/not-string"} <= set(rule_ids(outcome))
+
+
+@pytest.mark.parametrize("hooks, rule, message, hint", [
+    ({"Notification": [{"command": "x"}]}, "host/cursor-claude-event",
+     '"Notification" is a Claude Code event name; Cursor has no such event, so these hooks never run',
+     "Cursor has no such event: keep this hook in Claude Code's settings"),
+    ({"PreToolUse": [{"command": "x"}]}, "host/cursor-claude-event",
+     '"PreToolUse" is a Claude Code event name; Cursor has no such event, so these hooks never run (Cursor calls it '
+     '"preToolUse")', 'rename it to "preToolUse"'),
+    ({"stop": [{"command": "x", "if": "Bash(git *)"}]}, "host/cursor-claude-field", None,
+     "put the condition in the matcher or in the script"),
+    ({"stop": [{"command": "x", "args": ["-v"]}]}, "host/cursor-claude-field", None,
+     'write the arguments into "command": Cursor runs it as one shell string'),
+    ({"stop": [{"command": "x", "url": "https://h.test"}]}, "host/cursor-claude-field", None,
+     "Cursor runs commands only: call the endpoint from a script (curl ...)"),
+    ({"stop": [{"command": "x", "statusMessage": "hi"}]}, "host/cursor-claude-field", None, 'remove "statusMessage"'),
+    ({"sessionEnd": [{"command": "x", "loop_limit": 3}]}, "host/cursor-field-no-effect",
+     '"loop_limit" does nothing on this sessionEnd entry: it caps the follow-up messages of subagentStop and stop, '
+     'and sessionEnd sends none', None),
+    ({"sessionEnd": [{"command": "x", "failClosed": True}]}, "host/cursor-field-no-effect",
+     '"failClosed" does nothing on this sessionEnd entry: it makes a failed hook block the action, and sessionEnd '
+     'cannot block', None),
+    ({"stop": [{"command": "x", "model": "fast"}]}, "host/cursor-field-no-effect",
+     '"model" does nothing on this stop entry: it belongs to a prompt hook ("type": "prompt"), and this entry runs a '
+     'command', None),
+    ({"beforeShellExecution": [{"command": "x", "matcher": "Bash|Shell"}]}, "host/cursor-command-matcher-names-tool",
+     None, "remove the matcher: beforeShellExecution runs for every shell command"),
+    ({"beforeShellExecution": [{"command": "x", "matcher": "Read|git"}]}, "host/cursor-command-matcher-names-tool",
+     None, 'write a pattern over the command text, e.g. "^git push|rm -rf", or remove the matcher'),
+])
+def test_each_case_of_a_cursor_rule_is_worded_as_its_catalog_variant_says(tmp_path, hooks, rule, message, hint):
+    (finding,) = found(doctor(tmp_path, {CURSOR: {"version": 1, "hooks": hooks}}), rule)
+    assert (finding.message if message else None, finding.hint if hint else None) == (message, hint)

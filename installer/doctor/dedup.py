@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from typing import NamedTuple
+from pathlib import Path
+from typing import Iterator, NamedTuple
 
 from .. import hosts
 from . import handler_facts
@@ -21,6 +22,11 @@ from .model import Handler
 from .regex.overlap import covers, meets
 
 EVERY_SESSION = ("every session",)
+# what one command is, to Claude Code: ("command", command, args[, plugin root]) or ("http", url)
+DedupKey = tuple[str | None, ...]
+# the copies deduplicated together: ("settings",), ("plugin", name), or (host, id(handler)) for one that runs alone
+Unit = tuple[str | int, ...]
+Session = tuple[str, ...]  # which sessions load a file: EVERY_SESSION, ("project", path), ("file", path)
 
 
 class Copy(NamedTuple):
@@ -34,14 +40,14 @@ class Copy(NamedTuple):
 
 def copies(handlers: list[Handler], builtins: tuple[str, ...], servers: list[str]) -> list[Copy]:
     """Every handler that repeats an earlier one, in the order of `handlers`."""
-    groups: dict[tuple, list[Handler]] = defaultdict(list)
+    groups: dict[tuple[str, str, DedupKey], list[Handler]] = defaultdict(list)  # by host, event and key
     for handler in handlers:
         host = hosts.of(handler.file.host)
         key = dedup_key(handler) if host is not None and not host.file_per_pack else None
         if key is not None:
-            groups[(handler.file.host, handler.event) + key].append(handler)
+            groups[(handler.file.host, handler.event, key)].append(handler)
     found: dict[int, Copy] = {}
-    for (_, event, *_), same in groups.items():
+    for (_, event, _), same in groups.items():
         for together in _loaded_together(same):
             for copy in _repeats(event, together, builtins, servers):
                 found.setdefault(id(copy.handler), copy)
@@ -51,10 +57,10 @@ def copies(handlers: list[Handler], builtins: tuple[str, ...], servers: list[str
     return sorted(found.values(), key=lambda c: order[id(c.handler)])
 
 
-def _respelled(handlers: list[Handler], builtins: tuple[str, ...], servers: list[str]):
+def _respelled(handlers: list[Handler], builtins: tuple[str, ...], servers: list[str]) -> Iterator[Copy]:
     """Commands written differently that run the same thing (`"$CLAUDE_PROJECT_DIR"/x.sh` and
     `"${CLAUDE_PROJECT_DIR}/x.sh"`): Claude Code deduplicates by the exact string, so each runs."""
-    groups: dict[tuple, list[Handler]] = defaultdict(list)
+    groups: dict[tuple[str, tuple[str | Path, ...]], list[Handler]] = defaultdict(list)  # by event and what runs
     for handler in handlers:
         if _dedups_commands(handler) and handler_facts.kind(handler) == "command" and \
                 isinstance(handler.command, str) and "args" not in handler.value:
@@ -71,7 +77,7 @@ def _respelled(handlers: list[Handler], builtins: tuple[str, ...], servers: list
                 yield Copy(handler, other, runs=True, times=2, respelled=True)
 
 
-def _repeats(event: str, handlers: list[Handler], builtins: tuple[str, ...], servers: list[str]):
+def _repeats(event: str, handlers: list[Handler], builtins: tuple[str, ...], servers: list[str]) -> Iterator[Copy]:
     """A copy its own unit has another copy of, firing wherever it fires, adds nothing (the later
     of two that fire alike, or the narrower one wherever it is); one that shares calls with
     another unit's earlier copy runs again on them; one that shares only some calls with its own
@@ -121,7 +127,7 @@ def _condition(handler: Handler) -> object:
     return handler.value.get("if")  # (copies are objects: only they have a dedup_key)
 
 
-def dedup_key(handler: Handler) -> tuple | None:
+def dedup_key(handler: Handler) -> DedupKey | None:
     """Handlers with one key are copies: the same command (and args), or the same URL."""
     value = handler.value
     if not isinstance(value, dict):
@@ -144,7 +150,7 @@ def _dedups_commands(handler: Handler) -> bool:
     return host is not None and host.dedups_commands
 
 
-def runs_with(handler: Handler) -> tuple:
+def runs_with(handler: Handler) -> Unit:
     """Copies with one unit are deduplicated together: all settings files; each plugin on its own;
     each Cursor entry on its own."""
     if not _dedups_commands(handler):
@@ -154,7 +160,7 @@ def runs_with(handler: Handler) -> tuple:
     return ("settings",)
 
 
-def session(handler: Handler) -> tuple:
+def session(handler: Handler) -> Session:
     """Which sessions load the handler's file: every one (user, managed, enabled plugins), those of
     one project (project and local settings), or none known (a loose file named on the command
     line, a plugin's hooks.json among them: nothing says which settings enable that plugin)."""
@@ -176,7 +182,7 @@ def _loaded_together(copies: list[Handler]) -> list[list[Handler]]:
     files every session loads (so a project's copy is the extra one); a loose file on its own.
     Two projects never share a session."""
     everywhere: list[Handler] = []
-    by_session: dict[tuple, list[Handler]] = {}
+    by_session: dict[Session, list[Handler]] = {}
     for handler in copies:
         where = session(handler)
         (everywhere if where == EVERY_SESSION else by_session.setdefault(where, [])).append(handler)

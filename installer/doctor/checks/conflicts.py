@@ -1,13 +1,19 @@
 """Conflicts: hooks that are fine one by one and wrong together.
 
-- The input-rewrite race: two or more handlers on PreToolUse or PermissionRequest that can
-  match a common tool and may rewrite its input (docs/hosts/claude-code.md#several-hooks).
-- Duplicates: one command configured several times (runs once in settings files, once more
-  per plugin copy; docs/hosts/claude-code.md#deduplication, docs/hosts/claude-code.md#deduplication), or one of our packs installed in two scopes.
-- Cursor's third-party loading: a Cursor hook that does the job of a Claude Code hook the same
-  Cursor project also runs (docs/hosts/cursor.md#config-files).
-- SessionEnd's shared budget: 1.5 s, raised to the largest SessionEnd timeout of the settings
-  files up to 60 s; a plugin's timeout raises nothing (docs/hosts/claude-code.md#timeouts).
+Each rule is one function in a table over the unit it looks at; `check` walks the handlers and
+hands each unit to its table:
+- The input-rewrite race (RACE_RULES): two handlers on PreToolUse or PermissionRequest that can
+  match a common tool and may rewrite its input (docs/hosts/claude-code.md#several-hooks); its
+  kin for Cursor's preToolUse (CURSOR_RACE_RULES) and opencode's plugins (PLUGIN_RACE_RULES), and
+  a pack hook whose rewrite a foreign hook can refuse (MOOT_RULES).
+- Duplicates (COPY_RULES, PACK_COPY_RULES): one command configured several times (runs once in
+  settings files, once more per plugin copy; docs/hosts/claude-code.md#deduplication), or one
+  of our packs installed in two scopes.
+- Cursor's third-party loading (CURSOR_CLAUDE_RULES): a Cursor hook that does the job of a
+  Claude Code hook the same Cursor project also runs (docs/hosts/cursor.md#config-files).
+- SessionEnd's shared budget (SESSION_END_RULES): 1.5 s, raised to the largest SessionEnd
+  timeout of the settings files up to 60 s; a plugin's timeout raises nothing
+  (docs/hosts/claude-code.md#timeouts).
 
 Cost stays linear in the number of handlers: handlers are grouped by event, by racer (one
 command runs once) and by matcher signature before any pair is looked at, candidate pairs come
@@ -20,18 +26,23 @@ import json
 import os
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple
 
 from ... import hosts
 from ...hosts import claude, cursor
+from ...hosts.base import Host
 from .. import dedup, handler_facts
 from ..facts import BUILTIN_TOOLS, CLAUDE_TO_CURSOR
 from ..handler_facts import NO, YES, Rewrite, pack_rewrites
-from ..model import Context, Finding, Handler, resolved, timeout_seconds
-from ..regex.matching import classify
+from ..model import Context, Finding, Handler, RuleTable, resolved, timeout_seconds
+from ..regex.matching import Matcher, classify
 from ..regex.overlap import Overlap, matched_builtins, mcp_overlap, overlap, server_reach, unseen_servers
 from .hosts import claude_tool_names
+
+if TYPE_CHECKING:  # (probe loads only with --probe)
+    from ..scripts.probe import ProbeResult
 
 RACE_EVENTS = ("PreToolUse", "PermissionRequest")
 MAX_PAIRS = 200
@@ -41,16 +52,53 @@ CURSOR_ALSO = {"PreToolUse": ("beforeShellExecution", "beforeMCPExecution", "bef
 GENERIC_NAMES = frozenset({"index.js", "index.ts", "index.mjs", "main.py", "hook.sh", "hook.py", "hook.js", "run.sh",
                            "hooks.sh", "run-hook.cmd", "cli.js", "__main__.py"})
 
+RACE_RULES = RuleTable()  # two Claude Code hooks that may rewrite one call's input (RacePair)
+CURSOR_RACE_RULES = RuleTable()  # two Cursor preToolUse entries that rewrite one call's input (CursorPair)
+PLUGIN_RACE_RULES = RuleTable()  # two opencode plugins that change one call's arguments (PluginPair)
+MOOT_RULES = RuleTable()  # a rewriting pack hook beside a foreign hook on its event (PackBeside)
+COPY_RULES = RuleTable()  # a handler that repeats an earlier one (dedup.Copy)
+PACK_COPY_RULES = RuleTable()  # one pack hook wired into several files (PackCopies)
+CURSOR_CLAUDE_RULES = RuleTable()  # a Cursor entry beside a Claude Code hook Cursor also runs (CursorBeside)
+SESSION_END_RULES = RuleTable()  # a SessionEnd hook under the shared budget (SessionEndHook)
+
 
 def check(ctx: Context) -> Iterator[Finding]:
-    yield from _races(ctx)
-    yield from _cursor_races(ctx)
-    yield from _plugin_races(ctx)
-    yield from _moot_pack_hooks(ctx)
-    yield from _duplicates(ctx)
-    yield from _packs_in_several_scopes(ctx)
-    yield from _cursor_third_party(ctx)
-    yield from _session_end_budget(ctx)
+    for race in _race_pairs(ctx):
+        yield from RACE_RULES.run(ctx, race)
+    for cursor_pair in _cursor_race_pairs(ctx):
+        yield from CURSOR_RACE_RULES.run(ctx, cursor_pair)
+    for plugin_pair in _plugin_race_pairs(ctx):
+        yield from PLUGIN_RACE_RULES.run(ctx, plugin_pair)
+    for foreign_hooks in _foreign_hooks_beside_packs(ctx):
+        yield from _first_found(ctx, MOOT_RULES, foreign_hooks)
+    for copy in dedup.copies(ctx.handlers, _builtins(ctx), ctx.mcp_servers):
+        yield from COPY_RULES.run(ctx, copy)
+    for pack in _packs_wired_apart(ctx):
+        yield from PACK_COPY_RULES.run(ctx, pack)
+    for claude_hooks in _claude_hooks_beside_cursor_entries(ctx):
+        yield from _first_found(ctx, CURSOR_CLAUDE_RULES, claude_hooks)
+    for end in _session_end_hooks(ctx):
+        yield from SESSION_END_RULES.run(ctx, end)
+
+
+def _first_found(ctx: Context, table: RuleTable, units: Iterable[object]) -> list[Finding]:
+    """What the table finds in the first of `units` it finds anything in (one finding per hook,
+    about the first hook it meets)."""
+    for unit in units:
+        found = table.run(ctx, unit)
+        if found:
+            return found
+    return []
+
+
+def _builtins(ctx: Context) -> tuple[str, ...]:
+    """The built-in tools here (the context's tools but MCP ones; all of Claude Code's without any)."""
+    return tuple(t for t in ctx.tools if not t.startswith("mcp__")) or BUILTIN_TOOLS
+
+
+def _place(handler: Handler, message: str) -> dict[str, Any]:
+    line, column = handler.file.position(handler.keys)
+    return {"path": str(handler.file.path), "line": line, "column": column, "message": message}
 
 
 # ---- the input-rewrite race ------------------------------------------------------------------------
@@ -67,14 +115,67 @@ class _Racer:
 
     handlers: list[Handler]
     rewrite: Rewrite
-    matchers: set = field(default_factory=set)
+    matchers: set[str | None] = field(default_factory=set)
 
     @property
     def first(self) -> Handler:
         return self.handlers[0]
 
+    @property
+    def rewrites(self) -> bool:
+        """Known to rewrite the input (not only maybe)."""
+        return self.rewrite.status == YES
 
-def _probe_results(ctx: Context) -> dict | None:
+
+@dataclass
+class RacePair:
+    """Two racers on one event whose matchers meet, as every race rule reads them."""
+
+    first: _Racer  # the one doctor read first
+    second: _Racer  # the later one, where a finding sits
+    shared: Overlap  # the tools both fire for
+    unseen: bool  # they meet only at MCP servers doctor cannot see
+    focused: bool  # one of them is a plan's own
+
+    @property
+    def rewriters(self) -> int:
+        """How many of the two are known to rewrite the input (the others may)."""
+        return self.first.rewrites + self.second.rewrites
+
+    @property
+    def reported(self) -> bool:
+        """Whether a race rule speaks for the pair: two known rewriters, or one beside one that may
+        rewrite where doctor sees the servers they meet at (where it cannot, it reports only
+        rewrites it is sure of)."""
+        return self.rewriters == 2 or (self.rewriters == 1 and not self.unseen)
+
+    @property
+    def certain(self) -> bool:
+        """They share a tool that surely exists: a built-in one, or every tool of an MCP server."""
+        return bool(self.shared.builtins) or any(name.endswith("__*") for name in self.shared.mcp)
+
+    @cached_property
+    def names(self) -> tuple[str, str]:
+        """The two as the findings name them, with their scopes where they are two copies of one script."""
+        first, second = _name(self.first), _name(self.second)
+        if first != second:
+            return first, second
+        return f"{first} ({self.first.first.file.scope} scope)", f"{second} ({self.second.first.file.scope} scope)"
+
+    def related(self, copies: bool = True) -> list[dict[str, Any]]:
+        """The first racer's handlers (and, with `copies`, the second's other copies)."""
+        related = [_place(h, self.first.rewrite.why) for h in self.first.handlers[:3]]
+        if copies:
+            related += [_place(h, f"another copy of {_name(self.second)}") for h in self.second.handlers[1:3]]
+        return related
+
+    def finding(self, ctx: Context, rule_id: str, related: list[dict[str, Any]], **params: Any) -> Finding:
+        later = self.second.first
+        return ctx.finding(rule_id, later.file, later.keys, related, about=_pair(self.first, self.second),
+                           focused=self.focused, tools=self.shared.describe(), **params)
+
+
+def _probe_results(ctx: Context) -> dict[int, ProbeResult] | None:
     """What --probe saw each handler print; None without --probe (it runs the user's commands)."""
     if not ctx.probe:
         return None
@@ -83,39 +184,47 @@ def _probe_results(ctx: Context) -> dict | None:
     return probe.by_handler(ctx)
 
 
-def _races(ctx: Context) -> Iterator[Finding]:
+def _race_pairs(ctx: Context) -> Iterator[RacePair]:
+    """On each event where hooks run in parallel, the pairs of racers whose matchers meet."""
     probed = _probe_results(ctx)
-    builtins = tuple(t for t in ctx.tools if not t.startswith("mcp__")) or BUILTIN_TOOLS
+    builtins = _builtins(ctx)
     for event in RACE_EVENTS:
-        racers: dict[tuple, _Racer] = {}
-        for handler in ctx.handlers:
-            if handler.event != event or _combine(handler) != "parallel":
-                continue
-            status = handler_facts.rewrite(handler, probed)
-            if status.status == NO:
-                continue
-            # one racer per distinct command: copies (in several files, or a plugin's copy that runs
-            # again) print the same answer, so they cannot lose each other's rewrite
-            key = ("pack",) + handler.owner if handler.owner else (dedup.dedup_key(handler) or handler_facts.identity(handler))
-            racer = racers.get(key)
-            if racer is None:
-                racer = racers[key] = _Racer([], status)
-            elif status.status == YES and racer.rewrite.status != YES:
-                racer.rewrite = status
-            racer.handlers.append(handler)
-            racer.matchers.add(handler.matcher)
-        if not any(r.rewrite.status == YES for r in racers.values()):
-            continue  # nothing known to rewrite: nothing can race
-        yield from _race_findings(ctx, event, list(racers.values()), builtins)
+        racers = _racers(ctx, event, probed)
+        if any(r.rewrites for r in racers):  # (nothing known to rewrite: nothing can race)
+            yield from _racers_meeting(ctx, event, racers, builtins)
 
 
-def _race_findings(ctx: Context, event: str, racers: list[_Racer], builtins: tuple[str, ...]) -> Iterator[Finding]:
-    # group racers by their matcher signature: racers with one signature share every tool
-    groups: dict[frozenset, list[int]] = defaultdict(list)
+def _racers(ctx: Context, event: str, probed: dict[int, ProbeResult] | None) -> list[_Racer]:
+    """The handlers of the event that may rewrite, one racer per distinct command: copies (in
+    several files, or a plugin's copy that runs again) print the same answer, so they cannot
+    lose each other's rewrite."""
+    racers: dict[tuple[object, ...], _Racer] = {}
+    for handler in ctx.handlers:
+        if handler.event != event or _combine(handler) != "parallel":
+            continue
+        status = handler_facts.rewrite(handler, probed)
+        if status.status == NO:
+            continue
+        key = ("pack",) + handler.owner if handler.owner else (dedup.dedup_key(handler) or handler_facts.identity(handler))
+        racer = racers.get(key)
+        if racer is None:
+            racer = racers[key] = _Racer([], status)
+        elif status.status == YES and racer.rewrite.status != YES:
+            racer.rewrite = status
+        racer.handlers.append(handler)
+        racer.matchers.add(handler.matcher)
+    return list(racers.values())
+
+
+def _racers_meeting(ctx: Context, event: str, racers: list[_Racer], builtins: tuple[str, ...]) -> Iterator[RacePair]:
+    """The pairs a race rule speaks for, at most MAX_PAIRS of them (a plan's own are never cut
+    short): racers are grouped by matcher signature (racers with one signature share every
+    tool), and candidate pairs come from an index of tool names and MCP servers."""
+    groups: dict[frozenset[str | None], list[int]] = defaultdict(list)
     for index, racer in enumerate(racers):
         groups[frozenset(racer.matchers)].append(index)
     signatures = list(groups)
-    tools_of = {sig: frozenset().union(*(matched_builtins(m, builtins, event) for m in sig)) for sig in signatures}
+    tools_of = {sig: frozenset[str]().union(*(matched_builtins(m, builtins, event) for m in sig)) for sig in signatures}
     servers_of = {sig: {s for s in ctx.mcp_servers if any(server_reach(m, s, event) != "none" for m in sig)}
                   for sig in signatures}
     # the MCP name space beyond the servers doctor can see: two rewriters that meet there race
@@ -129,7 +238,7 @@ def _race_findings(ctx: Context, event: str, racers: list[_Racer], builtins: tup
             by_tool[tool].append(number)
         for server in servers_of[sig]:
             by_server[server].append(number)
-    knows = [any(racers[i].rewrite.status == YES for i in groups[sig]) for sig in signatures]
+    knows = [any(racers[i].rewrites for i in groups[sig]) for sig in signatures]
     # a server one matcher names may be reached by another without naming it: those pairs are all tried
     beyond = [number for number, sig in enumerate(signatures) if unseen_of[sig]]
     focus = {i for i, racer in enumerate(racers) if any(id(h) in ctx.focus for h in racer.handlers)}
@@ -161,24 +270,21 @@ def _race_findings(ctx: Context, event: str, racers: list[_Racer], builtins: tup
                 return
             pairs = _racer_pairs(groups[sig], groups[signatures[other]], number == other)
             for a, b in (p for p in pairs if p[0] in focus or p[1] in focus) if capped else pairs:
-                ra, rb = racers[a], racers[b]
-                if YES not in (ra.rewrite.status, rb.rewrite.status):
+                first, second = _in_read_order(racers[a], racers[b], order)
+                pair = RacePair(first, second, shared, unseen, focused=a in focus or b in focus)
+                if not pair.reported:
                     continue
-                if unseen and not ra.rewrite.status == rb.rewrite.status == YES:
-                    continue  # (where doctor cannot see the servers, it reports only rewrites it is sure of)
-                focused = a in focus or b in focus
-                if not focused:  # (a plan's own racers are always reported: they are what it must show)
+                if not pair.focused:  # (a plan's own racers are always reported: they are what it must show)
                     if emitted >= MAX_PAIRS:
                         ctx.truncated.add("conflict/input-rewrite-race")
                         if not focus:
                             return
                         continue
                     emitted += 1
-                race = _unseen_race_finding if unseen else _race_finding
-                yield race(ctx, ra, rb, shared, order, focused)
+                yield pair
 
 
-def _racer_pairs(left: list[int], right: list[int], same: bool):
+def _racer_pairs(left: list[int], right: list[int], same: bool) -> Iterator[tuple[int, int]]:
     if same:
         for i, a in enumerate(left):
             for b in left[i + 1:]:
@@ -189,7 +295,8 @@ def _racer_pairs(left: list[int], right: list[int], same: bool):
                 yield (a, b) if a < b else (b, a)
 
 
-def _shared(sig_a: frozenset, sig_b: frozenset, tools_of: dict, servers: list[str], event: str) -> Overlap:
+def _shared(sig_a: frozenset[str | None], sig_b: frozenset[str | None],
+            tools_of: dict[frozenset[str | None], frozenset[str]], servers: list[str], event: str) -> Overlap:
     builtins = tools_of[sig_a] & tools_of[sig_b]
     mcp = []
     for server in servers:
@@ -212,45 +319,46 @@ def _in_read_order(ra: _Racer, rb: _Racer, order: dict[int, int]) -> tuple[_Race
     return first, second
 
 
-def _unseen_race_finding(ctx: Context, ra: _Racer, rb: _Racer, shared: Overlap, order: dict[int, int],
-                         focused: bool) -> Finding:
-    first, second = _in_read_order(ra, rb, order)
-    related = [_place(h, first.rewrite.why) for h in first.handlers[:3]]
-    return ctx.finding("conflict/input-rewrite-race-unseen-servers", second.first.file, second.first.keys, related,
-                       about=_pair(first, second), focused=focused, a=_name(first), b=_name(second),
-                       tools=shared.describe(), looked=", ".join(ctx.mcp_sources) or "nowhere")
-
-
-def _pair(first: _Racer, second: _Racer) -> tuple:
+def _pair(first: _Racer, second: _Racer) -> tuple[str, str]:
     """A race's subject: the two commands, whichever tools they share (a narrower matcher
     keeps the race it narrows, with fewer tools in its message)."""
-    return tuple(sorted((_name(first), _name(second))))
+    a, b = sorted((_name(first), _name(second)))
+    return a, b
 
 
-def _race_finding(ctx: Context, ra: _Racer, rb: _Racer, shared: Overlap, order: dict[int, int],
-                  focused: bool) -> Finding:
-    # related: the other handler
-    first, second = _in_read_order(ra, rb, order)
-    related = [_place(h, first.rewrite.why) for h in first.handlers[:3]]
-    related += [_place(h, f"another copy of {_name(second)}") for h in second.handlers[1:3]]
-    tools = shared.describe()
-    name_a, name_b = _name(first), _name(second)
-    if name_a == name_b:  # two copies of one script in different places
-        name_a = f"{name_a} ({first.first.file.scope} scope)"
-        name_b = f"{name_b} ({second.first.file.scope} scope)"
-    names = {id(first): name_a, id(second): name_b}
-    if first.rewrite.status == YES and second.rewrite.status == YES:
-        certain = bool(shared.builtins) or any(name.endswith("__*") for name in shared.mcp)
-        rule = "conflict/input-rewrite-race" if certain else "conflict/input-rewrite-race-mcp"
-        return ctx.finding(rule, second.first.file, second.first.keys, related, about=_pair(first, second),
-                           focused=focused, a=name_a, b=name_b, tools=tools)
-    known, unsure = (first, second) if first.rewrite.status == YES else (second, first)
-    return ctx.finding("conflict/input-rewrite-race-possible", second.first.file, second.first.keys, related,
-                       about=_pair(first, second), focused=focused, a=names[id(known)], b=names[id(unsure)],
-                       tools=tools, why=unsure.rewrite.why)
+@RACE_RULES.rule("conflict/input-rewrite-race")
+def _input_rewrite_race(ctx: Context, pair: RacePair) -> Iterator[Finding]:
+    """Two known rewriters on a tool that surely exists."""
+    if not pair.unseen and pair.rewriters == 2 and pair.certain:
+        yield pair.finding(ctx, "conflict/input-rewrite-race", pair.related(), a=pair.names[0], b=pair.names[1])
 
 
-def _name(racer_or_handler) -> str:
+@RACE_RULES.rule("conflict/input-rewrite-race-mcp")
+def _input_rewrite_race_mcp(ctx: Context, pair: RacePair) -> Iterator[Finding]:
+    """Two known rewriters that meet only at tools an MCP server may not have."""
+    if not pair.unseen and pair.rewriters == 2 and not pair.certain:
+        yield pair.finding(ctx, "conflict/input-rewrite-race-mcp", pair.related(), a=pair.names[0], b=pair.names[1])
+
+
+@RACE_RULES.rule("conflict/input-rewrite-race-possible")
+def _input_rewrite_race_possible(ctx: Context, pair: RacePair) -> Iterator[Finding]:
+    """A known rewriter beside a hook that may rewrite (doctor cannot read what it prints)."""
+    if pair.unseen or pair.rewriters != 1:
+        return
+    known, unsure = pair.names if pair.first.rewrites else pair.names[::-1]
+    why = (pair.second if pair.first.rewrites else pair.first).rewrite.why
+    yield pair.finding(ctx, "conflict/input-rewrite-race-possible", pair.related(), a=known, b=unsure, why=why)
+
+
+@RACE_RULES.rule("conflict/input-rewrite-race-unseen-servers")
+def _input_rewrite_race_unseen_servers(ctx: Context, pair: RacePair) -> Iterator[Finding]:
+    """Two known rewriters that meet in the MCP name space, at servers doctor cannot see."""
+    if pair.unseen and pair.rewriters == 2:
+        yield pair.finding(ctx, "conflict/input-rewrite-race-unseen-servers", pair.related(copies=False),
+                           a=_name(pair.first), b=_name(pair.second), looked=", ".join(ctx.mcp_sources) or "nowhere")
+
+
+def _name(racer_or_handler: _Racer | Handler) -> str:
     handler = racer_or_handler.first if isinstance(racer_or_handler, _Racer) else racer_or_handler
     if handler.owner:
         return f"hookwright pack {handler.owner[0]} ({handler.owner[1]})"
@@ -264,22 +372,31 @@ def _name(racer_or_handler) -> str:
     return "`" + (command if len(command) <= 60 else command[:57] + "...") + "`"
 
 
-def _place(handler: Handler, message: str) -> dict:
-    line, column = handler.file.position(handler.keys)
-    return {"path": str(handler.file.path), "line": line, "column": column, "message": message}
-
-
 # ---- Cursor: two preToolUse entries that both answer updated_input -----------------------------------
 
 # the tool types Cursor's preToolUse matches (docs/hosts/cursor.md#matchers), and one MCP tool standing for all
 CURSOR_TOOLS = ("Shell", "Read", "Write", "Edit", "StrReplace", "Grep", "Delete", "Task", "MCP:any_tool")
+CURSOR_PRIORITY = ("managed", "project", "user")  # highest first (docs/hosts/cursor.md#config-files)
 
 
-def _cursor_races(ctx: Context) -> Iterator[Finding]:
-    """Cursor runs every matching preToolUse entry of every source; how two `updated_input`
-    answers combine is not documented (docs/hosts/cursor.md#rewriting-input): across files the higher-priority
-    source wins, in one file nobody says. Either way one rewrite is lost."""
-    racers: dict[tuple, Handler] = {}
+@dataclass
+class CursorPair:
+    """Two Cursor entries that rewrite input (`updated_input`), the earlier one read first."""
+
+    earlier: Handler
+    later: Handler
+    focused: bool  # one of them is a plan's own
+
+    @cached_property
+    def tools(self) -> str | None:
+        """The Cursor tool types both fire for, in words (None: none)."""
+        return _cursor_tools_shared(self.earlier.matcher, self.later.matcher)
+
+
+def _cursor_race_pairs(ctx: Context) -> Iterator[CursorPair]:
+    """Cursor runs every matching preToolUse entry of every source: the pairs of rewriting entries
+    whose matchers meet, at most MAX_PAIRS of them (a plan's own are never cut short)."""
+    racers: dict[tuple[object, ...], Handler] = {}
     for handler in ctx.handlers:
         if _combine(handler) == "priority" and handler.event in hosts.get(handler.file.host).rewrite_events and \
                 handler_facts.rewrite(handler).status == YES:
@@ -290,20 +407,27 @@ def _cursor_races(ctx: Context) -> Iterator[Finding]:
     emitted = 0
     for index, later in enumerate(found):
         for earlier in found[:index]:
-            tools = _cursor_tools_shared(earlier.matcher, later.matcher)
-            if not tools:
+            pair = CursorPair(earlier, later, focused=id(later) in ctx.focus or id(earlier) in ctx.focus)
+            if not pair.tools:
                 continue
-            focused = id(later) in ctx.focus or id(earlier) in ctx.focus
-            if emitted >= MAX_PAIRS and not focused:
+            if emitted >= MAX_PAIRS and not pair.focused:
                 ctx.truncated.add("conflict/cursor-input-rewrite-conflict")
                 continue
             emitted += 1
-            same_file = earlier.file.path == later.file.path
-            yield ctx.finding("conflict/cursor-input-rewrite-conflict", later.file, later.keys,
-                              [_place(earlier, f"it rewrites {tools} too")], about=_pair_names(earlier, later),
-                              focused=focused, a=_name(earlier), b=_name(later), tools=tools,
-                              outcome="Cursor does not document which of two entries of one file wins" if same_file
-                              else f"the answer of the higher-priority file wins ({_cursor_winner(earlier, later)})")
+            yield pair
+
+
+@CURSOR_RACE_RULES.rule("conflict/cursor-input-rewrite-conflict")
+def _cursor_input_rewrite_conflict(ctx: Context, pair: CursorPair) -> Iterator[Finding]:
+    """How two `updated_input` answers combine is not documented (docs/hosts/cursor.md#rewriting-input):
+    across files the higher-priority source wins, in one file nobody says. Either way one rewrite is lost."""
+    earlier, later = pair.earlier, pair.later
+    if pair.tools:
+        yield ctx.finding("conflict/cursor-input-rewrite-conflict", later.file, later.keys,
+                          [_place(earlier, f"it rewrites {pair.tools} too")], about=_pair_names(earlier, later),
+                          focused=pair.focused, a=_name(earlier), b=_name(later), tools=pair.tools,
+                          winner=_cursor_winner(earlier, later),
+                          variant="one-file" if earlier.file.path == later.file.path else None)
 
 
 def _cursor_tools_shared(a: str | None, b: str | None) -> str | None:
@@ -318,9 +442,6 @@ def _cursor_tools_shared(a: str | None, b: str | None) -> str | None:
     return ", ".join("MCP tools" if n == "MCP:any_tool" else n for n in shared)
 
 
-CURSOR_PRIORITY = ("managed", "project", "user")  # highest first (docs/hosts/cursor.md#config-files)
-
-
 def _cursor_winner(a: Handler, b: Handler) -> str:
     rank = {scope: i for i, scope in enumerate(CURSOR_PRIORITY)}
     first, second = sorted((a, b), key=lambda h: rank.get(h.file.scope, len(rank)))
@@ -328,15 +449,43 @@ def _cursor_winner(a: Handler, b: Handler) -> str:
         f"{first.file.path} over {second.file.path}"
 
 
-def _pair_names(a: Handler, b: Handler) -> tuple:
-    return tuple(sorted((_name(a), _name(b))))
+def _pair_names(a: Handler, b: Handler) -> tuple[str, str]:
+    first, second = sorted((_name(a), _name(b)))
+    return first, second
 
 
 # ---- opencode: plugins that change the same arguments -------------------------------------------------
 
-def _plugin_races(ctx: Context) -> Iterator[Finding]:
-    """Two opencode plugins whose tool.execute.before set one argument of one tool: the last
-    to run wins (they run in the order the filesystem lists the files)."""
+@dataclass
+class PluginPair:
+    """Two opencode plugin hooks that change a tool's arguments (tool.execute.before), each with
+    the arguments it sets ("*": any), the earlier one read first."""
+
+    earlier: Handler
+    earlier_keys: set[str]
+    later: Handler
+    later_keys: set[str]
+
+    @property
+    def one_pack(self) -> bool:
+        """One pack in two places (conflict/pack-in-several-scopes says so)."""
+        return self.later.owner is not None and self.later.owner == self.earlier.owner
+
+    @cached_property
+    def tools(self) -> str | None:
+        """The tools both run for, in words (None: none)."""
+        return _plugin_tools_shared(self.earlier.matcher, self.later.matcher)
+
+    @cached_property
+    def arguments(self) -> set[str]:
+        """The arguments both may set."""
+        both = self.later_keys | self.earlier_keys
+        return both if "*" in both else self.later_keys & self.earlier_keys
+
+
+def _plugin_race_pairs(ctx: Context) -> Iterator[PluginPair]:
+    """Every pair of opencode plugin hooks that change arguments: they run one after another, in
+    the order the filesystem lists the files, and the last one's change counts."""
     writers = []
     for handler in ctx.handlers:
         if _combine(handler) == "in-order" and handler_facts.rewrite(handler).status == YES:
@@ -344,16 +493,19 @@ def _plugin_races(ctx: Context) -> Iterator[Finding]:
             writers.append((handler, keys))
     for index, (later, later_keys) in enumerate(writers):
         for earlier, earlier_keys in writers[:index]:
-            if later.owner and later.owner == earlier.owner:
-                continue  # one pack in two places: conflict/pack-in-several-scopes says so
-            tools = _plugin_tools_shared(earlier.matcher, later.matcher)
-            keys = later_keys | earlier_keys if "*" in later_keys | earlier_keys else later_keys & earlier_keys
-            if tools and keys:
-                named = ", ".join(sorted(k for k in keys if k != "*"))
-                shown = (named + (", maybe more" if "*" in keys else "")) if named else "any argument"
-                yield ctx.finding_at("conflict/plugin-args-race", later.file, *_write_place(later, keys),
-                                     [_plugin_place(earlier, keys, "it runs first: the other's change wins over its own")],
-                                     a=_plugin_name(earlier), b=_plugin_name(later), tools=tools, arguments=shown)
+            yield PluginPair(earlier, earlier_keys, later, later_keys)
+
+
+@PLUGIN_RACE_RULES.rule("conflict/plugin-args-race")
+def _plugin_args_race(ctx: Context, pair: PluginPair) -> Iterator[Finding]:
+    if pair.one_pack or not pair.tools or not pair.arguments:
+        return
+    keys = pair.arguments
+    named = ", ".join(sorted(k for k in keys if k != "*"))
+    shown = (named + (", maybe more" if "*" in keys else "")) if named else "any argument"
+    yield ctx.finding_at("conflict/plugin-args-race", pair.later.file, *_write_place(pair.later, keys),
+                         [_plugin_place(pair.earlier, keys, "it runs first: the other's change wins over its own")],
+                         a=_plugin_name(pair.earlier), b=_plugin_name(pair.later), tools=pair.tools, arguments=shown)
 
 
 def _write_place(handler: Handler, keys: set[str]) -> tuple[int, int]:
@@ -366,7 +518,7 @@ def _write_place(handler: Handler, keys: set[str]) -> tuple[int, int]:
     return 1, 1
 
 
-def _plugin_place(handler: Handler, keys: set[str], message: str) -> dict:
+def _plugin_place(handler: Handler, keys: set[str], message: str) -> dict[str, Any]:
     line, column = _write_place(handler, keys)
     return {"path": str(handler.file.path), "line": line, "column": column, "message": message}
 
@@ -384,9 +536,8 @@ def _plugin_tools_shared(a: str | None, b: str | None) -> str | None:
         return "every tool" if shared is None else "MCP tools" if shared == {"mcp"} else ", ".join(sorted(shared))
     if "mcp" in ta and "mcp" in tb:
         return "MCP tools"
-    mcp_side, other = (ta, tb) if "mcp" in ta else (tb, ta) if "mcp" in tb else (None, None)
-    if mcp_side is not None:
-        names = sorted(t for t in other if t not in OWN_TOOLS)
+    if "mcp" in ta or "mcp" in tb:  # every MCP tool on one side: the other's tools that are no built-in
+        names = sorted(t for t in (tb if "mcp" in ta else ta) if t not in OWN_TOOLS)
     else:
         names = sorted(ta & tb)
     return ", ".join(names) or None
@@ -400,59 +551,86 @@ def _plugin_name(handler: Handler) -> str:
 
 # ---- a hook of ours that a foreign one makes moot -------------------------------------------------
 
-def _moot_pack_hooks(ctx: Context) -> Iterator[Finding]:
-    """A pack hook whose job is a rewrite (an answer, a normalised path), beside a foreign hook
-    on the same calls that can refuse them: a deny or exit 2 wins over every rewrite (deny >
-    defer > ask > allow; docs/hosts/claude-code.md#several-hooks, d), so on the calls it refuses, ours does
-    nothing. (A foreign rewrite that drops what ours set is the input-rewrite race.)"""
-    builtins = tuple(t for t in ctx.tools if not t.startswith("mcp__")) or BUILTIN_TOOLS
-    ours = [h for h in ctx.handlers if h.owner and _combine(h) == "parallel" and h.event in RACE_EVENTS
-            and pack_rewrites(*h.owner)]
-    if not ours:
-        return
-    for handler in ours:
-        for other in ctx.handlers:
-            if other.event != handler.event or other.owner or other.file.host != handler.file.host:
-                continue
-            servers = unseen_servers((handler.matcher, other.matcher), ()) + ctx.mcp_servers
-            shared = overlap(handler.matcher, other.matcher, builtins, servers, handler.event)
-            why = handler_facts.refusal(other) if shared else None
-            if why:
-                yield ctx.finding("conflict/pack-hook-moot", handler.file, handler.keys, [_place(other, why)],
-                                  about=(handler.owner, _name(other)), pack=handler.owner[0], hook=handler.owner[1],
-                                  other=_name(other), tools=shared.describe(), why=why)
-                break
+@dataclass
+class PackBeside:
+    """A hook of one of our packs whose job is a rewrite, and a foreign hook on its event and host."""
+
+    handler: Handler
+    owner: tuple[str, str]  # its (pack, script)
+    other: Handler
+    builtins: tuple[str, ...]
+    servers: list[str]  # the MCP servers they may meet at, seen or not
+
+    @cached_property
+    def shared(self) -> Overlap:
+        return overlap(self.handler.matcher, self.other.matcher, self.builtins, self.servers, self.handler.event)
+
+    @cached_property
+    def refusal(self) -> str | None:
+        """How the foreign hook may refuse the calls both run on (None: it never does, or they share none)."""
+        return handler_facts.refusal(self.other) if self.shared else None
+
+
+def _foreign_hooks_beside_packs(ctx: Context) -> Iterator[Iterator[PackBeside]]:
+    """For each pack hook whose job is a rewrite (an answer, a normalised path), the foreign hooks
+    on its event, one by one (the first that makes it moot is the finding)."""
+    builtins = _builtins(ctx)
+    for handler in ctx.handlers:
+        owner = handler.owner
+        if owner and _combine(handler) == "parallel" and handler.event in RACE_EVENTS and pack_rewrites(*owner):
+            yield (PackBeside(handler, owner, other, builtins,
+                              unseen_servers((handler.matcher, other.matcher), ()) + ctx.mcp_servers)
+                   for other in ctx.handlers
+                   if other.event == handler.event and not other.owner and other.file.host == handler.file.host)
+
+
+@MOOT_RULES.rule("conflict/pack-hook-moot")
+def _pack_hook_moot(ctx: Context, at: PackBeside) -> Iterator[Finding]:
+    """A foreign hook on the same calls that can refuse them: a deny or exit 2 wins over every
+    rewrite (deny > defer > ask > allow; docs/hosts/claude-code.md#several-hooks, d), so on the
+    calls it refuses, ours does nothing. (A foreign rewrite that drops what ours set is the
+    input-rewrite race.)"""
+    why = at.refusal
+    if why:
+        pack, hook = at.owner
+        yield ctx.finding("conflict/pack-hook-moot", at.handler.file, at.handler.keys, [_place(at.other, why)],
+                          about=(at.owner, _name(at.other)), pack=pack, hook=hook, other=_name(at.other),
+                          tools=at.shared.describe(), why=why)
 
 
 # ---- duplicates ----------------------------------------------------------------------------------------
 
-def _duplicates(ctx: Context) -> Iterator[Finding]:
-    builtins = tuple(t for t in ctx.tools if not t.startswith("mcp__")) or BUILTIN_TOOLS
-    for copy in dedup.copies(ctx.handlers, builtins, ctx.mcp_servers):
-        handler, of = copy.handler, copy.of
-        if copy.runs:
-            host = hosts.of(handler.file.host)
-            why = (f"{host.title} documents no deduplication" if host and not host.dedups_commands else
-                   "Claude Code deduplicates by the exact command string, and this one is written differently"
-                   if copy.respelled else "a plugin's copy of a handler runs on its own")
-            yield ctx.finding("conflict/duplicate-runs-twice", handler.file, handler.keys,
-                              [_place(of, "the first copy")], first=_where(of, handler), why=why,
-                              times="twice" if copy.times == 2 else f"{copy.times} times")
-        elif copy.covered:  # (one that repeats only some of its calls is needed for the rest)
-            yield ctx.finding("conflict/duplicate-handler", handler.file, handler.keys,
-                              [_place(of, "the copy that runs")], first=_where(of, handler),
-                              effect=_copy_effect(of, handler))
+@COPY_RULES.rule("conflict/duplicate-runs-twice")
+def _duplicate_runs_twice(ctx: Context, copy: dedup.Copy) -> Iterator[Finding]:
+    """A copy that runs again: a plugin's, one of a host that deduplicates nothing, or another
+    spelling of one command."""
+    if not copy.runs:
+        return
+    handler, of = copy.handler, copy.of
+    host = hosts.of(handler.file.host)
+    variant = "no-deduplication" if host and not host.dedups_commands else "respelled" if copy.respelled else None
+    yield ctx.finding("conflict/duplicate-runs-twice", handler.file, handler.keys, [_place(of, "the first copy")],
+                      first=_where(of, handler), host=host.title if host else "", variant=variant,
+                      times="twice" if copy.times == 2 else f"{copy.times} times")
 
 
-def _copy_effect(kept: Handler, copy: Handler) -> str:
-    """What the extra copy changes: nothing, or, where the copies differ in other fields, what
-    nobody documents (whose fields apply)."""
+@COPY_RULES.rule("conflict/duplicate-handler")
+def _duplicate_handler(ctx: Context, copy: dedup.Copy) -> Iterator[Finding]:
+    """A copy deduplicated with one that fires wherever it fires (one that repeats only some of
+    its calls is needed for the rest)."""
+    if copy.runs or not copy.covered:
+        return
+    handler, of = copy.handler, copy.of
+    fields = _fields_that_differ(of, handler)
+    yield ctx.finding("conflict/duplicate-handler", handler.file, handler.keys, [_place(of, "the copy that runs")],
+                      first=_where(of, handler), fields=", ".join(json.dumps(f) for f in fields),
+                      variant="fields-differ" if fields else None)
+
+
+def _fields_that_differ(kept: Handler, copy: Handler) -> list[str]:
+    """The fields two copies give different values (whose apply, nobody documents)."""
     a, b = kept.value, copy.value  # objects: only they have a deduplication key
-    fields = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
-    if not fields:
-        return ", so this copy changes nothing"
-    return (f"; the copies differ in {', '.join(json.dumps(f) for f in fields)}, and which copy's fields "
-            "Claude Code applies is not documented")
+    return sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
 
 
 def _where(first: Handler, handler: Handler) -> str:
@@ -462,35 +640,54 @@ def _where(first: Handler, handler: Handler) -> str:
     return f"{first.file.path}:{line}"
 
 
-def _packs_in_several_scopes(ctx: Context) -> Iterator[Finding]:
-    """One pack hook wired in two places runs twice: Claude Code dedups only one command
-    string (and ours differ between scopes); Cursor and opencode run every file's hooks."""
-    by_owner: dict[tuple, list[Handler]] = defaultdict(list)
+class PackCopies(NamedTuple):
+    """One pack hook wired into several places, as its host runs them: the first and the others."""
+
+    host: Host
+    pack: str
+    script: str
+    copies: list[Handler]  # the ones that run apart: distinct commands, or distinct files
+
+
+def _packs_wired_apart(ctx: Context) -> Iterator[PackCopies]:
+    """Each pack hook by host and event, with its copies that run apart: Claude Code dedups only
+    one command string (and ours differ between scopes); Cursor and opencode run every file's hooks."""
+    by_owner: dict[tuple[str, str, str, str], list[Handler]] = defaultdict(list)
     for handler in ctx.handlers:
         if handler.owner:
             by_owner[(handler.file.host, handler.event) + handler.owner].append(handler)
-    for (host, _event, pack, script), handlers in by_owner.items():
+    for (name, _event, pack, script), handlers in by_owner.items():
+        host = hosts.get(name)
         copies: dict[str, Handler] = {}
-        for handler in handlers:  # the ones that run apart: distinct commands, or distinct files
-            copies.setdefault(handler.command or "" if hosts.get(host).dedups_commands else str(handler.file.path),
-                              handler)
-        if len(copies) < 2:
-            continue
-        first, *others = copies.values()
-        agent = hosts.get(host)
-        why = f"the commands differ, so {agent.title}" if agent.dedups_commands else \
-            f"{agent.title} runs the hooks of every file it loads, so it"
-        for handler in others:
-            yield ctx.finding("conflict/pack-in-several-scopes", handler.file,
-                              handler.keys + (("command",) if not hosts.get(host).file_per_pack else ()),
-                              [_place(first, f"pack {pack} in the {first.file.scope} scope")], pack=pack,
-                              script=script, other=f"{first.file.path} ({first.file.scope} scope)", why=why,
-                              times="twice" if len(copies) == 2 else f"{len(copies)} times")
+        for handler in handlers:
+            copies.setdefault(handler.command or "" if host.dedups_commands else str(handler.file.path), handler)
+        yield PackCopies(host, pack, script, list(copies.values()))
+
+
+@PACK_COPY_RULES.rule("conflict/pack-in-several-scopes")
+def _pack_in_several_scopes(ctx: Context, at: PackCopies) -> Iterator[Finding]:
+    if len(at.copies) < 2:
+        return
+    first, *others = at.copies
+    for handler in others:
+        yield ctx.finding("conflict/pack-in-several-scopes", handler.file,
+                          handler.keys + (("command",) if not at.host.file_per_pack else ()),
+                          [_place(first, f"pack {at.pack} in the {first.file.scope} scope")], pack=at.pack,
+                          script=at.script, other=f"{first.file.path} ({first.file.scope} scope)", host=at.host.title,
+                          times="twice" if len(at.copies) == 2 else f"{len(at.copies)} times",
+                          variant=None if at.host.dedups_commands else "every-file")
 
 
 # ---- Cursor's third-party loading of Claude Code hooks -------------------------------------------------
 
-def _cursor_project(path: Path) -> Path | None | str:
+class CursorBeside(NamedTuple):
+    """A Cursor command entry, and a Claude Code hook on the matching event that Cursor also runs."""
+
+    entry: Handler
+    claude: Handler
+
+
+def _cursor_project(path: Path) -> Path | str | None:
     """The project a Cursor hooks.json belongs to; "user" for ~/.cursor/hooks.json."""
     real = resolved(path)
     if real.parent == resolved(cursor.user_dir()):
@@ -500,7 +697,7 @@ def _cursor_project(path: Path) -> Path | None | str:
     return None
 
 
-def _claude_project(path: Path, user_settings: Path) -> Path | None | str:
+def _claude_project(path: Path, user_settings: Path) -> Path | str | None:
     real = resolved(path)
     if real == user_settings:
         return "user"
@@ -509,7 +706,9 @@ def _claude_project(path: Path, user_settings: Path) -> Path | None | str:
     return None
 
 
-def _cursor_third_party(ctx: Context) -> Iterator[Finding]:
+def _claude_hooks_beside_cursor_entries(ctx: Context) -> Iterator[Iterator[CursorBeside]]:
+    """For each Cursor command entry, the Claude Code hooks of its project (and the user's) on the
+    matching event, one by one (the first that does its job is the finding)."""
     cursor_files = {id(f): p for f in ctx.files if f.host == "cursor" and (p := _cursor_project(f.path))}
     if not cursor_files:
         return
@@ -519,7 +718,7 @@ def _cursor_third_party(ctx: Context) -> Iterator[Finding]:
     if not claude_files:
         return
     # Claude Code handlers by (Cursor event, project), "user" being every project's
-    by_place: dict[tuple, list[Handler]] = defaultdict(list)
+    by_place: dict[tuple[str, Path | str], list[Handler]] = defaultdict(list)
     for handler in ctx.handlers:
         place = claude_files.get(id(handler.file))
         if place:
@@ -533,13 +732,7 @@ def _cursor_third_party(ctx: Context) -> Iterator[Finding]:
             others = [h for (event, _), hs in by_place.items() if event == handler.event for h in hs]
         else:
             others = by_place.get((handler.event, project), []) + by_place.get((handler.event, "user"), [])
-        for other in others:
-            why = _same_job(handler, other)
-            if why:
-                yield ctx.finding("conflict/cursor-runs-claude-hooks", handler.file, handler.keys,
-                                  [_place(other, "the Claude Code hook Cursor also runs")],
-                                  other=str(other.file.path), why=why)
-                break
+        yield (CursorBeside(handler, other) for other in others)
 
 
 def _cursor_events(event: str) -> tuple[str, ...]:
@@ -547,23 +740,34 @@ def _cursor_events(event: str) -> tuple[str, ...]:
     return ((mapped,) if mapped else ()) + CURSOR_ALSO.get(event, ())
 
 
-def _same_job(cursor_handler: Handler, claude_handler: Handler) -> str | None:
-    """Why the two do one job on one call: the same pack hook, command or script (a script of
-    the same name only with the same content), on tools both can fire for."""
+@CURSOR_CLAUDE_RULES.rule("conflict/cursor-runs-claude-hooks")
+def _cursor_runs_claude_hooks(ctx: Context, at: CursorBeside) -> Iterator[Finding]:
+    same = _same_job(at.entry, at.claude)
+    if same is not None:
+        variant, params = same
+        yield ctx.finding("conflict/cursor-runs-claude-hooks", at.entry.file, at.entry.keys,
+                          [_place(at.claude, "the Claude Code hook Cursor also runs")], other=str(at.claude.file.path),
+                          variant=variant, **params)
+
+
+def _same_job(cursor_handler: Handler, claude_handler: Handler) -> tuple[str | None, dict[str, Any]] | None:
+    """Whether the two do one job on one call, and how (the rule's variant and its fields): the
+    same pack hook, command or script (a script of the same name only with the same content),
+    on tools both can fire for."""
     if not _fires_on_a_shared_tool(cursor_handler, claude_handler):
         return None
     if cursor_handler.owner and cursor_handler.owner == claude_handler.owner:
-        return f"both run hookwright pack {cursor_handler.owner[0]}'s {cursor_handler.owner[1]}"
+        return "same-pack", {"pack": cursor_handler.owner[0], "hook": cursor_handler.owner[1]}
     if cursor_handler.command and cursor_handler.command == claude_handler.command:
-        return "the same command"
+        return None, {}
     a = handler_facts.resolution(cursor_handler).script
     b = handler_facts.resolution(claude_handler).script
     if a is None or b is None or not a.is_file():
         return None  # (a missing script is the command check's finding: it runs nothing twice)
     if resolved(a) == resolved(b):
-        return f"both run {a}"
+        return "same-script", {"script": str(a)}
     if a.name == b.name and a.name not in GENERIC_NAMES and b.is_file() and a.read_bytes() == b.read_bytes():
-        return f"both run a script named {a.name}, with the same content"
+        return "same-content", {"name": a.name}
     return None
 
 
@@ -580,6 +784,7 @@ def _fires_on_a_shared_tool(cursor_handler: Handler, claude_handler: Handler) ->
     for (by its event and matcher), tried against the Claude Code matcher. Non-tool events share
     their one kind of call."""
     event, matcher = cursor_handler.event, cursor_handler.matcher
+    tools: tuple[str, ...]
     if event in CURSOR_EVENT_TOOLS:
         tools = CURSOR_EVENT_TOOLS[event]
     elif event in ("beforeMCPExecution", "afterMCPExecution"):
@@ -596,7 +801,7 @@ def _fires_on_a_shared_tool(cursor_handler: Handler, claude_handler: Handler) ->
     return any(claude_matcher.matches(tool) or (tool == MCP_TOOL and _reaches_mcp(claude_matcher)) for tool in tools)
 
 
-def _reaches_mcp(matcher) -> bool:
+def _reaches_mcp(matcher: Matcher) -> bool:
     return matcher.kind == "all" or any(n.startswith("mcp__") for n in matcher.names) or (
         matcher.kind == "regex" and "mcp" in (matcher.text or ""))
 
@@ -608,32 +813,51 @@ SESSION_END_CAP = 60  # the most a configured timeout raises it to
 BUDGET_VARIABLE = "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"
 
 
-def _session_end_budget(ctx: Context) -> Iterator[Finding]:
-    """A SessionEnd hook whose timeout the shared budget cuts short: above 60 s anywhere, or
-    above the budget in a plugin (whose own timeout does not raise it). Values of 1000 and more
-    are milliseconds to structure/timeout-milliseconds; the variable that sets the budget
-    (in the environment or a settings file's "env") turns this off."""
+class SessionEndHook(NamedTuple):
+    """A Claude Code SessionEnd hook with a timeout, and every such hook (what raises the budget)."""
+
+    handler: Handler
+    timeout: float  # seconds
+    ends: list[tuple[Handler, float]]
+
+
+def _session_end_hooks(ctx: Context) -> Iterator[SessionEndHook]:
+    """Claude Code's SessionEnd hooks with a timeout, unless the variable that sets the budget
+    is set (in the environment or a settings file's "env")."""
     if os.environ.get(BUDGET_VARIABLE) or any(_sets_budget(f.document.data) for f in ctx.files if f.document):
         return
-    ends = [(h, timeout_seconds(h.value.get("timeout"))) for h in ctx.handlers
-            if h.file.host == "claude" and h.event == "SessionEnd" and isinstance(h.value, dict)]
-    ends = [(handler, timeout) for handler, timeout in ends if timeout is not None]
+    ends: list[tuple[Handler, float]] = []
+    for handler in ctx.handlers:
+        if handler.file.host == "claude" and handler.event == "SessionEnd" and isinstance(handler.value, dict):
+            timeout = timeout_seconds(handler.value.get("timeout"))
+            if timeout is not None:
+                ends.append((handler, timeout))
     for handler, timeout in ends:
-        if timeout >= 1000:
-            continue
-        if timeout > SESSION_END_CAP:
-            budget, why = SESSION_END_CAP, "no SessionEnd timeout raises the shared budget past 60 s"
-        elif dedup.runs_with(handler)[0] == "plugin":
-            raised = [t for h, t in ends if dedup.runs_with(h)[0] != "plugin" and dedup.share_a_session(h, handler)]
-            budget = max(SESSION_END_BUDGET, min(max(raised, default=0), SESSION_END_CAP))
-            if timeout <= budget:
-                continue
-            why = (f"a plugin's own timeout does not raise the shared budget, and no SessionEnd hook of "
-                   f"the settings files loaded with it asks for {timeout:g} s")
-        else:
-            continue
-        yield ctx.finding("conflict/session-end-budget", handler.file, handler.keys + ("timeout",),
-                          value=f"{timeout:g}", budget=f"{budget:g}", why=why)
+        yield SessionEndHook(handler, timeout, ends)
+
+
+@SESSION_END_RULES.rule("conflict/session-end-budget")
+def _session_end_budget(ctx: Context, end: SessionEndHook) -> Iterator[Finding]:
+    """A SessionEnd hook whose timeout the shared budget cuts short: above 60 s anywhere, or
+    above the budget in a plugin (whose own timeout does not raise it). Values of 1000 and more
+    are milliseconds to structure/timeout-milliseconds."""
+    handler, timeout = end.handler, end.timeout
+    if timeout >= 1000:
+        return
+    variant: str | None = None
+    budget: float
+    if timeout > SESSION_END_CAP:
+        budget = SESSION_END_CAP
+    elif dedup.runs_with(handler)[0] == "plugin":
+        raised = [t for h, t in end.ends if dedup.runs_with(h)[0] != "plugin" and dedup.share_a_session(h, handler)]
+        budget = max(SESSION_END_BUDGET, min(max(raised, default=0), SESSION_END_CAP))
+        if timeout <= budget:
+            return
+        variant = "plugin"
+    else:
+        return
+    yield ctx.finding("conflict/session-end-budget", handler.file, handler.keys + ("timeout",), value=f"{timeout:g}",
+                      budget=f"{budget:g}", variant=variant)
 
 
 def _sets_budget(data: object) -> bool:

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Iterator
 
 from ...hosts import cursor_protocol
 from ..facts import BUILTIN_TOOLS, CLAUDE_ONLY_FIELDS, CLAUDE_TO_CURSOR, CURSOR_EVENTS, FOLDED_CLAUDE_EVENTS, fold
-from ..model import ConfigFile, Context, Finding
+from ..model import ConfigFile, Context, Finding, Plugin, RuleTable
 from ..regex.matching import js_regex
 
 CLAUDE_TO_CURSOR_TOOLS = {"Bash": "Shell"}  # docs/hosts/cursor.md#matchers (Edit, Read, Write, Grep, Task: the same)
@@ -16,20 +18,97 @@ OTHER_AGENTS = {  # (opencode's files have checks of their own: checks/opencode.
     "gemini-hooks": "Gemini CLI hooks (BeforeTool/AfterTool-style events, timeouts in milliseconds)",
     "grok-hooks": "a Grok CLI plugin's hooks",
 }
+# the Claude Code handler fields whose hint host/cursor-claude-field words otherwise (its variants)
+CLAUDE_FIELD_VARIANTS = {"if": "condition", "args": "arguments", "url": "http", "headers": "http",
+                         "allowedEnvVars": "http"}
+SHELL_TOOL_NAMES = ("Shell", "Bash")
+
+
+@dataclass
+class FileAt:
+    """One file doctor read, as the host rules of a whole file read it."""
+
+    file: ConfigFile
+
+    @cached_property
+    def cursor_data(self) -> dict[str, Any] | None:
+        """The top-level object of a Cursor hooks.json (None: not one, or not an object)."""
+        file = self.file
+        if file.kind != "cursor-hooks" or file.document is None or not isinstance(file.document.data, dict):
+            return None
+        return file.document.data
+
+    @cached_property
+    def cursor_hooks(self) -> dict[str, Any]:
+        """Its "hooks" object: Cursor's events by name ({} where there is none)."""
+        hooks = self.cursor_data.get("hooks") if self.cursor_data is not None else None
+        return hooks if isinstance(hooks, dict) else {}
+
+    def entries(self) -> Iterator[CursorEntry]:
+        """Each object among its events' entries (the structure rules report the others)."""
+        for event, entries in self.cursor_hooks.items():
+            for index, entry in enumerate(entries if isinstance(entries, list) else []):
+                if isinstance(entry, dict):
+                    yield CursorEntry(self.file, event, entry, ("hooks", event, index))
+
+
+@dataclass
+class CursorEntry:
+    """One entry of a Cursor hooks.json, as every entry rule reads it."""
+
+    file: ConfigFile
+    event: str
+    value: dict[str, Any]
+    keys: tuple[str | int, ...]
+
+    @cached_property
+    def protocol(self) -> cursor_protocol.CursorEventProtocol | None:
+        """What Cursor does with its event (None: an event Cursor does not have)."""
+        return cursor_protocol.protocol(self.event)
+
+    @property
+    def matcher(self) -> str | None:
+        """Its "matcher", where that is a string."""
+        matcher = self.value.get("matcher")
+        return matcher if isinstance(matcher, str) else None
+
+    def matched_against(self, subject: str) -> str | None:
+        """Its matcher, where its event tests the matcher against `subject` (cursor_protocol's TOOL...)."""
+        return self.matcher if self.protocol is not None and self.protocol.matcher_subject == subject else None
+
+    def finding(self, ctx: Context, rule_id: str, keys: tuple[str | int, ...] = (), at_key: bool = False,
+                variant: str | None = None, **params: Any) -> Finding:
+        """A finding about the entry, or about its value at `keys`."""
+        return ctx.finding(rule_id, self.file, self.keys + keys, at_key=at_key, variant=variant, **params)
+
+
+FILE_RULES = RuleTable()  # the host rules of one whole file, one function each
+ENTRY_RULES = RuleTable()  # the host rules of one Cursor entry, one function each
+PLUGIN_RULES = RuleTable()  # the host rules of one plugin a settings file enables
 
 
 def check(ctx: Context) -> Iterator[Finding]:
     for file in ctx.files:
-        if file.kind in OTHER_AGENTS:
-            yield ctx.finding("host/other-agent-format", file, (), what=OTHER_AGENTS[file.kind])
-        elif file.kind == "unknown" and file.error is None:
-            yield ctx.finding("host/unrecognised-file", file, (), why=_why(file))
-        elif file.kind == "cursor-hooks" and file.document is not None and isinstance(file.document.data, dict):
-            yield from _cursor(ctx, file)
+        at = FileAt(file)
+        yield from FILE_RULES.run(ctx, at)
+        for entry in at.entries():
+            yield from ENTRY_RULES.run(ctx, entry)
     for plugin in ctx.plugins:
-        if plugin.install_path is None:
-            yield ctx.finding("host/plugin-not-installed", plugin.enabled_in, ("enabledPlugins", plugin.id),
-                              plugin=plugin.id)
+        yield from PLUGIN_RULES.run(ctx, plugin)
+
+
+# ---- a whole file --------------------------------------------------------------------------------------
+
+@FILE_RULES.rule("host/other-agent-format")
+def _other_agent_format(ctx: Context, at: FileAt) -> Iterator[Finding]:
+    if at.file.kind in OTHER_AGENTS:
+        yield ctx.finding("host/other-agent-format", at.file, (), what=OTHER_AGENTS[at.file.kind])
+
+
+@FILE_RULES.rule("host/unrecognised-file")
+def _unrecognised_file(ctx: Context, at: FileAt) -> Iterator[Finding]:
+    if at.file.kind == "unknown" and at.file.error is None:
+        yield ctx.finding("host/unrecognised-file", at.file, (), why=_why(at.file))
 
 
 def _why(file: ConfigFile) -> str:
@@ -38,131 +117,124 @@ def _why(file: ConfigFile) -> str:
     return "not JSON" if ".json" not in file.path.name.lower() else "unknown format"
 
 
-def _cursor(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
-    data = file.document.data
-    if "version" not in data and not _plugin_file(file):
-        yield ctx.finding("host/cursor-version-missing", file, ())
-    hooks = data.get("hooks")
-    if not isinstance(hooks, dict):
-        return
-    for event, entries in hooks.items():
+@FILE_RULES.rule("host/cursor-version-missing")
+def _cursor_version_missing(ctx: Context, at: FileAt) -> Iterator[Finding]:
+    if at.cursor_data is not None and "version" not in at.cursor_data and not _plugin_file(at.file):
+        yield ctx.finding("host/cursor-version-missing", at.file, ())
+
+
+@FILE_RULES.rule("host/cursor-claude-event")
+def _cursor_claude_event(ctx: Context, at: FileAt) -> Iterator[Finding]:
+    """A Claude Code event name (in any case) that Cursor does not have, as a Cursor event."""
+    for event in at.cursor_hooks:
         claude_name = FOLDED_CLAUDE_EVENTS.get(fold(event))
-        if event not in CURSOR_EVENTS and claude_name:
-            cursor_name = CLAUDE_TO_CURSOR.get(claude_name)
-            if cursor_name:
-                yield ctx.finding("host/cursor-claude-event", file, ("hooks", event), at_key=True, event=event,
-                                  cursor_name=f' (Cursor calls it "{cursor_name}")',
-                                  hint=f'rename it to "{cursor_name}"')
-            else:
-                yield ctx.finding("host/cursor-claude-event", file, ("hooks", event), at_key=True, event=event, cursor_name="",
-                                  hint="Cursor has no such event: keep this hook in Claude Code's settings")
-        for i, entry in enumerate(entries if isinstance(entries, list) else []):
-            if isinstance(entry, dict):
-                yield from _cursor_entry(ctx, file, event, entry, ("hooks", event, i))
+        if event in CURSOR_EVENTS or not claude_name:
+            continue
+        cursor_name = CLAUDE_TO_CURSOR.get(claude_name)
+        yield ctx.finding("host/cursor-claude-event", at.file, ("hooks", event), at_key=True, event=event,
+                          cursor_name=cursor_name, variant=None if cursor_name else "no-cursor-event")
 
 
-def _cursor_entry(ctx: Context, file: ConfigFile, event: str, entry: dict, keys: tuple) -> Iterator[Finding]:
-    if "hooks" in entry:
-        yield ctx.finding("host/cursor-claude-group", file, keys)
-        return
-    yield from _claude_fields(ctx, file, entry, keys)
-    row = cursor_protocol.protocol(event)
-    if row is None:
-        return
-    yield from _fields_without_effect(ctx, file, event, row, entry, keys)
-    matcher = entry.get("matcher")
-    if not isinstance(matcher, str):
-        return
-    if row.matcher_subject == cursor_protocol.TOOL:
-        yield from _claude_tool_names(ctx, file, keys + ("matcher",), matcher)
-    elif row.matcher_subject == cursor_protocol.COMMAND:
-        yield from _tool_named_on_command(ctx, file, event, keys + ("matcher",), matcher)
-    elif row.matcher_subject == cursor_protocol.LITERAL:
-        yield from _literal_missed(ctx, file, event, row.literal, keys + ("matcher",), matcher)
+def _plugin_file(file: ConfigFile) -> bool:
+    """A Cursor plugin's hook file, where `version` is optional (not .cursor/hooks.json)."""
+    return file.scope == "plugin" or (file.path.parent.name == "hooks" and ".cursor" not in file.path.parts)
 
 
-CLAUDE_FIELD_HINTS = {
-    "if": "put the condition in the matcher or in the script",
-    "args": "write the arguments into \"command\": Cursor runs it as one shell string",
-    "url": "Cursor runs commands only: call the endpoint from a script (curl ...)",
-    "headers": "Cursor runs commands only: call the endpoint from a script (curl ...)",
-    "allowedEnvVars": "Cursor runs commands only: call the endpoint from a script (curl ...)",
-}
+# ---- one Cursor entry ----------------------------------------------------------------------------------
+
+@ENTRY_RULES.rule("host/cursor-claude-group", alone=True)
+def _cursor_claude_group(ctx: Context, entry: CursorEntry) -> Iterator[Finding]:
+    """A Claude Code matcher group where a flat entry belongs: nothing else in it is read."""
+    if "hooks" in entry.value:
+        yield entry.finding(ctx, "host/cursor-claude-group")
 
 
-def _claude_fields(ctx: Context, file: ConfigFile, entry: dict, keys: tuple) -> Iterator[Finding]:
+@ENTRY_RULES.rule("host/cursor-claude-field")
+def _cursor_claude_field(ctx: Context, entry: CursorEntry) -> Iterator[Finding]:
     """Claude Code handler fields copied into a Cursor entry (`async`, `if`, `statusMessage`,
     `args`...): Cursor's entries have none of them, so what they ask for does not happen."""
-    for key in entry:
+    for key in entry.value:
         if key in CLAUDE_ONLY_FIELDS:
-            yield ctx.finding("host/cursor-claude-field", file, keys + (key,), at_key=True, field=key,
-                              hint=CLAUDE_FIELD_HINTS.get(key, f'remove "{key}"'))
+            yield entry.finding(ctx, "host/cursor-claude-field", (key,), at_key=True, field=key,
+                                variant=CLAUDE_FIELD_VARIANTS.get(key))
 
 
-def _fields_without_effect(ctx: Context, file: ConfigFile, event: str, row: cursor_protocol.CursorEventProtocol,
-                           entry: dict, keys: tuple) -> Iterator[Finding]:
+@ENTRY_RULES.rule("host/cursor-field-no-effect")
+def _cursor_field_no_effect(ctx: Context, entry: CursorEntry) -> Iterator[Finding]:
     """Cursor fields that the event (or the entry's type) never uses: `loop_limit` caps only
     follow-ups, `failClosed: true` only blocks where the event can block, `model` and `prompt`
     belong to prompt hooks."""
-    why = {}
-    if "loop_limit" in entry and not row.continues:
-        why["loop_limit"] = (f"it caps the follow-up messages of {_events_where('continues')}, "
-                             f"and {event} sends none")
-    if entry.get("failClosed") is True and not row.blocks:
-        why["failClosed"] = f"it makes a failed hook block the action, and {event} cannot block"
-    if entry.get("type", "command") == "command":
-        why.update({key: "it belongs to a prompt hook (\"type\": \"prompt\"), and this entry runs a command"
-                    for key in ("model", "prompt") if key in entry})
-    for key, reason in why.items():
-        yield ctx.finding("host/cursor-field-no-effect", file, keys + (key,), at_key=True, field=key, event=event,
-                          why=reason)
+    row, value = entry.protocol, entry.value
+    if row is None:
+        return
+    unused: dict[str, str | None] = {}  # field: the variant that says why
+    if "loop_limit" in value and not row.continues:
+        unused["loop_limit"] = None
+    if value.get("failClosed") is True and not row.blocks:
+        unused["failClosed"] = "cannot-block"
+    if value.get("type", "command") == "command":
+        unused.update({key: "prompt-field" for key in ("model", "prompt") if key in value})
+    for key, variant in unused.items():
+        yield entry.finding(ctx, "host/cursor-field-no-effect", (key,), at_key=True, field=key, event=entry.event,
+                            events=_events_where("continues"), variant=variant)
 
 
 def _events_where(flag: str) -> str:
     return " and ".join(event for event, row in cursor_protocol.PROTOCOL.items() if getattr(row, flag))
 
 
-SHELL_TOOL_NAMES = ("Shell", "Bash")
-
-
-def _tool_named_on_command(ctx: Context, file: ConfigFile, event: str, keys: tuple, matcher: str) -> Iterator[Finding]:
-    """On beforeShellExecution / afterShellExecution the matcher is tested against the command
-    text: a tool type there (`Shell`, `Bash`, `Read`) matches only commands that contain the word."""
-    names = [alt.strip().removeprefix("^").removesuffix("$") for alt in matcher.split("|")]
-    tools = [name for name in names if name in TOOL_NAMES]
-    if not tools:
-        return
-    if all(name in SHELL_TOOL_NAMES for name in names):
-        hint = f"remove the matcher: {event} runs for every shell command"
-    else:
-        hint = 'write a pattern over the command text, e.g. "^git push|rm -rf", or remove the matcher'
-    yield ctx.finding("host/cursor-command-matcher-names-tool", file, keys, matcher=json.dumps(matcher),
-                      event=event, tools=" or ".join(json.dumps(name) for name in tools), hint=hint)
-
-
-def _literal_missed(ctx: Context, file: ConfigFile, event: str, literal: str, keys: tuple,
-                    matcher: str) -> Iterator[Finding]:
-    """beforeSubmitPrompt, stop, afterAgentResponse and afterAgentThought test their matcher
-    against one fixed value (`UserPromptSubmit`, `Stop`...): a matcher that misses it never fires."""
-    if matcher.strip() in ("", "*"):
-        return
-    translated = js_regex(matcher)
-    if translated.pattern is not None and not translated.pattern.search(literal):
-        yield ctx.finding("host/cursor-matcher-misses-literal", file, keys, matcher=json.dumps(matcher),
-                          event=event, literal=literal)
-
-
-def _claude_tool_names(ctx: Context, file: ConfigFile, keys: tuple, matcher: str) -> Iterator[Finding]:
+@ENTRY_RULES.rule("host/cursor-claude-tool-name")
+def _cursor_claude_tool_name(ctx: Context, entry: CursorEntry) -> Iterator[Finding]:
     """A Cursor matcher that names tools as Claude Code does (`Bash`, `mcp__srv__tool`): Cursor's
     tool types are `Shell`, `Read`, `Write`..., and MCP tools are `MCP:<tool>`."""
-    alternatives = matcher.split("|")
+    matcher = entry.matched_against(cursor_protocol.TOOL)
+    if matcher is None:
+        return
     names, renamed = claude_tool_names(matcher)
     if renamed:
         suggestion = "|".join(alt.replace(name, renamed[name]) if name in renamed else alt
-                              for alt, name in zip(alternatives, names))
-        yield ctx.finding("host/cursor-claude-tool-name", file, keys, matcher=json.dumps(matcher),
-                          names=", ".join(f"{name} (Cursor's is {cursor})" for name, cursor in renamed.items()),
-                          suggestion=json.dumps(suggestion))
+                              for alt, name in zip(matcher.split("|"), names))
+        yield entry.finding(ctx, "host/cursor-claude-tool-name", ("matcher",), matcher=json.dumps(matcher),
+                            names=", ".join(f"{name} (Cursor's is {cursor})" for name, cursor in renamed.items()),
+                            suggestion=json.dumps(suggestion))
+
+
+@ENTRY_RULES.rule("host/cursor-command-matcher-names-tool")
+def _cursor_command_matcher_names_tool(ctx: Context, entry: CursorEntry) -> Iterator[Finding]:
+    """On beforeShellExecution / afterShellExecution the matcher is tested against the command
+    text: a tool type there (`Shell`, `Bash`, `Read`) matches only commands that contain the word."""
+    matcher = entry.matched_against(cursor_protocol.COMMAND)
+    if matcher is None:
+        return
+    names = [alt.strip().removeprefix("^").removesuffix("$") for alt in matcher.split("|")]
+    tools = [name for name in names if name in TOOL_NAMES]
+    if tools:
+        yield entry.finding(ctx, "host/cursor-command-matcher-names-tool", ("matcher",), matcher=json.dumps(matcher),
+                            event=entry.event, tools=" or ".join(json.dumps(name) for name in tools),
+                            variant="shell-only" if all(name in SHELL_TOOL_NAMES for name in names) else None)
+
+
+@ENTRY_RULES.rule("host/cursor-matcher-misses-literal")
+def _cursor_matcher_misses_literal(ctx: Context, entry: CursorEntry) -> Iterator[Finding]:
+    """beforeSubmitPrompt, stop, afterAgentResponse and afterAgentThought test their matcher
+    against one fixed value (`UserPromptSubmit`, `Stop`...): a matcher that misses it never fires."""
+    matcher = entry.matched_against(cursor_protocol.LITERAL)
+    literal = entry.protocol.literal if entry.protocol is not None else None
+    if matcher is None or literal is None or matcher.strip() in ("", "*"):
+        return
+    translated = js_regex(matcher)
+    if translated.pattern is not None and not translated.pattern.search(literal):
+        yield entry.finding(ctx, "host/cursor-matcher-misses-literal", ("matcher",), matcher=json.dumps(matcher),
+                            event=entry.event, literal=literal)
+
+
+# ---- one enabled plugin --------------------------------------------------------------------------------
+
+@PLUGIN_RULES.rule("host/plugin-not-installed")
+def _plugin_not_installed(ctx: Context, plugin: Plugin) -> Iterator[Finding]:
+    if plugin.install_path is None:
+        yield ctx.finding("host/plugin-not-installed", plugin.enabled_in, ("enabledPlugins", plugin.id),
+                          plugin=plugin.id)
 
 
 def claude_tool_names(matcher: str) -> tuple[list[str], dict[str, str]]:
@@ -177,7 +249,3 @@ def _cursor_mcp_name(name: str) -> str | None:
     server, _, tool = name.removeprefix("mcp__").partition("__")
     return f"MCP:{tool}" if name.startswith("mcp__") and server and re.fullmatch(r"[\w-]+", tool or "") else None
 
-
-def _plugin_file(file: ConfigFile) -> bool:
-    """A Cursor plugin's hook file, where `version` is optional (not .cursor/hooks.json)."""
-    return file.scope == "plugin" or (file.path.parent.name == "hooks" and ".cursor" not in file.path.parts)

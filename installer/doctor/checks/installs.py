@@ -3,14 +3,17 @@ receipt (entries present, runtime files present and unchanged)."""
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
 from ... import atomic, hosts
+from ...document import Document
 from ...errors import HookwrightError
 from ...hosts.base import Host, Scope, Target
 from ...layout import RUNTIME_FOLDERS
-from ..model import ConfigFile, Context, Finding, Handler, resolved
+from ..model import ConfigFile, Context, Finding, Handler, RuleTable, resolved
 
 if TYPE_CHECKING:  # (state loads only where a receipt exists)
     from ...state import Receipt
@@ -19,7 +22,101 @@ SCOPES = {"user": Scope.user, "project": Scope.project, "local": Scope.local}
 INSTALL_KINDS = {"claude-settings": "claude", "cursor-hooks": "cursor"}  # the configs hookwright writes into
 
 
+@dataclass
+class InstallAt:
+    """One config file hookwright installs into, with the runtime folders beside it, as every
+    rule of a whole install target reads it."""
+
+    file: ConfigFile
+    target: Target
+    ours: dict[str, Handler]  # pack: its (last) entry in the file
+    pack: str | None = None  # a host whose unit is a pack's own file: that pack (its runtime folder alone belongs here)
+
+    @cached_property
+    def host(self) -> Host:
+        return hosts.get(self.target.host)
+
+    @cached_property
+    def document(self) -> Document | None:
+        """The file as its host reads it: doctor's document, or (opencode) what the plugin file was
+        made from; None where it is gone."""
+        if self.file.document is not None:
+            return self.file.document
+        return self.host.parse(self.file.path, self.file.source) if self.file.source is not None else None
+
+    @cached_property
+    def folders(self) -> list[Path]:
+        """The runtime folders of the file's packs."""
+        root = self.target.runtime_root
+        found = [p for p in root.iterdir() if p.is_dir()] if root.is_dir() else []
+        return [p for p in found if p.name == self.pack] if self.pack is not None else found
+
+    @cached_property
+    def scope_args(self) -> str:
+        return scope_args(self.target)
+
+    @cached_property
+    def installed(self) -> list[str]:
+        """The packs installed here: with an entry of ours in the file, or a runtime folder with a receipt."""
+        return sorted(set(self.ours) | {p.name for p in self.folders if self.target.receipt_path(p.name).is_file()})
+
+    def receipts(self) -> Iterator[PackAt]:
+        return (PackAt(self, pack) for pack in self.installed)
+
+
+@dataclass
+class PackAt:
+    """One pack of an install target, as every rule of its receipt reads it."""
+
+    install: InstallAt
+    pack: str
+
+    @property
+    def keys(self) -> tuple[str | int, ...]:
+        """Where its findings point: its entry, else the file's "hooks"."""
+        entry = self.install.ours.get(self.pack)
+        return entry.keys if entry is not None else ("hooks",)
+
+    @property
+    def receipt_path(self) -> Path:
+        return self.install.target.receipt_path(self.pack)
+
+    @cached_property
+    def receipt(self) -> Receipt | HookwrightError | None:
+        """Its receipt, the error that keeps it from being read, or None where there is none."""
+        try:
+            return _read_receipt(self.receipt_path)
+        except HookwrightError as error:
+            return error
+
+    @cached_property
+    def problems(self) -> list[tuple[str, dict[str, Any]]]:
+        """How the install differs from its receipt (receipt_problems, worked out once for the four rules)."""
+        receipt, install = self.receipt, self.install
+        if receipt is None or isinstance(receipt, HookwrightError):
+            return []
+        data = install.document.data if install.document is not None else {}
+        return list(receipt_problems(install.host, install.target, data, receipt))
+
+    def finding(self, ctx: Context, rule_id: str, keys: tuple[str | int, ...] | None = None,
+                **params: Any) -> Finding:
+        return ctx.finding(rule_id, self.install.file, self.keys if keys is None else keys, pack=self.pack,
+                           scope_args=self.install.scope_args, **params)
+
+
+INSTALL_RULES = RuleTable()  # the rules of one install target (a file and its runtime folders), one function each
+RECEIPT_RULES = RuleTable()  # the rules of one pack installed there, against its receipt, one function each
+
+
 def check(ctx: Context) -> Iterator[Finding]:
+    for install in _installs(ctx):
+        yield from INSTALL_RULES.run(ctx, install)
+        for pack in install.receipts():
+            yield from RECEIPT_RULES.run(ctx, pack)
+
+
+def _installs(ctx: Context) -> Iterator[InstallAt]:
+    """Every install target among the files doctor read, and each opencode pack's own plugin file."""
     ours: dict[int, dict[str, Handler]] = {}  # per file: pack -> its (last) entry there
     for handler in ctx.handlers:
         if handler.owner:
@@ -28,12 +125,12 @@ def check(ctx: Context) -> Iterator[Finding]:
         mine = ours.get(id(file), {})
         target = _target(file) if mine or _traces_beside(file) else None
         if target is not None:
-            yield from _check_file(ctx, file, target, mine)
+            yield InstallAt(file, target, mine)
     if ctx.project is not None:
-        yield from _opencode(ctx, ours)
+        yield from _opencode_installs(ctx, ctx.project, ours)
 
 
-def _opencode(ctx: Context, ours: dict[int, dict[str, Handler]]) -> Iterator[Finding]:
+def _opencode_installs(ctx: Context, project: Path, ours: dict[int, dict[str, Handler]]) -> Iterator[InstallAt]:
     """opencode's unit is a pack's own plugin file: each runtime folder of ours is checked with
     its plugin file, also where that file is gone (an interrupted install, a deleted plugin)."""
     from ..discovery import Candidate
@@ -43,18 +140,16 @@ def _opencode(ctx: Context, ours: dict[int, dict[str, Handler]]) -> Iterator[Fin
     files = {resolved(f.path): f for f in ctx.files if f.kind == "opencode-plugin"}
     for scope in host.scopes:
         try:
-            root = host.target(scope, ctx.project).runtime_root
+            root = host.target(scope, project).runtime_root
         except HookwrightError:
             continue
         for pack in sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []:
-            target = host.target(scope, ctx.project, pack)
+            target = host.target(scope, project, pack)
             file = files.get(resolved(target.config)) or read(Candidate(target.config, scope.value, "opencode-plugin",
-                                                                        ctx.project))
+                                                                        project))
             if file.error is not None:  # (its place, for the findings about what should be there)
-                file = ConfigFile(target.config, "opencode-plugin", "opencode", scope.value, project=ctx.project)
-            elif file.source is not None and host.edited(host.parse(file.path, file.source), target):
-                yield ctx.finding_at("install/plugin-edited", file, 1, 1, pack=pack, scope_args=scope_args(target))
-            yield from _check_file(ctx, file, target, ours.get(id(file), {}), packs={pack})
+                file = ConfigFile(target.config, "opencode-plugin", "opencode", scope.value, project=project)
+            yield InstallAt(file, target, ours.get(id(file), {}), pack=pack)
 
 
 def _traces_beside(file: ConfigFile) -> bool:
@@ -84,46 +179,79 @@ def _target(file: ConfigFile) -> Target | None:
         return None
 
 
-def _check_file(ctx: Context, file: ConfigFile, target: Target, ours: dict[str, Handler],
-                packs: set[str] | None = None) -> Iterator[Finding]:
-    """`packs`: only these runtime folders belong to this file (a host whose unit is a pack's file)."""
-    host = hosts.get(target.host)
-    if file.document is not None:
-        data = file.document.data
-    else:  # opencode: what the plugin file was made from (nothing, where it is gone)
-        data = host.parse(file.path, file.source).data if file.source is not None else {}
-    folders = [p for p in target.runtime_root.iterdir() if p.is_dir()] if target.runtime_root.is_dir() else []
-    if packs is not None:
-        folders = [p for p in folders if p.name in packs]
-    for folder in [target.config.parent, *folders]:
+# ---- an install target: the file and its runtime folders ---------------------------------------------
+
+@INSTALL_RULES.rule("install/interrupted-write")
+def _interrupted_write(ctx: Context, install: InstallAt) -> Iterator[Finding]:
+    """A temp file a killed write left beside the config or in a runtime folder (where the host's
+    unit is a pack's own file, beside the config only the temps of that file count)."""
+    config = install.target.config
+    for folder in [config.parent, *install.folders]:
         for temp in atomic.stale_temps(folder):
-            if packs is None or folder != target.config.parent or f".{target.config.name}." in temp.name:
-                yield ctx.finding("install/interrupted-write", file, (), temp=temp)
-    if not (ours or folders):
-        return
-    names = set(ours) | {p.name for p in folders if target.receipt_path(p.name).is_file()}
-    again = scope_args(target)
-    for folder in folders:
-        if folder.name not in names and any(folder.iterdir()):
-            yield ctx.finding("install/leftover-runtime", file, ("hooks",), folder=folder, pack=folder.name,
-                              scope_args=again)
-    for pack in sorted(names):
-        where = ours[pack].keys if pack in ours else ("hooks",)
-        params = dict(pack=pack, scope_args=again)
-        try:
-            receipt = _read_receipt(target.receipt_path(pack))
-        except HookwrightError as error:
-            yield ctx.finding("install/receipt-unreadable", file, where, problem=error.message,
-                              receipt=target.receipt_path(pack), **params)
-            continue
-        if receipt is None:
-            yield ctx.finding("install/no-receipt", file, where, **params)
-            continue
-        for rule, fields in receipt_problems(host, target, data, receipt):
-            yield ctx.finding(rule, file, ("hooks",) if rule == "install/entry-missing" else where, **fields, **params)
+            if install.pack is None or folder != config.parent or f".{config.name}." in temp.name:
+                yield ctx.finding("install/interrupted-write", install.file, (), temp=temp)
 
 
-def receipt_problems(host: Host, target: Target, data: Any, receipt: Receipt) -> Iterator[tuple[str, dict]]:
+@INSTALL_RULES.rule("install/plugin-edited")
+def _plugin_edited(ctx: Context, install: InstallAt) -> Iterator[Finding]:
+    """A file that is wholly one pack's (opencode's plugin), changed by hand since it was written."""
+    document = install.document
+    if install.pack is not None and install.file.source is not None and document is not None and \
+            install.host.edited(document, install.target):
+        yield ctx.finding("install/plugin-edited", install.file, (), pack=install.pack, scope_args=install.scope_args)
+
+
+@INSTALL_RULES.rule("install/leftover-runtime")
+def _leftover_runtime(ctx: Context, install: InstallAt) -> Iterator[Finding]:
+    """A runtime folder with files in it that neither a receipt nor an entry of the file accounts for."""
+    for folder in install.folders:
+        if folder.name not in install.installed and any(folder.iterdir()):
+            yield ctx.finding("install/leftover-runtime", install.file, ("hooks",), folder=folder, pack=folder.name,
+                              scope_args=install.scope_args)
+
+
+# ---- one pack installed there, against its receipt -----------------------------------------------------
+
+@RECEIPT_RULES.rule("install/receipt-unreadable", alone=True)
+def _receipt_unreadable(ctx: Context, pack: PackAt) -> Iterator[Finding]:
+    if isinstance(pack.receipt, HookwrightError):
+        yield pack.finding(ctx, "install/receipt-unreadable", problem=pack.receipt.message, receipt=pack.receipt_path)
+
+
+@RECEIPT_RULES.rule("install/no-receipt", alone=True)
+def _no_receipt(ctx: Context, pack: PackAt) -> Iterator[Finding]:
+    if pack.receipt is None:
+        yield pack.finding(ctx, "install/no-receipt")
+
+
+def _problems(ctx: Context, pack: PackAt, rule_id: str, keys: tuple[str | int, ...] | None = None) -> Iterator[Finding]:
+    """This rule's findings among the install's differences from its receipt (PackAt.problems)."""
+    for rule, fields in pack.problems:
+        if rule == rule_id:
+            yield pack.finding(ctx, rule, keys, **fields)
+
+
+@RECEIPT_RULES.rule("install/entry-missing")
+def _entry_missing(ctx: Context, pack: PackAt) -> Iterator[Finding]:
+    yield from _problems(ctx, pack, "install/entry-missing", ("hooks",))  # (it has no place of its own)
+
+
+@RECEIPT_RULES.rule("install/entry-differs")
+def _entry_differs(ctx: Context, pack: PackAt) -> Iterator[Finding]:
+    yield from _problems(ctx, pack, "install/entry-differs")
+
+
+@RECEIPT_RULES.rule("install/runtime-missing")
+def _runtime_missing(ctx: Context, pack: PackAt) -> Iterator[Finding]:
+    yield from _problems(ctx, pack, "install/runtime-missing")
+
+
+@RECEIPT_RULES.rule("install/runtime-changed")
+def _runtime_changed(ctx: Context, pack: PackAt) -> Iterator[Finding]:
+    yield from _problems(ctx, pack, "install/runtime-changed")
+
+
+def receipt_problems(host: Host, target: Target, data: Any, receipt: Receipt) -> Iterator[tuple[str, dict[str, Any]]]:
     """How an install differs from its receipt: (rule id, the rule's fields besides pack and
     scope_args) for each entry missing or changed in the config `data`, and each runtime file
     missing or changed (`hookwright status` shows the same)."""
@@ -143,7 +271,7 @@ def receipt_problems(host: Host, target: Target, data: Any, receipt: Receipt) ->
             yield "install/runtime-changed", {"runtime": folder / item.name}
 
 
-def _read_receipt(path: Path):
+def _read_receipt(path: Path) -> Receipt | None:
     """state.read_receipt, without loading the install machinery where there is no receipt."""
     if not os.path.lexists(path):
         return None
