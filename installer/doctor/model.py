@@ -248,7 +248,8 @@ class Context:
     project: Path | None = None  # the project doctor looked at (cwd or --project)
     mcp_sources: list[str] = field(default_factory=list)  # where it looked for MCP servers
 
-    # the variables the settings files' "env" sets for the session (and so for its hooks)
+    # the variables the settings files' "env" sets for the session (and so for its hooks); None
+    # until __post_init__ reads them from the files (a share of a run is given the run's: parallel.py)
     settings_env: frozenset[str] | None = None
     # a plan's check: ids of the handlers it adds or removes, whose conflicts are never cut short
     focus: frozenset[int] = frozenset()
