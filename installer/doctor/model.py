@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
@@ -62,15 +61,11 @@ def rule_by_id(rule_id: str) -> Rule:
 
 def compile_catalog() -> dict[str, dict[str, Any]]:
     """rules/catalog.json's content, from the TOML files (a rule's severity must be a known one)."""
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        # (installed only where tomllib is missing; mypy reads this branch as 3.10 on a newer venv)
-        import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+    from ..resources import read_toml  # (the package's one TOML reader; a catalog build needs it alone)
 
     rules: dict[str, dict[str, Any]] = {}
     for path in sorted(RULES_DIR.glob("*.toml")):
-        for name, raw in tomllib.loads(path.read_text(encoding="utf-8")).items():
+        for name, raw in read_toml(path, hint="fix the rule's TOML").items():
             rule_id = f"{path.stem}/{name}"
             if raw["severity"] not in SEVERITIES:
                 raise ValueError(f"{path}: {rule_id} has severity {raw['severity']!r}")
