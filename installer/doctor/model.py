@@ -61,7 +61,7 @@ def rule_by_id(rule_id: str) -> Rule:
 
 def compile_catalog() -> dict[str, dict[str, Any]]:
     """rules/catalog.json's content, from the TOML files (a rule's severity must be a known one)."""
-    from ..resources import read_toml  # (the package's one TOML reader; a catalog build needs it alone)
+    from ..resources import read_toml  # the package's one TOML reader (here: only a catalog build reads TOML)
 
     rules: dict[str, dict[str, Any]] = {}
     for path in sorted(RULES_DIR.glob("*.toml")):
@@ -77,7 +77,7 @@ def compile_catalog() -> dict[str, dict[str, Any]]:
     return rules
 
 
-# a rule's function: it finds (from the unit its table hands every rule), the catalog words
+# a rule's function: the findings of one rule in the unit its table hands every rule (a command, a matcher...)
 RuleFunction = TypeVar("RuleFunction", bound=Callable[..., Iterable["Finding"]])
 
 
@@ -190,8 +190,8 @@ class Finding(NamedTuple):
     rule: str
     severity: str
     path: str
-    line: int | None
-    column: int | None
+    line: int  # 1-based; 1, 1 where the file holds no place for it
+    column: int
     message: str
     hint: str
     related: Sequence[dict[str, Any]] = ()  # other places involved: {"path", "line", "column", "message"}
