@@ -146,11 +146,10 @@ def resolve_exec(command: str, args: tuple[str, ...], where: Where) -> Resolutio
     if "/" not in command and any(c.isspace() for c in command.strip()):
         # the spawn fails: there is no program called "python3 x.py"
         why = "exec form: `command` must be just the executable, without arguments"
-        inv = Invocation(command, dynamic=why)
-        return Resolution("exec", (inv,), inv, home_paths=homes, broken=why)
-    invocation = Interpreter(where, resolve_shell).simple([first, *words[1:]], where.cwd, where.cwd_is_launch_dir,
-                                                          set())
-    invocations = (invocation,) if invocation else ()
+        unstartable = Invocation(command, dynamic=why)
+        return Resolution("exec", (unstartable,), unstartable, home_paths=homes, broken=why)
+    inv = Interpreter(where, resolve_shell).simple([first, *words[1:]], where.cwd, where.cwd_is_launch_dir, set())
+    invocations = (inv,) if inv else ()
     return Resolution("exec", invocations, _main(invocations), home_paths=homes)
 
 
