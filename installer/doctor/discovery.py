@@ -195,7 +195,7 @@ def _plugin_name(name: str) -> bool:
     return name.endswith("hooks.json") and not re.search(r"settings[._-]?hooks\.json$", name)
 
 
-def _cursor_shaped(data: dict) -> bool:
+def _cursor_shaped(data: dict[str, Any]) -> bool:
     """Cursor's `{"version": 1, "hooks": {event: [flat entries]}}`, told apart from Claude Code's
     `{"hooks": {Event: [{"matcher", "hooks": [...]}]}}` by `version`, the event names and the entries."""
     hooks = data.get("hooks")
@@ -216,9 +216,9 @@ def enabled_plugins(files: list[ConfigFile], project: Path) -> list[Plugin]:
     """Plugins switched on by the settings files (the highest-precedence value counts), with their
     install path from installed_plugins.json and their hook files."""
     values: dict[str, tuple[Any, ConfigFile]] = {}
-    settings = [f for f in files if f.kind == "claude-settings" and f.document is not None]
-    for file in sorted(settings, key=lambda f: SCOPE_ORDER.get(f.scope, -1)):
-        enabled = file.document.data.get("enabledPlugins") if isinstance(file.document.data, dict) else None
+    settings = [(f, f.document.data) for f in files if f.kind == "claude-settings" and f.document is not None]
+    for file, data in sorted(settings, key=lambda pair: SCOPE_ORDER.get(pair[0].scope, -1)):
+        enabled = data.get("enabledPlugins") if isinstance(data, dict) else None
         if isinstance(enabled, dict):
             for plugin_id, value in enabled.items():
                 values[plugin_id] = (value, file)

@@ -21,11 +21,11 @@ OPEN = "open"  # the matcher filters values we cannot list (agent types, MCP ser
 
 class Event(NamedTuple):
     name: str
-    matcher: str | frozenset | None  # TOOL, OPEN, a closed set of values, or None (no matcher support)
-    types: frozenset  # handler types the event runs
+    matcher: str | frozenset[str] | None  # TOOL, OPEN, a closed set of values, or None (no matcher support)
+    types: frozenset[str]  # handler types the event runs
 
 
-def _values(*names: str) -> frozenset:
+def _values(*names: str) -> frozenset[str]:
     return frozenset(names)
 
 

@@ -12,7 +12,7 @@ import os
 import weakref
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Hashable, NamedTuple
 
 from .. import hosts
 from . import disk
@@ -20,6 +20,9 @@ from .model import ConfigFile, Handler
 from .scripts import keys
 from .shell.resolve import NO_FILE, resolve_handler
 from .shell.results import Invocation, Resolution, Where
+
+if TYPE_CHECKING:  # (probe.py reads this module: its type only)
+    from .scripts.probe import ProbeResult
 
 YES, NO, UNKNOWN = "yes", "no", "unknown"
 PASSED_ENV = ("CLAUDE_CONFIG_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "TMPDIR")
@@ -42,12 +45,13 @@ def where(file: ConfigFile) -> Where:
     return found
 
 
-_WHERE: dict[int, tuple] = {}
+_WHERE: dict[int, tuple[weakref.ref[ConfigFile], Where]] = {}
 
 
 def _compute_where(file: ConfigFile) -> Where:
     env = tuple((name, os.environ[name]) for name in PASSED_ENV if os.environ.get(name))
     home = _home()
+    cwd: Path | None
     if file.host == "cursor":
         # Cursor runs project hooks from the project root, user hooks from ~/.cursor (docs/hosts/cursor.md#config-files)
         if file.scope == "user" or (file.scope == "managed"):
@@ -66,7 +70,7 @@ def _home() -> Path | None:
     return Path(home) if home else None
 
 
-_RESOLVED: dict[int, tuple] = {}
+_RESOLVED: dict[int, tuple[weakref.ref[Handler], Resolution]] = {}
 
 
 def resolution(handler: Handler) -> Resolution:
@@ -115,11 +119,11 @@ class Rewrite(NamedTuple):
     source: str  # pack | script | command | probe | type | none
     why: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, str]:
         return {"status": self.status, "source": self.source, "why": self.why}
 
 
-def rewrite(handler: Handler, probed: dict | None = None) -> Rewrite:
+def rewrite(handler: Handler, probed: dict[int, ProbeResult] | None = None) -> Rewrite:
     """May this handler rewrite the tool input? Known for our packs (pack.toml's
     `rewrites_input`), found by reading the scripts for the others, "unknown" otherwise.
     `probed`: results of `doctor --probe` by id(handler); a probed rewrite makes "unknown" a "yes"."""
@@ -148,7 +152,7 @@ def rewrite(handler: Handler, probed: dict | None = None) -> Rewrite:
     return _with_probe(_static(handler, host), handler, probed)
 
 
-def _with_probe(static: Rewrite, handler: Handler, probed: dict | None) -> Rewrite:
+def _with_probe(static: Rewrite, handler: Handler, probed: dict[int, ProbeResult] | None) -> Rewrite:
     if static.status == YES or not probed:
         return static
     result = probed.get(id(handler))
@@ -196,9 +200,9 @@ def _static(handler: Handler, host: str) -> Rewrite:
             why = "the command line writes " + hosts.get(host).rewrite_field.rsplit(".", 1)[-1]
         statuses.append(Rewrite(status, "command", why if status != NO else "the command line never writes it"))
     for wanted in (YES, UNKNOWN):
-        for status in statuses:
-            if status.status == wanted:
-                return status
+        for found in statuses:
+            if found.status == wanted:
+                return found
     if statuses:
         return statuses[0]
     return Rewrite(NO, "command", "the command runs nothing that could write output")
@@ -246,8 +250,8 @@ def pack_rewrites(pack: str, script: str) -> bool | None:
     return any(flags) if flags else None
 
 
-def identity(handler: Handler) -> tuple:
-    """Two handlers with one identity run once (docs/hosts/claude-code.md#deduplication; docs/hosts/claude-code.md#deduplication): the same
+def identity(handler: Handler) -> tuple[Hashable, ...]:
+    """Two handlers with one identity run once (docs/hosts/claude-code.md#deduplication): the same
     command (and args) or URL in settings files; a plugin's copy stays separate."""
     value = handler.value
     plugin = handler.file.plugin or (str(handler.file.path) if handler.file.scope == "plugin" else None)

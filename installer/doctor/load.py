@@ -26,8 +26,8 @@ def read(candidate: Candidate, staged: bytes | None = None) -> ConfigFile:
         return _file(candidate, "unknown", error=error)
     text = raw[:MAX_TEXT_BYTES].decode("utf-8", "replace")
     kind = candidate.kind
-    recognised = candidate.kind is None
-    if recognised:
+    recognised = kind is None
+    if kind is None:
         kind, _ = recognise(path, text, None, parsed=False)
     if kind == "opencode-config":  # JSONC; one opencode cannot read is not checked further (exit 2)
         try:
@@ -64,7 +64,7 @@ def handlers(file: ConfigFile) -> list[Handler]:
     if file.document is None or file.host == "opencode":  # (an opencode config holds no hooks tree)
         return []
     host = hosts.of(file.host)
-    walker = host or hosts.of("claude")  # another agent's file in Claude Code's shape: read as one, nobody's
+    walker = host or hosts.get("claude")  # another agent's file in Claude Code's shape: read as one, nobody's
     return [Handler(file, place.event, place.matcher if isinstance(place.matcher, str) else None, place.value,
                     place.keys, place.group, owner=host.owner(place.value) if host else None)
             for place in walker.walk(file.document.data) if walker.loads(place.value)]

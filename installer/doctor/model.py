@@ -10,19 +10,21 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
-from typing import Any, Callable, Iterator, NamedTuple
+from typing import Any, Callable, Hashable, Iterable, NamedTuple, Sequence, TypeVar
 
 from ..document import Document
 from ..errors import HookwrightError
-from ..hosts.base import describe  # noqa: F401  (what a JSON value is, for messages)
+from ..hosts.base import describe as describe  # re-exported: what a JSON value is, for messages
 
 SEVERITIES = ("error", "warning", "info")
 RULES_DIR = Path(__file__).resolve().parent / "rules"
 CATALOG = "catalog.json"  # compiled from the TOML files: scripts/build_rule_catalog.py
+
+# A JSON path: the keys and indexes from a document's root to a value, e.g. ("hooks", "PreToolUse", 0)
+Keys = tuple[str | int, ...]
 
 
 class Rule(NamedTuple):
@@ -57,16 +59,13 @@ def rule_by_id(rule_id: str) -> Rule:
     return catalog()[rule_id]
 
 
-def compile_catalog() -> dict[str, dict]:
+def compile_catalog() -> dict[str, dict[str, Any]]:
     """rules/catalog.json's content, from the TOML files (a rule's severity must be a known one)."""
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
+    from ..resources import read_toml  # the package's one TOML reader (here: only a catalog build reads TOML)
 
-    rules = {}
+    rules: dict[str, dict[str, Any]] = {}
     for path in sorted(RULES_DIR.glob("*.toml")):
-        for name, raw in tomllib.loads(path.read_text(encoding="utf-8")).items():
+        for name, raw in read_toml(path, hint="fix the rule's TOML").items():
             rule_id = f"{path.stem}/{name}"
             if raw["severity"] not in SEVERITIES:
                 raise ValueError(f"{path}: {rule_id} has severity {raw['severity']!r}")
@@ -78,19 +77,23 @@ def compile_catalog() -> dict[str, dict]:
     return rules
 
 
+# a rule's function: the findings of one rule in the unit its table hands every rule (a command, a matcher...)
+RuleFunction = TypeVar("RuleFunction", bound=Callable[..., Iterable["Finding"]])
+
+
 class RuleTable:
     """A check module's rules: one function per rule, registered with its id by `@table.rule(id)`,
     run in the order they were registered. The rule's words stay in the catalog; the function
     only finds. A test holds every registered id to the catalog, and the catalog to the ids."""
 
     def __init__(self) -> None:
-        self.functions: dict[str, Callable[..., Iterator[Finding]]] = {}
+        self.functions: dict[str, Callable[..., Iterable[Finding]]] = {}
         self.alone: set[str] = set()  # rules whose finding means the others do not apply
 
-    def rule(self, rule_id: str, alone: bool = False) -> Callable:
+    def rule(self, rule_id: str, alone: bool = False) -> Callable[[RuleFunction], RuleFunction]:
         """`alone`: when this rule finds something, the others are not run (a command that
-        cannot start at all has nothing else worth saying)."""
-        def register(function: Callable[..., Iterator[Finding]]) -> Callable[..., Iterator[Finding]]:
+        cannot start at all has nothing else worth saying). The function is registered as it is."""
+        def register(function: RuleFunction) -> RuleFunction:
             if rule_id in self.functions:
                 raise ValueError(f"{rule_id} is registered twice")
             self.functions[rule_id] = function
@@ -123,31 +126,34 @@ class ConfigFile:
     plugin_root: Path | None = None  # what ${CLAUDE_PLUGIN_ROOT} is for a plugin's hooks file
     error: HookwrightError | None = None  # why the file could not be read or parsed (document is None then)
     source: bytes | None = None  # the bytes of a file that is not strict JSON (opencode's plugins and JSONC)
-    _positions: dict[tuple, tuple[int, int]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _positions: dict[Keys, tuple[int, int]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def from_plugin(self) -> bool:
         """A plugin's hooks (found through enabledPlugins, or a plugin hooks.json named on the command line)."""
         return self.scope == "plugin" or self.kind == "claude-plugin-hooks"
 
-    def position(self, keys: tuple, at_key: bool = False) -> tuple[int, int]:
+    def position(self, keys: Keys, at_key: bool = False) -> tuple[int, int]:
         """Line and column of the value at `keys` (`at_key`: of its key, for a finding about the
         name); of its nearest existing parent when it is missing (a required field: the
         handler); 1, 1 for a file without a JSON document."""
-        if not (self.document and self.document.root):
+        document = self.document
+        if document is None or document.root is None:
             return 1, 1
         if at_key and keys:
-            parent = self.document.node_at(*keys[:-1])
+            parent = document.node_at(*keys[:-1])
             key_start = next((start for name, start, _ in parent.members if name == keys[-1]), None) if parent else None
             if key_start is not None:
-                return self.document.position_of(key_start)
+                return document.position_of(key_start)
         found = self._positions.get(keys)
         if found is None:
-            for end in range(len(keys), -1, -1):
-                node = self.document.node_at(*keys[:end])
+            nearest = document.root  # (the root is there when nothing along the path is)
+            for end in range(len(keys), 0, -1):
+                node = document.node_at(*keys[:end])
                 if node is not None:
-                    found = self._positions[keys] = self.document.position_of(node.start)
+                    nearest = node
                     break
+            found = self._positions[keys] = document.position_of(nearest.start)
         return found
 
 @dataclass
@@ -158,12 +164,14 @@ class Handler:
     event: str
     matcher: str | None  # None: no matcher (matches everything)
     value: Any  # the handler's JSON (a dict; a bare string where someone wrote one)
-    keys: tuple  # JSON path to the handler, e.g. ("hooks", "PreToolUse", 0, "hooks", 1)
-    group_keys: tuple  # JSON path to its matcher group (Claude); == keys for flat Cursor entries
+    keys: Keys  # JSON path to the handler, e.g. ("hooks", "PreToolUse", 0, "hooks", 1)
+    group_keys: Keys  # JSON path to its matcher group (Claude); == keys for flat Cursor entries
     owner: tuple[str, str] | None = None  # (pack, script) when it runs one of our runtimes
 
     @property
-    def command(self) -> str | None:
+    def command(self) -> Any:
+        """Its "command" as written: a string in a well-formed handler, any JSON value in another
+        (the checks that need a string test for one); None where there is none."""
         return self.value.get("command") if isinstance(self.value, dict) else None
 
     @property
@@ -171,7 +179,7 @@ class Handler:
         """`file:line`, as a report names the handler."""
         return f"{self.file.path}:{self.file.position(self.keys)[0]}"
 
-    def source(self) -> dict:
+    def source(self) -> dict[str, Any]:
         """Where the handler is, as `list --json` and `simulate --json` give it."""
         line, column = self.file.position(self.keys)
         return {"path": str(self.file.path), "scope": self.file.scope, "plugin": self.file.plugin,
@@ -182,28 +190,28 @@ class Finding(NamedTuple):
     rule: str
     severity: str
     path: str
-    line: int | None
-    column: int | None
+    line: int  # 1-based; 1, 1 where the file holds no place for it
+    column: int
     message: str
     hint: str
-    related: list[dict] | tuple = ()  # other places involved: {"path", "line", "column", "message"}
+    related: Sequence[dict[str, Any]] = ()  # other places involved: {"path", "line", "column", "message"}
     # what a plan's check tells findings apart by, before and after a change (never printed):
-    keys: tuple = ()  # the JSON path it is about
+    keys: Keys = ()  # the JSON path it is about
     at_key: bool = False  # at the key of `keys`, not at its value
-    about: tuple = ()  # its subject where the message holds more (two racers)
+    about: tuple[Hashable, ...] = ()  # its subject where the message holds more (two racers)
     focused: bool = False  # it involves a handler in Context.focus
     # the files not given (the user's settings, a plugin...) that `doctor FILE` found it with: it
     # depends on this machine (doctor/machine.py); () for a finding of the given files alone
-    machine: tuple = ()
+    machine: tuple[str, ...] = ()
     confirmed_by_probe: bool = False  # a static finding that `doctor --probe` saw happen (probe.confirm)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"rule": self.rule, "severity": self.severity, "path": self.path, "line": self.line,
                 "column": self.column, "message": self.message, "hint": self.hint, "related": list(self.related),
                 "depends_on_machine": bool(self.machine), "machine_files": list(self.machine),
                 "confirmed_by_probe": self.confirmed_by_probe}
 
-    def identity(self) -> tuple:
+    def identity(self) -> tuple[str, str, tuple[Hashable, ...] | str]:
         """The same finding in two runs (before and after a change, alone and with this
         machine's files): by its subject where it names one (a race narrowed to fewer tools is
         the same race), else by its message, wherever it moved in the file."""
@@ -235,7 +243,8 @@ class Context:
     project: Path | None = None  # the project doctor looked at (cwd or --project)
     mcp_sources: list[str] = field(default_factory=list)  # where it looked for MCP servers
 
-    # the variables the settings files' "env" sets for the session (and so for its hooks)
+    # the variables the settings files' "env" sets for the session (and so for its hooks); None
+    # until __post_init__ reads them from the files (a share of a run is given the run's: parallel.py)
     settings_env: frozenset[str] | None = None
     # a plan's check: ids of the handlers it adds or removes, whose conflicts are never cut short
     focus: frozenset[int] = frozenset()
@@ -252,8 +261,8 @@ class Context:
         """The configured MCP servers by their lower-case name (built once; each matcher asks)."""
         return {server.lower(): server for server in self.mcp_servers}
 
-    def finding(self, rule_id: str, file: ConfigFile, keys: tuple = (), related: list[dict] | None = None,
-                at_key: bool = False, about: tuple = (), focused: bool = False, variant: str | None = None,
+    def finding(self, rule_id: str, file: ConfigFile, keys: Keys = (), related: Sequence[dict[str, Any]] | None = None,
+                at_key: bool = False, about: tuple[Hashable, ...] = (), focused: bool = False, variant: str | None = None,
                 **params: Any) -> Finding:
         """A finding at the value at `keys` (`at_key`: at its key, where the name is what is wrong),
         worded as the rule says, or as one of its variants."""
@@ -262,7 +271,7 @@ class Context:
             keys=keys, at_key=at_key, about=about, focused=focused)
 
     def finding_at(self, rule_id: str, file: ConfigFile, line: int | None, column: int | None,
-                   related: list[dict] | None = None, variant: str | None = None, **params: Any) -> Finding:
+                   related: Sequence[dict[str, Any]] | None = None, variant: str | None = None, **params: Any) -> Finding:
         """A finding at a known position (a syntax error's line and column, say)."""
         rule = rule_by_id(rule_id)
         message, hint = rule.worded(variant)

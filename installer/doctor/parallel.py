@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import Callable, Sequence
 
-from .model import Context, Finding
+from .model import ConfigFile, Context, Finding, Handler
 
 # below this one process is as fast: in scripts/bench_doctor.py's part 1 on two cores, 613
 # handlers (90 projects) and 1,210 (180) gained nothing, 1,884 (269 projects) 1.15 to 1.2x
@@ -44,14 +45,14 @@ def workers(ctx: Context) -> int:
 
 def shares(ctx: Context, count: int) -> list[Context]:
     """The context cut into `count` contexts of whole projects, of about as many handlers each."""
-    handlers_of: dict[int, list] = {}
+    handlers_of: dict[int, list[Handler]] = {}
     for handler in ctx.handlers:
         handlers_of.setdefault(id(handler.file), []).append(handler)
-    projects: dict[object, list] = {}
+    projects: dict[Path | None, list[ConfigFile]] = {}
     for file in ctx.files:
         projects.setdefault(file.project, []).append(file)
     loads = [0] * count
-    chosen: list[list] = [[] for _ in range(count)]
+    chosen: list[list[Path | None]] = [[] for _ in range(count)]
     weight = {p: sum(len(handlers_of.get(id(f), ())) + 1 for f in files) for p, files in projects.items()}
     for project in sorted(projects, key=lambda p: -weight[p]):  # the biggest first, to the lightest share
         lightest = loads.index(min(loads))
@@ -122,6 +123,7 @@ def _collect(child: tuple[int, int] | None) -> tuple[list[Finding], set[str]] | 
     import pickle
 
     try:
-        return pickle.loads(data)
+        sent: tuple[list[Finding], set[str]] = pickle.loads(data)  # (what _fork's child dumped)
     except Exception:  # noqa: BLE001 (a worker that died mid-write: its share is checked here)
         return None
+    return sent

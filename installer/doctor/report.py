@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from .. import __version__
-from ..errors import ExitCode
-from .model import catalog, resolved
+from ..errors import ExitCode, HookwrightError
+from .model import Rule, catalog, resolved
 from .run import Outcome
 from .selection import Selection
 
@@ -20,7 +21,7 @@ SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
 
-def document(outcome: Outcome, strict: bool = False, selection: Selection | None = None, hidden: int = 0) -> dict:
+def document(outcome: Outcome, strict: bool = False, selection: Selection | None = None, hidden: int = 0) -> dict[str, Any]:
     """`selection`: the rules the run reports (--select, --ignore, --min-severity, the config);
     `hidden`: how many findings it left out."""
     errors, warnings, infos = (outcome.count(s) for s in ("error", "warning", "info"))
@@ -53,7 +54,7 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def summary_line(doc: dict) -> str:
+def summary_line(doc: dict[str, Any]) -> str:
     s = doc["summary"]
     line = f"{_plural(s['errors'], 'error')}, {_plural(s['warnings'], 'warning')} in {_plural(s['files'], 'file')}"
     line += f" (and {_plural(s['infos'], 'note')})" if s["infos"] else ""
@@ -73,11 +74,11 @@ def shown_path(path: str, base: Path) -> str:
 Line = list[tuple[str, str | None]]  # (text, rich style or None): printed styled on a terminal, plain elsewhere
 
 
-def text(doc: dict, base: Path, verbosity: int = 0) -> list[Line]:
+def text(doc: dict[str, Any], base: Path, verbosity: int = 0) -> list[Line]:
     """Findings grouped by file, then the summary line, as styled segments (no markup: a message
     may hold any bracket). `verbosity` -1 (--quiet): the findings alone, without hints, files
     without findings or the summary; 1 (--verbose): also the other places each one involves."""
-    by_file: dict[str, list[dict]] = {}
+    by_file: dict[str, list[dict[str, Any]]] = {}
     for finding in doc["findings"]:
         by_file.setdefault(finding["path"], []).append(finding)
     lines: list[Line] = []
@@ -110,7 +111,7 @@ def text(doc: dict, base: Path, verbosity: int = 0) -> list[Line]:
     return lines
 
 
-def _finding_lines(findings: list[dict], base: Path, verbosity: int) -> list[Line]:
+def _finding_lines(findings: list[dict[str, Any]], base: Path, verbosity: int) -> list[Line]:
     lines: list[Line] = []
     for f in findings:
         where = f"{f['line']}:{f['column']}"
@@ -142,7 +143,7 @@ def template(text: str) -> str:
     return re.sub(r"(?<!\{)\{(\w+)\}(?!\})", r"<\1>", text).replace("{{", "{").replace("}}", "}")
 
 
-def explanation(rule_id: str) -> dict:
+def explanation(rule_id: str) -> dict[str, str]:
     rule = catalog()[rule_id]
     return {"id": rule.id, "kind": rule.kind, "severity": rule.severity, "message": rule.message,
             "hint": rule.hint, "explanation": rule.explanation}
@@ -150,7 +151,7 @@ def explanation(rule_id: str) -> dict:
 
 # ---- SARIF 2.1.0 ----------------------------------------------------------------------------------
 
-def sarif(doc: dict, base: Path) -> dict:
+def sarif(doc: dict[str, Any], base: Path) -> dict[str, Any]:
     """A SARIF 2.1.0 log: one run, every rule of the catalog, one result per finding, paths
     relative to `base` (the working directory) where possible."""
     rules = list(catalog().values())
@@ -158,7 +159,7 @@ def sarif(doc: dict, base: Path) -> dict:
     base_uri = resolved(base).as_uri().rstrip("/") + "/"
     results = []
     for f in doc["findings"]:
-        result = {
+        result: dict[str, Any] = {
             "ruleId": f["rule"],
             "ruleIndex": index[f["rule"]],
             "level": SARIF_LEVEL[f["severity"]],
@@ -191,11 +192,11 @@ def sarif(doc: dict, base: Path) -> dict:
     }
 
 
-def sarif_failure(error, base: Path) -> dict:
+def sarif_failure(error: HookwrightError, base: Path) -> dict[str, Any]:
     """A SARIF log for a run that could not check anything (a usage error, a missing folder):
     no results, and an invocation that failed with the error as its notification."""
     text = error.message + (f". Hint: {error.hint}" if error.hint else "")
-    notification: dict = {"level": "error", "message": {"text": text}}
+    notification: dict[str, Any] = {"level": "error", "message": {"text": text}}
     if error.path is not None:
         notification["locations"] = [_location(str(error.path), error.line, error.column, base)]
     log = sarif({"findings": []}, base)
@@ -204,7 +205,7 @@ def sarif_failure(error, base: Path) -> dict:
     return log
 
 
-def _rule(rule) -> dict:
+def _rule(rule: Rule) -> dict[str, Any]:
     kind, slug = rule.id.split("/", 1)
     short = f"{kind.capitalize()}: {slug.replace('-', ' ')}"  # "Command: script missing": the id, as words
     return {
@@ -218,7 +219,7 @@ def _rule(rule) -> dict:
     }
 
 
-def _location(path: str, line: int | None, column: int | None, base: Path) -> dict:
+def _location(path: str, line: int | None, column: int | None, base: Path) -> dict[str, Any]:
     from urllib.parse import quote  # SARIF only
 
     real = resolved(Path(path))
@@ -226,7 +227,7 @@ def _location(path: str, line: int | None, column: int | None, base: Path) -> di
         artifact = {"uri": quote(real.relative_to(resolved(base)).as_posix()), "uriBaseId": "SRCROOT"}
     except ValueError:
         artifact = {"uri": real.as_uri()}
-    location: dict = {"artifactLocation": artifact}
+    location: dict[str, Any] = {"artifactLocation": artifact}
     if line:
         location["region"] = {"startLine": line, "startColumn": column or 1}
     return {"physicalLocation": location}

@@ -11,7 +11,7 @@ from . import discovery, disk, load, parallel
 from .discovery import Candidate
 from .facts import BUILTIN_TOOLS
 from .machine import around, involving
-from .model import ConfigFile, Context, Finding, Handler, resolved
+from .model import ConfigFile, Context, Finding, Handler, Plugin, resolved
 
 # installer/doctor/checks/<name>.py, each with `check(ctx) -> Iterable[Finding]`, run in this order
 CHECK_MODULES = ("structure", "matchers", "hosts", "commands", "scripts", "opencode", "conflicts", "installs")
@@ -30,7 +30,7 @@ class Outcome:
     machine: list[ConfigFile] = field(default_factory=list)  # read for the given files' conflicts (machine.py)
 
     @property
-    def project(self) -> Path:
+    def project(self) -> Path | None:
         return self.context.project
 
     @property
@@ -50,6 +50,7 @@ def run(paths: list[Path] | None = None, *, project: Path | None = None, hosts: 
     """Check the given files, or (without paths) every scope of `hosts` for `project` plus the
     hooks of the plugins they enable. A given path that is missing is reported as unreadable.
     `machine`: also the given files' conflicts with the files their host loads with them here."""
+    project = _project_folder(project)
     ctx = context(paths, project=project, hosts=hosts, probe=probe)
     found = findings(ctx)
     if not (paths and machine):
@@ -58,7 +59,7 @@ def run(paths: list[Path] | None = None, *, project: Path | None = None, hosts: 
     if not here.others:
         return Outcome(ctx, found)
     # the machine's own hooks are not the user's to have run by naming a file: no probe here
-    combined = _context(here.files, here.handlers, here.plugins, ctx.project, probe=False)
+    combined = _context(here.files, here.handlers, here.plugins, project, probe=False)
     combined.focus = frozenset(map(id, ctx.handlers))  # (the given files' pairs are never cut short)
     extra = involving(findings(combined, ("conflicts",)), ctx, found, here)
     return Outcome(ctx, _in_report_order(found + extra, ctx.files), here.others)
@@ -78,7 +79,7 @@ def findings(ctx: Context, checks: Sequence[str] = CHECK_MODULES) -> list[Findin
 
 
 def _checked(ctx: Context, checks: Sequence[str]) -> list[Finding]:
-    found = []
+    found: list[Finding] = []
     for check in check_functions(checks):
         found.extend(check(ctx))
     if ctx.probe:  # what the probe saw happen confirms what the scripts were read to do
@@ -101,10 +102,10 @@ def context(paths: list[Path] | None = None, *, project: Path | None = None, hos
             probe: bool = False) -> Context:
     """The files read, their handlers, and what the checks (and `list`) need to know of the
     project: its MCP servers and the plugins its settings enable."""
-    project = (project or Path.cwd()).resolve()
+    project = _project_folder(project)
     if paths:
         files = [load.read(c) for c in discovery.given_candidates(list(paths), project)]
-        plugins = []
+        plugins: list[Plugin] = []
     else:
         files = [load.read(c) for c in discovery.scope_candidates(project, set(hosts))]
         plugins = discovery.enabled_plugins(files, project) if "claude" in hosts else []
@@ -112,7 +113,13 @@ def context(paths: list[Path] | None = None, *, project: Path | None = None, hos
     return _context(files, [h for f in files for h in load.handlers(f)], plugins, project, probe)
 
 
-def _context(files: list[ConfigFile], handlers: list[Handler], plugins: list, project: Path, probe: bool) -> Context:
+def _project_folder(project: Path | None) -> Path:
+    """The project a run looks at: the one given, else the working directory, resolved."""
+    return (project or Path.cwd()).resolve()
+
+
+def _context(files: list[ConfigFile], handlers: list[Handler], plugins: list[Plugin], project: Path,
+             probe: bool) -> Context:
     disk.fresh()  # a run sees the disk as it is now
     servers, sources = discovery.mcp_servers(project, files, plugins)
     return Context(files, handlers, probe=probe, tools=[*BUILTIN_TOOLS, *(f"mcp__{s}__.*" for s in servers)],

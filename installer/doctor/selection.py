@@ -33,7 +33,7 @@ class Selection(NamedTuple):
         return (RANK[finding.severity] >= RANK[self.min_severity] and not _matches(finding.rule, self.ignore)
                 and (not self.select or _matches(finding.rule, self.select)))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"select": list(self.select), "ignore": list(self.ignore), "min_severity": self.min_severity,
                 "config": self.config}
 
@@ -65,7 +65,7 @@ def from_config(project: Path) -> Selection:
     return Selection()
 
 
-def _table(path: Path, table_path: tuple[str, ...]) -> dict | None:
+def _table(path: Path, table_path: tuple[str, ...]) -> dict[str, Any] | None:
     data: Any = read_toml(path, hint="fix the TOML, or run doctor with --no-config")
     for key in table_path:
         data = data.get(key) if isinstance(data, dict) else None
@@ -74,7 +74,7 @@ def _table(path: Path, table_path: tuple[str, ...]) -> dict | None:
     return data
 
 
-def _settings(path: Path, table: dict) -> Selection:
+def _settings(path: Path, table: dict[str, Any]) -> Selection:
     where = f"[{'tool.hookwright.doctor' if path.name == 'pyproject.toml' else 'doctor'}]"  # (the error names the file)
     for key in table:
         if key not in KEYS:
@@ -111,6 +111,6 @@ def _checked(selectors: list[str], what: str) -> list[str]:
 
 
 def _severity(value: Any, what: str) -> str:
-    if value not in SEVERITIES:
+    if not isinstance(value, str) or value not in SEVERITIES:
         raise HookwrightError(f"{what} must be one of {', '.join(SEVERITIES)}, not {value!r}")
     return value

@@ -19,7 +19,7 @@ from typing import Iterator
 from ...patterns import lazy
 from .. import disk, handler_facts
 from ..facts import LEGACY_INPUT_VARIABLE
-from ..model import HOST_NAMES, ConfigFile, Context, Finding, Handler, RuleTable, rule_by_id
+from ..model import HOST_NAMES, ConfigFile, Context, Finding, Handler, Keys, RuleTable, rule_by_id
 from ..shell.interpret import PYTHON
 from ..shell.results import Invocation, Resolution
 
@@ -138,8 +138,9 @@ class Command:
     out once, on first use)."""
 
     handler: Handler
+    written: str  # its "command" as written: a string, not blank (check() makes a Command of no other)
     res: Resolution  # what it runs (shell/resolve.py)
-    keys: tuple  # where a finding about the command points: its "command"
+    keys: Keys  # where a finding about the command points: its "command"
 
     @property
     def file(self) -> ConfigFile:
@@ -157,16 +158,17 @@ class Command:
     def text(self) -> str:
         """The command with its exec-form arguments."""
         args = self.handler.value.get("args")
-        return " ".join([self.handler.command, *map(str, args)]) if isinstance(args, list) else self.handler.command
+        return " ".join([self.written, *map(str, args)]) if isinstance(args, list) else self.written
 
     @cached_property
-    def plugin_variable_outside_plugin(self) -> re.Match | None:
+    def plugin_variable_outside_plugin(self) -> re.Match[str] | None:
         """${CLAUDE_PLUGIN_ROOT} or _DATA in a hook that is not a plugin's: never set there."""
         if "CLAUDE_PLUGIN_" not in self.text or self.file.host != "claude" or self.file.from_plugin:
             return None
-        return PLUGIN_VARIABLE.search(self.text)
+        found: re.Match[str] | None = PLUGIN_VARIABLE.search(self.text)
+        return found
 
-    def keys_for(self, inv: Invocation) -> tuple:
+    def keys_for(self, inv: Invocation) -> Keys:
         """Exec form: the position of the argument that names the script; else the command."""
         args = self.handler.value.get("args")
         if self.exec_form and inv.script and isinstance(args, list):
@@ -220,9 +222,10 @@ def check(ctx: Context) -> Iterator[Finding]:
     for handler in ctx.handlers:
         if handler.file.host not in ("claude", "cursor") or handler_facts.kind(handler) != "command":
             continue
-        if not isinstance(handler.command, str) or not handler.command.strip():
+        written = handler.command
+        if not isinstance(written, str) or not written.strip():
             continue  # the structure rules report a missing command
-        command = Command(handler, handler_facts.resolution(handler), handler.keys + ("command",))
+        command = Command(handler, written, handler_facts.resolution(handler), handler.keys + ("command",))
         for finding in RULES.run(ctx, command):
             if finding.rule in ONCE_PER_FILE:
                 once_per_file.setdefault(finding.path, []).append(finding)
@@ -251,12 +254,12 @@ def _exec_arguments_in_command(ctx: Context, command: Command) -> Iterator[Findi
     """"python3 -u" or "/usr/bin/env node" as an exec form's command: nothing starts."""
     if command.res.broken or (command.exec_form and _path_with_arguments(command.res.main)):
         yield ctx.finding("command/exec-arguments-in-command", command.file, command.keys,
-                          command=json.dumps(command.handler.command), effect=_effect(command.handler))
+                          command=json.dumps(command.written), effect=_effect(command.handler))
 
 
 @RULES.rule("command/user-config-in-shell-form")
 def _user_config_in_shell_form(ctx: Context, command: Command) -> Iterator[Finding]:
-    user_config = USER_CONFIG.search(command.handler.command)
+    user_config = USER_CONFIG.search(command.written)
     if not user_config or command.exec_form or command.file.host != "claude":
         return
     name = user_config.group(0)
@@ -276,12 +279,12 @@ def _user_config_in_shell_form(ctx: Context, command: Command) -> Iterator[Findi
 def _input_variable_never_set(ctx: Context, command: Command) -> Iterator[Finding]:
     """The first legacy input variable the command reads that neither a settings file's "env" nor
     the command itself sets (NAME=..., read NAME, export NAME: the name written bare)."""
-    text = command.handler.command
+    text = command.written
     if command.file.host != "claude" or "CLAUDE_" not in text:
         return
     for match in LEGACY_INPUT.finditer(text):
         name = match.group(1)
-        if name not in ctx.settings_env and not re.search(rf"(?<![\w${{]){name}(?!\w)", text):
+        if name not in (ctx.settings_env or ()) and not re.search(rf"(?<![\w${{]){name}(?!\w)", text):
             yield ctx.finding("command/input-variable-never-set", command.file, command.keys, name=name)
             return
 

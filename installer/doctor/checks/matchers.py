@@ -5,11 +5,11 @@ import json
 import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 from ...patterns import lazy
 from ..facts import BUILTIN_TOOLS, CLAUDE_EVENTS, NARROW_EXACT_EVENTS, NEWER_THAN_MATCHER_CHANGE, OPEN, TOOL, Event
-from ..model import ConfigFile, Context, Finding, RuleTable, describe
+from ..model import ConfigFile, Context, Finding, Keys, RuleTable, describe
 from ..regex.matching import VALUE_NAME, Matcher, can_match_a_name, classify, empty_alternative, js_regex
 from ..regex.overlap import named_servers
 
@@ -26,6 +26,13 @@ OPEN_VALUES = {"SubagentStart": "an agent type", "SubagentStop": "an agent type"
                "UserPromptExpansion": "a command name"}
 
 
+class Judged(NamedTuple):
+    """A matcher the Claude Code rules read: a string, on a Claude Code event whose matcher filters."""
+
+    event: Event
+    text: str
+
+
 @dataclass
 class MatcherAt:
     """One matcher group's "matcher", as every matcher rule reads it."""
@@ -35,31 +42,35 @@ class MatcherAt:
     host: str
     event: Event | None  # Claude Code's event, when it has a matcher that filters (FileChanged's does not)
     raw: Any  # as written
-    keys: tuple  # where it is
+    keys: Keys  # where it is
     builtins: list[str]  # the built-in tools here (the context's tools but MCP ones)
 
     @property
     def shown(self) -> str:
         return json.dumps(self.raw)
 
-    @property
-    def judged(self) -> bool:
-        """A string, on a Claude Code event whose matcher filters: the Claude Code rules read it."""
-        return isinstance(self.raw, str) and self.host == "claude" and self.event is not None
+    @cached_property
+    def judged(self) -> Judged | None:
+        """The matcher and its event, where the Claude Code rules read it; None where they do not."""
+        if isinstance(self.raw, str) and self.host == "claude" and self.event is not None:
+            return Judged(self.event, self.raw)
+        return None
 
     @cached_property
     def matcher(self) -> Matcher:
-        """How the host reads it: Claude Code's classification, or Cursor's regex."""
+        """How the host reads it: Claude Code's classification (on its event, where it has one), or
+        Cursor's regex."""
         if self.host == "cursor":
             translated = js_regex(self.raw)
             return Matcher(self.raw, "regex", pattern=translated.pattern, error=translated.error,
                            dialect=tuple(translated.dialect))
-        return classify(self.raw, self.event.name)
+        return classify(self.raw, self.event.name) if self.event is not None else classify(self.raw)
 
     @cached_property
     def known(self) -> list[str]:
-        """The values it is matched against: the built-in tools, or the event's closed set."""
-        return self.builtins if self.event.matcher == TOOL else _values(self.event.matcher)
+        """The values it is matched against: the event's closed set, or the built-in tools."""
+        values = self.event.matcher if self.event is not None else None
+        return _values(values) if isinstance(values, frozenset) else self.builtins
 
     @cached_property
     def known_by_case(self) -> dict[str, str]:
@@ -67,27 +78,28 @@ class MatcherAt:
         return _by_case(tuple(self.known))
 
     @cached_property
-    def regex_verdict(self) -> tuple[str, dict] | None:
+    def regex_verdict(self) -> tuple[str, dict[str, str]] | None:
         """The one rule a Claude Code regex matcher ends with (worked out once, for the five rules)."""
-        return _regex_verdict(self) if self.judged and self.matcher.kind == "regex" else None
+        judged = self.judged
+        return _regex_verdict(self, judged) if judged is not None and self.matcher.kind == "regex" else None
 
     def finding(self, rule_id: str, **params: Any) -> Finding:
         return self.ctx.finding(rule_id, self.file, self.keys, **params)
 
 
-def _regex_verdict(at: MatcherAt) -> tuple[str, dict] | None:
+def _regex_verdict(at: MatcherAt, judged: Judged) -> tuple[str, dict[str, str]] | None:
     """Which one rule a Claude Code regex matcher ends with, past its syntax (not-javascript,
     invalid-regex), and what it says: at most one of permission-rule, empty-alternative,
     matches-nothing, case-mismatch and unknown-value."""
-    matcher, event, shown = at.matcher, at.event, at.shown
-    rule = PERMISSION_RULE.fullmatch(matcher.text)
+    matcher, (event, text), shown = at.matcher, judged, at.shown
+    rule = PERMISSION_RULE.fullmatch(text)
     if rule and event.matcher == TOOL:
-        return "matcher/permission-rule", {"matcher": shown, "tool": rule[1], "rule": matcher.text.strip()}
+        return "matcher/permission-rule", {"matcher": shown, "tool": rule[1], "rule": text.strip()}
     if matcher.pattern is None:
         return None
     what = "tool" if event.matcher == TOOL else OPEN_VALUES.get(event.name, "value").split(" ", 1)[-1]
-    expression = EXPRESSION.search(matcher.text)
-    if empty_alternative(matcher.text):
+    expression = EXPRESSION.search(text)
+    if empty_alternative(text):
         hint = ('matchers are name patterns, not expressions: write the names with single bars, e.g. "Edit|Write"'
                 if expression else 'remove the extra "|"')
         return "matcher/empty-alternative", {"matcher": shown, "what": what, "hint": hint}
@@ -100,7 +112,7 @@ def _regex_verdict(at: MatcherAt) -> tuple[str, dict] | None:
         return None
     folded = re.compile(matcher.pattern.pattern, matcher.pattern.flags | re.IGNORECASE)
     near = [name for name in known if folded.search(name)]
-    if near and "mcp" not in matcher.text.lower():
+    if near and "mcp" not in text.lower():
         return "matcher/case-mismatch", {"matcher": shown, "wanted": ", ".join(near[:4]),
                                          "suggestion": "the names in their exact case, e.g. " + json.dumps(near[0])}
     if event.matcher == TOOL and not can_match_a_name(matcher.pattern.pattern):
@@ -116,15 +128,16 @@ RULES = RuleTable()  # the matcher rules, one function each, in the order they r
 
 def check(ctx: Context) -> Iterator[Finding]:
     builtins = [t for t in ctx.tools if not t.startswith("mcp__")]
-    seen: set[tuple[int, tuple]] = set()
+    seen: set[tuple[int, Keys]] = set()
     for handler in ctx.handlers:
-        if handler.file.document is None:
+        document = handler.file.document
+        if document is None:
             continue  # (opencode's plugins: no matcher, the code filters)
         where = (id(handler.file), handler.group_keys)
         if where in seen:
             continue
         seen.add(where)
-        group = _value(handler.file, handler.group_keys)
+        group = _value(document.data, handler.group_keys)
         if not isinstance(group, dict) or "matcher" not in group:
             continue
         event = CLAUDE_EVENTS.get(handler.event) if handler.file.host == "claude" else None
@@ -135,11 +148,11 @@ def check(ctx: Context) -> Iterator[Finding]:
                                        handler.group_keys + ("matcher",), builtins))
 
 
-def _value(file: ConfigFile, keys: tuple) -> Any:
-    value = file.document.data
+def _value(data: Any, keys: Keys) -> Any:
+    """The value at `keys` in a document's data (a handler's group: the walk found it there)."""
     for key in keys:
-        value = value[key]
-    return value
+        data = data[key]
+    return data
 
 
 @RULES.rule("matcher/not-string")
@@ -155,8 +168,9 @@ def _syntax_checked(at: MatcherAt) -> bool:
         return False
     if at.host == "cursor":
         return at.raw.strip() not in ("", "*")
-    return at.judged and at.matcher.kind == "regex" and not (
-        at.event.matcher == TOOL and PERMISSION_RULE.fullmatch(at.matcher.text))
+    judged = at.judged
+    return judged is not None and at.matcher.kind == "regex" and not (
+        judged.event.matcher == TOOL and PERMISSION_RULE.fullmatch(judged.text))
 
 
 @RULES.rule("matcher/not-javascript")
@@ -173,12 +187,13 @@ def _invalid_regex(at: MatcherAt) -> Iterator[Finding]:
 
 @RULES.rule("matcher/needs-recent-host")
 def _needs_recent_host(at: MatcherAt) -> Iterator[Finding]:
-    if not at.judged or at.matcher.kind != "exact":
+    judged = at.judged
+    if judged is None or at.matcher.kind != "exact":
         return
-    raw, event = at.matcher.text, at.event
-    closed = isinstance(event.matcher, frozenset)  # a value outside the set is unknown-value's business
+    event, raw = judged
+    values = event.matcher  # (a closed set's value outside the set is unknown-value's business)
     if event.name not in NARROW_EXACT_EVENTS | NEWER_THAN_MATCHER_CHANGE and ("," in raw or "-" in raw) and not (
-            closed and not set(at.matcher.names) <= event.matcher):
+            isinstance(values, frozenset) and not set(at.matcher.names) <= values):
         what = " and ".join(w for c, w in ((",", "a comma"), ("-", "a hyphen")) if c in raw)
         yield at.finding("matcher/needs-recent-host", matcher=at.shown, what=what,
                          version="2.1.195" if "-" in raw else "2.1.191")
@@ -188,11 +203,12 @@ def _needs_recent_host(at: MatcherAt) -> Iterator[Finding]:
 def _case_mismatch(at: MatcherAt) -> Iterator[Finding]:
     """A name in the wrong case: an MCP server's, a tool's or an event value's, or a regex that
     matches the names only with their case ignored."""
-    if not at.judged:
+    judged = at.judged
+    if judged is None:
         return
-    event = at.event
+    event = judged.event
     if event.matcher == TOOL or event.name in SERVER_EVENTS:
-        yield from _server_case(at)
+        yield from _server_case(at, judged)
     if at.matcher.kind == "exact" and event.matcher != OPEN:
         known, by_case = at.known, at.known_by_case
         names = at.matcher.names
@@ -206,10 +222,10 @@ def _case_mismatch(at: MatcherAt) -> Iterator[Finding]:
     yield from _regex_rule(at, "matcher/case-mismatch")
 
 
-def _server_case(at: MatcherAt) -> Iterator[Finding]:
+def _server_case(at: MatcherAt, judged: Judged) -> Iterator[Finding]:
     """`mcp__Linear__.*` where the project's MCP server is `linear` (or `Linear` on an event that
     matches server names): names keep the server's own case, and matching is case-sensitive."""
-    ctx, event, raw = at.ctx, at.event, at.raw
+    ctx, (event, raw) = at.ctx, judged
     by_case = ctx.servers_by_case
     named = named_servers(raw) if event.matcher == TOOL else at.matcher.names
     wrong = {name: by_case[name.lower()] for name in named if name not in ctx.mcp_servers and name.lower() in by_case}
@@ -224,7 +240,8 @@ def _server_case(at: MatcherAt) -> Iterator[Finding]:
 
 
 def _exact_tool_names(at: MatcherAt) -> bool:
-    return at.judged and at.matcher.kind == "exact" and at.event.matcher == TOOL
+    judged = at.judged
+    return judged is not None and at.matcher.kind == "exact" and judged.event.matcher == TOOL
 
 
 @RULES.rule("matcher/tool-typo")
@@ -232,9 +249,9 @@ def _tool_typo(at: MatcherAt) -> Iterator[Finding]:
     if not _exact_tool_names(at):
         return
     known, names, by_case = at.known, at.matcher.names, at.known_by_case
-    typos = {name: _close_tool(name, tuple(known)) for name in names
-             if name not in known and name.lower() not in by_case and not name.startswith("mcp__")}
-    typos = {name: close for name, close in typos.items() if close}
+    closest = {name: _close_tool(name, tuple(known)) for name in names
+               if name not in known and name.lower() not in by_case and not name.startswith("mcp__")}
+    typos = {name: close for name, close in closest.items() if close}
     if typos:
         suggestion = json.dumps("|".join(typos.get(name, name) for name in names))
         yield at.finding("matcher/tool-typo", matcher=at.shown, suggestion=suggestion,
@@ -255,12 +272,13 @@ def _mcp_no_tool(at: MatcherAt) -> Iterator[Finding]:
 
 @RULES.rule("matcher/unknown-value")
 def _unknown_value(at: MatcherAt) -> Iterator[Finding]:
-    if at.judged and at.matcher.kind == "exact" and at.event.matcher not in (OPEN, TOOL):
+    judged = at.judged
+    if judged is not None and at.matcher.kind == "exact" and judged.event.matcher not in (OPEN, TOOL):
         known, by_case = at.known, at.known_by_case
         unknown = [name for name in at.matcher.names if name not in known and name.lower() not in by_case]
         if unknown:
             yield at.finding("matcher/unknown-value", matcher=at.shown, unknown=", ".join(map(json.dumps, unknown)),
-                             event=at.event.name, values=", ".join(known))
+                             event=judged.event.name, values=", ".join(known))
     yield from _regex_rule(at, "matcher/unknown-value")
 
 
@@ -299,7 +317,8 @@ def _close_tool(name: str, tools: tuple[str, ...]) -> str | None:
 
 def _edits(a: str, b: str, limit: int) -> int:
     """Levenshtein distance of a and b (with swapped neighbours as one edit), or limit + 1."""
-    previous, current = None, list(range(len(b) + 1))
+    previous: list[int] = []  # (the row before the first: never read)
+    current = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
         before, previous, current = previous, current, [i] + [0] * len(b)
         for j, cb in enumerate(b, 1):
@@ -312,7 +331,7 @@ def _edits(a: str, b: str, limit: int) -> int:
 
 
 @lru_cache(maxsize=64)
-def _values(values: frozenset) -> list[str]:
+def _values(values: frozenset[str]) -> list[str]:
     return sorted(values)
 
 

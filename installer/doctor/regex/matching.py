@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import re
 import string
+import sys
 import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, Iterable, NamedTuple, Sequence
 
 from ...patterns import lazy
 from ..facts import NARROW_EXACT_EVENTS
@@ -32,7 +33,7 @@ class Matcher(NamedTuple):
     text: str | None
     kind: str  # "all" | "exact" | "regex"
     names: tuple[str, ...] = ()  # exact: the names it matches
-    pattern: "re.Pattern | None" = None  # regex: the compiled Python equivalent (None if it does not compile)
+    pattern: re.Pattern[str] | None = None  # regex: the compiled Python equivalent (None if it does not compile)
     error: str | None = None  # regex: why the host's regex engine rejects it
     dialect: tuple[str, ...] = ()  # regex: constructs JavaScript rejects or reads differently (then
     # `pattern` is what JavaScript makes of them, or None when JavaScript rejects the pattern)
@@ -63,7 +64,7 @@ def classify(matcher: str | None, event: str = "PreToolUse") -> Matcher:
 @dataclass
 class Translated:
     python: str | None
-    pattern: "re.Pattern | None"
+    pattern: re.Pattern[str] | None
     error: str | None = None  # the host's regex engine rejects it
     dialect: list[str] = field(default_factory=list)  # constructs JavaScript rejects or reads differently
 
@@ -89,10 +90,10 @@ def js_regex(source: str, flags: int = 0) -> Translated:
             out.append(piece)
             continue
         if ch == "[":
-            piece, i = _char_class(source, i, names, dialect)
-            if piece is None:
+            char_class, i = _char_class(source, i, names, dialect)
+            if char_class is None:
                 return Translated(None, None, error="unterminated character class [...]", dialect=dialect)
-            out.append(piece)
+            out.append(char_class)
             continue
         if ch == "(" and source.startswith("(?", i):
             rest = source[i:]
@@ -234,10 +235,14 @@ def empty_alternative(source: str) -> bool:
 TOOL_NAME = frozenset(string.ascii_letters + string.digits + "_.-")  # built-ins, mcp__<server>__<tool>
 VALUE_NAME = TOOL_NAME | frozenset(":/@")  # agent types, MCP server names, command names
 
-try:  # Python's own regex parser: re._parser since 3.11, sre_parse before
+if sys.version_info >= (3, 11):  # Python's own regex parser: re._parser since 3.11, sre_parse before
     from re import _parser as _sre
-except ImportError:  # pragma: no cover - Python 3.10
-    import sre_parse as _sre  # type: ignore[no-redef]
+else:  # pragma: no cover - Python 3.10
+    import sre_parse as _sre
+
+# One item of that parser's tree: (opcode, argument), the argument's shape set by the opcode (a code
+# point, a class's items, a tuple that ends in a subtree...), which is how it is read here
+ParseItem = tuple[object, Any]
 
 _CATEGORIES = {name: re.compile(f"[\\{letter}]") for name, letter in (
     ("CATEGORY_DIGIT", "d"), ("CATEGORY_NOT_DIGIT", "D"), ("CATEGORY_SPACE", "s"), ("CATEGORY_NOT_SPACE", "S"),
@@ -245,7 +250,7 @@ _CATEGORIES = {name: re.compile(f"[\\{letter}]") for name, letter in (
 
 
 @lru_cache(maxsize=4096)
-def can_match_a_name(python: str, alphabet: frozenset = TOOL_NAME) -> bool:
+def can_match_a_name(python: str, alphabet: frozenset[str] = TOOL_NAME) -> bool:
     """False only when no string made of the alphabet's characters can contain a match; True when
     that is possible or cannot be decided.
 
@@ -254,16 +259,16 @@ def can_match_a_name(python: str, alphabet: frozenset = TOOL_NAME) -> bool:
     back-references are read as "anything" (a superset of the language), so "matches nothing"
     is only ever said when it is certain."""
     try:
-        return _possible(_sre.parse(python), alphabet)
+        return _possible(_sre.parse(python).data, alphabet)
     except Exception:  # noqa: BLE001 - a pattern Python's parser rejects is judged elsewhere
         return True
 
 
-def _possible(items, alphabet: frozenset) -> bool:
+def _possible(items: Iterable[ParseItem], alphabet: frozenset[str]) -> bool:
     return all(_item_possible(op, arg, alphabet) for op, arg in items)
 
 
-def _item_possible(op, arg, alphabet: frozenset) -> bool:
+def _item_possible(op: object, arg: Any, alphabet: frozenset[str]) -> bool:
     if op is _sre.LITERAL:
         return chr(arg) in alphabet
     if op is _sre.IN:
@@ -281,7 +286,7 @@ def _item_possible(op, arg, alphabet: frozenset) -> bool:
     return True  # ANY, NOT_LITERAL, anchors, look-arounds, back-references: possible
 
 
-def _in_class(items, ch: str) -> bool:
+def _in_class(items: Sequence[ParseItem], ch: str) -> bool:
     """Whether a character class `[...]` (its parsed items) may contain the character."""
     negated = bool(items) and items[0][0] is _sre.NEGATE
     for op, arg in items[1:] if negated else items:

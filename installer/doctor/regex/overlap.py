@@ -1,7 +1,7 @@
 """Which real tools two matchers can both match.
 
-A matcher is read exactly as Claude Code reads it (installer/doctor/matching.classify, the
-same reading every matcher rule uses; docs/hosts/claude-code.md#matchers, docs/hosts/claude-code.md#matchers):
+A matcher is read exactly as Claude Code reads it (installer/doctor/regex/matching.classify, the
+same reading every matcher rule uses; docs/hosts/claude-code.md#matchers):
 `*`, empty or missing matches everything; a matcher of letters, digits, `_`, `|`, space (and,
 on current hosts, `-` and `,`) is a list of exact names; anything else is a JavaScript regex,
 unanchored and case-sensitive.
@@ -22,12 +22,29 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from enum import Enum
 from functools import lru_cache
-from typing import Iterable, NamedTuple
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Final,
+    Generic,
+    Hashable,
+    Iterable,
+    Iterator,
+    NamedTuple,
+    Protocol,
+    Sequence,
+    TypeVar,
+)
 
 from ...patterns import lazy
 from ..facts import CLAUDE_EVENTS, OPEN, TOOL
 from .matching import Matcher, can_match_a_name, classify
+
+if TYPE_CHECKING:  # (interegular is imported when an automaton is first built)
+    from interegular.fsm import FSM
+    from interegular.fsm import State as FsmState
 
 TOOL_PART = "[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*_?"  # the tool part of an MCP tool name (no "__")
 WITNESS_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
@@ -76,11 +93,13 @@ def server_reach(matcher: str | None, server: str, event: str = "PreToolUse") ->
 
 @lru_cache(maxsize=16384)
 def _reach(m: Matcher, server: str) -> str:
-    if m.kind == "all" or m.kind == "regex" and m.pattern is not None and _takes_whole_prefix(m, f"mcp__{server}__"):
+    prefix = f"mcp__{server}__"
+    if m.kind == "all" or m.kind == "regex" and m.pattern is not None and _takes_whole_prefix(m.pattern, prefix):
         return "all"
     touched = _touches(m, server)
-    if touched is not True:
-        return "some" if touched else "none"  # (exact names, or decided by sampling: never all)
+    # (exact names, or decided by sampling: never all; True comes of a regex Python compiled alone)
+    if touched is not True or m.pattern is None:
+        return "some" if touched else "none"
     if any(not m.pattern.search(name) for name in _sample_names(server, (m,))):
         return "some"  # a tool name of the server it misses
     machine = _search_machine(m.pattern.pattern)
@@ -108,10 +127,10 @@ def _names_only_other_servers(pattern: str, server: str) -> bool:
     return all((found := _LITERAL_SERVER.match(branch)) and found.group(1) != server for branch in branches)
 
 
-def _takes_whole_prefix(m: Matcher, prefix: str) -> bool:
+def _takes_whole_prefix(pattern: re.Pattern[str], prefix: str) -> bool:
     """A regex that finds a match inside `mcp__<server>__` itself, with nothing that looks past
     the match, matches every tool name that starts so (the regex is searched, unanchored)."""
-    return not _END_SENSITIVE.search(m.pattern.pattern) and m.pattern.search(prefix) is not None
+    return not _END_SENSITIVE.search(pattern.pattern) and pattern.search(prefix) is not None
 
 
 @lru_cache(maxsize=16384)
@@ -168,9 +187,9 @@ def _mcp_pair(ma: Matcher, mb: Matcher, server: str) -> str | None:
     sample = _samples_match(server, (ma, mb))
     if sample:
         return sample  # (the automata prove there is none, and find names no sample has)
-    machines: list = [_ServerSpace(server)]
+    machines: list[_Machine[Any]] = [_ServerSpace(server)]
     for m in (ma, mb):
-        if m.kind == "regex":
+        if m.pattern is not None:  # a regex (one the host rejects reaches no server: it never comes here)
             machine = _search_machine(m.pattern.pattern)
             if machine is None:
                 return _samples_match(server, tuple(x for x in (ma, mb) if x.kind == "regex"))
@@ -193,8 +212,22 @@ def _in_server(name: str, prefix: str) -> bool:
 # (JavaScript's RegExp.test) by running its automaton from every position at once (a lazy subset
 # construction), which is far cheaper than determinising `.*(?:...).*`.
 
-_GAVE_UP = object()
+class _GaveUp(Enum):
+    GAVE_UP = "gave up"  # the search met MAX_STATES states before it could tell
+
+
+_GAVE_UP: Final = _GaveUp.GAVE_UP
 MAX_STATES = 50_000
+
+_S = TypeVar("_S", bound=Hashable)  # a machine's state (a search remembers the states it has seen)
+
+
+class _Machine(Protocol[_S]):
+    def start(self) -> _S: ...
+
+    def step(self, state: _S, ch: str) -> _S | None: ...
+
+    def accepts(self, state: _S) -> bool: ...
 
 
 class _ServerSpace:
@@ -203,10 +236,10 @@ class _ServerSpace:
     def __init__(self, server: str) -> None:
         self.prefix = f"mcp__{server}__"
 
-    def start(self):
+    def start(self) -> int | str:  # (how much of the prefix is read; then "tool", or "tool_" after one "_")
         return 0
 
-    def step(self, state, ch: str):
+    def step(self, state: int | str, ch: str) -> int | str | None:
         n = len(self.prefix)
         if isinstance(state, int):
             if state < n:
@@ -216,31 +249,35 @@ class _ServerSpace:
             return "tool_" if ch == "_" else "tool"
         return None if ch == "_" else "tool"  # after one "_"
 
-    def accepts(self, state) -> bool:
+    def accepts(self, state: int | str) -> bool:
         return state in ("tool", "tool_")
+
+
+# per branch of a regex: the states its automaton may be in, and whether it has matched already
+_Progress = tuple[tuple[frozenset["FsmState"], bool], ...]
 
 
 class _Search:
     """Where in the name a regex can match (unanchored), from its branches' automata."""
 
-    def __init__(self, branches: list[tuple[object, bool, bool]]) -> None:
+    def __init__(self, branches: list[tuple[FSM, bool, bool]]) -> None:
         self.branches = branches  # (fsm of the branch body, anchored at start, anchored at end)
 
-    def start(self):
-        states = []
+    def start(self) -> _Progress:
+        states: list[tuple[frozenset[FsmState], bool]] = []
         for fsm, _, end in self.branches:
             active = frozenset({fsm.initial})
             states.append((active, not end and fsm.initial in fsm.finals))
         return tuple(states)
 
-    def step(self, state, ch: str):
-        out = []
+    def step(self, state: _Progress, ch: str) -> _Progress:
+        out: list[tuple[frozenset[FsmState], bool]] = []
         for (fsm, start, end), (active, matched) in zip(self.branches, state):
             if matched:
                 out.append((frozenset(), True))
                 continue
             symbol = fsm.alphabet[ch]
-            moved = set()
+            moved: set[FsmState] = set()
             for s in active:
                 target = fsm.map.get(s, {}).get(symbol)
                 if target is not None:
@@ -251,26 +288,28 @@ class _Search:
             out.append((frozenset() if matched else frozenset(moved), matched))
         return tuple(out)
 
-    def accepts(self, state) -> bool:
+    def accepts(self, state: _Progress) -> bool:
         return any(matched or (end and any(s in fsm.finals for s in active))
                    for (fsm, _, end), (active, matched) in zip(self.branches, state))
 
 
-class _Not:
-    def __init__(self, machine) -> None:
+class _Not(Generic[_S]):
+    """What its machine rejects: its dead state (None) lives on, and accepts."""
+
+    def __init__(self, machine: _Machine[_S]) -> None:
         self.machine = machine
 
-    def start(self):
+    def start(self) -> _S | None:
         return self.machine.start()
 
-    def step(self, state, ch):
+    def step(self, state: _S | None, ch: str) -> _S | None:
         return None if state is None else self.machine.step(state, ch)
 
-    def accepts(self, state) -> bool:
+    def accepts(self, state: _S | None) -> bool:
         return state is None or not self.machine.accepts(state)
 
 
-def _search(machines: list, chars: str = WITNESS_CHARS):
+def _search(machines: Sequence[_Machine[Any]], chars: str = WITNESS_CHARS) -> str | _GaveUp | None:
     """The shortest string every machine accepts; None if there is none; _GAVE_UP past MAX_STATES."""
     negated = [isinstance(m, _Not) for m in machines]
     start = tuple(m.start() for m in machines)
@@ -306,7 +345,7 @@ def _search_machine(python: str) -> _Search | None:
     branches = _top_level_branches(python)
     if branches is None:
         return None
-    parsed = []
+    parsed: list[tuple[FSM, bool, bool]] = []
     for branch in branches:
         start = branch.startswith("^")
         body = branch[1:] if start else branch
@@ -322,7 +361,7 @@ def _search_machine(python: str) -> _Search | None:
     return _Search(parsed)
 
 
-def _outside_classes(pattern: str):
+def _outside_classes(pattern: str) -> Iterator[tuple[int, str, bool]]:
     """(index, character, escaped) for each regex token outside a character class `[...]`;
     an escape such as `\\b` comes as one token, its letter with escaped=True."""
     in_class, i = False, 0
@@ -348,7 +387,8 @@ def _outside_classes(pattern: str):
 
 def _top_level_branches(pattern: str) -> list[str] | None:
     """Split on `|` outside groups and classes."""
-    branches, depth, start = [], 0, 0
+    branches: list[str] = []
+    depth, start = 0, 0
     for i, c, escaped in _outside_classes(pattern):
         if escaped:
             continue
@@ -442,8 +482,8 @@ def meets(a: str | None, b: str | None, event: str, builtins: tuple[str, ...], s
                 and bool(overlap(a, b, builtins, _servers(servers, a, b), event)))
     # values nobody can list (agent types, another host's tools: Cursor's `^Shell$` and `^Read$`):
     # a string both regexes match, or True where the automata cannot tell
-    machines = [_search_machine(ma.pattern.pattern), _search_machine(mb.pattern.pattern)]
-    return None in machines or _search(machines, WITNESS_CHARS + ":./ ") is not None
+    machine_a, machine_b = _search_machine(ma.pattern.pattern), _search_machine(mb.pattern.pattern)
+    return machine_a is None or machine_b is None or _search([machine_a, machine_b], WITNESS_CHARS + ":./ ") is not None
 
 
 def _servers(configured: Iterable[str], *matchers: str | None) -> tuple[str, ...]:
@@ -464,13 +504,14 @@ def unseen_servers(matchers: Iterable[str | None], configured: Iterable[str]) ->
 
 def named_servers(matcher: str) -> list[str]:
     """The MCP servers a matcher names: `github` in `mcp__github__.*` or `mcp__github__create_issue`."""
-    return _NAMED_SERVER.findall(matcher)
+    names: list[str] = _NAMED_SERVER.findall(matcher)
+    return names
 
 
 _NAMED_SERVER = lazy(r"mcp__([A-Za-z0-9_-]+?)__")
 
 
-def _space(event: str) -> str | frozenset | None:
+def _space(event: str) -> str | frozenset[str] | None:
     """What the event's matcher filters: TOOL, a closed set of values, OPEN (values nobody can
     list: agent types, file names, another host's events), or None (the event has no matcher)."""
     known = CLAUDE_EVENTS.get(event)

@@ -119,21 +119,22 @@ class Interpreter:
         if name in ("source", "."):
             return self._script(name, None, rest[:1], cwd, launch, guards, interpreter="source", direct=False)
         program = None if "/" in name else name
+        kind = _interpreter_kind(base)
         if program is None and name.startswith("/") and base == "env" and not first.quoted:
             return self.simple([Word("env"), *rest], cwd, launch, guards)  # /usr/bin/env python3 x.py
-        if program is None and name.startswith("/") and _interpreter_kind(base) is not None:
-            return self._interpreted(name, _interpreter_kind(base), rest, cwd, launch, guards)  # /usr/bin/python3 x.py
+        if program is None and name.startswith("/") and kind is not None:
+            return self._interpreted(name, kind, rest, cwd, launch, guards)  # /usr/bin/python3 x.py
         if program is None:
             return self._file(name, program=None, interpreter=None, word=first, cwd=cwd, launch=launch,
                               guards=guards, direct=True)
         if base == "uv" and rest and rest[0].text == "run":
             return self._uv_run(name, rest[1:], cwd, launch, guards)
-        kind = _interpreter_kind(base)
         if kind is None:
             return Invocation(name, program=program, program_guarded=name in guards)
         return self._interpreted(name, kind, rest, cwd, launch, guards)
 
-    def _run_package(self, name: str, rest: list[Word], cwd, launch, guards) -> Invocation:
+    def _run_package(self, name: str, rest: list[Word], cwd: Path | None, launch: bool,
+                     guards: set[str]) -> Invocation:
         """`npx tsx x.ts`, `bunx ts-node x.ts`: a package that is an interpreter runs the script
         after it (found through the runner); any other package is not a file."""
         words = list(rest)
@@ -187,7 +188,7 @@ class Interpreter:
                 break
         return out
 
-    def _uv_run(self, name: str, rest: list[Word], cwd, launch, guards) -> Invocation:
+    def _uv_run(self, name: str, rest: list[Word], cwd: Path | None, launch: bool, guards: set[str]) -> Invocation:
         takes_value = {"--with", "-w", "--python", "-p", "--project", "--directory", "--env-file", "--extra",
                        "--group", "--index", "--index-url", "--extra-index-url", "--with-requirements",
                        "--package", "--only-group", "--no-group", "--find-links", "-f", "--config-file"}
@@ -211,7 +212,7 @@ class Interpreter:
                               launch=launch, guards=guards, direct=False)
         return Invocation(name, program=name, runner=True)  # a tool or an entry point of the project
 
-    def _interpreted(self, name: str, kind: str, rest: list[Word], cwd, launch, guards,
+    def _interpreted(self, name: str, kind: str, rest: list[Word], cwd: Path | None, launch: bool, guards: set[str],
                      via: str | None = None, label: str | None = None) -> Invocation:
         program = via or name
         inline_flags = {"python": {"-c", "-m"}, "node": {"-e", "--eval", "-p", "--print"},
@@ -261,7 +262,8 @@ class Interpreter:
         return self._file(target.text, program=program, interpreter=label or name,
                           word=target, cwd=cwd, launch=launch, guards=guards, direct=False)
 
-    def _script(self, name, program, args, cwd, launch, guards, interpreter, direct) -> Invocation:
+    def _script(self, name: str, program: str | None, args: list[Word], cwd: Path | None, launch: bool,
+                guards: set[str], interpreter: str, direct: bool) -> Invocation:
         if not args:
             return Invocation(name, program=program, interpreter=interpreter, inline=True)
         return self._file(args[0].text, program=program, interpreter=interpreter, word=args[0], cwd=cwd,

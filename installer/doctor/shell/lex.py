@@ -43,7 +43,7 @@ def placeholder_word(text: str, variables: dict[str, str | None]) -> Word:
     """Exec form: no shell; Claude Code substitutes its own `${NAME}` placeholders only."""
     dynamic = None
 
-    def sub(match: re.Match) -> str:
+    def sub(match: re.Match[str]) -> str:
         nonlocal dynamic
         value = variables.get(match.group(1))
         if value is None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import TypeVar
 
 from ...patterns import lazy
 from .interpret import Interpreter
@@ -84,23 +85,26 @@ def _names_the_project_only_by_its_variables(command: str, where: Where) -> bool
 
 # the project each command was first read for: naming another folder in a stand-in's result
 # costs less than reading the command again, but more than reading it once for one project
-_FIRST_PROJECT: dict[tuple, Path] = {}
+_FIRST_PROJECT: dict[tuple[str, Where, str | None], Path] = {}
 
 
 # a project folder whose name reads the same wherever the shell meets it: no blank, quote,
 # glob, `$` or `..`
 PORTABLE_FOLDER = lazy(r"(?:/(?!\.\.?(?:/|$))[A-Za-z0-9_+,.@%=-]+)+")
 STAND_IN = Path("/\x00project")  # (no real path holds a NUL)
+# a field of a stand-in's result, relocated as what it is: a text (or a path) stays one, None stays None
+_Text = TypeVar("_Text", str, "str | None")
+_Place = TypeVar("_Place", Path, "Path | None")
 
 
 def _relocated(general: Resolution, project: str) -> Resolution:
     """The resolution read with STAND_IN for the project, naming the project instead."""
     mark = str(STAND_IN)
 
-    def text(value):
+    def text(value: _Text) -> _Text:
         return value.replace(mark, project) if isinstance(value, str) and mark in value else value
 
-    def path(value):
+    def path(value: _Place) -> _Place:
         return Path(str(value).replace(mark, project)) if value is not None and mark in str(value) else value
 
     def invocation(inv: Invocation) -> Invocation:
@@ -142,8 +146,8 @@ def resolve_exec(command: str, args: tuple[str, ...], where: Where) -> Resolutio
     if "/" not in command and any(c.isspace() for c in command.strip()):
         # the spawn fails: there is no program called "python3 x.py"
         why = "exec form: `command` must be just the executable, without arguments"
-        inv = Invocation(command, dynamic=why)
-        return Resolution("exec", (inv,), inv, home_paths=homes, broken=why)
+        unstartable = Invocation(command, dynamic=why)
+        return Resolution("exec", (unstartable,), unstartable, home_paths=homes, broken=why)
     inv = Interpreter(where, resolve_shell).simple([first, *words[1:]], where.cwd, where.cwd_is_launch_dir, set())
     invocations = (inv,) if inv else ()
     return Resolution("exec", invocations, _main(invocations), home_paths=homes)
@@ -152,11 +156,11 @@ def resolve_exec(command: str, args: tuple[str, ...], where: Where) -> Resolutio
 def _what_runs(words: list[Word], main: Invocation | None) -> tuple[str | Path, ...] | None:
     """Resolution.runs: the words, with the script as its absolute path; None if one is dynamic."""
     script, path = (main.script, main.path) if main is not None and main.path is not None else (None, None)
-    runs = []
+    runs: list[str | Path] = []
     for word in words:
         if word.dynamic:
             return None
-        runs.append(path if word.text == script else word.text)
+        runs.append(path if path is not None and word.text == script else word.text)
     return tuple(runs)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 # ---- results ---------------------------------------------------------------------------------
 
@@ -67,7 +67,7 @@ class Resolution(NamedTuple):
         """Every invocation that runs a file we can name (the ones to check on disk)."""
         return tuple(i for i in self.invocations if i.path is not None)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         main = self.main
         return {"form": self.form, "resolved": self.resolved, "dynamic": self.dynamic or (main.dynamic if main else None),
                 "executable": self.executable, "interpreter": self.interpreter,
