@@ -356,7 +356,9 @@ def test_each_rule_in_a_rule_table_is_one_function_of_its_own_and_a_catalog_rule
     tables = rule_tables()
     ids = [rule for table in tables.values() for rule in table.functions]
     functions = [function for table in tables.values() for function in table.functions.values()]
-    assert {"commands.RULES", "matchers.RULES", "structure.HANDLER_RULES"} <= set(tables)
+    assert {"commands.RULES", "matchers.RULES", "structure.UNPARSED_RULES", "structure.FILE_RULES",
+            "structure.EVENT_RULES", "structure.GROUP_RULES", "structure.HANDLER_RULES",
+            "structure.MACHINE_RULES"} <= set(tables)
     assert len(set(ids)) == len(ids) and set(ids) <= set(catalog())
     assert len(set(functions)) == len(functions)  # no function answers for two rules
 
@@ -364,6 +366,12 @@ def test_each_rule_in_a_rule_table_is_one_function_of_its_own_and_a_catalog_rule
 @pytest.mark.parametrize("table, kind", [("commands.RULES", "command"), ("matchers.RULES", "matcher")])
 def test_a_rule_kind_held_whole_by_one_table_has_every_one_of_its_rules_there(table, kind):
     assert set(rule_tables()[table].functions) == {rule for rule in catalog() if rule.startswith(kind + "/")}
+
+
+def test_the_structure_rules_are_held_whole_by_the_tables_of_the_structure_module():
+    tables = [table for name, table in rule_tables().items() if name.startswith("structure.")]
+    held = [rule for table in tables for rule in table.functions]
+    assert sorted(held) == sorted(rule for rule in catalog() if rule.startswith("structure/"))
 
 
 def test_a_matcher_that_is_no_string_is_reported_in_another_agents_file_too(tmp_path):
