@@ -35,6 +35,18 @@ def cursor(**entry: object) -> dict:
      "does not list: Claude Code sends", 'add "TOKEN" to the handler\'s'),
     ("structure/hooks-disabled", {S: {"disableAllHooks": True}},
      "(hooks from settings files and plugins are off; managed hooks still run)", "set it to false"),
+    ("structure/unknown-event", {S: {"hooks": {"PreTooluse": []}}},
+     '"PreTooluse" is not a Claude Code hook event that doctor knows (did you mean "PreToolUse"?)', "use the exact"),
+    ("structure/unknown-event", {S: {"hooks": {"Frobnicate": []}}},
+     '"Frobnicate" is not a Claude Code hook event that doctor knows', "use the exact event name"),
+    ("structure/settings-schema", {S: {"permissions": {"allow": [3]}}},
+     "permissions/allow/0: a number should be a string (SchemaStore's", "fix the setting"),
+    ("structure/settings-schema", {S: {"permissions": {"allow": ["Write:**"]}}},
+     'permissions/allow/0: "Write:**" is not a permission rule (Tool or Tool(specifier))', "fix the setting"),
+    ("structure/settings-schema", {S: {"cleanupPeriodDays": "thirty"}},
+     'cleanupPeriodDays: "thirty" should be of type integer', "fix the setting"),
+    ("structure/settings-schema-opinion", {S: {"permissions": {"allow": ["Datadog"]}}},
+     'permissions/allow/0: "Datadog" names a tool Claude Code does not list (SchemaStore\'s', "check the setting"),
 ])
 def test_each_wording_of_a_structure_rule_is_the_catalogs_own(tmp_path, rule, config, message, hint):
     (finding,) = found(doctor(tmp_path, config), rule)

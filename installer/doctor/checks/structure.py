@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Collection, Iterable, Iterator, NamedTuple
+from typing import Any, Collection, Iterable, Iterator, NamedTuple, TypedDict
 
 from ... import resources
 from ...errors import ErrorKind, HookwrightError
@@ -147,13 +147,25 @@ def _invalid_json(ctx: Context, at: Unparsed) -> Iterator[Finding]:
 
 # ---- a parsed file: its outline, and Claude Code's settings outside "hooks" ------------------------
 
+class ProblemFields(TypedDict, total=False):
+    """The fields the schema rules' wordings fill in."""
+
+    where: str  # the JSON path, as a/b/0
+    found: str  # the value, as shown
+    rule: str  # a permission rule, quoted
+    allowed: str  # an enum's values
+    types: str  # the types a value may have
+    problem: str  # jsonschema-rs's own message, where no wording of ours fits
+
+
 class SettingsProblem(NamedTuple):
-    """One thing wrong in a settings file outside "hooks", and which of the two schema rules says it."""
+    """One thing wrong in a settings file outside "hooks", which of the two schema rules says it,
+    and in which of its wordings."""
 
     rule: str  # structure/settings-schema or structure/settings-schema-opinion
     keys: Keys
-    where: str
-    problem: str
+    variant: str | None
+    fields: ProblemFields
 
 
 @dataclass
@@ -191,8 +203,9 @@ class FileAt:
         found = list(_permission_problems(rest.get("permissions")))
         for error in settings_schema_errors(_without_permission_rules(rest)):
             rule = "structure/settings-schema-opinion" if _opinion(error) else "structure/settings-schema"
-            found.append(SettingsProblem(rule, error.keys, "/".join(str(k) for k in error.keys) or "the top level",
-                                         _problem(error)))
+            variant, fields = _problem(error)
+            fields["where"] = "/".join(str(k) for k in error.keys) or "the top level"
+            found.append(SettingsProblem(rule, error.keys, variant, fields))
         return found
 
 
@@ -224,14 +237,14 @@ def _hooks_not_object(ctx: Context, at: FileAt) -> Iterator[Finding]:
 def _settings_schema(ctx: Context, at: FileAt) -> Iterator[Finding]:
     for found in at.settings_problems:
         if found.rule == "structure/settings-schema":
-            yield ctx.finding(found.rule, at.file, found.keys, where=found.where, problem=found.problem)
+            yield ctx.finding(found.rule, at.file, found.keys, variant=found.variant, **found.fields)
 
 
 @FILE_RULES.rule("structure/settings-schema-opinion")
 def _settings_schema_opinion(ctx: Context, at: FileAt) -> Iterator[Finding]:
     for found in at.settings_problems:
         if found.rule == "structure/settings-schema-opinion":
-            yield ctx.finding(found.rule, at.file, found.keys, where=found.where, problem=found.problem)
+            yield ctx.finding(found.rule, at.file, found.keys, variant=found.variant, **found.fields)
 
 
 # ---- the events under "hooks" ------------------------------------------------------------------------
@@ -290,14 +303,15 @@ class EventAt:
 def _hooks_note_key(ctx: Context, at: EventAt) -> Iterator[Finding]:
     if at.note:
         yield ctx.finding("structure/hooks-note-key", at.file, at.keys, at_key=True, key=at.name, host=at.format.host,
-                          lost=_lost(at.file))
+                          variant=_rewritten(at.file))
 
 
 @EVENT_RULES.rule("structure/unknown-event")
 def _unknown_event(ctx: Context, at: EventAt) -> Iterator[Finding]:
     if at.unknown and not at.note:
+        near = _near_event(at.name, at.format)
         yield ctx.finding("structure/unknown-event", at.file, at.keys, at_key=True, event=at.name, host=at.format.host,
-                          suggestion=_suggest(at.name, at.format.events, at.format.folded))
+                          near=near, variant="near" if near else None)
 
 
 @EVENT_RULES.rule("structure/event-not-list")
@@ -351,7 +365,7 @@ def _group_note_key(ctx: Context, at: GroupAt) -> Iterator[Finding]:
     for key in at.extra_keys:
         if _note(key):
             yield ctx.finding("structure/group-note-key", at.file, at.keys + (key,), at_key=True, key=key,
-                              host="Claude Code", lost=_lost(at.file))
+                              host=CLAUDE_FORMAT.host, variant=_rewritten(at.file))
 
 
 @GROUP_RULES.rule("structure/group-unknown-key")
@@ -362,7 +376,7 @@ def _group_unknown_key(ctx: Context, at: GroupAt) -> Iterator[Finding]:
         close = _close(key, GROUP_KEYS, 0.7)
         variant = "handler-field" if key in COMMON_FIELDS or key in ALL_TYPE_FIELDS else "misspelt" if close else None
         yield ctx.finding("structure/group-unknown-key", at.file, at.keys + (key,), at_key=True, key=key,
-                          host="Claude Code", close=close[0] if close else "", variant=variant)
+                          host=CLAUDE_FORMAT.host, close=close[0] if close else "", variant=variant)
 
 
 @GROUP_RULES.rule("structure/matcher-ignored")
@@ -479,7 +493,7 @@ def _async_non_command(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
 def _handler_note_key(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
     for key in at.keys_for("structure/handler-note-key"):
         yield ctx.finding("structure/handler-note-key", at.file, at.keys + (key,), at_key=True, key=key,
-                          host=at.format.host, lost=_lost(at.file))
+                          host=at.format.host, variant=_rewritten(at.file))
 
 
 @HANDLER_RULES.rule("structure/handler-unknown-key")
@@ -661,11 +675,11 @@ def _note(key: str) -> bool:
     return key.startswith(("_", "$", "//", "#", "@")) or key.strip().lower() in NOTE_WORDS
 
 
-def _lost(file: ConfigFile) -> str:
-    """Claude Code rewrites its settings files (approvals into settings.local.json...), not managed
+def _rewritten(file: ConfigFile) -> str | None:
+    """The note-key rules' wording for a file its host rewrites, dropping what it does not know:
+    Claude Code rewrites its settings files (approvals into settings.local.json...), not managed
     settings, plugin or Cursor files."""
-    return " and drops it when it rewrites the file" if file.kind == "claude-settings" and file.scope != "managed" \
-        else ""
+    return "rewritten" if file.kind == "claude-settings" and file.scope != "managed" else None
 
 
 def _close(word: str, known: Iterable[str], cutoff: float) -> list[str]:
@@ -675,12 +689,14 @@ def _close(word: str, known: Iterable[str], cutoff: float) -> list[str]:
     return difflib.get_close_matches(word, list(known), n=1, cutoff=cutoff)
 
 
-def _suggest(event: str, known: Iterable[str], folded: dict[str, str]) -> str:
-    same = folded.get(fold(event))
+def _near_event(event: str, format: Format) -> str | None:
+    """The host's event a misspelt name most likely means: the same name written otherwise, else
+    a close one."""
+    same = format.folded.get(fold(event))
     if same:
-        return f' (did you mean "{same}"?)'
-    close = _close(event, known, 0.75)
-    return f' (did you mean "{close[0]}"?)' if close else ""
+        return same
+    close = _close(event, format.events, 0.75)
+    return close[0] if close else None
 
 
 # ---- Claude Code settings: SchemaStore's schema outside "hooks" --------------------------------------
@@ -737,17 +753,17 @@ def _permission_problems(permissions: Any) -> Iterator[SettingsProblem]:
     for key in PERMISSION_LISTS:
         rules = permissions.get(key)
         for index, rule in enumerate(rules if isinstance(rules, list) else []):
+            keys: Keys = ("permissions", key, index)
+            where = f"permissions/{key}/{index}"
             if not isinstance(rule, str):
-                rule_id, problem = "structure/settings-schema", f"{describe(rule)} should be a string"
+                yield SettingsProblem("structure/settings-schema", keys, "not-string",
+                                      {"where": where, "found": describe(rule)})
             elif not _parses_as_permission_rule(rule):
-                rule_id = "structure/settings-schema"
-                problem = f"{json.dumps(rule)} is not a permission rule (Tool or Tool(specifier))"
+                yield SettingsProblem("structure/settings-schema", keys, "not-a-rule",
+                                      {"where": where, "rule": json.dumps(rule)})
             elif not rule.startswith("mcp__") and rule.split("(", 1)[0] not in BUILTIN_TOOL_NAMES:
-                rule_id = "structure/settings-schema-opinion"
-                problem = f"{json.dumps(rule)} names a tool Claude Code does not list"
-            else:
-                continue
-            yield SettingsProblem(rule_id, ("permissions", key, index), f"permissions/{key}/{index}", problem)
+                yield SettingsProblem("structure/settings-schema-opinion", keys, "unknown-tool",
+                                      {"where": where, "rule": json.dumps(rule)})
 
 
 def _opinion(error: SchemaError) -> bool:
@@ -790,17 +806,19 @@ def _parses_as_permission_rule(rule: str) -> bool:
     return False
 
 
-def _problem(error: SchemaError) -> str:
+def _problem(error: SchemaError) -> tuple[str | None, ProblemFields]:
+    """The schema rules' wording of one violation, and its fields: ours for the common
+    validators, else jsonschema-rs's own message (cut short)."""
     shown = _shown(error.instance)
     if error.validator == "pattern":
-        return f"{shown} is not in the form the schema expects"
+        return "pattern", {"found": shown}
     if error.validator == "enum":
-        allowed = ", ".join(json.dumps(v) for v in error.allowed[:8])
-        return f"{shown} is not one of {allowed}" + (", ..." if len(error.allowed) > 8 else "")
+        allowed = ", ".join(json.dumps(v) for v in error.allowed[:8]) + (", ..." if len(error.allowed) > 8 else "")
+        return "enum", {"found": shown, "allowed": allowed}
     if error.validator == "type":
-        return f"{shown} should be of type {' or '.join(error.allowed)}"
+        return "type", {"found": shown, "types": " or ".join(error.allowed)}
     message = error.message
-    return message if len(message) <= 160 else message[:157] + "..."
+    return None, {"problem": message if len(message) <= 160 else message[:157] + "..."}
 
 
 # ---- the files together: switches that explain why hooks do not run, plugin manifests ---------------
