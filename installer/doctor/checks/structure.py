@@ -75,16 +75,21 @@ class Format(NamedTuple):
 
 
 CLAUDE_FORMAT = Format(
-    "Claude Code", "PreToolUse", CLAUDE_EVENTS, FOLDED_CLAUDE_EVENTS, (FOLDED_CLAUDE_EVENTS,), {},
-    "matcher groups", '{"matcher": "...", "hooks": [...]}', True, tuple(TYPE_FIELDS), None, None,
-    REQUIRED_FIELDS, frozenset({"type", "timeout"}),  # (the type rules, the timeout rules)
-    SHELLS)
+    host="Claude Code", example="PreToolUse", events=CLAUDE_EVENTS, folded=FOLDED_CLAUDE_EVENTS,
+    top_level=(FOLDED_CLAUDE_EVENTS,), others={}, items="matcher groups",
+    item_example='{"matcher": "...", "hooks": [...]}', grouped=True, types=tuple(TYPE_FIELDS), default_type=None,
+    fields=None, required=REQUIRED_FIELDS,
+    judged_elsewhere=frozenset({"type", "timeout"}),  # (the type rules, the timeout rules)
+    shells=SHELLS)
 CURSOR_FORMAT = Format(
-    "Cursor", "preToolUse", CURSOR_EVENTS, FOLDED_CURSOR_EVENTS, (FOLDED_CURSOR_EVENTS, FOLDED_CLAUDE_EVENTS),
-    FOLDED_CLAUDE_EVENTS, "hook entries", '{"command": "..."}', False, CURSOR_TYPES, "command", CURSOR_FIELDS,
-    {kind: (kind,) for kind in CURSOR_TYPES},  # a command entry needs "command", a prompt entry "prompt"
-    frozenset({"timeout"}) | CLAUDE_ONLY_FIELDS,  # (the timeout rules; Claude Code's: host/cursor-claude-field)
-    ())
+    host="Cursor", example="preToolUse", events=CURSOR_EVENTS, folded=FOLDED_CURSOR_EVENTS,
+    top_level=(FOLDED_CURSOR_EVENTS, FOLDED_CLAUDE_EVENTS), others=FOLDED_CLAUDE_EVENTS, items="hook entries",
+    item_example='{"command": "..."}', grouped=False, types=CURSOR_TYPES, default_type="command",
+    fields=CURSOR_FIELDS,
+    required={kind: (kind,) for kind in CURSOR_TYPES},  # a command entry needs "command", a prompt entry "prompt"
+    # (the timeout rules; Claude Code's fields: host/cursor-claude-field)
+    judged_elsewhere=frozenset({"timeout"}) | CLAUDE_ONLY_FIELDS,
+    shells=())
 FORMATS = {"claude": CLAUDE_FORMAT, "cursor": CURSOR_FORMAT}
 
 UNPARSED_RULES = RuleTable()  # a file that could not be read or parsed
@@ -117,6 +122,8 @@ def check(ctx: Context) -> Iterator[Finding]:
 # ---- a file that did not parse -----------------------------------------------------------------------
 
 class Unparsed(NamedTuple):
+    """A file doctor could not read, or whose JSON did not parse."""
+
     file: ConfigFile
     error: HookwrightError  # why it could not be read or parsed
 
