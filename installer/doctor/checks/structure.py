@@ -380,8 +380,9 @@ def _group_unknown_key(ctx: Context, at: GroupAt) -> Iterator[Finding]:
     for key in at.extra_keys:
         if _note(key):
             continue
-        close = _close(key, GROUP_KEYS, 0.7)
-        variant = "handler-field" if key in COMMON_FIELDS or key in ALL_TYPE_FIELDS else "misspelt" if close else None
+        handler_field = key in COMMON_FIELDS or key in ALL_TYPE_FIELDS
+        close = [] if handler_field else _close(key, GROUP_KEYS, 0.7)
+        variant = "handler-field" if handler_field else "misspelt" if close else None
         yield ctx.finding("structure/group-unknown-key", at.file, at.keys + (key,), at_key=True, key=key,
                           host=CLAUDE_FORMAT.host, close=close[0] if close else "", variant=variant)
 
