@@ -357,10 +357,12 @@ def test_each_rule_in_a_rule_table_is_one_function_of_its_own_and_a_catalog_rule
     tables = rule_tables()
     ids = [rule for table in tables.values() for rule in table.functions]
     functions = [function for table in tables.values() for function in table.functions.values()]
-    assert {"commands.RULES", "matchers.RULES", "structure.HANDLER_RULES", "hosts.FILE_RULES", "hosts.ENTRY_RULES",
-            "hosts.PLUGIN_RULES", "installs.INSTALL_RULES", "installs.RECEIPT_RULES", "conflicts.RACE_RULES",
-            "conflicts.CURSOR_RACE_RULES", "conflicts.PLUGIN_RACE_RULES", "conflicts.MOOT_RULES", "conflicts.COPY_RULES",
-            "conflicts.PACK_COPY_RULES", "conflicts.CURSOR_CLAUDE_RULES", "conflicts.SESSION_END_RULES"} <= set(tables)
+    assert {"commands.RULES", "matchers.RULES", "structure.UNPARSED_RULES", "structure.FILE_RULES",
+            "structure.EVENT_RULES", "structure.GROUP_RULES", "structure.HANDLER_RULES", "structure.MACHINE_RULES",
+            "hosts.FILE_RULES", "hosts.ENTRY_RULES", "hosts.PLUGIN_RULES", "installs.INSTALL_RULES",
+            "installs.RECEIPT_RULES", "conflicts.RACE_RULES", "conflicts.CURSOR_RACE_RULES",
+            "conflicts.PLUGIN_RACE_RULES", "conflicts.MOOT_RULES", "conflicts.COPY_RULES", "conflicts.PACK_COPY_RULES",
+            "conflicts.CURSOR_CLAUDE_RULES", "conflicts.SESSION_END_RULES"} <= set(tables)
     assert len(set(ids)) == len(ids) and set(ids) <= set(catalog())
     assert len(set(functions)) == len(functions)  # no function answers for two rules
 
@@ -393,6 +395,12 @@ def test_every_rule_id_a_check_module_names_is_found_by_one_of_its_tables(module
 def test_the_host_rules_of_hosts_py_are_every_host_rule_but_opencodes():
     assert rules_of("hosts") == {rule for rule in catalog()
                                  if rule.startswith("host/") and not rule.startswith("host/opencode-")}
+
+
+def test_the_structure_rules_are_held_whole_by_the_tables_of_the_structure_module():
+    tables = [table for name, table in rule_tables().items() if name.startswith("structure.")]
+    held = [rule for table in tables for rule in table.functions]
+    assert sorted(held) == sorted(rule for rule in catalog() if rule.startswith("structure/"))
 
 
 def test_a_matcher_that_is_no_string_is_reported_in_another_agents_file_too(tmp_path):

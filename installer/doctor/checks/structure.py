@@ -1,14 +1,24 @@
-"""Structure: does each file parse, and is every event, group and handler in the shape its host reads?"""
+"""Structure: does each file parse, and is every event, group and handler in the shape its host reads?
+
+check() walks each file down to its handlers and hands each unit to the table of its rules, one
+function per rule: a file that did not parse to UNPARSED_RULES, a parsed one to FILE_RULES, each
+event under "hooks" to EVENT_RULES, each Claude Code matcher group to GROUP_RULES, each handler
+(Claude Code's, or a Cursor entry) to HANDLER_RULES; MACHINE_RULES read the files together (the
+kill switches, the plugin manifests). What differs between the two hosts' files is data, in a
+Format, so that a rule both hosts share is one function.
+"""
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterable, Iterator, NamedTuple
+from typing import Any, Collection, Iterable, Iterator, NamedTuple, TypedDict
 
 from ... import resources
-from ...errors import ErrorKind
-from ...hosts.base import outline_problem
+from ...errors import ErrorKind, HookwrightError
+from ...hosts.base import describe, outline_problem
 from ...patterns import lazy
 from .. import load
 from ..discovery import SCOPE_ORDER, Candidate
@@ -32,198 +42,432 @@ from ..facts import (
     Event,
     fold,
 )
-from ..model import HOST_NAMES, ConfigFile, Context, Finding, RuleTable, describe, resolved, timeout_seconds
+from ..model import HOST_NAMES, ConfigFile, Context, Finding, RuleTable, resolved, timeout_seconds
+
+Keys = tuple[str | int, ...]  # a JSON path
 
 SCHEMASTORE = "schemastore/claude-code-settings.json"  # the settings schema the editors use
 ALL_TYPE_FIELDS = {key: kind for fields in TYPE_FIELDS.values() for key, kind in fields.items()}
 NON_EMPTY = {"command", "url", "prompt", "server", "tool"}
-EXPECTED = {str: "a string", bool: "true or false", dict: "an object", "strings": "a list of strings",
-            "string-map": "an object of strings", (int, float): "a number", (int, type(None)): "a number or null"}
+EXPECTED: dict[object, str] = {
+    str: "a string", bool: "true or false", dict: "an object", "strings": "a list of strings",
+    "string-map": "an object of strings", (int, float): "a number", (int, type(None)): "a number or null"}
+
+
+class Format(NamedTuple):
+    """How one host's hooks file is written, as the structure rules read it."""
+
+    host: str  # as messages name it
+    example: str  # an event, for the hooks-not-object hint
+    events: Collection[str]
+    folded: dict[str, str]  # its events by folded name, for "did you mean"
+    top_level: tuple[dict[str, str], ...]  # folded names of events that do not belong at the top level
+    others: dict[str, str]  # another host's events by folded name: under "hooks", host rules speak for them
+    items: str  # what an event's list holds (event-not-list), and one of them written out
+    item_example: str
+    grouped: bool  # an event holds matcher groups of handlers (Claude Code), not the handlers (Cursor)
+    types: tuple[str, ...]  # handler types
+    default_type: str | None  # the type of a handler without "type"; None: it needs one
+    fields: dict[str, Any] | None  # every handler's fields, and their types; None: each type has its own
+    required: dict[str, tuple[str, ...]]  # the fields a handler of each type needs
+    judged_elsewhere: frozenset[str]  # handler keys the key rules leave to other rules
+    shells: tuple[str, ...]  # what a command handler's "shell" may be (none: it has no "shell")
+
+
+CLAUDE_FORMAT = Format(
+    host="Claude Code", example="PreToolUse", events=CLAUDE_EVENTS, folded=FOLDED_CLAUDE_EVENTS,
+    top_level=(FOLDED_CLAUDE_EVENTS,), others={}, items="matcher groups",
+    item_example='{"matcher": "...", "hooks": [...]}', grouped=True, types=tuple(TYPE_FIELDS), default_type=None,
+    fields=None, required=REQUIRED_FIELDS,
+    judged_elsewhere=frozenset({"type", "timeout"}),  # (the type rules, the timeout rules)
+    shells=SHELLS)
+CURSOR_FORMAT = Format(
+    host="Cursor", example="preToolUse", events=CURSOR_EVENTS, folded=FOLDED_CURSOR_EVENTS,
+    top_level=(FOLDED_CURSOR_EVENTS, FOLDED_CLAUDE_EVENTS), others=FOLDED_CLAUDE_EVENTS, items="hook entries",
+    item_example='{"command": "..."}', grouped=False, types=CURSOR_TYPES, default_type="command",
+    fields=CURSOR_FIELDS,
+    required={kind: (kind,) for kind in CURSOR_TYPES},  # a command entry needs "command", a prompt entry "prompt"
+    # (the timeout rules; Claude Code's fields: host/cursor-claude-field)
+    judged_elsewhere=frozenset({"timeout"}) | CLAUDE_ONLY_FIELDS,
+    shells=())
+FORMATS = {"claude": CLAUDE_FORMAT, "cursor": CURSOR_FORMAT}
+
+UNPARSED_RULES = RuleTable()  # a file that could not be read or parsed
+FILE_RULES = RuleTable()  # a parsed file, as a whole
+EVENT_RULES = RuleTable()  # one key under "hooks"
+GROUP_RULES = RuleTable()  # one Claude Code matcher group
+HANDLER_RULES = RuleTable()  # one handler: of a Claude Code matcher group, or a Cursor entry
+MACHINE_RULES = RuleTable()  # the files together: the switches that turn hooks off, the plugins' manifests
 
 
 def check(ctx: Context) -> Iterator[Finding]:
     for file in ctx.files:
         if file.error is not None:
             if file.kind != "opencode-config":  # (JSONC: host/opencode-config-unreadable says what is wrong)
-                yield _unparsed(ctx, file)
-        elif file.document is not None and file.host == "claude":
-            yield from _claude(ctx, file)
-        elif file.document is not None and file.host == "cursor":
-            yield from _cursor(ctx, file)
-    yield from _kill_switches(ctx)
-    yield from _manifests_naming_default_hooks(ctx)
+                yield from UNPARSED_RULES.run(ctx, Unparsed(file, file.error))
+        elif file.document is not None and file.host in FORMATS:
+            at = FileAt(file, FORMATS[file.host], file.document.data)
+            yield from FILE_RULES.run(ctx, at)
+            for event in at.events:
+                yield from EVENT_RULES.run(ctx, event)
+                for group in event.groups:
+                    yield from GROUP_RULES.run(ctx, group)
+                    for handler in group.handlers:
+                        yield from HANDLER_RULES.run(ctx, handler)
+                for entry in event.entries:
+                    yield from HANDLER_RULES.run(ctx, entry)
+    yield from MACHINE_RULES.run(ctx)
 
 
-def _unparsed(ctx: Context, file: ConfigFile) -> Finding:
-    error = file.error
-    params = {"error": error.message, "hint": error.hint or "fix the file"}
-    if error.kind is ErrorKind.UNREADABLE:
-        return ctx.finding_at("structure/unreadable", file, error.line, error.column, **params)
-    if error.kind is ErrorKind.DUPLICATE_KEY:
-        return ctx.finding_at("structure/duplicate-key", file, error.line, error.column, **params)
-    host = HOST_NAMES.get(file.host, HOST_NAMES["claude"])  # (a file of unknown kind: read as Claude Code's)
-    return ctx.finding_at("structure/invalid-json", file, error.line, error.column, detail=error.reason, host=host,
-                          hint=params["hint"])
+# ---- a file that did not parse -----------------------------------------------------------------------
+
+class Unparsed(NamedTuple):
+    """A file doctor could not read, or whose JSON did not parse."""
+
+    file: ConfigFile
+    error: HookwrightError  # why it could not be read or parsed
+
+    def finding(self, ctx: Context, rule_id: str, **params: Any) -> Finding:
+        """At the error's own line and column, with the reader's hint."""
+        return ctx.finding_at(rule_id, self.file, self.error.line, self.error.column,
+                              hint=self.error.hint or "fix the file", **params)
 
 
-# ---- Claude Code: settings files and plugin hooks.json ---------------------------------------------
+@UNPARSED_RULES.rule("structure/unreadable")
+def _unreadable(ctx: Context, at: Unparsed) -> Iterator[Finding]:
+    if at.error.kind is ErrorKind.UNREADABLE:
+        yield at.finding(ctx, "structure/unreadable", error=at.error.message)
 
-def _outline(ctx: Context, file: ConfigFile, host: str, example: str,
-             *event_names: dict[str, str]) -> Iterator[Finding]:
-    """The shape both hosts share: an object, no event at the top level beside `"hooks"` (names
-    looked up folded, in `event_names`), and `"hooks"` an object of events."""
-    data = file.document.data
-    problem = outline_problem(data)
-    if problem and not problem[0]:
-        yield ctx.finding("structure/not-object", file, (), found=problem[1])
-        return
-    for key in data:
-        event = next((names[fold(key)] for names in event_names if fold(key) in names), None)
+
+@UNPARSED_RULES.rule("structure/duplicate-key")
+def _duplicate_key(ctx: Context, at: Unparsed) -> Iterator[Finding]:
+    if at.error.kind is ErrorKind.DUPLICATE_KEY:
+        yield at.finding(ctx, "structure/duplicate-key", error=at.error.message)
+
+
+@UNPARSED_RULES.rule("structure/invalid-json")
+def _invalid_json(ctx: Context, at: Unparsed) -> Iterator[Finding]:
+    if at.error.kind not in (ErrorKind.UNREADABLE, ErrorKind.DUPLICATE_KEY):
+        host = HOST_NAMES.get(at.file.host, HOST_NAMES["claude"])  # (a file of unknown kind: read as Claude Code's)
+        yield at.finding(ctx, "structure/invalid-json", detail=at.error.reason, host=host)
+
+
+# ---- a parsed file: its outline, and Claude Code's settings outside "hooks" ------------------------
+
+class ProblemFields(TypedDict, total=False):
+    """The fields the schema rules' wordings fill in."""
+
+    where: str  # the JSON path, as a/b/0
+    found: str  # the value, as shown
+    rule: str  # a permission rule, quoted
+    allowed: str  # an enum's values
+    types: str  # the types a value may have
+    problem: str  # jsonschema-rs's own message, where no wording of ours fits
+
+
+class SettingsProblem(NamedTuple):
+    """One thing wrong in a settings file outside "hooks", which of the two schema rules says it,
+    and in which of its wordings."""
+
+    rule: str  # structure/settings-schema or structure/settings-schema-opinion
+    keys: Keys
+    variant: str | None
+    fields: ProblemFields
+
+
+@dataclass
+class FileAt:
+    """A Claude Code or Cursor hooks file that parsed, as the file rules read it."""
+
+    file: ConfigFile
+    format: Format
+    data: Any  # its JSON
+
+    @cached_property
+    def outline(self) -> tuple[tuple[str, ...], str] | None:
+        """What keeps the host from reading any hooks out of it (hosts.base.outline_problem)."""
+        return outline_problem(self.data)
+
+    @property
+    def top_level(self) -> dict[str, Any]:
+        return self.data if isinstance(self.data, dict) else {}
+
+    @property
+    def events(self) -> list[EventAt]:
+        """The keys under "hooks", when it is an object of events."""
+        hooks = self.top_level.get("hooks")
+        if not isinstance(hooks, dict):
+            return []
+        return [EventAt(self.file, self.format, name, value) for name, value in hooks.items()]
+
+    @cached_property
+    def settings_problems(self) -> list[SettingsProblem]:
+        """A Claude Code settings file's problems outside "hooks" (which the rules here read
+        themselves): its permission rules first, then SchemaStore's complaints."""
+        rest = {key: value for key, value in self.top_level.items() if key != "hooks"}
+        if self.file.kind != "claude-settings" or not rest:
+            return []
+        found = list(_permission_problems(rest.get("permissions")))
+        for error in settings_schema_errors(_without_permission_rules(rest)):
+            rule = "structure/settings-schema-opinion" if _opinion(error) else "structure/settings-schema"
+            variant, fields = _problem(error)
+            fields["where"] = "/".join(str(k) for k in error.keys) or "the top level"
+            found.append(SettingsProblem(rule, error.keys, variant, fields))
+        return found
+
+
+@FILE_RULES.rule("structure/not-object", alone=True)
+def _not_object(ctx: Context, at: FileAt) -> Iterator[Finding]:
+    if at.outline and not at.outline[0]:
+        yield ctx.finding("structure/not-object", at.file, (), found=at.outline[1])
+
+
+@FILE_RULES.rule("structure/top-level-event")
+def _top_level_event(ctx: Context, at: FileAt) -> Iterator[Finding]:
+    """An event beside "hooks" (names looked up folded, among the host's and, in a Cursor
+    file, Claude Code's)."""
+    for key in at.top_level:
+        event = next((names[fold(key)] for names in at.format.top_level if fold(key) in names), None)
         if key != "hooks" and event:
-            yield ctx.finding("structure/top-level-event", file, (key,), at_key=True, key=key, event=event, host=host)
-    if problem:
-        yield ctx.finding("structure/hooks-not-object", file, ("hooks",), found=problem[1], example=example)
+            yield ctx.finding("structure/top-level-event", at.file, (key,), at_key=True, key=key, event=event,
+                              host=at.format.host)
 
 
-def _claude(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
-    yield from _outline(ctx, file, "Claude Code", "PreToolUse", FOLDED_CLAUDE_EVENTS)
-    data = file.document.data
-    if not isinstance(data, dict):
-        return
-    if file.kind == "claude-settings":
-        yield from _schema(ctx, file, data)
-    hooks = data.get("hooks")
-    if not isinstance(hooks, dict):
-        return
-    for event, groups in hooks.items():
-        known = CLAUDE_EVENTS.get(event)
-        if known is None:
-            yield _unknown_event(ctx, file, event, "Claude Code", CLAUDE_EVENTS, FOLDED_CLAUDE_EVENTS)
-            if _note(event):
-                continue  # a note's value is prose, not matcher groups
-        if not isinstance(groups, list):
-            if known is not None:  # under an unknown name (a "$comment" key, say) nothing runs anyway
-                yield ctx.finding("structure/event-not-list", file, ("hooks", event), event=event,
-                                  found=describe(groups), items="matcher groups",
-                                  example='{"matcher": "...", "hooks": [...]}')
-            continue
-        for gi, group in enumerate(groups):
-            yield from _group(ctx, file, event, known, group, ("hooks", event, gi))
+@FILE_RULES.rule("structure/hooks-not-object")
+def _hooks_not_object(ctx: Context, at: FileAt) -> Iterator[Finding]:
+    if at.outline and at.outline[0]:
+        yield ctx.finding("structure/hooks-not-object", at.file, ("hooks",), found=at.outline[1],
+                          example=at.format.example)
 
 
-def _group(ctx: Context, file: ConfigFile, event: str, known: Event | None, group: Any,
-           keys: tuple) -> Iterator[Finding]:
-    if not isinstance(group, dict):
-        yield ctx.finding("structure/group-not-object", file, keys, found=describe(group))
-        return
-    if "hooks" not in group:
-        if "command" in group or "type" in group:
-            yield ctx.finding("structure/group-hooks-missing", file, keys,
-                              detail=" (the handler is written straight into the group)",
-                              hint='wrap the handler: {"matcher": "...", "hooks": [{"type": "command", '
-                                   '"command": "..."}]}')
-        else:
-            yield ctx.finding("structure/group-hooks-missing", file, keys, detail="",
-                              hint='add "hooks": [{"type": "command", "command": "..."}]')
-        return
-    for key in group:
-        if key in GROUP_KEYS:
-            continue
-        if _note(key):
-            yield ctx.finding("structure/group-note-key", file, keys + (key,), at_key=True, key=key, host="Claude Code",
-                              lost=_lost(file))
-        elif key in COMMON_FIELDS or key in ALL_TYPE_FIELDS:
-            yield ctx.finding("structure/group-unknown-key", file, keys + (key,), at_key=True, key=key, host="Claude Code",
-                              detail=" (it is a handler field, placed on the group)",
-                              hint=f'move "{key}" into each handler of the group\'s "hooks"')
-        else:
-            close = _close(key, GROUP_KEYS, 0.7)
-            yield ctx.finding("structure/group-unknown-key", file, keys + (key,), at_key=True, key=key, host="Claude Code",
-                              detail="", hint=f'did you mean "{close[0]}"?' if close else
-                              'a group holds only "matcher" and "hooks"')
-    matcher = group.get("matcher")
-    if known is not None and known.matcher is None and isinstance(matcher, str) and matcher.strip() not in ("", "*"):
-        yield ctx.finding("structure/matcher-ignored", file, keys + ("matcher",), event=event,
-                          matcher=json.dumps(matcher))
-    handlers = group["hooks"]
-    if not isinstance(handlers, list):
-        yield ctx.finding("structure/group-hooks-not-list", file, keys + ("hooks",), found=describe(handlers))
-        return
-    for hi, handler in enumerate(handlers):
-        yield from _handler(ctx, file, event, known, handler, keys + ("hooks", hi))
+@FILE_RULES.rule("structure/settings-schema")
+def _settings_schema(ctx: Context, at: FileAt) -> Iterator[Finding]:
+    for found in at.settings_problems:
+        if found.rule == "structure/settings-schema":
+            yield ctx.finding(found.rule, at.file, found.keys, variant=found.variant, **found.fields)
 
 
-def _not_an_object(ctx: Context, file: ConfigFile, value: Any, keys: tuple, host: str) -> Finding | None:
-    """A bare string (a command without its object) or another non-object where a handler belongs."""
-    if isinstance(value, str):
-        return ctx.finding("structure/handler-string", file, keys, host=host, command=json.dumps(value))
-    if not isinstance(value, dict):
-        return ctx.finding("structure/handler-not-object", file, keys, found=describe(value))
-    return None
+@FILE_RULES.rule("structure/settings-schema-opinion")
+def _settings_schema_opinion(ctx: Context, at: FileAt) -> Iterator[Finding]:
+    for found in at.settings_problems:
+        if found.rule == "structure/settings-schema-opinion":
+            yield ctx.finding(found.rule, at.file, found.keys, variant=found.variant, **found.fields)
 
 
-class HandlerAt(NamedTuple):
-    """One entry of a Claude Code matcher group's "hooks", as every handler rule reads it."""
+# ---- the events under "hooks" ------------------------------------------------------------------------
+
+@dataclass
+class EventAt:
+    """One key under "hooks": an event's name, or a note, or a name the host does not know."""
+
+    file: ConfigFile
+    format: Format
+    name: str
+    value: Any  # as written: a list, when the host reads it
+
+    @property
+    def keys(self) -> Keys:
+        return ("hooks", self.name)
+
+    @property
+    def known(self) -> bool:
+        return self.name in self.format.events
+
+    @property
+    def unknown(self) -> bool:
+        """Not the host's (another host's event names are the host rules' to judge)."""
+        return not self.known and fold(self.name) not in self.format.others
+
+    @property
+    def note(self) -> bool:
+        """An unknown name that reads as a comment: its value is prose, not hooks."""
+        return self.unknown and _note(self.name)
+
+    @property
+    def listed(self) -> list[Any]:
+        """What the host would read as its list, when it reads one."""
+        return self.value if isinstance(self.value, list) and not self.note else []
+
+    @property
+    def groups(self) -> list[GroupAt]:
+        """Claude Code's matcher groups."""
+        if not self.format.grouped:
+            return []
+        known = CLAUDE_EVENTS.get(self.name)
+        return [GroupAt(self.file, self.name, known, group, self.keys + (index,))
+                for index, group in enumerate(self.listed)]
+
+    @property
+    def entries(self) -> list[HandlerAt]:
+        """Cursor's entries: its handlers, but a Claude Code group (host/cursor-claude-group says so)."""
+        if self.format.grouped:
+            return []
+        return [HandlerAt(self.file, self.format, self.name, None, entry, self.keys + (index,))
+                for index, entry in enumerate(self.listed) if not (isinstance(entry, dict) and "hooks" in entry)]
+
+
+@EVENT_RULES.rule("structure/hooks-note-key")
+def _hooks_note_key(ctx: Context, at: EventAt) -> Iterator[Finding]:
+    if at.note:
+        yield ctx.finding("structure/hooks-note-key", at.file, at.keys, at_key=True, key=at.name, host=at.format.host,
+                          variant=_rewritten(at.file))
+
+
+@EVENT_RULES.rule("structure/unknown-event")
+def _unknown_event(ctx: Context, at: EventAt) -> Iterator[Finding]:
+    if at.unknown and not at.note:
+        near = _near_event(at.name, at.format)
+        yield ctx.finding("structure/unknown-event", at.file, at.keys, at_key=True, event=at.name, host=at.format.host,
+                          near=near, variant="near" if near else None)
+
+
+@EVENT_RULES.rule("structure/event-not-list")
+def _event_not_list(ctx: Context, at: EventAt) -> Iterator[Finding]:
+    """(Under a name the host does not know, nothing runs anyway.)"""
+    if at.known and not isinstance(at.value, list):
+        yield ctx.finding("structure/event-not-list", at.file, at.keys, event=at.name, found=describe(at.value),
+                          items=at.format.items, example=at.format.item_example)
+
+
+# ---- Claude Code's matcher groups --------------------------------------------------------------------
+
+@dataclass
+class GroupAt:
+    """One entry of a Claude Code event's list, as every group rule reads it."""
 
     file: ConfigFile
     event: str
     known: Event | None  # the event, when Claude Code has it
+    value: Any  # as written (an object, when the rules past group-not-object read it)
+    keys: Keys
+
+    @property
+    def extra_keys(self) -> list[str]:
+        """Its keys but "matcher" and "hooks"."""
+        return [key for key in self.value if key not in GROUP_KEYS] if isinstance(self.value, dict) else []
+
+    @property
+    def handlers(self) -> list[HandlerAt]:
+        hooks = self.value.get("hooks") if isinstance(self.value, dict) else None
+        return [HandlerAt(self.file, CLAUDE_FORMAT, self.event, self.known, handler, self.keys + ("hooks", index))
+                for index, handler in enumerate(hooks)] if isinstance(hooks, list) else []
+
+
+@GROUP_RULES.rule("structure/group-not-object", alone=True)
+def _group_not_object(ctx: Context, at: GroupAt) -> Iterator[Finding]:
+    if not isinstance(at.value, dict):
+        yield ctx.finding("structure/group-not-object", at.file, at.keys, found=describe(at.value))
+
+
+@GROUP_RULES.rule("structure/group-hooks-missing", alone=True)
+def _group_hooks_missing(ctx: Context, at: GroupAt) -> Iterator[Finding]:
+    if isinstance(at.value, dict) and "hooks" not in at.value:
+        handler_in_group = "command" in at.value or "type" in at.value
+        yield ctx.finding("structure/group-hooks-missing", at.file, at.keys,
+                          variant="handler-in-group" if handler_in_group else None)
+
+
+@GROUP_RULES.rule("structure/group-note-key")
+def _group_note_key(ctx: Context, at: GroupAt) -> Iterator[Finding]:
+    for key in at.extra_keys:
+        if _note(key):
+            yield ctx.finding("structure/group-note-key", at.file, at.keys + (key,), at_key=True, key=key,
+                              host=CLAUDE_FORMAT.host, variant=_rewritten(at.file))
+
+
+@GROUP_RULES.rule("structure/group-unknown-key")
+def _group_unknown_key(ctx: Context, at: GroupAt) -> Iterator[Finding]:
+    for key in at.extra_keys:
+        if _note(key):
+            continue
+        handler_field = key in COMMON_FIELDS or key in ALL_TYPE_FIELDS
+        close = [] if handler_field else _close(key, GROUP_KEYS, 0.7)
+        variant = "handler-field" if handler_field else "misspelt" if close else None
+        yield ctx.finding("structure/group-unknown-key", at.file, at.keys + (key,), at_key=True, key=key,
+                          host=CLAUDE_FORMAT.host, close=close[0] if close else "", variant=variant)
+
+
+@GROUP_RULES.rule("structure/matcher-ignored")
+def _matcher_ignored(ctx: Context, at: GroupAt) -> Iterator[Finding]:
+    matcher = at.value.get("matcher")
+    if at.known is not None and at.known.matcher is None and isinstance(matcher, str) \
+            and matcher.strip() not in ("", "*"):
+        yield ctx.finding("structure/matcher-ignored", at.file, at.keys + ("matcher",), event=at.event,
+                          matcher=json.dumps(matcher))
+
+
+@GROUP_RULES.rule("structure/group-hooks-not-list")
+def _group_hooks_not_list(ctx: Context, at: GroupAt) -> Iterator[Finding]:
+    if not isinstance(at.value["hooks"], list):
+        yield ctx.finding("structure/group-hooks-not-list", at.file, at.keys + ("hooks",),
+                          found=describe(at.value["hooks"]))
+
+
+# ---- handlers: Claude Code's, and Cursor's entries -----------------------------------------------------
+
+@dataclass
+class HandlerAt:
+    """One handler, as every handler rule reads it: an entry of a Claude Code matcher group's
+    "hooks", or of a Cursor event's list."""
+
+    file: ConfigFile
+    format: Format
+    event: str
+    known: Event | None  # the Claude Code event, when Claude Code has it (None for Cursor's)
     value: Any  # the entry as written (an object, when the rules past handler-not-object read it)
-    keys: tuple
+    keys: Keys
 
-    @property
+    @cached_property
     def kind(self) -> str | None:
-        """Its "type", when that is one Claude Code has."""
-        kind = self.value.get("type")
-        return kind if isinstance(kind, str) and kind in TYPE_FIELDS else None
+        """Its type, when that is one the host has."""
+        kind = self.value.get("type", self.format.default_type)
+        return kind if isinstance(kind, str) and kind in self.format.types else None
 
-    @property
+    @cached_property
     def fields(self) -> dict[str, Any]:
-        """The fields a handler of its type may have (of any type, when its type is not known), and their types."""
+        """The fields it may have, and their types: Claude Code's of its type (of any type, when
+        its type is not known), Cursor's one list."""
+        if self.format.fields is not None:
+            return self.format.fields
         return {**COMMON_FIELDS, **(TYPE_FIELDS[self.kind] if self.kind else ALL_TYPE_FIELDS)}
 
-    def keys_for(self, rule_id: str) -> Iterator[str]:
-        """Its keys that this rule speaks for: each key is one rule's at most (key_rule)."""
-        fields = self.fields
-        return (key for key, value in self.value.items() if _key_rule(key, value, self.kind, fields) == rule_id)
+    @cached_property
+    def key_rules(self) -> dict[str, str]:
+        """Its keys that a key rule speaks for, and which one (each key is one rule's at most)."""
+        return {key: rule for key, value in self.value.items() if (rule := self._key_rule(key, value))}
 
+    def keys_for(self, rule_id: str) -> list[str]:
+        return [key for key, rule in self.key_rules.items() if rule == rule_id]
 
-def _key_rule(key: str, value: Any, kind: str | None, fields: dict[str, Any]) -> str | None:
-    """Which rule, if any, speaks for one key of a Claude Code handler."""
-    if key in ("type", "timeout"):
-        return None  # (the type rules and the timeout rules)
-    if key == "once":
-        return "structure/once-ignored"
-    if key in ("async", "asyncRewake") and kind not in (None, "command"):
-        return "structure/async-non-command"
-    if key not in fields:
-        return "structure/handler-note-key" if _note(key) else "structure/handler-unknown-key"
-    return None if _has_type(key, value, fields[key]) else "structure/field-type"
-
-
-HANDLER_RULES = RuleTable()  # the rules of one Claude Code handler, one function each
-
-
-def _handler(ctx: Context, file: ConfigFile, event: str, known: Event | None, handler: Any,
-             keys: tuple) -> Iterator[Finding]:
-    yield from HANDLER_RULES.run(ctx, HandlerAt(file, event, known, handler, keys))
+    def _key_rule(self, key: str, value: Any) -> str | None:
+        if key in self.format.judged_elsewhere:
+            return None
+        if key == "once":
+            return "structure/once-ignored"
+        if key in ("async", "asyncRewake") and self.kind not in (None, "command"):
+            return "structure/async-non-command"
+        if key not in self.fields:
+            return "structure/handler-note-key" if _note(key) else "structure/handler-unknown-key"
+        return None if _has_type(key, value, self.fields[key]) else "structure/field-type"
 
 
 @HANDLER_RULES.rule("structure/handler-string", alone=True)
 def _handler_string(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    """A command without its object."""
     if isinstance(at.value, str):
-        yield _not_an_object(ctx, at.file, at.value, at.keys, "Claude Code")
+        yield ctx.finding("structure/handler-string", at.file, at.keys, host=at.format.host,
+                          command=json.dumps(at.value))
 
 
 @HANDLER_RULES.rule("structure/handler-not-object", alone=True)
 def _handler_not_object(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
     if not isinstance(at.value, (str, dict)):
-        yield _not_an_object(ctx, at.file, at.value, at.keys, "Claude Code")
+        yield ctx.finding("structure/handler-not-object", at.file, at.keys, found=describe(at.value))
 
 
 @HANDLER_RULES.rule("structure/type-missing")
 def _type_missing(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
-    if "type" not in at.value:
+    if "type" not in at.value and at.format.default_type is None:
         yield ctx.finding("structure/type-missing", at.file, at.keys)
 
 
@@ -231,12 +475,12 @@ def _type_missing(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
 def _type_unknown(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
     if "type" in at.value and at.kind is None:
         yield ctx.finding("structure/type-unknown", at.file, at.keys + ("type",), found=json.dumps(at.value["type"]),
-                          host="Claude Code", types=", ".join(TYPE_FIELDS))
+                          host=at.format.host, types=", ".join(at.format.types))
 
 
 @HANDLER_RULES.rule("structure/field-missing")
 def _field_missing(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
-    for field in REQUIRED_FIELDS.get(at.kind, ()):
+    for field in at.format.required.get(at.kind, ()) if at.kind else ():
         if field not in at.value:
             yield ctx.finding("structure/field-missing", at.file, at.keys, type=at.kind, field=field)
 
@@ -244,7 +488,7 @@ def _field_missing(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
 @HANDLER_RULES.rule("structure/once-ignored")
 def _once_ignored(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
     for key in at.keys_for("structure/once-ignored"):
-        yield ctx.finding("structure/once-ignored", at.file, at.keys + (key,), host="Claude Code")
+        yield ctx.finding("structure/once-ignored", at.file, at.keys + (key,), host=at.format.host)
 
 
 @HANDLER_RULES.rule("structure/async-non-command")
@@ -256,36 +500,47 @@ def _async_non_command(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
 @HANDLER_RULES.rule("structure/handler-note-key")
 def _handler_note_key(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
     for key in at.keys_for("structure/handler-note-key"):
-        yield _unknown_key(ctx, at.file, at.keys, key, at.kind, at.fields, "Claude Code")
+        yield ctx.finding("structure/handler-note-key", at.file, at.keys + (key,), at_key=True, key=key,
+                          host=at.format.host, variant=_rewritten(at.file))
 
 
 @HANDLER_RULES.rule("structure/handler-unknown-key")
 def _handler_unknown_key(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    """Told what the handler has instead: a field of another Claude Code type, or a near name
+    (Cursor's types share one list of fields)."""
+    fields = at.fields
     for key in at.keys_for("structure/handler-unknown-key"):
-        yield _unknown_key(ctx, at.file, at.keys, key, at.kind, at.fields, "Claude Code")
+        close = ["command"] if key == "cmd" else _close(key, fields, 0.6)
+        variant = ("other-type" if at.kind and at.format.fields is None and key in ALL_TYPE_FIELDS
+                   else "misspelt" if close else None)
+        yield ctx.finding("structure/handler-unknown-key", at.file, at.keys + (key,), at_key=True, key=key,
+                          host=at.format.host, type=at.kind, fields=", ".join(fields),
+                          close=close[0] if close else "", variant=variant)
 
 
 @HANDLER_RULES.rule("structure/field-type")
 def _field_type(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
-    fields = at.fields
     for key in at.keys_for("structure/field-type"):
         yield ctx.finding("structure/field-type", at.file, at.keys + (key,), field=key, found=_shown(at.value[key]),
-                          expected=_expected(key, fields[key]))
+                          expected=_expected(key, at.fields[key]))
 
 
 @HANDLER_RULES.rule("structure/timeout-invalid")
 def _timeout_invalid(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
-    yield from _timeout(ctx, at.file, at.value, at.keys, "structure/timeout-invalid")
+    if _timeout_rule(at.value) == "structure/timeout-invalid":
+        yield ctx.finding("structure/timeout-invalid", at.file, at.keys + ("timeout",), found=_shown(at.value["timeout"]))
 
 
 @HANDLER_RULES.rule("structure/timeout-long")
 def _timeout_long(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
-    yield from _timeout(ctx, at.file, at.value, at.keys, "structure/timeout-long")
+    if _timeout_rule(at.value) == "structure/timeout-long":
+        yield _timeout_finding(ctx, "structure/timeout-long", at)
 
 
 @HANDLER_RULES.rule("structure/timeout-milliseconds")
 def _timeout_milliseconds(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
-    yield from _timeout(ctx, at.file, at.value, at.keys, "structure/timeout-milliseconds")
+    if _timeout_rule(at.value) == "structure/timeout-milliseconds":
+        yield _timeout_finding(ctx, "structure/timeout-milliseconds", at)
 
 
 @HANDLER_RULES.rule("structure/http-header-variable-not-allowed")
@@ -299,7 +554,7 @@ def _header_variables_not_allowed(ctx: Context, at: HandlerAt) -> Iterator[Findi
         if variable not in allowed:
             yield ctx.finding("structure/http-header-variable-not-allowed", at.file, at.keys + ("headers", header),
                               header=json.dumps(header), variable=variable,
-                              listed=" (the handler has no allowedEnvVars)" if "allowedEnvVars" not in at.value else "")
+                              variant="no-list" if "allowedEnvVars" not in at.value else None)
 
 
 @HANDLER_RULES.rule("structure/http-header-variable-not-in-settings")
@@ -308,8 +563,8 @@ def _header_variables_beyond_settings(ctx: Context, at: HandlerAt) -> Iterator[F
     a variable the handler allows but no such list names is still sent empty (docs/hosts/claude-code.md#kill-switches)."""
     if at.kind != "http":
         return
-    lists = [f.document.data["httpHookAllowedEnvVars"] for f in _settings(ctx.files)
-             if isinstance(f.document.data.get("httpHookAllowedEnvVars"), list)]
+    lists = [settings.data["httpHookAllowedEnvVars"] for settings in _settings(ctx.files)
+             if isinstance(settings.data.get("httpHookAllowedEnvVars"), list)]
     if not lists:
         return
     limit = {name for names in lists for name in names}
@@ -323,14 +578,14 @@ def _header_variables_beyond_settings(ctx: Context, at: HandlerAt) -> Iterator[F
 @HANDLER_RULES.rule("structure/shell-invalid")
 def _shell_invalid(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
     shell = at.value.get("shell")
-    if at.kind == "command" and isinstance(shell, str) and shell not in SHELLS:
+    if at.kind == "command" and at.format.shells and isinstance(shell, str) and shell not in at.format.shells:
         yield ctx.finding("structure/shell-invalid", at.file, at.keys + ("shell",), found=json.dumps(shell))
 
 
 @HANDLER_RULES.rule("structure/shell-ignored")
 def _shell_ignored(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
     shell = at.value.get("shell")
-    if at.kind == "command" and isinstance(shell, str) and shell in SHELLS and "args" in at.value:
+    if at.kind == "command" and isinstance(shell, str) and shell in at.format.shells and "args" in at.value:
         yield ctx.finding("structure/shell-ignored", at.file, at.keys + ("shell",))
 
 
@@ -347,32 +602,31 @@ def _type_unsupported_event(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
                           type=at.kind, types=", ".join(t for t in TYPE_FIELDS if t in at.known.types))
 
 
-def _timeout(ctx: Context, file: ConfigFile, handler: dict, keys: tuple, only: str | None = None) -> Iterator[Finding]:
-    """The timeout rules (`only`: just this one of them), for a Claude Code handler or a Cursor entry."""
+def _timeout_rule(handler: dict[str, Any]) -> str | None:
+    """The one timeout rule a handler's "timeout" breaks, if any."""
     if "timeout" not in handler:
-        return
+        return None
     value = handler["timeout"]
     if timeout_seconds(value) is None:
-        rule = "timeout-invalid"
-    elif value >= 1000:
-        # whole minutes that are no round number of milliseconds (1800, 3600, 345600): a long
-        # wait written in seconds on purpose, such as a hook that waits for a person
-        rule = "timeout-long" if value % 60 == 0 and value % 500 else "timeout-milliseconds"
-    else:
-        return
-    if only not in (None, f"structure/{rule}"):
-        return
-    if rule == "timeout-invalid":
-        yield ctx.finding("structure/timeout-invalid", file, keys + ("timeout",), found=_shown(value))
-    else:
-        yield ctx.finding(f"structure/{rule}", file, keys + ("timeout",), value=_number(value),
-                          human=_duration(value), seconds=_number(value / 1000))
+        return "structure/timeout-invalid"
+    if value < 1000:
+        return None
+    # whole minutes that are no round number of milliseconds (1800, 3600, 345600): a long
+    # wait written in seconds on purpose, such as a hook that waits for a person
+    return "structure/timeout-long" if value % 60 == 0 and value % 500 else "structure/timeout-milliseconds"
+
+
+def _timeout_finding(ctx: Context, rule_id: str, at: HandlerAt) -> Finding:
+    """A timeout of 1000 or more, in seconds and read as milliseconds."""
+    value = at.value["timeout"]
+    return ctx.finding(rule_id, at.file, at.keys + ("timeout",), value=_number(value), human=_duration(value),
+                       seconds=_number(value / 1000))
 
 
 HEADER_VARIABLE = lazy(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))")
 
 
-def _header_variables(handler: dict) -> Iterator[tuple[str, str]]:
+def _header_variables(handler: dict[str, Any]) -> Iterator[tuple[str, str]]:
     """(header, variable) for each `$VAR` / `${VAR}` in an http handler's header values."""
     headers = handler.get("headers")
     for name, value in headers.items() if isinstance(headers, dict) else ():
@@ -380,7 +634,7 @@ def _header_variables(handler: dict) -> Iterator[tuple[str, str]]:
             yield name, match.group(1) or match.group(2)
 
 
-def _allowed_variables(handler: dict) -> list[str]:
+def _allowed_variables(handler: dict[str, Any]) -> list[str]:
     allowed = handler.get("allowedEnvVars")
     return [name for name in allowed if isinstance(name, str)] if isinstance(allowed, list) else []
 
@@ -399,7 +653,7 @@ def _has_type(key: str, value: Any, kind: Any) -> bool:
     return not (key in NON_EMPTY and isinstance(value, str) and not value.strip())
 
 
-def _expected(key: str, kind: Any) -> str:
+def _expected(key: str, kind: object) -> str:
     return "a non-empty string" if key in NON_EMPTY else EXPECTED[kind]
 
 
@@ -429,54 +683,28 @@ def _note(key: str) -> bool:
     return key.startswith(("_", "$", "//", "#", "@")) or key.strip().lower() in NOTE_WORDS
 
 
-def _unknown_event(ctx: Context, file: ConfigFile, event: str, host: str, events: Iterable[str],
-                   folded: dict[str, str]) -> Finding:
-    """A key under "hooks" that names no event: a note (`$comment`) or an event the host lacks."""
-    if _note(event):
-        return ctx.finding("structure/hooks-note-key", file, ("hooks", event), at_key=True, key=event, host=host, lost=_lost(file))
-    return ctx.finding("structure/unknown-event", file, ("hooks", event), at_key=True, event=event, host=host,
-                       suggestion=_suggest(event, events, folded))
-
-
-def _lost(file: ConfigFile) -> str:
-    """Claude Code rewrites its settings files (approvals into settings.local.json...), not managed
+def _rewritten(file: ConfigFile) -> str | None:
+    """The note-key rules' wording for a file its host rewrites, dropping what it does not know:
+    Claude Code rewrites its settings files (approvals into settings.local.json...), not managed
     settings, plugin or Cursor files."""
-    return " and drops it when it rewrites the file" if file.kind == "claude-settings" and file.scope != "managed" \
-        else ""
+    return "rewritten" if file.kind == "claude-settings" and file.scope != "managed" else None
 
 
-def _unknown_key(ctx: Context, file: ConfigFile, keys: tuple, key: str, kind: str | None, fields: dict,
-                 host: str) -> Finding:
-    if _note(key):
-        return ctx.finding("structure/handler-note-key", file, keys + (key,), at_key=True, key=key, host=host, lost=_lost(file))
-    return ctx.finding("structure/handler-unknown-key", file, keys + (key,), at_key=True, key=key, host=host,
-                       hint=_unknown_key_hint(key, kind, fields))
-
-
-def _unknown_key_hint(key: str, kind: str | None, fields: dict) -> str:
-    if kind and key in ALL_TYPE_FIELDS:
-        return f'"{key}" belongs to another handler type; a "{kind}" handler has: ' + ", ".join(fields)
-    close = _close(key, fields, 0.6)
-    if key == "cmd":
-        close = ["command"]
-    if close:
-        return f'did you mean "{close[0]}"?'
-    return "remove it: a handler has " + ", ".join(fields)
-
-
-def _close(word: str, known, cutoff: float) -> list[str]:
+def _close(word: str, known: Iterable[str], cutoff: float) -> list[str]:
     """The known name closest to a misspelt one (at most one), for "did you mean"."""
     import difflib  # only when something is misspelt
 
     return difflib.get_close_matches(word, list(known), n=1, cutoff=cutoff)
 
 
-def _suggest(event: str, known: Any, folded: dict[str, str]) -> str:
-    same = folded.get(fold(event))
+def _near_event(event: str, format: Format) -> str | None:
+    """The host's event a misspelt name most likely means: the same name written otherwise, else
+    a close one."""
+    same = format.folded.get(fold(event))
     if same:
-        return f' (did you mean "{same}"?)'
-    close = _close(event, known, 0.75)
-    return f' (did you mean "{close[0]}"?)' if close else ""
+        return same
+    close = _close(event, format.events, 0.75)
+    return close[0] if close else None
 
 
 # ---- Claude Code settings: SchemaStore's schema outside "hooks" --------------------------------------
@@ -484,23 +712,24 @@ def _suggest(event: str, known: Any, folded: dict[str, str]) -> str:
 class SchemaError(NamedTuple):
     """One schema violation, as the rules below read it."""
 
-    keys: tuple  # where the offending value is
+    keys: Keys  # where the offending value is
     validator: str  # the schema keyword it breaks: type, enum, pattern, additionalProperties...
     instance: Any  # the offending value (for a key name that breaks propertyNames: the name)
-    allowed: tuple = ()  # enum: the allowed values; type: the allowed types; additionalProperties: the extra keys
+    allowed: tuple[Any, ...] = ()  # enum: the allowed values; type: the allowed types; additionalProperties: the extra keys
     message: str = ""
 
     @classmethod
-    def of(cls, error: Any) -> "SchemaError":
+    def of(cls, error: Any) -> SchemaError:
         keys = tuple(error.instance_path)
         if error.kind.name == "propertyNames":  # judge the key name itself
             error = error.kind.error
         kind = error.kind
-        allowed = getattr(kind, "options", None) or getattr(kind, "types", None) or getattr(kind, "unexpected", ())
+        allowed: Iterable[Any] = (getattr(kind, "options", None) or getattr(kind, "types", None)
+                                  or getattr(kind, "unexpected", None) or ())
         return cls(keys, kind.name, error.instance, tuple(allowed), error.message)
 
 
-def settings_schema_errors(settings: dict) -> list[SchemaError]:
+def settings_schema_errors(settings: dict[str, Any]) -> list[SchemaError]:
     """SchemaStore's complaints about a settings object, in document order of their paths
     (jsonschema-rs words them)."""
     errors = [SchemaError.of(error) for error in resources.schema_errors(SCHEMASTORE, settings)]
@@ -514,29 +743,17 @@ PLAIN_RULE = lazy(r"mcp__[^(]*|[A-Za-z_][\w-]*(?:\([^()\\]+\))?")  # no parenthe
 SPECIFIER_TOKEN = lazy(r"\\.|[()]", re.S)  # an escaped character, or a parenthesis
 
 
-def _schema(ctx: Context, file: ConfigFile, data: dict) -> Iterator[Finding]:
-    rest = {key: value for key, value in data.items() if key != "hooks"}
-    if not rest:
-        return
-    yield from _permission_rules(ctx, file, rest.get("permissions"))
-    for error in settings_schema_errors(_without_permission_rules(rest)):
-        keys = error.keys
-        where = "/".join(str(k) for k in keys) or "the top level"
-        rule = "structure/settings-schema-opinion" if _opinion(error, keys) else "structure/settings-schema"
-        yield ctx.finding(rule, file, keys, where=where, problem=_problem(error))
-
-
-def _without_permission_rules(settings: dict) -> dict:
+def _without_permission_rules(settings: dict[str, Any]) -> dict[str, Any]:
     """Permission rules are read by our own check below: SchemaStore's pattern for them is one
     huge regex (four fifths of the time doctor spent on a corpus) and lags the host's tools."""
     permissions = settings.get("permissions")
     if not isinstance(permissions, dict):
         return settings
-    lists = {key: [] for key in PERMISSION_LISTS if isinstance(permissions.get(key), list)}
+    lists: dict[str, list[Any]] = {key: [] for key in PERMISSION_LISTS if isinstance(permissions.get(key), list)}
     return {**settings, "permissions": {**permissions, **lists}}
 
 
-def _permission_rules(ctx: Context, file: ConfigFile, permissions: Any) -> Iterator[Finding]:
+def _permission_problems(permissions: Any) -> Iterator[SettingsProblem]:
     """Each rule must read as `Tool` or `Tool(specifier)`; a tool Claude Code does not have is
     worth a warning (SchemaStore's list lags the host, so not an error)."""
     if not isinstance(permissions, dict):
@@ -544,25 +761,25 @@ def _permission_rules(ctx: Context, file: ConfigFile, permissions: Any) -> Itera
     for key in PERMISSION_LISTS:
         rules = permissions.get(key)
         for index, rule in enumerate(rules if isinstance(rules, list) else []):
+            keys: Keys = ("permissions", key, index)
+            where = f"permissions/{key}/{index}"
             if not isinstance(rule, str):
-                rule_id, problem = "structure/settings-schema", f"{describe(rule)} should be a string"
+                yield SettingsProblem("structure/settings-schema", keys, "not-string",
+                                      {"where": where, "found": describe(rule)})
             elif not _parses_as_permission_rule(rule):
-                rule_id = "structure/settings-schema"
-                problem = f"{json.dumps(rule)} is not a permission rule (Tool or Tool(specifier))"
+                yield SettingsProblem("structure/settings-schema", keys, "not-a-rule",
+                                      {"where": where, "rule": json.dumps(rule)})
             elif not rule.startswith("mcp__") and rule.split("(", 1)[0] not in BUILTIN_TOOL_NAMES:
-                rule_id = "structure/settings-schema-opinion"
-                problem = f"{json.dumps(rule)} names a tool Claude Code does not list"
-            else:
-                continue
-            yield ctx.finding(rule_id, file, ("permissions", key, index), where=f"permissions/{key}/{index}",
-                              problem=problem)
+                yield SettingsProblem("structure/settings-schema-opinion", keys, "unknown-tool",
+                                      {"where": where, "rule": json.dumps(rule)})
 
 
-def _opinion(error: SchemaError, keys: tuple) -> bool:
+def _opinion(error: SchemaError) -> bool:
     """Where SchemaStore is stricter than the host, as the corpus of real configs shows: the
     tools a permission rule may name (it lags the host's tool list), env names and values, and
     top-level settings newer than the schema. A permission rule that cannot parse, a wrong type,
     a missing field or an unknown key inside a known setting stays an error."""
+    keys = error.keys
     if error.validator == "additionalProperties":  # newer top-level settings, and notes to the reader
         return not keys or all(k.startswith(("_", "$", "//")) for k in error.allowed)
     if keys == ("env",):  # a variable's name: upper case is SchemaStore's taste, a space a real error
@@ -587,76 +804,84 @@ def _parses_as_permission_rule(rule: str) -> bool:
     if len(specifier) < 3 or specifier[0] != "(":
         return False
     depth = 0
-    for match in SPECIFIER_TOKEN.finditer(specifier):
-        if match.group()[0] == "\\":
+    token: re.Match[str]
+    for token in SPECIFIER_TOKEN.finditer(specifier):
+        if token.group()[0] == "\\":
             continue
-        depth += 1 if match.group() == "(" else -1
+        depth += 1 if token.group() == "(" else -1
         if depth == 0:
-            return match.end() == len(specifier)
+            return token.end() == len(specifier)
     return False
 
 
-def _problem(error: SchemaError) -> str:
+def _problem(error: SchemaError) -> tuple[str | None, ProblemFields]:
+    """The schema rules' wording of one violation, and its fields: ours for the common
+    validators, else jsonschema-rs's own message (cut short)."""
     shown = _shown(error.instance)
     if error.validator == "pattern":
-        return f"{shown} is not in the form the schema expects"
+        return "pattern", {"found": shown}
     if error.validator == "enum":
-        allowed = ", ".join(json.dumps(v) for v in error.allowed[:8])
-        return f"{shown} is not one of {allowed}" + (", ..." if len(error.allowed) > 8 else "")
+        allowed = ", ".join(json.dumps(v) for v in error.allowed[:8]) + (", ..." if len(error.allowed) > 8 else "")
+        return "enum", {"found": shown, "allowed": allowed}
     if error.validator == "type":
-        return f"{shown} should be of type {' or '.join(error.allowed)}"
+        return "type", {"found": shown, "types": " or ".join(error.allowed)}
     message = error.message
-    return message if len(message) <= 160 else message[:157] + "..."
+    return None, {"problem": message if len(message) <= 160 else message[:157] + "..."}
 
 
-# ---- Cursor hooks.json ---------------------------------------------------------------------------
+# ---- the files together: switches that explain why hooks do not run, plugin manifests ---------------
 
-def _cursor(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
-    yield from _outline(ctx, file, "Cursor", "preToolUse", FOLDED_CURSOR_EVENTS, FOLDED_CLAUDE_EVENTS)
-    data = file.document.data
-    hooks = data.get("hooks") if isinstance(data, dict) else None
-    if not isinstance(hooks, dict):
-        return
-    for event, entries in hooks.items():
-        if event not in CURSOR_EVENTS and fold(event) not in FOLDED_CLAUDE_EVENTS:  # Claude names: host rules
-            yield _unknown_event(ctx, file, event, "Cursor", CURSOR_EVENTS, FOLDED_CURSOR_EVENTS)
-            if _note(event):
-                continue
-        if not isinstance(entries, list):
-            if event in CURSOR_EVENTS:
-                yield ctx.finding("structure/event-not-list", file, ("hooks", event), event=event,
-                                  found=describe(entries), items="hook entries", example='{"command": "..."}')
-            continue
-        for i, entry in enumerate(entries):
-            yield from _cursor_entry(ctx, file, entry, ("hooks", event, i))
+class ObjectFile(NamedTuple):
+    """A file doctor read whose JSON is an object: a Claude Code settings file, a plugin's manifest."""
+
+    file: ConfigFile
+    data: dict[str, Any]
+
+    @property
+    def managed(self) -> bool:
+        return self.file.scope == "managed" or self.file.path.name.startswith("managed-settings")
 
 
-def _cursor_entry(ctx: Context, file: ConfigFile, entry: Any, keys: tuple) -> Iterator[Finding]:
-    wrong = _not_an_object(ctx, file, entry, keys, "Cursor")
-    if wrong is not None:
-        yield wrong
-        return
-    if "hooks" in entry:  # a Claude Code group: host/cursor-claude-group says so
-        return
-    kind = entry.get("type", "command")
-    if kind not in CURSOR_TYPES:
-        yield ctx.finding("structure/type-unknown", file, keys + ("type",), found=json.dumps(kind), host="Cursor",
-                          types=", ".join(CURSOR_TYPES))
-    elif kind not in entry:  # a command entry needs "command", a prompt entry "prompt"
-        yield ctx.finding("structure/field-missing", file, keys, type=kind, field=kind)
-    for key, value in entry.items():
-        if key == "timeout" or key in CLAUDE_ONLY_FIELDS:  # Claude Code's fields: host/cursor-claude-field
-            continue
-        if key not in CURSOR_FIELDS:
-            yield _unknown_key(ctx, file, keys, key, None, CURSOR_FIELDS, "Cursor")
-        elif not _has_type(key, value, CURSOR_FIELDS[key]):
-            yield ctx.finding("structure/field-type", file, keys + (key,), field=key, found=_shown(value),
-                              expected=_expected(key, CURSOR_FIELDS[key]))
-    yield from _timeout(ctx, file, entry, keys)
+def _settings(files: list[ConfigFile]) -> list[ObjectFile]:
+    return [ObjectFile(f, f.document.data) for f in files if f.kind == "claude-settings" and f.document is not None
+            and isinstance(f.document.data, dict)]
 
 
-# ---- Claude plugin manifests ---------------------------------------------------------------------
+def hooks_disabled_by(files: list[ConfigFile]) -> list[ConfigFile]:
+    """The settings files whose `disableAllHooks: true` counts: of the scopes, only the value with
+    the highest precedence (a project `false` overrides a user `true`); each named file alone."""
+    return [settings.file for settings in _disabling(files)]
 
+
+def _disabling(files: list[ConfigFile]) -> list[ObjectFile]:
+    settings = _settings(files)
+    deciding = [s for s in settings if s.file.scope not in SCOPE_ORDER]
+    having = [s for s in settings if s.file.scope in SCOPE_ORDER and DISABLE_ALL in s.data]
+    if having:  # later managed drop-ins win over earlier ones
+        deciding.append(max(enumerate(having), key=lambda p: (SCOPE_ORDER[p[1].file.scope], p[0]))[1])
+    return [s for s in deciding if s.data.get(DISABLE_ALL) is True]
+
+
+@MACHINE_RULES.rule("structure/hooks-disabled")
+def _hooks_disabled(ctx: Context) -> Iterator[Finding]:
+    for settings in _disabling(ctx.files):
+        yield ctx.finding("structure/hooks-disabled", settings.file, (DISABLE_ALL,),
+                          variant="managed" if settings.managed else None)
+
+
+@MACHINE_RULES.rule("structure/managed-hooks-only")
+def _managed_hooks_only(ctx: Context) -> Iterator[Finding]:
+    for settings in _settings(ctx.files):
+        for key in MANAGED_ONLY_KEYS:
+            value = settings.data.get(key)
+            on = value is True if key == "allowManagedHooksOnly" else (
+                value is True or (isinstance(value, list) and "hooks" in value))
+            if on:
+                yield ctx.finding("structure/managed-hooks-only", settings.file, (key,), key=key,
+                                  variant=None if settings.managed else "outside-managed")
+
+
+@MACHINE_RULES.rule("structure/plugin-manifest-names-default-hooks")
 def _manifests_naming_default_hooks(ctx: Context) -> Iterator[Finding]:
     """A plugin's `.claude-plugin/plugin.json` whose `hooks` names `hooks/hooks.json`: Claude Code
     loads that file anyway, and refuses the second load ("Duplicate hooks file detected")."""
@@ -665,56 +890,23 @@ def _manifests_naming_default_hooks(ctx: Context) -> Iterator[Finding]:
     for root in sorted(roots):
         default = root / "hooks" / "hooks.json"
         manifest = _manifest(ctx, root / ".claude-plugin" / "plugin.json")
-        named = manifest.document.data.get("hooks") if manifest and isinstance(manifest.document.data, dict) else None
-        listed = [(("hooks",), named)] if isinstance(named, str) else \
+        if manifest is None:
+            continue
+        named = manifest.data.get("hooks")
+        listed: list[tuple[Keys, Any]] = [(("hooks",), named)] if isinstance(named, str) else \
             [(("hooks", i), item) for i, item in enumerate(named)] if isinstance(named, list) else []
         for keys, item in listed:
             if isinstance(item, str) and default.is_file() and resolved(root / item) == resolved(default):
-                yield ctx.finding("structure/plugin-manifest-names-default-hooks", manifest, keys, value=json.dumps(item))
+                yield ctx.finding("structure/plugin-manifest-names-default-hooks", manifest.file, keys,
+                                  value=json.dumps(item))
 
 
-def _manifest(ctx: Context, path: Path) -> ConfigFile | None:
+def _manifest(ctx: Context, path: Path) -> ObjectFile | None:
     """The manifest as doctor read it (inline hooks make it a hooks file), else read now; None
-    when there is none or it does not parse."""
+    when there is none, or it does not parse into an object."""
     if not path.is_file():
         return None
     file = next((f for f in ctx.files if f.path == path), None) or load.read(Candidate(path, "plugin", "claude-plugin-hooks"))
-    return file if file.document is not None else None
-
-
-# ---- switches that explain why hooks do not run ------------------------------------------------------
-
-def hooks_disabled_by(files: list[ConfigFile]) -> list[ConfigFile]:
-    """The settings files whose `disableAllHooks: true` counts: of the scopes, only the value with
-    the highest precedence (a project `false` overrides a user `true`); each named file alone."""
-    settings = _settings(files)
-    deciding = [f for f in settings if f.scope not in SCOPE_ORDER]
-    having = [f for f in settings if f.scope in SCOPE_ORDER and DISABLE_ALL in f.document.data]
-    if having:  # later managed drop-ins win over earlier ones
-        deciding.append(max(enumerate(having), key=lambda p: (SCOPE_ORDER[p[1].scope], p[0]))[1])
-    return [f for f in deciding if f.document.data.get(DISABLE_ALL) is True]
-
-
-def _settings(files: list[ConfigFile]) -> list[ConfigFile]:
-    return [f for f in files if f.kind == "claude-settings" and f.document is not None
-            and isinstance(f.document.data, dict)]
-
-
-def _kill_switches(ctx: Context) -> Iterator[Finding]:
-    for file in hooks_disabled_by(ctx.files):
-        note = (" (in managed settings: every hook is off, managed ones included)" if _managed(file)
-                else " (hooks from settings files and plugins are off; managed hooks still run)")
-        yield ctx.finding("structure/hooks-disabled", file, (DISABLE_ALL,), scope_note=note)
-    for file in _settings(ctx.files):
-        for key in MANAGED_ONLY_KEYS:
-            value = file.document.data.get(key)
-            on = value is True if key == "allowManagedHooksOnly" else (
-                value is True or (isinstance(value, list) and "hooks" in value))
-            if not on:
-                continue
-            yield ctx.finding("structure/managed-hooks-only", file, (key,), key=key,
-                              variant=None if _managed(file) else "outside-managed")
-
-
-def _managed(file: ConfigFile) -> bool:
-    return file.scope == "managed" or file.path.name.startswith("managed-settings")
+    if file.document is None or not isinstance(file.document.data, dict):
+        return None
+    return ObjectFile(file, file.document.data)
