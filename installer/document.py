@@ -25,7 +25,7 @@ from .patterns import lazy
 BOM = "\ufeff"
 MAX_BYTES = 10 * 1024 * 1024  # a hook config beyond this is not something we should edit
 MAX_DEPTH = 200
-Keys = tuple[str | int, ...]  # a JSON path: ("hooks", "PreToolUse", 0, "hooks", 1)
+Keys = tuple[str | int, ...]  # a JSON path, the keys and indexes from the root: ("hooks", "PreToolUse", 0)
 
 _WS = lazy(r"[ \t\n\r]*")
 

@@ -15,16 +15,13 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable, NamedTuple, Sequence, TypeVar
 
-from ..document import Document
+from ..document import Document, Keys
 from ..errors import HookwrightError
 from ..hosts.base import describe as describe  # re-exported: what a JSON value is, for messages
 
 SEVERITIES = ("error", "warning", "info")
 RULES_DIR = Path(__file__).resolve().parent / "rules"
 CATALOG = "catalog.json"  # compiled from the TOML files: scripts/build_rule_catalog.py
-
-# A JSON path: the keys and indexes from a document's root to a value, e.g. ("hooks", "PreToolUse", 0)
-Keys = tuple[str | int, ...]
 
 
 class Rule(NamedTuple):

@@ -16,10 +16,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import Iterator
 
+from ...document import Keys
 from ...patterns import lazy
 from .. import disk, handler_facts
 from ..facts import LEGACY_INPUT_VARIABLE
-from ..model import HOST_NAMES, ConfigFile, Context, Finding, Handler, Keys, RuleTable, rule_by_id
+from ..model import HOST_NAMES, ConfigFile, Context, Finding, Handler, RuleTable, rule_by_id
 from ..shell.interpret import PYTHON
 from ..shell.results import Invocation, Resolution
 

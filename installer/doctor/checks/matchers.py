@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any, Iterator, NamedTuple
 
+from ...document import Keys
 from ...patterns import lazy
 from ..facts import BUILTIN_TOOLS, CLAUDE_EVENTS, NARROW_EXACT_EVENTS, NEWER_THAN_MATCHER_CHANGE, OPEN, TOOL, Event
-from ..model import ConfigFile, Context, Finding, Keys, RuleTable, describe
+from ..model import ConfigFile, Context, Finding, RuleTable, describe
 from ..regex.matching import VALUE_NAME, Matcher, can_match_a_name, classify, empty_alternative, js_regex
 from ..regex.overlap import named_servers
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Collection, Iterable, Iterator, NamedTuple, TypedDict
 
 from ... import resources
+from ...document import Keys
 from ...errors import ErrorKind, HookwrightError
 from ...hosts.base import describe, outline_problem
 from ...patterns import lazy
@@ -43,8 +44,6 @@ from ..facts import (
     fold,
 )
 from ..model import HOST_NAMES, ConfigFile, Context, Finding, RuleTable, resolved, timeout_seconds
-
-Keys = tuple[str | int, ...]  # a JSON path
 
 SCHEMASTORE = "schemastore/claude-code-settings.json"  # the settings schema the editors use
 ALL_TYPE_FIELDS = {key: kind for fields in TYPE_FIELDS.values() for key, kind in fields.items()}
