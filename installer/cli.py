@@ -34,6 +34,7 @@ app = typer.Typer(
 JsonOpt = typer.Option(False, "--json", help="Print one versioned JSON document on stdout.")
 DryRunOpt = typer.Option(False, "--dry-run", help="Show the plan; write nothing.")
 YesOpt = typer.Option(False, "--yes", "-y", help="Apply without asking.")
+ScopeOpt = typer.Option(None, "--scope", help="user (default), project or local.")
 HostOpt = typer.Option(None, "--host", help="Agent whose hooks to change: claude (default), cursor or opencode.")
 ForceOpt = typer.Option(False, "--force", help="Overwrite or remove a hookwright plugin file someone edited (opencode).")
 ProjectOpt = typer.Option(None, "--project", help="Project folder for project/local scope (default: cwd).",
@@ -95,7 +96,7 @@ def _execute(as_json: bool, produce: Callable[[], "Result"], error_format: str |
 def install(
     packs: Optional[List[str]] = typer.Argument(None, help="Packs to install (see `hookwright packs`)."),
     host: Optional[str] = HostOpt,
-    scope: Optional[Scope] = typer.Option(None, "--scope", help="user (default), project or local."),
+    scope: Optional[Scope] = ScopeOpt,
     project: Optional[Path] = ProjectOpt,
     option: List[str] = typer.Option([], "--option", "-o", help="Pack option KEY=VALUE (or PACK.KEY=VALUE)."),
     adopt: bool = typer.Option(False, "--adopt", help="Take over entries that run our runtime but have no receipt."),
@@ -124,7 +125,7 @@ def install(
 def uninstall(
     packs: Optional[List[str]] = typer.Argument(None, help="Packs to remove (default: every pack installed there)."),
     host: Optional[str] = HostOpt,
-    scope: Optional[Scope] = typer.Option(None, "--scope", help="user (default), project or local."),
+    scope: Optional[Scope] = ScopeOpt,
     project: Optional[Path] = ProjectOpt,
     force: bool = typer.Option(False, "--force", help="Remove entries, and opencode plugin files, that someone "
                                                       "edited since hookwright wrote them."),
@@ -177,7 +178,7 @@ def rollback(
 def render(
     pack: str = typer.Argument(..., help="The pack to render (see `hookwright packs`)."),
     host: str = typer.Option(..., "--host", help="claude, cursor or opencode."),
-    scope: Optional[Scope] = typer.Option(None, "--scope", help="user (default), project or local."),
+    scope: Optional[Scope] = ScopeOpt,
     project: Optional[Path] = ProjectOpt,
     option: List[str] = typer.Option([], "--option", "-o", help="Pack option KEY=VALUE."),
     as_json: bool = JsonOpt,
