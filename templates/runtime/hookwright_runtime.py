@@ -31,7 +31,7 @@ import json
 import os
 import sys
 
-TYPE_CHECKING = False  # mypy takes any name TYPE_CHECKING for true
+TYPE_CHECKING = False  # mypy takes any name TYPE_CHECKING for true; typing is not loaded at run time
 if TYPE_CHECKING:
     import signal  # _signal, the C module under it, has no stubs and the same functions
     from collections.abc import Callable, Iterable, Mapping
@@ -318,8 +318,8 @@ def parse_argv(argv: "Iterable[str]") -> "tuple[str | None, dict[str, str], list
     return host, options, problems
 
 
-def coerce_options(options: "dict[str, str]", defaults: "Mapping[str, str | bool] | None"
-                   ) -> "tuple[Options, list[str]]":
+def coerce_options(options: "dict[str, str]",
+                   defaults: "Mapping[str, str | bool] | None") -> "tuple[Options, list[str]]":
     """Options typed like their defaults. Unknown keys and bad values are dropped, with a
     problem each, so a stale or mistyped flag never turns a guard off.
 
