@@ -104,7 +104,7 @@ class _Lexer(object):
         if level > MAX_DEPTH:
             raise ShellSyntaxError("substitutions nested too deeply")
         self.text, self.i, self.closing, self.level = text, start, closing, level
-        self.nested: "list[list[Token]]" = [] if nested is None else nested
+        self.nested = [] if nested is None else nested
         self.tokens: "list[Token]" = []
         self.word: "list[str] | None" = None  # the pieces of the word being read
         self.parens, self.done = 0, False
@@ -642,7 +642,7 @@ RULE_IDS = tuple(rule_id for rule_id, _, _ in RULES)
 
 
 class Rule(object):
-    """An active rule: a built-in check, or the regexes of an override; `reason` overrides the text."""
+    """An active rule: a built-in check or, without one, the regexes of an override; `reason` overrides the text."""
 
     def __init__(self, rule_id: str, check: "Callable[[Invocation, Options], str | None] | None" = None,
                  patterns: "Sequence[Pattern[str]]" = (), reason: "str | None" = None) -> None:
