@@ -109,7 +109,7 @@ class _Lexer(object):
         self.word: "list[str] | None" = None  # the pieces of the word being read
         self.parens, self.done = 0, False
         self.heredocs: "list[tuple[str, bool]]" = []  # (delimiter, strip tabs) of the line being read
-        self.want_delim: "bool | None" = None  # after << or <<-, for the delimiter word: strip its body's tabs?
+        self.want_delim: "bool | None" = None  # set by << (False) or <<- (True) until the delimiter word is read
 
     def add(self, piece: str) -> None:
         if self.word is None:
