@@ -1000,10 +1000,3 @@ def test_option_defaults_agree_with_the_manifest():
     [options] = [ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
                  and any(isinstance(t, ast.Name) and t.id == "OPTIONS" for t in node.targets)]
     assert options == {n: o.default for n, o in load_pack("ask-guard").options.items()}
-
-
-@pytest.mark.parametrize("name", MODULES)
-def test_sources_parse_as_python_3_8(name):
-    source = (PACK_SRC / name).read_text()
-    ast.parse(source, filename=name, feature_version=(3, 8))
-    assert "from __future__ import annotations" not in source

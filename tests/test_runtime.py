@@ -5,6 +5,7 @@ shapes the host ever sees, run() turns every failure into a logged pass-through.
 """
 from __future__ import annotations
 
+import ast
 import io
 import json
 import os
@@ -458,4 +459,70 @@ def test_a_pack_script_leaves_no_byte_code_beside_itself(tmp_path):
     assert sorted(p.name for p in folder.iterdir()) == ["git-guard", "git_guard.py", "hookwright_runtime.py"]
     cached = (tmp_path / "cache" / "hookwright" / "pycache").rglob("*.pyc")
     assert sorted(p.name.split(".")[0] for p in cached) == ["git_guard", "hookwright_runtime"]  # not the stdlib
+    assert not (tmp_path / "log").exists()
+
+
+# --- typed for mypy at no cost at start-up ------------------------------------------------------------
+
+RUNTIME_SOURCES = sorted([*RUNTIME_DIR.glob("*.py"), *RUNTIME_DIR.parent.glob("packs/*/*.py")])
+
+
+def evaluated_annotations(tree: ast.AST):
+    """Every annotation outside the `if TYPE_CHECKING:` blocks, which only the checker reads."""
+    checker_only = {id(node) for block in ast.walk(tree)
+                    if isinstance(block, ast.If) and isinstance(block.test, ast.Name) and block.test.id == "TYPE_CHECKING"
+                    for statement in block.body for node in ast.walk(statement)}
+    for node in ast.walk(tree):
+        if id(node) in checker_only:
+            continue
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            arguments = node.args
+            for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg,
+                             arguments.kwarg]:
+                if argument is not None and argument.annotation is not None:
+                    yield argument.annotation
+            if node.returns is not None:
+                yield node.returns
+        elif isinstance(node, ast.AnnAssign):
+            yield node.annotation
+
+
+@pytest.mark.parametrize("path", RUNTIME_SOURCES, ids=lambda path: path.name)
+def test_a_runtime_module_parses_as_python_3_8_and_quotes_every_annotation_3_8_cannot_evaluate(path):
+    """Python 3.8 evaluates annotations when it defines a function: `dict[str, Any]` or `str | None`
+    would fail there, and `from __future__ import annotations` would import __future__ on every call."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=path.name, feature_version=(3, 8))
+    unquoted = [ast.unparse(annotation) for annotation in evaluated_annotations(tree)
+                if not isinstance(annotation, (ast.Constant, ast.Name, ast.Attribute))]
+    assert unquoted == []
+
+
+START_UP_CALLS = [  # (pack, script, payload): each reaches the code it is there for
+    ("git-guard", "git-guard", payload(tool_input={"command": "git reset --hard"})),
+    ("path-normalizer", "path-normalizer", payload(tool="mcp__docs__read", tool_input={"path": "a.txt"})),
+    ("ask-guard", "question-preference", payload(tool="AskUserQuestion", tool_input={"questions": [
+        {"question": "Tabs? <qid:indent>", "options": [{"label": "Tabs (recommended)"}, {"label": "Spaces"}]}]})),
+    ("ask-guard", "question-log", payload(  # an unmarked question: logged under a hash of its text
+        "PostToolUse", "AskUserQuestion", {"questions": [{"question": "Tabs?", "options": ["Tabs", "Spaces"]}]},
+        tool_response={"answers": {"Tabs?": "Tabs"}}, tool_use_id="toolu_1")),
+    ("ask-guard", "ask-error-fallback", payload(
+        "PostToolUseFailure", "AskUserQuestion", {"questions": [{"question": "Tabs?", "options": ["Tabs"]}]},
+        error="Tool result missing due to internal error")),
+]
+
+
+@pytest.mark.parametrize("pack, script, stdin", START_UP_CALLS, ids=[row[1] for row in START_UP_CALLS])
+def test_a_hook_imports_neither_typing_nor_the_modules_it_has_c_halves_for(tmp_path, pack, script, stdin):
+    """Its types are for the checker only (TYPE_CHECKING), and it loads _signal and _sha1, not
+    signal and hashlib, which cost start-up time."""
+    folder = lay_out_runtime(tmp_path / "project" / ".claude" / "hookwright" / pack, pack)
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path / "home"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "XDG_STATE_HOME": str(tmp_path / "state"), "HOOKWRIGHT_LOG": str(tmp_path / "log")}
+    proc = subprocess.run([sys.executable, "-I", "-S", "-X", "importtime", str(folder / script), "--host", "claude"],
+                          input=stdin, env=env, capture_output=True, timeout=30, cwd=tmp_path / "project")
+    timings = proc.stderr.decode().splitlines()
+    imported = {line.rsplit("|", 1)[-1].strip() for line in timings if line.startswith("import time:")}
+    assert (proc.returncode, [line for line in timings if not line.startswith("import time:")]) == (0, [])
+    assert script.replace("-", "_") in imported  # the hook's module: the run reached it
+    assert imported & {"typing", "__future__", "collections.abc", "signal", "hashlib"} == set()
     assert not (tmp_path / "log").exists()

@@ -22,15 +22,30 @@ was called for: Claude Code's `hookSpecificOutput`; Cursor's `permission`, `user
 The script the host starts is templates/runtime/hook_script.py, installed under each hook's
 name; it puts its folder on sys.path, sends our modules' byte-code to the user's cache and
 loads the hook's module, which calls nothing itself: the script hands its `handle` to `run()`.
+
+Typed for mypy without a cost at run time: `typing` is imported only by the checker, and an
+annotation Python 3.8 cannot evaluate is quoted (`from __future__ import annotations` would
+import `__future__` on every call).
 """
 import json
 import os
 import sys
 
-try:  # the C module: `signal` itself would import enum machinery we do not need
-    import _signal as signal
-except ImportError:  # pragma: no cover - every CPython has _signal
-    import signal
+TYPE_CHECKING = False  # mypy takes any name TYPE_CHECKING for true; typing is not loaded at run time
+if TYPE_CHECKING:
+    import signal  # _signal, the C module under it, has no stubs and the same functions
+    from collections.abc import Callable, Iterable, Mapping
+    from types import FrameType
+    from typing import Any, BinaryIO, Literal, NoReturn, TextIO
+
+    Decision = Literal["allow", "deny", "ask"]
+    Options = dict[str, str | bool]  # the pack's options, typed like their defaults
+    SignalHandler = Callable[[int, FrameType | None], Any] | int
+else:
+    try:  # the C module: `signal` itself would import enum machinery we do not need
+        import _signal as signal
+    except ImportError:  # pragma: no cover - every CPython has _signal
+        import signal
 
 MAX_STDIN = 1 << 20  # a payload beyond 1 MiB is passed through unchecked
 DRAIN_LIMIT = 64 << 20  # read (and drop) at most this much of an over-size payload
@@ -58,7 +73,8 @@ class PassThrough(Exception):
 class Call(object):
     """One invocation: the host, the event, the payload, the pack options, the script's name."""
 
-    def __init__(self, name, host, payload, options, folder, host_event=None):
+    def __init__(self, name: str, host: str, payload: "dict[str, Any]", options: "Options", folder: str,
+                 host_event: object = None) -> None:
         self.name = name
         self.host = host
         self.payload = payload  # in Claude Code's words, whatever the host (as_claude)
@@ -68,32 +84,33 @@ class Call(object):
         self.host_event = host_event or self.event  # the event as the host named it
         self.tool_name = payload.get("tool_name")
         tool_input = payload.get("tool_input")
-        self.tool_input = tool_input if isinstance(tool_input, dict) else {}
+        self.tool_input: "dict[str, Any]" = tool_input if isinstance(tool_input, dict) else {}
 
-    def option(self, key, default=None):
+    def option(self, key: str, default: "str | bool | None" = None) -> "str | bool | None":
         return self.options.get(key, default)
 
 
 class Outcome(object):
     """What a hook decided; `render()` turns it into the host's output object."""
 
-    def __init__(self, decision=None, reason=None, updated_input=None, context=None):
+    def __init__(self, decision: "Decision | None" = None, reason: "str | None" = None,
+                 updated_input: "dict[str, Any] | None" = None, context: "str | None" = None) -> None:
         self.decision = decision  # "allow" | "deny" | "ask" | None
         self.reason = reason
         self.updated_input = updated_input
         self.context = context
 
 
-def deny(reason):
+def deny(reason: str) -> Outcome:
     return Outcome(decision="deny", reason=reason)
 
 
-def allow(updated_input=None, reason=None):
+def allow(updated_input: "dict[str, Any] | None" = None, reason: "str | None" = None) -> Outcome:
     """Allow the call, which also skips the permission prompt the user would otherwise get."""
     return Outcome(decision="allow", reason=reason, updated_input=updated_input)
 
 
-def rewrite(updated_input):
+def rewrite(updated_input: "dict[str, Any]") -> Outcome:
     """Replace the tool input without a decision: the user's permission rules still apply.
 
     Measured on Claude Code 2.1.328: `updatedInput` without `permissionDecision` is applied,
@@ -103,13 +120,13 @@ def rewrite(updated_input):
     return Outcome(updated_input=updated_input)
 
 
-def add_context(text):
+def add_context(text: str) -> Outcome:
     return Outcome(context=text)
 
 
-def as_claude(host, payload):
+def as_claude(host: str, payload: "dict[str, Any]") -> "tuple[dict[str, Any], object]":
     """(the payload in Claude Code's words, the event as the host named it)."""
-    event = payload.get("hook_event_name")
+    event: "Any" = payload.get("hook_event_name")  # a JSON value (a string, if read_payload read it)
     if host != "cursor":
         return payload, event
     out = dict(payload, hook_event_name=CURSOR_EVENTS.get(event, event))
@@ -128,7 +145,7 @@ def as_claude(host, payload):
     return out, event
 
 
-def render(outcome, host, event):
+def render(outcome: Outcome, host: str, event: object) -> "dict[str, object] | None":
     """The host's JSON for an outcome, or None if this host/event cannot express it (or has
     nothing to say). `event`: as the host named it.
 
@@ -146,7 +163,7 @@ def render(outcome, host, event):
         return _render_cursor(outcome, event)
     if host == "opencode":
         return _render_opencode(outcome, event)
-    specific = {"hookEventName": event}
+    specific: "dict[str, object]" = {"hookEventName": event}
     if event in PERMISSION_EVENTS:
         decision = outcome.decision
         if decision:
@@ -162,11 +179,11 @@ def render(outcome, host, event):
     return {"hookSpecificOutput": specific}
 
 
-def _render_cursor(outcome, event):
+def _render_cursor(outcome: Outcome, event: str) -> "dict[str, object] | None":
     """Cursor's flat answer. `ask` is not enforced on preToolUse, so a hook that wants the
     user asked denies there instead (with its reason): a guard must not silently allow.
     Only preToolUse can rewrite input (`updated_input`, replacing the whole input)."""
-    out = {}
+    out: "dict[str, object]" = {}
     decision = outcome.decision
     if decision and event in CURSOR_PERMISSION_EVENTS:
         out["permission"] = "deny" if decision == "ask" and event == "preToolUse" else decision
@@ -181,7 +198,7 @@ def _render_cursor(outcome, event):
     return out or None
 
 
-def _render_opencode(outcome, event):
+def _render_opencode(outcome: Outcome, event: str) -> "dict[str, object] | None":
     """What hookwright's opencode plugin reads: a deny (it throws the reason, which the model
     receives), or the new arguments (it changes the call's arguments in place). An ask has
     no answer there: the plugin cannot ask the user, so a guard denies."""
@@ -196,7 +213,7 @@ def _render_opencode(outcome, event):
 
 # ---- files: where state, logs and preferences live (the installer uses the same places) -----
 
-def _xdg(variable, fallback):
+def _xdg(variable: str, fallback: str) -> str:
     """An XDG base directory: the variable if it holds an absolute path, else ~/<fallback>."""
     value = os.environ.get(variable, "")
     if os.path.isabs(value):
@@ -204,23 +221,23 @@ def _xdg(variable, fallback):
     return os.path.join(os.path.expanduser("~"), fallback)
 
 
-def state_dir():
+def state_dir() -> str:
     if sys.platform == "darwin" and not os.environ.get("XDG_STATE_HOME"):
         return os.path.expanduser("~/Library/Application Support/hookwright")
     return os.path.join(_xdg("XDG_STATE_HOME", os.path.join(".local", "state")), "hookwright")
 
 
-def config_dir():
+def config_dir() -> str:
     if sys.platform == "darwin" and not os.environ.get("XDG_CONFIG_HOME"):
         return os.path.expanduser("~/Library/Application Support/hookwright")
     return os.path.join(_xdg("XDG_CONFIG_HOME", ".config"), "hookwright")
 
 
-def cache_dir():
+def cache_dir() -> str:
     return os.path.join(_xdg("XDG_CACHE_HOME", ".cache"), "hookwright")
 
 
-def log(name, message):
+def log(name: str, message: object) -> None:
     """One line in the error log; a log that cannot be written is not worth failing over."""
     try:
         import time
@@ -239,18 +256,18 @@ def log(name, message):
         pass
 
 
-def _no_constants(word):
+def _no_constants(word: str) -> "NoReturn":
     raise ValueError("%s is not JSON" % word)
 
 
-def loads(data):
+def loads(data: "str | bytes") -> "Any":
     """Strict JSON from bytes or text: no NaN/Infinity, which the host never sends or reads."""
     if isinstance(data, bytes):
         data = data.decode("utf-8")
     return json.loads(data, parse_constant=_no_constants)
 
 
-def read_json_file(path):
+def read_json_file(path: str) -> "dict[str, Any] | None":
     """A JSON object from a file: None if there is no file; ValueError if it cannot be read or
     is not a JSON object (the message says why)."""
     try:
@@ -271,12 +288,14 @@ def read_json_file(path):
 
 # ---- the run loop -----------------------------------------------------------------------------
 
-def parse_argv(argv):
+def parse_argv(argv: "Iterable[str]") -> "tuple[str | None, dict[str, str], list[str]]":
     """--host H and --option key=value (also --host=H, --option=key=value); raw strings.
 
     Returns (host, options, problems): an unknown flag is a problem to log, never fatal.
     """
-    host, options, problems = None, {}, []
+    host: "str | None" = None
+    options: "dict[str, str]" = {}
+    problems: "list[str]" = []
     args = list(argv)
     while args:
         arg = args.pop(0)
@@ -299,7 +318,8 @@ def parse_argv(argv):
     return host, options, problems
 
 
-def coerce_options(options, defaults):
+def coerce_options(options: "dict[str, str]",
+                   defaults: "Mapping[str, str | bool] | None") -> "tuple[Options, list[str]]":
     """Options typed like their defaults. Unknown keys and bad values are dropped, with a
     problem each, so a stale or mistyped flag never turns a guard off.
 
@@ -307,7 +327,8 @@ def coerce_options(options, defaults):
     """
     if defaults is None:
         return dict((k, {"true": True, "false": False}.get(v, v)) for k, v in options.items()), []
-    chosen, problems = dict(defaults), []
+    chosen: "Options" = dict(defaults)
+    problems: "list[str]" = []
     for key, text in sorted(options.items()):
         if key not in defaults:
             problems.append("unknown option %r ignored" % key)
@@ -324,7 +345,7 @@ def coerce_options(options, defaults):
     return chosen, problems
 
 
-def read_payload(stream):
+def read_payload(stream: "BinaryIO") -> "dict[str, Any]":
     raw = stream.read(MAX_STDIN + 1)
     if len(raw) > MAX_STDIN:
         drained = len(raw)
@@ -356,23 +377,26 @@ class _Deadline(BaseException):
     """A BaseException, so a hook's own `except Exception` cannot swallow it."""
 
 
-def _on_alarm(signum, frame):
+def _on_alarm(signum: int, frame: "FrameType | None") -> "NoReturn":
     raise _Deadline()
 
 
-def run(name, handle, script_path, argv=None, stdin=None, stdout=None, defaults=None):
+def run(name: str, handle: "Callable[[Call], Outcome | None]", script_path: str, argv: "Iterable[str] | None" = None,
+        stdin: "BinaryIO | None" = None, stdout: "TextIO | None" = None,
+        defaults: "Mapping[str, str | bool] | None" = None) -> int:
     """Run one hook call and return the exit code (always 0: a hook must never break the agent).
 
     `defaults`: the pack's options and their default values; when given, options are typed
     like them and unknown ones are logged and ignored.
     """
-    problems, host = [], None
+    problems: "list[object]" = []  # each one a line in the error log
+    host = None
     try:
         stdin = stdin or sys.stdin.buffer  # inside the try: without fds 0/1, these are None
         stdout = stdout or sys.stdout
-        host, raw_options, problems = parse_argv(sys.argv[1:] if argv is None else argv)
-        options, more = coerce_options(raw_options, defaults)
-        problems += more
+        host, raw_options, argv_problems = parse_argv(sys.argv[1:] if argv is None else argv)
+        options, option_problems = coerce_options(raw_options, defaults)
+        problems += argv_problems + option_problems
         if host not in HOSTS:
             raise PassThrough("unknown --host %r" % host)
         alarm = _start_deadline()
@@ -401,7 +425,7 @@ def run(name, handle, script_path, argv=None, stdin=None, stdout=None, defaults=
     return 0
 
 
-def _say_nothing(stdout):
+def _say_nothing(stdout: "TextIO") -> None:
     """Cursor's pass-through is an empty object: it wants JSON from every hook."""
     try:
         stdout.write("{}\n")
@@ -410,7 +434,7 @@ def _say_nothing(stdout):
         pass
 
 
-def _start_deadline():
+def _start_deadline() -> "SignalHandler | None":
     try:
         previous = signal.signal(signal.SIGALRM, _on_alarm)
         signal.setitimer(signal.ITIMER_REAL, DEADLINE_S)
@@ -419,7 +443,7 @@ def _start_deadline():
         return None
 
 
-def _stop_deadline(previous):
+def _stop_deadline(previous: "SignalHandler | None") -> None:
     if previous is not None:
         try:
             signal.setitimer(signal.ITIMER_REAL, 0)

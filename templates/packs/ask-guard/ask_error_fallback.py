@@ -17,6 +17,10 @@ Stdlib only, Python >= 3.8.
 import ask_guard_common as common
 import hookwright_runtime as runtime
 
+TYPE_CHECKING = False  # mypy takes any name TYPE_CHECKING for true; typing is not loaded at run time
+if TYPE_CHECKING:
+    from typing import Any
+
 OPTIONS = common.OPTIONS
 NAME = "ask-error-fallback"
 PREFIX = "hookwright ask-guard: "
@@ -26,17 +30,11 @@ MAX_QUESTIONS = 8
 MAX_OPTIONS = 8
 
 
-def handle(call):
+def handle(call: runtime.Call) -> "runtime.Outcome | None":
     if not common.is_question_tool(call.tool_name):
         return None
-    if call.event == "PostToolUseFailure":
-        error = call.payload.get("error")
-        problem = common.clip(error, 200) if isinstance(error, str) and error.strip() else "it failed"
-    elif call.event == "PostToolUse":
-        problem = error_shape(call.payload.get("tool_response"))
-        if problem is None:
-            return None
-    else:
+    problem = failure(call)
+    if problem is None:
         return None
     session = call.option("session", "auto")
     if session == "auto":
@@ -47,7 +45,17 @@ def handle(call):
     return runtime.add_context(advice(call, session, problem))
 
 
-def error_shape(response):
+def failure(call: runtime.Call) -> "str | None":
+    """How the question tool failed, in a few words for the model; None when it did not."""
+    if call.event == "PostToolUseFailure":
+        error = call.payload.get("error")
+        return common.clip(error, 200) if isinstance(error, str) and error.strip() else "it failed"
+    if call.event == "PostToolUse":
+        return error_shape(call.payload.get("tool_response"))
+    return None
+
+
+def error_shape(response: object) -> "str | None":
     """What makes a PostToolUse response an error, or None for an ordinary result."""
     if response is None:
         return "it returned nothing"
@@ -76,18 +84,19 @@ def error_shape(response):
     return "it returned: " + SENTINEL if SENTINEL.lower() in text.lower() else None
 
 
-def _text(value):
+def _text(value: object) -> "str | None":
     """The text of a message, or of MCP text blocks; None for anything else."""
     if isinstance(value, str):
         return value
-    if isinstance(value, dict) and isinstance(value.get("message"), str):
-        return value["message"]
+    message = value.get("message") if isinstance(value, dict) else None
+    if isinstance(message, str):
+        return message
     if isinstance(value, list) and all(isinstance(b, dict) and b.get("type") == "text" for b in value):
         return "\n".join(str(b.get("text", "")) for b in value)
     return None
 
 
-def advice(call, session, problem):
+def advice(call: runtime.Call, session: str, problem: str) -> str:
     tool = call.tool_name
     questions = common.questions_of(call.tool_input) or []
     head = "%sthe question tool %s failed (%s), so the user has not seen these questions. Do not call %s " \
@@ -115,7 +124,7 @@ def advice(call, session, problem):
     return text if len(text) <= MAX_CONTEXT else text[:MAX_CONTEXT - 1] + "\u2026"
 
 
-def _listing(question, recommend):
+def _listing(question: "dict[str, Any]", recommend: bool) -> str:
     lines = ['- "%s"' % common.clip(common.without_marker(question["question"]))]
     options = question.get("options") or []
     for option in options[:MAX_OPTIONS]:
@@ -133,7 +142,7 @@ def _listing(question, recommend):
     return "\n".join(lines)
 
 
-def _spawned_item(question, doors):
+def _spawned_item(question: "dict[str, Any]", doors: "dict[str, str]") -> str:
     text = common.clip(common.without_marker(question["question"]))
     label = common.recommended(question)
     door = common.door(common.question_id(question["question"]), question, doors)[0]

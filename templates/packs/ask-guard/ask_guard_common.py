@@ -17,6 +17,11 @@ import time
 
 import hookwright_runtime as runtime
 
+TYPE_CHECKING = False  # mypy takes any name TYPE_CHECKING for true; typing is not loaded at run time
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
 USER_PREFS = "ask-guard.json"  # in runtime.config_dir()
 PROJECT_PREFS = os.path.join(".claude", "hookwright-prefs.json")  # in the project
 QUESTION_VALUES = ("never-ask", "always-ask")
@@ -54,7 +59,7 @@ MAX_TEXT = 300  # longest question/option text quoted back to the model
 
 # ---- the tool and its questions -----------------------------------------------------------
 
-def is_question_tool(name):
+def is_question_tool(name: object) -> bool:
     """AskUserQuestion or an MCP server's mcp__<server>__AskUserQuestion (the matcher is a regex
     that also matches longer names, so the name is checked exactly here)."""
     if name == ASK_TOOL:
@@ -63,7 +68,7 @@ def is_question_tool(name):
             and len(name) > len("mcp__") + len("__" + ASK_TOOL))
 
 
-def questions_of(value):
+def questions_of(value: object) -> "list[dict[str, Any]] | None":
     """The question list of a tool input or response, or None when it is not one we understand."""
     questions = value.get("questions") if isinstance(value, dict) else None
     if not isinstance(questions, list) or not questions:
@@ -76,12 +81,12 @@ def questions_of(value):
     return questions
 
 
-def labels_of(question):
+def labels_of(question: "dict[str, Any]") -> "list[str] | None":
     """Option labels in order (an option may be a bare string), or None if malformed."""
     options = question.get("options")
     if not isinstance(options, list):
         return None
-    labels = []
+    labels: "list[str]" = []
     for option in options:
         label = option.get("label") if isinstance(option, dict) else option
         if not isinstance(label, str) or not label.strip():
@@ -90,32 +95,35 @@ def labels_of(question):
     return labels
 
 
-def question_id(text):
+def question_id(text: str) -> "str | None":
     """The id of the question's `<qid:...>` marker; None without one or with two different ones."""
-    ids = set(MARKER.findall(text))
+    ids: "set[str]" = set(MARKER.findall(text))
     return ids.pop() if len(ids) == 1 else None
 
 
-def without_marker(text):
+def without_marker(text: str) -> str:
     return " ".join(MARKER.sub("", text).split())
 
 
-def hashed_id(question):
+def hashed_id(question: "dict[str, Any]") -> str:
     """`h-` + a short hash of the text and the sorted option labels: for the log only."""
-    try:
-        from _sha1 import sha1  # the C module: hashlib would cost ~10 ms of start-up
-    except ImportError:  # pragma: no cover - interpreters without it
-        from hashlib import sha1
+    if TYPE_CHECKING:
+        from hashlib import sha1  # _sha1 has no stubs: hashlib's sha1 is the same function
+    else:
+        try:
+            from _sha1 import sha1  # the C module: hashlib would cost ~10 ms of start-up
+        except ImportError:  # pragma: no cover - interpreters without it
+            from hashlib import sha1
     labels = labels_of(question) or []
     material = "\0".join([question.get("question", "")] + sorted(labels))
     return "h-" + sha1(material.encode("utf-8")).hexdigest()[:12]
 
 
-def log_id(question):
+def log_id(question: "dict[str, Any]") -> str:
     return question_id(question.get("question", "")) or hashed_id(question)
 
 
-def recommended(question):
+def recommended(question: "dict[str, Any]") -> "str | None":
     """The one recommended option label, or None when there is none or more than one.
 
     First the labels ending in `(recommended)`: exactly one wins, two or more are ambiguous.
@@ -126,7 +134,7 @@ def recommended(question):
     marked = [label for label in labels if label.rstrip().lower().endswith("(recommended)")]
     if marked:
         return marked[0] if len(marked) == 1 else None
-    named = set()
+    named: "set[str]" = set()
     for phrase in re.findall(RECOMMENDATION_LINE, question.get("question", ""), re.IGNORECASE | re.MULTILINE):
         found = _labels_named(phrase, labels)
         if not found:
@@ -135,7 +143,7 @@ def recommended(question):
     return named.pop() if len(named) == 1 else None
 
 
-def _labels_named(phrase, labels):
+def _labels_named(phrase: str, labels: "list[str]") -> "list[str]":
     """The labels a recommendation phrase names: an exact match, else the labels that occur in
     it as whole words somewhere other than inside another label's occurrence ("Fira Code"
     does not name "Fira"; "Fira, not Fira Code" names both)."""
@@ -143,7 +151,7 @@ def _labels_named(phrase, labels):
     exact = [label for label in labels if label.strip().casefold() == wanted]
     if exact:
         return exact
-    spans = {}
+    spans: "dict[str, list[tuple[int, int]]]" = {}
     for label in labels:
         pattern = r"(?<!\w)" + re.escape(label.strip().casefold()) + r"(?!\w)"
         spans[label] = [m.span() for m in re.finditer(pattern, wanted)]
@@ -153,7 +161,7 @@ def _labels_named(phrase, labels):
                    for s in spans[label])]
 
 
-def looks_destructive(question):
+def looks_destructive(question: "dict[str, Any]") -> bool:
     parts = [question.get("question", ""), question.get("header", "")]
     for option in question.get("options") or []:
         if isinstance(option, dict):
@@ -164,7 +172,7 @@ def looks_destructive(question):
     return re.search(DESTRUCTIVE_WORDS, text, re.IGNORECASE) is not None
 
 
-def door(qid, question, doors):
+def door(qid: "str | None", question: "dict[str, Any]", doors: "dict[str, str]") -> "tuple[str, str]":
     """("one-way" | "two-way", where that came from). The registry (prefs `doors`) decides for
     the ids it knows; any other question is one-way when its wording looks destructive and
     two-way otherwise."""
@@ -177,11 +185,11 @@ def door(qid, question, doors):
 
 # ---- preferences --------------------------------------------------------------------------
 
-def project_dir(payload):
+def project_dir(payload: "dict[str, Any]") -> "str | None":
     return os.environ.get("CLAUDE_PROJECT_DIR") or (payload.get("cwd") if isinstance(payload.get("cwd"), str) else None)
 
 
-def preference_files(payload):
+def preference_files(payload: "dict[str, Any]") -> "list[tuple[str, str]]":
     """[(source, path)] in increasing precedence: the user file, then the project file."""
     files = [("user", os.path.join(runtime.config_dir(), USER_PREFS))]
     project = project_dir(payload)
@@ -190,22 +198,24 @@ def preference_files(payload):
     return files
 
 
-def load_preferences(payload, name):
+def load_preferences(payload: "dict[str, Any]", name: str) -> "tuple[dict[str, str], dict[str, str], dict[str, str]]":
     """(questions, doors, sources): the merged maps, project entries over user entries per id,
     and which file each question preference came from. A missing file adds nothing; an invalid
     one adds nothing and leaves one line in the error log."""
-    questions, doors, sources = {}, {}, {}
+    questions: "dict[str, str]" = {}
+    doors: "dict[str, str]" = {}
+    sources: "dict[str, str]" = {}
     for source, path in preference_files(payload):
         try:
             data = runtime.read_json_file(path)
-            if data is None:
-                continue
-            problem = _preference_problem(data)
+            problem = None if data is None else _preference_problem(data)
         except ValueError as error:
-            problem = "cannot be read as a JSON object (%s)" % error
+            data, problem = None, "cannot be read as a JSON object (%s)" % error
         if problem:
             runtime.log(name, "ignored the %s preferences file %s: it %s" % (source, path, problem))
             continue
+        if data is None:
+            continue  # no such file
         for qid, value in (data.get("questions") or {}).items():
             questions[qid] = value
             sources[qid] = source
@@ -213,7 +223,7 @@ def load_preferences(payload, name):
     return questions, doors, sources
 
 
-def _preference_problem(data):
+def _preference_problem(data: "dict[str, Any]") -> "str | None":
     """Why a preferences file is unusable (the same rules as `hookwright prefs`), or None."""
     if data.get("version", 1) != 1:
         return "has version %r; this pack knows version 1" % (data.get("version"),)
@@ -229,18 +239,18 @@ def _preference_problem(data):
 SAFE_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
 
-def state_root():
+def state_root() -> str:
     return os.path.join(runtime.state_dir(), "ask-guard")
 
 
-def marker_path(tool_use_id):
+def marker_path(tool_use_id: object) -> "str | None":
     """Where PreToolUse leaves its note for PostToolUse; None for an id unfit for a file name."""
     if not isinstance(tool_use_id, str) or not 0 < len(tool_use_id) <= 128 or not SAFE_ID_CHARS.issuperset(tool_use_id):
         return None
     return os.path.join(state_root(), "auto", tool_use_id + ".json")
 
 
-def write_marker(path, record, max_age=86400.0):
+def write_marker(path: str, record: "dict[str, object]", max_age: float = 86400.0) -> None:
     """Write atomically; drop markers older than max_age whose PostToolUse never came."""
     folder = os.path.dirname(path)
     os.makedirs(folder, 0o700, exist_ok=True)
@@ -258,7 +268,7 @@ def write_marker(path, record, max_age=86400.0):
     os.replace(temp, path)
 
 
-def take_marker(path):
+def take_marker(path: "str | None") -> "dict[str, Any] | None":
     """The marker's record, removed from disk; None if there is none (or it is unreadable)."""
     if path is None:
         return None
@@ -275,11 +285,11 @@ def take_marker(path):
     return record if isinstance(record, dict) else None
 
 
-def now_iso():
+def now_iso() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
-def append_log(records):
+def append_log(records: "list[dict[str, object]]") -> None:
     """One JSON line per record in <state>/ask-guard/questions.jsonl, in one append."""
     if not records:
         return
@@ -290,8 +300,9 @@ def append_log(records):
         out.write(text)
 
 
-def log_record(question, answer, source, payload, why=None):
-    record = {
+def log_record(question: "dict[str, Any]", answer: object, source: str, payload: "dict[str, Any]",
+               why: "dict[str, object] | None" = None) -> "dict[str, object]":
+    record: "dict[str, object]" = {
         "id": log_id(question),
         "question": question.get("question"),
         "options": labels_of(question) or [],
@@ -306,14 +317,14 @@ def log_record(question, answer, source, payload, why=None):
     return record
 
 
-def clip(text, limit=MAX_TEXT):
+def clip(text: object, limit: int = MAX_TEXT) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[:limit - 1] + "\u2026"
 
 
 # ---- which kind of session is this? ---------------------------------------------------------
 
-def detect_session(payload, environ=None):
+def detect_session(payload: "dict[str, Any]", environ: "Mapping[str, str] | None" = None) -> str:
     """headless | spawned | interactive, from what Claude Code tells its hooks.
 
     Measured on 2.1.328: an interactive session gives hooks CLAUDE_CODE_ENTRYPOINT=cli and

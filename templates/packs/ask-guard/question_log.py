@@ -20,11 +20,19 @@ import json
 
 import ask_guard_common as common
 
+TYPE_CHECKING = False  # mypy takes any name TYPE_CHECKING for true; typing is not loaded at run time
+if TYPE_CHECKING:
+    from typing import Any
+
+    import hookwright_runtime as runtime
+
+    Answered = list[tuple[dict[str, Any], Any]]  # each question with its answer, as the response gave it
+
 OPTIONS = common.OPTIONS
 NAME = "question-log"
 
 
-def handle(call):
+def handle(call: "runtime.Call") -> None:
     if call.event != "PostToolUse" or not common.is_question_tool(call.tool_name):
         return None
     payload = call.payload
@@ -34,11 +42,11 @@ def handle(call):
     if answered is None:
         common.append_log([diagnostic(call, response, marker)])
         return None
-    decided = {}
+    decided: "dict[str, dict[str, Any]]" = {}
     for decision in (marker or {}).get("decisions") or []:
         if isinstance(decision, dict) and isinstance(decision.get("question"), str):
             decided[decision["question"]] = decision
-    records = []
+    records: "list[dict[str, object]]" = []
     for question, answer in answered:
         decision = decided.get(question["question"])
         if decision is not None and decision.get("answer") == answer:
@@ -50,7 +58,7 @@ def handle(call):
     return None
 
 
-def read_answers(response, tool_input):
+def read_answers(response: object, tool_input: "dict[str, Any]") -> "Answered | None":
     """[(question, answer or None)] for a shape we know, else None."""
     response = _decoded(response)
     if not isinstance(response, dict):
@@ -67,7 +75,7 @@ def read_answers(response, tool_input):
     return None
 
 
-def _from_list(answers, questions):
+def _from_list(answers: "list[Any]", questions: "list[dict[str, Any]]") -> "Answered | None":
     if answers and all(isinstance(a, dict) and isinstance(a.get("question"), str) for a in answers):
         by_text = dict((a["question"], a.get("answer")) for a in answers)
         return [(q, by_text.get(q["question"])) for q in questions]
@@ -76,12 +84,12 @@ def _from_list(answers, questions):
     return None
 
 
-def _is_answer(value):
+def _is_answer(value: object) -> bool:
     return value is None or isinstance(value, str) or (
         isinstance(value, list) and all(isinstance(v, str) for v in value))
 
 
-def _decoded(response):
+def _decoded(response: object) -> object:
     """A JSON object sent as text (a string, or an MCP result's one text block), decoded."""
     if isinstance(response, dict) and isinstance(response.get("content"), list) and "answers" not in response:
         response = response["content"]
@@ -96,8 +104,8 @@ def _decoded(response):
     return response
 
 
-def diagnostic(call, response, marker):
-    record = {
+def diagnostic(call: "runtime.Call", response: object, marker: "dict[str, Any] | None") -> "dict[str, object]":
+    record: "dict[str, object]" = {
         "source": "unknown-shape",
         "tool_name": call.tool_name,
         "session_id": call.payload.get("session_id"),

@@ -18,13 +18,27 @@ Anything else: no output. Stdlib only, Python >= 3.8.
 import ask_guard_common as common
 import hookwright_runtime as runtime
 
+TYPE_CHECKING = False  # mypy takes any name TYPE_CHECKING for true; typing is not loaded at run time
+if TYPE_CHECKING:
+    from typing import Any, TypedDict
+
+    class Decision(TypedDict):
+        """One question answered for the user, and why: what the marker left for question-log holds."""
+        id: str
+        question: str
+        answer: str
+        preference: str
+        preference_source: str | None
+        door: str
+        door_source: str
+
 OPTIONS = common.OPTIONS
 NAME = "question-preference"
 PREFIX = "hookwright ask-guard: "
 MODES = ("answer", "deny")
 
 
-def handle(call):
+def handle(call: runtime.Call) -> "runtime.Outcome | None":
     if call.event != "PreToolUse" or not common.is_question_tool(call.tool_name):
         return None
     mode = call.option("mode", "answer")
@@ -36,11 +50,11 @@ def handle(call):
     questions = common.questions_of(tool_input)
     if questions is None or len(set(q["question"] for q in questions)) < len(questions):
         return None  # answers are keyed by question text: it must tell the questions apart
-    ids = [common.question_id(q["question"]) for q in questions]
-    if None in ids:
+    ids = [qid for qid in (common.question_id(q["question"]) for q in questions) if qid is not None]
+    if len(ids) < len(questions):
         return None  # an unmarked question is never auto-decided, nor are the others in its call
     preferences, doors, sources = common.load_preferences(call.payload, NAME)
-    decisions = []
+    decisions: "list[Decision]" = []
     for qid, question in zip(ids, questions):
         decision = decide(qid, question, preferences, doors, sources)
         if decision is None:
@@ -51,7 +65,8 @@ def handle(call):
     return answer_all(call, decisions)
 
 
-def decide(qid, question, preferences, doors, sources):
+def decide(qid: str, question: "dict[str, Any]", preferences: "dict[str, str]", doors: "dict[str, str]",
+           sources: "dict[str, str]") -> "Decision | None":
     if preferences.get(qid) != "never-ask":
         return None
     door, door_source = common.door(qid, question, doors)
@@ -67,7 +82,7 @@ def decide(qid, question, preferences, doors, sources):
             "door": door, "door_source": door_source}
 
 
-def answer_all(call, decisions):
+def answer_all(call: runtime.Call, decisions: "list[Decision]") -> runtime.Outcome:
     marker = common.marker_path(call.payload.get("tool_use_id"))
     if marker is None:
         raise runtime.PassThrough("no usable tool_use_id, so the answer could not be marked as automatic;"
@@ -82,7 +97,7 @@ def answer_all(call, decisions):
     return runtime.allow(updated, reason=PREFIX + "answered for you (never-ask): " + shown)
 
 
-def deny_all(call, questions, decisions):
+def deny_all(call: runtime.Call, questions: "list[dict[str, Any]]", decisions: "list[Decision]") -> runtime.Outcome:
     common.append_log([common.log_record(q, d["answer"], "auto-deny", call.payload, why=why(d))
                        for q, d in zip(questions, decisions)])
     lines = ['- [%s] "%s" -> take "%s"' % (d["id"], common.clip(common.without_marker(d["question"])), d["answer"])
@@ -92,5 +107,5 @@ def deny_all(call, questions, decisions):
                         "asking again:\n" + "\n".join(lines))
 
 
-def why(decision):
+def why(decision: "Decision") -> "dict[str, object]":
     return dict((k, decision[k]) for k in ("preference", "preference_source", "door", "door_source"))

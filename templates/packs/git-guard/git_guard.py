@@ -31,12 +31,21 @@ import os
 
 import hookwright_runtime as hw
 
+TYPE_CHECKING = False  # mypy takes any name TYPE_CHECKING for true; typing is not loaded at run time
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Sequence
+    from re import Pattern
+
+    from hookwright_runtime import Options
+
+    Token = tuple[str, str]  # ("w", a word) or ("op", an operator)
+
 NAME = "git-guard"
 PREFIX = "hookwright git-guard: "
 OPTIONS = {"deny_push": False}
 
 
-def handle(call):
+def handle(call: hw.Call) -> "hw.Outcome | None":
     if call.event != "PreToolUse" or call.tool_name != "Bash":
         return None
     tool_input = call.payload.get("tool_input")
@@ -90,20 +99,24 @@ class _Lexer(object):
     runs them. Here-document bodies are skipped: they are data, not commands.
     """
 
-    def __init__(self, text, start=0, closing=False, nested=None, level=0):
+    def __init__(self, text: str, start: int = 0, closing: bool = False, nested: "list[list[Token]] | None" = None,
+                 level: int = 0) -> None:
         if level > MAX_DEPTH:
             raise ShellSyntaxError("substitutions nested too deeply")
         self.text, self.i, self.closing, self.level = text, start, closing, level
         self.nested = [] if nested is None else nested
-        self.tokens, self.word, self.parens, self.done = [], None, 0, False
-        self.heredocs, self.want_delim = [], None
+        self.tokens: "list[Token]" = []
+        self.word: "list[str] | None" = None  # the pieces of the word being read
+        self.parens, self.done = 0, False
+        self.heredocs: "list[tuple[str, bool]]" = []  # (delimiter, strip tabs) of the line being read
+        self.want_delim: "bool | None" = None  # set by << (False) or <<- (True) until the delimiter word is read
 
-    def add(self, piece):
+    def add(self, piece: str) -> None:
         if self.word is None:
             self.word = []
         self.word.append(piece)
 
-    def end_word(self):
+    def end_word(self) -> None:
         if self.word is not None:
             word, self.word = "".join(self.word), None
             if self.want_delim is not None:
@@ -111,7 +124,7 @@ class _Lexer(object):
                 self.want_delim = None
             self.tokens.append(("w", word))
 
-    def run(self):
+    def run(self) -> "list[Token]":
         t, n = self.text, len(self.text)
         while self.i < n and not self.done:
             c, nxt = t[self.i], t[self.i + 1:self.i + 2]
@@ -158,7 +171,7 @@ class _Lexer(object):
             raise ShellSyntaxError("unbalanced $(")
         return self.tokens
 
-    def operator(self):
+    def operator(self) -> None:
         op = next(o for o in OPERATORS if self.text.startswith(o, self.i))
         self.i += len(op)
         if op in REDIRECTS and self.word is not None and "".join(self.word).isdigit():
@@ -175,7 +188,7 @@ class _Lexer(object):
             self.want_delim = op == "<<-"
         self.tokens.append(("op", op))
 
-    def double_quoted(self):
+    def double_quoted(self) -> None:
         t, i, buf = self.text, self.i + 1, []
         while True:
             if i >= len(t):
@@ -200,7 +213,7 @@ class _Lexer(object):
         self.add("".join(buf))
         self.i = i + 1
 
-    def ansi_c_quoted(self):
+    def ansi_c_quoted(self) -> None:
         t, i = self.text, self.i + 2
         while i < len(t) and t[i] != "'":
             i += 2 if t[i] == "\\" else 1
@@ -209,13 +222,13 @@ class _Lexer(object):
         self.add(t[self.i + 2:i])
         self.i = i + 1
 
-    def substitution(self, start):
+    def substitution(self, start: int) -> int:
         """Lex the body of $( ... ) up to its closing parenthesis; return the index after it."""
         sub = _Lexer(self.text, start, closing=True, nested=self.nested, level=self.level + 1)
         self.nested.append(sub.run())
         return sub.i
 
-    def backtick(self, start):
+    def backtick(self, start: int) -> int:
         """Lex the body of `...`; return the index after the closing backtick."""
         t, i, body = self.text, start, []
         while i < len(t) and t[i] != "`":
@@ -229,7 +242,7 @@ class _Lexer(object):
         self.nested.append(sub.run())
         return i + 1
 
-    def skip_heredocs(self):
+    def skip_heredocs(self) -> None:
         """Skip the bodies of the here-documents started on the line that just ended."""
         t = self.text
         for delim, strip_tabs in self.heredocs:
@@ -242,15 +255,16 @@ class _Lexer(object):
         self.heredocs = []
 
 
-def tokenize(text, level=0):
+def tokenize(text: str, level: int = 0) -> "list[list[Token]]":
     """All token lists the text runs: the text itself and every command substitution in it."""
     lexer = _Lexer(text, level=level)
     return [lexer.run()] + lexer.nested
 
 
-def simple_commands(tokens):
+def simple_commands(tokens: "list[Token]") -> "Iterator[list[str]]":
     """Group tokens into the argv of each simple command, dropping redirections and their targets."""
-    argv, skip_target = [], False
+    argv: "list[str]" = []
+    skip_target = False
     for kind, text in tokens:
         if kind == "w":
             if skip_target:
@@ -267,18 +281,18 @@ def simple_commands(tokens):
         yield argv
 
 
-def program_name(word):
+def program_name(word: str) -> str:
     """`/usr/bin/git` runs git too."""
     return word.rsplit("/", 1)[-1]
 
 
-def is_assignment(word):
+def is_assignment(word: str) -> bool:
     """`NAME=value` before a command only sets its environment."""
     name, eq, _ = word.partition("=")
     return bool(eq) and name.rstrip("+").isidentifier()
 
 
-def _skip_options(args, short_value, long_value):
+def _skip_options(args: "list[str]", short_value: str, long_value: "tuple[str, ...]") -> "list[str]":
     """Drop leading options (and their values) of a wrapper; return what follows them."""
     i = 0
     while i < len(args):
@@ -299,7 +313,7 @@ def _skip_options(args, short_value, long_value):
     return args[i:]
 
 
-def unwrap(argv):
+def unwrap(argv: "list[str]") -> "list[str]":
     """Strip what only launches the real command: assignments, sudo, env, nohup, time, ..."""
     for _ in range(32):
         while argv and (is_assignment(argv[0]) or argv[0] in KEYWORDS):
@@ -316,7 +330,7 @@ def unwrap(argv):
     return argv
 
 
-def shell_script(args):
+def shell_script(args: "list[str]") -> "str | None":
     """The command string of `bash -c '...'` (options may be clustered: -lc, -ec); else None."""
     has_c, i = False, 0
     while i < len(args):
@@ -334,7 +348,7 @@ def shell_script(args):
     return args[i] if has_c and i < len(args) else None
 
 
-def shell_commands(text, fallback_names=(), depth=0):
+def shell_commands(text: str, fallback_names: "tuple[str, ...]" = (), depth: int = 0) -> "Iterator[list[str]]":
     """Yield the argv of every simple command a Bash command string runs, launchers stripped.
 
     Sees through `;`, `&&`, pipes, subshells, `$( )`, backticks, `sudo`/`env`/`nohup`/...,
@@ -370,7 +384,7 @@ def shell_commands(text, fallback_names=(), depth=0):
                     yield nested
 
 
-def _fallback_commands(text, names):
+def _fallback_commands(text: str, names: "tuple[str, ...]") -> "Iterator[list[str]]":
     """For text that cannot be tokenized: each `name ...` of every operator-separated piece."""
     if not names:
         return
@@ -433,9 +447,10 @@ GIT_GLOBAL_VALUE = frozenset(("-C", "-c", "--git-dir", "--work-tree", "--namespa
                               "--super-prefix", "--config-env"))
 
 
-def parse_git(args):
+def parse_git(args: "list[str]") -> "tuple[list[str], str | None, list[str]]":
     """Split `git [global options] <sub> [args]` into (`-c` settings, sub, args)."""
-    config, i = [], 0
+    config: "list[str]" = []
+    i = 0
     while i < len(args):
         a = args[i]
         if a in GIT_GLOBAL_VALUE:
@@ -449,13 +464,17 @@ def parse_git(args):
     return config, None, []
 
 
-def scan(args, short_value="", long_value=(), short_optional=""):
+def scan(args: "list[str]", short_value: str = "", long_value: "tuple[str, ...]" = (), short_optional: str = ""
+         ) -> "tuple[set[str], list[str], list[str], list[str]]":
     """Parse git-style options into (short letters, long names, positionals, args after `--`).
 
     Short clusters stop at an option that takes a value, and that value is skipped, so
     `-am "no"` is -a -m and `-m -n` is a message, not -n.
     """
-    shorts, longs, positionals, i = set(), [], [], 0
+    shorts: "set[str]" = set()
+    longs: "list[str]" = []
+    positionals: "list[str]" = []
+    i = 0
     while i < len(args):
         a = args[i]
         i += 1
@@ -478,7 +497,7 @@ def scan(args, short_value="", long_value=(), short_optional=""):
     return shorts, longs, positionals, []
 
 
-def has_long(longs, *names):
+def has_long(longs: "list[str]", *names: str) -> bool:
     """True if a long option was given, also abbreviated as git allows (`--forc`)."""
     return any(given == name or (len(given) >= 5 and name.startswith(given))
                for given in longs for name in names)
@@ -487,23 +506,23 @@ def has_long(longs, *names):
 class Invocation(object):
     """One git command: its `-c` settings, subcommand and arguments (quotes already removed)."""
 
-    def __init__(self, config, sub, args):
+    def __init__(self, config: "list[str]", sub: str, args: "list[str]") -> None:
         self.config, self.sub, self.args = config, sub, args
 
-    def texts(self):
+    def texts(self) -> "list[str]":
         """What override regexes see: `git <sub> <args>`, and `git -c <setting>` for each -c."""
         main = " ".join(" ".join(["git", self.sub] + self.args).split())
         return [main] + [" ".join(("git -c " + setting).split()) for setting in self.config]
 
 
-def rule_hooks_path(inv, options):
+def rule_hooks_path(inv: Invocation, options: "Options") -> "str | None":
     """`-c core.hooksPath=...` swaps the repository's hooks for others (or none)."""
     if any(setting.lower().startswith("core.hookspath") for setting in inv.config):
         return HOOKS_PATH
     return None
 
 
-def rule_stash(inv, options):
+def rule_stash(inv: Invocation, options: "Options") -> "str | None":
     """Bare `git stash` and options without a subcommand mean push; list/show/apply/pop are safe."""
     if inv.sub != "stash":
         return None
@@ -512,20 +531,20 @@ def rule_stash(inv, options):
     return STASH_HIDE if sub in ("push", "save") else None
 
 
-def rule_stash_drop(inv, options):
+def rule_stash_drop(inv: Invocation, options: "Options") -> "str | None":
     if inv.sub == "stash" and inv.args and inv.args[0] in ("drop", "clear"):
         return STASH_DROP
     return None
 
 
-def rule_reset_hard(inv, options):
+def rule_reset_hard(inv: Invocation, options: "Options") -> "str | None":
     """--hard overwrites the working tree; --soft/--mixed keep the files."""
     if inv.sub == "reset" and has_long(scan(inv.args)[1], "--hard"):
         return RESET_HARD
     return None
 
 
-def rule_clean_force(inv, options):
+def rule_clean_force(inv: Invocation, options: "Options") -> "str | None":
     """Only a forced clean deletes (without -f git refuses: clean.requireForce); -n is a dry run."""
     if inv.sub != "clean":
         return None
@@ -535,7 +554,7 @@ def rule_clean_force(inv, options):
     return CLEAN if "f" in shorts or has_long(longs, "--force") else None
 
 
-def rule_push_force(inv, options):
+def rule_push_force(inv: Invocation, options: "Options") -> "str | None":
     """Any form of force, including a `+` refspec, can drop commits on the remote.
 
     --force-if-includes alone changes nothing: it only qualifies --force-with-lease.
@@ -550,7 +569,7 @@ def rule_push_force(inv, options):
     return None
 
 
-def rule_checkout_discard(inv, options):
+def rule_checkout_discard(inv: Invocation, options: "Options") -> "str | None":
     """Switching branches is fine; checking out paths (or forcing) overwrites local changes."""
     if inv.sub == "switch":
         shorts, longs, _, _ = scan(inv.args, "cC", ("--orphan",))
@@ -568,7 +587,7 @@ def rule_checkout_discard(inv, options):
     return None
 
 
-def rule_restore_discard(inv, options):
+def rule_restore_discard(inv: Invocation, options: "Options") -> "str | None":
     """Restore touches the working tree unless it is told to touch only the index."""
     if inv.sub != "restore":
         return None
@@ -578,7 +597,7 @@ def rule_restore_discard(inv, options):
     return None if staged and not worktree else RESTORE
 
 
-def rule_branch_force_delete(inv, options):
+def rule_branch_force_delete(inv: Invocation, options: "Options") -> "str | None":
     """-d refuses unmerged branches; -D (or -d --force) deletes them anyway."""
     if inv.sub != "branch":
         return None
@@ -588,7 +607,7 @@ def rule_branch_force_delete(inv, options):
     return BRANCH_DELETE if "D" in shorts or (delete and force) else None
 
 
-def rule_no_verify(inv, options):
+def rule_no_verify(inv: Invocation, options: "Options") -> "str | None":
     """--no-verify anywhere; -n too for commit, where value-taking options end a cluster (-am is not -n)."""
     if inv.sub != "commit":
         return NO_VERIFY if has_long(scan(inv.args)[1], "--no-verify") else None
@@ -600,7 +619,7 @@ def rule_no_verify(inv, options):
     return NO_VERIFY if "n" in shorts or has_long(longs, "--no-verify") else None
 
 
-def rule_push(inv, options):
+def rule_push(inv: Invocation, options: "Options") -> "str | None":
     """With the option deny_push, any push."""
     return PUSH_DENIED if inv.sub == "push" and options.get("deny_push") else None
 
@@ -623,13 +642,14 @@ RULE_IDS = tuple(rule_id for rule_id, _, _ in RULES)
 
 
 class Rule(object):
-    """An active rule: a built-in check, or the regexes of an override; `reason` overrides the text."""
+    """An active rule: a built-in check or, without one, the regexes of an override; `reason` overrides the text."""
 
-    def __init__(self, rule_id, check=None, patterns=None, reason=None):
+    def __init__(self, rule_id: str, check: "Callable[[Invocation, Options], str | None] | None" = None,
+                 patterns: "Sequence[Pattern[str]]" = (), reason: "str | None" = None) -> None:
         self.id, self.check, self.patterns, self.reason = rule_id, check, patterns, reason
 
-    def verdict(self, inv, options):
-        if self.patterns is None:
+    def verdict(self, inv: Invocation, options: "Options") -> "str | None":
+        if self.check is not None:
             found = self.check(inv, options)
             return (self.reason or found) if found else None
         for text in inv.texts():
@@ -644,11 +664,11 @@ class Rule(object):
 BUILTINS = [Rule(rule_id, check) for rule_id, check, _ in RULES]
 
 
-def override_path():
+def override_path() -> str:
     return os.path.join(hw.config_dir(), OVERRIDES)
 
 
-def rules_from(data):
+def rules_from(data: object) -> "list[Rule]":
     """The active rules for the contents of an override file; ValueError says what is wrong."""
     import re  # json has imported it already
 
@@ -662,13 +682,13 @@ def rules_from(data):
         raise ValueError("\"rules\" must be an object of rule ids")
     if not isinstance(reasons, dict):
         raise ValueError("\"reasons\" must be an object of rule ids")
-    patterns = {}
+    patterns: "dict[str, list[Pattern[str]]]" = {}
     for rule_id, regexes in table.items():
         if not rule_id:
             raise ValueError("a rule id must not be empty")
         if not isinstance(regexes, list) or not all(isinstance(r, str) for r in regexes):
             raise ValueError("rules.%s must be a list of regex strings" % rule_id)
-        compiled = []
+        compiled: "list[Pattern[str]]" = []
         for regex in regexes:
             try:
                 compiled.append(re.compile(regex))
@@ -693,10 +713,10 @@ def rules_from(data):
     return active
 
 
-_active = None
+_active: "list[Rule] | None" = None
 
 
-def active_rules():
+def active_rules() -> "list[Rule]":
     """The rules in force: the override file's, else (absent or invalid: logged) the built-ins."""
     global _active
     if _active is None:
@@ -711,7 +731,7 @@ def active_rules():
     return _active
 
 
-def check_git(args, options, rules=None):
+def check_git(args: "list[str]", options: "Options", rules: "list[Rule] | None" = None) -> "str | None":
     """Deny reason for one git invocation (the arguments after `git`), or None."""
     config, sub, rest = parse_git(args)
     if sub is None:
@@ -724,7 +744,7 @@ def check_git(args, options, rules=None):
     return None
 
 
-def check_text(text, options, rules=None):
+def check_text(text: str, options: "Options", rules: "list[Rule] | None" = None) -> "str | None":
     """Deny reason for the first dangerous git command a shell command string runs, or None."""
     for argv in shell_commands(text, fallback_names=("git",)):
         if program_name(argv[0]) == "git":

@@ -28,7 +28,7 @@ NAME = "path-normalizer"
 OPTIONS = {"tools": "mcp__.*", "args": "path,file_path,target_path,directory,dir"}
 
 
-def is_relative_path(value):
+def is_relative_path(value: object) -> bool:
     """A string naming a path relative to the working directory (see the module docstring)."""
     if not isinstance(value, str) or not value.strip():
         return False
@@ -43,7 +43,7 @@ def is_relative_path(value):
     return True
 
 
-def handle(call):
+def handle(call: hw.Call) -> "hw.Outcome | None":
     if call.event != "PreToolUse":
         return None
     tool_input = call.payload.get("tool_input")
