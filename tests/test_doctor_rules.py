@@ -352,21 +352,51 @@ def rule_tables() -> dict[str, object]:
     return found
 
 
+# a rule looked for in two units, by one function in each unit's table: a legacy input variable
+# read in a command's own text (commands.RULES) and in the script it runs (scripts.SCRIPT_RULES)
+IN_TWO_TABLES = {"command/input-variable-never-set": {"commands.RULES", "scripts.SCRIPT_RULES"}}
+
+
 def test_each_rule_in_a_rule_table_is_one_function_of_its_own_and_a_catalog_rule():
     tables = rule_tables()
     ids = [rule for table in tables.values() for rule in table.functions]
     functions = [function for table in tables.values() for function in table.functions.values()]
-    assert {"commands.RULES", "matchers.RULES", "structure.HANDLER_RULES"} <= set(tables)
-    assert len(set(ids)) == len(ids) and set(ids) <= set(catalog())
+    assert {"commands.RULES", "matchers.RULES", "structure.HANDLER_RULES", "scripts.SCRIPT_RULES",
+            "scripts.CODE_RULES", "scripts.PROBE_RULES", "opencode.PLUGIN_RULES", "opencode.CONFIG_RULES"} <= set(tables)
+    assert set(ids) <= set(catalog())
+    once = [rule for rule in ids if rule not in IN_TWO_TABLES]
+    assert len(set(once)) == len(once)
+    for rule, holders in IN_TWO_TABLES.items():
+        assert {name for name, table in tables.items() if rule in table.functions} == holders
     assert len(set(functions)) == len(functions)  # no function answers for two rules
 
 
-@pytest.mark.parametrize("table, kind", [("commands.RULES", "command"), ("matchers.RULES", "matcher")])
-def test_a_rule_kind_held_whole_by_one_table_has_every_one_of_its_rules_there(table, kind):
-    assert set(rule_tables()[table].functions) == {rule for rule in catalog() if rule.startswith(kind + "/")}
+@pytest.mark.parametrize("held_by, prefix", [
+    (("commands.RULES",), "command/"), (("matchers.RULES",), "matcher/"),
+    (("scripts.SCRIPT_RULES", "scripts.CODE_RULES", "scripts.PROBE_RULES"), "script/"),
+    (("opencode.PLUGIN_RULES", "opencode.CONFIG_RULES"), "host/opencode-"),  # (other host rules live elsewhere)
+])
+def test_a_rule_kind_held_whole_by_one_table_has_every_one_of_its_rules_there(held_by, prefix):
+    tables = rule_tables()
+    held = {rule for name in held_by for rule in tables[name].functions}
+    borrowed = {rule for rule in IN_TWO_TABLES if not rule.startswith(prefix)}
+    assert held - borrowed == {rule for rule in catalog() if rule.startswith(prefix)}
 
 
 def test_a_matcher_that_is_no_string_is_reported_in_another_agents_file_too(tmp_path):
     """A Gemini CLI file in Claude Code's shape: not checked as Claude Code's, but its matcher's type still is."""
     outcome = doctor(tmp_path, {".gemini/settings.json": {"hooks": {"BeforeTool": [dict(GROUP, matcher=5)]}}})
     assert {"host/other-agent-format", "matcher/not-string"} <= set(rule_ids(outcome))
+
+
+@pytest.mark.parametrize("module", ["scripts", "opencode"])
+def test_every_rule_a_check_module_names_is_found_by_one_of_its_own_tables(module):
+    """Each id written in the module is registered in its tables: no rule emitted outside them."""
+    import importlib
+    import inspect
+    import re
+
+    checks = importlib.import_module(f"hookwright.doctor.checks.{module}")
+    named = set(re.findall(r'"((?:command|script|host)/[a-z0-9-]+)"', inspect.getsource(checks)))
+    own = {rule for name, table in rule_tables().items() if name.startswith(module + ".") for rule in table.functions}
+    assert named and named <= own

@@ -682,7 +682,7 @@ def test_every_protocol_rule_has_a_case():
 def test_what_the_protocol_rules_find_in_the_corpus_scripts(shared):
     """../shared/corpus/hook-scripts, each judged on the events it names (hookEventName) or as a
     PreToolUse hook, Cursor's copies as Cursor preToolUse hooks. Pinned after reading each hit."""
-    from hookwright.doctor.checks.scripts import protocol_findings
+    from hookwright.doctor.checks.scripts import CODE_RULES, HookCode
     from hookwright.doctor.scripts.keys import analyse
 
     hits = {}
@@ -690,8 +690,9 @@ def test_what_the_protocol_rules_find_in_the_corpus_scripts(shared):
         facts = analyse(path)
         events = sorted({site.what for site in facts.event_names}) or ["PreToolUse"]
         cursor = ".cursor__" in path.name
-        for rule, line in protocol_findings(facts, [] if cursor else events, ["preToolUse"] if cursor else [],
-                                            lambda rule, place, **params: (rule, place.line)):
+        code = HookCode(facts, [] if cursor else events, ["preToolUse"] if cursor else [],
+                        lambda rule, place, **params: (rule, place.line))
+        for rule, line in CODE_RULES.run(code):
             hits.setdefault(rule, []).append((path.name, line))
     # each builds updatedInput as {"command": ...}: the call's description, timeout and
     # run_in_background are dropped (observed a: a 1 s timeout was lost)
