@@ -29,6 +29,7 @@ import tempfile
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ...hosts.claude_protocol import ENV_FILE_EVENTS, protocol
 from ...simulate import reading, running
@@ -62,7 +63,7 @@ class ProbeResult:
 
     event: str
     tool: str | None  # the synthetic call's tool, on tool events
-    tool_input: dict | None  # and its input
+    tool_input: dict[str, Any] | None  # and its input
     run: RawRun
     reading: Reading
     timeout: float  # the seconds it was given
@@ -72,9 +73,9 @@ class ProbeResult:
         return self.reading.updated_input is not None
 
 
-def sample_input(tool: str, project: Path) -> dict:
+def sample_input(tool: str, project: Path) -> dict[str, Any]:
     """A plausible input for a call of `tool` (one field at least, so a rewrite can drop it)."""
-    inputs = {
+    inputs: dict[str, dict[str, Any]] = {
         "Bash": {"command": "echo hookwright-probe", "description": "hookwright doctor --probe"},
         "Write": {"file_path": str(project / "probe.txt"), "content": "hookwright probe\n"},
         "Edit": {"file_path": str(project / "probe.txt"), "old_string": "probe", "new_string": "probed"},
@@ -176,7 +177,7 @@ def _probed_kind(handler: Handler) -> bool:
     return handler.value.get("async") is not True and handler.value.get("asyncRewake") is not True
 
 
-def _tool(ctx: Context, matcher) -> str | None:
+def _tool(ctx: Context, matcher: str | None) -> str | None:
     """A tool `matcher` matches: a preferred built-in, another built-in, else a tool of an MCP
     server it reaches."""
     from ..regex.overlap import matched_builtins, mcp_overlap, server_reach
@@ -192,7 +193,7 @@ def _tool(ctx: Context, matcher) -> str | None:
     return name if name and not name.endswith("*") else f"mcp__{server}__probe"
 
 
-_RUNS: dict[int, tuple[weakref.ref, list]] = {}
+_RUNS: dict[int, tuple[weakref.ref[Context], list[tuple[Handler, ProbeResult]]]] = {}
 
 
 def results_for(ctx: Context, timeout: float | None = None) -> list[tuple[Handler, ProbeResult]]:
