@@ -103,9 +103,8 @@ def _export_not_function(plugin: PluginFile) -> Iterator[Finding]:
     for export in plugin.facts.exports if plugin.foreign else ():
         if export.what:
             yield plugin.ctx.finding_at("host/opencode-plugin-export-not-function", plugin.file, *export.place,
-                                        name=export.name, what=export.what,
-                                        error="Cannot call a class constructor without |new|"
-                                        if export.what == "a class" else "Plugin export is not a function")
+                                        variant="class" if export.what == "a class" else None, name=export.name,
+                                        what=export.what)
 
 
 @PLUGIN_RULES.rule("host/opencode-args-reassigned")
@@ -168,13 +167,12 @@ def _plugin_list(config: OpencodeConfig) -> Iterator[Finding]:
         return
     if not isinstance(listed, list):
         yield config.ctx.finding_at("host/opencode-plugin-list", config.file, *config.line_of("plugin"),
-                                    detail=f"it is {describe(listed)}, not a list")
+                                    found=describe(listed))
         return
     for entry in opencode.plugin_specs(config.data):
         if not isinstance(_spec(entry), str):
             yield config.ctx.finding_at("host/opencode-plugin-list", config.file, *config.line_of("plugin"),
-                                        detail=f"an entry is {describe(entry)}: each is a package or path, "
-                                               "or [package or path, options]")
+                                        variant="entry", found=describe(entry))
 
 
 @CONFIG_RULES.rule("host/opencode-plugin-missing")

@@ -51,23 +51,13 @@ DECISION_INSTEAD = {
     "ElicitationResult": 'hookSpecificOutput.action: "accept", "decline" or "cancel"',
 }
 NO_DECISION = "nothing: this event has no decision to make (additionalContext or a message, where it reads them)"
-CONSEQUENCE = {
-    "modifiedToolInput": ("the tool runs with its original input",
-                          "write the new input as hookSpecificOutput.updatedInput (it replaces the whole input)"),
-    "updatedToolInput": ("the tool runs with its original input",
-                         "write the new input as hookSpecificOutput.updatedInput (it replaces the whole input)"),
-    "shouldProceed": ("the call is not stopped",
-                      "to stop the call, exit 2 with a reason on stderr or answer permissionDecision \"deny\""),
-    "updatedInput": ("a top-level updatedInput is ignored, so the tool runs with its original input",
-                     "move updatedInput into hookSpecificOutput, next to \"hookEventName\""),
-}
 MAX_RELATED = 5
 
 
 class Report(Protocol):
     """Makes a finding of a hook's code at a place in it: at the script, or at an inline command."""
 
-    def __call__(self, rule_id: str, place: At, **params: Any) -> Finding: ...
+    def __call__(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding: ...
 
 
 SCRIPT_RULES = RuleTable()  # the rules of a script file with the handlers that run it, one function each
@@ -119,17 +109,19 @@ class Script:
                                                          for h in cursor),
                         tools=_tools_reached(self.claude) if self.claude and not cursor else None)
 
-    def finding(self, rule_id: str, place: At, handlers: list[Handler], **params: Any) -> Finding:
-        """A finding at a place in the script, naming the handlers it is about."""
+    def finding(self, rule_id: str, place: At, handlers: list[Handler], variant: str | None = None,
+                **params: Any) -> Finding:
+        """A finding at a place in the script, naming the handlers it is about, worded as the rule
+        says or as one of its variants."""
         rule = rule_by_id(rule_id)
+        message, hint = rule.worded(variant)
         return Finding(rule.id, rule.severity, str(self.facts.path), place.line, place.column,
-                       rule.message.format(**params) + _run_by(handlers), rule.hint.format(**params),
-                       _related(handlers))
+                       message.format(**params) + _run_by(handlers), hint.format(**params), _related(handlers))
 
-    def _report(self, rule_id: str, place: At, **params: Any) -> Finding:
+    def _report(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding:
         """A finding of its code: about the Claude Code handlers for a rule of Claude Code's protocol."""
         return self.finding(rule_id, place, self.claude if rule_id in CLAUDE_RULES and self.claude else self.handlers,
-                            **params)
+                            variant, **params)
 
 
 @dataclass
@@ -209,9 +201,10 @@ class ProbedRun:
             return "script/probe-decision-ignored"
         return "script/probe-invalid-output"
 
-    def finding(self, rule_id: str, **params: Any) -> Finding:
+    def finding(self, rule_id: str, variant: str | None = None, **params: Any) -> Finding:
         """A finding at the handler's command."""
-        return self.ctx.finding(rule_id, self.handler.file, self.handler.keys + ("command",), **params)
+        return self.ctx.finding(rule_id, self.handler.file, self.handler.keys + ("command",), variant=variant,
+                                **params)
 
 
 def _scripts(ctx: Context) -> Iterator[Script]:
@@ -240,8 +233,9 @@ class AtCommand(NamedTuple):
     ctx: Context
     handler: Handler
 
-    def __call__(self, rule_id: str, place: At, **params: Any) -> Finding:
-        return self.ctx.finding(rule_id, self.handler.file, self.handler.keys + ("command",), **params)
+    def __call__(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding:
+        return self.ctx.finding(rule_id, self.handler.file, self.handler.keys + ("command",), variant=variant,
+                                **params)
 
 
 def _inline_commands(ctx: Context) -> Iterator[HookCode]:
@@ -327,13 +321,10 @@ def _ignored_output_field(script: Script) -> Iterator[Finding]:
     if not script.claude:
         return
     for site in script.facts.ignored:
-        consequence, hint = CONSEQUENCE[site.what]
-        yield script.finding("script/ignored-output-field", site, script.claude, field=site.what,
-                             consequence=consequence, hint=hint)
+        yield script.finding("script/ignored-output-field", site, script.claude,
+                             "should-proceed" if site.what == "shouldProceed" else None, field=site.what)
     for site in script.facts.top_level_updated_input:
-        consequence, hint = CONSEQUENCE["updatedInput"]
-        yield script.finding("script/ignored-output-field", site, script.claude, field="updatedInput at the top level",
-                             consequence=consequence, hint=hint)
+        yield script.finding("script/ignored-output-field", site, script.claude, "top-level")
 
 
 @SCRIPT_RULES.rule("script/defer")
@@ -398,10 +389,8 @@ def _stop_hook_active(script: Script) -> Iterator[Finding]:
     from_env = facts.flow.stop_flag_from_env
     if stops and facts.blocks and (from_env or not facts.reads_stop_hook_active) and facts.delegates is None:
         at: At = from_env or facts.blocks[0]
-        reads = ("reads stop_hook_active from a variable Claude Code never sets (it comes on stdin)" if from_env
-                 else "never reads stop_hook_active from its input")
-        yield script.finding("script/stop-hook-active", at, stops, event=stops[0].event, how=facts.blocks[0].what,
-                             reads=reads)
+        yield script.finding("script/stop-hook-active", at, stops, "from-environment" if from_env else None,
+                             event=stops[0].event, how=facts.blocks[0].what)
 
 
 @SCRIPT_RULES.rule("script/mixed-shapes")
@@ -432,10 +421,8 @@ def _text_before_json(code: HookCode) -> Iterator[Finding]:
     mixed = code.flow.mixed_output()
     if mixed:
         text, answer = mixed
-        what = "its own input (a tee that is not sent to /dev/null)" if text.kind == script_flow.STDOUT_INPUT \
-            else f"`{text.what}`"
-        yield code.report("script/text-before-json", text.at, text=what, text_line=text.at.line,
-                          json_line=answer.at.line)
+        yield code.report("script/text-before-json", text.at, "own-input" if text.kind == script_flow.STDOUT_INPUT
+                          else None, text=f"`{text.what}`", text_line=text.at.line, json_line=answer.at.line)
 
 
 @CODE_RULES.rule("script/stdin-read-twice")
@@ -481,15 +468,8 @@ def _exit_2_does_not_block(code: HookCode) -> Iterator[Finding]:
         if len(weak) < len(rows):
             continue
         event, row = next(iter(weak.items()))
-        if row.exit_2 == claude_protocol.FEEDBACK:
-            effect, hint = ("does not block: the tool has already run, its stderr is shown to Claude and nothing "
-                            "is undone", f"refuse before the call, in a PreToolUse hook; on {event} exit 2 only "
-                            "gives Claude feedback")
-        else:
-            effect, hint = ("is a non-blocking error like any other: nothing is stopped and its stderr only goes "
-                            "to the debug log", f"{event} cannot refuse anything; exit 0 (or move the check to an "
-                            "event that can block)")
-        yield code.report("script/exit-2-does-not-block", exit_.at, event=event, effect=effect, hint=hint,
+        yield code.report("script/exit-2-does-not-block", exit_.at,
+                          "after-the-fact" if row.exit_2 == claude_protocol.FEEDBACK else None, event=event,
                           refusal=f" to refuse ({_said(exit_.message)})" if refusal else "")
 
 
@@ -561,11 +541,9 @@ def _continue_false_not_a_block(code: HookCode) -> Iterator[Finding]:
     event = next((e for e in rows if rows[e].continue_false != claude_protocol.STOPS), None)
     if event:
         ignored = rows[event].continue_false == claude_protocol.CONTINUE_IGNORED
-        yield code.report("script/continue-false-not-a-block", flow.continue_false[0], event=event,
-                          effect="is ignored" if ignored else rows[event].continue_false,
-                          action="tool call" if rows[event].tool_event else "action",
-                          hint='exit 2 with the reason on stderr, or answer {"decision": "block", "reason": "..."}'
-                          if ignored else 'answer permissionDecision "deny" with a reason (or exit 2) to refuse the call')
+        yield code.report("script/continue-false-not-a-block", flow.continue_false[0], "ignored" if ignored else None,
+                          event=event, effect=rows[event].continue_false,
+                          action="tool call" if rows[event].tool_event else "action")
 
 
 DECISION_ACCEPTED: dict[str, Callable[[EventProtocol], frozenset[str] | None]] = {
@@ -668,8 +646,7 @@ def _cursor_field_not_read(code: HookCode) -> Iterator[Finding]:
     for field in sorted(set(written) & CURSOR_FIELDS - reads):
         where_read = sorted(e for e, row in cursor_protocol.PROTOCOL.items() if field in row.output_fields)
         yield code.report("script/cursor-field-not-read", written[field], field=field, event=next(iter(rows)),
-                          reads=", ".join(sorted(reads)) or "no output at all",
-                          hint=f"{field} is read on {', '.join(where_read)}; drop it here")
+                          reads=", ".join(sorted(reads)) or "no output at all", read_on=", ".join(where_read))
 
 
 # ---- the code a hook runs: its input, on either host ----------------------------------------------------
@@ -693,14 +670,13 @@ def _input_field_never_sent(code: HookCode) -> Iterator[Finding]:
     for field, place in facts.flow.input_reads:
         meant = _meant(field, sent)
         if field not in INPUT_FIELDS and meant and meant not in read:  # a name no event sends: a typo?
-            yield code.report("script/input-field-never-sent", place, field=field, event=events,
-                              senders=f"no event does: did you mean {meant}?")
+            yield code.report("script/input-field-never-sent", place, "typo", field=field, event=events, meant=meant)
         if field in INPUT_FIELDS and field not in sent:
             same, other = (CLAUDE_SENDS, CURSOR_SENDS) if claude_events else (CURSOR_SENDS, CLAUDE_SENDS)
             senders = sorted(e for e, fields in same.items() if field in fields) or sorted(
                 f"{'Cursor' if claude_events else 'Claude Code'}'s {e}" for e, fields in other.items() if field in fields)
             yield code.report("script/input-field-never-sent", place, field=field, event=events,
-                              senders="it comes with " + ", ".join(senders[:4]) + (" ..." if len(senders) > 4 else ""))
+                              senders=", ".join(senders[:4]) + (" ..." if len(senders) > 4 else ""))
 
 
 def _meant(field: str, sent: frozenset[str]) -> str | None:
@@ -716,14 +692,10 @@ def _meant(field: str, sent: frozenset[str]) -> str | None:
 
 # decision fields an event may not read: written there, they are dropped without a word
 DECISION_FIELDS = ("hookSpecificOutput.permissionDecision", "hookSpecificOutput.decision")
-EXIT_2 = {  # what exit 2 does where it does not block (docs/hosts/claude-code.md#events, #exit-codes)
-    claude_protocol.FEEDBACK: "the action has already happened: exit 2 only passes stderr to Claude as feedback",
-    claude_protocol.NOT_READ: "exit 2 blocks nothing there: it is a non-blocking error like any other exit code",
-    claude_protocol.IGNORED: "exit 2 is ignored there and its stderr dropped: the permission prompt appears as if "
-                             "the hook were not there",
-}
-ALONE_ON_STDOUT = ("print the JSON answer alone on stdout, nothing before it: send debug lines and logs to stderr "
-                   "(echo ... >&2, print(..., file=sys.stderr))")
+# where exit 2 does not block, what it does there, as probe-exit-does-not-block's variant words it
+# (docs/hosts/claude-code.md#events, #exit-codes)
+EXIT_2 = {claude_protocol.FEEDBACK: "after-the-fact", claude_protocol.NOT_READ: "not-read",
+          claude_protocol.IGNORED: "ignored"}
 # a package runner that had to fetch its package: the probe's world has no cache, so this says nothing of the hook
 RUNNER_FETCHING = ("npm warn exec", "npm error", "npm ERR!", "error: could not determine executable")
 
@@ -734,9 +706,8 @@ def _probe_timeout(probed: ProbedRun) -> Iterator[Finding]:
     result = probed.result
     if result.run.timed_out:
         own = _own_timeout(probed.handler)
-        yield probed.finding("script/probe-timeout", event=probed.event, seconds=f"{result.timeout:g}", own=f"{own:g}",
-                             stopped="its own timeout" if own <= result.timeout else
-                             f"doctor's probe limit (its own timeout, {own:g} s, is longer)")
+        yield probed.finding("script/probe-timeout", None if own <= result.timeout else "probe-limit",
+                             event=probed.event, seconds=f"{result.timeout:g}", own=f"{own:g}")
 
 
 def _own_timeout(handler: Handler) -> float:
@@ -753,14 +724,11 @@ def _probe_invalid_output(probed: ProbedRun) -> Iterator[Finding]:
         return
     event, not_json = probed.event, probed.stdout[1]
     if not_json:
-        yield probed.finding("script/probe-invalid-output", event=event, detail=not_json, hint=ALONE_ON_STDOUT,
+        yield probed.finding("script/probe-invalid-output", event=event, detail=not_json,
                              what=_short(probed.result.run.stdout.decode("utf-8", "replace")))
     void = probed.result.reading.void
     if void is not None and probed.void_verdict == "script/probe-invalid-output":
-        yield probed.finding("script/probe-invalid-output", event=event, what="JSON that breaks the event's schema",
-                             detail=f"{void.why}: the whole answer counts for nothing",
-                             hint=f"give {void.field} the shape {event} reads (an updatedInput is an object of the "
-                                  "tool's fields, not a JSON string)")
+        yield probed.finding("script/probe-invalid-output", "schema", event=event, why=void.why, field=void.field)
 
 
 @PROBE_RULES.rule("script/probe-wrong-event")
@@ -778,20 +746,16 @@ def _probe_decision_ignored(probed: ProbedRun) -> Iterator[Finding]:
     if not probed.answered or probed.stdout[0] is None:
         return
     event, read = probed.event, probed.result.reading
-    decision = dict(event=event, instead=DECISION_INSTEAD.get(event, NO_DECISION))
+    instead = DECISION_INSTEAD.get(event, NO_DECISION)
     if read.void is not None and probed.void_verdict == "script/probe-decision-ignored":
-        yield probed.finding("script/probe-decision-ignored", **decision, what=read.void.why,
-                             fate="the whole answer is void")
+        yield probed.finding("script/probe-decision-ignored", event=event, instead=instead, why=read.void.why)
     for name in (f for f in DECISION_FIELDS if f in read.ignored_fields):
-        yield probed.finding("script/probe-decision-ignored", **decision, what=f"{name} is not a field {event} reads",
-                             fate="it is dropped")
+        yield probed.finding("script/probe-decision-ignored", "dropped", event=event, instead=instead, field=name)
     stop = probed.row.continue_false
     if read.stops_session and read.decision is None and stop in (claude_protocol.STOPS_AFTER,
                                                                   claude_protocol.CONTINUE_IGNORED):
-        yield probed.finding("script/probe-decision-ignored", **decision,
-                             what=f"continue: false does not refuse anything on {event}",
-                             fate="the action goes ahead" + (", then Claude stops"
-                                                             if stop == claude_protocol.STOPS_AFTER else ""))
+        yield probed.finding("script/probe-decision-ignored", "continue-false-stops" if stop == claude_protocol.STOPS_AFTER
+                             else "continue-false", event=event, instead=instead)
 
 
 @PROBE_RULES.rule("script/probe-rewrite-drops-fields")
@@ -822,13 +786,10 @@ def _probe_exit_does_not_block(probed: ProbedRun) -> Iterator[Finding]:
     # after the fact, exit 2 is how a hook gives Claude feedback: reported only when it says it refuses
     feedback_only = row.exit_2 == claude_protocol.FEEDBACK and not script_flow.REFUSAL.search(stderr)
     if run.exit_code == 2 and row.exit_2 in EXIT_2 and not feedback_only:
-        yield probed.finding("script/probe-exit-does-not-block", event=probed.event, what="exited 2",
-                             why=EXIT_2[row.exit_2])
+        yield probed.finding("script/probe-exit-does-not-block", EXIT_2[row.exit_2], event=probed.event)
     elif run.exit_code != 2 and row.exit_2 == claude_protocol.BLOCKS and stderr:
-        yield probed.finding("script/probe-exit-does-not-block", event=probed.event,
-                             what=f"exited {run.exit_code} saying {_short(stderr)}",
-                             why=f"only exit 2 blocks: exit {run.exit_code} is a non-blocking error, so the action "
-                                 "goes ahead (the gate fails open)")
+        yield probed.finding("script/probe-exit-does-not-block", event=probed.event, status=run.exit_code,
+                             said=_short(stderr))
 
 
 def _short(output: str, limit: int = 60) -> str:
