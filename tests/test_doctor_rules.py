@@ -215,6 +215,8 @@ CASES = [
          {"opencode.json": '{\n  // JSONC: comments and trailing commas are fine\n  "plugin": [],\n}\n'}, given=False),
     case("host/opencode-plugin-list", {"opencode.json": '{"plugin": "my-plugin"}'}, {"opencode.json": '{"plugin": ["my-plugin"]}'},
          given=False),
+    case("host/opencode-plugin-list", {"opencode.json": '{"plugin": ["my-plugin", 42]}'},
+         {"opencode.json": '{"plugin": ["my-plugin", ["other", {"a": 1}]]}'}, given=False, note="entry"),
     case("host/opencode-plugin-missing", {"opencode.json": '{"plugin": ["./tools/gone.js"]}'},
          {"opencode.json": '{"plugin": ["./tools/here.js", ["npm-plugin", {"a": 1}]]}', "tools/here.js": PLUGIN},
          given=False),
