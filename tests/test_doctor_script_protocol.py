@@ -20,6 +20,7 @@ from hookwright.doctor.model import catalog
 from hookwright.simulate.reading import RawRun, Reading, read
 
 S = ".claude/settings.json"
+CURSOR = ".cursor/hooks.json"
 DENY = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
                                "permissionDecisionReason": "no"}}
 DENY_PY = f"print(json.dumps({DENY!r}))"
@@ -566,6 +567,20 @@ def test_an_inline_command_is_checked_like_a_script(tmp_path):
         assert bool(found(out, "script/exit-1-fails-open")) == rule_fires
         if rule_fires:
             assert found(out, "script/exit-1-fails-open")[0].path.endswith("settings.json")
+
+
+@pytest.mark.parametrize("command, rule", [
+    ("""echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", """
+     """"updatedInput": {"command": "ls"}}}'""", "script/rewrite-drops-fields"),
+    ("""echo '{"hookSpecificOutput": {"hookEventName": "preToolUse", "permissionDecision": "deny"}}'""",
+     "script/claude-answer-for-cursor"),
+], ids=["a Claude Code rewrite", "a Claude Code answer to Cursor"])
+def test_an_inline_command_naming_what_it_writes_is_reported_at_the_command(tmp_path, command, rule):
+    """(These findings name the keys the command writes: no clash with the finding's own keys.)"""
+    config = ({CURSOR: {"version": 1, "hooks": {"preToolUse": [{"command": command}]}}} if rule.endswith("-for-cursor")
+              else {S: settings("PreToolUse", command=command)})
+    (finding,) = found(doctor(tmp_path, config), rule)
+    assert finding.path.endswith(next(iter(config)).rsplit("/", 1)[-1])
 
 
 def test_a_field_the_event_does_not_read_is_reported(tmp_path):

@@ -396,7 +396,7 @@ def _stop_hook_active(script: Script) -> Iterator[Finding]:
 @SCRIPT_RULES.rule("script/mixed-shapes")
 def _mixed_shapes(script: Script) -> Iterator[Finding]:
     for site in script.facts.mixed_shapes:
-        yield script.finding("script/mixed-shapes", site, script.handlers, keys=site.what)
+        yield script.finding("script/mixed-shapes", site, script.handlers, written=site.what)
 
 
 # ---- the code a hook runs: whatever the event ------------------------------------------------------------
@@ -449,7 +449,7 @@ def _rewrite_drops_fields(code: HookCode) -> Iterator[Finding]:
     for place, keys in code.flow.new_inputs:
         missing = script_flow.dropped_fields(keys, code.tools)
         if missing:
-            yield code.report("script/rewrite-drops-fields", place, keys=", ".join(keys), missing=", ".join(missing))
+            yield code.report("script/rewrite-drops-fields", place, written=", ".join(keys), missing=", ".join(missing))
 
 
 # ---- the code a hook runs: the protocol of Claude Code's events (installer/hosts/claude_protocol.py) ----
@@ -631,7 +631,7 @@ def _claude_answer_for_cursor(code: HookCode) -> Iterator[Finding]:
                    else "{" + ", ".join(f'"{f}": ...' for f in sorted(reads)) + "}")
         renamed = [f"{k} (Cursor's is {CLAUDE_NAMES[k]})" for k in claude_keys if k in CLAUDE_NAMES]
         site: At = written.get(claude_keys[0]) or next(v.at for v in facts.flow.values if v.field == "decision")
-        yield code.report("script/claude-answer-for-cursor", site, keys=", ".join(renamed or claude_keys),
+        yield code.report("script/claude-answer-for-cursor", site, written=", ".join(renamed or claude_keys),
                           expected=", ".join(sorted(reads)), example=example)
 
 
