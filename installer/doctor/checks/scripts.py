@@ -511,9 +511,10 @@ def _exit_1_fails_open(code: HookCode) -> Iterator[Finding]:
 
 
 def _fails_open(code: HookCode, exit_: script_flow.Exit, host: str, action: str) -> Finding:
+    """The finding of one such exit; the message says its status where the code does not write it (a raise)."""
     shows_status = re.search(rf"\b{exit_.status}\b", exit_.how) is not None
-    return code.report("script/exit-1-fails-open", exit_.at, how=f"`{exit_.how}`", said=_said(exit_.message),
-                       status="" if shows_status else f", which exits {exit_.status}", host=host, action=action)
+    return code.report("script/exit-1-fails-open", exit_.at, None if shows_status else "status-not-written",
+                       how=f"`{exit_.how}`", said=_said(exit_.message), status=exit_.status, host=host, action=action)
 
 
 def _refusals_that_fail_open(flow: script_flow.Flow, refuses_otherwise: bool) -> list[script_flow.Exit]:
