@@ -467,10 +467,9 @@ def _exit_2_does_not_block(code: HookCode) -> Iterator[Finding]:
                 if row.exit_2 == claude_protocol.NOT_READ or (row.exit_2 == claude_protocol.FEEDBACK and refusal)}
         if len(weak) < len(rows):
             continue
-        event, row = next(iter(weak.items()))
-        yield code.report("script/exit-2-does-not-block", exit_.at,
-                          "after-the-fact" if row.exit_2 == claude_protocol.FEEDBACK else None, event=event,
-                          refusal=f" to refuse ({_said(exit_.message)})" if refusal else "")
+        event, row = next(iter(weak.items()))  # (after the fact, only an exit that says it refuses is reported)
+        variant = "after-the-fact" if row.exit_2 == claude_protocol.FEEDBACK else "refusal" if refusal else None
+        yield code.report("script/exit-2-does-not-block", exit_.at, variant, event=event, said=_said(exit_.message))
 
 
 @CODE_RULES.rule("script/reason-on-stdout")
