@@ -385,3 +385,18 @@ def test_the_doctor_document_with_a_confirmed_finding_matches_its_schema(tmp_pat
     doc = report.document(out)
     jsonschema.validate(doc, schema)
     assert any(f["confirmed_by_probe"] for f in doc["findings"])
+
+
+@pytest.mark.parametrize("event, script, words, not_said", [
+    ("PreToolUse", """echo '{"continue": false, "stopReason": "no"}'\n""",
+     "continue: false does not refuse anything on PreToolUse, so the action goes ahead, then Claude stops", ""),
+    ("TaskCreated", """echo '{"continue": false, "stopReason": "no"}'\n""",
+     "continue: false does not refuse anything on TaskCreated, so the action goes ahead", "then Claude stops"),
+    ("PreToolUse", _answer("PreToolUse", permissionDecision="allow", updatedInput='{"command": "ls"}'),
+     "the hook printed JSON that breaks the event's schema: ", ""),
+], ids=["continue false lets the tool run, then stops", "continue false is ignored on TaskCreated",
+        "an updatedInput string voids the answer"])
+def test_each_case_of_a_probe_rule_is_worded_its_own_way(tmp_path, event, script, words, not_said):
+    _, probed = _probe(tmp_path, event, script)
+    (finding,) = [f for f in probed if words in f.message]
+    assert not not_said or not_said not in finding.message

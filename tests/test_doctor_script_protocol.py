@@ -20,6 +20,7 @@ from hookwright.doctor.model import catalog
 from hookwright.simulate.reading import RawRun, Reading, read
 
 S = ".claude/settings.json"
+CURSOR = ".cursor/hooks.json"
 DENY = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
                                "permissionDecisionReason": "no"}}
 DENY_PY = f"print(json.dumps({DENY!r}))"
@@ -568,6 +569,20 @@ def test_an_inline_command_is_checked_like_a_script(tmp_path):
             assert found(out, "script/exit-1-fails-open")[0].path.endswith("settings.json")
 
 
+@pytest.mark.parametrize("command, rule", [
+    ("""echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", """
+     """"updatedInput": {"command": "ls"}}}'""", "script/rewrite-drops-fields"),
+    ("""echo '{"hookSpecificOutput": {"hookEventName": "preToolUse", "permissionDecision": "deny"}}'""",
+     "script/claude-answer-for-cursor"),
+], ids=["a Claude Code rewrite", "a Claude Code answer to Cursor"])
+def test_an_inline_command_naming_what_it_writes_is_reported_at_the_command(tmp_path, command, rule):
+    """(These findings name the keys the command writes: no clash with the finding's own keys.)"""
+    config = ({CURSOR: {"version": 1, "hooks": {"preToolUse": [{"command": command}]}}} if rule.endswith("-for-cursor")
+              else {S: settings("PreToolUse", command=command)})
+    (finding,) = found(doctor(tmp_path, config), rule)
+    assert finding.path.endswith(next(iter(config)).rsplit("/", 1)[-1])
+
+
 def test_a_field_the_event_does_not_read_is_reported(tmp_path):
     def script(event):
         return PY + src(f"""
@@ -682,7 +697,7 @@ def test_every_protocol_rule_has_a_case():
 def test_what_the_protocol_rules_find_in_the_corpus_scripts(shared):
     """../shared/corpus/hook-scripts, each judged on the events it names (hookEventName) or as a
     PreToolUse hook, Cursor's copies as Cursor preToolUse hooks. Pinned after reading each hit."""
-    from hookwright.doctor.checks.scripts import protocol_findings
+    from hookwright.doctor.checks.scripts import CODE_RULES, HookCode
     from hookwright.doctor.scripts.keys import analyse
 
     hits = {}
@@ -690,8 +705,9 @@ def test_what_the_protocol_rules_find_in_the_corpus_scripts(shared):
         facts = analyse(path)
         events = sorted({site.what for site in facts.event_names}) or ["PreToolUse"]
         cursor = ".cursor__" in path.name
-        for rule, line in protocol_findings(facts, [] if cursor else events, ["preToolUse"] if cursor else [],
-                                            lambda rule, place, **params: (rule, place.line)):
+        code = HookCode(facts, [] if cursor else events, ["preToolUse"] if cursor else [],
+                        lambda rule, place, **params: (rule, place.line))
+        for rule, line in CODE_RULES.run(code):
             hits.setdefault(rule, []).append((path.name, line))
     # each builds updatedInput as {"command": ...}: the call's description, timeout and
     # run_in_background are dropped (observed a: a 1 s timeout was lost)

@@ -5,89 +5,182 @@ folder's `*.js` and `*.ts` load, `.mjs`, `.cjs` and files in subfolders do not, 
 word; a file with a syntax error is skipped silently; one export that is not a function drops
 the whole file; `output.args = {...}` is ignored (only changes in place count). hookwright's
 own plugins run a runtime beside the plugins folder, which must be there.
+
+Two units, each with its table of rules, one function per rule: a plugin file (PLUGIN_RULES)
+and an opencode.json(c) (CONFIG_RULES).
 """
 from __future__ import annotations
 
-from typing import Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Iterator
 
 from ...hosts import opencode
-from ..model import ConfigFile, Context, Finding, describe
+from ...hosts.base import describe
+from ..model import ConfigFile, Context, Finding, RuleTable
 from ..scripts import plugins
+
+PLUGIN_RULES = RuleTable()  # the rules of one plugin file, one function each
+CONFIG_RULES = RuleTable()  # the rules of one opencode config
 
 
 def check(ctx: Context) -> Iterator[Finding]:
     for file in ctx.files:
         if file.kind == "opencode-plugin" and file.source is not None:
-            yield from _plugin(ctx, file)
+            yield from PLUGIN_RULES.run(PluginFile(ctx, file, file.source))
         elif file.kind == "opencode-config" and (file.source is not None or file.error is not None):
-            yield from _config(ctx, file)
+            yield from CONFIG_RULES.run(OpencodeConfig(ctx, file, file.source))
 
 
-def _plugin(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
-    why = None if file.plugin else opencode.why_not_loaded(file.path)  # (a file a config lists loads wherever it is)
-    if why and _in_plugins_folder(file):
-        yield ctx.finding_at("host/opencode-plugin-not-loaded", file, 1, 1, why=why)
-        return
-    ours = opencode.read_plugin(file.path, file.source).data
-    if ours:
-        for index, hook in enumerate(ours.get("hooks") or []):
-            script = (file.path.parent / str(hook.get("script", ""))).resolve()
-            if not script.is_file():
-                yield ctx.finding("host/opencode-runtime-missing", file, ("hooks", index), runtime=script,
-                                  pack=ours.get("pack"))
-        return
-    facts = plugins.analyse(file.path, file.source)
-    if facts.syntax_error:
-        yield ctx.finding_at("host/opencode-plugin-syntax-error", file, *facts.syntax_error)
-        return
-    for export in facts.exports:
+# ---- a plugin file -----------------------------------------------------------------------------------
+
+@dataclass
+class PluginFile:
+    """One plugin file, as the plugin rules read it: hookwright's own (which runs a runtime) or
+    another's (whose code is read)."""
+
+    ctx: Context
+    file: ConfigFile
+    source: bytes
+
+    @cached_property
+    def not_loaded_because(self) -> str | None:
+        """Why opencode does not load it from the plugins folder it is in (a file a config lists
+        loads wherever it is; one named on the command line elsewhere is judged for its code only)."""
+        file = self.file
+        why = None if file.plugin else opencode.why_not_loaded(file.path)
+        in_plugins_folder = file.scope != "given" or file.path.parent.name in opencode.PLUGIN_FOLDERS or \
+            file.path.parent.parent.name in opencode.PLUGIN_FOLDERS
+        return why if in_plugins_folder else None
+
+    @cached_property
+    def ours(self) -> dict[str, Any]:
+        """What hookwright wrote into its own plugin (its pack and hooks); {} for another's."""
+        data: dict[str, Any] = opencode.read_plugin(self.file.path, self.source).data
+        return data
+
+    @cached_property
+    def facts(self) -> plugins.PluginFacts:
+        """What another's plugin code does (its exports, its changes to a call's arguments)."""
+        return plugins.analyse(self.file.path, self.source)
+
+    @property
+    def loaded(self) -> bool:
+        return self.not_loaded_because is None
+
+    @property
+    def foreign(self) -> bool:
+        """Loaded, and not hookwright's own: its code is what the rules read."""
+        return self.loaded and not self.ours
+
+
+@PLUGIN_RULES.rule("host/opencode-plugin-not-loaded", alone=True)
+def _plugin_not_loaded(plugin: PluginFile) -> Iterator[Finding]:
+    if plugin.not_loaded_because:
+        yield plugin.ctx.finding_at("host/opencode-plugin-not-loaded", plugin.file, 1, 1, why=plugin.not_loaded_because)
+
+
+@PLUGIN_RULES.rule("host/opencode-runtime-missing")
+def _runtime_missing(plugin: PluginFile) -> Iterator[Finding]:
+    """A hookwright plugin whose runtime (beside the plugins folder) is gone."""
+    ours = plugin.ours if plugin.loaded else {}
+    for index, hook in enumerate(ours.get("hooks") or []):
+        script = (plugin.file.path.parent / str(hook.get("script", ""))).resolve()
+        if not script.is_file():
+            yield plugin.ctx.finding("host/opencode-runtime-missing", plugin.file, ("hooks", index), runtime=script,
+                                     pack=ours.get("pack"))
+
+
+@PLUGIN_RULES.rule("host/opencode-plugin-syntax-error", alone=True)
+def _plugin_syntax_error(plugin: PluginFile) -> Iterator[Finding]:
+    """opencode skips the file silently: nothing else in it counts."""
+    if plugin.foreign and plugin.facts.syntax_error:
+        yield plugin.ctx.finding_at("host/opencode-plugin-syntax-error", plugin.file, *plugin.facts.syntax_error)
+
+
+@PLUGIN_RULES.rule("host/opencode-plugin-export-not-function")
+def _export_not_function(plugin: PluginFile) -> Iterator[Finding]:
+    for export in plugin.facts.exports if plugin.foreign else ():
         if export.what:
-            yield ctx.finding_at("host/opencode-plugin-export-not-function", file, *export.place, name=export.name,
-                                 what=export.what, error="Cannot call a class constructor without |new|"
-                                 if export.what == "a class" else "Plugin export is not a function")
-    for place in facts.reassigns:
-        yield ctx.finding_at("host/opencode-args-reassigned", file, *place)
+            yield plugin.ctx.finding_at("host/opencode-plugin-export-not-function", plugin.file, *export.place,
+                                        variant="class" if export.what == "a class" else None, name=export.name,
+                                        what=export.what)
 
 
-def _in_plugins_folder(file: ConfigFile) -> bool:
-    """Found in (or just below) a config folder's plugins folder; a file named on the command
-    line elsewhere is judged for its code only."""
-    return file.scope != "given" or file.path.parent.name in opencode.PLUGIN_FOLDERS or \
-        file.path.parent.parent.name in opencode.PLUGIN_FOLDERS
+@PLUGIN_RULES.rule("host/opencode-args-reassigned")
+def _args_reassigned(plugin: PluginFile) -> Iterator[Finding]:
+    for place in plugin.facts.reassigns if plugin.foreign else ():
+        yield plugin.ctx.finding_at("host/opencode-args-reassigned", plugin.file, *place)
 
 
-def _config(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
-    """opencode.json(c) is JSONC (comments, trailing commas): its `plugin` list names npm
-    packages and local files; a local file that is not there loads nothing."""
-    if file.error is not None:
-        yield ctx.finding_at("host/opencode-config-unreadable", file, file.error.line, file.error.column,
-                             detail=file.error.message)
-        return
-    data = opencode.read_config(file.path, file.source)
-    listed = data.get("plugin") if isinstance(data, dict) else None
+# ---- an opencode config ------------------------------------------------------------------------------
+
+@dataclass
+class OpencodeConfig:
+    """One opencode.json(c), as the config rules read it: JSONC (comments, trailing commas) whose
+    `plugin` list names npm packages and local files."""
+
+    ctx: Context
+    file: ConfigFile
+    source: bytes | None  # None: it could not be read (file.error says why)
+
+    @cached_property
+    def data(self) -> Any:
+        """Its value (None when it could not be read)."""
+        if self.file.error is not None or self.source is None:
+            return None
+        return opencode.read_config(self.file.path, self.source)
+
+    @cached_property
+    def listed(self) -> Any:
+        """Its `plugin` value, as written (None: it has none)."""
+        return self.data.get("plugin") if isinstance(self.data, dict) else None
+
+    def line_of(self, text: str) -> tuple[int, int]:
+        """Where `"text"` first appears in the file (JSONC has no strict parse to take positions from)."""
+        source = (self.source or b"").decode("utf-8", "replace")
+        offset = source.find(f'"{text}"')
+        if offset < 0:
+            return 1, 1
+        line = source.count("\n", 0, offset) + 1
+        return line, offset - (source.rfind("\n", 0, offset) + 1) + 1
+
+
+def _spec(entry: Any) -> Any:
+    """The package or path of a `plugin` entry: the entry, or the first item of [spec, options]."""
+    return entry[0] if isinstance(entry, list) and entry and isinstance(entry[0], str) else entry
+
+
+@CONFIG_RULES.rule("host/opencode-config-unreadable", alone=True)
+def _config_unreadable(config: OpencodeConfig) -> Iterator[Finding]:
+    error = config.file.error
+    if error is not None:
+        yield config.ctx.finding_at("host/opencode-config-unreadable", config.file, error.line, error.column,
+                                    detail=error.message)
+
+
+@CONFIG_RULES.rule("host/opencode-plugin-list")
+def _plugin_list(config: OpencodeConfig) -> Iterator[Finding]:
+    """A `plugin` that is not a list, or an entry that is neither a spec nor [spec, options]."""
+    listed = config.listed
     if listed is None:
         return
     if not isinstance(listed, list):
-        yield ctx.finding_at("host/opencode-plugin-list", file, *_line_of(file, "plugin"),
-                             detail=f"it is {describe(listed)}, not a list")
+        yield config.ctx.finding_at("host/opencode-plugin-list", config.file, *config.line_of("plugin"),
+                                    found=describe(listed))
         return
-    for entry in opencode.plugin_specs(data):
-        spec = entry[0] if isinstance(entry, list) and entry and isinstance(entry[0], str) else entry
-        if not isinstance(spec, str):
-            yield ctx.finding_at("host/opencode-plugin-list", file, *_line_of(file, "plugin"),
-                                 detail=f"an entry is {describe(entry)}: each is a package or path, "
-                                        "or [package or path, options]")
-            continue
-        path = opencode.local_plugin(file.path, entry)
+    for entry in opencode.plugin_specs(config.data):
+        if not isinstance(_spec(entry), str):
+            yield config.ctx.finding_at("host/opencode-plugin-list", config.file, *config.line_of("plugin"),
+                                        variant="entry", found=describe(entry))
+
+
+@CONFIG_RULES.rule("host/opencode-plugin-missing")
+def _plugin_missing(config: OpencodeConfig) -> Iterator[Finding]:
+    """A local file the `plugin` list names that is not there: it loads nothing."""
+    for entry in opencode.plugin_specs(config.data):
+        spec = _spec(entry)
+        path = opencode.local_plugin(config.file.path, entry) if isinstance(spec, str) else None
         if path is not None and not path.exists():
-            yield ctx.finding_at("host/opencode-plugin-missing", file, *_line_of(file, spec), spec=spec, path=path)
-
-
-def _line_of(file: ConfigFile, text: str) -> tuple[int, int]:
-    """Where `text` first appears in the file (JSONC has no strict parse to take positions from)."""
-    source = file.source.decode("utf-8", "replace")
-    offset = source.find(f'"{text}"')
-    if offset < 0:
-        return 1, 1
-    line = source.count("\n", 0, offset) + 1
-    return line, offset - (source.rfind("\n", 0, offset) + 1) + 1
+            yield config.ctx.finding_at("host/opencode-plugin-missing", config.file, *config.line_of(spec), spec=spec,
+                                        path=path)

@@ -1,24 +1,40 @@
 """Scripts: what each readable hook script writes, judged against what the host reads.
 
-Findings point at the script (its line and column); each carries a `related` entry per handler
-that runs it. With `--probe`, foreign Claude Code handlers are also run once per event and what
-they answered is judged (installer/doctor/scripts/probe.py).
+Three units, each with its table of rules, one function per rule:
+- a script file with the handlers that run it (SCRIPT_RULES): the Claude Code answer fields it
+  writes and what its handlers' events make of them;
+- the code a hook runs, a script file or a shell command written inline in the config
+  (CODE_RULES): its flow, judged against the protocol of the events it runs on;
+- with `--probe`, one foreign Claude Code handler run once on its event (PROBE_RULES): what it
+  printed and how it exited (installer/doctor/scripts/probe.py runs it).
+
+Findings about a script point at the script (its line and column); each carries a `related`
+entry per handler that runs it. Findings about an inline command or a probed run point at the
+handler's command.
 """
 from __future__ import annotations
 
 import json
 import re
 import shlex
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, Protocol
 
 from ...hosts import claude_protocol, cursor_protocol
+from ...hosts.claude_protocol import EventProtocol
+from ...hosts.cursor_protocol import CursorEventProtocol
 from ...patterns import lazy
 from .. import handler_facts
-from ..model import Context, Finding, Handler, rule_by_id
+from ..model import Context, Finding, Handler, RuleTable, rule_by_id
 from ..scripts import flow as script_flow
 from ..scripts.keys import ScriptFacts, Site, analyse_text
+
+if TYPE_CHECKING:
+    from ..scripts.probe import ProbeResult
+
+At = Site | script_flow.Place  # a place in a script: a key the analysis found, or a statement of its flow
 
 STOP_EVENTS = ("Stop", "SubagentStop")
 PERMISSION_DECISION_EVENTS = frozenset({"PreToolUse", "PreModelSwitch"})  # read permissionDecision (docs/hosts/claude-code.md#decisions-per-event)
@@ -35,373 +51,207 @@ DECISION_INSTEAD = {
     "ElicitationResult": 'hookSpecificOutput.action: "accept", "decline" or "cancel"',
 }
 NO_DECISION = "nothing: this event has no decision to make (additionalContext or a message, where it reads them)"
-CONSEQUENCE = {
-    "modifiedToolInput": ("the tool runs with its original input",
-                          "write the new input as hookSpecificOutput.updatedInput (it replaces the whole input)"),
-    "updatedToolInput": ("the tool runs with its original input",
-                         "write the new input as hookSpecificOutput.updatedInput (it replaces the whole input)"),
-    "shouldProceed": ("the call is not stopped",
-                      "to stop the call, exit 2 with a reason on stderr or answer permissionDecision \"deny\""),
-    "updatedInput": ("a top-level updatedInput is ignored, so the tool runs with its original input",
-                     "move updatedInput into hookSpecificOutput, next to \"hookEventName\""),
-}
+MAX_RELATED = 5
+
+
+class Report(Protocol):
+    """Makes a finding of a hook's code at a place in it: at the script, or at an inline command."""
+
+    def __call__(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding: ...
+
+
+SCRIPT_RULES = RuleTable()  # the rules of a script file with the handlers that run it, one function each
+CODE_RULES = RuleTable()  # the rules of the code a hook runs, a script file or an inline command
+PROBE_RULES = RuleTable()  # the rules of a handler `--probe` ran
 
 
 def check(ctx: Context) -> Iterator[Finding]:
-    by_script: dict[Path, tuple[ScriptFacts, list[Handler]]] = {}
+    for script in _scripts(ctx):
+        yield from SCRIPT_RULES.run(script)
+        yield from CODE_RULES.run(script.code)
+    for command in _inline_commands(ctx):
+        yield from CODE_RULES.run(command)
+    if ctx.probe:
+        for probed in _probed_runs(ctx):
+            yield from PROBE_RULES.run(probed)
+
+
+# ---- the units ---------------------------------------------------------------------------------------
+
+@dataclass
+class Script:
+    """One readable script file and the handlers (Claude Code's and Cursor's) that run it, as the
+    script-file rules read it."""
+
+    ctx: Context
+    facts: ScriptFacts
+    handlers: list[Handler]
+
+    @cached_property
+    def claude(self) -> list[Handler]:
+        return [h for h in self.handlers if h.file.host == "claude"]
+
+    @cached_property
+    def cursor(self) -> list[Handler]:
+        return [h for h in self.handlers if h.file.host == "cursor"]
+
+    @cached_property
+    def claude_events(self) -> list[str]:
+        """The Claude Code events it runs on, each once, in order."""
+        return sorted({h.event for h in self.claude})
+
+    @cached_property
+    def code(self) -> HookCode:
+        """Its code, as the rules of any hook's code read it."""
+        cursor = self.cursor
+        return HookCode(self.facts, self.claude_events, sorted({h.event for h in cursor}), self._report,
+                        fail_closed=bool(cursor) and all(isinstance(h.value, dict) and h.value.get("failClosed") is True
+                                                         for h in cursor),
+                        tools=_tools_reached(self.claude) if self.claude and not cursor else None)
+
+    def finding(self, rule_id: str, place: At, handlers: list[Handler], variant: str | None = None,
+                **params: Any) -> Finding:
+        """A finding at a place in the script, naming the handlers it is about, worded as the rule
+        says or as one of its variants."""
+        rule = rule_by_id(rule_id)
+        message, hint = rule.worded(variant)
+        return Finding(rule.id, rule.severity, str(self.facts.path), place.line, place.column,
+                       message.format(**params) + _run_by(handlers), hint.format(**params), _related(handlers))
+
+    def _report(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding:
+        """A finding of its code: about the Claude Code handlers for a rule of Claude Code's protocol."""
+        return self.finding(rule_id, place, self.claude if rule_id in CLAUDE_RULES and self.claude else self.handlers,
+                            variant, **params)
+
+
+@dataclass
+class HookCode:
+    """The code a hook runs (a script file, or a shell command written in the config) with the
+    events it runs on, as the rules of its flow and of its events' protocol read it."""
+
+    facts: ScriptFacts
+    claude_events: list[str]
+    cursor_events: list[str]  # (judged only for code Claude Code does not run)
+    report: Report
+    fail_closed: bool = False  # every Cursor entry that runs it has "failClosed": true
+    tools: frozenset[str] | None = None  # the tools its matchers reach, for a rewrite's fields (None: any)
+
+    @property
+    def flow(self) -> script_flow.Flow:
+        return self.facts.flow
+
+    @cached_property
+    def claude_rows(self) -> dict[str, EventProtocol]:
+        """The protocol of each Claude Code event it runs on."""
+        return {event: claude_protocol.protocol(event) for event in self.claude_events}
+
+    @cached_property
+    def cursor_rows(self) -> dict[str, CursorEventProtocol]:
+        """The protocol of each Cursor event it runs on that Cursor has, for code only Cursor runs."""
+        if self.claude_events:
+            return {}
+        return {event: row for event in self.cursor_events if (row := cursor_protocol.protocol(event)) is not None}
+
+    @cached_property
+    def refuses_for_claude(self) -> bool:
+        """It refuses in a way Claude Code reads: a deny, a decision block or exit 2."""
+        return bool(self.facts.denies) or any(s.what in ("exit 2", "decision: block") for s in self.facts.blocks)
+
+
+@dataclass
+class ProbedRun:
+    """One foreign Claude Code handler as `--probe` ran it on its event, as the probe rules read it."""
+
+    ctx: Context
+    handler: Handler
+    result: ProbeResult
+
+    @property
+    def event(self) -> str:
+        return self.result.event
+
+    @cached_property
+    def row(self) -> EventProtocol:
+        return claude_protocol.protocol(self.event)
+
+    @cached_property
+    def answered(self) -> bool:
+        """It started, and its answer is read: exit 2 on an event that blocks blocks whatever it printed
+        (a command that never started: the command rules say why)."""
+        exit_code = self.result.run.exit_code
+        return exit_code is not None and not (exit_code == 2 and self.row.exit_2 == claude_protocol.BLOCKS)
+
+    @cached_property
+    def stdout(self) -> tuple[dict[str, Any] | None, str | None]:
+        """(the JSON object it printed, or None; why what it printed is not read as JSON, or None)."""
+        from ...simulate import reading
+
+        return reading.parse_stdout(self.result.run.stdout.decode("utf-8", "replace"))
+
+    @cached_property
+    def void_verdict(self) -> str | None:
+        """The one rule a JSON answer that breaks the event's schema ends with."""
+        void, data = self.result.reading.void, self.stdout[0]
+        if void is None or data is None:
+            return None
+        named = data.get("hookSpecificOutput")
+        if void.field == "hookSpecificOutput.hookEventName" and isinstance(named, dict) and "hookEventName" in named:
+            return "script/probe-wrong-event"
+        if void.field in ("decision", "hookSpecificOutput.permissionDecision", "hookSpecificOutput.hookEventName"):
+            return "script/probe-decision-ignored"
+        return "script/probe-invalid-output"
+
+    def finding(self, rule_id: str, variant: str | None = None, **params: Any) -> Finding:
+        """A finding at the handler's command."""
+        return self.ctx.finding(rule_id, self.handler.file, self.handler.keys + ("command",), variant=variant,
+                                **params)
+
+
+def _scripts(ctx: Context) -> Iterator[Script]:
+    """Each readable script file the command handlers of Claude Code and Cursor run, once, with
+    the handlers that run it."""
+    by_script: dict[Path, Script] = {}
     for handler in ctx.handlers:
         if handler.file.host not in ("claude", "cursor") or handler_facts.kind(handler) != "command":
             continue
         for _, facts in handler_facts.script_facts(handler):
             if facts.readable:
-                by_script.setdefault(facts.path, (facts, []))[1].append(handler)
-    for facts, handlers in by_script.values():
-        yield from _script(ctx, facts, handlers)
-    yield from _inline_commands(ctx)
-    if ctx.probe:
-        yield from _probed(ctx)
+                by_script.setdefault(facts.path, Script(ctx, facts, [])).handlers.append(handler)
+    yield from by_script.values()
 
-
-MAX_RELATED = 5
-
-
-def _related(handlers: list[Handler]) -> list[dict]:
-    out = []
-    for handler in handlers[:MAX_RELATED]:
-        line, column = handler.file.position(handler.keys + ("command",))
-        out.append({"path": str(handler.file.path), "line": line, "column": column,
-                    "message": f"the {handler.event} handler that runs this script"
-                               + (f" (1 of {len(handlers)})" if len(handlers) > MAX_RELATED else "")})
-    return out
-
-
-def _at(rule_id: str, facts: ScriptFacts, site: Site | script_flow.Place, handlers: list[Handler],
-        **params) -> Finding:
-    rule = rule_by_id(rule_id)
-    return Finding(rule.id, rule.severity, str(facts.path), site.line, site.column,
-                   rule.message.format(**params) + _run_by(handlers), rule.hint.format(**params), _related(handlers))
-
-
-def _run_by(handlers: list[Handler]) -> str:
-    """Which config entry runs the script, for the message: ` (run by the PreToolUse hook at
-    .claude/settings.json:12)`."""
-    if not handlers:
-        return ""
-    handler = handlers[0]
-    line, _ = handler.file.position(handler.keys + ("command",))
-    path = handler.file.path
-    try:
-        shown = path.relative_to(handler.file.project).as_posix() if handler.file.project else path.name
-    except ValueError:
-        shown = str(path)
-    more = f" and {len(handlers) - 1} more" if len(handlers) > 1 else ""
-    return f" (run by the {handler.event} hook at {shown}:{line}{more})"
-
-
-def _script(ctx: Context, facts: ScriptFacts, handlers: list[Handler]) -> Iterator[Finding]:
-    claude = [h for h in handlers if h.file.host == "claude"]
-    if claude:
-        for site in facts.ignored:
-            consequence, hint = CONSEQUENCE[site.what]
-            yield _at("script/ignored-output-field", facts, site, claude, field=site.what, consequence=consequence,
-                      hint=hint)
-        for site in facts.top_level_updated_input:
-            consequence, hint = CONSEQUENCE["updatedInput"]
-            yield _at("script/ignored-output-field", facts, site, claude, field="updatedInput at the top level",
-                      consequence=consequence, hint=hint)
-        for site in facts.defer:
-            yield _at("script/defer", facts, site, claude)
-        for site in facts.no_event_name:
-            yield _at("script/no-event-name", facts, site, claude)
-        yield from _wrong_event_name(facts, claude)
-        yield from _answers_the_event_ignores(facts, claude)
-        for site in facts.legacy_variables:
-            if site.what not in (ctx.settings_env or ()):
-                yield _at("command/input-variable-never-set", facts, site, claude, name=site.what)
-        stops = [h for h in claude if h.event in STOP_EVENTS]
-        from_env = facts.flow.stop_flag_from_env
-        if stops and facts.blocks and (from_env or not facts.reads_stop_hook_active) and facts.delegates is None:
-            at: Site | script_flow.Place = from_env or facts.blocks[0]
-            reads = ("reads stop_hook_active from a variable Claude Code never sets (it comes on stdin)" if from_env
-                     else "never reads stop_hook_active from its input")
-            yield _at("script/stop-hook-active", facts, at, stops, event=stops[0].event, how=facts.blocks[0].what,
-                      reads=reads)
-    cursor = [h for h in handlers if h.file.host == "cursor"]
-    yield from protocol_findings(
-        facts, sorted({h.event for h in claude}), sorted({h.event for h in cursor}),
-        lambda rule, place, **params: _at(rule, facts, place, claude if rule in CLAUDE_RULES and claude else handlers,
-                                          **params),
-        fail_closed=bool(cursor) and all(isinstance(h.value, dict) and h.value.get("failClosed") is True
-                                         for h in cursor),
-        tools=_tools_reached(claude) if claude and not cursor else None)
-    for site in facts.mixed_shapes:
-        yield _at("script/mixed-shapes", facts, site, handlers, keys=site.what)
-
-
-# ---- the event's protocol (installer/hosts/claude_protocol.py) ---------------------------------------
-
-CLAUDE_RULES = frozenset({"script/exit-2-does-not-block", "script/exit-1-fails-open", "script/reason-on-stdout",
-                          "script/continue-false-not-a-block", "script/invalid-decision-value",
-                          "script/failure-in-post-tool-use"})
-
-
-def protocol_findings(facts: ScriptFacts, claude_events: list[str], cursor_events: list[str],
-                      report, fail_closed: bool = False, tools: frozenset[str] | None = None) -> Iterator[Finding]:
-    """Everything the script's flow breaks: on any host, on the Claude Code events it runs on
-    (their protocol), and for a script only Cursor runs, Cursor's answer shape.
-    `report(rule_id, place, **params)` makes the finding (at the script, or at an inline command)."""
-    yield from _flow(facts, report, tools)
-    if claude_events:
-        yield from _protocol(facts, claude_events, report)
-    elif cursor_events:
-        yield from _cursor_answer(facts, cursor_events, report)
-        if not fail_closed and all((row := cursor_protocol.protocol(e)) is not None and row.blocks
-                                   for e in cursor_events):
-            refuses = any(s.what == "exit 2" for s in facts.blocks) or "permission" in {s.what for s in facts.output_keys}
-            for exit_ in _refusals_that_fail_open(facts.flow, refuses):
-                yield _fails_open(exit_, "Cursor", "action", report)
-    if not facts.reads_event_name and facts.delegates is None:
-        yield from _fields_never_sent(facts, claude_events, cursor_events, report)
-
-
-CLAUDE_SENDS = {event: claude_protocol.COMMON_INPUT | row.sends for event, row in claude_protocol.PROTOCOL.items()}
-CURSOR_SENDS = {event: row.stdin_fields for event, row in cursor_protocol.PROTOCOL.items()}
-INPUT_FIELDS = frozenset().union(*CLAUDE_SENDS.values(), *CURSOR_SENDS.values())
-
-
-def _meant(field: str, sent: frozenset[str]) -> str | None:
-    """The field the event sends that an unknown name seems meant for (user_prompt: prompt)."""
-    import difflib
-
-    close = difflib.get_close_matches(field, sorted(sent), n=1, cutoff=0.8)
-    inside = [name for name in sorted(sent, key=len, reverse=True) if len(name) > 3 and name in field]
-    return close[0] if close else (inside[0] if inside else None)
-
-
-def _fields_never_sent(facts: ScriptFacts, claude_events: list[str], cursor_events: list[str],
-                       report) -> Iterator[Finding]:
-    """A field of some event's input (either host's) that none of the script's events sends."""
-    sent = frozenset().union(*(CLAUDE_SENDS.get(e, claude_protocol.COMMON_INPUT) for e in claude_events),
-                             *(CURSOR_SENDS.get(e, cursor_protocol.COMMON_STDIN) for e in cursor_events))
-    if not (claude_events or cursor_events) or not (set(claude_events) <= set(CLAUDE_SENDS)) \
-            or not (set(cursor_events) <= set(CURSOR_SENDS)):
-        return  # an event this table does not know: no judgement
-    events = " and ".join(claude_events + cursor_events)
-    read = {field for field, _ in facts.flow.input_reads}
-    for field, place in facts.flow.input_reads:
-        meant = _meant(field, sent)
-        if field not in INPUT_FIELDS and meant and meant not in read:  # a name no event sends: a typo?
-            yield report("script/input-field-never-sent", place, field=field, event=events,
-                         senders=f"no event does: did you mean {meant}?")
-        if field in INPUT_FIELDS and field not in sent:
-            same, other = (CLAUDE_SENDS, CURSOR_SENDS) if claude_events else (CURSOR_SENDS, CLAUDE_SENDS)
-            senders = sorted(e for e, fields in same.items() if field in fields) or sorted(
-                f"{'Cursor' if claude_events else 'Claude Code'}'s {e}" for e, fields in other.items() if field in fields)
-            yield report("script/input-field-never-sent", place, field=field, event=events,
-                         senders="it comes with " + ", ".join(senders[:4]) + (" ..." if len(senders) > 4 else ""))
-
-
-def _flow(facts: ScriptFacts, report, tools: frozenset[str] | None = None) -> Iterator[Finding]:
-    """What is wrong whatever the event: two answers mixed on stdout, stdin read twice, tracing,
-    updatedInput as a string or as a new object that drops fields."""
-    flow = facts.flow
-    if flow.syntax_error:
-        what, place = flow.syntax_error
-        yield report("script/does-not-parse", place, what=what,
-                     interpreter="python3" if facts.language == "python" else "node")
-    mixed = flow.mixed_output()
-    if mixed:
-        text, answer = mixed
-        what = "its own input (a tee that is not sent to /dev/null)" if text.kind == script_flow.STDOUT_INPUT \
-            else f"`{text.what}`"
-        yield report("script/text-before-json", text.at, text=what, text_line=text.at.line,
-                     json_line=answer.at.line)
-    for place in flow.stdin_reads:
-        yield report("script/stdin-read-twice", place)
-    if flow.trace:
-        yield report("script/shell-trace", flow.trace)
-    for place in flow.input_as_string:
-        yield report("script/updated-input-not-object", place)
-    for place, keys in flow.new_inputs:
-        missing = script_flow.dropped_fields(keys, tools)
-        if missing:
-            yield report("script/rewrite-drops-fields", place, keys=", ".join(keys), missing=", ".join(missing))
-
-
-def _protocol(facts: ScriptFacts, events: list[str], report) -> Iterator[Finding]:
-    """The script's exits, decisions and continue:false against what its events read."""
-    rows = {event: claude_protocol.protocol(event) for event in events}
-    flow = facts.flow
-    refuses = bool(facts.denies) or any(s.what in ("exit 2", "decision: block") for s in facts.blocks)
-    yield from _exits(flow, rows, report, refuses or bool(facts.answers))
-    if flow.continue_false and not refuses:
-        event = next((e for e in events if rows[e].continue_false != claude_protocol.STOPS), None)
-        if event:
-            ignored = rows[event].continue_false == claude_protocol.CONTINUE_IGNORED
-            yield report("script/continue-false-not-a-block", flow.continue_false[0], event=event,
-                         effect="is ignored" if ignored else rows[event].continue_false,
-                         action="tool call" if rows[event].tool_event else "action",
-                         hint='exit 2 with the reason on stderr, or answer {"decision": "block", "reason": "..."}'
-                         if ignored else 'answer permissionDecision "deny" with a reason (or exit 2) to refuse the call')
-    yield from _decision_values(flow, rows, report)
-    yield from _fields_the_events_ignore(facts, rows, report)
-    if events == ["PostToolUse"] and flow.failure_fields:
-        field, place = flow.failure_fields[0]
-        yield report("script/failure-in-post-tool-use", place, field=field)
-
-
-# hookSpecificOutput fields with names no other object uses (decision, action, content are too common)
-SPECIFIC_FIELDS = frozenset({"additionalContext", "updatedInput", "permissionDecisionReason", "updatedToolOutput",
-                             "updatedMCPToolOutput", "sessionTitle", "watchPaths", "worktreePath", "displayContent",
-                             "initialUserMessage", "reloadSkills", "suppressOriginalPrompt", "updatedPermissions",
-                             "classifierContext"})
-INSIDE_DECISION = frozenset({"updatedInput", "updatedPermissions"})  # PermissionRequest's decision object
-
-
-def _fields_the_events_ignore(facts: ScriptFacts, rows: dict, report) -> Iterator[Finding]:
-    """hookSpecificOutput fields that none of the script's events reads (dropped without a word)."""
-    if facts.reads_event_name:
-        return
-    known = frozenset().union(*(row.specific_fields | (INSIDE_DECISION if "decision" in row.specific_fields
-                                                       else frozenset()) for row in rows.values()))
-    for site in facts.output_keys:
-        if site.what in SPECIFIC_FIELDS and site.what not in known:
-            readers = sorted(e for e, row in claude_protocol.PROTOCOL.items() if site.what in row.specific_fields)
-            yield report("script/field-the-event-ignores", site, field=site.what, event=" and ".join(rows),
-                         readers=", ".join(readers[:4]) + (", ..." if len(readers) > 4 else "") or "no event")
-
-
-def _exits(flow: script_flow.Flow, rows: dict, report, refuses_otherwise: bool = True) -> Iterator[Finding]:
-    blocking = [e for e, row in rows.items() if row.exit_2 == claude_protocol.BLOCKS]
-    for exit_ in flow.exits:
-        if exit_.status == 2:
-            yield from _exit_two(exit_, rows, bool(script_flow.REFUSAL.search(exit_.message)), flow, report)
-    if blocking and len(blocking) == len(rows):
-        action = "tool call" if rows[blocking[0]].tool_event else "action"
-        for exit_ in _refusals_that_fail_open(flow, refuses_otherwise):
-            yield _fails_open(exit_, "Claude Code", action, report)
-
-
-def _fails_open(exit_: script_flow.Exit, host: str, action: str, report) -> Finding:
-    shows_status = re.search(rf"\b{exit_.status}\b", exit_.how) is not None
-    return report("script/exit-1-fails-open", exit_.at, how=f"`{exit_.how}`", said=_said(exit_.message),
-                  status="" if shows_status else f", which exits {exit_.status}", host=host, action=action)
-
-
-def _refusals_that_fail_open(flow: script_flow.Flow, refuses_otherwise: bool = True) -> list[script_flow.Exit]:
-    """Exits other than 0 and 2, with no JSON answer printed just before, that say they refuse; or,
-    in a script with no other way to refuse, that say anything but an error (`npm publish must go
-    through CI`, not `jq is not installed`)."""
-    answered = {w.at.line for w in flow.writes if w.kind == script_flow.STDOUT_JSON}
-    return [e for e in flow.exits if e.status not in (0, 2, None) and e.message
-            and (script_flow.REFUSAL.search(e.message) or (
-                not refuses_otherwise and not script_flow.FAILURE_WORDS.search(e.message)))
-            and not any(e.at.line - 4 <= line <= e.at.line for line in answered)]
-
-
-def _exit_two(exit_: script_flow.Exit, rows: dict, refusal: bool, flow: script_flow.Flow, report) -> Iterator[Finding]:
-    weak = {e: row for e, row in rows.items()
-            if row.exit_2 == claude_protocol.NOT_READ or (row.exit_2 == claude_protocol.FEEDBACK and refusal)}
-    if weak and len(weak) == len(rows):
-        event, row = next(iter(weak.items()))
-        if row.exit_2 == claude_protocol.FEEDBACK:
-            effect, hint = ("does not block: the tool has already run, its stderr is shown to Claude and nothing "
-                            "is undone", f"refuse before the call, in a PreToolUse hook; on {event} exit 2 only "
-                            "gives Claude feedback")
-        else:
-            effect, hint = ("is a non-blocking error like any other: nothing is stopped and its stderr only goes "
-                            "to the debug log", f"{event} cannot refuse anything; exit 0 (or move the check to an "
-                            "event that can block)")
-        yield report("script/exit-2-does-not-block", exit_.at, event=event, effect=effect, hint=hint,
-                     refusal=f" to refuse ({_said(exit_.message)})" if refusal else "")
-    if not exit_.message and rows and all(row.exit_2 == claude_protocol.BLOCKS for row in rows.values()):
-        text = next((w for w in flow.writes if w.kind == script_flow.STDOUT_TEXT
-                     and 0 <= exit_.at.line - w.at.line <= 1), None)
-        if text is not None:
-            yield report("script/reason-on-stdout", text.at, text=f"`{text.what}`")
-
-
-def _said(message: str) -> str:
-    message = " ".join(message.split())
-    return json.dumps(message[:60] + ("..." if len(message) > 60 else "")) if message else "no message"
-
-
-DECISION_ACCEPTED = {
-    "permissionDecision": lambda row: row.permission_decisions,
-    "decision": lambda row: row.decisions,
-    "behavior": lambda row: frozenset({"allow", "deny"}) if "decision" in row.specific_fields else None,
-}
-
-
-def _decision_values(flow: script_flow.Flow, rows: dict, report) -> Iterator[Finding]:
-    """A decision value none of the script's events accepts (defer has a rule of its own)."""
-    seen = set()
-    for value in flow.values:
-        accepted_of = DECISION_ACCEPTED.get(value.field)
-        if accepted_of is None or value.value == "defer" or (value.field, value.value) in seen:
-            continue
-        accepted = [accepted_of(row) for row in rows.values()]
-        if not accepted or any(a is None for a in accepted) or any(value.value in a for a in accepted):
-            continue  # an event that does not read the field at all has rules of its own
-        seen.add((value.field, value.value))
-        allowed = sorted(accepted[0])
-        quoted = ", ".join(json.dumps(v) for v in allowed)
-        yield report("script/invalid-decision-value", value.at, field=value.field, value=value.value,
-                     via=f" (through {value.via})" if value.via else "", event=" and ".join(rows),
-                     accepted=quoted, answer=("one of " if len(allowed) > 1 else "") + quoted)
-
-
-def _tools_reached(handlers: list[Handler]) -> frozenset[str]:
-    """The tools (of those a rewrite is judged for) the handlers' matchers reach."""
-    from ..regex.overlap import matched_builtins
-
-    return frozenset().union(*(matched_builtins(h.matcher, tuple(script_flow.TOOL_FIELDS), h.event) for h in handlers))
-
-
-# ---- Cursor (installer/hosts/cursor_protocol.py) ------------------------------------------------------
-
-CLAUDE_ANSWER = ("hookSpecificOutput", "permissionDecision", "hookEventName")
-CURSOR_FIELDS = frozenset().union(*(row.output_fields for row in cursor_protocol.PROTOCOL.values()))
-
-
-# Claude Code's names for what Cursor calls otherwise (a script written for one, run by the other)
-CLAUDE_NAMES = {"additionalContext": "additional_context", "userMessage": "user_message",
-                "agentMessage": "agent_message", "followupMessage": "followup_message",
-                "updatedInput": "updated_input"}
-
-
-def _cursor_answer(facts: ScriptFacts, events: list[str], report) -> Iterator[Finding]:
-    """A script only Cursor runs: an answer in Claude Code's shape, or fields its events ignore."""
-    rows = {event: row for event in events if (row := cursor_protocol.protocol(event)) is not None}
-    if not rows:
-        return
-    written = {site.what: site for site in facts.output_keys}
-    reads = frozenset().union(*(row.output_fields for row in rows.values()))
-    blocks = any(v.field == "decision" and v.value == "block" for v in facts.flow.values)
-    claude_keys = [k for k in (*CLAUDE_ANSWER, *CLAUDE_NAMES) if k in written] + (["decision"] if blocks else [])
-    one_shape = not (set(written) & CURSOR_FIELDS) or not facts.tells_hosts_apart
-    if claude_keys and one_shape and reads and not facts.mixed_shapes:  # (one object with both: mixed-shapes)
-        example = ('{"permission": "deny", "user_message": "...", "agent_message": "..."}' if "permission" in reads
-                   else "{" + ", ".join(f'"{f}": ...' for f in sorted(reads)) + "}")
-        renamed = [f"{k} (Cursor's is {CLAUDE_NAMES[k]})" for k in claude_keys if k in CLAUDE_NAMES]
-        site = written.get(claude_keys[0]) or next(v.at for v in facts.flow.values if v.field == "decision")
-        yield report("script/claude-answer-for-cursor", site, keys=", ".join(renamed or claude_keys),
-                     expected=", ".join(sorted(reads)), example=example)
-    for field in sorted(set(written) & CURSOR_FIELDS - reads):
-        event = next(iter(rows))
-        where_read = sorted(e for e, row in cursor_protocol.PROTOCOL.items() if field in row.output_fields)
-        yield report("script/cursor-field-not-read", written[field], field=field, event=event,
-                     reads=", ".join(sorted(reads)) or "no output at all",
-                     hint=f"{field} is read on {', '.join(where_read)}; drop it here")
-
-
-# ---- commands written inline (shell and jq in the config itself) ----------------------------------------
 
 SHELLS = ("sh", "bash", "zsh", "dash", "ksh")
 SHELL_C = lazy(r"\s*(?:\S*/)?(?:ba|z|da|k)?sh\s+-c\s")
 # what the script rules look at in a command (a command without any of these gives them nothing)
 INLINE_SIGNS = lazy(r"\b(?:jq|cat|read|echo|printf|exit|set|tee)\b|updated|continue|decision|permission|"
                           r"behavior|tool_response|hookSpecificOutput|stop_hook_active")
+
+
+class AtCommand(NamedTuple):
+    """Where the findings of an inline command go: at the handler's "command"."""
+
+    ctx: Context
+    handler: Handler
+
+    def __call__(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding:
+        return self.ctx.finding(rule_id, self.handler.file, self.handler.keys + ("command",), variant=variant,
+                                **params)
+
+
+def _inline_commands(ctx: Context) -> Iterator[HookCode]:
+    """A shell-form command that runs no script file is itself the hook: the same rules, at the
+    command in the config."""
+    for handler in ctx.handlers:
+        if handler.file.host not in ("claude", "cursor") or handler_facts.kind(handler) != "command":
+            continue
+        command = handler.value.get("command") if isinstance(handler.value, dict) else None
+        if not isinstance(command, str) or handler.value.get("args") is not None or handler_facts.script_facts(handler):
+            continue
+        if not INLINE_SIGNS.search(command):
+            continue  # nothing these rules read: a script run by path, a notify-send...
+        claude = handler.file.host == "claude"
+        yield HookCode(_inline_facts(command), [handler.event] if claude else [], [] if claude else [handler.event],
+                       AtCommand(ctx, handler), tools=_tools_reached([handler]) if claude else None)
 
 
 @lru_cache(maxsize=4096)
@@ -422,58 +272,528 @@ def _inner_script(command: str) -> str:
         return words[2]
     return command
 
-def _inline_commands(ctx: Context) -> Iterator[Finding]:
-    """A shell-form command that runs no script file is itself the hook: the same rules, at the
-    command in the config."""
-    for handler in ctx.handlers:
-        if handler.file.host not in ("claude", "cursor") or handler_facts.kind(handler) != "command":
-            continue
-        command = handler.value.get("command") if isinstance(handler.value, dict) else None
-        if not isinstance(command, str) or handler.value.get("args") is not None or handler_facts.script_facts(handler):
-            continue
-        if not INLINE_SIGNS.search(command):
-            continue  # nothing these rules read: a script run by path, a notify-send...
-        facts = _inline_facts(command)
-        keys = handler.keys + ("command",)
 
-        def report(rule_id: str, place, **params) -> Finding:  # (called within this iteration)
-            return ctx.finding(rule_id, handler.file, keys, **params)  # noqa: B023
-
-        claude = [handler.event] if handler.file.host == "claude" else []
-        yield from protocol_findings(facts, claude, [handler.event] if not claude else [], report,
-                                     tools=_tools_reached([handler]) if claude else None)
-
-
-def _wrong_event_name(facts: ScriptFacts, handlers: list[Handler]) -> Iterator[Finding]:
-    """A script whose literal hookEventName values name none of the events it runs on (one that
-    serves two events and answers only one of them may print nothing on the other)."""
-    written = {site.what for site in facts.event_names}
-    events = sorted({handler.event for handler in handlers})
-    if written and not written & set(events):
-        site = facts.event_names[0]
-        yield _at("script/wrong-event-name", facts, site, handlers, found=site.what, event=" and ".join(events))
-
-
-def _answers_the_event_ignores(facts: ScriptFacts, handlers: list[Handler]) -> Iterator[Finding]:
-    """A decision in a form that none of the script's events reads (docs/hosts/claude-code.md#events, #decisions-per-event): exit 2
-    on PermissionRequest, permissionDecision outside PreToolUse and PreModelSwitch. A script that
-    also runs on an event that reads it may be answering that one."""
-    events = sorted({handler.event for handler in handlers})
-    exits = [site for site in facts.blocks if site.what == "exit 2"]
-    if events == ["PermissionRequest"] and exits and "behavior" not in facts.answers:
-        yield _at("script/exit-2-ignored", facts, exits[0], handlers)
-    # one event, and a script that does not tell events apart (one that reads hook_event_name may
-    # answer permissionDecision only on PreToolUse, where it runs too)
-    if facts.permission_decisions and len(events) == 1 and events[0] not in PERMISSION_DECISION_EVENTS \
-            and not facts.reads_event_name:
-        yield _at("script/decision-wrong-event", facts, facts.permission_decisions[0], handlers,
-                  event=events[0], instead=DECISION_INSTEAD.get(events[0], NO_DECISION))
-
-
-def _probed(ctx: Context) -> Iterator[Finding]:
-    """What each foreign Claude Code handler answered its event under --probe, at its command."""
+def _probed_runs(ctx: Context) -> Iterator[ProbedRun]:
+    """What each foreign Claude Code handler answered its event under --probe."""
     from ..scripts import probe  # runs the user's commands: only with --probe
 
     for handler, result in probe.results_for(ctx):
-        for rule_id, params in probe.verdicts(handler, result):
-            yield ctx.finding(rule_id, handler.file, handler.keys + ("command",), **params)
+        yield ProbedRun(ctx, handler, result)
+
+
+def _related(handlers: list[Handler]) -> list[dict[str, Any]]:
+    out = []
+    for handler in handlers[:MAX_RELATED]:
+        line, column = handler.file.position(handler.keys + ("command",))
+        out.append({"path": str(handler.file.path), "line": line, "column": column,
+                    "message": f"the {handler.event} handler that runs this script"
+                               + (f" (1 of {len(handlers)})" if len(handlers) > MAX_RELATED else "")})
+    return out
+
+
+def _run_by(handlers: list[Handler]) -> str:
+    """Which config entry runs the script, for the message: ` (run by the PreToolUse hook at
+    .claude/settings.json:12)`."""
+    if not handlers:
+        return ""
+    handler = handlers[0]
+    line, _ = handler.file.position(handler.keys + ("command",))
+    path = handler.file.path
+    try:
+        shown = path.relative_to(handler.file.project).as_posix() if handler.file.project else path.name
+    except ValueError:
+        shown = str(path)
+    more = f" and {len(handlers) - 1} more" if len(handlers) > 1 else ""
+    return f" (run by the {handler.event} hook at {shown}:{line}{more})"
+
+
+def _tools_reached(handlers: list[Handler]) -> frozenset[str]:
+    """The tools (of those a rewrite is judged for) the handlers' matchers reach."""
+    from ..regex.overlap import matched_builtins
+
+    return frozenset().union(*(matched_builtins(h.matcher, tuple(script_flow.TOOL_FIELDS), h.event) for h in handlers))
+
+
+# ---- a script file and the handlers that run it ------------------------------------------------------
+
+@SCRIPT_RULES.rule("script/ignored-output-field")
+def _ignored_output_field(script: Script) -> Iterator[Finding]:
+    if not script.claude:
+        return
+    for site in script.facts.ignored:
+        yield script.finding("script/ignored-output-field", site, script.claude,
+                             "should-proceed" if site.what == "shouldProceed" else None, field=site.what)
+    for site in script.facts.top_level_updated_input:
+        yield script.finding("script/ignored-output-field", site, script.claude, "top-level")
+
+
+@SCRIPT_RULES.rule("script/defer")
+def _defer(script: Script) -> Iterator[Finding]:
+    for site in script.facts.defer if script.claude else ():
+        yield script.finding("script/defer", site, script.claude)
+
+
+@SCRIPT_RULES.rule("script/no-event-name")
+def _no_event_name(script: Script) -> Iterator[Finding]:
+    for site in script.facts.no_event_name if script.claude else ():
+        yield script.finding("script/no-event-name", site, script.claude)
+
+
+@SCRIPT_RULES.rule("script/wrong-event-name")
+def _wrong_event_name(script: Script) -> Iterator[Finding]:
+    """Literal hookEventName values that name none of the events the script runs on (one that
+    serves two events and answers only one of them may print nothing on the other)."""
+    written = {site.what for site in script.facts.event_names}
+    events = script.claude_events
+    if script.claude and written and not written & set(events):
+        site = script.facts.event_names[0]
+        yield script.finding("script/wrong-event-name", site, script.claude, found=site.what,
+                             event=" and ".join(events))
+
+
+@SCRIPT_RULES.rule("script/exit-2-ignored")
+def _exit_2_ignored(script: Script) -> Iterator[Finding]:
+    """Exit 2 on PermissionRequest, which does not read it (docs/hosts/claude-code.md#events), from a
+    script that only PermissionRequest handlers run and that never answers `behavior`."""
+    exits = [site for site in script.facts.blocks if site.what == "exit 2"]
+    if script.claude_events == ["PermissionRequest"] and exits and "behavior" not in script.facts.answers:
+        yield script.finding("script/exit-2-ignored", exits[0], script.claude)
+
+
+@SCRIPT_RULES.rule("script/decision-wrong-event")
+def _decision_wrong_event(script: Script) -> Iterator[Finding]:
+    """permissionDecision outside PreToolUse and PreModelSwitch (docs/hosts/claude-code.md#decisions-per-event),
+    from a script of one event that does not tell events apart (one that reads hook_event_name may
+    answer permissionDecision only on PreToolUse, where it runs too)."""
+    facts, events = script.facts, script.claude_events
+    if facts.permission_decisions and len(events) == 1 and events[0] not in PERMISSION_DECISION_EVENTS \
+            and not facts.reads_event_name:
+        yield script.finding("script/decision-wrong-event", facts.permission_decisions[0], script.claude,
+                             event=events[0], instead=DECISION_INSTEAD.get(events[0], NO_DECISION))
+
+
+@SCRIPT_RULES.rule("command/input-variable-never-set")
+def _input_variable_never_set(script: Script) -> Iterator[Finding]:
+    """A legacy input variable the script reads that no settings file's "env" sets (the command
+    rule of the same id reads the command's own text)."""
+    for site in script.facts.legacy_variables if script.claude else ():
+        if site.what not in (script.ctx.settings_env or ()):
+            yield script.finding("command/input-variable-never-set", site, script.claude, name=site.what)
+
+
+@SCRIPT_RULES.rule("script/stop-hook-active")
+def _stop_hook_active(script: Script) -> Iterator[Finding]:
+    """A Stop or SubagentStop hook that can block and never reads stop_hook_active from its input."""
+    facts = script.facts
+    stops = [h for h in script.claude if h.event in STOP_EVENTS]
+    from_env = facts.flow.stop_flag_from_env
+    if stops and facts.blocks and (from_env or not facts.reads_stop_hook_active) and facts.delegates is None:
+        at: At = from_env or facts.blocks[0]
+        yield script.finding("script/stop-hook-active", at, stops, "from-environment" if from_env else None,
+                             event=stops[0].event, how=facts.blocks[0].what)
+
+
+@SCRIPT_RULES.rule("script/mixed-shapes")
+def _mixed_shapes(script: Script) -> Iterator[Finding]:
+    for site in script.facts.mixed_shapes:
+        yield script.finding("script/mixed-shapes", site, script.handlers, written=site.what)
+
+
+# ---- the code a hook runs: whatever the event ------------------------------------------------------------
+
+# the rules of Claude Code's protocol: a script's finding names the Claude Code handlers that run it
+CLAUDE_RULES = frozenset({"script/exit-2-does-not-block", "script/exit-1-fails-open", "script/reason-on-stdout",
+                          "script/continue-false-not-a-block", "script/invalid-decision-value",
+                          "script/failure-in-post-tool-use"})
+
+
+@CODE_RULES.rule("script/does-not-parse")
+def _does_not_parse(code: HookCode) -> Iterator[Finding]:
+    if code.flow.syntax_error:
+        what, place = code.flow.syntax_error
+        yield code.report("script/does-not-parse", place, what=what,
+                          interpreter="python3" if code.facts.language == "python" else "node")
+
+
+@CODE_RULES.rule("script/text-before-json")
+def _text_before_json(code: HookCode) -> Iterator[Finding]:
+    """Text (or the hook's own input) and a JSON answer that one run can both print."""
+    mixed = code.flow.mixed_output()
+    if mixed:
+        text, answer = mixed
+        yield code.report("script/text-before-json", text.at, "own-input" if text.kind == script_flow.STDOUT_INPUT
+                          else None, text=f"`{text.what}`", text_line=text.at.line, json_line=answer.at.line)
+
+
+@CODE_RULES.rule("script/stdin-read-twice")
+def _stdin_read_twice(code: HookCode) -> Iterator[Finding]:
+    for place in code.flow.stdin_reads:
+        yield code.report("script/stdin-read-twice", place)
+
+
+@CODE_RULES.rule("script/shell-trace")
+def _shell_trace(code: HookCode) -> Iterator[Finding]:
+    if code.flow.trace:
+        yield code.report("script/shell-trace", code.flow.trace)
+
+
+@CODE_RULES.rule("script/updated-input-not-object")
+def _updated_input_not_object(code: HookCode) -> Iterator[Finding]:
+    for place in code.flow.input_as_string:
+        yield code.report("script/updated-input-not-object", place)
+
+
+@CODE_RULES.rule("script/rewrite-drops-fields")
+def _rewrite_drops_fields(code: HookCode) -> Iterator[Finding]:
+    """updatedInput built anew, with some of the fields of a tool its matchers reach."""
+    for place, keys in code.flow.new_inputs:
+        missing = script_flow.dropped_fields(keys, code.tools)
+        if missing:
+            yield code.report("script/rewrite-drops-fields", place, written=", ".join(keys), missing=", ".join(missing))
+
+
+# ---- the code a hook runs: the protocol of Claude Code's events (installer/hosts/claude_protocol.py) ----
+
+@CODE_RULES.rule("script/exit-2-does-not-block")
+def _exit_2_does_not_block(code: HookCode) -> Iterator[Finding]:
+    """Exit 2 where none of the events blocks on it: after the fact when it says it refuses, or an
+    event that does not read it."""
+    rows = code.claude_rows
+    for exit_ in code.flow.exits if rows else ():
+        if exit_.status != 2:
+            continue
+        refusal = bool(script_flow.REFUSAL.search(exit_.message))
+        weak = {e: row for e, row in rows.items()
+                if row.exit_2 == claude_protocol.NOT_READ or (row.exit_2 == claude_protocol.FEEDBACK and refusal)}
+        if len(weak) < len(rows):
+            continue
+        event, row = next(iter(weak.items()))  # (after the fact, only an exit that says it refuses is reported)
+        variant = "after-the-fact" if row.exit_2 == claude_protocol.FEEDBACK else "refusal" if refusal else None
+        yield code.report("script/exit-2-does-not-block", exit_.at, variant, event=event, said=_said(exit_.message))
+
+
+@CODE_RULES.rule("script/reason-on-stdout")
+def _reason_on_stdout(code: HookCode) -> Iterator[Finding]:
+    """Exit 2 with no message on stderr, right after text on stdout, where every event blocks on it."""
+    rows, flow = code.claude_rows, code.flow
+    if not rows or not all(row.exit_2 == claude_protocol.BLOCKS for row in rows.values()):
+        return
+    for exit_ in flow.exits:
+        if exit_.status != 2 or exit_.message:
+            continue
+        text = next((w for w in flow.writes if w.kind == script_flow.STDOUT_TEXT
+                     and 0 <= exit_.at.line - w.at.line <= 1), None)
+        if text is not None:
+            yield code.report("script/reason-on-stdout", text.at, text=f"`{text.what}`")
+
+
+@CODE_RULES.rule("script/exit-1-fails-open")
+def _exit_1_fails_open(code: HookCode) -> Iterator[Finding]:
+    """An exit other than 0 and 2 that means to refuse, where every event (of Claude Code, or of
+    Cursor for code only Cursor runs, without failClosed) blocks on exit 2 alone."""
+    facts = code.facts
+    if code.claude_events:
+        rows = code.claude_rows
+        blocking = [e for e, row in rows.items() if row.exit_2 == claude_protocol.BLOCKS]
+        if not blocking or len(blocking) < len(rows):
+            return
+        action = "tool call" if rows[blocking[0]].tool_event else "action"
+        for exit_ in _refusals_that_fail_open(code.flow, code.refuses_for_claude or bool(facts.answers)):
+            yield _fails_open(code, exit_, "Claude Code", action)
+        return
+    cursor = code.cursor_rows
+    if code.cursor_events and not code.fail_closed and len(cursor) == len(code.cursor_events) \
+            and all(row.blocks for row in cursor.values()):
+        refuses = any(s.what == "exit 2" for s in facts.blocks) or "permission" in {s.what for s in facts.output_keys}
+        for exit_ in _refusals_that_fail_open(code.flow, refuses):
+            yield _fails_open(code, exit_, "Cursor", "action")
+
+
+def _fails_open(code: HookCode, exit_: script_flow.Exit, host: str, action: str) -> Finding:
+    """The finding of one such exit; the message says its status where the code does not write it (a raise)."""
+    shows_status = re.search(rf"\b{exit_.status}\b", exit_.how) is not None
+    return code.report("script/exit-1-fails-open", exit_.at, None if shows_status else "status-not-written",
+                       how=f"`{exit_.how}`", said=_said(exit_.message), status=exit_.status, host=host, action=action)
+
+
+def _refusals_that_fail_open(flow: script_flow.Flow, refuses_otherwise: bool) -> list[script_flow.Exit]:
+    """Exits other than 0 and 2, with no JSON answer printed just before, that say they refuse; or,
+    in a script with no other way to refuse, that say anything but an error (`npm publish must go
+    through CI`, not `jq is not installed`)."""
+    answered = {w.at.line for w in flow.writes if w.kind == script_flow.STDOUT_JSON}
+    return [e for e in flow.exits if e.status not in (0, 2, None) and e.message
+            and (script_flow.REFUSAL.search(e.message) or (
+                not refuses_otherwise and not script_flow.FAILURE_WORDS.search(e.message)))
+            and not any(e.at.line - 4 <= line <= e.at.line for line in answered)]
+
+
+def _said(message: str) -> str:
+    message = " ".join(message.split())
+    return json.dumps(message[:60] + ("..." if len(message) > 60 else "")) if message else "no message"
+
+
+@CODE_RULES.rule("script/continue-false-not-a-block")
+def _continue_false_not_a_block(code: HookCode) -> Iterator[Finding]:
+    """{"continue": false} from code that never refuses otherwise, on an event where it does not stop the action."""
+    rows, flow = code.claude_rows, code.flow
+    if not rows or not flow.continue_false or code.refuses_for_claude:
+        return
+    event = next((e for e in rows if rows[e].continue_false != claude_protocol.STOPS), None)
+    if event:
+        ignored = rows[event].continue_false == claude_protocol.CONTINUE_IGNORED
+        yield code.report("script/continue-false-not-a-block", flow.continue_false[0], "ignored" if ignored else None,
+                          event=event, effect=rows[event].continue_false,
+                          action="tool call" if rows[event].tool_event else "action")
+
+
+DECISION_ACCEPTED: dict[str, Callable[[EventProtocol], frozenset[str] | None]] = {
+    "permissionDecision": lambda row: row.permission_decisions,
+    "decision": lambda row: row.decisions,
+    "behavior": lambda row: frozenset({"allow", "deny"}) if "decision" in row.specific_fields else None,
+}
+
+
+@CODE_RULES.rule("script/invalid-decision-value")
+def _invalid_decision_value(code: HookCode) -> Iterator[Finding]:
+    """A decision value none of the events accepts (defer has a rule of its own)."""
+    rows = code.claude_rows
+    seen = set()
+    for value in code.flow.values if rows else ():
+        accepted_of = DECISION_ACCEPTED.get(value.field)
+        if accepted_of is None or value.value == "defer" or (value.field, value.value) in seen:
+            continue
+        accepted = [accepted_of(row) for row in rows.values()]
+        known = [a for a in accepted if a is not None]
+        if len(known) < len(accepted) or any(value.value in a for a in known):
+            continue  # an event that does not read the field at all has rules of its own
+        seen.add((value.field, value.value))
+        allowed = sorted(known[0])
+        quoted = ", ".join(json.dumps(v) for v in allowed)
+        yield code.report("script/invalid-decision-value", value.at, field=value.field, value=value.value,
+                          via=f" (through {value.via})" if value.via else "", event=" and ".join(rows),
+                          accepted=quoted, answer=("one of " if len(allowed) > 1 else "") + quoted)
+
+
+# hookSpecificOutput fields with names no other object uses (decision, action, content are too common)
+SPECIFIC_FIELDS = frozenset({"additionalContext", "updatedInput", "permissionDecisionReason", "updatedToolOutput",
+                             "updatedMCPToolOutput", "sessionTitle", "watchPaths", "worktreePath", "displayContent",
+                             "initialUserMessage", "reloadSkills", "suppressOriginalPrompt", "updatedPermissions",
+                             "classifierContext"})
+INSIDE_DECISION = frozenset({"updatedInput", "updatedPermissions"})  # PermissionRequest's decision object
+
+
+@CODE_RULES.rule("script/field-the-event-ignores")
+def _field_the_event_ignores(code: HookCode) -> Iterator[Finding]:
+    """hookSpecificOutput fields that none of the events reads (dropped without a word)."""
+    rows = code.claude_rows
+    if not rows or code.facts.reads_event_name:
+        return
+    known = frozenset().union(*(row.specific_fields | (INSIDE_DECISION if "decision" in row.specific_fields
+                                                       else frozenset()) for row in rows.values()))
+    for site in code.facts.output_keys:
+        if site.what in SPECIFIC_FIELDS and site.what not in known:
+            readers = sorted(e for e, row in claude_protocol.PROTOCOL.items() if site.what in row.specific_fields)
+            yield code.report("script/field-the-event-ignores", site, field=site.what, event=" and ".join(rows),
+                              readers=", ".join(readers[:4]) + (", ..." if len(readers) > 4 else "") or "no event")
+
+
+@CODE_RULES.rule("script/failure-in-post-tool-use")
+def _failure_in_post_tool_use(code: HookCode) -> Iterator[Finding]:
+    if code.claude_events == ["PostToolUse"] and code.flow.failure_fields:
+        field, place = code.flow.failure_fields[0]
+        yield code.report("script/failure-in-post-tool-use", place, field=field)
+
+
+# ---- the code a hook runs: Cursor's answer (installer/hosts/cursor_protocol.py) --------------------------
+
+CLAUDE_ANSWER = ("hookSpecificOutput", "permissionDecision", "hookEventName")
+CURSOR_FIELDS = frozenset().union(*(row.output_fields for row in cursor_protocol.PROTOCOL.values()))
+# Claude Code's names for what Cursor calls otherwise (a script written for one, run by the other)
+CLAUDE_NAMES = {"additionalContext": "additional_context", "userMessage": "user_message",
+                "agentMessage": "agent_message", "followupMessage": "followup_message",
+                "updatedInput": "updated_input"}
+
+
+@CODE_RULES.rule("script/claude-answer-for-cursor")
+def _claude_answer_for_cursor(code: HookCode) -> Iterator[Finding]:
+    """An answer in Claude Code's shape from code only Cursor runs (one object with both shapes
+    is mixed-shapes')."""
+    facts, rows = code.facts, code.cursor_rows
+    if not rows:
+        return
+    written = {site.what: site for site in facts.output_keys}
+    reads = frozenset().union(*(row.output_fields for row in rows.values()))
+    blocks = any(v.field == "decision" and v.value == "block" for v in facts.flow.values)
+    claude_keys = [k for k in (*CLAUDE_ANSWER, *CLAUDE_NAMES) if k in written] + (["decision"] if blocks else [])
+    one_shape = not (set(written) & CURSOR_FIELDS) or not facts.tells_hosts_apart
+    if claude_keys and one_shape and reads and not facts.mixed_shapes:
+        example = ('{"permission": "deny", "user_message": "...", "agent_message": "..."}' if "permission" in reads
+                   else "{" + ", ".join(f'"{f}": ...' for f in sorted(reads)) + "}")
+        renamed = [f"{k} (Cursor's is {CLAUDE_NAMES[k]})" for k in claude_keys if k in CLAUDE_NAMES]
+        site: At = written.get(claude_keys[0]) or next(v.at for v in facts.flow.values if v.field == "decision")
+        yield code.report("script/claude-answer-for-cursor", site, written=", ".join(renamed or claude_keys),
+                          expected=", ".join(sorted(reads)), example=example)
+
+
+@CODE_RULES.rule("script/cursor-field-not-read")
+def _cursor_field_not_read(code: HookCode) -> Iterator[Finding]:
+    """A Cursor answer field that none of the Cursor events the code runs on reads."""
+    rows = code.cursor_rows
+    if not rows:
+        return
+    written = {site.what: site for site in code.facts.output_keys}
+    reads = frozenset().union(*(row.output_fields for row in rows.values()))
+    for field in sorted(set(written) & CURSOR_FIELDS - reads):
+        where_read = sorted(e for e, row in cursor_protocol.PROTOCOL.items() if field in row.output_fields)
+        yield code.report("script/cursor-field-not-read", written[field], field=field, event=next(iter(rows)),
+                          reads=", ".join(sorted(reads)) or "no output at all", read_on=", ".join(where_read))
+
+
+# ---- the code a hook runs: its input, on either host ----------------------------------------------------
+
+CLAUDE_SENDS = {event: claude_protocol.COMMON_INPUT | row.sends for event, row in claude_protocol.PROTOCOL.items()}
+CURSOR_SENDS = {event: row.stdin_fields for event, row in cursor_protocol.PROTOCOL.items()}
+INPUT_FIELDS: frozenset[str] = frozenset().union(*CLAUDE_SENDS.values(), *CURSOR_SENDS.values())
+
+
+@CODE_RULES.rule("script/input-field-never-sent")
+def _input_field_never_sent(code: HookCode) -> Iterator[Finding]:
+    """A field of some event's input (either host's) that none of the code's events sends, read by
+    code that does not tell events apart."""
+    facts, claude_events, cursor_events = code.facts, code.claude_events, code.cursor_events
+    if facts.reads_event_name or facts.delegates is not None or not (claude_events or cursor_events) \
+            or not set(claude_events) <= set(CLAUDE_SENDS) or not set(cursor_events) <= set(CURSOR_SENDS):
+        return  # (an event this table does not know: no judgement)
+    sent = frozenset().union(*(CLAUDE_SENDS[e] for e in claude_events), *(CURSOR_SENDS[e] for e in cursor_events))
+    events = " and ".join(claude_events + cursor_events)
+    read = {field for field, _ in facts.flow.input_reads}
+    for field, place in facts.flow.input_reads:
+        meant = _meant(field, sent)
+        if field not in INPUT_FIELDS and meant and meant not in read:  # a name no event sends: a typo?
+            yield code.report("script/input-field-never-sent", place, "typo", field=field, event=events, meant=meant)
+        if field in INPUT_FIELDS and field not in sent:
+            same, other = (CLAUDE_SENDS, CURSOR_SENDS) if claude_events else (CURSOR_SENDS, CLAUDE_SENDS)
+            senders = sorted(e for e, fields in same.items() if field in fields) or sorted(
+                f"{'Cursor' if claude_events else 'Claude Code'}'s {e}" for e, fields in other.items() if field in fields)
+            yield code.report("script/input-field-never-sent", place, field=field, event=events,
+                              senders=", ".join(senders[:4]) + (" ..." if len(senders) > 4 else ""))
+
+
+def _meant(field: str, sent: frozenset[str]) -> str | None:
+    """The field the event sends that an unknown name seems meant for (user_prompt: prompt)."""
+    import difflib
+
+    close = difflib.get_close_matches(field, sorted(sent), n=1, cutoff=0.8)
+    inside = [name for name in sorted(sent, key=len, reverse=True) if len(name) > 3 and name in field]
+    return close[0] if close else (inside[0] if inside else None)
+
+
+# ---- a handler `--probe` ran (installer/doctor/scripts/probe.py) -----------------------------------------
+
+# decision fields an event may not read: written there, they are dropped without a word
+DECISION_FIELDS = ("hookSpecificOutput.permissionDecision", "hookSpecificOutput.decision")
+# where exit 2 does not block, what it does there, as probe-exit-does-not-block's variant words it
+# (docs/hosts/claude-code.md#events, #exit-codes)
+EXIT_2 = {claude_protocol.FEEDBACK: "after-the-fact", claude_protocol.NOT_READ: "not-read",
+          claude_protocol.IGNORED: "ignored"}
+# a package runner that had to fetch its package: the probe's world has no cache, so this says nothing of the hook
+RUNNER_FETCHING = ("npm warn exec", "npm error", "npm ERR!", "error: could not determine executable")
+
+
+@PROBE_RULES.rule("script/probe-timeout", alone=True)
+def _probe_timeout(probed: ProbedRun) -> Iterator[Finding]:
+    """No answer in time: nothing else it did is judged."""
+    result = probed.result
+    if result.run.timed_out:
+        own = _own_timeout(probed.handler)
+        yield probed.finding("script/probe-timeout", None if own <= result.timeout else "probe-limit",
+                             event=probed.event, seconds=f"{result.timeout:g}", own=f"{own:g}")
+
+
+def _own_timeout(handler: Handler) -> float:
+    """The seconds Claude Code gives the handler (simulate's runner: imported only with --probe)."""
+    from ...simulate import running
+
+    return running.timeout_of(handler)
+
+
+@PROBE_RULES.rule("script/probe-invalid-output")
+def _probe_invalid_output(probed: ProbedRun) -> Iterator[Finding]:
+    """Stdout that is not one JSON object, or JSON that breaks the event's schema."""
+    if not probed.answered:
+        return
+    event, not_json = probed.event, probed.stdout[1]
+    if not_json:
+        yield probed.finding("script/probe-invalid-output", event=event, detail=not_json,
+                             what=_short(probed.result.run.stdout.decode("utf-8", "replace")))
+    void = probed.result.reading.void
+    if void is not None and probed.void_verdict == "script/probe-invalid-output":
+        yield probed.finding("script/probe-invalid-output", "schema", event=event, why=void.why, field=void.field)
+
+
+@PROBE_RULES.rule("script/probe-wrong-event")
+def _probe_wrong_event(probed: ProbedRun) -> Iterator[Finding]:
+    data = probed.stdout[0]
+    if probed.answered and data is not None and probed.void_verdict == "script/probe-wrong-event":
+        yield probed.finding("script/probe-wrong-event", event=probed.event,
+                             found=json.dumps(data["hookSpecificOutput"]["hookEventName"]))
+
+
+@PROBE_RULES.rule("script/probe-decision-ignored")
+def _probe_decision_ignored(probed: ProbedRun) -> Iterator[Finding]:
+    """A decision the event voids (a value it does not accept, no or another hookEventName),
+    drops (a field it does not read), or does not take as a refusal (continue: false)."""
+    if not probed.answered or probed.stdout[0] is None:
+        return
+    event, read = probed.event, probed.result.reading
+    instead = DECISION_INSTEAD.get(event, NO_DECISION)
+    if read.void is not None and probed.void_verdict == "script/probe-decision-ignored":
+        yield probed.finding("script/probe-decision-ignored", event=event, instead=instead, why=read.void.why)
+    for name in (f for f in DECISION_FIELDS if f in read.ignored_fields):
+        yield probed.finding("script/probe-decision-ignored", "dropped", event=event, instead=instead, field=name)
+    stop = probed.row.continue_false
+    if read.stops_session and read.decision is None and stop in (claude_protocol.STOPS_AFTER,
+                                                                  claude_protocol.CONTINUE_IGNORED):
+        yield probed.finding("script/probe-decision-ignored", "continue-false-stops" if stop == claude_protocol.STOPS_AFTER
+                             else "continue-false", event=event, instead=instead)
+
+
+@PROBE_RULES.rule("script/probe-rewrite-drops-fields")
+def _probe_rewrite_drops_fields(probed: ProbedRun) -> Iterator[Finding]:
+    """A rewrite replaces the whole input (docs/hosts/claude-code.md#rewriting-input): the fields of
+    the call it leaves out are gone."""
+    result = probed.result
+    read = result.reading
+    if not probed.answered or read.updated_input is None or read.decision in ("deny", "defer") \
+            or not result.tool_input:
+        return
+    dropped = [name for name in result.tool_input if name not in read.updated_input]
+    if dropped:
+        yield probed.finding("script/probe-rewrite-drops-fields", event=result.event, tool=result.tool,
+                             fields=", ".join(dropped),
+                             where="decision.updatedInput" if result.event == "PermissionRequest" else "updatedInput")
+
+
+@PROBE_RULES.rule("script/probe-exit-does-not-block")
+def _probe_exit_does_not_block(probed: ProbedRun) -> Iterator[Finding]:
+    """An exit code that does not block where the hook seems to mean it to (no JSON decided)."""
+    run, read, row = probed.result.run, probed.result.reading, probed.row
+    if not probed.answered or read.decision is not None or run.exit_code in (0, None):
+        return
+    stderr = run.stderr.decode("utf-8", "replace").strip()
+    if any(sign in stderr for sign in RUNNER_FETCHING):
+        return
+    # after the fact, exit 2 is how a hook gives Claude feedback: reported only when it says it refuses
+    feedback_only = row.exit_2 == claude_protocol.FEEDBACK and not script_flow.REFUSAL.search(stderr)
+    if run.exit_code == 2 and row.exit_2 in EXIT_2 and not feedback_only:
+        yield probed.finding("script/probe-exit-does-not-block", EXIT_2[row.exit_2], event=probed.event)
+    elif run.exit_code != 2 and row.exit_2 == claude_protocol.BLOCKS and stderr:
+        yield probed.finding("script/probe-exit-does-not-block", event=probed.event, status=run.exit_code,
+                             said=_short(stderr))
+
+
+def _short(output: str, limit: int = 60) -> str:
+    """Its first line, quoted and cut short."""
+    text = output.strip()
+    line = text.splitlines()[0] if text else ""
+    return json.dumps(line[:limit]) + (" [and more]" if len(line) > limit or "\n" in text else "")

@@ -25,9 +25,10 @@ import bisect
 import re
 import shlex
 import sys
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Collection, NamedTuple
+from typing import Any, Callable, Collection, Iterator, NamedTuple, TypedDict
 
 from ...patterns import lazy
 
@@ -56,11 +57,16 @@ class Place(NamedTuple):
     column: int
 
 
+Branch = tuple[tuple[int, int], ...]  # ((frame, arm), ...) from the outside in: the if or try arms a statement is in
+Offsets = Callable[[int], tuple[int, int]]  # an offset in the text to its line and column
+Places = Callable[[int], Place]  # an offset in the text to its place
+
+
 class Write(NamedTuple):
     kind: str  # json | text | input
     at: Place
     what: str  # a few words: `print("checking...")`
-    branch: tuple  # ((frame, arm), ...) from the outside in
+    branch: Branch
     scope: str  # the function it is in ("" at the top level)
     ends: bool  # the statements right after it end the run (exit, return, raise)
     order: int  # position in the file
@@ -72,6 +78,24 @@ class Exit(NamedTuple):
     how: str  # `sys.exit("...")`, `exit 1`, `raise ValueError(...)`
     message: str  # what it says, or what the script printed to stderr right before
     at: Place
+
+
+class StdinRead(NamedTuple):
+    """A read of stdin (each reads to the end): where, its branch and function, its position in the file."""
+
+    at: Place
+    branch: Branch
+    scope: str
+    order: int
+
+
+class ShellLine(NamedTuple):
+    """A line of shell code (here-document bodies joined to it) with its if/case arms and its function."""
+
+    offset: int
+    text: str
+    branch: Branch
+    scope: str
 
 
 class Value(NamedTuple):
@@ -126,12 +150,12 @@ class Flow(NamedTuple):
         return None
 
 
-def _alternatives(a: tuple, b: tuple) -> bool:
+def _alternatives(a: Branch, b: Branch) -> bool:
     arms = dict(a)
     return any(frame in arms and arms[frame] != arm for frame, arm in b)
 
 
-def analyse(text: str, code: str, language: str, at: Callable[[int], tuple[int, int]],
+def analyse(text: str, code: str, language: str, at: Offsets,
             path: Path | None = None) -> Flow:
     """The flow of a script: `text` as written, `code` with comments blanked (same offsets)."""
     common = _common(code, at)
@@ -169,7 +193,17 @@ JQ_ARG = lazy(r"""--arg\s+(?P<name>[A-Za-z_]\w*)\s""")
 JQ_STRING_INPUT = lazy(r"""(?:updatedInput|updated_input)\\?["']?\s*:\s*(?:\$(?P<var>[A-Za-z_]\w*)\b(?!\s*\|)|\([^()]*\|\s*(?:tojson|@json)\s*\))""")
 
 
-def _common(code: str, at) -> dict:
+class Common(TypedDict):
+    """What every language's flow reads with regular expressions over the code (Flow's fields)."""
+
+    input_reads: tuple[tuple[str, Place], ...]
+    input_as_string: tuple[Place, ...]
+    continue_false: tuple[Place, ...]
+    stop_flag_from_env: Place | None
+    failure_fields: tuple[tuple[str, Place], ...]
+
+
+def _common(code: str, at: Offsets) -> Common:
     def place(offset: int) -> Place:
         return Place(*at(offset))
 
@@ -197,7 +231,7 @@ INPUT_VARIABLE = lazy(r"""(?P<var>[A-Za-z_$][\w$]*)\s*(?::\s*\w+\s*)?=\s*(?:awai
 JQ_FIRST_FIELD = lazy(r"""\bjq\s+(?:-[-\w]+\s+)*["']\s*\.(?P<field>[A-Za-z_]\w*)""")
 
 
-def _input_reads(code: str, place) -> tuple[tuple[str, Place], ...]:
+def _input_reads(code: str, place: Places) -> tuple[tuple[str, Place], ...]:
     """The top-level input fields the script reads: `data["x"]`, `data.get("x")`, `input.x` on
     the variable it parsed stdin into, and the first field of a jq filter."""
     found: dict[str, Place] = {}
@@ -227,7 +261,7 @@ RESPONSE_ALIAS = lazy(r"""(?<![\w$.])(?:(?:const|let|var)\s+)?(?P<alias>[A-Za-z_
                             r"""(?:\??\.get\(\s*["']tool_response["']|\[\s*["']tool_response["']\s*\]|\??\.tool_response\b)""")
 
 
-def _failure_fields(code: str, place) -> tuple[tuple[str, Place], ...]:
+def _failure_fields(code: str, place: Places) -> tuple[tuple[str, Place], ...]:
     """tool_response's error or exit code, read directly or through a variable holding it."""
     found = [(m.group("field"), place(m.start("field"))) for m in FAILURE_FIELD.finditer(code)]
     for alias in {m.group("alias") for m in RESPONSE_ALIAS.finditer(code)}:
@@ -249,7 +283,7 @@ def _object_follows(code: str, end: int) -> bool:
     return code[end:end + 1] == "{"
 
 
-def _new_inputs(objects: list[tuple[Place, list[str], bool]]) -> tuple:
+def _new_inputs(objects: list[tuple[Place, list[str], bool]]) -> tuple[tuple[Place, tuple[str, ...]], ...]:
     """updatedInput objects written key by key, without a spread of the original input."""
     out = []
     for place, keys, spread in objects:
@@ -281,7 +315,7 @@ def _name(node: ast.AST) -> str:
     return ""
 
 
-def _python(tree: ast.Module, text: str, common: dict) -> Flow:
+def _python(tree: ast.Module, text: str, common: Common) -> Flow:
     strings = _PyStrings(tree, text)
     loggers = _stdout_loggers(tree)
     writes, exits, reads, values, new_objects, string_inputs = [], [], [], [], [], []
@@ -295,7 +329,7 @@ def _python(tree: ast.Module, text: str, common: dict) -> Flow:
 
     exit_through = _exit_through(tree)
 
-    def walk(body: list[ast.stmt], branch: tuple, scope: str, guarded: bool, debug: bool = False) -> None:
+    def walk(body: list[ast.stmt], branch: Branch, scope: str, guarded: bool, debug: bool = False) -> None:
         nonlocal order
         for index, stmt in enumerate(body):
             if isinstance(stmt, ast.Return) and scope in exit_through and stmt.value is not None:
@@ -323,7 +357,7 @@ def _python(tree: ast.Module, text: str, common: dict) -> Flow:
                     exits.append(Exit(status, f"{name}({_brief(call.args[0]) if call.args else ''})",
                                       message or _stderr_before(body, index, strings), place(call)))
                 if name in STDIN_READS or (name in ("json.load",) and call.args and _name(call.args[0]) == "sys.stdin"):
-                    reads.append((place(call), branch, scope, order))
+                    reads.append(StdinRead(place(call), branch, scope, order))
             if isinstance(stmt, ast.Raise) and stmt.exc is not None:
                 exc = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
                 args = stmt.exc.args if isinstance(stmt.exc, ast.Call) else []
@@ -433,7 +467,7 @@ def _nodes(tree: ast.Module) -> list[ast.AST]:
     return listed
 
 
-def _second_reads(reads: list) -> tuple[Place, ...]:
+def _second_reads(reads: list[StdinRead]) -> tuple[Place, ...]:
     """The first stdin read that comes after another on a path both can be on (same function,
     not the other arm of an if or try)."""
     for i, (place, branch, scope, _) in enumerate(reads):
@@ -443,7 +477,7 @@ def _second_reads(reads: list) -> tuple[Place, ...]:
     return ()
 
 
-def _reads_through_calls(tree: ast.Module, reads: list) -> tuple[Place, ...]:
+def _reads_through_calls(tree: ast.Module, reads: list[StdinRead]) -> tuple[Place, ...]:
     """Functions that read stdin, called twice between them (`def tool_name(): return
     json.load(sys.stdin)[...]` next to `def tool_input(): ...`): the second call gets nothing."""
     readers = {scope: place for place, _, scope, _ in reversed(reads) if scope}
@@ -460,7 +494,7 @@ def _is_string(node: ast.AST | None) -> bool:
         isinstance(node, ast.Call) and _name(node.func) in ("json.dumps", "str"))
 
 
-def _arms(stmt: Any):
+def _arms(stmt: Any) -> Iterator[tuple[list[ast.stmt], int | None]]:
     """The statement lists inside a statement, each with its arm (None: not a branch)."""
     if isinstance(stmt, ast.If):
         yield stmt.body, 0
@@ -481,7 +515,7 @@ def _arms(stmt: Any):
         yield stmt.body, None
 
 
-def _calls(stmt: ast.stmt):
+def _calls(stmt: ast.stmt) -> list[ast.Call]:
     """The calls a statement makes itself (not those in its nested statements)."""
     roots: list[ast.AST] = []
     if isinstance(stmt, (ast.If, ast.While)):
@@ -601,7 +635,7 @@ def _stderr_before(body: list[ast.stmt], index: int, strings: "_PyStrings") -> s
     return " ".join(said)
 
 
-def _py_fields(node: ast.AST):
+def _py_fields(node: ast.AST) -> Iterator[tuple[str, ast.expr, ast.AST]]:
     """(field, value node, where) for each dict key or subscript assignment naming a field."""
     if isinstance(node, ast.Dict):
         for key, value in zip(node.keys, node.values):
@@ -765,7 +799,7 @@ SH_JQ_ARG = lazy(r"""--arg\s+(?P<name>[A-Za-z_]\w*)\s+(?P<q>["']?)(?:(?P<lit>[A-
 SH_JQ_USE = lazy(r"""(?P<field>permissionDecision|decision|behavior|permission)\s*:\s*\$(?P<name>[A-Za-z_]\w*)""")
 
 
-def _shell(code: str, at, common: dict, path: Path | None = None, depth: int = 0) -> Flow:
+def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, depth: int = 0) -> Flow:
     def place(offset: int) -> Place:
         return Place(*at(offset))
 
@@ -814,7 +848,7 @@ def _shell(code: str, at, common: dict, path: Path | None = None, depth: int = 0
                     writes.append(Write(kind, place(start), f"{word}{rest.rstrip()[:40]}", branch, scope, ends, order))
             if word in ("cat", "jq", "read") and not piped_in and not re.search(r"<", rest) and _sh_reads_stdin(word, rest):
                 if not (word == "read" and re.search(r"\bwhile\s+(?:IFS=\S*\s+)?$", before)):
-                    reads.append((place(start), branch, scope, order))
+                    reads.append(StdinRead(place(start), branch, scope, order))
     if re.match(r"#![^\n]*\s-\w*x", code) and trace is None:
         trace = Place(1, 1)
     if trace and re.search(r"BASH_XTRACEFD|\bexec\s+2>>?\s*(?!&)\S", code):
@@ -824,17 +858,25 @@ def _shell(code: str, at, common: dict, path: Path | None = None, depth: int = 0
                 new_inputs=_new_inputs(_labelled_objects(code, place)))
 
 
+@dataclass
+class _Level:
+    """One command-substitution level of a shell line: its open quote, its open parentheses."""
+
+    quote: str = ""
+    parentheses: int = 0
+
+
 @lru_cache(maxsize=4096)
 def _quoted(line: str) -> tuple[tuple[bool, ...], bool]:
     """Which characters of the line are quoted (or escaped) text, and whether a quote is still
     open at its end. A `$(...)` inside double quotes is code again."""
     marks, i = [False] * len(line), 0
-    stack: list[list] = [["", 0]]  # [open quote, parentheses] per command-substitution level
+    stack = [_Level()]  # per command-substitution level
     while i < len(line):
         ch, level = line[i], stack[-1]
-        quote = level[0]
+        quote = level.quote
         if quote == '"' and line.startswith("$(", i):
-            stack.append(["", 0])
+            stack.append(_Level())
             i += 2
             continue
         if quote:
@@ -843,23 +885,23 @@ def _quoted(line: str) -> tuple[tuple[bool, ...], bool]:
                 i += 2
                 continue
             if ch == quote:
-                level[0] = ""
+                level.quote = ""
             else:
                 marks[i] = True
         elif ch in "'\"":
-            level[0] = ch
+            level.quote = ch
         elif ch == "\\" and i + 1 < len(line):
             marks[i + 1] = True
             i += 1
         elif ch == "(":
-            level[1] += 1
+            level.parentheses += 1
         elif ch == ")" and len(stack) > 1:
-            if level[1] == 0:
+            if level.parentheses == 0:
                 stack.pop()
             else:
-                level[1] -= 1
+                level.parentheses -= 1
         i += 1
-    return tuple(marks), any(level[0] for level in stack)
+    return tuple(marks), any(level.quote for level in stack)
 
 
 def _open_quote(line: str) -> bool:
@@ -905,7 +947,7 @@ SH_SOURCE = lazy(r"""(?:^|[;&|]|\bthen)[ \t]*(?:source|\.)[ \t]+[^\n;&|]*?(?P<fi
 MAX_LIBRARY = 256 * 1024
 
 
-def _sh_printers(code: str, lines: list, path: Path | None, depth: int) -> dict[str, tuple[str, str]]:
+def _sh_printers(code: str, lines: list[ShellLine], path: Path | None, depth: int) -> dict[str, tuple[str, str]]:
     """{function: (json | text, where it is defined)} for the functions that print one kind of
     output on stdout: this script's, and those of a library it sources from its own folder."""
     kinds: dict[str, set[str]] = {}
@@ -928,7 +970,7 @@ def _sh_printers(code: str, lines: list, path: Path | None, depth: int) -> dict[
     return {name: (found.pop(), where[name]) for name, found in kinds.items() if len(found) == 1}
 
 
-def _function_writes(code: str, lines: list) -> list[tuple[str, str]]:
+def _function_writes(code: str, lines: list[ShellLine]) -> list[tuple[str, str]]:
     """(function, json | text) for each stdout write inside a function (calls not followed)."""
     out = []
     for offset, line, _branch, scope in lines:
@@ -956,11 +998,11 @@ def _sh_stdout_kind(word: str, rest: str, before: str, tail: str, code: str, end
     return _sh_write_kind(word, rest, bool(SH_PIPED_IN.search(before)), code, end)
 
 
-def _shell_lines(code: str) -> list[tuple[int, str, tuple, str]]:
+def _shell_lines(code: str) -> list[ShellLine]:
     """(offset, text, branch, function) per line of code: here-document bodies joined to the
     line that opens them, `if/elif/else/fi` and `case` arms as branches."""
     out = []
-    frames: list[list] = []  # [frame id, arm]
+    frames: list[list[int]] = []  # [frame id, arm]
     scope, scope_depth, depth = "", 0, 0
     offset = 0
     raw = code.split("\n")
@@ -1003,16 +1045,16 @@ def _shell_lines(code: str) -> list[tuple[int, str, tuple, str]]:
                 depth -= 1
                 if scope and depth <= scope_depth:
                     scope = ""
-        out.append((start, line, tuple((f, a) for f, a in frames), scope))
+        out.append(ShellLine(start, line, tuple((f, a) for f, a in frames), scope))
     return out
 
 
-def _next_lines(lines: list, starts: list[int], offset: int, count: int) -> str:
+def _next_lines(lines: list[ShellLine], starts: list[int], offset: int, count: int) -> str:
     index = bisect.bisect_right(starts, offset)
     return "\n".join(text.strip() for _, text, _, _ in lines[index:index + count])
 
 
-def _prev_line(lines: list, starts: list[int], offset: int) -> str:
+def _prev_line(lines: list[ShellLine], starts: list[int], offset: int) -> str:
     index = bisect.bisect_left(starts, offset)
     return lines[index - 1][1] if index else ""
 
@@ -1080,7 +1122,7 @@ def _sh_reads_stdin(word: str, rest: str) -> bool:
     return len(positional) <= 1
 
 
-def _sh_values(code: str, place) -> tuple[Value, ...]:
+def _sh_values(code: str, place: Places) -> tuple[Value, ...]:
     assigned: dict[str, list[str]] = {}
     for match in SH_ASSIGN.finditer(code):
         assigned.setdefault(match.group("name"), []).append(match.group("value"))
@@ -1120,7 +1162,7 @@ JS_ASSIGN = lazy(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[\w
 JS_TRY = lazy(r"""\btry\s*\{""")
 
 
-def _javascript(code: str, at, common: dict) -> Flow:
+def _javascript(code: str, at: Offsets, common: Common) -> Flow:
     def place(offset: int) -> Place:
         return Place(*at(offset))
 
@@ -1157,7 +1199,7 @@ def _javascript(code: str, at, common: dict) -> Flow:
         exits.append(Exit(int(status), match.group(0), said, place(match.start())))
     for match in JS_READ.finditer(code):
         branch, scope = blocks(match.start())
-        reads.append((place(match.start()), branch, scope, match.start()))
+        reads.append(StdinRead(place(match.start()), branch, scope, match.start()))
     return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads),
                 values=_js_values(code, place), **common, new_inputs=_new_inputs(_labelled_objects(code, place)))
 
@@ -1204,7 +1246,7 @@ def _js_kind(argument: str, code: str) -> str | None:
     return None
 
 
-def _js_blocks(code: str):
+def _js_blocks(code: str) -> Callable[[int], tuple[Branch, str]]:
     """A function giving, for an offset, its branch (if/else arms) and its function."""
     arms: list[tuple[int, int, int, int]] = []  # (start, end, frame, arm)
     functions: list[tuple[int, int, str]] = []
@@ -1224,7 +1266,7 @@ def _js_blocks(code: str):
         else:
             functions.append((start, end, match.group("fn") or match.group("arrow")))
 
-    def where(offset: int) -> tuple[tuple, str]:
+    def where(offset: int) -> tuple[Branch, str]:
         branch = tuple((frame, arm) for start, end, frame, arm in arms if start < offset < end)
         inside = [name for start, end, name in functions if start < offset < end]
         return branch, inside[-1] if inside else ""
@@ -1232,7 +1274,7 @@ def _js_blocks(code: str):
     return where
 
 
-def _js_values(code: str, place) -> tuple[Value, ...]:
+def _js_values(code: str, place: Places) -> tuple[Value, ...]:
     assigned: dict[str, list[tuple[str, int]]] = {}
     for match in JS_ASSIGN.finditer(code):
         assigned.setdefault(match.group("name"), []).append((match.group("value"), match.start("value")))
@@ -1271,7 +1313,7 @@ def _js_values(code: str, place) -> tuple[Value, ...]:
 
 # ---- objects written as text (shell JSON, jq, JavaScript) ----------------------------------------------
 
-def _labelled_objects(code: str, place) -> list[tuple[Place, list[str], bool]]:
+def _labelled_objects(code: str, place: Places) -> list[tuple[Place, list[str], bool]]:
     """Each `updatedInput: {...}` object: where, its direct keys, whether it spreads or merges
     another object in."""
     out = []

@@ -31,7 +31,7 @@ import tokenize
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, Callable, Collection, Iterable, NamedTuple
 
 from ... import hosts
 from ...document import LineIndex
@@ -133,8 +133,8 @@ class ScriptFacts(NamedTuple):
             return "unknown", f"its output may come from {self.delegates.what} (line {self.delegates.line})"
         return "no", "it never writes " + hosts.get(host).rewrite_field.rsplit(".", 1)[-1]
 
-    def to_json(self) -> dict:
-        def sites(items):
+    def to_json(self) -> dict[str, Any]:
+        def sites(items: tuple[Site, ...]) -> list[dict[str, Any]]:
             return [{"what": s.what, "line": s.line, "column": s.column} for s in items]
 
         return {"path": str(self.path), "language": self.language, "readable": self.readable,
@@ -245,7 +245,8 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
 
     ignored = [site(name, off) for name in IGNORED_FIELDS for off, _, _ in emitted.get(name, ())]
 
-    top_level, rewrites_claude = [], []
+    top_level: list[Site] = []
+    rewrites_claude: list[Site] = []
     for offset, index, via_chain in emitted.get("updatedInput", ()):
         nested = via_chain or under_hso(index)
         siblings = {k for k, _ in objects[index].keys} if index is not None else set()
@@ -307,7 +308,7 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
     )
 
 
-def _legacy_variables(code: str, site) -> list[Site]:
+def _legacy_variables(code: str, site: Callable[[str, int], Site]) -> list[Site]:
     """The first read of each legacy input variable the script does not set itself (NAME=...,
     os.environ["NAME"] = ..., process.env.NAME = ...)."""
     found = {}
@@ -318,12 +319,13 @@ def _legacy_variables(code: str, site) -> list[Site]:
     return list(found.values())
 
 
-def _has_output_keys(emitted: dict) -> bool:
+def _has_output_keys(emitted: Collection[str]) -> bool:
+    """It writes any of the keys of an answer (`emitted`: the keys it writes)."""
     return any(name in emitted for name in ("hookSpecificOutput", "permissionDecision", "decision", "updatedInput",
                                             "updated_input", "permission", "continue", "systemMessage"))
 
 
-def _unique(sites) -> list[Site]:
+def _unique(sites: Iterable[Site]) -> list[Site]:
     seen, out = set(), []
     for s in sorted(sites, key=lambda s: (s.line, s.column, s.what)):
         if (s.line, s.column, s.what) not in seen:
@@ -374,7 +376,7 @@ def _delegates(code: str, language: str, path: Path, where: LineIndex, own_outpu
     return None
 
 
-def _objects(code: str):
+def _objects(code: str) -> tuple[list[_Object], Callable[[int], int | None]]:
     """Every `{...}` with the key it is the value of; and a function giving the innermost
     object that contains an offset."""
     objects: list[_Object] = []

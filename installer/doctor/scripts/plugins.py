@@ -16,7 +16,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import TYPE_CHECKING, Iterator, NamedTuple
+
+if TYPE_CHECKING:  # (tree-sitter itself is imported on first use)
+    from tree_sitter import Node, Parser
 
 UNKNOWN = "*"  # a write whose argument name cannot be read (Object.assign with a variable...)
 FUNCTIONS = frozenset({"arrow_function", "function_expression", "function", "generator_function",
@@ -87,7 +90,7 @@ def syntax_error(path: Path, source: bytes) -> Place | None:
 
 
 @lru_cache(maxsize=2)
-def _parser(typescript: bool):
+def _parser(typescript: bool) -> Parser:
     from tree_sitter import Language, Parser
 
     if typescript:
@@ -99,11 +102,11 @@ def _parser(typescript: bool):
     return Parser(Language(tree_sitter_javascript.language()))
 
 
-def _place(node) -> Place:
+def _place(node: Node) -> Place:
     return Place(node.start_point[0] + 1, node.start_point[1] + 1)
 
 
-def _walk(node) -> Iterator:
+def _walk(node: Node) -> Iterator[Node]:
     stack = [node]
     while stack:
         current = stack.pop()
@@ -111,18 +114,19 @@ def _walk(node) -> Iterator:
         stack.extend(reversed(current.children))
 
 
-def _first_error(root) -> Place:
+def _first_error(root: Node) -> Place:
     for node in _walk(root):
         if node.type == "ERROR" or node.is_missing:
             return _place(node)
     return _place(root)
 
 
-def _text(node) -> str:
-    return node.text.decode("utf-8", "replace")
+def _text(node: Node | None) -> str:
+    """The node's source text ("" for a field the grammar left out)."""
+    return (node.text or b"").decode("utf-8", "replace") if node is not None else ""
 
 
-def _unquoted(node) -> str | None:
+def _unquoted(node: Node | None) -> str | None:
     """The value of a string literal (or a template without substitutions)."""
     if node is None or node.type not in ("string", "template_string") or any(
             c.type == "template_substitution" for c in node.children):
@@ -132,7 +136,7 @@ def _unquoted(node) -> str | None:
 
 # ---- exports -----------------------------------------------------------------------------------------
 
-def _exports(root) -> Iterator[Export]:
+def _exports(root: Node) -> Iterator[Export]:
     declared = _top_level_values(root)
     for statement in (c for c in root.children if c.type == "export_statement"):
         if any(c.type == "from" or c.type == "*" for c in statement.children) or statement.child_by_field_name("source"):
@@ -158,9 +162,9 @@ def _exports(root) -> Iterator[Export]:
                              _non_function(declared.get(local), declared))
 
 
-def _top_level_values(root) -> dict:
+def _top_level_values(root: Node) -> dict[str, Node | None]:
     """The value each top-level `const`/`let`/`var` name is given, and the functions declared."""
-    found: dict = {}
+    found: dict[str, Node | None] = {}
     for statement in root.children:
         inner = statement.child_by_field_name("declaration") if statement.type == "export_statement" else statement
         if inner is None:
@@ -172,12 +176,12 @@ def _top_level_values(root) -> dict:
     return found
 
 
-def _name(node) -> str:
+def _name(node: Node) -> str:
     name = node.child_by_field_name("name")
     return _text(name) if name is not None else "?"
 
 
-def _non_function(value, declared: dict, depth: int = 0) -> str:
+def _non_function(value: Node | None, declared: dict[str, Node | None], depth: int = 0) -> str:
     """What a value is where it is plainly not a function ("a string", "an object"...); "" for
     a function or anything that may be one (a call, another module's value)."""
     while value is not None and value.type in ("as_expression", "satisfies_expression", "parenthesized_expression",
@@ -206,7 +210,7 @@ def _non_function(value, declared: dict, depth: int = 0) -> str:
 
 # ---- tool.execute.before ---------------------------------------------------------------------------
 
-def _hook_functions(root) -> Iterator[tuple[str, object]]:
+def _hook_functions(root: Node) -> Iterator[tuple[str, Node | None]]:
     """(hook key, its function or None) for every `"key": fn` or `key(...) {}` with a hook name."""
     for node in _walk(root):
         if node.type == "pair":
@@ -222,7 +226,7 @@ def _hook_functions(root) -> Iterator[tuple[str, object]]:
                 yield name, node
 
 
-def _params(function) -> dict[str, str]:
+def _params(function: Node) -> dict[str, str]:
     """{"input": name of the first parameter, "output": of the second, "tool" and "args": the names
     they are destructured to}."""
     found: dict[str, str] = {}
@@ -246,10 +250,10 @@ def _params(function) -> dict[str, str]:
     return found
 
 
-def _args_writes(function, params: dict[str, str]) -> tuple[list[Write], list[Place]]:
+def _args_writes(function: Node, params: dict[str, str]) -> tuple[list[Write], list[Place]]:
     output, aliases = params.get("output"), {params["args"]} if "args" in params else set()
 
-    def is_args(node) -> bool:
+    def is_args(node: Node | None) -> bool:
         while node is not None and node.type in ("as_expression", "parenthesized_expression", "non_null_expression"):
             node = node.named_children[0] if node.named_children else None
         if node is None:
@@ -283,13 +287,14 @@ def _args_writes(function, params: dict[str, str]) -> tuple[list[Write], list[Pl
             arguments = node.child_by_field_name("arguments")
             values = arguments.named_children if arguments is not None else []
             if values and is_args(values[0]):
-                for source in values[1:] or [None]:
+                sources: list[Node | None] = [*values[1:]] or [None]  # (no source: any key)
+                for source in sources:
                     keys = _object_keys(source)
                     writes += [Write(key, _place(node)) for key in keys] if keys else [Write(UNKNOWN, _place(node))]
     return writes, reassigns
 
 
-def _object_keys(node) -> list[str]:
+def _object_keys(node: Node | None) -> list[str]:
     if node is None or node.type != "object":
         return []
     keys = []
@@ -304,7 +309,7 @@ def _object_keys(node) -> list[str]:
     return keys
 
 
-def _tools_compared(function, params: dict[str, str]) -> set[str]:
+def _tools_compared(function: Node, params: dict[str, str]) -> set[str]:
     """The string literals `input.tool` is compared with (===, !==, ==, includes, case)."""
     tool = f"{params['input']}.tool" if "input" in params else params.get("tool")
     if tool is None:
@@ -314,17 +319,17 @@ def _tools_compared(function, params: dict[str, str]) -> set[str]:
         if node.type == "binary_expression":
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             for a, b in ((left, right), (right, left)):
-                if a is not None and _text(a) == tool and _unquoted(b) is not None:
-                    found.add(_unquoted(b))
+                if a is not None and _text(a) == tool and (value := _unquoted(b)) is not None:
+                    found.add(value)
         elif node.type == "call_expression":
             callee = node.child_by_field_name("function")
             arguments = node.child_by_field_name("arguments")
             if callee is not None and _text(callee).endswith(".includes") and arguments is not None \
                     and [_text(a) for a in arguments.named_children] == [tool]:
                 listed = callee.child_by_field_name("object")
-                found |= {_unquoted(item) for item in (listed.named_children if listed is not None else [])
-                          if _unquoted(item) is not None}
+                found |= {value for item in (listed.named_children if listed is not None else [])
+                          if (value := _unquoted(item)) is not None}
         elif node.type == "switch_statement" and _text(node.child_by_field_name("value") or node).strip("()") == tool:
-            found |= {_unquoted(case.child_by_field_name("value")) for case in _walk(node)
-                      if case.type == "switch_case" and _unquoted(case.child_by_field_name("value")) is not None}
+            found |= {value for case in _walk(node)
+                      if case.type == "switch_case" and (value := _unquoted(case.child_by_field_name("value"))) is not None}
     return found

@@ -13,10 +13,11 @@ command runs once per event, on the payload simulate would send (installer/simul
 a tool event's on a tool its matcher matches.
 
 What it answered is read by simulate's reader (installer/simulate/reading.py, with the per-event
-table of installer/hosts/claude_protocol.py), and `verdicts` says what in it Claude Code does not
-take the way the hook means: JSON read as plain text, another event's hookEventName, a decision
-the event does not read, a rewrite that drops fields of the input, an exit code that does not
-block, a timeout. A probed rewrite turns an "unknown" rewriter into a known one for the conflict
+table of installer/hosts/claude_protocol.py), and the probe rules (PROBE_RULES in
+installer/doctor/checks/scripts.py) say what in it Claude Code does not take the way the hook
+means: JSON read as plain text, another event's hookEventName, a decision the event does not
+read, a rewrite that drops fields of the input, an exit code that does not block, a timeout.
+A probed rewrite turns an "unknown" rewriter into a known one for the conflict
 check, and a probe finding marks the static script findings it confirms (`confirm`).
 """
 from __future__ import annotations
@@ -28,26 +29,15 @@ import tempfile
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Any
 
-from ...hosts.claude_protocol import (
-    BLOCKS,
-    CONTINUE_IGNORED,
-    ENV_FILE_EVENTS,
-    FEEDBACK,
-    IGNORED,
-    NOT_READ,
-    STOPS_AFTER,
-    protocol,
-)
+from ...hosts.claude_protocol import ENV_FILE_EVENTS, protocol
 from ...simulate import reading, running
 from ...simulate.payload import payload_for
 from ...simulate.reading import RawRun, Reading
 from .. import handler_facts
-from ..checks.scripts import DECISION_INSTEAD, NO_DECISION
 from ..facts import CLAUDE_EVENTS
 from ..model import Context, Finding, Handler
-from .flow import REFUSAL
 
 TIMEOUT = 5.0
 MAX_PARALLEL = 8
@@ -65,14 +55,6 @@ CONFIRMS = {
     "script/probe-exit-does-not-block": ("script/exit-2-does-not-block", "script/exit-2-ignored",
                                          "script/exit-1-fails-open"),
 }
-# decision fields an event may not read: written there, they are dropped without a word
-DECISION_FIELDS = ("hookSpecificOutput.permissionDecision", "hookSpecificOutput.decision")
-EXIT_2 = {  # what exit 2 does where it does not block (docs/hosts/claude-code.md#events, #exit-codes)
-    FEEDBACK: "the action has already happened: exit 2 only passes stderr to Claude as feedback",
-    NOT_READ: "exit 2 blocks nothing there: it is a non-blocking error like any other exit code",
-    IGNORED: "exit 2 is ignored there and its stderr dropped: the permission prompt appears as if the hook were "
-             "not there",
-}
 
 
 @dataclass(frozen=True)
@@ -81,7 +63,7 @@ class ProbeResult:
 
     event: str
     tool: str | None  # the synthetic call's tool, on tool events
-    tool_input: dict | None  # and its input
+    tool_input: dict[str, Any] | None  # and its input
     run: RawRun
     reading: Reading
     timeout: float  # the seconds it was given
@@ -91,9 +73,9 @@ class ProbeResult:
         return self.reading.updated_input is not None
 
 
-def sample_input(tool: str, project: Path) -> dict:
+def sample_input(tool: str, project: Path) -> dict[str, Any]:
     """A plausible input for a call of `tool` (one field at least, so a rewrite can drop it)."""
-    inputs = {
+    inputs: dict[str, dict[str, Any]] = {
         "Bash": {"command": "echo hookwright-probe", "description": "hookwright doctor --probe"},
         "Write": {"file_path": str(project / "probe.txt"), "content": "hookwright probe\n"},
         "Edit": {"file_path": str(project / "probe.txt"), "old_string": "probe", "new_string": "probed"},
@@ -195,7 +177,7 @@ def _probed_kind(handler: Handler) -> bool:
     return handler.value.get("async") is not True and handler.value.get("asyncRewake") is not True
 
 
-def _tool(ctx: Context, matcher) -> str | None:
+def _tool(ctx: Context, matcher: str | None) -> str | None:
     """A tool `matcher` matches: a preferred built-in, another built-in, else a tool of an MCP
     server it reaches."""
     from ..regex.overlap import matched_builtins, mcp_overlap, server_reach
@@ -211,7 +193,7 @@ def _tool(ctx: Context, matcher) -> str | None:
     return name if name and not name.endswith("*") else f"mcp__{server}__probe"
 
 
-_RUNS: dict[int, tuple[weakref.ref, list]] = {}
+_RUNS: dict[int, tuple[weakref.ref[Context], list[tuple[Handler, ProbeResult]]]] = {}
 
 
 def results_for(ctx: Context, timeout: float | None = None) -> list[tuple[Handler, ProbeResult]]:
@@ -241,100 +223,6 @@ def by_handler(ctx: Context) -> dict[int, ProbeResult]:
         return {}
     found = ((h, results.get((handler_facts.identity(h), h.event))) for h in ctx.handlers if _probed_kind(h))
     return {id(h): result for h, result in found if result is not None}
-
-
-# ---- what the answer means -------------------------------------------------------------------------
-
-ALONE_ON_STDOUT = ("print the JSON answer alone on stdout, nothing before it: send debug lines and logs to stderr "
-                   "(echo ... >&2, print(..., file=sys.stderr))")
-# a package runner that had to fetch its package: the probe's world has no cache, so this says nothing of the hook
-RUNNER_FETCHING = ("npm warn exec", "npm error", "npm ERR!", "error: could not determine executable")
-
-
-def verdicts(handler: Handler, result: ProbeResult) -> Iterator[tuple[str, dict]]:
-    """The probe findings of one run, as (rule id, message parameters)."""
-    event, run, read = result.event, result.run, result.reading
-    rules = protocol(event)
-    if run.timed_out:
-        own = running.timeout_of(handler)
-        yield "script/probe-timeout", dict(
-            event=event, seconds=f"{result.timeout:g}", own=f"{own:g}",
-            stopped="its own timeout" if own <= result.timeout else
-            f"doctor's probe limit (its own timeout, {own:g} s, is longer)")
-        return
-    if run.exit_code is None or (run.exit_code == 2 and rules.exit_2 == BLOCKS):
-        return  # it did not start (the command checks say why), or it blocks whatever it printed
-    data, not_json = reading.parse_stdout(run.stdout.decode("utf-8", "replace"))
-    if not_json:
-        yield "script/probe-invalid-output", dict(event=event, what=_short(run.stdout.decode("utf-8", "replace")),
-                                                  detail=not_json, hint=ALONE_ON_STDOUT)
-    if data is not None:
-        yield from _answer_verdicts(event, data, read)
-    yield from _rewrite_verdict(result)
-    yield from _exit_verdicts(event, run, read)
-
-
-def _answer_verdicts(event: str, data: dict, read: Reading) -> Iterator[tuple[str, dict]]:
-    """What of a JSON answer the event voids or drops."""
-    decision = dict(event=event, instead=DECISION_INSTEAD.get(event, NO_DECISION))
-    void = read.void
-    named = data.get("hookSpecificOutput") if void and void.field == "hookSpecificOutput.hookEventName" else {}
-    if "hookEventName" in named:
-        yield "script/probe-wrong-event", dict(event=event, found=json.dumps(named["hookEventName"]))
-    elif void is not None and void.field in ("decision", "hookSpecificOutput.permissionDecision",
-                                             "hookSpecificOutput.hookEventName"):
-        yield "script/probe-decision-ignored", dict(decision, what=void.why, fate="the whole answer is void")
-    elif void is not None:
-        yield "script/probe-invalid-output", dict(event=event, what="JSON that breaks the event's schema",
-                                                  detail=f"{void.why}: the whole answer counts for nothing",
-                                                  hint=f"give {void.field} the shape {event} reads (an updatedInput is "
-                                                       "an object of the tool's fields, not a JSON string)")
-    for name in (f for f in DECISION_FIELDS if f in read.ignored_fields):
-        yield "script/probe-decision-ignored", dict(decision, what=f"{name} is not a field {event} reads",
-                                                    fate="it is dropped")
-    stop = protocol(event).continue_false
-    if read.stops_session and read.decision is None and stop in (STOPS_AFTER, CONTINUE_IGNORED):
-        yield "script/probe-decision-ignored", dict(
-            decision, what=f"continue: false does not refuse anything on {event}",
-            fate="the action goes ahead" + (", then Claude stops" if stop == STOPS_AFTER else ""))
-
-
-def _rewrite_verdict(result: ProbeResult) -> Iterator[tuple[str, dict]]:
-    """A rewrite replaces the whole input (docs/hosts/claude-code.md#rewriting-input): the fields of the call it leaves out are gone."""
-    read = result.reading
-    if read.updated_input is None or read.decision in ("deny", "defer") or not result.tool_input:
-        return
-    dropped = [name for name in result.tool_input if name not in read.updated_input]
-    if dropped:
-        yield "script/probe-rewrite-drops-fields", dict(
-            event=result.event, tool=result.tool, fields=", ".join(dropped),
-            where="decision.updatedInput" if result.event == "PermissionRequest" else "updatedInput")
-
-
-def _exit_verdicts(event: str, run: RawRun, read: Reading) -> Iterator[tuple[str, dict]]:
-    """An exit code that does not block where the hook seems to mean it to (no JSON decided)."""
-    rules = protocol(event)
-    if read.decision is not None or run.exit_code in (0, None):
-        return
-    stderr = run.stderr.decode("utf-8", "replace").strip()
-    if any(sign in stderr for sign in RUNNER_FETCHING):
-        return
-    # after the fact, exit 2 is how a hook gives Claude feedback: reported only when it says it refuses
-    feedback_only = rules.exit_2 == FEEDBACK and not REFUSAL.search(stderr)
-    if run.exit_code == 2 and rules.exit_2 in EXIT_2 and not feedback_only:
-        yield "script/probe-exit-does-not-block", dict(event=event, what="exited 2", why=EXIT_2[rules.exit_2])
-    elif run.exit_code != 2 and rules.exit_2 == BLOCKS and stderr:
-        yield "script/probe-exit-does-not-block", dict(
-            event=event, what=f"exited {run.exit_code} saying {_short(stderr)}",
-            why=f"only exit 2 blocks: exit {run.exit_code} is a non-blocking error, so the action goes ahead "
-                "(the gate fails open)")
-
-
-def _short(output: str, limit: int = 60) -> str:
-    """Its first line, quoted and cut short."""
-    text = output.strip()
-    line = text.splitlines()[0] if text else ""
-    return json.dumps(line[:limit]) + (" [and more]" if len(line) > limit or "\n" in text else "")
 
 
 # ---- the static findings a probe confirms ----------------------------------------------------------
