@@ -4,6 +4,7 @@ Heavy modules (jsonschema-rs, deepdiff, rich) load inside the commands, so `--he
 """
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import signal
@@ -18,6 +19,8 @@ from .errors import ExitCode, HookwrightError
 from .hosts.base import Scope
 
 if TYPE_CHECKING:
+    from typer._click.core import Command  # (typer vendors click)
+
     from .apply import Consent
     from .commands.result import Result
 
@@ -444,10 +447,17 @@ def _with_optional_values(args: list[str]) -> list[str]:
     return given
 
 
+@functools.cache
+def _command() -> Command:
+    """The command line as typer builds it from the functions above: built once per process
+    (about 25 ms), however often main runs in it (the tests run it in-process)."""
+    return typer.main.get_command(app)
+
+
 def main(argv: list[str] | None = None) -> None:
     try:
         args = _with_optional_values(sys.argv[1:] if argv is None else argv)
-        code = app(args=args, prog_name="hookwright", standalone_mode=False)  # (typer: Ctrl-C is 130)
+        code = _command().main(args=args, prog_name="hookwright", standalone_mode=False)  # (Ctrl-C is 130)
     except typer.Exit as done:
         code = done.exit_code
     except (typer.Abort, KeyboardInterrupt):  # Ctrl-D at a prompt, or Ctrl-C outside typer's reach
