@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Callable, Collection, Iterator, NamedTuple, TypedDict
 
 from ...patterns import lazy
+from ..shell.lex import closing_brace
 
 STDOUT_JSON, STDOUT_TEXT, STDOUT_INPUT = "json", "text", "input"
 DECISION_FIELDS = ("permissionDecision", "decision", "behavior", "permission")
@@ -1122,15 +1123,21 @@ def _sh_reads_stdin(word: str, rest: str) -> bool:
     return len(positional) <= 1
 
 
+def _answer_values(code: str, pattern: Any) -> Iterator[tuple[str, re.Match[str]]]:
+    """(field, match) for each value `pattern` finds written to an answer's field (a "decision"
+    only where the code answers: see _answering)."""
+    for match in pattern.finditer(code):
+        field = match.group("field")
+        if field != "decision" or _answering(code, match.start()):
+            yield field, match
+
+
 def _sh_values(code: str, place: Places) -> tuple[Value, ...]:
     assigned: dict[str, list[str]] = {}
     for match in SH_ASSIGN.finditer(code):
         assigned.setdefault(match.group("name"), []).append(match.group("value"))
     out = []
-    for match in SH_VALUE.finditer(code):
-        field = match.group("field")
-        if field == "decision" and not _answering(code, match.start()):
-            continue
+    for field, match in _answer_values(code, SH_VALUE):
         if match.group("lit"):
             out.append(Value(field, match.group("lit"), place(match.start()), ""))
         elif match.group("var") in assigned:
@@ -1217,16 +1224,9 @@ def _balanced(code: str, start: int) -> str:
 
 
 def _close(code: str, start: int) -> int:
-    """The offset of the brace that closes the one at `start`."""
-    depth = 0
-    for i in range(start, len(code)):
-        if code[i] == "{":
-            depth += 1
-        elif code[i] == "}":
-            depth -= 1
-            if depth == 0:
-                return i
-    return len(code)
+    """The offset of the brace that closes the one at `start` (the end of the code if none does)."""
+    end = closing_brace(code, start)
+    return len(code) if end is None else end
 
 
 def _js_kind(argument: str, code: str) -> str | None:
@@ -1293,10 +1293,7 @@ def _js_values(code: str, place: Places) -> tuple[Value, ...]:
         return found
 
     out = []
-    for match in JS_VALUE.finditer(code):
-        field = match.group("field")
-        if field == "decision" and not _answering(code, match.start()):
-            continue
+    for field, match in _answer_values(code, JS_VALUE):
         if match.group("lit"):
             out.append(Value(field, match.group("lit"), place(match.start()), ""))
         elif match.group("choice"):  # a ? "x" : "y"
@@ -1304,10 +1301,8 @@ def _js_values(code: str, place: Places) -> tuple[Value, ...]:
                     re.findall(r"""["'`]([A-Za-z_]+)["'`]""", match.group("choice").split("?", 1)[1])]
         else:
             out += [Value(field, v, place(match.start()), match.group("var")) for v in literals(match.group("var"))]
-    for match in JS_SHORTHAND.finditer(code):  # {behavior} is {behavior: behavior}
-        field = match.group("field")
-        if field != "decision" or _answering(code, match.start()):
-            out += [Value(field, v, place(match.start("field")), field) for v in literals(field)]
+    for field, match in _answer_values(code, JS_SHORTHAND):  # {behavior} is {behavior: behavior}
+        out += [Value(field, v, place(match.start("field")), field) for v in literals(field)]
     return tuple(out)
 
 

@@ -55,8 +55,11 @@ def placeholder_word(text: str, variables: dict[str, str | None]) -> Word:
     if out.startswith("~"):
         dynamic = dynamic or "exec form runs without a shell, so ~ is not expanded"
     return Word(out, dynamic=dynamic)
+
+
 _GLOB = lazy(r"[*?\[]")
 _OPERATOR = lazy(r"&&|\|\||;;|\|&|[;|&\n()]")
+BACKTICK_DYNAMIC = "`...` is worked out when the hook runs"  # why a word with a backquote is not known ahead
 _PLAIN = lazy(r"""[^\s'"\\$`;&|()<>]+""")
 _BLANKS = lazy(r"[ \t]+")
 _PLAIN_DQ = lazy(r"""[^"\\$`]+""")
@@ -196,12 +199,9 @@ class Lexer:
                         dynamic = dynamic or why
                     elif c == "`":
                         self._backtick()
-                        dynamic = dynamic or "`...` is worked out when the hook runs"
+                        dynamic = dynamic or BACKTICK_DYNAMIC
                     else:
-                        plain = _PLAIN_DQ.match(text, self.i)
-                        end = plain.end() if plain else self.i + 1
-                        parts.append(text[self.i:end])
-                        self.i = end
+                        parts.append(self._plain_run(_PLAIN_DQ))
             elif ch == "\\":
                 if self.i + 1 < n:
                     parts.append(text[self.i + 1])
@@ -214,12 +214,9 @@ class Lexer:
             elif ch == "`":
                 self._backtick()
                 parts.append("`")
-                dynamic = dynamic or "`...` is worked out when the hook runs"
+                dynamic = dynamic or BACKTICK_DYNAMIC
             else:
-                plain = _PLAIN.match(text, self.i)
-                end = plain.end() if plain else self.i + 1
-                parts.append(text[self.i:end])
-                self.i = end
+                parts.append(self._plain_run(_PLAIN))
         raw = text[start:self.i]
         word = Word("".join(parts), dynamic=dynamic, quoted=quoted)
         if deferred:
@@ -304,16 +301,17 @@ class Lexer:
             i += 1
         raise Unreadable("an unterminated $(")
 
+    def _plain_run(self, pattern: re.Pattern[str]) -> str:
+        """The text up to the next character that means something (at least one character)."""
+        plain = pattern.match(self.text, self.i)
+        start, self.i = self.i, plain.end() if plain else self.i + 1
+        return self.text[start:self.i]
+
     def _matching_brace(self, i: int) -> int:
-        depth, text = 0, self.text
-        for j in range(i, len(text)):
-            if text[j] == "{":
-                depth += 1
-            elif text[j] == "}":
-                depth -= 1
-                if depth == 0:
-                    return j
-        raise Unreadable("an unterminated ${")
+        end = closing_brace(self.text, i)
+        if end is None:
+            raise Unreadable("an unterminated ${")
+        return end
 
     def _backtick(self) -> None:
         end = self.text.find("`", self.i + 1)
@@ -325,3 +323,16 @@ class Lexer:
 def _starts_a_command(before: list[Word]) -> bool:
     """The next word is in command position: first, or after an operator or a keyword."""
     return not before or before[-1].operator or (before[-1].text in KEYWORDS and not before[-1].quoted)
+
+
+def closing_brace(text: str, start: int) -> int | None:
+    """The offset of the brace that closes the one at `start` (braces nest), or None."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
