@@ -85,7 +85,7 @@ class RuleTable:
 
     def __init__(self) -> None:
         self.functions: dict[str, Callable[..., Iterable[Finding]]] = {}
-        self.alone: set[str] = set()  # rules whose finding means the others do not apply
+        self.alone: list[str] = []  # rules whose finding means the others do not apply, tried in order
 
     def rule(self, rule_id: str, alone: bool = False) -> Callable[[RuleFunction], RuleFunction]:
         """`alone`: when this rule finds something, the others are not run (a command that
@@ -95,7 +95,7 @@ class RuleTable:
                 raise ValueError(f"{rule_id} is registered twice")
             self.functions[rule_id] = function
             if alone:
-                self.alone.add(rule_id)
+                self.alone.append(rule_id)
             return function
         return register
 

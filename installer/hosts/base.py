@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Iterator, NamedTuple
 
 from ..document import Keys
-from ..errors import ExitCode, HookwrightError
+from ..errors import HookwrightError
 from ..layout import LOCAL_RUNTIME_FOLDER, RECEIPT
 
 if TYPE_CHECKING:
@@ -460,9 +460,3 @@ def env_path(variable: str, fallback: Path) -> Path:
     value = os.environ.get(variable, "")
     return Path(value) if os.path.isabs(value) else fallback
 
-
-class Refused(HookwrightError):
-    """A write we will not make without a flag that says so (exit 3)."""
-
-    def __init__(self, message: str, **kwargs: Any) -> None:
-        super().__init__(message, code=ExitCode.REFUSED, **kwargs)

@@ -52,7 +52,6 @@ class EventProtocol(NamedTuple):
     decisions: frozenset[str] | None = None
     specific_fields: frozenset[str] = frozenset()  # hookSpecificOutput fields besides hookEventName
     tool_event: bool = False  # its payload carries tool_name and tool_input
-    stop_event: bool = False  # a block keeps Claude going (the payload carries stop_hook_active)
     after_the_fact: bool = False  # the action has happened: a "block" is feedback to Claude, not a stop
     defaults: tuple[tuple[str, object], ...] = ()  # payload fields a simulated call gets unless given
     sends: frozenset[str] = frozenset()  # the input fields it adds to COMMON_INPUT (docs/hosts/claude-code.md#stdin-payload)
@@ -88,10 +87,10 @@ PROTOCOL: dict[str, EventProtocol] = {
                                          specific_fields=frozenset({"additionalContext"}), sends=frozenset(
         {"expansion_type", "command_name", "command_args", "command_source", "prompt"})),
     "Stop": EventProtocol(BLOCKS, decisions=_BLOCK, specific_fields=frozenset({"additionalContext"}),
-                          stop_event=True, defaults=(("stop_hook_active", False), ("last_assistant_message", "")),
+                          defaults=(("stop_hook_active", False), ("last_assistant_message", "")),
                           sends=STOP_INPUT),
     "SubagentStop": EventProtocol(BLOCKS, decisions=_BLOCK, specific_fields=frozenset({"additionalContext"}),
-                                  stop_event=True, defaults=(("stop_hook_active", False), ("agent_type", "")),
+                                  defaults=(("stop_hook_active", False), ("agent_type", "")),
                                   sends=STOP_INPUT | {"agent_transcript_path"}),
     "SessionStart": EventProtocol(NOT_READ, CONTEXT, defaults=(("source", "startup"),), specific_fields=frozenset(
         {"additionalContext", "initialUserMessage", "sessionTitle", "watchPaths", "reloadSkills"}),

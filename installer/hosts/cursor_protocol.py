@@ -34,11 +34,6 @@ DENIES = "denies"  # treated as deny (subagentStart)
 # Every agent hook's stdin (workspaceOpen, an app hook, has none of the conversation fields)
 COMMON_STDIN = frozenset({"conversation_id", "generation_id", "model", "model_id", "model_params", "hook_event_name",
                           "cursor_version", "workspace_roots", "user_email", "transcript_path"})
-# The environment of every hook; `env` returned by sessionStart is added for later hooks
-ENVIRONMENT = frozenset({"CURSOR_PROJECT_DIR", "CURSOR_VERSION", "CURSOR_USER_EMAIL", "CURSOR_TRANSCRIPT_PATH",
-                         "CURSOR_CODE_REMOTE", "CLAUDE_PROJECT_DIR"})
-# ...and of a hook shipped in a Cursor plugin ([SP-PORT]; CLAUDE_PLUGIN_ROOT may be set too)
-PLUGIN_ENVIRONMENT = frozenset({"CURSOR_PLUGIN_ROOT"})
 
 
 class CursorEventProtocol(NamedTuple):
@@ -50,7 +45,6 @@ class CursorEventProtocol(NamedTuple):
     continues: bool = False  # `followup_message` keeps the agent going, capped by `loop_limit`
     matcher_subject: str = NONE
     literal: str | None = None  # the one value a LITERAL matcher is tested against
-    unenforced_fields: frozenset[str] = frozenset()  # accepted by the schema, with no effect
 
 
 def _stdin(*extra: str) -> frozenset[str]:
@@ -65,8 +59,7 @@ _NOTHING: frozenset[str] = frozenset()
 
 PROTOCOL: dict[str, CursorEventProtocol] = {
     "sessionStart": CursorEventProtocol(
-        _stdin("session_id", "is_background_agent", "composer_mode"), frozenset({"env", "additional_context"}),
-        unenforced_fields=frozenset({"continue", "user_message"})),
+        _stdin("session_id", "is_background_agent", "composer_mode"), frozenset({"env", "additional_context"})),
     "sessionEnd": CursorEventProtocol(
         _stdin("session_id", "reason", "duration_ms", "is_background_agent", "final_status", "error_message"),
         _NOTHING),
