@@ -19,6 +19,7 @@ from .errors import ExitCode, HookwrightError
 from .faults import checkpoint
 
 TEMP_MARK = ".hookwright-tmp-"
+GIVE_BACK_ROUNDS = 8
 
 
 class ConcurrentChange(Exception):
@@ -110,7 +111,7 @@ def write_bytes(path: Path, data: bytes, *, expect: bytes | None = None, mode: i
                     os.chown(temp, old_stat.st_uid, old_stat.st_gid)
             else:
                 os.chmod(temp, mode if mode is not None else 0o644)
-            _swap_in(temp, target, expect)
+            _swap_in(temp, target, expect, data)
             checkpoint("replaced")
         except OSError as err:
             raise _error(err, path) from None
@@ -120,13 +121,15 @@ def write_bytes(path: Path, data: bytes, *, expect: bytes | None = None, mode: i
     _fsync_dir(folder)
 
 
-def _swap_in(temp: str, target: Path, expect: bytes | None) -> None:
-    """Move the temp file into place; with `expect`, only over exactly those bytes.
+def _swap_in(temp: str, target: Path, expect: bytes | None, data: bytes) -> None:
+    """Move the temp file (holding `data`) into place; with `expect`, only over exactly those bytes.
 
     The check and the move are one atomic step where the kernel allows it: a new file is
     linked into place (fails if someone created it meanwhile); an existing one is swapped
     with the temp file (Linux RENAME_EXCHANGE), and if what came out is not what we planned
-    against, it is swapped straight back. Elsewhere: check, then replace.
+    against, it goes straight back (_give_back). Elsewhere: check, then replace. The check
+    also comes first everywhere: a write since our read is found before ours is in place,
+    where another program could read it (and build on it) before it goes back.
     """
     if expect is None:
         os.replace(temp, target)
@@ -140,15 +143,30 @@ def _swap_in(temp: str, target: Path, expect: bytes | None) -> None:
             os.replace(temp, target)
         os.unlink(temp)
         return
+    if _current(target) != expect:  # (a write since our read, caught before anyone sees ours)
+        raise ConcurrentChange(str(target))
     if not _exchange(temp, target):
-        if _current(target) != expect:
-            raise ConcurrentChange(str(target))
         os.replace(temp, target)
         return
-    if _current(Path(temp)) != expect:  # someone wrote between our read and now: give it back
-        _exchange(temp, target)
+    taken = _current(Path(temp))
+    if taken != expect:  # someone wrote between our read and now: give it back
+        _give_back(temp, target, data, taken)
         raise ConcurrentChange(str(target))
     os.unlink(temp)
+
+
+def _give_back(temp: str, target: Path, placed: bytes, taken: bytes) -> None:
+    """Put back the write our swap took out of the file (`taken`, now in `temp`), over ours
+    (`placed`). Another program may write the file between the two swaps: the swap back then
+    takes out its write, the newest, not ours; so that one goes back in, and so on, until a
+    swap takes out what the one before put in (a few rounds at most, with a writer that never
+    stops)."""
+    for _ in range(GIVE_BACK_ROUNDS):
+        _exchange(temp, target)
+        out = _current(Path(temp))
+        if out == placed:
+            return
+        placed, taken = taken, out
 
 
 _RENAME_EXCHANGE = 2

@@ -28,6 +28,31 @@ def test_bytes_changed_since_our_read_stop_the_replace_and_keep_the_other_writer
     assert os.listdir(tmp_path) == ["settings.json"]
 
 
+@pytest.mark.skipif(atomic._renameat2() is None, reason="the swap needs Linux renameat2 (RENAME_EXCHANGE)")
+def test_a_write_that_lands_between_our_swap_and_the_swap_back_is_the_one_the_file_keeps(tmp_path, monkeypatch):
+    """The host writes twice (plain renames, as an editor or the agent writes): once just after
+    our last look at the file, so our swap takes its write out and must give it back, and once
+    more while we look at what the swap took out. The file ends with the host's last write."""
+    path = tmp_path / "settings.json"
+    path.write_bytes(b"read by us\n")
+    writes = [b"the host's first write\n", b"the host's second write\n"]
+    read = atomic._current
+
+    def the_host_writes_as_we_read(where):
+        seen = read(where)
+        if writes and (where == path) == (len(writes) == 2):  # after our look at the file; then at the temp
+            (tmp_path / "host").write_bytes(writes.pop(0))
+            os.replace(tmp_path / "host", path)
+        return seen
+
+    monkeypatch.setattr(atomic, "_current", the_host_writes_as_we_read)
+    with pytest.raises(atomic.ConcurrentChange):
+        atomic.write_bytes(path, b"ours\n", expect=b"read by us\n")
+
+    assert not writes and path.read_bytes() == b"the host's second write\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["settings.json"]
+
+
 def test_a_new_file_gets_the_requested_mode_whatever_the_umask(tmp_path):
     old = os.umask(0)
     try:
