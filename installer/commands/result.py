@@ -27,13 +27,14 @@ class Status(TextEnum):
     CHECKED = "checked"
 
 
+@dataclass
 class Payload:
     """What a command found or made besides its plans, one dataclass per command: its fields are
     the JSON document's (a field with metadata omit_none is left out while None), and its
     `print_text` hands it to output.py, where all printing is."""
 
     def to_json(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)  # type: ignore[arg-type]
+        return {f.name: getattr(self, f.name) for f in fields(self)
                 if not (f.metadata.get("omit_none") and getattr(self, f.name) is None)}
 
     def print(self, result: Result, as_json: bool) -> None:

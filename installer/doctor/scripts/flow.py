@@ -25,6 +25,7 @@ import bisect
 import re
 import shlex
 import sys
+import weakref
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -459,12 +460,14 @@ def _caught(caught: set[str], name: str) -> bool:
     return bool(caught & {"*", "Exception", "BaseException", name})
 
 
+_NODES: weakref.WeakKeyDictionary[ast.Module, list[ast.AST]] = weakref.WeakKeyDictionary()
+
+
 def _nodes(tree: ast.Module) -> list[ast.AST]:
     """Every node of the tree, listed once per tree (the readers below each go over all of them)."""
-    listed = getattr(tree, "_hookwright_nodes", None)
+    listed = _NODES.get(tree)
     if listed is None:
-        listed = list(ast.walk(tree))
-        tree._hookwright_nodes = listed  # type: ignore[attr-defined]
+        listed = _NODES[tree] = list(ast.walk(tree))
     return listed
 
 
