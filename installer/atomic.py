@@ -139,18 +139,24 @@ def _swap_in(temp: str, target: Path, expect: bytes | None, data: bytes) -> None
             os.link(temp, target)
         except FileExistsError:
             raise ConcurrentChange(str(target)) from None
-        except OSError:  # no hard links here (some network or FAT file systems)
+        except OSError:  # no hard links here (some network or FAT file systems): check, then replace
+            if target.exists():
+                raise ConcurrentChange(str(target)) from None
             os.replace(temp, target)
+            return
         os.unlink(temp)
         return
     if _current(target) != expect:  # (a write since our read, caught before anyone sees ours)
         raise ConcurrentChange(str(target))
-    if not _exchange(temp, target):
+    if not _exchange(temp, target):  # no swap here, or the file went since our look
+        if _current(target) != expect:
+            raise ConcurrentChange(str(target))
         os.replace(temp, target)
         return
     taken = _current(Path(temp))
     if taken != expect:  # someone wrote between our read and now: give it back
         _give_back(temp, target, data, taken)
+        _fsync_dir(target.parent)  # (else a power cut could leave ours in place, theirs in a temp file)
         raise ConcurrentChange(str(target))
     os.unlink(temp)
 
@@ -159,10 +165,12 @@ def _give_back(temp: str, target: Path, placed: bytes, taken: bytes) -> None:
     """Put back the write our swap took out of the file (`taken`, now in `temp`), over ours
     (`placed`). Another program may write the file between the two swaps: the swap back then
     takes out its write, the newest, not ours; so that one goes back in, and so on, until a
-    swap takes out what the one before put in (a few rounds at most, with a writer that never
-    stops)."""
+    swap takes out what the one before put in. A writer that never stops can outlast the rounds:
+    its write then in `temp` goes with it, and the one in place stays. A file deleted meanwhile
+    stays deleted."""
     for _ in range(GIVE_BACK_ROUNDS):
-        _exchange(temp, target)
+        if not _exchange(temp, target):
+            return
         out = _current(Path(temp))
         if out == placed:
             return

@@ -53,6 +53,24 @@ def test_a_write_that_lands_between_our_swap_and_the_swap_back_is_the_one_the_fi
     assert sorted(p.name for p in tmp_path.iterdir()) == ["settings.json"]
 
 
+def test_a_file_deleted_just_after_our_last_look_stays_deleted(tmp_path, monkeypatch):
+    path = tmp_path / "settings.json"
+    path.write_bytes(b"read by us\n")
+    read = atomic._current
+
+    def deleted_as_we_look(where):
+        seen = read(where)
+        if where == path:
+            path.unlink(missing_ok=True)
+        return seen
+
+    monkeypatch.setattr(atomic, "_current", deleted_as_we_look)
+    with pytest.raises(atomic.ConcurrentChange):
+        atomic.write_bytes(path, b"ours\n", expect=b"read by us\n")
+
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_new_file_gets_the_requested_mode_whatever_the_umask(tmp_path):
     old = os.umask(0)
     try:
