@@ -20,7 +20,7 @@ import shlex
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple, Protocol
 
 from ...hosts import claude_protocol, cursor_protocol
 from ...hosts.claude_protocol import EventProtocol
@@ -139,6 +139,10 @@ class HookCode:
     @property
     def flow(self) -> script_flow.Flow:
         return self.facts.flow
+
+    def at_each(self, rule_id: str, places: Iterable[At]) -> Iterator[Finding]:
+        """The rule's finding at each of the places its flow found."""
+        return (self.report(rule_id, place) for place in places)
 
     @cached_property
     def claude_rows(self) -> dict[str, EventProtocol]:
@@ -427,8 +431,7 @@ def _text_before_json(code: HookCode) -> Iterator[Finding]:
 
 @CODE_RULES.rule("script/stdin-read-twice")
 def _stdin_read_twice(code: HookCode) -> Iterator[Finding]:
-    for place in code.flow.stdin_reads:
-        yield code.report("script/stdin-read-twice", place)
+    return code.at_each("script/stdin-read-twice", code.flow.stdin_reads)
 
 
 @CODE_RULES.rule("script/shell-trace")
@@ -439,8 +442,7 @@ def _shell_trace(code: HookCode) -> Iterator[Finding]:
 
 @CODE_RULES.rule("script/updated-input-not-object")
 def _updated_input_not_object(code: HookCode) -> Iterator[Finding]:
-    for place in code.flow.input_as_string:
-        yield code.report("script/updated-input-not-object", place)
+    return code.at_each("script/updated-input-not-object", code.flow.input_as_string)
 
 
 @CODE_RULES.rule("script/rewrite-drops-fields")
