@@ -207,8 +207,7 @@ def _renameat2() -> Callable[..., int] | None:
     except (OSError, AttributeError):
         return None
     function.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
-    renameat2: Callable[..., int] = function
-    return renameat2
+    return function
 
 
 def remove(path: Path, *, expect: bytes | None = None) -> None:

@@ -221,4 +221,3 @@ def file_writes(folder: Path, wanted: dict[str, tuple[bytes, int]]) -> dict[str,
         if not same:
             writes[name] = (content, mode)
     return writes
-

@@ -238,4 +238,3 @@ def test_a_cursor_answer_never_carries_claude_codes_fields():
                           "beforeShellExecution")
     with pytest.raises(AssertionError):
         answer_is_cursors({"permission": "deny", "updated_input": {}}, "preToolUse")
-

@@ -30,8 +30,8 @@ class HookList(Payload):
     files: list[dict[str, Any]]  # every file read: path, host, scope, kind, plugin, readable, error, no_hooks_read
     plugins: list[dict[str, Any]]  # the enabled plugins: id, installed
     disabled_by: list[str]  # the files whose disableAllHooks wins
-    hooks: list[dict[str, Any]]  # one row per handler (schemas/list[Any].schema.json)
-    filters: dict[str, Any] = field(default_factory=dict[str, Any])  # --host, --scope, --event, --mine as given
+    hooks: list[dict[str, Any]]  # one row per handler (schemas/list.schema.json)
+    filters: dict[str, Any] = field(default_factory=dict)  # --host, --scope, --event, --mine as given
 
     def print_text(self, result: Result) -> None:
         from ..output import print_hooks

@@ -40,8 +40,9 @@ def rollback(*, to: str | None, only: Only = Only(), force: bool, dry_run: bool,
 
 def journal_listing(only: Only = Only()) -> Result:
     only.check()
-    ops = [op for op in state.read_journal() if only.keeps(op)]
-    undone = undone_ids(state.read_journal())
+    journal = state.read_journal()
+    ops = [op for op in journal if only.keeps(op)]
+    undone = undone_ids(journal)
     rows = [dict(op.to_json(), undone=op.id in undone) for op in ops]
     return Result("rollback", Status.LISTED, payload=Journal(rows, only != Only()))
 
@@ -55,5 +56,3 @@ class Journal(Payload):
         from ..output import print_journal
 
         print_journal(self)
-
-

@@ -58,8 +58,9 @@ def _row(host: Host, target: Target, pack: str) -> dict[str, Any]:
 
     problems: list[dict[str, str]] = []
     row: dict[str, Any] = {"pack": pack, "host": host.name, "scope": target.scope.value, "file": str(target.config),
-           "folder": str(target.pack_dir(pack)), "version": None, "bundled_version": _bundled_version(pack),
-           "upgrade": False, "options": {}, "problems": problems}
+                           "folder": str(target.pack_dir(pack)), "version": None,
+                           "bundled_version": _bundled_version(pack), "upgrade": False, "options": {},
+                           "problems": problems}
     fields = {"pack": pack, "scope_args": scope_args(target)}
     try:
         receipt = read_receipt(target.receipt_path(pack))
@@ -76,8 +77,8 @@ def _row(host: Host, target: Target, pack: str) -> dict[str, Any]:
     for rule_id, more in found:
         rule = rule_by_id(rule_id)
         problems.append({"rule": rule_id, "severity": rule.severity,
-                                "message": rule.message.format(**fields, **more),
-                                "hint": rule.hint.format(**fields, **more)})
+                         "message": rule.message.format(**fields, **more),
+                         "hint": rule.hint.format(**fields, **more)})
     return row
 
 

@@ -292,5 +292,3 @@ def resolved(path: Path) -> Path:
 def timeout_seconds(value: Any) -> float | None:
     """A handler's "timeout" as the host reads it: a positive number of seconds, else None."""
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else None
-
-

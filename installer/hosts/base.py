@@ -459,4 +459,3 @@ def env_path(variable: str, fallback: Path) -> Path:
     """An XDG-style folder: the variable if it holds an absolute path, else the fallback."""
     value = os.environ.get(variable, "")
     return Path(value) if os.path.isabs(value) else fallback
-

@@ -167,5 +167,3 @@ def check_document(doc: Document) -> None:
     """Refuse shapes we cannot edit without guessing (exit 2, with the position)."""
     check_events(doc, "the settings file", "wrap the settings in { } or restore the file", "PreToolUse",
                  "matcher groups", '{"matcher": "...", "hooks": [...]}')
-
-

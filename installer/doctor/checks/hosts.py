@@ -248,4 +248,3 @@ def claude_tool_names(matcher: str) -> tuple[list[str], dict[str, str]]:
 def _cursor_mcp_name(name: str) -> str | None:
     server, _, tool = name.removeprefix("mcp__").partition("__")
     return f"MCP:{tool}" if name.startswith("mcp__") and server and re.fullmatch(r"[\w-]+", tool or "") else None
-

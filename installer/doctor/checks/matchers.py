@@ -354,5 +354,3 @@ def _nothing(shown: str, what: str, expression: Any) -> dict[str, str]:
         detail = " (it needs characters that no such name has)"
         hint = 'write the names, e.g. "Edit|Write", or a regex over them'
     return {"matcher": shown, "what": what, "detail": detail, "hint": hint}
-
-

@@ -61,4 +61,3 @@ def handle(call: hw.Call) -> "hw.Outcome | None":
     for name in relative:
         updated[name] = os.path.normpath(os.path.join(cwd, tool_input[name]))
     return hw.rewrite(updated)
-
