@@ -319,7 +319,7 @@ def _in_read_order(ra: _Racer, rb: _Racer, order: dict[int, int]) -> tuple[_Race
     return first, second
 
 
-def _pair(first: _Racer, second: _Racer) -> tuple[str, str]:
+def _pair(first: _Racer | Handler, second: _Racer | Handler) -> tuple[str, str]:
     """A race's subject: the two commands, whichever tools they share (a narrower matcher
     keeps the race it narrows, with fewer tools in its message)."""
     a, b = sorted((_name(first), _name(second)))
@@ -424,7 +424,7 @@ def _cursor_input_rewrite_conflict(ctx: Context, pair: CursorPair) -> Iterator[F
     earlier, later = pair.earlier, pair.later
     if pair.tools:
         yield ctx.finding("conflict/cursor-input-rewrite-conflict", later.file, later.keys,
-                          [_place(earlier, f"it rewrites {pair.tools} too")], about=_pair_names(earlier, later),
+                          [_place(earlier, f"it rewrites {pair.tools} too")], about=_pair(earlier, later),
                           focused=pair.focused, a=_name(earlier), b=_name(later), tools=pair.tools,
                           winner=_cursor_winner(earlier, later),
                           variant="one-file" if earlier.file.path == later.file.path else None)
@@ -447,11 +447,6 @@ def _cursor_winner(a: Handler, b: Handler) -> str:
     first, second = sorted((a, b), key=lambda h: rank.get(h.file.scope, len(rank)))
     return f"{first.file.scope} over {second.file.scope}" if first.file.scope != second.file.scope else \
         f"{first.file.path} over {second.file.path}"
-
-
-def _pair_names(a: Handler, b: Handler) -> tuple[str, str]:
-    first, second = sorted((_name(a), _name(b)))
-    return first, second
 
 
 # ---- opencode: plugins that change the same arguments -------------------------------------------------

@@ -22,6 +22,8 @@ OTHER_AGENTS = {  # (opencode's files have checks of their own: checks/opencode.
 CLAUDE_FIELD_VARIANTS = {"if": "condition", "args": "arguments", "url": "http", "headers": "http",
                          "allowedEnvVars": "http"}
 SHELL_TOOL_NAMES = ("Shell", "Bash")
+# the events whose `followup_message` keeps the agent going (what `loop_limit` caps)
+CONTINUING_EVENTS = " and ".join(event for event, row in cursor_protocol.PROTOCOL.items() if row.continues)
 
 
 @dataclass
@@ -176,11 +178,7 @@ def _cursor_field_no_effect(ctx: Context, entry: CursorEntry) -> Iterator[Findin
         unused.update({key: "prompt-field" for key in ("model", "prompt") if key in value})
     for key, variant in unused.items():
         yield entry.finding(ctx, "host/cursor-field-no-effect", (key,), at_key=True, field=key, event=entry.event,
-                            events=_events_where("continues"), variant=variant)
-
-
-def _events_where(flag: str) -> str:
-    return " and ".join(event for event, row in cursor_protocol.PROTOCOL.items() if getattr(row, flag))
+                            events=CONTINUING_EVENTS, variant=variant)
 
 
 @ENTRY_RULES.rule("host/cursor-claude-tool-name")
@@ -206,7 +204,7 @@ def _cursor_command_matcher_names_tool(ctx: Context, entry: CursorEntry) -> Iter
     matcher = entry.matched_against(cursor_protocol.COMMAND)
     if matcher is None:
         return
-    names = [alt.strip().removeprefix("^").removesuffix("$") for alt in matcher.split("|")]
+    names = _alternatives(matcher)
     tools = [name for name in names if name in TOOL_NAMES]
     if tools:
         yield entry.finding(ctx, "host/cursor-command-matcher-names-tool", ("matcher",), matcher=json.dumps(matcher),
@@ -240,9 +238,14 @@ def _plugin_not_installed(ctx: Context, plugin: Plugin) -> Iterator[Finding]:
 def claude_tool_names(matcher: str) -> tuple[list[str], dict[str, str]]:
     """The names a Cursor matcher's alternatives give (`^Bash$` gives Bash), and those that are
     Claude Code's tool names, with Cursor's name for each (Bash: Shell)."""
-    names = [alt.strip().removeprefix("^").removesuffix("$") for alt in matcher.split("|")]
+    names = _alternatives(matcher)
     renamed = {name: CLAUDE_TO_CURSOR_TOOLS.get(name) or _cursor_mcp_name(name) for name in names}
     return names, {name: cursor for name, cursor in renamed.items() if cursor and cursor not in names}
+
+
+def _alternatives(matcher: str) -> list[str]:
+    """The names a matcher's alternatives give, anchors aside (`^Bash$|Read` gives Bash, Read)."""
+    return [alt.strip().removeprefix("^").removesuffix("$") for alt in matcher.split("|")]
 
 
 def _cursor_mcp_name(name: str) -> str | None:

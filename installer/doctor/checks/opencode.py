@@ -136,9 +136,13 @@ class OpencodeConfig:
         """Its `plugin` value, as written (None: it has none)."""
         return self.data.get("plugin") if isinstance(self.data, dict) else None
 
+    @cached_property
+    def text(self) -> str:
+        return (self.source or b"").decode("utf-8", "replace")
+
     def line_of(self, text: str) -> tuple[int, int]:
         """Where `"text"` first appears in the file (JSONC has no strict parse to take positions from)."""
-        source = (self.source or b"").decode("utf-8", "replace")
+        source = self.text
         offset = source.find(f'"{text}"')
         if offset < 0:
             return 1, 1

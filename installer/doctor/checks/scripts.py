@@ -186,11 +186,16 @@ class ProbedRun:
         return exit_code is not None and not (exit_code == 2 and self.row.exit_2 == claude_protocol.BLOCKS)
 
     @cached_property
+    def printed(self) -> str:
+        """Its stdout, as text."""
+        return self.result.run.stdout.decode("utf-8", "replace")
+
+    @cached_property
     def stdout(self) -> tuple[dict[str, Any] | None, str | None]:
         """(the JSON object it printed, or None; why what it printed is not read as JSON, or None)."""
         from ...simulate import reading
 
-        return reading.parse_stdout(self.result.run.stdout.decode("utf-8", "replace"))
+        return reading.parse_stdout(self.printed)
 
     @cached_property
     def void_verdict(self) -> str | None:
@@ -207,8 +212,7 @@ class ProbedRun:
 
     def finding(self, rule_id: str, variant: str | None = None, **params: Any) -> Finding:
         """A finding at the handler's command."""
-        return self.ctx.finding(rule_id, self.handler.file, self.handler.keys + ("command",), variant=variant,
-                                **params)
+        return _command_finding(self.ctx, self.handler, rule_id, variant, **params)
 
 
 def _scripts(ctx: Context) -> Iterator[Script]:
@@ -238,8 +242,13 @@ class AtCommand(NamedTuple):
     handler: Handler
 
     def __call__(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding:
-        return self.ctx.finding(rule_id, self.handler.file, self.handler.keys + ("command",), variant=variant,
-                                **params)
+        return _command_finding(self.ctx, self.handler, rule_id, variant, **params)
+
+
+def _command_finding(ctx: Context, handler: Handler, rule_id: str, variant: str | None = None,
+                    **params: Any) -> Finding:
+    """A finding at a handler's "command" (an inline command's, or a probed run's)."""
+    return ctx.finding(rule_id, handler.file, handler.keys + ("command",), variant=variant, **params)
 
 
 def _inline_commands(ctx: Context) -> Iterator[HookCode]:
@@ -727,7 +736,7 @@ def _probe_invalid_output(probed: ProbedRun) -> Iterator[Finding]:
     event, not_json = probed.event, probed.stdout[1]
     if not_json:
         yield probed.finding("script/probe-invalid-output", event=event, detail=not_json,
-                             what=_short(probed.result.run.stdout.decode("utf-8", "replace")))
+                             what=_short(probed.printed))
     void = probed.result.reading.void
     if void is not None and probed.void_verdict == "script/probe-invalid-output":
         yield probed.finding("script/probe-invalid-output", "schema", event=event, why=void.why, field=void.field)

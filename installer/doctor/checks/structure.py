@@ -241,16 +241,19 @@ def _hooks_not_object(ctx: Context, at: FileAt) -> Iterator[Finding]:
 
 @FILE_RULES.rule("structure/settings-schema")
 def _settings_schema(ctx: Context, at: FileAt) -> Iterator[Finding]:
-    for found in at.settings_problems:
-        if found.rule == "structure/settings-schema":
-            yield ctx.finding(found.rule, at.file, found.keys, variant=found.variant, **found.fields)
+    return _settings_problems(ctx, at, "structure/settings-schema")
 
 
 @FILE_RULES.rule("structure/settings-schema-opinion")
 def _settings_schema_opinion(ctx: Context, at: FileAt) -> Iterator[Finding]:
+    return _settings_problems(ctx, at, "structure/settings-schema-opinion")
+
+
+def _settings_problems(ctx: Context, at: FileAt, rule_id: str) -> Iterator[Finding]:
+    """The findings of one of the two rules the settings schema's problems are sorted into."""
     for found in at.settings_problems:
-        if found.rule == "structure/settings-schema-opinion":
-            yield ctx.finding(found.rule, at.file, found.keys, variant=found.variant, **found.fields)
+        if found.rule == rule_id:
+            yield ctx.finding(rule_id, at.file, found.keys, variant=found.variant, **found.fields)
 
 
 # ---- the events under "hooks" ------------------------------------------------------------------------
@@ -431,6 +434,11 @@ class HandlerAt:
         return {**COMMON_FIELDS, **(TYPE_FIELDS[self.kind] if self.kind else ALL_TYPE_FIELDS)}
 
     @cached_property
+    def timeout_rule(self) -> str | None:
+        """The one timeout rule its "timeout" breaks, if any (three rules ask)."""
+        return _timeout_rule(self.value)
+
+    @cached_property
     def key_rules(self) -> dict[str, str]:
         """Its keys that a key rule speaks for, and which one (each key is one rule's at most)."""
         return {key: rule for key, value in self.value.items() if (rule := self._key_rule(key, value))}
@@ -526,19 +534,19 @@ def _field_type(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
 
 @HANDLER_RULES.rule("structure/timeout-invalid")
 def _timeout_invalid(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
-    if _timeout_rule(at.value) == "structure/timeout-invalid":
+    if at.timeout_rule == "structure/timeout-invalid":
         yield ctx.finding("structure/timeout-invalid", at.file, at.keys + ("timeout",), found=_shown(at.value["timeout"]))
 
 
 @HANDLER_RULES.rule("structure/timeout-long")
 def _timeout_long(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
-    if _timeout_rule(at.value) == "structure/timeout-long":
+    if at.timeout_rule == "structure/timeout-long":
         yield _timeout_finding(ctx, "structure/timeout-long", at)
 
 
 @HANDLER_RULES.rule("structure/timeout-milliseconds")
 def _timeout_milliseconds(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
-    if _timeout_rule(at.value) == "structure/timeout-milliseconds":
+    if at.timeout_rule == "structure/timeout-milliseconds":
         yield _timeout_finding(ctx, "structure/timeout-milliseconds", at)
 
 
