@@ -82,3 +82,27 @@ def test_a_doctor_run_longer_than_a_second_shows_progress_on_the_terminal_and_le
         terminal.close()
     assert "checking" in log.read_text(errors="replace")  # the spinner was drawn while it ran
     assert "checking" not in final  # and cleared when the report came
+
+
+def test_a_command_built_alone_for_its_run_has_the_options_and_help_it_has_in_the_whole_command_line():
+    from hookwright import cli
+
+    whole = cli._command()
+    names = sorted(whole.commands)
+    assert {"doctor", "install", "prefs"} <= set(names)
+    for name in names:
+        alone = cli._command(name)
+        assert list(alone.commands) == [name]
+        built, original = alone.commands[name], whole.commands[name]
+        assert [p.opts for p in built.params] == [p.opts for p in original.params]
+        assert built.help == original.help
+
+
+def test_only_options_that_change_no_listing_let_a_run_build_its_command_alone():
+    from hookwright.cli import _asked_for
+
+    assert _asked_for(["-q", "doctor", "x.json"]) == "doctor"
+    assert _asked_for(["prefs", "set"]) == "prefs"
+    assert _asked_for(["--help", "doctor"]) is None  # the group's help lists every command
+    assert _asked_for(["docter"]) is None  # typer suggests the right name from the whole group
+    assert _asked_for([]) is None
