@@ -15,7 +15,6 @@ import os
 import re
 import stat
 from _json import scanstring  # what json.decoder uses, in C (typeshed types it here only)
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, NoReturn
 
@@ -80,18 +79,18 @@ class LineIndex:
         return line, offset - self.starts[line - 1] + 1
 
 
-@dataclass
 class Document:
-    path: Path
-    raw: bytes  # exactly what was read (b"" for a file that does not exist yet)
-    text: str  # decoded, without BOM
-    data: Any
-    root: Node | None
-    bom: bool = False
-    exists: bool = True
-    _lines: LineIndex | None = field(default=None, init=False, repr=False, compare=False)
-
-    # ---- reading -------------------------------------------------------------------
+    def __init__(self, path: Path, raw: bytes, text: str, data: Any, root: Node | None, bom: bool = False,
+                 exists: bool = True) -> None:
+        self.path = path
+        self.raw = raw  # exactly what was read (b"" for a file that does not exist yet)
+        self.text = text  # decoded, without BOM
+        self.data = data
+        self.root = root
+        self.bom = bom
+        self.exists = exists
+        self._lines: LineIndex | None = None
+        # ---- reading -------------------------------------------------------------------
 
     @classmethod
     def new(cls, path: Path) -> "Document":
@@ -373,12 +372,12 @@ def _deeper_than(data: Any, limit: int) -> bool:
 Piece = tuple[int | None, int | None, str]  # a member or item rendered: (original index, original start, text)
 
 
-@dataclass
 class _Style:
-    indent: str | None  # one level of indentation; None for a minified file
-    colon: str  # ": " or ":"
-    newline: str
-    ensure_ascii: bool
+    def __init__(self, indent: str | None, colon: str, newline: str, ensure_ascii: bool) -> None:
+        self.indent = indent  # one level of indentation; None for a minified file
+        self.colon = colon  # ": " or ":"
+        self.newline = newline
+        self.ensure_ascii = ensure_ascii
 
     @classmethod
     def of(cls, doc: Document) -> "_Style":

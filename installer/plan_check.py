@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -157,7 +156,7 @@ def _moved(finding: Finding, old: ConfigFile | None, new: ConfigFile | None, mov
 def _only(ctx: Context, file: ConfigFile | None, handlers: list[Handler]) -> Context:
     """The project's context narrowed to some handlers of the changed file (and no plugins, whose
     findings are the other files'), for the checks that look at one handler at a time."""
-    return replace(ctx, files=[file] if file else [], handlers=handlers, plugins=[])
+    return ctx.narrowed([file] if file else [], handlers, [])
 
 
 def _about_any(finding: Finding, handlers: list[Handler]) -> bool:

@@ -22,4 +22,10 @@ the analysis units know:
     regex/             matchers as regular expressions: what one can match, where two meet
     dedup.py           copies of one hook: which of them run, and how often
     disk.py            the file system, asked once per path in a run
+
+A doctor run on a typical project should cost little more than starting typer, and most of its
+time is the first use of its code. So the records it makes by the thousand are NamedTuples
+(Finding) and its other classes plain ones with an __init__, not dataclasses: a dataclass writes
+and compiles its methods when it is defined, about 0.3 ms each, and thirty of them were a
+fifth of a typical run. Regular expressions compile on first use (patterns.py).
 """

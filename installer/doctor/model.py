@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable, NamedTuple, Sequence, TypeVar
@@ -108,22 +107,25 @@ class RuleTable:
                 for finding in function(*args)]
 
 
-@dataclass
 class ConfigFile:
     """One file that holds (or should hold) hooks."""
 
-    path: Path
-    kind: str  # claude-settings | claude-plugin-hooks | cursor-hooks | opencode-config | opencode-plugin
-    #            | gemini-hooks | grok-hooks | unknown
-    host: str  # claude | cursor | opencode | gemini | grok | unknown
-    scope: str  # user | project | local | managed | plugin | given
-    document: Document | None = None  # None for files that are not JSON (opencode plugins) or unreadable
-    project: Path | None = None  # what $CLAUDE_PROJECT_DIR is for this file's hooks
-    plugin: str | None = None  # "name@marketplace" for a plugin's hooks file
-    plugin_root: Path | None = None  # what ${CLAUDE_PLUGIN_ROOT} is for a plugin's hooks file
-    error: HookwrightError | None = None  # why the file could not be read or parsed (document is None then)
-    source: bytes | None = None  # the bytes of a file that is not strict JSON (opencode's plugins and JSONC)
-    _positions: dict[Keys, tuple[int, int]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    def __init__(self, path: Path, kind: str, host: str, scope: str, document: Document | None = None,
+                 project: Path | None = None, plugin: str | None = None, plugin_root: Path | None = None,
+                 error: HookwrightError | None = None, source: bytes | None = None) -> None:
+        self.path = path
+        # claude-settings | claude-plugin-hooks | cursor-hooks | opencode-config | opencode-plugin
+        # | gemini-hooks | grok-hooks | unknown
+        self.kind = kind
+        self.host = host  # claude | cursor | opencode | gemini | grok | unknown
+        self.scope = scope  # user | project | local | managed | plugin | given
+        self.document = document  # None for files that are not JSON (opencode plugins) or unreadable
+        self.project = project  # what $CLAUDE_PROJECT_DIR is for this file's hooks
+        self.plugin = plugin  # "name@marketplace" for a plugin's hooks file
+        self.plugin_root = plugin_root  # what ${CLAUDE_PLUGIN_ROOT} is for a plugin's hooks file
+        self.error = error  # why the file could not be read or parsed (document is None then)
+        self.source = source  # the bytes of a file that is not strict JSON (opencode's plugins and JSONC)
+        self._positions: dict[Keys, tuple[int, int]] = {}
 
     @property
     def from_plugin(self) -> bool:
@@ -153,17 +155,18 @@ class ConfigFile:
             found = self._positions[keys] = document.position_of(nearest.start)
         return found
 
-@dataclass
 class Handler:
     """One hook handler as the host would load it."""
 
-    file: ConfigFile
-    event: str
-    matcher: str | None  # None: no matcher (matches everything)
-    value: Any  # the handler's JSON (a dict; a bare string where someone wrote one)
-    keys: Keys  # JSON path to the handler, e.g. ("hooks", "PreToolUse", 0, "hooks", 1)
-    group_keys: Keys  # JSON path to its matcher group (Claude); == keys for flat Cursor entries
-    owner: tuple[str, str] | None = None  # (pack, script) when it runs one of our runtimes
+    def __init__(self, file: ConfigFile, event: str, matcher: str | None, value: Any, keys: Keys, group_keys: Keys,
+                 owner: tuple[str, str] | None = None) -> None:
+        self.file = file
+        self.event = event
+        self.matcher = matcher  # None: no matcher (matches everything)
+        self.value = value  # the handler's JSON (a dict; a bare string where someone wrote one)
+        self.keys = keys  # JSON path to the handler, e.g. ("hooks", "PreToolUse", 0, "hooks", 1)
+        self.group_keys = group_keys  # JSON path to its matcher group (Claude); == keys for flat Cursor entries
+        self.owner = owner  # (pack, script) when it runs one of our runtimes
 
     @property
     def command(self) -> Any:
@@ -227,31 +230,39 @@ class Plugin(NamedTuple):
     hook_files: list[Path]
 
 
-@dataclass
 class Context:
-    files: list[ConfigFile]
-    handlers: list[Handler]
-    probe: bool = False
-    # Real tool names: the built-in tools, then one `mcp__<server>__.*` pattern per MCP server
-    # configured for the project (tell them apart by the `mcp__` prefix).
-    tools: list[str] = field(default_factory=list)
-    mcp_servers: list[str] = field(default_factory=list)  # those servers' names, as tool names use them
-    plugins: list[Plugin] = field(default_factory=list)  # enabled plugins, installed or not
-    project: Path | None = None  # the project doctor looked at (cwd or --project)
-    mcp_sources: list[str] = field(default_factory=list)  # where it looked for MCP servers
+    """The files of a run, their handlers, and what the checks need to know of the project."""
 
-    # the variables the settings files' "env" sets for the session (and so for its hooks); None
-    # until __post_init__ reads them from the files (a share of a run is given the run's: parallel.py)
-    settings_env: frozenset[str] | None = None
-    # a plan's check: ids of the handlers it adds or removes, whose conflicts are never cut short
-    focus: frozenset[int] = frozenset()
-    truncated: set[str] = field(default_factory=set)  # rules whose findings were cut short (too many pairs)
+    def __init__(self, files: list[ConfigFile], handlers: list[Handler], probe: bool = False,
+                 tools: list[str] | None = None, mcp_servers: list[str] | None = None,
+                 plugins: list[Plugin] | None = None, project: Path | None = None,
+                 mcp_sources: list[str] | None = None, settings_env: frozenset[str] | None = None) -> None:
+        self.files = files
+        self.handlers = handlers
+        self.probe = probe
+        # Real tool names: the built-in tools, then one `mcp__<server>__.*` pattern per MCP server
+        # configured for the project (tell them apart by the `mcp__` prefix).
+        self.tools = [] if tools is None else tools
+        self.mcp_servers = [] if mcp_servers is None else mcp_servers  # those servers' names, as tool names use them
+        self.plugins = [] if plugins is None else plugins  # enabled plugins, installed or not
+        self.project = project  # the project doctor looked at (cwd or --project)
+        self.mcp_sources = [] if mcp_sources is None else mcp_sources  # where it looked for MCP servers
+        # the variables the settings files' "env" sets for the session (and so for its hooks), read
+        # from the files unless given (a share of a run is given the run's: parallel.py)
+        self.settings_env = settings_env if settings_env is not None else frozenset(
+            name for f in files if f.document is not None and isinstance(f.document.data, dict)
+            and isinstance(f.document.data.get("env"), dict) for name in f.document.data["env"])
+        # a plan's check: ids of the handlers it adds or removes, whose conflicts are never cut short
+        self.focus: frozenset[int] = frozenset()
+        self.truncated: set[str] = set()  # rules whose findings were cut short (too many pairs)
 
-    def __post_init__(self) -> None:
-        if self.settings_env is None:
-            self.settings_env = frozenset(
-                name for f in self.files if f.document is not None and isinstance(f.document.data, dict)
-                and isinstance(f.document.data.get("env"), dict) for name in f.document.data["env"])
+    def narrowed(self, files: list[ConfigFile], handlers: list[Handler], plugins: list[Plugin]) -> Context:
+        """Some of this run's files and handlers, with its facts of the project (tools, MCP
+        servers, the settings' variables) and its focus."""
+        narrowed = Context(files, handlers, self.probe, self.tools, self.mcp_servers, plugins, self.project,
+                           self.mcp_sources, self.settings_env)
+        narrowed.focus = self.focus
+        return narrowed
 
     @cached_property
     def servers_by_case(self) -> dict[str, str]:

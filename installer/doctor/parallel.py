@@ -62,9 +62,7 @@ def shares(ctx: Context, count: int) -> list[Context]:
     for projects_of_share in chosen:
         wanted = set(map(id, (f for p in projects_of_share for f in projects[p])))
         files = [f for f in ctx.files if id(f) in wanted]
-        out.append(Context(files, [h for f in files for h in handlers_of.get(id(f), ())], probe=False,
-                           tools=ctx.tools, mcp_servers=ctx.mcp_servers, plugins=ctx.plugins, project=ctx.project,
-                           mcp_sources=ctx.mcp_sources, settings_env=ctx.settings_env))
+        out.append(ctx.narrowed(files, [h for f in files for h in handlers_of.get(id(f), ())], ctx.plugins))
     return [share for share in out if share.files]
 
 

@@ -1,7 +1,6 @@
 """One doctor run: find the files, read them, build the context, run every check."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
@@ -22,11 +21,11 @@ SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 LOCAL_CHECKS = ("matchers", "commands")
 
 
-@dataclass
 class Outcome:
-    context: Context
-    findings: list[Finding]
-    machine: list[ConfigFile] = field(default_factory=list)  # read for the given files' conflicts (machine.py)
+    def __init__(self, context: Context, findings: list[Finding], machine: list[ConfigFile] | None = None) -> None:
+        self.context = context
+        self.findings = findings
+        self.machine = [] if machine is None else machine  # read for the given files' conflicts (machine.py)
 
     @property
     def project(self) -> Path | None:

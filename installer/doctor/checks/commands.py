@@ -11,7 +11,6 @@ import os
 import re
 import stat
 import sys
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Iterator
@@ -133,15 +132,15 @@ def _bad_interpreter(first_line: bytes) -> str | None:
     return None
 
 
-@dataclass
 class Command:
     """One command handler, as every command rule reads it (what several rules read is worked
     out once, on first use)."""
 
-    handler: Handler
-    written: str  # its "command" as written: a string, not blank (check() makes a Command of no other)
-    res: Resolution  # what it runs (shell/resolve.py)
-    keys: Keys  # where a finding about the command points: its "command"
+    def __init__(self, handler: Handler, written: str, res: Resolution, keys: Keys) -> None:
+        self.handler = handler
+        self.written = written  # its "command" as written: a string, not blank (check() makes a Command of no other)
+        self.res = res  # what it runs (shell/resolve.py)
+        self.keys = keys  # where a finding about the command points: its "command"
 
     @property
     def file(self) -> ConfigFile:
@@ -285,7 +284,7 @@ def _input_variable_never_set(ctx: Context, command: Command) -> Iterator[Findin
         return
     for match in LEGACY_INPUT.finditer(text):
         name = match.group(1)
-        if name not in (ctx.settings_env or ()) and not re.search(rf"(?<![\w${{]){name}(?!\w)", text):
+        if name not in ctx.settings_env and not re.search(rf"(?<![\w${{]){name}(?!\w)", text):
             yield ctx.finding("command/input-variable-never-set", command.file, command.keys, name=name)
             return
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 import os
 from collections import defaultdict
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple
@@ -109,13 +108,13 @@ def _combine(handler: Handler) -> str:
     return host.rewrites_combine if host else ""
 
 
-@dataclass
 class _Racer:
     """One command as it runs (copies in several files run once), with everything that starts it."""
 
-    handlers: list[Handler]
-    rewrite: Rewrite
-    matchers: set[str | None] = field(default_factory=set)
+    def __init__(self, handlers: list[Handler], rewrite: Rewrite, matchers: set[str | None] | None = None) -> None:
+        self.handlers = handlers
+        self.rewrite = rewrite
+        self.matchers = set() if matchers is None else matchers
 
     @property
     def first(self) -> Handler:
@@ -127,15 +126,15 @@ class _Racer:
         return self.rewrite.status == YES
 
 
-@dataclass
 class RacePair:
     """Two racers on one event whose matchers meet, as every race rule reads them."""
 
-    first: _Racer  # the one doctor read first
-    second: _Racer  # the later one, where a finding sits
-    shared: Overlap  # the tools both fire for
-    unseen: bool  # they meet only at MCP servers doctor cannot see
-    focused: bool  # one of them is a plan's own
+    def __init__(self, first: _Racer, second: _Racer, shared: Overlap, unseen: bool, focused: bool) -> None:
+        self.first = first  # the one doctor read first
+        self.second = second  # the later one, where a finding sits
+        self.shared = shared  # the tools both fire for
+        self.unseen = unseen  # they meet only at MCP servers doctor cannot see
+        self.focused = focused  # one of them is a plan's own
 
     @property
     def rewriters(self) -> int:
@@ -379,13 +378,13 @@ CURSOR_TOOLS = ("Shell", "Read", "Write", "Edit", "StrReplace", "Grep", "Delete"
 CURSOR_PRIORITY = ("managed", "project", "user")  # highest first (docs/hosts/cursor.md#config-files)
 
 
-@dataclass
 class CursorPair:
     """Two Cursor entries that rewrite input (`updated_input`), the earlier one read first."""
 
-    earlier: Handler
-    later: Handler
-    focused: bool  # one of them is a plan's own
+    def __init__(self, earlier: Handler, later: Handler, focused: bool) -> None:
+        self.earlier = earlier
+        self.later = later
+        self.focused = focused  # one of them is a plan's own
 
     @cached_property
     def tools(self) -> str | None:
@@ -451,15 +450,15 @@ def _cursor_winner(a: Handler, b: Handler) -> str:
 
 # ---- opencode: plugins that change the same arguments -------------------------------------------------
 
-@dataclass
 class PluginPair:
     """Two opencode plugin hooks that change a tool's arguments (tool.execute.before), each with
     the arguments it sets ("*": any), the earlier one read first."""
 
-    earlier: Handler
-    earlier_keys: set[str]
-    later: Handler
-    later_keys: set[str]
+    def __init__(self, earlier: Handler, earlier_keys: set[str], later: Handler, later_keys: set[str]) -> None:
+        self.earlier = earlier
+        self.earlier_keys = earlier_keys
+        self.later = later
+        self.later_keys = later_keys
 
     @property
     def one_pack(self) -> bool:
@@ -546,15 +545,16 @@ def _plugin_name(handler: Handler) -> str:
 
 # ---- a hook of ours that a foreign one makes moot -------------------------------------------------
 
-@dataclass
 class PackBeside:
     """A hook of one of our packs whose job is a rewrite, and a foreign hook on its event and host."""
 
-    handler: Handler
-    owner: tuple[str, str]  # its (pack, script)
-    other: Handler
-    builtins: tuple[str, ...]
-    servers: list[str]  # the MCP servers they may meet at, seen or not
+    def __init__(self, handler: Handler, owner: tuple[str, str], other: Handler, builtins: tuple[str, ...],
+                 servers: list[str]) -> None:
+        self.handler = handler
+        self.owner = owner  # its (pack, script)
+        self.other = other
+        self.builtins = builtins
+        self.servers = servers  # the MCP servers they may meet at, seen or not
 
     @cached_property
     def shared(self) -> Overlap:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Iterator
 
@@ -26,11 +25,11 @@ SHELL_TOOL_NAMES = ("Shell", "Bash")
 CONTINUING_EVENTS = " and ".join(event for event, row in cursor_protocol.PROTOCOL.items() if row.continues)
 
 
-@dataclass
 class FileAt:
     """One file doctor read, as the host rules of a whole file read it."""
 
-    file: ConfigFile
+    def __init__(self, file: ConfigFile) -> None:
+        self.file = file
 
     @cached_property
     def cursor_data(self) -> dict[str, Any] | None:
@@ -54,14 +53,14 @@ class FileAt:
                     yield CursorEntry(self.file, event, entry, ("hooks", event, index))
 
 
-@dataclass
 class CursorEntry:
     """One entry of a Cursor hooks.json, as every entry rule reads it."""
 
-    file: ConfigFile
-    event: str
-    value: dict[str, Any]
-    keys: tuple[str | int, ...]
+    def __init__(self, file: ConfigFile, event: str, value: dict[str, Any], keys: tuple[str | int, ...]) -> None:
+        self.file = file
+        self.event = event
+        self.value = value
+        self.keys = keys
 
     @cached_property
     def protocol(self) -> cursor_protocol.CursorEventProtocol | None:

@@ -3,7 +3,6 @@ receipt (entries present, runtime files present and unchanged)."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
@@ -22,15 +21,15 @@ SCOPES = {"user": Scope.user, "project": Scope.project, "local": Scope.local}
 INSTALL_KINDS = {"claude-settings": "claude", "cursor-hooks": "cursor"}  # the configs hookwright writes into
 
 
-@dataclass
 class InstallAt:
     """One config file hookwright installs into, with the runtime folders beside it, as every
     rule of a whole install target reads it."""
 
-    file: ConfigFile
-    target: Target
-    ours: dict[str, Handler]  # pack: its (last) entry in the file
-    pack: str | None = None  # a host whose unit is a pack's own file: that pack (its runtime folder alone belongs here)
+    def __init__(self, file: ConfigFile, target: Target, ours: dict[str, Handler], pack: str | None = None) -> None:
+        self.file = file
+        self.target = target
+        self.ours = ours  # pack: its (last) entry in the file
+        self.pack = pack  # a host whose unit is a pack's own file: that pack (its runtime folder alone belongs here)
 
     @cached_property
     def host(self) -> Host:
@@ -64,12 +63,12 @@ class InstallAt:
         return (PackAt(self, pack) for pack in self.installed)
 
 
-@dataclass
 class PackAt:
     """One pack of an install target, as every rule of its receipt reads it."""
 
-    install: InstallAt
-    pack: str
+    def __init__(self, install: InstallAt, pack: str) -> None:
+        self.install = install
+        self.pack = pack
 
     @property
     def keys(self) -> tuple[str | int, ...]:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any, Iterator, NamedTuple
 
@@ -34,17 +33,18 @@ class Judged(NamedTuple):
     text: str
 
 
-@dataclass
 class MatcherAt:
     """One matcher group's "matcher", as every matcher rule reads it."""
 
-    ctx: Context
-    file: ConfigFile
-    host: str
-    event: Event | None  # Claude Code's event, when it has a matcher that filters (FileChanged's does not)
-    raw: Any  # as written
-    keys: Keys  # where it is
-    builtins: list[str]  # the built-in tools here (the context's tools but MCP ones)
+    def __init__(self, ctx: Context, file: ConfigFile, host: str, event: Event | None, raw: Any, keys: Keys,
+                 builtins: list[str]) -> None:
+        self.ctx = ctx
+        self.file = file
+        self.host = host
+        self.event = event  # Claude Code's event, when it has a matcher that filters (FileChanged's does not)
+        self.raw = raw  # as written
+        self.keys = keys  # where it is
+        self.builtins = builtins  # the built-in tools here (the context's tools but MCP ones)
 
     @property
     def shown(self) -> str:

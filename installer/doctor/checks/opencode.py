@@ -11,7 +11,6 @@ and an opencode.json(c) (CONFIG_RULES).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Iterator
 
@@ -34,14 +33,14 @@ def check(ctx: Context) -> Iterator[Finding]:
 
 # ---- a plugin file -----------------------------------------------------------------------------------
 
-@dataclass
 class PluginFile:
     """One plugin file, as the plugin rules read it: hookwright's own (which runs a runtime) or
     another's (whose code is read)."""
 
-    ctx: Context
-    file: ConfigFile
-    source: bytes
+    def __init__(self, ctx: Context, file: ConfigFile, source: bytes) -> None:
+        self.ctx = ctx
+        self.file = file
+        self.source = source
 
     @cached_property
     def not_loaded_because(self) -> str | None:
@@ -115,14 +114,14 @@ def _args_reassigned(plugin: PluginFile) -> Iterator[Finding]:
 
 # ---- an opencode config ------------------------------------------------------------------------------
 
-@dataclass
 class OpencodeConfig:
     """One opencode.json(c), as the config rules read it: JSONC (comments, trailing commas) whose
     `plugin` list names npm packages and local files."""
 
-    ctx: Context
-    file: ConfigFile
-    source: bytes | None  # None: it could not be read (file.error says why)
+    def __init__(self, ctx: Context, file: ConfigFile, source: bytes | None) -> None:
+        self.ctx = ctx
+        self.file = file
+        self.source = source  # None: it could not be read (file.error says why)
 
     @cached_property
     def data(self) -> Any:

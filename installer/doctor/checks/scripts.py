@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import re
 import shlex
-from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple, Protocol
@@ -78,14 +77,14 @@ def check(ctx: Context) -> Iterator[Finding]:
 
 # ---- the units ---------------------------------------------------------------------------------------
 
-@dataclass
 class Script:
     """One readable script file and the handlers (Claude Code's and Cursor's) that run it, as the
     script-file rules read it."""
 
-    ctx: Context
-    facts: ScriptFacts
-    handlers: list[Handler]
+    def __init__(self, ctx: Context, facts: ScriptFacts, handlers: list[Handler]) -> None:
+        self.ctx = ctx
+        self.facts = facts
+        self.handlers = handlers
 
     @cached_property
     def claude(self) -> list[Handler]:
@@ -124,17 +123,18 @@ class Script:
                             variant, **params)
 
 
-@dataclass
 class HookCode:
     """The code a hook runs (a script file, or a shell command written in the config) with the
     events it runs on, as the rules of its flow and of its events' protocol read it."""
 
-    facts: ScriptFacts
-    claude_events: list[str]
-    cursor_events: list[str]  # (judged only for code Claude Code does not run)
-    report: Report
-    fail_closed: bool = False  # every Cursor entry that runs it has "failClosed": true
-    tools: frozenset[str] | None = None  # the tools its matchers reach, for a rewrite's fields (None: any)
+    def __init__(self, facts: ScriptFacts, claude_events: list[str], cursor_events: list[str], report: Report,
+                 fail_closed: bool = False, tools: frozenset[str] | None = None) -> None:
+        self.facts = facts
+        self.claude_events = claude_events
+        self.cursor_events = cursor_events  # (judged only for code Claude Code does not run)
+        self.report = report
+        self.fail_closed = fail_closed  # every Cursor entry that runs it has "failClosed": true
+        self.tools = tools  # the tools its matchers reach, for a rewrite's fields (None: any)
 
     @property
     def flow(self) -> script_flow.Flow:
@@ -162,13 +162,13 @@ class HookCode:
         return bool(self.facts.denies) or any(s.what in ("exit 2", "decision: block") for s in self.facts.blocks)
 
 
-@dataclass
 class ProbedRun:
     """One foreign Claude Code handler as `--probe` ran it on its event, as the probe rules read it."""
 
-    ctx: Context
-    handler: Handler
-    result: ProbeResult
+    def __init__(self, ctx: Context, handler: Handler, result: ProbeResult) -> None:
+        self.ctx = ctx
+        self.handler = handler
+        self.result = result
 
     @property
     def event(self) -> str:
@@ -390,7 +390,7 @@ def _input_variable_never_set(script: Script) -> Iterator[Finding]:
     """A legacy input variable the script reads that no settings file's "env" sets (the command
     rule of the same id reads the command's own text)."""
     for site in script.facts.legacy_variables if script.claude else ():
-        if site.what not in (script.ctx.settings_env or ()):
+        if site.what not in script.ctx.settings_env:
             yield script.finding("command/input-variable-never-set", site, script.claude, name=site.what)
 
 

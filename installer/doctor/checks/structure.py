@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Collection, Iterable, Iterator, NamedTuple, TypedDict
@@ -174,13 +173,13 @@ class SettingsProblem(NamedTuple):
     fields: ProblemFields
 
 
-@dataclass
 class FileAt:
     """A Claude Code or Cursor hooks file that parsed, as the file rules read it."""
 
-    file: ConfigFile
-    format: Format
-    data: Any  # its JSON
+    def __init__(self, file: ConfigFile, format: Format, data: Any) -> None:
+        self.file = file
+        self.format = format
+        self.data = data  # its JSON
 
     @cached_property
     def outline(self) -> tuple[tuple[str, ...], str] | None:
@@ -258,14 +257,14 @@ def _settings_problems(ctx: Context, at: FileAt, rule_id: str) -> Iterator[Findi
 
 # ---- the events under "hooks" ------------------------------------------------------------------------
 
-@dataclass
 class EventAt:
     """One key under "hooks": an event's name, or a note, or a name the host does not know."""
 
-    file: ConfigFile
-    format: Format
-    name: str
-    value: Any  # as written: a list, when the host reads it
+    def __init__(self, file: ConfigFile, format: Format, name: str, value: Any) -> None:
+        self.file = file
+        self.format = format
+        self.name = name
+        self.value = value  # as written: a list, when the host reads it
 
     @property
     def keys(self) -> Keys:
@@ -333,15 +332,15 @@ def _event_not_list(ctx: Context, at: EventAt) -> Iterator[Finding]:
 
 # ---- Claude Code's matcher groups --------------------------------------------------------------------
 
-@dataclass
 class GroupAt:
     """One entry of a Claude Code event's list, as every group rule reads it."""
 
-    file: ConfigFile
-    event: str
-    known: Event | None  # the event, when Claude Code has it
-    value: Any  # as written (an object, when the rules past group-not-object read it)
-    keys: Keys
+    def __init__(self, file: ConfigFile, event: str, known: Event | None, value: Any, keys: Keys) -> None:
+        self.file = file
+        self.event = event
+        self.known = known  # the event, when Claude Code has it
+        self.value = value  # as written (an object, when the rules past group-not-object read it)
+        self.keys = keys
 
     @property
     def extra_keys(self) -> list[str]:
@@ -407,17 +406,17 @@ def _group_hooks_not_list(ctx: Context, at: GroupAt) -> Iterator[Finding]:
 
 # ---- handlers: Claude Code's, and Cursor's entries -----------------------------------------------------
 
-@dataclass
 class HandlerAt:
     """One handler, as every handler rule reads it: an entry of a Claude Code matcher group's
     "hooks", or of a Cursor event's list."""
 
-    file: ConfigFile
-    format: Format
-    event: str
-    known: Event | None  # the Claude Code event, when Claude Code has it (None for Cursor's)
-    value: Any  # the entry as written (an object, when the rules past handler-not-object read it)
-    keys: Keys
+    def __init__(self, file: ConfigFile, format: Format, event: str, known: Event | None, value: Any, keys: Keys) -> None:
+        self.file = file
+        self.format = format
+        self.event = event
+        self.known = known  # the Claude Code event, when Claude Code has it (None for Cursor's)
+        self.value = value  # the entry as written (an object, when the rules past handler-not-object read it)
+        self.keys = keys
 
     @cached_property
     def kind(self) -> str | None:

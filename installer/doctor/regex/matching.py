@@ -15,7 +15,6 @@ import re
 import string
 import sys
 import warnings
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable, NamedTuple, Sequence
 
@@ -61,12 +60,13 @@ def classify(matcher: str | None, event: str = "PreToolUse") -> Matcher:
 
 # ---- JavaScript regex -> Python re ------------------------------------------------------------
 
-@dataclass
 class Translated:
-    python: str | None
-    pattern: re.Pattern[str] | None
-    error: str | None = None  # the host's regex engine rejects it
-    dialect: list[str] = field(default_factory=list)  # constructs JavaScript rejects or reads differently
+    def __init__(self, python: str | None, pattern: re.Pattern[str] | None, error: str | None = None,
+                 dialect: list[str] | None = None) -> None:
+        self.python = python
+        self.pattern = pattern
+        self.error = error  # the host's regex engine rejects it
+        self.dialect = [] if dialect is None else dialect  # constructs JavaScript rejects or reads differently
 
 
 _JS_ESCAPES = set("dDwWsSbBfnrtv")

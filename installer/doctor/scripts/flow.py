@@ -26,7 +26,6 @@ import re
 import shlex
 import sys
 import weakref
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Collection, Iterator, NamedTuple, TypedDict
@@ -861,12 +860,12 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                 new_inputs=_new_inputs(_labelled_objects(code, place)))
 
 
-@dataclass
 class _Level:
     """One command-substitution level of a shell line: its open quote, its open parentheses."""
 
-    quote: str = ""
-    parentheses: int = 0
+    def __init__(self, quote: str = "", parentheses: int = 0) -> None:
+        self.quote = quote
+        self.parentheses = parentheses
 
 
 @lru_cache(maxsize=4096)

@@ -28,7 +28,6 @@ import io
 import os
 import re
 import tokenize
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Collection, Iterable, NamedTuple
@@ -193,13 +192,14 @@ def detect_language(path: Path, text: str) -> str:
 
 # ---- the analysis ------------------------------------------------------------------------------
 
-@dataclass
 class _Object:
-    start: int  # offset of "{"
-    label: str | None  # the key this object is the value of ("hookSpecificOutput"), if written so
-    parent: int | None  # index of the enclosing object
-    keys: list[tuple[str, int]] = field(default_factory=list)  # direct keys: (name, offset)
-    end: int | None = None
+    def __init__(self, start: int, label: str | None, parent: int | None, keys: list[tuple[str, int]] | None = None,
+                 end: int | None = None) -> None:
+        self.start = start  # offset of "{"
+        self.label = label  # the key this object is the value of ("hookSpecificOutput"), if written so
+        self.parent = parent  # index of the enclosing object
+        self.keys = [] if keys is None else keys  # direct keys: (name, offset)
+        self.end = end
 
 
 def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> ScriptFacts:

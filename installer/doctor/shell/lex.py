@@ -5,7 +5,6 @@ unknown variable) makes a word *dynamic*; a string the shell would reject is Unr
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from ...patterns import lazy
@@ -25,18 +24,20 @@ class Unreadable(Exception):
     pass
 
 
-@dataclass
 class Word:
-    text: str  # after quote removal and the expansions we can do
-    dynamic: str | None = None  # an expansion only the running shell can do
-    quoted: bool = False  # some part was quoted (a quoted `=` is not an assignment...)
-    operator: bool = False  # &&, ||, ;, |, & , newline, ( or )
-    assignment: bool = False  # NAME=value, unquoted name
-    redirect: bool = False  # >, 2>, >>, <, &>, 2>&...: the next word is its target
-    unquoted: str | None = None  # a PATH_PLACEHOLDERS name expanded outside quotes (split at spaces)
-    # `text` with the host placeholders that were expanded inside double quotes written back, for
-    # telling whether a shell that runs this word as a command (`bash -c "..."`) would split them
-    inner_command: str | None = None
+    def __init__(self, text: str, dynamic: str | None = None, quoted: bool = False, operator: bool = False,
+                 assignment: bool = False, redirect: bool = False, unquoted: str | None = None,
+                 inner_command: str | None = None) -> None:
+        self.text = text  # after quote removal and the expansions we can do
+        self.dynamic = dynamic  # an expansion only the running shell can do
+        self.quoted = quoted  # some part was quoted (a quoted `=` is not an assignment...)
+        self.operator = operator  # &&, ||, ;, |, & , newline, ( or )
+        self.assignment = assignment  # NAME=value, unquoted name
+        self.redirect = redirect  # >, 2>, >>, <, &>, 2>&...: the next word is its target
+        self.unquoted = unquoted  # a PATH_PLACEHOLDERS name expanded outside quotes (split at spaces)
+        # `text` with the host placeholders that were expanded inside double quotes written back, for
+        # telling whether a shell that runs this word as a command (`bash -c "..."`) would split them
+        self.inner_command = inner_command
 
 
 def placeholder_word(text: str, variables: dict[str, str | None]) -> Word:
