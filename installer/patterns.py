@@ -1,37 +1,73 @@
-"""Regular expressions compiled when first used, not at import.
+"""Regular expressions compiled when first used, not at import, and, where a pattern can only
+match at a literal, not at all for a text without it.
 
 doctor's readers hold dozens of patterns, and most runs use some of them only (a config whose
 scripts are all missing reads none of the script patterns; a shell script none of the Python
 ones): compiling them all at import cost about 15 ms of every run. On first use a pattern
 takes its compiled form's place in the module that defined it, so every later use is a plain
 re.Pattern call.
+
+A script reader's pattern for `hookSpecificOutput` or `updatedInput` finds nothing in a script
+that never says the word, which most scripts are: given the literals one of which every match
+contains (`needs`), it answers such a text at once, compiling nothing, and never rescans it. A
+test proves each pattern's literals from its parse (tests/test_patterns.py).
 """
 from __future__ import annotations
 
 import re
 import sys
-from typing import Any
+from typing import Any, Iterator
+
+PREFILTERED: list[Prefiltered] = []  # every pattern with literals, for the test that proves them
 
 
 class LazyPattern:
     """Stands for `re.compile(pattern, flags)`; compiles it on the first method call."""
 
-    __slots__ = ("pattern", "_flags", "_compiled", "_home")
+    __slots__ = ("pattern", "flags", "_compiled", "_home")
 
     def __init__(self, pattern: str, flags: int, home: dict[str, Any]) -> None:
-        self.pattern, self._flags, self._home = pattern, flags, home
+        self.pattern, self.flags, self._home = pattern, flags, home
         self._compiled: re.Pattern[str] | None = None
 
-    def __getattr__(self, name: str) -> Any:
+    def compiled(self) -> re.Pattern[str]:
         if self._compiled is None:
-            self._compiled = re.compile(self.pattern, self._flags)
+            self._compiled = re.compile(self.pattern, self.flags)
             for key, value in list(self._home.items()):  # the module's global names for it
                 if value is self:
                     self._home[key] = self._compiled
-        return getattr(self._compiled, name)
+        return self._compiled
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.compiled(), name)
 
 
-def lazy(pattern: str, flags: int = 0) -> Any:
+class Prefiltered(LazyPattern):
+    """A lazy pattern every match of which contains one of `needs`: it stays in its module's
+    globals (to keep asking), and a text with none of them has no match."""
+
+    __slots__ = ("needs",)
+
+    def __init__(self, pattern: str, flags: int, needs: tuple[str, ...]) -> None:
+        super().__init__(pattern, flags, {})  # (no global to replace)
+        self.needs = needs
+
+    def _absent(self, text: str) -> bool:
+        return not any(literal in text for literal in self.needs)
+
+    def search(self, text: str, *span: int) -> re.Match[str] | None:
+        return None if self._absent(text) else self.compiled().search(text, *span)
+
+    def finditer(self, text: str, *span: int) -> Iterator[re.Match[str]]:
+        return iter(()) if self._absent(text) else self.compiled().finditer(text, *span)
+
+
+def lazy(pattern: str, flags: int = 0, needs: tuple[str, ...] = ()) -> Any:
     """A pattern to use like a compiled one (typed Any: it answers every re.Pattern method),
-    defined at the top level of a module."""
-    return LazyPattern(pattern, flags, sys._getframe(1).f_globals)
+    defined at the top level of a module; with `needs`, the literals one of which every match
+    contains (case-sensitive patterns only), for the pattern's search and finditer."""
+    if not needs:
+        return LazyPattern(pattern, flags, sys._getframe(1).f_globals)
+    found = Prefiltered(pattern, flags, needs)
+    PREFILTERED.append(found)
+    return found

@@ -47,7 +47,8 @@ TOOL_FIELDS = {
     "Read": ("file_path", "offset", "limit"),
 }
 FAILURE_FIELD = lazy(r"""tool_(?:response|result)\\?["'`]?\s*(?:,\s*(?:\{\}|None|dict\(\))\s*\))?\]?\s*(?:\??\.|\[\s*\\?["'`]|\.get\(\s*\\?["'`])\s*"""
-                           r"""(?P<field>exit_?code|exitCode|is_?[eE]rror|return_?code|returnCode|exit_status|error)\b""")
+                           r"""(?P<field>exit_?code|exitCode|is_?[eE]rror|return_?code|returnCode|exit_status|error)\b""",
+                     needs=("tool_",))
 STOP_FLAG_ENV = lazy(r"""(?i)\$\{?stop_hook_active\b|environ(?:\.get)?\s*[\[(]\s*["']stop_hook_active|"""
                            r"""getenv\(\s*["']stop_hook_active|process\.env\.stop_hook_active|"""
                            r"""process\.env\[\s*["']stop_hook_active""")
@@ -109,7 +110,8 @@ class Value(NamedTuple):
 # what an error says (a missing tool, a bad input): an exit near such words is not a refusal
 FAILURE_WORDS = lazy(r"(?i)\b(?:not (?:installed|found)|missing|requires?|failed|cannot|can't|could not|unable|"
                      r"error|usage|invalid (?:json|input)|no such|timed? ?out|unexpected)\b")
-ANSWER_NEAR = lazy(r"\breason\b|hookSpecificOutput|stopReason|systemMessage")
+ANSWER_NEAR = lazy(r"\breason\b|hookSpecificOutput|stopReason|systemMessage",
+                   needs=("reason", "hookSpecificOutput", "stopReason", "systemMessage"))
 
 
 def _answering(code: str, offset: int) -> bool:
@@ -184,14 +186,15 @@ def analyse(text: str, code: str, language: str, at: Offsets,
 
 # ---- every language: regular expressions over the code --------------------------------------------
 
-CONTINUE_FALSE = lazy(r"""(?<![\w$])\\?["'`]?continue\\?["'`]?\s*\]?\s*[:=]\s*(?:false|False)\b""")
+CONTINUE_FALSE = lazy(r"""(?<![\w$])\\?["'`]?continue\\?["'`]?\s*\]?\s*[:=]\s*(?:false|False)\b""", needs=("continue",))
 # a key (`updatedInput: ...`), a property or item set (`out.updatedInput = ...`), or a JavaScript
 # variable later written as {updatedInput}; a shell variable of that name is neither
 STRING_INPUT = lazy(r"""(?:\\?["'`]?(?:updatedInput|updated_input)\\?["'`]?\s*:|(?:(?<=[.\["'])|(?:const|let|var)\s+)"""
                           r"""updatedInput["']?\s*\]?\s*=)\s*(?P<how>JSON\.stringify\s*\(|json\.dumps\s*\(|"""
-                          r"""str\s*\(|f?\\?["'](?!\s*\)))""")
-JQ_ARG = lazy(r"""--arg\s+(?P<name>[A-Za-z_]\w*)\s""")
-JQ_STRING_INPUT = lazy(r"""(?:updatedInput|updated_input)\\?["']?\s*:\s*(?:\$(?P<var>[A-Za-z_]\w*)\b(?!\s*\|)|\([^()]*\|\s*(?:tojson|@json)\s*\))""")
+                          r"""str\s*\(|f?\\?["'](?!\s*\)))""", needs=("updatedInput", "updated_input"))
+JQ_ARG = lazy(r"""--arg\s+(?P<name>[A-Za-z_]\w*)\s""", needs=("--arg",))
+JQ_STRING_INPUT = lazy(r"""(?:updatedInput|updated_input)\\?["']?\s*:\s*(?:\$(?P<var>[A-Za-z_]\w*)\b(?!\s*\|)|\([^()]*\|\s*(?:tojson|@json)\s*\))""",
+                       needs=("updatedInput", "updated_input"))
 
 
 class Common(TypedDict):
@@ -228,8 +231,8 @@ def _common(code: str, at: Offsets) -> Common:
 
 
 INPUT_VARIABLE = lazy(r"""(?P<var>[A-Za-z_$][\w$]*)\s*(?::\s*\w+\s*)?=\s*(?:await\s+)?"""
-                            r"""(?:json\.loads?\s*\(|JSON\.parse\s*\()""")
-JQ_FIRST_FIELD = lazy(r"""\bjq\s+(?:-[-\w]+\s+)*["']\s*\.(?P<field>[A-Za-z_]\w*)""")
+                            r"""(?:json\.loads?\s*\(|JSON\.parse\s*\()""", needs=("json.load", "JSON.parse"))
+JQ_FIRST_FIELD = lazy(r"""\bjq\s+(?:-[-\w]+\s+)*["']\s*\.(?P<field>[A-Za-z_]\w*)""", needs=("jq",))
 
 
 def _input_reads(code: str, place: Places) -> tuple[tuple[str, Place], ...]:
@@ -259,7 +262,8 @@ def _input_reads(code: str, place: Places) -> tuple[tuple[str, Place], ...]:
 
 
 RESPONSE_ALIAS = lazy(r"""(?<![\w$.])(?:(?:const|let|var)\s+)?(?P<alias>[A-Za-z_$][\w$]*)\s*=\s*[\w$.]+\s*"""
-                            r"""(?:\??\.get\(\s*["']tool_response["']|\[\s*["']tool_response["']\s*\]|\??\.tool_response\b)""")
+                            r"""(?:\??\.get\(\s*["']tool_response["']|\[\s*["']tool_response["']\s*\]|\??\.tool_response\b)""",
+                      needs=("tool_response",))
 
 
 def _failure_fields(code: str, place: Places) -> tuple[tuple[str, Place], ...]:
@@ -793,12 +797,15 @@ SH_WORD = lazy(r"""(?:^|(?<=[;&|({`]|\n)|(?<=\$\()|(?<=\bthen)|(?<=\bdo)|(?<=\be
 SH_FUNCTION = lazy(r"""^\s*(?:function\s+)?(?P<name>[A-Za-z_][\w-]*)\s*\(\s*\)\s*\{?|^\s*function\s+(?P<name2>[A-Za-z_][\w-]*)""")
 SH_WRITERS = ("echo", "printf", "jq", "cat", "tee")
 SH_PIPED_IN = lazy(r"(?<!\|)\|\s*(?:[{(]\s*)?(?:[A-Za-z_]\w*=\S*\s+)*$")  # the command reads a pipe
-SH_TO_ELSEWHERE = lazy(r""">&\s*2|\d?>\s*\S|&>""")
+SH_TO_ELSEWHERE = lazy(r""">&\s*2|\d?>\s*\S|&>""", needs=(">",))
 SH_VALUE = lazy(r"""(?P<field>permissionDecision|decision|behavior|permission)\\?["']?\s*:\s*"""
-                      r"""(?:\\?["'](?P<lit>[A-Za-z_]+)\\?["']|\\?"?\$\{?(?P<var>[A-Za-z_]\w*)\}?\\?"?)""")
+                      r"""(?:\\?["'](?P<lit>[A-Za-z_]+)\\?["']|\\?"?\$\{?(?P<var>[A-Za-z_]\w*)\}?\\?"?)""",
+                needs=("decision", "behavior", "permission"))
 SH_ASSIGN = lazy(r"""(?:^|[\s;(])(?:local\s+|export\s+|readonly\s+)?(?P<name>[A-Za-z_]\w*)=(?P<q>["']?)(?P<value>[A-Za-z_]+)(?P=q)(?=[\s;)]|$)""", re.M)
-SH_JQ_ARG = lazy(r"""--arg\s+(?P<name>[A-Za-z_]\w*)\s+(?P<q>["']?)(?:(?P<lit>[A-Za-z_]+)|\$\{?(?P<var>[A-Za-z_]\w*)\}?)(?P=q)""")
-SH_JQ_USE = lazy(r"""(?P<field>permissionDecision|decision|behavior|permission)\s*:\s*\$(?P<name>[A-Za-z_]\w*)""")
+SH_JQ_ARG = lazy(r"""--arg\s+(?P<name>[A-Za-z_]\w*)\s+(?P<q>["']?)(?:(?P<lit>[A-Za-z_]+)|\$\{?(?P<var>[A-Za-z_]\w*)\}?)(?P=q)""",
+                 needs=("--arg",))
+SH_JQ_USE = lazy(r"""(?P<field>permissionDecision|decision|behavior|permission)\s*:\s*\$(?P<name>[A-Za-z_]\w*)""",
+                 needs=("decision", "behavior", "permission"))
 
 
 def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, depth: int = 0) -> Flow:
@@ -1158,16 +1165,19 @@ def _sh_values(code: str, place: Places) -> tuple[Value, ...]:
 
 # ---- JavaScript / TypeScript --------------------------------------------------------------------------
 
-JS_WRITE = lazy(r"""(?<![\w.$])(?:console\.(?P<log>log|info)|process\.stdout\.write)\s*\(""")
+JS_WRITE = lazy(r"""(?<![\w.$])(?:console\.(?P<log>log|info)|process\.stdout\.write)\s*\(""",
+                needs=("console.", "process.stdout.write"))
 JS_EXIT = lazy(r"""(?<![\w.$])(?:process\.exit\s*\(\s*(?P<code>\d+)?\s*\)|process\.exitCode\s*=\s*(?P<set>\d+)|"""
-                     r"""throw\s+(?:new\s+)?(?P<error>\w*Error)\s*\(\s*(?P<msg>`[^`]*`|"[^"]*"|'[^']*')?)""")
-JS_READ = lazy(r"""readFileSync\s*\(\s*(?:0|["']/dev/stdin["']|process\.stdin\.fd)\s*[,)]""")
+                     r"""throw\s+(?:new\s+)?(?P<error>\w*Error)\s*\(\s*(?P<msg>`[^`]*`|"[^"]*"|'[^']*')?)""",
+               needs=("process.exit", "throw"))
+JS_READ = lazy(r"""readFileSync\s*\(\s*(?:0|["']/dev/stdin["']|process\.stdin\.fd)\s*[,)]""", needs=("readFileSync",))
 JS_VALUE = lazy(r"""(?P<field>permissionDecision|decision|behavior|permission)["']?\s*:\s*"""
                       r"""(?:["'`](?P<lit>[A-Za-z_]+)["'`]\s*(?=[,}\n])|(?P<var>[A-Za-z_$][\w$]*)\s*(?:\[|[,}\n])|"""
-                      r"""(?P<choice>[^,}\n?]+\?[^,}\n]+))""")
-JS_SHORTHAND = lazy(r"""[{,]\s*(?P<field>permissionDecision|decision|behavior|permission)\s*(?=[,}])""")
+                      r"""(?P<choice>[^,}\n?]+\?[^,}\n]+))""", needs=("decision", "behavior", "permission"))
+JS_SHORTHAND = lazy(r"""[{,]\s*(?P<field>permissionDecision|decision|behavior|permission)\s*(?=[,}])""",
+                    needs=("decision", "behavior", "permission"))
 JS_ASSIGN = lazy(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[\w<>|" ']+)?=\s*(?P<value>[^;\n]+)""")
-JS_TRY = lazy(r"""\btry\s*\{""")
+JS_TRY = lazy(r"""\btry\s*\{""", needs=("try",))
 
 
 def _javascript(code: str, at: Offsets, common: Common) -> Flow:

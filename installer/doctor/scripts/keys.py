@@ -42,7 +42,8 @@ from . import flow as script_flow  # (ScriptFacts has a field named flow)
 REWRITE_SHAPES = ("claude", "cursor")  # the hosts whose answer a script prints (opencode's plugins change args)
 
 MAX_BYTES = 512 * 1024
-TELLS_HOSTS_APART = lazy(r"CURSOR_|cursor_version|CLAUDE_CODE|CLAUDECODE|conversation_id")
+TELLS_HOSTS_APART = lazy(r"CURSOR_|cursor_version|CLAUDE_CODE|CLAUDECODE|conversation_id",
+                         needs=("CURSOR_", "cursor_version", "CLAUDE_CODE", "CLAUDECODE", "conversation_id"))
 
 IGNORED_FIELDS = ("modifiedToolInput", "updatedToolInput", "shouldProceed")
 TOP_LEVEL_ONLY = frozenset({"continue", "stopReason", "suppressOutput", "systemMessage", "decision"})
@@ -62,30 +63,35 @@ SH_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh", ".dash")
 KEY = lazy(r"""(?<![\w$])(?<!\$\{)(?P<q>\\?["'`]?)(?P<key>[A-Za-z_][A-Za-z0-9_]*)(?P=q)\s*:(?![:=+?-])""")
 QUOTED_KEY = lazy(r"""(?P<q>\\?["'`])(?P<key>[A-Za-z_][A-Za-z0-9_]*)(?P=q)\s*:(?![:=])""")
 ASSIGNED = lazy(r"""(?:\[\s*\\?["'`](?P<sub>[A-Za-z_]\w*)\\?["'`]\s*\]|\.(?P<attr>[A-Za-z_]\w*))\s*\|?=(?![=~])""")
-CHAIN = lazy(r"""hookSpecificOutput\\?["'`]?\s*\]?\s*(?:\??\.|\[\s*\\?["'`])(?P<key>[A-Za-z_]\w*)""")
+CHAIN = lazy(r"""hookSpecificOutput\\?["'`]?\s*\]?\s*(?:\??\.|\[\s*\\?["'`])(?P<key>[A-Za-z_]\w*)""",
+             needs=("hookSpecificOutput",))
 LABEL = lazy(r"""(?:(?P<q>\\?["'`]?)(?P<key>[A-Za-z_]\w*)(?P=q)\s*:\s*"""
                    r"""|(?:\[\s*\\?["'`](?P<sub>[A-Za-z_]\w*)\\?["'`]\s*\]|\.(?P<attr>[A-Za-z_]\w*))\s*\|?=\s*"""
                    r"""|(?<![\w.$])(?P<var>[A-Za-z_]\w*)\s*(?::\s*[\w<>\[\], |.]+)?\s*=\s*)$""")
-HSO_VARIABLE = lazy(r"""hookSpecificOutput\\?["'`]?\s*[:=]\s*(?P<var>[A-Za-z_]\w*)\s*[,}\n;)]""")
-EVENT_NAME = lazy(r"""hookEventName\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`](?P<name>[A-Za-z]+)\\?["'`]""")
-DEFER = lazy(r"""permissionDecision\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`]defer\\?["'`]""")
-DENY_VALUE = lazy(r"""\\?["'`]deny\\?["'`]""")  # a permissionDecision (or behavior) of "deny"
-BLOCK_DECISION = lazy(r"""(?<![\w.])decision\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`]block\\?["'`]""")
-LEGACY_READ = lazy(rf"(?<![\w])({LEGACY_INPUT_VARIABLE})(?![\w])")
+HSO_VARIABLE = lazy(r"""hookSpecificOutput\\?["'`]?\s*[:=]\s*(?P<var>[A-Za-z_]\w*)\s*[,}\n;)]""",
+                    needs=("hookSpecificOutput",))
+EVENT_NAME = lazy(r"""hookEventName\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`](?P<name>[A-Za-z]+)\\?["'`]""",
+                  needs=("hookEventName",))
+DEFER = lazy(r"""permissionDecision\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`]defer\\?["'`]""", needs=("defer",))
+DENY_VALUE = lazy(r"""\\?["'`]deny\\?["'`]""", needs=("deny",))  # a permissionDecision (or behavior) of "deny"
+BLOCK_DECISION = lazy(r"""(?<![\w.])decision\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`]block\\?["'`]""", needs=("block",))
+LEGACY_READ = lazy(rf"(?<![\w])({LEGACY_INPUT_VARIABLE})(?![\w])", needs=("CLAUDE_",))
 EXIT_TWO = {
-    "shell": lazy(r"\bexit\s+2\b"),
-    "python": lazy(r"\b(?:sys\.exit|exit|os\._exit|quit)\(\s*2\s*\)"),
-    "javascript": lazy(r"\b(?:process\.exit|Deno\.exit)\(\s*2\s*\)|process\.exitCode\s*=\s*2\b"),
+    "shell": lazy(r"\bexit\s+2\b", needs=("exit",)),
+    "python": lazy(r"\b(?:sys\.exit|exit|os\._exit|quit)\(\s*2\s*\)", needs=("exit", "quit")),
+    "javascript": lazy(r"\b(?:process\.exit|Deno\.exit)\(\s*2\s*\)|process\.exitCode\s*=\s*2\b", needs=("exit",)),
 }
 SH_DELEGATE = lazy(
     r"""(?:^|&&|\|\||;)[ \t]*(?:if\s+!?\s*|then\s+|else\s+|do\s+)?(?:exec[ \t]+(?![<>&\d])(?P<exec>\S+)"""
     r"""|(?:[A-Za-z_]\w*=\S*[ \t]+)*(?P<run>python3?|node|npx|bunx?|deno|uvx?|ruby|perl|php|tsx|ts-node)\b"""
     r"""|(?:source|\.)[ \t]+(?P<source>\S+))""", re.M)
-SH_PIPE_DELEGATE = lazy(r"""\|\s*(?P<run>python3?|node|npx|bunx?|deno|uvx?|ruby|perl|php|tsx)\s""")
-PY_DELEGATE = lazy(r"""\bos\.(?:exec\w*|system)\s*\(|\bsubprocess\.(?:run|call|check_call|Popen)\s*\(""")
+SH_PIPE_DELEGATE = lazy(r"""\|\s*(?P<run>python3?|node|npx|bunx?|deno|uvx?|ruby|perl|php|tsx)\s""", needs=("|",))
+PY_DELEGATE = lazy(r"""\bos\.(?:exec\w*|system)\s*\(|\bsubprocess\.(?:run|call|check_call|Popen)\s*\(""",
+                   needs=("os.", "subprocess."))
 PY_IMPORT = lazy(r"""^\s*(?:from\s+(?P<from>\.?[A-Za-z_][\w.]*)\s+import|import\s+(?P<imp>[A-Za-z_][\w.]*))""", re.M)
-JS_DELEGATE = lazy(r"""stdio\s*:\s*['"]inherit['"]|\.pipe\(\s*process\.stdout\s*\)""")
-JS_IMPORT = lazy(r"""(?:require\(\s*|from\s+|import\s+)['"](?P<mod>\.{1,2}/[^'"]+)['"]""")
+JS_DELEGATE = lazy(r"""stdio\s*:\s*['"]inherit['"]|\.pipe\(\s*process\.stdout\s*\)""", needs=("stdio", ".pipe("))
+JS_IMPORT = lazy(r"""(?:require\(\s*|from\s+|import\s+)['"](?P<mod>\.{1,2}/[^'"]+)['"]""",
+                 needs=("require(", "from", "import"))
 
 
 class Site(NamedTuple):

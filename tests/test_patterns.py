@@ -1,0 +1,81 @@
+"""The script readers' prefiltered patterns: a text without any of a pattern's literals has no
+match, proved from the pattern's parse, and the prefilter answers as the pattern would."""
+import re
+import re._constants as C
+import re._parser as parser  # (Python's own regex parser: what the pattern means, not what we hope)
+
+import pytest
+from hookwright.doctor.scripts import flow, keys  # noqa: F401  (defines the patterns)
+from hookwright.patterns import PREFILTERED, lazy
+
+
+def _exact(items) -> set[str] | None:
+    """The few texts a sequence of regex items can match, if it is literals and alternatives of them."""
+    texts = {""}
+    for op, av in items:
+        if op is C.LITERAL:
+            choices = {chr(av)}
+        elif op is C.SUBPATTERN:
+            choices = _exact(av[3])
+        elif op is C.BRANCH:
+            branches = [_exact(branch) for branch in av[1]]
+            choices = None if None in branches else set().union(*branches)
+        else:
+            choices = None
+        if choices is None:
+            return None
+        texts = {text + choice for text in texts for choice in choices}
+        if len(texts) > 64:
+            return None
+    return texts
+
+
+def _covered(items, needs) -> bool:
+    """Whether every match of this sequence of regex items contains one of `needs`: a run of
+    fixed texts each of which holds one, or one item that is itself covered."""
+    run = {""}
+    for op, av in items:
+        texts = _exact([(op, av)])
+        if texts is not None and len(run) * len(texts) <= 64:
+            run = {before + text for before in run for text in texts}
+            if all(any(n in text for n in needs) for text in run):
+                return True
+            continue
+        run = {""} if texts is None else texts
+        if op is C.SUBPATTERN and _covered(av[3], needs):
+            return True
+        if op is C.BRANCH and all(_covered(branch, needs) for branch in av[1]):
+            return True
+        if op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT) and av[0] >= 1 and _covered(av[2], needs):
+            return True
+        if op is C.ATOMIC_GROUP and _covered(av, needs):
+            return True
+    return False
+
+
+def test_the_script_readers_have_prefiltered_patterns():
+    assert len(PREFILTERED) >= 30
+
+
+@pytest.mark.parametrize("pattern", PREFILTERED, ids=lambda p: p.pattern[:40])
+def test_every_match_of_a_prefiltered_pattern_contains_one_of_its_literals(pattern):
+    parsed = parser.parse(pattern.pattern, pattern.flags)
+    assert not (parsed.state.flags & re.IGNORECASE), "the literals are matched case-sensitively"
+    assert _covered(parsed, pattern.needs), f"a match of {pattern.pattern!r} may hold none of {pattern.needs}"
+
+
+def test_the_proof_rejects_literals_a_match_can_do_without():
+    for text, needs in [(r"ab?c", ("abc",)), (r"x|yz", ("yz",)), (r"(?:go)*", ("go",)), (r"(?=deny)\w+", ("deny",))]:
+        assert not _covered(parser.parse(text), needs), text
+    assert _covered(parser.parse(r"(?:a|b)(?:deny|denied)"), ("den",))
+    assert _covered(parser.parse(r"x(?:updatedInput|updated_input)"), ("updatedInput", "updated_input"))
+
+
+def test_a_prefiltered_pattern_finds_what_the_compiled_one_finds():
+    pattern = lazy(r"decision\s*:\s*(?P<v>\w+)", needs=("decision",))
+    texts = ["", "no answer here", 'x = {decision: block}', "decision:allow decision : deny"]
+    for text in texts:
+        compiled = re.compile(pattern.pattern)
+        assert [m.group("v") for m in pattern.finditer(text)] == [m.group("v") for m in compiled.finditer(text)]
+        assert bool(pattern.search(text)) == bool(compiled.search(text))
+    PREFILTERED.remove(pattern)
