@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import Iterator
 
 from .. import hosts
 from . import handler_facts
@@ -29,13 +29,15 @@ Unit = tuple[str | int, ...]
 Session = tuple[str, ...]  # which sessions load a file: EVERY_SESSION, ("project", path), ("file", path)
 
 
-class Copy(NamedTuple):
-    handler: Handler  # the repeated copy
-    of: Handler  # an earlier copy it repeats
-    runs: bool  # it runs as well (another plugin's copy, Cursor); False: deduplicated with `of`
-    times: int = 1  # how many copies run on a call they all fire on (when `runs`)
-    covered: bool = True  # (not `runs`) `of` fires wherever it fires; False: only on some of its calls
-    respelled: bool = False  # (`runs`) another command string that runs the same thing
+class Copy:
+    def __init__(self, handler: Handler, of: Handler, runs: bool, times: int = 1, covered: bool = True,
+                 respelled: bool = False) -> None:
+        self.handler = handler  # the repeated copy
+        self.of = of  # an earlier copy it repeats
+        self.runs = runs  # it runs as well (another plugin's copy, Cursor); False: deduplicated with `of`
+        self.times = times  # how many copies run on a call they all fire on (when `runs`)
+        self.covered = covered  # (not `runs`) `of` fires wherever it fires; False: only on some of its calls
+        self.respelled = respelled  # (`runs`) another command string that runs the same thing
 
 
 def copies(handlers: list[Handler], builtins: tuple[str, ...], servers: list[str]) -> list[Copy]:

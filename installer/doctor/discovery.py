@@ -10,7 +10,7 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..document import read_file_bytes
 from ..errors import ErrorKind, HookwrightError
@@ -22,15 +22,17 @@ SCRIPT_SUFFIXES = (".js", ".ts", ".mjs", ".cjs", ".mts")
 SCOPE_ORDER = {"user": 0, "project": 1, "local": 2, "managed": 3}  # precedence of ordinary keys, low to high
 
 
-class Candidate(NamedTuple):
+class Candidate:
     """A file to check, and what its location already says about it."""
 
-    path: Path
-    scope: str
-    kind: str | None = None  # known from the location; None: recognise it by name and content
-    project: Path | None = None
-    plugin: str | None = None
-    plugin_root: Path | None = None
+    def __init__(self, path: Path, scope: str, kind: str | None = None, project: Path | None = None,
+                 plugin: str | None = None, plugin_root: Path | None = None) -> None:
+        self.path = path
+        self.scope = scope
+        self.kind = kind  # known from the location; None: recognise it by name and content
+        self.project = project
+        self.plugin = plugin
+        self.plugin_root = plugin_root
 
 
 # ---- where each host keeps its files -------------------------------------------------------
@@ -121,12 +123,13 @@ def given_candidates(paths: list[Path], project: Path) -> list[Candidate]:
     return found
 
 
-class _KnownPlaces(NamedTuple):
+class _KnownPlaces:
     """Where the files of the scopes that do not follow from a file's own folder live."""
 
-    managed: frozenset[Path]
-    user_settings: tuple[Path, Path]
-    cursor_user: Path
+    def __init__(self, managed: frozenset[Path], user_settings: tuple[Path, Path], cursor_user: Path) -> None:
+        self.managed = managed
+        self.user_settings = user_settings
+        self.cursor_user = cursor_user
 
 
 def _given(path: Path, project: Path, known: _KnownPlaces) -> Candidate:

@@ -5,8 +5,6 @@ Code 2.1.328 really does), docs/hosts/cursor.md (Cursor). Where the docs and the
 """
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from ..hosts import cursor_protocol
 
 # ---- Claude Code -----------------------------------------------------------------------------
@@ -19,10 +17,11 @@ TOOL = "tool"  # the matcher filters tool names
 OPEN = "open"  # the matcher filters values we cannot list (agent types, MCP servers, file names...)
 
 
-class Event(NamedTuple):
-    name: str
-    matcher: str | frozenset[str] | None  # TOOL, OPEN, a closed set of values, or None (no matcher support)
-    types: frozenset[str]  # handler types the event runs
+class Event:
+    def __init__(self, name: str, matcher: str | frozenset[str] | None, types: frozenset[str]) -> None:
+        self.name = name
+        self.matcher = matcher  # TOOL, OPEN, a closed set of values, or None (no matcher support)
+        self.types = types  # handler types the event runs
 
 
 def _values(*names: str) -> frozenset[str]:

@@ -12,7 +12,7 @@ import os
 import weakref
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Hashable, NamedTuple
+from typing import TYPE_CHECKING, Hashable
 
 from .. import hosts
 from . import disk
@@ -114,10 +114,11 @@ def script_facts(handler: Handler) -> list[tuple[Invocation, keys.ScriptFacts]]:
     return found
 
 
-class Rewrite(NamedTuple):
-    status: str  # yes | no | unknown
-    source: str  # pack | script | command | probe | type | none
-    why: str
+class Rewrite:
+    def __init__(self, status: str, source: str, why: str) -> None:
+        self.status = status  # yes | no | unknown
+        self.source = source  # pack | script | command | probe | type | none
+        self.why = why
 
     def to_json(self) -> dict[str, str]:
         return {"status": self.status, "source": self.source, "why": self.why}

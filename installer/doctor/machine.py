@@ -14,7 +14,6 @@ all this.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NamedTuple
 
 from .. import hosts
 from ..hosts import opencode
@@ -23,13 +22,15 @@ from .discovery import Candidate
 from .model import ConfigFile, Context, Finding, Handler, Plugin, resolved
 
 
-class Around(NamedTuple):
+class Around:
     """The given files with the ones their host loads with them, in the order it loads them."""
 
-    files: list[ConfigFile]  # the given files are the very objects doctor checked
-    handlers: list[Handler]
-    plugins: list[Plugin]
-    others: list[ConfigFile]  # the files of this machine alone
+    def __init__(self, files: list[ConfigFile], handlers: list[Handler], plugins: list[Plugin],
+                 others: list[ConfigFile]) -> None:
+        self.files = files  # the given files are the very objects doctor checked
+        self.handlers = handlers
+        self.plugins = plugins
+        self.others = others  # the files of this machine alone
 
 
 def around(ctx: Context) -> Around:

@@ -23,15 +23,17 @@ RULES_DIR = Path(__file__).resolve().parent / "rules"
 CATALOG = "catalog.json"  # compiled from the TOML files: scripts/build_rule_catalog.py
 
 
-class Rule(NamedTuple):
-    id: str  # "<kind>/<name>", stable: tools and users refer to it
-    kind: str  # structure | matcher | command | script | conflict | host
-    severity: str
-    message: str  # str.format template, filled from the finding's params
-    hint: str
-    explanation: str
-    # other wordings of one finding, by name (`[rule.<variant>]` in the TOML): message and hint
-    variants: dict[str, dict[str, str]] = {}
+class Rule:
+    def __init__(self, id: str, kind: str, severity: str, message: str, hint: str, explanation: str,
+                 variants: dict[str, dict[str, str]] | None = None) -> None:
+        self.id = id  # "<kind>/<name>", stable: tools and users refer to it
+        self.kind = kind  # structure | matcher | command | script | conflict | host
+        self.severity = severity
+        self.message = message  # str.format template, filled from the finding's params
+        self.hint = hint
+        self.explanation = explanation
+        # other wordings of one finding, by name (`[rule.<variant>]` in the TOML): message and hint
+        self.variants = variants or {}
 
     def worded(self, variant: str | None) -> tuple[str, str]:
         """(message, hint) templates, the rule's own or one variant's."""
@@ -221,13 +223,14 @@ class Finding(NamedTuple):
 _POSITION = re.compile(r"(?<=line )\d+|(?<=:)\d+\b")  # "line 12 of this file", "settings.json:12"
 
 
-class Plugin(NamedTuple):
+class Plugin:
     """A plugin that a settings file enables: `"enabledPlugins": {"name@marketplace": true}`."""
 
-    id: str  # "name@marketplace"
-    enabled_in: ConfigFile  # the settings file whose value counts (highest precedence)
-    install_path: Path | None  # from <claude user dir>/plugins/installed_plugins.json; None: not installed
-    hook_files: list[Path]
+    def __init__(self, id: str, enabled_in: ConfigFile, install_path: Path | None, hook_files: list[Path]) -> None:
+        self.id = id  # "name@marketplace"
+        self.enabled_in = enabled_in  # the settings file whose value counts (highest precedence)
+        self.install_path = install_path  # from <claude user dir>/plugins/installed_plugins.json; None: not installed
+        self.hook_files = hook_files
 
 
 class Context:

@@ -11,7 +11,7 @@ pyproject.toml in the same folder. On the command line --select replaces the con
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..errors import HookwrightError, did_you_mean
 from ..resources import read_toml
@@ -22,12 +22,14 @@ KEYS = ("select", "ignore", "min-severity", "strict")
 RANK = {severity: rank for rank, severity in enumerate(reversed(SEVERITIES))}  # info 0, warning 1, error 2
 
 
-class Selection(NamedTuple):
-    select: tuple[str, ...] = ()  # () : every rule
-    ignore: tuple[str, ...] = ()
-    min_severity: str = "info"
-    strict: bool = False
-    config: str | None = None  # the file the settings came from
+class Selection:
+    def __init__(self, select: tuple[str, ...] = (), ignore: tuple[str, ...] = (), min_severity: str = "info",
+                 strict: bool = False, config: str | None = None) -> None:
+        self.select = select  # () : every rule
+        self.ignore = ignore
+        self.min_severity = min_severity
+        self.strict = strict
+        self.config = config  # the file the settings came from
 
     def keeps(self, finding: Finding) -> bool:
         return (RANK[finding.severity] >= RANK[self.min_severity] and not _matches(finding.rule, self.ignore)

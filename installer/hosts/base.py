@@ -59,15 +59,17 @@ def scope_reason(scope: Scope | None, project: Path | None) -> str | None:
     return "--project without --scope" if project is not None else "the default; --scope to choose"
 
 
-class Target(NamedTuple):
+class Target:
     """One config file of one host, and where the runtimes we wire into it live."""
 
-    host: str
-    scope: Scope
-    config: Path
-    runtime_root: Path  # one folder per pack, each with its receipt
-    project: Path | None
-    personal: bool = False  # the runtimes must stay out of version control (a .gitignore in runtime_root)
+    def __init__(self, host: str, scope: Scope, config: Path, runtime_root: Path, project: Path | None,
+                 personal: bool = False) -> None:
+        self.host = host
+        self.scope = scope
+        self.config = config
+        self.runtime_root = runtime_root  # one folder per pack, each with its receipt
+        self.project = project
+        self.personal = personal  # the runtimes must stay out of version control (a .gitignore in runtime_root)
 
     def pack_dir(self, pack: str) -> Path:
         return self.runtime_root / pack
@@ -88,14 +90,15 @@ class Target(NamedTuple):
                    raw.get("personal", Path(raw["runtime_root"]).name == LOCAL_RUNTIME_FOLDER))
 
 
-class HandlerPlace(NamedTuple):
+class HandlerPlace:
     """One handler in a config's hooks tree (Host.walk)."""
 
-    event: str
-    keys: Keys  # where the handler is: ("hooks", event, group, "hooks", index), or ("hooks", event, index)
-    group: Keys  # where its matcher group is (a flat entry: the entry itself)
-    matcher: Any  # as written (a string, or whatever else is there)
-    value: Any  # an object, or a bare string where an object belongs (the checks say what is wrong)
+    def __init__(self, event: str, keys: Keys, group: Keys, matcher: Any, value: Any) -> None:
+        self.event = event
+        self.keys = keys  # where the handler is: ("hooks", event, group, "hooks", index), or ("hooks", event, index)
+        self.group = group  # where its matcher group is (a flat entry: the entry itself)
+        self.matcher = matcher  # as written (a string, or whatever else is there)
+        self.value = value  # an object, or a bare string where an object belongs (the checks say what is wrong)
 
 
 class Entry(NamedTuple):

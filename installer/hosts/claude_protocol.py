@@ -16,8 +16,6 @@ field names are ignored without a word; `continue: false` lets an allowed tool r
 """
 from __future__ import annotations
 
-from typing import NamedTuple
-
 # What exit 2 does
 BLOCKS = "blocks"  # the action does not happen; stderr (or the JSON's reason) says why
 FEEDBACK = "feedback"  # the action happened; stderr goes to Claude
@@ -43,19 +41,23 @@ STOP_INPUT = frozenset({"stop_hook_active", "last_assistant_message", "backgroun
 UNIVERSAL_FIELDS = frozenset({"continue", "stopReason", "suppressOutput", "systemMessage", "terminalSequence"})
 
 
-class EventProtocol(NamedTuple):
-    exit_2: str
-    plain_stdout: str = DEBUG_LOG
-    # hookSpecificOutput.permissionDecision values (PreToolUse), or None
-    permission_decisions: frozenset[str] | None = None
-    # top-level "decision" values, or None when the event has no top-level decision
-    decisions: frozenset[str] | None = None
-    specific_fields: frozenset[str] = frozenset()  # hookSpecificOutput fields besides hookEventName
-    tool_event: bool = False  # its payload carries tool_name and tool_input
-    after_the_fact: bool = False  # the action has happened: a "block" is feedback to Claude, not a stop
-    defaults: tuple[tuple[str, object], ...] = ()  # payload fields a simulated call gets unless given
-    sends: frozenset[str] = frozenset()  # the input fields it adds to COMMON_INPUT (docs/hosts/claude-code.md#stdin-payload)
-    continue_false: str = STOPS  # what {"continue": false} does there
+class EventProtocol:
+    def __init__(self, exit_2: str, plain_stdout: str = DEBUG_LOG, permission_decisions: frozenset[str] | None = None,
+                 decisions: frozenset[str] | None = None, specific_fields: frozenset[str] = frozenset(),
+                 tool_event: bool = False, after_the_fact: bool = False, defaults: tuple[tuple[str, object], ...] = (),
+                 sends: frozenset[str] = frozenset(), continue_false: str = STOPS) -> None:
+        self.exit_2 = exit_2
+        self.plain_stdout = plain_stdout
+        # hookSpecificOutput.permissionDecision values (PreToolUse), or None
+        self.permission_decisions = permission_decisions
+        # top-level "decision" values, or None when the event has no top-level decision
+        self.decisions = decisions
+        self.specific_fields = specific_fields  # hookSpecificOutput fields besides hookEventName
+        self.tool_event = tool_event  # its payload carries tool_name and tool_input
+        self.after_the_fact = after_the_fact  # the action has happened: a "block" is feedback to Claude, not a stop
+        self.defaults = defaults  # payload fields a simulated call gets unless given
+        self.sends = sends  # the input fields it adds to COMMON_INPUT (docs/hosts/claude-code.md#stdin-payload)
+        self.continue_false = continue_false  # what {"continue": false} does there
 
 
 _BLOCK = frozenset({"block"})

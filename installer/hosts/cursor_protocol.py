@@ -14,8 +14,6 @@ reads stdout's JSON, 2 blocks like `permission: "deny"`, anything else fails ope
 """
 from __future__ import annotations
 
-from typing import NamedTuple
-
 # What a matcher is tested against (docs/hosts/cursor.md#matchers)
 TOOL = "tool"  # the tool type: Shell, Read, Write, Grep, Delete, Task, MCP:<tool>
 COMMAND = "command"  # the full shell command text
@@ -36,15 +34,18 @@ COMMON_STDIN = frozenset({"conversation_id", "generation_id", "model", "model_id
                           "cursor_version", "workspace_roots", "user_email", "transcript_path"})
 
 
-class CursorEventProtocol(NamedTuple):
-    stdin_fields: frozenset[str]
-    output_fields: frozenset[str]  # the answer's fields the event honours; any other is ignored
-    permissions: frozenset[str] | None = None  # accepted values of `permission`; None: not read
-    ask: str | None = None  # what `ask` does (ASKS, NOT_ENFORCED, DENIES), where it is accepted
-    blocks: bool = False  # exit 2 or a deny stops the action; also what `failClosed` can do
-    continues: bool = False  # `followup_message` keeps the agent going, capped by `loop_limit`
-    matcher_subject: str = NONE
-    literal: str | None = None  # the one value a LITERAL matcher is tested against
+class CursorEventProtocol:
+    def __init__(self, stdin_fields: frozenset[str], output_fields: frozenset[str],
+                 permissions: frozenset[str] | None = None, ask: str | None = None, blocks: bool = False,
+                 continues: bool = False, matcher_subject: str = NONE, literal: str | None = None) -> None:
+        self.stdin_fields = stdin_fields
+        self.output_fields = output_fields  # the answer's fields the event honours; any other is ignored
+        self.permissions = permissions  # accepted values of `permission`; None: not read
+        self.ask = ask  # what `ask` does (ASKS, NOT_ENFORCED, DENIES), where it is accepted
+        self.blocks = blocks  # exit 2 or a deny stops the action; also what `failClosed` can do
+        self.continues = continues  # `followup_message` keeps the agent going, capped by `loop_limit`
+        self.matcher_subject = matcher_subject
+        self.literal = literal  # the one value a LITERAL matcher is tested against
 
 
 def _stdin(*extra: str) -> frozenset[str]:

@@ -27,7 +27,7 @@ import os
 from collections import defaultdict
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from ... import hosts
 from ...hosts import claude, cursor
@@ -635,13 +635,14 @@ def _where(first: Handler, handler: Handler) -> str:
     return f"{first.file.path}:{line}"
 
 
-class PackCopies(NamedTuple):
+class PackCopies:
     """One pack hook wired into several places, as its host runs them: the first and the others."""
 
-    host: Host
-    pack: str
-    script: str
-    copies: list[Handler]  # the ones that run apart: distinct commands, or distinct files
+    def __init__(self, host: Host, pack: str, script: str, copies: list[Handler]) -> None:
+        self.host = host
+        self.pack = pack
+        self.script = script
+        self.copies = copies  # the ones that run apart: distinct commands, or distinct files
 
 
 def _packs_wired_apart(ctx: Context) -> Iterator[PackCopies]:
@@ -675,11 +676,12 @@ def _pack_in_several_scopes(ctx: Context, at: PackCopies) -> Iterator[Finding]:
 
 # ---- Cursor's third-party loading of Claude Code hooks -------------------------------------------------
 
-class CursorBeside(NamedTuple):
+class CursorBeside:
     """A Cursor command entry, and a Claude Code hook on the matching event that Cursor also runs."""
 
-    entry: Handler
-    claude: Handler
+    def __init__(self, entry: Handler, claude: Handler) -> None:
+        self.entry = entry
+        self.claude = claude
 
 
 def _cursor_project(path: Path) -> Path | str | None:
@@ -808,12 +810,13 @@ SESSION_END_CAP = 60  # the most a configured timeout raises it to
 BUDGET_VARIABLE = "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"
 
 
-class SessionEndHook(NamedTuple):
+class SessionEndHook:
     """A Claude Code SessionEnd hook with a timeout, and every such hook (what raises the budget)."""
 
-    handler: Handler
-    timeout: float  # seconds
-    ends: list[tuple[Handler, float]]
+    def __init__(self, handler: Handler, timeout: float, ends: list[tuple[Handler, float]]) -> None:
+        self.handler = handler
+        self.timeout = timeout  # seconds
+        self.ends = ends
 
 
 def _session_end_hooks(ctx: Context) -> Iterator[SessionEndHook]:

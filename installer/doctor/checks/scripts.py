@@ -19,7 +19,7 @@ import re
 import shlex
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol
 
 from ...hosts import claude_protocol, cursor_protocol
 from ...hosts.claude_protocol import EventProtocol
@@ -235,11 +235,12 @@ INLINE_SIGNS = lazy(r"\b(?:jq|cat|read|echo|printf|exit|set|tee)\b|updated|conti
                           r"behavior|tool_response|hookSpecificOutput|stop_hook_active")
 
 
-class AtCommand(NamedTuple):
+class AtCommand:
     """Where the findings of an inline command go: at the handler's "command"."""
 
-    ctx: Context
-    handler: Handler
+    def __init__(self, ctx: Context, handler: Handler) -> None:
+        self.ctx = ctx
+        self.handler = handler
 
     def __call__(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding:
         return _command_finding(self.ctx, self.handler, rule_id, variant, **params)

@@ -13,7 +13,7 @@ import json
 import re
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Collection, Iterable, Iterator, NamedTuple, TypedDict
+from typing import Any, Collection, Iterable, Iterator, TypedDict
 
 from ... import resources
 from ...document import Keys
@@ -52,24 +52,28 @@ EXPECTED: dict[object, str] = {
     "string-map": "an object of strings", (int, float): "a number", (int, type(None)): "a number or null"}
 
 
-class Format(NamedTuple):
+class Format:
     """How one host's hooks file is written, as the structure rules read it."""
 
-    host: str  # as messages name it
-    example: str  # an event, for the hooks-not-object hint
-    events: Collection[str]
-    folded: dict[str, str]  # its events by folded name, for "did you mean"
-    top_level: tuple[dict[str, str], ...]  # folded names of events that do not belong at the top level
-    others: dict[str, str]  # another host's events by folded name: under "hooks", host rules speak for them
-    items: str  # what an event's list holds (event-not-list), and one of them written out
-    item_example: str
-    grouped: bool  # an event holds matcher groups of handlers (Claude Code), not the handlers (Cursor)
-    types: tuple[str, ...]  # handler types
-    default_type: str | None  # the type of a handler without "type"; None: it needs one
-    fields: dict[str, Any] | None  # every handler's fields, and their types; None: each type has its own
-    required: dict[str, tuple[str, ...]]  # the fields a handler of each type needs
-    judged_elsewhere: frozenset[str]  # handler keys the key rules leave to other rules
-    shells: tuple[str, ...]  # what a command handler's "shell" may be (none: it has no "shell")
+    def __init__(self, host: str, example: str, events: Collection[str], folded: dict[str, str],
+                 top_level: tuple[dict[str, str], ...], others: dict[str, str], items: str, item_example: str,
+                 grouped: bool, types: tuple[str, ...], default_type: str | None, fields: dict[str, Any] | None,
+                 required: dict[str, tuple[str, ...]], judged_elsewhere: frozenset[str], shells: tuple[str, ...]) -> None:
+        self.host = host  # as messages name it
+        self.example = example  # an event, for the hooks-not-object hint
+        self.events = events
+        self.folded = folded  # its events by folded name, for "did you mean"
+        self.top_level = top_level  # folded names of events that do not belong at the top level
+        self.others = others  # another host's events by folded name: under "hooks", host rules speak for them
+        self.items = items  # what an event's list holds (event-not-list), and one of them written out
+        self.item_example = item_example
+        self.grouped = grouped  # an event holds matcher groups of handlers (Claude Code), not the handlers (Cursor)
+        self.types = types  # handler types
+        self.default_type = default_type  # the type of a handler without "type"; None: it needs one
+        self.fields = fields  # every handler's fields, and their types; None: each type has its own
+        self.required = required  # the fields a handler of each type needs
+        self.judged_elsewhere = judged_elsewhere  # handler keys the key rules leave to other rules
+        self.shells = shells  # what a command handler's "shell" may be (none: it has no "shell")
 
 
 CLAUDE_FORMAT = Format(
@@ -119,11 +123,12 @@ def check(ctx: Context) -> Iterator[Finding]:
 
 # ---- a file that did not parse -----------------------------------------------------------------------
 
-class Unparsed(NamedTuple):
+class Unparsed:
     """A file doctor could not read, or whose JSON did not parse."""
 
-    file: ConfigFile
-    error: HookwrightError  # why it could not be read or parsed
+    def __init__(self, file: ConfigFile, error: HookwrightError) -> None:
+        self.file = file
+        self.error = error  # why it could not be read or parsed
 
     def finding(self, ctx: Context, rule_id: str, **params: Any) -> Finding:
         """At the error's own line and column, with the reader's hint."""
@@ -163,14 +168,15 @@ class ProblemFields(TypedDict, total=False):
     problem: str  # jsonschema-rs's own message, where no wording of ours fits
 
 
-class SettingsProblem(NamedTuple):
+class SettingsProblem:
     """One thing wrong in a settings file outside "hooks", which of the two schema rules says it,
     and in which of its wordings."""
 
-    rule: str  # structure/settings-schema or structure/settings-schema-opinion
-    keys: Keys
-    variant: str | None
-    fields: ProblemFields
+    def __init__(self, rule: str, keys: Keys, variant: str | None, fields: ProblemFields) -> None:
+        self.rule = rule  # structure/settings-schema or structure/settings-schema-opinion
+        self.keys = keys
+        self.variant = variant
+        self.fields = fields
 
 
 class FileAt:
@@ -715,14 +721,15 @@ def _near_event(event: str, format: Format) -> str | None:
 
 # ---- Claude Code settings: SchemaStore's schema outside "hooks" --------------------------------------
 
-class SchemaError(NamedTuple):
+class SchemaError:
     """One schema violation, as the rules below read it."""
 
-    keys: Keys  # where the offending value is
-    validator: str  # the schema keyword it breaks: type, enum, pattern, additionalProperties...
-    instance: Any  # the offending value (for a key name that breaks propertyNames: the name)
-    allowed: tuple[Any, ...] = ()  # enum: the allowed values; type: the allowed types; additionalProperties: the extra keys
-    message: str = ""
+    def __init__(self, keys: Keys, validator: str, instance: Any, allowed: tuple[Any, ...] = (), message: str = "") -> None:
+        self.keys = keys  # where the offending value is
+        self.validator = validator  # the schema keyword it breaks: type, enum, pattern, additionalProperties...
+        self.instance = instance  # the offending value (for a key name that breaks propertyNames: the name)
+        self.allowed = allowed  # enum: the allowed values; type: the allowed types; additionalProperties: the extra keys
+        self.message = message
 
     @classmethod
     def of(cls, error: Any) -> SchemaError:
@@ -837,11 +844,12 @@ def _problem(error: SchemaError) -> tuple[str | None, ProblemFields]:
 
 # ---- the files together: switches that explain why hooks do not run, plugin manifests ---------------
 
-class ObjectFile(NamedTuple):
+class ObjectFile:
     """A file doctor read whose JSON is an object: a Claude Code settings file, a plugin's manifest."""
 
-    file: ConfigFile
-    data: dict[str, Any]
+    def __init__(self, file: ConfigFile, data: dict[str, Any]) -> None:
+        self.file = file
+        self.data = data
 
     @property
     def managed(self) -> bool:

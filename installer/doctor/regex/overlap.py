@@ -32,7 +32,6 @@ from typing import (
     Hashable,
     Iterable,
     Iterator,
-    NamedTuple,
     Protocol,
     Sequence,
     TypeVar,
@@ -51,11 +50,12 @@ WITNESS_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_
 ANY_OTHER_SERVER = "any-other-server"  # stands for every MCP server that no matcher names
 
 
-class Overlap(NamedTuple):
+class Overlap:
     """Real tool names two matchers both match."""
 
-    builtins: tuple[str, ...] = ()  # built-in tools
-    mcp: tuple[str, ...] = ()  # "mcp__srv__*" (every tool of the server) or an example name per server
+    def __init__(self, builtins: tuple[str, ...] = (), mcp: tuple[str, ...] = ()) -> None:
+        self.builtins = builtins  # built-in tools
+        self.mcp = mcp  # "mcp__srv__*" (every tool of the server) or an example name per server
 
     def __bool__(self) -> bool:
         return bool(self.builtins or self.mcp)

@@ -64,22 +64,25 @@ Offsets = Callable[[int], tuple[int, int]]  # an offset in the text to its line 
 Places = Callable[[int], Place]  # an offset in the text to its place
 
 
-class Write(NamedTuple):
-    kind: str  # json | text | input
-    at: Place
-    what: str  # a few words: `print("checking...")`
-    branch: Branch
-    scope: str  # the function it is in ("" at the top level)
-    ends: bool  # the statements right after it end the run (exit, return, raise)
-    order: int  # position in the file
-    exits: bool = False  # ...by ending the process (not only by returning from its function)
+class Write:
+    def __init__(self, kind: str, at: Place, what: str, branch: Branch, scope: str, ends: bool, order: int,
+                 exits: bool = False) -> None:
+        self.kind = kind  # json | text | input
+        self.at = at
+        self.what = what  # a few words: `print("checking...")`
+        self.branch = branch
+        self.scope = scope  # the function it is in ("" at the top level)
+        self.ends = ends  # the statements right after it end the run (exit, return, raise)
+        self.order = order  # position in the file
+        self.exits = exits  # ...by ending the process (not only by returning from its function)
 
 
-class Exit(NamedTuple):
-    status: int | None  # None: not a literal
-    how: str  # `sys.exit("...")`, `exit 1`, `raise ValueError(...)`
-    message: str  # what it says, or what the script printed to stderr right before
-    at: Place
+class Exit:
+    def __init__(self, status: int | None, how: str, message: str, at: Place) -> None:
+        self.status = status  # None: not a literal
+        self.how = how  # `sys.exit("...")`, `exit 1`, `raise ValueError(...)`
+        self.message = message  # what it says, or what the script printed to stderr right before
+        self.at = at
 
 
 class StdinRead(NamedTuple):
@@ -100,11 +103,12 @@ class ShellLine(NamedTuple):
     scope: str
 
 
-class Value(NamedTuple):
-    field: str  # permissionDecision | decision | behavior | permission
-    value: str
-    at: Place
-    via: str  # "" for a literal, else the variable or table it came through
+class Value:
+    def __init__(self, field: str, value: str, at: Place, via: str) -> None:
+        self.field = field  # permissionDecision | decision | behavior | permission
+        self.value = value
+        self.at = at
+        self.via = via  # "" for a literal, else the variable or table it came through
 
 
 # what an error says (a missing tool, a bad input): an exit near such words is not a refusal

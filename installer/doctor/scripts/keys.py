@@ -30,7 +30,7 @@ import re
 import tokenize
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Collection, Iterable, NamedTuple
+from typing import Any, Callable, Collection, Iterable
 
 from ... import hosts
 from ...document import LineIndex
@@ -94,38 +94,49 @@ JS_IMPORT = lazy(r"""(?:require\(\s*|from\s+|import\s+)['"](?P<mod>\.{1,2}/[^'"]
                  needs=("require(", "from", "import"))
 
 
-class Site(NamedTuple):
+class Site:
     """A place in the script: what is there, its 1-based line and column."""
 
-    what: str
-    line: int
-    column: int
+    def __init__(self, what: str, line: int, column: int) -> None:
+        self.what = what
+        self.line = line
+        self.column = column
 
 
-class ScriptFacts(NamedTuple):
-    path: Path
-    language: str  # python | javascript | shell | unknown
-    readable: bool = True
-    why_not: str | None = None  # why it was not analysed (too big, binary, unreadable)
-    ignored: tuple[Site, ...] = ()  # fields Claude Code ignores (what = the field name)
-    top_level_updated_input: tuple[Site, ...] = ()
-    defer: tuple[Site, ...] = ()
-    no_event_name: tuple[Site, ...] = ()  # hookSpecificOutput objects without hookEventName
-    # the hookEventName values it writes (what = the name), when every one it writes is a literal
-    event_names: tuple[Site, ...] = ()
-    mixed_shapes: tuple[Site, ...] = ()  # objects with Claude Code and Cursor keys at once
-    rewrite_sites: tuple[tuple[str, tuple[Site, ...]], ...] = ()  # (host, sites)
-    blocks: tuple[Site, ...] = ()  # decision "block" or exit 2
-    permission_decisions: tuple[Site, ...] = ()  # where it writes permissionDecision
-    denies: tuple[Site, ...] = ()  # a "deny" it may answer with (beside permissionDecision or behavior)
-    answers: tuple[str, ...] = ()  # the decision keys it writes: permissionDecision, behavior, decision
-    reads_event_name: bool = False  # it looks at hook_event_name (so it may answer each event its own way)
-    legacy_variables: tuple[Site, ...] = ()  # hook input it reads from variables Claude Code never sets
-    reads_stop_hook_active: bool = False
-    delegates: Site | None = None  # output may come from another program or module (what = which)
-    output_keys: tuple[Site, ...] = ()  # the first place each output key is written
-    tells_hosts_apart: bool = False  # it looks at which host runs it (CURSOR_*, cursor_version...)
-    flow: script_flow.Flow = script_flow.Flow()  # what it prints, exits and reads, in order
+class ScriptFacts:
+    def __init__(self, path: Path, language: str, readable: bool = True, why_not: str | None = None,
+                 ignored: tuple[Site, ...] = (), top_level_updated_input: tuple[Site, ...] = (),
+                 defer: tuple[Site, ...] = (), no_event_name: tuple[Site, ...] = (),
+                 event_names: tuple[Site, ...] = (), mixed_shapes: tuple[Site, ...] = (),
+                 rewrite_sites: tuple[tuple[str, tuple[Site, ...]], ...] = (), blocks: tuple[Site, ...] = (),
+                 permission_decisions: tuple[Site, ...] = (), denies: tuple[Site, ...] = (),
+                 answers: tuple[str, ...] = (), reads_event_name: bool = False,
+                 legacy_variables: tuple[Site, ...] = (), reads_stop_hook_active: bool = False,
+                 delegates: Site | None = None, output_keys: tuple[Site, ...] = (), tells_hosts_apart: bool = False,
+                 flow: script_flow.Flow = script_flow.Flow()) -> None:
+        self.path = path
+        self.language = language  # python | javascript | shell | unknown
+        self.readable = readable
+        self.why_not = why_not  # why it was not analysed (too big, binary, unreadable)
+        self.ignored = ignored  # fields Claude Code ignores (what = the field name)
+        self.top_level_updated_input = top_level_updated_input
+        self.defer = defer
+        self.no_event_name = no_event_name  # hookSpecificOutput objects without hookEventName
+        # the hookEventName values it writes (what = the name), when every one it writes is a literal
+        self.event_names = event_names
+        self.mixed_shapes = mixed_shapes  # objects with Claude Code and Cursor keys at once
+        self.rewrite_sites = rewrite_sites  # (host, sites)
+        self.blocks = blocks  # decision "block" or exit 2
+        self.permission_decisions = permission_decisions  # where it writes permissionDecision
+        self.denies = denies  # a "deny" it may answer with (beside permissionDecision or behavior)
+        self.answers = answers  # the decision keys it writes: permissionDecision, behavior, decision
+        self.reads_event_name = reads_event_name  # it looks at hook_event_name (so it may answer each event its own way)
+        self.legacy_variables = legacy_variables  # hook input it reads from variables Claude Code never sets
+        self.reads_stop_hook_active = reads_stop_hook_active
+        self.delegates = delegates  # output may come from another program or module (what = which)
+        self.output_keys = output_keys  # the first place each output key is written
+        self.tells_hosts_apart = tells_hosts_apart  # it looks at which host runs it (CURSOR_*, cursor_version...)
+        self.flow = flow  # what it prints, exits and reads, in order
 
     def rewrites(self, host: str = "claude") -> tuple[str, str]:
         """("yes" | "no" | "unknown", why)."""

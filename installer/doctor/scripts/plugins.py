@@ -37,24 +37,28 @@ class Place(NamedTuple):
     column: int
 
 
-class Export(NamedTuple):
-    name: str
-    place: Place
-    what: str  # the kind of value it exports when that is not a function ("a string"...), else ""
+class Export:
+    def __init__(self, name: str, place: Place, what: str) -> None:
+        self.name = name
+        self.place = place
+        self.what = what  # the kind of value it exports when that is not a function ("a string"...), else ""
 
 
-class Write(NamedTuple):
-    key: str  # the argument it sets or deletes, or UNKNOWN
-    place: Place
+class Write:
+    def __init__(self, key: str, place: Place) -> None:
+        self.key = key  # the argument it sets or deletes, or UNKNOWN
+        self.place = place
 
 
-class PluginFacts(NamedTuple):
-    syntax_error: Place | None
-    exports: tuple[Export, ...]
-    hooks: frozenset[str]  # the hook keys it returns ("tool.execute.before", "event"...)
-    writes: tuple[Write, ...]  # output.args.<key> = ..., Object.assign(output.args, {...}), delete ...
-    reassigns: tuple[Place, ...]  # output.args = {...}: ignored by opencode
-    tools: frozenset[str] | None  # the tools its tool.execute.before compares input.tool with; None: all
+class PluginFacts:
+    def __init__(self, syntax_error: Place | None, exports: tuple[Export, ...], hooks: frozenset[str],
+                 writes: tuple[Write, ...], reassigns: tuple[Place, ...], tools: frozenset[str] | None) -> None:
+        self.syntax_error = syntax_error
+        self.exports = exports
+        self.hooks = hooks  # the hook keys it returns ("tool.execute.before", "event"...)
+        self.writes = writes  # output.args.<key> = ..., Object.assign(output.args, {...}), delete ...
+        self.reassigns = reassigns  # output.args = {...}: ignored by opencode
+        self.tools = tools  # the tools its tool.execute.before compares input.tool with; None: all
 
 
 def analyse(path: Path, source: bytes) -> PluginFacts:
