@@ -17,8 +17,8 @@ from typing import Callable
 
 from .errors import ExitCode, HookwrightError
 from .faults import checkpoint
+from .layout import TEMP_MARK, is_temp_name
 
-TEMP_MARK = ".hookwright-tmp-"
 GIVE_BACK_ROUNDS = 8
 
 
@@ -281,11 +281,6 @@ def _writer_alive(name: str) -> bool:
     except OSError:  # (another user's process: alive)
         return True
     return True
-
-
-def is_temp_name(name: str) -> bool:
-    """A temp file of ours (written beside its target, then renamed over it)."""
-    return name.startswith(".") and TEMP_MARK in name
 
 
 def clean_stale_temps(folder: Path, of: str | None = None) -> list[Path]:

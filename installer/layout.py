@@ -14,6 +14,12 @@ LOCAL_RUNTIME_FOLDER = "hookwright-local"  # Claude Code's local scope: personal
 RUNTIME_FOLDERS = frozenset({RUNTIME_FOLDER, LOCAL_RUNTIME_FOLDER})
 RECEIPT = "receipt.json"  # in each pack's runtime folder: what we installed there (state.Receipt)
 PLUGIN_PREFIX = "hookwright-"  # opencode: one plugin file per pack, hookwright-<pack>.js
+TEMP_MARK = ".hookwright-tmp-"  # in the name of a temp file atomic.py writes beside its target
+
+
+def is_temp_name(name: str) -> bool:
+    """A temp file of ours (written beside its target, then renamed over it)."""
+    return name.startswith(".") and TEMP_MARK in name
 
 
 def plugin_file(pack: str) -> str:

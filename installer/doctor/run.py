@@ -19,6 +19,8 @@ SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 # project. The others also weigh files together (scripts by path, races, the kill switch that
 # counts once, plugin manifests, our installs per project folder) and see the whole run.
 LOCAL_CHECKS = ("matchers", "commands")
+# the checks of one host's own kind of file: a run without such a file does not import them
+CHECK_KINDS = {"opencode": frozenset({"opencode-plugin", "opencode-config"})}
 
 
 class Outcome:
@@ -77,8 +79,9 @@ def findings(ctx: Context, checks: Sequence[str] = CHECK_MODULES) -> list[Findin
 
 
 def _checked(ctx: Context, checks: Sequence[str]) -> list[Finding]:
+    present = {f.kind for f in ctx.files}
     found: list[Finding] = []
-    for check in check_functions(checks):
+    for check in check_functions([name for name in checks if name not in CHECK_KINDS or CHECK_KINDS[name] & present]):
         found.extend(check(ctx))
     if ctx.probe:  # what the probe saw happen confirms what the scripts were read to do
         from .scripts import probe

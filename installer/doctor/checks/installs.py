@@ -7,11 +7,11 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-from ... import atomic, hosts
+from ... import hosts
 from ...document import Document
 from ...errors import HookwrightError
 from ...hosts.base import Host, Scope, Target
-from ...layout import RUNTIME_FOLDERS
+from ...layout import RUNTIME_FOLDERS, is_temp_name
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable, resolved
 
 if TYPE_CHECKING:  # (state loads only where a receipt exists)
@@ -159,7 +159,7 @@ def _traces_beside(file: ConfigFile) -> bool:
         names = os.listdir(file.path.parent)
     except OSError:
         return False
-    return any(name in RUNTIME_FOLDERS or atomic.is_temp_name(name) for name in names)
+    return any(name in RUNTIME_FOLDERS or is_temp_name(name) for name in names)
 
 
 def _target(file: ConfigFile) -> Target | None:
@@ -184,9 +184,11 @@ def _target(file: ConfigFile) -> Target | None:
 def _interrupted_write(ctx: Context, install: InstallAt) -> Iterator[Finding]:
     """A temp file a killed write left beside the config or in a runtime folder (where the host's
     unit is a pack's own file, beside the config only the temps of that file count)."""
+    from ...atomic import stale_temps  # (the writer's module, for the rare folder with our runtimes)
+
     config = install.target.config
     for folder in [config.parent, *install.folders]:
-        for temp in atomic.stale_temps(folder):
+        for temp in stale_temps(folder):
             if install.pack is None or folder != config.parent or f".{config.name}." in temp.name:
                 yield ctx.finding("install/interrupted-write", install.file, (), temp=temp)
 

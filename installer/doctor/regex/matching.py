@@ -12,7 +12,6 @@ read differently, so that a matcher is judged the way the host's regex engine ju
 from __future__ import annotations
 
 import re
-import string
 import sys
 import warnings
 from functools import lru_cache
@@ -232,7 +231,7 @@ def empty_alternative(source: str) -> bool:
 
 # ---- can a regex match any tool name at all? ---------------------------------------------------
 
-TOOL_NAME = frozenset(string.ascii_letters + string.digits + "_.-")  # built-ins, mcp__<server>__<tool>
+TOOL_NAME = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")  # built-ins, mcp__<server>__<tool>
 VALUE_NAME = TOOL_NAME | frozenset(":/@")  # agent types, MCP server names, command names
 
 if sys.version_info >= (3, 11):  # Python's own regex parser: re._parser since 3.11, sre_parse before
