@@ -243,7 +243,7 @@ else:  # pragma: no cover - Python 3.10
 # point, a class's items, a tuple that ends in a subtree...), which is how it is read here
 ParseItem = tuple[object, Any]
 
-_CATEGORIES = {name: re.compile(f"[\\{letter}]") for name, letter in (
+_CATEGORIES = {name: lazy(f"[\\{letter}]") for name, letter in (
     ("CATEGORY_DIGIT", "d"), ("CATEGORY_NOT_DIGIT", "D"), ("CATEGORY_SPACE", "s"), ("CATEGORY_NOT_SPACE", "S"),
     ("CATEGORY_WORD", "w"), ("CATEGORY_NOT_WORD", "W"))}
 
