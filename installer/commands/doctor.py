@@ -1,7 +1,6 @@
 """`hookwright doctor`: lint every hook config of every scope (or the files given), or explain a rule."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -9,12 +8,12 @@ from ..errors import ExitCode, HookwrightError, did_you_mean
 from .result import Payload, Result, Status
 
 
-@dataclass
 class Report(Payload):
     """A doctor run's document (`hookwright-doctor/1`), printed as it is, as SARIF, or as text."""
 
-    format: str  # text | json | sarif
-    report: dict[str, Any]
+    def __init__(self, format: str, report: dict[str, Any]) -> None:
+        self.format = format  # text | json | sarif
+        self.report = report
 
     def print(self, result: Result, as_json: bool) -> None:
         from ..output import print_report
@@ -22,13 +21,13 @@ class Report(Payload):
         print_report(self)
 
 
-@dataclass
 class Rules(Payload):
     """--explain RULE (one rule) or --explain alone (every rule)."""
 
-    format: str
-    rules: list[dict[str, Any]]  # report.explanation of each
-    one: bool = False  # --explain RULE: the JSON holds "rule", that one
+    def __init__(self, format: str, rules: list[dict[str, Any]], one: bool = False) -> None:
+        self.format = format
+        self.rules = rules  # report.explanation of each
+        self.one = one  # --explain RULE: the JSON holds "rule", that one
 
     def to_json(self) -> dict[str, Any]:
         return {"format": self.format, **({"rule": self.rules[0]} if self.one else {"rules": self.rules})}

@@ -8,7 +8,6 @@ all (the same command in several settings files runs once).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,14 +23,15 @@ if TYPE_CHECKING:
 SCOPE_ORDER = {"managed": 0, "user": 1, "project": 2, "local": 3, "plugin": 4, "given": 5}
 
 
-@dataclass
 class HookList(Payload):
-    project: str
-    files: list[dict[str, Any]]  # every file read: path, host, scope, kind, plugin, readable, error, no_hooks_read
-    plugins: list[dict[str, Any]]  # the enabled plugins: id, installed
-    disabled_by: list[str]  # the files whose disableAllHooks wins
-    hooks: list[dict[str, Any]]  # one row per handler (schemas/list.schema.json)
-    filters: dict[str, Any] = field(default_factory=dict)  # --host, --scope, --event, --mine as given
+    def __init__(self, project: str, files: list[dict[str, Any]], plugins: list[dict[str, Any]],
+                 disabled_by: list[str], hooks: list[dict[str, Any]], filters: dict[str, Any] | None = None) -> None:
+        self.project = project
+        self.files = files  # every file read: path, host, scope, kind, plugin, readable, error, no_hooks_read
+        self.plugins = plugins  # the enabled plugins: id, installed
+        self.disabled_by = disabled_by  # the files whose disableAllHooks wins
+        self.hooks = hooks  # one row per handler (schemas/list.schema.json)
+        self.filters = {} if filters is None else filters  # --host, --scope, --event, --mine as given
 
     def print_text(self, result: Result) -> None:
         from ..output import print_hooks

@@ -2,24 +2,26 @@
 input; and what each host lets a hook do, which is the README's capability table."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from .. import hosts
 from ..hosts.base import CAPABILITY_WORDS
 from ..packs import bundled_pack_names, load_pack
-from .result import OMIT_NONE, Payload, Result, Status
+from .result import Payload, Result, Status
 
 TABLE_START = "<!-- capability table: scripts/build_readme_tables.py writes it from the host adapters -->"
 TABLE_END = "<!-- end of the capability table -->"
 
 
-@dataclass
 class PackList(Payload):
-    packs: list[dict[str, Any]]  # name, version, description, options, hooks (schemas/packs.schema.json)
-    hosts: dict[str, Any]  # what each host lets a hook do (host_capabilities)
-    host: str | None = field(default=None, metadata=OMIT_NONE)  # --host: the packs that run there
-    not_for_host: dict[str, str] | None = field(default=None, metadata=OMIT_NONE)  # and why the others do not
+    omitted_while_none = ("host", "not_for_host")
+
+    def __init__(self, packs: list[dict[str, Any]], hosts: dict[str, Any], host: str | None = None,
+                 not_for_host: dict[str, str] | None = None) -> None:
+        self.packs = packs  # name, version, description, options, hooks (schemas/packs.schema.json)
+        self.hosts = hosts  # what each host lets a hook do (host_capabilities)
+        self.host = host  # --host: the packs that run there
+        self.not_for_host = not_for_host  # and why the others do not
 
     def print_text(self, result: Result) -> None:
         from ..output import print_packs

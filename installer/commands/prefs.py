@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import difflib
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ from .. import atomic, state
 from ..document import Document, read_document
 from ..errors import ExitCode, HookwrightError
 from ..layout import project_prefs, user_prefs
-from .result import OMIT_NONE, Payload, Result, Status
+from .result import Payload, Result, Status
 
 QUESTION_VALUES = ("never-ask", "always-ask")
 DOOR_VALUES = ("one-way", "two-way")
@@ -126,11 +125,13 @@ def merged(project: Path | None) -> Result:
                                                              {s: str(p) for s, p in sources}))
 
 
-@dataclass
 class PrefsWritten(Payload):
-    file: str
-    diff: str | None = field(default=None, metadata=OMIT_NONE)  # what changed (none: nothing did)
-    note: str | None = field(default=None, metadata=OMIT_NONE)  # where an id to unset is instead
+    omitted_while_none = ("diff", "note")
+
+    def __init__(self, file: str, diff: str | None = None, note: str | None = None) -> None:
+        self.file = file
+        self.diff = diff  # what changed (none: nothing did)
+        self.note = note  # where an id to unset is instead
 
     def print_text(self, result: Result) -> None:
         from ..output import print_prefs_written
@@ -138,10 +139,10 @@ class PrefsWritten(Payload):
         print_prefs_written(self, result.status)
 
 
-@dataclass
 class Preferences(Payload):
-    preferences: list[dict[str, Any]]  # kind, id, value, source, file, overrides
-    files: dict[str, str]  # the files read, by scope
+    def __init__(self, preferences: list[dict[str, Any]], files: dict[str, str]) -> None:
+        self.preferences = preferences  # kind, id, value, source, file, overrides
+        self.files = files  # the files read, by scope
 
     def print_text(self, result: Result) -> None:
         from ..output import print_preferences

@@ -1,7 +1,6 @@
 """`hookwright render`: the file install would write for one pack, host and scope, unwritten."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -12,12 +11,12 @@ from ..planning.install import options_for, plan_install
 from .result import Payload, Result, Status
 
 
-@dataclass
 class Rendered(Payload):
-    file: str  # the config install would write
-    content: str  # what it would hold
-    entries: list[dict[str, Any]]  # the entries it would add
-    runtime_files: list[str]  # the runtime files it would write beside it
+    def __init__(self, file: str, content: str, entries: list[dict[str, Any]], runtime_files: list[str]) -> None:
+        self.file = file  # the config install would write
+        self.content = content  # what it would hold
+        self.entries = entries  # the entries it would add
+        self.runtime_files = runtime_files  # the runtime files it would write beside it
 
     def print_text(self, result: Result) -> None:
         from ..output import print_rendered

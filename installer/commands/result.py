@@ -1,7 +1,6 @@
 """What every command returns: a status, the plans it ran, and a typed payload of its own."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ExitCode
@@ -27,15 +26,18 @@ class Status(TextEnum):
     CHECKED = "checked"
 
 
-@dataclass
 class Payload:
-    """What a command found or made besides its plans, one dataclass per command: its fields are
-    the JSON document's (a field with metadata omit_none is left out while None), and its
-    `print_text` hands it to output.py, where all printing is."""
+    """What a command found or made besides its plans, one class per command: the attributes its
+    __init__ sets are the JSON document's fields, in that order (those named in
+    `omitted_while_none` are left out while None), and its `print_text` hands it to output.py,
+    where all printing is. (Plain classes: a dataclass compiles its methods at import, and a
+    doctor run should cost little more than starting typer.)"""
+
+    omitted_while_none: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)
-                if not (f.metadata.get("omit_none") and getattr(self, f.name) is None)}
+        return {name: value for name, value in vars(self).items()
+                if not (value is None and name in self.omitted_while_none)}
 
     def print(self, result: Result, as_json: bool) -> None:
         """The command's JSON document, or the payload as text."""
@@ -50,17 +52,16 @@ class Payload:
         raise NotImplementedError
 
 
-OMIT_NONE = {"omit_none": True}
 
-
-@dataclass
 class Result:
-    command: str
-    status: Status
-    plans: list[Plan] = field(default_factory=list)
-    operation: Operation | None = None
-    exit_code: ExitCode = ExitCode.OK
-    payload: Payload | None = None
+    def __init__(self, command: str, status: Status, plans: list[Plan] | None = None,
+                 operation: Operation | None = None, exit_code: ExitCode = ExitCode.OK, payload: Payload | None = None) -> None:
+        self.command = command
+        self.status = status
+        self.plans = [] if plans is None else plans
+        self.operation = operation
+        self.exit_code = exit_code
+        self.payload = payload
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -8,7 +8,6 @@ byte-exact backup instead.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 from typing import Any
 
 from .. import state
@@ -47,10 +46,10 @@ def journal_listing(only: Only = Only()) -> Result:
     return Result("rollback", Status.LISTED, payload=Journal(rows, only != Only()))
 
 
-@dataclass
 class Journal(Payload):
-    journal: list[dict[str, Any]]  # the operations, newest last, each with whether it was undone
-    filtered: bool  # --project, --scope or --file narrowed it
+    def __init__(self, journal: list[dict[str, Any]], filtered: bool) -> None:
+        self.journal = journal  # the operations, newest last, each with whether it was undone
+        self.filtered = filtered  # --project, --scope or --file narrowed it
 
     def print_text(self, result: Result) -> None:
         from ..output import print_journal

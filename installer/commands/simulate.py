@@ -12,14 +12,13 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import HookwrightError
 from ..hosts import NAMES as HOSTS
 from ..hosts.base import check_project
-from .result import OMIT_NONE, Payload, Result, Status
+from .result import Payload, Result, Status
 
 if TYPE_CHECKING:
     from ..doctor.model import Context, Handler
@@ -37,29 +36,35 @@ NOT_SIMULATED = {
 }
 
 
-@dataclass
 class Simulation(Payload):
     """What simulate sent, which handlers fired, and what Claude Code would make of their answers."""
 
-    version: int
-    host: str
-    event: str
-    project: str
-    ran: bool  # False: --list-only, nothing ran and nothing was decided
-    payload: dict[str, Any]  # what every handler got on stdin
-    handlers: list[dict[str, Any]]  # each handler that would fire: its source, whether it ran, what it answered
-    decision: str | None
-    blocked: bool | None
-    reason: str | None
-    tool_input: Any  # the input the tool would run with (rewritten or not)
-    candidates: list[Any]  # with rewrites racing: each input that could win
-    nondeterministic: bool | None
-    context: list[str]  # additionalContext the model would get
-    stops_session: bool | None
-    stop_reason: str | None
-    decided_by: list[Any]  # where the handlers that decided are
-    rewritten_by: list[Any]  # where the handlers that rewrote the input are
-    unreadable: list[str] | None = field(default=None, metadata=OMIT_NONE)  # config files that could not be read
+    omitted_while_none = ("unreadable",)
+
+    def __init__(self, version: int, host: str, event: str, project: str, ran: bool, payload: dict[str, Any],
+                 handlers: list[dict[str, Any]], decision: str | None, blocked: bool | None, reason: str | None,
+                 tool_input: Any, candidates: list[Any], nondeterministic: bool | None, context: list[str],
+                 stops_session: bool | None, stop_reason: str | None, decided_by: list[Any], rewritten_by: list[Any],
+                 unreadable: list[str] | None = None) -> None:
+        self.version = version
+        self.host = host
+        self.event = event
+        self.project = project
+        self.ran = ran  # False: --list-only, nothing ran and nothing was decided
+        self.payload = payload  # what every handler got on stdin
+        self.handlers = handlers  # each handler that would fire: its source, whether it ran, what it answered
+        self.decision = decision
+        self.blocked = blocked
+        self.reason = reason
+        self.tool_input = tool_input  # the input the tool would run with (rewritten or not)
+        self.candidates = candidates  # with rewrites racing: each input that could win
+        self.nondeterministic = nondeterministic
+        self.context = context  # additionalContext the model would get
+        self.stops_session = stops_session
+        self.stop_reason = stop_reason
+        self.decided_by = decided_by  # where the handlers that decided are
+        self.rewritten_by = rewritten_by  # where the handlers that rewrote the input are
+        self.unreadable = unreadable  # config files that could not be read
 
     def print_text(self, result: Result) -> None:
         from ..output import print_simulation

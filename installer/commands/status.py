@@ -7,7 +7,6 @@ whole, so a script can tell; `hookwright install PACK` with the same scope repai
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +16,10 @@ from ..hosts.base import Host, Target, check_project
 from .result import Payload, Result, Status
 
 
-@dataclass
 class Installs(Payload):
-    project: str
-    installs: list[dict[str, Any]]  # one row per receipt (schemas/status.schema.json)
+    def __init__(self, project: str, installs: list[dict[str, Any]]) -> None:
+        self.project = project
+        self.installs = installs  # one row per receipt (schemas/status.schema.json)
 
     def print_text(self, result: Result) -> None:
         from ..output import print_status
