@@ -46,13 +46,15 @@ class Prefiltered(LazyPattern):
     """A lazy pattern every match of which contains one of `needs`: it stays in its module's
     globals (to keep asking), and a text with none of them has no match."""
 
-    __slots__ = ("needs",)
+    __slots__ = ("needs", "folded")
 
     def __init__(self, pattern: str, flags: int, needs: tuple[str, ...]) -> None:
         super().__init__(pattern, flags, {})  # (no global to replace)
-        self.needs = needs
+        self.folded = bool(flags & re.IGNORECASE) or pattern.startswith("(?i)")  # a case-blind pattern
+        self.needs = tuple(literal.lower() for literal in needs) if self.folded else needs
 
     def _absent(self, text: str) -> bool:
+        text = text.lower() if self.folded else text
         return not any(literal in text for literal in self.needs)
 
     def search(self, text: str, *span: int) -> re.Match[str] | None:
@@ -65,7 +67,7 @@ class Prefiltered(LazyPattern):
 def lazy(pattern: str, flags: int = 0, needs: tuple[str, ...] = ()) -> Any:
     """A pattern to use like a compiled one (typed Any: it answers every re.Pattern method),
     defined at the top level of a module; with `needs`, the literals one of which every match
-    contains (case-sensitive patterns only), for the pattern's search and finditer."""
+    contains (in any case, for a case-blind pattern), for the pattern's search and finditer."""
     if not needs:
         return LazyPattern(pattern, flags, sys._getframe(1).f_globals)
     found = Prefiltered(pattern, flags, needs)

@@ -19,12 +19,16 @@ first times the floor: what the interpreter and the mandated libraries cost doin
    agnix; then the modules that cost most to import on that run (`python -X importtime`), so
    that a regression shows.
 
+With `--python PATH`, every command runs that interpreter (say a virtual environment's, with
+hookwright installed from this checkout as the README installs it): an editable install's import
+hook makes each of hookwright's imports a little dearer than a user's install does.
+
 With `--baseline DIR` (another checkout of hookwright, say `git worktree add /tmp/old <commit>`),
 each doctor timing is taken beside that checkout's doctor on the same input, interleaved in the
 same run, and the table says how much faster this one is.
 
 Usage: python3 scripts/bench_doctor.py [--repeat N] [--sizes 100,1000,10000] [--corpus DIR] [--only PART]
-                                       [--baseline DIR]
+                                       [--baseline DIR] [--python PATH]
 Needs `agnix` on PATH for the comparisons (`pip install agnix==0.59.3`); the rest runs without it.
 """
 from __future__ import annotations
@@ -171,6 +175,7 @@ def timed(commands: dict[str, list[str]], *, cwd: Path, env: dict, repeat: int,
 
 
 BASELINE: Path | None = None  # --baseline: an older checkout timed beside this one
+PYTHON = sys.executable  # --python: the interpreter whose hookwright (and typer) every command runs
 BASE = " @ baseline"
 
 
@@ -198,7 +203,7 @@ def baseline_rows(runs: dict, name: str, label: str, *cells) -> list[list]:
 
 
 def doctor_argv(paths: list[Path]) -> list[str]:
-    return [sys.executable, "-m", "hookwright", "doctor", *map(str, paths), "--format", "json"]
+    return [PYTHON, "-m", "hookwright", "doctor", *map(str, paths), "--format", "json"]
 
 
 def environment(home: Path) -> dict:
@@ -239,10 +244,10 @@ def compare(corpus: Path, work: Path, repeat: int) -> None:
     print(f"## 1. A tree of {len(tree)} projects, one Claude Code settings file each (one run names them all; "
           f"best of {repeat})\n")
     commands = {"doctor": doctor_argv(tree),
-                "python": [sys.executable, "-c", "pass"],
+                "python": [PYTHON, "-c", "pass"],
                 # the least any Python linter does: read and parse every file (and import a CLI framework)
-                "parse": [sys.executable, "-c", PARSE_ONLY, *map(str, tree)],
-                "parse+cli": [sys.executable, "-c", "import typer\n" + PARSE_ONLY, *map(str, tree)],
+                "parse": [PYTHON, "-c", PARSE_ONLY, *map(str, tree)],
+                "parse+cli": [PYTHON, "-c", "import typer\n" + PARSE_ONLY, *map(str, tree)],
                 "doctor x4": doctor_argv(copies)}
     if agnix:
         commands["agnix"] = [agnix, "--format", "json", *map(str, tree)]
@@ -482,10 +487,10 @@ def one_file(work: Path, repeat: int) -> None:
     home = work / "home3"
     home.mkdir()
     env = environment(home)
-    doctor = [sys.executable, "-m", "hookwright", "doctor", str(path)]
-    commands = {"python -c pass": [sys.executable, "-c", "pass"],
-                'python -c "import typer, json"': [sys.executable, "-c", "import typer, json"],
-                "hookwright --version": [sys.executable, "-m", "hookwright", "--version"],
+    doctor = [PYTHON, "-m", "hookwright", "doctor", str(path)]
+    commands = {"python -c pass": [PYTHON, "-c", "pass"],
+                'python -c "import typer, json"': [PYTHON, "-c", "import typer, json"],
+                "hookwright --version": [PYTHON, "-m", "hookwright", "--version"],
                 "doctor (text)": doctor,
                 "doctor --format json": doctor_argv([path])}
     agnix = shutil.which("agnix")
@@ -530,9 +535,13 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--only", type=int, choices=(1, 2, 3), help="run one part")
     parser.add_argument("--baseline", type=Path, help="another hookwright checkout to time beside this one")
+    parser.add_argument("--python", default=sys.executable,
+                        help="the interpreter to run: a virtual environment's with hookwright installed as users "
+                             "install it (pip install .), rather than this editable checkout's")
     args = parser.parse_args()
-    global BASELINE
+    global BASELINE, PYTHON
     BASELINE = args.baseline.resolve() if args.baseline else None
+    PYTHON = args.python
     with tempfile.TemporaryDirectory(prefix="hookwright-bench-") as scratch:
         work = Path(scratch)
         if args.only in (None, 1):

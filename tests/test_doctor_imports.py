@@ -10,7 +10,7 @@ SETTINGS = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
     {"type": "command", "command": "jq -r .tool_input.command >> /tmp/commands.log", "timeout": 10}]}]}}
 NEVER_FOR_A_CHECK = ("hookwright.atomic", "hookwright.plan", "hookwright.state", "hookwright.apply",
                      "hookwright.planning", "hookwright.doctor.checks.opencode", "hookwright.doctor.scripts.plugins",
-                     "rich", "jsonschema", "jsonschema_rs", "deepdiff", "ctypes")
+                     "rich", "jsonschema", "jsonschema_rs", "deepdiff", "ctypes", "dataclasses")
 
 
 def _modules_after(argv: list[str], cwd) -> set[str]:

@@ -5,7 +5,8 @@ import re._constants as C
 import re._parser as parser  # (Python's own regex parser: what the pattern means, not what we hope)
 
 import pytest
-from hookwright.doctor.scripts import flow, keys  # noqa: F401  (defines the patterns)
+from hookwright.doctor.checks import commands  # noqa: F401  (these modules define the patterns)
+from hookwright.doctor.scripts import flow, keys  # noqa: F401
 from hookwright.patterns import PREFILTERED, lazy
 
 
@@ -30,25 +31,25 @@ def _exact(items) -> set[str] | None:
     return texts
 
 
-def _covered(items, needs) -> bool:
+def _covered(items, needs, folded=False) -> bool:
     """Whether every match of this sequence of regex items contains one of `needs`: a run of
-    fixed texts each of which holds one, or one item that is itself covered."""
+    fixed texts each of which holds one (in any case, `folded`), or one item that is itself covered."""
     run = {""}
     for op, av in items:
         texts = _exact([(op, av)])
         if texts is not None and len(run) * len(texts) <= 64:
             run = {before + text for before in run for text in texts}
-            if all(any(n in text for n in needs) for text in run):
+            if all(any(n in (text.lower() if folded else text) for n in needs) for text in run):
                 return True
             continue
         run = {""} if texts is None else texts
-        if op is C.SUBPATTERN and _covered(av[3], needs):
+        if op is C.SUBPATTERN and _covered(av[3], needs, folded):
             return True
-        if op is C.BRANCH and all(_covered(branch, needs) for branch in av[1]):
+        if op is C.BRANCH and all(_covered(branch, needs, folded) for branch in av[1]):
             return True
-        if op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT) and av[0] >= 1 and _covered(av[2], needs):
+        if op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT) and av[0] >= 1 and _covered(av[2], needs, folded):
             return True
-        if op is C.ATOMIC_GROUP and _covered(av, needs):
+        if op is C.ATOMIC_GROUP and _covered(av, needs, folded):
             return True
     return False
 
@@ -60,8 +61,9 @@ def test_the_script_readers_have_prefiltered_patterns():
 @pytest.mark.parametrize("pattern", PREFILTERED, ids=lambda p: p.pattern[:40])
 def test_every_match_of_a_prefiltered_pattern_contains_one_of_its_literals(pattern):
     parsed = parser.parse(pattern.pattern, pattern.flags)
-    assert not (parsed.state.flags & re.IGNORECASE), "the literals are matched case-sensitively"
-    assert _covered(parsed, pattern.needs), f"a match of {pattern.pattern!r} may hold none of {pattern.needs}"
+    folded = bool(parsed.state.flags & re.IGNORECASE)
+    assert folded == pattern.folded  # a case-blind pattern looks for its literals in any case
+    assert _covered(parsed, pattern.needs, folded), f"a match of {pattern.pattern!r} may hold none of {pattern.needs}"
 
 
 def test_the_proof_rejects_literals_a_match_can_do_without():
@@ -78,4 +80,10 @@ def test_a_prefiltered_pattern_finds_what_the_compiled_one_finds():
         compiled = re.compile(pattern.pattern)
         assert [m.group("v") for m in pattern.finditer(text)] == [m.group("v") for m in compiled.finditer(text)]
         assert bool(pattern.search(text)) == bool(compiled.search(text))
+    PREFILTERED.remove(pattern)
+
+
+def test_a_case_blind_prefiltered_pattern_finds_its_literal_in_any_case():
+    pattern = lazy(r"(?i)stop_hook_active", needs=("stop_hook_active",))
+    assert pattern.search("if [ $STOP_HOOK_ACTIVE ]") and not pattern.search("nothing here")
     PREFILTERED.remove(pattern)

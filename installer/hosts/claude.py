@@ -43,7 +43,8 @@ def managed_dir() -> Path:
 
 def managed_paths() -> list[Path]:
     base = managed_dir()
-    return [base / "managed-settings.json", *sorted((base / "managed-settings.d").glob("*.json"))]
+    drop_ins = base / "managed-settings.d"  # (rarely there: a glob compiles its pattern even for a missing folder)
+    return [base / "managed-settings.json", *(sorted(drop_ins.glob("*.json")) if drop_ins.is_dir() else [])]
 
 
 def local_settings_read(project: Path) -> list[Path]:

@@ -24,7 +24,7 @@ from ..shell.interpret import PYTHON
 from ..shell.results import Invocation, Resolution
 
 # `${NAME:-...}` falls back to something else and is left alone
-LEGACY_INPUT = lazy(rf"\$\{{?({LEGACY_INPUT_VARIABLE})(?![A-Za-z0-9_]|\}}?:?-)")
+LEGACY_INPUT = lazy(rf"\$\{{?({LEGACY_INPUT_VARIABLE})(?![A-Za-z0-9_]|\}}?:?-)", needs=("CLAUDE_",))
 # set for plugin hooks only; `${CLAUDE_PLUGIN_ROOT:-fallback}` copes with that
 PLUGIN_VARIABLE = lazy(r"\$\{?(CLAUDE_PLUGIN_(?:ROOT|DATA))(?![A-Za-z0-9_]|:?[-=])")
 USER_CONFIG = lazy(r"\$\{user_config\.([^}]*)\}")  # a plugin's user option (docs/hosts/claude-code.md#handler-fields)

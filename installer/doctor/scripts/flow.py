@@ -48,10 +48,10 @@ TOOL_FIELDS = {
 }
 FAILURE_FIELD = lazy(r"""tool_(?:response|result)\\?["'`]?\s*(?:,\s*(?:\{\}|None|dict\(\))\s*\))?\]?\s*(?:\??\.|\[\s*\\?["'`]|\.get\(\s*\\?["'`])\s*"""
                            r"""(?P<field>exit_?code|exitCode|is_?[eE]rror|return_?code|returnCode|exit_status|error)\b""",
-                     needs=("tool_",))
+                     needs=("tool_response", "tool_result"))
 STOP_FLAG_ENV = lazy(r"""(?i)\$\{?stop_hook_active\b|environ(?:\.get)?\s*[\[(]\s*["']stop_hook_active|"""
                            r"""getenv\(\s*["']stop_hook_active|process\.env\.stop_hook_active|"""
-                           r"""process\.env\[\s*["']stop_hook_active""")
+                           r"""process\.env\[\s*["']stop_hook_active""", needs=("stop_hook_active",))
 
 
 class Place(NamedTuple):
