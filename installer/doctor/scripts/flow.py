@@ -243,7 +243,8 @@ def _input_reads(code: str, place: Places) -> tuple[tuple[str, Place], ...]:
     """The top-level input fields the script reads: `data["x"]`, `data.get("x")`, `input.x` on
     the variable it parsed stdin into, and the first field of a jq filter."""
     found: dict[str, Place] = {}
-    stdin_variables = set(re.findall(r"""(?<![\w$])([A-Za-z_]\w*)=["']?\$\((?:cat(?:\s+-)?|</dev/stdin)\)""", code))
+    stdin_variables = set(re.findall(r"""(?<![\w$])([A-Za-z_]\w*)=["']?\$\((?:cat(?:\s+-)?|</dev/stdin)\)""", code)
+                          if "$(" in code else ())
     for match in JQ_FIRST_FIELD.finditer(code):
         line_start = code.rfind("\n", 0, match.start()) + 1
         before = code[line_start:match.start()]
@@ -414,7 +415,7 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 failure_fields=common["failure_fields"], input_reads=common["input_reads"])
 
 
-DEBUG_FLAG = lazy(r"(?i)debug|verbose|trace")
+DEBUG_FLAG = lazy(r"(?i)debug|verbose|trace", needs=("debug", "verbose", "trace"))
 
 
 def _exit_through(tree: ast.Module) -> set[str]:
@@ -857,12 +858,13 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                                                          for frame, arm in branch)
                 if kind and not (debug and kind == STDOUT_TEXT):
                     after = tail + "\n" + _next_lines(lines, starts, offset, 2)
-                    ends = bool(re.match(r"\s*(?:;|&&|\n)\s*(?:exit|return)\b", after))
+                    ends = ("exit" in after or "return" in after) and bool(
+                        re.match(r"\s*(?:;|&&|\n)\s*(?:exit|return)\b", after))
                     writes.append(Write(kind, place(start), f"{word}{rest.rstrip()[:40]}", branch, scope, ends, order))
-            if word in ("cat", "jq", "read") and not piped_in and not re.search(r"<", rest) and _sh_reads_stdin(word, rest):
+            if word in ("cat", "jq", "read") and not piped_in and "<" not in rest and _sh_reads_stdin(word, rest):
                 if not (word == "read" and re.search(r"\bwhile\s+(?:IFS=\S*\s+)?$", before)):
                     reads.append(StdinRead(place(start), branch, scope, order))
-    if re.match(r"#![^\n]*\s-\w*x", code) and trace is None:
+    if code.startswith("#!") and re.match(r"#![^\n]*\s-\w*x", code) and trace is None:
         trace = Place(1, 1)
     if trace and re.search(r"BASH_XTRACEFD|\bexec\s+2>>?\s*(?!&)\S", code):
         trace = None  # the trace goes to a file of its own
@@ -1028,7 +1030,7 @@ def _shell_lines(code: str) -> list[ShellLine]:
             line += "\n" + raw[i]
             offset += len(raw[i]) + 1
             i += 1
-        heredoc = re.search(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1", line)
+        heredoc = re.search(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1", line) if "<<" in line else None
         if heredoc and not re.search(r"<<<", line):
             tag = heredoc.group(2)
             body = []
@@ -1323,12 +1325,15 @@ def _js_values(code: str, place: Places) -> tuple[Value, ...]:
 
 # ---- objects written as text (shell JSON, jq, JavaScript) ----------------------------------------------
 
+LABELLED_INPUT = lazy(r"""\\?["'`]?(?:updatedInput|updated_input)\\?["'`]?\s*:\s*\{|"""
+                      r"""(?:const|let|var)\s+updatedInput\s*=\s*\{""", needs=("updatedInput", "updated_input"))
+
+
 def _labelled_objects(code: str, place: Places) -> list[tuple[Place, list[str], bool]]:
     """Each `updatedInput: {...}` object: where, its direct keys, whether it spreads or merges
     another object in."""
     out = []
-    for match in re.finditer(r"""\\?["'`]?(?:updatedInput|updated_input)\\?["'`]?\s*:\s*\{|"""
-                             r"""(?:const|let|var)\s+updatedInput\s*=\s*\{""", code):
+    for match in LABELLED_INPUT.finditer(code):
         start = match.end() - 1
         end = _close(code, start)
         body = code[start + 1:end]
