@@ -24,15 +24,15 @@ PREFILTERED: list[Prefiltered] = []  # every pattern with literals, for the test
 class LazyPattern:
     """Stands for `re.compile(pattern, flags)`; compiles it on the first method call."""
 
-    __slots__ = ("pattern", "flags", "_compiled", "_home")
+    __slots__ = ("pattern", "_flags", "_compiled", "_home")
 
     def __init__(self, pattern: str, flags: int, home: dict[str, Any]) -> None:
-        self.pattern, self.flags, self._home = pattern, flags, home
+        self.pattern, self._flags, self._home = pattern, flags, home
         self._compiled: re.Pattern[str] | None = None
 
     def compiled(self) -> re.Pattern[str]:
         if self._compiled is None:
-            self._compiled = re.compile(self.pattern, self.flags)
+            self._compiled = re.compile(self.pattern, self._flags)
             for key, value in list(self._home.items()):  # the module's global names for it
                 if value is self:
                     self._home[key] = self._compiled
@@ -54,7 +54,10 @@ class Prefiltered(LazyPattern):
         self.needs = tuple(literal.lower() for literal in needs) if self.folded else needs
 
     def _absent(self, text: str) -> bool:
-        text = text.lower() if self.folded else text
+        if self.folded:  # (case-blind matching also takes ſ for s and İ, ı for i, which lower() keeps)
+            if not text.isascii():
+                return False
+            text = text.lower()
         return not any(literal in text for literal in self.needs)
 
     def search(self, text: str, *span: int) -> re.Match[str] | None:

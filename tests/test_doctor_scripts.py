@@ -2,6 +2,9 @@
 (installer/doctor/checks/scripts.py), plus the corpus pin: which real scripts emit what."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -490,3 +493,16 @@ def test_a_script_that_reads_its_input_from_a_variable_claude_code_never_sets(tm
     assert bool(hits) == reported
     if reported:
         assert hits[0].path == str(base / ".claude/hooks" / name) and "CLAUDE_TOOL_INPUT" in hits[0].message
+
+
+def test_where_a_script_reads_an_input_field_does_not_depend_on_the_processs_string_hashing(tmp_path):
+    # two variables parsed from JSON read the same field: the field's place is the first variable's
+    # read, in every process (a set of the variables once made it each process's own)
+    script = tmp_path / "two.js"
+    script.write_text('const a = JSON.parse(require("fs").readFileSync(0, "utf8"));\n'
+                      "const b = JSON.parse(process.argv[2]);\nconsole.log(b.tool_name, a.tool_name);\n")
+    program = ("import sys\nfrom hookwright.doctor.scripts.keys import analyse_text\n"
+               "print(analyse_text(open(sys.argv[1]).read(), 'javascript').flow.input_reads)")
+    places = {subprocess.run([sys.executable, "-c", program, str(script)], capture_output=True, text=True, check=True,
+                             env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(6)}
+    assert places == {"(('tool_name', Place(line=3, column=26)),)\n"}

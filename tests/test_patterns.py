@@ -86,4 +86,5 @@ def test_a_prefiltered_pattern_finds_what_the_compiled_one_finds():
 def test_a_case_blind_prefiltered_pattern_finds_its_literal_in_any_case():
     pattern = lazy(r"(?i)stop_hook_active", needs=("stop_hook_active",))
     assert pattern.search("if [ $STOP_HOOK_ACTIVE ]") and not pattern.search("nothing here")
+    assert pattern.search("$ſtop_hook_active")  # (Python's case-blind s matches the long s, which lower() keeps)
     PREFILTERED.remove(pattern)

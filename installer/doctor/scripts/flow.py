@@ -254,8 +254,10 @@ def _input_reads(code: str, place: Places) -> tuple[tuple[str, Place], ...]:
         if fed or (here is not None and here.group("var") in stdin_variables) or (
                 not re.search(r"\|\s*$", before) and here is None):
             found.setdefault(match.group("field"), place(match.start("field")))
-    parsed = {m.group("var") for m in INPUT_VARIABLE.finditer(code)
-              if not re.match(r"\s*(?:\?\.|\.|\[)", _after_call(code, m.end()))}
+    # the variables in the order they are parsed into (a field two of them read is placed at the first's
+    # read, whatever the process's string hashing)
+    parsed = dict.fromkeys(m.group("var") for m in INPUT_VARIABLE.finditer(code)
+                           if not re.match(r"\s*(?:\?\.|\.|\[)", _after_call(code, m.end())))
     for variable in parsed:  # the parsed input itself, not a field of it (x = JSON.parse(...).tool_input)
         name = re.escape(variable)
         reads = re.finditer(rf"""(?<![\w$.]){name}\s*(?:\??\.get\(\s*["'](?P<a>\w+)["']|\[\s*["'](?P<b>\w+)["']\s*\]|"""
