@@ -506,3 +506,12 @@ def test_where_a_script_reads_an_input_field_does_not_depend_on_the_processs_str
     places = {subprocess.run([sys.executable, "-c", program, str(script)], capture_output=True, text=True, check=True,
                              env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(6)}
     assert places == {"(('tool_name', Place(line=3, column=26)),)\n"}
+
+
+def test_reading_a_python_script_with_an_invalid_escape_warns_of_nothing():
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        facts = analyse_text('import json, sys\nprint(json.dumps({"p": "a\\/b"}))\n', "python")
+    assert caught == [] and facts.flow.syntax_error is None

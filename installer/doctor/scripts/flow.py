@@ -25,6 +25,7 @@ import bisect
 import re
 import shlex
 import sys
+import warnings
 import weakref
 from functools import lru_cache
 from pathlib import Path
@@ -168,7 +169,9 @@ def analyse(text: str, code: str, language: str, at: Offsets,
     common = _common(code, at)
     if language == "python":
         try:
-            tree = ast.parse(text)
+            with warnings.catch_warnings():  # (the script's invalid escapes are for Python to warn of when it runs)
+                warnings.simplefilter("ignore")
+                tree = ast.parse(text)
         except SyntaxError as error:
             where = Place(error.lineno or 1, error.offset or 1)
             return Flow(**common, syntax_error=(f"{error.msg}, for Python {sys.version_info[0]}.{sys.version_info[1]}",
