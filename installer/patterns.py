@@ -63,14 +63,21 @@ class Prefiltered(LazyPattern):
     def search(self, text: str, *span: int) -> re.Match[str] | None:
         return None if self._absent(text) else self.compiled().search(text, *span)
 
+    def match(self, text: str, *span: int) -> re.Match[str] | None:
+        return None if self._absent(text) else self.compiled().match(text, *span)
+
     def finditer(self, text: str, *span: int) -> Iterator[re.Match[str]]:
         return iter(()) if self._absent(text) else self.compiled().finditer(text, *span)
+
+    def findall(self, text: str, *span: int) -> list[Any]:
+        return [] if self._absent(text) else self.compiled().findall(text, *span)
 
 
 def lazy(pattern: str, flags: int = 0, needs: tuple[str, ...] = ()) -> Any:
     """A pattern to use like a compiled one (typed Any: it answers every re.Pattern method),
     defined at the top level of a module; with `needs`, the literals one of which every match
-    contains (in any case, for a case-blind pattern), for the pattern's search and finditer."""
+    contains (in any case, for a case-blind pattern), for the pattern's search, match, finditer
+    and findall."""
     if not needs:
         return LazyPattern(pattern, flags, sys._getframe(1).f_globals)
     found = Prefiltered(pattern, flags, needs)

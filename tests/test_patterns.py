@@ -80,6 +80,8 @@ def test_a_prefiltered_pattern_finds_what_the_compiled_one_finds():
         compiled = re.compile(pattern.pattern)
         assert [m.group("v") for m in pattern.finditer(text)] == [m.group("v") for m in compiled.finditer(text)]
         assert bool(pattern.search(text)) == bool(compiled.search(text))
+        assert bool(pattern.match(text)) == bool(compiled.match(text))
+        assert pattern.findall(text) == compiled.findall(text)
     PREFILTERED.remove(pattern)
 
 

@@ -242,12 +242,14 @@ INPUT_VARIABLE = lazy(r"""(?P<var>[A-Za-z_$][\w$]*)\s*(?::\s*\w+\s*)?=\s*(?:awai
 JQ_FIRST_FIELD = lazy(r"""\bjq\s+(?:-[-\w]+\s+)*["']\s*\.(?P<field>[A-Za-z_]\w*)""", needs=("jq",))
 
 
+STDIN_VARIABLE = lazy(r"""(?<![\w$])([A-Za-z_]\w*)=["']?\$\((?:cat(?:\s+-)?|</dev/stdin)\)""", needs=("$(",))
+
+
 def _input_reads(code: str, place: Places) -> tuple[tuple[str, Place], ...]:
     """The top-level input fields the script reads: `data["x"]`, `data.get("x")`, `input.x` on
     the variable it parsed stdin into, and the first field of a jq filter."""
     found: dict[str, Place] = {}
-    stdin_variables = set(re.findall(r"""(?<![\w$])([A-Za-z_]\w*)=["']?\$\((?:cat(?:\s+-)?|</dev/stdin)\)""", code)
-                          if "$(" in code else ())
+    stdin_variables = set(STDIN_VARIABLE.findall(code))
     for match in JQ_FIRST_FIELD.finditer(code):
         line_start = code.rfind("\n", 0, match.start()) + 1
         before = code[line_start:match.start()]
@@ -808,6 +810,8 @@ SH_FUNCTION = lazy(r"""^\s*(?:function\s+)?(?P<name>[A-Za-z_][\w-]*)\s*\(\s*\)\s
 SH_WRITERS = ("echo", "printf", "jq", "cat", "tee")
 SH_PIPED_IN = lazy(r"(?<!\|)\|\s*(?:[{(]\s*)?(?:[A-Za-z_]\w*=\S*\s+)*$")  # the command reads a pipe
 SH_TO_ELSEWHERE = lazy(r""">&\s*2|\d?>\s*\S|&>""", needs=(">",))
+ENDS_RUN = lazy(r"\s*(?:;|&&|\n)\s*(?:exit|return)\b", needs=("exit", "return"))  # after a write: the run ends
+TRACED_SHEBANG = lazy(r"#![^\n]*\s-\w*x", needs=("#!",))  # #!/bin/bash -x
 SH_VALUE = lazy(r"""(?P<field>permissionDecision|decision|behavior|permission)\\?["']?\s*:\s*"""
                       r"""(?:\\?["'](?P<lit>[A-Za-z_]+)\\?["']|\\?"?\$\{?(?P<var>[A-Za-z_]\w*)\}?\\?"?)""",
                 needs=("decision", "behavior", "permission"))
@@ -863,13 +867,12 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                                                          for frame, arm in branch)
                 if kind and not (debug and kind == STDOUT_TEXT):
                     after = tail + "\n" + _next_lines(lines, starts, offset, 2)
-                    ends = ("exit" in after or "return" in after) and bool(
-                        re.match(r"\s*(?:;|&&|\n)\s*(?:exit|return)\b", after))
+                    ends = bool(ENDS_RUN.match(after))
                     writes.append(Write(kind, place(start), f"{word}{rest.rstrip()[:40]}", branch, scope, ends, order))
             if word in ("cat", "jq", "read") and not piped_in and "<" not in rest and _sh_reads_stdin(word, rest):
                 if not (word == "read" and re.search(r"\bwhile\s+(?:IFS=\S*\s+)?$", before)):
                     reads.append(StdinRead(place(start), branch, scope, order))
-    if code.startswith("#!") and re.match(r"#![^\n]*\s-\w*x", code) and trace is None:
+    if TRACED_SHEBANG.match(code) and trace is None:
         trace = Place(1, 1)
     if trace and re.search(r"BASH_XTRACEFD|\bexec\s+2>>?\s*(?!&)\S", code):
         trace = None  # the trace goes to a file of its own
@@ -1018,6 +1021,9 @@ def _sh_stdout_kind(word: str, rest: str, before: str, tail: str, code: str, end
     return _sh_write_kind(word, rest, bool(SH_PIPED_IN.search(before)), code, end)
 
 
+HEREDOC_START = lazy(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1", needs=("<<",))
+
+
 def _shell_lines(code: str) -> list[ShellLine]:
     """(offset, text, branch, function) per line of code: here-document bodies joined to the
     line that opens them, `if/elif/else/fi` and `case` arms as branches."""
@@ -1035,7 +1041,7 @@ def _shell_lines(code: str) -> list[ShellLine]:
             line += "\n" + raw[i]
             offset += len(raw[i]) + 1
             i += 1
-        heredoc = re.search(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1", line) if "<<" in line else None
+        heredoc = HEREDOC_START.search(line)
         if heredoc and not re.search(r"<<<", line):
             tag = heredoc.group(2)
             body = []
