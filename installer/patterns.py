@@ -11,14 +11,21 @@ A script reader's pattern for `hookSpecificOutput` or `updatedInput` finds nothi
 that never says the word, which most scripts are: given the literals one of which every match
 contains (`needs`), it answers such a text at once, compiling nothing, and never rescans it. A
 test proves each pattern's literals from its parse (tests/test_patterns.py).
+
+Compiling a pattern is mostly Python code (the `re` module's parser and compiler): the 40 or so
+patterns a run over one settings file uses took 4 ms to compile, longer than its checks. So every
+pattern defined here also has its compiled program built ahead of time, for each regex engine a
+supported Python runs (installer/regex_programs/, by scripts/build_regex_programs.py; a test fails
+while a pattern lacks one). A pattern without one, or an engine that refuses it, compiles as usual.
 """
 from __future__ import annotations
 
+import _sre  # type: ignore[import-not-found]  # (the regex engine itself: no stubs; `re` compiles through it)
 import re
 import sys
 from typing import Any, Iterator
 
-PREFILTERED: list[Prefiltered] = []  # every pattern with literals, for the test that proves them
+DEFINED: list[LazyPattern] = []  # every pattern defined here: the programs' build and its tests read it
 
 
 class LazyPattern:
@@ -29,10 +36,16 @@ class LazyPattern:
     def __init__(self, pattern: str, flags: int, home: dict[str, Any]) -> None:
         self.pattern, self._flags, self._home = pattern, flags, home
         self._compiled: re.Pattern[str] | None = None
+        DEFINED.append(self)
+
+    @property
+    def key(self) -> tuple[str, int]:
+        """What its program is found by: the pattern and the flags it was defined with."""
+        return self.pattern, int(self._flags)
 
     def compiled(self) -> re.Pattern[str]:
         if self._compiled is None:
-            self._compiled = re.compile(self.pattern, self._flags)
+            self._compiled = built(*self.key) or re.compile(self.pattern, self._flags)
             for key, value in list(self._home.items()):  # the module's global names for it
                 if value is self:
                     self._home[key] = self._compiled
@@ -80,6 +93,50 @@ def lazy(pattern: str, flags: int = 0, needs: tuple[str, ...] = ()) -> Any:
     and findall."""
     if not needs:
         return LazyPattern(pattern, flags, sys._getframe(1).f_globals)
-    found = Prefiltered(pattern, flags, needs)
-    PREFILTERED.append(found)
-    return found
+    return Prefiltered(pattern, flags, needs)
+
+
+def built(pattern: str, flags: int) -> re.Pattern[str] | None:
+    """The pattern made from its program built for this regex engine, if there is one."""
+    program = _programs().get((pattern, flags))
+    if program is None:
+        return None
+    engine_flags, code, groups, groupindex, indexgroup = program
+    try:
+        compiled: re.Pattern[str] = _sre.compile(pattern, engine_flags, list(code), groups, groupindex, indexgroup)
+    except Exception:  # (an engine that refuses the program, or a Python whose _sre wants other arguments)
+        return None
+    return compiled
+
+
+Program = tuple[int, tuple[int, ...], int, dict[str, int], tuple[str | None, ...]]
+_PROGRAMS: dict[tuple[str, int], Program] | None = None
+
+
+def _programs() -> dict[tuple[str, int], Program]:
+    """The programs built for this engine (its `_sre.MAGIC`), keyed by pattern and flags; none
+    for an engine they were not built for."""
+    global _PROGRAMS
+    if _PROGRAMS is None:
+        try:
+            module = __import__(f"{__package__}.regex_programs.{program_module()}", fromlist=["PROGRAMS"])
+            _PROGRAMS = module.PROGRAMS
+        except ImportError:
+            _PROGRAMS = {}
+    return _PROGRAMS
+
+
+def every_pattern() -> list[LazyPattern]:
+    """Every pattern the package defines, its modules all imported (for the programs' build and tests)."""
+    import importlib
+    import pkgutil
+
+    for module in pkgutil.walk_packages(sys.modules[__package__].__path__, f"{__package__}."):
+        if not module.name.endswith(".__main__") and ".regex_programs" not in module.name:
+            importlib.import_module(module.name)
+    return list(DEFINED)
+
+
+def program_module(magic: int | None = None) -> str:
+    """The module of installer/regex_programs/ that holds an engine's programs."""
+    return f"sre_{_sre.MAGIC if magic is None else magic}"

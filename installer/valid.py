@@ -12,13 +12,15 @@ import math
 import re
 from typing import Any, Callable
 
+from .patterns import lazy
+
 # the draft's other assertions (a keyword no draft knows is ignored, as every validator does)
 UNDECIDED = frozenset({"if", "then", "else", "patternProperties", "dependencies", "dependentRequired",
                        "dependentSchemas", "contains", "additionalItems", "prefixItems", "minProperties",
                        "maxProperties", "multipleOf", "unevaluatedItems", "unevaluatedProperties", "minContains",
                        "maxContains", "$dynamicRef", "$recursiveRef"})
 LINE_BREAKS = ("\n", "\r", "\u2028", "\u2029")  # where ECMAScript's `.` and `$` part from Python's
-CLASS_ESCAPE = re.compile(r"\\[A-Za-z]")  # \w, \d, \s, \b...: Unicode-aware in Python, ASCII in ECMAScript
+CLASS_ESCAPE = lazy(r"\\[A-Za-z]")  # \w, \d, \s, \b...: Unicode-aware in Python, ASCII in ECMAScript
 
 
 class Unsure(Exception):

@@ -1,13 +1,19 @@
-"""The script readers' prefiltered patterns: a text without any of a pattern's literals has no
-match, proved from the pattern's parse, and the prefilter answers as the pattern would."""
+"""The package's patterns: each made from the program built for the running Python's regex engine,
+the same pattern `re.compile` makes; and the prefiltered ones: a text without any of a pattern's
+literals has no match, proved from the pattern's parse, and the prefilter answers as the pattern would."""
+import _sre
+import importlib
 import re
 import re._constants as C
 import re._parser as parser  # (Python's own regex parser: what the pattern means, not what we hope)
+from pathlib import Path
 
 import pytest
-from hookwright.doctor.checks import commands  # noqa: F401  (these modules define the patterns)
-from hookwright.doctor.scripts import flow, keys  # noqa: F401
-from hookwright.patterns import PREFILTERED, lazy
+from hookwright import patterns
+from hookwright.patterns import DEFINED, Prefiltered, built, every_pattern, lazy
+
+PATTERNS = every_pattern()
+PREFILTERED = [pattern for pattern in PATTERNS if isinstance(pattern, Prefiltered)]
 
 
 def _exact(items) -> set[str] | None:
@@ -82,11 +88,57 @@ def test_a_prefiltered_pattern_finds_what_the_compiled_one_finds():
         assert bool(pattern.search(text)) == bool(compiled.search(text))
         assert bool(pattern.match(text)) == bool(compiled.match(text))
         assert pattern.findall(text) == compiled.findall(text)
-    PREFILTERED.remove(pattern)
+    DEFINED.remove(pattern)
 
 
 def test_a_case_blind_prefiltered_pattern_finds_its_literal_in_any_case():
     pattern = lazy(r"(?i)stop_hook_active", needs=("stop_hook_active",))
     assert pattern.search("if [ $STOP_HOOK_ACTIVE ]") and not pattern.search("nothing here")
     assert pattern.search("$ſtop_hook_active")  # (Python's case-blind s matches the long s, which lower() keeps)
-    PREFILTERED.remove(pattern)
+    DEFINED.remove(pattern)
+
+
+# ---- the programs built ahead of time (installer/regex_programs/) -----------------------------------
+
+@pytest.mark.parametrize("pattern", PATTERNS, ids=lambda p: p.pattern[:40])
+def test_every_pattern_is_made_from_the_program_built_for_this_pythons_regex_engine(pattern):
+    """After editing a pattern: python3 scripts/build_regex_programs.py (with each supported Python)."""
+    made = built(*pattern.key)
+    assert made is not None, "no program built for this pattern: run scripts/build_regex_programs.py"
+    assert made == re.compile(pattern.pattern, pattern.key[1])  # (a Pattern's == compares its program too)
+    assert pattern.compiled() is made or pattern.compiled() == made
+
+
+def test_a_program_that_differs_from_the_compiled_one_is_told_apart():
+    """The test above compares programs, not only texts: one changed word makes another pattern."""
+    text, flags = PATTERNS[0].key
+    engine_flags, code, groups, groupindex, indexgroup = patterns._programs()[text, flags]
+    changed = list(code)
+    changed[-2] = changed[-2] ^ 1  # (the last literal or operand before SUCCESS)
+    try:
+        other = _sre.compile(text, engine_flags, changed, groups, groupindex, indexgroup)
+    except RuntimeError:  # (the engine found the program invalid: told apart too)
+        return
+    assert other != re.compile(text, flags)
+
+
+def test_the_built_programs_hold_only_patterns_the_package_defines():
+    defined = {pattern.key for pattern in PATTERNS}
+    modules = sorted(Path(patterns.__file__).parent.joinpath("regex_programs").glob("sre_*.py"))
+    assert patterns.program_module() in [module.stem for module in modules]
+    for module in modules:
+        programs = importlib.import_module(f"hookwright.regex_programs.{module.stem}").PROGRAMS
+        assert set(programs) <= defined, f"{module.name}: rebuild it (scripts/build_regex_programs.py)"
+        assert len(programs) == len(defined), module.name
+
+
+def test_a_pattern_without_a_program_or_with_one_the_engine_refuses_compiles_as_usual(monkeypatch):
+    fresh = lazy(r"no program was built for (?P<this>\w+)")
+    DEFINED.remove(fresh)
+    assert built(*fresh.key) is None
+    assert fresh.search("no program was built for me")["this"] == "me"
+    broken = lazy(r"a refused (program)")
+    DEFINED.remove(broken)
+    monkeypatch.setitem(patterns._programs(), broken.key, (32, (99, 99, 99), 1, {}, (None, None)))
+    assert built(*broken.key) is None
+    assert broken.search("a refused program")[1] == "program"

@@ -9,7 +9,6 @@ JSON path `keys`.
 from __future__ import annotations
 
 import json
-import re
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable, NamedTuple, Sequence, TypeVar
@@ -17,6 +16,7 @@ from typing import Any, Callable, Hashable, Iterable, NamedTuple, Sequence, Type
 from ..document import Document, Keys
 from ..errors import HookwrightError
 from ..hosts.base import describe as describe  # re-exported: what a JSON value is, for messages
+from ..patterns import lazy
 
 SEVERITIES = ("error", "warning", "info")
 RULES_DIR = Path(__file__).resolve().parent / "rules"
@@ -220,7 +220,7 @@ class Finding(NamedTuple):
         return self.rule, self.path, self.about or _POSITION.sub("#", self.message)
 
 
-_POSITION = re.compile(r"(?<=line )\d+|(?<=:)\d+\b")  # "line 12 of this file", "settings.json:12"
+_POSITION = lazy(r"(?<=line )\d+|(?<=:)\d+\b")  # "line 12 of this file", "settings.json:12"
 
 
 class Plugin:
