@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import gc
 import os
 import signal
 import sys
@@ -411,19 +410,17 @@ def prefs_list(project: Optional[Path] = PrefsProjectOpt, as_json: bool = JsonOp
 
 
 def entry() -> None:
-    """The `hookwright` program. A one-shot process: reference counting frees whatever a command
-    drops, so the cyclic garbage collector would only rescan a config's many small objects over
-    and over (a fifth of doctor's time on the corpus). And once the command is done (every file
-    written, closed and renamed, the output flushed), the process leaves without the
-    interpreter's teardown, which frees every object one by one and took as long as a whole
-    doctor run's checks on a typical project (mypy leaves the same way). Tests call main().
+    """The `hookwright` program (started by __main__.main, with the garbage collector off). Once
+    the command is done (every file written, closed and renamed, the output flushed), the process
+    leaves without the interpreter's teardown, which frees every object one by one and took as
+    long as a whole doctor run's checks on a typical project (mypy leaves the same way). Tests
+    call main().
 
     A reader that stops reading (`| head`) ends the program as it ends other Unix tools: by
     SIGPIPE, quietly (the shell says 141). Every write of a user file is atomic and safe
     against a kill at any point, so there is nothing to finish first."""
     if hasattr(signal, "SIGPIPE"):
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    gc.disable()
     try:
         main()
     except SystemExit as done:

@@ -29,8 +29,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 PACKS = ["git-guard", "path-normalizer", "ask-guard"]
 WITHOUT_CHECK = ("import sys; from hookwright.plan import Plan; Plan.check_findings = lambda self: None; "
-                 "from hookwright.cli import entry; entry()")
-AS_SHIPPED = "import sys; from hookwright.cli import entry; entry()"
+                 "from hookwright.__main__ import main; main()")
+AS_SHIPPED = "import sys; from hookwright.__main__ import main; main()"
 SCRIPTS = {
     "guard.py": "import json, sys\nd = json.load(sys.stdin)\nif 'rm -rf' in d['tool_input'].get('command', ''):\n"
                 "    print('no', file=sys.stderr)\n    sys.exit(2)\n",
