@@ -17,7 +17,7 @@ from typing import Callable
 
 from .errors import ExitCode, HookwrightError
 from .faults import checkpoint
-from .layout import TEMP_MARK, is_temp_name
+from .layout import TEMP_MARK, stale_temps
 
 GIVE_BACK_ROUNDS = 8
 
@@ -251,36 +251,6 @@ def make_dir(folder: Path, attempts: int = 5) -> None:
         make_dir(folder, attempts - 1)
     except OSError as err:
         raise _error(err, missing[0]) from None
-
-
-def stale_temps(folder: Path) -> list[Path]:
-    """The temp files a killed run left in a folder, sorted: ours, and no longer being written
-    (their writer's process is gone), so that a write that takes no lock of ours is never cut
-    short by another run's clean-up."""
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return []
-    return [folder / name for name in sorted(names) if is_temp_name(name) and not _writer_alive(name)]
-
-
-def _writer_alive(name: str) -> bool:
-    """Whether the process whose pid the temp file's name carries (.<file>.hookwright-tmp-<pid>-...)
-    still runs; a name without one is an older hookwright's, and left behind. On Windows, where
-    signal 0 is no liveness test (it is CTRL_C_EVENT), every temp file counts as left behind."""
-    written = name.split(TEMP_MARK, 1)[1].split("-", 1)[0]
-    if os.name != "posix" or not (written.isascii() and written.isdigit()):
-        return False
-    pid = int(written)
-    if not 0 < pid < 1 << 22 or pid == os.getpid():  # (Linux pids stay under 2**22)
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # (another user's process: alive)
-        return True
-    return True
 
 
 def clean_stale_temps(folder: Path, of: str | None = None) -> list[Path]:

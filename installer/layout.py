@@ -4,6 +4,7 @@ what it puts beside a host's config. Each host's own files are that host adapter
 (templates/runtime/hookwright_runtime.py), and tests/test_layout.py holds the two together."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 APP = "hookwright"
@@ -20,6 +21,36 @@ TEMP_MARK = ".hookwright-tmp-"  # in the name of a temp file atomic.py writes be
 def is_temp_name(name: str) -> bool:
     """A temp file of ours (written beside its target, then renamed over it)."""
     return name.startswith(".") and TEMP_MARK in name
+
+
+def stale_temps(folder: Path) -> list[Path]:
+    """The temp files a killed run left in a folder, sorted: ours, and no longer being written
+    (their writer's process is gone), so that a write that takes no lock of ours is never cut
+    short by another run's clean-up."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return [folder / name for name in sorted(names) if is_temp_name(name) and not _writer_alive(name)]
+
+
+def _writer_alive(name: str) -> bool:
+    """Whether the process whose pid the temp file's name carries (.<file>.hookwright-tmp-<pid>-...)
+    still runs; a name without one is an older hookwright's, and left behind. On Windows, where
+    signal 0 is no liveness test (it is CTRL_C_EVENT), every temp file counts as left behind."""
+    written = name.split(TEMP_MARK, 1)[1].split("-", 1)[0]
+    if os.name != "posix" or not (written.isascii() and written.isdigit()):
+        return False
+    pid = int(written)
+    if not 0 < pid < 1 << 22 or pid == os.getpid():  # (Linux pids stay under 2**22)
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # (another user's process: alive)
+        return True
+    return True
 
 
 def plugin_file(pack: str) -> str:

@@ -112,7 +112,7 @@ def test_a_temp_file_is_stale_once_its_writer_is_gone_and_never_while_it_still_r
         for temp in (live, dead, older, *odd):
             temp.write_text('{"half": ')
 
-        assert atomic.stale_temps(settings.parent) == sorted([dead, older, *odd])
+        assert layout.stale_temps(settings.parent) == sorted([dead, older, *odd])
         assert hookwright("install", "git-guard", "--scope", "project", "--project", project, "--yes").code == 0
         assert live.exists() and not dead.exists() and not older.exists() and not any(t.exists() for t in odd)
     finally:

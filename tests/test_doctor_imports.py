@@ -7,7 +7,10 @@ import sys
 from support import write_json
 
 SETTINGS = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-    {"type": "command", "command": "jq -r .tool_input.command >> /tmp/commands.log", "timeout": 10}]}]}}
+    {"type": "command", "command": "jq -r .tool_input.command >> /tmp/commands.log", "timeout": 10},
+    # one of ours: the file is an install target, and the install checks look at it (its runtime is missing)
+    {"type": "command", "command": 'python3 -I -S "$CLAUDE_PROJECT_DIR"/.claude/hookwright/git-guard/git-guard'
+                                   ' --host claude', "timeout": 10}]}]}}
 NEVER_FOR_A_CHECK = ("hookwright.atomic", "hookwright.plan", "hookwright.state", "hookwright.apply",
                      "hookwright.planning", "hookwright.doctor.checks.opencode", "hookwright.doctor.scripts.plugins",
                      "rich", "jsonschema", "jsonschema_rs", "deepdiff", "ctypes", "dataclasses")

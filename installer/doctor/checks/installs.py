@@ -11,7 +11,7 @@ from ... import hosts
 from ...document import Document
 from ...errors import HookwrightError
 from ...hosts.base import Host, Scope, Target
-from ...layout import RUNTIME_FOLDERS, is_temp_name
+from ...layout import RUNTIME_FOLDERS, is_temp_name, stale_temps
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable, resolved
 
 if TYPE_CHECKING:  # (state loads only where a receipt exists)
@@ -184,8 +184,6 @@ def _target(file: ConfigFile) -> Target | None:
 def _interrupted_write(ctx: Context, install: InstallAt) -> Iterator[Finding]:
     """A temp file a killed write left beside the config or in a runtime folder (where the host's
     unit is a pack's own file, beside the config only the temps of that file count)."""
-    from ...atomic import stale_temps  # (the writer's module, for the rare folder with our runtimes)
-
     config = install.target.config
     for folder in [config.parent, *install.folders]:
         for temp in stale_temps(folder):
