@@ -9,9 +9,8 @@ import functools
 import os
 import signal
 import sys
-from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, List, Optional
+from typing import TYPE_CHECKING, Callable, List, Literal, Optional
 
 import typer
 
@@ -223,19 +222,11 @@ def status(
     _execute(as_json, produce)
 
 
-class ListScope(str, Enum):
-    managed = "managed"
-    user = "user"
-    project = "project"
-    local = "local"
-    plugin = "plugin"
-
-
 @app.command("list")
 def list_(
     project: Optional[Path] = ProjectOpt,
     host: Optional[str] = typer.Option(None, "--host", help="Only this agent's hooks: claude, cursor or opencode."),
-    scope: Optional[ListScope] = typer.Option(None, "--scope", help="Only the hooks of this scope."),
+    scope: Optional[Literal["managed", "user", "project", "local", "plugin"]] = typer.Option(None, "--scope", help="Only the hooks of this scope."),
     event: Optional[str] = typer.Option(None, "--event", help="Only the hooks of this event (PreToolUse, stop...)."),
     mine: bool = typer.Option(False, "--mine", help="Only the hooks hookwright installed (its packs)."),
     as_json: bool = JsonOpt,
@@ -244,20 +235,8 @@ def list_(
     def produce() -> Result:
         from .commands.list import list_hooks
 
-        return list_hooks(project, host, scope=scope.value if scope else None, event=event, mine=mine)
+        return list_hooks(project, host, scope=scope, event=event, mine=mine)
     _execute(as_json, produce)
-
-
-class Severity(str, Enum):
-    error = "error"
-    warning = "warning"
-    info = "info"
-
-
-class DoctorFormat(str, Enum):
-    text = "text"
-    json = "json"
-    sarif = "sarif"
 
 
 @app.command()
@@ -267,7 +246,7 @@ def doctor(
                                                  readable=False),
     host: Optional[str] = typer.Option(None, "--host", help="Only this agent's scopes: claude, cursor or opencode."),
     project: Optional[Path] = ProjectOpt,
-    fmt: DoctorFormat = typer.Option(DoctorFormat.text, "--format", help="text, json or sarif."),
+    fmt: Literal["text", "json", "sarif"] = typer.Option("text", "--format", help="text, json or sarif."),
     probe: bool = typer.Option(False, "--probe", help="Also run foreign Claude Code command hooks once per event "
                                                       "on a synthetic payload in a temporary directory (opt-in)."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
@@ -279,7 +258,7 @@ def doctor(
                                           "comma-separated or repeated. Replaces the config's select."),
     ignore: List[str] = typer.Option([], "--ignore", metavar="RULES",
                                      help="Leave out these rules (ids or prefixes); adds to the config's ignore."),
-    min_severity: Optional[Severity] = typer.Option(None, "--min-severity",
+    min_severity: Optional[Literal["error", "warning", "info"]] = typer.Option(None, "--min-severity",
                                                     help="Report only findings at least this severe."),
     no_config: bool = typer.Option(False, "--no-config", help="Do not read the project's doctor settings "
                                                               "(pyproject.toml's tool.hookwright.doctor table, "
@@ -293,13 +272,13 @@ def doctor(
     (the user's settings, local, managed): those findings are marked "this machine" and count.
     Exit 1 on errors, 2 when a named config file cannot be read or parsed (the others are still
     checked)."""
-    chosen = DoctorFormat.json.value if as_json else fmt.value
+    chosen = "json" if as_json else fmt
 
     def produce() -> Result:
         from . import output
         from .commands import doctor as command
 
-        if as_json and fmt == DoctorFormat.sarif:
+        if as_json and fmt == "sarif":
             raise HookwrightError("--json means --format json, and --format sarif asks for another format",
                                   hint="give one of them")
         if explain is not None:
@@ -307,7 +286,7 @@ def doctor(
         with output.working("checking the hook configs"):
             return command.doctor(list(paths or []), host=host, project=project, fmt=chosen, probe=probe,
                                   strict=strict, isolated=isolated, select=select, ignore=ignore,
-                                  min_severity=min_severity.value if min_severity else None,
+                                  min_severity=min_severity,
                                   use_config=not no_config)
     _execute(chosen == "json", produce, error_format=chosen)
 
@@ -351,20 +330,16 @@ prefs_app = typer.Typer(help="Question preferences for the ask-guard pack (proje
 app.add_typer(prefs_app, name="prefs")
 
 
-class PrefsScope(str, Enum):
-    user = "user"
-    project = "project"
-
-
+PrefsScope = Optional[Literal["user", "project"]]
 PrefsProjectOpt = typer.Option(None, "--project", file_okay=False,
                                help="The project whose preferences file to use (default: cwd).")
 PrefsScopeOpt = typer.Option(None, "--scope", help="Which file: user (default) or project (--project DIR alone "
                                                    "means project).")
 
 
-def _prefs_project(scope: PrefsScope | None, project: Path | None) -> Path | None:
+def _prefs_project(scope: PrefsScope, project: Path | None) -> Path | None:
     """The project whose file to write, or None for the user's file."""
-    if scope is PrefsScope.project or scope is None and project is not None:
+    if scope == "project" or scope is None and project is not None:
         return project or Path.cwd()
     return None
 
@@ -373,7 +348,7 @@ def _prefs_project(scope: PrefsScope | None, project: Path | None) -> Path | Non
 def prefs_set(
     question_id: str = typer.Argument(..., help="The id in the question's <qid:...> marker."),
     value: str = typer.Argument(..., help="never-ask or always-ask; or the door type: one-way or two-way"),
-    scope: Optional[PrefsScope] = PrefsScopeOpt,
+    scope: PrefsScope = PrefsScopeOpt,
     project: Optional[Path] = PrefsProjectOpt,
     dry_run: bool = DryRunOpt,
     as_json: bool = JsonOpt,
@@ -389,7 +364,7 @@ def prefs_set(
 @prefs_app.command("unset")
 def prefs_unset(
     question_id: str = typer.Argument(...),
-    scope: Optional[PrefsScope] = PrefsScopeOpt,
+    scope: PrefsScope = PrefsScopeOpt,
     project: Optional[Path] = PrefsProjectOpt,
     dry_run: bool = DryRunOpt,
     as_json: bool = JsonOpt,
