@@ -9,7 +9,6 @@ StopFailure use the narrower exact set (letters, digits, `_`, `|`).
 `js_regex` translates a JavaScript pattern to a Python one and names the constructs that the two
 read differently, so that a matcher is judged the way the host's regex engine judges it.
 """
-from __future__ import annotations
 
 import re
 import sys

@@ -18,7 +18,6 @@ Python is read with `ast` (exact), shell line by line with its if/case/function 
 JavaScript/TypeScript with its braces. Where the code is too dynamic to follow, nothing is
 reported: the rules built on this module must not cry wolf.
 """
-from __future__ import annotations
 
 import ast
 import bisect
