@@ -13,7 +13,6 @@ import copy
 import json
 import os
 import re
-import shlex
 from abc import ABC, abstractmethod
 from enum import Enum
 from pathlib import Path
@@ -321,6 +320,8 @@ class Host(ABC):
 
     def runtime_command(self, pack: Pack, options: dict[str, Any], where: str) -> str:
         """`python3 -I -S <where> --host <host> [--option k=v]`: how a shell starts a runtime."""
+        import shlex  # (the writing side's: doctor never quotes)
+
         extra = "".join(f" --option {name}={shlex.quote(text)}" for name, text in changed_options(pack, options))
         return f"python3 -I -S {where} --host {self.name}{extra}"
 
@@ -451,6 +452,8 @@ def refuse_shape(doc: Document, message: str, *keys: str | int, hint: str) -> No
 
 
 def quoted_absolute(path: Path) -> str:
+    import shlex
+
     return shlex.quote(str(path))
 
 

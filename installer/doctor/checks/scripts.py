@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol
@@ -278,6 +277,8 @@ def _inner_script(command: str) -> str:
     """`bash -c '...'` runs the quoted script: that is the code to read."""
     if not SHELL_C.match(command):
         return command
+    import shlex  # (for the few commands that are `sh -c '...'`: most runs split none)
+
     try:
         words = shlex.split(command)
     except ValueError:

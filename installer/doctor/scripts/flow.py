@@ -22,7 +22,6 @@ reported: the rules built on this module must not cry wolf.
 import ast
 import bisect
 import re
-import shlex
 import sys
 import warnings
 import weakref
@@ -124,20 +123,29 @@ def _answering(code: str, offset: int) -> bool:
     return bool(ANSWER_NEAR.search(code, max(0, offset - 200), offset + 200))
 
 
-class Flow(NamedTuple):
-    writes: tuple[Write, ...] = ()
-    exits: tuple[Exit, ...] = ()
-    stdin_reads: tuple[Place, ...] = ()  # the second read, when stdin is read twice on one path
-    values: tuple[Value, ...] = ()
-    input_as_string: tuple[Place, ...] = ()  # updatedInput given as a string
-    new_inputs: tuple[tuple[Place, tuple[str, ...]], ...] = ()  # updatedInput built anew: its keys
-    continue_false: tuple[Place, ...] = ()
-    trace: Place | None = None  # `set -x`: every command traced on stderr
-    stop_flag_from_env: Place | None = None  # stop_hook_active read from a variable that is never set
-    failure_fields: tuple[tuple[str, Place], ...] = ()  # tool_response.error, exit_code...
-    input_reads: tuple[tuple[str, Place], ...] = ()  # top-level fields of the hook's input it reads
-    syntax_error: tuple[str, Place] | None = None  # (what, where) when the interpreter refuses the file
-    called: frozenset[str] = frozenset()  # the functions the script calls (Python)
+class Flow:
+    """What a script's code does, as the checks read it (each place a Place)."""
+
+    def __init__(self, writes: tuple[Write, ...] = (), exits: tuple[Exit, ...] = (),
+                 stdin_reads: tuple[Place, ...] = (), values: tuple[Value, ...] = (),
+                 input_as_string: tuple[Place, ...] = (), new_inputs: tuple[tuple[Place, tuple[str, ...]], ...] = (),
+                 continue_false: tuple[Place, ...] = (), trace: Place | None = None,
+                 stop_flag_from_env: Place | None = None, failure_fields: tuple[tuple[str, Place], ...] = (),
+                 input_reads: tuple[tuple[str, Place], ...] = (), syntax_error: tuple[str, Place] | None = None,
+                 called: frozenset[str] = frozenset()) -> None:
+        self.writes = writes
+        self.exits = exits
+        self.stdin_reads = stdin_reads  # the second read, when stdin is read twice on one path
+        self.values = values
+        self.input_as_string = input_as_string  # updatedInput given as a string
+        self.new_inputs = new_inputs  # updatedInput built anew: its keys
+        self.continue_false = continue_false
+        self.trace = trace  # `set -x`: every command traced on stderr
+        self.stop_flag_from_env = stop_flag_from_env  # stop_hook_active read from a variable that is never set
+        self.failure_fields = failure_fields  # tool_response.error, exit_code...
+        self.input_reads = input_reads  # top-level fields of the hook's input it reads
+        self.syntax_error = syntax_error  # (what, where) when the interpreter refuses the file
+        self.called = called  # the functions the script calls (Python)
 
     def mixed_output(self) -> tuple[Write, Write] | None:
         """A text (or echoed input) write and a JSON write that one run can both make: stdout is
@@ -185,7 +193,7 @@ def analyse(text: str, code: str, language: str, at: Offsets,
 
             broken = syntax_error(path, text.encode("utf-8", "replace"))
             if broken is not None:
-                return flow._replace(syntax_error=("a syntax error", Place(broken.line, broken.column)))
+                flow.syntax_error = ("a syntax error", Place(broken.line, broken.column))
         return flow
     return _shell(code, at, common, path)
 
@@ -1118,6 +1126,8 @@ def _sh_reads_stdin(word: str, rest: str) -> bool:
     """Does this cat, jq or read take its input from the hook's stdin (no file, no -n)?"""
     words = rest.split()
     if "'" in rest or '"' in rest:  # a quoted filter with spaces ('.a // empty') is one word
+        import shlex  # (shlex compiles a regex when imported: only for the scripts that quote a filter)
+
         try:
             words = shlex.split(rest)
         except ValueError:
