@@ -23,6 +23,38 @@ LINE_BREAKS = ("\n", "\r", "\u2028", "\u2029")  # where ECMAScript's `.` and `$`
 CLASS_ESCAPE = lazy(r"\\[A-Za-z]")  # \w, \d, \s, \b...: Unicode-aware in Python, ASCII in ECMAScript
 
 
+# what a schema says to people and editors, never to a validator (the drafts' meta-data, VS Code's)
+ANNOTATIONS = frozenset({"title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly",
+                         "$comment", "markdownDescription", "enumDescriptions", "markdownEnumDescriptions",
+                         "deprecationMessage"})
+SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+SCHEMA_LISTS = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
+SCHEMAS = frozenset({"additionalItems", "additionalProperties", "propertyNames", "contains", "not", "if", "then",
+                     "else", "unevaluatedItems", "unevaluatedProperties", "contentSchema"})
+
+
+def assertions(schema: Any) -> Any:
+    """The schema without its annotations: all a validator reads. (SchemaStore's settings schema
+    is four fifths descriptions, and doctor reads the schema on every run: build_rule_catalog.py
+    writes this form of it.) Data inside a schema (an enum's values, a const) stays as it is."""
+    if not isinstance(schema, dict):
+        return schema
+    kept: dict[str, Any] = {}
+    for keyword, argument in schema.items():
+        if keyword in ANNOTATIONS:
+            continue
+        if keyword in SCHEMA_MAPS and isinstance(argument, dict):
+            argument = {name: assertions(sub) for name, sub in argument.items()}
+        elif keyword in SCHEMA_LISTS and isinstance(argument, list) or keyword == "items" and isinstance(argument, list):
+            argument = [assertions(sub) for sub in argument]
+        elif keyword in SCHEMAS or keyword == "items":
+            argument = assertions(argument)
+        elif keyword == "dependencies" and isinstance(argument, dict):
+            argument = {name: assertions(sub) for name, sub in argument.items()}  # (a list of names stays one)
+        kept[keyword] = argument
+    return kept
+
+
 class Unsure(Exception):
     """This module cannot decide; jsonschema-rs can."""
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import jsonschema_rs
 import pytest
 from hookwright import resources, valid
-from hookwright.doctor.checks.structure import SCHEMASTORE, _without_permission_rules
+from hookwright.doctor.checks.structure import SCHEMASTORE, SCHEMASTORE_SOURCE, _without_permission_rules
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -141,3 +141,39 @@ def test_the_fast_verdict_is_jsonschema_rs_verdict_on_our_own_2020_12_schemas(na
                 disagreed += ours != theirs
     assert disagreed == 0
     assert decided >= 10
+
+
+# ---- the schema doctor reads: SchemaStore's without its annotations ---------------------------------
+
+def test_the_settings_schema_doctor_reads_is_schemastores_without_its_annotations():
+    """After replacing SchemaStore's schema: python3 scripts/build_rule_catalog.py."""
+    source = resources.schema(SCHEMASTORE_SOURCE)
+    read = resources.schema(SCHEMASTORE)
+    assert read == valid.assertions(source)
+    assert len(json.dumps(read)) < len(json.dumps(source)) / 2  # (most of it was descriptions)
+
+
+def test_dropping_annotations_keeps_every_assertion_and_the_data_inside_them():
+    schema = {"title": "t", "type": "object", "description": "d", "$comment": "c",
+              "properties": {"description": {"type": "string", "description": "a property named description"},
+                             "mode": {"enum": [{"description": "a value, not an annotation"}], "default": "x"}},
+              "anyOf": [{"const": {"title": "data"}, "examples": [1]}], "items": [{"default": 1, "minimum": 0}],
+              "dependencies": {"a": ["b"], "c": {"description": "d", "required": ["e"]}}}
+    assert valid.assertions(schema) == {
+        "type": "object",
+        "properties": {"description": {"type": "string"}, "mode": {"enum": [{"description": "a value, not an annotation"}]}},
+        "anyOf": [{"const": {"title": "data"}}], "items": [{"minimum": 0}],
+        "dependencies": {"a": ["b"], "c": {"required": ["e"]}}}
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="needs ../shared/corpus")
+def test_schemastores_schema_and_its_assertions_find_the_same_errors_in_the_corpus_and_its_mutations():
+    rng = random.Random(16)
+    errors_seen = 0
+    for settings in _settings():
+        for value in [settings, *_mutations(settings, rng)]:
+            found = [[(list(e.instance_path), e.message) for e in resources.validator(name).iter_errors(value)]
+                     for name in (SCHEMASTORE_SOURCE, SCHEMASTORE)]
+            assert found[0] == found[1], value
+            errors_seen += bool(found[0])
+    assert errors_seen > 100  # (the mutations broke many of them)

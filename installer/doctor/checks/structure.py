@@ -44,7 +44,8 @@ from ..facts import (
 )
 from ..model import HOST_NAMES, ConfigFile, Context, Finding, RuleTable, resolved, timeout_seconds
 
-SCHEMASTORE = "schemastore/claude-code-settings.json"  # the settings schema the editors use
+SCHEMASTORE_SOURCE = "schemastore/claude-code-settings.json"  # the settings schema the editors use
+SCHEMASTORE = "schemastore/claude-code-settings.assertions.json"  # ...without its descriptions (build_rule_catalog.py)
 ALL_TYPE_FIELDS = {key: kind for fields in TYPE_FIELDS.values() for key, kind in fields.items()}
 NON_EMPTY = {"command", "url", "prompt", "server", "tool"}
 EXPECTED: dict[object, str] = {
