@@ -2,7 +2,6 @@
 
 Heavy modules (jsonschema-rs, deepdiff, rich) load inside the commands, so `--help` is quick.
 """
-from __future__ import annotations
 
 import copy
 import functools
@@ -71,7 +70,7 @@ AllowConflictsOpt = typer.Option(False, "--allow-conflicts",
                                  help="With --yes: write even if the change introduces a conflict (an error doctor finds).")
 
 
-def _consent(yes: bool, allow_conflicts: bool, as_json: bool) -> Consent:
+def _consent(yes: bool, allow_conflicts: bool, as_json: bool) -> "Consent":
     """Who agrees to a write: --yes, or a person on a terminal (not with --json, whose stdout
     is for the document alone), or nobody."""
     from . import output
@@ -110,7 +109,7 @@ def install(
     as_json: bool = JsonOpt,
 ) -> None:
     """Render packs for a host and scope, show the plan and the conflicts it brings, write it atomically."""
-    def produce() -> Result:
+    def produce() -> "Result":
         from . import output
         from .commands.install import install as run
 
@@ -138,7 +137,7 @@ def uninstall(
     as_json: bool = JsonOpt,
 ) -> None:
     """Remove exactly the entries and runtime files our receipts list; nothing else."""
-    def produce() -> Result:
+    def produce() -> "Result":
         from .commands.uninstall import uninstall as run
 
         return run(list(packs or []), host=host or "claude", scope=scope, project=project,
@@ -165,7 +164,7 @@ def rollback(
 ) -> None:
     """Undo the last operation at entry level, keeping later edits elsewhere in the file. The
     journal spans every project and scope: --project, --scope, --file and --host narrow it."""
-    def produce() -> Result:
+    def produce() -> "Result":
         from .commands import rollback as command
         from .planning.rollback import Only
 
@@ -188,7 +187,7 @@ def render(
 ) -> None:
     """Print the file install would write for this host and scope (the config with the pack's
     entries in it, or opencode's plugin); nothing is written."""
-    def produce() -> Result:
+    def produce() -> "Result":
         from .commands.render import render as run
 
         return run(pack, host=host, scope=scope, project=project, options=option)
@@ -200,7 +199,7 @@ def packs_(host: Optional[str] = typer.Option(None, "--host", help="Only the pac
                                                "claude, cursor or opencode (and why the others do not)."),
            as_json: bool = JsonOpt) -> None:
     """List the bundled packs, their hooks, and what each may do."""
-    def produce() -> Result:
+    def produce() -> "Result":
         from .commands.packs import list_packs
 
         return list_packs(host)
@@ -215,7 +214,7 @@ def status(
 ) -> None:
     """Which packs are installed where (agent, scope, file), their versions and the bundled ones,
     and whether their entries and runtime files are as installed. Exit 1 when one is not."""
-    def produce() -> Result:
+    def produce() -> "Result":
         from .commands.status import status as run
 
         return run(project, host)
@@ -232,7 +231,7 @@ def list_(
     as_json: bool = JsonOpt,
 ) -> None:
     """The merged, effective view: every hook from every scope and plugin, by event and matcher."""
-    def produce() -> Result:
+    def produce() -> "Result":
         from .commands.list import list_hooks
 
         return list_hooks(project, host, scope=scope, event=event, mine=mine)
@@ -274,7 +273,7 @@ def doctor(
     checked)."""
     chosen = "json" if as_json else fmt
 
-    def produce() -> Result:
+    def produce() -> "Result":
         from . import output
         from .commands import doctor as command
 
@@ -316,7 +315,7 @@ def simulate(
     The hooks are your own commands, run for real, in parallel, in the project folder, as the
     agent runs them (with their side effects): use --list-only to see what would run first.
     Exit 0 when the simulation ran, whatever the hooks decided; 2 on bad input."""
-    def produce() -> Result:
+    def produce() -> "Result":
         from .commands.simulate import simulate as command_
 
         return command_(event, tool=tool, tool_input=tool_input, input_file=input_file, payload_file=payload_file,
@@ -425,7 +424,7 @@ BEFORE_A_COMMAND = {"-q", "--quiet", "-v", "--verbose"}  # the global options th
 
 
 @functools.cache
-def _command(name: str | None = None) -> Command:
+def _command(name: str | None = None) -> "Command":
     """The command line as typer builds it from the functions above, once per process (the tests
     run main in-process). Given the name of the command a run asks for, the group holds that
     command alone: typer builds a command's options from its function's signature, which took
@@ -438,7 +437,7 @@ def _command(name: str | None = None) -> Command:
     return typer.main.get_command(alone)
 
 
-def _name(command: CommandInfo) -> str:
+def _name(command: "CommandInfo") -> str:
     return command.name or typer.main.get_command_name(getattr(command.callback, "__name__", ""))
 
 
