@@ -433,3 +433,24 @@ def test_the_compiled_pack_flags_match_the_pack_manifests_they_are_built_from():
     flags = json.loads((resources.packs_dir() / "flags.json").read_text(encoding="utf-8"))
     assert flags == compile_flags()
     assert any(any(scripts.values()) for scripts in flags.values())  # path-normalizer rewrites
+
+
+def test_a_cached_property_computes_once_per_object_and_keeps_each_objects_own_value():
+    from hookwright.doctor.model import cached_property
+
+    calls = []
+
+    class Counted:
+        def __init__(self, n):
+            self.n = n
+
+        @cached_property
+        def doubled(self):
+            """twice n"""
+            calls.append(self.n)
+            return self.n * 2
+
+    one, two = Counted(1), Counted(2)
+    assert (one.doubled, one.doubled, two.doubled) == (2, 2, 4)
+    assert calls == [1, 2]
+    assert isinstance(Counted.doubled, cached_property) and Counted.doubled.__doc__ == "twice n"

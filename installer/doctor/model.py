@@ -9,9 +9,9 @@ JSON path `keys`.
 from __future__ import annotations
 
 import json
-from functools import cache, cached_property
+from functools import cache
 from pathlib import Path
-from typing import Any, Callable, Hashable, Iterable, NamedTuple, Sequence, TypeVar
+from typing import Any, Callable, Generic, Hashable, Iterable, NamedTuple, Sequence, TypeVar, overload
 
 from ..document import Document, Keys
 from ..errors import HookwrightError
@@ -21,6 +21,34 @@ from ..patterns import lazy
 SEVERITIES = ("error", "warning", "info")
 RULES_DIR = Path(__file__).resolve().parent / "rules"
 CATALOG = "catalog.json"  # compiled from the TOML files: scripts/build_rule_catalog.py
+
+
+_Value = TypeVar("_Value")
+
+
+class cached_property(Generic[_Value]):
+    """functools.cached_property without the lock Python 3.11's takes on each first read (3.12
+    dropped it): doctor reads tens of thousands of them once each, on objects no other thread sees."""
+
+    def __init__(self, compute: Callable[[Any], _Value]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> cached_property[_Value]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> _Value: ...
+
+    def __get__(self, instance: object | None, owner: type | None = None) -> _Value | cached_property[_Value]:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.compute(instance)
+        return value
 
 
 class Rule:

@@ -11,7 +11,6 @@ import os
 import re
 import stat
 import sys
-from functools import cached_property
 from pathlib import Path
 from typing import Iterator
 
@@ -19,7 +18,7 @@ from ...document import Keys
 from ...patterns import lazy
 from .. import disk, handler_facts
 from ..facts import LEGACY_INPUT_VARIABLE
-from ..model import HOST_NAMES, ConfigFile, Context, Finding, Handler, RuleTable, rule_by_id
+from ..model import HOST_NAMES, ConfigFile, Context, Finding, Handler, RuleTable, cached_property, rule_by_id
 from ..shell.interpret import PYTHON
 from ..shell.results import Invocation, Resolution
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 import os
 from collections import defaultdict
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
@@ -35,7 +34,7 @@ from ...hosts.base import Host
 from .. import dedup, handler_facts
 from ..facts import BUILTIN_TOOLS, CLAUDE_TO_CURSOR
 from ..handler_facts import NO, YES, Rewrite, pack_rewrites
-from ..model import Context, Finding, Handler, RuleTable, resolved, timeout_seconds
+from ..model import Context, Finding, Handler, RuleTable, cached_property, resolved, timeout_seconds
 from ..regex.matching import Matcher, classify
 from ..regex.overlap import Overlap, matched_builtins, mcp_overlap, overlap, server_reach, unseen_servers
 from .hosts import claude_tool_names

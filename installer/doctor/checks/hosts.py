@@ -3,12 +3,11 @@ from __future__ import annotations
 
 import json
 import re
-from functools import cached_property
 from typing import Any, Iterator
 
 from ...hosts import cursor_protocol
 from ..facts import BUILTIN_TOOLS, CLAUDE_ONLY_FIELDS, CLAUDE_TO_CURSOR, CURSOR_EVENTS, FOLDED_CLAUDE_EVENTS, fold
-from ..model import ConfigFile, Context, Finding, Plugin, RuleTable
+from ..model import ConfigFile, Context, Finding, Plugin, RuleTable, cached_property
 from ..regex.matching import js_regex
 
 CLAUDE_TO_CURSOR_TOOLS = {"Bash": "Shell"}  # docs/hosts/cursor.md#matchers (Edit, Read, Write, Grep, Task: the same)

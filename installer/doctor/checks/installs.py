@@ -3,7 +3,6 @@ receipt (entries present, runtime files present and unchanged)."""
 from __future__ import annotations
 
 import os
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
@@ -12,7 +11,7 @@ from ...document import Document
 from ...errors import HookwrightError
 from ...hosts.base import Host, Scope, Target
 from ...layout import RUNTIME_FOLDERS, is_temp_name, stale_temps
-from ..model import ConfigFile, Context, Finding, Handler, RuleTable, resolved
+from ..model import ConfigFile, Context, Finding, Handler, RuleTable, cached_property, resolved
 
 if TYPE_CHECKING:  # (state loads only where a receipt exists)
     from ...state import Receipt

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import json
 import re
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Any, Iterator, NamedTuple
 
 from ...document import Keys
 from ...patterns import lazy
 from ..facts import BUILTIN_TOOLS, CLAUDE_EVENTS, NARROW_EXACT_EVENTS, NEWER_THAN_MATCHER_CHANGE, OPEN, TOOL, Event
-from ..model import ConfigFile, Context, Finding, RuleTable, describe
+from ..model import ConfigFile, Context, Finding, RuleTable, cached_property, describe
 from ..regex.matching import VALUE_NAME, Matcher, can_match_a_name, classify, empty_alternative, js_regex
 from ..regex.overlap import named_servers
 

@@ -11,12 +11,11 @@ and an opencode.json(c) (CONFIG_RULES).
 """
 from __future__ import annotations
 
-from functools import cached_property
 from typing import Any, Iterator
 
 from ...hosts import opencode
 from ...hosts.base import describe
-from ..model import ConfigFile, Context, Finding, RuleTable
+from ..model import ConfigFile, Context, Finding, RuleTable, cached_property
 from ..scripts import plugins
 
 PLUGIN_RULES = RuleTable()  # the rules of one plugin file, one function each

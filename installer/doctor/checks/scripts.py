@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol
 
@@ -25,7 +25,7 @@ from ...hosts.claude_protocol import EventProtocol
 from ...hosts.cursor_protocol import CursorEventProtocol
 from ...patterns import lazy
 from .. import handler_facts
-from ..model import Context, Finding, Handler, RuleTable, rule_by_id
+from ..model import Context, Finding, Handler, RuleTable, cached_property, rule_by_id
 from ..scripts import flow as script_flow
 from ..scripts.keys import ScriptFacts, Site, analyse_text
 

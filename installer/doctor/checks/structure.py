@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from functools import cached_property
 from pathlib import Path
 from typing import Any, Collection, Iterable, Iterator, TypedDict
 
@@ -42,7 +41,7 @@ from ..facts import (
     Event,
     fold,
 )
-from ..model import HOST_NAMES, ConfigFile, Context, Finding, RuleTable, resolved, timeout_seconds
+from ..model import HOST_NAMES, ConfigFile, Context, Finding, RuleTable, cached_property, resolved, timeout_seconds
 
 SCHEMASTORE_SOURCE = "schemastore/claude-code-settings.json"  # the settings schema the editors use
 SCHEMASTORE = "schemastore/claude-code-settings.assertions.json"  # ...without its descriptions (build_rule_catalog.py)
