@@ -118,11 +118,11 @@ def _programs() -> dict[tuple[str, int], Program]:
     for an engine they were not built for."""
     global _PROGRAMS
     if _PROGRAMS is None:
-        try:
-            module = __import__(f"{__package__}.regex_programs.{program_module()}", fromlist=["PROGRAMS"])
-            _PROGRAMS = module.PROGRAMS
-        except ImportError:
-            _PROGRAMS = {}
+        from .regex_programs import ENGINES
+
+        module = ENGINES.get(_sre.MAGIC)
+        _PROGRAMS = {} if module is None else \
+            __import__(f"{__package__}.regex_programs.{module}", fromlist=["PROGRAMS"]).PROGRAMS
     return _PROGRAMS
 
 
@@ -135,8 +135,3 @@ def every_pattern() -> list[LazyPattern]:
         if not module.name.endswith(".__main__") and ".regex_programs" not in module.name:
             importlib.import_module(module.name)
     return list(DEFINED)
-
-
-def program_module(magic: int | None = None) -> str:
-    """The module of installer/regex_programs/ that holds an engine's programs."""
-    return f"sre_{_sre.MAGIC if magic is None else magic}"
