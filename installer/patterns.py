@@ -23,6 +23,7 @@ from __future__ import annotations
 import _sre  # type: ignore[import-not-found]  # (the regex engine itself: no stubs; `re` compiles through it)
 import re
 import sys
+from functools import cache
 from typing import Any, Iterator
 
 DEFINED: list[LazyPattern] = []  # every pattern defined here: the programs' build and its tests read it
@@ -110,20 +111,20 @@ def built(pattern: str, flags: int) -> re.Pattern[str] | None:
 
 
 Program = tuple[int, tuple[int, ...], int, dict[str, int], tuple[str | None, ...]]
-_PROGRAMS: dict[tuple[str, int], Program] | None = None
 
 
+@cache
 def _programs() -> dict[tuple[str, int], Program]:
     """The programs built for this engine (its `_sre.MAGIC`), keyed by pattern and flags; none
     for an engine they were not built for."""
-    global _PROGRAMS
-    if _PROGRAMS is None:
-        from .regex_programs import ENGINES
+    from .regex_programs import ENGINES
 
-        module = ENGINES.get(_sre.MAGIC)
-        _PROGRAMS = {} if module is None else \
-            __import__(f"{__package__}.regex_programs.{module}", fromlist=["PROGRAMS"]).PROGRAMS
-    return _PROGRAMS
+    module = ENGINES.get(_sre.MAGIC)
+    if module is None:
+        return {}
+    programs: dict[tuple[str, int], Program] = \
+        __import__(f"{__package__}.regex_programs.{module}", fromlist=["PROGRAMS"]).PROGRAMS
+    return programs
 
 
 def every_pattern() -> list[LazyPattern]:
