@@ -26,6 +26,10 @@ MAX_BYTES = 10 * 1024 * 1024  # a hook config beyond this is not something we sh
 MAX_DEPTH = 200
 Keys = tuple[str | int, ...]  # a JSON path, the keys and indexes from the root: ("hooks", "PreToolUse", 0)
 
+NEWLINE = lazy("\n")
+FIRST_INDENT = lazy(r"\n([ \t]+)\S")
+KEY_COLON = lazy(r'"\s*:(\s*)')
+UNICODE_ESCAPE = lazy(r"\\u[0-9a-fA-F]{4}")
 _WS = lazy(r"[ \t\n\r]*")
 
 
@@ -72,7 +76,7 @@ class LineIndex:
     its start for each one). The one place that turns offsets into positions."""
 
     def __init__(self, text: str) -> None:
-        self.starts = [0, *(match.end() for match in re.finditer("\n", text))]
+        self.starts = [0, *(match.end() for match in NEWLINE.finditer(text))]
 
     def at(self, offset: int) -> tuple[int, int]:
         line = bisect.bisect_right(self.starts, offset)
@@ -390,11 +394,11 @@ class _Style:
         if "\n" in lead:
             indent = lead.rsplit("\n", 1)[1] or None
         if indent is None and "\n" in text.strip():
-            match = re.search(r"\n([ \t]+)\S", text)
+            match = FIRST_INDENT.search(text)
             indent = match.group(1) if match else "  "
-        colon_match = re.search(r'"\s*:(\s*)', text)
+        colon_match = KEY_COLON.search(text)
         colon = ":" + (colon_match.group(1).replace("\r", "").replace("\n", "") if colon_match else " ")
-        has_escapes = re.search(r"\\u[0-9a-fA-F]{4}", text) is not None
+        has_escapes = UNICODE_ESCAPE.search(text) is not None
         has_raw_non_ascii = any(ord(c) > 127 for c in text)
         return cls(indent, colon if len(colon) <= 2 else ": ", doc.newline,
                    ensure_ascii=has_escapes and not has_raw_non_ascii)

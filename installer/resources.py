@@ -7,6 +7,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from .patterns import lazy
+
+TOML_ERROR_PLACE = lazy(r" ?\(at line (\d+), column (\d+)\)")  # as tomllib words it
+
 
 @cache
 def data_root() -> Path:
@@ -70,7 +74,6 @@ def validator(name: str) -> Any:
 
 def read_toml(path: Path, hint: str) -> dict[str, Any]:
     """A TOML file of the user's or a pack's; a syntax error names its line and column."""
-    import re
     import sys
 
     if sys.version_info >= (3, 11):
@@ -85,7 +88,7 @@ def read_toml(path: Path, hint: str) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as error:
         raise HookwrightError(f"cannot read {path.name}: {error}", path=path, hint=hint) from None
     except tomllib.TOMLDecodeError as error:
-        where = re.search(r" ?\(at line (\d+), column (\d+)\)", str(error))
+        where = TOML_ERROR_PLACE.search(str(error))
         said = str(error).replace(where[0], "") if where else str(error)  # (the location says where)
         raise HookwrightError(f"invalid TOML: {said}", path=path, line=int(where[1]) if where else None,
                               column=int(where[2]) if where else None, hint=hint) from None

@@ -2,6 +2,7 @@
 the same pattern `re.compile` makes; and the prefiltered ones: a text without any of a pattern's
 literals has no match, proved from the pattern's parse, and the prefilter answers as the pattern would."""
 import _sre
+import ast
 import importlib
 import re
 import re._constants as C
@@ -113,7 +114,7 @@ def test_a_program_that_differs_from_the_compiled_one_is_told_apart():
     """The test above compares programs, not only texts: one changed word makes another pattern."""
     text, flags = PATTERNS[0].key
     engine_flags, code, groups, groupindex, indexgroup = patterns._programs()[text, flags]
-    changed = list(code)
+    changed = patterns.code_words(code)
     changed[-2] = changed[-2] ^ 1  # (the last literal or operand before SUCCESS)
     try:
         other = _sre.compile(text, engine_flags, changed, groups, groupindex, indexgroup)
@@ -142,6 +143,36 @@ def test_a_pattern_without_a_program_or_with_one_the_engine_refuses_compiles_as_
     assert fresh.search("no program was built for me")["this"] == "me"
     broken = lazy(r"a refused (program)")
     DEFINED.remove(broken)
-    monkeypatch.setitem(patterns._programs(), broken.key, (32, (99, 99, 99), 1, {}, (None, None)))
+    monkeypatch.setitem(patterns._programs(), broken.key, (32, "63000000" * 3, 1, {}, (None, None)))
     assert built(*broken.key) is None
     assert broken.search("a refused program")[1] == "program"
+
+
+
+def test_a_programs_code_is_read_back_from_its_little_endian_words_or_not_at_all():
+    assert patterns.code_words("01000000ffffffff") == [1, 2**32 - 1]
+    assert patterns.code_words("010203") is None  # (not a whole number of words: compiled as usual)
+
+RE_FUNCTIONS = {"compile", "search", "match", "fullmatch", "findall", "finditer", "sub", "subn", "split"}
+
+
+def _literal_patterns_compiled_at_run_time(source: str) -> list[int]:
+    """Lines of `re.search(r"...", ...)` and the like: a pattern written out, compiled by `re`."""
+    return [node.lineno for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == "re" and node.func.attr in RE_FUNCTIONS
+            and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)]
+
+
+def test_every_pattern_the_package_writes_out_is_a_lazy_one_with_its_program():
+    """A pattern given to `re` as text is parsed and compiled by Python code on its first use in
+    each run (0.1 to 0.3 ms each); a `lazy` one is made from its built program. Patterns built
+    from a run's data (f-strings) are not written out and compile as they must."""
+    package = Path(patterns.__file__).parent
+    found = {str(path.relative_to(package)): lines for path in sorted(package.rglob("*.py"))
+             if (lines := _literal_patterns_compiled_at_run_time(path.read_text(encoding="utf-8")))}
+    assert found == {}
+
+
+def test_the_check_for_written_out_patterns_finds_one():
+    assert _literal_patterns_compiled_at_run_time('import re\nre.sub(r"\\s+", " ", text)\nre.compile(f"{x}")\n') == [2]

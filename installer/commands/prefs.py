@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import difflib
-import re
 from pathlib import Path
 from typing import Any
 
@@ -18,11 +17,12 @@ from .. import atomic, state
 from ..document import Document, read_document
 from ..errors import ExitCode, HookwrightError
 from ..layout import project_prefs, user_prefs
+from ..patterns import lazy
 from .result import Payload, Result, Status
 
 QUESTION_VALUES = ("never-ask", "always-ask")
 DOOR_VALUES = ("one-way", "two-way")
-_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$")
+_ID = lazy(r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$")
 
 
 def _read(path: Path) -> Document:

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from pathlib import Path
 from typing import Any
 
 from ..document import read_file_bytes
 from ..errors import ErrorKind, HookwrightError
 from ..hosts import claude, cursor, opencode
+from ..patterns import lazy
 from .facts import CLAUDE_EVENTS, CURSOR_EVENTS, FOLDED_CURSOR_EVENTS, GEMINI_EVENTS, OPENCODE_HOOK_KEYS, fold
 from .model import ConfigFile, Plugin, resolved
 
@@ -162,7 +162,7 @@ def recognise(path: Path, text: str | None, data: Any, parsed: bool) -> tuple[st
         if in_plugin_dir or (text is not None and any(key in text for key in OPENCODE_HOOK_KEYS)):
             return "opencode-plugin", "opencode"
         return "unknown", "unknown"
-    if re.search(r"opencode\.jsonc?$", name) or name.endswith(".jsonc"):
+    if name.endswith(("opencode.json", ".jsonc")):
         return "opencode-config", "opencode"
     if ".grok" in parts:
         return "grok-hooks", "grok"
@@ -193,9 +193,12 @@ def _by_name(path: Path) -> tuple[str, str]:
     return "claude-settings", "claude"
 
 
+SETTINGS_FRAGMENT = lazy(r"settings[._-]?hooks\.json$")
+
+
 def _plugin_name(name: str) -> bool:
     """`hooks.json` (and `x-hooks.json`), but not a settings fragment such as `settings.hooks.json`."""
-    return name.endswith("hooks.json") and not re.search(r"settings[._-]?hooks\.json$", name)
+    return name.endswith("hooks.json") and not SETTINGS_FRAGMENT.search(name)
 
 
 def _cursor_shaped(data: dict[str, Any]) -> bool:
@@ -284,6 +287,9 @@ def plugin_candidates(plugins: list[Plugin], project: Path) -> list[Candidate]:
 
 # ---- MCP servers ---------------------------------------------------------------------------------
 
+NOT_IN_A_SERVER_NAME = lazy(r"[^A-Za-z0-9_-]")
+
+
 def mcp_servers(project: Path, files: list[ConfigFile], plugins: list[Plugin]) -> tuple[list[str], list[str]]:
     """Names of the MCP servers configured for the project, as they appear in tool names, and
     the files looked at for them: `.mcp.json`, `mcpServers` in ~/.claude.json (user and this
@@ -314,7 +320,7 @@ def mcp_servers(project: Path, files: list[ConfigFile], plugins: list[Plugin]) -
             sources += bundled_files
             bundled = [name for path in bundled_files for name in _server_names(_load_json(path))]
             names += [f"plugin_{plugin_name}_{server}" for server in bundled]
-    unique = dict.fromkeys(re.sub(r"[^A-Za-z0-9_-]", "_", n) for n in names if n)
+    unique = dict.fromkeys(NOT_IN_A_SERVER_NAME.sub("_", n) for n in names if n)
     return list(unique), [str(p) for p in sources]
 
 

@@ -4,12 +4,12 @@ The JSON document is the one result; the text and SARIF renderings are made from
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 from .. import __version__
 from ..errors import ExitCode, HookwrightError
+from ..patterns import lazy
 from .model import Rule, catalog, resolved
 from .run import Outcome
 from .selection import Selection
@@ -138,9 +138,13 @@ def typed_path(path: str, base: Path | None) -> str:
     return "~" + shown[len(home):] if shown.startswith(home + "/") else shown
 
 
+TEMPLATE_FIELD = lazy(r"(?<!\{)\{(\w+)\}(?!\})")
+
+
 def template(text: str) -> str:
     """A message or hint template for people: `{matcher}` shown as `<matcher>`."""
-    return re.sub(r"(?<!\{)\{(\w+)\}(?!\})", r"<\1>", text).replace("{{", "{").replace("}}", "}")
+    shown: str = TEMPLATE_FIELD.sub(r"<\1>", text)
+    return shown.replace("{{", "{").replace("}}", "}")
 
 
 def explanation(rule_id: str) -> dict[str, str]:

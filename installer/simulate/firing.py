@@ -15,6 +15,7 @@ from ..doctor.checks.structure import hooks_disabled_by
 from ..doctor.facts import CLAUDE_EVENTS, IF_EVENTS, TOOL
 from ..doctor.model import Context, Handler
 from ..doctor.regex.matching import Matcher, classify
+from ..patterns import lazy
 
 # the payload field a non-tool event's matcher is compared with (docs/hosts/claude-code.md#events)
 MATCHED_FIELD = {
@@ -119,8 +120,9 @@ def _once_per_command(found: list[Selected]) -> list[Selected]:
 
 # ---- "if": one permission rule ---------------------------------------------------------------
 
-_RULE = re.compile(r"^(?P<tool>[^()\s]+)(?:\((?P<spec>.*)\))?$", re.S)
+_RULE = lazy(r"^(?P<tool>[^()\s]+)(?:\((?P<spec>.*)\))?$", re.S)
 PATH_FIELDS = ("file_path", "path", "notebook_path")
+URL_SCHEME = lazy(r"^[a-z]+://")
 
 
 def permission_rule_matches(rule: str, payload: dict[str, Any]) -> bool:
@@ -144,7 +146,7 @@ def permission_rule_matches(rule: str, payload: dict[str, Any]) -> bool:
             return command.startswith(spec[:-2])
         return fnmatch.fnmatchcase(command, spec)
     if spec.startswith("domain:") and isinstance(tool_input.get("url"), str):
-        host = re.sub(r"^[a-z]+://", "", tool_input["url"]).split("/")[0]
+        host = URL_SCHEME.sub("", tool_input["url"]).split("/")[0]
         return fnmatch.fnmatchcase(host, spec[len("domain:"):])
     path = next((tool_input[f] for f in PATH_FIELDS if isinstance(tool_input.get(f), str)), None)
     if path is not None:

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, Iterator
 
 from ...hosts import cursor_protocol
+from ...patterns import lazy
 from ..facts import BUILTIN_TOOLS, CLAUDE_ONLY_FIELDS, CLAUDE_TO_CURSOR, CURSOR_EVENTS, FOLDED_CLAUDE_EVENTS, fold
 from ..model import ConfigFile, Context, Finding, Plugin, RuleTable, cached_property
 from ..regex.matching import js_regex
@@ -246,6 +246,9 @@ def _alternatives(matcher: str) -> list[str]:
     return [alt.strip().removeprefix("^").removesuffix("$") for alt in matcher.split("|")]
 
 
+CURSOR_MCP_TOOL = lazy(r"[\w-]+")
+
+
 def _cursor_mcp_name(name: str) -> str | None:
     server, _, tool = name.removeprefix("mcp__").partition("__")
-    return f"MCP:{tool}" if name.startswith("mcp__") and server and re.fullmatch(r"[\w-]+", tool or "") else None
+    return f"MCP:{tool}" if name.startswith("mcp__") and server and CURSOR_MCP_TOOL.fullmatch(tool or "") else None

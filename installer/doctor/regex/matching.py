@@ -72,12 +72,18 @@ _PY_ANCHORS = {"A": "start of input", "Z": "end of input", "z": "end of input", 
 _GROUP_FLAGS = lazy(r"\(\?[aiLmsux-]+[):]")
 
 
+JS_NAMED_GROUP = lazy(r"\(\?<([A-Za-z_$][\w$]*)>")
+JS_BACKREFERENCE = lazy(r"\\k<([A-Za-z_$][\w$]*)>")
+HEX_2 = lazy(r"[0-9A-Fa-f]{2}")  # \xHH
+HEX_4 = lazy(r"[0-9A-Fa-f]{4}")  # \uHHHH
+
+
 def js_regex(source: str, flags: int = 0) -> Translated:
     """Translate a JavaScript (non-unicode) regex to Python; note what JavaScript reads differently."""
     out: list[str] = []
     dialect: list[str] = []  # read differently by JavaScript
     rejected: list[str] = []  # rejected by JavaScript
-    names = set(re.findall(r"\(\?<([A-Za-z_$][\w$]*)>", source))
+    names = set(JS_NAMED_GROUP.findall(source))
     i, n = 0, len(source)
     while i < n:
         ch = source[i]
@@ -99,7 +105,7 @@ def js_regex(source: str, flags: int = 0) -> Translated:
                 out.append("(?")
                 i += 2
                 continue
-            named = re.match(r"\(\?<([A-Za-z_$][\w$]*)>", rest)
+            named = JS_NAMED_GROUP.match(rest)
             if named:
                 out.append(f"(?P<{named[1]}>")
                 i += named.end()
@@ -156,15 +162,15 @@ def _escape(source: str, i: int, names: set[str], dialect: list[str], in_class: 
             return f"\\x{ord(source[i + 2].upper()) - 64:02x}", i + 3
         return "\\\\c", i + 2
     if c == "x":
-        if re.match(r"[0-9A-Fa-f]{2}", source[i + 2:i + 4]):
+        if HEX_2.match(source[i + 2:i + 4]):
             return source[i:i + 4], i + 4
         return "x", i + 2
     if c == "u":
-        if re.match(r"[0-9A-Fa-f]{4}", source[i + 2:i + 6]):
+        if HEX_4.match(source[i + 2:i + 6]):
             return source[i:i + 6], i + 6
         return "u", i + 2
     if c == "k" and not in_class:
-        named = re.match(r"\\k<([A-Za-z_$][\w$]*)>", source[i:])
+        named = JS_BACKREFERENCE.match(source[i:])
         if named and named[1] in names:
             return f"(?P={named[1]})", i + named.end()
         return "k", i + 2

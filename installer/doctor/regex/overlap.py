@@ -422,6 +422,9 @@ def _samples_match(server: str, matchers: tuple[Matcher, ...]) -> str | None:
     return next((name for name in _sample_names(server, matchers) if all(m.matches(name) for m in matchers)), None)
 
 
+NAME_WORD = lazy(r"[A-Za-z0-9_-]+")
+
+
 @lru_cache(maxsize=4096)
 def _sample_names(server: str, matchers: tuple[Matcher, ...]) -> tuple[str, ...]:
     """Tool names of the server built from the words the patterns contain and the built-in names."""
@@ -430,7 +433,7 @@ def _sample_names(server: str, matchers: tuple[Matcher, ...]) -> tuple[str, ...]
     words = set(BUILTIN_TOOLS) | {"x", "tool"}
     for m in matchers:
         source = m.pattern.pattern if m.pattern is not None else " ".join(m.names)
-        words |= set(re.findall(r"[A-Za-z0-9_-]+", source))
+        words |= set(NAME_WORD.findall(source))
     prefix = f"mcp__{server}__"
     candidates = sorted({prefix + w.removeprefix(prefix) for w in words if w} |
                         {prefix + w.split("__")[-1] for w in words if "__" in w and w.split("__")[-1]})

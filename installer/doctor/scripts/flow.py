@@ -221,6 +221,11 @@ class Common(TypedDict):
     failure_fields: tuple[tuple[str, Place], ...]
 
 
+# the script also sets stop_hook_active, or reads it from its input (not only from the environment)
+STOP_FLAG_FROM_INPUT = lazy(r"(?i)(?<![\w$])stop_hook_active\s*=(?!=)|\.stop_hook_active|"
+                            r"""\[\s*["']stop_hook_active["']\s*\]|get\(\s*["']stop_hook_active["']""")
+
+
 def _common(code: str, at: Offsets) -> Common:
     def place(offset: int) -> Place:
         return Place(*at(offset))
@@ -233,9 +238,7 @@ def _common(code: str, at: Offsets) -> Common:
             strings.append(place(match.start()))
     flag = STOP_FLAG_ENV.search(code)
     from_env = None
-    if flag and not re.search(r"(?i)(?<![\w$])stop_hook_active\s*=(?!=)|\.stop_hook_active|"
-                              r"""\[\s*["']stop_hook_active["']\s*\]|get\(\s*["']stop_hook_active["']""",
-                              code.replace(flag.group(0), "")):
+    if flag and not STOP_FLAG_FROM_INPUT.search(code.replace(flag.group(0), "")):
         from_env = place(flag.start())
     return {"input_reads": _input_reads(code, place),
             "input_as_string": tuple(sorted(set(strings))),
@@ -252,6 +255,13 @@ JQ_FIRST_FIELD = lazy(r"""\bjq\s+(?:-[-\w]+\s+)*["']\s*\.(?P<field>[A-Za-z_]\w*)
 STDIN_VARIABLE = lazy(r"""(?<![\w$])([A-Za-z_]\w*)=["']?\$\((?:cat(?:\s+-)?|</dev/stdin)\)""", needs=("$(",))
 
 
+# the line before a jq filter: a variable echoed into it; after it: a variable fed as a here-string
+JQ_FED_BY_ECHO = lazy(r"""(?:echo|printf)\s+(?:-\w+\s+)*(?:'%s\\n'\s+)?["']?\$\{?(?P<var>\w+)\}?["']?\s*\|\s*$""")
+JQ_FED_BY_HERE_STRING = lazy(r"""[^\n|;]*<<<\s*["']?\$\{?(?P<var>\w+)""")
+ENDS_IN_PIPE = lazy(r"\|\s*$")
+FIELD_OF_RESULT = lazy(r"\s*(?:\?\.|\.|\[)")  # after json.loads(...): a field of the result is read
+
+
 def _input_reads(code: str, place: Places) -> tuple[tuple[str, Place], ...]:
     """The top-level input fields the script reads: `data["x"]`, `data.get("x")`, `input.x` on
     the variable it parsed stdin into, and the first field of a jq filter."""
@@ -260,16 +270,16 @@ def _input_reads(code: str, place: Places) -> tuple[tuple[str, Place], ...]:
     for match in JQ_FIRST_FIELD.finditer(code):
         line_start = code.rfind("\n", 0, match.start()) + 1
         before = code[line_start:match.start()]
-        piped = re.search(r"""(?:echo|printf)\s+(?:-\w+\s+)*(?:'%s\\n'\s+)?["']?\$\{?(?P<var>\w+)\}?["']?\s*\|\s*$""", before)
+        piped = JQ_FED_BY_ECHO.search(before)
         fed = piped is not None and piped.group("var") in stdin_variables
-        here = re.match(r"""[^\n|;]*<<<\s*["']?\$\{?(?P<var>\w+)""", code[match.end():match.end() + 200])
+        here = JQ_FED_BY_HERE_STRING.match(code[match.end():match.end() + 200])
         if fed or (here is not None and here.group("var") in stdin_variables) or (
-                not re.search(r"\|\s*$", before) and here is None):
+                not ENDS_IN_PIPE.search(before) and here is None):
             found.setdefault(match.group("field"), place(match.start("field")))
     # the variables in the order they are parsed into (a field two of them read is placed at the first's
     # read, whatever the process's string hashing)
     parsed = dict.fromkeys(m.group("var") for m in INPUT_VARIABLE.finditer(code)
-                           if not re.match(r"\s*(?:\?\.|\.|\[)", _after_call(code, m.end())))
+                           if not FIELD_OF_RESULT.match(_after_call(code, m.end())))
     for variable in parsed:  # the parsed input itself, not a field of it (x = JSON.parse(...).tool_input)
         name = re.escape(variable)
         reads = re.finditer(rf"""(?<![\w$.]){name}\s*(?:\??\.get\(\s*["'](?P<a>\w+)["']|\[\s*["'](?P<b>\w+)["']\s*\]|"""
@@ -829,6 +839,12 @@ SH_JQ_USE = lazy(r"""(?P<field>permissionDecision|decision|behavior|permission)\
                  needs=("decision", "behavior", "permission"))
 
 
+SH_XTRACE = lazy(r"(?:^|\s)-\w*x|-o\s+xtrace")  # `set -x`: each command echoed on stderr
+SH_EXIT_STATUS = lazy(r"\s*(\d+)")
+SH_WHILE_READ = lazy(r"\bwhile\s+(?:IFS=\S*\s+)?$")  # `while read line`: reads lines, not the one JSON
+SH_TRACE_TO_FILE = lazy(r"BASH_XTRACEFD|\bexec\s+2>>?\s*(?!&)\S")
+
+
 def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, depth: int = 0) -> Flow:
     def place(offset: int) -> Place:
         return Place(*at(offset))
@@ -862,10 +878,10 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
             before = line[:match.start("word")]
             piped_in = bool(SH_PIPED_IN.search(before))
             tail = line[match.end() + len(rest):]
-            if word == "set" and re.search(r"(?:^|\s)-\w*x|-o\s+xtrace", rest):
+            if word == "set" and SH_XTRACE.search(rest):
                 trace = trace or place(start)
             elif word == "exit":
-                status = re.match(r"\s*(\d+)", rest)
+                status = SH_EXIT_STATUS.match(rest)
                 exits.append(Exit(int(status.group(1)) if status else 0, f"exit{rest.rstrip()[:20]}",
                                   _sh_message(line[:match.start("word")], _prev_line(lines, starts, offset)), place(start)))
             elif word in SH_WRITERS:
@@ -877,11 +893,11 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                     ends = bool(ENDS_RUN.match(after))
                     writes.append(Write(kind, place(start), f"{word}{rest.rstrip()[:40]}", branch, scope, ends, order))
             if word in ("cat", "jq", "read") and not piped_in and "<" not in rest and _sh_reads_stdin(word, rest):
-                if not (word == "read" and re.search(r"\bwhile\s+(?:IFS=\S*\s+)?$", before)):
+                if not (word == "read" and SH_WHILE_READ.search(before)):
                     reads.append(StdinRead(place(start), branch, scope, order))
     if TRACED_SHEBANG.match(code) and trace is None:
         trace = Place(1, 1)
-    if trace and re.search(r"BASH_XTRACEFD|\bexec\s+2>>?\s*(?!&)\S", code):
+    if trace and SH_TRACE_TO_FILE.search(code):
         trace = None  # the trace goes to a file of its own
     return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads),
                 values=_sh_values(code, place), trace=trace, **common,
@@ -977,6 +993,9 @@ SH_SOURCE = lazy(r"""(?:^|[;&|]|\bthen)[ \t]*(?:source|\.)[ \t]+[^\n;&|]*?(?P<fi
 MAX_LIBRARY = 256 * 1024
 
 
+SH_COMMENT_LINE = lazy(r"(?m)^[ \t]*#.*$")
+
+
 def _sh_printers(code: str, lines: list[ShellLine], path: Path | None, depth: int) -> dict[str, tuple[str, str]]:
     """{function: (json | text, where it is defined)} for the functions that print one kind of
     output on stdout: this script's, and those of a library it sources from its own folder."""
@@ -993,7 +1012,7 @@ def _sh_printers(code: str, lines: list[ShellLine], path: Path | None, depth: in
             text = library.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        text = re.sub(r"(?m)^[ \t]*#.*$", "", text)
+        text = SH_COMMENT_LINE.sub("", text)
         for scope, kind in _function_writes(text, _shell_lines(text)):
             kinds.setdefault(scope, set()).add(kind)
             where.setdefault(scope, f"it prints on stdout, in {library.name}")
@@ -1031,6 +1050,9 @@ def _sh_stdout_kind(word: str, rest: str, before: str, tail: str, code: str, end
 HEREDOC_START = lazy(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1", needs=("<<",))
 
 
+SH_BLOCK_WORD = lazy(r"(?<![\w-])(if|elif|else|fi|case|esac|;;)(?![\w-])|(\{)\s*$|^\s*(\})")
+
+
 def _shell_lines(code: str) -> list[ShellLine]:
     """(offset, text, branch, function) per line of code: here-document bodies joined to the
     line that opens them, `if/elif/else/fi` and `case` arms as branches."""
@@ -1049,7 +1071,7 @@ def _shell_lines(code: str) -> list[ShellLine]:
             offset += len(raw[i]) + 1
             i += 1
         heredoc = HEREDOC_START.search(line)
-        if heredoc and not re.search(r"<<<", line):
+        if heredoc and "<<<" not in line:
             tag = heredoc.group(2)
             body = []
             while i < len(raw) and raw[i].strip() != tag:
@@ -1064,7 +1086,7 @@ def _shell_lines(code: str) -> list[ShellLine]:
         function = SH_FUNCTION.match(line)
         if function and not stripped.startswith(("if", "case", "for", "while")):
             scope, scope_depth = function.group("name") or function.group("name2"), depth
-        for token in re.findall(r"(?<![\w-])(if|elif|else|fi|case|esac|;;)(?![\w-])|(\{)\s*$|^\s*(\})", stripped):
+        for token in SH_BLOCK_WORD.findall(stripped):
             keyword, brace_open, brace_close = token
             if keyword in ("if", "case"):
                 frames.append([start, 0])
@@ -1092,13 +1114,20 @@ def _prev_line(lines: list[ShellLine], starts: list[int], offset: int) -> str:
     return lines[index - 1][1] if index else ""
 
 
+SH_ECHO_TO_STDERR = lazy(r"""(?:echo|printf)\s+(?:-\w+\s+)*(?P<msg>"[^"]*"|'[^']*'|[^;&|>]*)[^;&|]*>&\s*2""")
+
+
 def _sh_message(same_line: str, previous: str) -> str:
     """What an `exit` says: an echo to stderr on its line or the line before."""
     said = []
     for text in (previous, same_line):
-        for match in re.finditer(r"""(?:echo|printf)\s+(?:-\w+\s+)*(?P<msg>"[^"]*"|'[^']*'|[^;&|>]*)[^;&|]*>&\s*2""", text):
+        for match in SH_ECHO_TO_STDERR.finditer(text):
             said.append(match.group("msg").strip("'\""))
     return " ".join(said)
+
+
+SH_ECHO_FLAGS = lazy(r"^\s*(?:-[neE]+\s+)*")
+SH_PRINTF_FORMAT = lazy(r"^(['\"])%s(?:\\n)?\1\s*")  # printf '%s\n' "$x": prints $x
 
 
 def _sh_write_kind(word: str, rest: str, piped_in: bool, code: str, end: int) -> str | None:
@@ -1111,9 +1140,9 @@ def _sh_write_kind(word: str, rest: str, piped_in: bool, code: str, end: int) ->
             body = code[end:end + 200].split("\n", 1)[-1].lstrip()
             return STDOUT_JSON if body.startswith("{") else (STDOUT_TEXT if body else None)
         return None
-    argument = re.sub(r"^\s*(?:-[neE]+\s+)*", "", rest).strip()
+    argument = SH_ECHO_FLAGS.sub("", rest).strip()
     if word == "printf":
-        argument = re.sub(r"^(['\"])%s(?:\\n)?\1\s*", "", argument) if argument.startswith(("'%s", '"%s')) else argument
+        argument = SH_PRINTF_FORMAT.sub("", argument) if argument.startswith(("'%s", '"%s')) else argument
     if not argument or argument in ('""', "''"):
         return None
     bare = argument.strip("'\"")
@@ -1206,6 +1235,10 @@ JS_ASSIGN = lazy(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[\w
 JS_TRY = lazy(r"""\btry\s*\{""", needs=("try",))
 
 
+JS_RETURNS_AFTER = lazy(r"""\s*\)\s*;?\s*(?:return\b|process\.exit\b)""")
+JS_CONSOLE_ERROR = lazy(r"""console\.(?:error|warn)\(\s*[`'"]([^`'"]*)""")
+
+
 def _javascript(code: str, at: Offsets, common: Common) -> Flow:
     def place(offset: int) -> Place:
         return Place(*at(offset))
@@ -1225,7 +1258,7 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
                 for frame, arm in branch)):
             continue  # behind a debug flag
         after = code[match.end() + len(argument):match.end() + len(argument) + 120]
-        ends = bool(re.match(r"""\s*\)\s*;?\s*(?:return\b|process\.exit\b)""", after))
+        ends = bool(JS_RETURNS_AFTER.match(after))
         writes.append(Write(kind, place(match.start()), code[match.start():match.end()] + argument[:40] + ")",
                             branch, scope, ends, match.start()))
     for match in JS_EXIT.finditer(code):
@@ -1239,7 +1272,7 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
             continue
         status = match.group("code") or match.group("set") or "0"
         before = code[max(0, match.start() - 240):match.start()]
-        said = " ".join(m.group(1) for m in re.finditer(r"""console\.(?:error|warn)\(\s*[`'"]([^`'"]*)""", before))
+        said = " ".join(m.group(1) for m in JS_CONSOLE_ERROR.finditer(before))
         exits.append(Exit(int(status), match.group(0), said, place(match.start())))
     for match in JS_READ.finditer(code):
         branch, scope = blocks(match.start())
@@ -1266,16 +1299,20 @@ def _close(code: str, start: int) -> int:
     return len(code) if end is None else end
 
 
+JS_STRING_START = lazy(r"""^(["'`])(.*)""", re.S)
+JS_NAME = lazy(r"^[A-Za-z_$][\w$]*$")
+
+
 def _js_kind(argument: str, code: str) -> str | None:
     if "JSON.stringify" in argument:
         return STDOUT_JSON
-    literal = re.match(r"""^(["'`])(.*)""", argument, re.S)
+    literal = JS_STRING_START.match(argument)
     if literal:
         body = literal.group(2).strip()
         if not body or body.startswith("${"):
             return None
         return STDOUT_JSON if body.startswith("{") else STDOUT_TEXT
-    name = re.match(r"^[A-Za-z_$][\w$]*$", argument)
+    name = JS_NAME.match(argument)
     if name:
         assigned = re.search(rf"""(?:const|let|var)\s+{re.escape(argument)}\s*=\s*(JSON\.stringify|["'`])""", code)
         if assigned:
@@ -1283,12 +1320,15 @@ def _js_kind(argument: str, code: str) -> str | None:
     return None
 
 
+JS_BLOCK_START = lazy(r"""\b(?P<kw>if|else|catch|try)\b[^{;]*\{|"""
+                      r"""(?:function\s+(?P<fn>[\w$]+)[^{]*|(?P<arrow>[\w$]+)\s*=\s*(?:async\s*)?\([^)]*\)\s*=>\s*)\{""")
+
+
 def _js_blocks(code: str) -> Callable[[int], tuple[Branch, str]]:
     """A function giving, for an offset, its branch (if/else arms) and its function."""
     arms: list[tuple[int, int, int, int]] = []  # (start, end, frame, arm)
     functions: list[tuple[int, int, str]] = []
-    for match in re.finditer(r"""\b(?P<kw>if|else|catch|try)\b[^{;]*\{|"""
-                             r"""(?:function\s+(?P<fn>[\w$]+)[^{]*|(?P<arrow>[\w$]+)\s*=\s*(?:async\s*)?\([^)]*\)\s*=>\s*)\{""", code):
+    for match in JS_BLOCK_START.finditer(code):
         start = match.end() - 1
         end = _close(code, start)
         if match.group("kw"):
@@ -1311,6 +1351,12 @@ def _js_blocks(code: str) -> Callable[[int], tuple[Branch, str]]:
     return where
 
 
+JS_TABLE_VALUE = lazy(r""":\s*["'`]([A-Za-z_]+)["'`]""")  # a lookup table's values
+JS_QUOTED_WORD = lazy(r"""["'`]([A-Za-z_]+)["'`]""")
+JS_SUBSCRIPT = lazy(r"\[[^\]]*\]")
+JS_LOOKUP = lazy(r"\s*([A-Za-z_$][\w$]*)\s*(?:\[|\?\.\[|\.get\()")  # table[key], table.get(key)
+
+
 def _js_values(code: str, place: Places) -> tuple[Value, ...]:
     assigned: dict[str, list[tuple[str, int]]] = {}
     for match in JS_ASSIGN.finditer(code):
@@ -1321,10 +1367,10 @@ def _js_values(code: str, place: Places) -> tuple[Value, ...]:
         for value, start in assigned.get(name, ()) if depth < 3 else ():
             if value.lstrip().startswith("{"):  # a lookup table: its values
                 table = code[start:_close(code, start + value.index("{"))]
-                found += re.findall(r""":\s*["'`]([A-Za-z_]+)["'`]""", table)
+                found += JS_TABLE_VALUE.findall(table)
                 continue
-            found += re.findall(r"""["'`]([A-Za-z_]+)["'`]""", re.sub(r"\[[^\]]*\]", "", value))
-            lookup = re.match(r"\s*([A-Za-z_$][\w$]*)\s*(?:\[|\?\.\[|\.get\()", value)
+            found += JS_QUOTED_WORD.findall(JS_SUBSCRIPT.sub("", value))
+            lookup = JS_LOOKUP.match(value)
             if lookup:
                 found += literals(lookup.group(1), depth + 1)
         return found
@@ -1335,7 +1381,7 @@ def _js_values(code: str, place: Places) -> tuple[Value, ...]:
             out.append(Value(field, match.group("lit"), place(match.start()), ""))
         elif match.group("choice"):  # a ? "x" : "y"
             out += [Value(field, v, place(match.start()), "") for v in
-                    re.findall(r"""["'`]([A-Za-z_]+)["'`]""", match.group("choice").split("?", 1)[1])]
+                    JS_QUOTED_WORD.findall(match.group("choice").split("?", 1)[1])]
         else:
             out += [Value(field, v, place(match.start()), match.group("var")) for v in literals(match.group("var"))]
     for field, match in _answer_values(code, JS_SHORTHAND):  # {behavior} is {behavior: behavior}
@@ -1349,6 +1395,11 @@ LABELLED_INPUT = lazy(r"""\\?["'`]?(?:updatedInput|updated_input)\\?["'`]?\s*:\s
                       r"""(?:const|let|var)\s+updatedInput\s*=\s*\{""", needs=("updatedInput", "updated_input"))
 
 
+JS_PLUS = lazy(r"\s*\+")
+OBJECT_TOKEN = lazy(r"""[{}\[\]]|(?P<q>\\?["'`]?)(?P<key>[A-Za-z_]\w*)(?P=q)\s*:(?!:)|"""
+                    r"""(?:^|(?<=,))\s*(?P<short>[A-Za-z_$][\w$]*)\s*(?=,|$)""")  # a bracket, a key, a shorthand
+
+
 def _labelled_objects(code: str, place: Places) -> list[tuple[Place, list[str], bool]]:
     """Each `updatedInput: {...}` object: where, its direct keys, whether it spreads or merges
     another object in."""
@@ -1357,10 +1408,9 @@ def _labelled_objects(code: str, place: Places) -> list[tuple[Place, list[str], 
         start = match.end() - 1
         end = _close(code, start)
         body = code[start + 1:end]
-        spread = "..." in body or "**" in body or re.match(r"\s*\+", code[end + 1:end + 8]) is not None
+        spread = "..." in body or "**" in body or JS_PLUS.match(code[end + 1:end + 8]) is not None
         keys, depth = [], 0
-        for token in re.finditer(r"""[{}\[\]]|(?P<q>\\?["'`]?)(?P<key>[A-Za-z_]\w*)(?P=q)\s*:(?!:)|"""
-                                 r"""(?:^|(?<=,))\s*(?P<short>[A-Za-z_$][\w$]*)\s*(?=,|$)""", body):
+        for token in OBJECT_TOKEN.finditer(body):
             if token.group(0) in "{[":
                 depth += 1
             elif token.group(0) in "}]":

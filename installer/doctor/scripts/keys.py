@@ -187,6 +187,10 @@ def _analyse(path: Path, size: int, mtime: int) -> ScriptFacts:
     return analyse_text(text, language, path)
 
 
+JS_SHEBANG = lazy(r"\b(node|nodejs|deno|bun|tsx|ts-node)\b")
+SH_SHEBANG = lazy(r"\b(sh|bash|zsh|dash|ksh)\b")
+
+
 def detect_language(path: Path, text: str) -> str:
     name = path.name.lower()
     if name.endswith(PY_SUFFIXES):
@@ -197,11 +201,11 @@ def detect_language(path: Path, text: str) -> str:
         return "shell"
     first = text.split("\n", 1)[0]
     if first.startswith("#!"):
-        if re.search(r"python|pypy", first):
+        if "python" in first or "pypy" in first:
             return "python"
-        if re.search(r"\b(node|nodejs|deno|bun|tsx|ts-node)\b", first):
+        if JS_SHEBANG.search(first):
             return "javascript"
-        if re.search(r"\b(sh|bash|zsh|dash|ksh)\b", first):
+        if SH_SHEBANG.search(first):
             return "shell"
         return "unknown"
     return "shell"  # a file without a shebang is run by sh
@@ -351,6 +355,9 @@ def _unique(sites: Iterable[Site]) -> list[Site]:
     return out
 
 
+PY_CAPTURED = lazy(r"capture_output|stdout\s*=")  # a subprocess whose output the script takes
+
+
 def _delegates(code: str, language: str, path: Path, where: LineIndex, own_output: bool) -> Site | None:
     """Where the script hands its output over to another program or module, if it may."""
 
@@ -374,7 +381,7 @@ def _delegates(code: str, language: str, path: Path, where: LineIndex, own_outpu
     if language == "python":
         for match in PY_DELEGATE.finditer(code):
             call = code[match.start():match.start() + 400]
-            if match.group(0).startswith("os.") or not re.search(r"capture_output|stdout\s*=", call):
+            if match.group(0).startswith("os.") or not PY_CAPTURED.search(call):
                 return at(f"`{match.group(0).rstrip('( ')}`", match.start())
         if not own_output:
             for match in PY_IMPORT.finditer(code):
@@ -446,7 +453,7 @@ def _blank(chars: list[str], start: int, end: int) -> None:
 
 def _strip_python(text: str) -> str:
     chars = list(text)
-    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    starts = LineIndex(text).starts
 
     def offset(row: int, col: int) -> int:
         return starts[row - 1] + col if row - 1 < len(starts) else len(text)
@@ -466,8 +473,12 @@ def _strip_python(text: str) -> str:
     return "".join(chars)
 
 
+HASH_LINE = lazy(r"(?m)^[ \t]*#[^\n]*")
+
+
 def _strip_hash_lines(text: str) -> str:
-    return re.sub(r"(?m)^[ \t]*#[^\n]*", lambda m: " " * len(m.group(0)), text)
+    blanked: str = HASH_LINE.sub(lambda m: " " * len(m.group(0)), text)
+    return blanked
 
 
 def _strip_js(text: str) -> str:

@@ -40,6 +40,9 @@ class Word:
         self.inner_command = inner_command
 
 
+BRACED_PLACEHOLDER = lazy(r"\$\{([A-Za-z_][A-Za-z0-9_.]*)\}")
+
+
 def placeholder_word(text: str, variables: dict[str, str | None]) -> Word:
     """Exec form: no shell; Claude Code substitutes its own `${NAME}` placeholders only."""
     dynamic = None
@@ -52,7 +55,7 @@ def placeholder_word(text: str, variables: dict[str, str | None]) -> Word:
             return match.group(0)
         return value
 
-    out = re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_.]*)\}", sub, text)
+    out = BRACED_PLACEHOLDER.sub(sub, text)
     if out.startswith("~"):
         dynamic = dynamic or "exec form runs without a shell, so ~ is not expanded"
     return Word(out, dynamic=dynamic)
@@ -68,6 +71,7 @@ MAX_NESTING = 50
 _NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
 # A word with nothing to unquote, expand or glob, not an assignment and not starting with ~ or #:
 # its text is itself (the lookahead leaves anything else, a \r say, to the full reading)
+_PARAMETER = lazy(r"([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=])(.*))?", re.S)  # inside ${...}: NAME, NAME:-default...
 _SIMPLE_WORD = lazy(r"""[^\s'"\\$`;&|()<>~#=*?\[][^\s'"\\$`;&|()<>=*?\[]*(?=[ \t\n;&|()<>]|$)""")
 
 
@@ -245,7 +249,7 @@ class Lexer:
             end = self._matching_brace(i)
             inner = text[i + 1:end]
             self.i = end + 1
-            match = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=])(.*))?", inner, re.S)
+            match = _PARAMETER.fullmatch(inner)
             if not match:  # ${CLAUDE_PROJECT_DIR%/}, ${#X}...: still the placeholder's value, split unquoted
                 name = _NAME.match(inner)
                 placeholder = name.group(0) if name and name.group(0) in PATH_PLACEHOLDERS else None
