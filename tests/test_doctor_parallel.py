@@ -105,3 +105,22 @@ def test_what_several_projects_share_is_found_once_whatever_the_number_of_worker
     assert sum(f["path"] == str(shared) for f in alone) >= 1
     assert _report(paths, tmp_path, monkeypatch, 2) == alone
     assert _report(paths, tmp_path, monkeypatch, 3) == alone
+
+
+def test_what_the_handlers_run_is_worked_out_before_the_workers_start(projects, tmp_path, monkeypatch):
+    """The workers' command check and this process's script checks both need it: worked out
+    once, here, and inherited by the forked workers."""
+    from hookwright.doctor import handler_facts
+
+    ctx = run.context(projects, project=tmp_path)
+    monkeypatch.setenv("HOOKWRIGHT_WORKERS", "2")
+    known_when_shared_out = []
+
+    def shared_out(ctx, count, run_share, run_whole):
+        cached = [handler_facts._RESOLVED.get(id(h)) for h in ctx.handlers]
+        known_when_shared_out.extend(h for h, c in zip(ctx.handlers, cached) if c is not None and c[0]() is h)
+        return []
+
+    monkeypatch.setattr(parallel, "findings", shared_out)
+    run.findings(ctx)
+    assert len(known_when_shared_out) == len(ctx.handlers) > 100

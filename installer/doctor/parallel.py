@@ -4,9 +4,11 @@ The checks that read one handler at a time against the run's shared facts (its t
 servers, settings variables: run.LOCAL_CHECKS, the command check above all, half of a big run)
 go to forked workers, each with whole projects; this process runs the checks that weigh files
 together (a script several projects run, two hooks racing, a switch that counts once) over the
-whole run meanwhile. Only where nothing can differ from one process's report: every file is a
-project's (or its local) settings, and the findings come back in the report order one process
-gives, which a test holds any number of workers to. Only where it pays: on Linux (fork starts a
+whole run meanwhile. What both sides ask of each handler (what its command runs, what its
+scripts print) is worked out here first, once, and inherited by the forks. Only where nothing
+can differ from one process's report: every file is a project's (or its local) settings, and
+the findings come back in the report order one process gives, which a test holds any number of
+workers to. Only where it pays: on Linux (fork starts a
 worker in milliseconds, with every module already imported), with two cores or more, and with
 enough handlers that the workers' start and the findings' trip back cost less than they save.
 The workers are plain forks that send their findings back through a pipe: no pool, no threads.

@@ -71,7 +71,10 @@ def findings(ctx: Context, checks: Sequence[str] = CHECK_MODULES) -> list[Findin
     count = parallel.workers(ctx)
     local = [name for name in checks if name in LOCAL_CHECKS]
     if count > 1 and local:
+        from . import handler_facts
+
         check_functions(checks)  # imported once, before the workers start
+        handler_facts.work_out(ctx.handlers)
         rest = [name for name in checks if name not in LOCAL_CHECKS]
         found = parallel.findings(ctx, count, lambda share: _checked(share, local), lambda: _checked(ctx, rest))
         return _in_report_order(list(found), ctx.files)
