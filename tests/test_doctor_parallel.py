@@ -107,6 +107,29 @@ def test_what_several_projects_share_is_found_once_whatever_the_number_of_worker
     assert _report(paths, tmp_path, monkeypatch, 3) == alone
 
 
+
+def test_a_setting_the_runs_files_merge_and_a_kill_switch_read_the_same_whatever_the_number_of_workers(
+        tmp_path, home, monkeypatch):
+    """structure's rules are shared out by project, switches' are not: httpHookAllowedEnvVars
+    merges over the run's files, so one project's list still limits another project's hook in
+    a worker that holds only that other project; `disableAllHooks` is read over the whole run."""
+    contents = {
+        "p1": {"httpHookAllowedEnvVars": ["TOKEN"]},
+        "p2": {"hooks": {"Notification": [{"hooks": [{"type": "http", "url": "http://localhost:8080/n",
+                                                      "headers": {"X-Key": "$KEY"}, "allowedEnvVars": ["KEY"]}]}]}},
+        "p3": {"disableAllHooks": True, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}},
+    }
+    paths = []
+    for name, data in contents.items():
+        settings = tmp_path / name / ".claude" / "settings.json"
+        settings.parent.mkdir(parents=True)
+        settings.write_text(json.dumps(data))
+        paths.append(settings)
+    alone = _report(paths, tmp_path, monkeypatch, 1)
+    assert {"structure/http-header-variable-not-in-settings", "structure/hooks-disabled"} <= {f["rule"] for f in alone}
+    assert _report(paths, tmp_path, monkeypatch, 2) == alone
+    assert _report(paths, tmp_path, monkeypatch, 3) == alone
+
 def test_what_the_handlers_run_is_worked_out_before_the_workers_start(projects, tmp_path, monkeypatch):
     """The workers' command check and this process's script checks both need it: worked out
     once, here, and inherited by the forked workers."""

@@ -72,7 +72,7 @@ def _check_event(event: str, listed: set[str]) -> None:
 def effective_view(ctx: Context) -> HookList:
     """The data of `hookwright list` for files and handlers already loaded (a doctor Context)."""
     from ..doctor import dedup, handler_facts
-    from ..doctor.checks.structure import hooks_disabled_by
+    from ..doctor.checks.switches import hooks_disabled_by
     from ..doctor.facts import BUILTIN_TOOLS, CLAUDE_EVENTS, CURSOR_EVENTS
 
     event_order = {name: i for i, name in enumerate([*CLAUDE_EVENTS, *sorted(CURSOR_EVENTS)])}

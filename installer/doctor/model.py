@@ -283,16 +283,19 @@ class Context:
         self.settings_env = settings_env if settings_env is not None else frozenset(
             name for f in files if f.document is not None and isinstance(f.document.data, dict)
             and isinstance(f.document.data.get("env"), dict) for name in f.document.data["env"])
+        # every file of the run, whose settings merge (httpHookAllowedEnvVars): a share of a run keeps the run's
+        self.run_files = files
         # a plan's check: ids of the handlers it adds or removes, whose conflicts are never cut short
         self.focus: frozenset[int] = frozenset()
         self.truncated: set[str] = set()  # rules whose findings were cut short (too many pairs)
 
     def narrowed(self, files: list[ConfigFile], handlers: list[Handler], plugins: list[Plugin]) -> Context:
         """Some of this run's files and handlers, with its facts of the project (tools, MCP
-        servers, the settings' variables) and its focus."""
+        servers, the settings' variables), its files and its focus."""
         narrowed = Context(files, handlers, self.probe, self.tools, self.mcp_servers, plugins, self.project,
                            self.mcp_sources, self.settings_env)
         narrowed.focus = self.focus
+        narrowed.run_files = self.run_files
         return narrowed
 
     @cached_property

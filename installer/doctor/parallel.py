@@ -1,7 +1,7 @@
 """Doctor over many projects at once: the checks of single handlers shared out between processes.
 
-The checks that read one handler at a time against the run's shared facts (its tools, MCP
-servers, settings variables: run.LOCAL_CHECKS, the command check above all, half of a big run)
+The checks that read one file or handler at a time against the run's shared facts (its tools,
+MCP servers, settings variables: run.LOCAL_CHECKS, the command check above all, half of a big run)
 go to forked workers, each with whole projects; this process runs the checks that weigh files
 together (a script several projects run, two hooks racing, a switch that counts once) over the
 whole run meanwhile. What both sides ask of each handler (what its command runs, what its

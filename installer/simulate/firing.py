@@ -11,7 +11,7 @@ import re
 from typing import Any, NamedTuple
 
 from ..doctor import dedup, handler_facts
-from ..doctor.checks.structure import hooks_disabled_by
+from ..doctor.checks.switches import hooks_disabled_by
 from ..doctor.facts import CLAUDE_EVENTS, IF_EVENTS, TOOL
 from ..doctor.model import Context, Handler
 from ..doctor.regex.matching import Matcher, classify

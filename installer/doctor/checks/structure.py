@@ -3,15 +3,15 @@
 check() walks each file down to its handlers and hands each unit to the table of its rules, one
 function per rule: a file that did not parse to UNPARSED_RULES, a parsed one to FILE_RULES, each
 event under "hooks" to EVENT_RULES, each Claude Code matcher group to GROUP_RULES, each handler
-(Claude Code's, or a Cursor entry) to HANDLER_RULES; MACHINE_RULES read the files together (the
-kill switches, the plugin manifests). What differs between the two hosts' files is data, in a
-Format, so that a rule both hosts share is one function.
+(Claude Code's, or a Cursor entry) to HANDLER_RULES. Each reads one file (a merged setting, such
+as httpHookAllowedEnvVars, from the run's files); what weighs the files together, the kill
+switches and the plugin manifests, is switches.py. What differs between the two hosts' files is
+data, in a Format, so that a rule both hosts share is one function.
 """
 from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any, Collection, Iterable, Iterator, TypedDict
 
 from ... import resources
@@ -19,8 +19,6 @@ from ...document import Keys
 from ...errors import ErrorKind, HookwrightError
 from ...hosts.base import describe, outline_problem
 from ...patterns import lazy
-from .. import load
-from ..discovery import SCOPE_ORDER, Candidate
 from ..facts import (
     BUILTIN_TOOLS,
     CLAUDE_EVENTS,
@@ -29,19 +27,17 @@ from ..facts import (
     CURSOR_EVENTS,
     CURSOR_FIELDS,
     CURSOR_TYPES,
-    DISABLE_ALL,
     FOLDED_CLAUDE_EVENTS,
     FOLDED_CURSOR_EVENTS,
     GROUP_KEYS,
     IF_EVENTS,
-    MANAGED_ONLY_KEYS,
     REQUIRED_FIELDS,
     SHELLS,
     TYPE_FIELDS,
     Event,
     fold,
 )
-from ..model import HOST_NAMES, ConfigFile, Context, Finding, RuleTable, cached_property, resolved, timeout_seconds
+from ..model import HOST_NAMES, ConfigFile, Context, Finding, RuleTable, cached_property, timeout_seconds
 
 SCHEMASTORE_SOURCE = "schemastore/claude-code-settings.json"  # the settings schema the editors use
 SCHEMASTORE = "schemastore/claude-code-settings.assertions.json"  # ...without its descriptions (build_rule_catalog.py)
@@ -99,7 +95,6 @@ FILE_RULES = RuleTable()  # a parsed file, as a whole
 EVENT_RULES = RuleTable()  # one key under "hooks"
 GROUP_RULES = RuleTable()  # one Claude Code matcher group
 HANDLER_RULES = RuleTable()  # one handler: of a Claude Code matcher group, or a Cursor entry
-MACHINE_RULES = RuleTable()  # the files together: the switches that turn hooks off, the plugins' manifests
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -118,7 +113,6 @@ def check(ctx: Context) -> Iterator[Finding]:
                         yield from HANDLER_RULES.run(ctx, handler)
                 for entry in event.entries:
                     yield from HANDLER_RULES.run(ctx, entry)
-    yield from MACHINE_RULES.run(ctx)
 
 
 # ---- a file that did not parse -----------------------------------------------------------------------
@@ -575,7 +569,7 @@ def _header_variables_beyond_settings(ctx: Context, at: HandlerAt) -> Iterator[F
     a variable the handler allows but no such list names is still sent empty (docs/hosts/claude-code.md#kill-switches)."""
     if at.kind != "http":
         return
-    lists = [settings.data["httpHookAllowedEnvVars"] for settings in _settings(ctx.files)
+    lists = [settings.data["httpHookAllowedEnvVars"] for settings in settings_objects(ctx.run_files)
              if isinstance(settings.data.get("httpHookAllowedEnvVars"), list)]
     if not lists:
         return
@@ -845,7 +839,7 @@ def _problem(error: SchemaError) -> tuple[str | None, ProblemFields]:
     return None, {"problem": message if len(message) <= 160 else message[:157] + "..."}
 
 
-# ---- the files together: switches that explain why hooks do not run, plugin manifests ---------------
+# ---- settings files as objects (switches.py reads them together) ----------------------------------
 
 class ObjectFile:
     """A file doctor read whose JSON is an object: a Claude Code settings file, a plugin's manifest."""
@@ -859,71 +853,6 @@ class ObjectFile:
         return self.file.scope == "managed" or self.file.path.name.startswith("managed-settings")
 
 
-def _settings(files: list[ConfigFile]) -> list[ObjectFile]:
+def settings_objects(files: list[ConfigFile]) -> list[ObjectFile]:
     return [ObjectFile(f, f.document.data) for f in files if f.kind == "claude-settings" and f.document is not None
             and isinstance(f.document.data, dict)]
-
-
-def hooks_disabled_by(files: list[ConfigFile]) -> list[ConfigFile]:
-    """The settings files whose `disableAllHooks: true` counts: of the scopes, only the value with
-    the highest precedence (a project `false` overrides a user `true`); each named file alone."""
-    return [settings.file for settings in _disabling(files)]
-
-
-def _disabling(files: list[ConfigFile]) -> list[ObjectFile]:
-    settings = _settings(files)
-    deciding = [s for s in settings if s.file.scope not in SCOPE_ORDER]
-    having = [s for s in settings if s.file.scope in SCOPE_ORDER and DISABLE_ALL in s.data]
-    if having:  # later managed drop-ins win over earlier ones
-        deciding.append(max(enumerate(having), key=lambda p: (SCOPE_ORDER[p[1].file.scope], p[0]))[1])
-    return [s for s in deciding if s.data.get(DISABLE_ALL) is True]
-
-
-@MACHINE_RULES.rule("structure/hooks-disabled")
-def _hooks_disabled(ctx: Context) -> Iterator[Finding]:
-    for settings in _disabling(ctx.files):
-        yield ctx.finding("structure/hooks-disabled", settings.file, (DISABLE_ALL,),
-                          variant="managed" if settings.managed else None)
-
-
-@MACHINE_RULES.rule("structure/managed-hooks-only")
-def _managed_hooks_only(ctx: Context) -> Iterator[Finding]:
-    for settings in _settings(ctx.files):
-        for key in MANAGED_ONLY_KEYS:
-            value = settings.data.get(key)
-            on = value is True if key == "allowManagedHooksOnly" else (
-                value is True or (isinstance(value, list) and "hooks" in value))
-            if on:
-                yield ctx.finding("structure/managed-hooks-only", settings.file, (key,), key=key,
-                                  variant=None if settings.managed else "outside-managed")
-
-
-@MACHINE_RULES.rule("structure/plugin-manifest-names-default-hooks")
-def _manifests_naming_default_hooks(ctx: Context) -> Iterator[Finding]:
-    """A plugin's `.claude-plugin/plugin.json` whose `hooks` names `hooks/hooks.json`: Claude Code
-    loads that file anyway, and refuses the second load ("Duplicate hooks file detected")."""
-    roots = {resolved(p.install_path) for p in ctx.plugins if p.install_path is not None}
-    roots |= {resolved(f.plugin_root) for f in ctx.files if f.plugin_root is not None}
-    for root in sorted(roots):
-        default = root / "hooks" / "hooks.json"
-        manifest = _manifest(ctx, root / ".claude-plugin" / "plugin.json")
-        if manifest is None:
-            continue
-        named = manifest.data.get("hooks")
-        listed: list[tuple[Keys, Any]] = [(("hooks",), named)] if isinstance(named, str) else \
-            [(("hooks", i), item) for i, item in enumerate(named)] if isinstance(named, list) else []
-        for keys, item in listed:
-            if isinstance(item, str) and default.is_file() and resolved(root / item) == resolved(default):
-                yield ctx.finding("structure/plugin-manifest-names-default-hooks", manifest.file, keys,
-                                  value=json.dumps(item))
-
-
-def _manifest(ctx: Context, path: Path) -> ObjectFile | None:
-    """The manifest as doctor read it (inline hooks make it a hooks file), else read now; None
-    when there is none, or it does not parse into an object."""
-    if not path.is_file():
-        return None
-    file = next((f for f in ctx.files if f.path == path), None) or load.read(Candidate(path, "plugin", "claude-plugin-hooks"))
-    if file.document is None or not isinstance(file.document.data, dict):
-        return None
-    return ObjectFile(file, file.document.data)

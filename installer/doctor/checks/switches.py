@@ -1,0 +1,88 @@
+"""Switches: the files of a run together. The kill switches that explain why hooks do not run
+(`disableAllHooks`, where only the value of the highest scope counts; the managed-only settings)
+and the plugin manifests that name the default hooks file again. The rules keep their
+`structure/` ids; they are apart from structure.py's, which read one file at a time, so that a
+run over many projects can share structure out between processes (parallel.py)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterator
+
+from ...document import Keys
+from .. import load
+from ..discovery import SCOPE_ORDER, Candidate
+from ..facts import DISABLE_ALL, MANAGED_ONLY_KEYS
+from ..model import ConfigFile, Context, Finding, RuleTable, resolved
+from .structure import ObjectFile, settings_objects
+
+RULES = RuleTable()
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    yield from RULES.run(ctx)
+
+
+def hooks_disabled_by(files: list[ConfigFile]) -> list[ConfigFile]:
+    """The settings files whose `disableAllHooks: true` counts: of the scopes, only the value with
+    the highest precedence (a project `false` overrides a user `true`); each named file alone."""
+    return [settings.file for settings in _disabling(files)]
+
+
+def _disabling(files: list[ConfigFile]) -> list[ObjectFile]:
+    settings = settings_objects(files)
+    deciding = [s for s in settings if s.file.scope not in SCOPE_ORDER]
+    having = [s for s in settings if s.file.scope in SCOPE_ORDER and DISABLE_ALL in s.data]
+    if having:  # later managed drop-ins win over earlier ones
+        deciding.append(max(enumerate(having), key=lambda p: (SCOPE_ORDER[p[1].file.scope], p[0]))[1])
+    return [s for s in deciding if s.data.get(DISABLE_ALL) is True]
+
+
+@RULES.rule("structure/hooks-disabled")
+def _hooks_disabled(ctx: Context) -> Iterator[Finding]:
+    for settings in _disabling(ctx.files):
+        yield ctx.finding("structure/hooks-disabled", settings.file, (DISABLE_ALL,),
+                          variant="managed" if settings.managed else None)
+
+
+@RULES.rule("structure/managed-hooks-only")
+def _managed_hooks_only(ctx: Context) -> Iterator[Finding]:
+    for settings in settings_objects(ctx.files):
+        for key in MANAGED_ONLY_KEYS:
+            value = settings.data.get(key)
+            on = value is True if key == "allowManagedHooksOnly" else (
+                value is True or (isinstance(value, list) and "hooks" in value))
+            if on:
+                yield ctx.finding("structure/managed-hooks-only", settings.file, (key,), key=key,
+                                  variant=None if settings.managed else "outside-managed")
+
+
+@RULES.rule("structure/plugin-manifest-names-default-hooks")
+def _manifests_naming_default_hooks(ctx: Context) -> Iterator[Finding]:
+    """A plugin's `.claude-plugin/plugin.json` whose `hooks` names `hooks/hooks.json`: Claude Code
+    loads that file anyway, and refuses the second load ("Duplicate hooks file detected")."""
+    roots = {resolved(p.install_path) for p in ctx.plugins if p.install_path is not None}
+    roots |= {resolved(f.plugin_root) for f in ctx.files if f.plugin_root is not None}
+    for root in sorted(roots):
+        default = root / "hooks" / "hooks.json"
+        manifest = _manifest(ctx, root / ".claude-plugin" / "plugin.json")
+        if manifest is None:
+            continue
+        named = manifest.data.get("hooks")
+        listed: list[tuple[Keys, Any]] = [(("hooks",), named)] if isinstance(named, str) else \
+            [(("hooks", i), item) for i, item in enumerate(named)] if isinstance(named, list) else []
+        for keys, item in listed:
+            if isinstance(item, str) and default.is_file() and resolved(root / item) == resolved(default):
+                yield ctx.finding("structure/plugin-manifest-names-default-hooks", manifest.file, keys,
+                                  value=json.dumps(item))
+
+
+def _manifest(ctx: Context, path: Path) -> ObjectFile | None:
+    """The manifest as doctor read it (inline hooks make it a hooks file), else read now; None
+    when there is none, or it does not parse into an object."""
+    if not path.is_file():
+        return None
+    file = next((f for f in ctx.files if f.path == path), None) or load.read(Candidate(path, "plugin", "claude-plugin-hooks"))
+    if file.document is None or not isinstance(file.document.data, dict):
+        return None
+    return ObjectFile(file, file.document.data)
