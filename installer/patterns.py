@@ -121,7 +121,7 @@ def code_words(code: str) -> list[int] | None:
         return None
     try:
         view = memoryview(bytes.fromhex(code)).cast("I")
-    except TypeError:  # (a length that is not a whole number of this machine's words)
+    except (ValueError, TypeError):  # (not hex, or not a whole number of this machine's words)
         return None
     return view.tolist() if view.itemsize == 4 else None
 

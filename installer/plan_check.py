@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 INTRODUCED, RESOLVED, KEPT = "introduced", "resolved", "kept"
 CONFLICTS = ("conflicts",)
 # install/*: hookwright's own bookkeeping (receipts, runtime files), which is what the plan changes
-PER_HANDLER = ("structure", "matchers", "hosts", "commands", "scripts", "opencode")
+PER_HANDLER = ("structure", "switches", "matchers", "hosts", "commands", "scripts", "opencode")
 # about a runtime file: for a pack the plan installs, that file is not written yet when it is checked
 RUNTIME_KINDS = ("command/", "script/", "host/opencode-runtime-missing")
 _ORDER = {INTRODUCED: 0, RESOLVED: 1, KEPT: 2}

@@ -157,11 +157,16 @@ RE_FUNCTIONS = {"compile", "search", "match", "fullmatch", "findall", "finditer"
 
 
 def _literal_patterns_compiled_at_run_time(source: str) -> list[int]:
-    """Lines of `re.search(r"...", ...)` and the like: a pattern written out, compiled by `re`."""
-    return [node.lineno for node in ast.walk(ast.parse(source))
+    """Lines of `re.search(r"...", ...)` and the like: a pattern written out, compiled by `re`,
+    given as text or as the name of a module's text constant."""
+    tree = ast.parse(source)
+    texts = {target.id for node in tree.body if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+             and isinstance(node.value.value, str) for target in node.targets if isinstance(target, ast.Name)}
+    return [node.lineno for node in ast.walk(tree)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
             and isinstance(node.func.value, ast.Name) and node.func.value.id == "re" and node.func.attr in RE_FUNCTIONS
-            and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)]
+            and node.args and (isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+                               or isinstance(node.args[0], ast.Name) and node.args[0].id in texts)]
 
 
 def test_every_pattern_the_package_writes_out_is_a_lazy_one_with_its_program():
@@ -176,3 +181,4 @@ def test_every_pattern_the_package_writes_out_is_a_lazy_one_with_its_program():
 
 def test_the_check_for_written_out_patterns_finds_one():
     assert _literal_patterns_compiled_at_run_time('import re\nre.sub(r"\\s+", " ", text)\nre.compile(f"{x}")\n') == [2]
+    assert _literal_patterns_compiled_at_run_time('import re\nWORD = "[a-z]+"\nre.fullmatch(WORD, text)\n') == [3]

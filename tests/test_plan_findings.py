@@ -307,6 +307,14 @@ def test_with_more_pairs_than_doctor_lists_the_plans_own_races_are_all_shown_and
     assert any("too many pairs" in note for note in ran.json["plans"][0]["notes"])
 
 
+
+def test_a_kill_switch_that_stops_every_hook_is_a_finding_the_plan_keeps(hookwright, home, project):
+    """(found by review) The switches that weigh the files together are checked in a plan too."""
+    write_json(project / ".claude" / "settings.json", {"disableAllHooks": True})
+    ran = hookwright("install", "git-guard", *at(project), "--dry-run", "--json")
+
+    assert ("structure/hooks-disabled", "kept") in [(f["rule"], f["change"]) for f in findings(ran)]
+
 def test_a_finding_the_change_keeps_points_into_the_file_as_written(hookwright, home, project):
     settings = project / ".claude" / "settings.json"
     write_json(settings, {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",

@@ -1,4 +1,4 @@
-"""Doctor over many projects at once: the checks of single handlers shared out between processes.
+"""Doctor over many projects at once: the checks of single files and handlers shared out between processes.
 
 The checks that read one file or handler at a time against the run's shared facts (its tools,
 MCP servers, settings variables: run.LOCAL_CHECKS, the command check above all, half of a big run)

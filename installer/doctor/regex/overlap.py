@@ -45,7 +45,7 @@ if TYPE_CHECKING:  # (interegular is imported when an automaton is first built)
     from interegular.fsm import FSM
     from interegular.fsm import State as FsmState
 
-TOOL_PART = "[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*_?"  # the tool part of an MCP tool name (no "__")
+TOOL_PART = lazy(r"[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*_?")  # the tool part of an MCP tool name (no "__")
 WITNESS_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 ANY_OTHER_SERVER = "any-other-server"  # stands for every MCP server that no matcher names
 
@@ -201,7 +201,7 @@ def _mcp_pair(ma: Matcher, mb: Matcher, server: str) -> str | None:
 
 
 def _in_server(name: str, prefix: str) -> bool:
-    return name.startswith(prefix) and re.fullmatch(TOOL_PART, name[len(prefix):]) is not None
+    return name.startswith(prefix) and TOOL_PART.fullmatch(name[len(prefix):]) is not None
 
 
 # ---- automata ------------------------------------------------------------------------------------

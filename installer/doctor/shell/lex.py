@@ -69,9 +69,9 @@ _BLANKS = lazy(r"[ \t]+")
 _PLAIN_DQ = lazy(r"""[^"\\$`]+""")
 MAX_NESTING = 50
 _NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
+_PARAMETER = lazy(r"([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=])(.*))?", re.S)  # inside ${...}: NAME, NAME:-default...
 # A word with nothing to unquote, expand or glob, not an assignment and not starting with ~ or #:
 # its text is itself (the lookahead leaves anything else, a \r say, to the full reading)
-_PARAMETER = lazy(r"([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=])(.*))?", re.S)  # inside ${...}: NAME, NAME:-default...
 _SIMPLE_WORD = lazy(r"""[^\s'"\\$`;&|()<>~#=*?\[][^\s'"\\$`;&|()<>=*?\[]*(?=[ \t\n;&|()<>]|$)""")
 
 
