@@ -38,6 +38,7 @@ from ..facts import (
     fold,
 )
 from ..model import HOST_NAMES, ConfigFile, Context, Finding, RuleTable, cached_property, timeout_seconds
+from ..shell.lex import NAME
 
 SCHEMASTORE_SOURCE = "schemastore/claude-code-settings.json"  # the settings schema the editors use
 SCHEMASTORE = "schemastore/claude-code-settings.assertions.json"  # ...without its descriptions (build_rule_catalog.py)
@@ -781,9 +782,6 @@ def _permission_problems(permissions: Any) -> Iterator[SettingsProblem]:
                                       {"where": where, "rule": json.dumps(rule)})
 
 
-ENV_NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
 def _opinion(error: SchemaError) -> bool:
     """Where SchemaStore is stricter than the host, as the corpus of real configs shows: the
     tools a permission rule may name (it lags the host's tool list), env names and values, and
@@ -793,7 +791,7 @@ def _opinion(error: SchemaError) -> bool:
     if error.validator == "additionalProperties":  # newer top-level settings, and notes to the reader
         return not keys or all(k.startswith(("_", "$", "//")) for k in error.allowed)
     if keys == ("env",):  # a variable's name: upper case is SchemaStore's taste, a space a real error
-        return ENV_NAME.fullmatch(str(error.instance)) is not None
+        return NAME.fullmatch(str(error.instance)) is not None
     if keys[:1] == ("env",):  # a variable's value
         return error.validator in ("pattern", "enum")
     return False

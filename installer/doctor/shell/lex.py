@@ -68,7 +68,7 @@ _PLAIN = lazy(r"""[^\s'"\\$`;&|()<>]+""")
 _BLANKS = lazy(r"[ \t]+")
 _PLAIN_DQ = lazy(r"""[^"\\$`]+""")
 MAX_NESTING = 50
-_NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
+NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*")  # a variable's name (the settings' "env" names them alike)
 _PARAMETER = lazy(r"([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=])(.*))?", re.S)  # inside ${...}: NAME, NAME:-default...
 # A word with nothing to unquote, expand or glob, not an assignment and not starting with ~ or #:
 # its text is itself (the lookahead leaves anything else, a \r say, to the full reading)
@@ -251,7 +251,7 @@ class Lexer:
             self.i = end + 1
             match = _PARAMETER.fullmatch(inner)
             if not match:  # ${CLAUDE_PROJECT_DIR%/}, ${#X}...: still the placeholder's value, split unquoted
-                name = _NAME.match(inner)
+                name = NAME.match(inner)
                 placeholder = name.group(0) if name and name.group(0) in PATH_PLACEHOLDERS else None
                 return "${" + inner + "}", f"${{{inner}}} is worked out when the hook runs", placeholder
             name, op, default = match.groups()
@@ -270,7 +270,7 @@ class Lexer:
                 return (" ".join(w.text for w in words), next((w.dynamic for w in words if w.dynamic), None),
                         placeholder or next((w.unquoted for w in words if w.unquoted), None))
             return "${" + name + "}", f"${{{name}}} is only known when the hook runs", placeholder
-        match = _NAME.match(text, i)
+        match = NAME.match(text, i)
         if match:
             self.i = match.end()
             name = match.group(0)
