@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 INTRODUCED, RESOLVED, KEPT = "introduced", "resolved", "kept"
 CONFLICTS = ("conflicts",)
 # install/*: hookwright's own bookkeeping (receipts, runtime files), which is what the plan changes
-PER_HANDLER = ("structure", "switches", "matchers", "hosts", "commands", "scripts", "opencode")
+BOOKKEEPING = ("installs",)
 # about a runtime file: for a pack the plan installs, that file is not written yet when it is checked
 RUNTIME_KINDS = ("command/", "script/", "host/opencode-runtime-missing")
 _ORDER = {INTRODUCED: 0, RESOLVED: 1, KEPT: 2}
@@ -61,6 +61,7 @@ def check(plan: Plan, project: Path) -> tuple[list[PlanFinding], list[str]]:
     into the file as it is."""
     from .doctor import run, selection
 
+    per_handler = [name for name in run.CHECK_MODULES if name not in (*CONFLICTS, *BOOKKEEPING)]  # (a new check too)
     config = plan.target.config
     # the plan's own reading of the file it changes (the disk may have moved on since), then its result
     before = run.staged(project, {config: plan.document.raw if plan.document.exists else None})
@@ -68,11 +69,11 @@ def check(plan: Plan, project: Path) -> tuple[list[PlanFinding], list[str]]:
     old_file, new_file = _file(before, config), _file(after, config)
     added, removed, moved = _entries_changed(_handlers_of(before, old_file), _handlers_of(after, new_file))
     before.focus, after.focus = frozenset(map(id, removed)), frozenset(map(id, added))
-    old = run.findings(before, (*PER_HANDLER, *CONFLICTS))
+    old = run.findings(before, (*per_handler, *CONFLICTS))
     unwritten = {(str(h.file.path), h.keys) for h in added if h.owner and h.owner[0] in {p.pack for p in plan.packs}}
     new = [_moved(f, old_file, new_file, moved) for f in old
            if not f.rule.startswith("conflict/") and not _about_any(f, removed)]
-    new += [f for f in run.findings(_only(after, new_file, added), PER_HANDLER)
+    new += [f for f in run.findings(_only(after, new_file, added), per_handler)
             if _about_any(f, added) and not (f.rule.startswith(RUNTIME_KINDS) and _about(f, unwritten))]
     new += run.findings(after, CONFLICTS)
     cut = before.truncated | after.truncated
