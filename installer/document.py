@@ -15,6 +15,7 @@ import os
 import re
 import stat
 from _json import scanstring  # what json.decoder uses, in C (typeshed types it here only)
+from itertools import accumulate
 from pathlib import Path
 from typing import Any, Iterator, NoReturn
 
@@ -26,7 +27,6 @@ MAX_BYTES = 10 * 1024 * 1024  # a hook config beyond this is not something we sh
 MAX_DEPTH = 200
 Keys = tuple[str | int, ...]  # a JSON path, the keys and indexes from the root: ("hooks", "PreToolUse", 0)
 
-NEWLINE = lazy("\n")
 FIRST_INDENT = lazy(r"\n([ \t]+)\S")
 KEY_COLON = lazy(r'"\s*:(\s*)')
 UNICODE_ESCAPE = lazy(r"\\u[0-9a-fA-F]{4}")
@@ -76,7 +76,8 @@ class LineIndex:
     its start for each one). The one place that turns offsets into positions."""
 
     def __init__(self, text: str) -> None:
-        self.starts = [0, *(match.end() for match in NEWLINE.finditer(text))]
+        self.starts = list(accumulate((len(line) + 1 for line in text.split("\n")), initial=0))
+        self.starts.pop()  # (where a line after the last one would start)
 
     def at(self, offset: int) -> tuple[int, int]:
         line = bisect.bisect_right(self.starts, offset)

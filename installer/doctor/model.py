@@ -115,6 +115,8 @@ class RuleTable:
     def __init__(self) -> None:
         self.functions: dict[str, Callable[..., Iterable[Finding]]] = {}
         self.alone: list[str] = []  # rules whose finding means the others do not apply, tried in order
+        self._alone: list[Callable[..., Iterable[Finding]]] = []  # (their functions, and the others': the run
+        self._others: list[Callable[..., Iterable[Finding]]] = []  # calls them once per unit, thousands of times)
 
     def rule(self, rule_id: str, alone: bool = False) -> Callable[[RuleFunction], RuleFunction]:
         """`alone`: when this rule finds something, the others are not run (a command that
@@ -125,16 +127,19 @@ class RuleTable:
             self.functions[rule_id] = function
             if alone:
                 self.alone.append(rule_id)
+            (self._alone if alone else self._others).append(function)
             return function
         return register
 
     def run(self, *args: Any) -> list[Finding]:
-        for rule_id in self.alone:
-            found = list(self.functions[rule_id](*args))
+        for function in self._alone:
+            found = list(function(*args))
             if found:
                 return found
-        return [finding for rule_id, function in self.functions.items() if rule_id not in self.alone
-                for finding in function(*args)]
+        found = []
+        for function in self._others:
+            found.extend(function(*args))
+        return found
 
 
 class ConfigFile:
@@ -309,8 +314,10 @@ class Context:
         """A finding at the value at `keys` (`at_key`: at its key, where the name is what is wrong),
         worded as the rule says, or as one of its variants."""
         line, column = file.position(keys, at_key)
-        return self.finding_at(rule_id, file, line, column, related, variant, **params)._replace(
-            keys=keys, at_key=at_key, about=about, focused=focused)
+        rule = rule_by_id(rule_id)
+        message, hint = rule.worded(variant)
+        return Finding(rule.id, rule.severity, str(file.path), line, column, message.format(**params),
+                       hint.format(**params), related or [], keys, at_key, about, focused)
 
     def finding_at(self, rule_id: str, file: ConfigFile, line: int | None, column: int | None,
                    related: Sequence[dict[str, Any]] | None = None, variant: str | None = None, **params: Any) -> Finding:

@@ -43,6 +43,9 @@ from ..shell.lex import NAME
 SCHEMASTORE_SOURCE = "schemastore/claude-code-settings.json"  # the settings schema the editors use
 SCHEMASTORE = "schemastore/claude-code-settings.assertions.json"  # ...without its descriptions (build_rule_catalog.py)
 ALL_TYPE_FIELDS = {key: kind for fields in TYPE_FIELDS.values() for key, kind in fields.items()}
+# a Claude Code handler's fields by its type (None: a type the host does not have, so any type's)
+FIELDS_OF_TYPE = {kind: {**COMMON_FIELDS, **(TYPE_FIELDS[kind] if kind else ALL_TYPE_FIELDS)}
+                  for kind in (None, *TYPE_FIELDS)}
 NON_EMPTY = {"command", "url", "prompt", "server", "tool"}
 EXPECTED: dict[object, str] = {
     str: "a string", bool: "true or false", dict: "an object", "strings": "a list of strings",
@@ -431,7 +434,7 @@ class HandlerAt:
         its type is not known), Cursor's one list."""
         if self.format.fields is not None:
             return self.format.fields
-        return {**COMMON_FIELDS, **(TYPE_FIELDS[self.kind] if self.kind else ALL_TYPE_FIELDS)}
+        return FIELDS_OF_TYPE[self.kind]
 
     @cached_property
     def timeout_rule(self) -> str | None:

@@ -72,6 +72,8 @@ NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*")  # a variable's name (the settings' "env"
 _PARAMETER = lazy(r"([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=])(.*))?", re.S)  # inside ${...}: NAME, NAME:-default...
 # A word with nothing to unquote, expand or glob, not an assignment and not starting with ~ or #:
 # its text is itself (the lookahead leaves anything else, a \r say, to the full reading)
+# what a redirection (REDIRECT) or an operator (_OPERATOR) can start with
+_MAY_START_OPERATOR = frozenset("0123456789&<>;|\n()")
 _SIMPLE_WORD = lazy(r"""[^\s'"\\$`;&|()<>~#=*?\[][^\s'"\\$`;&|()<>=*?\[]*(?=[ \t\n;&|()<>]|$)""")
 
 
@@ -104,7 +106,14 @@ class Lexer:
                 end = text.find("\n", self.i)
                 self.i = n if end < 0 else end
                 continue
-            if text.startswith("<<", self.i) and not text.startswith("<<<", self.i):
+            if ch not in _MAY_START_OPERATOR:  # (most words: neither a redirection nor an operator)
+                simple = _SIMPLE_WORD.match(text, self.i)
+                if simple:
+                    out.append(Word(simple.group()))
+                    self.i = simple.end()
+                    in_test = in_test and simple.group() != "]]"
+                    continue
+            elif text.startswith("<<", self.i) and not text.startswith("<<<", self.i):
                 raise Unreadable("a here-document (not read here)")
             redirect = REDIRECT.match(text, self.i)
             if redirect:
