@@ -298,9 +298,12 @@ EXPECTED_PROTOCOL_FINDINGS = {
     # jq '.tool_output.output' on PostToolUse: Cursor's field name; Claude Code sends tool_response
     "script/input-field-never-sent": {"RohiRIK__claude-code-config__settings.json": 1},
     # echo '{"hookSpecificOutput": {"hookEventName": "PreCompact", "additionalContext": ...}}': PreCompact
-    # reads decision and reason only (hooks.md §6.2), so the reminder never reaches Claude
+    # reads decision and reason only (hooks.md §6.2), so the reminder never reaches Claude; and
+    # jq -Rs '{"hookSpecificOutput": {..., "updatedResponse": {"stdout": .}}}' on PostToolUse, which
+    # reads updatedToolOutput: the compacted output is dropped, the model sees the original
     "script/field-the-event-ignores": {"edlitmus__claude-dotfiles__claude__settings.json": 1,
-                                       "jonahscohen__claude-dotfiles__claude__settings.json": 1},
+                                       "jonahscohen__claude-dotfiles__claude__settings.json": 1,
+                                       "nferrer-dev__claude-dotfiles__settings.json": 1},
 }
 
 
@@ -316,9 +319,10 @@ def _comparable(findings) -> list[str]:
 
 def test_doctor_finds_on_the_corpus_exactly_what_it_found_before_it_was_made_fast(corpus):
     """Issue 15: no check dropped or weakened by the speed work. The snapshot was written by the
-    code before it (2d6ea63), and rewritten once since, when sh-without-shell became one note per
-    file (838 notes became 112, nothing else moved); a change that means to find more or less
-    rewrites it on purpose:
+    code before it (2d6ea63), and rewritten since where a change meant to find more or less: when
+    sh-without-shell became one note per file (838 notes became 112, nothing else moved), and when
+    any key right inside hookSpecificOutput that the event does not read was reported (one more:
+    updatedResponse on PostToolUse). Such a change rewrites it on purpose:
     UPDATE_DOCTOR_SNAPSHOT=1 pytest tests/test_doctor_corpus.py -k before_it_was_made_fast"""
     now = _comparable(corpus.findings)
     if os.environ.get("UPDATE_DOCTOR_SNAPSHOT"):

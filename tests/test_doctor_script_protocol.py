@@ -598,6 +598,37 @@ def test_a_field_the_event_does_not_read_is_reported(tmp_path):
     assert not findings(tmp_path / "pre", "rw.py", pre, "PreToolUse", "script/field-the-event-ignores")
 
 
+def test_any_key_right_inside_hook_specific_output_that_the_event_does_not_read_is_reported(tmp_path):
+    """Not only the distinctive field names: hookSpecificOutput.decision on PreToolUse (the
+    PermissionRequest shape) drops a deny, and the call goes ahead; simulate reads it so too."""
+    deny = PY + 'print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "decision": "deny"}}))\n'
+    assert behaviour(tmp_path / "run", "d.py", deny, "PreToolUse").decision is None
+    (reported,) = findings(tmp_path / "pre", "d.py", deny, "PreToolUse", "script/field-the-event-ignores")
+    assert "hookSpecificOutput.decision" in reported.message and "the answer is dropped" in reported.message
+    assert "permissionDecision" in reported.hint
+    # PermissionRequest reads behavior only inside its decision object
+    flat = PY + ('print(json.dumps({"hookSpecificOutput": {"hookEventName": "PermissionRequest", '
+                 '"behavior": "deny", "message": "no"}}))\n')
+    assert behaviour(tmp_path / "run", "f.py", flat, "PermissionRequest").decision is None
+    reported = findings(tmp_path / "perm", "f.py", flat, "PermissionRequest", "script/field-the-event-ignores")
+    assert [f.message.split(",")[0] for f in reported] == [
+        "the script writes hookSpecificOutput.behavior", "the script writes hookSpecificOutput.message"]
+    # a word and a colon in a string's text is no key
+    context = PY + ('print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", '
+                    '"additionalContext": "Reminder: read the style guide"}}))\n')
+    assert not findings(tmp_path / "ctx", "c.py", context, "PreToolUse", "script/field-the-event-ignores")
+
+
+def test_a_top_level_decision_on_an_event_that_reads_none_is_reported(tmp_path):
+    """PermissionRequest decides in hookSpecificOutput.decision: a top-level "decision": "deny"
+    is dropped, and the permission prompt appears as if the hook had not answered."""
+    deny = PY + 'print(json.dumps({"decision": "deny", "reason": "no rm"}))\n'
+    assert behaviour(tmp_path / "run", "d.py", deny, "PermissionRequest").decision is None
+    (reported,) = findings(tmp_path, "d.py", deny, "PermissionRequest", "script/invalid-decision-value")
+    assert "PermissionRequest reads no top-level decision" in reported.message
+    assert '{"behavior": "deny"' in reported.hint
+
+
 def test_a_script_run_through_npx_tsx_is_read(tmp_path):
     base = tmp_path / "p"
     script = "const data = JSON.parse(require('fs').readFileSync(0, 'utf8'));\nconsole.log('checking');\n" + DENY_JS
@@ -706,7 +737,7 @@ def test_what_the_protocol_rules_find_in_the_corpus_scripts(shared):
         events = sorted({site.what for site in facts.event_names}) or ["PreToolUse"]
         cursor = ".cursor__" in path.name
         code = HookCode(facts, [] if cursor else events, ["preToolUse"] if cursor else [],
-                        lambda rule, place, **params: (rule, place.line))
+                        lambda rule, place, variant=None, **params: (rule, place.line))
         for rule, line in CODE_RULES.run(code):
             hits.setdefault(rule, []).append((path.name, line))
     # each builds updatedInput as {"command": ...}: the call's description, timeout and

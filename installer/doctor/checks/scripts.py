@@ -27,7 +27,7 @@ from ...patterns import lazy
 from .. import handler_facts
 from ..model import Context, Finding, Handler, RuleTable, cached_property, rule_by_id
 from ..scripts import flow as script_flow
-from ..scripts.keys import ScriptFacts, Site, analyse_text
+from ..scripts.keys import IGNORED_FIELDS, ScriptFacts, Site, analyse_text
 
 if TYPE_CHECKING:
     from ..scripts.probe import ProbeResult
@@ -38,6 +38,7 @@ STOP_EVENTS = ("Stop", "SubagentStop")
 PERMISSION_DECISION_EVENTS = frozenset({"PreToolUse", "PreModelSwitch"})  # read permissionDecision (docs/hosts/claude-code.md#decisions-per-event)
 BLOCK_WITH_DECISION = 'a top-level "decision": "block" with a "reason"'
 DECISION_INSTEAD = {
+    "PreToolUse": 'hookSpecificOutput.permissionDecision: "allow", "deny" or "ask" (with permissionDecisionReason)',
     "PermissionRequest": 'hookSpecificOutput.decision: {"behavior": "allow"} or {"behavior": "deny", "message": "..."}',
     **{event: BLOCK_WITH_DECISION for event in ("PostToolUse", "PostToolUseFailure", "PostToolBatch",
                                                 "UserPromptSubmit", "UserPromptExpansion", "Stop", "SubagentStop",
@@ -577,6 +578,12 @@ def _invalid_decision_value(code: HookCode) -> Iterator[Finding]:
             continue
         accepted = [accepted_of(row) for row in rows.values()]
         known = [a for a in accepted if a is not None]
+        if value.field == "decision" and not known:  # none of the events reads a top-level decision
+            seen.add((value.field, value.value))
+            yield code.report("script/invalid-decision-value", value.at, "not-read", field=value.field,
+                              value=value.value, via=f" (through {value.via})" if value.via else "",
+                              event=" and ".join(rows), instead=DECISION_INSTEAD.get(next(iter(rows)), NO_DECISION))
+            continue
         if len(known) < len(accepted) or any(value.value in a for a in known):
             continue  # an event that does not read the field at all has rules of its own
         seen.add((value.field, value.value))
@@ -593,6 +600,9 @@ SPECIFIC_FIELDS = frozenset({"additionalContext", "updatedInput", "permissionDec
                              "initialUserMessage", "reloadSkills", "suppressOriginalPrompt", "updatedPermissions",
                              "classifierContext"})
 INSIDE_DECISION = frozenset({"updatedInput", "updatedPermissions"})  # PermissionRequest's decision object
+# the fields of that object (docs/hosts/claude-code.md#decisions-per-event), and the keys that carry an answer
+DECISION_OBJECT_FIELDS = INSIDE_DECISION | {"behavior", "message", "interrupt"}
+ANSWER_FIELDS = frozenset({"decision", "permissionDecision", "behavior", "action", "retry"})
 
 
 @CODE_RULES.rule("script/field-the-event-ignores")
@@ -603,11 +613,24 @@ def _field_the_event_ignores(code: HookCode) -> Iterator[Finding]:
         return
     known = frozenset().union(*(row.specific_fields | (INSIDE_DECISION if "decision" in row.specific_fields
                                                        else frozenset()) for row in rows.values()))
-    for site in code.facts.output_keys:
-        if site.what in SPECIFIC_FIELDS and site.what not in known:
-            readers = sorted(e for e, row in claude_protocol.PROTOCOL.items() if site.what in row.specific_fields)
-            yield code.report("script/field-the-event-ignores", site, field=site.what, event=" and ".join(rows),
-                              readers=", ".join(readers[:4]) + (", ..." if len(readers) > 4 else "") or "no event")
+    # a key right inside hookSpecificOutput is one of its fields whatever its name; any other key
+    # only where no other object would use its name
+    # (the fields no event reads have a rule of their own: script/ignored-output-field)
+    direct = frozenset().union(*(row.specific_fields for row in rows.values())) | {"hookEventName", *IGNORED_FIELDS}
+    decision_object = any("decision" in row.specific_fields for row in rows.values())
+    reported = set()
+    for site in [*code.facts.specific_keys, *code.facts.output_keys]:
+        inside = site in code.facts.specific_keys
+        if site.what in reported or (site.what in direct if inside else
+                                     site.what not in SPECIFIC_FIELDS or site.what in known):
+            continue
+        reported.add(site.what)
+        readers = sorted(e for e, row in claude_protocol.PROTOCOL.items() if site.what in row.specific_fields)
+        variant = ("inside-decision" if decision_object and site.what in DECISION_OBJECT_FIELDS
+                   else "decision" if site.what in ANSWER_FIELDS else None)
+        yield code.report("script/field-the-event-ignores", site, variant, field=site.what, event=" and ".join(rows),
+                          readers=", ".join(readers[:4]) + (", ..." if len(readers) > 4 else "") or "no event",
+                          instead=DECISION_INSTEAD.get(next(iter(rows)), NO_DECISION))
 
 
 @CODE_RULES.rule("script/failure-in-post-tool-use")

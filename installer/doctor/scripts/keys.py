@@ -112,7 +112,8 @@ class ScriptFacts:
                  permission_decisions: tuple[Site, ...] = (), denies: tuple[Site, ...] = (),
                  answers: tuple[str, ...] = (), reads_event_name: bool = False,
                  legacy_variables: tuple[Site, ...] = (), reads_stop_hook_active: bool = False,
-                 delegates: Site | None = None, output_keys: tuple[Site, ...] = (), tells_hosts_apart: bool = False,
+                 delegates: Site | None = None, output_keys: tuple[Site, ...] = (),
+                 specific_keys: tuple[Site, ...] = (), tells_hosts_apart: bool = False,
                  flow: script_flow.Flow = script_flow.Flow()) -> None:
         self.path = path
         self.language = language  # python | javascript | shell | unknown
@@ -135,6 +136,7 @@ class ScriptFacts:
         self.reads_stop_hook_active = reads_stop_hook_active
         self.delegates = delegates  # output may come from another program or module (what = which)
         self.output_keys = output_keys  # the first place each output key is written
+        self.specific_keys = specific_keys  # the first place each key is written right inside a hookSpecificOutput
         self.tells_hosts_apart = tells_hosts_apart  # it looks at which host runs it (CURSOR_*, cursor_version...)
         self.flow = flow  # what it prints, exits and reads, in order
 
@@ -264,6 +266,16 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
         if offset not in chain_children:
             emitted.setdefault(name, []).append((offset, None, False))
 
+    # the keys written right inside a hookSpecificOutput object (or after `hookSpecificOutput.`), first place each
+    specific: dict[str, int] = {}
+    for offset, name in chain_children.items():
+        specific[name] = min(offset, specific.get(name, offset))
+    for obj in objects:
+        if obj.label == "hookSpecificOutput" or obj.label in hso_variables:
+            for name, offset in obj.keys:
+                if _opens_a_member(code, offset):
+                    specific[name] = min(offset, specific.get(name, offset))
+
     ignored = [site(name, off) for name in IGNORED_FIELDS for off, _, _ in emitted.get(name, ())]
 
     top_level: list[Site] = []
@@ -325,6 +337,7 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
         delegates=_delegates(code, language, path, where, bool(keys) and _has_output_keys(emitted)),
         tells_hosts_apart=bool(TELLS_HOSTS_APART.search(code)),
         output_keys=tuple(_unique(site(name, min(off for off, _, _ in places)) for name, places in emitted.items())),
+        specific_keys=tuple(_unique(site(name, offset) for name, offset in specific.items())),
         flow=script_flow.analyse(text, code, language, where.at, path if path.name != "<text>" else None),
     )
 
@@ -344,6 +357,15 @@ def _has_output_keys(emitted: Collection[str]) -> bool:
     """It writes any of the keys of an answer (`emitted`: the keys it writes)."""
     return any(name in emitted for name in ("hookSpecificOutput", "permissionDecision", "decision", "updatedInput",
                                             "updated_input", "permission", "continue", "systemMessage"))
+
+
+def _opens_a_member(code: str, offset: int) -> bool:
+    """Whether a key found at `offset` comes right after `{` or `,` (else it is a word and a
+    colon in a string's text: `"additionalContext": "Reminder: ..."`)."""
+    at = offset - 1
+    while at >= 0 and code[at] in " \t\r\n":
+        at -= 1
+    return at >= 0 and code[at] in "{,"
 
 
 def _unique(sites: Iterable[Site]) -> list[Site]:
