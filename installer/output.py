@@ -500,17 +500,6 @@ def print_hooks(listed: HookList) -> None:
         out().print(table, soft_wrap=False)
 
 
-SIMULATED_EFFECT = {
-    ("PostToolUse", "block"): "the tool has run; the reason goes to Claude beside its result",
-    ("PostToolUseFailure", "block"): "the tool has failed; the reason goes to Claude",
-    ("UserPromptSubmit", "block"): "the prompt is erased and never reaches Claude",
-    ("Stop", "block"): "Claude does not stop: it goes on, with the reason as its next instruction",
-    ("SubagentStop", "block"): "the subagent does not stop: it goes on, with the reason",
-    ("PermissionRequest", "allow"): "the permission is granted without asking",
-    ("PermissionRequest", "deny"): "the permission is refused",
-}
-
-
 def print_simulation(simulation: Simulation) -> None:
     """`hookwright simulate`: each handler, what it did and how it was read, then the outcome."""
     payload = simulation.payload
@@ -550,11 +539,10 @@ def print_simulation(simulation: Simulation) -> None:
         return
     colour = {"deny": "red", "block": "red", "defer": "yellow", "ask": "yellow", "allow": "green"}
     verdict = f"[{colour.get(simulation.decision or '', 'white')}]{simulation.decision}[/]"
-    effect = SIMULATED_EFFECT.get((simulation.event, simulation.decision or "")) or (
-        "the tool does not run" if simulation.blocked else "it runs" if "tool_name" in payload else "it goes on")
-    if simulation.decision == "ask":
-        effect = "the user is asked (in claude -p nobody can answer: refused)"
-    out().print(f"[bold]outcome:[/] {verdict}: {effect}" + (f"; reason: {escape(simulation.reason)}" if simulation.reason else ""))
+    out().print(f"[bold]outcome:[/] {verdict}: {escape(simulation.effect or '')}"
+                + (f"; reason: {escape(simulation.reason)}" if simulation.reason else ""))
+    if simulation.permission_rule:
+        out().print(f"  [dim]the rule is in {escape(simulation.permission_rule['path'])}[/]")
     if simulation.nondeterministic:
         out().print("  [red]nondeterministic: the last hook to finish wins[/]; it may run with any of:")
         for candidate in simulation.candidates:
@@ -563,9 +551,11 @@ def print_simulation(simulation: Simulation) -> None:
         out().print(f"  input replaced by: {escape(json.dumps(simulation.tool_input, ensure_ascii=False))}")
     for text in simulation.context:
         out().print(f"  context added: {escape(text)}")
-    if simulation.stops_session:
+    if simulation.stops_session and not (simulation.effect or "").startswith("Claude stops"):
         out().print("  then the session stops (continue: false)" + (f": {escape(simulation.stop_reason)}"
                                                                      if simulation.stop_reason else ""))
+    elif simulation.stop_reason:
+        out().print(f"  stop reason, shown to the user: {escape(simulation.stop_reason)}")
 
 
 def _source(src: dict[str, Any]) -> str:

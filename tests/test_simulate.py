@@ -414,3 +414,61 @@ def test_the_exec_form_is_spawned_without_a_shell_with_its_placeholders_filled()
     argv, _ = command_line({"command": "echo hi"}, {"PATH": "/usr/bin:/bin"})
     assert argv[1:] == ["-c", "echo hi"] and argv[0].endswith(("bash", "sh"))
     assert command_line({"command": "nope-xyz", "args": []}, {"PATH": "/usr/bin"}) == (None, "nope-xyz is not on PATH")
+
+
+# ---- what the host does beyond the hooks' answers ------------------------------------------------
+
+ALLOW = prints({"hookSpecificOutput": {"hookEventName": BASH, "permissionDecision": "allow"}})
+
+
+def test_a_deny_rule_of_the_settings_refuses_the_call_a_hook_allowed(hookwright, home, project, project_settings):
+    """A PreToolUse allow does not override a deny rule (2.1.77), and an ask rule still prompts
+    after it (about 2.1.220): docs/hosts/claude-code.md#permission-rules."""
+    settings(project_settings, {"matcher": "Bash", "hooks": [hook(ALLOW)]},
+             permissions={"deny": ["Bash(rm *)"], "ask": ["Bash(git push *)"]})
+    doc = simulate(hookwright, project, "--command", "rm -rf build")
+    assert (doc["decision"], doc["blocked"], doc["tool_input"]) == ("allow", True, None)
+    assert doc["permission_rule"] == {"kind": "deny", "rule": "Bash(rm *)", "path": str(project_settings)}
+    assert "deny rule Bash(rm *)" in doc["effect"]
+    asked = simulate(hookwright, project, "--command", "git push origin main")
+    assert (asked["blocked"], asked["permission_rule"]["kind"]) == (False, "ask")
+    assert asked["effect"].startswith("the user is asked")
+    free = simulate(hookwright, project, "--command", "ls")
+    assert (free["blocked"], free["permission_rule"], free["effect"]) == (False, None, "it runs")
+
+
+def test_a_permission_request_nobody_answers_shows_the_prompt(hookwright, home, project, project_settings):
+    settings(project_settings, {"matcher": "Bash", "hooks": [hook("echo no >&2; exit 2")]}, event="PermissionRequest")
+    doc = simulate(hookwright, project, "PermissionRequest", "--command", "rm -rf build")
+    assert (doc["decision"], doc["blocked"]) == ("none", False)
+    assert "the permission prompt appears" in doc["effect"]
+
+
+def test_continue_false_on_stop_beats_a_block(hookwright, home, project, project_settings):
+    """`continue: false` stops Claude and beats any event-specific decision (hooks.md §6.1)."""
+    settings(project_settings, {"hooks": [hook(prints({"continue": False, "stopReason": "halt", "decision": "block",
+                                                       "reason": "keep going"}))]}, event="Stop")
+    doc = simulate(hookwright, project, "Stop")
+    assert doc["stops_session"] and doc["stop_reason"] == "halt"
+    assert doc["effect"].startswith("Claude stops")
+
+
+def test_a_change_of_the_managed_policy_settings_cannot_be_blocked(hookwright, home, project, project_settings,
+                                                                   tmp_path):
+    settings(project_settings, {"hooks": [hook("echo no >&2; exit 2")]}, event="ConfigChange")
+    for source, blocked in (("policy_settings", False), ("user_settings", True)):
+        payload = tmp_path / f"{source}.json"
+        payload.write_text(json.dumps({"source": source}))
+        doc = simulate(hookwright, project, "ConfigChange", "--payload", payload)
+        assert (doc["decision"], doc["blocked"]) == ("block", blocked), source
+        assert (doc["cannot_block"] is None) == blocked
+
+
+def test_session_end_hooks_share_one_short_budget(hookwright, home, project, project_settings):
+    """1.5 s, raised to the largest timeout a settings file gives one (docs/hosts/claude-code.md#timeouts)."""
+    settings(project_settings, {"hooks": [hook("sleep 3; echo bye")]}, event="SessionEnd")
+    [row] = simulate(hookwright, project, "SessionEnd")["handlers"]
+    assert row["timed_out"] and row["duration_ms"] < 2500
+    settings(project_settings, {"hooks": [hook("sleep 3; echo bye"), hook("true", timeout=5)]}, event="SessionEnd")
+    first, _ = simulate(hookwright, project, "SessionEnd")["handlers"]
+    assert not first["timed_out"] and first["exit_code"] == 0

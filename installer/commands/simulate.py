@@ -45,6 +45,7 @@ class Simulation(Payload):
                  handlers: list[dict[str, Any]], decision: str | None, blocked: bool | None, reason: str | None,
                  tool_input: Any, candidates: list[Any], nondeterministic: bool | None, context: list[str],
                  stops_session: bool | None, stop_reason: str | None, decided_by: list[Any], rewritten_by: list[Any],
+                 effect: str | None, permission_rule: dict[str, str] | None, cannot_block: str | None,
                  unreadable: list[str] | None = None) -> None:
         self.version = version
         self.host = host
@@ -64,6 +65,9 @@ class Simulation(Payload):
         self.stop_reason = stop_reason
         self.decided_by = decided_by  # where the handlers that decided are
         self.rewritten_by = rewritten_by  # where the handlers that rewrote the input are
+        self.effect = effect  # what the host does with it all, in words
+        self.permission_rule = permission_rule  # a settings rule that still decides the call after the hooks
+        self.cannot_block = cannot_block  # why no hook can block this call
         self.unreadable = unreadable  # config files that could not be read
 
     def print_text(self, result: Result) -> None:
@@ -77,7 +81,7 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
              project: Path | None = None, host: str | None = None, permission_mode: str = "default",
              list_only: bool = False) -> Result:
     from ..doctor import run
-    from ..hosts.claude_protocol import ENV_FILE_EVENTS, protocol
+    from ..hosts.claude_protocol import ENV_FILE_EVENTS, cannot_block, protocol
     from ..simulate import firing, reading, running
     from ..simulate.payload import payload_for
 
@@ -110,13 +114,15 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
         env = _environment(ctx)
         if event in ENV_FILE_EVENTS:
             env["CLAUDE_ENV_FILE"] = str(Path(scratch) / "env.sh")
-        raws = [] if list_only else running.run_all(to_run, json.dumps(payload).encode(), project, env)
+        raws = [] if list_only else running.run_all(to_run, json.dumps(payload).encode(), project, env,
+                                                    budget=running.shared_budget(event, to_run, env))
     raw_of = dict(zip(map(id, to_run), raws))
     read_of = {id(h): reading.read(event, h.command or "", raw_of[id(h)], background=h.value.get("async") is True
                                    or h.value.get("asyncRewake") is True) for h in to_run if id(h) in raw_of}
     outcome = None if list_only else reading.combine(
         event, payload.get("tool_input") if rules.tool_event else None, [read_of[id(h)] for h in to_run],
-        [r.finished for r in raws])
+        [r.finished for r in raws], firing.settings_rule(ctx, payload) if rules.tool_event else None,
+        cannot_block(event, payload))
     unreadable = [str(f.path) for f in ctx.files if f.error is not None]
     simulation = Simulation(
         version=VERSION, host="claude", event=event, project=str(project), ran=not list_only, payload=payload,
@@ -228,10 +234,13 @@ def _outcome_json(outcome: Outcome | None, handlers: list[Handler]) -> dict[str,
     if outcome is None:  # --list-only: nothing ran, nothing decided
         return {"decision": None, "blocked": None, "reason": None, "tool_input": None, "candidates": [],
                 "nondeterministic": None, "context": [], "stops_session": None, "stop_reason": None,
-                "decided_by": [], "rewritten_by": []}
+                "decided_by": [], "rewritten_by": [], "effect": None, "permission_rule": None, "cannot_block": None}
+    rule = outcome.settings_rule
     return {"decision": outcome.decision, "blocked": outcome.blocked, "reason": outcome.reason,
             "tool_input": outcome.tool_input, "candidates": outcome.candidates,
             "nondeterministic": outcome.nondeterministic, "context": outcome.context,
             "stops_session": outcome.stops_session, "stop_reason": outcome.stop_reason,
             "decided_by": [handlers[i].where for i in outcome.deciders],
-            "rewritten_by": [handlers[i].where for i in outcome.rewriters]}
+            "rewritten_by": [handlers[i].where for i in outcome.rewriters], "effect": outcome.effect,
+            "permission_rule": {"kind": rule.kind, "rule": rule.rule, "path": rule.path} if rule else None,
+            "cannot_block": outcome.cannot_block}

@@ -140,3 +140,19 @@ def environment(event: str) -> frozenset[str]:
 
 def protocol(event: str) -> EventProtocol:
     return PROTOCOL.get(event, NO_DECISION)
+
+
+def cannot_block(event: str, payload: dict[str, object]) -> str | None:
+    """Why no hook can block this call of an event that blocks otherwise (docs/hosts/claude-code.md#events:
+    ConfigChange blocks, except a change to the managed policy settings), or None."""
+    if event == "ConfigChange" and payload.get("source") == "policy_settings":
+        return "a change to the managed policy settings cannot be blocked"
+    return None
+
+
+# SessionEnd hooks share one budget: 1.5 s, raised to the largest timeout a settings file gives one of
+# them (a plugin's does not count), up to 60 s; CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS sets it
+# (docs/hosts/claude-code.md#timeouts)
+SESSION_END_BUDGET = 1.5
+SESSION_END_MAX_BUDGET = 60.0
+SESSION_END_BUDGET_VARIABLE = "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"

@@ -118,6 +118,32 @@ def _once_per_command(found: list[Selected]) -> list[Selected]:
     return kept
 
 
+# ---- the settings' permission rules, which a hook's answer does not switch off -------------------
+
+class SettingsRule(NamedTuple):
+    """A permission rule of the settings that still decides a call after the hooks."""
+
+    kind: str  # deny | ask
+    rule: str
+    path: str  # the settings file that holds it
+
+
+def settings_rule(ctx: Context, payload: dict[str, Any]) -> SettingsRule | None:
+    """The first deny rule of the project's settings that covers the call, else the first ask rule
+    (docs/hosts/claude-code.md#permission-rules): a hook's allow does not override a deny rule
+    (2.1.77), nor its ask (2.1.101), and a matching ask rule still prompts after a hook's allow
+    (about 2.1.220). A rule that cannot be read decides nothing here."""
+    for kind in ("deny", "ask"):
+        for file in ctx.files:
+            data = file.document.data if file.kind == "claude-settings" and file.document is not None else None
+            permissions = data.get("permissions") if isinstance(data, dict) else None
+            rules = permissions.get(kind) if isinstance(permissions, dict) else None
+            for rule in rules if isinstance(rules, list) else ():
+                if isinstance(rule, str) and _RULE.match(rule.strip()) and permission_rule_matches(rule, payload):
+                    return SettingsRule(kind, rule, str(file.path))
+    return None
+
+
 # ---- "if": one permission rule ---------------------------------------------------------------
 
 _RULE = lazy(r"^(?P<tool>[^()\s]+)(?:\((?P<spec>.*)\))?$", re.S)

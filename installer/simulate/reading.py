@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..hosts.claude_protocol import BLOCKS, CONTEXT, FAILS, FEEDBACK, PATH, UNIVERSAL_FIELDS, protocol
+from ..hosts.claude_protocol import BLOCKS, CONTEXT, FAILS, FEEDBACK, PATH, STOPS, UNIVERSAL_FIELDS, protocol
+
+if TYPE_CHECKING:
+    from .firing import SettingsRule
 
 PRECEDENCE = ("deny", "defer", "ask", "allow")  # the most restrictive answer applies
 
@@ -76,7 +79,8 @@ def read(event: str, command: str, run: RawRun, background: bool = False) -> Rea
         return Reading("could not start: the call goes on", warnings=[run.start_error])
     if run.timed_out:
         return Reading("timed out: killed, its answer never counts, the call goes on",
-                       warnings=[f"killed after {run.duration:.1f} s (its timeout)"])
+                       warnings=[f"killed after {run.duration:.1f} s ("
+                                 + ("the time SessionEnd hooks share" if event == "SessionEnd" else "its timeout") + ")"])
     stdout = run.stdout.decode("utf-8", "replace")
     stderr = run.stderr.decode("utf-8", "replace").strip()
     data, not_json = parse_stdout(stdout)
@@ -276,13 +280,21 @@ class Outcome:
     stop_reason: str | None
     deciders: list[int]  # indexes of the handlers whose answer decided
     rewriters: list[int]  # indexes of the handlers whose rewrite may be the one applied
+    settings_rule: SettingsRule | None = None  # a permission rule that still decides after the hooks
+    cannot_block: str | None = None  # why no hook can block this call
+    effect: str = ""  # what the host does, in words
 
 
-def combine(event: str, original: dict[str, Any] | None, readings: list[Reading], finished: list[float]) -> Outcome:
-    """The combined answer of `readings` (in configuration order); `finished`: when each ended."""
+def combine(event: str, original: dict[str, Any] | None, readings: list[Reading], finished: list[float],
+            settings_rule: SettingsRule | None = None, cannot_block: str | None = None) -> Outcome:
+    """The combined answer of `readings` (in configuration order); `finished`: when each ended.
+    `settings_rule`: a deny or ask rule of the settings that covers the call (PreToolUse: a deny
+    rule refuses the call whatever the hooks allowed); `cannot_block`: why no hook can block it."""
     decisions = [r.decision for r in readings]
     decision = next((d for d in (*PRECEDENCE, "block") if d in decisions), "none")
-    blocked = decision in ("deny", "defer", "block") and not protocol(event).after_the_fact
+    blocked = decision in ("deny", "defer", "block") and not protocol(event).after_the_fact and cannot_block is None
+    if event == "PreToolUse" and settings_rule is not None and settings_rule.kind == "deny":
+        blocked = True
     deciders = [i for i, d in enumerate(decisions) if d == decision and decision != "none"]
     reasons = [reason for i in deciders if (reason := readings[i].reason)]
     rewriters = [i for i, r in enumerate(readings) if r.updated_input is not None and r.decision not in ("deny",)]
@@ -302,7 +314,45 @@ def combine(event: str, original: dict[str, Any] | None, readings: list[Reading]
     by_finish = sorted(range(len(readings)), key=lambda i: finished[i])  # the host joins them as they end
     context = [] if decision == "defer" else [text for i in by_finish for text in readings[i].context]
     stoppers = [r for r in readings if r.stops_session]
-    return Outcome(decision=decision, blocked=blocked, reason="\n".join(reasons) or None, tool_input=tool_input,
-                   candidates=candidates, nondeterministic=len(distinct) > 1 and not blocked, context=context,
-                   stops_session=bool(stoppers), stop_reason=next((r.stop_reason for r in stoppers if r.stop_reason), None),
-                   deciders=deciders, rewriters=rewriters)
+    outcome = Outcome(decision=decision, blocked=blocked, reason="\n".join(reasons) or None, tool_input=tool_input,
+                      candidates=candidates, nondeterministic=len(distinct) > 1 and not blocked, context=context,
+                      stops_session=bool(stoppers),
+                      stop_reason=next((r.stop_reason for r in stoppers if r.stop_reason), None),
+                      deciders=deciders, rewriters=rewriters, settings_rule=settings_rule, cannot_block=cannot_block)
+    outcome.effect = effect(event, outcome, tool_call=original is not None)
+    return outcome
+
+
+EFFECTS = {
+    ("PostToolUse", "block"): "the tool has run; the reason goes to Claude beside its result",
+    ("PostToolUseFailure", "block"): "the tool has failed; the reason goes to Claude",
+    ("UserPromptSubmit", "block"): "the prompt is erased and never reaches Claude",
+    ("Stop", "block"): "Claude does not stop: it goes on, with the reason as its next instruction",
+    ("SubagentStop", "block"): "the subagent does not stop: it goes on, with the reason",
+    ("PermissionRequest", "allow"): "the permission is granted without asking",
+    ("PermissionRequest", "deny"): "the permission is refused",
+    ("PermissionRequest", "none"): "no hook decides: the permission prompt appears as usual (in claude -p nobody "
+                                   "can answer it: refused)",
+    ("ConfigChange", "block"): "the settings change is not applied",
+    ("PreCompact", "block"): "the compaction does not happen",
+}
+ASKED = "the user is asked (in claude -p nobody can answer: refused)"
+
+
+def effect(event: str, outcome: Outcome, tool_call: bool) -> str:
+    """What the host does with the combined answer, in words."""
+    decision, rule = outcome.decision, outcome.settings_rule
+    if outcome.stops_session and protocol(event).continue_false == STOPS:
+        return "Claude stops: continue: false ends it, whatever a hook decided"
+    if outcome.cannot_block is not None and decision in ("deny", "block"):
+        return f"{outcome.cannot_block}: the block is ignored and it goes on"
+    if event == "PreToolUse" and rule is not None and decision not in ("deny", "defer"):
+        if rule.kind == "deny":
+            return f"the tool does not run: the settings' deny rule {rule.rule} refuses it (a hook's answer does " \
+                   "not override a deny rule)"
+        return f"{ASKED}: the settings' ask rule {rule.rule} still prompts, whatever a hook answered"
+    if decision == "ask":
+        return ASKED
+    if outcome.blocked:
+        return EFFECTS.get((event, decision)) or ("the tool does not run" if tool_call else "the action is blocked")
+    return EFFECTS.get((event, decision)) or ("it runs" if tool_call else "it goes on")

@@ -17,6 +17,7 @@ from typing import Any
 
 from .. import hosts
 from ..doctor.model import Handler, timeout_seconds
+from ..hosts.claude_protocol import SESSION_END_BUDGET, SESSION_END_BUDGET_VARIABLE, SESSION_END_MAX_BUDGET
 from .reading import RawRun
 
 MAX_OUTPUT = 1024 * 1024  # what is kept of each stream
@@ -27,12 +28,26 @@ def timeout_of(handler: Handler) -> float:
     return value or hosts.get("claude").default_timeout("command", handler.event) or 600.0
 
 
-def run_all(handlers: list[Handler], stdin: bytes, project: Path, env: dict[str, str]) -> list[RawRun]:
-    """Every handler at once; their runs in the same order."""
+def shared_budget(event: str, handlers: list[Handler], env: dict[str, str]) -> float | None:
+    """The time every hook of the event shares, past which all are killed (SessionEnd's), or None."""
+    if event != "SessionEnd":
+        return None
+    given = env.get(SESSION_END_BUDGET_VARIABLE, "")
+    if given.isdigit() and int(given) > 0:
+        return int(given) / 1000
+    configured = [timeout_seconds(h.value.get("timeout")) for h in handlers if not h.file.from_plugin]
+    return min(max([SESSION_END_BUDGET, *(t for t in configured if t)]), SESSION_END_MAX_BUDGET)
+
+
+def run_all(handlers: list[Handler], stdin: bytes, project: Path, env: dict[str, str],
+            budget: float | None = None) -> list[RawRun]:
+    """Every handler at once; their runs in the same order. `budget`: the time they share (each
+    is killed at its own timeout or there, whichever comes first)."""
     runs: list[RawRun | None] = [None] * len(handlers)
 
     def one(index: int, handler: Handler) -> None:
-        runs[index] = run_one(handler, stdin, project, env)
+        own = timeout_of(handler)
+        runs[index] = run_one(handler, stdin, project, env, min(own, budget) if budget else own)
 
     threads = [threading.Thread(target=one, args=(i, h), daemon=True) for i, h in enumerate(handlers)]
     for thread in threads:

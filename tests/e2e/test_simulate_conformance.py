@@ -17,6 +17,7 @@ import json
 import shlex
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -63,6 +64,7 @@ class Scenario:
     tool_input: dict = field(default_factory=lambda: dict(ORIGINAL))
     launch: str = "."  # the folder the CLI starts in, below the project root
     git: bool = False
+    permissions: dict = field(default_factory=dict)  # the project settings' permission rules
 
 
 P, L, U = "project", "local", "user"
@@ -168,6 +170,13 @@ SCENARIOS = [
     Scenario("an if that matches the command", one(Hook("a", decide("deny"), fields={"if": "Bash(echo *)"}))),
     Scenario("an if that does not", one(Hook("a", decide("deny"), fields={"if": "Bash(git *)"}))),
     Scenario("an if on another tool", one(Hook("a", decide("deny"), fields={"if": "Read"}), matcher="*")),
+    # the settings' permission rules, which a hook's answer does not switch off
+    Scenario("a deny rule beats a hook's allow", one(Hook("a", decide("allow"))),
+             permissions={"deny": ["Bash(echo *)"]}),
+    Scenario("a deny rule beats a hook's ask", one(Hook("a", decide("ask"))), permissions={"deny": ["Bash(echo *)"]}),
+    Scenario("an ask rule still prompts after a hook's allow", one(Hook("a", decide("allow"))),
+             permissions={"ask": ["Bash(echo *)"]}),
+    Scenario("a deny rule for another command", one(Hook("a", decide("allow"))), permissions={"deny": ["Bash(rm *)"]}),
     # scopes
     Scenario("the same hook in user, project and local settings", {
         where: [("Bash", [Hook("same", decide("allow", updatedInput={"command": "echo once"}))])] for where in (U, P, L)}),
@@ -209,6 +218,8 @@ def lay_out(scenario: Scenario, root: Path, home: Path) -> Path:
     project_file = places[P]
     files.setdefault(project_file, {"hooks": {}})["hooks"]["PostToolUse"] = [
         {"hooks": [{"type": "command", "command": RECORDER}]}]
+    if scenario.permissions:
+        files[project_file]["permissions"] = scenario.permissions
     for path, data in files.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(data, indent=2))
@@ -236,6 +247,8 @@ def through_simulate(hookwright, scenario: Scenario, launch: Path) -> tuple[Seen
     assert done.code == 0, done.out + done.err
     doc = done.json
     verdict = {"deny": "deny", "ask": "ask", "defer": "defer"}.get(doc["decision"], "ran")
+    if doc["permission_rule"] and verdict not in ("deny", "defer"):  # a settings rule decides after the hooks
+        verdict = doc["permission_rule"]["kind"]
     seen = Seen(verdict, doc["tool_input"] if verdict == "ran" else None, doc["context"], doc["stops_session"],
                 sorted(take(launch / "fired.log")))
     return seen, doc
@@ -259,7 +272,8 @@ def through_claude(claude_cli, scenario: Scenario, launch: Path, home: Path, tmp
         verdict = "ran"
     elif run.tool_results:
         [answer] = run.tool_results
-        verdict = "deny" if "hook error" in str(answer["content"]) else "ask"
+        denied = ("hook error", "has been denied")  # a hook's deny, a deny rule's (else: an ask nobody answers)
+        verdict = "deny" if any(text in str(answer["content"]) for text in denied) else "ask"
     else:  # the session stopped before any result was sent: a denial, if any, is listed
         verdict = "deny" if run.permission_denials else "ran"
     context = added_context(run.requests[-1]["body"]) if run.requests else []
@@ -357,3 +371,29 @@ def test_simulate_agrees_with_the_real_cli_on_events_without_a_tool(scenario, cl
         assert text in first
     for text in ("CTX-plain", "CTX-json", "CTX-lost", "CTX-stop"):
         assert (text in first) == (text in doc["context"])
+
+
+@pytest.mark.parametrize("timeout", [None, 5], ids=["no timeout: the 1.5 s budget", "timeout 5 raises it"])
+def test_session_end_hooks_share_the_budget_the_real_cli_gives_them(timeout, claude_cli, hookwright, home, tmp_path):
+    """A SessionEnd hook that takes 3 s: killed at 1.5 s without a timeout, left to finish with
+    `timeout: 5` (docs/hosts/claude-code.md#timeouts), by the real CLI and by simulate alike."""
+    project = tmp_path / "proj"
+    (project / ".claude").mkdir(parents=True)
+    log = project / "end.log"
+    handler = {"type": "command", "command": f"echo start >> {shlex.quote(str(log))}; sleep 3; "
+                                             f"echo end >> {shlex.quote(str(log))}"}
+    if timeout:
+        handler["timeout"] = timeout
+    (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"SessionEnd": [{"hooks": [handler]}]}}))
+    done = hookwright("simulate", "SessionEnd", "--project", project, "--json")
+    assert done.code == 0, done.out + done.err
+    [row] = done.json["handlers"]
+    simulated = log.read_text().split()
+    log.unlink()
+    run = run_claude(project, home, ["done"], claude=claude_cli)
+    assert run.returncode == 0 and not run.timed_out, run.stderr
+    deadline = time.monotonic() + 4  # time for a hook left running to write "end" (or a hook let finish)
+    while time.monotonic() < deadline and log.read_text().split() != ["start", "end"]:
+        time.sleep(0.2)
+    assert log.read_text().split() == simulated == (["start", "end"] if timeout else ["start"])
+    assert row["timed_out"] == (timeout is None)
