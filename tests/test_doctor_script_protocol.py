@@ -629,6 +629,17 @@ def test_a_top_level_decision_on_an_event_that_reads_none_is_reported(tmp_path):
     assert '{"behavior": "deny"' in reported.hint
 
 
+@pytest.mark.parametrize("event, variant", [("preToolUse", "goes ahead without anyone being asked"),
+                                            ("subagentStart", "treats ask as deny"),
+                                            ("beforeShellExecution", None)])
+def test_a_cursor_ask_where_cursor_does_not_ask_is_reported(tmp_path, event, variant):
+    """preToolUse accepts ask and does not enforce it; subagentStart takes it for deny; only
+    beforeShellExecution and beforeMCPExecution ask (other-hosts.md §1.3)."""
+    script = PY + 'print(json.dumps({"permission": "ask", "user_message": "sure?"}))\n'
+    reported = findings(tmp_path, "ask.py", script, event, "script/cursor-ask-not-asked", host="cursor")
+    assert [variant in f.message for f in reported] == ([True] if variant else [])
+
+
 def test_a_script_run_through_npx_tsx_is_read(tmp_path):
     base = tmp_path / "p"
     script = "const data = JSON.parse(require('fs').readFileSync(0, 'utf8'));\nconsole.log('checking');\n" + DENY_JS
@@ -715,7 +726,8 @@ def test_a_function_of_a_sourced_library_that_prints_on_stdout_is_read(tmp_path,
 
 def test_every_protocol_rule_has_a_case():
     covered = {case[0] for case in CASES} | {"script/failure-in-post-tool-use", "script/claude-answer-for-cursor",
-                                              "script/cursor-field-not-read", "script/field-the-event-ignores"}
+                                              "script/cursor-field-not-read", "script/field-the-event-ignores",
+                                              "script/cursor-ask-not-asked"}
     new = {"script/text-before-json", "script/reason-on-stdout", "script/shell-trace",
            "script/updated-input-not-object", "script/rewrite-drops-fields", "script/exit-2-does-not-block",
            "script/exit-1-fails-open", "script/continue-false-not-a-block", "script/invalid-decision-value",

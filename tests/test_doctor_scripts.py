@@ -380,6 +380,11 @@ def test_exit_2_on_permission_request_is_reported_as_ignored(tmp_path, event, ba
     both = {"hooks": {event: settings(event, matcher="Bash", command=command)["hooks"][event],
                       "PreToolUse": settings("PreToolUse", matcher="Bash", command=command)["hooks"]["PreToolUse"]}}
     assert not found(doctor(base, {S: both}), "script/exit-2-ignored")
+    # also on Notification, where exit 2 blocks nothing either: still ignored on PermissionRequest
+    beside = {"hooks": {event: both["hooks"][event],
+                        "Notification": settings("Notification", matcher=None, command=command)["hooks"]["Notification"]}}
+    (finding,) = found(doctor(base, {S: beside}), "script/exit-2-ignored")
+    assert finding.line == 3
 
 
 @pytest.mark.parametrize("event, instead", [
@@ -420,7 +425,7 @@ def test_every_script_rule_is_tested():
               "script/exit-1-fails-open", "script/continue-false-not-a-block", "script/invalid-decision-value",
               "script/stdin-read-twice", "script/failure-in-post-tool-use", "script/claude-answer-for-cursor",
               "script/cursor-field-not-read", "script/input-field-never-sent", "script/field-the-event-ignores",
-              "script/does-not-parse",
+              "script/does-not-parse", "script/cursor-ask-not-asked",
               # with --probe only: tests/test_doctor_probe.py
               "script/probe-invalid-output", "script/probe-wrong-event", "script/probe-timeout",
               "script/probe-decision-ignored", "script/probe-rewrite-drops-fields", "script/probe-exit-does-not-block"}

@@ -370,9 +370,13 @@ def _wrong_event_name(script: Script) -> Iterator[Finding]:
 @SCRIPT_RULES.rule("script/exit-2-ignored")
 def _exit_2_ignored(script: Script) -> Iterator[Finding]:
     """Exit 2 on PermissionRequest, which does not read it (docs/hosts/claude-code.md#events), from a
-    script that only PermissionRequest handlers run and that never answers `behavior`."""
+    script that never answers `behavior` and runs on no event where exit 2 blocks (a Notification
+    handler beside it changes nothing)."""
     exits = [site for site in script.facts.blocks if site.what == "exit 2"]
-    if script.claude_events == ["PermissionRequest"] and exits and "behavior" not in script.facts.answers:
+    events = script.claude_events
+    elsewhere = {claude_protocol.protocol(event).exit_2 for event in events if event != "PermissionRequest"}
+    if "PermissionRequest" in events and exits and "behavior" not in script.facts.answers \
+            and elsewhere <= {claude_protocol.NOT_READ}:
         yield script.finding("script/exit-2-ignored", exits[0], script.claude)
 
 
@@ -683,6 +687,23 @@ def _cursor_field_not_read(code: HookCode) -> Iterator[Finding]:
         where_read = sorted(e for e, row in cursor_protocol.PROTOCOL.items() if field in row.output_fields)
         yield code.report("script/cursor-field-not-read", written[field], field=field, event=next(iter(rows)),
                           reads=", ".join(sorted(reads)) or "no output at all", read_on=", ".join(where_read))
+
+
+@CODE_RULES.rule("script/cursor-ask-not-asked")
+def _cursor_ask_not_asked(code: HookCode) -> Iterator[Finding]:
+    """permission "ask" where Cursor does not ask: preToolUse lets the action go on (ask accepted
+    by the schema, not enforced), subagentStart treats it as deny (docs/hosts/cursor.md#events)."""
+    rows = code.cursor_rows
+    what = {row.ask for row in rows.values()}
+    if not rows or len(what) != 1 or what - {cursor_protocol.NOT_ENFORCED, cursor_protocol.DENIES}:
+        return
+    asks = sorted(e for e, row in cursor_protocol.PROTOCOL.items() if row.ask == cursor_protocol.ASKS)
+    for value in code.flow.values:
+        if value.field == "permission" and value.value == "ask":
+            yield code.report("script/cursor-ask-not-asked", value.at,
+                              "denies" if what == {cursor_protocol.DENIES} else None, event=" and ".join(rows),
+                              via=f" (through {value.via})" if value.via else "", asks=" and ".join(asks))
+            return
 
 
 # ---- the code a hook runs: its input, on either host ----------------------------------------------------
