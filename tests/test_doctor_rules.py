@@ -138,6 +138,8 @@ CASES = [
     case("matcher/tool-typo", {S: settings(matcher="Edit|Wirte")}, {S: settings(matcher="Edit|Write")}),
     case("matcher/tool-typo", {S: settings(matcher="Bsah")}, {S: settings(matcher="SomeNewTool|Cron")},
          note="swapped-letters-and-new-tools"),
+    case("matcher/tool-typo", {S: settings(matcher="Shell|Read")}, {S: settings(matcher="Bash|Read")},
+         note="cursor-tool-name"),
     case("matcher/case-mismatch", {S: settings(matcher="^bash$")}, {S: settings(matcher="^Bash$")}, note="regex"),
     case("matcher/case-mismatch", {S: settings("SessionStart", matcher="Startup")},
          {S: settings("SessionStart", matcher="startup")}, note="session-source"),

@@ -425,7 +425,7 @@ def test_every_script_rule_is_tested():
               "script/exit-1-fails-open", "script/continue-false-not-a-block", "script/invalid-decision-value",
               "script/stdin-read-twice", "script/failure-in-post-tool-use", "script/claude-answer-for-cursor",
               "script/cursor-field-not-read", "script/input-field-never-sent", "script/field-the-event-ignores",
-              "script/does-not-parse", "script/cursor-ask-not-asked",
+              "script/does-not-parse", "script/cursor-ask-not-asked", "script/async-answer-never-read",
               # with --probe only: tests/test_doctor_probe.py
               "script/probe-invalid-output", "script/probe-wrong-event", "script/probe-timeout",
               "script/probe-decision-ignored", "script/probe-rewrite-drops-fields", "script/probe-exit-does-not-block"}
@@ -520,3 +520,16 @@ def test_reading_a_python_script_with_an_invalid_escape_warns_of_nothing():
         warnings.simplefilter("always")
         facts = analyse_text('import json, sys\nprint(json.dumps({"p": "a\\/b"}))\n', "python")
     assert caught == [] and facts.flow.syntax_error is None
+
+
+@pytest.mark.parametrize("fields, reported", [({"async": True}, True), ({}, False),
+                                              ({"async": True, "asyncRewake": True}, False)],
+                         ids=["async", "in the foreground", "asyncRewake"])
+def test_a_guard_run_in_the_background_is_reported(tmp_path, fields, reported):
+    """An async hook's answer is never read (the e2e scenario "an async deny": the call ran)."""
+    base = tmp_path / "p"
+    command = _write(base, ".claude/hooks/guard.py", 'import sys\nprint("no", file=sys.stderr)\nsys.exit(2)\n')
+    config = settings("PreToolUse", matcher="Bash", command=command)
+    config["hooks"]["PreToolUse"][0]["hooks"][0].update(fields)
+    found_here = found(doctor(base, {S: config}), "script/async-answer-never-read")
+    assert [f.line for f in found_here] == ([3] if reported else [])

@@ -23,6 +23,9 @@ FILE = "file"  # the kind of file operation: Read, TabRead / Write, TabWrite
 NONE = "none"  # the docs name no matcher subject for the event
 # The tool types a TOOL matcher names (Edit, StrReplace, TabWrite: third-party configs, unconfirmed)
 TOOL_TYPES = ("Shell", "Read", "Write", "Grep", "Delete", "Task", "Edit", "StrReplace", "TabWrite")
+# the Claude Code tools a Cursor tool type in a matcher fires for (docs/hosts/cursor.md#matchers)
+CLAUDE_TOOLS_OF_TYPE = {"Shell": ("Bash",), "Read": ("Read",), "Write": ("Write", "Edit", "MultiEdit"),
+                        "Edit": ("Edit", "MultiEdit"), "Grep": ("Grep",), "Task": ("Task", "Agent")}
 
 # What `permission: "ask"` does where the event reads `permission`
 ASKS = "asks"  # the user is asked

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from ... import hosts
-from ...hosts import claude, cursor
+from ...hosts import claude, cursor, cursor_protocol
 from ...hosts.base import Host
 from .. import dedup, handler_facts
 from ..facts import BUILTIN_TOOLS, CLAUDE_TO_CURSOR
@@ -767,11 +767,9 @@ def _same_job(cursor_handler: Handler, claude_handler: Handler) -> tuple[str | N
     return None
 
 
-# the Claude Code tools a Cursor event, or a Cursor tool type in a matcher, fires for (docs/hosts/cursor.md#matchers)
+# the Claude Code tools a Cursor event fires for (a tool type in a matcher: cursor_protocol.CLAUDE_TOOLS_OF_TYPE)
 CURSOR_EVENT_TOOLS = {"beforeShellExecution": ("Bash",), "afterShellExecution": ("Bash",), "beforeReadFile": ("Read",),
                       "afterFileEdit": ("Edit", "Write", "MultiEdit")}
-CURSOR_TOOL_TYPES = {"Shell": ("Bash",), "Read": ("Read",), "Write": ("Write", "Edit", "MultiEdit"),
-                     "Edit": ("Edit", "MultiEdit"), "Grep": ("Grep",), "Task": ("Task", "Agent")}
 MCP_TOOL = "mcp__any__tool"  # stands for every MCP tool
 
 
@@ -789,7 +787,7 @@ def _fires_on_a_shared_tool(cursor_handler: Handler, claude_handler: Handler) ->
         names, renamed = claude_tool_names(matcher)
         if len(renamed) == len(names):
             return False  # it names only Claude Code's tools: Cursor never fires it (host/cursor-claude-tool-name)
-        tools = tuple(t for name in names for t in (CURSOR_TOOL_TYPES.get(name, ()) or
+        tools = tuple(t for name in names for t in (cursor_protocol.CLAUDE_TOOLS_OF_TYPE.get(name, ()) or
                                                      ((MCP_TOOL,) if name.startswith("MCP:") else ())))
     else:
         return True

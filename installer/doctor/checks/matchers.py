@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import Any, Iterator, NamedTuple
 
 from ...document import Keys
+from ...hosts.cursor_protocol import CLAUDE_TOOLS_OF_TYPE
 from ...patterns import lazy
 from ..facts import BUILTIN_TOOLS, CLAUDE_EVENTS, NARROW_EXACT_EVENTS, NEWER_THAN_MATCHER_CHANGE, OPEN, TOOL, Event
 from ..model import ConfigFile, Context, Finding, RuleTable, cached_property, describe
@@ -250,13 +251,15 @@ def _tool_typo(at: MatcherAt) -> Iterator[Finding]:
     if not _exact_tool_names(at):
         return
     known, names, by_case = at.known, at.matcher.names, at.known_by_case
-    closest = {name: _close_tool(name, tuple(known)) for name in names
-               if name not in known and name.lower() not in by_case and not name.startswith("mcp__")}
-    typos = {name: close for name, close in closest.items() if close}
+    unknown = [name for name in names if name not in known and name.lower() not in by_case
+               and not name.startswith("mcp__")]
+    cursors = {name: CLAUDE_TOOLS_OF_TYPE[name][0] for name in unknown if name in CLAUDE_TOOLS_OF_TYPE}  # Shell
+    typos = {**{name: close for name in unknown if (close := _close_tool(name, tuple(known)))}, **cursors}
     if typos:
         suggestion = json.dumps("|".join(typos.get(name, name) for name in names))
-        yield at.finding("matcher/tool-typo", matcher=at.shown, suggestion=suggestion,
-                         names=", ".join(f"{name} (did you mean {close}?)" for name, close in typos.items()))
+        yield at.finding("matcher/tool-typo", matcher=at.shown, suggestion=suggestion, names=", ".join(
+            f"{name} (Cursor's name for {close})" if name in cursors else f"{name} (did you mean {close}?)"
+            for name, close in typos.items()))
 
 
 @RULES.rule("matcher/mcp-no-tool")

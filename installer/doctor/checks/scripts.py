@@ -35,6 +35,10 @@ if TYPE_CHECKING:
 At = Site | script_flow.Place  # a place in a script: a key the analysis found, or a statement of its flow
 
 STOP_EVENTS = ("Stop", "SubagentStop")
+# the events whose hooks' answers decide something (a refusal, a block, a rewrite)
+ANSWERED_EVENTS = frozenset(event for event, row in claude_protocol.PROTOCOL.items()
+                            if row.exit_2 == claude_protocol.BLOCKS or row.permission_decisions or row.decisions
+                            or "decision" in row.specific_fields)
 PERMISSION_DECISION_EVENTS = frozenset({"PreToolUse", "PreModelSwitch"})  # read permissionDecision (docs/hosts/claude-code.md#decisions-per-event)
 BLOCK_WITH_DECISION = 'a top-level "decision": "block" with a "reason"'
 DECISION_INSTEAD = {
@@ -411,6 +415,21 @@ def _stop_hook_active(script: Script) -> Iterator[Finding]:
         at: At = from_env or facts.blocks[0]
         yield script.finding("script/stop-hook-active", at, stops, "from-environment" if from_env else None,
                              event=stops[0].event, how=facts.blocks[0].what)
+
+
+@SCRIPT_RULES.rule("script/async-answer-never-read")
+def _async_answer_never_read(script: Script) -> Iterator[Finding]:
+    """A script that refuses or rewrites, run by an `async` handler: Claude Code does not wait for
+    it, so its answer is never read (measured: an async deny let the call run; `asyncRewake`
+    is another matter: its exit 2 wakes Claude)."""
+    background = [h for h in script.claude if isinstance(h.value, dict) and h.value.get("async") is True
+                  and h.value.get("asyncRewake") is not True and h.event in ANSWERED_EVENTS]
+    facts = script.facts
+    answers = [*facts.denies, *facts.blocks, *dict(facts.rewrite_sites).get("claude", ())]
+    if background and answers:
+        site = min(answers, key=lambda s: (s.line, s.column))
+        yield script.finding("script/async-answer-never-read", site, background, event=background[0].event,
+                             how=site.what)
 
 
 @SCRIPT_RULES.rule("script/mixed-shapes")
