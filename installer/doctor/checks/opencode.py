@@ -111,6 +111,36 @@ def _args_reassigned(plugin: PluginFile) -> Iterator[Finding]:
         yield plugin.ctx.finding_at("host/opencode-args-reassigned", plugin.file, *place)
 
 
+# what Claude Code calls a tool, for the opencode tool of that name (LS: list)
+OPENCODE_TOOL_OF = {claude_name: own for own, claude_name in opencode.CLAUDE_TOOL_NAMES.items()}
+# Claude Code's argument names, for opencode's camelCase ones (docs/hosts/opencode.md#tool-names)
+CAMEL_CASE_ARGUMENTS = {"file_path": "filePath", "old_string": "oldString", "new_string": "newString",
+                        "replace_all": "replaceAll", "notebook_path": "notebookPath"}
+
+
+@PLUGIN_RULES.rule("host/opencode-tool-name")
+def _tool_name(plugin: PluginFile) -> Iterator[Finding]:
+    """input.tool compared with Claude Code's name for a tool (`Bash`, `mcp__srv__x`): opencode's
+    are lower case, and an MCP tool is `<server>_<tool>` (measured on opencode 1.18.33)."""
+    for name, place in plugin.facts.tool_names if plugin.foreign else ():
+        if name in opencode.OWN_TOOLS:
+            continue
+        own = OPENCODE_TOOL_OF.get(name) or (name.lower() if name.lower() in opencode.OWN_TOOLS else None)
+        mcp = name[5:].replace("__", "_", 1) if name.startswith("mcp__") and "__" in name[5:] else None
+        if own or mcp:
+            yield plugin.ctx.finding_at("host/opencode-tool-name", plugin.file, *place,
+                                        variant="mcp" if mcp else None, name=name, own=own or mcp)
+
+
+@PLUGIN_RULES.rule("host/opencode-argument-name")
+def _argument_name(plugin: PluginFile) -> Iterator[Finding]:
+    """output.args.file_path: Claude Code's name for an argument opencode calls filePath."""
+    for write in plugin.facts.writes if plugin.foreign else ():
+        if write.key in CAMEL_CASE_ARGUMENTS:
+            yield plugin.ctx.finding_at("host/opencode-argument-name", plugin.file, *write.place, name=write.key,
+                                        own=CAMEL_CASE_ARGUMENTS[write.key])
+
+
 # ---- an opencode config ------------------------------------------------------------------------------
 
 class OpencodeConfig:

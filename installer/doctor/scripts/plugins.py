@@ -52,13 +52,15 @@ class Write:
 
 class PluginFacts:
     def __init__(self, syntax_error: Place | None, exports: tuple[Export, ...], hooks: frozenset[str],
-                 writes: tuple[Write, ...], reassigns: tuple[Place, ...], tools: frozenset[str] | None) -> None:
+                 writes: tuple[Write, ...], reassigns: tuple[Place, ...], tools: frozenset[str] | None,
+                 tool_names: tuple[tuple[str, Place], ...] = ()) -> None:
         self.syntax_error = syntax_error
         self.exports = exports
         self.hooks = hooks  # the hook keys it returns ("tool.execute.before", "event"...)
         self.writes = writes  # output.args.<key> = ..., Object.assign(output.args, {...}), delete ...
         self.reassigns = reassigns  # output.args = {...}: ignored by opencode
         self.tools = tools  # the tools its tool.execute.before compares input.tool with; None: all
+        self.tool_names = tool_names  # each of those names, where it is written
 
 
 def analyse(path: Path, source: bytes) -> PluginFacts:
@@ -70,7 +72,7 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
     root = _parser(typescript).parse(source).root_node
     error = _first_error(root) if root.has_error else None
     exports = tuple(_exports(root))
-    hooks, writes, reassigns, tools = set(), [], [], set()
+    hooks, writes, reassigns, tools, names = set(), [], [], set(), []
     unfiltered = False
     for key, function in _hook_functions(root):
         hooks.add(key)
@@ -82,9 +84,10 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
         reassigns += found_reassigns
         compared = _tools_compared(function, params)
         unfiltered |= not compared
-        tools |= compared
+        tools |= {name for name, _ in compared}
+        names += sorted(compared, key=lambda item: item[1])
     return PluginFacts(error, exports, frozenset(hooks), tuple(writes), tuple(reassigns),
-                       None if unfiltered or not tools else frozenset(tools))
+                       None if unfiltered or not tools else frozenset(tools), tuple(names))
 
 
 def syntax_error(path: Path, source: bytes) -> Place | None:
@@ -313,8 +316,8 @@ def _object_keys(node: Node | None) -> list[str]:
     return keys
 
 
-def _tools_compared(function: Node, params: dict[str, str]) -> set[str]:
-    """The string literals `input.tool` is compared with (===, !==, ==, includes, case)."""
+def _tools_compared(function: Node, params: dict[str, str]) -> set[tuple[str, Place]]:
+    """The string literals `input.tool` is compared with (===, !==, ==, includes, case), and where."""
     tool = f"{params['input']}.tool" if "input" in params else params.get("tool")
     if tool is None:
         return set()
@@ -323,17 +326,18 @@ def _tools_compared(function: Node, params: dict[str, str]) -> set[str]:
         if node.type == "binary_expression":
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             for a, b in ((left, right), (right, left)):
-                if a is not None and _text(a) == tool and (value := _unquoted(b)) is not None:
-                    found.add(value)
+                if a is not None and b is not None and _text(a) == tool and (value := _unquoted(b)) is not None:
+                    found.add((value, _place(b)))
         elif node.type == "call_expression":
             callee = node.child_by_field_name("function")
             arguments = node.child_by_field_name("arguments")
             if callee is not None and _text(callee).endswith(".includes") and arguments is not None \
                     and [_text(a) for a in arguments.named_children] == [tool]:
                 listed = callee.child_by_field_name("object")
-                found |= {value for item in (listed.named_children if listed is not None else [])
+                found |= {(value, _place(item)) for item in (listed.named_children if listed is not None else [])
                           if (value := _unquoted(item)) is not None}
         elif node.type == "switch_statement" and _text(node.child_by_field_name("value") or node).strip("()") == tool:
-            found |= {value for case in _walk(node)
-                      if case.type == "switch_case" and (value := _unquoted(case.child_by_field_name("value"))) is not None}
+            found |= {(value, _place(label)) for case in _walk(node) if case.type == "switch_case"
+                      and (label := case.child_by_field_name("value")) is not None
+                      and (value := _unquoted(label)) is not None}
     return found
