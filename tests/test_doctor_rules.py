@@ -187,6 +187,9 @@ CASES = [
          {CURSOR: {"version": 1, "hooks": {"postToolUse": [{"command": "x", "matcher": "MCP:create_issue"}],
                                             "beforeShellExecution": [{"command": "x", "matcher": "Bash"}]}}},
          note="mcp-and-shell-commands"),
+    case("host/cursor-claude-tool-name", {CURSOR: {"version": 1, "hooks": {"preToolUse": [
+        {"command": "x", "matcher": "mcp__github__.*"}]}}},
+         {CURSOR: {"version": 1, "hooks": {"preToolUse": [{"command": "x", "matcher": "MCP:.*"}]}}}, note="mcp-regex"),
     case("host/cursor-version-missing", {CURSOR: {"hooks": {"stop": [{"command": "x"}]}}},
          {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x"}]}}}),
     case("host/cursor-claude-field", {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x", "async": True}]}}},

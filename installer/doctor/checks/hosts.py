@@ -5,7 +5,6 @@ import json
 from typing import Any, Iterator
 
 from ...hosts import cursor_protocol
-from ...patterns import lazy
 from ..facts import BUILTIN_TOOLS, CLAUDE_ONLY_FIELDS, CLAUDE_TO_CURSOR, CURSOR_EVENTS, FOLDED_CLAUDE_EVENTS, fold
 from ..model import ConfigFile, Context, Finding, Plugin, RuleTable, cached_property
 from ..regex.matching import js_regex
@@ -246,9 +245,12 @@ def _alternatives(matcher: str) -> list[str]:
     return [alt.strip().removeprefix("^").removesuffix("$") for alt in matcher.split("|")]
 
 
-CURSOR_MCP_TOOL = lazy(r"[\w-]+")
-
-
 def _cursor_mcp_name(name: str) -> str | None:
+    """Cursor's name for a Claude Code MCP tool name or pattern: `MCP:<tool>`, which names no
+    server (`mcp__github__.*` gives `MCP:.*`, `mcp__.*` too)."""
+    if not name.startswith("mcp__"):
+        return None
     server, _, tool = name.removeprefix("mcp__").partition("__")
-    return f"MCP:{tool}" if name.startswith("mcp__") and server and CURSOR_MCP_TOOL.fullmatch(tool or "") else None
+    if server in (".*", ".+") and not tool:
+        return "MCP:.*"
+    return f"MCP:{tool}" if server and tool else None
