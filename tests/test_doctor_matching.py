@@ -74,6 +74,21 @@ def test_invalid_patterns(source):
     assert t.error and t.pattern is None
 
 
+def test_a_repeat_without_its_minimum_is_text_to_javascript():
+    """`/Ba{,2}sh/.test("Bash")` is false in node, `.test("Ba{,2}sh")` true; Python's re reads {0,2}."""
+    t = js_regex("Ba{,2}sh")
+    assert t.dialect and not t.pattern.search("Bash") and t.pattern.search("Ba{,2}sh")
+    assert js_regex("Ba{1,2}sh").pattern.search("Bash")
+
+
+def test_a_lookahead_after_a_name_is_no_permission_rule():
+    """`Bash(?=)` matches Bash in JavaScript: a group, not permission-rule syntax."""
+    from hookwright.doctor.checks.matchers import PERMISSION_RULE
+
+    assert PERMISSION_RULE.fullmatch("Bash(?=)") is None and PERMISSION_RULE.fullmatch("Bash(git:*)")
+    assert js_regex("Bash(?=)").pattern.search("Bash")
+
+
 def test_variable_width_lookbehind_is_valid_javascript():
     t = js_regex("(?<=a+)b")
     assert t.error is None and t.dialect == []

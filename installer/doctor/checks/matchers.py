@@ -14,7 +14,7 @@ from ..model import ConfigFile, Context, Finding, RuleTable, cached_property, de
 from ..regex.matching import VALUE_NAME, Matcher, can_match_a_name, classify, empty_alternative, js_regex
 from ..regex.overlap import named_servers
 
-PERMISSION_RULE = lazy(r"\s*([A-Za-z][A-Za-z0-9_-]*)\((.*)\)\s*")
+PERMISSION_RULE = lazy(r"\s*([A-Za-z][A-Za-z0-9_-]*)\((?!\?)(.*)\)\s*")  # (not a group: `Bash(?=...)`)
 # what an `if` rule looks like for the tools whose input it can test (permission-rule syntax)
 IF_EXAMPLE = {"Bash": "Bash(git *)", "Edit": "Edit(src/**)", "Write": "Write(src/**)", "Read": "Read(src/**)",
               "MultiEdit": "MultiEdit(src/**)", "WebFetch": "WebFetch(domain:example.com)"}

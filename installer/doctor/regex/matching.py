@@ -75,6 +75,7 @@ _GROUP_FLAGS = lazy(r"\(\?[aiLmsux-]+[):]")
 JS_NAMED_GROUP = lazy(r"\(\?<([A-Za-z_$][\w$]*)>")
 JS_BACKREFERENCE = lazy(r"\\k<([A-Za-z_$][\w$]*)>")
 HEX_2 = lazy(r"[0-9A-Fa-f]{2}")  # \xHH
+OPEN_MINIMUM = lazy(r"\{,\d+\}")  # `{,2}`: a repeat from 0 to Python, text to JavaScript
 HEX_4 = lazy(r"[0-9A-Fa-f]{4}")  # \uHHHH
 
 
@@ -126,6 +127,11 @@ def js_regex(source: str, flags: int = 0) -> Translated:
                 return Translated(None, None, error=f"invalid group {rest[:4]!r}", dialect=dialect)
             out.append("(?")
             i += 2
+            continue
+        if ch == "{" and (open_min := OPEN_MINIMUM.match(source, i)):
+            out.append("\\" + open_min[0])  # (JavaScript takes it for text: a quantifier needs its minimum)
+            dialect.append(f"{open_min[0]!r} (JavaScript reads it as text; Python as a repeat from 0)")
+            i = open_min.end()
             continue
         if ch in "*+?}" and i + 1 < n and source[i + 1] == "+" and (ch != "+" or i == 0 or source[i - 1] != "\\"):
             rejected.append(f"'{ch}+' (a possessive quantifier: JavaScript throws 'Nothing to repeat')")
