@@ -640,6 +640,27 @@ def test_a_cursor_ask_where_cursor_does_not_ask_is_reported(tmp_path, event, var
     assert [variant in f.message for f in reported] == ([True] if variant else [])
 
 
+def test_a_permission_decision_at_the_top_level_is_reported(tmp_path):
+    """observed §e: a top-level permissionDecision (no hookSpecificOutput) is silently ignored."""
+    top = PY + 'print(json.dumps({"permissionDecision": "deny", "permissionDecisionReason": "no rm"}))\n'
+    assert behaviour(tmp_path / "run", "t.py", top, "PreToolUse").decision is None
+    (reported,) = findings(tmp_path / "a", "t.py", top, "PreToolUse", "script/ignored-output-field")
+    assert "permissionDecision at the top level" in reported.message
+    inside = PY + 'print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}}))\n'
+    assert not findings(tmp_path / "b", "i.py", inside, "PreToolUse", "script/ignored-output-field")
+
+
+def test_a_cursor_answer_from_a_claude_code_hook_is_reported(tmp_path):
+    """Claude Code reads none of Cursor's flat fields; simulate reads the answer so too."""
+    flat = PY + 'print(json.dumps({"additional_context": "read the style guide"}))\n'
+    assert not behaviour(tmp_path / "run", "f.py", flat, "SessionStart").counts
+    (reported,) = findings(tmp_path / "a", "f.py", flat, "SessionStart", "script/cursor-answer-for-claude")
+    assert "hookSpecificOutput.additionalContext" in reported.message
+    both = PY + ('print(json.dumps({"additional_context": "x", "hookSpecificOutput": {"hookEventName": '
+                 '"SessionStart", "additionalContext": "x"}}))\n')
+    assert not findings(tmp_path / "b", "b.py", both, "SessionStart", "script/cursor-answer-for-claude")
+
+
 def test_a_script_run_through_npx_tsx_is_read(tmp_path):
     base = tmp_path / "p"
     script = "const data = JSON.parse(require('fs').readFileSync(0, 'utf8'));\nconsole.log('checking');\n" + DENY_JS
@@ -727,7 +748,7 @@ def test_a_function_of_a_sourced_library_that_prints_on_stdout_is_read(tmp_path,
 def test_every_protocol_rule_has_a_case():
     covered = {case[0] for case in CASES} | {"script/failure-in-post-tool-use", "script/claude-answer-for-cursor",
                                               "script/cursor-field-not-read", "script/field-the-event-ignores",
-                                              "script/cursor-ask-not-asked"}
+                                              "script/cursor-ask-not-asked", "script/cursor-answer-for-claude"}
     new = {"script/text-before-json", "script/reason-on-stdout", "script/shell-trace",
            "script/updated-input-not-object", "script/rewrite-drops-fields", "script/exit-2-does-not-block",
            "script/exit-1-fails-open", "script/continue-false-not-a-block", "script/invalid-decision-value",

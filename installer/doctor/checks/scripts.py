@@ -345,6 +345,8 @@ def _ignored_output_field(script: Script) -> Iterator[Finding]:
                              "should-proceed" if site.what == "shouldProceed" else None, field=site.what)
     for site in script.facts.top_level_updated_input:
         yield script.finding("script/ignored-output-field", site, script.claude, "top-level")
+    for site in script.facts.top_level_decisions[:1]:
+        yield script.finding("script/ignored-output-field", site, script.claude, "top-level-decision")
 
 
 @SCRIPT_RULES.rule("script/defer")
@@ -692,6 +694,29 @@ def _claude_answer_for_cursor(code: HookCode) -> Iterator[Finding]:
         site: At = written.get(claude_keys[0]) or next(v.at for v in facts.flow.values if v.field == "decision")
         yield code.report("script/claude-answer-for-cursor", site, written=", ".join(renamed or claude_keys),
                           expected=", ".join(sorted(reads)), example=example)
+
+
+# Cursor's answer fields that no Claude Code answer has (`continue` and `env` are Claude Code's words too)
+CURSOR_ONLY = frozenset({"permission", "user_message", "agent_message", "followup_message", "updated_input",
+                         "additional_context", "updated_mcp_tool_output"})
+
+
+@CODE_RULES.rule("script/cursor-answer-for-claude")
+def _cursor_answer_for_claude(code: HookCode) -> Iterator[Finding]:
+    """An answer in Cursor's flat shape from code only Claude Code runs, with nothing of Claude
+    Code's shape beside it: Claude Code reads none of it."""
+    facts = code.facts
+    if not code.claude_rows or code.cursor_rows or facts.tells_hosts_apart or facts.mixed_shapes:
+        return
+    written = {site.what: site for site in facts.output_keys}
+    cursor = [key for key in sorted(CURSOR_ONLY & set(written), key=lambda k: (written[k].line, written[k].column))]
+    claude = set(written) & {*CLAUDE_ANSWER, "decision", "continue", "systemMessage", "reason"}
+    if cursor and not claude:
+        fields = frozenset().union(*(row.specific_fields for row in claude_protocol.PROTOCOL.values()))
+        ours = {cursor_name: claude_name for claude_name, cursor_name in CLAUDE_NAMES.items() if claude_name in fields}
+        yield code.report("script/cursor-answer-for-claude", written[cursor[0]], event=" and ".join(code.claude_rows),
+                          written=", ".join(f"{k} (Claude Code's is hookSpecificOutput.{ours[k]})" if k in ours else k
+                                            for k in cursor))
 
 
 @CODE_RULES.rule("script/cursor-field-not-read")

@@ -106,6 +106,7 @@ class Site:
 class ScriptFacts:
     def __init__(self, path: Path, language: str, readable: bool = True, why_not: str | None = None,
                  ignored: tuple[Site, ...] = (), top_level_updated_input: tuple[Site, ...] = (),
+                 top_level_decisions: tuple[Site, ...] = (),
                  defer: tuple[Site, ...] = (), no_event_name: tuple[Site, ...] = (),
                  event_names: tuple[Site, ...] = (), mixed_shapes: tuple[Site, ...] = (),
                  rewrite_sites: tuple[tuple[str, tuple[Site, ...]], ...] = (), blocks: tuple[Site, ...] = (),
@@ -121,6 +122,7 @@ class ScriptFacts:
         self.why_not = why_not  # why it was not analysed (too big, binary, unreadable)
         self.ignored = ignored  # fields Claude Code ignores (what = the field name)
         self.top_level_updated_input = top_level_updated_input
+        self.top_level_decisions = top_level_decisions  # permissionDecision outside hookSpecificOutput
         self.defer = defer
         self.no_event_name = no_event_name  # hookSpecificOutput objects without hookEventName
         # the hookEventName values it writes (what = the name), when every one it writes is a literal
@@ -287,6 +289,9 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
             bool(siblings & TOP_LEVEL_ONLY) and not siblings & {"hookEventName", "permissionDecision", "behavior"}))
         (top_level if top else rewrites_claude).append(site("updatedInput", offset))
     rewrites_cursor = [site("updated_input", off) for off, _, _ in emitted.get("updated_input", ())]
+    # a permissionDecision from code that never writes hookSpecificOutput: at the top level, ignored
+    top_decisions = [] if mentions_hso else [site("permissionDecision", off) for off, index, via_chain in
+                                             emitted.get("permissionDecision", ()) if not via_chain]
 
     no_event = []
     for obj in objects:
@@ -320,6 +325,7 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
         path, language,
         ignored=tuple(_unique(ignored)),
         top_level_updated_input=tuple(_unique(top_level)),
+        top_level_decisions=tuple(_unique(top_decisions)),
         defer=tuple(_unique(site("defer", m.start()) for m in DEFER.finditer(code))),
         no_event_name=tuple(_unique(no_event)),
         event_names=tuple(_unique(literal_names)) if all_literal else (),
