@@ -80,6 +80,25 @@ def test_valid_configs_with_rewriters_do_not_race(tmp_path, groups, why):
     assert races == [], why
 
 
+@pytest.mark.parametrize("rule_a, rule_b, tools", [
+    ("Bash(git *)", "Read(*.py)", []), ("Read", "Edit", []), ("mcp__srv__x", "mcp__srv__y", []),
+    ("Bash(git *)", "Bash(npm *)", ["Bash"]),  # (one compound command may match both)
+    ("Bash(git *)", None, ["Bash"]), ("mcp__srv", "mcp__srv__x", ["mcp__srv__*"]),
+], ids=["bash-and-read", "read-and-edit", "two-mcp-tools", "one-tool", "one-without-if", "a-server-and-its-tool"])
+def test_if_rules_that_name_different_tools_keep_two_rewriters_apart(tmp_path, rule_a, rule_b, tools):
+    """A handler's `if` names the tool it fires for (Bash of `Bash(git *)`): rewriters whose rules
+    name tools apart share no call, whatever their matchers say."""
+    base = tmp_path / "p"
+    a, b = script(base, "a.py", REWRITER), script(base, "b.py", REWRITER)
+    files = {S: config(("*", a), ("*", b)), ".mcp.json": {"mcpServers": {"srv": {}}}}
+    for handler, rule in zip((group["hooks"][0] for group in files[S]["hooks"]["PreToolUse"]), (rule_a, rule_b)):
+        if rule:
+            handler["if"] = rule
+    races = found(doctor(base, files), "conflict/input-rewrite-race")
+    assert len(races) == (1 if tools else 0)
+    assert [tool for race in races for tool in tools if tool in race.message] == tools
+
+
 def test_a_known_and_an_unknown_rewriter_warn(tmp_path):
     base = tmp_path / "p"
     a = script(base, "a.py", REWRITER)

@@ -31,12 +31,21 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 from ... import hosts
 from ...hosts import claude, cursor, cursor_protocol
 from ...hosts.base import Host
+from ...patterns import lazy
 from .. import dedup, handler_facts
 from ..facts import BUILTIN_TOOLS, CLAUDE_TO_CURSOR
 from ..handler_facts import NO, YES, Rewrite, pack_rewrites
 from ..model import Context, Finding, Handler, RuleTable, cached_property, resolved, timeout_seconds
 from ..regex.matching import Matcher, classify
-from ..regex.overlap import Overlap, matched_builtins, mcp_overlap, overlap, server_reach, unseen_servers
+from ..regex.overlap import (
+    ANY_OTHER_SERVER,
+    Overlap,
+    matched_builtins,
+    mcp_overlap,
+    overlap,
+    server_reach,
+    unseen_servers,
+)
 from .hosts import claude_tool_names
 
 if TYPE_CHECKING:  # (probe loads only with --probe)
@@ -44,6 +53,7 @@ if TYPE_CHECKING:  # (probe loads only with --probe)
 
 RACE_EVENTS = ("PreToolUse", "PermissionRequest")
 MAX_PAIRS = 200
+PERMISSION_TOOL = lazy(r"\s*([^()\s]+)")  # the tool a handler's `if` rule names: Bash of `Bash(git *)`
 # Claude Code events and the Cursor events that do the same job (besides CLAUDE_TO_CURSOR)
 CURSOR_ALSO = {"PreToolUse": ("beforeShellExecution", "beforeMCPExecution", "beforeReadFile"),
                "PostToolUse": ("afterShellExecution", "afterFileEdit", "afterMCPExecution")}
@@ -123,6 +133,18 @@ class _Racer:
     def rewrites(self) -> bool:
         """Known to rewrite the input (not only maybe)."""
         return self.rewrite.status == YES
+
+    @cached_property
+    def if_tools(self) -> tuple[str, ...] | None:
+        """The tools its copies' `if` rules name (`Bash` of `Bash(git *)`); None when a copy has none."""
+        tools = []
+        for handler in self.handlers:
+            rule = handler.value.get("if") if isinstance(handler.value, dict) else None
+            found = PERMISSION_TOOL.match(rule) if isinstance(rule, str) else None
+            if found is None:
+                return None
+            tools.append(found[1])
+        return tuple(tools)
 
 
 class RacePair:
@@ -268,8 +290,15 @@ def _racers_meeting(ctx: Context, event: str, racers: list[_Racer], builtins: tu
                 return
             pairs = _racer_pairs(groups[sig], groups[signatures[other]], number == other)
             for a, b in (p for p in pairs if p[0] in focus or p[1] in focus) if capped else pairs:
+                narrowed, met_unseen = _narrowed_by_if(shared, racers[a], racers[b]), unseen
+                if not narrowed and not unseen:  # their `if` rules may meet at a server doctor cannot see
+                    narrowed, met_unseen = _narrowed_by_if(_shared(
+                        sig, signatures[other], tools_of, sorted(unseen_of[sig] | unseen_of[signatures[other]]),
+                        event), racers[a], racers[b]), True
+                if not narrowed:
+                    continue  # their `if` rules name tools apart: no call fires both
                 first, second = _in_read_order(racers[a], racers[b], order)
-                pair = RacePair(first, second, shared, unseen, focused=a in focus or b in focus)
+                pair = RacePair(first, second, narrowed, met_unseen, focused=a in focus or b in focus)
                 if not pair.reported:
                     continue
                 if not pair.focused:  # (a plan's own racers are always reported: they are what it must show)
@@ -280,6 +309,43 @@ def _racers_meeting(ctx: Context, event: str, racers: list[_Racer], builtins: tu
                         continue
                     emitted += 1
                 yield pair
+
+
+def _narrowed_by_if(shared: Overlap, a: _Racer, b: _Racer) -> Overlap:
+    """The tools both racers fire for once their `if` rules are read: a rule names one tool
+    (`Bash(git *)`: Bash; `mcp__srv__*`: the server's), so two racers whose rules name different
+    tools share no call. Two rules on one tool are taken to meet (a compound command may match both)."""
+    if_a, if_b = a.if_tools, b.if_tools
+    if if_a is None and if_b is None:
+        return shared
+    if if_a is not None and if_b is not None and not any(_meet(x, y) for x in if_a for y in if_b):
+        return Overlap()
+
+    def fires(name: str) -> bool:
+        return all(tools is None or any(_meet(tool, name) for tool in tools) for tools in (if_a, if_b))
+
+    return Overlap(tuple(n for n in shared.builtins if fires(n)), tuple(n for n in shared.mcp if fires(n)))
+
+
+def _meet(a: str, b: str) -> bool:
+    """Whether two tool names or name patterns may stand for one tool: a rule's (`Bash`, `mcp__srv`
+    for a whole server, `mcp__srv__*`) or an overlap's (`mcp__srv__*`, or any server no matcher names)."""
+    if any(name.startswith(f"mcp__{ANY_OTHER_SERVER}__") for name in (a, b)):
+        return all(name.startswith("mcp__") or name.endswith("*") and "mcp__".startswith(name[:-1]) for name in (a, b))
+    prefix_a, prefix_b = _prefix(a), _prefix(b)
+    if prefix_a is None and prefix_b is None:
+        return a == b
+    if prefix_a is None or prefix_b is None:
+        exact, prefix = (a, prefix_b) if prefix_a is None else (b, prefix_a)
+        return exact.startswith(prefix or "")
+    return prefix_a.startswith(prefix_b) or prefix_b.startswith(prefix_a)
+
+
+def _prefix(tool: str) -> str | None:
+    """What every tool a pattern names starts with (`mcp__srv__*` and `mcp__srv`: mcp__srv__), None for a name."""
+    if tool.endswith("*"):
+        return tool[:-1]
+    return tool + "__" if tool.startswith("mcp__") and tool.count("__") == 1 else None
 
 
 def _racer_pairs(left: list[int], right: list[int], same: bool) -> Iterator[tuple[int, int]]:
