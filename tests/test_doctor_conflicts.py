@@ -596,7 +596,18 @@ def test_two_cursor_rewriters_on_a_shared_tool_type_lose_one_rewrite(tmp_path):
     assert conflict.related[0]["line"] == 5
 
 
-@pytest.mark.parametrize("first, second", [("Shell", "Read"), ("MCP:fetch", "Shell|Write")])
+@pytest.mark.parametrize("second", ["MCP:search", "MCP:.*", None, "MCP:search|Shell"])
+def test_two_cursor_rewriters_of_one_mcp_tool_conflict(tmp_path, second):
+    """An MCP tool a matcher names outright (`MCP:search`) is one both may fire for."""
+    base = tmp_path / "p"
+    a, b = cursor_script(base, "a.py", CURSOR_REWRITER), cursor_script(base, "b.py", CURSOR_REWRITER)
+    (conflict,) = found(doctor(base, {".cursor/hooks.json": cursor_hooks(("MCP:search", a), (second, b))}),
+                        "conflict/cursor-input-rewrite-conflict")
+    assert "of MCP:search (updated_input)" in conflict.message
+
+
+@pytest.mark.parametrize("first, second", [("Shell", "Read"), ("MCP:fetch", "Shell|Write"),
+                                           ("MCP:search", "MCP:fetch")])
 def test_cursor_rewriters_on_different_tool_types_do_not_conflict(tmp_path, first, second):
     base = tmp_path / "p"
     a, b = cursor_script(base, "a.py", CURSOR_REWRITER), cursor_script(base, "b.py", CURSOR_REWRITER)

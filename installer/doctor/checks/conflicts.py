@@ -441,6 +441,7 @@ def _name(racer_or_handler: _Racer | Handler) -> str:
 # the tool types Cursor's preToolUse matches (docs/hosts/cursor.md#matchers), and one MCP tool standing for all
 CURSOR_TOOLS = ("Shell", "Read", "Write", "Edit", "StrReplace", "Grep", "Delete", "Task", "MCP:any_tool")
 CURSOR_PRIORITY = ("managed", "project", "user")  # highest first (docs/hosts/cursor.md#config-files)
+CURSOR_MCP_NAME = lazy(r"MCP:[\w-]+")  # one MCP tool, as Cursor names it
 
 
 class CursorPair:
@@ -497,7 +498,10 @@ def _cursor_input_rewrite_conflict(ctx: Context, pair: CursorPair) -> Iterator[F
 def _cursor_tools_shared(a: str | None, b: str | None) -> str | None:
     """The Cursor tool types two preToolUse matchers both fire for, in words (None: none)."""
     ma, mb = classify(a, "preToolUse"), classify(b, "preToolUse")
-    names = list(CURSOR_TOOLS) + [n for m in (ma, mb) for n in m.names if n not in CURSOR_TOOLS]
+    # besides the tool types, each MCP tool a matcher names outright (`MCP:search`, a regex to classify)
+    written = [alt.strip().removeprefix("^").removesuffix("$") for m in (a, b) if m for alt in m.split("|")]
+    named = [n for n in written if CURSOR_MCP_NAME.fullmatch(n)]
+    names = list(dict.fromkeys([*CURSOR_TOOLS, *(n for m in (ma, mb) for n in m.names), *named]))
     shared = [n for n in names if ma.matches(n) and mb.matches(n)]
     if not shared:
         return None
