@@ -661,6 +661,29 @@ def test_a_cursor_answer_from_a_claude_code_hook_is_reported(tmp_path):
     assert not findings(tmp_path / "b", "b.py", both, "SessionStart", "script/cursor-answer-for-claude")
 
 
+@pytest.mark.parametrize("event, reported", [("postToolUse", True), ("afterShellExecution", True), ("stop", True),
+                                             ("preToolUse", False), ("beforeShellExecution", False)])
+def test_exit_2_on_a_cursor_event_that_cannot_block_is_reported(tmp_path, event, reported):
+    """Cursor's exit 2 blocks as a deny does, where a deny can (other-hosts.md §1.3: postToolUse,
+    afterShellExecution and stop cannot block)."""
+    script = SH + 'cat >/dev/null\necho "no rm" >&2\nexit 2\n'
+    found_here = findings(tmp_path, "d.sh", script, event, "script/exit-2-does-not-block", host="cursor")
+    assert [("cannot block" in f.message) for f in found_here] == ([True] if reported else [])
+
+
+def test_a_cursor_answer_that_is_no_deny_is_reported(tmp_path):
+    """preToolUse reads permission allow, deny or ask: a Claude Code decision, or permission
+    "block", refuses nothing."""
+    decision = PY + 'print(json.dumps({"decision": "deny", "reason": "nope"}))\n'
+    assert findings(tmp_path / "a", "d.py", decision, "preToolUse", "script/claude-answer-for-cursor", host="cursor")
+    block = PY + 'print(json.dumps({"permission": "block"}))\n'
+    (reported,) = findings(tmp_path / "b", "b.py", block, "preToolUse", "script/cursor-invalid-permission",
+                           host="cursor")
+    assert '"block"' in reported.message
+    deny = PY + 'print(json.dumps({"permission": "deny", "user_message": "no"}))\n'
+    assert not findings(tmp_path / "c", "c.py", deny, "preToolUse", "script/cursor-invalid-permission", host="cursor")
+
+
 def test_a_script_run_through_npx_tsx_is_read(tmp_path):
     base = tmp_path / "p"
     script = "const data = JSON.parse(require('fs').readFileSync(0, 'utf8'));\nconsole.log('checking');\n" + DENY_JS
@@ -748,7 +771,8 @@ def test_a_function_of_a_sourced_library_that_prints_on_stdout_is_read(tmp_path,
 def test_every_protocol_rule_has_a_case():
     covered = {case[0] for case in CASES} | {"script/failure-in-post-tool-use", "script/claude-answer-for-cursor",
                                               "script/cursor-field-not-read", "script/field-the-event-ignores",
-                                              "script/cursor-ask-not-asked", "script/cursor-answer-for-claude"}
+                                              "script/cursor-ask-not-asked", "script/cursor-answer-for-claude",
+                                              "script/cursor-invalid-permission"}
     new = {"script/text-before-json", "script/reason-on-stdout", "script/shell-trace",
            "script/updated-input-not-object", "script/rewrite-drops-fields", "script/exit-2-does-not-block",
            "script/exit-1-fails-open", "script/continue-false-not-a-block", "script/invalid-decision-value",

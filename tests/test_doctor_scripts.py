@@ -426,7 +426,7 @@ def test_every_script_rule_is_tested():
               "script/stdin-read-twice", "script/failure-in-post-tool-use", "script/claude-answer-for-cursor",
               "script/cursor-field-not-read", "script/input-field-never-sent", "script/field-the-event-ignores",
               "script/does-not-parse", "script/cursor-ask-not-asked", "script/async-answer-never-read",
-              "script/cursor-answer-for-claude",
+              "script/cursor-answer-for-claude", "script/cursor-invalid-permission",
               # with --probe only: tests/test_doctor_probe.py
               "script/probe-invalid-output", "script/probe-wrong-event", "script/probe-timeout",
               "script/probe-decision-ignored", "script/probe-rewrite-drops-fields", "script/probe-exit-does-not-block"}

@@ -497,7 +497,13 @@ def _rewrite_drops_fields(code: HookCode) -> Iterator[Finding]:
 def _exit_2_does_not_block(code: HookCode) -> Iterator[Finding]:
     """Exit 2 where none of the events blocks on it: after the fact when it says it refuses, or an
     event that does not read it."""
-    rows = code.claude_rows
+    rows, cursor = code.claude_rows, code.cursor_rows
+    if cursor and not any(row.blocks for row in cursor.values()):
+        for exit_ in code.flow.exits:
+            if exit_.status == 2:  # (Cursor: exit 2 blocks only where a deny does)
+                yield code.report("script/exit-2-does-not-block", exit_.at, "cursor", event=" and ".join(cursor),
+                                  said=_said(exit_.message))
+                return
     for exit_ in code.flow.exits if rows else ():
         if exit_.status != 2:
             continue
@@ -684,7 +690,7 @@ def _claude_answer_for_cursor(code: HookCode) -> Iterator[Finding]:
         return
     written = {site.what: site for site in facts.output_keys}
     reads = frozenset().union(*(row.output_fields for row in rows.values()))
-    blocks = any(v.field == "decision" and v.value == "block" for v in facts.flow.values)
+    blocks = any(v.field == "decision" and v.value in ("block", "deny", "approve", "allow") for v in facts.flow.values)
     claude_keys = [k for k in (*CLAUDE_ANSWER, *CLAUDE_NAMES) if k in written] + (["decision"] if blocks else [])
     one_shape = not (set(written) & CURSOR_FIELDS) or not facts.tells_hosts_apart
     if claude_keys and one_shape and reads and not facts.mixed_shapes:
@@ -731,6 +737,22 @@ def _cursor_field_not_read(code: HookCode) -> Iterator[Finding]:
         where_read = sorted(e for e, row in cursor_protocol.PROTOCOL.items() if field in row.output_fields)
         yield code.report("script/cursor-field-not-read", written[field], field=field, event=next(iter(rows)),
                           reads=", ".join(sorted(reads)) or "no output at all", read_on=", ".join(where_read))
+
+
+@CODE_RULES.rule("script/cursor-invalid-permission")
+def _cursor_invalid_permission(code: HookCode) -> Iterator[Finding]:
+    """A `permission` value none of the Cursor events accepts (allow, deny and, where read, ask)."""
+    rows = code.cursor_rows
+    accepted = [row.permissions for row in rows.values() if row.permissions is not None]
+    if not accepted or len(accepted) < len(rows):
+        return  # (an event that does not read permission: cursor-field-not-read)
+    for value in code.flow.values:
+        if value.field == "permission" and not any(value.value in a for a in accepted):
+            allowed = sorted(frozenset().union(*accepted))
+            yield code.report("script/cursor-invalid-permission", value.at, value=value.value,
+                              via=f" (through {value.via})" if value.via else "", event=" and ".join(rows),
+                              accepted=", ".join(json.dumps(v) for v in allowed))
+            return
 
 
 @CODE_RULES.rule("script/cursor-ask-not-asked")
