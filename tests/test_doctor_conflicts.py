@@ -99,6 +99,16 @@ def test_if_rules_that_name_different_tools_keep_two_rewriters_apart(tmp_path, r
     assert [tool for race in races for tool in tools if tool in race.message] == tools
 
 
+def test_one_rewriter_spelt_two_ways_in_two_scopes_runs_twice_and_races_nothing(tmp_path, home):
+    """`/p/.claude/hooks/a.py` in the user's settings, `"$CLAUDE_PROJECT_DIR"/.claude/hooks/a.py` in
+    the project's: two command strings (both run), one script (the same answer twice: no rewrite lost)."""
+    base = tmp_path / "p"
+    spelt = script(base, "a.py", REWRITER)
+    absolute = spelt.replace('"$CLAUDE_PROJECT_DIR"', str(base))
+    out = doctor(base, {S: config(("Bash", spelt)), str(home / S): config(("Bash", absolute))}, given=False)
+    assert conflict_rules(out) == ["conflict/duplicate-runs-twice"]
+
+
 def test_a_known_and_an_unknown_rewriter_warn(tmp_path):
     base = tmp_path / "p"
     a = script(base, "a.py", REWRITER)

@@ -225,7 +225,10 @@ def _racers(ctx: Context, event: str, probed: dict[int, ProbeResult] | None) -> 
         status = handler_facts.rewrite(handler, probed)
         if status.status == NO:
             continue
-        key = ("pack",) + handler.owner if handler.owner else (dedup.dedup_key(handler) or handler_facts.identity(handler))
+        # (one script spelt two ways, `/p/x.py` and `"$CLAUDE_PROJECT_DIR"/x.py`, runs twice: a duplicate, no race)
+        runs = handler_facts.resolution(handler).runs
+        key = ("pack",) + handler.owner if handler.owner else (("runs", runs) if runs else None) or \
+            dedup.dedup_key(handler) or handler_facts.identity(handler)
         racer = racers.get(key)
         if racer is None:
             racer = racers[key] = _Racer([], status)

@@ -132,9 +132,7 @@ def _resolve_shell(command: str, where: Where, shell: str | None) -> Resolution:
     invocations = tuple(interpreter.run(words))
     main = _main(invocations)
     return Resolution("shell", invocations, main, dynamic=interpreter.stopped, home_paths=homes,
-                      unquoted=tuple(dict.fromkeys(interpreter.unquoted)),
-                      # (a command without $ or a relative script is written one way: left None, for speed)
-                      runs=_what_runs(words, main) if "$" in command or (main and main.relative) else None)
+                      unquoted=tuple(dict.fromkeys(interpreter.unquoted)), runs=_what_runs(words, main))
 
 
 @lru_cache(maxsize=8192)
