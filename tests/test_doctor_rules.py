@@ -218,6 +218,15 @@ CASES = [
          given=False),
     case("host/opencode-tool-name", {OC + "p.js": PLUGIN.replace('"bash"', '"mcp__fs__write"')},
          {OC + "p.js": PLUGIN.replace('"bash"', '"fs_write"')}, given=False, note="mcp"),
+    case("host/opencode-tool-name", {OC + "p.js": PLUGIN.replace('if (input.tool === "bash")',
+                                                                 'const t = input.tool\n  if (t === "Bash")')},
+         {OC + "p.js": PLUGIN.replace('if (input.tool === "bash")', 'const t = input.tool\n  if (t === "bash")')},
+         given=False, note="through-a-name"),
+    case("host/opencode-args-reassigned", {OC + "p.js": PLUGIN.replace("(input, output)", "({ tool }, { args })").replace(
+        'input.tool === "bash") output.args.command = "x"', 'tool === "bash") args = {command: "x"}')},
+         {OC + "p.js": PLUGIN.replace("(input, output)", "({ tool }, { args })").replace(
+             'input.tool === "bash") output.args.command = "x"', 'tool === "bash") args.command = "x"')},
+         given=False, note="destructured"),
     case("host/opencode-argument-name", {OC + "p.js": PLUGIN.replace('"bash"', '"read"').replace(
         "output.args.command", "output.args.file_path")},
          {OC + "p.js": PLUGIN.replace('"bash"', '"read"').replace("output.args.command", "output.args.filePath")},

@@ -286,6 +286,9 @@ def _args_writes(function: Node, params: dict[str, str]) -> tuple[list[Write], l
             elif output and left is not None and left.type == "member_expression" and \
                     _text(left) == f"{output}.args":
                 reassigns.append(_place(node))
+            elif left is not None and left.type == "identifier" and node.type == "assignment_expression" \
+                    and _text(left) in aliases:  # `args = {...}` with args a name for output.args: a new object
+                reassigns.append(_place(node))
         elif node.type == "unary_expression" and _text(node).startswith("delete "):
             target = node.named_children[0] if node.named_children else None
             if target is not None and target.type == "member_expression" and is_args(target.child_by_field_name("object")):
@@ -317,26 +320,33 @@ def _object_keys(node: Node | None) -> list[str]:
 
 
 def _tools_compared(function: Node, params: dict[str, str]) -> set[tuple[str, Place]]:
-    """The string literals `input.tool` is compared with (===, !==, ==, includes, case), and where."""
+    """The string literals `input.tool` is compared with (===, !==, ==, includes, case), and where
+    (through `const t = input.tool` too)."""
     tool = f"{params['input']}.tool" if "input" in params else params.get("tool")
     if tool is None:
         return set()
+    names = {tool}
+    for node in _walk(function):
+        if node.type == "variable_declarator" and _text(node.child_by_field_name("value")) == tool:
+            alias = node.child_by_field_name("name")
+            if alias is not None and alias.type == "identifier":
+                names.add(_text(alias))
     found = set()
     for node in _walk(function):
         if node.type == "binary_expression":
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             for a, b in ((left, right), (right, left)):
-                if a is not None and b is not None and _text(a) == tool and (value := _unquoted(b)) is not None:
+                if a is not None and b is not None and _text(a) in names and (value := _unquoted(b)) is not None:
                     found.add((value, _place(b)))
         elif node.type == "call_expression":
             callee = node.child_by_field_name("function")
             arguments = node.child_by_field_name("arguments")
             if callee is not None and _text(callee).endswith(".includes") and arguments is not None \
-                    and [_text(a) for a in arguments.named_children] == [tool]:
+                    and len(arguments.named_children) == 1 and _text(arguments.named_children[0]) in names:
                 listed = callee.child_by_field_name("object")
                 found |= {(value, _place(item)) for item in (listed.named_children if listed is not None else [])
                           if (value := _unquoted(item)) is not None}
-        elif node.type == "switch_statement" and _text(node.child_by_field_name("value") or node).strip("()") == tool:
+        elif node.type == "switch_statement" and _text(node.child_by_field_name("value") or node).strip("()") in names:
             found |= {(value, _place(label)) for case in _walk(node) if case.type == "switch_case"
                       and (label := case.child_by_field_name("value")) is not None
                       and (value := _unquoted(label)) is not None}
