@@ -142,3 +142,17 @@ def test_a_plugin_both_listed_and_in_a_plugins_folder_loads_once(tmp_path):
     out = doctor(tmp_path / "p", files, given=False)
     assert [f.path.name for f in out.files if f.kind == "opencode-plugin"] == ["a.js"]
     assert not found(out, "conflict/plugin-args-race")
+
+
+def test_a_helper_a_plugin_imports_from_a_subfolder_and_other_files_beside_the_plugins_are_no_plugins(tmp_path):
+    """opencode loads helpers in a subfolder as nothing, as it should (other-hosts.md 2.2: put
+    helpers in a sub-folder); a README or a JSON file beside the plugins is no plugin either."""
+    main = 'import { check } from "./lib/util.js"\n' + plugin("bash", "command")
+    files = {OC + "a.js": main, OC + "lib/util.js": "export function check() { return true }\n",
+             OC + "README.md": "# our plugins\n", OC + "cfg.json": {"strict": True}}
+    out = doctor(tmp_path / "p", files, given=False)
+    assert [Path(f.path).name for f in out.files if f.kind == "opencode-plugin"] == ["a.js", "util.js"]
+    assert not found(out, "host/opencode-plugin-not-loaded")
+    files[OC + "a.js"] = plugin("bash", "command")  # nothing imports it: a plugin kept where opencode skips it
+    assert [Path(f.path).name for f in found(doctor(tmp_path / "q", files, given=False),
+                                              "host/opencode-plugin-not-loaded")] == ["util.js"]

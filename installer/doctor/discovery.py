@@ -72,7 +72,7 @@ def _opencode_candidates(project: Path, also: frozenset[Path]) -> list[Candidate
                 if entry.is_dir():
                     in_folders.extend(Candidate(inner, scope, "opencode-plugin", project) for inner in _listing(entry)
                                       if inner.suffix.lower() in SCRIPT_SUFFIXES)
-                else:
+                elif entry.suffix.lower() in SCRIPT_SUFFIXES:  # (a README or a JSON file beside them is no plugin)
                     in_folders.append(Candidate(entry, scope, "opencode-plugin", project))
             listed = {resolved(c.path) for c in in_folders}
             in_folders.extend(Candidate(path, scope, "opencode-plugin", project) for path in sorted(also)

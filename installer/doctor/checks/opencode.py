@@ -52,6 +52,15 @@ class PluginFile:
         return why if in_plugins_folder else None
 
     @cached_property
+    def imported(self) -> bool:
+        """A file in a subfolder that a plugin beside the subfolder imports (`./lib/util`): a
+        helper module, where opencode expects one, not a plugin it fails to load."""
+        path = self.file.path
+        wanted = f"./{path.parent.name}/{path.stem}".encode()
+        return any(other.path.parent == path.parent.parent and other.source is not None and wanted in other.source
+                   for other in self.ctx.files if other.kind == "opencode-plugin")
+
+    @cached_property
     def ours(self) -> dict[str, Any]:
         """What hookwright wrote into its own plugin (its pack and hooks); {} for another's."""
         data: dict[str, Any] = opencode.read_plugin(self.file.path, self.source).data
@@ -74,7 +83,7 @@ class PluginFile:
 
 @PLUGIN_RULES.rule("host/opencode-plugin-not-loaded", alone=True)
 def _plugin_not_loaded(plugin: PluginFile) -> Iterator[Finding]:
-    if plugin.not_loaded_because:
+    if plugin.not_loaded_because and not plugin.imported:
         yield plugin.ctx.finding_at("host/opencode-plugin-not-loaded", plugin.file, 1, 1, why=plugin.not_loaded_because)
 
 
