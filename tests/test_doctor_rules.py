@@ -190,6 +190,10 @@ CASES = [
     case("host/cursor-claude-tool-name", {CURSOR: {"version": 1, "hooks": {"preToolUse": [
         {"command": "x", "matcher": "mcp__github__.*"}]}}},
          {CURSOR: {"version": 1, "hooks": {"preToolUse": [{"command": "x", "matcher": "MCP:.*"}]}}}, note="mcp-regex"),
+    case("host/cursor-version-invalid", {CURSOR: {"version": "1", "hooks": {"stop": [{"command": "x"}]}}},
+         {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x"}]}}}),
+    case("host/cursor-version-invalid", {CURSOR: {"version": 2, "hooks": {"stop": [{"command": "x"}]}}},
+         {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x"}]}}}, note="another-number"),
     case("host/cursor-version-missing", {CURSOR: {"hooks": {"stop": [{"command": "x"}]}}},
          {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x"}]}}}),
     case("host/cursor-claude-field", {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x", "async": True}]}}},
@@ -477,3 +481,11 @@ def test_a_matcher_that_is_no_string_is_reported_in_another_agents_file_too(tmp_
 def test_each_case_of_a_cursor_rule_is_worded_as_its_catalog_variant_says(tmp_path, hooks, rule, message, hint):
     (finding,) = found(doctor(tmp_path, {CURSOR: {"version": 1, "hooks": hooks}}), rule)
     assert (finding.message if message else None, finding.hint if hint else None) == (message, hint)
+
+
+def test_a_users_cursor_hooks_file_may_leave_the_version_out(tmp_path, home):
+    """other-hosts.md 1.2: required in project files; the docs say nothing of the user's."""
+    base = tmp_path / "p"
+    out = doctor(base, {str(home / CURSOR): {"hooks": {"stop": [{"command": "x"}]}},
+                        CURSOR: {"hooks": {"stop": [{"command": "x"}]}}}, given=False)
+    assert [f.path for f in found(out, "host/cursor-version-missing")] == [str(base / CURSOR)]

@@ -118,8 +118,17 @@ def _why(file: ConfigFile) -> str:
 
 @FILE_RULES.rule("host/cursor-version-missing")
 def _cursor_version_missing(ctx: Context, at: FileAt) -> Iterator[Finding]:
-    if at.cursor_data is not None and "version" not in at.cursor_data and not _plugin_file(at.file):
+    """Required in a project's hooks.json (other-hosts.md 1.2); a user's or a plugin's may omit it."""
+    if at.cursor_data is not None and "version" not in at.cursor_data and not _plugin_file(at.file) \
+            and at.file.scope in ("project", "given"):
         yield ctx.finding("host/cursor-version-missing", at.file, ())
+
+
+@FILE_RULES.rule("host/cursor-version-invalid")
+def _cursor_version_invalid(ctx: Context, at: FileAt) -> Iterator[Finding]:
+    version = at.cursor_data.get("version", 1) if at.cursor_data is not None else 1
+    if not (type(version) is int and version == 1):
+        yield ctx.finding("host/cursor-version-invalid", at.file, ("version",), found=json.dumps(version))
 
 
 @FILE_RULES.rule("host/cursor-claude-event")
