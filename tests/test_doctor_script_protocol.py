@@ -684,6 +684,21 @@ def test_a_cursor_answer_that_is_no_deny_is_reported(tmp_path):
     assert not findings(tmp_path / "c", "c.py", deny, "preToolUse", "script/cursor-invalid-permission", host="cursor")
 
 
+@pytest.mark.parametrize("fail_closed, words", [(False, "lets the action go ahead"),
+                                                 (True, "it blocks every action the hook matches")])
+def test_text_before_the_json_is_a_failed_hook_to_cursor(tmp_path, fail_closed, words):
+    """Cursor reads a stdout that is not one JSON object as a failed hook: fail-open, or a block
+    with failClosed (other-hosts.md 1.2)."""
+    base = tmp_path / "project"
+    script = base / ".cursor" / "hooks" / "t.sh"
+    script.parent.mkdir(parents=True)
+    script.write_text(SH + 'cat >/dev/null\necho checking\necho \'{"permission": "allow"}\'\n')
+    entry = {"command": "bash .cursor/hooks/t.sh", **({"failClosed": True} if fail_closed else {})}
+    out = doctor(base, {".cursor/hooks.json": {"version": 1, "hooks": {"beforeShellExecution": [entry]}}})
+    (reported,) = found(out, "script/text-before-json")
+    assert words in reported.message and "Claude Code" not in reported.message
+
+
 def test_a_script_run_through_npx_tsx_is_read(tmp_path):
     base = tmp_path / "p"
     script = "const data = JSON.parse(require('fs').readFileSync(0, 'utf8'));\nconsole.log('checking');\n" + DENY_JS

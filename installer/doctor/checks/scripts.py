@@ -462,8 +462,13 @@ def _text_before_json(code: HookCode) -> Iterator[Finding]:
     mixed = code.flow.mixed_output()
     if mixed:
         text, answer = mixed
-        yield code.report("script/text-before-json", text.at, "own-input" if text.kind == script_flow.STDOUT_INPUT
-                          else None, text=f"`{text.what}`", text_line=text.at.line, json_line=answer.at.line)
+        own = text.kind == script_flow.STDOUT_INPUT
+        # Cursor takes stdout that is not one JSON object for a failed hook: fail-open, or a block with failClosed
+        cursor = "cursor-fail-closed" if code.fail_closed else "cursor"
+        variant = ("own-input" if own else None) if code.claude_rows or not code.cursor_rows else cursor
+        yield code.report("script/text-before-json", text.at, variant, text=f"`{text.what}`" if not own else
+                          "its own input (a tee that is not sent to /dev/null)", text_line=text.at.line,
+                          json_line=answer.at.line, event=" and ".join(code.cursor_rows))
 
 
 @CODE_RULES.rule("script/stdin-read-twice")
