@@ -109,6 +109,16 @@ def test_one_rewriter_spelt_two_ways_in_two_scopes_runs_twice_and_races_nothing(
     assert conflict_rules(out) == ["conflict/duplicate-runs-twice"]
 
 
+def test_a_race_sits_at_the_copy_that_fires_for_the_tool_the_two_share(tmp_path, home):
+    """b.py in the project (on Read) and in the local settings (on Bash|Read), a.py on Bash in the
+    user's: the race on Bash is at the local copy, where narrowing a matcher changes something."""
+    base = tmp_path / "p"
+    a, b = script(base, "a.py", REWRITER), script(base, "b.py", REWRITER)
+    files = {str(home / S): config(("Bash", a)), S: config(("Read", b)), LOCAL: config(("Bash|Read", b))}
+    (race,) = found(doctor(base, files, given=False), "conflict/input-rewrite-race")
+    assert race.path == str(base / LOCAL) and "Bash" in race.message
+
+
 def test_a_known_and_an_unknown_rewriter_warn(tmp_path):
     base = tmp_path / "p"
     a = script(base, "a.py", REWRITER)

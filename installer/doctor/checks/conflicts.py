@@ -190,7 +190,11 @@ class RacePair:
         return related
 
     def finding(self, ctx: Context, rule_id: str, related: list[dict[str, Any]], **params: Any) -> Finding:
-        later = self.second.first
+        """At the later racer's first copy that fires for a tool the two share: a copy whose matcher
+        reaches other tools only is no place to narrow the race."""
+        later = next((h for h in self.second.handlers
+                      if any(classify(h.matcher, h.event).matches(tool) for tool in self.shared.builtins)),
+                     self.second.first)
         return ctx.finding(rule_id, later.file, later.keys, related, about=_pair(self.first, self.second),
                            focused=self.focused, tools=self.shared.describe(), **params)
 
