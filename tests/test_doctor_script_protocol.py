@@ -648,6 +648,11 @@ def test_a_permission_decision_at_the_top_level_is_reported(tmp_path):
     assert "permissionDecision at the top level" in reported.message
     inside = PY + 'print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}}))\n'
     assert not findings(tmp_path / "b", "i.py", inside, "PreToolUse", "script/ignored-output-field")
+    # additionalContext too (the e2e scenario "prompt: a top-level additionalContext is dropped")
+    context = PY + 'print(json.dumps({"additionalContext": "use the style guide"}))\n'
+    assert not behaviour(tmp_path / "run", "c.py", context, "UserPromptSubmit").context
+    (reported,) = findings(tmp_path / "c", "c.py", context, "UserPromptSubmit", "script/ignored-output-field")
+    assert "additionalContext at the top level" in reported.message
 
 
 def test_a_cursor_answer_from_a_claude_code_hook_is_reported(tmp_path):

@@ -328,6 +328,8 @@ EVENT_SCENARIOS = [
     EventScenario("prompt: decision block", "UserPromptSubmit", Hook("p", json.dumps({"decision": "block",
                                                                                        "reason": "not this"}))),
     EventScenario("prompt: exit 1 goes on", "UserPromptSubmit", Hook("p", exit=1, stderr="oops")),
+    EventScenario("prompt: a top-level additionalContext is dropped", "UserPromptSubmit",
+                  Hook("p", json.dumps({"additionalContext": "CTX-top"}))),
     EventScenario("prompt: wrong hookEventName", "UserPromptSubmit", Hook("p", json.dumps({"hookSpecificOutput": {
         "hookEventName": "PreToolUse", "additionalContext": "CTX-lost"}}))),
     EventScenario("stop: decision block keeps Claude going", "Stop", Hook("s", json.dumps({"decision": "block",
@@ -369,7 +371,7 @@ def test_simulate_agrees_with_the_real_cli_on_events_without_a_tool(scenario, cl
     first = json.dumps(run.requests[0]["body"]) if run.requests else ""
     for text in doc["context"]:
         assert text in first
-    for text in ("CTX-plain", "CTX-json", "CTX-lost", "CTX-stop"):
+    for text in ("CTX-plain", "CTX-json", "CTX-lost", "CTX-stop", "CTX-top"):
         assert (text in first) == (text in doc["context"])
 
 

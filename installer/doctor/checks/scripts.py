@@ -345,8 +345,9 @@ def _ignored_output_field(script: Script) -> Iterator[Finding]:
                              "should-proceed" if site.what == "shouldProceed" else None, field=site.what)
     for site in script.facts.top_level_updated_input:
         yield script.finding("script/ignored-output-field", site, script.claude, "top-level")
-    for site in script.facts.top_level_decisions[:1]:
-        yield script.finding("script/ignored-output-field", site, script.claude, "top-level-decision")
+    for site in script.facts.top_level_decisions:
+        yield script.finding("script/ignored-output-field", site, script.claude, "top-level-decision"
+                             if site.what == "permissionDecision" else "top-level-field", field=site.what)
 
 
 @SCRIPT_RULES.rule("script/defer")

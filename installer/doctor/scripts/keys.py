@@ -46,6 +46,8 @@ TELLS_HOSTS_APART = lazy(r"CURSOR_|cursor_version|CLAUDE_CODE|CLAUDECODE|convers
                          needs=("CURSOR_", "cursor_version", "CLAUDE_CODE", "CLAUDECODE", "conversation_id"))
 
 IGNORED_FIELDS = ("modifiedToolInput", "updatedToolInput", "shouldProceed")
+# hookSpecificOutput's fields that, written at the top level, Claude Code drops (observed e: permissionDecision)
+TOP_LEVEL_IGNORED = ("permissionDecision", "additionalContext")
 TOP_LEVEL_ONLY = frozenset({"continue", "stopReason", "suppressOutput", "systemMessage", "decision"})
 CLAUDE_SHAPE = frozenset({"hookSpecificOutput", "hookEventName", "permissionDecision", "permissionDecisionReason"})
 # fields of hookSpecificOutput (docs/hosts/claude-code.md#decisions-per-event): an object with none of them is not an output
@@ -122,7 +124,7 @@ class ScriptFacts:
         self.why_not = why_not  # why it was not analysed (too big, binary, unreadable)
         self.ignored = ignored  # fields Claude Code ignores (what = the field name)
         self.top_level_updated_input = top_level_updated_input
-        self.top_level_decisions = top_level_decisions  # permissionDecision outside hookSpecificOutput
+        self.top_level_decisions = top_level_decisions  # TOP_LEVEL_IGNORED fields outside hookSpecificOutput
         self.defer = defer
         self.no_event_name = no_event_name  # hookSpecificOutput objects without hookEventName
         # the hookEventName values it writes (what = the name), when every one it writes is a literal
@@ -289,9 +291,9 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
             bool(siblings & TOP_LEVEL_ONLY) and not siblings & {"hookEventName", "permissionDecision", "behavior"}))
         (top_level if top else rewrites_claude).append(site("updatedInput", offset))
     rewrites_cursor = [site("updated_input", off) for off, _, _ in emitted.get("updated_input", ())]
-    # a permissionDecision from code that never writes hookSpecificOutput: at the top level, ignored
-    top_decisions = [] if mentions_hso else [site("permissionDecision", off) for off, index, via_chain in
-                                             emitted.get("permissionDecision", ()) if not via_chain]
+    # a hookSpecificOutput field from code that never writes hookSpecificOutput: at the top level, ignored
+    top_decisions = [] if mentions_hso else [site(name, off) for name in TOP_LEVEL_IGNORED
+                                             for off, index, via_chain in emitted.get(name, ()) if not via_chain]
 
     no_event = []
     for obj in objects:
