@@ -118,6 +118,8 @@ SCENARIOS = [
     Scenario("top-level updatedInput is ignored", one(Hook("a", json.dumps({"updatedInput": {"command": "echo T"},
                                                                              "permissionDecision": "deny"})))),
     Scenario("a top-level decision deny", one(Hook("a", json.dumps({"decision": "deny", "reason": "top"})))),
+    Scenario("PermissionRequest's decision shape on PreToolUse", one(Hook("a", pre(decision="deny")))),
+    Scenario("a top-level permissionDecision deny", one(Hook("a", json.dumps({"permissionDecision": "deny"})))),
     Scenario("continue false beside a wrong hookEventName", one(Hook("a", json.dumps({
         "continue": False, "hookSpecificOutput": {"hookEventName": "Stop", "permissionDecision": "deny"}})))),
     Scenario("continue given as a string", one(Hook("a", json.dumps({
