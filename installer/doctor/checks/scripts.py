@@ -345,7 +345,7 @@ def _ignored_output_field(script: Script) -> Iterator[Finding]:
                              "should-proceed" if site.what == "shouldProceed" else None, field=site.what)
     for site in script.facts.top_level_updated_input:
         yield script.finding("script/ignored-output-field", site, script.claude, "top-level")
-    for site in script.facts.top_level_decisions:
+    for site in script.facts.top_level_decisions if script.facts.delegates is None else ():  # (a helper may wrap it)
         yield script.finding("script/ignored-output-field", site, script.claude, "top-level-decision"
                              if site.what == "permissionDecision" else "top-level-field", field=site.what)
 
