@@ -472,3 +472,21 @@ def test_session_end_hooks_share_one_short_budget(hookwright, home, project, pro
     settings(project_settings, {"hooks": [hook("sleep 3; echo bye"), hook("true", timeout=5)]}, event="SessionEnd")
     first, _ = simulate(hookwright, project, "SessionEnd")["handlers"]
     assert not first["timed_out"] and first["exit_code"] == 0
+
+
+def test_a_hook_that_never_reads_its_input_does_not_end_simulate(home, project, project_settings, tmp_path):
+    """A hook that exits before reading a 200 KB payload closes the pipe under it: a broken pipe
+    simulate ignores, as Claude Code does (the CLI keeps SIGPIPE's default for its own output, so
+    this runs in a process of its own)."""
+    import os
+    import subprocess
+    import sys
+
+    settings(project_settings, {"matcher": "Write", "hooks": [hook("exit 0")]})
+    call = tmp_path / "call.json"
+    call.write_text(json.dumps({"file_path": str(project / "big.txt"), "content": "x" * 200_000}))
+    done = subprocess.run([sys.executable, "-m", "hookwright", "simulate", "--tool", "Write", "--input-file", str(call),
+                           "--project", str(project), "--json"], capture_output=True, text=True,
+                          env={**os.environ, "HOME": str(home)})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["decision"] == "none"

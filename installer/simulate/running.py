@@ -50,10 +50,19 @@ def run_all(handlers: list[Handler], stdin: bytes, project: Path, env: dict[str,
         runs[index] = run_one(handler, stdin, project, env, min(own, budget) if budget else own)
 
     threads = [threading.Thread(target=one, args=(i, h), daemon=True) for i, h in enumerate(handlers)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    # a hook that exits without reading its stdin closes the pipe under the payload: that is a
+    # broken pipe to ignore (communicate does), not the signal that ends this process (the CLI
+    # restores SIGPIPE's default for its own output, cli.py)
+    ignoring = hasattr(signal, "SIGPIPE") and threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGPIPE, signal.SIG_IGN) if ignoring else None
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        if ignoring:
+            signal.signal(signal.SIGPIPE, before)
     return [run if run is not None else RawRun(None, start_error="it did not run") for run in runs]
 
 
