@@ -490,3 +490,29 @@ def test_a_hook_that_never_reads_its_input_does_not_end_simulate(home, project, 
                           env={**os.environ, "HOME": str(home)})
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["decision"] == "none"
+
+
+@pytest.mark.parametrize("rule, command, covered", [
+    ("Bash(rm *)", "git status && rm -f x", True), ("Bash(rm *)", "echo $(rm -f x)", True),
+    ("Bash(rm *)", "FOO=1 rm -f x", True), ("Bash(rm *)", "ls | rm -f x", True), ("Bash(rm *)", "echo rm", False),
+    ("Bash(rm *)", 'echo "a; rm -f x"', False),  # (inside quotes: no second command)
+    ("Bash(rm -f *)", "rm  -f x", True), ("Bash(rm:*)", "rmdir x", False), ("Bash(rm:*)", "rm -rf x", True),
+    ("Bash(ls *)", "ls", True), ("Bash(git status)", "git status && rm -f x", True),
+])
+def test_a_permission_rule_is_read_against_each_command_a_bash_command_runs(rule, command, covered):
+    """As the real CLI reads rules and `if` (measured on 2.1.328; e2e scenarios hold it)."""
+    from hookwright.simulate.firing import permission_rule_matches
+
+    assert permission_rule_matches(rule, {"tool_name": "Bash", "tool_input": {"command": command}}) is covered
+
+
+def test_a_deny_rule_judges_the_input_a_hook_rewrote(hookwright, home, project, project_settings):
+    settings(project_settings, {"matcher": "Bash", "hooks": [hook(prints({"hookSpecificOutput": {
+        "hookEventName": BASH, "permissionDecision": "allow", "updatedInput": {"command": "rm -f x"}}}))]},
+             permissions={"deny": ["Bash(rm *)"]})
+    assert simulate(hookwright, project, "--command", "echo ORIG")["blocked"]
+    settings(project_settings, {"matcher": "Bash", "hooks": [hook(prints({"hookSpecificOutput": {
+        "hookEventName": BASH, "permissionDecision": "allow", "updatedInput": {"command": "touch y"}}}))]},
+             permissions={"deny": ["Bash(echo *)"]})
+    doc = simulate(hookwright, project, "--command", "echo ORIG")
+    assert (doc["blocked"], doc["tool_input"]) == (False, {"command": "touch y"})

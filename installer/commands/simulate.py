@@ -121,7 +121,7 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
                                    or h.value.get("asyncRewake") is True) for h in to_run if id(h) in raw_of}
     outcome = None if list_only else reading.combine(
         event, payload.get("tool_input") if rules.tool_event else None, [read_of[id(h)] for h in to_run],
-        [r.finished for r in raws], firing.settings_rule(ctx, payload) if rules.tool_event else None,
+        [r.finished for r in raws], lambda tool_input: firing.settings_rule(ctx, {**payload, "tool_input": tool_input}),
         cannot_block(event, payload))
     unreadable = [str(f.path) for f in ctx.files if f.error is not None]
     simulation = Simulation(

@@ -7,6 +7,7 @@ so simulate, doctor and list see one set of hooks.
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 from typing import Any, NamedTuple
 
@@ -147,6 +148,7 @@ def settings_rule(ctx: Context, payload: dict[str, Any]) -> SettingsRule | None:
 # ---- "if": one permission rule ---------------------------------------------------------------
 
 _RULE = lazy(r"^(?P<tool>[^()\s]+)(?:\((?P<spec>.*)\))?$", re.S)
+ASSIGNMENT_WORD = lazy(r"[A-Za-z_][A-Za-z0-9_]*=")  # FOO=1 before a command
 PATH_FIELDS = ("file_path", "path", "notebook_path")
 URL_SCHEME = lazy(r"^[a-z]+://")
 
@@ -167,18 +169,79 @@ def permission_rule_matches(rule: str, payload: dict[str, Any]) -> bool:
     given = payload.get("tool_input")
     tool_input: dict[str, Any] = given if isinstance(given, dict) else {}
     if name == "Bash" and isinstance(tool_input.get("command"), str):
-        command: str = tool_input["command"].strip()
-        if spec.endswith(":*"):
-            return command.startswith(spec[:-2])
-        return fnmatch.fnmatchcase(command, spec)
+        return any(_command_matches(spec, part) for part in subcommands(tool_input["command"]))
     if spec.startswith("domain:") and isinstance(tool_input.get("url"), str):
         host = URL_SCHEME.sub("", tool_input["url"]).split("/")[0]
         return fnmatch.fnmatchcase(host, spec[len("domain:"):])
     path = next((tool_input[f] for f in PATH_FIELDS if isinstance(tool_input.get(f), str)), None)
     if path is not None:
-        pattern = spec.lstrip("/") if spec.startswith("//") else spec
+        pattern = spec.lstrip("/") if spec.startswith("//") else os.path.expanduser(spec) if spec.startswith("~/") \
+            else spec
         return fnmatch.fnmatchcase(path, pattern) or fnmatch.fnmatchcase(path, "*/" + pattern.lstrip("./"))
     return True
+
+
+def _command_matches(spec: str, command: str) -> bool:
+    """`rm:*` is the word rm and what follows (not rmdir); a glob matches the command, `ls *` a bare
+    `ls` too (measured on 2.1.328: `Bash(ls *)` fired on `ls`, `Bash(rm:*)` let `rmdir` run)."""
+    if spec.endswith(":*"):
+        return command == spec[:-2] or command.startswith(spec[:-2] + " ")
+    return fnmatch.fnmatchcase(command, spec) or (spec.endswith(" *") and command == spec[:-2])
+
+
+def subcommands(command: str) -> list[str]:
+    """The simple commands a Bash command runs, as Claude Code reads them against a rule (measured
+    on 2.1.328: `Bash(rm *)` refused `git status && rm -f x`, `echo $(rm -f x)` and `FOO=1 rm -f x`):
+    the whole command, each part between && || ; | & and newlines outside quotes, what $(...) and
+    backquotes run; each without its leading NAME=value words, its blanks runs of one."""
+    parts: list[str] = []
+    inner: list[str] = []  # what $(...) and backquotes run
+    current: list[str] = []
+    quote: str | None = None
+    i = 0
+    while i < len(command):
+        c = command[i]
+        if quote:
+            quote = None if c == quote else quote
+            if c == "\\" and quote == '"' and i + 1 < len(command):
+                current.append(c)
+                i += 1
+                c = command[i]
+        elif c in "'\"":
+            quote = c
+        elif command.startswith("$(", i) or c == "`":
+            end = _closing(command, i)
+            inner.append(command[i + 2:end] if c == "$" else command[i + 1:end])
+        elif c in ";&|\n":
+            parts.append("".join(current))
+            current = []
+            i += 1
+            continue
+        current.append(c)
+        i += 1
+    parts.append("".join(current))
+    found = [command, *parts, *(sub for text in inner for sub in subcommands(text))]
+    return list(dict.fromkeys(cleaned for part in found if (cleaned := _without_assignments(part))))
+
+
+def _closing(command: str, start: int) -> int:
+    """Where the $( or backquote at `start` closes (the end of the text if it does not)."""
+    if command[start] == "`":
+        end = command.find("`", start + 1)
+        return end if end >= 0 else len(command)
+    depth = 0
+    for i in range(start + 1, len(command)):
+        depth += (command[i] == "(") - (command[i] == ")")
+        if depth == 0:
+            return i
+    return len(command)
+
+
+def _without_assignments(part: str) -> str:
+    words = part.split()
+    while words and ASSIGNMENT_WORD.match(words[0]):
+        words = words[1:]
+    return " ".join(words)
 
 
 def _tool_matches(rule_tool: str, name: str) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from ..hosts.claude_protocol import BLOCKS, CONTEXT, FAILS, FEEDBACK, PATH, STOPS, UNIVERSAL_FIELDS, protocol
 
@@ -286,15 +286,16 @@ class Outcome:
 
 
 def combine(event: str, original: dict[str, Any] | None, readings: list[Reading], finished: list[float],
-            settings_rule: SettingsRule | None = None, cannot_block: str | None = None) -> Outcome:
+            settings_rule_for: Callable[[dict[str, Any] | None], SettingsRule | None] | None = None,
+            cannot_block: str | None = None) -> Outcome:
     """The combined answer of `readings` (in configuration order); `finished`: when each ended.
-    `settings_rule`: a deny or ask rule of the settings that covers the call (PreToolUse: a deny
-    rule refuses the call whatever the hooks allowed); `cannot_block`: why no hook can block it."""
+    `settings_rule_for`: the deny or ask rule of the settings that covers the call with a given
+    input, read against the input the tool would run with (measured on 2.1.328: the rules judge
+    the rewritten command), a deny rule refusing what the hooks allowed; `cannot_block`: why no
+    hook can block the call."""
     decisions = [r.decision for r in readings]
     decision = next((d for d in (*PRECEDENCE, "block") if d in decisions), "none")
     blocked = decision in ("deny", "defer", "block") and not protocol(event).after_the_fact and cannot_block is None
-    if event == "PreToolUse" and settings_rule is not None and settings_rule.kind == "deny":
-        blocked = True
     deciders = [i for i, d in enumerate(decisions) if d == decision and decision != "none"]
     reasons = [reason for i in deciders if (reason := readings[i].reason)]
     rewriters = [i for i, r in enumerate(readings) if r.updated_input is not None and r.decision not in ("deny",)]
@@ -311,6 +312,10 @@ def combine(event: str, original: dict[str, Any] | None, readings: list[Reading]
     else:
         last = max(rewriters, key=lambda i: finished[i])
         tool_input, candidates = readings[last].updated_input, distinct
+    settings_rule = settings_rule_for(tool_input if tool_input is not None else original) \
+        if settings_rule_for is not None and event == "PreToolUse" else None
+    if settings_rule is not None and settings_rule.kind == "deny" and not blocked:
+        blocked, tool_input, candidates = True, None, [None]
     by_finish = sorted(range(len(readings)), key=lambda i: finished[i])  # the host joins them as they end
     context = [] if decision == "defer" else [text for i in by_finish for text in readings[i].context]
     stoppers = [r for r in readings if r.stops_session]

@@ -179,6 +179,16 @@ SCENARIOS = [
     Scenario("an ask rule still prompts after a hook's allow", one(Hook("a", decide("allow"))),
              permissions={"ask": ["Bash(echo *)"]}),
     Scenario("a deny rule for another command", one(Hook("a", decide("allow"))), permissions={"deny": ["Bash(rm *)"]}),
+    Scenario("a deny rule judges the rewritten command", one(Hook("a", decide("allow", updatedInput={
+        "command": "rm -f nothing-here"}))), permissions={"deny": ["Bash(rm *)"]}),
+    Scenario("a deny rule on one part of a compound command", one(Hook("a", decide("allow"))),
+             tool_input={"command": "echo ORIG; FOO=1 rm -f nothing-here"}, permissions={"deny": ["Bash(rm *)"]}),
+    Scenario("a word rule is the word, not a prefix", one(Hook("a", decide("allow"))),
+             permissions={"deny": ["Bash(ech:*)"]}),
+    Scenario("an if on one part of a compound command", one(Hook("a", decide("deny"), fields={"if": "Bash(rm *)"})),
+             tool_input={"command": "echo ORIG && rm -f nothing-here"}),
+    Scenario("an if with a trailing * matches the bare command", one(Hook("a", decide("deny"), fields={
+        "if": "Bash(echo *)"})), tool_input={"command": "echo"}),
     # scopes
     Scenario("the same hook in user, project and local settings", {
         where: [("Bash", [Hook("same", decide("allow", updatedInput={"command": "echo once"}))])] for where in (U, P, L)}),
