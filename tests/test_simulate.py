@@ -516,3 +516,11 @@ def test_a_deny_rule_judges_the_input_a_hook_rewrote(hookwright, home, project, 
              permissions={"deny": ["Bash(echo *)"]})
     doc = simulate(hookwright, project, "--command", "echo ORIG")
     assert (doc["blocked"], doc["tool_input"]) == (False, {"command": "touch y"})
+
+
+def test_stdout_is_read_as_javascript_reads_json():
+    """A byte-order mark before the JSON is trimmed, NaN makes it no JSON (measured on 2.1.328)."""
+    deny = answer(permissionDecision="deny")
+    assert read(BASH, "x", ran("\ufeff".encode() + deny)).decision == "deny"
+    nan = json.dumps({"hookSpecificOutput": {"hookEventName": BASH, "permissionDecision": "deny"}, "score": float("nan")})
+    assert read(BASH, "x", ran(nan.encode())).decision is None

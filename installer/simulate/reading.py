@@ -122,12 +122,12 @@ def read(event: str, command: str, run: RawRun, background: bool = False) -> Rea
 def parse_stdout(stdout: str) -> tuple[dict[str, Any] | None, str | None]:
     """The object stdout holds, as the host parses it (JSON only when it starts with `{` after
     whitespace), or (None, why what looks like JSON is read as plain text; None for plain text)."""
-    text = stdout.strip()
+    text = stdout.strip().strip("\ufeff").strip()  # (JavaScript's trim takes a byte-order mark for a blank)
     if not text:
         return None, None
     if text.startswith("{"):
         try:
-            return json.loads(text), None
+            return json.loads(text, parse_constant=_not_javascript_json), None
         except ValueError as err:
             return None, f"stdout is not valid JSON ({err}): it is read as plain text"
     if _ends_in_object(text):  # the usual slip: a log line printed before the answer
@@ -141,6 +141,11 @@ def parse_stdout(stdout: str) -> tuple[dict[str, Any] | None, str | None]:
             pass
     return None, (f"stdout starts with {text[:20]!r}, not {{: it is read as plain text, not as JSON"
                   if "{" in text else None)
+
+
+def _not_javascript_json(constant: str) -> Any:
+    """NaN and Infinity, which Python's json writes and reads and JSON.parse rejects."""
+    raise ValueError(f"{constant} is not JSON")
 
 
 def _ends_in_object(text: str, tries: int = 50) -> bool:

@@ -99,6 +99,8 @@ SCENARIOS = [
     Scenario("exit 0, plain text", one(Hook("a", "deny this please"))),
     Scenario("exit 0, text before the JSON", one(Hook("a", "debug: starting\n" + decide("deny")))),
     Scenario("exit 0, whitespace before the JSON", one(Hook("a", "\n\n   " + decide("deny")))),
+    Scenario("exit 0, a byte-order mark before the JSON", one(Hook("a", "\ufeff" + decide("deny")))),
+    Scenario("exit 0, NaN in the JSON", one(Hook("a", decide("deny")[:-1] + ', "score": NaN}'))),
     Scenario("exit 1 with stderr", one(Hook("a", exit=1, stderr="oops"))),
     Scenario("exit 1 with a deny JSON", one(Hook("a", decide("deny", "from exit 1"), exit=1))),
     Scenario("exit 1 with a rewrite JSON", one(Hook("a", decide("allow", updatedInput={"command": "echo X1"}), exit=1))),
