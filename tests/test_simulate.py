@@ -524,3 +524,12 @@ def test_stdout_is_read_as_javascript_reads_json():
     assert read(BASH, "x", ran("\ufeff".encode() + deny)).decision == "deny"
     nan = json.dumps({"hookSpecificOutput": {"hookEventName": BASH, "permissionDecision": "deny"}, "score": float("nan")})
     assert read(BASH, "x", ran(nan.encode())).decision is None
+
+
+def test_a_stop_hooks_added_context_sends_claude_back_to_work():
+    """Measured on 2.1.328: the context goes to Claude as a reminder turn, and it goes on."""
+    context = read("Stop", "x", ran(json.dumps({"hookSpecificOutput": {"hookEventName": "Stop",
+                                                                       "additionalContext": "CTX"}}).encode()))
+    outcome = combine("Stop", None, [context], [0.0])
+    assert outcome.blocked and outcome.context == ["CTX"] and outcome.effect.startswith("Claude does not stop")
+    assert not combine("SessionStart", None, [context], [0.0]).blocked

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .firing import SettingsRule
 
 PRECEDENCE = ("deny", "defer", "ask", "allow")  # the most restrictive answer applies
+CONTEXT_GOES_ON = frozenset({"Stop"})  # where added context is sent to Claude as a turn of its own, so it goes on
 
 
 class RawRun(NamedTuple):
@@ -323,6 +324,8 @@ def combine(event: str, original: dict[str, Any] | None, readings: list[Reading]
         blocked, tool_input, candidates = True, None, [None]
     by_finish = sorted(range(len(readings)), key=lambda i: finished[i])  # the host joins them as they end
     context = [] if decision == "defer" else [text for i in by_finish for text in readings[i].context]
+    if event in CONTEXT_GOES_ON and context and not any(r.stops_session for r in readings):
+        blocked = True  # (measured on 2.1.328: a Stop hook's additionalContext is sent back, and Claude goes on)
     stoppers = [r for r in readings if r.stops_session]
     outcome = Outcome(decision=decision, blocked=blocked, reason="\n".join(reasons) or None, tool_input=tool_input,
                       candidates=candidates, nondeterministic=len(distinct) > 1 and not blocked, context=context,
@@ -363,6 +366,8 @@ def effect(event: str, outcome: Outcome, tool_call: bool) -> str:
         return f"{ASKED}: the settings' ask rule {rule.rule} still prompts, whatever a hook answered"
     if decision == "ask":
         return ASKED
+    if event in CONTEXT_GOES_ON and outcome.blocked and decision == "none":
+        return "Claude does not stop: the added context is sent to it as a reminder, and it goes on (at every stop)"
     if outcome.blocked:
         return EFFECTS.get((event, decision)) or ("the tool does not run" if tool_call else "the action is blocked")
     return EFFECTS.get((event, decision)) or ("it runs" if tool_call else "it goes on")

@@ -349,6 +349,8 @@ EVENT_SCENARIOS = [
     EventScenario("stop: decision block keeps Claude going", "Stop", Hook("s", json.dumps({"decision": "block",
                                                                                             "reason": "go on"}))),
     EventScenario("stop: plain stdout is not context", "Stop", Hook("s", "CTX-stop")),
+    EventScenario("stop: additionalContext keeps Claude going", "Stop", Hook("s", json.dumps({"hookSpecificOutput": {
+        "hookEventName": "Stop", "additionalContext": "CTX-more"}}))),
     EventScenario("stop: exit 2 keeps Claude going", "Stop", Hook("s", exit=2, stderr="not yet")),
     # what doctor's script rules say of a Stop hook, on the real CLI (tests/test_doctor_script_protocol.py)
     EventScenario("stop: decision deny is no Stop value", "Stop", Hook("s", json.dumps({"decision": "deny",
@@ -383,8 +385,10 @@ def test_simulate_agrees_with_the_real_cli_on_events_without_a_tool(scenario, cl
         real_blocked = len(run.requests) > 1  # Claude was sent back to work
     assert doc["blocked"] == real_blocked
     first = json.dumps(run.requests[0]["body"]) if run.requests else ""
+    # the context reaches the model with the prompt, or (Stop) with the turn it sends Claude back on
+    sent = first if scenario.event != "Stop" else json.dumps([r["body"] for r in run.requests[1:]])
     for text in doc["context"]:
-        assert text in first
+        assert text in sent
     for text in ("CTX-plain", "CTX-json", "CTX-lost", "CTX-stop", "CTX-top"):
         assert (text in first) == (text in doc["context"])
 
