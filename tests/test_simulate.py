@@ -238,9 +238,21 @@ def test_the_same_command_in_three_scopes_runs_once(hookwright, home, project, p
     for path in (home / ".claude" / "settings.json", project_settings, project / ".claude" / "settings.local.json"):
         settings(path, {"matcher": "Bash", "hooks": [hook(command)]})
     doc = simulate(hookwright, project, "--command", "ls")
-    assert [row["fires"] for row in doc["handlers"]] == [True, False, False]
-    assert all("runs once" in row["why"] for row in doc["handlers"][1:])
+    # the copy that runs is the local one, of highest precedence (measured: its timeout counted)
+    assert [(row["source"]["scope"], row["fires"]) for row in doc["handlers"]] == [
+        ("user", False), ("project", False), ("local", True)]
+    assert all("runs once" in row["why"] for row in doc["handlers"][:2])
     assert counter.read_text() == "x\n"
+
+
+def test_copies_with_different_if_rules_each_run(hookwright, home, project, project_settings):
+    """Measured on 2.1.328: the same command with `if` Bash(echo *) and Bash(echo ORIG) ran twice."""
+    counter = project / "count.txt"
+    command = f"echo x >> {shlex.quote(str(counter))}"
+    settings(home / ".claude" / "settings.json", {"matcher": "Bash", "hooks": [hook(command, **{"if": "Bash(echo ORIG)"})]})
+    settings(project_settings, {"matcher": "Bash", "hooks": [hook(command, **{"if": "Bash(echo *)"})]})
+    doc = simulate(hookwright, project, "--command", "echo ORIG")
+    assert [row["fires"] for row in doc["handlers"]] == [True, True] and counter.read_text() == "x\nx\n"
 
 
 def test_local_settings_are_read_at_the_git_root_and_the_launch_folder(hookwright, home, project):

@@ -7,12 +7,14 @@ so simulate, doctor and list see one set of hooks.
 from __future__ import annotations
 
 import fnmatch
+import json
 import os
 import re
 from typing import Any, NamedTuple
 
 from ..doctor import dedup, handler_facts
 from ..doctor.checks.switches import hooks_disabled_by
+from ..doctor.discovery import SCOPE_ORDER
 from ..doctor.facts import CLAUDE_EVENTS, IF_EVENTS, TOOL
 from ..doctor.model import Context, Handler
 from ..doctor.regex.matching import Matcher, classify
@@ -102,20 +104,24 @@ def _how(matcher: Matcher) -> str:
 
 
 def _once_per_command(found: list[Selected]) -> list[Selected]:
-    """The same command (with its args) in several settings files runs once among the copies
-    that fire (docs/hosts/claude-code.md#deduplication); a plugin's copy runs on its own."""
-    first: dict[tuple[Any, ...], Handler] = {}
-    kept = []
-    for selected in found:
+    """The same command (with its args, and its `if`) in several settings files runs once among
+    the copies that fire, the copy of the file of highest precedence (measured on 2.1.328: a local
+    copy's timeout counted over the project's, the project's over the user's; copies with
+    different `if` rules both ran); a plugin's copy runs on its own
+    (docs/hosts/claude-code.md#deduplication)."""
+    copies: dict[tuple[Any, ...], list[int]] = {}
+    for index, selected in enumerate(found):
         key = dedup.dedup_key(selected.handler) if selected.runs else None
-        unit = dedup.runs_with(selected.handler) if key else None
-        if key is not None and (unit, key) in first:
-            kept.append(selected._replace(runs=False, why=f"the same command fires from {first[(unit, key)].where}: "
-                                                            "it runs once"))
-            continue
         if key is not None:
-            first[(unit, key)] = selected.handler
-        kept.append(selected)
+            condition = selected.handler.value.get("if") if isinstance(selected.handler.value, dict) else None
+            copies.setdefault((dedup.runs_with(selected.handler), key, json.dumps(condition)), []).append(index)
+    kept = list(found)
+    for indexes in copies.values():
+        winner = max(indexes, key=lambda i: (SCOPE_ORDER.get(found[i].handler.file.scope, -1), -i))
+        for i in indexes:
+            if i != winner:
+                kept[i] = found[i]._replace(runs=False, why=f"the same command fires from {found[winner].handler.where}"
+                                                            ", the file of higher precedence: it runs once, from there")
     return kept
 
 

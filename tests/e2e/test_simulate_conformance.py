@@ -194,6 +194,12 @@ SCENARIOS = [
     # scopes
     Scenario("the same hook in user, project and local settings", {
         where: [("Bash", [Hook("same", decide("allow", updatedInput={"command": "echo once"}))])] for where in (U, P, L)}),
+    Scenario("copies run with the timeout of the file of highest precedence", {
+        U: [("Bash", [Hook("same", decide("deny", "slow deny"), sleep=2, timeout=1)])],
+        P: [("Bash", [Hook("same", decide("deny", "slow deny"), sleep=2, timeout=5)])]}),
+    Scenario("copies with different if rules each run", {
+        U: [("Bash", [Hook("same", pre(additionalContext="CTX-copy"), fields={"if": "Bash(echo ORIG)"})])],
+        P: [("Bash", [Hook("same", pre(additionalContext="CTX-copy"), fields={"if": "Bash(echo *)"})])]}),
     Scenario("local settings at the git root and in the launch folder", {
         "root-local": [("Bash", [Hook("root", pre(additionalContext="CTX-root"), sleep=0.5)])],
         "root-project": [("Bash", [Hook("rootp", decide("deny"))])],
