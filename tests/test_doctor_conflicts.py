@@ -271,6 +271,19 @@ def test_copies_with_different_if_conditions_are_each_needed(tmp_path):
     assert not found(doctor(tmp_path / "p", {S: {"hooks": {"PreToolUse": [group]}}}), "conflict/duplicate-handler")
 
 
+def test_copies_in_two_files_that_differ_in_timeout_name_the_copy_that_runs(tmp_path):
+    """The copy of the file of higher precedence runs, with its timeout (measured on 2.1.328; the
+    e2e scenario "copies run with the timeout of the file of highest precedence")."""
+    base = tmp_path / "p"
+    files = {S: {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo a",
+                                                                         "timeout": 1}]}]}},
+             LOCAL: {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo a",
+                                                                             "timeout": 5}]}]}}}
+    (dup,) = found(doctor(base, files, given=False), "conflict/duplicate-handler")
+    assert dup.path == str(base / LOCAL) and "this copy runs, with its fields" in dup.message
+    assert dup.related[0]["message"] == "the other copy"
+
+
 def test_copies_that_differ_in_other_fields_say_so(tmp_path):
     group = {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo a"},
                                           {"type": "command", "command": "echo a", "if": "Bash(git *)", "timeout": 5}]}

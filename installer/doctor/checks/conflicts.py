@@ -33,6 +33,7 @@ from ...hosts import claude, cursor, cursor_protocol
 from ...hosts.base import Host
 from ...patterns import lazy
 from .. import dedup, handler_facts
+from ..discovery import SCOPE_ORDER
 from ..facts import BUILTIN_TOOLS, CLAUDE_TO_CURSOR
 from ..handler_facts import NO, YES, Rewrite, pack_rewrites
 from ..model import Context, Finding, Handler, RuleTable, cached_property, resolved, timeout_seconds
@@ -693,8 +694,13 @@ def _duplicate_handler(ctx: Context, copy: dedup.Copy) -> Iterator[Finding]:
         return
     handler, of = copy.handler, copy.of
     fields = _fields_that_differ(of, handler)
-    yield ctx.finding("conflict/duplicate-handler", handler.file, handler.keys, [_place(of, "the copy that runs")],
+    # where both fire, the copy of the file of higher precedence runs, with its fields (measured on
+    # 2.1.328: a local copy's timeout counted over the project's, the project's over the user's)
+    runs = handler if SCOPE_ORDER.get(handler.file.scope, -1) > SCOPE_ORDER.get(of.file.scope, -1) else of
+    yield ctx.finding("conflict/duplicate-handler", handler.file, handler.keys,
+                      [_place(of, "the other copy" if runs is handler else "the copy that runs")],
                       first=_where(of, handler), fields=", ".join(json.dumps(f) for f in fields),
+                      runs="this copy" if runs is handler else "the copy in " + _where(of, handler),
                       variant="fields-differ" if fields else None)
 
 
