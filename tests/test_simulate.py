@@ -545,3 +545,13 @@ def test_a_stop_hooks_added_context_sends_claude_back_to_work():
     outcome = combine("Stop", None, [context], [0.0])
     assert outcome.blocked and outcome.context == ["CTX"] and outcome.effect.startswith("Claude does not stop")
     assert not combine("SessionStart", None, [context], [0.0]).blocked
+
+
+@pytest.mark.parametrize("rewrite, why", [({"cmd": "echo T"}, "`command` is missing"), ({"command": 5}, "not a string")])
+def test_a_rewrite_the_tools_schema_rejects_refuses_the_call(rewrite, why):
+    """Measured on 2.1.328: "returned updatedInput that failed schema validation", the tool does not run."""
+    reading = read(BASH, "x", ran(answer(permissionDecision="allow", updatedInput=rewrite)))
+    outcome = combine(BASH, {"command": "echo ORIG"}, [reading], [0.0], tool="Bash")
+    assert (outcome.blocked, outcome.tool_input) == (True, None) and why in outcome.effect
+    fine = read(BASH, "x", ran(answer(permissionDecision="allow", updatedInput={"command": "echo safe"})))
+    assert combine(BASH, {"command": "echo ORIG"}, [fine], [0.0], tool="Bash").tool_input == {"command": "echo safe"}

@@ -122,7 +122,7 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
     outcome = None if list_only else reading.combine(
         event, payload.get("tool_input") if rules.tool_event else None, [read_of[id(h)] for h in to_run],
         [r.finished for r in raws], lambda tool_input: firing.settings_rule(ctx, {**payload, "tool_input": tool_input}),
-        cannot_block(event, payload))
+        cannot_block(event, payload), payload.get("tool_name"))
     unreadable = [str(f.path) for f in ctx.files if f.error is not None]
     simulation = Simulation(
         version=VERSION, host="claude", event=event, project=str(project), ran=not list_only, payload=payload,

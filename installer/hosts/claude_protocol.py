@@ -142,6 +142,27 @@ def protocol(event: str) -> EventProtocol:
     return PROTOCOL.get(event, NO_DECISION)
 
 
+# the required fields of the built-in tools' input, with their JSON types: a hook's updatedInput
+# that lacks one or gives it another type fails the tool's schema, and the call is refused
+# (measured on 2.1.328: "returned updatedInput that failed schema validation")
+TOOL_INPUT_REQUIRED: dict[str, dict[str, type]] = {
+    "Bash": {"command": str}, "Read": {"file_path": str}, "Write": {"file_path": str, "content": str},
+    "Edit": {"file_path": str, "old_string": str, "new_string": str}, "MultiEdit": {"file_path": str, "edits": list},
+    "Glob": {"pattern": str}, "Grep": {"pattern": str}, "WebFetch": {"url": str, "prompt": str},
+    "WebSearch": {"query": str}, "NotebookEdit": {"notebook_path": str, "new_source": str},
+}
+
+
+def input_schema_error(tool: str | None, tool_input: dict[str, object]) -> str | None:
+    """Why a rewritten input fails the tool's schema (a required field missing or of another type), or None."""
+    for name, kind in TOOL_INPUT_REQUIRED.get(tool or "", {}).items():
+        if name not in tool_input:
+            return f"the required parameter `{name}` is missing"
+        if not isinstance(tool_input[name], kind) or isinstance(tool_input[name], bool):
+            return f"`{name}` is not a {'string' if kind is str else 'list'}"
+    return None
+
+
 def cannot_block(event: str, payload: dict[str, object]) -> str | None:
     """Why no hook can block this call of an event that blocks otherwise (docs/hosts/claude-code.md#events:
     ConfigChange blocks, except a change to the managed policy settings), or None."""

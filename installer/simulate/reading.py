@@ -19,7 +19,17 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
-from ..hosts.claude_protocol import BLOCKS, CONTEXT, FAILS, FEEDBACK, PATH, STOPS, UNIVERSAL_FIELDS, protocol
+from ..hosts.claude_protocol import (
+    BLOCKS,
+    CONTEXT,
+    FAILS,
+    FEEDBACK,
+    PATH,
+    STOPS,
+    UNIVERSAL_FIELDS,
+    input_schema_error,
+    protocol,
+)
 
 if TYPE_CHECKING:
     from .firing import SettingsRule
@@ -288,17 +298,18 @@ class Outcome:
     rewriters: list[int]  # indexes of the handlers whose rewrite may be the one applied
     settings_rule: SettingsRule | None = None  # a permission rule that still decides after the hooks
     cannot_block: str | None = None  # why no hook can block this call
+    invalid_input: str | None = None  # why the rewritten input fails the tool's schema (the call is refused)
     effect: str = ""  # what the host does, in words
 
 
 def combine(event: str, original: dict[str, Any] | None, readings: list[Reading], finished: list[float],
             settings_rule_for: Callable[[dict[str, Any] | None], SettingsRule | None] | None = None,
-            cannot_block: str | None = None) -> Outcome:
+            cannot_block: str | None = None, tool: str | None = None) -> Outcome:
     """The combined answer of `readings` (in configuration order); `finished`: when each ended.
     `settings_rule_for`: the deny or ask rule of the settings that covers the call with a given
     input, read against the input the tool would run with (measured on 2.1.328: the rules judge
     the rewritten command), a deny rule refusing what the hooks allowed; `cannot_block`: why no
-    hook can block the call."""
+    hook can block the call; `tool`: the tool called, whose schema a rewritten input must meet."""
     decisions = [r.decision for r in readings]
     decision = next((d for d in (*PRECEDENCE, "block") if d in decisions), "none")
     blocked = decision in ("deny", "defer", "block") and not protocol(event).after_the_fact and cannot_block is None
@@ -318,6 +329,9 @@ def combine(event: str, original: dict[str, Any] | None, readings: list[Reading]
     else:
         last = max(rewriters, key=lambda i: finished[i])
         tool_input, candidates = readings[last].updated_input, distinct
+    invalid = input_schema_error(tool, tool_input) if distinct and tool_input is not None else None
+    if invalid is not None:
+        blocked, tool_input, candidates = True, None, [None]
     settings_rule = settings_rule_for(tool_input if tool_input is not None else original) \
         if settings_rule_for is not None and event == "PreToolUse" else None
     if settings_rule is not None and settings_rule.kind == "deny" and not blocked:
@@ -331,7 +345,8 @@ def combine(event: str, original: dict[str, Any] | None, readings: list[Reading]
                       candidates=candidates, nondeterministic=len(distinct) > 1 and not blocked, context=context,
                       stops_session=bool(stoppers),
                       stop_reason=next((r.stop_reason for r in stoppers if r.stop_reason), None),
-                      deciders=deciders, rewriters=rewriters, settings_rule=settings_rule, cannot_block=cannot_block)
+                      deciders=deciders, rewriters=rewriters, settings_rule=settings_rule, cannot_block=cannot_block,
+                      invalid_input=invalid)
     outcome.effect = effect(event, outcome, tool_call=original is not None)
     return outcome
 
@@ -357,6 +372,8 @@ def effect(event: str, outcome: Outcome, tool_call: bool) -> str:
     decision, rule = outcome.decision, outcome.settings_rule
     if outcome.stops_session and protocol(event).continue_false == STOPS:
         return "Claude stops: continue: false ends it, whatever a hook decided"
+    if outcome.invalid_input is not None:
+        return f"the tool does not run: the rewritten input fails its schema ({outcome.invalid_input})"
     if outcome.cannot_block is not None and decision in ("deny", "block"):
         return f"{outcome.cannot_block}: the block is ignored and it goes on"
     if event == "PreToolUse" and rule is not None and decision not in ("deny", "defer"):

@@ -147,6 +147,8 @@ SCENARIOS = [
     # rewrites
     Scenario("a rewrite that drops fields", one(Hook("a", decide("allow", updatedInput={"command": "echo changed"})))),
     Scenario("a rewrite without a decision", one(Hook("a", pre(updatedInput={"command": "echo bare"})))),
+    Scenario("a rewrite the tool's schema rejects", one(Hook("a", decide("allow", updatedInput={"cmd": "echo T"})))),
+    Scenario("a rewrite with the wrong type", one(Hook("a", decide("allow", updatedInput={"command": 5})))),
     Scenario("two rewrites, one much slower", one(
         Hook("a", decide("allow", updatedInput={"command": "echo A"}), sleep=1.5),
         Hook("b", decide("allow", updatedInput={"command": "echo B"})))),
@@ -269,6 +271,8 @@ def through_simulate(hookwright, scenario: Scenario, launch: Path) -> tuple[Seen
     verdict = {"deny": "deny", "ask": "ask", "defer": "defer"}.get(doc["decision"], "ran")
     if doc["permission_rule"] and verdict not in ("deny", "defer"):  # a settings rule decides after the hooks
         verdict = doc["permission_rule"]["kind"]
+    if verdict == "ran" and doc["blocked"]:  # refused all the same: a rewrite the tool's schema rejects
+        verdict = "refused"
     seen = Seen(verdict, doc["tool_input"] if verdict == "ran" else None, doc["context"], doc["stops_session"],
                 sorted(take(launch / "fired.log")))
     return seen, doc
@@ -293,7 +297,8 @@ def through_claude(claude_cli, scenario: Scenario, launch: Path, home: Path, tmp
     elif run.tool_results:
         [answer] = run.tool_results
         denied = ("hook error", "has been denied")  # a hook's deny, a deny rule's (else: an ask nobody answers)
-        verdict = "deny" if any(text in str(answer["content"]) for text in denied) else "ask"
+        verdict = "refused" if "failed schema validation" in str(answer["content"]) else \
+            "deny" if any(text in str(answer["content"]) for text in denied) else "ask"
     else:  # the session stopped before any result was sent: a denial, if any, is listed
         verdict = "deny" if run.permission_denials else "ran"
     context = added_context(run.requests[-1]["body"]) if run.requests else []
