@@ -555,3 +555,11 @@ def test_a_rewrite_the_tools_schema_rejects_refuses_the_call(rewrite, why):
     assert (outcome.blocked, outcome.tool_input) == (True, None) and why in outcome.effect
     fine = read(BASH, "x", ran(answer(permissionDecision="allow", updatedInput={"command": "echo safe"})))
     assert combine(BASH, {"command": "echo ORIG"}, [fine], [0.0], tool="Bash").tool_input == {"command": "echo safe"}
+
+
+def test_a_long_context_reaches_claude_as_a_saved_file_with_a_preview():
+    """Measured on 2.1.328: 10,100 characters came as <persisted-output> with a 2 KB preview, 9,900 whole."""
+    long, short = "x" * 10_100, "y" * 9_900
+    readings = [read("UserPromptSubmit", "x", ran(text.encode())) for text in (long, short)]
+    assert any("saved file" in w for w in readings[0].warnings) and not readings[1].warnings
+    assert [len(t) for t in combine("UserPromptSubmit", None, readings, [0.0, 1.0]).context] == [2_000, 9_900]

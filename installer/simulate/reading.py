@@ -82,6 +82,15 @@ class Reading:
 def read(event: str, command: str, run: RawRun, background: bool = False) -> Reading:
     """What Claude Code makes of `run`, the answer of the handler `command` to `event`
     (`background`: an `async` handler, which the host does not wait for)."""
+    reading = _read(event, command, run, background)
+    for text in reading.context:
+        if len(text) > MAX_CONTEXT:
+            reading.warnings.append(f"the context is {len(text):,} characters: past {MAX_CONTEXT:,} Claude gets it as a "
+                                    f"saved file, with a preview of its first {CONTEXT_PREVIEW:,}")
+    return reading
+
+
+def _read(event: str, command: str, run: RawRun, background: bool) -> Reading:
     rules = protocol(event)
     if background:
         return Reading("async: it runs in the background, and its answer is never read",
@@ -337,7 +346,7 @@ def combine(event: str, original: dict[str, Any] | None, readings: list[Reading]
     if settings_rule is not None and settings_rule.kind == "deny" and not blocked:
         blocked, tool_input, candidates = True, None, [None]
     by_finish = sorted(range(len(readings)), key=lambda i: finished[i])  # the host joins them as they end
-    context = [] if decision == "defer" else [text for i in by_finish for text in readings[i].context]
+    context = [] if decision == "defer" else [_as_sent(text) for i in by_finish for text in readings[i].context]
     if event in CONTEXT_GOES_ON and context and not any(r.stops_session for r in readings):
         blocked = True  # (measured on 2.1.328: a Stop hook's additionalContext is sent back, and Claude goes on)
     stoppers = [r for r in readings if r.stops_session]
@@ -349,6 +358,17 @@ def combine(event: str, original: dict[str, Any] | None, readings: list[Reading]
                       invalid_input=invalid)
     outcome.effect = effect(event, outcome, tool_call=original is not None)
     return outcome
+
+
+# context longer than this is saved to a file: Claude gets its path and a preview of its start
+# (measured on 2.1.328: 10,100 characters came as <persisted-output> with "Preview (first 2KB)"; 9,900 whole)
+MAX_CONTEXT = 10_000
+CONTEXT_PREVIEW = 2_000
+
+
+def _as_sent(text: str) -> str:
+    """A hook's added context as the model gets it: whole, or past MAX_CONTEXT the start of its preview."""
+    return text if len(text) <= MAX_CONTEXT else text[:CONTEXT_PREVIEW]
 
 
 EFFECTS = {
