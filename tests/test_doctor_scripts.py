@@ -534,3 +534,16 @@ def test_a_guard_run_in_the_background_is_reported(tmp_path, fields, reported):
     config["hooks"]["PreToolUse"][0]["hooks"][0].update(fields)
     found_here = found(doctor(base, {S: config}), "script/async-answer-never-read")
     assert [f.line for f in found_here] == ([3] if reported else [])
+
+
+def test_a_stop_hook_that_adds_context_without_reading_stop_hook_active_is_reported(tmp_path):
+    """A Stop hook's additionalContext sends Claude back to work (the e2e scenario "stop:
+    additionalContext keeps Claude going"), so it loops as a block does."""
+    base = tmp_path / "p"
+    body = 'print(json.dumps({"hookSpecificOutput": {"hookEventName": "Stop", "additionalContext": "run the tests"}}))\n'
+    command = _write(base, ".claude/hooks/more.py", "import json, sys\n" + body)
+    (finding,) = found(doctor(base, {S: settings("Stop", matcher=None, command=command)}), "script/stop-hook-active")
+    assert "sends Claude back to work" in finding.message
+    guarded = 'if json.load(sys.stdin).get("stop_hook_active"):\n    sys.exit(0)\n' + body
+    command = _write(base, ".claude/hooks/more.py", "import json, sys\n" + guarded)
+    assert not found(doctor(base, {S: settings("Stop", matcher=None, command=command)}), "script/stop-hook-active")

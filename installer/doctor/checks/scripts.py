@@ -414,10 +414,14 @@ def _stop_hook_active(script: Script) -> Iterator[Finding]:
     facts = script.facts
     stops = [h for h in script.claude if h.event in STOP_EVENTS]
     from_env = facts.flow.stop_flag_from_env
-    if stops and facts.blocks and (from_env or not facts.reads_stop_hook_active) and facts.delegates is None:
-        at: At = from_env or facts.blocks[0]
-        yield script.finding("script/stop-hook-active", at, stops, "from-environment" if from_env else None,
-                             event=stops[0].event, how=facts.blocks[0].what)
+    # (measured on 2.1.328: a Stop hook's additionalContext sends Claude back to work, as a block does)
+    context = [site for site in facts.specific_keys if site.what == "additionalContext"] \
+        if any(h.event == "Stop" for h in stops) else []
+    goes_on = [*facts.blocks, *context]
+    if stops and goes_on and (from_env or not facts.reads_stop_hook_active) and facts.delegates is None:
+        at: At = from_env or goes_on[0]
+        variant = "from-environment" if from_env else "context" if not facts.blocks else None
+        yield script.finding("script/stop-hook-active", at, stops, variant, event=stops[0].event, how=goes_on[0].what)
 
 
 @SCRIPT_RULES.rule("script/async-answer-never-read")
