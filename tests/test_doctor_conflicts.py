@@ -286,9 +286,13 @@ def test_copies_in_two_files_that_differ_in_timeout_name_the_copy_that_runs(tmp_
 
 def test_copies_that_differ_in_other_fields_say_so(tmp_path):
     group = {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo a"},
-                                          {"type": "command", "command": "echo a", "if": "Bash(git *)", "timeout": 5}]}
+                                          {"type": "command", "command": "echo a", "timeout": 5, "async": False}]}
     (dup,) = found(doctor(tmp_path / "p", {S: {"hooks": {"PreToolUse": [group]}}}), "conflict/duplicate-handler")
-    assert 'differ in "if", "timeout"' in dup.message and "changes nothing" not in dup.message
+    assert 'differ in "async", "timeout"' in dup.message and "changes nothing" not in dup.message
+    assert "in one scope is not known" in dup.message
+    # one copy with an `if`, one without: both run (measured on 2.1.328), no duplicate
+    group["hooks"][1] = {"type": "command", "command": "echo a", "if": "Bash(git *)"}
+    assert not found(doctor(tmp_path / "r", {S: {"hooks": {"PreToolUse": [group]}}}), "conflict/duplicate-handler")
     (same,) = found(doctor(tmp_path / "q", {S: config(("Bash", "echo a", "echo a"))}), "conflict/duplicate-handler")
     assert "differ" not in same.message and "changes nothing" in same.message
 

@@ -156,3 +156,12 @@ def test_a_helper_a_plugin_imports_from_a_subfolder_and_other_files_beside_the_p
     files[OC + "a.js"] = plugin("bash", "command")  # nothing imports it: a plugin kept where opencode skips it
     assert [Path(f.path).name for f in found(doctor(tmp_path / "q", files, given=False),
                                               "host/opencode-plugin-not-loaded")] == ["util.js"]
+
+
+def test_an_mcp_tools_snake_case_argument_and_both_spellings_of_a_tool_are_no_mistakes(tmp_path):
+    """An MCP server's arguments keep the server's names; `t === "bash" || t === "Bash"` still runs."""
+    files = {OC + "m.js": plugin("filesystem_write_file", "file_path"),
+             OC + "b.js": plugin("bash", "command").replace('input.tool !== "bash"',
+                                                            'input.tool !== "bash" && input.tool !== "Bash"')}
+    out = doctor(tmp_path / "p", files, given=False)
+    assert not found(out, "host/opencode-argument-name") and not found(out, "host/opencode-tool-name")

@@ -193,7 +193,7 @@ CASES = [
     case("host/cursor-version-invalid", {CURSOR: {"version": "1", "hooks": {"stop": [{"command": "x"}]}}},
          {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x"}]}}}),
     case("host/cursor-version-invalid", {CURSOR: {"version": 2, "hooks": {"stop": [{"command": "x"}]}}},
-         {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x"}]}}}, note="another-number"),
+         {CURSOR: {"version": 1.0, "hooks": {"stop": [{"command": "x"}]}}}, note="another-number"),
     case("host/cursor-version-missing", {CURSOR: {"hooks": {"stop": [{"command": "x"}]}}},
          {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x"}]}}}),
     case("host/cursor-claude-field", {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x", "async": True}]}}},

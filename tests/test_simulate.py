@@ -510,6 +510,8 @@ def test_a_hook_that_never_reads_its_input_does_not_end_simulate(home, project, 
     ("Bash(rm *)", 'echo "a; rm -f x"', False),  # (inside quotes: no second command)
     ("Bash(rm -f *)", "rm  -f x", True), ("Bash(rm:*)", "rmdir x", False), ("Bash(rm:*)", "rm -rf x", True),
     ("Bash(ls *)", "ls", True), ("Bash(git status)", "git status && rm -f x", True),
+    ("Bash(rm *)", 'echo "$(rm -rf x)"', True),  # (a substitution runs inside double quotes too)
+    ("Bash(rm *)", "echo '$(rm -rf x)'", False),
 ])
 def test_a_permission_rule_is_read_against_each_command_a_bash_command_runs(rule, command, covered):
     """As the real CLI reads rules and `if` (measured on 2.1.328; e2e scenarios hold it)."""
@@ -563,3 +565,26 @@ def test_a_long_context_reaches_claude_as_a_saved_file_with_a_preview():
     readings = [read("UserPromptSubmit", "x", ran(text.encode())) for text in (long, short)]
     assert any("saved file" in w for w in readings[0].warnings) and not readings[1].warnings
     assert [len(t) for t in combine("UserPromptSubmit", None, readings, [0.0, 1.0]).context] == [2_000, 9_900]
+
+
+def test_a_deeply_nested_command_is_read_to_its_innermost_command():
+    """(Read again at every level, as it once was, 20 levels took 9 s and 24 would take minutes.)"""
+    from hookwright.simulate.firing import subcommands
+
+    nested = "$(echo x; " * 24 + "rm -f x" + ")" * 24
+    assert "rm -f x" in subcommands("echo " + nested)
+
+
+def test_a_path_rule_of_the_project_folder_covers_the_file(home):
+    from hookwright.simulate.firing import permission_rule_matches
+
+    for rule in ("Read(./.env)", "Read(.env)", "Read(./.env.*)"):
+        path = "/proj/.env.local" if rule.endswith("*)") else "/proj/.env"
+        assert permission_rule_matches(rule, {"tool_name": "Read", "tool_input": {"file_path": path}}), rule
+
+
+def test_a_session_end_budget_that_is_not_a_number_of_milliseconds_is_left_out():
+    from hookwright.simulate.running import shared_budget
+
+    assert shared_budget("SessionEnd", [], {"CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS": "²"}) == 1.5
+    assert shared_budget("SessionEnd", [], {"CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS": "3000"}) == 3.0

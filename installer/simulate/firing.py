@@ -183,7 +183,8 @@ def permission_rule_matches(rule: str, payload: dict[str, Any]) -> bool:
     if path is not None:
         pattern = spec.lstrip("/") if spec.startswith("//") else os.path.expanduser(spec) if spec.startswith("~/") \
             else spec
-        return fnmatch.fnmatchcase(path, pattern) or fnmatch.fnmatchcase(path, "*/" + pattern.lstrip("./"))
+        relative = pattern[2:] if pattern.startswith("./") else pattern.lstrip("/")
+        return fnmatch.fnmatchcase(path, pattern) or fnmatch.fnmatchcase(path, "*/" + relative)
     return True
 
 
@@ -207,6 +208,12 @@ def subcommands(command: str) -> list[str]:
     i = 0
     while i < len(command):
         c = command[i]
+        if quote != "'" and (command.startswith("$(", i) or c == "`"):  # (runs inside double quotes too)
+            end = _closing(command, i)
+            inner.append(command[i + 2:end] if c == "$" else command[i + 1:end])
+            current.append(command[i:end + 1])
+            i = end + 1
+            continue
         if quote:
             quote = None if c == quote else quote
             if c == "\\" and quote == '"' and i + 1 < len(command):
@@ -215,9 +222,6 @@ def subcommands(command: str) -> list[str]:
                 c = command[i]
         elif c in "'\"":
             quote = c
-        elif command.startswith("$(", i) or c == "`":
-            end = _closing(command, i)
-            inner.append(command[i + 2:end] if c == "$" else command[i + 1:end])
         elif c in ";&|\n":
             parts.append("".join(current))
             current = []

@@ -33,7 +33,7 @@ def shared_budget(event: str, handlers: list[Handler], env: dict[str, str]) -> f
     if event != "SessionEnd":
         return None
     given = env.get(SESSION_END_BUDGET_VARIABLE, "")
-    if given.isdigit() and int(given) > 0:
+    if given.isascii() and given.isdigit() and int(given) > 0:
         return int(given) / 1000
     configured = [timeout_seconds(h.value.get("timeout")) for h in handlers if not h.file.from_plugin]
     return min(max([SESSION_END_BUDGET, *(t for t in configured if t)]), SESSION_END_MAX_BUDGET)

@@ -199,6 +199,9 @@ SCENARIOS = [
     Scenario("copies run with the timeout of the file of highest precedence", {
         U: [("Bash", [Hook("same", decide("deny", "slow deny"), sleep=2, timeout=1)])],
         P: [("Bash", [Hook("same", decide("deny", "slow deny"), sleep=2, timeout=5)])]}),
+    Scenario("a copy with an if beside one without each run", {
+        U: [("Bash", [Hook("same", pre(additionalContext="CTX-copy"))])],
+        P: [("Bash", [Hook("same", pre(additionalContext="CTX-copy"), fields={"if": "Bash(echo *)"})])]}),
     Scenario("copies with different if rules each run", {
         U: [("Bash", [Hook("same", pre(additionalContext="CTX-copy"), fields={"if": "Bash(echo ORIG)"})])],
         P: [("Bash", [Hook("same", pre(additionalContext="CTX-copy"), fields={"if": "Bash(echo *)"})])]}),

@@ -696,12 +696,13 @@ def _duplicate_handler(ctx: Context, copy: dedup.Copy) -> Iterator[Finding]:
     fields = _fields_that_differ(of, handler)
     # where both fire, the copy of the file of higher precedence runs, with its fields (measured on
     # 2.1.328: a local copy's timeout counted over the project's, the project's over the user's)
-    runs = handler if SCOPE_ORDER.get(handler.file.scope, -1) > SCOPE_ORDER.get(of.file.scope, -1) else of
+    ranks = SCOPE_ORDER.get(handler.file.scope, -1), SCOPE_ORDER.get(of.file.scope, -1)
+    runs = handler if ranks[0] > ranks[1] else of if ranks[1] > ranks[0] else None  # (in one scope: not measured)
+    variant = None if not fields else "fields-differ" if runs is not None else "fields-differ-one-scope"
     yield ctx.finding("conflict/duplicate-handler", handler.file, handler.keys,
                       [_place(of, "the other copy" if runs is handler else "the copy that runs")],
                       first=_where(of, handler), fields=", ".join(json.dumps(f) for f in fields),
-                      runs="this copy" if runs is handler else "the copy in " + _where(of, handler),
-                      variant="fields-differ" if fields else None)
+                      runs="this copy" if runs is handler else "the copy in " + _where(of, handler), variant=variant)
 
 
 def _fields_that_differ(kept: Handler, copy: Handler) -> list[str]:

@@ -127,7 +127,7 @@ def _cursor_version_missing(ctx: Context, at: FileAt) -> Iterator[Finding]:
 @FILE_RULES.rule("host/cursor-version-invalid")
 def _cursor_version_invalid(ctx: Context, at: FileAt) -> Iterator[Finding]:
     version = at.cursor_data.get("version", 1) if at.cursor_data is not None else 1
-    if not (type(version) is int and version == 1):
+    if isinstance(version, bool) or not (isinstance(version, (int, float)) and version == 1):  # (1.0 is 1 to JSON)
         yield ctx.finding("host/cursor-version-invalid", at.file, ("version",), found=json.dumps(version))
 
 

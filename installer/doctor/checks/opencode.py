@@ -131,12 +131,13 @@ CAMEL_CASE_ARGUMENTS = {"file_path": "filePath", "old_string": "oldString", "new
 def _tool_name(plugin: PluginFile) -> Iterator[Finding]:
     """input.tool compared with Claude Code's name for a tool (`Bash`, `mcp__srv__x`): opencode's
     are lower case, and an MCP tool is `<server>_<tool>` (measured on opencode 1.18.33)."""
+    compared = {name for name, _ in plugin.facts.tool_names}
     for name, place in plugin.facts.tool_names if plugin.foreign else ():
         if name in opencode.OWN_TOOLS:
             continue
         own = OPENCODE_TOOL_OF.get(name) or (name.lower() if name.lower() in opencode.OWN_TOOLS else None)
         mcp = name[5:].replace("__", "_", 1) if name.startswith("mcp__") and "__" in name[5:] else None
-        if own or mcp:
+        if (own or mcp) and (own or mcp) not in compared:  # (`t === "bash" || t === "Bash"` still runs)
             yield plugin.ctx.finding_at("host/opencode-tool-name", plugin.file, *place,
                                         variant="mcp" if mcp else None, name=name, own=own or mcp)
 
@@ -144,6 +145,10 @@ def _tool_name(plugin: PluginFile) -> Iterator[Finding]:
 @PLUGIN_RULES.rule("host/opencode-argument-name")
 def _argument_name(plugin: PluginFile) -> Iterator[Finding]:
     """output.args.file_path: Claude Code's name for an argument opencode calls filePath."""
+    others = {name for name in plugin.facts.tools or () if name not in opencode.OWN_TOOLS and name not in OPENCODE_TOOL_OF
+              and not name.startswith("mcp__")}
+    if others:
+        return  # (it may be changing another tool's: an MCP server's arguments keep the server's names)
     for write in plugin.facts.writes if plugin.foreign else ():
         if write.key in CAMEL_CASE_ARGUMENTS:
             yield plugin.ctx.finding_at("host/opencode-argument-name", plugin.file, *write.place, name=write.key,

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 At = Site | script_flow.Place  # a place in a script: a key the analysis found, or a statement of its flow
 
 STOP_EVENTS = ("Stop", "SubagentStop")
+REWRITE_AND_DENY_EVENTS = frozenset({"PreToolUse", "PermissionRequest"})  # where a deny or an updatedInput counts
 # the events whose hooks' answers decide something (a refusal, a block, a rewrite)
 ANSWERED_EVENTS = frozenset(event for event, row in claude_protocol.PROTOCOL.items()
                             if row.exit_2 == claude_protocol.BLOCKS or row.permission_decisions or row.decisions
@@ -415,8 +416,9 @@ def _stop_hook_active(script: Script) -> Iterator[Finding]:
     stops = [h for h in script.claude if h.event in STOP_EVENTS]
     from_env = facts.flow.stop_flag_from_env
     # (measured on 2.1.328: a Stop hook's additionalContext sends Claude back to work, as a block does)
+    answers_stop = not facts.reads_event_name and (not facts.event_names or any(e.what == "Stop" for e in facts.event_names))
     context = [site for site in facts.specific_keys if site.what == "additionalContext"] \
-        if any(h.event == "Stop" for h in stops) else []
+        if answers_stop and any(h.event == "Stop" for h in stops) else []
     goes_on = [*facts.blocks, *context]
     if stops and goes_on and (from_env or not facts.reads_stop_hook_active) and facts.delegates is None:
         at: At = from_env or goes_on[0]
@@ -432,11 +434,18 @@ def _async_answer_never_read(script: Script) -> Iterator[Finding]:
     background = [h for h in script.claude if isinstance(h.value, dict) and h.value.get("async") is True
                   and h.value.get("asyncRewake") is not True and h.event in ANSWERED_EVENTS]
     facts = script.facts
-    answers = [*facts.denies, *facts.blocks, *dict(facts.rewrite_sites).get("claude", ())]
-    if background and answers:
-        site = min(answers, key=lambda s: (s.line, s.column))
-        yield script.finding("script/async-answer-never-read", site, background, event=background[0].event,
-                             how=site.what)
+    if facts.reads_event_name:  # (it may answer only the events it runs on in the foreground)
+        return
+    blocking = [h for h in background if claude_protocol.protocol(h.event).exit_2 == claude_protocol.BLOCKS]
+    deciding = [h for h in background if h.event in REWRITE_AND_DENY_EVENTS]
+    exits = [site for site in facts.blocks if site.what == "exit 2"]
+    answers = sorted([*(exits or facts.blocks)] if blocking else [], key=lambda s: (s.line, s.column))
+    answers += sorted([*facts.denies, *dict(facts.rewrite_sites).get("claude", ())] if deciding else [],
+                      key=lambda s: (s.line, s.column))
+    if answers:
+        handlers = (blocking if answers[0] in facts.blocks else deciding) or background
+        yield script.finding("script/async-answer-never-read", answers[0], handlers, event=handlers[0].event,
+                             how=answers[0].what)
 
 
 @SCRIPT_RULES.rule("script/mixed-shapes")
@@ -722,15 +731,16 @@ def _cursor_answer_for_claude(code: HookCode) -> Iterator[Finding]:
     """An answer in Cursor's flat shape from code only Claude Code runs, with nothing of Claude
     Code's shape beside it: Claude Code reads none of it."""
     facts = code.facts
-    if not code.claude_rows or code.cursor_rows or facts.tells_hosts_apart or facts.mixed_shapes:
-        return
+    if not code.claude_rows or code.cursor_rows or facts.tells_hosts_apart or facts.mixed_shapes \
+            or not any(w.kind == script_flow.STDOUT_JSON for w in facts.flow.writes):
+        return  # (a script that prints no JSON writes its objects elsewhere: a log, a request)
     written = {site.what: site for site in facts.output_keys}
     cursor = [key for key in sorted(CURSOR_ONLY & set(written), key=lambda k: (written[k].line, written[k].column))]
     claude = set(written) & {*CLAUDE_ANSWER, "decision", "continue", "systemMessage", "reason"}
     if cursor and not claude:
         fields = frozenset().union(*(row.specific_fields for row in claude_protocol.PROTOCOL.values()))
         ours = {cursor_name: claude_name for claude_name, cursor_name in CLAUDE_NAMES.items() if claude_name in fields}
-        yield code.report("script/cursor-answer-for-claude", written[cursor[0]], event=" and ".join(code.claude_rows),
+        yield code.report("script/cursor-answer-for-claude", written[cursor[0]], event=next(iter(code.claude_rows)),
                           written=", ".join(f"{k} (Claude Code's is hookSpecificOutput.{ours[k]})" if k in ours else k
                                             for k in cursor))
 

@@ -277,7 +277,7 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
     for obj in objects:
         if obj.label == "hookSpecificOutput" or obj.label in hso_variables:
             for name, offset in obj.keys:
-                if _opens_a_member(code, offset):
+                if _opens_a_member(code, offset) and not _in_string(code, obj.start, offset):
                     specific[name] = min(offset, specific.get(name, offset))
 
     ignored = [site(name, off) for name in IGNORED_FIELDS for off, _, _ in emitted.get(name, ())]
@@ -374,6 +374,29 @@ def _opens_a_member(code: str, offset: int) -> bool:
     while at >= 0 and code[at] in " \t\r\n":
         at -= 1
     return at >= 0 and code[at] in "{,"
+
+
+def _in_string(code: str, start: int, offset: int) -> bool:
+    """Whether `offset` lies inside a string literal that opens after `start` (an object's `{`):
+    `"Today, branch: main"` holds no key `branch`. Quotes escaped once (`\\"`, as in a shell
+    string of JSON) count as quotes."""
+    quote = None
+    at = start
+    while at < offset:
+        c = code[at]
+        if c == "\\" and at + 1 < offset and code[at + 1] in "\"'`":
+            c = code[at + 1]
+            at += 1
+            if quote is None or c == quote:  # \" around a key of JSON in a shell string
+                quote = None if quote == c else c
+            at += 1
+            continue
+        if quote is None and c in "\"'`":
+            quote = c
+        elif c == quote:
+            quote = None
+        at += 1
+    return quote is not None
 
 
 def _unique(sites: Iterable[Site]) -> list[Site]:
