@@ -100,7 +100,8 @@ def _read(event: str, command: str, run: RawRun, background: bool) -> Reading:
     if run.timed_out:
         return Reading("timed out: killed, its answer never counts, the call goes on",
                        warnings=[f"killed after {run.duration:.1f} s ("
-                                 + ("the time SessionEnd hooks share" if event == "SessionEnd" else "its timeout") + ")"])
+                                 + ("its timeout, or the time SessionEnd hooks share, whichever came first"
+                                    if event == "SessionEnd" else "its timeout") + ")"])
     stdout = run.stdout.decode("utf-8", "replace")
     stderr = run.stderr.decode("utf-8", "replace").strip()
     data, not_json = parse_stdout(stdout)
