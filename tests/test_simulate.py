@@ -588,3 +588,25 @@ def test_a_session_end_budget_that_is_not_a_number_of_milliseconds_is_left_out()
 
     assert shared_budget("SessionEnd", [], {"CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS": "²"}) == 1.5
     assert shared_budget("SessionEnd", [], {"CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS": "3000"}) == 3.0
+
+
+@pytest.mark.parametrize("fields", [{}, {"shell": "bash"}])
+def test_a_shell_form_command_runs_under_sh_as_claude_code_runs_it(hookwright, home, project, project_settings, fields,
+                                                                   tmp_path):
+    """Measured on 2.1.328 on Linux: /bin/sh (dash here) ran the command, "shell": "bash" or not."""
+    settings(project_settings, {"hooks": [hook('echo "${BASH_VERSION:-no bash}"', **fields)]}, event="UserPromptSubmit")
+    payload = tmp_path / "payload.json"
+    payload.write_text(json.dumps({"prompt": "hi"}))
+    import os
+
+    sh_is_bash = os.path.realpath("/bin/sh").endswith("bash")  # (dash on Debian and Ubuntu, bash on macOS)
+    context = simulate(hookwright, project, "UserPromptSubmit", "--payload", payload)["context"]
+    assert (context == ["no bash"]) is not sh_is_bash
+
+
+def test_a_blocked_prompt_takes_its_added_context_with_it():
+    """Measured on 2.1.328: the prompt never reaches Claude, nor does the context beside the block."""
+    blocks = read("UserPromptSubmit", "x", ran(json.dumps({"decision": "block", "reason": "no", "hookSpecificOutput": {
+        "hookEventName": "UserPromptSubmit", "additionalContext": "CTX"}}).encode()))
+    outcome = combine("UserPromptSubmit", None, [blocks], [0.0])
+    assert outcome.blocked and outcome.context == []

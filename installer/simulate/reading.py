@@ -348,6 +348,8 @@ def combine(event: str, original: dict[str, Any] | None, readings: list[Reading]
         blocked, tool_input, candidates = True, None, [None]
     by_finish = sorted(range(len(readings)), key=lambda i: finished[i])  # the host joins them as they end
     context = [] if decision == "defer" else [_as_sent(text) for i in by_finish for text in readings[i].context]
+    if event == "UserPromptSubmit" and blocked:
+        context = []  # (the prompt is erased, and the context with it: measured on 2.1.328)
     if event in CONTEXT_GOES_ON and context and not any(r.stops_session for r in readings):
         blocked = True  # (measured on 2.1.328: a Stop hook's additionalContext is sent back, and Claude goes on)
     stoppers = [r for r in readings if r.stops_session]

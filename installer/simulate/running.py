@@ -97,8 +97,8 @@ def run_one(handler: Handler, stdin: bytes, project: Path, env: dict[str, str],
 
 
 def command_line(value: dict[str, Any], env: dict[str, str]) -> tuple[list[str] | None, str | None]:
-    """The argv Claude Code starts: the shell form through bash (sh where there is none), the
-    exec form (`args`) spawned directly with its placeholders filled in."""
+    """The argv Claude Code starts: the shell form through /bin/sh, the exec form (`args`)
+    spawned directly with its placeholders filled in."""
     command = value.get("command")
     if not isinstance(command, str) or not command.strip():
         return None, "it has no command"
@@ -108,7 +108,9 @@ def command_line(value: dict[str, Any], env: dict[str, str]) -> tuple[list[str] 
             shell = shutil.which("pwsh", path=env.get("PATH"))
             return ([shell, "-NoProfile", "-Command", command], None) if shell else (
                 None, "its shell is powershell, which is not installed here")
-        shell = shutil.which("bash", path=env.get("PATH")) or "/bin/sh"
+        # sh, whatever "shell" says (measured on 2.1.328 on Linux: /bin/sh, dash here, ran the
+        # command with "shell": "bash" too, so bash-only syntax fails there)
+        shell = "/bin/sh" if os.path.exists("/bin/sh") else shutil.which("bash", path=env.get("PATH")) or "sh"
         return [shell, "-c", command], None
     return exec_form(command, args, env)
 

@@ -356,6 +356,9 @@ EVENT_SCENARIOS = [
     EventScenario("prompt: decision block", "UserPromptSubmit", Hook("p", json.dumps({"decision": "block",
                                                                                        "reason": "not this"}))),
     EventScenario("prompt: exit 1 goes on", "UserPromptSubmit", Hook("p", exit=1, stderr="oops")),
+    EventScenario("prompt: a block erases the context with the prompt", "UserPromptSubmit", Hook("p", json.dumps({
+        "decision": "block", "reason": "not this", "hookSpecificOutput": {
+            "hookEventName": "UserPromptSubmit", "additionalContext": "CTX-lost"}}))),
     EventScenario("prompt: a long context comes as a saved file with a preview", "UserPromptSubmit",
                   Hook("p", "CTX-long " + "x" * 10_100)),
     EventScenario("prompt: a top-level additionalContext is dropped", "UserPromptSubmit",
