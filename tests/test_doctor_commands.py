@@ -447,8 +447,22 @@ def test_script_missing_behind_a_guard_on_its_interpreter(tmp_path):
         assert "every tool call it matches is refused" in missing.message, blocks
 
 
+def test_a_bash_test_in_a_shell_form_command_is_reported_where_sh_is_not_bash(tmp_path):
+    """Claude Code runs shell-form hooks with /bin/sh (measured on 2.1.328: dash, "shell": "bash"
+    or not); there `[[` is a command that is not found, so the guarded echo never runs."""
+    command = '[[ -n "$HOME" ]] && echo guarded'
+    ran = subprocess.run(["/bin/sh", "-c", command], capture_output=True, text=True)
+    sh_is_bash = "guarded" in ran.stdout  # (macOS: /bin/sh is bash)
+    assert sh_is_bash or ran.returncode == 127
+    out = doctor(tmp_path / "p", {S: settings(command=command)})
+    (finding,) = found(out, "command/bash-only-syntax")
+    assert "[[ ... ]]" in finding.message
+    assert not found(doctor(tmp_path / "q", {S: settings(command='[ -n "$HOME" ] && echo guarded')}),
+                     "command/bash-only-syntax")
+
+
 def test_every_command_rule_is_tested():
-    tested = {"command/script-missing", "command/not-executable", "command/relative-path", "command/home-path",
+    tested = {"command/bash-only-syntax", "command/script-missing", "command/not-executable", "command/relative-path", "command/home-path",
               "command/sh-without-shell", "command/world-writable", "command/interpreter-not-found",
               "command/unquoted-placeholder", "command/exec-arguments-in-command", "command/user-config-in-shell-form",
               "command/input-variable-never-set", "command/bad-interpreter", "command/split-path",

@@ -128,6 +128,10 @@ CASES = [
     case("structure/settings-schema-opinion", {S: {"permissions": {"_note": "x", "allow": []}}},
          {S: {"permissions": {"allow": []}}}, note="comment-key"),
     # ---- matchers -----------------------------------------------------------------------------
+    case("command/bash-only-syntax", {S: settings(command='[[ -f x ]] && echo found')},
+         {S: settings(command='[ -f x ] && echo found')}),
+    case("command/bash-only-syntax", {S: settings(command='#!/bin/bash\nif [[ -n "$X" ]]; then echo x; fi')},
+         {S: settings(command="bash -c '[[ -f x ]] && echo found'")}, note="a shebang in a command is a comment"),
     case("matcher/not-string", {S: settings(matcher=["Bash", "Read"])}, {S: settings(matcher="Bash|Read")}),
     case("matcher/invalid-regex", {S: settings(matcher="Bash(")}, {S: settings(matcher="Bash")}),
     case("matcher/invalid-regex", {S: settings(matcher="*.py|*.ts")}, {S: settings(matcher=".*")}, note="glob"),

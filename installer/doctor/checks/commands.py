@@ -20,6 +20,7 @@ from .. import disk, handler_facts
 from ..facts import LEGACY_INPUT_VARIABLE
 from ..model import HOST_NAMES, ConfigFile, Context, Finding, Handler, RuleTable, cached_property, rule_by_id
 from ..shell.interpret import PYTHON
+from ..shell.lex import Lexer, Unreadable
 from ..shell.results import Invocation, Resolution
 
 # `${NAME:-...}` falls back to something else and is left alone
@@ -402,6 +403,20 @@ def _unquoted_placeholder(ctx: Context, command: Command) -> Iterator[Finding]:
     found = command.first_unquoted
     if found and not any(c.isspace() for c in found[1]):
         yield ctx.finding("command/unquoted-placeholder", command.file, command.keys, name=found[0])
+
+
+@RULES.rule("command/bash-only-syntax")
+def _bash_only_syntax(ctx: Context, command: Command) -> Iterator[Finding]:
+    """`[[ ... ]]` in a shell-form command, which Claude Code runs with /bin/sh (measured on 2.1.328
+    on Linux: dash, with "shell": "bash" too), where `[[` is a command that is not found."""
+    if command.exec_form or command.file.host != "claude" or "[[" not in command.written:
+        return
+    try:
+        words = Lexer(command.written, {}, None).words()
+    except Unreadable:
+        return
+    if any(word.text == "[[" and not word.quoted for word in words):
+        yield ctx.finding("command/bash-only-syntax", command.file, command.keys)
 
 
 @RULES.rule("command/sh-without-shell")
