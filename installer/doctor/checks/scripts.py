@@ -35,11 +35,6 @@ if TYPE_CHECKING:
 At = Site | script_flow.Place  # a place in a script: a key the analysis found, or a statement of its flow
 
 STOP_EVENTS = ("Stop", "SubagentStop")
-REWRITE_AND_DENY_EVENTS = frozenset({"PreToolUse", "PermissionRequest"})  # where a deny or an updatedInput counts
-# the events whose hooks' answers decide something (a refusal, a block, a rewrite)
-ANSWERED_EVENTS = frozenset(event for event, row in claude_protocol.PROTOCOL.items()
-                            if row.exit_2 == claude_protocol.BLOCKS or row.permission_decisions or row.decisions
-                            or "decision" in row.specific_fields)
 PERMISSION_DECISION_EVENTS = frozenset({"PreToolUse", "PreModelSwitch"})  # read permissionDecision (docs/hosts/claude-code.md#decisions-per-event)
 BLOCK_WITH_DECISION = 'a top-level "decision": "block" with a "reason"'
 DECISION_INSTEAD = {
@@ -346,7 +341,7 @@ def _ignored_output_field(script: Script) -> Iterator[Finding]:
                              "should-proceed" if site.what == "shouldProceed" else None, field=site.what)
     for site in script.facts.top_level_updated_input:
         yield script.finding("script/ignored-output-field", site, script.claude, "top-level")
-    for site in script.facts.top_level_decisions if script.facts.delegates is None else ():  # (a helper may wrap it)
+    for site in script.facts.top_level_fields if script.facts.delegates is None else ():  # (a helper may wrap it)
         yield script.finding("script/ignored-output-field", site, script.claude, "top-level-decision"
                              if site.what == "permissionDecision" else "top-level-field", field=site.what)
 
@@ -432,18 +427,18 @@ def _async_answer_never_read(script: Script) -> Iterator[Finding]:
     it, so its answer is never read (measured: an async deny let the call run; `asyncRewake`
     is another matter: its exit 2 wakes Claude)."""
     background = [h for h in script.claude if isinstance(h.value, dict) and h.value.get("async") is True
-                  and h.value.get("asyncRewake") is not True and h.event in ANSWERED_EVENTS]
+                  and h.value.get("asyncRewake") is not True]
     facts = script.facts
     if facts.reads_event_name:  # (it may answer only the events it runs on in the foreground)
         return
     blocking = [h for h in background if claude_protocol.protocol(h.event).exit_2 == claude_protocol.BLOCKS]
-    deciding = [h for h in background if h.event in REWRITE_AND_DENY_EVENTS]
+    deciding = [h for h in background if h.event in handler_facts.REWRITE_EVENTS["claude"]]  # (where a deny counts too)
     exits = [site for site in facts.blocks if site.what == "exit 2"]
     answers = sorted([*(exits or facts.blocks)] if blocking else [], key=lambda s: (s.line, s.column))
     answers += sorted([*facts.denies, *dict(facts.rewrite_sites).get("claude", ())] if deciding else [],
                       key=lambda s: (s.line, s.column))
     if answers:
-        handlers = (blocking if answers[0] in facts.blocks else deciding) or background
+        handlers = blocking if answers[0] in facts.blocks else deciding
         yield script.finding("script/async-answer-never-read", answers[0], handlers, event=handlers[0].event,
                              how=answers[0].what)
 

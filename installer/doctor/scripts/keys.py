@@ -108,7 +108,7 @@ class Site:
 class ScriptFacts:
     def __init__(self, path: Path, language: str, readable: bool = True, why_not: str | None = None,
                  ignored: tuple[Site, ...] = (), top_level_updated_input: tuple[Site, ...] = (),
-                 top_level_decisions: tuple[Site, ...] = (),
+                 top_level_fields: tuple[Site, ...] = (),
                  defer: tuple[Site, ...] = (), no_event_name: tuple[Site, ...] = (),
                  event_names: tuple[Site, ...] = (), mixed_shapes: tuple[Site, ...] = (),
                  rewrite_sites: tuple[tuple[str, tuple[Site, ...]], ...] = (), blocks: tuple[Site, ...] = (),
@@ -124,7 +124,7 @@ class ScriptFacts:
         self.why_not = why_not  # why it was not analysed (too big, binary, unreadable)
         self.ignored = ignored  # fields Claude Code ignores (what = the field name)
         self.top_level_updated_input = top_level_updated_input
-        self.top_level_decisions = top_level_decisions  # TOP_LEVEL_IGNORED fields outside hookSpecificOutput
+        self.top_level_fields = top_level_fields  # TOP_LEVEL_IGNORED fields outside hookSpecificOutput
         self.defer = defer
         self.no_event_name = no_event_name  # hookSpecificOutput objects without hookEventName
         # the hookEventName values it writes (what = the name), when every one it writes is a literal
@@ -292,7 +292,7 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
         (top_level if top else rewrites_claude).append(site("updatedInput", offset))
     rewrites_cursor = [site("updated_input", off) for off, _, _ in emitted.get("updated_input", ())]
     # a hookSpecificOutput field from code that never writes hookSpecificOutput: at the top level, ignored
-    top_decisions = [] if mentions_hso else [site(name, off) for name in TOP_LEVEL_IGNORED
+    top_fields = [] if mentions_hso else [site(name, off) for name in TOP_LEVEL_IGNORED
                                              for off, index, via_chain in emitted.get(name, ()) if not via_chain]
 
     no_event = []
@@ -327,7 +327,7 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
         path, language,
         ignored=tuple(_unique(ignored)),
         top_level_updated_input=tuple(_unique(top_level)),
-        top_level_decisions=tuple(_unique(top_decisions)),
+        top_level_fields=tuple(_unique(top_fields)),
         defer=tuple(_unique(site("defer", m.start()) for m in DEFER.finditer(code))),
         no_event_name=tuple(_unique(no_event)),
         event_names=tuple(_unique(literal_names)) if all_literal else (),
