@@ -45,9 +45,9 @@ def copies(handlers: list[Handler], builtins: tuple[str, ...], servers: list[str
     groups: dict[tuple[str, str, DedupKey], list[Handler]] = defaultdict(list)  # by host, event and key
     for handler in handlers:
         host = hosts.of(handler.file.host)
-        key = dedup_key(handler) if host is not None and not host.file_per_pack else None
-        if key is not None:  # (copies with different `if` rules each run: measured on 2.1.328, as simulate reads it)
-            groups[(handler.file.host, handler.event, key + (json.dumps(_condition(handler)),))].append(handler)
+        key = copy_key(handler) if host is not None and not host.file_per_pack else None
+        if key is not None:
+            groups[(handler.file.host, handler.event, key)].append(handler)
     found: dict[int, Copy] = {}
     for (_, event, _), same in groups.items():
         for together in _loaded_together(same):
@@ -145,6 +145,13 @@ def dedup_key(handler: Handler) -> DedupKey | None:
     if kind == "http" and isinstance(value.get("url"), str):
         return ("http", value["url"])
     return None
+
+
+def copy_key(handler: Handler) -> DedupKey | None:
+    """Handlers with one copy key are copies Claude Code runs once: one dedup_key and one `if`
+    (measured on 2.1.328: the same command with two `if` rules, or with one and without, ran twice)."""
+    key = dedup_key(handler)
+    return None if key is None else (*key, json.dumps(_condition(handler)))
 
 
 def _dedups_commands(handler: Handler) -> bool:

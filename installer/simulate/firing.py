@@ -7,7 +7,6 @@ so simulate, doctor and list see one set of hooks.
 from __future__ import annotations
 
 import fnmatch
-import json
 import os
 import re
 from typing import Any, NamedTuple
@@ -111,17 +110,18 @@ def _once_per_command(found: list[Selected]) -> list[Selected]:
     (docs/hosts/claude-code.md#deduplication)."""
     copies: dict[tuple[Any, ...], list[int]] = {}
     for index, selected in enumerate(found):
-        key = dedup.dedup_key(selected.handler) if selected.runs else None
+        key = dedup.copy_key(selected.handler) if selected.runs else None
         if key is not None:
-            condition = selected.handler.value.get("if") if isinstance(selected.handler.value, dict) else None
-            copies.setdefault((dedup.runs_with(selected.handler), key, json.dumps(condition)), []).append(index)
+            copies.setdefault((dedup.runs_with(selected.handler), key), []).append(index)
     kept = list(found)
     for indexes in copies.values():
-        winner = max(indexes, key=lambda i: (SCOPE_ORDER.get(found[i].handler.file.scope, -1), -i))
+        rank = {i: SCOPE_ORDER.get(found[i].handler.file.scope, -1) for i in indexes}
+        winner = max(indexes, key=lambda i: (rank[i], -i))
         for i in indexes:
-            if i != winner:
+            if i != winner:  # (in one scope the first copy is taken to run: that was not measured)
+                higher = ", the file of higher precedence" if rank[winner] > rank[i] else ""
                 kept[i] = found[i]._replace(runs=False, why=f"the same command fires from {found[winner].handler.where}"
-                                                            ", the file of higher precedence: it runs once, from there")
+                                                            f"{higher}: it runs once, from there")
     return kept
 
 
