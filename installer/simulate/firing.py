@@ -17,6 +17,7 @@ from ..doctor.discovery import SCOPE_ORDER
 from ..doctor.facts import CLAUDE_EVENTS, IF_EVENTS, TOOL
 from ..doctor.model import Context, Handler
 from ..doctor.regex.matching import Matcher, classify
+from ..doctor.regex.overlap import tools_meet
 from ..patterns import lazy
 
 # the payload field a non-tool event's matcher is compared with (docs/hosts/claude-code.md#events)
@@ -168,7 +169,7 @@ def permission_rule_matches(rule: str, payload: dict[str, Any]) -> bool:
         return True
     tool, spec = found["tool"], found["spec"]
     name = payload.get("tool_name")
-    if not isinstance(name, str) or not _tool_matches(tool, name):
+    if not isinstance(name, str) or not tools_meet(tool, name):
         return False
     if spec is None or spec in ("", "*"):
         return True
@@ -252,11 +253,3 @@ def _without_assignments(part: str) -> str:
     while words and ASSIGNMENT_WORD.match(words[0]):
         words = words[1:]
     return " ".join(words)
-
-
-def _tool_matches(rule_tool: str, name: str) -> bool:
-    if rule_tool.endswith("*"):  # mcp__server__* and the like
-        return name.startswith(rule_tool[:-1])
-    if rule_tool.startswith("mcp__") and rule_tool.count("__") == 1:  # a whole server
-        return name.startswith(rule_tool + "__")
-    return rule_tool == name

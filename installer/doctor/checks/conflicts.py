@@ -39,12 +39,12 @@ from ..handler_facts import NO, YES, Rewrite, pack_rewrites
 from ..model import Context, Finding, Handler, RuleTable, cached_property, resolved, timeout_seconds
 from ..regex.matching import Matcher, classify
 from ..regex.overlap import (
-    ANY_OTHER_SERVER,
     Overlap,
     matched_builtins,
     mcp_overlap,
     overlap,
     server_reach,
+    tools_meet,
     unseen_servers,
 )
 from .hosts import claude_tool_names
@@ -326,34 +326,13 @@ def _narrowed_by_if(shared: Overlap, a: _Racer, b: _Racer) -> Overlap:
     if_a, if_b = a.if_tools, b.if_tools
     if if_a is None and if_b is None:
         return shared
-    if if_a is not None and if_b is not None and not any(_meet(x, y) for x in if_a for y in if_b):
+    if if_a is not None and if_b is not None and not any(tools_meet(x, y) for x in if_a for y in if_b):
         return Overlap()
 
     def fires(name: str) -> bool:
-        return all(tools is None or any(_meet(tool, name) for tool in tools) for tools in (if_a, if_b))
+        return all(tools is None or any(tools_meet(tool, name) for tool in tools) for tools in (if_a, if_b))
 
     return Overlap(tuple(n for n in shared.builtins if fires(n)), tuple(n for n in shared.mcp if fires(n)))
-
-
-def _meet(a: str, b: str) -> bool:
-    """Whether two tool names or name patterns may stand for one tool: a rule's (`Bash`, `mcp__srv`
-    for a whole server, `mcp__srv__*`) or an overlap's (`mcp__srv__*`, or any server no matcher names)."""
-    if any(name.startswith(f"mcp__{ANY_OTHER_SERVER}__") for name in (a, b)):
-        return all(name.startswith("mcp__") or name.endswith("*") and "mcp__".startswith(name[:-1]) for name in (a, b))
-    prefix_a, prefix_b = _prefix(a), _prefix(b)
-    if prefix_a is None and prefix_b is None:
-        return a == b
-    if prefix_a is None or prefix_b is None:
-        exact, prefix = (a, prefix_b) if prefix_a is None else (b, prefix_a)
-        return exact.startswith(prefix or "")
-    return prefix_a.startswith(prefix_b) or prefix_b.startswith(prefix_a)
-
-
-def _prefix(tool: str) -> str | None:
-    """What every tool a pattern names starts with (`mcp__srv__*` and `mcp__srv`: mcp__srv__), None for a name."""
-    if tool.endswith("*"):
-        return tool[:-1]
-    return tool + "__" if tool.startswith("mcp__") and tool.count("__") == 1 else None
 
 
 def _racer_pairs(left: list[int], right: list[int], same: bool) -> Iterator[tuple[int, int]]:

@@ -519,3 +519,25 @@ def _space(event: str) -> str | frozenset[str] | None:
     list: agent types, file names, another host's events), or None (the event has no matcher)."""
     known = CLAUDE_EVENTS.get(event)
     return known.matcher if known else OPEN
+
+
+def tools_meet(a: str, b: str) -> bool:
+    """Whether two tool names or name patterns may stand for one tool: a permission rule's (`Bash`,
+    `mcp__srv` for a whole server, `mcp__srv__*`), an Overlap's (`mcp__srv__*`, or any server no
+    matcher names), or a call's tool name."""
+    if any(name.startswith(f"mcp__{ANY_OTHER_SERVER}__") for name in (a, b)):
+        return all(name.startswith("mcp__") or name.endswith("*") and "mcp__".startswith(name[:-1]) for name in (a, b))
+    prefix_a, prefix_b = _tool_prefix(a), _tool_prefix(b)
+    if prefix_a is None and prefix_b is None:
+        return a == b
+    if prefix_a is None or prefix_b is None:
+        exact, prefix = (a, prefix_b) if prefix_a is None else (b, prefix_a)
+        return exact.startswith(prefix or "")
+    return prefix_a.startswith(prefix_b) or prefix_b.startswith(prefix_a)
+
+
+def _tool_prefix(tool: str) -> str | None:
+    """What every tool a pattern names starts with (`mcp__srv__*` and `mcp__srv`: mcp__srv__), None for a name."""
+    if tool.endswith("*"):
+        return tool[:-1]
+    return tool + "__" if tool.startswith("mcp__") and tool.count("__") == 1 else None
