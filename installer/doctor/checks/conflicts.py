@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 from ... import hosts
 from ...hosts import claude, cursor, cursor_protocol
 from ...hosts.base import Host
+from ...hosts.claude_protocol import SESSION_END_BUDGET, SESSION_END_BUDGET_VARIABLE, SESSION_END_MAX_BUDGET
 from ...patterns import lazy
 from .. import dedup, handler_facts
 from ..discovery import SCOPE_ORDER
@@ -863,11 +864,7 @@ def _reaches_mcp(matcher: Matcher) -> bool:
         matcher.kind == "regex" and "mcp" in (matcher.text or ""))
 
 
-# ---- SessionEnd's shared budget ---------------------------------------------------------------------
-
-SESSION_END_BUDGET = 1.5  # seconds, when no SessionEnd timeout of a settings file raises it
-SESSION_END_CAP = 60  # the most a configured timeout raises it to
-BUDGET_VARIABLE = "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"
+# ---- SessionEnd's shared budget (claude_protocol.SESSION_END_*: simulate runs the hooks under it) ---------
 
 
 class SessionEndHook:
@@ -882,7 +879,7 @@ class SessionEndHook:
 def _session_end_hooks(ctx: Context) -> Iterator[SessionEndHook]:
     """Claude Code's SessionEnd hooks with a timeout, unless the variable that sets the budget
     is set (in the environment or a settings file's "env")."""
-    if os.environ.get(BUDGET_VARIABLE) or any(_sets_budget(f.document.data) for f in ctx.files if f.document):
+    if os.environ.get(SESSION_END_BUDGET_VARIABLE) or any(_sets_budget(f.document.data) for f in ctx.files if f.document):
         return
     ends: list[tuple[Handler, float]] = []
     for handler in ctx.handlers:
@@ -904,11 +901,11 @@ def _session_end_budget(ctx: Context, end: SessionEndHook) -> Iterator[Finding]:
         return
     variant: str | None = None
     budget: float
-    if timeout > SESSION_END_CAP:
-        budget = SESSION_END_CAP
+    if timeout > SESSION_END_MAX_BUDGET:
+        budget = SESSION_END_MAX_BUDGET
     elif dedup.runs_with(handler)[0] == "plugin":
         raised = [t for h, t in end.ends if dedup.runs_with(h)[0] != "plugin" and dedup.share_a_session(h, handler)]
-        budget = max(SESSION_END_BUDGET, min(max(raised, default=0), SESSION_END_CAP))
+        budget = max(SESSION_END_BUDGET, min(max(raised, default=0), SESSION_END_MAX_BUDGET))
         if timeout <= budget:
             return
         variant = "plugin"
@@ -919,4 +916,4 @@ def _session_end_budget(ctx: Context, end: SessionEndHook) -> Iterator[Finding]:
 
 
 def _sets_budget(data: object) -> bool:
-    return isinstance(data, dict) and isinstance(data.get("env"), dict) and BUDGET_VARIABLE in data["env"]
+    return isinstance(data, dict) and isinstance(data.get("env"), dict) and SESSION_END_BUDGET_VARIABLE in data["env"]
