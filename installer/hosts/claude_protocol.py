@@ -177,3 +177,8 @@ def cannot_block(event: str, payload: dict[str, object]) -> str | None:
 SESSION_END_BUDGET = 1.5
 SESSION_END_MAX_BUDGET = 60.0
 SESSION_END_BUDGET_VARIABLE = "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"
+
+
+def session_end_budget(timeouts: list[float]) -> float:
+    """The budget the SessionEnd timeouts of the settings files give (a plugin's do not count)."""
+    return max(SESSION_END_BUDGET, min(max(timeouts, default=0), SESSION_END_MAX_BUDGET))

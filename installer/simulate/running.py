@@ -17,7 +17,7 @@ from typing import Any
 
 from .. import hosts
 from ..doctor.model import Handler, timeout_seconds
-from ..hosts.claude_protocol import SESSION_END_BUDGET, SESSION_END_BUDGET_VARIABLE, SESSION_END_MAX_BUDGET
+from ..hosts.claude_protocol import SESSION_END_BUDGET_VARIABLE, session_end_budget
 from .reading import RawRun
 
 MAX_OUTPUT = 1024 * 1024  # what is kept of each stream
@@ -36,7 +36,7 @@ def shared_budget(event: str, handlers: list[Handler], env: dict[str, str]) -> f
     if given.isascii() and given.isdigit() and int(given) > 0:
         return int(given) / 1000
     configured = [timeout_seconds(h.value.get("timeout")) for h in handlers if not h.file.from_plugin]
-    return min(max([SESSION_END_BUDGET, *(t for t in configured if t)]), SESSION_END_MAX_BUDGET)
+    return session_end_budget([t for t in configured if t])
 
 
 def run_all(handlers: list[Handler], stdin: bytes, project: Path, env: dict[str, str],

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 from ... import hosts
 from ...hosts import claude, cursor, cursor_protocol
 from ...hosts.base import Host
-from ...hosts.claude_protocol import SESSION_END_BUDGET, SESSION_END_BUDGET_VARIABLE, SESSION_END_MAX_BUDGET
+from ...hosts.claude_protocol import SESSION_END_BUDGET_VARIABLE, SESSION_END_MAX_BUDGET, session_end_budget
 from ...patterns import lazy
 from .. import dedup, handler_facts
 from ..discovery import SCOPE_ORDER
@@ -905,7 +905,7 @@ def _session_end_budget(ctx: Context, end: SessionEndHook) -> Iterator[Finding]:
         budget = SESSION_END_MAX_BUDGET
     elif dedup.runs_with(handler)[0] == "plugin":
         raised = [t for h, t in end.ends if dedup.runs_with(h)[0] != "plugin" and dedup.share_a_session(h, handler)]
-        budget = max(SESSION_END_BUDGET, min(max(raised, default=0), SESSION_END_MAX_BUDGET))
+        budget = session_end_budget(raised)
         if timeout <= budget:
             return
         variant = "plugin"
