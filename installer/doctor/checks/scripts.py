@@ -612,6 +612,11 @@ DECISION_ACCEPTED: dict[str, Callable[[EventProtocol], frozenset[str] | None]] =
 }
 
 
+def _through(value: script_flow.Value) -> str:
+    """How a decision value reaches the answer, for a message: ` (through a variable or table)`, or nothing."""
+    return f" (through {value.via})" if value.via else ""
+
+
 @CODE_RULES.rule("script/invalid-decision-value")
 def _invalid_decision_value(code: HookCode) -> Iterator[Finding]:
     """A decision value none of the events accepts (defer has a rule of its own)."""
@@ -626,7 +631,7 @@ def _invalid_decision_value(code: HookCode) -> Iterator[Finding]:
         if value.field == "decision" and not known:  # none of the events reads a top-level decision
             seen.add((value.field, value.value))
             yield code.report("script/invalid-decision-value", value.at, "not-read", field=value.field,
-                              value=value.value, via=f" (through {value.via})" if value.via else "",
+                              value=value.value, via=_through(value),
                               event=" and ".join(rows), instead=DECISION_INSTEAD.get(next(iter(rows)), NO_DECISION))
             continue
         if len(known) < len(accepted) or any(value.value in a for a in known):
@@ -635,7 +640,7 @@ def _invalid_decision_value(code: HookCode) -> Iterator[Finding]:
         allowed = sorted(known[0])
         quoted = ", ".join(json.dumps(v) for v in allowed)
         yield code.report("script/invalid-decision-value", value.at, field=value.field, value=value.value,
-                          via=f" (through {value.via})" if value.via else "", event=" and ".join(rows),
+                          via=_through(value), event=" and ".join(rows),
                           accepted=quoted, answer=("one of " if len(allowed) > 1 else "") + quoted)
 
 
@@ -765,7 +770,7 @@ def _cursor_invalid_permission(code: HookCode) -> Iterator[Finding]:
         if value.field == "permission" and not any(value.value in a for a in accepted):
             allowed = sorted(frozenset().union(*accepted))
             yield code.report("script/cursor-invalid-permission", value.at, value=value.value,
-                              via=f" (through {value.via})" if value.via else "", event=" and ".join(rows),
+                              via=_through(value), event=" and ".join(rows),
                               accepted=", ".join(json.dumps(v) for v in allowed))
             return
 
@@ -783,7 +788,7 @@ def _cursor_ask_not_asked(code: HookCode) -> Iterator[Finding]:
         if value.field == "permission" and value.value == "ask":
             yield code.report("script/cursor-ask-not-asked", value.at,
                               "denies" if what == {cursor_protocol.DENIES} else None, event=" and ".join(rows),
-                              via=f" (through {value.via})" if value.via else "", asks=" and ".join(asks))
+                              via=_through(value), asks=" and ".join(asks))
             return
 
 
