@@ -4,6 +4,7 @@ same config fixed."""
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 import subprocess
 from pathlib import Path
@@ -460,6 +461,48 @@ def test_a_bash_test_in_a_shell_form_command_is_reported_where_sh_is_not_bash(tm
     assert not found(doctor(tmp_path / "q", {S: settings(command='[ -n "$HOME" ] && echo guarded')}),
                      "command/bash-only-syntax")
 
+
+
+DASH = shutil.which("dash")
+
+
+@pytest.mark.skipif(DASH is None, reason="needs dash, Debian's and Ubuntu's /bin/sh (CI runs on Debian)")
+@pytest.mark.parametrize(("command", "posix", "what"), [
+    ('if [ "$A" == x ]; then echo "$A"; fi', 'if [ "$A" = x ]; then echo "$A"; fi', "== in [ ... ]"),
+    ('while read -r f; do echo "$f"; done <<< "$A"', 'printf "%s\\n" "$A" | while read -r f; do echo "$f"; done',
+     "a here-string"),
+    ('x=(a b); echo "$A"', 'set -- a b; echo "$A"', "an array"),
+    ('function check { echo "$A"; }; check', 'check() { echo "$A"; }; check', "the `function` keyword"),
+    ('echo "${A//x/y}"', "echo \"$A\" | sed 's/x/y/g'", "${...} expansions"),
+    ('set -euo pipefail; echo "$A"', 'set -eu; echo "$A"', "set -o pipefail"),
+    ('echo "$A" &>/dev/null', 'echo "$A" >/dev/null 2>&1', "&>"),
+    ("sh -c 'if [[ -n \"$A\" ]]; then echo \"$A\"; fi'", "sh -c 'if [ -n \"$A\" ]; then echo \"$A\"; fi'",
+     "[[ ... ]]"),
+])
+def test_bash_syntax_that_dash_does_not_run_is_reported_and_its_posix_form_is_not(tmp_path, command, posix, what):
+    """Each construct does one thing under bash and another under dash, which runs it where
+    Claude Code's /bin/sh is dash (Debian, Ubuntu): doctor names it. The POSIX way does the same
+    under both and is not reported. (The script of `sh -c '...'` is run by sh under both: there
+    bash runs `bash -c '...'`, what its author meant.)"""
+    def both(text):
+        return [subprocess.run([shell, "-c", text.replace("sh -c", "bash -c") if shell == "bash" else text],
+                               capture_output=True, text=True, env={"A": "x", "PATH": os.defpath})
+                for shell in ("bash", DASH)]
+
+    bash, dash = both(command)
+    assert (bash.returncode, bash.stdout) != (dash.returncode, dash.stdout)
+    bash, dash = both(posix)
+    assert (bash.returncode, bash.stdout) == (dash.returncode, dash.stdout) == (0, bash.stdout)
+    (finding,) = found(doctor(tmp_path / "bad", {S: settings(command=command)}), "command/bash-only-syntax")
+    assert what in finding.message
+    assert not found(doctor(tmp_path / "good", {S: settings(command=posix)}), "command/bash-only-syntax")
+
+
+def test_bash_syntax_in_quotes_or_in_bash_c_is_not_reported(tmp_path):
+    for number, command in enumerate(("echo '[[ x ]] ${A//x/y} a <<< b'", "bash -c 'x=(a b); [[ -n $x ]] && echo \"${x[0]}\"'",
+                    'grep -qE "^[[:space:]]*$" f', 'echo "${A:-default}" "${#A}"', "jq -r '.a == 1'")):
+        assert not found(doctor(tmp_path / str(number), {S: settings(command=command)}),
+                         "command/bash-only-syntax"), command
 
 def test_every_command_rule_is_tested():
     tested = {"command/bash-only-syntax", "command/script-missing", "command/not-executable", "command/relative-path", "command/home-path",

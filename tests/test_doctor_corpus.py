@@ -323,7 +323,8 @@ def test_doctor_finds_on_the_corpus_exactly_what_it_found_before_it_was_made_fas
     sh-without-shell became one note per file (838 notes became 112, nothing else moved), and when
     any key right inside hookSpecificOutput that the event does not read was reported (one more:
     updatedResponse on PostToolUse), and when `[[` in a shell-form command was (12 more: Claude
-    Code runs them with sh, measured). Such a change rewrites it on purpose:
+    Code runs them with sh, measured), and when the other bash constructs dash does not read were, and
+    the script of `sh -c '...'` (4 more: `&>`, a here-string in a Stop hook, `[[` in two `sh -c`). Such a change rewrites it on purpose:
     UPDATE_DOCTOR_SNAPSHOT=1 pytest tests/test_doctor_corpus.py -k before_it_was_made_fast"""
     now = _comparable(corpus.findings)
     if os.environ.get("UPDATE_DOCTOR_SNAPSHOT"):

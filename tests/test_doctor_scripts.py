@@ -415,6 +415,37 @@ def test_permission_decision_on_an_event_that_does_not_read_it(tmp_path, event, 
                      "script/decision-wrong-event")
 
 
+
+GUARD = """
+    INPUT=$(cat)
+    # a note: [[ in a comment is no code
+    if [[ "$INPUT" == *"rm -rf"* ]]; then
+      echo "no rm -rf" >&2
+      exit 2
+    fi
+"""
+
+
+@pytest.mark.parametrize("shebang, command, reported", [
+    ("#!/bin/bash\n", 'sh "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', True),  # sh ignores the #! line
+    ("#!/bin/bash\n", '. "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', True),  # sourced into Claude Code's sh
+    ("", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', True),  # no #! line: the sh that runs the command runs it
+    ("#!/bin/bash\n", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', False),
+    ("", 'bash "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', False),
+])
+def test_a_bash_script_that_sh_runs_is_reported_at_its_line(tmp_path, shebang, command, reported):
+    base = tmp_path / "p"
+    script = base / ".claude/hooks/guard.sh"
+    script.parent.mkdir(parents=True)
+    script.write_text(shebang + textwrap.dedent(GUARD).lstrip("\n"))
+    script.chmod(0o755)
+    hits = found(doctor(base, {S: settings(command=command)}), "script/bash-only-syntax")
+    assert len(hits) == reported
+    if reported:
+        (hit,) = hits
+        assert (hit.path, hit.line, hit.column) == (str(script), 3 + bool(shebang), 4)
+        assert "[[ ... ]]" in hit.message and "PreToolUse hook at .claude/settings.json" in hit.message
+
 def test_every_script_rule_is_tested():
     tested = {"script/ignored-output-field", "script/defer", "script/no-event-name", "script/mixed-shapes",
               "script/stop-hook-active", "script/wrong-event-name", "script/exit-2-ignored",
@@ -426,7 +457,7 @@ def test_every_script_rule_is_tested():
               "script/stdin-read-twice", "script/failure-in-post-tool-use", "script/claude-answer-for-cursor",
               "script/cursor-field-not-read", "script/input-field-never-sent", "script/field-the-event-ignores",
               "script/does-not-parse", "script/cursor-ask-not-asked", "script/async-answer-never-read",
-              "script/cursor-answer-for-claude", "script/cursor-invalid-permission",
+              "script/cursor-answer-for-claude", "script/cursor-invalid-permission", "script/bash-only-syntax",
               # with --probe only: tests/test_doctor_probe.py
               "script/probe-invalid-output", "script/probe-wrong-event", "script/probe-timeout",
               "script/probe-decision-ignored", "script/probe-rewrite-drops-fields", "script/probe-exit-does-not-block"}

@@ -154,6 +154,10 @@ SCENARIOS = [
         Hook("b", decide("allow", updatedInput={"command": "echo B"})))),
     Scenario("two rewrites in two groups", {P: [("Bash", [Hook("a", decide("allow", updatedInput={"command": "echo A"}))]),
                                                 ("*", [Hook("b", decide("allow", updatedInput={"command": "echo B"}))])]}),
+    # bash's syntax in a shell-form command: /bin/sh (dash here) stops at the array with exit 2, a block
+    Scenario("a command sh cannot parse", one(Hook("a", fields={"command": 'x=(a b); echo "${x[0]}"'}))),
+    Scenario("a here-string beside a rewrite", one(Hook("a", fields={"command": 'cat <<< "$HOME" >/dev/null'}),
+                                                   Hook("b", decide("allow", updatedInput={"command": "echo B"})))),
     Scenario("a deny beside a rewrite", one(Hook("a", decide("deny")),
                                             Hook("b", decide("allow", updatedInput={"command": "echo B"})))),
     # context and continue

@@ -19,8 +19,8 @@ from ...patterns import lazy
 from .. import disk, handler_facts
 from ..facts import LEGACY_INPUT_VARIABLE
 from ..model import HOST_NAMES, ConfigFile, Context, Finding, Handler, RuleTable, cached_property, rule_by_id
+from ..scripts import bashisms
 from ..shell.interpret import PYTHON
-from ..shell.lex import Lexer, Unreadable
 from ..shell.results import Invocation, Resolution
 
 # `${NAME:-...}` falls back to something else and is left alone
@@ -407,16 +407,15 @@ def _unquoted_placeholder(ctx: Context, command: Command) -> Iterator[Finding]:
 
 @RULES.rule("command/bash-only-syntax")
 def _bash_only_syntax(ctx: Context, command: Command) -> Iterator[Finding]:
-    """`[[ ... ]]` in a shell-form command, which Claude Code runs with /bin/sh (measured on 2.1.328
-    on Linux: dash, with "shell": "bash" too), where `[[` is a command that is not found."""
-    if command.exec_form or command.file.host != "claude" or "[[" not in command.written:
+    """Bash's syntax in a shell-form command, which Claude Code runs with /bin/sh (measured on
+    2.1.328 on Linux: dash, with "shell": "bash" too), or in the script of its `sh -c '...'`."""
+    if command.exec_form or command.file.host != "claude":
         return
-    try:
-        words = Lexer(command.written, {}, None).words()
-    except Unreadable:
-        return
-    if any(word.text == "[[" and not word.quoted for word in words):
-        yield ctx.finding("command/bash-only-syntax", command.file, command.keys)
+    found = bashisms.first(command.written)
+    if found:
+        construct = found[0]
+        yield ctx.finding("command/bash-only-syntax", command.file, command.keys, what=construct.what,
+                          effect=construct.effect, instead=construct.instead)
 
 
 @RULES.rule("command/sh-without-shell")

@@ -20,14 +20,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol
 
+from ...document import LineIndex
 from ...hosts import claude_protocol, cursor_protocol
 from ...hosts.claude_protocol import EventProtocol
 from ...hosts.cursor_protocol import CursorEventProtocol
 from ...patterns import lazy
-from .. import handler_facts
+from .. import disk, handler_facts
 from ..model import Context, Finding, Handler, RuleTable, cached_property, rule_by_id
+from ..scripts import bashisms
 from ..scripts import flow as script_flow
-from ..scripts.keys import IGNORED_FIELDS, ScriptFacts, Site, analyse_text
+from ..scripts.keys import IGNORED_FIELDS, ScriptFacts, Site, analyse_text, strip_comments
 
 if TYPE_CHECKING:
     from ..scripts.probe import ProbeResult
@@ -448,6 +450,44 @@ def _mixed_shapes(script: Script) -> Iterator[Finding]:
     for site in script.facts.mixed_shapes:
         yield script.finding("script/mixed-shapes", site, script.handlers, written=site.what)
 
+
+
+@SCRIPT_RULES.rule("script/bash-only-syntax")
+def _bash_only_syntax(script: Script) -> Iterator[Finding]:
+    """Bash's syntax in a shell script that sh runs: `sh x.sh`, or no `#!` line under the /bin/sh
+    that runs a Claude Code command (scripts/bashisms.py)."""
+    if script.facts.language != "shell":
+        return
+    run_by_sh = [(handler, how) for handler in script.claude if (how := _how_sh_runs(handler, script.facts.path))]
+    if not run_by_sh:
+        return
+    try:
+        text = script.facts.path.read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return
+    found = bashisms.first(strip_comments(text, "shell"))
+    if found:
+        construct, offset = found
+        line, column = LineIndex(text).at(offset)
+        yield script.finding("script/bash-only-syntax", Site(construct.what, line, column),
+                             [handler for handler, _ in run_by_sh], what=construct.what, how=run_by_sh[0][1],
+                             effect=construct.effect, instead=construct.instead)
+
+
+def _how_sh_runs(handler: Handler, path: Path) -> str | None:
+    """How the handler's command has sh run the script at path, said for the message (None: it does not)."""
+    if handler_facts.resolution(handler).form != "shell":
+        return None  # (exec form: a script without a #! line does not start at all)
+    for inv, facts in handler_facts.script_facts(handler):
+        if facts.path != path:
+            continue
+        if inv.executable == ".":
+            return "the command reads it into Claude Code's /bin/sh with `.`, whatever its #! line says"
+        if inv.interpreter and inv.executable.rsplit("/", 1)[-1] in bashisms.SH_NAMES:
+            return f"the command runs it with `{inv.executable}`, whatever its #! line says"
+        if inv.direct and not disk.first_line(path).startswith(b"#!"):
+            return "it has no #! line, so the /bin/sh that runs the command runs it too"
+    return None
 
 # ---- the code a hook runs: whatever the event ------------------------------------------------------------
 

@@ -849,7 +849,7 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
     def place(offset: int) -> Place:
         return Place(*at(offset))
 
-    lines = _shell_lines(code)
+    lines = shell_lines(code)
     starts = [start for start, _, _, _ in lines]
     writes, exits, reads = [], [], []
     trace = None
@@ -858,7 +858,7 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
     calls = re.compile(rf"""(?:^|(?<=[;&|({{]))[ \t]*(?:(?:then|do|else|!)[ \t]+)?(?P<fn>{'|'.join(map(re.escape, printers))})"""
                        r"""(?![\w=(-])""") if printers else None
     for offset, line, branch, scope in lines:
-        masked = _mask_quotes(line)
+        masked = mask_quotes(line)
         arm = CASE_ARM.match(masked)
         if arm:  # `pattern) command ;;`: the command after the pattern starts the line
             masked = " " * arm.end() + masked[arm.end():]
@@ -962,7 +962,7 @@ def _line_at(code: str, offset: int) -> str:
     return code[start:end if end >= 0 else len(code)]
 
 
-def _mask_quotes(line: str) -> str:
+def mask_quotes(line: str) -> str:
     """The line with what is inside quotes replaced by underscores (same length), so that a
     word in a string (`sed 's/^cat /x/'`) is not taken for a command."""
     marks = _quoted(line)[0]
@@ -1013,7 +1013,7 @@ def _sh_printers(code: str, lines: list[ShellLine], path: Path | None, depth: in
         except OSError:
             continue
         text = SH_COMMENT_LINE.sub("", text)
-        for scope, kind in _function_writes(text, _shell_lines(text)):
+        for scope, kind in _function_writes(text, shell_lines(text)):
             kinds.setdefault(scope, set()).add(kind)
             where.setdefault(scope, f"it prints on stdout, in {library.name}")
     return {name: (found.pop(), where[name]) for name, found in kinds.items() if len(found) == 1}
@@ -1025,7 +1025,7 @@ def _function_writes(code: str, lines: list[ShellLine]) -> list[tuple[str, str]]
     for offset, line, _branch, scope in lines:
         if not scope:
             continue
-        for match in SH_WORD.finditer(_mask_quotes(line)):
+        for match in SH_WORD.finditer(mask_quotes(line)):
             word = match.group("word")
             if word not in SH_WRITERS:
                 continue
@@ -1053,7 +1053,7 @@ HEREDOC_START = lazy(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1", needs=("<<",))
 SH_BLOCK_WORD = lazy(r"(?<![\w-])(if|elif|else|fi|case|esac|;;)(?![\w-])|(\{)\s*$|^\s*(\})")
 
 
-def _shell_lines(code: str) -> list[ShellLine]:
+def shell_lines(code: str) -> list[ShellLine]:
     """(offset, text, branch, function) per line of code: here-document bodies joined to the
     line that opens them, `if/elif/else/fi` and `case` arms as branches."""
     out = []

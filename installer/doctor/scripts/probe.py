@@ -3,7 +3,7 @@ its own event, and judge what it answered. Opt-in only, never run by default: th
 user's commands.
 
 Each handler runs the way Claude Code runs it (installer/simulate/running.py: the shell form
-through bash, the exec form spawned directly), but in a throwaway world: the working directory
+through /bin/sh, the exec form spawned directly), but in a throwaway world: the working directory
 is a temporary project (the directories of scripts that live in the real project or home are
 copied there first, so that `"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh` still finds its script),
 HOME is a temporary home, and the environment holds only PATH, LANG, HOME, TMPDIR,

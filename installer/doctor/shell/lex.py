@@ -63,7 +63,8 @@ def placeholder_word(text: str, variables: dict[str, str | None]) -> Word:
 
 _GLOB = lazy(r"[*?\[]")
 _OPERATOR = lazy(r"&&|\|\||;;|\|&|[;|&\n()]")
-BACKTICK_DYNAMIC = "`...` is worked out when the hook runs"  # why a word with a backquote is not known ahead
+BACKTICK_DYNAMIC = "`...` is worked out when the hook runs"
+ARRAY_DYNAMIC = "a bash array (NAME=(...))"  # the value of an array assignment  # why a word with a backquote is not known ahead
 _PLAIN = lazy(r"""[^\s'"\\$`;&|()<>]+""")
 _BLANKS = lazy(r"[ \t]+")
 _PLAIN_DQ = lazy(r"""[^"\\$`]+""")
@@ -238,6 +239,11 @@ class Lexer:
                 parts[index] = written
             word.inner_command = "".join(parts)
         word.assignment = bool(ASSIGNMENT.match(raw))
+        if word.assignment and raw.endswith("=") and text.startswith("(", self.i):  # bash's NAME=(a b): one word
+            end = self._skip_parens(self.i)
+            word.text += text[self.i:end]
+            word.dynamic = ARRAY_DYNAMIC
+            self.i = end
         word.unquoted = None if word.assignment else unquoted  # NAME=$X is not split
         if not quoted and _GLOB.search(raw) and not word.assignment and "=" not in raw:
             word.dynamic = word.dynamic or "a glob pattern is expanded when the hook runs"

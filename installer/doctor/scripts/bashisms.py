@@ -1,0 +1,125 @@
+"""Shell that bash reads and a POSIX sh does not, for the code sh runs: a shell-form command
+(Claude Code starts it with /bin/sh: measured on 2.1.328 on Linux, dash here, with "shell": "bash"
+too), the script of `sh -c '...'`, and a script run as `sh x.sh` or without a `#!` line.
+
+On Debian and Ubuntu /bin/sh is dash, which stops at most of these with exit 2 (measured with
+dash 0.5.12: a syntax error, "Bad substitution", `set -o pipefail`), and exit 2 is the code that
+Claude Code reads as a block: a PreToolUse hook then refuses every call it matches, a Stop hook
+never lets Claude stop. On macOS /bin/sh is bash, which reads them all: that is how such hooks
+get written and pass their author's test.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ...patterns import lazy
+from ..shell.lex import ARRAY_DYNAMIC, KEYWORDS, Lexer, Unreadable, Word
+from .flow import mask_quotes, shell_lines
+
+STOPS = "sh stops the hook there with exit 2, which Claude Code reads as a block"
+
+
+class BashOnly(NamedTuple):
+    """One construct: how the message names it, what dash does with it, the POSIX way, and the
+    text that starts it (to find its column)."""
+
+    what: str
+    effect: str
+    instead: str
+    marker: str
+
+
+DOUBLE_BRACKET = BashOnly("[[ ... ]]", "`[[` is not found: the test is false whatever it tests, so what it guards "
+                          "never runs", "[ ... ] (the POSIX test)", "[[")
+DOUBLE_EQUALS = BashOnly("== in [ ... ]", "`[` stops with \"unexpected operator\": the test is false whatever it "
+                         "compares", "= to compare strings in [ ... ]", "==")
+HERE_STRING = BashOnly("a here-string (<<<)", f"it is a syntax error: {STOPS}",
+                       "printf '%s\\n' \"$text\" | command", "<<<")
+ARRAY = BashOnly("an array", f"it is a syntax error: {STOPS}", "set -- one two (the positional parameters)", "=(")
+FUNCTION = BashOnly("the `function` keyword", f"it is a syntax error: {STOPS}", "name() { ...; }", "function")
+PARAMETER = BashOnly("bash's ${...} expansions (substring, replace, arrays, indirection, case)",
+                     f"it is a \"Bad substitution\": {STOPS}", "sed, cut or case", "${")
+PIPEFAIL = BashOnly("set -o pipefail", f"set stops with \"Illegal option\" (dash 0.5.12, as in Debian 12 and Ubuntu "
+                    f"24.04): {STOPS}", "a check of each command's status", "pipefail")
+AMPERSAND_REDIRECT = BashOnly("&> (output and errors to one file)", "`command &> file` runs the command in the "
+                              "background and empties the file: the output is not redirected and the command's exit "
+                              "status is lost", "> file 2>&1", "&>")
+
+_PARAMETER = r"\$\{(?:!|#?[A-Za-z_][A-Za-z0-9_]*\[|[A-Za-z_][A-Za-z0-9_]*(?:/|:[\s\d(]|\^|,))"
+BASH_PARAMETER = lazy(_PARAMETER, needs=("${",))
+# a line without one of these has none of the constructs (most commands: nothing is lexed)
+SIGNS = lazy(rf"\[\[|==|<<<|&>|=\(|pipefail|function|{_PARAMETER}",
+             needs=("[[", "==", "<<<", "&>", "=(", "pipefail", "function", "${"))
+SH_NAMES = frozenset({"sh", "dash"})
+
+
+def first(code: str) -> tuple[BashOnly, int] | None:
+    """The first construct in code that sh runs, and its offset in the code (comments out)."""
+    if not SIGNS.search(code):
+        return None
+    for line in shell_lines(code):
+        if not SIGNS.search(line.text):
+            continue
+        try:
+            found = in_words(Lexer(line.text, {}, None).words())
+        except Unreadable:  # a here-document, an unclosed quote...: nothing said
+            continue
+        if found:
+            column = mask_quotes(line.text).find(found.marker)
+            return found, line.offset + max(column if column >= 0 else line.text.find(found.marker), 0)
+    return None
+
+
+def in_words(words: list[Word]) -> BashOnly | None:
+    """The first construct in a command's words; the script of a `sh -c '...'` in them too."""
+    in_test = False  # inside `[ ... ]` or `test ...`: the words up to the end of that command
+    for i, word in enumerate(words):
+        at_command = i == 0 or words[i - 1].operator or (words[i - 1].text in KEYWORDS and not words[i - 1].quoted)
+        if word.operator:
+            in_test = False
+            continue
+        if word.dynamic is ARRAY_DYNAMIC:
+            return ARRAY
+        if word.dynamic and "${" in word.text and BASH_PARAMETER.search(word.text):
+            return PARAMETER
+        if word.quoted:
+            continue
+        text = word.text
+        if word.redirect:
+            if text.endswith("<<<"):
+                return HERE_STRING
+            if text.startswith("&>"):
+                return AMPERSAND_REDIRECT
+            continue
+        nxt = words[i + 1] if i + 1 < len(words) else None
+        if at_command:
+            if text == "[[":
+                return DOUBLE_BRACKET
+            if text in ("[", "test"):
+                in_test = True
+            elif text == "function" and nxt is not None and not nxt.operator:
+                return FUNCTION
+            elif text == "set" and _sets_pipefail(words, i + 1):
+                return PIPEFAIL
+            elif text.rsplit("/", 1)[-1] in SH_NAMES and nxt is not None and nxt.text == "-c" \
+                    and i + 2 < len(words) and words[i + 2].quoted:
+                inner = _inner(words[i + 2].text)
+                if inner:
+                    return inner
+        if in_test and text == "==":
+            return DOUBLE_EQUALS
+    return None
+
+
+def _sets_pipefail(words: list[Word], start: int) -> bool:
+    for word in words[start:]:
+        if word.operator:
+            return False
+        if word.text == "pipefail":
+            return True
+    return False
+
+
+def _inner(script: str) -> BashOnly | None:
+    found = first(script)
+    return found[0] if found else None
