@@ -549,6 +549,8 @@ def print_simulation(simulation: Simulation) -> None:
             out().print(f"    {escape(json.dumps(candidate, ensure_ascii=False))}")
     elif simulation.tool_input is not None and simulation.tool_input != payload.get("tool_input"):
         out().print(f"  input replaced by: {escape(json.dumps(simulation.tool_input, ensure_ascii=False))}")
+    if simulation.tool_output is not None:
+        out().print(f"  output replaced by: {escape(json.dumps(simulation.tool_output, ensure_ascii=False))}")
     for text in simulation.context:
         out().print(f"  context added: {escape(text)}")
     if simulation.stops_session and not (simulation.effect or "").startswith("Claude stops"):

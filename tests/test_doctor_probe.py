@@ -58,7 +58,8 @@ def test_runs_in_a_temporary_world_with_a_minimal_environment(tmp_path, monkeypa
     assert result.rewrites and result.tool == "Bash" and result.event == "PreToolUse"
     seen = dict(line.split("=", 1) for line in spy.read_text().splitlines() if "=" in line)
     names = set(seen) - {"cwd", "PWD", "SHLVL", "_", "OLDPWD"}
-    assert names == {"PATH", "LANG", "HOME", "TMPDIR", "CLAUDE_PROJECT_DIR"}
+    assert names == {"PATH", "LANG", "HOME", "TMPDIR", "CLAUDE_PROJECT_DIR", "CLAUDECODE", "CLAUDE_CODE_SESSION_ID",
+                     "CLAUDE_EFFORT", "CLAUDE_PID"}  # (the session's: claude_protocol.session_variables)
     assert seen["cwd"] == seen["CLAUDE_PROJECT_DIR"] != str(base)  # a copy of the project, not the real one
     assert seen["HOME"] != os.environ["HOME"] and "hookwright-probe-" in seen["HOME"]
     assert not Path(seen["CLAUDE_PROJECT_DIR"]).exists()  # cleaned up

@@ -181,7 +181,8 @@ CASES = [
     ("script/exit-2-does-not-block", "PostToolUse", "post.sh",
      SH + 'INPUT=$(cat)\necho "Blocked: rm is not allowed" >&2\nexit 2\n',
      SH + 'INPUT=$(cat)\necho "lint: 3 warnings in the file" >&2\nexit 2\n',  # feedback to Claude: its purpose
-     lambda r: r.decision is None, lambda r: r.decision is None),
+     # (the tool has run: exit 2 is a block's feedback after the fact, measured on 2.1.328)
+     lambda r: r.decision == "block" and "rm is not allowed" in r.reason, lambda r: r.decision == "block"),
     ("script/exit-2-does-not-block", "SessionStart", "start.py",
      PY + 'print("not in a git repository", file=sys.stderr)\nsys.exit(2)\n',
      PY + 'print("not in a git repository", file=sys.stderr)\nsys.exit(0)\n',

@@ -124,8 +124,39 @@ def test_plain_stdout_is_context_on_user_prompt_submit_and_nowhere_on_stop():
 
 
 def test_exit_2_on_post_tool_use_gives_feedback_and_blocks_nothing():
-    reading = read("PostToolUse", "x", ran(b"", 2, b"lint failed"))
-    assert reading.decision is None and reading.context == ["lint failed"]
+    reading = read("PostToolUse", "x", ran(b"", 2, b"lint failed"))  # (measured: "hook blocking error from command")
+    assert reading.decision == "block" and reading.reason == "[x]: lint failed" and reading.context == []
+    outcome = combine("PostToolUse", {"command": "make"}, [reading], [0.0])
+    assert not outcome.blocked and "the reason goes to Claude" in outcome.effect
+
+
+@pytest.mark.parametrize("event", ["PermissionRequest", "PostToolUseFailure", "SessionStart"])
+def test_continue_false_stops_nothing_where_the_real_cli_went_on(event):
+    """Measured on 2.1.328 in -p: the session went on to the model's answer on these events."""
+    reading = read(event, "x", ran(b'{"continue": false, "stopReason": "enough"}'))
+    assert not reading.stops_session and any("stops nothing" in w for w in reading.warnings)
+    assert read("PostToolUse", "x", ran(b'{"continue": false}')).stops_session
+
+
+def test_a_permission_request_deny_with_interrupt_ends_the_run():
+    answer = {"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+                                     "decision": {"behavior": "deny", "message": "no", "interrupt": True}}}
+    outcome = combine("PermissionRequest", {"command": "x"}, [read("PermissionRequest", "x", ran(json.dumps(answer).encode()))],
+                      [0.0])
+    assert outcome.stops_session and "ends the run" in outcome.effect
+    answer["hookSpecificOutput"]["decision"].pop("interrupt")
+    assert not read("PermissionRequest", "x", ran(json.dumps(answer).encode())).stops_session
+
+
+def test_post_tool_use_output_the_hook_gives_is_what_claude_gets_from_the_last_to_finish():
+    def hook(output):
+        return read("PostToolUse", "x", ran(json.dumps({"hookSpecificOutput": {
+            "hookEventName": "PostToolUse", "updatedToolOutput": output}}).encode()))
+
+    first, second = {"stdout": "ONE", "stderr": ""}, {"stdout": "TWO", "stderr": ""}
+    outcome = combine("PostToolUse", {"command": "ls"}, [hook(first), hook(second)], [2.0, 1.0])
+    assert outcome.tool_output == first and "in place of the tool's result" in outcome.effect
+    assert hook("a string").updated_output is None  # (measured: a string for Bash was ignored)
 
 
 # ---- several answers -----------------------------------------------------------------------------
@@ -222,6 +253,32 @@ def test_the_payload_is_what_claude_code_sends(hookwright, home, project, projec
     assert (project / "cwd.txt").read_text().strip() == str(project)
     assert doc["payload"]["tool_use_id"] == sent["tool_use_id"]
 
+
+
+def test_a_relative_file_path_reaches_the_hooks_and_the_tool_made_absolute(hookwright, home, project, project_settings):
+    """Measured on 2.1.328: Read {"file_path": "r.txt"} reached the hook as <project>/r.txt, and a
+    rewrite to "other.txt" ran the tool on <project>/other.txt; Edit gets replace_all: false."""
+    rewrite = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {"file_path": "o.txt"}}})
+    settings(project_settings, {"matcher": "Read", "hooks": [hook('cat > "$CLAUDE_PROJECT_DIR/payload.json"; echo '
+                                                                  + shlex.quote(rewrite))]},
+             {"matcher": "Edit", "hooks": [hook('cat > "$CLAUDE_PROJECT_DIR/edit.json"')]})
+    doc = simulate(hookwright, project, "--tool", "Read", "--input", '{"file_path": "r.txt"}')
+    assert json.loads((project / "payload.json").read_text())["tool_input"] == {"file_path": str(project / "r.txt")}
+    assert doc["tool_input"] == {"file_path": str(project / "o.txt")}
+    simulate(hookwright, project, "--tool", "Edit", "--input", '{"file_path": "/e", "old_string": "a", "new_string": "b"}')
+    assert json.loads((project / "edit.json").read_text())["tool_input"]["replace_all"] is False
+
+
+@pytest.mark.parametrize("event, has_mode, has_prompt_id", [
+    ("PreToolUse", True, True), ("SessionStart", False, False), ("PreCompact", False, True), ("Notification", True, False)])
+def test_the_payload_has_the_fields_the_real_cli_sends_on_each_event(hookwright, home, project, project_settings,
+                                                                    event, has_mode, has_prompt_id):
+    from hookwright.simulate.payload import payload_for
+
+    sent = payload_for(event, project, project / "t.jsonl", tool="Bash" if event == "PreToolUse" else None,
+                       tool_input={"command": "ls"} if event == "PreToolUse" else None)
+    assert ("permission_mode" in sent, "prompt_id" in sent) == (has_mode, has_prompt_id)
+    assert ("effort" in sent) == (event == "PreToolUse")
 
 def test_matchers_are_read_as_the_host_reads_them(hookwright, home, project, project_settings):
     matchers = ["Bash", "bash", "Ba.*", "Bas", "*", "", "Read|Bash", "^B"]
@@ -531,6 +588,22 @@ def test_a_deny_rule_judges_the_input_a_hook_rewrote(hookwright, home, project, 
     doc = simulate(hookwright, project, "--command", "echo ORIG")
     assert (doc["blocked"], doc["tool_input"]) == (False, {"command": "touch y"})
 
+
+
+def test_a_path_deny_rule_refuses_a_file_tool_before_its_hooks_run(hookwright, home, project, project_settings):
+    """Measured on 2.1.328: `Edit(src/**)` refused a Write and the PreToolUse hook never fired;
+    `Write(src/**)` refused nothing; a Bash deny rule lets the hooks run first (the case above)."""
+    marker = project / "fired.txt"
+    group = {"matcher": "*", "hooks": [hook(f"touch {shlex.quote(str(marker))}; " + prints({"hookSpecificOutput": {
+        "hookEventName": BASH, "permissionDecision": "allow", "additionalContext": "CTX"}}))]}
+    call = ("--tool", "Write", "--input", json.dumps({"file_path": "src/a.txt", "content": "x"}))
+    settings(project_settings, group, permissions={"deny": ["Edit(src/**)"]})
+    doc = simulate(hookwright, project, *call)
+    assert doc["blocked"] and doc["context"] == [] and not marker.exists()
+    assert doc["permission_rule"]["rule"] == "Edit(src/**)" and "before any hook runs" in doc["handlers"][0]["why"]
+    settings(project_settings, group, permissions={"deny": ["Write(src/**)"]})
+    doc = simulate(hookwright, project, *call)
+    assert not doc["blocked"] and doc["context"] == ["CTX"] and marker.exists()
 
 def test_stdout_is_read_as_javascript_reads_json():
     """A byte-order mark before the JSON is trimmed, NaN makes it no JSON (measured on 2.1.328)."""

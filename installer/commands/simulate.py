@@ -46,7 +46,7 @@ class Simulation(Payload):
                  tool_input: Any, candidates: list[Any], nondeterministic: bool | None, context: list[str],
                  stops_session: bool | None, stop_reason: str | None, decided_by: list[Any], rewritten_by: list[Any],
                  effect: str | None, permission_rule: dict[str, str] | None, cannot_block: str | None,
-                 unreadable: list[str] | None = None) -> None:
+                 tool_output: Any, unreadable: list[str] | None = None) -> None:
         self.version = version
         self.host = host
         self.event = event
@@ -68,6 +68,7 @@ class Simulation(Payload):
         self.effect = effect  # what the host does with it all, in words
         self.permission_rule = permission_rule  # a settings rule that still decides the call after the hooks
         self.cannot_block = cannot_block  # why no hook can block this call
+        self.tool_output = tool_output  # PostToolUse: what the model gets instead of the tool's result
         self.unreadable = unreadable  # config files that could not be read
 
     def print_text(self, result: Result) -> None:
@@ -81,7 +82,7 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
              project: Path | None = None, host: str | None = None, permission_mode: str = "default",
              list_only: bool = False) -> Result:
     from ..doctor import run
-    from ..hosts.claude_protocol import ENV_FILE_EVENTS, cannot_block, protocol
+    from ..hosts.claude_protocol import ENV_FILE_EVENTS, cannot_block, protocol, session_variables
     from ..simulate import firing, reading, running
     from ..simulate.payload import payload_for
 
@@ -110,8 +111,12 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
                               permission_mode=permission_mode)  # the flags win over --payload
         ctx = run.context(project=project, hosts={"claude"})
         selected = firing.select(ctx, event, payload)
+        refused_first = firing.refused_before_the_hooks(ctx, event, payload)
+        if refused_first is not None:
+            selected = [s._replace(runs=False, why=f"the settings' deny rule {refused_first.rule} refuses the call "
+                                                   "before any hook runs") for s in selected]
         to_run = [s.handler for s in selected if s.runs and s.simulated]
-        env = _environment(ctx)
+        env = {**_environment(ctx), **session_variables(payload["session_id"])}
         if event in ENV_FILE_EVENTS:
             env["CLAUDE_ENV_FILE"] = str(Path(scratch) / "env.sh")
         raws = [] if list_only else running.run_all(to_run, json.dumps(payload).encode(), project, env,
@@ -122,7 +127,7 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
     outcome = None if list_only else reading.combine(
         event, payload.get("tool_input") if rules.tool_event else None, [read_of[id(h)] for h in to_run],
         [r.finished for r in raws], lambda tool_input: firing.settings_rule(ctx, {**payload, "tool_input": tool_input}),
-        cannot_block(event, payload), payload.get("tool_name"))
+        cannot_block(event, payload), payload.get("tool_name"), payload["cwd"])
     unreadable = [str(f.path) for f in ctx.files if f.error is not None]
     simulation = Simulation(
         version=VERSION, host="claude", event=event, project=str(project), ran=not list_only, payload=payload,
@@ -224,7 +229,7 @@ def _handler_json(selected: Selected, raw: RawRun | None, read: Reading | None) 
         })
     if read is not None:
         row.update({"read_as": read.read_as, "decision": read.decision, "reason": read.reason,
-                    "updated_input": read.updated_input, "context": read.context,
+                    "updated_input": read.updated_input, "updated_output": read.updated_output, "context": read.context,
                     "stops_session": read.stops_session, "system_message": read.system_message,
                     "warnings": read.warnings, "ignored_fields": read.ignored_fields})
     return row
@@ -234,7 +239,8 @@ def _outcome_json(outcome: Outcome | None, handlers: list[Handler]) -> dict[str,
     if outcome is None:  # --list-only: nothing ran, nothing decided
         return {"decision": None, "blocked": None, "reason": None, "tool_input": None, "candidates": [],
                 "nondeterministic": None, "context": [], "stops_session": None, "stop_reason": None,
-                "decided_by": [], "rewritten_by": [], "effect": None, "permission_rule": None, "cannot_block": None}
+                "decided_by": [], "rewritten_by": [], "effect": None, "permission_rule": None, "cannot_block": None,
+                "tool_output": None}
     rule = outcome.settings_rule
     return {"decision": outcome.decision, "blocked": outcome.blocked, "reason": outcome.reason,
             "tool_input": outcome.tool_input, "candidates": outcome.candidates,
@@ -243,4 +249,4 @@ def _outcome_json(outcome: Outcome | None, handlers: list[Handler]) -> dict[str,
             "decided_by": [handlers[i].where for i in outcome.deciders],
             "rewritten_by": [handlers[i].where for i in outcome.rewriters], "effect": outcome.effect,
             "permission_rule": {"kind": rule.kind, "rule": rule.rule, "path": rule.path} if rule else None,
-            "cannot_block": outcome.cannot_block}
+            "cannot_block": outcome.cannot_block, "tool_output": outcome.tool_output}

@@ -12,9 +12,15 @@ and stdout), #json-fields and #decisions-per-event (JSON output per event), #mea
 when the JSON blocks too; JSON is read after leading whitespace; a `hookSpecificOutput` with a
 missing or wrong `hookEventName`, an invalid decision or a wrongly typed field voids the whole
 answer ("A hook gave no usable answer"); exit 1 with valid JSON is read like exit 0; unknown
-field names are ignored without a word; `continue: false` lets an allowed tool run, then stops.
+field names are ignored without a word; `continue: false` lets an allowed tool run, then stops,
+and in `claude -p` stops nothing on PermissionRequest, PostToolUseFailure and SessionStart (the
+session went on to the model's answer); a PermissionRequest deny with `interrupt: true` ends the
+run; PostToolUse's `updatedToolOutput` (and `updatedMCPToolOutput` for an MCP tool) is what the
+model gets instead of the tool's result, when it has the result's shape.
 """
 from __future__ import annotations
+
+import os
 
 # What exit 2 does
 BLOCKS = "blocks"  # the action does not happen; stderr (or the JSON's reason) says why
@@ -31,7 +37,7 @@ PATH = "path"  # the answer itself (WorktreeCreate prints a path)
 # What {"continue": false} does (docs/hosts/claude-code.md#json-fields, #decisions-per-event)
 STOPS = "stops Claude"  # Claude stops after the hooks run
 STOPS_AFTER = "runs the tool, then stops Claude"  # PreToolUse: the allowed tool still runs first
-CONTINUE_IGNORED = "ignored"  # TaskCreated
+CONTINUE_IGNORED = "ignored"  # TaskCreated; in claude -p PermissionRequest, PostToolUseFailure, SessionStart (measured)
 
 COMMON_INPUT = frozenset({"session_id", "transcript_path", "cwd", "hook_event_name", "prompt_id", "permission_mode",
                           "effort", "agent_id", "agent_type"})
@@ -70,7 +76,7 @@ PROTOCOL: dict[str, EventProtocol] = {
                                    "additionalContext"}), tool_event=True,
         sends=TOOL_INPUT | {"tool_use_id"}, continue_false=STOPS_AFTER),
     "PermissionRequest": EventProtocol(IGNORED, specific_fields=frozenset({"decision"}), tool_event=True,
-                                       sends=TOOL_INPUT | {"permission_suggestions"}),
+                                       sends=TOOL_INPUT | {"permission_suggestions"}, continue_false=CONTINUE_IGNORED),
     "PostToolUse": EventProtocol(FEEDBACK, decisions=_BLOCK, tool_event=True, after_the_fact=True,
                                  defaults=(("tool_response", {}),), specific_fields=frozenset(
         {"additionalContext", "classifierContext", "updatedToolOutput", "updatedMCPToolOutput"}),
@@ -78,7 +84,8 @@ PROTOCOL: dict[str, EventProtocol] = {
     "PostToolUseFailure": EventProtocol(FEEDBACK, decisions=_BLOCK, tool_event=True, after_the_fact=True,
                                         defaults=(("error", ""), ("is_interrupt", False)),
                                         specific_fields=frozenset({"additionalContext"}),
-                                        sends=TOOL_INPUT | {"tool_use_id", "error", "is_interrupt", "duration_ms"}),
+                                        sends=TOOL_INPUT | {"tool_use_id", "error", "is_interrupt", "duration_ms"},
+                                        continue_false=CONTINUE_IGNORED),
     "PermissionDenied": EventProtocol(NOT_READ, tool_event=True, specific_fields=frozenset({"retry"}),
                                       sends=TOOL_INPUT | {"tool_use_id", "reason"}),
     "PostToolBatch": EventProtocol(BLOCKS, decisions=_BLOCK, specific_fields=frozenset({"additionalContext"}),
@@ -96,11 +103,11 @@ PROTOCOL: dict[str, EventProtocol] = {
                                   sends=STOP_INPUT | {"agent_transcript_path"}),
     "SessionStart": EventProtocol(NOT_READ, CONTEXT, defaults=(("source", "startup"),), specific_fields=frozenset(
         {"additionalContext", "initialUserMessage", "sessionTitle", "watchPaths", "reloadSkills"}),
-        sends=frozenset({"source", "model", "session_title"})),
+        sends=frozenset({"source", "model", "session_title"}), continue_false=CONTINUE_IGNORED),
     "Setup": EventProtocol(NOT_READ, defaults=(("trigger", "init"),), specific_fields=frozenset({"additionalContext"}),
                            sends=frozenset({"trigger"})),
     "SubagentStart": EventProtocol(NOT_READ, specific_fields=frozenset({"additionalContext"})),
-    "PreCompact": EventProtocol(BLOCKS, decisions=_BLOCK, defaults=(("trigger", "manual"), ("custom_instructions", "")),
+    "PreCompact": EventProtocol(BLOCKS, decisions=_BLOCK, defaults=(("trigger", "manual"), ("custom_instructions", None)),
                                 sends=frozenset({"trigger", "custom_instructions"})),
     "ConfigChange": EventProtocol(BLOCKS, decisions=_BLOCK, sends=frozenset({"source", "file_path"})),
     "TeammateIdle": EventProtocol(BLOCKS, sends=frozenset({"teammate_name", "team_name"})),
@@ -131,6 +138,13 @@ ENV_FILE_EVENTS = frozenset({"SessionStart", "Setup", "CwdChanged", "FileChanged
 # set for every command hook (plugin hooks add CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA)
 HOOK_ENVIRONMENT = frozenset({"CLAUDE_PROJECT_DIR", "CLAUDE_CODE_SESSION_ID", "CLAUDE_EFFORT", "CLAUDECODE",
                               "CLAUDE_CODE_CHILD_SESSION", "CLAUDE_PID"})
+
+
+def session_variables(session_id: str) -> dict[str, str]:
+    """The values of HOOK_ENVIRONMENT's session variables a simulated call gives its hooks (measured
+    on 2.1.328: CLAUDECODE=1, the payload's session_id, the effort; CLAUDE_PID the agent's)."""
+    return {"CLAUDECODE": "1", "CLAUDE_CODE_SESSION_ID": session_id, "CLAUDE_EFFORT": "medium",
+            "CLAUDE_PID": str(os.getpid())}
 
 
 def environment(event: str) -> frozenset[str]:

@@ -136,20 +136,30 @@ class SettingsRule(NamedTuple):
     path: str  # the settings file that holds it
 
 
-def settings_rule(ctx: Context, payload: dict[str, Any]) -> SettingsRule | None:
+def settings_rule(ctx: Context, payload: dict[str, Any], kinds: tuple[str, ...] = ("deny", "ask")) -> SettingsRule | None:
     """The first deny rule of the project's settings that covers the call, else the first ask rule
     (docs/hosts/claude-code.md#permission-rules): a hook's allow does not override a deny rule
     (2.1.77), nor its ask (2.1.101), and a matching ask rule still prompts after a hook's allow
     (about 2.1.220). A rule that cannot be read decides nothing here."""
-    for kind in ("deny", "ask"):
+    for kind in kinds:
         for file in ctx.files:
             data = file.document.data if file.kind == "claude-settings" and file.document is not None else None
             permissions = data.get("permissions") if isinstance(data, dict) else None
             rules = permissions.get(kind) if isinstance(permissions, dict) else None
             for rule in rules if isinstance(rules, list) else ():
-                if isinstance(rule, str) and _RULE.match(rule.strip()) and permission_rule_matches(rule, payload):
+                if isinstance(rule, str) and _RULE.match(rule.strip()) \
+                        and permission_rule_matches(rule, payload, settings=True):
                     return SettingsRule(kind, rule, str(file.path))
     return None
+
+
+def refused_before_the_hooks(ctx: Context, event: str, payload: dict[str, Any]) -> SettingsRule | None:
+    """A deny rule on a file's path refuses a file tool's call before any PreToolUse hook runs
+    (measured on 2.1.328: `Read(./secret.txt)`, and `Edit(src/**)` on a Write, refused the call and
+    the hook never fired; a Bash deny rule lets the hooks run first, and judges the rewrite)."""
+    if event != "PreToolUse" or payload.get("tool_name") not in READ_TOOLS | EDIT_TOOLS:
+        return None
+    return settings_rule(ctx, payload, ("deny",))
 
 
 # ---- "if": one permission rule ---------------------------------------------------------------
@@ -157,18 +167,25 @@ def settings_rule(ctx: Context, payload: dict[str, Any]) -> SettingsRule | None:
 _RULE = lazy(r"^(?P<tool>[^()\s]+)(?:\((?P<spec>.*)\))?$", re.S)
 ASSIGNMENT_WORD = lazy(r"[A-Za-z_][A-Za-z0-9_]*=")  # FOO=1 before a command
 PATH_FIELDS = ("file_path", "path", "notebook_path")
+READ_TOOLS = frozenset({"Read"})
+EDIT_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})  # a settings path rule names them Edit(...)
 URL_SCHEME = lazy(r"^[a-z]+://")
 
 
-def permission_rule_matches(rule: str, payload: dict[str, Any]) -> bool:
+def permission_rule_matches(rule: str, payload: dict[str, Any], settings: bool = False) -> bool:
     """Whether a permission rule such as `Bash(git *)` or `Edit(src/**)` covers the call: the tool
     name, then for Bash the command (a `*` glob, `:*` a prefix), for file tools the path (a glob),
-    for WebFetch `domain:`. A rule it cannot read fires, as the host fails open on Bash."""
+    for WebFetch `domain:`. A rule it cannot read fires, as the host fails open on Bash.
+    `settings`: a rule of the settings' permissions, where a path rule for the tools that write
+    files is an `Edit(...)` rule (measured on 2.1.328: `Edit(src/**)` refused a Write, `Write(src/**)`
+    did not), while an `if` names the tool itself (`Write(*.txt)` fired on a Write, `Edit(...)` did not)."""
     found = _RULE.match(rule.strip())
     if found is None:
         return True
     tool, spec = found["tool"], found["spec"]
     name = payload.get("tool_name")
+    if settings and name in EDIT_TOOLS and spec not in (None, "", "*"):
+        name = "Edit"
     if not isinstance(name, str) or not tools_meet(tool, name):
         return False
     if spec is None or spec in ("", "*"):

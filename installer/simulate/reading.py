@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 from ..hosts.claude_protocol import (
     BLOCKS,
     CONTEXT,
+    CONTINUE_IGNORED,
     FAILS,
     FEEDBACK,
     PATH,
@@ -30,6 +31,7 @@ from ..hosts.claude_protocol import (
     input_schema_error,
     protocol,
 )
+from .payload import as_the_tool_gets_it
 
 if TYPE_CHECKING:
     from .firing import SettingsRule
@@ -65,6 +67,7 @@ class Reading:
     decision: str | None = None  # allow | deny | ask | defer (tool events); block (others); None: no say
     reason: str | None = None
     updated_input: dict[str, Any] | None = None  # a rewrite of the tool input (it replaces the input whole)
+    updated_output: Any = None  # PostToolUse: what the model gets instead of the tool's result
     context: list[str] = field(default_factory=list)  # text added to Claude's context
     stops_session: bool = False  # continue: false
     stop_reason: str | None = None
@@ -76,7 +79,7 @@ class Reading:
     @property
     def counts(self) -> bool:
         return self.decision is not None or self.updated_input is not None or bool(self.context) \
-            or self.stops_session
+            or self.stops_session or self.updated_output is not None
 
 
 def read(event: str, command: str, run: RawRun, background: bool = False) -> Reading:
@@ -123,9 +126,11 @@ def _read(event: str, command: str, run: RawRun, background: bool) -> Reading:
             if run.exit_code == 2:
                 reading.warnings.append(f"exit 2 does not block {event}: {_exit_2(event)}")
         return reading
+    if run.exit_code == 2 and rules.exit_2 == FEEDBACK:  # (measured on 2.1.328: "hook blocking error", as a block's reason)
+        return Reading(f"exit 2 on {event}: {_exit_2(event)}", decision="block",
+                       reason=f"[{command}]: {stderr}" if stderr else f"[{command}]: No stderr output")
     if run.exit_code == 2:
-        return Reading(f"exit 2 on {event}: {_exit_2(event)}",
-                       context=[stderr] if rules.exit_2 == FEEDBACK and stderr else [])
+        return Reading(f"exit 2 on {event}: {_exit_2(event)}")
     if run.exit_code != 0:
         first = stderr.splitlines()[0] if stderr else "no stderr"
         return Reading(f"exit {run.exit_code}: a non-blocking error, the call goes on ({first})",
@@ -207,7 +212,9 @@ def _answer(event: str, data: dict[str, Any]) -> Reading:
         reading.reason = data.get("reason") if isinstance(data.get("reason"), str) else None
         if rules.permission_decisions:
             reading.warnings.append(f'"decision": "{legacy}" is the deprecated form of permissionDecision')
-    if data.get("continue") is False:
+    if data.get("continue") is False and rules.continue_false == CONTINUE_IGNORED:
+        reading.warnings.append(f"continue: false stops nothing on {event}: the session goes on")
+    elif data.get("continue") is False:
         reading.stops_session = True
         reading.stop_reason = data.get("stopReason") if isinstance(data.get("stopReason"), str) else None
     if isinstance(data.get("systemMessage"), str):
@@ -258,7 +265,14 @@ def _specific(event: str, specific: dict[str, Any], reading: Reading) -> None:
             reading.reason = behaviour.get("message") if isinstance(behaviour.get("message"), str) else None
             if reading.decision == "allow" and isinstance(behaviour.get("updatedInput"), dict):
                 reading.updated_input = behaviour["updatedInput"]
+            if reading.decision == "deny" and behaviour.get("interrupt") is True:  # (measured: the run ends)
+                reading.stops_session, reading.stop_reason = True, reading.reason
         return
+    if event == "PostToolUse":  # the model gets this instead of the tool's result (a string for a built-in tool: ignored)
+        for name in ("updatedMCPToolOutput", "updatedToolOutput"):
+            if isinstance(specific.get(name), (dict, list)):
+                reading.updated_output = specific[name]
+                break
     decision = specific.get("permissionDecision")
     if decision is not None:
         reading.decision = decision
@@ -309,27 +323,30 @@ class Outcome:
     settings_rule: SettingsRule | None = None  # a permission rule that still decides after the hooks
     cannot_block: str | None = None  # why no hook can block this call
     invalid_input: str | None = None  # why the rewritten input fails the tool's schema (the call is refused)
+    tool_output: Any = None  # PostToolUse: what the model gets instead of the tool's result (the last hook to finish)
     effect: str = ""  # what the host does, in words
 
 
 def combine(event: str, original: dict[str, Any] | None, readings: list[Reading], finished: list[float],
             settings_rule_for: Callable[[dict[str, Any] | None], SettingsRule | None] | None = None,
-            cannot_block: str | None = None, tool: str | None = None) -> Outcome:
+            cannot_block: str | None = None, tool: str | None = None, cwd: str = ".") -> Outcome:
     """The combined answer of `readings` (in configuration order); `finished`: when each ended.
     `settings_rule_for`: the deny or ask rule of the settings that covers the call with a given
     input, read against the input the tool would run with (measured on 2.1.328: the rules judge
     the rewritten command), a deny rule refusing what the hooks allowed; `cannot_block`: why no
-    hook can block the call; `tool`: the tool called, whose schema a rewritten input must meet."""
+    hook can block the call; `tool`: the tool called, whose schema a rewritten input must meet;
+    `cwd`: where a rewritten relative file path points (the host makes it absolute)."""
     decisions = [r.decision for r in readings]
     decision = next((d for d in (*PRECEDENCE, "block") if d in decisions), "none")
     blocked = decision in ("deny", "defer", "block") and not protocol(event).after_the_fact and cannot_block is None
     deciders = [i for i, d in enumerate(decisions) if d == decision and decision != "none"]
     reasons = [reason for i in deciders if (reason := readings[i].reason)]
     rewriters = [i for i, r in enumerate(readings) if r.updated_input is not None and r.decision not in ("deny",)]
+    rewrites = {i: as_the_tool_gets_it(tool, readings[i].updated_input or {}, cwd) for i in rewriters}
     distinct: list[dict[str, Any] | None] = []
     for i in rewriters:
-        if readings[i].updated_input not in distinct:
-            distinct.append(readings[i].updated_input)
+        if rewrites[i] not in distinct:
+            distinct.append(rewrites[i])
     if protocol(event).after_the_fact:  # the tool has run, with the input it was given
         tool_input, candidates = original, [original]
     elif blocked or original is None:
@@ -338,7 +355,7 @@ def combine(event: str, original: dict[str, Any] | None, readings: list[Reading]
         tool_input, candidates = original, [original]
     else:
         last = max(rewriters, key=lambda i: finished[i])
-        tool_input, candidates = readings[last].updated_input, distinct
+        tool_input, candidates = rewrites[last], distinct
     invalid = input_schema_error(tool, tool_input) if distinct and tool_input is not None else None
     if invalid is not None:
         blocked, tool_input, candidates = True, None, [None]
@@ -353,12 +370,13 @@ def combine(event: str, original: dict[str, Any] | None, readings: list[Reading]
     if event in CONTEXT_GOES_ON and context and not any(r.stops_session for r in readings):
         blocked = True  # (measured on 2.1.328: a Stop hook's additionalContext is sent back, and Claude goes on)
     stoppers = [r for r in readings if r.stops_session]
+    outputs = [i for i in by_finish if readings[i].updated_output is not None]
     outcome = Outcome(decision=decision, blocked=blocked, reason="\n".join(reasons) or None, tool_input=tool_input,
                       candidates=candidates, nondeterministic=len(distinct) > 1 and not blocked, context=context,
                       stops_session=bool(stoppers),
                       stop_reason=next((r.stop_reason for r in stoppers if r.stop_reason), None),
                       deciders=deciders, rewriters=rewriters, settings_rule=settings_rule, cannot_block=cannot_block,
-                      invalid_input=invalid)
+                      invalid_input=invalid, tool_output=readings[outputs[-1]].updated_output if outputs else None)
     outcome.effect = effect(event, outcome, tool_call=original is not None)
     return outcome
 
@@ -395,6 +413,8 @@ def effect(event: str, outcome: Outcome, tool_call: bool) -> str:
     decision, rule = outcome.decision, outcome.settings_rule
     if outcome.stops_session and protocol(event).continue_false == STOPS:
         return "Claude stops: continue: false ends it, whatever a hook decided"
+    if outcome.stops_session and event == "PermissionRequest":
+        return "the permission is refused, and interrupt: true ends the run"
     if outcome.invalid_input is not None:
         return f"the tool does not run: the rewritten input fails its schema ({outcome.invalid_input})"
     if outcome.cannot_block is not None and decision in ("deny", "block"):
@@ -410,4 +430,7 @@ def effect(event: str, outcome: Outcome, tool_call: bool) -> str:
         return "Claude does not stop: the added context is sent to it as a reminder, and it goes on (at every stop)"
     if outcome.blocked:
         return EFFECTS.get((event, decision)) or ("the tool does not run" if tool_call else "the action is blocked")
+    if outcome.tool_output is not None:
+        return "the tool has run; Claude gets the hook's output in place of the tool's result" + (
+            ", with the block's reason" if decision == "block" else "")
     return EFFECTS.get((event, decision)) or ("it runs" if tool_call else "it goes on")

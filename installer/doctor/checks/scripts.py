@@ -935,8 +935,8 @@ def _probe_decision_ignored(probed: ProbedRun) -> Iterator[Finding]:
     for name in (f for f in DECISION_FIELDS if f in read.ignored_fields):
         yield probed.finding("script/probe-decision-ignored", "dropped", event=event, instead=instead, field=name)
     stop = probed.row.continue_false
-    if read.stops_session and read.decision is None and stop in (claude_protocol.STOPS_AFTER,
-                                                                  claude_protocol.CONTINUE_IGNORED):
+    said_stop = (probed.stdout[0] or {}).get("continue") is False  # (where it is ignored, the reading does not stop)
+    if said_stop and read.decision is None and stop in (claude_protocol.STOPS_AFTER, claude_protocol.CONTINUE_IGNORED):
         yield probed.finding("script/probe-decision-ignored", "continue-false-stops" if stop == claude_protocol.STOPS_AFTER
                              else "continue-false", event=event, instead=instead)
 
@@ -961,7 +961,8 @@ def _probe_rewrite_drops_fields(probed: ProbedRun) -> Iterator[Finding]:
 def _probe_exit_does_not_block(probed: ProbedRun) -> Iterator[Finding]:
     """An exit code that does not block where the hook seems to mean it to (no JSON decided)."""
     run, read, row = probed.result.run, probed.result.reading, probed.row
-    if not probed.answered or read.decision is not None or run.exit_code in (0, None):
+    after_the_fact = run.exit_code == 2 and row.exit_2 == claude_protocol.FEEDBACK  # (read as a block's feedback)
+    if not probed.answered or (read.decision is not None and not after_the_fact) or run.exit_code in (0, None):
         return
     stderr = run.stderr.decode("utf-8", "replace").strip()
     if any(sign in stderr for sign in RUNNER_FETCHING):

@@ -7,7 +7,8 @@ through /bin/sh, the exec form spawned directly), but in a throwaway world: the 
 is a temporary project (the directories of scripts that live in the real project or home are
 copied there first, so that `"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh` still finds its script),
 HOME is a temporary home, and the environment holds only PATH, LANG, HOME, TMPDIR,
-CLAUDE_PROJECT_DIR (and CLAUDE_ENV_FILE where the event sets it). A handler gets TIMEOUT seconds
+CLAUDE_PROJECT_DIR, the session's variables (claude_protocol.session_variables) and CLAUDE_ENV_FILE
+where the event sets it. A handler gets TIMEOUT seconds
 (or its own timeout, when shorter); then its whole process group is killed. Each distinct
 command runs once per event, on the payload simulate would send (installer/simulate/payload.py),
 a tool event's on a tool its matcher matches.
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...hosts.claude_protocol import ENV_FILE_EVENTS, protocol
+from ...hosts.claude_protocol import ENV_FILE_EVENTS, protocol, session_variables
 from ...simulate import reading, running
 from ...simulate.payload import payload_for
 from ...simulate.reading import RawRun, Reading
@@ -109,6 +110,7 @@ def probe_handler(handler: Handler, tool: str | None, timeout: float | None = No
             env["CLAUDE_ENV_FILE"] = str(root / "env.sh")
         tool_input = sample_input(tool, project) if tool else None
         sent = payload_for(event, project, transcript, tool=tool, tool_input=tool_input)
+        env.update(session_variables(sent["session_id"]))
         run = running.run_one(handler, json.dumps(sent).encode(), project, env, timeout)
     return ProbeResult(event, tool, tool_input, run, reading.read(event, handler.command or "", run), timeout)
 
