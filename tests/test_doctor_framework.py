@@ -220,6 +220,16 @@ def test_managed_hooks_only_is_worded_for_managed_settings_and_otherwise_as_its_
     assert hits["managed-settings.json"].hint.startswith("ask whoever manages this machine")
 
 
+
+def test_a_named_managed_settings_file_is_read_as_managed_wherever_it_lies(tmp_path):
+    """A policy file checked in a repository before it is deployed: its managed-only keys are in place."""
+    for name in ("policy/managed-settings.json", "policy/managed-settings.d/10-hooks.json"):
+        (hit,) = found(doctor(tmp_path, {name: {"allowManagedHooksOnly": True}}), "structure/managed-hooks-only")
+        assert "outside managed settings" not in hit.message, name
+    (hit,) = found(doctor(tmp_path, {"policy/settings.json": {"allowManagedHooksOnly": True}}),
+                   "structure/managed-hooks-only")
+    assert "outside managed settings" in hit.message
+
 def test_named_files_get_their_scope_from_where_they_are(tmp_path):
     outcome = doctor(tmp_path, {".claude/settings.local.json": {}, "plugin/hooks/hooks.json": {"hooks": {}},
                                 "notes/x-settings.json": {}, ".cursor/hooks.json": {"version": 1, "hooks": {}}})

@@ -136,8 +136,8 @@ def _given(path: Path, project: Path, known: _KnownPlaces) -> Candidate:
     """What the location of a named file says: its scope, its project, its plugin root."""
     real = resolved(path)
     parent = real.parent
-    if real in known.managed:
-        return Candidate(path, "managed", "claude-settings", project)
+    if real in known.managed or path.name == "managed-settings.json" or parent.name == "managed-settings.d":
+        return Candidate(path, "managed", "claude-settings", project)  # (a policy file checked before it is deployed)
     if real in known.user_settings:
         return Candidate(path, "user", "claude-settings", project)
     if parent.name == ".claude" and path.name in ("settings.json", "settings.local.json"):
