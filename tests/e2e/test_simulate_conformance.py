@@ -32,6 +32,7 @@ MCP_SERVER = HERE / "fake_mcp_server.py"
 PY = sys.executable
 ORIGINAL = {"command": "echo ORIG", "description": "orig desc", "timeout": 60000}
 MCP_CALL = {"path": "notes/a.txt", "mode": "r"}
+WRITE = {"file_path": "src/a.txt", "content": "W"}  # relative: the host makes it absolute
 RECORDER = f"{shlex.quote(PY)} -c " + shlex.quote(
     "import json, os, sys; d = json.load(sys.stdin); "
     "open(os.path.join(os.environ['CLAUDE_PROJECT_DIR'], 'ran.jsonl'), 'a').write(json.dumps(d['tool_input']) + '\\n')")
@@ -198,6 +199,13 @@ SCENARIOS = [
     Scenario("an if with a trailing * matches the bare command", one(Hook("a", decide("deny"), fields={
         "if": "Bash(echo *)"})), tool_input={"command": "echo"}),
     # scopes
+    # file tools: a path deny rule for the tools that write is an Edit(...) rule, checked before the hooks
+    Scenario("an Edit deny rule refuses a Write before the hooks run", one(Hook("a", pre(additionalContext="CTX-never")),
+             matcher="*"), tool="Write", tool_input=dict(WRITE), permissions={"deny": ["Edit(src/**)"]}),
+    Scenario("a Write deny rule refuses nothing", one(Hook("a", pre(additionalContext="CTX-ran")), matcher="*"),
+             tool="Write", tool_input=dict(WRITE), permissions={"deny": ["Write(src/**)"]}),
+    Scenario("a relative path reaches the tool made absolute", one(Hook("a", decide("allow", updatedInput={
+        "file_path": "other.txt", "content": "W"})), matcher="Write"), tool="Write", tool_input=dict(WRITE)),
     Scenario("the same hook in user, project and local settings", {
         where: [("Bash", [Hook("same", decide("allow", updatedInput={"command": "echo once"}))])] for where in (U, P, L)}),
     Scenario("copies run with the timeout of the file of highest precedence", {
@@ -303,7 +311,8 @@ def through_claude(claude_cli, scenario: Scenario, launch: Path, home: Path, tmp
         verdict = "ran"
     elif run.tool_results:
         [answer] = run.tool_results
-        denied = ("hook error", "has been denied")  # a hook's deny, a deny rule's (else: an ask nobody answers)
+        # a hook's deny, a deny rule's (on a file tool's path too; else: an ask nobody answers)
+        denied = ("hook error", "has been denied", "denied by your permission settings")
         verdict = "refused" if "failed schema validation" in str(answer["content"]) else \
             "deny" if any(text in str(answer["content"]) for text in denied) else "ask"
     else:  # the session stopped before any result was sent: a denial, if any, is listed
