@@ -603,12 +603,33 @@ def test_user_config_works_only_in_exec_form(tmp_path):
     ('echo "$CLAUDE_PROJECT_DIR $CLAUDE_ENV_FILE $CLAUDE_CODE_SESSION_ID"', None),
     ('read -r CLAUDE_FILE_PATH < <(jq -r .tool_input.file_path); ruff format "$CLAUDE_FILE_PATH"', None),
     ('cat >> "$CLAUDE_HOOK_LOG"', None),  # set in the settings' "env" below
+    ('echo "$TOOL_INPUT" | grep -q "rm -rf" && exit 2', "TOOL_INPUT"),  # the names without the prefix, too
+    ('npx prettier --write "$FILE_PATH"', "FILE_PATH"),
+    ('echo "$STDIN" | jq -r .tool_input.command', "STDIN"),
+    ('echo "$ARGUMENTS" >> log', "ARGUMENTS"),  # a prompt hook's placeholder, nothing in a command
+    ('ruff format "$CLAUDE_TOOL_ARG_file_path"', "CLAUDE_TOOL_ARG_file_path"),
+    ('FILE_PATH=$(jq -r .tool_input.file_path); npx prettier --write "$FILE_PATH"', None),
+    ('npx prettier --write "${FILE_PATH:-.}"', None),
 ])
 def test_input_variables_claude_code_never_sets(tmp_path, command, name):
     out = doctor(tmp_path / "p", {S: {**settings(command=command), "env": {"CLAUDE_HOOK_LOG": "/tmp/hooks.log"}}})
     hits = found(out, "command/input-variable-never-set")
     assert [h.message.split(" ", 1)[0] for h in hits] == ([f"${name}"] if name else [])
 
+
+
+@pytest.mark.parametrize("command, argument", [
+    ('if echo "$1" | grep -qE "[.]ts$" && [ -f "$1" ]; then npx tsc --noEmit; fi', "$1"),
+    ('for file in "$@"; do npx prettier --write "$file"; done', "$@"),
+    ('check() { echo "$1"; }; check "$(jq -r .tool_input.command)"', None),  # the function's own argument
+    ("jq -r .tool_input.command | awk '{print $1}'", None),
+    ('set -- $(jq -r .tool_input.file_path); echo "$1"', None),
+    ("jq -r .tool_input.file_path | xargs -I{} sh -c 'echo \"$1\"' _ {}", None),
+])
+def test_arguments_a_shell_form_command_never_gets(tmp_path, command, argument):
+    """Measured on 2.1.328: a shell-form hook's `$#` was 0 and `$0` /bin/sh (it runs as `sh -c`)."""
+    hits = found(doctor(tmp_path / "p", {S: settings(command=command)}), "command/input-variable-never-set")
+    assert [h.message.split(" ")[3].rstrip(",") for h in hits] == ([argument] if argument else [])
 
 @pytest.mark.parametrize("first_line, why", [
     (b"#!/bin/sh\r\n", "carriage return"),

@@ -251,9 +251,12 @@ def test_session_end_timeouts_the_shared_budget_cuts(corpus):
 
 def test_input_variables_claude_code_never_sets(corpus):
     # $CLAUDE_TOOL_INPUT, $CLAUDE_FILE_PATH, $CLAUDE_TOOL_FILE_PATH and the like: always empty
-    # (hooks.md §9.14), so the guards and formatters that read them do nothing.
+    # (hooks.md §9.14), so the guards and formatters that read them do nothing. Since stop 29 also
+    # $TOOL_INPUT, $FILE_PATH, $STDIN, a lower-case $CLAUDE_TOOL_ARG_file_path, and $1 in a shell-form
+    # command (sh -c gives none; in gptcompany's hooks.json a node -e "... '$1' ..." meant as a regex
+    # group is expanded by the shell to nothing): 9 more files, 18 more commands, each read by hand.
     per_file = _by_file(corpus, "command/input-variable-never-set")
-    assert (len(per_file), sum(per_file.values())) == (9, 20)
+    assert (len(per_file), sum(per_file.values())) == (18, 38)
 
 
 def test_copies_on_disjoint_matchers_are_no_duplicates(corpus):
@@ -324,7 +327,8 @@ def test_doctor_finds_on_the_corpus_exactly_what_it_found_before_it_was_made_fas
     any key right inside hookSpecificOutput that the event does not read was reported (one more:
     updatedResponse on PostToolUse), and when `[[` in a shell-form command was (12 more: Claude
     Code runs them with sh, measured), and when the other bash constructs dash does not read were, and
-    the script of `sh -c '...'` (4 more: `&>`, a here-string in a Stop hook, `[[` in two `sh -c`). Such a change rewrites it on purpose:
+    the script of `sh -c '...'` (4 more: `&>`, a here-string in a Stop hook, `[[` in two `sh -c`), and
+    when input variables without the CLAUDE_ prefix and $1 were (18 more). Such a change rewrites it on purpose:
     UPDATE_DOCTOR_SNAPSHOT=1 pytest tests/test_doctor_corpus.py -k before_it_was_made_fast"""
     now = _comparable(corpus.findings)
     if os.environ.get("UPDATE_DOCTOR_SNAPSHOT"):

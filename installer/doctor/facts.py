@@ -146,4 +146,7 @@ FOLDED_CURSOR_EVENTS = {fold(name): name for name in CURSOR_EVENTS}
 
 # Hook input in environment variables, as old docs and blog posts show it: Claude Code sets none of
 # these; the input comes only on stdin (docs/hosts/claude-code.md#environment)
-LEGACY_INPUT_VARIABLE = r"CLAUDE_(?:TOOL|HOOK|FILE|BASH|NOTIFICATION|EXIT)[A-Z0-9_]*"
+LEGACY_INPUT_VARIABLE = r"CLAUDE_(?:TOOL|HOOK|FILE|BASH|NOTIFICATION|EXIT)[A-Za-z0-9_]*"
+# the same, without the prefix, as some examples write them: only where the command itself is read
+# (a script of its own may well set FILE_PATH before it reads it)
+GENERIC_INPUT_VARIABLE = r"TOOL_(?:INPUT|NAME|OUTPUT|RESPONSE)|FILE_PATHS?|STDIN|ARGUMENTS"

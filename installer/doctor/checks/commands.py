@@ -17,14 +17,18 @@ from typing import Iterator
 from ...document import Keys
 from ...patterns import lazy
 from .. import disk, handler_facts
-from ..facts import LEGACY_INPUT_VARIABLE
+from ..facts import GENERIC_INPUT_VARIABLE, LEGACY_INPUT_VARIABLE
 from ..model import HOST_NAMES, ConfigFile, Context, Finding, Handler, RuleTable, cached_property, rule_by_id
 from ..scripts import bashisms
 from ..shell.interpret import PYTHON
+from ..shell.lex import Lexer, Unreadable
 from ..shell.results import Invocation, Resolution
 
 # `${NAME:-...}` falls back to something else and is left alone
-LEGACY_INPUT = lazy(rf"\$\{{?({LEGACY_INPUT_VARIABLE})(?![A-Za-z0-9_]|\}}?:?-)", needs=("CLAUDE_",))
+LEGACY_INPUT = lazy(rf"\$\{{?({LEGACY_INPUT_VARIABLE}|{GENERIC_INPUT_VARIABLE})(?![A-Za-z0-9_]|\}}?:?-)",
+                    needs=("CLAUDE_", "TOOL_", "FILE_PATH", "STDIN", "ARGUMENTS"))
+# the shell's positional parameters: Claude Code's `sh -c` gives a hook no arguments
+POSITIONAL = lazy(r"\$(?:\{[1-9]\}|[1-9@*])", needs=("$",))
 # set for plugin hooks only; `${CLAUDE_PLUGIN_ROOT:-fallback}` copes with that
 PLUGIN_VARIABLE = lazy(r"\$\{?(CLAUDE_PLUGIN_(?:ROOT|DATA))(?![A-Za-z0-9_]|:?[-=])")
 USER_CONFIG = lazy(r"\$\{user_config\.([^}]*)\}")  # a plugin's user option (docs/hosts/claude-code.md#handler-fields)
@@ -278,15 +282,40 @@ def _user_config_in_shell_form(ctx: Context, command: Command) -> Iterator[Findi
 @RULES.rule("command/input-variable-never-set")
 def _input_variable_never_set(ctx: Context, command: Command) -> Iterator[Finding]:
     """The first legacy input variable the command reads that neither a settings file's "env" nor
-    the command itself sets (NAME=..., read NAME, export NAME: the name written bare)."""
+    the command itself sets (NAME=..., read NAME, export NAME: the name written bare); else an
+    argument it reads ($1, "$@"), which `sh -c` never gives it."""
     text = command.written
-    if command.file.host != "claude" or "CLAUDE_" not in text:
+    if command.file.host != "claude" or "$" not in text or command.exec_form:
         return
     for match in LEGACY_INPUT.finditer(text):
         name = match.group(1)
         if name not in ctx.settings_env and not re.search(rf"(?<![\w${{]){name}(?!\w)", text):
             yield ctx.finding("command/input-variable-never-set", command.file, command.keys, name=name)
             return
+    argument = _argument_read(text)
+    if argument:
+        yield ctx.finding("command/input-variable-never-set", command.file, command.keys, variant="argument",
+                          name=argument)
+
+
+def _argument_read(text: str) -> str | None:
+    """A positional parameter the command reads where nothing in it could have set one: no function
+    (whose own arguments they would be), no `set --`, no nested `sh -c '...' _ arg`, xargs or awk."""
+    if not POSITIONAL.search(text):
+        return None
+    try:
+        words = Lexer(text, {}, None).words()
+    except Unreadable:
+        return None
+    texts = [word.text for word in words]
+    if "-c" in texts or any(t in ("xargs", "awk", "gawk", "function", "parallel") for t in texts) \
+            or any(pair in (("(", ")"), ("set", "--")) for pair in zip(texts, texts[1:])):
+        return None
+    for word in words:
+        found = POSITIONAL.search(word.text) if word.dynamic else None
+        if found:
+            return found.group(0)
+    return None
 
 
 @RULES.rule("command/plugin-variable-outside-plugin")
