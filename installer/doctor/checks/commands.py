@@ -314,7 +314,7 @@ def _argument_read(text: str) -> str | None:
     for word in words:
         found = POSITIONAL.search(word.text) if word.dynamic else None
         if found:
-            return found.group(0)
+            return str(found.group(0))
     return None
 
 
