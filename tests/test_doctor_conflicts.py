@@ -303,6 +303,14 @@ def test_twice_in_one_group_is_a_duplicate(tmp_path):
     assert "line 7 of this file" in dup.message
 
 
+
+def test_copies_on_a_matcher_that_matches_nothing_are_no_duplicates(tmp_path):
+    """Neither copy ever runs (matcher/matches-nothing says why): there is no "copy that runs"."""
+    out = doctor(tmp_path / "p", {S: config(('tool == "Bash"', "echo a"), ('tool in ["Bash"]', "echo a"))})
+    assert found(out, "conflict/duplicate-handler") == [] and len(found(out, "matcher/matches-nothing")) == 2
+    out = doctor(tmp_path / "q", {S: config(("Bash", "echo a"), ("Ba.*", "echo a"))})
+    assert len(found(out, "conflict/duplicate-handler")) == 1
+
 def enabled_plugins(tmp_path, monkeypatch, plugins: dict[str, dict]) -> dict:
     """Install plugins (name -> hooks) under CLAUDE_CONFIG_DIR as Claude Code records them; the
     settings fragment that enables them all."""

@@ -262,8 +262,9 @@ def test_input_variables_claude_code_never_sets(corpus):
 def test_copies_on_disjoint_matchers_are_no_duplicates(corpus):
     # The same command on SessionStart startup, resume, clear and compact (or on Bash and on
     # Edit|Write) is needed on each: Claude Code deduplicates only among the copies one call matches.
-    per_file = _by_file(corpus, "conflict/duplicate-handler")
-    assert (len(per_file), sum(per_file.values())) == (1, 2)  # two copies on one regex that matches no tool
+    # (SuperfastSAT1600's two pairs on `tool in [...]` matchers no tool name fits were reported until
+    # stop 29, with a "copy that runs": neither runs, and matcher/matches-nothing says so)
+    assert _by_file(corpus, "conflict/duplicate-handler") == {}
 
 
 def test_cursor_semantics_http_headers_and_plugin_manifests_are_quiet_on_the_corpus(corpus):
@@ -328,7 +329,8 @@ def test_doctor_finds_on_the_corpus_exactly_what_it_found_before_it_was_made_fas
     updatedResponse on PostToolUse), and when `[[` in a shell-form command was (12 more: Claude
     Code runs them with sh, measured), and when the other bash constructs dash does not read were, and
     the script of `sh -c '...'` (4 more: `&>`, a here-string in a Stop hook, `[[` in two `sh -c`), and
-    when input variables without the CLAUDE_ prefix and $1 were (18 more). Such a change rewrites it on purpose:
+    when input variables without the CLAUDE_ prefix and $1 were (18 more), and when
+    copies on matchers that match nothing stopped being duplicates (2 fewer). Such a change rewrites it on purpose:
     UPDATE_DOCTOR_SNAPSHOT=1 pytest tests/test_doctor_corpus.py -k before_it_was_made_fast"""
     now = _comparable(corpus.findings)
     if os.environ.get("UPDATE_DOCTOR_SNAPSHOT"):

@@ -19,7 +19,7 @@ from typing import Iterator
 from .. import hosts
 from . import handler_facts
 from .model import Handler
-from .regex.overlap import covers, meets
+from .regex.overlap import covers, fires_on_some_call, meets
 
 EVERY_SESSION = ("every session",)
 # what one command is, to Claude Code: ("command", command, args[, plugin root]) or ("http", url)
@@ -84,8 +84,10 @@ def _repeats(event: str, handlers: list[Handler], builtins: tuple[str, ...], ser
     of two that fire alike, or the narrower one wherever it is); one that shares calls with
     another unit's earlier copy runs again on them; one that shares only some calls with its own
     unit's copy runs once on those (and is needed for the rest). An `if` narrows a copy like its
-    matcher: copies with different ones each fire on their own calls."""
+    matcher: copies with different ones each fire on their own calls. A copy whose matcher fires
+    on no call is nobody's copy (matcher/matches-nothing says so)."""
     redundant: set[int] = set()  # copies found to add nothing: no other copy shares calls "with" them
+    handlers = [h for h in handlers if fires_on_some_call(h.matcher, event)]
     for index, handler in enumerate(handlers):
         mine, earlier = runs_with(handler), handlers[:index]
 

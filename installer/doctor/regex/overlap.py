@@ -467,6 +467,19 @@ def covers(kept: str | None, copy: str | None, event: str, builtins: tuple[str, 
     return False
 
 
+def fires_on_some_call(matcher: str | None, event: str) -> bool:
+    """False only where no call can fire the matcher: a regex the host rejects, or one no value
+    (no tool name) can match."""
+    space, m = _space(event), classify(matcher, event)
+    if space is None or m.kind in ("all", "exact"):
+        return True
+    if m.pattern is None:
+        return False
+    if isinstance(space, frozenset):
+        return any(m.matches(value) for value in space)
+    return space != TOOL or can_match_a_name(m.pattern.pattern)
+
+
 def meets(a: str | None, b: str | None, event: str, builtins: tuple[str, ...], servers: Iterable[str]) -> bool:
     """Some call fires both matchers (True where that cannot be ruled out)."""
     space = _space(event)
