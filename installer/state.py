@@ -191,20 +191,27 @@ class Operation:
     state: str = "done"  # pending (written before the change; a crash may leave it so) | done | aborted
     made_folders: list[str] = field(default_factory=list)  # an install's folders to make (its receipts keep them)
     batch: str | None = None  # the one command run it was part of (opencode: one install, a plugin file per pack)
+    written_sha256: str | None = None  # the config's bytes as this operation wrote them (None: it removed the file)
 
     def to_json(self) -> dict[str, Any]:
         return {"format": JOURNAL_FORMAT, "id": self.id, "kind": self.kind, "target": self.target,
                 "packs": self.packs, "added": [e.to_json() for e in self.added],
                 "removed": [e.to_json() for e in self.removed], "backup": self.backup,
                 "time": self.time, "undoes": self.undoes, "state": self.state, "made_folders": self.made_folders,
-                "batch": self.batch}
+                "batch": self.batch, "written_sha256": self.written_sha256}
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> "Operation":
         return cls(raw["id"], raw["kind"], raw["target"], raw["packs"],
                    [Entry.from_json(e) for e in raw["added"]], [Entry.from_json(e) for e in raw["removed"]],
                    raw.get("backup"), raw["time"], raw.get("undoes"), raw.get("state", "done"),
-                   list(raw.get("made_folders", [])), raw.get("batch"))
+                   list(raw.get("made_folders", [])), raw.get("batch"), raw.get("written_sha256"))
+
+
+def last_write_to(config: Path) -> Operation | None:
+    """The newest operation that wrote the config, finished or cut short by a crash."""
+    where = str(config)
+    return next((op for op in reversed(read_journal()) if op.target.get("config") == where), None)
 
 
 def append_journal(op: Operation) -> None:

@@ -1,5 +1,6 @@
 import json
 
+import pytest
 from support import GIT_GUARD_COMMAND, read_json, write_json
 
 FOREIGN = {"matcher": "Bash", "hooks": [{"type": "command", "command": "./theirs.sh"}]}
@@ -37,6 +38,44 @@ def test_containers_we_emptied_go_and_ones_that_were_empty_before_stay(hookwrigh
 
     assert read_json(settings) == {"other": 1}
 
+
+
+@pytest.mark.parametrize("text", ['{\n  "hooks": {\n    "PreToolUse": [\n    ]\n  }\n}\n',
+                                  '{"hooks": { }}', '{ "hooks" : { "PreToolUse": [ ] } , "x": 1 }\n'])
+def test_install_then_uninstall_or_rollback_gives_back_the_very_bytes(hookwright, home, project, text):
+    """The blanks inside a list or object we filled and emptied again come back too: nothing
+    wrote the file between, so undoing our write is the backup's bytes."""
+    settings = project / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(text)
+    for undo in (("uninstall", "git-guard", *scope(project)), ("rollback", "--project", project, "--yes")):
+        hookwright("install", "git-guard", *scope(project))
+        assert settings.read_text() != text
+        assert hookwright(*undo).code == 0
+        assert settings.read_text() == text, undo
+
+
+def test_an_edit_after_install_is_kept_by_uninstall_and_rollback(hookwright, home, project):
+    settings = project / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text('{"hooks": {"PreToolUse": [ ]}}')
+    for undo in (("uninstall", "git-guard", *scope(project)), ("rollback", "--project", project, "--yes")):
+        hookwright("install", "git-guard", *scope(project))
+        settings.write_text(settings.read_text().replace('{"hooks"', '{"model": "opus", "hooks"', 1))
+        assert hookwright(*undo).code == 0
+        assert read_json(settings) == {"model": "opus", "hooks": {"PreToolUse": []}}, undo
+        settings.write_text('{"hooks": {"PreToolUse": [ ]}}')
+
+
+def test_rolling_back_an_uninstall_puts_the_entry_back_where_it_was(hookwright, home, project):
+    settings = project / ".claude" / "settings.json"
+    write_json(settings, {"hooks": {"PreToolUse": [FOREIGN]}})
+    hookwright("install", "git-guard", *scope(project))
+    hookwright("install", "path-normalizer", *scope(project))
+    before = settings.read_bytes()
+    hookwright("uninstall", "git-guard", *scope(project))
+    hookwright("rollback", "--project", project, "--yes")
+    assert settings.read_bytes() == before
 
 def test_a_lost_receipt_does_not_stop_uninstall_our_entries_are_known_by_their_command(hookwright, home, project):
     settings = project / ".claude" / "settings.json"

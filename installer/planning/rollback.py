@@ -99,7 +99,16 @@ def _plan_undo(op: state.Operation, force: bool) -> Plan:
         raise edited_entries(f"undo {op.kind} {op.id}", target, changed, "restore the byte-exact backup")
     gone = doc.exists and host.holds_nothing(data) and before is not None and not before.exists
     return Plan("rollback", target, doc, data, list(op.removed), list(op.added), packs, undoes=op.id,
-                replan=lambda: plan_undo(op, force), delete_config=gone, remove_folders=made if gone else [])
+                replan=lambda: plan_undo(op, force), delete_config=gone, remove_folders=made if gone else [],
+                exact_bytes=before.raw if not gone and before is not None and before.exists
+                and _still_as_written(op, doc) else None)
+
+
+def _still_as_written(op: state.Operation, doc: Document) -> bool:
+    """The file holds what `op` wrote, and nothing wrote it since: undoing op is then its backup's
+    bytes, in their order (re-adding a removed entry at its old place, an emptied list's blanks)."""
+    last = state.last_write_to(Path(op.target["config"]))
+    return last is not None and last.id == op.id and doc.exists and last.written_sha256 == state.sha256(doc.raw)
 
 
 def _backup_document(host: Host, target: Target, backup: Path | None) -> Document | None:

@@ -2,10 +2,12 @@
 folders we made for them. Nothing here writes."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
-from .. import hosts
+from .. import hosts, state
+from ..document import Document
 from ..errors import HookwrightError
 from ..hosts.base import Entry, Host, Scope, Target
 from ..layout import RECEIPT
@@ -74,7 +76,29 @@ def plan_uninstall(host: Host, target: Target, names: list[str], force: bool = F
         host.file_per_pack or any(r.created_config for r in receipts) and not others)  # and we made it
     return Plan("uninstall", target, doc, data, [], removed, changes,
                 replan=lambda: plan_uninstall(host, target, names, force), delete_config=gone,
-                remove_folders=made_folders(target, receipts) if gone else [])
+                remove_folders=made_folders(target, receipts) if gone else [],
+                exact_bytes=None if gone else as_before_our_last_write(host, target, doc, data))
+
+
+def as_before_our_last_write(host: Host, target: Target, doc: Document, data: Any) -> bytes | None:
+    """The config's bytes from before our last write to it, where nothing has changed it since
+    (it holds the bytes that write wrote) and the change planned now gives back exactly the data
+    it had then: undoing our own write gives back its bytes too, down to the blanks inside a list
+    it emptied, which an entry-level edit cannot know."""
+    last = state.last_write_to(target.config)
+    if host.file_per_pack or last is None or last.backup is None or not doc.exists \
+            or last.written_sha256 != state.sha256(doc.raw):
+        return None
+    saved = state.backup_folder(last.backup) / "config"
+    if not saved.is_file():
+        return None
+    raw = saved.read_bytes()
+    try:
+        before = host.parse(target.config, raw)
+    except HookwrightError:
+        return None
+    same = json.dumps(before.data, sort_keys=True) == json.dumps(data, sort_keys=True)
+    return raw if same and raw != doc.raw else None
 
 
 def _refuse_edited(host: Host, target: Target, present: list[Entry], receipt: Receipt) -> None:
