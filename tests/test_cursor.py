@@ -104,6 +104,20 @@ def test_foreign_entries_and_formatting_survive_and_uninstall_gives_back_the_byt
     assert not (project / ".cursor" / "hookwright").exists()
 
 
+
+def test_a_project_hooks_json_without_version_gets_it_with_our_entry_and_says_so(hookwright, home, project):
+    """Cursor does not load a project hooks.json without "version": 1 (docs/hosts/cursor.md): an
+    install that left it out would report ok for a hook that never runs."""
+    hooks = project / ".cursor" / "hooks.json"
+    hooks.parent.mkdir()
+    hooks.write_text('{"hooks": {"stop": [{"command": "say done"}]}}')
+    planned = hookwright("install", "git-guard", *at(project), "--dry-run", "--json").json
+    assert any('adds "version": 1' in note for note in planned["plans"][0]["notes"])
+    assert hookwright("install", "git-guard", *at(project), "--yes").code == 0
+    assert read_json(hooks)["version"] == 1
+    checked = hookwright("doctor", hooks, "--json").json
+    assert not [f for f in checked["findings"] if f["rule"] == "host/cursor-version-missing"]
+
 def test_installing_twice_is_installing_once(hookwright, home, installed):
     before = (installed / ".cursor" / "hooks.json").read_bytes()
     again = hookwright("install", "git-guard", *at(installed), "--yes", "--json")

@@ -154,6 +154,27 @@ def test_the_local_scope_writes_settings_local_and_keeps_its_runtimes_out_of_git
     assert ignored.returncode == 0
 
 
+
+def test_a_local_install_warns_where_git_would_share_the_personal_file(hookwright, home, project):
+    """Tracked, its entries reach every clone without their runtimes, whose absence refuses every
+    call; untracked and not ignored, git would pick it up."""
+    local = project / ".claude" / "settings.local.json"
+
+    def notes() -> list[str]:
+        planned = hookwright("install", "git-guard", "--scope", "local", "--project", project, "--dry-run", "--json")
+        return planned.json["plans"][0]["notes"]
+
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    assert any("git does not ignore it" in note for note in notes())  # (the file does not exist yet)
+    local.parent.mkdir(parents=True)
+    local.write_text("{}\n")
+    assert any("git does not ignore it" in note for note in notes())
+    subprocess.run(["git", "-C", str(project), "add", "-f", str(local)], check=True)
+    assert any("git tracks" in note and "git rm --cached" in note for note in notes())
+    subprocess.run(["git", "-C", str(project), "rm", "-q", "--cached", str(local)], check=True)
+    (project / ".gitignore").write_text(".claude/settings.local.json\n")
+    assert not notes()
+
 def test_a_pack_option_is_rendered_into_the_command_and_a_new_value_reconfigures_in_place(hookwright, home, project):
     settings = project / ".claude" / "settings.json"
     hookwright("install", "git-guard", *project_args(project), "--yes")

@@ -167,6 +167,8 @@ class Host(ABC):
     file_per_pack: ClassVar[bool] = False  # each pack is a file of its own, wholly ours (opencode's plugins)
     rewrite_events: ClassVar[frozenset[str]] = frozenset()  # where a hook's answer can change the tool's input
     rewrite_field: ClassVar[str] = ""  # what in a hook's answer carries the new input
+    # top-level keys the host needs for its hooks to load, that an install adds where missing, and why
+    required_keys: ClassVar[dict[str, tuple[Any, str]]] = {}
     # facts doctor reads the host's files by
     dedups_commands: ClassVar[bool] = False  # one command string in several settings files runs once
     # how the answers of several hooks on one call combine: "parallel" (all run on the original

@@ -51,6 +51,8 @@ class Cursor(Host):
     programs = ("cursor", "cursor-agent")
     schema = "cursor-hooks.schema.json"
     project_var = PROJECT_VAR
+    # (docs/hosts/cursor.md: "version" is required in a project's hooks.json)
+    required_keys = {"version": (VERSION, "Cursor does not load a project hooks.json without it")}
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
         base = user_dir() if project is None else project / ".cursor"
@@ -106,6 +108,8 @@ class Cursor(Host):
 
     def add(self, data: dict[str, Any], entry: Entry) -> dict[str, Any]:
         data = deep(data)
+        for key, (value, _) in self.required_keys.items():
+            data.setdefault(key, value)
         data.setdefault("hooks", {}).setdefault(entry.event, []).append(entry.handler)
         return data
 

@@ -2,6 +2,7 @@
 and receipts, computed from the files as they are. Nothing here writes."""
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -9,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import atomic, state
+from ..document import Document
 from ..errors import ExitCode, HookwrightError
 from ..hosts.base import Entry, Host, Scope, Target
 from ..layout import RECEIPT
@@ -131,7 +133,8 @@ def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[st
     changes = [_runtime_change(host, target, pack, values, wanted, keep_empty, receipt, made, written, rewired)
                for pack, values, wanted, keep_empty, receipt, rewired in wired]
     return Plan("install", target, doc, data, added, removed, changes,
-                replan=lambda: plan_install(host, target, packs, options, adopt, force), notes=_git_notes(target),
+                replan=lambda: plan_install(host, target, packs, options, adopt, force),
+                notes=_git_notes(target) + _required_key_notes(host, doc, data),
                 made_folders=made[1], exact_bytes=new_bytes,  # (also over an edit, which only --force gets to)
                 other_writes=personal_gitignore(target, changes))
 
@@ -155,17 +158,34 @@ def _made_for(target: Target, config_exists: bool) -> tuple[bool, list[str]]:
     return (any(r.created_config for r in same_file) if same_file else not config_exists), sorted(missing)
 
 
+def _required_key_notes(host: Host, doc: Document, data: Any) -> list[str]:
+    """The keys the host needs that the install adds to an existing file, and why."""
+    if not doc.exists or not isinstance(doc.data, dict) or not isinstance(data, dict):
+        return []
+    return [f"adds {json.dumps(key)}: {json.dumps(value)} at the top: {why}"
+            for key, (value, why) in host.required_keys.items() if key not in doc.data and key in data]
+
+
 def _git_notes(target: Target) -> list[str]:
     """A personal config (Claude Code's settings.local.json) must stay out of git; Claude Code
-    git-ignores it when it creates the file itself. When we are the first to create it, say so
-    if git would pick it up."""
-    if not target.personal or target.project is None or target.config.exists() or not shutil.which("git"):
+    git-ignores it when it creates the file itself. Say so where git would pick it up, and above
+    all where git already tracks it: its entries then reach everyone who pulls, but not the
+    runtimes they run (their folder is git-ignored), and a hook whose runtime is missing exits 2,
+    refusing every call it matches."""
+    if not target.personal or target.project is None or not shutil.which("git"):
         return []
+    name = target.config.relative_to(target.project).as_posix()
+    if target.config.exists():
+        tracked = subprocess.run(["git", "-C", str(target.project), "ls-files", "--error-unmatch", "--", name],
+                                 capture_output=True)
+        if tracked.returncode == 0:
+            return [f"git tracks {target.config}, which is personal: the hooks written there reach everyone who "
+                    "pulls it, but not their runtimes (git ignores those), and a hook whose runtime is missing "
+                    f"refuses every call it matches: untrack it (git rm --cached '{name}') and add it to .gitignore"]
     done = subprocess.run(["git", "-C", str(target.project), "check-ignore", "-q", str(target.config)],
                           capture_output=True)
     if done.returncode != 1:  # 0: ignored; 128: not a git repository
         return []
-    name = target.config.relative_to(target.project).as_posix()
     return [f"{target.config} is personal but git does not ignore it here: add "
             f"'{name}' to .gitignore (Claude Code does so itself when it creates the file)"]
 
