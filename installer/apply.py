@@ -113,12 +113,12 @@ def apply(plan: Plan, kind: str) -> tuple[Plan, state.Operation | None]:
         _clean_stale_temps(plan)
         for _ in range(ATTEMPTS):
             fresh = plan.again()
+            if not fresh.changed:  # (another run got there first, say the same install: what was asked for holds)
+                return fresh, None
             if fresh.signature() != plan.signature():
                 raise HookwrightError(
-                    "the config changed since the plan was made, and the change is no longer the one shown",
+                    "the config changed since the plan was made, and the change is no longer the one planned",
                     path=target.config, code=ExitCode.REFUSED, hint="run the command again to see the new plan")
-            if not fresh.changed:
-                return fresh, None
             fresh.check_valid()
             try:
                 return fresh, _write(fresh, kind)

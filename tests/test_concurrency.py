@@ -198,3 +198,36 @@ def test_eight_installers_into_one_opencode_plugins_folder_lose_nothing(tmp_path
     assert (plugins / "theirs.js").read_text() == "export const Theirs = async () => ({})\n"
     assert sorted(p.name for p in plugins.glob("mine-*.js")) == sorted(mine) and len(mine) >= HOST_WRITES
     assert list(plugins.glob(f"*{atomic.TEMP_MARK}*")) == []
+
+
+def test_one_pack_installed_by_several_runs_at_once_ends_installed_once_and_every_run_exits_0(tmp_path, monkeypatch):
+    """The runs that come second find the work done: nothing to write, exit 0 (not 3, "the
+    change is no longer the one planned": what they were asked for holds)."""
+    project = tmp_path / "project"
+    settings = project / ".claude" / "settings.json"
+    write_json(settings, {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}})
+    env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_STATE_HOME=str(tmp_path / "state"))
+
+    def install(log: Path) -> None:
+        os.environ.clear()
+        os.environ.update(env)
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            try:
+                main(["install", "git-guard", "--project", str(project), "--yes"])
+                code = 0
+            except SystemExit as done:
+                code = int(done.code or 0)
+        log.write_text(str(code))
+
+    for round_ in range(3):
+        logs = [tmp_path / f"run-{round_}-{i}.log" for i in range(WORKERS)]
+        pids = [forked(lambda log=log: install(log)) for log in logs]
+        assert [os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in pids] == [0] * WORKERS
+        assert [log.read_text() for log in logs] == ["0"] * WORKERS, round_
+        groups = json.loads(settings.read_bytes())["hooks"]["PreToolUse"]
+        assert len(groups) == 1 and len(groups[0]["hooks"]) == 1
+        for name in ("HOME", "XDG_STATE_HOME"):
+            monkeypatch.setenv(name, env[name])
+        with contextlib.redirect_stdout(io.StringIO()), pytest.raises(SystemExit) as done:
+            main(["uninstall", "git-guard", "--project", str(project), "--yes"])
+        assert done.value.code in (0, None)
