@@ -47,6 +47,24 @@ def test_a_missing_runtime_and_a_hand_edited_entry_are_problems_with_the_repair_
     assert shown.code == 1 and "install/runtime-missing" in shown.out
 
 
+
+def test_an_entry_of_ours_whose_folder_was_deleted_is_a_problem_and_adopt_repairs_it(hookwright, home, project):
+    """The entry stays in the settings and refuses every call (python3 exits 2 without its
+    script): status must not list only the installs it has a receipt for."""
+    import shutil
+
+    hookwright("install", "git-guard", "--project", project, "--yes")
+    shutil.rmtree(project / ".claude" / "hookwright")
+
+    (row,) = _status(hookwright, project, code=1)["installs"]
+
+    assert (row["pack"], row["version"]) == ("git-guard", None)
+    assert [p["rule"] for p in row["problems"]] == ["install/no-receipt", "install/runtime-missing"]
+    assert all("--adopt" in p["hint"] for p in row["problems"])
+    assert hookwright("install", "git-guard", "--project", project, "--adopt", "--yes").code == 0
+    (row,) = _status(hookwright, project)["installs"]
+    assert not row["problems"]
+
 def test_an_older_installed_version_says_the_bundled_one_is_newer(hookwright, home, project):
     hookwright("install", "git-guard", "--project", project, "--yes")
     receipt = project / ".claude" / "hookwright" / "git-guard" / "receipt.json"

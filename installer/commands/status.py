@@ -1,6 +1,7 @@
 """`hookwright status`: which packs are installed where, and whether each is whole.
 
-One row per receipt, in every host and scope of the project (and the user's): the file its
+One row per receipt, in every host and scope of the project (and the user's), and one per pack
+whose entries run our runtime without a receipt (copied, or their folder deleted): the file its
 entries are in, the version installed and the one bundled, its options, and what differs from
 the receipt (the same comparison as doctor's install rules). Exit 1 when an install is not
 whole, so a script can tell; `hookwright install PACK` with the same scope repairs it.
@@ -46,38 +47,54 @@ def installed(project: Path | None = None, host: str | None = None) -> Installs:
                 place = adapter.target(scope, folder)
             except HookwrightError:  # not a place this host installs into (a project that is the home)
                 continue
-            rows += [_row(adapter, adapter.target(scope, folder, name), name) for name in installed_receipts(place)]
+            with_receipt = installed_receipts(place)
+            rows += [_row(adapter, adapter.target(scope, folder, name), name) for name in with_receipt]
+            # entries that run our runtime without a receipt (copied, or their folder deleted): doctor's install/no-receipt
+            rows += [_row(adapter, adapter.target(scope, folder, name), name, receipt=False)
+                     for name in sorted(adapter.packs_in(place) - set(with_receipt))]
     return Installs(str(folder.absolute()), rows)
 
 
-def _row(host: Host, target: Target, pack: str) -> dict[str, Any]:
+def _row(host: Host, target: Target, pack: str, receipt: bool = True) -> dict[str, Any]:
     from ..doctor.checks.installs import receipt_problems, scope_args
-    from ..doctor.model import rule_by_id
     from ..state import read_receipt
 
-    problems: list[dict[str, str]] = []
     row: dict[str, Any] = {"pack": pack, "host": host.name, "scope": target.scope.value, "file": str(target.config),
                            "folder": str(target.pack_dir(pack)), "version": None,
                            "bundled_version": _bundled_version(pack), "upgrade": False, "options": {},
-                           "problems": problems}
+                           "problems": []}
     fields = {"pack": pack, "scope_args": scope_args(target)}
+    if not receipt:
+        found: list[tuple[str, dict[str, Any]]] = [("install/no-receipt", {})]
+        if not target.pack_dir(pack).is_dir():  # (install puts it back, taking the entry over: --adopt)
+            found.append(("install/runtime-missing", {"runtime": target.pack_dir(pack),
+                                                      "scope_args": fields["scope_args"] + " --adopt"}))
+        return _with_problems(row, found, fields)
     try:
-        receipt = read_receipt(target.receipt_path(pack))
+        recorded = read_receipt(target.receipt_path(pack))
     except HookwrightError as error:
         found = [("install/receipt-unreadable", {"problem": error.message, "receipt": target.receipt_path(pack)})]
     else:
-        assert receipt is not None  # (installed_receipts lists the folders that hold one)
-        row.update(version=receipt.version, options=receipt.options,
-                   upgrade=_newer(row["bundled_version"], receipt.version))
+        assert recorded is not None  # (installed_receipts lists the folders that hold one)
+        row.update(version=recorded.version, options=recorded.options,
+                   upgrade=_newer(row["bundled_version"], recorded.version))
         doc = host.load(target.config)
-        found = list(receipt_problems(host, target, doc.data if doc.exists else {}, receipt))
+        found = list(receipt_problems(host, target, doc.data if doc.exists else {}, recorded))
         if host.edited(doc, target):
             found.insert(0, ("install/plugin-edited", {}))
+    return _with_problems(row, found, fields)
+
+
+def _with_problems(row: dict[str, Any], found: list[tuple[str, dict[str, Any]]], fields: dict[str, Any]) -> dict[str, Any]:
+    """The row with each problem found worded as its doctor rule words it."""
+    from ..doctor.model import rule_by_id
+
+    problems = row["problems"]
     for rule_id, more in found:
         rule = rule_by_id(rule_id)
         problems.append({"rule": rule_id, "severity": rule.severity,
-                         "message": rule.message.format(**fields, **more),
-                         "hint": rule.hint.format(**fields, **more)})
+                         "message": rule.message.format(**{**fields, **more}),
+                         "hint": rule.hint.format(**{**fields, **more})})
     return row
 
 
