@@ -52,6 +52,8 @@ CASES = [
     case("structure/group-unknown-key", {S: settings(group={"if": "Bash(git *)"})},
          {S: settings(**{"if": "Bash(git *)"})}),
     case("structure/group-unknown-key", {S: settings(group={"matchers": "Bash"})}, {S: settings()}, note="typo"),
+    case("structure/group-unknown-key", {S: settings(group={"continueOnBlock": True})}, {S: settings()},
+         note="a-prompt-field-beside-command-handlers"),
     case("structure/group-note-key", {S: settings(group={"description": "guard"})}, {S: settings()}),
     case("structure/hooks-note-key", {S: {"hooks": {"$comment": "guards", **settings()["hooks"]}}}, {S: settings()}),
     case("structure/hooks-note-key", {S: {"hooks": {"_comment": ["one", "two"], **settings()["hooks"]}}},
@@ -367,6 +369,9 @@ def test_the_mcp_no_tool_hint_writes_the_server_as_configured(tmp_path):
     out = doctor(tmp_path / "p", files, given=False)
     (finding,) = found(out, "matcher/mcp-no-tool")
     assert '"mcp__linear__.*"' in finding.hint
+    # a plugin's servers are mcp__plugin_<plugin>_<server>__<tool>: the prefix of them all keeps one "_"
+    (finding,) = found(doctor(tmp_path / "q", {S: settings(matcher="mcp__plugin_devops_")}), "matcher/mcp-no-tool")
+    assert '"mcp__plugin_devops_.*"' in finding.hint
 
 
 def rule_tables() -> dict[str, object]:

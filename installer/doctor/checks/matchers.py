@@ -271,6 +271,8 @@ def _mcp_no_tool(at: MatcherAt) -> Iterator[Finding]:
         if name.startswith("mcp__") and not name[5:].partition("__")[2]:
             server = name[5:].rstrip("_")
             pattern = f"mcp__{servers.get(server.lower(), server)}__.*"  # in the configured server's case
+            if server.startswith("plugin_") and not name.endswith("__"):  # a plugin's servers: mcp__plugin_<plugin>_<server>__
+                pattern = f"mcp__{server}_.*"
             yield at.finding("matcher/mcp-no-tool", name=name, pattern=pattern)
 
 

@@ -388,8 +388,18 @@ def _group_unknown_key(ctx: Context, at: GroupAt) -> Iterator[Finding]:
         handler_field = key in COMMON_FIELDS or key in ALL_TYPE_FIELDS
         close = [] if handler_field else _close(key, GROUP_KEYS, 0.7)
         variant = "handler-field" if handler_field else "misspelt" if close else None
+        kinds = _handler_types(at.value.get("hooks"))
+        owners = sorted(kind for kind, fields in TYPE_FIELDS.items() if key in fields)
+        if key not in COMMON_FIELDS and owners and kinds and not set(owners) & kinds:
+            variant = "other-type-field"  # (moved into these handlers, it would do nothing either)
         yield ctx.finding("structure/group-unknown-key", at.file, at.keys + (key,), at_key=True, key=key,
-                          host=CLAUDE_FORMAT.host, close=close[0] if close else "", variant=variant)
+                          host=CLAUDE_FORMAT.host, close=close[0] if close else "", variant=variant,
+                          owners=" and ".join(owners), kinds=" and ".join(sorted(kinds)))
+
+
+def _handler_types(handlers: Any) -> set[str]:
+    """The types of the handlers in a group's "hooks" (a handler without one is a command)."""
+    return {str(h.get("type", "command")) for h in handlers if isinstance(h, dict)} if isinstance(handlers, list) else set()
 
 
 @GROUP_RULES.rule("structure/matcher-ignored")
