@@ -504,6 +504,16 @@ def test_bash_syntax_in_quotes_or_in_bash_c_is_not_reported(tmp_path):
         assert not found(doctor(tmp_path / str(number), {S: settings(command=command)}),
                          "command/bash-only-syntax"), command
 
+
+def test_a_program_the_command_reaches_later_fails_that_part_not_the_start(tmp_path):
+    """`bun` only inside the if: the hook starts and runs its test; the message says where it fails."""
+    missing = "hookwright-no-such-program"
+    out = doctor(tmp_path / "p", {S: settings(command=f'if [ -f package.json ]; then {missing} run check; fi')})
+    (hit,) = found(out, "command/interpreter-not-found")
+    assert "fails where it runs it" in hit.message and "that part of the hook never runs" in hit.message
+    (hit,) = found(doctor(tmp_path / "q", {S: settings(command=f"{missing} run check")}), "command/interpreter-not-found")
+    assert "cannot start" in hit.message and "that part" not in hit.message
+
 def test_every_command_rule_is_tested():
     tested = {"command/bash-only-syntax", "command/script-missing", "command/not-executable", "command/relative-path", "command/home-path",
               "command/sh-without-shell", "command/world-writable", "command/interpreter-not-found",

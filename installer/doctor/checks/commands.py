@@ -29,6 +29,8 @@ LEGACY_INPUT = lazy(rf"\$\{{?({LEGACY_INPUT_VARIABLE}|{GENERIC_INPUT_VARIABLE})(
                     needs=("CLAUDE_", "TOOL_", "FILE_PATH", "STDIN", "ARGUMENTS"))
 # the shell's positional parameters: Claude Code's `sh -c` gives a hook no arguments
 POSITIONAL = lazy(r"\$(?:\{[1-9]\}|[1-9@*])", needs=("$",))
+# words a command can start with before the program it runs: a test, a loop, a cd
+LEADING_WORDS = frozenset({"if", "while", "until", "for", "case", "[", "[[", "test", "cd", "!", "{", "("})
 # set for plugin hooks only; `${CLAUDE_PLUGIN_ROOT:-fallback}` copes with that
 PLUGIN_VARIABLE = lazy(r"\$\{?(CLAUDE_PLUGIN_(?:ROOT|DATA))(?![A-Za-z0-9_]|:?[-=])")
 USER_CONFIG = lazy(r"\$\{user_config\.([^}]*)\}")  # a plugin's user option (docs/hosts/claude-code.md#handler-fields)
@@ -74,11 +76,15 @@ def _guards_an_action(handler: Handler) -> bool:
 PYTHON_EXITS_2 = "python exits 2 when its script is missing"
 
 
-def _effect(handler: Handler, exits_2: str | None = None, silent: bool = False) -> str:
+def _effect(handler: Handler, exits_2: str | None = None, silent: bool = False, part: bool = False) -> str:
     """What the host does when the command cannot start; `exits_2`: why the hook exits 2 instead
     (`python3 missing.py`: PYTHON_EXITS_2), which a gate reads as a block; `silent`: the command
-    exits 0 all the same (`missing.sh || true`), so not even an error notice shows."""
+    exits 0 all the same (`missing.sh || true`), so not even an error notice shows; `part`: what
+    cannot start is not the first thing the command runs (inside an `if`, after a `cd`), so only
+    that part of the hook does not run."""
     effect = _host_effect(handler, exits_2)
+    if part:
+        effect = effect.replace("the hook never runs", "that part of the hook never runs")
     return effect.replace("(a non-blocking error)", "(silently: the command still exits 0)") if silent else effect
 
 
@@ -171,6 +177,12 @@ class Command:
             return None
         found: re.Match[str] | None = PLUGIN_VARIABLE.search(self.text)
         return found
+
+    def runs_later(self, inv: Invocation) -> bool:
+        """Something runs before the invocation: another program, or a test it sits behind (`if`,
+        `[ ... ] &&`, `cd x &&`), so the hook starts even where the invocation cannot."""
+        first = self.written.split(None, 1)[0] if self.written.strip() else ""
+        return inv is not self.res.invocations[0] or first in LEADING_WORDS
 
     def keys_for(self, inv: Invocation) -> Keys:
         """Exec form: the position of the argument that names the script; else the command."""
@@ -332,7 +344,8 @@ def _script_missing(ctx: Context, command: Command) -> Iterator[Finding]:
         if mode is not None and stat.S_ISREG(mode):
             continue
         shown = inv.script or str(path)
-        effect = _effect(command.handler, _python_exit_2(inv, PYTHON_EXITS_2), silent=inv.tolerated or not inv.sets_status)
+        effect = _effect(command.handler, _python_exit_2(inv, PYTHON_EXITS_2), silent=inv.tolerated or not inv.sets_status,
+                         part=command.runs_later(inv))
         if mode is not None:
             effect = "it is a directory; " + effect
         also = f" (looked for {path})" if str(path) != shown else ""
@@ -471,8 +484,9 @@ def _interpreter_not_found(ctx: Context, command: Command) -> Iterator[Finding]:
             continue
         if disk.which(program) is None:
             reported.add(program)
+            later = command.runs_later(inv)
             yield ctx.finding("command/interpreter-not-found", command.file, command.keys, program=program,
-                              effect=_effect(command.handler))
+                              effect=_effect(command.handler, part=later), variant="later" if later else None)
 
 
 def _home_path_is_a_problem(scope: str, path: str) -> bool:
