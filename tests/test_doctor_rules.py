@@ -232,6 +232,10 @@ CASES = [
                                                                  'const t = input.tool\n  if (t === "Bash")')},
          {OC + "p.js": PLUGIN.replace('if (input.tool === "bash")', 'const t = input.tool\n  if (t === "bash")')},
          given=False, note="through-a-name"),
+    case("host/opencode-tool-name", {OC + "p.js": 'export const P = async () => ({"tool.execute.after": async (input) => {\n'
+                                                  '  if (input.tool !== "TodoWrite") return\n}})\n'},
+         {OC + "p.js": 'export const P = async () => ({"tool.execute.after": async (input) => {\n'
+                       '  if (input.tool !== "todowrite") return\n}})\n'}, given=False, note="after-the-call"),
     case("host/opencode-args-reassigned", {OC + "p.js": PLUGIN.replace("(input, output)", "({ tool }, { args })").replace(
         'input.tool === "bash") output.args.command = "x"', 'tool === "bash") args = {command: "x"}')},
          {OC + "p.js": PLUGIN.replace("(input, output)", "({ tool }, { args })").replace(

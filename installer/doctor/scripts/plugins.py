@@ -30,6 +30,7 @@ VALUES = frozenset({"string", "template_string", "number", "true", "false", "nul
                     "object"})
 TYPE_ONLY = frozenset({"type_alias_declaration", "interface_declaration"})  # (an enum is an object at run time)
 HOOK = "tool.execute.before"
+AFTER_HOOK = "tool.execute.after"  # gets the same input: {tool, sessionID, callID}
 
 
 class Place(NamedTuple):
@@ -76,9 +77,12 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
     unfiltered = False
     for key, function in _hook_functions(root):
         hooks.add(key)
-        if key != HOOK or function is None:
+        if key not in (HOOK, AFTER_HOOK) or function is None:
             continue
         params = _params(function)
+        if key == AFTER_HOOK:  # (its input names the tool the same way: only the names are read)
+            names += sorted(_tools_compared(function, params), key=lambda item: item[1])
+            continue
         found_writes, found_reassigns = _args_writes(function, params)
         writes += found_writes
         reassigns += found_reassigns
