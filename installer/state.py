@@ -208,10 +208,12 @@ class Operation:
                    list(raw.get("made_folders", [])), raw.get("batch"), raw.get("written_sha256"))
 
 
-def last_write_to(config: Path) -> Operation | None:
-    """The newest operation that wrote the config, finished or cut short by a crash."""
+def last_write_if_untouched(config: Path, raw: bytes) -> Operation | None:
+    """The newest operation that wrote the config, where the file still holds the bytes it wrote
+    (`raw`): nothing else has written it since, so its backup is what undoing it gives back."""
     where = str(config)
-    return next((op for op in reversed(read_journal()) if op.target.get("config") == where), None)
+    last = next((op for op in reversed(read_journal()) if op.target.get("config") == where), None)
+    return last if last is not None and last.written_sha256 == sha256(raw) else None
 
 
 def append_journal(op: Operation) -> None:

@@ -107,8 +107,8 @@ def _plan_undo(op: state.Operation, force: bool) -> Plan:
 def _still_as_written(op: state.Operation, doc: Document) -> bool:
     """The file holds what `op` wrote, and nothing wrote it since: undoing op is then its backup's
     bytes, in their order (re-adding a removed entry at its old place, an emptied list's blanks)."""
-    last = state.last_write_to(Path(op.target["config"]))
-    return last is not None and last.id == op.id and doc.exists and last.written_sha256 == state.sha256(doc.raw)
+    last = state.last_write_if_untouched(doc.path, doc.raw) if doc.exists else None
+    return last is not None and last.id == op.id
 
 
 def _backup_document(host: Host, target: Target, backup: Path | None) -> Document | None:

@@ -85,9 +85,8 @@ def as_before_our_last_write(host: Host, target: Target, doc: Document, data: An
     (it holds the bytes that write wrote) and the change planned now gives back exactly the data
     it had then: undoing our own write gives back its bytes too, down to the blanks inside a list
     it emptied, which an entry-level edit cannot know."""
-    last = state.last_write_to(target.config)
-    if host.file_per_pack or last is None or last.backup is None or not doc.exists \
-            or last.written_sha256 != state.sha256(doc.raw):
+    last = None if host.file_per_pack or not doc.exists else state.last_write_if_untouched(target.config, doc.raw)
+    if last is None or last.backup is None:
         return None
     saved = state.backup_folder(last.backup) / "config"
     if not saved.is_file():
