@@ -451,7 +451,6 @@ def _mixed_shapes(script: Script) -> Iterator[Finding]:
         yield script.finding("script/mixed-shapes", site, script.handlers, written=site.what)
 
 
-
 @SCRIPT_RULES.rule("script/bash-only-syntax")
 def _bash_only_syntax(script: Script) -> Iterator[Finding]:
     """Bash's syntax in a shell script that sh runs: `sh x.sh`, or no `#!` line under the /bin/sh
@@ -488,6 +487,7 @@ def _how_sh_runs(handler: Handler, path: Path) -> str | None:
         if inv.direct and not disk.first_line(path).startswith(b"#!"):
             return "it has no #! line, so the /bin/sh that runs the command runs it too"
     return None
+
 
 # ---- the code a hook runs: whatever the event ------------------------------------------------------------
 

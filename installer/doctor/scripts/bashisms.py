@@ -80,7 +80,7 @@ def in_words(words: list[Word]) -> BashOnly | None:
             continue
         if word.dynamic is ARRAY_DYNAMIC:
             return ARRAY
-        if word.dynamic and "${" in word.text and BASH_PARAMETER.search(word.text):
+        if word.dynamic and BASH_PARAMETER.search(word.text):  # (a word without "${" is answered at once)
             return PARAMETER
         if word.quoted:
             continue

@@ -63,8 +63,8 @@ def placeholder_word(text: str, variables: dict[str, str | None]) -> Word:
 
 _GLOB = lazy(r"[*?\[]")
 _OPERATOR = lazy(r"&&|\|\||;;|\|&|[;|&\n()]")
-BACKTICK_DYNAMIC = "`...` is worked out when the hook runs"
-ARRAY_DYNAMIC = "a bash array (NAME=(...))"  # the value of an array assignment  # why a word with a backquote is not known ahead
+BACKTICK_DYNAMIC = "`...` is worked out when the hook runs"  # why a word with a backquote is not known ahead
+ARRAY_DYNAMIC = "a bash array (NAME=(...))"  # why an array assignment's word is not known ahead
 _PLAIN = lazy(r"""[^\s'"\\$`;&|()<>]+""")
 _BLANKS = lazy(r"[ \t]+")
 _PLAIN_DQ = lazy(r"""[^"\\$`]+""")
