@@ -206,6 +206,36 @@ def doctor_argv(paths: list[Path]) -> list[str]:
     return [PYTHON, "-m", "hookwright", "doctor", *map(str, paths), "--format", "json"]
 
 
+# doctor as it starts (collector off, the same CLI, discovery, strict reading, context, report),
+# with every check switched off: what the run costs before any rule runs. The ratio targets are
+# measured against it: what a target leaves above this is all the rules may take.
+NO_CHECKS = """import gc, sys
+gc.disable()
+from hookwright.doctor import run
+run.findings.__defaults__ = ((),)
+from hookwright.cli import entry
+entry()
+"""
+
+
+def no_checks_argv(paths: list[Path]) -> list[str]:
+    return [PYTHON, "-c", NO_CHECKS, "doctor", *map(str, paths), "--format", "json"]
+
+
+def rule_budget(label: str, target: float, reference: float, floors: dict[str, float], doctor: float,
+                handlers: int) -> None:
+    """What a target of `target` x `reference` leaves for the rules above each floor, per handler,
+    beside what the rules take now (doctor's time above its own no-check run)."""
+    allowed = target * reference
+    now = (doctor - floors["doctor, every check off"]) / handlers * 1e6
+    print(f"{label}: the target allows {allowed:.3f} s; the rules take {now:.0f} us per handler now "
+          f"({handlers:,} handlers). Left for all the rules, per handler, above:")
+    for name, floor in floors.items():
+        left = (allowed - floor) / handlers * 1e6
+        print(f"  {name} ({floor:.3f} s, {floor / reference:.2f}x): {left:.0f} us"
+              + (f" ({now / left:.1f}x less than now)" if left > 0 else " (nothing: the floor is over the target)"))
+
+
 def environment(home: Path) -> dict:
     """The caller's environment without its agent and hookwright settings, and with bytecode
     caching on (PYTHONDONTWRITEBYTECODE would make every run compile hookwright from source,
@@ -244,6 +274,7 @@ def compare(corpus: Path, work: Path, repeat: int) -> None:
     print(f"## 1. A tree of {len(tree)} projects, one Claude Code settings file each (one run names them all; "
           f"best of {repeat})\n")
     commands = {"doctor": doctor_argv(tree),
+                "no checks": no_checks_argv(tree),
                 "python": [PYTHON, "-c", "pass"],
                 # the least any Python linter does: read and parse every file (and import a CLI framework)
                 "parse": [PYTHON, "-c", PARSE_ONLY, *map(str, tree)],
@@ -262,6 +293,8 @@ def compare(corpus: Path, work: Path, repeat: int) -> None:
     rows = [["python -c pass", "-", *_times(runs["python"]), "-"],
             ["python reading and json-parsing the files, nothing else", len(tree), *_times(runs["parse"]), "-"],
             ["  the same after importing typer", len(tree), *_times(runs["parse+cli"]), "-"],
+            ["hookwright doctor, every check off (reads, discovers, reports)", len(tree),
+             *_times(runs["no checks"]), findings("no checks")],
             ["hookwright doctor", len(tree), *_times(runs["doctor"]), findings("doctor")],
             *[row + ["-"] for row in baseline_rows(runs, "doctor", "  the same", len(tree))],
             ["hookwright doctor, four copies of the tree", len(copies), *_times(runs["doctor x4"]),
@@ -280,6 +313,11 @@ def compare(corpus: Path, work: Path, repeat: int) -> None:
               f"four copies: {d4_best / runs['agnix x4'][0]:.2f}x")
         print(f"floor for a Python CLI: reading, parsing and importing typer alone is "
               f"{runs['parse+cli'][0] / a_best:.2f}x agnix")
+        print(f"doctor with every check off is {runs['no checks'][0] / a_best:.2f}x agnix")
+        rule_budget("2.5x agnix on the tree", 2.5, a_best,
+                    {"typer + reading and parsing": runs["parse+cli"][0],
+                     "doctor, every check off": runs["no checks"][0]},
+                    d_best, json.loads(runs["doctor"][2])["summary"]["handlers"])
     print()
     sharing(tree, work, env, repeat)
     breakdown(tree, work / "tree", env["HOME"])
@@ -424,22 +462,26 @@ def scaling(work: Path, sizes: list[int], repeat: int) -> None:
     home = work / "home2"
     home.mkdir()
     env = environment(home)
-    rows, previous, last_ratio = [], None, None
+    rows, previous, last_ratio, budget = [], None, None, None
     for size in sizes:
         project = work / f"synthetic-{size}"
         path = synthetic(project, size)
-        commands, extra = with_baseline({"doctor": doctor_argv([path])}, "doctor")
+        commands = {"doctor": doctor_argv([path]), "no checks": no_checks_argv([path]),
+                    "typer": [PYTHON, "-c", "import typer\n" + PARSE_ONLY, str(path)]}
+        if agnix:
+            commands["agnix"] = [agnix, "--format", "json", str(path)]
+        commands, extra = with_baseline(commands, "doctor")
         runs = timed(commands, cwd=project, env=env, repeat=repeat, extra_env=extra)
         best, median, out, _ = runs["doctor"]
         doc = json.loads(out)
         growth = f"{best / previous[1]:.1f}x for {size // previous[0]}x handlers" if previous else "-"
         row = [size, f"{path.stat().st_size / 1e6:.2f}", f"{best:.3f}", f"{median:.3f}",
-               f"{best / size * 1000:.3f}", growth, len(doc["findings"])]
+               f"{best / size * 1000:.3f}", growth, len(doc["findings"]), f"{runs['no checks'][0]:.3f}"]
         if BASELINE is not None:
             row.append(f"{runs['doctor' + BASE][0]:.3f} ({runs['doctor' + BASE][0] / best:.2f}x)")
+        a_out = ""
         if agnix:
-            a_best, _, a_out, a_err = timed({"agnix": [agnix, "--format", "json", str(path)]}, cwd=project,
-                                            env=env, repeat=repeat)["agnix"]
+            a_best, _, a_out, a_err = runs["agnix"]
             try:
                 row.append(f"{a_best:.3f} ({len(json.loads(a_out)['diagnostics'])} findings)")
             except ValueError:
@@ -447,11 +489,17 @@ def scaling(work: Path, sizes: list[int], repeat: int) -> None:
         rows.append(row)
         previous = (size, best)
         last_ratio = f"{best / a_best:.2f}x" if agnix and a_out.strip() else None
+        if last_ratio:
+            budget = (a_best, {"typer + reading and parsing": runs["typer"][0],
+                               "doctor, every check off": runs["no checks"][0]}, best, size)
     header = ["handlers", "file MB", "best s", "median s", "ms/handler", "growth", "findings",
-              *([f"baseline {BASELINE.name} best s (this one: x as fast)"] if BASELINE is not None else [])]
+              "every check off best s", *([f"baseline {BASELINE.name} best s (this one: x as fast)"] if BASELINE is not None else [])]
     table(header + (["agnix best s"] if agnix else []), rows)
     if agnix and last_ratio:
         print(f"\nratio doctor / agnix on {sizes[-1]:,} handlers (best wall): {last_ratio} (target: at most 2x)")
+    if budget:
+        reference, floors, best, size = budget
+        rule_budget(f"2x agnix on {size:,} handlers", 2, reference, floors, best, size)
     print("\n(The files are compact JSON. agnix refuses files over 1 MiB, so indented 10,000-handler files are "
           "beyond it; it also resolves $CLAUDE_PROJECT_DIR to '/', so it calls the synthetic project's scripts "
           "missing.)")
