@@ -47,7 +47,8 @@ def run_plans(command: str, plans: Iterable[Plan], *, dry_run: bool, consent: Co
     status = statuses[-1] if stopped else next((s for s in (Status.APPLIED, Status.DRY_RUN) if s in statuses), statuses[-1])
     written = [r for r in results if r.operation]
     return Result(command, status, [p for r in results for p in r.plans],
-                  written[-1].operation if written else None, max(r.exit_code for r in results))
+                  written[-1].operation if written else None, max(r.exit_code for r in results),
+                  shown=any(r.shown for r in results))
 
 
 def _approved(plan: Plan, ask: Callable[["Plan", bool], bool]) -> Plan | None:
@@ -88,7 +89,8 @@ def run_plan(command: str, plan: Plan, *, dry_run: bool, consent: Consent) -> Re
         plan = approved
     written, op = apply(plan, command)
     written.findings = plan.findings  # (the same change, made again under the lock)
-    return Result(command, Status.APPLIED if op else Status.UNCHANGED, [written], operation=op)
+    return Result(command, Status.APPLIED if op else Status.UNCHANGED, [written], operation=op,
+                  shown=not consent.yes)
 
 
 def tidy(plan: Plan) -> None:

@@ -120,6 +120,9 @@ def print_result(result: Result, as_json: bool) -> None:
     if result.status in (Status.DRY_RUN, Status.NEEDS_CONFIRMATION, Status.REFUSED) or verbosity > 0:
         for index, plan in enumerate(result.plans):  # (a file's header once, over its plans in a row)
             print_plan(plan, header=index == 0 or result.plans[index - 1].target.config != plan.target.config)
+    elif result.status is Status.APPLIED and not result.shown:  # --yes: what the change brings is said all the same
+        for plan in result.plans:
+            _print_plan_findings(plan, changes=(("introduced", "this change introduced"),), kept=False)
     if verbosity < 0 and result.exit_code == 0:  # (what went wrong is said all the same)
         return
     for plan in result.plans:
@@ -215,10 +218,13 @@ def _what_changed(old: Entry, new: Entry) -> str:
 SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "dim"}
 
 
-def _print_plan_findings(plan: Plan) -> None:
+PLAN_CHANGES = (("introduced", "this change introduces"), ("resolved", "this change resolves"))
+
+
+def _print_plan_findings(plan: Plan, changes: tuple[tuple[str, str], ...] = PLAN_CHANGES, kept: bool = True) -> None:
     """What the change does to doctor's findings: the ones it introduces and resolves in full,
     the ones it keeps as a count (doctor shows them)."""
-    for change, heading in (("introduced", "this change introduces"), ("resolved", "this change resolves")):
+    for change, heading in changes:
         shown = [f for f in plan.findings if f.change == change]
         if not shown:
             continue
@@ -230,11 +236,11 @@ def _print_plan_findings(plan: Plan) -> None:
             out().print(f"      {escape(f.message)}")
             if change == "introduced":
                 out().print(f"      [dim]hint: {escape(f.hint)}[/]")
-    kept = sum(1 for f in plan.findings if f.change == "kept")
-    if kept:
+    still = sum(1 for f in plan.findings if f.change == "kept") if kept else 0
+    if still:
         where = plan.project or plan.target.project
         command = "hookwright doctor" + (f" --project {where}" if where else "")
-        out().print(f"  [dim]it keeps {_count(kept, 'existing finding')} ({escape(command)} shows them)[/]")
+        out().print(f"  [dim]it keeps {_count(still, 'existing finding')} ({escape(command)} shows them)[/]")
 
 
 def _count(number: int, noun: str) -> str:

@@ -103,6 +103,24 @@ def test_with_no_mcp_server_in_sight_two_rewriters_on_mcp_tools_still_warn(hookw
         assert str(looked_at) in race["message"]
 
 
+def test_with_yes_the_warnings_a_change_brings_are_said_before_done(hookwright, home, project):
+    """--yes shows no plan, so what the written change brought is said after it (it needs no consent)."""
+    project_rewriter(project, matcher="mcp__.*")
+    (project / ".mcp.json").unlink()
+    ran = hookwright("install", "path-normalizer", *at(project), "--yes")
+
+    assert ran.code == 0
+    assert "this change introduced 1 finding" in ran.out and "conflict/input-rewrite-race-unseen-servers" in ran.out
+    assert ran.out.index("input-rewrite-race-unseen-servers") < ran.out.index("done: install wrote")
+    assert "+ add" not in ran.out  # the recap, not the plan
+
+
+def test_with_yes_a_change_that_brings_nothing_says_only_done(hookwright, home, project):
+    ran = hookwright("install", "git-guard", *at(project), "--yes")
+
+    assert ran.code == 0 and "introduced" not in ran.out and "done: install wrote" in ran.out
+
+
 def test_a_rewriter_in_the_user_scope_races_with_an_install_in_the_project(hookwright, home, project):
     hook_script(home / "hooks", "rewrite.py", REWRITER)
     write_json(home / ".claude" / "settings.json", foreign("mcp__.*", f"python3 {home / 'hooks' / 'rewrite.py'}"))

@@ -55,13 +55,15 @@ class Payload:
 
 class Result:
     def __init__(self, command: str, status: Status, plans: list[Plan] | None = None,
-                 operation: Operation | None = None, exit_code: ExitCode = ExitCode.OK, payload: Payload | None = None) -> None:
+                 operation: Operation | None = None, exit_code: ExitCode = ExitCode.OK, payload: Payload | None = None,
+                 shown: bool = False) -> None:
         self.command = command
         self.status = status
         self.plans = [] if plans is None else plans
         self.operation = operation
         self.exit_code = exit_code
         self.payload = payload
+        self.shown = shown  # the plans were shown to a person who said yes (not so with --yes)
 
     def to_json(self) -> dict[str, Any]:
         return {
