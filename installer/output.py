@@ -337,9 +337,12 @@ def print_journal(journal: Journal) -> None:
 def print_status(status: Installs) -> None:
     """`hookwright status`: a table of installs, then what is wrong with each that is not whole."""
     installs = status.installs
+    for error in status.unreadable:  # (the JSON document holds them as error documents)
+        print_error(HookwrightError(error["message"], path=error["path"], line=error["line"], column=error["column"],
+                                    hint=error["hint"], detail=error["detail"]))
     if not installs:
         out().print(f"no hookwright pack is installed for {escape(status.project)} or for you "
-                    "([dim]hookwright install[/] installs one)")
+                    "([dim]hookwright install[/] installs one)" + (" that could be read" if status.unreadable else ""))
         return
     table = _table("pack", "version", "agent", "scope", "file", "state")
     for row in installs:

@@ -205,15 +205,19 @@ def test_list_json_validates_against_its_schema(hookwright, home, project):
     assert [f["readable"] for f in unreadable["files"] if f["path"].endswith("settings.local.json")] == [False]
 
 
-def test_status_json_validates_against_its_schema_whole_and_with_a_problem(hookwright, home, project):
+def test_status_json_validates_against_its_schema_whole_with_a_problem_and_with_an_unreadable_config(hookwright, home, project):
     empty = validate("status.schema.json", ran_json(hookwright("status", "--project", project, "--json")))
     ok(hookwright("install", "git-guard", "--project", project, "--yes"))
     whole = validate("status.schema.json", ran_json(hookwright("status", "--project", project, "--json")))
     (project / ".claude" / "hookwright" / "git-guard" / "git-guard").unlink()
     broken = validate("status.schema.json", ran_json(hookwright("status", "--project", project, "--json"), code=1))
+    (project / ".cursor").mkdir()
+    (project / ".cursor" / "hooks.json").write_text("{,}")
+    unreadable = validate("status.schema.json", ran_json(hookwright("status", "--project", project, "--json"), code=2))
 
     assert empty["installs"] == [] and whole["installs"][0]["problems"] == []
     assert broken["installs"][0]["problems"][0]["rule"] == "install/runtime-missing"
+    assert unreadable["unreadable"][0]["path"] == str(project / ".cursor" / "hooks.json")
 
 
 def test_doctor_format_json_validates_against_its_schema(hookwright, home, project):

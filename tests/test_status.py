@@ -81,3 +81,20 @@ def test_an_older_installed_version_says_the_bundled_one_is_newer(hookwright, ho
 def test_with_nothing_installed_status_says_how_to_install(hookwright, home, project):
     assert _status(hookwright, project)["installs"] == []
     assert "hookwright install" in hookwright("status", "--project", project).out
+
+
+def test_an_unreadable_config_is_said_with_its_place_and_every_other_install_is_still_listed(hookwright, home,
+                                                                                            project):
+    hookwright("install", "git-guard", "--project", project, "--yes")
+    broken = home / ".cursor" / "hooks.json"
+    broken.parent.mkdir(parents=True)
+    broken.write_text('{"version": 1,\n  "hooks": {bad}}\n')
+
+    doc = _status(hookwright, project, code=2)
+    ran = hookwright("status", "--project", project)
+
+    assert set(_by_place(doc)) == {("git-guard", "claude", "project")}
+    (error,) = doc["unreadable"]
+    assert (error["path"], error["line"], error["column"]) == (str(broken), 2, 13) and error["hint"]
+    assert ran.code == 2 and "git-guard" in ran.out and f"{broken}:2:13" in ran.err
+    assert broken.read_text() == '{"version": 1,\n  "hooks": {bad}}\n'

@@ -18,9 +18,10 @@ from .result import Payload, Result, Status
 
 
 class Installs(Payload):
-    def __init__(self, project: str, installs: list[dict[str, Any]]) -> None:
+    def __init__(self, project: str, installs: list[dict[str, Any]], unreadable: list[dict[str, Any]]) -> None:
         self.project = project
         self.installs = installs  # one row per receipt (schemas/status.schema.json)
+        self.unreadable = unreadable  # configs that could not be read, as error documents: the rest is listed
 
     def print_text(self, result: Result) -> None:
         from ..output import print_status
@@ -31,7 +32,8 @@ class Installs(Payload):
 def status(project: Path | None = None, host: str | None = None) -> Result:
     found = installed(project, host)
     whole = all(not row["problems"] for row in found.installs)
-    return Result("status", Status.LISTED, exit_code=ExitCode.OK if whole else ExitCode.FINDINGS, payload=found)
+    code = ExitCode.BAD_INPUT if found.unreadable else ExitCode.OK if whole else ExitCode.FINDINGS
+    return Result("status", Status.LISTED, exit_code=code, payload=found)
 
 
 def installed(project: Path | None = None, host: str | None = None) -> Installs:
@@ -41,6 +43,7 @@ def installed(project: Path | None = None, host: str | None = None) -> Installs:
     check_project(project)
     folder = project or Path.cwd()
     rows: list[dict[str, Any]] = []
+    unreadable: list[dict[str, Any]] = []
     for adapter in [hosts.get(host)] if host else hosts.every():
         for scope in adapter.scopes:
             try:
@@ -49,10 +52,15 @@ def installed(project: Path | None = None, host: str | None = None) -> Installs:
                 continue
             with_receipt = installed_receipts(place)
             rows += [_row(adapter, adapter.target(scope, folder, name), name) for name in with_receipt]
+            try:  # (one bad file hides nothing else: it is said beside the rest)
+                in_config = adapter.packs_in(place)
+            except HookwrightError as error:
+                unreadable.append(error.to_json())
+                continue
             # entries that run our runtime without a receipt (copied, or their folder deleted): doctor's install/no-receipt
             rows += [_row(adapter, adapter.target(scope, folder, name), name, receipt=False)
-                     for name in sorted(adapter.packs_in(place) - set(with_receipt))]
-    return Installs(str(folder.absolute()), rows)
+                     for name in sorted(in_config - set(with_receipt))]
+    return Installs(str(folder.absolute()), rows, unreadable)
 
 
 def _row(host: Host, target: Target, pack: str, receipt: bool = True) -> dict[str, Any]:
