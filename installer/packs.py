@@ -125,9 +125,14 @@ def bundled_pack_names() -> list[str]:
 
 
 def load_pack(name: str) -> Pack:
-    for folder in resources.pack_dirs():
-        if (folder / name / "pack.toml").is_file():
-            return load_pack_file(folder / name / "pack.toml")
+    """The pack of that name. Two folders on the pack path holding one (yours named like a bundled
+    one, say) is an error: which of them an install, upgrade or uninstall means cannot be told."""
+    found = [folder / name / "pack.toml" for folder in resources.pack_dirs() if (folder / name / "pack.toml").is_file()]
+    if len(found) > 1:
+        raise HookwrightError(f"two packs are named {name!r}: {found[0].parent} and {found[1].parent}",
+                              hint="rename your own pack (its folder and the name in its pack.toml)")
+    if found:
+        return load_pack_file(found[0])
     known = bundled_pack_names()
     raise HookwrightError(f"unknown pack {name!r}",
                           hint=did_you_mean(name, known) or f"available packs: {', '.join(known)}")

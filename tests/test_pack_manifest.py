@@ -95,6 +95,18 @@ def test_a_good_manifest_in_hookwright_packs_path_installs_and_its_hook_runs_thr
     assert json.loads(proc.stdout)["hookSpecificOutput"]["permissionDecisionReason"] == "mine says no"
 
 
+def test_a_pack_of_ones_own_named_like_a_bundled_one_is_refused_naming_both_folders(hookwright, home, project,
+                                                                                      tmp_path, monkeypatch):
+    mine = write_pack(tmp_path / "packs", GOOD.replace('name = "mine"', 'name = "git-guard"')).rename(
+        tmp_path / "packs" / "git-guard")
+    monkeypatch.setenv("HOOKWRIGHT_PACKS_PATH", str(tmp_path / "packs"))
+
+    ran = hookwright("install", "git-guard", "--scope", "project", "--project", project, "--yes")
+
+    assert ran.code == 2 and "two packs are named 'git-guard'" in ran.err and str(mine) in ran.err, ran.err
+    assert not (project / ".claude").exists()
+
+
 def test_a_pack_that_rewrites_input_on_an_event_that_cannot_is_refused_for_that_agent(hookwright, home, project,
                                                                                        tmp_path, monkeypatch):
     write_pack(tmp_path / "packs", GOOD.replace("rewrites_input = false", "rewrites_input = true") +
