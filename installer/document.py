@@ -265,6 +265,9 @@ def _syntax_error(path: Path, text: str, err: json.JSONDecodeError) -> Hookwrigh
     elif err.pos >= len(text.rstrip()):
         what = "the file ends too early (truncated?)"
         hint = "restore the file or complete the JSON"
+    elif err.msg == "Extra data":  # (json's words for it)
+        what = "more text after the JSON value has ended (two documents, or a bracket too many)"
+        hint = "keep one JSON value: merge the two, or remove what follows the first"
     else:
         what = err.msg
         hint = "fix the JSON syntax at that position"

@@ -212,7 +212,7 @@ CASES = [
                  id="a missing closing brace"),
     pytest.param(Case(settings_bytes(STRAY_CHAR), ("invalid JSON",), pos(STRAY_CHAR, "x")),
                  id="a stray character"),
-    pytest.param(Case(settings_bytes(EXTRA_AFTER_END), ("invalid JSON", "extra data"), (4, 1)),
+    pytest.param(Case(settings_bytes(EXTRA_AFTER_END), ("invalid JSON", "after the JSON value has ended"), (4, 1)),
                  id="a stray closing brace after the end"),
     pytest.param(Case(settings_bytes(TRUNCATED_BETWEEN), ("invalid JSON", "truncated"), (4, 27)),
                  id="a file cut off between two tokens"),
