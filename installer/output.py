@@ -475,7 +475,8 @@ def print_hooks(listed: HookList) -> None:
         out().print(f"[yellow]note:[/] disableAllHooks is true in {escape(path)}")
     unreadable = [f for f in listed.files if not f["readable"]]
     for f in unreadable:
-        out().print(f"[red]unreadable:[/] {escape(f['path'])}: {escape(f['error'] or '')}")
+        where = f"{f['path']}:{f['line']}:{f['column'] or 1}" if f["line"] else f["path"]
+        out().print(f"[red]unreadable:[/] {escape(where)}: {escape(f['error'] or '')}")
     for f in listed.files:
         if f.get("no_hooks_read"):
             out().print(f"[yellow]no hooks read from[/] {escape(f['path'])}: {escape(f['no_hooks_read'])} "

@@ -117,10 +117,12 @@ def test_unreadable_files_and_kill_switches_are_shown(hookwright, home, project)
     ran = hookwright("list", "--project", project, "--json")
     files = {Path(f["path"]).name: f for f in ran.json["files"]}
     assert not files["settings.json"]["readable"] and files["settings.json"]["error"]
+    assert (files["settings.json"]["line"], files["settings.json"]["column"]) == (1, 15)  # the comment
     assert ran.json["disabled_by"] == [str(project / ".claude" / "settings.local.json")]
     assert ran.code == 2 and ran.json["exit_code"] == 2  # the rest is listed, and the exit code says so
     text = hookwright("list", "--project", project)
     assert "unreadable" in text.out and "disableAllHooks" in text.out and text.code == 2
+    assert f"{project / '.claude' / 'settings.json'}:1:15: invalid JSON: a comment" in text.out.replace("\n", "")
     (project / ".claude" / "settings.json").write_text('{"hooks": {}}')
     assert hookwright("list", "--project", project).code == 0
 

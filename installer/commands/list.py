@@ -27,7 +27,7 @@ class HookList(Payload):
     def __init__(self, project: str, files: list[dict[str, Any]], plugins: list[dict[str, Any]],
                  disabled_by: list[str], hooks: list[dict[str, Any]], filters: dict[str, Any] | None = None) -> None:
         self.project = project
-        self.files = files  # every file read: path, host, scope, kind, plugin, readable, error, no_hooks_read
+        self.files = files  # every file read: path, host, scope, kind, plugin, readable, error (line, column), no_hooks_read
         self.plugins = plugins  # the enabled plugins: id, installed
         self.disabled_by = disabled_by  # the files whose disableAllHooks wins
         self.hooks = hooks  # one row per handler (schemas/list.schema.json)
@@ -107,6 +107,7 @@ def effective_view(ctx: Context) -> HookList:
         project=str(ctx.project),
         files=[{"path": str(f.path), "host": f.host, "scope": f.scope, "kind": f.kind, "plugin": f.plugin,
                 "readable": f.error is None, "error": f.error.message if f.error else None,
+                "line": f.error.line if f.error else None, "column": f.error.column if f.error else None,
                 "no_hooks_read": _no_hooks_read(f)} for f in ctx.files],
         plugins=[{"id": p.id, "installed": p.install_path is not None} for p in ctx.plugins],
         disabled_by=disabled,
