@@ -247,16 +247,33 @@ def _common(code: str, at: Offsets) -> Common:
             "failure_fields": _failure_fields(code, place)}
 
 
-INPUT_VARIABLE = lazy(r"""(?P<var>[A-Za-z_$][\w$]*)\s*(?::\s*\w+\s*)?=\s*(?:await\s+)?"""
-                            r"""(?:json\.loads?\s*\(|JSON\.parse\s*\()""", needs=("json.load", "JSON.parse"))
-JQ_FIRST_FIELD = lazy(r"""\bjq\s+(?:-[-\w]+\s+)*["']\s*\.(?P<field>[A-Za-z_]\w*)""", needs=("jq",))
+INPUT_VARIABLE = lazy(r"""(?P<var>[A-Za-z_$][\w$]*)[ \t]*(?::[ \t]*\w+[ \t]*)?=\s*(?:await\s+)?"""
+                            r"""(?:json\.loads?\s*\(|JSON\.parse\s*\(|Bun\.stdin\.json\s*\()""",
+                      needs=("json.load", "JSON.parse", "Bun.stdin"))
+PARSED_STDIN = lazy(r"""(?:json\.loads?|JSON\.parse)\s*\((?=[^()]*(?:\bstdin\b|readFileSync\(\s*0\b))""",
+                    needs=("json.load", "JSON.parse"))  # its argument reads stdin: json.load(sys.stdin)["x"] reads x
+# after the input or a variable holding it: the field read, `["x"]`, `.get("x")` or `.x` (not a method call)
+FIELD_READ = lazy(r"""\s*(?:\??\.get\(\s*["'](?P<a>\w+)["']|\[\s*["'](?P<b>\w+)["']\s*\]|"""
+                  r"""\??\.(?P<c>[A-Za-z_]\w*)\b(?!\s*\())""")
+# JavaScript's `const { tool_input, prompt } = input` (or `= JSON.parse(...)`): each name is a field read
+JS_DESTRUCTURED = lazy(r"""(?:const|let|var)\s*\{(?P<names>[^{}]*)\}\s*(?::\s*\w+\s*)?=\s*(?:await\s+)?"""
+                       r"""(?:(?P<call>JSON\.parse\s*\(|Bun\.stdin\.json\s*\()|(?P<var>[A-Za-z_$][\w$]*)\s*[;\n])""",
+                       needs=("const", "let", "var"))
+DESTRUCTURED_NAME = lazy(r"""(?:^|,)\s*(?P<name>[A-Za-z_]\w*)\s*(?=[:=,]|$)""")
+# a jq call up to the quote that opens its filter (its options, --arg NAME VALUE among them, before it)
+JQ_CALL = lazy(r"""\bjq\s+(?P<options>(?:(?:--(?:arg|argjson|slurpfile|rawfile)\s+\S+\s+(?:"[^"]*"|'[^']*'|\S+)"""
+               r"""|-[-\w]+)\s+)*)(?P<q>["'])""", needs=("jq",))
+# options under which `.` is not the JSON read from stdin: no input (-n), raw lines (-R), all inputs in one array (-s)
+JQ_OTHER_INPUT = lazy(r"(?:^|\s)(?:-[A-Za-z]*[nRs][A-Za-z]*|--null-input|--raw-input|--slurp)(?=\s|$)")
+# a file the filter reads instead of stdin (not 2>/dev/null, nor <<< "$INPUT")
+JQ_FILE_AFTER = lazy(r"""[ \t]+(?:(?!\d*>|&>)[^\s\-<>|;&)`]|<(?!<|\s*/dev/stdin))""")
 
 
 STDIN_VARIABLE = lazy(r"""(?<![\w$])([A-Za-z_]\w*)=["']?\$\((?:cat(?:\s+-)?|</dev/stdin)\)""", needs=("$(",))
 
 
 # the line before a jq filter: a variable echoed into it; after it: a variable fed as a here-string
-JQ_FED_BY_ECHO = lazy(r"""(?:echo|printf)\s+(?:-\w+\s+)*(?:'%s\\n'\s+)?["']?\$\{?(?P<var>\w+)\}?["']?\s*\|\s*$""")
+JQ_FED_BY_ECHO = lazy(r"""(?:echo|printf)\s+(?:-\w+\s+)*(?:(?P<fq>["'])%s(?:\\n)?(?P=fq)\s+)?["']?\$\{?(?P<var>\w+)\}?["']?\s*\|\s*$""")
 JQ_FED_BY_HERE_STRING = lazy(r"""[^\n|;]*<<<\s*["']?\$\{?(?P<var>\w+)""")
 ENDS_IN_PIPE = lazy(r"\|\s*$")
 FIELD_OF_RESULT = lazy(r"\s*(?:\?\.|\.|\[)")  # after json.loads(...): a field of the result is read
@@ -264,30 +281,114 @@ FIELD_OF_RESULT = lazy(r"\s*(?:\?\.|\.|\[)")  # after json.loads(...): a field o
 
 def _input_reads(code: str, place: Places) -> tuple[tuple[str, Place], ...]:
     """The top-level input fields the script reads: `data["x"]`, `data.get("x")`, `input.x` on
-    the variable it parsed stdin into, and the first field of a jq filter."""
+    the variable it parsed stdin into, and the fields a jq filter reads of its input."""
     found: dict[str, Place] = {}
     stdin_variables = set(STDIN_VARIABLE.findall(code))
-    for match in JQ_FIRST_FIELD.finditer(code):
+    for match in JQ_CALL.finditer(code):
+        end = _quote_end(code, match.end(), match.group("q"))
+        if JQ_OTHER_INPUT.search(match.group("options")) or JQ_FILE_AFTER.match(code, end + 1):
+            continue
         line_start = code.rfind("\n", 0, match.start()) + 1
         before = code[line_start:match.start()]
         piped = JQ_FED_BY_ECHO.search(before)
         fed = piped is not None and piped.group("var") in stdin_variables
-        here = JQ_FED_BY_HERE_STRING.match(code[match.end():match.end() + 200])
+        here = JQ_FED_BY_HERE_STRING.match(code[end + 1:end + 200])
         if fed or (here is not None and here.group("var") in stdin_variables) or (
                 not ENDS_IN_PIPE.search(before) and here is None):
-            found.setdefault(match.group("field"), place(match.start("field")))
+            for field, offset in _jq_root_fields(code[match.end():end]):
+                found.setdefault(field, place(match.end() + offset))
     # the variables in the order they are parsed into (a field two of them read is placed at the first's
     # read, whatever the process's string hashing)
     parsed = dict.fromkeys(m.group("var") for m in INPUT_VARIABLE.finditer(code)
                            if not FIELD_OF_RESULT.match(_after_call(code, m.end())))
+    reads = [(m.start(), _after_call(code, m.end(), 80)) for m in PARSED_STDIN.finditer(code)]
     for variable in parsed:  # the parsed input itself, not a field of it (x = JSON.parse(...).tool_input)
-        name = re.escape(variable)
-        reads = re.finditer(rf"""(?<![\w$.]){name}\s*(?:\??\.get\(\s*["'](?P<a>\w+)["']|\[\s*["'](?P<b>\w+)["']\s*\]|"""
-                            rf"""\??\.(?P<c>[A-Za-z_]\w*)\b(?!\s*\())""", code)
-        for match in reads:
-            field = match.group("a") or match.group("b") or match.group("c")
-            found.setdefault(field, place(match.start()))
+        reads += [(m.start(), code[m.end():m.end() + 80])
+                  for m in re.finditer(rf"(?<![\w$.]){re.escape(variable)}(?![\w$])", code)]
+    for start, after in reads:
+        match = FIELD_READ.match(after)
+        if match:
+            found.setdefault(match.group("a") or match.group("b") or match.group("c"), place(start))
+    for match in JS_DESTRUCTURED.finditer(code):
+        if match.group("call") or match.group("var") in parsed:
+            for name in DESTRUCTURED_NAME.finditer(match.group("names")):
+                found.setdefault(name.group("name"), place(match.start("names") + name.start("name")))
     return tuple(sorted(found.items(), key=lambda item: item[1]))
+
+
+def _quote_end(code: str, start: int, quote: str) -> int:
+    """The offset of the quote that closes a shell string opened right before `start`."""
+    if quote == "'":
+        end = code.find("'", start)
+        return len(code) if end < 0 else end
+    at = start
+    while at < len(code) and code[at] != '"':
+        at += 2 if code[at] == "\\" else 1
+    return min(at, len(code))
+
+
+JQ_TOKEN = lazy(r"""(?P<string>")|(?P<field>(?<![\w$\]).)?"])\.(?P<name>[A-Za-z_]\w*))|(?P<word>[$A-Za-z_][\w:]*)|"""
+                r"""(?P<pipe>\|(?!\|))|(?P<open>[(\[{])|(?P<close>[)\]}])|(?P<comment>#[^\n]*)""")
+JQ_DEFINES = lazy(r"\bdef\s", needs=("def",))
+JQ_STRING_PART = lazy(r"""\\\(|\\.|"|[^"\\]+""")
+# jq builtins whose arguments see the same `.` as the call (select(.a), test(.b)); any other
+# call's (map, sort_by, with_entries...) may see something else
+JQ_SAME_INPUT = frozenset({"select", "test", "match", "capture", "contains", "inside", "startswith", "endswith",
+                           "ltrimstr", "rtrimstr", "split", "splits", "join", "has", "index", "rindex", "indices",
+                           "sub", "gsub", "first", "last", "limit", "del", "getpath", "path", "isempty", "error",
+                           "tostring", "tojson", "ascii_downcase", "ascii_upcase", "if", "then", "elif", "else",
+                           "and", "or", "not"})
+
+
+def _jq_root_fields(program: str) -> list[tuple[str, int]]:
+    """The fields a jq filter reads of its input, with their offsets: `.a` where `.` is still
+    the input (before any `|` at its depth, in `(...)`, `[...]`, `{...}`, a string's `\\(...)`
+    or the arguments of select, test and the like), not `.b` of `.a.b` nor what follows `| `,
+    map(...) or catch. A program that defines functions is not read."""
+    if JQ_DEFINES.search(program):
+        return []
+    found: list[tuple[str, int]] = []
+    # per open (...), [...], {...} or \(...): whether `.` is the input there, and whether it is a
+    # string's interpolation (whose `)` goes back into the string)
+    stack: list[tuple[bool, bool]] = [(True, False)]
+    at, word = 0, ""
+    while (match := JQ_TOKEN.search(program, at)) is not None:
+        at = match.end()
+        root = stack[-1][0]
+        if match.group("string"):
+            at = _jq_string(program, at, root, stack)
+        elif match.group("name"):
+            if match.group("field") is not None and root:
+                found.append((match.group("name"), match.start("name")))
+        elif match.group("word"):
+            word = match.group("word")
+            if word == "catch":  # (its body reads the error)
+                stack[-1] = (False, stack[-1][1])
+            continue
+        elif match.group("pipe"):
+            stack[-1] = (False, stack[-1][1])
+        elif match.group("open"):
+            called = bool(word) and word not in JQ_SAME_INPUT
+            before = program[match.start() - 1:match.start()]
+            indexes = match.group("open") == "[" and (before in ("]", ")", "?", ".", '"') or before.isalnum())
+            stack.append((root and not called and not indexes, False))
+        elif match.group("close") and len(stack) > 1 and stack.pop()[1]:
+            at = _jq_string(program, at, stack[-1][0], stack)
+        word = ""
+    return found
+
+
+def _jq_string(program: str, at: int, root: bool, stack: list[tuple[bool, bool]]) -> int:
+    """Past a jq string that starts at `at`; at a `\\(`, a frame for its interpolation is pushed
+    and the offset right after it returned."""
+    part: re.Match[str]
+    for part in JQ_STRING_PART.finditer(program, at):
+        if part.group(0) == '"':
+            return part.end()
+        if part.group(0) == "\\(":
+            stack.append((root, True))
+            return part.end()
+    return len(program)
 
 
 RESPONSE_ALIAS = lazy(r"""(?<![\w$.])(?:(?:const|let|var)\s+)?(?P<alias>[A-Za-z_$][\w$]*)\s*=\s*[\w$.]+\s*"""
@@ -305,10 +406,10 @@ def _failure_fields(code: str, place: Places) -> tuple[tuple[str, Place], ...]:
     return tuple(sorted(found, key=lambda item: item[1]))
 
 
-def _after_call(code: str, start: int) -> str:
+def _after_call(code: str, start: int, count: int = 4) -> str:
     """The few characters after the call whose arguments start at `start`."""
     end = start + len(_balanced(code, start)) + 1
-    return code[end:end + 4]
+    return code[end:end + count]
 
 
 def _object_follows(code: str, end: int) -> bool:
