@@ -337,7 +337,9 @@ def test_doctor_finds_on_the_corpus_exactly_what_it_found_before_it_was_made_fas
     were mended (a plugin's MCP prefix, a prompt handler's field on a group of commands), and when a missing script that is not the
     first thing a command runs became "that part of the hook never runs" (7 reworded), and when tool.execute.after's tool names were
     read too (1 more: beads-sync's "TodoWrite"), and when every field a jq filter reads of its input was, not its
-    first alone (2 more: tool_input on Cursor's beforeShellExecution and beforeSubmitPrompt). Such a change rewrites it on purpose:
+    first alone (2 more: tool_input on Cursor's beforeShellExecution and beforeSubmitPrompt), and when FileChanged matchers with
+    a glob or a folder were (4 more, in redpanda-data's ui-harness settings and plugin: "*.proto|*.graphql|*.graphqls"
+    never runs, "src/env.ts" never matches a file's name). Such a change rewrites it on purpose:
     UPDATE_DOCTOR_SNAPSHOT=1 pytest tests/test_doctor_corpus.py -k before_it_was_made_fast"""
     now = _comparable(corpus.findings)
     if os.environ.get("UPDATE_DOCTOR_SNAPSHOT"):
