@@ -229,3 +229,11 @@ def test_every_field_a_jq_filter_reads_of_the_input_is_judged(tmp_path, command)
 def test_jq_reading_what_the_event_sends_or_something_else_is_quiet(tmp_path, command):
     config = {"version": 1, "hooks": {"beforeShellExecution": [{"command": command}]}}
     assert not found(doctor(tmp_path / "p", {".cursor/hooks.json": config}), "script/input-field-never-sent")
+
+
+@pytest.mark.parametrize("exit_status, reported", [(0, True), (2, False)])
+def test_a_cursor_answer_on_stderr_is_lost_unless_exit_2_blocks(tmp_path, exit_status, reported):
+    command = f"""echo '{{"permission": "deny", "user_message": "no"}}' >&2; exit {exit_status}"""
+    config = {"version": 1, "hooks": {"beforeShellExecution": [{"command": command}]}}
+    hits = found(doctor(tmp_path / "p", {".cursor/hooks.json": config}), "script/answer-on-stderr")
+    assert bool(hits) == reported and all("Cursor reads the answer from stdout" in h.message for h in hits)

@@ -117,6 +117,12 @@ ANSWER_NEAR = lazy(r"\breason\b|hookSpecificOutput|stopReason|systemMessage",
                    needs=("reason", "hookSpecificOutput", "stopReason", "systemMessage"))
 
 
+# in a JSON object written out: the keys of an answer (a top-level decision only beside a reason)
+ANSWER_OBJECT = lazy(r"""hookSpecificOutput|permissionDecision|(?<!\w)\\?["']?permission\\?["']?\s*:|"""
+                     r"""(?<!\w)\\?["']?decision\\?["']?\s*:(?=.*\breason\b)""", re.S)
+ANSWER_KEYS = frozenset({"hookSpecificOutput", "permissionDecision", "permission"})
+
+
 def _answering(code: str, offset: int) -> bool:
     """A top-level `decision` is the hook's answer only beside a reason (or other answer fields);
     scripts keep a `decision` of their own in log records and state files."""
@@ -132,7 +138,7 @@ class Flow:
                  continue_false: tuple[Place, ...] = (), trace: Place | None = None,
                  stop_flag_from_env: Place | None = None, failure_fields: tuple[tuple[str, Place], ...] = (),
                  input_reads: tuple[tuple[str, Place], ...] = (), syntax_error: tuple[str, Place] | None = None,
-                 called: frozenset[str] = frozenset()) -> None:
+                 called: frozenset[str] = frozenset(), stderr_answers: tuple[Place, ...] = ()) -> None:
         self.writes = writes
         self.exits = exits
         self.stdin_reads = stdin_reads  # the second read, when stdin is read twice on one path
@@ -146,6 +152,7 @@ class Flow:
         self.input_reads = input_reads  # top-level fields of the hook's input it reads
         self.syntax_error = syntax_error  # (what, where) when the interpreter refuses the file
         self.called = called  # the functions the script calls (Python)
+        self.stderr_answers = stderr_answers  # a JSON answer (hookSpecificOutput, a decision...) written to stderr
 
     def mixed_output(self) -> tuple[Write, Write] | None:
         """A text (or echoed input) write and a JSON write that one run can both make: stdout is
@@ -453,7 +460,7 @@ def _name(node: ast.AST) -> str:
 def _python(tree: ast.Module, text: str, common: Common) -> Flow:
     strings = _PyStrings(tree, text)
     loggers = _stdout_loggers(tree)
-    writes, exits, reads, values, new_objects, string_inputs = [], [], [], [], [], []
+    writes, exits, reads, values, new_objects, string_inputs, stderr_answers = [], [], [], [], [], [], []
     order = 0
     # what the file's try statements catch: a raise in a function may be caught where it is called
     caught = _caught_around_calls(tree)
@@ -482,6 +489,8 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 order += 1
                 name = _name(call.func)
                 write = _py_write(call, name, strings, loggers)
+                if _py_stderr_answer(call, name, strings):
+                    stderr_answers.append(place(call))
                 if write is not None and not (debug and write[0] == STDOUT_TEXT):
                     kind, what = write
                     writes.append(Write(kind, place(call), what, branch, scope, _ends_before_next_write(after), order,
@@ -533,7 +542,7 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
     called = frozenset(node.func.id if isinstance(node.func, ast.Name) else node.func.attr for node in _nodes(tree)
                        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)))
     return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads) or _reads_through_calls(tree, reads),
-                values=tuple(values), called=called,
+                values=tuple(values), called=called, stderr_answers=tuple(stderr_answers),
                 new_inputs=_new_inputs(new_objects),
                 input_as_string=tuple(sorted(set(string_inputs))),
                 continue_false=common["continue_false"], stop_flag_from_env=common["stop_flag_from_env"],
@@ -745,6 +754,27 @@ def _py_write(call: ast.Call, name: str, strings: "_PyStrings | None",
     return kind, strings.source(call)
 
 
+def _py_stderr_answer(call: ast.Call, name: str, strings: "_PyStrings") -> bool:
+    """Whether the call writes an answer's JSON to stderr: print(json.dumps({...}), file=sys.stderr),
+    sys.stderr.write(json.dumps(...)) or json.dump({...}, sys.stderr)."""
+    if name == "json.dump" and len(call.args) > 1 and _name(call.args[1]) == "sys.stderr":
+        return _py_answer(strings.resolve(call.args[0]))
+    target = next((k.value for k in call.keywords if k.arg == "file"), None) if name == "print" else None
+    if not call.args or not ((target is not None and _name(target) == "sys.stderr") or name == "sys.stderr.write"):
+        return False
+    dumped = strings.resolve(call.args[0])
+    return isinstance(dumped, ast.Call) and _name(dumped.func) in ("json.dumps", "dumps") and bool(dumped.args) \
+        and _py_answer(strings.resolve(dumped.args[0]))
+
+
+def _py_answer(node: ast.AST | None) -> bool:
+    """A dict written as an answer: hookSpecificOutput, permissionDecision, Cursor's permission, or a decision with a reason."""
+    if not isinstance(node, ast.Dict):
+        return False
+    keys = {k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+    return bool(keys & ANSWER_KEYS) or {"decision", "reason"} <= keys
+
+
 def _py_status(arg: ast.AST | None, strings: "_PyStrings") -> tuple[int | None, str]:
     """The exit status a sys.exit(arg) gives, and its message (a string argument exits 1)."""
     if arg is None or (isinstance(arg, ast.Constant) and arg.value is None):
@@ -952,7 +982,7 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
 
     lines = shell_lines(code)
     starts = [start for start, _, _, _ in lines]
-    writes, exits, reads = [], [], []
+    writes, exits, reads, stderr_answers = [], [], [], []
     trace = None
     order = 0
     printers = _sh_printers(code, lines, path, depth)
@@ -993,6 +1023,8 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                     after = tail + "\n" + _next_lines(lines, starts, offset, 2)
                     ends = bool(ENDS_RUN.match(after))
                     writes.append(Write(kind, place(start), f"{word}{rest.rstrip()[:40]}", branch, scope, ends, order))
+                elif _sh_stderr_answer(word, rest, before, tail, code, offset + match.end() + len(rest)):
+                    stderr_answers.append(place(start))
             if word in ("cat", "jq", "read") and not piped_in and "<" not in rest and _sh_reads_stdin(word, rest):
                 if not (word == "read" and SH_WHILE_READ.search(before)):
                     reads.append(StdinRead(place(start), branch, scope, order))
@@ -1001,7 +1033,7 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
     if trace and SH_TRACE_TO_FILE.search(code):
         trace = None  # the trace goes to a file of its own
     return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads),
-                values=_sh_values(code, place), trace=trace, **common,
+                values=_sh_values(code, place), trace=trace, stderr_answers=tuple(stderr_answers), **common,
                 new_inputs=_new_inputs(_labelled_objects(code, place)))
 
 
@@ -1146,6 +1178,19 @@ def _sh_stdout_kind(word: str, rest: str, before: str, tail: str, code: str, end
     if captured or piped_out or SH_TO_ELSEWHERE.search(rest) or "/dev/null" in rest:
         return None
     return _sh_write_kind(word, rest, bool(SH_PIPED_IN.search(before)), code, end)
+
+
+SH_TO_STDERR = lazy(r"(?:^|\s)1?>&\s*2\b|>>?\s*/dev/stderr\b", needs=(">",))
+
+
+def _sh_stderr_answer(word: str, rest: str, before: str, tail: str, code: str, end: int) -> bool:
+    """Whether an echo, printf, jq or cat writes an answer's JSON to stderr (`echo '{"hookSpecificOutput":
+    ...}' >&2`), not captured by $(...) nor piped on."""
+    captured = before.count("$(") > before.count(")") or before.count("`") % 2 == 1
+    if captured or tail.lstrip().startswith("|") or not SH_TO_STDERR.search(rest):
+        return False
+    written = code[end:end + 600].split("\n", 1)[-1] if word == "cat" else rest
+    return _sh_write_kind(word, rest, False, code, end) == STDOUT_JSON and bool(ANSWER_OBJECT.search(written))
 
 
 HEREDOC_START = lazy(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1", needs=("<<",))
@@ -1338,6 +1383,9 @@ JS_TRY = lazy(r"""\btry\s*\{""", needs=("try",))
 
 JS_RETURNS_AFTER = lazy(r"""\s*\)\s*;?\s*(?:return\b|process\.exit\b)""")
 JS_CONSOLE_ERROR = lazy(r"""console\.(?:error|warn)\(\s*[`'"]([^`'"]*)""")
+JS_STDERR_WRITE = lazy(r"""(?<![\w.$])(?:console\.(?:error|warn)|process\.stderr\.write)\s*\(""",
+                       needs=("console.", "process.stderr"))
+JS_STRINGIFIED = lazy(r"""JSON\.stringify\(\s*(?P<name>[A-Za-z_$][\w$]*)\s*[,)]""", needs=("JSON.stringify",))
 
 
 def _javascript(code: str, at: Offsets, common: Common) -> Flow:
@@ -1378,8 +1426,23 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
     for match in JS_READ.finditer(code):
         branch, scope = blocks(match.start())
         reads.append(StdinRead(place(match.start()), branch, scope, match.start()))
+    stderr_answers = tuple(place(m.start()) for m in JS_STDERR_WRITE.finditer(code)
+                           if _js_answer(_balanced(code, m.end()).strip(), code))
     return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads),
-                values=_js_values(code, place), **common, new_inputs=_new_inputs(_labelled_objects(code, place)))
+                values=_js_values(code, place), stderr_answers=stderr_answers, **common,
+                new_inputs=_new_inputs(_labelled_objects(code, place)))
+
+
+def _js_answer(argument: str, code: str) -> bool:
+    """Whether a write of `argument` writes an answer's JSON: JSON.stringify of an object with an
+    answer's keys, written in place or assigned to the variable it names (`const out = {...}`)."""
+    if _js_kind(argument, code) != STDOUT_JSON:
+        return False
+    named = JS_STRINGIFIED.match(argument)
+    if named:
+        assigned = re.search(rf"(?<![\w$.]){re.escape(named.group('name'))}\s*=\s*\{{", code)
+        return assigned is not None and bool(ANSWER_OBJECT.search(_balanced(code, assigned.end())))
+    return bool(ANSWER_OBJECT.search(argument))
 
 
 def _balanced(code: str, start: int) -> str:
