@@ -326,6 +326,8 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
     if exit_two:
         blocks += [site("exit 2", m.start()) for m in exit_two.finditer(code)]
 
+    own_output = bool(keys) and _has_output_keys(emitted)
+    delegates = _delegates(code, language, path, where, own_output)
     return ScriptFacts(
         path, language,
         ignored=tuple(_unique(ignored)),
@@ -345,9 +347,9 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
         reads_stop_hook_active="stop_hook_active" in code,
         reads_event_name="hook_event_name" in code,
         legacy_variables=tuple(_legacy_variables(code, site)),
-        delegates=(delegates := _delegates(code, language, path, where, bool(keys) and _has_output_keys(emitted))),
-        handed_to=_handed_to(code, path, bool(keys) and _has_output_keys(emitted))
-        if delegates is not None and language == "shell" and path.name != "<text>" else (),
+        delegates=delegates,
+        handed_to=_handed_to(code, path, own_output) if delegates is not None and language == "shell"
+        and path.name != "<text>" else (),
         tells_hosts_apart=bool(TELLS_HOSTS_APART.search(code)),
         output_keys=tuple(_unique(site(name, min(off for off, _, _ in places)) for name, places in emitted.items())),
         specific_keys=tuple(_unique(site(name, offset) for name, offset in specific.items())),
@@ -481,7 +483,8 @@ def _handed_to(code: str, path: Path, own_output: bool) -> tuple[str, ...]:
     code = OWN_FOLDER.sub(lambda m: os.path.normpath(folder + m.group("up")), code)
     code = CD_PWD.sub(lambda m: m.group("path"), code)
     for match in FOLDER_VARIABLE.finditer(code):
-        code = re.sub(rf"\$(?:{match.group('name')}\b|\{{{match.group('name')}\}})", match.group("path"), code)
+        written = match.group("path").replace("\\", "\\\\")  # (as re.sub's replacement)
+        code = re.sub(rf"\$(?:{match.group('name')}\b|\{{{match.group('name')}\}})", written, code)
     commands = []
     for match in SH_DELEGATE.finditer(code):
         if (match.group("run") or match.group("source")) and own_output:
