@@ -131,6 +131,62 @@ def test_a_known_and_an_unknown_rewriter_warn(tmp_path):
     assert conflict_rules(out) == []
 
 
+WRAPPERS = {  # a wrapper script's text, by what it runs
+    "exec": '#!/bin/bash\nset -euo pipefail\nDIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"\nexec python3 "$DIR/{name}"\n',
+    "dirname": '#!/bin/sh\npython3 "$(dirname "$0")/{name}" "$@"\n',
+    "cd": '#!/bin/bash\ncd "$(dirname "$0")"\nexec python3 {name}\n',
+    "wrapper of a wrapper": '#!/bin/sh\nexec "$(dirname "$0")/inner-{name}.sh"\n',
+}
+
+
+def wrapper(base: Path, how: str, name: str) -> str:
+    """A run-<name>.sh beside the hooks that runs .claude/hooks/<name> (through a second wrapper, for that one)."""
+    hooks = base / ".claude" / "hooks"
+    if how == "wrapper of a wrapper":
+        inner = hooks / f"inner-{name}.sh"
+        inner.write_text(WRAPPERS["exec"].replace("{name}", name))
+        inner.chmod(0o755)
+    outer = hooks / f"run-{name}.sh"
+    outer.write_text(WRAPPERS[how].replace("{name}", name))
+    outer.chmod(0o755)
+    return f'"$CLAUDE_PROJECT_DIR"/.claude/hooks/run-{name}.sh'
+
+
+@pytest.mark.parametrize("how", sorted(WRAPPERS))
+def test_two_rewriters_behind_wrappers_still_race(tmp_path, how):
+    base = tmp_path / "p"
+    script(base, "a.py", REWRITER), script(base, "b.py", REWRITER)
+    out = doctor(base, {S: config(("Bash", wrapper(base, how, "a.py")), ("Bash", wrapper(base, how, "b.py")))})
+    (race,) = found(out, "conflict/input-rewrite-race")
+    assert "`run-a.py.sh` and `run-b.py.sh`" in race.message
+    assert "it runs " in race.related[0]["message"] and "updatedInput" in race.related[0]["message"]
+
+
+@pytest.mark.parametrize("how", sorted(WRAPPERS))
+def test_a_wrapper_of_a_script_that_never_rewrites_races_nothing(tmp_path, how):
+    base = tmp_path / "p"
+    a = script(base, "a.py", REWRITER)
+    script(base, "o.py", OBSERVER)
+    assert conflict_rules(doctor(base, {S: config(("Bash", a), ("Bash", wrapper(base, how, "o.py")))})) == []
+
+
+def test_a_wrapper_that_runs_a_script_named_at_run_time_may_rewrite(tmp_path):
+    base = tmp_path / "p"
+    a = script(base, "a.py", REWRITER)
+    script(base, "b.py", REWRITER)
+    runner = base / ".claude" / "hooks" / "run-hook.sh"
+    runner.write_text('#!/bin/bash\nexec "$(dirname "$0")/$1"\n')
+    runner.chmod(0o755)
+    out = doctor(base, {S: config(("Bash", a), ("Bash", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/run-hook.sh b.py'))})
+    assert [f.rule for f in out.findings if "race" in f.rule] == ["conflict/input-rewrite-race-possible"]
+
+
+def test_a_script_run_directly_and_through_a_wrapper_prints_one_answer_and_races_nothing(tmp_path):
+    base = tmp_path / "p"
+    a = script(base, "a.py", REWRITER)
+    assert conflict_rules(doctor(base, {S: config(("Bash", a), ("Bash", wrapper(base, "exec", "a.py")))})) == []
+
+
 def test_permission_request_races_too(tmp_path):
     base = tmp_path / "p"
     a, b = script(base, "a.py", REWRITER), script(base, "b.py", REWRITER)

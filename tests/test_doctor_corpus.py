@@ -299,8 +299,11 @@ EXPECTED_PROTOCOL_FINDINGS = {
     "script/exit-1-fails-open": {"RohiRIK__claude-code-config__settings.json": 2,
                                  "masharratt__claude-flow-novice__.claude__settings.json": 1,
                                  "shawn-sandy__claude-settings-backup__settings.json": 2},
-    # jq '.tool_output.output' on PostToolUse: Cursor's field name; Claude Code sends tool_response
-    "script/input-field-never-sent": {"RohiRIK__claude-code-config__settings.json": 1},
+    # jq '.tool_output.output' on PostToolUse: Cursor's field name; Claude Code sends tool_response;
+    # jq -r '"\(.command) - \(.tool_input.description // ...)"' on Cursor's beforeShellExecution (which
+    # sends command, cwd and sandbox) and '"\(.tool_input.command) - ..."' on beforeSubmitPrompt (prompt)
+    "script/input-field-never-sent": {"RohiRIK__claude-code-config__settings.json": 1,
+                                      "msfeldstein__hooks-examples__.cursor__hooks.json": 2},
     # echo '{"hookSpecificOutput": {"hookEventName": "PreCompact", "additionalContext": ...}}': PreCompact
     # reads decision and reason only (hooks.md §6.2), so the reminder never reaches Claude; and
     # jq -Rs '{"hookSpecificOutput": {..., "updatedResponse": {"stdout": .}}}' on PostToolUse, which
@@ -333,7 +336,10 @@ def test_doctor_finds_on_the_corpus_exactly_what_it_found_before_it_was_made_fas
     copies on matchers that match nothing stopped being duplicates (2 fewer), and when two hints
     were mended (a plugin's MCP prefix, a prompt handler's field on a group of commands), and when a missing script that is not the
     first thing a command runs became "that part of the hook never runs" (7 reworded), and when tool.execute.after's tool names were
-    read too (1 more: beads-sync's "TodoWrite"). Such a change rewrites it on purpose:
+    read too (1 more: beads-sync's "TodoWrite"), and when every field a jq filter reads of its input was, not its
+    first alone (2 more: tool_input on Cursor's beforeShellExecution and beforeSubmitPrompt), and when FileChanged matchers with
+    a glob or a folder were (4 more, in redpanda-data's ui-harness settings and plugin: "*.proto|*.graphql|*.graphqls"
+    never runs, "src/env.ts" never matches a file's name). Such a change rewrites it on purpose:
     UPDATE_DOCTOR_SNAPSHOT=1 pytest tests/test_doctor_corpus.py -k before_it_was_made_fast"""
     now = _comparable(corpus.findings)
     if os.environ.get("UPDATE_DOCTOR_SNAPSHOT"):

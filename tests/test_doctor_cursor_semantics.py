@@ -172,3 +172,68 @@ def test_a_manifest_naming_the_default_hooks_file_loads_it_twice(tmp_path, named
 def test_a_manifest_naming_other_hook_files_is_fine(tmp_path, named):
     out = plugin(tmp_path, named)
     assert not found(out, "structure/plugin-manifest-names-default-hooks")
+
+
+# ---- what a Cursor hook reads of its input ---------------------------------------------------------
+
+READS = {  # a prompt gate that reads a tool call's command, in each way a script reads its input
+    "gate.sh": "#!/bin/bash\nINPUT=$(cat)\nCMD=$(printf '%s' \"$INPUT\" | jq -r '.{field}.command // empty' 2>/dev/null)\n"
+               "case \"$CMD\" in *secret*) echo '{\"continue\": false}'; exit 0;; esac\necho '{}'\n",
+    "gate.py": "import json, sys\ncommand = json.load(sys.stdin).get(\"{field}\", {}).get(\"command\", \"\")\n"
+               "print(json.dumps({\"continue\": \"secret\" not in command}))\n",
+    "gate.js": "const { {field} } = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n"
+               "console.log(JSON.stringify({continue: !String({field}).includes('secret')}));\n",
+    "guarded.py": "import json, sys\ntry:\n    data = json.loads(sys.stdin.read())\nexcept ValueError:\n    data = {}\n"
+                  "print(json.dumps({\"continue\": \"secret\" not in str(data.get(\"{field}\"))}))\n",
+}
+RUN = {"gate.sh": "bash .cursor/hooks/gate.sh", "gate.py": "python3 .cursor/hooks/gate.py",
+       "gate.js": "node .cursor/hooks/gate.js", "guarded.py": "python3 .cursor/hooks/guarded.py"}
+
+
+def cursor_script(tmp_path, name: str, event: str, field: str):
+    """doctor on a project whose Cursor `event` runs the script `name`, reading `field` of its input."""
+    base = tmp_path / "p"
+    write(base, {f".cursor/hooks/{name}": READS[name].replace("{field}", field)})
+    return doctor(base, {".cursor/hooks.json": {"version": 1, "hooks": {event: [{"command": RUN[name]}]}}})
+
+
+@pytest.mark.parametrize("name", sorted(READS))
+def test_a_prompt_hook_reading_a_tool_calls_input_is_told_the_event_never_sends_it(tmp_path, name):
+    (finding,) = found(cursor_script(tmp_path, name, "beforeSubmitPrompt", "tool_input"), "script/input-field-never-sent")
+    assert finding.path.endswith(name) and "beforeSubmitPrompt never sends it" in finding.message
+
+
+@pytest.mark.parametrize("name", sorted(READS))
+def test_a_hook_reading_what_its_event_sends_is_quiet(tmp_path, name):
+    assert not found(cursor_script(tmp_path, name, "preToolUse", "tool_input"), "script/input-field-never-sent")
+
+
+@pytest.mark.parametrize("command", [
+    """jq -r '"\\(.command) - \\(.tool_input.description // "none")"' >> ~/agent.log""",  # in a string's \(...)
+    """jq -r '[.command, .tool_input.description] | @tsv' >> ~/agent.log""",
+    """jq -e 'select(.tool_input.command | test("rm"))' >/dev/null && exit 2 || exit 0""",
+])
+def test_every_field_a_jq_filter_reads_of_the_input_is_judged(tmp_path, command):
+    config = {"version": 1, "hooks": {"beforeShellExecution": [{"command": command}]}}
+    (finding,) = found(doctor(tmp_path / "p", {".cursor/hooks.json": config}), "script/input-field-never-sent")
+    assert "reads tool_input" in finding.message and "beforeShellExecution never sends it" in finding.message
+
+
+@pytest.mark.parametrize("command", [
+    """jq -r '.command | "\\(.tool_input)"' >> ~/agent.log""",  # after a |, `.` is no longer the input
+    """jq -r '.command + " " + (.cwd // "")' >> ~/agent.log""",
+    """jq -r 'map(.tool_input) | length' >> ~/agent.log""",  # map's argument reads each element
+    """jq -r '.tool_input.command' saved.json >> ~/agent.log""",  # a file, not the hook's input
+    """jq -n --arg c "$(cat)" '{tool_input: $c}' >> ~/agent.log""",  # -n: no input
+])
+def test_jq_reading_what_the_event_sends_or_something_else_is_quiet(tmp_path, command):
+    config = {"version": 1, "hooks": {"beforeShellExecution": [{"command": command}]}}
+    assert not found(doctor(tmp_path / "p", {".cursor/hooks.json": config}), "script/input-field-never-sent")
+
+
+@pytest.mark.parametrize("exit_status, reported", [(0, True), (2, False)])
+def test_a_cursor_answer_on_stderr_is_lost_unless_exit_2_blocks(tmp_path, exit_status, reported):
+    command = f"""echo '{{"permission": "deny", "user_message": "no"}}' >&2; exit {exit_status}"""
+    config = {"version": 1, "hooks": {"beforeShellExecution": [{"command": command}]}}
+    hits = found(doctor(tmp_path / "p", {".cursor/hooks.json": config}), "script/answer-on-stderr")
+    assert bool(hits) == reported and all("Cursor reads the answer from stdout" in h.message for h in hits)

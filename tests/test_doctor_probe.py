@@ -172,9 +172,9 @@ def test_a_probed_rewrite_turns_the_warning_into_the_error(tmp_path):
         json.load(sys.stdin)
         print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {}}}))
     """}, [])
-    # hidden.sh hands over to another program with exec: statically its output is unknown
+    # hidden.sh hands over with exec to a script named only when it runs: statically its output is unknown
     hidden = base / ".claude/hooks/hidden.sh"
-    hidden.write_text('#!/bin/sh\nexec python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/rw.py\n')
+    hidden.write_text('#!/bin/sh\nexec python3 "$(dirname "$0")/$(printf rw).py"\n')
     hidden.chmod(0o755)
     settings = {"hooks": {"PreToolUse": [
         {"matcher": "Bash", "hooks": [{"type": "command", "command": 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/rw.py'}]},

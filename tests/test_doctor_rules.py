@@ -171,6 +171,17 @@ CASES = [
     case("matcher/unknown-value", {S: settings("SessionStart", matcher="start")},
          {S: settings("SessionStart", matcher="startup|resume")}),
     case("matcher/needs-recent-host", {S: settings(matcher="Edit, Write")}, {S: settings(matcher="Edit|Write")}),
+    # FileChanged (measured on 2.1.328): each entry a literal path to watch, the file's name tested against the matcher
+    case("matcher/file-changed-glob", {S: settings("FileChanged", matcher="*.proto|*.graphql")},
+         {S: settings("FileChanged", matcher="api.proto|schema.graphql")}),
+    case("matcher/file-changed-glob", {S: settings("FileChanged", matcher="src/**/*.ts")},
+         {S: settings("FileChanged", matcher="*")}, note="a-lone-star-runs-for-whatever-is-watched"),
+    case("matcher/file-changed-glob", {S: settings("FileChanged", matcher=".env*")},
+         {S: settings("FileChanged", matcher=r"\.env(\..*)?$")}, note="a-glob-that-is-a-valid-regex"),
+    case("matcher/file-changed-path", {S: settings("FileChanged", matcher="src/env.ts")},
+         {S: settings("FileChanged", matcher="src/env.ts|env.ts")}),
+    case("matcher/file-changed-path", {S: settings("FileChanged", matcher="config/app.json|.envrc")},
+         {S: settings("FileChanged", matcher=".envrc|.env")}, note="one-path-among-names"),
     case("matcher/needs-recent-host", {S: settings("SubagentStop", matcher="code-reviewer")},
          {S: settings("PreModelSwitch", matcher="claude-opus")}, note="an-event-newer-than-the-change"),
     # ---- hosts --------------------------------------------------------------------------------

@@ -273,6 +273,21 @@ CASES = [
      SH + 'INPUT=$(cat)\nLAST=$(echo "$INPUT" | jq -r \'.last_assistant_message // empty\')\n'
           'if [ -z "$LAST" ]; then echo \'{"decision": "block", "reason": "say something"}\'; fi\n',
      lambda r: r.decision == "block", lambda r: r.decision is None),
+    # measured on 2.1.328: a deny on stderr with exit 0 let the call run
+    ("script/answer-on-stderr", "PreToolUse", "stderr.py",
+     PY + f"print(json.dumps({DENY!r}), file=sys.stderr)\n", PY + DENY_PY + "\n",
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/answer-on-stderr", "PreToolUse", "stderr.sh",
+     SH + "INPUT=$(cat)\n" + DENY_SH + " >&2\nexit 0\n", SH + "INPUT=$(cat)\n" + DENY_SH + "\nexit 0\n",
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/answer-on-stderr", "PreToolUse", "stderr.js",
+     JS + f"const out = {json.dumps(DENY)};\nconsole.error(JSON.stringify(out));\n",
+     JS + f"const out = {json.dumps(DENY)};\nconsole.log(JSON.stringify(out));\n",
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/answer-on-stderr", "PreToolUse", "block.sh",  # the good one: stderr is the reason of exit 2
+     SH + "INPUT=$(cat)\necho '{\"decision\": \"block\", \"reason\": \"no rm\"}' >&2\n",
+     SH + "INPUT=$(cat)\necho '{\"decision\": \"block\", \"reason\": \"no rm\"}' >&2\nexit 2\n",
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
     ("script/stdin-read-twice", "PreToolUse", "functions.py",  # two functions that each read stdin
      src("""
         import json, sys
@@ -799,7 +814,7 @@ def test_every_protocol_rule_has_a_case():
            "script/exit-1-fails-open", "script/continue-false-not-a-block", "script/invalid-decision-value",
            "script/stdin-read-twice", "script/failure-in-post-tool-use", "script/claude-answer-for-cursor",
            "script/cursor-field-not-read", "script/input-field-never-sent", "script/field-the-event-ignores",
-           "script/does-not-parse"}
+           "script/does-not-parse", "script/answer-on-stderr"}
     assert new <= set(catalog()) and new <= covered
 
 
@@ -819,8 +834,14 @@ def test_what_the_protocol_rules_find_in_the_corpus_scripts(shared):
         for rule, line in CODE_RULES.run(code):
             hits.setdefault(rule, []).append((path.name, line))
     # each builds updatedInput as {"command": ...}: the call's description, timeout and
-    # run_in_background are dropped (observed a: a 1 s timeout was lost)
-    assert hits == {"script/rewrite-drops-fields": [
+    # run_in_background are dropped (observed a: a 1 s timeout was lost); and redpanda-data's
+    # rewrites go to stderr (echo "{...updatedInput...}" >&2, jq -n '{...}' >&2) with exit 0, which
+    # Claude Code never reads as the answer (their hook library says "exit 2 + JSON stderr")
+    assert hits == {"script/answer-on-stderr": [
+        ("redpanda-data__ui-harness__.claude__hooks__llm-test-flags.sh", 103),
+        ("redpanda-data__ui-harness__.claude__hooks__subagent-length-cap.sh", 78),
+        ("redpanda-data__ui-harness__setup-agent-config__scripts__llm-test-flags.sh", 73)],
+        "script/rewrite-drops-fields": [
         ("CPIDLE__claude-dotfiles__hooks__intercept-rm.py", 58),
         ("Yugoge__claude-code-config__hooks__pretool-overnight-hook-guard.py", 1799),
         ("cjthompson__claude-code-config__plugins__command-watchdog__hooks__bash-watchdog.py", 78),

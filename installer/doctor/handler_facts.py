@@ -18,7 +18,7 @@ from .. import hosts
 from . import disk
 from .model import ConfigFile, Handler
 from .scripts import keys
-from .shell.resolve import NO_FILE, resolve_handler
+from .shell.resolve import NO_FILE, resolve_handler, resolve_shell
 from .shell.results import Invocation, Resolution, Where
 
 if TYPE_CHECKING:  # (probe.py reads this module: its type only)
@@ -195,7 +195,7 @@ def _static(handler: Handler, host: str) -> Rewrite:
                 statuses.append(Rewrite(NO, "script", f"{path.name} is not executable, so it never runs"))
                 continue
             facts = keys.analyse(path)
-            status, why = facts.rewrites(host)
+            status, why = _through_wrapper(facts, where(handler.file), host) or facts.rewrites(host)
             statuses.append(Rewrite(status, "script", f"{path.name}: {why}"))
         elif inv.runner:
             statuses.append(Rewrite(UNKNOWN, "command", f"`{inv.executable}` runs a package whose output is not known"))
@@ -216,6 +216,42 @@ def _static(handler: Handler, host: str) -> Rewrite:
     if statuses:
         return statuses[0]
     return Rewrite(NO, "command", "the command runs nothing that could write output")
+
+
+MAX_WRAPPERS = 2  # a wrapper that runs a wrapper is followed; one more level is not
+
+
+def runs(handler: Handler) -> tuple[str | Path, ...] | None:
+    """What the handler's command runs in the end (Resolution.runs): through shell wrappers that
+    hand their output to one command and answer nothing themselves, that command's words; so a
+    wrapper and the script it runs, each configured once, print one answer."""
+    res, at = resolution(handler), where(handler.file)
+    for _ in range(MAX_WRAPPERS):
+        path = script_of(res.main) if res.main is not None else None
+        facts = keys.analyse(path) if path is not None else None
+        if facts is None or len(facts.handed_to) != 1 or facts.rewrites(handler.file.host)[0] != UNKNOWN:
+            break
+        res = resolve_shell(facts.handed_to[0], at)
+    return res.runs
+
+
+def _through_wrapper(facts: keys.ScriptFacts, at: Where, host: str, depth: int = 0) -> tuple[str, str] | None:
+    """Whether a shell script whose output comes from other scripts (`exec python3 "$DIR/x.py"`,
+    `node "$(dirname "$0")/x.js" "$@"`) rewrites, read from those scripts: None where it writes
+    the answer itself, or one of them is not a file its words name (a variable, `$1`)."""
+    if not facts.handed_to or facts.rewrites(host)[0] != UNKNOWN:
+        return None
+    found = []
+    for command in facts.handed_to:
+        main = resolve_shell(command, at).main
+        path = script_of(main) if main is not None else None
+        if path is None:
+            return None
+        inner = keys.analyse(path)
+        status, why = (_through_wrapper(inner, at, host, depth + 1) if depth + 1 < MAX_WRAPPERS else None) \
+            or inner.rewrites(host)
+        found.append((status, f"it runs {path.name}; there, {why}"))
+    return next((f for f in found if f[0] == YES), None) or next((f for f in found if f[0] == UNKNOWN), found[0])
 
 
 def refusal(handler: Handler) -> str | None:

@@ -103,6 +103,7 @@ SCENARIOS = [
     Scenario("exit 0, a byte-order mark before the JSON", one(Hook("a", "\ufeff" + decide("deny")))),
     Scenario("exit 0, NaN in the JSON", one(Hook("a", decide("deny")[:-1] + ', "score": NaN}'))),
     Scenario("exit 1 with stderr", one(Hook("a", exit=1, stderr="oops"))),
+    Scenario("exit 0 with a deny JSON on stderr", one(Hook("a", exit=0, stderr=decide("deny", "from stderr")))),
     Scenario("exit 1 with a deny JSON", one(Hook("a", decide("deny", "from exit 1"), exit=1))),
     Scenario("exit 1 with a rewrite JSON", one(Hook("a", decide("allow", updatedInput={"command": "echo X1"}), exit=1))),
     Scenario("exit 2 with stderr", one(Hook("a", exit=2, stderr="blocked by stderr"))),

@@ -231,8 +231,9 @@ def _racers(ctx: Context, event: str, probed: dict[int, ProbeResult] | None) -> 
         status = handler_facts.rewrite(handler, probed)
         if status.status == NO:
             continue
-        # (one script spelt two ways, `/p/x.py` and `"$CLAUDE_PROJECT_DIR"/x.py`, runs twice: a duplicate, no race)
-        runs = handler_facts.resolution(handler).runs
+        # (one script spelt two ways, `/p/x.py` and `"$CLAUDE_PROJECT_DIR"/x.py`, or run through a
+        # wrapper, runs twice: a duplicate, no race)
+        runs = handler_facts.runs(handler)
         key = ("pack",) + handler.owner if handler.owner else (("runs", runs) if runs else None) or \
             dedup.dedup_key(handler) or handler_facts.identity(handler)
         racer = racers.get(key)

@@ -25,6 +25,11 @@ SERVER_EVENTS = ("Elicitation", "ElicitationResult")  # their matcher is an MCP 
 OPEN_VALUES = {"SubagentStart": "an agent type", "SubagentStop": "an agent type",
                "Elicitation": "an MCP server name", "ElicitationResult": "an MCP server name",
                "UserPromptExpansion": "a command name"}
+# in one entry of a FileChanged matcher: a glob's `*` (not a regex's `.*`, `)*`, `]*` or `\*`) or `{a,b}`,
+# in an entry without a regex's anchors, escapes, groups or `+`
+FILE_GLOB = lazy(r"(?<![.)\]\\])\*|\{[^{}|]*,[^{}|]*\}")
+REGEX_ONLY = lazy(r"[$^\\()+]|\.\*")
+FILE_PATH = lazy(r"[\w.~/-]*/[\w.~-]+")  # a file's path with a folder, written plainly
 
 
 class Judged(NamedTuple):
@@ -38,11 +43,12 @@ class MatcherAt:
     """One matcher group's "matcher", as every matcher rule reads it."""
 
     def __init__(self, ctx: Context, file: ConfigFile, host: str, event: Event | None, raw: Any, keys: Keys,
-                 builtins: list[str]) -> None:
+                 builtins: list[str], watches: bool = False) -> None:
         self.ctx = ctx
         self.file = file
         self.host = host
-        self.event = event  # Claude Code's event, when it has a matcher that filters (FileChanged's does not)
+        self.event = event  # Claude Code's event, when it has a matcher the rules of names judge (not FileChanged's)
+        self.watches = watches  # FileChanged's: the files to watch, and a pattern their names must match
         self.raw = raw  # as written
         self.keys = keys  # where it is
         self.builtins = builtins  # the built-in tools here (the context's tools but MCP ones)
@@ -67,6 +73,13 @@ class MatcherAt:
             return Matcher(self.raw, "regex", pattern=translated.pattern, error=translated.error,
                            dialect=tuple(translated.dialect))
         return classify(self.raw, self.event.name) if self.event is not None else classify(self.raw)
+
+    @cached_property
+    def file_entries(self) -> list[str]:
+        """A FileChanged matcher's `|`-separated entries, each a file to watch (none for any other)."""
+        if not self.watches or not isinstance(self.raw, str) or classify(self.raw).kind == "all":
+            return []  # ("*": the hook runs for whatever other groups and hooks' watchPaths watch)
+        return [entry.strip() for entry in self.raw.split("|")]
 
     @cached_property
     def known(self) -> list[str]:
@@ -143,11 +156,12 @@ def check(ctx: Context) -> Iterator[Finding]:
         if not isinstance(group, dict) or "matcher" not in group:
             continue
         event = CLAUDE_EVENTS.get(handler.event) if handler.file.host == "claude" else None
-        # FileChanged turns its matcher into a list of files to watch, not a filter: not judged here
-        if event is not None and (event.matcher is None or event.name == "FileChanged"):
+        # FileChanged's matcher is a list of files to watch and a pattern for their names: the file-changed rules'
+        watches = event is not None and event.name == "FileChanged"
+        if event is not None and (event.matcher is None or watches):
             event = None
         yield from RULES.run(MatcherAt(ctx, handler.file, handler.file.host, event, group["matcher"],
-                                       handler.group_keys + ("matcher",), builtins))
+                                       handler.group_keys + ("matcher",), builtins, watches))
 
 
 def _value(data: Any, keys: Keys) -> Any:
@@ -308,6 +322,30 @@ def _empty_alternative(at: MatcherAt) -> Iterator[Finding]:
 @RULES.rule("matcher/matches-nothing")
 def _matches_nothing(at: MatcherAt) -> Iterator[Finding]:
     yield from _regex_rule(at, "matcher/matches-nothing")
+
+
+@RULES.rule("matcher/file-changed-glob")
+def _file_changed_glob(at: MatcherAt) -> Iterator[Finding]:
+    """A glob in a FileChanged matcher (measured on 2.1.328, docs/hosts/claude-code.md#filechanged):
+    each `|`-separated entry is watched as a literal path, and the hook runs only when the changed
+    file's name matches the whole matcher, which as a regex `*.proto` is not."""
+    globs = [entry for entry in at.file_entries if FILE_GLOB.search(entry) and not REGEX_ONLY.search(entry)]
+    if globs:
+        rejected = classify(at.raw, "FileChanged").pattern is None
+        yield at.finding("matcher/file-changed-glob", variant=None if rejected else "watches-nothing",
+                         matcher=at.shown, globs=("the globs " if len(globs) > 1 else "the glob ")
+                         + ", ".join(map(json.dumps, globs)))
+
+
+@RULES.rule("matcher/file-changed-path")
+def _file_changed_path(at: MatcherAt) -> Iterator[Finding]:
+    """A path with a folder in a FileChanged matcher: watched, but a file's name never matches it."""
+    for path in (entry for entry in at.file_entries if FILE_PATH.fullmatch(entry)):
+        name = path.rsplit("/", 1)[-1]
+        if not classify(at.raw, "FileChanged").matches(name):
+            yield at.finding("matcher/file-changed-path", matcher=at.shown, path=json.dumps(path),
+                             name=json.dumps(name), suggestion=json.dumps(f"{at.raw}|{name}"))
+            return
 
 
 @lru_cache(maxsize=1024)

@@ -117,6 +117,12 @@ ANSWER_NEAR = lazy(r"\breason\b|hookSpecificOutput|stopReason|systemMessage",
                    needs=("reason", "hookSpecificOutput", "stopReason", "systemMessage"))
 
 
+# in a JSON object written out: the keys of an answer (a top-level decision only beside a reason)
+ANSWER_OBJECT = lazy(r"""hookSpecificOutput|permissionDecision|(?<!\w)\\?["']?permission\\?["']?\s*:|"""
+                     r"""(?<!\w)\\?["']?decision\\?["']?\s*:(?=.*\breason\b)""", re.S)
+ANSWER_KEYS = frozenset({"hookSpecificOutput", "permissionDecision", "permission"})
+
+
 def _answering(code: str, offset: int) -> bool:
     """A top-level `decision` is the hook's answer only beside a reason (or other answer fields);
     scripts keep a `decision` of their own in log records and state files."""
@@ -132,7 +138,7 @@ class Flow:
                  continue_false: tuple[Place, ...] = (), trace: Place | None = None,
                  stop_flag_from_env: Place | None = None, failure_fields: tuple[tuple[str, Place], ...] = (),
                  input_reads: tuple[tuple[str, Place], ...] = (), syntax_error: tuple[str, Place] | None = None,
-                 called: frozenset[str] = frozenset()) -> None:
+                 called: frozenset[str] = frozenset(), stderr_answers: tuple[Place, ...] = ()) -> None:
         self.writes = writes
         self.exits = exits
         self.stdin_reads = stdin_reads  # the second read, when stdin is read twice on one path
@@ -146,6 +152,7 @@ class Flow:
         self.input_reads = input_reads  # top-level fields of the hook's input it reads
         self.syntax_error = syntax_error  # (what, where) when the interpreter refuses the file
         self.called = called  # the functions the script calls (Python)
+        self.stderr_answers = stderr_answers  # a JSON answer (hookSpecificOutput, a decision...) written to stderr
 
     def mixed_output(self) -> tuple[Write, Write] | None:
         """A text (or echoed input) write and a JSON write that one run can both make: stdout is
@@ -247,16 +254,33 @@ def _common(code: str, at: Offsets) -> Common:
             "failure_fields": _failure_fields(code, place)}
 
 
-INPUT_VARIABLE = lazy(r"""(?P<var>[A-Za-z_$][\w$]*)\s*(?::\s*\w+\s*)?=\s*(?:await\s+)?"""
-                            r"""(?:json\.loads?\s*\(|JSON\.parse\s*\()""", needs=("json.load", "JSON.parse"))
-JQ_FIRST_FIELD = lazy(r"""\bjq\s+(?:-[-\w]+\s+)*["']\s*\.(?P<field>[A-Za-z_]\w*)""", needs=("jq",))
+INPUT_VARIABLE = lazy(r"""(?P<var>[A-Za-z_$][\w$]*)[ \t]*(?::[ \t]*\w+[ \t]*)?=\s*(?:await\s+)?"""
+                            r"""(?:json\.loads?\s*\(|JSON\.parse\s*\(|Bun\.stdin\.json\s*\()""",
+                      needs=("json.load", "JSON.parse", "Bun.stdin"))
+PARSED_STDIN = lazy(r"""(?:json\.loads?|JSON\.parse)\s*\((?=[^()]*(?:\bstdin\b|readFileSync\(\s*0\b))""",
+                    needs=("json.load", "JSON.parse"))  # its argument reads stdin: json.load(sys.stdin)["x"] reads x
+# after the input or a variable holding it: the field read, `["x"]`, `.get("x")` or `.x` (not a method call)
+FIELD_READ = lazy(r"""\s*(?:\??\.get\(\s*["'](?P<a>\w+)["']|\[\s*["'](?P<b>\w+)["']\s*\]|"""
+                  r"""\??\.(?P<c>[A-Za-z_]\w*)\b(?!\s*\())""")
+# JavaScript's `const { tool_input, prompt } = input` (or `= JSON.parse(...)`): each name is a field read
+JS_DESTRUCTURED = lazy(r"""(?:const|let|var)\s*\{(?P<names>[^{}]*)\}\s*(?::\s*\w+\s*)?=\s*(?:await\s+)?"""
+                       r"""(?:(?P<call>JSON\.parse\s*\(|Bun\.stdin\.json\s*\()|(?P<var>[A-Za-z_$][\w$]*)\s*[;\n])""",
+                       needs=("const", "let", "var"))
+DESTRUCTURED_NAME = lazy(r"""(?:^|,)\s*(?P<name>[A-Za-z_]\w*)\s*(?=[:=,]|$)""")
+# a jq call up to the quote that opens its filter (its options, --arg NAME VALUE among them, before it)
+JQ_CALL = lazy(r"""\bjq\s+(?P<options>(?:(?:--(?:arg|argjson|slurpfile|rawfile)\s+\S+\s+(?:"[^"]*"|'[^']*'|\S+)"""
+               r"""|-[-\w]+)\s+)*)(?P<q>["'])""", needs=("jq",))
+# options under which `.` is not the JSON read from stdin: no input (-n), raw lines (-R), all inputs in one array (-s)
+JQ_OTHER_INPUT = lazy(r"(?:^|\s)(?:-[A-Za-z]*[nRs][A-Za-z]*|--null-input|--raw-input|--slurp)(?=\s|$)")
+# a file the filter reads instead of stdin (not 2>/dev/null, nor <<< "$INPUT")
+JQ_FILE_AFTER = lazy(r"""[ \t]+(?:(?!\d*>|&>)[^\s\-<>|;&)`]|<(?!<|\s*/dev/stdin))""")
 
 
 STDIN_VARIABLE = lazy(r"""(?<![\w$])([A-Za-z_]\w*)=["']?\$\((?:cat(?:\s+-)?|</dev/stdin)\)""", needs=("$(",))
 
 
 # the line before a jq filter: a variable echoed into it; after it: a variable fed as a here-string
-JQ_FED_BY_ECHO = lazy(r"""(?:echo|printf)\s+(?:-\w+\s+)*(?:'%s\\n'\s+)?["']?\$\{?(?P<var>\w+)\}?["']?\s*\|\s*$""")
+JQ_FED_BY_ECHO = lazy(r"""(?:echo|printf)\s+(?:-\w+\s+)*(?:(?P<fq>["'])%s(?:\\n)?(?P=fq)\s+)?["']?\$\{?(?P<var>\w+)\}?["']?\s*\|\s*$""")
 JQ_FED_BY_HERE_STRING = lazy(r"""[^\n|;]*<<<\s*["']?\$\{?(?P<var>\w+)""")
 ENDS_IN_PIPE = lazy(r"\|\s*$")
 FIELD_OF_RESULT = lazy(r"\s*(?:\?\.|\.|\[)")  # after json.loads(...): a field of the result is read
@@ -264,30 +288,114 @@ FIELD_OF_RESULT = lazy(r"\s*(?:\?\.|\.|\[)")  # after json.loads(...): a field o
 
 def _input_reads(code: str, place: Places) -> tuple[tuple[str, Place], ...]:
     """The top-level input fields the script reads: `data["x"]`, `data.get("x")`, `input.x` on
-    the variable it parsed stdin into, and the first field of a jq filter."""
+    the variable it parsed stdin into, and the fields a jq filter reads of its input."""
     found: dict[str, Place] = {}
     stdin_variables = set(STDIN_VARIABLE.findall(code))
-    for match in JQ_FIRST_FIELD.finditer(code):
+    for match in JQ_CALL.finditer(code):
+        end = _quote_end(code, match.end(), match.group("q"))
+        if JQ_OTHER_INPUT.search(match.group("options")) or JQ_FILE_AFTER.match(code, end + 1):
+            continue
         line_start = code.rfind("\n", 0, match.start()) + 1
         before = code[line_start:match.start()]
         piped = JQ_FED_BY_ECHO.search(before)
         fed = piped is not None and piped.group("var") in stdin_variables
-        here = JQ_FED_BY_HERE_STRING.match(code[match.end():match.end() + 200])
+        here = JQ_FED_BY_HERE_STRING.match(code[end + 1:end + 200])
         if fed or (here is not None and here.group("var") in stdin_variables) or (
                 not ENDS_IN_PIPE.search(before) and here is None):
-            found.setdefault(match.group("field"), place(match.start("field")))
+            for field, offset in _jq_root_fields(code[match.end():end]):
+                found.setdefault(field, place(match.end() + offset))
     # the variables in the order they are parsed into (a field two of them read is placed at the first's
     # read, whatever the process's string hashing)
     parsed = dict.fromkeys(m.group("var") for m in INPUT_VARIABLE.finditer(code)
                            if not FIELD_OF_RESULT.match(_after_call(code, m.end())))
+    reads = [(m.start(), _after_call(code, m.end(), 80)) for m in PARSED_STDIN.finditer(code)]
     for variable in parsed:  # the parsed input itself, not a field of it (x = JSON.parse(...).tool_input)
-        name = re.escape(variable)
-        reads = re.finditer(rf"""(?<![\w$.]){name}\s*(?:\??\.get\(\s*["'](?P<a>\w+)["']|\[\s*["'](?P<b>\w+)["']\s*\]|"""
-                            rf"""\??\.(?P<c>[A-Za-z_]\w*)\b(?!\s*\())""", code)
-        for match in reads:
-            field = match.group("a") or match.group("b") or match.group("c")
-            found.setdefault(field, place(match.start()))
+        reads += [(m.start(), code[m.end():m.end() + 80])
+                  for m in re.finditer(rf"(?<![\w$.]){re.escape(variable)}(?![\w$])", code)]
+    for start, after in reads:
+        match = FIELD_READ.match(after)
+        if match:
+            found.setdefault(match.group("a") or match.group("b") or match.group("c"), place(start))
+    for match in JS_DESTRUCTURED.finditer(code):
+        if match.group("call") or match.group("var") in parsed:
+            for name in DESTRUCTURED_NAME.finditer(match.group("names")):
+                found.setdefault(name.group("name"), place(match.start("names") + name.start("name")))
     return tuple(sorted(found.items(), key=lambda item: item[1]))
+
+
+def _quote_end(code: str, start: int, quote: str) -> int:
+    """The offset of the quote that closes a shell string opened right before `start`."""
+    if quote == "'":
+        end = code.find("'", start)
+        return len(code) if end < 0 else end
+    at = start
+    while at < len(code) and code[at] != '"':
+        at += 2 if code[at] == "\\" else 1
+    return min(at, len(code))
+
+
+JQ_TOKEN = lazy(r"""(?P<string>")|(?P<field>(?<![\w$\]).)?"])\.(?P<name>[A-Za-z_]\w*))|(?P<word>[$A-Za-z_][\w:]*)|"""
+                r"""(?P<pipe>\|(?!\|))|(?P<open>[(\[{])|(?P<close>[)\]}])|(?P<comment>#[^\n]*)""")
+JQ_DEFINES = lazy(r"\bdef\s", needs=("def",))
+JQ_STRING_PART = lazy(r"""\\\(|\\.|"|[^"\\]+""")
+# jq builtins whose arguments see the same `.` as the call (select(.a), test(.b)); any other
+# call's (map, sort_by, with_entries...) may see something else
+JQ_SAME_INPUT = frozenset({"select", "test", "match", "capture", "contains", "inside", "startswith", "endswith",
+                           "ltrimstr", "rtrimstr", "split", "splits", "join", "has", "index", "rindex", "indices",
+                           "sub", "gsub", "first", "last", "limit", "del", "getpath", "path", "isempty", "error",
+                           "tostring", "tojson", "ascii_downcase", "ascii_upcase", "if", "then", "elif", "else",
+                           "and", "or", "not"})
+
+
+def _jq_root_fields(program: str) -> list[tuple[str, int]]:
+    """The fields a jq filter reads of its input, with their offsets: `.a` where `.` is still
+    the input (before any `|` at its depth, in `(...)`, `[...]`, `{...}`, a string's `\\(...)`
+    or the arguments of select, test and the like), not `.b` of `.a.b` nor what follows `| `,
+    map(...) or catch. A program that defines functions is not read."""
+    if JQ_DEFINES.search(program):
+        return []
+    found: list[tuple[str, int]] = []
+    # per open (...), [...], {...} or \(...): whether `.` is the input there, and whether it is a
+    # string's interpolation (whose `)` goes back into the string)
+    stack: list[tuple[bool, bool]] = [(True, False)]
+    at, word = 0, ""
+    while (match := JQ_TOKEN.search(program, at)) is not None:
+        at = match.end()
+        root = stack[-1][0]
+        if match.group("string"):
+            at = _jq_string(program, at, root, stack)
+        elif match.group("name"):
+            if match.group("field") is not None and root:
+                found.append((match.group("name"), match.start("name")))
+        elif match.group("word"):
+            word = match.group("word")
+            if word == "catch":  # (its body reads the error)
+                stack[-1] = (False, stack[-1][1])
+            continue
+        elif match.group("pipe"):
+            stack[-1] = (False, stack[-1][1])
+        elif match.group("open"):
+            called = bool(word) and word not in JQ_SAME_INPUT
+            before = program[match.start() - 1:match.start()]
+            indexes = match.group("open") == "[" and (before in ("]", ")", "?", ".", '"') or before.isalnum())
+            stack.append((root and not called and not indexes, False))
+        elif match.group("close") and len(stack) > 1 and stack.pop()[1]:
+            at = _jq_string(program, at, stack[-1][0], stack)
+        word = ""
+    return found
+
+
+def _jq_string(program: str, at: int, root: bool, stack: list[tuple[bool, bool]]) -> int:
+    """Past a jq string that starts at `at`; at a `\\(`, a frame for its interpolation is pushed
+    and the offset right after it returned."""
+    part: re.Match[str]
+    for part in JQ_STRING_PART.finditer(program, at):
+        if part.group(0) == '"':
+            return part.end()
+        if part.group(0) == "\\(":
+            stack.append((root, True))
+            return part.end()
+    return len(program)
 
 
 RESPONSE_ALIAS = lazy(r"""(?<![\w$.])(?:(?:const|let|var)\s+)?(?P<alias>[A-Za-z_$][\w$]*)\s*=\s*[\w$.]+\s*"""
@@ -305,10 +413,10 @@ def _failure_fields(code: str, place: Places) -> tuple[tuple[str, Place], ...]:
     return tuple(sorted(found, key=lambda item: item[1]))
 
 
-def _after_call(code: str, start: int) -> str:
+def _after_call(code: str, start: int, count: int = 4) -> str:
     """The few characters after the call whose arguments start at `start`."""
     end = start + len(_balanced(code, start)) + 1
-    return code[end:end + 4]
+    return code[end:end + count]
 
 
 def _object_follows(code: str, end: int) -> bool:
@@ -352,7 +460,7 @@ def _name(node: ast.AST) -> str:
 def _python(tree: ast.Module, text: str, common: Common) -> Flow:
     strings = _PyStrings(tree, text)
     loggers = _stdout_loggers(tree)
-    writes, exits, reads, values, new_objects, string_inputs = [], [], [], [], [], []
+    writes, exits, reads, values, new_objects, string_inputs, stderr_answers = [], [], [], [], [], [], []
     order = 0
     # what the file's try statements catch: a raise in a function may be caught where it is called
     caught = _caught_around_calls(tree)
@@ -381,6 +489,8 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 order += 1
                 name = _name(call.func)
                 write = _py_write(call, name, strings, loggers)
+                if _py_stderr_answer(call, name, strings):
+                    stderr_answers.append(place(call))
                 if write is not None and not (debug and write[0] == STDOUT_TEXT):
                     kind, what = write
                     writes.append(Write(kind, place(call), what, branch, scope, _ends_before_next_write(after), order,
@@ -432,7 +542,7 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
     called = frozenset(node.func.id if isinstance(node.func, ast.Name) else node.func.attr for node in _nodes(tree)
                        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)))
     return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads) or _reads_through_calls(tree, reads),
-                values=tuple(values), called=called,
+                values=tuple(values), called=called, stderr_answers=tuple(stderr_answers),
                 new_inputs=_new_inputs(new_objects),
                 input_as_string=tuple(sorted(set(string_inputs))),
                 continue_false=common["continue_false"], stop_flag_from_env=common["stop_flag_from_env"],
@@ -644,6 +754,27 @@ def _py_write(call: ast.Call, name: str, strings: "_PyStrings | None",
     return kind, strings.source(call)
 
 
+def _py_stderr_answer(call: ast.Call, name: str, strings: "_PyStrings") -> bool:
+    """Whether the call writes an answer's JSON to stderr: print(json.dumps({...}), file=sys.stderr),
+    sys.stderr.write(json.dumps(...)) or json.dump({...}, sys.stderr)."""
+    if name == "json.dump" and len(call.args) > 1 and _name(call.args[1]) == "sys.stderr":
+        return _py_answer(strings.resolve(call.args[0]))
+    target = next((k.value for k in call.keywords if k.arg == "file"), None) if name == "print" else None
+    if not call.args or not ((target is not None and _name(target) == "sys.stderr") or name == "sys.stderr.write"):
+        return False
+    dumped = strings.resolve(call.args[0])
+    return isinstance(dumped, ast.Call) and _name(dumped.func) in ("json.dumps", "dumps") and bool(dumped.args) \
+        and _py_answer(strings.resolve(dumped.args[0]))
+
+
+def _py_answer(node: ast.AST | None) -> bool:
+    """A dict written as an answer: hookSpecificOutput, permissionDecision, Cursor's permission, or a decision with a reason."""
+    if not isinstance(node, ast.Dict):
+        return False
+    keys = {k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+    return bool(keys & ANSWER_KEYS) or {"decision", "reason"} <= keys
+
+
 def _py_status(arg: ast.AST | None, strings: "_PyStrings") -> tuple[int | None, str]:
     """The exit status a sys.exit(arg) gives, and its message (a string argument exits 1)."""
     if arg is None or (isinstance(arg, ast.Constant) and arg.value is None):
@@ -851,7 +982,7 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
 
     lines = shell_lines(code)
     starts = [start for start, _, _, _ in lines]
-    writes, exits, reads = [], [], []
+    writes, exits, reads, stderr_answers = [], [], [], []
     trace = None
     order = 0
     printers = _sh_printers(code, lines, path, depth)
@@ -892,6 +1023,8 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                     after = tail + "\n" + _next_lines(lines, starts, offset, 2)
                     ends = bool(ENDS_RUN.match(after))
                     writes.append(Write(kind, place(start), f"{word}{rest.rstrip()[:40]}", branch, scope, ends, order))
+                elif _sh_stderr_answer(word, rest, before, tail, code, offset + match.end() + len(rest)):
+                    stderr_answers.append(place(start))
             if word in ("cat", "jq", "read") and not piped_in and "<" not in rest and _sh_reads_stdin(word, rest):
                 if not (word == "read" and SH_WHILE_READ.search(before)):
                     reads.append(StdinRead(place(start), branch, scope, order))
@@ -900,7 +1033,7 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
     if trace and SH_TRACE_TO_FILE.search(code):
         trace = None  # the trace goes to a file of its own
     return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads),
-                values=_sh_values(code, place), trace=trace, **common,
+                values=_sh_values(code, place), trace=trace, stderr_answers=tuple(stderr_answers), **common,
                 new_inputs=_new_inputs(_labelled_objects(code, place)))
 
 
@@ -1045,6 +1178,19 @@ def _sh_stdout_kind(word: str, rest: str, before: str, tail: str, code: str, end
     if captured or piped_out or SH_TO_ELSEWHERE.search(rest) or "/dev/null" in rest:
         return None
     return _sh_write_kind(word, rest, bool(SH_PIPED_IN.search(before)), code, end)
+
+
+SH_TO_STDERR = lazy(r"(?:^|\s)1?>&\s*2\b|>>?\s*/dev/stderr\b", needs=(">",))
+
+
+def _sh_stderr_answer(word: str, rest: str, before: str, tail: str, code: str, end: int) -> bool:
+    """Whether an echo, printf, jq or cat writes an answer's JSON to stderr (`echo '{"hookSpecificOutput":
+    ...}' >&2`), not captured by $(...) nor piped on."""
+    captured = before.count("$(") > before.count(")") or before.count("`") % 2 == 1
+    if captured or tail.lstrip().startswith("|") or not SH_TO_STDERR.search(rest):
+        return False
+    written = code[end:end + 600].split("\n", 1)[-1] if word == "cat" else rest
+    return _sh_write_kind(word, rest, False, code, end) == STDOUT_JSON and bool(ANSWER_OBJECT.search(written))
 
 
 HEREDOC_START = lazy(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1", needs=("<<",))
@@ -1237,6 +1383,9 @@ JS_TRY = lazy(r"""\btry\s*\{""", needs=("try",))
 
 JS_RETURNS_AFTER = lazy(r"""\s*\)\s*;?\s*(?:return\b|process\.exit\b)""")
 JS_CONSOLE_ERROR = lazy(r"""console\.(?:error|warn)\(\s*[`'"]([^`'"]*)""")
+JS_STDERR_WRITE = lazy(r"""(?<![\w.$])(?:console\.(?:error|warn)|process\.stderr\.write)\s*\(""",
+                       needs=("console.", "process.stderr"))
+JS_STRINGIFIED = lazy(r"""JSON\.stringify\(\s*(?P<name>[A-Za-z_$][\w$]*)\s*[,)]""", needs=("JSON.stringify",))
 
 
 def _javascript(code: str, at: Offsets, common: Common) -> Flow:
@@ -1277,8 +1426,23 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
     for match in JS_READ.finditer(code):
         branch, scope = blocks(match.start())
         reads.append(StdinRead(place(match.start()), branch, scope, match.start()))
+    stderr_answers = tuple(place(m.start()) for m in JS_STDERR_WRITE.finditer(code)
+                           if _js_answer(_balanced(code, m.end()).strip(), code))
     return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads),
-                values=_js_values(code, place), **common, new_inputs=_new_inputs(_labelled_objects(code, place)))
+                values=_js_values(code, place), stderr_answers=stderr_answers, **common,
+                new_inputs=_new_inputs(_labelled_objects(code, place)))
+
+
+def _js_answer(argument: str, code: str) -> bool:
+    """Whether a write of `argument` writes an answer's JSON: JSON.stringify of an object with an
+    answer's keys, written in place or assigned to the variable it names (`const out = {...}`)."""
+    if _js_kind(argument, code) != STDOUT_JSON:
+        return False
+    named = JS_STRINGIFIED.match(argument)
+    if named:
+        assigned = re.search(rf"(?<![\w$.]){re.escape(named.group('name'))}\s*=\s*\{{", code)
+        return assigned is not None and bool(ANSWER_OBJECT.search(_balanced(code, assigned.end())))
+    return bool(ANSWER_OBJECT.search(argument))
 
 
 def _balanced(code: str, start: int) -> str:

@@ -117,7 +117,7 @@ class ScriptFacts:
                  legacy_variables: tuple[Site, ...] = (), reads_stop_hook_active: bool = False,
                  delegates: Site | None = None, output_keys: tuple[Site, ...] = (),
                  specific_keys: tuple[Site, ...] = (), tells_hosts_apart: bool = False,
-                 flow: script_flow.Flow = script_flow.Flow()) -> None:
+                 flow: script_flow.Flow = script_flow.Flow(), handed_to: tuple[str, ...] = ()) -> None:
         self.path = path
         self.language = language  # python | javascript | shell | unknown
         self.readable = readable
@@ -143,6 +143,9 @@ class ScriptFacts:
         self.specific_keys = specific_keys  # the first place each key is written right inside a hookSpecificOutput
         self.tells_hosts_apart = tells_hosts_apart  # it looks at which host runs it (CURSOR_*, cursor_version...)
         self.flow = flow  # what it prints, exits and reads, in order
+        # a shell script's commands that its output may come from (`exec python3 "$DIR/x.py"`), its
+        # own folder written in for `$(dirname "$0")` and the variables that hold it
+        self.handed_to = handed_to
 
     def rewrites(self, host: str = "claude") -> tuple[str, str]:
         """("yes" | "no" | "unknown", why)."""
@@ -323,6 +326,8 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
     if exit_two:
         blocks += [site("exit 2", m.start()) for m in exit_two.finditer(code)]
 
+    own_output = bool(keys) and _has_output_keys(emitted)
+    delegates = _delegates(code, language, path, where, own_output)
     return ScriptFacts(
         path, language,
         ignored=tuple(_unique(ignored)),
@@ -342,7 +347,9 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
         reads_stop_hook_active="stop_hook_active" in code,
         reads_event_name="hook_event_name" in code,
         legacy_variables=tuple(_legacy_variables(code, site)),
-        delegates=_delegates(code, language, path, where, bool(keys) and _has_output_keys(emitted)),
+        delegates=delegates,
+        handed_to=_handed_to(code, path, own_output) if delegates is not None and language == "shell"
+        and path.name != "<text>" else (),
         tells_hosts_apart=bool(TELLS_HOSTS_APART.search(code)),
         output_keys=tuple(_unique(site(name, min(off for off, _, _ in places)) for name, places in emitted.items())),
         specific_keys=tuple(_unique(site(name, offset) for name, offset in specific.items())),
@@ -451,6 +458,45 @@ def _delegates(code: str, language: str, path: Path, where: LineIndex, own_outpu
             if match:
                 return at(f"the module {match.group('mod')}", match.start("mod"))
     return None
+
+
+# the script's own folder: $(dirname "$0"), $(dirname -- "${BASH_SOURCE[0]}"), then `/..` to go up
+OWN_FOLDER = lazy(r"""\$\(\s*dirname\s+(?:--\s+)?["']?(?:\$0|\$\{0\}|\$\{BASH_SOURCE(?:\[0\])?\}|\$BASH_SOURCE)["']?\s*\)"""
+                  r"""(?P<up>(?:/\.\.)*)""", needs=("dirname",))
+CD_PWD = lazy(r"""\$\(\s*cd\s+(?:--\s+)?["']?(?P<path>/[^"'$`;&|()\s]*)["']?\s*(?:[&\d]?>\s*/dev/null\s*)?&&\s*pwd(?:\s+-P)?\s*\)""",
+            needs=("pwd",))
+FOLDER_VARIABLE = lazy(r"""^[ \t]*(?:export\s+|readonly\s+|local\s+)?(?P<name>[A-Za-z_]\w*)=["']?(?P<path>/[^"'$`;&|()\s]*)["']?[ \t]*$""",
+                       re.M)
+PLAIN_PATH = lazy(r"[\w./+-]+")  # a folder that can be written into a command as it is
+STATEMENT_END = lazy(r"&&|\|\||;|\n|$")
+CD_LINE = lazy(r"""^[ \t]*cd[ \t]+(?:--[ \t]+)?["']?(?P<path>[^"'\s;&|]*)["']?[ \t]*(?:$|;|&&)""", re.M)
+OUTPUT_ELSEWHERE = lazy(r"""(?<![<>&\d])(?:1?>(?!&2)|&>)|\|""")  # its stdout sent to a file, or piped on
+
+
+def _handed_to(code: str, path: Path, own_output: bool) -> tuple[str, ...]:
+    """The commands a shell script hands its output to (_delegates' statements), with its own
+    folder written in where `$(dirname "$0")`, `$(cd "$(dirname "$0")" && pwd)` or a variable set
+    to one of them names it; none where one sends its output elsewhere (a file, a pipe)."""
+    folder = str(path.parent)
+    if not PLAIN_PATH.fullmatch(folder):
+        return ()
+    code = OWN_FOLDER.sub(lambda m: os.path.normpath(folder + m.group("up")), code)
+    code = CD_PWD.sub(lambda m: m.group("path"), code)
+    for match in FOLDER_VARIABLE.finditer(code):
+        written = match.group("path").replace("\\", "\\\\")  # (as re.sub's replacement)
+        code = re.sub(rf"\$(?:{match.group('name')}\b|\{{{match.group('name')}\}})", written, code)
+    commands = []
+    for match in SH_DELEGATE.finditer(code):
+        if (match.group("run") or match.group("source")) and own_output:
+            continue
+        start = match.start("source") if match.group("source") else match.start("exec") if match.group("exec") \
+            else match.start("run")
+        command = ("source " if match.group("source") else "") + code[start:STATEMENT_END.search(code, start).start()].strip()
+        moves = list(CD_LINE.finditer(code, 0, start))  # (the last `cd` before it is where it runs)
+        if OUTPUT_ELSEWHERE.search(command) or (moves and not moves[-1].group("path").startswith("/")):
+            return ()
+        commands.append(f"cd {moves[-1].group('path')} && {command}" if moves else command)
+    return tuple(commands)
 
 
 def _objects(code: str) -> tuple[list[_Object], Callable[[int], int | None]]:
