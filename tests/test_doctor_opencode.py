@@ -2,6 +2,7 @@
 tool.execute.before changes, and two plugins that change the same arguments."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from doctor_support import doctor, found
@@ -21,6 +22,30 @@ def test_two_plugins_that_set_one_argument_of_one_tool_race(tmp_path):
     (race,) = found(out, "conflict/plugin-args-race")
     assert race.severity == "warning" and "bash" in race.message and "command" in race.message
     assert "a.js" in race.message and "b.ts" in race.message
+
+
+def test_of_two_plugins_in_one_folder_the_one_the_filesystem_lists_first_runs_last_and_wins(tmp_path):
+    """Measured on opencode 1.18.33: one folder's plugins run in the reverse of the order readdir
+    lists them (the listing z, a, b, m ran m, b, a, z)."""
+    out = doctor(tmp_path / "p", {OC + "a.js": plugin("bash", "command"), OC + "b.js": plugin("bash", "command")},
+                 given=False)
+    listed_first, listed_second = (entry.name for entry in os.scandir(tmp_path / "p" / OC))
+    (race,) = found(out, "conflict/plugin-args-race")
+    assert Path(race.path).name == listed_first and Path(race.related[0]["path"]).name == listed_second
+    assert race.message.endswith(f"the change of the last to run, the plugin {listed_first}, is the one that counts")
+
+
+def test_a_config_folders_plugin_folder_runs_before_its_plugins_folder(tmp_path):
+    files = {".opencode/plugins/a.js": plugin("bash", "command"), ".opencode/plugin/b.js": plugin("bash", "command")}
+    (race,) = found(doctor(tmp_path / "p", files, given=False), "conflict/plugin-args-race")
+    assert race.path.endswith("plugins/a.js") and race.related[0]["path"].endswith("plugin/b.js")
+
+
+def test_plugins_named_on_the_command_line_race_without_a_winner_named(tmp_path):
+    """doctor does not know where opencode finds files named on the command line, so not which runs last."""
+    out = doctor(tmp_path / "p", {OC + "a.js": plugin("bash", "command"), OC + "b.js": plugin("bash", "command")})
+    (race,) = found(out, "conflict/plugin-args-race")
+    assert "only the last one's change counts" in race.message and race.related[0]["message"] == "it changes them too"
 
 
 def test_plugins_that_set_different_arguments_or_tools_do_not_race(tmp_path):
@@ -151,7 +176,7 @@ def test_a_helper_a_plugin_imports_from_a_subfolder_and_other_files_beside_the_p
     files = {OC + "a.js": main, OC + "lib/util.js": "export function check() { return true }\n",
              OC + "README.md": "# our plugins\n", OC + "cfg.json": {"strict": True}}
     out = doctor(tmp_path / "p", files, given=False)
-    assert [Path(f.path).name for f in out.files if f.kind == "opencode-plugin"] == ["a.js", "util.js"]
+    assert sorted(Path(f.path).name for f in out.files if f.kind == "opencode-plugin") == ["a.js", "util.js"]
     assert not found(out, "host/opencode-plugin-not-loaded")
     files[OC + "a.js"] = plugin("bash", "command")  # nothing imports it: a plugin kept where opencode skips it
     assert [Path(f.path).name for f in found(doctor(tmp_path / "q", files, given=False),

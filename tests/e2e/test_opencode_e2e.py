@@ -4,11 +4,13 @@ git-guard installed with `--host opencode`: a scripted `git reset --hard` is ref
 reason (which the model receives) and the work is kept, `git status` runs; after uninstall
 the plugin file is gone and the reset runs. path-normalizer's rewrite reaches a real MCP
 server. The user scope works with XDG_CONFIG_HOME set and unset. A plugin file that exports a
-class or an enum beside its plugin function is dropped whole, as doctor says.
+class or an enum beside its plugin function is dropped whole, as doctor says. Of plugins in one
+folder that set one argument, the one the filesystem lists first runs last and wins, as doctor says.
 """
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -97,3 +99,29 @@ def test_a_plugin_file_with_an_export_that_is_not_a_plugin_function_is_dropped_w
     doctor = hookwright("doctor", "--project", str(project), "--json", home=home, project=project)
     flagged = [f for f in json.loads(doctor.stdout)["findings"] if f["rule"] == "host/opencode-plugin-export-not-function"]
     assert bool(flagged) == bool(extra) == ("refused by the plugin" not in status["content"]), (status, flagged)
+
+
+SETTER = ('export const P = async () => ({\n  "tool.execute.before": async (input, output) => {\n'
+          '    if (input.tool === "bash") output.args.command = "echo FROM_%s"\n  },\n})\n')
+ECHO = {"tool": "bash", "input": {"command": "echo ORIG", "description": "echo"}}
+
+
+def test_of_plugins_in_one_folder_the_one_the_filesystem_lists_first_wins_where_doctor_says(opencode_cli, home,
+                                                                                           project):
+    """The fact behind conflict/plugin-args-race: opencode 1.18.33 runs one folder's plugins in the
+    reverse of the order readdir lists them, so the last to run, whose change counts, is the first
+    listed; doctor's race findings sit on that one."""
+    folder = project / ".opencode" / "plugins"
+    folder.mkdir(parents=True)
+    for name in "mcx":
+        (folder / f"{name}.js").write_text(SETTER % name)
+    first = next(os.scandir(folder)).name
+
+    run = run_opencode(project, home, [ECHO, "done"])
+    assert run.returncode == 0, run.stderr[-3000:]
+    (echo,) = run.tool_results
+    assert echo["content"] == f"FROM_{first[0]}\n"
+    doctor = hookwright("doctor", "--project", str(project), "--json", home=home, project=project)
+    races = [f for f in json.loads(doctor.stdout)["findings"] if f["rule"] == "conflict/plugin-args-race"]
+    assert len(races) == 3 and [Path(f["path"]).name for f in races].count(first) == 2, races
+    assert all(Path(f["related"][0]["path"]).name != first for f in races)

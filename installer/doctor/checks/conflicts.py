@@ -536,7 +536,7 @@ class PluginPair:
 
 def _plugin_race_pairs(ctx: Context) -> Iterator[PluginPair]:
     """Every pair of opencode plugin hooks that change arguments: they run one after another, in
-    the order the filesystem lists the files, and the last one's change counts."""
+    the order discovery reads them (docs/hosts/opencode.md#load-order), and the last one's change counts."""
     writers = []
     for handler in ctx.handlers:
         if _combine(handler) == "in-order" and handler_facts.rewrite(handler).status == YES:
@@ -554,9 +554,12 @@ def _plugin_args_race(ctx: Context, pair: PluginPair) -> Iterator[Finding]:
     keys = pair.arguments
     named = ", ".join(sorted(k for k in keys if k != "*"))
     shown = (named + (", maybe more" if "*" in keys else "")) if named else "any argument"
+    on_command_line = "given" in (pair.earlier.file.scope, pair.later.file.scope)  # (in the order named, not run)
     yield ctx.finding_at("conflict/plugin-args-race", pair.later.file, *_write_place(pair.later, keys),
-                         [_plugin_place(pair.earlier, keys, "it runs first: the other's change wins over its own")],
-                         a=_plugin_name(pair.earlier), b=_plugin_name(pair.later), tools=pair.tools, arguments=shown)
+                         [_plugin_place(pair.earlier, keys, "it changes them too" if on_command_line else
+                                        "it runs first: the other's change wins over its own")],
+                         variant="named" if on_command_line else None, a=_plugin_name(pair.earlier), b=_plugin_name(pair.later),
+                         tools=pair.tools, arguments=shown)
 
 
 def _write_place(handler: Handler, keys: set[str]) -> tuple[int, int]:

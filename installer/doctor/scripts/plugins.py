@@ -4,8 +4,9 @@ opencode loads every `*.js` and `*.ts` one level deep in a plugins folder and ca
 as a plugin function (docs/hosts/opencode.md#plugin-loading): a file with a syntax
 error is skipped without a word, and so is a whole file with one export that is not a
 function. A plugin's `tool.execute.before` changes a call by changing `output.args` in
-place; reassigning `output.args` is ignored. Plugins run one after another, in the order the
-filesystem lists them, so two that set the same argument of one tool race: the last one wins.
+place; reassigning `output.args` is ignored. Plugins run one after another (inside one folder,
+in the reverse of the order the filesystem lists them), so two that set the same argument of
+one tool race: the last one wins.
 
 The reading is static and errs on the side of silence: an export whose value comes from a
 call or another module is taken to be a function, a write through an alias it cannot follow
