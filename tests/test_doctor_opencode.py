@@ -190,3 +190,14 @@ def test_an_mcp_tools_snake_case_argument_and_both_spellings_of_a_tool_are_no_mi
                                                             'input.tool !== "bash" && input.tool !== "Bash"')}
     out = doctor(tmp_path / "p", files, given=False)
     assert not found(out, "host/opencode-argument-name") and not found(out, "host/opencode-tool-name")
+
+
+def test_an_mcp_tools_name_is_given_as_opencode_spells_it(tmp_path):
+    """Measured on opencode 1.18.33: every character outside [A-Za-z0-9_-] of the server's and the
+    tool's name becomes `_` (server My-Srv.x, tool do.thing: My-Srv_x_do_thing)."""
+    out = doctor(tmp_path / "p", {OC + "m.js": plugin("mcp__My-Srv.x__do.thing", "path")}, given=False)
+    (named,) = found(out, "host/opencode-tool-name")
+    assert named.hint == 'compare with "My-Srv_x_do_thing"', named
+    fixed = plugin("mcp__My-Srv.x__do.thing", "path").replace('input.tool !== "mcp__My-Srv.x__do.thing"',
+                                                               'input.tool !== "My-Srv_x_do_thing"')
+    assert not found(doctor(tmp_path / "q", {OC + "m.js": fixed}, given=False), "host/opencode-tool-name")

@@ -42,6 +42,7 @@ OWN_TOOLS = ("apply_patch", "bash", "batch", "codesearch", "edit", "glob", "grep
 CLAUDE_TOOL_NAMES = {"bash": "Bash", "read": "Read", "write": "Write", "edit": "Edit", "multiedit": "MultiEdit",
                      "glob": "Glob", "grep": "Grep", "list": "LS", "webfetch": "WebFetch", "websearch": "WebSearch",
                      "todowrite": "TodoWrite", "todoread": "TodoRead", "task": "Task", "skill": "Skill"}
+_NOT_IN_A_TOOL_NAME = lazy(r"[^A-Za-z0-9_-]")
 _FILE_NAME = lazy(r"^hookwright-(?P<pack>[a-z][a-z0-9-]*)\.js$")
 _SCRIPT = lazy(r"(?:^|/)hookwright/(?P<pack>[a-z][a-z0-9-]*)/(?P<script>[a-z][a-z0-9-]*)$")
 
@@ -61,6 +62,14 @@ def why_not_loaded(path: Path) -> str | None:
     if path.suffix.lower() not in LOADED_SUFFIXES:
         return f"opencode loads only .js and .ts files from a plugins folder, not {path.suffix or 'a file without an extension'}"
     return None
+
+
+def mcp_tool_name(server: str, tool: str) -> str:
+    """What opencode calls an MCP server's tool in `input.tool`: `<server>_<tool>`, every character
+    outside [A-Za-z0-9_-] made `_` (measured on 1.18.33: server `My-Srv.x`, tool `do.thing` gave
+    `My-Srv_x_do_thing`)."""
+    name: str = _NOT_IN_A_TOOL_NAME.sub("_", f"{server}_{tool}")
+    return name
 
 
 def config_folders(project: Path) -> list[tuple[str, Path]]:

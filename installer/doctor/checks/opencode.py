@@ -136,7 +136,8 @@ def _tool_name(plugin: PluginFile) -> Iterator[Finding]:
         if name in opencode.OWN_TOOLS:
             continue
         own = OPENCODE_TOOL_OF.get(name) or (name.lower() if name.lower() in opencode.OWN_TOOLS else None)
-        mcp = name[5:].replace("__", "_", 1) if name.startswith("mcp__") and "__" in name[5:] else None
+        mcp = opencode.mcp_tool_name(*name[5:].split("__", 1)) if name.startswith("mcp__") and "__" in name[5:] \
+            else None
         if (own or mcp) and (own or mcp) not in compared:  # (`t === "bash" || t === "Bash"` still runs)
             yield plugin.ctx.finding_at("host/opencode-tool-name", plugin.file, *place,
                                         variant="mcp" if mcp else None, name=name, own=own or mcp)
