@@ -201,3 +201,11 @@ def test_an_mcp_tools_name_is_given_as_opencode_spells_it(tmp_path):
     fixed = plugin("mcp__My-Srv.x__do.thing", "path").replace('input.tool !== "mcp__My-Srv.x__do.thing"',
                                                                'input.tool !== "My-Srv_x_do_thing"')
     assert not found(doctor(tmp_path / "q", {OC + "m.js": fixed}, given=False), "host/opencode-tool-name")
+
+
+def test_only_tools_opencode_offers_are_suggested(tmp_path):
+    """Measured on opencode 1.18.33: it offers no list, multiedit or todoread (a call to one becomes
+    the tool `invalid`); websearch it offers where OPENCODE_ENABLE_EXA is set."""
+    files = {OC + f"{name}.js": plugin(name, "x") for name in ("LS", "MultiEdit", "TodoRead", "WebSearch")}
+    suggested = [f.hint for f in found(doctor(tmp_path / "p", files, given=False), "host/opencode-tool-name")]
+    assert suggested == ['compare with "websearch"']

@@ -34,14 +34,15 @@ from .base import Capabilities, Entry, HandlerPlace, Host, Scope, Target, deep, 
 HEADER = "// hookwright-plugin "
 FORMAT = 1
 EVENT = "tool.execute.before"
-# opencode's own tools (docs/hosts/opencode.md#tool-names): every other tool is an MCP server's
-OWN_TOOLS = ("apply_patch", "bash", "batch", "codesearch", "edit", "glob", "grep", "invalid", "list", "lsp",
-             "multiedit", "patch", "question", "read", "skill", "task", "todoread", "todowrite", "webfetch",
-             "websearch", "write")
-# the names Claude Code gives the same tools, which the runtimes read
-CLAUDE_TOOL_NAMES = {"bash": "Bash", "read": "Read", "write": "Write", "edit": "Edit", "multiedit": "MultiEdit",
-                     "glob": "Glob", "grep": "Grep", "list": "LS", "webfetch": "WebFetch", "websearch": "WebSearch",
-                     "todowrite": "TodoWrite", "todoread": "TodoRead", "task": "Task", "skill": "Skill"}
+# opencode's own tools (docs/hosts/opencode.md#tool-names): every other tool is an MCP server's. 1.18.33
+# has no list, multiedit or todoread (measured: a call to one reaches the plugins as tool `invalid`)
+OWN_TOOLS = ("apply_patch", "bash", "batch", "codesearch", "edit", "glob", "grep", "invalid", "lsp", "patch",
+             "question", "read", "skill", "task", "todowrite", "webfetch", "websearch", "write")
+# the names Claude Code gives the same tools, which the runtimes read (Claude Code's LS, MultiEdit
+# and TodoRead have none in opencode)
+CLAUDE_TOOL_NAMES = {"bash": "Bash", "read": "Read", "write": "Write", "edit": "Edit", "glob": "Glob", "grep": "Grep",
+                     "webfetch": "WebFetch", "websearch": "WebSearch", "todowrite": "TodoWrite", "task": "Task",
+                     "skill": "Skill"}
 _NOT_IN_A_TOOL_NAME = lazy(r"[^A-Za-z0-9_-]")
 _FILE_NAME = lazy(r"^hookwright-(?P<pack>[a-z][a-z0-9-]*)\.js$")
 _SCRIPT = lazy(r"(?:^|/)hookwright/(?P<pack>[a-z][a-z0-9-]*)/(?P<script>[a-z][a-z0-9-]*)$")

@@ -6,6 +6,8 @@ the plugin file is gone and the reset runs. path-normalizer's rewrite reaches a 
 server. The user scope works with XDG_CONFIG_HOME set and unset. A plugin file that exports a
 class or an enum beside its plugin function is dropped whole, as doctor says. Of plugins in one
 folder that set one argument, the one the filesystem lists first runs last and wins, as doctor says.
+The tools opencode offers are among those hookwright counts as opencode's own, and every tool
+whose Claude Code name the runtimes and doctor translate is offered.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from claude_cli import hookwright
+from hookwright.hosts.opencode import CLAUDE_TOOL_NAMES, OWN_TOOLS
 from opencode_cli import run_opencode
 
 pytestmark = pytest.mark.e2e
@@ -125,3 +128,11 @@ def test_of_plugins_in_one_folder_the_one_the_filesystem_lists_first_wins_where_
     races = [f for f in json.loads(doctor.stdout)["findings"] if f["rule"] == "conflict/plugin-args-race"]
     assert len(races) == 3 and [Path(f["path"]).name for f in races].count(first) == 2, races
     assert all(Path(f["related"][0]["path"]).name != first for f in races)
+
+
+def test_the_tools_opencode_offers_are_the_ones_hookwright_knows(opencode_cli, home, project):
+    """websearch is offered only where OPENCODE_ENABLE_EXA is set, and then searches the web: left out."""
+    run = run_opencode(project, home, [STATUS, "done"])
+    assert run.returncode == 0, run.stderr[-3000:]
+    offered = {tool["function"]["name"] for request in run.requests for tool in request.get("tools") or []}
+    assert offered <= set(OWN_TOOLS) and set(CLAUDE_TOOL_NAMES) - {"websearch"} <= offered, offered

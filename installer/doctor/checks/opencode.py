@@ -120,7 +120,7 @@ def _args_reassigned(plugin: PluginFile) -> Iterator[Finding]:
         yield plugin.ctx.finding_at("host/opencode-args-reassigned", plugin.file, *place)
 
 
-# what Claude Code calls a tool, for the opencode tool of that name (LS: list)
+# what Claude Code calls a tool, for the opencode tool of that name (WebFetch: webfetch)
 OPENCODE_TOOL_OF = {claude_name: own for own, claude_name in opencode.CLAUDE_TOOL_NAMES.items()}
 # Claude Code's argument names, for opencode's camelCase ones (docs/hosts/opencode.md#tool-names)
 CAMEL_CASE_ARGUMENTS = {"file_path": "filePath", "old_string": "oldString", "new_string": "newString",
