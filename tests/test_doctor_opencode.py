@@ -209,3 +209,16 @@ def test_only_tools_opencode_offers_are_suggested(tmp_path):
     files = {OC + f"{name}.js": plugin(name, "x") for name in ("LS", "MultiEdit", "TodoRead", "WebSearch")}
     suggested = [f.hint for f in found(doctor(tmp_path / "p", files, given=False), "host/opencode-tool-name")]
     assert suggested == ['compare with "websearch"']
+
+
+def test_an_mcp_servers_snake_case_argument_on_tools_picked_by_prefix_is_no_mistake(tmp_path):
+    """Measured on opencode 1.18.33: output.args.file_path set on fs_write_file, picked with
+    input.tool.startsWith("fs_"), reached the MCP server. A prefix of opencode's own tools is theirs."""
+    def by_prefix(prefix: str) -> str:
+        return plugin("x", "file_path").replace('input.tool !== "x"', f'!input.tool.startsWith("{prefix}")')
+
+    out = doctor(tmp_path / "p", {OC + "fs.js": by_prefix("fs_")}, given=False)
+    assert not found(out, "host/opencode-argument-name")
+    (misnamed,) = found(doctor(tmp_path / "q", {OC + "rw.js": by_prefix("rea")}, given=False),
+                        "host/opencode-argument-name")
+    assert misnamed.hint == "set output.args.filePath"

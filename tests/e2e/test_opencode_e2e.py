@@ -7,7 +7,8 @@ server. The user scope works with XDG_CONFIG_HOME set and unset. A plugin file t
 class or an enum beside its plugin function is dropped whole, as doctor says. Of plugins in one
 folder that set one argument, the one the filesystem lists first runs last and wins, as doctor says.
 The tools opencode offers are among those hookwright counts as opencode's own, and every tool
-whose Claude Code name the runtimes and doctor translate is offered.
+whose Claude Code name the runtimes and doctor translate is offered. An MCP tool's name is the one
+doctor suggests, and a snake_case argument a plugin sets on it reaches the server, as doctor lets be.
 """
 from __future__ import annotations
 
@@ -136,3 +137,30 @@ def test_the_tools_opencode_offers_are_the_ones_hookwright_knows(opencode_cli, h
     assert run.returncode == 0, run.stderr[-3000:]
     offered = {tool["function"]["name"] for request in run.requests for tool in request.get("tools") or []}
     assert offered <= set(OWN_TOOLS) and set(CLAUDE_TOOL_NAMES) - {"websearch"} <= offered, offered
+
+
+MCP_PLUGINS = {
+    "prefix.js": 'export const P = async () => ({\n  "tool.execute.before": async (input, output) => {\n'
+                 '    if (input.tool.startsWith("My-Srv_x_")) output.args.file_path = "from-plugin.md"\n  },\n})\n',
+    "claude.js": 'export const P = async () => ({\n  "tool.execute.before": async (input) => {\n'
+                 '    if (input.tool === "mcp__My-Srv.x__read_doc") throw new Error("never")\n  },\n})\n',
+}
+
+
+def test_an_mcp_tools_name_and_snake_case_argument_are_as_doctor_says(opencode_cli, home, project, tmp_path):
+    record = tmp_path / "calls.jsonl"
+    folder = project / ".opencode" / "plugins"
+    folder.mkdir(parents=True)
+    for name, code in MCP_PLUGINS.items():
+        (folder / name).write_text(code)
+    doctor = hookwright("doctor", "--project", str(project), "--json", home=home, project=project)
+    findings = json.loads(doctor.stdout)["findings"]
+    assert not [f for f in findings if f["rule"] == "host/opencode-argument-name"], findings
+    (renamed,) = [f for f in findings if f["rule"] == "host/opencode-tool-name"]
+    assert renamed["hint"] == 'compare with "My-Srv_x_read_doc"'
+
+    call = {"tool": "My-Srv_x_read_doc", "input": {"path": "a.md"}}
+    run = run_opencode(project, home, [call, "done"], mcp={"My-Srv.x": [sys.executable, str(MCP_SERVER), str(record)]})
+    assert run.returncode == 0, run.stderr[-3000:]
+    (received,) = [json.loads(line) for line in record.read_text().splitlines()]
+    assert received == {"tool": "read_doc", "arguments": {"path": "a.md", "file_path": "from-plugin.md"}}

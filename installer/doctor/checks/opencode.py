@@ -145,11 +145,16 @@ def _tool_name(plugin: PluginFile) -> Iterator[Finding]:
 
 @PLUGIN_RULES.rule("host/opencode-argument-name")
 def _argument_name(plugin: PluginFile) -> Iterator[Finding]:
-    """output.args.file_path: Claude Code's name for an argument opencode calls filePath."""
+    """output.args.file_path: Claude Code's name for an argument opencode calls filePath. An MCP
+    server's arguments keep the server's names (measured on 1.18.33: file_path set on `fs_write_file`
+    reached the server), so a hook that picks other tools than opencode's, by name or by a prefix
+    none of opencode's has (`input.tool.startsWith("fs_")`), may be changing theirs."""
     others = {name for name in plugin.facts.tools or () if name not in opencode.OWN_TOOLS and name not in OPENCODE_TOOL_OF
               and not name.startswith("mcp__")}
-    if others:
-        return  # (it may be changing another tool's: an MCP server's arguments keep the server's names)
+    servers = {prefix for prefix in plugin.facts.tool_prefixes if not any(own.startswith(prefix)
+                                                                          for own in opencode.OWN_TOOLS)}
+    if others or servers:
+        return
     for write in plugin.facts.writes if plugin.foreign else ():
         if write.key in CAMEL_CASE_ARGUMENTS:
             yield plugin.ctx.finding_at("host/opencode-argument-name", plugin.file, *write.place, name=write.key,

@@ -55,7 +55,7 @@ class Write:
 class PluginFacts:
     def __init__(self, syntax_error: Place | None, exports: tuple[Export, ...], hooks: frozenset[str],
                  writes: tuple[Write, ...], reassigns: tuple[Place, ...], tools: frozenset[str] | None,
-                 tool_names: tuple[tuple[str, Place], ...] = ()) -> None:
+                 tool_names: tuple[tuple[str, Place], ...] = (), tool_prefixes: frozenset[str] = frozenset()) -> None:
         self.syntax_error = syntax_error
         self.exports = exports
         self.hooks = hooks  # the hook keys it returns ("tool.execute.before", "event"...)
@@ -63,6 +63,7 @@ class PluginFacts:
         self.reassigns = reassigns  # output.args = {...}: ignored by opencode
         self.tools = tools  # the tools its tool.execute.before compares input.tool with; None: all
         self.tool_names = tool_names  # each of those names, where it is written
+        self.tool_prefixes = tool_prefixes  # what its tool.execute.before tests input.tool.startsWith with
 
 
 def analyse(path: Path, source: bytes) -> PluginFacts:
@@ -74,7 +75,7 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
     root = _parser(typescript).parse(source).root_node
     error = _first_error(root) if root.has_error else None
     exports = tuple(_exports(root))
-    hooks, writes, reassigns, tools, names = set(), [], [], set(), []
+    hooks, writes, reassigns, tools, names, prefixes = set(), [], [], set(), [], set()
     unfiltered = False
     for key, function in _hook_functions(root):
         hooks.add(key)
@@ -88,11 +89,12 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
         writes += found_writes
         reassigns += found_reassigns
         compared = _tools_compared(function, params)
+        prefixes |= _tool_prefixes(function, params)
         unfiltered |= not compared
         tools |= {name for name, _ in compared}
         names += sorted(compared, key=lambda item: item[1])
     return PluginFacts(error, exports, frozenset(hooks), tuple(writes), tuple(reassigns),
-                       None if unfiltered or not tools else frozenset(tools), tuple(names))
+                       None if unfiltered or not tools else frozenset(tools), tuple(names), frozenset(prefixes))
 
 
 def syntax_error(path: Path, source: bytes) -> Place | None:
@@ -324,9 +326,8 @@ def _object_keys(node: Node | None) -> list[str]:
     return keys
 
 
-def _tools_compared(function: Node, params: dict[str, str]) -> set[tuple[str, Place]]:
-    """The string literals `input.tool` is compared with (===, !==, ==, includes, case), and where
-    (through `const t = input.tool` too)."""
+def _tool_spellings(function: Node, params: dict[str, str]) -> set[str]:
+    """How the hook writes `input.tool`: that, the name it is destructured to, `const t = input.tool`."""
     tool = f"{params['input']}.tool" if "input" in params else params.get("tool")
     if tool is None:
         return set()
@@ -336,6 +337,29 @@ def _tools_compared(function: Node, params: dict[str, str]) -> set[tuple[str, Pl
             alias = node.child_by_field_name("name")
             if alias is not None and alias.type == "identifier":
                 names.add(_text(alias))
+    return names
+
+
+def _tool_prefixes(function: Node, params: dict[str, str]) -> set[str]:
+    """The string literals `input.tool.startsWith(...)` is called with (an MCP server's `fs_`...)."""
+    names = _tool_spellings(function, params)
+    found = set()
+    for node in _walk(function):
+        callee = node.child_by_field_name("function") if node.type == "call_expression" else None
+        if callee is not None and callee.type == "member_expression" \
+                and _text(callee.child_by_field_name("property")) == "startsWith" \
+                and _text(callee.child_by_field_name("object")) in names:
+            arguments = node.child_by_field_name("arguments")
+            first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
+            if (value := _unquoted(first)) is not None:
+                found.add(value)
+    return found
+
+
+def _tools_compared(function: Node, params: dict[str, str]) -> set[tuple[str, Place]]:
+    """The string literals `input.tool` is compared with (===, !==, ==, includes, case), and where
+    (through `const t = input.tool` too)."""
+    names = _tool_spellings(function, params)
     found = set()
     for node in _walk(function):
         if node.type == "binary_expression":
