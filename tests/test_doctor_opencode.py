@@ -222,3 +222,15 @@ def test_an_mcp_servers_snake_case_argument_on_tools_picked_by_prefix_is_no_mist
     (misnamed,) = found(doctor(tmp_path / "q", {OC + "rw.js": by_prefix("rea")}, given=False),
                         "host/opencode-argument-name")
     assert misnamed.hint == "set output.args.filePath"
+
+
+def test_a_table_of_handlers_by_bus_event_is_no_hook_opencode_never_calls(tmp_path):
+    """Only the keys of an object a function returns are read as hooks: the plugin's own table of
+    handlers, looked up by event.type, is not."""
+    table = ('const handlers = {"session.idle": async () => {}, Stop: async () => {}}\n'
+             'export const P = async () => ({event: async ({ event }) => handlers[event.type]?.()})\n')
+    assert not found(doctor(tmp_path / "p", {OC + "t.js": table}, given=False), "host/opencode-hook-never-called")
+    returned = table.replace("event: async", '"session.idle": async () => {}, Stop: async () => {}, event: async')
+    keys = [f.message.split('"')[1] for f in found(doctor(tmp_path / "q", {OC + "t.js": returned}, given=False),
+                                                   "host/opencode-hook-never-called")]
+    assert keys == ["session.idle", "Stop"]

@@ -241,6 +241,12 @@ CASES = [
          {OC + "p.js": PLUGIN.replace("(input, output)", "({ tool }, { args })").replace(
              'input.tool === "bash") output.args.command = "x"', 'tool === "bash") args.command = "x"')},
          given=False, note="destructured"),
+    case("host/opencode-hook-never-called", {OC + "p.js": PLUGIN.replace('"tool.execute.before"', '"tool.before"')},
+         {OC + "p.js": PLUGIN}, given=False),
+    case("host/opencode-hook-never-called", {OC + "p.js": PLUGIN.replace('"tool.execute.before"', "PreToolUse")},
+         {OC + "p.js": PLUGIN}, given=False, note="claude-event"),
+    case("host/opencode-plugin-commonjs", {OC + "p.js": PLUGIN.replace("export const P =", "module.exports =")},
+         {OC + "p.js": PLUGIN}, given=False),
     case("host/opencode-argument-name", {OC + "p.js": PLUGIN.replace('"bash"', '"read"').replace(
         "output.args.command", "output.args.file_path")},
          {OC + "p.js": PLUGIN.replace('"bash"', '"read"').replace("output.args.command", "output.args.filePath")},

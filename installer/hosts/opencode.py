@@ -43,6 +43,18 @@ OWN_TOOLS = ("apply_patch", "bash", "batch", "codesearch", "edit", "glob", "grep
 CLAUDE_TOOL_NAMES = {"bash": "Bash", "read": "Read", "write": "Write", "edit": "Edit", "glob": "Glob", "grep": "Grep",
                      "webfetch": "WebFetch", "websearch": "WebSearch", "todowrite": "TodoWrite", "task": "Task",
                      "skill": "Skill"}
+# the keys of opencode 1.x's plugin hooks (docs/hosts/opencode.md#events): a function under any other key
+# is never called (measured on 1.18.33 with tool.before, PreToolUse and tool.execute.Before)
+HOOK_KEYS = ("auth", "chat.headers", "chat.message", "chat.params", "command.execute.before", "config", "dispose",
+             "event", "experimental.chat.messages.transform", "experimental.chat.system.transform",
+             "experimental.compaction.autocontinue", "experimental.session.compacting", "experimental.text.complete",
+             "permission.ask", "provider", "shell.env", "tool", "tool.definition", "tool.execute.after",
+             "tool.execute.before")
+# the nearest hook for a Claude Code event (docs/hosts/opencode.md#event-mapping); the others are
+# bus events that the `event` hook gets
+HOOK_FOR_CLAUDE_EVENT = {"PreToolUse": "tool.execute.before", "PostToolUse": "tool.execute.after",
+                         "PostToolUseFailure": "tool.execute.after", "PermissionRequest": "permission.ask",
+                         "UserPromptSubmit": "chat.message", "PreCompact": "experimental.session.compacting"}
 _NOT_IN_A_TOOL_NAME = lazy(r"[^A-Za-z0-9_-]")
 _FILE_NAME = lazy(r"^hookwright-(?P<pack>[a-z][a-z0-9-]*)\.js$")
 _SCRIPT = lazy(r"(?:^|/)hookwright/(?P<pack>[a-z][a-z0-9-]*)/(?P<script>[a-z][a-z0-9-]*)$")

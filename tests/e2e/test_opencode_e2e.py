@@ -9,6 +9,8 @@ folder that set one argument, the one the filesystem lists first runs last and w
 The tools opencode offers are among those hookwright counts as opencode's own, and every tool
 whose Claude Code name the runtimes and doctor translate is offered. An MCP tool's name is the one
 doctor suggests, and a snake_case argument a plugin sets on it reaches the server, as doctor lets be.
+The plugin mistakes doctor reports do in opencode what doctor says: a hook under a key opencode
+has no hook for, or a CommonJS export, never runs.
 """
 from __future__ import annotations
 
@@ -164,3 +166,30 @@ def test_an_mcp_tools_name_and_snake_case_argument_are_as_doctor_says(opencode_c
     assert run.returncode == 0, run.stderr[-3000:]
     (received,) = [json.loads(line) for line in record.read_text().splitlines()]
     assert received == {"tool": "read_doc", "arguments": {"path": "a.md", "file_path": "from-plugin.md"}}
+
+
+TOUCH = {"tool": "bash", "input": {"command": "touch ran.txt && echo RAN", "description": "touch"}}
+REFUSE = 'async () => { throw new Error("refused by the plugin") }'
+MISTAKES = {  # plugin code: (doctor's rule, whether the tool ran, what the model got for it)
+    "hook key": ('export const P = async () => ({ "tool.before": %s })\n' % REFUSE,
+                 "host/opencode-hook-never-called", True, "RAN\n"),
+    "Claude Code event": ('export const P = async () => ({ PreToolUse: %s })\n' % REFUSE,
+                          "host/opencode-hook-never-called", True, "RAN\n"),
+    "CommonJS": ('module.exports = async () => ({ "tool.execute.before": %s })\n' % REFUSE,
+                 "host/opencode-plugin-commonjs", True, "RAN\n"),
+}
+
+
+@pytest.mark.parametrize("mistake", list(MISTAKES))
+def test_a_plugin_mistake_doctor_reports_does_what_doctor_says(opencode_cli, home, project, mistake):
+    code, rule, ran, answer = MISTAKES[mistake]
+    folder = project / ".opencode" / "plugins"
+    folder.mkdir(parents=True)
+    (folder / "p.js").write_text(code)
+    doctor = hookwright("doctor", "--project", str(project), "--json", home=home, project=project)
+    assert [f["rule"] for f in json.loads(doctor.stdout)["findings"]] == [rule], doctor.stdout
+
+    run = run_opencode(project, home, [TOUCH, "done"])
+    assert run.returncode == 0 and not run.timed_out, run.stderr[-3000:]
+    assert (project / "ran.txt").exists() == ran
+    assert [r["content"] for r in run.tool_results] == ([answer] if answer else [])

@@ -15,6 +15,7 @@ from typing import Any, Iterator
 
 from ...hosts import opencode
 from ...hosts.base import describe
+from ..facts import CLAUDE_EVENTS
 from ..model import ConfigFile, Context, Finding, RuleTable, cached_property
 from ..scripts import plugins
 
@@ -118,6 +119,28 @@ def _export_not_function(plugin: PluginFile) -> Iterator[Finding]:
 def _args_reassigned(plugin: PluginFile) -> Iterator[Finding]:
     for place in plugin.facts.reassigns if plugin.foreign else ():
         yield plugin.ctx.finding_at("host/opencode-args-reassigned", plugin.file, *place)
+
+
+@PLUGIN_RULES.rule("host/opencode-hook-never-called")
+def _hook_never_called(plugin: PluginFile) -> Iterator[Finding]:
+    """A function a plugin returns under a key opencode has no hook for: a dotted one
+    (`tool.before`) or a Claude Code event (`PreToolUse`). opencode calls none of them, without a word."""
+    import difflib
+
+    for key, place in plugin.facts.hook_places if plugin.foreign else ():
+        if key in CLAUDE_EVENTS:
+            yield plugin.ctx.finding_at("host/opencode-hook-never-called", plugin.file, *place, variant="claude",
+                                        key=key, own=opencode.HOOK_FOR_CLAUDE_EVENT.get(key, "event"))
+        elif "." in key and key not in opencode.HOOK_KEYS:
+            close = difflib.get_close_matches(key, opencode.HOOK_KEYS, n=1)
+            yield plugin.ctx.finding_at("host/opencode-hook-never-called", plugin.file, *place,
+                                        variant=None if close else "unlike", key=key, own=close[0] if close else None)
+
+
+@PLUGIN_RULES.rule("host/opencode-plugin-commonjs")
+def _plugin_commonjs(plugin: PluginFile) -> Iterator[Finding]:
+    if plugin.foreign and plugin.facts.commonjs and not plugin.facts.syntax_error:
+        yield plugin.ctx.finding_at("host/opencode-plugin-commonjs", plugin.file, *plugin.facts.commonjs)
 
 
 # what Claude Code calls a tool, for the opencode tool of that name (WebFetch: webfetch)

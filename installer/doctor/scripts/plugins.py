@@ -55,7 +55,8 @@ class Write:
 class PluginFacts:
     def __init__(self, syntax_error: Place | None, exports: tuple[Export, ...], hooks: frozenset[str],
                  writes: tuple[Write, ...], reassigns: tuple[Place, ...], tools: frozenset[str] | None,
-                 tool_names: tuple[tuple[str, Place], ...] = (), tool_prefixes: frozenset[str] = frozenset()) -> None:
+                 tool_names: tuple[tuple[str, Place], ...] = (), tool_prefixes: frozenset[str] = frozenset(),
+                 hook_places: tuple[tuple[str, Place], ...] = (), commonjs: Place | None = None) -> None:
         self.syntax_error = syntax_error
         self.exports = exports
         self.hooks = hooks  # the hook keys it returns ("tool.execute.before", "event"...)
@@ -64,6 +65,8 @@ class PluginFacts:
         self.tools = tools  # the tools its tool.execute.before compares input.tool with; None: all
         self.tool_names = tool_names  # each of those names, where it is written
         self.tool_prefixes = tool_prefixes  # what its tool.execute.before tests input.tool.startsWith with
+        self.hook_places = hook_places  # each key of a function in an object a function returns, and where
+        self.commonjs = commonjs  # where it assigns module.exports (or exports.x), having no ES export
 
 
 def analyse(path: Path, source: bytes) -> PluginFacts:
@@ -76,10 +79,15 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
     error = _first_error(root) if root.has_error else None
     exports = tuple(_exports(root))
     hooks, writes, reassigns, tools, names, prefixes = set(), [], [], set(), [], set()
+    places = []
     unfiltered = False
-    for key, function in _hook_functions(root):
+    for key, function, place in _hook_functions(root):
         hooks.add(key)
-        if key not in (HOOK, AFTER_HOOK) or function is None:
+        if function is None:
+            continue
+        if _returned(function.parent if function.type != "method_definition" else function):
+            places.append((key, place))
+        if key not in (HOOK, AFTER_HOOK):
             continue
         params = _params(function)
         if key == AFTER_HOOK:  # (its input names the tool the same way: only the names are read)
@@ -94,7 +102,8 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
         tools |= {name for name, _ in compared}
         names += sorted(compared, key=lambda item: item[1])
     return PluginFacts(error, exports, frozenset(hooks), tuple(writes), tuple(reassigns),
-                       None if unfiltered or not tools else frozenset(tools), tuple(names), frozenset(prefixes))
+                       None if unfiltered or not tools else frozenset(tools), tuple(names), frozenset(prefixes),
+                       tuple(places), _commonjs(root))
 
 
 def syntax_error(path: Path, source: bytes) -> Place | None:
@@ -224,20 +233,54 @@ def _non_function(value: Node | None, declared: dict[str, Node | None], depth: i
 
 # ---- tool.execute.before ---------------------------------------------------------------------------
 
-def _hook_functions(root: Node) -> Iterator[tuple[str, Node | None]]:
-    """(hook key, its function or None) for every `"key": fn` or `key(...) {}` with a hook name."""
+def _hook_functions(root: Node) -> Iterator[tuple[str, Node | None, Place]]:
+    """(hook key, its function or None, where the key is) for every `"key": fn` or `key(...) {}`
+    with a hook name, or a PascalCase one for a function (`PreToolUse: async () => ...`)."""
     for node in _walk(root):
         if node.type == "pair":
             key = node.child_by_field_name("key")
             name = _unquoted(key) if key is not None and key.type == "string" else (_text(key) if key else None)
-            if name and ("." in name or name == "event"):
-                value = node.child_by_field_name("value")
-                yield name, value if value is not None and value.type in FUNCTIONS else None
+            value = node.child_by_field_name("value")
+            function = value if value is not None and value.type in FUNCTIONS else None
+            if name and ("." in name or name == "event" or function is not None and _pascal_case(name)):
+                yield name, function, _place(node)
         elif node.type == "method_definition":
             key = node.child_by_field_name("name")
-            name = _unquoted(key) if key is not None and key.type == "string" else None
-            if name and "." in name:
-                yield name, node
+            name = _unquoted(key) if key is not None and key.type == "string" else _text(key)
+            if name and ("." in name or _pascal_case(name)):
+                yield name, node, _place(node)
+
+
+def _returned(member: Node | None) -> bool:
+    """Whether the pair or method is in an object literal a function gives back (`=> ({...})`,
+    `return {...}`): a plugin's hooks, not a table of handlers of its own."""
+    child = member.parent if member is not None else None
+    parent = child.parent if child is not None and child.type == "object" else None
+    while parent is not None and parent.type in ("parenthesized_expression", "as_expression",
+                                                 "satisfies_expression"):
+        child, parent = parent, parent.parent
+    return parent is not None and (parent.type == "return_statement" or parent.type == "arrow_function"
+                                   and parent.child_by_field_name("body") == child)
+
+
+def _pascal_case(name: str) -> bool:
+    return name.isalpha() and name[0].isupper() and not name.isupper()
+
+
+def _commonjs(root: Node) -> Place | None:
+    """Where a module without any ES export gives its exports the CommonJS way (`module.exports =`,
+    `exports.P =`)."""
+    if any(c.type == "export_statement" for c in root.children):
+        return None
+    for statement in root.children:
+        expression = statement.named_children[0] if statement.type == "expression_statement" and \
+            statement.named_children else None
+        left = expression.child_by_field_name("left") if expression is not None and \
+            expression.type == "assignment_expression" else None
+        if left is not None and (_text(left) == "module.exports" or _text(left).startswith(("module.exports.",
+                                                                                             "exports."))):
+            return _place(statement)
+    return None
 
 
 def _params(function: Node) -> dict[str, str]:
