@@ -333,8 +333,9 @@ def test_doctor_finds_on_the_corpus_exactly_what_it_found_before_it_was_made_fas
     copies on matchers that match nothing stopped being duplicates (2 fewer), and when two hints
     were mended (a plugin's MCP prefix, a prompt handler's field on a group of commands), and when a missing script that is not the
     first thing a command runs became "that part of the hook never runs" (7 reworded), and when tool.execute.after's tool names were
-    read too (1 more: beads-sync's "TodoWrite"), and when plugin keys opencode has no hook for were
-    (1 more: file-reservation's "agent.execute.after", never called). Such a change rewrites it on purpose:
+    read too (1 more: beads-sync's "TodoWrite"), and when plugin keys opencode has no hook for and
+    throws in tool.execute.after were (2 more: file-reservation's "agent.execute.after", never called,
+    and lint.ts's throw once the write is made). Such a change rewrites it on purpose:
     UPDATE_DOCTOR_SNAPSHOT=1 pytest tests/test_doctor_corpus.py -k before_it_was_made_fast"""
     now = _comparable(corpus.findings)
     if os.environ.get("UPDATE_DOCTOR_SNAPSHOT"):

@@ -234,3 +234,13 @@ def test_a_table_of_handlers_by_bus_event_is_no_hook_opencode_never_calls(tmp_pa
     keys = [f.message.split('"')[1] for f in found(doctor(tmp_path / "q", {OC + "t.js": returned}, given=False),
                                                    "host/opencode-hook-never-called")]
     assert keys == ["session.idle", "Stop"]
+
+
+def test_a_throw_in_tool_execute_after_that_never_leaves_it_is_not_reported(tmp_path):
+    """Only a throw that ends the hook turns the call's output into an error (measured on 1.18.33)."""
+    after = ('export const P = async () => ({"tool.execute.after": async (input, output) => {\n'
+             '  try { throw new Error("caught") } catch (e) { output.output += String(e) }\n'
+             '  const check = () => { throw new Error("not called here") }\n'
+             '  if (input.tool === "write") throw new Error("lint failed")\n}})\n')
+    (thrown,) = found(doctor(tmp_path / "p", {OC + "a.js": after}, given=False), "host/opencode-after-the-call")
+    assert (thrown.line, thrown.column) == (4, 31)

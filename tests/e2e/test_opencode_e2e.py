@@ -10,7 +10,8 @@ The tools opencode offers are among those hookwright counts as opencode's own, a
 whose Claude Code name the runtimes and doctor translate is offered. An MCP tool's name is the one
 doctor suggests, and a snake_case argument a plugin sets on it reaches the server, as doctor lets be.
 The plugin mistakes doctor reports do in opencode what doctor says: a hook under a key opencode
-has no hook for, or a CommonJS export, never runs.
+has no hook for, or a CommonJS export, never runs; process.exit ends opencode; a throw in
+tool.execute.after does not stop the call.
 """
 from __future__ import annotations
 
@@ -177,6 +178,10 @@ MISTAKES = {  # plugin code: (doctor's rule, whether the tool ran, what the mode
                           "host/opencode-hook-never-called", True, "RAN\n"),
     "CommonJS": ('module.exports = async () => ({ "tool.execute.before": %s })\n' % REFUSE,
                  "host/opencode-plugin-commonjs", True, "RAN\n"),
+    "process.exit": ('export const P = async () => ({ "tool.execute.before": async () => { process.exit(0) } })\n',
+                     "host/opencode-process-exit", False, None),
+    "throw after": ('export const P = async () => ({ "tool.execute.after": %s })\n' % REFUSE,
+                    "host/opencode-after-the-call", True, "refused by the plugin"),
 }
 
 

@@ -143,6 +143,20 @@ def _plugin_commonjs(plugin: PluginFile) -> Iterator[Finding]:
         yield plugin.ctx.finding_at("host/opencode-plugin-commonjs", plugin.file, *plugin.facts.commonjs)
 
 
+@PLUGIN_RULES.rule("host/opencode-process-exit")
+def _process_exit(plugin: PluginFile) -> Iterator[Finding]:
+    for place in plugin.facts.exits if plugin.foreign else ():
+        yield plugin.ctx.finding_at("host/opencode-process-exit", plugin.file, *place)
+
+
+@PLUGIN_RULES.rule("host/opencode-after-the-call")
+def _after_the_call(plugin: PluginFile) -> Iterator[Finding]:
+    """A throw in tool.execute.after, or a change to its input.args: the tool has already run."""
+    for what, place in plugin.facts.after_the_call if plugin.foreign else ():
+        yield plugin.ctx.finding_at("host/opencode-after-the-call", plugin.file, *place,
+                                    variant="args" if what == "args" else None)
+
+
 # what Claude Code calls a tool, for the opencode tool of that name (WebFetch: webfetch)
 OPENCODE_TOOL_OF = {claude_name: own for own, claude_name in opencode.CLAUDE_TOOL_NAMES.items()}
 # Claude Code's argument names, for opencode's camelCase ones (docs/hosts/opencode.md#tool-names)

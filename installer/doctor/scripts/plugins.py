@@ -56,7 +56,8 @@ class PluginFacts:
     def __init__(self, syntax_error: Place | None, exports: tuple[Export, ...], hooks: frozenset[str],
                  writes: tuple[Write, ...], reassigns: tuple[Place, ...], tools: frozenset[str] | None,
                  tool_names: tuple[tuple[str, Place], ...] = (), tool_prefixes: frozenset[str] = frozenset(),
-                 hook_places: tuple[tuple[str, Place], ...] = (), commonjs: Place | None = None) -> None:
+                 hook_places: tuple[tuple[str, Place], ...] = (), exits: tuple[Place, ...] = (),
+                 after_the_call: tuple[tuple[str, Place], ...] = (), commonjs: Place | None = None) -> None:
         self.syntax_error = syntax_error
         self.exports = exports
         self.hooks = hooks  # the hook keys it returns ("tool.execute.before", "event"...)
@@ -66,6 +67,8 @@ class PluginFacts:
         self.tool_names = tool_names  # each of those names, where it is written
         self.tool_prefixes = tool_prefixes  # what its tool.execute.before tests input.tool.startsWith with
         self.hook_places = hook_places  # each key of a function in an object a function returns, and where
+        self.exits = exits  # process.exit(...) in a hook: it ends opencode itself
+        self.after_the_call = after_the_call  # ("throw" or "args", where) in tool.execute.after: the call has run
         self.commonjs = commonjs  # where it assigns module.exports (or exports.x), having no ES export
 
 
@@ -79,7 +82,7 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
     error = _first_error(root) if root.has_error else None
     exports = tuple(_exports(root))
     hooks, writes, reassigns, tools, names, prefixes = set(), [], [], set(), [], set()
-    places = []
+    places, exits, after = [], [], []
     unfiltered = False
     for key, function, place in _hook_functions(root):
         hooks.add(key)
@@ -87,11 +90,16 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
             continue
         if _returned(function.parent if function.type != "method_definition" else function):
             places.append((key, place))
+        exits += [_place(n) for n in _walk(function) if n.type == "call_expression"
+                  and _text(n.child_by_field_name("function")) == "process.exit"]
         if key not in (HOOK, AFTER_HOOK):
             continue
         params = _params(function)
         if key == AFTER_HOOK:  # (its input names the tool the same way: only the names are read)
             names += sorted(_tools_compared(function, params), key=lambda item: item[1])
+            changed = _args_writes(function, {"output": params["input"]}) if "input" in params else ([], [])
+            after += [("throw", place) for place in _throws(function)]
+            after += [("args", place) for place in sorted([w.place for w in changed[0]] + changed[1])]
             continue
         found_writes, found_reassigns = _args_writes(function, params)
         writes += found_writes
@@ -103,7 +111,7 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
         names += sorted(compared, key=lambda item: item[1])
     return PluginFacts(error, exports, frozenset(hooks), tuple(writes), tuple(reassigns),
                        None if unfiltered or not tools else frozenset(tools), tuple(names), frozenset(prefixes),
-                       tuple(places), _commonjs(root))
+                       tuple(places), tuple(exits), tuple(after), _commonjs(root))
 
 
 def syntax_error(path: Path, source: bytes) -> Place | None:
@@ -265,6 +273,21 @@ def _returned(member: Node | None) -> bool:
 
 def _pascal_case(name: str) -> bool:
     return name.isalpha() and name[0].isupper() and not name.isupper()
+
+
+def _throws(function: Node) -> list[Place]:
+    """The throw statements of the hook itself: not those of a function inside it, nor those a
+    try around them catches."""
+    found, stack = [], [*reversed(function.children)]
+    while stack:
+        node = stack.pop()
+        if node.type == "throw_statement":
+            found.append(_place(node))
+        elif node.type not in FUNCTIONS | {"method_definition", "class_body"}:
+            caught = node.child_by_field_name("body") if node.type == "try_statement" and \
+                node.child_by_field_name("handler") is not None else None
+            stack.extend(c for c in reversed(node.children) if c != caught)
+    return found
 
 
 def _commonjs(root: Node) -> Place | None:
