@@ -527,6 +527,13 @@ class PluginPair:
         """The tools both run for, in words (None: none)."""
         return _plugin_tools_shared(self.earlier.matcher, self.later.matcher)
 
+    @property
+    def order_known(self) -> bool:
+        """Whether doctor knows which of the two runs last: not where a file was named on the command
+        line (where opencode would find it is not known), nor where a plan has yet to write it
+        (where the filesystem will list it is not known)."""
+        return all(file.scope != "given" and file.path.exists() for file in (self.earlier.file, self.later.file))
+
     @cached_property
     def arguments(self) -> set[str]:
         """The arguments both may set."""
@@ -554,12 +561,11 @@ def _plugin_args_race(ctx: Context, pair: PluginPair) -> Iterator[Finding]:
     keys = pair.arguments
     named = ", ".join(sorted(k for k in keys if k != "*"))
     shown = (named + (", maybe more" if "*" in keys else "")) if named else "any argument"
-    on_command_line = "given" in (pair.earlier.file.scope, pair.later.file.scope)  # (in the order named, not run)
     yield ctx.finding_at("conflict/plugin-args-race", pair.later.file, *_write_place(pair.later, keys),
-                         [_plugin_place(pair.earlier, keys, "it changes them too" if on_command_line else
-                                        "it runs first: the other's change wins over its own")],
-                         variant="named" if on_command_line else None, a=_plugin_name(pair.earlier), b=_plugin_name(pair.later),
-                         tools=pair.tools, arguments=shown)
+                         [_plugin_place(pair.earlier, keys, "it runs first: the other's change wins over its own"
+                                        if pair.order_known else "it changes them too")],
+                         variant=None if pair.order_known else "order-unknown", a=_plugin_name(pair.earlier),
+                         b=_plugin_name(pair.later), tools=pair.tools, arguments=shown)
 
 
 def _write_place(handler: Handler, keys: set[str]) -> tuple[int, int]:
