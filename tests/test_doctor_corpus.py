@@ -339,7 +339,9 @@ def test_doctor_finds_on_the_corpus_exactly_what_it_found_before_it_was_made_fas
     read too (1 more: beads-sync's "TodoWrite"), and when every field a jq filter reads of its input was, not its
     first alone (2 more: tool_input on Cursor's beforeShellExecution and beforeSubmitPrompt), and when FileChanged matchers with
     a glob or a folder were (4 more, in redpanda-data's ui-harness settings and plugin: "*.proto|*.graphql|*.graphqls"
-    never runs, "src/env.ts" never matches a file's name). Such a change rewrites it on purpose:
+    never runs, "src/env.ts" never matches a file's name), and when plugin keys opencode has no hook for and
+    throws in tool.execute.after were (2 more: file-reservation's "agent.execute.after", never called,
+    and lint.ts's throw once the write is made). Such a change rewrites it on purpose:
     UPDATE_DOCTOR_SNAPSHOT=1 pytest tests/test_doctor_corpus.py -k before_it_was_made_fast"""
     now = _comparable(corpus.findings)
     if os.environ.get("UPDATE_DOCTOR_SNAPSHOT"):

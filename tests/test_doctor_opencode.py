@@ -2,6 +2,7 @@
 tool.execute.before changes, and two plugins that change the same arguments."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from doctor_support import doctor, found
@@ -21,6 +22,30 @@ def test_two_plugins_that_set_one_argument_of_one_tool_race(tmp_path):
     (race,) = found(out, "conflict/plugin-args-race")
     assert race.severity == "warning" and "bash" in race.message and "command" in race.message
     assert "a.js" in race.message and "b.ts" in race.message
+
+
+def test_of_two_plugins_in_one_folder_the_one_the_filesystem_lists_first_runs_last_and_wins(tmp_path):
+    """Measured on opencode 1.18.33: one folder's plugins run in the reverse of the order readdir
+    lists them (the listing z, a, b, m ran m, b, a, z)."""
+    out = doctor(tmp_path / "p", {OC + "a.js": plugin("bash", "command"), OC + "b.js": plugin("bash", "command")},
+                 given=False)
+    listed_first, listed_second = (entry.name for entry in os.scandir(tmp_path / "p" / OC))
+    (race,) = found(out, "conflict/plugin-args-race")
+    assert Path(race.path).name == listed_first and Path(race.related[0]["path"]).name == listed_second
+    assert race.message.endswith(f"the change of the last to run, the plugin {listed_first}, is the one that counts")
+
+
+def test_a_config_folders_plugin_folder_runs_before_its_plugins_folder(tmp_path):
+    files = {".opencode/plugins/a.js": plugin("bash", "command"), ".opencode/plugin/b.js": plugin("bash", "command")}
+    (race,) = found(doctor(tmp_path / "p", files, given=False), "conflict/plugin-args-race")
+    assert race.path.endswith("plugins/a.js") and race.related[0]["path"].endswith("plugin/b.js")
+
+
+def test_plugins_named_on_the_command_line_race_without_a_winner_named(tmp_path):
+    """doctor does not know where opencode finds files named on the command line, so not which runs last."""
+    out = doctor(tmp_path / "p", {OC + "a.js": plugin("bash", "command"), OC + "b.js": plugin("bash", "command")})
+    (race,) = found(out, "conflict/plugin-args-race")
+    assert "only the last one's change counts" in race.message and race.related[0]["message"] == "it changes them too"
 
 
 def test_plugins_that_set_different_arguments_or_tools_do_not_race(tmp_path):
@@ -44,6 +69,7 @@ def test_path_normalizer_races_with_a_plugin_that_sets_an_mcp_tools_arguments(ho
     races = [f for p in ran.json["plans"] for f in p["findings"] if f["rule"] == "conflict/plugin-args-race"]
     assert [f["change"] for f in races] == ["introduced"]
     assert "hookwright pack path-normalizer" in races[0]["message"] and "docs_read" in races[0]["message"]
+    assert "only the last one's change counts" in races[0]["message"]  # (where readdir will list it is not known)
 
 
 def test_list_shows_opencode_plugins_ours_and_foreign(hookwright, home, project):
@@ -151,7 +177,7 @@ def test_a_helper_a_plugin_imports_from_a_subfolder_and_other_files_beside_the_p
     files = {OC + "a.js": main, OC + "lib/util.js": "export function check() { return true }\n",
              OC + "README.md": "# our plugins\n", OC + "cfg.json": {"strict": True}}
     out = doctor(tmp_path / "p", files, given=False)
-    assert [Path(f.path).name for f in out.files if f.kind == "opencode-plugin"] == ["a.js", "util.js"]
+    assert sorted(Path(f.path).name for f in out.files if f.kind == "opencode-plugin") == ["a.js", "util.js"]
     assert not found(out, "host/opencode-plugin-not-loaded")
     files[OC + "a.js"] = plugin("bash", "command")  # nothing imports it: a plugin kept where opencode skips it
     assert [Path(f.path).name for f in found(doctor(tmp_path / "q", files, given=False),
@@ -165,3 +191,57 @@ def test_an_mcp_tools_snake_case_argument_and_both_spellings_of_a_tool_are_no_mi
                                                             'input.tool !== "bash" && input.tool !== "Bash"')}
     out = doctor(tmp_path / "p", files, given=False)
     assert not found(out, "host/opencode-argument-name") and not found(out, "host/opencode-tool-name")
+
+
+def test_an_mcp_tools_name_is_given_as_opencode_spells_it(tmp_path):
+    """Measured on opencode 1.18.33: every character outside [A-Za-z0-9_-] of the server's and the
+    tool's name becomes `_` (server My-Srv.x, tool do.thing: My-Srv_x_do_thing)."""
+    out = doctor(tmp_path / "p", {OC + "m.js": plugin("mcp__My-Srv.x__do.thing", "path")}, given=False)
+    (named,) = found(out, "host/opencode-tool-name")
+    assert named.hint == 'compare with "My-Srv_x_do_thing"', named
+    fixed = plugin("mcp__My-Srv.x__do.thing", "path").replace('input.tool !== "mcp__My-Srv.x__do.thing"',
+                                                               'input.tool !== "My-Srv_x_do_thing"')
+    assert not found(doctor(tmp_path / "q", {OC + "m.js": fixed}, given=False), "host/opencode-tool-name")
+
+
+def test_only_tools_opencode_offers_are_suggested(tmp_path):
+    """Measured on opencode 1.18.33: it offers no list, multiedit or todoread (a call to one becomes
+    the tool `invalid`); websearch it offers where OPENCODE_ENABLE_EXA is set."""
+    files = {OC + f"{name}.js": plugin(name, "x") for name in ("LS", "MultiEdit", "TodoRead", "WebSearch")}
+    suggested = [f.hint for f in found(doctor(tmp_path / "p", files, given=False), "host/opencode-tool-name")]
+    assert suggested == ['compare with "websearch"']
+
+
+def test_an_mcp_servers_snake_case_argument_on_tools_picked_by_prefix_is_no_mistake(tmp_path):
+    """Measured on opencode 1.18.33: output.args.file_path set on fs_write_file, picked with
+    input.tool.startsWith("fs_"), reached the MCP server. A prefix of opencode's own tools is theirs."""
+    def by_prefix(prefix: str) -> str:
+        return plugin("x", "file_path").replace('input.tool !== "x"', f'!input.tool.startsWith("{prefix}")')
+
+    out = doctor(tmp_path / "p", {OC + "fs.js": by_prefix("fs_")}, given=False)
+    assert not found(out, "host/opencode-argument-name")
+    (misnamed,) = found(doctor(tmp_path / "q", {OC + "rw.js": by_prefix("rea")}, given=False),
+                        "host/opencode-argument-name")
+    assert misnamed.hint == "set output.args.filePath"
+
+
+def test_a_table_of_handlers_by_bus_event_is_no_hook_opencode_never_calls(tmp_path):
+    """Only the keys of an object a function returns are read as hooks: the plugin's own table of
+    handlers, looked up by event.type, is not."""
+    table = ('const handlers = {"session.idle": async () => {}, Stop: async () => {}}\n'
+             'export const P = async () => ({event: async ({ event }) => handlers[event.type]?.()})\n')
+    assert not found(doctor(tmp_path / "p", {OC + "t.js": table}, given=False), "host/opencode-hook-never-called")
+    returned = table.replace("event: async", '"session.idle": async () => {}, Stop: async () => {}, event: async')
+    keys = [f.message.split('"')[1] for f in found(doctor(tmp_path / "q", {OC + "t.js": returned}, given=False),
+                                                   "host/opencode-hook-never-called")]
+    assert keys == ["session.idle", "Stop"]
+
+
+def test_a_throw_in_tool_execute_after_that_never_leaves_it_is_not_reported(tmp_path):
+    """Only a throw that ends the hook turns the call's output into an error (measured on 1.18.33)."""
+    after = ('export const P = async () => ({"tool.execute.after": async (input, output) => {\n'
+             '  try { throw new Error("caught") } catch (e) { output.output += String(e) }\n'
+             '  const check = () => { throw new Error("not called here") }\n'
+             '  if (input.tool === "write") throw new Error("lint failed")\n}})\n')
+    (thrown,) = found(doctor(tmp_path / "p", {OC + "a.js": after}, given=False), "host/opencode-after-the-call")
+    assert (thrown.line, thrown.column) == (4, 31)

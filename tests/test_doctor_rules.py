@@ -17,6 +17,7 @@ MCP_LINEAR = {"mcpServers": {"linear": {"command": "npx", "args": ["linear-mcp"]
 OC = ".opencode/plugins/"
 PLUGIN = ('export const P = async () => ({"tool.execute.before": async (input, output) => {\n'
           '  if (input.tool === "bash") output.args.command = "x"\n}})\n')
+AFTER = 'export const P = async () => ({"tool.execute.after": async (input, output) => {\n  if (input.tool === "bash") BODY\n}})\n'
 OURS = render_plugin({"format": 1, "pack": "git-guard", "hooks": [
     {"script": "../hookwright/git-guard/git-guard", "args": ["--host", "opencode"], "tools": "bash", "timeout": 10}]}
 ).decode()
@@ -252,6 +253,18 @@ CASES = [
          {OC + "p.js": PLUGIN.replace("(input, output)", "({ tool }, { args })").replace(
              'input.tool === "bash") output.args.command = "x"', 'tool === "bash") args.command = "x"')},
          given=False, note="destructured"),
+    case("host/opencode-hook-never-called", {OC + "p.js": PLUGIN.replace('"tool.execute.before"', '"tool.before"')},
+         {OC + "p.js": PLUGIN}, given=False),
+    case("host/opencode-hook-never-called", {OC + "p.js": PLUGIN.replace('"tool.execute.before"', "PreToolUse")},
+         {OC + "p.js": PLUGIN}, given=False, note="claude-event"),
+    case("host/opencode-plugin-commonjs", {OC + "p.js": PLUGIN.replace("export const P =", "module.exports =")},
+         {OC + "p.js": PLUGIN}, given=False),
+    case("host/opencode-process-exit", {OC + "p.js": PLUGIN.replace('output.args.command = "x"', "process.exit(1)")},
+         {OC + "p.js": PLUGIN.replace('output.args.command = "x"', 'throw new Error("refused")')}, given=False),
+    case("host/opencode-after-the-call", {OC + "p.js": AFTER.replace("BODY", 'throw new Error("refused")')},
+         {OC + "p.js": AFTER.replace("BODY", 'output.output = "checked"')}, given=False),
+    case("host/opencode-after-the-call", {OC + "p.js": AFTER.replace("BODY", 'input.args.command = "x"')},
+         {OC + "p.js": PLUGIN}, given=False, note="args"),
     case("host/opencode-argument-name", {OC + "p.js": PLUGIN.replace('"bash"', '"read"').replace(
         "output.args.command", "output.args.file_path")},
          {OC + "p.js": PLUGIN.replace('"bash"', '"read"').replace("output.args.command", "output.args.filePath")},

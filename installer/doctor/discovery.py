@@ -57,9 +57,9 @@ def scope_candidates(project: Path, hosts: set[str], also: frozenset[Path] = fro
 
 
 def _opencode_candidates(project: Path, also: frozenset[Path]) -> list[Candidate]:
-    """opencode's config files, then its plugins in the order it loads them (docs/hosts/opencode.md#plugin-loading): the local files the configs' `plugin` lists name (the user's first), then every file
-    in its plugins folders (and one level below: doctor says why opencode skips those) in the
-    order the filesystem lists them; then `also`'s files in a plugins folder."""
+    """opencode's config files, then its plugins in the order it runs them (docs/hosts/opencode.md#load-order): the local files the configs' `plugin` lists name (the user's first), then every file
+    in its plugins folders (and one level below: doctor says why opencode skips those), each
+    folder in run order; then `also`'s files in a plugins folder."""
     folders = opencode.config_folders(project)
     configs = [Candidate(folder / name, scope, "opencode-config", project)
                for scope, folder in folders if scope == "user" for name in opencode.CONFIG_NAMES]
@@ -68,9 +68,9 @@ def _opencode_candidates(project: Path, also: frozenset[Path]) -> list[Candidate
     in_folders: list[Candidate] = []
     for scope, folder in folders:
         for plugins in (folder / name for name in opencode.PLUGIN_FOLDERS):
-            for entry in _listing(plugins):
+            for entry in _in_run_order(plugins):
                 if entry.is_dir():
-                    in_folders.extend(Candidate(inner, scope, "opencode-plugin", project) for inner in _listing(entry)
+                    in_folders.extend(Candidate(inner, scope, "opencode-plugin", project) for inner in _in_run_order(entry)
                                       if inner.suffix.lower() in SCRIPT_SUFFIXES)
                 elif entry.suffix.lower() in SCRIPT_SUFFIXES:  # (a README or a JSON file beside them is no plugin)
                     in_folders.append(Candidate(entry, scope, "opencode-plugin", project))
@@ -98,10 +98,12 @@ def _listed_plugins(config: Path) -> list[tuple[str, Path]]:
             if (path := opencode.local_plugin(config, entry)) is not None]
 
 
-def _listing(folder: Path) -> list[Path]:
-    """A folder's entries in the order the filesystem lists them (not sorted: opencode does not sort)."""
+def _in_run_order(folder: Path) -> list[Path]:
+    """A plugins folder's entries in the order opencode runs them: the reverse of the order the
+    filesystem lists them, not sorted (measured on 1.18.33: the listing z, a, b, m ran m, b, a, z),
+    so the file listed first runs last, and its changes to a call win."""
     try:
-        return [Path(entry.path) for entry in os.scandir(folder)]
+        return [Path(entry.path) for entry in os.scandir(folder)][::-1]
     except OSError:
         return []
 

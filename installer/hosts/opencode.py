@@ -34,20 +34,36 @@ from .base import Capabilities, Entry, HandlerPlace, Host, Scope, Target, deep, 
 HEADER = "// hookwright-plugin "
 FORMAT = 1
 EVENT = "tool.execute.before"
-# opencode's own tools (docs/hosts/opencode.md#tool-names): every other tool is an MCP server's
-OWN_TOOLS = ("apply_patch", "bash", "batch", "codesearch", "edit", "glob", "grep", "invalid", "list", "lsp",
-             "multiedit", "patch", "question", "read", "skill", "task", "todoread", "todowrite", "webfetch",
-             "websearch", "write")
-# the names Claude Code gives the same tools, which the runtimes read
-CLAUDE_TOOL_NAMES = {"bash": "Bash", "read": "Read", "write": "Write", "edit": "Edit", "multiedit": "MultiEdit",
-                     "glob": "Glob", "grep": "Grep", "list": "LS", "webfetch": "WebFetch", "websearch": "WebSearch",
-                     "todowrite": "TodoWrite", "todoread": "TodoRead", "task": "Task", "skill": "Skill"}
+# opencode's own tools (docs/hosts/opencode.md#tool-names): every other tool is an MCP server's. 1.18.33
+# has no list, multiedit or todoread (measured: a call to one reaches the plugins as tool `invalid`)
+OWN_TOOLS = ("apply_patch", "bash", "batch", "codesearch", "edit", "glob", "grep", "invalid", "lsp", "patch",
+             "question", "read", "skill", "task", "todowrite", "webfetch", "websearch", "write")
+# the names Claude Code gives the same tools, which the runtimes read (Claude Code's LS, MultiEdit
+# and TodoRead have none in opencode)
+CLAUDE_TOOL_NAMES = {"bash": "Bash", "read": "Read", "write": "Write", "edit": "Edit", "glob": "Glob", "grep": "Grep",
+                     "webfetch": "WebFetch", "websearch": "WebSearch", "todowrite": "TodoWrite", "task": "Task",
+                     "skill": "Skill"}
+# the keys of opencode 1.x's plugin hooks (docs/hosts/opencode.md#events): a function under any other key
+# is never called (measured on 1.18.33 with tool.before, PreToolUse and tool.execute.Before)
+HOOK_KEYS = ("auth", "chat.headers", "chat.message", "chat.params", "command.execute.before", "config", "dispose",
+             "event", "experimental.chat.messages.transform", "experimental.chat.system.transform",
+             "experimental.compaction.autocontinue", "experimental.session.compacting", "experimental.text.complete",
+             "permission.ask", "provider", "shell.env", "tool", "tool.definition", "tool.execute.after",
+             "tool.execute.before")
+# the nearest hook for a Claude Code event (docs/hosts/opencode.md#event-mapping); the others are
+# bus events that the `event` hook gets
+HOOK_FOR_CLAUDE_EVENT = {"PreToolUse": "tool.execute.before", "PostToolUse": "tool.execute.after",
+                         "PostToolUseFailure": "tool.execute.after", "PermissionRequest": "permission.ask",
+                         "UserPromptSubmit": "chat.message", "PreCompact": "experimental.session.compacting"}
+_NOT_IN_A_TOOL_NAME = lazy(r"[^A-Za-z0-9_-]")
 _FILE_NAME = lazy(r"^hookwright-(?P<pack>[a-z][a-z0-9-]*)\.js$")
 _SCRIPT = lazy(r"(?:^|/)hookwright/(?P<pack>[a-z][a-z0-9-]*)/(?P<script>[a-z][a-z0-9-]*)$")
 
 
 LOADED_SUFFIXES = (".js", ".ts")
-PLUGIN_FOLDERS = ("plugins", "plugin")
+# in the order opencode runs them: measured on 1.18.33, a config folder's plugin/ ran before its
+# plugins/, whichever of the two the filesystem listed first
+PLUGIN_FOLDERS = ("plugin", "plugins")
 
 
 def why_not_loaded(path: Path) -> str | None:
@@ -59,6 +75,14 @@ def why_not_loaded(path: Path) -> str | None:
     if path.suffix.lower() not in LOADED_SUFFIXES:
         return f"opencode loads only .js and .ts files from a plugins folder, not {path.suffix or 'a file without an extension'}"
     return None
+
+
+def mcp_tool_name(server: str, tool: str) -> str:
+    """What opencode calls an MCP server's tool in `input.tool`: `<server>_<tool>`, every character
+    outside [A-Za-z0-9_-] made `_` (measured on 1.18.33: server `My-Srv.x`, tool `do.thing` gave
+    `My-Srv_x_do_thing`)."""
+    name: str = _NOT_IN_A_TOOL_NAME.sub("_", f"{server}_{tool}")
+    return name
 
 
 def config_folders(project: Path) -> list[tuple[str, Path]]:

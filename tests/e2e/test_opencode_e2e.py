@@ -4,16 +4,25 @@ git-guard installed with `--host opencode`: a scripted `git reset --hard` is ref
 reason (which the model receives) and the work is kept, `git status` runs; after uninstall
 the plugin file is gone and the reset runs. path-normalizer's rewrite reaches a real MCP
 server. The user scope works with XDG_CONFIG_HOME set and unset. A plugin file that exports a
-class or an enum beside its plugin function is dropped whole, as doctor says.
+class or an enum beside its plugin function is dropped whole, as doctor says. Of plugins in one
+folder that set one argument, the one the filesystem lists first runs last and wins, as doctor says.
+The tools opencode offers are among those hookwright counts as opencode's own, and every tool
+whose Claude Code name the runtimes and doctor translate is offered. An MCP tool's name is the one
+doctor suggests, and a snake_case argument a plugin sets on it reaches the server, as doctor lets be.
+The plugin mistakes doctor reports do in opencode what doctor says: a hook under a key opencode
+has no hook for, or a CommonJS export, never runs; process.exit ends opencode; a throw in
+tool.execute.after does not stop the call.
 """
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
 import pytest
 from claude_cli import hookwright
+from hookwright.hosts.opencode import CLAUDE_TOOL_NAMES, OWN_TOOLS
 from opencode_cli import run_opencode
 
 pytestmark = pytest.mark.e2e
@@ -97,3 +106,95 @@ def test_a_plugin_file_with_an_export_that_is_not_a_plugin_function_is_dropped_w
     doctor = hookwright("doctor", "--project", str(project), "--json", home=home, project=project)
     flagged = [f for f in json.loads(doctor.stdout)["findings"] if f["rule"] == "host/opencode-plugin-export-not-function"]
     assert bool(flagged) == bool(extra) == ("refused by the plugin" not in status["content"]), (status, flagged)
+
+
+SETTER = ('export const P = async () => ({\n  "tool.execute.before": async (input, output) => {\n'
+          '    if (input.tool === "bash") output.args.command = "echo FROM_%s"\n  },\n})\n')
+ECHO = {"tool": "bash", "input": {"command": "echo ORIG", "description": "echo"}}
+
+
+def test_of_plugins_in_one_folder_the_one_the_filesystem_lists_first_wins_where_doctor_says(opencode_cli, home,
+                                                                                           project):
+    """The fact behind conflict/plugin-args-race: opencode 1.18.33 runs one folder's plugins in the
+    reverse of the order readdir lists them, so the last to run, whose change counts, is the first
+    listed; doctor's race findings sit on that one."""
+    folder = project / ".opencode" / "plugins"
+    folder.mkdir(parents=True)
+    for name in "mcx":
+        (folder / f"{name}.js").write_text(SETTER % name)
+    first = next(os.scandir(folder)).name
+
+    run = run_opencode(project, home, [ECHO, "done"])
+    assert run.returncode == 0, run.stderr[-3000:]
+    (echo,) = run.tool_results
+    assert echo["content"] == f"FROM_{first[0]}\n"
+    doctor = hookwright("doctor", "--project", str(project), "--json", home=home, project=project)
+    races = [f for f in json.loads(doctor.stdout)["findings"] if f["rule"] == "conflict/plugin-args-race"]
+    assert len(races) == 3 and [Path(f["path"]).name for f in races].count(first) == 2, races
+    assert all(Path(f["related"][0]["path"]).name != first for f in races)
+
+
+def test_the_tools_opencode_offers_are_the_ones_hookwright_knows(opencode_cli, home, project):
+    """websearch is offered only where OPENCODE_ENABLE_EXA is set, and then searches the web: left out."""
+    run = run_opencode(project, home, [STATUS, "done"])
+    assert run.returncode == 0, run.stderr[-3000:]
+    offered = {tool["function"]["name"] for request in run.requests for tool in request.get("tools") or []}
+    assert offered <= set(OWN_TOOLS) and set(CLAUDE_TOOL_NAMES) - {"websearch"} <= offered, offered
+
+
+MCP_PLUGINS = {
+    "prefix.js": 'export const P = async () => ({\n  "tool.execute.before": async (input, output) => {\n'
+                 '    if (input.tool.startsWith("My-Srv_x_")) output.args.file_path = "from-plugin.md"\n  },\n})\n',
+    "claude.js": 'export const P = async () => ({\n  "tool.execute.before": async (input) => {\n'
+                 '    if (input.tool === "mcp__My-Srv.x__read_doc") throw new Error("never")\n  },\n})\n',
+}
+
+
+def test_an_mcp_tools_name_and_snake_case_argument_are_as_doctor_says(opencode_cli, home, project, tmp_path):
+    record = tmp_path / "calls.jsonl"
+    folder = project / ".opencode" / "plugins"
+    folder.mkdir(parents=True)
+    for name, code in MCP_PLUGINS.items():
+        (folder / name).write_text(code)
+    doctor = hookwright("doctor", "--project", str(project), "--json", home=home, project=project)
+    findings = json.loads(doctor.stdout)["findings"]
+    assert not [f for f in findings if f["rule"] == "host/opencode-argument-name"], findings
+    (renamed,) = [f for f in findings if f["rule"] == "host/opencode-tool-name"]
+    assert renamed["hint"] == 'compare with "My-Srv_x_read_doc"'
+
+    call = {"tool": "My-Srv_x_read_doc", "input": {"path": "a.md"}}
+    run = run_opencode(project, home, [call, "done"], mcp={"My-Srv.x": [sys.executable, str(MCP_SERVER), str(record)]})
+    assert run.returncode == 0, run.stderr[-3000:]
+    (received,) = [json.loads(line) for line in record.read_text().splitlines()]
+    assert received == {"tool": "read_doc", "arguments": {"path": "a.md", "file_path": "from-plugin.md"}}
+
+
+TOUCH = {"tool": "bash", "input": {"command": "touch ran.txt && echo RAN", "description": "touch"}}
+REFUSE = 'async () => { throw new Error("refused by the plugin") }'
+MISTAKES = {  # plugin code: (doctor's rule, whether the tool ran, what the model got for it)
+    "hook key": ('export const P = async () => ({ "tool.before": %s })\n' % REFUSE,
+                 "host/opencode-hook-never-called", True, "RAN\n"),
+    "Claude Code event": ('export const P = async () => ({ PreToolUse: %s })\n' % REFUSE,
+                          "host/opencode-hook-never-called", True, "RAN\n"),
+    "CommonJS": ('module.exports = async () => ({ "tool.execute.before": %s })\n' % REFUSE,
+                 "host/opencode-plugin-commonjs", True, "RAN\n"),
+    "process.exit": ('export const P = async () => ({ "tool.execute.before": async () => { process.exit(0) } })\n',
+                     "host/opencode-process-exit", False, None),
+    "throw after": ('export const P = async () => ({ "tool.execute.after": %s })\n' % REFUSE,
+                    "host/opencode-after-the-call", True, "refused by the plugin"),
+}
+
+
+@pytest.mark.parametrize("mistake", list(MISTAKES))
+def test_a_plugin_mistake_doctor_reports_does_what_doctor_says(opencode_cli, home, project, mistake):
+    code, rule, ran, answer = MISTAKES[mistake]
+    folder = project / ".opencode" / "plugins"
+    folder.mkdir(parents=True)
+    (folder / "p.js").write_text(code)
+    doctor = hookwright("doctor", "--project", str(project), "--json", home=home, project=project)
+    assert [f["rule"] for f in json.loads(doctor.stdout)["findings"]] == [rule], doctor.stdout
+
+    run = run_opencode(project, home, [TOUCH, "done"])
+    assert run.returncode == 0 and not run.timed_out, run.stderr[-3000:]
+    assert (project / "ran.txt").exists() == ran
+    assert [r["content"] for r in run.tool_results] == ([answer] if answer else [])

@@ -528,6 +528,13 @@ class PluginPair:
         """The tools both run for, in words (None: none)."""
         return _plugin_tools_shared(self.earlier.matcher, self.later.matcher)
 
+    @property
+    def order_known(self) -> bool:
+        """Whether doctor knows which of the two runs last: not where a file was named on the command
+        line (where opencode would find it is not known), nor where a plan has yet to write it
+        (where the filesystem will list it is not known)."""
+        return all(file.scope != "given" and file.path.exists() for file in (self.earlier.file, self.later.file))
+
     @cached_property
     def arguments(self) -> set[str]:
         """The arguments both may set."""
@@ -537,7 +544,7 @@ class PluginPair:
 
 def _plugin_race_pairs(ctx: Context) -> Iterator[PluginPair]:
     """Every pair of opencode plugin hooks that change arguments: they run one after another, in
-    the order the filesystem lists the files, and the last one's change counts."""
+    the order discovery reads them (docs/hosts/opencode.md#load-order), and the last one's change counts."""
     writers = []
     for handler in ctx.handlers:
         if _combine(handler) == "in-order" and handler_facts.rewrite(handler).status == YES:
@@ -556,8 +563,10 @@ def _plugin_args_race(ctx: Context, pair: PluginPair) -> Iterator[Finding]:
     named = ", ".join(sorted(k for k in keys if k != "*"))
     shown = (named + (", maybe more" if "*" in keys else "")) if named else "any argument"
     yield ctx.finding_at("conflict/plugin-args-race", pair.later.file, *_write_place(pair.later, keys),
-                         [_plugin_place(pair.earlier, keys, "it runs first: the other's change wins over its own")],
-                         a=_plugin_name(pair.earlier), b=_plugin_name(pair.later), tools=pair.tools, arguments=shown)
+                         [_plugin_place(pair.earlier, keys, "it runs first: the other's change wins over its own"
+                                        if pair.order_known else "it changes them too")],
+                         variant=None if pair.order_known else "order-unknown", a=_plugin_name(pair.earlier),
+                         b=_plugin_name(pair.later), tools=pair.tools, arguments=shown)
 
 
 def _write_place(handler: Handler, keys: set[str]) -> tuple[int, int]:

@@ -15,6 +15,7 @@ from typing import Any, Iterator
 
 from ...hosts import opencode
 from ...hosts.base import describe
+from ..facts import CLAUDE_EVENTS
 from ..model import ConfigFile, Context, Finding, RuleTable, cached_property
 from ..scripts import plugins
 
@@ -120,7 +121,43 @@ def _args_reassigned(plugin: PluginFile) -> Iterator[Finding]:
         yield plugin.ctx.finding_at("host/opencode-args-reassigned", plugin.file, *place)
 
 
-# what Claude Code calls a tool, for the opencode tool of that name (LS: list)
+@PLUGIN_RULES.rule("host/opencode-hook-never-called")
+def _hook_never_called(plugin: PluginFile) -> Iterator[Finding]:
+    """A function a plugin returns under a key opencode has no hook for: a dotted one
+    (`tool.before`) or a Claude Code event (`PreToolUse`). opencode calls none of them, without a word."""
+    import difflib
+
+    for key, place in plugin.facts.hook_places if plugin.foreign else ():
+        if key in CLAUDE_EVENTS:
+            yield plugin.ctx.finding_at("host/opencode-hook-never-called", plugin.file, *place, variant="claude",
+                                        key=key, own=opencode.HOOK_FOR_CLAUDE_EVENT.get(key, "event"))
+        elif "." in key and key not in opencode.HOOK_KEYS:
+            close = difflib.get_close_matches(key, opencode.HOOK_KEYS, n=1)
+            yield plugin.ctx.finding_at("host/opencode-hook-never-called", plugin.file, *place,
+                                        variant=None if close else "unlike", key=key, own=close[0] if close else None)
+
+
+@PLUGIN_RULES.rule("host/opencode-plugin-commonjs")
+def _plugin_commonjs(plugin: PluginFile) -> Iterator[Finding]:
+    if plugin.foreign and plugin.facts.commonjs and not plugin.facts.syntax_error:
+        yield plugin.ctx.finding_at("host/opencode-plugin-commonjs", plugin.file, *plugin.facts.commonjs)
+
+
+@PLUGIN_RULES.rule("host/opencode-process-exit")
+def _process_exit(plugin: PluginFile) -> Iterator[Finding]:
+    for place in plugin.facts.exits if plugin.foreign else ():
+        yield plugin.ctx.finding_at("host/opencode-process-exit", plugin.file, *place)
+
+
+@PLUGIN_RULES.rule("host/opencode-after-the-call")
+def _after_the_call(plugin: PluginFile) -> Iterator[Finding]:
+    """A throw in tool.execute.after, or a change to its input.args: the tool has already run."""
+    for what, place in plugin.facts.after_the_call if plugin.foreign else ():
+        yield plugin.ctx.finding_at("host/opencode-after-the-call", plugin.file, *place,
+                                    variant="args" if what == "args" else None)
+
+
+# what Claude Code calls a tool, for the opencode tool of that name (WebFetch: webfetch)
 OPENCODE_TOOL_OF = {claude_name: own for own, claude_name in opencode.CLAUDE_TOOL_NAMES.items()}
 # Claude Code's argument names, for opencode's camelCase ones (docs/hosts/opencode.md#tool-names)
 CAMEL_CASE_ARGUMENTS = {"file_path": "filePath", "old_string": "oldString", "new_string": "newString",
@@ -136,7 +173,8 @@ def _tool_name(plugin: PluginFile) -> Iterator[Finding]:
         if name in opencode.OWN_TOOLS:
             continue
         own = OPENCODE_TOOL_OF.get(name) or (name.lower() if name.lower() in opencode.OWN_TOOLS else None)
-        mcp = name[5:].replace("__", "_", 1) if name.startswith("mcp__") and "__" in name[5:] else None
+        mcp = opencode.mcp_tool_name(*name[5:].split("__", 1)) if name.startswith("mcp__") and "__" in name[5:] \
+            else None
         if (own or mcp) and (own or mcp) not in compared:  # (`t === "bash" || t === "Bash"` still runs)
             yield plugin.ctx.finding_at("host/opencode-tool-name", plugin.file, *place,
                                         variant="mcp" if mcp else None, name=name, own=own or mcp)
@@ -144,11 +182,16 @@ def _tool_name(plugin: PluginFile) -> Iterator[Finding]:
 
 @PLUGIN_RULES.rule("host/opencode-argument-name")
 def _argument_name(plugin: PluginFile) -> Iterator[Finding]:
-    """output.args.file_path: Claude Code's name for an argument opencode calls filePath."""
+    """output.args.file_path: Claude Code's name for an argument opencode calls filePath. An MCP
+    server's arguments keep the server's names (measured on 1.18.33: file_path set on `fs_write_file`
+    reached the server), so a hook that picks other tools than opencode's, by name or by a prefix
+    none of opencode's has (`input.tool.startsWith("fs_")`), may be changing theirs."""
     others = {name for name in plugin.facts.tools or () if name not in opencode.OWN_TOOLS and name not in OPENCODE_TOOL_OF
               and not name.startswith("mcp__")}
-    if others:
-        return  # (it may be changing another tool's: an MCP server's arguments keep the server's names)
+    servers = {prefix for prefix in plugin.facts.tool_prefixes if not any(own.startswith(prefix)
+                                                                          for own in opencode.OWN_TOOLS)}
+    if others or servers:
+        return
     for write in plugin.facts.writes if plugin.foreign else ():
         if write.key in CAMEL_CASE_ARGUMENTS:
             yield plugin.ctx.finding_at("host/opencode-argument-name", plugin.file, *write.place, name=write.key,

@@ -4,8 +4,9 @@ opencode loads every `*.js` and `*.ts` one level deep in a plugins folder and ca
 as a plugin function (docs/hosts/opencode.md#plugin-loading): a file with a syntax
 error is skipped without a word, and so is a whole file with one export that is not a
 function. A plugin's `tool.execute.before` changes a call by changing `output.args` in
-place; reassigning `output.args` is ignored. Plugins run one after another, in the order the
-filesystem lists them, so two that set the same argument of one tool race: the last one wins.
+place; reassigning `output.args` is ignored. Plugins run one after another (inside one folder,
+in the reverse of the order the filesystem lists them), so two that set the same argument of
+one tool race: the last one wins.
 
 The reading is static and errs on the side of silence: an export whose value comes from a
 call or another module is taken to be a function, a write through an alias it cannot follow
@@ -54,7 +55,9 @@ class Write:
 class PluginFacts:
     def __init__(self, syntax_error: Place | None, exports: tuple[Export, ...], hooks: frozenset[str],
                  writes: tuple[Write, ...], reassigns: tuple[Place, ...], tools: frozenset[str] | None,
-                 tool_names: tuple[tuple[str, Place], ...] = ()) -> None:
+                 tool_names: tuple[tuple[str, Place], ...] = (), tool_prefixes: frozenset[str] = frozenset(),
+                 hook_places: tuple[tuple[str, Place], ...] = (), exits: tuple[Place, ...] = (),
+                 after_the_call: tuple[tuple[str, Place], ...] = (), commonjs: Place | None = None) -> None:
         self.syntax_error = syntax_error
         self.exports = exports
         self.hooks = hooks  # the hook keys it returns ("tool.execute.before", "event"...)
@@ -62,6 +65,11 @@ class PluginFacts:
         self.reassigns = reassigns  # output.args = {...}: ignored by opencode
         self.tools = tools  # the tools its tool.execute.before compares input.tool with; None: all
         self.tool_names = tool_names  # each of those names, where it is written
+        self.tool_prefixes = tool_prefixes  # what its tool.execute.before tests input.tool.startsWith with
+        self.hook_places = hook_places  # each key of a function in an object a function returns, and where
+        self.exits = exits  # process.exit(...) in a hook: it ends opencode itself
+        self.after_the_call = after_the_call  # ("throw" or "args", where) in tool.execute.after: the call has run
+        self.commonjs = commonjs  # where it assigns module.exports (or exports.x), having no ES export
 
 
 def analyse(path: Path, source: bytes) -> PluginFacts:
@@ -73,25 +81,37 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
     root = _parser(typescript).parse(source).root_node
     error = _first_error(root) if root.has_error else None
     exports = tuple(_exports(root))
-    hooks, writes, reassigns, tools, names = set(), [], [], set(), []
+    hooks, writes, reassigns, tools, names, prefixes = set(), [], [], set(), [], set()
+    places, exits, after = [], [], []
     unfiltered = False
-    for key, function in _hook_functions(root):
+    for key, function, place in _hook_functions(root):
         hooks.add(key)
-        if key not in (HOOK, AFTER_HOOK) or function is None:
+        if function is None:
+            continue
+        if _returned(function.parent if function.type != "method_definition" else function):
+            places.append((key, place))
+        exits += [_place(n) for n in _walk(function) if n.type == "call_expression"
+                  and _text(n.child_by_field_name("function")) == "process.exit"]
+        if key not in (HOOK, AFTER_HOOK):
             continue
         params = _params(function)
         if key == AFTER_HOOK:  # (its input names the tool the same way: only the names are read)
             names += sorted(_tools_compared(function, params), key=lambda item: item[1])
+            changed = _args_writes(function, {"output": params["input"]}) if "input" in params else ([], [])
+            after += [("throw", place) for place in _throws(function)]
+            after += [("args", place) for place in sorted([w.place for w in changed[0]] + changed[1])]
             continue
         found_writes, found_reassigns = _args_writes(function, params)
         writes += found_writes
         reassigns += found_reassigns
         compared = _tools_compared(function, params)
+        prefixes |= _tool_prefixes(function, params)
         unfiltered |= not compared
         tools |= {name for name, _ in compared}
         names += sorted(compared, key=lambda item: item[1])
     return PluginFacts(error, exports, frozenset(hooks), tuple(writes), tuple(reassigns),
-                       None if unfiltered or not tools else frozenset(tools), tuple(names))
+                       None if unfiltered or not tools else frozenset(tools), tuple(names), frozenset(prefixes),
+                       tuple(places), tuple(exits), tuple(after), _commonjs(root))
 
 
 def syntax_error(path: Path, source: bytes) -> Place | None:
@@ -221,20 +241,69 @@ def _non_function(value: Node | None, declared: dict[str, Node | None], depth: i
 
 # ---- tool.execute.before ---------------------------------------------------------------------------
 
-def _hook_functions(root: Node) -> Iterator[tuple[str, Node | None]]:
-    """(hook key, its function or None) for every `"key": fn` or `key(...) {}` with a hook name."""
+def _hook_functions(root: Node) -> Iterator[tuple[str, Node | None, Place]]:
+    """(hook key, its function or None, where the key is) for every `"key": fn` or `key(...) {}`
+    with a hook name, or a PascalCase one for a function (`PreToolUse: async () => ...`)."""
     for node in _walk(root):
         if node.type == "pair":
             key = node.child_by_field_name("key")
             name = _unquoted(key) if key is not None and key.type == "string" else (_text(key) if key else None)
-            if name and ("." in name or name == "event"):
-                value = node.child_by_field_name("value")
-                yield name, value if value is not None and value.type in FUNCTIONS else None
+            value = node.child_by_field_name("value")
+            function = value if value is not None and value.type in FUNCTIONS else None
+            if name and ("." in name or name == "event" or function is not None and _pascal_case(name)):
+                yield name, function, _place(node)
         elif node.type == "method_definition":
             key = node.child_by_field_name("name")
-            name = _unquoted(key) if key is not None and key.type == "string" else None
-            if name and "." in name:
-                yield name, node
+            name = _unquoted(key) if key is not None and key.type == "string" else _text(key)
+            if name and ("." in name or _pascal_case(name)):
+                yield name, node, _place(node)
+
+
+def _returned(member: Node | None) -> bool:
+    """Whether the pair or method is in an object literal a function gives back (`=> ({...})`,
+    `return {...}`): a plugin's hooks, not a table of handlers of its own."""
+    child = member.parent if member is not None else None
+    parent = child.parent if child is not None and child.type == "object" else None
+    while parent is not None and parent.type in ("parenthesized_expression", "as_expression",
+                                                 "satisfies_expression"):
+        child, parent = parent, parent.parent
+    return parent is not None and (parent.type == "return_statement" or parent.type == "arrow_function"
+                                   and parent.child_by_field_name("body") == child)
+
+
+def _pascal_case(name: str) -> bool:
+    return name.isalpha() and name[0].isupper() and not name.isupper()
+
+
+def _throws(function: Node) -> list[Place]:
+    """The throw statements of the hook itself: not those of a function inside it, nor those a
+    try around them catches."""
+    found, stack = [], [*reversed(function.children)]
+    while stack:
+        node = stack.pop()
+        if node.type == "throw_statement":
+            found.append(_place(node))
+        elif node.type not in FUNCTIONS | {"method_definition", "class_body"}:
+            caught = node.child_by_field_name("body") if node.type == "try_statement" and \
+                node.child_by_field_name("handler") is not None else None
+            stack.extend(c for c in reversed(node.children) if c != caught)
+    return found
+
+
+def _commonjs(root: Node) -> Place | None:
+    """Where a module without any ES export gives its exports the CommonJS way (`module.exports =`,
+    `exports.P =`)."""
+    if any(c.type == "export_statement" for c in root.children):
+        return None
+    for statement in root.children:
+        expression = statement.named_children[0] if statement.type == "expression_statement" and \
+            statement.named_children else None
+        left = expression.child_by_field_name("left") if expression is not None and \
+            expression.type == "assignment_expression" else None
+        if left is not None and (_text(left) == "module.exports" or _text(left).startswith(("module.exports.",
+                                                                                             "exports."))):
+            return _place(statement)
+    return None
 
 
 def _params(function: Node) -> dict[str, str]:
@@ -323,9 +392,8 @@ def _object_keys(node: Node | None) -> list[str]:
     return keys
 
 
-def _tools_compared(function: Node, params: dict[str, str]) -> set[tuple[str, Place]]:
-    """The string literals `input.tool` is compared with (===, !==, ==, includes, case), and where
-    (through `const t = input.tool` too)."""
+def _tool_spellings(function: Node, params: dict[str, str]) -> set[str]:
+    """How the hook writes `input.tool`: that, the name it is destructured to, `const t = input.tool`."""
     tool = f"{params['input']}.tool" if "input" in params else params.get("tool")
     if tool is None:
         return set()
@@ -335,6 +403,29 @@ def _tools_compared(function: Node, params: dict[str, str]) -> set[tuple[str, Pl
             alias = node.child_by_field_name("name")
             if alias is not None and alias.type == "identifier":
                 names.add(_text(alias))
+    return names
+
+
+def _tool_prefixes(function: Node, params: dict[str, str]) -> set[str]:
+    """The string literals `input.tool.startsWith(...)` is called with (an MCP server's `fs_`...)."""
+    names = _tool_spellings(function, params)
+    found = set()
+    for node in _walk(function):
+        callee = node.child_by_field_name("function") if node.type == "call_expression" else None
+        if callee is not None and callee.type == "member_expression" \
+                and _text(callee.child_by_field_name("property")) == "startsWith" \
+                and _text(callee.child_by_field_name("object")) in names:
+            arguments = node.child_by_field_name("arguments")
+            first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
+            if (value := _unquoted(first)) is not None:
+                found.add(value)
+    return found
+
+
+def _tools_compared(function: Node, params: dict[str, str]) -> set[tuple[str, Place]]:
+    """The string literals `input.tool` is compared with (===, !==, ==, includes, case), and where
+    (through `const t = input.tool` too)."""
+    names = _tool_spellings(function, params)
     found = set()
     for node in _walk(function):
         if node.type == "binary_expression":
