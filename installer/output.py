@@ -122,7 +122,8 @@ def print_result(result: Result, as_json: bool) -> None:
             print_plan(plan, header=index == 0 or result.plans[index - 1].target.config != plan.target.config)
     elif result.status is Status.APPLIED and not result.shown:  # --yes: what the change brings is said all the same
         for plan in result.plans:
-            _print_plan_findings(plan, changes=(("introduced", "this change introduced"),), kept=False)
+            _print_plan_findings(plan, changes=(("introduced", "this change introduced"),), kept=False,
+                                 hints=verbosity >= 0)
     if verbosity < 0 and result.exit_code == 0:  # (what went wrong is said all the same)
         return
     for plan in result.plans:
@@ -221,7 +222,8 @@ SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "info": "dim"}
 PLAN_CHANGES = (("introduced", "this change introduces"), ("resolved", "this change resolves"))
 
 
-def _print_plan_findings(plan: Plan, changes: tuple[tuple[str, str], ...] = PLAN_CHANGES, kept: bool = True) -> None:
+def _print_plan_findings(plan: Plan, changes: tuple[tuple[str, str], ...] = PLAN_CHANGES, kept: bool = True,
+                         hints: bool = True) -> None:
     """What the change does to doctor's findings: the ones it introduces and resolves in full,
     the ones it keeps as a count (doctor shows them)."""
     for change, heading in changes:
@@ -234,7 +236,7 @@ def _print_plan_findings(plan: Plan, changes: tuple[tuple[str, str], ...] = PLAN
             out().print(f"    [{SEVERITY_STYLE[f.severity]}]{f.severity}[/] {f.rule}  "
                         f"[dim]{escape(f'{f.path}:{f.line}:{f.column}')}[/]")
             out().print(f"      {escape(f.message)}")
-            if change == "introduced":
+            if change == "introduced" and hints:
                 out().print(f"      [dim]hint: {escape(f.hint)}[/]")
     still = sum(1 for f in plan.findings if f.change == "kept") if kept else 0
     if still:
@@ -341,15 +343,17 @@ def print_status(status: Installs) -> None:
         print_error(HookwrightError(error["message"], path=error["path"], line=error["line"], column=error["column"],
                                     hint=error["hint"], detail=error["detail"]))
     if not installs:
-        out().print(f"no hookwright pack is installed for {escape(status.project)} or for you "
-                    "([dim]hookwright install[/] installs one)" + (" that could be read" if status.unreadable else ""))
+        out().print(f"no hookwright pack is installed for {escape(status.project)} or for you"
+                    + (" in the files that could be read" if status.unreadable else "")
+                    + " ([dim]hookwright install[/] installs one)")
         return
     table = _table("pack", "version", "agent", "scope", "file", "state")
     for row in installs:
         version = row["version"] or "?"
         if row["upgrade"]:
             version += f" [yellow]({row['bundled_version']} bundled)[/]"
-        state = "[green]ok[/]" if not row["problems"] else f"[red]{_count(len(row['problems']), 'problem')}[/]"
+        state = (f"[red]{_count(len(row['problems']), 'problem')}[/]" if row["problems"] else "[green]ok[/]"
+                 if row["checked"] else "[yellow]not checked[/] (its file cannot be read)")
         table.add_row(escape(row["pack"]), version, row["host"], row["scope"], escape(_short(row["file"], status.project)),
                       state)
     out().print(table, soft_wrap=False)

@@ -127,7 +127,8 @@ def bundled_pack_names() -> list[str]:
 def load_pack(name: str) -> Pack:
     """The pack of that name. Two folders on the pack path holding one (yours named like a bundled
     one, say) is an error: which of them an install, upgrade or uninstall means cannot be told."""
-    found = [folder / name / "pack.toml" for folder in resources.pack_dirs() if (folder / name / "pack.toml").is_file()]
+    found = list(dict.fromkeys(manifest.resolve() for folder in resources.pack_dirs()
+                               if (manifest := folder / name / "pack.toml").is_file()))  # (a folder named twice is one)
     if len(found) > 1:
         raise HookwrightError(f"two packs are named {name!r}: {found[0].parent} and {found[1].parent}",
                               hint="rename your own pack (its folder and the name in its pack.toml)")

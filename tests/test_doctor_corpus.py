@@ -341,7 +341,8 @@ def test_doctor_finds_on_the_corpus_exactly_what_it_found_before_it_was_made_fas
     a glob or a folder were (4 more, in redpanda-data's ui-harness settings and plugin: "*.proto|*.graphql|*.graphqls"
     never runs, "src/env.ts" never matches a file's name), and when plugin keys opencode has no hook for and
     throws in tool.execute.after were (2 more: file-reservation's "agent.execute.after", never called,
-    and lint.ts's throw once the write is made). Such a change rewrites it on purpose:
+    and lint.ts's throw once the write is made, then a note, since a throw there is how a linter tells the
+    model the write failed its check). Such a change rewrites it on purpose:
     UPDATE_DOCTOR_SNAPSHOT=1 pytest tests/test_doctor_corpus.py -k before_it_was_made_fast"""
     now = _comparable(corpus.findings)
     if os.environ.get("UPDATE_DOCTOR_SNAPSHOT"):

@@ -245,3 +245,17 @@ def test_a_throw_in_tool_execute_after_that_never_leaves_it_is_not_reported(tmp_
              '  if (input.tool === "write") throw new Error("lint failed")\n}})\n')
     (thrown,) = found(doctor(tmp_path / "p", {OC + "a.js": after}, given=False), "host/opencode-after-the-call")
     assert (thrown.line, thrown.column) == (4, 31)
+
+
+def test_a_helpers_table_and_a_table_the_plugin_never_returns_are_no_hooks(tmp_path):
+    """Only what a plugin function (an export, or its `server`) gives back is read as hooks: a
+    helper's table of handlers and an object of commands are not, nor their process.exit (found by review)."""
+    factory = ('function makeHandlers(c) { return {"session.idle": async () => {}, "file.edited": async () => {}} }\n'
+               'const commands = { Shutdown: async () => { process.exit(0) } }\n'
+               'export const Notify = async ({ client }) => {\n  const h = makeHandlers(client);\n'
+               '  return { event: async ({ event }) => h[event.type]?.(event) };\n};\n')
+    out = doctor(tmp_path / "p", {OC + "factory.js": factory}, given=False)
+    assert not found(out, "host/opencode-hook-never-called") and not found(out, "host/opencode-process-exit")
+    served = 'export default { id: "x", server: async () => ({ PreToolUse: async () => { process.exit(2) } }) }\n'
+    out = doctor(tmp_path / "q", {OC + "served.js": served}, given=False)
+    assert found(out, "host/opencode-hook-never-called") and found(out, "host/opencode-process-exit")

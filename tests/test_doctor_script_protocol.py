@@ -858,3 +858,32 @@ def test_a_raise_in_a_function_handed_to_a_library_is_no_known_exit(tmp_path):
     assert findings(tmp_path / "handed", "handed.py", handed, "PreToolUse", "script/exit-1-fails-open") == []
     direct = PY + 'def handle(call):\n    raise PermissionError("rm -rf is forbidden")\n\nhandle(data)\n'
     assert findings(tmp_path / "direct", "direct.py", direct, "PreToolUse", "script/exit-1-fails-open")
+
+
+@pytest.mark.parametrize("name, text", [
+    ("both.py", PY + f"out = {DENY!r}\nprint(json.dumps(out), file=sys.stderr)\n"
+                     "sys.stdout.write(json.dumps(out) + '\\n')\n"),
+    ("buffer.py", PY + f"out = {DENY!r}\nprint(json.dumps(out), file=sys.stderr)\n"
+                       "sys.stdout.buffer.write(json.dumps(out).encode())\n"),
+    ("variable.sh", SH + f"OUT='{json.dumps(DENY)}'\necho \"$OUT\" >&2\necho \"$OUT\"\n"),
+    ("status.py", PY + f"BLOCK = 2\nprint(json.dumps({DENY!r}), file=sys.stderr)\nsys.exit(BLOCK)\n"),
+    ("status.sh", SH + f"BLOCK=2\necho '{json.dumps(DENY)}' >&2\nexit \"$BLOCK\"\n"),
+    ("status.js", JS + f"const BLOCK = 2;\nconsole.error(JSON.stringify({json.dumps(DENY)}));\nprocess.exit(BLOCK);\n"),
+])
+def test_an_answer_on_stderr_beside_stdout_or_an_exit_doctor_cannot_read_is_not_called_lost(tmp_path, name, text):
+    """The answer may reach stdout too (a write whose text is not read here), or the exit status
+    may be 2 (a variable): the rule keeps quiet rather than guess (found by review)."""
+    assert not findings(tmp_path, name, text, "PreToolUse", "script/answer-on-stderr")
+
+
+@pytest.mark.parametrize("name, text", [
+    ("either.sh", SH + "INPUT=$(cat)\nCMD=$(echo \"$INPUT\" | jq -r '.tool_input.command // .command // empty')\n"
+                       "echo \"$CMD\" >&2\nexit 0\n"),
+    ("settings.js", "const fs = require('fs'), os = require('os');\n"
+                    "const { model } = JSON.parse(fs.readFileSync(os.homedir() + '/.claude/settings.json', 'utf8'));\n"
+                    "console.log(JSON.stringify({}));\n"),
+])
+def test_fields_that_stand_in_for_each_other_or_come_from_another_file_are_no_input_never_sent(tmp_path, name, text):
+    """`.tool_input.command // .command` reads whichever the event sends, and a JSON file of the
+    script's own is not the hook's input (found by review: both were false alarms)."""
+    assert not findings(tmp_path, name, text, "PreToolUse", "script/input-field-never-sent")

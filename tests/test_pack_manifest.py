@@ -107,6 +107,14 @@ def test_a_pack_of_ones_own_named_like_a_bundled_one_is_refused_naming_both_fold
     assert not (project / ".claude").exists()
 
 
+def test_the_bundled_folder_named_again_in_hookwright_packs_path_is_one_folder(hookwright, home, project, monkeypatch):
+    from hookwright import resources
+
+    monkeypatch.setenv("HOOKWRIGHT_PACKS_PATH", f"{resources.packs_dir()}/../packs{os.pathsep}{resources.packs_dir()}")
+
+    assert hookwright("install", "git-guard", "--scope", "project", "--project", project, "--yes").code == 0
+
+
 def test_a_pack_that_rewrites_input_on_an_event_that_cannot_is_refused_for_that_agent(hookwright, home, project,
                                                                                        tmp_path, monkeypatch):
     write_pack(tmp_path / "packs", GOOD.replace("rewrites_input = false", "rewrites_input = true") +

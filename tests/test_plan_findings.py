@@ -113,6 +113,10 @@ def test_with_yes_the_warnings_a_change_brings_are_said_before_done(hookwright, 
     assert "this change introduced 1 finding" in ran.out and "conflict/input-rewrite-race-unseen-servers" in ran.out
     assert ran.out.index("input-rewrite-race-unseen-servers") < ran.out.index("done: install wrote")
     assert "+ add" not in ran.out  # the recap, not the plan
+    quiet = hookwright("uninstall", "path-normalizer", *at(project), "--yes")
+    assert quiet.code == 0
+    quiet = hookwright("-q", "install", "path-normalizer", *at(project), "--yes")
+    assert "input-rewrite-race-unseen-servers" in quiet.out and "hint:" not in quiet.out
 
 
 def test_with_yes_a_change_that_brings_nothing_says_only_done(hookwright, home, project):

@@ -98,3 +98,16 @@ def test_an_unreadable_config_is_said_with_its_place_and_every_other_install_is_
     assert (error["path"], error["line"], error["column"]) == (str(broken), 2, 13) and error["hint"]
     assert ran.code == 2 and "git-guard" in ran.out and f"{broken}:2:13" in ran.err
     assert broken.read_text() == '{"version": 1,\n  "hooks": {bad}}\n'
+
+
+def test_an_install_whose_own_config_cannot_be_read_is_listed_unchecked_beside_the_others(hookwright, home, project):
+    hookwright("install", "git-guard", "--project", project, "--yes")
+    hookwright("install", "git-guard", "--host", "cursor", "--project", project, "--yes")
+    (project / ".cursor" / "hooks.json").write_text('{"version": 1, "hooks": {')
+
+    rows = _by_place(_status(hookwright, project, code=2))
+    ran = hookwright("status", "--project", project)
+
+    assert rows[("git-guard", "claude", "project")]["checked"] and not rows[("git-guard", "claude", "project")]["problems"]
+    assert not rows[("git-guard", "cursor", "project")]["checked"]
+    assert "not checked" in ran.out and str(project / ".cursor" / "hooks.json") in ran.err

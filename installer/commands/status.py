@@ -51,26 +51,28 @@ def installed(project: Path | None = None, host: str | None = None) -> Installs:
             except HookwrightError:  # not a place this host installs into (a project that is the home)
                 continue
             with_receipt = installed_receipts(place)
-            rows += [_row(adapter, adapter.target(scope, folder, name), name) for name in with_receipt]
-            try:  # (one bad file hides nothing else: it is said beside the rest)
+            try:  # (one bad file hides nothing else: it is said beside the rest, its installs unchecked)
                 in_config = adapter.packs_in(place)
             except HookwrightError as error:
                 unreadable.append(error.to_json())
+                rows += [_row(adapter, adapter.target(scope, folder, name), name, checked=False) for name in with_receipt]
                 continue
+            rows += [_row(adapter, adapter.target(scope, folder, name), name) for name in with_receipt]
             # entries that run our runtime without a receipt (copied, or their folder deleted): doctor's install/no-receipt
             rows += [_row(adapter, adapter.target(scope, folder, name), name, receipt=False)
                      for name in sorted(in_config - set(with_receipt))]
     return Installs(str(folder.absolute()), rows, unreadable)
 
 
-def _row(host: Host, target: Target, pack: str, receipt: bool = True) -> dict[str, Any]:
+def _row(host: Host, target: Target, pack: str, receipt: bool = True, checked: bool = True) -> dict[str, Any]:
+    """The install's row; `checked` False: its config cannot be read, so it is not compared with its receipt."""
     from ..doctor.checks.installs import receipt_problems, scope_args
     from ..state import read_receipt
 
     row: dict[str, Any] = {"pack": pack, "host": host.name, "scope": target.scope.value, "file": str(target.config),
                            "folder": str(target.pack_dir(pack)), "version": None,
                            "bundled_version": _bundled_version(pack), "upgrade": False, "options": {},
-                           "problems": []}
+                           "problems": [], "checked": checked}
     fields = {"pack": pack, "scope_args": scope_args(target)}
     if not receipt:
         found: list[tuple[str, dict[str, Any]]] = [("install/no-receipt", {})]
@@ -86,6 +88,8 @@ def _row(host: Host, target: Target, pack: str, receipt: bool = True) -> dict[st
         assert recorded is not None  # (installed_receipts lists the folders that hold one)
         row.update(version=recorded.version, options=recorded.options,
                    upgrade=_newer(row["bundled_version"], recorded.version))
+        if not checked:
+            return row
         doc = host.load(target.config)
         found = list(receipt_problems(host, target, doc.data if doc.exists else {}, recorded))
         if host.edited(doc, target):

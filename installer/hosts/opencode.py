@@ -51,10 +51,11 @@ HOOK_KEYS = ("auth", "chat.headers", "chat.message", "chat.params", "command.exe
              "permission.ask", "provider", "shell.env", "tool", "tool.definition", "tool.execute.after",
              "tool.execute.before")
 # the nearest hook for a Claude Code event (docs/hosts/opencode.md#event-mapping); the others are
-# bus events that the `event` hook gets
+# bus events that the `event` hook gets. (PermissionRequest's nearest, permission.ask, is not among
+# the hooks the 1.18.33 binary triggers: no hook is named for it.)
 HOOK_FOR_CLAUDE_EVENT = {"PreToolUse": "tool.execute.before", "PostToolUse": "tool.execute.after",
-                         "PostToolUseFailure": "tool.execute.after", "PermissionRequest": "permission.ask",
-                         "UserPromptSubmit": "chat.message", "PreCompact": "experimental.session.compacting"}
+                         "PostToolUseFailure": "tool.execute.after", "UserPromptSubmit": "chat.message",
+                         "PreCompact": "experimental.session.compacting"}
 _NOT_IN_A_TOOL_NAME = lazy(r"[^A-Za-z0-9_-]")
 _FILE_NAME = lazy(r"^hookwright-(?P<pack>[a-z][a-z0-9-]*)\.js$")
 _SCRIPT = lazy(r"(?:^|/)hookwright/(?P<pack>[a-z][a-z0-9-]*)/(?P<script>[a-z][a-z0-9-]*)$")

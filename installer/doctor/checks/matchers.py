@@ -329,10 +329,21 @@ def _file_changed_glob(at: MatcherAt) -> Iterator[Finding]:
     """A glob in a FileChanged matcher (measured on 2.1.328, docs/hosts/claude-code.md#filechanged):
     each `|`-separated entry is watched as a literal path, and the hook runs only when the changed
     file's name matches the whole matcher, which as a regex `*.proto` is not."""
+    yield from _file_changed_globs(at, rejected=True)
+
+
+@RULES.rule("matcher/file-changed-glob-watches-nothing")
+def _file_changed_glob_watches_nothing(at: MatcherAt) -> Iterator[Finding]:
+    """A glob that is also a valid regex (`.env*`): its entry watches nothing, though the name test
+    may still let the hook run for a file watched some other way."""
+    yield from _file_changed_globs(at, rejected=False)
+
+
+def _file_changed_globs(at: MatcherAt, rejected: bool) -> Iterator[Finding]:
+    """The FileChanged matcher's globs, as the rule for a matcher the regex reader rejects (or accepts) says it."""
     globs = [entry for entry in at.file_entries if FILE_GLOB.search(entry) and not REGEX_ONLY.search(entry)]
-    if globs:
-        rejected = classify(at.raw, "FileChanged").pattern is None
-        yield at.finding("matcher/file-changed-glob", variant=None if rejected else "watches-nothing",
+    if globs and (classify(at.raw, "FileChanged").pattern is None) == rejected:
+        yield at.finding("matcher/file-changed-glob" if rejected else "matcher/file-changed-glob-watches-nothing",
                          matcher=at.shown, globs=("the globs " if len(globs) > 1 else "the glob ")
                          + ", ".join(map(json.dumps, globs)))
 

@@ -15,7 +15,7 @@ from typing import Any, Iterator
 
 from ...hosts import opencode
 from ...hosts.base import describe
-from ..facts import CLAUDE_EVENTS
+from ..facts import BUILTIN_TOOLS, CLAUDE_EVENTS
 from ..model import ConfigFile, Context, Finding, RuleTable, cached_property
 from ..scripts import plugins
 
@@ -187,7 +187,7 @@ def _argument_name(plugin: PluginFile) -> Iterator[Finding]:
     reached the server), so a hook that picks other tools than opencode's, by name or by a prefix
     none of opencode's has (`input.tool.startsWith("fs_")`), may be changing theirs."""
     others = {name for name in plugin.facts.tools or () if name not in opencode.OWN_TOOLS and name not in OPENCODE_TOOL_OF
-              and not name.startswith("mcp__")}
+              and not name.startswith("mcp__") and name not in BUILTIN_TOOLS}  # (LS, MultiEdit: no tool here at all)
     servers = {prefix for prefix in plugin.facts.tool_prefixes if not any(own.startswith(prefix)
                                                                           for own in opencode.OWN_TOOLS)}
     if others or servers:

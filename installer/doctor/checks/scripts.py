@@ -523,11 +523,13 @@ def _text_before_json(code: HookCode) -> Iterator[Finding]:
 @CODE_RULES.rule("script/answer-on-stderr")
 def _answer_on_stderr(code: HookCode) -> Iterator[Finding]:
     """A JSON answer written only to stderr, by code that never exits 2 (where stderr is the
-    block's reason) and hands its output to no other program: the host reads the answer from
+    block's reason), writes nothing else on stdout that could be the answer, and hands its
+    output to no other program: the host reads the answer from
     stdout (measured on 2.1.328: a PreToolUse deny on stderr with exit 0 let the call run)."""
     flow = code.flow
-    if not flow.stderr_answers or code.facts.delegates is not None \
-            or any(w.kind == script_flow.STDOUT_JSON for w in flow.writes) or any(e.status == 2 for e in flow.exits):
+    if not flow.stderr_answers or code.facts.delegates is not None or flow.unread_output \
+            or any(w.kind == script_flow.STDOUT_JSON for w in flow.writes) \
+            or any(e.status in (2, None) for e in flow.exits):  # (an exit whose status is not read may be 2)
         return
     host = "Cursor" if code.cursor_events and not code.claude_events else "Claude Code"
     yield code.report("script/answer-on-stderr", flow.stderr_answers[0], host=host)

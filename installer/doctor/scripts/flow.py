@@ -138,7 +138,8 @@ class Flow:
                  continue_false: tuple[Place, ...] = (), trace: Place | None = None,
                  stop_flag_from_env: Place | None = None, failure_fields: tuple[tuple[str, Place], ...] = (),
                  input_reads: tuple[tuple[str, Place], ...] = (), syntax_error: tuple[str, Place] | None = None,
-                 called: frozenset[str] = frozenset(), stderr_answers: tuple[Place, ...] = ()) -> None:
+                 called: frozenset[str] = frozenset(), stderr_answers: tuple[Place, ...] = (),
+                 unread_output: bool = False) -> None:
         self.writes = writes
         self.exits = exits
         self.stdin_reads = stdin_reads  # the second read, when stdin is read twice on one path
@@ -153,6 +154,7 @@ class Flow:
         self.syntax_error = syntax_error  # (what, where) when the interpreter refuses the file
         self.called = called  # the functions the script calls (Python)
         self.stderr_answers = stderr_answers  # a JSON answer (hookSpecificOutput, a decision...) written to stderr
+        self.unread_output = unread_output  # it writes something on stdout this reader cannot tell (a JSON variable...)
 
     def mixed_output(self) -> tuple[Write, Write] | None:
         """A text (or echoed input) write and a JSON write that one run can both make: stdout is
@@ -259,6 +261,7 @@ INPUT_VARIABLE = lazy(r"""(?P<var>[A-Za-z_$][\w$]*)[ \t]*(?::[ \t]*\w+[ \t]*)?=\
                       needs=("json.load", "JSON.parse", "Bun.stdin"))
 PARSED_STDIN = lazy(r"""(?:json\.loads?|JSON\.parse)\s*\((?=[^()]*(?:\bstdin\b|readFileSync\(\s*0\b))""",
                     needs=("json.load", "JSON.parse"))  # its argument reads stdin: json.load(sys.stdin)["x"] reads x
+STDIN_SOURCE = lazy(r"""\bstdin\b|readFileSync\(\s*0\b|/dev/stdin""")  # what a parse reads that is the hook's input
 # after the input or a variable holding it: the field read, `["x"]`, `.get("x")` or `.x` (not a method call)
 FIELD_READ = lazy(r"""\s*(?:\??\.get\(\s*["'](?P<a>\w+)["']|\[\s*["'](?P<b>\w+)["']\s*\]|"""
                   r"""\??\.(?P<c>[A-Za-z_]\w*)\b(?!\s*\())""")
@@ -317,7 +320,9 @@ def _input_reads(code: str, place: Places) -> tuple[tuple[str, Place], ...]:
         if match:
             found.setdefault(match.group("a") or match.group("b") or match.group("c"), place(start))
     for match in JS_DESTRUCTURED.finditer(code):
-        if match.group("call") or match.group("var") in parsed:
+        call = match.group("call")
+        if (call and (call.startswith("Bun") or STDIN_SOURCE.search(_balanced(code, match.end("call"))))) or \
+                match.group("var") in parsed:  # (JSON.parse of another file is not the input)
             for name in DESTRUCTURED_NAME.finditer(match.group("names")):
                 found.setdefault(name.group("name"), place(match.start("names") + name.start("name")))
     return tuple(sorted(found.items(), key=lambda item: item[1]))
@@ -335,7 +340,8 @@ def _quote_end(code: str, start: int, quote: str) -> int:
 
 
 JQ_TOKEN = lazy(r"""(?P<string>")|(?P<field>(?<![\w$\]).)?"])\.(?P<name>[A-Za-z_]\w*))|(?P<word>[$A-Za-z_][\w:]*)|"""
-                r"""(?P<pipe>\|(?!\|))|(?P<open>[(\[{])|(?P<close>[)\]}])|(?P<comment>#[^\n]*)""")
+                r"""(?P<pipe>\|(?!\|))|(?P<alternative>//)|(?P<comma>,)|(?P<open>[(\[{])|(?P<close>[)\]}])|"""
+                r"""(?P<comment>#[^\n]*)""")
 JQ_DEFINES = lazy(r"\bdef\s", needs=("def",))
 JQ_STRING_PART = lazy(r"""\\\(|\\.|"|[^"\\]+""")
 # jq builtins whose arguments see the same `.` as the call (select(.a), test(.b)); any other
@@ -347,45 +353,70 @@ JQ_SAME_INPUT = frozenset({"select", "test", "match", "capture", "contains", "in
                            "and", "or", "not"})
 
 
+class _JqFrame:
+    """One open (...), [...], {...} or string interpolation of a jq filter, as the reader walks it."""
+
+    def __init__(self, root: bool, interpolation: bool, first: int) -> None:
+        self.root = root  # `.` is still the hook's input here
+        self.interpolation = interpolation  # a string's \(...): its `)` goes back into the string
+        self.first = first  # where in the fields found the expression read now began
+        self.alternative = False  # that expression has a `//`
+
+
 def _jq_root_fields(program: str) -> list[tuple[str, int]]:
     """The fields a jq filter reads of its input, with their offsets: `.a` where `.` is still
     the input (before any `|` at its depth, in `(...)`, `[...]`, `{...}`, a string's `\\(...)`
     or the arguments of select, test and the like), not `.b` of `.a.b` nor what follows `| `,
-    map(...) or catch. A program that defines functions is not read."""
+    map(...) or catch. Fields that stand in for each other (`.tool_input.command // .command`:
+    whichever the event sends) are left out; one with a default (`.tool_input.command // ""`)
+    is read. A program that defines functions is not read."""
     if JQ_DEFINES.search(program):
         return []
-    found: list[tuple[str, int]] = []
-    # per open (...), [...], {...} or \(...): whether `.` is the input there, and whether it is a
-    # string's interpolation (whose `)` goes back into the string)
-    stack: list[tuple[bool, bool]] = [(True, False)]
+    found: list[tuple[str, int] | None] = []
+
+    def ended(frame: _JqFrame) -> None:
+        """The frame's expression ends: its fields go if two or more of them are alternatives."""
+        if frame.alternative and sum(field is not None for field in found[frame.first:]) > 1:
+            found[frame.first:] = [None] * (len(found) - frame.first)
+        frame.first, frame.alternative = len(found), False
+
+    stack = [_JqFrame(True, False, 0)]
     at, word = 0, ""
     while (match := JQ_TOKEN.search(program, at)) is not None:
         at = match.end()
-        root = stack[-1][0]
+        frame = stack[-1]
         if match.group("string"):
-            at = _jq_string(program, at, root, stack)
+            at = _jq_string(program, at, frame.root, stack, len(found))
         elif match.group("name"):
-            if match.group("field") is not None and root:
+            if match.group("field") is not None and frame.root:
                 found.append((match.group("name"), match.start("name")))
         elif match.group("word"):
             word = match.group("word")
             if word == "catch":  # (its body reads the error)
-                stack[-1] = (False, stack[-1][1])
+                frame.root = False
             continue
-        elif match.group("pipe"):
-            stack[-1] = (False, stack[-1][1])
+        elif match.group("pipe") or match.group("comma"):
+            ended(frame)
+            frame.root = frame.root and not match.group("pipe")
+        elif match.group("alternative"):
+            frame.alternative = True
         elif match.group("open"):
             called = bool(word) and word not in JQ_SAME_INPUT
             before = program[match.start() - 1:match.start()]
             indexes = match.group("open") == "[" and (before in ("]", ")", "?", ".", '"') or before.isalnum())
-            stack.append((root and not called and not indexes, False))
-        elif match.group("close") and len(stack) > 1 and stack.pop()[1]:
-            at = _jq_string(program, at, stack[-1][0], stack)
+            stack.append(_JqFrame(frame.root and not called and not indexes, False, len(found)))
+        elif match.group("close") and len(stack) > 1:
+            closed = stack.pop()
+            ended(closed)
+            if closed.interpolation:
+                at = _jq_string(program, at, stack[-1].root, stack, len(found))
         word = ""
-    return found
+    for frame in reversed(stack):
+        ended(frame)
+    return [field for field in found if field is not None]
 
 
-def _jq_string(program: str, at: int, root: bool, stack: list[tuple[bool, bool]]) -> int:
+def _jq_string(program: str, at: int, root: bool, stack: list[_JqFrame], first: int) -> int:
     """Past a jq string that starts at `at`; at a `\\(`, a frame for its interpolation is pushed
     and the offset right after it returned."""
     part: re.Match[str]
@@ -393,7 +424,7 @@ def _jq_string(program: str, at: int, root: bool, stack: list[tuple[bool, bool]]
         if part.group(0) == '"':
             return part.end()
         if part.group(0) == "\\(":
-            stack.append((root, True))
+            stack.append(_JqFrame(root, True, first))
             return part.end()
     return len(program)
 
@@ -461,6 +492,7 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
     strings = _PyStrings(tree, text)
     loggers = _stdout_loggers(tree)
     writes, exits, reads, values, new_objects, string_inputs, stderr_answers = [], [], [], [], [], [], []
+    unread_output = False
     order = 0
     # what the file's try statements catch: a raise in a function may be caught where it is called
     caught = _caught_around_calls(tree)
@@ -472,7 +504,7 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
     exit_through = _exit_through(tree)
 
     def walk(body: list[ast.stmt], branch: Branch, scope: str, guarded: bool, debug: bool = False) -> None:
-        nonlocal order
+        nonlocal order, unread_output
         for index, stmt in enumerate(body):
             if isinstance(stmt, ast.Return) and scope in exit_through and stmt.value is not None:
                 status, message = _py_status(stmt.value, strings)  # sys.exit(main()): main's return is the status
@@ -489,6 +521,7 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 order += 1
                 name = _name(call.func)
                 write = _py_write(call, name, strings, loggers)
+                unread_output = unread_output or (write is None and _py_write(call, name, None, loggers) is not None)
                 if _py_stderr_answer(call, name, strings):
                     stderr_answers.append(place(call))
                 if write is not None and not (debug and write[0] == STDOUT_TEXT):
@@ -542,7 +575,7 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
     called = frozenset(node.func.id if isinstance(node.func, ast.Name) else node.func.attr for node in _nodes(tree)
                        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)))
     return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads) or _reads_through_calls(tree, reads),
-                values=tuple(values), called=called, stderr_answers=tuple(stderr_answers),
+                values=tuple(values), called=called, stderr_answers=tuple(stderr_answers), unread_output=unread_output,
                 new_inputs=_new_inputs(new_objects),
                 input_as_string=tuple(sorted(set(string_inputs))),
                 continue_false=common["continue_false"], stop_flag_from_env=common["stop_flag_from_env"],
@@ -983,6 +1016,7 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
     lines = shell_lines(code)
     starts = [start for start, _, _, _ in lines]
     writes, exits, reads, stderr_answers = [], [], [], []
+    unread_output = False
     trace = None
     order = 0
     printers = _sh_printers(code, lines, path, depth)
@@ -1013,7 +1047,11 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                 trace = trace or place(start)
             elif word == "exit":
                 status = SH_EXIT_STATUS.match(rest)
-                exits.append(Exit(int(status.group(1)) if status else 0, f"exit{rest.rstrip()[:20]}",
+                # `exit` alone (or before ; && ||) ends with the last command's status, taken here as 0;
+                # `exit "$CODE"` with whatever the variable holds
+                said = rest.strip().split(";", 1)[0].strip()
+                exits.append(Exit(int(status.group(1)) if status else None if said[:1] not in ("", "&", "|", "#") else 0,
+                                  f"exit{rest.rstrip()[:20]}",
                                   _sh_message(line[:match.start("word")], _prev_line(lines, starts, offset)), place(start)))
             elif word in SH_WRITERS:
                 kind = _sh_stdout_kind(word, rest, before, tail, code, offset + match.end() + len(rest))
@@ -1025,6 +1063,8 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                     writes.append(Write(kind, place(start), f"{word}{rest.rstrip()[:40]}", branch, scope, ends, order))
                 elif _sh_stderr_answer(word, rest, before, tail, code, offset + match.end() + len(rest)):
                     stderr_answers.append(place(start))
+                elif kind is None and _sh_to_stdout(rest, before, tail):
+                    unread_output = True
             if word in ("cat", "jq", "read") and not piped_in and "<" not in rest and _sh_reads_stdin(word, rest):
                 if not (word == "read" and SH_WHILE_READ.search(before)):
                     reads.append(StdinRead(place(start), branch, scope, order))
@@ -1033,7 +1073,8 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
     if trace and SH_TRACE_TO_FILE.search(code):
         trace = None  # the trace goes to a file of its own
     return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads),
-                values=_sh_values(code, place), trace=trace, stderr_answers=tuple(stderr_answers), **common,
+                values=_sh_values(code, place), trace=trace, stderr_answers=tuple(stderr_answers),
+                unread_output=unread_output, **common,
                 new_inputs=_new_inputs(_labelled_objects(code, place)))
 
 
@@ -1173,11 +1214,16 @@ def _function_writes(code: str, lines: list[ShellLine]) -> list[tuple[str, str]]
 def _sh_stdout_kind(word: str, rest: str, before: str, tail: str, code: str, end: int) -> str | None:
     """What an echo, printf, jq, cat or tee writes on the hook's stdout (json, text, its input),
     or None: captured by $(...), redirected, piped on, or not known."""
-    captured = before.count("$(") > before.count(")") or before.count("`") % 2 == 1
-    piped_out = tail.lstrip().startswith("|") and not tail.lstrip().startswith("||")
-    if captured or piped_out or SH_TO_ELSEWHERE.search(rest) or "/dev/null" in rest:
+    if not _sh_to_stdout(rest, before, tail):
         return None
     return _sh_write_kind(word, rest, bool(SH_PIPED_IN.search(before)), code, end)
+
+
+def _sh_to_stdout(rest: str, before: str, tail: str) -> bool:
+    """Whether what a writer prints reaches the hook's stdout: not captured by $(...), redirected or piped on."""
+    captured = before.count("$(") > before.count(")") or before.count("`") % 2 == 1
+    piped_out = tail.lstrip().startswith("|") and not tail.lstrip().startswith("||")
+    return not (captured or piped_out or SH_TO_ELSEWHERE.search(rest) or "/dev/null" in rest)
 
 
 SH_TO_STDERR = lazy(r"(?:^|\s)1?>&\s*2\b|>>?\s*/dev/stderr\b", needs=(">",))
@@ -1383,6 +1429,9 @@ JS_TRY = lazy(r"""\btry\s*\{""", needs=("try",))
 
 JS_RETURNS_AFTER = lazy(r"""\s*\)\s*;?\s*(?:return\b|process\.exit\b)""")
 JS_CONSOLE_ERROR = lazy(r"""console\.(?:error|warn)\(\s*[`'"]([^`'"]*)""")
+# process.exit(code) with a status that is not a literal; and stdout written past console and process.stdout (Bun's)
+JS_EXIT_OTHER = lazy(r"""(?<![\w.$])process\.exit(?:Code\s*=\s*(?!\d)|\s*\(\s*(?![\d)]))""", needs=("process.exit",))
+JS_OTHER_STDOUT = lazy(r"""\bBun\.stdout\b|\bBun\.write\(\s*1\b""", needs=("Bun.",))
 JS_STDERR_WRITE = lazy(r"""(?<![\w.$])(?:console\.(?:error|warn)|process\.stderr\.write)\s*\(""",
                        needs=("console.", "process.stderr"))
 JS_STRINGIFIED = lazy(r"""JSON\.stringify\(\s*(?P<name>[A-Za-z_$][\w$]*)\s*[,)]""", needs=("JSON.stringify",))
@@ -1395,10 +1444,12 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
     blocks = _js_blocks(code)
     tries = [(m.end() - 1, _close(code, m.end() - 1)) for m in JS_TRY.finditer(code)]
     writes, exits, reads = [], [], []
+    unread_output = JS_OTHER_STDOUT.search(code) is not None
     for match in JS_WRITE.finditer(code):
         argument = _balanced(code, match.end())
         kind = _js_kind(argument.strip(), code)
         if kind is None:
+            unread_output = True
             continue
         branch, scope = blocks(match.start())
         line = _line_at(code, match.start())
@@ -1423,13 +1474,14 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
         before = code[max(0, match.start() - 240):match.start()]
         said = " ".join(m.group(1) for m in JS_CONSOLE_ERROR.finditer(before))
         exits.append(Exit(int(status), match.group(0), said, place(match.start())))
+    exits += [Exit(None, match.group(0), "", place(match.start())) for match in JS_EXIT_OTHER.finditer(code)]
     for match in JS_READ.finditer(code):
         branch, scope = blocks(match.start())
         reads.append(StdinRead(place(match.start()), branch, scope, match.start()))
     stderr_answers = tuple(place(m.start()) for m in JS_STDERR_WRITE.finditer(code)
                            if _js_answer(_balanced(code, m.end()).strip(), code))
     return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads),
-                values=_js_values(code, place), stderr_answers=stderr_answers, **common,
+                values=_js_values(code, place), stderr_answers=stderr_answers, unread_output=unread_output, **common,
                 new_inputs=_new_inputs(_labelled_objects(code, place)))
 
 

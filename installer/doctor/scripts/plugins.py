@@ -66,8 +66,8 @@ class PluginFacts:
         self.tools = tools  # the tools its tool.execute.before compares input.tool with; None: all
         self.tool_names = tool_names  # each of those names, where it is written
         self.tool_prefixes = tool_prefixes  # what its tool.execute.before tests input.tool.startsWith with
-        self.hook_places = hook_places  # each key of a function in an object a function returns, and where
-        self.exits = exits  # process.exit(...) in a hook: it ends opencode itself
+        self.hook_places = hook_places  # each key of a function in an object a plugin function returns, and where
+        self.exits = exits  # process.exit(...) in such a function: it ends opencode itself
         self.after_the_call = after_the_call  # ("throw" or "args", where) in tool.execute.after: the call has run
         self.commonjs = commonjs  # where it assigns module.exports (or exports.x), having no ES export
 
@@ -84,14 +84,15 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
     hooks, writes, reassigns, tools, names, prefixes = set(), [], [], set(), [], set()
     places, exits, after = [], [], []
     unfiltered = False
+    plugins = _plugin_functions(root)
     for key, function, place in _hook_functions(root):
         hooks.add(key)
         if function is None:
             continue
-        if _returned(function.parent if function.type != "method_definition" else function):
+        if _returned_by(function.parent if function.type != "method_definition" else function, plugins):
             places.append((key, place))
-        exits += [_place(n) for n in _walk(function) if n.type == "call_expression"
-                  and _text(n.child_by_field_name("function")) == "process.exit"]
+            exits += [_place(n) for n in _walk(function) if n.type == "call_expression"
+                      and _text(n.child_by_field_name("function")) == "process.exit"]
         if key not in (HOOK, AFTER_HOOK):
             continue
         params = _params(function)
@@ -259,16 +260,56 @@ def _hook_functions(root: Node) -> Iterator[tuple[str, Node | None, Place]]:
                 yield name, node, _place(node)
 
 
-def _returned(member: Node | None) -> bool:
-    """Whether the pair or method is in an object literal a function gives back (`=> ({...})`,
-    `return {...}`): a plugin's hooks, not a table of handlers of its own."""
+def _returned_by(member: Node | None, plugins: set[tuple[int, int]]) -> bool:
+    """Whether the pair or method is in an object literal that a plugin function gives back
+    (`=> ({...})`, `return {...}`): the plugin's hooks, not a table of handlers of its own nor
+    what a helper function makes."""
     child = member.parent if member is not None else None
     parent = child.parent if child is not None and child.type == "object" else None
     while parent is not None and parent.type in ("parenthesized_expression", "as_expression",
                                                  "satisfies_expression"):
         child, parent = parent, parent.parent
-    return parent is not None and (parent.type == "return_statement" or parent.type == "arrow_function"
-                                   and parent.child_by_field_name("body") == child)
+    if parent is not None and parent.type == "arrow_function" and parent.child_by_field_name("body") == child:
+        function: Node | None = parent
+    elif parent is not None and parent.type == "return_statement":
+        function = parent.parent
+        while function is not None and function.type not in FUNCTIONS | {"method_definition"}:
+            function = function.parent
+    else:
+        return False
+    return function is not None and (function.start_byte, function.end_byte) in plugins
+
+
+def _plugin_functions(root: Node) -> set[tuple[int, int]]:
+    """Where the functions are that opencode calls as plugins: every function the module exports
+    (named, default, or through a top-level name), and the methods of an exported object (its
+    `server`)."""
+    declared = _top_level_values(root)
+    values: list[Node | None] = []
+    for statement in (c for c in root.children if c.type == "export_statement"):
+        declaration = statement.child_by_field_name("declaration")
+        values.append(statement.child_by_field_name("value"))
+        if declaration is not None:
+            values.append(declaration)
+            values += [c.child_by_field_name("value") for c in declaration.children if c.type == "variable_declarator"]
+        values += [declared.get(_text(n.child_by_field_name("name"))) for n in _walk(statement)
+                   if n.type == "export_specifier"]
+    found = set()
+    for value in values:
+        while value is not None and value.type in ("parenthesized_expression", "as_expression", "satisfies_expression"):
+            value = value.named_children[0] if value.named_children else None
+        if value is not None and value.type == "identifier":
+            value = declared.get(_text(value))
+        if value is None:
+            continue
+        if value.type in FUNCTIONS:
+            found.add((value.start_byte, value.end_byte))
+        elif value.type == "object":
+            for member in value.named_children:
+                inner = member.child_by_field_name("value") if member.type == "pair" else member
+                if inner is not None and inner.type in FUNCTIONS | {"method_definition"}:
+                    found.add((inner.start_byte, inner.end_byte))
+    return found
 
 
 def _pascal_case(name: str) -> bool:
