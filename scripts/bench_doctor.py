@@ -233,7 +233,8 @@ def rule_budget(label: str, target: float, reference: float, floors: dict[str, f
     for name, floor in floors.items():
         left = (allowed - floor) / handlers * 1e6
         print(f"  {name} ({floor:.3f} s, {floor / reference:.2f}x): {left:.0f} us"
-              + (f" ({now / left:.1f}x less than now)" if left > 0 else " (nothing: the floor is over the target)"))
+              + (" (nothing: the floor is over the target)" if left <= 0 else " (the rules are within it)"
+                 if now <= left else f" (the rules must take {now / left:.1f}x less than now)"))
 
 
 def environment(home: Path) -> dict:
