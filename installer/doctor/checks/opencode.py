@@ -11,13 +11,14 @@ and an opencode.json(c) (CONFIG_RULES).
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from ...hosts import opencode
 from ...hosts.base import describe
 from ..facts import BUILTIN_TOOLS, CLAUDE_EVENTS
 from ..model import ConfigFile, Context, Finding, RuleTable, cached_property
 from ..scripts import plugins
+from ..scripts.plugins import Place
 
 PLUGIN_RULES = RuleTable()  # the rules of one plugin file, one function each
 CONFIG_RULES = RuleTable()  # the rules of one opencode config
@@ -117,8 +118,13 @@ def _export_not_function(plugin: PluginFile) -> Iterator[Finding]:
 
 @PLUGIN_RULES.rule("host/opencode-args-reassigned")
 def _args_reassigned(plugin: PluginFile) -> Iterator[Finding]:
-    for place in plugin.facts.reassigns if plugin.foreign else ():
-        yield plugin.ctx.finding_at("host/opencode-args-reassigned", plugin.file, *place)
+    return _at_each(plugin, "host/opencode-args-reassigned", plugin.facts.reassigns)
+
+
+def _at_each(plugin: PluginFile, rule_id: str, places: Iterable[Place]) -> Iterator[Finding]:
+    """A finding of the rule at each place, in a plugin that is not ours."""
+    for place in places if plugin.foreign else ():
+        yield plugin.ctx.finding_at(rule_id, plugin.file, *place)
 
 
 @PLUGIN_RULES.rule("host/opencode-hook-never-called")
@@ -145,8 +151,7 @@ def _plugin_commonjs(plugin: PluginFile) -> Iterator[Finding]:
 
 @PLUGIN_RULES.rule("host/opencode-process-exit")
 def _process_exit(plugin: PluginFile) -> Iterator[Finding]:
-    for place in plugin.facts.exits if plugin.foreign else ():
-        yield plugin.ctx.finding_at("host/opencode-process-exit", plugin.file, *place)
+    return _at_each(plugin, "host/opencode-process-exit", plugin.facts.exits)
 
 
 @PLUGIN_RULES.rule("host/opencode-after-the-call")
