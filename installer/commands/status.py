@@ -52,15 +52,15 @@ def installed(project: Path | None = None, host: str | None = None) -> Installs:
                 continue
             with_receipt = installed_receipts(place)
             try:  # (one bad file hides nothing else: it is said beside the rest, its installs unchecked)
-                in_config = adapter.packs_in(place)
+                in_config: set[str] | None = adapter.packs_in(place)
             except HookwrightError as error:
                 unreadable.append(error.to_json())
-                rows += [_row(adapter, adapter.target(scope, folder, name), name, checked=False) for name in with_receipt]
-                continue
-            rows += [_row(adapter, adapter.target(scope, folder, name), name) for name in with_receipt]
+                in_config = None
+            rows += [_row(adapter, adapter.target(scope, folder, name), name, checked=in_config is not None)
+                     for name in with_receipt]
             # entries that run our runtime without a receipt (copied, or their folder deleted): doctor's install/no-receipt
             rows += [_row(adapter, adapter.target(scope, folder, name), name, receipt=False)
-                     for name in sorted(in_config - set(with_receipt))]
+                     for name in sorted((in_config or set()) - set(with_receipt))]
     return Installs(str(folder.absolute()), rows, unreadable)
 
 

@@ -227,12 +227,17 @@ def runs(handler: Handler) -> tuple[str | Path, ...] | None:
     wrapper and the script it runs, each configured once, print one answer."""
     res, at = resolution(handler), where(handler.file)
     for _ in range(MAX_WRAPPERS):
-        path = script_of(res.main) if res.main is not None else None
+        path = _main_script(res)
         facts = keys.analyse(path) if path is not None else None
         if facts is None or len(facts.handed_to) != 1 or facts.rewrites(handler.file.host)[0] != UNKNOWN:
             break
         res = resolve_shell(facts.handed_to[0], at)
     return res.runs
+
+
+def _main_script(res: Resolution) -> Path | None:
+    """The script a command mainly runs, if it is there to be read."""
+    return script_of(res.main) if res.main is not None else None
 
 
 def _through_wrapper(facts: keys.ScriptFacts, at: Where, host: str, depth: int = 0) -> tuple[str, str] | None:
@@ -243,8 +248,7 @@ def _through_wrapper(facts: keys.ScriptFacts, at: Where, host: str, depth: int =
         return None
     found = []
     for command in facts.handed_to:
-        main = resolve_shell(command, at).main
-        path = script_of(main) if main is not None else None
+        path = _main_script(resolve_shell(command, at))
         if path is None:
             return None
         inner = keys.analyse(path)

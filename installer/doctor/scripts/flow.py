@@ -1046,12 +1046,7 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
             if word == "set" and SH_XTRACE.search(rest):
                 trace = trace or place(start)
             elif word == "exit":
-                status = SH_EXIT_STATUS.match(rest)
-                # `exit` alone (or before ; && ||) ends with the last command's status, taken here as 0;
-                # `exit "$CODE"` with whatever the variable holds
-                said = rest.strip().split(";", 1)[0].strip()
-                exits.append(Exit(int(status.group(1)) if status else None if said[:1] not in ("", "&", "|", "#") else 0,
-                                  f"exit{rest.rstrip()[:20]}",
+                exits.append(Exit(_sh_exit_status(rest), f"exit{rest.rstrip()[:20]}",
                                   _sh_message(line[:match.start("word")], _prev_line(lines, starts, offset)), place(start)))
             elif word in SH_WRITERS:
                 kind = _sh_stdout_kind(word, rest, before, tail, code, offset + match.end() + len(rest))
@@ -1219,11 +1214,25 @@ def _sh_stdout_kind(word: str, rest: str, before: str, tail: str, code: str, end
     return _sh_write_kind(word, rest, bool(SH_PIPED_IN.search(before)), code, end)
 
 
+def _sh_exit_status(rest: str) -> int | None:
+    """The status `exit` gives: its number; 0 for `exit` alone (or before ; && ||), where it is the
+    last command's, taken to be 0; None for a word only the run knows (`exit "$CODE"`)."""
+    status = SH_EXIT_STATUS.match(rest)
+    if status:
+        return int(status.group(1))
+    said = rest.strip().split(";", 1)[0].strip()
+    return 0 if said[:1] in ("", "&", "|", "#") else None
+
+
 def _sh_to_stdout(rest: str, before: str, tail: str) -> bool:
     """Whether what a writer prints reaches the hook's stdout: not captured by $(...), redirected or piped on."""
-    captured = before.count("$(") > before.count(")") or before.count("`") % 2 == 1
     piped_out = tail.lstrip().startswith("|") and not tail.lstrip().startswith("||")
-    return not (captured or piped_out or SH_TO_ELSEWHERE.search(rest) or "/dev/null" in rest)
+    return not (_sh_captured(before) or piped_out or SH_TO_ELSEWHERE.search(rest) or "/dev/null" in rest)
+
+
+def _sh_captured(before: str) -> bool:
+    """Whether the command the line reaches after `before` runs inside an open $(...) or `...`."""
+    return before.count("$(") > before.count(")") or before.count("`") % 2 == 1
 
 
 SH_TO_STDERR = lazy(r"(?:^|\s)1?>&\s*2\b|>>?\s*/dev/stderr\b", needs=(">",))
@@ -1232,8 +1241,7 @@ SH_TO_STDERR = lazy(r"(?:^|\s)1?>&\s*2\b|>>?\s*/dev/stderr\b", needs=(">",))
 def _sh_stderr_answer(word: str, rest: str, before: str, tail: str, code: str, end: int) -> bool:
     """Whether an echo, printf, jq or cat writes an answer's JSON to stderr (`echo '{"hookSpecificOutput":
     ...}' >&2`), not captured by $(...) nor piped on."""
-    captured = before.count("$(") > before.count(")") or before.count("`") % 2 == 1
-    if captured or tail.lstrip().startswith("|") or not SH_TO_STDERR.search(rest):
+    if _sh_captured(before) or tail.lstrip().startswith("|") or not SH_TO_STDERR.search(rest):
         return False
     written = code[end:end + 600].split("\n", 1)[-1] if word == "cat" else rest
     return _sh_write_kind(word, rest, False, code, end) == STDOUT_JSON and bool(ANSWER_OBJECT.search(written))

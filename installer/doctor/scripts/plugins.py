@@ -213,12 +213,20 @@ def _name(node: Node) -> str:
     return _text(name) if name is not None else "?"
 
 
+WRAPPING = frozenset({"as_expression", "satisfies_expression", "parenthesized_expression", "non_null_expression"})
+
+
+def _unwrapped(value: Node | None) -> Node | None:
+    """The value inside `(...)`, `x as T`, `x satisfies T` and `x!`."""
+    while value is not None and value.type in WRAPPING:
+        value = value.named_children[0] if value.named_children else None
+    return value
+
+
 def _non_function(value: Node | None, declared: dict[str, Node | None], depth: int = 0) -> str:
     """What a value is where it is plainly not a function ("a string", "an object"...); "" for
     a function or anything that may be one (a call, another module's value)."""
-    while value is not None and value.type in ("as_expression", "satisfies_expression", "parenthesized_expression",
-                                               "non_null_expression"):
-        value = value.named_children[0] if value.named_children else None
+    value = _unwrapped(value)
     if value is None:
         return "nothing (undefined)"
     if value.type in FUNCTIONS:
@@ -295,9 +303,7 @@ def _plugin_functions(root: Node) -> set[tuple[int, int]]:
         values += [declared.get(_text(n.child_by_field_name("name"))) for n in _walk(statement)
                    if n.type == "export_specifier"]
     found = set()
-    for value in values:
-        while value is not None and value.type in ("parenthesized_expression", "as_expression", "satisfies_expression"):
-            value = value.named_children[0] if value.named_children else None
+    for value in map(_unwrapped, values):
         if value is not None and value.type == "identifier":
             value = declared.get(_text(value))
         if value is None:
