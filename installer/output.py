@@ -406,7 +406,8 @@ def print_packs(listed: PackList) -> None:
         rows = []
         for hook in pack["hooks"]:
             flags = [f for f, on in (("blocks", hook["blocks"]), ("rewrites input", hook["rewrites_input"])) if on]
-            wiring = "; ".join(f"{host}: {t['event']}" + (f" on {t['matcher']}" if t["matcher"] else "")
+            wiring = "; ".join(f"{host}: {' and '.join([t['event'], *t['also_on']])}"
+                               + (f" on {t['matcher']}" if t["matcher"] else "")
                                for host, t in hook["hosts"].items())
             rows.append((f"{escape(hook['id'])}:", f"{escape(hook['description'])} [dim]({escape(wiring)}; "
                                                    f"{', '.join(flags) or 'observes only'})[/]"))
@@ -504,6 +505,7 @@ def print_hooks(listed: HookList) -> None:
             rewrite = row["rewrites_input"]["status"]
             owner = row["owner"] + (f"/{row['hook']}" if row["hook"] else "")
             kind = f" ({row['type']})" if row["type"] != "command" else ""
+            kind += " (fails closed)" if row["fails_closed"] else ""
             runs = f": [dim]{escape(row['runs'])}[/]" if row["runs"] else ""
             dedup = f" [dim]({escape(row['deduplicated'])})[/]" if row["deduplicated"] else ""
             matcher = row["matcher"] + (f" if {row['if']}" if row["if"] else "")

@@ -82,7 +82,7 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
              project: Path | None = None, host: str | None = None, permission_mode: str = "default",
              list_only: bool = False) -> Result:
     from ..doctor import run
-    from ..hosts.claude_protocol import ENV_FILE_EVENTS, cannot_block, protocol, session_variables
+    from ..hosts.claude_protocol import ENV_FILE_EVENTS, cannot_block, fails_closed, protocol, session_variables
     from ..simulate import firing, reading, running
     from ..simulate.payload import payload_for
 
@@ -123,7 +123,8 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
                                                     budget=running.shared_budget(event, to_run, env))
     raw_of = dict(zip(map(id, to_run), raws))
     read_of = {id(h): reading.read(event, h.command or "", raw_of[id(h)], background=h.value.get("async") is True
-                                   or h.value.get("asyncRewake") is True) for h in to_run if id(h) in raw_of}
+                                   or h.value.get("asyncRewake") is True, fails_closed=fails_closed(event, h.value))
+               for h in to_run if id(h) in raw_of}
     outcome = None if list_only else reading.combine(
         event, payload.get("tool_input") if rules.tool_event else None, [read_of[id(h)] for h in to_run],
         [r.finished for r in raws], lambda tool_input: firing.settings_rule(ctx, {**payload, "tool_input": tool_input}),

@@ -85,7 +85,8 @@ class Claude(Host):
             handler = {"type": "command",
                        "command": self.runtime_command(pack, options, self.runtime_path(target, pack, hook)),
                        "timeout": wiring.whole_timeout}
-            entries.append(Entry.of(pack.name, hook.id, wiring.event, pack.matcher(hook, self.name, options), handler))
+            entries += [Entry.of(pack.name, hook.id, event, pack.matcher(hook, self.name, options), handler)
+                        for event in wiring.events]
         return entries
 
     def default_timeout(self, kind: str | None, event: str) -> float | None:

@@ -1,4 +1,5 @@
-"""hookwright git-guard: a PreToolUse hook for the Bash tool (Cursor: beforeShellExecution).
+"""hookwright git-guard: a PreToolUse hook for the Bash tool, and for a skill's shell lines
+(Claude Code's PreSkillShellCommand; Cursor: beforeShellExecution).
 
 It denies git commands that destroy uncommitted work or other people's commits
 (reset --hard, clean -f, force push, stash, checkout -- <path>, ...) and commands
@@ -45,8 +46,13 @@ PREFIX = "hookwright git-guard: "
 OPTIONS = {"deny_push": False}
 
 
+# a Bash call, and a skill's !`cmd` shell line, which Claude Code 2.1.332 sends to PreSkillShellCommand
+# with the same tool_name and tool_input (it never reaches PreToolUse)
+EVENTS = ("PreToolUse", "PreSkillShellCommand")
+
+
 def handle(call: hw.Call) -> "hw.Outcome | None":
-    if call.event != "PreToolUse" or call.tool_name != "Bash":
+    if call.event not in EVENTS or call.tool_name != "Bash":
         return None
     tool_input = call.payload.get("tool_input")
     if not isinstance(tool_input, dict):
