@@ -326,6 +326,88 @@ def test_run_reads_host_given_with_an_equals_sign(log_path):
     assert call_run(deny_all, payload(), argv=["--host=claude"])[1] != ""
 
 
+# --- the serving mode (--serve): one process, call after call ---------------------------------------
+
+def call_serve(handle, lines: list[bytes], argv=("--host", "claude"), **kwargs):
+    """run(--serve) in-process on these request lines; returns (exit code, answer lines)."""
+    out = io.StringIO()
+    code = hw.run("test-hook", handle, __file__, argv=[*argv, "--serve"], stdin=io.BytesIO(b"".join(lines)),
+                  stdout=out, **kwargs)
+    return code, out.getvalue().splitlines()
+
+
+def test_serve_answers_each_line_with_its_id_what_run_would_print(log_path):
+    def judge(call):
+        return hw.deny("no") if call.tool_input["command"] == "rm" else None
+
+    lines = [b"7 " + payload(tool_input={"command": "rm"}) + b"\n", b"8 " + payload() + b"\n"]
+    code, answers = call_serve(judge, lines)
+
+    assert code == 0
+    assert answers == ["7 " + call_run(judge, payload(tool_input={"command": "rm"}))[1].rstrip("\n"), "8 "]
+    assert log_lines(log_path) == []
+
+
+@pytest.mark.parametrize("host", ["claude", "cursor", "opencode"])
+def test_serve_passes_through_each_bad_payload_with_its_line_and_answers_the_next(host, log_path):
+    bad = [stdin for _, stdin in BAD_STDIN if b"\n" not in stdin]
+    lines = [b"%d %s\n" % (n, stdin) for n, stdin in enumerate(bad)] + [b"99 " + payload() + b"\n"]
+    code, answers = call_serve(deny_all, lines, argv=("--host", host))
+    served = log_lines(log_path)
+
+    nothing = call_run(deny_all, b"", argv=("--host", host))[1].rstrip("\n")
+    assert answers[:-1] == [f"{n} {nothing}" for n in range(len(bad))]
+    assert answers[-1] == "99 " + call_run(deny_all, payload(), argv=("--host", host))[1].rstrip("\n")
+    assert len(served) == len(bad)
+
+
+def test_serve_passes_through_an_over_size_payload_and_answers_the_next(log_path, monkeypatch):
+    monkeypatch.setattr(hw, "MAX_STDIN", 300)
+    big = b"1 " + payload(tool_input={"command": "x" * 5000}) + b"\n"
+    code, answers = call_serve(deny_all, [big, b"2 " + payload() + b"\n"])
+
+    assert answers[0] == "1 " and answers[1].startswith("2 {")
+    [line] = log_lines(log_path)
+    assert "over 300 bytes" in line
+
+
+def test_serve_skips_a_line_without_an_id_with_a_log_line(log_path):
+    code, answers = call_serve(deny_all, [b"x " + payload() + b"\n", payload() + b"\n", b"3 " + payload() + b"\n"])
+    assert [answer.split(" ")[0] for answer in answers] == ["3"]
+    assert len(log_lines(log_path)) == 2
+
+
+def test_serve_keeps_its_answers_apart_from_what_a_hook_prints(log_path, capsys):
+    def chatty(call):
+        print("debugging")
+        return hw.deny("no")
+
+    code, answers = call_serve(chatty, [b"1 " + payload() + b"\n"])
+    assert answers == ["1 " + call_run(deny_all, payload())[1].replace('"denied"', '"no"').rstrip("\n")]
+    assert capsys.readouterr().err == "debugging\n"
+
+
+def test_serve_passes_through_a_call_past_the_deadline_and_answers_the_next(log_path, monkeypatch):
+    monkeypatch.setattr(hw, "DEADLINE_S", 0.2)
+
+    def slow_once(call):
+        if call.tool_input["command"] == "slow":
+            time.sleep(3)
+        return hw.deny("in time")
+
+    code, answers = call_serve(slow_once, [b"1 " + payload(tool_input={"command": "slow"}) + b"\n",
+                                           b"2 " + payload() + b"\n"])
+    assert answers[0] == "1 " and "in time" in answers[1]
+    [line] = log_lines(log_path)
+    assert "internal deadline of 0.2s passed" in line
+
+
+def test_serve_gives_the_terminals_interrupt_back_when_it_ends(log_path):
+    before = signal.getsignal(signal.SIGINT)
+    call_serve(deny_all, [b"1 " + payload() + b"\n"])
+    assert signal.getsignal(signal.SIGINT) == before
+
+
 def deny_all_script(tmp_path):
     """The shared hook script as `deny-all`, on a module that denies everything, and an env logging into tmp."""
     script = tmp_path / "deny-all"

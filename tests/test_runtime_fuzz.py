@@ -233,3 +233,110 @@ def test_runtime_survives_the_classic_bad_inputs(sandbox, pack, script):
                   json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",
                               "tool_input": {"command": "x" * (2 << 20)}}).encode()]:
         check(sandbox, pack, script, stdin)
+
+
+# --- the serving mode answers as a fresh process does -------------------------------------------------------
+
+HOSTS = ["claude", "cursor", "opencode"]
+SERVE_EXAMPLES = max(1, int(15 * SCALE))
+
+
+class Served:
+    """One runtime started with --serve, kept for every call of a test module, as opencode's plugin keeps it."""
+
+    def __init__(self, sandbox: dict, pack: str, script: str, host: str):
+        self.proc = subprocess.Popen([PYTHON, "-I", "-S", str(sandbox["runtimes"] / pack / script), "--host", host,
+                                      "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, env=sandbox["env"], cwd=sandbox["project"])
+        self.asked = 0
+
+    def ask(self, stdin: bytes) -> bytes:
+        """What the runtime prints for this payload, as the one-shot mode prints it."""
+        import select
+
+        self.asked += 1
+        self.proc.stdin.write(b"%d %s\n" % (self.asked, stdin))
+        self.proc.stdin.flush()
+        assert select.select([self.proc.stdout], [], [], 30)[0], "no answer within 30 s"
+        ident, _, answer = self.proc.stdout.readline().rstrip(b"\n").partition(b" ")
+        assert ident == b"%d" % self.asked
+        return answer + b"\n" if answer else b""
+
+    def close(self) -> bytes:
+        """Its stderr, once stdin has ended and it has exited 0."""
+        _, err = self.proc.communicate(timeout=30)
+        assert self.proc.returncode == 0, err
+        return err
+
+
+@pytest.fixture(scope="module")
+def served(sandbox):
+    runtimes: dict = {}
+
+    def get(pack: str, script: str, host: str) -> Served:
+        if (pack, script, host) not in runtimes:
+            runtimes[pack, script, host] = Served(sandbox, pack, script, host)
+        return runtimes[pack, script, host]
+
+    yield get
+    assert all(runtime.close() == b"" for runtime in runtimes.values())
+
+
+def log_size(sandbox: dict) -> int:
+    log = sandbox["root"] / "hooks.log"
+    return log.stat().st_size if log.exists() else 0
+
+
+def logged(sandbox: dict, start: int, end: int | None = None) -> list[str]:
+    """The messages (without their time) the log got between two of its sizes."""
+    log = sandbox["root"] / "hooks.log"
+    text = log.read_bytes()[start:end].decode("utf-8", "replace") if log.exists() else ""
+    return [line.split(" ", 1)[1] for line in text.splitlines()]
+
+
+def same_in_both_modes(sandbox: dict, served, pack: str, script: str, host: str, stdin: bytes) -> None:
+    """A fresh process and the serving one print the same answer and log the same lines."""
+    before = log_size(sandbox)
+    once = subprocess.run([PYTHON, "-I", "-S", str(sandbox["runtimes"] / pack / script), "--host", host],
+                          input=stdin, capture_output=True, env=sandbox["env"], cwd=sandbox["project"], timeout=30)
+    middle = log_size(sandbox)
+    answer = served(pack, script, host).ask(stdin)
+    assert (answer, logged(sandbox, middle)) == (once.stdout, logged(sandbox, before, middle))
+
+
+SERVED = [(pack, script, host) for pack, script in SCRIPTS for host in HOSTS]
+
+
+@pytest.mark.parametrize("pack, script, host", SERVED, ids=[f"{p}/{s} on {h}" for p, s, h in SERVED])
+@fuzz(SERVE_EXAMPLES)
+@given(data=st.data())
+def test_a_serving_runtime_answers_every_payload_as_a_fresh_process_does(sandbox, served, pack, script, host, data):
+    value = data.draw(payloads(str(sandbox["project"])), label="payload")
+    same_in_both_modes(sandbox, served, pack, script, host, json.dumps(value).encode())
+
+
+@pytest.mark.parametrize("pack, script, host", SERVED, ids=[f"{p}/{s} on {h}" for p, s, h in SERVED])
+def test_a_serving_runtime_answers_the_classic_bad_inputs_as_a_fresh_process_does(sandbox, served, pack, script,
+                                                                                   host):
+    deep = b"[" * 50000 + b"]" * 50000
+    for stdin in [b"", b"null", b"{}", b"[]", b"\xff\xfe", b'{"hook_event_name": null}',
+                  b'{"hook_event_name": "PreToolUse", "tool_input": NaN}', deep,
+                  json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",
+                              "tool_input": {"command": "x" * (2 << 20)}}).encode()]:
+        same_in_both_modes(sandbox, served, pack, script, host, stdin)
+
+
+def test_a_serving_git_guard_reads_its_rules_again_when_the_user_changes_them(sandbox, served):
+    overrides = sandbox["root"] / "config" / "hookwright" / "git-guard.json"
+    reset = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": str(sandbox["project"]),
+                        "tool_input": {"command": "git reset --hard"}}).encode()
+    try:
+        for rules in [None, {"rules": {"reset-hard": []}}, "not json", {"rules": {}}, None]:
+            if rules is None:
+                overrides.unlink(missing_ok=True)
+            else:
+                overrides.write_text(rules if isinstance(rules, str) else json.dumps(rules))
+            same_in_both_modes(sandbox, served, "git-guard", "git-guard", "claude", reset)
+        assert served("git-guard", "git-guard", "claude").asked >= 5
+    finally:
+        overrides.unlink(missing_ok=True)

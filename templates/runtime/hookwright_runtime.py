@@ -7,7 +7,9 @@ A hook is a function `handle(call) -> Outcome | None` passed to `run()`. `run()`
 a bounded stdin, parses the payload, calls the function under an internal deadline, and
 prints the one output shape the host wants for that event. None is a pass-through: exit 0
 and no output (`{}` for Cursor, which wants a JSON object). Any exception, bad stdin or a
-missed deadline is a pass-through too, plus one line in the error log. It never prints
+missed deadline is a pass-through too, plus one line in the error log. With `--serve` the
+same process answers call after call, one JSON line each (`serve()`: opencode's plugin keeps
+one runtime per opencode process); both modes answer through `Hook.answer`, so they agree. It never prints
 `defer`, `modifiedToolInput`, a top-level `updatedInput`, or a `hookEventName` other than the
 event it was called for.
 
@@ -267,6 +269,16 @@ def loads(data: "str | bytes") -> "Any":
     return json.loads(data, parse_constant=_no_constants)
 
 
+def file_signature(path: str) -> object:
+    """What changes when the file at `path` does (None: no such file): a hook that keeps what it
+    read of a file compares this on each call, as a serving runtime lives through edits."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return (path, found.st_mtime_ns, found.st_size, found.st_ino)
+
+
 def read_json_file(path: str) -> "dict[str, Any] | None":
     """A JSON object from a file: None if there is no file; ValueError if it cannot be read or
     is not a JSON object (the message says why)."""
@@ -288,8 +300,12 @@ def read_json_file(path: str) -> "dict[str, Any] | None":
 
 # ---- the run loop -----------------------------------------------------------------------------
 
+SERVE_FLAG = "--serve"
+
+
 def parse_argv(argv: "Iterable[str]") -> "tuple[str | None, dict[str, str], list[str]]":
     """--host H and --option key=value (also --host=H, --option=key=value); raw strings.
+    (--serve is the mode, which `run` takes out first.)
 
     Returns (host, options, problems): an unknown flag is a problem to log, never fatal.
     """
@@ -346,6 +362,7 @@ def coerce_options(options: "dict[str, str]",
 
 
 def read_payload(stream: "BinaryIO") -> "dict[str, Any]":
+    """The payload on a stream, read to its end (at most MAX_STDIN bytes are kept)."""
     raw = stream.read(MAX_STDIN + 1)
     if len(raw) > MAX_STDIN:
         drained = len(raw)
@@ -354,6 +371,11 @@ def read_payload(stream: "BinaryIO") -> "dict[str, Any]":
             if not chunk:
                 break
             drained += len(chunk)
+    return parse_payload(raw)
+
+
+def parse_payload(raw: bytes) -> "dict[str, Any]":
+    if len(raw) > MAX_STDIN:
         raise PassThrough("payload over %d bytes; passed through unchecked" % MAX_STDIN)
     if not raw.strip():
         raise PassThrough("empty stdin")
@@ -381,10 +403,51 @@ def _on_alarm(signum: int, frame: "FrameType | None") -> "NoReturn":
     raise _Deadline()
 
 
+class Hook(object):
+    """One hook as its command line set it up: the handler, the host, the options. Both modes
+    answer a payload through `answer`, so a pack decides the same in either."""
+
+    def __init__(self, name: str, handle: "Callable[[Call], Outcome | None]", host: str, options: "Options",
+                 folder: str) -> None:
+        self.name = name
+        self.handle = handle
+        self.host = host
+        self.options = options
+        self.folder = folder
+
+    def answer(self, read: "Callable[[Any], dict[str, Any]]", source: "Any", problems: "list[object]") -> "str | None":
+        """What the host reads on stdout for the payload `read(source)` gives (None: nothing),
+        never raising: whatever goes wrong passes through, with its line added to `problems`."""
+        text = None
+        try:
+            alarm = _start_deadline()
+            try:
+                payload, host_event = as_claude(self.host, read(source))
+                call = Call(self.name, self.host, payload, self.options, self.folder, host_event)
+                outcome = self.handle(call)
+                output = render(outcome, self.host, host_event) if outcome is not None else None
+                text = json.dumps(output, allow_nan=False) + "\n" if output is not None else None
+            finally:
+                _stop_deadline(alarm)  # before any logging or writing: the alarm must not fire there
+        except PassThrough as quiet:
+            problems.append(quiet)
+        except _Deadline:
+            problems.append("internal deadline of %.1fs passed; passed through" % DEADLINE_S)
+        except BaseException as error:  # SystemExit and KeyboardInterrupt too: never exit non-zero
+            problems.append("%s: %s" % (type(error).__name__, error))
+        if text is None and self.host == "cursor":
+            text = SAY_NOTHING  # Cursor's pass-through is an empty object: it wants JSON from every hook
+        return text
+
+
+SAY_NOTHING = "{}\n"
+
+
 def run(name: str, handle: "Callable[[Call], Outcome | None]", script_path: str, argv: "Iterable[str] | None" = None,
         stdin: "BinaryIO | None" = None, stdout: "TextIO | None" = None,
         defaults: "Mapping[str, str | bool] | None" = None) -> int:
     """Run one hook call and return the exit code (always 0: a hook must never break the agent).
+    With --serve, answer calls one a line until stdin ends (`serve`).
 
     `defaults`: the pack's options and their default values; when given, options are typed
     like them and unknown ones are logged and ignored.
@@ -394,28 +457,25 @@ def run(name: str, handle: "Callable[[Call], Outcome | None]", script_path: str,
     try:
         stdin = stdin or sys.stdin.buffer  # inside the try: without fds 0/1, these are None
         stdout = stdout or sys.stdout
-        host, raw_options, argv_problems = parse_argv(sys.argv[1:] if argv is None else argv)
+        args = list(sys.argv[1:] if argv is None else argv)
+        serving = SERVE_FLAG in args
+        host, raw_options, argv_problems = parse_argv(arg for arg in args if arg != SERVE_FLAG)
         options, option_problems = coerce_options(raw_options, defaults)
         problems += argv_problems + option_problems
         if host not in HOSTS:
             raise PassThrough("unknown --host %r" % host)
-        alarm = _start_deadline()
-        try:
-            payload, host_event = as_claude(host, read_payload(stdin))
-            call = Call(name, host, payload, options, os.path.dirname(os.path.abspath(script_path)), host_event)
-            outcome = handle(call)
-            output = render(outcome, host, host_event) if outcome is not None else None
-            text = json.dumps(output, allow_nan=False) + "\n" if output is not None else None
-        finally:
-            _stop_deadline(alarm)  # before any logging or writing: the alarm must not fire there
+        hook = Hook(name, handle, host, options, os.path.dirname(os.path.abspath(script_path)))
+        if serving:
+            for problem in problems:
+                log(name, problem)
+            return serve(hook, stdin, stdout)
+        text = hook.answer(read_payload, stdin, problems)
         if text is not None:
             stdout.write(text)
             stdout.flush()
             stdout = None  # answered
     except PassThrough as quiet:
         problems.append(quiet)
-    except _Deadline:
-        problems.append("internal deadline of %.1fs passed; passed through" % DEADLINE_S)
     except BaseException as error:  # SystemExit and KeyboardInterrupt too: never exit non-zero
         problems.append("%s: %s" % (type(error).__name__, error))
     if host == "cursor" and stdout is not None:
@@ -425,13 +485,55 @@ def run(name: str, handle: "Callable[[Call], Outcome | None]", script_path: str,
     return 0
 
 
-def _say_nothing(stdout: "TextIO") -> None:
-    """Cursor's pass-through is an empty object: it wants JSON from every hook."""
+MAX_ID = 20  # digits of a request id
+
+
+def serve(hook: Hook, stdin: "BinaryIO", stdout: "TextIO") -> int:
+    """The serving mode, for a host that keeps one runtime for many calls (hookwright's opencode
+    plugin): each line in is `<id> <payload JSON>`, each line out `<id> <what run() prints>`
+    (nothing after the space for a pass-through), in order, until stdin ends, which is how the
+    host ends us. Stray writes of a hook to stdout go to stderr, so they cannot garble answers."""
+    interrupt = _set_signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C at the host's terminal is the host's
+    channel, sys.stdout = stdout, sys.stderr
     try:
-        stdout.write("{}\n")
+        while True:
+            line = stdin.readline(MAX_ID + 2 + MAX_STDIN)
+            if not line:
+                return 0
+            rest = line
+            while rest and not rest.endswith(b"\n"):  # over-size: read the rest, keep what was read
+                rest = stdin.readline(1 << 20)
+            ident, _, raw = line.rstrip(b"\n").partition(b" ")
+            problems: "list[object]" = []
+            if not ident.isdigit() or len(ident) > MAX_ID:
+                log(hook.name, "a request without an id ignored: %r" % line[:80])
+                continue
+            text = hook.answer(parse_payload, raw, problems)
+            for problem in problems:  # first: the line is there once the host has its answer
+                log(hook.name, problem)
+            channel.write("%s %s\n" % (ident.decode("ascii"), (text or "").rstrip("\n")))
+            channel.flush()
+    finally:
+        sys.stdout = channel
+        if interrupt is not None:
+            _set_signal(signal.SIGINT, interrupt)
+
+
+def _say_nothing(stdout: "TextIO") -> None:
+    try:
+        stdout.write(SAY_NOTHING)
         stdout.flush()
     except Exception:
         pass
+
+
+def _set_signal(number: int, handler: "SignalHandler") -> "SignalHandler | None":
+    """The handler it replaced (None: not set, outside the main thread)."""
+    try:
+        previous = signal.signal(number, handler)
+        return previous if previous is not None else signal.SIG_DFL
+    except (AttributeError, ValueError, OSError):
+        return None
 
 
 def _start_deadline() -> "SignalHandler | None":
