@@ -218,8 +218,11 @@ def test_calls_made_at_once_each_get_their_own_answer_from_one_runtime(tmp_path)
     ("#!\nimport sys\nsys.exit(3)\n", "the runtime exited 3 before it answered"),
     ("#!\nimport sys\nsys.stderr.write('it broke\\n')\nsys.exit(3)\n", "exited 3 (it broke)"),
     ("#!\nimport sys\nfor line in sys.stdin:\n    print('not json', flush=True)\n", "the runtime answered no call (\"not json\"), and was stopped before it answered"),
-    ("#!\nimport sys\nfor line in sys.stdin:\n    print(line.split()[0], '{oops', flush=True)\n",
+    ("#!\nimport json, sys\nfor line in sys.stdin:\n"
+     "    print(json.dumps({'id': int(line.split()[0]), 'code': 0, 'stdout': '{oops'}), flush=True)\n",
      "an answer that is not JSON"),
+    ("#!\nimport json, sys\nfor line in sys.stdin:\n    print(json.dumps({'id': int(line.split()[0]), 'code': 3}), flush=True)\n",
+     "the runtime answered with exit code 3"),
     ("#!\nimport time\ntime.sleep(5)\n", "no answer within 1s"),
     ("import time\ntime.sleep(5)\n", "no answer within 1s"),  # in the hook itself, past the plugin's timeout
 ])
@@ -230,6 +233,20 @@ def test_a_runtime_that_fails_lets_the_call_go_on_and_logs_a_line(tmp_path, scri
     assert results == [{"args": {"command": "ls"}}]
     (line,) = log.read_text().splitlines()
     assert " probe ../hookwright/probe/broken: " in line and says in line and line.endswith("; the call goes on")
+
+
+@pytest.mark.parametrize("script, says", [
+    ("#!\nimport sys\nsys.exit(3)\n", "the runtime exited 3 before it answered"),
+    ("#!\nimport time\ntime.sleep(5)\n", "no answer within 1s"),
+    ("raise ValueError('cannot judge')", "ValueError: cannot judge"),  # the runtime's own block, exit 2
+])
+def test_a_hook_installed_to_fail_closed_blocks_the_call_it_could_not_check(tmp_path, script, says):
+    closed = dict(hook("broken", timeout=1), args=["--host", "opencode", "--fail-closed"])
+    log = tmp_path / "hooks.log"
+    (result,) = run_plugin(tmp_path, [closed], [["bash", {"command": "ls"}]], {"broken": script}, log)
+
+    assert says in result["thrown"] and "installed to fail closed: the call is blocked" in result["thrown"]
+    assert says in log.read_text()
 
 
 def test_a_runtime_that_cannot_start_lets_every_call_go_on_and_logs_each(tmp_path):

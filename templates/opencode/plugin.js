@@ -58,7 +58,7 @@ function runtimeOf(hook) {
 class Runtime {
   constructor(hook) {
     this.hook = hook;
-    this.child = null; // the running process; each keeps the calls waiting for its answer
+    this.child = null; // the running process; each keeps the calls waiting for its reply
     this.next = 1;
   }
 
@@ -68,13 +68,13 @@ class Runtime {
       try {
         child = this.child || this.start();
       } catch (error) {
-        return resolve(this.log(`cannot start: ${error && error.message ? error.message : error}`));
+        return resolve(this.failed(`cannot start: ${error && error.message ? error.message : error}`));
       }
       const id = this.next++;
       // a ref'd timer keeps opencode alive while a call waits (the process and its pipes are unref'd)
       const timer = setTimeout(() => {
         child.waiting.delete(id);
-        resolve(this.log(`no answer within ${timeout / 1000}s; the runtime is stopped`));
+        resolve(this.failed(`no answer within ${timeout / 1000}s; the runtime is stopped`));
         this.stop(child, "was stopped (another call had no answer in time)");
       }, timeout);
       child.waiting.set(id, { resolve, timer });
@@ -102,22 +102,31 @@ class Runtime {
     return child;
   }
 
+  // each line is {id, code, stdout, stderr}: what the runtime run once would print and exit with
   read(child, text) {
     const lines = (child.partial + text).split("\n");
     child.partial = lines.pop();
     for (const line of lines) {
-      const space = line.indexOf(" ");
-      const id = space > 0 ? Number(line.slice(0, space)) : NaN;
-      const call = child.waiting.get(id);
-      if (!call) return this.stop(child, `answered no call (${JSON.stringify(line.slice(0, 200))}), and was stopped`, true);
-      child.waiting.delete(id);
-      clearTimeout(call.timer);
-      const answer = line.slice(space + 1).trim();
+      let reply = null;
       try {
-        call.resolve(answer ? JSON.parse(answer) : null);
-      } catch {
-        call.resolve(this.log(`an answer that is not JSON: ${JSON.stringify(answer.slice(0, 200))}`));
-      }
+        reply = JSON.parse(line);
+      } catch {}
+      const call = reply && child.waiting.get(reply.id);
+      if (!call) return this.stop(child, `answered no call (${JSON.stringify(line.slice(0, 200))}), and was stopped`, true);
+      child.waiting.delete(reply.id);
+      clearTimeout(call.timer);
+      call.resolve(this.answer(reply));
+    }
+  }
+
+  answer(reply) {
+    if (reply.code === 2) return { decision: "deny", reason: String(reply.stderr || "").trim() }; // it blocks
+    if (reply.code !== 0) return this.failed(`the runtime answered with exit code ${reply.code}`);
+    const text = String(reply.stdout || "").trim();
+    try {
+      return text ? JSON.parse(text) : null;
+    } catch {
+      return this.failed(`an answer that is not JSON: ${JSON.stringify(text.slice(0, 200))}`);
     }
   }
 
@@ -132,8 +141,8 @@ class Runtime {
     if (this.child === child) this.child = null;
   }
 
-  // the process is gone (or going): each call it owed an answer goes on, with its line in the log
-  // (and a line anyway when `always`, though no call was waiting)
+  // the process is gone (or going): each call it owed a reply goes on (or is blocked, failing closed),
+  // with its line in the log (and a line anyway when `always`, though no call was waiting)
   end(child, why, always = false) {
     this.forget(child);
     const said = child.said.trim().split("\n").pop();
@@ -141,13 +150,16 @@ class Runtime {
     if (always && !child.waiting.size) log(`${this.hook.script}: ${message}`);
     for (const call of child.waiting.values()) {
       clearTimeout(call.timer);
-      call.resolve(this.log(`${message} before it answered`));
+      call.resolve(this.failed(`${message} before it answered`));
     }
     child.waiting.clear();
   }
 
-  log(message) {
-    return log(`${this.hook.script}: ${message}; the call goes on`);
+  // a call the runtime could not judge: it goes on, or, for a hook installed to fail closed, it is blocked
+  failed(message) {
+    if (!this.hook.args.includes("--fail-closed")) return log(`${this.hook.script}: ${message}; the call goes on`);
+    log(`${this.hook.script}: ${message}; the call is blocked (installed to fail closed)`);
+    return { decision: "deny", reason: `hookwright ${PACK} could not check this call (${message}), and it is installed to fail closed: the call is blocked` };
   }
 }
 
