@@ -75,7 +75,7 @@ class Runtime {
       const timer = setTimeout(() => {
         child.waiting.delete(id);
         resolve(this.failed(`no answer within ${timeout / 1000}s; the runtime is stopped`));
-        this.stop(child, "was stopped (another call had no answer in time)");
+        this.stop(child, "was stopped (another call had no answer in time)", true);
       }, timeout);
       child.waiting.set(id, { resolve, timer });
       child.stdin.write(`${id} ${JSON.stringify(payload)}\n`);
@@ -112,7 +112,7 @@ class Runtime {
         reply = JSON.parse(line);
       } catch {}
       const call = reply && child.waiting.get(reply.id);
-      if (!call) return this.stop(child, `answered no call (${JSON.stringify(line.slice(0, 200))}), and was stopped`, true);
+      if (!call) return this.stop(child, `answered no call (${JSON.stringify(line.slice(0, 200))}), and was stopped`);
       child.waiting.delete(reply.id);
       clearTimeout(call.timer);
       call.resolve(this.answer(reply));
@@ -130,24 +130,26 @@ class Runtime {
     }
   }
 
-  stop(child, why, always = false) {
+  stop(child, why, quiet = false) {
     try {
       child.kill("SIGKILL");
     } catch {}
-    this.end(child, why, always);
+    this.end(child, why, quiet);
   }
 
   forget(child) {
     if (this.child === child) this.child = null;
   }
 
-  // the process is gone (or going): each call it owed a reply goes on (or is blocked, failing closed),
-  // with its line in the log (and a line anyway when `always`, though no call was waiting)
-  end(child, why, always = false) {
+  // the process is gone (or going), once: each call it owed a reply goes on (or is blocked, failing
+  // closed) with its line in the log; with none waiting, the log still says so (unless `quiet`)
+  end(child, why, quiet = false) {
     this.forget(child);
+    if (child.ended) return;
+    child.ended = true;
     const said = child.said.trim().split("\n").pop();
     const message = `the runtime ${why}${said ? ` (${said})` : ""}`;
-    if (always && !child.waiting.size) log(`${this.hook.script}: ${message}`);
+    if (!child.waiting.size && !quiet) log(`${this.hook.script}: ${message} between calls; the next call starts it again`);
     for (const call of child.waiting.values()) {
       clearTimeout(call.timer);
       call.resolve(this.failed(`${message} before it answered`));
