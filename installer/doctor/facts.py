@@ -94,10 +94,15 @@ class OneOf(frozenset[str]):
 COMMON_FIELDS = {"type": str, "if": str, "timeout": (int, float), "statusMessage": str}
 # onFailure: "continue" or "block" (docs/hosts/claude-code.md#on-failure); an mcp_tool hook reads any other value as "block"
 ON_FAILURE = OneOf(ON_FAILURE_VALUES)
+# the keys the binary's schema marks @internal (docs/hosts/claude-code.md#handler-fields): `cloud`
+# ("device" or "skip"; any other value reads as "skip"), `rewakeMessage` and `rewakeSummary` (an
+# asyncRewake hook's words), `holdsTools` (2.1.332; the official security-guidance plugin's)
+INTERNAL_COMMAND_FIELDS = {"cloud": object, "rewakeMessage": str, "rewakeSummary": str, "holdsTools": bool}
 TYPE_FIELDS: dict[str, dict[str, object]] = {
     "command": {"command": str, "args": "strings", "async": bool, "asyncRewake": bool, "shell": str,
-                "onFailure": ON_FAILURE},
-    "http": {"url": str, "headers": "string-map", "allowedEnvVars": "strings", "onFailure": ON_FAILURE},
+                "onFailure": ON_FAILURE, **INTERNAL_COMMAND_FIELDS},
+    "http": {"url": str, "headers": "string-map", "allowedEnvVars": "strings", "onFailure": ON_FAILURE,
+             "cloud": object},
     "mcp_tool": {"server": str, "tool": str, "input": dict, "onFailure": object},
     "prompt": {"prompt": str, "model": str, "continueOnBlock": bool},
     "agent": {"prompt": str, "model": str},

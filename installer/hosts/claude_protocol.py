@@ -153,7 +153,7 @@ PROTOCOL: dict[str, EventProtocol] = {
 }
 NO_DECISION = EventProtocol(NOT_READ)  # InstructionsLoaded and events newer than this table
 
-# A handler's `onFailure` (command and http hooks; mcp_tool since 2.1.331), docs/hosts/claude-code.md#on-failure:
+# A handler's `onFailure` (command and http hooks; mcp_tool since 2.1.328), docs/hosts/claude-code.md#on-failure:
 # "block" makes a failure (it could not start, timed out, exited with a code other than 0 and 2,
 # even beside valid JSON, or printed JSON that fails the event's schema) count as exit 2; plain
 # text and invalid JSON on exit 0 are no failure. "continue", the default, lets it pass.

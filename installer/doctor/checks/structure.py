@@ -32,6 +32,7 @@ from ..facts import (
     FOLDED_CURSOR_EVENTS,
     GROUP_KEYS,
     IF_EVENTS,
+    INTERNAL_COMMAND_FIELDS,
     REQUIRED_FIELDS,
     SHELLS,
     TYPE_FIELDS,
@@ -615,7 +616,7 @@ def _handler_unknown_key(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
     """A key hookwright's facts say nothing of: a note, not a claim."""
     for key in at.keys_for("structure/handler-unknown-key"):
         yield ctx.finding("structure/handler-unknown-key", at.file, at.keys + (key,), at_key=True, key=key,
-                          host=at.format.host, type=at.kind or "command", fields=", ".join(at.fields),
+                          host=at.format.host, type=at.kind or "command", fields=_listed(at.fields),
                           basis=at.format.basis)
 
 
@@ -626,7 +627,7 @@ def _handler_misplaced_key(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
     for key in at.keys_for("structure/handler-misplaced-key"):
         close = at.misplaced(key)
         yield ctx.finding("structure/handler-misplaced-key", at.file, at.keys + (key,), at_key=True, key=key,
-                          host=at.format.host, type=at.kind or "command", fields=", ".join(at.fields),
+                          host=at.format.host, type=at.kind or "command", fields=_listed(at.fields),
                           close=close, variant="misspelt" if close else "other-type")
 
 
@@ -769,6 +770,11 @@ def _header_variables(handler: dict[str, Any]) -> Iterator[tuple[str, str]]:
 def _allowed_variables(handler: dict[str, Any]) -> list[str]:
     allowed = handler.get("allowedEnvVars")
     return [name for name in allowed if isinstance(name, str)] if isinstance(allowed, list) else []
+
+
+def _listed(fields: dict[str, Any]) -> str:
+    """A handler's fields, as a hint names them (the binary's @internal ones left out)."""
+    return ", ".join(name for name in fields if name not in INTERNAL_COMMAND_FIELDS)
 
 
 def _has_type(key: str, value: Any, kind: Any) -> bool:
