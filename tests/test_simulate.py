@@ -412,8 +412,7 @@ def test_every_document_matches_its_schema(hookwright, home, project, project_se
     (("PreToolUse",), "name the tool"),
     (("Stop", "--command", "ls"), "not about a tool call"),
     (("pretooluse", "--command", "ls"), "did you mean PreToolUse"),
-    (("--host", "cursor", "--command", "ls"), "does not simulate cursor"),
-    (("--host", "opencode", "--command", "ls"), "does not simulate opencode"),
+    (("--host", "claude", "tool.execute.before", "--command", "ls"), "tool.execute.before is opencode's event"),
 ])
 def test_bad_input_is_exit_2_with_a_clear_message(hookwright, home, project, args, message):
     done = hookwright("simulate", *args, "--project", project)
@@ -779,3 +778,62 @@ def test_simulate_runs_a_skills_shell_line_through_its_hooks(hookwright, home, p
     assert payload["tool_name"] == "Bash" and payload["tool_input"] == {"command": "git reset --hard"}
     assert {"command_name", "command_source", "invoked_by"} <= set(payload)
     assert payload["tool_use_id"].endswith(":inner:preamble-0")
+
+
+# ---- every agent with hooks in the project, each named ----------------------------------------------
+
+def test_a_cursor_project_gets_cursors_outcome_where_git_guard_denies_the_reset(hookwright, home, project):
+    """Issue 34: simulate in a Cursor project said `git reset --hard` runs, though git-guard was installed for Cursor."""
+    assert hookwright("install", "git-guard", "--host", "cursor", "--scope", "project", "--project", project,
+                      "--yes").code == 0
+
+    ran = hookwright("simulate", "--command", "git reset --hard", "--project", project, "--json")
+
+    assert ran.code == 0, ran.err
+    doc = ran.json
+    assert (doc["host"], doc["decision"], doc["blocked"]) == ("cursor", "deny", True)
+    assert doc["reason"].startswith("hookwright git-guard: ")
+    (cursor,) = doc["hosts"]
+    assert cursor["event"] == "preToolUse and beforeShellExecution"
+    assert any("Cursor itself cannot be run here" in note for note in cursor["notes"])
+    text = hookwright("simulate", "--command", "git reset --hard", "--project", project).out
+    assert "outcome (Cursor): deny" in text and "Cursor itself cannot be run here" in text
+
+
+def test_each_agent_with_hooks_here_is_named_and_one_not_simulated_says_why(hookwright, home, project, project_settings,
+                                                                           monkeypatch):
+    write_json(project_settings, {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "true"}]}]}})
+    plugins = project / ".opencode" / "plugins"
+    plugins.mkdir(parents=True)
+    (plugins / "guard.js").write_text('export const G = async () => ({"tool.execute.before": async () => {'
+                                      ' throw new Error("no") }})\n')
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")  # (no opencode here)
+
+    doc = hookwright("simulate", "--command", "ls", "--project", project, "--json").json
+    only = hookwright("simulate", "--host", "claude", "--command", "ls", "--project", project, "--json").json
+
+    assert doc["host"] == "claude" and [h["host"] for h in doc["hosts"]] == ["claude", "opencode"]
+    opencode = doc["hosts"][1]
+    assert opencode["simulated"] is False and "opencode is not installed here" in opencode["why"]
+    assert opencode["handlers"][0]["source"]["path"] == str(plugins / "guard.js")
+    assert [(h["host"], h["simulated"]) for h in only["hosts"]] == [("claude", True), ("opencode", False)]
+    assert "--host opencode" in only["hosts"][1]["why"]
+
+
+@pytest.mark.parametrize("event, stdout, code, fail_closed, decision", [
+    ("beforeShellExecution", b"", 2, False, "deny"),
+    ("beforeShellExecution", b'{"permission": "ask"}', 0, False, "ask"),
+    ("preToolUse", b'{"permission": "ask"}', 0, False, "allow"),  # accepted, not enforced
+    ("subagentStart", b'{"permission": "ask"}', 0, False, "deny"),
+    ("preToolUse", b"not json", 0, False, None),  # a failure: the action goes on
+    ("preToolUse", b"not json", 0, True, "deny"),  # failClosed
+    ("preToolUse", b"", 1, True, "deny"),
+    ("stop", b'{"permission": "deny"}', 0, False, None),  # stop reads no permission
+], ids=["exit 2", "ask asks", "ask not enforced", "ask denies", "a failure", "a failure, fail closed",
+        "exit 1, fail closed", "a field the event ignores"])
+def test_a_cursor_answer_is_read_as_cursor_documents_it(event, stdout, code, fail_closed, decision):
+    from hookwright.hosts import cursor_protocol
+    from hookwright.simulate import cursor
+
+    assert cursor.read(cursor_protocol.protocol(event), ran(stdout, code), fail_closed)["decision"] == decision
