@@ -1,17 +1,19 @@
-"""Fixtures for tests that drive the real Claude Code and opencode CLIs (marked ``e2e``).
+"""Fixtures for tests that drive the real Claude Code, opencode and Codex CLIs (marked ``e2e``).
 
 The CLIs' locations are resolved when this module is imported (claude_cli.CLAUDE,
-opencode_cli.OPENCODE), before the autouse guard in tests/conftest.py strips HOOKWRIGHT_*
+opencode_cli.OPENCODE, codex_cli.CODEX), before the autouse guard in tests/conftest.py strips HOOKWRIGHT_*
 and replaces HOME.
 """
 from __future__ import annotations
 
+import os
 import subprocess
 import tempfile
 from pathlib import Path
 
 import pytest
 from claude_cli import CLAUDE, CLAUDE_VERSION
+from codex_cli import CODEX, CODEX_VERSION
 from opencode_cli import OPENCODE, OPENCODE_VERSION
 
 
@@ -42,6 +44,20 @@ def opencode_cli() -> Path:
         pytest.skip(f"opencode {OPENCODE_VERSION} not installed: run scripts/setup-e2e.sh"
                     f" (looked for {OPENCODE}{', found ' + version if version else ''})")
     return OPENCODE
+
+
+@pytest.fixture(scope="session")
+def codex_cli() -> Path:
+    """The pinned Codex CLI; the test is skipped when it is not installed."""
+    try:  # the npm launcher is a node script: node is looked for on the PATH
+        version = subprocess.run([str(CODEX), "--version"], capture_output=True, text=True, timeout=60,
+                                 env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")}).stdout.strip()
+    except OSError:
+        version = ""
+    if version != f"codex-cli {CODEX_VERSION}":
+        pytest.skip(f"Codex CLI {CODEX_VERSION} not installed: run scripts/setup-e2e.sh"
+                    f" (looked for {CODEX}{', found ' + version if version else ''})")
+    return CODEX
 
 
 def git(project: Path, *args: str) -> None:
