@@ -120,11 +120,16 @@ def run_codex(project: Path, home: Path, turns: Sequence[Turn], *, codex_home: P
 
 
 def answer_hook(folder: Path, name: str, *, stdout: str | dict = "", stderr: str = "", exit: int = 0,
-                sleep: float = 0) -> str:
+                sleep: float = 0, answers: Mapping[str, Mapping] | None = None) -> str:
     """The command of a hook that records its input in `folder/hooks.jsonl` and answers as told
-    (tests/e2e/answer_hook.py), its spec written beside as `folder/<name>.json`."""
-    spec = {"name": name, "stdout": stdout if isinstance(stdout, str) else json.dumps(stdout),
-            "stderr": stderr, "exit": exit, "sleep": sleep, "record": str(folder / "hooks.jsonl")}
+    (tests/e2e/answer_hook.py; `answers`: other answers for given commands), its spec written
+    beside as `folder/<name>.json`."""
+    def answer(stdout: str | dict = "", stderr: str = "", exit: int = 0, sleep: float = 0) -> dict:
+        return {"stdout": stdout if isinstance(stdout, str) else json.dumps(stdout),
+                "stderr": stderr, "exit": exit, "sleep": sleep}
+
+    spec = {"name": name, **answer(stdout, stderr, exit, sleep), "record": str(folder / "hooks.jsonl"),
+            "answers": {command: answer(**given) for command, given in (answers or {}).items()}}
     spec_file = folder / f"{name}.json"
     spec_file.write_text(json.dumps(spec))
     return shlex.join([sys.executable, str(ANSWER_HOOK), str(spec_file)])
