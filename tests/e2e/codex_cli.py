@@ -7,14 +7,14 @@ trust a test (or hookwright) writes there are all Codex reads from it. Measured 
 model's shell tool is `exec_command` with a string `cmd`, and `codex exec` exits 0 even when
 a hook blocked a call, so what a tool did is read from the requests and from its effects.
 
-The CLI is found at import time (HOOKWRIGHT_CODEX, else the install of scripts/setup-e2e.sh),
+The CLI is found at import time (HOOKWRIGHT_CODEX, else scripts/setup-e2e.sh's install of the
+release HOOKWRIGHT_CODEX_VERSION names, the pin of installer/hosts/versions.toml by default),
 because the test guard in tests/conftest.py removes HOOKWRIGHT_* and replaces HOME first.
 """
 from __future__ import annotations
 
 import json
 import os
-import pwd
 import shlex
 import subprocess
 import sys
@@ -27,8 +27,9 @@ from pathlib import Path
 from claude_cli import _kill_tree, _parse_lines
 from fake_model_api import Turn
 from fake_responses_api import FakeResponsesAPI
+from hookwright.hosts import versions
 
-CODEX_VERSION = "0.171.0"
+PIN = versions.wanted("codex@" + os.environ.get("HOOKWRIGHT_CODEX_VERSION", ""))
 HERE = Path(__file__).resolve().parent
 ANSWER_HOOK = HERE / "answer_hook.py"
 
@@ -38,9 +39,7 @@ _INHERITED = ("PATH", "LANG", "LC_ALL")  # nothing else of the developer's (OPEN
 def _default_codex() -> Path:
     if os.environ.get("HOOKWRIGHT_CODEX"):
         return Path(os.environ["HOOKWRIGHT_CODEX"])
-    real_home = pwd.getpwuid(os.getuid()).pw_dir  # not $HOME: tests may have replaced it
-    e2e_dir = os.environ.get("HOOKWRIGHT_E2E_DIR") or os.path.join(real_home, ".cache", "hookwright-e2e")
-    return Path(e2e_dir, f"codex-{CODEX_VERSION}", "node_modules", "@openai", "codex", "bin", "codex.js")
+    return PIN.executable(versions.e2e_root())
 
 
 CODEX = _default_codex()
