@@ -13,8 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from codex_cli import (answer_hook, hook_calls, hooks_file, hooks_list, run_codex, shell,
-                       trust_toml)
+from codex_cli import answer_hook, hook_calls, hooks_file, hooks_list, run_codex, shell, trust_toml
 from conftest import git
 
 pytestmark = pytest.mark.e2e
