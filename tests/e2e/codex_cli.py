@@ -64,6 +64,14 @@ class CodexRun:
     def outputs(self) -> list[str]:
         return [result["output"] for result in self.tool_results]
 
+    def errors(self) -> list[str]:
+        """The messages of the run's error items: where `codex exec --json` reports a config it
+        dropped (without --json, these are `warning:` lines on stderr), but for the one that
+        every run has: Codex knows no metadata for the fake model."""
+        return [event["item"].get("message", "") for event in self.events
+                if event.get("type") == "item.completed" and event.get("item", {}).get("type") == "error"
+                and not event["item"].get("message", "").startswith("Model metadata for `fake-model` not found")]
+
 
 def provider_args(api_url: str) -> list[str]:
     """`-c` options pointing Codex at the fake: no retries, no websockets, no update check."""

@@ -87,3 +87,4 @@ def test_an_untrusted_hook_is_skipped_without_a_word(codex_cli, home, repo, tmp_
     assert (repo / "made.txt").exists()
     assert "hook" not in run.stderr.lower()
     assert not [event for event in run.events if "hook" in json.dumps(event).lower()]
+    assert run.errors() == []

@@ -114,3 +114,27 @@ def test_a_project_hook_trusted_with_the_documented_hash_runs_and_once_edited_is
     assert [call["name"] for call in hook_calls(tmp_path)] == ["guard"]  # not run again
     [found] = hooks_list(home, [project / "sub"])
     assert [hook["trustStatus"] for hook in found["hooks"]] == ["modified"]
+
+
+def test_only_the_users_config_trusts_a_hook_and_a_trusted_hook_can_be_turned_off(codex_cli, home, tmp_path):
+    repos = {name: tmp_path / name for name in ("self-trusted", "disabled", "spaced")}
+    hooks = {"hooks": {"Stop": [{"hooks": [command("true")]}]}}
+    trusted = {}
+    for name, repo in repos.items():
+        (repo / ".codex").mkdir(parents=True)
+        git(repo, "init", "-q")
+        (repo / ".codex" / "hooks.json").write_text(json.dumps(hooks))
+        trusted[name] = documented(repo / ".codex" / "hooks.json", hooks)
+    # a repository's own .codex/config.toml says its hook is trusted: Codex does not listen
+    (repos["self-trusted"] / ".codex" / "config.toml").write_text(trust_toml([], trusted["self-trusted"]))
+    [(disabled_key, disabled_hash)] = trusted["disabled"].items()
+    [(spaced_key, spaced_hash)] = trusted["spaced"].items()
+    (home / ".codex").mkdir()
+    (home / ".codex" / "config.toml").write_text(
+        trust_toml(repos.values(), {f"  {spaced_key} ": spaced_hash})
+        + f"[hooks.state.{json.dumps(disabled_key)}]\ntrusted_hash = {json.dumps(disabled_hash)}\nenabled = false\n")
+
+    found = hooks_list(home, list(repos.values()))
+
+    status = [[(hook["trustStatus"], hook["enabled"]) for hook in entry["hooks"]] for entry in found]
+    assert status == [[("untrusted", True)], [("trusted", False)], [("trusted", True)]]
