@@ -21,10 +21,10 @@ import sys
 import tempfile
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from claude_cli import _kill_tree, _parse_lines
+from claude_cli import CliRun, _kill_tree, run_to_end
 from fake_model_api import Turn
 from fake_responses_api import FakeResponsesAPI
 from hookwright.hosts import versions
@@ -51,15 +51,8 @@ def shell(cmd: str) -> dict:
 
 
 @dataclass
-class CodexRun:
-    """One `codex exec` run: its exit, its JSONL events, and what went to and came from the model."""
-
-    returncode: int
-    events: list[dict]
-    stderr: str
-    tool_results: list[dict]  # {"call_id", "output"}: what the model got back for each call
-    requests: list[dict] = field(repr=False)
-    timed_out: bool = False
+class CodexRun(CliRun):
+    """One `codex exec --json` run; tool_results are {"call_id", "output"}."""
 
     def outputs(self) -> list[str]:
         return [result["output"] for result in self.tool_results]
@@ -111,19 +104,9 @@ def run_codex(project: Path, home: Path, turns: Sequence[Turn], *, codex_home: P
                 "--dangerously-bypass-approvals-and-sandbox", *provider_args(api.url)]
         args += ["--dangerously-bypass-hook-trust"] if bypass_hook_trust else []
         args += [*extra_args, "go"]
-        # stdin must be closed: with a pipe or a terminal, `codex exec` waits to read more prompt
-        proc = subprocess.Popen(args, cwd=project, env=codex_env(home, codex_home, tmp, env),
-                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                start_new_session=True)
-        try:
-            out, err = proc.communicate(timeout=timeout)
-            timed_out = False
-        except subprocess.TimeoutExpired:
-            _kill_tree(proc.pid)
-            out, err = proc.communicate()
-            timed_out = True
-        return CodexRun(proc.returncode, _parse_lines(out), err.decode("utf-8", "replace"),
-                        api.tool_results(), list(api.requests), timed_out)
+        # stdin stays closed: with a pipe or a terminal, `codex exec` waits to read more prompt
+        code, events, err, timed_out = run_to_end(args, project, codex_env(home, codex_home, tmp, env), timeout)
+        return CodexRun(code, events, err, api.tool_results(), list(api.requests), timed_out)
 
 
 def answer_hook(folder: Path, name: str, *, stdout: str | dict = "", stderr: str = "", exit: int = 0,

@@ -19,7 +19,7 @@ import time
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from fake_model_api import ScriptedServer, Turn, send_json
+from fake_model_api import QuietHandler, ScriptedServer, Turn, send_json
 
 _TURN_ID = re.compile(r"(?:call_t(\d+)_\d+|msg_t(\d+))$")  # the ids answer() gives, naming their turn
 _USAGE = {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0},
@@ -76,12 +76,7 @@ def _text_of(output: Any) -> str:
 
 
 def _handler_for(api: FakeResponsesAPI) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.0"  # the connection closes after each answer: that ends the stream
-
-        def log_message(self, *args: object) -> None:
-            pass
-
+    class Handler(QuietHandler):
         def do_GET(self) -> None:
             if self.path.split("?")[0].rstrip("/").endswith("/models"):
                 send_json(self, 200, {"object": "list", "data": [], "models": []})
@@ -89,11 +84,7 @@ def _handler_for(api: FakeResponsesAPI) -> type[BaseHTTPRequestHandler]:
                 send_json(self, 404, {"error": {"message": f"fake API has no {self.path}"}})
 
         def do_POST(self) -> None:
-            raw = self.rfile.read(int(self.headers.get("content-length") or 0))
-            try:
-                body = json.loads(raw or b"{}")
-            except ValueError:
-                body = {"unparsed": raw[:2000].decode("utf-8", "replace")}
+            body = self.json_body()
             if not self.path.split("?")[0].endswith("/responses"):
                 send_json(self, 404, {"error": {"message": f"fake API has no {self.path}"}})
                 return
