@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -142,7 +142,6 @@ def hooks_file(*groups_by_event: tuple[str, str | None, Sequence[str]]) -> dict:
     return {"hooks": hooks}
 
 
-
 def hooks_list(home: Path, cwds: Sequence[Path], *, codex_home: Path | None = None, timeout: float = 60) -> list[dict]:
     """Codex's own account of the hooks it finds for each folder, from `codex app-server`'s
     JSON-RPC method hooks/list: per folder {"cwd", "hooks", "warnings", "errors"}, each hook with
@@ -174,11 +173,14 @@ def hooks_list(home: Path, cwds: Sequence[Path], *, codex_home: Path | None = No
             proc.wait()
 
 
-def trust_toml(projects: Sequence[Path] = (), hashes: Mapping[str, str] | None = None) -> str:
+def trust_toml(projects: Iterable[Path | str] = (), hashes: Mapping[str, str] | None = None) -> str:
     """config.toml text trusting these project folders and these hooks (trust key: hash)."""
+    def quoted(text: str) -> str:  # a TOML basic string: JSON's escapes, no surrogate pairs, DEL escaped
+        return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+
     lines = []
     for folder in projects:
-        lines += [f"[projects.{json.dumps(str(folder))}]", 'trust_level = "trusted"', ""]
+        lines += [f"[projects.{quoted(str(folder))}]", 'trust_level = "trusted"', ""]
     for key, hash_ in (hashes or {}).items():
-        lines += [f"[hooks.state.{json.dumps(key)}]", f"trusted_hash = {json.dumps(hash_)}", ""]
+        lines += [f"[hooks.state.{quoted(key)}]", f"trusted_hash = {quoted(hash_)}", ""]
     return "\n".join(lines)
