@@ -161,7 +161,10 @@ def test_a_skipped_handler_or_group_keeps_its_place_in_the_keys_of_the_others(co
 
 
 def test_one_exec_run_fires_these_events_in_this_order_with_these_payloads(codex_cli, home, project, tmp_path):
-    write_hooks(home / ".codex", hooks_file(*[(event, None, [answer_hook(tmp_path, event)]) for event in EVENTS]))
+    hooks = hooks_file(*[(event, None, [answer_hook(tmp_path, event)]) for event in EVENTS])
+    for event in ("SessionEnd", "Interrupt"):  # 1 s unless set: a busy machine starts Python slower
+        hooks["hooks"][event][0]["hooks"][0]["timeout"] = 3
+    write_hooks(home / ".codex", hooks)
 
     run_codex(project, home, [shell("echo hello"), "done"], bypass_hook_trust=True)
 
@@ -248,7 +251,8 @@ def test_pretooluse_answers_block_rewrite_or_let_the_call_run_as_the_page_says(c
 
 
 def test_several_hooks_start_together_the_first_configured_block_names_the_reason_and_the_last_rewrite_to_finish_wins(codex_cli, home, project, tmp_path):
-    slow, together = 0.8, {"touch together.txt": dict(sleep=0.3)}
+    # margins of a second: on a busy machine one hook's Python can start a good while after another's
+    slow, together = 1.2, {"touch together.txt": dict(sleep=1.0)}
     first = answer_hook(tmp_path, "first", answers={
         **together, "touch race1.txt": dict(stdout=rewrite("touch first1.txt"), sleep=slow),
         "touch race2.txt": dict(stdout=rewrite("touch first2.txt")),
@@ -288,9 +292,9 @@ def test_the_same_command_configured_four_times_runs_four_times(codex_cli, home,
 
 def test_timeouts_are_seconds_and_a_hook_that_times_out_crashes_or_is_missing_lets_the_call_run(codex_cli, home, project, tmp_path):
     timed = answer_hook(tmp_path, "timed", answers={"touch quick.txt": dict(stderr="R-quick", exit=2, sleep=0.2),
-                                                    "touch slow.txt": dict(stderr="R-slow", exit=2, sleep=4)})
+                                                    "touch slow.txt": dict(stderr="R-slow", exit=2, sleep=6)})
     write_hooks(home / ".codex", {"hooks": {"PreToolUse": [
-        {"matcher": "Bash", "hooks": [{"type": "command", "command": timed, "timeout": 2},
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": timed, "timeout": 3},
                                       {"type": "command", "command": "kill -9 $$"},
                                       {"type": "command", "command": f"{tmp_path}/no-such-hook"}]}]}})
 
