@@ -169,9 +169,13 @@ def test_one_exec_run_fires_these_events_in_this_order_with_these_payloads(codex
     run_codex(project, home, [shell("echo hello"), "done"], bypass_hook_trust=True)
 
     calls = hook_calls(tmp_path)
-    assert [call["name"] for call in calls] == [
-        "SessionStart", "UserPromptSubmit", "PreModelRequest", "PostModelRequest", "PreToolUse",
-        "PostToolUse", "PreModelRequest", "PostModelRequest", "Stop", "SessionEnd"]
+    names = [call["name"] for call in calls]
+    assert [name for name in names if name != "PostModelRequest"] == [
+        "SessionStart", "UserPromptSubmit", "PreModelRequest", "PreToolUse", "PostToolUse", "PreModelRequest",
+        "Stop", "SessionEnd"]
+    # one after each model request, but not waited for: it may run beside the tool call that follows
+    assert names.count("PostModelRequest") == 2
+    assert names.index("PostModelRequest") > names.index("PreModelRequest")
     payload = {call["name"]: call["input"] for call in calls}
     common = {"session_id", "transcript_path", "cwd", "hook_event_name", "model"}
     assert set(payload["PreToolUse"]) == common | {"turn_id", "permission_mode", "tool_name", "tool_input", "tool_use_id"}
