@@ -240,8 +240,10 @@ def _top_level_event(ctx: Context, at: FileAt) -> Iterator[Finding]:
     for key in at.top_level:
         event = next((names[fold(key)] for names in at.format.top_level if fold(key) in names), None)
         if key != "hooks" and event:
+            # a guard event's hooks there, exactly named, void the whole settings file (docs/hosts/claude-code.md#invalid-handlers)
+            voids = at.file.kind == "claude-settings" and key in GUARD_EVENTS and bool(at.top_level[key])
             yield ctx.finding("structure/top-level-event", at.file, (key,), at_key=True, key=key, event=event,
-                              host=at.format.host)
+                              host=at.format.host, variant="voids-the-file" if voids else None)
 
 
 @FILE_RULES.rule("structure/hooks-not-object")
@@ -918,18 +920,21 @@ def _permission_problems(permissions: Any) -> Iterator[SettingsProblem]:
 
 
 def _opinion(error: SchemaError) -> bool:
-    """Where SchemaStore is stricter than the host, as the corpus of real configs shows: the
-    tools a permission rule may name (it lags the host's tool list), env names and values, and
-    top-level settings newer than the schema. A permission rule that cannot parse, a wrong type,
-    a missing field or an unknown key inside a known setting stays an error."""
+    """Where SchemaStore is stricter than the host, as the corpus of real configs and the real CLI
+    show: the tools a permission rule may name (it lags the host's tool list), env names and
+    values, enum values it lacks, and top-level settings newer than the schema. A permission rule
+    that cannot parse, a wrong type (measured on 2.1.332: `"cleanupPeriodDays": "thirty"` made
+    Claude Code ignore the whole file), a missing field or an unknown key inside a known setting
+    stays an error."""
     keys = error.keys
     if error.validator == "additionalProperties":  # newer top-level settings, and notes to the reader
         return not keys or all(k.startswith(("_", "$", "//")) for k in error.allowed)
     if keys == ("env",):  # a variable's name: upper case is SchemaStore's taste, a space a real error
         return NAME.fullmatch(str(error.instance)) is not None
-    if keys[:1] == ("env",):  # a variable's value
-        return error.validator in ("pattern", "enum")
-    return False
+    if keys[:1] == ("env",):  # a variable's value: a number read as one (measured on 2.1.332: the file loaded)
+        return error.validator in ("pattern", "enum", "type")
+    # a value SchemaStore's enum lacks: its lists lag the host (measured on 2.1.332: effortLevel "max" loaded)
+    return error.validator == "enum"
 
 
 def _parses_as_permission_rule(rule: str) -> bool:
