@@ -42,7 +42,7 @@ from ..regex.matching import Matcher, classify
 from ..regex.overlap import (
     Overlap,
     matched_builtins,
-    mcp_overlap,
+    mcp_overlaps,
     overlap,
     server_reach,
     tools_meet,
@@ -350,20 +350,18 @@ def _racer_pairs(left: list[int], right: list[int], same: bool) -> Iterator[tupl
 
 def _shared(sig_a: frozenset[str | None], sig_b: frozenset[str | None],
             tools_of: dict[frozenset[str | None], frozenset[str]], servers: list[str], event: str) -> Overlap:
+    """The tools two signatures share: built-ins, and for each server what the first pair of
+    their matchers that meets there shares (each pair searched once for every server)."""
     builtins = tools_of[sig_a] & tools_of[sig_b]
-    mcp = []
-    for server in servers:
-        found = None
-        for ma in sig_a:
-            for mb in sig_b:
-                found = mcp_overlap(ma, mb, server, event)
-                if found:
-                    break
-            if found:
+    found: dict[str, str] = {}
+    for ma in sig_a:
+        for mb in sig_b:
+            left = tuple(s for s in servers if s not in found)
+            if not left:
                 break
-        if found:
-            mcp.append(found)
-    return Overlap(tuple(sorted(builtins)), tuple(mcp))
+            for server, name in mcp_overlaps(ma, mb, left, event).items():
+                found.setdefault(server, name)
+    return Overlap(tuple(sorted(builtins)), tuple(found[s] for s in servers if s in found))
 
 
 def _in_read_order(ra: _Racer, rb: _Racer, order: dict[int, int]) -> tuple[_Racer, _Racer]:
