@@ -7,7 +7,10 @@ A hook is a function `handle(call) -> Outcome | None` passed to `run()`. `run()`
 a bounded stdin, parses the payload, calls the function under an internal deadline, and
 prints the one output shape the host wants for that event. None is a pass-through: exit 0
 and no output (`{}` for Cursor, which wants a JSON object). Any exception, bad stdin or a
-missed deadline is a pass-through too, plus one line in the error log. It never prints
+missed deadline is a pass-through too, plus one line in the error log (or, for a hook
+installed with --fail-closed, a block: exit 2, the reason on stderr). Every deny, decision,
+rewrite and pass-through on an error is one line of the decision log beside the error log
+(`hookwright log` shows it), holding of the tool's input only what a rewrite changed. It never prints
 `defer`, `modifiedToolInput`, a top-level `updatedInput`, or a `hookEventName` other than the
 event it was called for.
 
@@ -51,6 +54,12 @@ MAX_STDIN = 1 << 20  # a payload beyond 1 MiB is passed through unchecked
 DRAIN_LIMIT = 64 << 20  # read (and drop) at most this much of an over-size payload
 DEADLINE_S = 5.0  # well under the pack timeouts, so we answer before the host kills us
 MAX_LOG_MESSAGE = 1000
+DECISION_LOG = "decisions.jsonl"  # beside the error log
+MAX_DECISIONS = 1 << 20  # bytes; then the decision log moves to <log>.1 and a new one starts
+MAX_DECISION_FIELD = 300  # characters of one value the decision log keeps
+PROJECT_VARIABLES = ("CLAUDE_PROJECT_DIR", "CURSOR_PROJECT_DIR")  # where a host says its project is
+FAIL_CLOSED = "--fail-closed"  # installed to fail closed: a hook that cannot decide blocks (exit 2)
+BLOCKS = 2  # the exit code by which Claude Code and Cursor block a call (and opencode's plugin throws)
 HOSTS = ("claude", "cursor", "opencode")
 PERMISSION_EVENTS = ("PreToolUse",)
 # Cursor's events in Claude Code's words (docs/hosts/cursor.md#events, #event-mapping), and its tool types
@@ -237,23 +246,98 @@ def cache_dir() -> str:
     return os.path.join(_xdg("XDG_CACHE_HOME", ".cache"), "hookwright")
 
 
+def log_path() -> str:
+    """The error log: $HOOKWRIGHT_LOG, else hooks.log in the state folder."""
+    return os.environ.get("HOOKWRIGHT_LOG") or os.path.join(state_dir(), "hooks.log")
+
+
+def decisions_path() -> str:
+    """The decision log, beside the error log: one JSON line per deny, rewrite, decision or
+    pass-through on an error (`hookwright log` reads it)."""
+    return os.path.join(os.path.dirname(log_path()), DECISION_LOG)
+
+
+def _append(path: str, text: str) -> None:
+    """One line at the end of a log of ours, its folder made private if it is new."""
+    folder = os.path.dirname(path)
+    if folder and not os.path.isdir(folder):
+        os.makedirs(folder, 0o700)
+    with open(path, "a", encoding="utf-8", errors="backslashreplace") as out:
+        out.write(text)
+
+
 def log(name: str, message: object) -> None:
     """One line in the error log; a log that cannot be written is not worth failing over."""
     try:
         import time
 
-        path = os.environ.get("HOOKWRIGHT_LOG") or os.path.join(state_dir(), "hooks.log")
-        folder = os.path.dirname(path)
-        if folder and not os.path.isdir(folder):
-            os.makedirs(folder, 0o700)
         text = " ".join(str(message).split())
         if len(text) > MAX_LOG_MESSAGE:
             text = text[:MAX_LOG_MESSAGE] + "..."
-        line = "%s %s %s\n" % (time.strftime("%Y-%m-%dT%H:%M:%S%z"), name, text or "-")
-        with open(path, "a", encoding="utf-8", errors="backslashreplace") as out:
-            out.write(line)
+        _append(log_path(), "%s %s %s\n" % (time.strftime("%Y-%m-%dT%H:%M:%S%z"), name, text or "-"))
     except Exception:
         pass
+
+
+def _clipped(value: object) -> object:
+    """A value as the decision log keeps it: a string cut at MAX_DECISION_FIELD characters,
+    anything else as its JSON cut alike (a rewritten path stays whole, a pasted file does not)."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    if isinstance(value, (bool, int, float)) or value is None or len(text) <= MAX_DECISION_FIELD:
+        return value
+    return text[:MAX_DECISION_FIELD] + "..."
+
+
+def changed_fields(before: "Mapping[str, Any]", after: "Mapping[str, Any]") -> "dict[str, list[object]]":
+    """The fields a rewrite changed, each [before, after] (None where absent): what the decision
+    log keeps of a rewritten input, and no more."""
+    return dict((key, [_clipped(before.get(key)), _clipped(after.get(key))])
+                for key in sorted(set(before) | set(after)) if before.get(key) != after.get(key))
+
+
+def record(name: str, script_path: str, host: "str | None", payload: "Mapping[str, Any]", decision: str,
+           reason: "object" = None, changed: "dict[str, list[object]] | None" = None,
+           blocked: "bool | None" = None) -> None:
+    """One line of the decision log: which hook (pack and script) decided what on which call,
+    in which project, and why. It holds no more of the tool's input than the decision rests
+    on: the fields a rewrite changed, never the rest. Over MAX_DECISIONS bytes the log moves
+    to <log>.1 (the one before is dropped), so it stays bounded. Never raises."""
+    try:
+        import time
+
+        path = decisions_path()
+        try:
+            if os.stat(path).st_size > MAX_DECISIONS:
+                os.replace(path, path + ".1")
+        except OSError:
+            pass
+        now = time.time()
+        entry = {"time": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(now)) + ".%03d" % (now % 1 * 1000),
+                 "pack": os.path.basename(os.path.dirname(os.path.abspath(script_path))),
+                 "hook": name, "host": host, "event": _clipped(payload.get("hook_event_name")),
+                 "tool": _clipped(payload.get("tool_name")), "decision": decision,
+                 "reason": _clipped(" ".join(str(reason).split())) if reason is not None else None,
+                 "project": _clipped(_project_of(payload)), "session": _clipped(payload.get("session_id"))}
+        if changed:
+            entry["changed"] = changed
+        if blocked is not None:
+            entry["blocked"] = blocked
+        _append(path, json.dumps(entry, ensure_ascii=False, default=str) + "\n")
+    except Exception:
+        pass
+
+
+def _project_of(payload: "Mapping[str, Any]") -> object:
+    """The project the call was made in: what the host says its project folder is, else the
+    session's working directory, else this process's."""
+    for variable in PROJECT_VARIABLES:
+        if os.environ.get(variable):
+            return os.environ[variable]
+    roots = payload.get("workspace_roots")
+    if isinstance(roots, list) and roots and isinstance(roots[0], str):
+        return roots[0]
+    cwd = payload.get("cwd")
+    return cwd if isinstance(cwd, str) and cwd else os.getcwd()
 
 
 def _no_constants(word: str) -> "NoReturn":
@@ -300,6 +384,8 @@ def parse_argv(argv: "Iterable[str]") -> "tuple[str | None, dict[str, str], list
     while args:
         arg = args.pop(0)
         flag, eq, value = arg.partition("=")
+        if arg == FAIL_CLOSED:
+            continue
         if flag in ("--host", "--option") and not eq:
             if not args:
                 problems.append("%s without a value" % flag)
@@ -384,17 +470,24 @@ def _on_alarm(signum: int, frame: "FrameType | None") -> "NoReturn":
 def run(name: str, handle: "Callable[[Call], Outcome | None]", script_path: str, argv: "Iterable[str] | None" = None,
         stdin: "BinaryIO | None" = None, stdout: "TextIO | None" = None,
         defaults: "Mapping[str, str | bool] | None" = None) -> int:
-    """Run one hook call and return the exit code (always 0: a hook must never break the agent).
+    """Run one hook call and return the exit code: 0, a hook must never break the agent; or,
+    for a hook installed to fail closed (--fail-closed), 2 when it could not decide, which
+    blocks the call with the reason on stderr.
 
     `defaults`: the pack's options and their default values; when given, options are typed
-    like them and unknown ones are logged and ignored.
+    like them and unknown ones are logged and ignored. Every answer that denies, decides or
+    rewrites, and every pass-through on an error, is a line of the decision log.
     """
     problems: "list[object]" = []  # each one a line in the error log
+    failed: "object" = None  # what stopped the call before it was answered
     host = None
+    payload: "dict[str, Any]" = {}
+    answered: "Outcome | None" = None
+    args = list(sys.argv[1:] if argv is None else argv)
     try:
         stdin = stdin or sys.stdin.buffer  # inside the try: without fds 0/1, these are None
         stdout = stdout or sys.stdout
-        host, raw_options, argv_problems = parse_argv(sys.argv[1:] if argv is None else argv)
+        host, raw_options, argv_problems = parse_argv(args)
         options, option_problems = coerce_options(raw_options, defaults)
         problems += argv_problems + option_problems
         if host not in HOSTS:
@@ -412,16 +505,58 @@ def run(name: str, handle: "Callable[[Call], Outcome | None]", script_path: str,
             stdout.write(text)
             stdout.flush()
             stdout = None  # answered
+            if outcome is not None and (outcome.decision is not None or outcome.updated_input is not None):
+                answered = outcome  # (context alone is no decision)
     except PassThrough as quiet:
-        problems.append(quiet)
+        failed = quiet
     except _Deadline:
-        problems.append("internal deadline of %.1fs passed; passed through" % DEADLINE_S)
+        failed = "internal deadline of %.1fs passed; passed through" % DEADLINE_S
     except BaseException as error:  # SystemExit and KeyboardInterrupt too: never exit non-zero
-        problems.append("%s: %s" % (type(error).__name__, error))
-    if host == "cursor" and stdout is not None:
+        failed = "%s: %s" % (type(error).__name__, error)
+    closed = failed is not None and FAIL_CLOSED in args
+    if host == "cursor" and stdout is not None and not closed:
         _say_nothing(stdout)
-    for problem in problems:
+    for problem in problems + ([failed] if failed is not None else []):
         log(name, problem)
+    if answered is not None:
+        tool_input = payload.get("tool_input")
+        record(name, script_path, host, payload, answered.decision or "rewrite", answered.reason,
+               changed_fields(tool_input if isinstance(tool_input, dict) else {}, answered.updated_input)
+               if answered.updated_input is not None else None)
+    elif failed is not None:
+        record(name, script_path, host, payload, "error", failed, blocked=closed)
+    return _fail_closed(name, failed) if closed else 0
+
+
+def _fail_closed(name: str, failed: object) -> int:
+    """A hook installed to fail closed could not decide: the call is blocked, and the model told why."""
+    try:
+        sys.stderr.write("hookwright %s could not check this call (%s), and it is installed to fail closed: "
+                         "the call is blocked\n" % (name, " ".join(str(failed).split())[:MAX_LOG_MESSAGE]))
+        sys.stderr.flush()
+    except Exception:
+        pass
+    return BLOCKS
+
+
+def cannot_load(script_path: str, error: BaseException, argv: "Iterable[str] | None" = None) -> int:
+    """The hook's module did not load (a syntax error, no handle): never a silent pass. A line
+    in the error log and the decision log, the reason on stderr, and the exit code: 0, or 2 for
+    a hook installed to fail closed."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    name = os.path.basename(script_path)
+    why = "cannot load its modules: %s: %s" % (type(error).__name__, error)
+    log(name, why)
+    host, _, _ = parse_argv(args)
+    closed = FAIL_CLOSED in args
+    record(name, script_path, host, {}, "error", why, blocked=closed)
+    if closed:
+        return _fail_closed(name, why)
+    try:
+        sys.stderr.write("hookwright %s/%s: %s\n" % (os.path.basename(os.path.dirname(os.path.abspath(script_path))),
+                                                      name, why))
+    except Exception:
+        pass
     return 0
 
 
