@@ -53,14 +53,23 @@ class Prefiltered(LazyPattern):
     """A lazy pattern every match of which contains one of `needs`: it stays in its module's
     globals (to keep asking), and a text with none of them has no match."""
 
-    __slots__ = ("needs", "folded")
+    __slots__ = ("needs", "folded", "_asked")
 
     def __init__(self, pattern: str, flags: int, needs: tuple[str, ...]) -> None:
         super().__init__(pattern, flags, {})  # (no global to replace)
         self.folded = bool(flags & re.IGNORECASE) or pattern.startswith("(?i)")  # a case-blind pattern
         self.needs = tuple(literal.lower() for literal in needs) if self.folded else needs
+        self._asked: tuple[str, bool] = ("", True)  # the last text asked about, and the answer
 
     def _absent(self, text: str) -> bool:
+        asked, absent = self._asked
+        if text is asked:  # (one long text searched at many positions is scanned once)
+            return absent
+        absent = self._scan(text)
+        self._asked = (text, absent)
+        return absent
+
+    def _scan(self, text: str) -> bool:
         if self.folded:  # (case-blind matching also takes ſ for s and İ, ı for i, which lower() keeps)
             if not text.isascii():
                 return False

@@ -204,7 +204,7 @@ def _static(handler: Handler, host: str) -> Rewrite:
         elif inv.program:
             statuses.append(Rewrite(UNKNOWN, "command", f"`{inv.program}` is a program whose output is not known"))
     if inline_text:
-        facts = keys.analyse_text(handler.command or "", "shell")
+        facts = keys.command_facts(handler.command or "")
         status, why = facts.rewrites(host)
         if status == YES:
             why = "the command line writes " + hosts.get(host).rewrite_field.rsplit(".", 1)[-1]
@@ -267,7 +267,7 @@ def refusal(handler: Handler) -> str | None:
     res = resolution(handler)
     found = [(f"line {{line}} of {facts.path.name}", facts) for _, facts in script_facts(handler)]
     if any(inv.inline or inv.program in NO_FILE for inv in res.invocations):
-        found.append(("its command line", keys.analyse_text(handler.command or "", "shell")))
+        found.append(("its command line", keys.command_facts(handler.command or "")))
     for where, facts in found:
         sites = sorted(facts.blocks + facts.denies, key=lambda site: site.line)
         if sites:

@@ -58,7 +58,32 @@ class Place(NamedTuple):
     column: int
 
 
-Branch = tuple[tuple[int, int], ...]  # ((frame, arm), ...) from the outside in: the if or try arms a statement is in
+class Arms:
+    """The if/case arms a shell line is in, from the outside in, as a chain of links that every
+    line of an arm shares (a tuple of them per line cost the square of the nesting depth in time
+    and memory); iterated, the (frame, arm) pairs from the outside in."""
+
+    __slots__ = ("outer", "frame", "arm", "flagged", "debug")
+
+    def __init__(self, outer: "Arms | None", frame: int, arm: int, flagged: bool) -> None:
+        self.outer = outer
+        self.frame = frame  # where its if or case starts
+        self.arm = arm
+        self.flagged = flagged  # its if tests a debug, verbose or trace flag
+        # the line is in the first arm of such an if, here or further out
+        self.debug: bool = (arm == 0 and flagged) or (outer is not None and outer.debug)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        links: list[tuple[int, int]] = []
+        link: "Arms | None" = self
+        while link is not None:
+            links.append((link.frame, link.arm))
+            link = link.outer
+        return reversed(links)
+
+
+# ((frame, arm), ...) from the outside in: the if or try arms a statement is in
+Branch = tuple[tuple[int, int], ...] | Arms
 Offsets = Callable[[int], tuple[int, int]]  # an offset in the text to its line and column
 Places = Callable[[int], Place]  # an offset in the text to its place
 
@@ -98,7 +123,7 @@ class ShellLine(NamedTuple):
 
     offset: int
     text: str
-    branch: Branch
+    branch: Arms | tuple[()]
     scope: str
 
 
@@ -1027,41 +1052,43 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
         arm = CASE_ARM.match(masked)
         if arm:  # `pattern) command ;;`: the command after the pattern starts the line
             masked = " " * arm.end() + masked[arm.end():]
+        called = _Before(masked)
         for match in calls.finditer(masked) if calls else ():  # a function that prints text on stdout
-            before, rest = masked[:match.start("fn")], _sh_segment(line, match.end())
-            if scope != match.group("fn") and before.count("$(") <= before.count(")") \
-                    and not SH_TO_ELSEWHERE.search(rest) and not line[match.end() + len(rest):].lstrip().startswith("|"):
+            rest = _sh_segment(line, match.end())
+            called.advance(match.start("fn"))
+            if scope != match.group("fn") and called.opened <= called.closed \
+                    and not SH_TO_ELSEWHERE.search(rest) and not _piped_on(line, match.end() + len(rest)):
                 order += 1
                 printed, where = printers[match.group("fn")]
                 writes.append(Write(printed, place(offset + match.start("fn")),
                                     f"{match.group('fn')}{rest.rstrip()[:30]} ({where})", branch, scope, False, order))
+        before = _Before(line)
         for match in SH_WORD.finditer(masked):
             word = match.group("word")
             rest = _sh_segment(line, match.end())
             start = offset + match.start("word")
             order += 1
-            before = line[:match.start("word")]
-            piped_in = bool(SH_PIPED_IN.search(before))
-            tail = line[match.end() + len(rest):]
+            before.advance(match.start("word"))
+            end = match.end() + len(rest)
+            around = before.around(line, end)
             if word == "set" and SH_XTRACE.search(rest):
                 trace = trace or place(start)
             elif word == "exit":
                 exits.append(Exit(_sh_exit_status(rest), f"exit{rest.rstrip()[:20]}",
-                                  _sh_message(line[:match.start("word")], _prev_line(lines, starts, offset)), place(start)))
+                                  _sh_message(before.since_exit(), _prev_line(lines, starts, offset)), place(start)))
+                before.exited()
             elif word in SH_WRITERS:
-                kind = _sh_stdout_kind(word, rest, before, tail, code, offset + match.end() + len(rest))
-                debug = DEBUG_FLAG.search(before) or any(arm == 0 and DEBUG_FLAG.search(_line_at(code, frame))
-                                                         for frame, arm in branch)
+                kind = _sh_stdout_kind(word, rest, around, code, offset + end)
+                debug = before.debug or (isinstance(branch, Arms) and branch.debug)
                 if kind and not (debug and kind == STDOUT_TEXT):
-                    after = tail + "\n" + _next_lines(lines, starts, offset, 2)
-                    ends = bool(ENDS_RUN.match(after))
+                    ends = _ends_run(line, end, lines, starts, offset)
                     writes.append(Write(kind, place(start), f"{word}{rest.rstrip()[:40]}", branch, scope, ends, order))
-                elif _sh_stderr_answer(word, rest, before, tail, code, offset + match.end() + len(rest)):
+                elif _sh_stderr_answer(word, rest, around, code, offset + end):
                     stderr_answers.append(place(start))
-                elif kind is None and _sh_to_stdout(rest, before, tail):
+                elif kind is None and _sh_to_stdout(rest, around):
                     unread_output = True
-            if word in ("cat", "jq", "read") and not piped_in and "<" not in rest and _sh_reads_stdin(word, rest):
-                if not (word == "read" and SH_WHILE_READ.search(before)):
+            if word in ("cat", "jq", "read") and not around.piped_in and "<" not in rest and _sh_reads_stdin(word, rest):
+                if not (word == "read" and SH_WHILE_READ.search(before.command())):
                     reads.append(StdinRead(place(start), branch, scope, order))
     if TRACED_SHEBANG.match(code) and trace is None:
         trace = Place(1, 1)
@@ -1071,6 +1098,81 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                 values=_sh_values(code, place), trace=trace, stderr_answers=tuple(stderr_answers),
                 unread_output=unread_output, **common,
                 new_inputs=_new_inputs(_labelled_objects(code, place)))
+
+
+class Around(NamedTuple):
+    """What a command's place on its line says of its output and input."""
+
+    captured: bool  # inside an open $(...) or `...`
+    piped_in: bool  # it reads a pipe
+    piped_on: str  # "|" or "||" right after it, else ""
+
+
+class _Before:
+    """What a line says before a position, for positions asked in increasing order, worked out
+    in one pass over the line (asked of `line[:position]` afresh, a long command line cost the
+    square of its length)."""
+
+    def __init__(self, line: str) -> None:
+        self.line = line
+        self.at = 0
+        self.opened = self.closed = self.ticks = 0  # `$(`, `)` and backquotes so far
+        self.boundary = 0  # where the current command's text starts (see command())
+        self.exit_at = 0  # after the last `exit` on the line
+        first = next(DEBUG_FLAG.finditer(line), None)  # (its literals: the first found ends first)
+        self._debug_end = first.end() if first else None
+
+    def advance(self, position: int) -> None:
+        line, at = self.line, self.at
+        self.opened += line.count("$(", at, position)
+        self.closed += line.count(")", at, position)
+        self.ticks += line.count("`", at, position)
+        last = max(line.rfind(";", at, position), line.rfind("&", at, position), line.rfind("|", at, position),
+                   line.rfind("\n", at, position))
+        if last >= 0:
+            self.boundary = max(last - 1, 0)
+        self.at = position
+
+    def command(self) -> str:
+        """The line's text before the position, from the last `;`, `&`, `|` or newline on
+        (with the character before it, so that `||` is told from `|`)."""
+        return self.line[self.boundary:self.at]
+
+    @property
+    def captured(self) -> bool:
+        return self.opened > self.closed or self.ticks % 2 == 1
+
+    @property
+    def debug(self) -> bool:
+        """A debug, verbose or trace word before the position."""
+        return self._debug_end is not None and self._debug_end <= self.at
+
+    def since_exit(self) -> str:
+        return self.line[self.exit_at:self.at]
+
+    def exited(self) -> None:
+        self.exit_at = self.at
+
+    def around(self, line: str, end: int) -> Around:
+        return Around(self.captured, bool(SH_PIPED_IN.search(self.command())), _piped_on(line, end))
+
+
+SH_NEXT_PIPE = lazy(r"[ \t\n]*(\|\|?)")
+SH_ONLY_SPACE = lazy(r"\s*\Z")
+
+
+def _piped_on(line: str, end: int) -> str:
+    """"|" or "||" when that comes next on the line after `end`, else ""."""
+    found = SH_NEXT_PIPE.match(line, end)
+    return found.group(1) if found else ""
+
+
+def _ends_run(line: str, end: int, lines: list[ShellLine], starts: list[int], offset: int) -> bool:
+    """Whether the statements right after a write (on its line, or the next two lines when the
+    line ends) end the run."""
+    if ENDS_RUN.match(line, end):
+        return True
+    return bool(SH_ONLY_SPACE.match(line, end)) and bool(ENDS_RUN.match("\n" + _next_lines(lines, starts, offset, 2)))
 
 
 class _Level:
@@ -1194,24 +1296,26 @@ def _function_writes(code: str, lines: list[ShellLine]) -> list[tuple[str, str]]
     for offset, line, _branch, scope in lines:
         if not scope:
             continue
+        before = _Before(line)
         for match in SH_WORD.finditer(mask_quotes(line)):
             word = match.group("word")
             if word not in SH_WRITERS:
                 continue
             rest = _sh_segment(line, match.end())
-            kind = _sh_stdout_kind(word, rest, line[:match.start("word")], line[match.end() + len(rest):], code,
-                                   offset + match.end() + len(rest))
+            before.advance(match.start("word"))
+            end = match.end() + len(rest)
+            kind = _sh_stdout_kind(word, rest, before.around(line, end), code, offset + end)
             if kind in (STDOUT_TEXT, STDOUT_JSON):
                 out.append((scope, kind))
     return out
 
 
-def _sh_stdout_kind(word: str, rest: str, before: str, tail: str, code: str, end: int) -> str | None:
+def _sh_stdout_kind(word: str, rest: str, around: Around, code: str, end: int) -> str | None:
     """What an echo, printf, jq, cat or tee writes on the hook's stdout (json, text, its input),
     or None: captured by $(...), redirected, piped on, or not known."""
-    if not _sh_to_stdout(rest, before, tail):
+    if not _sh_to_stdout(rest, around):
         return None
-    return _sh_write_kind(word, rest, bool(SH_PIPED_IN.search(before)), code, end)
+    return _sh_write_kind(word, rest, around.piped_in, code, end)
 
 
 def _sh_exit_status(rest: str) -> int | None:
@@ -1224,24 +1328,18 @@ def _sh_exit_status(rest: str) -> int | None:
     return 0 if said[:1] in ("", "&", "|", "#") else None
 
 
-def _sh_to_stdout(rest: str, before: str, tail: str) -> bool:
+def _sh_to_stdout(rest: str, around: Around) -> bool:
     """Whether what a writer prints reaches the hook's stdout: not captured by $(...), redirected or piped on."""
-    piped_out = tail.lstrip().startswith("|") and not tail.lstrip().startswith("||")
-    return not (_sh_captured(before) or piped_out or SH_TO_ELSEWHERE.search(rest) or "/dev/null" in rest)
-
-
-def _sh_captured(before: str) -> bool:
-    """Whether the command the line reaches after `before` runs inside an open $(...) or `...`."""
-    return before.count("$(") > before.count(")") or before.count("`") % 2 == 1
+    return not (around.captured or around.piped_on == "|" or SH_TO_ELSEWHERE.search(rest) or "/dev/null" in rest)
 
 
 SH_TO_STDERR = lazy(r"(?:^|\s)1?>&\s*2\b|>>?\s*/dev/stderr\b", needs=(">",))
 
 
-def _sh_stderr_answer(word: str, rest: str, before: str, tail: str, code: str, end: int) -> bool:
+def _sh_stderr_answer(word: str, rest: str, around: Around, code: str, end: int) -> bool:
     """Whether an echo, printf, jq or cat writes an answer's JSON to stderr (`echo '{"hookSpecificOutput":
     ...}' >&2`), not captured by $(...) nor piped on."""
-    if _sh_captured(before) or tail.lstrip().startswith("|") or not SH_TO_STDERR.search(rest):
+    if around.captured or around.piped_on or not SH_TO_STDERR.search(rest):
         return False
     written = code[end:end + 600].split("\n", 1)[-1] if word == "cat" else rest
     return _sh_write_kind(word, rest, False, code, end) == STDOUT_JSON and bool(ANSWER_OBJECT.search(written))
@@ -1257,13 +1355,13 @@ def shell_lines(code: str) -> list[ShellLine]:
     """(offset, text, branch, function) per line of code: here-document bodies joined to the
     line that opens them, `if/elif/else/fi` and `case` arms as branches."""
     out = []
-    frames: list[list[int]] = []  # [frame id, arm]
+    arms: Arms | None = None  # the innermost open if or case
     scope, scope_depth, depth = "", 0, 0
     offset = 0
     raw = code.split("\n")
     i = 0
     while i < len(raw):
-        line, start = raw[i], offset
+        line, start, first = raw[i], offset, i
         offset += len(line) + 1
         i += 1
         while i < len(raw) and (line.endswith("\\") or _open_quote(line)):  # one command on several lines
@@ -1289,18 +1387,18 @@ def shell_lines(code: str) -> list[ShellLine]:
         for token in SH_BLOCK_WORD.findall(stripped):
             keyword, brace_open, brace_close = token
             if keyword in ("if", "case"):
-                frames.append([start, 0])
-            elif keyword in ("elif", "else", ";;") and frames:
-                frames[-1][1] += 1
-            elif keyword in ("fi", "esac") and frames:
-                frames.pop()
+                arms = Arms(arms, start, 0, bool(DEBUG_FLAG.search(raw[first])))
+            elif keyword in ("elif", "else", ";;") and arms is not None:
+                arms = Arms(arms.outer, arms.frame, arms.arm + 1, arms.flagged)
+            elif keyword in ("fi", "esac") and arms is not None:
+                arms = arms.outer
             elif brace_open:
                 depth += 1
             elif brace_close:
                 depth -= 1
                 if scope and depth <= scope_depth:
                     scope = ""
-        out.append(ShellLine(start, line, tuple((f, a) for f, a in frames), scope))
+        out.append(ShellLine(start, line, () if arms is None else arms, scope))
     return out
 
 
