@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 import sys
-from functools import cache
 from typing import Any, Iterator
 
 DEFINED: list[LazyPattern] = []  # every pattern defined here (the tests read them)

@@ -24,7 +24,7 @@ What a Thompson automaton cannot hold:
 from __future__ import annotations
 
 import bisect
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 MAX_PROGRAM = 5_000  # instructions of a compiled pattern (counted repeats written out)
 MAX_DEPTH = 100  # groups, classes and repeats nested in one another
@@ -106,7 +106,8 @@ def is_word(ch: str) -> bool:
 # | ("group", node, number) | ("assert", "^" | "$" | "b" | "B") | ("look", node, ahead, negated)
 # | ("backref", number)
 
-Node = tuple
+Node = tuple[Any, ...]
+Instruction = tuple[Any, ...]
 
 
 class _Parser:
@@ -438,7 +439,7 @@ def _group_names(source: str) -> dict[str, int]:
 class Program:
     """A compiled pattern (or a look-around's body), run in one direction."""
 
-    def __init__(self, code: list[tuple], forward: bool) -> None:
+    def __init__(self, code: list[Instruction], forward: bool) -> None:
         self.code = code
         self.forward = forward
         self.looks = any(op[0] == "look" for op in code)
@@ -449,17 +450,17 @@ class _Compiler:
         self.size = 0
 
     def program(self, node: Node, forward: bool) -> Program:
-        code: list[tuple] = []
+        code: list[Instruction] = []
         self.emit(node, code, forward)
         code.append(("match",))
         return Program(code, forward)
 
-    def _grow(self, code: list[tuple], count: int = 1) -> None:
+    def _grow(self, code: list[Instruction], count: int = 1) -> None:
         self.size += count
         if self.size > MAX_PROGRAM:
             raise Undecided(f"more than {MAX_PROGRAM:,} automaton states")
 
-    def emit(self, node: Node, code: list[tuple], forward: bool) -> None:
+    def emit(self, node: Node, code: list[Instruction], forward: bool) -> None:
         kind = node[0]
         if kind == "set":
             self._grow(code)

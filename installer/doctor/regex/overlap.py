@@ -179,9 +179,9 @@ def _pair_overlaps(ma: Matcher, mb: Matcher, servers: tuple[str, ...]) -> tuple[
         if reach_a == "all" and reach_b == "all":
             found[server] = f"mcp__{server}__*"
             continue
-        quick = _quick_pair(ma, mb, server)
-        if quick is not False:
-            found[server] = quick
+        decided, name = _quick_pair(ma, mb, server)
+        if decided:
+            found[server] = name
         else:
             searched[server] = f"mcp__{server}__"
     if searched:
@@ -193,15 +193,16 @@ def _pair_overlaps(ma: Matcher, mb: Matcher, servers: tuple[str, ...]) -> tuple[
     return tuple((server, name) for server in dict.fromkeys(servers) if (name := found.get(server)))
 
 
-def _quick_pair(ma: Matcher, mb: Matcher, server: str) -> str | None | bool:
-    """What two matchers share of a server without an automaton: the exact name both match, or a
-    sample name both match; False where the automata must tell."""
+def _quick_pair(ma: Matcher, mb: Matcher, server: str) -> tuple[bool, str | None]:
+    """What two matchers share of a server without an automaton, if that tells: (True, the exact
+    name both match or None), or (True, a sample name both match); (False, None) where the
+    automata must tell."""
     prefix = f"mcp__{server}__"
     for first, second in ((ma, mb), (mb, ma)):
         if first.kind == "exact":
-            return next((n for n in first.names if _in_server(n, prefix) and second.matches(n)), None)
+            return True, next((n for n in first.names if _in_server(n, prefix) and second.matches(n)), None)
     sample = _samples_match(server, (ma, mb))
-    return sample or False  # (the automata prove there is none, and find names no sample has)
+    return bool(sample), sample  # (the automata prove there is none, and find names no sample has)
 
 
 def _in_server(name: str, prefix: str) -> bool:
@@ -220,7 +221,7 @@ def _in_server(name: str, prefix: str) -> bool:
 MATCHED = -1  # the position of a regex that has matched: whatever follows, it matches
 MAX_PRODUCT = 400_000  # positions of one automaton times the other's times the characters told apart
 MAX_SUBSETS = 2_000  # sets of positions met while proving that a regex matches every tool of a server
-TOOL_START, TOOL, TOOL_UNDERSCORE = 0, 1, 2  # the tool part: nothing read yet; a character; a single `_`
+PART_START, PART, PART_UNDERSCORE = 0, 1, 2  # the tool part: nothing read yet; a character; a single `_`
 ANY_TEXT = 3  # a value of an open space: any text
 
 
@@ -230,8 +231,8 @@ def _tool_step(state: int, ch: str) -> int | None:
     if state == ANY_TEXT:
         return ANY_TEXT
     if ch == "_":
-        return TOOL_UNDERSCORE if state == TOOL else None
-    return TOOL
+        return PART_UNDERSCORE if state == PART else None
+    return PART
 
 
 class _Automaton:
@@ -340,7 +341,7 @@ def _classes(automata: tuple[_Automaton, ...], chars: str) -> list[str]:
 
 
 def _meet(automata: tuple[_Automaton, ...], prefixes: dict[str, str], chars: str = WITNESS_CHARS,
-          space: int = TOOL_START) -> dict[str, str | None] | None:
+          space: int = PART_START) -> dict[str, str | None] | None:
     """For each key of `prefixes`, the shortest (then first in `chars` order) continuation after its
     prefix that every automaton accepts, as the whole name; None for a key with none. One search
     for all the keys: their start states are all put in, the product explored once, and each
@@ -404,7 +405,7 @@ def _product_search(automata: tuple[_Automaton, ...], prefixes: dict[str, str], 
     frontier: deque[Node] = deque()
     for node in edges:
         state, before, at_start, positions = node
-        if state != TOOL_START and all(a.ends(p, before, at_start) for a, p in zip(automata, positions)):
+        if state != PART_START and all(a.ends(p, before, at_start) for a, p in zip(automata, positions)):
             distance[node] = 0
             frontier.append(node)
     while frontier:
@@ -421,13 +422,14 @@ def _product_search(automata: tuple[_Automaton, ...], prefixes: dict[str, str], 
             found[key] = None
             continue
         left = min(distance[n] for n in reached)
-        current, text = {n for n in reached if distance[n] == left}, []
+        current: set[Node] = {n for n in reached if distance[n] == left}
+        text: list[str] = []
         while left:
             left -= 1
             for ch in classes:
-                nxt = {t for n in current for c, t in edges[n] if c == ch and distance.get(t) == left}
-                if nxt:
-                    current = nxt
+                closer = {t for n in current for c, t in edges[n] if c == ch and distance.get(t) == left}
+                if closer:
+                    current = closer
                     text.append(ch)
                     break
         found[key] = prefixes[key] + "".join(text)
@@ -439,7 +441,7 @@ def _takes_every_tool(automaton: _Automaton, prefix: str) -> bool:
     leads it to a set of positions where the name may not end. The sets met are at most
     MAX_SUBSETS (then: not shown, "some")."""
     try:
-        start = (TOOL_START, is_word(prefix[-1]), automaton.after(prefix))
+        start = (PART_START, is_word(prefix[-1]), automaton.after(prefix))
         if MATCHED in start[2]:
             return True
         classes = _classes((automaton,), WITNESS_CHARS)
@@ -447,7 +449,7 @@ def _takes_every_tool(automaton: _Automaton, prefix: str) -> bool:
         queue = deque([start])
         while queue:
             state, before, positions = queue.popleft()
-            if state != TOOL_START and not any(automaton.ends(p, before) for p in positions):
+            if state != PART_START and not any(automaton.ends(p, before) for p in positions):
                 return False  # a tool name it does not match
             for ch in classes:
                 following = _tool_step(state, ch)

@@ -528,7 +528,8 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
 
     exit_through = _exit_through(tree)
 
-    def walk(body: list[ast.stmt], branch: Branch, scope: str, guarded: bool, debug: bool = False) -> None:
+    def walk(body: list[ast.stmt], branch: tuple[tuple[int, int], ...], scope: str, guarded: bool,
+             debug: bool = False) -> None:
         nonlocal order, unread_output
         for index, stmt in enumerate(body):
             if isinstance(stmt, ast.Return) and scope in exit_through and stmt.value is not None:
@@ -608,6 +609,7 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
 
 
 DEBUG_FLAG = lazy(r"(?i)debug|verbose|trace", needs=("debug", "verbose", "trace"))
+LINE_BREAK = lazy(r"(\r\n|\r|\n)")
 
 
 def _exit_through(tree: ast.Module) -> set[str]:
@@ -882,6 +884,7 @@ class _PyStrings:
 
     def __init__(self, tree: ast.Module, code: str) -> None:
         self.code = code  # the script as written, to quote it
+        self._lines: list[str] | None = None  # its lines, split once (see source())
         self.assigned: dict[str, list[ast.AST]] = {}
         self.unpacked: dict[str, list[tuple[str, int]]] = {}
         for node in _nodes(tree):
@@ -934,9 +937,33 @@ class _PyStrings:
             self.assigned.setdefault(target.id, []).append(table)
 
     def source(self, node: ast.AST, limit: int = 50) -> str:
-        """The code of a node as written (cut at `limit`)."""
-        written = " ".join((ast.get_source_segment(self.code, node) or ast.unparse(node)).split())
+        """The code of a node as written (cut at `limit`), from the script's lines split once
+        (ast.get_source_segment splits the whole script again for every node it is asked for)."""
+        written = " ".join((self._segment(node, 4 * limit) or ast.unparse(node)).split())
         return written if len(written) <= limit else written[:limit - 3] + "..."
+
+    def _segment(self, node: ast.AST, enough: int) -> str | None:
+        """The node's text as ast.get_source_segment gives it, its first `enough` characters or more."""
+        end_line, end_col = getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)
+        if end_line is None or end_col is None:
+            return None
+        if self._lines is None:
+            self._lines = LINE_BREAK.split(self.code)[::2]  # (split as the tokenizer does: \r\n, \r or \n)
+        lines: list[str] = self._lines
+        first: int = node.lineno - 1  # type: ignore[attr-defined]
+        if end_line - 1 >= len(lines):
+            return None
+        start = lines[first].encode()[node.col_offset:].decode(errors="replace")  # type: ignore[attr-defined]
+        if end_line - 1 == first:
+            return lines[first].encode()[node.col_offset:end_col].decode(errors="replace")  # type: ignore[attr-defined]
+        parts, size = [start], len(start)
+        for index in range(first + 1, end_line - 1):
+            if size > enough:
+                return "\n".join(parts)
+            parts.append(lines[index])
+            size += len(lines[index])
+        parts.append(lines[end_line - 1].encode()[:end_col].decode(errors="replace"))
+        return "\n".join(parts)
 
     def resolve(self, node: ast.AST | None) -> ast.AST | None:
         """A name assigned exactly once, to what it was assigned."""
