@@ -21,6 +21,7 @@ reported: the rules built on this module must not cry wolf.
 
 import ast
 import bisect
+import heapq
 import re
 import sys
 import warnings
@@ -1575,7 +1576,8 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
         return Place(*at(offset))
 
     blocks = _js_blocks(code)
-    tries = [(m.end() - 1, _close(code, m.end() - 1)) for m in JS_TRY.finditer(code)]
+    tries = _Spans([(m.end() - 1, _close(code, m.end() - 1)) for m in JS_TRY.finditer(code)])
+    guarded_calls: dict[str, bool] = {}  # function: called inside a try
     writes, exits, reads = [], [], []
     unread_output = JS_OTHER_STDOUT.search(code) is not None
     for match in JS_WRITE.finditer(code):
@@ -1586,9 +1588,8 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
             continue
         branch, scope = blocks(match.start())
         line = _line_at(code, match.start())
-        if kind == STDOUT_TEXT and (DEBUG_FLAG.search(line[:line.find("console")]) or any(
-                arm == 0 and DEBUG_FLAG.search(code[max(0, frame - 80):frame].rsplit("if", 1)[-1])
-                for frame, arm in branch)):
+        if kind == STDOUT_TEXT and (DEBUG_FLAG.search(line[:line.find("console")]) or (
+                isinstance(branch, Arms) and branch.debug)):
             continue  # behind a debug flag
         after = code[match.end() + len(argument):match.end() + len(argument) + 120]
         ends = bool(JS_RETURNS_AFTER.match(after))
@@ -1597,8 +1598,10 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
     for match in JS_EXIT.finditer(code):
         if match.group("error"):
             function = blocks(match.start())[1]
-            guarded = any(start < match.start() < end for start, end in tries) or bool(function and any(
-                re.search(rf"(?<![\w$.]){re.escape(function)}\s*\(", code[start:end]) for start, end in tries))
+            if function and function not in guarded_calls:
+                guarded_calls[function] = any(tries.inside(call.start(), call.end()) for call in
+                                              re.finditer(rf"(?<![\w$.]){re.escape(function)}\s*\(", code))
+            guarded = tries.inside(match.start()) or bool(function and guarded_calls[function])
             if not guarded:
                 exits.append(Exit(1, f"throw {match.group('error')}(...)", (match.group("msg") or "").strip("`'\""),
                                   place(match.start())))
@@ -1616,6 +1619,26 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
     return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads),
                 values=_js_values(code, place), stderr_answers=stderr_answers, unread_output=unread_output, **common,
                 new_inputs=_new_inputs(_labelled_objects(code, place)))
+
+
+class _Spans:
+    """(start, end) spans of a text, asked whether they hold an offset (or a stretch)."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        self.spans = sorted(spans)
+        self.starts = [start for start, _ in self.spans]
+        self.reach: list[int] = []  # the furthest end among the spans up to each
+        for _, end in self.spans:
+            self.reach.append(max(end, self.reach[-1]) if self.reach else end)
+
+    def inside(self, start: int, end: int | None = None) -> bool:
+        """Whether a span holds start (strictly), and the stretch to `end` with it."""
+        index = bisect.bisect_left(self.starts, start) - 1
+        if index < 0 or self.reach[index] <= start:
+            return False
+        if end is None:
+            return True
+        return any(s < start and end <= e for s, e in self.spans[:index + 1])
 
 
 def _js_answer(argument: str, code: str) -> bool:
@@ -1644,8 +1667,27 @@ def _balanced(code: str, start: int) -> str:
 
 def _close(code: str, start: int) -> int:
     """The offset of the brace that closes the one at `start` (the end of the code if none does)."""
+    if start < len(code) and code[start] == "{":
+        return _brace_pairs(code).get(start, len(code))
     end = closing_brace(code, start)
     return len(code) if end is None else end
+
+
+@lru_cache(maxsize=8)
+def _brace_pairs(code: str) -> dict[int, int]:
+    """{opening brace: its closing brace} for the whole text, braces counted in one pass (each
+    found by counting from its own opening, a deep nest cost the square of its depth)."""
+    pairs: dict[int, int] = {}
+    stack: list[int] = []
+    for match in BRACE.finditer(code):
+        if match.group() == "{":
+            stack.append(match.start())
+        elif stack:
+            pairs[stack.pop()] = match.start()
+    return pairs
+
+
+BRACE = lazy(r"[{}]")
 
 
 JS_STRING_START = lazy(r"""^(["'`])(.*)""", re.S)
@@ -1661,41 +1703,94 @@ def _js_kind(argument: str, code: str) -> str | None:
         if not body or body.startswith("${"):
             return None
         return STDOUT_JSON if body.startswith("{") else STDOUT_TEXT
-    name = JS_NAME.match(argument)
-    if name:
-        assigned = re.search(rf"""(?:const|let|var)\s+{re.escape(argument)}\s*=\s*(JSON\.stringify|["'`])""", code)
-        if assigned:
-            return STDOUT_JSON if assigned.group(1) == "JSON.stringify" else None
+    if JS_NAME.match(argument):
+        declared = _js_declared(code).get(argument)
+        if declared:
+            return STDOUT_JSON if declared == "JSON.stringify" else None
     return None
+
+
+JS_DECLARED = lazy(r"""(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(JSON\.stringify|["'`])""")
+
+
+@lru_cache(maxsize=8)
+def _js_declared(code: str) -> dict[str, str]:
+    """{name: JSON.stringify or the quote} of the first string or JSON.stringify each name is
+    declared with (one pass over the code, not a search per write)."""
+    declared: dict[str, str] = {}
+    for match in JS_DECLARED.finditer(code):
+        declared.setdefault(match.group(1), match.group(2))
+    return declared
 
 
 JS_BLOCK_START = lazy(r"""\b(?P<kw>if|else|catch|try)\b[^{;]*\{|"""
                       r"""(?:function\s+(?P<fn>[\w$]+)[^{]*|(?P<arrow>[\w$]+)\s*=\s*(?:async\s*)?\([^)]*\)\s*=>\s*)\{""")
 
 
+class _JsBlock(NamedTuple):
+    start: int  # its opening brace
+    end: int  # its closing brace
+    arms: Arms | None  # the if/else arms it is in, itself included when it is one
+    function: str  # the function it is in ("" at the top level)
+
+
 def _js_blocks(code: str) -> Callable[[int], tuple[Branch, str]]:
-    """A function giving, for an offset, its branch (if/else arms) and its function."""
-    arms: list[tuple[int, int, int, int]] = []  # (start, end, frame, arm)
-    functions: list[tuple[int, int, str]] = []
+    """A function giving, for an offset, its branch (if/else arms) and its function. Blocks nest
+    (their braces are matched by counting), so the blocks around an offset are a stack that
+    offsets asked in increasing order open and close as they go: each block is met once per
+    sweep, and each arm's chain of outer arms is built once."""
+    blocks: list[_JsBlock] = []
+    open_blocks: list[_JsBlock] = []
+    pending: list[tuple[int, int, int]] = []  # ended if/else arms: (end, start, frame), by end
+    latest: tuple[int, int] | None = None  # (start, frame) of the arm starting last among those ended
+    arm_counts: dict[int, int] = {}  # frame: its arms so far
     for match in JS_BLOCK_START.finditer(code):
         start = match.end() - 1
         end = _close(code, start)
+        while open_blocks and open_blocks[-1].end <= start:
+            open_blocks.pop()
+        outer = open_blocks[-1] if open_blocks else None
+        arms, function = (outer.arms, outer.function) if outer else (None, "")
         if match.group("kw"):
             keyword = match.group("kw")
+            while pending and pending[0][0] < start:
+                ended = heapq.heappop(pending)
+                if latest is None or ended[1] > latest[0]:
+                    latest = (ended[1], ended[2])
             if keyword in ("if", "try"):
-                frame = start
-                arms.append((start, end, frame, 0))
-            else:
-                previous = [a for a in arms if a[1] < start]
-                frame = previous[-1][2] if previous else start
-                arms.append((start, end, frame, 1 + sum(1 for a in arms if a[2] == frame)))
+                frame, arm = start, 0
+            else:  # the frame of the arm that starts last among those ended before it
+                frame = latest[1] if latest is not None else start
+                arm = 1 + arm_counts.get(frame, 0)
+            arm_counts[frame] = arm_counts.get(frame, 0) + 1
+            heapq.heappush(pending, (end, start, frame))
+            flagged = arm == 0 and bool(DEBUG_FLAG.search(code[max(0, frame - 80):frame].rsplit("if", 1)[-1]))
+            arms = Arms(arms, frame, arm, flagged)
         else:
-            functions.append((start, end, match.group("fn") or match.group("arrow")))
+            function = match.group("fn") or match.group("arrow")
+        block = _JsBlock(start, end, arms, function)
+        blocks.append(block)
+        open_blocks.append(block)
+    sweep: list[_JsBlock] = []  # the blocks open at the last offset asked
+    at = [0, -1]  # [next block to open, last offset asked]
 
     def where(offset: int) -> tuple[Branch, str]:
-        branch = tuple((frame, arm) for start, end, frame, arm in arms if start < offset < end)
-        inside = [name for start, end, name in functions if start < offset < end]
-        return branch, inside[-1] if inside else ""
+        if offset < at[1]:  # (asked again from the start: sweep again)
+            sweep.clear()
+            at[0] = 0
+        at[1] = offset
+        while at[0] < len(blocks) and blocks[at[0]].start < offset:
+            block = blocks[at[0]]
+            while sweep and sweep[-1].end <= block.start:
+                sweep.pop()
+            sweep.append(block)
+            at[0] += 1
+        while sweep and sweep[-1].end <= offset:
+            sweep.pop()
+        if not sweep:
+            return (), ""
+        inner = sweep[-1]
+        return (() if inner.arms is None else inner.arms), inner.function
 
     return where
 
