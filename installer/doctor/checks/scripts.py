@@ -592,11 +592,15 @@ def _reason_on_stdout(code: HookCode) -> Iterator[Finding]:
     rows, flow = code.claude_rows, code.flow
     if not rows or not all(row.exit_2 == claude_protocol.BLOCKS for row in rows.values()):
         return
+    first_text: dict[int, tuple[int, script_flow.Write]] = {}  # line: its first text write (and where in the list)
+    for index, write in enumerate(flow.writes):
+        if write.kind == script_flow.STDOUT_TEXT:
+            first_text.setdefault(write.at.line, (index, write))
     for exit_ in flow.exits:
         if exit_.status != 2 or exit_.message:
             continue
-        text = next((w for w in flow.writes if w.kind == script_flow.STDOUT_TEXT
-                     and 0 <= exit_.at.line - w.at.line <= 1), None)
+        near = [first_text[line] for line in (exit_.at.line - 1, exit_.at.line) if line in first_text]
+        text = min(near, key=lambda found: found[0])[1] if near else None
         if text is not None:
             yield code.report("script/reason-on-stdout", text.at, text=f"`{text.what}`")
 
