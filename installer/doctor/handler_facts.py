@@ -14,7 +14,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Hashable, Iterable
 
-from .. import hosts
+from .. import hosts, resources
+from ..errors import HookwrightError
 from . import disk
 from .model import ConfigFile, Handler
 from .scripts import keys
@@ -284,13 +285,10 @@ def _executable(path: Path) -> bool:
 @lru_cache(maxsize=64)
 def pack_rewrites(pack: str, script: str) -> bool | None:
     """Whether our pack's hook running `script` rewrites input (pack.toml), None if unknown."""
-    from .. import resources
-    from ..errors import HookwrightError
-
     bundled = resources.pack_flags().get(pack)
     if bundled is not None:  # (a bundled pack's name is never another's: load_pack looks there first)
         return bundled.get(script)
-    from ..packs import load_pack
+    from ..packs import load_pack  # (a pack of the user's own: the manifests' reader, about 3 ms)
 
     try:
         loaded = load_pack(pack)

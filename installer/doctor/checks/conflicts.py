@@ -32,6 +32,7 @@ from ... import hosts
 from ...hosts import claude, cursor, cursor_protocol
 from ...hosts.base import Host
 from ...hosts.claude_protocol import SESSION_END_BUDGET_VARIABLE, SESSION_END_MAX_BUDGET, session_end_budget
+from ...hosts.opencode import OWN_TOOLS
 from ...patterns import lazy
 from .. import dedup, handler_facts
 from ..discovery import SCOPE_ORDER
@@ -205,7 +206,7 @@ def _probe_results(ctx: Context) -> dict[int, ProbeResult] | None:
     """What --probe saw each handler print; None without --probe (it runs the user's commands)."""
     if not ctx.probe:
         return None
-    from ..scripts import probe
+    from ..scripts import probe  # (--probe only: it loads simulate, about 20 ms)
 
     return probe.by_handler(ctx)
 
@@ -584,8 +585,6 @@ def _plugin_place(handler: Handler, keys: set[str], message: str) -> dict[str, A
 
 def _plugin_tools_shared(a: str | None, b: str | None) -> str | None:
     """The tools two opencode plugin hooks both run for, in words (None: none)."""
-    from ...hosts.opencode import OWN_TOOLS
-
     def tools(spec: str | None) -> set[str] | None:  # None: every tool; {"mcp"}: every MCP tool
         return None if not spec else {"mcp"} if spec == "mcp" else set(spec.split("|"))
 

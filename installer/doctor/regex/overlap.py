@@ -32,7 +32,7 @@ from functools import lru_cache
 from typing import Iterable, Iterator
 
 from ...patterns import lazy
-from ..facts import CLAUDE_EVENTS, OPEN, TOOL
+from ..facts import BUILTIN_TOOLS, CLAUDE_EVENTS, OPEN, TOOL
 from .engine import Regex, Undecided, is_word
 from .matching import Matcher, can_match_a_name, classify
 
@@ -521,8 +521,6 @@ NAME_WORD = lazy(r"[A-Za-z0-9_-]+")
 @lru_cache(maxsize=4096)
 def _sample_names(server: str, matchers: tuple[Matcher, ...]) -> tuple[str, ...]:
     """Tool names of the server built from the words the patterns contain and the built-in names."""
-    from ..facts import BUILTIN_TOOLS
-
     words = set(BUILTIN_TOOLS) | {"x", "tool"}
     for m in matchers:
         source = m.pattern.source if m.pattern is not None else " ".join(m.names)
