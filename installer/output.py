@@ -103,6 +103,12 @@ def interactive() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
+def print_project(project: Path) -> None:
+    """The project a command acts on, named where it is not the working folder (found above it)."""
+    if verbosity >= 0:
+        err().print(f"[dim]project:[/] {escape(_short(str(project), None))} [dim](the current folder is in it)[/]")
+
+
 def print_json(payload: dict[str, Any]) -> None:
     doc = {"schema": JSON_SCHEMA, "hookwright_version": __version__, **payload}
     sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
@@ -129,9 +135,15 @@ def print_result(result: Result, as_json: bool) -> None:
     for plan in result.plans:
         for note in plan.notes + [n for p in plan.packs for n in p.notes]:
             out().print(f"[dim]note:[/] {escape(note)}")
+    for note in result.notes:  # ("nothing to do: ...", said as the outcome where there is no plan)
+        out().print(escape(note) if not result.plans else f"[dim]note:[/] {escape(note)}")
+    if not result.plans:
+        return
     target = ", ".join(dict.fromkeys(str(path) for p in result.plans for path in _written(p)))
+    undone = "; ".join(f"{p.undoes_what} ({p.undoes}) in {p.target.config}" for p in result.plans if p.undoes)
     message = {
-        Status.APPLIED: f"[green]done[/]: {result.command} wrote {escape(target)}"
+        Status.APPLIED: (f"[green]done[/]: rollback undid {escape(undone)}" if undone else
+                         f"[green]done[/]: {result.command} wrote {escape(target)}")
                    + (f" (operation {result.operation.id}, backup {result.operation.backup})" if result.operation else ""),
         Status.UNCHANGED: f"[green]unchanged[/]: {escape(target)} already is as wanted; nothing written",
         Status.DRY_RUN: "[yellow]dry run[/]: nothing written",
@@ -267,6 +279,18 @@ def ask(plan: Plan, changed_since: bool = False) -> bool:
     return Confirm.ask("Apply it anyway, conflict and all?", default=False, console=out())
 
 
+def pick(question: str, choices: list[str]) -> list[int]:
+    """A question on the terminal with numbered choices: the indexes picked (`all`: every one)."""
+    from rich.prompt import Prompt
+
+    out().print(f"[bold]{escape(question)}[/]:")
+    menu([(f"{number}.", escape(choice)) for number, choice in enumerate(choices, 1)])
+    numbers = [str(number) for number in range(1, len(choices) + 1)]
+    answer = Prompt.ask("Which one (a number, or all)", choices=[*numbers, "all"], case_sensitive=False,
+                        show_choices=False, console=out())
+    return list(range(len(choices))) if answer.lower() == "all" else [int(answer) - 1]
+
+
 def _show_or_page(text: str) -> None:
     """The text as it is, or, when it is taller than the terminal, through the user's pager
     ($PAGER, else less), which leaves it on the screen above the question that follows."""
@@ -324,16 +348,18 @@ def print_journal(journal: Journal) -> None:
         return
     import datetime
 
-    table = _table("operation", "when", "what", "packs", "file", "entries", whole=("operation",))
+    table = _table("here", "operation", "when", "what", "packs", "file", "entries", whole=("operation",))
     for row in rows:
         when = datetime.datetime.fromtimestamp(row["time"]).strftime("%Y-%m-%d %H:%M:%S")
         what = row["kind"] + (f" of {row['undoes']}" if row.get("undoes") else "")
         state = " [dim](undone)[/]" if row["undone"] else (" [yellow](interrupted)[/]" if row["state"] == "pending"
                                                              else "")
-        table.add_row(row["id"], when, what + state, escape(", ".join(row["packs"])),
+        table.add_row("*" if row["here"] else "", row["id"], when, what + state, escape(", ".join(row["packs"])),
                       escape(_short(row["target"]["config"], None)),  # (the journal spans projects: no relative path)
                       f"+{len(row['added'])} -{len(row['removed'])}")
     out().print(table, soft_wrap=False)
+    if any(row["here"] for row in rows):
+        out().print("[dim]here *: an operation on a file of this project (rollback without --to undoes the newest)[/]")
 
 
 def print_status(status: Installs) -> None:

@@ -70,6 +70,7 @@ class Plan:
     other_writes: dict[Path, bytes] = field(default_factory=dict)
     scope_reason: str | None = None  # why this scope, when the user did not name it (--project alone)
     undoes: str | None = None  # a rollback's plan: the operation it undoes (the journal records it)
+    undoes_what: str | None = None  # that operation in words ("install of git-guard"), for the result line
 
     new_bytes: bytes = field(init=False)  # what the config will hold (b"" once deleted)
 
@@ -107,7 +108,7 @@ class Plan:
             return self
         fresh = self.replan()
         fresh.batch, fresh.project, fresh.scope_reason = self.batch, self.project, self.scope_reason
-        fresh.undoes = self.undoes
+        fresh.undoes, fresh.undoes_what = self.undoes, self.undoes_what
         return fresh
 
     def updates(self) -> list[tuple[Entry, Entry]]:
@@ -120,8 +121,9 @@ class Plan:
     def check_findings(self) -> None:
         """Doctor's findings before and after the change, for the plan to show (and to ask about)."""
         from .plan_check import check
+        from .project import project_of
 
-        self.findings, notes = check(self, self.project or self.target.project or Path.cwd())
+        self.findings, notes = check(self, self.project or self.target.project or project_of(None))
         self.notes += [note for note in notes if note not in self.notes]
 
     @property

@@ -158,8 +158,8 @@ def test_uninstall_yes_json_validates_against_the_result_schema(hookwright, home
 
 def test_rollback_yes_json_validates_against_the_result_schema(hookwright, home):
     ok(hookwright("install", "git-guard", "--yes"))
-    dry = validate("result.schema.json", ran_json(hookwright("rollback", "--dry-run", "--json")))
-    done = validate("result.schema.json", ran_json(hookwright("rollback", "--yes", "--json")))
+    dry = validate("result.schema.json", ran_json(hookwright("rollback", "--scope", "user", "--dry-run", "--json")))
+    done = validate("result.schema.json", ran_json(hookwright("rollback", "--scope", "user", "--yes", "--json")))
     assert (dry["status"], done["status"]) == ("dry-run", "applied")
     assert done["operation"]["kind"] == "rollback" and done["operation"]["undoes"]
 
@@ -167,11 +167,19 @@ def test_rollback_yes_json_validates_against_the_result_schema(hookwright, home)
 def test_rollback_list_json_validates_against_its_schema(hookwright, home):
     empty = validate("rollback-list.schema.json", ran_json(hookwright("rollback", "--list", "--json")))
     ok(hookwright("install", "git-guard", "--yes"))
-    ok(hookwright("rollback", "--yes"))
+    ok(hookwright("rollback", "--scope", "user", "--yes"))
     listed = validate("rollback-list.schema.json", ran_json(hookwright("rollback", "--list", "--json")))
     validate("result.schema.json", listed)  # which covers rollback's documents, this one too
     assert empty["journal"] == []
     assert [(row["kind"], row["undone"]) for row in listed["journal"]] == [("install", True), ("rollback", False)]
+
+
+@pytest.mark.parametrize("args", [["uninstall", "--yes", "--json"], ["uninstall", "git-guard", "--yes", "--json"],
+                                  ["rollback", "--yes", "--json"]])
+def test_nothing_to_do_is_exit_0_and_a_result_document_that_says_why(hookwright, home, args):
+    doc = validate("result.schema.json", ran_json(hookwright(*args)))
+    assert (doc["status"], doc["exit_code"], doc["plans"]) == ("unchanged", 0, [])
+    assert doc["notes"][0].startswith("nothing to do: ")
 
 
 # ---- the other commands ---------------------------------------------------------------------------------
@@ -281,10 +289,19 @@ def _invalid_prefs_file(home: Path, project: Path) -> None:
     write_json(home / ".config" / "hookwright" / "ask-guard.json", {"version": 2})
 
 
+def _installed_for_you(home: Path, project: Path) -> None:
+    from hookwright.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["install", "git-guard", "--scope", "user", "--yes"])
+    assert done.value.code == 0
+
+
 ERRORS = [  # (id, arguments, the command's own schema if it covers its errors too, setup)
     ("install-unknown-pack", ["install", "no-such-pack", "--yes", "--json"], "result.schema.json", None),
-    ("uninstall-nothing-installed", ["uninstall", "--yes", "--json"], "result.schema.json", None),
-    ("rollback-nothing-to-undo", ["rollback", "--yes", "--json"], "result.schema.json", None),
+    ("uninstall-unknown-host", ["uninstall", "--host", "nope", "--yes", "--json"], "result.schema.json", None),
+    ("rollback-unknown-operation", ["rollback", "--to", "20200101-000000.000000-abcd", "--scope", "user", "--yes",
+                                    "--json"], "result.schema.json", _installed_for_you),
     ("render-unknown-pack", ["render", "no-such-pack", "--host", "claude", "--json"], "render.schema.json", None),
     ("packs-unknown-host", ["packs", "--host", "nope", "--json"], "packs.schema.json", None),
     ("list-unknown-host", ["list", "--host", "nope", "--json"], "list.schema.json", None),

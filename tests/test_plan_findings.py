@@ -253,11 +253,11 @@ def test_a_rollback_that_brings_a_race_back_needs_consent(hookwright, home, proj
     assert hookwright("uninstall", "path-normalizer", *at(project), "--yes").code == 0
     before = settings.read_bytes()
 
-    refused = hookwright("rollback", "--yes", "--json")
+    refused = hookwright("rollback", "--project", project, "--yes", "--json")
     assert refused.code == 3 and refused.json["status"] == "refused"
     assert introduced(refused) == ["conflict/input-rewrite-race"]
     assert settings.read_bytes() == before
-    assert hookwright("rollback", "--yes", "--allow-conflicts").code == 0
+    assert hookwright("rollback", "--project", project, "--yes", "--allow-conflicts").code == 0
     assert len(commands(read_json(settings))) == 2
 
 
@@ -279,7 +279,7 @@ def test_every_plan_document_matches_its_schema(hookwright, home, project, resul
         hookwright("install", "path-normalizer", *at(project), "--yes", "--allow-conflicts", "--json"),
         hookwright("install", "path-normalizer", *at(project), "--yes", "--json"),  # unchanged
         hookwright("uninstall", "path-normalizer", *at(project), "--yes", "--json"),
-        hookwright("rollback", "--dry-run", "--json"),
+        hookwright("rollback", "--project", project, "--dry-run", "--json"),
     ]
     statuses = [ran.json["status"] for ran in documents]
     assert statuses == ["dry-run", "refused", "needs-confirmation", "applied", "unchanged", "applied", "dry-run"]

@@ -6,25 +6,32 @@ from pathlib import Path
 from .. import hosts
 from ..apply import Consent, run_plans
 from ..errors import HookwrightError
-from ..hosts.base import Scope, implied_scope, scope_reason
-from ..packs import load_pack
-from ..planning.install import check_place, options_for, plan_install, targets_for
+from ..hosts.base import Scope, scope_reason
+from ..packs import load_pack, resolve_options
+from ..planning.install import check_host, check_place, plan_install, targets_for
+from ..planning.places import places_to_install
 from .result import Result
 
 
-def install(pack_names: list[str], *, host: str = "claude", scope: Scope | None, project: Path | None,
+def install(pack_names: list[str], *, host: str | None = "claude", scope: Scope | None, project: Path | None,
             options: list[str], adopt: bool, force: bool = False, dry_run: bool, consent: Consent) -> Result:
-    """The host's adapter, then its targets, a plan for each, then run_plans (check, confirm,
-    apply). `scope` None: the project scope with --project, else the user scope."""
+    """Where each pack goes (planning/places.py: a pack installed for the project already is
+    upgraded or repaired where it is; another goes to --host, Claude Code by default, and --scope,
+    the user scope by default or the project scope with --project), the files there, a plan for
+    each, then run_plans (check, confirm, apply)."""
     if not pack_names:
         raise HookwrightError("name at least one pack to install", hint="`hookwright packs` lists them")
-    adapter = hosts.get(host)
-    packs = [load_pack(name) for name in dict.fromkeys(pack_names)]
-    chosen = options_for(adapter, packs, options)
+    packs = {name: load_pack(name) for name in dict.fromkeys(pack_names)}
+    chosen = resolve_options(list(packs.values()), options)
     plans = []
-    for target, its_packs in targets_for(adapter, scope or implied_scope(project), project, packs):
-        check_place(adapter, target, its_packs)
-        plan = plan_install(adapter, target, its_packs, chosen, adopt, force)
-        plan.project, plan.scope_reason = project, scope_reason(scope, project)
-        plans.append(plan)
+    again = [*consent.again, *(arg for option in options for arg in ("--option", option))]
+    for place in places_to_install(list(packs), host, scope, project, consent.pick, again):
+        adapter = hosts.get(place.host)
+        its_packs = [packs[name] for name in place.packs]
+        check_host(adapter, its_packs, chosen)
+        for target, in_file in targets_for(adapter, place.scope, project, its_packs):
+            check_place(adapter, target, in_file)
+            plan = plan_install(adapter, target, in_file, chosen, adopt, force)
+            plan.project, plan.scope_reason = project, place.reason or scope_reason(scope, project)
+            plans.append(plan)
     return run_plans("install", plans, dry_run=dry_run, consent=consent)

@@ -194,7 +194,9 @@ class Host(ABC):
                                   hint=f"use --scope {' or '.join(s.value for s in self.scopes)}")
         if scope is Scope.user:
             return self._target(scope, None, pack)
-        project = (project or Path.cwd()).resolve()
+        from ..project import project_of
+
+        project = project_of(project).resolve()
         if not project.is_dir():
             raise HookwrightError(f"the project folder {project} does not exist", path=project,
                                   hint="give an existing folder with --project")
@@ -208,6 +210,20 @@ class Host(ABC):
     @abstractmethod
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
         """The target in an existing project (None for the user scope)."""
+
+    def project_folder(self) -> str:
+        """The folder a project keeps this host's config in (`.claude`): a folder holding it is a project."""
+        probe = Path("/project")
+        return self._target(Scope.project, probe, "x").config.relative_to(probe).parts[0]
+
+    def project_files_read_from(self, start: Path) -> list[Path] | None:
+        """The project config files a session started in `start` reads (None: not measured, so
+        nothing is said about a session started in a subfolder)."""
+        return None
+
+    def user_folder(self) -> Path:
+        """The host's folder of the user scope (~/.claude): never a project's, wherever it is."""
+        return self._target(Scope.user, None, "x").runtime_root.parent
 
     def found_on_this_machine(self) -> str | None:
         """Where this host shows itself here (its config folder, or a program on PATH), if it does."""

@@ -78,6 +78,11 @@ class Claude(Host):
         return Target(self.name, scope, base / CONFIG_FILE[scope], base / RUNTIME_FOLDER[scope], project,
                       personal=scope is Scope.local)
 
+    def project_files_read_from(self, start: Path) -> list[Path]:
+        """The project settings of the folder it starts in alone, the local settings there and at
+        the git root (docs/hosts/claude-code.md#config-files, measured on 2.1.328)."""
+        return [start / ".claude" / CONFIG_FILE[Scope.project], *local_settings_read(start)]
+
     def render(self, target: Target, pack: Pack, options: dict[str, Any]) -> list[Entry]:
         entries = []
         for hook in pack.hooks_for(self.name):

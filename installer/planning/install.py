@@ -29,17 +29,22 @@ def _mode(pack: Pack, name: str) -> int:
 def options_for(host: Host, packs: list[Pack], options: list[str]) -> dict[str, dict[str, Any]]:
     """The packs' options from `--option KEY=VALUE`, once the host is known to run each pack as
     it is meant and to honour every option given (else exit 3, or exit 2 for the option)."""
+    chosen = resolve_options(packs, options)
+    check_host(host, packs, chosen)
+    return chosen
+
+
+def check_host(host: Host, packs: list[Pack], chosen: dict[str, dict[str, Any]]) -> None:
+    """The host runs each pack as it is meant (else exit 3) and honours every option given (else exit 2)."""
     for pack in packs:
         why = host.refusal(pack)
         if why:
             raise HookwrightError(why, code=ExitCode.REFUSED, hint="`hookwright packs --host "
                                   f"{host.name}` lists the packs that run there")
-    chosen = resolve_options(packs, options)
     for pack in packs:
         why = host.ignored_options(pack, chosen[pack.name])
         if why:
             raise HookwrightError(why, hint="drop that --option for this agent")
-    return chosen
 
 
 def targets_for(host: Host, scope: Scope, project: Path | None, packs: list[Pack]) -> list[tuple[Target, list[Pack]]]:
