@@ -351,6 +351,29 @@ def simulate(
     _execute(as_json, produce)
 
 
+@app.command("log")
+def log_(
+    project: Optional[Path] = typer.Option(None, "--project", file_okay=False,
+                                           help="The project whose decisions to show (default: the project the "
+                                                "current folder is in)."),
+    every_project: bool = typer.Option(False, "--all", help="The decisions of every project."),
+    pack: Optional[str] = typer.Option(None, "--pack", help="Only this pack's decisions."),
+    decision: Optional[str] = typer.Option(None, "--decision", help="Only this decision: deny, ask, allow, rewrite "
+                                                                     "or error (a hook that could not decide)."),
+    limit: int = typer.Option(50, "--limit", help="At most this many, the newest."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """What the bundled hooks decided, newest first: every deny, rewrite and error, which hook, on
+    which call, and why (the decision log beside hooks.log)."""
+    def produce() -> "Result":
+        from .commands.log import show_log
+
+        return show_log(project, every_project=every_project, pack=pack, decision=decision, limit=limit)
+    if not every_project:
+        _in_project(project, as_json)
+    _execute(as_json, produce)
+
+
 prefs_app = typer.Typer(help="Question preferences for the ask-guard pack (project over user).",
                         no_args_is_help=True, context_settings=HELP_FLAGS)
 app.add_typer(prefs_app, name="prefs")

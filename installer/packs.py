@@ -17,6 +17,11 @@ RESERVED_MODULES = frozenset(sys.stdlib_module_names) | {"hookwright_runtime", "
 
 # what a hook's flags ask of a host (installer.hosts.base.Capabilities)
 FLAG_NEEDS = {"rewrites_input": "rewrite_input", "blocks": "block"}
+# every pack with a hook that blocks has this option, without declaring it: `block` installs its
+# blocking hooks to fail closed (a hook that cannot decide blocks the call), by what each host
+# offers for it and the runtime's own exit 2 (installer/hosts: Host.fail_closed_field)
+ON_FAILURE = "on_failure"
+FAIL_OPEN, FAIL_CLOSED = "continue", "block"
 
 
 class HostTarget(NamedTuple):
@@ -109,6 +114,10 @@ class Pack:
     def is_script(self, name: str) -> bool:
         return any(hook.script == name for hook in self.hooks)
 
+    def fails_closed(self, hook: PackHook, options: dict[str, Any]) -> bool:
+        """Whether this hook is to block a call it cannot decide on (the pack's on_failure=block)."""
+        return hook.blocks and options.get(ON_FAILURE) == FAIL_CLOSED
+
     def matcher(self, hook: PackHook, host: str, options: dict[str, Any]) -> str | None:
         wiring = hook.targets[host]
         return str(options[wiring.matcher_option]) if wiring.matcher_option else wiring.matcher
@@ -173,6 +182,16 @@ def load_pack_file(manifest: Path) -> Pack:
         raise HookwrightError("two hooks share one id", path=manifest)
     options = {name: PackOption(name, o["type"], o["default"], o["description"], tuple(o.get("choices", ())))
                for name, o in raw.get("options", {}).items()}
+    if ON_FAILURE in options:
+        raise HookwrightError(f"option {ON_FAILURE} is hookwright's own (every pack with a hook that blocks has it)",
+                              path=manifest, hint="give the option another name")
+    if any(hook.blocks for hook in hooks):
+        options[ON_FAILURE] = PackOption(
+            ON_FAILURE, "string", FAIL_OPEN,
+            "What a blocking hook does when it cannot decide (its module does not load, it fails, it times out): "
+            "`continue` lets the call go on, with a line in hooks.log and the decision log; `block` blocks it "
+            "(fails closed), by what the agent offers for it (Claude Code's onFailure, Cursor's failClosed, the "
+            "opencode plugin's throw) and the runtime's exit 2.", (FAIL_OPEN, FAIL_CLOSED))
     for option in options.values():
         if option.choices and option.default not in option.choices:
             raise HookwrightError(f"option {option.name}'s default {option.default!r} is not one of its choices",

@@ -42,6 +42,8 @@ class PackChange:
     version_from: str | None = None
     version_to: str | None = None
     notes: list[str] = field(default_factory=list)
+    on_failure: str | None = None  # a pack with a hook that blocks: continue (fails open) or block (fails closed)
+    on_failure_how: str = ""  # what that means in this host, in words (the plan's pack line)
 
     @property
     def touches_files(self) -> bool:
@@ -169,7 +171,8 @@ class Plan:
             "removed": [e.to_json() for e in self.removed],
             "packs": [{"pack": p.pack, "action": p.action.value, "folder": str(p.folder),
                        "version_from": p.version_from, "version_to": p.version_to,
-                       "writes": sorted(p.writes), "removes": sorted(p.removes), "notes": p.notes}
+                       "writes": sorted(p.writes), "removes": sorted(p.removes), "notes": p.notes,
+                       "on_failure": p.on_failure}
                       for p in self.packs],
             "other_writes": sorted(map(str, self.other_writes)),
             "changed_paths": self.changed_paths() if self.config_changed else [],

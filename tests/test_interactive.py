@@ -166,6 +166,8 @@ def test_in_a_terminal_install_asks_for_the_agent_with_the_ones_found_here_first
         terminal.run("send-keys", "-t", "main", "project", "Enter")
         terminal.wait_for(lambda text: "git-guard.deny_push (false):" in text)  # its option, with its default
         terminal.run("send-keys", "-t", "main", "Enter")
+        terminal.wait_for(lambda text: "git-guard.on_failure [continue/block] (continue):" in text)  # (every guard's)
+        terminal.run("send-keys", "-t", "main", "Enter")
         terminal.wait_for(lambda text: "Apply this change?" in text)
         terminal.run("send-keys", "-t", "main", "y", "Enter")
         assert terminal.exit_code() == 0, terminal.screen()
@@ -206,7 +208,7 @@ def test_the_guided_install_asks_agent_packs_scope_and_options_and_writes_what_w
         shown = terminal.wait_for(lambda text: "Scope [user/project/local] (project):" in text)  # (--project)
         assert "for you, in this project only (git-ignored)" in shown  # each scope in a line
         terminal.keys("project", "Enter")
-        terminal.wait_for(lambda text: "path-normalizer.tools (mcp__.*):" in text)
+        terminal.wait_for(lambda text: "path-normalizer.tools (^mcp__(?!.*__AskUserQuestion$)):" in text)
         terminal.keys("mcp__fs__.*", "Enter")
         terminal.wait_for(lambda text: "path-normalizer.args (" in text)
         terminal.keys("Enter")
@@ -237,12 +239,14 @@ def test_declining_at_the_confirm_prompt_writes_nothing_and_exits_3(tmp_path, ho
     ("Packs to install", ["Enter"]),
     ("Scope [", ["Enter", "git-guard Enter"]),
     ("git-guard.deny_push (false):", ["Enter", "git-guard Enter", "project Enter"]),
-    ("Apply this change?", ["Enter", "git-guard Enter", "project Enter", "Enter"]),
+    ("git-guard.on_failure [", ["Enter", "git-guard Enter", "project Enter", "Enter"]),
+    ("Apply this change?", ["Enter", "git-guard Enter", "project Enter", "Enter", "Enter"]),
 ])
 def test_ctrl_c_at_any_prompt_writes_nothing_leaves_a_clean_line_and_exits_130(tmp_path, home, project, prompt,
                                                                               answers_before):
     terminal = _guided(tmp_path, home, project, "--project", project)
-    waits = ["Agent [", "Packs to install", "Scope [", "git-guard.deny_push (false):", "Apply this change?"]
+    waits = ["Agent [", "Packs to install", "Scope [", "git-guard.deny_push (false):", "git-guard.on_failure [",
+             "Apply this change?"]
     try:
         for wait, answer in zip(waits, answers_before):
             terminal.wait_for(lambda text, wait=wait: wait in text)
@@ -265,9 +269,10 @@ def test_a_bad_answer_is_asked_again_at_once_with_the_reason(tmp_path, home, pro
         terminal.keys("4", "Enter")  # there are three
         terminal.wait_for(lambda text: "there is no pack '4'" in text and _last_line(text).startswith("Packs to"))
         terminal.keys("path-normalizer", "Enter")
-        terminal.wait_for(lambda text: "path-normalizer.tools (mcp__.*):" in text)
+        asked = "path-normalizer.tools (^mcp__(?!.*__AskUserQuestion$)):"
+        terminal.wait_for(lambda text: asked in text)
         terminal.keys("mcp__(", "Enter")  # not a regular expression
-        shown = terminal.wait_for(lambda text: text.count("path-normalizer.tools (mcp__.*):") == 2)
+        shown = terminal.wait_for(lambda text: text.count(asked) == 2)
         assert "is not a usable matcher" in shown and "answer again" in shown
         terminal.keys("C-c")
         assert terminal.exit_code() == 130

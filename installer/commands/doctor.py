@@ -104,8 +104,8 @@ def _folder_named(paths: list[Path], project: Path | None) -> tuple[Path | None,
     if not folders:
         return project, paths
     if len(paths) > 1:
-        raise HookwrightError(f"{folders[0]} is a folder: doctor checks the project a folder is in, or the config "
-                              "files named, not both", hint=command_line("doctor", folders[0]))
+        raise HookwrightError("is a directory: doctor checks files, or the project a folder is in, not both at once",
+                              path=folders[0], hint=command_line("doctor", folders[0]))
     if project is not None:
         raise HookwrightError("is a directory, and --project names the project: doctor checks files, or the "
                               "project a folder is in", path=folders[0], hint=command_line("doctor", folders[0]))

@@ -10,6 +10,7 @@ from ..hosts.base import Scope, scope_reason
 from ..packs import load_pack, resolve_options
 from ..planning.install import check_host, check_place, plan_install, targets_for
 from ..planning.places import places_to_install
+from ..runtime_check import check_loads
 from .result import Result
 
 
@@ -29,6 +30,7 @@ def install(pack_names: list[str], *, host: str | None = "claude", scope: Scope 
         adapter = hosts.get(place.host)
         its_packs = [packs[name] for name in place.packs]
         check_host(adapter, its_packs, chosen)
+        check_loads(its_packs, adapter.name)
         for target, in_file in targets_for(adapter, place.scope, project, its_packs):
             check_place(adapter, target, in_file)
             plan = plan_install(adapter, target, in_file, chosen, adopt, force)

@@ -345,17 +345,29 @@ class Host(ABC):
             return quoted_absolute(path)
         return self.project_var + "/" + quoted_absolute(path.relative_to(target.project))
 
-    def runtime_command(self, pack: Pack, options: dict[str, Any], where: str) -> str:
-        """`python3 -I -S <where> --host <host> [--option k=v]`: how a shell starts a runtime."""
+    # what a hook entry sets to fail closed here: a failure of the hook (it cannot start, times out,
+    # crashes) blocks the call instead of letting it go on (None: the host offers nothing for it)
+    fail_closed_field: ClassVar[tuple[str, Any] | None] = None
+
+    def runtime_command(self, pack: Pack, options: dict[str, Any], where: str, fail_closed: bool = False) -> str:
+        """`python3 -I -S <where> --host <host> [--option k=v] [--fail-closed]`: how a shell starts a runtime."""
         import shlex  # (the writing side's: doctor never quotes)
 
         extra = "".join(f" --option {name}={shlex.quote(text)}" for name, text in changed_options(pack, options))
-        return f"python3 -I -S {where} --host {self.name}{extra}"
+        return f"python3 -I -S {where} --host {self.name}{extra}" + (f" {FAIL_CLOSED_FLAG}" if fail_closed else "")
 
-    def runtime_args(self, pack: Pack, options: dict[str, Any]) -> list[str]:
+    def runtime_args(self, pack: Pack, options: dict[str, Any], fail_closed: bool = False) -> list[str]:
         """The same arguments after the script, as a list (for a host that starts it without a shell)."""
         return ["--host", self.name, *(arg for name, text in changed_options(pack, options)
-                                       for arg in ("--option", f"{name}={text}"))]
+                                       for arg in ("--option", f"{name}={text}")),
+                *([FAIL_CLOSED_FLAG] if fail_closed else [])]
+
+    def fail_closed(self, handler: dict[str, Any]) -> dict[str, Any]:
+        """The handler with what makes this host block the call when the hook fails."""
+        if self.fail_closed_field is None:
+            return handler
+        key, value = self.fail_closed_field
+        return {**handler, key: value}
 
     # ---- our entries in a file -----------------------------------------------------------
 
@@ -431,11 +443,17 @@ def owned_pattern(host: str) -> re.Pattern[str]:
     )
 
 
+FAIL_CLOSED_FLAG = "--fail-closed"  # the runtime blocks (exit 2) when it cannot decide (hookwright_runtime.py)
+
+
 def changed_options(pack: Pack, options: dict[str, Any]) -> list[tuple[str, str]]:
     """(name, text) of the options that differ from their default: the rest are left out, so
-    a default install's command stays the same across versions."""
+    a default install's command stays the same across versions. (on_failure is no option of the
+    runtime's: it is the --fail-closed flag, and the host's own field.)"""
+    from ..packs import ON_FAILURE
+
     return [(name, ("true" if value else "false") if isinstance(value, bool) else str(value))
-            for name, value in sorted(options.items()) if value != pack.options[name].default]
+            for name, value in sorted(options.items()) if value != pack.options[name].default and name != ON_FAILURE]
 
 
 def describe(value: Any) -> str:

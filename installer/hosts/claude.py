@@ -72,6 +72,8 @@ class Claude(Host):
     programs = ("claude",)
     schema = "claude-settings.schema.json"
     project_var = PROJECT_VAR
+    # a failure counts as exit 2, which blocks what the event guards (docs/hosts/claude-code.md#handler-fields)
+    fail_closed_field = ("onFailure", "block")
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
         base = user_dir() if project is None else project / ".claude"
@@ -87,9 +89,11 @@ class Claude(Host):
         entries = []
         for hook in pack.hooks_for(self.name):
             wiring = hook.targets[self.name]
+            closed = pack.fails_closed(hook, options)
             handler = {"type": "command",
-                       "command": self.runtime_command(pack, options, self.runtime_path(target, pack, hook)),
+                       "command": self.runtime_command(pack, options, self.runtime_path(target, pack, hook), closed),
                        "timeout": wiring.whole_timeout}
+            handler = self.fail_closed(handler) if closed else handler
             entries.append(Entry.of(pack.name, hook.id, wiring.event, pack.matcher(hook, self.name, options), handler))
         return entries
 

@@ -186,6 +186,7 @@ class Opencode(Host):
     rewrites_combine = "in-order"  # (docs/hosts/opencode.md#several-hooks)
     programs = ("opencode",)
     file_per_pack = True
+    fail_closed_field = ("failClosed", True)  # hookwright's plugin throws when such a hook fails (plugin.js)
     schema = "opencode-plugin.schema.json"
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
@@ -198,8 +199,11 @@ class Opencode(Host):
         entries = []
         for hook in pack.hooks_for(self.name):
             wiring = hook.targets[self.name]
-            handler = {"script": f"../hookwright/{pack.name}/{hook.script}", "args": self.runtime_args(pack, options),
-                       "tools": wiring.matcher, "timeout": wiring.whole_timeout}
+            closed = pack.fails_closed(hook, options)
+            handler = {"script": f"../hookwright/{pack.name}/{hook.script}",
+                       "args": self.runtime_args(pack, options, closed), "tools": wiring.matcher,
+                       "timeout": wiring.whole_timeout}
+            handler = self.fail_closed(handler) if closed else handler
             entries.append(Entry.of(pack.name, hook.id, EVENT, wiring.matcher, handler))
         return entries
 

@@ -14,7 +14,7 @@ from ..document import Document
 from ..errors import ExitCode, HookwrightError
 from ..hosts.base import Entry, Host, Scope, Target
 from ..layout import RECEIPT
-from ..packs import Pack, resolve_options
+from ..packs import FAIL_CLOSED, FAIL_OPEN, ON_FAILURE, Pack, resolve_options
 from ..plan import Action, PackChange, Plan, file_writes, personal_gitignore
 from ..state import Receipt, RuntimeFile, read_receipt, sha256
 
@@ -202,7 +202,8 @@ def _runtime_change(host: Host, target: Target, pack: Pack, values: dict[str, An
     folder = target.pack_dir(pack.name)
     scripts = pack.runtime_files(host.name)
     created_config, created_folders = (receipt.created_config, receipt.created_folders) if receipt else made
-    new_receipt = Receipt(pack.name, pack.version, host.name, target.scope.value, target.config.name, values,
+    recorded = {k: v for k, v in values.items() if k != ON_FAILURE or v != FAIL_OPEN}  # (as receipts had it before)
+    new_receipt = Receipt(pack.name, pack.version, host.name, target.scope.value, target.config.name, recorded,
                           wanted, [RuntimeFile(name, sha256(content), _mode(pack, name)) for name, content in scripts.items()],
                           keep_empty, created_config, created_folders, written)
     wanted_files = {name: (content, _mode(pack, name)) for name, content in scripts.items()}
@@ -214,9 +215,22 @@ def _runtime_change(host: Host, target: Target, pack: Pack, values: dict[str, An
         action = Action.INSTALL
     elif receipt.version != pack.version:
         action = Action.UPGRADE
-    elif receipt.options != values:
+    elif receipt.options != recorded:
         action = Action.RECONFIGURE
     else:
         action = Action.REPAIR if writes or stale or rewired else Action.UNCHANGED
-    return PackChange(pack.name, action, folder, writes, stale,
-                      receipt.version if receipt else None, pack.version)
+    change = PackChange(pack.name, action, folder, writes, stale, receipt.version if receipt else None, pack.version)
+    if ON_FAILURE in values:
+        change.on_failure = values[ON_FAILURE]
+        change.on_failure_how = _on_failure_how(host, values[ON_FAILURE])
+    return change
+
+
+def _on_failure_how(host: Host, value: str) -> str:
+    """What the pack's blocking hooks do when they cannot decide, in this host."""
+    if value != FAIL_CLOSED:
+        return (f"fails open: a hook that cannot decide lets the call go on, with a line in hooks.log "
+                f"(--option {ON_FAILURE}={FAIL_CLOSED} to fail closed)")
+    offered = f"{host.fail_closed_field[0]}: {json.dumps(host.fail_closed_field[1])} and " if host.fail_closed_field \
+        else ""
+    return f"fails closed: a hook that cannot decide blocks the call ({offered}the runtime's exit 2)"

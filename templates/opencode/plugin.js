@@ -3,8 +3,8 @@ __HEADER__
 // the pack's Python runtime (../hookwright/<pack>/<script>, the same one Claude Code and Cursor
 // run), with the call in Claude Code's words on stdin, and obeys the answer: a deny stops the
 // call with its reason (the model reads it); new arguments replace the call's arguments in
-// place. A hook that fails, times out or says nothing lets the call go on, and leaves a line in
-// hookwright's log. Do not edit: `hookwright uninstall __PACK_NAME__ --host opencode` takes it out, and
+// place. A hook that fails, times out or says nothing lets the call go on (or, installed to fail
+// closed, stops it), and leaves a line in hookwright's log. Do not edit: `hookwright uninstall __PACK_NAME__ --host opencode` takes it out, and
 // leaves an edited file alone.
 import { spawnSync } from "node:child_process";
 import { appendFileSync, mkdirSync } from "node:fs";
@@ -46,13 +46,21 @@ function ask(hook, input, args, directory) {
       input: JSON.stringify(payload), encoding: "utf8", timeout: hook.timeout * 1000, killSignal: "SIGKILL",
       maxBuffer: 4 << 20,
     });
-    if (done.error) return log(`${hook.script}: ${done.error.message}; the call goes on`);
-    if (done.status !== 0) return log(`${hook.script} exited ${done.status}; the call goes on`);
+    if (done.error) return failed(hook, `${hook.script}: ${done.error.message}`);
+    if (done.status !== 0) return failed(hook, `${hook.script} exited ${done.status}`, done.stderr);
     const text = (done.stdout || "").trim();
     return text ? JSON.parse(text) : null;
   } catch (error) {
-    return log(`${hook.script}: ${error && error.message ? error.message : error}; the call goes on`);
+    return failed(hook, `${hook.script}: ${error && error.message ? error.message : error}`);
   }
+}
+
+// a hook installed to fail closed blocks the call it could not check; any other lets it go on
+function failed(hook, what, stderr) {
+  if (!hook.failClosed) return log(`${what}; the call goes on`);
+  log(`${what}; the call is blocked (the hook is installed to fail closed)`);
+  const said = String(stderr || "").trim();
+  return { decision: "deny", reason: said || `hookwright ${PACK}: ${what}, and it is installed to fail closed` };
 }
 
 // opencode's own tools name their arguments in camelCase (filePath), Claude Code's in snake_case

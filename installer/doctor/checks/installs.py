@@ -249,6 +249,11 @@ def _runtime_changed(ctx: Context, pack: PackAt) -> Iterator[Finding]:
     yield from _problems(ctx, pack, "install/runtime-changed")
 
 
+@RECEIPT_RULES.rule("install/runtime-cannot-load")
+def _runtime_cannot_load(ctx: Context, pack: PackAt) -> Iterator[Finding]:
+    yield from _problems(ctx, pack, "install/runtime-cannot-load")
+
+
 def receipt_problems(host: Host, target: Target, data: Any, receipt: Receipt) -> Iterator[tuple[str, dict[str, Any]]]:
     """How an install differs from its receipt: (rule id, the rule's fields besides pack and
     scope_args) for each entry missing or changed in the config `data`, and each runtime file
@@ -267,6 +272,19 @@ def receipt_problems(host: Host, target: Target, data: Any, receipt: Receipt) ->
             yield "install/runtime-missing", {"runtime": folder / item.name}
         elif not runtime_matches(folder, item.name, item.sha256):
             yield "install/runtime-changed", {"runtime": folder / item.name}
+    yield from _cannot_load(host, folder, receipt)
+
+
+def _cannot_load(host: Host, folder: Path, receipt: Receipt) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The installed modules that would not load, read without running them (runtime_check)."""
+    from ...runtime_check import static_problems
+
+    scripts = {who[1] for entry in receipt.entries if (who := host.owner(entry.handler))}
+    for problem in static_problems(folder, [item.name for item in receipt.files],
+                                   {script.replace("-", "_") for script in scripts}):
+        where = f"{problem.file}:{problem.line}:{problem.column or 1}" if problem.line else str(problem.file)
+        yield "install/runtime-cannot-load", {"module": problem.module + ".py", "problem": problem.message,
+                                              "runtime": where}
 
 
 def _read_receipt(path: Path) -> Receipt | None:
