@@ -1,6 +1,7 @@
 """Hook packs: `templates/packs/<name>/pack.toml`, validated against schemas/pack.schema.json."""
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,6 +64,8 @@ class PackOption:
     choices: tuple[str, ...] = ()  # a string option's allowed values (none: any string)
 
     def parse(self, text: str) -> Any:
+        if self.type == "list":
+            return _name_list(self.name, text)
         if self.type == "bool":
             lowered = text.lower()
             if lowered in ("true", "yes", "1", "on"):
@@ -121,6 +124,24 @@ class Pack:
     def matcher(self, hook: PackHook, host: str, options: dict[str, Any]) -> str | None:
         wiring = hook.targets[host]
         return str(options[wiring.matcher_option]) if wiring.matcher_option else wiring.matcher
+
+
+LIST_ITEM = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")  # a name in a list option (an argument's, say)
+
+
+def _name_list(option: str, text: str) -> str:
+    """A list option's value: names joined by commas, spaces around them dropped. An empty name
+    or one that is no name (`/etc`) is refused (exit 2): the runtime would look for it in vain."""
+    names = [name.strip() for name in text.split(",")]
+    for index, name in enumerate(names):
+        if not name:
+            valid = ",".join(n for n in names if LIST_ITEM.fullmatch(n)) or "path,file_path"
+            raise HookwrightError(f"option {option} has an empty name (item {index + 1} of {text!r})",
+                                  hint=f"write the names joined by single commas, e.g. {option}={valid}")
+        if not LIST_ITEM.fullmatch(name):
+            raise HookwrightError(f"option {option}: {name!r} is not a name (letters, digits, _ . -)",
+                                  hint="give the names of the arguments, joined by commas")
+    return ",".join(names)
 
 
 def version_key(version: str) -> tuple[int, ...]:

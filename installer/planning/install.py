@@ -137,11 +137,34 @@ def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[st
     written = sha256(new_bytes) if new_bytes is not None else None
     changes = [_runtime_change(host, target, pack, values, wanted, keep_empty, receipt, made, written, rewired)
                for pack, values, wanted, keep_empty, receipt, rewired in wired]
+    for change, (pack, values, *_, receipt, _) in zip(changes, wired):
+        change.notes += _kept_options(target, pack, receipt, options[pack.name])
     return Plan("install", target, doc, data, added, removed, changes,
                 replan=lambda: plan_install(host, target, packs, options, adopt, force),
                 notes=_git_notes(target) + _required_key_notes(host, doc, data),
                 made_folders=made[1], exact_bytes=new_bytes,  # (also over an edit, which only --force gets to)
                 other_writes=personal_gitignore(target, changes))
+
+
+def _kept_options(target: Target, pack: Pack, receipt: Receipt | None, given: dict[str, Any]) -> list[str]:
+    """The note for the options an install keeps from the one before without the command line
+    giving them (a value other than the default): so that a value set once is never a surprise."""
+    kept = {name: value for name, value in (receipt.options if receipt else {}).items()
+            if name in pack.options and name not in given and value != pack.options[name].default}
+    if not kept:
+        return []
+    from ..errors import command_line
+
+    shown = ", ".join(f"{name}={_option_text(value)}" for name, value in kept.items())
+    defaults = [arg for name in kept for arg in ("--option", f"{name}={_option_text(pack.options[name].default)}")]
+    place = ["--host", target.host, "--scope", target.scope.value] + (
+        ["--project", str(target.project)] if target.project is not None else [])
+    return [f"{pack.name} keeps {shown} from the install before (the command line did not say); "
+            f"{command_line('install', pack.name, *place, *defaults)} puts back the default"]
+
+
+def _option_text(value: Any) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 def _made_for(target: Target, config_exists: bool) -> tuple[bool, list[str]]:
