@@ -255,7 +255,9 @@ def _print_plan_findings(plan: Plan, changes: tuple[tuple[str, str], ...] = PLAN
     still = sum(1 for f in plan.findings if f.change == "kept") if kept else 0
     if still:
         where = plan.project or plan.target.project
-        command = "hookwright doctor" + (f" --project {where}" if where else "")
+        from .errors import command_line
+
+        command = command_line("doctor", *(["--project", where] if where else []))
         out().print(f"  [dim]it keeps {_count(still, 'existing finding')} ({escape(command)} shows them)[/]")
 
 
@@ -506,7 +508,8 @@ def menu(rows: list[tuple[str, str]], indent: int = 2) -> None:
     from rich.table import Table
 
     label_width = max((len(_plain(label)) for label, _ in rows), default=0)
-    beside = out().width - indent - label_width - 1 >= MENU_TEXT_MIN
+    longest_word = max((len(word) for _, text in rows for word in _plain(text).split()), default=0)
+    beside = out().width - indent - label_width - 1 >= max(MENU_TEXT_MIN, longest_word)
     grid = Table.grid(padding=(0, 1))
     grid.add_column(no_wrap=beside, overflow="fold")  # (only a word longer than the column is cut)
     if beside:
@@ -573,7 +576,8 @@ def print_rules(rules: list[dict[str, Any]]) -> None:
         table.add_row(rule["id"], f"[{SEVERITY_STYLE[rule['severity']]}]{rule['severity']}[/]",
                       escape(report.template(rule["message"])))
     table.print()
-    out().print(f"[dim]{len(rules)} rules; hookwright doctor --explain RULE tells more of one[/]")
+    example = f"hookwright doctor --explain {rules[0]['id']}" if rules else "hookwright doctor --explain"
+    out().print(f"[dim]{len(rules)} rules; {escape(example)} tells more of one[/]")
 
 
 def _print_lines(lines: list[Line]) -> None:

@@ -1,7 +1,6 @@
 """Hook packs: `templates/packs/<name>/pack.toml`, validated against schemas/pack.schema.json."""
 from __future__ import annotations
 
-import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,6 +9,7 @@ from typing import Any, NamedTuple
 from . import resources
 from .errors import HookwrightError, did_you_mean
 from .hosts import NAMES as HOSTS  # the wirings a pack.toml may hold (schemas/pack.schema.json)
+from .patterns import lazy
 
 RUNTIME_LIBRARY = "hookwright_runtime.py"
 HOOK_SCRIPT = "hook_script.py"  # installed under each hook's script name: it loads the hook's module
@@ -126,7 +126,7 @@ class Pack:
         return str(options[wiring.matcher_option]) if wiring.matcher_option else wiring.matcher
 
 
-LIST_ITEM = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")  # a name in a list option (an argument's, say)
+LIST_ITEM = lazy(r"[A-Za-z_][A-Za-z0-9_.-]*")  # a name in a list option (an argument's, say)
 
 
 def _name_list(option: str, text: str) -> str:

@@ -101,7 +101,8 @@ def _first_problem(pack: Pack, host: str) -> LoadProblem | None:
                    RUNTIME_LIBRARY: runtime_dir() / RUNTIME_LIBRARY}
         for item in found:
             written = Path(item["file"]).name if item.get("file") else None
-            return LoadProblem(item["module"], item["message"], sources.get(written or "", None),
+            module_file = sources.get(f"{item['module']}.py")  # (a problem without a place: the module's file)
+            return LoadProblem(item["module"], item["message"], sources.get(written or "", module_file),
                                item.get("line"), item.get("column"))
     return None
 

@@ -988,7 +988,8 @@ def test_pack_manifest_wires_four_hooks():
         ("ask-error-fallback", "ask-error-fallback", "PostToolUseFailure", matcher, False),
         ("ask-error-fallback-post", "ask-error-fallback", "PostToolUse", matcher, False),
     ]
-    assert {name: o.default for name, o in pack.options.items()} == {"mode": "answer", "session": "auto"}
+    assert {name: o.default for name, o in pack.options.items()} == {"mode": "answer", "session": "auto",
+                                                                     "on_failure": "continue"}  # (a guard's own)
     assert sorted(pack.runtime_files("claude")) == sorted([*SCRIPTS, *MODULES, "hookwright_runtime.py"])
 
 

@@ -51,7 +51,7 @@ def _nothing_to_undo(chosen: Only, given: Only) -> str:
     project = newest.target.get("project")
     there = ("--project", project) if project else ("--scope", "user")
     return (f"nothing to do: no operation to roll back {where}; the newest elsewhere is {newest.kind} of "
-            f"{', '.join(newest.packs)} on {newest.target['config']}: {command_line('rollback', *there)} undoes it")
+            f"{', '.join(newest.packs)} on {newest.target['config']}: `{command_line('rollback', *there)}` undoes it")
 
 
 def journal_listing(only: Only = Only()) -> Result:

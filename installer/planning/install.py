@@ -137,7 +137,7 @@ def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[st
     written = sha256(new_bytes) if new_bytes is not None else None
     changes = [_runtime_change(host, target, pack, values, wanted, keep_empty, receipt, made, written, rewired)
                for pack, values, wanted, keep_empty, receipt, rewired in wired]
-    for change, (pack, values, *_, receipt, _) in zip(changes, wired):
+    for change, (pack, *_, receipt, _) in zip(changes, wired):
         change.notes += _kept_options(target, pack, receipt, options[pack.name])
     return Plan("install", target, doc, data, added, removed, changes,
                 replan=lambda: plan_install(host, target, packs, options, adopt, force),
@@ -160,7 +160,7 @@ def _kept_options(target: Target, pack: Pack, receipt: Receipt | None, given: di
     place = ["--host", target.host, "--scope", target.scope.value] + (
         ["--project", str(target.project)] if target.project is not None else [])
     return [f"{pack.name} keeps {shown} from the install before (the command line did not say); "
-            f"{command_line('install', pack.name, *place, *defaults)} puts back the default"]
+            f"`{command_line('install', pack.name, *place, *defaults)}` puts back the default"]
 
 
 def _option_text(value: Any) -> str:

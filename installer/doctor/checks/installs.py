@@ -297,7 +297,11 @@ def _read_receipt(path: Path) -> Receipt | None:
 
 
 def scope_args(target: Target) -> str:
-    host = "" if target.host == hosts.DEFAULT else f"--host {target.host} "
-    if target.scope is Scope.user:
-        return host + "--scope user"
-    return host + f"--scope {target.scope.value} --project {target.project}"
+    """The options that name an install's place, as a command printed in a hint takes them (quoted
+    for the shell: it works as printed)."""
+    import shlex
+
+    where = ["--host", target.host, "--scope", target.scope.value]
+    if target.scope is not Scope.user:
+        where += ["--project", str(target.project)]
+    return " ".join(map(shlex.quote, where))
