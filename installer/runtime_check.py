@@ -62,11 +62,12 @@ class LoadProblem(NamedTuple):
     column: int | None = None
 
 
-def check_loads(packs: list[Pack], host: str) -> None:
-    """Load each pack's hook modules in the runtime interpreter, as the host will: a module that
-    does not load is refused before anything is written (exit 2), with the error and its place."""
+def check_loads(packs: list[Pack], host: str, python: str | None = None) -> None:
+    """Load each pack's hook modules in the runtime interpreter, as the host will (`python`: the
+    one the hooks are to start, else python3 on PATH): a module that does not load is refused
+    before anything is written (exit 2), with the error and its place."""
     for pack in packs:
-        problem = _first_problem(pack, host)
+        problem = _first_problem(pack, host, python or INTERPRETER)
         if problem is not None:
             raise HookwrightError(
                 f"pack {pack.name}'s hook module {problem.module}.py does not load in {INTERPRETER} -I -S, so its "
@@ -76,14 +77,14 @@ def check_loads(packs: list[Pack], host: str) -> None:
                      "module the pack needs goes beside it, listed in pack.toml's files)")
 
 
-def _first_problem(pack: Pack, host: str) -> LoadProblem | None:
+def _first_problem(pack: Pack, host: str, interpreter: str) -> LoadProblem | None:
     from .packs import RUNTIME_LIBRARY
     from .resources import runtime_dir
 
-    python = shutil.which(INTERPRETER)
+    python = shutil.which(interpreter)
     if python is None:
-        raise HookwrightError(f"{INTERPRETER} is not on PATH: the hooks run as `{INTERPRETER} -I -S`, and would not "
-                              "start", code=ExitCode.REFUSED, hint=f"install Python 3.8 or newer as {INTERPRETER}")
+        raise HookwrightError(f"{interpreter} is not on PATH: the hooks run as `{interpreter} -I -S`, and would not "
+                              "start", code=ExitCode.REFUSED, hint=f"install Python 3.8 or newer as {interpreter}")
     modules = sorted({hook.module[:-3] for hook in pack.hooks_for(host)})
     with tempfile.TemporaryDirectory(prefix="hookwright-load-") as folder:
         for name, content in pack.runtime_files(host).items():

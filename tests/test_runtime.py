@@ -326,6 +326,101 @@ def test_run_reads_host_given_with_an_equals_sign(log_path):
     assert call_run(deny_all, payload(), argv=["--host=claude"])[1] != ""
 
 
+# --- the serving mode (--serve): one process, call after call ---------------------------------------
+
+def call_serve(handle, lines: list[bytes], argv=("--host", "claude"), **kwargs):
+    """run(--serve) in-process on these request lines; returns (exit code, the replies read as JSON)."""
+    out = io.StringIO()
+    code = hw.run("test-hook", handle, __file__, argv=[*argv, "--serve"], stdin=io.BytesIO(b"".join(lines)),
+                  stdout=out, **kwargs)
+    return code, [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def reply(ident: int, stdout: str = "", stderr: str = "", code: int = 0) -> dict:
+    """A served reply as the one-shot mode's stdout, stderr and exit code make it."""
+    said = {"id": ident, "code": code}
+    return {**said, **({"stdout": stdout} if stdout else {}), **({"stderr": stderr} if stderr else {})}
+
+
+def test_serve_replies_to_each_line_with_its_id_what_run_prints_and_exits_with(log_path):
+    def judge(call):
+        return hw.deny("no") if call.tool_input["command"] == "rm" else None
+
+    lines = [b"7 " + payload(tool_input={"command": "rm"}) + b"\n", b"8 " + payload() + b"\n"]
+    code, replies = call_serve(judge, lines)
+
+    assert code == 0
+    assert replies == [reply(7, call_run(judge, payload(tool_input={"command": "rm"}))[1]), reply(8)]
+    assert log_lines(log_path) == []
+
+
+@pytest.mark.parametrize("host", ["claude", "cursor", "opencode"])
+def test_serve_passes_through_each_bad_payload_with_its_line_and_answers_the_next(host, log_path):
+    bad = [stdin for _, stdin in BAD_STDIN if b"\n" not in stdin]
+    lines = [b"%d %s\n" % (n, stdin) for n, stdin in enumerate(bad)] + [b"99 " + payload() + b"\n"]
+    code, replies = call_serve(deny_all, lines, argv=("--host", host))
+    served = log_lines(log_path)
+
+    nothing = call_run(deny_all, b"", argv=("--host", host))[1]
+    assert replies[:-1] == [reply(n, nothing) for n in range(len(bad))]
+    assert replies[-1] == reply(99, call_run(deny_all, payload(), argv=("--host", host))[1])
+    assert len(served) == len(bad)
+
+
+def test_serve_blocks_a_call_it_cannot_decide_when_installed_to_fail_closed(log_path):
+    code, replies = call_serve(deny_all, [b"1 {oops\n", b"2 " + payload() + b"\n"],
+                               argv=("--host", "opencode", "--fail-closed"))
+    assert replies[0]["code"] == 2 and "installed to fail closed" in replies[0]["stderr"]
+    assert "stdout" not in replies[0] and replies[1]["code"] == 0 and "denied" in replies[1]["stdout"]
+
+
+def test_serve_passes_through_an_over_size_payload_and_answers_the_next(log_path, monkeypatch):
+    monkeypatch.setattr(hw, "MAX_STDIN", 300)
+    big = b"1 " + payload(tool_input={"command": "x" * 5000}) + b"\n"
+    code, replies = call_serve(deny_all, [big, b"2 " + payload() + b"\n"])
+
+    assert replies[0] == reply(1) and "denied" in replies[1]["stdout"]
+    [line] = log_lines(log_path)
+    assert "over 300 bytes" in line
+
+
+def test_serve_skips_a_line_without_an_id_with_a_log_line(log_path):
+    code, replies = call_serve(deny_all, [b"x " + payload() + b"\n", payload() + b"\n", b"3 " + payload() + b"\n"])
+    assert [said["id"] for said in replies] == [3]
+    assert len(log_lines(log_path)) == 2
+
+
+def test_serve_keeps_its_replies_apart_from_what_a_hook_prints(log_path, capsys):
+    def chatty(call):
+        print("debugging")
+        return hw.deny("denied")
+
+    code, replies = call_serve(chatty, [b"1 " + payload() + b"\n"])
+    assert replies == [reply(1, call_run(deny_all, payload())[1])]
+    assert capsys.readouterr().err == "debugging\n"
+
+
+def test_serve_passes_through_a_call_past_the_deadline_and_answers_the_next(log_path, monkeypatch):
+    monkeypatch.setattr(hw, "DEADLINE_S", 0.2)
+
+    def slow_once(call):
+        if call.tool_input["command"] == "slow":
+            time.sleep(3)
+        return hw.deny("in time")
+
+    code, replies = call_serve(slow_once, [b"1 " + payload(tool_input={"command": "slow"}) + b"\n",
+                                           b"2 " + payload() + b"\n"])
+    assert replies[0] == reply(1) and "in time" in replies[1]["stdout"]
+    [line] = log_lines(log_path)
+    assert "internal deadline of 0.2s passed" in line
+
+
+def test_serve_gives_the_terminals_interrupt_and_stdout_back_when_it_ends(log_path):
+    before, stdout = signal.getsignal(signal.SIGINT), sys.stdout
+    call_serve(deny_all, [b"1 " + payload() + b"\n"])
+    assert signal.getsignal(signal.SIGINT) == before and sys.stdout is stdout
+
+
 def deny_all_script(tmp_path):
     """The shared hook script as `deny-all`, on a module that denies everything, and an env logging into tmp."""
     script = tmp_path / "deny-all"

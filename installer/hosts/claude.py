@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
 from .. import layout
+from ..interpreter import DEFAULT as DEFAULT_PYTHON
 from .base import Capabilities, Entry, HandlerPlace, Host, Scope, Target, check_events, deep
 
 if TYPE_CHECKING:
@@ -85,13 +86,14 @@ class Claude(Host):
         the git root (docs/hosts/claude-code.md#config-files, measured on 2.1.328)."""
         return [start / ".claude" / CONFIG_FILE[Scope.project], *local_settings_read(start)]
 
-    def render(self, target: Target, pack: Pack, options: dict[str, Any]) -> list[Entry]:
+    def render(self, target: Target, pack: Pack, options: dict[str, Any], python: str = DEFAULT_PYTHON) -> list[Entry]:
         entries = []
         for hook in pack.hooks_for(self.name):
             wiring = hook.targets[self.name]
             closed = pack.fails_closed(hook, options)
             handler = {"type": "command",
-                       "command": self.runtime_command(pack, options, self.runtime_path(target, pack, hook), closed),
+                       "command": self.runtime_command(pack, options, self.runtime_path(target, pack, hook), python,
+                                                       closed),
                        "timeout": wiring.whole_timeout}
             handler = self.fail_closed(handler) if closed else handler
             entries.append(Entry.of(pack.name, hook.id, wiring.event, pack.matcher(hook, self.name, options), handler))
