@@ -190,7 +190,7 @@ def test_rolling_back_an_upgrade_gives_back_the_entries_in_their_order_after_a_f
     hookwright("install", "path-normalizer", "--scope", "project", "--yes")
     settings = proj1 / ".claude" / "settings.json"
     before = read_json(settings)
-    hookwright("install", "git-guard", "--option", "deny_push=true", "--yes")
+    hookwright("install", "git-guard", "--scope", "project", "--option", "deny_push=true", "--yes")
     edited = read_json(settings)
     edited["model"] = "opus"  # Claude Code saves a setting meanwhile
     write_json(settings, edited)

@@ -331,3 +331,26 @@ def test_no_color_turns_the_colours_off_and_they_are_on_without_it(tmp_path, hom
         terminal.close()
     colours = re.findall(r"\x1b\[(?:[0-9;]*;)?(?:3[0-7]|9[0-7]|38;[25];[0-9;]+)m", styled)
     assert bool(colours) is not no_color
+
+
+def test_answers_ignore_case_at_every_question(tmp_path, home, project):
+    terminal = _guided(tmp_path, home, project, "--project", project)
+    try:
+        terminal.wait_for(lambda text: "Agent [claude/cursor/opencode] (claude):" in text)
+        terminal.keys("Claude", "Enter")
+        terminal.wait_for(lambda text: "Packs to install" in text)
+        terminal.keys("Git-Guard", "Enter")
+        terminal.wait_for(lambda text: "Scope [user/project/local] (project):" in text)
+        terminal.keys("PROJECT", "Enter")
+        terminal.wait_for(lambda text: "git-guard.deny_push (false):" in text)
+        terminal.keys("True", "Enter")
+        terminal.wait_for(lambda text: "git-guard.on_failure [continue/block] (continue):" in text)
+        terminal.keys("Block", "Enter")
+        terminal.wait_for(lambda text: "Apply this change?" in text)
+        terminal.keys("Y", "Enter")
+        assert terminal.exit_code() == 0, terminal.screen()
+    finally:
+        terminal.close()
+    (group,) = read_json(project / ".claude" / "settings.json")["hooks"]["PreToolUse"]
+    assert group["hooks"][0]["command"].endswith("--option deny_push=true --fail-closed")
+    assert group["hooks"][0]["onFailure"] == "block"

@@ -32,7 +32,8 @@ class Shell:
         rc.write_text(f"PS1='$ '\nhookwright() {{ {shlex.quote(sys.executable)} -m hookwright \"$@\"; }}\n")
         env = {"HOME": str(home), "XDG_STATE_HOME": str(home / ".local" / "state"),
                "XDG_CONFIG_HOME": str(home / ".config"), "XDG_CACHE_HOME": str(home / ".cache"),
-               "PYTHONPATH": str(resources.data_root()), "PATH": os.environ["PATH"], "TERM": "xterm-256color"}
+               "PYTHONPATH": os.environ.get("PYTHONPATH") or str(resources.data_root()), "PATH": os.environ["PATH"],
+               "TERM": "xterm-256color"}
         self.terminal = Tmux(tmp_path, ["bash", "--noprofile", "--rcfile", str(rc), "-i"], env, width=width,
                              height=50)
         self.terminal.run("set-option", "-t", "main", "history-limit", "50000")
@@ -139,7 +140,8 @@ def test_tables_at_60_columns_wrap_between_words_and_keep_ids_whole(tmp_path, ho
         subprocess.run([sys.executable, "-m", "hookwright", "install", pack, "--host", host, "--scope", "project",
                         "--project", str(project), "--yes"], check=True, capture_output=True,
                        env={**os.environ, "HOME": str(home), "XDG_STATE_HOME": str(home / ".local" / "state"),
-                            "XDG_CONFIG_HOME": str(home / ".config"), "PYTHONPATH": str(resources.data_root())})
+                            "XDG_CONFIG_HOME": str(home / ".config"),
+                            "PYTHONPATH": os.environ.get("PYTHONPATH") or str(resources.data_root())})
     wide, narrow = Shell(tmp_path / "wide", home, width=200), Shell(tmp_path / "narrow", home)
     try:
         for shell in (wide, narrow):
