@@ -100,16 +100,16 @@ def places_to_remove(command: str, names: list[str], host: str | None, scope: Sc
 
 def places_to_install(names: list[str], host: str | None, scope: Scope | None, project: Path | None,
                       pick: Pick | None, again: list[str]) -> list[Chosen]:
-    """Where install acts: a pack installed for this project already is upgraded or repaired
-    where it is; any other goes where the options say (Claude Code, and the user scope, or the
-    project scope with --project)."""
-    if host is not None and scope is not None:
-        return [Chosen(host, scope, list(names), None)]
-    places = installed_places(project, host, scope)
+    """Where install acts: without --host and --scope, a pack installed for this project already
+    is upgraded or repaired where it is; any other pack, and every pack with either option, goes
+    where the options say (Claude Code, and the user scope, or the project scope with --project)."""
+    if host is not None or scope is not None:  # (a new install's place, as the options say it)
+        return [Chosen(host or hosts.DEFAULT, scope or implied_scope(project), list(names), None)]
+    places = installed_places(project)
     chosen: dict[tuple[str, Scope], Chosen] = {}
     for name in names:
         where = [p for p in places if name in p.packs]  # (an unreadable config: the plan says why, exit 2)
-        targets: list[tuple[str, Scope, str | None]] = [(host or hosts.DEFAULT, scope or implied_scope(project), None)]
+        targets: list[tuple[str, Scope, str | None]] = [(hosts.DEFAULT, implied_scope(project), None)]
         if where:
             targets = [(p.host, p.scope, FOUND) for p in _one_of("install", [name], where, project, pick, again)]
         for place_host, place_scope, reason in targets:

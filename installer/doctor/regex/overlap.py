@@ -92,7 +92,7 @@ def _reach(m: Matcher, server: str) -> str:
     prefix = f"mcp__{server}__"
     if m.kind == "all" or m.kind == "regex" and m.pattern is not None and _takes_whole_prefix(m.pattern, prefix):
         return "all"
-    if m.kind == "regex" and m.pattern is not None and _ALL_BUT_NAMED.match(m.pattern.pattern):
+    if m.kind == "regex" and m.pattern is not None and _ALL_BUT_NAMED.match(m.pattern.source):
         return "all"  # (every tool of the server but a few named: a race with it is as good as certain)
     touched = _touches(m, server)
     # (exact names, or decided by sampling: never all; True comes of a regex the automaton read)
