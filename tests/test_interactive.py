@@ -335,19 +335,13 @@ def test_no_color_turns_the_colours_off_and_they_are_on_without_it(tmp_path, hom
 
 def test_answers_ignore_case_at_every_question(tmp_path, home, project):
     terminal = _guided(tmp_path, home, project, "--project", project)
+    asked = [("Agent [claude/cursor/opencode] (claude):", "Claude"), ("Packs to install", "Git-Guard"),
+             ("Scope [user/project/local] (project):", "PROJECT"), ("git-guard.deny_push (false):", "True"),
+             ("git-guard.on_failure [continue/block] (continue):", "Block"), ("Apply this change?", "Y")]
     try:
-        terminal.wait_for(lambda text: "Agent [claude/cursor/opencode] (claude):" in text)
-        terminal.keys("Claude", "Enter")
-        terminal.wait_for(lambda text: "Packs to install" in text)
-        terminal.keys("Git-Guard", "Enter")
-        terminal.wait_for(lambda text: "Scope [user/project/local] (project):" in text)
-        terminal.keys("PROJECT", "Enter")
-        terminal.wait_for(lambda text: "git-guard.deny_push (false):" in text)
-        terminal.keys("True", "Enter")
-        terminal.wait_for(lambda text: "git-guard.on_failure [continue/block] (continue):" in text)
-        terminal.keys("Block", "Enter")
-        terminal.wait_for(lambda text: "Apply this change?" in text)
-        terminal.keys("Y", "Enter")
+        for question, answer in asked:
+            terminal.wait_for(lambda text, question=question: question in text)
+            terminal.keys(answer, "Enter")
         assert terminal.exit_code() == 0, terminal.screen()
     finally:
         terminal.close()
