@@ -348,3 +348,26 @@ def test_answers_ignore_case_at_every_question(tmp_path, home, project):
     (group,) = read_json(project / ".claude" / "settings.json")["hooks"]["PreToolUse"]
     assert group["hooks"][0]["command"].endswith("--option deny_push=true --fail-closed")
     assert group["hooks"][0]["onFailure"] == "block"
+
+
+def test_on_a_terminal_a_pack_in_two_places_is_a_question_and_only_the_place_picked_changes(tmp_path, home, project,
+                                                                                            hookwright):
+    for host in ("claude", "opencode"):
+        assert hookwright("install", "git-guard", "--host", host, "--scope", "project", "--project", project,
+                          "--yes").code == 0
+    claude = (project / ".claude" / "settings.json").read_bytes()
+    terminal = Tmux(tmp_path, [sys.executable, "-m", "hookwright", "uninstall", "git-guard", "--project", str(project)],
+                    {"HOME": str(home), "XDG_STATE_HOME": str(home / ".local" / "state"),
+                     "XDG_CONFIG_HOME": str(home / ".config"), "PYTHONPATH": str(resources.data_root()),
+                     "PATH": os.environ["PATH"], "TERM": "xterm-256color", "PAGER": "cat"})  # (a plugin's long diff)
+    try:
+        shown = terminal.wait_for(lambda text: "Which one (a number, or all)" in text)
+        assert "git-guard is installed for this project in 2 places" in shown
+        assert "1. Claude Code project scope" in shown and "2. opencode project scope" in shown
+        terminal.keys("2", "Enter")
+        terminal.wait_for(lambda text: "Apply this change?" in text)
+        terminal.keys("y", "Enter")
+        assert terminal.exit_code() == 0, terminal.screen()
+    finally:
+        terminal.close()
+    assert not (project / ".opencode").exists() and (project / ".claude" / "settings.json").read_bytes() == claude
