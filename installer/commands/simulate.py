@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..errors import HookwrightError
 from ..hosts import NAMES as HOSTS
 from ..hosts.base import check_project
+from ..project import project_of
 from .result import Payload, Result, Status
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
 
     event, host, implied_tool = _in_claude_words(event, host)
     _check_choices(event, host, permission_mode)
-    project = (project or Path.cwd()).resolve()
+    project = project_of(project).resolve()
     check_project(project)
     rules = protocol(event)
     call_input = _tool_input(tool_input, input_file, command)
