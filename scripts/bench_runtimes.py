@@ -14,7 +14,11 @@ or failed (non-zero exit or output on stderr), so this works as a check.
 The byte-code cache is warmed first (a few untimed runs), as it is after a hook's first
 call on a user's machine.
 
-    python3 scripts/bench_runtimes.py [--runs 30] [--target 1.25] [--python PATH] [--only NAME]
+With --baseline REV, each runtime is also laid out as the git revision REV had it (its pack
+modules, hook script and runtime library) and timed in the same run, beside its own floor: a
+change's cost is read before and after under the same load.
+
+    python3 scripts/bench_runtimes.py [--runs 30] [--target 1.25] [--python PATH] [--only NAME] [--baseline REV]
 
 With --opencode, it also measures what hookwright's opencode plugin adds to one tool call in
 the real opencode (scripts/setup-e2e.sh installs it): the same project, with git-guard's
@@ -108,6 +112,31 @@ def lay_out(root: Path, pack: str) -> Path:
     return folder
 
 
+def lay_out_revision(root: Path, pack: str, revision: str) -> Path | None:
+    """The pack's runtime folder as `revision` had it, or None if the pack did not exist then."""
+    tree = root / f"tree-{revision}"
+    if not tree.is_dir():
+        tree.mkdir(parents=True)
+        archive = subprocess.run(["git", "-C", str(REPO), "archive", revision, "templates"], capture_output=True,
+                                 check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    manifest = tree / "templates" / "packs" / pack / "pack.toml"
+    if not manifest.is_file():
+        return None
+    spec = tomllib.loads(manifest.read_text(encoding="utf-8"))
+    folder = root / f"{revision}-project" / ".claude" / "hookwright" / pack
+    folder.mkdir(parents=True, exist_ok=True)
+    runtime = tree / "templates" / "runtime"
+    for hook in spec.get("hooks", []):
+        shutil.copyfile(runtime / "hook_script.py", folder / hook["script"])
+        shutil.copyfile(manifest.parent / (hook["script"].replace("-", "_") + ".py"),
+                        folder / (hook["script"].replace("-", "_") + ".py"))
+    for name in spec.get("files", []):
+        shutil.copyfile(manifest.parent / name, folder / name)
+    shutil.copyfile(runtime / "hookwright_runtime.py", folder / "hookwright_runtime.py")
+    return folder
+
+
 def run_once(command: list[str], stdin: bytes, env: dict, cwd: Path) -> tuple[float, float, subprocess.CompletedProcess]:
     """Wall time, CPU time (user + system) and the result of one run."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -127,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="the interpreter to run (default: the one running this script)")
     parser.add_argument("--only", action="append", default=[], help="a pack or script name (repeatable)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the shuffled run order")
+    parser.add_argument("--baseline", metavar="REV", help="also time each runtime as this git revision had it")
     parser.add_argument("--opencode", action="store_true", help="also time a tool call in the real opencode")
     parser.add_argument("--opencode-runs", type=int, default=4, help="opencode runs with and without the plugin")
     args = parser.parse_args(argv)
@@ -146,11 +176,19 @@ def main(argv: list[str] | None = None) -> int:
                     "XDG_STATE_HOME": str(root / "state"), "XDG_CACHE_HOME": str(root / "cache"),
                     "HOOKWRIGHT_LOG": str(root / "hooks.log"), "CLAUDE_PROJECT_DIR": str(project)})
         cases = {}  # label -> (command, stdin)
+        labels = []  # each runtime (and its baseline), timed beside its floor
         for pack, script, event in runtimes:
             folder = lay_out(project, pack)
             stdin = json.dumps(typical_payload(script, event, project)).encode()
             cases[script] = ([args.python, "-I", "-S", str(folder / script), "--host", "claude"], stdin)
             cases[script + " floor"] = ([args.python, "-I", "-S", "-c", FLOOR_CODE], stdin)
+            labels.append(script)
+            old = lay_out_revision(root, pack, args.baseline) if args.baseline else None
+            if old is not None:
+                label = f"{script}@{args.baseline[:10]}"
+                cases[label] = ([args.python, "-I", "-S", str(old / script), "--host", "claude"], stdin)
+                cases[label + " floor"] = cases[script + " floor"]
+                labels.append(label)
 
         failures = []
         for label, (command, stdin) in cases.items():
@@ -162,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         wall = {label: [] for label in cases}
         cpu = {label: [] for label in cases}
         shuffle = random.Random(args.seed)
-        scripts = [script for _, script, _ in runtimes]
+        scripts = list(labels)
         for _ in range(args.runs):
             shuffle.shuffle(scripts)
             for script in scripts:  # each runtime next to its floor, in either order
@@ -180,14 +218,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'runtime':<22} {'median ms':>10} {'floor ms':>9} {'ratio':>7}   {'cpu ms':>7} {'floor':>6} {'ratio':>6}"
           "  verdict (wall ratio)")
     over = []
-    for _, script, _ in runtimes:
+    for script in labels:
         median = statistics.median(wall[script]) * 1000
         floor = statistics.median(wall[script + " floor"]) * 1000
         cpu_median = statistics.median(cpu[script]) * 1000
         cpu_floor = statistics.median(cpu[script + " floor"]) * 1000
         ratio = median / floor
         verdict = "ok" if ratio <= args.target else "OVER"
-        if ratio > args.target:
+        if ratio > args.target and "@" not in script:
             over.append(script)
         cpu_ratio = f"{cpu_median / cpu_floor:>5.2f}x" if cpu_floor else "    -"
         print(f"{script:<22} {median:>10.1f} {floor:>9.1f} {ratio:>6.2f}x   {cpu_median:>7.1f} {cpu_floor:>6.1f} "

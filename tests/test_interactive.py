@@ -164,7 +164,9 @@ def test_in_a_terminal_install_asks_for_the_agent_with_the_ones_found_here_first
         shown = terminal.wait_for(lambda text: "Scope" in text)
         assert "local" not in shown.split("Packs to install")[1]  # Cursor has no local scope
         terminal.run("send-keys", "-t", "main", "project", "Enter")
-        terminal.wait_for(lambda text: "git-guard.deny_push (false):" in text)  # its option, with its default
+        terminal.wait_for(lambda text: "git-guard.deny_push (false):" in text)  # its options, with their defaults
+        terminal.run("send-keys", "-t", "main", "Enter")
+        terminal.wait_for(lambda text: "git-guard.deny_unparsed (false):" in text)
         terminal.run("send-keys", "-t", "main", "Enter")
         terminal.wait_for(lambda text: "Apply this change?" in text)
         terminal.run("send-keys", "-t", "main", "y", "Enter")
@@ -237,12 +239,14 @@ def test_declining_at_the_confirm_prompt_writes_nothing_and_exits_3(tmp_path, ho
     ("Packs to install", ["Enter"]),
     ("Scope [", ["Enter", "git-guard Enter"]),
     ("git-guard.deny_push (false):", ["Enter", "git-guard Enter", "project Enter"]),
-    ("Apply this change?", ["Enter", "git-guard Enter", "project Enter", "Enter"]),
+    ("git-guard.deny_unparsed (false):", ["Enter", "git-guard Enter", "project Enter", "Enter"]),
+    ("Apply this change?", ["Enter", "git-guard Enter", "project Enter", "Enter", "Enter"]),
 ])
 def test_ctrl_c_at_any_prompt_writes_nothing_leaves_a_clean_line_and_exits_130(tmp_path, home, project, prompt,
                                                                               answers_before):
     terminal = _guided(tmp_path, home, project, "--project", project)
-    waits = ["Agent [", "Packs to install", "Scope [", "git-guard.deny_push (false):", "Apply this change?"]
+    waits = ["Agent [", "Packs to install", "Scope [", "git-guard.deny_push (false):", "git-guard.deny_unparsed (false):",
+             "Apply this change?"]
     try:
         for wait, answer in zip(waits, answers_before):
             terminal.wait_for(lambda text, wait=wait: wait in text)

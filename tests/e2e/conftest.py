@@ -58,3 +58,16 @@ def dirty_repo(project: Path) -> Path:
     git(project, "commit", "-q", "-m", "v1")
     (project / "a.txt").write_text("v2\n")
     return project
+
+
+@pytest.fixture
+def work_repo(dirty_repo, tmp_path):
+    """dirty_repo with an untracked file, a pushed branch `feature` on a bare `origin`, and a reflog."""
+    project = dirty_repo
+    (project / "notes.txt").write_text("mine\n")
+    origin = tmp_path / "origin.git"
+    git(tmp_path, "init", "-q", "--bare", str(origin))
+    git(project, "branch", "feature")
+    git(project, "remote", "add", "origin", str(origin))
+    git(project, "push", "-q", "origin", "HEAD:refs/heads/main", "feature")
+    return project
