@@ -62,6 +62,13 @@ USER_PREFS = "ask-guard.json"  # in config_dir()
 PROJECT_PREFS = Path(".claude") / "hookwright-prefs.json"  # in the project
 
 
+# git-guard's rules files (its runtime reads the same names: git_guard.USER_RULES, PROJECT_RULES, HOST_FOLDERS)
+GIT_GUARD_USER_RULES = "git-guard.json"  # in config_dir()
+GIT_GUARD_PROJECT_RULES = {"claude": Path(".claude") / "hookwright-git-guard.json",  # in the project, per host
+                           "cursor": Path(".cursor") / "hookwright-git-guard.json",
+                           "opencode": Path(".opencode") / "hookwright-git-guard.json"}
+
+
 def state_dir() -> Path:
     """The journal, backups and locks (and the runtimes' error log): $XDG_STATE_HOME/hookwright."""
     import platformdirs  # the writing side only: doctor reads receipts without it
