@@ -811,20 +811,12 @@ def active_rules(host: "str | None" = None, payload: "dict[str, object] | None" 
     project = project_rules_path(host or "", project_folder(host or "", payload or {})) if host else None
     if project:
         paths.append(project)
-    key = tuple((path, _signature(path)) for path in paths)
+    key = tuple(hw.file_signature(path) or path for path in paths)
     if key not in _cache:
         _cache.clear()
         layers = [layer for layer in (read_layer(path) for path in paths) if layer is not None]
         _cache[key] = combined(layers) if layers else BUILTINS
     return _cache[key]
-
-
-def _signature(path: str) -> object:
-    try:
-        stat = os.stat(path)
-    except OSError:
-        return None
-    return (stat.st_mtime_ns, stat.st_size, stat.st_ino)
 
 
 def _provider(rules: "list[Rule] | Rules | None") -> "Rules":
