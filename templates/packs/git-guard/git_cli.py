@@ -16,6 +16,8 @@ could change what git does. Stdlib only, Python >= 3.8.
 """
 import os
 
+from shell_reader import quote, split_words
+
 TYPE_CHECKING = False  # mypy takes any name TYPE_CHECKING for true; typing is not loaded at run time
 if TYPE_CHECKING:
 
@@ -388,7 +390,7 @@ def env_config(env: "dict[str, str]") -> "list[tuple[str, str]]":
     found: "list[tuple[str, str]]" = []
     text = env.get("GIT_CONFIG_PARAMETERS")
     if text:
-        for word in split_alias(text):
+        for word in split_words(text):
             found.append(config_key(word))
     count = env.get("GIT_CONFIG_COUNT", "")
     if count.isdigit():
@@ -452,7 +454,7 @@ def _expand_alias(sub: str, rest: "list[str]", config: "list[tuple[str, str]]") 
                 value = setting
         if value is None or value.startswith("!") or is_unknown(value):
             break
-        words = split_alias(value)
+        words = split_words(value)
         if not words:
             break
         alias = alias or sub
@@ -467,41 +469,7 @@ def shell_alias(call: GitCall) -> "str | None":
     value = call.setting("alias." + call.sub.lower())
     if value is None or is_unknown(value) or not value.startswith("!"):
         return None
-    return " ".join([value[1:]] + [_quoted(word) for word in call.args])
-
-
-def _quoted(word: str) -> str:
-    return "'" + word.replace("'", "'\\''") + "'"
-
-
-def split_alias(text: str) -> "list[str]":
-    """Words as git's split_cmdline splits an alias: whitespace, '...' and "..." quotes, backslashes."""
-    words: "list[str]" = []
-    word: "list[str] | None" = None
-    quote = ""
-    i = 0
-    while i < len(text):
-        c = text[i]
-        i += 1
-        if c == "\\" and quote != "'" and i < len(text):
-            word = (word or []) + [text[i]]
-            i += 1
-        elif quote:
-            if c == quote:
-                quote = ""
-            else:
-                word = (word or []) + [c]
-        elif c in "'\"":
-            quote, word = c, word or []
-        elif c.isspace():
-            if word is not None:
-                words.append("".join(word))
-                word = None
-        else:
-            word = (word or []) + [c]
-    if word is not None:
-        words.append("".join(word))
-    return words
+    return " ".join([value[1:]] + [quote(word) for word in call.args])
 
 
 # ---- the repository on disk: which refs exist -----------------------------------------------------

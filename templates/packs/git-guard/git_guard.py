@@ -945,7 +945,7 @@ def _alias_denial(reader: "shell_reader.Reader", call: "GitCall", options: "Opti
     if value.startswith("!"):
         found = _first_denial(reader, reader.commands(value[1:], call.cwd, depth + 1), options, rules, depth + 1, seen)
     else:
-        found = check_call(git_cli.parse_git(git_cli.split_alias(value), call.cwd), options, rules)
+        found = check_call(git_cli.parse_git(shell_reader.split_words(value), call.cwd), options, rules)
     if found:
         return found[0], "the alias `%s` would run what this guard denies: %s" % (kept[0][6:], found[1])
     return None

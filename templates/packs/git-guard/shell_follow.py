@@ -24,6 +24,7 @@ from shell_reader import (
     add_note,
     program_name,
     quote,
+    split_words,
 )
 
 TYPE_CHECKING = False  # mypy takes any name TYPE_CHECKING for true; typing is not loaded at run time
@@ -140,25 +141,31 @@ class Parser(object):
                 else:
                     parts.append(("q", t[self.i + 1:self.i + 2]))
                     self.i += 2
-            elif c == "'":
-                end = t.find("'", self.i + 1)
-                if end < 0:
-                    raise ShellSyntaxError("unbalanced single quote")
-                parts.append(("q", t[self.i + 1:end]))
-                self.i = end + 1
-            elif c == '"':
-                self.i += 1
-                parts.extend(self.double_quoted())
-            elif c == "$":
-                parts.append(self.dollar(quoted=False))
-            elif c == "`":
-                parts.append(("c", self.backtick(), False))
+            elif c in "'\"$`":
+                self.quoting(parts)
             else:
                 start = self.i
                 while self.i < len(t) and t[self.i] not in METACHARS and t[self.i] not in "\\'\"$`":
                     self.i += 1
                 parts.append(("s", t[start:self.i]))
         return parts
+
+    def quoting(self, parts: "Word") -> None:
+        """The quoted text or expansion at self.i (a ', ", $ or `), added to `parts`."""
+        t, c = self.text, self.text[self.i]
+        if c == "'":
+            end = t.find("'", self.i + 1)
+            if end < 0:
+                raise ShellSyntaxError("unbalanced single quote")
+            parts.append(("q", t[self.i + 1:end]))
+            self.i = end + 1
+        elif c == '"':
+            self.i += 1
+            parts.extend(self.double_quoted())
+        elif c == "$":
+            parts.append(self.dollar(quoted=False))
+        else:
+            parts.append(("c", self.backtick(), False))
 
     @staticmethod
     def assignment_open(parts: "Word") -> bool:
@@ -187,17 +194,25 @@ class Parser(object):
                 raise ShellSyntaxError("unexpected %r in an array" % self.text[self.i])
 
     def double_quoted(self) -> "Word":
+        """The parts of "..." after its opening quote; self.i ends after the closing one."""
+        return self.expanding('$`"\\\n', '"')
+
+    def expanding(self, escaped: str, closing: "str | None") -> "Word":
+        """Text where `$` and backticks expand and `\\` escapes only the characters `escaped`,
+        up to `closing` (the end of the text when None): a "..." string, a here-document's body."""
         t = self.text
         parts: "Word" = []
         buf: "list[str]" = []
         while True:
             if self.i >= len(t):
-                raise ShellSyntaxError("unbalanced double quote")
+                if closing:
+                    raise ShellSyntaxError("unbalanced double quote")
+                break
             c = t[self.i]
-            if c == '"':
+            if c == closing:
                 self.i += 1
                 break
-            if c == "\\" and t[self.i + 1:self.i + 2] in ("$", "`", '"', "\\", "\n"):
+            if c == "\\" and t[self.i + 1:self.i + 2] and t[self.i + 1] in escaped:
                 buf.append(t[self.i + 1] if t[self.i + 1] != "\n" else "")
                 self.i += 2
             elif c == "$" and (t[self.i + 1:self.i + 2] in ("(", "{") or _name_start(t, self.i + 1)):
@@ -342,19 +357,8 @@ class Parser(object):
             if c == "\\":
                 parts.append(("q", t[self.i + 1:self.i + 2]))
                 self.i += 2
-            elif c == "'":
-                end = t.find("'", self.i + 1)
-                if end < 0:
-                    raise ShellSyntaxError("unbalanced single quote")
-                parts.append(("q", t[self.i + 1:end]))
-                self.i = end + 1
-            elif c == '"':
-                self.i += 1
-                parts.extend(self.double_quoted())
-            elif c == "$":
-                parts.append(self.dollar(quoted=False))
-            elif c == "`":
-                parts.append(("c", self.backtick(), False))
+            elif c in "'\"$`":
+                self.quoting(parts)
             else:
                 parts.append(("s", c))
                 self.i += 1
@@ -398,32 +402,8 @@ class Parser(object):
                     break
                 lines.append(line)
             body = "".join(line + "\n" for line in lines)
-            node.append(("q", body) if quoted else ("cat", Parser(body).heredoc_body()))
+            node.append(("q", body) if quoted else ("cat", Parser(body).expanding("$`\\\n", None)))
         self.heredocs = []
-
-    def heredoc_body(self) -> "Word":
-        """An unquoted here-document's body: `$` and backticks expand, `\\` escapes only $ ` \\ newline."""
-        t = self.text
-        parts: "Word" = []
-        buf: "list[str]" = []
-        while self.i < len(t):
-            c = t[self.i]
-            if c == "\\" and t[self.i + 1:self.i + 2] in ("$", "`", "\\", "\n"):
-                buf.append(t[self.i + 1] if t[self.i + 1] != "\n" else "")
-                self.i += 2
-            elif c == "$" and (t[self.i + 1:self.i + 2] in ("(", "{") or _name_start(t, self.i + 1)):
-                parts.append(("q", "".join(buf)))
-                buf = []
-                parts.append(self.dollar(quoted=True))
-            elif c == "`":
-                parts.append(("q", "".join(buf)))
-                buf = []
-                parts.append(("c", self.backtick(), True))
-            else:
-                buf.append(c)
-                self.i += 1
-        parts.append(("q", "".join(buf)))
-        return parts
 
     # -- grammar
 
@@ -1216,7 +1196,7 @@ class Follower(object):
         elif replace is not None or _xargs_lines(argv):
             items = [line for line in stdin.split("\n") if line.strip()]
         else:
-            items = _xargs_items(stdin)
+            items = split_words(stdin, escapes_in_double=False)  # xargs: no escapes inside quotes
         commands = [[item if word == replace else word.replace(replace, item) if replace and replace in word
                      else word for word in inner] for item in items] if replace else [inner + items]
         for command in commands[:MAX_VARIANTS]:
@@ -1840,36 +1820,6 @@ def _xargs_replace(argv: "list[str]") -> "str | None":
 
 def _xargs_lines(argv: "list[str]") -> bool:
     return any(a in ("-L", "-0", "--null") or a.startswith(("-L", "-d", "--delimiter")) for a in argv[1:])
-
-
-def _xargs_items(text: str) -> "list[str]":
-    """xargs' items: blank-separated, with its own quotes and backslashes."""
-    items: "list[str]" = []
-    word: "list[str] | None" = None
-    quote = ""
-    i = 0
-    while i < len(text):
-        c = text[i]
-        i += 1
-        if quote:
-            if c == quote:
-                quote = ""
-            else:
-                word = (word or []) + [c]
-        elif c in "'\"":
-            quote, word = c, word or []
-        elif c == "\\" and i < len(text):
-            word = (word or []) + [text[i]]
-            i += 1
-        elif c.isspace():
-            if word is not None:
-                items.append("".join(word))
-                word = None
-        else:
-            word = (word or []) + [c]
-    if word is not None:
-        items.append("".join(word))
-    return items
 
 
 def _shell_shebang(head: bytes) -> bool:

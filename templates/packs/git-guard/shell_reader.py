@@ -125,6 +125,37 @@ class Reader(object):
         yield from self._follower.commands(text, cwd, depth)
 
 
+def split_words(text: str, escapes_in_double: bool = True) -> "list[str]":
+    """Blank-separated words with '...' and "..." quotes and backslashes, as git splits an alias
+    (a backslash escapes outside single quotes) and xargs its items (only outside quotes)."""
+    words: "list[str]" = []
+    word: "list[str] | None" = None
+    quote = ""
+    i = 0
+    while i < len(text):
+        c = text[i]
+        i += 1
+        if c == "\\" and i < len(text) and (not quote or quote == '"' and escapes_in_double):
+            word = (word or []) + [text[i]]
+            i += 1
+        elif quote:
+            if c == quote:
+                quote = ""
+            else:
+                word = (word or []) + [c]
+        elif c in "'\"":
+            quote, word = c, word or []
+        elif c.isspace():
+            if word is not None:
+                words.append("".join(word))
+                word = None
+        else:
+            word = (word or []) + [c]
+    if word is not None:
+        words.append("".join(word))
+    return words
+
+
 def add_note(notes: "list[str]", text: str) -> None:
     """One thing the reader could not follow, said once (and at most MAX_NOTES of them)."""
     if text not in notes and len(notes) < MAX_NOTES:
