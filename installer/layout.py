@@ -5,6 +5,7 @@ what it puts beside a host's config. Each host's own files are that host adapter
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 APP = "hookwright"
@@ -81,6 +82,16 @@ def config_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_config_dir(APP, appauthor=False))
+
+
+def runtime_config_dir() -> Path:
+    """Where the pack runtimes read the user's settings from (hookwright_runtime.config_dir, a
+    test holds the two equal): what doctor checks there is what the runtimes read, and it costs
+    doctor no platformdirs (5 ms or more to import, beside a run that needs nothing else of it)."""
+    xdg = os.environ.get("XDG_CONFIG_HOME", "")
+    if sys.platform == "darwin" and not xdg:
+        return Path.home() / "Library" / "Application Support" / APP
+    return (Path(xdg) if os.path.isabs(xdg) else Path.home() / ".config") / APP
 
 
 def journal() -> Path:

@@ -81,7 +81,7 @@ def test_doctor_finds_each_hosts_project_file_and_only_for_that_host(home, proje
 
 
 def test_doctor_checks_the_users_rules_file(home, project):
-    path = layout.config_dir() / layout.GIT_GUARD_USER_RULES
+    path = layout.runtime_config_dir() / layout.GIT_GUARD_USER_RULES
     path.parent.mkdir(parents=True)
     path.write_text('{"rules": {"stash": "no"}}')
     assert [(name, rule) for name, rule, *_ in findings(project)] == [("git-guard.json", "pack/git-guard-rules-invalid")]
@@ -124,8 +124,20 @@ def test_doctor_names_the_built_in_rules_a_projects_file_switches_off_or_replace
     rules_file(project, '{"rules": {"stash": [], "reset-hard": ["^git reset --hard HEAD~"], "no-tag": ["^git tag"]}}')
     (finding,) = [f for f in run(project=project).findings if f.rule == "pack/git-guard-rules-weakened"]
     assert finding.severity == "info" and "stash (off), reset-hard (replaced)" in finding.message
-    path = layout.config_dir() / layout.GIT_GUARD_USER_RULES  # the user's own file: the user's business
+    path = layout.runtime_config_dir() / layout.GIT_GUARD_USER_RULES  # the user's own file: the user's business
     path.parent.mkdir(parents=True)
     path.write_text('{"rules": {"stash": []}}')
     assert [f.path for f in run(project=project).findings if f.rule == "pack/git-guard-rules-weakened"] == [
         finding.path]
+
+
+@pytest.mark.parametrize("xdg", [None, "/somewhere/config", "relative/config"])
+def test_doctor_looks_for_the_users_file_where_the_runtime_reads_it(home, monkeypatch, xdg):
+    sys.path[:0] = [str(PACK.parents[1] / "runtime")]
+    import hookwright_runtime
+
+    if xdg is None:
+        monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_CONFIG_HOME", xdg)
+    assert layout.runtime_config_dir() == Path(hookwright_runtime.config_dir())

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from .. import layout
 from ..document import read_file_bytes
 from ..errors import ErrorKind, HookwrightError
 from ..hosts import claude, cursor, opencode
@@ -61,9 +62,7 @@ def scope_candidates(project: Path, hosts: set[str], also: frozenset[Path] = fro
 def pack_file_candidates(project: Path, hosts: set[str]) -> list[Candidate]:
     """The files of hookwright's own packs that exist: git-guard's rules files, the user's and,
     for each host, the project's."""
-    from .. import layout
-
-    found = [Candidate(layout.config_dir() / layout.GIT_GUARD_USER_RULES, "user", RULES_FILE, project)]
+    found = [Candidate(layout.runtime_config_dir() / layout.GIT_GUARD_USER_RULES, "user", RULES_FILE, project)]
     found += [Candidate(project / path, "project", RULES_FILE, project)
               for host, path in layout.GIT_GUARD_PROJECT_RULES.items() if host in hosts]
     return [c for c in found if c.path.exists() or c.path.is_symlink()]
