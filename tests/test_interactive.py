@@ -340,7 +340,8 @@ def test_answers_ignore_case_at_every_question(tmp_path, home, project):
     terminal = _guided(tmp_path, home, project, "--project", project)
     asked = [("Agent [claude/cursor/opencode] (claude):", "Claude"), ("Packs to install", "Git-Guard"),
              ("Scope [user/project/local] (project):", "PROJECT"), ("git-guard.deny_push (false):", "True"),
-             ("git-guard.on_failure [continue/block] (continue):", "Block"), ("Apply this change?", "Y")]
+             ("git-guard.deny_unparsed (false):", "FALSE"), ("git-guard.on_failure [continue/block] (continue):", "Block"),
+             ("Apply this change?", "Y")]
     try:
         for question, answer in asked:
             terminal.wait_for(lambda text, question=question: question in text)
