@@ -331,6 +331,52 @@ def opencode_costs(checkouts: list[Checkout], scripts: list, rounds: int, seed: 
     return found
 
 
+def served_costs(checkout: Checkout, scripts: list, python: str, root: Path, env: dict[str, str],
+                 calls: int = 2000) -> dict[str, tuple[float, float, float]]:
+    """The serving runtime alone, without opencode: script -> (median and 90th percentile of a
+    call's round trip over its pipes, the runtime's CPU per call), all in ms. What the plugin's
+    runtime costs wherever opencode's own event loop is not in the way."""
+    found = {}
+    for pack, script, events in scripts:
+        if "opencode" not in events:
+            continue
+        folder = checkout.lay_out(pack, "opencode", root / "served" / pack, env)
+        payload = opencode_payload(script, root / "project")
+        child = subprocess.Popen([python, "-I", "-S", str(folder / script), "--host", "opencode", "--serve"],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        assert child.stdin is not None and child.stdout is not None
+        times, used = [], 0.0
+        for n in range(WARMUP * 10 + calls):
+            if n == WARMUP * 10:
+                used = _cpu_of(child.pid)
+            started = time.perf_counter()
+            child.stdin.write(b"%d %s\n" % (n, payload))
+            child.stdin.flush()
+            child.stdout.readline()
+            times.append((time.perf_counter() - started) * 1000)
+        used = _cpu_of(child.pid) - used
+        child.stdin.close()
+        child.wait()
+        times = sorted(times[WARMUP * 10:])
+        found[script] = (statistics.median(times), times[int(len(times) * 0.9)], used * 1000 / calls)
+    return found
+
+
+def opencode_payload(script: str, project: Path) -> bytes:
+    """What the plugin sends for a call it judges (opencode's tool names, Claude Code's words)."""
+    tool, tool_input = ("Bash", {"command": "true", "description": "call"}) if script == "git-guard" else \
+        ("docs_read_doc", {"path": "notes/a.md", "mode": "r"})
+    return json.dumps({"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": tool_input,
+                       "tool_use_id": "call_1", "session_id": "ses_1", "cwd": str(project),
+                       "permission_mode": "default"}).encode()
+
+
+def _cpu_of(pid: int) -> float:
+    """A process's CPU time so far (user + system), in seconds (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def print_opencode_costs(checkouts: list[Checkout], found, rounds: int) -> list[str]:
     print(f"opencode (the real one): {rounds} sessions of {CALLS} calls with each variant, interleaved; per call, "
           "median ms: in the plugin's hook, and model request to request; "
@@ -374,6 +420,8 @@ def main(argv: list[str] | None = None) -> int:
         env.update({"HOME": str(root / "home"), "XDG_CONFIG_HOME": str(root / "config"),
                     "XDG_STATE_HOME": str(root / "state"), "XDG_CACHE_HOME": str(root / "cache"),
                     "HOOKWRIGHT_LOG": str(root / "hooks.log"), "CLAUDE_PROJECT_DIR": str(root / "project")})
+        print("load average (1, 5, 15 min) at the start: %.1f %.1f %.1f on %d cores"
+              % (*os.getloadavg(), os.cpu_count() or 0))
         rows, timed, failures = process_costs(checkouts, scripts, args.python, args.runs, args.seed, root, env)
         over = print_process_costs(checkouts, rows, timed, args.python, args.runs, args.target)
         log = root / "hooks.log"
@@ -385,6 +433,11 @@ def main(argv: list[str] | None = None) -> int:
                 failures.append("opencode")
             else:
                 over += print_opencode_costs(checkouts, found, args.rounds)
+            for script, (median, p90, cpu) in served_costs(checkouts[-1], scripts, args.python, root, env).items():
+                print(f"the serving runtime alone ({script}, {args.python}): a call's round trip {median:.3f} ms "
+                      f"median ({p90:.3f} ms p90), {cpu:.3f} ms of its CPU")
+        print("load average (1, 5, 15 min) at the end: %.1f %.1f %.1f on %d cores"
+              % (*os.getloadavg(), os.cpu_count() or 0))
     for failure in failures:
         print(f"FAILED {failure}")
     for line in over:
