@@ -5,6 +5,7 @@ what it puts beside a host's config. Each host's own files are that host adapter
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 APP = "hookwright"
@@ -16,6 +17,7 @@ RUNTIME_FOLDERS = frozenset({RUNTIME_FOLDER, LOCAL_RUNTIME_FOLDER})
 RECEIPT = "receipt.json"  # in each pack's runtime folder: what we installed there (state.Receipt)
 PLUGIN_PREFIX = "hookwright-"  # opencode: one plugin file per pack, hookwright-<pack>.js
 TEMP_MARK = ".hookwright-tmp-"  # in the name of a temp file atomic.py writes beside its target
+DECISION_LOG = "decisions.jsonl"  # the runtimes' log of what they decided (hookwright_runtime.DECISION_LOG)
 
 
 def is_temp_name(name: str) -> bool:
@@ -62,6 +64,13 @@ USER_PREFS = "ask-guard.json"  # in config_dir()
 PROJECT_PREFS = Path(".claude") / "hookwright-prefs.json"  # in the project
 
 
+# git-guard's rules files (its runtime reads the same names: git_guard.USER_RULES, PROJECT_RULES, HOST_FOLDERS)
+GIT_GUARD_USER_RULES = "git-guard.json"  # in config_dir()
+GIT_GUARD_PROJECT_RULES = {"claude": Path(".claude") / "hookwright-git-guard.json",  # in the project, per host
+                           "cursor": Path(".cursor") / "hookwright-git-guard.json",
+                           "opencode": Path(".opencode") / "hookwright-git-guard.json"}
+
+
 def state_dir() -> Path:
     """The journal, backups and locks (and the runtimes' error log): $XDG_STATE_HOME/hookwright."""
     import platformdirs  # the writing side only: doctor reads receipts without it
@@ -74,6 +83,27 @@ def config_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_config_dir(APP, appauthor=False))
+
+
+def runtime_config_dir() -> Path:
+    """Where the pack runtimes read the user's settings from (hookwright_runtime.config_dir, a
+    test holds the two equal): what doctor checks there is what the runtimes read, and it costs
+    doctor no platformdirs (5 ms or more to import, beside a run that needs nothing else of it)."""
+    xdg = os.environ.get("XDG_CONFIG_HOME", "")
+    if sys.platform == "darwin" and not xdg:
+        return Path.home() / "Library" / "Application Support" / APP
+    return (Path(xdg) if os.path.isabs(xdg) else Path.home() / ".config") / APP
+
+
+def hooks_log() -> Path:
+    """The runtimes' error log: $HOOKWRIGHT_LOG, else hooks.log in the state folder (hookwright_runtime.log_path)."""
+    return Path(os.environ.get("HOOKWRIGHT_LOG") or state_dir() / "hooks.log")
+
+
+def decision_log() -> Path:
+    """The runtimes' decision log, beside their error log (hookwright_runtime.decisions_path); the
+    one before it, once it grew past its bound, is <log>.1."""
+    return hooks_log().parent / DECISION_LOG
 
 
 def journal() -> Path:

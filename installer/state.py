@@ -103,10 +103,10 @@ def read_receipt(path: Path) -> Receipt | None:
     except json.JSONDecodeError as err:
         raise HookwrightError(f"the receipt is not valid JSON ({err.msg})", path=path, line=err.lineno,
                               column=err.colno,
-                              hint="remove it and run `hookwright install` again to repair the install") from None
+                              hint=_repair_hint(path)) from None
     except (OSError, ValueError) as err:
         raise HookwrightError(f"the receipt is unreadable ({err})", path=path,
-                              hint="remove it and run `hookwright install` again to repair the install") from None
+                              hint=_repair_hint(path)) from None
     try:
         files = []
         for item in raw["files"]:
@@ -123,7 +123,14 @@ def read_receipt(path: Path) -> Receipt | None:
                        raw.get("config_sha256"), raw.get("tool_version", "?"))
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise HookwrightError(f"the receipt is invalid: {err}", path=path,
-                              hint="remove it and run `hookwright install` again to repair the install") from None
+                              hint=_repair_hint(path)) from None
+
+
+def _repair_hint(receipt: Path) -> str:
+    """A receipt lives in its pack's runtime folder: install of that pack, where it is, writes a new one."""
+    from .errors import command_line
+
+    return f"remove it and run `{command_line('install', receipt.parent.name, '--adopt')}` to repair the install"
 
 
 def _relative_paths(names: list[Any]) -> list[str]:

@@ -251,6 +251,8 @@ def test_named_files_get_their_scope_from_where_they_are(tmp_path):
     ("opencode.jsonc", "{ // jsonc\n}", "opencode-config"),
     ("plugin.ts", "export default { 'tool.execute.before': async () => {} }", "opencode-plugin"),
     ("hook.py", "print('{}')", "unknown"),
+    ("hookwright-git-guard.json", {"rules": {"stash": []}}, "git-guard-rules"),
+    ("git-guard.json", "{not json", "git-guard-rules"),
 ])
 def test_a_named_file_is_recognised_by_name_and_content(tmp_path, name, content, kind):
     assert doctor(tmp_path, {name: content}).files[0].kind == kind
@@ -261,7 +263,7 @@ def test_a_named_file_is_recognised_by_name_and_content(tmp_path, name, content,
 def test_every_check_module_is_run():
     present = {p.stem for p in (REPO / "installer" / "doctor" / "checks").glob("*.py") if p.stem != "__init__"}
     assert present == set(CHECK_MODULES) == {"structure", "switches", "matchers", "hosts", "commands", "scripts",
-                                             "opencode", "conflicts", "installs"}
+                                             "opencode", "conflicts", "installs", "packs"}
     assert [f.__module__.rsplit(".", 1)[1] for f in check_functions()] == list(CHECK_MODULES)
 
 
@@ -278,7 +280,7 @@ def test_exit_codes(hookwright, tmp_path):
     assert "timeout-invalid" in missing.out and "1 file could not be read" in missing.out
     write(tmp_path, {"comma.json": '{"hooks": {},}'})
     assert hookwright("doctor", tmp_path / "comma.json", tmp_path / "ok.json").code == 2
-    assert hookwright("doctor", tmp_path).code == 2
+    assert hookwright("doctor", tmp_path, tmp_path / "ok.json").code == 2  # a folder is a project, not a file
     assert hookwright("doctor", "--host", "vim").code == 2
     assert hookwright("doctor", "--format", "xml", tmp_path / "ok.json").code == 2
 
@@ -354,7 +356,8 @@ def test_sarif_is_still_a_valid_log_when_doctor_cannot_run(hookwright, tmp_path,
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "folder.json").mkdir()
-    ran = hookwright("doctor", "--format", "sarif", "folder.json")
+    (tmp_path / "ok.json").write_text("{}")
+    ran = hookwright("doctor", "--format", "sarif", "folder.json", "ok.json")
     assert ran.code == 2 and "doctor checks files" in ran.err  # people still read it on stderr
     log = json.loads(ran.out)
     jsonschema.Draft4Validator(_sarif_schema(), format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER).validate(log)

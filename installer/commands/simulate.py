@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import HookwrightError
 from ..hosts import NAMES as HOSTS
 from ..hosts.base import check_project
+from ..project import project_of
 from .result import Payload, Result, Status
 
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
 
     _check_choices(event, host, permission_mode)
     event = event or "PreToolUse"
-    project = (project or Path.cwd()).resolve()
+    project = project_of(project).resolve()
     check_project(project)
     rules = protocol(event)
     call_input = _tool_input(tool_input, input_file, command)
