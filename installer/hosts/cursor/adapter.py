@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-from ..interpreter import DEFAULT as DEFAULT_PYTHON
-from ..layout import RUNTIME_FOLDER
-from .base import (
+from ...interpreter import DEFAULT as DEFAULT_PYTHON
+from ...layout import RUNTIME_FOLDER
+from ..base import (
     Capabilities,
     Entry,
     HandlerPlace,
@@ -30,8 +30,8 @@ from .base import (
 )
 
 if TYPE_CHECKING:
-    from ..document import Document
-    from ..packs import Pack
+    from ...document import Document
+    from ...packs import Pack
 
 PROJECT_VAR = '"${CURSOR_PROJECT_DIR:-.}"'
 VERSION = 1
