@@ -51,6 +51,11 @@ class HostTarget(NamedTuple):
     matcher: str | None
     timeout: float
     matcher_option: str | None = None  # the matcher is this pack option's value
+    also_on: tuple[str, ...] = ()  # more events it is wired to, with the same matcher and timeout
+
+    @property
+    def events(self) -> tuple[str, ...]:
+        return (self.event, *self.also_on)
 
     @property
     def whole_timeout(self) -> int | float:
@@ -278,7 +283,8 @@ def load_pack_file(manifest: Path, source: Source = BUNDLED) -> Pack:
             raise HookwrightError(f"hook {item['id']!r} must have either a script (a module of hookwright's runtime) "
                                   "or a command (in Claude Code's hook protocol), not " +
                                   ("both" if "script" in item else "neither"), path=manifest)
-        targets = {host: HostTarget(t["event"], t.get("matcher", t.get("tools")), t["timeout"], t.get("matcher_option"))
+        targets = {host: HostTarget(t["event"], t.get("matcher", t.get("tools")), t["timeout"], t.get("matcher_option"),
+                                    tuple(t.get("also_on", ())))
                    for host, t in item.items() if host in HOSTS}
         needs = frozenset(item.get("needs", [])) | {need for flag, need in FLAG_NEEDS.items() if item[flag]}
         hook = PackHook(item["id"], item.get("script", item["id"]), item["description"],
