@@ -22,12 +22,14 @@ from typing import NamedTuple
 from . import git, layout, resources
 from .errors import HookwrightError
 from .packs import MANIFEST, Pack, load_pack, load_pack_file, version_key
+from .patterns import lazy
 from .provenance import Source
 
 # a git URL: a scheme (https, ssh, git, file), or scp-like user@host:path
-_URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:)")
-VERSION_TAG = re.compile(r"^v?(\d+(?:\.\d+)*)$")
-_COMMIT = re.compile(r"^[0-9a-f]{40}$")
+_URL = lazy(r"^(?:[a-z][a-z0-9+.-]*://|[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:)")
+VERSION_TAG = lazy(r"^v?(\d+(?:\.\d+)*)$")
+_COMMIT = lazy(r"^[0-9a-f]{40}$")
+HEAD_BRANCH = lazy(r"^ref: refs/heads/(\S+)\s+HEAD$", re.MULTILINE)  # as `git ls-remote --symref` says it
 IN_REPOSITORY = "#"  # URL@REV#folder: the pack in a folder of the repository
 FETCH_REFS = ("+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*")
 
@@ -181,11 +183,11 @@ def newest(url: str, rev: str) -> str:
     if VERSION_TAG.match(rev):
         tags = [tag for tag in _git(bare, "tag", "--list").stdout.decode().split() if VERSION_TAG.match(tag)]
         if tags:
-            return max(tags, key=lambda tag: version_key(VERSION_TAG.match(tag)[1]))  # type: ignore[index]
+            return max(tags, key=lambda tag: version_key(VERSION_TAG.match(tag)[1]))
     if _commit(bare, f"refs/remotes/origin/{rev}") is not None:
         return rev
     head = _git(bare, "ls-remote", "--symref", url, "HEAD").stdout.decode()
-    branch = re.search(r"^ref: refs/heads/(\S+)\s+HEAD$", head, re.MULTILINE)
+    branch = HEAD_BRANCH.search(head)
     return branch[1] if branch else rev
 
 
