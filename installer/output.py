@@ -9,7 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, TextIO
 
-from . import __version__
+from . import __version__, hosts
 from .commands.result import Result, Status
 from .errors import HookwrightError
 from .provenance import Source
@@ -669,10 +669,11 @@ def print_hooks(listed: HookList) -> None:
 def print_simulation(simulation: Simulation) -> None:
     """`hookwright simulate`: per agent with hooks here, each handler, what it did and how it was read,
     then the outcome; an agent that was not simulated is named with the reason."""
-    if simulation.host == "claude":
+    in_full = simulation.host == hosts.DEFAULT  # (the document is Claude Code's simulation, whole)
+    if in_full:
         print_claude_simulation(simulation)
     for entry in simulation.hosts:
-        if entry["host"] == simulation.host and entry["host"] == "claude":
+        if in_full and entry["host"] == simulation.host:
             continue
         _print_host_entry(entry, simulation.project)
 

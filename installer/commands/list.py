@@ -152,14 +152,8 @@ def _what(value: Any, kind: str | None) -> str | None:
 
 def _fails_closed(handler: Handler) -> bool:
     """Whether a failure of the hook blocks (Claude Code's onFailure "block", Cursor's failClosed)."""
-    from ..hosts.claude.protocol import fails_closed
-
-    value = handler.value
-    if not isinstance(value, dict):
-        return False
-    if handler.file.host == "cursor":
-        return value.get("failClosed") is True
-    return handler.file.host == "claude" and fails_closed(handler.event, value)
+    host = hosts.of(handler.file.host)
+    return host is not None and host.fails_closed(handler.event, handler.value)
 
 
 def _rewrites(handler: Handler) -> dict[str, Any]:

@@ -16,8 +16,9 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
+from .. import hosts
 from ..errors import HookwrightError
 from ..hosts import NAMES as HOSTS
 from ..hosts.base import check_project
@@ -27,16 +28,12 @@ from .result import Payload, Result, Status
 if TYPE_CHECKING:
     from ..doctor.model import Context, Handler
     from ..hooks.answers import Outcome, RawRun, Reading
-    from ..hooks.firing import Selected
+    from ..hooks.firing import Call, Selected
 
 VERSION = 1
 EXCERPT = 2000  # characters of each stream in the report
 PERMISSION_MODES = ("default", "plan", "acceptEdits", "auto", "dontAsk", "bypassPermissions")
-TITLES = {"claude": "Claude Code", "cursor": "Cursor", "opencode": "opencode"}
-# another agent's name of an event, as simulate takes it: (Claude Code's event, the agent, the tool it implies)
-NATIVE_EVENTS = {"tool.execute.before": ("PreToolUse", "opencode", None),
-                 "beforeShellExecution": ("PreToolUse", "cursor", "Bash"),
-                 "beforeMCPExecution": ("PreToolUse", "cursor", None), "preToolUse": ("PreToolUse", "cursor", None)}
+CLAUDE = hosts.DEFAULT  # the agent simulate speaks of a call in the words of, and simulates in full
 
 
 class Simulation(Payload):
@@ -86,6 +83,7 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
              project: Path | None = None, host: str | None = None, permission_mode: str = "default",
              list_only: bool = False) -> Result:
     from ..doctor import run
+    from ..hooks.firing import Call
     from ..hosts.claude.protocol import protocol
 
     event, host, implied_tool = _in_claude_words(event, host)
@@ -108,13 +106,13 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
                               hint="give the event's fields with --payload FILE")
     ctx = run.context(project=project, hosts=set(HOSTS))
     present = [name for name in HOSTS if _has_hooks(ctx, name)]
-    chosen = [host] if host else present or ["claude"]
+    chosen = [host] if host else present or [CLAUDE]
     call = Call(event, tool or extra.get("tool_name"), call_input if call_input is not None else extra.get("tool_input"),
                 extra, permission_mode, list_only)
-    claude = _simulate_claude(ctx, project, call) if "claude" in chosen else None
-    entries = [claude_entry(claude) if name == "claude" and claude else _simulate_other(name, ctx, project, call)
+    claude = _simulate_claude(ctx, project, call) if CLAUDE in chosen else None
+    entries = [claude_entry(claude) if name == CLAUDE and claude else _simulate_other(name, ctx, project, call)
                for name in chosen]
-    entries += [{"host": name, "title": TITLES[name], "simulated": False,
+    entries += [{"host": name, "title": hosts.get(name).title, "simulated": False,
                  "why": f"--host {host} asks for one agent: run `hookwright simulate --host {name}` for this one"}
                 for name in present if name not in chosen]
     simulation = claude if claude is not None else _from_entry(entries[0], project, call)
@@ -122,21 +120,11 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
     return Result("simulate", Status.SIMULATED if not list_only else Status.LISTED, payload=simulation)
 
 
-class Call(NamedTuple):
-    """The one call simulate runs the hooks on, in Claude Code's words."""
-
-    event: str
-    tool: str | None
-    tool_input: dict[str, Any] | None
-    extra: dict[str, Any]  # --payload's fields
-    permission_mode: str
-    list_only: bool
-
-
 def _has_hooks(ctx: Context, host: str) -> bool:
     """Whether the project (with the user's scope) has hooks of this agent."""
-    if host == "opencode":
-        return any(f.kind == "opencode-plugin" for f in ctx.files)
+    plugin_kind = hosts.get(host).plugin_file_kind
+    if plugin_kind:
+        return any(f.kind == plugin_kind for f in ctx.files)
     return any(h.file.host == host for h in ctx.handlers)
 
 
@@ -152,7 +140,7 @@ def _simulate_claude(ctx: Context, project: Path, call: Call) -> Simulation:
         transcript.write_text("")
         payload = payload_for(event, project, transcript, tool=call.tool, tool_input=call.tool_input, extra=call.extra,
                               permission_mode=call.permission_mode)  # the flags win over --payload
-        selected = firing.select(ctx, event, payload)
+        selected = firing.select(ctx, CLAUDE, event, payload)
         refused_first = firing.refused_before_the_hooks(ctx, event, payload)
         if refused_first is not None:
             selected = [s._replace(runs=False, why=f"the settings' deny rule {refused_first.rule} refuses the call "
@@ -171,31 +159,33 @@ def _simulate_claude(ctx: Context, project: Path, call: Call) -> Simulation:
         event, payload.get("tool_input") if rules.tool_event else None, [read_of[id(h)] for h in to_run],
         [r.finished for r in raws], lambda tool_input: firing.settings_rule(ctx, {**payload, "tool_input": tool_input}),
         cannot_block(event, payload), payload.get("tool_name"), payload["cwd"])
-    unreadable = [str(f.path) for f in ctx.files if f.error is not None and f.host == "claude"]
+    unreadable = [str(f.path) for f in ctx.files if f.error is not None and f.host == CLAUDE]
     return Simulation(
-        version=VERSION, host="claude", event=event, project=str(project), ran=not list_only, payload=payload,
+        version=VERSION, host=CLAUDE, event=event, project=str(project), ran=not list_only, payload=payload,
         handlers=[_handler_json(s, raw_of.get(id(s.handler)), read_of.get(id(s.handler))) for s in selected],
         **_outcome_json(outcome, to_run), unreadable=unreadable or None)
 
 
 def claude_entry(simulation: Simulation) -> dict[str, Any]:
     """Claude Code's outcome as one of the agents' entries (the document's top level holds it whole)."""
-    return {"host": "claude", "title": TITLES["claude"], "simulated": simulation.ran, "event": simulation.event,
+    return {"host": CLAUDE, "title": hosts.get(CLAUDE).title, "simulated": simulation.ran, "event": simulation.event,
             "tool": simulation.payload.get("tool_name"), "decision": simulation.decision, "blocked": simulation.blocked,
             "reason": simulation.reason, "tool_input": simulation.tool_input, "effect": simulation.effect,
             "why": None if simulation.ran else "--list-only: nothing was run"}
 
 
 def _simulate_other(host: str, ctx: Context, project: Path, call: Call) -> dict[str, Any]:
-    """The outcome of the call for opencode or Cursor, or why it is not simulated there."""
-    from ..simulate import cursor, opencode
+    """The outcome of the call for an agent other than Claude Code (its module of
+    installer/simulate), or why it is not simulated there."""
+    import importlib
 
-    if host == "cursor":
-        return cursor.simulate(ctx, call.event, call.tool, call.tool_input, project, call.list_only)
-    if call.event != "PreToolUse" or call.tool is None:
-        return {"host": host, "title": TITLES[host], "simulated": False,
-                "why": f"opencode's plugins are simulated on a tool call (tool.execute.before), not on {call.event}"}
-    return opencode.simulate(ctx.files, project, call.tool, call.tool_input or {}, call.list_only)
+    simulator = hosts.get(host).simulator
+    if not simulator:
+        return {"host": host, "title": hosts.get(host).title, "simulated": False,
+                "why": f"simulate does not run {hosts.get(host).title}'s hooks"}
+    module = importlib.import_module(f"..simulate.{simulator}", __package__)
+    entry: dict[str, Any] = module.simulate(ctx, project, call)
+    return entry
 
 
 def _from_entry(entry: dict[str, Any], project: Path, call: Call) -> Simulation:
@@ -216,17 +206,18 @@ def _from_entry(entry: dict[str, Any], project: Path, call: Call) -> Simulation:
 
 def _in_claude_words(event: str | None, host: str | None) -> tuple[str, str | None, str | None]:
     """(Claude Code's event, the agent, the tool the event implies) for an event given in any agent's words."""
-    if event in NATIVE_EVENTS:
-        claude, native_host, tool = NATIVE_EVENTS[event]
-        if host not in (None, native_host):
-            raise HookwrightError(f"{event} is {TITLES[native_host]}'s event, not {TITLES.get(host, host)}'s",
-                                  hint=f"use --host {native_host}, or the event in Claude Code's words: {claude}")
-        return claude, native_host, tool
-    from ..hooks.events import CLAUDE_TO_CURSOR
-
-    cursor_names = {cursor: claude for claude, cursor in CLAUDE_TO_CURSOR.items()}
-    if event in cursor_names and host in (None, "cursor"):
-        return cursor_names[event], "cursor", None
+    for native in hosts.every():
+        if event in native.native_events:
+            claude, tool = native.native_events[event]
+            if host not in (None, native.name):
+                title = hosts.get(host).title if host in HOSTS else host
+                raise HookwrightError(f"{event} is {native.title}'s event, not {title}'s",
+                                      hint=f"use --host {native.name}, or the event in Claude Code's words: {claude}")
+            return claude, native.name, tool
+    for named in hosts.every():
+        own_names = {own: claude for claude, own in named.event_names.items()}
+        if event in own_names and host in (None, named.name):
+            return own_names[event], named.name, None
     return event or "PreToolUse", host, None
 
 

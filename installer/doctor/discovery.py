@@ -11,53 +11,30 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .. import layout
+from .. import hosts, layout
 from ..document import read_file_bytes
 from ..errors import ErrorKind, HookwrightError
 from ..hooks.events import CLAUDE_EVENTS, CURSOR_EVENTS, FOLDED_CURSOR_EVENTS, GEMINI_EVENTS, OPENCODE_HOOK_KEYS, fold
 from ..hooks.events import SCOPE_ORDER as SCOPE_ORDER  # (re-exported: the checks rank scopes by it)
+from ..hooks.model import Candidate as Candidate  # (re-exported: where doctor reads a file from)
 from ..hosts.claude import adapter as claude
 from ..hosts.cursor import adapter as cursor
 from ..hosts.opencode import adapter as opencode
+from ..hosts.opencode.adapter import SCRIPT_SUFFIXES
 from ..patterns import lazy
 from .model import ConfigFile, Plugin, resolved
 
-SCRIPT_SUFFIXES = (".js", ".ts", ".mjs", ".cjs", ".mts")
 RULES_FILE = "git-guard-rules"  # the kind of git-guard's rules files (host: hookwright)
 RULES_FILE_NAMES = ("git-guard.json", "hookwright-git-guard.json")
 
 
-class Candidate:
-    """A file to check, and what its location already says about it."""
-
-    def __init__(self, path: Path, scope: str, kind: str | None = None, project: Path | None = None,
-                 plugin: str | None = None, plugin_root: Path | None = None) -> None:
-        self.path = path
-        self.scope = scope
-        self.kind = kind  # known from the location; None: recognise it by name and content
-        self.project = project
-        self.plugin = plugin
-        self.plugin_root = plugin_root
-
-
 # ---- where each host keeps its files -------------------------------------------------------
 
-def scope_candidates(project: Path, hosts: set[str], also: frozenset[Path] = frozenset()) -> list[Candidate]:
-    """The files of every scope that exist, in precedence order (low to high); `also`: resolved
-    paths to list even where no file is yet (a plan's files, checked before they are written)."""
-    found: list[Candidate] = []
-    if "claude" in hosts:
-        base = claude.user_dir()
-        found.append(Candidate(base / "settings.json", "user", "claude-settings", project))
-        found.append(Candidate(project / ".claude" / "settings.json", "project", "claude-settings", project))
-        found.extend(Candidate(p, "local", "claude-settings", project) for p in claude.local_settings_read(project))
-        found.extend(Candidate(p, "managed", "claude-settings", project) for p in claude.managed_paths())
-    if "cursor" in hosts:
-        found.append(Candidate(cursor.user_dir() / "hooks.json", "user", "cursor-hooks", project))
-        found.append(Candidate(project / ".cursor" / "hooks.json", "project", "cursor-hooks", project))
-        found.extend(Candidate(p, "managed", "cursor-hooks", project) for p in cursor.managed_paths())
-    if "opencode" in hosts:
-        found.extend(_opencode_candidates(project, also))
+def scope_candidates(project: Path, names: set[str], also: frozenset[Path] = frozenset()) -> list[Candidate]:
+    """The files of every scope of the hosts named that exist, each host's in precedence order
+    (low to high: Host.config_files); `also`: resolved paths to list even where no file is yet (a
+    plan's files, checked before they are written)."""
+    found = [c for name in hosts.NAMES if name in names for c in hosts.get(name).config_files(project, also)]
     return [c for c in found if c.path.exists() or c.path.is_symlink() or (also and resolved(c.path) in also)]
 
 
@@ -68,58 +45,6 @@ def pack_file_candidates(project: Path, hosts: set[str]) -> list[Candidate]:
     found += [Candidate(project / path, "project", RULES_FILE, project)
               for host, path in layout.GIT_GUARD_PROJECT_RULES.items() if host in hosts]
     return [c for c in found if c.path.exists() or c.path.is_symlink()]
-
-
-def _opencode_candidates(project: Path, also: frozenset[Path]) -> list[Candidate]:
-    """opencode's config files, then its plugins in the order it runs them (docs/hosts/opencode.md#load-order): the local files the configs' `plugin` lists name (the user's first), then every file
-    in its plugins folders (and one level below: doctor says why opencode skips those), each
-    folder in run order; then `also`'s files in a plugins folder."""
-    folders = opencode.config_folders(project)
-    configs = [Candidate(folder / name, scope, "opencode-config", project)
-               for scope, folder in folders if scope == "user" for name in opencode.CONFIG_NAMES]
-    configs += [Candidate(folder / name, "project", "opencode-config", project)
-                for folder in (project, project / ".opencode") for name in opencode.CONFIG_NAMES]
-    in_folders: list[Candidate] = []
-    for scope, folder in folders:
-        for plugins in (folder / name for name in opencode.PLUGIN_FOLDERS):
-            for entry in _in_run_order(plugins):
-                if entry.is_dir():
-                    in_folders.extend(Candidate(inner, scope, "opencode-plugin", project) for inner in _in_run_order(entry)
-                                      if inner.suffix.lower() in SCRIPT_SUFFIXES)
-                elif entry.suffix.lower() in SCRIPT_SUFFIXES:  # (a README or a JSON file beside them is no plugin)
-                    in_folders.append(Candidate(entry, scope, "opencode-plugin", project))
-            listed = {resolved(c.path) for c in in_folders}
-            in_folders.extend(Candidate(path, scope, "opencode-plugin", project) for path in sorted(also)
-                              if path.parent == resolved(plugins) and path not in listed)
-    # a file both listed and in a plugins folder loads once, where it is declared last: the folder
-    seen = {resolved(c.path) for c in in_folders}
-    named = []
-    for config in configs:
-        for spec, path in _listed_plugins(config.path):
-            if resolved(path) not in seen and path.is_file():
-                seen.add(resolved(path))
-                named.append(Candidate(path, config.scope, "opencode-plugin", project, plugin=spec))
-    return configs + named + in_folders
-
-
-def _listed_plugins(config: Path) -> list[tuple[str, Path]]:
-    """(spec, file) of each local plugin a readable opencode config lists."""
-    try:
-        data = opencode.read_config(config, config.read_bytes())
-    except (OSError, HookwrightError):
-        return []  # (missing: nothing to list; unreadable: its own finding)
-    return [(entry[0] if isinstance(entry, list) else entry, path) for entry in opencode.plugin_specs(data)
-            if (path := opencode.local_plugin(config, entry)) is not None]
-
-
-def _in_run_order(folder: Path) -> list[Path]:
-    """A plugins folder's entries in the order opencode runs them: the reverse of the order the
-    filesystem lists them, not sorted (measured on 1.18.33: the listing z, a, b, m ran m, b, a, z),
-    so the file listed first runs last, and its changes to a call win."""
-    try:
-        return [Path(entry.path) for entry in os.scandir(folder)][::-1]
-    except OSError:
-        return []
 
 
 def given_candidates(paths: list[Path], project: Path) -> list[Candidate]:
@@ -176,8 +101,7 @@ def recognise(path: Path, text: str | None, data: Any, parsed: bool) -> tuple[st
     if name in RULES_FILE_NAMES:
         return RULES_FILE, "hookwright"
     if name.endswith(SCRIPT_SUFFIXES):
-        in_plugin_dir = path.parent.name in ("plugin", "plugins") and any("opencode" in p for p in parts)
-        if in_plugin_dir or (text is not None and any(key in text for key in OPENCODE_HOOK_KEYS)):
+        if opencode.in_a_plugin_folder(path) or (text is not None and any(key in text for key in OPENCODE_HOOK_KEYS)):
             return "opencode-plugin", "opencode"
         return "unknown", "unknown"
     if name.endswith(("opencode.json", ".jsonc")):

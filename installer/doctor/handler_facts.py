@@ -53,18 +53,11 @@ _WHERE: dict[int, tuple[weakref.ref[ConfigFile], Where]] = {}
 def _compute_where(file: ConfigFile) -> Where:
     env = tuple((name, os.environ[name]) for name in PASSED_ENV if os.environ.get(name))
     home = _home()
-    cwd: Path | None
-    if file.host == "cursor":
-        # Cursor runs project hooks from the project root, user hooks from ~/.cursor (docs/hosts/cursor.md#config-files)
-        if file.scope == "user" or (file.scope == "managed"):
-            cwd = file.path.parent
-        else:
-            cwd = file.path.parent.parent if file.path.parent.name == ".cursor" else file.project
-        return Where(project=file.project, plugin_root=file.plugin_root, home=home, cwd=cwd,
-                             cwd_is_launch_dir=False, env=env)
-    # Claude Code runs a command with the directory it was started in (the project) as its cwd
-    return Where(project=file.project, plugin_root=file.plugin_root, home=home, cwd=file.project,
-                         cwd_is_launch_dir=True, env=env)
+    host = hosts.of(file.host)
+    # the folder the host starts the command in (Claude Code: the one it was started in, the project)
+    cwd, launch_dir = host.command_cwd(file) if host is not None else (file.project, True)
+    return Where(project=file.project, plugin_root=file.plugin_root, home=home, cwd=cwd,
+                 cwd_is_launch_dir=launch_dir, env=env)
 
 
 def _home() -> Path | None:

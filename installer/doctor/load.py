@@ -61,10 +61,10 @@ def handlers(file: ConfigFile) -> list[Handler]:
     right place (events at the top level, a handler without its group) is not."""
     if file.kind == "opencode-plugin":
         return _plugin_handlers(file)
-    if file.document is None or file.host in ("opencode", "hookwright"):  # (no hooks tree in these)
-        return []
     host = hosts.of(file.host)
-    walker = host or hosts.get("claude")  # another agent's file in Claude Code's shape: read as one, nobody's
+    if file.document is None or file.host == "hookwright" or (host is not None and host.plugin_file_kind):
+        return []  # (no hooks tree in these)
+    walker = host or hosts.get(hosts.DEFAULT)  # another agent's file in Claude Code's shape: read as one, nobody's
     return [Handler(file, place.event, place.matcher if isinstance(place.matcher, str) else None, place.value,
                     place.keys, place.group, owner=host.owner(place.value) if host else None)
             for place in walker.walk(file.document.data) if walker.loads(place.value)]

@@ -16,7 +16,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import hosts
-from ..hosts.opencode import adapter as opencode
 from . import discovery, load
 from .discovery import Candidate
 from .model import ConfigFile, Context, Finding, Handler, Plugin, resolved
@@ -54,7 +53,7 @@ def around(ctx: Context) -> Around:
         if not given.keys() & {resolved(c.path) for c in candidates}:
             continue  # the file is not one the host loads for that project
         group = [file(c) for c in candidates]
-        if host == "claude":
+        if hosts.get(host).has_plugins:
             enabled = discovery.enabled_plugins(group, project)
             plugins += enabled
             group += [file(c) for c in discovery.plugin_candidates(enabled, project)]
@@ -73,15 +72,9 @@ def around(ctx: Context) -> Around:
 
 def _home(file: ConfigFile) -> tuple[str, Path] | None:
     """(host, project) of a project's file, from where it is; None for any other file."""
-    if file.host in ("claude", "cursor") and file.scope in ("project", "local") and file.project is not None:
-        return file.host, file.project
-    if file.host == "opencode":
-        real = resolved(file.path)
-        if real.parent.name in opencode.PLUGIN_FOLDERS and real.parent.parent.name == ".opencode":
-            return "opencode", real.parent.parent.parent
-        if real.name in opencode.CONFIG_NAMES:
-            return "opencode", real.parent.parent if real.parent.name == ".opencode" else real.parent
-    return None
+    host = hosts.of(file.host)
+    project = host.project_of(file) if host is not None else None
+    return None if project is None else (file.host, project)
 
 
 def involving(found: list[Finding], ctx: Context, known: list[Finding], machine: Around) -> list[Finding]:

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 from typing import Callable, Sequence
 
+from .. import hosts
 from .model import ConfigFile, Context, Finding, Handler
 
 # below this one process is as fast: in scripts/bench_doctor.py's part 1 on two cores, 613
@@ -33,8 +34,7 @@ def workers(ctx: Context) -> int:
     """How many processes would check this context (1: this one alone)."""
     if sys.platform != "linux" or ctx.probe or ctx.focus:
         return 1
-    if any(f.scope not in PROJECT_SCOPES or f.host not in ("claude", "cursor") or f.project is None
-           for f in ctx.files):
+    if any(f.scope not in PROJECT_SCOPES or _in_code(f) or f.project is None for f in ctx.files):
         return 1
     projects = len({f.project for f in ctx.files})
     pinned = os.environ.get("HOOKWRIGHT_WORKERS", "")  # HOOKWRIGHT_WORKERS=1 turns the sharing off
@@ -43,6 +43,12 @@ def workers(ctx: Context) -> int:
     if len(ctx.handlers) < MIN_HANDLERS:
         return 1
     return max(1, min(len(os.sched_getaffinity(0)), MAX_WORKERS, projects))
+
+
+def _in_code(file: ConfigFile) -> bool:
+    """A file of no host's JSON hooks: a plugin's code (opencode), another agent's file."""
+    host = hosts.of(file.host)
+    return host is None or host.plugin_file_kind is not None
 
 
 def shares(ctx: Context, count: int) -> list[Context]:

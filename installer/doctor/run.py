@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+from .. import hosts
 from ..hooks.events import BUILTIN_TOOLS
 from ..hosts import NAMES as HOSTS  # every agent doctor checks by default
 from . import discovery, disk, handler_facts, load, parallel
@@ -124,7 +125,7 @@ def context(paths: list[Path] | None = None, *, project: Path | None = None, hos
         files = [load.read(c) for c in discovery.scope_candidates(project, set(hosts))]
         if pack_files:
             files += [load.read(c) for c in discovery.pack_file_candidates(project, set(hosts))]
-        plugins = discovery.enabled_plugins(files, project) if "claude" in hosts else []
+        plugins = discovery.enabled_plugins(files, project) if _have_plugins(hosts) else []
         files += [load.read(c) for c in discovery.plugin_candidates(plugins, project)]
     return _context(files, [h for f in files for h in load.handlers(f)], plugins, project, probe)
 
@@ -142,6 +143,11 @@ def _context(files: list[ConfigFile], handlers: list[Handler], plugins: list[Plu
     servers, sources = discovery.mcp_servers(project, files, plugins)
     return Context(files, handlers, probe=probe, tools=[*BUILTIN_TOOLS, *(f"mcp__{s}__.*" for s in servers)],
                    mcp_servers=servers, plugins=plugins, project=project, mcp_sources=sources)
+
+
+def _have_plugins(names: Iterable[str]) -> bool:
+    """Whether a host named enables plugins that bring hooks of their own."""
+    return any(hosts.get(name).has_plugins for name in names)
 
 
 def staged(project: Path, changes: dict[Path, bytes | None], *, hosts: Iterable[str] = HOSTS,
@@ -170,7 +176,7 @@ def staged(project: Path, changes: dict[Path, bytes | None], *, hosts: Iterable[
         return files
 
     files = read(discovery.scope_candidates(project, set(hosts), also=frozenset(by_path)))
-    plugins = discovery.enabled_plugins(files, project) if "claude" in hosts else []
+    plugins = discovery.enabled_plugins(files, project) if _have_plugins(hosts) else []
     files += read(discovery.plugin_candidates(plugins, project))
     handlers = [h for f in files for h in (handlers_of.get(id(f)) or load.handlers(f))]
     return _context(files, handlers, plugins, project, probe=False)

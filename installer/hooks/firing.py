@@ -36,6 +36,18 @@ NOT_RUN_TYPES = {
 }
 
 
+class Call(NamedTuple):
+    """The one call simulate runs the hooks on, in Claude Code's words (each host's simulation
+    says it in its own)."""
+
+    event: str
+    tool: str | None
+    tool_input: dict[str, Any] | None
+    extra: dict[str, Any]  # --payload's fields
+    permission_mode: str
+    list_only: bool
+
+
 class Selected(NamedTuple):
     """A handler that fires on the call, or one that does not, and why."""
 
@@ -45,9 +57,9 @@ class Selected(NamedTuple):
     simulated: bool = True  # False: it would fire, but simulate does not run its type
 
 
-def select(ctx: Configs, event: str, payload: dict[str, Any]) -> list[Selected]:
-    """Every Claude Code handler of `event` in the project, in configuration order, with whether
-    it runs on `payload`."""
+def select(ctx: Configs, host: str, event: str, payload: dict[str, Any]) -> list[Selected]:
+    """Every handler of `host` (Claude Code, whose rules these are) on `event` in the project, in
+    configuration order, with whether it runs on `payload`."""
     disabled = hooks_disabled_by(ctx.files)
     managed_off = any(f.scope == "managed" for f in disabled)
     managed_only = next((f for f in ctx.files if f.scope == "managed" and f.document is not None
@@ -56,7 +68,7 @@ def select(ctx: Configs, event: str, payload: dict[str, Any]) -> list[Selected]:
     forced = {p.id for p in ctx.plugins if p.enabled_in.scope == "managed"}
     found: list[Selected] = []
     for handler in ctx.handlers:
-        if handler.file.host != "claude" or handler.event != event:
+        if handler.file.host != host or handler.event != event:
             continue
         if disabled and (managed_off or handler.file.scope != "managed"):
             found.append(Selected(handler, False, f"disableAllHooks is on in {disabled[0].path}"))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Generic, TypeVar, overload
 
+from .. import hosts
 from ..document import Document, Keys
 from ..errors import HookwrightError
 
@@ -37,6 +38,19 @@ class cached_property(Generic[_Value]):
             return self
         value = instance.__dict__[self.name] = self.compute(instance)
         return value
+
+
+class Candidate:
+    """A file to check, and what its location already says about it."""
+
+    def __init__(self, path: Path, scope: str, kind: str | None = None, project: Path | None = None,
+                 plugin: str | None = None, plugin_root: Path | None = None) -> None:
+        self.path = path
+        self.scope = scope
+        self.kind = kind  # known from the location; None: recognise it by name and content
+        self.project = project
+        self.plugin = plugin
+        self.plugin_root = plugin_root
 
 
 class ConfigFile:
@@ -179,7 +193,8 @@ def kind(handler: Handler) -> str | None:
     """The handler's type ("command" when a Cursor entry leaves it out; "plugin" for opencode's
     code in-process), or None for a bare string."""
     value = handler.value
-    if handler.file.host == "opencode":
+    host = hosts.of(handler.file.host)
+    if host is not None and host.plugin_file_kind:
         return "plugin"
     if not isinstance(value, dict):
         return None

@@ -27,6 +27,7 @@ from ..patterns import lazy
 
 if TYPE_CHECKING:
     from ..document import Document
+    from ..hooks.model import Candidate, ConfigFile
     from ..packs import HostTarget, Pack, PackHook
     from .versions import Pin
 
@@ -174,8 +175,17 @@ class Host(ABC):
     rewrite_field: ClassVar[str] = ""  # what in a hook's answer carries the new input
     # top-level keys the host needs for its hooks to load, that an install adds where missing, and why
     required_keys: ClassVar[dict[str, tuple[Any, str]]] = {}
-    # facts doctor reads the host's files by
+    # facts doctor, simulate and list read the host's files by (installer/hooks, installer/doctor)
     dedups_commands: ClassVar[bool] = False  # one command string in several settings files runs once
+    has_plugins: ClassVar[bool] = False  # its settings enable plugins that bring hooks of their own
+    # the kind of file whose code holds its hooks, registered in-process (opencode's plugins); None:
+    # its hooks sit in a JSON tree that doctor loads handler by handler
+    plugin_file_kind: ClassVar[str | None] = None
+    # its own names of events simulate takes: (Claude Code's event, the tool the event implies)
+    native_events: ClassVar[dict[str, tuple[str, str | None]]] = {}
+    # Claude Code's events by its names for them (simulate takes these too, where --host names it or none)
+    event_names: ClassVar[dict[str, str]] = {}
+    simulator: ClassVar[str] = ""  # the module of installer/simulate that runs its hooks on a call ("": none)
     # how the answers of several hooks on one call combine: "parallel" (all run on the original
     # input, the last to finish wins), "priority" (all run, the higher-priority file's answer wins,
     # in one file nobody says), "in-order" (one after another, each sees what the last changed)
@@ -346,6 +356,24 @@ class Host(ABC):
                     return (f"{pack.name}'s {hook.id} rewrites tool input, which {self.title} reads only on "
                             f"{' and '.join(sorted(self.rewrite_events))}, not on {event}")
         return None
+
+    def config_files(self, project: Path, also: frozenset[Path] = frozenset()) -> list[Candidate]:
+        """Every file it reads hooks from for `project`, scope by scope in precedence order (low to
+        high), whether it exists or not; `also`: resolved paths of files to be written (a plan's)."""
+        return []
+
+    def project_of(self, file: ConfigFile) -> Path | None:
+        """The project whose sessions load `file` (None: not one project's file)."""
+        return file.project if file.scope in ("project", "local") else None
+
+    def command_cwd(self, file: ConfigFile) -> tuple[Path | None, bool]:
+        """The folder a command of `file` starts in, and whether that is wherever the host was
+        started (the project, for a session started there) rather than a fixed folder."""
+        return file.project, True
+
+    def fails_closed(self, event: str, handler: Any) -> bool:
+        """Whether a failure of this handler (it cannot start, crashes, times out) blocks the call."""
+        return False
 
     def default_timeout(self, kind: str | None, event: str) -> float | None:
         """Seconds a handler of this type runs on this event when its entry sets none (None: not documented)."""

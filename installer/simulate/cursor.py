@@ -19,9 +19,11 @@ from typing import Any
 
 from ..hooks.answers import RawRun, parse_stdout
 from ..hooks.events import CLAUDE_TO_CURSOR
+from ..hooks.firing import Call
 from ..hooks.model import Configs, Handler, timeout_seconds
 from ..hooks.running import run_one
 from ..hosts.cursor import protocol as cursor_protocol
+from ..hosts.cursor.adapter import HOST as CURSOR
 from ..hosts.cursor.protocol import ASKS, COMMAND, DENIES, LITERAL, NONE, TOOL
 
 TITLE = "Cursor"
@@ -119,11 +121,11 @@ def read(row: cursor_protocol.CursorEventProtocol, run: RawRun, fail_closed: boo
     return reading
 
 
-def simulate(ctx: Configs, event: str, tool: str | None, tool_input: dict[str, Any] | None, project: Path,
-             list_only: bool = False) -> dict[str, Any]:
+def simulate(ctx: Configs, project: Path, call: Call) -> dict[str, Any]:
     """The outcome of one call for Cursor (simulate's host entry)."""
+    event, tool, tool_input, list_only = call.event, call.tool, call.tool_input, call.list_only
     events = events_for(event, tool)
-    entry: dict[str, Any] = {"host": "cursor", "title": TITLE, "event": " and ".join(events) or None, "tool": tool,
+    entry: dict[str, Any] = {"host": CURSOR.name, "title": TITLE, "event": " and ".join(events) or None, "tool": tool,
                              "given_input": tool_input, "simulated": True, "why": None, "handlers": [],
                              "notes": [NOT_RUN_HERE], "decision": "none", "blocked": False, "reason": None,
                              "tool_input": tool_input, "effect": "no Cursor hook fires: it goes on"}
@@ -136,7 +138,7 @@ def simulate(ctx: Configs, event: str, tool: str | None, tool_input: dict[str, A
     for name in events:
         row = cursor_protocol.protocol(name)
         payload = payload_for(name, tool, tool_input, project)
-        for handler in (h for h in ctx.handlers if h.file.host == "cursor" and h.event == name
+        for handler in (h for h in ctx.handlers if h.file.host == CURSOR.name and h.event == name
                         and isinstance(h.value, dict)):
             fires = matches(handler, row, payload) if row is not None else False
             shown = {"source": handler.source(), "type": "command", "command": handler.value.get("command"),

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .. import resources
+from ..hooks.firing import Call
+from ..hooks.model import Configs
 from ..hosts.opencode import adapter as opencode
 
 EVENT = opencode.EVENT
@@ -148,14 +150,23 @@ BLOCKED = ("the tool does not run: the model gets the thrown message as the tool
 EXITED = "process.exit in a hook ends opencode itself: the tool does not run and the model gets no result"
 
 
-def simulate(files: list[Any], project: Path, tool: str, args: dict[str, Any], list_only: bool = False) -> dict[str, Any]:
+def simulate(ctx: Configs, project: Path, call: Call) -> dict[str, Any]:
+    """The outcome of the call for opencode, or why it is not simulated: opencode's plugins are
+    simulated on a tool call."""
+    if call.event != "PreToolUse" or call.tool is None:
+        return {"host": opencode.HOST.name, "title": TITLE, "simulated": False,
+                "why": f"opencode's plugins are simulated on a tool call ({EVENT}), not on {call.event}"}
+    return _tool_call(ctx.files, project, call.tool, call.tool_input or {}, call.list_only)
+
+
+def _tool_call(files: list[Any], project: Path, tool: str, args: dict[str, Any], list_only: bool = False) -> dict[str, Any]:
     """The outcome of one tool call for opencode: which plugins load, what each plugin's
     tool.execute.before did, and what opencode does with it (simulate's host entry)."""
     plugins, skipped = plugins_in_order(files)
     notes = [f"not loaded by opencode: {why}" for why in skipped]
     notes += [f"not simulated: {spec} is an npm plugin, which opencode installs at start-up" for spec in npm_plugins(files)]
     name = tool_name(tool)
-    entry: dict[str, Any] = {"host": "opencode", "title": TITLE, "event": EVENT, "tool": name, "given_input": args,
+    entry: dict[str, Any] = {"host": opencode.HOST.name, "title": TITLE, "event": EVENT, "tool": name, "given_input": args,
                              "simulated": True, "why": None, "runtime": None, "handlers": [], "notes": notes,
                              "decision": "none", "blocked": False, "reason": None, "tool_input": args,
                              "effect": "no plugin of the project's: it runs"}

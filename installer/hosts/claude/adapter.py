@@ -18,6 +18,7 @@ from ..base import Capabilities, Entry, HandlerPlace, Host, Scope, Target, check
 
 if TYPE_CHECKING:
     from ...document import Document
+    from ...hooks.model import Candidate
     from ...packs import Pack
 
 PROJECT_VAR = '"$CLAUDE_PROJECT_DIR"'
@@ -77,6 +78,21 @@ class Claude(Host):
     # a failure counts as exit 2, which blocks what the event guards (docs/hosts/claude-code.md#handler-fields)
     fail_closed_field = ("onFailure", "block")
     runs_commands_as_written = True  # (a command pack's hooks speak its protocol)
+    has_plugins = True  # enabledPlugins (docs/hosts/claude-code.md#plugin-hooks)
+
+    def config_files(self, project: Path, also: frozenset[Path] = frozenset()) -> list[Candidate]:
+        from ...hooks.model import Candidate
+
+        kind = "claude-settings"
+        return [Candidate(user_dir() / "settings.json", "user", kind, project),
+                Candidate(project / ".claude" / "settings.json", "project", kind, project),
+                *(Candidate(p, "local", kind, project) for p in local_settings_read(project)),
+                *(Candidate(p, "managed", kind, project) for p in managed_paths())]
+
+    def fails_closed(self, event: str, handler: Any) -> bool:
+        from .protocol import fails_closed
+
+        return isinstance(handler, dict) and fails_closed(event, handler)
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
         base = user_dir() if project is None else project / ".claude"

@@ -31,6 +31,7 @@ from ..base import (
 
 if TYPE_CHECKING:
     from ...document import Document
+    from ...hooks.model import Candidate, ConfigFile
     from ...packs import HostTarget, Pack, PackHook
 
 PROJECT_VAR = '"${CURSOR_PROJECT_DIR:-.}"'
@@ -68,6 +69,33 @@ class Cursor(Host):
     fail_closed_field = ("failClosed", True)  # a crash, a timeout or invalid JSON blocks (docs/hosts/cursor.md#file-format)
     # (docs/hosts/cursor.md: "version" is required in a project's hooks.json)
     required_keys = {"version": (VERSION, "Cursor does not load a project hooks.json without it")}
+    # simulate takes Cursor's own names of the call's events (docs/hosts/cursor.md#event-mapping)
+    native_events = {"beforeShellExecution": ("PreToolUse", "Bash"), "beforeMCPExecution": ("PreToolUse", None),
+                     "preToolUse": ("PreToolUse", None)}
+    simulator = "cursor"
+
+    @property
+    def event_names(self) -> dict[str, str]:  # type: ignore[override]
+        from ...hooks.events import CLAUDE_TO_CURSOR
+
+        return CLAUDE_TO_CURSOR
+
+    def config_files(self, project: Path, also: frozenset[Path] = frozenset()) -> list[Candidate]:
+        from ...hooks.model import Candidate
+
+        return [Candidate(user_dir() / "hooks.json", "user", "cursor-hooks", project),
+                Candidate(project / ".cursor" / "hooks.json", "project", "cursor-hooks", project),
+                *(Candidate(p, "managed", "cursor-hooks", project) for p in managed_paths())]
+
+    def command_cwd(self, file: ConfigFile) -> tuple[Path | None, bool]:
+        """Cursor runs project hooks from the project root, user hooks from ~/.cursor
+        (docs/hosts/cursor.md#config-files)."""
+        if file.scope in ("user", "managed"):
+            return file.path.parent, False
+        return (file.path.parent.parent if file.path.parent.name == ".cursor" else file.project), False
+
+    def fails_closed(self, event: str, handler: Any) -> bool:
+        return isinstance(handler, dict) and handler.get("failClosed") is True
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
         base = user_dir() if project is None else project / ".cursor"

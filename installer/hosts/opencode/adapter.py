@@ -23,12 +23,14 @@ project plugin works wherever the project is checked out.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any, Iterator
 
 from ... import resources
 from ...document import Document
 from ...errors import ExitCode, HookwrightError
+from ...hooks.model import Candidate, ConfigFile, resolved
 from ...interpreter import DEFAULT as DEFAULT_PYTHON
 from ...layout import PLUGIN_PREFIX, RUNTIME_FOLDER, plugin_file
 from ...patterns import lazy
@@ -68,6 +70,7 @@ _SCRIPT = lazy(r"(?:^|/)hookwright/(?P<pack>[a-z][a-z0-9-]*)/(?P<script>[a-z][a-
 
 
 LOADED_SUFFIXES = (".js", ".ts")
+SCRIPT_SUFFIXES = (".js", ".ts", ".mjs", ".cjs", ".mts")  # what doctor reads as a plugin (and says why opencode does not load)
 # in the order opencode runs them: measured on 1.18.33, a config folder's plugin/ ran before its
 # plugins/, whichever of the two the filesystem listed first
 PLUGIN_FOLDERS = ("plugin", "plugins")
@@ -180,6 +183,65 @@ def read_plugin(path: Path, raw: bytes | None) -> PluginDocument:
     return PluginDocument(path=path, raw=raw, text=text, data=data if isinstance(data, dict) else {}, root=None)
 
 
+# ---- the files doctor reads -----------------------------------------------------------------
+
+def in_a_plugin_folder(path: Path) -> bool:
+    """A script in a folder named like opencode's plugins folders, under a folder named for opencode."""
+    return path.parent.name in PLUGIN_FOLDERS and any("opencode" in part.lower() for part in path.parts)
+
+
+def _config_files(project: Path, also: frozenset[Path]) -> list[Candidate]:
+    """opencode's config files, then its plugins in the order it runs them (docs/hosts/opencode.md#load-order): the local files the configs' `plugin` lists name (the user's first), then every file
+    in its plugins folders (and one level below: doctor says why opencode skips those), each
+    folder in run order; then `also`'s files in a plugins folder."""
+    folders = config_folders(project)
+    configs = [Candidate(folder / name, scope, "opencode-config", project)
+               for scope, folder in folders if scope == "user" for name in CONFIG_NAMES]
+    configs += [Candidate(folder / name, "project", "opencode-config", project)
+                for folder in (project, project / ".opencode") for name in CONFIG_NAMES]
+    in_folders: list[Candidate] = []
+    for scope, folder in folders:
+        for plugins in (folder / name for name in PLUGIN_FOLDERS):
+            for entry in _in_run_order(plugins):
+                if entry.is_dir():
+                    in_folders.extend(Candidate(inner, scope, "opencode-plugin", project) for inner in _in_run_order(entry)
+                                      if inner.suffix.lower() in SCRIPT_SUFFIXES)
+                elif entry.suffix.lower() in SCRIPT_SUFFIXES:  # (a README or a JSON file beside them is no plugin)
+                    in_folders.append(Candidate(entry, scope, "opencode-plugin", project))
+            listed = {resolved(c.path) for c in in_folders}
+            in_folders.extend(Candidate(path, scope, "opencode-plugin", project) for path in sorted(also)
+                              if path.parent == resolved(plugins) and path not in listed)
+    # a file both listed and in a plugins folder loads once, where it is declared last: the folder
+    seen = {resolved(c.path) for c in in_folders}
+    named = []
+    for config in configs:
+        for spec, path in _listed_plugins(config.path):
+            if resolved(path) not in seen and path.is_file():
+                seen.add(resolved(path))
+                named.append(Candidate(path, config.scope, "opencode-plugin", project, plugin=spec))
+    return configs + named + in_folders
+
+
+def _listed_plugins(config: Path) -> list[tuple[str, Path]]:
+    """(spec, file) of each local plugin a readable opencode config lists."""
+    try:
+        data = read_config(config, config.read_bytes())
+    except (OSError, HookwrightError):
+        return []  # (missing: nothing to list; unreadable: its own finding)
+    return [(entry[0] if isinstance(entry, list) else entry, path) for entry in plugin_specs(data)
+            if (path := local_plugin(config, entry)) is not None]
+
+
+def _in_run_order(folder: Path) -> list[Path]:
+    """A plugins folder's entries in the order opencode runs them: the reverse of the order the
+    filesystem lists them, not sorted (measured on 1.18.33: the listing z, a, b, m ran m, b, a, z),
+    so the file listed first runs last, and its changes to a call win."""
+    try:
+        return [Path(entry.path) for entry in os.scandir(folder)][::-1]
+    except OSError:
+        return []
+
+
 class Opencode(Host):
     name = "opencode"
     title = "opencode"
@@ -194,6 +256,22 @@ class Opencode(Host):
     file_per_pack = True
     starts_per_call = False  # (the plugin keeps one serving runtime per opencode process)
     schema = "opencode-plugin.schema.json"
+    plugin_file_kind = "opencode-plugin"
+    native_events = {EVENT: ("PreToolUse", None)}  # simulate takes opencode's name of the call's event
+    simulator = "opencode"
+
+    def config_files(self, project: Path, also: frozenset[Path] = frozenset()) -> list[Candidate]:
+        return _config_files(project, also)
+
+    def project_of(self, file: ConfigFile) -> Path | None:
+        """The project of a plugin in its .opencode/plugins folder, or of an opencode.json in it or
+        in its .opencode folder."""
+        real = resolved(file.path)
+        if real.parent.name in PLUGIN_FOLDERS and real.parent.parent.name == ".opencode":
+            return real.parent.parent.parent
+        if real.name in CONFIG_NAMES:
+            return real.parent.parent if real.parent.name == ".opencode" else real.parent
+        return None
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
         base = config_dir() if project is None else project / ".opencode"
