@@ -17,7 +17,7 @@ import re
 from abc import ABC, abstractmethod
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Mapping, NamedTuple
 
 from ..document import Keys
 from ..errors import HookwrightError
@@ -27,6 +27,7 @@ from ..patterns import lazy
 
 if TYPE_CHECKING:
     from ..document import Document
+    from ..hooks.events import Event
     from ..hooks.model import Candidate, ConfigFile
     from ..packs import HostTarget, Pack, PackHook
     from .versions import Pin
@@ -186,6 +187,15 @@ class Host(ABC):
     # Claude Code's events by its names for them (simulate takes these too, where --host names it or none)
     event_names: ClassVar[dict[str, str]] = {}
     simulator: ClassVar[str] = ""  # the module of installer/simulate that runs its hooks on a call ("": none)
+    # the events whose hook can refuse an action (a tool call, a prompt, a settings change): where
+    # such a guard cannot start, the action goes through unchecked
+    guard_events: ClassVar[frozenset[str]] = frozenset()
+    # it runs a shell-form command with `sh -c` (on Linux: dash, where bash's syntax fails), with the
+    # call on stdin and no arguments
+    shell_form_in_sh: ClassVar[bool] = False
+    js_regex_matchers: ClassVar[bool] = False  # a matcher is a JavaScript regex-style string (Cursor's)
+    # what a hook's exit 2 does, per event where it blocks (`python3 missing.py` exits 2)
+    exit_2_blocks: ClassVar[dict[str, str]] = {}
     # how the answers of several hooks on one call combine: "parallel" (all run on the original
     # input, the last to finish wins), "priority" (all run, the higher-priority file's answer wins,
     # in one file nobody says), "in-order" (one after another, each sees what the last changed)
@@ -370,6 +380,16 @@ class Host(ABC):
         """The folder a command of `file` starts in, and whether that is wherever the host was
         started (the project, for a session started there) rather than a fixed folder."""
         return file.project, True
+
+    @property
+    def matcher_events(self) -> Mapping[str, Event]:
+        """Its events whose matcher doctor's matcher rules judge, by name, with what each filters."""
+        return {}
+
+    def unstarted_effect(self, event: str, handler: Any, exits_2: str | None) -> str:
+        """What the host does when a command handler on `event` cannot start; `exits_2`: why the
+        hook exits 2 instead (python's, for a missing script), which a gate may read as a block."""
+        return "the hook never runs (a non-blocking error)"
 
     def fails_closed(self, event: str, handler: Any) -> bool:
         """Whether a failure of this handler (it cannot start, crashes, times out) blocks the call."""

@@ -14,9 +14,10 @@ import sys
 from pathlib import Path
 from typing import Iterator
 
+from ... import hosts
 from ...document import Keys
 from ...hooks.events import GENERIC_INPUT_VARIABLE, LEGACY_INPUT_VARIABLE
-from ...hosts.claude import protocol as claude_protocol
+from ...hosts.base import Host
 from ...patterns import lazy
 from .. import disk, handler_facts
 from ..model import HOST_NAMES, ConfigFile, Context, Finding, Handler, RuleTable, cached_property, rule_by_id
@@ -46,33 +47,15 @@ SHELL_BUILTINS = frozenset({"source", ".", "cd", "test", "[", "[[", "echo", "pri
                             "break", "getopts", "mapfile", "readarray", "disown", "jobs", "fg", "bg", "enable",
                             "bind", "history", "caller", "compgen", "complete", "suspend", "logout", "times",
                             "alias", "unalias"})
-# what exit 2 does per event (docs/hosts/claude-code.md#events, #exit-codes): `python3 missing.py` exits 2
-BLOCKED_BY_EXIT_2 = {
-    "PreToolUse": "every tool call it matches is refused",
-    "UserPromptSubmit": "every prompt is erased",
-    "UserPromptExpansion": "every expansion is blocked",
-    "Stop": "Claude is told to keep going each time it tries to stop",
-    "SubagentStop": "subagents are told to keep going each time they try to stop",
-    "PreCompact": "compaction is blocked",
-    "ConfigChange": "settings changes are blocked",
-    "TeammateIdle": "the event is blocked", "TaskCreated": "every task creation is rolled back",
-    "TaskCompleted": "the event is blocked", "PostToolBatch": "the agent loop stops",
-    "Elicitation": "the elicitation is blocked", "ElicitationResult": "the elicitation result is blocked",
-    "WorktreeCreate": "worktree creation fails", "PreModelSwitch": "model switches are refused",
-}
 ANSWER_KEYS = frozenset({"permissionDecision", "decision", "behavior"})  # a decision on stdout
-CLAUDE_GATES = frozenset({"PreToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "ConfigChange"})
-ACTION_GUARDS = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit", "ConfigChange"})
-# Cursor: exit 2 blocks, and so does any failure of a hook with "failClosed": true (docs/hosts/cursor.md#events)
-CURSOR_GATES = frozenset({"preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile",
-                          "beforeSubmitPrompt", "subagentStart", "beforeTabFileRead"})
+
 
 
 def _guards_an_action(handler: Handler) -> bool:
     """A hook that can refuse a tool call, a prompt or a settings change: if its program is
     missing, the action goes through unchecked (Stop hooks, notifiers and loggers aside)."""
-    guards = CURSOR_GATES if handler.file.host == "cursor" else ACTION_GUARDS
-    return handler.event in guards
+    host = hosts.of(handler.file.host)
+    return host is not None and handler.event in host.guard_events
 
 
 PYTHON_EXITS_2 = "python exits 2 when its script is missing"
@@ -91,24 +74,10 @@ def _effect(handler: Handler, exits_2: str | None = None, silent: bool = False, 
 
 
 def _host_effect(handler: Handler, exits_2: str | None) -> str:
-    event, host = handler.event, handler.file.host
-    if host == "cursor" and event in CURSOR_GATES:
-        if exits_2:
-            return f"{exits_2}, which Cursor reads as a block: every action this hook matches is refused"
-        if isinstance(handler.value, dict) and handler.value.get("failClosed") is True:
-            return "the hook fails, and with \"failClosed\": true Cursor blocks every action it matches"
-        return "the hook never runs, and the gate fails open (the action proceeds)"
-    if host == "claude" and isinstance(handler.value, dict) and claude_protocol.fails_closed(event, handler.value) \
-            and claude_protocol.protocol(event).exit_2 in (claude_protocol.BLOCKS, claude_protocol.IGNORED):
-        return ('the hook fails, and with "onFailure": "block" Claude Code blocks every call it matches '
-                "(docs/hosts/claude-code.md#on-failure)")
-    if exits_2 and host == "claude" and event in BLOCKED_BY_EXIT_2:
-        return f"{exits_2}, which Claude Code reads as a blocking error: " + BLOCKED_BY_EXIT_2[event]
-    if host == "claude" and event == "PermissionRequest":
-        return "the hook never runs, and Claude Code asks for permission as if it were not there"
-    if host == "claude" and event in CLAUDE_GATES:
-        return "the hook never runs, and the gate fails open (a non-blocking error)"
-    return "the hook never runs (a non-blocking error)"
+    host = hosts.of(handler.file.host)
+    if host is None:
+        return "the hook never runs (a non-blocking error)"
+    return host.unstarted_effect(handler.event, handler.value, exits_2)
 
 
 def _path_with_arguments(inv: Invocation | None) -> bool:
@@ -170,6 +139,15 @@ class Command:
     def host(self) -> str:
         return HOST_NAMES.get(self.file.host, self.file.host)
 
+    @property
+    def adapter(self) -> Host:
+        return hosts.get(self.file.host)  # (a command of a host's file: check() makes no other)
+
+    @property
+    def from_launch_dir(self) -> bool:
+        """The host starts it wherever the host itself was started (not in a fixed folder)."""
+        return self.adapter.command_cwd(self.file)[1]
+
     @cached_property
     def text(self) -> str:
         """The command with its exec-form arguments."""
@@ -179,7 +157,7 @@ class Command:
     @cached_property
     def plugin_variable_outside_plugin(self) -> re.Match[str] | None:
         """${CLAUDE_PLUGIN_ROOT} or _DATA in a hook that is not a plugin's: never set there."""
-        if "CLAUDE_PLUGIN_" not in self.text or self.file.host != "claude" or self.file.from_plugin:
+        if "CLAUDE_PLUGIN_" not in self.text or not self.adapter.has_plugins or self.file.from_plugin:
             return None
         found: re.Match[str] | None = PLUGIN_VARIABLE.search(self.text)
         return found
@@ -208,7 +186,7 @@ class Command:
         for inv in self.res.invocations:
             if inv.path is None or inv.dynamic or inv.guarded:
                 continue
-            if inv.relative and self.file.host == "claude" and self.file.scope not in ("project", "local", "given"):
+            if inv.relative and self.from_launch_dir and self.file.scope not in ("project", "local", "given"):
                 continue  # relative to wherever the host starts: reported as relative, not as missing
             mode = disk.mode(inv.path)
             if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
@@ -242,7 +220,7 @@ RULES = RuleTable()  # the command rules, one function each, in the order they r
 def check(ctx: Context) -> Iterator[Finding]:
     once_per_file: dict[str, list[Finding]] = {}
     for handler in ctx.handlers:
-        if handler.file.host not in ("claude", "cursor") or handler_facts.kind(handler) != "command":
+        if hosts.of(handler.file.host) is None or handler_facts.kind(handler) != "command":
             continue
         written = handler.command
         if not isinstance(written, str) or not written.strip():
@@ -282,7 +260,7 @@ def _exec_arguments_in_command(ctx: Context, command: Command) -> Iterator[Findi
 @RULES.rule("command/user-config-in-shell-form")
 def _user_config_in_shell_form(ctx: Context, command: Command) -> Iterator[Finding]:
     user_config = USER_CONFIG.search(command.written)
-    if not user_config or command.exec_form or command.file.host != "claude":
+    if not user_config or command.exec_form or not command.adapter.has_plugins:
         return
     name = user_config.group(0)
     if command.file.from_plugin:
@@ -303,7 +281,7 @@ def _input_variable_never_set(ctx: Context, command: Command) -> Iterator[Findin
     the command itself sets (NAME=..., read NAME, export NAME: the name written bare); else an
     argument it reads ($1, "$@"), which `sh -c` never gives it."""
     text = command.written
-    if command.file.host != "claude" or "$" not in text or command.exec_form:
+    if not command.adapter.shell_form_in_sh or "$" not in text or command.exec_form:
         return
     for match in LEGACY_INPUT.finditer(text):
         name = match.group(1)
@@ -399,7 +377,7 @@ def _block_swallowed(ctx: Context, command: Command) -> Iterator[Finding]:
     """A script that refuses only by exiting 2 (no JSON decision on stdout, which would still get
     through), run where the command hands the host another exit status: the block never lands."""
     handler = command.handler
-    if command.file.host != "claude" or handler.event not in BLOCKED_BY_EXIT_2 or not any(
+    if handler.event not in command.adapter.exit_2_blocks or not any(
             inv.tolerated or not inv.sets_status for inv in command.res.invocations if inv.path is not None):
         return
     for inv, facts in handler_facts.script_facts(handler):
@@ -413,7 +391,7 @@ def _block_swallowed(ctx: Context, command: Command) -> Iterator[Finding]:
 
 @RULES.rule("command/relative-path")
 def _relative_path(ctx: Context, command: Command) -> Iterator[Finding]:
-    if command.file.host != "claude":
+    if not command.from_launch_dir:
         return
     for inv in command.res.invocations:
         if inv.relative:
@@ -458,7 +436,7 @@ def _unquoted_placeholder(ctx: Context, command: Command) -> Iterator[Finding]:
 def _bash_only_syntax(ctx: Context, command: Command) -> Iterator[Finding]:
     """Bash's syntax in a shell-form command, which Claude Code runs with /bin/sh (measured on
     2.1.328 on Linux: dash, with "shell": "bash" too), or in the script of its `sh -c '...'`."""
-    if command.exec_form or command.file.host != "claude":
+    if command.exec_form or not command.adapter.shell_form_in_sh:
         return
     found = bashisms.first(command.written)
     if found:
@@ -469,7 +447,7 @@ def _bash_only_syntax(ctx: Context, command: Command) -> Iterator[Finding]:
 
 @RULES.rule("command/sh-without-shell")
 def _sh_without_shell(ctx: Context, command: Command) -> Iterator[Finding]:
-    if command.file.host != "claude" or command.exec_form or "shell" in command.handler.value:
+    if not command.adapter.shell_form_in_sh or command.exec_form or "shell" in command.handler.value:
         return
     if any((inv.script or "").endswith(".sh") or inv.executable.endswith(".sh") for inv in command.res.invocations):
         yield ctx.finding("command/sh-without-shell", command.file, command.keys, also="")

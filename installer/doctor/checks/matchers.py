@@ -5,10 +5,10 @@ import json
 from functools import lru_cache
 from typing import Any, Iterator, NamedTuple
 
+from ... import hosts
 from ...document import Keys
 from ...hooks.events import (
     BUILTIN_TOOLS,
-    CLAUDE_EVENTS,
     NARROW_EXACT_EVENTS,
     NEWER_THAN_MATCHER_CHANGE,
     OPEN,
@@ -69,7 +69,7 @@ class MatcherAt:
     @cached_property
     def judged(self) -> Judged | None:
         """The matcher and its event, where the Claude Code rules read it; None where they do not."""
-        if isinstance(self.raw, str) and self.host == "claude" and self.event is not None:
+        if isinstance(self.raw, str) and self.event is not None:
             return Judged(self.event, self.raw)
         return None
 
@@ -77,7 +77,7 @@ class MatcherAt:
     def matcher(self) -> Matcher:
         """How the host reads it: Claude Code's classification (on its event, where it has one), or
         Cursor's regex."""
-        if self.host == "cursor":
+        if _js_regex_matchers(self.host):
             translated = js_regex(self.raw)
             return Matcher(self.raw, "regex", pattern=translated.pattern, error=translated.error,
                            dialect=tuple(translated.dialect))
@@ -150,6 +150,11 @@ def _regex_verdict(at: MatcherAt, judged: Judged) -> tuple[str, dict[str, str]] 
 RULES = RuleTable()  # the matcher rules, one function each, in the order they run
 
 
+def _js_regex_matchers(name: str) -> bool:
+    host = hosts.of(name)
+    return host is not None and host.js_regex_matchers
+
+
 def check(ctx: Context) -> Iterator[Finding]:
     builtins = [t for t in ctx.tools if not t.startswith("mcp__")]
     seen: set[tuple[int, Keys]] = set()
@@ -164,7 +169,8 @@ def check(ctx: Context) -> Iterator[Finding]:
         group = _value(document.data, handler.group_keys)
         if not isinstance(group, dict) or "matcher" not in group:
             continue
-        event = CLAUDE_EVENTS.get(handler.event) if handler.file.host == "claude" else None
+        host = hosts.of(handler.file.host)
+        event = host.matcher_events.get(handler.event) if host is not None else None
         # FileChanged's matcher is a list of files to watch and a pattern for their names: the file-changed rules'
         watches = event is not None and event.name == "FileChanged"
         if event is not None and (event.matcher is None or watches):
@@ -191,7 +197,7 @@ def _syntax_checked(at: MatcherAt) -> bool:
     than "a regex-style string"), and Claude Code's regex matchers that are not permission rules."""
     if not isinstance(at.raw, str):
         return False
-    if at.host == "cursor":
+    if _js_regex_matchers(at.host):
         return at.raw.strip() not in ("", "*")
     judged = at.judged
     return judged is not None and at.matcher.kind == "regex" and not (

@@ -9,15 +9,17 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, NamedTuple
 
 from ... import layout
 from ...interpreter import DEFAULT as DEFAULT_PYTHON
 from ...patterns import lazy
 from ..base import Capabilities, Entry, HandlerPlace, Host, Scope, Target, check_events, deep
+from .protocol import ACTION_GUARDS, BLOCKED_BY_EXIT_2, CLAUDE_GATES
 
 if TYPE_CHECKING:
     from ...document import Document
+    from ...hooks.events import Event
     from ...hooks.model import Candidate
     from ...packs import Pack
 
@@ -79,6 +81,9 @@ class Claude(Host):
     fail_closed_field = ("onFailure", "block")
     runs_commands_as_written = True  # (a command pack's hooks speak its protocol)
     has_plugins = True  # enabledPlugins (docs/hosts/claude-code.md#plugin-hooks)
+    guard_events = ACTION_GUARDS
+    exit_2_blocks = BLOCKED_BY_EXIT_2
+    shell_form_in_sh = True  # (measured on 2.1.328: /bin/sh, with "shell": "bash" too; docs/hosts/claude-code.md#measured)
 
     def config_files(self, project: Path, also: frozenset[Path] = frozenset()) -> list[Candidate]:
         from ...hooks.model import Candidate
@@ -88,6 +93,26 @@ class Claude(Host):
                 Candidate(project / ".claude" / "settings.json", "project", kind, project),
                 *(Candidate(p, "local", kind, project) for p in local_settings_read(project)),
                 *(Candidate(p, "managed", kind, project) for p in managed_paths())]
+
+    @property
+    def matcher_events(self) -> Mapping[str, Event]:
+        from ...hooks.events import CLAUDE_EVENTS
+
+        return CLAUDE_EVENTS
+
+    def unstarted_effect(self, event: str, handler: Any, exits_2: str | None) -> str:
+        from .protocol import BLOCKS, IGNORED, fails_closed, protocol
+
+        if isinstance(handler, dict) and fails_closed(event, handler) and protocol(event).exit_2 in (BLOCKS, IGNORED):
+            return ('the hook fails, and with "onFailure": "block" Claude Code blocks every call it matches '
+                    "(docs/hosts/claude-code.md#on-failure)")
+        if exits_2 and event in BLOCKED_BY_EXIT_2:
+            return f"{exits_2}, which Claude Code reads as a blocking error: " + BLOCKED_BY_EXIT_2[event]
+        if event == "PermissionRequest":
+            return "the hook never runs, and Claude Code asks for permission as if it were not there"
+        if event in CLAUDE_GATES:
+            return "the hook never runs, and the gate fails open (a non-blocking error)"
+        return super().unstarted_effect(event, handler, exits_2)
 
     def fails_closed(self, event: str, handler: Any) -> bool:
         from .protocol import fails_closed

@@ -238,3 +238,22 @@ SESSION_END_BUDGET_VARIABLE = "CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS"
 def session_end_budget(timeouts: list[float]) -> float:
     """The budget the SessionEnd timeouts of the settings files give (a plugin's do not count)."""
     return max(SESSION_END_BUDGET, min(max(timeouts, default=0), SESSION_END_MAX_BUDGET))
+
+
+# what exit 2 does per event (docs/hosts/claude-code.md#events, #exit-codes): `python3 missing.py` exits 2
+BLOCKED_BY_EXIT_2 = {
+    "PreToolUse": "every tool call it matches is refused",
+    "UserPromptSubmit": "every prompt is erased",
+    "UserPromptExpansion": "every expansion is blocked",
+    "Stop": "Claude is told to keep going each time it tries to stop",
+    "SubagentStop": "subagents are told to keep going each time they try to stop",
+    "PreCompact": "compaction is blocked",
+    "ConfigChange": "settings changes are blocked",
+    "TeammateIdle": "the event is blocked", "TaskCreated": "every task creation is rolled back",
+    "TaskCompleted": "the event is blocked", "PostToolBatch": "the agent loop stops",
+    "Elicitation": "the elicitation is blocked", "ElicitationResult": "the elicitation result is blocked",
+    "WorktreeCreate": "worktree creation fails", "PreModelSwitch": "model switches are refused",
+}
+
+CLAUDE_GATES = frozenset({"PreToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "ConfigChange"})
+ACTION_GUARDS = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit", "ConfigChange"})

@@ -54,6 +54,11 @@ def managed_paths() -> list[Path]:
     return [Path("/etc/cursor/hooks.json")]
 
 
+# Cursor: exit 2 blocks, and so does any failure of a hook with "failClosed": true (docs/hosts/cursor.md#events)
+CURSOR_GATES = frozenset({"preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile",
+                          "beforeSubmitPrompt", "subagentStart", "beforeTabFileRead"})
+
+
 class Cursor(Host):
     name = "cursor"
     title = "Cursor"
@@ -73,6 +78,8 @@ class Cursor(Host):
     native_events = {"beforeShellExecution": ("PreToolUse", "Bash"), "beforeMCPExecution": ("PreToolUse", None),
                      "preToolUse": ("PreToolUse", None)}
     simulator = "cursor"
+    guard_events = CURSOR_GATES
+    js_regex_matchers = True  # (docs/hosts/cursor.md#matchers)
 
     @property
     def event_names(self) -> dict[str, str]:  # type: ignore[override]
@@ -93,6 +100,15 @@ class Cursor(Host):
         if file.scope in ("user", "managed"):
             return file.path.parent, False
         return (file.path.parent.parent if file.path.parent.name == ".cursor" else file.project), False
+
+    def unstarted_effect(self, event: str, handler: Any, exits_2: str | None) -> str:
+        if event not in CURSOR_GATES:
+            return super().unstarted_effect(event, handler, exits_2)
+        if exits_2:
+            return f"{exits_2}, which Cursor reads as a block: every action this hook matches is refused"
+        if self.fails_closed(event, handler):
+            return "the hook fails, and with \"failClosed\": true Cursor blocks every action it matches"
+        return "the hook never runs, and the gate fails open (the action proceeds)"
 
     def fails_closed(self, event: str, handler: Any) -> bool:
         return isinstance(handler, dict) and handler.get("failClosed") is True
