@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Callable, List, Literal, Optional
 import typer
 
 from .errors import ExitCode, HookwrightError
+from .hosts import DEFAULT as DEFAULT_HOST
+from .hosts import NAMES as HOST_NAMES
 from .hosts.base import Scope
 
 if TYPE_CHECKING:
@@ -33,11 +35,17 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+def _either(names: List[str]) -> str:
+    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
+
+
+HOSTS = _either(list(HOST_NAMES))  # "claude, cursor or opencode": the hosts' registry, in words
+HOSTS_WITH_DEFAULT = _either([f"{name} (default)" if name == DEFAULT_HOST else name for name in HOST_NAMES])
 JsonOpt = typer.Option(False, "--json", help="Print one versioned JSON document on stdout.")
 DryRunOpt = typer.Option(False, "--dry-run", help="Show the plan; write nothing.")
 YesOpt = typer.Option(False, "--yes", "-y", help="Apply without asking.")
 ScopeOpt = typer.Option(None, "--scope", help="user (default), project or local.")
-HostOpt = typer.Option(None, "--host", help="Agent whose hooks to change: claude (default), cursor or opencode.")
+HostOpt = typer.Option(None, "--host", help=f"Agent whose hooks to change: {HOSTS_WITH_DEFAULT}.")
 ForceOpt = typer.Option(False, "--force", help="Overwrite or remove a hookwright plugin file someone edited (opencode).")
 ProjectOpt = typer.Option(None, "--project", help="The project folder (default: the project the current folder is "
                                                   "in: the nearest folder above with an agent's config folder, "
@@ -229,7 +237,7 @@ def rollback(
 @app.command()
 def render(
     pack: str = typer.Argument(..., help="The pack to render (see `hookwright packs`)."),
-    host: str = typer.Option(..., "--host", help="claude, cursor or opencode."),
+    host: str = typer.Option(..., "--host", help=f"{HOSTS}."),
     scope: Optional[Scope] = ScopeOpt,
     project: Optional[Path] = ProjectOpt,
     option: List[str] = typer.Option([], "--option", "-o", help="Pack option KEY=VALUE."),
@@ -247,7 +255,7 @@ def render(
 
 @app.command("packs")
 def packs_(host: Optional[str] = typer.Option(None, "--host", help="Only the packs that run in this agent: "
-                                               "claude, cursor or opencode (and why the others do not)."),
+                                               f"{HOSTS} (and why the others do not)."),
            as_json: bool = JsonOpt) -> None:
     """List the bundled packs, their hooks, and what each may do."""
     def produce() -> "Result":
@@ -260,7 +268,7 @@ def packs_(host: Optional[str] = typer.Option(None, "--host", help="Only the pac
 @app.command()
 def status(
     project: Optional[Path] = ProjectOpt,
-    host: Optional[str] = typer.Option(None, "--host", help="Only this agent: claude, cursor or opencode."),
+    host: Optional[str] = typer.Option(None, "--host", help=f"Only this agent: {HOSTS}."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Which packs are installed where (agent, scope, file), their versions and the bundled ones,
@@ -276,7 +284,7 @@ def status(
 @app.command("list")
 def list_(
     project: Optional[Path] = ProjectOpt,
-    host: Optional[str] = typer.Option(None, "--host", help="Only this agent's hooks: claude, cursor or opencode."),
+    host: Optional[str] = typer.Option(None, "--host", help=f"Only this agent's hooks: {HOSTS}."),
     scope: Optional[Literal["managed", "user", "project", "local", "plugin"]] = typer.Option(None, "--scope", help="Only the hooks of this scope."),
     event: Optional[str] = typer.Option(None, "--event", help="Only the hooks of this event (PreToolUse, stop...)."),
     mine: bool = typer.Option(False, "--mine", help="Only the hooks hookwright installed (its packs)."),
@@ -296,7 +304,7 @@ def doctor(
     # readable=False: a file doctor cannot read is a finding (structure/unreadable), not a usage error
     paths: Optional[List[Path]] = typer.Argument(None, help="Config files to check (default: every scope).",
                                                  readable=False),
-    host: Optional[str] = typer.Option(None, "--host", help="Only this agent's scopes: claude, cursor or opencode."),
+    host: Optional[str] = typer.Option(None, "--host", help=f"Only this agent's scopes: {HOSTS}."),
     project: Optional[Path] = ProjectOpt,
     fmt: Literal["text", "json", "sarif"] = typer.Option("text", "--format", help="text, json or sarif."),
     probe: bool = typer.Option(False, "--probe", help="Also run foreign Claude Code command hooks once per event "
@@ -359,7 +367,7 @@ def simulate(
                                                                         "(events without a tool: prompt, source...).",
                                                 dir_okay=False),
     project: Optional[Path] = ProjectOpt,
-    host: Optional[str] = typer.Option(None, "--host", help="claude (the only agent simulate can reproduce)."),
+    host: Optional[str] = typer.Option(None, "--host", help=f"Only this agent: {HOSTS} (default: each with hooks here)."),
     permission_mode: str = typer.Option("default", "--permission-mode", help="The permission_mode the payload says."),
     list_only: bool = typer.Option(False, "--list-only", help="Show which hooks would run; run nothing."),
     as_json: bool = JsonOpt,

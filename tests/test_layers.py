@@ -49,3 +49,4 @@ def test_simulate_never_imports_doctor():
 
 def test_the_hooks_layer_imports_neither_doctor_nor_simulate_nor_the_commands():
     assert _crossing("hooks", ("doctor", "simulate", "commands")) == []
+

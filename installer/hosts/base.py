@@ -4,8 +4,10 @@ A host is one agent whose hooks we manage, one folder each (installer/hosts/<nam
 adapter.py, with a HOST object, looked up with installer.hosts.get; its protocol table beside it). It knows where its files are per scope, how to read them
 strictly, how a pack's hooks are written for it, which entries in a file are ours, how to add,
 replace and remove them, and what it can express at all (block a call, rewrite its input, add
-context, answer a question). Commands, plans, rollback, list and doctor ask the host; none of
-them knows an agent by name.
+context, answer a question). Commands, plans, rollback, list, simulate and doctor ask the host
+(the facts doctor, simulate and list read a file by: config_files, project_of, command_cwd,
+fails_closed, unstarted_effect, matcher_events and the class attributes beside them); outside
+this folder no code compares an agent's name but the few tests/test_host_names.py lists.
 """
 from __future__ import annotations
 

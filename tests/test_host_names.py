@@ -1,0 +1,49 @@
+"""Outside installer/hosts/, no code compares a host's name: what a host means is asked of its
+adapter (installer/hosts/base.py). The comparisons left are listed here, file by file, so that none
+is added and each one moved behind the adapter takes its line out (issue 37: the goal is none)."""
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "installer"
+HOST_NAMES = {"claude", "cursor", "opencode", "codex"}
+# Claude Code's protocol tables read by name: the script checks' split between Claude Code's and
+# Cursor's answers, the SessionEnd budget and the Cursor-beside-Claude race, the probe's payloads,
+# and `pack new --from` reading a Claude Code file
+STILL_NAMED = {"doctor/checks/scripts.py": 3, "doctor/checks/conflicts.py": 2, "doctor/scripts/probe.py": 1,
+               "pack_from.py": 1}
+
+
+def _names_a_host(node: ast.AST | None) -> bool:
+    if isinstance(node, ast.Constant):
+        return node.value in HOST_NAMES
+    if isinstance(node, (ast.Tuple, ast.Set, ast.List)):
+        return any(_names_a_host(element) for element in node.elts)
+    return False
+
+
+def comparisons(source: str) -> int:
+    """How many comparisons in `source` have a host's name on one side (`==`, `!=`, `in`...)."""
+    return sum(1 for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Compare)
+               and any(_names_a_host(side) for side in (node.left, *node.comparators)))
+
+
+def test_a_comparison_with_a_host_name_is_counted_wherever_it_is_written():
+    assert comparisons('if file.host == "cursor": pass') == 1
+    assert comparisons('ok = host not in ("claude", "cursor")') == 1
+    assert comparisons('ok = [f for f in files if "opencode" in f.kind]') == 1
+    assert comparisons('host = hosts.get(name); ok = host.js_regex_matchers') == 0
+
+
+def test_no_code_outside_the_hosts_folder_compares_a_host_name_but_the_listed_few():
+    found = Counter()
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE)
+        if relative.parts[0] != "hosts":
+            count = comparisons(path.read_text(encoding="utf-8"))
+            if count:
+                found[relative.as_posix()] = count
+
+    assert dict(found) == STILL_NAMED
