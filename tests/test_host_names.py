@@ -11,9 +11,10 @@ PACKAGE = Path(__file__).resolve().parents[1] / "installer"
 HOST_NAMES = {"claude", "cursor", "opencode", "codex"}
 # Claude Code's protocol tables read by name: the script checks' split between Claude Code's and
 # Cursor's answers, the SessionEnd budget and the Cursor-beside-Claude race, the probe's payloads,
-# and `pack new --from` reading a Claude Code file
+# `pack new --from` reading a Claude Code file, and `pack test` reading simulate's document and
+# Cursor's output schema
 STILL_NAMED = {"doctor/checks/scripts.py": 3, "doctor/checks/conflicts.py": 2, "doctor/scripts/probe.py": 1,
-               "pack_from.py": 1}
+               "pack_from.py": 1, "pack_cases.py": 3}
 
 
 def _names_a_host(node: ast.AST | None) -> bool:
