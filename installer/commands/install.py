@@ -8,7 +8,7 @@ from ..apply import Consent, run_plans
 from ..errors import HookwrightError
 from ..hosts.base import Scope, scope_reason
 from ..packs import load_pack, resolve_options
-from ..planning.install import check_host, check_place, plan_install, targets_for
+from ..planning.install import check_host, check_place, plan_install, targets_for, trust_plans
 from ..planning.places import places_to_install
 from ..runtime_check import check_loads
 from .result import Result
@@ -44,4 +44,6 @@ def install(pack_names: list[str], *, host: str | None = None, scope: Scope | No
             plan = plan_install(adapter, target, in_file, chosen, adopt, force, checked)
             plan.project, plan.scope_reason = project, place.reason or scope_reason(scope, project)
             plans.append(plan)
+    if consent.trust:
+        plans += trust_plans(plans)
     return run_plans("install", plans, dry_run=dry_run, consent=consent)
