@@ -284,6 +284,45 @@ def test_a_hook_moved_by_an_uninstall_is_said_and_trusted_again_only_with_trust_
     assert normalizer_at_1 not in states  # the trust of git-guard's old place is gone with it
 
 
+def codex_problems(hookwright, repo: Path) -> list[dict]:
+    rows = hookwright("status", "--project", repo, "--json").json["installs"]
+    [row] = [row for row in rows if row["host"] == "codex"]
+    return row["problems"]
+
+
+def test_status_says_codex_skips_a_hook_until_its_project_and_hash_are_trusted_and_again_once_edited(
+        hookwright, home, repo):
+    assert hookwright("install", "git-guard", *at(repo), "--yes").code == 0
+    [problem] = codex_problems(hookwright, repo)
+    assert problem["rule"] == "install/hook-untrusted" and "the project is not trusted" in problem["message"]
+    assert f"--project {repo} --trust-hooks" in problem["hint"]
+
+    config = codex_config(home)
+    config.parent.mkdir()
+    config.write_text(f'[projects."{repo}"]\ntrust_level = "trusted"\n')
+    [problem] = codex_problems(hookwright, repo)
+    assert "no hash is trusted for its key" in problem["message"]
+
+    assert hookwright("install", "git-guard", *at(repo), "--trust-hooks", "--yes").code == 0
+    assert codex_problems(hookwright, repo) == []
+    assert hookwright("status", "--project", repo).code == 0
+
+    hooks = repo / ".codex" / "hooks.json"
+    hooks.write_text(hooks.read_text().replace('"timeout": 10', '"timeout": 11'))
+    assert [p["rule"] for p in codex_problems(hookwright, repo)] == ["install/entry-differs", "install/hook-untrusted"]
+    assert "edited or moved since it was trusted" in codex_problems(hookwright, repo)[1]["message"]
+
+
+def test_uninstall_with_trust_hooks_forgets_our_trust_and_the_tables_it_emptied(hookwright, home, repo):
+    config = codex_config(home)
+    config.parent.mkdir()
+    config.write_bytes(b'model = "o3"\n')
+    assert hookwright("install", "git-guard", *at(repo), "--trust-hooks", "--yes").code == 0
+
+    assert hookwright("uninstall", "git-guard", *at(repo), "--trust-hooks", "--yes").code == 0
+    assert trust.parse_toml(config.read_bytes()) == {"model": "o3", "projects": {str(repo): {"trust_level": "trusted"}}}
+
+
 def test_rollback_of_an_install_with_trust_hooks_undoes_both_files(hookwright, home, repo):
     config = codex_config(home)
     config.parent.mkdir()

@@ -145,6 +145,15 @@ class Entry(NamedTuple):
         return f"{self.event}{on}: {self.pack}/{self.hook}"
 
 
+class Skipped(NamedTuple):
+    """A hook of a host's file that the host will not run until the user trusts it (Host.skipped)."""
+
+    event: str
+    keys: Keys  # where the handler is in the file
+    handler: Any  # as written (Host.owner tells whose it is)
+    why: str  # what is not trusted, in the host's words
+
+
 class Capabilities(NamedTuple):
     """What a host lets a hook do (the README's capability table is made from these)."""
 
@@ -533,6 +542,11 @@ class Host(ABC):
         """The plan that writes the host's trust in the hooks `changes` leave in their files (None:
         nothing to trust), for --trust-hooks; made again from the files on disk once they are written."""
         return None
+
+    def skipped(self, target: Target, data: Any) -> list[Skipped]:
+        """The hooks of the file (its `data`) that the host will skip, without a word, until the
+        user trusts them (Codex), as the host's own trust store says now; status and doctor say them."""
+        return []
 
     def empty_containers(self, data: Any, entries: list[Entry]) -> list[str]:
         """Containers on the entries' paths that exist and are empty: they must stay after uninstall."""

@@ -39,6 +39,7 @@ from ..base import (
     Entry,
     MatcherGroups,
     Scope,
+    Skipped,
     Target,
     check_events,
     quoted_absolute,
@@ -241,6 +242,25 @@ class Codex(MatcherGroups):
                          f"{'; '.join(_describe(h) for h in skipped)}. {how}")
         return notes
 
+    def skipped(self, target: Target, data: Any) -> list[Skipped]:
+        """Every command hook of the file but those Codex runs: a project not trusted, no hash
+        trusted for the hook's key, or another hook's (a hook turned off with `enabled = false` is
+        the user's choice, not said here)."""
+        hooks = list(trust.hooks_of(self.hooks_source(target), data))
+        try:
+            store = read_store()
+        except HookwrightError as error:
+            return [_skipped(data, hook, f"Codex does not start with its config {error.path} ({error.message})")
+                    for hook in hooks]
+        project = _untrusted_project(target, store)
+        if project is not None:
+            return [_skipped(data, hook, f"the project is not trusted: {store.path} has no trust_level = "
+                                         f"\"trusted\" for {project}") for hook in hooks]
+        whys = {trust.UNTRUSTED: f"no hash is trusted for its key in {store.path}",
+                trust.MODIFIED: f"the hash trusted for its key in {store.path} is another's: the hook was edited "
+                                f"or moved since it was trusted"}
+        return [_skipped(data, hook, whys[state]) for hook in hooks if (state := store.state_of(hook)) in whys]
+
     def trust_plan(self, changes: list[Plan]) -> Plan | None:
         files = [(plan.target, plan.document.data if plan.document.exists else {},
                   {} if plan.delete_config else plan.new_data) for plan in changes if plan.target.host == self.name]
@@ -252,6 +272,11 @@ HOST = Codex()
 
 def _count(n: int, what: str) -> str:
     return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def _skipped(data: Any, hook: trust.Hook, why: str) -> Skipped:
+    keys = ("hooks", hook.event, hook.group, "hooks", hook.handler)
+    return Skipped(hook.event, keys, data["hooks"][hook.event][hook.group]["hooks"][hook.handler], why)
 
 
 def _ours(hook: trust.Hook) -> bool:

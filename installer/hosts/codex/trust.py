@@ -202,6 +202,10 @@ def with_trust(raw: bytes, projects: list[str], hashes: dict[str, str], forget: 
                 del state[key]
             else:
                 del state[key]["trusted_hash"]
+    if state is not None and not state and forget:  # (the tables the forgetting emptied go too)
+        del doc["hooks"]["state"]
+        if not doc["hooks"]:
+            del doc["hooks"]
     text = tomlkit.dumps(doc)
     if text and not text.endswith("\n"):
         text += "\n"
@@ -243,6 +247,10 @@ def _meant(before: dict[str, Any], projects: list[str], hashes: dict[str, str], 
             del state[key]["trusted_hash"]
             if not state[key]:
                 del state[key]
+    if forget and "state" in data.get("hooks", {}) and not state:
+        del data["hooks"]["state"]
+        if not data["hooks"]:
+            del data["hooks"]
     return data
 
 
