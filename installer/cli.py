@@ -434,6 +434,25 @@ def pack_new(
     _execute(as_json, produce)
 
 
+@pack_app.command("test")
+def pack_test(
+    pack: Optional[str] = typer.Argument(None, help="The pack: a folder (default: the current one), a name, or "
+                                                    "URL@REV."),
+    host: Optional[str] = typer.Option(None, "--host", help="Only this agent (default: every agent the pack is "
+                                                            "made for)."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Run a pack's test cases (its tests/*.json) on every agent it is made for, as each agent
+    would: installed in a scratch project, the agent's own payload, the answer read as the agent
+    reads it (Cursor's also checked against its output schema). Exit 1 when a case does not do
+    what it expects; 2 on bad input."""
+    def produce() -> "Result":
+        from .commands.pack import try_pack
+
+        return try_pack(pack, host)
+    _execute(as_json, produce)
+
+
 prefs_app = typer.Typer(help="Question preferences for the ask-guard pack (project over user).",
                         no_args_is_help=True, context_settings=HELP_FLAGS)
 app.add_typer(prefs_app, name="prefs")
