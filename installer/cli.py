@@ -70,6 +70,10 @@ def _main(version: bool = typer.Option(False, "--version", callback=_version, is
 
 AllowConflictsOpt = typer.Option(False, "--allow-conflicts",
                                  help="With --yes: write even if the change introduces a conflict (an error doctor finds).")
+TrustHooksOpt = typer.Option(False, "--trust-hooks",
+                             help="Also write the agent's own trust in the hooks this change leaves (Codex skips a hook "
+                                  "it has not been told to trust): a second change, to the agent's user config, shown "
+                                  "and asked about like the first. Never without this option.")
 
 
 def _consent(yes: bool, allow_conflicts: bool, as_json: bool, **again: bool) -> "Consent":
@@ -82,7 +86,7 @@ def _consent(yes: bool, allow_conflicts: bool, as_json: bool, **again: bool) -> 
     person = output.interactive() and not (yes or as_json)
     flags = {"yes": yes, "allow_conflicts": allow_conflicts, **again}
     return Consent(ask=output.ask if person else None, yes=yes, allow_conflicts=allow_conflicts,
-                   pick=output.pick if person else None,
+                   pick=output.pick if person else None, trust=again.get("trust_hooks", False),
                    again=tuple("--" + name.replace("_", "-") for name, given in flags.items() if given))
 
 
@@ -126,6 +130,7 @@ def install(
         None, "--python", help="The interpreter the hooks start, by its absolute path (user and local scopes), "
                                "or python3 (from PATH, the default)."),
     force: bool = ForceOpt,
+    trust_hooks: bool = TrustHooksOpt,
     dry_run: bool = DryRunOpt,
     yes: bool = YesOpt,
     allow_conflicts: bool = AllowConflictsOpt,
@@ -143,7 +148,7 @@ def install(
             agent, chosen, where, values = ask_install(agent, where, project, values)
         return run(chosen, host=agent, scope=where, project=project, options=values, adopt=adopt, force=force,
                    dry_run=dry_run, consent=_consent(yes, allow_conflicts, as_json, dry_run=dry_run, force=force,
-                                                     adopt=adopt), python=python)
+                                                     adopt=adopt, trust_hooks=trust_hooks), python=python)
     _in_project(project, as_json)
     _execute(as_json, produce)
 
@@ -188,6 +193,7 @@ def uninstall(
     project: Optional[Path] = ProjectOpt,
     force: bool = typer.Option(False, "--force", help="Remove entries, and opencode plugin files, that someone "
                                                       "edited since hookwright wrote them."),
+    trust_hooks: bool = TrustHooksOpt,
     dry_run: bool = DryRunOpt,
     yes: bool = YesOpt,
     allow_conflicts: bool = AllowConflictsOpt,
@@ -198,7 +204,8 @@ def uninstall(
         from .commands.uninstall import uninstall as run
 
         return run(list(packs or []), host=host, scope=scope, project=project, force=force, dry_run=dry_run,
-                   consent=_consent(yes, allow_conflicts, as_json, dry_run=dry_run, force=force))
+                   consent=_consent(yes, allow_conflicts, as_json, dry_run=dry_run, force=force,
+                                    trust_hooks=trust_hooks))
     _in_project(project, as_json)
     _execute(as_json, produce)
 
