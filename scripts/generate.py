@@ -2,7 +2,8 @@
 """Write every generated file, in the order they build on one another: doctor's rule catalog,
 the pack flags and SchemaStore's assertions (build_rule_catalog.py), docs/rules.md from the
 catalog (build_rules_doc.py), the README's capability tables from the adapters and the packs
-(build_readme_tables.py), then the README's terminal pictures (build_pictures.py). Each file's
+(build_readme_tables.py), the pack format in docs/your-own-hooks.md from the pack schemas
+(build_pack_format.py), then the README's terminal pictures (build_pictures.py). Each file's
 own test still fails while it is stale; this is the one command that mends them all.
 
     python3 scripts/generate.py
@@ -18,7 +19,8 @@ import sys
 from pathlib import Path
 
 SCRIPTS = Path(__file__).resolve().parent
-BUILDERS = ("build_rule_catalog.py", "build_rules_doc.py", "build_readme_tables.py", "build_pictures.py")
+BUILDERS = ("build_rule_catalog.py", "build_rules_doc.py", "build_readme_tables.py", "build_pack_format.py",
+            "build_pictures.py")
 
 
 def main() -> int:
