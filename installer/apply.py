@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Callable, Iterable, NamedTuple
 
-from . import atomic, state
+from . import atomic, safe_read, state
 from .commands.result import Result, Status
 from .errors import ExitCode, HookwrightError
 from .faults import checkpoint
@@ -171,12 +171,12 @@ def _restore_pack_folders(plan: Plan, backup: str) -> None:
     for change in plan.packs:
         if not change.writes:
             continue
-        before = saved / change.pack
         try:
+            before = state.files_in(saved / change.pack, safe_read.BACKUP)
             for name in change.writes:
-                if (before / name).is_file():
-                    atomic.write_bytes(change.folder / name, (before / name).read_bytes(),
-                                       mode=(before / name).stat().st_mode & 0o777)
+                if name in before:
+                    content, mode = before[name]
+                    atomic.write_bytes(change.folder / name, content, mode=mode)
                 else:
                     atomic.remove(change.folder / name)
             atomic.remove_empty_dirs(change.folder, plan.target.runtime_root.parent)

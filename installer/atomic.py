@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Callable
 
+from . import safe_read
 from .errors import ExitCode, HookwrightError
 from .faults import checkpoint
 from .layout import TEMP_MARK, stale_temps
@@ -264,8 +265,9 @@ def clean_stale_temps(folder: Path, of: str | None = None) -> list[Path]:
 
 
 def _current(path: Path) -> bytes:
+    """What the file holds now, to compare with what we planned against."""
     try:
-        return path.read_bytes()
+        return safe_read.read(path, safe_read.CONFIG)
     except FileNotFoundError:
         return b""
 
@@ -279,7 +281,7 @@ def _stat_or_none(path: Path) -> os.stat_result | None:
 
 def _fsync_dir(folder: Path) -> None:
     try:
-        fd = os.open(folder, os.O_RDONLY)
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except OSError:
         return
     try:

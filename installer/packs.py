@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from . import resources
+from . import resources, safe_read
 from .errors import HookwrightError, did_you_mean
 from .hosts import NAMES as HOSTS  # the wirings a pack.toml may hold (schemas/pack.schema.json)
 
@@ -96,11 +96,11 @@ class Pack:
     def runtime_files(self, host: str) -> dict[str, bytes]:
         """What goes into the pack's runtime folder: the shared hook script under each hook's name,
         the hooks' modules, the pack's other modules and the shared runtime library."""
-        script = (resources.runtime_dir() / HOOK_SCRIPT).read_bytes()
+        script = safe_read.read(resources.runtime_dir() / HOOK_SCRIPT, safe_read.BUNDLED)
         files = {hook.script: script for hook in self.hooks_for(host)}
         for name in [hook.module for hook in self.hooks] + list(self.modules):  # (every module: one may import another)
-            files[name] = (self.folder / name).read_bytes()
-        files[RUNTIME_LIBRARY] = (resources.runtime_dir() / RUNTIME_LIBRARY).read_bytes()
+            files[name] = safe_read.read(self.folder / name, safe_read.MANIFEST)
+        files[RUNTIME_LIBRARY] = safe_read.read(resources.runtime_dir() / RUNTIME_LIBRARY, safe_read.BUNDLED)
         return files
 
     def defaults(self) -> dict[str, Any]:
@@ -140,7 +140,8 @@ def load_pack(name: str) -> Pack:
 
 
 def load_pack_file(manifest: Path) -> Pack:
-    raw = resources.read_toml(manifest, hint="fix the pack manifest (schemas/pack.schema.json)")
+    raw = resources.read_toml(manifest, hint="fix the pack manifest (schemas/pack.schema.json)",
+                              kind=safe_read.MANIFEST)
     errors = sorted(resources.schema_errors("pack.schema.json", raw),
                     key=lambda e: [str(p) for p in e.instance_path])
     if errors:

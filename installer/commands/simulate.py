@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .. import safe_read
 from ..errors import HookwrightError
 from ..hosts import NAMES as HOSTS
 from ..hosts.base import check_project
@@ -161,11 +162,7 @@ def _tool_input(text: str | None, file: Path | None, command: str | None) -> dic
     if command is not None:
         return {"command": command}
     if file is not None:
-        try:
-            text = file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            raise HookwrightError(f"cannot read the input file: {getattr(err, 'strerror', None) or err}",
-                                  path=file) from None
+        text = _input_text(file, "input")
     if text is None:
         return None
     value = _parse(text, str(file) if file else "--input")
@@ -175,13 +172,19 @@ def _tool_input(text: str | None, file: Path | None, command: str | None) -> dic
     return value
 
 
-def _payload_file(file: Path) -> dict[str, Any]:
+def _input_text(file: Path, what: str) -> str:
     try:
-        text = file.read_text(encoding="utf-8")
+        return safe_read.read(file, safe_read.INPUT).decode("utf-8")
+    except HookwrightError as err:
+        raise HookwrightError(f"cannot read the {what} file: {err.message.removeprefix('cannot be read: ')}",
+                              path=file, hint=err.hint) from None
     except (OSError, UnicodeDecodeError) as err:
-        raise HookwrightError(f"cannot read the payload file: {getattr(err, 'strerror', None) or err}",
+        raise HookwrightError(f"cannot read the {what} file: {getattr(err, 'strerror', None) or err}",
                               path=file) from None
-    value = _parse(text, str(file))
+
+
+def _payload_file(file: Path) -> dict[str, Any]:
+    value = _parse(_input_text(file, "payload"), str(file))
     if not isinstance(value, dict):
         raise HookwrightError("the payload must be a JSON object: the fields the event sends", path=file)
     return value

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..document import read_file_bytes
+from .. import safe_read
 from ..errors import ErrorKind, HookwrightError
 from ..hosts import claude, cursor, opencode
 from ..patterns import lazy
@@ -91,7 +91,7 @@ def _opencode_candidates(project: Path, also: frozenset[Path]) -> list[Candidate
 def _listed_plugins(config: Path) -> list[tuple[str, Path]]:
     """(spec, file) of each local plugin a readable opencode config lists."""
     try:
-        data = opencode.read_config(config, config.read_bytes())
+        data = opencode.read_config(config, safe_read.read(config, safe_read.CONFIG))
     except (OSError, HookwrightError):
         return []  # (missing: nothing to list; unreadable: its own finding)
     return [(entry[0] if isinstance(entry, list) else entry, path) for entry in opencode.plugin_specs(data)
@@ -337,15 +337,11 @@ def _claude_json() -> Path:
     return claude.user_dir() / ".claude.json" if os.environ.get("CLAUDE_CONFIG_DIR") else Path.home() / ".claude.json"
 
 
-MAX_STATE_BYTES = 64 * 1024 * 1024
-
-
 def _load_json(path: Path) -> Any:
     """A helper file's JSON, or None when it is missing, unreadable or not JSON: these files only
     add context (tool names, plugin paths); doctor does not lint them."""
+    raw = safe_read.read_or_none(path, safe_read.STATE)
     try:
-        if path.stat().st_size > MAX_STATE_BYTES:
-            return None
-        return json.loads(read_file_bytes(path))
-    except (OSError, ValueError, RecursionError, HookwrightError):
+        return json.loads(raw) if raw is not None else None
+    except (ValueError, RecursionError):
         return None

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import HookwrightError, did_you_mean
+from .. import safe_read
 from ..resources import read_toml
 from .model import SEVERITIES, Finding, catalog
 
@@ -68,7 +69,7 @@ def from_config(project: Path) -> Selection:
 
 
 def _table(path: Path, table_path: tuple[str, ...]) -> dict[str, Any] | None:
-    data: Any = read_toml(path, hint="fix the TOML, or run doctor with --no-config")
+    data: Any = read_toml(path, hint="fix the TOML, or run doctor with --no-config", kind=safe_read.SETTINGS)
     for key in table_path:
         data = data.get(key) if isinstance(data, dict) else None
     if data is not None and not isinstance(data, dict):

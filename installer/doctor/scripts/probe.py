@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import tempfile
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ... import safe_read
 from ...hosts.claude_protocol import ENV_FILE_EVENTS, protocol, session_variables
 from ...simulate import reading, running
 from ...simulate.payload import payload_for
@@ -43,7 +43,7 @@ from ..model import Context, Finding, Handler
 TIMEOUT = 5.0
 MAX_PARALLEL = 8
 MAX_COPY_FILES = 200
-MAX_COPY_BYTES = 1024 * 1024
+COPIED = safe_read.Kind("script copied for the probe", 1024 * 1024)  # (a larger file is left out)
 PREFERRED_TOOLS = ("Bash", "Write", "Edit", "Read", "AskUserQuestion")
 # the static script findings each probe finding confirms, by running the script they are about
 CONFIRMS = {
@@ -142,11 +142,11 @@ def _copy_folder(source: Path, target: Path) -> None:
     except OSError:
         return
     for entry in entries:
-        try:
-            if entry.is_file() and entry.stat().st_size <= MAX_COPY_BYTES:
-                shutil.copy2(entry, target / entry.name)
-        except OSError:
-            continue
+        content = safe_read.read_or_none(entry, COPIED)
+        if content is not None:
+            copy = target / entry.name
+            copy.write_bytes(content)  # (into the probe's own throwaway folder, not a user file)
+            copy.chmod(entry.stat().st_mode & 0o755)
 
 
 # ---- which handlers, which tool --------------------------------------------------------------------
