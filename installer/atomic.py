@@ -122,6 +122,18 @@ def write_bytes(path: Path, data: bytes, *, expect: bytes | None = None, mode: i
     _fsync_dir(folder)
 
 
+def write_new(path: Path, data: bytes, mode: int) -> None:
+    """Create a file that must not exist yet, in a folder of hookwright's own (a backup's copy
+    of a runtime file): no temp file, no fsync of its own (what makes a backup whole is its
+    meta.json, written last with write_bytes)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), mode)
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+    except OSError as err:
+        raise _error(err, path) from None
+
+
 def _swap_in(temp: str, target: Path, expect: bytes | None, data: bytes) -> None:
     """Move the temp file (holding `data`) into place; with `expect`, only over exactly those bytes.
 

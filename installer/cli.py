@@ -68,16 +68,20 @@ def _main(version: bool = typer.Option(False, "--version", callback=_version, is
 
 AllowConflictsOpt = typer.Option(False, "--allow-conflicts",
                                  help="With --yes: write even if the change introduces a conflict (an error doctor finds).")
+OutsideScopeOpt = typer.Option(False, "--allow-outside-scope",
+                               help="Write through a link that leads out of the scope's folder (a linked settings "
+                                    "file or .claude folder) or onto another scope's file. Deletes never go "
+                                    "through a link.")
 
 
-def _consent(yes: bool, allow_conflicts: bool, as_json: bool) -> "Consent":
+def _consent(yes: bool, allow_conflicts: bool, as_json: bool, outside_scope: bool = False) -> "Consent":
     """Who agrees to a write: --yes, or a person on a terminal (not with --json, whose stdout
     is for the document alone), or nobody."""
     from . import output
     from .apply import Consent
 
     return Consent(ask=output.ask if output.interactive() and not (yes or as_json) else None, yes=yes,
-                   allow_conflicts=allow_conflicts)
+                   allow_conflicts=allow_conflicts, allow_outside_scope=outside_scope)
 
 
 def _execute(as_json: bool, produce: Callable[[], "Result"], error_format: str | None = None) -> None:
@@ -106,6 +110,7 @@ def install(
     dry_run: bool = DryRunOpt,
     yes: bool = YesOpt,
     allow_conflicts: bool = AllowConflictsOpt,
+    allow_outside_scope: bool = OutsideScopeOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Render packs for a host and scope, show the plan and the conflicts it brings, write it atomically."""
@@ -119,7 +124,8 @@ def install(
 
             agent, chosen, where, values = ask_install(agent, where, project, values)
         return run(chosen, host=agent or "claude", scope=where, project=project, options=values,
-                   adopt=adopt, force=force, dry_run=dry_run, consent=_consent(yes, allow_conflicts, as_json))
+                   adopt=adopt, force=force, dry_run=dry_run,
+                   consent=_consent(yes, allow_conflicts, as_json, allow_outside_scope))
     _execute(as_json, produce)
 
 
@@ -134,6 +140,7 @@ def uninstall(
     dry_run: bool = DryRunOpt,
     yes: bool = YesOpt,
     allow_conflicts: bool = AllowConflictsOpt,
+    allow_outside_scope: bool = OutsideScopeOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Remove exactly the entries and runtime files our receipts list; nothing else."""
@@ -142,7 +149,7 @@ def uninstall(
 
         return run(list(packs or []), host=host or "claude", scope=scope, project=project,
                    force=force,
-                   dry_run=dry_run, consent=_consent(yes, allow_conflicts, as_json))
+                   dry_run=dry_run, consent=_consent(yes, allow_conflicts, as_json, allow_outside_scope))
     _execute(as_json, produce)
 
 
@@ -160,6 +167,7 @@ def rollback(
     dry_run: bool = DryRunOpt,
     yes: bool = YesOpt,
     allow_conflicts: bool = AllowConflictsOpt,
+    allow_outside_scope: bool = OutsideScopeOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Undo the last operation at entry level, keeping later edits elsewhere in the file. The
@@ -172,7 +180,7 @@ def rollback(
         if list_:
             return command.journal_listing(only)
         return command.rollback(to=to, only=only, force=force, dry_run=dry_run,
-                                consent=_consent(yes, allow_conflicts, as_json))
+                                consent=_consent(yes, allow_conflicts, as_json, allow_outside_scope))
     _execute(as_json, produce)
 
 

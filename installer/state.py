@@ -168,7 +168,7 @@ def save_backup(config: Path, config_bytes: bytes | None, pack_dirs: list[Path])
         saved = folder / "packs" / pack_dir.name
         atomic.make_dir(saved)
         for name, (content, mode) in files_in(pack_dir, safe_read.RUNTIME).items():
-            atomic.write_bytes(saved / name, content, mode=mode)
+            atomic.write_new(saved / name, content, mode)
     atomic.write_bytes(folder / "meta.json", json.dumps(meta, indent=2).encode(), mode=0o600)
     _rotate_backups()
     return backup_id

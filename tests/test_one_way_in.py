@@ -9,7 +9,6 @@ import stat
 from pathlib import Path
 
 import pytest
-
 from hookwright import resources, safe_read
 from hookwright.errors import ErrorKind, HookwrightError
 

@@ -1,8 +1,7 @@
 """Read each file strictly into a ConfigFile, and list the handlers its host would load."""
 from __future__ import annotations
 
-from .. import hosts
-from .. import safe_read
+from .. import hosts, safe_read
 from ..document import Document
 from ..errors import ErrorKind, HookwrightError
 from ..hosts import opencode

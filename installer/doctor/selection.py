@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..errors import HookwrightError, did_you_mean
 from .. import safe_read
+from ..errors import HookwrightError, did_you_mean
 from ..resources import read_toml
 from .model import SEVERITIES, Finding, catalog
 
