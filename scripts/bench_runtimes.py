@@ -46,6 +46,7 @@ REPO = Path(__file__).resolve().parents[1]
 TEMPLATES = REPO / "templates"
 FLOOR_CODE = "import json,sys; json.load(sys.stdin)"
 WARMUP = 3
+DENY_LABEL = "git-guard (deny)"
 TARGET = 1.25
 
 QUESTION = {"question": "Use tabs or spaces for this file? <qid:indent-style>",
@@ -146,11 +147,18 @@ def main(argv: list[str] | None = None) -> int:
                     "XDG_STATE_HOME": str(root / "state"), "XDG_CACHE_HOME": str(root / "cache"),
                     "HOOKWRIGHT_LOG": str(root / "hooks.log"), "CLAUDE_PROJECT_DIR": str(project)})
         cases = {}  # label -> (command, stdin)
+        labels = []  # the runtimes' rows: each script on its typical payload, and git-guard denying
         for pack, script, event in runtimes:
             folder = lay_out(project, pack)
-            stdin = json.dumps(typical_payload(script, event, project)).encode()
-            cases[script] = ([args.python, "-I", "-S", str(folder / script), "--host", "claude"], stdin)
-            cases[script + " floor"] = ([args.python, "-I", "-S", "-c", FLOOR_CODE], stdin)
+            payloads = {script: typical_payload(script, event, project)}
+            if script == "git-guard":  # a deny writes a line of the decision log: its cost is timed too
+                payloads[DENY_LABEL] = common(project, "PreToolUse", "Bash",
+                                              {"command": "git reset --hard", "description": "Discard changes"})
+            for label, payload in payloads.items():
+                stdin = json.dumps(payload).encode()
+                cases[label] = ([args.python, "-I", "-S", str(folder / script), "--host", "claude"], stdin)
+                cases[label + " floor"] = ([args.python, "-I", "-S", "-c", FLOOR_CODE], stdin)
+                labels.append(label)
 
         failures = []
         for label, (command, stdin) in cases.items():
@@ -162,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
         wall = {label: [] for label in cases}
         cpu = {label: [] for label in cases}
         shuffle = random.Random(args.seed)
-        scripts = [script for _, script, _ in runtimes]
+        scripts = list(labels)
         for _ in range(args.runs):
             shuffle.shuffle(scripts)
             for script in scripts:  # each runtime next to its floor, in either order
@@ -174,13 +182,15 @@ def main(argv: list[str] | None = None) -> int:
                     wall[label].append(elapsed)
                     cpu[label].append(used)
         log = (root / "hooks.log").read_text(errors="replace") if (root / "hooks.log").exists() else ""
+        decided = (root / "decisions.jsonl").read_text(errors="replace").count("\n") \
+            if (root / "decisions.jsonl").exists() else 0
 
     print(f"python: {args.python} ({sys.version.split()[0] if args.python == sys.executable else 'see --python'}), "
           f"{args.runs} timed runs each, interleaved; target <= {args.target:.2f}x the floor")
     print(f"{'runtime':<22} {'median ms':>10} {'floor ms':>9} {'ratio':>7}   {'cpu ms':>7} {'floor':>6} {'ratio':>6}"
           "  verdict (wall ratio)")
     over = []
-    for _, script, _ in runtimes:
+    for script in labels:
         median = statistics.median(wall[script]) * 1000
         floor = statistics.median(wall[script + " floor"]) * 1000
         cpu_median = statistics.median(cpu[script]) * 1000
@@ -194,6 +204,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{cpu_ratio}  {verdict}")
     for failure in failures:
         print(f"FAILED {failure}")
+    print(f"decisions.jsonl: {decided} lines (one per deny and rewrite run)")
     if log:
         print("hooks.log (a typical payload should log nothing):\n  " + "\n  ".join(log.splitlines()[:10]))
     if args.opencode:

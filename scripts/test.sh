@@ -8,5 +8,5 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e ".[test]"
-bash scripts/setup-e2e.sh
+PYTHON=.venv/bin/python bash scripts/setup-e2e.sh
 exec .venv/bin/python -m pytest -n auto --dist worksteal "$@"

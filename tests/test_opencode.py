@@ -130,32 +130,47 @@ def test_ask_guard_and_the_local_scope_are_refused_with_the_reason(hookwright, h
 HARNESS = """
 import {{ {export} as plugin }} from "./plugin.mjs";
 const hooks = await plugin({{ directory: {directory} }});
-const results = [];
-for (const [tool, args] of {calls}) {{
+const call = async ([tool, args]) => {{
+  if (tool === "sleep") return new Promise((done) => setTimeout(() => done({{ slept: args.ms }}), args.ms));
   try {{
     await hooks["tool.execute.before"]({{ tool, sessionID: "s1", callID: "c1" }}, {{ args }});
-    results.push({{ args }});
+    return {{ args }};
   }} catch (error) {{
-    results.push({{ thrown: error.message }});
+    return {{ thrown: error.message }};
   }}
-}}
+}};
+const results = [];
+for (const step of {steps}) results.push(...(await Promise.all(step.map(call))));
 console.log(JSON.stringify(results));
 """
 
+RUNTIME = Path(__file__).resolve().parents[1] / "templates" / "runtime"
 
-def run_plugin(tmp_path: Path, hooks: list[dict], calls: list, scripts: dict[str, str], log: Path) -> list[dict]:
-    """The plugin rendered for `hooks`, beside runtimes written from `scripts`, called in Node."""
+
+def run_plugin(tmp_path: Path, hooks: list[dict], calls: list, scripts: dict[str, str], log: Path,
+               at_once: bool = False) -> list[dict]:
+    """The plugin rendered for `hooks`, beside runtimes written from `scripts`, called in Node: one
+    call after another, or all at once. A script is a hook module's `handle` body (run by the
+    runtime library, as a pack's is), or a whole program when it starts with `#!`."""
     if NODE is None:
         pytest.skip("node is not installed (the e2e setup installs it)")
     plugins = tmp_path / "plugins"
     plugins.mkdir()
     (plugins / "plugin.mjs").write_bytes(render_plugin({"format": 1, "pack": "probe", "hooks": hooks}))
+    folder = tmp_path / "hookwright" / "probe"
+    folder.mkdir(parents=True)
+    shutil.copy(RUNTIME / "hookwright_runtime.py", folder)
     for name, text in scripts.items():
-        script = tmp_path / "hookwright" / "probe" / name
-        script.parent.mkdir(parents=True, exist_ok=True)
-        script.write_text(textwrap.dedent(text))
+        if text.startswith("#!"):
+            (folder / name).write_text(text)
+            continue
+        shutil.copy(RUNTIME / "hook_script.py", folder / name)
+        body = textwrap.indent(textwrap.dedent(text).strip(), "    ")
+        (folder / f"{name}.py").write_text(f"import hookwright_runtime as hw\nNAME = 'probe'\nOPTIONS = {{}}\n\n\n"
+                                           f"def handle(call):\n{body}\n")
+    steps = [calls] if at_once else [[one] for one in calls]
     (plugins / "harness.mjs").write_text(HARNESS.format(export="HookwrightProbe", directory=json.dumps(str(tmp_path)),
-                                                        calls=json.dumps(calls)))
+                                                        steps=json.dumps(steps)))
     done = subprocess.run([NODE, "harness.mjs"], cwd=plugins, capture_output=True, text=True, timeout=60,
                           env={**os.environ, "HOOKWRIGHT_LOG": str(log)})
     assert done.returncode == 0, done.stderr
@@ -166,16 +181,9 @@ def hook(script: str, tools: str = "bash", timeout: float = 10) -> dict:
     return {"script": f"../hookwright/probe/{script}", "args": ["--host", "opencode"], "tools": tools, "timeout": timeout}
 
 
-ECHO_ANSWER = """
-    import json, sys
-    call = json.load(sys.stdin)
-    print(json.dumps(ANSWER))
-"""
-
-
 def test_a_deny_throws_its_reason_and_a_rewrite_changes_the_arguments_in_place(tmp_path):
-    scripts = {"deny": ECHO_ANSWER.replace("ANSWER", '{"decision": "deny", "reason": "not this one"}'),
-               "rewrite": ECHO_ANSWER.replace("ANSWER", '{"updated_input": dict(call["tool_input"], file_path="/abs/a.txt")}')}
+    scripts = {"deny": "return hw.deny('not this one')",
+               "rewrite": "return hw.rewrite(dict(call.tool_input, file_path='/abs/a.txt'))"}
     calls = [["bash", {"command": "rm -rf /"}], ["read", {"filePath": "a.txt", "limit": 5}]]
     log = tmp_path / "hooks.log"
     results = run_plugin(tmp_path, [hook("deny"), hook("rewrite", "read")], calls, scripts, log)
@@ -186,28 +194,97 @@ def test_a_deny_throws_its_reason_and_a_rewrite_changes_the_arguments_in_place(t
 
 
 def test_keys_the_new_input_drops_are_deleted(tmp_path):
-    scripts = {"shrink": ECHO_ANSWER.replace("ANSWER", '{"updated_input": {"msg": "only this"}}')}
+    scripts = {"shrink": "return hw.rewrite({'msg': 'only this'})"}
     results = run_plugin(tmp_path, [hook("shrink", "mcp")], [["srv_X", {"msg": "a", "extra": 1}]], scripts,
                          tmp_path / "hooks.log")
     assert results == [{"args": {"msg": "only this"}}]
 
 
+def test_calls_made_at_once_each_get_their_own_answer_from_one_runtime(tmp_path):
+    scripts = {"pid": """
+        import os
+        if call.tool_input['command'] == 'pid':
+            return hw.deny(str(os.getpid()))
+        return hw.rewrite({'command': call.tool_input['command'] + ' checked'})
+    """}
+    calls = [["bash", {"command": f"echo {n}"}] for n in range(8)] + [["bash", {"command": "pid"}]]
+    results = run_plugin(tmp_path, [hook("pid")], calls + [["bash", {"command": "pid"}]], scripts,
+                         tmp_path / "hooks.log", at_once=True)
+
+    assert results[:8] == [{"args": {"command": f"echo {n} checked"}} for n in range(8)]
+    assert results[8] == results[9] and results[8]["thrown"].isdigit()  # one process answered them all
+
+
 @pytest.mark.parametrize("script, says", [
-    ("import sys\nsys.exit(3)\n", "exited 3"),
-    ("print('not json')\n", "JSON"),
-    ("import time\ntime.sleep(5)\n", "ETIMEDOUT"),
+    ("#!\nimport sys\nsys.exit(3)\n", "the runtime exited 3 before it answered"),
+    ("#!\nimport sys\nsys.stderr.write('it broke\\n')\nsys.exit(3)\n", "exited 3 (it broke)"),
+    ("#!\nimport sys\nfor line in sys.stdin:\n    print('not json', flush=True)\n", "the runtime answered no call (\"not json\"), and was stopped before it answered"),
+    ("#!\nimport json, sys\nfor line in sys.stdin:\n"
+     "    print(json.dumps({'id': int(line.split()[0]), 'code': 0, 'stdout': '{oops'}), flush=True)\n",
+     "an answer that is not JSON"),
+    ("#!\nimport json, sys\nfor line in sys.stdin:\n    print(json.dumps({'id': int(line.split()[0]), 'code': 3}), flush=True)\n",
+     "the runtime answered with exit code 3"),
+    ("#!\nimport time\ntime.sleep(5)\n", "no answer within 1s"),
+    ("import time\ntime.sleep(5)\n", "no answer within 1s"),  # in the hook itself, past the plugin's timeout
 ])
 def test_a_runtime_that_fails_lets_the_call_go_on_and_logs_a_line(tmp_path, script, says):
     log = tmp_path / "hooks.log"
-    results = run_plugin(tmp_path, [hook("broken", timeout=1)], [["bash", {"command": "ls"}]], {"broken": script}, log)
+    timeout = 1 if "within 1s" in says else 30  # (a loaded machine may take seconds to start Python)
+    results = run_plugin(tmp_path, [hook("broken", timeout=timeout)], [["bash", {"command": "ls"}]], {"broken": script},
+                         log)
 
     assert results == [{"args": {"command": "ls"}}]
     (line,) = log.read_text().splitlines()
-    assert " probe " in line and says in line
+    assert " probe ../hookwright/probe/broken: " in line and says in line and line.endswith("; the call goes on")
+
+
+@pytest.mark.parametrize("script, says", [
+    ("#!\nimport sys\nsys.exit(3)\n", "the runtime exited 3 before it answered"),
+    ("#!\nimport time\ntime.sleep(5)\n", "no answer within 1s"),
+    ("raise ValueError('cannot judge')", "ValueError: cannot judge"),  # the runtime's own block, exit 2
+])
+def test_a_hook_installed_to_fail_closed_blocks_the_call_it_could_not_check(tmp_path, script, says):
+    closed = dict(hook("broken", timeout=1 if "within 1s" in says else 30), args=["--host", "opencode", "--fail-closed"])
+    log = tmp_path / "hooks.log"
+    (result,) = run_plugin(tmp_path, [closed], [["bash", {"command": "ls"}]], {"broken": script}, log)
+
+    assert says in result["thrown"] and "installed to fail closed: the call is blocked" in result["thrown"]
+    assert says in log.read_text()
+
+
+def test_a_runtime_that_cannot_start_lets_every_call_go_on_and_logs_each(tmp_path):
+    gone = dict(hook("deny"), python=str(tmp_path / "no-such-python"))
+    log = tmp_path / "hooks.log"
+    results = run_plugin(tmp_path, [gone], [["bash", {"command": "ls"}]] * 2, {"deny": "return hw.deny('no')"}, log)
+
+    assert results == [{"args": {"command": "ls"}}] * 2
+    lines = log.read_text().splitlines()
+    assert len(lines) == 2 and all("ENOENT" in line for line in lines), lines
+
+
+def test_a_runtime_that_dies_is_started_again_on_the_next_call_with_a_line_in_the_log(tmp_path):
+    scripts = {"mortal": """
+        import os, signal, threading
+        if call.tool_input['command'] == 'die now':
+            os._exit(0)
+        if call.tool_input['command'] == 'die later':
+            threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGKILL)).start()
+        return hw.deny(str(os.getpid()))
+    """}
+    log = tmp_path / "hooks.log"
+    calls = [["bash", {"command": "pid"}], ["bash", {"command": "die now"}], ["bash", {"command": "die later"}],
+             ["sleep", {"ms": 1500}], ["bash", {"command": "pid"}]]
+    first, died, second, _, third = run_plugin(tmp_path, [hook("mortal")], calls, scripts, log)
+
+    assert died == {"args": {"command": "die now"}}
+    assert len({first["thrown"], second["thrown"], third["thrown"]}) == 3  # a new process each time
+    now, later = log.read_text().splitlines()
+    assert "the runtime exited 0 before it answered; the call goes on" in now
+    assert "the runtime ended by SIGKILL between calls; the next call starts it again" in later
 
 
 def test_a_hook_runs_only_for_its_tools(tmp_path):
-    scripts = {"deny": ECHO_ANSWER.replace("ANSWER", '{"decision": "deny", "reason": "no"}')}
+    scripts = {"deny": "return hw.deny('no')"}
     calls = [["bash", {}], ["read", {}], ["srv_tool", {}]]
     assert run_plugin(tmp_path, [hook("deny", "mcp")], calls, scripts, tmp_path / "log") == [
         {"args": {}}, {"args": {}}, {"thrown": "no"}]
@@ -215,9 +292,8 @@ def test_a_hook_runs_only_for_its_tools(tmp_path):
 
 def test_the_payload_is_in_claude_codes_words(tmp_path):
     scripts = {"show": """
-        import json, sys
-        call = json.load(sys.stdin)
-        print(json.dumps({"decision": "deny", "reason": json.dumps(call, sort_keys=True)}))
+        import json
+        return hw.deny(json.dumps(call.payload, sort_keys=True))
     """}
     (result,) = run_plugin(tmp_path, [hook("show", "edit")], [["edit", {"filePath": "a", "oldString": "x"}]], scripts,
                            tmp_path / "log")

@@ -326,6 +326,101 @@ def test_run_reads_host_given_with_an_equals_sign(log_path):
     assert call_run(deny_all, payload(), argv=["--host=claude"])[1] != ""
 
 
+# --- the serving mode (--serve): one process, call after call ---------------------------------------
+
+def call_serve(handle, lines: list[bytes], argv=("--host", "claude"), **kwargs):
+    """run(--serve) in-process on these request lines; returns (exit code, the replies read as JSON)."""
+    out = io.StringIO()
+    code = hw.run("test-hook", handle, __file__, argv=[*argv, "--serve"], stdin=io.BytesIO(b"".join(lines)),
+                  stdout=out, **kwargs)
+    return code, [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def reply(ident: int, stdout: str = "", stderr: str = "", code: int = 0) -> dict:
+    """A served reply as the one-shot mode's stdout, stderr and exit code make it."""
+    said = {"id": ident, "code": code}
+    return {**said, **({"stdout": stdout} if stdout else {}), **({"stderr": stderr} if stderr else {})}
+
+
+def test_serve_replies_to_each_line_with_its_id_what_run_prints_and_exits_with(log_path):
+    def judge(call):
+        return hw.deny("no") if call.tool_input["command"] == "rm" else None
+
+    lines = [b"7 " + payload(tool_input={"command": "rm"}) + b"\n", b"8 " + payload() + b"\n"]
+    code, replies = call_serve(judge, lines)
+
+    assert code == 0
+    assert replies == [reply(7, call_run(judge, payload(tool_input={"command": "rm"}))[1]), reply(8)]
+    assert log_lines(log_path) == []
+
+
+@pytest.mark.parametrize("host", ["claude", "cursor", "opencode"])
+def test_serve_passes_through_each_bad_payload_with_its_line_and_answers_the_next(host, log_path):
+    bad = [stdin for _, stdin in BAD_STDIN if b"\n" not in stdin]
+    lines = [b"%d %s\n" % (n, stdin) for n, stdin in enumerate(bad)] + [b"99 " + payload() + b"\n"]
+    code, replies = call_serve(deny_all, lines, argv=("--host", host))
+    served = log_lines(log_path)
+
+    nothing = call_run(deny_all, b"", argv=("--host", host))[1]
+    assert replies[:-1] == [reply(n, nothing) for n in range(len(bad))]
+    assert replies[-1] == reply(99, call_run(deny_all, payload(), argv=("--host", host))[1])
+    assert len(served) == len(bad)
+
+
+def test_serve_blocks_a_call_it_cannot_decide_when_installed_to_fail_closed(log_path):
+    code, replies = call_serve(deny_all, [b"1 {oops\n", b"2 " + payload() + b"\n"],
+                               argv=("--host", "opencode", "--fail-closed"))
+    assert replies[0]["code"] == 2 and "installed to fail closed" in replies[0]["stderr"]
+    assert "stdout" not in replies[0] and replies[1]["code"] == 0 and "denied" in replies[1]["stdout"]
+
+
+def test_serve_passes_through_an_over_size_payload_and_answers_the_next(log_path, monkeypatch):
+    monkeypatch.setattr(hw, "MAX_STDIN", 300)
+    big = b"1 " + payload(tool_input={"command": "x" * 5000}) + b"\n"
+    code, replies = call_serve(deny_all, [big, b"2 " + payload() + b"\n"])
+
+    assert replies[0] == reply(1) and "denied" in replies[1]["stdout"]
+    [line] = log_lines(log_path)
+    assert "over 300 bytes" in line
+
+
+def test_serve_skips_a_line_without_an_id_with_a_log_line(log_path):
+    code, replies = call_serve(deny_all, [b"x " + payload() + b"\n", payload() + b"\n", b"3 " + payload() + b"\n"])
+    assert [said["id"] for said in replies] == [3]
+    assert len(log_lines(log_path)) == 2
+
+
+def test_serve_keeps_its_replies_apart_from_what_a_hook_prints(log_path, capsys):
+    def chatty(call):
+        print("debugging")
+        return hw.deny("denied")
+
+    code, replies = call_serve(chatty, [b"1 " + payload() + b"\n"])
+    assert replies == [reply(1, call_run(deny_all, payload())[1])]
+    assert capsys.readouterr().err == "debugging\n"
+
+
+def test_serve_passes_through_a_call_past_the_deadline_and_answers_the_next(log_path, monkeypatch):
+    monkeypatch.setattr(hw, "DEADLINE_S", 0.2)
+
+    def slow_once(call):
+        if call.tool_input["command"] == "slow":
+            time.sleep(3)
+        return hw.deny("in time")
+
+    code, replies = call_serve(slow_once, [b"1 " + payload(tool_input={"command": "slow"}) + b"\n",
+                                           b"2 " + payload() + b"\n"])
+    assert replies[0] == reply(1) and "in time" in replies[1]["stdout"]
+    [line] = log_lines(log_path)
+    assert "internal deadline of 0.2s passed" in line
+
+
+def test_serve_gives_the_terminals_interrupt_and_stdout_back_when_it_ends(log_path):
+    before, stdout = signal.getsignal(signal.SIGINT), sys.stdout
+    call_serve(deny_all, [b"1 " + payload() + b"\n"])
+    assert signal.getsignal(signal.SIGINT) == before and sys.stdout is stdout
+
+
 def deny_all_script(tmp_path):
     """The shared hook script as `deny-all`, on a module that denies everything, and an env logging into tmp."""
     script = tmp_path / "deny-all"
@@ -343,6 +438,26 @@ def test_a_hook_module_without_its_handle_passes_through_with_a_line_on_stderr(t
                           capture_output=True, env=env, timeout=30)
     assert (proc.returncode, proc.stdout) == (0, b"")
     assert f"hookwright {tmp_path.name}/deny-all: cannot load its modules: ".encode() in proc.stderr
+
+
+def test_a_hook_module_with_a_syntax_error_leaves_a_line_in_both_logs_and_blocks_when_installed_to_fail_closed(
+        tmp_path):
+    script, env = deny_all_script(tmp_path)
+    (tmp_path / "deny_all.py").write_text("NAME = 't'\ndef handle(call)\n")
+    proc = subprocess.run([sys.executable, "-I", "-S", str(script), "--host", "claude"], input=payload(),
+                          capture_output=True, env=env, timeout=30)
+    assert (proc.returncode, proc.stdout) == (0, b"")
+    [line] = log_lines(tmp_path / "log")
+    assert "deny-all cannot load its modules: SyntaxError" in line
+    [entry] = decisions(tmp_path / "decisions.jsonl")
+    assert (entry["pack"], entry["hook"], entry["decision"], entry["blocked"]) == (tmp_path.name, "deny-all", "error",
+                                                                                    False)
+
+    closed = subprocess.run([sys.executable, "-I", "-S", str(script), "--host", "claude", "--fail-closed"],
+                            input=payload(), capture_output=True, env=env, timeout=30)
+    assert (closed.returncode, closed.stdout) == (2, b"")
+    assert b"installed to fail closed: the call is blocked" in closed.stderr
+    assert decisions(tmp_path / "decisions.jsonl")[-1]["blocked"] is True
 
 
 def test_run_really_writes_to_stdout_and_exits_0_as_a_script(tmp_path):
@@ -526,3 +641,73 @@ def test_a_hook_imports_neither_typing_nor_the_modules_it_has_c_halves_for(tmp_p
     assert script.replace("-", "_") in imported  # the hook's module: the run reached it
     assert imported & {"typing", "__future__", "collections.abc", "signal", "hashlib"} == set()
     assert not (tmp_path / "log").exists()
+
+
+# --- the decision log: every deny, rewrite and pass-through on an error, one line each ---------------
+
+def decisions(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()] if path.exists() else []
+
+
+def test_a_deny_is_one_line_of_the_decision_log_beside_the_error_log(log_path, monkeypatch):
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", "/work/proj")
+    call_run(deny_all, payload(tool_input={"command": "git reset --hard", "description": "secret plans"}))
+    [entry] = decisions(log_path.parent / "decisions.jsonl")
+    assert {k: entry[k] for k in ("hook", "host", "event", "tool", "decision", "reason", "project", "session")} == {
+        "hook": "test-hook", "host": "claude", "event": "PreToolUse", "tool": "Bash", "decision": "deny",
+        "reason": "denied", "project": "/work/proj", "session": "s"}
+    assert entry["pack"] == Path(__file__).parent.name  # the folder the script is in
+    assert "secret plans" not in json.dumps(entry) and "reset" not in json.dumps(entry)  # no input it did not need
+
+
+def test_a_rewrite_keeps_only_the_fields_it_changed(log_path):
+    call_run(lambda call: hw.rewrite(dict(call.tool_input, path="/tmp/a.txt")),
+             payload(tool="mcp__fs__read", tool_input={"path": "a.txt", "content": "a long file " * 100}))
+    [entry] = decisions(log_path.parent / "decisions.jsonl")
+    assert (entry["decision"], entry["changed"]) == ("rewrite", {"path": ["a.txt", "/tmp/a.txt"]})
+    assert entry["project"] == "/tmp"  # the payload's cwd, without a variable naming the project
+
+
+def test_a_pass_through_writes_no_decision_and_an_error_writes_one(log_path):
+    call_run(lambda call: None, payload())
+    call_run(lambda call: hw.add_context("note"), payload(event="PostToolUse"))
+    assert decisions(log_path.parent / "decisions.jsonl") == []
+    call_run(lambda call: 1 / 0, payload())
+    [entry] = decisions(log_path.parent / "decisions.jsonl")
+    assert (entry["decision"], entry["reason"], entry["blocked"]) == ("error", "ZeroDivisionError: division by zero",
+                                                                     False)
+
+
+def test_a_hook_installed_to_fail_closed_blocks_a_call_it_could_not_check(log_path, capsys):
+    def broken(call):
+        raise hw.PassThrough("Bash tool_input.command is not a string")
+
+    assert call_run(broken, payload(), argv=["--host", "claude", "--fail-closed"]) == (2, "")
+    assert "could not check this call (Bash tool_input.command is not a string)" in capsys.readouterr().err
+    assert decisions(log_path.parent / "decisions.jsonl")[-1]["blocked"] is True
+    assert call_run(deny_all, payload(), argv=["--host", "claude", "--fail-closed"])[0] == 0  # a decision is no failure
+    assert call_run(broken, payload(), argv=["--host", "cursor", "--fail-closed"]) == (2, "")  # (no {} on stdout)
+    assert len(log_lines(log_path)) == 2  # the two failures; the flag itself is no problem
+
+
+def test_the_decision_log_is_bounded_by_moving_it_aside(log_path, monkeypatch):
+    monkeypatch.setattr(hw, "MAX_DECISIONS", 2000)
+    for _ in range(40):
+        call_run(deny_all, payload())
+    folder = log_path.parent
+    kept = decisions(folder / "decisions.jsonl")
+    older = decisions(folder / "decisions.jsonl.1")
+    assert kept and older and len(kept) + len(older) < 40  # the oldest went
+    assert (folder / "decisions.jsonl").stat().st_size <= 2000 + 1000
+    assert sorted(p.name for p in folder.iterdir()) == ["decisions.jsonl", "decisions.jsonl.1"]
+
+
+def test_a_value_the_decision_log_keeps_is_cut_at_its_bound():
+    changed = hw.changed_fields({"a": "x" * 1000, "b": 1, "gone": [1]}, {"a": "y", "b": 1, "new": {"k": "v" * 999}})
+    assert changed["a"] == ["x" * hw.MAX_DECISION_FIELD + "...", "y"]
+    assert changed["gone"] == [[1], None] and changed["new"][1].endswith("...") and "b" not in changed
+
+
+def test_the_decision_log_is_never_a_reason_to_fail(log_path, monkeypatch):
+    monkeypatch.setenv("HOOKWRIGHT_LOG", "/dev/null/cannot/hooks.log")
+    assert call_run(deny_all, payload())[0] == 0

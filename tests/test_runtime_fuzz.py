@@ -233,3 +233,117 @@ def test_runtime_survives_the_classic_bad_inputs(sandbox, pack, script):
                   json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",
                               "tool_input": {"command": "x" * (2 << 20)}}).encode()]:
         check(sandbox, pack, script, stdin)
+
+
+# --- the serving mode answers as a fresh process does -------------------------------------------------------
+
+HOSTS = ["claude", "cursor", "opencode"]
+SERVE_EXAMPLES = max(1, int(15 * SCALE))
+
+
+class Served:
+    """One runtime started with --serve, kept for every call of a test module, as opencode's plugin keeps it."""
+
+    def __init__(self, sandbox: dict, pack: str, script: str, args: tuple[str, ...]):
+        self.proc = subprocess.Popen([PYTHON, "-I", "-S", str(sandbox["runtimes"] / pack / script), *args, "--serve"],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     env=sandbox["env"], cwd=sandbox["project"])
+        self.asked = 0
+
+    def ask(self, stdin: bytes) -> tuple[bytes, bytes, int]:
+        """(stdout, stderr, exit code) as the serving runtime replies them for this payload."""
+        import select
+
+        self.asked += 1
+        self.proc.stdin.write(b"%d %s\n" % (self.asked, stdin))
+        self.proc.stdin.flush()
+        assert select.select([self.proc.stdout], [], [], 30)[0], "no answer within 30 s"
+        said = json.loads(self.proc.stdout.readline())
+        assert said["id"] == self.asked
+        return said.get("stdout", "").encode(), said.get("stderr", "").encode(), said["code"]
+
+    def close(self) -> bytes:
+        """Its stderr, once stdin has ended and it has exited 0."""
+        _, err = self.proc.communicate(timeout=30)
+        assert self.proc.returncode == 0, err
+        return err
+
+
+@pytest.fixture(scope="module")
+def served(sandbox):
+    runtimes: dict = {}
+
+    def get(pack: str, script: str, args: tuple[str, ...]) -> Served:
+        if (pack, script, args) not in runtimes:
+            runtimes[pack, script, args] = Served(sandbox, pack, script, args)
+        return runtimes[pack, script, args]
+
+    yield get
+    assert all(runtime.close() == b"" for runtime in runtimes.values())
+
+
+def log_sizes(sandbox: dict) -> tuple[int, int]:
+    """The sizes of the error log and the decision log beside it."""
+    return tuple(path.stat().st_size if path.exists() else 0
+                 for path in (sandbox["root"] / "hooks.log", sandbox["root"] / "decisions.jsonl"))
+
+
+def logged(sandbox: dict, start: tuple[int, int], end: tuple[int, int] | None = None) -> tuple[list, list]:
+    """The error log's messages and the decision log's entries (without their time) between two sizes."""
+    error_log, decisions = (path.read_bytes() if path.exists() else b""
+                            for path in (sandbox["root"] / "hooks.log", sandbox["root"] / "decisions.jsonl"))
+    errors = error_log[start[0]:end[0] if end else None].decode("utf-8", "replace").splitlines()
+    entries = [json.loads(line) for line in decisions[start[1]:end[1] if end else None].splitlines()]
+    return [line.split(" ", 1)[1] for line in errors], [{**entry, "time": None} for entry in entries]
+
+
+def same_in_both_modes(sandbox: dict, served, pack: str, script: str, args: tuple[str, ...], stdin: bytes) -> None:
+    """A fresh process and the serving one print, exit, log and record the same."""
+    before = log_sizes(sandbox)
+    once = subprocess.run([PYTHON, "-I", "-S", str(sandbox["runtimes"] / pack / script), *args],
+                          input=stdin, capture_output=True, env=sandbox["env"], cwd=sandbox["project"], timeout=30)
+    middle = log_sizes(sandbox)
+    answer = served(pack, script, args).ask(stdin)
+    assert (answer, logged(sandbox, middle)) == ((once.stdout, once.stderr, once.returncode),
+                                                 logged(sandbox, before, middle))
+
+
+SERVED = [(pack, script, ("--host", host)) for pack, script in SCRIPTS for host in HOSTS]
+SERVED_IDS = [f"{pack}/{script} on {args[1]}" for pack, script, args in SERVED]
+
+
+@pytest.mark.parametrize("pack, script, args", SERVED, ids=SERVED_IDS)
+@fuzz(SERVE_EXAMPLES)
+@given(data=st.data())
+def test_a_serving_runtime_answers_every_payload_as_a_fresh_process_does(sandbox, served, pack, script, args, data):
+    value = data.draw(payloads(str(sandbox["project"])), label="payload")
+    same_in_both_modes(sandbox, served, pack, script, args, json.dumps(value).encode())
+
+
+@pytest.mark.parametrize("closed", [False, True], ids=["", "failing closed"])
+@pytest.mark.parametrize("pack, script", SCRIPTS, ids=IDS)
+def test_a_serving_runtime_answers_the_classic_bad_inputs_as_a_fresh_process_does(sandbox, served, pack, script,
+                                                                                   closed):
+    args = ("--host", "opencode")  # (the host the serving mode is for)
+    deep = b"[" * 50000 + b"]" * 50000
+    for stdin in [b"", b"null", b"{}", b"[]", b"\xff\xfe", b'{"hook_event_name": null}',
+                  b'{"hook_event_name": "PreToolUse", "tool_input": NaN}', deep,
+                  json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",
+                              "tool_input": {"command": "x" * (2 << 20)}}).encode()]:
+        same_in_both_modes(sandbox, served, pack, script, (*args, "--fail-closed") if closed else args, stdin)
+
+
+def test_a_serving_git_guard_reads_its_rules_again_when_the_user_changes_them(sandbox, served):
+    overrides = sandbox["root"] / "config" / "hookwright" / "git-guard.json"
+    reset = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": str(sandbox["project"]),
+                        "tool_input": {"command": "git reset --hard"}}).encode()
+    try:
+        for rules in [None, {"rules": {"reset-hard": []}}, "not json", {"rules": {}}, None]:
+            if rules is None:
+                overrides.unlink(missing_ok=True)
+            else:
+                overrides.write_text(rules if isinstance(rules, str) else json.dumps(rules))
+            same_in_both_modes(sandbox, served, "git-guard", "git-guard", ("--host", "claude"), reset)
+        assert served("git-guard", "git-guard", ("--host", "claude")).asked >= 5
+    finally:
+        overrides.unlink(missing_ok=True)

@@ -25,6 +25,7 @@ from ..layout import LOCAL_RUNTIME_FOLDER, RECEIPT
 if TYPE_CHECKING:
     from ..document import Document
     from ..packs import Pack, PackHook
+    from .versions import Pin
 
 
 class Scope(str, Enum):
@@ -175,6 +176,14 @@ class Host(ABC):
     # input, the last to finish wins), "priority" (all run, the higher-priority file's answer wins,
     # in one file nobody says), "in-order" (one after another, each sees what the last changed)
     rewrites_combine: ClassVar[str] = ""
+
+    @property
+    def pin(self) -> Pin | None:
+        """The release hookwright's facts about this host are measured on (hosts/versions.toml),
+        None for a host no release of which runs here (Cursor)."""
+        from .versions import pin
+
+        return pin(self.name)
 
     # ---- where ---------------------------------------------------------------------------
 

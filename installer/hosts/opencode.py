@@ -5,12 +5,14 @@ Bun), from `.opencode/plugins/` (project) and `$XDG_CONFIG_HOME/opencode/plugins
 `~/.config/opencode/plugins/` without the variable), `*.js` and `*.ts` one level deep only.
 So a pack becomes a file, `hookwright-<pack>.js`, whose only export is the plugin (opencode
 drops a whole file for one extra export that is not a function). Its `tool.execute.before`
-runs the pack's Python runtime, the same one the other hosts run, through a synchronous
-spawn with a payload in Claude Code's words on stdin, and applies the answer: a deny throws
-the reason (the model receives it as the tool's result, and the call does not run); a
-rewrite changes `output.args` in place, deleting the keys the new input drops (reassigning
-`output.args` is ignored); anything else, a timeout or any failure passes, with a line in
-hookwright's log. (Measured on opencode 1.18.33: docs/hosts/opencode.md#output-protocol.)
+asks the pack's Python runtime, the same one the other hosts run, started once per opencode
+process in its serving mode (`--serve`, one JSON line per call, answered by request id), with a
+payload in Claude Code's words, and applies the answer: a deny throws the reason (the model
+receives it as the tool's result, and the call does not run); a rewrite changes `output.args`
+in place, deleting the keys the new input drops (reassigning `output.args` is ignored);
+anything else, a timeout, a dead runtime or a garbled answer passes, with a line in
+hookwright's log. (Measured on opencode 1.18.33: docs/hosts/opencode.md#output-protocol,
+#runtime.)
 
 The file is ours by its name and its first line, which holds what it was made from as JSON;
 it is a pure function of that data, so a file that differs from what its first line makes

@@ -7,9 +7,14 @@ A hook is a function `handle(call) -> Outcome | None` passed to `run()`. `run()`
 a bounded stdin, parses the payload, calls the function under an internal deadline, and
 prints the one output shape the host wants for that event. None is a pass-through: exit 0
 and no output (`{}` for Cursor, which wants a JSON object). Any exception, bad stdin or a
-missed deadline is a pass-through too, plus one line in the error log. It never prints
+missed deadline is a pass-through too, plus one line in the error log (or, for a hook
+installed with --fail-closed, a block: exit 2, the reason on stderr). Every deny, decision,
+rewrite and pass-through on an error is one line of the decision log beside the error log
+(`hookwright log` shows it), holding of the tool's input only what a rewrite changed. It never prints
 `defer`, `modifiedToolInput`, a top-level `updatedInput`, or a `hookEventName` other than the
-event it was called for.
+event it was called for. With `--serve` one process answers call after call (`serve()`:
+opencode's plugin keeps one runtime per opencode process); both modes answer through
+`Hook.answer`, so every pack decides, logs and records the same in either.
 
 Every host's payload reaches the hook in Claude Code's words (`as_claude`), so a pack's hook
 is written once: Cursor's `beforeShellExecution` is a PreToolUse call of the Bash tool, its
@@ -51,6 +56,13 @@ MAX_STDIN = 1 << 20  # a payload beyond 1 MiB is passed through unchecked
 DRAIN_LIMIT = 64 << 20  # read (and drop) at most this much of an over-size payload
 DEADLINE_S = 5.0  # well under the pack timeouts, so we answer before the host kills us
 MAX_LOG_MESSAGE = 1000
+DECISION_LOG = "decisions.jsonl"  # beside the error log
+MAX_DECISIONS = 1 << 20  # bytes; then the decision log moves to <log>.1 and a new one starts
+MAX_DECISION_FIELD = 300  # characters of one value the decision log keeps
+PROJECT_VARIABLES = ("CLAUDE_PROJECT_DIR", "CURSOR_PROJECT_DIR")  # where a host says its project is
+FAIL_CLOSED = "--fail-closed"  # installed to fail closed: a hook that cannot decide blocks (exit 2)
+SERVE = "--serve"  # answer call after call, one line each, until stdin ends (serve())
+BLOCKS = 2  # the exit code by which Claude Code and Cursor block a call (and opencode's plugin throws)
 HOSTS = ("claude", "cursor", "opencode")
 PERMISSION_EVENTS = ("PreToolUse",)
 # Cursor's events in Claude Code's words (docs/hosts/cursor.md#events, #event-mapping), and its tool types
@@ -237,23 +249,98 @@ def cache_dir() -> str:
     return os.path.join(_xdg("XDG_CACHE_HOME", ".cache"), "hookwright")
 
 
+def log_path() -> str:
+    """The error log: $HOOKWRIGHT_LOG, else hooks.log in the state folder."""
+    return os.environ.get("HOOKWRIGHT_LOG") or os.path.join(state_dir(), "hooks.log")
+
+
+def decisions_path() -> str:
+    """The decision log, beside the error log: one JSON line per deny, rewrite, decision or
+    pass-through on an error (`hookwright log` reads it)."""
+    return os.path.join(os.path.dirname(log_path()), DECISION_LOG)
+
+
+def _append(path: str, text: str) -> None:
+    """One line at the end of a log of ours, its folder made private if it is new."""
+    folder = os.path.dirname(path)
+    if folder and not os.path.isdir(folder):
+        os.makedirs(folder, 0o700)
+    with open(path, "a", encoding="utf-8", errors="backslashreplace") as out:
+        out.write(text)
+
+
 def log(name: str, message: object) -> None:
     """One line in the error log; a log that cannot be written is not worth failing over."""
     try:
         import time
 
-        path = os.environ.get("HOOKWRIGHT_LOG") or os.path.join(state_dir(), "hooks.log")
-        folder = os.path.dirname(path)
-        if folder and not os.path.isdir(folder):
-            os.makedirs(folder, 0o700)
         text = " ".join(str(message).split())
         if len(text) > MAX_LOG_MESSAGE:
             text = text[:MAX_LOG_MESSAGE] + "..."
-        line = "%s %s %s\n" % (time.strftime("%Y-%m-%dT%H:%M:%S%z"), name, text or "-")
-        with open(path, "a", encoding="utf-8", errors="backslashreplace") as out:
-            out.write(line)
+        _append(log_path(), "%s %s %s\n" % (time.strftime("%Y-%m-%dT%H:%M:%S%z"), name, text or "-"))
     except Exception:
         pass
+
+
+def _clipped(value: object) -> object:
+    """A value as the decision log keeps it: a string cut at MAX_DECISION_FIELD characters,
+    anything else as its JSON cut alike (a rewritten path stays whole, a pasted file does not)."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    if isinstance(value, (bool, int, float)) or value is None or len(text) <= MAX_DECISION_FIELD:
+        return value
+    return text[:MAX_DECISION_FIELD] + "..."
+
+
+def changed_fields(before: "Mapping[str, Any]", after: "Mapping[str, Any]") -> "dict[str, list[object]]":
+    """The fields a rewrite changed, each [before, after] (None where absent): what the decision
+    log keeps of a rewritten input, and no more."""
+    return dict((key, [_clipped(before.get(key)), _clipped(after.get(key))])
+                for key in sorted(set(before) | set(after)) if before.get(key) != after.get(key))
+
+
+def record(name: str, script_path: str, host: "str | None", payload: "Mapping[str, Any]", decision: str,
+           reason: "object" = None, changed: "dict[str, list[object]] | None" = None,
+           blocked: "bool | None" = None) -> None:
+    """One line of the decision log: which hook (pack and script) decided what on which call,
+    in which project, and why. It holds no more of the tool's input than the decision rests
+    on: the fields a rewrite changed, never the rest. Over MAX_DECISIONS bytes the log moves
+    to <log>.1 (the one before is dropped), so it stays bounded. Never raises."""
+    try:
+        import time
+
+        path = decisions_path()
+        try:
+            if os.stat(path).st_size > MAX_DECISIONS:
+                os.replace(path, path + ".1")
+        except OSError:
+            pass
+        now = time.time()
+        entry = {"time": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(now)) + ".%03d" % (now % 1 * 1000),
+                 "pack": os.path.basename(os.path.dirname(os.path.abspath(script_path))),
+                 "hook": name, "host": host, "event": _clipped(payload.get("hook_event_name")),
+                 "tool": _clipped(payload.get("tool_name")), "decision": decision,
+                 "reason": _clipped(" ".join(str(reason).split())) if reason is not None else None,
+                 "project": _clipped(_project_of(payload)), "session": _clipped(payload.get("session_id"))}
+        if changed:
+            entry["changed"] = changed
+        if blocked is not None:
+            entry["blocked"] = blocked
+        _append(path, json.dumps(entry, ensure_ascii=False, default=str) + "\n")
+    except Exception:
+        pass
+
+
+def _project_of(payload: "Mapping[str, Any]") -> object:
+    """The project the call was made in: what the host says its project folder is, else the
+    session's working directory, else this process's."""
+    for variable in PROJECT_VARIABLES:
+        if os.environ.get(variable):
+            return os.environ[variable]
+    roots = payload.get("workspace_roots")
+    if isinstance(roots, list) and roots and isinstance(roots[0], str):
+        return roots[0]
+    cwd = payload.get("cwd")
+    return cwd if isinstance(cwd, str) and cwd else os.getcwd()
 
 
 def _no_constants(word: str) -> "NoReturn":
@@ -265,6 +352,16 @@ def loads(data: "str | bytes") -> "Any":
     if isinstance(data, bytes):
         data = data.decode("utf-8")
     return json.loads(data, parse_constant=_no_constants)
+
+
+def file_signature(path: str) -> object:
+    """What changes when the file at `path` does (None: no such file): a hook that keeps what it
+    read of a file compares this on each call, as a serving runtime lives through edits."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return (path, found.st_mtime_ns, found.st_size, found.st_ino)
 
 
 def read_json_file(path: str) -> "dict[str, Any] | None":
@@ -300,6 +397,8 @@ def parse_argv(argv: "Iterable[str]") -> "tuple[str | None, dict[str, str], list
     while args:
         arg = args.pop(0)
         flag, eq, value = arg.partition("=")
+        if arg in (FAIL_CLOSED, SERVE):
+            continue
         if flag in ("--host", "--option") and not eq:
             if not args:
                 problems.append("%s without a value" % flag)
@@ -346,6 +445,7 @@ def coerce_options(options: "dict[str, str]",
 
 
 def read_payload(stream: "BinaryIO") -> "dict[str, Any]":
+    """The payload on a stream, read to its end (at most MAX_STDIN bytes are kept)."""
     raw = stream.read(MAX_STDIN + 1)
     if len(raw) > MAX_STDIN:
         drained = len(raw)
@@ -354,6 +454,11 @@ def read_payload(stream: "BinaryIO") -> "dict[str, Any]":
             if not chunk:
                 break
             drained += len(chunk)
+    return parse_payload(raw)
+
+
+def parse_payload(raw: bytes) -> "dict[str, Any]":
+    if len(raw) > MAX_STDIN:
         raise PassThrough("payload over %d bytes; passed through unchecked" % MAX_STDIN)
     if not raw.strip():
         raise PassThrough("empty stdin")
@@ -381,57 +486,187 @@ def _on_alarm(signum: int, frame: "FrameType | None") -> "NoReturn":
     raise _Deadline()
 
 
+class Reply(object):
+    """What a call makes the process say: the text for stdout (None: nothing), for stderr, the exit code."""
+
+    def __init__(self, stdout: "str | None" = None, stderr: "str | None" = None, code: int = 0) -> None:
+        self.stdout = stdout
+        self.stderr = stderr
+        self.code = code
+
+
+class Hook(object):
+    """One hook as its command line set it up. Both modes answer a payload through `answer`, so
+    a pack decides, logs and records the same whether its process serves one call or many."""
+
+    def __init__(self, name: str, handle: "Callable[[Call], Outcome | None]", script_path: str, host: "str | None",
+                 options: "Options", fail_closed: bool) -> None:
+        self.name = name
+        self.handle = handle
+        self.script_path = script_path
+        self.host = host
+        self.options = options
+        self.fail_closed = fail_closed
+
+    def answer(self, read: "Callable[[Any], dict[str, Any]]", source: "Any", problems: "list[object]") -> Reply:
+        """The reply to the payload `read(source)` gives; never raises: whatever goes wrong is a
+        pass-through (a block, failing closed), with its line in the log (`problems` too)."""
+        failed: "object" = None  # what stopped the call before it was answered
+        payload: "dict[str, Any]" = {}
+        outcome = text = None
+        try:
+            if self.host not in HOSTS:
+                raise PassThrough("unknown --host %r" % self.host)
+            alarm = _start_deadline()
+            try:
+                payload, host_event = as_claude(self.host, read(source))
+                call = Call(self.name, self.host, payload, self.options,
+                            os.path.dirname(os.path.abspath(self.script_path)), host_event)
+                outcome = self.handle(call)
+                output = render(outcome, self.host, host_event) if outcome is not None else None
+                text = json.dumps(output, allow_nan=False) + "\n" if output is not None else None
+            finally:
+                _stop_deadline(alarm)  # before any logging or writing: the alarm must not fire there
+        except PassThrough as quiet:
+            failed = quiet
+        except _Deadline:
+            failed = "internal deadline of %.1fs passed; passed through" % DEADLINE_S
+        except BaseException as error:  # SystemExit and KeyboardInterrupt too: never exit non-zero
+            failed = "%s: %s" % (type(error).__name__, error)
+        closed = failed is not None and self.fail_closed
+        for problem in problems + ([failed] if failed is not None else []):
+            log(self.name, problem)
+        if text is not None and outcome is not None and (outcome.decision is not None
+                                                          or outcome.updated_input is not None):
+            tool_input = payload.get("tool_input")  # (context alone is no decision)
+            record(self.name, self.script_path, self.host, payload, outcome.decision or "rewrite", outcome.reason,
+                   changed_fields(tool_input if isinstance(tool_input, dict) else {}, outcome.updated_input)
+                   if outcome.updated_input is not None else None)
+        elif failed is not None:
+            record(self.name, self.script_path, self.host, payload, "error", failed, blocked=closed)
+        if closed:
+            return Reply(stderr=_fail_closed_reason(self.name, failed), code=BLOCKS)
+        if text is None and self.host == "cursor":
+            text = SAY_NOTHING  # Cursor's pass-through is an empty object: it wants JSON from every hook
+        return Reply(text)
+
+
+SAY_NOTHING = "{}\n"
+
+
 def run(name: str, handle: "Callable[[Call], Outcome | None]", script_path: str, argv: "Iterable[str] | None" = None,
         stdin: "BinaryIO | None" = None, stdout: "TextIO | None" = None,
         defaults: "Mapping[str, str | bool] | None" = None) -> int:
-    """Run one hook call and return the exit code (always 0: a hook must never break the agent).
+    """Run one hook call and return the exit code: 0, a hook must never break the agent; or,
+    for a hook installed to fail closed (--fail-closed), 2 when it could not decide, which
+    blocks the call with the reason on stderr. With --serve, answer call after call (`serve`).
 
     `defaults`: the pack's options and their default values; when given, options are typed
-    like them and unknown ones are logged and ignored.
+    like them and unknown ones are logged and ignored. Every answer that denies, decides or
+    rewrites, and every pass-through on an error, is a line of the decision log.
     """
-    problems: "list[object]" = []  # each one a line in the error log
-    host = None
+    args = list(sys.argv[1:] if argv is None else argv)
+    host, raw_options, argv_problems = parse_argv(args)
+    options, option_problems = coerce_options(raw_options, defaults)
+    hook = Hook(name, handle, script_path, host, options, FAIL_CLOSED in args)
+    problems: "list[object]" = list(argv_problems + option_problems)  # each one a line in the error log
+    if SERVE in args:
+        return serve(hook, stdin or getattr(sys.stdin, "buffer", None), stdout or sys.stdout, problems)
+    # (without fds 0/1, sys.stdin and sys.stdout are None: reading fails inside answer(), and passes)
+    reply = hook.answer(read_payload, stdin or getattr(sys.stdin, "buffer", None), problems)
+    _say(stdout or sys.stdout, reply.stdout)
+    _say(sys.stderr, reply.stderr)
+    return reply.code
+
+
+def _say(stream: "TextIO | None", text: "str | None") -> None:
+    if text is None or stream is None:
+        return
     try:
-        stdin = stdin or sys.stdin.buffer  # inside the try: without fds 0/1, these are None
-        stdout = stdout or sys.stdout
-        host, raw_options, argv_problems = parse_argv(sys.argv[1:] if argv is None else argv)
-        options, option_problems = coerce_options(raw_options, defaults)
-        problems += argv_problems + option_problems
-        if host not in HOSTS:
-            raise PassThrough("unknown --host %r" % host)
-        alarm = _start_deadline()
-        try:
-            payload, host_event = as_claude(host, read_payload(stdin))
-            call = Call(name, host, payload, options, os.path.dirname(os.path.abspath(script_path)), host_event)
-            outcome = handle(call)
-            output = render(outcome, host, host_event) if outcome is not None else None
-            text = json.dumps(output, allow_nan=False) + "\n" if output is not None else None
-        finally:
-            _stop_deadline(alarm)  # before any logging or writing: the alarm must not fire there
-        if text is not None:
-            stdout.write(text)
-            stdout.flush()
-            stdout = None  # answered
-    except PassThrough as quiet:
-        problems.append(quiet)
-    except _Deadline:
-        problems.append("internal deadline of %.1fs passed; passed through" % DEADLINE_S)
-    except BaseException as error:  # SystemExit and KeyboardInterrupt too: never exit non-zero
-        problems.append("%s: %s" % (type(error).__name__, error))
-    if host == "cursor" and stdout is not None:
-        _say_nothing(stdout)
+        stream.write(text)
+        stream.flush()
+    except Exception:
+        pass
+
+
+MAX_ID = 20  # digits of a request id
+
+
+def serve(hook: Hook, stdin: "BinaryIO | None", stdout: "TextIO", problems: "list[object]") -> int:
+    """The serving mode, for a host that keeps one runtime for many calls (hookwright's opencode
+    plugin). Each line in is `<id> <payload JSON>`; each line out, in order, is one JSON object,
+    `{"id": <id>, "code": <exit code>, "stdout": <text>, "stderr": <text>}`: what the one-shot
+    mode would print and exit with (stdout and stderr left out when empty). It ends when stdin
+    does, which is how the host ends it. What a hook prints goes to stderr: answers stay whole."""
     for problem in problems:
-        log(name, problem)
+        log(hook.name, problem)
+    interrupt = _set_signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C at the host's terminal is the host's
+    channel, printed, sys.stdout = stdout, sys.stdout, sys.stderr
+    try:
+        while stdin is not None:
+            line = stdin.readline(MAX_ID + 2 + MAX_STDIN)
+            if not line:
+                return 0
+            rest = line
+            while rest and not rest.endswith(b"\n"):  # over-size: read the rest, keep what was read
+                rest = stdin.readline(1 << 20)
+            ident, _, raw = line.rstrip(b"\n").partition(b" ")
+            if not ident.isdigit() or len(ident) > MAX_ID:
+                log(hook.name, "a request without an id ignored: %r" % line[:80])
+                continue
+            reply = hook.answer(parse_payload, raw, [])
+            said: "dict[str, object]" = {"id": int(ident), "code": reply.code}
+            if reply.stdout:
+                said["stdout"] = reply.stdout
+            if reply.stderr:
+                said["stderr"] = reply.stderr
+            channel.write(json.dumps(said) + "\n")
+            channel.flush()
+        return 0
+    except BaseException as error:  # (a host gone while we answered): never a crash
+        log(hook.name, "stopped serving: %s: %s" % (type(error).__name__, error))
+        return 0
+    finally:
+        sys.stdout = printed
+        if interrupt is not None:
+            _set_signal(signal.SIGINT, interrupt)
+
+
+def _fail_closed_reason(name: str, failed: object) -> str:
+    """A hook installed to fail closed could not decide: the call is blocked, and the model told why."""
+    return ("hookwright %s could not check this call (%s), and it is installed to fail closed: the call is blocked\n"
+            % (name, " ".join(str(failed).split())[:MAX_LOG_MESSAGE]))
+
+
+def cannot_load(script_path: str, error: BaseException, argv: "Iterable[str] | None" = None) -> int:
+    """The hook's module did not load (a syntax error, no handle): never a silent pass. A line
+    in the error log and the decision log, the reason on stderr, and the exit code: 0, or 2 for
+    a hook installed to fail closed."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    name = os.path.basename(script_path)
+    why = "cannot load its modules: %s: %s" % (type(error).__name__, error)
+    log(name, why)
+    host, _, _ = parse_argv(args)
+    closed = FAIL_CLOSED in args
+    record(name, script_path, host, {}, "error", why, blocked=closed)
+    if closed:
+        _say(sys.stderr, _fail_closed_reason(name, why))
+        return BLOCKS
+    try:
+        sys.stderr.write("hookwright %s/%s: %s\n" % (os.path.basename(os.path.dirname(os.path.abspath(script_path))),
+                                                      name, why))
+    except Exception:
+        pass
     return 0
 
 
-def _say_nothing(stdout: "TextIO") -> None:
-    """Cursor's pass-through is an empty object: it wants JSON from every hook."""
+def _set_signal(number: int, handler: "SignalHandler") -> "SignalHandler | None":
+    """The handler it replaced (None: not set, outside the main thread)."""
     try:
-        stdout.write("{}\n")
-        stdout.flush()
-    except Exception:
-        pass
+        previous = signal.signal(number, handler)
+        return previous if previous is not None else signal.SIG_DFL
+    except (AttributeError, ValueError, OSError):
+        return None
 
 
 def _start_deadline() -> "SignalHandler | None":

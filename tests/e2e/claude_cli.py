@@ -1,15 +1,15 @@
 """Run the real Claude Code CLI headless against FakeModelAPI and collect what happened.
 
-The CLI is found at import time (HOOKWRIGHT_CLAUDE, else the install of
-scripts/setup-e2e.sh), because the test guard in tests/conftest.py removes HOOKWRIGHT_*
-variables and points HOME at an unusable path before each test.
+The CLI is found at import time (HOOKWRIGHT_CLAUDE, else scripts/setup-e2e.sh's install of the
+release HOOKWRIGHT_CLAUDE_VERSION names, the pin of installer/hosts/versions.toml by default),
+because the test guard in tests/conftest.py removes HOOKWRIGHT_* variables and points HOME at an
+unusable path before each test.
 """
 from __future__ import annotations
 
 import contextlib
 import json
 import os
-import pwd
 import signal
 import subprocess
 import sys
@@ -19,17 +19,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fake_model_api import FakeModelAPI, Turn
+from hookwright.hosts import versions
 
-CLAUDE_VERSION = "2.1.328"
+PIN = versions.wanted("claude@" + os.environ.get("HOOKWRIGHT_CLAUDE_VERSION", ""))
+CLAUDE_VERSION = PIN.version
 
 
 def _default_claude() -> Path:
     if os.environ.get("HOOKWRIGHT_CLAUDE"):
         return Path(os.environ["HOOKWRIGHT_CLAUDE"])
-    real_home = pwd.getpwuid(os.getuid()).pw_dir  # not $HOME: tests may have replaced it
-    e2e_dir = os.environ.get("HOOKWRIGHT_E2E_DIR") or os.path.join(
-        real_home, ".cache", "hookwright-e2e")
-    return Path(e2e_dir, "node_modules", "@anthropic-ai", "claude-code", "bin", "claude.exe")
+    return PIN.executable(versions.e2e_root())
 
 
 CLAUDE = _default_claude()
@@ -83,8 +82,9 @@ def cli_env(api_url: str, home_dir: Path, tmp_dir: str,
 def run_claude(project_dir: Path, home_dir: Path, turns: Sequence[Turn], *,
                extra_args: Sequence[str] = (), env: Mapping[str, str] | None = None,
                timeout: float = 120, sdk_mode: bool = False,
-               claude: Path | str | None = None, skip_permissions: bool = True) -> Run:
-    """Run ``claude -p`` in project_dir with the model playing ``turns``.
+               claude: Path | str | None = None, skip_permissions: bool = True, prompt: str = "go") -> Run:
+    """Run ``claude -p PROMPT`` in project_dir with the model playing ``turns`` (a prompt such as
+    ``/probe`` runs the project's skill of that name).
 
     sdk_mode runs it the way the Agent SDK does (prompt as a stream-json message on stdin,
     permission prompts over stdio); some tools, such as AskUserQuestion, exist only there.
@@ -94,10 +94,10 @@ def run_claude(project_dir: Path, home_dir: Path, turns: Sequence[Turn], *,
     if sdk_mode:
         args = ["-p", "--input-format", "stream-json", "--output-format", "stream-json",
                 "--verbose", "--permission-prompt-tool", "stdio"]
-        prompt = {"type": "user", "message": {"role": "user", "content": "go"}}
-        stdin = (json.dumps(prompt) + "\n").encode()
+        message = {"type": "user", "message": {"role": "user", "content": prompt}}
+        stdin = (json.dumps(message) + "\n").encode()
     else:
-        args = ["-p", "go", "--output-format", "stream-json", "--verbose"]
+        args = ["-p", prompt, "--output-format", "stream-json", "--verbose"]
         stdin = None
     args += ["--dangerously-skip-permissions"] if skip_permissions else []
     args += list(extra_args)

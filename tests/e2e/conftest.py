@@ -11,35 +11,39 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from claude_cli import CLAUDE, CLAUDE_VERSION
-from opencode_cli import OPENCODE, OPENCODE_VERSION
+from claude_cli import CLAUDE
+from claude_cli import PIN as CLAUDE_PIN
+from opencode_cli import OPENCODE
+from opencode_cli import PIN as OPENCODE_PIN
 
 
 @pytest.fixture(scope="session")
 def claude_cli() -> Path:
-    """The pinned CLI binary; the test is skipped when it is not installed."""
+    """The CLI binary of the release under test (the pin, or HOOKWRIGHT_CLAUDE_VERSION's); the test
+    is skipped when it is not installed."""
     try:
         version = subprocess.run([str(CLAUDE), "--version"], capture_output=True, text=True,
                                  timeout=30, env={"PATH": "/usr/bin:/bin"}).stdout
     except OSError:
         version = ""
-    if not version.startswith(CLAUDE_VERSION + " "):
-        pytest.skip(f"Claude Code CLI {CLAUDE_VERSION} not installed: run scripts/setup-e2e.sh"
+    if not CLAUDE_PIN.says_it_is(version):
+        pytest.skip(f"Claude Code CLI {CLAUDE_PIN.version} not installed: run scripts/setup-e2e.sh claude@{CLAUDE_PIN.version}"
                     f" (looked for {CLAUDE}{', found ' + version.strip() if version else ''})")
     return CLAUDE
 
 
 @pytest.fixture(scope="session")
 def opencode_cli() -> Path:
-    """The pinned opencode binary; the test is skipped when it is not installed."""
+    """The opencode binary of the release under test (the pin, or HOOKWRIGHT_OPENCODE_VERSION's); the
+    test is skipped when it is not installed."""
     try:
         with tempfile.TemporaryDirectory() as scratch:  # it writes its folders into HOME even for this
             version = subprocess.run([str(OPENCODE), "--version"], capture_output=True, text=True,
                                      timeout=60, env={"PATH": "/usr/bin:/bin", "HOME": scratch}).stdout.strip()
     except OSError:
         version = ""
-    if version != OPENCODE_VERSION:
-        pytest.skip(f"opencode {OPENCODE_VERSION} not installed: run scripts/setup-e2e.sh"
+    if not OPENCODE_PIN.says_it_is(version):
+        pytest.skip(f"opencode {OPENCODE_PIN.version} not installed: run scripts/setup-e2e.sh opencode@{OPENCODE_PIN.version}"
                     f" (looked for {OPENCODE}{', found ' + version if version else ''})")
     return OPENCODE
 
@@ -58,3 +62,15 @@ def dirty_repo(project: Path) -> Path:
     git(project, "commit", "-q", "-m", "v1")
     (project / "a.txt").write_text("v2\n")
     return project
+
+
+AGENT_FIXTURES = {"claude_cli": "claude", "opencode_cli": "opencode"}
+
+
+def pytest_collection_modifyitems(items):
+    """Each test that drives an agent is marked with it (`-m claude`, `-m opencode`): the suites
+    scripts/e2e_on_version.py runs on another release of that agent."""
+    for item in items:
+        for fixture, agent in AGENT_FIXTURES.items():
+            if fixture in getattr(item, "fixturenames", ()):
+                item.add_marker(agent)

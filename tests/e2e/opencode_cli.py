@@ -11,13 +11,13 @@ the user's `$XDG_CONFIG_HOME/opencode/plugins/`. Measured on 1.18.33 (claude-cod
   folders get what opencode checks for instead (`seed_config_folder`): the runs stay offline
   and take seconds.
 
-The binary is found at import time (HOOKWRIGHT_OPENCODE, else scripts/setup-e2e.sh's install).
+The binary is found at import time (HOOKWRIGHT_OPENCODE, else scripts/setup-e2e.sh's install of the
+release HOOKWRIGHT_OPENCODE_VERSION names, the pin of installer/hosts/versions.toml by default).
 """
 from __future__ import annotations
 
 import json
 import os
-import pwd
 import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -27,17 +27,17 @@ from pathlib import Path
 from claude_cli import _kill_tree, _parse_lines
 from fake_chat_api import FakeChatAPI
 from fake_model_api import Turn
+from hookwright.hosts import versions
 
-OPENCODE_VERSION = "1.18.33"
+PIN = versions.wanted("opencode@" + os.environ.get("HOOKWRIGHT_OPENCODE_VERSION", ""))
+OPENCODE_VERSION = PIN.version
 _INHERITED = ("PATH", "LANG", "LC_ALL")  # nothing else of the developer's reaches opencode
 
 
 def _default_opencode() -> Path:
     if os.environ.get("HOOKWRIGHT_OPENCODE"):
         return Path(os.environ["HOOKWRIGHT_OPENCODE"])
-    real_home = pwd.getpwuid(os.getuid()).pw_dir  # not $HOME: tests may have replaced it
-    e2e_dir = os.environ.get("HOOKWRIGHT_E2E_DIR") or os.path.join(real_home, ".cache", "hookwright-e2e")
-    return Path(e2e_dir, "node_modules", "opencode-ai", "bin", "opencode.exe")
+    return PIN.executable(versions.e2e_root())
 
 
 OPENCODE = _default_opencode()

@@ -713,22 +713,25 @@ def rules_from(data: object) -> "list[Rule]":
     return active
 
 
-_active: "list[Rule] | None" = None
+_active: "tuple[object, list[Rule]] | None" = None  # (the file's signature, its rules)
 
 
 def active_rules() -> "list[Rule]":
-    """The rules in force: the override file's, else (absent or invalid: logged) the built-ins."""
+    """The rules in force: the override file's, else (absent or invalid: logged) the built-ins.
+    Read again whenever the file changes: a serving runtime answers many calls."""
     global _active
-    if _active is None:
-        path = override_path()
+    path = override_path()
+    signature = hw.file_signature(path)
+    if _active is None or _active[0] != signature:
         try:
             data = hw.read_json_file(path)
-            _active = BUILTINS if data is None else rules_from(data)
+            rules = BUILTINS if data is None else rules_from(data)
         except ValueError as error:
             why = str(error).replace(path + ": ", "")
             hw.log("git-guard", "%s ignored, using the built-in rules: %s" % (path, why))
-            _active = BUILTINS
-    return _active
+            rules = BUILTINS
+        _active = (signature, rules)
+    return _active[1]
 
 
 def check_git(args: "list[str]", options: "Options", rules: "list[Rule] | None" = None) -> "str | None":
