@@ -90,12 +90,33 @@ def _execute(as_json: bool, produce: Callable[[], "Result"], error_format: str |
     from . import output
 
     try:
-        result = produce()
+        try:
+            result = produce()
+        except (OSError, RuntimeError) as error:
+            looped = _looped(error)
+            if looped is None:
+                raise
+            raise looped from None
     except HookwrightError as error:
         output.print_error(error, error_format or ("json" if as_json else "text"))
         raise typer.Exit(int(error.code)) from None
     output.print_result(result, as_json)
     raise typer.Exit(int(result.exit_code))
+
+
+def _looped(error: OSError | RuntimeError) -> HookwrightError | None:
+    """A symlink loop met where no reader said it in words (exit 2, never a traceback): the OS's
+    ELOOP, or Path.resolve's RuntimeError (before Python 3.13)."""
+    import errno
+
+    if isinstance(error, OSError) and error.errno == errno.ELOOP:
+        where = error.filename
+    elif isinstance(error, RuntimeError) and str(error).startswith("Symlink loop from "):
+        where = str(error).removeprefix("Symlink loop from ").strip("'\"")
+    else:
+        return None
+    return HookwrightError("cannot be read: its symlinks form a loop", path=where,
+                           hint="fix or remove the link that points back at itself")
 
 
 @app.command()
@@ -255,7 +276,11 @@ def doctor(
     project: Optional[Path] = ProjectOpt,
     fmt: Literal["text", "json", "sarif"] = typer.Option("text", "--format", help="text, json or sarif."),
     probe: bool = typer.Option(False, "--probe", help="Also run foreign Claude Code command hooks once per event "
-                                                      "on a synthetic payload in a temporary directory (opt-in)."),
+                                                      "on a synthetic payload, in a sandbox: no network, your home "
+                                                      "folder hidden, the rest read-only (opt-in)."),
+    probe_without_sandbox: bool = typer.Option(False, "--probe-without-sandbox",
+                                               help="With --probe where no sandbox can be made: run the hooks anyway, "
+                                                    "with your home folder, files and network in their reach."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
     isolated: bool = typer.Option(False, "--isolated", help="Check the named files alone, not also their conflicts "
                                                             "with the other scopes and plugins the agent loads with "
@@ -294,7 +319,7 @@ def doctor(
             return command.doctor(list(paths or []), host=host, project=project, fmt=chosen, probe=probe,
                                   strict=strict, isolated=isolated, select=select, ignore=ignore,
                                   min_severity=min_severity,
-                                  use_config=not no_config)
+                                  use_config=not no_config, probe_without_sandbox=probe_without_sandbox)
     _execute(chosen == "json", produce, error_format=chosen)
 
 
@@ -315,6 +340,8 @@ def simulate(
     host: Optional[str] = typer.Option(None, "--host", help="claude (the only agent simulate can reproduce)."),
     permission_mode: str = typer.Option("default", "--permission-mode", help="The permission_mode the payload says."),
     list_only: bool = typer.Option(False, "--list-only", help="Show which hooks would run; run nothing."),
+    sandboxed: bool = typer.Option(False, "--sandbox", help="Run the hooks in a sandbox: no network, your home folder "
+                                                            "hidden, the file system read-only (the project too)."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Run the Claude Code hooks that would fire on a sample call, and show what Claude Code would
@@ -328,7 +355,7 @@ def simulate(
 
         return command_(event, tool=tool, tool_input=tool_input, input_file=input_file, payload_file=payload_file,
                         command=command, project=project, host=host, permission_mode=permission_mode,
-                        list_only=list_only)
+                        list_only=list_only, sandboxed=sandboxed)
     _execute(as_json, produce)
 
 
@@ -415,6 +442,20 @@ def entry() -> None:
     os._exit(code)
 
 
+def _print_any_text() -> None:
+    """Text a file holds can be what no encoding prints: a lone surrogate escape in a JSON string
+    ("Pre\\udc00"), a file name that is not UTF-8. Such a character is printed as its escape,
+    `\\udc00`, which is also how JSON writes it inside a string: a report (text, JSON, SARIF) names
+    it, and never stops on it."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # (a stream already closed, or one that cannot change now)
+                pass
+
+
 OPTIONAL_VALUES = ("--explain",)  # options whose value may be left out (typer has no such options)
 
 
@@ -460,6 +501,7 @@ def _asked_for(args: list[str]) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    _print_any_text()
     try:
         args = _with_optional_values(sys.argv[1:] if argv is None else argv)
         code = _command(_asked_for(args)).main(args=args, prog_name="hookwright", standalone_mode=False)  # (Ctrl-C is 130)

@@ -12,6 +12,7 @@ import bisect
 import json
 import re
 from _json import scanstring  # what json.decoder uses, in C (typeshed types it here only)
+from functools import cache
 from itertools import accumulate
 from pathlib import Path
 from typing import Any, Iterator, NoReturn
@@ -29,6 +30,15 @@ FIRST_INDENT = lazy(r"\n([ \t]+)\S")
 KEY_COLON = lazy(r'"\s*:(\s*)')
 UNICODE_ESCAPE = lazy(r"\\u[0-9a-fA-F]{4}")
 _WS = lazy(r"[ \t\n\r]*")
+def without_lone_surrogates(text: str) -> str:
+    """`text` with each lone surrogate (only ever inside a JSON string: "Pre\\udc00" read back)
+    written as its JSON escape, so that the text encodes as UTF-8 and reads back the same."""
+    return text if text.isascii() else text.translate(_surrogate_escapes())
+
+
+@cache
+def _surrogate_escapes() -> dict[int, str]:
+    return {code: f"\\u{code:04x}" for code in range(0xD800, 0xE000)}
 
 
 class Node:
@@ -168,7 +178,7 @@ class Document:
                 "internal error: the edited text does not match the intended document",
                 code=ExitCode.INTERNAL, path=self.path,
             )
-        return ((BOM if self.bom else "") + text).encode("utf-8")
+        return ((BOM if self.bom else "") + without_lone_surrogates(text)).encode("utf-8")
 
 
 # ---- strict parsing with clear messages -----------------------------------------------

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -188,6 +189,21 @@ def load_pack_file(manifest: Path) -> Pack:
             raise HookwrightError(f"files names {name!r}, which is not in the pack", path=manifest)
     return Pack(raw["name"], raw["version"], raw["description"], manifest.parent, tuple(hooks), options,
                 tuple(raw.get("files", [])))
+
+
+@cache
+def shipped_runtime(name: str, version: str, host: str) -> dict[str, bytes] | None:
+    """The runtime files this hookwright ships for pack `name` at `version` in `host`: what an
+    install of it holds, whatever its receipt says; None for a pack it does not bundle (your
+    own, from HOOKWRIGHT_PACKS_PATH) or another version of one it does."""
+    manifest = resources.packs_dir() / name / "pack.toml"
+    if not manifest.is_file():
+        return None
+    try:
+        pack = load_pack_file(manifest)
+    except HookwrightError:
+        return None
+    return pack.runtime_files(host) if pack.version == version and pack.hooks_for(host) else None
 
 
 def compile_flags() -> dict[str, dict[str, bool]]:

@@ -64,7 +64,22 @@ def schema_errors(name: str, data: Any) -> list[Any]:
             return []
     except valid.Unsure:
         pass
-    return list(validator(name).iter_errors(data))
+    try:
+        return list(validator(name).iter_errors(data))
+    except UnicodeEncodeError:  # a lone surrogate ("Pre\udc00"), which no Rust string holds: checked as U+FFFD
+        return list(validator(name).iter_errors(_encodable(data)))
+
+
+def _encodable(data: Any) -> Any:
+    """`data` with every lone surrogate in its strings (keys too) made U+FFFD, as a host's UTF-8
+    encoder writes it."""
+    if isinstance(data, str):
+        return data if data.isascii() else "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in data)
+    if isinstance(data, dict):
+        return {_encodable(key): _encodable(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [_encodable(item) for item in data]
+    return data
 
 
 @cache

@@ -39,7 +39,7 @@ def locked(config: Path) -> Iterator[None]:
 
     folder = layout.locks()
     atomic.make_dir(folder)
-    key = sha256(str(atomic.resolve(config)).encode())[:24]
+    key = sha256(os.fsencode(atomic.resolve(config)))[:24]  # (a folder's name may be any bytes)
     lock = filelock.FileLock(str(folder / f"{key}.lock"), timeout=LOCK_TIMEOUT_S)
     try:
         with lock:

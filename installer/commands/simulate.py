@@ -13,10 +13,10 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from .. import safe_read
-from ..errors import HookwrightError
+from ..errors import ExitCode, HookwrightError
 from ..hosts import NAMES as HOSTS
 from ..hosts.base import check_project
 from .result import Payload, Result, Status
@@ -47,7 +47,7 @@ class Simulation(Payload):
                  tool_input: Any, candidates: list[Any], nondeterministic: bool | None, context: list[str],
                  stops_session: bool | None, stop_reason: str | None, decided_by: list[Any], rewritten_by: list[Any],
                  effect: str | None, permission_rule: dict[str, str] | None, cannot_block: str | None,
-                 tool_output: Any, unreadable: list[str] | None = None) -> None:
+                 tool_output: Any, unreadable: list[str] | None = None, sandboxed: bool = False) -> None:
         self.version = version
         self.host = host
         self.event = event
@@ -71,6 +71,7 @@ class Simulation(Payload):
         self.cannot_block = cannot_block  # why no hook can block this call
         self.tool_output = tool_output  # PostToolUse: what the model gets instead of the tool's result
         self.unreadable = unreadable  # config files that could not be read
+        self.sandboxed = sandboxed  # the hooks ran in a sandbox (--sandbox: installer/sandbox.py)
 
     def print_text(self, result: Result) -> None:
         from ..output import print_simulation
@@ -81,13 +82,15 @@ class Simulation(Payload):
 def simulate(event: str | None, *, tool: str | None = None, tool_input: str | None = None,
              input_file: Path | None = None, payload_file: Path | None = None, command: str | None = None,
              project: Path | None = None, host: str | None = None, permission_mode: str = "default",
-             list_only: bool = False) -> Result:
+             list_only: bool = False, sandboxed: bool = False) -> Result:
     from ..doctor import run
     from ..hosts.claude_protocol import ENV_FILE_EVENTS, cannot_block, protocol, session_variables
     from ..simulate import firing, reading, running
     from ..simulate.payload import payload_for
 
     _check_choices(event, host, permission_mode)
+    if sandboxed:
+        _check_sandbox()
     event = event or "PreToolUse"
     project = (project or Path.cwd()).resolve()
     check_project(project)
@@ -111,7 +114,7 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
         payload = payload_for(event, project, transcript, tool=tool, tool_input=call_input, extra=extra,
                               permission_mode=permission_mode)  # the flags win over --payload
         ctx = run.context(project=project, hosts={"claude"})
-        selected = firing.select(ctx, event, payload)
+        selected = [_unless_tampered(s) for s in firing.select(ctx, event, payload)]
         refused_first = firing.refused_before_the_hooks(ctx, event, payload)
         if refused_first is not None:
             selected = [s._replace(runs=False, why=f"the settings' deny rule {refused_first.rule} refuses the call "
@@ -120,8 +123,9 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
         env = {**_environment(ctx), **session_variables(payload["session_id"])}
         if event in ENV_FILE_EVENTS:
             env["CLAUDE_ENV_FILE"] = str(Path(scratch) / "env.sh")
+        wrap = _in_sandbox(to_run, project, Path(scratch)) if sandboxed else None
         raws = [] if list_only else running.run_all(to_run, json.dumps(payload).encode(), project, env,
-                                                    budget=running.shared_budget(event, to_run, env))
+                                                    budget=running.shared_budget(event, to_run, env), wrap=wrap)
     raw_of = dict(zip(map(id, to_run), raws))
     read_of = {id(h): reading.read(event, h.command or "", raw_of[id(h)], background=h.value.get("async") is True
                                    or h.value.get("asyncRewake") is True) for h in to_run if id(h) in raw_of}
@@ -133,8 +137,62 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
     simulation = Simulation(
         version=VERSION, host="claude", event=event, project=str(project), ran=not list_only, payload=payload,
         handlers=[_handler_json(s, raw_of.get(id(s.handler)), read_of.get(id(s.handler))) for s in selected],
-        **_outcome_json(outcome, to_run), unreadable=unreadable or None)
+        **_outcome_json(outcome, to_run), unreadable=unreadable or None, sandboxed=sandboxed)
     return Result("simulate", Status.SIMULATED if not list_only else Status.LISTED, payload=simulation)
+
+
+def _check_sandbox() -> None:
+    from .. import sandbox
+
+    why = sandbox.why_not()
+    if why is not None:
+        raise HookwrightError(f"--sandbox: no sandbox can be made here: {why}", code=ExitCode.REFUSED,
+                              hint="run simulate without --sandbox (the hooks then run as the agent runs them, with "
+                                   "your files and network in reach), or --list-only to run nothing")
+
+
+def _in_sandbox(handlers: list[Handler], project: Path, scratch: Path) -> Callable[[list[str]], list[str]]:
+    """How each hook's argv runs in the sandbox: the project and the folders of the scripts the
+    hooks name readable (not writable), the scratch folder (transcript, env file) writable."""
+    from .. import sandbox
+    from ..doctor import handler_facts
+
+    folders = {project}
+    for handler in handlers:
+        folders.update(inv.path.parent for inv in handler_facts.resolution(handler).invocations if inv.path is not None)
+        if handler.file.plugin_root:
+            folders.add(handler.file.plugin_root)
+    readable = sorted(f for f in folders if f.is_dir() and not any(o in f.parents for o in folders))
+    root = scratch / "sandbox-root"
+    root.mkdir()
+    box = sandbox.Sandbox([scratch], readable)
+    return lambda argv: box.argv(argv, project, root)
+
+
+def _from_project(handler: Handler, project: Path) -> bool:
+    """Whether the hook comes from a file the project holds (its settings, a plugin inside it):
+    a repository's own, and so someone else's, unless you wrote it."""
+    return handler.file.scope in ("project", "local") or project in handler.file.path.parents
+
+
+def _unless_tampered(selected: Selected) -> Selected:
+    """A hook of ours whose runtime is not what its pack ships is not run: the agent would run
+    whatever was put there, and simulate does not run that silently (the report says why)."""
+    from .. import hosts
+    from ..doctor import handler_facts
+    from ..doctor.checks.installs import SCOPES, not_as_shipped, scope_args
+
+    handler = selected.handler
+    if not selected.runs or handler.owner is None:
+        return selected
+    scripts = [inv.path for inv in handler_facts.resolution(handler).invocations if inv.path is not None]
+    why = not_as_shipped("claude", scripts[0].parent) if scripts else None
+    if why is None:
+        return selected
+    scope = SCOPES.get(handler.file.scope)
+    repair = f"hookwright install {handler.owner[0]}" + (
+        f" {scope_args(hosts.get('claude').target(scope, handler.file.project))}" if scope else "")
+    return selected._replace(simulated=False, why=f"not run: {why}; `{repair}` puts back the shipped runtime")
 
 
 def _check_choices(event: str | None, host: str | None, permission_mode: str) -> None:
@@ -223,6 +281,7 @@ def _handler_json(selected: Selected, raw: RawRun | None, read: Reading | None) 
         "type": value.get("type"), "command": value.get("command"), "args": value.get("args"),
         "matcher": handler.matcher, "timeout": running.timeout_of(handler) if value.get("type") == "command" else None,
         "fires": selected.runs, "simulated": selected.simulated and selected.runs, "why": selected.why,
+        "from_project": _from_project(handler, Path(handler.file.project)) if handler.file.project else False,
     }
     if raw is not None:
         row.update({

@@ -6,6 +6,7 @@ project has, so that matchers can be judged against real tool names.
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 from pathlib import Path
@@ -53,7 +54,18 @@ def scope_candidates(project: Path, hosts: set[str], also: frozenset[Path] = fro
         found.extend(Candidate(p, "managed", "cursor-hooks", project) for p in cursor.managed_paths())
     if "opencode" in hosts:
         found.extend(_opencode_candidates(project, also))
-    return [c for c in found if c.path.exists() or c.path.is_symlink() or (also and resolved(c.path) in also)]
+    return [c for c in found if c.path.exists() or c.path.is_symlink() or _looped(c.path)
+            or (also and resolved(c.path) in also)]
+
+
+def _looped(path: Path) -> bool:
+    """A file that cannot be reached because a folder on its way is a link loop (`.claude ->
+    .claude`): the agent reads nothing there, and doctor says why (structure/unreadable)."""
+    try:
+        os.lstat(path)
+    except OSError as err:
+        return err.errno == errno.ELOOP
+    return False
 
 
 def _opencode_candidates(project: Path, also: frozenset[Path]) -> list[Candidate]:

@@ -10,6 +10,7 @@ them knows an agent by name.
 from __future__ import annotations
 
 import copy
+import errno
 import json
 import os
 import re
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Iterator, NamedTuple
 
 from ..document import Keys
-from ..errors import HookwrightError
+from ..errors import ErrorKind, HookwrightError
 from ..layout import LOCAL_RUNTIME_FOLDER, RECEIPT
 
 if TYPE_CHECKING:
@@ -44,6 +45,15 @@ SCOPE_LINES = {  # what each scope means, in one line (the interactive install s
 def implied_scope(project: Path | None) -> Scope:
     """--project without --scope means the project scope (a user-scope install ignores it)."""
     return Scope.project if project is not None else Scope.user
+
+
+def looped(path: Path) -> bool:
+    """Whether following `path`'s links never ends (a `.claude` that links to itself)."""
+    try:
+        os.stat(path)
+    except OSError as err:
+        return err.errno == errno.ELOOP
+    return False
 
 
 def check_project(project: Path | None) -> None:
@@ -200,7 +210,11 @@ class Host(ABC):
                                   hint="give an existing folder with --project")
         found = self._target(scope, project, pack)
         user = self._target(Scope.user, None, pack)
-        if found.config.parent.resolve() == user.config.parent.resolve():
+        for folder in (found.config.parent, found.runtime_root.parent):
+            if os.path.islink(folder) and looped(folder):
+                raise HookwrightError("cannot be read: its symlinks form a loop", path=folder, kind=ErrorKind.UNREADABLE,
+                                      hint="fix or remove the link that points back at itself")
+        if os.path.realpath(found.config.parent) == os.path.realpath(user.config.parent):
             raise HookwrightError(f"in {project}, {scope.value} scope is your user settings ({user.config.parent})",
                                   path=found.config, hint="use --scope user, or run from a project")
         return found

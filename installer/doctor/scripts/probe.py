@@ -93,13 +93,17 @@ def sample_input(tool: str, project: Path) -> dict[str, Any]:
 
 def probe_handler(handler: Handler, tool: str | None, timeout: float | None = None) -> ProbeResult:
     """Run one handler once on a synthetic call of its event (of `tool`, on tool events), in a
-    temporary project and home; it gets `timeout` seconds, or its own timeout when shorter."""
+    temporary project and home, inside the sandbox where one can be made (installer/sandbox.py;
+    doctor refuses --probe without one, unless --probe-without-sandbox); it gets `timeout`
+    seconds, or its own timeout when shorter."""
+    from ... import sandbox
+
     event = handler.event
     timeout = min(timeout or TIMEOUT, running.timeout_of(handler))
     with tempfile.TemporaryDirectory(prefix="hookwright-probe-") as scratch:
         root = Path(scratch)
-        project, home, tmp = root / "project", root / "home", root / "tmp"
-        for folder in (project, home, tmp):
+        project, home, tmp, new_root = root / "project", root / "home", root / "tmp", root / "sandbox-root"
+        for folder in (project, home, tmp, new_root):
             folder.mkdir()
         transcript = root / "transcript.jsonl"
         transcript.write_text("")
@@ -111,7 +115,9 @@ def probe_handler(handler: Handler, tool: str | None, timeout: float | None = No
         tool_input = sample_input(tool, project) if tool else None
         sent = payload_for(event, project, transcript, tool=tool, tool_input=tool_input)
         env.update(session_variables(sent["session_id"]))
-        run = running.run_one(handler, json.dumps(sent).encode(), project, env, timeout)
+        box = sandbox.Sandbox([root]) if sandbox.why_not() is None else None
+        run = running.run_one(handler, json.dumps(sent).encode(), project, env, timeout,
+                              wrap=(lambda argv: box.argv(argv, project, new_root)) if box else None)
     return ProbeResult(event, tool, tool_input, run, reading.read(event, handler.command or "", run), timeout)
 
 

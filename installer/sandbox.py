@@ -1,0 +1,91 @@
+"""Foreign hooks run only in isolation: the sandbox `doctor --probe` (and `simulate --sandbox`)
+runs a repository's hook commands in.
+
+A hook command is whatever the repository says: it may read the real home folder (keys, tokens),
+call a server, leave a process behind that calls `setsid` to outlive its run. Run in the sandbox,
+it sees the file system read-only, an empty tmpfs where the real home, /tmp, /var/tmp, /run and
+/dev/shm were (no files, no sockets of other programs), no network (a network namespace of its
+own, with only a loopback that is down: a server on the machine's 127.0.0.1 is out of reach), and
+only the throwaway folders the caller names writable; every process it starts dies when it ends
+(a PID namespace: its first process, installer/sandbox_init.py, exits with the hook's status, and
+the kernel kills the rest).
+
+It is made with Linux user namespaces through util-linux's `unshare` (measured on this machine's
+kind, Linux 6.x: as root and as an unprivileged user alike); `why_not()` says why no sandbox can
+be made where it cannot (another system, no `unshare`, user namespaces switched off), found by
+starting one, once per process.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from functools import cache
+from pathlib import Path
+
+INIT = Path(__file__).with_name("sandbox_init.py")
+EMPTIED = ("/tmp", "/var/tmp", "/run", "/dev/shm")  # (besides the home folders)
+CANNOT = 125  # sandbox_init's exit when it could not make the sandbox
+
+
+class Sandbox:
+    """A sandbox for commands whose throwaway folders are `writable` (each stays readable and
+    writable at its own path), with `readable` folders shown read-only through the emptied ones
+    (a project under the home folder, for simulate)."""
+
+    def __init__(self, writable: list[Path], readable: list[Path] | None = None) -> None:
+        self.writable = writable
+        self.readable = readable or []
+
+    def argv(self, command: list[str], cwd: Path, root: Path) -> list[str]:
+        """The argv that runs `command` in the sandbox, in `cwd`; `root`: an empty folder of the
+        caller's (it becomes the sandbox's /)."""
+        hidden = hidden_folders()
+        if any(command[0].startswith(folder + "/") for folder in hidden):  # (found on PATH out here, in a
+            command = [os.path.basename(command[0]), *command[1:]]  # folder it cannot see: looked up in there)
+        config = {"root": str(root), "empty": hidden, "cwd": str(cwd),
+                  "writable": [str(p) for p in self.writable], "readable": [str(p) for p in self.readable]}
+        return [shutil.which("unshare") or "unshare", "--user", "--map-root-user", "--mount", "--net", "--pid", "--ipc",
+                "--uts", "--fork", "--kill-child", "--", sys.executable, "-I", "-S", str(INIT), json.dumps(config), "--",
+                *command]
+
+
+def hidden_folders() -> list[str]:
+    """The folders a sandboxed command sees empty: the home folders (of $HOME and of the account),
+    then the shared scratch and socket folders."""
+    homes = [os.environ.get("HOME", ""), os.path.expanduser("~" + _account())]
+    return list(dict.fromkeys(os.path.realpath(h) for h in homes if h and os.path.isabs(h) and h != "/")) \
+        + list(EMPTIED)
+
+
+def _account() -> str:
+    try:
+        import pwd
+
+        return pwd.getpwuid(os.getuid()).pw_name
+    except (ImportError, KeyError):
+        return ""
+
+
+@cache
+def why_not() -> str | None:
+    """None where a sandbox can be made on this machine; else why not, in words."""
+    if sys.platform != "linux":
+        return f"a sandbox is made with Linux namespaces, and this system is {sys.platform}"
+    if shutil.which("unshare") is None:
+        return "util-linux's `unshare`, which makes the sandbox, is not installed"
+    with tempfile.TemporaryDirectory(prefix="hookwright-sandbox-") as scratch:
+        root = Path(scratch) / "root"
+        root.mkdir()
+        argv = Sandbox([Path(scratch)]).argv(["/bin/sh", "-c", "exit 0"], Path(scratch), root)
+        try:
+            done = subprocess.run(argv, capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            return f"a test sandbox did not start: {error}"
+    if done.returncode == 0:
+        return None
+    said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+    return f"a test sandbox failed ({said[-1] if said else f'exit {done.returncode}'}): user namespaces may be off here"
