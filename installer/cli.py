@@ -127,6 +127,9 @@ def install(
     project: Optional[Path] = ProjectOpt,
     option: List[str] = typer.Option([], "--option", "-o", help="Pack option KEY=VALUE (or PACK.KEY=VALUE)."),
     adopt: bool = typer.Option(False, "--adopt", help="Take over entries that run our runtime but have no receipt."),
+    python: Optional[str] = typer.Option(
+        None, "--python", help="The interpreter the hooks start, by its absolute path (user and local scopes), "
+                               "or python3 (from PATH, the default)."),
     force: bool = ForceOpt,
     dry_run: bool = DryRunOpt,
     yes: bool = YesOpt,
@@ -146,7 +149,7 @@ def install(
             agent, chosen, where, values = ask_install(agent, where, project, values)
         return run(chosen, host=agent or "claude", scope=where, project=project, options=values,
                    adopt=adopt, force=force, dry_run=dry_run,
-                   consent=_consent(yes, allow_conflicts, as_json, allow_outside_scope))
+                   consent=_consent(yes, allow_conflicts, as_json, allow_outside_scope), python=python)
     _execute(as_json, produce)
 
 

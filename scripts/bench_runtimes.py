@@ -1,26 +1,31 @@
 #!/usr/bin/env python3
-"""Benchmark the bundled hook runtimes against the bare interpreter floor.
+"""What each installed pack costs a user on every tool call, on each host, before and after.
 
-Every script any pack declares (templates/packs/*/pack.toml) is laid out as the installer
-lays it (the script, the pack's modules and the runtime library in one folder) and run N
-times as Claude Code runs it, `python3 -I -S <script> --host claude`, on a typical payload
-for it. Right before or after each run (the order is shuffled), the floor
-`python3 -I -S -c 'import json,sys; json.load(sys.stdin)'` reads the same payload. The
-table gives the median wall time of each and its ratio to the floor's median (CPU time, user
-plus system, is shown too: it shakes less when other work shares the machine); the target
-(DESIGN.md, Performance targets) is at most 1.25x. Exit 1 when a runtime is over the target,
-or failed (non-zero exit or output on stderr), so this works as a check.
+Claude Code and Cursor start a hook's process on every call. Every script a pack wires into the
+host is laid out as install lays it out and started as the host starts it, `python3 -I -S <script>
+--host <host>`, on that host's payload (a typical call, and for git-guard a deny, which writes a
+line of the decision log), right before or after the floor `python3 -I -S -c 'import json,sys;
+json.load(sys.stdin)'` on the same payload (the order shuffled). The table gives median wall time,
+and its ratio to the floor's; CPU time (user + system) is shown too: it shakes less when other
+work shares the machine. The target (DESIGN.md, Performance targets) is at most 1.25x. Where
+python3 on PATH is a version manager's shim (the command names python3), the floor through it is
+timed beside the interpreter's own: what the shim adds to every call.
 
-The byte-code cache is warmed first (a few untimed runs), as it is after a hook's first
-call on a user's machine.
+opencode runs hookwright's plugin inside its own process. With --opencode, the real opencode
+(scripts/setup-e2e.sh installs it) runs sessions of tool calls each pack judges (bash calls for
+git-guard, an MCP tool's for path-normalizer) without hookwright and with the pack installed for
+the user, the runs interleaved. Two plugins of the bench's own stand around ours (the user's
+plugin/ folder runs first, the project's plugins/ after the user's: docs/hosts/opencode.md#load-order)
+and time what a call spends in the hooks between them; and the fake model times a call from the
+request that asks for it to the one that brings its result. The added milliseconds are with minus
+without, medians over every call but each session's first (whose runtime starts then, shown
+apart). The target is 2 ms.
 
-    python3 scripts/bench_runtimes.py [--runs 30] [--target 1.25] [--python PATH] [--only NAME]
+--base DIR measures another checkout of hookwright in the same run, interleaved with this one
+("before" and "after"), e.g. main at 7f780f7: `git worktree add /work/base-serve 7f780f7`.
+Exit 1 when this checkout is over a target, or a runtime failed (exit, stderr, a session).
 
-With --opencode, it also measures what hookwright's opencode plugin adds to one tool call in
-the real opencode (scripts/setup-e2e.sh installs it): the same project, with git-guard's
-plugin in its plugins folder and without, runs alternating, each run 20 bash calls; a call's
-time is from the model's request that asks for it to the request that carries its result.
-The added milliseconds are set beside the runtime's own cost (its spawn, as the plugin does it).
+    python3 scripts/bench_runtimes.py [--runs 30] [--only PACK] [--base DIR] [--opencode] [--rounds 5]
 """
 from __future__ import annotations
 
@@ -29,7 +34,6 @@ import json
 import os
 import random
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
@@ -43,17 +47,20 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 REPO = Path(__file__).resolve().parents[1]
-TEMPLATES = REPO / "templates"
 FLOOR_CODE = "import json,sys; json.load(sys.stdin)"
 WARMUP = 3
-DENY_LABEL = "git-guard (deny)"
 TARGET = 1.25
+OPENCODE_TARGET_MS = 2.0
+CALLS = 20  # tool calls per opencode session
+PROCESS_HOSTS = ("claude", "cursor")
 
 QUESTION = {"question": "Use tabs or spaces for this file? <qid:indent-style>",
             "header": "Indentation", "multiSelect": False,
             "options": [{"label": "Tabs (recommended)", "description": "as the rest of the repo"},
                         {"label": "Spaces", "description": "4 spaces"}]}
 
+
+# ---- payloads ---------------------------------------------------------------------------------
 
 def common(project: Path, event: str, tool: str, tool_input: dict) -> dict:
     return {"session_id": "0b6a1c1e-6f7e-4c1a-9a55-3f1f2d3c4b5a",
@@ -63,51 +70,84 @@ def common(project: Path, event: str, tool: str, tool_input: dict) -> dict:
             "tool_use_id": "toolu_01ABCDEFGHJKMNPQRSTVWXYZ"}
 
 
-def typical_payload(script: str, event: str, project: Path) -> dict:
-    """What the hook sees on an ordinary call: the common case, not the edge case."""
+def cursor_common(project: Path, event: str, **fields: object) -> dict:
+    return {"conversation_id": "c-1", "generation_id": "g-1", "model": "claude-sonnet", "cursor_version": "2.3.0",
+            "workspace_roots": [str(project)], "user_email": None, "transcript_path": None,
+            "hook_event_name": event, **fields}
+
+
+def claude_payloads(script: str, event: str, project: Path) -> dict[str, dict]:
+    """What the hook sees on an ordinary call (and git-guard on a deny), in Claude Code's words."""
     if script == "git-guard":
-        return common(project, "PreToolUse", "Bash",
-                      {"command": "git status", "description": "Show working tree status"})
+        return {"": common(project, "PreToolUse", "Bash", {"command": "git status", "description": "Show status"}),
+                " (deny)": common(project, "PreToolUse", "Bash",
+                                  {"command": "git reset --hard", "description": "Discard changes"})}
     if script == "path-normalizer":
-        payload = common(project, "PreToolUse", "mcp__docs__read_doc", {"path": "notes/a.txt", "mode": "r"})
-        payload["mcp_server"] = "docs"
-        return payload
+        return {"": {**common(project, "PreToolUse", "mcp__docs__read_doc", {"path": "notes/a.txt", "mode": "r"}),
+                     "mcp_server": "docs"}}
     if script == "question-preference":
-        return common(project, "PreToolUse", "AskUserQuestion", {"questions": [QUESTION]})
+        return {"": common(project, "PreToolUse", "AskUserQuestion", {"questions": [QUESTION]})}
     if script == "question-log":
-        payload = common(project, "PostToolUse", "AskUserQuestion", {"questions": [QUESTION]})
-        payload["tool_response"] = {"questions": [QUESTION], "answers": {QUESTION["question"]: "Spaces"}}
-        return payload
+        return {"": {**common(project, "PostToolUse", "AskUserQuestion", {"questions": [QUESTION]}),
+                     "tool_response": {"questions": [QUESTION], "answers": {QUESTION["question"]: "Spaces"}}}}
     if script == "ask-error-fallback":
-        payload = common(project, "PostToolUseFailure", "AskUserQuestion", {"questions": [QUESTION]})
-        payload.update(error="Tool result missing due to internal error", is_interrupt=False, duration_ms=12)
-        return payload
-    return common(project, event, "Bash", {"command": "ls", "description": "List files"})
+        return {"": {**common(project, "PostToolUseFailure", "AskUserQuestion", {"questions": [QUESTION]}),
+                     "error": "Tool result missing due to internal error", "is_interrupt": False, "duration_ms": 12}}
+    return {"": common(project, event, "Bash", {"command": "ls", "description": "List files"})}
 
 
-def discover(only: list[str]) -> list[tuple[str, str, str]]:
-    """(pack, script, event) for every runtime script of every bundled pack."""
-    found = []
-    for manifest in sorted(TEMPLATES.glob("packs/*/pack.toml")):
-        pack = tomllib.loads(manifest.read_text(encoding="utf-8"))
-        for hook in pack.get("hooks", []):
-            name = hook["script"]
-            if (not only or name in only or manifest.parent.name in only) and \
-                    name not in [s for _, s, _ in found]:
-                found.append((manifest.parent.name, name, hook.get("claude", {}).get("event", "PreToolUse")))
-    return found
+def cursor_payloads(script: str, event: str, project: Path) -> dict[str, dict]:
+    """The same calls as Cursor sends them to the event the pack wires there."""
+    if event == "beforeShellExecution":
+        return {"": cursor_common(project, event, command="git status", cwd=str(project), sandbox=False),
+                " (deny)": cursor_common(project, event, command="git reset --hard", cwd=str(project), sandbox=False)}
+    return {"": cursor_common(project, event, tool_name="MCP:read_doc", tool_input={"path": "notes/a.txt", "mode": "r"},
+                              tool_use_id="t-1", cwd=str(project))}
 
 
-def lay_out(root: Path, pack: str) -> Path:
-    """The pack's runtime folder as the installer writes it (packs.Pack.runtime_files)."""
-    from hookwright.packs import load_pack
+# ---- the packs and the checkouts ---------------------------------------------------------------
 
-    folder = root / ".claude" / "hookwright" / pack
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, data in load_pack(pack).runtime_files("claude").items():
-        (folder / name).write_bytes(data)
-    return folder
+def wired(only: list[str]) -> list[tuple[str, str, dict[str, str]]]:
+    """(pack, script, {host: event}) for every script of every bundled pack."""
+    found: dict[tuple[str, str], dict[str, str]] = {}
+    for manifest in sorted((REPO / "templates" / "packs").glob("*/pack.toml")):
+        pack = manifest.parent.name
+        for hook in tomllib.loads(manifest.read_text(encoding="utf-8")).get("hooks", []):
+            if only and pack not in only and hook["script"] not in only:
+                continue
+            events = found.setdefault((pack, hook["script"]), {})
+            for host in ("claude", "cursor", "opencode"):
+                if host in hook:
+                    events.setdefault(host, hook[host].get("event", "PreToolUse"))
+    return [(pack, script, events) for (pack, script), events in found.items()]
 
+
+class Checkout:
+    """A checkout of hookwright whose own code installs and lays out its packs (run as a child
+    process, with its installer/ importable as `hookwright`)."""
+
+    def __init__(self, label: str, folder: Path, scratch: Path) -> None:
+        self.label = label
+        self.folder = folder
+        self.path = scratch / f"import-{label}"
+        self.path.mkdir()
+        (self.path / "hookwright").symlink_to(folder / "installer")
+
+    def run(self, *args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, *args], capture_output=True, text=True,
+                              env={**env, "PYTHONPATH": str(self.path)}, check=True)
+
+    def lay_out(self, pack: str, host: str, folder: Path, env: dict[str, str]) -> Path:
+        """The pack's runtime folder as this checkout's install writes it."""
+        code = ("import sys; from pathlib import Path; from hookwright.packs import load_pack\n"
+                "pack = load_pack(sys.argv[1]); folder = Path(sys.argv[3]); folder.mkdir(parents=True, exist_ok=True)\n"
+                "for name, data in pack.runtime_files(sys.argv[2]).items():\n"
+                "    (folder / name).write_bytes(data); (folder / name).chmod(0o755 if pack.is_script(name) else 0o644)\n")
+        self.run("-c", code, pack, host, str(folder), env=env)
+        return folder
+
+
+# ---- a process per call: Claude Code and Cursor -------------------------------------------------
 
 def run_once(command: list[str], stdin: bytes, env: dict, cwd: Path) -> tuple[float, float, subprocess.CompletedProcess]:
     """Wall time, CPU time (user + system) and the result of one run."""
@@ -120,143 +160,223 @@ def run_once(command: list[str], stdin: bytes, env: dict, cwd: Path) -> tuple[fl
     return wall, cpu, proc
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=30, help="timed runs of each (default 30)")
-    parser.add_argument("--target", type=float, default=TARGET, help="max ratio to the floor (default 1.25)")
-    parser.add_argument("--python", default=sys.executable,
-                        help="the interpreter to run (default: the one running this script)")
-    parser.add_argument("--only", action="append", default=[], help="a pack or script name (repeatable)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the shuffled run order")
-    parser.add_argument("--opencode", action="store_true", help="also time a tool call in the real opencode")
-    parser.add_argument("--opencode-runs", type=int, default=4, help="opencode runs with and without the plugin")
-    args = parser.parse_args(argv)
-    if args.runs < 1:
-        parser.error("--runs must be at least 1")
-    runtimes = discover(args.only)
-    if not runtimes:
-        parser.error("no runtime scripts found" + (f" for {args.only}" if args.only else ""))
+def process_costs(checkouts: list[Checkout], scripts: list, python: str, runs: int, seed: int, root: Path,
+                  env: dict[str, str]) -> tuple[list[tuple[str, str, str]], dict, list[str]]:
+    """Every runtime of every checkout beside its floor, shuffled each round. Returns the rows
+    (host, label, floor label), the timings by case, and the failures."""
+    project = root / "project"
+    project.mkdir()
+    cases: dict[str, tuple[list[str], bytes]] = {}
+    groups: list[list[str]] = []  # the cases run next to each other, in a shuffled order
+    rows = []
+    for host in PROCESS_HOSTS:
+        for pack, script, events in scripts:
+            if host not in events:
+                continue
+            make = claude_payloads if host == "claude" else cursor_payloads
+            for suffix, payload in make(script, events[host], project).items():
+                label, stdin = f"{script}{suffix}", json.dumps(payload).encode()
+                floor = f"{host} {label} floor"
+                cases[floor] = ([python, "-I", "-S", "-c", FLOOR_CODE], stdin)
+                group = [floor]
+                for checkout in checkouts:
+                    folder = root / checkout.label / host / pack
+                    if not folder.exists():
+                        checkout.lay_out(pack, host, folder, env)
+                    case = f"{host} {label} {checkout.label}"
+                    cases[case] = ([python, "-I", "-S", str(folder / script), "--host", host], stdin)
+                    group.append(case)
+                groups.append(group)
+                rows.append((host, label, floor))
+    shim = _shim()
+    if shim is not None:  # the floor started as a command naming python3 starts it
+        stdin = cases[rows[0][2]][1]
+        cases["shim floor"] = ([shim.path, "-I", "-S", "-c", FLOOR_CODE], stdin)
+        cases["interpreter floor"] = ([shim.interpreter, "-I", "-S", "-c", FLOOR_CODE], stdin)
+        groups.append(["shim floor", "interpreter floor"])
+    failures = []
+    for label, (command, stdin) in cases.items():
+        for _ in range(WARMUP):  # byte-code cached, as after a hook's first call on a user's machine
+            _, _, proc = run_once(command, stdin, env, project)
+        if proc.returncode != 0 or proc.stderr:
+            failures.append(f"{label}: exit {proc.returncode}, stderr {proc.stderr.decode(errors='replace')!r}")
+    timed: dict[str, tuple[list[float], list[float]]] = {label: ([], []) for label in cases}
+    shuffle = random.Random(seed)
+    for _ in range(runs):
+        shuffle.shuffle(groups)
+        for group in groups:
+            for label in shuffle.sample(group, len(group)):
+                wall, cpu, _ = run_once(*cases[label], env, project)
+                timed[label][0].append(wall * 1000)
+                timed[label][1].append(cpu * 1000)
+    return rows, timed, failures
 
-    with tempfile.TemporaryDirectory(prefix="hw-bench-") as tmp:
-        root = Path(tmp)
-        project = root / "project"
-        project.mkdir()
-        env = {key: value for key, value in os.environ.items()
-               if not key.startswith(("XDG_", "HOOKWRIGHT_", "PYTHON"))}
-        env.update({"HOME": str(root / "home"), "XDG_CONFIG_HOME": str(root / "config"),
-                    "XDG_STATE_HOME": str(root / "state"), "XDG_CACHE_HOME": str(root / "cache"),
-                    "HOOKWRIGHT_LOG": str(root / "hooks.log"), "CLAUDE_PROJECT_DIR": str(project)})
-        cases = {}  # label -> (command, stdin)
-        labels = []  # the runtimes' rows: each script on its typical payload, and git-guard denying
-        for pack, script, event in runtimes:
-            folder = lay_out(project, pack)
-            payloads = {script: typical_payload(script, event, project)}
-            if script == "git-guard":  # a deny writes a line of the decision log: its cost is timed too
-                payloads[DENY_LABEL] = common(project, "PreToolUse", "Bash",
-                                              {"command": "git reset --hard", "description": "Discard changes"})
-            for label, payload in payloads.items():
-                stdin = json.dumps(payload).encode()
-                cases[label] = ([args.python, "-I", "-S", str(folder / script), "--host", "claude"], stdin)
-                cases[label + " floor"] = ([args.python, "-I", "-S", "-c", FLOOR_CODE], stdin)
-                labels.append(label)
 
-        failures = []
-        for label, (command, stdin) in cases.items():
-            for _ in range(WARMUP):
-                _, _, proc = run_once(command, stdin, env, project)
-            if proc.returncode != 0 or proc.stderr:
-                failures.append(f"{label}: exit {proc.returncode}, stderr {proc.stderr.decode(errors='replace')!r}")
+def _shim():
+    """What python3 on PATH is in front of, if it is a shim (hookwright's own reading of it)."""
+    try:
+        from hookwright.interpreter import shim_in_front
+    except ImportError:  # (hookwright not installed where this runs: nothing to say about a shim)
+        return None
+    return shim_in_front()
 
-        wall = {label: [] for label in cases}
-        cpu = {label: [] for label in cases}
-        shuffle = random.Random(args.seed)
-        scripts = list(labels)
-        for _ in range(args.runs):
-            shuffle.shuffle(scripts)
-            for script in scripts:  # each runtime next to its floor, in either order
-                pair = [script, script + " floor"]
-                shuffle.shuffle(pair)
-                for label in pair:
-                    command, stdin = cases[label]
-                    elapsed, used, _ = run_once(command, stdin, env, project)
-                    wall[label].append(elapsed)
-                    cpu[label].append(used)
-        log = (root / "hooks.log").read_text(errors="replace") if (root / "hooks.log").exists() else ""
-        decided = (root / "decisions.jsonl").read_text(errors="replace").count("\n") \
-            if (root / "decisions.jsonl").exists() else 0
 
-    print(f"python: {args.python} ({sys.version.split()[0] if args.python == sys.executable else 'see --python'}), "
-          f"{args.runs} timed runs each, interleaved; target <= {args.target:.2f}x the floor")
-    print(f"{'runtime':<22} {'median ms':>10} {'floor ms':>9} {'ratio':>7}   {'cpu ms':>7} {'floor':>6} {'ratio':>6}"
-          "  verdict (wall ratio)")
+def print_process_costs(checkouts: list[Checkout], rows, timed, python: str, runs: int, target: float) -> list[str]:
+    print(f"a process per call (Claude Code, Cursor): {python} -I -S <runtime> --host <host>, {runs} runs of each, "
+          f"interleaved with the floor; median wall ms (ratio to the floor), cpu ms (ratio); target <= {target:.2f}x")
+    print(f"{'host':<7} {'runtime':<26} {'floor':>12}" + "".join(f" {c.label:>28}" for c in checkouts))
     over = []
-    for script in labels:
-        median = statistics.median(wall[script]) * 1000
-        floor = statistics.median(wall[script + " floor"]) * 1000
-        cpu_median = statistics.median(cpu[script]) * 1000
-        cpu_floor = statistics.median(cpu[script + " floor"]) * 1000
-        ratio = median / floor
-        verdict = "ok" if ratio <= args.target else "OVER"
-        if ratio > args.target:
-            over.append(script)
-        cpu_ratio = f"{cpu_median / cpu_floor:>5.2f}x" if cpu_floor else "    -"
-        print(f"{script:<22} {median:>10.1f} {floor:>9.1f} {ratio:>6.2f}x   {cpu_median:>7.1f} {cpu_floor:>6.1f} "
-              f"{cpu_ratio}  {verdict}")
-    for failure in failures:
-        print(f"FAILED {failure}")
-    print(f"decisions.jsonl: {decided} lines (one per deny and rewrite run)")
-    if log:
-        print("hooks.log (a typical payload should log nothing):\n  " + "\n  ".join(log.splitlines()[:10]))
-    if args.opencode:
-        opencode_latency(args.opencode_runs)
-    return 1 if over or failures else 0
+    for host, label, floor in rows:
+        wall0, cpu0 = (statistics.median(values) for values in timed[floor])
+        cells = []
+        for checkout in checkouts:
+            wall, cpu = (statistics.median(values) for values in timed[f"{host} {label} {checkout.label}"])
+            cells.append(f"{wall:6.1f} {wall / wall0:4.2f}x {cpu:5.1f} {cpu / cpu0 if cpu0 else 0:4.2f}x")
+            if checkout.label == "after" and wall / wall0 > target:
+                over.append(f"{host} {label}: {wall / wall0:.2f}x the floor")
+        print(f"{host:<7} {label:<26} {wall0:6.1f} {cpu0:5.1f}" + "".join(f" {cell:>28}" for cell in cells))
+    if "shim floor" in timed:
+        shim = _shim()
+        through, direct = (statistics.median(timed[label][0]) for label in ("shim floor", "interpreter floor"))
+        cpu_through, cpu_direct = (statistics.median(timed[label][1]) for label in ("shim floor", "interpreter floor"))
+        print(f"python3 on PATH is {shim.manager}'s shim ({shim.path}): the floor through it {through:.1f} ms "
+              f"({cpu_through:.1f} ms cpu), through {shim.interpreter} itself {direct:.1f} ms ({cpu_direct:.1f} ms cpu): "
+              f"+{through - direct:.1f} ms on every call of a hook whose command starts python3")
+    return over
 
 
-CALLS = 20  # bash calls per opencode run
+# ---- opencode: the plugin in opencode's own process -----------------------------------------------
+
+STAMP_START = """export const HwBenchStart = async () => ({
+  "tool.execute.before": async () => { globalThis.hwBenchStarted = process.hrtime.bigint() },
+})
+"""
+STAMP_END = """import { appendFileSync } from "node:fs";
+export const HwBenchEnd = async () => ({
+  "tool.execute.before": async () => {
+    const started = globalThis.hwBenchStarted;
+    if (started) appendFileSync(process.env.HW_BENCH_SPANS, `${Number(process.hrtime.bigint() - started) / 1e6}\\n`);
+    globalThis.hwBenchStarted = undefined;
+  },
+})
+"""
+MCP_SERVER = REPO / "tests" / "e2e" / "fake_mcp_server.py"
 
 
-def opencode_latency(runs: int) -> None:
+def opencode_costs(checkouts: list[Checkout], scripts: list, rounds: int, seed: int, root: Path,
+                   env: dict[str, str]) -> dict[str, dict[str, dict[str, list[float]]]] | None:
+    """pack -> variant ("without" or a checkout) -> {"span", "first", "gap"}: ms per call."""
     sys.path.insert(0, str(REPO / "tests" / "e2e"))
     from opencode_cli import OPENCODE, run_opencode
 
     if not OPENCODE.exists():
         print(f"opencode: {OPENCODE} is not there; run scripts/setup-e2e.sh")
-        return
-    with tempfile.TemporaryDirectory(prefix="hw-bench-oc-") as tmp:
+        return None
+    found: dict[str, dict[str, dict[str, list[float]]]] = {}
+    shuffle = random.Random(seed)
+    for pack in dict.fromkeys(pack for pack, _, events in scripts if "opencode" in events):
+        base = root / "opencode" / pack
+        project, home = base / "project", base / "home"
+        (project / ".opencode" / "plugins").mkdir(parents=True)
+        home.mkdir()
+        (project / ".opencode" / "plugins" / "hw-bench-end.js").write_text(STAMP_END)
+        homes = {}
+        for variant in ["without", *(c.label for c in checkouts)]:
+            config = base / f"config-{variant}"
+            (config / "opencode" / "plugin").mkdir(parents=True)
+            (config / "opencode" / "plugin" / "hw-bench-start.js").write_text(STAMP_START)
+            homes[variant] = config
+        for checkout in checkouts:
+            checkout.run("-m", "hookwright", "install", pack, "--host", "opencode", "--scope", "user", "--yes",
+                         env={**env, "HOME": str(home), "XDG_CONFIG_HOME": str(homes[checkout.label]),
+                              "XDG_STATE_HOME": str(base / f"state-{checkout.label}")})
+        if pack == "git-guard":
+            call, mcp = {"tool": "bash", "input": {"command": "true", "description": "call"}}, None
+        else:
+            call = {"tool": "docs_read_doc", "input": {"path": "notes/a.md", "mode": "r"}}
+            mcp = {"docs": [sys.executable, str(MCP_SERVER), str(base / "mcp-calls.jsonl")]}
+        found[pack] = {variant: {"span": [], "first": [], "gap": []} for variant in homes}
+        order = [variant for _ in range(rounds) for variant in shuffle.sample(list(homes), len(homes))]
+        for n, variant in enumerate([*homes, *order]):  # one session of each first, untimed (caches)
+            spans = base / f"spans-{n}.txt"
+            run = run_opencode(project, home, [call] * CALLS + ["done"], mcp=mcp,
+                               env={"XDG_CONFIG_HOME": str(homes[variant]), "HW_BENCH_SPANS": str(spans),
+                                    "HOOKWRIGHT_LOG": str(base / "hooks.log")})
+            timed = [float(line) for line in spans.read_text().split()] if spans.exists() else []
+            if run.returncode != 0 or len(run.arrivals) < CALLS + 1 or len(timed) != CALLS:
+                print(f"opencode session failed ({pack}, {variant}): rc {run.returncode}, {len(timed)} calls timed\n"
+                      f"{run.stderr[-2000:]}")
+                return None
+            if n >= len(homes):
+                gaps = [(b - a) * 1000 for a, b in zip(run.arrivals, run.arrivals[1:])][:CALLS]
+                found[pack][variant]["first"].append(timed[0])
+                found[pack][variant]["span"] += timed[1:]
+                found[pack][variant]["gap"] += gaps[1:]
+        log = base / "hooks.log"
+        if log.exists():
+            print(f"opencode {pack}: hooks.log (it should be empty):\n  " + "\n  ".join(log.read_text().splitlines()[:5]))
+    return found
+
+
+def print_opencode_costs(checkouts: list[Checkout], found, rounds: int) -> list[str]:
+    print(f"opencode (the real one): {rounds} sessions of {CALLS} calls with each variant, interleaved; per call, "
+          "median ms: in the hooks (between the bench's plugins), and model request to request; "
+          "+ms: with minus without; target <= +2 ms")
+    print(f"{'pack':<16} {'variant':<8} {'in hooks':>9} {'added':>8} {'first call':>11} {'per call':>9} {'added':>8}")
+    over = []
+    for pack, variants in found.items():
+        span0, gap0 = (statistics.median(variants["without"][k]) for k in ("span", "gap"))
+        for variant, values in variants.items():
+            span, gap, first = (statistics.median(values[k]) for k in ("span", "gap", "first"))
+            added = f"{span - span0:+8.2f}" if variant != "without" else ""
+            added_gap = f"{gap - gap0:+8.1f}" if variant != "without" else ""
+            print(f"{pack:<16} {variant:<8} {span:9.2f} {added:>8} {first:11.1f} {gap:9.1f} {added_gap:>8}")
+            if variant == "after" and span - span0 > OPENCODE_TARGET_MS:
+                over.append(f"opencode {pack}: +{span - span0:.2f} ms a call")
+    return over
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=30, help="timed runs of each process (default 30)")
+    parser.add_argument("--target", type=float, default=TARGET, help="max ratio to the floor (default 1.25)")
+    parser.add_argument("--python", default=sys.executable,
+                        help="the interpreter to start (default: the one running this script)")
+    parser.add_argument("--only", action="append", default=[], help="a pack or script name (repeatable)")
+    parser.add_argument("--base", type=Path, help="another checkout of hookwright, measured as 'before'")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the shuffled run order")
+    parser.add_argument("--opencode", action="store_true", help="also time tool calls in the real opencode")
+    parser.add_argument("--rounds", type=int, default=5, help="opencode sessions of each variant (default 5)")
+    args = parser.parse_args(argv)
+    if args.runs < 1 or args.rounds < 1:
+        parser.error("--runs and --rounds must be at least 1")
+    scripts = wired(args.only)
+    if not scripts:
+        parser.error("no runtime scripts found" + (f" for {args.only}" if args.only else ""))
+    with tempfile.TemporaryDirectory(prefix="hw-bench-") as tmp:
         root = Path(tmp)
-        project, home = root / "project", root / "home"
-        project.mkdir()
-        env = {key: value for key, value in os.environ.items() if not key.startswith(("XDG_", "HOOKWRIGHT_"))}
-        env.update(HOME=str(home), PYTHONPATH=str(REPO))
-        subprocess.run([sys.executable, "-m", "hookwright", "install", "git-guard", "--host", "opencode", "--scope",
-                        "project", "--project", str(project), "--yes"], env=env, check=True, capture_output=True)
-        plugin = project / ".opencode" / "plugins" / "hookwright-git-guard.js"
-        parked = root / "hookwright-git-guard.js.off"
-        turns = [{"tool": "bash", "input": {"command": "true", "description": f"call {n}"}} for n in range(CALLS)] + ["done"]
-        per_call: dict[str, list[float]] = {"with the plugin": [], "without": []}
-        order = ["with the plugin", "without"] * runs
-        random.Random(0).shuffle(order)
-        for label in ["without", "with the plugin", *order]:  # the first two warm the caches, untimed
-            (parked.rename(plugin) if label == "with the plugin" else plugin.rename(parked)) \
-                if (label == "with the plugin") != plugin.exists() else None
-            run = run_opencode(project, home, turns, env={"HOOKWRIGHT_LOG": str(root / "hooks.log")})
-            if run.returncode != 0 or len(run.arrivals) < CALLS + 1:
-                print(f"opencode run failed ({label}): rc {run.returncode}\n{run.stderr[-2000:]}")
-                return
-            gaps = [b - a for a, b in zip(run.arrivals, run.arrivals[1:])][:CALLS]
-            if label in per_call and len(per_call[label]) < runs * CALLS:
-                per_call[label] += gaps
-        payload = json.dumps(common(project, "PreToolUse", "Bash", {"command": "true"})).encode()
-        script = project / ".opencode" / "hookwright" / "git-guard" / "git-guard"
-        python3 = shutil.which("python3", path=env.get("PATH"))  # what the plugin runs (a pyenv shim costs ~0.1 s)
-        spawn = [run_once([python3, "-I", "-S", str(script), "--host", "opencode"], payload, env, project)[0]
-                 for _ in range(30)]
-    with_plugin, without = (statistics.median(per_call[k]) * 1000 for k in ("with the plugin", "without"))
-    own = statistics.median(spawn) * 1000
-    print(f"opencode {runs} runs of {CALLS} bash calls each, with git-guard's plugin and without, alternating:")
-    print(f"  one tool call: {without:.1f} ms without the plugin, {with_plugin:.1f} ms with it: "
-          f"+{with_plugin - without:.1f} ms; the runtime alone, started as the plugin starts it "
-          f"({python3} -I -S ...): {own:.1f} ms")
+        checkouts = ([Checkout("before", args.base.resolve(), root)] if args.base else []) + \
+            [Checkout("after", REPO, root)]
+        env = {key: value for key, value in os.environ.items() if not key.startswith(("XDG_", "HOOKWRIGHT_", "PYTHON"))}
+        env.update({"HOME": str(root / "home"), "XDG_CONFIG_HOME": str(root / "config"),
+                    "XDG_STATE_HOME": str(root / "state"), "XDG_CACHE_HOME": str(root / "cache"),
+                    "HOOKWRIGHT_LOG": str(root / "hooks.log"), "CLAUDE_PROJECT_DIR": str(root / "project")})
+        rows, timed, failures = process_costs(checkouts, scripts, args.python, args.runs, args.seed, root, env)
+        over = print_process_costs(checkouts, rows, timed, args.python, args.runs, args.target)
+        log = root / "hooks.log"
+        if log.exists():
+            print("hooks.log (a typical payload should log nothing):\n  " + "\n  ".join(log.read_text().splitlines()[:10]))
+        if args.opencode:
+            found = opencode_costs(checkouts, scripts, args.rounds, args.seed, root, env)
+            if found is None:
+                failures.append("opencode")
+            else:
+                over += print_opencode_costs(checkouts, found, args.rounds)
+    for failure in failures:
+        print(f"FAILED {failure}")
+    for line in over:
+        print(f"OVER {line}")
+    return 1 if over or failures else 0
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +17,21 @@ import pytest
 from support import SHARED
 
 UNUSABLE_HOME = "/dev/null/tests-must-use-the-home-fixture"
+
+
+@pytest.fixture(scope="session")
+def _python3_folder(tmp_path_factory) -> str:
+    """A folder whose python3 is the interpreter that runs the tests, never a version manager's shim."""
+    folder = tmp_path_factory.mktemp("python3-on-path")
+    (folder / "python3").symlink_to(os.path.realpath(sys.executable))
+    return str(folder)
+
+
+@pytest.fixture(autouse=True)
+def _python3_is_the_interpreter(monkeypatch, _python3_folder):
+    """python3 on PATH is an interpreter, not a shim: a plan says the same on every machine (install
+    notes a shim, interpreter.shim_in_front); the tests of a shim put their own first on PATH."""
+    monkeypatch.setenv("PATH", _python3_folder + os.pathsep + os.environ.get("PATH", ""))
 
 
 @pytest.fixture(autouse=True)

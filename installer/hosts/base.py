@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Iterator, NamedTuple
 
 from ..document import Keys
 from ..errors import ErrorKind, HookwrightError
+from ..interpreter import DEFAULT as DEFAULT_PYTHON
 from ..layout import LOCAL_RUNTIME_FOLDER, RECEIPT
 
 if TYPE_CHECKING:
@@ -176,6 +177,7 @@ class Host(ABC):
     capabilities: ClassVar[Capabilities]
     programs: ClassVar[tuple[str, ...]] = ()  # its command-line programs, to tell whether it is on this machine
     file_per_pack: ClassVar[bool] = False  # each pack is a file of its own, wholly ours (opencode's plugins)
+    starts_per_call: ClassVar[bool] = True  # a hook's process per call (opencode's plugin keeps one per process)
     rewrite_events: ClassVar[frozenset[str]] = frozenset()  # where a hook's answer can change the tool's input
     rewrite_field: ClassVar[str] = ""  # what in a hook's answer carries the new input
     # top-level keys the host needs for its hooks to load, that an install adds where missing, and why
@@ -329,8 +331,9 @@ class Host(ABC):
         return None
 
     @abstractmethod
-    def render(self, target: Target, pack: Pack, options: dict[str, Any]) -> list[Entry]:
-        """The entries that wire the pack's hooks into this host's file, with these options."""
+    def render(self, target: Target, pack: Pack, options: dict[str, Any], python: str = DEFAULT_PYTHON) -> list[Entry]:
+        """The entries that wire the pack's hooks into this host's file, with these options,
+        started by this interpreter (interpreter.DEFAULT: python3 from PATH)."""
 
     project_var: ClassVar[str] = ""  # how a committed command names the project folder ("$CLAUDE_PROJECT_DIR")
 
@@ -343,12 +346,20 @@ class Host(ABC):
             return quoted_absolute(path)
         return self.project_var + "/" + quoted_absolute(path.relative_to(target.project))
 
-    def runtime_command(self, pack: Pack, options: dict[str, Any], where: str) -> str:
-        """`python3 -I -S <where> --host <host> [--option k=v]`: how a shell starts a runtime."""
+    def runtime_command(self, pack: Pack, options: dict[str, Any], where: str, python: str = DEFAULT_PYTHON) -> str:
+        """`python3 -I -S <where> --host <host> [--option k=v]`: how a shell starts a runtime
+        (or the interpreter named by its path in place of python3)."""
         import shlex  # (the writing side's: doctor never quotes)
 
         extra = "".join(f" --option {name}={shlex.quote(text)}" for name, text in changed_options(pack, options))
-        return f"python3 -I -S {where} --host {self.name}{extra}"
+        return f"{shlex.quote(python)} -I -S {where} --host {self.name}{extra}"
+
+    def interpreter_of(self, handler: Any) -> str | None:
+        """The interpreter one of our entries starts (None: not one of ours)."""
+        import shlex
+
+        match = self._owned.match(str(handler.get("command", ""))) if isinstance(handler, dict) else None
+        return shlex.split(match["python"])[0] if match else None
 
     def runtime_args(self, pack: Pack, options: dict[str, Any]) -> list[str]:
         """The same arguments after the script, as a list (for a host that starts it without a shell)."""
@@ -421,9 +432,11 @@ class Host(ABC):
 
 
 def owned_pattern(host: str) -> re.Pattern[str]:
-    """The command of one of our runtimes: `python3 -I -S <...>/hookwright/<pack>/<script> --host <host>`."""
+    """The command of one of our runtimes: `python3 -I -S <...>/hookwright/<pack>/<script> --host <host>`
+    (python3, or an interpreter's absolute path, quoted where it needs to be)."""
     return re.compile(
-        r"""^python3 -I -S .*hookwright(?:-local)?/(?P<pack>[a-z][a-z0-9-]*)/(?P<script>[a-z][a-z0-9-]*)['"]?"""
+        r"""^(?P<python>python3|/[^\s'"]+|'/[^']*') -I -S .*hookwright(?:-local)?/(?P<pack>[a-z][a-z0-9-]*)/"""
+        r"""(?P<script>[a-z][a-z0-9-]*)['"]?"""
         rf""" --host {host}(?:\s|$)""",
         re.DOTALL,  # a home folder's name may hold a newline (quoted in the command)
     )

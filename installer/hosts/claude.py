@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
 from .. import layout
+from ..interpreter import DEFAULT as DEFAULT_PYTHON
 from .base import Capabilities, Entry, HandlerPlace, Host, Scope, Target, check_events, deep
 
 if TYPE_CHECKING:
@@ -78,12 +79,12 @@ class Claude(Host):
         return Target(self.name, scope, base / CONFIG_FILE[scope], base / RUNTIME_FOLDER[scope], project,
                       personal=scope is Scope.local)
 
-    def render(self, target: Target, pack: Pack, options: dict[str, Any]) -> list[Entry]:
+    def render(self, target: Target, pack: Pack, options: dict[str, Any], python: str = DEFAULT_PYTHON) -> list[Entry]:
         entries = []
         for hook in pack.hooks_for(self.name):
             wiring = hook.targets[self.name]
             handler = {"type": "command",
-                       "command": self.runtime_command(pack, options, self.runtime_path(target, pack, hook)),
+                       "command": self.runtime_command(pack, options, self.runtime_path(target, pack, hook), python),
                        "timeout": wiring.whole_timeout}
             entries.append(Entry.of(pack.name, hook.id, wiring.event, pack.matcher(hook, self.name, options), handler))
         return entries

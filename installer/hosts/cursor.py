@@ -15,8 +15,19 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
+from ..interpreter import DEFAULT as DEFAULT_PYTHON
 from ..layout import RUNTIME_FOLDER
-from .base import Capabilities, Entry, HandlerPlace, Host, Scope, Target, check_events, deep, refuse_shape
+from .base import (
+    Capabilities,
+    Entry,
+    HandlerPlace,
+    Host,
+    Scope,
+    Target,
+    check_events,
+    deep,
+    refuse_shape,
+)
 
 if TYPE_CHECKING:
     from ..document import Document
@@ -58,12 +69,12 @@ class Cursor(Host):
         base = user_dir() if project is None else project / ".cursor"
         return Target(self.name, scope, base / "hooks.json", base / RUNTIME_FOLDER, project)
 
-    def render(self, target: Target, pack: Pack, options: dict[str, Any]) -> list[Entry]:
+    def render(self, target: Target, pack: Pack, options: dict[str, Any], python: str = DEFAULT_PYTHON) -> list[Entry]:
         entries = []
         for hook in pack.hooks_for(self.name):
             wiring = hook.targets[self.name]
-            handler: dict[str, Any] = {"command": self.runtime_command(pack, options,
-                                                                       self.runtime_path(target, pack, hook))}
+            handler: dict[str, Any] = {"command": self.runtime_command(
+                pack, options, self.runtime_path(target, pack, hook), python)}
             matcher = pack.matcher(hook, self.name, options)
             if matcher is not None:
                 handler["matcher"] = matcher

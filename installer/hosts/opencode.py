@@ -29,6 +29,7 @@ from typing import Any, Iterator
 from .. import resources
 from ..document import Document
 from ..errors import ExitCode, HookwrightError
+from ..interpreter import DEFAULT as DEFAULT_PYTHON
 from ..layout import PLUGIN_PREFIX, RUNTIME_FOLDER, plugin_file
 from ..patterns import lazy
 from .base import Capabilities, Entry, HandlerPlace, Host, Scope, Target, deep, env_path
@@ -188,6 +189,7 @@ class Opencode(Host):
     rewrites_combine = "in-order"  # (docs/hosts/opencode.md#several-hooks)
     programs = ("opencode",)
     file_per_pack = True
+    starts_per_call = False  # (the plugin keeps one serving runtime per opencode process)
     schema = "opencode-plugin.schema.json"
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
@@ -196,14 +198,22 @@ class Opencode(Host):
         return Target(self.name, scope, plugins / plugin_file(pack) if pack else plugins, base / RUNTIME_FOLDER,
                       project)
 
-    def render(self, target: Target, pack: Any, options: dict[str, Any]) -> list[Entry]:
+    def render(self, target: Target, pack: Any, options: dict[str, Any], python: str = DEFAULT_PYTHON) -> list[Entry]:
         entries = []
         for hook in pack.hooks_for(self.name):
             wiring = hook.targets[self.name]
             handler = {"script": f"../hookwright/{pack.name}/{hook.script}", "args": self.runtime_args(pack, options),
                        "tools": wiring.matcher, "timeout": wiring.whole_timeout}
+            if python != DEFAULT_PYTHON:
+                handler["python"] = python
             entries.append(Entry.of(pack.name, hook.id, EVENT, wiring.matcher, handler))
         return entries
+
+    def interpreter_of(self, handler: Any) -> str | None:
+        if self.owner(handler) is None:
+            return None
+        python = handler.get("python")
+        return python if isinstance(python, str) else DEFAULT_PYTHON
 
     def tools_in_words(self, matcher: str | None) -> str:
         return "every MCP tool (every tool that is not one of opencode's own)" if matcher == "mcp" else \

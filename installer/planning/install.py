@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from pathlib import Path
 from typing import Any
 
-from .. import atomic, git, state
+from .. import atomic, git, interpreter, state
 from ..document import Document
 from ..errors import ExitCode, HookwrightError
 from ..hosts.base import Entry, Host, Scope, Target
@@ -86,12 +87,14 @@ def check_place(host: Host, target: Target, packs: list[Pack]) -> None:
 
 
 def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[str, dict[str, Any]], adopt: bool,
-                 force: bool = False) -> Plan:
+                 force: bool = False, python: str | None = None) -> Plan:
+    """`python`: the interpreter the hooks start (None: the one their entries start now, else python3)."""
     doc = host.read(target, force)
     data = doc.data if doc.exists else host.new_document_data()
     added: list[Entry] = []
     removed: list[Entry] = []
     wired = []  # (pack, values, entries, keep_empty, receipt) once the data is final
+    interpreters: set[str] = set()
     for pack in packs:
         receipt = read_receipt(target.receipt_path(pack.name))
         kept = {k: v for k, v in (receipt.options if receipt else {}).items() if k in pack.options}
@@ -104,7 +107,9 @@ def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[st
                 f"{pack.name}'s runtime, but no receipt says hookwright put {'it' if len(present) == 1 else 'them'} there",
                 path=target.config, code=ExitCode.REFUSED,
                 hint="rerun with --adopt to take them over, or remove them by hand")
-        wanted = host.render(target, pack, values)
+        starts = python or next((host.interpreter_of(e.handler) or interpreter.DEFAULT for e in present),
+                                interpreter.DEFAULT)
+        wanted = host.render(target, pack, values, starts)
         entries_before = len(added) + len(removed)
         keep_empty = receipt.keep_empty if receipt else host.empty_containers(doc.data, wanted)
         by_script: dict[tuple[str, tuple[str, str] | None], Entry] = {}
@@ -125,14 +130,16 @@ def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[st
                 data = host.remove(data, entry, keep_empty)
                 removed.append(entry)
         wired.append((pack, values, wanted, keep_empty, receipt, len(added) + len(removed) != entries_before))
+        interpreters.add(starts)
     made = _made_for(target, doc.exists)
     new_bytes = doc.render(data) if host.file_per_pack and data else None  # a file wholly ours is its rendering
     written = sha256(new_bytes) if new_bytes is not None else None
     changes = [_runtime_change(host, target, pack, values, wanted, keep_empty, receipt, made, written, rewired)
                for pack, values, wanted, keep_empty, receipt, rewired in wired]
     return Plan("install", target, doc, data, added, removed, changes,
-                replan=lambda: plan_install(host, target, packs, options, adopt, force),
-                notes=_git_notes(target) + _required_key_notes(host, doc, data),
+                replan=lambda: plan_install(host, target, packs, options, adopt, force, python),
+                notes=_git_notes(target) + _required_key_notes(host, doc, data)
+                + _shim_notes(host, target, packs, interpreters),
                 made_folders=made[1], exact_bytes=new_bytes,  # (also over an edit, which only --force gets to)
                 other_writes=personal_gitignore(target, changes))
 
@@ -162,6 +169,25 @@ def _required_key_notes(host: Host, doc: Document, data: Any) -> list[str]:
         return []
     return [f"adds {json.dumps(key)}: {json.dumps(value)} at the top: {why}"
             for key, (value, why) in host.required_keys.items() if key not in doc.data and key in data]
+
+
+def _shim_notes(host: Host, target: Target, packs: list[Pack], interpreters: set[str]) -> list[str]:
+    """Where the hooks start python3 on every call and python3 is a version manager's shim: say
+    so, and, for a config of this machine's (not a project's, which is committed), the command
+    that writes the interpreter behind it instead."""
+    if interpreter.DEFAULT not in interpreters or not host.starts_per_call:
+        return []
+    shim = interpreter.shim_in_front()
+    if shim is None:
+        return []
+    if target.scope is Scope.project:
+        return [f"{shim.says()}; a project's committed command keeps python3, which works wherever it is "
+                "checked out"]
+    where = ["--scope", target.scope.value] + (["--project", str(target.project)] if target.project else [])
+    command = shlex.join(["hookwright", "install", *(p.name for p in packs), "--host", host.name, *where,
+                          "--python", shim.interpreter])
+    return [f"{shim.says()}: `{command}` starts that interpreter directly (a path of this machine's: status "
+            "and doctor say so if it goes)"]
 
 
 def _git_notes(target: Target) -> list[str]:

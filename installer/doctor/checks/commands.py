@@ -23,6 +23,7 @@ from ..scripts import bashisms
 from ..shell.interpret import PYTHON
 from ..shell.lex import Lexer, Unreadable
 from ..shell.results import Invocation, Resolution
+from .installs import install_target
 
 # `${NAME:-...}` falls back to something else and is left alone
 LEGACY_INPUT = lazy(rf"\$\{{?({LEGACY_INPUT_VARIABLE}|{GENERIC_INPUT_VARIABLE})(?![A-Za-z0-9_]|\}}?:?-)",
@@ -483,6 +484,8 @@ def _interpreter_not_found(ctx: Context, command: Command) -> Iterator[Finding]:
         if not (inv.interpreter or inv.runner or inv is res.main or res.form == "exec"):
             continue
         if disk.which(program) is None:
+            if inv is res.main and command.handler.owner and install_target(command.file) is not None:
+                continue  # our own install's interpreter: install/interpreter-missing says it, with its repair
             reported.add(program)
             later = command.runs_later(inv)
             yield ctx.finding("command/interpreter-not-found", command.file, command.keys, program=program,

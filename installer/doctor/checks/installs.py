@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-from ... import hosts
+from ... import hosts, interpreter
 from ...document import Document
 from ...errors import HookwrightError
 from ...hosts.base import Host, Scope, Target
@@ -121,7 +121,7 @@ def _installs(ctx: Context) -> Iterator[InstallAt]:
             ours.setdefault(id(handler.file), {})[handler.owner[0]] = handler
     for file in ctx.files:
         mine = ours.get(id(file), {})
-        target = _target(file) if mine or _traces_beside(file) else None
+        target = install_target(file) if mine or _traces_beside(file) else None
         if target is not None:
             yield InstallAt(file, target, mine)
     if ctx.project is not None:
@@ -161,7 +161,7 @@ def _traces_beside(file: ConfigFile) -> bool:
     return any(name in RUNTIME_FOLDERS or is_temp_name(name) for name in names)
 
 
-def _target(file: ConfigFile) -> Target | None:
+def install_target(file: ConfigFile) -> Target | None:
     """The install target this settings file is, if it is one of the scopes we write."""
     if file.kind not in INSTALL_KINDS or file.scope not in SCOPES or file.document is None:
         return None
@@ -244,6 +244,11 @@ def _runtime_missing(ctx: Context, pack: PackAt) -> Iterator[Finding]:
     yield from _problems(ctx, pack, "install/runtime-missing")
 
 
+@RECEIPT_RULES.rule("install/interpreter-missing")
+def _interpreter_missing(ctx: Context, pack: PackAt) -> Iterator[Finding]:
+    yield from _problems(ctx, pack, "install/interpreter-missing")
+
+
 @RECEIPT_RULES.rule("install/runtime-changed")
 def _runtime_changed(ctx: Context, pack: PackAt) -> Iterator[Finding]:
     yield from _problems(ctx, pack, "install/runtime-changed")
@@ -259,12 +264,19 @@ def receipt_problems(host: Host, target: Target, data: Any, receipt: Receipt) ->
     scope_args) for each entry missing or changed in the config `data`, and each runtime file
     missing or changed (`hookwright status` shows the same)."""
 
+    gone: dict[str, str] = {}  # interpreter: the first hook that starts it
     for entry in receipt.entries:
         current = host.find(data, entry)
         if current is None:
             yield "install/entry-missing", {"event": entry.event, "hook": entry.hook}
         elif current != entry.handler:
             yield "install/entry-differs", {"event": entry.event, "hook": entry.hook}
+        python = host.interpreter_of(current) if current is not None else None
+        if python is not None and python not in gone and interpreter.missing(python):
+            gone[python] = entry.hook
+    for python, hook in gone.items():
+        yield "install/interpreter-missing", {"hook": hook, "interpreter": python, "why": interpreter.missing(python),
+                                              "effect": _never_runs(host)}
     yield from runtime_problems(host.name, target.pack_dir(receipt.pack), receipt)
 
 
@@ -317,6 +329,13 @@ def reference(host: str, receipt: Receipt) -> str:
     from ...packs import shipped_runtime
 
     return "shipped" if shipped_runtime(receipt.pack, receipt.version, host) is not None else "receipt"
+
+
+def _never_runs(host: Host) -> str:
+    """What a hook whose interpreter is gone does in this host."""
+    if host.starts_per_call:  # (the shell cannot start it: exit 127, an error that does not block)
+        return "the shell cannot start it, and every call it matches goes on unchecked"
+    return "opencode's plugin cannot start it, and every call it matches goes on unchecked (a line in hooks.log each)"
 
 
 def _read_receipt(path: Path) -> Receipt | None:
