@@ -197,8 +197,8 @@ def sarif(doc: dict[str, Any], base: Path) -> dict[str, Any]:
             "originalUriBaseIds": {"SRCROOT": {"uri": base_uri}},
             "columnKind": "unicodeCodePoints",
             "results": results,
-            "properties": {"ruleConfig": doc["selection"]["config"],
-                           "skippedConfigs": doc["selection"]["skipped_configs"]},
+            "properties": {"ruleConfig": doc.get("selection", {}).get("config"),
+                           "skippedConfigs": doc.get("selection", {}).get("skipped_configs", [])},
         }],
     }
 

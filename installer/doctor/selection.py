@@ -76,7 +76,7 @@ def from_config(project: Path) -> Selection:
     for folder in folders:
         for name, table_path in CONFIG_FILES:
             path = folder / name
-            if not path.is_file():
+            if not os.path.lexists(path):  # (a FIFO or a link to a device is there, and said unreadable)
                 continue
             owner = _owner(path)
             if folder not in inside and owner != os.geteuid():
