@@ -11,22 +11,14 @@ A script reader's pattern for `hookSpecificOutput` or `updatedInput` finds nothi
 that never says the word, which most scripts are: given the literals one of which every match
 contains (`needs`), it answers such a text at once, compiling nothing, and never rescans it. A
 test proves each pattern's literals from its parse (tests/test_patterns.py).
-
-Compiling a pattern is mostly Python code (the `re` module's parser and compiler): the 40 or so
-patterns a run over one settings file uses took 4 ms to compile, longer than its checks. So every
-pattern defined here also has its compiled program built ahead of time, for each regex engine a
-supported Python runs (installer/regex_programs/, by scripts/build_regex_programs.py; a test fails
-while a pattern lacks one). A pattern without one, or an engine that refuses it, compiles as usual.
 """
 from __future__ import annotations
 
-import _sre  # type: ignore[import-not-found]  # (the regex engine itself: no stubs; `re` compiles through it)
 import re
 import sys
-from functools import cache
 from typing import Any, Iterator
 
-DEFINED: list[LazyPattern] = []  # every pattern defined here: the programs' build and its tests read it
+DEFINED: list[LazyPattern] = []  # every pattern defined here (the tests read them)
 
 
 class LazyPattern:
@@ -41,12 +33,12 @@ class LazyPattern:
 
     @property
     def key(self) -> tuple[str, int]:
-        """What its program is found by: the pattern and the flags it was defined with."""
+        """The pattern and the flags it was defined with."""
         return self.pattern, int(self._flags)
 
     def compiled(self) -> re.Pattern[str]:
         if self._compiled is None:
-            self._compiled = built(*self.key) or re.compile(self.pattern, self._flags)
+            self._compiled = re.compile(self.pattern, self._flags)
             for key, value in list(self._home.items()):  # the module's global names for it
                 if value is self:
                     self._home[key] = self._compiled
@@ -60,14 +52,23 @@ class Prefiltered(LazyPattern):
     """A lazy pattern every match of which contains one of `needs`: it stays in its module's
     globals (to keep asking), and a text with none of them has no match."""
 
-    __slots__ = ("needs", "folded")
+    __slots__ = ("needs", "folded", "_asked")
 
     def __init__(self, pattern: str, flags: int, needs: tuple[str, ...]) -> None:
         super().__init__(pattern, flags, {})  # (no global to replace)
         self.folded = bool(flags & re.IGNORECASE) or pattern.startswith("(?i)")  # a case-blind pattern
         self.needs = tuple(literal.lower() for literal in needs) if self.folded else needs
+        self._asked: tuple[str, bool] = ("", True)  # the last text asked about, and the answer
 
     def _absent(self, text: str) -> bool:
+        asked, absent = self._asked
+        if text is asked:  # (one long text searched at many positions is scanned once)
+            return absent
+        absent = self._scan(text)
+        self._asked = (text, absent)
+        return absent
+
+    def _scan(self, text: str) -> bool:
         if self.folded:  # (case-blind matching also takes ſ for s and İ, ı for i, which lower() keeps)
             if not text.isascii():
                 return False
@@ -97,58 +98,12 @@ def lazy(pattern: str, flags: int = 0, needs: tuple[str, ...] = ()) -> Any:
     return Prefiltered(pattern, flags, needs)
 
 
-def built(pattern: str, flags: int) -> re.Pattern[str] | None:
-    """The pattern made from its program built for this regex engine, if there is one."""
-    program = _programs().get((pattern, flags))
-    if program is None:
-        return None
-    engine_flags, code, groups, groupindex, indexgroup = program
-    words = code_words(code)
-    if words is None:
-        return None
-    try:
-        compiled: re.Pattern[str] = _sre.compile(pattern, engine_flags, words, groups, groupindex, indexgroup)
-    except Exception:  # (an engine that refuses the program, or a Python whose _sre wants other arguments)
-        return None
-    return compiled
-
-
-def code_words(code: str) -> list[int] | None:
-    """A program's code from its stored form, the hex of its 32-bit little-endian words: loading
-    a text costs next to nothing, where the same words as tuples of ints took a millisecond of
-    every run. None on a machine whose words are not those."""
-    if sys.byteorder != "little":
-        return None
-    try:
-        view = memoryview(bytes.fromhex(code)).cast("I")
-    except (ValueError, TypeError):  # (not hex, or not a whole number of this machine's words)
-        return None
-    return view.tolist() if view.itemsize == 4 else None
-
-
-Program = tuple[int, str, int, dict[str, int], tuple[str | None, ...]]
-
-
-@cache
-def _programs() -> dict[tuple[str, int], Program]:
-    """The programs built for this engine (its `_sre.MAGIC`), keyed by pattern and flags; none
-    for an engine they were not built for."""
-    from .regex_programs import ENGINES
-
-    module = ENGINES.get(_sre.MAGIC)
-    if module is None:
-        return {}
-    programs: dict[tuple[str, int], Program] = \
-        __import__(f"{__package__}.regex_programs.{module}", fromlist=["PROGRAMS"]).PROGRAMS
-    return programs
-
-
 def every_pattern() -> list[LazyPattern]:
-    """Every pattern the package defines, its modules all imported (for the programs' build and tests)."""
+    """Every pattern the package defines, its modules all imported (for the tests)."""
     import importlib
     import pkgutil
 
     for module in pkgutil.walk_packages(sys.modules[__package__].__path__, f"{__package__}."):
-        if not module.name.endswith(".__main__") and ".regex_programs" not in module.name:
+        if not module.name.endswith(".__main__"):
             importlib.import_module(module.name)
     return list(DEFINED)

@@ -13,7 +13,7 @@ SETTINGS = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
                                    ' --host claude', "timeout": 10}]}]}}
 NEVER_FOR_A_CHECK = ("hookwright.atomic", "hookwright.plan", "hookwright.state", "hookwright.apply",
                      "hookwright.planning", "hookwright.doctor.checks.opencode", "hookwright.doctor.scripts.plugins",
-                     "rich", "jsonschema", "jsonschema_rs", "deepdiff", "ctypes", "dataclasses")
+                     "rich", "jsonschema", "jsonschema_rs", "deepdiff", "ctypes")
 
 
 def _modules_after(argv: list[str], cwd) -> set[str]:

@@ -124,8 +124,8 @@ def test_builtins_are_computed_once_per_matcher():
 
 
 @pytest.mark.parametrize("matcher, server, reach", [
-    (r"(^mcp__srv__\w)", "srv", "some"),  # an anchor inside a group: no automaton, and no crash either
-    ("(^Bash$|^mcp__.+$)", "srv", "some"),
+    (r"(^mcp__srv__\w)", "srv", "some"),  # an anchor inside a group (a tool part may start with "-")
+    ("(^Bash$|^mcp__.+$)", "srv", "all"),  # anchors inside a group are the automaton's too
     ("mcp__git__*hub__create", "git_hub", "some"),  # the quantifier applies to the last `_`: it names git_hub too
     ("mcp__git__*hub__.*$", "git_hub", "all"),
     ("mcp__fs__.*", "gh", "none"),  # a literal server prefix of another server

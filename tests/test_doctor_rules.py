@@ -163,6 +163,8 @@ CASES = [
     case("matcher/permission-rule", {S: settings(matcher="Bash(git:*)")},
          {S: settings(matcher="Bash", **{"if": "Bash(git:*)"})}),
     case("matcher/matches-nothing", {S: settings(matcher='tool == "Bash"')}, {S: settings(matcher="Bash")}),
+    case("matcher/undecided", {S: settings(matcher="(Ba)\\1sh")}, {S: settings(matcher="(Ba)sh")}),
+    case("matcher/undecided", {S: settings(matcher="(?:Bash{100}){100}")}, {S: settings(matcher="(?:Bash{10}){10}")}),
     case("matcher/matches-nothing", {S: settings("SubagentStop", matcher='subagent_name == "reviewer"')},
          {S: settings("SubagentStop", matcher="code-reviewer|Explore")}, note="agent-type"),
     case("matcher/empty-alternative", {S: settings(matcher='tool == "Edit" || tool == "Write"')},

@@ -10,7 +10,7 @@ from hookwright.hosts import versions
 
 
 def test_every_agent_that_runs_here_has_one_pinned_release_read_through_its_host():
-    assert set(versions.pins()) == {"claude", "opencode"}
+    assert set(versions.pins()) == {"claude", "opencode", "codex"}
     assert hosts.get("claude").pin == versions.pin("claude")
     assert hosts.get("cursor").pin is None  # Cursor's agent cannot run here
 
@@ -34,7 +34,7 @@ def test_a_release_is_told_by_what_its_version_option_prints():
 
 
 def test_an_agent_without_a_pin_is_refused_with_the_ones_there_are():
-    with pytest.raises(SystemExit, match="agents: claude, opencode"):
+    with pytest.raises(SystemExit, match="agents: claude, opencode, codex"):
         versions.wanted("gemini@1.0")
 
 

@@ -1,9 +1,6 @@
-"""The package's patterns: each made from the program built for the running Python's regex engine,
-the same pattern `re.compile` makes; and the prefiltered ones: a text without any of a pattern's
-literals has no match, proved from the pattern's parse, and the prefilter answers as the pattern would."""
-import _sre
+"""The package's prefiltered patterns: a text without any of a pattern's literals has no match,
+proved from the pattern's parse, and the prefilter answers as the pattern would."""
 import ast
-import importlib
 import re
 import re._constants as C
 import re._parser as parser  # (Python's own regex parser: what the pattern means, not what we hope)
@@ -11,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from hookwright import patterns
-from hookwright.patterns import DEFINED, Prefiltered, built, every_pattern, lazy
+from hookwright.patterns import DEFINED, Prefiltered, every_pattern, lazy
 
 PATTERNS = every_pattern()
 PREFILTERED = [pattern for pattern in PATTERNS if isinstance(pattern, Prefiltered)]
@@ -98,60 +95,6 @@ def test_a_case_blind_prefiltered_pattern_finds_its_literal_in_any_case():
     assert pattern.search("$ſtop_hook_active")  # (Python's case-blind s matches the long s, which lower() keeps)
     DEFINED.remove(pattern)
 
-
-# ---- the programs built ahead of time (installer/regex_programs/) -----------------------------------
-
-@pytest.mark.parametrize("pattern", PATTERNS, ids=lambda p: p.pattern[:40])
-def test_every_pattern_is_made_from_the_program_built_for_this_pythons_regex_engine(pattern):
-    """After editing a pattern: python3 scripts/build_regex_programs.py (with each supported Python)."""
-    made = built(*pattern.key)
-    assert made is not None, "no program built for this pattern: run scripts/build_regex_programs.py"
-    assert made == re.compile(pattern.pattern, pattern.key[1])  # (a Pattern's == compares its program too)
-    assert pattern.compiled() is made or pattern.compiled() == made
-
-
-def test_a_program_that_differs_from_the_compiled_one_is_told_apart():
-    """The test above compares programs, not only texts: one changed word makes another pattern."""
-    text, flags = PATTERNS[0].key
-    engine_flags, code, groups, groupindex, indexgroup = patterns._programs()[text, flags]
-    changed = patterns.code_words(code)
-    changed[-2] = changed[-2] ^ 1  # (the last literal or operand before SUCCESS)
-    try:
-        other = _sre.compile(text, engine_flags, changed, groups, groupindex, indexgroup)
-    except RuntimeError:  # (the engine found the program invalid: told apart too)
-        return
-    assert other != re.compile(text, flags)
-
-
-def test_the_built_programs_hold_only_patterns_the_package_defines():
-    defined = {pattern.key for pattern in PATTERNS}
-    from hookwright.regex_programs import ENGINES
-
-    modules = sorted(Path(patterns.__file__).parent.joinpath("regex_programs").glob("sre_*.py"))
-    assert _sre.MAGIC in ENGINES  # (this Python's engine: else every pattern compiles as before)
-    assert set(ENGINES.values()) == {module.stem for module in modules}
-    for module in modules:
-        programs = importlib.import_module(f"hookwright.regex_programs.{module.stem}").PROGRAMS
-        assert set(programs) <= defined, f"{module.name}: rebuild it (scripts/build_regex_programs.py)"
-        assert len(programs) == len(defined), module.name
-
-
-def test_a_pattern_without_a_program_or_with_one_the_engine_refuses_compiles_as_usual(monkeypatch):
-    fresh = lazy(r"no program was built for (?P<this>\w+)")
-    DEFINED.remove(fresh)
-    assert built(*fresh.key) is None
-    assert fresh.search("no program was built for me")["this"] == "me"
-    broken = lazy(r"a refused (program)")
-    DEFINED.remove(broken)
-    monkeypatch.setitem(patterns._programs(), broken.key, (32, "63000000" * 3, 1, {}, (None, None)))
-    assert built(*broken.key) is None
-    assert broken.search("a refused program")[1] == "program"
-
-
-
-def test_a_programs_code_is_read_back_from_its_little_endian_words_or_not_at_all():
-    assert patterns.code_words("01000000ffffffff") == [1, 2**32 - 1]
-    assert patterns.code_words("010203") is None  # (not a whole number of words: compiled as usual)
 
 RE_FUNCTIONS = {"compile", "search", "match", "fullmatch", "findall", "finditer", "sub", "subn", "split"}
 

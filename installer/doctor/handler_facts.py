@@ -14,7 +14,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Hashable, Iterable
 
-from .. import hosts
+from .. import hosts, resources
+from ..errors import HookwrightError
 from . import disk
 from .model import ConfigFile, Handler
 from .scripts import keys
@@ -204,7 +205,7 @@ def _static(handler: Handler, host: str) -> Rewrite:
         elif inv.program:
             statuses.append(Rewrite(UNKNOWN, "command", f"`{inv.program}` is a program whose output is not known"))
     if inline_text:
-        facts = keys.analyse_text(handler.command or "", "shell")
+        facts = keys.command_facts(handler.command or "")
         status, why = facts.rewrites(host)
         if status == YES:
             why = "the command line writes " + hosts.get(host).rewrite_field.rsplit(".", 1)[-1]
@@ -267,7 +268,7 @@ def refusal(handler: Handler) -> str | None:
     res = resolution(handler)
     found = [(f"line {{line}} of {facts.path.name}", facts) for _, facts in script_facts(handler)]
     if any(inv.inline or inv.program in NO_FILE for inv in res.invocations):
-        found.append(("its command line", keys.analyse_text(handler.command or "", "shell")))
+        found.append(("its command line", keys.command_facts(handler.command or "")))
     for where, facts in found:
         sites = sorted(facts.blocks + facts.denies, key=lambda site: site.line)
         if sites:
@@ -284,13 +285,10 @@ def _executable(path: Path) -> bool:
 @lru_cache(maxsize=64)
 def pack_rewrites(pack: str, script: str) -> bool | None:
     """Whether our pack's hook running `script` rewrites input (pack.toml), None if unknown."""
-    from .. import resources
-    from ..errors import HookwrightError
-
     bundled = resources.pack_flags().get(pack)
     if bundled is not None:  # (a bundled pack's name is never another's: load_pack looks there first)
         return bundled.get(script)
-    from ..packs import load_pack
+    from ..packs import load_pack  # (a pack of the user's own: the manifests' reader, about 3 ms)
 
     try:
         loaded = load_pack(pack)

@@ -81,7 +81,7 @@ def _plugin_handlers(file: ConfigFile) -> list[Handler]:
         return [Handler(file, opencode.EVENT, hook.get("tools"), hook, ("hooks", index), ("hooks", index),
                         owner=opencode.HOST.owner(hook))
                 for index, hook in enumerate(ours.get("hooks") or []) if isinstance(hook, dict)]
-    from .scripts import plugins
+    from .scripts import plugins  # (opencode plugins only: the tree-sitter reader)
 
     facts = plugins.analyse(file.path, file.source)
     if plugins.HOOK not in facts.hooks or facts.syntax_error or any(e.what for e in facts.exports):

@@ -101,7 +101,7 @@ def _fork(run: Callable[[Context], list[Finding]], share: Context) -> tuple[int,
         return pid, read_end
     status = 1
     try:  # the child: check, send, and leave without the interpreter's teardown
-        import pickle
+        import pickle  # (from 1,500 handlers on only: about 3 ms)
 
         os.close(read_end)
         with os.fdopen(write_end, "wb") as out:
@@ -120,7 +120,7 @@ def _collect(child: tuple[int, int] | None) -> tuple[list[Finding], set[str]] | 
     _, status = os.waitpid(pid, 0)
     if status != 0:
         return None
-    import pickle
+    import pickle  # (from 1,500 handlers on only: about 3 ms)
 
     try:
         sent: tuple[list[Finding], set[str]] = pickle.loads(data)  # (what _fork's child dumped)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote  # (pathlib has loaded it already)
 
 from .. import __version__
 from ..errors import ExitCode, HookwrightError
@@ -231,8 +232,6 @@ def _rule(rule: Rule) -> dict[str, Any]:
 
 
 def _location(path: str, line: int | None, column: int | None, base: Path) -> dict[str, Any]:
-    from urllib.parse import quote  # SARIF only
-
     real = resolved(Path(path))
     try:
         artifact = {"uri": quote(real.relative_to(resolved(base)).as_posix()), "uriBaseId": "SRCROOT"}

@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from ..hosts import NAMES as HOSTS  # every agent doctor checks by default
-from . import discovery, disk, load, parallel
+from . import discovery, disk, handler_facts, load, parallel
 from .discovery import Candidate
 from .facts import BUILTIN_TOOLS
 from .machine import around, involving
@@ -73,8 +73,6 @@ def findings(ctx: Context, checks: Sequence[str] = CHECK_MODULES) -> list[Findin
     count = parallel.workers(ctx)
     local = [name for name in checks if name in LOCAL_CHECKS]
     if count > 1 and local:
-        from . import handler_facts
-
         check_functions(checks)  # imported once, before the workers start
         handler_facts.work_out(ctx.handlers)
         rest = [name for name in checks if name not in LOCAL_CHECKS]
@@ -89,7 +87,7 @@ def _checked(ctx: Context, checks: Sequence[str]) -> list[Finding]:
     for check in check_functions([name for name in checks if name not in CHECK_KINDS or CHECK_KINDS[name] & present]):
         found.extend(check(ctx))
     if ctx.probe:  # what the probe saw happen confirms what the scripts were read to do
-        from .scripts import probe
+        from .scripts import probe  # (--probe only: it loads simulate, about 20 ms)
 
         found = probe.confirm(ctx, found)
     return found

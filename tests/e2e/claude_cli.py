@@ -39,8 +39,9 @@ _INHERITED = ("PATH", "LANG", "LC_ALL")
 
 
 @dataclass
-class Run:
-    """One CLI run: its exit, its stream-json output, and what it sent to the model."""
+class CliRun:
+    """One headless run of an agent CLI: its exit, its JSON-lines output, what it sent to the
+    model (`requests`) and what the model got back for each tool call (`tool_results`)."""
 
     returncode: int
     events: list[dict]
@@ -48,6 +49,11 @@ class Run:
     tool_results: list[dict]
     requests: list[dict] = field(repr=False)
     timed_out: bool = False
+
+
+@dataclass
+class Run(CliRun):
+    """One Claude Code run, its events stream-json."""
 
     @property
     def result(self) -> dict | None:
@@ -104,23 +110,26 @@ def run_claude(project_dir: Path, home_dir: Path, turns: Sequence[Turn], *,
 
     # A short temp dir of our own: a socket path under pytest's tmp_path can be too long.
     with FakeModelAPI(list(turns)) as api, tempfile.TemporaryDirectory(prefix="hw-cc-") as tmp:
-        proc = subprocess.Popen(
-            [str(claude or CLAUDE), *args], cwd=project_dir,
-            env=cli_env(api.url, home_dir, tmp, env),
-            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True,
-        )
-        try:
-            out, err = proc.communicate(stdin, timeout=timeout)
-            timed_out = False
-        except subprocess.TimeoutExpired:
-            _kill_tree(proc.pid)
-            out, err = proc.communicate()
-            timed_out = True
-        return Run(returncode=proc.returncode, events=_parse_lines(out), timed_out=timed_out,
-                   stderr=err.decode("utf-8", "replace"), tool_results=api.tool_results(),
-                   requests=list(api.requests))
+        code, events, err, timed_out = run_to_end([str(claude or CLAUDE), *args], project_dir,
+                                                  cli_env(api.url, home_dir, tmp, env), timeout, stdin)
+        return Run(code, events, err, api.tool_results(), list(api.requests), timed_out)
+
+
+def run_to_end(args: Sequence[str], cwd: Path, env: Mapping[str, str], timeout: float,
+               stdin: bytes | None = None) -> tuple[int, list[dict], str, bool]:
+    """Run a CLI in a session of its own until it ends, or kill it and all it started past
+    `timeout` seconds: its exit code, the JSON lines of its stdout, its stderr, whether it timed out."""
+    proc = subprocess.Popen(list(args), cwd=cwd, env=dict(env),
+                            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        out, err = proc.communicate(stdin, timeout=timeout)
+        timed_out = False
+    except subprocess.TimeoutExpired:
+        _kill_tree(proc.pid)
+        out, err = proc.communicate()
+        timed_out = True
+    return proc.returncode, _parse_lines(out), err.decode("utf-8", "replace"), timed_out
 
 
 def _kill_tree(pid: int) -> None:

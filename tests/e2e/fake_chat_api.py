@@ -17,7 +17,7 @@ import json
 import time
 from http.server import BaseHTTPRequestHandler
 
-from fake_model_api import ScriptedServer, Turn, send_json
+from fake_model_api import QuietHandler, ScriptedServer, Turn, send_json
 
 _calls = itertools.count(1)
 
@@ -63,12 +63,7 @@ class FakeChatAPI(ScriptedServer):
 
 
 def _handler_for(api: FakeChatAPI) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.0"  # the connection closes after each answer: that ends the stream
-
-        def log_message(self, *args: object) -> None:
-            pass
-
+    class Handler(QuietHandler):
         def do_GET(self) -> None:
             if self.path.rstrip("/").endswith("/models"):
                 self._json({"object": "list", "data": [{"id": "fake-model", "object": "model"}]})
@@ -76,11 +71,7 @@ def _handler_for(api: FakeChatAPI) -> type[BaseHTTPRequestHandler]:
                 self._json({"error": {"message": f"no {self.path} here"}}, 404)
 
         def do_POST(self) -> None:
-            length = int(self.headers.get("content-length") or 0)
-            try:
-                body = json.loads(self.rfile.read(length) or b"{}")
-            except ValueError:
-                body = {}
+            body = self.json_body()
             if not self.path.split("?")[0].endswith("/chat/completions"):
                 self._json({"error": {"message": f"no {self.path} here"}}, 404)
                 return

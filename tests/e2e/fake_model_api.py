@@ -42,6 +42,25 @@ def _text_of(content: Any) -> str:
     return "\n".join(b.get("text", "") for b in content or [] if b.get("type") == "text")
 
 
+class QuietHandler(BaseHTTPRequestHandler):
+    """The request handler of a fake API: silent, and closing the connection after each answer
+    (HTTP/1.0), which ends a stream of server-sent events without chunked encoding or a
+    content-length."""
+
+    protocol_version = "HTTP/1.0"
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def json_body(self) -> dict:
+        raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError:
+            return {"unparsed": raw[:2000].decode("utf-8", "replace")}
+        return body if isinstance(body, dict) else {"unparsed": body}
+
+
 def send_json(handler: BaseHTTPRequestHandler, status: int, obj: dict) -> None:
     data = json.dumps(obj).encode()
     handler.send_response(status)
@@ -118,14 +137,7 @@ class FakeModelAPI(ScriptedServer):
 
 
 def _handler_for(api: FakeModelAPI) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        # HTTP/1.0: the connection closes after each response, which ends an SSE stream
-        # without chunked encoding or a content-length.
-        protocol_version = "HTTP/1.0"
-
-        def log_message(self, *args: object) -> None:
-            pass
-
+    class Handler(QuietHandler):
         def do_GET(self) -> None:
             api.record("GET", self.path, None)
             if self.path.split("?")[0] == "/v1/models":
@@ -137,11 +149,7 @@ def _handler_for(api: FakeModelAPI) -> type[BaseHTTPRequestHandler]:
                 self._not_found()
 
         def do_POST(self) -> None:
-            raw = self.rfile.read(int(self.headers.get("content-length") or 0))
-            try:
-                body = json.loads(raw or b"{}")
-            except ValueError:
-                body = {"unparsed": raw.decode("utf-8", "replace")}
+            body = self.json_body()
             api.record("POST", self.path, body)
             path = self.path.split("?")[0]
             if path == "/v1/messages/count_tokens":

@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from claude_cli import _kill_tree, _parse_lines
+from claude_cli import CliRun, run_to_end
 from fake_chat_api import FakeChatAPI
 from fake_model_api import Turn
 from hookwright.hosts import versions
@@ -44,13 +43,9 @@ OPENCODE = _default_opencode()
 
 
 @dataclass
-class OpencodeRun:
-    returncode: int
-    events: list[dict]
-    stderr: str
-    tool_results: list[dict]  # {"tool_call_id", "content"}: what the model got back for each call
-    requests: list[dict] = field(repr=False)
-    timed_out: bool = False
+class OpencodeRun(CliRun):
+    """One opencode run; tool_results are {"tool_call_id", "content"}."""
+
     arrivals: list[float] = field(default_factory=list, repr=False)  # when each model turn was asked for
 
     def tool_parts(self) -> list[dict]:
@@ -101,15 +96,6 @@ def run_opencode(project: Path, home: Path, turns: Sequence[Turn], *, env: Mappi
         config_home = Path(child.get("XDG_CONFIG_HOME") or home / ".config")
         for folder in (config_home / "opencode", project / ".opencode"):
             seed_config_folder(folder)
-        proc = subprocess.Popen([str(OPENCODE), "run", "--format", "json", "--print-logs", "go"], cwd=project,
-                                env=child, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                start_new_session=True)
-        try:
-            out, err = proc.communicate(timeout=timeout)
-            timed_out = False
-        except subprocess.TimeoutExpired:
-            _kill_tree(proc.pid)
-            out, err = proc.communicate()
-            timed_out = True
-        return OpencodeRun(proc.returncode, _parse_lines(out), err.decode("utf-8", "replace"), api.tool_results(),
-                           list(api.requests), timed_out, list(api.arrivals))
+        code, events, err, timed_out = run_to_end(
+            [str(OPENCODE), "run", "--format", "json", "--print-logs", "go"], project, child, timeout)
+        return OpencodeRun(code, events, err, api.tool_results(), list(api.requests), timed_out, list(api.arrivals))

@@ -32,6 +32,7 @@ from ... import hosts, safe_read
 from ...hosts import claude, cursor, cursor_protocol
 from ...hosts.base import Host
 from ...hosts.claude_protocol import SESSION_END_BUDGET_VARIABLE, SESSION_END_MAX_BUDGET, session_end_budget
+from ...hosts.opencode import OWN_TOOLS
 from ...patterns import lazy
 from .. import dedup, handler_facts
 from ..discovery import SCOPE_ORDER
@@ -42,7 +43,7 @@ from ..regex.matching import Matcher, classify
 from ..regex.overlap import (
     Overlap,
     matched_builtins,
-    mcp_overlap,
+    mcp_overlaps,
     overlap,
     server_reach,
     tools_meet,
@@ -205,7 +206,7 @@ def _probe_results(ctx: Context) -> dict[int, ProbeResult] | None:
     """What --probe saw each handler print; None without --probe (it runs the user's commands)."""
     if not ctx.probe:
         return None
-    from ..scripts import probe
+    from ..scripts import probe  # (--probe only: it loads simulate, about 20 ms)
 
     return probe.by_handler(ctx)
 
@@ -350,20 +351,18 @@ def _racer_pairs(left: list[int], right: list[int], same: bool) -> Iterator[tupl
 
 def _shared(sig_a: frozenset[str | None], sig_b: frozenset[str | None],
             tools_of: dict[frozenset[str | None], frozenset[str]], servers: list[str], event: str) -> Overlap:
+    """The tools two signatures share: built-ins, and for each server what the first pair of
+    their matchers that meets there shares (each pair searched once for every server)."""
     builtins = tools_of[sig_a] & tools_of[sig_b]
-    mcp = []
-    for server in servers:
-        found = None
-        for ma in sig_a:
-            for mb in sig_b:
-                found = mcp_overlap(ma, mb, server, event)
-                if found:
-                    break
-            if found:
+    found: dict[str, str] = {}
+    for ma in sig_a:
+        for mb in sig_b:
+            left = tuple(s for s in servers if s not in found)
+            if not left:
                 break
-        if found:
-            mcp.append(found)
-    return Overlap(tuple(sorted(builtins)), tuple(mcp))
+            for server, name in mcp_overlaps(ma, mb, left, event).items():
+                found.setdefault(server, name)
+    return Overlap(tuple(sorted(builtins)), tuple(found[s] for s in servers if s in found))
 
 
 def _in_read_order(ra: _Racer, rb: _Racer, order: dict[int, int]) -> tuple[_Racer, _Racer]:
@@ -586,8 +585,6 @@ def _plugin_place(handler: Handler, keys: set[str], message: str) -> dict[str, A
 
 def _plugin_tools_shared(a: str | None, b: str | None) -> str | None:
     """The tools two opencode plugin hooks both run for, in words (None: none)."""
-    from ...hosts.opencode import OWN_TOOLS
-
     def tools(spec: str | None) -> set[str] | None:  # None: every tool; {"mcp"}: every MCP tool
         return None if not spec else {"mcp"} if spec == "mcp" else set(spec.split("|"))
 

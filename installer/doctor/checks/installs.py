@@ -11,6 +11,8 @@ from ...document import Document
 from ...errors import HookwrightError
 from ...hosts.base import Host, Scope, Target
 from ...layout import RUNTIME_FOLDERS, is_temp_name, stale_temps
+from ..discovery import Candidate
+from ..load import read
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable, cached_property, resolved
 
 if TYPE_CHECKING:  # (state loads only where a receipt exists)
@@ -131,9 +133,6 @@ def _installs(ctx: Context) -> Iterator[InstallAt]:
 def _opencode_installs(ctx: Context, project: Path, ours: dict[int, dict[str, Handler]]) -> Iterator[InstallAt]:
     """opencode's unit is a pack's own plugin file: each runtime folder of ours is checked with
     its plugin file, also where that file is gone (an interrupted install, a deleted plugin)."""
-    from ..discovery import Candidate
-    from ..load import read
-
     host = hosts.get("opencode")
     files = {resolved(f.path): f for f in ctx.files if f.kind == "opencode-plugin"}
     for scope in host.scopes:
@@ -342,7 +341,7 @@ def _read_receipt(path: Path) -> Receipt | None:
     """state.read_receipt, without loading the install machinery where there is no receipt."""
     if not os.path.lexists(path):
         return None
-    from ...state import read_receipt
+    from ...state import read_receipt  # (our installs only: about 4 ms)
 
     return read_receipt(path)
 

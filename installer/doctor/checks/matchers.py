@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import re
 from functools import lru_cache
 from typing import Any, Iterator, NamedTuple
 
@@ -119,18 +118,18 @@ def _regex_verdict(at: MatcherAt, judged: Judged) -> tuple[str, dict[str, str]] 
                 if expression else 'remove the extra "|"')
         return "matcher/empty-alternative", {"matcher": shown, "what": what, "hint": hint}
     if event.matcher == OPEN:
-        if event.name in OPEN_VALUES and not can_match_a_name(matcher.pattern.pattern, VALUE_NAME):
+        if event.name in OPEN_VALUES and not can_match_a_name(matcher.pattern, VALUE_NAME):
             return "matcher/matches-nothing", _nothing(shown, OPEN_VALUES[event.name], expression)
         return None
     known = at.known
-    if any(matcher.pattern.search(name) for name in known):
+    if any(matcher.pattern.search(name) for name in known) or matcher.undecided:
         return None
-    folded = re.compile(matcher.pattern.pattern, matcher.pattern.flags | re.IGNORECASE)
+    folded = matcher.pattern.folded()
     near = [name for name in known if folded.search(name)]
-    if near and "mcp" not in text.lower():
+    if near and "mcp" not in text.lower() and not folded.undecided:
         return "matcher/case-mismatch", {"matcher": shown, "wanted": ", ".join(near[:4]),
                                          "suggestion": "the names in their exact case, e.g. " + json.dumps(near[0])}
-    if event.matcher == TOOL and not can_match_a_name(matcher.pattern.pattern):
+    if event.matcher == TOOL and not can_match_a_name(matcher.pattern):
         return "matcher/matches-nothing", _nothing(shown, "a tool name", expression)
     if event.matcher != TOOL:
         return "matcher/unknown-value", {"matcher": shown, "unknown": "any value", "event": event.name,
@@ -307,6 +306,13 @@ def _regex_rule(at: MatcherAt, rule_id: str) -> Iterator[Finding]:
     verdict = at.regex_verdict
     if verdict and verdict[0] == rule_id:
         yield at.finding(rule_id, **verdict[1])
+
+
+@RULES.rule("matcher/undecided")
+def _undecided(at: MatcherAt) -> Iterator[Finding]:
+    """A regex past a bound of doctor's engine: what it matches is unknown, and said so."""
+    if _syntax_checked(at) and at.matcher.pattern is not None and at.matcher.undecided:
+        yield at.finding("matcher/undecided", matcher=at.shown, why=at.matcher.undecided)
 
 
 @RULES.rule("matcher/permission-rule")

@@ -11,6 +11,7 @@ and an opencode.json(c) (CONFIG_RULES).
 """
 from __future__ import annotations
 
+import difflib
 import os
 from typing import Any, Iterable, Iterator
 
@@ -132,8 +133,6 @@ def _at_each(plugin: PluginFile, rule_id: str, places: Iterable[Place]) -> Itera
 def _hook_never_called(plugin: PluginFile) -> Iterator[Finding]:
     """A function a plugin returns under a key opencode has no hook for: a dotted one
     (`tool.before`) or a Claude Code event (`PreToolUse`). opencode calls none of them, without a word."""
-    import difflib
-
     for key, place in plugin.facts.hook_places if plugin.foreign else ():
         if key in CLAUDE_EVENTS:
             yield plugin.ctx.finding_at("host/opencode-hook-never-called", plugin.file, *place, variant="claude",

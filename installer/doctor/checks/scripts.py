@@ -14,8 +14,10 @@ handler's command.
 """
 from __future__ import annotations
 
+import difflib
 import json
 import re
+import shlex
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol
@@ -29,6 +31,7 @@ from ...hosts.cursor_protocol import CursorEventProtocol
 from ...patterns import lazy
 from .. import disk, handler_facts
 from ..model import Context, Finding, Handler, RuleTable, cached_property, rule_by_id
+from ..regex.overlap import matched_builtins
 from ..scripts import bashisms
 from ..scripts import flow as script_flow
 from ..scripts.keys import IGNORED_FIELDS, ScriptFacts, Site, analyse_text, strip_comments
@@ -197,7 +200,7 @@ class ProbedRun:
     @cached_property
     def stdout(self) -> tuple[dict[str, Any] | None, str | None]:
         """(the JSON object it printed, or None; why what it printed is not read as JSON, or None)."""
-        from ...simulate import reading
+        from ...simulate import reading  # (an answer to read: simulate's reader, over 10 ms)
 
         return reading.parse_stdout(self.printed)
 
@@ -282,8 +285,6 @@ def _inner_script(command: str) -> str:
     """`bash -c '...'` runs the quoted script: that is the code to read."""
     if not SHELL_C.match(command):
         return command
-    import shlex  # (for the few commands that are `sh -c '...'`: most runs split none)
-
     try:
         words = shlex.split(command)
     except ValueError:
@@ -295,7 +296,7 @@ def _inner_script(command: str) -> str:
 
 def _probed_runs(ctx: Context) -> Iterator[ProbedRun]:
     """What each foreign Claude Code handler answered its event under --probe."""
-    from ..scripts import probe  # runs the user's commands: only with --probe
+    from ..scripts import probe  # runs the user's commands: only with --probe (it loads simulate, about 20 ms)
 
     for handler, result in probe.results_for(ctx):
         yield ProbedRun(ctx, handler, result)
@@ -329,8 +330,6 @@ def _run_by(handlers: list[Handler]) -> str:
 
 def _tools_reached(handlers: list[Handler]) -> frozenset[str]:
     """The tools (of those a rewrite is judged for) the handlers' matchers reach."""
-    from ..regex.overlap import matched_builtins
-
     return frozenset().union(*(matched_builtins(h.matcher, tuple(script_flow.TOOL_FIELDS), h.event) for h in handlers))
 
 
@@ -594,11 +593,15 @@ def _reason_on_stdout(code: HookCode) -> Iterator[Finding]:
     rows, flow = code.claude_rows, code.flow
     if not rows or not all(row.exit_2 == claude_protocol.BLOCKS for row in rows.values()):
         return
+    first_text: dict[int, tuple[int, script_flow.Write]] = {}  # line: its first text write (and where in the list)
+    for index, write in enumerate(flow.writes):
+        if write.kind == script_flow.STDOUT_TEXT:
+            first_text.setdefault(write.at.line, (index, write))
     for exit_ in flow.exits:
         if exit_.status != 2 or exit_.message:
             continue
-        text = next((w for w in flow.writes if w.kind == script_flow.STDOUT_TEXT
-                     and 0 <= exit_.at.line - w.at.line <= 1), None)
+        near = [first_text[line] for line in (exit_.at.line - 1, exit_.at.line) if line in first_text]
+        text = min(near, key=lambda found: found[0])[1] if near else None
         if text is not None:
             yield code.report("script/reason-on-stdout", text.at, text=f"`{text.what}`")
 
@@ -881,8 +884,6 @@ def _input_field_never_sent(code: HookCode) -> Iterator[Finding]:
 
 def _meant(field: str, sent: frozenset[str]) -> str | None:
     """The field the event sends that an unknown name seems meant for (user_prompt: prompt)."""
-    import difflib
-
     close = difflib.get_close_matches(field, sorted(sent), n=1, cutoff=0.8)
     inside = [name for name in sorted(sent, key=len, reverse=True) if len(name) > 3 and name in field]
     return close[0] if close else (inside[0] if inside else None)
@@ -912,7 +913,7 @@ def _probe_timeout(probed: ProbedRun) -> Iterator[Finding]:
 
 def _own_timeout(handler: Handler) -> float:
     """The seconds Claude Code gives the handler (simulate's runner: imported only with --probe)."""
-    from ...simulate import running
+    from ...simulate import running  # (--probe only: about 20 ms)
 
     return running.timeout_of(handler)
 

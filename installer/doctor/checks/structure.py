@@ -10,6 +10,7 @@ data, in a Format, so that a rule both hosts share is one function.
 """
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from typing import Any, Collection, Iterable, Iterator, TypedDict
@@ -712,8 +713,6 @@ def _rewritten(file: ConfigFile) -> str | None:
 
 def _close(word: str, known: Iterable[str], cutoff: float) -> list[str]:
     """The known name closest to a misspelt one (at most one), for "did you mean"."""
-    import difflib  # only when something is misspelt
-
     return difflib.get_close_matches(word, list(known), n=1, cutoff=cutoff)
 
 

@@ -6,18 +6,21 @@ also `-`, since 2.1.191 also `,`) is an exact name or a list of exact names; any
 JavaScript regex, unanchored (`RegExp.prototype.test`) and case-sensitive. FileChanged and
 StopFailure use the narrower exact set (letters, digits, `_`, `|`).
 
-`js_regex` translates a JavaScript pattern to a Python one and names the constructs that the two
-read differently, so that a matcher is judged the way the host's regex engine judges it.
+`js_regex` says whether the host's regex engine accepts a pattern (Python's `re` compiles a
+translation of it, whose error messages name what is wrong, and the constructs that JavaScript
+rejects or reads differently are named besides), and gives the pattern to match with: an
+engine.Regex, which reads the JavaScript source itself and never backtracks. No regex a config
+supplies is run by Python's `re`.
 """
 
 import re
-import sys
 import warnings
 from functools import lru_cache
-from typing import Any, Iterable, NamedTuple, Sequence
+from typing import NamedTuple
 
 from ...patterns import lazy
 from ..facts import NARROW_EXACT_EVENTS
+from .engine import MAX_SOURCE, Regex
 
 EXACT = lazy(r"[A-Za-z0-9_|, \t-]*")
 NARROW_EXACT = lazy(r"[A-Za-z0-9_|]*")
@@ -30,10 +33,15 @@ class Matcher(NamedTuple):
     text: str | None
     kind: str  # "all" | "exact" | "regex"
     names: tuple[str, ...] = ()  # exact: the names it matches
-    pattern: re.Pattern[str] | None = None  # regex: the compiled Python equivalent (None if it does not compile)
+    pattern: Regex | None = None  # regex: what it matches (None where the host's engine rejects it)
     error: str | None = None  # regex: why the host's regex engine rejects it
     dialect: tuple[str, ...] = ()  # regex: constructs JavaScript rejects or reads differently (then
     # `pattern` is what JavaScript makes of them, or None when JavaScript rejects the pattern)
+
+    @property
+    def undecided(self) -> str | None:
+        """Why what this regex matches is not worked out (past a bound of the engine), or None."""
+        return self.pattern.undecided if self.pattern is not None else None
 
     def matches(self, name: str) -> bool:
         if self.kind == "all":
@@ -59,7 +67,7 @@ def classify(matcher: str | None, event: str = "PreToolUse") -> Matcher:
 # ---- JavaScript regex -> Python re ------------------------------------------------------------
 
 class Translated:
-    def __init__(self, python: str | None, pattern: re.Pattern[str] | None, error: str | None = None,
+    def __init__(self, python: str | None, pattern: Regex | None, error: str | None = None,
                  dialect: list[str] | None = None) -> None:
         self.python = python
         self.pattern = pattern
@@ -79,8 +87,11 @@ OPEN_MINIMUM = lazy(r"\{,\d+\}")  # `{,2}`: a repeat from 0 to Python, text to J
 HEX_4 = lazy(r"[0-9A-Fa-f]{4}")  # \uHHHH
 
 
-def js_regex(source: str, flags: int = 0) -> Translated:
-    """Translate a JavaScript (non-unicode) regex to Python; note what JavaScript reads differently."""
+def js_regex(source: str) -> Translated:
+    """Whether JavaScript accepts a (non-unicode) regex, what Python's translation of it says where
+    it does not, what JavaScript reads differently; and the pattern to match with."""
+    if len(source) > MAX_SOURCE:  # (not compiled to judge it either: the pattern says it is undecided)
+        return Translated(None, Regex(source))
     out: list[str] = []
     dialect: list[str] = []  # read differently by JavaScript
     rejected: list[str] = []  # rejected by JavaScript
@@ -140,17 +151,16 @@ def js_regex(source: str, flags: int = 0) -> Translated:
     python = "".join(out)
     if rejected:  # a SyntaxError in JavaScript
         return Translated(python, None, error="not a JavaScript regex", dialect=rejected + dialect)
-    try:
+    try:  # (compiled, never run: its errors are the words the messages use)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            pattern = re.compile(python, flags)
+            re.compile(python)
     except re.error as err:
-        if "look-behind requires fixed-width" in str(err):  # JavaScript allows any look-behind
-            return Translated(python, None, dialect=dialect)
-        return Translated(python, None, error=str(err), dialect=dialect)
+        if "look-behind requires fixed-width" not in str(err):  # (JavaScript allows any look-behind)
+            return Translated(python, None, error=str(err), dialect=dialect)
     except (RecursionError, OverflowError) as err:  # absurd nesting or repeat counts
         return Translated(python, None, error=str(err) or type(err).__name__, dialect=dialect)
-    return Translated(python, pattern, dialect=dialect)
+    return Translated(python, Regex(source), dialect=dialect)
 
 
 def _escape(source: str, i: int, names: set[str], dialect: list[str], in_class: bool) -> tuple[str, int]:
@@ -245,69 +255,12 @@ def empty_alternative(source: str) -> bool:
 TOOL_NAME = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")  # built-ins, mcp__<server>__<tool>
 VALUE_NAME = TOOL_NAME | frozenset(":/@")  # agent types, MCP server names, command names
 
-if sys.version_info >= (3, 11):  # Python's own regex parser: re._parser since 3.11, sre_parse before
-    from re import _parser as _sre
-else:  # pragma: no cover - Python 3.10
-    import sre_parse as _sre
-
-# One item of that parser's tree: (opcode, argument), the argument's shape set by the opcode (a code
-# point, a class's items, a tuple that ends in a subtree...), which is how it is read here
-ParseItem = tuple[object, Any]
-
-_CATEGORIES = {name: lazy(f"[\\{letter}]") for name, letter in (
-    ("CATEGORY_DIGIT", "d"), ("CATEGORY_NOT_DIGIT", "D"), ("CATEGORY_SPACE", "s"), ("CATEGORY_NOT_SPACE", "S"),
-    ("CATEGORY_WORD", "w"), ("CATEGORY_NOT_WORD", "W"))}
-
-
-@lru_cache(maxsize=4096)
-def can_match_a_name(python: str, alphabet: frozenset[str] = TOOL_NAME) -> bool:
+def can_match_a_name(pattern: Regex, alphabet: frozenset[str] = TOOL_NAME) -> bool:
     """False only when no string made of the alphabet's characters can contain a match; True when
     that is possible or cannot be decided.
 
-    Decided on the parse tree Python's `re` builds for the pattern: a sequence needs every item,
-    a branch one alternative, a repeat with minimum 0 nothing. Anchors, look-arounds and
-    back-references are read as "anything" (a superset of the language), so "matches nothing"
-    is only ever said when it is certain."""
-    try:
-        return _possible(_sre.parse(python).data, alphabet)
-    except Exception:  # noqa: BLE001 - a pattern Python's parser rejects is judged elsewhere
-        return True
-
-
-def _possible(items: Iterable[ParseItem], alphabet: frozenset[str]) -> bool:
-    return all(_item_possible(op, arg, alphabet) for op, arg in items)
-
-
-def _item_possible(op: object, arg: Any, alphabet: frozenset[str]) -> bool:
-    if op is _sre.LITERAL:
-        return chr(arg) in alphabet
-    if op is _sre.IN:
-        return any(_in_class(arg, ch) for ch in alphabet)
-    if op is _sre.SUBPATTERN:
-        return _possible(arg[-1], alphabet)
-    if op is _sre.BRANCH:
-        return any(_possible(alternative, alphabet) for alternative in arg[1])
-    if op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT, getattr(_sre, "POSSESSIVE_REPEAT", None)):
-        return arg[0] == 0 or _possible(arg[2], alphabet)
-    if op is getattr(_sre, "ATOMIC_GROUP", None):
-        return _possible(arg, alphabet)
-    if op is _sre.FAILURE or (op is _sre.ASSERT_NOT and not arg[1]):  # (?!) since 3.13, and before;
-        return False  # JavaScript's empty class [] becomes (?!)
-    return True  # ANY, NOT_LITERAL, anchors, look-arounds, back-references: possible
-
-
-def _in_class(items: Sequence[ParseItem], ch: str) -> bool:
-    """Whether a character class `[...]` (its parsed items) may contain the character."""
-    negated = bool(items) and items[0][0] is _sre.NEGATE
-    for op, arg in items[1:] if negated else items:
-        if op is _sre.LITERAL:
-            found = ord(ch) == arg
-        elif op is _sre.RANGE:
-            found = arg[0] <= ord(ch) <= arg[1]
-        elif op is _sre.CATEGORY and str(arg) in _CATEGORIES:
-            found = _CATEGORIES[str(arg)].match(ch) is not None
-        else:  # an item not modelled here: the class may contain anything
-            return True
-        if found:
-            return not negated
-    return negated
+    Decided on the pattern's syntax tree: a sequence needs every item, a branch one
+    alternative, a repeat with minimum 0 nothing. Anchors, look-arounds and back-references are
+    read as "anything" (a superset of the language), so "matches nothing" is only ever said
+    when it is certain."""
+    return pattern.can_match(alphabet)

@@ -8,42 +8,33 @@ unanchored and case-sensitive.
 
 "Real tools" are the built-in tool names plus, for every MCP server configured for the
 project, the open space `mcp__<server>__<tool>` (a tool part of letters, digits, `_`, `-`).
-That space is infinite, so two regexes are intersected as finite automata (interegular), not
-by trying sample names: `mcp__.*__AskUserQuestion` and `mcp__srv__.*` share
-`mcp__srv__AskUserQuestion`; `mcp__srv__A.*` and `mcp__srv__B.*` share nothing. Constructs a
-finite automaton cannot express (look-arounds, back-references, anchors inside groups) fall
-back to sampling: the built-in names and, per server, names built from the words in both
+That space is infinite, so two regexes are intersected as automata (the Thompson automata of
+engine.py), not by trying sample names: `mcp__.*__AskUserQuestion` and `mcp__srv__.*` share
+`mcp__srv__AskUserQuestion`; `mcp__srv__A.*` and `mcp__srv__B.*` share nothing. Constructs
+no automaton expresses (look-arounds, back-references) and patterns past the engine's bounds
+fall back to sampling: the built-in names and, per server, names built from the words in both
 patterns.
 
-Cost: each distinct matcher is read once (cached); `matched_builtins` is linear in the tool
-list; an automaton intersection is only needed for two regexes that both reach one server.
+Cost, and why it is bounded: each distinct matcher is read once (cached), and so is what it
+makes of each server's prefix `mcp__<server>__`. Two regexes are intersected once per pair,
+whatever the number of servers: one search over the product of their automata and the tool
+part's three states, started from every server's prefix at once, and each server's answer read
+off it. A state of that search is one position of each automaton (not a set of them), so it
+visits at most 6 x |A| x |B| states: the bound is a property of the two patterns, checked before
+the search (MAX_PRODUCT), never a cap met on the way. Whether a regex matches *every* tool of a
+server needs sets of positions (a complement); that search stops at MAX_SUBSETS sets, and the
+answer is then "some" (one shared name is named instead of all of them).
 """
 from __future__ import annotations
 
-import re
 from collections import deque
-from enum import Enum
 from functools import lru_cache
-from typing import (
-    TYPE_CHECKING,
-    Any,
-    Final,
-    Generic,
-    Hashable,
-    Iterable,
-    Iterator,
-    Protocol,
-    Sequence,
-    TypeVar,
-)
+from typing import Iterable, Iterator
 
 from ...patterns import lazy
-from ..facts import CLAUDE_EVENTS, OPEN, TOOL
+from ..facts import BUILTIN_TOOLS, CLAUDE_EVENTS, OPEN, TOOL
+from .engine import Regex, Undecided, is_word
 from .matching import Matcher, can_match_a_name, classify
-
-if TYPE_CHECKING:  # (interegular is imported when an automaton is first built)
-    from interegular.fsm import FSM
-    from interegular.fsm import State as FsmState
 
 TOOL_PART = lazy(r"[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*_?")  # the tool part of an MCP tool name (no "__")
 WITNESS_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
@@ -97,21 +88,18 @@ def _reach(m: Matcher, server: str) -> str:
     if m.kind == "all" or m.kind == "regex" and m.pattern is not None and _takes_whole_prefix(m.pattern, prefix):
         return "all"
     touched = _touches(m, server)
-    # (exact names, or decided by sampling: never all; True comes of a regex Python compiled alone)
+    # (exact names, or decided by sampling: never all; True comes of a regex the automaton read)
     if touched is not True or m.pattern is None:
         return "some" if touched else "none"
     if any(not m.pattern.search(name) for name in _sample_names(server, (m,))):
         return "some"  # a tool name of the server it misses
-    machine = _search_machine(m.pattern.pattern)
-    if machine is None:  # a pattern no automaton here expresses: "every tool" cannot be shown
-        return "some"
-    missed = _search([_ServerSpace(server), _Not(machine)])
-    return "all" if missed is None else "some"
+    automaton = _automaton(m)
+    return "all" if automaton is not None and _takes_every_tool(automaton, prefix) else "some"
 
 
 # what can make a match depend on the text after it: an end anchor, a word boundary, a look-around
 # (conservative: a "$" in a character class counts too, and leaves the question to the automaton)
-_END_SENSITIVE = lazy(r"\$|\\[ZbB]|\(\?<?[=!]")
+_END_SENSITIVE = lazy(r"\$|\\[bB]|\(\?<?[=!]")
 
 
 # `mcp__<server>__` written out, and not followed by a quantifier (which would apply to its last `_`)
@@ -127,10 +115,10 @@ def _names_only_other_servers(pattern: str, server: str) -> bool:
     return all((found := _LITERAL_SERVER.match(branch)) and found.group(1) != server for branch in branches)
 
 
-def _takes_whole_prefix(pattern: re.Pattern[str], prefix: str) -> bool:
+def _takes_whole_prefix(pattern: Regex, prefix: str) -> bool:
     """A regex that finds a match inside `mcp__<server>__` itself, with nothing that looks past
     the match, matches every tool name that starts so (the regex is searched, unanchored)."""
-    return not _END_SENSITIVE.search(pattern.pattern) and pattern.search(prefix) is not None
+    return not _END_SENSITIVE.search(pattern.source) and pattern.search(prefix)
 
 
 @lru_cache(maxsize=16384)
@@ -143,15 +131,15 @@ def _touches(m: Matcher, server: str) -> bool | str:
         return True
     if m.kind == "exact":
         return "some" if any(_in_server(name, prefix) for name in m.names) else False
-    if m.pattern is None or _names_only_other_servers(m.pattern.pattern, server):
+    if m.pattern is None or _names_only_other_servers(m.pattern.source, server):
         return False
     if _samples_match(server, (m,)):
         return True  # a tool name of the server it matches: no automaton needed
-    machine = _search_machine(m.pattern.pattern)
-    found = _GAVE_UP if machine is None else _search([_ServerSpace(server), machine])
-    if found is _GAVE_UP:
+    automaton = _automaton(m)
+    found = None if automaton is None else _meet((automaton,), {server: prefix})
+    if found is None:  # (no automaton: sampling is the answer)
         return "some" if _samples_match(server, (m,)) else False
-    return found is not None
+    return found[server] is not None
 
 
 def overlap(a: str | None, b: str | None, tools: Iterable[str], mcp_servers: Iterable[str],
@@ -159,45 +147,62 @@ def overlap(a: str | None, b: str | None, tools: Iterable[str], mcp_servers: Ite
     """The real tool names both matchers can match (built-ins, then one entry per MCP server)."""
     builtins = tuple(t for t in tools if not t.startswith("mcp__"))
     shared = matched_builtins(a, builtins, event) & matched_builtins(b, builtins, event)
-    mcp = []
-    for server in mcp_servers:
-        found = mcp_overlap(a, b, server, event)
-        if found:
-            mcp.append(found)
-    return Overlap(tuple(t for t in builtins if t in shared), tuple(mcp))
+    return Overlap(tuple(t for t in builtins if t in shared),
+                   tuple(mcp_overlaps(a, b, tuple(mcp_servers), event).values()))
 
 
 def mcp_overlap(a: str | None, b: str | None, server: str, event: str = "PreToolUse") -> str | None:
     """None, `mcp__<server>__*` when both match every tool of the server, or one tool name both match."""
+    return mcp_overlaps(a, b, (server,), event).get(server)
+
+
+def mcp_overlaps(a: str | None, b: str | None, servers: tuple[str, ...], event: str = "PreToolUse") -> dict[str, str]:
+    """{server: what both matchers match of it}, in the servers' order, for the servers where they
+    meet: `mcp__<server>__*` when both match every tool of it, else one tool name both match.
+    The two regexes' automata are searched once for all the servers together."""
     ma, mb = classify(a, event), classify(b, event)
-    reach_a, reach_b = _reach(ma, server), _reach(mb, server)
-    if "none" in (reach_a, reach_b):
-        return None
-    if reach_a == "all" and reach_b == "all":
-        return f"mcp__{server}__*"
-    return _mcp_pair(ma, mb, server)
+    return dict(_pair_overlaps(*sorted((ma, mb), key=_order), servers))
+
+
+def _order(m: Matcher) -> tuple[str, str]:
+    return m.kind, m.text or ""
 
 
 @lru_cache(maxsize=16384)
-def _mcp_pair(ma: Matcher, mb: Matcher, server: str) -> str | None:
+def _pair_overlaps(ma: Matcher, mb: Matcher, servers: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    found: dict[str, str | None] = {}
+    searched: dict[str, str] = {}  # the servers left to the automata: their prefix
+    for server in dict.fromkeys(servers):
+        reach_a, reach_b = _reach(ma, server), _reach(mb, server)
+        if "none" in (reach_a, reach_b):
+            continue
+        if reach_a == "all" and reach_b == "all":
+            found[server] = f"mcp__{server}__*"
+            continue
+        decided, name = _quick_pair(ma, mb, server)
+        if decided:
+            found[server] = name
+        else:
+            searched[server] = f"mcp__{server}__"
+    if searched:
+        automata = (_automaton(ma), _automaton(mb))
+        met = None if None in automata else _meet(automata, searched)  # type: ignore[arg-type]
+        for server in searched:
+            found[server] = met[server] if met is not None else \
+                _samples_match(server, tuple(x for x in (ma, mb) if x.kind == "regex"))
+    return tuple((server, name) for server in dict.fromkeys(servers) if (name := found.get(server)))
+
+
+def _quick_pair(ma: Matcher, mb: Matcher, server: str) -> tuple[bool, str | None]:
+    """What two matchers share of a server without an automaton, if that tells: (True, the exact
+    name both match or None), or (True, a sample name both match); (False, None) where the
+    automata must tell."""
     prefix = f"mcp__{server}__"
     for first, second in ((ma, mb), (mb, ma)):
         if first.kind == "exact":
-            return next((n for n in first.names if _in_server(n, prefix) and second.matches(n)), None)
+            return True, next((n for n in first.names if _in_server(n, prefix) and second.matches(n)), None)
     sample = _samples_match(server, (ma, mb))
-    if sample:
-        return sample  # (the automata prove there is none, and find names no sample has)
-    machines: list[_Machine[Any]] = [_ServerSpace(server)]
-    for m in (ma, mb):
-        if m.pattern is not None:  # a regex (one the host rejects reaches no server: it never comes here)
-            machine = _search_machine(m.pattern.pattern)
-            if machine is None:
-                return _samples_match(server, tuple(x for x in (ma, mb) if x.kind == "regex"))
-            machines.append(machine)
-    found = _search(machines)
-    if found is _GAVE_UP:
-        return _samples_match(server, tuple(x for x in (ma, mb) if x.kind == "regex"))
-    return found
+    return bool(sample), sample  # (the automata prove there is none, and find names no sample has)
 
 
 def _in_server(name: str, prefix: str) -> bool:
@@ -206,159 +211,260 @@ def _in_server(name: str, prefix: str) -> bool:
 
 # ---- automata ------------------------------------------------------------------------------------
 #
-# Each "machine" has start(), step(state, char) -> state (None: dead) and accepts(state). A search
-# runs them side by side, breadth first, over the characters a tool name can have, and returns
-# the shortest name all of them accept (or None). A regex is searched for anywhere in the name
-# (JavaScript's RegExp.test) by running its automaton from every position at once (a lazy subset
-# construction), which is far cheaper than determinising `.*(?:...).*`.
+# A regex's program (engine.py) read without a text: a position is the instruction after the
+# last character read; from it, a character leads to the positions of the instructions that
+# accept it (after the jumps, splits and assertions it meets, which hold or not by the
+# characters around), and a name may end where the match instruction is reached. The program
+# searches (it starts with `[^]*`), and once it has matched it stays matched (MATCHED): a
+# regex is found anywhere in the name, as JavaScript's RegExp.test finds it.
 
-class _GaveUp(Enum):
-    GAVE_UP = "gave up"  # the search met MAX_STATES states before it could tell
-
-
-_GAVE_UP: Final = _GaveUp.GAVE_UP
-MAX_STATES = 50_000
-
-_S = TypeVar("_S", bound=Hashable)  # a machine's state (a search remembers the states it has seen)
+MATCHED = -1  # the position of a regex that has matched: whatever follows, it matches
+MAX_PRODUCT = 400_000  # positions of one automaton times the other's times the characters told apart
+MAX_SUBSETS = 2_000  # sets of positions met while proving that a regex matches every tool of a server
+PART_START, PART, PART_UNDERSCORE = 0, 1, 2  # the tool part: nothing read yet; a character; a single `_`
+ANY_TEXT = 3  # a value of an open space: any text
 
 
-class _Machine(Protocol[_S]):
-    def start(self) -> _S: ...
-
-    def step(self, state: _S, ch: str) -> _S | None: ...
-
-    def accepts(self, state: _S) -> bool: ...
-
-
-class _ServerSpace:
-    """`mcp__<server>__` then a tool part: letters, digits, `-` and single `_` (no `__`)."""
-
-    def __init__(self, server: str) -> None:
-        self.prefix = f"mcp__{server}__"
-
-    def start(self) -> int | str:  # (how much of the prefix is read; then "tool", or "tool_" after one "_")
-        return 0
-
-    def step(self, state: int | str, ch: str) -> int | str | None:
-        n = len(self.prefix)
-        if isinstance(state, int):
-            if state < n:
-                return state + 1 if ch == self.prefix[state] else None
-            return None if ch == "_" else "tool"  # the first character of the tool part
-        if state == "tool":
-            return "tool_" if ch == "_" else "tool"
-        return None if ch == "_" else "tool"  # after one "_"
-
-    def accepts(self, state: int | str) -> bool:
-        return state in ("tool", "tool_")
+def _tool_step(state: int, ch: str) -> int | None:
+    """The tool part after one more character: letters, digits, `-` and single `_` (no `__`), not
+    starting with `_`; any text for ANY_TEXT."""
+    if state == ANY_TEXT:
+        return ANY_TEXT
+    if ch == "_":
+        return PART_UNDERSCORE if state == PART else None
+    return PART
 
 
-# per branch of a regex: the states its automaton may be in, and whether it has matched already
-_Progress = tuple[tuple[frozenset["FsmState"], bool], ...]
+class _Automaton:
+    """One regex's program, stepped over characters without a text."""
 
+    def __init__(self, regex: Regex) -> None:
+        self.regex = regex
+        self.code = regex.program.code  # type: ignore[union-attr]
+        self.positions = 1 + sum(1 for op in self.code if op[0] == "char")
+        self._closures: dict[tuple[int, bool, bool, bool, bool], tuple[tuple[int, ...], bool]] = {}
+        self._after: dict[str, frozenset[int]] = {}
+        self._accepts: dict[str, frozenset[int]] = {}  # per character: the char instructions that accept it
 
-class _Search:
-    """Where in the name a regex can match (unanchored), from its branches' automata."""
+    def accepting(self, ch: str) -> frozenset[int]:
+        found = self._accepts.get(ch)
+        if found is None:
+            found = self._accepts[ch] = frozenset(pc for pc, op in enumerate(self.code)
+                                                  if op[0] == "char" and ch in op[1])
+        return found
 
-    def __init__(self, branches: list[tuple[FSM, bool, bool]]) -> None:
-        self.branches = branches  # (fsm of the branch body, anchored at start, anchored at end)
-
-    def start(self) -> _Progress:
-        states: list[tuple[frozenset[FsmState], bool]] = []
-        for fsm, _, end in self.branches:
-            active = frozenset({fsm.initial})
-            states.append((active, not end and fsm.initial in fsm.finals))
-        return tuple(states)
-
-    def step(self, state: _Progress, ch: str) -> _Progress:
-        out: list[tuple[frozenset[FsmState], bool]] = []
-        for (fsm, start, end), (active, matched) in zip(self.branches, state):
-            if matched:
-                out.append((frozenset(), True))
+    def _closure(self, pc: int, at_start: bool, at_end: bool, before: bool, after: bool) -> tuple[tuple[int, ...], bool]:
+        """The char instructions reached from pc without reading, and whether the match is."""
+        key = (pc, at_start, at_end, before, after)
+        found = self._closures.get(key)
+        if found is not None:
+            return found
+        code, seen, stack, chars, matched = self.code, set(), [pc], [], False
+        while stack:
+            at = stack.pop()
+            if at in seen:
                 continue
-            symbol = fsm.alphabet[ch]
-            moved: set[FsmState] = set()
-            for s in active:
-                target = fsm.map.get(s, {}).get(symbol)
-                if target is not None:
-                    moved.add(target)
-            if not start:
-                moved.add(fsm.initial)  # a match may begin at the next position
-            matched = not end and any(s in fsm.finals for s in moved)
-            out.append((frozenset() if matched else frozenset(moved), matched))
-        return tuple(out)
+            seen.add(at)
+            op = code[at]
+            kind = op[0]
+            if kind == "char":
+                chars.append(at)
+            elif kind == "match":
+                matched = True
+            elif kind == "jmp":
+                stack.append(op[1])
+            elif kind == "split":
+                stack += (op[2], op[1])
+            elif kind == "assert":
+                holds = {"^": at_start, "$": at_end, "b": before != after, "B": before == after}[op[1]]
+                if holds:
+                    stack.append(at + 1)
+        self.regex.work += len(seen)
+        if self.regex.work > MAX_WORK:
+            raise Undecided("work")
+        found = self._closures[key] = (tuple(sorted(chars)), matched)
+        return found
 
-    def accepts(self, state: _Progress) -> bool:
-        return any(matched or (end and any(s in fsm.finals for s in active))
-                   for (fsm, _, end), (active, matched) in zip(self.branches, state))
+    def step(self, position: int, ch: str, before: bool, at_start: bool = False) -> tuple[int, ...]:
+        """The positions after reading `ch` from `position` (`before`: the character read before
+        was a word character)."""
+        if position == MATCHED:
+            return (MATCHED,)
+        chars, matched = self._closure(position, at_start, False, before, is_word(ch))
+        if matched:
+            return (MATCHED,)
+        accepting = self.accepting(ch)
+        return tuple(pc + 1 for pc in chars if pc in accepting)
 
+    def ends(self, position: int, before: bool, at_start: bool = False) -> bool:
+        """Whether a name may end at `position`: the regex has matched by then."""
+        return position == MATCHED or self._closure(position, at_start, True, before, False)[1]
 
-class _Not(Generic[_S]):
-    """What its machine rejects: its dead state (None) lives on, and accepts."""
-
-    def __init__(self, machine: _Machine[_S]) -> None:
-        self.machine = machine
-
-    def start(self) -> _S | None:
-        return self.machine.start()
-
-    def step(self, state: _S | None, ch: str) -> _S | None:
-        return None if state is None else self.machine.step(state, ch)
-
-    def accepts(self, state: _S | None) -> bool:
-        return state is None or not self.machine.accepts(state)
-
-
-def _search(machines: Sequence[_Machine[Any]], chars: str = WITNESS_CHARS) -> str | _GaveUp | None:
-    """The shortest string every machine accepts; None if there is none; _GAVE_UP past MAX_STATES."""
-    negated = [isinstance(m, _Not) for m in machines]
-    start = tuple(m.start() for m in machines)
-    queue = deque([(start, "")])
-    seen = {start}
-    while queue:
-        states, text = queue.popleft()
-        if all(m.accepts(s) for m, s in zip(machines, states)):
-            return text
-        for ch in chars:
-            nxt = []
-            for m, s, neg in zip(machines, states, negated):
-                t = m.step(s, ch)
-                if t is None and not neg:
+    def after(self, text: str) -> frozenset[int]:
+        """The positions after reading `text` from the start."""
+        found = self._after.get(text)
+        if found is None:
+            current: frozenset[int] = frozenset({0})
+            for index, ch in enumerate(text):
+                before = index > 0 and is_word(text[index - 1])
+                current = frozenset(p for q in current for p in self.step(q, ch, before, index == 0))
+                if MATCHED in current:
+                    current = frozenset({MATCHED})
                     break
-                nxt.append(t)
-            else:
-                key = tuple(nxt)
-                if key not in seen:
-                    if len(seen) >= MAX_STATES:
-                        return _GAVE_UP
-                    seen.add(key)
-                    queue.append((key, text + ch))
-    return None
+            found = self._after[text] = current
+        return found
 
 
-@lru_cache(maxsize=4096)
-def _search_machine(python: str) -> _Search | None:
-    """The unanchored-search machine of a Python-syntax regex; None when a finite automaton
-    cannot express it here (look-arounds, back-references, anchors inside groups)."""
-    import interegular
+MAX_WORK = 2_000_000  # (engine.MAX_WORK: the steps a regex's reading may take in all)
 
-    branches = _top_level_branches(python)
-    if branches is None:
+
+def _automaton(m: Matcher) -> _Automaton | None:
+    """The automaton of a regex matcher; None where none expresses it (look-arounds,
+    back-references, a pattern past the engine's bounds)."""
+    regex = m.pattern
+    if regex is None or regex.program is None or regex.program.looks or regex.undecided:
         return None
-    parsed: list[tuple[FSM, bool, bool]] = []
-    for branch in branches:
-        start = branch.startswith("^")
-        body = branch[1:] if start else branch
-        end = body.endswith("$") and not _escaped(body, len(body) - 1)
-        body = body[:-1] if end else body
-        if _has_anchor(body):
-            return None
-        try:
-            fsm = interegular.parse_pattern(body).to_fsm()
-        except Exception:  # noqa: BLE001 - Unsupported (look-arounds, back-references), InvalidSyntax
-            return None
-        parsed.append((fsm, start, end))
-    return _Search(parsed)
+    return _AUTOMATA.setdefault(id(regex), (regex, _Automaton(regex)))[1]
+
+
+_AUTOMATA: dict[int, tuple[Regex, _Automaton]] = {}  # (the regex kept alive beside its id)
+
+
+def _classes(automata: tuple[_Automaton, ...], chars: str) -> list[str]:
+    """One character of each class the automata (and the tool part, and word boundaries) cannot
+    tell apart, the first of each in `chars` order."""
+    seen: dict[tuple[object, ...], str] = {}
+    for ch in chars:
+        key = (ch == "_", is_word(ch), *(a.accepting(ch) for a in automata))
+        seen.setdefault(key, ch)
+    return list(seen.values())
+
+
+def _meet(automata: tuple[_Automaton, ...], prefixes: dict[str, str], chars: str = WITNESS_CHARS,
+          space: int = PART_START) -> dict[str, str | None] | None:
+    """For each key of `prefixes`, the shortest (then first in `chars` order) continuation after its
+    prefix that every automaton accepts, as the whole name; None for a key with none. One search
+    for all the keys: their start states are all put in, the product explored once, and each
+    answer read off. None (for all) where the product is past MAX_PRODUCT or a regex past its
+    work: then sampling answers."""
+    classes = _classes(automata, chars)
+    size = len(classes)
+    for automaton in automata:
+        size *= automaton.positions
+    if size > MAX_PRODUCT:
+        return None
+    try:
+        return _product_search(automata, prefixes, classes, space)
+    except Undecided:
+        return None
+
+
+Node = tuple[int, bool, bool, tuple[int, ...]]  # (space state, previous is a word character, at the start, positions)
+
+
+def _product_search(automata: tuple[_Automaton, ...], prefixes: dict[str, str], classes: list[str],
+                    space: int) -> dict[str, str | None]:
+    starts: dict[str, list[Node]] = {}
+    for key, prefix in prefixes.items():
+        before = bool(prefix) and is_word(prefix[-1])
+        combos: list[tuple[int, ...]] = [()]
+        for automaton in automata:
+            combos = [c + (p,) for c in combos for p in sorted(automaton.after(prefix))]
+        starts[key] = [(space, before, not prefix, c) for c in combos]
+    # explore forward from every start at once
+    edges: dict[Node, list[tuple[str, Node]]] = {}
+    queue = deque(node for nodes in starts.values() for node in nodes)
+    while queue:
+        node = queue.popleft()
+        if node in edges:
+            continue
+        state, before, at_start, positions = node
+        out: list[tuple[str, Node]] = []
+        edges[node] = out
+        for ch in classes:
+            following = _tool_step(state, ch)
+            if following is None:
+                continue
+            combos = [()]
+            for automaton, position in zip(automata, positions):
+                steps = automaton.step(position, ch, before, at_start)
+                combos = [c + (p,) for c in combos for p in steps]
+                if not combos:
+                    break
+            for combo in combos:
+                nxt = (following, is_word(ch), False, combo)
+                out.append((ch, nxt))
+                if nxt not in edges:
+                    queue.append(nxt)
+    # how far each state is from an accepted end (backwards from the accepting states)
+    reverse: dict[Node, list[Node]] = {}
+    for node, out in edges.items():
+        for _, nxt in out:
+            reverse.setdefault(nxt, []).append(node)
+    distance: dict[Node, int] = {}
+    frontier: deque[Node] = deque()
+    for node in edges:
+        state, before, at_start, positions = node
+        if state != PART_START and all(a.ends(p, before, at_start) for a, p in zip(automata, positions)):
+            distance[node] = 0
+            frontier.append(node)
+    while frontier:
+        node = frontier.popleft()
+        for previous in reverse.get(node, ()):
+            if previous not in distance:
+                distance[previous] = distance[node] + 1
+                frontier.append(previous)
+    # each key's name: the shortest, first in character order
+    found: dict[str, str | None] = {}
+    for key, nodes in starts.items():
+        reached = [n for n in nodes if n in distance]
+        if not reached:
+            found[key] = None
+            continue
+        left = min(distance[n] for n in reached)
+        current: set[Node] = {n for n in reached if distance[n] == left}
+        text: list[str] = []
+        while left:
+            left -= 1
+            for ch in classes:
+                closer = {t for n in current for c, t in edges[n] if c == ch and distance.get(t) == left}
+                if closer:
+                    current = closer
+                    text.append(ch)
+                    break
+        found[key] = prefixes[key] + "".join(text)
+    return found
+
+
+def _takes_every_tool(automaton: _Automaton, prefix: str) -> bool:
+    """Whether the regex matches every tool name of the server `prefix` opens: no tool part
+    leads it to a set of positions where the name may not end. The sets met are at most
+    MAX_SUBSETS (then: not shown, "some")."""
+    try:
+        start = (PART_START, is_word(prefix[-1]), automaton.after(prefix))
+        if MATCHED in start[2]:
+            return True
+        classes = _classes((automaton,), WITNESS_CHARS)
+        seen = {start}
+        queue = deque([start])
+        while queue:
+            state, before, positions = queue.popleft()
+            if state != PART_START and not any(automaton.ends(p, before) for p in positions):
+                return False  # a tool name it does not match
+            for ch in classes:
+                following = _tool_step(state, ch)
+                if following is None:
+                    continue
+                moved = frozenset(q for p in positions for q in automaton.step(p, ch, before))
+                nxt = (following, is_word(ch), frozenset({MATCHED}) if MATCHED in moved else moved)
+                if nxt not in seen:
+                    if len(seen) >= MAX_SUBSETS:
+                        return False
+                    seen.add(nxt)
+                    queue.append(nxt)
+        return True
+    except Undecided:
+        return False
 
 
 def _outside_classes(pattern: str) -> Iterator[tuple[int, str, bool]]:
@@ -403,19 +509,6 @@ def _top_level_branches(pattern: str) -> list[str] | None:
     return branches
 
 
-def _escaped(text: str, index: int) -> bool:
-    count, j = 0, index - 1
-    while j >= 0 and text[j] == "\\":
-        count += 1
-        j -= 1
-    return count % 2 == 1
-
-
-def _has_anchor(body: str) -> bool:
-    """An anchor (^, $, \\b, \\B, \\A, \\Z) outside a character class."""
-    return any((escaped and c in "bBAZ") or (not escaped and c in "^$") for _, c, escaped in _outside_classes(body))
-
-
 def _samples_match(server: str, matchers: tuple[Matcher, ...]) -> str | None:
     """A sample tool name of the server that every matcher matches, or None (which proves
     nothing: the automata decide then, or, for patterns they cannot express, this is the answer)."""
@@ -428,11 +521,9 @@ NAME_WORD = lazy(r"[A-Za-z0-9_-]+")
 @lru_cache(maxsize=4096)
 def _sample_names(server: str, matchers: tuple[Matcher, ...]) -> tuple[str, ...]:
     """Tool names of the server built from the words the patterns contain and the built-in names."""
-    from ..facts import BUILTIN_TOOLS
-
     words = set(BUILTIN_TOOLS) | {"x", "tool"}
     for m in matchers:
-        source = m.pattern.pattern if m.pattern is not None else " ".join(m.names)
+        source = m.pattern.source if m.pattern is not None else " ".join(m.names)
         words |= set(NAME_WORD.findall(source))
     prefix = f"mcp__{server}__"
     candidates = sorted({prefix + w.removeprefix(prefix) for w in words if w} |
@@ -453,7 +544,7 @@ def covers(kept: str | None, copy: str | None, event: str, builtins: tuple[str, 
         return all(k.matches(name) for name in c.names)
     if c.kind == "all":
         return False
-    if c.pattern is None or (space == TOOL and not can_match_a_name(c.pattern.pattern)):
+    if c.pattern is None or (space == TOOL and not can_match_a_name(c.pattern)):
         return True  # that copy never fires (the host rejects the regex, or no tool name can match it)
     if isinstance(space, frozenset):
         return all(k.matches(value) for value in space if c.matches(value))
@@ -477,7 +568,7 @@ def fires_on_some_call(matcher: str | None, event: str) -> bool:
         return False
     if isinstance(space, frozenset):
         return any(m.matches(value) for value in space)
-    return space != TOOL or can_match_a_name(m.pattern.pattern)
+    return space != TOOL or can_match_a_name(m.pattern)
 
 
 def meets(a: str | None, b: str | None, event: str, builtins: tuple[str, ...], servers: Iterable[str]) -> bool:
@@ -494,12 +585,15 @@ def meets(a: str | None, b: str | None, event: str, builtins: tuple[str, ...], s
     if isinstance(space, frozenset):
         return any(ma.matches(value) and mb.matches(value) for value in space)
     if space == TOOL:
-        return (can_match_a_name(ma.pattern.pattern) and can_match_a_name(mb.pattern.pattern)
+        return (can_match_a_name(ma.pattern) and can_match_a_name(mb.pattern)
                 and bool(overlap(a, b, builtins, _servers(servers, a, b), event)))
     # values nobody can list (agent types, another host's tools: Cursor's `^Shell$` and `^Read$`):
     # a string both regexes match, or True where the automata cannot tell
-    machine_a, machine_b = _search_machine(ma.pattern.pattern), _search_machine(mb.pattern.pattern)
-    return machine_a is None or machine_b is None or _search([machine_a, machine_b], WITNESS_CHARS + ":./ ") is not None
+    automata = (_automaton(ma), _automaton(mb))
+    if None in automata:
+        return True
+    met = _meet(automata, {"": ""}, WITNESS_CHARS + ":./ ", ANY_TEXT)  # type: ignore[arg-type]
+    return met is None or met[""] is not None
 
 
 def _servers(configured: Iterable[str], *matchers: str | None) -> tuple[str, ...]:

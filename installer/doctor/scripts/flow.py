@@ -21,7 +21,9 @@ reported: the rules built on this module must not cry wolf.
 
 import ast
 import bisect
+import heapq
 import re
+import shlex
 import sys
 import warnings
 import weakref
@@ -60,7 +62,32 @@ class Place(NamedTuple):
     column: int
 
 
-Branch = tuple[tuple[int, int], ...]  # ((frame, arm), ...) from the outside in: the if or try arms a statement is in
+class Arms:
+    """The if/case arms a shell line is in, from the outside in, as a chain of links that every
+    line of an arm shares (a tuple of them per line cost the square of the nesting depth in time
+    and memory); iterated, the (frame, arm) pairs from the outside in."""
+
+    __slots__ = ("outer", "frame", "arm", "flagged", "debug")
+
+    def __init__(self, outer: "Arms | None", frame: int, arm: int, flagged: bool) -> None:
+        self.outer = outer
+        self.frame = frame  # where its if or case starts
+        self.arm = arm
+        self.flagged = flagged  # its if tests a debug, verbose or trace flag
+        # the line is in the first arm of such an if, here or further out
+        self.debug: bool = (arm == 0 and flagged) or (outer is not None and outer.debug)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        links: list[tuple[int, int]] = []
+        link: "Arms | None" = self
+        while link is not None:
+            links.append((link.frame, link.arm))
+            link = link.outer
+        return reversed(links)
+
+
+# ((frame, arm), ...) from the outside in: the if or try arms a statement is in
+Branch = tuple[tuple[int, int], ...] | Arms
 Offsets = Callable[[int], tuple[int, int]]  # an offset in the text to its line and column
 Places = Callable[[int], Place]  # an offset in the text to its place
 
@@ -100,7 +127,7 @@ class ShellLine(NamedTuple):
 
     offset: int
     text: str
-    branch: Branch
+    branch: Arms | tuple[()]
     scope: str
 
 
@@ -200,7 +227,7 @@ def analyse(text: str, code: str, language: str, at: Offsets,
     if language == "javascript":
         flow = _javascript(code, at, common)
         if path is not None and path.suffix:
-            from .plugins import syntax_error  # tree-sitter: only for a JavaScript file
+            from .plugins import syntax_error  # tree-sitter (about 20 ms with a grammar): only for a JavaScript file
 
             broken = syntax_error(path, text.encode("utf-8", "replace"))
             if broken is not None:
@@ -505,7 +532,8 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
 
     exit_through = _exit_through(tree)
 
-    def walk(body: list[ast.stmt], branch: Branch, scope: str, guarded: bool, debug: bool = False) -> None:
+    def walk(body: list[ast.stmt], branch: tuple[tuple[int, int], ...], scope: str, guarded: bool,
+             debug: bool = False) -> None:
         nonlocal order, unread_output
         for index, stmt in enumerate(body):
             if isinstance(stmt, ast.Return) and scope in exit_through and stmt.value is not None:
@@ -585,6 +613,7 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
 
 
 DEBUG_FLAG = lazy(r"(?i)debug|verbose|trace", needs=("debug", "verbose", "trace"))
+LINE_BREAK = lazy(r"(\r\n|\r|\n)")
 
 
 def _exit_through(tree: ast.Module) -> set[str]:
@@ -859,6 +888,7 @@ class _PyStrings:
 
     def __init__(self, tree: ast.Module, code: str) -> None:
         self.code = code  # the script as written, to quote it
+        self._lines: list[str] | None = None  # its lines, split once (see source())
         self.assigned: dict[str, list[ast.AST]] = {}
         self.unpacked: dict[str, list[tuple[str, int]]] = {}
         for node in _nodes(tree):
@@ -911,9 +941,33 @@ class _PyStrings:
             self.assigned.setdefault(target.id, []).append(table)
 
     def source(self, node: ast.AST, limit: int = 50) -> str:
-        """The code of a node as written (cut at `limit`)."""
-        written = " ".join((ast.get_source_segment(self.code, node) or ast.unparse(node)).split())
+        """The code of a node as written (cut at `limit`), from the script's lines split once
+        (ast.get_source_segment splits the whole script again for every node it is asked for)."""
+        written = " ".join((self._segment(node, 4 * limit) or ast.unparse(node)).split())
         return written if len(written) <= limit else written[:limit - 3] + "..."
+
+    def _segment(self, node: ast.AST, enough: int) -> str | None:
+        """The node's text as ast.get_source_segment gives it, its first `enough` characters or more."""
+        end_line, end_col = getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)
+        if end_line is None or end_col is None:
+            return None
+        if self._lines is None:
+            self._lines = LINE_BREAK.split(self.code)[::2]  # (split as the tokenizer does: \r\n, \r or \n)
+        lines: list[str] = self._lines
+        first: int = node.lineno - 1  # type: ignore[attr-defined]
+        if end_line - 1 >= len(lines):
+            return None
+        start = lines[first].encode()[node.col_offset:].decode(errors="replace")  # type: ignore[attr-defined]
+        if end_line - 1 == first:
+            return lines[first].encode()[node.col_offset:end_col].decode(errors="replace")  # type: ignore[attr-defined]
+        parts, size = [start], len(start)
+        for index in range(first + 1, end_line - 1):
+            if size > enough:
+                return "\n".join(parts)
+            parts.append(lines[index])
+            size += len(lines[index])
+        parts.append(lines[end_line - 1].encode()[:end_col].decode(errors="replace"))
+        return "\n".join(parts)
 
     def resolve(self, node: ast.AST | None) -> ast.AST | None:
         """A name assigned exactly once, to what it was assigned."""
@@ -1029,41 +1083,43 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
         arm = CASE_ARM.match(masked)
         if arm:  # `pattern) command ;;`: the command after the pattern starts the line
             masked = " " * arm.end() + masked[arm.end():]
+        called = _Before(masked)
         for match in calls.finditer(masked) if calls else ():  # a function that prints text on stdout
-            before, rest = masked[:match.start("fn")], _sh_segment(line, match.end())
-            if scope != match.group("fn") and before.count("$(") <= before.count(")") \
-                    and not SH_TO_ELSEWHERE.search(rest) and not line[match.end() + len(rest):].lstrip().startswith("|"):
+            rest = _sh_segment(line, match.end())
+            called.advance(match.start("fn"))
+            if scope != match.group("fn") and called.opened <= called.closed \
+                    and not SH_TO_ELSEWHERE.search(rest) and not _piped_on(line, match.end() + len(rest)):
                 order += 1
                 printed, where = printers[match.group("fn")]
                 writes.append(Write(printed, place(offset + match.start("fn")),
                                     f"{match.group('fn')}{rest.rstrip()[:30]} ({where})", branch, scope, False, order))
+        before = _Before(line)
         for match in SH_WORD.finditer(masked):
             word = match.group("word")
             rest = _sh_segment(line, match.end())
             start = offset + match.start("word")
             order += 1
-            before = line[:match.start("word")]
-            piped_in = bool(SH_PIPED_IN.search(before))
-            tail = line[match.end() + len(rest):]
+            before.advance(match.start("word"))
+            end = match.end() + len(rest)
+            around = before.around(line, end)
             if word == "set" and SH_XTRACE.search(rest):
                 trace = trace or place(start)
             elif word == "exit":
                 exits.append(Exit(_sh_exit_status(rest), f"exit{rest.rstrip()[:20]}",
-                                  _sh_message(line[:match.start("word")], _prev_line(lines, starts, offset)), place(start)))
+                                  _sh_message(before.since_exit(), _prev_line(lines, starts, offset)), place(start)))
+                before.exited()
             elif word in SH_WRITERS:
-                kind = _sh_stdout_kind(word, rest, before, tail, code, offset + match.end() + len(rest))
-                debug = DEBUG_FLAG.search(before) or any(arm == 0 and DEBUG_FLAG.search(_line_at(code, frame))
-                                                         for frame, arm in branch)
+                kind = _sh_stdout_kind(word, rest, around, code, offset + end)
+                debug = before.debug or (isinstance(branch, Arms) and branch.debug)
                 if kind and not (debug and kind == STDOUT_TEXT):
-                    after = tail + "\n" + _next_lines(lines, starts, offset, 2)
-                    ends = bool(ENDS_RUN.match(after))
+                    ends = _ends_run(line, end, lines, starts, offset)
                     writes.append(Write(kind, place(start), f"{word}{rest.rstrip()[:40]}", branch, scope, ends, order))
-                elif _sh_stderr_answer(word, rest, before, tail, code, offset + match.end() + len(rest)):
+                elif _sh_stderr_answer(word, rest, around, code, offset + end):
                     stderr_answers.append(place(start))
-                elif kind is None and _sh_to_stdout(rest, before, tail):
+                elif kind is None and _sh_to_stdout(rest, around):
                     unread_output = True
-            if word in ("cat", "jq", "read") and not piped_in and "<" not in rest and _sh_reads_stdin(word, rest):
-                if not (word == "read" and SH_WHILE_READ.search(before)):
+            if word in ("cat", "jq", "read") and not around.piped_in and "<" not in rest and _sh_reads_stdin(word, rest):
+                if not (word == "read" and SH_WHILE_READ.search(before.command())):
                     reads.append(StdinRead(place(start), branch, scope, order))
     if TRACED_SHEBANG.match(code) and trace is None:
         trace = Place(1, 1)
@@ -1073,6 +1129,81 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                 values=_sh_values(code, place), trace=trace, stderr_answers=tuple(stderr_answers),
                 unread_output=unread_output, **common,
                 new_inputs=_new_inputs(_labelled_objects(code, place)))
+
+
+class Around(NamedTuple):
+    """What a command's place on its line says of its output and input."""
+
+    captured: bool  # inside an open $(...) or `...`
+    piped_in: bool  # it reads a pipe
+    piped_on: str  # "|" or "||" right after it, else ""
+
+
+class _Before:
+    """What a line says before a position, for positions asked in increasing order, worked out
+    in one pass over the line (asked of `line[:position]` afresh, a long command line cost the
+    square of its length)."""
+
+    def __init__(self, line: str) -> None:
+        self.line = line
+        self.at = 0
+        self.opened = self.closed = self.ticks = 0  # `$(`, `)` and backquotes so far
+        self.boundary = 0  # where the current command's text starts (see command())
+        self.exit_at = 0  # after the last `exit` on the line
+        first = next(DEBUG_FLAG.finditer(line), None)  # (its literals: the first found ends first)
+        self._debug_end = first.end() if first else None
+
+    def advance(self, position: int) -> None:
+        line, at = self.line, self.at
+        self.opened += line.count("$(", at, position)
+        self.closed += line.count(")", at, position)
+        self.ticks += line.count("`", at, position)
+        last = max(line.rfind(";", at, position), line.rfind("&", at, position), line.rfind("|", at, position),
+                   line.rfind("\n", at, position))
+        if last >= 0:
+            self.boundary = max(last - 1, 0)
+        self.at = position
+
+    def command(self) -> str:
+        """The line's text before the position, from the last `;`, `&`, `|` or newline on
+        (with the character before it, so that `||` is told from `|`)."""
+        return self.line[self.boundary:self.at]
+
+    @property
+    def captured(self) -> bool:
+        return self.opened > self.closed or self.ticks % 2 == 1
+
+    @property
+    def debug(self) -> bool:
+        """A debug, verbose or trace word before the position."""
+        return self._debug_end is not None and self._debug_end <= self.at
+
+    def since_exit(self) -> str:
+        return self.line[self.exit_at:self.at]
+
+    def exited(self) -> None:
+        self.exit_at = self.at
+
+    def around(self, line: str, end: int) -> Around:
+        return Around(self.captured, bool(SH_PIPED_IN.search(self.command())), _piped_on(line, end))
+
+
+SH_NEXT_PIPE = lazy(r"[ \t\n]*(\|\|?)")
+SH_ONLY_SPACE = lazy(r"\s*\Z")
+
+
+def _piped_on(line: str, end: int) -> str:
+    """"|" or "||" when that comes next on the line after `end`, else ""."""
+    found = SH_NEXT_PIPE.match(line, end)
+    return found.group(1) if found else ""
+
+
+def _ends_run(line: str, end: int, lines: list[ShellLine], starts: list[int], offset: int) -> bool:
+    """Whether the statements right after a write (on its line, or the next two lines when the
+    line ends) end the run."""
+    if ENDS_RUN.match(line, end):
+        return True
+    return bool(SH_ONLY_SPACE.match(line, end)) and bool(ENDS_RUN.match("\n" + _next_lines(lines, starts, offset, 2)))
 
 
 class _Level:
@@ -1196,24 +1327,26 @@ def _function_writes(code: str, lines: list[ShellLine]) -> list[tuple[str, str]]
     for offset, line, _branch, scope in lines:
         if not scope:
             continue
+        before = _Before(line)
         for match in SH_WORD.finditer(mask_quotes(line)):
             word = match.group("word")
             if word not in SH_WRITERS:
                 continue
             rest = _sh_segment(line, match.end())
-            kind = _sh_stdout_kind(word, rest, line[:match.start("word")], line[match.end() + len(rest):], code,
-                                   offset + match.end() + len(rest))
+            before.advance(match.start("word"))
+            end = match.end() + len(rest)
+            kind = _sh_stdout_kind(word, rest, before.around(line, end), code, offset + end)
             if kind in (STDOUT_TEXT, STDOUT_JSON):
                 out.append((scope, kind))
     return out
 
 
-def _sh_stdout_kind(word: str, rest: str, before: str, tail: str, code: str, end: int) -> str | None:
+def _sh_stdout_kind(word: str, rest: str, around: Around, code: str, end: int) -> str | None:
     """What an echo, printf, jq, cat or tee writes on the hook's stdout (json, text, its input),
     or None: captured by $(...), redirected, piped on, or not known."""
-    if not _sh_to_stdout(rest, before, tail):
+    if not _sh_to_stdout(rest, around):
         return None
-    return _sh_write_kind(word, rest, bool(SH_PIPED_IN.search(before)), code, end)
+    return _sh_write_kind(word, rest, around.piped_in, code, end)
 
 
 def _sh_exit_status(rest: str) -> int | None:
@@ -1226,24 +1359,18 @@ def _sh_exit_status(rest: str) -> int | None:
     return 0 if said[:1] in ("", "&", "|", "#") else None
 
 
-def _sh_to_stdout(rest: str, before: str, tail: str) -> bool:
+def _sh_to_stdout(rest: str, around: Around) -> bool:
     """Whether what a writer prints reaches the hook's stdout: not captured by $(...), redirected or piped on."""
-    piped_out = tail.lstrip().startswith("|") and not tail.lstrip().startswith("||")
-    return not (_sh_captured(before) or piped_out or SH_TO_ELSEWHERE.search(rest) or "/dev/null" in rest)
-
-
-def _sh_captured(before: str) -> bool:
-    """Whether the command the line reaches after `before` runs inside an open $(...) or `...`."""
-    return before.count("$(") > before.count(")") or before.count("`") % 2 == 1
+    return not (around.captured or around.piped_on == "|" or SH_TO_ELSEWHERE.search(rest) or "/dev/null" in rest)
 
 
 SH_TO_STDERR = lazy(r"(?:^|\s)1?>&\s*2\b|>>?\s*/dev/stderr\b", needs=(">",))
 
 
-def _sh_stderr_answer(word: str, rest: str, before: str, tail: str, code: str, end: int) -> bool:
+def _sh_stderr_answer(word: str, rest: str, around: Around, code: str, end: int) -> bool:
     """Whether an echo, printf, jq or cat writes an answer's JSON to stderr (`echo '{"hookSpecificOutput":
     ...}' >&2`), not captured by $(...) nor piped on."""
-    if _sh_captured(before) or tail.lstrip().startswith("|") or not SH_TO_STDERR.search(rest):
+    if around.captured or around.piped_on or not SH_TO_STDERR.search(rest):
         return False
     written = code[end:end + 600].split("\n", 1)[-1] if word == "cat" else rest
     return _sh_write_kind(word, rest, False, code, end) == STDOUT_JSON and bool(ANSWER_OBJECT.search(written))
@@ -1259,13 +1386,13 @@ def shell_lines(code: str) -> list[ShellLine]:
     """(offset, text, branch, function) per line of code: here-document bodies joined to the
     line that opens them, `if/elif/else/fi` and `case` arms as branches."""
     out = []
-    frames: list[list[int]] = []  # [frame id, arm]
+    arms: Arms | None = None  # the innermost open if or case
     scope, scope_depth, depth = "", 0, 0
     offset = 0
     raw = code.split("\n")
     i = 0
     while i < len(raw):
-        line, start = raw[i], offset
+        line, start, first = raw[i], offset, i
         offset += len(line) + 1
         i += 1
         while i < len(raw) and (line.endswith("\\") or _open_quote(line)):  # one command on several lines
@@ -1291,18 +1418,18 @@ def shell_lines(code: str) -> list[ShellLine]:
         for token in SH_BLOCK_WORD.findall(stripped):
             keyword, brace_open, brace_close = token
             if keyword in ("if", "case"):
-                frames.append([start, 0])
-            elif keyword in ("elif", "else", ";;") and frames:
-                frames[-1][1] += 1
-            elif keyword in ("fi", "esac") and frames:
-                frames.pop()
+                arms = Arms(arms, start, 0, bool(DEBUG_FLAG.search(raw[first])))
+            elif keyword in ("elif", "else", ";;") and arms is not None:
+                arms = Arms(arms.outer, arms.frame, arms.arm + 1, arms.flagged)
+            elif keyword in ("fi", "esac") and arms is not None:
+                arms = arms.outer
             elif brace_open:
                 depth += 1
             elif brace_close:
                 depth -= 1
                 if scope and depth <= scope_depth:
                     scope = ""
-        out.append(ShellLine(start, line, tuple((f, a) for f, a in frames), scope))
+        out.append(ShellLine(start, line, () if arms is None else arms, scope))
     return out
 
 
@@ -1357,8 +1484,6 @@ def _sh_reads_stdin(word: str, rest: str) -> bool:
     """Does this cat, jq or read take its input from the hook's stdin (no file, no -n)?"""
     words = rest.split()
     if "'" in rest or '"' in rest:  # a quoted filter with spaces ('.a // empty') is one word
-        import shlex  # (shlex compiles a regex when imported: only for the scripts that quote a filter)
-
         try:
             words = shlex.split(rest)
         except ValueError:
@@ -1452,7 +1577,8 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
         return Place(*at(offset))
 
     blocks = _js_blocks(code)
-    tries = [(m.end() - 1, _close(code, m.end() - 1)) for m in JS_TRY.finditer(code)]
+    tries = _Spans([(m.end() - 1, _close(code, m.end() - 1)) for m in JS_TRY.finditer(code)])
+    guarded_calls: dict[str, bool] = {}  # function: called inside a try
     writes, exits, reads = [], [], []
     unread_output = JS_OTHER_STDOUT.search(code) is not None
     for match in JS_WRITE.finditer(code):
@@ -1463,9 +1589,8 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
             continue
         branch, scope = blocks(match.start())
         line = _line_at(code, match.start())
-        if kind == STDOUT_TEXT and (DEBUG_FLAG.search(line[:line.find("console")]) or any(
-                arm == 0 and DEBUG_FLAG.search(code[max(0, frame - 80):frame].rsplit("if", 1)[-1])
-                for frame, arm in branch)):
+        if kind == STDOUT_TEXT and (DEBUG_FLAG.search(line[:line.find("console")]) or (
+                isinstance(branch, Arms) and branch.debug)):
             continue  # behind a debug flag
         after = code[match.end() + len(argument):match.end() + len(argument) + 120]
         ends = bool(JS_RETURNS_AFTER.match(after))
@@ -1474,8 +1599,10 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
     for match in JS_EXIT.finditer(code):
         if match.group("error"):
             function = blocks(match.start())[1]
-            guarded = any(start < match.start() < end for start, end in tries) or bool(function and any(
-                re.search(rf"(?<![\w$.]){re.escape(function)}\s*\(", code[start:end]) for start, end in tries))
+            if function and function not in guarded_calls:
+                guarded_calls[function] = any(tries.inside(call.start(), call.end()) for call in
+                                              re.finditer(rf"(?<![\w$.]){re.escape(function)}\s*\(", code))
+            guarded = tries.inside(match.start()) or bool(function and guarded_calls[function])
             if not guarded:
                 exits.append(Exit(1, f"throw {match.group('error')}(...)", (match.group("msg") or "").strip("`'\""),
                                   place(match.start())))
@@ -1493,6 +1620,26 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
     return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads),
                 values=_js_values(code, place), stderr_answers=stderr_answers, unread_output=unread_output, **common,
                 new_inputs=_new_inputs(_labelled_objects(code, place)))
+
+
+class _Spans:
+    """(start, end) spans of a text, asked whether they hold an offset (or a stretch)."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        self.spans = sorted(spans)
+        self.starts = [start for start, _ in self.spans]
+        self.reach: list[int] = []  # the furthest end among the spans up to each
+        for _, end in self.spans:
+            self.reach.append(max(end, self.reach[-1]) if self.reach else end)
+
+    def inside(self, start: int, end: int | None = None) -> bool:
+        """Whether a span holds start (strictly), and the stretch to `end` with it."""
+        index = bisect.bisect_left(self.starts, start) - 1
+        if index < 0 or self.reach[index] <= start:
+            return False
+        if end is None:
+            return True
+        return any(s < start and end <= e for s, e in self.spans[:index + 1])
 
 
 def _js_answer(argument: str, code: str) -> bool:
@@ -1521,8 +1668,27 @@ def _balanced(code: str, start: int) -> str:
 
 def _close(code: str, start: int) -> int:
     """The offset of the brace that closes the one at `start` (the end of the code if none does)."""
+    if start < len(code) and code[start] == "{":
+        return _brace_pairs(code).get(start, len(code))
     end = closing_brace(code, start)
     return len(code) if end is None else end
+
+
+@lru_cache(maxsize=8)
+def _brace_pairs(code: str) -> dict[int, int]:
+    """{opening brace: its closing brace} for the whole text, braces counted in one pass (each
+    found by counting from its own opening, a deep nest cost the square of its depth)."""
+    pairs: dict[int, int] = {}
+    stack: list[int] = []
+    for match in BRACE.finditer(code):
+        if match.group() == "{":
+            stack.append(match.start())
+        elif stack:
+            pairs[stack.pop()] = match.start()
+    return pairs
+
+
+BRACE = lazy(r"[{}]")
 
 
 JS_STRING_START = lazy(r"""^(["'`])(.*)""", re.S)
@@ -1538,41 +1704,94 @@ def _js_kind(argument: str, code: str) -> str | None:
         if not body or body.startswith("${"):
             return None
         return STDOUT_JSON if body.startswith("{") else STDOUT_TEXT
-    name = JS_NAME.match(argument)
-    if name:
-        assigned = re.search(rf"""(?:const|let|var)\s+{re.escape(argument)}\s*=\s*(JSON\.stringify|["'`])""", code)
-        if assigned:
-            return STDOUT_JSON if assigned.group(1) == "JSON.stringify" else None
+    if JS_NAME.match(argument):
+        declared = _js_declared(code).get(argument)
+        if declared:
+            return STDOUT_JSON if declared == "JSON.stringify" else None
     return None
+
+
+JS_DECLARED = lazy(r"""(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(JSON\.stringify|["'`])""")
+
+
+@lru_cache(maxsize=8)
+def _js_declared(code: str) -> dict[str, str]:
+    """{name: JSON.stringify or the quote} of the first string or JSON.stringify each name is
+    declared with (one pass over the code, not a search per write)."""
+    declared: dict[str, str] = {}
+    for match in JS_DECLARED.finditer(code):
+        declared.setdefault(match.group(1), match.group(2))
+    return declared
 
 
 JS_BLOCK_START = lazy(r"""\b(?P<kw>if|else|catch|try)\b[^{;]*\{|"""
                       r"""(?:function\s+(?P<fn>[\w$]+)[^{]*|(?P<arrow>[\w$]+)\s*=\s*(?:async\s*)?\([^)]*\)\s*=>\s*)\{""")
 
 
+class _JsBlock(NamedTuple):
+    start: int  # its opening brace
+    end: int  # its closing brace
+    arms: Arms | None  # the if/else arms it is in, itself included when it is one
+    function: str  # the function it is in ("" at the top level)
+
+
 def _js_blocks(code: str) -> Callable[[int], tuple[Branch, str]]:
-    """A function giving, for an offset, its branch (if/else arms) and its function."""
-    arms: list[tuple[int, int, int, int]] = []  # (start, end, frame, arm)
-    functions: list[tuple[int, int, str]] = []
+    """A function giving, for an offset, its branch (if/else arms) and its function. Blocks nest
+    (their braces are matched by counting), so the blocks around an offset are a stack that
+    offsets asked in increasing order open and close as they go: each block is met once per
+    sweep, and each arm's chain of outer arms is built once."""
+    blocks: list[_JsBlock] = []
+    open_blocks: list[_JsBlock] = []
+    pending: list[tuple[int, int, int]] = []  # ended if/else arms: (end, start, frame), by end
+    latest: tuple[int, int] | None = None  # (start, frame) of the arm starting last among those ended
+    arm_counts: dict[int, int] = {}  # frame: its arms so far
     for match in JS_BLOCK_START.finditer(code):
         start = match.end() - 1
         end = _close(code, start)
+        while open_blocks and open_blocks[-1].end <= start:
+            open_blocks.pop()
+        outer = open_blocks[-1] if open_blocks else None
+        arms, function = (outer.arms, outer.function) if outer else (None, "")
         if match.group("kw"):
             keyword = match.group("kw")
+            while pending and pending[0][0] < start:
+                ended = heapq.heappop(pending)
+                if latest is None or ended[1] > latest[0]:
+                    latest = (ended[1], ended[2])
             if keyword in ("if", "try"):
-                frame = start
-                arms.append((start, end, frame, 0))
-            else:
-                previous = [a for a in arms if a[1] < start]
-                frame = previous[-1][2] if previous else start
-                arms.append((start, end, frame, 1 + sum(1 for a in arms if a[2] == frame)))
+                frame, arm = start, 0
+            else:  # the frame of the arm that starts last among those ended before it
+                frame = latest[1] if latest is not None else start
+                arm = 1 + arm_counts.get(frame, 0)
+            arm_counts[frame] = arm_counts.get(frame, 0) + 1
+            heapq.heappush(pending, (end, start, frame))
+            flagged = arm == 0 and bool(DEBUG_FLAG.search(code[max(0, frame - 80):frame].rsplit("if", 1)[-1]))
+            arms = Arms(arms, frame, arm, flagged)
         else:
-            functions.append((start, end, match.group("fn") or match.group("arrow")))
+            function = match.group("fn") or match.group("arrow")
+        block = _JsBlock(start, end, arms, function)
+        blocks.append(block)
+        open_blocks.append(block)
+    sweep: list[_JsBlock] = []  # the blocks open at the last offset asked
+    at = [0, -1]  # [next block to open, last offset asked]
 
     def where(offset: int) -> tuple[Branch, str]:
-        branch = tuple((frame, arm) for start, end, frame, arm in arms if start < offset < end)
-        inside = [name for start, end, name in functions if start < offset < end]
-        return branch, inside[-1] if inside else ""
+        if offset < at[1]:  # (asked again from the start: sweep again)
+            sweep.clear()
+            at[0] = 0
+        at[1] = offset
+        while at[0] < len(blocks) and blocks[at[0]].start < offset:
+            block = blocks[at[0]]
+            while sweep and sweep[-1].end <= block.start:
+                sweep.pop()
+            sweep.append(block)
+            at[0] += 1
+        while sweep and sweep[-1].end <= offset:
+            sweep.pop()
+        if not sweep:
+            return (), ""
+        inner = sweep[-1]
+        return (() if inner.arms is None else inner.arms), inner.function
 
     return where
 

@@ -240,6 +240,12 @@ class _Object:
         self.end = end
 
 
+@lru_cache(maxsize=1024)
+def command_facts(command: str) -> ScriptFacts:
+    """A command line read as shell code, once however many checks ask."""
+    return analyse_text(command, "shell")
+
+
 def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> ScriptFacts:
     if language == "unknown":
         return ScriptFacts(path, language, readable=False, why_not="not a Python, JavaScript or shell script")

@@ -27,6 +27,7 @@ import json
 import os
 import tempfile
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,7 @@ from ...simulate.reading import RawRun, Reading
 from .. import handler_facts
 from ..facts import CLAUDE_EVENTS
 from ..model import Context, Finding, Handler
+from ..regex.overlap import matched_builtins, mcp_overlap, server_reach
 
 TIMEOUT = 5.0
 MAX_PARALLEL = 8
@@ -188,8 +190,6 @@ def _probed_kind(handler: Handler) -> bool:
 def _tool(ctx: Context, matcher: str | None) -> str | None:
     """A tool `matcher` matches: a preferred built-in, another built-in, else a tool of an MCP
     server it reaches."""
-    from ..regex.overlap import matched_builtins, mcp_overlap, server_reach
-
     matched = matched_builtins(matcher, tuple(t for t in ctx.tools if not t.startswith("mcp__")))
     tool = next((t for t in PREFERRED_TOOLS if t in matched), min(matched) if matched else None)
     if tool is not None:
@@ -214,8 +214,6 @@ def results_for(ctx: Context, timeout: float | None = None) -> list[tuple[Handle
     chosen = candidates(ctx)
     if not chosen:
         return []
-    from concurrent.futures import ThreadPoolExecutor  # each probe mostly waits on its process
-
     with ThreadPoolExecutor(max_workers=min(MAX_PARALLEL, len(chosen))) as pool:
         # Claude Code runs the matching hooks of one call in parallel too
         answers = pool.map(lambda pair: probe_handler(pair[0], pair[1], timeout), chosen)
