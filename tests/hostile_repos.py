@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, NamedTuple
 
+from hostile_analysis import CASES as ANALYSIS
+
 HOOK_OK = "echo '{}'"
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -459,6 +461,13 @@ REPOS: list[Repo] = [
     Repo("a .hookwright.toml above the project owned by someone else", CONFIG, planted_config,
          check=planted_config_ignored),
 ]
+
+
+# the analysis attacks (backtracking regexes in matchers and `if`; long, deep and wide scripts in each
+# language doctor reads): tests/hostile_analysis.py builds them
+REPOS += [Repo(f"analysis: {name.replace('_', ' ')}", "unbounded analysis", lambda w, build=build: build(w.project),
+               host="cursor" if name.startswith("cursor") else "claude")
+          for name, build in ANALYSIS.items()]
 
 
 def assert_code(ran: dict, command: str, code: int, said: str) -> None:

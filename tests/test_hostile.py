@@ -40,7 +40,8 @@ def commands(repo: Repo, world: World) -> list[tuple[str, list[str]]]:
         ("list", ["list", "--project", project]),
         ("status", ["status", "--project", project]),
         ("probe-report", []),  # (doctor --probe's runs, each hook's output kept: what it saw in the sandbox)
-        ("simulate", ["simulate", "--project", project, "--command", "git status", "--sandbox", "--json"]),
+        # (--list-only: a hook runs as long as its own timeout says, up to 10 minutes; the probe runs them)
+        ("simulate", ["simulate", "--project", project, "--command", "git status", "--list-only", "--json"]),
         ("install --dry-run", ["install", "git-guard", *where, "--dry-run"]),
         ("install --yes", ["install", "git-guard", *where, "--yes"]),
         ("uninstall --yes", ["uninstall", "git-guard", *where, "--yes"]),
