@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Callable, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple
 
 from . import atomic, confine, safe_read, state
 from .commands.result import Result, Status
@@ -17,6 +17,9 @@ from .errors import ExitCode, HookwrightError
 from .faults import checkpoint
 from .layout import RECEIPT
 from .plan import Plan
+
+if TYPE_CHECKING:
+    from .planning.places import Pick
 
 ATTEMPTS = 5
 
@@ -32,6 +35,8 @@ class Consent(NamedTuple):
     yes: bool = False
     allow_conflicts: bool = False
     allow_outside_scope: bool = False
+    pick: Pick | None = None  # which of several places the change is for (a person on a terminal)
+    again: tuple[str, ...] = ()  # the options to repeat in a command printed as a hint (--yes, --dry-run...)
 
 
 def run_plans(command: str, plans: Iterable[Plan], *, dry_run: bool, consent: Consent) -> Result:

@@ -39,7 +39,9 @@ YesOpt = typer.Option(False, "--yes", "-y", help="Apply without asking.")
 ScopeOpt = typer.Option(None, "--scope", help="user (default), project or local.")
 HostOpt = typer.Option(None, "--host", help="Agent whose hooks to change: claude (default), cursor or opencode.")
 ForceOpt = typer.Option(False, "--force", help="Overwrite or remove a hookwright plugin file someone edited (opencode).")
-ProjectOpt = typer.Option(None, "--project", help="Project folder for project/local scope (default: cwd).",
+ProjectOpt = typer.Option(None, "--project", help="The project folder (default: the project the current folder is "
+                                                  "in: the nearest folder above with an agent's config folder, "
+                                                  "else the git root).",
                           file_okay=False)
 
 
@@ -74,14 +76,30 @@ OutsideScopeOpt = typer.Option(False, "--allow-outside-scope",
                                     "through a link.")
 
 
-def _consent(yes: bool, allow_conflicts: bool, as_json: bool, outside_scope: bool = False) -> "Consent":
+def _consent(yes: bool, allow_conflicts: bool, as_json: bool, **again: bool) -> "Consent":
     """Who agrees to a write: --yes, or a person on a terminal (not with --json, whose stdout
-    is for the document alone), or nobody."""
+    is for the document alone), or nobody. `again`: the flags given that a command printed as a
+    hint repeats (dry_run=True is --dry-run), with --yes and --allow-conflicts."""
     from . import output
     from .apply import Consent
 
-    return Consent(ask=output.ask if output.interactive() and not (yes or as_json) else None, yes=yes,
-                   allow_conflicts=allow_conflicts, allow_outside_scope=outside_scope)
+    person = output.interactive() and not (yes or as_json)
+    flags = {"yes": yes, "allow_conflicts": allow_conflicts, **again}
+    return Consent(ask=output.ask if person else None, yes=yes, allow_conflicts=allow_conflicts,
+                   allow_outside_scope=again.get("allow_outside_scope", False), pick=output.pick if person else None,
+                   again=tuple("--" + name.replace("_", "-") for name, given in flags.items() if given))
+
+
+def _in_project(given: Path | None, as_json: bool) -> None:
+    """Name the project a command acts on when it was found above the working folder (not with
+    --project, which names it, nor with --json, whose document names it)."""
+    from . import output
+    from .project import away_from, project_of
+
+    if given is None and not as_json:
+        found = project_of(None)
+        if away_from(found):
+            output.print_project(found)
 
 
 def _execute(as_json: bool, produce: Callable[[], "Result"], error_format: str | None = None) -> None:
@@ -147,9 +165,11 @@ def install(
             from .interactive import ask_install
 
             agent, chosen, where, values = ask_install(agent, where, project, values)
-        return run(chosen, host=agent or "claude", scope=where, project=project, options=values,
-                   adopt=adopt, force=force, dry_run=dry_run,
-                   consent=_consent(yes, allow_conflicts, as_json, allow_outside_scope), python=python)
+        return run(chosen, host=agent, scope=where, project=project, options=values, adopt=adopt, force=force,
+                   dry_run=dry_run, consent=_consent(yes, allow_conflicts, as_json, dry_run=dry_run, force=force,
+                                                     adopt=adopt, allow_outside_scope=allow_outside_scope),
+                   python=python)
+    _in_project(project, as_json)
     _execute(as_json, produce)
 
 
@@ -171,9 +191,10 @@ def uninstall(
     def produce() -> "Result":
         from .commands.uninstall import uninstall as run
 
-        return run(list(packs or []), host=host or "claude", scope=scope, project=project,
-                   force=force,
-                   dry_run=dry_run, consent=_consent(yes, allow_conflicts, as_json, allow_outside_scope))
+        return run(list(packs or []), host=host, scope=scope, project=project, force=force, dry_run=dry_run,
+                   consent=_consent(yes, allow_conflicts, as_json, dry_run=dry_run, force=force,
+                                    allow_outside_scope=allow_outside_scope))
+    _in_project(project, as_json)
     _execute(as_json, produce)
 
 
@@ -204,7 +225,9 @@ def rollback(
         if list_:
             return command.journal_listing(only)
         return command.rollback(to=to, only=only, force=force, dry_run=dry_run,
-                                consent=_consent(yes, allow_conflicts, as_json, allow_outside_scope))
+                                consent=_consent(yes, allow_conflicts, as_json,
+                                                 allow_outside_scope=allow_outside_scope))
+    _in_project(project, as_json)
     _execute(as_json, produce)
 
 
@@ -223,6 +246,7 @@ def render(
         from .commands.render import render as run
 
         return run(pack, host=host, scope=scope, project=project, options=option)
+    _in_project(project, as_json)
     _execute(as_json, produce)
 
 
@@ -250,6 +274,7 @@ def status(
         from .commands.status import status as run
 
         return run(project, host)
+    _in_project(project, as_json)
     _execute(as_json, produce)
 
 
@@ -267,6 +292,7 @@ def list_(
         from .commands.list import list_hooks
 
         return list_hooks(project, host, scope=scope, event=event, mine=mine)
+    _in_project(project, as_json)
     _execute(as_json, produce)
 
 
@@ -323,6 +349,8 @@ def doctor(
                                   strict=strict, isolated=isolated, select=select, ignore=ignore,
                                   min_severity=min_severity,
                                   use_config=not no_config, probe_without_sandbox=probe_without_sandbox)
+    if not paths and explain is None:
+        _in_project(project, chosen != "text")
     _execute(chosen == "json", produce, error_format=chosen)
 
 
@@ -359,6 +387,30 @@ def simulate(
         return command_(event, tool=tool, tool_input=tool_input, input_file=input_file, payload_file=payload_file,
                         command=command, project=project, host=host, permission_mode=permission_mode,
                         list_only=list_only, sandboxed=sandboxed)
+    _in_project(project, as_json)
+    _execute(as_json, produce)
+
+
+@app.command("log")
+def log_(
+    project: Optional[Path] = typer.Option(None, "--project", file_okay=False,
+                                           help="The project whose decisions to show (default: the project the "
+                                                "current folder is in)."),
+    every_project: bool = typer.Option(False, "--all", help="The decisions of every project."),
+    pack: Optional[str] = typer.Option(None, "--pack", help="Only this pack's decisions."),
+    decision: Optional[str] = typer.Option(None, "--decision", help="Only this decision: deny, ask, allow, rewrite "
+                                                                     "or error (a hook that could not decide)."),
+    limit: int = typer.Option(50, "--limit", help="At most this many, the newest."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """What the bundled hooks decided, newest first: every deny, rewrite and error, which hook, on
+    which call, and why (the decision log beside hooks.log)."""
+    def produce() -> "Result":
+        from .commands.log import show_log
+
+        return show_log(project, every_project=every_project, pack=pack, decision=decision, limit=limit)
+    if not every_project:
+        _in_project(project, as_json)
     _execute(as_json, produce)
 
 
@@ -369,15 +421,23 @@ app.add_typer(prefs_app, name="prefs")
 
 PrefsScope = Optional[Literal["user", "project"]]
 PrefsProjectOpt = typer.Option(None, "--project", file_okay=False,
-                               help="The project whose preferences file to use (default: cwd).")
+                               help="The project whose preferences file to use (default: the project the "
+                                    "current folder is in).")
 PrefsScopeOpt = typer.Option(None, "--scope", help="Which file: user (default) or project (--project DIR alone "
                                                    "means project).")
+
+
+def _project(given: Path | None) -> Path:
+    """--project, else the project the working folder is in."""
+    from .project import project_of
+
+    return project_of(given)
 
 
 def _prefs_project(scope: PrefsScope, project: Path | None) -> Path | None:
     """The project whose file to write, or None for the user's file."""
     if scope == "project" or scope is None and project is not None:
-        return project or Path.cwd()
+        return _project(project)
     return None
 
 
@@ -410,7 +470,7 @@ def prefs_unset(
     from .commands import prefs
 
     _execute(as_json, lambda: prefs.unset(question_id, project=_prefs_project(scope, project), dry_run=dry_run,
-                                          project_dir=project or Path.cwd()))
+                                          project_dir=_project(project)))
 
 
 @prefs_app.command("list")
@@ -418,7 +478,7 @@ def prefs_list(project: Optional[Path] = PrefsProjectOpt, as_json: bool = JsonOp
     """The merged view: every id, its value, and which file it comes from."""
     from .commands import prefs
 
-    _execute(as_json, lambda: prefs.merged(project or Path.cwd()))
+    _execute(as_json, lambda: prefs.merged(_project(project)))
 
 
 def entry() -> None:

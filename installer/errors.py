@@ -36,6 +36,14 @@ def did_you_mean(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str 
     return f"did you mean {', '.join(close)}?" if close else None
 
 
+def command_line(*words: object) -> str:
+    """A hookwright command as a hint prints it: each word quoted for the shell, so that it works
+    as printed (a path with a space, say)."""
+    import shlex
+
+    return " ".join(["hookwright", *(shlex.quote(str(word)) for word in words)])
+
+
 class HookwrightError(Exception):
     """A problem the user can act on: what, where (file, line, column), and what to do."""
 

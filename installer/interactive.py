@@ -36,13 +36,13 @@ def ask_install(host: str | None, scope: Scope | None, project: Path | None, opt
         console.print("[bold]Agents[/]")
         output.menu([(f"[bold]{name}[/]", f"{hosts.get(name).title}: [dim]" + output.escape(
             f"found: {found[name]}" if found[name] else "not found on this machine") + "[/]") for name in order])
-        host = Prompt.ask("Agent", choices=list(order), default=order[0], console=console)
+        host = Prompt.ask("Agent", choices=list(order), default=order[0], console=console, case_sensitive=False)
     adapter = hosts.get(host)
     chosen = _ask_packs(adapter, installs)
     if scope is None:
         console.print("[bold]Scopes[/]")
         output.menu([(f"[bold]{choice.value}[/]", SCOPE_LINES[choice]) for choice in adapter.scopes])
-        scope = Scope(Prompt.ask("Scope", choices=[s.value for s in adapter.scopes],
+        scope = Scope(Prompt.ask("Scope", choices=[s.value for s in adapter.scopes], case_sensitive=False,
                                  default=implied_scope(project).value, console=console))
     given = {assignment.partition("=")[0].rpartition(".")[2] for assignment in options}
     asked = [f"{pack}.{name}={value}" for pack in chosen
@@ -68,7 +68,8 @@ def _ask_packs(adapter: Host, installed: list[dict[str, Any]]) -> list[str]:
     output.menu(rows)
     while True:  # until every pack named is one this agent runs
         picked = Prompt.ask("Packs to install (numbers or names, comma-separated)", console=output.out())
-        chosen = [names[int(t) - 1] if t.isdigit() and 0 < int(t) <= len(names) else t
+        by_name = {name.lower(): name for name in names}  # (answers ignore case, as every question's do)
+        chosen = [names[int(t) - 1] if t.isdigit() and 0 < int(t) <= len(names) else by_name.get(t.lower(), t)
                   for t in (t.strip() for t in picked.split(",")) if t]
         problem = _unusable_packs(adapter, names, chosen)
         if problem is None:
@@ -118,6 +119,7 @@ def _ask_options(adapter: Host, pack_name: str, current: dict[str, Any], given: 
         output.menu([(f"[bold]{pack_name}.{name}[/]", output.escape(option.description))])
         while True:
             text = Prompt.ask(f"{pack_name}.{name}", default=shown, choices=list(option.choices) or None,
+                              case_sensitive=False,
                               console=output.out())
             try:
                 value = option.parse(text)

@@ -16,6 +16,7 @@ RUNTIME_FOLDERS = frozenset({RUNTIME_FOLDER, LOCAL_RUNTIME_FOLDER})
 RECEIPT = "receipt.json"  # in each pack's runtime folder: what we installed there (state.Receipt)
 PLUGIN_PREFIX = "hookwright-"  # opencode: one plugin file per pack, hookwright-<pack>.js
 TEMP_MARK = ".hookwright-tmp-"  # in the name of a temp file atomic.py writes beside its target
+DECISION_LOG = "decisions.jsonl"  # the runtimes' log of what they decided (hookwright_runtime.DECISION_LOG)
 
 
 def is_temp_name(name: str) -> bool:
@@ -74,6 +75,17 @@ def config_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_config_dir(APP, appauthor=False))
+
+
+def hooks_log() -> Path:
+    """The runtimes' error log: $HOOKWRIGHT_LOG, else hooks.log in the state folder (hookwright_runtime.log_path)."""
+    return Path(os.environ.get("HOOKWRIGHT_LOG") or state_dir() / "hooks.log")
+
+
+def decision_log() -> Path:
+    """The runtimes' decision log, beside their error log (hookwright_runtime.decisions_path); the
+    one before it, once it grew past its bound, is <log>.1."""
+    return hooks_log().parent / DECISION_LOG
 
 
 def journal() -> Path:

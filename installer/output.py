@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
     from .commands.doctor import Report
     from .commands.list import HookList
+    from .commands.log import Decisions
     from .commands.packs import PackList
     from .commands.prefs import Preferences, PrefsWritten
     from .commands.render import Rendered
@@ -103,6 +104,12 @@ def interactive() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
+def print_project(project: Path) -> None:
+    """The project a command acts on, named where it is not the working folder (found above it)."""
+    if verbosity >= 0:
+        err().print(f"[dim]project:[/] {escape(_short(str(project), None))} [dim](the current folder is in it)[/]")
+
+
 def print_json(payload: dict[str, Any]) -> None:
     doc = {"schema": JSON_SCHEMA, "hookwright_version": __version__, **payload}
     sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
@@ -129,9 +136,15 @@ def print_result(result: Result, as_json: bool) -> None:
     for plan in result.plans:
         for note in plan.notes + [n for p in plan.packs for n in p.notes]:
             out().print(f"[dim]note:[/] {escape(note)}")
+    for note in result.notes:  # ("nothing to do: ...", said as the outcome where there is no plan)
+        out().print(escape(note) if not result.plans else f"[dim]note:[/] {escape(note)}")
+    if not result.plans:
+        return
     target = ", ".join(dict.fromkeys(str(path) for p in result.plans for path in _written(p)))
+    undone = "; ".join(f"{p.undoes_what} ({p.undoes}) in {p.target.config}" for p in result.plans if p.undoes)
     message = {
-        Status.APPLIED: f"[green]done[/]: {result.command} wrote {escape(target)}"
+        Status.APPLIED: (f"[green]done[/]: rollback undid {escape(undone)}" if undone else
+                         f"[green]done[/]: {result.command} wrote {escape(target)}")
                    + (f" (operation {result.operation.id}, backup {result.operation.backup})" if result.operation else ""),
         Status.UNCHANGED: f"[green]unchanged[/]: {escape(target)} already is as wanted; nothing written",
         Status.DRY_RUN: "[yellow]dry run[/]: nothing written",
@@ -182,7 +195,8 @@ def print_plan(plan: Plan, header: bool = True) -> None:
     for change in plan.packs:
         versions = (f" {change.version_from} → {change.version_to}" if change.version_from and change.version_to
                     and change.version_from != change.version_to else "")
-        out().print(f"  pack [bold]{escape(change.pack)}[/]: {change.action}{versions}")
+        failure = f"; {change.on_failure_how}" if change.on_failure_how else ""
+        out().print(f"  pack [bold]{escape(change.pack)}[/]: {change.action}{versions}{escape(failure)}")
     updates = plan.updates()
     updated = {entry for pair in updates for entry in pair}
     for old, new in updates:
@@ -241,7 +255,9 @@ def _print_plan_findings(plan: Plan, changes: tuple[tuple[str, str], ...] = PLAN
     still = sum(1 for f in plan.findings if f.change == "kept") if kept else 0
     if still:
         where = plan.project or plan.target.project
-        command = "hookwright doctor" + (f" --project {where}" if where else "")
+        from .errors import command_line
+
+        command = command_line("doctor", *(["--project", where] if where else []))
         out().print(f"  [dim]it keeps {_count(still, 'existing finding')} ({escape(command)} shows them)[/]")
 
 
@@ -265,6 +281,18 @@ def ask(plan: Plan, changed_since: bool = False) -> bool:
     more = f" and {_count(len(blocking) - 1, 'more error')}" if len(blocking) > 1 else ""
     out().print(f"[bold red]This change introduces {first.rule}[/]{more}: {escape(first.message)}")
     return Confirm.ask("Apply it anyway, conflict and all?", default=False, console=out())
+
+
+def pick(question: str, choices: list[str]) -> list[int]:
+    """A question on the terminal with numbered choices: the indexes picked (`all`: every one)."""
+    from rich.prompt import Prompt
+
+    out().print(f"[bold]{escape(question)}[/]:")
+    menu([(f"{number}.", escape(choice)) for number, choice in enumerate(choices, 1)])
+    numbers = [str(number) for number in range(1, len(choices) + 1)]
+    answer = Prompt.ask("Which one (a number, or all)", choices=[*numbers, "all"], case_sensitive=False,
+                        show_choices=False, console=out())
+    return list(range(len(choices))) if answer.lower() == "all" else [int(answer) - 1]
 
 
 def _show_or_page(text: str) -> None:
@@ -305,16 +333,56 @@ def print_error(error: HookwrightError, fmt: str = "text") -> None:
         err().print(f"[dim]hint:[/] {escape(error.hint)}")
 
 
-def _table(*columns: str, whole: tuple[str, ...] = ()) -> Table:
-    """A table for people: no box, a header, cells wrapped between words at the terminal's width
-    (only a word longer than its column is cut: a path); the `whole` columns are never cut (ids
-    to copy)."""
-    from rich.table import Table
+class _Rows:
+    """Rows for people: a table (no box, a header) where every column fits the terminal with its
+    ids whole and its text wrapped between words; on a terminal too narrow for that, one block per
+    row (its ids on the first line, each other column on a line of its own, wrapped between words
+    under itself). `whole`: the columns of ids (never cut); cells may hold markup."""
 
-    table = Table(box=None, pad_edge=False)
-    for name in columns:
-        table.add_column(name, overflow="fold", no_wrap=name in whole)
-    return table
+    GAP = 2
+
+    def __init__(self, *columns: str, whole: tuple[str, ...] = ()) -> None:
+        self.columns = columns
+        self.whole = whole
+        self.rows: list[tuple[str, ...]] = []
+
+    def add_row(self, *cells: str) -> None:
+        self.rows.append(cells)
+
+    def print(self) -> None:
+        if self._fits():
+            out().print(self._table(), soft_wrap=False)
+            return
+        for cells in self.rows:
+            named = dict(zip(self.columns, cells))
+            out().print("  ".join(named[c] for c in self.whole if named[c]) or cells[0])
+            menu([(f"[dim]{column.strip()}:[/]", named[column]) for column in self.columns
+                  if column not in self.whole and _plain(named[column]).strip()], indent=2)
+
+    def _fits(self) -> bool:
+        """Every id whole and every word of the other columns unbroken, side by side."""
+        needed = 0
+        for index, column in enumerate(self.columns):
+            cells = [_plain(column), *(_plain(row[index]) for row in self.rows)]
+            widths = [len(cell) if column in self.whole else max(map(len, cell.split() or [""])) for cell in cells]
+            needed += max(widths) + self.GAP
+        return needed - self.GAP <= out().width
+
+    def _table(self) -> Table:
+        from rich.table import Table
+
+        table = Table(box=None, pad_edge=False)
+        for name in self.columns:
+            table.add_column(name, overflow="fold", no_wrap=name in self.whole)
+        for cells in self.rows:
+            table.add_row(*cells)
+        return table
+
+
+def _plain(markup: str) -> str:
+    from rich.text import Text
+
+    return Text.from_markup(markup).plain
 
 
 def print_journal(journal: Journal) -> None:
@@ -324,16 +392,55 @@ def print_journal(journal: Journal) -> None:
         return
     import datetime
 
-    table = _table("operation", "when", "what", "packs", "file", "entries", whole=("operation",))
+    table = _Rows("here", "operation", "when", "what", "packs", "file", "entries", whole=("operation",))
     for row in rows:
         when = datetime.datetime.fromtimestamp(row["time"]).strftime("%Y-%m-%d %H:%M:%S")
         what = row["kind"] + (f" of {row['undoes']}" if row.get("undoes") else "")
         state = " [dim](undone)[/]" if row["undone"] else (" [yellow](interrupted)[/]" if row["state"] == "pending"
                                                              else "")
-        table.add_row(row["id"], when, what + state, escape(", ".join(row["packs"])),
+        table.add_row("*" if row["here"] else "", row["id"], when, what + state, escape(", ".join(row["packs"])),
                       escape(_short(row["target"]["config"], None)),  # (the journal spans projects: no relative path)
                       f"+{len(row['added'])} -{len(row['removed'])}")
-    out().print(table, soft_wrap=False)
+    table.print()
+    if any(row["here"] for row in rows):
+        out().print("[dim]here *: an operation on a file of this project (rollback without --to undoes the newest)[/]")
+
+
+def print_decisions(decisions: Decisions) -> None:
+    """`hookwright log`: one row per decision, newest first."""
+    entries = decisions.entries
+    where = f" in {_short(decisions.project, None)}" if decisions.project else ""
+    if not entries:
+        filters = ", ".join(f"--{k} {v}" for k, v in decisions.filters.items() if v and k != "limit")
+        read = ", ".join(_short(f, None) for f in decisions.files) or "no decision log yet"
+        out().print(f"no decisions{escape(where)}{escape(' matching ' + filters) if filters else ''} "
+                    f"[dim](read: {escape(read)})[/]")
+        return
+    import datetime
+
+    colour = {"deny": "red", "ask": "yellow", "error": "magenta", "rewrite": "cyan", "allow": "green"}
+    table = _Rows("when", "decision", "hook", "tool", "why", whole=("when", "decision", "hook"))
+    for entry in entries:
+        when = str(entry.get("time", "?"))[:19].replace("T", " ")
+        if when[:10] == datetime.date.today().isoformat():
+            when = when[11:]
+        decided = str(entry.get("decision"))
+        if entry.get("blocked"):
+            decided += " (blocked)"
+        why = str(entry.get("reason") or "")
+        changed = entry.get("changed")
+        if isinstance(changed, dict):
+            why = "; ".join([why] * bool(why) + [f"{k}: {json.dumps(v[0])} → {json.dumps(v[1])}"
+                                                  for k, v in changed.items() if isinstance(v, list) and len(v) == 2])
+        if not decisions.project and entry.get("project"):
+            why += f" [{_short(str(entry['project']), None)}]"
+        hook = f"{entry.get('pack')}/{entry.get('hook')}"
+        table.add_row(escape(when), f"[{colour.get(decided.split()[0], 'white')}]{escape(decided)}[/]", escape(hook),
+                      escape(str(entry.get("tool") or "-")), escape(why))
+    table.print()
+    if verbosity >= 0:
+        more = f"; {decisions.skipped} unreadable lines skipped" if decisions.skipped else ""
+        out().print(f"[dim]{_count(len(entries), 'decision')}{escape(where)}, newest first{more}[/]")
 
 
 def print_status(status: Installs) -> None:
@@ -345,9 +452,10 @@ def print_status(status: Installs) -> None:
     if not installs:
         out().print(f"no hookwright pack is installed for {escape(status.project)} or for you"
                     + (" in the files that could be read" if status.unreadable else "")
-                    + " ([dim]hookwright install[/] installs one)")
+                    + " ([dim]hookwright packs[/] lists the packs to install)")
         return
-    table = _table("pack", "version", "agent", "scope", "file", "state")
+    table = _Rows("pack", "version", "agent", "scope", "file", "options", "state",
+                  whole=("pack", "version", "agent", "scope"))
     for row in installs:
         version = row["version"] or "?"
         if row["upgrade"]:
@@ -356,9 +464,10 @@ def print_status(status: Installs) -> None:
         state = ("[red]modified[/]" if modified else f"[red]{_count(len(row['problems']), 'problem')}[/]"
                  if row["problems"] else "[green]ok[/]" if row["checked"]
                  else "[yellow]not checked[/] (its file cannot be read)")
+        options = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in row["options"].items())
         table.add_row(escape(row["pack"]), version, row["host"], row["scope"], escape(_short(row["file"], status.project)),
-                      state)
-    out().print(table, soft_wrap=False)
+                      escape(options or "-"), state)
+    table.print()
     for row in installs:
         for problem in row["problems"]:
             out().print(f"[{SEVERITY_STYLE[problem['severity']]}]{problem['severity']}[/] {problem['rule']}: "
@@ -371,7 +480,12 @@ def print_status(status: Installs) -> None:
                         "that pack at that version[/]")
     upgrades = [row for row in installs if row["upgrade"]]
     if upgrades and verbosity >= 0:
-        out().print(f"[dim]{_count(len(upgrades), 'pack')} can be upgraded: hookwright install PACK with its scope[/]")
+        from .errors import command_line
+
+        out().print(f"[dim]{_count(len(upgrades), 'pack')} can be upgraded:[/]")
+        for row in upgrades:
+            where = ["--project", status.project] if row["scope"] != "user" else []
+            out().print(f"  {escape(command_line('install', row['pack'], '--host', row['host'], '--scope', row['scope'], *where))}")
 
 
 def _short(path: str, project: str | None) -> str:
@@ -390,17 +504,29 @@ def print_preferences(preferences: Preferences) -> None:
         out().print(f"{row['kind']:<8} {escape(row['id']):<30} {row['value']:<11} {row['source']}{over}")
 
 
+MENU_TEXT_MIN = 36  # columns the text beside the labels needs; with less, each text goes under its label
+
+
 def menu(rows: list[tuple[str, str]], indent: int = 2) -> None:
     """Label and text side by side, the text wrapped at the terminal's width between words,
-    under itself (markup in both): the interactive menus and the pack listing."""
+    under itself (markup in both): the interactive menus and the pack listing. Where the
+    labels leave the text too little room (a narrow terminal), each text goes under its label."""
     from rich.padding import Padding
     from rich.table import Table
 
+    label_width = max((len(_plain(label)) for label, _ in rows), default=0)
+    longest_word = max((len(word) for _, text in rows for word in _plain(text).split()), default=0)
+    beside = out().width - indent - label_width - 1 >= max(MENU_TEXT_MIN, longest_word)
     grid = Table.grid(padding=(0, 1))
-    grid.add_column(no_wrap=True)
-    grid.add_column(overflow="fold")  # (only a word longer than the column is cut)
+    grid.add_column(no_wrap=beside, overflow="fold")  # (only a word longer than the column is cut)
+    if beside:
+        grid.add_column(overflow="fold")
     for label, text in rows:
-        grid.add_row(label, text)
+        if beside:
+            grid.add_row(label, text)
+        else:
+            grid.add_row(label)
+            grid.add_row(Padding(text, (0, 0, 0, 4), expand=False))
     out().print(Padding(grid, (0, 0, 0, indent), expand=False), soft_wrap=False)
 
 
@@ -452,12 +578,13 @@ def print_rules(rules: list[dict[str, Any]]) -> None:
     """One line per rule, by kind: the id, its severity, what it reports (the message as a template)."""
     from .doctor import report
 
-    table = _table("rule", "severity", "reports", whole=("rule", "severity"))
+    table = _Rows("rule", "severity", "reports", whole=("rule", "severity"))
     for rule in rules:
         table.add_row(rule["id"], f"[{SEVERITY_STYLE[rule['severity']]}]{rule['severity']}[/]",
                       escape(report.template(rule["message"])))
-    out().print(table, soft_wrap=False)
-    out().print(f"[dim]{len(rules)} rules; hookwright doctor --explain RULE tells more of one[/]")
+    table.print()
+    example = f"hookwright doctor --explain {rules[0]['id']}" if rules else "hookwright doctor --explain"
+    out().print(f"[dim]{len(rules)} rules; {escape(example)} tells more of one[/]")
 
 
 def _print_lines(lines: list[Line]) -> None:
@@ -503,7 +630,7 @@ def print_hooks(listed: HookList) -> None:
         by_event.setdefault((row["host"], row["event"]), []).append(row)
     for (host, event), its_rows in by_event.items():
         out().print(f"[bold]{escape(event)}[/] [dim]({host})[/]")
-        table = _table("  matcher", "hook: what it runs", "timeout", "rewrites", "from")
+        table = _Rows("  matcher", "hook: what it runs", "timeout", "rewrites", "from", whole=("  matcher",))
         for row in its_rows:
             timeout = row["timeout"]["seconds"]
             shown_timeout = "-" if timeout is None else f"{timeout:g}s" + (" (default)" if row["timeout"]["default"]
@@ -518,7 +645,7 @@ def print_hooks(listed: HookList) -> None:
             table.add_row("  " + escape(matcher), escape(owner + kind) + runs, shown_timeout,
                           f"[{colour.get(rewrite, 'white')}]{rewrite}[/]",
                           f"{row['source']['scope']} {escape(_source(where))}{dedup}")
-        out().print(table, soft_wrap=False)
+        table.print()
 
 
 def print_simulation(simulation: Simulation) -> None:

@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 from . import resources, safe_read
 from .errors import HookwrightError, did_you_mean
 from .hosts import NAMES as HOSTS  # the wirings a pack.toml may hold (schemas/pack.schema.json)
+from .patterns import lazy
 
 RUNTIME_LIBRARY = "hookwright_runtime.py"
 HOOK_SCRIPT = "hook_script.py"  # installed under each hook's script name: it loads the hook's module
@@ -18,6 +19,11 @@ RESERVED_MODULES = frozenset(sys.stdlib_module_names) | {"hookwright_runtime", "
 
 # what a hook's flags ask of a host (installer.hosts.base.Capabilities)
 FLAG_NEEDS = {"rewrites_input": "rewrite_input", "blocks": "block"}
+# every pack with a hook that blocks has this option, without declaring it: `block` installs its
+# blocking hooks to fail closed (a hook that cannot decide blocks the call), by what each host
+# offers for it and the runtime's own exit 2 (installer/hosts: Host.fail_closed_field)
+ON_FAILURE = "on_failure"
+FAIL_OPEN, FAIL_CLOSED = "continue", "block"
 
 
 class HostTarget(NamedTuple):
@@ -59,6 +65,8 @@ class PackOption:
     choices: tuple[str, ...] = ()  # a string option's allowed values (none: any string)
 
     def parse(self, text: str) -> Any:
+        if self.type == "list":
+            return _name_list(self.name, text)
         if self.type == "bool":
             lowered = text.lower()
             if lowered in ("true", "yes", "1", "on"):
@@ -110,9 +118,31 @@ class Pack:
     def is_script(self, name: str) -> bool:
         return any(hook.script == name for hook in self.hooks)
 
+    def fails_closed(self, hook: PackHook, options: dict[str, Any]) -> bool:
+        """Whether this hook is to block a call it cannot decide on (the pack's on_failure=block)."""
+        return hook.blocks and options.get(ON_FAILURE) == FAIL_CLOSED
+
     def matcher(self, hook: PackHook, host: str, options: dict[str, Any]) -> str | None:
         wiring = hook.targets[host]
         return str(options[wiring.matcher_option]) if wiring.matcher_option else wiring.matcher
+
+
+LIST_ITEM = lazy(r"[A-Za-z_][A-Za-z0-9_.-]*")  # a name in a list option (an argument's, say)
+
+
+def _name_list(option: str, text: str) -> str:
+    """A list option's value: names joined by commas, spaces around them dropped. An empty name
+    or one that is no name (`/etc`) is refused (exit 2): the runtime would look for it in vain."""
+    names = [name.strip() for name in text.split(",")]
+    for index, name in enumerate(names):
+        if not name:
+            valid = ",".join(n for n in names if LIST_ITEM.fullmatch(n)) or "path,file_path"
+            raise HookwrightError(f"option {option} has an empty name (item {index + 1} of {text!r})",
+                                  hint=f"write the names joined by single commas, e.g. {option}={valid}")
+        if not LIST_ITEM.fullmatch(name):
+            raise HookwrightError(f"option {option}: {name!r} is not a name (letters, digits, _ . -)",
+                                  hint="give the names of the arguments, joined by commas")
+    return ",".join(names)
 
 
 def version_key(version: str) -> tuple[int, ...]:
@@ -175,6 +205,16 @@ def load_pack_file(manifest: Path) -> Pack:
         raise HookwrightError("two hooks share one id", path=manifest)
     options = {name: PackOption(name, o["type"], o["default"], o["description"], tuple(o.get("choices", ())))
                for name, o in raw.get("options", {}).items()}
+    if ON_FAILURE in options:
+        raise HookwrightError(f"option {ON_FAILURE} is hookwright's own (every pack with a hook that blocks has it)",
+                              path=manifest, hint="give the option another name")
+    if any(hook.blocks for hook in hooks):
+        options[ON_FAILURE] = PackOption(
+            ON_FAILURE, "string", FAIL_OPEN,
+            "What a blocking hook does when it cannot decide (its module does not load, it fails, it times out): "
+            "`continue` lets the call go on, with a line in hooks.log and the decision log; `block` blocks it "
+            "(fails closed), by what the agent offers for it (Claude Code's onFailure, Cursor's failClosed, the "
+            "opencode plugin's throw) and the runtime's exit 2.", (FAIL_OPEN, FAIL_CLOSED))
     for option in options.values():
         if option.choices and option.default not in option.choices:
             raise HookwrightError(f"option {option.name}'s default {option.default!r} is not one of its choices",

@@ -42,6 +42,8 @@ class PackChange:
     version_from: str | None = None
     version_to: str | None = None
     notes: list[str] = field(default_factory=list)
+    on_failure: str | None = None  # a pack with a hook that blocks: continue (fails open) or block (fails closed)
+    on_failure_how: str = ""  # what that means in this host, in words (the plan's pack line)
 
     @property
     def touches_files(self) -> bool:
@@ -70,6 +72,7 @@ class Plan:
     other_writes: dict[Path, bytes] = field(default_factory=dict)
     scope_reason: str | None = None  # why this scope, when the user did not name it (--project alone)
     undoes: str | None = None  # a rollback's plan: the operation it undoes (the journal records it)
+    undoes_what: str | None = None  # that operation in words ("install of git-guard"), for the result line
 
     new_bytes: bytes = field(init=False)  # what the config will hold (b"" once deleted)
 
@@ -107,7 +110,7 @@ class Plan:
             return self
         fresh = self.replan()
         fresh.batch, fresh.project, fresh.scope_reason = self.batch, self.project, self.scope_reason
-        fresh.undoes = self.undoes
+        fresh.undoes, fresh.undoes_what = self.undoes, self.undoes_what
         return fresh
 
     def updates(self) -> list[tuple[Entry, Entry]]:
@@ -120,8 +123,9 @@ class Plan:
     def check_findings(self) -> None:
         """Doctor's findings before and after the change, for the plan to show (and to ask about)."""
         from .plan_check import check
+        from .project import project_of
 
-        self.findings, notes = check(self, self.project or self.target.project or Path.cwd())
+        self.findings, notes = check(self, self.project or self.target.project or project_of(None))
         self.notes += [note for note in notes if note not in self.notes]
 
     @property
@@ -167,7 +171,8 @@ class Plan:
             "removed": [e.to_json() for e in self.removed],
             "packs": [{"pack": p.pack, "action": p.action.value, "folder": str(p.folder),
                        "version_from": p.version_from, "version_to": p.version_to,
-                       "writes": sorted(p.writes), "removes": sorted(p.removes), "notes": p.notes}
+                       "writes": sorted(p.writes), "removes": sorted(p.removes), "notes": p.notes,
+                       "on_failure": p.on_failure}
                       for p in self.packs],
             "other_writes": sorted(map(str, self.other_writes)),
             "changed_paths": self.changed_paths() if self.config_changed else [],

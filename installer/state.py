@@ -92,9 +92,6 @@ class Receipt:
         return (json.dumps(self.to_json(), indent=2) + "\n").encode()
 
 
-REPAIR_RECEIPT = "remove it and run `hookwright install` again to repair the install"
-
-
 def read_receipt(path: Path) -> Receipt | None:
     """A receipt, or None if there is none; a corrupt one is an error naming the file. What it
     says is checked before anything acts on it: a receipt lives in the repository, and anyone
@@ -105,12 +102,12 @@ def read_receipt(path: Path) -> Receipt | None:
         return None
     except json.JSONDecodeError as err:
         raise HookwrightError(f"the receipt is not valid JSON ({err.msg})", path=path, line=err.lineno,
-                              column=err.colno, hint=REPAIR_RECEIPT) from None
+                              column=err.colno, hint=_repair_hint(path)) from None
     except HookwrightError as err:
         raise HookwrightError(f"the receipt {err.message.removeprefix('file ')}", path=path,
-                              hint=REPAIR_RECEIPT) from None
+                              hint=_repair_hint(path)) from None
     except (OSError, ValueError, RecursionError) as err:
-        raise HookwrightError(f"the receipt is unreadable ({err})", path=path, hint=REPAIR_RECEIPT) from None
+        raise HookwrightError(f"the receipt is unreadable ({err})", path=path, hint=_repair_hint(path)) from None
     try:
         if not layout.valid_pack_name(raw["pack"]) or raw["pack"] != path.parent.name:
             raise ValueError(f"it names pack {raw['pack']!r}, but lies in the folder of {path.parent.name!r}")
@@ -129,7 +126,15 @@ def read_receipt(path: Path) -> Receipt | None:
                        bool(raw.get("created_config", False)), _relative_paths(raw.get("created_folders", [])),
                        raw.get("config_sha256"), raw.get("tool_version", "?"))
     except (KeyError, TypeError, ValueError, AttributeError) as err:
-        raise HookwrightError(f"the receipt is invalid: {err}", path=path, hint=REPAIR_RECEIPT) from None
+        raise HookwrightError(f"the receipt is invalid: {err}", path=path,
+                              hint=_repair_hint(path)) from None
+
+
+def _repair_hint(receipt: Path) -> str:
+    """A receipt lives in its pack's runtime folder: install of that pack, where it is, writes a new one."""
+    from .errors import command_line
+
+    return f"remove it and run `{command_line('install', receipt.parent.name, '--adopt')}` to repair the install"
 
 
 def _relative_paths(names: list[Any]) -> list[str]:

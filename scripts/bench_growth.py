@@ -6,7 +6,8 @@ JavaScript) and if-nesting depth, each over at least 16x.
 Each input is built at five sizes (n, 2n, 4n, 8n, 16n, from a typical file's size up); each
 size is one project of its own, checked by a fresh `doctor` process; the sizes take turns
 (n, 2n ... 16n, n, 2n ...) so that a busy moment of the machine falls on all of them alike, and
-each time is the median of REPEAT runs. The growth exponent k is fitted on log time against
+each time is the median of REPEAT runs, in CPU seconds (user and system) of the doctor process
+(--wall: by the clock). The growth exponent k is fitted on log time against
 log size (least squares), twice: on the whole run's time, and on the time above the floor (doctor
 on an empty settings file: the interpreter, the imports, the report), which is what the input
 itself costs. Linear is k = 1; the target is k <= 1.2 for every input.
@@ -15,7 +16,7 @@ With `--baseline DIR` (another checkout, say `git worktree add /work/base-7f780f
 same inputs are timed with that checkout's doctor in the same rounds, each run stopped after
 --timeout seconds (shown as ">T").
 
-Usage: python3 scripts/bench_growth.py [--repeat N] [--only INPUT,...] [--baseline DIR] [--timeout S]
+Usage: python3 scripts/bench_growth.py [--repeat N] [--only INPUT,...] [--baseline DIR] [--timeout S] [--wall]
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ import argparse
 import json
 import math
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -153,9 +155,13 @@ INPUTS: dict[str, tuple[Callable[[Path, int], None], int, str]] = {
     "nesting depth": (nesting, 256, "ifs"),
 }
 SIZES = (1, 2, 4, 8, 16)
+WALL = False  # --wall: time the runs by the clock, not by their CPU time
 
 
 def run_once(argv: list[str], cwd: Path, env: dict, timeout: float) -> float | None:
+    """The CPU time (user and system) of one fresh doctor process: on a machine others share,
+    wall time says more about them than about doctor (--wall: wall time instead)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     try:
         proc = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
@@ -163,7 +169,10 @@ def run_once(argv: list[str], cwd: Path, env: dict, timeout: float) -> float | N
         return None
     if proc.returncode not in (0, 1, 2):
         raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}) in {cwd}:\n{proc.stderr[-2000:]}")
-    return time.perf_counter() - started
+    if WALL:
+        return time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def fit(sizes: list[int], times: list[float]) -> float | None:
@@ -182,7 +191,10 @@ def main() -> None:
     parser.add_argument("--only", default="", help="comma-separated input names (or the start of one)")
     parser.add_argument("--baseline", type=Path, default=None)
     parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--wall", action="store_true", help="wall time instead of CPU time")
     args = parser.parse_args()
+    global WALL
+    WALL = args.wall
     chosen = {name: spec for name, spec in INPUTS.items()
               if not args.only or any(name.lower().startswith(o.strip().lower()) for o in args.only.split(","))}
     with tempfile.TemporaryDirectory(prefix="hookwright-growth-") as tmp:
@@ -228,7 +240,7 @@ def _median(values: list[float | None]) -> float | None:
 def report(times: dict, chosen: dict, doctors: dict, timeout: float) -> None:
     for doctor in doctors:
         floor = _median(times[doctor, "floor", 0]) or 0.0
-        print(f"\n## doctor: {doctor} (floor, an empty settings file: {floor:.3f} s)\n")
+        print(f"\n## doctor: {doctor} ({'wall' if WALL else 'CPU'} seconds; floor, an empty settings file: {floor:.3f} s)\n")
         print("| input | sizes | " + " | ".join(f"{f}x" for f in SIZES) + " | k | k above floor |")
         print("| --- | --- | " + " | ".join("---:" for _ in SIZES) + " | ---: | ---: |")
         for name, (_, first, unit) in chosen.items():

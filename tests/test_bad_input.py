@@ -87,6 +87,13 @@ def read_only_settings(p: Paths, run) -> None:
     p.settings.chmod(0o444)
 
 
+def installed_then_read_only(p: Paths, run) -> None:
+    """A pack to take out of a file that cannot be written (with nothing installed, there is nothing to do)."""
+    valid_settings(p, run)
+    assert run("install", "git-guard", "--scope", "project", "--project", p.project, "--yes").code == 0
+    p.settings.chmod(0o444)
+
+
 def read_only_claude_folder(p: Paths, run) -> None:
     p.claude.mkdir()
     p.claude.chmod(0o555)
@@ -355,7 +362,7 @@ CASES = [
     pytest.param(Case(settings_bytes(HOOKS_LIST), ('"hooks" must be an object',), pos(HOOKS_LIST, "[]"),
                       args=UNINSTALL_ALL),
                  id="uninstall of every pack where hooks is a list"),
-    pytest.param(Case(read_only_settings, ("read-only",), args=UNINSTALL), id="uninstall from a read-only file"),
+    pytest.param(Case(installed_then_read_only, ("read-only",), args=UNINSTALL), id="uninstall from a read-only file"),
     pytest.param(Case(settings_bytes(MISSING_BRACE), ("invalid JSON",), pos(MISSING_BRACE, '"hooks"'),
                       args=INSTALL_DRY),
                  id="a dry run on invalid JSON"),

@@ -26,6 +26,7 @@ from hookwright.commands.uninstall import uninstall
 from hookwright.doctor import run as doctor
 from hookwright.hosts.base import Scope
 from hookwright.hosts.opencode import read_plugin, render_plugin
+from hookwright.planning.rollback import Only
 from support import forked
 
 pytestmark = pytest.mark.slow  # (a kill at every step of every command: a minute and a half of child processes)
@@ -66,7 +67,7 @@ def _command(host: str, command, project: Path) -> None:
     elif name == "uninstall":
         uninstall(packs, host=host, scope=Scope.project, project=project, dry_run=False, consent=yes)
     else:
-        rollback(to=None, force=False, dry_run=False, consent=yes)
+        rollback(to=None, only=Only(project=project), force=False, dry_run=False, consent=yes)
 
 
 class ChildRun(NamedTuple):

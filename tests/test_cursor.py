@@ -146,7 +146,7 @@ def test_uninstall_removes_a_file_it_created(hookwright, installed):
 
 
 def test_rollback_takes_the_entry_out_again(hookwright, installed):
-    assert hookwright("rollback", "--host", "cursor", "--yes").code == 0
+    assert hookwright("rollback", "--host", "cursor", "--project", installed, "--yes").code == 0
     assert not (installed / ".cursor" / "hooks.json").exists()
 
 

@@ -278,7 +278,7 @@ def test_exit_codes(hookwright, tmp_path):
     assert "timeout-invalid" in missing.out and "1 file could not be read" in missing.out
     write(tmp_path, {"comma.json": '{"hooks": {},}'})
     assert hookwright("doctor", tmp_path / "comma.json", tmp_path / "ok.json").code == 2
-    assert hookwright("doctor", tmp_path).code == 2
+    assert hookwright("doctor", tmp_path, tmp_path / "ok.json").code == 2  # a folder is a project, not a file
     assert hookwright("doctor", "--host", "vim").code == 2
     assert hookwright("doctor", "--format", "xml", tmp_path / "ok.json").code == 2
 
@@ -354,7 +354,8 @@ def test_sarif_is_still_a_valid_log_when_doctor_cannot_run(hookwright, tmp_path,
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "folder.json").mkdir()
-    ran = hookwright("doctor", "--format", "sarif", "folder.json")
+    (tmp_path / "ok.json").write_text("{}")
+    ran = hookwright("doctor", "--format", "sarif", "folder.json", "ok.json")
     assert ran.code == 2 and "doctor checks files" in ran.err  # people still read it on stderr
     log = json.loads(ran.out)
     jsonschema.Draft4Validator(_sarif_schema(), format_checker=jsonschema.Draft4Validator.FORMAT_CHECKER).validate(log)

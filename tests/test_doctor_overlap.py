@@ -139,3 +139,11 @@ def test_the_quick_answers_agree_with_what_the_regex_matches(matcher, server, re
 
 def test_a_quantifier_after_a_literal_server_prefix_still_meets_the_other_server():
     assert mcp_overlap("mcp__a__?b__tool", "mcp__.*", "a_b") == "mcp__a_b__tool"
+
+
+def test_path_normalizers_default_reaches_every_tool_of_a_server_and_not_the_question_tools():
+    """Every MCP tool but mcp__<server>__AskUserQuestion, which ask-guard rewrites: a race with another
+    rewriter of a server's tools is certain, and none with ask-guard's question tools."""
+    default = "^mcp__(?!.*__AskUserQuestion$)"
+    assert server_reach(default, "fs") == "all"
+    assert not overlap(default, "AskUserQuestion|mcp__.*__AskUserQuestion", TOOLS, ["fs"])

@@ -166,6 +166,8 @@ def test_in_a_terminal_install_asks_for_the_agent_with_the_ones_found_here_first
         terminal.run("send-keys", "-t", "main", "project", "Enter")
         terminal.wait_for(lambda text: "git-guard.deny_push (false):" in text)  # its option, with its default
         terminal.run("send-keys", "-t", "main", "Enter")
+        terminal.wait_for(lambda text: "git-guard.on_failure [continue/block] (continue):" in text)  # (every guard's)
+        terminal.run("send-keys", "-t", "main", "Enter")
         terminal.wait_for(lambda text: "Apply this change?" in text)
         terminal.run("send-keys", "-t", "main", "y", "Enter")
         assert terminal.exit_code() == 0, terminal.screen()
@@ -206,7 +208,7 @@ def test_the_guided_install_asks_agent_packs_scope_and_options_and_writes_what_w
         shown = terminal.wait_for(lambda text: "Scope [user/project/local] (project):" in text)  # (--project)
         assert "for you, in this project only (git-ignored)" in shown  # each scope in a line
         terminal.keys("project", "Enter")
-        terminal.wait_for(lambda text: "path-normalizer.tools (mcp__.*):" in text)
+        terminal.wait_for(lambda text: "path-normalizer.tools (^mcp__(?!.*__AskUserQuestion$)):" in text)
         terminal.keys("mcp__fs__.*", "Enter")
         terminal.wait_for(lambda text: "path-normalizer.args (" in text)
         terminal.keys("Enter")
@@ -237,12 +239,14 @@ def test_declining_at_the_confirm_prompt_writes_nothing_and_exits_3(tmp_path, ho
     ("Packs to install", ["Enter"]),
     ("Scope [", ["Enter", "git-guard Enter"]),
     ("git-guard.deny_push (false):", ["Enter", "git-guard Enter", "project Enter"]),
-    ("Apply this change?", ["Enter", "git-guard Enter", "project Enter", "Enter"]),
+    ("git-guard.on_failure [", ["Enter", "git-guard Enter", "project Enter", "Enter"]),
+    ("Apply this change?", ["Enter", "git-guard Enter", "project Enter", "Enter", "Enter"]),
 ])
 def test_ctrl_c_at_any_prompt_writes_nothing_leaves_a_clean_line_and_exits_130(tmp_path, home, project, prompt,
                                                                               answers_before):
     terminal = _guided(tmp_path, home, project, "--project", project)
-    waits = ["Agent [", "Packs to install", "Scope [", "git-guard.deny_push (false):", "Apply this change?"]
+    waits = ["Agent [", "Packs to install", "Scope [", "git-guard.deny_push (false):", "git-guard.on_failure [",
+             "Apply this change?"]
     try:
         for wait, answer in zip(waits, answers_before):
             terminal.wait_for(lambda text, wait=wait: wait in text)
@@ -265,9 +269,10 @@ def test_a_bad_answer_is_asked_again_at_once_with_the_reason(tmp_path, home, pro
         terminal.keys("4", "Enter")  # there are three
         terminal.wait_for(lambda text: "there is no pack '4'" in text and _last_line(text).startswith("Packs to"))
         terminal.keys("path-normalizer", "Enter")
-        terminal.wait_for(lambda text: "path-normalizer.tools (mcp__.*):" in text)
+        asked = "path-normalizer.tools (^mcp__(?!.*__AskUserQuestion$)):"
+        terminal.wait_for(lambda text: asked in text)
         terminal.keys("mcp__(", "Enter")  # not a regular expression
-        shown = terminal.wait_for(lambda text: text.count("path-normalizer.tools (mcp__.*):") == 2)
+        shown = terminal.wait_for(lambda text: text.count(asked) == 2)
         assert "is not a usable matcher" in shown and "answer again" in shown
         terminal.keys("C-c")
         assert terminal.exit_code() == 130
@@ -326,3 +331,43 @@ def test_no_color_turns_the_colours_off_and_they_are_on_without_it(tmp_path, hom
         terminal.close()
     colours = re.findall(r"\x1b\[(?:[0-9;]*;)?(?:3[0-7]|9[0-7]|38;[25];[0-9;]+)m", styled)
     assert bool(colours) is not no_color
+
+
+def test_answers_ignore_case_at_every_question(tmp_path, home, project):
+    terminal = _guided(tmp_path, home, project, "--project", project)
+    asked = [("Agent [claude/cursor/opencode] (claude):", "Claude"), ("Packs to install", "Git-Guard"),
+             ("Scope [user/project/local] (project):", "PROJECT"), ("git-guard.deny_push (false):", "True"),
+             ("git-guard.on_failure [continue/block] (continue):", "Block"), ("Apply this change?", "Y")]
+    try:
+        for question, answer in asked:
+            terminal.wait_for(lambda text, question=question: question in text)
+            terminal.keys(answer, "Enter")
+        assert terminal.exit_code() == 0, terminal.screen()
+    finally:
+        terminal.close()
+    (group,) = read_json(project / ".claude" / "settings.json")["hooks"]["PreToolUse"]
+    assert group["hooks"][0]["command"].endswith("--option deny_push=true --fail-closed")
+    assert group["hooks"][0]["onFailure"] == "block"
+
+
+def test_on_a_terminal_a_pack_in_two_places_is_a_question_and_only_the_place_picked_changes(tmp_path, home, project,
+                                                                                            hookwright):
+    for host in ("claude", "opencode"):
+        assert hookwright("install", "git-guard", "--host", host, "--scope", "project", "--project", project,
+                          "--yes").code == 0
+    claude = (project / ".claude" / "settings.json").read_bytes()
+    terminal = Tmux(tmp_path, [sys.executable, "-m", "hookwright", "uninstall", "git-guard", "--project", str(project)],
+                    {"HOME": str(home), "XDG_STATE_HOME": str(home / ".local" / "state"),
+                     "XDG_CONFIG_HOME": str(home / ".config"), "PYTHONPATH": str(resources.data_root()),
+                     "PATH": os.environ["PATH"], "TERM": "xterm-256color", "PAGER": "cat"})  # (a plugin's long diff)
+    try:
+        shown = terminal.wait_for(lambda text: "Which one (a number, or all)" in text)
+        assert "git-guard is installed for this project in 2 places" in shown
+        assert "1. Claude Code project scope" in shown and "2. opencode project scope" in shown
+        terminal.keys("2", "Enter")
+        terminal.wait_for(lambda text: "Apply this change?" in text)
+        terminal.keys("y", "Enter")
+        assert terminal.exit_code() == 0, terminal.screen()
+    finally:
+        terminal.close()
+    assert not (project / ".opencode").exists() and (project / ".claude" / "settings.json").read_bytes() == claude

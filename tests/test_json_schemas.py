@@ -37,6 +37,7 @@ COMMAND_SCHEMAS = {
     "status": ["status.schema.json", "error.schema.json"],
     "doctor": ["doctor.schema.json", "doctor-explain.schema.json", "error.schema.json"],
     "simulate": ["simulate.schema.json", "error.schema.json"],
+    "log": ["log.schema.json", "error.schema.json"],
     "prefs set": ["prefs.schema.json", "error.schema.json"],
     "prefs unset": ["prefs.schema.json", "error.schema.json"],
     "prefs list": ["prefs.schema.json", "error.schema.json"],
@@ -158,8 +159,8 @@ def test_uninstall_yes_json_validates_against_the_result_schema(hookwright, home
 
 def test_rollback_yes_json_validates_against_the_result_schema(hookwright, home):
     ok(hookwright("install", "git-guard", "--yes"))
-    dry = validate("result.schema.json", ran_json(hookwright("rollback", "--dry-run", "--json")))
-    done = validate("result.schema.json", ran_json(hookwright("rollback", "--yes", "--json")))
+    dry = validate("result.schema.json", ran_json(hookwright("rollback", "--scope", "user", "--dry-run", "--json")))
+    done = validate("result.schema.json", ran_json(hookwright("rollback", "--scope", "user", "--yes", "--json")))
     assert (dry["status"], done["status"]) == ("dry-run", "applied")
     assert done["operation"]["kind"] == "rollback" and done["operation"]["undoes"]
 
@@ -167,14 +168,45 @@ def test_rollback_yes_json_validates_against_the_result_schema(hookwright, home)
 def test_rollback_list_json_validates_against_its_schema(hookwright, home):
     empty = validate("rollback-list.schema.json", ran_json(hookwright("rollback", "--list", "--json")))
     ok(hookwright("install", "git-guard", "--yes"))
-    ok(hookwright("rollback", "--yes"))
+    ok(hookwright("rollback", "--scope", "user", "--yes"))
     listed = validate("rollback-list.schema.json", ran_json(hookwright("rollback", "--list", "--json")))
     validate("result.schema.json", listed)  # which covers rollback's documents, this one too
     assert empty["journal"] == []
     assert [(row["kind"], row["undone"]) for row in listed["journal"]] == [("install", True), ("rollback", False)]
 
 
+@pytest.mark.parametrize("args", [["uninstall", "--yes", "--json"], ["uninstall", "git-guard", "--yes", "--json"],
+                                  ["rollback", "--yes", "--json"]])
+def test_nothing_to_do_is_exit_0_and_a_result_document_that_says_why(hookwright, home, args):
+    doc = validate("result.schema.json", ran_json(hookwright(*args)))
+    assert (doc["status"], doc["exit_code"], doc["plans"]) == ("unchanged", 0, [])
+    assert doc["notes"][0].startswith("nothing to do: ")
+
+
 # ---- the other commands ---------------------------------------------------------------------------------
+
+def test_log_json_validates_against_its_schema_with_a_deny_a_rewrite_and_an_error(hookwright, home, project,
+                                                                                  monkeypatch):
+    empty = validate("log.schema.json", ran_json(hookwright("log", "--project", project, "--json")))
+    state = home / ".local" / "state" / "hookwright"
+    state.mkdir(parents=True)
+    lines = [{"time": "2026-12-04T10:00:00.000", "pack": "git-guard", "hook": "git-guard", "host": "claude",
+              "event": "PreToolUse", "tool": "Bash", "decision": "deny", "reason": "no", "project": str(project),
+              "session": "s"},
+             {"time": "2026-12-04T10:00:01.000", "pack": "path-normalizer", "hook": "path-normalizer",
+              "host": "claude", "event": "PreToolUse", "tool": "mcp__fs__read", "decision": "rewrite", "reason": None,
+              "project": str(project / "src"), "session": "s", "changed": {"path": ["a", "/p/a"]}},
+             {"time": "2026-12-04T10:00:02.000", "pack": "git-guard", "hook": "git-guard", "host": "claude",
+              "event": None, "tool": None, "decision": "error", "reason": "cannot load", "project": "/elsewhere",
+              "session": None, "blocked": False}]
+    (state / "decisions.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines) + "{cut sh")
+    listed = validate("log.schema.json", ran_json(hookwright("log", "--project", project, "--json")))
+    every = validate("log.schema.json", ran_json(hookwright("log", "--all", "--decision", "error", "--json")))
+    assert empty["entries"] == [] and empty["files"] == []
+    assert [e["decision"] for e in listed["entries"]] == ["rewrite", "deny"]  # newest first, this project's
+    assert listed["skipped"] == 1 and listed["project"] == str(project.resolve())
+    assert [e["project"] for e in every["entries"]] == ["/elsewhere"] and every["project"] is None
+
 
 def test_render_json_validates_against_its_schema(hookwright, home, project):
     for host in ("claude", "cursor", "opencode"):
@@ -281,11 +313,21 @@ def _invalid_prefs_file(home: Path, project: Path) -> None:
     write_json(home / ".config" / "hookwright" / "ask-guard.json", {"version": 2})
 
 
+def _installed_for_you(home: Path, project: Path) -> None:
+    from hookwright.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["install", "git-guard", "--scope", "user", "--yes"])
+    assert done.value.code == 0
+
+
 ERRORS = [  # (id, arguments, the command's own schema if it covers its errors too, setup)
     ("install-unknown-pack", ["install", "no-such-pack", "--yes", "--json"], "result.schema.json", None),
-    ("uninstall-nothing-installed", ["uninstall", "--yes", "--json"], "result.schema.json", None),
-    ("rollback-nothing-to-undo", ["rollback", "--yes", "--json"], "result.schema.json", None),
+    ("uninstall-unknown-host", ["uninstall", "--host", "nope", "--yes", "--json"], "result.schema.json", None),
+    ("rollback-unknown-operation", ["rollback", "--to", "20200101-000000.000000-abcd", "--scope", "user", "--yes",
+                                    "--json"], "result.schema.json", _installed_for_you),
     ("render-unknown-pack", ["render", "no-such-pack", "--host", "claude", "--json"], "render.schema.json", None),
+    ("log-unknown-decision", ["log", "--decision", "blocked", "--json"], "log.schema.json", None),
     ("packs-unknown-host", ["packs", "--host", "nope", "--json"], "packs.schema.json", None),
     ("list-unknown-host", ["list", "--host", "nope", "--json"], "list.schema.json", None),
     ("status-missing-project", ["status", "--project", "/no/such/folder", "--json"], "status.schema.json", None),

@@ -20,7 +20,7 @@ ENVIRONMENTS = {
 
 def _runtime_folders(env: dict) -> dict:
     code = ("import json, sys; sys.path.insert(0, sys.argv[1]); import hookwright_runtime as hw; "
-            "print(json.dumps({'state': hw.state_dir(), 'config': hw.config_dir()}))")
+            "print(json.dumps({'state': hw.state_dir(), 'config': hw.config_dir(), 'decisions': hw.decisions_path()}))")
     done = subprocess.run([sys.executable, "-I", "-S", "-c", code, str(RUNTIME)], env=env, capture_output=True,
                           text=True, check=True)
     return json.loads(done.stdout)
@@ -42,6 +42,15 @@ def test_the_runtime_and_the_installer_find_the_same_state_and_config_folders(na
 
     assert str(layout.state_dir()) == runtime["state"]
     assert str(layout.config_dir()) == runtime["config"]
+    assert str(layout.decision_log()) == runtime["decisions"]
+
+
+def test_the_decision_log_is_beside_the_error_log_wherever_hookwright_log_puts_it(home, tmp_path, monkeypatch):
+    from hookwright import layout
+
+    monkeypatch.setenv("HOOKWRIGHT_LOG", str(tmp_path / "logs" / "hooks.log"))
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "HOOKWRIGHT_LOG": str(tmp_path / "logs" / "hooks.log")}
+    assert str(layout.decision_log()) == _runtime_folders(env)["decisions"] == str(tmp_path / "logs" / "decisions.jsonl")
 
 
 def test_ask_guards_runtime_reads_its_preferences_from_the_files_prefs_writes():

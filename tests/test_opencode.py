@@ -70,7 +70,7 @@ def test_an_option_upgrades_the_plugin_in_place(hookwright, home, project):
 
 def test_rollback_removes_the_plugin_it_added(hookwright, home, project):
     assert hookwright("install", "git-guard", *at(project), "--yes").code == 0
-    assert hookwright("rollback", "--host", "opencode", "--yes").code == 0
+    assert hookwright("rollback", "--host", "opencode", "--project", project, "--yes").code == 0
     assert not plugin_of(project).exists() and not (project / ".opencode" / "hookwright").exists()
 
 

@@ -192,6 +192,6 @@ def test_path_normalizer_pack_is_wired_to_pretooluse_with_the_tools_option_as_ma
     target = hook.targets["claude"]
     assert (hook.script, hook.rewrites_input, hook.blocks) == ("path-normalizer", True, False)
     assert (target.event, target.matcher_option, target.timeout) == ("PreToolUse", "tools", 10)
-    assert pack.options["tools"].default == "mcp__.*"
+    assert pack.options["tools"].default == "^mcp__(?!.*__AskUserQuestion$)"
     assert pack.options["args"].default == "path,file_path,target_path,directory,dir"
     assert pack.matcher(hook, "claude", {"tools": "mcp__docs__.*", "args": "path"}) == "mcp__docs__.*"

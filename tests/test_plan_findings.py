@@ -79,16 +79,22 @@ def test_a_foreign_rewriter_on_the_question_tool_races_with_ask_guard(hookwright
     assert [f["change"] for f in race] == ["introduced"] and "AskUserQuestion" in race[0]["message"]
 
 
-def test_two_of_our_packs_chosen_together_show_the_race_between_them(hookwright, home, project):
+def test_two_of_our_packs_with_their_defaults_do_not_race_and_a_matcher_that_makes_them_race_is_shown(
+        hookwright, home, project):
     write_json(project / ".mcp.json", {"mcpServers": {"fs": {"command": "fs-server"}}})
-    ran = hookwright("install", "ask-guard", "path-normalizer", *at(project), "--dry-run", "--json")
+    defaults = hookwright("install", "ask-guard", "path-normalizer", *at(project), "--dry-run", "--json")
+    assert [f for f in findings(defaults) if f["rule"].startswith("conflict/")] == []
+
+    ran = hookwright("install", "ask-guard", "path-normalizer", *at(project), "--option", "tools=mcp__.*", "--dry-run",
+                     "--json")
 
     (race,) = [f for f in findings(ran) if f["rule"].startswith("conflict/input-rewrite-race")]
     assert race["change"] == "introduced" and race["severity"] == "warning"  # they meet only at a tool name
     assert "ask-guard" in race["message"] and "path-normalizer" in race["message"]
     assert "mcp__fs__AskUserQuestion" in race["message"]
     # a warning needs no consent
-    assert hookwright("install", "ask-guard", "path-normalizer", *at(project), "--yes").code == 0
+    assert hookwright("install", "ask-guard", "path-normalizer", *at(project), "--option", "tools=mcp__.*",
+                      "--yes").code == 0
 
 
 def test_with_no_mcp_server_in_sight_two_rewriters_on_mcp_tools_still_warn(hookwright, home, project):
@@ -253,11 +259,11 @@ def test_a_rollback_that_brings_a_race_back_needs_consent(hookwright, home, proj
     assert hookwright("uninstall", "path-normalizer", *at(project), "--yes").code == 0
     before = settings.read_bytes()
 
-    refused = hookwright("rollback", "--yes", "--json")
+    refused = hookwright("rollback", "--project", project, "--yes", "--json")
     assert refused.code == 3 and refused.json["status"] == "refused"
     assert introduced(refused) == ["conflict/input-rewrite-race"]
     assert settings.read_bytes() == before
-    assert hookwright("rollback", "--yes", "--allow-conflicts").code == 0
+    assert hookwright("rollback", "--project", project, "--yes", "--allow-conflicts").code == 0
     assert len(commands(read_json(settings))) == 2
 
 
@@ -279,7 +285,7 @@ def test_every_plan_document_matches_its_schema(hookwright, home, project, resul
         hookwright("install", "path-normalizer", *at(project), "--yes", "--allow-conflicts", "--json"),
         hookwright("install", "path-normalizer", *at(project), "--yes", "--json"),  # unchanged
         hookwright("uninstall", "path-normalizer", *at(project), "--yes", "--json"),
-        hookwright("rollback", "--dry-run", "--json"),
+        hookwright("rollback", "--project", project, "--dry-run", "--json"),
     ]
     statuses = [ran.json["status"] for ran in documents]
     assert statuses == ["dry-run", "refused", "needs-confirmation", "applied", "unchanged", "applied", "dry-run"]

@@ -4,6 +4,12 @@ import pytest
 from support import GIT_GUARD_COMMAND, commands, read_json, write_json
 
 
+@pytest.fixture(autouse=True)
+def _in_the_project(monkeypatch, project):
+    """Each command runs where a user would run it: in the project (rollback undoes its operations)."""
+    monkeypatch.chdir(project)
+
+
 def scope(project):
     return ("--scope", "project", "--project", project, "--yes")
 
@@ -75,10 +81,10 @@ def test_rollback_to_an_operation_undoes_it_and_everything_after(hookwright, hom
     assert [op["undone"] for op in journal[:3]] == [True, True, True]
 
 
-def test_rollback_with_nothing_to_undo_exits_3(hookwright, home):
+def test_rollback_with_nothing_to_undo_is_nothing_to_do(hookwright, home):
     ran = hookwright("rollback", "--yes")
 
-    assert ran.code == 3 and "nothing to roll back" in ran.err
+    assert ran.code == 0 and ran.out.startswith("nothing to do: no operation to roll back for ")
 
 
 def test_rollback_dry_run_shows_the_plan_and_writes_nothing(hookwright, home, project):
@@ -156,7 +162,7 @@ def test_rollback_where_nothing_was_done_says_so_and_changes_nothing(hookwright,
 
     ran = hookwright("rollback", "--project", elsewhere, "--yes")
 
-    assert ran.code == 3 and "nothing to roll back there" in ran.err
+    assert ran.code == 0 and "nothing to do: no operation to roll back there" in ran.out
     assert commands(read_json(a / ".claude" / "settings.json")) == [GIT_GUARD_COMMAND]
 
 

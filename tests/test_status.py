@@ -41,7 +41,7 @@ def test_a_missing_runtime_and_a_hand_edited_entry_are_problems_with_the_repair_
     (row,) = _status(hookwright, project, code=1)["installs"]
 
     assert {p["rule"] for p in row["problems"]} == {"install/runtime-missing", "install/entry-differs"}
-    assert all(f"hookwright install git-guard --scope project --project {project}" in p["hint"]
+    assert all(f"hookwright install git-guard --host claude --scope project --project {project}" in p["hint"]
                for p in row["problems"] if p["rule"] == "install/runtime-missing")
     shown = hookwright("status", "--project", project)
     assert shown.code == 1 and "install/runtime-missing" in shown.out
@@ -80,7 +80,7 @@ def test_an_older_installed_version_says_the_bundled_one_is_newer(hookwright, ho
 
 def test_with_nothing_installed_status_says_how_to_install(hookwright, home, project):
     assert _status(hookwright, project)["installs"] == []
-    assert "hookwright install" in hookwright("status", "--project", project).out
+    assert "hookwright packs lists the packs to install" in hookwright("status", "--project", project).out
 
 
 def test_an_unreadable_config_is_said_with_its_place_and_every_other_install_is_still_listed(hookwright, home,

@@ -200,7 +200,7 @@ def test_rollback_of_the_first_install_takes_away_the_folders_it_made(hookwright
         assert hookwright("install", "git-guard", "--host", host, "--scope", "project", "--project", project,
                           "--yes").code == 0
         assert (project / folder).is_dir()
-        ran = hookwright("rollback", "--host", host, "--yes")
+        ran = hookwright("rollback", "--host", host, "--project", project, "--yes")
         assert ran.code == 0, ran.err
         assert _tree(project) == [], (host, _tree(project))
 

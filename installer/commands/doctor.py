@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..errors import ExitCode, HookwrightError, did_you_mean
+from ..errors import ExitCode, HookwrightError, command_line, did_you_mean
 from .result import Payload, Result, Status
 
 
@@ -56,22 +56,25 @@ def doctor(paths: list[Path], *, host: str | None = None, project: Path | None =
     from ..doctor.run import run
     from ..hosts import NAMES as HOSTS
     from ..hosts.base import check_project
+    from ..project import project_of
 
     if host is not None and host not in HOSTS:
         raise HookwrightError(f"doctor does not check host {host!r}", hint=f"use --host {' or '.join(HOSTS)}")
     check_project(project)
+    project, paths = _folder_named(paths, project)
     if isolated and not paths:
         raise HookwrightError("--isolated is about the files named on the command line",
                               hint="name the files to check alone, or drop --isolated")
     if probe:
         _check_sandbox(probe_without_sandbox)
-    chosen = selection.choose(project or Path.cwd(), select=select, ignore=ignore, min_severity=min_severity,
+    chosen = selection.choose(project_of(project), select=select, ignore=ignore, min_severity=min_severity,
                               strict=strict, use_config=use_config)
     outcome = run(paths or None, project=project, hosts=(host,) if host else HOSTS, probe=probe,
                   machine=not isolated)
     hidden = len(outcome.findings)
     outcome.findings = [f for f in outcome.findings if chosen.keeps(f)]
-    doc = report.document(outcome, strict=chosen.strict, selection=chosen, hidden=hidden - len(outcome.findings))
+    doc = report.document(outcome, strict=chosen.strict, selection=chosen, hidden=hidden - len(outcome.findings),
+                          notes=[] if paths else _unread_from_here(outcome.files, outcome.project))
     return Result("doctor", Status.CHECKED, exit_code=ExitCode(doc["summary"]["exit_code"]), payload=Report(fmt, doc))
 
 
@@ -85,6 +88,43 @@ def _check_sandbox(without: bool) -> None:
                               code=ExitCode.REFUSED,
                               hint="run doctor without --probe, or add --probe-without-sandbox to run them with your "
                                    "home folder, your files and the network in their reach")
+
+
+def _unread_from_here(files: list[Any], project: Path | None) -> list[str]:
+    """Where the working folder is a subfolder of the project: the project's files with hooks that
+    an agent started here would not read, as its host measured it (Claude Code reads project
+    settings only from the folder it starts in), so that doctor never reports a hook as running
+    where the agent would not run it."""
+    from .. import hosts
+    from ..doctor.model import resolved
+
+    here = Path.cwd().resolve()
+    if project is None or here == project or project not in here.parents:
+        return []
+    notes = []
+    for file in files:
+        host = hosts.of(file.host)
+        read = host.project_files_read_from(here) if host and file.scope in ("project", "local") else None
+        if host is not None and read is not None and resolved(file.path) not in {resolved(path) for path in read}:
+            notes.append(f"{host.title} started in {here} does not read {file.path} ({file.scope} settings "
+                         f"are read from the folder it starts in): start it in {project} for those hooks to run")
+    return notes
+
+
+def _folder_named(paths: list[Path], project: Path | None) -> tuple[Path | None, list[Path]]:
+    """`doctor DIR` checks the project DIR is in, as `doctor` run there would (`doctor .` too)."""
+    from ..project import found
+
+    folders = [path for path in paths if path.is_dir()]
+    if not folders:
+        return project, paths
+    if len(paths) > 1:
+        raise HookwrightError("is a directory: doctor checks files, or the project a folder is in, not both at once",
+                              path=folders[0], hint=command_line("doctor", folders[0]))
+    if project is not None:
+        raise HookwrightError("is a directory, and --project names the project: doctor checks files, or the "
+                              "project a folder is in", path=folders[0], hint=command_line("doctor", folders[0]))
+    return found(folders[0]), []
 
 
 def explain(rule_id: str, fmt: str = "text") -> Result:

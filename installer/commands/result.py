@@ -56,7 +56,7 @@ class Payload:
 class Result:
     def __init__(self, command: str, status: Status, plans: list[Plan] | None = None,
                  operation: Operation | None = None, exit_code: ExitCode = ExitCode.OK, payload: Payload | None = None,
-                 shown: bool = False) -> None:
+                 shown: bool = False, notes: list[str] | None = None) -> None:
         self.command = command
         self.status = status
         self.plans = [] if plans is None else plans
@@ -64,11 +64,13 @@ class Result:
         self.exit_code = exit_code
         self.payload = payload
         self.shown = shown  # the plans were shown to a person who said yes (not so with --yes)
+        self.notes = [] if notes is None else notes  # what the command says besides its plans ("nothing to do: ...")
 
     def to_json(self) -> dict[str, Any]:
         return {
             "command": self.command, "status": self.status.value, "exit_code": int(self.exit_code),
             "plans": [p.to_json() for p in self.plans],
             "operation": self.operation.to_json() if self.operation else None,
+            **({"notes": self.notes} if self.notes else {}),
             **(self.payload.to_json() if self.payload else {}),
         }

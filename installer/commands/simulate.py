@@ -19,6 +19,7 @@ from .. import safe_read
 from ..errors import ExitCode, HookwrightError
 from ..hosts import NAMES as HOSTS
 from ..hosts.base import check_project
+from ..project import project_of
 from .result import Payload, Result, Status
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
     if sandboxed:
         _check_sandbox()
     event = event or "PreToolUse"
-    project = (project or Path.cwd()).resolve()
+    project = project_of(project).resolve()
     check_project(project)
     rules = protocol(event)
     call_input = _tool_input(tool_input, input_file, command)

@@ -14,6 +14,7 @@ from typing import Any
 from .. import hosts
 from ..errors import ErrorKind, ExitCode, HookwrightError
 from ..hosts.base import Host, Target, check_project
+from ..project import project_of
 from .result import Payload, Result, Status
 
 
@@ -41,7 +42,7 @@ def installed(project: Path | None = None, host: str | None = None) -> Installs:
     from ..planning.uninstall import installed_receipts
 
     check_project(project)
-    folder = project or Path.cwd()
+    folder = project_of(project)
     rows: list[dict[str, Any]] = []
     unreadable: list[dict[str, Any]] = []
     for adapter in [hosts.get(host)] if host else hosts.every():

@@ -5,21 +5,30 @@ from pathlib import Path
 
 from .. import atomic, hosts
 from ..apply import Consent, run_plans
-from ..hosts.base import Scope, implied_scope, scope_reason
+from ..hosts.base import Scope, scope_reason
+from ..planning.places import places_to_remove
 from ..planning.uninstall import plan_uninstall, targets_for
-from .result import Result
+from .result import Result, Status
 
 
-def uninstall(pack_names: list[str], *, host: str = "claude", scope: Scope | None, project: Path | None,
+def uninstall(pack_names: list[str], *, host: str | None = None, scope: Scope | None, project: Path | None,
               force: bool = False, dry_run: bool, consent: Consent) -> Result:
-    """The host's adapter, then its targets (the packs named, or every pack installed there), a
-    plan for each, then run_plans (check, confirm, apply). `scope` None: the project scope with
-    --project, else the user scope."""
-    adapter = hosts.get(host)
+    """Where the packs are installed for the project (planning/places.py: the one place, the place
+    --host and --scope name, or the one a person picks), a plan for each file there (the packs
+    named, or every pack installed there), then run_plans (check, confirm, apply). A pack that is
+    installed nowhere for the project is nothing to do (exit 0), said as such."""
+    chosen, notes = places_to_remove("uninstall", list(dict.fromkeys(pack_names)), host, scope, project,
+                                     consent.pick, list(consent.again))
+    if not chosen:
+        return Result("uninstall", Status.UNCHANGED, notes=notes)
     plans = []
-    for target, its_names in targets_for(adapter, scope or implied_scope(project), project, pack_names):
-        atomic.check_writable(target.config)
-        plan = plan_uninstall(adapter, target, its_names, force)
-        plan.project, plan.scope_reason = project, scope_reason(scope, project)
-        plans.append(plan)
-    return run_plans("uninstall", plans, dry_run=dry_run, consent=consent)
+    for place in chosen:
+        adapter = hosts.get(place.host)
+        for target, its_names in targets_for(adapter, place.scope, project, place.packs):
+            atomic.check_writable(target.config)
+            plan = plan_uninstall(adapter, target, its_names, force)
+            plan.project, plan.scope_reason = project, place.reason or scope_reason(scope, project)
+            plans.append(plan)
+    result = run_plans("uninstall", plans, dry_run=dry_run, consent=consent)
+    result.notes = notes
+    return result

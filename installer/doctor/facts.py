@@ -82,9 +82,9 @@ NEWER_THAN_MATCHER_CHANGE = frozenset({"DirectoryAdded", "PreModelSwitch", "Post
 
 COMMON_FIELDS = {"type": str, "if": str, "timeout": (int, float), "statusMessage": str}
 TYPE_FIELDS: dict[str, dict[str, object]] = {
-    "command": {"command": str, "args": "strings", "async": bool, "asyncRewake": bool, "shell": str},
-    "http": {"url": str, "headers": "string-map", "allowedEnvVars": "strings"},
-    "mcp_tool": {"server": str, "tool": str, "input": dict},
+    "command": {"command": str, "args": "strings", "async": bool, "asyncRewake": bool, "shell": str, "onFailure": str},
+    "http": {"url": str, "headers": "string-map", "allowedEnvVars": "strings", "onFailure": str},
+    "mcp_tool": {"server": str, "tool": str, "input": dict, "onFailure": str},
     "prompt": {"prompt": str, "model": str, "continueOnBlock": bool},
     "agent": {"prompt": str, "model": str},
 }

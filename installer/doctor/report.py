@@ -22,9 +22,11 @@ SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
 
-def document(outcome: Outcome, strict: bool = False, selection: Selection | None = None, hidden: int = 0) -> dict[str, Any]:
+def document(outcome: Outcome, strict: bool = False, selection: Selection | None = None, hidden: int = 0,
+             notes: list[str] | None = None) -> dict[str, Any]:
     """`selection`: the rules the run reports (--select, --ignore, --min-severity, the config);
-    `hidden`: how many findings it left out."""
+    `hidden`: how many findings it left out; `notes`: what else the run has to say (the files an
+    agent started in the working folder would not read)."""
     errors, warnings, infos = (outcome.count(s) for s in ("error", "warning", "info"))
     unreadable = sum(1 for f in outcome.files if f.error is not None)  # not read or not parsed: not checked
     # the conflicts with this machine's files count like the others (the hooks do race here); a
@@ -48,6 +50,7 @@ def document(outcome: Outcome, strict: bool = False, selection: Selection | None
                     "machine_dependent": sum(1 for f in outcome.findings if f.machine),
                     "hidden": hidden, "exit_code": int(exit_code)},
         "selection": (selection or Selection()).to_json(),
+        "notes": list(notes or []),
     }
 
 
@@ -105,12 +108,13 @@ def text(doc: dict[str, Any], base: Path, verbosity: int = 0) -> list[Line]:
             lines.append([(f"this machine: {typed_path(file['path'], base)} could not be read ({file['error']}), "
                            "so the named files' conflicts with it are not checked", "dim")])
     if not doc["files"]:
-        lines.append([(f"no Claude Code or Cursor hook config found for {doc['project']}", "dim")])
+        lines.append([(f"no hook config found for {doc['project']}", "dim")])
     chosen = doc["selection"]
     if chosen["config"]:
         lines.append([(f"rules chosen by {typed_path(chosen['config'], base)}", "dim")])
     for skipped in chosen["skipped_configs"]:
         lines.append([(f"not read: {typed_path(skipped['path'], base)}: {skipped['why']}", "yellow")])
+    lines.extend([("note: ", "yellow"), (note, None)] for note in doc.get("notes", []))
     s = doc["summary"]
     colour = "red" if s["errors"] else "yellow" if s["warnings"] else "green"
     lines.append([(summary_line(doc), colour)])

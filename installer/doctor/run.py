@@ -118,8 +118,10 @@ def context(paths: list[Path] | None = None, *, project: Path | None = None, hos
 
 
 def _project_folder(project: Path | None) -> Path:
-    """The project a run looks at: the one given, else the working directory, resolved."""
-    return (project or Path.cwd()).resolve()
+    """The project a run looks at: the one given, else the one the working folder is in, resolved."""
+    from ..project import project_of
+
+    return project_of(project).resolve()
 
 
 def _context(files: list[ConfigFile], handlers: list[Handler], plugins: list[Plugin], project: Path,

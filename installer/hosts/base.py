@@ -206,7 +206,9 @@ class Host(ABC):
                                   hint=f"use --scope {' or '.join(s.value for s in self.scopes)}")
         if scope is Scope.user:
             return self._target(scope, None, pack)
-        project = (project or Path.cwd()).resolve()
+        from ..project import project_of
+
+        project = project_of(project).resolve()
         if not project.is_dir():
             raise HookwrightError(f"the project folder {project} does not exist", path=project,
                                   hint="give an existing folder with --project")
@@ -224,6 +226,20 @@ class Host(ABC):
     @abstractmethod
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
         """The target in an existing project (None for the user scope)."""
+
+    def project_folder(self) -> str:
+        """The folder a project keeps this host's config in (`.claude`): a folder holding it is a project."""
+        probe = Path("/project")
+        return self._target(Scope.project, probe, "x").config.relative_to(probe).parts[0]
+
+    def project_files_read_from(self, start: Path) -> list[Path] | None:
+        """The project config files a session started in `start` reads (None: not measured, so
+        nothing is said about a session started in a subfolder)."""
+        return None
+
+    def user_folder(self) -> Path:
+        """The host's folder of the user scope (~/.claude): never a project's, wherever it is."""
+        return self._target(Scope.user, None, "x").runtime_root.parent
 
     def found_on_this_machine(self) -> str | None:
         """Where this host shows itself here (its config folder, or a program on PATH), if it does."""
@@ -346,13 +362,19 @@ class Host(ABC):
             return quoted_absolute(path)
         return self.project_var + "/" + quoted_absolute(path.relative_to(target.project))
 
-    def runtime_command(self, pack: Pack, options: dict[str, Any], where: str, python: str = DEFAULT_PYTHON) -> str:
-        """`python3 -I -S <where> --host <host> [--option k=v]`: how a shell starts a runtime
-        (or the interpreter named by its path in place of python3)."""
+    # what a hook entry sets to fail closed here: a failure of the hook (it cannot start, times out,
+    # crashes) blocks the call instead of letting it go on (None: the host offers nothing for it)
+    fail_closed_field: ClassVar[tuple[str, Any] | None] = None
+
+    def runtime_command(self, pack: Pack, options: dict[str, Any], where: str, python: str = DEFAULT_PYTHON,
+                        fail_closed: bool = False) -> str:
+        """`python3 -I -S <where> --host <host> [--option k=v] [--fail-closed]`: how a shell starts a
+        runtime (or the interpreter named by its path in place of python3)."""
         import shlex  # (the writing side's: doctor never quotes)
 
         extra = "".join(f" --option {name}={shlex.quote(text)}" for name, text in changed_options(pack, options))
-        return f"{shlex.quote(python)} -I -S {where} --host {self.name}{extra}"
+        return (f"{shlex.quote(python)} -I -S {where} --host {self.name}{extra}"
+                + (f" {FAIL_CLOSED_FLAG}" if fail_closed else ""))
 
     def interpreter_of(self, handler: Any) -> str | None:
         """The interpreter one of our entries starts (None: not one of ours)."""
@@ -361,10 +383,18 @@ class Host(ABC):
         match = self._owned.match(str(handler.get("command", ""))) if isinstance(handler, dict) else None
         return shlex.split(match["python"])[0] if match else None
 
-    def runtime_args(self, pack: Pack, options: dict[str, Any]) -> list[str]:
+    def runtime_args(self, pack: Pack, options: dict[str, Any], fail_closed: bool = False) -> list[str]:
         """The same arguments after the script, as a list (for a host that starts it without a shell)."""
         return ["--host", self.name, *(arg for name, text in changed_options(pack, options)
-                                       for arg in ("--option", f"{name}={text}"))]
+                                       for arg in ("--option", f"{name}={text}")),
+                *([FAIL_CLOSED_FLAG] if fail_closed else [])]
+
+    def fail_closed(self, handler: dict[str, Any]) -> dict[str, Any]:
+        """The handler with what makes this host block the call when the hook fails."""
+        if self.fail_closed_field is None:
+            return handler
+        key, value = self.fail_closed_field
+        return {**handler, key: value}
 
     # ---- our entries in a file -----------------------------------------------------------
 
@@ -442,11 +472,17 @@ def owned_pattern(host: str) -> re.Pattern[str]:
     )
 
 
+FAIL_CLOSED_FLAG = "--fail-closed"  # the runtime blocks (exit 2) when it cannot decide (hookwright_runtime.py)
+
+
 def changed_options(pack: Pack, options: dict[str, Any]) -> list[tuple[str, str]]:
     """(name, text) of the options that differ from their default: the rest are left out, so
-    a default install's command stays the same across versions."""
+    a default install's command stays the same across versions. (on_failure is no option of the
+    runtime's: it is the --fail-closed flag, and the host's own field.)"""
+    from ..packs import ON_FAILURE
+
     return [(name, ("true" if value else "false") if isinstance(value, bool) else str(value))
-            for name, value in sorted(options.items()) if value != pack.options[name].default]
+            for name, value in sorted(options.items()) if value != pack.options[name].default and name != ON_FAILURE]
 
 
 def describe(value: Any) -> str:

@@ -73,19 +73,29 @@ class Claude(Host):
     programs = ("claude",)
     schema = "claude-settings.schema.json"
     project_var = PROJECT_VAR
+    # a failure counts as exit 2, which blocks what the event guards (docs/hosts/claude-code.md#handler-fields)
+    fail_closed_field = ("onFailure", "block")
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
         base = user_dir() if project is None else project / ".claude"
         return Target(self.name, scope, base / CONFIG_FILE[scope], base / RUNTIME_FOLDER[scope], project,
                       personal=scope is Scope.local)
 
+    def project_files_read_from(self, start: Path) -> list[Path]:
+        """The project settings of the folder it starts in alone, the local settings there and at
+        the git root (docs/hosts/claude-code.md#config-files, measured on 2.1.328)."""
+        return [start / ".claude" / CONFIG_FILE[Scope.project], *local_settings_read(start)]
+
     def render(self, target: Target, pack: Pack, options: dict[str, Any], python: str = DEFAULT_PYTHON) -> list[Entry]:
         entries = []
         for hook in pack.hooks_for(self.name):
             wiring = hook.targets[self.name]
+            closed = pack.fails_closed(hook, options)
             handler = {"type": "command",
-                       "command": self.runtime_command(pack, options, self.runtime_path(target, pack, hook), python),
+                       "command": self.runtime_command(pack, options, self.runtime_path(target, pack, hook), python,
+                                                       closed),
                        "timeout": wiring.whole_timeout}
+            handler = self.fail_closed(handler) if closed else handler
             entries.append(Entry.of(pack.name, hook.id, wiring.event, pack.matcher(hook, self.name, options), handler))
         return entries
 

@@ -62,6 +62,7 @@ class Cursor(Host):
     programs = ("cursor", "cursor-agent")
     schema = "cursor-hooks.schema.json"
     project_var = PROJECT_VAR
+    fail_closed_field = ("failClosed", True)  # a crash, a timeout or invalid JSON blocks (docs/hosts/cursor.md#file-format)
     # (docs/hosts/cursor.md: "version" is required in a project's hooks.json)
     required_keys = {"version": (VERSION, "Cursor does not load a project hooks.json without it")}
 
@@ -73,12 +74,14 @@ class Cursor(Host):
         entries = []
         for hook in pack.hooks_for(self.name):
             wiring = hook.targets[self.name]
+            closed = pack.fails_closed(hook, options)
             handler: dict[str, Any] = {"command": self.runtime_command(
-                pack, options, self.runtime_path(target, pack, hook), python)}
+                pack, options, self.runtime_path(target, pack, hook), python, closed)}
             matcher = pack.matcher(hook, self.name, options)
             if matcher is not None:
                 handler["matcher"] = matcher
             handler["timeout"] = wiring.whole_timeout
+            handler = self.fail_closed(handler) if closed else handler
             entries.append(Entry.of(pack.name, hook.id, wiring.event, matcher, handler))
         return entries
 

@@ -202,8 +202,10 @@ class Opencode(Host):
         entries = []
         for hook in pack.hooks_for(self.name):
             wiring = hook.targets[self.name]
-            handler = {"script": f"../hookwright/{pack.name}/{hook.script}", "args": self.runtime_args(pack, options),
-                       "tools": wiring.matcher, "timeout": wiring.whole_timeout}
+            closed = pack.fails_closed(hook, options)
+            handler = {"script": f"../hookwright/{pack.name}/{hook.script}",
+                       "args": self.runtime_args(pack, options, closed), "tools": wiring.matcher,
+                       "timeout": wiring.whole_timeout}
             if python != DEFAULT_PYTHON:
                 handler["python"] = python
             entries.append(Entry.of(pack.name, hook.id, EVENT, wiring.matcher, handler))

@@ -13,7 +13,7 @@ from ..document import Document
 from ..errors import ExitCode, HookwrightError
 from ..hosts.base import Entry, Host, Scope, Target
 from ..layout import RECEIPT
-from ..packs import Pack, resolve_options
+from ..packs import FAIL_CLOSED, FAIL_OPEN, ON_FAILURE, Pack, resolve_options
 from ..plan import Action, PackChange, Plan, file_writes, personal_gitignore
 from ..state import Receipt, RuntimeFile, read_receipt, sha256
 
@@ -28,17 +28,22 @@ def _mode(pack: Pack, name: str) -> int:
 def options_for(host: Host, packs: list[Pack], options: list[str]) -> dict[str, dict[str, Any]]:
     """The packs' options from `--option KEY=VALUE`, once the host is known to run each pack as
     it is meant and to honour every option given (else exit 3, or exit 2 for the option)."""
+    chosen = resolve_options(packs, options)
+    check_host(host, packs, chosen)
+    return chosen
+
+
+def check_host(host: Host, packs: list[Pack], chosen: dict[str, dict[str, Any]]) -> None:
+    """The host runs each pack as it is meant (else exit 3) and honours every option given (else exit 2)."""
     for pack in packs:
         why = host.refusal(pack)
         if why:
             raise HookwrightError(why, code=ExitCode.REFUSED, hint="`hookwright packs --host "
                                   f"{host.name}` lists the packs that run there")
-    chosen = resolve_options(packs, options)
     for pack in packs:
         why = host.ignored_options(pack, chosen[pack.name])
         if why:
             raise HookwrightError(why, hint="drop that --option for this agent")
-    return chosen
 
 
 def targets_for(host: Host, scope: Scope, project: Path | None, packs: list[Pack]) -> list[tuple[Target, list[Pack]]]:
@@ -136,12 +141,35 @@ def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[st
     written = sha256(new_bytes) if new_bytes is not None else None
     changes = [_runtime_change(host, target, pack, values, wanted, keep_empty, receipt, made, written, rewired)
                for pack, values, wanted, keep_empty, receipt, rewired in wired]
+    for change, (pack, *_, receipt, _) in zip(changes, wired):
+        change.notes += _kept_options(target, pack, receipt, options[pack.name])
     return Plan("install", target, doc, data, added, removed, changes,
                 replan=lambda: plan_install(host, target, packs, options, adopt, force, python),
                 notes=_git_notes(target) + _required_key_notes(host, doc, data)
                 + _shim_notes(host, target, packs, interpreters),
                 made_folders=made[1], exact_bytes=new_bytes,  # (also over an edit, which only --force gets to)
                 other_writes=personal_gitignore(target, changes))
+
+
+def _kept_options(target: Target, pack: Pack, receipt: Receipt | None, given: dict[str, Any]) -> list[str]:
+    """The note for the options an install keeps from the one before without the command line
+    giving them (a value other than the default): so that a value set once is never a surprise."""
+    kept = {name: value for name, value in (receipt.options if receipt else {}).items()
+            if name in pack.options and name not in given and value != pack.options[name].default}
+    if not kept:
+        return []
+    from ..errors import command_line
+
+    shown = ", ".join(f"{name}={_option_text(value)}" for name, value in kept.items())
+    defaults = [arg for name in kept for arg in ("--option", f"{name}={_option_text(pack.options[name].default)}")]
+    place = ["--host", target.host, "--scope", target.scope.value] + (
+        ["--project", str(target.project)] if target.project is not None else [])
+    return [f"{pack.name} keeps {shown} from the install before (the command line did not say); "
+            f"`{command_line('install', pack.name, *place, *defaults)}` puts back the default"]
+
+
+def _option_text(value: Any) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
 def _made_for(target: Target, config_exists: bool) -> tuple[bool, list[str]]:
@@ -219,7 +247,8 @@ def _runtime_change(host: Host, target: Target, pack: Pack, values: dict[str, An
     folder = target.pack_dir(pack.name)
     scripts = pack.runtime_files(host.name)
     created_config, created_folders = (receipt.created_config, receipt.created_folders) if receipt else made
-    new_receipt = Receipt(pack.name, pack.version, host.name, target.scope.value, target.config.name, values,
+    recorded = {k: v for k, v in values.items() if k != ON_FAILURE or v != FAIL_OPEN}  # (as receipts had it before)
+    new_receipt = Receipt(pack.name, pack.version, host.name, target.scope.value, target.config.name, recorded,
                           wanted, [RuntimeFile(name, sha256(content), _mode(pack, name)) for name, content in scripts.items()],
                           keep_empty, created_config, created_folders, written)
     wanted_files = {name: (content, _mode(pack, name)) for name, content in scripts.items()}
@@ -231,9 +260,22 @@ def _runtime_change(host: Host, target: Target, pack: Pack, values: dict[str, An
         action = Action.INSTALL
     elif receipt.version != pack.version:
         action = Action.UPGRADE
-    elif receipt.options != values:
+    elif receipt.options != recorded:
         action = Action.RECONFIGURE
     else:
         action = Action.REPAIR if writes or stale or rewired else Action.UNCHANGED
-    return PackChange(pack.name, action, folder, writes, stale,
-                      receipt.version if receipt else None, pack.version)
+    change = PackChange(pack.name, action, folder, writes, stale, receipt.version if receipt else None, pack.version)
+    if ON_FAILURE in values:
+        change.on_failure = values[ON_FAILURE]
+        change.on_failure_how = _on_failure_how(host, values[ON_FAILURE])
+    return change
+
+
+def _on_failure_how(host: Host, value: str) -> str:
+    """What the pack's blocking hooks do when they cannot decide, in this host."""
+    if value != FAIL_CLOSED:
+        return (f"fails open: a hook that cannot decide lets the call go on, with a line in hooks.log "
+                f"(--option {ON_FAILURE}={FAIL_CLOSED} to fail closed)")
+    offered = (f"{host.fail_closed_field[0]}: {json.dumps(host.fail_closed_field[1])} and the runtime's exit 2"
+               if host.fail_closed_field else "the runtime's exit 2, and the plugin blocks a call it could not have judged")
+    return f"fails closed: a hook that cannot decide blocks the call ({offered})"

@@ -33,6 +33,11 @@ class Only(NamedTuple):
                      and resolved(Path(target["project"])) == resolved(self.project))
                 and (self.file is None or resolved(Path(target["config"])) == resolved(self.file)))
 
+    @property
+    def named_a_place(self) -> bool:
+        """A project, a file or the user scope was asked for: not the project the working folder is in."""
+        return self.project is not None or self.file is not None or self.scope is Scope.user
+
     def check(self) -> None:
         if self.host is not None:
             hosts.get(self.host)  # a host we know, or a usage error
@@ -54,6 +59,7 @@ def undoable_operations(only: Only = Only()) -> list[state.Operation]:
 def plan_undo(op: state.Operation, force: bool) -> Plan:
     plan = _plan_undo(op, force)
     plan.other_writes = personal_gitignore(plan.target, [c for c in plan.packs if c.writes])
+    plan.undoes_what = f"{op.kind} of {', '.join(op.packs) or 'nothing'}"
     return plan
 
 
@@ -83,10 +89,14 @@ def _plan_undo(op: state.Operation, force: bool) -> Plan:
     data = doc.data if doc.exists else host.new_document_data()
     changed = []
     keep_empty = host.empty_containers(before.data, op.added) if before and before.exists else []
+    replaced = {(e.pack, e.hook, e.event): e for e in op.removed}  # an update: the entry it replaced
     for entry in op.added:
         current = host.find(data, entry)
+        older = replaced.get((entry.pack, entry.hook, entry.event))
         if current is not None and current != entry.handler:
             changed.append((entry, current))
+        elif current is not None and older is not None:  # back in its place, not moved to the end
+            data = host.replace(data, entry, older)
         elif current is not None:
             data = host.remove(data, entry, keep_empty)
     for entry in op.removed:

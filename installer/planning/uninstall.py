@@ -20,10 +20,6 @@ def targets_for(host: Host, scope: Scope, project: Path | None, pack_names: list
     """The files the packs come out of (the packs named, or every one installed in the scope):
     one per scope, or one per pack for a host whose unit is a file (opencode)."""
     names = list(dict.fromkeys(pack_names)) or installed_packs(host, scope, project)
-    if not names:
-        where = host.target(scope, project, None)
-        raise HookwrightError("no hookwright pack is installed here", path=where.config,
-                              hint="choose the host and scope with --host and --scope (and --project)")
     by_file: dict[Path, tuple[Target, list[str]]] = {}
     for name in names:
         target = host.target(scope, project, name)

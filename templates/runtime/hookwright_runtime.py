@@ -648,7 +648,11 @@ def cannot_load(script_path: str, error: BaseException, argv: "Iterable[str] | N
     log(name, why)
     host, _, _ = parse_argv(args)
     closed = FAIL_CLOSED in args
-    record(name, script_path, host, {}, "error", why, blocked=closed)
+    try:  # (read, also so that the host never writes into a closed pipe: which call it was, for the log)
+        payload, _ = as_claude(str(host), read_payload(sys.stdin.buffer))
+    except BaseException:
+        payload = {}
+    record(name, script_path, host, payload, "error", why, blocked=closed)
     if closed:
         _say(sys.stderr, _fail_closed_reason(name, why))
         return BLOCKS

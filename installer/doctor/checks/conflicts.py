@@ -741,7 +741,21 @@ def _pack_in_several_scopes(ctx: Context, at: PackCopies) -> Iterator[Finding]:
                           [_place(first, f"pack {at.pack} in the {first.file.scope} scope")], pack=at.pack,
                           script=at.script, other=f"{first.file.path} ({first.file.scope} scope)", host=at.host.title,
                           times="twice" if len(at.copies) == 2 else f"{len(at.copies)} times",
-                          variant=None if at.host.dedups_commands else "every-file")
+                          variant=None if at.host.dedups_commands else "every-file",
+                          scope_args=_scope_args_of(at.host, handler))
+
+
+def _scope_args_of(host: Host, handler: Handler) -> str:
+    """The options that name the place of the file a pack's entry is in (`--host opencode --scope user`)."""
+    from ...errors import HookwrightError
+    from ...hosts.base import Scope
+    from .installs import scope_args
+
+    scope = Scope(handler.file.scope) if handler.file.scope in Scope.__members__ else Scope.project
+    try:
+        return scope_args(host.target(scope, None if scope is Scope.user else handler.file.project))
+    except HookwrightError:
+        return f"--host {host.name} --scope {scope.value}"
 
 
 # ---- Cursor's third-party loading of Claude Code hooks -------------------------------------------------

@@ -258,6 +258,11 @@ def _runtime_modified(ctx: Context, pack: PackAt) -> Iterator[Finding]:
     yield from _problems(ctx, pack, "install/runtime-modified")
 
 
+@RECEIPT_RULES.rule("install/runtime-cannot-load")
+def _runtime_cannot_load(ctx: Context, pack: PackAt) -> Iterator[Finding]:
+    yield from _problems(ctx, pack, "install/runtime-cannot-load")
+
+
 def receipt_problems(host: Host, target: Target, data: Any, receipt: Receipt) -> Iterator[tuple[str, dict[str, Any]]]:
     """How an install differs from its receipt: (rule id, the rule's fields besides pack and
     scope_args) for each entry missing or changed in the config `data`, and each runtime file
@@ -277,6 +282,7 @@ def receipt_problems(host: Host, target: Target, data: Any, receipt: Receipt) ->
         yield "install/interpreter-missing", {"hook": hook, "interpreter": python, "why": interpreter.missing(python),
                                               "effect": _never_runs(host)}
     yield from runtime_problems(host.name, target.pack_dir(receipt.pack), receipt)
+    yield from _cannot_load(host, target.pack_dir(receipt.pack), receipt)
 
 
 def runtime_problems(host: str, folder: Path, receipt: Receipt) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -330,6 +336,18 @@ def reference(host: str, receipt: Receipt) -> str:
     return "shipped" if shipped_runtime(receipt.pack, receipt.version, host) is not None else "receipt"
 
 
+def _cannot_load(host: Host, folder: Path, receipt: Receipt) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The installed modules that would not load, read without running them (runtime_check)."""
+    from ...runtime_check import static_problems
+
+    scripts = {who[1] for entry in receipt.entries if (who := host.owner(entry.handler))}
+    for problem in static_problems(folder, [item.name for item in receipt.files],
+                                   {script.replace("-", "_") for script in scripts}):
+        where = f"{problem.file}:{problem.line}:{problem.column or 1}" if problem.line else str(problem.file)
+        yield "install/runtime-cannot-load", {"module": problem.module + ".py", "problem": problem.message,
+                                              "runtime": where}
+
+
 def _never_runs(host: Host) -> str:
     """What a hook whose interpreter is gone does in this host."""
     if host.starts_per_call:  # (the shell cannot start it: exit 127, an error that does not block)
@@ -347,7 +365,11 @@ def _read_receipt(path: Path) -> Receipt | None:
 
 
 def scope_args(target: Target) -> str:
-    host = "" if target.host == hosts.DEFAULT else f"--host {target.host} "
-    if target.scope is Scope.user:
-        return host + "--scope user"
-    return host + f"--scope {target.scope.value} --project {target.project}"
+    """The options that name an install's place, as a command printed in a hint takes them (quoted
+    for the shell: it works as printed)."""
+    import shlex
+
+    where = ["--host", target.host, "--scope", target.scope.value]
+    if target.scope is not Scope.user:
+        where += ["--project", str(target.project)]
+    return " ".join(map(shlex.quote, where))

@@ -28,6 +28,8 @@ OPEN_VALUES = {"SubagentStart": "an agent type", "SubagentStop": "an agent type"
 # in an entry without a regex's anchors, escapes, groups or `+`
 FILE_GLOB = lazy(r"(?<![.)\]\\])\*|\{[^{}|]*,[^{}|]*\}")
 REGEX_ONLY = lazy(r"[$^\\()+]|\.\*")
+# `Mcp__fs__.*`, `MCP__.*`: the MCP prefix in another case (tool names start with `mcp__`)
+MISCASED_MCP = lazy(r"(?<![A-Za-z0-9_])(?!mcp__)[Mm][Cc][Pp]__")
 FILE_PATH = lazy(r"[\w.~/-]*/[\w.~-]+")  # a file's path with a folder, written plainly
 
 
@@ -224,6 +226,8 @@ def _case_mismatch(at: MatcherAt) -> Iterator[Finding]:
     event = judged.event
     if event.matcher == TOOL or event.name in SERVER_EVENTS:
         yield from _server_case(at, judged)
+    if event.matcher == TOOL:
+        yield from _mcp_prefix_case(at, judged.text)
     if at.matcher.kind == "exact" and event.matcher != OPEN:
         known, by_case = at.known, at.known_by_case
         names = at.matcher.names
@@ -235,6 +239,18 @@ def _case_mismatch(at: MatcherAt) -> Iterator[Finding]:
             wanted = ", ".join(f"{right} (it says {name})" for name, right in wrong_case)
             yield at.finding("matcher/case-mismatch", matcher=at.shown, wanted=wanted, suggestion=suggestion)
     yield from _regex_rule(at, "matcher/case-mismatch")
+
+
+def _mcp_prefix_case(at: MatcherAt, raw: str) -> Iterator[Finding]:
+    """`Mcp__fs` or `MCP__.*`: every MCP tool's name starts with `mcp__`, in that case."""
+    if not MISCASED_MCP.search(raw):
+        return
+    fixed = MISCASED_MCP.sub("mcp__", raw)
+    if at.matcher.kind == "exact":
+        fixed = "|".join(part if part.strip()[5:].partition("__")[2] or not part.strip().startswith("mcp__")
+                         else part.strip() + "__.*" for part in fixed.split("|"))
+    yield at.finding("matcher/case-mismatch", matcher=at.shown, wanted="MCP tools (their names start with mcp__)",
+                     suggestion=json.dumps(fixed))
 
 
 def _server_case(at: MatcherAt, judged: Judged) -> Iterator[Finding]:

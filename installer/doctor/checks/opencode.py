@@ -99,7 +99,17 @@ def _runtime_missing(plugin: PluginFile) -> Iterator[Finding]:
         script = (plugin.file.path.parent / str(hook.get("script", ""))).resolve()
         if not script.is_file():
             yield plugin.ctx.finding("host/opencode-runtime-missing", plugin.file, ("hooks", index), runtime=script,
-                                     pack=ours.get("pack"))
+                                     pack=ours.get("pack"), scope_args=_scope_args(plugin))
+
+
+def _scope_args(plugin: PluginFile) -> str:
+    """The options that name the plugin's place (its scope, and the project of a project's plugin)."""
+    import shlex
+
+    where = ["--host", "opencode", "--scope", "user" if plugin.file.scope == "user" else "project"]
+    if plugin.file.scope != "user" and plugin.file.project is not None:
+        where += ["--project", str(plugin.file.project)]
+    return " ".join(map(shlex.quote, where))
 
 
 @PLUGIN_RULES.rule("host/opencode-plugin-syntax-error", alone=True)

@@ -82,11 +82,18 @@ def server_reach(matcher: str | None, server: str, event: str = "PreToolUse") ->
     return _reach(classify(matcher, event), server)
 
 
+# every MCP tool but some named ones, as path-normalizer's default excludes the question tools:
+# `^mcp__(?!.*__AskUserQuestion$)`, with `.*` after it or not (a look-ahead no automaton here expresses)
+_ALL_BUT_NAMED = lazy(r"^\^mcp__\(\?!\.\*__(?:[A-Za-z0-9_-]+\|)*[A-Za-z0-9_-]+\$\)(?:\.\*)?$")
+
+
 @lru_cache(maxsize=16384)
 def _reach(m: Matcher, server: str) -> str:
     prefix = f"mcp__{server}__"
     if m.kind == "all" or m.kind == "regex" and m.pattern is not None and _takes_whole_prefix(m.pattern, prefix):
         return "all"
+    if m.kind == "regex" and m.pattern is not None and _ALL_BUT_NAMED.match(m.pattern.source):
+        return "all"  # (every tool of the server but a few named: a race with it is as good as certain)
     touched = _touches(m, server)
     # (exact names, or decided by sampling: never all; True comes of a regex the automaton read)
     if touched is not True or m.pattern is None:

@@ -25,7 +25,7 @@ import os
 import hookwright_runtime as hw
 
 NAME = "path-normalizer"
-OPTIONS = {"tools": "mcp__.*", "args": "path,file_path,target_path,directory,dir"}
+OPTIONS = {"tools": "^mcp__(?!.*__AskUserQuestion$)", "args": "path,file_path,target_path,directory,dir"}
 
 
 def is_relative_path(value: object) -> bool:
