@@ -4,7 +4,8 @@ runs a repository's hook commands in.
 A hook command is whatever the repository says: it may read the real home folder (keys, tokens),
 call a server, leave a process behind that calls `setsid` to outlive its run. Run in the sandbox,
 it sees the file system read-only, an empty tmpfs where the real home, /tmp, /var/tmp, /run and
-/dev/shm were (no files, no sockets of other programs), no network (a network namespace of its
+/dev/shm were (no files, no sockets of other programs; of the home only the toolchains it needs
+to start, read-only: `toolchains`), no network (a network namespace of its
 own, with only a loopback that is down: a server on the machine's 127.0.0.1 is out of reach), and
 only the throwaway folders the caller names writable; every process it starts dies when it ends
 (a PID namespace: its first process, installer/sandbox_init.py, exits with the hook's status, and
@@ -44,13 +45,40 @@ class Sandbox:
         """The argv that runs `command` in the sandbox, in `cwd`; `root`: an empty folder of the
         caller's (it becomes the sandbox's /)."""
         hidden = hidden_folders()
-        if any(command[0].startswith(folder + "/") for folder in hidden):  # (found on PATH out here, in a
-            command = [os.path.basename(command[0]), *command[1:]]  # folder it cannot see: looked up in there)
+        tools = toolchains(command, hidden)
+        if any(command[0].startswith(folder + "/") for folder in hidden) and not any(
+                command[0].startswith(tool + "/") for tool in tools):  # (found on PATH out here, in a folder
+            command = [os.path.basename(command[0]), *command[1:]]  # it cannot see: looked up in there)
         config = {"root": str(root), "empty": hidden, "cwd": str(cwd),
-                  "writable": [str(p) for p in self.writable], "readable": [str(p) for p in self.readable]}
+                  "writable": [str(p) for p in self.writable],
+                  "readable": [str(p) for p in self.readable] + tools}
         return [shutil.which("unshare") or "unshare", "--user", "--map-root-user", "--mount", "--net", "--pid", "--ipc",
                 "--uts", "--fork", "--kill-child", "--", sys.executable, "-I", "-S", str(INIT), json.dumps(config), "--",
                 *command]
+
+
+def toolchains(command: list[str], hidden: list[str]) -> list[str]:
+    """The folders inside the hidden home folders that the hook needs to start at all, shown
+    read-only: each folder of PATH there (with its toolchain, the folder above a `bin` or
+    `shims`: ~/.pyenv, ~/.cargo), and the installation of an interpreter the command names by
+    its path (a virtual environment's python is a link into ~/.pyenv/versions/3.11.9). The rest
+    of the home folder (keys, tokens, other projects) stays hidden."""
+    named = [command[0]]
+    if len(command) >= 3 and command[1] == "-c":  # (the shell form: the program is the script's first word)
+        first = command[2].strip().split(None, 1)
+        named += [first[0].strip("'\"")] if first else []
+    found = []
+    for path in [*os.environ.get("PATH", "").split(os.pathsep), *(p for p in named if os.path.isabs(p))]:
+        real = os.path.realpath(path)
+        if not path or not any(real.startswith(home + "/") for home in hidden[:-len(EMPTIED)]):
+            continue
+        folder = real if os.path.isdir(real) else os.path.dirname(real)
+        parent = os.path.dirname(folder)
+        if os.path.basename(folder) in ("bin", "shims") and os.path.basename(parent) != ".local" \
+                and parent not in hidden:
+            folder = parent
+        found.append(folder)
+    return sorted(f for f in set(found) if os.path.isdir(f) and not any(f.startswith(o + "/") for o in found))
 
 
 def hidden_folders() -> list[str]:
