@@ -6,11 +6,11 @@ from __future__ import annotations
 import ast
 import os
 import stat
-from pathlib import Path
 
 import pytest
 from hookwright import resources, safe_read
 from hookwright.errors import ErrorKind, HookwrightError
+from hostile_repos import fifo, link, sock
 
 PACKAGE = resources.data_root() / "installer"
 
@@ -93,35 +93,9 @@ def test_the_lint_finds_each_way_of_reading_it_looks_for_and_passes_writes():
 
 # ---- what the one way in does with what is not a regular file -----------------------------------------
 
-def _fifo(tmp_path: Path) -> Path:
-    path = tmp_path / "fifo"
-    os.mkfifo(path)
-    return path
-
-
-def _dev_zero_link(tmp_path: Path) -> Path:
-    path = tmp_path / "zero"
-    path.symlink_to("/dev/zero")
-    return path
-
-
-def _loop(tmp_path: Path) -> Path:
-    path = tmp_path / "loop"
-    path.symlink_to(path)
-    return path
-
-
-def _socket(tmp_path: Path) -> Path:
-    import socket
-
-    path = tmp_path / "sock"
-    server = socket.socket(socket.AF_UNIX)
-    server.bind(str(path))
-    return path
-
-
 @pytest.mark.parametrize(("make", "said"), [
-    (_fifo, "FIFO"), (_dev_zero_link, "device"), (_loop, "loop"), (_socket, "socket"),
+    (lambda tmp: fifo(tmp / "fifo"), "FIFO"), (lambda tmp: link(tmp / "zero", "/dev/zero"), "device"),
+    (lambda tmp: link(tmp / "loop", "loop"), "loop"), (lambda tmp: sock(tmp / "sock"), "socket"),
     (lambda tmp: tmp, "directory"),
 ], ids=["a FIFO", "a link to /dev/zero", "a link loop", "a socket", "a folder"])
 def test_what_is_not_a_regular_file_is_unreadable_said_in_words_without_a_blocking_read(tmp_path, make, said):
