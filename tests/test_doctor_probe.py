@@ -421,3 +421,13 @@ def test_each_case_of_a_probe_rule_is_worded_its_own_way(tmp_path, event, script
     _, probed = _probe(tmp_path, event, script)
     (finding,) = [f for f in probed if words in f.message]
     assert not not_said or not_said not in finding.message
+
+
+def test_the_probe_runs_at_most_its_cap_of_hooks_and_says_how_many_it_left_out(tmp_path, no_sandbox, monkeypatch):
+    monkeypatch.setattr(probe, "MAX_PROBED", 3)
+    base = _project(tmp_path, {}, [("Bash", *(f"echo '{{}}' # {i}" for i in range(5)))])
+    ctx = _ctx(base)
+
+    assert len(probe.results_for(ctx)) == 3
+    assert "2 more were not run" in probe.left_out(ctx)
+    assert probe.left_out(_ctx(base, probe_on=False)) is None

@@ -60,7 +60,7 @@ def test_a_pack_folder_linked_out_of_the_project_is_never_deleted_through_even_w
 
     plain = hookwright("uninstall", "git-guard", *project_args(project), "--yes")
     flagged = hookwright("uninstall", "git-guard", *project_args(project), "--yes", "--allow-outside-scope")
-    rolled = hookwright("rollback", "--yes")
+    rolled = hookwright("rollback", "--yes", "--project", project)
 
     for refused in (plain, flagged, rolled):
         assert refused.code == 3, refused.err

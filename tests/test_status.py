@@ -138,7 +138,7 @@ def test_a_runtime_changed_with_its_receipt_rewritten_to_match_is_modified_with_
 
     assert row["reference"] == "shipped"
     assert [p["rule"] for p in row["problems"]] == ["install/runtime-modified"]
-    assert "modified" in shown.out and f"hookwright install git-guard --scope project --project {project}" in shown.out
+    assert "modified" in shown.out and f"--scope project --project {project}` to put back" in shown.out
     assert "install/runtime-modified" in {f["rule"] for f in doctor.json["findings"]} and doctor.code == 1
     [handler] = simulated.json["handlers"]
     assert handler["fires"] and not handler["simulated"] and "modified" in handler["why"]
@@ -161,7 +161,7 @@ def test_a_pack_of_your_own_is_checked_against_its_receipt_and_status_says_so(ho
     folder = project / ".claude" / "hookwright" / "my-guard"
 
     [clean] = _status(hookwright, project)["installs"]
-    (folder / "git_guard.py").write_text("# edited\n")
+    (folder / "git_guard.py").write_text((folder / "git_guard.py").read_text() + "# edited\n")
     [edited] = _status(hookwright, project, code=1)["installs"]
     shown = hookwright("status", "--project", project)
 

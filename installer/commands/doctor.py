@@ -73,8 +73,13 @@ def doctor(paths: list[Path], *, host: str | None = None, project: Path | None =
                   machine=not isolated)
     hidden = len(outcome.findings)
     outcome.findings = [f for f in outcome.findings if chosen.keeps(f)]
+    notes = [] if paths else _unread_from_here(outcome.files, outcome.project)
+    if probe:
+        from ..doctor.scripts.probe import left_out
+
+        notes += [note for note in [left_out(outcome.context)] if note]
     doc = report.document(outcome, strict=chosen.strict, selection=chosen, hidden=hidden - len(outcome.findings),
-                          notes=[] if paths else _unread_from_here(outcome.files, outcome.project))
+                          notes=notes)
     return Result("doctor", Status.CHECKED, exit_code=ExitCode(doc["summary"]["exit_code"]), payload=Report(fmt, doc))
 
 

@@ -171,9 +171,10 @@ def _in_sandbox(handlers: list[Handler], project: Path, scratch: Path) -> Callab
 
 
 def _from_project(handler: Handler, project: Path) -> bool:
-    """Whether the hook comes from a file the project holds (its settings, a plugin inside it):
-    a repository's own, and so someone else's, unless you wrote it."""
-    return handler.file.scope in ("project", "local") or project in handler.file.path.parents
+    """Whether the hook is the repository's own command, from a file the project holds (its
+    settings, a plugin inside it): someone else's, unless you wrote it. (A hookwright pack's hook
+    there runs what hookwright ships, checked before it runs.)"""
+    return handler.owner is None and (handler.file.scope in ("project", "local") or project in handler.file.path.parents)
 
 
 def _unless_tampered(selected: Selected) -> Selected:

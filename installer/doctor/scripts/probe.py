@@ -44,6 +44,7 @@ from ..regex.overlap import matched_builtins, mcp_overlap, server_reach
 
 TIMEOUT = 5.0
 MAX_PARALLEL = 8
+MAX_PROBED = 32  # hook commands run per doctor run: four rounds of MAX_PARALLEL, 20 s at most with TIMEOUT
 MAX_COPY_FILES = 200
 COPIED = safe_read.Kind("script copied for the probe", 1024 * 1024)  # (a larger file is left out)
 PREFERRED_TOOLS = ("Bash", "Write", "Edit", "Read", "AskUserQuestion")
@@ -211,7 +212,7 @@ def results_for(ctx: Context, timeout: float | None = None) -> list[tuple[Handle
     cached = _RUNS.get(id(ctx))
     if cached is not None and cached[0]() is ctx:
         return cached[1]
-    chosen = candidates(ctx)
+    chosen = candidates(ctx)[:MAX_PROBED]
     if not chosen:
         return []
     with ThreadPoolExecutor(max_workers=min(MAX_PARALLEL, len(chosen))) as pool:
@@ -220,6 +221,16 @@ def results_for(ctx: Context, timeout: float | None = None) -> list[tuple[Handle
         results = list(zip((handler for handler, _ in chosen), answers))
     _RUNS[id(ctx)] = (weakref.ref(ctx), results)
     return results
+
+
+def left_out(ctx: Context) -> str | None:
+    """What --probe did not run in this doctor run, in words (a repository's hundreds of hooks
+    would make the probe as long as they are many), or None."""
+    more = len(candidates(ctx)) - MAX_PROBED if ctx.probe else 0
+    if more <= 0:
+        return None
+    return (f"--probe ran the first {MAX_PROBED} hook commands (at most {MAX_PROBED} per run, in file order): "
+            f"{more} more were not run, so their probe findings are missing")
 
 
 def by_handler(ctx: Context) -> dict[int, ProbeResult]:
