@@ -5,6 +5,7 @@ what it puts beside a host's config. Each host's own files are that host adapter
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 APP = "hookwright"
@@ -63,6 +64,13 @@ USER_PREFS = "ask-guard.json"  # in config_dir()
 PROJECT_PREFS = Path(".claude") / "hookwright-prefs.json"  # in the project
 
 
+# git-guard's rules files (its runtime reads the same names: git_guard.USER_RULES, PROJECT_RULES, HOST_FOLDERS)
+GIT_GUARD_USER_RULES = "git-guard.json"  # in config_dir()
+GIT_GUARD_PROJECT_RULES = {"claude": Path(".claude") / "hookwright-git-guard.json",  # in the project, per host
+                           "cursor": Path(".cursor") / "hookwright-git-guard.json",
+                           "opencode": Path(".opencode") / "hookwright-git-guard.json"}
+
+
 def state_dir() -> Path:
     """The journal, backups and locks (and the runtimes' error log): $XDG_STATE_HOME/hookwright."""
     import platformdirs  # the writing side only: doctor reads receipts without it
@@ -75,6 +83,16 @@ def config_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_config_dir(APP, appauthor=False))
+
+
+def runtime_config_dir() -> Path:
+    """Where the pack runtimes read the user's settings from (hookwright_runtime.config_dir, a
+    test holds the two equal): what doctor checks there is what the runtimes read, and it costs
+    doctor no platformdirs (5 ms or more to import, beside a run that needs nothing else of it)."""
+    xdg = os.environ.get("XDG_CONFIG_HOME", "")
+    if sys.platform == "darwin" and not xdg:
+        return Path.home() / "Library" / "Application Support" / APP
+    return (Path(xdg) if os.path.isabs(xdg) else Path.home() / ".config") / APP
 
 
 def hooks_log() -> Path:

@@ -251,6 +251,8 @@ def test_named_files_get_their_scope_from_where_they_are(tmp_path):
     ("opencode.jsonc", "{ // jsonc\n}", "opencode-config"),
     ("plugin.ts", "export default { 'tool.execute.before': async () => {} }", "opencode-plugin"),
     ("hook.py", "print('{}')", "unknown"),
+    ("hookwright-git-guard.json", {"rules": {"stash": []}}, "git-guard-rules"),
+    ("git-guard.json", "{not json", "git-guard-rules"),
 ])
 def test_a_named_file_is_recognised_by_name_and_content(tmp_path, name, content, kind):
     assert doctor(tmp_path, {name: content}).files[0].kind == kind
@@ -261,7 +263,7 @@ def test_a_named_file_is_recognised_by_name_and_content(tmp_path, name, content,
 def test_every_check_module_is_run():
     present = {p.stem for p in (REPO / "installer" / "doctor" / "checks").glob("*.py") if p.stem != "__init__"}
     assert present == set(CHECK_MODULES) == {"structure", "switches", "matchers", "hosts", "commands", "scripts",
-                                             "opencode", "conflicts", "installs"}
+                                             "opencode", "conflicts", "installs", "packs"}
     assert [f.__module__.rsplit(".", 1)[1] for f in check_functions()] == list(CHECK_MODULES)
 
 

@@ -1,8 +1,9 @@
-"""Table-driven tests for the git-guard hook: each row runs the real script as Claude Code does.
+"""git-guard's protocol, options and rules files, each row run through the real script as Claude Code does.
 
-A row is (command, expected): expected None means "passes through" (exit 0, empty stdout),
-otherwise it is a substring the deny reason must contain. The script runs from a folder laid
-out as the installer lays it: the pack's script beside the shared runtime library.
+What git-guard decides for each command is tests/test_git_guard_table.py's table; this file
+holds the rest: bad payloads, options, logging, the user's rules file. A row here is
+(..., expected): None means "passes through" (exit 0, empty stdout), otherwise a substring the
+deny reason must contain. The script runs from a folder laid out as the installer lays it.
 """
 from __future__ import annotations
 
@@ -15,9 +16,11 @@ import types
 from pathlib import Path
 
 import pytest
+from hookwright import resources
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import lay_out_runtime
+from test_git_guard_table import READS_THE_REPOSITORY, ROWS, UNFOLLOWED
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 MODULE = TEMPLATES / "packs" / "git-guard" / "git_guard.py"
@@ -37,177 +40,6 @@ BRANCH = "`git branch -D`"
 NO_VERIFY = "`--no-verify`"
 HOOKS_PATH = "core.hooksPath"
 PUSH_OFF = "deny_push"
-
-DESTRUCTIVE = [
-    # stash that hides or loses work
-    ("git stash", STASH),
-    ("git stash -u", STASH),
-    ("git stash -k", STASH),
-    ("git stash --include-untracked", STASH),
-    ("git stash push -m wip", STASH),
-    ("git stash save wip", STASH),
-    ("git stash -- src/app.py", STASH),
-    ("git stash drop", STASH_DROP),
-    ("git stash drop stash@{0}", STASH_DROP),
-    ("git stash clear", STASH_DROP),
-    # reset --hard
-    ("git reset --hard", RESET),
-    ("git reset --hard HEAD~1", RESET),
-    ("git reset origin/main --hard", RESET),
-    # clean with force
-    ("git clean -f", CLEAN),
-    ("git clean --force", CLEAN),
-    ("git clean -fd", CLEAN),
-    ("git clean -xdf", CLEAN),
-    ("git clean -d -x -f", CLEAN),
-    ("git clean -f -e '*.log'", CLEAN),
-    ("git clean -fe n", CLEAN),
-    # force push
-    ("git push --force", FORCE),
-    ("git push -f", FORCE),
-    ("git push -uf origin main", FORCE),
-    ("git push origin main --force-with-lease", FORCE),
-    ("git push --force-with-lease=main:abc123 origin main", FORCE),
-    ("git push --force-with-lease --force-if-includes", FORCE),
-    ("git push --force-if-includes --force origin main", FORCE),
-    ("git push --force-if-includes -f", FORCE),
-    ("git push origin +main", FORCE),
-    ("git push origin +HEAD:refs/heads/main", FORCE),
-    # checkout that overwrites files
-    ("git checkout -- src/app.py", CHECKOUT),
-    ("git checkout .", CHECKOUT),
-    ("git checkout HEAD -- file.txt", CHECKOUT),
-    ("git checkout main -- a.py b.py", CHECKOUT),
-    ("git checkout HEAD~2 file.txt", CHECKOUT),
-    ("git checkout -f main", CHECKOUT_FORCE),
-    ("git switch --discard-changes main", CHECKOUT_FORCE),
-    # restore of the working tree
-    ("git restore src/app.py", RESTORE),
-    ("git restore .", RESTORE),
-    ("git restore --worktree f.txt", RESTORE),
-    ("git restore --staged --worktree f.txt", RESTORE),
-    ("git restore -SW f.txt", RESTORE),
-    ("git restore --source=HEAD~1 f.txt", RESTORE),
-    # forced branch deletion
-    ("git branch -D feature", BRANCH),
-    ("git branch --delete --force feature", BRANCH),
-    ("git branch -d -f feature", BRANCH),
-    ("git branch -rD origin/feature", BRANCH),
-    # CI bypass
-    ("git commit --no-verify -m wip", NO_VERIFY),
-    ("git commit -n -m wip", NO_VERIFY),
-    ("git commit -an", NO_VERIFY),
-    ("git commit -nm 'msg'", NO_VERIFY),
-    ("git commit -anm msg", NO_VERIFY),
-    ("git commit -m msg --no-verif", NO_VERIFY),
-    ("git push --no-verify origin main", NO_VERIFY),
-    ("git merge --no-verify feature", NO_VERIFY),
-    ("git -c core.hooksPath=/dev/null commit -m wip", HOOKS_PATH),
-    # seeing through the shell
-    ("cd repo && git reset --hard", RESET),
-    ("make test; git stash", STASH),
-    ("false || git clean -fd", CLEAN),
-    ("ls | git stash", STASH),
-    ("echo ok\ngit reset --hard", RESET),
-    ("echo ok \\\n  && git reset --hard", RESET),
-    ("(cd sub && git push --force)", FORCE),
-    ("true & git stash", STASH),
-    ("if true; then git reset --hard; fi", RESET),
-    ("{ git stash; }", STASH),
-    ("echo $(git stash)", STASH),
-    ("x=`git reset --hard`", RESET),
-    ('echo "$(git clean -fd)"', CLEAN),
-    ("git reset --hard 2>&1 >/dev/null", RESET),
-    # wrappers
-    ("sudo git clean -fdx", CLEAN),
-    ("sudo -u deploy git reset --hard", RESET),
-    ("env git stash", STASH),
-    ("env -i PATH=/usr/bin git reset --hard", RESET),
-    ("GIT_DIR=.git GIT_WORK_TREE=. git reset --hard", RESET),
-    ("command git reset --hard", RESET),
-    ("nohup git push -f &", FORCE),
-    ("time git reset --hard", RESET),
-    ("exec git reset --hard", RESET),
-    ("timeout 60 git push --force", FORCE),
-    ("git branch --merged | xargs git branch -D", BRANCH),
-    ("git branch | xargs -I {} git branch -D {}", BRANCH),
-    ("/usr/bin/git reset --hard", RESET),
-    ("\\git stash", STASH),
-    # git global options before the subcommand
-    ("git -C /tmp/repo reset --hard", RESET),
-    ("git -c color.ui=never reset --hard", RESET),
-    ("git --git-dir=.git --work-tree . reset --hard", RESET),
-    ("git --work-tree /tmp/w reset --hard", RESET),
-    ("git --no-pager -P stash", STASH),
-    # quoting and nested shells
-    ("git \"reset\" '--hard'", RESET),
-    ("git reset --'hard'", RESET),
-    ('bash -c "git reset --hard"', RESET),
-    ("sh -c 'cd x && git stash'", STASH),
-    ("bash -lc 'git push --force'", FORCE),
-    ("/bin/bash -e -c 'git clean -f'", CLEAN),
-    ("bash -c \"sh -c 'git clean -fd'\"", CLEAN),
-    ("eval 'git reset --hard'", RESET),
-    # cannot be tokenized: the fallback scan still denies
-    ('git reset --hard "oops', RESET),
-    ("cd x && git push --force 'oops", FORCE),
-]
-
-HARMLESS = [
-    ("git status", None),
-    ("git log --oneline -5", None),
-    ("git diff HEAD", None),
-    ("git log --grep=--no-verify", None),
-    ('git commit -am "msg"', None),
-    ('git commit -am "no"', None),
-    ("git commit -m 'fix -n handling'", None),
-    ("git commit -m -n", None),
-    ("git commit --amend --no-edit", None),
-    ("git push", None),
-    ("git push origin main", None),
-    ("git push -u origin feature", None),
-    ("git checkout -b feature", None),
-    ("git checkout -b fix origin/main", None),
-    ("git checkout main", None),
-    ("git checkout -", None),
-    ("git checkout feature --", None),
-    ("git switch -c feature", None),
-    ("git restore --staged f.txt", None),
-    ("git restore -S f.txt", None),
-    ("git stash list", None),
-    ("git stash show -p", None),
-    ("git stash apply", None),
-    ("git stash pop", None),
-    ("git stash branch tmp", None),
-    ("git clean -n", None),
-    ("git clean -nd", None),
-    ("git clean -fn", None),
-    ("git clean -n -f", None),
-    ("git clean -fdn", None),
-    ("git clean -xdfn", None),
-    ("git clean --force --dry-run", None),
-    ("git clean -f --dry-run -d", None),
-    ("git push --force-if-includes", None),
-    ("git push --force-if-includes origin main", None),
-    ("git push --no-force-with-lease origin main", None),
-    ("git branch -d feature", None),
-    ("git branch -a", None),
-    ("git reset HEAD file.txt", None),
-    ("git reset --soft HEAD~1", None),
-    ('echo "git reset --hard"', None),
-    ("grep -- --no-verify x", None),
-    ("grep -rn 'git push --force' docs", None),
-    ("printf '%s\\n' 'git stash'", None),
-    ("cat <<'EOF' > notes.md\ngit reset --hard\nEOF\nls", None),
-    ("git commit -m \"$(cat <<'EOF'\nexplain why git reset --hard is bad\nEOF\n)\"", None),
-    ("# git reset --hard\nls", None),
-    ("command -v git", None),
-    ("bash script.sh --force", None),
-    ("git-lfs pull", None),
-    ("ls", None),
-    ("", None),
-    ("   ", None),
-]
 
 PAYLOAD_ROWS = [  # (description, raw stdin): bad input that must pass through and be logged
     ("empty stdin", b""),
@@ -286,18 +118,6 @@ def assert_one_log_line(path: Path) -> None:
     lines = log_lines(path)
     assert len(lines) == 1, lines
     assert LOG_LINE.match(lines[0]), lines[0]
-
-
-@pytest.mark.parametrize("command, expected", DESTRUCTIVE, ids=[c for c, _ in DESTRUCTIVE])
-def test_git_guard_denies_destructive_commands(command, expected, env, log_path):
-    assert_outcome(run_guard(payload(command), env), expected)
-    assert log_lines(log_path) == []
-
-
-@pytest.mark.parametrize("command, expected", HARMLESS, ids=[repr(c) for c, _ in HARMLESS])
-def test_git_guard_passes_harmless_commands(command, expected, env, log_path):
-    assert_outcome(run_guard(payload(command), env), expected)
-    assert log_lines(log_path) == []
 
 
 PUSH_OPTION_ROWS = [
@@ -411,6 +231,8 @@ def load_guard_module() -> types.ModuleType:
 
 
 GUARD = load_guard_module()
+DENIED = [command for command, expected in ROWS if expected not in (None, UNFOLLOWED) and "oops" not in command
+          and command not in READS_THE_REPOSITORY]
 SHELL_FRAGMENTS = ["git", "reset", "--hard", "stash", "push", "-f", "-C", "x", "--", "(", ")",
                    "$(", "`", "'", '"', "\\", "\n", ";", "&&", "|", "&", "<<", "EOF", "2>&1",
                    "bash", "-c", "sudo", "env", "A=1", "eval", "#", "$'", "<(", " ", "\t"]
@@ -424,10 +246,10 @@ def test_git_guard_never_raises_on_arbitrary_command_text(command):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.sampled_from([c for c, _ in DESTRUCTIVE if "'oops" not in c and '"oops' not in c]),
+@given(st.sampled_from([command for command in DENIED if command.startswith("git ")]),
        st.sampled_from(["cd repo && ", "true; ", "sudo ", "env A=1 ", "echo hi\n", "( "]))
 def test_git_guard_still_denies_behind_any_prefix(command, prefix):
-    assert GUARD.check_text(prefix + command, {"deny_push": False}) is not None
+    assert GUARD.check_text(prefix + command + (" )" if prefix == "( " else ""), {"deny_push": False}) is not None
 
 
 
@@ -546,6 +368,8 @@ INVALID_OVERRIDES = [  # (why, file content): each one falls back to the built-i
     ("a reason is empty", {"rules": {"stash": []}, "reasons": {"reset-hard": " "}}),
     ("a reason for no rule", {"rules": {"stash": []}, "reasons": {"reset-hardd": "typo"}}),
     ("an unknown top-level key", {"rules": {"stash": []}, "rule": {"reset-hard": []}}),
+    ("a key twice", '{"rules": {"stash": []}, "rules": {"reset-hard": []}}'),
+    ("$schema is a number", {"$schema": 1, "rules": {"stash": []}}),
 ]
 
 
@@ -559,7 +383,7 @@ def test_git_guard_falls_back_to_the_built_ins_on_an_invalid_override_file(conte
                      (content if isinstance(content, str) else json.dumps(content)).encode())
     assert_outcome(run_guard(payload("git stash"), override_env), STASH)  # the file's "stash": [] is void
     assert_one_log_line(log_path)
-    assert "git-guard.json ignored, using the built-in rules" in log_lines(log_path)[0]
+    assert "git-guard.json ignored as a whole, its rules are not in force" in log_lines(log_path)[0]
     assert_outcome(run_guard(payload("git reset --hard"), override_env), RESET)
     assert_outcome(run_guard(payload("git status"), override_env), None)
 
@@ -585,14 +409,17 @@ def test_git_guard_reads_no_override_file_for_commands_without_git(config_home, 
 
 def test_git_guard_rule_ids_are_the_documented_ones():
     ids = [rule_id for rule_id, _, _ in GUARD.RULES]
-    assert ids == ["hooks-path", "stash", "stash-drop", "reset-hard", "clean-force", "push-force",
-                   "checkout-discard", "restore-discard", "branch-force-delete", "no-verify", "push"]
+    assert ids == ["hooks-path", "stash", "stash-drop", "reset-hard", "clean-force", "push-force", "push-delete",
+                   "checkout-discard", "restore-discard", "branch-force-delete", "tag-delete", "ref-delete",
+                   "reflog-expire", "prune-objects", "history-rewrite", "worktree-remove-force", "submodule-force",
+                   "rm-force", "git-dir-delete", "no-verify", "push"]
     doc = GUARD.__doc__
     assert all(rule_id in doc for rule_id in ids)
+    assert set(ids) - {"push"} == {expected for _, expected in ROWS if expected not in (None, UNFOLLOWED)}
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.sampled_from([c for c, _ in DESTRUCTIVE if "'oops" not in c and '"oops' not in c]))
+@given(st.sampled_from(DENIED))
 def test_git_guard_with_every_built_in_rule_turned_off_denies_nothing(command):
     rules = GUARD.rules_from({"rules": {rule_id: [] for rule_id, _, _ in GUARD.RULES}})
     assert rules == []
@@ -600,33 +427,186 @@ def test_git_guard_with_every_built_in_rule_turned_off_denies_nothing(command):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.sampled_from([c for c, _ in DESTRUCTIVE if "'oops" not in c and '"oops' not in c]))
+@given(st.sampled_from(DENIED))
 def test_git_guard_an_empty_override_file_keeps_every_built_in_decision(command):
     rules = GUARD.rules_from({})
     assert GUARD.check_text(command, {"deny_push": False}, rules) == GUARD.check_text(command, {"deny_push": False})
 
 
-# --- git_guard.shell_commands(): what a Bash command string runs -------------------------------
+# --- the project's rules file, over the user's, on each host --------------------------------------
 
-SHELL_ROWS = [
-    ("ls -la", [["ls", "-la"]]),
-    ("cd x && git status | head -1; echo 'a;b'", [["cd", "x"], ["git", "status"], ["head", "-1"], ["echo", "a;b"]]),
-    ("sudo -u root env A=1 nohup timeout 5 git push", [["git", "push"]]),
-    ("bash -lc 'git stash && ls'", [["bash", "-lc", "git stash && ls"], ["git", "stash"], ["ls"]]),
-    ("echo $(git rev-parse HEAD)", [["echo", "$(git rev-parse HEAD)"], ["git", "rev-parse", "HEAD"]]),
-    ("cat <<EOF\ngit reset --hard\nEOF\nls", [["cat"], ["ls"]]),
-    ("# git reset --hard", []),
-    ("command -v git", []),
-    ("git 2>&1 >/dev/null status", [["git", "status"]]),
+PROJECT_FILES = {"claude": ".claude", "cursor": ".cursor", "opencode": ".opencode"}
+
+
+def host_payload(host: str, command: str, project: Path, cwd: Path | None = None) -> bytes:
+    """The payload each host sends, with the folder it names the project by."""
+    if host == "cursor":
+        return json.dumps({"hook_event_name": "beforeShellExecution", "command": command, "cwd": str(cwd or project),
+                           "workspace_roots": [str(project)], "conversation_id": "c", "generation_id": "g"}).encode()
+    return json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": str(cwd or project),
+                       "tool_input": {"command": command}, "session_id": "s"}).encode()
+
+
+def decision(host: str, command: str, project: Path, env: dict, cwd: Path | None = None) -> str | None:
+    proc = run_guard(host_payload(host, command, project, cwd), env, "--host", host)
+    assert proc.returncode == 0, proc.stderr
+    said = json.loads(proc.stdout) if proc.stdout.strip() else {}
+    if host == "cursor":
+        return said.get("agent_message")
+    if host == "opencode":
+        return said.get("reason")
+    return said.get("hookSpecificOutput", {}).get("permissionDecisionReason")
+
+
+def write_project_rules(project: Path, host: str, content) -> Path:
+    path = project / PROJECT_FILES[host] / "hookwright-git-guard.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(content if isinstance(content, str) else json.dumps(content), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def layered_env(override_env, tmp_path) -> dict:
+    """No CLAUDE_PROJECT_DIR/CURSOR_PROJECT_DIR: the payload names the project."""
+    return {k: v for k, v in override_env.items() if k not in ("CLAUDE_PROJECT_DIR", "CURSOR_PROJECT_DIR")}
+
+
+LAYER_ROWS = [  # (user file, project file, command, expected)
+    (None, {"rules": {"stash": []}}, "git stash", None),  # the project switches a rule off
+    (None, {"rules": {"stash": []}}, "git reset --hard", RESET),  # and only that one
+    (None, {"rules": {"no-rebase": ["^git rebase"]}, "reasons": {"no-rebase": "We merge here."}},
+     "git rebase main", "We merge here."),  # adds one
+    (None, {"rules": {"reset-hard": ["^git reset --hard HEAD~"]}}, "git reset --hard", None),  # replaces one
+    (None, {"reasons": {"push-force": "Ask Ana."}}, "git push -f", "Ask Ana."),
+    ({"rules": {"stash": []}}, {"rules": {"stash": ["^git stash$"]}}, "git stash", STASH),  # project over user
+    ({"rules": {"stash": []}}, {"rules": {"stash": ["^git stash$"]}}, "git stash -u", None),
+    ({"rules": {"stash": []}}, {"reasons": {"reset-hard": "Team rule."}}, "git stash", None),  # the user's stays
+    ({"rules": {"stash": []}}, {"reasons": {"reset-hard": "Team rule."}}, "git reset --hard", "Team rule."),
+    ({"rules": {"a": ["^git tag"]}, "reasons": {"a": "user a"}},
+     {"rules": {"b": ["^git tag"]}, "reasons": {"b": "project b"}}, "git tag v1", "user a"),  # user's added first
+    ({"rules": {"stash": []}}, '{"rules": {"reset-hard": []}', "git stash", None),  # an invalid project file...
+    ({"rules": {"stash": []}}, '{"rules": {"reset-hard": []}', "git reset --hard", RESET),  # ...is ignored whole
+    ('{"rules": ', {"rules": {"stash": []}}, "git stash", None),  # an invalid user file: the project's still holds
+    ('{"rules": ', {"rules": {"stash": []}}, "git clean -f", CLEAN),
 ]
 
 
-@pytest.mark.parametrize("text, expected", SHELL_ROWS, ids=[row[0] for row in SHELL_ROWS])
-def test_shell_commands_lists_what_the_shell_would_run(text, expected):
-    assert list(GUARD.shell_commands(text)) == expected
+@pytest.mark.parametrize("host", ["claude", "cursor", "opencode"])
+@pytest.mark.parametrize("user, project_file, command, expected", LAYER_ROWS,
+                         ids=[f"{i}:{row[2]}" for i, row in enumerate(LAYER_ROWS)])
+def test_the_projects_rules_file_goes_over_the_users_on_every_host(host, user, project_file, command, expected,
+                                                                  tmp_path, config_home, layered_env, log_path):
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    if user is not None:
+        write_overrides(config_home, user)
+    write_project_rules(project, host, project_file)
+    reason = decision(host, command, project, layered_env)
+    assert (reason is None) == (expected is None) and (expected is None or expected in reason), reason
+    invalid = sum(isinstance(content, str) for content in (user, project_file))
+    assert len(log_lines(log_path)) == invalid
 
 
-def test_shell_commands_falls_back_to_a_crude_scan_for_text_it_cannot_read():
-    assert list(GUARD.shell_commands("echo 'unbalanced && git push -f")) == []
-    assert list(GUARD.shell_commands("echo 'unbalanced && git push -f", fallback_names=("git",))) == [
-        ["git", "push", "-f"]]
+@pytest.mark.parametrize("host", ["claude", "cursor", "opencode"])
+def test_each_host_reads_its_own_folders_rules_file_only(host, tmp_path, layered_env):
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    for other in PROJECT_FILES:
+        if other != host:
+            write_project_rules(project, other, {"rules": {"reset-hard": []}})
+    assert RESET in decision(host, "git reset --hard", project, layered_env)
+    write_project_rules(project, host, {"rules": {"reset-hard": []}})
+    assert decision(host, "git reset --hard", project, layered_env) is None
+
+
+@pytest.mark.parametrize("host", ["claude", "cursor", "opencode"])
+def test_the_rules_file_is_found_from_a_subfolder_up_to_the_repository_root(host, tmp_path, layered_env):
+    repo = tmp_path / "repo"
+    sub = repo / "pkg" / "sub"
+    sub.mkdir(parents=True)
+    (repo / ".git").mkdir()
+    write_project_rules(repo, host, {"rules": {"reset-hard": []}})
+    assert decision(host, "git reset --hard", sub, layered_env) is None
+    write_project_rules(tmp_path, host, {"rules": {"clean-force": []}})  # above the repository: not this project's
+    assert CLEAN in decision(host, "git clean -f", sub, layered_env)
+
+
+def test_claude_codes_project_dir_and_cursors_workspace_root_name_the_project(tmp_path, layered_env):
+    project, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    (project / ".git").mkdir(parents=True)
+    (elsewhere / ".git").mkdir(parents=True)
+    write_project_rules(project, "claude", {"rules": {"stash": []}})
+    write_project_rules(project, "cursor", {"rules": {"stash": []}})
+    env = {**layered_env, "CLAUDE_PROJECT_DIR": str(project)}
+    assert decision("claude", "git stash", elsewhere, env) is None  # cwd elsewhere, the project dir holds the file
+    assert STASH in decision("claude", "git stash", elsewhere, layered_env)
+    payload = json.dumps({"hook_event_name": "beforeShellExecution", "command": "git stash", "cwd": str(project / "x"),
+                          "workspace_roots": [str(elsewhere), str(project)]}).encode()
+    assert json.loads(run_guard(payload, layered_env, "--host", "cursor").stdout) == {}  # the root holding the cwd
+
+
+def test_a_rules_file_in_the_home_folder_is_never_a_projects(home, log_path):
+    (home / "repo").mkdir()
+    write_project_rules(home, "claude", {"rules": {"reset-hard": []}})  # ~/.claude/hookwright-git-guard.json
+    env = {**os.environ, "HOOKWRIGHT_LOG": str(log_path)}
+    assert RESET in decision("claude", "git reset --hard", home / "repo", env)
+
+
+def test_the_project_file_is_read_again_when_it_changes(tmp_path, layered_env):
+    """A serving runtime answers many calls: the rules follow the file (GUARD.active_rules in-process)."""
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    path = write_project_rules(project, "claude", {"rules": {"stash": []}})
+    payload = {"cwd": str(project)}
+    env = {k: v for k, v in layered_env.items() if k == "XDG_CONFIG_HOME"}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+        for name, value in env.items():
+            patch.setenv(name, value)
+        assert "stash" not in [rule.id for rule in GUARD.active_rules("claude", payload)]
+        path.write_text(json.dumps({"rules": {"stash": [], "tag-delete": []}}))
+        os.utime(path, ns=(1, 1))
+        ids = [rule.id for rule in GUARD.active_rules("claude", payload)]
+        assert "stash" not in ids and "tag-delete" not in ids
+
+
+# --- the schema and the runtime's checker agree ------------------------------------------------------
+
+SCHEMA = json.loads((TEMPLATES.parent / "schemas" / "git-guard-rules.schema.json").read_text())
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=3),
+                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner,
+                                                                                       max_size=3), max_leaves=6)
+KEYS = st.sampled_from(["rules", "reasons", "$schema", "rule", "", "x"])
+IDS = st.sampled_from(["stash", "reset-hard", "no-rebase", "", " ", "é"])
+TEXTS = st.sampled_from(["^git tag", "", " ", "\t\n", "\x1c", "\u3000", "\ufeff", "ok", "\u00a0x"])
+RULES_FILES = st.dictionaries(KEYS, st.one_of(
+    JSON_VALUES,
+    st.dictionaries(IDS, st.one_of(JSON_VALUES, st.lists(st.one_of(TEXTS, JSON_VALUES), max_size=3)), max_size=3),
+    st.dictionaries(IDS, st.one_of(TEXTS, JSON_VALUES), max_size=3)), max_size=3) | JSON_VALUES
+
+
+WHITE_SPACE_ISH = ["\t", "\n", "\x0b", "\x0c", "\r", " ", "\x1c", "\x1f", "\x85", "\xa0", "\u1680", "\u2000",
+                   "\u200a", "\u200b", "\u2028", "\u202f", "\u205f", "\u3000", "\ufeff", "x"]
+
+
+@pytest.mark.parametrize("text", WHITE_SPACE_ISH, ids=[repr(ch) for ch in WHITE_SPACE_ISH])
+def test_the_runtimes_checker_and_the_schema_agree_on_what_a_blank_reason_is(text):
+    import jsonschema
+
+    data = {"reasons": {"stash": text * 2}}
+    assert jsonschema.Draft202012Validator(SCHEMA).is_valid(data) == (GUARD.structure_problem(data) is None)
+    assert not resources.schema_errors("git-guard-rules.schema.json", data) == (GUARD.structure_problem(data) is None)
+
+
+@settings(max_examples=600, deadline=None)
+@given(RULES_FILES)
+def test_the_runtimes_checker_agrees_with_the_schema(data):
+    import jsonschema
+
+    by_schema = jsonschema.Draft202012Validator(SCHEMA).is_valid(data)
+    assert by_schema == (GUARD.structure_problem(data) is None), (data, GUARD.structure_problem(data))
+    assert by_schema == (not resources.schema_errors("git-guard-rules.schema.json", data))  # doctor's validator too
+
+
+def test_the_schema_lists_the_built_in_rules_in_order():
+    assert SCHEMA["$defs"]["builtin"]["enum"] == list(GUARD.RULE_IDS)

@@ -164,7 +164,9 @@ def test_in_a_terminal_install_asks_for_the_agent_with_the_ones_found_here_first
         shown = terminal.wait_for(lambda text: "Scope" in text)
         assert "local" not in shown.split("Packs to install")[1]  # Cursor has no local scope
         terminal.run("send-keys", "-t", "main", "project", "Enter")
-        terminal.wait_for(lambda text: "git-guard.deny_push (false):" in text)  # its option, with its default
+        terminal.wait_for(lambda text: "git-guard.deny_push (false):" in text)  # its options, with their defaults
+        terminal.run("send-keys", "-t", "main", "Enter")
+        terminal.wait_for(lambda text: "git-guard.deny_unparsed (false):" in text)
         terminal.run("send-keys", "-t", "main", "Enter")
         terminal.wait_for(lambda text: "git-guard.on_failure [continue/block] (continue):" in text)  # (every guard's)
         terminal.run("send-keys", "-t", "main", "Enter")
@@ -239,14 +241,15 @@ def test_declining_at_the_confirm_prompt_writes_nothing_and_exits_3(tmp_path, ho
     ("Packs to install", ["Enter"]),
     ("Scope [", ["Enter", "git-guard Enter"]),
     ("git-guard.deny_push (false):", ["Enter", "git-guard Enter", "project Enter"]),
-    ("git-guard.on_failure [", ["Enter", "git-guard Enter", "project Enter", "Enter"]),
-    ("Apply this change?", ["Enter", "git-guard Enter", "project Enter", "Enter", "Enter"]),
+    ("git-guard.deny_unparsed (false):", ["Enter", "git-guard Enter", "project Enter", "Enter"]),
+    ("git-guard.on_failure [", ["Enter", "git-guard Enter", "project Enter", "Enter", "Enter"]),
+    ("Apply this change?", ["Enter", "git-guard Enter", "project Enter", "Enter", "Enter", "Enter"]),
 ])
 def test_ctrl_c_at_any_prompt_writes_nothing_leaves_a_clean_line_and_exits_130(tmp_path, home, project, prompt,
                                                                               answers_before):
     terminal = _guided(tmp_path, home, project, "--project", project)
-    waits = ["Agent [", "Packs to install", "Scope [", "git-guard.deny_push (false):", "git-guard.on_failure [",
-             "Apply this change?"]
+    waits = ["Agent [", "Packs to install", "Scope [", "git-guard.deny_push (false):", "git-guard.deny_unparsed (false):",
+             "git-guard.on_failure [", "Apply this change?"]
     try:
         for wait, answer in zip(waits, answers_before):
             terminal.wait_for(lambda text, wait=wait: wait in text)
@@ -337,7 +340,8 @@ def test_answers_ignore_case_at_every_question(tmp_path, home, project):
     terminal = _guided(tmp_path, home, project, "--project", project)
     asked = [("Agent [claude/cursor/opencode] (claude):", "Claude"), ("Packs to install", "Git-Guard"),
              ("Scope [user/project/local] (project):", "PROJECT"), ("git-guard.deny_push (false):", "True"),
-             ("git-guard.on_failure [continue/block] (continue):", "Block"), ("Apply this change?", "Y")]
+             ("git-guard.deny_unparsed (false):", "FALSE"), ("git-guard.on_failure [continue/block] (continue):", "Block"),
+             ("Apply this change?", "Y")]
     try:
         for question, answer in asked:
             terminal.wait_for(lambda text, question=question: question in text)

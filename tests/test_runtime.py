@@ -571,9 +571,11 @@ def test_a_pack_script_leaves_no_byte_code_beside_itself(tmp_path):
                               input=payload(tool_input={"command": "git status"}), env=env,
                               capture_output=True, timeout=30, cwd=tmp_path / "project")
         assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
-    assert sorted(p.name for p in folder.iterdir()) == ["git-guard", "git_guard.py", "hookwright_runtime.py"]
+    assert sorted(p.name for p in folder.iterdir()) == ["git-guard", "git_cli.py", "git_guard.py",
+                                                        "hookwright_runtime.py", "shell_follow.py", "shell_reader.py"]
     cached = (tmp_path / "cache" / "hookwright" / "pycache").rglob("*.pyc")
-    assert sorted(p.name.split(".")[0] for p in cached) == ["git_guard", "hookwright_runtime"]  # not the stdlib
+    assert sorted(p.name.split(".")[0] for p in cached) == [  # not the stdlib
+        "git_cli", "git_guard", "hookwright_runtime", "shell_reader"]  # (a plain command needs no shell_follow)
     assert not (tmp_path / "log").exists()
 
 

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .. import safe_read
+from .. import layout, safe_read
 from ..errors import ErrorKind, HookwrightError
 from ..hosts import claude, cursor, opencode
 from ..patterns import lazy
@@ -20,6 +20,8 @@ from .facts import CLAUDE_EVENTS, CURSOR_EVENTS, FOLDED_CURSOR_EVENTS, GEMINI_EV
 from .model import ConfigFile, Plugin, resolved
 
 SCRIPT_SUFFIXES = (".js", ".ts", ".mjs", ".cjs", ".mts")
+RULES_FILE = "git-guard-rules"  # the kind of git-guard's rules files (host: hookwright)
+RULES_FILE_NAMES = ("git-guard.json", "hookwright-git-guard.json")
 SCOPE_ORDER = {"user": 0, "project": 1, "local": 2, "managed": 3}  # precedence of ordinary keys, low to high
 
 
@@ -66,6 +68,15 @@ def _looped(path: Path) -> bool:
     except OSError as err:
         return err.errno == errno.ELOOP
     return False
+
+
+def pack_file_candidates(project: Path, hosts: set[str]) -> list[Candidate]:
+    """The files of hookwright's own packs that exist: git-guard's rules files, the user's and,
+    for each host, the project's."""
+    found = [Candidate(layout.runtime_config_dir() / layout.GIT_GUARD_USER_RULES, "user", RULES_FILE, project)]
+    found += [Candidate(project / path, "project", RULES_FILE, project)
+              for host, path in layout.GIT_GUARD_PROJECT_RULES.items() if host in hosts]
+    return [c for c in found if c.path.exists() or c.path.is_symlink()]
 
 
 def _opencode_candidates(project: Path, also: frozenset[Path]) -> list[Candidate]:
@@ -171,6 +182,8 @@ def recognise(path: Path, text: str | None, data: Any, parsed: bool) -> tuple[st
     """(kind, host) from the file's name and content. `parsed`: the text is strict JSON (`data`)."""
     name = path.name.lower()
     parts = [p.lower() for p in path.parts]
+    if name in RULES_FILE_NAMES:
+        return RULES_FILE, "hookwright"
     if name.endswith(SCRIPT_SUFFIXES):
         in_plugin_dir = path.parent.name in ("plugin", "plugins") and any("opencode" in p for p in parts)
         if in_plugin_dir or (text is not None and any(key in text for key in OPENCODE_HOOK_KEYS)):

@@ -49,7 +49,7 @@ def _file(candidate: Candidate, kind: str, document: Document | None = None,
           error: HookwrightError | None = None, source: bytes | None = None) -> ConfigFile:
     host = {"claude-settings": "claude", "claude-plugin-hooks": "claude", "cursor-hooks": "cursor",
             "opencode-config": "opencode", "opencode-plugin": "opencode", "gemini-hooks": "gemini",
-            "grok-hooks": "grok"}.get(kind, "unknown")
+            "grok-hooks": "grok", "git-guard-rules": "hookwright"}.get(kind, "unknown")
     return ConfigFile(candidate.path, kind, host, candidate.scope, document=document, project=candidate.project,
                       plugin=candidate.plugin, plugin_root=candidate.plugin_root, error=error, source=source)
 
@@ -61,7 +61,7 @@ def handlers(file: ConfigFile) -> list[Handler]:
     right place (events at the top level, a handler without its group) is not."""
     if file.kind == "opencode-plugin":
         return _plugin_handlers(file)
-    if file.document is None or file.host == "opencode":  # (an opencode config holds no hooks tree)
+    if file.document is None or file.host in ("opencode", "hookwright"):  # (no hooks tree in these)
         return []
     host = hosts.of(file.host)
     walker = host or hosts.get("claude")  # another agent's file in Claude Code's shape: read as one, nobody's

@@ -13,7 +13,7 @@ from .model import ConfigFile, Context, Finding, Handler, Plugin, resolved
 
 # installer/doctor/checks/<name>.py, each with `check(ctx) -> Iterable[Finding]`, run in this order
 CHECK_MODULES = ("structure", "switches", "matchers", "hosts", "commands", "scripts", "opencode", "conflicts",
-                 "installs")
+                 "installs", "packs")
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 # the checks whose findings on a file or a handler depend on that file and the run's shared facts
 # alone (tools, MCP servers, the settings' variables, a setting the run's files merge):
@@ -22,7 +22,7 @@ SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 # and see the whole run.
 LOCAL_CHECKS = ("structure", "matchers", "commands")
 # the checks of one host's own kind of file: a run without such a file does not import them
-CHECK_KINDS = {"opencode": frozenset({"opencode-plugin", "opencode-config"})}
+CHECK_KINDS = {"opencode": frozenset({"opencode-plugin", "opencode-config"}), "packs": frozenset({"git-guard-rules"})}
 
 
 class Outcome:
@@ -53,7 +53,7 @@ def run(paths: list[Path] | None = None, *, project: Path | None = None, hosts: 
     hooks of the plugins they enable. A given path that is missing is reported as unreadable.
     `machine`: also the given files' conflicts with the files their host loads with them here."""
     project = _project_folder(project)
-    ctx = context(paths, project=project, hosts=hosts, probe=probe)
+    ctx = context(paths, project=project, hosts=hosts, probe=probe, pack_files=True)
     found = findings(ctx)
     if not (paths and machine):
         return Outcome(ctx, found)
@@ -103,15 +103,18 @@ def _in_report_order(found: list[Finding], files: list[ConfigFile]) -> list[Find
 
 
 def context(paths: list[Path] | None = None, *, project: Path | None = None, hosts: Iterable[str] = HOSTS,
-            probe: bool = False) -> Context:
+            probe: bool = False, pack_files: bool = False) -> Context:
     """The files read, their handlers, and what the checks (and `list`) need to know of the
-    project: its MCP servers and the plugins its settings enable."""
+    project: its MCP servers and the plugins its settings enable. `pack_files`: also the files
+    of hookwright's own packs (git-guard's rules), which hold no hooks: doctor checks them."""
     project = _project_folder(project)
     if paths:
         files = [load.read(c) for c in discovery.given_candidates(list(paths), project)]
         plugins: list[Plugin] = []
     else:
         files = [load.read(c) for c in discovery.scope_candidates(project, set(hosts))]
+        if pack_files:
+            files += [load.read(c) for c in discovery.pack_file_candidates(project, set(hosts))]
         plugins = discovery.enabled_plugins(files, project) if "claude" in hosts else []
         files += [load.read(c) for c in discovery.plugin_candidates(plugins, project)]
     return _context(files, [h for f in files for h in load.handlers(f)], plugins, project, probe)

@@ -64,7 +64,9 @@ FAIL_CLOSED = "--fail-closed"  # installed to fail closed: a hook that cannot de
 SERVE = "--serve"  # answer call after call, one line each, until stdin ends (serve())
 BLOCKS = 2  # the exit code by which Claude Code and Cursor block a call (and opencode's plugin throws)
 HOSTS = ("claude", "cursor", "opencode")
-PERMISSION_EVENTS = ("PreToolUse",)
+# PreSkillShellCommand (a skill's shell line, Claude Code 2.1.332's output schema) takes a decision and
+# its reason as PreToolUse does, but no context, and any updatedInput there stops the command
+PERMISSION_EVENTS = ("PreToolUse", "PreSkillShellCommand")
 # Cursor's events in Claude Code's words (docs/hosts/cursor.md#events, #event-mapping), and its tool types
 CURSOR_EVENTS = {"preToolUse": "PreToolUse", "beforeShellExecution": "PreToolUse", "beforeMCPExecution": "PreToolUse",
                  "postToolUse": "PostToolUse", "postToolUseFailure": "PostToolUseFailure",
@@ -182,9 +184,9 @@ def render(outcome: Outcome, host: str, event: object) -> "dict[str, object] | N
             specific["permissionDecision"] = decision
             if outcome.reason:
                 specific["permissionDecisionReason"] = str(outcome.reason)
-        if outcome.updated_input is not None and decision in (None, "allow"):
+        if outcome.updated_input is not None and decision in (None, "allow") and event == "PreToolUse":
             specific["updatedInput"] = outcome.updated_input
-    if outcome.context and (event in CONTEXT_EVENTS or event in PERMISSION_EVENTS):
+    if outcome.context and (event in CONTEXT_EVENTS or event == "PreToolUse"):
         specific["additionalContext"] = str(outcome.context)
     if len(specific) == 1:
         return None

@@ -73,6 +73,19 @@ def dirty_repo(project: Path) -> Path:
     return project
 
 
+@pytest.fixture
+def work_repo(dirty_repo, tmp_path):
+    """dirty_repo with an untracked file, a pushed branch `feature` on a bare `origin`, and a reflog."""
+    project = dirty_repo
+    (project / "notes.txt").write_text("mine\n")
+    origin = tmp_path / "origin.git"
+    git(tmp_path, "init", "-q", "--bare", str(origin))
+    git(project, "branch", "feature")
+    git(project, "remote", "add", "origin", str(origin))
+    git(project, "push", "-q", "origin", "HEAD:refs/heads/main", "feature")
+    return project
+
+
 AGENT_FIXTURES = {"claude_cli": "claude", "opencode_cli": "opencode", "codex_cli": "codex"}
 
 

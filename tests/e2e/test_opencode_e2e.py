@@ -57,6 +57,28 @@ def test_git_guard_refuses_reset_hard_in_opencode_until_uninstalled(opencode_cli
     assert (project / "a.txt").read_text() == "v1\n"  # nothing stops it now
 
 
+def test_git_guard_denies_the_family_and_its_evasions_in_opencode_and_reads_the_teams_file(opencode_cli, home,
+                                                                                            work_repo):
+    from test_git_guard_e2e import FAMILY, assert_nothing_lost
+
+    project = work_repo
+    installed("install", "git-guard", "--scope", "project", "--project", str(project), home=home, project=project)
+    turns = [{"tool": "bash", "input": {"command": command, "description": "run"}} for command, _ in FAMILY]
+    run = run_opencode(project, home, [*turns, STATUS, "done"])
+    assert run.returncode == 0 and not run.timed_out, run.stderr[-3000:]
+    *denied, status = run.tool_results
+    for (command, rule), result in zip(FAMILY, denied):
+        assert result["content"].startswith("hookwright git-guard: ") and f"(rule {rule})" in result["content"], (
+            command, result)
+    assert "a.txt" in status["content"]
+    assert_nothing_lost(project)  # (the runtime answered each call: nothing ran)
+
+    (project / ".opencode" / "hookwright-git-guard.json").write_text('{"rules": {"stash": []}}')  # the team's choice
+    run = run_opencode(project, home, [{"tool": "bash", "input": {"command": "git stash", "description": "s"}}, "done"])
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert (project / "a.txt").read_text() == "v1\n"  # stashed, as the project's file allows
+
+
 def test_path_normalizers_rewrite_reaches_an_mcp_server(opencode_cli, home, project, tmp_path):
     record = tmp_path / "calls.jsonl"
     installed("install", "path-normalizer", "--scope", "project", "--project", str(project), home=home,

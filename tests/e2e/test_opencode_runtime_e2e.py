@@ -12,6 +12,7 @@ parent is opencode), by the `--serve` in its command line.
 """
 from __future__ import annotations
 
+import shutil
 import time
 from pathlib import Path
 
@@ -139,3 +140,20 @@ def alive(pid: str) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_without_python3_on_path_every_call_goes_on_with_a_line_in_the_log(opencode_cli, home, dirty_repo, tmp_path):
+    """opencode's own Bun says so when the runtime cannot start: no throw, no hang."""
+    log = guarded(home, dirty_repo)
+    tools = tmp_path / "bin"  # what the session needs, and no python3
+    tools.mkdir()
+    for program in ("bash", "sh", "git", "env"):
+        (tools / program).symlink_to(shutil.which(program))
+    ran = run_opencode(dirty_repo, home, [RESET, bash("echo ran"), "done"],
+                       env={"HOOKWRIGHT_LOG": str(log), "PATH": str(tools)})
+    assert ran.returncode == 0 and not ran.timed_out, ran.stderr[-3000:]
+
+    assert [result["content"] for result in ran.tool_results][1] == "ran\n"
+    assert (dirty_repo / "a.txt").read_text() == "v1\n"  # unguarded, the reset ran
+    assert len(lines(log)) == 2 and all("python3" in line and "the call goes on" in line for line in lines(log)), \
+        lines(log)

@@ -105,7 +105,8 @@ HANDLER_RULES = RuleTable()  # one handler: of a Claude Code matcher group, or a
 def check(ctx: Context) -> Iterator[Finding]:
     for file in ctx.files:
         if file.error is not None:
-            if file.kind != "opencode-config":  # (JSONC: host/opencode-config-unreadable says what is wrong)
+            # (JSONC: host/opencode-config-unreadable says what is wrong; git-guard's rules: pack/)
+            if file.kind not in ("opencode-config", "git-guard-rules"):
                 yield from UNPARSED_RULES.run(ctx, Unparsed(file, file.error))
         elif file.document is not None and file.host in FORMATS:
             at = FileAt(file, FORMATS[file.host], file.document.data)
