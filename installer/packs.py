@@ -34,6 +34,11 @@ class HostTarget(NamedTuple):
     matcher: str | None
     timeout: float
     matcher_option: str | None = None  # the matcher is this pack option's value
+    also_on: tuple[str, ...] = ()  # more events it is wired to, with the same matcher and timeout
+
+    @property
+    def events(self) -> tuple[str, ...]:
+        return (self.event, *self.also_on)
 
     @property
     def whole_timeout(self) -> int | float:
@@ -186,7 +191,8 @@ def load_pack_file(manifest: Path) -> Pack:
                               path=manifest)
     hooks = []
     for item in raw["hooks"]:
-        targets = {host: HostTarget(t["event"], t.get("matcher", t.get("tools")), t["timeout"], t.get("matcher_option"))
+        targets = {host: HostTarget(t["event"], t.get("matcher", t.get("tools")), t["timeout"], t.get("matcher_option"),
+                                    tuple(t.get("also_on", ())))
                    for host, t in item.items() if host in HOSTS}
         needs = frozenset(item.get("needs", [])) | {need for flag, need in FLAG_NEEDS.items() if item[flag]}
         hooks.append(PackHook(item["id"], item["script"], item["description"],

@@ -23,6 +23,7 @@ from ..document import Keys
 from ..errors import ErrorKind, HookwrightError
 from ..interpreter import DEFAULT as DEFAULT_PYTHON
 from ..layout import LOCAL_RUNTIME_FOLDER, RECEIPT
+from ..patterns import lazy
 
 if TYPE_CHECKING:
     from ..document import Document
@@ -197,6 +198,33 @@ class Host(ABC):
 
         return pin(self.name)
 
+    def installed(self) -> tuple[str, Path] | None:
+        """(version, program) of this host on PATH, read without running it: a version in the
+        program's real path (the native installer keeps `.../versions/2.1.332`), or the npm
+        package.json above it; None where neither says."""
+        import shutil
+
+        for program in self.programs:
+            found = shutil.which(program)
+            if found is None:
+                continue
+            real = Path(found).resolve()
+            named = next((part for part in reversed(real.parts) if VERSION_NAME.fullmatch(part)), None)
+            if named is not None:
+                return named, real
+            package = self.pin.npm if self.pin else ""
+            for folder in list(real.parents)[:3] if package else []:
+                version = _package_version(folder / "package.json", package)
+                if version is not None:
+                    return version, real
+        return None
+
+    @property
+    def facts_basis(self) -> str:
+        """What hookwright's facts about this host rest on, as a note about a name they lack says it."""
+        pin = self.pin
+        return f"facts measured on {self.title} {pin.version}" if pin else f"facts from {self.title}'s documentation"
+
     # ---- where ---------------------------------------------------------------------------
 
     def target(self, scope: Scope, project: Path | None, pack: str | None = None) -> Target:
@@ -320,10 +348,10 @@ class Host(ABC):
         if unwired:
             return f"{pack.name} would run only in part in {self.title}: {', '.join(unwired)} have no wiring for it"
         for hook in pack.hooks:  # (a pack author's mistake: the manifest wires a rewrite where none is read)
-            event = hook.targets[self.name].event
-            if hook.rewrites_input and event not in self.rewrite_events:
-                return (f"{pack.name}'s {hook.id} rewrites tool input, which {self.title} reads only on "
-                        f"{' and '.join(sorted(self.rewrite_events))}, not on {event}")
+            for event in hook.targets[self.name].events:
+                if hook.rewrites_input and event not in self.rewrite_events:
+                    return (f"{pack.name}'s {hook.id} rewrites tool input, which {self.title} reads only on "
+                            f"{' and '.join(sorted(self.rewrite_events))}, not on {event}")
         return None
 
     def default_timeout(self, kind: str | None, event: str) -> float | None:
@@ -459,6 +487,25 @@ class Host(ABC):
             if isinstance(hooks, dict) and hooks.get(event) == []:
                 kept.append(f"hooks.{event}")
         return kept
+
+
+VERSION_NAME = lazy(r"\d+\.\d+\.\d+")
+
+
+def _package_version(manifest: Path, package: str) -> str | None:
+    """The version of npm package `package` whose package.json this is, if it is that one's."""
+    try:
+        with manifest.open("rb") as stream:
+            data = json.loads(stream.read(1 << 20))
+    except (OSError, ValueError):
+        return None
+    version = data.get("version") if isinstance(data, dict) and data.get("name") == package else None
+    return version if isinstance(version, str) and VERSION_NAME.fullmatch(version) else None
+
+
+def newer(version: str, than: str) -> bool:
+    """Whether release `version` comes after `than` (x.y.z, compared part by part)."""
+    return tuple(map(int, version.split("."))) > tuple(map(int, than.split(".")))
 
 
 def owned_pattern(host: str) -> re.Pattern[str]:

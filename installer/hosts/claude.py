@@ -96,7 +96,8 @@ class Claude(Host):
                                                        closed),
                        "timeout": wiring.whole_timeout}
             handler = self.fail_closed(handler) if closed else handler
-            entries.append(Entry.of(pack.name, hook.id, wiring.event, pack.matcher(hook, self.name, options), handler))
+            entries += [Entry.of(pack.name, hook.id, event, pack.matcher(hook, self.name, options), handler)
+                        for event in wiring.events]
         return entries
 
     def default_timeout(self, kind: str | None, event: str) -> float | None:

@@ -46,13 +46,14 @@ OWN_TOOLS = ("apply_patch", "bash", "batch", "codesearch", "edit", "glob", "grep
 CLAUDE_TOOL_NAMES = {"bash": "Bash", "read": "Read", "write": "Write", "edit": "Edit", "glob": "Glob", "grep": "Grep",
                      "webfetch": "WebFetch", "websearch": "WebSearch", "todowrite": "TodoWrite", "task": "Task",
                      "skill": "Skill"}
-# the keys of opencode 1.x's plugin hooks (docs/hosts/opencode.md#events): a function under any other key
-# is never called (measured on 1.18.33 with tool.before, PreToolUse and tool.execute.Before)
+# the keys of opencode 1.x's plugin hooks (docs/hosts/opencode.md#events), and every name the 1.18.33
+# binary's plugin service triggers (scripts/host_drift.py): a function under any other key is never
+# called (measured on 1.18.33 with tool.before, PreToolUse and tool.execute.Before)
 HOOK_KEYS = ("auth", "chat.headers", "chat.message", "chat.params", "command.execute.before", "config", "dispose",
              "event", "experimental.chat.messages.transform", "experimental.chat.system.transform",
-             "experimental.compaction.autocontinue", "experimental.session.compacting", "experimental.text.complete",
-             "permission.ask", "provider", "shell.env", "tool", "tool.definition", "tool.execute.after",
-             "tool.execute.before")
+             "experimental.compaction.autocontinue", "experimental.provider.small_model", "experimental.session.compacting",
+             "experimental.text.complete", "permission.ask", "provider", "shell.env", "tool", "tool.definition",
+             "tool.execute.after", "tool.execute.before")
 # the nearest hook for a Claude Code event (docs/hosts/opencode.md#event-mapping); the others are
 # bus events that the `event` hook gets. (PermissionRequest's nearest, permission.ask, is not among
 # the hooks the 1.18.33 binary triggers: no hook is named for it.)
