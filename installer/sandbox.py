@@ -26,6 +26,7 @@ import sys
 import tempfile
 from functools import cache
 from pathlib import Path
+from typing import Callable
 
 INIT = Path(__file__).with_name("sandbox_init.py")
 EMPTIED = ("/tmp", "/var/tmp", "/run", "/dev/shm")  # (besides the home folders)
@@ -46,9 +47,10 @@ class Sandbox:
         caller's (it becomes the sandbox's /)."""
         hidden = hidden_folders()
         tools = toolchains(command, hidden)
-        if any(command[0].startswith(folder + "/") for folder in hidden) and not any(
-                command[0].startswith(tool + "/") for tool in tools):  # (found on PATH out here, in a folder
-            command = [os.path.basename(command[0]), *command[1:]]  # it cannot see: looked up in there)
+        if any(command[0].startswith(folder + "/") for folder in hidden):  # (found out here, where it cannot see:
+            real = os.path.realpath(command[0])  # the toolchain it links into, or PATH in there)
+            shown = any(real.startswith(tool + "/") for tool in tools)
+            command = [real if shown else os.path.basename(command[0]), *command[1:]]
         config = {"root": str(root), "empty": hidden, "cwd": str(cwd),
                   "writable": [str(p) for p in self.writable],
                   "readable": [str(p) for p in self.readable] + tools}
@@ -57,13 +59,23 @@ class Sandbox:
                 *command]
 
 
+def wrapper(scratch: Path, cwd: Path, readable: set[Path]) -> Callable[[list[str]], list[str]]:
+    """How an argv runs in a sandbox whose only writable folder is `scratch` (its new root made
+    there), in `cwd`, the folders `readable` (and those inside them) shown read-only."""
+    shown = sorted(f for f in readable if f.is_dir() and not any(o in f.parents for o in readable))
+    root = scratch / "sandbox-root"
+    root.mkdir(exist_ok=True)
+    box = Sandbox([scratch], shown)
+    return lambda argv: box.argv(argv, cwd, root)
+
+
 def toolchains(command: list[str], hidden: list[str]) -> list[str]:
     """The folders inside the hidden home folders that the hook needs to start at all, shown
     read-only: each folder of PATH there (with its toolchain, the folder above a `bin` or
     `shims`: ~/.pyenv, ~/.cargo), and the installation of an interpreter the command names by
     its path (a virtual environment's python is a link into ~/.pyenv/versions/3.11.9). The rest
     of the home folder (keys, tokens, other projects) stays hidden."""
-    named = [command[0]]
+    named = [command[0], *([os.path.realpath(command[0])] if os.path.isabs(command[0]) else [])]
     if len(command) >= 3 and command[1] == "-c":  # (the shell form: the program is the script's first word)
         first = command[2].strip().split(None, 1)
         named += [first[0].strip("'\"")] if first else []

@@ -198,11 +198,14 @@ def _simulate_other(host: str, ctx: Context, project: Path, call: Call) -> dict[
     from ..simulate import cursor, opencode
 
     if host == "cursor":
-        return cursor.simulate(ctx, call.event, call.tool, call.tool_input, project, call.list_only)
+        with tempfile.TemporaryDirectory(prefix="hookwright-simulate-") as scratch:
+            handlers = [h for h in ctx.handlers if h.file.host == "cursor"]
+            wrap = _in_sandbox(handlers, project, Path(scratch)) if call.sandboxed else None
+            return cursor.simulate(ctx, call.event, call.tool, call.tool_input, project, call.list_only, wrap)
     if call.event != "PreToolUse" or call.tool is None:
         return {"host": host, "title": TITLES[host], "simulated": False,
                 "why": f"opencode's plugins are simulated on a tool call (tool.execute.before), not on {call.event}"}
-    return opencode.simulate(ctx.files, project, call.tool, call.tool_input or {}, call.list_only)
+    return opencode.simulate(ctx.files, project, call.tool, call.tool_input or {}, call.list_only, call.sandboxed)
 
 
 def _from_entry(entry: dict[str, Any], project: Path, call: Call) -> Simulation:
@@ -258,11 +261,7 @@ def _in_sandbox(handlers: list[Handler], project: Path, scratch: Path) -> Callab
         folders.update(inv.path.parent for inv in handler_facts.resolution(handler).invocations if inv.path is not None)
         if handler.file.plugin_root:
             folders.add(handler.file.plugin_root)
-    readable = sorted(f for f in folders if f.is_dir() and not any(o in f.parents for o in folders))
-    root = scratch / "sandbox-root"
-    root.mkdir()
-    box = sandbox.Sandbox([scratch], readable)
-    return lambda argv: box.argv(argv, project, root)
+    return sandbox.wrapper(scratch, project, folders)
 
 
 def _from_project(handler: Handler, project: Path) -> bool:

@@ -494,10 +494,12 @@ VERSION_NAME = lazy(r"\d+\.\d+\.\d+")
 
 def _package_version(manifest: Path, package: str) -> str | None:
     """The version of npm package `package` whose package.json this is, if it is that one's."""
+    from .. import safe_read
+
+    raw = safe_read.read_or_none(manifest, safe_read.STATE)
     try:
-        with manifest.open("rb") as stream:
-            data = json.loads(stream.read(1 << 20))
-    except (OSError, ValueError):
+        data = json.loads(raw) if raw is not None else None
+    except ValueError:
         return None
     version = data.get("version") if isinstance(data, dict) and data.get("name") == package else None
     return version if isinstance(version, str) and VERSION_NAME.fullmatch(version) else None
