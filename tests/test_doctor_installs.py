@@ -44,7 +44,7 @@ BREAKAGES = {
     "install/runtime-modified": lambda folder, settings: (folder / "git-guard").write_text("# edited\n"),
     "install/runtime-changed": lambda folder, settings: (  # (a version this hookwright does not ship: the receipt decides)
         (folder / "git-guard").write_text("# edited\n"),
-        (folder / "receipt.json").write_text((folder / "receipt.json").read_text().replace('"1.0.0"', '"0.9.0"'))),
+        write_json(folder / "receipt.json", {**read_json(folder / "receipt.json"), "version": "0.9.0"})),
     "install/entry-missing": lambda folder, settings: write_json(settings, {"hooks": {}}),
     "install/no-receipt": lambda folder, settings: (folder / "receipt.json").unlink(),
     "install/receipt-unreadable": lambda folder, settings: (folder / "receipt.json").write_text("{half"),
