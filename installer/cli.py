@@ -139,7 +139,9 @@ def _looped(error: OSError | RuntimeError) -> HookwrightError | None:
 
 @app.command()
 def install(
-    packs: Optional[List[str]] = typer.Argument(None, help="Packs to install (see `hookwright packs`)."),
+    packs: Optional[List[str]] = typer.Argument(None, help="Packs to install: a name (see `hookwright packs`), a "
+                                                            "pack's folder, or a git repository at a revision "
+                                                            "(URL@REV)."),
     host: Optional[str] = HostOpt,
     scope: Optional[Scope] = ScopeOpt,
     project: Optional[Path] = ProjectOpt,
@@ -169,6 +171,30 @@ def install(
                    dry_run=dry_run, consent=_consent(yes, allow_conflicts, as_json, dry_run=dry_run, force=force,
                                                      adopt=adopt, allow_outside_scope=allow_outside_scope),
                    python=python)
+    _in_project(project, as_json)
+    _execute(as_json, produce)
+
+
+@app.command()
+def update(
+    packs: Optional[List[str]] = typer.Argument(None, help="Packs to update (default: every pack installed there)."),
+    rev: Optional[str] = typer.Option(None, "--rev", help="The revision to move a pack from a git repository to "
+                                                          "(default: its newest version tag, or its branch's tip)."),
+    host: Optional[str] = HostOpt,
+    scope: Optional[Scope] = ScopeOpt,
+    project: Optional[Path] = ProjectOpt,
+    dry_run: bool = DryRunOpt,
+    yes: bool = YesOpt,
+    allow_conflicts: bool = AllowConflictsOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Move installed packs to their newest version where they are installed: a bundled pack to the
+    version bundled, a folder's to what the folder holds, a repository's to its newest revision."""
+    def produce() -> "Result":
+        from .commands.update import update as run
+
+        return run(list(packs or []), host=host, scope=scope, project=project, rev=rev, dry_run=dry_run,
+                   consent=_consent(yes, allow_conflicts, as_json, dry_run=dry_run))
     _in_project(project, as_json)
     _execute(as_json, produce)
 

@@ -17,7 +17,7 @@ from hookwright.doctor import discovery, load, report
 from hookwright.doctor.facts import BUILTIN_TOOLS
 from hookwright.doctor.model import Context
 from hookwright.doctor.scripts import probe
-from hookwright.hosts.claude_protocol import protocol
+from hookwright.hosts.claude.protocol import protocol
 
 S = ".claude/settings.json"
 

@@ -1,5 +1,5 @@
 """The script rules that judge what a hook does against its event's protocol
-(installer/doctor/scripts/flow.py, checks/scripts.py, installer/hosts/claude_protocol.py).
+(installer/doctor/scripts/flow.py, checks/scripts.py, installer/hosts/claude/protocol.py).
 
 Every case is a script that really behaves that way: the test runs it on a payload for its event
 and reads the answer the way Claude Code does (installer/simulate/reading.py, itself checked

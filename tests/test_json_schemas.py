@@ -29,6 +29,7 @@ SHARED_SCHEMAS = ("result.schema.json", "error.schema.json")  # the hookwright/1
 # Which schemas cover what each command prints (its error document included).
 COMMAND_SCHEMAS = {
     "install": ["result.schema.json", "error.schema.json"],
+    "update": ["result.schema.json", "error.schema.json"],
     "uninstall": ["result.schema.json", "error.schema.json"],
     "rollback": ["result.schema.json", "rollback-list.schema.json", "error.schema.json"],
     "render": ["render.schema.json", "error.schema.json"],
@@ -113,6 +114,19 @@ def some_project_hooks(project: Path) -> None:
 def test_install_dry_run_json_validates_against_the_result_schema(hookwright, home):
     doc = validate("result.schema.json", ran_json(hookwright("install", "git-guard", "--dry-run", "--json")))
     assert doc["status"] == "dry-run" and doc["operation"] is None and doc["plans"][0]["added"]
+
+
+def test_update_json_validates_against_the_result_schema_with_where_the_pack_came_from(hookwright, home, tmp_path):
+    from test_command_packs import make_pack
+
+    pack = make_pack(tmp_path / "mine")
+    assert hookwright("install", str(pack), "--yes").code == 0
+    (pack / "pack.toml").write_text((pack / "pack.toml").read_text().replace('"1.0.0"', '"1.0.1"'))
+
+    doc = validate("result.schema.json", ran_json(hookwright("update", "--yes", "--json")))
+
+    assert doc["command"] == "update" and doc["operation"]["kind"] == "update"
+    assert doc["plans"][0]["packs"][0]["source_to"] == str(pack)
 
 
 def test_install_yes_json_validates_against_the_result_schema_applied_then_unchanged(hookwright, home):
@@ -324,6 +338,7 @@ def _installed_for_you(home: Path, project: Path) -> None:
 ERRORS = [  # (id, arguments, the command's own schema if it covers its errors too, setup)
     ("install-unknown-pack", ["install", "no-such-pack", "--yes", "--json"], "result.schema.json", None),
     ("uninstall-unknown-host", ["uninstall", "--host", "nope", "--yes", "--json"], "result.schema.json", None),
+    ("update-rev-without-a-pack", ["update", "--rev", "v1", "--yes", "--json"], "result.schema.json", None),
     ("rollback-unknown-operation", ["rollback", "--to", "20200101-000000.000000-abcd", "--scope", "user", "--yes",
                                     "--json"], "result.schema.json", _installed_for_you),
     ("render-unknown-pack", ["render", "no-such-pack", "--host", "claude", "--json"], "render.schema.json", None),

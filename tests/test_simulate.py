@@ -462,7 +462,7 @@ def test_allow_managed_hooks_only_keeps_every_other_scope_from_running(hookwrigh
                                                                       monkeypatch, tmp_path):
     managed = tmp_path / "managed" / "managed-settings.json"
     write_json(managed, {"allowManagedHooksOnly": True, "hooks": {BASH: [{"hooks": [hook("true managed")]}]}})
-    from hookwright.hosts import claude
+    from hookwright.hosts.claude import adapter as claude
 
     monkeypatch.setattr(claude, "managed_paths", lambda: [managed])
     settings(project_settings, {"hooks": [hook("exit 2")]})
@@ -714,7 +714,7 @@ def test_a_failure_that_fails_closed_counts_as_exit_2_on_each_event():
 
 
 def test_on_failure_is_read_where_the_host_reads_it():
-    from hookwright.hosts.claude_protocol import fails_closed
+    from hookwright.hosts.claude.protocol import fails_closed
 
     block = {"type": "command", "command": "x", "onFailure": "block"}
     assert fails_closed("PreToolUse", block) and fails_closed("PreSkillShellCommand", block)
@@ -833,7 +833,7 @@ def test_each_agent_with_hooks_here_is_named_and_one_not_simulated_says_why(hook
 ], ids=["exit 2", "ask asks", "ask not enforced", "ask denies", "a failure", "a failure, fail closed",
         "exit 1, fail closed", "a field the event ignores"])
 def test_a_cursor_answer_is_read_as_cursor_documents_it(event, stdout, code, fail_closed, decision):
-    from hookwright.hosts import cursor_protocol
+    from hookwright.hosts.cursor import protocol as cursor_protocol
     from hookwright.simulate import cursor
 
     assert cursor.read(cursor_protocol.protocol(event), ran(stdout, code), fail_closed)["decision"] == decision

@@ -152,7 +152,7 @@ def _what(value: Any, kind: str | None) -> str | None:
 
 def _fails_closed(handler: Handler) -> bool:
     """Whether a failure of the hook blocks (Claude Code's onFailure "block", Cursor's failClosed)."""
-    from ..hosts.claude_protocol import fails_closed
+    from ..hosts.claude.protocol import fails_closed
 
     value = handler.value
     if not isinstance(value, dict):

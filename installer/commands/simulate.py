@@ -5,7 +5,7 @@ and say what it would make of their answers: every agent with hooks in the proje
 Claude Code: which handlers fire comes from doctor's discovery and matcher semantics
 (installer/simulate/firing.py); they run for real, in parallel, in the project (running.py);
 their answers are read and combined as the real CLI reads them (reading.py, with the per-event
-table of installer/hosts/claude_protocol.py). opencode: the project's plugins run in opencode's
+table of installer/hosts/claude/protocol.py). opencode: the project's plugins run in opencode's
 own runtime (installer/simulate/opencode.py). Cursor: its hooks run on Cursor's payloads, read by
 cursor_protocol (installer/simulate/cursor.py). Exit 0 whenever the simulation ran, whatever the
 hooks decided; 2 on bad input.
@@ -89,7 +89,7 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
              project: Path | None = None, host: str | None = None, permission_mode: str = "default",
              list_only: bool = False, sandboxed: bool = False) -> Result:
     from ..doctor import run
-    from ..hosts.claude_protocol import protocol
+    from ..hosts.claude.protocol import protocol
 
     event, host, implied_tool = _in_claude_words(event, host)
     _check_choices(event, host, permission_mode)
@@ -147,7 +147,7 @@ def _has_hooks(ctx: Context, host: str) -> bool:
 
 
 def _simulate_claude(ctx: Context, project: Path, call: Call) -> Simulation:
-    from ..hosts.claude_protocol import ENV_FILE_EVENTS, cannot_block, fails_closed, protocol, session_variables
+    from ..hosts.claude.protocol import ENV_FILE_EVENTS, cannot_block, fails_closed, protocol, session_variables
     from ..simulate import firing, reading, running
     from ..simulate.payload import payload_for
 

@@ -14,7 +14,9 @@ from typing import Any
 
 from .. import layout, safe_read
 from ..errors import ErrorKind, HookwrightError
-from ..hosts import claude, cursor, opencode
+from ..hosts.claude import adapter as claude
+from ..hosts.cursor import adapter as cursor
+from ..hosts.opencode import adapter as opencode
 from ..patterns import lazy
 from .facts import CLAUDE_EVENTS, CURSOR_EVENTS, FOLDED_CURSOR_EVENTS, GEMINI_EVENTS, OPENCODE_HOOK_KEYS, fold
 from .model import ConfigFile, Plugin, resolved

@@ -6,8 +6,8 @@ CLI disagree, the real CLI wins.
 """
 from __future__ import annotations
 
-from ..hosts import cursor_protocol
-from ..hosts.claude_protocol import ON_FAILURE_VALUES
+from ..hosts.claude.protocol import ON_FAILURE_VALUES
+from ..hosts.cursor import protocol as cursor_protocol
 
 # ---- Claude Code -----------------------------------------------------------------------------
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from .. import hosts, safe_read
 from ..document import Document
 from ..errors import ErrorKind, HookwrightError
-from ..hosts import opencode
+from ..hosts.opencode import adapter as opencode
 from .discovery import Candidate, recognise
 from .model import ConfigFile, Handler
 

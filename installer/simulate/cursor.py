@@ -1,5 +1,5 @@
 """simulate for Cursor: the project's Cursor hooks run for real on Cursor's payloads, and their
-answers are read as Cursor documents it (installer/hosts/cursor_protocol.py).
+answers are read as Cursor documents it (installer/hosts/cursor/protocol.py).
 
 Cursor's agent runs only with Cursor's own app and servers, so Cursor itself cannot be run here
 and nothing of this was measured on it (docs/hosts/cursor.md#measured): the report says so. A
@@ -19,8 +19,8 @@ from typing import Any, Callable
 
 from ..doctor.facts import CLAUDE_TO_CURSOR
 from ..doctor.model import Context, Handler, timeout_seconds
-from ..hosts import cursor_protocol
-from ..hosts.cursor_protocol import ASKS, COMMAND, DENIES, LITERAL, NONE, TOOL
+from ..hosts.cursor import protocol as cursor_protocol
+from ..hosts.cursor.protocol import ASKS, COMMAND, DENIES, LITERAL, NONE, TOOL
 from .reading import RawRun, parse_stdout
 from .running import run_one
 

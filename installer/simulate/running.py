@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from .. import hosts
 from ..doctor.model import Handler, timeout_seconds
-from ..hosts.claude_protocol import SESSION_END_BUDGET_VARIABLE, session_end_budget
+from ..hosts.claude.protocol import SESSION_END_BUDGET_VARIABLE, session_end_budget
 from .reading import RawRun
 
 MAX_OUTPUT = 1024 * 1024  # what is kept of each stream

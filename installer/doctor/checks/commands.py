@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ...document import Keys
-from ...hosts import claude_protocol
+from ...hosts.claude import protocol as claude_protocol
 from ...patterns import lazy
 from .. import disk, handler_facts
 from ..facts import GENERIC_INPUT_VARIABLE, LEGACY_INPUT_VARIABLE

@@ -29,10 +29,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from ... import hosts, safe_read
-from ...hosts import claude, cursor, cursor_protocol
 from ...hosts.base import Host
-from ...hosts.claude_protocol import SESSION_END_BUDGET_VARIABLE, SESSION_END_MAX_BUDGET, session_end_budget
-from ...hosts.opencode import OWN_TOOLS
+from ...hosts.claude import adapter as claude
+from ...hosts.claude.protocol import SESSION_END_BUDGET_VARIABLE, SESSION_END_MAX_BUDGET, session_end_budget
+from ...hosts.cursor import adapter as cursor
+from ...hosts.cursor import protocol as cursor_protocol
+from ...hosts.opencode.adapter import OWN_TOOLS
 from ...patterns import lazy
 from .. import dedup, handler_facts
 from ..discovery import SCOPE_ORDER

@@ -5,8 +5,8 @@ import json
 from typing import Any, Iterator
 
 from ... import hosts
-from ...hosts import cursor_protocol
 from ...hosts.base import newer
+from ...hosts.cursor import protocol as cursor_protocol
 from ..facts import BUILTIN_TOOLS, CLAUDE_ONLY_FIELDS, CLAUDE_TO_CURSOR, CURSOR_EVENTS, FOLDED_CLAUDE_EVENTS, fold
 from ..model import ConfigFile, Context, Finding, Plugin, RuleTable, cached_property
 from ..regex.matching import js_regex

@@ -6,7 +6,7 @@ from functools import lru_cache
 from typing import Any, Iterator, NamedTuple
 
 from ...document import Keys
-from ...hosts.cursor_protocol import CLAUDE_TOOLS_OF_TYPE
+from ...hosts.cursor.protocol import CLAUDE_TOOLS_OF_TYPE
 from ...patterns import lazy
 from ..facts import BUILTIN_TOOLS, CLAUDE_EVENTS, NARROW_EXACT_EVENTS, NEWER_THAN_MATCHER_CHANGE, OPEN, TOOL, Event
 from ..model import ConfigFile, Context, Finding, RuleTable, cached_property, describe

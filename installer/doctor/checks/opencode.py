@@ -15,8 +15,8 @@ import difflib
 import os
 from typing import Any, Iterable, Iterator
 
-from ...hosts import opencode
 from ...hosts.base import describe
+from ...hosts.opencode import adapter as opencode
 from ..facts import BUILTIN_TOOLS, CLAUDE_EVENTS
 from ..model import ConfigFile, Context, Finding, RuleTable, cached_property
 from ..scripts import plugins

@@ -25,9 +25,10 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol
 from ... import safe_read
 from ...document import LineIndex
 from ...errors import HookwrightError
-from ...hosts import claude_protocol, cursor_protocol
-from ...hosts.claude_protocol import EventProtocol
-from ...hosts.cursor_protocol import CursorEventProtocol
+from ...hosts.claude import protocol as claude_protocol
+from ...hosts.claude.protocol import EventProtocol
+from ...hosts.cursor import protocol as cursor_protocol
+from ...hosts.cursor.protocol import CursorEventProtocol
 from ...patterns import lazy
 from .. import disk, handler_facts
 from ..model import Context, Finding, Handler, RuleTable, cached_property, rule_by_id
@@ -573,7 +574,7 @@ def _rewrite_drops_fields(code: HookCode) -> Iterator[Finding]:
             yield code.report("script/rewrite-drops-fields", place, written=", ".join(keys), missing=", ".join(missing))
 
 
-# ---- the code a hook runs: the protocol of Claude Code's events (installer/hosts/claude_protocol.py) ----
+# ---- the code a hook runs: the protocol of Claude Code's events (installer/hosts/claude/protocol.py) ----
 
 @CODE_RULES.rule("script/exit-2-does-not-block")
 def _exit_2_does_not_block(code: HookCode) -> Iterator[Finding]:
@@ -764,7 +765,7 @@ def _failure_in_post_tool_use(code: HookCode) -> Iterator[Finding]:
         yield code.report("script/failure-in-post-tool-use", place, field=field)
 
 
-# ---- the code a hook runs: Cursor's answer (installer/hosts/cursor_protocol.py) --------------------------
+# ---- the code a hook runs: Cursor's answer (installer/hosts/cursor/protocol.py) --------------------------
 
 CLAUDE_ANSWER = ("hookSpecificOutput", "permissionDecision", "hookEventName")
 CURSOR_FIELDS = frozenset().union(*(row.output_fields for row in cursor_protocol.PROTOCOL.values()))

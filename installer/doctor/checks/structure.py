@@ -19,7 +19,7 @@ from ... import hosts, resources
 from ...document import Keys
 from ...errors import ErrorKind, HookwrightError
 from ...hosts.base import describe, outline_problem
-from ...hosts.claude_protocol import GUARD_EVENTS, ON_FAILURE_IGNORED
+from ...hosts.claude.protocol import GUARD_EVENTS, ON_FAILURE_IGNORED
 from ...patterns import lazy
 from ..facts import (
     BUILTIN_TOOLS,

@@ -14,7 +14,7 @@ command runs once per event, on the payload simulate would send (installer/simul
 a tool event's on a tool its matcher matches.
 
 What it answered is read by simulate's reader (installer/simulate/reading.py, with the per-event
-table of installer/hosts/claude_protocol.py), and the probe rules (PROBE_RULES in
+table of installer/hosts/claude/protocol.py), and the probe rules (PROBE_RULES in
 installer/doctor/checks/scripts.py) say what in it Claude Code does not take the way the hook
 means: JSON read as plain text, another event's hookEventName, a decision the event does not
 read, a rewrite that drops fields of the input, an exit code that does not block, a timeout.
@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ... import safe_read
-from ...hosts.claude_protocol import ENV_FILE_EVENTS, protocol, session_variables
+from ...hosts.claude.protocol import ENV_FILE_EVENTS, protocol, session_variables
 from ...simulate import reading, running
 from ...simulate.payload import payload_for
 from ...simulate.reading import RawRun, Reading
