@@ -18,6 +18,7 @@ from .provenance import BUNDLED, Source
 
 RECEIPT_FORMAT = 1
 JOURNAL_FORMAT = 1
+OPERATION_KINDS = ("install", "uninstall", "update", "rollback")  # the commands that write a journal line
 KEEP_BACKUPS = 50
 LOCK_TIMEOUT_S = 30
 
@@ -251,7 +252,7 @@ class Operation:
                  [Entry.from_json(e) for e in raw["added"]], [Entry.from_json(e) for e in raw["removed"]],
                  raw.get("backup"), raw["time"], raw.get("undoes"), raw.get("state", "done"),
                  _relative_paths(raw.get("made_folders", [])), raw.get("batch"), raw.get("written_sha256"))
-        if not valid_id(op.id) or op.kind not in ("install", "uninstall", "rollback") \
+        if not valid_id(op.id) or op.kind not in OPERATION_KINDS \
                 or op.state not in ("pending", "done", "aborted"):
             raise ValueError(f"operation {op.id!r} has an id, kind or state hookwright does not write")
         if op.backup is not None and not valid_id(op.backup):
