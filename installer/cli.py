@@ -440,6 +440,30 @@ def log_(
     _execute(as_json, produce)
 
 
+pack_app = typer.Typer(help="Packs of your own: make one, try it on every agent.", no_args_is_help=True,
+                       context_settings=HELP_FLAGS)
+app.add_typer(pack_app, name="pack")
+
+
+@pack_app.command("new")
+def pack_new(
+    name: str = typer.Argument(..., help="The pack's name (its folder's): lowercase words joined by -."),
+    from_file: Optional[Path] = typer.Option(None, "--from", dir_okay=False, readable=False,
+                                             help="Make it from the command hooks of a Claude Code settings file or "
+                                                  "a plugin's hooks.json (their scripts copied in)."),
+    into: Optional[Path] = typer.Option(None, "--into", file_okay=False,
+                                        help="The folder to make it in (default: the current folder)."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Make a pack folder of your own hooks in Claude Code's protocol, which installs into every
+    agent as it is: a guard to start from with its test cases, or the hooks of a config you have."""
+    def produce() -> "Result":
+        from .commands.pack import new_pack
+
+        return new_pack(name, from_file, into)
+    _execute(as_json, produce)
+
+
 prefs_app = typer.Typer(help="Question preferences for the ask-guard pack (project over user).",
                         no_args_is_help=True, context_settings=HELP_FLAGS)
 app.add_typer(prefs_app, name="prefs")

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .commands.doctor import Report
     from .commands.list import HookList
     from .commands.log import Decisions
+    from .commands.pack import PackMade
     from .commands.packs import PackList
     from .commands.prefs import Preferences, PrefsWritten
     from .commands.render import Rendered
@@ -555,6 +556,22 @@ def print_packs(listed: PackList) -> None:
             rows.append((f"option {name}={escape(str(option['default']).lower())}:",
                          escape(option["description"]) + choices))
         menu(rows)
+
+
+def print_pack_made(made: PackMade) -> None:
+    if verbosity < 0:
+        return
+    out().print(f"[green]done[/]: made pack {escape(made.name)} in {escape(made.folder)}"
+                + (f" from {escape(made.source)}" if made.source else ""))
+    menu([(f"{escape(hook['id'])}:", escape(f"{hook['event']}" + (f" on {hook['matcher']}" if hook["matcher"] else "")
+                                           + f": {hook['command']}")) for hook in made.hooks])
+    for file in made.files:
+        if file["from"]:
+            out().print(f"  [dim]copied {escape(file['from'])} as {escape(file['name'])}[/]")
+    for left in made.not_carried:
+        err().print(f"[yellow]left out[/]: {escape(left['event'])} {escape(left['type'])} hook (line {left['line']}):"
+                    f" {escape(left['why'])}")
+    out().print("next: " + "  or  ".join(escape(step) for step in made.next_steps))
 
 
 def print_report(report_: Report) -> None:

@@ -7,7 +7,7 @@ import json
 
 import pytest
 from doctor_support import doctor, found, settings, write
-from hookwright.doctor.facts import CURSOR_EVENTS
+from hookwright.hooks.events import CURSOR_EVENTS
 from hookwright.hosts.cursor import protocol as cursor_protocol
 
 

@@ -17,12 +17,12 @@ import uuid
 from pathlib import Path
 from typing import Any, Callable
 
-from ..doctor.facts import CLAUDE_TO_CURSOR
-from ..doctor.model import Context, Handler, timeout_seconds
+from ..hooks.answers import RawRun, parse_stdout
+from ..hooks.events import CLAUDE_TO_CURSOR
+from ..hooks.model import Configs, Handler, timeout_seconds
+from ..hooks.running import run_one
 from ..hosts.cursor import protocol as cursor_protocol
 from ..hosts.cursor.protocol import ASKS, COMMAND, DENIES, LITERAL, NONE, TOOL
-from .reading import RawRun, parse_stdout
-from .running import run_one
 
 TITLE = "Cursor"
 NOT_RUN_HERE = ("Cursor itself cannot be run here (its agent needs Cursor's app and servers): its hooks ran for real, "
@@ -119,7 +119,7 @@ def read(row: cursor_protocol.CursorEventProtocol, run: RawRun, fail_closed: boo
     return reading
 
 
-def simulate(ctx: Context, event: str, tool: str | None, tool_input: dict[str, Any] | None, project: Path,
+def simulate(ctx: Configs, event: str, tool: str | None, tool_input: dict[str, Any] | None, project: Path,
              list_only: bool = False, wrap: Callable[[list[str]], list[str]] | None = None) -> dict[str, Any]:
     """The outcome of one call for Cursor (simulate's host entry); `wrap`: each hook's argv in a
     sandbox (simulate --sandbox)."""

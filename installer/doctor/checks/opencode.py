@@ -15,9 +15,9 @@ import difflib
 import os
 from typing import Any, Iterable, Iterator
 
+from ...hooks.events import BUILTIN_TOOLS, CLAUDE_EVENTS
 from ...hosts.base import describe
 from ...hosts.opencode import adapter as opencode
-from ..facts import BUILTIN_TOOLS, CLAUDE_EVENTS
 from ..model import ConfigFile, Context, Finding, RuleTable, cached_property
 from ..scripts import plugins
 from ..scripts.plugins import Place

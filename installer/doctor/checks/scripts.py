@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol
 from ... import safe_read
 from ...document import LineIndex
 from ...errors import HookwrightError
+from ...hooks.regex.overlap import matched_builtins
 from ...hosts.claude import protocol as claude_protocol
 from ...hosts.claude.protocol import EventProtocol
 from ...hosts.cursor import protocol as cursor_protocol
@@ -32,7 +33,6 @@ from ...hosts.cursor.protocol import CursorEventProtocol
 from ...patterns import lazy
 from .. import disk, handler_facts
 from ..model import Context, Finding, Handler, RuleTable, cached_property, rule_by_id
-from ..regex.overlap import matched_builtins
 from ..scripts import bashisms
 from ..scripts import flow as script_flow
 from ..scripts.keys import IGNORED_FIELDS, ScriptFacts, Site, analyse_text, strip_comments
@@ -206,9 +206,9 @@ class ProbedRun:
     @cached_property
     def stdout(self) -> tuple[dict[str, Any] | None, str | None]:
         """(the JSON object it printed, or None; why what it printed is not read as JSON, or None)."""
-        from ...simulate import reading  # (an answer to read: simulate's reader, over 10 ms)
+        from ...hooks import answers  # (an answer to read: the hooks' reader, over 10 ms)
 
-        return reading.parse_stdout(self.printed)
+        return answers.parse_stdout(self.printed)
 
     @cached_property
     def void_verdict(self) -> str | None:
@@ -927,8 +927,8 @@ def _probe_timeout(probed: ProbedRun) -> Iterator[Finding]:
 
 
 def _own_timeout(handler: Handler) -> float:
-    """The seconds Claude Code gives the handler (simulate's runner: imported only with --probe)."""
-    from ...simulate import running  # (--probe only: about 20 ms)
+    """The seconds Claude Code gives the handler (the hooks' runner: imported only with --probe)."""
+    from ...hooks import running  # (--probe only: about 20 ms)
 
     return running.timeout_of(handler)
 
