@@ -37,6 +37,7 @@ class Consent(NamedTuple):
     allow_outside_scope: bool = False
     pick: Pick | None = None  # which of several places the change is for (a person on a terminal)
     again: tuple[str, ...] = ()  # the options to repeat in a command printed as a hint (--yes, --dry-run...)
+    trust: bool = False  # --trust-hooks: also write the agent's own trust in the hooks written (Codex's)
 
 
 def run_plans(command: str, plans: Iterable[Plan], *, dry_run: bool, consent: Consent) -> Result:

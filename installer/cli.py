@@ -74,6 +74,10 @@ OutsideScopeOpt = typer.Option(False, "--allow-outside-scope",
                                help="Write through a link that leads out of the scope's folder (a linked settings "
                                     "file or .claude folder) or onto another scope's file. Deletes never go "
                                     "through a link.")
+TrustHooksOpt = typer.Option(False, "--trust-hooks",
+                             help="Also write the agent's own trust in the hooks this change leaves (Codex skips a hook "
+                                  "it has not been told to trust): a second change, to the agent's user config, shown "
+                                  "and asked about like the first. Never without this option.")
 
 
 def _consent(yes: bool, allow_conflicts: bool, as_json: bool, **again: bool) -> "Consent":
@@ -87,6 +91,7 @@ def _consent(yes: bool, allow_conflicts: bool, as_json: bool, **again: bool) -> 
     flags = {"yes": yes, "allow_conflicts": allow_conflicts, **again}
     return Consent(ask=output.ask if person else None, yes=yes, allow_conflicts=allow_conflicts,
                    allow_outside_scope=again.get("allow_outside_scope", False), pick=output.pick if person else None,
+                   trust=again.get("trust_hooks", False),
                    again=tuple("--" + name.replace("_", "-") for name, given in flags.items() if given))
 
 
@@ -151,6 +156,7 @@ def install(
         None, "--python", help="The interpreter the hooks start, by its absolute path (user and local scopes), "
                                "or python3 (from PATH, the default)."),
     force: bool = ForceOpt,
+    trust_hooks: bool = TrustHooksOpt,
     dry_run: bool = DryRunOpt,
     yes: bool = YesOpt,
     allow_conflicts: bool = AllowConflictsOpt,
@@ -169,8 +175,8 @@ def install(
             agent, chosen, where, values = ask_install(agent, where, project, values)
         return run(chosen, host=agent, scope=where, project=project, options=values, adopt=adopt, force=force,
                    dry_run=dry_run, consent=_consent(yes, allow_conflicts, as_json, dry_run=dry_run, force=force,
-                                                     adopt=adopt, allow_outside_scope=allow_outside_scope),
-                   python=python)
+                                                     adopt=adopt, allow_outside_scope=allow_outside_scope,
+                                                     trust_hooks=trust_hooks), python=python)
     _in_project(project, as_json)
     _execute(as_json, produce)
 
@@ -207,6 +213,7 @@ def uninstall(
     project: Optional[Path] = ProjectOpt,
     force: bool = typer.Option(False, "--force", help="Remove entries, and opencode plugin files, that someone "
                                                       "edited since hookwright wrote them."),
+    trust_hooks: bool = TrustHooksOpt,
     dry_run: bool = DryRunOpt,
     yes: bool = YesOpt,
     allow_conflicts: bool = AllowConflictsOpt,
@@ -219,7 +226,7 @@ def uninstall(
 
         return run(list(packs or []), host=host, scope=scope, project=project, force=force, dry_run=dry_run,
                    consent=_consent(yes, allow_conflicts, as_json, dry_run=dry_run, force=force,
-                                    allow_outside_scope=allow_outside_scope))
+                                    allow_outside_scope=allow_outside_scope, trust_hooks=trust_hooks))
     _in_project(project, as_json)
     _execute(as_json, produce)
 
@@ -461,6 +468,25 @@ def pack_new(
         from .commands.pack import new_pack
 
         return new_pack(name, from_file, into)
+    _execute(as_json, produce)
+
+
+@pack_app.command("test")
+def pack_test(
+    pack: Optional[str] = typer.Argument(None, help="The pack: a folder (default: the current one), a name, or "
+                                                    "URL@REV."),
+    host: Optional[str] = typer.Option(None, "--host", help="Only this agent (default: every agent the pack is "
+                                                            "made for)."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Run a pack's test cases (its tests/*.json) on every agent it is made for, as each agent
+    would: installed in a scratch project, the agent's own payload, the answer read as the agent
+    reads it (Cursor's also checked against its output schema). Exit 1 when a case does not do
+    what it expects; 2 on bad input."""
+    def produce() -> "Result":
+        from .commands.pack import try_pack
+
+        return try_pack(pack, host)
     _execute(as_json, produce)
 
 

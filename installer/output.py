@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .commands.doctor import Report
     from .commands.list import HookList
     from .commands.log import Decisions
-    from .commands.pack import PackMade
+    from .commands.pack import PackMade, PackTested
     from .commands.packs import PackList
     from .commands.prefs import Preferences, PrefsWritten
     from .commands.render import Rendered
@@ -572,6 +572,26 @@ def print_pack_made(made: PackMade) -> None:
         err().print(f"[yellow]left out[/]: {escape(left['event'])} {escape(left['type'])} hook (line {left['line']}):"
                     f" {escape(left['why'])}")
     out().print("next: " + "  or  ".join(escape(step) for step in made.next_steps))
+
+
+def print_pack_tested(tested: PackTested) -> None:
+    out().print(f"pack {escape(tested.pack)} ({escape(tested.folder)})")
+    for host in tested.hosts:
+        if not host["tested"]:
+            out().print(f"[yellow]{escape(host['title'])}: not tried[/]: {escape(host['why'] or '')}")
+            continue
+        out().print(f"[bold]{escape(host['title'])}[/]")
+        rows = []
+        for case in host["cases"]:
+            mark = {True: "[green]passed[/]", False: "[red]failed[/]", None: "[yellow]not run[/]"}[case["passed"]]
+            said = case.get("effect") or case.get("why") or ""
+            if case.get("reason"):
+                said += f" ({case['reason']})"
+            if case.get("rewritten_to") is not None:
+                said += f"; its input: {json.dumps(case['rewritten_to'])}"
+            problems = [*case.get("differs", []), *case.get("schema_errors", [])]
+            rows.append((f"{escape(case['case'])}: {mark}", escape(said + "".join(f"; {p}" for p in problems))))
+        menu(rows)
 
 
 def print_report(report_: Report) -> None:

@@ -96,6 +96,11 @@ def validator(name: str) -> Any:
 def read_toml(path: Path, hint: str, kind: safe_read.Kind) -> dict[str, Any]:
     """A TOML file of the user's or a pack's (`kind`: its safe_read.Kind); a syntax error names
     its line and column."""
+    return toml_from(path, safe_read.read(path, kind), hint)
+
+
+def toml_from(path: Path, raw: bytes, hint: str) -> dict[str, Any]:
+    """TOML from a file's bytes; text that is not UTF-8 or not TOML is an error naming the place."""
     import sys
 
     if sys.version_info >= (3, 11):
@@ -105,9 +110,9 @@ def read_toml(path: Path, hint: str, kind: safe_read.Kind) -> dict[str, Any]:
     from .errors import HookwrightError
 
     try:
-        data: dict[str, Any] = tomllib.loads(safe_read.read(path, kind).decode("utf-8"))
+        data: dict[str, Any] = tomllib.loads(raw.decode("utf-8"))
         return data
-    except (OSError, UnicodeDecodeError) as error:
+    except UnicodeDecodeError as error:
         raise HookwrightError(f"cannot read {path.name}: {error}", path=path, hint=hint) from None
     except tomllib.TOMLDecodeError as error:
         where = TOML_ERROR_PLACE.search(str(error))

@@ -280,8 +280,8 @@ def _check_target(raw: Any) -> None:
     if target.runtime_root.name not in layout.RUNTIME_FOLDERS or scope_folder not in target.config.parents \
             or len(target.config.relative_to(scope_folder).parts) > 2:
         raise ValueError(f"its config {target.config} and runtime folder {target.runtime_root} are not side by side")
-    if (target.scope is Scope.user) != (target.project is None) or \
-            target.project is not None and scope_folder.parent != target.project:
+    # (a user file may name a project: the change it was written for, as Codex's trust is)
+    if target.scope is not Scope.user and (target.project is None or scope_folder.parent != target.project):
         raise ValueError(f"its {target.scope.value} scope does not match its project {target.project}")
 
 

@@ -10,7 +10,7 @@ from ..errors import HookwrightError
 from ..hosts.base import Scope, scope_reason
 from ..packs import Pack, resolve_options
 from ..plan import Plan
-from ..planning.install import check_host, check_place, plan_install, targets_for
+from ..planning.install import check_host, check_place, plan_install, targets_for, trust_plans
 from ..planning.places import Chosen, places_to_install
 from ..runtime_check import check_loads
 from ..sources import load_all
@@ -34,6 +34,8 @@ def install(pack_names: list[str], *, host: str | None = None, scope: Scope | No
     places = places_to_install(list(packs), host, scope, project, consent.pick, again)
     plans = plans_for("install", [(place, [packs[name] for name in place.packs]) for place in places], chosen,
                       scope=scope, project=project, adopt=adopt, force=force, python=checked)
+    if consent.trust:
+        plans += trust_plans(plans)
     return run_plans("install", plans, dry_run=dry_run, consent=consent)
 
 

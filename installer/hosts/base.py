@@ -29,6 +29,7 @@ from ..patterns import lazy
 if TYPE_CHECKING:
     from ..document import Document
     from ..packs import HostTarget, Pack, PackHook
+    from ..plan import Plan
     from .versions import Pin
 
 
@@ -152,6 +153,15 @@ class Entry(NamedTuple):
     def describe(self) -> str:
         on = f" on {self.matcher}" if self.matcher else ""
         return f"{self.event}{on}: {self.pack}/{self.hook}"
+
+
+class Skipped(NamedTuple):
+    """A hook of a host's file that the host will not run until the user trusts it (Host.skipped)."""
+
+    event: str
+    keys: Keys  # where the handler is in the file
+    handler: Any  # as written (Host.owner tells whose it is)
+    why: str  # what is not trusted, in the host's words
 
 
 class Capabilities(NamedTuple):
@@ -530,6 +540,28 @@ class Host(ABC):
         """Upgrade in place where the host allows it; else remove and add."""
         return self.add(self.remove(data, old, keep_empty=[]), new)
 
+    # ---- what the host makes of a change ----------------------------------------------------
+
+    # where the host keeps its own trust in hooks, which it runs no hook without ("" none): only
+    # --trust-hooks writes it, never by default
+    trust_store: ClassVar[str] = ""
+
+    def change_notes(self, target: Target, before: Any, after: Any, again: list[str]) -> list[str]:
+        """What the host will do with the file as changed that the plan must say (Codex: the hooks
+        it will skip until they are trusted, and how to trust them). `before`, `after`: the file's
+        data; `again`: the words of a command that makes the same change (for a hint)."""
+        return []
+
+    def trust_plan(self, changes: list[Plan]) -> Plan | None:
+        """The plan that writes the host's trust in the hooks `changes` leave in their files (None:
+        nothing to trust), for --trust-hooks; made again from the files on disk once they are written."""
+        return None
+
+    def skipped(self, target: Target, data: Any) -> list[Skipped]:
+        """The hooks of the file (its `data`) that the host will skip, without a word, until the
+        user trusts them (Codex), as the host's own trust store says now; status and doctor say them."""
+        return []
+
     def empty_containers(self, data: Any, entries: list[Entry]) -> list[str]:
         """Containers on the entries' paths that exist and are empty: they must stay after uninstall."""
         kept = []
@@ -540,6 +572,70 @@ class Host(ABC):
             if isinstance(hooks, dict) and hooks.get(event) == []:
                 kept.append(f"hooks.{event}")
         return kept
+
+
+
+class MatcherGroups(Host):
+    """A host whose file holds matcher groups, `{"hooks": {Event: [{"matcher": ..., "hooks":
+    [handler, ...]}]}}` (Claude Code, Codex): the one walk of that tree and its edits."""
+
+    def walk(self, data: Any) -> Iterator[HandlerPlace]:
+        """The handlers (objects, or bare strings) of each well-formed matcher group."""
+        hooks = data.get("hooks") if isinstance(data, dict) else None
+        for event, groups in hooks.items() if isinstance(hooks, dict) else ():
+            for gi, group in enumerate(groups) if isinstance(groups, list) else ():
+                if not (isinstance(group, dict) and isinstance(group.get("hooks"), list)):
+                    continue
+                matcher = group.get("matcher")
+                for hi, value in enumerate(group["hooks"]):
+                    if isinstance(value, (dict, str)):
+                        yield HandlerPlace(event, ("hooks", event, gi, "hooks", hi), ("hooks", event, gi), matcher,
+                                           value)
+
+    # ---- editing -----------------------------------------------------------------------------
+
+    def add(self, data: dict[str, Any], entry: Entry) -> dict[str, Any]:
+        """Our handler goes into a group of our own (never into a foreign group), at the end."""
+        data = deep(data)
+        groups = data.setdefault("hooks", {}).setdefault(entry.event, [])
+        for group in groups:
+            if (isinstance(group, dict) and group.get("matcher") == entry.matcher
+                    and isinstance(group.get("hooks"), list) and group["hooks"]
+                    and all((self.owner(h) or ("",))[0] == entry.pack for h in group["hooks"])):
+                group["hooks"].append(entry.handler)
+                return data
+        group = {"matcher": entry.matcher} if entry.matcher is not None else {}
+        group["hooks"] = [entry.handler]
+        groups.append(group)
+        return data
+
+    def remove(self, data: dict[str, Any], entry: Entry, keep_empty: list[str]) -> dict[str, Any]:
+        data = deep(data)
+        script = self.owner(entry.handler)
+        for event, (_, _, gi, _, hi), handler in [(p.event, p.keys, p.value) for p in self.walk(data)]:
+            if event == entry.event and self.owner(handler) == script:
+                groups = data["hooks"][event]
+                del groups[gi]["hooks"][hi]
+                if not groups[gi]["hooks"]:
+                    del groups[gi]
+                if not groups and f"hooks.{event}" not in keep_empty:
+                    del data["hooks"][event]
+                if not data["hooks"] and "hooks" not in keep_empty:
+                    del data["hooks"]
+                return data
+        return data
+
+    def replace(self, data: dict[str, Any], old: Entry, new: Entry) -> dict[str, Any]:
+        """Upgrade in place: same position when event and matcher stay, else remove and add."""
+        if (old.event, old.matcher) == (new.event, new.matcher):
+            data = deep(data)
+            script = self.owner(old.handler)
+            for place in self.walk(data):
+                if place.event == old.event and self.owner(place.value) == script:
+                    _, event, gi, _, hi = place.keys
+                    data["hooks"][event][gi]["hooks"][hi] = new.handler
+                    return data
+        return super().replace(data, old, new)
 
 
 VERSION_NAME = lazy(r"\d+\.\d+\.\d+")

@@ -142,7 +142,9 @@ def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[st
     return Plan("install", target, doc, data, added, removed, changes,
                 replan=lambda: plan_install(host, target, packs, options, adopt, force, python),
                 notes=_git_notes(target) + _required_key_notes(host, doc, data)
-                + _shim_notes(host, target, packs, interpreters),
+                + _shim_notes(host, target, packs, interpreters)
+                + host.change_notes(target, doc.data if doc.exists else {}, data,
+                                    ["install", *(p.name for p in packs), *place_args(target)]),
                 made_folders=made[1], exact_bytes=new_bytes,  # (also over an edit, which only --force gets to)
                 other_writes=personal_gitignore(target, changes))
 
@@ -158,10 +160,32 @@ def _kept_options(target: Target, pack: Pack, receipt: Receipt | None, given: di
 
     shown = ", ".join(f"{name}={_option_text(value)}" for name, value in kept.items())
     defaults = [arg for name in kept for arg in ("--option", f"{name}={_option_text(pack.options[name].default)}")]
-    place = ["--host", target.host, "--scope", target.scope.value] + (
-        ["--project", str(target.project)] if target.project is not None else [])
     return [f"{pack.name} keeps {shown} from the install before (the command line did not say); "
-            f"`{command_line('install', pack.name, *place, *defaults)}` puts back the default"]
+            f"`{command_line('install', pack.name, *place_args(target), *defaults)}` puts back the default"]
+
+
+def place_args(target: Target) -> list[str]:
+    """The options that name the target's place on a command line."""
+    return ["--host", target.host, "--scope", target.scope.value] + (
+        ["--project", str(target.project)] if target.project is not None else [])
+
+
+def trust_plans(plans: list[Plan]) -> list[Plan]:
+    """--trust-hooks: for each host the plans change that keeps its own trust in hooks (Codex),
+    the plan that writes that trust, after them."""
+    from .. import hosts
+
+    found = []
+    for name in dict.fromkeys(plan.target.host for plan in plans):
+        host = hosts.get(name)
+        if not host.trust_store:
+            raise HookwrightError(f"--trust-hooks: {host.title} runs hooks without a trust of its own",
+                                  hint="drop --trust-hooks")
+        trusting = host.trust_plan([plan for plan in plans if plan.target.host == name])
+        if trusting is not None:
+            trusting.project = next(plan.project for plan in plans if plan.target.host == name)
+            found.append(trusting)
+    return found
 
 
 def _option_text(value: Any) -> str:

@@ -249,6 +249,11 @@ def _interpreter_missing(ctx: Context, pack: PackAt) -> Iterator[Finding]:
     yield from _problems(ctx, pack, "install/interpreter-missing")
 
 
+@RECEIPT_RULES.rule("install/hook-untrusted")
+def _hook_untrusted(ctx: Context, pack: PackAt) -> Iterator[Finding]:
+    yield from _problems(ctx, pack, "install/hook-untrusted")
+
+
 @RECEIPT_RULES.rule("install/runtime-changed")
 def _runtime_changed(ctx: Context, pack: PackAt) -> Iterator[Finding]:
     yield from _problems(ctx, pack, "install/runtime-changed")
@@ -279,6 +284,11 @@ def receipt_problems(host: Host, target: Target, data: Any, receipt: Receipt) ->
         python = host.interpreter_of(current) if current is not None else None
         if python is not None and python not in gone and interpreter.missing(python):
             gone[python] = entry.hook
+    for skipped in host.skipped(target, data):
+        owner = host.owner(skipped.handler)
+        if owner is not None and owner[0] == receipt.pack:
+            yield "install/hook-untrusted", {"event": skipped.event, "hook": owner[1], "host": host.title,
+                                             "why": skipped.why}
     for python, hook in gone.items():
         yield "install/interpreter-missing", {"hook": hook, "interpreter": python, "why": interpreter.missing(python),
                                               "effect": _never_runs(host)}
