@@ -46,6 +46,7 @@ class Call(NamedTuple):
     extra: dict[str, Any]  # --payload's fields
     permission_mode: str
     list_only: bool
+    sandboxed: bool = False  # --sandbox: the hooks run in installer/sandbox.py's sandbox
 
 
 class Selected(NamedTuple):

@@ -13,9 +13,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import tempfile
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..hooks.answers import RawRun, parse_stdout
 from ..hooks.events import CLAUDE_TO_CURSOR
@@ -121,9 +122,20 @@ def read(row: cursor_protocol.CursorEventProtocol, run: RawRun, fail_closed: boo
     return reading
 
 
-def simulate(ctx: Configs, project: Path, call: Call) -> dict[str, Any]:
-    """The outcome of one call for Cursor (simulate's host entry)."""
-    event, tool, tool_input, list_only = call.event, call.tool, call.tool_input, call.list_only
+def simulate(ctx: Configs, project: Path, call: Call,
+             in_sandbox: Callable[[list[Handler], Path, Path], Callable[[list[str]], list[str]]] | None = None
+             ) -> dict[str, Any]:
+    """The outcome of one call for Cursor (simulate's host entry); `in_sandbox`: how each hook's
+    argv runs in a sandbox, given the hooks, the project and a scratch folder (simulate --sandbox)."""
+    with tempfile.TemporaryDirectory(prefix="hookwright-simulate-") as scratch:
+        handlers = [h for h in ctx.handlers if h.file.host == CURSOR.name]
+        wrap = in_sandbox(handlers, project, Path(scratch)) if in_sandbox is not None else None
+        return _simulate(ctx, call.event, call.tool, call.tool_input, project, call.list_only, wrap)
+
+
+def _simulate(ctx: Configs, event: str, tool: str | None, tool_input: dict[str, Any] | None, project: Path,
+              list_only: bool = False, wrap: Callable[[list[str]], list[str]] | None = None) -> dict[str, Any]:
+    """The outcome of one call for Cursor; `wrap`: each hook's argv in a sandbox."""
     events = events_for(event, tool)
     entry: dict[str, Any] = {"host": CURSOR.name, "title": TITLE, "event": " and ".join(events) or None, "tool": tool,
                              "given_input": tool_input, "simulated": True, "why": None, "handlers": [],
@@ -150,7 +162,7 @@ def simulate(ctx: Configs, project: Path, call: Call) -> dict[str, Any]:
                 shown.update(simulated=False, why="a prompt hook: it asks a model, which simulate does not call")
             if not shown["simulated"] or row is None:
                 continue
-            run = run_one(handler, json.dumps(payload).encode(), project, env, _timeout(handler))
+            run = run_one(handler, json.dumps(payload).encode(), project, env, _timeout(handler), wrap)
             reading = read(row, run, handler.value.get("failClosed") is True)
             shown.update(exit_code=run.exit_code, timed_out=run.timed_out, duration_ms=round(run.duration * 1000, 1),
                          stdout=run.stdout.decode("utf-8", "replace")[:2000],

@@ -27,7 +27,7 @@ import os
 from pathlib import Path
 from typing import Any, Iterator
 
-from ... import resources
+from ... import resources, safe_read
 from ...document import Document
 from ...errors import ExitCode, HookwrightError
 from ...hooks.model import Candidate, ConfigFile, resolved
@@ -225,7 +225,7 @@ def _config_files(project: Path, also: frozenset[Path]) -> list[Candidate]:
 def _listed_plugins(config: Path) -> list[tuple[str, Path]]:
     """(spec, file) of each local plugin a readable opencode config lists."""
     try:
-        data = read_config(config, config.read_bytes())
+        data = read_config(config, safe_read.read(config, safe_read.CONFIG))
     except (OSError, HookwrightError):
         return []  # (missing: nothing to list; unreadable: its own finding)
     return [(entry[0] if isinstance(entry, list) else entry, path) for entry in plugin_specs(data)
@@ -339,10 +339,10 @@ class Opencode(Host):
     # ---- reading -------------------------------------------------------------------------
 
     def load(self, path: Path) -> Document:
-        from ...document import read_file_bytes
+        from ... import safe_read
 
         try:
-            return read_plugin(path, read_file_bytes(path))
+            return read_plugin(path, safe_read.read(path, safe_read.CONFIG))
         except FileNotFoundError:
             return read_plugin(path, None)
 
@@ -429,7 +429,7 @@ def export_name(pack: str) -> str:
 
 def render_plugin(data: dict[str, Any]) -> bytes:
     """The plugin module for this data, byte for byte the same for the same data."""
-    template = (resources.data_root() / "templates" / "opencode" / "plugin.js").read_text(encoding="utf-8")
+    template = resources.bundled_text("templates", "opencode", "plugin.js")
     header = HEADER + json.dumps(data, sort_keys=True, separators=(",", ":"))
     hooks = json.dumps(data.get("hooks", []), indent=2, sort_keys=True)
     text = (template.replace("__HEADER__", header).replace("__PACK_NAME__", data["pack"])
