@@ -145,6 +145,15 @@ class Entry(NamedTuple):
         return f"{self.event}{on}: {self.pack}/{self.hook}"
 
 
+class Dropped(NamedTuple):
+    """Why a host drops a whole file of hooks it reads (Host.dropped): install refuses to edit it,
+    doctor says it."""
+
+    keys: Keys  # where the file breaks the host's format (() the file as a whole)
+    why: str
+    fix: str  # what to do, for a hint
+
+
 class Skipped(NamedTuple):
     """A hook of a host's file that the host will not run until the user trusts it (Host.skipped)."""
 
@@ -152,6 +161,7 @@ class Skipped(NamedTuple):
     keys: Keys  # where the handler is in the file
     handler: Any  # as written (Host.owner tells whose it is)
     why: str  # what is not trusted, in the host's words
+    fix: str  # how to trust it by hand (the lines to add where the host keeps its trust)
 
 
 class Capabilities(NamedTuple):
@@ -541,6 +551,11 @@ class Host(ABC):
     def trust_plan(self, changes: list[Plan]) -> Plan | None:
         """The plan that writes the host's trust in the hooks `changes` leave in their files (None:
         nothing to trust), for --trust-hooks; made again from the files on disk once they are written."""
+        return None
+
+    def dropped(self, doc: Document) -> Dropped | None:
+        """Why the host drops this whole file, which it reads without error otherwise, and none of
+        its hooks run (None: it loads it): a host whose format is stricter than its JSON (Codex)."""
         return None
 
     def skipped(self, target: Target, data: Any) -> list[Skipped]:

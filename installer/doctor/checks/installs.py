@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # (state loads only where a receipt exists)
     from ...state import Receipt
 
 SCOPES = {"user": Scope.user, "project": Scope.project, "local": Scope.local}
-INSTALL_KINDS = {"claude-settings": "claude", "cursor-hooks": "cursor"}  # the configs hookwright writes into
+INSTALL_KINDS = {"claude-settings": "claude", "cursor-hooks": "cursor", "codex-hooks": "codex"}  # the configs hookwright writes into
 
 
 class InstallAt:
