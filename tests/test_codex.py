@@ -340,6 +340,23 @@ def test_doctor_says_which_hooks_codex_skips_ours_and_others_and_nothing_once_th
     assert doctor_says(hookwright, repo) == []
 
 
+def test_doctor_finds_two_hooks_rewriting_one_codex_call_a_race_the_last_to_finish_wins(hookwright, home, repo):
+    """Codex starts every matching hook at once and keeps the rewrite that finished last
+    (docs/hosts/codex.md#several-hooks); its hooks answer in Claude Code's hookSpecificOutput."""
+    rewrite = ('import json\nprint(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", '
+               '"permissionDecision": "allow", "updatedInput": {"command": "ls"}}}))\n')
+    for name in ("a.py", "b.py"):
+        (repo / name).write_text(rewrite)
+    hooks = repo / ".codex" / "hooks.json"
+    hooks.parent.mkdir()
+    hooks.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": f"python3 {repo}/a.py"}, {"type": "command", "command": f"python3 {repo}/b.py"}]}]}}))
+
+    found = hookwright("doctor", "--project", repo, "--json").json["findings"]
+    [race] = [f for f in found if f["rule"] == "conflict/input-rewrite-race"]
+    assert "`a.py` and `b.py` both rewrite the input of Bash" in race["message"]
+
+
 def test_uninstall_with_trust_hooks_forgets_our_trust_and_the_tables_it_emptied(hookwright, home, repo):
     config = codex_config(home)
     config.parent.mkdir()

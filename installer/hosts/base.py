@@ -192,6 +192,12 @@ class Host(ABC):
     starts_per_call: ClassVar[bool] = True  # a hook's process per call (opencode's plugin keeps one per process)
     rewrite_events: ClassVar[frozenset[str]] = frozenset()  # where a hook's answer can change the tool's input
     rewrite_field: ClassVar[str] = ""  # what in a hook's answer carries the new input
+
+    @property
+    def answers_as(self) -> str:
+        """The host whose answer shape a hook prints here (Codex reads Claude Code's
+        hookSpecificOutput): doctor reads a script's rewrite in that shape."""
+        return self.name
     # top-level keys the host needs for its hooks to load, that an install adds where missing, and why
     required_keys: ClassVar[dict[str, tuple[Any, str]]] = {}
     # facts doctor reads the host's files by

@@ -116,6 +116,7 @@ class Codex(MatcherGroups):
     capabilities = Capabilities(block=True, rewrite_input=True, add_context=True, answer_questions=False)
     rewrite_events = frozenset({"PreToolUse"})  # (docs/hosts/codex.md#rewriting-input)
     rewrite_field = "hookSpecificOutput.updatedInput"
+    answers_as = "claude"  # (its hooks print Claude Code's hookSpecificOutput: #output-protocol)
     rewrites_combine = "parallel"  # every hook starts at once; the last rewrite to finish wins (#several-hooks)
     programs = ("codex",)
     schema = "codex-hooks.schema.json"
