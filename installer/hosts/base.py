@@ -81,6 +81,12 @@ class Target:
     def receipt_path(self, pack: str) -> Path:
         return self.pack_dir(pack) / RECEIPT
 
+    @property
+    def place_args(self) -> list[str]:
+        """The options that name this place on a command line (a hint's command)."""
+        return ["--host", self.host, "--scope", self.scope.value] + (
+            ["--project", str(self.project)] if self.scope is not Scope.user and self.project is not None else [])
+
     def to_json(self) -> dict[str, Any]:
         return {"host": self.host, "scope": self.scope.value, "config": str(self.config),
                 "runtime_root": str(self.runtime_root),

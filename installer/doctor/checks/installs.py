@@ -345,7 +345,4 @@ def scope_args(target: Target) -> str:
     for the shell: it works as printed)."""
     import shlex
 
-    where = ["--host", target.host, "--scope", target.scope.value]
-    if target.scope is not Scope.user:
-        where += ["--project", str(target.project)]
-    return " ".join(map(shlex.quote, where))
+    return " ".join(map(shlex.quote, target.place_args))
