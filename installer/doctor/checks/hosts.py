@@ -15,8 +15,8 @@ from ...hooks.events import (
 )
 from ...hooks.regex.matching import js_regex
 from ...hosts.base import Scope, Target, newer
-from ...layout import RUNTIME_FOLDER
 from ...hosts.cursor import protocol as cursor_protocol
+from ...layout import RUNTIME_FOLDER
 from ..model import ConfigFile, Context, Finding, Plugin, RuleTable, cached_property
 
 CLAUDE_TO_CURSOR_TOOLS = {"Bash": "Shell"}  # docs/hosts/cursor.md#matchers (Edit, Read, Write, Grep, Task: the same)
@@ -152,7 +152,9 @@ def _other_agent_format(ctx: Context, at: FileAt) -> Iterator[Finding]:
 def _file_dropped(ctx: Context, at: FileAt) -> Iterator[Finding]:
     """A file its host reads as JSON and then drops whole, for a shape stricter than JSON (Codex)."""
     host = hosts.of(at.file.host)
-    drop = host.dropped(at.file.document) if host is not None and at.file.document is not None else None
+    if host is None or at.file.document is None:
+        return
+    drop = host.dropped(at.file.document)
     if drop is not None:
         yield ctx.finding("host/file-dropped", at.file, drop.keys, host=host.title, why=drop.why, fix=drop.fix)
 
