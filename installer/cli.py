@@ -142,7 +142,7 @@ def install(
         from .commands.install import install as run
 
         chosen, where, agent, values = list(packs or []), scope, host, list(option)
-        if not chosen and output.interactive() and not as_json:
+        if not chosen and output.interactive() and not as_json and not _has_list(project):
             from .interactive import ask_install
 
             agent, chosen, where, values = ask_install(agent, where, project, values)
@@ -151,6 +151,14 @@ def install(
                                                      adopt=adopt, trust_hooks=trust_hooks), python=python)
     _in_project(project, as_json)
     _execute(as_json, produce)
+
+
+def _has_list(project: Path | None) -> bool:
+    """Whether the project has a pack list for `install` with no pack named (then nothing is asked)."""
+    from .project import project_of
+    from .team import read_list
+
+    return read_list(project_of(project)) is not None
 
 
 @app.command()

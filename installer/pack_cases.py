@@ -138,13 +138,13 @@ def _simulated(case: Case, host: str, project: Path, env: dict[str, str], root: 
     row["rewritten_to"] = row["tool_input"] if row["simulated"] and not row["blocked"] and given is not None \
         and row["tool_input"] != given else None
     handlers = doc.get("handlers", []) if host == "claude" else entry.get("handlers", [])
-    row["schema_errors"] = _cursor_schema_errors(handlers) if host == "cursor" else []
+    row["schema_errors"] = cursor_schema_errors(handlers) if host == "cursor" else []
     row["differs"] = _differences(body.get("expect"), row) if row["simulated"] else []
     row["passed"] = None if not row["simulated"] else not row["differs"] and not row["schema_errors"]
     return row
 
 
-def _cursor_schema_errors(handlers: list[dict[str, Any]]) -> list[str]:
+def cursor_schema_errors(handlers: list[dict[str, Any]]) -> list[str]:
     """What of each Cursor hook's answer (exit 0, JSON on stdout) its event's schema refuses."""
     import jsonschema_rs
 

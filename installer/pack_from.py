@@ -226,13 +226,7 @@ def _hook_id(event: str, matcher: str | None, copied: list[Copied], taken: set[s
     base = Path(copied[0].name).stem if copied else f"{event}-{matcher or 'all'}"
     slug = CAMEL_STEP.sub(r"\1-\2", base).lower()
     slug = NOT_AN_ID.sub("-", slug).strip("-")[:30].strip("-") or "hook"
-    slug = slug if slug[0].isalpha() else "hook-" + slug
-    candidate, n = slug, 1
-    while candidate in taken:
-        n += 1
-        candidate = f"{slug}-{n}"
-    taken.add(candidate)
-    return candidate
+    return _free(slug if slug[0].isalpha() else "hook-" + slug, taken)
 
 
 def _add(hooks: list[dict[str, Any]], hook: dict[str, Any]) -> None:

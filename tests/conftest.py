@@ -63,6 +63,15 @@ def project(tmp_path) -> Path:
 
 
 @pytest.fixture
+def here(tmp_path, monkeypatch) -> Path:
+    """A folder of the test's own, the current folder (for a command that writes where it runs)."""
+    folder = tmp_path / "work"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    return folder
+
+
+@pytest.fixture
 def shared() -> Path:
     """The team's ../shared folder; tests that need it skip with a reason where it is absent."""
     if not (SHARED / "corpus").is_dir():

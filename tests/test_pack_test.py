@@ -5,19 +5,10 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 from support import write_json
 from test_command_packs import FIXTURE, make_pack
-
-
-@pytest.fixture
-def here(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "work"
-    folder.mkdir()
-    monkeypatch.chdir(folder)
-    return folder
 
 
 def outcomes(doc: dict) -> dict[tuple[str, str], object]:
@@ -99,13 +90,13 @@ def test_a_broken_case_is_refused_with_its_file_before_anything_runs(hookwright,
 
 
 def test_a_cursor_answer_its_schema_refuses_is_reported():
-    from hookwright.pack_cases import _cursor_schema_errors
+    from hookwright.pack_cases import cursor_schema_errors
 
     rows = [{"event": "preToolUse", "exit_code": 0, "stdout": '{"permission": "deny"}'},
             {"event": "preToolUse", "exit_code": 0, "stdout": json.dumps({"hookSpecificOutput": {
                 "permissionDecision": "deny"}})},
             {"event": "beforeShellExecution", "exit_code": 2, "stdout": "not read"}]
 
-    errors = _cursor_schema_errors(rows)
+    errors = cursor_schema_errors(rows)
 
     assert len(errors) == 1 and errors[0].startswith("preToolUse: ") and "hookSpecificOutput" in errors[0]

@@ -1,5 +1,6 @@
 """Our own installs: every pack hookwright put into a host's config, checked against its
-receipt (entries present, runtime files present and unchanged)."""
+receipt (entries present, runtime files present and unchanged), and a project's installs
+against the pack list it commits (installer/team.py)."""
 from __future__ import annotations
 
 import os
@@ -14,10 +15,11 @@ from ...layout import COMMANDS as COMMANDS_FILE
 from ...layout import RUNTIME_FOLDERS, is_temp_name, stale_temps
 from ..discovery import Candidate
 from ..load import read
-from ..model import ConfigFile, Context, Finding, Handler, RuleTable, cached_property, resolved
+from ..model import ConfigFile, Context, Finding, Handler, RuleTable, cached_property, resolved, rule_by_id
 
-if TYPE_CHECKING:  # (state loads only where a receipt exists)
+if TYPE_CHECKING:  # (state loads only where a receipt exists; team where a project config does)
     from ...state import Receipt
+    from ...team import TeamList
 
 SCOPES = {"user": Scope.user, "project": Scope.project, "local": Scope.local}
 INSTALL_KINDS = {"claude-settings": "claude", "cursor-hooks": "cursor", "codex-hooks": "codex"}  # the configs hookwright writes into
@@ -105,8 +107,25 @@ class PackAt:
                            scope_args=self.install.scope_args, **params)
 
 
+class ListAt:
+    """A project's pack list (team.py), as the list rules read it."""
+
+    def __init__(self, project: Path) -> None:
+        self.project = project
+
+    @cached_property
+    def read(self) -> TeamList | HookwrightError | None:
+        from ...team import read_list
+
+        try:
+            return read_list(self.project)
+        except HookwrightError as error:
+            return error
+
+
 INSTALL_RULES = RuleTable()  # the rules of one install target (a file and its runtime folders), one function each
 RECEIPT_RULES = RuleTable()  # the rules of one pack installed there, against its receipt, one function each
+LIST_RULES = RuleTable()  # the rules of a project's pack list, against the installs of its project scope
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -114,6 +133,11 @@ def check(ctx: Context) -> Iterator[Finding]:
         yield from INSTALL_RULES.run(ctx, install)
         for pack in install.receipts():
             yield from RECEIPT_RULES.run(ctx, pack)
+    if ctx.project is not None:
+        from ...team import config_files
+
+        if config_files(ctx.project):  # (a project without hookwright's config costs a few stat calls)
+            yield from LIST_RULES.run(ctx, ListAt(ctx.project))
 
 
 def _installs(ctx: Context) -> Iterator[InstallAt]:
@@ -262,6 +286,32 @@ def _runtime_changed(ctx: Context, pack: PackAt) -> Iterator[Finding]:
 @RECEIPT_RULES.rule("install/runtime-cannot-load")
 def _runtime_cannot_load(ctx: Context, pack: PackAt) -> Iterator[Finding]:
     yield from _problems(ctx, pack, "install/runtime-cannot-load")
+
+
+# ---- a project's pack list ------------------------------------------------------------------------------
+
+@LIST_RULES.rule("install/list-invalid", alone=True)
+def _list_invalid(ctx: Context, listed: ListAt) -> Iterator[Finding]:
+    if isinstance(listed.read, HookwrightError):
+        yield _at("install/list-invalid", Path(listed.read.path or listed.project), listed.read.line or 1, None,
+                  problem=listed.read.message)
+
+
+@LIST_RULES.rule("install/list-differs")
+def _list_differs(ctx: Context, listed: ListAt) -> Iterator[Finding]:
+    from ...team import TeamList, differences
+
+    if isinstance(listed.read, TeamList):
+        for difference in differences(listed.project, listed.read):
+            yield _at("install/list-differs", listed.read.path, difference.line, difference.variant,
+                      **difference.words)
+
+
+def _at(rule_id: str, path: Path, line: int, variant: str | None, **words: Any) -> Finding:
+    """A finding in hookwright's own project config (a file doctor reads no hooks from)."""
+    rule = rule_by_id(rule_id)
+    message, hint = rule.worded(variant)
+    return Finding(rule.id, rule.severity, str(path), line, 1, message.format(**words), hint.format(**words))
 
 
 def receipt_problems(host: Host, target: Target, data: Any, receipt: Receipt) -> Iterator[tuple[str, dict[str, Any]]]:
