@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .. import atomic
+from .. import atomic, safe_read
 from ..errors import ExitCode, HookwrightError, command_line
 from ..pack_cases import CASES
 from ..packs import MANIFEST, PACK_DIR, load_pack_file
@@ -110,7 +110,7 @@ def _check(folder: Path) -> None:
 
 def _read_copied(source: Path) -> tuple[bytes, int]:
     try:
-        data = source.read_bytes()
+        data = safe_read.read(source, safe_read.SCRIPT)
         executable = source.stat().st_mode & 0o100
     except OSError as err:
         raise HookwrightError(f"cannot read {source}: {err.strerror}", path=source) from None
