@@ -159,8 +159,8 @@ class Runtime {
 
 // A child process with its pipes, that never keeps opencode alive: text out of its stdout and stderr as it
 // comes, `exited` when it has, `gone` (why) once it has and all it wrote is read, or it could not start.
-// opencode's own Bun starts it with Bun.spawn, whose pipes answer in a fraction of the time the
-// node:child_process streams take there (docs/hosts/opencode.md#runtime); Node, with node:child_process.
+// opencode's own Bun starts it with Bun.spawn, whose pipes answer sooner there than the node:child_process
+// streams (docs/hosts/opencode.md#runtime); Node, with node:child_process.
 function launch(command, args, on) {
   if (typeof Bun !== "undefined") return launchInBun(command, args, on);
   const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"] });
