@@ -15,6 +15,7 @@ RUNTIME_FOLDER = "hookwright"  # <config folder>/hookwright/<pack>/: a pack's ru
 LOCAL_RUNTIME_FOLDER = "hookwright-local"  # Claude Code's local scope: personal, git-ignored
 RUNTIME_FOLDERS = frozenset({RUNTIME_FOLDER, LOCAL_RUNTIME_FOLDER})
 RECEIPT = "receipt.json"  # in each pack's runtime folder: what we installed there (state.Receipt)
+COMMANDS = "commands.json"  # in a command pack's runtime folder: each hook's command (hookwright_runtime.COMMANDS_FILE)
 PLUGIN_PREFIX = "hookwright-"  # opencode: one plugin file per pack, hookwright-<pack>.js
 TEMP_MARK = ".hookwright-tmp-"  # in the name of a temp file atomic.py writes beside its target
 DECISION_LOG = "decisions.jsonl"  # the runtimes' log of what they decided (hookwright_runtime.DECISION_LOG)

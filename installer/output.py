@@ -532,7 +532,8 @@ def print_packs(listed: PackList) -> None:
         rows = []
         for hook in pack["hooks"]:
             flags = [f for f, on in (("blocks", hook["blocks"]), ("rewrites input", hook["rewrites_input"])) if on]
-            wiring = "; ".join(f"{host}: {t['event']}" + (f" on {t['matcher']}" if t["matcher"] else "")
+            wiring = "; ".join(f"{host}: {' and '.join([t['event'], *t['also_on']])}"
+                               + (f" on {t['matcher']}" if t["matcher"] else "")
                                for host, t in hook["hosts"].items())
             rows.append((f"{escape(hook['id'])}:", f"{escape(hook['description'])} [dim]({escape(wiring)}; "
                                                    f"{', '.join(flags) or 'observes only'})[/]"))
@@ -631,6 +632,7 @@ def print_hooks(listed: HookList) -> None:
             rewrite = row["rewrites_input"]["status"]
             owner = row["owner"] + (f"/{row['hook']}" if row["hook"] else "")
             kind = f" ({row['type']})" if row["type"] != "command" else ""
+            kind += " (fails closed)" if row["fails_closed"] else ""
             runs = f": [dim]{escape(row['runs'])}[/]" if row["runs"] else ""
             dedup = f" [dim]({escape(row['deduplicated'])})[/]" if row["deduplicated"] else ""
             matcher = row["matcher"] + (f" if {row['if']}" if row["if"] else "")
@@ -642,11 +644,69 @@ def print_hooks(listed: HookList) -> None:
 
 
 def print_simulation(simulation: Simulation) -> None:
-    """`hookwright simulate`: each handler, what it did and how it was read, then the outcome."""
+    """`hookwright simulate`: per agent with hooks here, each handler, what it did and how it was read,
+    then the outcome; an agent that was not simulated is named with the reason."""
+    if simulation.host == "claude":
+        print_claude_simulation(simulation)
+    for entry in simulation.hosts:
+        if entry["host"] == simulation.host and entry["host"] == "claude":
+            continue
+        _print_host_entry(entry, simulation.project)
+
+
+def _print_host_entry(entry: dict[str, Any], project: str) -> None:
+    """One agent's outcome (opencode's plugins, Cursor's entries), or why it was not simulated."""
+    title = entry["title"]
+    call = f" {entry['tool']} {json.dumps(entry.get('given_input'), ensure_ascii=False)}" if entry.get("tool") else ""
+    out().print(f"[bold]{escape(title)}: {escape(entry.get('event') or '')}[/]{escape(call)} [dim]in {escape(project)}[/]")
+    if not entry["simulated"] and not entry.get("handlers"):
+        out().print(f"  [yellow]not simulated:[/] {escape(entry['why'] or '')}")
+        return
+    if entry.get("runtime"):
+        out().print(f"  [dim]in {escape(title)}'s own runtime: {escape(entry['runtime'])}[/]")
+    for row in entry.get("handlers", []):
+        where = _source(row["source"])
+        what = row["command"] if row.get("command") is not None else row.get("type")
+        if not row["fires"]:
+            out().print(f"  [dim]skip[/] {escape(where)}  {escape(str(what))}\n       [dim]{escape(row['why'] or '')}[/]")
+            continue
+        hooks = row.get("hooks")
+        if hooks is not None:  # an opencode plugin: what each of its tool.execute.before did
+            if not hooks:
+                out().print(f"  [dim]no say[/] {escape(where)}  [dim](no tool.execute.before)[/]")
+            for hook in hooks:
+                did = f"threw: {hook['error']}" if hook["threw"] else "returned"
+                out().print(f"  [bold]{'deny' if hook['threw'] else 'ran'}[/] {escape(where)}  [dim]{escape(did)}, "
+                            f"{hook['ms']:g} ms[/]")
+                if hook.get("warning"):
+                    out().print(f"       [yellow]warning:[/] {escape(hook['warning'])}")
+            continue
+        if "read_as" in row:
+            shown = row["decision"] or ("rewrites the input" if row.get("updated_input") is not None else "no say")
+            out().print(f"  [bold]{escape(shown)}[/] {escape(where)}  {escape(str(what))}\n"
+                        f"       [dim]{escape(row.get('event') or '')}: read as {escape(row['read_as'])}[/]")
+        else:
+            out().print(f"  [cyan]would run[/] {escape(where)}  {escape(str(what))}")
+    if not entry["simulated"]:
+        out().print(f"  [yellow]not simulated:[/] {escape(entry['why'] or '')}")
+        return
+    colour = {"deny": "red", "ask": "yellow", "allow": "green"}
+    out().print(f"[bold]outcome ({escape(title)}):[/] [{colour.get(entry['decision'] or '', 'white')}]"
+                f"{escape(str(entry['decision']))}[/]: {escape(entry.get('effect') or '')}"
+                + (f"; reason: {escape(entry['reason'])}" if entry.get("reason") else ""))
+    if entry.get("tool_input") is not None and entry.get("given_input") is not None \
+            and entry["tool_input"] != entry["given_input"]:
+        out().print(f"  input becomes: {escape(json.dumps(entry['tool_input'], ensure_ascii=False))}")
+    for note in entry.get("notes", []):
+        out().print(f"  [dim]note: {escape(note)}[/]")
+
+
+def print_claude_simulation(simulation: Simulation) -> None:
+    """Claude Code's part: each handler, what it did and how it was read, then the outcome."""
     payload = simulation.payload
     call = f" {payload['tool_name']} {json.dumps(payload.get('tool_input'), ensure_ascii=False)}" \
         if "tool_name" in payload else ""
-    out().print(f"[bold]{escape(simulation.event)}[/]{escape(call)} [dim]in {escape(simulation.project)}[/]")
+    out().print(f"[bold]Claude Code: {escape(simulation.event)}[/]{escape(call)} [dim]in {escape(simulation.project)}[/]")
     for path in simulation.unreadable or []:
         out().print(f"[red]unreadable:[/] {escape(path)} (hookwright doctor says why; its hooks do not run)")
     if not simulation.handlers:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import ast
 import json
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -23,7 +25,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from .errors import ExitCode, HookwrightError
 
 if TYPE_CHECKING:
-    from .packs import Pack
+    from .packs import Pack, PackHook
 
 INTERPRETER = "python3"  # as the hosts start the runtimes: `python3 -I -S <script>`
 LOAD_TIMEOUT_S = 20
@@ -64,9 +66,14 @@ class LoadProblem(NamedTuple):
 
 def check_loads(packs: list[Pack], host: str, python: str | None = None) -> None:
     """Load each pack's hook modules in the runtime interpreter, as the host will (`python`: the
-    one the hooks are to start, else python3 on PATH): a module that does not load is refused
-    before anything is written (exit 2), with the error and its place."""
+    one the hooks are to start, else python3 on PATH), and read each command hook's command and
+    scripts as their interpreters read them (command_problem): a module that does not load, or a
+    command that would not run, is refused before anything is written (exit 2), with the error
+    and its place."""
     for pack in packs:
+        for hook in pack.hooks_for(host):
+            if hook.command is not None:
+                command_problem(pack, hook)
         problem = _first_problem(pack, host, python or INTERPRETER)
         if problem is not None:
             raise HookwrightError(
@@ -85,9 +92,12 @@ def _first_problem(pack: Pack, host: str, interpreter: str) -> LoadProblem | Non
     if python is None:
         raise HookwrightError(f"{interpreter} is not on PATH: the hooks run as `{interpreter} -I -S`, and would not "
                               "start", code=ExitCode.REFUSED, hint=f"install Python 3.8 or newer as {interpreter}")
-    modules = sorted({hook.module[:-3] for hook in pack.hooks_for(host)})
+    files = pack.runtime_files(host)
+    modules = sorted({hook.module[:-3] for hook in pack.hooks_for(host) if hook.command is None})
+    if not modules:  # (command hooks a host runs as written: command_problems reads them)
+        return None
     with tempfile.TemporaryDirectory(prefix="hookwright-load-") as folder:
-        for name, content in pack.runtime_files(host).items():
+        for name, content in files.items():
             (Path(folder) / name).write_bytes(content)
         try:
             done = subprocess.run([python, "-I", "-S", "-B", "-c", LOADER, folder, *modules], capture_output=True,
@@ -106,6 +116,120 @@ def _first_problem(pack: Pack, host: str, interpreter: str) -> LoadProblem | Non
             return LoadProblem(item["module"], item["message"], sources.get(written or "", module_file),
                                item.get("line"), item.get("column"))
     return None
+
+
+# ---- a command hook: its command and the scripts it runs ----------------------------------------------
+
+SHELLS = ("sh", "bash", "dash", "zsh", "ksh")
+# how each interpreter reads a file without running it: argv after the interpreter, and what it prints
+PYTHON_CHECK = ("import json, sys\n"
+                "try:\n    compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')\n"
+                "except SyntaxError as e:\n    print(json.dumps(['SyntaxError: %s' % e.msg, e.lineno, e.offset]))\n")
+INTERPRETER_OF_SUFFIX = {".py": "python3", ".js": "node", ".mjs": "node"}  # (a hint's example; else bash)
+
+
+def command_problem(pack: Pack, hook: PackHook) -> None:
+    """A command hook's command must parse in sh (the agents run it by `sh -c`), each pack file it
+    runs must be one its interpreter can start (found on PATH; a file run directly has its run
+    bit), and must parse in that interpreter (Python, a shell, node); else the pack is refused at
+    install, with the file, the line and the interpreter's words (exit 2)."""
+    import shlex
+
+    from .packs import PACK_DIR, command_files
+
+    folder = str(pack.folder)
+    command = (hook.command or "").replace(PACK_DIR, shlex.quote(folder))
+    parsed = _ran(["sh", "-n", "-c", command])
+    if parsed is not None and parsed.returncode != 0:
+        raise HookwrightError(f"pack {pack.name}'s hook {hook.id}: its command is not one sh can read: "
+                              f"{_said(parsed)}", path=pack.folder / "pack.toml",
+                              hint="fix the command in pack.toml, then install again")
+    words = shlex.split((hook.command or "").replace(PACK_DIR, "\0"))
+    program = next((w for w in words if not _assignment(w) and w != "exec"), "")
+    if program and not program.startswith("\0") and not _found(program):
+        raise HookwrightError(f"pack {pack.name}'s hook {hook.id} runs {program}, which is not on PATH here: every "
+                              "call would fail to start it", path=pack.folder / "pack.toml", code=ExitCode.REFUSED,
+                              hint=f"install {program}, or run the hook with a program that is here")
+    for name in command_files(pack.folder / "pack.toml", hook):
+        script = pack.folder / name
+        at = next((i for i, word in enumerate(words) if word.startswith("\0/" + name)), None)
+        itself = at is not None and not any(w for w in words[:at] if not _assignment(w) and w != "exec")
+        if itself and not os.access(script, os.X_OK):
+            raise HookwrightError(f"pack {pack.name}'s hook {hook.id} runs {name} itself, and it has no run bit: "
+                                  "the agent's shell cannot start it", path=script,
+                                  hint=f"chmod +x {script}, or name its interpreter in the command "
+                                       f"({INTERPRETER_OF_SUFFIX.get(script.suffix, 'bash')} {PACK_DIR}/{name})")
+        runner = _runner(words[:at] if at is not None else [], script)
+        if runner is None:
+            continue
+        found = shutil.which(runner)
+        if found is None:
+            raise HookwrightError(f"pack {pack.name}'s hook {hook.id} runs {name} with {runner}, which is not on PATH "
+                                  "here: every call would fail to start it", path=script, code=ExitCode.REFUSED,
+                                  hint=f"install {runner}, or run the script with an interpreter that is here")
+        _check_syntax(pack, hook, script, runner, found)
+
+
+def _assignment(word: str) -> bool:
+    """`NAME=value` before a command's program."""
+    name, equals, _ = word.partition("=")
+    return bool(equals) and name.replace("_", "a").isalnum() and not name[:1].isdigit()
+
+
+def _found(program: str) -> bool:
+    """Whether sh finds the program (on PATH, a path that runs, or one of its builtins)."""
+    done = _ran(["sh", "-c", 'command -v "$1" >/dev/null', "sh", program])
+    return done is None or done.returncode == 0
+
+
+def _runner(before: list[str], script: Path) -> str | None:
+    """The interpreter that reads the script: the command's word before it (past env assignments
+    and exec), or, for a script run itself, its #! line's."""
+    words = [w for w in before if not _assignment(w) and w != "exec"]
+    if words:
+        name = os.path.basename(words[-1])
+    else:
+        try:
+            with open(script, "rb") as handle:
+                first = handle.readline(200).decode("utf-8", "replace")
+        except OSError:
+            return None
+        line = first[2:].split() if first.startswith("#!") else []
+        if line and os.path.basename(line[0]) == "env":
+            line = [w for w in line[1:] if not w.startswith("-")]
+        name = os.path.basename(line[0]) if line else ""
+    if name in SHELLS or name == "node" or name.startswith("python"):
+        return name
+    return None
+
+
+def _check_syntax(pack: Pack, hook: PackHook, script: Path, runner: str, program: str) -> None:
+    if runner.startswith("python"):
+        done = _ran([program, "-B", "-c", PYTHON_CHECK, str(script)])
+        found = json.loads(done.stdout or b"null") if done is not None and done.returncode == 0 else None
+        if found:
+            raise HookwrightError(f"pack {pack.name}'s hook {hook.id}: {script.name} does not parse in {runner}: {found[0]}",
+                                  path=script, line=found[1], column=found[2], hint="fix the script, then install again")
+        return
+    done = _ran([program, "-n" if runner in SHELLS else "--check", str(script)])
+    if done is not None and done.returncode != 0:
+        said = _said(done)
+        line = re.search(re.escape(str(script)) + r"(?::\s*|: line )(\d+)", done.stderr.decode("utf-8", "replace"))
+        raise HookwrightError(f"pack {pack.name}'s hook {hook.id}: {script.name} does not parse in {runner}: {said}",
+                              path=script, line=int(line[1]) if line else None, hint="fix the script, then install again")
+
+
+def _ran(argv: list[str]) -> subprocess.CompletedProcess[bytes] | None:
+    try:
+        return subprocess.run(argv, capture_output=True, timeout=LOAD_TIMEOUT_S, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+
+
+def _said(done: subprocess.CompletedProcess[bytes]) -> str:
+    lines = [line.strip() for line in done.stderr.decode("utf-8", "replace").splitlines() if line.strip()]
+    syntax = [line for line in lines if "rror" in line]
+    return (syntax or lines or [f"exit {done.returncode}"])[-1][:300]
 
 
 # ---- read, not run: doctor and status ---------------------------------------------------------------

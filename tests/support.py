@@ -62,3 +62,16 @@ def forked(run, stderr: Path | None = None) -> int:
         finally:
             os._exit(code)
     return pid
+
+
+def script_module(name: str):
+    """One of scripts/*.py, imported as a module (for the tests of a script's pieces)."""
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # (its dataclasses look their module up there)
+    spec.loader.exec_module(module)
+    return module

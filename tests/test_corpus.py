@@ -259,14 +259,15 @@ def _check_install_uninstall(source: str, path: Path, project: Path, run, tally)
     # nothing outside "hooks" moved
     assert _exact({k: v for k, v in installed.items() if k != "hooks"}) == _exact(
         {k: v for k, v in original.items() if k != "hooks"})
-    # ours appears exactly once, in its own group on PreToolUse/Bash, and nothing else was added
+    # ours appears once per event it guards (a Bash call, a skill's shell line), each in its own
+    # group on Bash, and nothing else was added
     ours = [(event, gi) for event, gi, _, h in all_handlers(installed)
             if isinstance(h, dict) and h.get("command") == GIT_GUARD_COMMAND]
-    assert len(ours) == 1, f"git-guard appears {len(ours)} times"
-    event, gi = ours[0]
-    assert event == "PreToolUse" and installed["hooks"][event][gi].get("matcher") == "Bash"
-    assert len(installed["hooks"][event][gi]["hooks"]) == 1, "our handler was put into a foreign group"
-    assert len(all_handlers(installed)) == len(all_handlers(original)) + 1
+    assert sorted(event for event, _ in ours) == ["PreSkillShellCommand", "PreToolUse"], f"git-guard is at {ours}"
+    for event, gi in ours:
+        assert installed["hooks"][event][gi].get("matcher") == "Bash"
+        assert len(installed["hooks"][event][gi]["hooks"]) == 1, "our handler was put into a foreign group"
+    assert len(all_handlers(installed)) == len(all_handlers(original)) + 2
 
     code, status, _ = run("uninstall")
     assert code == ExitCode.OK, f"uninstall exited {code}: {status}"

@@ -28,3 +28,18 @@ def test_every_docs_hosts_section_the_code_and_the_rules_cite_exists():
         target = REPO / "docs" / "hosts" / page
         assert target.is_file(), f"{where} cites docs/hosts/{page}, which does not exist"
         assert not anchor or anchor in _anchors(target), f"{where} cites docs/hosts/{page}#{anchor}: no such section"
+
+
+def test_every_error_rule_says_what_it_rests_on_in_the_error_rules_table():
+    """docs/hosts/README.md#error-rules: each error-severity rule, measured, documented or no host
+    fact, and where; a new error rule needs its row (issue 35: no error on a fact the real CLI
+    contradicts)."""
+    from hookwright.doctor.model import catalog
+
+    text = (REPO / "docs" / "hosts" / "README.md").read_text(encoding="utf-8")
+    table = text.split("## Error rules", 1)[1].split("\n## ", 1)[0]
+    rows = dict(re.findall(r"^\| `([a-z]+/[a-z0-9-]+)` \| (measured|documented|not a host fact) \|", table, re.M))
+    errors = {rule.id for rule in catalog().values() if rule.severity == "error"}
+    assert set(rows) == errors
+    for page, anchor in re.findall(r"\]\(([a-z-]+\.md)#([a-z0-9-]+)\)", table):
+        assert anchor in _anchors(REPO / "docs" / "hosts" / page), f"{page}#{anchor}"

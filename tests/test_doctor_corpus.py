@@ -158,8 +158,16 @@ def test_other_pins(corpus):
     assert _by_file(corpus, "structure/type-unsupported-event") == {
         "chriscantu__claude-config__hooks__hooks.json": 1, "duanyytop__claude-settings__config__settings.json": 1,
         "jwilger__claude-code-setup__marvin-sdlc__hooks__hooks.json": 1}
-    assert _by_file(corpus, "structure/group-unknown-key") == {  # handler fields placed on the group
+    assert _by_file(corpus, "structure/group-misplaced-key") == {  # handler fields placed on the group
         "chriscantu__claude-config__hooks__hooks.json": 1, "redpanda-data__ui-harness__.claude__settings.json": 2}
+    # a PreToolUse handler that breaks the schema (a bare string, no type): Claude Code ignores the whole
+    # file, its deny rules too (measured on 2.1.332)
+    assert _by_file(corpus, "structure/guard-handler-breaks-file") == {
+        "askb__dotclaude__settings.json": 1, "karimatan1106__workflow-harness__.claude__settings.json": 1,
+        "yemreak__claude-code-hooks__do-not-edit__settings.json": 1,
+        "yemreak__claude-code-hooks__file-locking__settings.json": 1,
+        "yemreak__claude-code-hooks__first-write__settings.json": 1,
+        "yemreak__claude-code-hooks__redirect__settings.json": 1}
 
 
 def test_every_file_is_recognised(corpus):
@@ -206,7 +214,6 @@ def test_no_error_on_schemastore_positive_fixtures(shared, fixture):
 
 
 NEGATIVE_RULES = {  # what makes each negative fixture an error
-    "additional-properties-hook.json": {"structure/group-unknown-key", "structure/handler-unknown-key"},
     "invalid-hook-shell.json": {"structure/shell-invalid"},
     "invalid-hook-type.json": {"structure/type-unknown"},
     "invalid-timeout-value.json": {"structure/timeout-invalid"},
@@ -215,10 +222,20 @@ NEGATIVE_RULES = {  # what makes each negative fixture an error
 }
 
 
+# negative fixtures Claude Code reads all the same, and the notes doctor gives them: keys a group
+# or a handler does not have (measured on 2.1.332: ignored, the hook ran); a key hookwright's
+# facts lack is a note, never a claim
+READ_ALL_THE_SAME = {"additional-properties-hook.json": {"structure/group-unknown-key", "structure/handler-unknown-key"}}
+
+
 @pytest.mark.parametrize("fixture", _fixtures("negative") or [None], ids=lambda p: p.name if p else "none")
 def test_an_error_on_every_schemastore_negative_fixture(shared, fixture):
     assert fixture is not None, "no negative fixtures"
-    errors = {f.rule for f in run([fixture], project=fixture.parent).findings if f.severity == "error"}
+    findings = run([fixture], project=fixture.parent).findings
+    errors = {f.rule for f in findings if f.severity == "error"}
+    if fixture.name in READ_ALL_THE_SAME:
+        assert not errors and READ_ALL_THE_SAME[fixture.name] <= {f.rule for f in findings if f.severity == "info"}
+        return
     assert errors and NEGATIVE_RULES.get(fixture.name, {"structure/settings-schema"}) <= errors
 
 
@@ -342,7 +359,12 @@ def test_doctor_finds_on_the_corpus_exactly_what_it_found_before_it_was_made_fas
     never runs, "src/env.ts" never matches a file's name), and when plugin keys opencode has no hook for and
     throws in tool.execute.after were (2 more: file-reservation's "agent.execute.after", never called,
     and lint.ts's throw once the write is made, then a note, since a throw there is how a linter tells the
-    model the write failed its check). Such a change rewrites it on purpose:
+    model the write failed its check), and when names hookwright's facts do not have became notes that
+    say so (2 unknown events, warnings before; a group's and a handler's unknown key split from the
+    misplaced ones: 4 reworded) and a PreToolUse handler that voids its whole settings file was
+    reported (6 more, measured on 2.1.332), and when values SchemaStore's enums lack and env values of
+    another type became opinions, warnings (3, measured on 2.1.332: the file loads). Such a change
+    rewrites it on purpose:
     UPDATE_DOCTOR_SNAPSHOT=1 pytest tests/test_doctor_corpus.py -k before_it_was_made_fast"""
     now = _comparable(corpus.findings)
     if os.environ.get("UPDATE_DOCTOR_SNAPSHOT"):

@@ -18,8 +18,10 @@ PINS = {
     "SuperfastSAT1600__claude-code-setup__.claude__settings.json": ("claude-settings", {"matcher/matches-nothing": 21}),
     "alexei-led__claude-code-config__dist__gemini__hooks__hooks.json": ("gemini-hooks", {"host/other-agent-format": 1}),
     "anthropics__claude-code__plugins__explanatory-output-style__hooks__hooks.json": ("claude-plugin-hooks", {}),
+    # (a PreToolUse handler without a type: Claude Code ignores the whole file, measured on 2.1.332)
     "askb__dotclaude__settings.json": ("claude-settings", {"structure/group-hooks-missing": 1,
-                                                           "structure/type-missing": 4}),
+                                                           "structure/type-missing": 4,
+                                                           "structure/guard-handler-breaks-file": 1}),
     "dkarter__k3s-cluster-apps__.opencode__plugin__env-protection.ts": ("opencode-plugin", {}),
     "mann1x__claude-hooks__.cursor__hooks.json": ("cursor-hooks", {"host/cursor-claude-event": 1}),
     "nightshift2k__claude-code-hooks__settings.json.example": ("claude-settings", {"structure/invalid-json": 1}),
@@ -28,7 +30,8 @@ PINS = {
     "spideynolove__claude-dotfiles__.agents-global__skills__rlm-workflow__docs__templates__hooks__hooks.json": (
         "claude-plugin-hooks", {"structure/top-level-event": 1}),
     "wasikarn__dotclaude__.claude__settings.json": ("claude-settings", {"structure/matcher-ignored": 7}),
-    "yemreak__claude-code-hooks__file-locking__settings.json": ("claude-settings", {"structure/handler-string": 3}),
+    "yemreak__claude-code-hooks__file-locking__settings.json": ("claude-settings", {
+        "structure/handler-string": 3, "structure/guard-handler-breaks-file": 1}),
     # from the install tests' fixtures: 27 handlers with timeouts in milliseconds, 3 with "once"
     "../claude-settings/hashbulla__dotclaude__settings.json": ("claude-settings",
                                                                {"structure/timeout-milliseconds": 27,

@@ -52,6 +52,7 @@ def test_every_problem_of_a_file_is_reported_in_one_run_at_its_value(tmp_path):
         ("matcher/invalid-regex", *_at(BROKEN, 5, '"Bash("')),
         ("structure/timeout-milliseconds", *_at(BROKEN, 7, "5000")),
         ("structure/handler-string", *_at(BROKEN, 8, '"b.sh"')),
+        ("structure/guard-handler-breaks-file", *_at(BROKEN, 8, '"b.sh"')),  # (a PreToolUse handler)
         ("structure/matcher-ignored", *_at(BROKEN, 13, '"x"')),
         ("structure/type-unknown", *_at(BROKEN, 13, '"shell"')),
         ("structure/once-ignored", *_at(BROKEN, 13, "true")),
@@ -64,7 +65,7 @@ def test_a_finding_about_a_name_points_at_the_key(tmp_path):
     outcome = doctor(tmp_path, {S: text})
     where = {f.rule: (f.line, f.column) for f in outcome.findings}
     assert where["structure/unknown-event"] == (3, 5)  # "PreToolUSE", not its []
-    assert where["structure/handler-unknown-key"] == (4, text.splitlines()[3].index('"cmd"') + 1)
+    assert where["structure/handler-misplaced-key"] == (4, text.splitlines()[3].index('"cmd"') + 1)
 
 
 def test_invalid_json_gives_one_finding_at_the_syntax_error(tmp_path):
@@ -296,9 +297,10 @@ def test_text_output_groups_findings_by_file_and_ends_with_a_summary(hookwright,
     assert lines.index("b.json (claude-settings)") < lines.index("c.json (claude-settings)")
     assert "no findings" in ran.out
     summary = hookwright("doctor", "--json", "a.json", "b.json", "c.json").json["summary"]
-    assert summary["errors"] == 1 and summary["warnings"] >= 2
+    # the unknown type, and what it does to the file: a PreToolUse handler that breaks the schema voids the file
+    assert summary["errors"] == 2 and summary["warnings"] >= 2
     notes = f" (and {summary['infos']} note{'s' * (summary['infos'] != 1)})" if summary["infos"] else ""
-    assert lines[-1] == f"1 error, {summary['warnings']} warnings in 3 files{notes}"
+    assert lines[-1] == f"2 errors, {summary['warnings']} warnings in 3 files{notes}"
 
 
 def test_json_output_is_one_versioned_document(hookwright, tmp_path):

@@ -58,7 +58,7 @@ def test_what_doctor_calls_invalid_is_what_git_guard_ignores(home, project):
     """Every row, through git-guard's own reader: a file with a doctor finding is one it ignores."""
     sys.path[:0] = [str(PACK), str(PACK.parents[1] / "runtime")]
     no_bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True
-    import git_guard
+    import rules_files
 
     sys.dont_write_bytecode = no_bytecode
     for text, expected in ROWS:
@@ -66,7 +66,7 @@ def test_what_doctor_calls_invalid_is_what_git_guard_ignores(home, project):
         log = home / "hooks.log"
         with pytest.MonkeyPatch.context() as patch:
             patch.setenv("HOOKWRIGHT_LOG", str(log))
-            layer = git_guard.read_layer(str(path))
+            layer = rules_files.read_layer(str(path))
         assert (layer is None) == bool(expected), text
         assert log.exists() == bool(expected)
         log.unlink(missing_ok=True)

@@ -8,6 +8,7 @@ import re
 import pytest
 from doctor_support import ECHO, doctor, found, rule_ids, settings
 from hookwright.doctor.model import catalog
+from hookwright.hosts import versions
 from hookwright.hosts.opencode import render_plugin
 
 S = ".claude/settings.json"
@@ -50,11 +51,12 @@ CASES = [
          {S: {"hooks": {"PreToolUse": [GROUP]}}}),
     case("structure/group-hooks-not-list", {S: {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": ECHO}]}}},
          {S: {"hooks": {"PreToolUse": [GROUP]}}}),
-    case("structure/group-unknown-key", {S: settings(group={"if": "Bash(git *)"})},
+    case("structure/group-misplaced-key", {S: settings(group={"if": "Bash(git *)"})},
          {S: settings(**{"if": "Bash(git *)"})}),
-    case("structure/group-unknown-key", {S: settings(group={"matchers": "Bash"})}, {S: settings()}, note="typo"),
-    case("structure/group-unknown-key", {S: settings(group={"continueOnBlock": True})}, {S: settings()},
+    case("structure/group-misplaced-key", {S: settings(group={"matchers": "Bash"})}, {S: settings()}, note="typo"),
+    case("structure/group-misplaced-key", {S: settings(group={"continueOnBlock": True})}, {S: settings()},
          note="a-prompt-field-beside-command-handlers"),
+    case("structure/group-unknown-key", {S: settings(group={"priority": 3})}, {S: settings()}),
     case("structure/group-note-key", {S: settings(group={"description": "guard"})}, {S: settings()}),
     case("structure/hooks-note-key", {S: {"hooks": {"$comment": "guards", **settings()["hooks"]}}}, {S: settings()}),
     case("structure/hooks-note-key", {S: {"hooks": {"_comment": ["one", "two"], **settings()["hooks"]}}},
@@ -70,9 +72,18 @@ CASES = [
          {S: settings(type="mcp_tool", command=None, server="linter", tool="lint")}, note="mcp-server"),
     case("structure/field-type", {S: settings(**{"async": "true"})}, {S: settings(**{"async": True})}),
     case("structure/field-type", {S: settings(args="--fast")}, {S: settings(args=["--fast"])}, note="args"),
-    case("structure/handler-unknown-key", {S: settings(timeOut=5)}, {S: settings(timeout=5)}),
-    case("structure/handler-unknown-key", {S: settings(type="agent", command=None, prompt="p", continueOnBlock=True)},
+    case("structure/handler-misplaced-key", {S: settings(timeOut=5)}, {S: settings(timeout=5)}),
+    case("structure/handler-misplaced-key", {S: settings(type="agent", command=None, prompt="p", continueOnBlock=True)},
          {S: settings(type="prompt", command=None, prompt="p", continueOnBlock=True)}, note="other-type"),
+    case("structure/handler-unknown-key", {S: settings(retries=3)}, {S: settings(onFailure="block")}),
+    case("structure/guard-handler-breaks-file", {S: settings(timeout="30")}, {S: settings(timeout=30)}),
+    case("structure/guard-handler-breaks-file", {S: settings(onFailure=True)}, {S: settings(onFailure="continue")},
+         note="on-failure"),
+    case("structure/guard-handler-breaks-file", {S: {"hooks": {"PreToolUse": [{"matcher": 5, "hooks": [ECHO]}]}}},
+         {S: {"hooks": {"PreToolUse": [GROUP], "PostToolUse": [{"matcher": 5, "hooks": [ECHO]}]}}},
+         note="a-group-and-only-on-a-guard-event"),
+    case("structure/on-failure-ignored", {S: settings(onFailure="block", **{"async": True})},
+         {S: settings(onFailure="block")}),
     case("structure/handler-note-key", {S: settings(_comment="blocks rm -rf")}, {S: settings()}),
     case("structure/handler-note-key",
          {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x", "description": "d"}]}}},
@@ -323,10 +334,53 @@ def test_rule_quiet_on_the_fixed_config(rule, bad, good, given, config, tmp_path
     assert rule not in rule_ids(outcome), [f.message for f in found(outcome, rule)]
 
 
+# rules whose case needs more than files (a program on PATH): tested below
+CASED_BELOW = {"host/newer-than-facts"}
+
+
 def test_every_rule_of_these_kinds_has_a_case():
-    covered = {p.values[0] for p in CASES}
+    covered = {p.values[0] for p in CASES} | CASED_BELOW
     mine = {r for r in catalog() if r.split("/")[0] in ("structure", "matcher", "host")}
     assert mine - covered == set()
+
+
+def _claude_on_path(tmp_path, monkeypatch, version: str, native: bool = False) -> None:
+    """A `claude` on PATH whose release can be read without running it: an npm package's
+    package.json above it, or the native installer's versions/<version>."""
+    if native:
+        program = tmp_path / "share" / "claude" / "versions" / version
+        program.parent.mkdir(parents=True)
+    else:
+        package = tmp_path / "lib" / "node_modules" / "@anthropic-ai" / "claude-code"
+        (package / "bin").mkdir(parents=True)
+        (package / "package.json").write_text(json.dumps({"name": "@anthropic-ai/claude-code", "version": version}))
+        program = package / "bin" / "claude.exe"
+    program.write_text("#!/bin/sh\nexit 99\n")  # (never run: a run would say so)
+    program.chmod(0o755)
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    (folder / "claude").symlink_to(program)
+    monkeypatch.setenv("PATH", f"{folder}:/usr/bin:/bin")
+
+
+@pytest.mark.parametrize("native", [False, True], ids=["npm", "native installer"])
+def test_a_claude_code_newer_than_the_facts_is_said_once_with_the_rules_of_the_findings_it_may_affect(
+        native, tmp_path, monkeypatch):
+    _claude_on_path(tmp_path, monkeypatch, "2.9.0", native)
+    outcome = doctor(tmp_path / "project", {S: {"hooks": {"PreTooluse": [GROUP]}}, "local.json": settings()})
+
+    (note,) = found(outcome, "host/newer-than-facts")
+    assert note.message.startswith(f"Claude Code 2.9.0 is installed here ({tmp_path}/")
+    pinned = versions.pin("claude").version
+    assert f"newer than {pinned}, which doctor's facts are measured on: these findings rest on what {pinned} did, " \
+           "which may have changed: structure/unknown-event;" in note.message
+    assert note.severity == "info" and note.path.endswith(S)
+
+
+@pytest.mark.parametrize("version", [versions.pin("claude").version, "2.1.328"])
+def test_a_claude_code_at_or_before_the_pinned_release_is_not_mentioned(version, tmp_path, monkeypatch):
+    _claude_on_path(tmp_path, monkeypatch, version)
+    assert not found(doctor(tmp_path / "project", {S: {"hooks": {"PreTooluse": [GROUP]}}}), "host/newer-than-facts")
 
 
 def test_a_clean_settings_file_has_no_findings(tmp_path):

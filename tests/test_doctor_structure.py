@@ -18,17 +18,30 @@ def cursor(**entry: object) -> dict:
      'this matcher group has no "hooks" list, so it runs nothing', 'add "hooks": [{"type": "command"'),
     ("structure/group-hooks-missing", {S: {"hooks": {"Stop": [{"type": "command", "command": "x"}]}}},
      "(the handler is written straight into the group), so it runs nothing", 'wrap the handler: {"matcher": "..."'),
+    # a key hookwright's facts do not have is a note that says so, never a claim that the host ignores it
     ("structure/group-unknown-key", {S: settings(group={"frobnicate": 1})},
-     'unknown key "frobnicate" in a matcher group: Claude Code ignores it', 'a group holds only "matcher" and "hooks"'),
-    ("structure/group-unknown-key", {S: settings(group={"matchers": "Bash"})},
+     '"frobnicate" is not a matcher group key known to hookwright (facts measured on Claude Code 2.',
+     'a group holds "matcher" and "hooks"; if your Claude Code is newer'),
+    ("structure/group-misplaced-key", {S: settings(group={"matchers": "Bash"})},
      "Claude Code ignores it", 'did you mean "matcher"?'),
-    ("structure/group-unknown-key", {S: settings(group={"timeout": 5})},
+    ("structure/group-misplaced-key", {S: settings(group={"timeout": 5})},
      "ignores it (it is a handler field, placed on the group)", 'move "timeout" into each handler of the group\'s'),
     ("structure/handler-unknown-key", {S: settings(frobnicate=1)},
-     'unknown handler key "frobnicate": Claude Code ignores it', "remove it: a handler has type, if, timeout"),
-    ("structure/handler-unknown-key", {S: settings(cmd="x")}, "Claude Code ignores it", 'did you mean "command"?'),
-    ("structure/handler-unknown-key", {S: settings(url="https://h.test")}, "Claude Code ignores it",
+     '"frobnicate" is not a handler key known to hookwright (facts measured on Claude Code 2.',
+     'a "command" handler has type, if, timeout'),
+    ("structure/handler-misplaced-key", {S: settings(cmd="x")}, "Claude Code ignores it", 'did you mean "command"?'),
+    ("structure/handler-misplaced-key", {S: settings(url="https://h.test")}, "Claude Code ignores it",
      '"url" belongs to another handler type; a "command" handler has: type, if, timeout, statusMessage, command'),
+    ("structure/field-type", {S: settings(onFailure="Block")}, '"onFailure" must be "continue" or "block", not "Block"',
+     'write "onFailure" as "continue" or "block"'),
+    ("structure/guard-handler-breaks-file", {S: settings(onFailure="Block")},
+     'this PreToolUse handler breaks Claude Code\'s settings schema ("onFailure" is "Block", not "continue" or '
+     '"block"): Claude Code then ignores this whole settings file', "fix the handler"),
+    ("structure/on-failure-ignored", {S: {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x",
+                                                                              "onFailure": "block"}]}]}}},
+     '"onFailure": "block" does nothing on Stop: a failure of this hook lets Claude stop', "to refuse on a failure"),
+    ("structure/on-failure-ignored", {S: settings(onFailure="block", **{"async": True})},
+     '"onFailure": "block" does nothing on an async hook', "to refuse on a failure"),
     ("structure/http-header-variable-not-allowed", {S: settings(**HTTP)},
      "does not list (the handler has no allowedEnvVars): Claude Code sends", 'add "TOKEN" to the handler\'s'),
     ("structure/http-header-variable-not-allowed", {S: settings(**HTTP, allowedEnvVars=["OTHER"])},
@@ -36,9 +49,10 @@ def cursor(**entry: object) -> dict:
     ("structure/hooks-disabled", {S: {"disableAllHooks": True}},
      "(hooks from settings files and plugins are off; managed hooks still run)", "set it to false"),
     ("structure/unknown-event", {S: {"hooks": {"PreTooluse": []}}},
-     '"PreTooluse" is not a Claude Code hook event that doctor knows (did you mean "PreToolUse"?)', "use the exact"),
+     '"PreTooluse" is not a Claude Code hook event known to hookwright (facts measured on Claude Code 2.',
+     "if your Claude Code is newer"),
     ("structure/unknown-event", {S: {"hooks": {"Frobnicate": []}}},
-     '"Frobnicate" is not a Claude Code hook event that doctor knows', "use the exact event name"),
+     '"Frobnicate" is not a Claude Code hook event known to hookwright', "if your Claude Code is newer"),
     ("structure/settings-schema", {S: {"permissions": {"allow": [3]}}},
      "permissions/allow/0: a number should be a string (SchemaStore's", "fix the setting"),
     ("structure/settings-schema", {S: {"permissions": {"allow": ["Write:**"]}}},
@@ -68,8 +82,9 @@ def test_a_cursor_entry_without_a_type_is_a_command_entry_and_needs_its_command(
 def test_a_cursor_entry_is_told_cursors_fields_whatever_its_type(tmp_path):
     (finding,) = found(doctor(tmp_path, cursor(type="prompt", prompt="ok?", frobnicate=1)),
                        "structure/handler-unknown-key")
-    assert finding.message == 'unknown handler key "frobnicate": Cursor ignores it'
-    assert finding.hint == "remove it: a handler has command, type, prompt, model, timeout, matcher, loop_limit, failClosed"
+    assert finding.message == '"frobnicate" is not a handler key known to hookwright (facts from Cursor\'s documentation)'
+    assert finding.hint.startswith('a "prompt" handler has command, type, prompt, model, timeout, matcher, loop_limit, '
+                                   'failClosed')
 
 
 def test_claude_codes_handler_fields_on_a_cursor_entry_are_left_to_the_host_rules(tmp_path):

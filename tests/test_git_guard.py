@@ -220,17 +220,17 @@ def test_git_guard_appends_one_line_per_failure(env, log_path):
     assert len(lines) == 2 and all(LOG_LINE.match(line) for line in lines)
 
 
-def load_guard_module() -> types.ModuleType:
-    """git_guard.py, the hook's module, for fast in-process property tests (no .pyc written)."""
+def load_guard_module(name: str = "git_guard") -> types.ModuleType:
+    """A module of the pack (git_guard.py, the hook's), for fast in-process property tests (no .pyc written)."""
     sys.path[:0] = [str(MODULE.parent), str(RUNTIME.parent)]
     no_bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True  # no __pycache__ in templates/
-    import git_guard
-
+    module = __import__(name)
     sys.dont_write_bytecode = no_bytecode
-    return git_guard
+    return module
 
 
 GUARD = load_guard_module()
+FILES = load_guard_module("rules_files")  # the rules files' reading
 DENIED = [command for command, expected in ROWS if expected not in (None, UNFOLLOWED) and "oops" not in command
           and command not in READS_THE_REPOSITORY]
 SHELL_FRAGMENTS = ["git", "reset", "--hard", "stash", "push", "-f", "-C", "x", "--", "(", ")",
@@ -421,7 +421,7 @@ def test_git_guard_rule_ids_are_the_documented_ones():
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(DENIED))
 def test_git_guard_with_every_built_in_rule_turned_off_denies_nothing(command):
-    rules = GUARD.rules_from({"rules": {rule_id: [] for rule_id, _, _ in GUARD.RULES}})
+    rules = FILES.rules_from({"rules": {rule_id: [] for rule_id, _, _ in GUARD.RULES}})
     assert rules == []
     assert GUARD.check_text(command, {"deny_push": True}, rules) is None
 
@@ -429,7 +429,7 @@ def test_git_guard_with_every_built_in_rule_turned_off_denies_nothing(command):
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(DENIED))
 def test_git_guard_an_empty_override_file_keeps_every_built_in_decision(command):
-    rules = GUARD.rules_from({})
+    rules = FILES.rules_from({})
     assert GUARD.check_text(command, {"deny_push": False}, rules) == GUARD.check_text(command, {"deny_push": False})
 
 
@@ -594,8 +594,8 @@ def test_the_runtimes_checker_and_the_schema_agree_on_what_a_blank_reason_is(tex
     import jsonschema
 
     data = {"reasons": {"stash": text * 2}}
-    assert jsonschema.Draft202012Validator(SCHEMA).is_valid(data) == (GUARD.structure_problem(data) is None)
-    assert not resources.schema_errors("git-guard-rules.schema.json", data) == (GUARD.structure_problem(data) is None)
+    assert jsonschema.Draft202012Validator(SCHEMA).is_valid(data) == (FILES.structure_problem(data) is None)
+    assert not resources.schema_errors("git-guard-rules.schema.json", data) == (FILES.structure_problem(data) is None)
 
 
 @settings(max_examples=600, deadline=None)
@@ -604,7 +604,7 @@ def test_the_runtimes_checker_agrees_with_the_schema(data):
     import jsonschema
 
     by_schema = jsonschema.Draft202012Validator(SCHEMA).is_valid(data)
-    assert by_schema == (GUARD.structure_problem(data) is None), (data, GUARD.structure_problem(data))
+    assert by_schema == (FILES.structure_problem(data) is None), (data, FILES.structure_problem(data))
     assert by_schema == (not resources.schema_errors("git-guard-rules.schema.json", data))  # doctor's validator too
 
 

@@ -183,7 +183,8 @@ def test_a_pack_option_is_rendered_into_the_command_and_a_new_value_reconfigures
 
     assert ran.code == 0
     assert commands(read_json(settings)) == [GIT_GUARD_COMMAND + " --option deny_push=true"]
-    assert [e["handler"]["command"] for e in ran.json["plans"][0]["removed"]] == [GIT_GUARD_COMMAND]
+    assert commands(read_json(settings), "PreSkillShellCommand") == [GIT_GUARD_COMMAND + " --option deny_push=true"]
+    assert [e["handler"]["command"] for e in ran.json["plans"][0]["removed"]] == [GIT_GUARD_COMMAND] * 2
 
 
 def test_a_newer_pack_version_upgrades_its_own_entry_in_place(hookwright, home, project, tmp_path, monkeypatch):
@@ -196,7 +197,8 @@ def test_a_newer_pack_version_upgrades_its_own_entry_in_place(hookwright, home, 
     newer = tmp_path / "packs"
     shutil.copytree(resources.packs_dir(), newer)
     manifest = newer / "git-guard" / "pack.toml"
-    manifest.write_text(manifest.read_text().replace('version = "1.0.0"', 'version = "1.1.0"')
+    bundled = load_pack("git-guard").version
+    manifest.write_text(manifest.read_text().replace(f'version = "{bundled}"', 'version = "9.0.0"')
                         .replace("timeout = 10", "timeout = 7"))
     monkeypatch.setattr(resources, "packs_dir", lambda: newer)
 
@@ -207,7 +209,7 @@ def test_a_newer_pack_version_upgrades_its_own_entry_in_place(hookwright, home, 
     groups = read_json(settings)["hooks"]["PreToolUse"]
     assert groups[0]["hooks"][0]["timeout"] == 7 and groups[1] == foreign
     receipt = json.loads((project / ".claude/hookwright/git-guard/receipt.json").read_text())
-    assert receipt["version"] == "1.1.0"
+    assert receipt["version"] == "9.0.0"
 
 
 def test_an_entry_running_our_runtime_without_a_receipt_is_adopted_only_when_asked(hookwright, home, project):

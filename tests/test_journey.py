@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from hookwright import resources
+from hookwright.packs import load_pack
 from test_interactive import Tmux
 
 WIDTH = 60
@@ -107,7 +108,7 @@ def test_a_journey_through_two_projects_and_three_agents_acts_where_the_shell_is
         ok("cd src/deep")
         status = ok("hookwright status")
         assert f"project: {a}" in status.replace("\n", "")
-        assert "git-guard  1.0.0  claude  project" in status and "deny_push=true" in status
+        assert f"git-guard  {load_pack('git-guard').version}  claude  project" in status and "deny_push=true" in status
         assert "cursor" not in status and "opencode" not in status  # b's installs are b's
         removed = ok("hookwright uninstall --yes")
         assert "done: uninstall wrote" in removed and str(a) in removed.replace("\n", "")

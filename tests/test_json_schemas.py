@@ -333,7 +333,7 @@ ERRORS = [  # (id, arguments, the command's own schema if it covers its errors t
     ("status-missing-project", ["status", "--project", "/no/such/folder", "--json"], "status.schema.json", None),
     ("doctor-unknown-rule", ["doctor", "--explain", "nope", "--format", "json"], "doctor-explain.schema.json", None),
     ("doctor-unknown-host", ["doctor", "--host", "nope", "--format", "json"], None, None),
-    ("simulate-not-claude", ["simulate", "--host", "cursor", "--command", "ls", "--json"], None, None),
+    ("simulate-unknown-host", ["simulate", "--host", "nope", "--command", "ls", "--json"], None, None),
     ("prefs-set-bad-value", ["prefs", "set", "deploy", "sometimes", "--json"], "prefs.schema.json", None),
     ("prefs-unset-bad-id", ["prefs", "unset", "not an id", "--json"], "prefs.schema.json", None),
     ("prefs-list-invalid-file", ["prefs", "list", "--json"], "prefs.schema.json", _invalid_prefs_file),

@@ -226,10 +226,11 @@ def test_list_filters_by_scope_event_and_ours_and_the_filters_combine(hookwright
         return sorted(h["runs"].split()[-1] if h["owner"] == "foreign" else h["owner"]
                       for h in rows(hookwright("list", "--project", project, "--json", *filters)))
 
-    assert listed() == ["git-guard", "project-bash", "user-stop"]
+    # (git-guard is on PreToolUse and on PreSkillShellCommand, a skill's shell lines)
+    assert listed() == ["git-guard", "git-guard", "project-bash", "user-stop"]
     assert listed("--scope", "user") == ["user-stop"]
     assert listed("--event", "PreToolUse") == ["git-guard", "project-bash"]
-    assert listed("--mine") == ["git-guard"]
+    assert listed("--mine") == ["git-guard", "git-guard"]
     assert listed("--scope", "project", "--event", "Stop") == []
 
 

@@ -169,7 +169,8 @@ def test_the_same_pack_in_the_user_and_the_project_scope_is_shown_to_run_twice(h
     assert hookwright("install", "git-guard", "--scope", "user", "--yes").code == 0
     ran = hookwright("install", "git-guard", *at(project), "--dry-run", "--json")
 
-    assert introduced(ran) == ["conflict/pack-in-several-scopes"]
+    # (one finding per event git-guard is wired to: a Bash call, a skill's shell line)
+    assert introduced(ran) == ["conflict/pack-in-several-scopes"] * 2
 
 
 def test_a_clean_install_introduces_nothing(hookwright, home, project):

@@ -93,7 +93,9 @@ def test_rollback_dry_run_shows_the_plan_and_writes_nothing(hookwright, home, pr
     ran = hookwright("rollback", "--dry-run", "--json")
 
     assert ran.code == 0 and ran.json["status"] == "dry-run"
-    assert [e["handler"]["command"] for e in ran.json["plans"][0]["removed"]] == [GIT_GUARD_COMMAND]
+    # (git-guard guards a Bash call and a skill's shell line: one entry on each event)
+    assert [(e["event"], e["handler"]["command"]) for e in ran.json["plans"][0]["removed"]] == [
+        ("PreToolUse", GIT_GUARD_COMMAND), ("PreSkillShellCommand", GIT_GUARD_COMMAND)]
     assert settings.read_bytes() == installed
     assert commands(read_json(settings)) == [GIT_GUARD_COMMAND]
 

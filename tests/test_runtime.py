@@ -572,7 +572,8 @@ def test_a_pack_script_leaves_no_byte_code_beside_itself(tmp_path):
                               capture_output=True, timeout=30, cwd=tmp_path / "project")
         assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
     assert sorted(p.name for p in folder.iterdir()) == ["git-guard", "git_cli.py", "git_guard.py",
-                                                        "hookwright_runtime.py", "shell_follow.py", "shell_reader.py"]
+                                                        "hookwright_runtime.py", "rules_files.py", "shell_follow.py",
+                                                        "shell_reader.py"]
     cached = (tmp_path / "cache" / "hookwright" / "pycache").rglob("*.pyc")
     assert sorted(p.name.split(".")[0] for p in cached) == [  # not the stdlib
         "git_cli", "git_guard", "hookwright_runtime", "shell_reader"]  # (a plain command needs no shell_follow)

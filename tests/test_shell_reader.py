@@ -3,6 +3,8 @@ string runs, read as bash reads it, in-process. What git-guard then decides is
 tests/test_git_guard_table.py's table."""
 from __future__ import annotations
 
+import functools
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -119,6 +121,17 @@ def test_a_word_the_reader_cannot_know_is_an_unknown_holding_the_word_as_written
     (argv,) = found
     assert isinstance(argv[3], READER.Unknown) and argv[3] == "$BRANCH"
     assert not any(isinstance(word, READER.Unknown) for word in argv[:3])
+
+
+@pytest.mark.parametrize("text", [
+    "a=1; " * 4100 + "git reset --hard",  # past MAX_STEPS
+    "f() { f; f; }; f; git reset --hard",  # a function calling itself
+    functools.reduce(lambda text, _: "bash -c " + shlex.quote(text), range(10), "git reset --hard"),  # past MAX_DEPTH
+    "$(" * 600 + "git reset --hard" + ")" * 600,  # deeper than Python's recursion
+])
+def test_past_a_bound_the_rest_is_still_read_word_by_word(text):
+    found, notes = runs(text)
+    assert ["git", "reset", "--hard"] in found and notes
 
 
 def test_loops_branches_and_nesting_are_bounded_and_say_so():

@@ -412,8 +412,7 @@ def test_every_document_matches_its_schema(hookwright, home, project, project_se
     (("PreToolUse",), "name the tool"),
     (("Stop", "--command", "ls"), "not about a tool call"),
     (("pretooluse", "--command", "ls"), "did you mean PreToolUse"),
-    (("--host", "cursor", "--command", "ls"), "does not simulate cursor"),
-    (("--host", "opencode", "--command", "ls"), "does not simulate opencode"),
+    (("--host", "claude", "tool.execute.before", "--command", "ls"), "tool.execute.before is opencode's event"),
 ])
 def test_bad_input_is_exit_2_with_a_clear_message(hookwright, home, project, args, message):
     done = hookwright("simulate", *args, "--project", project)
@@ -683,3 +682,158 @@ def test_a_blocked_prompt_takes_its_added_context_with_it():
         "hookEventName": "UserPromptSubmit", "additionalContext": "CTX"}}).encode()))
     outcome = combine("UserPromptSubmit", None, [blocks], [0.0])
     assert outcome.blocked and outcome.context == []
+
+
+# ---- onFailure: a failure that blocks (measured on 2.1.332, docs/hosts/claude-code.md#on-failure) ------
+
+@pytest.mark.parametrize("run, why", [
+    (ran(b"", 1, b"E1"), 'failed; blocking because onFailure is "block"\nE1'),
+    (ran(b"", 3), 'failed; blocking because onFailure is "block"\nNo stderr output'),
+    (ran(b"", None, timed_out=True, duration=1.0), 'timed out; blocking because onFailure is "block"'),
+    (ran(answer(permissionDecision="allow"), 1), 'failed; blocking because onFailure is "block"\nNo stderr output'),
+    (ran(json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "permissionDecision": "deny"}}).encode()),
+     'failed; blocking because onFailure is "block"\nNo stderr output'),
+], ids=["exit 1", "exit 3", "a timeout", "exit 1 beside a valid allow", "JSON that fails the event's schema"])
+def test_a_failure_blocks_when_the_hook_fails_closed_and_passes_when_it_does_not(run, why):
+    closed = read(BASH, "guard", run, fails_closed=True)
+    assert (closed.decision, closed.reason) == ("deny", f"[guard]: {why}")
+    assert read(BASH, "guard", run).decision in (None, "allow")
+
+
+@pytest.mark.parametrize("stdout", [b"{not json", b"plain words", b""])
+def test_plain_text_and_invalid_json_on_exit_0_are_no_failure_even_failing_closed(stdout):
+    assert read(BASH, "guard", ran(stdout), fails_closed=True).decision is None
+
+
+def test_a_failure_that_fails_closed_counts_as_exit_2_on_each_event():
+    failed = ran(b"", 1, b"E1")
+    assert read("UserPromptSubmit", "g", failed, fails_closed=True).decision == "block"  # the prompt is erased
+    assert read("PostToolUse", "g", failed, fails_closed=True).decision == "block"  # feedback: the tool has run
+    assert read("PermissionRequest", "g", failed, fails_closed=True).decision == "deny"
+    assert read("Notification", "g", failed, fails_closed=True).decision is None  # exit 2 does nothing there
+
+
+def test_on_failure_is_read_where_the_host_reads_it():
+    from hookwright.hosts.claude_protocol import fails_closed
+
+    block = {"type": "command", "command": "x", "onFailure": "block"}
+    assert fails_closed("PreToolUse", block) and fails_closed("PreSkillShellCommand", block)
+    assert not fails_closed("Stop", block) and not fails_closed("TeammateIdle", block)
+    assert not fails_closed("PreToolUse", {**block, "async": True})
+    assert not fails_closed("PreToolUse", {**block, "onFailure": "continue"})
+    assert fails_closed("PreToolUse", {"type": "mcp_tool", "onFailure": "yes"})  # any other value than continue
+
+
+# ---- a skill's shell line (measured on 2.1.332, docs/hosts/claude-code.md#preskillshellcommand) ------------
+
+SKILL = "PreSkillShellCommand"
+
+
+def skill_answer(**specific) -> bytes:
+    return json.dumps({"hookSpecificOutput": {"hookEventName": SKILL, **specific}}).encode()
+
+
+@pytest.mark.parametrize("stdout, reason", [
+    (skill_answer(permissionDecision="deny", permissionDecisionReason="no"), "no"),
+    (answer(permissionDecision="deny", permissionDecisionReason="as PreToolUse"), "as PreToolUse"),
+    (skill_answer(permissionDecision="ask", permissionDecisionReason="sure?"), "sure?"),
+    (skill_answer(permissionDecision="defer"), "the hook asked for approval, which a skill can't wait for"),
+    (skill_answer(permissionDecision="allow", updatedInput={"command": "echo other"}),
+     "the hook changed the command, which isn't supported here"),
+    (json.dumps({"decision": "block", "reason": "legacy"}).encode(), "legacy"),
+], ids=["deny", "deny named PreToolUse", "ask", "defer", "a rewrite", "decision block"])
+def test_a_skills_shell_line_runs_only_when_the_hook_allows_it_or_says_nothing(stdout, reason):
+    outcome = combine(SKILL, {"command": "git reset --hard"}, [read(SKILL, "g", ran(stdout))], [1.0], tool="Bash")
+    assert outcome.blocked and outcome.reason == reason and outcome.tool_input is None
+    assert "the skill's shell line does not run" in outcome.effect
+
+
+@pytest.mark.parametrize("run", [
+    ran(skill_answer(permissionDecision="allow")), ran(b"plain"), ran(b"", 1, b"oops"),
+    ran(skill_answer(additionalContext="never sent")), ran(json.dumps({"hookSpecificOutput": {
+        "hookEventName": "PostToolUse", "permissionDecision": "deny"}}).encode()),
+], ids=["allow", "plain text", "exit 1", "added context", "another event's name"])
+def test_a_skills_shell_line_runs_on_an_allow_or_a_failure(run):
+    outcome = combine(SKILL, {"command": "ls"}, [read(SKILL, "g", run)], [1.0], tool="Bash")
+    assert not outcome.blocked and outcome.tool_input == {"command": "ls"} and outcome.context == []
+
+
+def test_continue_false_on_a_skills_line_stops_claude_before_the_line_runs():
+    outcome = combine(SKILL, {"command": "ls"}, [read(SKILL, "g", ran(json.dumps({"continue": False}).encode()))],
+                      [1.0], tool="Bash")
+    assert outcome.blocked and outcome.stops_session and outcome.tool_input is None
+
+
+def test_simulate_runs_a_skills_shell_line_through_its_hooks(hookwright, home, project, project_settings):
+    deny = shlex.quote(json.dumps({"hookSpecificOutput": {"hookEventName": SKILL, "permissionDecision": "deny",
+                                                          "permissionDecisionReason": "no resets"}}))
+    write_json(project_settings, {"hooks": {SKILL: [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": f"cat > payload.json; echo {deny}", "if": "Bash(git reset *)"}]}]}})
+
+    ran_ = hookwright("simulate", SKILL, "--command", "git reset --hard", "--project", project, "--json")
+
+    assert ran_.code == 0, ran_.err
+    assert (ran_.json["decision"], ran_.json["blocked"], ran_.json["reason"]) == ("deny", True, "no resets")
+    payload = json.loads((project / "payload.json").read_text())
+    assert payload["tool_name"] == "Bash" and payload["tool_input"] == {"command": "git reset --hard"}
+    assert {"command_name", "command_source", "invoked_by"} <= set(payload)
+    assert payload["tool_use_id"].endswith(":inner:preamble-0")
+
+
+# ---- every agent with hooks in the project, each named ----------------------------------------------
+
+def test_a_cursor_project_gets_cursors_outcome_where_git_guard_denies_the_reset(hookwright, home, project):
+    """Issue 34: simulate in a Cursor project said `git reset --hard` runs, though git-guard was installed for Cursor."""
+    assert hookwright("install", "git-guard", "--host", "cursor", "--scope", "project", "--project", project,
+                      "--yes").code == 0
+
+    ran = hookwright("simulate", "--command", "git reset --hard", "--project", project, "--json")
+
+    assert ran.code == 0, ran.err
+    doc = ran.json
+    assert (doc["host"], doc["decision"], doc["blocked"]) == ("cursor", "deny", True)
+    assert doc["reason"].startswith("hookwright git-guard: ")
+    (cursor,) = doc["hosts"]
+    assert cursor["event"] == "preToolUse and beforeShellExecution"
+    assert any("Cursor itself cannot be run here" in note for note in cursor["notes"])
+    text = hookwright("simulate", "--command", "git reset --hard", "--project", project).out
+    assert "outcome (Cursor): deny" in text and "Cursor itself cannot be run here" in text
+
+
+def test_each_agent_with_hooks_here_is_named_and_one_not_simulated_says_why(hookwright, home, project, project_settings,
+                                                                           monkeypatch):
+    write_json(project_settings, {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "true"}]}]}})
+    plugins = project / ".opencode" / "plugins"
+    plugins.mkdir(parents=True)
+    (plugins / "guard.js").write_text('export const G = async () => ({"tool.execute.before": async () => {'
+                                      ' throw new Error("no") }})\n')
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")  # (no opencode here)
+
+    doc = hookwright("simulate", "--command", "ls", "--project", project, "--json").json
+    only = hookwright("simulate", "--host", "claude", "--command", "ls", "--project", project, "--json").json
+
+    assert doc["host"] == "claude" and [h["host"] for h in doc["hosts"]] == ["claude", "opencode"]
+    opencode = doc["hosts"][1]
+    assert opencode["simulated"] is False and "opencode is not installed here" in opencode["why"]
+    assert opencode["handlers"][0]["source"]["path"] == str(plugins / "guard.js")
+    assert [(h["host"], h["simulated"]) for h in only["hosts"]] == [("claude", True), ("opencode", False)]
+    assert "--host opencode" in only["hosts"][1]["why"]
+
+
+@pytest.mark.parametrize("event, stdout, code, fail_closed, decision", [
+    ("beforeShellExecution", b"", 2, False, "deny"),
+    ("beforeShellExecution", b'{"permission": "ask"}', 0, False, "ask"),
+    ("preToolUse", b'{"permission": "ask"}', 0, False, "allow"),  # accepted, not enforced
+    ("subagentStart", b'{"permission": "ask"}', 0, False, "deny"),
+    ("preToolUse", b"not json", 0, False, None),  # a failure: the action goes on
+    ("preToolUse", b"not json", 0, True, "deny"),  # failClosed
+    ("preToolUse", b"", 1, True, "deny"),
+    ("stop", b'{"permission": "deny"}', 0, False, None),  # stop reads no permission
+], ids=["exit 2", "ask asks", "ask not enforced", "ask denies", "a failure", "a failure, fail closed",
+        "exit 1, fail closed", "a field the event ignores"])
+def test_a_cursor_answer_is_read_as_cursor_documents_it(event, stdout, code, fail_closed, decision):
+    from hookwright.hosts import cursor_protocol
+    from hookwright.simulate import cursor
+
+    assert cursor.read(cursor_protocol.protocol(event), ran(stdout, code), fail_closed)["decision"] == decision

@@ -144,7 +144,7 @@ def test_uninstall_is_journaled_with_the_entries_it_removed(hookwright, home, pr
     listing = hookwright("rollback", "--list", "--json").json["journal"]
 
     assert [op["kind"] for op in listing] == ["install", "uninstall"]
-    assert [e["handler"]["command"] for e in listing[1]["removed"]] == [GIT_GUARD_COMMAND]
+    assert [e["handler"]["command"] for e in listing[1]["removed"]] == [GIT_GUARD_COMMAND] * 2  # (Bash, skill lines)
     backup = home / ".local/state/hookwright/backups" / listing[1]["backup"]
     assert json.loads((backup / "config").read_bytes())["hooks"]
 

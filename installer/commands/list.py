@@ -94,6 +94,7 @@ def effective_view(ctx: Context) -> HookList:
             "runs": _what(value, kind),
             "rewrites_input": _rewrites(handler),
             "deduplicated": None,
+            "fails_closed": _fails_closed(handler),
         }
         copy = runs_as.get(id(handler))
         if copy is not None:
@@ -147,6 +148,18 @@ def _what(value: Any, kind: str | None) -> str | None:
     if isinstance(value.get("args"), list):
         text = " ".join([str(text), *map(str, value["args"])])
     return text if isinstance(text, str) else None
+
+
+def _fails_closed(handler: Handler) -> bool:
+    """Whether a failure of the hook blocks (Claude Code's onFailure "block", Cursor's failClosed)."""
+    from ..hosts.claude_protocol import fails_closed
+
+    value = handler.value
+    if not isinstance(value, dict):
+        return False
+    if handler.file.host == "cursor":
+        return value.get("failClosed") is True
+    return handler.file.host == "claude" and fails_closed(handler.event, value)
 
 
 def _rewrites(handler: Handler) -> dict[str, Any]:

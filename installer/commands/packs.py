@@ -46,7 +46,8 @@ def list_packs(host: str | None = None) -> Result:
                         for o in pack.options.values()},
             "hooks": [{"id": h.id, "description": h.description, "rewrites_input": h.rewrites_input,
                        "blocks": h.blocks,
-                       "hosts": {host: {"event": t.event, "matcher": t.matcher, "timeout": t.timeout}
+                       "hosts": {host: {"event": t.event, "also_on": list(t.also_on), "matcher": t.matcher,
+                                        "timeout": t.timeout}
                                  for host, t in h.targets.items()}}
                       for h in pack.hooks],
         })

@@ -1,11 +1,14 @@
-"""`hookwright simulate`: run the Claude Code hooks that would fire on one call, as Claude Code
-runs them, and say what it would make of their answers.
+"""`hookwright simulate`: run the hooks that would fire on one call, as each agent runs them,
+and say what it would make of their answers: every agent with hooks in the project (or the one
+--host names), each outcome named, and an agent that is not simulated named with the reason.
 
-Which handlers fire comes from doctor's discovery and matcher semantics (installer/simulate/
-firing.py); they run for real, in parallel, in the project (running.py); their answers are
-read and combined as the real CLI reads them (reading.py, with the per-event table of
-installer/hosts/claude_protocol.py). Exit 0 whenever the simulation ran, whatever the hooks
-decided; 2 on bad input.
+Claude Code: which handlers fire comes from doctor's discovery and matcher semantics
+(installer/simulate/firing.py); they run for real, in parallel, in the project (running.py);
+their answers are read and combined as the real CLI reads them (reading.py, with the per-event
+table of installer/hosts/claude_protocol.py). opencode: the project's plugins run in opencode's
+own runtime (installer/simulate/opencode.py). Cursor: its hooks run on Cursor's payloads, read by
+cursor_protocol (installer/simulate/cursor.py). Exit 0 whenever the simulation ran, whatever the
+hooks decided; 2 on bad input.
 """
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import HookwrightError
 from ..hosts import NAMES as HOSTS
@@ -29,12 +32,11 @@ if TYPE_CHECKING:
 VERSION = 1
 EXCERPT = 2000  # characters of each stream in the report
 PERMISSION_MODES = ("default", "plan", "acceptEdits", "auto", "dontAsk", "bypassPermissions")
-NOT_SIMULATED = {
-    "cursor": "Cursor's agent runs only with Cursor's own app and servers, so how it reads a hook's answer "
-              "cannot be measured here, and simulate only reproduces what was measured on the real agent",
-    "opencode": "opencode hooks are JavaScript functions inside opencode's process, not commands: they can "
-                "only run inside opencode itself (hookwright doctor checks them)",
-}
+TITLES = {"claude": "Claude Code", "cursor": "Cursor", "opencode": "opencode"}
+# another agent's name of an event, as simulate takes it: (Claude Code's event, the agent, the tool it implies)
+NATIVE_EVENTS = {"tool.execute.before": ("PreToolUse", "opencode", None),
+                 "beforeShellExecution": ("PreToolUse", "cursor", "Bash"),
+                 "beforeMCPExecution": ("PreToolUse", "cursor", None), "preToolUse": ("PreToolUse", "cursor", None)}
 
 
 class Simulation(Payload):
@@ -47,7 +49,7 @@ class Simulation(Payload):
                  tool_input: Any, candidates: list[Any], nondeterministic: bool | None, context: list[str],
                  stops_session: bool | None, stop_reason: str | None, decided_by: list[Any], rewritten_by: list[Any],
                  effect: str | None, permission_rule: dict[str, str] | None, cannot_block: str | None,
-                 tool_output: Any, unreadable: list[str] | None = None) -> None:
+                 tool_output: Any, unreadable: list[str] | None = None, hosts: list[dict[str, Any]] | None = None) -> None:
         self.version = version
         self.host = host
         self.event = event
@@ -71,6 +73,7 @@ class Simulation(Payload):
         self.cannot_block = cannot_block  # why no hook can block this call
         self.tool_output = tool_output  # PostToolUse: what the model gets instead of the tool's result
         self.unreadable = unreadable  # config files that could not be read
+        self.hosts = hosts or []  # each agent with hooks here: its outcome, or why it was not simulated
 
     def print_text(self, result: Result) -> None:
         from ..output import print_simulation
@@ -83,16 +86,15 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
              project: Path | None = None, host: str | None = None, permission_mode: str = "default",
              list_only: bool = False) -> Result:
     from ..doctor import run
-    from ..hosts.claude_protocol import ENV_FILE_EVENTS, cannot_block, protocol, session_variables
-    from ..simulate import firing, reading, running
-    from ..simulate.payload import payload_for
+    from ..hosts.claude_protocol import protocol
 
+    event, host, implied_tool = _in_claude_words(event, host)
     _check_choices(event, host, permission_mode)
-    event = event or "PreToolUse"
     project = project_of(project).resolve()
     check_project(project)
     rules = protocol(event)
     call_input = _tool_input(tool_input, input_file, command)
+    tool = tool or implied_tool
     if command is not None:
         if tool not in (None, "Bash"):
             raise HookwrightError("--command is the Bash tool's command", hint="drop --tool, or give --input")
@@ -104,13 +106,52 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
     if not rules.tool_event and (tool is not None or call_input is not None):
         raise HookwrightError(f"{event} is not about a tool call: --tool, --input and --command do not apply",
                               hint="give the event's fields with --payload FILE")
+    ctx = run.context(project=project, hosts=set(HOSTS))
+    present = [name for name in HOSTS if _has_hooks(ctx, name)]
+    chosen = [host] if host else present or ["claude"]
+    call = Call(event, tool or extra.get("tool_name"), call_input if call_input is not None else extra.get("tool_input"),
+                extra, permission_mode, list_only)
+    claude = _simulate_claude(ctx, project, call) if "claude" in chosen else None
+    entries = [claude_entry(claude) if name == "claude" and claude else _simulate_other(name, ctx, project, call)
+               for name in chosen]
+    entries += [{"host": name, "title": TITLES[name], "simulated": False,
+                 "why": f"--host {host} asks for one agent: run `hookwright simulate --host {name}` for this one"}
+                for name in present if name not in chosen]
+    simulation = claude if claude is not None else _from_entry(entries[0], project, call)
+    simulation.hosts = entries
+    return Result("simulate", Status.SIMULATED if not list_only else Status.LISTED, payload=simulation)
 
+
+class Call(NamedTuple):
+    """The one call simulate runs the hooks on, in Claude Code's words."""
+
+    event: str
+    tool: str | None
+    tool_input: dict[str, Any] | None
+    extra: dict[str, Any]  # --payload's fields
+    permission_mode: str
+    list_only: bool
+
+
+def _has_hooks(ctx: Context, host: str) -> bool:
+    """Whether the project (with the user's scope) has hooks of this agent."""
+    if host == "opencode":
+        return any(f.kind == "opencode-plugin" for f in ctx.files)
+    return any(h.file.host == host for h in ctx.handlers)
+
+
+def _simulate_claude(ctx: Context, project: Path, call: Call) -> Simulation:
+    from ..hosts.claude_protocol import ENV_FILE_EVENTS, cannot_block, fails_closed, protocol, session_variables
+    from ..simulate import firing, reading, running
+    from ..simulate.payload import payload_for
+
+    event, list_only = call.event, call.list_only
+    rules = protocol(event)
     with tempfile.TemporaryDirectory(prefix="hookwright-simulate-") as scratch:
         transcript = Path(scratch) / "transcript.jsonl"
         transcript.write_text("")
-        payload = payload_for(event, project, transcript, tool=tool, tool_input=call_input, extra=extra,
-                              permission_mode=permission_mode)  # the flags win over --payload
-        ctx = run.context(project=project, hosts={"claude"})
+        payload = payload_for(event, project, transcript, tool=call.tool, tool_input=call.tool_input, extra=call.extra,
+                              permission_mode=call.permission_mode)  # the flags win over --payload
         selected = firing.select(ctx, event, payload)
         refused_first = firing.refused_before_the_hooks(ctx, event, payload)
         if refused_first is not None:
@@ -124,17 +165,69 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
                                                     budget=running.shared_budget(event, to_run, env))
     raw_of = dict(zip(map(id, to_run), raws))
     read_of = {id(h): reading.read(event, h.command or "", raw_of[id(h)], background=h.value.get("async") is True
-                                   or h.value.get("asyncRewake") is True) for h in to_run if id(h) in raw_of}
+                                   or h.value.get("asyncRewake") is True, fails_closed=fails_closed(event, h.value))
+               for h in to_run if id(h) in raw_of}
     outcome = None if list_only else reading.combine(
         event, payload.get("tool_input") if rules.tool_event else None, [read_of[id(h)] for h in to_run],
         [r.finished for r in raws], lambda tool_input: firing.settings_rule(ctx, {**payload, "tool_input": tool_input}),
         cannot_block(event, payload), payload.get("tool_name"), payload["cwd"])
-    unreadable = [str(f.path) for f in ctx.files if f.error is not None]
-    simulation = Simulation(
+    unreadable = [str(f.path) for f in ctx.files if f.error is not None and f.host == "claude"]
+    return Simulation(
         version=VERSION, host="claude", event=event, project=str(project), ran=not list_only, payload=payload,
         handlers=[_handler_json(s, raw_of.get(id(s.handler)), read_of.get(id(s.handler))) for s in selected],
         **_outcome_json(outcome, to_run), unreadable=unreadable or None)
-    return Result("simulate", Status.SIMULATED if not list_only else Status.LISTED, payload=simulation)
+
+
+def claude_entry(simulation: Simulation) -> dict[str, Any]:
+    """Claude Code's outcome as one of the agents' entries (the document's top level holds it whole)."""
+    return {"host": "claude", "title": TITLES["claude"], "simulated": simulation.ran, "event": simulation.event,
+            "tool": simulation.payload.get("tool_name"), "decision": simulation.decision, "blocked": simulation.blocked,
+            "reason": simulation.reason, "tool_input": simulation.tool_input, "effect": simulation.effect,
+            "why": None if simulation.ran else "--list-only: nothing was run"}
+
+
+def _simulate_other(host: str, ctx: Context, project: Path, call: Call) -> dict[str, Any]:
+    """The outcome of the call for opencode or Cursor, or why it is not simulated there."""
+    from ..simulate import cursor, opencode
+
+    if host == "cursor":
+        return cursor.simulate(ctx, call.event, call.tool, call.tool_input, project, call.list_only)
+    if call.event != "PreToolUse" or call.tool is None:
+        return {"host": host, "title": TITLES[host], "simulated": False,
+                "why": f"opencode's plugins are simulated on a tool call (tool.execute.before), not on {call.event}"}
+    return opencode.simulate(ctx.files, project, call.tool, call.tool_input or {}, call.list_only)
+
+
+def _from_entry(entry: dict[str, Any], project: Path, call: Call) -> Simulation:
+    """The document of a run whose first agent is not Claude Code: that agent's outcome."""
+    blocked = entry.get("blocked")
+    return Simulation(
+        version=VERSION, host=entry["host"], event=entry.get("event") or call.event, project=str(project),
+        ran=bool(entry.get("simulated")), payload={"hook_event_name": entry.get("event") or call.event,
+                                                   "cwd": str(project), "tool_name": entry.get("tool"),
+                                                   "tool_input": entry.get("given_input")},
+        handlers=entry.get("handlers", []), decision=entry.get("decision"), blocked=blocked,
+        reason=entry.get("reason"), tool_input=entry.get("tool_input"),
+        candidates=[entry.get("tool_input")] if entry.get("simulated") else [],
+        nondeterministic=False if entry.get("simulated") else None, context=[], stops_session=None, stop_reason=None,
+        decided_by=[], rewritten_by=[], effect=entry.get("effect"), permission_rule=None, cannot_block=None,
+        tool_output=None)
+
+
+def _in_claude_words(event: str | None, host: str | None) -> tuple[str, str | None, str | None]:
+    """(Claude Code's event, the agent, the tool the event implies) for an event given in any agent's words."""
+    if event in NATIVE_EVENTS:
+        claude, native_host, tool = NATIVE_EVENTS[event]
+        if host not in (None, native_host):
+            raise HookwrightError(f"{event} is {TITLES[native_host]}'s event, not {TITLES.get(host, host)}'s",
+                                  hint=f"use --host {native_host}, or the event in Claude Code's words: {claude}")
+        return claude, native_host, tool
+    from ..doctor.facts import CLAUDE_TO_CURSOR
+
+    cursor_names = {cursor: claude for claude, cursor in CLAUDE_TO_CURSOR.items()}
+    if event in cursor_names and host in (None, "cursor"):
+        return cursor_names[event], "cursor", None
+    return event or "PreToolUse", host, None
 
 
 def _check_choices(event: str | None, host: str | None, permission_mode: str) -> None:
@@ -142,9 +235,6 @@ def _check_choices(event: str | None, host: str | None, permission_mode: str) ->
 
     if host is not None and host not in HOSTS:
         raise HookwrightError(f"simulate does not know host {host!r}", hint=f"use --host {' or '.join(HOSTS)}")
-    if host in NOT_SIMULATED:
-        raise HookwrightError(f"simulate does not simulate {host}: {NOT_SIMULATED[host]}",
-                              hint="simulate runs Claude Code's hooks (--host claude)")
     if event is not None and event not in CLAUDE_EVENTS:
         close = FOLDED_CLAUDE_EVENTS.get(fold(event))
         raise HookwrightError(f"{event!r} is not a Claude Code hook event",

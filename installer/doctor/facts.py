@@ -1,11 +1,13 @@
 """What the hosts accept, as data: events, their matchers and handler types, handler fields, tools.
 
 Sources: docs/hosts/claude-code.md (#events, #matchers, #handler-fields; #measured: what Claude
-Code 2.1.328 really does), docs/hosts/cursor.md (Cursor). Where the docs and the real CLI disagree, the real CLI wins.
+Code 2.1.328 and 2.1.332 really do), docs/hosts/cursor.md (Cursor). Where the docs and the real
+CLI disagree, the real CLI wins.
 """
 from __future__ import annotations
 
 from ..hosts import cursor_protocol
+from ..hosts.claude_protocol import ON_FAILURE_VALUES
 
 # ---- Claude Code -----------------------------------------------------------------------------
 
@@ -70,21 +72,38 @@ _EVENTS = [
     Event("DirectoryAdded", _values("slash_command", "register_repo_root"), CHM),
     Event("PreModelSwitch", OPEN, CHM),  # 2.1.251 ([H-new]); not in SchemaStore yet
     Event("PostModelSwitch", OPEN, ALL_TYPES),  # 2.1.251, third-party report: nothing else known
+    # 2.1.332: a skill's shell line; the matcher is tested against tool_name, Bash (measured); its
+    # handler types are the binary's description's (prompt and agent hooks do not run there)
+    Event("PreSkillShellCommand", TOOL, CHM),
 ]
 CLAUDE_EVENTS: dict[str, Event] = {e.name: e for e in _EVENTS}
 
 # `if` is evaluated only on these; on any other event a handler with `if` never runs
-IF_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"})
+# (PreSkillShellCommand: measured on 2.1.332, `Bash(echo *)` fired on `echo ...`, `Bash(git *)` did not)
+IF_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied",
+                       "PreSkillShellCommand"})
 # events whose exact-match matcher set is narrower (letters, digits, _ and | only)
 NARROW_EXACT_EVENTS = frozenset({"FileChanged", "StopFailure"})
 # events added after 2.1.195 (docs/hosts/claude-code.md#events): every host that runs them reads matchers the new way
 NEWER_THAN_MATCHER_CHANGE = frozenset({"DirectoryAdded", "PreModelSwitch", "PostModelSwitch"})
 
+class OneOf(frozenset[str]):
+    """A field whose value must be one of these strings."""
+
+
 COMMON_FIELDS = {"type": str, "if": str, "timeout": (int, float), "statusMessage": str}
+# onFailure: "continue" or "block" (docs/hosts/claude-code.md#on-failure); an mcp_tool hook reads any other value as "block"
+ON_FAILURE = OneOf(ON_FAILURE_VALUES)
+# the keys the binary's schema marks @internal (docs/hosts/claude-code.md#handler-fields): `cloud`
+# ("device" or "skip"; any other value reads as "skip"), `rewakeMessage` and `rewakeSummary` (an
+# asyncRewake hook's words), `holdsTools` (2.1.332; the official security-guidance plugin's)
+INTERNAL_COMMAND_FIELDS = {"cloud": object, "rewakeMessage": str, "rewakeSummary": str, "holdsTools": bool}
 TYPE_FIELDS: dict[str, dict[str, object]] = {
-    "command": {"command": str, "args": "strings", "async": bool, "asyncRewake": bool, "shell": str, "onFailure": str},
-    "http": {"url": str, "headers": "string-map", "allowedEnvVars": "strings", "onFailure": str},
-    "mcp_tool": {"server": str, "tool": str, "input": dict, "onFailure": str},
+    "command": {"command": str, "args": "strings", "async": bool, "asyncRewake": bool, "shell": str,
+                "onFailure": ON_FAILURE, **INTERNAL_COMMAND_FIELDS},
+    "http": {"url": str, "headers": "string-map", "allowedEnvVars": "strings", "onFailure": ON_FAILURE,
+             "cloud": object},
+    "mcp_tool": {"server": str, "tool": str, "input": dict, "onFailure": object},
     "prompt": {"prompt": str, "model": str, "continueOnBlock": bool},
     "agent": {"prompt": str, "model": str},
 }

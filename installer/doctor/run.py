@@ -54,7 +54,7 @@ def run(paths: list[Path] | None = None, *, project: Path | None = None, hosts: 
     `machine`: also the given files' conflicts with the files their host loads with them here."""
     project = _project_folder(project)
     ctx = context(paths, project=project, hosts=hosts, probe=probe, pack_files=True)
-    found = findings(ctx)
+    found = _with_host_versions(ctx, findings(ctx))
     if not (paths and machine):
         return Outcome(ctx, found)
     here = around(ctx)
@@ -65,6 +65,15 @@ def run(paths: list[Path] | None = None, *, project: Path | None = None, hosts: 
     combined.focus = frozenset(map(id, ctx.handlers))  # (the given files' pairs are never cut short)
     extra = involving(findings(combined, ("conflicts",)), ctx, found, here)
     return Outcome(ctx, _in_report_order(found + extra, ctx.files), here.others)
+
+
+def _with_host_versions(ctx: Context, found: list[Finding]) -> list[Finding]:
+    """The findings, and once per host installed in a newer release than doctor's facts, a note
+    naming those of them that rest on a measurement (checks/hosts.py RUN_RULES)."""
+    from .checks.hosts import RUN_RULES
+
+    notes = RUN_RULES.run(ctx, found)
+    return _in_report_order(found + notes, ctx.files) if notes else found
 
 
 def findings(ctx: Context, checks: Sequence[str] = CHECK_MODULES) -> list[Finding]:

@@ -10,6 +10,7 @@ them knows an agent by name.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import os
 import re
@@ -22,10 +23,11 @@ from ..document import Keys
 from ..errors import HookwrightError
 from ..interpreter import DEFAULT as DEFAULT_PYTHON
 from ..layout import LOCAL_RUNTIME_FOLDER, RECEIPT
+from ..patterns import lazy
 
 if TYPE_CHECKING:
     from ..document import Document
-    from ..packs import Pack, PackHook
+    from ..packs import HostTarget, Pack, PackHook
     from .versions import Pin
 
 
@@ -187,6 +189,33 @@ class Host(ABC):
 
         return pin(self.name)
 
+    def installed(self) -> tuple[str, Path] | None:
+        """(version, program) of this host on PATH, read without running it: a version in the
+        program's real path (the native installer keeps `.../versions/2.1.332`), or the npm
+        package.json above it; None where neither says."""
+        import shutil
+
+        for program in self.programs:
+            found = shutil.which(program)
+            if found is None:
+                continue
+            real = Path(found).resolve()
+            named = next((part for part in reversed(real.parts) if VERSION_NAME.fullmatch(part)), None)
+            if named is not None:
+                return named, real
+            package = self.pin.npm if self.pin else ""
+            for folder in list(real.parents)[:3] if package else []:
+                version = _package_version(folder / "package.json", package)
+                if version is not None:
+                    return version, real
+        return None
+
+    @property
+    def facts_basis(self) -> str:
+        """What hookwright's facts about this host rest on, as a note about a name they lack says it."""
+        pin = self.pin
+        return f"facts measured on {self.title} {pin.version}" if pin else f"facts from {self.title}'s documentation"
+
     # ---- where ---------------------------------------------------------------------------
 
     def target(self, scope: Scope, project: Path | None, pack: str | None = None) -> Target:
@@ -300,16 +329,22 @@ class Host(ABC):
         if lacking:
             return (f"{pack.name} needs to {' and '.join(CAPABILITY_WORDS[n] for n in lacking)}, "
                     f"which {self.title} hooks cannot do")
+        if self.name not in pack.hosts:
+            return f"{pack.name} is made for {', '.join(pack.hosts)} only (its pack.toml's hosts)"
+        for hook in pack.hooks:
+            why = hook.why_unwired(self.name)
+            if why:
+                return f"{pack.name}'s hook {hook.id} cannot run in {self.title}: {why}"
         unwired = [hook.id for hook in pack.hooks if self.name not in hook.targets]
         if len(unwired) == len(pack.hooks):
             return f"{pack.name} has no wiring for {self.title}"
         if unwired:
             return f"{pack.name} would run only in part in {self.title}: {', '.join(unwired)} have no wiring for it"
         for hook in pack.hooks:  # (a pack author's mistake: the manifest wires a rewrite where none is read)
-            event = hook.targets[self.name].event
-            if hook.rewrites_input and event not in self.rewrite_events:
-                return (f"{pack.name}'s {hook.id} rewrites tool input, which {self.title} reads only on "
-                        f"{' and '.join(sorted(self.rewrite_events))}, not on {event}")
+            for event in hook.targets[self.name].events:
+                if hook.rewrites_input and event not in self.rewrite_events:
+                    return (f"{pack.name}'s {hook.id} rewrites tool input, which {self.title} reads only on "
+                            f"{' and '.join(sorted(self.rewrite_events))}, not on {event}")
         return None
 
     def default_timeout(self, kind: str | None, event: str) -> float | None:
@@ -340,13 +375,55 @@ class Host(ABC):
     project_var: ClassVar[str] = ""  # how a committed command names the project folder ("$CLAUDE_PROJECT_DIR")
 
     def runtime_path(self, target: Target, pack: Pack, hook: PackHook) -> str:
-        """The hook's runtime as its command names it: through the project variable in a
+        """The hook's runtime as its command names it (path_word)."""
+        return self.path_word(target, target.pack_dir(pack.name) / hook.script)
+
+    def path_word(self, target: Target, path: Path) -> str:
+        """A path of the install as a command names it: through the project variable in a
         project's config, so a committed config works for every teammate; else a quoted
         absolute path."""
-        path = target.pack_dir(pack.name) / hook.script
         if target.scope is Scope.user or target.project is None:
             return quoted_absolute(path)
         return self.project_var + "/" + quoted_absolute(path.relative_to(target.project))
+
+    # ---- a hook written for Claude Code (a command pack's) ---------------------------------
+
+    # the host runs a command written for Claude Code's protocol as it is (Claude Code): a command
+    # hook is then its own entry; every other host runs it behind the runtime (packs.py)
+    runs_commands_as_written: ClassVar[bool] = False
+    # a Claude Code event's name here, for a host whose hooks take Claude Code's matchers and answers
+    events_from_claude: ClassVar[dict[str, str]] = {}
+
+    def wiring_from_claude(self, hook: PackHook, claude: HostTarget) -> HostTarget | str:
+        """How a command hook wired for Claude Code (`claude`: its event, matcher and timeout) is
+        wired here, or why it cannot be (the pack is then refused here, with that reason). A host
+        whose hooks take Claude Code's events and matchers names its events in
+        `events_from_claude`; one that differs says how in its own adapter."""
+        from ..packs import HostTarget
+
+        event = self.events_from_claude.get(claude.event)
+        if event is None:
+            return f"{self.title} has no event for Claude Code's {claude.event} that hookwright can wire it to"
+        return HostTarget(event, claude.matcher, claude.timeout)
+
+    def command_as_written(self, target: Target, pack: Pack, hook: PackHook) -> str:
+        """A command hook's command for a host that runs it as written: the pack's folder, as
+        installed there, in place of ${PACK_DIR}."""
+        from ..packs import PACK_DIR
+
+        return (hook.command or "").replace(PACK_DIR, self.path_word(target, target.pack_dir(pack.name)))
+
+    def as_written_owner(self, command: str) -> tuple[str, str] | None:
+        """(pack, the command as its pack.toml writes it) for a command hook's entry of ours: a
+        command that runs files of a pack's runtime folder, named as command_as_written names them."""
+        found = as_written_pattern(self.project_var).search(command)
+        if found is None:
+            return None
+        from ..packs import PACK_DIR
+
+        pack = found["pack"]
+        return pack, as_written_pattern(self.project_var).sub(
+            lambda m: PACK_DIR if m["pack"] == pack else m[0], command)
 
     # what a hook entry sets to fail closed here: a failure of the hook (it cannot start, times out,
     # crashes) blocks the call instead of letting it go on (None: the host offers nothing for it)
@@ -385,11 +462,15 @@ class Host(ABC):
     # ---- our entries in a file -----------------------------------------------------------
 
     def owner(self, handler: Any) -> tuple[str, str] | None:
-        """(pack, script) if this handler runs one of our runtimes."""
+        """(pack, script) if this handler runs one of our runtimes; (pack, its command as the pack
+        writes it) if it runs a command hook of ours as written."""
         if not isinstance(handler, dict):
             return None
-        match = self._owned.match(str(handler.get("command", "")))
-        return (match["pack"], match["script"]) if match else None
+        command = str(handler.get("command", ""))
+        match = self._owned.match(command)
+        if match:
+            return match["pack"], match["script"]
+        return self.as_written_owner(command) if self.runs_commands_as_written else None
 
     @property
     def _owned(self) -> re.Pattern[str]:
@@ -447,6 +528,25 @@ class Host(ABC):
         return kept
 
 
+VERSION_NAME = lazy(r"\d+\.\d+\.\d+")
+
+
+def _package_version(manifest: Path, package: str) -> str | None:
+    """The version of npm package `package` whose package.json this is, if it is that one's."""
+    try:
+        with manifest.open("rb") as stream:
+            data = json.loads(stream.read(1 << 20))
+    except (OSError, ValueError):
+        return None
+    version = data.get("version") if isinstance(data, dict) and data.get("name") == package else None
+    return version if isinstance(version, str) and VERSION_NAME.fullmatch(version) else None
+
+
+def newer(version: str, than: str) -> bool:
+    """Whether release `version` comes after `than` (x.y.z, compared part by part)."""
+    return tuple(map(int, version.split("."))) > tuple(map(int, than.split(".")))
+
+
 def owned_pattern(host: str) -> re.Pattern[str]:
     """The command of one of our runtimes: `python3 -I -S <...>/hookwright/<pack>/<script> --host <host>`
     (python3, or an interpreter's absolute path, quoted where it needs to be)."""
@@ -456,6 +556,15 @@ def owned_pattern(host: str) -> re.Pattern[str]:
         rf""" --host {host}(?:\s|$)""",
         re.DOTALL,  # a home folder's name may hold a newline (quoted in the command)
     )
+
+
+@functools.cache
+def as_written_pattern(project_var: str) -> re.Pattern[str]:
+    """A pack's runtime folder as Host.path_word writes it into a command: the project variable
+    and a relative path, or an absolute path (quoted where it needs to be), ending in
+    `hookwright[-local]/<pack>` before the `/` of a file in it (the last such folder of the word)."""
+    return re.compile(rf"""(?:{re.escape(project_var) + "/" if project_var else "(?!)"}[^\s'"]*|'/[^']*|/[^\s'";&|()<>]*)"""
+                      r"""hookwright(?:-local)?/(?P<pack>[a-z][a-z0-9-]*)'?(?=/)""")
 
 
 FAIL_CLOSED_FLAG = "--fail-closed"  # the runtime blocks (exit 2) when it cannot decide (hookwright_runtime.py)

@@ -9,10 +9,11 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
 
 from .. import layout
 from ..interpreter import DEFAULT as DEFAULT_PYTHON
+from ..patterns import lazy
 from .base import Capabilities, Entry, HandlerPlace, Host, Scope, Target, check_events, deep
 
 if TYPE_CHECKING:
@@ -75,6 +76,7 @@ class Claude(Host):
     project_var = PROJECT_VAR
     # a failure counts as exit 2, which blocks what the event guards (docs/hosts/claude-code.md#handler-fields)
     fail_closed_field = ("onFailure", "block")
+    runs_commands_as_written = True  # (a command pack's hooks speak its protocol)
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
         base = user_dir() if project is None else project / ".claude"
@@ -87,16 +89,17 @@ class Claude(Host):
         return [start / ".claude" / CONFIG_FILE[Scope.project], *local_settings_read(start)]
 
     def render(self, target: Target, pack: Pack, options: dict[str, Any], python: str = DEFAULT_PYTHON) -> list[Entry]:
+        """Our runtime's command for a hook module; a command hook's own command, as written."""
         entries = []
         for hook in pack.hooks_for(self.name):
             wiring = hook.targets[self.name]
             closed = pack.fails_closed(hook, options)
-            handler = {"type": "command",
-                       "command": self.runtime_command(pack, options, self.runtime_path(target, pack, hook), python,
-                                                       closed),
-                       "timeout": wiring.whole_timeout}
+            command = self.command_as_written(target, pack, hook) if hook.command is not None else \
+                self.runtime_command(pack, options, self.runtime_path(target, pack, hook), python, closed)
+            handler = {"type": "command", "command": command, "timeout": wiring.whole_timeout}
             handler = self.fail_closed(handler) if closed else handler
-            entries.append(Entry.of(pack.name, hook.id, wiring.event, pack.matcher(hook, self.name, options), handler))
+            entries += [Entry.of(pack.name, hook.id, event, pack.matcher(hook, self.name, options), handler)
+                        for event in wiring.events]
         return entries
 
     def default_timeout(self, kind: str | None, event: str) -> float | None:
@@ -173,6 +176,46 @@ class Claude(Host):
 
 
 HOST = Claude()
+
+
+class ToolSet(NamedTuple):
+    """The tools a Claude Code matcher runs a hook for, as another host's wiring needs them."""
+
+    every: bool = False  # every tool (no matcher, "", "*")
+    names: tuple[str, ...] = ()  # exact tool names (an MCP tool's: mcp__<server>__<tool>)
+    every_mcp: bool = False  # every MCP tool (mcp__.*)
+
+
+EXACT_MATCHER = lazy(r"[A-Za-z0-9_\- ,|]+")  # (docs/hosts/claude-code.md#matchers: an exact name or a list)
+_EVERY_MCP = lazy(r"\^?mcp__(?:\.[*+])?\$?")
+_ANCHORED_NAME = lazy(r"\^?(?P<name>[A-Za-z0-9_-]+)\$?")
+
+
+def tools_named(matcher: str | None) -> ToolSet | str:
+    """The tools a PreToolUse (or PostToolUse) matcher names, or why they cannot be told: an
+    exact name or list (`Bash`, `Edit|Write`, `Edit, Write`), every tool, every MCP tool
+    (`mcp__.*`), or alternatives of those joined by | (`^Bash$|mcp__.*`). Any other regular
+    expression is not followed."""
+    if matcher is None or matcher.strip() in ("", "*"):
+        return ToolSet(every=True)
+    if EXACT_MATCHER.fullmatch(matcher):
+        return ToolSet(names=tuple(dict.fromkeys(n.strip() for n in matcher.replace(",", "|").split("|") if n.strip())))
+    text = matcher.strip()
+    for start, end in (("^(", ")$"), ("(", ")")):
+        if text.startswith(start) and text.endswith(end):
+            text = text[len(start):-len(end)]
+            break
+    names, every_mcp = [], False
+    for part in text.split("|"):
+        named = _ANCHORED_NAME.fullmatch(part.strip())
+        if _EVERY_MCP.fullmatch(part.strip()) and "." in part or part.strip() == "^mcp__":
+            every_mcp = True
+        elif named is not None:
+            names.append(named["name"])
+        else:
+            return (f"its matcher {matcher!r} is a regular expression hookwright does not translate (it takes names, "
+                    "lists of names and mcp__.*): give the hook this agent's table in pack.toml")
+    return ToolSet(names=tuple(dict.fromkeys(names)), every_mcp=every_mcp)
 
 
 def check_document(doc: Document) -> None:

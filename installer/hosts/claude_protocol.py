@@ -16,7 +16,9 @@ field names are ignored without a word; `continue: false` lets an allowed tool r
 and in `claude -p` stops nothing on PermissionRequest, PostToolUseFailure and SessionStart (the
 session went on to the model's answer); a PermissionRequest deny with `interrupt: true` ends the
 run; PostToolUse's `updatedToolOutput` (and `updatedMCPToolOutput` for an MCP tool) is what the
-model gets instead of the tool's result, when it has the result's shape.
+model gets instead of the tool's result, when it has the result's shape. Measured on 2.1.332
+(docs/hosts/claude-code.md#preskillshellcommand, #on-failure): a skill's shell lines and what a handler's `onFailure`
+does (below the table).
 """
 from __future__ import annotations
 
@@ -51,7 +53,9 @@ class EventProtocol:
     def __init__(self, exit_2: str, plain_stdout: str = DEBUG_LOG, permission_decisions: frozenset[str] | None = None,
                  decisions: frozenset[str] | None = None, specific_fields: frozenset[str] = frozenset(),
                  tool_event: bool = False, after_the_fact: bool = False, defaults: tuple[tuple[str, object], ...] = (),
-                 sends: frozenset[str] = frozenset(), continue_false: str = STOPS) -> None:
+                 sends: frozenset[str] = frozenset(), continue_false: str = STOPS,
+                 also_named: frozenset[str] = frozenset(), blocks_unless_allowed: bool = False,
+                 exit_2_names_command: bool = True) -> None:
         self.exit_2 = exit_2
         self.plain_stdout = plain_stdout
         # hookSpecificOutput.permissionDecision values (PreToolUse), or None
@@ -64,6 +68,12 @@ class EventProtocol:
         self.defaults = defaults  # payload fields a simulated call gets unless given
         self.sends = sends  # the input fields it adds to COMMON_INPUT (docs/hosts/claude-code.md#stdin-payload)
         self.continue_false = continue_false  # what {"continue": false} does there
+        self.also_named = also_named  # hookEventName values it takes besides its own name
+        # any answer but allow (or none) blocks: ask and defer (nothing can wait for an approval
+        # there), a rewrite (not supported there) and continue: false, which also stops Claude
+        self.blocks_unless_allowed = blocks_unless_allowed
+        # exit 2's reason is "[<command>]: <stderr>" (False: stderr alone)
+        self.exit_2_names_command = exit_2_names_command
 
 
 _BLOCK = frozenset({"block"})
@@ -75,6 +85,15 @@ PROTOCOL: dict[str, EventProtocol] = {
         specific_fields=frozenset({"permissionDecision", "permissionDecisionReason", "updatedInput",
                                    "additionalContext"}), tool_event=True,
         sends=TOOL_INPUT | {"tool_use_id"}, continue_false=STOPS_AFTER),
+    # a skill's !`cmd` shell line, before it runs (2.1.332; a PreToolUse hook never sees these lines):
+    # additionalContext and plain stdout reach nobody (docs/hosts/claude-code.md#preskillshellcommand)
+    "PreSkillShellCommand": EventProtocol(
+        BLOCKS, permission_decisions=frozenset({"allow", "deny", "ask", "defer"}),
+        decisions=frozenset({"approve", "block"}),
+        specific_fields=frozenset({"permissionDecision", "permissionDecisionReason", "updatedInput"}), tool_event=True,
+        sends=TOOL_INPUT | {"tool_use_id", "command_name", "command_source", "invoked_by"},
+        defaults=(("command_name", "skill"), ("command_source", "projectSettings"), ("invoked_by", "user")),
+        also_named=frozenset({"PreToolUse"}), blocks_unless_allowed=True, exit_2_names_command=False),
     "PermissionRequest": EventProtocol(IGNORED, specific_fields=frozenset({"decision"}), tool_event=True,
                                        sends=TOOL_INPUT | {"permission_suggestions"}, continue_false=CONTINUE_IGNORED),
     "PostToolUse": EventProtocol(FEEDBACK, decisions=_BLOCK, tool_event=True, after_the_fact=True,
@@ -133,6 +152,29 @@ PROTOCOL: dict[str, EventProtocol] = {
     "DirectoryAdded": EventProtocol(NOT_READ, sends=frozenset({"directory", "source"})),
 }
 NO_DECISION = EventProtocol(NOT_READ)  # InstructionsLoaded and events newer than this table
+
+# A handler's `onFailure` (command and http hooks; mcp_tool since 2.1.328), docs/hosts/claude-code.md#on-failure:
+# "block" makes a failure (it could not start, timed out, exited with a code other than 0 and 2,
+# even beside valid JSON, or printed JSON that fails the event's schema) count as exit 2; plain
+# text and invalid JSON on exit 0 are no failure. "continue", the default, lets it pass.
+ON_FAILURE_VALUES = ("continue", "block")
+FAILS_CLOSED = "block"
+ON_FAILURE_IGNORED = frozenset({"Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"})  # and async hooks
+# the events whose handlers guard an action: one handler there that breaks the settings schema
+# (a wrong type, a missing field, an onFailure of another value) makes Claude Code ignore the whole
+# settings file, its permission rules too; elsewhere only that handler is dropped (measured on 2.1.332,
+# docs/hosts/claude-code.md#invalid-handlers)
+GUARD_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "PreSkillShellCommand"})
+
+
+def fails_closed(event: str, handler: dict[str, object]) -> bool:
+    """Whether a failure of this handler blocks what the event guards (`onFailure: "block"`, on
+    an event and a handler where the host reads it; an mcp_tool hook reads any other value than
+    "continue" as "block")."""
+    value = handler.get("onFailure")
+    wanted = value not in (None, "continue") if handler.get("type") == "mcp_tool" else value == FAILS_CLOSED
+    return (wanted and event not in ON_FAILURE_IGNORED
+            and handler.get("async") is not True and handler.get("asyncRewake") is not True)
 # the events whose hooks get CLAUDE_ENV_FILE, a file whose `export` lines the session keeps (docs/hosts/claude-code.md#environment)
 ENV_FILE_EVENTS = frozenset({"SessionStart", "Setup", "CwdChanged", "FileChanged"})
 # set for every command hook (plugin hooks add CLAUDE_PLUGIN_ROOT and CLAUDE_PLUGIN_DATA)

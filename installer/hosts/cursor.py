@@ -31,10 +31,13 @@ from .base import (
 
 if TYPE_CHECKING:
     from ..document import Document
-    from ..packs import Pack
+    from ..packs import HostTarget, Pack, PackHook
 
 PROJECT_VAR = '"${CURSOR_PROJECT_DIR:-.}"'
 VERSION = 1
+# Cursor's tool type in a matcher for a Claude Code tool (docs/hosts/cursor.md#matchers; Write covers Edit too)
+TOOL_TYPE_OF_CLAUDE = {"Bash": "Shell", "Read": "Read", "Write": "Write", "Edit": "Write", "MultiEdit": "Write",
+                       "Grep": "Grep", "Task": "Task"}
 
 
 def user_dir() -> Path:
@@ -84,6 +87,37 @@ class Cursor(Host):
             handler = self.fail_closed(handler) if closed else handler
             entries.append(Entry.of(pack.name, hook.id, wiring.event, matcher, handler))
         return entries
+
+    def wiring_from_claude(self, hook: PackHook, claude: HostTarget) -> HostTarget | str:
+        """A Claude Code PreToolUse hook runs on preToolUse, its tools as Cursor's tool types (one
+        on Bash alone that does not rewrite, on beforeShellExecution, where `ask` asks the user); a
+        PostToolUse hook on postToolUse (its context, or its block's reason, reaches the model as
+        additional_context); a SessionStart hook on sessionStart. The runtime carries no other
+        event's answer (docs/hosts/cursor.md#event-mapping, #matchers)."""
+        from ..packs import HostTarget
+        from .claude import tools_named
+
+        if claude.event == "SessionStart":
+            if tools_named(claude.matcher) != tools_named(None):
+                return f"Cursor's sessionStart has no matcher: it would run on every start, not on {claude.matcher!r} only"
+            return HostTarget("sessionStart", None, claude.timeout)
+        if claude.event not in ("PreToolUse", "PostToolUse"):
+            return f"hookwright's runtime carries no answer of a Claude Code {claude.event} hook into Cursor"
+        tools = tools_named(claude.matcher)
+        if isinstance(tools, str):
+            return tools
+        if claude.event == "PreToolUse" and tools.names == ("Bash",) and not tools.every_mcp and not hook.rewrites_input:
+            return HostTarget("beforeShellExecution", None, claude.timeout)
+        types = [] if tools.every else ["MCP:.*"] if tools.every_mcp else []
+        for name in tools.names:
+            if name.startswith("mcp__") and name.count("__") >= 2:
+                types.append("MCP:" + name.split("__", 2)[2])
+            elif name in TOOL_TYPE_OF_CLAUDE:
+                types.append(TOOL_TYPE_OF_CLAUDE[name])
+            else:
+                return f"Cursor has no tool type for Claude Code's {name}"
+        matcher = "|".join(dict.fromkeys(types)) or None
+        return HostTarget("preToolUse" if claude.event == "PreToolUse" else "postToolUse", matcher, claude.timeout)
 
     def owner(self, handler: Any) -> tuple[str, str] | None:
         if not isinstance(handler, dict) or handler.get("type", "command") != "command":

@@ -46,13 +46,16 @@ OWN_TOOLS = ("apply_patch", "bash", "batch", "codesearch", "edit", "glob", "grep
 CLAUDE_TOOL_NAMES = {"bash": "Bash", "read": "Read", "write": "Write", "edit": "Edit", "glob": "Glob", "grep": "Grep",
                      "webfetch": "WebFetch", "websearch": "WebSearch", "todowrite": "TodoWrite", "task": "Task",
                      "skill": "Skill"}
-# the keys of opencode 1.x's plugin hooks (docs/hosts/opencode.md#events): a function under any other key
-# is never called (measured on 1.18.33 with tool.before, PreToolUse and tool.execute.Before)
+# the keys of opencode 1.x's plugin hooks (docs/hosts/opencode.md#events), and every name the 1.18.33
+# binary's plugin service triggers (scripts/host_drift.py): a function under any other key is never
+# called (measured on 1.18.33 with tool.before, PreToolUse and tool.execute.Before)
 HOOK_KEYS = ("auth", "chat.headers", "chat.message", "chat.params", "command.execute.before", "config", "dispose",
              "event", "experimental.chat.messages.transform", "experimental.chat.system.transform",
-             "experimental.compaction.autocontinue", "experimental.session.compacting", "experimental.text.complete",
-             "permission.ask", "provider", "shell.env", "tool", "tool.definition", "tool.execute.after",
-             "tool.execute.before")
+             "experimental.compaction.autocontinue", "experimental.provider.small_model", "experimental.session.compacting",
+             "experimental.text.complete", "permission.ask", "provider", "shell.env", "tool", "tool.definition",
+             "tool.execute.after", "tool.execute.before")
+OPENCODE_TOOL_OF_CLAUDE = {claude: own for own, claude in CLAUDE_TOOL_NAMES.items()}
+EVERY_TOOL = "*"  # a hook's `tools` that runs it for every tool
 # the nearest hook for a Claude Code event (docs/hosts/opencode.md#event-mapping); the others are
 # bus events that the `event` hook gets. (PermissionRequest's nearest, permission.ask, is not among
 # the hooks the 1.18.33 binary triggers: no hook is named for it.)
@@ -211,6 +214,34 @@ class Opencode(Host):
             entries.append(Entry.of(pack.name, hook.id, EVENT, wiring.matcher, handler))
         return entries
 
+    def wiring_from_claude(self, hook: Any, claude: Any) -> Any:
+        """A Claude Code PreToolUse hook runs from the plugin's tool.execute.before, for the same
+        tools under opencode's names (`*`: every tool; `mcp`: every MCP tool); the plugin has no
+        other event (docs/hosts/opencode.md#event-mapping)."""
+        from ..packs import HostTarget
+        from .claude import tools_named
+
+        if claude.event != "PreToolUse":
+            return f"hookwright's opencode plugin runs hooks before a tool call only, not on {claude.event}"
+        tools = tools_named(claude.matcher)
+        if isinstance(tools, str):
+            return tools
+        if tools.every:
+            return HostTarget(EVENT, EVERY_TOOL, claude.timeout)
+        if tools.every_mcp:
+            if tools.names:
+                return "opencode's plugin runs a hook for named tools or for every MCP tool, not both"
+            return HostTarget(EVENT, "mcp", claude.timeout)
+        names = []
+        for name in tools.names:
+            if name.startswith("mcp__") and name.count("__") >= 2:
+                names.append(mcp_tool_name(*name.split("__", 2)[1:]))
+            elif name in OPENCODE_TOOL_OF_CLAUDE:
+                names.append(OPENCODE_TOOL_OF_CLAUDE[name])
+            else:
+                return f"opencode has no tool for Claude Code's {name}"
+        return HostTarget(EVENT, "|".join(dict.fromkeys(names)), claude.timeout)
+
     def interpreter_of(self, handler: Any) -> str | None:
         if self.owner(handler) is None:
             return None
@@ -219,7 +250,7 @@ class Opencode(Host):
 
     def tools_in_words(self, matcher: str | None) -> str:
         return "every MCP tool (every tool that is not one of opencode's own)" if matcher == "mcp" else \
-            ", ".join(matcher.split("|")) if matcher else "every tool"
+            ", ".join(matcher.split("|")) if matcher and matcher != EVERY_TOOL else "every tool"
 
     def owner(self, handler: Any) -> tuple[str, str] | None:
         if not isinstance(handler, dict):

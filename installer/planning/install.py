@@ -22,11 +22,6 @@ from ..state import Receipt, RuntimeFile, read_receipt, sha256
 RECEIPT_MODE = 0o644
 
 
-def _mode(pack: Pack, name: str) -> int:
-    """Scripts the host runs get their run bit; modules they import do not need one."""
-    return 0o755 if pack.is_script(name) else 0o644
-
-
 def options_for(host: Host, packs: list[Pack], options: list[str]) -> dict[str, dict[str, Any]]:
     """The packs' options from `--option KEY=VALUE`, once the host is known to run each pack as
     it is meant and to honour every option given (else exit 3, or exit 2 for the option)."""
@@ -137,7 +132,8 @@ def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[st
                 data = host.remove(data, entry, keep_empty)
                 removed.append(entry)
         wired.append((pack, values, wanted, keep_empty, receipt, len(added) + len(removed) != entries_before))
-        interpreters.add(starts)
+        if any(hook.command is None or not host.runs_commands_as_written for hook in pack.hooks_for(host.name)):
+            interpreters.add(starts)  # (a command hook run as written starts what its command says)
     made = _made_for(target, doc.exists)
     new_bytes = doc.render(data) if host.file_per_pack and data else None  # a file wholly ours is its rendering
     written = sha256(new_bytes) if new_bytes is not None else None
@@ -253,9 +249,9 @@ def _runtime_change(host: Host, target: Target, pack: Pack, values: dict[str, An
     created_config, created_folders = (receipt.created_config, receipt.created_folders) if receipt else made
     recorded = {k: v for k, v in values.items() if k != ON_FAILURE or v != FAIL_OPEN}  # (as receipts had it before)
     new_receipt = Receipt(pack.name, pack.version, host.name, target.scope.value, target.config.name, recorded,
-                          wanted, [RuntimeFile(name, sha256(content), _mode(pack, name)) for name, content in scripts.items()],
+                          wanted, [RuntimeFile(name, sha256(content), pack.mode(name)) for name, content in scripts.items()],
                           keep_empty, created_config, created_folders, written)
-    wanted_files = {name: (content, _mode(pack, name)) for name, content in scripts.items()}
+    wanted_files = {name: (content, pack.mode(name)) for name, content in scripts.items()}
     if receipt is None or receipt.to_json() | {"tool_version": None} != new_receipt.to_json() | {"tool_version": None}:
         wanted_files[RECEIPT] = (new_receipt.dumps(), RECEIPT_MODE)
     writes = file_writes(folder, wanted_files)

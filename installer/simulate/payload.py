@@ -4,7 +4,7 @@ the common fields, the tool's on tool events, the event's own defaults
 with it, `doctor --probe` its synthetic one, so both send the same shape.
 
 Measured on 2.1.328 (one `claude -p` run per event, the payload a hook read compared field by
-field): `prompt_id` and `effort` come where PROMPT_EVENTS and EFFORT_EVENTS say, SessionStart,
+field; PreSkillShellCommand's on 2.1.332): `prompt_id` and `effort` come where PROMPT_EVENTS and EFFORT_EVENTS say, SessionStart,
 SubagentStart and PreCompact get no `permission_mode`, and a file tool's relative path reaches
 the hooks, and the tool, made absolute against the working directory (Edit gets its
 `replace_all: false` too).
@@ -19,9 +19,9 @@ from typing import Any
 from ..hosts.claude_protocol import protocol
 
 PROMPT_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "UserPromptSubmit",
-                           "Stop", "SubagentStart", "SubagentStop", "PreCompact"})
+                           "Stop", "SubagentStart", "SubagentStop", "PreCompact", "PreSkillShellCommand"})
 EFFORT_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "Stop",
-                           "SubagentStop"})
+                           "SubagentStop", "PreSkillShellCommand"})
 WITHOUT_PERMISSION_MODE = frozenset({"SessionStart", "SubagentStart", "PreCompact"})
 FILE_PATH_FIELD = {"Read": "file_path", "Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path",
                    "NotebookEdit": "notebook_path"}
@@ -44,7 +44,9 @@ def payload_for(event: str, project: Path, transcript: Path, *, tool: str | None
         payload["effort"] = {"level": "medium"}
     if rules.tool_event:
         payload["tool_input"] = {}
-        if event != "PermissionRequest":  # the one tool event without a tool_use_id (docs/hosts/claude-code.md#stdin-payload)
+        if event == "PreSkillShellCommand":  # a skill's line is no tool call: "<uuid>:inner:preamble-<n>" (2.1.332)
+            payload["tool_use_id"] = f"{uuid.uuid4()}:inner:preamble-0"
+        elif event != "PermissionRequest":  # the one tool event without a tool_use_id (docs/hosts/claude-code.md#stdin-payload)
             payload["tool_use_id"] = f"toolu_{uuid.uuid4().hex[:24]}"
     if rules.after_the_fact:
         payload["duration_ms"] = 0

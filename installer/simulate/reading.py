@@ -25,6 +25,7 @@ from ..hosts.claude_protocol import (
     CONTINUE_IGNORED,
     FAILS,
     FEEDBACK,
+    IGNORED,
     PATH,
     STOPS,
     UNIVERSAL_FIELDS,
@@ -82,10 +83,14 @@ class Reading:
             or self.stops_session or self.updated_output is not None
 
 
-def read(event: str, command: str, run: RawRun, background: bool = False) -> Reading:
+def read(event: str, command: str, run: RawRun, background: bool = False, fails_closed: bool = False) -> Reading:
     """What Claude Code makes of `run`, the answer of the handler `command` to `event`
-    (`background`: an `async` handler, which the host does not wait for)."""
-    reading = _read(event, command, run, background)
+    (`background`: an `async` handler, which the host does not wait for; `fails_closed`: its
+    `onFailure: "block"` holds here, so a failure counts as exit 2)."""
+    failure = _failure(event, run) if fails_closed and not background else None
+    reading = _failed_closed(event, command, run, failure) if failure else _read(event, command, run, background)
+    if protocol(event).blocks_unless_allowed:
+        _nothing_can_wait(reading)
     for text in reading.context:
         if len(text) > MAX_CONTEXT:
             reading.warnings.append(f"the context is {len(text):,} characters: past {MAX_CONTEXT:,} Claude gets it as a "
@@ -114,9 +119,9 @@ def _read(event: str, command: str, run: RawRun, background: bool) -> Reading:
             reading.read_as = "exit 2: blocks, with the reason its JSON gives"
             return reading
         warnings = ["exit 2 blocks whatever stdout says: its JSON is not read"] if data is not None else []
+        said = stderr or "No stderr output"
         return Reading("exit 2: blocks, with stderr as the reason", decision=_block(event),
-                       reason=f"[{command}]: {stderr}" if stderr else f"[{command}]: No stderr output",
-                       warnings=warnings)
+                       reason=f"[{command}]: {said}" if rules.exit_2_names_command else said, warnings=warnings)
     if run.exit_code != 0 and rules.exit_2 == FAILS:
         return Reading(f"exit {run.exit_code}: fails the action", decision="block", reason=stderr or None)
     if data is not None:
@@ -143,6 +148,54 @@ def _read(event: str, command: str, run: RawRun, background: bool) -> Reading:
         return Reading("plain text: the path it answers", reason=stdout.strip())
     return Reading("plain text: goes to the debug log only, no say",
                    warnings=[not_json] if not_json else [])
+
+
+def _failure(event: str, run: RawRun) -> str | None:
+    """How the handler failed, in the host's words ("failed", "timed out"), or None: it could not
+    start, timed out, exited with neither 0 nor 2 (valid JSON beside it or not), or printed JSON
+    that breaks the event's schema; plain text and invalid JSON on exit 0 are no failure
+    (measured on 2.1.332, docs/hosts/claude-code.md#on-failure)."""
+    if run.timed_out:
+        return "timed out"
+    if run.start_error is not None or run.exit_code not in (0, 2):
+        return "failed"
+    data, _ = parse_stdout(run.stdout.decode("utf-8", "replace"))
+    if run.exit_code == 0 and data is not None and _void(event, data, data.get("hookSpecificOutput")):
+        return "failed"
+    return None
+
+
+def _failed_closed(event: str, command: str, run: RawRun, failure: str) -> Reading:
+    """A failure under `onFailure: "block"`: it counts as exit 2, with the host's reason."""
+    stderr = run.stderr.decode("utf-8", "replace").strip() or run.start_error or "No stderr output"
+    reason = f'[{command}]: {failure}; blocking because onFailure is "block"' + (
+        f"\n{stderr}" if failure == "failed" else "")
+    read_as = f'{failure}, and onFailure is "block": it counts as exit 2'
+    exit_2 = protocol(event).exit_2
+    if exit_2 in (BLOCKS, FAILS, FEEDBACK):
+        return Reading(f"{read_as}, which {'blocks' if exit_2 != FEEDBACK else 'is feedback to Claude'}",
+                       decision=_block(event), reason=reason)
+    if exit_2 == IGNORED:  # (PermissionRequest: the host answers the request with a deny)
+        return Reading(f"{read_as}: the permission is refused", decision="deny", reason=reason)
+    return Reading(f"{read_as}, which does nothing on {event}")
+
+
+SKILL_CANNOT_WAIT = "the hook asked for approval, which a skill can't wait for"
+SKILL_NO_REWRITE = "the hook changed the command, which isn't supported here"
+
+
+def _nothing_can_wait(reading: Reading) -> None:
+    """On an event where only an allow lets the action go on (a skill's shell line): ask and
+    defer block, and so does a rewrite (measured on 2.1.332, docs/hosts/claude-code.md#preskillshellcommand)."""
+    if reading.updated_input is not None and reading.decision not in ("deny", "block"):
+        reading.decision, reading.reason, reading.updated_input = "deny", SKILL_NO_REWRITE, None
+        reading.warnings.append("a rewrite is not supported here: the line does not run")
+    elif reading.decision == "ask":
+        reading.decision, reading.reason = "deny", reading.reason or SKILL_CANNOT_WAIT
+        reading.warnings.append("ask blocks here: nobody can be asked while a skill runs")
+    elif reading.decision == "defer":
+        reading.decision, reading.reason = "deny", SKILL_CANNOT_WAIT
+        reading.warnings.append("defer blocks here: nothing can wait for an approval while a skill runs")
 
 
 def parse_stdout(stdout: str) -> tuple[dict[str, Any] | None, str | None]:
@@ -240,7 +293,7 @@ def _void(event: str, data: dict[str, Any], specific: Any) -> Void | None:
         return Void("hookSpecificOutput", "hookSpecificOutput is not an object")
     if "hookEventName" not in specific:
         return Void("hookSpecificOutput.hookEventName", "hookSpecificOutput has no hookEventName")
-    if specific["hookEventName"] != event:
+    if specific["hookEventName"] != event and specific["hookEventName"] not in rules.also_named:
         return Void("hookSpecificOutput.hookEventName", f"hookSpecificOutput.hookEventName is "
                     f"{json.dumps(specific['hookEventName'])}, not \"{event}\"")
     decision = specific.get("permissionDecision")
@@ -284,7 +337,8 @@ def _specific(event: str, specific: dict[str, Any], reading: Reading) -> None:
         return
     if isinstance(specific.get("updatedInput"), dict):
         reading.updated_input = specific["updatedInput"]
-    if isinstance(specific.get("additionalContext"), str) and specific["additionalContext"]:
+    if isinstance(specific.get("additionalContext"), str) and specific["additionalContext"] \
+            and "additionalContext" in protocol(event).specific_fields:  # (a skill's line sends it nowhere)
         reading.context.append(specific["additionalContext"])
 
 
@@ -370,6 +424,8 @@ def combine(event: str, original: dict[str, Any] | None, readings: list[Reading]
     if event in CONTEXT_GOES_ON and context and not any(r.stops_session for r in readings):
         blocked = True  # (measured on 2.1.328: a Stop hook's additionalContext is sent back, and Claude goes on)
     stoppers = [r for r in readings if r.stops_session]
+    if stoppers and protocol(event).blocks_unless_allowed:  # (measured on 2.1.332: the skill's line never ran)
+        blocked, tool_input, candidates = True, None, [None]
     outputs = [i for i in by_finish if readings[i].updated_output is not None]
     outcome = Outcome(decision=decision, blocked=blocked, reason="\n".join(reasons) or None, tool_input=tool_input,
                       candidates=candidates, nondeterministic=len(distinct) > 1 and not blocked, context=context,
@@ -404,6 +460,10 @@ EFFECTS = {
                                    "can answer it: refused)",
     ("ConfigChange", "block"): "the settings change is not applied",
     ("PreCompact", "block"): "the compaction does not happen",
+    ("PreSkillShellCommand", "deny"): "the skill's shell line does not run: the model gets "
+                                      "[not run: blocked by hook: <reason>] in its place",
+    ("PreSkillShellCommand", "allow"): "the skill's shell line runs",
+    ("PreSkillShellCommand", "none"): "the skill's shell line runs",
 }
 ASKED = "the user is asked (in claude -p nobody can answer: refused)"
 

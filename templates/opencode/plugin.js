@@ -34,6 +34,7 @@ export const __EXPORT__ = async ({ directory }) => ({
 });
 
 function runsFor(tools, tool) {
+  if (tools === "*") return true;
   return tools === "mcp" ? !OWN_TOOLS.has(tool) : tools.split("|").includes(tool);
 }
 

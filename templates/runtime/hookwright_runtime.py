@@ -385,6 +385,163 @@ def read_json_file(path: str) -> "dict[str, Any] | None":
     return data
 
 
+# ---- command hooks: a command of the user's own, in Claude Code's protocol ---------------------
+
+COMMANDS_FILE = "commands.json"  # beside a command pack's hooks: {"hooks": {<hook id>: {"command", "args", "timeout"}}}
+PACK_DIR = "${PACK_DIR}"  # in a command: the pack's folder, which is this runtime folder once installed
+# Claude Code's exit 2, on the events a command hook can be carried to another host on
+# (docs/hosts/claude-code.md#events): it blocks the call, or the call happened and stderr goes to the model
+EXIT_2_BLOCKS = ("PreToolUse", "UserPromptSubmit")
+EXIT_2_TELLS = ("PostToolUse", "PostToolUseFailure")
+PLAIN_STDOUT_IS_CONTEXT = ("UserPromptSubmit", "SessionStart")  # (docs/hosts/claude-code.md#exit-codes)
+MAX_ANSWER = 1 << 20  # bytes of a command's stdout or stderr that are read
+
+
+def command_handler(folder: str, name: str) -> "Callable[[Call], Outcome | None]":
+    """The `handle` of hook `name` of a command pack installed in `folder`: it runs the hook's
+    command (commands.json) on the call in Claude Code's words and reads its answer as Claude
+    Code would. Its `deadline` is the command's own timeout: a command is given most of the time
+    the host gives the hook, and a little is kept to answer. A commands.json without the hook is
+    a ValueError (the hook's module does not load: cannot_load says so)."""
+    spec = (read_json_file(os.path.join(folder, COMMANDS_FILE)) or {}).get("hooks", {}).get(name)
+    if not isinstance(spec, dict) or not isinstance(spec.get("command"), str):
+        raise ValueError("%s names no command for hook %s" % (os.path.join(folder, COMMANDS_FILE), name))
+    timeout = float(spec.get("timeout") or DEADLINE_S)
+    budget = max(timeout - min(1.5, timeout / 4), 0.1)
+
+    def handle(call: Call) -> "Outcome | None":
+        return run_command(call, folder, spec, budget)
+
+    handle.deadline = budget + min(1.0, timeout / 8)  # type: ignore[attr-defined]
+    return handle
+
+
+def _shell_quoted(text: str) -> str:
+    return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
+def run_command(call: Call, folder: str, spec: "Mapping[str, Any]", budget: float) -> "Outcome | None":
+    """Run the command as Claude Code runs a hook's (`sh -c`, or the executable and its `args`
+    without a shell), in the project, with CLAUDE_PROJECT_DIR set, the payload on stdin; a
+    command that outlives `budget` is killed with everything it started, and passes."""
+    import subprocess
+
+    if isinstance(spec.get("args"), list):
+        argv = [spec["command"].replace(PACK_DIR, folder)] + [str(a).replace(PACK_DIR, folder) for a in spec["args"]]
+    else:
+        argv = ["/bin/sh", "-c", spec["command"].replace(PACK_DIR, _shell_quoted(folder))]
+    project = str(_project_of(call.payload))
+    env = dict(os.environ)
+    env.setdefault("CLAUDE_PROJECT_DIR", project)
+    cwd = call.payload.get("cwd")
+    cwd = cwd if isinstance(cwd, str) and os.path.isdir(cwd) else project if os.path.isdir(project) else None
+    stdin = json.dumps(claude_payload(call.payload, project)).encode()
+    try:
+        child = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 cwd=cwd, env=env, start_new_session=True)
+    except OSError as error:
+        raise PassThrough("the command cannot start: %s" % error) from None
+    try:
+        out, err = child.communicate(stdin, timeout=budget)
+    except subprocess.TimeoutExpired:
+        raise PassThrough("the command did not answer within %.1fs; it was stopped" % budget) from None
+    finally:
+        if child.poll() is None:
+            _kill_group(child.pid)
+            child.wait()
+    return claude_answer(str(call.event), child.returncode, out[:MAX_ANSWER], err[:MAX_ANSWER])
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, 9)
+    except OSError:
+        pass
+
+
+def claude_payload(payload: "Mapping[str, Any]", project: str) -> "dict[str, Any]":
+    """The payload as Claude Code would send it: the fields a hook written for it reads, whatever
+    the host called them (as_claude has mapped the event and the tool)."""
+    out = dict(payload)
+    out.setdefault("session_id", payload.get("conversation_id") or payload.get("sessionID") or "")
+    out.setdefault("transcript_path", None)
+    out.setdefault("cwd", project)
+    out.setdefault("permission_mode", "default")
+    return out
+
+
+def claude_answer(event: str, code: "int | None", stdout: bytes, stderr: bytes) -> "Outcome | None":
+    """A hook's exit code and output read as Claude Code reads them (docs/hosts/claude-code.md
+    #output-protocol), as an Outcome the host's answer is rendered from. What Claude Code counts
+    as a failure (an exit other than 0 and 2 without valid JSON, JSON that breaks the event's
+    protocol) raises PassThrough: the call goes on with a log line, or is blocked where the hook
+    was installed to fail closed; so does stdout that starts like JSON and is none."""
+    said = stderr.decode("utf-8", "replace").strip()
+    text = stdout.decode("utf-8", "replace").strip()
+    data = None
+    if text.startswith("{"):
+        try:
+            data = loads(text)
+        except (ValueError, RecursionError) as error:
+            if code != 2:
+                raise PassThrough("the command's answer starts like JSON and is none: %s" % error) from None
+    if code == 2 and event in EXIT_2_BLOCKS:  # (it blocks whatever the JSON says; the JSON's reason, if it blocks too)
+        try:
+            answered = _json_answer(event, data) if isinstance(data, dict) else None
+        except PassThrough:
+            answered = None
+        if answered is not None and answered.decision == "deny":
+            return answered
+        return deny(said or "blocked by a hook (exit 2, nothing on stderr)")
+    if code == 2 and event in EXIT_2_TELLS:
+        return add_context(said) if said else None
+    if isinstance(data, dict):
+        return _json_answer(event, data)
+    if code != 0:
+        raise PassThrough("the command exited %s%s" % (code, ": " + said.splitlines()[-1][:300] if said else ""))
+    if text and event in PLAIN_STDOUT_IS_CONTEXT:
+        return add_context(text)
+    return None
+
+
+def _json_answer(event: str, data: "dict[str, Any]") -> "Outcome | None":
+    """An answer's JSON object as Claude Code reads it on `event`; one that breaks the protocol
+    (Claude Code voids it) raises PassThrough."""
+    outcome = Outcome()
+    if data.get("continue") is False:  # Claude Code stops the session; the nearest a call can get: refused
+        outcome.decision = "deny"
+        outcome.reason = str(data.get("stopReason") or "the hook stopped the session (continue: false)")
+    old = data.get("decision")
+    if old in ("block", "approve") and outcome.decision is None:
+        if event in EXIT_2_TELLS:  # (the call happened: the reason goes to the model)
+            outcome.context = str(data.get("reason") or "")
+        else:
+            outcome.decision = "deny" if old == "block" else "allow"
+            outcome.reason = str(data.get("reason") or "") or None
+    specific = data.get("hookSpecificOutput")
+    if specific is not None:
+        if not isinstance(specific, dict) or specific.get("hookEventName") != event:
+            raise PassThrough("the answer's hookSpecificOutput is not for %s (Claude Code would ignore it)" % event)
+        decision = specific.get("permissionDecision")
+        if decision is not None and decision not in DECISIONS + ("defer",):
+            raise PassThrough("permissionDecision %r is none of allow, deny, ask, defer" % (decision,))
+        updated = specific.get("updatedInput")
+        if updated is not None and not isinstance(updated, dict):
+            raise PassThrough("updatedInput is not an object (Claude Code would ignore the answer)")
+        if decision in DECISIONS and outcome.decision is None:
+            outcome.decision = decision
+            reason = specific.get("permissionDecisionReason")
+            outcome.reason = str(reason) if reason is not None else outcome.reason
+        if updated is not None and decision != "defer" and outcome.decision in (None, "allow"):
+            outcome.updated_input = updated
+        context = specific.get("additionalContext")
+        if isinstance(context, str) and context and decision != "defer":
+            outcome.context = (outcome.context + "\n" + context) if outcome.context else context
+    if outcome.decision is None and outcome.updated_input is None and not outcome.context:
+        return None
+    return outcome
+
+
 # ---- the run loop -----------------------------------------------------------------------------
 
 def parse_argv(argv: "Iterable[str]") -> "tuple[str | None, dict[str, str], list[str]]":
@@ -505,6 +662,7 @@ class Hook(object):
                  options: "Options", fail_closed: bool) -> None:
         self.name = name
         self.handle = handle
+        self.deadline = float(getattr(handle, "deadline", DEADLINE_S))  # a command hook's is its own timeout
         self.script_path = script_path
         self.host = host
         self.options = options
@@ -519,7 +677,7 @@ class Hook(object):
         try:
             if self.host not in HOSTS:
                 raise PassThrough("unknown --host %r" % self.host)
-            alarm = _start_deadline()
+            alarm = _start_deadline(self.deadline)
             try:
                 payload, host_event = as_claude(self.host, read(source))
                 call = Call(self.name, self.host, payload, self.options,
@@ -532,7 +690,7 @@ class Hook(object):
         except PassThrough as quiet:
             failed = quiet
         except _Deadline:
-            failed = "internal deadline of %.1fs passed; passed through" % DEADLINE_S
+            failed = "internal deadline of %.1fs passed; passed through" % self.deadline
         except BaseException as error:  # SystemExit and KeyboardInterrupt too: never exit non-zero
             failed = "%s: %s" % (type(error).__name__, error)
         closed = failed is not None and self.fail_closed
@@ -675,10 +833,10 @@ def _set_signal(number: int, handler: "SignalHandler") -> "SignalHandler | None"
         return None
 
 
-def _start_deadline() -> "SignalHandler | None":
+def _start_deadline(seconds: float) -> "SignalHandler | None":
     try:
         previous = signal.signal(signal.SIGALRM, _on_alarm)
-        signal.setitimer(signal.ITIMER_REAL, DEADLINE_S)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
         return previous if previous is not None else signal.SIG_DFL
     except (AttributeError, ValueError, OSError):  # no SIGALRM (Windows), or not the main thread
         return None

@@ -143,6 +143,22 @@ SCENARIOS = [
     Scenario("exit 2 with nothing on stderr", one(Hook("a", exit=2))),
     Scenario("a deny and continue false", one(Hook("a", json.dumps({
         "continue": False, "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}})))),
+    # onFailure: "block" makes a failure count as exit 2 (docs/hosts/claude-code.md#on-failure); without it
+    # a failure lets the call run (exit 1, exit 2 and plain text without it: the scenarios above)
+    *(Scenario(f"{name}, onFailure {value}" if value else name, one(
+        Hook("a", stdout, code, stderr, sleep, timeout, {"onFailure": value} if value else {})))
+      for name, stdout, code, stderr, sleep, timeout, values in (
+          ("exit 1", "", 1, "E1", 0, None, ("block", "continue")),
+          ("exit 3", "", 3, "", 0, None, ("block",)),
+          ("exit 2", "", 2, "E2", 0, None, ("block",)),
+          ("a timeout", "", 0, "", 4, 1, ("block", None)),
+          ("exit 1 beside a valid allow", decide("allow"), 1, "", 0, None, ("block", None)),
+          ("JSON of another event", json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse",
+                                                                       "permissionDecision": "deny"}}), 0, "", 0, None,
+           ("block",)),
+          ("plain text", "words", 0, "", 0, None, ("block",)))
+      for value in values),
+    Scenario("an async exit 1, onFailure block", one(Hook("a", exit=1, fields={"onFailure": "block", "async": True}))),
     # timeouts
     Scenario("a timed-out deny beside a rewrite", one(
         Hook("slow", decide("deny"), sleep=4, timeout=1), Hook("b", decide("allow", updatedInput={"command": "echo B"})))),
@@ -450,3 +466,94 @@ def test_session_end_hooks_share_the_budget_the_real_cli_gives_them(timeout, cla
         time.sleep(0.2)
     assert log.read_text().split() == simulated == (["start", "end"] if timeout else ["start"])
     assert row["timed_out"] == (timeout is None)
+
+
+# ---- a skill's shell lines: PreSkillShellCommand (2.1.332, docs/hosts/claude-code.md#preskillshellcommand) --
+
+SKILL_LINE = "echo RAN-SKILL >> ran.txt; echo RAN-OUT"
+NOT_RUN = "[not run: blocked by hook: "
+
+
+def skill(decision: str, reason: str | None = None, **more) -> str:
+    return json.dumps({"hookSpecificOutput": {"hookEventName": "PreSkillShellCommand", "permissionDecision": decision,
+                                              **({"permissionDecisionReason": reason} if reason else {}), **more}})
+
+
+@dataclass
+class SkillScenario:
+    name: str
+    hooks: list[Hook]  # its PreSkillShellCommand hooks, on Bash
+    line: str = SKILL_LINE  # the skill's !`...` line
+    packs: tuple[str, ...] = ()  # installed by hookwright into the project
+    blocked: bool | None = None  # what both must say, where the scenario is about that
+
+SKILL_SCENARIOS = [
+    SkillScenario("deny", [Hook("s", skill("deny", "no skills"))]),
+    SkillScenario("a deny named PreToolUse", [Hook("s", decide("deny", "as PreToolUse"))]),
+    SkillScenario("ask", [Hook("s", skill("ask", "sure?"))]),
+    SkillScenario("defer", [Hook("s", skill("defer"))]),
+    SkillScenario("a rewrite", [Hook("s", skill("allow", updatedInput={"command": "echo OTHER >> ran.txt"}))]),
+    SkillScenario("allow", [Hook("s", skill("allow"))]),
+    SkillScenario("added context", [Hook("s", json.dumps({"hookSpecificOutput": {
+        "hookEventName": "PreSkillShellCommand", "additionalContext": "CTX-skill"}}))]),
+    SkillScenario("exit 2", [Hook("s", exit=2, stderr="exit two says no")]),
+    SkillScenario("exit 1", [Hook("s", exit=1, stderr="E1")]),
+    SkillScenario("exit 1, onFailure block", [Hook("s", exit=1, stderr="E1", fields={"onFailure": "block"})]),
+    SkillScenario("a timeout, onFailure block", [Hook("s", sleep=4, timeout=1, fields={"onFailure": "block"})]),
+    SkillScenario("a deny beside an allow", [Hook("s", skill("allow")), Hook("t", skill("deny", "t says no"))]),
+    SkillScenario("git-guard on git reset --hard", [], "git reset --hard", packs=("git-guard",), blocked=True),
+    SkillScenario("git-guard on git status", [], "git status --short", packs=("git-guard",), blocked=False),
+]
+
+
+def skill_output(body: dict) -> str:
+    """The text block that carries the skill to the model: `Base directory for this skill: ...`, then
+    its text with each shell line's output, or `[not run: blocked by hook: <reason>]` in its place."""
+    return next((block["text"] for message in body.get("messages", []) if isinstance(message.get("content"), list)
+                 for block in message["content"] if isinstance(block, dict)
+                 and block.get("text", "").startswith("Base directory for this skill")), "")
+
+
+@pytest.mark.parametrize("scenario", SKILL_SCENARIOS, ids=[s.name for s in SKILL_SCENARIOS])
+def test_simulate_agrees_with_the_real_cli_on_a_skills_shell_line(scenario, claude_cli, hookwright, home, tmp_path):
+    """A skill's `!`cmd`` line: simulate PreSkillShellCommand with the line as the Bash command, then
+    the real CLI runs `/probe`; they must agree on whether the line ran, on the reason the model is
+    given when it did not, and on which hooks ran."""
+    project = tmp_path / "proj"
+    (project / ".claude" / "skills" / "probe").mkdir(parents=True)
+    (project / ".claude" / "skills" / "probe" / "SKILL.md").write_text(
+        f"---\nname: probe\ndescription: a probe\n---\nOutput: !`{scenario.line}`\n")
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    for pack in scenario.packs:
+        installed = hookwright("install", pack, "--scope", "project", "--project", project, "--yes")
+        assert installed.code == 0, installed.out + installed.err
+    specs = tmp_path / "specs"
+    specs.mkdir()
+    handlers = []
+    for hook in scenario.hooks:
+        spec = specs / f"{hook.name}.json"
+        spec.write_text(json.dumps({"name": hook.name, "stdout": hook.stdout, "exit": hook.exit,
+                                    "stderr": hook.stderr, "sleep": hook.sleep}))
+        handlers.append({"type": "command", "command": f"{shlex.quote(PY)} {ANSWER} {spec}",
+                         **({"timeout": hook.timeout} if hook.timeout else {}), **hook.fields})
+    settings = project / ".claude" / "settings.json"
+    data = json.loads(settings.read_text()) if settings.exists() else {}
+    if handlers:
+        data.setdefault("hooks", {}).setdefault("PreSkillShellCommand", []).append({"matcher": "Bash", "hooks": handlers})
+    settings.write_text(json.dumps(data, indent=2))
+
+    done = hookwright("simulate", "PreSkillShellCommand", "--command", scenario.line, "--project", project, "--json")
+    assert done.code == 0, done.out + done.err
+    doc = done.json
+    simulated_fired = sorted(take(project / "fired.log"))
+    run = run_claude(project, home, ["done"], claude=claude_cli, prompt="/probe")
+    assert run.returncode == 0 and not run.timed_out, run.stderr
+    text = skill_output(run.requests[0]["body"]) if run.requests else ""
+    assert text, "the skill never reached the model"
+    real_blocked = NOT_RUN in text
+    assert doc["blocked"] == real_blocked, text
+    assert scenario.blocked in (None, real_blocked), text
+    if real_blocked:  # (the model gets the reason on one line: each run of blanks made one space)
+        assert " ".join(doc["reason"].split()) == text.split(NOT_RUN, 1)[1].rstrip()[:-1]
+    assert doc["context"] == [] and "CTX-skill" not in json.dumps(run.requests[0]["body"])
+    assert simulated_fired == sorted(take(project / "fired.log"))

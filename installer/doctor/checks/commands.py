@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ...document import Keys
+from ...hosts import claude_protocol
 from ...patterns import lazy
 from .. import disk, handler_facts
 from ..facts import GENERIC_INPUT_VARIABLE, LEGACY_INPUT_VARIABLE
@@ -97,6 +98,10 @@ def _host_effect(handler: Handler, exits_2: str | None) -> str:
         if isinstance(handler.value, dict) and handler.value.get("failClosed") is True:
             return "the hook fails, and with \"failClosed\": true Cursor blocks every action it matches"
         return "the hook never runs, and the gate fails open (the action proceeds)"
+    if host == "claude" and isinstance(handler.value, dict) and claude_protocol.fails_closed(event, handler.value) \
+            and claude_protocol.protocol(event).exit_2 in (claude_protocol.BLOCKS, claude_protocol.IGNORED):
+        return ('the hook fails, and with "onFailure": "block" Claude Code blocks every call it matches '
+                "(docs/hosts/claude-code.md#on-failure)")
     if exits_2 and host == "claude" and event in BLOCKED_BY_EXIT_2:
         return f"{exits_2}, which Claude Code reads as a blocking error: " + BLOCKED_BY_EXIT_2[event]
     if host == "claude" and event == "PermissionRequest":
@@ -359,7 +364,8 @@ def _not_executable(ctx: Context, command: Command) -> Iterator[Finding]:
     for inv, _path, mode in command.scripts_on_disk:
         if inv.direct and sys.platform != "win32" and not mode & 0o111:
             shown = _quote(inv.script or str(inv.path))
-            yield ctx.finding("command/not-executable", command.file, command.keys_for(inv), script=shown, name=shown)
+            yield ctx.finding("command/not-executable", command.file, command.keys_for(inv), script=shown, name=shown,
+                              effect=_effect(command.handler))
 
 
 @RULES.rule("command/bad-interpreter")

@@ -4,7 +4,9 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator
 
+from ... import hosts
 from ...hosts import cursor_protocol
+from ...hosts.base import newer
 from ..facts import BUILTIN_TOOLS, CLAUDE_ONLY_FIELDS, CLAUDE_TO_CURSOR, CURSOR_EVENTS, FOLDED_CLAUDE_EVENTS, fold
 from ..model import ConfigFile, Context, Finding, Plugin, RuleTable, cached_property
 from ..regex.matching import js_regex
@@ -81,6 +83,7 @@ class CursorEntry:
         return ctx.finding(rule_id, self.file, self.keys + keys, at_key=at_key, variant=variant, **params)
 
 
+RUN_RULES = RuleTable()  # rules of a whole run, given what it found: said once (run.run asks them last)
 FILE_RULES = RuleTable()  # the host rules of one whole file, one function each
 ENTRY_RULES = RuleTable()  # the host rules of one Cursor entry, one function each
 PLUGIN_RULES = RuleTable()  # the host rules of one plugin a settings file enables
@@ -94,6 +97,39 @@ def check(ctx: Context) -> Iterator[Finding]:
             yield from ENTRY_RULES.run(ctx, entry)
     for plugin in ctx.plugins:
         yield from PLUGIN_RULES.run(ctx, plugin)
+
+
+# ---- the whole run -------------------------------------------------------------------------------------
+
+@RUN_RULES.rule("host/newer-than-facts")
+def _newer_than_facts(ctx: Context, found: list[Finding]) -> Iterator[Finding]:
+    """An installed host newer than the release doctor's facts are measured on, said once, at the
+    first of its files, with the rules of this run's findings that rest on what that release did."""
+    for host in hosts.every():
+        first = next((f for f in ctx.files if f.host == host.name), None)
+        pin = host.pin
+        if first is None or pin is None:
+            continue
+        installed = host.installed()
+        if installed is None or not newer(installed[0], pin.version):
+            continue
+        theirs = {str(f.path) for f in ctx.files if f.host == host.name}
+        measured = _measured_rules(host.title, pin.version)
+        affected = sorted({f.rule for f in found if f.rule in measured and f.path in theirs})
+        yield ctx.finding("host/newer-than-facts", first, (), variant=None if affected else "none-affected",
+                          host=host.title, version=installed[0], program=str(installed[1]),
+                          pinned=pin.version, rules=", ".join(affected))
+
+
+def _measured_rules(title: str, pinned: str) -> frozenset[str]:
+    """The rules whose explanation rests on a measurement of this host (a release of its line)."""
+    import re
+
+    from ..model import catalog
+
+    major = re.escape(pinned.split(".")[0])
+    cites = re.compile(rf"(?:measured|observed)[^.]{{0,40}}?(?:{re.escape(title)} )?{major}\.\d+\.\d+", re.I)
+    return frozenset(rule.id for rule in catalog().values() if cites.search(rule.explanation))
 
 
 # ---- a whole file --------------------------------------------------------------------------------------

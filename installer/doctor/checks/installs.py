@@ -10,6 +10,7 @@ from ... import hosts, interpreter
 from ...document import Document
 from ...errors import HookwrightError
 from ...hosts.base import Host, Scope, Target
+from ...layout import COMMANDS as COMMANDS_FILE
 from ...layout import RUNTIME_FOLDERS, is_temp_name, stale_temps
 from ..discovery import Candidate
 from ..load import read
@@ -291,11 +292,26 @@ def _cannot_load(host: Host, folder: Path, receipt: Receipt) -> Iterator[tuple[s
     from ...runtime_check import static_problems
 
     scripts = {who[1] for entry in receipt.entries if (who := host.owner(entry.handler))}
-    for problem in static_problems(folder, [item.name for item in receipt.files],
-                                   {script.replace("-", "_") for script in scripts}):
+    names = [item.name for item in receipt.files]
+    if COMMANDS_FILE in names:  # a command pack: its files are the author's, which the runtime never imports
+        scripts -= set(_command_hooks(folder / COMMANDS_FILE))
+        names = [name for name in names if name[:-3] in {s.replace("-", "_") for s in scripts}]
+    for problem in static_problems(folder, names, {script.replace("-", "_") for script in scripts}):
         where = f"{problem.file}:{problem.line}:{problem.column or 1}" if problem.line else str(problem.file)
         yield "install/runtime-cannot-load", {"module": problem.module + ".py", "problem": problem.message,
                                               "runtime": where}
+
+
+def _command_hooks(path: Path) -> list[str]:
+    """The command hooks a command pack's commands.json names (none, if it cannot be read: the
+    receipt's hash of it says so as install/runtime-changed)."""
+    import json
+
+    try:
+        hooks = json.loads(path.read_bytes()).get("hooks")
+    except (OSError, ValueError, AttributeError):
+        return []
+    return list(hooks) if isinstance(hooks, dict) else []
 
 
 def _never_runs(host: Host) -> str:

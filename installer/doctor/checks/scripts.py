@@ -111,6 +111,7 @@ class Script:
         return HookCode(self.facts, self.claude_events, sorted({h.event for h in cursor}), self._report,
                         fail_closed=bool(cursor) and all(isinstance(h.value, dict) and h.value.get("failClosed") is True
                                                          for h in cursor),
+                        claude_fails_closed=_fail_closed(self.claude),
                         tools=_tools_reached(self.claude) if self.claude and not cursor else None)
 
     def finding(self, rule_id: str, place: At, handlers: list[Handler], variant: str | None = None,
@@ -133,12 +134,16 @@ class HookCode:
     events it runs on, as the rules of its flow and of its events' protocol read it."""
 
     def __init__(self, facts: ScriptFacts, claude_events: list[str], cursor_events: list[str], report: Report,
-                 fail_closed: bool = False, tools: frozenset[str] | None = None) -> None:
+                 fail_closed: bool = False, tools: frozenset[str] | None = None,
+                 claude_fails_closed: bool = False) -> None:
         self.facts = facts
         self.claude_events = claude_events
         self.cursor_events = cursor_events  # (judged only for code Claude Code does not run)
         self.report = report
         self.fail_closed = fail_closed  # every Cursor entry that runs it has "failClosed": true
+        # every Claude Code handler that runs it has onFailure "block" where the host reads it: a
+        # failure (exit 1, a crash, a timeout) blocks like exit 2 (docs/hosts/claude-code.md#on-failure)
+        self.claude_fails_closed = claude_fails_closed
         self.tools = tools  # the tools its matchers reach, for a rewrite's fields (None: any)
 
     @property
@@ -270,7 +275,14 @@ def _inline_commands(ctx: Context) -> Iterator[HookCode]:
             continue  # nothing these rules read: a script run by path, a notify-send...
         claude = handler.file.host == "claude"
         yield HookCode(_inline_facts(command), [handler.event] if claude else [], [] if claude else [handler.event],
-                       AtCommand(ctx, handler), tools=_tools_reached([handler]) if claude else None)
+                       AtCommand(ctx, handler), tools=_tools_reached([handler]) if claude else None,
+                       claude_fails_closed=claude and _fail_closed([handler]))
+
+
+def _fail_closed(handlers: list[Handler]) -> bool:
+    """Every one of these Claude Code handlers makes its failures block (onFailure "block")."""
+    return bool(handlers) and all(isinstance(h.value, dict) and claude_protocol.fails_closed(h.event, h.value)
+                                  for h in handlers)
 
 
 @lru_cache(maxsize=4096)
@@ -500,8 +512,8 @@ CLAUDE_RULES = frozenset({"script/exit-2-does-not-block", "script/exit-1-fails-o
 def _does_not_parse(code: HookCode) -> Iterator[Finding]:
     if code.flow.syntax_error:
         what, place = code.flow.syntax_error
-        yield code.report("script/does-not-parse", place, what=what,
-                          interpreter="python3" if code.facts.language == "python" else "node")
+        yield code.report("script/does-not-parse", place, "fails-closed" if code.claude_fails_closed else None,
+                          what=what, interpreter="python3" if code.facts.language == "python" else "node")
 
 
 @CODE_RULES.rule("script/text-before-json")
@@ -610,6 +622,8 @@ def _exit_1_fails_open(code: HookCode) -> Iterator[Finding]:
     Cursor for code only Cursor runs, without failClosed) blocks on exit 2 alone."""
     facts = code.facts
     if code.claude_events:
+        if code.claude_fails_closed:  # (with onFailure "block" an exit 1 blocks)
+            return
         rows = code.claude_rows
         blocking = [e for e, row in rows.items() if row.exit_2 == claude_protocol.BLOCKS]
         if not blocking or len(blocking) < len(rows):

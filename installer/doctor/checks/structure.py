@@ -15,10 +15,11 @@ import json
 import re
 from typing import Any, Collection, Iterable, Iterator, TypedDict
 
-from ... import resources
+from ... import hosts, resources
 from ...document import Keys
 from ...errors import ErrorKind, HookwrightError
 from ...hosts.base import describe, outline_problem
+from ...hosts.claude_protocol import GUARD_EVENTS, ON_FAILURE_IGNORED
 from ...patterns import lazy
 from ..facts import (
     BUILTIN_TOOLS,
@@ -32,10 +33,12 @@ from ..facts import (
     FOLDED_CURSOR_EVENTS,
     GROUP_KEYS,
     IF_EVENTS,
+    INTERNAL_COMMAND_FIELDS,
     REQUIRED_FIELDS,
     SHELLS,
     TYPE_FIELDS,
     Event,
+    OneOf,
     fold,
 )
 from ..model import HOST_NAMES, ConfigFile, Context, Finding, RuleTable, cached_property, timeout_seconds
@@ -56,10 +59,11 @@ EXPECTED: dict[object, str] = {
 class Format:
     """How one host's hooks file is written, as the structure rules read it."""
 
-    def __init__(self, host: str, example: str, events: Collection[str], folded: dict[str, str],
+    def __init__(self, adapter: str, host: str, example: str, events: Collection[str], folded: dict[str, str],
                  top_level: tuple[dict[str, str], ...], others: dict[str, str], items: str, item_example: str,
                  grouped: bool, types: tuple[str, ...], default_type: str | None, fields: dict[str, Any] | None,
                  required: dict[str, tuple[str, ...]], judged_elsewhere: frozenset[str], shells: tuple[str, ...]) -> None:
+        self.adapter = adapter  # the host's adapter (installer.hosts), which says what its facts rest on
         self.host = host  # as messages name it
         self.example = example  # an event, for the hooks-not-object hint
         self.events = events
@@ -76,16 +80,21 @@ class Format:
         self.judged_elsewhere = judged_elsewhere  # handler keys the key rules leave to other rules
         self.shells = shells  # what a command handler's "shell" may be (none: it has no "shell")
 
+    @property
+    def basis(self) -> str:
+        """What its facts rest on, as a note about a name they do not have says it."""
+        return hosts.get(self.adapter).facts_basis
+
 
 CLAUDE_FORMAT = Format(
-    host="Claude Code", example="PreToolUse", events=CLAUDE_EVENTS, folded=FOLDED_CLAUDE_EVENTS,
+    adapter="claude", host="Claude Code", example="PreToolUse", events=CLAUDE_EVENTS, folded=FOLDED_CLAUDE_EVENTS,
     top_level=(FOLDED_CLAUDE_EVENTS,), others={}, items="matcher groups",
     item_example='{"matcher": "...", "hooks": [...]}', grouped=True, types=tuple(TYPE_FIELDS), default_type=None,
     fields=None, required=REQUIRED_FIELDS,
     judged_elsewhere=frozenset({"type", "timeout"}),  # (the type rules, the timeout rules)
     shells=SHELLS)
 CURSOR_FORMAT = Format(
-    host="Cursor", example="preToolUse", events=CURSOR_EVENTS, folded=FOLDED_CURSOR_EVENTS,
+    adapter="cursor", host="Cursor", example="preToolUse", events=CURSOR_EVENTS, folded=FOLDED_CURSOR_EVENTS,
     top_level=(FOLDED_CURSOR_EVENTS, FOLDED_CLAUDE_EVENTS), others=FOLDED_CLAUDE_EVENTS, items="hook entries",
     item_example='{"command": "..."}', grouped=False, types=CURSOR_TYPES, default_type="command",
     fields=CURSOR_FIELDS,
@@ -233,8 +242,10 @@ def _top_level_event(ctx: Context, at: FileAt) -> Iterator[Finding]:
     for key in at.top_level:
         event = next((names[fold(key)] for names in at.format.top_level if fold(key) in names), None)
         if key != "hooks" and event:
+            # a guard event's hooks there, exactly named, void the whole settings file (docs/hosts/claude-code.md#invalid-handlers)
+            voids = at.file.kind == "claude-settings" and key in GUARD_EVENTS and bool(at.top_level[key])
             yield ctx.finding("structure/top-level-event", at.file, (key,), at_key=True, key=key, event=event,
-                              host=at.format.host)
+                              host=at.format.host, variant="voids-the-file" if voids else None)
 
 
 @FILE_RULES.rule("structure/hooks-not-object")
@@ -242,6 +253,56 @@ def _hooks_not_object(ctx: Context, at: FileAt) -> Iterator[Finding]:
     if at.outline and at.outline[0]:
         yield ctx.finding("structure/hooks-not-object", at.file, ("hooks",), found=at.outline[1],
                           example=at.format.example)
+
+
+@FILE_RULES.rule("structure/guard-handler-breaks-file")
+def _guard_handler_breaks_file(ctx: Context, at: FileAt) -> Iterator[Finding]:
+    """The first handler (or group) of an event that guards an action which breaks the settings
+    schema: Claude Code ignores the whole settings file for it (docs/hosts/claude-code.md#invalid-handlers)."""
+    if at.file.kind != "claude-settings":
+        return
+    for event in at.events:
+        if event.name not in GUARD_EVENTS:
+            continue
+        for group in event.groups:
+            why = _group_breaks_schema(group.value)
+            broken = [(group.keys, why)] if why else [(h.keys, w) for h in group.handlers if (w := _breaks_schema(h))]
+            if broken:
+                keys, why = broken[0]
+                yield ctx.finding("structure/guard-handler-breaks-file", at.file, keys, event=event.name, why=why)
+                return
+
+
+def _group_breaks_schema(group: Any) -> str | None:
+    if not isinstance(group, dict):
+        return f"the matcher group is {describe(group)}"
+    if "matcher" in group and not isinstance(group["matcher"], str):
+        return f"its group's \"matcher\" is {describe(group['matcher'])}, not a string"
+    if not isinstance(group.get("hooks"), list):
+        return "its group has no \"hooks\" list"
+    return None
+
+
+def _breaks_schema(at: HandlerAt) -> str | None:
+    """Why the handler breaks Claude Code's settings schema, in a few words (None: it does not)."""
+    value = at.value
+    if not isinstance(value, dict):
+        return f"it is {describe(value)}, not a handler object"
+    if "type" not in value:
+        return "it has no \"type\""
+    if at.kind is None:
+        return f"\"type\" is {_shown(value['type'])}"
+    missing = [field for field in REQUIRED_FIELDS[at.kind] if field not in value]
+    if missing:
+        return f"it has no \"{missing[0]}\""
+    wrong = at.keys_for("structure/field-type")
+    if wrong:
+        return f"\"{wrong[0]}\" is {_shown(value[wrong[0]])}, not {_expected(wrong[0], at.fields[wrong[0]])}"
+    if at.timeout_rule == "structure/timeout-invalid":
+        return f"\"timeout\" is {_shown(value['timeout'])}, not a number above 0"
+    if at.kind == "command" and isinstance(value.get("shell"), str) and value["shell"] not in SHELLS:
+        return f"\"shell\" is {_shown(value['shell'])}"
+    return None
 
 
 @FILE_RULES.rule("structure/settings-schema")
@@ -325,7 +386,7 @@ def _unknown_event(ctx: Context, at: EventAt) -> Iterator[Finding]:
     if at.unknown and not at.note:
         near = _near_event(at.name, at.format)
         yield ctx.finding("structure/unknown-event", at.file, at.keys, at_key=True, event=at.name, host=at.format.host,
-                          near=near, variant="near" if near else None)
+                          near=near, basis=at.format.basis, variant="near" if near else None)
 
 
 @EVENT_RULES.rule("structure/event-not-list")
@@ -384,19 +445,37 @@ def _group_note_key(ctx: Context, at: GroupAt) -> Iterator[Finding]:
 
 @GROUP_RULES.rule("structure/group-unknown-key")
 def _group_unknown_key(ctx: Context, at: GroupAt) -> Iterator[Finding]:
+    """A key hookwright's facts say nothing of: a note, not a claim."""
     for key in at.extra_keys:
-        if _note(key):
+        if not _note(key) and _misplaced_in_group(key) is None:
+            yield ctx.finding("structure/group-unknown-key", at.file, at.keys + (key,), at_key=True, key=key,
+                              host=CLAUDE_FORMAT.host, basis=CLAUDE_FORMAT.basis)
+
+
+@GROUP_RULES.rule("structure/group-misplaced-key")
+def _group_misplaced_key(ctx: Context, at: GroupAt) -> Iterator[Finding]:
+    """A handler's field on the group, or a misspelt matcher or hooks."""
+    for key in at.extra_keys:
+        close = _misplaced_in_group(key)
+        if _note(key) or close is None:
             continue
-        handler_field = key in COMMON_FIELDS or key in ALL_TYPE_FIELDS
-        close = [] if handler_field else _close(key, GROUP_KEYS, 0.7)
-        variant = "handler-field" if handler_field else "misspelt" if close else None
+        variant = "handler-field" if not close else "misspelt"
         kinds = _handler_types(at.value.get("hooks"))
         owners = sorted(kind for kind, fields in TYPE_FIELDS.items() if key in fields)
         if key not in COMMON_FIELDS and owners and kinds and not set(owners) & kinds:
             variant = "other-type-field"  # (moved into these handlers, it would do nothing either)
-        yield ctx.finding("structure/group-unknown-key", at.file, at.keys + (key,), at_key=True, key=key,
-                          host=CLAUDE_FORMAT.host, close=close[0] if close else "", variant=variant,
+        yield ctx.finding("structure/group-misplaced-key", at.file, at.keys + (key,), at_key=True, key=key,
+                          host=CLAUDE_FORMAT.host, close=close, variant=variant,
                           owners=" and ".join(owners), kinds=" and ".join(sorted(kinds)))
+
+
+def _misplaced_in_group(key: str) -> str | None:
+    """What a group key that is no group key is known to be: "" for a handler's field, the group
+    key it misspells; None where hookwright's facts do not know it."""
+    if key in COMMON_FIELDS or key in ALL_TYPE_FIELDS:
+        return ""
+    close = _close(key, GROUP_KEYS, 0.7)
+    return close[0] if close else None
 
 
 def _handler_types(handlers: Any) -> set[str]:
@@ -461,6 +540,14 @@ class HandlerAt:
     def keys_for(self, rule_id: str) -> list[str]:
         return [key for key, rule in self.key_rules.items() if rule == rule_id]
 
+    def misplaced(self, key: str) -> str | None:
+        """What a key that is no field of this handler is known to be: "" for a field of another
+        Claude Code type, the field it misspells; None where hookwright's facts do not know it."""
+        if self.kind and self.format.fields is None and key in ALL_TYPE_FIELDS:
+            return ""
+        close = ["command"] if key == "cmd" else _close(key, self.fields, 0.6)
+        return close[0] if close else None
+
     def _key_rule(self, key: str, value: Any) -> str | None:
         if key in self.format.judged_elsewhere:
             return None
@@ -469,7 +556,9 @@ class HandlerAt:
         if key in ("async", "asyncRewake") and self.kind not in (None, "command"):
             return "structure/async-non-command"
         if key not in self.fields:
-            return "structure/handler-note-key" if _note(key) else "structure/handler-unknown-key"
+            if _note(key):
+                return "structure/handler-note-key"
+            return "structure/handler-misplaced-key" if self.misplaced(key) is not None else "structure/handler-unknown-key"
         return None if _has_type(key, value, self.fields[key]) else "structure/field-type"
 
 
@@ -528,16 +617,22 @@ def _handler_note_key(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
 
 @HANDLER_RULES.rule("structure/handler-unknown-key")
 def _handler_unknown_key(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    """A key hookwright's facts say nothing of: a note, not a claim."""
+    for key in at.keys_for("structure/handler-unknown-key"):
+        yield ctx.finding("structure/handler-unknown-key", at.file, at.keys + (key,), at_key=True, key=key,
+                          host=at.format.host, type=at.kind or "command", fields=_listed(at.fields),
+                          basis=at.format.basis)
+
+
+@HANDLER_RULES.rule("structure/handler-misplaced-key")
+def _handler_misplaced_key(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
     """Told what the handler has instead: a field of another Claude Code type, or a near name
     (Cursor's types share one list of fields)."""
-    fields = at.fields
-    for key in at.keys_for("structure/handler-unknown-key"):
-        close = ["command"] if key == "cmd" else _close(key, fields, 0.6)
-        variant = ("other-type" if at.kind and at.format.fields is None and key in ALL_TYPE_FIELDS
-                   else "misspelt" if close else None)
-        yield ctx.finding("structure/handler-unknown-key", at.file, at.keys + (key,), at_key=True, key=key,
-                          host=at.format.host, type=at.kind, fields=", ".join(fields),
-                          close=close[0] if close else "", variant=variant)
+    for key in at.keys_for("structure/handler-misplaced-key"):
+        close = at.misplaced(key)
+        yield ctx.finding("structure/handler-misplaced-key", at.file, at.keys + (key,), at_key=True, key=key,
+                          host=at.format.host, type=at.kind or "command", fields=_listed(at.fields),
+                          close=close, variant="misspelt" if close else "other-type")
 
 
 @HANDLER_RULES.rule("structure/field-type")
@@ -617,6 +712,26 @@ def _if_never_runs(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
         yield ctx.finding("structure/if-never-runs", at.file, at.keys + ("if",), event=at.event)
 
 
+@HANDLER_RULES.rule("structure/on-failure-ignored")
+def _on_failure_ignored(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    """onFailure "block" where Claude Code does not read it (docs/hosts/claude-code.md#on-failure)."""
+    value = at.value
+    if at.format is not CLAUDE_FORMAT or at.kind not in ("command", "http", "mcp_tool") \
+            or value.get("onFailure") in (None, "continue") or (at.kind != "mcp_tool" and value["onFailure"] != "block"):
+        return
+    if value.get("async") is True or value.get("asyncRewake") is True:
+        yield ctx.finding("structure/on-failure-ignored", at.file, at.keys + ("onFailure",), variant="async",
+                          where="", what="")
+    elif at.event in ON_FAILURE_IGNORED:
+        yield ctx.finding("structure/on-failure-ignored", at.file, at.keys + ("onFailure",), where=f"on {at.event}",
+                          what=GOES_ON_ANYWAY.get(at.event, "it go on"))
+
+
+# what a failed hook lets happen where onFailure "block" is ignored
+GOES_ON_ANYWAY = {"Stop": "Claude stop", "SubagentStop": "the subagent stop", "TaskCompleted": "the task complete",
+                  "TeammateIdle": "the teammate go idle"}
+
+
 @HANDLER_RULES.rule("structure/type-unsupported-event")
 def _type_unsupported_event(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
     if at.kind and at.known is not None and at.kind not in at.known.types:
@@ -661,7 +776,14 @@ def _allowed_variables(handler: dict[str, Any]) -> list[str]:
     return [name for name in allowed if isinstance(name, str)] if isinstance(allowed, list) else []
 
 
+def _listed(fields: dict[str, Any]) -> str:
+    """A handler's fields, as a hint names them (the binary's @internal ones left out)."""
+    return ", ".join(name for name in fields if name not in INTERNAL_COMMAND_FIELDS)
+
+
 def _has_type(key: str, value: Any, kind: Any) -> bool:
+    if isinstance(kind, OneOf):
+        return isinstance(value, str) and value in kind
     if kind == "strings":
         return isinstance(value, list) and all(isinstance(v, str) for v in value)
     if kind == "string-map":
@@ -676,6 +798,8 @@ def _has_type(key: str, value: Any, kind: Any) -> bool:
 
 
 def _expected(key: str, kind: object) -> str:
+    if isinstance(kind, OneOf):
+        return " or ".join(json.dumps(value) for value in sorted(kind, reverse=True))
     return "a non-empty string" if key in NON_EMPTY else EXPECTED[kind]
 
 
@@ -796,18 +920,21 @@ def _permission_problems(permissions: Any) -> Iterator[SettingsProblem]:
 
 
 def _opinion(error: SchemaError) -> bool:
-    """Where SchemaStore is stricter than the host, as the corpus of real configs shows: the
-    tools a permission rule may name (it lags the host's tool list), env names and values, and
-    top-level settings newer than the schema. A permission rule that cannot parse, a wrong type,
-    a missing field or an unknown key inside a known setting stays an error."""
+    """Where SchemaStore is stricter than the host, as the corpus of real configs and the real CLI
+    show: the tools a permission rule may name (it lags the host's tool list), env names and
+    values, enum values it lacks, and top-level settings newer than the schema. A permission rule
+    that cannot parse, a wrong type (measured on 2.1.332: `"cleanupPeriodDays": "thirty"` made
+    Claude Code ignore the whole file), a missing field or an unknown key inside a known setting
+    stays an error."""
     keys = error.keys
     if error.validator == "additionalProperties":  # newer top-level settings, and notes to the reader
         return not keys or all(k.startswith(("_", "$", "//")) for k in error.allowed)
     if keys == ("env",):  # a variable's name: upper case is SchemaStore's taste, a space a real error
         return NAME.fullmatch(str(error.instance)) is not None
-    if keys[:1] == ("env",):  # a variable's value
-        return error.validator in ("pattern", "enum")
-    return False
+    if keys[:1] == ("env",):  # a variable's value: a number read as one (measured on 2.1.332: the file loaded)
+        return error.validator in ("pattern", "enum", "type")
+    # a value SchemaStore's enum lacks: its lists lag the host (measured on 2.1.332: effortLevel "max" loaded)
+    return error.validator == "enum"
 
 
 def _parses_as_permission_rule(rule: str) -> bool:

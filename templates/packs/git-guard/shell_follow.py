@@ -817,24 +817,33 @@ class Follower(object):
 
     def commands(self, text: str, cwd: "str | None" = None, depth: int = 0,
                  state: "State | None" = None) -> "Iterator[Run]":
-        """Every simple command `text` may run, wrappers and launchers followed to what they start."""
+        """Every simple command `text` may run, wrappers and launchers followed to what they start.
+        Text it cannot follow to the end (not valid shell, or past a bound) is also read word by
+        word, so that every git and rm it names is still seen."""
         if depth > MAX_DEPTH:
-            self.note("nested more than %d levels deep: the rest was not followed" % MAX_DEPTH)
+            self.note("nested more than %d levels deep: the rest was read word by word" % MAX_DEPTH)
+            yield from self.crude(text, cwd)
             return
         self.budget -= len(text)
         if self.budget < 0:
-            self.note("more than %d characters of shell to follow: the rest was not followed" % MAX_TEXT)
+            self.note("more than %d characters of shell to follow: the rest was read word by word" % MAX_TEXT)
+            yield from self.crude(text, cwd)
             return
         try:
             node = parse(text)
         except (ShellSyntaxError, RecursionError) as error:
             self.note("not valid shell (%s): read word by word" % error)
-            for argv in _crude_commands(text, self.programs):
-                yield Run(argv, {}, cwd, None)
+            yield from self.crude(text, cwd)
             return
         if state is None:
             state = State(cwd)
         yield from self.follow(node, state, depth)
+        if self.steps < 0 and depth == 0:  # (past MAX_STEPS: what was not followed is still read)
+            yield from self.crude(text, cwd)
+
+    def crude(self, text: str, cwd: "str | None") -> "Iterator[Run]":
+        for argv in _crude_commands(text[:MAX_TEXT], self.programs):
+            yield Run(argv, {}, cwd, None)
 
     def follow(self, node: "Node", state: State, depth: int,
                out: "list[str | None] | None" = None) -> "Iterator[Run]":
@@ -976,7 +985,7 @@ class Follower(object):
         self.steps -= 1
         if self.steps < 0:
             if self.steps == -1:
-                self.note("more than %d commands to follow: the rest was not followed" % MAX_STEPS)
+                self.note("more than %d commands to follow: the rest was read word by word" % MAX_STEPS)
             return
         assigns: "list[tuple[str, Word]]" = []
         rest = list(words)
@@ -1129,7 +1138,8 @@ class Follower(object):
         name = program_name(argv[0])
         if depth >= MAX_DEPTH:
             if name in WRAPPERS or name in SHELLS or name == "find":
-                self.note("nested more than %d levels deep: `%s` was not followed" % (MAX_DEPTH, name))
+                self.note("nested more than %d levels deep: what `%s` runs was read word by word" % (MAX_DEPTH, name))
+                yield from self.crude(" ".join(argv[1:]), state.cwd)
             return
         if name in WRAPPERS:
             inner, extra_env, text = _unwrap(name, argv)
