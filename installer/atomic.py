@@ -253,6 +253,43 @@ def make_dir(folder: Path, attempts: int = 5) -> None:
         raise _error(err, missing[0]) from None
 
 
+def write_new_folder(folder: Path, files: dict[str, tuple[bytes, int]],
+                     check: Callable[[Path], None] | None = None) -> None:
+    """Make `folder`, which must not exist, holding `files` (name: bytes and mode; a name may
+    hold one folder level, tests/x.json): written whole in a temp folder beside it, checked there
+    by `check`, then renamed into place, so that a failure leaves no half-made folder."""
+    if os.path.lexists(folder):
+        raise HookwrightError(f"{folder} exists already", path=folder,
+                              hint="give another name, or remove that folder first")
+    make_dir(folder.parent)
+    import shutil
+    import tempfile
+
+    try:
+        temp = Path(tempfile.mkdtemp(prefix=f".{folder.name}{TEMP_MARK}{os.getpid()}-", dir=folder.parent))
+    except OSError as err:
+        raise _error(err, folder) from None
+    try:
+        os.chmod(temp, 0o755)
+        for name, (data, mode) in files.items():
+            path = temp / name
+            make_dir(path.parent)
+            with open(path, "xb") as out:
+                out.write(data)
+                os.fsync(out.fileno())
+            os.chmod(path, mode)
+        if check is not None:
+            check(temp)
+        os.rename(temp, folder)  # (a folder made there meanwhile is not replaced: rename refuses a non-empty one)
+    except OSError as err:
+        shutil.rmtree(temp, ignore_errors=True)
+        raise _error(err, folder) from None
+    except BaseException:
+        shutil.rmtree(temp, ignore_errors=True)
+        raise
+    _fsync_dir(folder.parent)
+
+
 def clean_stale_temps(folder: Path, of: str | None = None) -> list[Path]:
     """Remove temp files a killed run left behind (call only while holding the lock of the files
     they are for). `of`: only the temp files of the file with this name (another file in the

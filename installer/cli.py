@@ -114,7 +114,9 @@ def _execute(as_json: bool, produce: Callable[[], "Result"], error_format: str |
 
 @app.command()
 def install(
-    packs: Optional[List[str]] = typer.Argument(None, help="Packs to install (see `hookwright packs`)."),
+    packs: Optional[List[str]] = typer.Argument(None, help="Packs to install: a name (see `hookwright packs`), a "
+                                                            "pack's folder, or a git repository at a revision "
+                                                            "(URL@REV)."),
     host: Optional[str] = HostOpt,
     scope: Optional[Scope] = ScopeOpt,
     project: Optional[Path] = ProjectOpt,
@@ -142,6 +144,30 @@ def install(
         return run(chosen, host=agent, scope=where, project=project, options=values, adopt=adopt, force=force,
                    dry_run=dry_run, consent=_consent(yes, allow_conflicts, as_json, dry_run=dry_run, force=force,
                                                      adopt=adopt), python=python)
+    _in_project(project, as_json)
+    _execute(as_json, produce)
+
+
+@app.command()
+def update(
+    packs: Optional[List[str]] = typer.Argument(None, help="Packs to update (default: every pack installed there)."),
+    rev: Optional[str] = typer.Option(None, "--rev", help="The revision to move a pack from a git repository to "
+                                                          "(default: its newest version tag, or its branch's tip)."),
+    host: Optional[str] = HostOpt,
+    scope: Optional[Scope] = ScopeOpt,
+    project: Optional[Path] = ProjectOpt,
+    dry_run: bool = DryRunOpt,
+    yes: bool = YesOpt,
+    allow_conflicts: bool = AllowConflictsOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Move installed packs to their newest version where they are installed: a bundled pack to the
+    version bundled, a folder's to what the folder holds, a repository's to its newest revision."""
+    def produce() -> "Result":
+        from .commands.update import update as run
+
+        return run(list(packs or []), host=host, scope=scope, project=project, rev=rev, dry_run=dry_run,
+                   consent=_consent(yes, allow_conflicts, as_json, dry_run=dry_run))
     _in_project(project, as_json)
     _execute(as_json, produce)
 
@@ -374,6 +400,30 @@ def log_(
         return show_log(project, every_project=every_project, pack=pack, decision=decision, limit=limit)
     if not every_project:
         _in_project(project, as_json)
+    _execute(as_json, produce)
+
+
+pack_app = typer.Typer(help="Packs of your own: make one, try it on every agent.", no_args_is_help=True,
+                       context_settings=HELP_FLAGS)
+app.add_typer(pack_app, name="pack")
+
+
+@pack_app.command("new")
+def pack_new(
+    name: str = typer.Argument(..., help="The pack's name (its folder's): lowercase words joined by -."),
+    from_file: Optional[Path] = typer.Option(None, "--from", dir_okay=False, readable=False,
+                                             help="Make it from the command hooks of a Claude Code settings file or "
+                                                  "a plugin's hooks.json (their scripts copied in)."),
+    into: Optional[Path] = typer.Option(None, "--into", file_okay=False,
+                                        help="The folder to make it in (default: the current folder)."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Make a pack folder of your own hooks in Claude Code's protocol, which installs into every
+    agent as it is: a guard to start from with its test cases, or the hooks of a config you have."""
+    def produce() -> "Result":
+        from .commands.pack import new_pack
+
+        return new_pack(name, from_file, into)
     _execute(as_json, produce)
 
 

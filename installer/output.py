@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Iterator, TextIO
 from . import __version__
 from .commands.result import Result, Status
 from .errors import HookwrightError
+from .provenance import Source
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from .commands.doctor import Report
     from .commands.list import HookList
     from .commands.log import Decisions
+    from .commands.pack import PackMade
     from .commands.packs import PackList
     from .commands.prefs import Preferences, PrefsWritten
     from .commands.render import Rendered
@@ -197,6 +199,9 @@ def print_plan(plan: Plan, header: bool = True) -> None:
                     and change.version_from != change.version_to else "")
         failure = f"; {change.on_failure_how}" if change.on_failure_how else ""
         out().print(f"  pack [bold]{escape(change.pack)}[/]: {change.action}{versions}{escape(failure)}")
+        if change.source_to and change.source_from != change.source_to:
+            came = f"{change.source_from} → {change.source_to}" if change.source_from else change.source_to
+            out().print(f"    from {escape(came)}")
     updates = plan.updates()
     updated = {entry for pair in updates for entry in pair}
     for old, new in updates:
@@ -454,7 +459,8 @@ def print_status(status: Installs) -> None:
                     + (" in the files that could be read" if status.unreadable else "")
                     + " ([dim]hookwright packs[/] lists the packs to install)")
         return
-    table = _Rows("pack", "version", "agent", "scope", "file", "options", "state",
+    sources = any(row["source"] for row in installs)  # (a column of its own only where a pack came from elsewhere)
+    table = _Rows("pack", "version", *(["from"] if sources else []), "agent", "scope", "file", "options", "state",
                   whole=("pack", "version", "agent", "scope"))
     for row in installs:
         version = row["version"] or "?"
@@ -463,8 +469,9 @@ def print_status(status: Installs) -> None:
         state = (f"[red]{_count(len(row['problems']), 'problem')}[/]" if row["problems"] else "[green]ok[/]"
                  if row["checked"] else "[yellow]not checked[/] (its file cannot be read)")
         options = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in row["options"].items())
-        table.add_row(escape(row["pack"]), version, row["host"], row["scope"], escape(_short(row["file"], status.project)),
-                      escape(options or "-"), state)
+        came = [escape(Source.from_json(row["source"]).describe() if row["source"] else "bundled")] if sources else []
+        table.add_row(escape(row["pack"]), version, *came, row["host"], row["scope"],
+                      escape(_short(row["file"], status.project)), escape(options or "-"), state)
     table.print()
     for row in installs:
         for problem in row["problems"]:
@@ -542,6 +549,22 @@ def print_packs(listed: PackList) -> None:
             rows.append((f"option {name}={escape(str(option['default']).lower())}:",
                          escape(option["description"]) + choices))
         menu(rows)
+
+
+def print_pack_made(made: PackMade) -> None:
+    if verbosity < 0:
+        return
+    out().print(f"[green]done[/]: made pack {escape(made.name)} in {escape(made.folder)}"
+                + (f" from {escape(made.source)}" if made.source else ""))
+    menu([(f"{escape(hook['id'])}:", escape(f"{hook['event']}" + (f" on {hook['matcher']}" if hook["matcher"] else "")
+                                           + f": {hook['command']}")) for hook in made.hooks])
+    for file in made.files:
+        if file["from"]:
+            out().print(f"  [dim]copied {escape(file['from'])} as {escape(file['name'])}[/]")
+    for left in made.not_carried:
+        err().print(f"[yellow]left out[/]: {escape(left['event'])} {escape(left['type'])} hook (line {left['line']}):"
+                    f" {escape(left['why'])}")
+    out().print("next: " + "  or  ".join(escape(step) for step in made.next_steps))
 
 
 def print_report(report_: Report) -> None:

@@ -25,6 +25,7 @@ from .hosts import NAMES as HOSTS  # the wirings a pack.toml may hold (schemas/p
 from .layout import COMMANDS as COMMANDS_FILE
 from .layout import RECEIPT as RECEIPT_NAME
 from .patterns import lazy
+from .provenance import BUNDLED, Source
 
 RUNTIME_LIBRARY = "hookwright_runtime.py"
 HOOK_SCRIPT = "hook_script.py"  # installed under each hook's script name: it loads the hook's module
@@ -108,38 +109,6 @@ class PackOption:
         return text
 
 
-class Source(NamedTuple):
-    """Where a pack came from, as its receipt records it: bundled with hookwright (or found on
-    HOOKWRIGHT_PACKS_PATH), a folder named on the command line, or a git repository at a revision."""
-
-    kind: str  # bundled | folder | git
-    location: str | None = None  # the folder, or the repository's URL
-    rev: str | None = None  # git: the revision asked for (a tag, a branch, a commit)
-    commit: str | None = None  # git: the commit it was
-
-    def to_json(self) -> dict[str, Any]:
-        return {key: value for key, value in self._asdict().items() if value is not None}
-
-    @classmethod
-    def from_json(cls, raw: Any) -> "Source":
-        if not isinstance(raw, dict) or raw.get("kind") not in ("bundled", "folder", "git"):
-            raise ValueError(f"source {raw!r} is none of bundled, folder, git")
-        return cls(raw["kind"], *(str(raw[k]) if raw.get(k) is not None else None for k in ("location", "rev", "commit")))
-
-    def describe(self) -> str:
-        if self.kind == "git":
-            return f"{self.location}@{self.rev}" + (f" ({self.commit[:12]})" if self.commit and self.commit != self.rev else "")
-        return self.location or "bundled" if self.kind != "bundled" else "bundled"
-
-    @property
-    def spec(self) -> str | None:
-        """What `hookwright install` takes to install from here again (None: bundled, by name)."""
-        if self.kind == "git":
-            return f"{self.location}@{self.rev}"
-        return self.location if self.kind == "folder" else None
-
-
-BUNDLED = Source("bundled")
 
 
 @dataclass(frozen=True)
@@ -254,15 +223,18 @@ def load_pack(name: str) -> Pack:
         raise HookwrightError(f"two packs are named {name!r}: {found[0].parent} and {found[1].parent}",
                               hint="rename your own pack (its folder and the name in its pack.toml)")
     if found:
-        return load_pack_file(found[0])
+        bundled = found[0].parent.parent == resources.packs_dir().resolve()
+        return load_pack_file(found[0], BUNDLED if bundled else Source("folder", str(found[0].parent)))
     known = bundled_pack_names()
     raise HookwrightError(f"unknown pack {name!r}",
                           hint=did_you_mean(name, known) or f"available packs: {', '.join(known)}")
 
 
-def load_pack_file(manifest: Path, source: Source = BUNDLED) -> Pack:
+def load_pack_file(manifest: Path, source: Source = BUNDLED, named: bool = True) -> Pack:
     """The pack whose manifest this is; any fault in it (the manifest, a file it names, a
-    command hook's wiring) is an error at its place (exit 2)."""
+    command hook's wiring) is an error at its place (exit 2). `named`: found by its name (the
+    pack folders), so its folder must have that name; a folder or a repository named on the
+    command line is a pack whatever its folder is called."""
     raw = resources.read_toml(manifest, hint="fix the pack manifest (schemas/pack.schema.json)")
     errors = sorted(resources.schema_errors("pack.schema.json", raw),
                     key=lambda e: [str(p) for p in e.instance_path])
@@ -272,7 +244,7 @@ def load_pack_file(manifest: Path, source: Source = BUNDLED) -> Pack:
         raise HookwrightError(f"invalid pack manifest at {where}: {first.message}", path=manifest,
                               hint="see schemas/pack.schema.json",
                               detail="\n".join(f"{'.'.join(map(str, e.instance_path))}: {e.message}" for e in errors))
-    if raw["name"] != manifest.parent.name:
+    if named and raw["name"] != manifest.parent.name:
         raise HookwrightError(f"pack name {raw['name']!r} differs from its folder {manifest.parent.name!r}",
                               path=manifest)
     folder = manifest.parent

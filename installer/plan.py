@@ -44,6 +44,8 @@ class PackChange:
     notes: list[str] = field(default_factory=list)
     on_failure: str | None = None  # a pack with a hook that blocks: continue (fails open) or block (fails closed)
     on_failure_how: str = ""  # what that means in this host, in words (the plan's pack line)
+    source_from: str | None = None  # a pack from elsewhere: where the one installed came from (provenance.Source)
+    source_to: str | None = None  # and where the one planned comes from
 
     @property
     def touches_files(self) -> bool:
@@ -109,7 +111,8 @@ class Plan:
         if self.replan is None:
             return self
         fresh = self.replan()
-        fresh.batch, fresh.project, fresh.scope_reason = self.batch, self.project, self.scope_reason
+        fresh.command, fresh.batch, fresh.project, fresh.scope_reason = (self.command, self.batch, self.project,
+                                                                         self.scope_reason)
         fresh.undoes, fresh.undoes_what = self.undoes, self.undoes_what
         return fresh
 
@@ -172,7 +175,7 @@ class Plan:
             "packs": [{"pack": p.pack, "action": p.action.value, "folder": str(p.folder),
                        "version_from": p.version_from, "version_to": p.version_to,
                        "writes": sorted(p.writes), "removes": sorted(p.removes), "notes": p.notes,
-                       "on_failure": p.on_failure}
+                       "on_failure": p.on_failure, "source_from": p.source_from, "source_to": p.source_to}
                       for p in self.packs],
             "other_writes": sorted(map(str, self.other_writes)),
             "changed_paths": self.changed_paths() if self.config_changed else [],

@@ -14,6 +14,7 @@ from typing import Any, Iterator
 from . import __version__, atomic, layout
 from .errors import ExitCode, HookwrightError
 from .hosts.base import Entry
+from .provenance import BUNDLED, Source
 
 RECEIPT_FORMAT = 1
 JOURNAL_FORMAT = 1
@@ -79,6 +80,7 @@ class Receipt:
     created_folders: list[str] = field(default_factory=list)
     config_sha256: str | None = None  # a host whose unit is the pack's own file: that file as written
     tool_version: str = __version__
+    source: Source = BUNDLED  # where the pack came from (a folder, a repository at a revision and commit)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -88,6 +90,7 @@ class Receipt:
             "files": [{"name": f.name, "sha256": f.sha256, "mode": f"{f.mode:04o}"} for f in self.files],
             "keep_empty": self.keep_empty, "created_config": self.created_config,
             "created_folders": self.created_folders, "config_sha256": self.config_sha256,
+            "source": self.source.to_json(),
         }
 
     def dumps(self) -> bytes:
@@ -120,7 +123,8 @@ def read_receipt(path: Path) -> Receipt | None:
         return Receipt(raw["pack"], raw["version"], raw["host"], raw["scope"], raw["config"],
                        dict(raw.get("options", {})), entries, files, list(raw.get("keep_empty", [])),
                        bool(raw.get("created_config", False)), _relative_paths(raw.get("created_folders", [])),
-                       raw.get("config_sha256"), raw.get("tool_version", "?"))
+                       raw.get("config_sha256"), raw.get("tool_version", "?"),
+                       Source.from_json(raw["source"]) if "source" in raw else BUNDLED)
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise HookwrightError(f"the receipt is invalid: {err}", path=path,
                               hint=_repair_hint(path)) from None

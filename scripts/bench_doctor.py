@@ -393,9 +393,9 @@ def breakdown(paths: list[Path], project: Path, home: str) -> None:
     sys.path.insert(0, str(REPO))
     started = time.perf_counter()
     from hookwright.doctor import discovery, load
-    from hookwright.doctor.facts import BUILTIN_TOOLS
     from hookwright.doctor.model import Context
     from hookwright.doctor.run import check_functions
+    from hookwright.hooks.events import BUILTIN_TOOLS
 
     checks = check_functions()
     imported = time.perf_counter() - started

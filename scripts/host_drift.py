@@ -12,8 +12,8 @@ opencode's Bun build), so their hook vocabulary can be read from the file withou
   hook-related lines are listed.
 - opencode: the names its plugin service triggers (`<plugin>.trigger("name", {input}, {output})`).
 
-Each is held against the tables the code reads (installer/doctor/facts.py, claude_protocol.py,
-installer/hosts/opencode.py): "new" is in the binary and not in the tables (hookwright does not
+Each is held against the tables the code reads (installer/hooks/events.py, installer/hosts/claude/protocol.py,
+installer/hosts/opencode/adapter.py): "new" is in the binary and not in the tables (hookwright does not
 know it: doctor calls it not known, simulate cannot read it), "removed" the other way round.
 With `--from`, the two releases are compared too, each difference marked known or not.
 tests/e2e/test_host_drift_e2e.py holds the tables complete for the pinned binaries: moving a pin
@@ -153,12 +153,12 @@ def known(agent: str) -> Known:
 
     basis = hosts.get(agent).facts_basis
     if agent == "claude":
-        from hookwright.doctor.facts import CLAUDE_EVENTS, COMMON_FIELDS, TYPE_FIELDS
-        from hookwright.hosts.claude_protocol import PROTOCOL
+        from hookwright.hooks.events import CLAUDE_EVENTS, COMMON_FIELDS, TYPE_FIELDS
+        from hookwright.hosts.claude.protocol import PROTOCOL
 
         keys = {kind: {*COMMON_FIELDS, *fields, "once"} for kind, fields in TYPE_FIELDS.items()}
         return Known(set(CLAUDE_EVENTS), keys, set(PROTOCOL), basis)
-    from hookwright.hosts.opencode import HOOK_KEYS
+    from hookwright.hosts.opencode.adapter import HOOK_KEYS
 
     return Known(set(HOOK_KEYS), {}, basis=basis)
 

@@ -25,7 +25,7 @@ from hookwright.commands.rollback import rollback
 from hookwright.commands.uninstall import uninstall
 from hookwright.doctor import run as doctor
 from hookwright.hosts.base import Scope
-from hookwright.hosts.opencode import read_plugin, render_plugin
+from hookwright.hosts.opencode.adapter import read_plugin, render_plugin
 from hookwright.planning.rollback import Only
 from support import forked
 

@@ -12,8 +12,8 @@ import pytest
 from doctor_support import doctor, found
 from hookwright.doctor import discovery, load
 from hookwright.doctor.checks import conflicts
-from hookwright.doctor.facts import BUILTIN_TOOLS
 from hookwright.doctor.model import Context, catalog
+from hookwright.hooks.events import BUILTIN_TOOLS
 
 S = ".claude/settings.json"
 LOCAL = ".claude/settings.local.json"

@@ -1,4 +1,4 @@
-"""doctor reads a Cursor hooks.json the way Cursor does (installer/hosts/cursor_protocol.py): what
+"""doctor reads a Cursor hooks.json the way Cursor does (installer/hosts/cursor/protocol.py): what
 each event's matcher is tested against, which fields an entry has and where they matter; and two
 Claude Code traps: an http header's variables and a plugin manifest naming its default hooks file."""
 from __future__ import annotations
@@ -7,8 +7,8 @@ import json
 
 import pytest
 from doctor_support import doctor, found, settings, write
-from hookwright.doctor.facts import CURSOR_EVENTS
-from hookwright.hosts import cursor_protocol
+from hookwright.hooks.events import CURSOR_EVENTS
+from hookwright.hosts.cursor import protocol as cursor_protocol
 
 
 def cursor(event: str, **entry) -> dict:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from doctor_support import ECHO, doctor, found, rule_ids, settings, write
 from hookwright.doctor.run import CHECK_MODULES, check_functions, run
-from hookwright.hosts import claude
+from hookwright.hosts.claude import adapter as claude
 
 REPO = Path(__file__).resolve().parents[1]
 S = ".claude/settings.json"

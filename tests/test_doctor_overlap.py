@@ -1,13 +1,13 @@
-"""Which real tools two matchers both match (installer/doctor/regex/overlap.py): the host's matcher
+"""Which real tools two matchers both match (installer/hooks/regex/overlap.py): the host's matcher
 semantics, built-in tools, and the open `mcp__<server>__<tool>` space intersected as automata."""
 from __future__ import annotations
 
 import re
 
 import pytest
-from hookwright.doctor.facts import BUILTIN_TOOLS
-from hookwright.doctor.regex.matching import classify
-from hookwright.doctor.regex.overlap import matched_builtins, mcp_overlap, overlap, server_reach
+from hookwright.hooks.events import BUILTIN_TOOLS
+from hookwright.hooks.regex.matching import classify
+from hookwright.hooks.regex.overlap import matched_builtins, mcp_overlap, overlap, server_reach
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -14,10 +14,10 @@ import pytest
 from doctor_support import doctor, found
 from hookwright import resources
 from hookwright.doctor import discovery, load, report
-from hookwright.doctor.facts import BUILTIN_TOOLS
 from hookwright.doctor.model import Context
 from hookwright.doctor.scripts import probe
-from hookwright.hosts.claude_protocol import protocol
+from hookwright.hooks.events import BUILTIN_TOOLS
+from hookwright.hosts.claude.protocol import protocol
 
 S = ".claude/settings.json"
 

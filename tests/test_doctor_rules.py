@@ -9,7 +9,7 @@ import pytest
 from doctor_support import ECHO, doctor, found, rule_ids, settings
 from hookwright.doctor.model import catalog
 from hookwright.hosts import versions
-from hookwright.hosts.opencode import render_plugin
+from hookwright.hosts.opencode.adapter import render_plugin
 
 S = ".claude/settings.json"
 CURSOR = ".cursor/hooks.json"

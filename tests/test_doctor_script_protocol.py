@@ -1,8 +1,8 @@
 """The script rules that judge what a hook does against its event's protocol
-(installer/doctor/scripts/flow.py, checks/scripts.py, installer/hosts/claude_protocol.py).
+(installer/doctor/scripts/flow.py, checks/scripts.py, installer/hosts/claude/protocol.py).
 
 Every case is a script that really behaves that way: the test runs it on a payload for its event
-and reads the answer the way Claude Code does (installer/simulate/reading.py, itself checked
+and reads the answer the way Claude Code does (installer/hooks/answers.py, itself checked
 against the real CLI in tests/e2e/test_simulate_conformance.py), then checks that doctor reports
 the bad script and not the good one."""
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from doctor_support import doctor, found, settings
 from hookwright.doctor.model import catalog
-from hookwright.simulate.reading import RawRun, Reading, read
+from hookwright.hooks.answers import RawRun, Reading, read
 
 S = ".claude/settings.json"
 CURSOR = ".cursor/hooks.json"

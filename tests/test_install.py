@@ -351,8 +351,8 @@ def test_a_change_made_while_we_ask_that_already_does_what_the_plan_would_writes
 def test_a_result_the_host_would_reject_is_never_written(home, project):
     from hookwright.document import Document
     from hookwright.errors import HookwrightError
-    from hookwright.hosts import claude
     from hookwright.hosts.base import Scope
+    from hookwright.hosts.claude import adapter as claude
     from hookwright.plan import Plan
 
     target = claude.HOST.target(Scope.project, project)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from hookwright import interpreter
-from hookwright.hosts.opencode import read_plugin
+from hookwright.hosts.opencode.adapter import read_plugin
 
 REAL = os.path.realpath(sys.executable)
 

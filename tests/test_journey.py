@@ -39,9 +39,16 @@ class Shell:
                              height=50)
         self.terminal.run("set-option", "-t", "main", "history-limit", "50000")
         self.done = 0
+        self.wait_for_prompt()
+
+    def wait_for_prompt(self) -> None:
+        """Keys typed before bash's line editor is up are echoed by the terminal ahead of the
+        prompt (a slow start on a fresh machine did it), and the typed line is lost among them."""
+        self.terminal.wait_for(lambda shown: shown.rstrip("\n").rsplit("\n", 1)[-1].startswith("$"))
 
     def run(self, line: str, timeout: float = 60) -> tuple[int, str]:
         """Type a command line, wait for it to end; (its exit code, what it printed)."""
+        self.wait_for_prompt()
         self.terminal.run("send-keys", "-t", "main", "-l", f"{line}; echo \"[rc=$?]\"")
         self.terminal.keys("Enter")
         self.done += 1

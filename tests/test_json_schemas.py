@@ -29,6 +29,7 @@ SHARED_SCHEMAS = ("result.schema.json", "error.schema.json")  # the hookwright/1
 # Which schemas cover what each command prints (its error document included).
 COMMAND_SCHEMAS = {
     "install": ["result.schema.json", "error.schema.json"],
+    "update": ["result.schema.json", "error.schema.json"],
     "uninstall": ["result.schema.json", "error.schema.json"],
     "rollback": ["result.schema.json", "rollback-list.schema.json", "error.schema.json"],
     "render": ["render.schema.json", "error.schema.json"],
@@ -41,7 +42,10 @@ COMMAND_SCHEMAS = {
     "prefs set": ["prefs.schema.json", "error.schema.json"],
     "prefs unset": ["prefs.schema.json", "error.schema.json"],
     "prefs list": ["prefs.schema.json", "error.schema.json"],
+    "pack new": ["pack-new.schema.json", "error.schema.json"],
 }
+# the schemas of files, not of a command's output (a pack's manifest)
+FILE_SCHEMAS = {"pack.schema.json"}
 # doctor's report and simulate's document are not closed (no additionalProperties: false at the top)
 NOT_STRICT = {"doctor.schema.json", "simulate.schema.json"}
 
@@ -113,6 +117,19 @@ def some_project_hooks(project: Path) -> None:
 def test_install_dry_run_json_validates_against_the_result_schema(hookwright, home):
     doc = validate("result.schema.json", ran_json(hookwright("install", "git-guard", "--dry-run", "--json")))
     assert doc["status"] == "dry-run" and doc["operation"] is None and doc["plans"][0]["added"]
+
+
+def test_update_json_validates_against_the_result_schema_with_where_the_pack_came_from(hookwright, home, tmp_path):
+    from test_command_packs import make_pack
+
+    pack = make_pack(tmp_path / "mine")
+    assert hookwright("install", str(pack), "--yes").code == 0
+    (pack / "pack.toml").write_text((pack / "pack.toml").read_text().replace('"1.0.0"', '"1.0.1"'))
+
+    doc = validate("result.schema.json", ran_json(hookwright("update", "--yes", "--json")))
+
+    assert doc["command"] == "update" and doc["operation"]["kind"] == "update"
+    assert doc["plans"][0]["packs"][0]["source_to"] == str(pack)
 
 
 def test_install_yes_json_validates_against_the_result_schema_applied_then_unchanged(hookwright, home):
@@ -307,6 +324,16 @@ def test_prefs_list_json_validates_against_its_schema(hookwright, home, project)
         ("question", "always-ask", "user"), ("door", "two-way", None)}
 
 
+def test_pack_new_json_validates_against_its_schema(hookwright, home, project, tmp_path):
+    from test_command_packs import FIXTURE
+
+    made = validate("pack-new.schema.json", ran_json(hookwright("pack", "new", "mine", "--into", tmp_path, "--json")))
+    converted = validate("pack-new.schema.json", ran_json(hookwright(
+        "pack", "new", "theirs", "--from", FIXTURE / ".claude" / "settings.json", "--into", tmp_path, "--json")))
+    assert (made["source"], converted["files"][0]) == (None, {"name": "guard.py", "from": str(
+        FIXTURE / ".claude" / "hooks" / "guard.py")})
+
+
 # ---- the error document ---------------------------------------------------------------------------------
 
 def _invalid_prefs_file(home: Path, project: Path) -> None:
@@ -324,6 +351,7 @@ def _installed_for_you(home: Path, project: Path) -> None:
 ERRORS = [  # (id, arguments, the command's own schema if it covers its errors too, setup)
     ("install-unknown-pack", ["install", "no-such-pack", "--yes", "--json"], "result.schema.json", None),
     ("uninstall-unknown-host", ["uninstall", "--host", "nope", "--yes", "--json"], "result.schema.json", None),
+    ("update-rev-without-a-pack", ["update", "--rev", "v1", "--yes", "--json"], "result.schema.json", None),
     ("rollback-unknown-operation", ["rollback", "--to", "20200101-000000.000000-abcd", "--scope", "user", "--yes",
                                     "--json"], "result.schema.json", _installed_for_you),
     ("render-unknown-pack", ["render", "no-such-pack", "--host", "claude", "--json"], "render.schema.json", None),
@@ -337,6 +365,7 @@ ERRORS = [  # (id, arguments, the command's own schema if it covers its errors t
     ("prefs-set-bad-value", ["prefs", "set", "deploy", "sometimes", "--json"], "prefs.schema.json", None),
     ("prefs-unset-bad-id", ["prefs", "unset", "not an id", "--json"], "prefs.schema.json", None),
     ("prefs-list-invalid-file", ["prefs", "list", "--json"], "prefs.schema.json", _invalid_prefs_file),
+    ("pack-new-bad-name", ["pack", "new", "Not_A_Name", "--json"], "pack-new.schema.json", None),
 ]
 
 
@@ -353,7 +382,7 @@ def test_an_error_json_validates_against_the_error_schema(hookwright, home, proj
 
 
 def test_every_command_is_covered_by_an_error_case():
-    covered = {" ".join(args[:2]) if args[0] == "prefs" else args[0] for _, args, _, _ in ERRORS}
+    covered = {" ".join(args[:2]) if args[0] in ("prefs", "pack") else args[0] for _, args, _, _ in ERRORS}
     assert covered == set(COMMAND_SCHEMAS)
 
 
@@ -385,7 +414,7 @@ def test_every_command_has_its_schemas_and_no_command_schema_is_an_orphan():
     assert set(COMMAND_SCHEMAS) == commands  # a new command needs its schema here
     top = {command.split()[0] for command in commands}
     command_schemas = {path.name for path in SCHEMAS.glob("*.schema.json")
-                       if path.name.removesuffix(".schema.json").split("-")[0] in top} | set(SHARED_SCHEMAS)
+                       if path.name.removesuffix(".schema.json").split("-")[0] in top} - FILE_SCHEMAS | set(SHARED_SCHEMAS)
     mapped = {name for names in COMMAND_SCHEMAS.values() for name in names}
     assert command_schemas == mapped
     for name in sorted(command_schemas):

@@ -13,7 +13,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from hookwright.hosts.opencode import read_plugin, render_plugin
+from hookwright.hosts.opencode.adapter import read_plugin, render_plugin
 
 NODE = shutil.which("node")
 

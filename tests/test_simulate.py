@@ -1,6 +1,6 @@
 """`hookwright simulate`: which hooks fire, how their answers are read, and the outcome.
 
-The reading rules are tested on their own (installer/simulate/reading.py takes what a handler
+The reading rules are tested on their own (installer/hooks/answers.py takes what a handler
 printed, no process); the command is run in-process on small settings files whose hooks are
 one-line shell commands. tests/e2e/test_simulate_conformance.py checks the same outcomes
 against the real Claude Code.
@@ -12,7 +12,7 @@ import shlex
 
 import pytest
 from hookwright import resources
-from hookwright.simulate.reading import RawRun, combine, read
+from hookwright.hooks.answers import RawRun, combine, read
 from support import write_json
 
 BASH = "PreToolUse"
@@ -273,7 +273,7 @@ def test_a_relative_file_path_reaches_the_hooks_and_the_tool_made_absolute(hookw
     ("PreToolUse", True, True), ("SessionStart", False, False), ("PreCompact", False, True), ("Notification", True, False)])
 def test_the_payload_has_the_fields_the_real_cli_sends_on_each_event(hookwright, home, project, project_settings,
                                                                     event, has_mode, has_prompt_id):
-    from hookwright.simulate.payload import payload_for
+    from hookwright.hooks.payload import payload_for
 
     sent = payload_for(event, project, project / "t.jsonl", tool="Bash" if event == "PreToolUse" else None,
                        tool_input={"command": "ls"} if event == "PreToolUse" else None)
@@ -462,7 +462,7 @@ def test_allow_managed_hooks_only_keeps_every_other_scope_from_running(hookwrigh
                                                                       monkeypatch, tmp_path):
     managed = tmp_path / "managed" / "managed-settings.json"
     write_json(managed, {"allowManagedHooksOnly": True, "hooks": {BASH: [{"hooks": [hook("true managed")]}]}})
-    from hookwright.hosts import claude
+    from hookwright.hosts.claude import adapter as claude
 
     monkeypatch.setattr(claude, "managed_paths", lambda: [managed])
     settings(project_settings, {"hooks": [hook("exit 2")]})
@@ -474,7 +474,7 @@ def test_allow_managed_hooks_only_keeps_every_other_scope_from_running(hookwrigh
 
 
 def test_the_exec_form_is_spawned_without_a_shell_with_its_placeholders_filled():
-    from hookwright.simulate.running import command_line
+    from hookwright.hooks.running import command_line
 
     argv, why = command_line({"command": "python3", "args": ["${CLAUDE_PROJECT_DIR}/h.py", "$HOME"]},
                              {"PATH": "/usr/bin:/bin", "CLAUDE_PROJECT_DIR": "/p"})
@@ -571,7 +571,7 @@ def test_a_hook_that_never_reads_its_input_does_not_end_simulate(home, project, 
 ])
 def test_a_permission_rule_is_read_against_each_command_a_bash_command_runs(rule, command, covered):
     """As the real CLI reads rules and `if` (measured on 2.1.328; e2e scenarios hold it)."""
-    from hookwright.simulate.firing import permission_rule_matches
+    from hookwright.hooks.firing import permission_rule_matches
 
     assert permission_rule_matches(rule, {"tool_name": "Bash", "tool_input": {"command": command}}) is covered
 
@@ -641,14 +641,14 @@ def test_a_long_context_reaches_claude_as_a_saved_file_with_a_preview():
 
 def test_a_deeply_nested_command_is_read_to_its_innermost_command():
     """(Read again at every level, as it once was, 20 levels took 9 s and 24 would take minutes.)"""
-    from hookwright.simulate.firing import subcommands
+    from hookwright.hooks.firing import subcommands
 
     nested = "$(echo x; " * 24 + "rm -f x" + ")" * 24
     assert "rm -f x" in subcommands("echo " + nested)
 
 
 def test_a_path_rule_of_the_project_folder_covers_the_file(home):
-    from hookwright.simulate.firing import permission_rule_matches
+    from hookwright.hooks.firing import permission_rule_matches
 
     for rule in ("Read(./.env)", "Read(.env)", "Read(./.env.*)"):
         path = "/proj/.env.local" if rule.endswith("*)") else "/proj/.env"
@@ -656,7 +656,7 @@ def test_a_path_rule_of_the_project_folder_covers_the_file(home):
 
 
 def test_a_session_end_budget_that_is_not_a_number_of_milliseconds_is_left_out():
-    from hookwright.simulate.running import shared_budget
+    from hookwright.hooks.running import shared_budget
 
     assert shared_budget("SessionEnd", [], {"CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS": "²"}) == 1.5
     assert shared_budget("SessionEnd", [], {"CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS": "3000"}) == 3.0
@@ -714,7 +714,7 @@ def test_a_failure_that_fails_closed_counts_as_exit_2_on_each_event():
 
 
 def test_on_failure_is_read_where_the_host_reads_it():
-    from hookwright.hosts.claude_protocol import fails_closed
+    from hookwright.hosts.claude.protocol import fails_closed
 
     block = {"type": "command", "command": "x", "onFailure": "block"}
     assert fails_closed("PreToolUse", block) and fails_closed("PreSkillShellCommand", block)
@@ -833,7 +833,7 @@ def test_each_agent_with_hooks_here_is_named_and_one_not_simulated_says_why(hook
 ], ids=["exit 2", "ask asks", "ask not enforced", "ask denies", "a failure", "a failure, fail closed",
         "exit 1, fail closed", "a field the event ignores"])
 def test_a_cursor_answer_is_read_as_cursor_documents_it(event, stdout, code, fail_closed, decision):
-    from hookwright.hosts import cursor_protocol
+    from hookwright.hosts.cursor import protocol as cursor_protocol
     from hookwright.simulate import cursor
 
     assert cursor.read(cursor_protocol.protocol(event), ran(stdout, code), fail_closed)["decision"] == decision

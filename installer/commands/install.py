@@ -2,15 +2,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from .. import hosts, interpreter
 from ..apply import Consent, run_plans
 from ..errors import HookwrightError
 from ..hosts.base import Scope, scope_reason
-from ..packs import load_pack, resolve_options
+from ..packs import Pack, resolve_options
+from ..plan import Plan
 from ..planning.install import check_host, check_place, plan_install, targets_for
-from ..planning.places import places_to_install
+from ..planning.places import Chosen, places_to_install
 from ..runtime_check import check_loads
+from ..sources import load_all
 from .result import Result
 
 
@@ -24,24 +27,36 @@ def install(pack_names: list[str], *, host: str | None = None, scope: Scope | No
     (None: as installed, else python3); each pack's modules are loaded in it first."""
     if not pack_names:
         raise HookwrightError("name at least one pack to install", hint="`hookwright packs` lists them")
-    packs = {name: load_pack(name) for name in dict.fromkeys(pack_names)}
+    packs = load_all(pack_names, project)
     chosen = resolve_options(list(packs.values()), options)
     checked = interpreter.chosen(python) if python is not None else None
-    plans = []
     again = [*consent.again, *(arg for option in options for arg in ("--option", option))]
-    for place in places_to_install(list(packs), host, scope, project, consent.pick, again):
+    places = places_to_install(list(packs), host, scope, project, consent.pick, again)
+    plans = plans_for("install", [(place, [packs[name] for name in place.packs]) for place in places], chosen,
+                      scope=scope, project=project, adopt=adopt, force=force, python=checked)
+    return run_plans("install", plans, dry_run=dry_run, consent=consent)
+
+
+def plans_for(command: str, places: list[tuple[Chosen, list[Pack]]], chosen: dict[str, dict[str, Any]], *,
+              scope: Scope | None,
+              project: Path | None, adopt: bool = False, force: bool = False,
+              python: str | None = None) -> list[Plan]:
+    """The install plans of these packs in these places (install, update and a project's list
+    share them): each place checked (the host runs each pack as meant, the packs load, the
+    folders are safe) and planned, one plan per file, before anything is written."""
+    plans = []
+    for place, packs in places:
         adapter = hosts.get(place.host)
-        if checked is not None and checked != interpreter.DEFAULT and place.scope is Scope.project:
-            raise HookwrightError(f"--python {checked} names an interpreter of this machine, and a project's config "
+        if python is not None and python != interpreter.DEFAULT and place.scope is Scope.project:
+            raise HookwrightError(f"--python {python} names an interpreter of this machine, and a project's config "
                                   "is committed: every clone would start it", hint="install it in the user scope "
                                   "(--scope user)" + (" or the local scope (--scope local)"
                                                       if Scope.local in adapter.scopes else ""))
-        its_packs = [packs[name] for name in place.packs]
-        check_host(adapter, its_packs, chosen)
-        check_loads(its_packs, adapter.name, checked)
-        for target, in_file in targets_for(adapter, place.scope, project, its_packs):
+        check_host(adapter, packs, chosen)
+        check_loads(packs, adapter.name, python)
+        for target, in_file in targets_for(adapter, place.scope, project, packs):
             check_place(adapter, target, in_file)
-            plan = plan_install(adapter, target, in_file, chosen, adopt, force, checked)
-            plan.project, plan.scope_reason = project, place.reason or scope_reason(scope, project)
+            plan = plan_install(adapter, target, in_file, chosen, adopt, force, python)
+            plan.command, plan.project, plan.scope_reason = command, project, place.reason or scope_reason(scope, project)
             plans.append(plan)
-    return run_plans("install", plans, dry_run=dry_run, consent=consent)
+    return plans

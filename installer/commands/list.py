@@ -61,7 +61,7 @@ def list_hooks(project: Path | None = None, host: str | None = None, *, scope: s
 
 def _check_event(event: str, listed: set[str]) -> None:
     """An event no host has and no hook here uses is a typo: say which one was meant."""
-    from ..doctor.facts import CLAUDE_EVENTS, CURSOR_EVENTS
+    from ..hooks.events import CLAUDE_EVENTS, CURSOR_EVENTS
 
     known = {*CLAUDE_EVENTS, *CURSOR_EVENTS, *listed}
     if event not in known:
@@ -72,8 +72,8 @@ def _check_event(event: str, listed: set[str]) -> None:
 def effective_view(ctx: Context) -> HookList:
     """The data of `hookwright list` for files and handlers already loaded (a doctor Context)."""
     from ..doctor import dedup, handler_facts
-    from ..doctor.checks.switches import hooks_disabled_by
-    from ..doctor.facts import BUILTIN_TOOLS, CLAUDE_EVENTS, CURSOR_EVENTS
+    from ..hooks.events import BUILTIN_TOOLS, CLAUDE_EVENTS, CURSOR_EVENTS
+    from ..hooks.firing import hooks_disabled_by
 
     event_order = {name: i for i, name in enumerate([*CLAUDE_EVENTS, *sorted(CURSOR_EVENTS)])}
     runs_as = {id(c.handler): c for c in dedup.copies(ctx.handlers, BUILTIN_TOOLS, ctx.mcp_servers) if not c.runs}
@@ -152,7 +152,7 @@ def _what(value: Any, kind: str | None) -> str | None:
 
 def _fails_closed(handler: Handler) -> bool:
     """Whether a failure of the hook blocks (Claude Code's onFailure "block", Cursor's failClosed)."""
-    from ..hosts.claude_protocol import fails_closed
+    from ..hosts.claude.protocol import fails_closed
 
     value = handler.value
     if not isinstance(value, dict):

@@ -3,9 +3,9 @@ and say what it would make of their answers: every agent with hooks in the proje
 --host names), each outcome named, and an agent that is not simulated named with the reason.
 
 Claude Code: which handlers fire comes from doctor's discovery and matcher semantics
-(installer/simulate/firing.py); they run for real, in parallel, in the project (running.py);
-their answers are read and combined as the real CLI reads them (reading.py, with the per-event
-table of installer/hosts/claude_protocol.py). opencode: the project's plugins run in opencode's
+(installer/hooks/firing.py); they run for real, in parallel, in the project (running.py);
+their answers are read and combined as the real CLI reads them (answers.py, with the per-event
+table of installer/hosts/claude/protocol.py). opencode: the project's plugins run in opencode's
 own runtime (installer/simulate/opencode.py). Cursor: its hooks run on Cursor's payloads, read by
 cursor_protocol (installer/simulate/cursor.py). Exit 0 whenever the simulation ran, whatever the
 hooks decided; 2 on bad input.
@@ -26,8 +26,8 @@ from .result import Payload, Result, Status
 
 if TYPE_CHECKING:
     from ..doctor.model import Context, Handler
-    from ..simulate.firing import Selected
-    from ..simulate.reading import Outcome, RawRun, Reading
+    from ..hooks.answers import Outcome, RawRun, Reading
+    from ..hooks.firing import Selected
 
 VERSION = 1
 EXCERPT = 2000  # characters of each stream in the report
@@ -86,7 +86,7 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
              project: Path | None = None, host: str | None = None, permission_mode: str = "default",
              list_only: bool = False) -> Result:
     from ..doctor import run
-    from ..hosts.claude_protocol import protocol
+    from ..hosts.claude.protocol import protocol
 
     event, host, implied_tool = _in_claude_words(event, host)
     _check_choices(event, host, permission_mode)
@@ -141,9 +141,9 @@ def _has_hooks(ctx: Context, host: str) -> bool:
 
 
 def _simulate_claude(ctx: Context, project: Path, call: Call) -> Simulation:
-    from ..hosts.claude_protocol import ENV_FILE_EVENTS, cannot_block, fails_closed, protocol, session_variables
-    from ..simulate import firing, reading, running
-    from ..simulate.payload import payload_for
+    from ..hooks import answers, firing, running
+    from ..hooks.payload import payload_for
+    from ..hosts.claude.protocol import ENV_FILE_EVENTS, cannot_block, fails_closed, protocol, session_variables
 
     event, list_only = call.event, call.list_only
     rules = protocol(event)
@@ -164,10 +164,10 @@ def _simulate_claude(ctx: Context, project: Path, call: Call) -> Simulation:
         raws = [] if list_only else running.run_all(to_run, json.dumps(payload).encode(), project, env,
                                                     budget=running.shared_budget(event, to_run, env))
     raw_of = dict(zip(map(id, to_run), raws))
-    read_of = {id(h): reading.read(event, h.command or "", raw_of[id(h)], background=h.value.get("async") is True
+    read_of = {id(h): answers.read(event, h.command or "", raw_of[id(h)], background=h.value.get("async") is True
                                    or h.value.get("asyncRewake") is True, fails_closed=fails_closed(event, h.value))
                for h in to_run if id(h) in raw_of}
-    outcome = None if list_only else reading.combine(
+    outcome = None if list_only else answers.combine(
         event, payload.get("tool_input") if rules.tool_event else None, [read_of[id(h)] for h in to_run],
         [r.finished for r in raws], lambda tool_input: firing.settings_rule(ctx, {**payload, "tool_input": tool_input}),
         cannot_block(event, payload), payload.get("tool_name"), payload["cwd"])
@@ -222,7 +222,7 @@ def _in_claude_words(event: str | None, host: str | None) -> tuple[str, str | No
             raise HookwrightError(f"{event} is {TITLES[native_host]}'s event, not {TITLES.get(host, host)}'s",
                                   hint=f"use --host {native_host}, or the event in Claude Code's words: {claude}")
         return claude, native_host, tool
-    from ..doctor.facts import CLAUDE_TO_CURSOR
+    from ..hooks.events import CLAUDE_TO_CURSOR
 
     cursor_names = {cursor: claude for claude, cursor in CLAUDE_TO_CURSOR.items()}
     if event in cursor_names and host in (None, "cursor"):
@@ -231,7 +231,7 @@ def _in_claude_words(event: str | None, host: str | None) -> tuple[str, str | No
 
 
 def _check_choices(event: str | None, host: str | None, permission_mode: str) -> None:
-    from ..doctor.facts import CLAUDE_EVENTS, FOLDED_CLAUDE_EVENTS, fold
+    from ..hooks.events import CLAUDE_EVENTS, FOLDED_CLAUDE_EVENTS, fold
 
     if host is not None and host not in HOSTS:
         raise HookwrightError(f"simulate does not know host {host!r}", hint=f"use --host {' or '.join(HOSTS)}")
@@ -289,7 +289,7 @@ def _parse(text: str, where: str) -> Any:
 def _environment(ctx: Context) -> dict[str, str]:
     """The agent's environment for its hooks: this one, with the settings files' `env` on top
     (higher scopes last)."""
-    from ..doctor.discovery import SCOPE_ORDER
+    from ..hooks.events import SCOPE_ORDER
 
     env = dict(os.environ)
     blocks = sorted(((f.scope, f.document.data["env"]) for f in ctx.files if f.kind == "claude-settings"
@@ -302,7 +302,7 @@ def _environment(ctx: Context) -> dict[str, str]:
 
 
 def _handler_json(selected: Selected, raw: RawRun | None, read: Reading | None) -> dict[str, Any]:
-    from ..simulate import running
+    from ..hooks import running
 
     handler = selected.handler
     value = handler.value if isinstance(handler.value, dict) else {}

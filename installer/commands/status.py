@@ -72,7 +72,7 @@ def _row(host: Host, target: Target, pack: str, receipt: bool = True, checked: b
 
     row: dict[str, Any] = {"pack": pack, "host": host.name, "scope": target.scope.value, "file": str(target.config),
                            "folder": str(target.pack_dir(pack)), "version": None,
-                           "bundled_version": _bundled_version(pack), "upgrade": False, "options": {},
+                           "bundled_version": _bundled_version(pack), "upgrade": False, "source": None, "options": {},
                            "problems": [], "checked": checked}
     fields = {"pack": pack, "scope_args": scope_args(target)}
     if not receipt:
@@ -88,7 +88,8 @@ def _row(host: Host, target: Target, pack: str, receipt: bool = True, checked: b
     else:
         assert recorded is not None  # (installed_receipts lists the folders that hold one)
         row.update(version=recorded.version, options=recorded.options,
-                   upgrade=_newer(row["bundled_version"], recorded.version))
+                   upgrade=recorded.source.kind == "bundled" and _newer(row["bundled_version"], recorded.version),
+                   source=recorded.source.to_json() if recorded.source.kind != "bundled" else None)
         if not checked:
             return row
         doc = host.load(target.config)

@@ -4,23 +4,25 @@ A run goes through five stages, one module each, in this order:
 
     discovery.py   which files: every scope of every host, the plugins they enable, or the files given
     load.py        each file read strictly into a ConfigFile, with the handlers its host would load
-    model.py       the words every check speaks: ConfigFile, Handler, Context, Finding, the rule catalog
+    model.py       the words every check speaks: Context, Finding, the rule catalog, and the hooks'
+                   words it re-exports (ConfigFile, Handler: installer/hooks/model.py)
     run.py         the checks over one Context (parallel.py shares many projects out between
                    processes; machine.py adds the machine's own files a project's run together with)
     report.py      the findings for people (text), programs (JSON) and code scanning (SARIF),
                    after selection.py has kept the ones asked for (--select, --ignore, the project's config)
 
 The checks (checks/, one module per rule family, the rules' text in rules/*.toml) read what
-the analysis units know:
+the layer below doctor and simulate knows (installer/hooks: what the hosts accept, matchers as
+regular expressions, which handlers fire on a call, which copies run once, what an answer
+means), and what the analysis units know:
 
-    facts.py           what the hosts accept, as tables (events, matchers, handler fields, tools)
     handler_facts.py   one handler beyond its JSON: what its command runs, what its script prints
     shell/             the shell reader: a command's words (lex), what each simple command runs
                        (interpret), which failures fail the hook (exit); resolve.py is its entry
     scripts/           the script reader: the keys a script prints (keys), its statements around
-                       them (flow), opencode plugins (plugins), and --probe, which runs them (probe)
-    regex/             matchers as regular expressions: what one can match, where two meet
-    dedup.py           copies of one hook: which of them run, and how often
+                       them (flow), opencode plugins (plugins), and --probe, which runs them (probe, through
+                       installer/hooks: as simulate runs them)
+    dedup.py           copies of one hook across a configuration: which of them run, and how often
     disk.py            the file system, asked once per path in a run
 
 A doctor run on a typical project should cost little more than starting typer, and most of its

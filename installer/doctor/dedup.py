@@ -1,9 +1,7 @@
-"""Copies of one hook: which of them run, and how often.
+"""Copies of one hook across a configuration: which of them run, and how often.
 
-Claude Code runs a command (with its args) or a URL once per event among the handlers that fire
-on it, whichever settings files they are in (docs/hosts/claude-code.md#deduplication; docs/hosts/claude-code.md#deduplication); a plugin's
-copy runs on its own beside them, and Cursor documents no deduplication, so each entry runs.
-Copies only meet where one session loads them (a project's files with the user, managed and
+Which copies the host runs once is installer/hooks/copies.py's (Claude Code runs a command, with
+its args, or a URL once per event among the handlers that fire on it). Copies only meet where one session loads them (a project's files with the user, managed and
 plugin files; never two projects) and where their matchers fire on one call: the same logger on
 Bash and on Read is needed twice, and is no copy.
 
@@ -11,22 +9,25 @@ Used by doctor (conflict/duplicate-*) and by `hookwright list` (which copy runs)
 """
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from pathlib import Path
 from typing import Iterator
 
 from .. import hosts
+from ..hooks.copies import (
+    EVERY_SESSION,
+    DedupKey,
+    Session,
+    condition,
+    copy_key,
+    dedups_commands,
+    runs_with,
+    session,
+    share_a_session,
+)
+from ..hooks.regex.overlap import covers, fires_on_some_call, meets
 from . import handler_facts
 from .model import Handler
-from .regex.overlap import covers, fires_on_some_call, meets
-
-EVERY_SESSION = ("every session",)
-# what one command is, to Claude Code: ("command", command, args[, plugin root]) or ("http", url)
-DedupKey = tuple[str | None, ...]
-# the copies deduplicated together: ("settings",), ("plugin", name), or (host, id(handler)) for one that runs alone
-Unit = tuple[str | int, ...]
-Session = tuple[str, ...]  # which sessions load a file: EVERY_SESSION, ("project", path), ("file", path)
 
 
 class Copy:
@@ -64,7 +65,7 @@ def _respelled(handlers: list[Handler], builtins: tuple[str, ...], servers: list
     `"${CLAUDE_PROJECT_DIR}/x.sh"`): Claude Code deduplicates by the exact string, so each runs."""
     groups: dict[tuple[str, tuple[str | Path, ...]], list[Handler]] = defaultdict(list)  # by event and what runs
     for handler in handlers:
-        if _dedups_commands(handler) and handler_facts.kind(handler) == "command" and \
+        if dedups_commands(handler) and handler_facts.kind(handler) == "command" and \
                 isinstance(handler.command, str) and "args" not in handler.value:
             runs = handler_facts.resolution(handler).runs
             if runs:
@@ -93,12 +94,12 @@ def _repeats(event: str, handlers: list[Handler], builtins: tuple[str, ...], ser
 
         def fires_with(h: Handler) -> bool:
             """Some call fires both (different `if` rules are taken to share none)."""
-            conditions = {_condition(h), _condition(handler)} - {None}  # noqa: B023 (used within the iteration)
+            conditions = {condition(h), condition(handler)} - {None}  # noqa: B023 (used within the iteration)
             return len(conditions) < 2 and meets(h.matcher, handler.matcher, event, builtins, servers)  # noqa: B023
 
         def fires_wherever(a: Handler, b: Handler) -> bool:
             """a fires on every call b fires on (its `if`, if any, is b's)."""
-            return _condition(a) in (None, _condition(b)) and covers(a.matcher, b.matcher, event, builtins, servers)
+            return condition(a) in (None, condition(b)) and covers(a.matcher, b.matcher, event, builtins, servers)
 
         def wider(h: Handler, position: int) -> bool:
             """h fires wherever `handler` does (and, coming later, on more)."""
@@ -124,68 +125,6 @@ def _repeats(event: str, handlers: list[Handler], builtins: tuple[str, ...], ser
         partly = next((h for h in earlier if runs_with(h) == mine and id(h) not in redundant and fires_with(h)), None)
         if partly is not None:
             yield Copy(handler, partly, runs=False, covered=False)
-
-
-def _condition(handler: Handler) -> object:
-    """The handler's `if` (a permission rule that narrows its matcher), None without one."""
-    return handler.value.get("if")  # (copies are objects: only they have a dedup_key)
-
-
-def dedup_key(handler: Handler) -> DedupKey | None:
-    """Handlers with one key are copies: the same command (and args), or the same URL."""
-    value = handler.value
-    if not isinstance(value, dict):
-        return None
-    kind = handler_facts.kind(handler)
-    if kind == "command" and isinstance(value.get("command"), str):
-        args = value.get("args")
-        args = json.dumps(args, sort_keys=True) if args is not None else None
-        if "CLAUDE_PLUGIN_" in value["command"] or "CLAUDE_PLUGIN_" in (args or ""):
-            # the same template in two plugins names two files (docs/hosts/claude-code.md#deduplication, fixed in 2.1.69)
-            return ("command", value["command"], args, str(handler_facts.where(handler.file).plugin_root))
-        return ("command", value["command"], args)
-    if kind == "http" and isinstance(value.get("url"), str):
-        return ("http", value["url"])
-    return None
-
-
-def copy_key(handler: Handler) -> DedupKey | None:
-    """Handlers with one copy key are copies Claude Code runs once: one dedup_key and one `if`
-    (measured on 2.1.328: the same command with two `if` rules, or with one and without, ran twice)."""
-    key = dedup_key(handler)
-    return None if key is None else (*key, json.dumps(_condition(handler)))
-
-
-def _dedups_commands(handler: Handler) -> bool:
-    host = hosts.of(handler.file.host)
-    return host is not None and host.dedups_commands
-
-
-def runs_with(handler: Handler) -> Unit:
-    """Copies with one unit are deduplicated together: all settings files; each plugin on its own;
-    each Cursor entry on its own."""
-    if not _dedups_commands(handler):
-        return (handler.file.host, id(handler))
-    if handler.file.from_plugin:
-        return ("plugin", handler.file.plugin or str(handler.file.path))
-    return ("settings",)
-
-
-def session(handler: Handler) -> Session:
-    """Which sessions load the handler's file: every one (user, managed, enabled plugins), those of
-    one project (project and local settings), or none known (a loose file named on the command
-    line, a plugin's hooks.json among them: nothing says which settings enable that plugin)."""
-    file = handler.file
-    if file.scope in ("user", "managed") or (file.scope == "plugin" and file.plugin):
-        return EVERY_SESSION
-    if file.scope in ("project", "local"):
-        return ("project", str(file.project))
-    return ("file", str(file.path))
-
-
-def share_a_session(a: Handler, b: Handler) -> bool:
-    sa, sb = session(a), session(b)
-    return EVERY_SESSION in (sa, sb) or sa == sb
 
 
 def _loaded_together(copies: list[Handler]) -> list[list[Handler]]:

@@ -14,15 +14,17 @@ from typing import Any
 from .. import layout
 from ..document import read_file_bytes
 from ..errors import ErrorKind, HookwrightError
-from ..hosts import claude, cursor, opencode
+from ..hooks.events import CLAUDE_EVENTS, CURSOR_EVENTS, FOLDED_CURSOR_EVENTS, GEMINI_EVENTS, OPENCODE_HOOK_KEYS, fold
+from ..hooks.events import SCOPE_ORDER as SCOPE_ORDER  # (re-exported: the checks rank scopes by it)
+from ..hosts.claude import adapter as claude
+from ..hosts.cursor import adapter as cursor
+from ..hosts.opencode import adapter as opencode
 from ..patterns import lazy
-from .facts import CLAUDE_EVENTS, CURSOR_EVENTS, FOLDED_CURSOR_EVENTS, GEMINI_EVENTS, OPENCODE_HOOK_KEYS, fold
 from .model import ConfigFile, Plugin, resolved
 
 SCRIPT_SUFFIXES = (".js", ".ts", ".mjs", ".cjs", ".mts")
 RULES_FILE = "git-guard-rules"  # the kind of git-guard's rules files (host: hookwright)
 RULES_FILE_NAMES = ("git-guard.json", "hookwright-git-guard.json")
-SCOPE_ORDER = {"user": 0, "project": 1, "local": 2, "managed": 3}  # precedence of ordinary keys, low to high
 
 
 class Candidate:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Hashable, Iterable
 
 from .. import hosts, resources
 from ..errors import HookwrightError
+from ..hooks.model import kind as kind  # (re-exported: the checks ask handler_facts)
 from . import disk
 from .model import ConfigFile, Handler
 from .scripts import keys
@@ -84,18 +85,6 @@ def resolution(handler: Handler) -> Resolution:
         _RESOLVED.clear()
     _RESOLVED[id(handler)] = (weakref.ref(handler), found)
     return found
-
-
-def kind(handler: Handler) -> str | None:
-    """The handler's type ("command" when a Cursor entry leaves it out; "plugin" for opencode's
-    code in-process), or None for a bare string."""
-    value = handler.value
-    if handler.file.host == "opencode":
-        return "plugin"
-    if not isinstance(value, dict):
-        return None
-    default = "command"
-    return value.get("type", default) if isinstance(value.get("type", default), str) else None
 
 
 def script_of(inv: Invocation) -> Path | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from .. import hosts
 from ..document import Document, read_file_bytes
 from ..errors import ErrorKind, HookwrightError
-from ..hosts import opencode
+from ..hosts.opencode import adapter as opencode
 from .discovery import Candidate, recognise
 from .model import ConfigFile, Handler
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import hosts
-from ..hosts import opencode
+from ..hosts.opencode import adapter as opencode
 from . import discovery, load
 from .discovery import Candidate
 from .model import ConfigFile, Context, Finding, Handler, Plugin, resolved

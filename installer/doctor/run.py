@@ -4,10 +4,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+from ..hooks.events import BUILTIN_TOOLS
 from ..hosts import NAMES as HOSTS  # every agent doctor checks by default
 from . import discovery, disk, handler_facts, load, parallel
 from .discovery import Candidate
-from .facts import BUILTIN_TOOLS
 from .machine import around, involving
 from .model import ConfigFile, Context, Finding, Handler, Plugin, resolved
 

@@ -1,7 +1,7 @@
 """The agents hookwright manages, by name: `hookwright.hosts.get("cursor")`.
 
-One module per agent (claude.py, cursor.py, opencode.py), each with a HOST object that
-implements installer.hosts.base.Host. A module loads only when its host is asked for.
+One folder per agent (claude/, cursor/, opencode/), whose adapter.py holds a HOST object that
+implements installer.hosts.base.Host. An adapter loads only when its host is asked for.
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def get(name: str) -> Host:
         raise HookwrightError(f"unknown host {name!r}", hint=did_you_mean(name, NAMES) or f"hosts: {', '.join(NAMES)}")
     found = _LOADED.get(name)
     if found is None:
-        found = _LOADED[name] = importlib.import_module(f".{name}", __name__).HOST
+        found = _LOADED[name] = importlib.import_module(f".{name}.adapter", __name__).HOST
     return found
 
 

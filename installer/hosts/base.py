@@ -1,7 +1,7 @@
 """What every host adapter provides, and the words they share: scope, target, entry, host.
 
-A host is one agent whose hooks we manage (installer/hosts/<name>.py, one module each, looked
-up with installer.hosts.get). It knows where its files are per scope, how to read them
+A host is one agent whose hooks we manage, one folder each (installer/hosts/<name>/: its adapter,
+adapter.py, with a HOST object, looked up with installer.hosts.get; its protocol table beside it). It knows where its files are per scope, how to read them
 strictly, how a pack's hooks are written for it, which entries in a file are ours, how to add,
 replace and remove them, and what it can express at all (block a call, rewrite its input, add
 context, answer a question). Commands, plans, rollback, list and doctor ask the host; none of

@@ -250,7 +250,7 @@ def _runtime_change(host: Host, target: Target, pack: Pack, values: dict[str, An
     recorded = {k: v for k, v in values.items() if k != ON_FAILURE or v != FAIL_OPEN}  # (as receipts had it before)
     new_receipt = Receipt(pack.name, pack.version, host.name, target.scope.value, target.config.name, recorded,
                           wanted, [RuntimeFile(name, sha256(content), pack.mode(name)) for name, content in scripts.items()],
-                          keep_empty, created_config, created_folders, written)
+                          keep_empty, created_config, created_folders, written, source=pack.source)
     wanted_files = {name: (content, pack.mode(name)) for name, content in scripts.items()}
     if receipt is None or receipt.to_json() | {"tool_version": None} != new_receipt.to_json() | {"tool_version": None}:
         wanted_files[RECEIPT] = (new_receipt.dumps(), RECEIPT_MODE)
@@ -258,13 +258,16 @@ def _runtime_change(host: Host, target: Target, pack: Pack, values: dict[str, An
     stale = [f.name for f in (receipt.files if receipt else []) if f.name not in scripts]
     if receipt is None:
         action = Action.INSTALL
-    elif receipt.version != pack.version:
-        action = Action.UPGRADE
+    elif receipt.version != pack.version or receipt.source != pack.source:
+        action = Action.UPGRADE  # (another version, or the same from another place or revision)
     elif receipt.options != recorded:
         action = Action.RECONFIGURE
     else:
         action = Action.REPAIR if writes or stale or rewired else Action.UNCHANGED
     change = PackChange(pack.name, action, folder, writes, stale, receipt.version if receipt else None, pack.version)
+    if pack.source.kind != "bundled" or receipt is not None and receipt.source != pack.source:
+        change.source_from = receipt.source.describe() if receipt is not None else None
+        change.source_to = pack.source.describe()
     if ON_FAILURE in values:
         change.on_failure = values[ON_FAILURE]
         change.on_failure_how = _on_failure_how(host, values[ON_FAILURE])

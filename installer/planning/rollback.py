@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .. import atomic, hosts, state
-from ..doctor.model import resolved
 from ..document import Document
 from ..errors import ExitCode, HookwrightError
+from ..hooks.model import resolved
 from ..hosts.base import Host, Scope, Target, check_project
 from ..plan import Action, PackChange, Plan, edited_entries, file_writes, personal_gitignore
 from ..state import read_receipt

@@ -1,5 +1,5 @@
 """simulate for Cursor: the project's Cursor hooks run for real on Cursor's payloads, and their
-answers are read as Cursor documents it (installer/hosts/cursor_protocol.py).
+answers are read as Cursor documents it (installer/hosts/cursor/protocol.py).
 
 Cursor's agent runs only with Cursor's own app and servers, so Cursor itself cannot be run here
 and nothing of this was measured on it (docs/hosts/cursor.md#measured): the report says so. A
@@ -17,12 +17,12 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from ..doctor.facts import CLAUDE_TO_CURSOR
-from ..doctor.model import Context, Handler, timeout_seconds
-from ..hosts import cursor_protocol
-from ..hosts.cursor_protocol import ASKS, COMMAND, DENIES, LITERAL, NONE, TOOL
-from .reading import RawRun, parse_stdout
-from .running import run_one
+from ..hooks.answers import RawRun, parse_stdout
+from ..hooks.events import CLAUDE_TO_CURSOR
+from ..hooks.model import Configs, Handler, timeout_seconds
+from ..hooks.running import run_one
+from ..hosts.cursor import protocol as cursor_protocol
+from ..hosts.cursor.protocol import ASKS, COMMAND, DENIES, LITERAL, NONE, TOOL
 
 TITLE = "Cursor"
 NOT_RUN_HERE = ("Cursor itself cannot be run here (its agent needs Cursor's app and servers): its hooks ran for real, "
@@ -119,7 +119,7 @@ def read(row: cursor_protocol.CursorEventProtocol, run: RawRun, fail_closed: boo
     return reading
 
 
-def simulate(ctx: Context, event: str, tool: str | None, tool_input: dict[str, Any] | None, project: Path,
+def simulate(ctx: Configs, event: str, tool: str | None, tool_input: dict[str, Any] | None, project: Path,
              list_only: bool = False) -> dict[str, Any]:
     """The outcome of one call for Cursor (simulate's host entry)."""
     events = events_for(event, tool)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .. import resources
-from ..hosts import opencode
+from ..hosts.opencode import adapter as opencode
 
 EVENT = opencode.EVENT
 RUN_AS_BUN = "BUN_BE_BUN"

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from claude_cli import hookwright
-from hookwright.hosts.opencode import CLAUDE_TOOL_NAMES, OWN_TOOLS
+from hookwright.hosts.opencode.adapter import CLAUDE_TOOL_NAMES, OWN_TOOLS
 from opencode_cli import run_opencode
 
 pytestmark = pytest.mark.e2e

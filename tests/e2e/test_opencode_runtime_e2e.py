@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from claude_cli import hookwright
-from hookwright.hosts.opencode import render_plugin
+from hookwright.hosts.opencode.adapter import render_plugin
 from opencode_cli import run_opencode
 
 pytestmark = pytest.mark.e2e

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Iterator
 
 from ...document import Keys
-from ...hosts import claude_protocol
+from ...hooks.events import GENERIC_INPUT_VARIABLE, LEGACY_INPUT_VARIABLE
+from ...hosts.claude import protocol as claude_protocol
 from ...patterns import lazy
 from .. import disk, handler_facts
-from ..facts import GENERIC_INPUT_VARIABLE, LEGACY_INPUT_VARIABLE
 from ..model import HOST_NAMES, ConfigFile, Context, Finding, Handler, RuleTable, cached_property, rule_by_id
 from ..scripts import bashisms
 from ..shell.interpret import PYTHON

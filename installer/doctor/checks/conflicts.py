@@ -29,18 +29,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from ... import hosts
-from ...hosts import claude, cursor, cursor_protocol
-from ...hosts.base import Host
-from ...hosts.claude_protocol import SESSION_END_BUDGET_VARIABLE, SESSION_END_MAX_BUDGET, session_end_budget
-from ...hosts.opencode import OWN_TOOLS
-from ...patterns import lazy
-from .. import dedup, handler_facts
-from ..discovery import SCOPE_ORDER
-from ..facts import BUILTIN_TOOLS, CLAUDE_TO_CURSOR
-from ..handler_facts import NO, YES, Rewrite, pack_rewrites
-from ..model import Context, Finding, Handler, RuleTable, cached_property, resolved, timeout_seconds
-from ..regex.matching import Matcher, classify
-from ..regex.overlap import (
+from ...hooks import copies
+from ...hooks.events import BUILTIN_TOOLS, CLAUDE_TO_CURSOR
+from ...hooks.regex.matching import Matcher, classify
+from ...hooks.regex.overlap import (
     Overlap,
     matched_builtins,
     mcp_overlaps,
@@ -49,6 +41,17 @@ from ..regex.overlap import (
     tools_meet,
     unseen_servers,
 )
+from ...hosts.base import Host
+from ...hosts.claude import adapter as claude
+from ...hosts.claude.protocol import SESSION_END_BUDGET_VARIABLE, SESSION_END_MAX_BUDGET, session_end_budget
+from ...hosts.cursor import adapter as cursor
+from ...hosts.cursor import protocol as cursor_protocol
+from ...hosts.opencode.adapter import OWN_TOOLS
+from ...patterns import lazy
+from .. import dedup, handler_facts
+from ..discovery import SCOPE_ORDER
+from ..handler_facts import NO, YES, Rewrite, pack_rewrites
+from ..model import Context, Finding, Handler, RuleTable, cached_property, resolved, timeout_seconds
 from .hosts import claude_tool_names
 
 if TYPE_CHECKING:  # (probe loads only with --probe)
@@ -236,7 +239,7 @@ def _racers(ctx: Context, event: str, probed: dict[int, ProbeResult] | None) -> 
         # wrapper, runs twice: a duplicate, no race)
         runs = handler_facts.runs(handler)
         key = ("pack",) + handler.owner if handler.owner else (("runs", runs) if runs else None) or \
-            dedup.dedup_key(handler) or handler_facts.identity(handler)
+            copies.dedup_key(handler) or handler_facts.identity(handler)
         racer = racers.get(key)
         if racer is None:
             racer = racers[key] = _Racer([], status)
@@ -924,8 +927,8 @@ def _session_end_budget(ctx: Context, end: SessionEndHook) -> Iterator[Finding]:
     budget: float
     if timeout > SESSION_END_MAX_BUDGET:
         budget = SESSION_END_MAX_BUDGET
-    elif dedup.runs_with(handler)[0] == "plugin":
-        raised = [t for h, t in end.ends if dedup.runs_with(h)[0] != "plugin" and dedup.share_a_session(h, handler)]
+    elif copies.runs_with(handler)[0] == "plugin":
+        raised = [t for h, t in end.ends if copies.runs_with(h)[0] != "plugin" and copies.share_a_session(h, handler)]
         budget = session_end_budget(raised)
         if timeout <= budget:
             return

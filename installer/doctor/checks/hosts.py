@@ -5,11 +5,18 @@ import json
 from typing import Any, Iterator
 
 from ... import hosts
-from ...hosts import cursor_protocol
+from ...hooks.events import (
+    BUILTIN_TOOLS,
+    CLAUDE_ONLY_FIELDS,
+    CLAUDE_TO_CURSOR,
+    CURSOR_EVENTS,
+    FOLDED_CLAUDE_EVENTS,
+    fold,
+)
+from ...hooks.regex.matching import js_regex
 from ...hosts.base import newer
-from ..facts import BUILTIN_TOOLS, CLAUDE_ONLY_FIELDS, CLAUDE_TO_CURSOR, CURSOR_EVENTS, FOLDED_CLAUDE_EVENTS, fold
+from ...hosts.cursor import protocol as cursor_protocol
 from ..model import ConfigFile, Context, Finding, Plugin, RuleTable, cached_property
-from ..regex.matching import js_regex
 
 CLAUDE_TO_CURSOR_TOOLS = {"Bash": "Shell"}  # docs/hosts/cursor.md#matchers (Edit, Read, Write, Grep, Task: the same)
 TOOL_NAMES = frozenset(cursor_protocol.TOOL_TYPES + BUILTIN_TOOLS)  # Cursor's tool types and Claude Code's tools

@@ -6,12 +6,20 @@ from functools import lru_cache
 from typing import Any, Iterator, NamedTuple
 
 from ...document import Keys
-from ...hosts.cursor_protocol import CLAUDE_TOOLS_OF_TYPE
+from ...hooks.events import (
+    BUILTIN_TOOLS,
+    CLAUDE_EVENTS,
+    NARROW_EXACT_EVENTS,
+    NEWER_THAN_MATCHER_CHANGE,
+    OPEN,
+    TOOL,
+    Event,
+)
+from ...hooks.regex.matching import VALUE_NAME, Matcher, can_match_a_name, classify, empty_alternative, js_regex
+from ...hooks.regex.overlap import named_servers
+from ...hosts.cursor.protocol import CLAUDE_TOOLS_OF_TYPE
 from ...patterns import lazy
-from ..facts import BUILTIN_TOOLS, CLAUDE_EVENTS, NARROW_EXACT_EVENTS, NEWER_THAN_MATCHER_CHANGE, OPEN, TOOL, Event
 from ..model import ConfigFile, Context, Finding, RuleTable, cached_property, describe
-from ..regex.matching import VALUE_NAME, Matcher, can_match_a_name, classify, empty_alternative, js_regex
-from ..regex.overlap import named_servers
 
 PERMISSION_RULE = lazy(r"\s*([A-Za-z][A-Za-z0-9_-]*)\((?!\?)(.*)\)\s*")  # (not a group: `Bash(?=...)`)
 # what an `if` rule looks like for the tools whose input it can test (permission-rule syntax)

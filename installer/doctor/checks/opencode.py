@@ -14,9 +14,9 @@ from __future__ import annotations
 import difflib
 from typing import Any, Iterable, Iterator
 
-from ...hosts import opencode
+from ...hooks.events import BUILTIN_TOOLS, CLAUDE_EVENTS
 from ...hosts.base import describe
-from ..facts import BUILTIN_TOOLS, CLAUDE_EVENTS
+from ...hosts.opencode import adapter as opencode
 from ..model import ConfigFile, Context, Finding, RuleTable, cached_property
 from ..scripts import plugins
 from ..scripts.plugins import Place

@@ -23,13 +23,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol
 
 from ...document import LineIndex
-from ...hosts import claude_protocol, cursor_protocol
-from ...hosts.claude_protocol import EventProtocol
-from ...hosts.cursor_protocol import CursorEventProtocol
+from ...hooks.regex.overlap import matched_builtins
+from ...hosts.claude import protocol as claude_protocol
+from ...hosts.claude.protocol import EventProtocol
+from ...hosts.cursor import protocol as cursor_protocol
+from ...hosts.cursor.protocol import CursorEventProtocol
 from ...patterns import lazy
 from .. import disk, handler_facts
 from ..model import Context, Finding, Handler, RuleTable, cached_property, rule_by_id
-from ..regex.overlap import matched_builtins
 from ..scripts import bashisms
 from ..scripts import flow as script_flow
 from ..scripts.keys import IGNORED_FIELDS, ScriptFacts, Site, analyse_text, strip_comments
@@ -203,9 +204,9 @@ class ProbedRun:
     @cached_property
     def stdout(self) -> tuple[dict[str, Any] | None, str | None]:
         """(the JSON object it printed, or None; why what it printed is not read as JSON, or None)."""
-        from ...simulate import reading  # (an answer to read: simulate's reader, over 10 ms)
+        from ...hooks import answers  # (an answer to read: the hooks' reader, over 10 ms)
 
-        return reading.parse_stdout(self.printed)
+        return answers.parse_stdout(self.printed)
 
     @cached_property
     def void_verdict(self) -> str | None:
@@ -571,7 +572,7 @@ def _rewrite_drops_fields(code: HookCode) -> Iterator[Finding]:
             yield code.report("script/rewrite-drops-fields", place, written=", ".join(keys), missing=", ".join(missing))
 
 
-# ---- the code a hook runs: the protocol of Claude Code's events (installer/hosts/claude_protocol.py) ----
+# ---- the code a hook runs: the protocol of Claude Code's events (installer/hosts/claude/protocol.py) ----
 
 @CODE_RULES.rule("script/exit-2-does-not-block")
 def _exit_2_does_not_block(code: HookCode) -> Iterator[Finding]:
@@ -762,7 +763,7 @@ def _failure_in_post_tool_use(code: HookCode) -> Iterator[Finding]:
         yield code.report("script/failure-in-post-tool-use", place, field=field)
 
 
-# ---- the code a hook runs: Cursor's answer (installer/hosts/cursor_protocol.py) --------------------------
+# ---- the code a hook runs: Cursor's answer (installer/hosts/cursor/protocol.py) --------------------------
 
 CLAUDE_ANSWER = ("hookSpecificOutput", "permissionDecision", "hookEventName")
 CURSOR_FIELDS = frozenset().union(*(row.output_fields for row in cursor_protocol.PROTOCOL.values()))
@@ -924,8 +925,8 @@ def _probe_timeout(probed: ProbedRun) -> Iterator[Finding]:
 
 
 def _own_timeout(handler: Handler) -> float:
-    """The seconds Claude Code gives the handler (simulate's runner: imported only with --probe)."""
-    from ...simulate import running  # (--probe only: about 20 ms)
+    """The seconds Claude Code gives the handler (the hooks' runner: imported only with --probe)."""
+    from ...hooks import running  # (--probe only: about 20 ms)
 
     return running.timeout_of(handler)
 

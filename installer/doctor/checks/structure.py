@@ -18,10 +18,7 @@ from typing import Any, Collection, Iterable, Iterator, TypedDict
 from ... import hosts, resources
 from ...document import Keys
 from ...errors import ErrorKind, HookwrightError
-from ...hosts.base import describe, outline_problem
-from ...hosts.claude_protocol import GUARD_EVENTS, ON_FAILURE_IGNORED
-from ...patterns import lazy
-from ..facts import (
+from ...hooks.events import (
     BUILTIN_TOOLS,
     CLAUDE_EVENTS,
     CLAUDE_ONLY_FIELDS,
@@ -41,6 +38,9 @@ from ..facts import (
     OneOf,
     fold,
 )
+from ...hosts.base import describe, outline_problem
+from ...hosts.claude.protocol import GUARD_EVENTS, ON_FAILURE_IGNORED
+from ...patterns import lazy
 from ..model import HOST_NAMES, ConfigFile, Context, Finding, RuleTable, cached_property, timeout_seconds
 from ..shell.lex import NAME
 

@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ...document import Keys
+from ...hooks.events import DISABLE_ALL, MANAGED_ONLY_KEYS
+from ...hooks.firing import hooks_disabled_by
 from .. import load
-from ..discovery import SCOPE_ORDER, Candidate
-from ..facts import DISABLE_ALL, MANAGED_ONLY_KEYS
+from ..discovery import Candidate
 from ..model import ConfigFile, Context, Finding, RuleTable, resolved
 from .structure import ObjectFile, settings_objects
 
@@ -23,19 +24,9 @@ def check(ctx: Context) -> Iterator[Finding]:
     yield from RULES.run(ctx)
 
 
-def hooks_disabled_by(files: list[ConfigFile]) -> list[ConfigFile]:
-    """The settings files whose `disableAllHooks: true` counts: of the scopes, only the value with
-    the highest precedence (a project `false` overrides a user `true`); each named file alone."""
-    return [settings.file for settings in _disabling(files)]
-
-
 def _disabling(files: list[ConfigFile]) -> list[ObjectFile]:
-    settings = settings_objects(files)
-    deciding = [s for s in settings if s.file.scope not in SCOPE_ORDER]
-    having = [s for s in settings if s.file.scope in SCOPE_ORDER and DISABLE_ALL in s.data]
-    if having:  # later managed drop-ins win over earlier ones
-        deciding.append(max(enumerate(having), key=lambda p: (SCOPE_ORDER[p[1].file.scope], p[0]))[1])
-    return [s for s in deciding if s.data.get(DISABLE_ALL) is True]
+    by_file = {id(settings.file): settings for settings in settings_objects(files)}
+    return [by_file[id(file)] for file in hooks_disabled_by(files)]
 
 
 @RULES.rule("structure/hooks-disabled")

@@ -34,9 +34,9 @@ from typing import Any, Callable, Collection, Iterable
 
 from ... import hosts
 from ...document import LineIndex
+from ...hooks.events import LEGACY_INPUT_VARIABLE
 from ...patterns import lazy
 from .. import disk
-from ..facts import LEGACY_INPUT_VARIABLE
 from . import flow as script_flow  # (ScriptFacts has a field named flow)
 
 REWRITE_SHAPES = ("claude", "cursor")  # the hosts whose answer a script prints (opencode's plugins change args)

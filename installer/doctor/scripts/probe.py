@@ -2,7 +2,7 @@
 its own event, and judge what it answered. Opt-in only, never run by default: these are the
 user's commands.
 
-Each handler runs the way Claude Code runs it (installer/simulate/running.py: the shell form
+Each handler runs the way Claude Code runs it (installer/hooks/running.py: the shell form
 through /bin/sh, the exec form spawned directly), but in a throwaway world: the working directory
 is a temporary project (the directories of scripts that live in the real project or home are
 copied there first, so that `"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh` still finds its script),
@@ -10,11 +10,11 @@ HOME is a temporary home, and the environment holds only PATH, LANG, HOME, TMPDI
 CLAUDE_PROJECT_DIR, the session's variables (claude_protocol.session_variables) and CLAUDE_ENV_FILE
 where the event sets it. A handler gets TIMEOUT seconds
 (or its own timeout, when shorter); then its whole process group is killed. Each distinct
-command runs once per event, on the payload simulate would send (installer/simulate/payload.py),
+command runs once per event, on the payload simulate would send (installer/hooks/payload.py),
 a tool event's on a tool its matcher matches.
 
-What it answered is read by simulate's reader (installer/simulate/reading.py, with the per-event
-table of installer/hosts/claude_protocol.py), and the probe rules (PROBE_RULES in
+What it answered is read by simulate's reader (installer/hooks/answers.py, with the per-event
+table of installer/hosts/claude/protocol.py), and the probe rules (PROBE_RULES in
 installer/doctor/checks/scripts.py) say what in it Claude Code does not take the way the hook
 means: JSON read as plain text, another event's hookEventName, a decision the event does not
 read, a rewrite that drops fields of the input, an exit code that does not block, a timeout.
@@ -33,14 +33,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...hosts.claude_protocol import ENV_FILE_EVENTS, protocol, session_variables
-from ...simulate import reading, running
-from ...simulate.payload import payload_for
-from ...simulate.reading import RawRun, Reading
+from ...hooks import answers, running
+from ...hooks.answers import RawRun, Reading
+from ...hooks.events import CLAUDE_EVENTS
+from ...hooks.payload import payload_for
+from ...hooks.regex.overlap import matched_builtins, mcp_overlap, server_reach
+from ...hosts.claude.protocol import ENV_FILE_EVENTS, protocol, session_variables
 from .. import handler_facts
-from ..facts import CLAUDE_EVENTS
 from ..model import Context, Finding, Handler
-from ..regex.overlap import matched_builtins, mcp_overlap, server_reach
 
 TIMEOUT = 5.0
 MAX_PARALLEL = 8
@@ -114,7 +114,7 @@ def probe_handler(handler: Handler, tool: str | None, timeout: float | None = No
         sent = payload_for(event, project, transcript, tool=tool, tool_input=tool_input)
         env.update(session_variables(sent["session_id"]))
         run = running.run_one(handler, json.dumps(sent).encode(), project, env, timeout)
-    return ProbeResult(event, tool, tool_input, run, reading.read(event, handler.command or "", run), timeout)
+    return ProbeResult(event, tool, tool_input, run, answers.read(event, handler.command or "", run), timeout)
 
 
 def _mirror_scripts(handler: Handler, project: Path, home: Path) -> None:

@@ -1,6 +1,6 @@
 """What Claude Code sends a command hook on stdin, for one event (docs/hosts/claude-code.md#stdin-payload):
 the common fields, the tool's on tool events, the event's own defaults
-(installer/hosts/claude_protocol.py), then whatever the caller gives. `simulate` builds its call
+(installer/hosts/claude/protocol.py), then whatever the caller gives. `simulate` builds its call
 with it, `doctor --probe` its synthetic one, so both send the same shape.
 
 Measured on 2.1.328 (one `claude -p` run per event, the payload a hook read compared field by
@@ -16,7 +16,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from ..hosts.claude_protocol import protocol
+from ..hosts.claude.protocol import protocol
 
 PROMPT_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "UserPromptSubmit",
                            "Stop", "SubagentStart", "SubagentStop", "PreCompact", "PreSkillShellCommand"})

@@ -1,6 +1,6 @@
 """Which real tools two matchers can both match.
 
-A matcher is read exactly as Claude Code reads it (installer/doctor/regex/matching.classify, the
+A matcher is read exactly as Claude Code reads it (installer/hooks/regex/matching.classify, the
 same reading every matcher rule uses; docs/hosts/claude-code.md#matchers):
 `*`, empty or missing matches everything; a matcher of letters, digits, `_`, `|`, space (and,
 on current hosts, `-` and `,`) is a list of exact names; anything else is a JavaScript regex,
@@ -32,7 +32,7 @@ from functools import lru_cache
 from typing import Iterable, Iterator
 
 from ...patterns import lazy
-from ..facts import BUILTIN_TOOLS, CLAUDE_EVENTS, OPEN, TOOL
+from ..events import BUILTIN_TOOLS, CLAUDE_EVENTS, OPEN, TOOL
 from .engine import Regex, Undecided, is_word
 from .matching import Matcher, can_match_a_name, classify
 

@@ -2,7 +2,7 @@
 
 Pure functions over what a handler printed: no processes here, so every rule is unit-tested on
 its own. The per-event facts (what exit 2 does, which fields an event reads) come from
-installer/hosts/claude_protocol.py; the rules that are the same for every event are here, as
+installer/hosts/claude/protocol.py; the rules that are the same for every event are here, as
 measured on Claude Code 2.1.328 (docs/hosts/claude-code.md#measured; the extra cases in
 tests/e2e/test_simulate_conformance.py): exit 2 blocks whatever stdout says, with the JSON's
 reason when that JSON blocks too, else stderr; stdout is JSON when it starts with `{` after
@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
-from ..hosts.claude_protocol import (
+from ..hosts.claude.protocol import (
     BLOCKS,
     CONTEXT,
     CONTINUE_IGNORED,

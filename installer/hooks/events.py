@@ -6,8 +6,8 @@ CLI disagree, the real CLI wins.
 """
 from __future__ import annotations
 
-from ..hosts import cursor_protocol
-from ..hosts.claude_protocol import ON_FAILURE_VALUES
+from ..hosts.claude.protocol import ON_FAILURE_VALUES
+from ..hosts.cursor import protocol as cursor_protocol
 
 # ---- Claude Code -----------------------------------------------------------------------------
 
@@ -126,6 +126,7 @@ BUILTIN_TOOLS = (
 )
 
 # Kill switches and policy keys that explain why hooks "don't run" (docs/hosts/claude-code.md#kill-switches)
+SCOPE_ORDER = {"user": 0, "project": 1, "local": 2, "managed": 3}  # precedence of ordinary keys, low to high
 DISABLE_ALL = "disableAllHooks"
 MANAGED_ONLY_KEYS = ("allowManagedHooksOnly", "strictPluginOnlyCustomization")
 

@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-from ..interpreter import DEFAULT as DEFAULT_PYTHON
-from ..layout import RUNTIME_FOLDER
-from .base import (
+from ...interpreter import DEFAULT as DEFAULT_PYTHON
+from ...layout import RUNTIME_FOLDER
+from ..base import (
     Capabilities,
     Entry,
     HandlerPlace,
@@ -30,8 +30,8 @@ from .base import (
 )
 
 if TYPE_CHECKING:
-    from ..document import Document
-    from ..packs import HostTarget, Pack, PackHook
+    from ...document import Document
+    from ...packs import HostTarget, Pack, PackHook
 
 PROJECT_VAR = '"${CURSOR_PROJECT_DIR:-.}"'
 VERSION = 1
@@ -94,8 +94,8 @@ class Cursor(Host):
         PostToolUse hook on postToolUse (its context, or its block's reason, reaches the model as
         additional_context); a SessionStart hook on sessionStart. The runtime carries no other
         event's answer (docs/hosts/cursor.md#event-mapping, #matchers)."""
-        from ..packs import HostTarget
-        from .claude import tools_named
+        from ...packs import HostTarget
+        from ..claude.adapter import tools_named
 
         if claude.event == "SessionStart":
             if tools_named(claude.matcher) != tools_named(None):

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from .. import hosts
-from ..doctor.model import Handler, timeout_seconds
-from ..hosts.claude_protocol import SESSION_END_BUDGET_VARIABLE, session_end_budget
-from .reading import RawRun
+from ..hosts.claude.protocol import SESSION_END_BUDGET_VARIABLE, session_end_budget
+from .answers import RawRun
+from .model import Handler, timeout_seconds
 
 MAX_OUTPUT = 1024 * 1024  # what is kept of each stream
 

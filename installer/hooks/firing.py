@@ -1,8 +1,8 @@
 """Which handlers Claude Code runs on one call: every scope and enabled plugin, the matcher and
 `if` as the host reads them, kill switches, and one run per command among the copies that fire.
 
-The files and handlers are doctor's (installer/doctor/run.context, the discovery `list` uses),
-so simulate, doctor and list see one set of hooks.
+The files and handlers are the ones doctor's discovery found (installer/doctor/run.context, the
+discovery `list` uses), so simulate, doctor's probe and list see one set of hooks.
 """
 from __future__ import annotations
 
@@ -11,14 +11,13 @@ import os
 import re
 from typing import Any, NamedTuple
 
-from ..doctor import dedup, handler_facts
-from ..doctor.checks.switches import hooks_disabled_by
-from ..doctor.discovery import SCOPE_ORDER
-from ..doctor.facts import CLAUDE_EVENTS, IF_EVENTS, TOOL
-from ..doctor.model import Context, Handler
-from ..doctor.regex.matching import Matcher, classify
-from ..doctor.regex.overlap import tools_meet
 from ..patterns import lazy
+from . import copies
+from .events import CLAUDE_EVENTS, DISABLE_ALL, IF_EVENTS, SCOPE_ORDER, TOOL
+from .model import ConfigFile, Configs, Handler
+from .model import kind as handler_type
+from .regex.matching import Matcher, classify
+from .regex.overlap import tools_meet
 
 # the payload field a non-tool event's matcher is compared with (docs/hosts/claude-code.md#events)
 MATCHED_FIELD = {
@@ -46,7 +45,7 @@ class Selected(NamedTuple):
     simulated: bool = True  # False: it would fire, but simulate does not run its type
 
 
-def select(ctx: Context, event: str, payload: dict[str, Any]) -> list[Selected]:
+def select(ctx: Configs, event: str, payload: dict[str, Any]) -> list[Selected]:
     """Every Claude Code handler of `event` in the project, in configuration order, with whether
     it runs on `payload`."""
     disabled = hooks_disabled_by(ctx.files)
@@ -70,13 +69,25 @@ def select(ctx: Context, event: str, payload: dict[str, Any]) -> list[Selected]:
         if miss:
             found.append(Selected(handler, False, miss))
             continue
-        kind = handler_facts.kind(handler)
+        kind = handler_type(handler)
         if kind != "command":
             found.append(Selected(handler, True, NOT_RUN_TYPES.get(kind or "", "not a valid handler"),
                                   simulated=False))
             continue
         found.append(Selected(handler, True))
     return _once_per_command(found)
+
+
+def hooks_disabled_by(files: list[ConfigFile]) -> list[ConfigFile]:
+    """The settings files whose `disableAllHooks: true` counts: of the scopes, only the value with
+    the highest precedence (a project `false` overrides a user `true`); each named file alone."""
+    settings = [(f, f.document.data) for f in files if f.kind == "claude-settings" and f.document is not None
+                and isinstance(f.document.data, dict)]
+    deciding = [(f, data) for f, data in settings if f.scope not in SCOPE_ORDER]
+    having = [(f, data) for f, data in settings if f.scope in SCOPE_ORDER and DISABLE_ALL in data]
+    if having:  # later managed drop-ins win over earlier ones
+        deciding.append(max(enumerate(having), key=lambda p: (SCOPE_ORDER[p[1][0].scope], p[0]))[1])
+    return [f for f, data in deciding if data.get(DISABLE_ALL) is True]
 
 
 def _misses(handler: Handler, event: str, payload: dict[str, Any]) -> str | None:
@@ -109,13 +120,13 @@ def _once_per_command(found: list[Selected]) -> list[Selected]:
     copy's timeout counted over the project's, the project's over the user's; copies with
     different `if` rules both ran); a plugin's copy runs on its own
     (docs/hosts/claude-code.md#deduplication)."""
-    copies: dict[tuple[Any, ...], list[int]] = {}
+    repeated: dict[tuple[Any, ...], list[int]] = {}
     for index, selected in enumerate(found):
-        key = dedup.copy_key(selected.handler) if selected.runs else None
+        key = copies.copy_key(selected.handler) if selected.runs else None
         if key is not None:
-            copies.setdefault((dedup.runs_with(selected.handler), key), []).append(index)
+            repeated.setdefault((copies.runs_with(selected.handler), key), []).append(index)
     kept = list(found)
-    for indexes in copies.values():
+    for indexes in repeated.values():
         rank = {i: SCOPE_ORDER.get(found[i].handler.file.scope, -1) for i in indexes}
         winner = max(indexes, key=lambda i: (rank[i], -i))
         for i in indexes:
@@ -136,7 +147,7 @@ class SettingsRule(NamedTuple):
     path: str  # the settings file that holds it
 
 
-def settings_rule(ctx: Context, payload: dict[str, Any], kinds: tuple[str, ...] = ("deny", "ask")) -> SettingsRule | None:
+def settings_rule(ctx: Configs, payload: dict[str, Any], kinds: tuple[str, ...] = ("deny", "ask")) -> SettingsRule | None:
     """The first deny rule of the project's settings that covers the call, else the first ask rule
     (docs/hosts/claude-code.md#permission-rules): a hook's allow does not override a deny rule
     (2.1.77), nor its ask (2.1.101), and a matching ask rule still prompts after a hook's allow
@@ -153,7 +164,7 @@ def settings_rule(ctx: Context, payload: dict[str, Any], kinds: tuple[str, ...] 
     return None
 
 
-def refused_before_the_hooks(ctx: Context, event: str, payload: dict[str, Any]) -> SettingsRule | None:
+def refused_before_the_hooks(ctx: Configs, event: str, payload: dict[str, Any]) -> SettingsRule | None:
     """A deny rule on a file's path refuses a file tool's call before any PreToolUse hook runs
     (measured on 2.1.328: `Read(./secret.txt)`, and `Edit(src/**)` on a Write, refused the call and
     the hook never fired; a Bash deny rule lets the hooks run first, and judges the rewrite)."""

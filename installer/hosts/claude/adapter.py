@@ -11,14 +11,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
 
-from .. import layout
-from ..interpreter import DEFAULT as DEFAULT_PYTHON
-from ..patterns import lazy
-from .base import Capabilities, Entry, HandlerPlace, Host, Scope, Target, check_events, deep
+from ... import layout
+from ...interpreter import DEFAULT as DEFAULT_PYTHON
+from ...patterns import lazy
+from ..base import Capabilities, Entry, HandlerPlace, Host, Scope, Target, check_events, deep
 
 if TYPE_CHECKING:
-    from ..document import Document
-    from ..packs import Pack
+    from ...document import Document
+    from ...packs import Pack
 
 PROJECT_VAR = '"$CLAUDE_PROJECT_DIR"'
 RUNTIME_FOLDER = {Scope.user: layout.RUNTIME_FOLDER, Scope.project: layout.RUNTIME_FOLDER,

@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ...patterns import lazy
-from ..facts import NARROW_EXACT_EVENTS
+from ..events import NARROW_EXACT_EVENTS
 from .engine import MAX_SOURCE, Regex
 
 EXACT = lazy(r"[A-Za-z0-9_|, \t-]*")

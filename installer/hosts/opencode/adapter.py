@@ -26,13 +26,13 @@ import json
 from pathlib import Path
 from typing import Any, Iterator
 
-from .. import resources
-from ..document import Document
-from ..errors import ExitCode, HookwrightError
-from ..interpreter import DEFAULT as DEFAULT_PYTHON
-from ..layout import PLUGIN_PREFIX, RUNTIME_FOLDER, plugin_file
-from ..patterns import lazy
-from .base import Capabilities, Entry, HandlerPlace, Host, Scope, Target, deep, env_path
+from ... import resources
+from ...document import Document
+from ...errors import ExitCode, HookwrightError
+from ...interpreter import DEFAULT as DEFAULT_PYTHON
+from ...layout import PLUGIN_PREFIX, RUNTIME_FOLDER, plugin_file
+from ...patterns import lazy
+from ..base import Capabilities, Entry, HandlerPlace, Host, Scope, Target, deep, env_path
 
 HEADER = "// hookwright-plugin "
 FORMAT = 1
@@ -218,8 +218,8 @@ class Opencode(Host):
         """A Claude Code PreToolUse hook runs from the plugin's tool.execute.before, for the same
         tools under opencode's names (`*`: every tool; `mcp`: every MCP tool); the plugin has no
         other event (docs/hosts/opencode.md#event-mapping)."""
-        from ..packs import HostTarget
-        from .claude import tools_named
+        from ...packs import HostTarget
+        from ..claude.adapter import tools_named
 
         if claude.event != "PreToolUse":
             return f"hookwright's opencode plugin runs hooks before a tool call only, not on {claude.event}"
@@ -261,7 +261,7 @@ class Opencode(Host):
     # ---- reading -------------------------------------------------------------------------
 
     def load(self, path: Path) -> Document:
-        from ..document import read_file_bytes
+        from ...document import read_file_bytes
 
         try:
             return read_plugin(path, read_file_bytes(path))
@@ -289,7 +289,7 @@ class Opencode(Host):
         (written by any version of hookwright) nor what its first line makes now."""
         if not doc.exists or doc.data == {}:
             return False
-        from ..state import read_receipt, sha256
+        from ...state import read_receipt, sha256
 
         name = _FILE_NAME.match(doc.path.name)
         try:

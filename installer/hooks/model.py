@@ -1,0 +1,205 @@
+"""The words below doctor, simulate and list: the files that hold hooks, the handlers in them as
+their host loads them, and the hook configuration of one project (Configs).
+
+Its classes are plain ones with an __init__ (doctor's speed: installer/doctor/__init__.py).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Generic, TypeVar, overload
+
+from ..document import Document, Keys
+from ..errors import HookwrightError
+
+_Value = TypeVar("_Value")
+
+
+class cached_property(Generic[_Value]):
+    """functools.cached_property without the lock Python 3.11's takes on each first read (3.12
+    dropped it): doctor reads tens of thousands of them once each, on objects no other thread sees."""
+
+    def __init__(self, compute: Callable[[Any], _Value]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> cached_property[_Value]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> _Value: ...
+
+    def __get__(self, instance: object | None, owner: type | None = None) -> _Value | cached_property[_Value]:
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.compute(instance)
+        return value
+
+
+class ConfigFile:
+    """One file that holds (or should hold) hooks."""
+
+    def __init__(self, path: Path, kind: str, host: str, scope: str, document: Document | None = None,
+                 project: Path | None = None, plugin: str | None = None, plugin_root: Path | None = None,
+                 error: HookwrightError | None = None, source: bytes | None = None) -> None:
+        self.path = path
+        # claude-settings | claude-plugin-hooks | cursor-hooks | opencode-config | opencode-plugin
+        # | gemini-hooks | grok-hooks | unknown
+        self.kind = kind
+        self.host = host  # claude | cursor | opencode | gemini | grok | unknown
+        self.scope = scope  # user | project | local | managed | plugin | given
+        self.document = document  # None for files that are not JSON (opencode plugins) or unreadable
+        self.project = project  # what $CLAUDE_PROJECT_DIR is for this file's hooks
+        self.plugin = plugin  # "name@marketplace" for a plugin's hooks file
+        self.plugin_root = plugin_root  # what ${CLAUDE_PLUGIN_ROOT} is for a plugin's hooks file
+        self.error = error  # why the file could not be read or parsed (document is None then)
+        self.source = source  # the bytes of a file that is not strict JSON (opencode's plugins and JSONC)
+        self._positions: dict[Keys, tuple[int, int]] = {}
+
+    @property
+    def from_plugin(self) -> bool:
+        """A plugin's hooks (found through enabledPlugins, or a plugin hooks.json named on the command line)."""
+        return self.scope == "plugin" or self.kind == "claude-plugin-hooks"
+
+    def position(self, keys: Keys, at_key: bool = False) -> tuple[int, int]:
+        """Line and column of the value at `keys` (`at_key`: of its key, for a finding about the
+        name); of its nearest existing parent when it is missing (a required field: the
+        handler); 1, 1 for a file without a JSON document."""
+        document = self.document
+        if document is None or document.root is None:
+            return 1, 1
+        if at_key and keys:
+            parent = document.node_at(*keys[:-1])
+            key_start = next((start for name, start, _ in parent.members if name == keys[-1]), None) if parent else None
+            if key_start is not None:
+                return document.position_of(key_start)
+        found = self._positions.get(keys)
+        if found is None:
+            nearest = document.root  # (the root is there when nothing along the path is)
+            for end in range(len(keys), 0, -1):
+                node = document.node_at(*keys[:end])
+                if node is not None:
+                    nearest = node
+                    break
+            found = self._positions[keys] = document.position_of(nearest.start)
+        return found
+
+class Handler:
+    """One hook handler as the host would load it."""
+
+    def __init__(self, file: ConfigFile, event: str, matcher: str | None, value: Any, keys: Keys, group_keys: Keys,
+                 owner: tuple[str, str] | None = None) -> None:
+        self.file = file
+        self.event = event
+        self.matcher = matcher  # None: no matcher (matches everything)
+        self.value = value  # the handler's JSON (a dict; a bare string where someone wrote one)
+        self.keys = keys  # JSON path to the handler, e.g. ("hooks", "PreToolUse", 0, "hooks", 1)
+        self.group_keys = group_keys  # JSON path to its matcher group (Claude); == keys for flat Cursor entries
+        self.owner = owner  # (pack, script) when it runs one of our runtimes
+
+    @property
+    def command(self) -> Any:
+        """Its "command" as written: a string in a well-formed handler, any JSON value in another
+        (the checks that need a string test for one); None where there is none."""
+        return self.value.get("command") if isinstance(self.value, dict) else None
+
+    @property
+    def where(self) -> str:
+        """`file:line`, as a report names the handler."""
+        return f"{self.file.path}:{self.file.position(self.keys)[0]}"
+
+    def source(self) -> dict[str, Any]:
+        """Where the handler is, as `list --json` and `simulate --json` give it."""
+        line, column = self.file.position(self.keys)
+        return {"path": str(self.file.path), "scope": self.file.scope, "plugin": self.file.plugin,
+                "line": line, "column": column}
+
+
+class Plugin:
+    """A plugin that a settings file enables: `"enabledPlugins": {"name@marketplace": true}`."""
+
+    def __init__(self, id: str, enabled_in: ConfigFile, install_path: Path | None, hook_files: list[Path]) -> None:
+        self.id = id  # "name@marketplace"
+        self.enabled_in = enabled_in  # the settings file whose value counts (highest precedence)
+        self.install_path = install_path  # from <claude user dir>/plugins/installed_plugins.json; None: not installed
+        self.hook_files = hook_files
+
+
+_Configs = TypeVar("_Configs", bound="Configs")
+
+
+class Configs:
+    """The hook configuration of one project: its files, their handlers, and what is known of
+    the project they run in (tools, MCP servers, plugins, the settings' variables)."""
+
+    def __init__(self, files: list[ConfigFile], handlers: list[Handler], probe: bool = False,
+                 tools: list[str] | None = None, mcp_servers: list[str] | None = None,
+                 plugins: list[Plugin] | None = None, project: Path | None = None,
+                 mcp_sources: list[str] | None = None, settings_env: frozenset[str] | None = None) -> None:
+        self.files = files
+        self.handlers = handlers
+        self.probe = probe
+        # Real tool names: the built-in tools, then one `mcp__<server>__.*` pattern per MCP server
+        # configured for the project (tell them apart by the `mcp__` prefix).
+        self.tools = [] if tools is None else tools
+        self.mcp_servers = [] if mcp_servers is None else mcp_servers  # those servers' names, as tool names use them
+        self.plugins = [] if plugins is None else plugins  # enabled plugins, installed or not
+        self.project = project  # the project doctor looked at (cwd or --project)
+        self.mcp_sources = [] if mcp_sources is None else mcp_sources  # where it looked for MCP servers
+        # the variables the settings files' "env" sets for the session (and so for its hooks), read
+        # from the files unless given (a share of a run is given the run's: parallel.py)
+        self.settings_env = settings_env if settings_env is not None else frozenset(
+            name for f in files if f.document is not None and isinstance(f.document.data, dict)
+            and isinstance(f.document.data.get("env"), dict) for name in f.document.data["env"])
+        # every file of the run, whose settings merge (httpHookAllowedEnvVars): a share of a run keeps the run's
+        self.run_files = files
+        # a plan's check: ids of the handlers it adds or removes, whose conflicts are never cut short
+        self.focus: frozenset[int] = frozenset()
+        self.truncated: set[str] = set()  # rules whose findings were cut short (too many pairs)
+
+    def narrowed(self: _Configs, files: list[ConfigFile], handlers: list[Handler], plugins: list[Plugin]) -> _Configs:
+        """Some of this run's files and handlers, with its facts of the project (tools, MCP
+        servers, the settings' variables), its files and its focus."""
+        narrowed = type(self)(files, handlers, self.probe, self.tools, self.mcp_servers, plugins, self.project,
+                           self.mcp_sources, self.settings_env)
+        narrowed.focus = self.focus
+        narrowed.run_files = self.run_files
+        return narrowed
+
+    @cached_property
+    def servers_by_case(self) -> dict[str, str]:
+        """The configured MCP servers by their lower-case name (built once; each matcher asks)."""
+        return {server.lower(): server for server in self.mcp_servers}
+
+
+def kind(handler: Handler) -> str | None:
+    """The handler's type ("command" when a Cursor entry leaves it out; "plugin" for opencode's
+    code in-process), or None for a bare string."""
+    value = handler.value
+    if handler.file.host == "opencode":
+        return "plugin"
+    if not isinstance(value, dict):
+        return None
+    default = "command"
+    return value.get("type", default) if isinstance(value.get("type", default), str) else None
+
+
+HOST_NAMES = {"claude": "Claude Code", "cursor": "Cursor", "opencode": "opencode", "gemini": "Gemini CLI",
+              "grok": "Grok CLI"}
+
+
+def resolved(path: Path) -> Path:
+    """The path with its symlinks followed; as written (made absolute) where they loop or the
+    disk refuses (Path.resolve raises RuntimeError on a loop before Python 3.13)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
+def timeout_seconds(value: Any) -> float | None:
+    """A handler's "timeout" as the host reads it: a positive number of seconds, else None."""
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else None

@@ -1,0 +1,2 @@
+"""Claude Code, all in one folder: where its settings files are and how hooks sit in them
+(adapter.py), and what each event makes of a hook's answer (protocol.py)."""

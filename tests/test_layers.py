@@ -1,0 +1,51 @@
+"""What fires and what an answer means has one owner, installer/hooks, below doctor and simulate:
+neither of those imports the other, and hooks imports neither (issue 37). Every import counts,
+the ones inside functions and under TYPE_CHECKING too."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "installer"
+
+
+def _imports(package: str) -> dict[str, set[str]]:
+    """Each module of installer/<package> (as "hookwright.<package>...") and what it imports."""
+    found: dict[str, set[str]] = {}
+    for path in sorted((PACKAGE / package).rglob("*.py")):
+        parts = ["hookwright", *path.relative_to(PACKAGE).with_suffix("").parts]
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        here = parts[:-1]  # the package the module is in
+        names: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names.update(alias.name.replace("installer.", "hookwright.", 1) for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = here[:len(here) - node.level + 1] if node.level else []
+                target = ".".join([*base, node.module] if node.module else base)
+                names.add(target)
+                names.update(f"{target}.{alias.name}" for alias in node.names)  # `from .. import doctor`
+        found[module] = names
+    return found
+
+
+def _crossing(package: str, others: tuple[str, ...]) -> list[str]:
+    return sorted(f"{module} imports {name}" for module, names in _imports(package).items() for name in names
+                  for other in others if name == f"hookwright.{other}" or name.startswith(f"hookwright.{other}."))
+
+
+def test_the_import_reader_sees_imports_across_packages_where_there_are_some():
+    assert any(name.startswith("hookwright.hooks.") for names in _imports("doctor").values() for name in names)
+    assert any(name.startswith("hookwright.hooks.") for names in _imports("simulate").values() for name in names)
+
+
+def test_doctor_never_imports_simulate():
+    assert _crossing("doctor", ("simulate",)) == []
+
+
+def test_simulate_never_imports_doctor():
+    assert _crossing("simulate", ("doctor",)) == []
+
+
+def test_the_hooks_layer_imports_neither_doctor_nor_simulate_nor_the_commands():
+    assert _crossing("hooks", ("doctor", "simulate", "commands")) == []
