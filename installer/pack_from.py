@@ -19,6 +19,7 @@ import shlex
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from . import safe_read
 from .errors import HookwrightError
 from .layout import COMMANDS as COMMANDS_FILE
 from .layout import RECEIPT as RECEIPT_NAME
@@ -191,10 +192,10 @@ def _path_of(word: str, roots: dict[str, Path | None]) -> Path | None:
 
 def _beside(script: Path, used: set[str]) -> list[Copied]:
     """The files beside a copied script that it names (a library it sources, a config it reads)."""
-    try:
-        text = script.read_text(encoding="utf-8", errors="replace")[:200_000]
-    except OSError:
+    data = safe_read.read_or_none(script, safe_read.SCRIPT)
+    if data is None:
         return []
+    text = data[:200_000].decode("utf-8", errors="replace")
     found = []
     for sibling in sorted(script.parent.iterdir()):
         if (sibling != script and sibling.suffix in NEXT_TO_SCRIPTS and sibling.is_file() and not sibling.is_symlink()
@@ -226,13 +227,7 @@ def _hook_id(event: str, matcher: str | None, copied: list[Copied], taken: set[s
     base = Path(copied[0].name).stem if copied else f"{event}-{matcher or 'all'}"
     slug = CAMEL_STEP.sub(r"\1-\2", base).lower()
     slug = NOT_AN_ID.sub("-", slug).strip("-")[:30].strip("-") or "hook"
-    slug = slug if slug[0].isalpha() else "hook-" + slug
-    candidate, n = slug, 1
-    while candidate in taken:
-        n += 1
-        candidate = f"{slug}-{n}"
-    taken.add(candidate)
-    return candidate
+    return _free(slug if slug[0].isalpha() else "hook-" + slug, taken)
 
 
 def _add(hooks: list[dict[str, Any]], hook: dict[str, Any]) -> None:

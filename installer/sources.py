@@ -62,6 +62,11 @@ def parse(text: str) -> Spec:
     return Spec("name", text)
 
 
+def is_url(text: str) -> bool:
+    """Whether `text` is a git URL (a scheme, or scp-like user@host:path), not a path."""
+    return bool(_URL.match(text))
+
+
 def _is_repository(path: Path) -> bool:
     """A folder of a git repository (its work tree, or a bare repository)."""
     return (path / ".git").exists() or (path / "HEAD").is_file() and (path / "objects").is_dir()

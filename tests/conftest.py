@@ -37,7 +37,7 @@ def _python3_is_the_interpreter(monkeypatch, _python3_folder):
 @pytest.fixture(autouse=True)
 def _no_real_home(monkeypatch):
     for name in list(os.environ):
-        if name.startswith(("XDG_", "CLAUDE", "HOOKWRIGHT_")) or name in ("COLUMNS", "LINES"):
+        if name.startswith(("XDG_", "CLAUDE", "CODEX_", "HOOKWRIGHT_")) or name in ("COLUMNS", "LINES"):
             monkeypatch.delenv(name)
     monkeypatch.setenv("HOME", UNUSABLE_HOME)
     monkeypatch.setenv("USERPROFILE", UNUSABLE_HOME)
@@ -60,6 +60,15 @@ def project(tmp_path) -> Path:
     project = tmp_path / "project"
     project.mkdir()
     return project
+
+
+@pytest.fixture
+def here(tmp_path, monkeypatch) -> Path:
+    """A folder of the test's own, the current folder (for a command that writes where it runs)."""
+    folder = tmp_path / "work"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    return folder
 
 
 @pytest.fixture

@@ -160,7 +160,7 @@ def test_git_guard_ignores_other_tools_and_events_without_logging(stdin, env, lo
 
 
 BAD_HOST_ROWS = [
-    ["--host", "codex"],
+    ["--host", "gemini"],
     ["--option", "deny_push=true"],
 ]
 

@@ -152,7 +152,7 @@ def test_in_a_terminal_install_asks_for_the_agent_with_the_ones_found_here_first
     try:
         shown = terminal.wait_for(lambda text: "Agent" in text and "):" in text)
         agents = [line.split()[0] for line in shown.splitlines() if "found" in line]
-        assert agents == ["cursor", "claude", "opencode"] and f"found: {home / '.cursor'}" in shown
+        assert agents == ["cursor", "claude", "opencode", "codex"] and f"found: {home / '.cursor'}" in shown
         assert "(cursor)" in shown.splitlines()[-1] or "(cursor):" in shown  # found first, and the default
         terminal.run("send-keys", "-t", "main", "Enter")
         shown = terminal.wait_for(lambda text: "Packs to install" in text)
@@ -203,7 +203,7 @@ def _nothing_written(home, project) -> bool:
 def test_the_guided_install_asks_agent_packs_scope_and_options_and_writes_what_was_chosen(tmp_path, home, project):
     terminal = _guided(tmp_path, home, project, "--project", project)
     try:
-        terminal.wait_for(lambda text: "Agent [claude/cursor/opencode] (claude):" in text)
+        terminal.wait_for(lambda text: "Agent [claude/cursor/opencode/codex] (claude):" in text)
         terminal.keys("Enter")
         terminal.wait_for(lambda text: "Packs to install" in text)
         terminal.keys("path-normalizer", "Enter")
@@ -338,7 +338,7 @@ def test_no_color_turns_the_colours_off_and_they_are_on_without_it(tmp_path, hom
 
 def test_answers_ignore_case_at_every_question(tmp_path, home, project):
     terminal = _guided(tmp_path, home, project, "--project", project)
-    asked = [("Agent [claude/cursor/opencode] (claude):", "Claude"), ("Packs to install", "Git-Guard"),
+    asked = [("Agent [claude/cursor/opencode/codex] (claude):", "Claude"), ("Packs to install", "Git-Guard"),
              ("Scope [user/project/local] (project):", "PROJECT"), ("git-guard.deny_push (false):", "True"),
              ("git-guard.deny_unparsed (false):", "FALSE"), ("git-guard.on_failure [continue/block] (continue):", "Block"),
              ("Apply this change?", "Y")]

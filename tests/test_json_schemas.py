@@ -43,9 +43,10 @@ COMMAND_SCHEMAS = {
     "prefs unset": ["prefs.schema.json", "error.schema.json"],
     "prefs list": ["prefs.schema.json", "error.schema.json"],
     "pack new": ["pack-new.schema.json", "error.schema.json"],
+    "pack test": ["pack-test.schema.json", "error.schema.json"],
 }
 # the schemas of files, not of a command's output (a pack's manifest)
-FILE_SCHEMAS = {"pack.schema.json"}
+FILE_SCHEMAS = {"pack.schema.json", "pack-case.schema.json"}
 # doctor's report and simulate's document are not closed (no additionalProperties: false at the top)
 NOT_STRICT = {"doctor.schema.json", "simulate.schema.json"}
 
@@ -334,6 +335,19 @@ def test_pack_new_json_validates_against_its_schema(hookwright, home, project, t
         FIXTURE / ".claude" / "hooks" / "guard.py")})
 
 
+def test_pack_test_json_validates_against_its_schema(hookwright, home, project, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    ok(hookwright("pack", "new", "mine"))
+    passed = validate("pack-test.schema.json", ran_json(hookwright("pack", "test", "./mine", "--host", "cursor",
+                                                                   "--json")))
+    write_json(tmp_path / "mine" / "tests" / "wrong.json", {"tool_name": "Bash", "tool_input": {"command": "ls"},
+                                                             "expect": {"blocked": True}})
+    failed = validate("pack-test.schema.json", ran_json(hookwright("pack", "test", "./mine", "--host", "claude",
+                                                                   "--json"), code=1))
+    assert [c["passed"] for c in passed["hosts"][0]["cases"]] == [True, True]
+    assert [c["passed"] for c in failed["hosts"][0]["cases"]] == [True, True, False]
+
+
 # ---- the error document ---------------------------------------------------------------------------------
 
 def _invalid_prefs_file(home: Path, project: Path) -> None:
@@ -366,6 +380,7 @@ ERRORS = [  # (id, arguments, the command's own schema if it covers its errors t
     ("prefs-unset-bad-id", ["prefs", "unset", "not an id", "--json"], "prefs.schema.json", None),
     ("prefs-list-invalid-file", ["prefs", "list", "--json"], "prefs.schema.json", _invalid_prefs_file),
     ("pack-new-bad-name", ["pack", "new", "Not_A_Name", "--json"], "pack-new.schema.json", None),
+    ("pack-test-no-pack-here", ["pack", "test", "./no-such-folder", "--json"], "pack-test.schema.json", None),
 ]
 
 

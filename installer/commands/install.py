@@ -10,10 +10,12 @@ from ..errors import HookwrightError
 from ..hosts.base import Scope, scope_reason
 from ..packs import Pack, resolve_options
 from ..plan import Plan
-from ..planning.install import check_host, check_place, plan_install, targets_for
+from ..planning.install import check_host, check_place, plan_install, targets_for, trust_plans
 from ..planning.places import Chosen, places_to_install
+from ..project import project_of
 from ..runtime_check import check_loads
 from ..sources import load_all
+from ..team import TeamList, option_assignments, read_list
 from .result import Result
 
 
@@ -26,7 +28,12 @@ def install(pack_names: list[str], *, host: str | None = None, scope: Scope | No
     each, then run_plans (check, confirm, apply). `python`: the interpreter the hooks start
     (None: as installed, else python3); each pack's modules are loaded in it first."""
     if not pack_names:
-        raise HookwrightError("name at least one pack to install", hint="`hookwright packs` lists them")
+        listed = read_list(project_of(project))
+        if listed is None:
+            raise HookwrightError("name at least one pack to install", hint="`hookwright packs` lists them; a "
+                                  "project's own list goes in .hookwright.toml ([[packs]], docs/your-own-hooks.md)")
+        return install_list(listed, host=host, scope=scope, project=project, options=options, adopt=adopt,
+                            force=force, dry_run=dry_run, consent=consent, python=python)
     packs = load_all(pack_names, project)
     chosen = resolve_options(list(packs.values()), options)
     checked = interpreter.chosen(python) if python is not None else None
@@ -34,7 +41,55 @@ def install(pack_names: list[str], *, host: str | None = None, scope: Scope | No
     places = places_to_install(list(packs), host, scope, project, consent.pick, again)
     plans = plans_for("install", [(place, [packs[name] for name in place.packs]) for place in places], chosen,
                       scope=scope, project=project, adopt=adopt, force=force, python=checked)
+    if consent.trust:
+        plans += trust_plans(plans)
     return run_plans("install", plans, dry_run=dry_run, consent=consent)
+
+
+def install_list(listed: TeamList, *, host: str | None, scope: Scope | None, project: Path | None,
+                 options: list[str], adopt: bool, force: bool, dry_run: bool, consent: Consent,
+                 python: str | None) -> Result:
+    """The project's list (team.py) into the project scope of each agent found on this machine
+    (or --host's): each pack where the list puts it and the agent runs it; a pack the agent
+    cannot run, where the list does not name that agent, is left out with a note saying why."""
+    if scope not in (None, Scope.project):
+        raise HookwrightError(f"{listed.path.name}'s pack list is the project's: it installs into the project scope",
+                              path=listed.path, hint="drop --scope, or name the packs to install elsewhere")
+    agents = [host] if host else [adapter.name for adapter in hosts.every() if adapter.found_on_this_machine()]
+    if not agents:
+        raise HookwrightError("no agent hookwright installs into is found on this machine", path=listed.path,
+                              hint="name one with --host claude (or cursor, opencode)")
+    loaded = [(wanted, load_all([wanted.spec], project)) for wanted in listed.packs]
+    unknown = sorted({name for wanted in listed.packs for name in wanted.hosts or () if name not in hosts.NAMES})
+    if unknown:
+        raise HookwrightError(f"{listed.path.name} names an agent hookwright does not know: {', '.join(unknown)}",
+                              path=listed.path, hint=f"the agents: {', '.join(hosts.NAMES)}")
+    every = {pack.name: pack for _, found in loaded for pack in found.values()}
+    chosen = resolve_options(list(every.values()), [assignment for wanted, found in loaded for pack in found
+                                                    for assignment in option_assignments(pack, wanted.options)]
+                             + options)
+    checked = interpreter.chosen(python) if python is not None else None
+    places, notes = [], []
+    for agent in agents:
+        adapter = hosts.get(agent)
+        packs = []
+        for wanted, found in loaded:
+            for pack in found.values():
+                why = adapter.refusal(pack)
+                if wanted.hosts is not None and agent not in wanted.hosts:
+                    continue
+                if why and wanted.hosts is None:
+                    notes.append(f"{pack.name} is not installed into {adapter.title}: {why}")
+                    continue
+                packs.append(pack)
+        if packs:
+            places.append((Chosen(agent, Scope.project, [p.name for p in packs],
+                                  f"the project's list ({listed.path.name})"), packs))
+    plans = plans_for("install", places, chosen, scope=Scope.project, project=project, adopt=adopt, force=force,
+                      python=checked)
+    result = run_plans("install", plans, dry_run=dry_run, consent=consent)
+    result.notes = notes + result.notes
+    return result
 
 
 def plans_for(command: str, places: list[tuple[Chosen, list[Pack]]], chosen: dict[str, dict[str, Any]], *,

@@ -1,19 +1,20 @@
 """`hookwright pack new NAME [--from FILE]`: a command pack of one's own, made to install as it
 is: a guard to start from with its test cases, or the hooks of a Claude Code config
-(installer/pack_from.py), each with a sample call to try it on (`hookwright pack test`)."""
+(installer/pack_from.py), each with a sample call to try it on. `hookwright pack test [PACK]`:
+its cases on every agent it is made for, as each would run them (installer/pack_cases.py)."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
 from typing import Any
 
-from .. import atomic
-from ..errors import HookwrightError, command_line
+from .. import atomic, safe_read
+from ..errors import ExitCode, HookwrightError, command_line
+from ..pack_cases import CASES
 from ..packs import MANIFEST, PACK_DIR, load_pack_file
 from ..patterns import lazy
 from .result import Payload, Result, Status
 
-CASES = "tests"  # the pack's folder of test cases (tests/<case>.json), schemas/pack-case.schema.json
 NAME = lazy(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")  # schemas/pack.schema.json's name
 GUARD = '''#!/usr/bin/env python3
 """{name}'s guard, in Claude Code's hook protocol: the call on stdin as JSON; exit 2 blocks it
@@ -66,11 +67,12 @@ def new_pack(name: str, from_file: Path | None = None, into: Path | None = None)
     files: dict[str, tuple[bytes, int]] = {}
     copied_from: dict[str, str] = {}
     if from_file is None:
-        hooks = [{"id": "guard", "command": f"python3 {PACK_DIR}/guard.py", "event": "PreToolUse",
-                  "matcher": "Bash", "timeout": 10, "rewrites_input": False, "blocks": True,
-                  "description": "Blocks rm -rf (exit 2, the reason on stderr); lets the rest through."}]
+        hooks: list[dict[str, Any]] = [{
+            "id": "guard", "command": f"python3 {PACK_DIR}/guard.py", "event": "PreToolUse", "matcher": "Bash",
+            "timeout": 10, "rewrites_input": False, "blocks": True,
+            "description": "Blocks rm -rf (exit 2, the reason on stderr); lets the rest through."}]
         files["guard.py"] = (GUARD.format(name=name).encode(), 0o755)
-        cases = STARTER_CASES
+        cases: dict[str, dict[str, Any]] = STARTER_CASES
         not_carried: list[dict[str, Any]] = []
         description = "My own hooks, in Claude Code's hook protocol."
     else:
@@ -84,7 +86,7 @@ def new_pack(name: str, from_file: Path | None = None, into: Path | None = None)
             copied_from[copied.name] = str(copied.source)
         for script, text in made.scripts.items():
             files[script] = (text.encode(), 0o755)
-        cases = {f"{hook['id']}-sample": _sample_case(hook) for hook in hooks}
+        cases = {f"{hook['id']}-sample": sample_case(hook["id"], hook["event"], hook["matcher"]) for hook in hooks}
         description = f"The hooks of {from_file.name}, as a pack for every agent."
     from ..pack_from import manifest_text
 
@@ -108,24 +110,54 @@ def _check(folder: Path) -> None:
 
 def _read_copied(source: Path) -> tuple[bytes, int]:
     try:
-        data = source.read_bytes()
+        data = safe_read.read(source, safe_read.SCRIPT)
         executable = source.stat().st_mode & 0o100
     except OSError as err:
         raise HookwrightError(f"cannot read {source}: {err.strerror}", path=source) from None
     return data, 0o755 if executable else 0o644
 
 
-def _sample_case(hook: dict[str, Any]) -> dict[str, Any]:
+def sample_case(hook: str, event: str, matcher: str | None) -> dict[str, Any]:
     """A call the hook fires on, to see what each agent makes of its answer (no expectation: the
     author writes it in `expect`)."""
     from ..hosts.claude.adapter import EXACT_MATCHER
     from ..hosts.claude.protocol import protocol
 
-    matcher = hook["matcher"] or ""
+    matcher = matcher or ""
     names = [n.strip() for n in matcher.replace(",", "|").split("|") if n.strip()] if EXACT_MATCHER.fullmatch(
         matcher) else []
     tool = next((n for n in names if n in SAMPLE_INPUTS), names[0] if names else "Bash")
-    case: dict[str, Any] = {"description": f"what {hook['id']} makes of a {tool} call", "event": hook["event"]}
-    if protocol(hook["event"]).tool_event:
+    case: dict[str, Any] = {"description": f"what {hook} makes of a {tool} call", "event": event}
+    if protocol(event).tool_event:
         case.update(tool_name=tool, tool_input=SAMPLE_INPUTS.get(tool, {}))
     return case
+
+
+class PackTested(Payload):
+    def __init__(self, pack: str, folder: str, hosts: list[dict[str, Any]]) -> None:
+        self.pack = pack
+        self.folder = folder  # where the pack was read (a repository's: its tree at the commit)
+        self.hosts = hosts  # each agent: tested or why not, and each case's outcome there
+
+    def print_text(self, result: Result) -> None:
+        from ..output import print_pack_tested
+
+        print_pack_tested(self)
+
+
+def try_pack(text: str | None, host: str | None = None) -> Result:
+    """The pack's cases on each agent it is made for (or `host`); exit 1 when one does not pass."""
+    from .. import hosts, sources
+    from ..pack_cases import read_cases, try_on
+
+    pack = sources.load(sources.parse(text or "."))
+    cases = read_cases(pack)
+    rows = []
+    for name in [host] if host else list(pack.hosts):
+        adapter = hosts.get(name)
+        why = adapter.refusal(pack)
+        tried = {"tested": False, "why": why, "cases": []} if why else try_on(pack, name, cases)
+        rows.append({"host": name, "title": adapter.title, **tried})
+    failed = any(case["passed"] is False for row in rows for case in row["cases"])
+    return Result("pack test", Status.CHECKED, exit_code=ExitCode.FINDINGS if failed else ExitCode.OK,
+                  payload=PackTested(pack.name, str(pack.folder), rows))

@@ -6,6 +6,7 @@ from pathlib import Path
 from .. import atomic, hosts
 from ..apply import Consent, run_plans
 from ..hosts.base import Scope, scope_reason
+from ..planning.install import trust_plans
 from ..planning.places import places_to_remove
 from ..planning.uninstall import plan_uninstall, targets_for
 from .result import Result, Status
@@ -29,6 +30,8 @@ def uninstall(pack_names: list[str], *, host: str | None = None, scope: Scope | 
             plan = plan_uninstall(adapter, target, its_names, force)
             plan.project, plan.scope_reason = project, place.reason or scope_reason(scope, project)
             plans.append(plan)
+    if consent.trust:
+        plans += trust_plans(plans)
     result = run_plans("uninstall", plans, dry_run=dry_run, consent=consent)
     result.notes = notes
     return result

@@ -1,6 +1,6 @@
 """The agents hookwright manages, by name: `hookwright.hosts.get("cursor")`.
 
-One folder per agent (claude/, cursor/, opencode/), whose adapter.py holds a HOST object that
+One folder per agent (claude/, cursor/, opencode/, codex/), whose adapter.py holds a HOST object that
 implements installer.hosts.base.Host. An adapter loads only when its host is asked for.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from ..errors import HookwrightError, did_you_mean
 if TYPE_CHECKING:
     from .base import Host
 
-NAMES = ("claude", "cursor", "opencode")
+NAMES = ("claude", "cursor", "opencode", "codex")
 DEFAULT = "claude"  # the agent a command without --host is about
 
 

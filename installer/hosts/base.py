@@ -10,6 +10,7 @@ them knows an agent by name.
 from __future__ import annotations
 
 import copy
+import errno
 import functools
 import json
 import os
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Iterator, NamedTuple
 
 from ..document import Keys
-from ..errors import HookwrightError
+from ..errors import ErrorKind, HookwrightError
 from ..interpreter import DEFAULT as DEFAULT_PYTHON
 from ..layout import LOCAL_RUNTIME_FOLDER, RECEIPT
 from ..patterns import lazy
@@ -28,6 +29,7 @@ from ..patterns import lazy
 if TYPE_CHECKING:
     from ..document import Document
     from ..packs import HostTarget, Pack, PackHook
+    from ..plan import Plan
     from .versions import Pin
 
 
@@ -47,6 +49,15 @@ SCOPE_LINES = {  # what each scope means, in one line (the interactive install s
 def implied_scope(project: Path | None) -> Scope:
     """--project without --scope means the project scope (a user-scope install ignores it)."""
     return Scope.project if project is not None else Scope.user
+
+
+def looped(path: Path) -> bool:
+    """Whether following `path`'s links never ends (a `.claude` that links to itself)."""
+    try:
+        os.stat(path)
+    except OSError as err:
+        return err.errno == errno.ELOOP
+    return False
 
 
 def check_project(project: Path | None) -> None:
@@ -144,6 +155,15 @@ class Entry(NamedTuple):
         return f"{self.event}{on}: {self.pack}/{self.hook}"
 
 
+class Skipped(NamedTuple):
+    """A hook of a host's file that the host will not run until the user trusts it (Host.skipped)."""
+
+    event: str
+    keys: Keys  # where the handler is in the file
+    handler: Any  # as written (Host.owner tells whose it is)
+    why: str  # what is not trusted, in the host's words
+
+
 class Capabilities(NamedTuple):
     """What a host lets a hook do (the README's capability table is made from these)."""
 
@@ -233,7 +253,11 @@ class Host(ABC):
                                   hint="give an existing folder with --project")
         found = self._target(scope, project, pack)
         user = self._target(Scope.user, None, pack)
-        if found.config.parent.resolve() == user.config.parent.resolve():
+        for folder in (found.config.parent, found.runtime_root.parent):
+            if os.path.islink(folder) and looped(folder):
+                raise HookwrightError("cannot be read: its symlinks form a loop", path=folder, kind=ErrorKind.UNREADABLE,
+                                      hint="fix or remove the link that points back at itself")
+        if os.path.realpath(found.config.parent) == os.path.realpath(user.config.parent):
             raise HookwrightError(f"in {project}, {scope.value} scope is your user settings ({user.config.parent})",
                                   path=found.config, hint="use --scope user, or run from a project")
         return found
@@ -516,6 +540,28 @@ class Host(ABC):
         """Upgrade in place where the host allows it; else remove and add."""
         return self.add(self.remove(data, old, keep_empty=[]), new)
 
+    # ---- what the host makes of a change ----------------------------------------------------
+
+    # where the host keeps its own trust in hooks, which it runs no hook without ("" none): only
+    # --trust-hooks writes it, never by default
+    trust_store: ClassVar[str] = ""
+
+    def change_notes(self, target: Target, before: Any, after: Any, again: list[str]) -> list[str]:
+        """What the host will do with the file as changed that the plan must say (Codex: the hooks
+        it will skip until they are trusted, and how to trust them). `before`, `after`: the file's
+        data; `again`: the words of a command that makes the same change (for a hint)."""
+        return []
+
+    def trust_plan(self, changes: list[Plan]) -> Plan | None:
+        """The plan that writes the host's trust in the hooks `changes` leave in their files (None:
+        nothing to trust), for --trust-hooks; made again from the files on disk once they are written."""
+        return None
+
+    def skipped(self, target: Target, data: Any) -> list[Skipped]:
+        """The hooks of the file (its `data`) that the host will skip, without a word, until the
+        user trusts them (Codex), as the host's own trust store says now; status and doctor say them."""
+        return []
+
     def empty_containers(self, data: Any, entries: list[Entry]) -> list[str]:
         """Containers on the entries' paths that exist and are empty: they must stay after uninstall."""
         kept = []
@@ -528,15 +574,81 @@ class Host(ABC):
         return kept
 
 
+
+class MatcherGroups(Host):
+    """A host whose file holds matcher groups, `{"hooks": {Event: [{"matcher": ..., "hooks":
+    [handler, ...]}]}}` (Claude Code, Codex): the one walk of that tree and its edits."""
+
+    def walk(self, data: Any) -> Iterator[HandlerPlace]:
+        """The handlers (objects, or bare strings) of each well-formed matcher group."""
+        hooks = data.get("hooks") if isinstance(data, dict) else None
+        for event, groups in hooks.items() if isinstance(hooks, dict) else ():
+            for gi, group in enumerate(groups) if isinstance(groups, list) else ():
+                if not (isinstance(group, dict) and isinstance(group.get("hooks"), list)):
+                    continue
+                matcher = group.get("matcher")
+                for hi, value in enumerate(group["hooks"]):
+                    if isinstance(value, (dict, str)):
+                        yield HandlerPlace(event, ("hooks", event, gi, "hooks", hi), ("hooks", event, gi), matcher,
+                                           value)
+
+    # ---- editing -----------------------------------------------------------------------------
+
+    def add(self, data: dict[str, Any], entry: Entry) -> dict[str, Any]:
+        """Our handler goes into a group of our own (never into a foreign group), at the end."""
+        data = deep(data)
+        groups = data.setdefault("hooks", {}).setdefault(entry.event, [])
+        for group in groups:
+            if (isinstance(group, dict) and group.get("matcher") == entry.matcher
+                    and isinstance(group.get("hooks"), list) and group["hooks"]
+                    and all((self.owner(h) or ("",))[0] == entry.pack for h in group["hooks"])):
+                group["hooks"].append(entry.handler)
+                return data
+        group = {"matcher": entry.matcher} if entry.matcher is not None else {}
+        group["hooks"] = [entry.handler]
+        groups.append(group)
+        return data
+
+    def remove(self, data: dict[str, Any], entry: Entry, keep_empty: list[str]) -> dict[str, Any]:
+        data = deep(data)
+        script = self.owner(entry.handler)
+        for event, (_, _, gi, _, hi), handler in [(p.event, p.keys, p.value) for p in self.walk(data)]:
+            if event == entry.event and self.owner(handler) == script:
+                groups = data["hooks"][event]
+                del groups[gi]["hooks"][hi]
+                if not groups[gi]["hooks"]:
+                    del groups[gi]
+                if not groups and f"hooks.{event}" not in keep_empty:
+                    del data["hooks"][event]
+                if not data["hooks"] and "hooks" not in keep_empty:
+                    del data["hooks"]
+                return data
+        return data
+
+    def replace(self, data: dict[str, Any], old: Entry, new: Entry) -> dict[str, Any]:
+        """Upgrade in place: same position when event and matcher stay, else remove and add."""
+        if (old.event, old.matcher) == (new.event, new.matcher):
+            data = deep(data)
+            script = self.owner(old.handler)
+            for place in self.walk(data):
+                if place.event == old.event and self.owner(place.value) == script:
+                    _, event, gi, _, hi = place.keys
+                    data["hooks"][event][gi]["hooks"][hi] = new.handler
+                    return data
+        return super().replace(data, old, new)
+
+
 VERSION_NAME = lazy(r"\d+\.\d+\.\d+")
 
 
 def _package_version(manifest: Path, package: str) -> str | None:
     """The version of npm package `package` whose package.json this is, if it is that one's."""
+    from .. import safe_read
+
+    raw = safe_read.read_or_none(manifest, safe_read.STATE)
     try:
-        with manifest.open("rb") as stream:
-            data = json.loads(stream.read(1 << 20))
-    except (OSError, ValueError):
+        data = json.loads(raw) if raw is not None else None
+    except ValueError:
         return None
     version = data.get("version") if isinstance(data, dict) and data.get("name") == package else None
     return version if isinstance(version, str) and VERSION_NAME.fullmatch(version) else None

@@ -5,12 +5,10 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
-from .. import atomic, interpreter, state
+from .. import atomic, git, interpreter, state
 from ..document import Document
 from ..errors import ExitCode, HookwrightError
 from ..hosts.base import Entry, Host, Scope, Target
@@ -144,7 +142,9 @@ def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[st
     return Plan("install", target, doc, data, added, removed, changes,
                 replan=lambda: plan_install(host, target, packs, options, adopt, force, python),
                 notes=_git_notes(target) + _required_key_notes(host, doc, data)
-                + _shim_notes(host, target, packs, interpreters),
+                + _shim_notes(host, target, packs, interpreters)
+                + host.change_notes(target, doc.data if doc.exists else {}, data,
+                                    ["install", *(p.name for p in packs), *place_args(target)]),
                 made_folders=made[1], exact_bytes=new_bytes,  # (also over an edit, which only --force gets to)
                 other_writes=personal_gitignore(target, changes))
 
@@ -160,10 +160,32 @@ def _kept_options(target: Target, pack: Pack, receipt: Receipt | None, given: di
 
     shown = ", ".join(f"{name}={_option_text(value)}" for name, value in kept.items())
     defaults = [arg for name in kept for arg in ("--option", f"{name}={_option_text(pack.options[name].default)}")]
-    place = ["--host", target.host, "--scope", target.scope.value] + (
-        ["--project", str(target.project)] if target.project is not None else [])
     return [f"{pack.name} keeps {shown} from the install before (the command line did not say); "
-            f"`{command_line('install', pack.name, *place, *defaults)}` puts back the default"]
+            f"`{command_line('install', pack.name, *place_args(target), *defaults)}` puts back the default"]
+
+
+def place_args(target: Target) -> list[str]:
+    """The options that name the target's place on a command line."""
+    return ["--host", target.host, "--scope", target.scope.value] + (
+        ["--project", str(target.project)] if target.project is not None else [])
+
+
+def trust_plans(plans: list[Plan]) -> list[Plan]:
+    """--trust-hooks: for each host the plans change that keeps its own trust in hooks (Codex),
+    the plan that writes that trust, after them."""
+    from .. import hosts
+
+    found = []
+    for name in dict.fromkeys(plan.target.host for plan in plans):
+        host = hosts.get(name)
+        if not host.trust_store:
+            raise HookwrightError(f"--trust-hooks: {host.title} runs hooks without a trust of its own",
+                                  hint="drop --trust-hooks")
+        trusting = host.trust_plan([plan for plan in plans if plan.target.host == name])
+        if trusting is not None:
+            trusting.project = next(plan.project for plan in plans if plan.target.host == name)
+            found.append(trusting)
+    return found
 
 
 def _option_text(value: Any) -> str:
@@ -222,19 +244,17 @@ def _git_notes(target: Target) -> list[str]:
     all where git already tracks it: its entries then reach everyone who pulls, but not the
     runtimes they run (their folder is git-ignored), and a hook whose runtime is missing exits 2,
     refusing every call it matches."""
-    if not target.personal or target.project is None or not shutil.which("git"):
+    if not target.personal or target.project is None or not git.available():
         return []
     name = target.config.relative_to(target.project).as_posix()
     if target.config.exists():
-        tracked = subprocess.run(["git", "-C", str(target.project), "ls-files", "--error-unmatch", "--", name],
-                                 capture_output=True)
-        if tracked.returncode == 0:
+        tracked = git.run(target.project, "ls-files", "--error-unmatch", "--", name)
+        if tracked is not None and tracked.returncode == 0:
             return [f"git tracks {target.config}, which is personal: the hooks written there reach everyone who "
                     "pulls it, but not their runtimes (git ignores those), and a hook whose runtime is missing "
                     f"refuses every call it matches: untrack it (git rm --cached '{name}') and add it to .gitignore"]
-    done = subprocess.run(["git", "-C", str(target.project), "check-ignore", "-q", str(target.config)],
-                          capture_output=True)
-    if done.returncode != 1:  # 0: ignored; 128: not a git repository
+    done = git.run(target.project, "check-ignore", "-q", str(target.config))
+    if done is None or done.returncode != 1:  # 0: ignored; 128: not a git repository
         return []
     return [f"{target.config} is personal but git does not ignore it here: add "
             f"'{name}' to .gitignore (Claude Code does so itself when it creates the file)"]

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .. import hosts, state
+from .. import hosts, safe_read, state
 from ..document import Document
 from ..errors import HookwrightError
 from ..hosts.base import Entry, Host, Scope, Target
@@ -70,7 +70,11 @@ def plan_uninstall(host: Host, target: Target, names: list[str], force: bool = F
     others = _others_in(target, names)
     gone = doc.exists and host.holds_nothing(data) and (  # the file goes when nothing of anyone's is left in it,
         host.file_per_pack or any(r.created_config for r in receipts) and not others)  # and we made it
+    from .install import place_args
+
     return Plan("uninstall", target, doc, data, [], removed, changes,
+                notes=host.change_notes(target, doc.data if doc.exists else {}, {} if gone else data,
+                                        ["uninstall", *names, *place_args(target)]),
                 replan=lambda: plan_uninstall(host, target, names, force), delete_config=gone,
                 remove_folders=made_folders(target, receipts) if gone else [],
                 exact_bytes=None if gone else as_before_our_last_write(host, target, doc, data))
@@ -84,10 +88,9 @@ def as_before_our_last_write(host: Host, target: Target, doc: Document, data: An
     last = None if host.file_per_pack or not doc.exists else state.last_write_if_untouched(target.config, doc.raw)
     if last is None or last.backup is None:
         return None
-    saved = state.backup_folder(last.backup) / "config"
-    if not saved.is_file():
+    raw = safe_read.read_or_none(state.backup_folder(last.backup) / "config", safe_read.BACKUP)
+    if raw is None:
         return None
-    raw = saved.read_bytes()
     try:
         before = host.parse(target.config, raw)
     except HookwrightError:

@@ -19,10 +19,12 @@ opencode's plugin keeps one runtime per opencode process); both modes answer thr
 Every host's payload reaches the hook in Claude Code's words (`as_claude`), so a pack's hook
 is written once: Cursor's `beforeShellExecution` is a PreToolUse call of the Bash tool, its
 `Shell` tool is Bash; opencode's plugin (hookwright-<pack>.js) already sends Claude Code's
-shape, with the tool names mapped. The answer goes out in the shape of the host and event it
-was called for: Claude Code's `hookSpecificOutput`; Cursor's `permission`, `user_message`,
-`agent_message`, `updated_input`; for opencode's plugin `{"decision": "deny", "reason": ...}`
-(it throws) or `{"updated_input": {...}}` (it changes the call's arguments in place).
+shape, with the tool names mapped, and so does Codex (its shell tool is Bash there). The answer
+goes out in the shape of the host and event it was called for: Claude Code's
+`hookSpecificOutput`; Cursor's `permission`, `user_message`, `agent_message`, `updated_input`;
+for opencode's plugin `{"decision": "deny", "reason": ...}` (it throws) or `{"updated_input":
+{...}}` (it changes the call's arguments in place); Codex's `hookSpecificOutput` as Codex reads
+it (`_render_codex`).
 
 The script the host starts is templates/runtime/hook_script.py, installed under each hook's
 name; it puts its folder on sys.path, sends our modules' byte-code to the user's cache and
@@ -34,6 +36,7 @@ import `__future__` on every call).
 """
 import json
 import os
+import stat
 import sys
 
 TYPE_CHECKING = False  # mypy takes any name TYPE_CHECKING for true; typing is not loaded at run time
@@ -63,7 +66,7 @@ PROJECT_VARIABLES = ("CLAUDE_PROJECT_DIR", "CURSOR_PROJECT_DIR")  # where a host
 FAIL_CLOSED = "--fail-closed"  # installed to fail closed: a hook that cannot decide blocks (exit 2)
 SERVE = "--serve"  # answer call after call, one line each, until stdin ends (serve())
 BLOCKS = 2  # the exit code by which Claude Code and Cursor block a call (and opencode's plugin throws)
-HOSTS = ("claude", "cursor", "opencode")
+HOSTS = ("claude", "cursor", "opencode", "codex")
 # PreSkillShellCommand (a skill's shell line, Claude Code 2.1.332's output schema) takes a decision and
 # its reason as PreToolUse does, but no context, and any updatedInput there stops the command
 PERMISSION_EVENTS = ("PreToolUse", "PreSkillShellCommand")
@@ -177,6 +180,8 @@ def render(outcome: Outcome, host: str, event: object) -> "dict[str, object] | N
         return _render_cursor(outcome, event)
     if host == "opencode":
         return _render_opencode(outcome, event)
+    if host == "codex":
+        return _render_codex(outcome, event)
     specific: "dict[str, object]" = {"hookEventName": event}
     if event in PERMISSION_EVENTS:
         decision = outcome.decision
@@ -223,6 +228,25 @@ def _render_opencode(outcome: Outcome, event: str) -> "dict[str, object] | None"
     if outcome.updated_input is not None:
         return {"updated_input": outcome.updated_input}
     return None
+
+
+def _render_codex(outcome: Outcome, event: str) -> "dict[str, object] | None":
+    """Claude Code's answer as Codex 0.171.0 takes it (docs/hosts/codex.md#output-protocol): a
+    deny needs its reason (Codex lets a deny without one run); `ask` is rejected there and
+    `codex exec` cannot ask, so a guard that wants the user asked denies, with its reason; a
+    rewrite needs `permissionDecision: "allow"` beside `updatedInput` (alone, either one is
+    rejected, and the call runs unchanged), and `allow` carries nothing else: without a rewrite
+    the answer says nothing (the user's approvals apply either way: Codex's allow only rewrites)."""
+    if event == "PreToolUse" and outcome.decision in ("deny", "ask"):
+        specific: "dict[str, object]" = {"hookEventName": event, "permissionDecision": "deny",
+                                         "permissionDecisionReason": str(outcome.reason or "refused by a hookwright hook")}
+    elif event == "PreToolUse" and outcome.updated_input is not None:
+        specific = {"hookEventName": event, "permissionDecision": "allow", "updatedInput": outcome.updated_input}
+    else:
+        specific = {"hookEventName": event}
+    if outcome.context and event in ("PreToolUse", "PostToolUse", "SessionStart", "UserPromptSubmit", "SubagentStart"):
+        specific["additionalContext"] = str(outcome.context)
+    return {"hookSpecificOutput": specific} if len(specific) > 1 else None
 
 
 # ---- files: where state, logs and preferences live (the installer uses the same places) -----
@@ -366,12 +390,22 @@ def file_signature(path: str) -> object:
     return (path, found.st_mtime_ns, found.st_size, found.st_ino)
 
 
+MAX_JSON_FILE = 4 << 20  # a preferences or rules file larger than this is no such file
+
+
 def read_json_file(path: str) -> "dict[str, Any] | None":
     """A JSON object from a file: None if there is no file; ValueError if it cannot be read or
-    is not a JSON object (the message says why)."""
+    is not a JSON object (the message says why). A repository may put a FIFO or a link to a
+    device there: only a regular file is read (opened without blocking), up to MAX_JSON_FILE."""
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        try:
+            found = os.fstat(fd)
+            if not stat.S_ISREG(found.st_mode) or found.st_size > MAX_JSON_FILE:
+                raise ValueError("%s: cannot be read: not a regular file of at most %d bytes" % (path, MAX_JSON_FILE))
+            raw = os.read(fd, MAX_JSON_FILE + 1)
+        finally:
+            os.close(fd)
     except (FileNotFoundError, NotADirectoryError):
         return None
     except (IOError, OSError) as error:

@@ -47,7 +47,8 @@ class FakeResponsesAPI(ScriptedServer):
                      "content": [{"type": "output_text", "text": turn, "annotations": []}]}]
         calls = [turn] if isinstance(turn, dict) else turn
         return [{"type": "function_call", "id": f"fc_t{index}_{n}", "call_id": f"call_t{index}_{n}",
-                 "name": call["tool"], "arguments": json.dumps(call.get("input", {})), "status": "completed"}
+                 "name": call["tool"], "arguments": json.dumps(call.get("input", {})), "status": "completed",
+                 **({"namespace": call["namespace"]} if "namespace" in call else {})}
                 for n, call in enumerate(calls)]
 
     def tool_results(self) -> list[dict]:

@@ -2,60 +2,28 @@
 real Codex: the key and hash of every kind of hook agree with what `codex app-server` reports,
 a hook trusted with them runs, and one edited after it was trusted is skipped.
 
-`trust_key` and `trusted_hash` are the algorithm of docs/hosts/codex.md#trust-hash, written out
-here as the reference the Codex host adapter is held to.
+The key and the hash are the Codex host's own (installer/hosts/codex/trust.py, the algorithm of
+docs/hosts/codex.md#trust-hash): what status, doctor and --trust-hooks compute is what is held here.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
 import pytest
 from codex_cli import answer_hook, hook_calls, hooks_list, run_codex, shell, trust_toml
 from conftest import git
+from hookwright.hosts.codex import trust
 
 pytestmark = pytest.mark.e2e
 
-EVENT_KEY_LABELS = {"PreToolUse": "pre_tool_use", "PermissionRequest": "permission_request",
-                    "PostToolUse": "post_tool_use", "PreCompact": "pre_compact", "PostCompact": "post_compact",
-                    "SessionStart": "session_start", "SessionEnd": "session_end",
-                    "UserPromptSubmit": "user_prompt_submit", "SubagentStart": "subagent_start",
-                    "SubagentStop": "subagent_stop", "Stop": "stop", "PreModelRequest": "pre_model_request",
-                    "PostModelRequest": "post_model_request", "Interrupt": "interrupt"}
-NO_MATCHER = {"UserPromptSubmit", "Stop", "PreModelRequest", "PostModelRequest", "Interrupt"}
-SHORT_TIMEOUT = {"SessionEnd", "Interrupt"}  # 1 s unless set, at most 3 s
-CONTEXT_LIMIT = {"PreToolUse", "PostToolUse", "SessionStart", "UserPromptSubmit", "SubagentStart"}
-DEFAULT_CONTEXT_LIMIT = 2500
-
-
-def trust_key(source: Path, event: str, group_index: int, handler_index: int) -> str:
-    return f"{source}:{EVENT_KEY_LABELS[event]}:{group_index}:{handler_index}"
-
-
-def trusted_hash(event: str, group: dict, handler: dict) -> str:
-    timeout = handler.get("timeout")
-    if event in SHORT_TIMEOUT:
-        timeout = min(max(1 if timeout is None else timeout, 1), 3)
-    else:
-        timeout = max(600 if timeout is None else timeout, 1)
-    normalized = {"type": "command", "command": handler["command"], "timeout": timeout,
-                  "async": handler.get("async", False)}
-    if handler.get("statusMessage") is not None:
-        normalized["statusMessage"] = handler["statusMessage"]
-    limit = handler.get("additionalContextLimit")
-    if event in CONTEXT_LIMIT and limit is not None and limit != DEFAULT_CONTEXT_LIMIT:
-        normalized["additionalContextLimit"] = limit
-    identity: dict = {"event_name": EVENT_KEY_LABELS[event], "hooks": [normalized]}
-    if event not in NO_MATCHER and group.get("matcher") is not None:
-        identity["matcher"] = group["matcher"]
-    text = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+EVENT_KEY_LABELS = trust.LABELS
+DEFAULT_CONTEXT_LIMIT = trust.DEFAULT_CONTEXT_LIMIT
 
 
 def documented(source: Path, hooks: dict) -> dict[str, str]:
     """key: hash of every command hook of a hooks.json document, as the page computes them."""
-    return {trust_key(source, event, g, h): trusted_hash(event, group, handler)
+    return {trust.trust_key(str(source), event, g, h): trust.trusted_hash(event, group, handler)
             for event, groups in hooks["hooks"].items() for g, group in enumerate(groups)
             for h, handler in enumerate(group["hooks"])}
 

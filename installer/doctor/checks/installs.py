@@ -1,5 +1,6 @@
 """Our own installs: every pack hookwright put into a host's config, checked against its
-receipt (entries present, runtime files present and unchanged)."""
+receipt (entries present, runtime files present and unchanged), and a project's installs
+against the pack list it commits (installer/team.py)."""
 from __future__ import annotations
 
 import os
@@ -14,10 +15,11 @@ from ...layout import COMMANDS as COMMANDS_FILE
 from ...layout import RUNTIME_FOLDERS, is_temp_name, stale_temps
 from ..discovery import Candidate
 from ..load import read
-from ..model import ConfigFile, Context, Finding, Handler, RuleTable, cached_property, resolved
+from ..model import ConfigFile, Context, Finding, Handler, RuleTable, cached_property, resolved, rule_by_id
 
-if TYPE_CHECKING:  # (state loads only where a receipt exists)
+if TYPE_CHECKING:  # (state loads only where a receipt exists; team where a project config does)
     from ...state import Receipt
+    from ...team import TeamList
 
 SCOPES = {"user": Scope.user, "project": Scope.project, "local": Scope.local}
 INSTALL_KINDS = {"claude-settings": "claude", "cursor-hooks": "cursor"}  # the configs hookwright writes into
@@ -105,8 +107,25 @@ class PackAt:
                            scope_args=self.install.scope_args, **params)
 
 
+class ListAt:
+    """A project's pack list (team.py), as the list rules read it."""
+
+    def __init__(self, project: Path) -> None:
+        self.project = project
+
+    @cached_property
+    def read(self) -> TeamList | HookwrightError | None:
+        from ...team import read_list
+
+        try:
+            return read_list(self.project)
+        except HookwrightError as error:
+            return error
+
+
 INSTALL_RULES = RuleTable()  # the rules of one install target (a file and its runtime folders), one function each
 RECEIPT_RULES = RuleTable()  # the rules of one pack installed there, against its receipt, one function each
+LIST_RULES = RuleTable()  # the rules of a project's pack list, against the installs of its project scope
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -114,6 +133,11 @@ def check(ctx: Context) -> Iterator[Finding]:
         yield from INSTALL_RULES.run(ctx, install)
         for pack in install.receipts():
             yield from RECEIPT_RULES.run(ctx, pack)
+    if ctx.project is not None:
+        from ...team import config_files
+
+        if config_files(ctx.project):  # (a project without hookwright's config costs a few stat calls)
+            yield from LIST_RULES.run(ctx, ListAt(ctx.project))
 
 
 def _installs(ctx: Context) -> Iterator[InstallAt]:
@@ -249,9 +273,19 @@ def _interpreter_missing(ctx: Context, pack: PackAt) -> Iterator[Finding]:
     yield from _problems(ctx, pack, "install/interpreter-missing")
 
 
+@RECEIPT_RULES.rule("install/hook-untrusted")
+def _hook_untrusted(ctx: Context, pack: PackAt) -> Iterator[Finding]:
+    yield from _problems(ctx, pack, "install/hook-untrusted")
+
+
 @RECEIPT_RULES.rule("install/runtime-changed")
 def _runtime_changed(ctx: Context, pack: PackAt) -> Iterator[Finding]:
     yield from _problems(ctx, pack, "install/runtime-changed")
+
+
+@RECEIPT_RULES.rule("install/runtime-modified")
+def _runtime_modified(ctx: Context, pack: PackAt) -> Iterator[Finding]:
+    yield from _problems(ctx, pack, "install/runtime-modified")
 
 
 @RECEIPT_RULES.rule("install/runtime-cannot-load")
@@ -259,11 +293,36 @@ def _runtime_cannot_load(ctx: Context, pack: PackAt) -> Iterator[Finding]:
     yield from _problems(ctx, pack, "install/runtime-cannot-load")
 
 
+# ---- a project's pack list ------------------------------------------------------------------------------
+
+@LIST_RULES.rule("install/list-invalid", alone=True)
+def _list_invalid(ctx: Context, listed: ListAt) -> Iterator[Finding]:
+    if isinstance(listed.read, HookwrightError):
+        yield _at("install/list-invalid", Path(listed.read.path or listed.project), listed.read.line or 1, None,
+                  problem=listed.read.message)
+
+
+@LIST_RULES.rule("install/list-differs")
+def _list_differs(ctx: Context, listed: ListAt) -> Iterator[Finding]:
+    from ...team import TeamList, differences
+
+    if isinstance(listed.read, TeamList):
+        for difference in differences(listed.project, listed.read):
+            yield _at("install/list-differs", listed.read.path, difference.line, difference.variant,
+                      **difference.words)
+
+
+def _at(rule_id: str, path: Path, line: int, variant: str | None, **words: Any) -> Finding:
+    """A finding in hookwright's own project config (a file doctor reads no hooks from)."""
+    rule = rule_by_id(rule_id)
+    message, hint = rule.worded(variant)
+    return Finding(rule.id, rule.severity, str(path), line, 1, message.format(**words), hint.format(**words))
+
+
 def receipt_problems(host: Host, target: Target, data: Any, receipt: Receipt) -> Iterator[tuple[str, dict[str, Any]]]:
     """How an install differs from its receipt: (rule id, the rule's fields besides pack and
     scope_args) for each entry missing or changed in the config `data`, and each runtime file
     missing or changed (`hookwright status` shows the same)."""
-    from ...state import runtime_matches  # (our installs only: the receipts' module, about 4 ms)
 
     gone: dict[str, str] = {}  # interpreter: the first hook that starts it
     for entry in receipt.entries:
@@ -275,16 +334,67 @@ def receipt_problems(host: Host, target: Target, data: Any, receipt: Receipt) ->
         python = host.interpreter_of(current) if current is not None else None
         if python is not None and python not in gone and interpreter.missing(python):
             gone[python] = entry.hook
+    for skipped in host.skipped(target, data):
+        owner = host.owner(skipped.handler)
+        if owner is not None and owner[0] == receipt.pack:
+            yield "install/hook-untrusted", {"event": skipped.event, "hook": owner[1], "host": host.title,
+                                             "why": skipped.why}
     for python, hook in gone.items():
         yield "install/interpreter-missing", {"hook": hook, "interpreter": python, "why": interpreter.missing(python),
                                               "effect": _never_runs(host)}
-    folder = target.pack_dir(receipt.pack)
+    yield from runtime_problems(host.name, target.pack_dir(receipt.pack), receipt)
+    yield from _cannot_load(host, target.pack_dir(receipt.pack), receipt)
+
+
+def runtime_problems(host: str, folder: Path, receipt: Receipt) -> Iterator[tuple[str, dict[str, Any]]]:
+    """How the runtime files in `folder` differ from what they should be: for a bundled pack at
+    the version the receipt names, the files this hookwright ships (a receipt lives beside them
+    and proves nothing by itself: anyone who changed a runtime could rewrite its hashes); for
+    any other, the receipt's hashes, the only record there is (reference() says which)."""
+    from ... import __version__, safe_read
+    from ...packs import shipped_runtime
+    from ...state import runtime_matches
+
+    shipped = shipped_runtime(receipt.pack, receipt.version, host)
+    if shipped is not None:
+        for name, content in sorted(shipped.items()):
+            found = safe_read.read_or_none(folder / name, safe_read.RUNTIME)
+            if found is None:
+                yield "install/runtime-missing", {"runtime": folder / name}
+            elif found != content:
+                yield "install/runtime-modified", {"runtime": folder / name, "version": receipt.version,
+                                                   "tool_version": __version__}
+        return
     for item in receipt.files:
         if not (folder / item.name).is_file():
             yield "install/runtime-missing", {"runtime": folder / item.name}
         elif not runtime_matches(folder, item.name, item.sha256):
-            yield "install/runtime-changed", {"runtime": folder / item.name}
-    yield from _cannot_load(host, folder, receipt)
+            yield "install/runtime-changed", {"runtime": folder / item.name, "version": receipt.version}
+
+
+def not_as_shipped(host: str, folder: Path) -> str | None:
+    """Why the runtime in `folder` is not what its pack installed (modified, missing, or without
+    a receipt to say what it is), in words; None when it is as shipped (or as its receipt says,
+    for a pack this hookwright does not ship)."""
+    try:
+        receipt = _read_receipt(folder / "receipt.json")
+    except HookwrightError as error:
+        return f"its receipt cannot be read ({error.message})"
+    if receipt is None:
+        return f"no receipt in {folder} says what hookwright installed there"
+    for rule, fields in runtime_problems(host, folder, receipt):
+        state = {"install/runtime-missing": "is missing", "install/runtime-modified": "is modified (not the file "
+                 f"hookwright ships for {receipt.pack} {receipt.version})"}.get(rule, "differs from its receipt")
+        return f"its runtime file {fields['runtime']} {state}"
+    return None
+
+
+def reference(host: str, receipt: Receipt) -> str:
+    """What an install's runtime files are compared with: "shipped" (the bundled pack of the
+    receipt's version) or "receipt" (its hashes: a pack of your own, or a version not bundled)."""
+    from ...packs import shipped_runtime
+
+    return "shipped" if shipped_runtime(receipt.pack, receipt.version, host) is not None else "receipt"
 
 
 def _cannot_load(host: Host, folder: Path, receipt: Receipt) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -307,9 +417,11 @@ def _command_hooks(path: Path) -> list[str]:
     receipt's hash of it says so as install/runtime-changed)."""
     import json
 
+    from ... import safe_read
+
     try:
-        hooks = json.loads(path.read_bytes()).get("hooks")
-    except (OSError, ValueError, AttributeError):
+        hooks = json.loads(safe_read.read_or_none(path, safe_read.RUNTIME) or b"{}").get("hooks")
+    except (ValueError, AttributeError):
         return []
     return list(hooks) if isinstance(hooks, dict) else []
 

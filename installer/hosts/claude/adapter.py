@@ -9,12 +9,12 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ... import layout
 from ...interpreter import DEFAULT as DEFAULT_PYTHON
 from ...patterns import lazy
-from ..base import Capabilities, Entry, HandlerPlace, Host, Scope, Target, check_events, deep
+from ..base import Capabilities, Entry, MatcherGroups, Scope, Target, check_events
 
 if TYPE_CHECKING:
     from ...document import Document
@@ -62,7 +62,7 @@ def local_settings_read(project: Path) -> list[Path]:
     return [own]
 
 
-class Claude(Host):
+class Claude(MatcherGroups):
     name = "claude"
     title = "Claude Code"
     scopes = (Scope.user, Scope.project, Scope.local)
@@ -111,68 +111,8 @@ class Claude(Host):
             return None
         return super().owner(handler)
 
-    # ---- reading the document --------------------------------------------------------------
-
     def check(self, doc: Document, target: Target, force: bool) -> None:
         check_document(doc)
-
-    def walk(self, data: Any) -> Iterator[HandlerPlace]:
-        """The handlers (objects, or bare strings) of each well-formed matcher group."""
-        hooks = data.get("hooks") if isinstance(data, dict) else None
-        for event, groups in hooks.items() if isinstance(hooks, dict) else ():
-            for gi, group in enumerate(groups) if isinstance(groups, list) else ():
-                if not (isinstance(group, dict) and isinstance(group.get("hooks"), list)):
-                    continue
-                matcher = group.get("matcher")
-                for hi, value in enumerate(group["hooks"]):
-                    if isinstance(value, (dict, str)):
-                        yield HandlerPlace(event, ("hooks", event, gi, "hooks", hi), ("hooks", event, gi), matcher,
-                                           value)
-
-    # ---- editing -----------------------------------------------------------------------------
-
-    def add(self, data: dict[str, Any], entry: Entry) -> dict[str, Any]:
-        """Our handler goes into a group of our own (never into a foreign group), at the end."""
-        data = deep(data)
-        groups = data.setdefault("hooks", {}).setdefault(entry.event, [])
-        for group in groups:
-            if (isinstance(group, dict) and group.get("matcher") == entry.matcher
-                    and isinstance(group.get("hooks"), list) and group["hooks"]
-                    and all((self.owner(h) or ("",))[0] == entry.pack for h in group["hooks"])):
-                group["hooks"].append(entry.handler)
-                return data
-        group = {"matcher": entry.matcher} if entry.matcher is not None else {}
-        group["hooks"] = [entry.handler]
-        groups.append(group)
-        return data
-
-    def remove(self, data: dict[str, Any], entry: Entry, keep_empty: list[str]) -> dict[str, Any]:
-        data = deep(data)
-        script = self.owner(entry.handler)
-        for event, (_, _, gi, _, hi), handler in [(p.event, p.keys, p.value) for p in self.walk(data)]:
-            if event == entry.event and self.owner(handler) == script:
-                groups = data["hooks"][event]
-                del groups[gi]["hooks"][hi]
-                if not groups[gi]["hooks"]:
-                    del groups[gi]
-                if not groups and f"hooks.{event}" not in keep_empty:
-                    del data["hooks"][event]
-                if not data["hooks"] and "hooks" not in keep_empty:
-                    del data["hooks"]
-                return data
-        return data
-
-    def replace(self, data: dict[str, Any], old: Entry, new: Entry) -> dict[str, Any]:
-        """Upgrade in place: same position when event and matcher stay, else remove and add."""
-        if (old.event, old.matcher) == (new.event, new.matcher):
-            data = deep(data)
-            script = self.owner(old.handler)
-            for place in self.walk(data):
-                if place.event == old.event and self.owner(place.value) == script:
-                    _, event, gi, _, hi = place.keys
-                    data["hooks"][event][gi]["hooks"][hi] = new.handler
-                    return data
-        return super().replace(data, old, new)
 
 
 HOST = Claude()

@@ -1,0 +1,372 @@
+"""Codex CLI: `$CODEX_HOME/hooks.json` and `<project>/.codex/hooks.json`, and how our hooks sit in them.
+
+`{"description": ..., "hooks": {Event: [{"matcher": ..., "hooks": [handler, ...]}]}}`: Claude
+Code's matcher groups, Claude Code's event names, and Codex's own rules (docs/hosts/codex.md,
+measured on 0.171.0):
+
+- The root takes `description` and `hooks` and nothing else: a `$schema` or any other root key,
+  a wrong type anywhere, a byte-order mark, and Codex drops the whole file with one warning. So
+  hookwright never writes one, and refuses to edit a file Codex would drop (exit 2, at the place).
+- `[hooks]` in a `config.toml` beside the file loads too (Codex warns when a folder has both):
+  read, never written.
+- No project variable: a hook runs in the session's folder, which may be any folder of the
+  project. A committed entry names its runtime from the top of the git work tree, found when
+  it runs, `"$(git rev-parse --show-toplevel 2>/dev/null || pwd)"/.codex/hookwright/...`: Codex
+  loads a project's `.codex/` only from that top down to the session's folder (outside git, only
+  in the folder itself, which `pwd` names), so the command finds the runtime wherever a teammate
+  checked the project out. The user scope names the runtime by its absolute path.
+- No hook runs untrusted, and Codex says nothing when it skips one (codex_trust.py): the plan says
+  which hooks the change leaves untrusted and how to trust them; --trust-hooks writes the trust.
+- No question can be asked (a guard that wants to ask denies), and a hook that fails lets the call
+  run (the runtime's --fail-closed exit 2 blocks; a timeout still lets it run).
+
+An entry is ours by its command: `python3 -I -S <...>/hookwright/<pack>/<script> --host codex [...]`.
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ... import resources
+from ...document import Document
+from ...errors import ExitCode, HookwrightError, command_line
+from ...interpreter import DEFAULT as DEFAULT_PYTHON
+from ...layout import RUNTIME_FOLDER
+from ..base import (
+    Capabilities,
+    Entry,
+    MatcherGroups,
+    Scope,
+    Skipped,
+    Target,
+    check_events,
+    quoted_absolute,
+    refuse_shape,
+)
+from . import trust
+
+if TYPE_CHECKING:
+    from ...packs import Pack, PackHook
+    from ...plan import Plan
+
+FOLDER = ".codex"
+HOOKS_FILE = "hooks.json"
+CONFIG_FILE = "config.toml"
+ROOT_KEYS = ("description", "hooks")
+# the top of the git work tree, as a committed command finds it when it runs (see above)
+WORK_TREE = '"$(git rev-parse --show-toplevel 2>/dev/null || pwd)"'
+TRUST_FLAG = "--trust-hooks"
+EVERY_MCP_TOOL = "^mcp__"  # (an MCP tool is mcp__<server>__<tool>: docs/hosts/codex.md#tool-names)
+
+
+def codex_home() -> Path:
+    """$CODEX_HOME, else ~/.codex."""
+    value = os.environ.get("CODEX_HOME", "")
+    return Path(os.path.abspath(value)) if value else Path.home() / ".codex"
+
+
+def home_as_codex_names_it() -> Path:
+    """The folder as Codex names it in a hook's trust key: $CODEX_HOME with its links resolved
+    (Codex canonicalises the variable), or ~/.codex as $HOME says."""
+    value = os.environ.get("CODEX_HOME", "")
+    return Path(os.path.realpath(value)) if value else Path.home() / ".codex"
+
+
+def user_config() -> Path:
+    """The user's config.toml: the one file whose trust counts (docs/hosts/codex.md#trust)."""
+    return codex_home() / CONFIG_FILE
+
+
+class Settings(dict):  # type: ignore[type-arg]
+    """A config.toml's data, a type of its own: the checks of a hooks.json leave it alone."""
+
+
+def settings_document(path: Path, raw: bytes | None) -> Document:
+    """A config.toml as a document: its data read with tomllib, its bytes kept as they are."""
+    if raw is None:
+        doc = Document.new(path)
+        doc.data = Settings()
+        return doc
+    return Document(path, raw, raw.decode("utf-8"), Settings(trust.parse_toml(raw, path)), None, exists=True)
+
+
+def read_store() -> trust.Store:
+    """The trust the user's config.toml holds (none where there is no file)."""
+    from ... import safe_read
+
+    path = user_config()
+    try:
+        raw = safe_read.read(path, safe_read.CONFIG)
+    except FileNotFoundError:
+        return trust.store_from(path, {})
+    return trust.store_from(path, settings_document(path, raw).data)
+
+
+class Codex(MatcherGroups):
+    name = "codex"
+    title = "Codex CLI"
+    scopes = (Scope.user, Scope.project)
+    # asking: `permissionDecision: "ask"` is rejected, and codex exec cannot ask at all
+    # (docs/hosts/codex.md#asking-the-user)
+    capabilities = Capabilities(block=True, rewrite_input=True, add_context=True, answer_questions=False)
+    rewrite_events = frozenset({"PreToolUse"})  # (docs/hosts/codex.md#rewriting-input)
+    rewrite_field = "hookSpecificOutput.updatedInput"
+    rewrites_combine = "parallel"  # every hook starts at once; the last rewrite to finish wins (#several-hooks)
+    programs = ("codex",)
+    schema = "codex-hooks.schema.json"
+    trust_store = "the user's config.toml ($CODEX_HOME/config.toml)"
+
+    def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
+        base = codex_home() if project is None else project / FOLDER
+        return Target(self.name, scope, base / HOOKS_FILE, base / RUNTIME_FOLDER, project)
+
+    def project_files_read_from(self, start: Path) -> list[Path]:
+        """Every `.codex/hooks.json` from the project root down to the folder (#config-files)."""
+        root = trust.root_of(start)
+        return [folder / FOLDER / HOOKS_FILE for folder in reversed((start, *start.parents)) if root in (folder, *folder.parents)]
+
+    # ---- what a pack becomes -------------------------------------------------------------
+
+    def render(self, target: Target, pack: Pack, options: dict[str, Any], python: str = DEFAULT_PYTHON) -> list[Entry]:
+        entries = []
+        for hook in pack.hooks_for(self.name):
+            wiring = hook.targets[self.name]
+            closed = pack.fails_closed(hook, options)
+            handler = {"type": "command",
+                       "command": self.runtime_command(pack, options, self.runtime_path(target, pack, hook), python,
+                                                       closed),
+                       "timeout": wiring.whole_timeout}
+            entries += [Entry.of(pack.name, hook.id, event, pack.matcher(hook, self.name, options), handler)
+                        for event in wiring.events]
+        return entries
+
+    def runtime_path(self, target: Target, pack: Pack, hook: PackHook) -> str:
+        """A project's runtime from the top of the work tree, found when the hook runs (the
+        module's docstring says why); the user's by its absolute path."""
+        path = target.pack_dir(pack.name) / hook.script
+        if target.scope is Scope.user or target.project is None:
+            return quoted_absolute(path)
+        return WORK_TREE + "/" + quoted_absolute(path.relative_to(trust.root_of(target.project)))
+
+    def default_timeout(self, kind: str | None, event: str) -> float | None:
+        """600 s unset; SessionEnd and Interrupt 1 s (docs/hosts/codex.md#timeouts)."""
+        if kind != "command":
+            return None
+        return 1 if event in trust.SHORT_TIMEOUT else trust.DEFAULT_TIMEOUT
+
+    def tools_in_words(self, matcher: str | None) -> str:
+        return "every MCP tool" if matcher == EVERY_MCP_TOOL else matcher or "every tool"
+
+    def owner(self, handler: Any) -> tuple[str, str] | None:
+        if not isinstance(handler, dict) or handler.get("type") != "command":
+            return None
+        return super().owner(handler)
+
+    # ---- reading -------------------------------------------------------------------------
+
+    def load(self, path: Path) -> Document:
+        """A hooks.json, or (the trust plan's file) the user's config.toml."""
+        if path.name != CONFIG_FILE:
+            return super().load(path)
+        from ... import safe_read
+
+        try:
+            return settings_document(path, safe_read.read(path, safe_read.CONFIG))
+        except FileNotFoundError:
+            return settings_document(path, None)
+
+    def parse(self, path: Path, raw: bytes) -> Document:
+        return settings_document(path, raw) if path.name == CONFIG_FILE else super().parse(path, raw)
+
+    def problems(self, data: Any) -> set[str]:
+        return set() if isinstance(data, Settings) else super().problems(data)
+
+    def check(self, doc: Document, target: Target, force: bool) -> None:
+        """Refuse a file Codex would drop whole (a hook added to it would never run) and shapes we
+        cannot edit without guessing: exit 2, at the place."""
+        if not doc.exists or isinstance(doc.data, Settings):
+            return
+        if doc.bom:
+            raise HookwrightError("Codex drops this whole file: it starts with a byte-order mark (Codex reads "
+                                  "strict JSON)", path=doc.path, line=1, column=1,
+                                  hint="save the file as UTF-8 without a byte-order mark")
+        check_events(doc, "a Codex hooks.json", 'write it as {"hooks": {...}}', "PreToolUse", "matcher groups",
+                     '{"matcher": "...", "hooks": [...]}')
+        for key, start, _ in doc.root.members if doc.root else ():
+            if key not in ROOT_KEYS:
+                line, column = doc.position_of(start)
+                raise HookwrightError(f"Codex drops this whole file: its top level takes \"description\" and "
+                                      f"\"hooks\" only, not {json.dumps(key)}", path=doc.path, line=line,
+                                      column=column, hint=f"remove {json.dumps(key)} (Codex reads nothing else "
+                                                          "there; hookwright never writes one)")
+        for error in resources.schema_errors(self.schema, doc.data)[:1]:
+            keys = tuple(error.instance_path)
+            where = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in keys).lstrip(".")
+            refuse_shape(doc, f"Codex drops this whole file: {where or 'the file'}: {error.message}", *keys,
+                         hint="fix the value (docs/hosts/codex.md#file-format says what Codex takes)")
+
+    # ---- trust ---------------------------------------------------------------------------
+
+    def hooks_source(self, target: Target) -> str:
+        """The file's path as Codex names it in the trust keys of its hooks (#trust-key)."""
+        if target.scope is Scope.user or target.project is None:
+            return str(home_as_codex_names_it() / target.config.name)
+        return os.path.join(os.path.realpath(target.project), FOLDER, target.config.name)
+
+    def change_notes(self, target: Target, before: Any, after: Any, again: list[str]) -> list[str]:
+        try:
+            store = read_store()
+        except HookwrightError as error:
+            return [f"Codex runs no hook it is not told to trust, and its trust is in {error.path}, which cannot be "
+                    f"read ({error.message}): hookwright cannot say which hooks Codex will run"]
+        source = self.hooks_source(target)
+        skipped = _newly_skipped(source, before, after, store)
+        notes = _both_files_notes(target)
+        was = {(h.key, h.hash) for h in trust.hooks_of(source, before)}
+        brought = any((h.key, h.hash) not in was for h in trust.hooks_of(source, after))
+        untrusted = _untrusted_project(target, store) if brought else None
+        if not skipped and untrusted is None:
+            return notes
+        how = (f"`{command_line(*again, TRUST_FLAG)}` writes the trust into {store.path}, or add these lines "
+               f"there:\n{trust.toml_lines([untrusted] if untrusted else [], {h.key: h.hash for h in skipped})}")
+        if untrusted is not None:
+            notes.append(f"Codex loads no hook of this project, and says nothing, until you trust the project "
+                         f"({untrusted}) in {store.path}; a trusted project's .codex/config.toml and exec policies "
+                         f"load too" + ("" if skipped else f". {how}"))
+        if skipped:
+            notes.append(f"Codex will skip {_count(len(skipped), 'hook')} of {target.config}, without a word, until "
+                         f"{'it is' if len(skipped) == 1 else 'they are'} trusted by "
+                         f"{'its' if len(skipped) == 1 else 'their'} hash: "
+                         f"{'; '.join(_describe(h) for h in skipped)}. {how}")
+        return notes
+
+    def skipped(self, target: Target, data: Any) -> list[Skipped]:
+        """Every command hook of the file but those Codex runs: a project not trusted, no hash
+        trusted for the hook's key, or another hook's (a hook turned off with `enabled = false` is
+        the user's choice, not said here)."""
+        hooks = list(trust.hooks_of(self.hooks_source(target), data))
+        try:
+            store = read_store()
+        except HookwrightError as error:
+            return [_skipped(data, hook, f"Codex does not start with its config {error.path} ({error.message})")
+                    for hook in hooks]
+        project = _untrusted_project(target, store)
+        if project is not None:
+            return [_skipped(data, hook, f"the project is not trusted: {store.path} has no trust_level = "
+                                         f"\"trusted\" for {project}") for hook in hooks]
+        whys = {trust.UNTRUSTED: f"no hash is trusted for its key in {store.path}",
+                trust.MODIFIED: f"the hash trusted for its key in {store.path} is another's: the hook was edited "
+                                f"or moved since it was trusted"}
+        return [_skipped(data, hook, whys[state]) for hook in hooks if (state := store.state_of(hook)) in whys]
+
+    def trust_plan(self, changes: list[Plan]) -> Plan | None:
+        files = [(plan.target, plan.document.data if plan.document.exists else {},
+                  {} if plan.delete_config else plan.new_data) for plan in changes if plan.target.host == self.name]
+        return _trust_plan(self, files, from_disk=False) if files else None
+
+
+HOST = Codex()
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
+def _skipped(data: Any, hook: trust.Hook, why: str) -> Skipped:
+    keys = ("hooks", hook.event, hook.group, "hooks", hook.handler)
+    return Skipped(hook.event, keys, data["hooks"][hook.event][hook.group]["hooks"][hook.handler], why)
+
+
+def _ours(hook: trust.Hook) -> bool:
+    return HOST.owner({"type": "command", "command": hook.command}) is not None
+
+
+def _describe(hook: trust.Hook) -> str:
+    owner = HOST.owner({"type": "command", "command": hook.command})
+    return f"{hook.event} ({'/'.join(owner) if owner else hook.command})"
+
+
+def _newly_skipped(source: str, before: Any, after: Any, store: trust.Store) -> list[trust.Hook]:
+    """The hooks the file holds after a change that Codex will skip and ran before it, or that
+    the change put there: new, edited, or moved to another place (their key is positional)."""
+    was = {(h.key, h.hash): store.state_of(h) for h in trust.hooks_of(source, before)}
+    return [h for h in trust.hooks_of(source, after)
+            if store.state_of(h) in (trust.UNTRUSTED, trust.MODIFIED) and was.get((h.key, h.hash)) != store.state_of(h)]
+
+
+def _untrusted_project(target: Target, store: trust.Store) -> str | None:
+    """The key to trust a project install's project under, where it is not trusted yet."""
+    if target.scope is Scope.user or target.project is None:
+        return None
+    level, key = trust.project_trust(target.project, store)
+    return None if level == trust.TRUSTED else key
+
+
+def _both_files_notes(target: Target) -> list[str]:
+    """Codex loads `[hooks]` of the config.toml beside a hooks.json too, and warns about both."""
+    from ... import safe_read
+
+    beside = target.config.parent / CONFIG_FILE
+    try:
+        data = settings_document(beside, safe_read.read(beside, safe_read.CONFIG)).data
+    except (FileNotFoundError, HookwrightError):
+        return []
+    hooks = data.get("hooks")
+    if not isinstance(hooks, dict) or not set(hooks) - {"state"}:
+        return []
+    return [f"Codex also loads the hooks in [hooks] of {beside}, and warns that the folder has both (\"prefer a "
+            f"single representation\"); hookwright reads that table and never writes it"]
+
+
+def _trust_plan(host: Codex, files: list[tuple[Target, Any, Any]], from_disk: bool) -> Plan:
+    """The change to the user's config.toml that trusts what Codex would skip of `files` ((target,
+    data before the change, data after it)): each project not trusted yet, the hooks of ours
+    that are new or changed, and the hooks the change moved, which were trusted at their old
+    place; and that forgets the trust of our hooks the change takes away, where it still holds
+    their hash. `from_disk`: the files as they are now (written), not as planned."""
+    from ...plan import Plan
+
+    config = user_config()
+    doc = host.load(config)
+    store = trust.store_from(config, doc.data)
+    projects: list[str] = []
+    hashes: dict[str, str] = {}
+    forget: dict[str, str] = {}
+    described: list[str] = []
+    for target, before, after in files:
+        if from_disk:
+            now = host.load(target.config)
+            after = now.data if now.exists else {}
+        source = host.hooks_source(target)
+        trusted_before = {h.hash for h in trust.hooks_of(source, before) if store.state_of(h) == trust.TRUSTED}
+        ours_after = False
+        for hook in trust.hooks_of(source, after):
+            ours = _ours(hook)
+            ours_after = ours_after or ours
+            if store.state_of(hook) in (trust.UNTRUSTED, trust.MODIFIED) and (ours or hook.hash in trusted_before):
+                hashes[hook.key] = hook.hash
+                described.append(f"{_describe(hook)} in {target.config}")
+        kept = {(h.key, h.hash) for h in trust.hooks_of(source, after)}
+        forget.update((h.key, h.hash) for h in trust.hooks_of(source, before)
+                      if (h.key, h.hash) not in kept and _ours(h) and store.state_of(h) == trust.TRUSTED)
+        untrusted = _untrusted_project(target, store) if ours_after else None
+        if untrusted is not None and untrusted not in projects:
+            projects.append(untrusted)
+    raw = doc.raw if doc.exists else b""
+    try:
+        written = trust.with_trust(raw, projects, hashes, forget)
+    except Exception as error:  # (tomlkit's own errors, on a shape it cannot extend)
+        raise HookwrightError(f"cannot add the trust to this file without changing what it says ({error})",
+                              path=config, code=ExitCode.REFUSED,
+                              hint=f"add these lines by hand:\n{trust.toml_lines(projects, hashes)}") from None
+    notes = [f"trusts the project {folder} in Codex: its .codex/config.toml and exec policies load too"
+             for folder in projects]
+    notes += [f"trusts {what} in Codex" for what in described]
+    notes += [f"forgets Codex's trust in {key}, a hook of ours the change takes away" for key in forget if key not in hashes]
+    # (a user file, written for the project of the change: rollback there undoes it with the change)
+    project = next((target.project for target, _, _ in files if target.project is not None), None)
+    target = Target(host.name, Scope.user, config, codex_home() / RUNTIME_FOLDER, project)
+    return Plan("trust", target, doc, settings_document(config, written).data, notes=notes, exact_bytes=written,
+                replan=lambda: _trust_plan(host, files, from_disk=True))
