@@ -60,6 +60,12 @@ def _compute_where(file: ConfigFile) -> Where:
                  cwd_is_launch_dir=launch_dir, env=env)
 
 
+def commands_checked(handler: Handler) -> bool:
+    """Its host's command hooks are what the command and script rules read (Host.commands_checked)."""
+    host = hosts.of(handler.file.host)
+    return host is not None and host.commands_checked
+
+
 def _home() -> Path | None:
     home = os.environ.get("HOME")
     return Path(home) if home else None

@@ -73,7 +73,7 @@ def around(ctx: Context) -> Around:
 def _home(file: ConfigFile) -> tuple[str, Path] | None:
     """(host, project) of a project's file, from where it is; None for any other file."""
     host = hosts.of(file.host)
-    project = host.project_of(file) if host is not None else None
+    project = host.project_of(file) if host is not None and (host.commands_checked or host.plugin_file_kind) else None
     return None if project is None else (file.host, project)
 
 

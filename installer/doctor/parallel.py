@@ -46,9 +46,10 @@ def workers(ctx: Context) -> int:
 
 
 def _in_code(file: ConfigFile) -> bool:
-    """A file of no host's JSON hooks: a plugin's code (opencode), another agent's file."""
+    """A file whose project's checks are not shared out: a plugin's code (opencode), another
+    agent's file, a host's whose commands doctor does not read."""
     host = hosts.of(file.host)
-    return host is None or host.plugin_file_kind is not None
+    return host is None or not host.commands_checked
 
 
 def shares(ctx: Context, count: int) -> list[Context]:

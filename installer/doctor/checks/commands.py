@@ -220,7 +220,7 @@ RULES = RuleTable()  # the command rules, one function each, in the order they r
 def check(ctx: Context) -> Iterator[Finding]:
     once_per_file: dict[str, list[Finding]] = {}
     for handler in ctx.handlers:
-        if hosts.of(handler.file.host) is None or handler_facts.kind(handler) != "command":
+        if not handler_facts.commands_checked(handler) or handler_facts.kind(handler) != "command":
             continue
         written = handler.command
         if not isinstance(written, str) or not written.strip():

@@ -22,7 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol
 
-from ... import hosts, safe_read
+from ... import safe_read
 from ...document import LineIndex
 from ...errors import HookwrightError
 from ...hooks.regex.overlap import matched_builtins
@@ -233,7 +233,7 @@ def _scripts(ctx: Context) -> Iterator[Script]:
     the handlers that run it."""
     by_script: dict[Path, Script] = {}
     for handler in ctx.handlers:
-        if hosts.of(handler.file.host) is None or handler_facts.kind(handler) != "command":
+        if not handler_facts.commands_checked(handler) or handler_facts.kind(handler) != "command":
             continue
         for _, facts in handler_facts.script_facts(handler):
             if facts.readable:
@@ -269,7 +269,7 @@ def _inline_commands(ctx: Context) -> Iterator[HookCode]:
     """A shell-form command that runs no script file is itself the hook: the same rules, at the
     command in the config."""
     for handler in ctx.handlers:
-        if hosts.of(handler.file.host) is None or handler_facts.kind(handler) != "command":
+        if not handler_facts.commands_checked(handler) or handler_facts.kind(handler) != "command":
             continue
         command = handler.value.get("command") if isinstance(handler.value, dict) else None
         if not isinstance(command, str) or handler.value.get("args") is not None or handler_facts.script_facts(handler):

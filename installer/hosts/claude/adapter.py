@@ -81,6 +81,7 @@ class Claude(MatcherGroups):
     fail_closed_field = ("onFailure", "block")
     runs_commands_as_written = True  # (a command pack's hooks speak its protocol)
     has_plugins = True  # enabledPlugins (docs/hosts/claude-code.md#plugin-hooks)
+    commands_checked = True
     guard_events = ACTION_GUARDS
     exit_2_blocks = BLOCKED_BY_EXIT_2
     shell_form_in_sh = True  # (measured on 2.1.328: /bin/sh, with "shell": "bash" too; docs/hosts/claude-code.md#measured)

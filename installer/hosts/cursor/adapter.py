@@ -79,6 +79,7 @@ class Cursor(Host):
                      "preToolUse": ("PreToolUse", None)}
     simulator = "cursor"
     guard_events = CURSOR_GATES
+    commands_checked = True
     js_regex_matchers = True  # (docs/hosts/cursor.md#matchers)
 
     @property
