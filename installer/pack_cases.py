@@ -58,9 +58,7 @@ def read_cases(pack: Pack) -> list[Case]:
 def _read_case(path: Path) -> dict[str, Any]:
     if path.is_symlink() or not path.is_file():
         raise HookwrightError("a test case is not a regular file", path=path, hint="put the file itself in tests/")
-    data = path.read_bytes()[:CASE_BYTES + 1]
-    if len(data) > CASE_BYTES:
-        raise HookwrightError(f"a test case is larger than {CASE_BYTES} bytes", path=path)
+    data = resources.read_at_most(path, CASE_BYTES, "a test case")
     try:
         body = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as err:

@@ -31,6 +31,7 @@ PLACEHOLDERS = (("${CLAUDE_PROJECT_DIR}", "project"), ("$CLAUDE_PROJECT_DIR", "p
 OPERATORS = ";&|()<>"
 NEXT_TO_SCRIPTS = (".sh", ".bash", ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".json", ".toml", ".yaml",
                    ".yml", ".txt", ".jq")  # the files beside a script that it may read, copied when it names them
+READ_FOR_NAMES = 200_000  # bytes of a copied script read for the names of the files beside it
 NOT_CARRIED = {"http": "an http hook posts to a URL, and a pack's hooks are commands",
                "prompt": "a prompt hook asks a model, and a pack's hooks are commands",
                "agent": "an agent hook runs a model, and a pack's hooks are commands",
@@ -192,7 +193,8 @@ def _path_of(word: str, roots: dict[str, Path | None]) -> Path | None:
 def _beside(script: Path, used: set[str]) -> list[Copied]:
     """The files beside a copied script that it names (a library it sources, a config it reads)."""
     try:
-        text = script.read_text(encoding="utf-8", errors="replace")[:200_000]
+        with open(script, "rb") as file:
+            text = file.read(READ_FOR_NAMES).decode("utf-8", "replace")
     except OSError:
         return []
     found = []

@@ -72,6 +72,21 @@ def validator(name: str) -> Any:
     return jsonschema_rs.validator_for(schema(name), validate_formats=False)
 
 
+def read_at_most(path: Path, most: int, what: str) -> bytes:
+    """A file's bytes, refused (exit 2) past `most`: a file of a repository or a project is read
+    whole only where its size is what its kind of file can be (`what` names that kind)."""
+    from .errors import HookwrightError
+
+    try:
+        with open(path, "rb") as file:
+            data = file.read(most + 1)
+    except OSError as error:
+        raise HookwrightError(f"cannot read {path.name}: {error.strerror or error}", path=path) from None
+    if len(data) > most:
+        raise HookwrightError(f"{path.name} is larger than {most:,} bytes, more than {what} can be", path=path)
+    return data
+
+
 def read_toml(path: Path, hint: str) -> dict[str, Any]:
     """A TOML file of the user's or a pack's; a syntax error names its line and column."""
     from .errors import HookwrightError
