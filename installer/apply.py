@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple
 
-from . import atomic, state
+from . import atomic, confine, safe_read, state
 from .commands.result import Result, Status
 from .errors import ExitCode, HookwrightError
 from .faults import checkpoint
@@ -27,11 +27,14 @@ ATTEMPTS = 5
 class Consent(NamedTuple):
     """How a writing command may go ahead: a person asked on a terminal (`ask` shows the plan
     and returns the answer), --yes, or nobody (no terminal: the plan is shown, exit 3). An
-    error the change introduces (a conflict) stops --yes unless --allow-conflicts is given."""
+    error the change introduces (a conflict) stops --yes unless --allow-conflicts is given; a
+    write through a link out of the scope's folder is refused unless --allow-outside-scope is
+    (installer/confine.py)."""
 
     ask: Callable[["Plan", bool], bool] | None = None  # (plan, asked before and the files changed since)
     yes: bool = False
     allow_conflicts: bool = False
+    allow_outside_scope: bool = False
     pick: Pick | None = None  # which of several places the change is for (a person on a terminal)
     again: tuple[str, ...] = ()  # the options to repeat in a command printed as a hint (--yes, --dry-run...)
     trust: bool = False  # --trust-hooks: also write the agent's own trust in the hooks written (Codex's)
@@ -76,9 +79,10 @@ def _approved(plan: Plan, ask: Callable[["Plan", bool], bool]) -> Plan | None:
 
 def run_plan(command: str, plan: Plan, *, dry_run: bool, consent: Consent) -> Result:
     if not plan.changed:
-        if not dry_run:
+        if not dry_run and confine.confined(plan, consent.allow_outside_scope):
             tidy(plan)
         return Result(command, Status.UNCHANGED, [plan])
+    confine.check(plan, consent.allow_outside_scope)
     plan.check_valid()
     plan.check_findings()
     if dry_run:
@@ -93,7 +97,7 @@ def run_plan(command: str, plan: Plan, *, dry_run: bool, consent: Consent) -> Re
         if approved is None:
             return Result(command, Status.DECLINED, [plan], exit_code=ExitCode.REFUSED)
         plan = approved
-    written, op = apply(plan, command)
+    written, op = apply(plan, command, consent.allow_outside_scope)
     written.findings = plan.findings  # (the same change, made again under the lock)
     return Result(command, Status.APPLIED if op else Status.UNCHANGED, [written], operation=op,
                   shown=not consent.yes)
@@ -114,7 +118,7 @@ def _clean_stale_temps(plan: Plan) -> None:
         atomic.clean_stale_temps(change.folder)
 
 
-def apply(plan: Plan, kind: str) -> tuple[Plan, state.Operation | None]:
+def apply(plan: Plan, kind: str, allow_outside_scope: bool = False) -> tuple[Plan, state.Operation | None]:
     """Write the plan; returns the plan actually written (re-made under the lock) and its journal entry."""
     target = plan.target
     with state.locked(target.config):
@@ -127,6 +131,7 @@ def apply(plan: Plan, kind: str) -> tuple[Plan, state.Operation | None]:
                 raise HookwrightError(
                     "the config changed since the plan was made, and the change is no longer the one planned",
                     path=target.config, code=ExitCode.REFUSED, hint="run the command again to see the new plan")
+            confine.check(fresh, allow_outside_scope)  # (the links as they are now, under the lock)
             fresh.check_valid()
             try:
                 return fresh, _write(fresh, kind)
@@ -177,12 +182,12 @@ def _restore_pack_folders(plan: Plan, backup: str) -> None:
     for change in plan.packs:
         if not change.writes:
             continue
-        before = saved / change.pack
         try:
+            before = state.files_in(saved / change.pack, safe_read.BACKUP)
             for name in change.writes:
-                if (before / name).is_file():
-                    atomic.write_bytes(change.folder / name, (before / name).read_bytes(),
-                                       mode=(before / name).stat().st_mode & 0o777)
+                if name in before:
+                    content, mode = before[name]
+                    atomic.write_bytes(change.folder / name, content, mode=mode)
                 else:
                     atomic.remove(change.folder / name)
             atomic.remove_empty_dirs(change.folder, plan.target.runtime_root.parent)
@@ -214,6 +219,8 @@ def _write_runtimes_and_config(plan: Plan) -> None:
 
 
 def _drop_empty_runtime_root(root: Path) -> None:
+    if root.is_symlink():  # (a link is not ours to empty: what it leads to stays as it is)
+        return
     try:
         names = set(p.name for p in root.iterdir())
     except OSError:

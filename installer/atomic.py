@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Callable
 
+from . import safe_read
 from .errors import ExitCode, HookwrightError
 from .faults import checkpoint
 from .layout import TEMP_MARK, stale_temps
@@ -119,6 +120,18 @@ def write_bytes(path: Path, data: bytes, *, expect: bytes | None = None, mode: i
         _unlink_quietly(temp)
         raise
     _fsync_dir(folder)
+
+
+def write_new(path: Path, data: bytes, mode: int) -> None:
+    """Create a file that must not exist yet, in a folder of hookwright's own (a backup's copy
+    of a runtime file): no temp file, no fsync of its own (what makes a backup whole is its
+    meta.json, written last with write_bytes)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), mode)
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+    except OSError as err:
+        raise _error(err, path) from None
 
 
 def _swap_in(temp: str, target: Path, expect: bytes | None, data: bytes) -> None:
@@ -301,8 +314,9 @@ def clean_stale_temps(folder: Path, of: str | None = None) -> list[Path]:
 
 
 def _current(path: Path) -> bytes:
+    """What the file holds now, to compare with what we planned against."""
     try:
-        return path.read_bytes()
+        return safe_read.read(path, safe_read.CONFIG)
     except FileNotFoundError:
         return b""
 
@@ -316,7 +330,7 @@ def _stat_or_none(path: Path) -> os.stat_result | None:
 
 def _fsync_dir(folder: Path) -> None:
     try:
-        fd = os.open(folder, os.O_RDONLY)
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except OSError:
         return
     try:

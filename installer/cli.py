@@ -70,6 +70,10 @@ def _main(version: bool = typer.Option(False, "--version", callback=_version, is
 
 AllowConflictsOpt = typer.Option(False, "--allow-conflicts",
                                  help="With --yes: write even if the change introduces a conflict (an error doctor finds).")
+OutsideScopeOpt = typer.Option(False, "--allow-outside-scope",
+                               help="Write through a link that leads out of the scope's folder (a linked settings "
+                                    "file or .claude folder) or onto another scope's file. Deletes never go "
+                                    "through a link.")
 TrustHooksOpt = typer.Option(False, "--trust-hooks",
                              help="Also write the agent's own trust in the hooks this change leaves (Codex skips a hook "
                                   "it has not been told to trust): a second change, to the agent's user config, shown "
@@ -86,7 +90,8 @@ def _consent(yes: bool, allow_conflicts: bool, as_json: bool, **again: bool) -> 
     person = output.interactive() and not (yes or as_json)
     flags = {"yes": yes, "allow_conflicts": allow_conflicts, **again}
     return Consent(ask=output.ask if person else None, yes=yes, allow_conflicts=allow_conflicts,
-                   pick=output.pick if person else None, trust=again.get("trust_hooks", False),
+                   allow_outside_scope=again.get("allow_outside_scope", False), pick=output.pick if person else None,
+                   trust=again.get("trust_hooks", False),
                    again=tuple("--" + name.replace("_", "-") for name, given in flags.items() if given))
 
 
@@ -108,12 +113,33 @@ def _execute(as_json: bool, produce: Callable[[], "Result"], error_format: str |
     from . import output
 
     try:
-        result = produce()
+        try:
+            result = produce()
+        except (OSError, RuntimeError) as error:
+            looped = _looped(error)
+            if looped is None:
+                raise
+            raise looped from None
     except HookwrightError as error:
         output.print_error(error, error_format or ("json" if as_json else "text"))
         raise typer.Exit(int(error.code)) from None
     output.print_result(result, as_json)
     raise typer.Exit(int(result.exit_code))
+
+
+def _looped(error: OSError | RuntimeError) -> HookwrightError | None:
+    """A symlink loop met where no reader said it in words (exit 2, never a traceback): the OS's
+    ELOOP, or Path.resolve's RuntimeError (before Python 3.13)."""
+    import errno
+
+    if isinstance(error, OSError) and error.errno == errno.ELOOP:
+        where = error.filename
+    elif isinstance(error, RuntimeError) and str(error).startswith("Symlink loop from "):
+        where = str(error).removeprefix("Symlink loop from ").strip("'\"")
+    else:
+        return None
+    return HookwrightError("cannot be read: its symlinks form a loop", path=where,
+                           hint="fix or remove the link that points back at itself")
 
 
 @app.command()
@@ -134,6 +160,7 @@ def install(
     dry_run: bool = DryRunOpt,
     yes: bool = YesOpt,
     allow_conflicts: bool = AllowConflictsOpt,
+    allow_outside_scope: bool = OutsideScopeOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Render packs for a host and scope, show the plan and the conflicts it brings, write it atomically."""
@@ -148,7 +175,8 @@ def install(
             agent, chosen, where, values = ask_install(agent, where, project, values)
         return run(chosen, host=agent, scope=where, project=project, options=values, adopt=adopt, force=force,
                    dry_run=dry_run, consent=_consent(yes, allow_conflicts, as_json, dry_run=dry_run, force=force,
-                                                     adopt=adopt, trust_hooks=trust_hooks), python=python)
+                                                     adopt=adopt, allow_outside_scope=allow_outside_scope,
+                                                     trust_hooks=trust_hooks), python=python)
     _in_project(project, as_json)
     _execute(as_json, produce)
 
@@ -197,6 +225,7 @@ def uninstall(
     dry_run: bool = DryRunOpt,
     yes: bool = YesOpt,
     allow_conflicts: bool = AllowConflictsOpt,
+    allow_outside_scope: bool = OutsideScopeOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Remove exactly the entries and runtime files our receipts list; nothing else."""
@@ -205,7 +234,7 @@ def uninstall(
 
         return run(list(packs or []), host=host, scope=scope, project=project, force=force, dry_run=dry_run,
                    consent=_consent(yes, allow_conflicts, as_json, dry_run=dry_run, force=force,
-                                    trust_hooks=trust_hooks))
+                                    allow_outside_scope=allow_outside_scope, trust_hooks=trust_hooks))
     _in_project(project, as_json)
     _execute(as_json, produce)
 
@@ -224,6 +253,7 @@ def rollback(
     dry_run: bool = DryRunOpt,
     yes: bool = YesOpt,
     allow_conflicts: bool = AllowConflictsOpt,
+    allow_outside_scope: bool = OutsideScopeOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Undo the last operation at entry level, keeping later edits elsewhere in the file. The
@@ -236,7 +266,8 @@ def rollback(
         if list_:
             return command.journal_listing(only)
         return command.rollback(to=to, only=only, force=force, dry_run=dry_run,
-                                consent=_consent(yes, allow_conflicts, as_json))
+                                consent=_consent(yes, allow_conflicts, as_json,
+                                                 allow_outside_scope=allow_outside_scope))
     _in_project(project, as_json)
     _execute(as_json, produce)
 
@@ -315,7 +346,11 @@ def doctor(
     project: Optional[Path] = ProjectOpt,
     fmt: Literal["text", "json", "sarif"] = typer.Option("text", "--format", help="text, json or sarif."),
     probe: bool = typer.Option(False, "--probe", help="Also run foreign Claude Code command hooks once per event "
-                                                      "on a synthetic payload in a temporary directory (opt-in)."),
+                                                      "on a synthetic payload, in a sandbox: no network, your home "
+                                                      "folder hidden, the rest read-only (opt-in)."),
+    probe_without_sandbox: bool = typer.Option(False, "--probe-without-sandbox",
+                                               help="With --probe where no sandbox can be made: run the hooks anyway, "
+                                                    "with your home folder, files and network in their reach."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
     isolated: bool = typer.Option(False, "--isolated", help="Check the named files alone, not also their conflicts "
                                                             "with the other scopes and plugins the agent loads with "
@@ -354,7 +389,7 @@ def doctor(
             return command.doctor(list(paths or []), host=host, project=project, fmt=chosen, probe=probe,
                                   strict=strict, isolated=isolated, select=select, ignore=ignore,
                                   min_severity=min_severity,
-                                  use_config=not no_config)
+                                  use_config=not no_config, probe_without_sandbox=probe_without_sandbox)
     if not paths and explain is None:
         _in_project(project, chosen != "text")
     _execute(chosen == "json", produce, error_format=chosen)
@@ -377,6 +412,8 @@ def simulate(
     host: Optional[str] = typer.Option(None, "--host", help="claude (the only agent simulate can reproduce)."),
     permission_mode: str = typer.Option("default", "--permission-mode", help="The permission_mode the payload says."),
     list_only: bool = typer.Option(False, "--list-only", help="Show which hooks would run; run nothing."),
+    sandboxed: bool = typer.Option(False, "--sandbox", help="Run the hooks in a sandbox: no network, your home folder "
+                                                            "hidden, the file system read-only (the project too)."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Run the Claude Code hooks that would fire on a sample call, and show what Claude Code would
@@ -390,7 +427,7 @@ def simulate(
 
         return command_(event, tool=tool, tool_input=tool_input, input_file=input_file, payload_file=payload_file,
                         command=command, project=project, host=host, permission_mode=permission_mode,
-                        list_only=list_only)
+                        list_only=list_only, sandboxed=sandboxed)
     _in_project(project, as_json)
     _execute(as_json, produce)
 
@@ -552,6 +589,20 @@ def entry() -> None:
     os._exit(code)
 
 
+def _print_any_text() -> None:
+    """Text a file holds can be what no encoding prints: a lone surrogate escape in a JSON string
+    ("Pre\\udc00"), a file name that is not UTF-8. Such a character is printed as its escape,
+    `\\udc00`, which is also how JSON writes it inside a string: a report (text, JSON, SARIF) names
+    it, and never stops on it."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # (a stream already closed, or one that cannot change now)
+                pass
+
+
 OPTIONAL_VALUES = ("--explain",)  # options whose value may be left out (typer has no such options)
 
 
@@ -597,6 +648,7 @@ def _asked_for(args: list[str]) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    _print_any_text()
     try:
         args = _with_optional_values(sys.argv[1:] if argv is None else argv)
         code = _command(_asked_for(args)).main(args=args, prog_name="hookwright", standalone_mode=False)  # (Ctrl-C is 130)

@@ -9,21 +9,20 @@ only containers whose members changed are rebuilt, in the style of their neighbo
 from __future__ import annotations
 
 import bisect
-import errno
 import json
-import os
 import re
-import stat
 from _json import scanstring  # what json.decoder uses, in C (typeshed types it here only)
+from functools import cache
 from itertools import accumulate
 from pathlib import Path
 from typing import Any, Iterator, NoReturn
 
+from . import safe_read
 from .errors import ErrorKind, ExitCode, HookwrightError
 from .patterns import lazy
 
 BOM = "\ufeff"
-MAX_BYTES = 10 * 1024 * 1024  # a hook config beyond this is not something we should edit
+MAX_BYTES = safe_read.CONFIG.max_bytes  # a hook config beyond this is not something we should edit
 MAX_DEPTH = 200
 Keys = tuple[str | int, ...]  # a JSON path, the keys and indexes from the root: ("hooks", "PreToolUse", 0)
 
@@ -31,6 +30,15 @@ FIRST_INDENT = lazy(r"\n([ \t]+)\S")
 KEY_COLON = lazy(r'"\s*:(\s*)')
 UNICODE_ESCAPE = lazy(r"\\u[0-9a-fA-F]{4}")
 _WS = lazy(r"[ \t\n\r]*")
+def without_lone_surrogates(text: str) -> str:
+    """`text` with each lone surrogate (only ever inside a JSON string: "Pre\\udc00" read back)
+    written as its JSON escape, so that the text encodes as UTF-8 and reads back the same."""
+    return text if text.isascii() else text.translate(_surrogate_escapes())
+
+
+@cache
+def _surrogate_escapes() -> dict[int, str]:
+    return {code: f"\\u{code:04x}" for code in range(0xD800, 0xE000)}
 
 
 class Node:
@@ -170,7 +178,7 @@ class Document:
                 "internal error: the edited text does not match the intended document",
                 code=ExitCode.INTERNAL, path=self.path,
             )
-        return ((BOM if self.bom else "") + text).encode("utf-8")
+        return ((BOM if self.bom else "") + without_lone_surrogates(text)).encode("utf-8")
 
 
 # ---- strict parsing with clear messages -----------------------------------------------
@@ -523,53 +531,10 @@ class _Splicer:
 def read_document(path: Path) -> Document:
     """Read a config file strictly; a missing file is an empty document that will be created."""
     try:
-        raw = read_file_bytes(path)
+        raw = safe_read.read(path, safe_read.CONFIG)
     except FileNotFoundError:
         if path.is_symlink():
             raise HookwrightError("the file is a symlink whose target does not exist", path=path,
                                   kind=ErrorKind.UNREADABLE, hint="fix or remove the dangling link") from None
         return Document.new(path)
     return Document.parse(path, raw)
-
-
-_NOT_A_FILE = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
-               (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
-
-
-def read_file_bytes(path: Path) -> bytes:
-    """A file's bytes, or a HookwrightError that says why not. It is opened without blocking and
-    checked before reading: a FIFO in a config's place would otherwise hang the read forever.
-    FileNotFoundError passes through (to some callers a missing file is a new one)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except FileNotFoundError:
-        raise
-    except OSError as err:
-        raise _unreadable(path, err) from None
-    mode = os.fstat(fd).st_mode
-    kind = next((name for test, name in _NOT_A_FILE if test(mode)), None)
-    if stat.S_ISDIR(mode) or kind:
-        os.close(fd)
-        if kind is None:
-            raise _unreadable(path, IsADirectoryError())
-        raise HookwrightError(f"cannot be read: it is {kind}, not a regular file", path=path, kind=ErrorKind.UNREADABLE,
-                              hint="put a regular file here; hookwright does not read pipes or devices")
-    with os.fdopen(fd, "rb") as file:
-        try:
-            return file.read()
-        except OSError as err:
-            raise _unreadable(path, err) from None
-
-
-def _unreadable(path: Path, err: OSError) -> HookwrightError:
-    if isinstance(err, IsADirectoryError):
-        said, hint = "is a directory, but a config file belongs here", "move the directory out of the way"
-    elif isinstance(err, NotADirectoryError):
-        said, hint = "cannot be read: a part of this path is a file, not a folder", "move that file out of the way"
-    elif isinstance(err, PermissionError):
-        said, hint = "cannot be read (permission denied)", "check the file's owner and mode"
-    elif err.errno == errno.ELOOP:
-        said, hint = "cannot be read: its symlinks form a loop", "fix or remove the link that points back at itself"
-    else:
-        said, hint = f"cannot be read: {err.strerror or err}", None
-    return HookwrightError(said, path=path, hint=hint, kind=ErrorKind.UNREADABLE)

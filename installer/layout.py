@@ -125,3 +125,11 @@ def user_prefs() -> Path:
 
 def project_prefs(project: Path) -> Path:
     return project.resolve() / PROJECT_PREFS
+
+
+def valid_pack_name(name: object) -> bool:
+    """A pack's name as schemas/pack.schema.json allows it (lowercase words joined by -): it names
+    a folder, so a receipt or journal that says `../x` or `a/b` names no pack."""
+    return (isinstance(name, str) and 0 < len(name) <= 40 and name.isascii() and name[0].isalpha()
+            and name[0].islower() and all(c.islower() or c.isdigit() or c == "-" for c in name)
+            and "--" not in name and not name.endswith("-"))

@@ -466,8 +466,10 @@ def print_status(status: Installs) -> None:
         version = row["version"] or "?"
         if row["upgrade"]:
             version += f" [yellow]({row['bundled_version']} bundled)[/]"
-        state = (f"[red]{_count(len(row['problems']), 'problem')}[/]" if row["problems"] else "[green]ok[/]"
-                 if row["checked"] else "[yellow]not checked[/] (its file cannot be read)")
+        modified = any(p["rule"] == "install/runtime-modified" for p in row["problems"])
+        state = ("[red]modified[/]" if modified else f"[red]{_count(len(row['problems']), 'problem')}[/]"
+                 if row["problems"] else "[green]ok[/]" if row["checked"]
+                 else "[yellow]not checked[/] (its file cannot be read)")
         options = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in row["options"].items())
         came = [escape(Source.from_json(row["source"]).describe() if row["source"] else "bundled")] if sources else []
         table.add_row(escape(row["pack"]), version, *came, row["host"], row["scope"],
@@ -478,6 +480,11 @@ def print_status(status: Installs) -> None:
             out().print(f"[{SEVERITY_STYLE[problem['severity']]}]{problem['severity']}[/] {problem['rule']}: "
                         f"{escape(problem['message'])}")
             out().print(f"  [dim]hint: {escape(problem['hint'])}[/]")
+    for row in installs:
+        if row["reference"] == "receipt" and verbosity >= 0:
+            out().print(f"[dim]{escape(row['pack'])} {escape(row['version'] or '?')} ({row['scope']}): its runtime files "
+                        "are checked against its receipt only, which lives beside them: this hookwright does not ship "
+                        "that pack at that version[/]")
     upgrades = [row for row in installs if row["upgrade"]]
     if upgrades and verbosity >= 0:
         from .errors import command_line
@@ -754,8 +761,10 @@ def print_claude_simulation(simulation: Simulation) -> None:
         out().print(f"[red]unreadable:[/] {escape(path)} (hookwright doctor says why; its hooks do not run)")
     if not simulation.handlers:
         out().print("no Claude Code hook is configured for this event")
+    if simulation.sandboxed:
+        out().print("[dim]in a sandbox: no network, your home folder hidden, the file system read-only[/]")
     for row in simulation.handlers:
-        where = _source(row["source"])
+        where = _source(row["source"]) + (" [from the project]" if row["from_project"] else "")
         what = row["command"] if row["command"] is not None else row["type"]
         if not row["fires"]:
             out().print(f"  [dim]skip[/] {escape(where)}  {escape(str(what))}\n       [dim]{escape(row['why'] or '')}[/]")

@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from . import resources
+from . import resources, safe_read
 from .errors import HookwrightError
 from .packs import Pack
 
@@ -58,7 +58,9 @@ def read_cases(pack: Pack) -> list[Case]:
 def _read_case(path: Path) -> dict[str, Any]:
     if path.is_symlink() or not path.is_file():
         raise HookwrightError("a test case is not a regular file", path=path, hint="put the file itself in tests/")
-    data = resources.read_at_most(path, CASE_BYTES, "a test case")
+    data = safe_read.read(path, safe_read.INPUT, prefix=CASE_BYTES + 1)
+    if len(data) > CASE_BYTES:
+        raise HookwrightError(f"a test case is larger than {CASE_BYTES} bytes", path=path)
     try:
         body = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as err:

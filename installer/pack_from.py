@@ -19,6 +19,7 @@ import shlex
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from . import safe_read
 from .errors import HookwrightError
 from .layout import COMMANDS as COMMANDS_FILE
 from .layout import RECEIPT as RECEIPT_NAME
@@ -31,7 +32,6 @@ PLACEHOLDERS = (("${CLAUDE_PROJECT_DIR}", "project"), ("$CLAUDE_PROJECT_DIR", "p
 OPERATORS = ";&|()<>"
 NEXT_TO_SCRIPTS = (".sh", ".bash", ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".json", ".toml", ".yaml",
                    ".yml", ".txt", ".jq")  # the files beside a script that it may read, copied when it names them
-READ_FOR_NAMES = 200_000  # bytes of a copied script read for the names of the files beside it
 NOT_CARRIED = {"http": "an http hook posts to a URL, and a pack's hooks are commands",
                "prompt": "a prompt hook asks a model, and a pack's hooks are commands",
                "agent": "an agent hook runs a model, and a pack's hooks are commands",
@@ -192,11 +192,10 @@ def _path_of(word: str, roots: dict[str, Path | None]) -> Path | None:
 
 def _beside(script: Path, used: set[str]) -> list[Copied]:
     """The files beside a copied script that it names (a library it sources, a config it reads)."""
-    try:
-        with open(script, "rb") as file:
-            text = file.read(READ_FOR_NAMES).decode("utf-8", "replace")
-    except OSError:
+    data = safe_read.read_or_none(script, safe_read.SCRIPT)
+    if data is None:
         return []
+    text = data[:200_000].decode("utf-8", errors="replace")
     found = []
     for sibling in sorted(script.parent.iterdir()):
         if (sibling != script and sibling.suffix in NEXT_TO_SCRIPTS and sibling.is_file() and not sibling.is_symlink()

@@ -16,10 +16,11 @@ import os
 import stat
 import sys
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from . import resources
+from . import resources, safe_read
 from .errors import HookwrightError, did_you_mean
 from .hosts import NAMES as HOSTS  # the wirings a pack.toml may hold (schemas/pack.schema.json)
 from .layout import COMMANDS as COMMANDS_FILE
@@ -151,19 +152,19 @@ class Pack:
         files: dict[str, bytes] = {}
         for hook in runtime:
             launcher = HOOK_SCRIPT if hook.command is None else COMMAND_SCRIPT
-            files[hook.script] = (resources.runtime_dir() / launcher).read_bytes()
+            files[hook.script] = safe_read.read(resources.runtime_dir() / launcher, safe_read.BUNDLED)
         for hook in self.hooks if any(h.command is None for h in runtime) else ():  # (every module: one may import another)
             if hook.command is None:
-                files[hook.module] = (self.folder / hook.module).read_bytes()
+                files[hook.module] = safe_read.read(self.folder / hook.module, safe_read.MANIFEST)
         commands = {hook.id: {"command": hook.command, "timeout": hook.targets[host].whole_timeout}
                     for hook in runtime if hook.command is not None}
         if commands:
             files[COMMANDS_FILE] = (json.dumps({"format": 1, "hooks": commands}, indent=2, sort_keys=True)
                                     + "\n").encode()
         for name in self.modules:
-            files[name] = (self.folder / name).read_bytes()
+            files[name] = safe_read.read(self.folder / name, safe_read.MANIFEST)
         if runtime:
-            files[RUNTIME_LIBRARY] = (resources.runtime_dir() / RUNTIME_LIBRARY).read_bytes()
+            files[RUNTIME_LIBRARY] = safe_read.read(resources.runtime_dir() / RUNTIME_LIBRARY, safe_read.BUNDLED)
         return files
 
     def mode(self, name: str) -> int:
@@ -235,7 +236,8 @@ def load_pack_file(manifest: Path, source: Source = BUNDLED, named: bool = True)
     command hook's wiring) is an error at its place (exit 2). `named`: found by its name (the
     pack folders), so its folder must have that name; a folder or a repository named on the
     command line is a pack whatever its folder is called."""
-    raw = resources.read_toml(manifest, hint="fix the pack manifest (schemas/pack.schema.json)")
+    raw = resources.read_toml(manifest, hint="fix the pack manifest (schemas/pack.schema.json)",
+                              kind=safe_read.MANIFEST)
     errors = sorted(resources.schema_errors("pack.schema.json", raw),
                     key=lambda e: [str(p) for p in e.instance_path])
     if errors:
@@ -424,6 +426,21 @@ def _check_files(manifest: Path, files: list[str], hooks: list[PackHook]) -> set
         if found.st_mode & stat.S_IXUSR:
             executable.add(name)
     return executable
+
+
+@cache
+def shipped_runtime(name: str, version: str, host: str) -> dict[str, bytes] | None:
+    """The runtime files this hookwright ships for pack `name` at `version` in `host`: what an
+    install of it holds, whatever its receipt says; None for a pack it does not bundle (your
+    own, from HOOKWRIGHT_PACKS_PATH) or another version of one it does."""
+    manifest = resources.packs_dir() / name / "pack.toml"
+    if not manifest.is_file():
+        return None
+    try:
+        pack = load_pack_file(manifest)
+    except HookwrightError:
+        return None
+    return pack.runtime_files(host) if pack.version == version and pack.hooks_for(host) else None
 
 
 def compile_flags() -> dict[str, dict[str, bool]]:

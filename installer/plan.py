@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from . import hosts
+from . import hosts, safe_read
 from .document import Document
 from .errors import ExitCode, HookwrightError
 from .hosts.base import Entry, Target
@@ -223,7 +223,7 @@ def file_writes(folder: Path, wanted: dict[str, tuple[bytes, int]]) -> dict[str,
     for name, (content, mode) in wanted.items():
         path = folder / name
         try:
-            same = path.read_bytes() == content and (path.stat().st_mode & 0o777) == mode
+            same = safe_read.read_or_none(path, safe_read.RUNTIME) == content and (path.stat().st_mode & 0o777) == mode
         except OSError:
             same = False
         if not same:

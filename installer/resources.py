@@ -7,6 +7,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from . import safe_read
 from .patterns import lazy
 
 TOML_ERROR_PLACE = lazy(r" ?\(at line (\d+), column (\d+)\)")  # as tomllib words it
@@ -34,8 +35,13 @@ def pack_dirs() -> list[Path]:
 @cache
 def pack_flags() -> dict[str, dict[str, bool]]:
     """Which bundled packs' scripts rewrite input (compiled from their pack.toml: packs.compile_flags)."""
-    flags: dict[str, dict[str, bool]] = json.loads((packs_dir() / "flags.json").read_text(encoding="utf-8"))
+    flags: dict[str, dict[str, bool]] = json.loads(bundled_text("templates", "packs", "flags.json"))
     return flags
+
+
+def bundled_text(*parts: str) -> str:
+    """One of hookwright's own files (a template, a schema, the rule catalog), as text."""
+    return safe_read.read(data_root().joinpath(*parts), safe_read.BUNDLED).decode("utf-8")
 
 
 def runtime_dir() -> Path:
@@ -44,7 +50,7 @@ def runtime_dir() -> Path:
 
 @cache
 def schema(name: str) -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads((data_root() / "schemas" / name).read_text(encoding="utf-8"))
+    loaded: dict[str, Any] = json.loads(bundled_text("schemas", name))
     return loaded
 
 
@@ -58,7 +64,22 @@ def schema_errors(name: str, data: Any) -> list[Any]:
             return []
     except valid.Unsure:
         pass
-    return list(validator(name).iter_errors(data))
+    try:
+        return list(validator(name).iter_errors(data))
+    except UnicodeEncodeError:  # a lone surrogate ("Pre\udc00"), which no Rust string holds: checked as U+FFFD
+        return list(validator(name).iter_errors(_encodable(data)))
+
+
+def _encodable(data: Any) -> Any:
+    """`data` with every lone surrogate in its strings (keys too) made U+FFFD, as a host's UTF-8
+    encoder writes it."""
+    if isinstance(data, str):
+        return data if data.isascii() else "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in data)
+    if isinstance(data, dict):
+        return {_encodable(key): _encodable(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [_encodable(item) for item in data]
+    return data
 
 
 @cache
@@ -72,30 +93,10 @@ def validator(name: str) -> Any:
     return jsonschema_rs.validator_for(schema(name), validate_formats=False)
 
 
-def read_at_most(path: Path, most: int, what: str) -> bytes:
-    """A file's bytes, refused (exit 2) past `most`: a file of a repository or a project is read
-    whole only where its size is what its kind of file can be (`what` names that kind)."""
-    from .errors import HookwrightError
-
-    try:
-        with open(path, "rb") as file:
-            data = file.read(most + 1)
-    except OSError as error:
-        raise HookwrightError(f"cannot read {path.name}: {error.strerror or error}", path=path) from None
-    if len(data) > most:
-        raise HookwrightError(f"{path.name} is larger than {most:,} bytes, more than {what} can be", path=path)
-    return data
-
-
-def read_toml(path: Path, hint: str) -> dict[str, Any]:
-    """A TOML file of the user's or a pack's; a syntax error names its line and column."""
-    from .errors import HookwrightError
-
-    try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise HookwrightError(f"cannot read {path.name}: {error}", path=path, hint=hint) from None
-    return toml_from(path, raw, hint)
+def read_toml(path: Path, hint: str, kind: safe_read.Kind) -> dict[str, Any]:
+    """A TOML file of the user's or a pack's (`kind`: its safe_read.Kind); a syntax error names
+    its line and column."""
+    return toml_from(path, safe_read.read(path, kind), hint)
 
 
 def toml_from(path: Path, raw: bytes, hint: str) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from . import safe_read
 from .errors import ExitCode, HookwrightError
 
 if TYPE_CHECKING:
@@ -190,9 +191,8 @@ def _runner(before: list[str], script: Path) -> str | None:
         name = os.path.basename(words[-1])
     else:
         try:
-            with open(script, "rb") as handle:
-                first = handle.readline(200).decode("utf-8", "replace")
-        except OSError:
+            first = safe_read.read(script, safe_read.SCRIPT, prefix=200).split(b"\n", 1)[0].decode("utf-8", "replace")
+        except (OSError, HookwrightError):
             return None
         line = first[2:].split() if first.startswith("#!") else []
         if line and os.path.basename(line[0]) == "env":
@@ -243,10 +243,8 @@ def static_problems(folder: Path, names: list[str], hook_modules: set[str]) -> l
     problems = []
     for name in names:
         path = folder / name
-        if not name.endswith(".py") or not path.is_file():
-            continue
-        raw = path.read_bytes()
-        if _digest(raw) in _shipped():
+        raw = safe_read.read_or_none(path, safe_read.RUNTIME) if name.endswith(".py") else None
+        if raw is None or _digest(raw) in _shipped():
             continue
         problems += _read_module(path, raw, name[:-3], beside, name[:-3] in hook_modules)
     return problems
@@ -305,4 +303,4 @@ def _shipped() -> frozenset[str]:
     from .resources import packs_dir, runtime_dir
 
     files = [*runtime_dir().glob("*.py"), *packs_dir().glob("*/*.py")]
-    return frozenset(_digest(path.read_bytes()) for path in files)
+    return frozenset(_digest(safe_read.read(path, safe_read.BUNDLED)) for path in files)

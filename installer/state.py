@@ -11,13 +11,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from . import __version__, atomic, layout
+from . import __version__, atomic, layout, safe_read
 from .errors import ExitCode, HookwrightError
 from .hosts.base import Entry
 from .provenance import BUNDLED, Source
 
 RECEIPT_FORMAT = 1
 JOURNAL_FORMAT = 1
+OPERATION_KINDS = ("install", "uninstall", "update", "rollback")  # the commands that write a journal line
 KEEP_BACKUPS = 50
 LOCK_TIMEOUT_S = 30
 
@@ -29,10 +30,8 @@ def sha256(data: bytes) -> str:
 
 
 def runtime_matches(folder: Path, name: str, digest: str) -> bool:
-    try:
-        return sha256((folder / name).read_bytes()) == digest
-    except OSError:
-        return False
+    found = safe_read.read_or_none(folder / name, safe_read.RUNTIME)
+    return found is not None and sha256(found) == digest
 
 
 @contextmanager
@@ -42,7 +41,7 @@ def locked(config: Path) -> Iterator[None]:
 
     folder = layout.locks()
     atomic.make_dir(folder)
-    key = sha256(str(atomic.resolve(config)).encode())[:24]
+    key = sha256(os.fsencode(atomic.resolve(config)))[:24]  # (a folder's name may be any bytes)
     lock = filelock.FileLock(str(folder / f"{key}.lock"), timeout=LOCK_TIMEOUT_S)
     try:
         with lock:
@@ -98,25 +97,31 @@ class Receipt:
 
 
 def read_receipt(path: Path) -> Receipt | None:
-    """A receipt, or None if there is none; a corrupt one is an error naming the file."""
+    """A receipt, or None if there is none; a corrupt one is an error naming the file. What it
+    says is checked before anything acts on it: a receipt lives in the repository, and anyone
+    may have written it (its pack is its folder's, its file names stay in that folder)."""
     try:
-        raw = json.loads(path.read_bytes())
+        raw = json.loads(safe_read.read(path, safe_read.RECEIPT))
     except FileNotFoundError:
         return None
     except json.JSONDecodeError as err:
         raise HookwrightError(f"the receipt is not valid JSON ({err.msg})", path=path, line=err.lineno,
-                              column=err.colno,
+                              column=err.colno, hint=_repair_hint(path)) from None
+    except HookwrightError as err:
+        raise HookwrightError(f"the receipt {err.message.removeprefix('file ')}", path=path,
                               hint=_repair_hint(path)) from None
-    except (OSError, ValueError) as err:
-        raise HookwrightError(f"the receipt is unreadable ({err})", path=path,
-                              hint=_repair_hint(path)) from None
+    except (OSError, ValueError, RecursionError) as err:
+        raise HookwrightError(f"the receipt is unreadable ({err})", path=path, hint=_repair_hint(path)) from None
     try:
+        if not layout.valid_pack_name(raw["pack"]) or raw["pack"] != path.parent.name:
+            raise ValueError(f"it names pack {raw['pack']!r}, but lies in the folder of {path.parent.name!r}")
         files = []
         for item in raw["files"]:
             name = item["name"]
-            if "/" in name or "\\" in name or name in ("", ".", "..") or name.startswith("."):
+            if not isinstance(name, str) or "/" in name or "\\" in name or name in ("", ".", "..") \
+                    or name.startswith(".") or "\0" in name:
                 raise ValueError(f"file name {name!r} points outside the receipt's folder")
-            files.append(RuntimeFile(name, item["sha256"], int(item["mode"], 8)))
+            files.append(RuntimeFile(name, str(item["sha256"]), int(item["mode"], 8)))
         entries = [Entry.from_json(e) for e in raw["entries"]]
         if any(e.pack != raw["pack"] for e in entries):
             raise ValueError("an entry belongs to another pack")
@@ -153,6 +158,13 @@ def new_id() -> str:
     return time.strftime("%Y%m%d-%H%M%S", time.localtime(now)) + f".{int(now % 1 * 1e6):06d}-{os.urandom(2).hex()}"
 
 
+def valid_id(text: Any) -> bool:
+    """Whether `text` is an id new_id made (YYYYmmdd-HHMMSS.uuuuuu-xxxx): a backup's folder name."""
+    return (isinstance(text, str) and len(text) == 27 and text[8] == "-" and text[15] == "." and text[22] == "-"
+            and (text[:8] + text[9:15] + text[16:22]).isdigit() and text.isascii()
+            and all(c in "0123456789abcdef" for c in text[23:]))
+
+
 def save_backup(config: Path, config_bytes: bytes | None, pack_dirs: list[Path]) -> str:
     """A byte-exact copy of the config and of our pack folders, taken before a write."""
     backup_id = new_id()
@@ -163,14 +175,35 @@ def save_backup(config: Path, config_bytes: bytes | None, pack_dirs: list[Path])
     if config_bytes is not None:
         atomic.write_bytes(folder / "config", config_bytes, mode=0o600)
     for pack_dir in pack_dirs:
-        if pack_dir.is_dir():
-            shutil.copytree(pack_dir, folder / "packs" / pack_dir.name, symlinks=True)
+        saved = folder / "packs" / pack_dir.name
+        atomic.make_dir(saved)
+        for name, (content, mode) in files_in(pack_dir, safe_read.RUNTIME).items():
+            atomic.write_new(saved / name, content, mode)
     atomic.write_bytes(folder / "meta.json", json.dumps(meta, indent=2).encode(), mode=0o600)
     _rotate_backups()
     return backup_id
 
 
+def files_in(folder: Path, kind: safe_read.Kind) -> dict[str, tuple[bytes, int]]:
+    """{name: (content, mode)} of the regular files directly in a runtime folder (or a backup of
+    one): a link, a pipe or a folder there is no file of ours, and is neither read nor copied."""
+    found = {}
+    try:
+        entries = list(os.scandir(folder))
+    except (FileNotFoundError, NotADirectoryError):
+        return {}
+    except OSError as err:
+        raise safe_read.unreadable(folder, err) from None
+    for entry in entries:
+        if entry.is_file(follow_symlinks=False):
+            found[entry.name] = (safe_read.read(entry.path, kind), entry.stat(follow_symlinks=False).st_mode & 0o777)
+    return found
+
+
 def backup_folder(backup_id: str) -> Path:
+    if not valid_id(backup_id):
+        raise HookwrightError(f"backup {backup_id!r} is no backup hookwright made", path=layout.journal(),
+                              code=ExitCode.REFUSED, hint="remove the operation naming it from the journal")
     folder = layout.backups() / backup_id
     if not (folder / "meta.json").is_file():
         raise HookwrightError(f"backup {backup_id} is gone (backups are rotated after {KEEP_BACKUPS})",
@@ -213,10 +246,43 @@ class Operation:
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> "Operation":
-        return cls(raw["id"], raw["kind"], raw["target"], raw["packs"],
-                   [Entry.from_json(e) for e in raw["added"]], [Entry.from_json(e) for e in raw["removed"]],
-                   raw.get("backup"), raw["time"], raw.get("undoes"), raw.get("state", "done"),
-                   list(raw.get("made_folders", [])), raw.get("batch"), raw.get("written_sha256"))
+        """The operation a journal line records, checked as a receipt is before anything acts on
+        it (ValueError says what is wrong): rollback deletes and writes where it says."""
+        op = cls(raw["id"], raw["kind"], raw["target"], raw["packs"],
+                 [Entry.from_json(e) for e in raw["added"]], [Entry.from_json(e) for e in raw["removed"]],
+                 raw.get("backup"), raw["time"], raw.get("undoes"), raw.get("state", "done"),
+                 _relative_paths(raw.get("made_folders", [])), raw.get("batch"), raw.get("written_sha256"))
+        if not valid_id(op.id) or op.kind not in OPERATION_KINDS \
+                or op.state not in ("pending", "done", "aborted"):
+            raise ValueError(f"operation {op.id!r} has an id, kind or state hookwright does not write")
+        if op.backup is not None and not valid_id(op.backup):
+            raise ValueError(f"its backup {op.backup!r} is no backup folder hookwright makes")
+        names = [*op.packs, *(e.pack for e in [*op.added, *op.removed])]
+        bad = next((name for name in names if not layout.valid_pack_name(name)), None)
+        if bad is not None:
+            raise ValueError(f"pack name {bad!r} is no pack name (a pack's folder is named after it)")
+        _check_target(op.target)
+        return op
+
+
+def _check_target(raw: Any) -> None:
+    """A journal's target is a place hookwright writes: a known host and scope, absolute paths
+    without `..`, the runtime root one of ours, beside the config (opencode: beside its plugins
+    folder), in the project for a project's scope."""
+    from .hosts import NAMES
+    from .hosts.base import Scope, Target
+
+    target = Target.from_json(raw)
+    paths = [target.config, target.runtime_root, *([target.project] if target.project else [])]
+    if target.host not in NAMES or any(not p.is_absolute() or ".." in p.parts for p in paths):
+        raise ValueError("its target is no place hookwright writes (an unknown agent, or a relative path)")
+    scope_folder = target.runtime_root.parent
+    if target.runtime_root.name not in layout.RUNTIME_FOLDERS or scope_folder not in target.config.parents \
+            or len(target.config.relative_to(scope_folder).parts) > 2:
+        raise ValueError(f"its config {target.config} and runtime folder {target.runtime_root} are not side by side")
+    # (a user file may name a project: the change it was written for, as Codex's trust is)
+    if target.scope is not Scope.user and (target.project is None or scope_folder.parent != target.project):
+        raise ValueError(f"its {target.scope.value} scope does not match its project {target.project}")
 
 
 def last_write_if_untouched(config: Path, raw: bytes) -> Operation | None:
@@ -252,19 +318,27 @@ def _append_line(record: dict[str, Any]) -> None:
 
 
 def read_journal() -> list[Operation]:
-    """Every complete operation line; a line cut short by a crash is skipped."""
+    """Every complete operation line; a line cut short by a crash is skipped. A whole line that
+    records what hookwright never writes (a pack named `../../x`, a target outside any scope) is
+    an error naming its line: rollback would act on it."""
+    path = layout.journal()
     try:
-        lines = layout.journal().read_text(encoding="utf-8").splitlines()
+        lines = safe_read.read(path, safe_read.JOURNAL).decode("utf-8", "replace").splitlines()
     except FileNotFoundError:
         return []
     ops: dict[str, Operation] = {}
-    for line in lines:
+    for number, line in enumerate(lines, 1):
         try:
             record = json.loads(line)
-            if "kind" in record:
+        except ValueError:
+            continue  # (cut short by a crash)
+        try:
+            if isinstance(record, dict) and "kind" in record:
                 ops[record["id"]] = Operation.from_json(record)
-            elif record.get("id") in ops:
+            elif isinstance(record, dict) and record.get("id") in ops:
                 ops[record["id"]].state = record["state"]
-        except (ValueError, KeyError, TypeError, AttributeError):
-            continue
+        except (ValueError, KeyError, TypeError, AttributeError) as err:
+            raise HookwrightError(f"the journal's line {number} is not an operation hookwright wrote: {err}",
+                               path=path, line=number, column=1, code=ExitCode.BAD_INPUT,
+                               hint="remove that line from the journal (rollback cannot undo it)") from None
     return [op for op in ops.values() if op.state != "aborted"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
 
-from . import resources
+from . import resources, safe_read
 from .errors import HookwrightError
 
 if TYPE_CHECKING:
@@ -50,7 +50,8 @@ def config_files(project: Path) -> list[tuple[Path, tuple[str, ...]]]:
 def read_list(project: Path) -> TeamList | None:
     """The nearest list at or above `project` (None: no config there lists packs)."""
     for path, keys in config_files(project):
-        data: Any = resources.read_toml(path, hint="fix the TOML (schemas/project-config.schema.json)")
+        data: Any = resources.read_toml(path, hint="fix the TOML (schemas/project-config.schema.json)",
+                                       kind=safe_read.SETTINGS)
         for key in keys:
             data = data.get(key) if isinstance(data, dict) else None
         if data is not None:
@@ -205,7 +206,7 @@ def _entry_line(listed: TeamList, index: int) -> int:
 def _header_lines(path: Path, header: str) -> list[int]:
     """The lines of a file where `header` (`[[packs]]`) opens a table."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
+        lines = safe_read.read(path, safe_read.SETTINGS).decode("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError, HookwrightError):
         return []
     return [number for number, text in enumerate(lines, 1) if text.split("#")[0].strip() == header]

@@ -41,7 +41,10 @@ def test_every_bundled_pack_installed_is_a_config_doctor_finds_nothing_wrong_wit
 
 BREAKAGES = {
     "install/runtime-missing": lambda folder, settings: (folder / "git_guard.py").unlink(),
-    "install/runtime-changed": lambda folder, settings: (folder / "git-guard").write_text("# edited\n"),
+    "install/runtime-modified": lambda folder, settings: (folder / "git-guard").write_text("# edited\n"),
+    "install/runtime-changed": lambda folder, settings: (  # (a version this hookwright does not ship: the receipt decides)
+        (folder / "git-guard").write_text("# edited\n"),
+        write_json(folder / "receipt.json", {**read_json(folder / "receipt.json"), "version": "0.9.0"})),
     "install/entry-missing": lambda folder, settings: write_json(settings, {"hooks": {}}),
     "install/no-receipt": lambda folder, settings: (folder / "receipt.json").unlink(),
     "install/receipt-unreadable": lambda folder, settings: (folder / "receipt.json").write_text("{half"),

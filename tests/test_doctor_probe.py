@@ -45,18 +45,37 @@ def _ctx(base: Path, probe_on: bool = True) -> Context:
 SPY = """
     #!/bin/sh
     cat > /dev/null
-    {{ echo "cwd=$(pwd)"; env; }} > {out}
-    echo '{{"hookSpecificOutput": {{"hookEventName": "PreToolUse", "updatedInput": {{"command": "x"}}}}}}'
+    { echo "cwd=$(pwd)"; env; } >&2
+    echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {"command": "x"}}}'
 """
+
+
+@pytest.fixture
+def no_sandbox(monkeypatch):
+    """The probe as it runs where no sandbox can be made (doctor --probe-without-sandbox)."""
+    from hookwright import sandbox
+
+    monkeypatch.setattr(sandbox, "why_not", lambda: "a test without the sandbox")
+
+
+def _alive(marker: str) -> list[int]:
+    """The processes whose command line holds `marker`."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if marker.encode() in cmdline.read_bytes():
+                found.append(int(cmdline.parent.name))
+        except OSError:
+            continue
+    return found
 
 
 def test_runs_in_a_temporary_world_with_a_minimal_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("SECRET_TOKEN", "do-not-leak")
-    spy = tmp_path / "spy.txt"
-    base = _project(tmp_path, {"spy.sh": SPY.format(out=spy)}, [("Bash", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/spy.sh')])
+    base = _project(tmp_path, {"spy.sh": SPY}, [("Bash", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/spy.sh')])
     ((handler, result),) = probe.results_for(_ctx(base))
     assert result.rewrites and result.tool == "Bash" and result.event == "PreToolUse"
-    seen = dict(line.split("=", 1) for line in spy.read_text().splitlines() if "=" in line)
+    seen = dict(line.split("=", 1) for line in result.run.stderr.decode().splitlines() if "=" in line)
     names = set(seen) - {"cwd", "PWD", "SHLVL", "_", "OLDPWD"}
     assert names == {"PATH", "LANG", "HOME", "TMPDIR", "CLAUDE_PROJECT_DIR", "CLAUDECODE", "CLAUDE_CODE_SESSION_ID",
                      "CLAUDE_EFFORT", "CLAUDE_PID"}  # (the session's: claude_protocol.session_variables)
@@ -65,12 +84,14 @@ def test_runs_in_a_temporary_world_with_a_minimal_environment(tmp_path, monkeypa
     assert not Path(seen["CLAUDE_PROJECT_DIR"]).exists()  # cleaned up
 
 
-def test_a_hanging_hook_is_killed_with_its_children(tmp_path):
-    pidfile = tmp_path / "child.pid"
+@pytest.mark.parametrize("sandboxed", [True, False], ids=["in the sandbox", "without one"])
+def test_a_hanging_hook_is_killed_with_its_children(tmp_path, request, sandboxed):
+    if not sandboxed:
+        request.getfixturevalue("no_sandbox")
+    marker = f"60.{os.getpid()}{int(sandboxed)}7"  # (a sleep no other process runs)
     hang = f"""
         #!/bin/sh
-        sleep 60 &
-        echo $! > {pidfile}
+        sleep {marker} &
         wait
     """
     base = _project(tmp_path, {"hang.sh": hang}, [("Bash", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/hang.sh')])
@@ -78,18 +99,15 @@ def test_a_hanging_hook_is_killed_with_its_children(tmp_path):
     started = time.monotonic()
     ((_, result),) = probe.results_for(ctx, timeout=1)
     assert result.run.timed_out and time.monotonic() - started < 10
-    child = int(pidfile.read_text())
     for _ in range(50):
-        try:
-            os.kill(child, 0)
-        except ProcessLookupError:
+        if not _alive(marker):
             break
         time.sleep(0.05)
     else:
         pytest.fail("the hook's child process outlived the probe")
 
 
-def test_never_run_without_probe(tmp_path):
+def test_never_run_without_probe(tmp_path, no_sandbox):
     marker = tmp_path / "ran"
     base = _project(tmp_path, {}, [("Bash", f"touch {marker}")])
     assert probe.results_for(_ctx(base, probe_on=False)) == []
@@ -120,7 +138,7 @@ def test_the_tool_is_one_the_matcher_matches(tmp_path):
     assert [t for _, t in probe.candidates(ctx)] == ["Write", "mcp__docs__probe"]
 
 
-def test_results_are_computed_once_per_run(tmp_path):
+def test_results_are_computed_once_per_run(tmp_path, no_sandbox):
     counter = tmp_path / "count"
     base = _project(tmp_path, {}, [("Bash", f"echo x >> {counter}")])
     ctx = _ctx(base)
@@ -188,8 +206,9 @@ def test_a_probed_rewrite_turns_the_warning_into_the_error(tmp_path):
     assert race.rule == "conflict/input-rewrite-race" and "`hidden.sh`" in race.message
 
 
-def test_hooks_are_probed_side_by_side_as_claude_code_runs_them(tmp_path):
-    """Each hook waits for the other to have started: run one after the other, both time out."""
+def test_hooks_are_probed_side_by_side_as_claude_code_runs_them(tmp_path, no_sandbox):
+    """Each hook waits for the other to have started: run one after the other, both time out.
+    (They meet in a folder outside their own: no sandbox lets them.)"""
     meet = tmp_path / "meet"
     meet.mkdir()
     hook = """
@@ -250,7 +269,8 @@ def _rules(tmp_path: Path, event: str, script: str) -> list[str]:
     ("PostToolUse", {"tool_use_id", "tool_response"}),
     ("PostToolUseFailure", {"tool_use_id", "error", "is_interrupt"}),
 ])
-def test_a_tool_event_gets_a_call_of_a_tool_its_matcher_matches_with_the_events_own_fields(tmp_path, event, fields):
+def test_a_tool_event_gets_a_call_of_a_tool_its_matcher_matches_with_the_events_own_fields(tmp_path, event, fields,
+                                                                                            no_sandbox):
     sent = tmp_path / "payload.json"
     _probe(tmp_path, event, f'echo "$INPUT" > {sent}\n')
     payload = json.loads(sent.read_text())
@@ -401,3 +421,13 @@ def test_each_case_of_a_probe_rule_is_worded_its_own_way(tmp_path, event, script
     _, probed = _probe(tmp_path, event, script)
     (finding,) = [f for f in probed if words in f.message]
     assert not not_said or not_said not in finding.message
+
+
+def test_the_probe_runs_at_most_its_cap_of_hooks_and_says_how_many_it_left_out(tmp_path, no_sandbox, monkeypatch):
+    monkeypatch.setattr(probe, "MAX_PROBED", 3)
+    base = _project(tmp_path, {}, [("Bash", *(f"echo '{{}}' # {i}" for i in range(5)))])
+    ctx = _ctx(base)
+
+    assert len(probe.results_for(ctx)) == 3
+    assert "2 more were not run" in probe.left_out(ctx)
+    assert probe.left_out(_ctx(base, probe_on=False)) is None

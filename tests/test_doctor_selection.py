@@ -119,3 +119,31 @@ def test_explain_without_a_rule_lists_every_rule_of_the_catalog(hookwright, home
 
     assert [r["id"] for r in json.loads(ran.out)["rules"]] == sorted(catalog())
     assert "command/home-path" in hookwright("doctor", "--explain").out
+
+
+def test_a_config_above_the_project_that_someone_else_owns_is_skipped_and_the_report_says_which_chose(
+        hookwright, home, tmp_path):
+    """A shared parent folder (/tmp, a world-writable checkout root) is anyone's to write: a config
+    there owned by another user does not silence this project's errors."""
+    import os
+    import subprocess
+
+    shared = tmp_path / "shared"
+    project = _project(shared / "repo")
+    everything = sorted(_rules(hookwright("doctor", "--project", project, "--json")))
+    planted = shared / ".hookwright.toml"
+    planted.write_text('[doctor]\nmin-severity = "error"\nignore = ["' + '", "'.join(everything) + '"]\n')
+    os.chown(planted, 65534, 65534)  # (the tests run as root where CI does; as a user, chown to another fails)
+
+    skipped = hookwright("doctor", "--project", project, "--json")
+    shown = hookwright("doctor", "--project", project)
+    subprocess.run(["git", "init", "-q", str(shared)], check=True)  # now the file is inside the repository
+    taken = hookwright("doctor", "--project", project, "--json")
+    (project / ".hookwright.toml").write_text('[doctor]\nstrict = true\n')
+    own = hookwright("doctor", "--project", project)
+
+    assert _rules(skipped) == set(everything)
+    assert json.loads(skipped.out)["selection"]["skipped_configs"][0]["path"] == str(planted)
+    assert "not read:" in shown.out and "owned by" in shown.out
+    assert _rules(taken) == set() and json.loads(taken.out)["selection"]["config"] == str(planted)
+    assert f"rules chosen by {project / '.hookwright.toml'}" in own.out

@@ -225,14 +225,33 @@ def test_an_entry_running_our_runtime_without_a_receipt_is_adopted_only_when_ask
     assert commands(read_json(project / ".claude" / "settings.json")) == [GIT_GUARD_COMMAND]
 
 
-def test_a_symlinked_settings_file_is_written_through_and_stays_a_link(hookwright, home, project, tmp_path):
-    real = tmp_path / "dotfiles" / "settings.json"
+def test_a_settings_file_linked_inside_its_scopes_folder_is_written_through_and_stays_a_link(hookwright, home,
+                                                                                           project):
+    real = project / ".claude" / "shared" / "settings.json"
     write_json(real, {"theme": "dark"})
+    link = project / ".claude" / "settings.json"
+    link.symlink_to(real)
+
+    ran = hookwright("install", "git-guard", *project_args(project), "--yes")
+
+    assert ran.code == 0, ran.err
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert commands(read_json(real)) == [GIT_GUARD_COMMAND]
+
+
+def test_a_settings_file_linked_out_of_its_scopes_folder_is_written_only_with_the_flag_the_refusal_names(
+        hookwright, home, project, tmp_path):
+    real = tmp_path / "dotfiles" / "settings.json"
+    before = write_json(real, {"theme": "dark"})
     link = project / ".claude" / "settings.json"
     link.parent.mkdir(parents=True)
     link.symlink_to(real)
 
-    ran = hookwright("install", "git-guard", *project_args(project), "--yes")
+    refused = hookwright("install", "git-guard", *project_args(project), "--yes")
+    assert refused.code == 3 and str(link) in refused.err and str(real) in refused.err
+    assert "--allow-outside-scope" in refused.err and real.read_bytes() == before
+
+    ran = hookwright("install", "git-guard", *project_args(project), "--yes", "--allow-outside-scope")
 
     assert ran.code == 0, ran.err
     assert link.is_symlink() and os.readlink(link) == str(real)

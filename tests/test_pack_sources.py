@@ -106,6 +106,9 @@ def test_update_moves_a_repositorys_pack_to_its_newest_version_tag_with_a_plan(h
     back = hookwright("update", "my-guard", "--rev", "v1.0.0", "--project", project, "--yes")
     assert back.code == 0 and read_json(project / ".claude" / "hookwright" / "my-guard" / "receipt.json")[
         "version"] == "1.0.0"
+    undone = hookwright("rollback", "--project", project, "--yes")  # (an update's journal line is one rollback takes)
+    assert undone.code == 0, undone.err
+    assert read_json(project / ".claude" / "hookwright" / "my-guard" / "receipt.json")["version"] == "1.1.0"
 
 
 def test_update_follows_a_branch_to_its_new_tip(hookwright, home, project, repo):

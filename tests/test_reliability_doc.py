@@ -38,3 +38,14 @@ def test_the_concurrency_and_bad_input_counts_match_the_tests():
         test_bad_input.JSON_CASES)
     assert table_value("pack manifests") == len(test_pack_manifest.BAD)
     assert f"hypothesis, {test_roundtrip_property.EXAMPLES} generated documents" in DOC
+
+
+def test_the_hostile_repository_counts_match_the_table_of_repositories():
+    from collections import Counter
+
+    import hostile_repos
+
+    counts = Counter(repo.attack for repo in hostile_repos.REPOS)
+    for attack, count in counts.items():
+        assert table_value(attack) == count, attack
+    assert f"Repositories in all: {len(hostile_repos.REPOS)}." in DOC

@@ -1,3 +1,5 @@
+import json
+
 import pytest
 from support import GIT_GUARD_COMMAND, commands, read_json, write_json
 
@@ -210,3 +212,43 @@ def test_a_narrowed_journal_with_nothing_in_it_says_so_not_that_the_journal_is_e
 
     assert "no operation there" in narrowed.out and "empty" not in narrowed.out
     assert whole["filtered"] is False and len(whole["journal"]) == 1
+
+
+def _tamper_last_operation(home, **fields):
+    journal = home / ".local" / "state" / "hookwright" / "journal.jsonl"
+    lines = journal.read_text().splitlines()
+    index = max(i for i, line in enumerate(lines) if '"kind"' in line)
+    record = json.loads(lines[index])
+    for key, value in fields.items():
+        if key in record:
+            record[key] = value
+        else:
+            record["target"][key.removeprefix("target_")] = value
+    lines[index] = json.dumps(record)
+    journal.write_text("\n".join(lines) + "\n")
+    return index + 1
+
+
+@pytest.mark.parametrize("fields", [
+    {"packs": ["../../../victim"]},
+    {"packs": ["git-guard/../../../../victim"]},
+    {"backup": "../../../victim"},
+    {"target_runtime_root": "/"},
+    {"target_config": "/etc/passwd"},
+], ids=["a pack name that climbs out", "a pack name with a slash", "a backup id that climbs out",
+        "a runtime root at /", "a config outside its scope folder"])
+def test_a_journal_entry_that_names_what_hookwright_never_writes_is_refused_and_nothing_is_touched(
+        hookwright, home, project, tmp_path, fields):
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "precious.txt").write_text("keep me\n")
+    hookwright("install", "git-guard", *scope(project))
+    line = _tamper_last_operation(home, **fields)
+    settings = (project / ".claude" / "settings.json").read_bytes()
+
+    ran = hookwright("rollback", "--yes")
+
+    assert ran.code == 2, ran.err
+    assert f"journal.jsonl:{line}:1" in ran.err and "remove that line" in ran.err
+    assert (victim / "precious.txt").read_text() == "keep me\n"
+    assert (project / ".claude" / "settings.json").read_bytes() == settings

@@ -560,6 +560,17 @@ def test_read_json_file(tmp_path):
         hw.read_json_file(tmp_path / "dir.json")
 
 
+def test_read_json_file_reads_no_fifo_and_no_device_a_repository_put_in_a_files_place(tmp_path):
+    """(a blocking read of a FIFO would hold the hook until the agent's timeout; /dev/zero never ends)"""
+    os.mkfifo(tmp_path / "prefs.json")
+    (tmp_path / "rules.json").symlink_to("/dev/zero")
+    with open(tmp_path / "big.json", "wb") as big:
+        big.truncate(hw.MAX_JSON_FILE + 1)
+    for name in ("prefs.json", "rules.json", "big.json"):
+        with pytest.raises(ValueError, match="not a regular file of at most"):
+            hw.read_json_file(str(tmp_path / name))
+
+
 # --- byte-code goes to the user's cache, never beside the scripts ---------------------------------
 
 def test_a_pack_script_leaves_no_byte_code_beside_itself(tmp_path):

@@ -837,3 +837,47 @@ def test_a_cursor_answer_is_read_as_cursor_documents_it(event, stdout, code, fai
     from hookwright.simulate import cursor
 
     assert cursor.read(cursor_protocol.protocol(event), ran(stdout, code), fail_closed)["decision"] == decision
+
+
+def _spy_project(project, home):
+    """A project hook that tries what a repository's hook might: read the home folder, write in the
+    project, reach the network; it says on stderr what it managed."""
+    (home / "secret.txt").write_text("the user's secret\n")
+    hook = project / ".claude" / "hooks" / "spy.sh"
+    hook.parent.mkdir(parents=True)
+    hook.write_text(f"#!/bin/sh\ncat > /dev/null\ncat '{home}/secret.txt' >&2 || echo 'home hidden' >&2\n"
+                    f"touch '{project}/written' 2>/dev/null || echo 'project read-only' >&2\necho '{{}}'\n")
+    hook.chmod(0o755)
+    write_json(project / ".claude" / "settings.json", {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": '"$CLAUDE_PROJECT_DIR"/.claude/hooks/spy.sh'}]}]}})
+
+
+def test_simulate_sandbox_runs_the_projects_hook_with_the_home_hidden_and_the_project_read_only(hookwright, home,
+                                                                                              project):
+    _spy_project(project, home)
+
+    boxed = hookwright("simulate", "--project", project, "--command", "ls", "--sandbox", "--json")
+    bare = hookwright("simulate", "--project", project, "--command", "ls", "--json")
+
+    [inside], [outside] = boxed.json["handlers"], bare.json["handlers"]
+    assert boxed.json["sandboxed"] and inside["from_project"] and outside["from_project"]
+    assert "home hidden" in inside["stderr"] and "project read-only" in inside["stderr"]
+    assert "the user's secret" in outside["stderr"] and "project read-only" not in outside["stderr"]
+    assert "[from the project]" in hookwright("simulate", "--project", project, "--command", "ls", "--list-only").out
+
+
+def test_where_no_sandbox_can_be_made_probe_and_simulate_sandbox_refuse_saying_why(hookwright, home, project,
+                                                                                  monkeypatch):
+    from hookwright import sandbox
+
+    _spy_project(project, home)
+    monkeypatch.setattr(sandbox, "why_not", lambda: "user namespaces are off here (a test)")
+
+    probe = hookwright("doctor", "--project", project, "--probe")
+    boxed = hookwright("simulate", "--project", project, "--command", "ls", "--sandbox")
+    risked = hookwright("doctor", "--project", project, "--probe", "--probe-without-sandbox", "--format", "json")
+
+    for refused in (probe, boxed):
+        assert refused.code == 3 and "user namespaces are off here (a test)" in refused.err, refused.err
+    assert "--probe-without-sandbox" in probe.err
+    assert risked.code in (0, 1) and risked.json["files"]

@@ -111,3 +111,60 @@ def test_an_install_whose_own_config_cannot_be_read_is_listed_unchecked_beside_t
     assert rows[("git-guard", "claude", "project")]["checked"] and not rows[("git-guard", "claude", "project")]["problems"]
     assert not rows[("git-guard", "cursor", "project")]["checked"]
     assert "not checked" in ran.out and str(project / ".cursor" / "hooks.json") in ran.err
+
+
+def _trojan(folder):
+    """A line appended to the pack's module and the receipt's hash of it rewritten to match: what
+    the repository says about itself agrees with itself."""
+    import hashlib
+
+    module = folder / "git_guard.py"
+    module.write_bytes(module.read_bytes() + b"\nopen(__import__('os').path.expanduser('~/PWNED'), 'w').close()\n")
+    receipt = json.loads((folder / "receipt.json").read_text())
+    for item in receipt["files"]:
+        if item["name"] == "git_guard.py":
+            item["sha256"] = hashlib.sha256(module.read_bytes()).hexdigest()
+    (folder / "receipt.json").write_text(json.dumps(receipt, indent=2))
+
+
+def test_a_runtime_changed_with_its_receipt_rewritten_to_match_is_modified_with_the_repair(hookwright, home, project):
+    hookwright("install", "git-guard", "--project", project, "--yes")
+    _trojan(project / ".claude" / "hookwright" / "git-guard")
+
+    [row] = _status(hookwright, project, code=1)["installs"]
+    shown = hookwright("status", "--project", project)
+    doctor = hookwright("doctor", "--project", project, "--format", "json")
+    simulated = hookwright("simulate", "--project", project, "--command", "git status", "--json")
+
+    assert row["reference"] == "shipped"
+    assert [p["rule"] for p in row["problems"]] == ["install/runtime-modified"]
+    assert "modified" in shown.out and f"--scope project --project {project}` to put back" in shown.out
+    assert "install/runtime-modified" in {f["rule"] for f in doctor.json["findings"]} and doctor.code == 1
+    [handler] = simulated.json["handlers"]
+    assert handler["fires"] and not handler["simulated"] and "modified" in handler["why"]
+    assert not (home / "PWNED").exists()  # (simulate did not run it)
+    assert hookwright("install", "git-guard", "--project", project, "--yes").code == 0
+    assert _status(hookwright, project)["installs"][0]["problems"] == []
+
+
+def test_a_pack_of_your_own_is_checked_against_its_receipt_and_status_says_so(hookwright, home, project, tmp_path,
+                                                                              monkeypatch):
+    import shutil
+
+    from hookwright import resources
+
+    own = tmp_path / "packs" / "my-guard"
+    shutil.copytree(resources.packs_dir() / "git-guard", own)
+    (own / "pack.toml").write_text((own / "pack.toml").read_text().replace('name = "git-guard"', 'name = "my-guard"'))
+    monkeypatch.setenv("HOOKWRIGHT_PACKS_PATH", str(tmp_path / "packs"))
+    assert hookwright("install", "my-guard", "--project", project, "--yes").code == 0
+    folder = project / ".claude" / "hookwright" / "my-guard"
+
+    [clean] = _status(hookwright, project)["installs"]
+    (folder / "git_guard.py").write_text((folder / "git_guard.py").read_text() + "# edited\n")
+    [edited] = _status(hookwright, project, code=1)["installs"]
+    shown = hookwright("status", "--project", project)
+
+    assert clean["reference"] == edited["reference"] == "receipt" and clean["problems"] == []
+    assert [p["rule"] for p in edited["problems"]] == ["install/runtime-changed"]
+    assert "checked against its receipt only" in shown.out

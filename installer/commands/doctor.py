@@ -46,7 +46,8 @@ class Rules(Payload):
 
 def doctor(paths: list[Path], *, host: str | None = None, project: Path | None = None, fmt: str = "text",
            probe: bool = False, strict: bool = False, isolated: bool = False, select: list[str] | None = None,
-           ignore: list[str] | None = None, min_severity: str | None = None, use_config: bool = True) -> Result:
+           ignore: list[str] | None = None, min_severity: str | None = None, use_config: bool = True,
+           probe_without_sandbox: bool = False) -> Result:
     """Named files are checked with their conflicts with what the host loads with them on this
     machine (doctor/machine.py) unless `isolated`; those findings count for the exit code too:
     the hooks do race on this machine. The findings reported are the ones the selection keeps
@@ -64,15 +65,34 @@ def doctor(paths: list[Path], *, host: str | None = None, project: Path | None =
     if isolated and not paths:
         raise HookwrightError("--isolated is about the files named on the command line",
                               hint="name the files to check alone, or drop --isolated")
+    if probe:
+        _check_sandbox(probe_without_sandbox)
     chosen = selection.choose(project_of(project), select=select, ignore=ignore, min_severity=min_severity,
                               strict=strict, use_config=use_config)
     outcome = run(paths or None, project=project, hosts=(host,) if host else HOSTS, probe=probe,
                   machine=not isolated)
     hidden = len(outcome.findings)
     outcome.findings = [f for f in outcome.findings if chosen.keeps(f)]
+    notes = [] if paths else _unread_from_here(outcome.files, outcome.project)
+    if probe:
+        from ..doctor.scripts.probe import left_out
+
+        notes += [note for note in [left_out(outcome.context)] if note]
     doc = report.document(outcome, strict=chosen.strict, selection=chosen, hidden=hidden - len(outcome.findings),
-                          notes=[] if paths else _unread_from_here(outcome.files, outcome.project))
+                          notes=notes)
     return Result("doctor", Status.CHECKED, exit_code=ExitCode(doc["summary"]["exit_code"]), payload=Report(fmt, doc))
+
+
+def _check_sandbox(without: bool) -> None:
+    """--probe runs the repository's hook commands: only in a sandbox, unless the user names the risk."""
+    from .. import sandbox
+
+    why = sandbox.why_not()
+    if why is not None and not without:
+        raise HookwrightError(f"--probe runs the project's hook commands, and no sandbox can be made here: {why}",
+                              code=ExitCode.REFUSED,
+                              hint="run doctor without --probe, or add --probe-without-sandbox to run them with your "
+                                   "home folder, your files and the network in their reach")
 
 
 def _unread_from_here(files: list[Any], project: Path | None) -> list[str]:

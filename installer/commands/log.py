@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from .. import safe_read
 from ..errors import HookwrightError, did_you_mean
 from .result import Payload, Result, Status
 
@@ -68,9 +69,8 @@ def _read(files: list[Path]) -> tuple[list[dict[str, Any]], int]:
     skipped = 0
     for path in files:
         try:
-            with path.open("rb") as handle:
-                raw = handle.read(MAX_READ)
-        except OSError:
+            raw = safe_read.read(path, safe_read.STATE, prefix=MAX_READ)
+        except (OSError, HookwrightError):
             continue
         for line in reversed(raw.splitlines()):
             try:

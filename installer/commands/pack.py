@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .. import atomic, resources
+from .. import atomic, safe_read
 from ..errors import ExitCode, HookwrightError, command_line
 from ..pack_cases import CASES
 from ..packs import MANIFEST, PACK_DIR, load_pack_file
@@ -35,7 +35,6 @@ STARTER_CASES = {
     "lets-ls-through": {"description": "ls goes on as asked", "event": "PreToolUse", "tool_name": "Bash",
                         "tool_input": {"command": "ls"}, "expect": {"blocked": False, "tool_input": {"command": "ls"}}},
 }
-SCRIPT_BYTES = 10 * 1024 * 1024  # a file --from copies: a hook's script and what it reads, not a data set
 SAMPLE_INPUTS = {"Bash": {"command": "echo hello"}, "Write": {"file_path": "notes.txt", "content": "hello\n"},
                  "Edit": {"file_path": "notes.txt", "old_string": "hello", "new_string": "goodbye"},
                  "Read": {"file_path": "notes.txt"}}
@@ -110,9 +109,8 @@ def _check(folder: Path) -> None:
 
 
 def _read_copied(source: Path) -> tuple[bytes, int]:
-    """A file --from copies, and its mode: a script's run bit kept."""
-    data = resources.read_at_most(source, SCRIPT_BYTES, "a hook's script")
     try:
+        data = safe_read.read(source, safe_read.SCRIPT)
         executable = source.stat().st_mode & 0o100
     except OSError as err:
         raise HookwrightError(f"cannot read {source}: {err.strerror}", path=source) from None

@@ -16,9 +16,10 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
-from ..errors import HookwrightError
+from .. import safe_read
+from ..errors import ExitCode, HookwrightError
 from ..hosts import NAMES as HOSTS
 from ..hosts.base import check_project
 from ..project import project_of
@@ -49,7 +50,8 @@ class Simulation(Payload):
                  tool_input: Any, candidates: list[Any], nondeterministic: bool | None, context: list[str],
                  stops_session: bool | None, stop_reason: str | None, decided_by: list[Any], rewritten_by: list[Any],
                  effect: str | None, permission_rule: dict[str, str] | None, cannot_block: str | None,
-                 tool_output: Any, unreadable: list[str] | None = None, hosts: list[dict[str, Any]] | None = None) -> None:
+                 tool_output: Any, unreadable: list[str] | None = None, hosts: list[dict[str, Any]] | None = None,
+                 sandboxed: bool = False) -> None:
         self.version = version
         self.host = host
         self.event = event
@@ -73,6 +75,7 @@ class Simulation(Payload):
         self.cannot_block = cannot_block  # why no hook can block this call
         self.tool_output = tool_output  # PostToolUse: what the model gets instead of the tool's result
         self.unreadable = unreadable  # config files that could not be read
+        self.sandboxed = sandboxed  # the hooks ran in a sandbox (--sandbox: installer/sandbox.py)
         self.hosts = hosts or []  # each agent with hooks here: its outcome, or why it was not simulated
 
     def print_text(self, result: Result) -> None:
@@ -84,12 +87,14 @@ class Simulation(Payload):
 def simulate(event: str | None, *, tool: str | None = None, tool_input: str | None = None,
              input_file: Path | None = None, payload_file: Path | None = None, command: str | None = None,
              project: Path | None = None, host: str | None = None, permission_mode: str = "default",
-             list_only: bool = False) -> Result:
+             list_only: bool = False, sandboxed: bool = False) -> Result:
     from ..doctor import run
     from ..hosts.claude.protocol import protocol
 
     event, host, implied_tool = _in_claude_words(event, host)
     _check_choices(event, host, permission_mode)
+    if sandboxed:
+        _check_sandbox()
     project = project_of(project).resolve()
     check_project(project)
     rules = protocol(event)
@@ -110,7 +115,7 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
     present = [name for name in HOSTS if _has_hooks(ctx, name)]
     chosen = [host] if host else present or ["claude"]
     call = Call(event, tool or extra.get("tool_name"), call_input if call_input is not None else extra.get("tool_input"),
-                extra, permission_mode, list_only)
+                extra, permission_mode, list_only, sandboxed)
     claude = _simulate_claude(ctx, project, call) if "claude" in chosen else None
     entries = [claude_entry(claude) if name == "claude" and claude else _simulate_other(name, ctx, project, call)
                for name in chosen]
@@ -131,6 +136,7 @@ class Call(NamedTuple):
     extra: dict[str, Any]  # --payload's fields
     permission_mode: str
     list_only: bool
+    sandboxed: bool = False  # --sandbox: Claude Code's hooks run in installer/sandbox.py's sandbox
 
 
 def _has_hooks(ctx: Context, host: str) -> bool:
@@ -152,7 +158,7 @@ def _simulate_claude(ctx: Context, project: Path, call: Call) -> Simulation:
         transcript.write_text("")
         payload = payload_for(event, project, transcript, tool=call.tool, tool_input=call.tool_input, extra=call.extra,
                               permission_mode=call.permission_mode)  # the flags win over --payload
-        selected = firing.select(ctx, event, payload)
+        selected = [_unless_tampered(s) for s in firing.select(ctx, event, payload)]
         refused_first = firing.refused_before_the_hooks(ctx, event, payload)
         if refused_first is not None:
             selected = [s._replace(runs=False, why=f"the settings' deny rule {refused_first.rule} refuses the call "
@@ -161,8 +167,9 @@ def _simulate_claude(ctx: Context, project: Path, call: Call) -> Simulation:
         env = {**_environment(ctx), **session_variables(payload["session_id"])}
         if event in ENV_FILE_EVENTS:
             env["CLAUDE_ENV_FILE"] = str(Path(scratch) / "env.sh")
+        wrap = _in_sandbox(to_run, project, Path(scratch)) if call.sandboxed else None
         raws = [] if list_only else running.run_all(to_run, json.dumps(payload).encode(), project, env,
-                                                    budget=running.shared_budget(event, to_run, env))
+                                                    budget=running.shared_budget(event, to_run, env), wrap=wrap)
     raw_of = dict(zip(map(id, to_run), raws))
     read_of = {id(h): answers.read(event, h.command or "", raw_of[id(h)], background=h.value.get("async") is True
                                    or h.value.get("asyncRewake") is True, fails_closed=fails_closed(event, h.value))
@@ -175,7 +182,7 @@ def _simulate_claude(ctx: Context, project: Path, call: Call) -> Simulation:
     return Simulation(
         version=VERSION, host="claude", event=event, project=str(project), ran=not list_only, payload=payload,
         handlers=[_handler_json(s, raw_of.get(id(s.handler)), read_of.get(id(s.handler))) for s in selected],
-        **_outcome_json(outcome, to_run), unreadable=unreadable or None)
+        **_outcome_json(outcome, to_run), unreadable=unreadable or None, sandboxed=call.sandboxed)
 
 
 def claude_entry(simulation: Simulation) -> dict[str, Any]:
@@ -191,11 +198,14 @@ def _simulate_other(host: str, ctx: Context, project: Path, call: Call) -> dict[
     from ..simulate import cursor, opencode
 
     if host == "cursor":
-        return cursor.simulate(ctx, call.event, call.tool, call.tool_input, project, call.list_only)
+        with tempfile.TemporaryDirectory(prefix="hookwright-simulate-") as scratch:
+            handlers = [h for h in ctx.handlers if h.file.host == "cursor"]
+            wrap = _in_sandbox(handlers, project, Path(scratch)) if call.sandboxed else None
+            return cursor.simulate(ctx, call.event, call.tool, call.tool_input, project, call.list_only, wrap)
     if call.event != "PreToolUse" or call.tool is None:
         return {"host": host, "title": TITLES[host], "simulated": False,
                 "why": f"opencode's plugins are simulated on a tool call (tool.execute.before), not on {call.event}"}
-    return opencode.simulate(ctx.files, project, call.tool, call.tool_input or {}, call.list_only)
+    return opencode.simulate(ctx.files, project, call.tool, call.tool_input or {}, call.list_only, call.sandboxed)
 
 
 def _from_entry(entry: dict[str, Any], project: Path, call: Call) -> Simulation:
@@ -230,6 +240,57 @@ def _in_claude_words(event: str | None, host: str | None) -> tuple[str, str | No
     return event or "PreToolUse", host, None
 
 
+def _check_sandbox() -> None:
+    from .. import sandbox
+
+    why = sandbox.why_not()
+    if why is not None:
+        raise HookwrightError(f"--sandbox: no sandbox can be made here: {why}", code=ExitCode.REFUSED,
+                              hint="run simulate without --sandbox (the hooks then run as the agent runs them, with "
+                                   "your files and network in reach), or --list-only to run nothing")
+
+
+def _in_sandbox(handlers: list[Handler], project: Path, scratch: Path) -> Callable[[list[str]], list[str]]:
+    """How each hook's argv runs in the sandbox: the project and the folders of the scripts the
+    hooks name readable (not writable), the scratch folder (transcript, env file) writable."""
+    from .. import sandbox
+    from ..doctor import handler_facts
+
+    folders = {project}
+    for handler in handlers:
+        folders.update(inv.path.parent for inv in handler_facts.resolution(handler).invocations if inv.path is not None)
+        if handler.file.plugin_root:
+            folders.add(handler.file.plugin_root)
+    return sandbox.wrapper(scratch, project, folders)
+
+
+def _from_project(handler: Handler, project: Path) -> bool:
+    """Whether the hook is the repository's own command, from a file the project holds (its
+    settings, a plugin inside it): someone else's, unless you wrote it. (A hookwright pack's hook
+    there runs what hookwright ships, checked before it runs.)"""
+    return handler.owner is None and (handler.file.scope in ("project", "local") or project in handler.file.path.parents)
+
+
+def _unless_tampered(selected: Selected) -> Selected:
+    """A hook of ours whose runtime is not what its pack ships is not run: the agent would run
+    whatever was put there, and simulate does not run that silently (the report says why)."""
+    from .. import hosts
+    from ..doctor import handler_facts
+    from ..doctor.checks.installs import SCOPES, not_as_shipped, scope_args
+
+    handler = selected.handler
+    if not selected.runs or handler.owner is None:
+        return selected
+    scripts = [inv.path for inv in handler_facts.resolution(handler).invocations if inv.path is not None]
+    why = not_as_shipped("claude", scripts[0].parent) if scripts else None
+    if why is None:
+        return selected
+    scope = SCOPES.get(handler.file.scope)
+    repair = f"hookwright install {handler.owner[0]}" + (
+        f" {scope_args(hosts.get('claude').target(scope, handler.file.project))}" if scope else "")
+    return selected._replace(simulated=False, why=f"not run: {why}; `{repair}` puts back the shipped runtime")
+
+
 def _check_choices(event: str | None, host: str | None, permission_mode: str) -> None:
     from ..hooks.events import CLAUDE_EVENTS, FOLDED_CLAUDE_EVENTS, fold
 
@@ -252,11 +313,7 @@ def _tool_input(text: str | None, file: Path | None, command: str | None) -> dic
     if command is not None:
         return {"command": command}
     if file is not None:
-        try:
-            text = file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            raise HookwrightError(f"cannot read the input file: {getattr(err, 'strerror', None) or err}",
-                                  path=file) from None
+        text = _input_text(file, "input")
     if text is None:
         return None
     value = _parse(text, str(file) if file else "--input")
@@ -266,13 +323,19 @@ def _tool_input(text: str | None, file: Path | None, command: str | None) -> dic
     return value
 
 
-def _payload_file(file: Path) -> dict[str, Any]:
+def _input_text(file: Path, what: str) -> str:
     try:
-        text = file.read_text(encoding="utf-8")
+        return safe_read.read(file, safe_read.INPUT).decode("utf-8")
+    except HookwrightError as err:
+        raise HookwrightError(f"cannot read the {what} file: {err.message.removeprefix('cannot be read: ')}",
+                              path=file, hint=err.hint) from None
     except (OSError, UnicodeDecodeError) as err:
-        raise HookwrightError(f"cannot read the payload file: {getattr(err, 'strerror', None) or err}",
+        raise HookwrightError(f"cannot read the {what} file: {getattr(err, 'strerror', None) or err}",
                               path=file) from None
-    value = _parse(text, str(file))
+
+
+def _payload_file(file: Path) -> dict[str, Any]:
+    value = _parse(_input_text(file, "payload"), str(file))
     if not isinstance(value, dict):
         raise HookwrightError("the payload must be a JSON object: the fields the event sends", path=file)
     return value
@@ -311,6 +374,7 @@ def _handler_json(selected: Selected, raw: RawRun | None, read: Reading | None) 
         "type": value.get("type"), "command": value.get("command"), "args": value.get("args"),
         "matcher": handler.matcher, "timeout": running.timeout_of(handler) if value.get("type") == "command" else None,
         "fires": selected.runs, "simulated": selected.simulated and selected.runs, "why": selected.why,
+        "from_project": _from_project(handler, Path(handler.file.project)) if handler.file.project else False,
     }
     if raw is not None:
         row.update({

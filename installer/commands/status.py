@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import hosts
-from ..errors import ExitCode, HookwrightError
+from ..errors import ErrorKind, ExitCode, HookwrightError
 from ..hosts.base import Host, Target, check_project
 from ..project import project_of
 from .result import Payload, Result, Status
@@ -49,7 +49,9 @@ def installed(project: Path | None = None, host: str | None = None) -> Installs:
         for scope in adapter.scopes:
             try:
                 place = adapter.target(scope, folder)
-            except HookwrightError:  # not a place this host installs into (a project that is the home)
+            except HookwrightError as error:  # not a place this host installs into (a project that is the home)
+                if error.kind is ErrorKind.UNREADABLE and error.to_json() not in unreadable:  # (or a link loop)
+                    unreadable.append(error.to_json())
                 continue
             with_receipt = installed_receipts(place)
             try:  # (one bad file hides nothing else: it is said beside the rest, its installs unchecked)
@@ -67,13 +69,13 @@ def installed(project: Path | None = None, host: str | None = None) -> Installs:
 
 def _row(host: Host, target: Target, pack: str, receipt: bool = True, checked: bool = True) -> dict[str, Any]:
     """The install's row; `checked` False: its config cannot be read, so it is not compared with its receipt."""
-    from ..doctor.checks.installs import receipt_problems, scope_args
+    from ..doctor.checks.installs import receipt_problems, reference, scope_args
     from ..state import read_receipt
 
     row: dict[str, Any] = {"pack": pack, "host": host.name, "scope": target.scope.value, "file": str(target.config),
                            "folder": str(target.pack_dir(pack)), "version": None,
                            "bundled_version": _bundled_version(pack), "upgrade": False, "source": None, "options": {},
-                           "problems": [], "checked": checked}
+                           "problems": [], "checked": checked, "reference": None}
     fields = {"pack": pack, "scope_args": scope_args(target)}
     if not receipt:
         found: list[tuple[str, dict[str, Any]]] = [("install/no-receipt", {})]
@@ -89,7 +91,8 @@ def _row(host: Host, target: Target, pack: str, receipt: bool = True, checked: b
         assert recorded is not None  # (installed_receipts lists the folders that hold one)
         row.update(version=recorded.version, options=recorded.options,
                    upgrade=recorded.source.kind == "bundled" and _newer(row["bundled_version"], recorded.version),
-                   source=recorded.source.to_json() if recorded.source.kind != "bundled" else None)
+                   source=recorded.source.to_json() if recorded.source.kind != "bundled" else None,
+                   reference=reference(host.name, recorded))
         if not checked:
             return row
         doc = host.load(target.config)

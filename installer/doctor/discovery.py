@@ -6,13 +6,13 @@ project has, so that matchers can be judged against real tool names.
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 from pathlib import Path
 from typing import Any
 
-from .. import layout
-from ..document import read_file_bytes
+from .. import layout, safe_read
 from ..errors import ErrorKind, HookwrightError
 from ..hooks.events import CLAUDE_EVENTS, CURSOR_EVENTS, FOLDED_CURSOR_EVENTS, GEMINI_EVENTS, OPENCODE_HOOK_KEYS, fold
 from ..hooks.events import SCOPE_ORDER as SCOPE_ORDER  # (re-exported: the checks rank scopes by it)
@@ -58,7 +58,18 @@ def scope_candidates(project: Path, hosts: set[str], also: frozenset[Path] = fro
         found.extend(Candidate(p, "managed", "cursor-hooks", project) for p in cursor.managed_paths())
     if "opencode" in hosts:
         found.extend(_opencode_candidates(project, also))
-    return [c for c in found if c.path.exists() or c.path.is_symlink() or (also and resolved(c.path) in also)]
+    return [c for c in found if c.path.exists() or c.path.is_symlink() or _looped(c.path)
+            or (also and resolved(c.path) in also)]
+
+
+def _looped(path: Path) -> bool:
+    """A file that cannot be reached because a folder on its way is a link loop (`.claude ->
+    .claude`): the agent reads nothing there, and doctor says why (structure/unreadable)."""
+    try:
+        os.lstat(path)
+    except OSError as err:
+        return err.errno == errno.ELOOP
+    return False
 
 
 def pack_file_candidates(project: Path, hosts: set[str]) -> list[Candidate]:
@@ -105,7 +116,7 @@ def _opencode_candidates(project: Path, also: frozenset[Path]) -> list[Candidate
 def _listed_plugins(config: Path) -> list[tuple[str, Path]]:
     """(spec, file) of each local plugin a readable opencode config lists."""
     try:
-        data = opencode.read_config(config, config.read_bytes())
+        data = opencode.read_config(config, safe_read.read(config, safe_read.CONFIG))
     except (OSError, HookwrightError):
         return []  # (missing: nothing to list; unreadable: its own finding)
     return [(entry[0] if isinstance(entry, list) else entry, path) for entry in opencode.plugin_specs(data)
@@ -353,15 +364,11 @@ def _claude_json() -> Path:
     return claude.user_dir() / ".claude.json" if os.environ.get("CLAUDE_CONFIG_DIR") else Path.home() / ".claude.json"
 
 
-MAX_STATE_BYTES = 64 * 1024 * 1024
-
-
 def _load_json(path: Path) -> Any:
     """A helper file's JSON, or None when it is missing, unreadable or not JSON: these files only
     add context (tool names, plugin paths); doctor does not lint them."""
+    raw = safe_read.read_or_none(path, safe_read.STATE)
     try:
-        if path.stat().st_size > MAX_STATE_BYTES:
-            return None
-        return json.loads(read_file_bytes(path))
-    except (OSError, ValueError, RecursionError, HookwrightError):
+        return json.loads(raw) if raw is not None else None
+    except (ValueError, RecursionError):
         return None

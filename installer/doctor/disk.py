@@ -14,6 +14,9 @@ import shutil
 import stat as _stat
 from pathlib import Path
 
+from .. import safe_read
+from ..errors import HookwrightError
+
 _stats: dict[str, os.stat_result | None] = {}
 _first_lines: dict[str, bytes] = {}
 _programs: dict[tuple[str, str], str | None] = {}  # (program, PATH): where it is
@@ -61,9 +64,8 @@ def first_line(path: Path | str) -> bytes:
     found = _first_lines.get(key)
     if found is None:
         try:
-            with open(key, "rb") as script:
-                found = script.read(256).split(b"\n", 1)[0]
-        except OSError:
+            found = safe_read.read(key, safe_read.SCRIPT, prefix=256).split(b"\n", 1)[0]
+        except (OSError, HookwrightError):
             found = b""
         _first_lines[key] = found
     return found

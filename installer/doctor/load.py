@@ -1,8 +1,8 @@
 """Read each file strictly into a ConfigFile, and list the handlers its host would load."""
 from __future__ import annotations
 
-from .. import hosts
-from ..document import Document, read_file_bytes
+from .. import hosts, safe_read
+from ..document import Document
 from ..errors import ErrorKind, HookwrightError
 from ..hosts.opencode import adapter as opencode
 from .discovery import Candidate, recognise
@@ -17,7 +17,7 @@ def read(candidate: Candidate, staged: bytes | None = None) -> ConfigFile:
     `staged`: the bytes a plan would write there, read instead of the disk's."""
     path = candidate.path
     try:
-        raw = read_file_bytes(path) if staged is None else staged
+        raw = safe_read.read(path, safe_read.CONFIG) if staged is None else staged
     except FileNotFoundError:
         error = HookwrightError("cannot be read: no such file", path=path, hint="check the path",
                                 kind=ErrorKind.UNREADABLE)

@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Callable, Hashable, Iterable, NamedTuple, Sequence, TypeVar
 
+from .. import safe_read
 from ..document import Keys
 from ..hooks.model import HOST_NAMES as HOST_NAMES  # (re-exported: the words below doctor and simulate)
 from ..hooks.model import ConfigFile as ConfigFile
@@ -57,7 +58,7 @@ def catalog() -> dict[str, Rule]:
     per rule) and compiled into rules/catalog.json (scripts/build_rule_catalog.py; a test
     checks that it matches): json's C parser reads them all in a fraction of what parsing one
     TOML file costs, and every doctor run, and every install's plan check, needs some."""
-    raw = json.loads((RULES_DIR / CATALOG).read_text(encoding="utf-8"))
+    raw = json.loads(safe_read.read(RULES_DIR / CATALOG, safe_read.BUNDLED))
     return {rule_id: Rule(rule_id, rule_id.split("/", 1)[0], **fields) for rule_id, fields in raw.items()}
 
 
@@ -71,7 +72,7 @@ def compile_catalog() -> dict[str, dict[str, Any]]:
 
     rules: dict[str, dict[str, Any]] = {}
     for path in sorted(RULES_DIR.glob("*.toml")):
-        for name, raw in read_toml(path, hint="fix the rule's TOML").items():
+        for name, raw in read_toml(path, hint="fix the rule's TOML", kind=safe_read.BUNDLED).items():
             rule_id = f"{path.stem}/{name}"
             if raw["severity"] not in SEVERITIES:
                 raise ValueError(f"{path}: {rule_id} has severity {raw['severity']!r}")

@@ -109,6 +109,11 @@ def text(doc: dict[str, Any], base: Path, verbosity: int = 0) -> list[Line]:
                            "so the named files' conflicts with it are not checked", "dim")])
     if not doc["files"]:
         lines.append([(f"no hook config found for {doc['project']}", "dim")])
+    chosen = doc["selection"]
+    if chosen["config"]:
+        lines.append([(f"rules chosen by {typed_path(chosen['config'], base)}", "dim")])
+    for skipped in chosen["skipped_configs"]:
+        lines.append([(f"not read: {typed_path(skipped['path'], base)}: {skipped['why']}", "yellow")])
     lines.extend([("note: ", "yellow"), (note, None)] for note in doc.get("notes", []))
     s = doc["summary"]
     colour = "red" if s["errors"] else "yellow" if s["warnings"] else "green"
@@ -197,6 +202,8 @@ def sarif(doc: dict[str, Any], base: Path) -> dict[str, Any]:
             "originalUriBaseIds": {"SRCROOT": {"uri": base_uri}},
             "columnKind": "unicodeCodePoints",
             "results": results,
+            "properties": {"ruleConfig": doc.get("selection", {}).get("config"),
+                           "skippedConfigs": doc.get("selection", {}).get("skipped_configs", [])},
         }],
     }
 

@@ -13,7 +13,7 @@ import subprocess
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .. import hosts
 from ..hosts.claude.protocol import SESSION_END_BUDGET_VARIABLE, session_end_budget
@@ -40,14 +40,14 @@ def shared_budget(event: str, handlers: list[Handler], env: dict[str, str]) -> f
 
 
 def run_all(handlers: list[Handler], stdin: bytes, project: Path, env: dict[str, str],
-            budget: float | None = None) -> list[RawRun]:
+            budget: float | None = None, wrap: Callable[[list[str]], list[str]] | None = None) -> list[RawRun]:
     """Every handler at once; their runs in the same order. `budget`: the time they share (each
-    is killed at its own timeout or there, whichever comes first)."""
+    is killed at its own timeout or there, whichever comes first); `wrap`: as for run_one."""
     runs: list[RawRun | None] = [None] * len(handlers)
 
     def one(index: int, handler: Handler) -> None:
         own = timeout_of(handler)
-        runs[index] = run_one(handler, stdin, project, env, min(own, budget) if budget else own)
+        runs[index] = run_one(handler, stdin, project, env, min(own, budget) if budget else own, wrap)
 
     threads = [threading.Thread(target=one, args=(i, h), daemon=True) for i, h in enumerate(handlers)]
     # a hook that exits without reading its stdin closes the pipe under the payload: that is a
@@ -67,14 +67,17 @@ def run_all(handlers: list[Handler], stdin: bytes, project: Path, env: dict[str,
 
 
 def run_one(handler: Handler, stdin: bytes, project: Path, env: dict[str, str],
-            timeout: float | None = None) -> RawRun:
-    """One handler on `stdin`, in `project`, killed after `timeout` (its own by default)."""
+            timeout: float | None = None, wrap: Callable[[list[str]], list[str]] | None = None) -> RawRun:
+    """One handler on `stdin`, in `project`, killed after `timeout` (its own by default).
+    `wrap`: the argv that runs the handler's argv in a sandbox (installer/sandbox.py)."""
     child = dict(env, CLAUDE_PROJECT_DIR=str(project))
     if handler.file.plugin_root:
         child["CLAUDE_PLUGIN_ROOT"] = str(handler.file.plugin_root)
     argv, why = command_line(handler.value, child)
     if argv is None:
         return RawRun(None, start_error=why)
+    if wrap is not None:
+        argv = wrap(argv)
     timeout = timeout or timeout_of(handler)
     start = time.monotonic()
     try:

@@ -10,6 +10,7 @@ them knows an agent by name.
 from __future__ import annotations
 
 import copy
+import errno
 import functools
 import json
 import os
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Iterator, NamedTuple
 
 from ..document import Keys
-from ..errors import HookwrightError
+from ..errors import ErrorKind, HookwrightError
 from ..interpreter import DEFAULT as DEFAULT_PYTHON
 from ..layout import LOCAL_RUNTIME_FOLDER, RECEIPT
 from ..patterns import lazy
@@ -48,6 +49,15 @@ SCOPE_LINES = {  # what each scope means, in one line (the interactive install s
 def implied_scope(project: Path | None) -> Scope:
     """--project without --scope means the project scope (a user-scope install ignores it)."""
     return Scope.project if project is not None else Scope.user
+
+
+def looped(path: Path) -> bool:
+    """Whether following `path`'s links never ends (a `.claude` that links to itself)."""
+    try:
+        os.stat(path)
+    except OSError as err:
+        return err.errno == errno.ELOOP
+    return False
 
 
 def check_project(project: Path | None) -> None:
@@ -243,7 +253,11 @@ class Host(ABC):
                                   hint="give an existing folder with --project")
         found = self._target(scope, project, pack)
         user = self._target(Scope.user, None, pack)
-        if found.config.parent.resolve() == user.config.parent.resolve():
+        for folder in (found.config.parent, found.runtime_root.parent):
+            if os.path.islink(folder) and looped(folder):
+                raise HookwrightError("cannot be read: its symlinks form a loop", path=folder, kind=ErrorKind.UNREADABLE,
+                                      hint="fix or remove the link that points back at itself")
+        if os.path.realpath(found.config.parent) == os.path.realpath(user.config.parent):
             raise HookwrightError(f"in {project}, {scope.value} scope is your user settings ({user.config.parent})",
                                   path=found.config, hint="use --scope user, or run from a project")
         return found
@@ -629,10 +643,12 @@ VERSION_NAME = lazy(r"\d+\.\d+\.\d+")
 
 def _package_version(manifest: Path, package: str) -> str | None:
     """The version of npm package `package` whose package.json this is, if it is that one's."""
+    from .. import safe_read
+
+    raw = safe_read.read_or_none(manifest, safe_read.STATE)
     try:
-        with manifest.open("rb") as stream:
-            data = json.loads(stream.read(1 << 20))
-    except (OSError, ValueError):
+        data = json.loads(raw) if raw is not None else None
+    except ValueError:
         return None
     version = data.get("version") if isinstance(data, dict) and data.get("name") == package else None
     return version if isinstance(version, str) and VERSION_NAME.fullmatch(version) else None

@@ -5,12 +5,10 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
-from .. import atomic, interpreter, state
+from .. import atomic, git, interpreter, state
 from ..document import Document
 from ..errors import ExitCode, HookwrightError
 from ..hosts.base import Entry, Host, Scope, Target
@@ -246,19 +244,17 @@ def _git_notes(target: Target) -> list[str]:
     all where git already tracks it: its entries then reach everyone who pulls, but not the
     runtimes they run (their folder is git-ignored), and a hook whose runtime is missing exits 2,
     refusing every call it matches."""
-    if not target.personal or target.project is None or not shutil.which("git"):
+    if not target.personal or target.project is None or not git.available():
         return []
     name = target.config.relative_to(target.project).as_posix()
     if target.config.exists():
-        tracked = subprocess.run(["git", "-C", str(target.project), "ls-files", "--error-unmatch", "--", name],
-                                 capture_output=True)
-        if tracked.returncode == 0:
+        tracked = git.run(target.project, "ls-files", "--error-unmatch", "--", name)
+        if tracked is not None and tracked.returncode == 0:
             return [f"git tracks {target.config}, which is personal: the hooks written there reach everyone who "
                     "pulls it, but not their runtimes (git ignores those), and a hook whose runtime is missing "
                     f"refuses every call it matches: untrack it (git rm --cached '{name}') and add it to .gitignore"]
-    done = subprocess.run(["git", "-C", str(target.project), "check-ignore", "-q", str(target.config)],
-                          capture_output=True)
-    if done.returncode != 1:  # 0: ignored; 128: not a git repository
+    done = git.run(target.project, "check-ignore", "-q", str(target.config))
+    if done is None or done.returncode != 1:  # 0: ignored; 128: not a git repository
         return []
     return [f"{target.config} is personal but git does not ignore it here: add "
             f"'{name}' to .gitignore (Claude Code does so itself when it creates the file)"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from .. import atomic, hosts, state
+from .. import atomic, hosts, safe_read, state
 from ..document import Document
 from ..errors import ExitCode, HookwrightError
 from ..hooks.model import resolved
@@ -124,16 +124,16 @@ def _still_as_written(op: state.Operation, doc: Document) -> bool:
 def _backup_document(host: Host, target: Target, backup: Path | None) -> Document | None:
     if backup is None:
         return None
-    config = backup / "config"
-    return host.parse(target.config, config.read_bytes()) if config.is_file() else Document.new(target.config)
+    try:
+        return host.parse(target.config, safe_read.read(backup / "config", safe_read.BACKUP))
+    except FileNotFoundError:
+        return Document.new(target.config)
 
 
 def _restore_pack(target: Target, name: str, backup: Path | None) -> PackChange:
     """Put the pack's runtime folder back as the backup holds it (absent if it was absent)."""
     folder = target.pack_dir(name)
     saved = backup / "packs" / name if backup else None
-    wanted = {}
-    if saved and saved.is_dir():
-        wanted = {p.name: (p.read_bytes(), p.stat().st_mode & 0o777) for p in saved.iterdir() if p.is_file()}
+    wanted = state.files_in(saved, safe_read.BACKUP) if saved else {}
     current = {p.name for p in folder.iterdir() if p.is_file()} if folder.is_dir() else set()
     return PackChange(name, Action.RESTORE, folder, file_writes(folder, wanted), sorted(current - set(wanted)))

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .. import hosts, state
+from .. import hosts, safe_read, state
 from ..document import Document
 from ..errors import HookwrightError
 from ..hosts.base import Entry, Host, Scope, Target
@@ -88,10 +88,9 @@ def as_before_our_last_write(host: Host, target: Target, doc: Document, data: An
     last = None if host.file_per_pack or not doc.exists else state.last_write_if_untouched(target.config, doc.raw)
     if last is None or last.backup is None:
         return None
-    saved = state.backup_folder(last.backup) / "config"
-    if not saved.is_file():
+    raw = safe_read.read_or_none(state.backup_folder(last.backup) / "config", safe_read.BACKUP)
+    if raw is None:
         return None
-    raw = saved.read_bytes()
     try:
         before = host.parse(target.config, raw)
     except HookwrightError:

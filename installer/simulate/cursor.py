@@ -15,7 +15,7 @@ import os
 import re
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..hooks.answers import RawRun, parse_stdout
 from ..hooks.events import CLAUDE_TO_CURSOR
@@ -120,8 +120,9 @@ def read(row: cursor_protocol.CursorEventProtocol, run: RawRun, fail_closed: boo
 
 
 def simulate(ctx: Configs, event: str, tool: str | None, tool_input: dict[str, Any] | None, project: Path,
-             list_only: bool = False) -> dict[str, Any]:
-    """The outcome of one call for Cursor (simulate's host entry)."""
+             list_only: bool = False, wrap: Callable[[list[str]], list[str]] | None = None) -> dict[str, Any]:
+    """The outcome of one call for Cursor (simulate's host entry); `wrap`: each hook's argv in a
+    sandbox (simulate --sandbox)."""
     events = events_for(event, tool)
     entry: dict[str, Any] = {"host": "cursor", "title": TITLE, "event": " and ".join(events) or None, "tool": tool,
                              "given_input": tool_input, "simulated": True, "why": None, "handlers": [],
@@ -148,7 +149,7 @@ def simulate(ctx: Configs, event: str, tool: str | None, tool_input: dict[str, A
                 shown.update(simulated=False, why="a prompt hook: it asks a model, which simulate does not call")
             if not shown["simulated"] or row is None:
                 continue
-            run = run_one(handler, json.dumps(payload).encode(), project, env, _timeout(handler))
+            run = run_one(handler, json.dumps(payload).encode(), project, env, _timeout(handler), wrap)
             reading = read(row, run, handler.value.get("failClosed") is True)
             shown.update(exit_code=run.exit_code, timed_out=run.timed_out, duration_ms=round(run.duration * 1000, 1),
                          stdout=run.stdout.decode("utf-8", "replace")[:2000],

@@ -18,7 +18,7 @@ import uuid
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .. import resources
+from .. import resources, safe_read
 from ..hosts.opencode import adapter as opencode
 
 EVENT = opencode.EVENT
@@ -95,7 +95,7 @@ def _configs(files: list[Any]) -> list[tuple[Any, Any]]:
     for file in files:
         if file.kind == "opencode-config" and file.error is None:
             try:
-                found.append((file, opencode.read_config(file.path, file.path.read_bytes())))
+                found.append((file, opencode.read_config(file.path, safe_read.read(file.path, safe_read.CONFIG))))
             except (OSError, HookwrightError):
                 continue
     return found
@@ -111,22 +111,33 @@ class Run(NamedTuple):
 
 
 def run(where: Runtime, plugins: list[dict[str, Any]], tool: str, args: dict[str, Any], project: Path,
-        timeout: float = TIMEOUT) -> Run:
-    """The plugins on one call of `tool` with `args`, in `project`, as opencode triggers them."""
+        timeout: float = TIMEOUT, sandboxed: bool = False) -> Run:
+    """The plugins on one call of `tool` with `args`, in `project`, as opencode triggers them
+    (`sandboxed`: in installer/sandbox.py's sandbox, the project and the plugins readable)."""
     request = {"plugins": plugins, "tool": tool, "args": args, "directory": str(project), "worktree": str(project),
                "sessionID": f"ses_{uuid.uuid4().hex[:24]}", "callID": f"call_{uuid.uuid4().hex[:24]}"}
     driver = resources.data_root() / "templates" / "opencode" / "simulate.js"
     with tempfile.TemporaryDirectory(prefix="hookwright-simulate-") as scratch:
         out = Path(scratch) / "report.json"
+        argv = [str(where.program), str(driver), str(out)]
+        if sandboxed:
+            from .. import sandbox
+
+            shown = {project, driver.parent, *(Path(p["path"]).parent for p in plugins)}
+            argv = sandbox.wrapper(Path(scratch), project, shown)(argv)
         try:
-            done = subprocess.run([str(where.program), str(driver), str(out)], input=json.dumps(request), text=True,
+            done = subprocess.run(argv, input=json.dumps(request), text=True,
                                   capture_output=True, cwd=project, env={**os.environ, RUN_AS_BUN: "1"},
                                   timeout=timeout, start_new_session=True)
         except subprocess.TimeoutExpired as expired:
             return Run(None, _text(expired.stdout), _text(expired.stderr),
                        f"a hook was still running after {timeout:g} s (opencode puts no timeout on a plugin's hook: "
                        "the call would wait for it)")
-        report = json.loads(out.read_text(encoding="utf-8")) if out.is_file() else None
+        found = safe_read.read_or_none(out, safe_read.INPUT)  # (the plugins ran in that process: anything may be there)
+        try:
+            report = json.loads(found) if found is not None else None
+        except ValueError:
+            report = None
     failure = None if report is not None else f"the plugins ended the runtime (exit {done.returncode})"
     return Run(report, done.stdout, done.stderr, failure)
 
@@ -148,9 +159,11 @@ BLOCKED = ("the tool does not run: the model gets the thrown message as the tool
 EXITED = "process.exit in a hook ends opencode itself: the tool does not run and the model gets no result"
 
 
-def simulate(files: list[Any], project: Path, tool: str, args: dict[str, Any], list_only: bool = False) -> dict[str, Any]:
+def simulate(files: list[Any], project: Path, tool: str, args: dict[str, Any], list_only: bool = False,
+             sandboxed: bool = False) -> dict[str, Any]:
     """The outcome of one tool call for opencode: which plugins load, what each plugin's
-    tool.execute.before did, and what opencode does with it (simulate's host entry)."""
+    tool.execute.before did, and what opencode does with it (simulate's host entry); `sandboxed`:
+    the plugins run in a sandbox (simulate --sandbox)."""
     plugins, skipped = plugins_in_order(files)
     notes = [f"not loaded by opencode: {why}" for why in skipped]
     notes += [f"not simulated: {spec} is an npm plugin, which opencode installs at start-up" for spec in npm_plugins(files)]
@@ -169,7 +182,7 @@ def simulate(files: list[Any], project: Path, tool: str, args: dict[str, Any], l
                      tool_input=None, effect=None)
         return entry
     entry["runtime"] = f"{where.program} (Bun {where.bun})"
-    done = run(where, plugins, name, args, project)
+    done = run(where, plugins, name, args, project, sandboxed=sandboxed)
     if done.report is None:
         entry.update(decision=None, blocked=None, tool_input=None, effect=done.failure,
                      notes=notes + ([f"its stderr: {done.stderr.strip()[:400]}"] if done.stderr.strip() else []))

@@ -36,6 +36,7 @@ import `__future__` on every call).
 """
 import json
 import os
+import stat
 import sys
 
 TYPE_CHECKING = False  # mypy takes any name TYPE_CHECKING for true; typing is not loaded at run time
@@ -389,12 +390,22 @@ def file_signature(path: str) -> object:
     return (path, found.st_mtime_ns, found.st_size, found.st_ino)
 
 
+MAX_JSON_FILE = 4 << 20  # a preferences or rules file larger than this is no such file
+
+
 def read_json_file(path: str) -> "dict[str, Any] | None":
     """A JSON object from a file: None if there is no file; ValueError if it cannot be read or
-    is not a JSON object (the message says why)."""
+    is not a JSON object (the message says why). A repository may put a FIFO or a link to a
+    device there: only a regular file is read (opened without blocking), up to MAX_JSON_FILE."""
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        try:
+            found = os.fstat(fd)
+            if not stat.S_ISREG(found.st_mode) or found.st_size > MAX_JSON_FILE:
+                raise ValueError("%s: cannot be read: not a regular file of at most %d bytes" % (path, MAX_JSON_FILE))
+            raw = os.read(fd, MAX_JSON_FILE + 1)
+        finally:
+            os.close(fd)
     except (FileNotFoundError, NotADirectoryError):
         return None
     except (IOError, OSError) as error:

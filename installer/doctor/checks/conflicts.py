@@ -28,7 +28,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
-from ... import hosts
+from ... import hosts, safe_read
 from ...hooks import copies
 from ...hooks.events import BUILTIN_TOOLS, CLAUDE_TO_CURSOR
 from ...hooks.regex.matching import Matcher, classify
@@ -850,9 +850,15 @@ def _same_job(cursor_handler: Handler, claude_handler: Handler) -> tuple[str | N
         return None  # (a missing script is the command check's finding: it runs nothing twice)
     if resolved(a) == resolved(b):
         return "same-script", {"script": str(a)}
-    if a.name == b.name and a.name not in GENERIC_NAMES and b.is_file() and a.read_bytes() == b.read_bytes():
+    if a.name == b.name and a.name not in GENERIC_NAMES and _same_bytes(a, b):
         return "same-content", {"name": a.name}
     return None
+
+
+def _same_bytes(a: Path, b: Path) -> bool:
+    """Two readable scripts with the same content."""
+    first = safe_read.read_or_none(a, safe_read.SCRIPT)
+    return first is not None and first == safe_read.read_or_none(b, safe_read.SCRIPT)
 
 
 # the Claude Code tools a Cursor event fires for (a tool type in a matcher: cursor_protocol.CLAUDE_TOOLS_OF_TYPE)

@@ -283,6 +283,11 @@ def _runtime_changed(ctx: Context, pack: PackAt) -> Iterator[Finding]:
     yield from _problems(ctx, pack, "install/runtime-changed")
 
 
+@RECEIPT_RULES.rule("install/runtime-modified")
+def _runtime_modified(ctx: Context, pack: PackAt) -> Iterator[Finding]:
+    yield from _problems(ctx, pack, "install/runtime-modified")
+
+
 @RECEIPT_RULES.rule("install/runtime-cannot-load")
 def _runtime_cannot_load(ctx: Context, pack: PackAt) -> Iterator[Finding]:
     yield from _problems(ctx, pack, "install/runtime-cannot-load")
@@ -318,7 +323,6 @@ def receipt_problems(host: Host, target: Target, data: Any, receipt: Receipt) ->
     """How an install differs from its receipt: (rule id, the rule's fields besides pack and
     scope_args) for each entry missing or changed in the config `data`, and each runtime file
     missing or changed (`hookwright status` shows the same)."""
-    from ...state import runtime_matches  # (our installs only: the receipts' module, about 4 ms)
 
     gone: dict[str, str] = {}  # interpreter: the first hook that starts it
     for entry in receipt.entries:
@@ -338,13 +342,59 @@ def receipt_problems(host: Host, target: Target, data: Any, receipt: Receipt) ->
     for python, hook in gone.items():
         yield "install/interpreter-missing", {"hook": hook, "interpreter": python, "why": interpreter.missing(python),
                                               "effect": _never_runs(host)}
-    folder = target.pack_dir(receipt.pack)
+    yield from runtime_problems(host.name, target.pack_dir(receipt.pack), receipt)
+    yield from _cannot_load(host, target.pack_dir(receipt.pack), receipt)
+
+
+def runtime_problems(host: str, folder: Path, receipt: Receipt) -> Iterator[tuple[str, dict[str, Any]]]:
+    """How the runtime files in `folder` differ from what they should be: for a bundled pack at
+    the version the receipt names, the files this hookwright ships (a receipt lives beside them
+    and proves nothing by itself: anyone who changed a runtime could rewrite its hashes); for
+    any other, the receipt's hashes, the only record there is (reference() says which)."""
+    from ... import __version__, safe_read
+    from ...packs import shipped_runtime
+    from ...state import runtime_matches
+
+    shipped = shipped_runtime(receipt.pack, receipt.version, host)
+    if shipped is not None:
+        for name, content in sorted(shipped.items()):
+            found = safe_read.read_or_none(folder / name, safe_read.RUNTIME)
+            if found is None:
+                yield "install/runtime-missing", {"runtime": folder / name}
+            elif found != content:
+                yield "install/runtime-modified", {"runtime": folder / name, "version": receipt.version,
+                                                   "tool_version": __version__}
+        return
     for item in receipt.files:
         if not (folder / item.name).is_file():
             yield "install/runtime-missing", {"runtime": folder / item.name}
         elif not runtime_matches(folder, item.name, item.sha256):
-            yield "install/runtime-changed", {"runtime": folder / item.name}
-    yield from _cannot_load(host, folder, receipt)
+            yield "install/runtime-changed", {"runtime": folder / item.name, "version": receipt.version}
+
+
+def not_as_shipped(host: str, folder: Path) -> str | None:
+    """Why the runtime in `folder` is not what its pack installed (modified, missing, or without
+    a receipt to say what it is), in words; None when it is as shipped (or as its receipt says,
+    for a pack this hookwright does not ship)."""
+    try:
+        receipt = _read_receipt(folder / "receipt.json")
+    except HookwrightError as error:
+        return f"its receipt cannot be read ({error.message})"
+    if receipt is None:
+        return f"no receipt in {folder} says what hookwright installed there"
+    for rule, fields in runtime_problems(host, folder, receipt):
+        state = {"install/runtime-missing": "is missing", "install/runtime-modified": "is modified (not the file "
+                 f"hookwright ships for {receipt.pack} {receipt.version})"}.get(rule, "differs from its receipt")
+        return f"its runtime file {fields['runtime']} {state}"
+    return None
+
+
+def reference(host: str, receipt: Receipt) -> str:
+    """What an install's runtime files are compared with: "shipped" (the bundled pack of the
+    receipt's version) or "receipt" (its hashes: a pack of your own, or a version not bundled)."""
+    from ...packs import shipped_runtime
+
+    return "shipped" if shipped_runtime(receipt.pack, receipt.version, host) is not None else "receipt"
 
 
 def _cannot_load(host: Host, folder: Path, receipt: Receipt) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -367,9 +417,11 @@ def _command_hooks(path: Path) -> list[str]:
     receipt's hash of it says so as install/runtime-changed)."""
     import json
 
+    from ... import safe_read
+
     try:
-        hooks = json.loads(path.read_bytes()).get("hooks")
-    except (OSError, ValueError, AttributeError):
+        hooks = json.loads(safe_read.read_or_none(path, safe_read.RUNTIME) or b"{}").get("hooks")
+    except (ValueError, AttributeError):
         return []
     return list(hooks) if isinstance(hooks, dict) else []
 

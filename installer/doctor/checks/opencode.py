@@ -12,6 +12,7 @@ and an opencode.json(c) (CONFIG_RULES).
 from __future__ import annotations
 
 import difflib
+import os
 from typing import Any, Iterable, Iterator
 
 from ...hooks.events import BUILTIN_TOOLS, CLAUDE_EVENTS
@@ -59,7 +60,7 @@ class PluginFile:
         """A file in a subfolder that a plugin beside the subfolder imports (`./lib/util`): a
         helper module, where opencode expects one, not a plugin it fails to load."""
         path = self.file.path
-        wanted = f"./{path.parent.name}/{path.stem}".encode()
+        wanted = os.fsencode(f"./{path.parent.name}/{path.stem}")
         return any(other.path.parent == path.parent.parent and other.source is not None and wanted in other.source
                    for other in self.ctx.files if other.kind == "opencode-plugin")
 

@@ -22,7 +22,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Protocol
 
+from ... import safe_read
 from ...document import LineIndex
+from ...errors import HookwrightError
 from ...hooks.regex.overlap import matched_builtins
 from ...hosts.claude import protocol as claude_protocol
 from ...hosts.claude.protocol import EventProtocol
@@ -473,8 +475,8 @@ def _bash_only_syntax(script: Script) -> Iterator[Finding]:
     if not run_by_sh:
         return
     try:
-        text = script.facts.path.read_bytes().decode("utf-8", "replace")
-    except OSError:
+        text = safe_read.read_text(script.facts.path, safe_read.SCRIPT)
+    except (OSError, HookwrightError):
         return
     found = bashisms.first(strip_comments(text, "shell"))
     if found:

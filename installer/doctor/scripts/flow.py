@@ -31,6 +31,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Collection, Iterator, NamedTuple, TypedDict
 
+from ... import safe_read
+from ...errors import HookwrightError
 from ...patterns import lazy
 from ..shell.lex import closing_brace
 
@@ -1307,10 +1309,10 @@ def _sh_printers(code: str, lines: list[ShellLine], path: Path | None, depth: in
     libraries = [path.parent / m.group("file") for m in SH_SOURCE.finditer(code)] if path is not None and not depth else []
     for library in libraries:
         try:
-            if library == path or not library.is_file() or library.stat().st_size > MAX_LIBRARY:
+            if library == path:
                 continue
-            text = library.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+            text = safe_read.read(library, safe_read.Kind("sourced script", MAX_LIBRARY)).decode("utf-8", "replace")
+        except (OSError, HookwrightError):
             continue
         text = SH_COMMENT_LINE.sub("", text)
         for scope, kind in _function_writes(text, shell_lines(text)):

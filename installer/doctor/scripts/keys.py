@@ -32,8 +32,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Collection, Iterable
 
-from ... import hosts
+from ... import hosts, safe_read
 from ...document import LineIndex
+from ...errors import HookwrightError
 from ...hooks.events import LEGACY_INPUT_VARIABLE
 from ...patterns import lazy
 from .. import disk
@@ -186,14 +187,21 @@ def _analyse(path: Path, size: int, mtime: int) -> ScriptFacts:
     if size > MAX_BYTES:
         return ScriptFacts(path, "unknown", readable=False, why_not=f"larger than {MAX_BYTES // 1024} KiB")
     try:
-        raw = path.read_bytes()
-    except OSError as err:
-        return ScriptFacts(path, "unknown", readable=False, why_not=err.strerror or "cannot be read")
+        raw = safe_read.read(path, safe_read.SCRIPT)
+    except (OSError, HookwrightError) as err:
+        return ScriptFacts(path, "unknown", readable=False, why_not=_why_not_read(err))
     if b"\x00" in raw[:8192]:
         return ScriptFacts(path, "unknown", readable=False, why_not="a binary file")
     text = raw.decode("utf-8", "replace")
     language = detect_language(path, text)
     return analyse_text(text, language, path)
+
+
+def _why_not_read(err: OSError | HookwrightError) -> str:
+    """What kept the script from being read, as a fact says it ("a FIFO (named pipe), not a regular file")."""
+    if isinstance(err, HookwrightError):
+        return err.message.removeprefix("cannot be read: ")
+    return err.strerror or "cannot be read"
 
 
 JS_SHEBANG = lazy(r"\b(node|nodejs|deno|bun|tsx|ts-node)\b")

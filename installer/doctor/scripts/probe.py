@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import tempfile
 import weakref
 from concurrent.futures import ThreadPoolExecutor
@@ -33,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ... import safe_read
 from ...hooks import answers, running
 from ...hooks.answers import RawRun, Reading
 from ...hooks.events import CLAUDE_EVENTS
@@ -44,8 +44,9 @@ from ..model import Context, Finding, Handler
 
 TIMEOUT = 5.0
 MAX_PARALLEL = 8
+MAX_PROBED = 32  # hook commands run per doctor run: four rounds of MAX_PARALLEL, 20 s at most with TIMEOUT
 MAX_COPY_FILES = 200
-MAX_COPY_BYTES = 1024 * 1024
+COPIED = safe_read.Kind("script copied for the probe", 1024 * 1024)  # (a larger file is left out)
 PREFERRED_TOOLS = ("Bash", "Write", "Edit", "Read", "AskUserQuestion")
 # the static script findings each probe finding confirms, by running the script they are about
 CONFIRMS = {
@@ -95,13 +96,17 @@ def sample_input(tool: str, project: Path) -> dict[str, Any]:
 
 def probe_handler(handler: Handler, tool: str | None, timeout: float | None = None) -> ProbeResult:
     """Run one handler once on a synthetic call of its event (of `tool`, on tool events), in a
-    temporary project and home; it gets `timeout` seconds, or its own timeout when shorter."""
+    temporary project and home, inside the sandbox where one can be made (installer/sandbox.py;
+    doctor refuses --probe without one, unless --probe-without-sandbox); it gets `timeout`
+    seconds, or its own timeout when shorter."""
+    from ... import sandbox
+
     event = handler.event
     timeout = min(timeout or TIMEOUT, running.timeout_of(handler))
     with tempfile.TemporaryDirectory(prefix="hookwright-probe-") as scratch:
         root = Path(scratch)
-        project, home, tmp = root / "project", root / "home", root / "tmp"
-        for folder in (project, home, tmp):
+        project, home, tmp, new_root = root / "project", root / "home", root / "tmp", root / "sandbox-root"
+        for folder in (project, home, tmp, new_root):
             folder.mkdir()
         transcript = root / "transcript.jsonl"
         transcript.write_text("")
@@ -113,7 +118,9 @@ def probe_handler(handler: Handler, tool: str | None, timeout: float | None = No
         tool_input = sample_input(tool, project) if tool else None
         sent = payload_for(event, project, transcript, tool=tool, tool_input=tool_input)
         env.update(session_variables(sent["session_id"]))
-        run = running.run_one(handler, json.dumps(sent).encode(), project, env, timeout)
+        box = sandbox.Sandbox([root]) if sandbox.why_not() is None else None
+        run = running.run_one(handler, json.dumps(sent).encode(), project, env, timeout,
+                              wrap=(lambda argv: box.argv(argv, project, new_root)) if box else None)
     return ProbeResult(event, tool, tool_input, run, answers.read(event, handler.command or "", run), timeout)
 
 
@@ -144,11 +151,11 @@ def _copy_folder(source: Path, target: Path) -> None:
     except OSError:
         return
     for entry in entries:
-        try:
-            if entry.is_file() and entry.stat().st_size <= MAX_COPY_BYTES:
-                shutil.copy2(entry, target / entry.name)
-        except OSError:
-            continue
+        content = safe_read.read_or_none(entry, COPIED)
+        if content is not None:
+            copy = target / entry.name
+            copy.write_bytes(content)  # (into the probe's own throwaway folder, not a user file)
+            copy.chmod(entry.stat().st_mode & 0o755)
 
 
 # ---- which handlers, which tool --------------------------------------------------------------------
@@ -205,7 +212,7 @@ def results_for(ctx: Context, timeout: float | None = None) -> list[tuple[Handle
     cached = _RUNS.get(id(ctx))
     if cached is not None and cached[0]() is ctx:
         return cached[1]
-    chosen = candidates(ctx)
+    chosen = candidates(ctx)[:MAX_PROBED]
     if not chosen:
         return []
     with ThreadPoolExecutor(max_workers=min(MAX_PARALLEL, len(chosen))) as pool:
@@ -214,6 +221,16 @@ def results_for(ctx: Context, timeout: float | None = None) -> list[tuple[Handle
         results = list(zip((handler for handler, _ in chosen), answers))
     _RUNS[id(ctx)] = (weakref.ref(ctx), results)
     return results
+
+
+def left_out(ctx: Context) -> str | None:
+    """What --probe did not run in this doctor run, in words (a repository's hundreds of hooks
+    would make the probe as long as they are many), or None."""
+    more = len(candidates(ctx)) - MAX_PROBED if ctx.probe else 0
+    if more <= 0:
+        return None
+    return (f"--probe ran the first {MAX_PROBED} hook commands (at most {MAX_PROBED} per run, in file order): "
+            f"{more} more were not run, so their probe findings are missing")
 
 
 def by_handler(ctx: Context) -> dict[int, ProbeResult]:

@@ -94,11 +94,11 @@ def settings_document(path: Path, raw: bytes | None) -> Document:
 
 def read_store() -> trust.Store:
     """The trust the user's config.toml holds (none where there is no file)."""
-    from ...document import read_file_bytes
+    from ... import safe_read
 
     path = user_config()
     try:
-        raw = read_file_bytes(path)
+        raw = safe_read.read(path, safe_read.CONFIG)
     except FileNotFoundError:
         return trust.store_from(path, {})
     return trust.store_from(path, settings_document(path, raw).data)
@@ -170,10 +170,10 @@ class Codex(MatcherGroups):
         """A hooks.json, or (the trust plan's file) the user's config.toml."""
         if path.name != CONFIG_FILE:
             return super().load(path)
-        from ...document import read_file_bytes
+        from ... import safe_read
 
         try:
-            return settings_document(path, read_file_bytes(path))
+            return settings_document(path, safe_read.read(path, safe_read.CONFIG))
         except FileNotFoundError:
             return settings_document(path, None)
 
@@ -306,11 +306,11 @@ def _untrusted_project(target: Target, store: trust.Store) -> str | None:
 
 def _both_files_notes(target: Target) -> list[str]:
     """Codex loads `[hooks]` of the config.toml beside a hooks.json too, and warns about both."""
-    from ...document import read_file_bytes
+    from ... import safe_read
 
     beside = target.config.parent / CONFIG_FILE
     try:
-        data = settings_document(beside, read_file_bytes(beside)).data
+        data = settings_document(beside, safe_read.read(beside, safe_read.CONFIG)).data
     except (FileNotFoundError, HookwrightError):
         return []
     hooks = data.get("hooks")

@@ -153,18 +153,27 @@ def repo_root_of(root: Path) -> Path | None:
     dot_git = root / ".git"
     if not dot_git.is_file():
         return None
-    try:
-        text = dot_git.read_text("utf-8", "replace")[:4096].strip()
-    except OSError:
+    text = _head(dot_git)
+    if text is None:
         return None
     if not text.startswith("gitdir:"):
         return None
     gitdir = (root / text[len("gitdir:"):].strip()).resolve()
-    try:
-        common = (gitdir / "commondir").read_text("utf-8", "replace")[:4096].strip()
-    except OSError:
+    common = _head(gitdir / "commondir")
+    if common is None:
         return None
     return (gitdir / common).resolve().parent
+
+
+def _head(path: Path) -> str | None:
+    """The first line or so of a small file git writes (None where it cannot be read)."""
+    from ... import safe_read
+    from ...errors import HookwrightError
+
+    try:
+        return safe_read.read(path, safe_read.STATE, prefix=4096).decode("utf-8", "replace").strip()
+    except (OSError, HookwrightError):
+        return None
 
 
 def project_trust(folder: Path, store: Store) -> tuple[str | None, str]:

@@ -261,10 +261,10 @@ class Opencode(Host):
     # ---- reading -------------------------------------------------------------------------
 
     def load(self, path: Path) -> Document:
-        from ...document import read_file_bytes
+        from ... import safe_read
 
         try:
-            return read_plugin(path, read_file_bytes(path))
+            return read_plugin(path, safe_read.read(path, safe_read.CONFIG))
         except FileNotFoundError:
             return read_plugin(path, None)
 
@@ -351,7 +351,7 @@ def export_name(pack: str) -> str:
 
 def render_plugin(data: dict[str, Any]) -> bytes:
     """The plugin module for this data, byte for byte the same for the same data."""
-    template = (resources.data_root() / "templates" / "opencode" / "plugin.js").read_text(encoding="utf-8")
+    template = resources.bundled_text("templates", "opencode", "plugin.js")
     header = HEADER + json.dumps(data, sort_keys=True, separators=(",", ":"))
     hooks = json.dumps(data.get("hooks", []), indent=2, sort_keys=True)
     text = (template.replace("__HEADER__", header).replace("__PACK_NAME__", data["pack"])

@@ -1,0 +1,111 @@
+"""Run hookwright's commands on one crafted repository (tests/test_hostile.py), in one process of
+its own under an address-space limit: hookwright is imported once, then each command runs in a
+child forked from here, with its own wall-clock limit, its stdout and stderr in files. A child
+past its limit is killed with its process group and recorded as such.
+
+    python hostile_run.py SPEC_JSON      (prints one JSON list: each command's outcome)
+
+SPEC: {"env": {...}, "cwd": DIR, "out": DIR, "address_space": BYTES, "wall_s": SECONDS,
+"commands": [[NAME, [ARG, ...]], ...]}. A command named "probe-report" is no CLI command: it
+runs doctor's probe on the project in-process and writes each probed hook's run (exit, stdout,
+stderr) to its stdout file as JSON, so the test can read what a hook saw from inside its sandbox.
+"""
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import sys
+import time
+
+
+def probe_report(project: str) -> int:
+    from hookwright.doctor.run import context
+    from hookwright.doctor.scripts import probe
+
+    ctx = context(None, project=__import__("pathlib").Path(project), hosts={"claude"}, probe=True)
+    runs = [{"command": handler.command, "exit_code": result.run.exit_code,
+             "stdout": result.run.stdout.decode("utf-8", "replace"),
+             "stderr": result.run.stderr.decode("utf-8", "replace")}
+            for handler, result in probe.results_for(ctx)]
+    print(json.dumps(runs))
+    return 0
+
+
+def child(name: str, argv: list[str], out: str, err: str, project: str) -> None:
+    """In the forked child: the command, its output in files, its exit code as ours."""
+    os.setpgid(0, 0)
+    for fd, path in ((1, out), (2, err)):
+        target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.dup2(target, fd)
+        os.close(target)
+    code = 0
+    try:
+        if name == "probe-report":
+            code = probe_report(project)
+        else:
+            from hookwright.cli import main
+
+            main(argv)
+    except SystemExit as done:
+        code = done.code if isinstance(done.code, int) else 1
+    except BaseException:  # (main turns every other exception into exit 4: this is outside it)
+        import traceback
+
+        traceback.print_exc()
+        code = 4
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
+def run(name: str, argv: list[str], spec: dict, index: int) -> dict:
+    out, err = (os.path.join(spec["out"], f"{index:02d}-{name}.{kind}") for kind in ("out", "err"))
+    started = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        child(name, argv, out, err, spec["cwd"])
+    deadline = started + spec["wall_s"]
+    status = None
+    while status is None:
+        done, found = os.waitpid(pid, os.WNOHANG)
+        if done:
+            status = found
+        elif time.monotonic() > deadline:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except OSError:
+                pass
+            _, status = os.waitpid(pid, 0)
+            return {"name": name, "argv": argv, "exit_code": None, "killed": "past the wall-clock limit",
+                    "seconds": round(time.monotonic() - started, 2), "out": out, "err": err}
+        else:
+            time.sleep(0.01)
+    try:
+        os.killpg(pid, signal.SIGKILL)  # (whatever the command left running in its group)
+    except OSError:
+        pass
+    killed = f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else None
+    return {"name": name, "argv": argv, "exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+            "killed": killed, "seconds": round(time.monotonic() - started, 2), "out": out, "err": err}
+
+
+def main() -> None:
+    spec = json.loads(sys.argv[1])
+    os.environ.clear()
+    os.environ.update(spec["env"])
+    os.chdir(spec["cwd"])
+    resource.setrlimit(resource.RLIMIT_AS, (spec["address_space"], spec["address_space"]))
+    import hookwright.cli  # noqa: F401 (imported once: each command's child starts warm)
+    import hookwright.doctor.run  # noqa: F401
+
+    results = [run(name, argv, spec, index) for index, (name, argv) in enumerate(spec["commands"])]
+    print(json.dumps(results))
+
+
+if __name__ == "__main__":
+    main()
