@@ -2,7 +2,7 @@
 
 A version manager's shim (pyenv, asdf, mise, rtx...) stands as `python3` on PATH and starts
 the manager on every call to pick the real interpreter: measured here, pyenv's shim costs a
-hook start about 92 ms of CPU against 12 ms for the interpreter behind it (docs/hook-runtimes.md,
+hook start 93 ms of CPU against 22 ms for the interpreter behind it (docs/hook-runtimes.md,
 "Per-call cost"). Claude Code and Cursor start a hook's process on every tool call, so install
 says so and offers the interpreter behind the shim, for a config that stays on this machine; a
 project's committed command keeps `python3`, which works for everyone who checks it out.

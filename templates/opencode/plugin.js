@@ -79,25 +79,19 @@ class Runtime {
         this.stop(child, "was stopped (another call had no answer in time)", true);
       }, timeout);
       child.waiting.set(id, { resolve, timer });
-      child.stdin.write(`${id} ${JSON.stringify(payload)}\n`);
+      child.process.write(`${id} ${JSON.stringify(payload)}\n`);
     });
   }
 
   start() {
     const script = fileURLToPath(new URL(this.hook.script, import.meta.url));
-    const child = spawn(this.hook.python || "python3", ["-I", "-S", script, ...this.hook.args, "--serve"], {
-      stdio: ["pipe", "pipe", "pipe"],
+    const child = { waiting: new Map(), partial: "", said: "" }; // said: its stderr's end, for the log
+    child.process = launch(this.hook.python || "python3", ["-I", "-S", script, ...this.hook.args, "--serve"], {
+      out: (text) => this.read(child, text),
+      err: (text) => { child.said = (child.said + text).slice(-500); },
+      exited: () => this.forget(child), // the next call starts another
+      gone: (why) => this.end(child, why), // (once all it wrote is read)
     });
-    Object.assign(child, { waiting: new Map(), partial: "", said: "" }); // said: its stderr's end, for the log
-    child.stdout.setEncoding("utf8");
-    child.stderr.setEncoding("utf8");
-    child.stdout.on("data", (text) => this.read(child, text));
-    child.stderr.on("data", (text) => { child.said = (child.said + text).slice(-500); });
-    child.stdin.on("error", () => {}); // a pipe to a process that died: its close says why
-    child.on("error", (error) => this.end(child, error.message));
-    child.on("exit", () => this.forget(child)); // the next call starts another
-    child.on("close", (code, signal) => this.end(child, signal ? `ended by ${signal}` : `exited ${code}`));
-    for (const handle of [child, child.stdin, child.stdout, child.stderr]) handle.unref?.();
     stopAtExit();
     this.child = child;
     return child;
@@ -132,9 +126,7 @@ class Runtime {
   }
 
   stop(child, why, quiet = false) {
-    try {
-      child.kill("SIGKILL");
-    } catch {}
+    child.process.kill("SIGKILL");
     this.end(child, why, quiet);
   }
 
@@ -166,6 +158,52 @@ class Runtime {
   }
 }
 
+// A child process with its pipes, that never keeps opencode alive: text out of its stdout and stderr as it
+// comes, `exited` when it has, `gone` (why) once it has and all it wrote is read, or it could not start.
+// opencode's own Bun starts it with Bun.spawn, whose pipes answer sooner there than the node:child_process
+// streams (docs/hosts/opencode.md#runtime); Node, with node:child_process.
+function launch(command, args, on) {
+  if (typeof Bun !== "undefined") return launchInBun(command, args, on);
+  const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"] });
+  child.stdout.setEncoding("utf8");
+  child.stderr.setEncoding("utf8");
+  child.stdout.on("data", on.out);
+  child.stderr.on("data", on.err);
+  child.stdin.on("error", () => {}); // a pipe to a process that died: its close says why
+  child.on("error", (error) => on.gone(error.message));
+  child.on("exit", on.exited);
+  child.on("close", (code, signal) => on.gone(signal ? `ended by ${signal}` : `exited ${code}`));
+  for (const handle of [child, child.stdin, child.stdout, child.stderr]) handle.unref?.();
+  return { write: (text) => child.stdin.write(text), kill: (signal) => quietly(() => child.kill(signal)) };
+}
+
+function launchInBun(command, args, on) {
+  const child = Bun.spawn([command, ...args], { stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  child.unref();
+  const read = Promise.all([pump(child.stdout, on.out), pump(child.stderr, on.err)]);
+  child.exited.then(() => {
+    on.exited();
+    return read;
+  }).then(() => on.gone(child.signalCode ? `ended by ${child.signalCode}` : `exited ${child.exitCode}`));
+  return {
+    write: (text) => quietly(() => { child.stdin.write(text); child.stdin.flush(); }),
+    kill: (signal) => quietly(() => child.kill(signal)),
+  };
+}
+
+async function pump(stream, each) {
+  const decoder = new TextDecoder();
+  try {
+    for await (const chunk of stream) each(decoder.decode(chunk, { stream: true }));
+  } catch {}
+}
+
+function quietly(act) {
+  try {
+    act();
+  } catch {}
+}
+
 let stopping = false;
 
 // opencode's exit closes the runtimes' stdin, which ends them; one still busy with a call is ended here
@@ -173,11 +211,7 @@ function stopAtExit() {
   if (stopping) return;
   stopping = true;
   process.once("exit", () => {
-    for (const runtime of RUNTIMES.values()) {
-      try {
-        runtime.child?.kill();
-      } catch {}
-    }
+    for (const runtime of RUNTIMES.values()) runtime.child?.process.kill("SIGTERM");
   });
 }
 
