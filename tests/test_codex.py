@@ -313,6 +313,50 @@ def test_status_says_codex_skips_a_hook_until_its_project_and_hash_are_trusted_a
     assert "edited or moved since it was trusted" in codex_problems(hookwright, repo)[1]["message"]
 
 
+def doctor_says(hookwright, repo: Path) -> list[tuple[str, str]]:
+    found = hookwright("doctor", "--project", repo, "--json").json["findings"]
+    return [(f["rule"], f["message"]) for f in found if f["rule"].endswith("hook-untrusted")]
+
+
+def test_doctor_says_which_hooks_codex_skips_ours_and_others_and_nothing_once_they_are_trusted(hookwright, home, repo):
+    hooks = repo / ".codex" / "hooks.json"
+    hooks.parent.mkdir()
+    team = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo team"}]}]}}
+    hooks.write_text(json.dumps(team))
+    assert hookwright("install", "git-guard", *at(repo), "--yes").code == 0
+
+    said = doctor_says(hookwright, repo)
+    assert sorted(rule for rule, _ in said) == ["host/hook-untrusted", "install/hook-untrusted"]
+    assert all("the project is not trusted" in message for _, message in said)
+
+    assert hookwright("install", "git-guard", *at(repo), "--trust-hooks", "--yes").code == 0
+    [(rule, message)] = doctor_says(hookwright, repo)  # the team's hook: hookwright trusts only its own
+    assert rule == "host/hook-untrusted" and "Stop hook" in message and "no hash is trusted" in message
+
+    [stop] = [h for h in trust.hooks_of(f"{os.path.realpath(repo)}/.codex/hooks.json", read_json(hooks))
+              if h.event == "Stop"]
+    with codex_config(home).open("a") as config:
+        config.write(trust.toml_lines([], {stop.key: stop.hash}) + "\n")
+    assert doctor_says(hookwright, repo) == []
+
+
+def test_doctor_finds_two_hooks_rewriting_one_codex_call_a_race_the_last_to_finish_wins(hookwright, home, repo):
+    """Codex starts every matching hook at once and keeps the rewrite that finished last
+    (docs/hosts/codex.md#several-hooks); its hooks answer in Claude Code's hookSpecificOutput."""
+    rewrite = ('import json\nprint(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", '
+               '"permissionDecision": "allow", "updatedInput": {"command": "ls"}}}))\n')
+    for name in ("a.py", "b.py"):
+        (repo / name).write_text(rewrite)
+    hooks = repo / ".codex" / "hooks.json"
+    hooks.parent.mkdir()
+    hooks.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": f"python3 {repo}/a.py"}, {"type": "command", "command": f"python3 {repo}/b.py"}]}]}}))
+
+    found = hookwright("doctor", "--project", repo, "--json").json["findings"]
+    [race] = [f for f in found if f["rule"] == "conflict/input-rewrite-race"]
+    assert "`a.py` and `b.py` both rewrite the input of Bash" in race["message"]
+
+
 def test_uninstall_with_trust_hooks_forgets_our_trust_and_the_tables_it_emptied(hookwright, home, repo):
     config = codex_config(home)
     config.parent.mkdir()

@@ -29,6 +29,8 @@ def case(rule, bad, good, given=True, config=None, note=""):
     return pytest.param(rule, bad, good, given, config or {}, id=f"{rule}{'-' + note if note else ''}")
 
 
+CODEX = ".codex/hooks.json"
+
 CASES = [
     # ---- structure ---------------------------------------------------------------------------
     case("structure/invalid-json", {S: '{\n  "hooks": {} // no comments in JSON\n}\n'}, {S: '{\n  "hooks": {}\n}\n'}),
@@ -225,6 +227,11 @@ CASES = [
          {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x"}]}}}),
     case("host/cursor-version-invalid", {CURSOR: {"version": 2, "hooks": {"stop": [{"command": "x"}]}}},
          {CURSOR: {"version": 1.0, "hooks": {"stop": [{"command": "x"}]}}}, note="another-number"),
+    case("host/file-dropped", {CODEX: {"$schema": "https://x/s.json", "hooks": {}}}, {CODEX: {"hooks": {}}}),
+    case("host/file-dropped", {CODEX: {"hooks": {"Stop": [{"hooks": [{**ECHO, "timeout": "ten"}]}]}}},
+         {CODEX: {"hooks": {"Stop": [{"hooks": [{**ECHO, "timeout": 10}]}]}}}, note="type"),
+    case("host/hook-untrusted", {CODEX: {"hooks": {"Stop": [{"hooks": [ECHO]}]}}}, {CODEX: {"hooks": {}}},
+         note="trusted in tests/test_codex.py"),
     case("host/cursor-version-missing", {CURSOR: {"hooks": {"stop": [{"command": "x"}]}}},
          {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x"}]}}}),
     case("host/cursor-claude-field", {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x", "async": True}]}}},

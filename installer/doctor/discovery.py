@@ -17,6 +17,8 @@ from ..errors import ErrorKind, HookwrightError
 from ..hooks.events import CLAUDE_EVENTS, CURSOR_EVENTS, FOLDED_CURSOR_EVENTS, GEMINI_EVENTS, OPENCODE_HOOK_KEYS, fold
 from ..hooks.events import SCOPE_ORDER as SCOPE_ORDER  # (re-exported: the checks rank scopes by it)
 from ..hosts.claude import adapter as claude
+from ..hosts.codex import adapter as codex
+from ..hosts.codex.adapter import codex_home
 from ..hosts.cursor import adapter as cursor
 from ..hosts.opencode import adapter as opencode
 from ..patterns import lazy
@@ -58,6 +60,8 @@ def scope_candidates(project: Path, hosts: set[str], also: frozenset[Path] = fro
         found.extend(Candidate(p, "managed", "cursor-hooks", project) for p in cursor.managed_paths())
     if "opencode" in hosts:
         found.extend(_opencode_candidates(project, also))
+    if "codex" in hosts:
+        found.extend(codex.HOST.config_files(project, also))
     return [c for c in found if c.path.exists() or c.path.is_symlink() or _looped(c.path)
             or (also and resolved(c.path) in also)]
 
@@ -139,7 +143,7 @@ def given_candidates(paths: list[Path], project: Path) -> list[Candidate]:
     user = resolved(claude.user_dir())
     known = _KnownPlaces(managed=frozenset(resolved(p) for p in claude.managed_paths()),
                          user_settings=(user / "settings.json", user / "settings.local.json"),
-                         cursor_user=resolved(cursor.user_dir()))
+                         cursor_user=resolved(cursor.user_dir()), codex_user=resolved(codex_home()))
     found = []
     for path in paths:
         if path.is_dir():
@@ -153,10 +157,12 @@ def given_candidates(paths: list[Path], project: Path) -> list[Candidate]:
 class _KnownPlaces:
     """Where the files of the scopes that do not follow from a file's own folder live."""
 
-    def __init__(self, managed: frozenset[Path], user_settings: tuple[Path, Path], cursor_user: Path) -> None:
+    def __init__(self, managed: frozenset[Path], user_settings: tuple[Path, Path], cursor_user: Path,
+                 codex_user: Path) -> None:
         self.managed = managed
         self.user_settings = user_settings
         self.cursor_user = cursor_user
+        self.codex_user = codex_user
 
 
 def _given(path: Path, project: Path, known: _KnownPlaces) -> Candidate:
@@ -173,6 +179,9 @@ def _given(path: Path, project: Path, known: _KnownPlaces) -> Candidate:
     if parent.name == ".cursor" and path.name == "hooks.json":
         scope = "user" if parent == known.cursor_user else "project"
         return Candidate(path, scope, "cursor-hooks", parent.parent if scope == "project" else project)
+    if path.name == "hooks.json" and (parent.name == ".codex" or parent == known.codex_user):
+        scope = "user" if parent == known.codex_user else "project"
+        return Candidate(path, scope, "codex-hooks", parent.parent if scope == "project" else project)
     if parent.name == "hooks" and path.name == "hooks.json":
         return Candidate(path, "plugin", None, project, plugin_root=parent.parent)
     return Candidate(path, "given", None, project)

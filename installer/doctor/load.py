@@ -47,7 +47,7 @@ def read(candidate: Candidate, staged: bytes | None = None) -> ConfigFile:
 
 def _file(candidate: Candidate, kind: str, document: Document | None = None,
           error: HookwrightError | None = None, source: bytes | None = None) -> ConfigFile:
-    host = {"claude-settings": "claude", "claude-plugin-hooks": "claude", "cursor-hooks": "cursor",
+    host = {"claude-settings": "claude", "claude-plugin-hooks": "claude", "cursor-hooks": "cursor", "codex-hooks": "codex",
             "opencode-config": "opencode", "opencode-plugin": "opencode", "gemini-hooks": "gemini",
             "grok-hooks": "grok", "git-guard-rules": "hookwright"}.get(kind, "unknown")
     return ConfigFile(candidate.path, kind, host, candidate.scope, document=document, project=candidate.project,

@@ -91,6 +91,12 @@ class Target:
     def receipt_path(self, pack: str) -> Path:
         return self.pack_dir(pack) / RECEIPT
 
+    @property
+    def place_args(self) -> list[str]:
+        """The options that name this place on a command line (a hint's command)."""
+        return ["--host", self.host, "--scope", self.scope.value] + (
+            ["--project", str(self.project)] if self.scope is not Scope.user and self.project is not None else [])
+
     def to_json(self) -> dict[str, Any]:
         return {"host": self.host, "scope": self.scope.value, "config": str(self.config),
                 "runtime_root": str(self.runtime_root),
@@ -155,6 +161,15 @@ class Entry(NamedTuple):
         return f"{self.event}{on}: {self.pack}/{self.hook}"
 
 
+class Dropped(NamedTuple):
+    """Why a host drops a whole file of hooks it reads (Host.dropped): install refuses to edit it,
+    doctor says it."""
+
+    keys: Keys  # where the file breaks the host's format (() the file as a whole)
+    why: str
+    fix: str  # what to do, for a hint
+
+
 class Skipped(NamedTuple):
     """A hook of a host's file that the host will not run until the user trusts it (Host.skipped)."""
 
@@ -162,6 +177,7 @@ class Skipped(NamedTuple):
     keys: Keys  # where the handler is in the file
     handler: Any  # as written (Host.owner tells whose it is)
     why: str  # what is not trusted, in the host's words
+    fix: str  # how to trust it by hand (the lines to add where the host keeps its trust)
 
 
 class Capabilities(NamedTuple):
@@ -192,6 +208,12 @@ class Host(ABC):
     starts_per_call: ClassVar[bool] = True  # a hook's process per call (opencode's plugin keeps one per process)
     rewrite_events: ClassVar[frozenset[str]] = frozenset()  # where a hook's answer can change the tool's input
     rewrite_field: ClassVar[str] = ""  # what in a hook's answer carries the new input
+
+    @property
+    def answers_as(self) -> str:
+        """The host whose answer shape a hook prints here (Codex reads Claude Code's
+        hookSpecificOutput): doctor reads a script's rewrite in that shape."""
+        return self.name
     # top-level keys the host needs for its hooks to load, that an install adds where missing, and why
     required_keys: ClassVar[dict[str, tuple[Any, str]]] = {}
     # facts doctor reads the host's files by
@@ -555,6 +577,11 @@ class Host(ABC):
     def trust_plan(self, changes: list[Plan]) -> Plan | None:
         """The plan that writes the host's trust in the hooks `changes` leave in their files (None:
         nothing to trust), for --trust-hooks; made again from the files on disk once they are written."""
+        return None
+
+    def dropped(self, doc: Document) -> Dropped | None:
+        """Why the host drops this whole file, which it reads without error otherwise, and none of
+        its hooks run (None: it loads it): a host whose format is stricter than its JSON (Codex)."""
         return None
 
     def skipped(self, target: Target, data: Any) -> list[Skipped]:

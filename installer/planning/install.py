@@ -144,7 +144,7 @@ def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[st
                 notes=_git_notes(target) + _required_key_notes(host, doc, data)
                 + _shim_notes(host, target, packs, interpreters)
                 + host.change_notes(target, doc.data if doc.exists else {}, data,
-                                    ["install", *(p.name for p in packs), *place_args(target)]),
+                                    ["install", *(p.name for p in packs), *target.place_args]),
                 made_folders=made[1], exact_bytes=new_bytes,  # (also over an edit, which only --force gets to)
                 other_writes=personal_gitignore(target, changes))
 
@@ -161,13 +161,7 @@ def _kept_options(target: Target, pack: Pack, receipt: Receipt | None, given: di
     shown = ", ".join(f"{name}={_option_text(value)}" for name, value in kept.items())
     defaults = [arg for name in kept for arg in ("--option", f"{name}={_option_text(pack.options[name].default)}")]
     return [f"{pack.name} keeps {shown} from the install before (the command line did not say); "
-            f"`{command_line('install', pack.name, *place_args(target), *defaults)}` puts back the default"]
-
-
-def place_args(target: Target) -> list[str]:
-    """The options that name the target's place on a command line."""
-    return ["--host", target.host, "--scope", target.scope.value] + (
-        ["--project", str(target.project)] if target.project is not None else [])
+            f"`{command_line('install', pack.name, *target.place_args, *defaults)}` puts back the default"]
 
 
 def trust_plans(plans: list[Plan]) -> list[Plan]:

@@ -70,11 +70,9 @@ def plan_uninstall(host: Host, target: Target, names: list[str], force: bool = F
     others = _others_in(target, names)
     gone = doc.exists and host.holds_nothing(data) and (  # the file goes when nothing of anyone's is left in it,
         host.file_per_pack or any(r.created_config for r in receipts) and not others)  # and we made it
-    from .install import place_args
-
     return Plan("uninstall", target, doc, data, [], removed, changes,
                 notes=host.change_notes(target, doc.data if doc.exists else {}, {} if gone else data,
-                                        ["uninstall", *names, *place_args(target)]),
+                                        ["uninstall", *names, *target.place_args]),
                 replan=lambda: plan_uninstall(host, target, names, force), delete_config=gone,
                 remove_folders=made_folders(target, receipts) if gone else [],
                 exact_bytes=None if gone else as_before_our_last_write(host, target, doc, data))

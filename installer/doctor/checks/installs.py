@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # (state loads only where a receipt exists; team where a proj
     from ...team import TeamList
 
 SCOPES = {"user": Scope.user, "project": Scope.project, "local": Scope.local}
-INSTALL_KINDS = {"claude-settings": "claude", "cursor-hooks": "cursor"}  # the configs hookwright writes into
+INSTALL_KINDS = {"claude-settings": "claude", "cursor-hooks": "cursor", "codex-hooks": "codex"}  # the configs hookwright writes into
 
 
 class InstallAt:
@@ -447,7 +447,4 @@ def scope_args(target: Target) -> str:
     for the shell: it works as printed)."""
     import shlex
 
-    where = ["--host", target.host, "--scope", target.scope.value]
-    if target.scope is not Scope.user:
-        where += ["--project", str(target.project)]
-    return " ".join(map(shlex.quote, where))
+    return " ".join(map(shlex.quote, target.place_args))

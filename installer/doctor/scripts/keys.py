@@ -152,7 +152,7 @@ class ScriptFacts:
         """("yes" | "no" | "unknown", why)."""
         if not self.readable:
             return "unknown", f"the script could not be analysed ({self.why_not})"
-        sites = dict(self.rewrite_sites).get(host, ())
+        sites = dict(self.rewrite_sites).get(hosts.get(host).answers_as, ())
         if sites:
             return "yes", f"it writes {hosts.get(host).rewrite_field} (line {sites[0].line})"
         if self.delegates is not None:

@@ -36,6 +36,7 @@ from ...interpreter import DEFAULT as DEFAULT_PYTHON
 from ...layout import RUNTIME_FOLDER
 from ..base import (
     Capabilities,
+    Dropped,
     Entry,
     MatcherGroups,
     Scope,
@@ -48,9 +49,11 @@ from ..base import (
 from . import trust
 
 if TYPE_CHECKING:
+    from ...doctor.discovery import Candidate
     from ...packs import Pack, PackHook
     from ...plan import Plan
 
+KIND = "codex-hooks"  # doctor's name for the kind of file
 FOLDER = ".codex"
 HOOKS_FILE = "hooks.json"
 CONFIG_FILE = "config.toml"
@@ -113,6 +116,7 @@ class Codex(MatcherGroups):
     capabilities = Capabilities(block=True, rewrite_input=True, add_context=True, answer_questions=False)
     rewrite_events = frozenset({"PreToolUse"})  # (docs/hosts/codex.md#rewriting-input)
     rewrite_field = "hookSpecificOutput.updatedInput"
+    answers_as = "claude"  # (its hooks print Claude Code's hookSpecificOutput: #output-protocol)
     rewrites_combine = "parallel"  # every hook starts at once; the last rewrite to finish wins (#several-hooks)
     programs = ("codex",)
     schema = "codex-hooks.schema.json"
@@ -121,6 +125,16 @@ class Codex(MatcherGroups):
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
         base = codex_home() if project is None else project / FOLDER
         return Target(self.name, scope, base / HOOKS_FILE, base / RUNTIME_FOLDER, project)
+
+    def config_files(self, project: Path, also: frozenset[Path] = frozenset()) -> list[Candidate]:
+        """$CODEX_HOME/hooks.json, then each `.codex/hooks.json` from the project root down to the
+        project's folder, root first (#config-files); `[hooks]` in a config.toml is not read here."""
+        from ...doctor.discovery import Candidate
+
+        home = codex_home()
+        return [Candidate(home / HOOKS_FILE, "user", KIND, project),
+                *(Candidate(path, "project", KIND, path.parent.parent) for path in self.project_files_read_from(project)
+                  if path.parent != home)]
 
     def project_files_read_from(self, start: Path) -> list[Path]:
         """Every `.codex/hooks.json` from the project root down to the folder (#config-files)."""
@@ -188,24 +202,34 @@ class Codex(MatcherGroups):
         cannot edit without guessing: exit 2, at the place."""
         if not doc.exists or isinstance(doc.data, Settings):
             return
-        if doc.bom:
-            raise HookwrightError("Codex drops this whole file: it starts with a byte-order mark (Codex reads "
-                                  "strict JSON)", path=doc.path, line=1, column=1,
-                                  hint="save the file as UTF-8 without a byte-order mark")
         check_events(doc, "a Codex hooks.json", 'write it as {"hooks": {...}}', "PreToolUse", "matcher groups",
                      '{"matcher": "...", "hooks": [...]}')
-        for key, start, _ in doc.root.members if doc.root else ():
-            if key not in ROOT_KEYS:
+        drop = self.dropped(doc)
+        if drop is None:
+            return
+        for key, start, _ in doc.root.members if doc.root and len(drop.keys) == 1 else ():
+            if key == drop.keys[0]:  # (a root key Codex refuses: its name is the place)
                 line, column = doc.position_of(start)
-                raise HookwrightError(f"Codex drops this whole file: its top level takes \"description\" and "
-                                      f"\"hooks\" only, not {json.dumps(key)}", path=doc.path, line=line,
-                                      column=column, hint=f"remove {json.dumps(key)} (Codex reads nothing else "
-                                                          "there; hookwright never writes one)")
+                raise HookwrightError(f"Codex drops this whole file: {drop.why}", path=doc.path, line=line,
+                                      column=column, hint=drop.fix)
+        refuse_shape(doc, f"Codex drops this whole file: {drop.why}", *drop.keys, hint=drop.fix)
+
+    def dropped(self, doc: Document) -> Dropped | None:
+        """A byte-order mark, a root key but `description` and `hooks`, a wrong type anywhere
+        (the schema: Codex's own struct): Codex drops the file with one warning (#file-format)."""
+        if doc.bom:
+            return Dropped((), "it starts with a byte-order mark (Codex reads strict JSON)",
+                           "save the file as UTF-8 without a byte-order mark")
+        for key in doc.data if isinstance(doc.data, dict) else ():
+            if key not in ROOT_KEYS:
+                return Dropped((key,), f"its top level takes \"description\" and \"hooks\" only, not {json.dumps(key)}",
+                               f"remove {json.dumps(key)} (Codex reads nothing else there; hookwright never writes one)")
         for error in resources.schema_errors(self.schema, doc.data)[:1]:
             keys = tuple(error.instance_path)
             where = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in keys).lstrip(".")
-            refuse_shape(doc, f"Codex drops this whole file: {where or 'the file'}: {error.message}", *keys,
-                         hint="fix the value (docs/hosts/codex.md#file-format says what Codex takes)")
+            return Dropped(keys, f"{where or 'the file'}: {error.message}",
+                           "fix the value (docs/hosts/codex.md#file-format says what Codex takes)")
+        return None
 
     # ---- trust ---------------------------------------------------------------------------
 
@@ -250,16 +274,19 @@ class Codex(MatcherGroups):
         try:
             store = read_store()
         except HookwrightError as error:
-            return [_skipped(data, hook, f"Codex does not start with its config {error.path} ({error.message})")
-                    for hook in hooks]
+            return [_skipped(data, hook, f"Codex does not start with its config {error.path} ({error.message})",
+                             f"fix {error.path}") for hook in hooks]
         project = _untrusted_project(target, store)
         if project is not None:
             return [_skipped(data, hook, f"the project is not trusted: {store.path} has no trust_level = "
-                                         f"\"trusted\" for {project}") for hook in hooks]
+                                         f"\"trusted\" for {project}",
+                             f"add to {store.path}:\n{trust.toml_lines([project], {})}") for hook in hooks]
         whys = {trust.UNTRUSTED: f"no hash is trusted for its key in {store.path}",
                 trust.MODIFIED: f"the hash trusted for its key in {store.path} is another's: the hook was edited "
                                 f"or moved since it was trusted"}
-        return [_skipped(data, hook, whys[state]) for hook in hooks if (state := store.state_of(hook)) in whys]
+        return [_skipped(data, hook, whys[state], f"add to {store.path}, once you have read the hook:\n"
+                                                  f"{trust.toml_lines([], {hook.key: hook.hash})}")
+                for hook in hooks if (state := store.state_of(hook)) in whys]
 
     def trust_plan(self, changes: list[Plan]) -> Plan | None:
         files = [(plan.target, plan.document.data if plan.document.exists else {},
@@ -274,9 +301,9 @@ def _count(n: int, what: str) -> str:
     return f"{n} {what}{'' if n == 1 else 's'}"
 
 
-def _skipped(data: Any, hook: trust.Hook, why: str) -> Skipped:
+def _skipped(data: Any, hook: trust.Hook, why: str, fix: str) -> Skipped:
     keys = ("hooks", hook.event, hook.group, "hooks", hook.handler)
-    return Skipped(hook.event, keys, data["hooks"][hook.event][hook.group]["hooks"][hook.handler], why)
+    return Skipped(hook.event, keys, data["hooks"][hook.event][hook.group]["hooks"][hook.handler], why, fix)
 
 
 def _ours(hook: trust.Hook) -> bool:
