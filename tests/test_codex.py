@@ -390,7 +390,7 @@ def test_a_config_toml_codex_cannot_read_is_named_at_its_line_and_left_alone(hoo
 
 def test_trust_hooks_on_an_agent_without_trust_of_its_own_is_a_usage_error(hookwright, home, project):
     ran = hookwright("install", "git-guard", "--host", "claude", "--project", project, "--trust-hooks", "--yes")
-    assert ran.code == 2 and "Claude Code runs hooks without a trust of its own" in ran.err
+    assert ran.code == 2 and "Claude Code runs hooks without a trust of their own" in ran.err
 
 
 def test_the_trust_hash_is_the_one_codex_0_171_0_reported_for_these_hooks():
@@ -447,3 +447,13 @@ def test_path_normalizer_answers_a_codex_mcp_call_with_the_absolute_path(hookwri
     assert json.loads(ran.stdout) == {"hookSpecificOutput": {
         "hookEventName": "PreToolUse", "permissionDecision": "allow",
         "updatedInput": {"path": f"{repo}/notes/a.txt", "mode": "r"}}}, ran.stderr
+
+
+def test_a_teams_list_installed_with_trust_hooks_trusts_what_it_puts_into_codex(hookwright, home, repo):
+    (repo / ".hookwright.toml").write_text('[[packs]]\npack = "git-guard"\n')
+
+    ran = hookwright("install", "--host", "codex", "--project", repo, "--trust-hooks", "--yes")
+
+    assert ran.code == 0, ran.err
+    [(key, digest)] = keys_and_hashes(repo).items()
+    assert trust.parse_toml(codex_config(home).read_bytes())["hooks"]["state"] == {key: {"trusted_hash": digest}}

@@ -143,3 +143,19 @@ def test_a_config_with_nothing_a_pack_can_carry_is_refused_and_nothing_written(h
 
     assert ran.code == 2 and says in ran.err
     assert not (here / "nothing").exists() and list(here.iterdir()) == []
+
+
+def test_a_script_larger_than_a_hooks_script_can_be_is_refused_and_nothing_written(hookwright, home, project, here,
+                                                                                   monkeypatch):
+    from hookwright import safe_read
+
+    monkeypatch.setattr(safe_read, "SCRIPT", safe_read.Kind("hook script", safe_read.MiB))
+    script = project / ".claude" / "hooks" / "big.sh"
+    script.parent.mkdir(parents=True)
+    script.write_text("#!/bin/sh\n" + "true\n" * 250_000)
+    config = settings_with(project, {"PreToolUse": [{"hooks": [command_hook("sh .claude/hooks/big.sh")]}]})
+
+    ran = hookwright("pack", "new", "big", "--from", config)
+
+    assert ran.code == 2 and "a hook script larger than 1 MiB is refused" in ran.err and str(script) in ran.err
+    assert list(here.iterdir()) == []

@@ -87,6 +87,8 @@ def install_list(listed: TeamList, *, host: str | None, scope: Scope | None, pro
                                   f"the project's list ({listed.path.name})"), packs))
     plans = plans_for("install", places, chosen, scope=Scope.project, project=project, adopt=adopt, force=force,
                       python=checked)
+    if consent.trust:
+        plans += trust_plans(plans)
     result = run_plans("install", plans, dry_run=dry_run, consent=consent)
     result.notes = notes + result.notes
     return result

@@ -170,11 +170,15 @@ def trust_plans(plans: list[Plan]) -> list[Plan]:
     from .. import hosts
 
     found = []
-    for name in dict.fromkeys(plan.target.host for plan in plans):
-        host = hosts.get(name)
-        if not host.trust_store:
-            raise HookwrightError(f"--trust-hooks: {host.title} runs hooks without a trust of its own",
-                                  hint="drop --trust-hooks")
+    trusting_hosts = [host for name in dict.fromkeys(plan.target.host for plan in plans)
+                      if (host := hosts.get(name)).trust_store]
+    if plans and not trusting_hosts:  # (a change in several agents trusts in those that keep a trust)
+        titles = sorted({hosts.get(plan.target.host).title for plan in plans})
+        raise HookwrightError(f"--trust-hooks: {' and '.join(titles)} {'runs' if len(titles) == 1 else 'run'} hooks "
+                              "without a trust of their own",
+                              hint="drop --trust-hooks")
+    for host in trusting_hosts:
+        name = host.name
         trusting = host.trust_plan([plan for plan in plans if plan.target.host == name])
         if trusting is not None:
             trusting.project = next(plan.project for plan in plans if plan.target.host == name)

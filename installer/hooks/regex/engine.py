@@ -117,8 +117,12 @@ class _Parser:
         self.s = source
         self.i = 0
         self.groups = 0
-        self.total_groups = _count_groups(source)
-        self.names = _group_names(source)
+        groups = _capturing_groups(source)
+        self.total_groups = len(groups)
+        self.names: dict[str, int] = {}
+        for number, name in enumerate(groups, 1):
+            if name is not None:
+                self.names.setdefault(name, number)
         self.depth = 0
         self.backrefs = False
         self.lookarounds = False
@@ -390,9 +394,11 @@ def _braced(s: str, i: int) -> tuple[int, int | None, int] | None:
     return low, (int(s[j + 1:k]) if k > j + 1 else None), k + 1
 
 
-def _count_groups(source: str) -> int:
-    """The capturing groups in a pattern (a back-reference may come before its group)."""
-    count, i, in_class = 0, 0, False
+def _capturing_groups(source: str) -> list[str | None]:
+    """The capturing groups of a pattern in order, each by its name (None: unnamed); counted
+    before parsing, since a back-reference may come before its group."""
+    groups: list[str | None] = []
+    i, in_class = 0, False
     while i < len(source):
         c = source[i]
         if c == "\\":
@@ -402,34 +408,13 @@ def _count_groups(source: str) -> int:
             in_class = c != "]"
         elif c == "[":
             in_class = True
-        elif c == "(" and (not source.startswith("(?", i) or
-                           (source.startswith("(?<", i) and not source.startswith(("(?<=", "(?<!"), i))):
-            count += 1
+        elif c == "(" and not source.startswith("(?", i):
+            groups.append(None)
+        elif source.startswith("(?<", i) and not source.startswith(("(?<=", "(?<!"), i):
+            end = source.find(">", i)
+            groups.append(source[i + 3:end] if end > 0 else None)
         i += 1
-    return count
-
-
-def _group_names(source: str) -> dict[str, int]:
-    names: dict[str, int] = {}
-    count, i, in_class = 0, 0, False
-    while i < len(source):
-        c = source[i]
-        if c == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-        elif c == "(" and (not source.startswith("(?", i) or
-                           (source.startswith("(?<", i) and not source.startswith(("(?<=", "(?<!"), i))):
-            count += 1
-            if source.startswith("(?<", i):
-                end = source.find(">", i)
-                if end > 0:
-                    names.setdefault(source[i + 3:end], count)
-        i += 1
-    return names
+    return groups
 
 
 # ---- programs ------------------------------------------------------------------------------------
