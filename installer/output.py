@@ -37,26 +37,25 @@ JSON_SCHEMA = "hookwright/1"
 verbosity = 0  # -1 --quiet, 1 --verbose (the command line's callback sets it)
 
 
-@cache
 def out() -> "Console":
     """The console for people (rich loads only when there is something to print for them:
     a JSON run never imports it). Into a pipe or a file nothing is wrapped (one line per row
     for grep), unless COLUMNS says how wide."""
-    from rich.console import Console
+    return _console(sys.stdout, os.environ.get("COLUMNS"), stderr=False)
 
-    return Console(highlight=False, soft_wrap=True, width=_width(sys.stdout))
+
+def err() -> "Console":
+    return _console(sys.stderr, os.environ.get("COLUMNS"), stderr=True)
 
 
 @cache
-def err() -> "Console":
+def _console(stream: TextIO, columns: str | None, stderr: bool) -> "Console":
+    """One console per stream and COLUMNS: its width is fixed when it is made, so a console made
+    for one stream (a terminal) must not go on printing into another (a pipe) at that width."""
     from rich.console import Console
 
-    return Console(stderr=True, highlight=False, soft_wrap=True, width=_width(sys.stderr))
-
-
-def _width(stream: TextIO) -> int | None:
-    """None: the terminal's (or COLUMNS); a wide page where there is no terminal."""
-    return None if stream.isatty() or os.environ.get("COLUMNS") else 1000
+    width = None if stream.isatty() or columns else 1000  # None: the terminal's (or COLUMNS)
+    return Console(stderr=stderr, highlight=False, soft_wrap=True, width=width)
 
 
 def escape(text: str) -> str:

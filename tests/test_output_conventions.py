@@ -106,3 +106,20 @@ def test_only_options_that_change_no_listing_let_a_run_build_its_command_alone()
     assert _asked_for(["--help", "doctor"]) is None  # the group's help lists every command
     assert _asked_for(["docter"]) is None  # typer suggests the right name from the whole group
     assert _asked_for([]) is None
+
+
+def test_a_console_made_for_a_terminal_never_prints_into_a_pipe_at_the_terminals_width(monkeypatch):
+    """The width is fixed when a console is made: one made for a terminal (80 columns where the
+    size cannot be read) went on wrapping status and list at 80 in a pipe, in the same process."""
+    import io
+
+    from hookwright import output
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdout", Terminal())
+    assert output.out().width < 1000
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    assert output.out().width == 1000
