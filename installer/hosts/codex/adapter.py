@@ -95,16 +95,20 @@ def settings_document(path: Path, raw: bytes | None) -> Document:
     return Document(path, raw, raw.decode("utf-8"), Settings(trust.parse_toml(raw, path)), None, exists=True)
 
 
-def read_store() -> trust.Store:
-    """The trust the user's config.toml holds (none where there is no file)."""
+def read_settings(path: Path) -> Document:
+    """A config.toml as a document; a missing one is an empty document."""
     from ... import safe_read
 
-    path = user_config()
     try:
-        raw = safe_read.read(path, safe_read.CONFIG)
+        return settings_document(path, safe_read.read(path, safe_read.CONFIG))
     except FileNotFoundError:
-        return trust.store_from(path, {})
-    return trust.store_from(path, settings_document(path, raw).data)
+        return settings_document(path, None)
+
+
+def read_store() -> trust.Store:
+    """The trust the user's config.toml holds (none where there is no file)."""
+    path = user_config()
+    return trust.store_from(path, read_settings(path).data)
 
 
 class Codex(MatcherGroups):
@@ -184,12 +188,7 @@ class Codex(MatcherGroups):
         """A hooks.json, or (the trust plan's file) the user's config.toml."""
         if path.name != CONFIG_FILE:
             return super().load(path)
-        from ... import safe_read
-
-        try:
-            return settings_document(path, safe_read.read(path, safe_read.CONFIG))
-        except FileNotFoundError:
-            return settings_document(path, None)
+        return read_settings(path)
 
     def parse(self, path: Path, raw: bytes) -> Document:
         return settings_document(path, raw) if path.name == CONFIG_FILE else super().parse(path, raw)
@@ -333,12 +332,10 @@ def _untrusted_project(target: Target, store: trust.Store) -> str | None:
 
 def _both_files_notes(target: Target) -> list[str]:
     """Codex loads `[hooks]` of the config.toml beside a hooks.json too, and warns about both."""
-    from ... import safe_read
-
     beside = target.config.parent / CONFIG_FILE
     try:
-        data = settings_document(beside, safe_read.read(beside, safe_read.CONFIG)).data
-    except (FileNotFoundError, HookwrightError):
+        data = read_settings(beside).data
+    except HookwrightError:
         return []
     hooks = data.get("hooks")
     if not isinstance(hooks, dict) or not set(hooks) - {"state"}:
