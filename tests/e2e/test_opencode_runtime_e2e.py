@@ -57,9 +57,13 @@ def lines(log: Path) -> list[str]:
 
 
 def serving_and_zombies(children: dict) -> tuple[int, int]:
-    """How many of opencode's children are serving runtimes, and how many are zombies (state Z)."""
+    """How many of opencode's children are serving runtimes, and how many of them (an interpreter
+    ps shows as `[python3] <defunct>`) are zombies (state Z). opencode's own children, such as the
+    git it runs for its snapshots, are its to reap: one caught between its exit and opencode's
+    wait failed a CI run."""
     rows = [line.split(None, 1) for line in children["content"].splitlines() if line.strip()]
-    return sum("--serve" in row[-1] for row in rows), sum(row[0].startswith("Z") for row in rows)
+    return (sum("--serve" in row[-1] for row in rows),
+            sum(row[0].startswith("Z") and row[-1].startswith("[python") for row in rows))
 
 
 def refused(result: dict) -> bool:
