@@ -38,6 +38,7 @@ from ...errors import HookwrightError
 from ...hooks.events import LEGACY_INPUT_VARIABLE
 from ...patterns import lazy
 from .. import disk
+from . import conditions
 from . import flow as script_flow  # (ScriptFacts has a field named flow)
 
 REWRITE_SHAPES = ("claude", "cursor")  # the hosts whose answer a script prints (opencode's plugins change args)
@@ -57,6 +58,10 @@ HSO_FIELDS = frozenset({"permissionDecision", "permissionDecisionReason", "updat
                         "content", "retry", "sessionTitle", "watchPaths", "worktreePath", "displayContent",
                         "initialUserMessage", "reloadSkills", "suppressOriginalPrompt", "updatedPermissions",
                         "modifiedToolInput", "updatedToolInput"})
+# each field right inside hookSpecificOutput by its name folded (lower case, no `_`): a key
+# that folds to one of them but is spelt otherwise (`permission_decision`, `additionalcontext`,
+# `hook_event_name`) is another name, which Claude Code ignores
+SPECIFIC_BY_FOLD = {name.lower(): name for name in HSO_FIELDS - set(IGNORED_FIELDS) | {"hookEventName"}}
 CURSOR_SHAPE = frozenset({"permission", "updated_input", "user_message", "agent_message", "followup_message"})
 
 PY_SUFFIXES = (".py", ".pyw")
@@ -118,7 +123,9 @@ class ScriptFacts:
                  legacy_variables: tuple[Site, ...] = (), reads_stop_hook_active: bool = False,
                  delegates: Site | None = None, output_keys: tuple[Site, ...] = (),
                  specific_keys: tuple[Site, ...] = (), tells_hosts_apart: bool = False,
-                 flow: script_flow.Flow = script_flow.Flow(), handed_to: tuple[str, ...] = ()) -> None:
+                 flow: script_flow.Flow = script_flow.Flow(), handed_to: tuple[str, ...] = (),
+                 modules: tuple[Path, ...] = (), misspelt: tuple[Site, ...] = (),
+                 never_true: tuple[Site, ...] = ()) -> None:
         self.path = path
         self.language = language  # python | javascript | shell | unknown
         self.readable = readable
@@ -147,6 +154,10 @@ class ScriptFacts:
         # a shell script's commands that its output may come from (`exec python3 "$DIR/x.py"`), its
         # own folder written in for `$(dirname "$0")` and the variables that hold it
         self.handed_to = handed_to
+        # keys right inside a hookSpecificOutput spelt otherwise than the field they fold to (what = the key)
+        self.misspelt = misspelt
+        self.never_true = never_true  # tests that can never be true (what = kind: the text; scripts/conditions.py)
+        self.modules = modules  # the modules of its own it imports (a file beside it), which may build its answer
 
     def rewrites(self, host: str = "claude") -> tuple[str, str]:
         """("yes" | "no" | "unknown", why)."""
@@ -312,15 +323,18 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
     top_fields = [] if mentions_hso else [site(name, off) for name in TOP_LEVEL_IGNORED
                                              for off, index, via_chain in emitted.get(name, ()) if not via_chain]
 
+    misspelt = {name: offset for name, offset in specific.items()
+                if SPECIFIC_BY_FOLD.get(fold(name), name) != name}
     no_event = []
     for obj in objects:
         names = {k for k, _ in obj.keys}
         direct = obj.label == "hookSpecificOutput"
         via_variable = obj.label in hso_variables and not mentions_event_name
-        if (direct or via_variable) and names & HSO_FIELDS and "hookEventName" not in names:
+        if (direct or via_variable) and names & (HSO_FIELDS | misspelt.keys()) and "hookEventName" not in names:
             body = code[obj.start:obj.end or len(code)]
-            if "..." not in body and "**" not in body:
-                no_event.append(site("hookSpecificOutput", obj.start))
+            if "..." not in body and "**" not in body:  # (the misspelt name, where it is one, is the place)
+                named = [(offset, name) for name, offset in obj.keys if fold(name) == "hookeventname"]
+                no_event.append(site(min(named)[1], min(named)[0]) if named else site("hookSpecificOutput", obj.start))
 
     literal_names = [site(m.group("name"), m.start()) for m in EVENT_NAME.finditer(code)]
     all_literal = len(literal_names) >= len(emitted.get("hookEventName", ())) and code.count("hookEventName") == len(
@@ -368,7 +382,16 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
         output_keys=tuple(_unique(site(name, min(off for off, _, _ in places)) for name, places in emitted.items())),
         specific_keys=tuple(_unique(site(name, offset) for name, offset in specific.items())),
         flow=script_flow.analyse(text, code, language, where.at, path if path.name != "<text>" else None),
+        modules=_local_modules(code, language, path) if path.name != "<text>" else (),
+        never_true=tuple(_unique(site(f"{t.kind}:{t.text}", t.offset) for t in conditions.never_true(code, language))),
+        misspelt=tuple(_unique(site(name, offset) for name, offset in misspelt.items()
+                               if fold(name) != "hookeventname")),  # (that one: no_event_name)
     )
+
+
+def fold(name: str) -> str:
+    """A key's name as a misspelling of it reads: lower case, without `_`."""
+    return name.lower().replace("_", "")
 
 
 def _legacy_variables(code: str, site: Callable[[str, int], Site]) -> list[Site]:
@@ -511,6 +534,30 @@ def _handed_to(code: str, path: Path, own_output: bool) -> tuple[str, ...]:
             return ()
         commands.append(f"cd {moves[-1].group('path')} && {command}" if moves else command)
     return tuple(commands)
+
+
+JS_MODULE_SUFFIXES = ("", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", "/index.js", "/index.ts")
+MAX_MODULES = 8
+
+
+def _local_modules(code: str, language: str, path: Path) -> tuple[Path, ...]:
+    """The files beside the script that it imports: `import ... from "./lib.mjs"`, `require("../x")`,
+    `from helpers import deny` with helpers.py in its folder. (A module found on a search path, or
+    one named by a computed string, is not followed.)"""
+    found: list[Path] = []
+    if language == "javascript":
+        for match in JS_IMPORT.finditer(code):
+            base = path.parent / match.group("mod")
+            found += [candidate for candidate in (Path(f"{base}{suffix}") for suffix in JS_MODULE_SUFFIXES)
+                      if disk.is_file(candidate)][:1]
+    elif language == "python":
+        for match in PY_IMPORT.finditer(code):
+            module = (match.group("from") or match.group("imp")).lstrip(".")
+            candidate = path.parent.joinpath(*module.split(".")).with_suffix(".py") if module else None
+            if candidate is not None and disk.is_file(candidate):
+                found.append(candidate)
+    unique = [p for i, p in enumerate(found) if p != path and p not in found[:i]]
+    return tuple(unique[:MAX_MODULES])
 
 
 def _objects(code: str) -> tuple[list[_Object], Callable[[int], int | None]]:

@@ -5,8 +5,8 @@ Three units (units.py, probed.py), each with its tables of rules, one module per
   it writes and what its handlers' events make of them;
 - the code a hook runs, a script file or a shell command written inline in the config: its flow
   whatever the event (any_event.py), judged against the protocol of the Claude Code events it
-  runs on (claude_answers.py), as Cursor reads its answer (cursor_answers.py), and the input
-  fields it reads (inputs.py);
+  runs on (claude_answers.py), as Cursor reads its answer (cursor_answers.py), the input
+  fields it reads (inputs.py), and its tests that can never be true (never_true.py);
 - with `--probe`, one foreign Claude Code handler run once on its event (probed.py): what it
   printed and how it exited (installer/doctor/scripts/probe.py runs it).
 
@@ -23,15 +23,26 @@ from .any_event import CODE_RULES
 from .claude_answers import CLAUDE_ANSWER_RULES
 from .cursor_answers import CURSOR_ANSWER_RULES
 from .inputs import INPUT_RULES
+from .never_true import CONDITION_RULES
 from .probed import PROBE_RULES, probed_runs
 from .script_files import SCRIPT_RULES
-from .units import HookCode, inline_commands, scripts_of
+from .units import HookCode, Script, inline_commands, scripts_of
 
-CODE_TABLES = (CODE_RULES, CLAUDE_ANSWER_RULES, CURSOR_ANSWER_RULES, INPUT_RULES)  # the code a hook runs, in this order
+CODE_TABLES = (CODE_RULES, CLAUDE_ANSWER_RULES, CURSOR_ANSWER_RULES, INPUT_RULES, CONDITION_RULES)  # the code a hook runs, in this order
+
+
+# the rules of an answer's shape, which also read a module a hook's script imports (its other
+# rules are about a whole hook: how it exits, what it reads)
+MODULE_RULES = ((SCRIPT_RULES, "script", ("script/ignored-output-field", "script/defer", "script/no-event-name",
+                                          "script/misspelt-field", "script/wrong-event-name", "script/mixed-shapes")),
+                (CLAUDE_ANSWER_RULES, "code", ("script/invalid-decision-value", "script/field-the-event-ignores")))
 
 
 def check(ctx: Context) -> Iterator[Finding]:
     for script in scripts_of(ctx):
+        if script.imported_by is not None:
+            yield from module_findings(script)
+            continue
         yield from SCRIPT_RULES.run(script)
         yield from code_findings(script.code)
     for command in inline_commands(ctx):
@@ -39,6 +50,12 @@ def check(ctx: Context) -> Iterator[Finding]:
     if ctx.probe:
         for probed in probed_runs(ctx):
             yield from PROBE_RULES.run(probed)
+
+
+def module_findings(module: Script) -> list[Finding]:
+    """What the rules of an answer's shape find in a module a hook's script imports."""
+    return [finding for table, unit, rules in MODULE_RULES for rule_id in rules
+            for finding in table.functions[rule_id](module if unit == "script" else module.code)]
 
 
 def code_findings(code: HookCode) -> list[Finding]:

@@ -180,7 +180,7 @@ def _field_the_event_ignores(code: HookCode) -> Iterator[Finding]:
     # (the fields no event reads have a rule of their own: script/ignored-output-field)
     direct = frozenset().union(*(row.specific_fields for row in rows.values())) | {"hookEventName", *IGNORED_FIELDS}
     decision_object = any("decision" in row.specific_fields for row in rows.values())
-    reported = set()
+    reported = {site.what for site in code.facts.misspelt}  # (script/misspelt-field says what they mean)
     for site in [*code.facts.specific_keys, *code.facts.output_keys]:
         inside = site in code.facts.specific_keys
         if site.what in reported or (site.what in direct if inside else

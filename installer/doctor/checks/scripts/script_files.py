@@ -12,11 +12,14 @@ from ....hosts.claude import protocol as claude_protocol
 from ... import disk, handler_facts
 from ...model import Finding, Handler, RuleTable
 from ...scripts import bashisms
-from ...scripts.keys import Site, strip_comments
+from ...scripts.keys import SPECIFIC_BY_FOLD, Site, fold, strip_comments
 from .units import DECISION_INSTEAD, NO_DECISION, At, Script
 
 STOP_EVENTS = ("Stop", "SubagentStop")
 PERMISSION_DECISION_EVENTS = frozenset({"PreToolUse", "PreModelSwitch"})  # read permissionDecision (docs/hosts/claude-code.md#decisions-per-event)
+
+# the fields that carry a hook's answer itself: spelt otherwise, the hook has not answered
+ANSWER_KEYS = frozenset({"permissionDecision", "decision", "updatedInput", "action", "retry", "worktreePath"})
 
 SCRIPT_RULES = RuleTable()  # the rules of a script file with the handlers that run it, one function each
 
@@ -45,7 +48,18 @@ def _defer(script: Script) -> Iterator[Finding]:
 @SCRIPT_RULES.rule("script/no-event-name")
 def _no_event_name(script: Script) -> Iterator[Finding]:
     for site in script.facts.no_event_name if script.claude else ():
-        yield script.finding("script/no-event-name", site, script.claude)
+        yield script.finding("script/no-event-name", site, script.claude,
+                             None if site.what == "hookSpecificOutput" else "misspelt", key=site.what)
+
+
+@SCRIPT_RULES.rule("script/misspelt-field")
+def _misspelt_field(script: Script) -> Iterator[Finding]:
+    """A key right inside hookSpecificOutput spelt otherwise than the field it means
+    (`permission_decision`): another name, which Claude Code drops without a word."""
+    for site in script.facts.misspelt if script.claude else ():
+        meant = SPECIFIC_BY_FOLD[fold(site.what)]
+        yield script.finding("script/misspelt-field", site, script.claude,
+                             "answer" if meant in ANSWER_KEYS else None, key=site.what, field=meant)
 
 
 @SCRIPT_RULES.rule("script/wrong-event-name")

@@ -17,7 +17,7 @@ from ....patterns import lazy
 from ... import handler_facts
 from ...model import Context, Finding, Handler, cached_property, rule_by_id
 from ...scripts import flow as script_flow
-from ...scripts.keys import ScriptFacts, Site, analyse_text
+from ...scripts.keys import ScriptFacts, Site, analyse, analyse_text
 
 At = Site | script_flow.Place  # a place in a script: a key the analysis found, or a statement of its flow
 
@@ -48,10 +48,12 @@ class Script:
     """One readable script file and the handlers (Claude Code's and Cursor's) that run it, as the
     script-file rules read it."""
 
-    def __init__(self, ctx: Context, facts: ScriptFacts, handlers: list[Handler]) -> None:
+    def __init__(self, ctx: Context, facts: ScriptFacts, handlers: list[Handler],
+                 imported_by: Path | None = None) -> None:
         self.ctx = ctx
         self.facts = facts
         self.handlers = handlers
+        self.imported_by = imported_by  # a module of a hook's own (its script imports it), not a script a hook runs
 
     @cached_property
     def claude(self) -> list[Handler]:
@@ -83,7 +85,8 @@ class Script:
         rule = rule_by_id(rule_id)
         message, hint = rule.worded(variant)
         return Finding(rule.id, rule.severity, str(self.facts.path), place.line, place.column,
-                       message.format(**params) + _run_by(handlers), hint.format(**params), _related(handlers))
+                       message.format(**params) + _run_by(handlers, self.imported_by), hint.format(**params),
+                       _related(handlers))
 
     def _report(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding:
         """A finding of its code: about the Claude Code handlers for a rule of Claude Code's protocol."""
@@ -145,6 +148,25 @@ def scripts_of(ctx: Context) -> Iterator[Script]:
             if facts.readable:
                 by_script.setdefault(facts.path, Script(ctx, facts, [])).handlers.append(handler)
     yield from by_script.values()
+    yield from _modules_of(ctx, by_script)
+
+
+def _modules_of(ctx: Context, scripts: dict[Path, Script]) -> Iterator[Script]:
+    """The modules of their own the scripts import that build an answer (a `decide()` helper in
+    lib.mjs): each once, with the handlers of every script that imports it, as the rules of an
+    answer's shape read it (Script.imported_by)."""
+    modules: dict[Path, Script] = {}
+    for script in scripts.values():
+        for path in script.facts.modules:
+            if path in scripts:
+                continue
+            if path not in modules:
+                facts = analyse(path)
+                if not facts.readable or not (facts.output_keys or facts.no_event_name):
+                    continue
+                modules[path] = Script(ctx, facts, [], imported_by=script.facts.path)
+            modules[path].handlers += [h for h in script.handlers if h not in modules[path].handlers]
+    yield from modules.values()
 
 
 SHELLS = ("sh", "bash", "zsh", "dash", "ksh")
@@ -223,11 +245,14 @@ def _related(handlers: list[Handler]) -> list[dict[str, Any]]:
     return out
 
 
-def _run_by(handlers: list[Handler]) -> str:
+def _run_by(handlers: list[Handler], imported_by: Path | None = None) -> str:
     """Which config entry runs the script, for the message: ` (run by the PreToolUse hook at
-    .claude/settings.json:12)`."""
+    .claude/settings.json:12)`; for a module, which script imports it: ` (imported by
+    no-deploy.mjs, run by ...)`."""
     if not handlers:
         return ""
+    if imported_by is not None:
+        return _run_by(handlers).replace(" (run by", f" (imported by {imported_by.name}, run by", 1)
     handler = handlers[0]
     line, _ = handler.file.position(handler.keys + ("command",))
     path = handler.file.path
