@@ -73,7 +73,7 @@ PROBE_RULES = RuleTable()  # the rules of a handler `--probe` ran
 
 
 def check(ctx: Context) -> Iterator[Finding]:
-    for script in _scripts(ctx):
+    for script in script_units(ctx):
         yield from SCRIPT_RULES.run(script)
         yield from CODE_RULES.run(script.code)
     for command in _inline_commands(ctx):
@@ -228,7 +228,7 @@ class ProbedRun:
         return _command_finding(self.ctx, self.handler, rule_id, variant, **params)
 
 
-def _scripts(ctx: Context) -> Iterator[Script]:
+def script_units(ctx: Context) -> Iterator[Script]:
     """Each readable script file the command handlers of Claude Code and Cursor run, once, with
     the handlers that run it."""
     by_script: dict[Path, Script] = {}
