@@ -1,7 +1,7 @@
 """Delivery: whether what a hook script decides reaches the host, through the code between the
 two (installer/doctor/scripts/delivery.py reads that code).
 
-One unit: a readable script file with the handlers that run it (checks/scripts.py's units).
+One unit: a readable script file with the handlers that run it (checks/scripts/units.py).
 - its own exit 2 taken back on its way out (an except that catches SystemExit, a finally that
   exits, a catch around execSync, an exit status overwritten, an EXIT trap);
 - a child script's exit 2 that the script running it drops (subprocess, os.system, spawnSync,
@@ -21,14 +21,14 @@ from ..scripts import keys
 from ..scripts.delivery import Lost
 from ..scripts.flow import Place
 from ..shell.resolve import resolve_shell
-from .scripts import Script, script_units
+from .scripts.units import Script, scripts_of
 
 RULES = RuleTable()
 ANSWERS = frozenset({"permissionDecision", "behavior"})  # a decision on stdout decides whatever the status
 
 
 def check(ctx: Context) -> Iterator[Finding]:
-    for script in script_units(ctx):
+    for script in scripts_of(ctx):
         yield from RULES.run(script)
 
 
