@@ -259,6 +259,7 @@ def _status_use(nodes: list[ast.AST], var: str, assign: ast.AST) -> str:
 JS_EXEC_SYNC = lazy(r"""(?<![\w$])(?P<fn>execSync|execFileSync)\s*\(""", needs=("Sync",))
 JS_SPAWN_SYNC = lazy(r"""(?<![\w$])(?:(?:const|let|var)\s+(?P<var>[A-Za-z_$][\w$]*)\s*=\s*)?"""
                      r"""(?:[\w$]+(?:\([^()]*\))?\.)?spawnSync\s*\(""", needs=("spawnSync",))
+JS_STATUS_AFTER = lazy(r"""[^;\n]*\)\s*\.status""")  # spawnSync(...).status
 JS_TRY_CATCH = lazy(r"""\btry\s*\{""", needs=("try",))
 JS_CATCH = lazy(r"""\s*catch\s*(?:\(\s*(?P<err>[A-Za-z_$][\w$]*)?[^)]*\))?\s*\{""")
 JS_PASSES_ON = lazy(r"""\bthrow\b|process\.exit\s*\(\s*(?!0\s*\))[^)]|process\.exitCode\s*=\s*(?!0\b)|\.status\b""")
@@ -297,7 +298,7 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
             continue
         var = match.group("var")
         after = code[match.end():]
-        if var is None and not re.match(r"[^;\n]*\)\s*\.status", after) or (
+        if var is None and not JS_STATUS_AFTER.match(after) or (
                 var is not None and not re.search(rf"(?<![\w$]){re.escape(var)}\s*(?:\?\.|\.)\s*(?:status|signal)\b",
                                                   after)):
             line, column = place(match.start())
@@ -321,10 +322,11 @@ def _js_child(arguments: str) -> str:
 
 def _depth(code: str, offset: int, close: Callable[[str, int], int]) -> int:
     """How many braces are open at `offset` (0: the top level)."""
-    depth = 0
-    for brace in re.finditer(r"\{", code[:offset]):
-        if close(code, brace.start()) > offset:
+    depth, brace = 0, code.find("{", 0, offset)
+    while brace >= 0:
+        if close(code, brace) > offset:
             depth += 1
+        brace = code.find("{", brace + 1, offset)
     return depth
 
 
