@@ -144,3 +144,52 @@ def test_the_finding_points_at_the_test_of_the_script_a_hook_runs(tmp_path):
     (finding,) = [f for f in out.findings if f.rule == "script/test-never-true"]
     assert (Path(finding.path).name, finding.line, finding.column) == ("guard.sh", 3, 16)
     assert "`[` does no pattern matching" in finding.message and '[[ $var == *"rm -rf"* ]]' in finding.hint
+
+
+# ---- Codex: the names its hooks see, the answers it rejects -----------------------------------------
+
+CODEX = ".codex/hooks.json"
+
+
+def _codex(base: Path, matcher: str, script: str | None = None) -> list:
+    command = "python3 .codex/guard.py"
+    files = {CODEX: {"hooks": {"PreToolUse": [{"matcher": matcher, "hooks": [{"type": "command", "command": command}]}]}}}
+    if script is not None:
+        files[".codex/guard.py"] = script
+    out = doctor(base, files)
+    return [f for f in out.findings if f.rule in ("matcher/tool-renamed", "script/answer-rejected")]
+
+
+@pytest.mark.parametrize("matcher, named", [("exec_command", "exec_command"), ("shell|exec_command", "shell"),
+                                            ("bash", "bash"), ("^(shell|exec_command)$", "exec_command"),
+                                            ("apply_patch|BASH", "BASH")])
+def test_a_codex_matcher_that_never_selects_the_shell_as_its_hooks_see_it_is_found(tmp_path, matcher, named):
+    (finding,) = _codex(tmp_path, matcher)
+    assert finding.rule == "matcher/tool-renamed" and f'"{named}"' in finding.message and '"Bash"' in finding.hint
+
+
+@pytest.mark.parametrize("matcher", ["Bash", "Bash|exec_command", "B.sh", "(?i)bash", "", "*", "apply_patch|Write",
+                                     "mcp__fs__read", "view_image", "Read"])
+def test_a_codex_matcher_that_selects_bash_or_names_a_tool_doctor_cannot_list_is_not_reported(tmp_path, matcher):
+    assert _codex(tmp_path, matcher) == []
+
+
+def test_a_claude_code_matcher_naming_exec_command_is_not_judged_by_codex_facts(tmp_path):
+    out = doctor(tmp_path, {S: settings(matcher="exec_command")})
+    assert not [f for f in out.findings if f.rule == "matcher/tool-renamed"]
+
+
+ASK = _answer(hookEventName="PreToolUse", permissionDecision="ask", permissionDecisionReason="sure?")
+
+
+def test_an_ask_on_codex_is_an_answer_it_rejects_pointed_at_where_the_script_writes_it(tmp_path):
+    (finding,) = _codex(tmp_path, "Bash", ASK)
+    assert (finding.rule, Path(finding.path).name, finding.line) == ("script/answer-rejected", "guard.py", 3)
+    assert "unsupported permissionDecision:ask" in finding.message
+
+
+def test_a_deny_on_codex_and_an_ask_on_claude_code_are_not_rejected(tmp_path):
+    deny = ASK.replace('"ask"', '"deny"')
+    assert _codex(tmp_path / "codex", "Bash", deny) == []
+    out = doctor(tmp_path / "claude", {".claude/hooks/gate.py": ASK, S: settings(command="python3 .claude/hooks/gate.py")})
+    assert not [f for f in out.findings if f.rule == "script/answer-rejected"]

@@ -155,6 +155,8 @@ CASES = [
     case("matcher/not-javascript", {S: settings(matcher=r"\ABash\Z")}, {S: settings(matcher="^Bash$")},
          note="python-anchors"),
     case("matcher/case-mismatch", {S: settings(matcher="bash")}, {S: settings(matcher="Bash")}),
+    case("matcher/tool-renamed", {".codex/hooks.json": settings(matcher="exec_command")},
+         {".codex/hooks.json": settings(matcher="Bash")}),
     case("matcher/tool-typo", {S: settings(matcher="Edit|Wirte")}, {S: settings(matcher="Edit|Write")}),
     case("matcher/tool-typo", {S: settings(matcher="Bsah")}, {S: settings(matcher="SomeNewTool|Cron")},
          note="swapped-letters-and-new-tools"),
@@ -519,7 +521,7 @@ def test_every_catalog_rule_is_found_by_a_rule_table():
 
 @pytest.mark.parametrize("tables, prefix", [
     ("commands.RULES", "command/"), ("matchers.RULES", "matcher/"), ("structure+switches", "structure/"),
-    ("installs", "install/"), ("conflicts", "conflict/"), ("scripts", "script/"),
+    ("installs", "install/"), ("conflicts", "conflict/"), ("scripts", "script/"), ("delivery", "delivery/"),
     ("opencode", "host/opencode-"),  # (the other host rules are hosts.py's)
 ])
 def test_a_rule_kind_held_whole_by_its_tables_has_every_one_of_its_rules_there(tables, prefix):

@@ -459,8 +459,8 @@ def test_every_script_rule_is_tested():
               "script/does-not-parse", "script/cursor-ask-not-asked", "script/async-answer-never-read",
               "script/cursor-answer-for-claude", "script/cursor-invalid-permission", "script/bash-only-syntax",
               "script/answer-on-stderr",
-              # a key spelt otherwise, a test never true: tests/test_doctor_answer_names.py
-              "script/misspelt-field", "script/test-never-true",
+              # a key spelt otherwise, a test never true, an answer the host rejects: tests/test_doctor_answer_names.py
+              "script/misspelt-field", "script/test-never-true", "script/answer-rejected",
               # with --probe only: tests/test_doctor_probe.py
               "script/probe-invalid-output", "script/probe-wrong-event", "script/probe-timeout",
               "script/probe-decision-ignored", "script/probe-rewrite-drops-fields", "script/probe-exit-does-not-block"}

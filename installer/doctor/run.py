@@ -13,7 +13,7 @@ from .machine import around, involving
 from .model import ConfigFile, Context, Finding, Handler, Plugin, resolved
 
 # installer/doctor/checks/<name>.py, each with `check(ctx) -> Iterable[Finding]`, run in this order
-CHECK_MODULES = ("structure", "switches", "matchers", "hosts", "commands", "scripts", "opencode", "conflicts",
+CHECK_MODULES = ("structure", "switches", "matchers", "hosts", "commands", "scripts", "delivery", "opencode", "conflicts",
                  "installs", "packs")
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 # the checks whose findings on a file or a handler depend on that file and the run's shared facts

@@ -240,6 +240,17 @@ class Host(ABC):
     # it runs a shell-form command with `sh -c` (on Linux: dash, where bash's syntax fails), with the
     # call on stdin and no arguments
     shell_form_in_sh: ClassVar[bool] = False
+    # the names its hooks see tools by, where they differ from the model's: the model's name -> the
+    # name a hook sees (and a matcher selects); the names its own tools are matched by; the events
+    # whose matcher is a tool's name; and its exact-list form of a matcher. Empty: not known, and
+    # doctor says nothing about a matcher's tool names there.
+    tool_renames: ClassVar[dict[str, str]] = {}
+    hook_tool_names: ClassVar[frozenset[str]] = frozenset()
+    tool_events: ClassVar[frozenset[str]] = frozenset()
+    exact_name_matcher: ClassVar[str] = ""
+    # answers an event rejects, so that the hook counts as failed and the call runs (it fails open):
+    # event -> {(field, value): what the host says}
+    rejected_answers: ClassVar[dict[str, dict[tuple[str, str], str]]] = {}
     js_regex_matchers: ClassVar[bool] = False  # a matcher is a JavaScript regex-style string (Cursor's)
     # what a hook's exit 2 does, per event where it blocks (`python3 missing.py` exits 2)
     exit_2_blocks: ClassVar[dict[str, str]] = {}

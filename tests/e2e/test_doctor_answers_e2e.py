@@ -1,6 +1,7 @@
-"""Answers the host reads otherwise than their author meant, checked on the real agents: a key
-spelt otherwise than the field (in the hook, or in a module of its own it imports), and what
-doctor says about each broken hook and its corrected twin."""
+"""Answers and names the host reads otherwise than their author meant, checked on the real agents
+(Claude Code, Codex): a key spelt otherwise than the field (in the hook, or in a module of its own
+it imports), a test that can never be true, a matcher naming a tool Codex's hooks never see, an
+answer Codex rejects; and what doctor says about each broken hook and its corrected twin."""
 from __future__ import annotations
 
 import json
@@ -9,6 +10,7 @@ import sys
 
 import pytest
 from claude_cli import hookwright, run_claude
+from codex_cli import run_codex, shell
 
 pytestmark = pytest.mark.e2e
 
@@ -139,3 +141,52 @@ def test_a_guard_whose_test_can_never_be_true_lets_the_call_run_and_doctor_point
 
     found = [f for f in _script_findings(home, project) if f["rule"] == "script/test-never-true"]
     assert [(f["line"]) for f in found] == ([3] if kind else [])
+
+
+# ---- Codex: the names its hooks see and the answers it rejects ----------------------------------------
+
+CODEX_GUARD = """\
+import json, sys
+command = json.load(sys.stdin)["tool_input"]["command"]
+if "touch ran" in command:
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "%s",
+                                             "permissionDecisionReason": "no touching here"}}))
+"""
+
+
+def _codex_findings(home, project, rule: str) -> list[dict]:
+    done = hookwright("doctor", "--format", "json", home=home, project=project, env={"CODEX_HOME": None})
+    return [f for f in json.loads(done.stdout)["findings"] if f["rule"] == rule]
+
+
+def _codex_guard(home, project, matcher: str, decision: str) -> None:
+    script = project / "guard.py"
+    script.write_text(CODEX_GUARD % decision)
+    (home / ".codex").mkdir(parents=True, exist_ok=True)
+    (home / ".codex" / "hooks.json").write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": matcher, "hooks": [{"type": "command", "command": f"{shlex.quote(sys.executable)} {script}"}]}]}}))
+
+
+@pytest.mark.parametrize("matcher, variant", [("shell|exec_command", "renamed"), ("bash", "case"), ("Bash", None)],
+                         ids=["the model's tool names", "Bash in lower case", "Bash (the fix)"])
+def test_a_codex_matcher_naming_a_tool_its_hooks_never_see_never_runs_and_doctor_says_so(
+        codex_cli, home, project, matcher, variant):
+    _codex_guard(home, project, matcher, "deny")
+    run = run_codex(project, home, [shell("touch ran.txt"), "done"], bypass_hook_trust=True)
+    assert (project / "ran.txt").exists() == (variant is not None), run.stderr
+
+    found = _codex_findings(home, project, "matcher/tool-renamed")
+    assert len(found) == (variant is not None)
+    if variant:
+        assert found[0]["path"].endswith("hooks.json") and '"Bash"' in found[0]["message"]
+
+
+@pytest.mark.parametrize("decision, rejected", [("ask", True), ("deny", False)], ids=["ask", "deny (the fix)"])
+def test_an_answer_codex_rejects_lets_the_call_run_and_doctor_points_at_it(codex_cli, home, project, decision,
+                                                                           rejected):
+    _codex_guard(home, project, "Bash", decision)
+    run = run_codex(project, home, [shell("touch ran.txt"), "done"], bypass_hook_trust=True)
+    assert (project / "ran.txt").exists() == rejected, run.stderr
+
+    found = _codex_findings(home, project, "script/answer-rejected")
+    assert [(f["path"].rsplit("/", 1)[-1], f["line"]) for f in found] == ([("guard.py", 4)] if rejected else [])

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from typing import Any, Iterator, NamedTuple
 
@@ -21,7 +22,9 @@ from ...hosts.cursor.protocol import CLAUDE_TOOLS_OF_TYPE
 from ...patterns import lazy
 from ..model import ConfigFile, Context, Finding, RuleTable, cached_property, describe
 
-PERMISSION_RULE = lazy(r"\s*([A-Za-z][A-Za-z0-9_-]*)\((?!\?)(.*)\)\s*")  # (not a group: `Bash(?=...)`)
+# a tool name and its specifier, `Bash(git push:*)`; not a group after a name: `Bash(?=...)`, nor after an MCP
+# name or a name ending in `_` (`mcp__srv__(a|b)` matches mcp__srv__a: MCP rules take no specifier)
+PERMISSION_RULE = lazy(r"\s*(?![Mm][Cc][Pp]__)([A-Za-z][A-Za-z0-9_-]*(?<!_))\((?!\?)(.*)\)\s*")
 # what an `if` rule looks like for the tools whose input it can test (permission-rule syntax)
 IF_EXAMPLE = {"Bash": "Bash(git *)", "Edit": "Edit(src/**)", "Write": "Write(src/**)", "Read": "Read(src/**)",
               "MultiEdit": "MultiEdit(src/**)", "WebFetch": "WebFetch(domain:example.com)"}
@@ -52,10 +55,11 @@ class MatcherAt:
     """One matcher group's "matcher", as every matcher rule reads it."""
 
     def __init__(self, ctx: Context, file: ConfigFile, host: str, event: Event | None, raw: Any, keys: Keys,
-                 builtins: list[str], watches: bool = False) -> None:
+                 builtins: list[str], watches: bool = False, event_name: str = "") -> None:
         self.ctx = ctx
         self.file = file
         self.host = host
+        self.event_name = event_name  # the event of its group, whichever host
         self.event = event  # Claude Code's event, when it has a matcher the rules of names judge (not FileChanged's)
         self.watches = watches  # FileChanged's: the files to watch, and a pattern their names must match
         self.raw = raw  # as written
@@ -176,7 +180,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         if event is not None and (event.matcher is None or watches):
             event = None
         yield from RULES.run(MatcherAt(ctx, handler.file, handler.file.host, event, group["matcher"],
-                                       handler.group_keys + ("matcher",), builtins, watches))
+                                       handler.group_keys + ("matcher",), builtins, watches, handler.event))
 
 
 def _value(data: Any, keys: Keys) -> Any:
@@ -184,6 +188,36 @@ def _value(data: Any, keys: Keys) -> Any:
     for key in keys:
         data = data[key]
     return data
+
+
+@RULES.rule("matcher/tool-renamed")
+def _tool_renamed(at: MatcherAt) -> Iterator[Finding]:
+    """A tool name the host's hooks never see: the model's name of a tool they see by another
+    (Codex's `exec_command`, seen as `Bash`), or one of their names in another case, where the
+    matcher does not also select the name they see (Host.tool_renames)."""
+    host = hosts.of(at.host)
+    if host is None or not host.tool_renames or at.event_name not in host.tool_events or not isinstance(at.raw, str):
+        return
+    seen_as = {**{name.lower(): name for name in host.hook_tool_names}, **host.tool_renames}
+    if re.fullmatch(host.exact_name_matcher, at.raw):
+        names = [name for name in at.raw.split("|") if name]
+        selects = names.__contains__
+        wrong = [name for name in names if name in host.tool_renames
+                 or (name not in host.hook_tool_names and name.lower() in seen_as)]
+    else:
+        try:
+            pattern = re.compile(at.raw)
+        except re.error:
+            return  # (its syntax has rules of its own)
+        selects = lambda name: pattern.search(name) is not None  # noqa: E731
+        wrong = [name for name in host.tool_renames if selects(name)]
+    for name in wrong:
+        meant = seen_as.get(name) or seen_as[name.lower()]
+        if not selects(meant):
+            yield at.ctx.finding("matcher/tool-renamed", at.file, at.keys,
+                                 variant=None if name in host.tool_renames else "case", matcher=at.shown,
+                                 name=json.dumps(name), seen=json.dumps(meant), host=host.title)
+            return
 
 
 @RULES.rule("matcher/not-string")

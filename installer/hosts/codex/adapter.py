@@ -58,6 +58,7 @@ FOLDER = ".codex"
 HOOKS_FILE = "hooks.json"
 CONFIG_FILE = "config.toml"
 ROOT_KEYS = ("description", "hooks")
+SHELL_TOOL = "Bash"  # the one name its hooks see a shell call by
 # the top of the git work tree, as a committed command finds it when it runs (see above)
 WORK_TREE = '"$(git rev-parse --show-toplevel 2>/dev/null || pwd)"'
 TRUST_FLAG = "--trust-hooks"
@@ -125,6 +126,18 @@ class Codex(MatcherGroups):
     programs = ("codex",)
     schema = "codex-hooks.schema.json"
     trust_store = "the user's config.toml ($CODEX_HOME/config.toml)"
+    # its hooks see every call of the model's shell tools as `Bash` (#tool-names: measured for
+    # exec_command, the tool 0.171.0 offers; the others are the shell tools of its source), and its
+    # own tools are matched by these names, case-sensitive (#matchers); any other tool (MCP, an
+    # extension's) keeps a name of its own, which doctor cannot list
+    tool_renames = {name: SHELL_TOOL for name in ("exec_command", "shell", "shell_command", "local_shell",
+                                                  "unified_exec")}
+    hook_tool_names = frozenset({SHELL_TOOL, "apply_patch", "Write", "Edit", "spawn_agent", "Agent"})
+    tool_events = frozenset({"PreToolUse", "PostToolUse", "PermissionRequest"})
+    exact_name_matcher = r"[A-Za-z0-9_|]*"  # a list of exact names; anything else is a regex (#matchers)
+    # (#output-protocol, #asking-the-user: measured on 0.171.0)
+    rejected_answers = {"PreToolUse": {
+        ("permissionDecision", "ask"): "unsupported permissionDecision:ask"}}
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
         base = codex_home() if project is None else project / FOLDER

@@ -25,6 +25,7 @@ from .cursor_answers import CURSOR_ANSWER_RULES
 from .inputs import INPUT_RULES
 from .never_true import CONDITION_RULES
 from .probed import PROBE_RULES, probed_runs
+from .rejected import REJECTED_RULES, rejecting_scripts
 from .script_files import SCRIPT_RULES
 from .units import HookCode, Script, inline_commands, scripts_of
 
@@ -47,6 +48,8 @@ def check(ctx: Context) -> Iterator[Finding]:
         yield from code_findings(script.code)
     for command in inline_commands(ctx):
         yield from code_findings(command)
+    for script in rejecting_scripts(ctx):
+        yield from REJECTED_RULES.run(script)
     if ctx.probe:
         for probed in probed_runs(ctx):
             yield from PROBE_RULES.run(probed)
