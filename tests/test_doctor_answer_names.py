@@ -59,20 +59,15 @@ def test_keys_outside_hook_specific_output_are_not_read_as_misspellings():
 
 
 HELPER = """\
-export function decide(payload, decision, reason) {
-  process.stdout.write(JSON.stringify({
-    hookSpecificOutput: {
-      %s: payload.hook_event_name,
-      permissionDecision: decision,
-      permissionDecisionReason: reason,
-    },
-  }));
-}
+export const decide = (payload, decision, reason) => process.stdout.write(JSON.stringify({
+  hookSpecificOutput: { permissionDecision: decision, permissionDecisionReason: reason,
+    %s: payload.hook_event_name },
+}));
 """
 IMPORTER = 'import { decide } from "./%s";\ndecide(JSON.parse(require("fs").readFileSync(0)), "deny", "no");\n'
 
 
-@pytest.mark.parametrize("key, expected", [("hook_event_name", [("script/no-event-name", "helpers.mjs", 4)]),
+@pytest.mark.parametrize("key, expected", [("hook_event_name", [("script/no-event-name", "helpers.mjs", 3)]),
                                            ("hookEventName", [])])
 def test_a_helper_module_the_hook_imports_is_read_for_its_answer(tmp_path, key, expected):
     files = {".claude/hooks/helpers.mjs": HELPER % key, ".claude/hooks/gate.mjs": IMPORTER % "helpers.mjs"}
