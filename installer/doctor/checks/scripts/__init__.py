@@ -34,9 +34,9 @@ CODE_TABLES = (CODE_RULES, CLAUDE_ANSWER_RULES, CURSOR_ANSWER_RULES, INPUT_RULES
 
 # the rules of an answer's shape, which also read a module a hook's script imports (its other
 # rules are about a whole hook: how it exits, what it reads)
-MODULE_RULES = ((SCRIPT_RULES, "script", ("script/ignored-output-field", "script/defer", "script/no-event-name",
-                                          "script/misspelt-field", "script/wrong-event-name", "script/mixed-shapes")),
-                (CLAUDE_ANSWER_RULES, "code", ("script/invalid-decision-value", "script/field-the-event-ignores")))
+# (not the rules of the values it may answer: a library answers for many hosts and events)
+MODULE_RULES = ("script/ignored-output-field", "script/defer", "script/no-event-name", "script/misspelt-field",
+                "script/wrong-event-name", "script/mixed-shapes")
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -57,8 +57,7 @@ def check(ctx: Context) -> Iterator[Finding]:
 
 def module_findings(module: Script) -> list[Finding]:
     """What the rules of an answer's shape find in a module a hook's script imports."""
-    return [finding for table, unit, rules in MODULE_RULES for rule_id in rules
-            for finding in table.functions[rule_id](module if unit == "script" else module.code)]
+    return [finding for rule_id in MODULE_RULES for finding in SCRIPT_RULES.functions[rule_id](module)]
 
 
 def code_findings(code: HookCode) -> list[Finding]:
