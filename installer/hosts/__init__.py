@@ -23,8 +23,9 @@ def get(name: str) -> Host:
         return found
     if name not in NAMES:
         raise HookwrightError(f"unknown host {name!r}", hint=did_you_mean(name, NAMES) or f"hosts: {', '.join(NAMES)}")
-    found = _LOADED[name] = importlib.import_module(f".{name}.adapter", __name__).HOST
-    return found
+    adapter: Host = importlib.import_module(f".{name}.adapter", __name__).HOST
+    _LOADED[name] = adapter
+    return adapter
 
 
 _LOADED: dict[str, Host] = {}  # (doctor asks for a file's host tens of thousands of times a run)

@@ -635,8 +635,8 @@ class Regex:
             self.undecided = f"a construct this engine does not read ({err})"
             return
         # what every match holds (its text then contains one of them): a text without any is
-        # answered without running the program (doctor's matchers met 4,000 searches of which
-        # all but a few hundred ended here, the matcher check 60 ms to 20 ms on the corpus tree)
+        # answered without running the program (on the corpus tree 4,056 of the matcher rules'
+        # 4,080 searches end there; with the rest below, the matcher check took about 66 ms, now 25)
         self._needs = _needed(tree)
         self.tree = _folded(tree) if ignore_case else tree
         self.lookarounds = parser.lookarounds
@@ -815,7 +815,8 @@ def _nullable(node: Node) -> bool:
 def _possible(node: Node, alphabet: frozenset[str]) -> bool:
     kind = node[0]
     if kind == "set":
-        return node[1].meets(alphabet)
+        charset: CharSet = node[1]
+        return charset.meets(alphabet)
     if kind == "cat":
         return all(_possible(n, alphabet) for n in node[1])
     if kind == "alt":
