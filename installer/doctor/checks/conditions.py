@@ -39,7 +39,8 @@ def _condition(handler: Handler) -> str | None:
     event = host.matcher_events.get(handler.event)
     if event is None or event.matcher != TOOL or handler.event not in host.condition_events:
         return None
-    return value["if"]
+    condition: str = value["if"]
+    return condition
 
 
 def fires_for(matcher: str | None, event: str, tool: str) -> bool | None:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator
 
+from .. import disk
 from ..handler_facts import commands_checked, kind, resolution, through_project
 from ..model import Context, Finding, Handler, RuleTable
-from .. import disk
 
 RULES = RuleTable()
 
