@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
 
 from ... import layout
+from ...hooks.events import IF_EVENTS
 from ...interpreter import DEFAULT as DEFAULT_PYTHON
 from ...patterns import lazy
 from ..base import Capabilities, Entry, MatcherGroups, Scope, Target, check_events
@@ -83,6 +84,7 @@ class Claude(MatcherGroups):
     has_plugins = True  # enabledPlugins (docs/hosts/claude-code.md#plugin-hooks)
     commands_checked = True
     guard_events = ACTION_GUARDS
+    condition_events = IF_EVENTS
     exit_2_blocks = BLOCKED_BY_EXIT_2
     shell_form_in_sh = True  # (measured on 2.1.328: /bin/sh, with "shell": "bash" too; docs/hosts/claude-code.md#measured)
 
