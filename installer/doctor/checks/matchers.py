@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
-from typing import Any, Iterator, NamedTuple
+from typing import Any, Callable, Iterator, NamedTuple
 
 from ... import hosts
 from ...document import Keys
@@ -195,17 +195,19 @@ def _tool_renamed(at: MatcherAt) -> Iterator[Finding]:
     (Codex's `exec_command`, seen as `Bash`), or one of their names in another case, where the
     matcher does not also select the name they see (Host.tool_renames)."""
     host = hosts.of(at.host)
-    if host is None or not host.tool_renames or at.event_name not in host.tool_events or not isinstance(at.raw, str):
+    raw = at.raw
+    if host is None or not host.tool_renames or at.event_name not in host.tool_events or not isinstance(raw, str):
         return
     seen_as = {**{name.lower(): name for name in host.hook_tool_names}, **host.tool_renames}
-    if re.fullmatch(host.exact_name_matcher, at.raw):
-        names = [name for name in at.raw.split("|") if name]
-        selects = names.__contains__
+    selects: Callable[[str], bool]
+    if re.fullmatch(host.exact_name_matcher, raw):
+        names = [name for name in raw.split("|") if name]
+        selects = lambda name: name in names  # noqa: E731
         wrong = [name for name in names if name in host.tool_renames
                  or (name not in host.hook_tool_names and name.lower() in seen_as)]
     else:
         try:
-            pattern = re.compile(at.raw)
+            pattern = re.compile(raw)
         except re.error:
             return  # (its syntax has rules of its own)
         selects = lambda name: pattern.search(name) is not None  # noqa: E731

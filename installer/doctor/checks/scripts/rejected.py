@@ -33,6 +33,8 @@ def _answer_rejected(script: Script) -> Iterator[Finding]:
     """A decision value that every event the script runs on rejects."""
     handlers = script.handlers
     host = hosts.of(handlers[0].file.host)
+    if host is None:
+        return
     rejected = [host.rejected_answers.get(h.event, {}) for h in handlers if h.file.host == host.name]
     seen = set()
     for value in script.facts.flow.values:
