@@ -112,10 +112,18 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
         prefixed = bool(hook_prefixes)
         if key == AFTER_HOOK:  # (its input names the tool the same way: only the names are read)
             names += sorted(hook_tools, key=lambda item: item[1])
-            reads += _reads(function, {"output": params["input"]} if "input" in params else {}, params, picked, prefixed)
+            after_reads = _reads(function, {"output": params["input"]} if "input" in params else {}, params, picked,
+                                 prefixed)
+            reads += after_reads
             changed = _args_writes(function, {"output": params["input"]}) if "input" in params else ([], [])
-            after += [("throw", place) for place in _throws(function)]
-            after += [("args", place) for place in sorted([w.place for w in changed[0]] + changed[1])]
+            throws = _throws(function)
+            # a guard: it throws on the call's arguments, and never looks at what the tool gave
+            output = params.get("output")
+            reads_output = output is not None and any(n.type == "member_expression" and _text(
+                n.child_by_field_name("object")) == output for n in _walk(function))
+            guard = bool(throws and after_reads) and not reads_output
+            after += [("guard", place)] if guard else [("throw", where) for where in throws]
+            after += [("args", where) for where in sorted([w.place for w in changed[0]] + changed[1])]
             continue
         found_writes, found_reassigns = _args_writes(function, params)
         writes += found_writes
