@@ -136,9 +136,8 @@ def _regex_verdict(at: MatcherAt, judged: Judged) -> tuple[str, dict[str, str]] 
     known = at.known
     if any(matcher.pattern.search(name) for name in known) or matcher.undecided:
         return None
-    folded = matcher.pattern.folded()
-    near = [name for name in known if folded.search(name)]
-    if near and "mcp" not in text.lower() and not folded.undecided:
+    near = [name for name in known if matcher.pattern.search_ignoring_case(name)]
+    if near and "mcp" not in text.lower() and not matcher.pattern.folded().undecided:
         return "matcher/case-mismatch", {"matcher": shown, "wanted": ", ".join(near[:4]),
                                          "suggestion": "the names in their exact case, e.g. " + json.dumps(near[0])}
     if event.matcher == TOOL and not can_match_a_name(matcher.pattern):

@@ -16,7 +16,7 @@ from ...hooks.events import IF_EVENTS
 from ...interpreter import DEFAULT as DEFAULT_PYTHON
 from ...patterns import lazy
 from ..base import Capabilities, Entry, MatcherGroups, Scope, Target, check_events
-from .protocol import ACTION_GUARDS, BLOCKED_BY_EXIT_2, CLAUDE_GATES
+from .protocol import ACTION_GUARDS, BLOCKED_BY_EXIT_2, BLOCKS, CLAUDE_GATES, IGNORED, fails_closed, protocol
 
 if TYPE_CHECKING:
     from ...document import Document
@@ -104,8 +104,6 @@ class Claude(MatcherGroups):
         return CLAUDE_EVENTS
 
     def unstarted_effect(self, event: str, handler: Any, exits_2: str | None) -> str:
-        from .protocol import BLOCKS, IGNORED, fails_closed, protocol
-
         if isinstance(handler, dict) and fails_closed(event, handler) and protocol(event).exit_2 in (BLOCKS, IGNORED):
             return ('the hook fails, and with "onFailure": "block" Claude Code blocks every call it matches '
                     "(docs/hosts/claude-code.md#on-failure)")
@@ -118,8 +116,6 @@ class Claude(MatcherGroups):
         return super().unstarted_effect(event, handler, exits_2)
 
     def fails_closed(self, event: str, handler: Any) -> bool:
-        from .protocol import fails_closed
-
         return isinstance(handler, dict) and fails_closed(event, handler)
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
