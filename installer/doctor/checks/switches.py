@@ -32,12 +32,14 @@ def _disabling(files: list[ConfigFile]) -> list[ObjectFile]:
 def _switched_off(ctx: Context, settings: ObjectFile) -> list[ConfigFile]:
     """The other files whose hooks a `disableAllHooks: true` that counts switches off: every scope's
     and every plugin's (measured on Claude Code 2.1.332: true in the user, project or local file
-    stopped the hooks of all three and of a plugin), managed ones only from managed settings; none
-    for a file named on the command line (it is judged alone)."""
-    if settings.file.scope == "given":
+    stopped the hooks of all three and of a plugin), of one session: another project's files are
+    not read with it. None for managed settings (an administrator's choice, hooks-disabled's note)
+    nor for a file named on the command line (it is judged alone)."""
+    if settings.file.scope == "given" or settings.managed:
         return []
     off = {id(h.file): h.file for h in ctx.handlers if h.file is not settings.file and h.file.host == settings.file.host
-           and h.file.scope != "given" and (settings.managed or h.file.scope != "managed")}
+           and h.file.scope not in ("given", "managed")
+           and (h.file.scope not in ("project", "local") or h.file.project == settings.file.project)}
     return list(off.values())
 
 
