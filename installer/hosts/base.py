@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Mapping, NamedTuple
 from ..document import Keys
 from ..errors import ErrorKind, HookwrightError
 from ..interpreter import DEFAULT as DEFAULT_PYTHON
-from ..layout import LOCAL_RUNTIME_FOLDER, RECEIPT
+from ..layout import LOCAL_RUNTIME_FOLDER, RECEIPT, RUNTIME_FOLDER
 from ..patterns import lazy
 
 if TYPE_CHECKING:
@@ -641,6 +641,15 @@ class Host(ABC):
         """The hooks of the file (its `data`) that the host will skip, without a word, until the
         user trusts them (Codex), as the host's own trust store says now; status and doctor say them."""
         return []
+
+    def skipped_in(self, path: Path, scope: str, data: Any) -> list[Skipped]:
+        """`skipped` for a file found where the host reads it (doctor's, simulate's): a user or
+        project file, its project the folder above its own (nothing for another scope)."""
+        if scope not in (Scope.user.value, Scope.project.value):
+            return []
+        where = Scope(scope)
+        project = path.parent.parent if where is Scope.project else None
+        return self.skipped(Target(self.name, where, path, path.parent / RUNTIME_FOLDER, project), data)
 
     def empty_containers(self, data: Any, entries: list[Entry]) -> list[str]:
         """Containers on the entries' paths that exist and are empty: they must stay after uninstall."""

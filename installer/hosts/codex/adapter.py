@@ -123,6 +123,7 @@ class Codex(MatcherGroups):
     answers_as = "claude"  # (its hooks print Claude Code's hookSpecificOutput: #output-protocol)
     rewrites_combine = "parallel"  # every hook starts at once; the last rewrite to finish wins (#several-hooks)
     programs = ("codex",)
+    simulator = "codex"  # installer/simulate/codex.py, by installer/hosts/codex/protocol.py
     schema = "codex-hooks.schema.json"
     trust_store = "the user's config.toml ($CODEX_HOME/config.toml)"
 
