@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hookwright import resources, valid  # noqa: E402
-from hookwright.doctor.checks.structure import SCHEMASTORE, SCHEMASTORE_SOURCE  # noqa: E402
+from hookwright.doctor.checks.structure.settings import SCHEMASTORE, SCHEMASTORE_SOURCE  # noqa: E402
 from hookwright.doctor.model import CATALOG, RULES_DIR, compile_catalog  # noqa: E402
 from hookwright.packs import compile_flags  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""Conflicts between hooks (installer/doctor/checks/conflicts.py): the input-rewrite race,
+"""Conflicts between hooks (installer/doctor/checks/conflicts/): the input-rewrite race,
 duplicates across scopes and plugins, a pack in two scopes, and Cursor running Claude Code's hooks.
 Each rule fires on a config that has the problem and stays quiet on valid configs, including
 valid configs with several rewriting hooks that cannot meet."""
@@ -12,6 +12,7 @@ import pytest
 from doctor_support import doctor, found
 from hookwright.doctor import discovery, load
 from hookwright.doctor.checks import conflicts
+from hookwright.doctor.checks.conflicts.races import MAX_PAIRS
 from hookwright.doctor.model import Context, catalog
 from hookwright.hooks.events import BUILTIN_TOOLS
 
@@ -237,7 +238,7 @@ def test_race_checking_stays_linear_and_bounded(tmp_path):
     (file,) = [load.read(c) for c in discovery.given_candidates([path], base)]
     ctx = Context([file], load.handlers(file), tools=list(BUILTIN_TOOLS), project=base)
     races = [f for f in conflicts.check(ctx) if f.rule == "conflict/input-rewrite-race"]
-    assert len(races) == conflicts.MAX_PAIRS
+    assert len(races) == MAX_PAIRS
 
 
 # ---- duplicates ----------------------------------------------------------------------------------------

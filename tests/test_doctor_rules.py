@@ -443,7 +443,7 @@ def test_a_note_under_hooks_is_not_read_as_matcher_groups(tmp_path):
     ("Bash(a), Bash(b)", False), ("Bash(\\(", False), ("Bash:*", False), ("(a)", False),
 ])
 def test_permission_rule_syntax(rule, parses):
-    from hookwright.doctor.checks.structure import _parses_as_permission_rule
+    from hookwright.doctor.checks.structure.settings import _parses_as_permission_rule
 
     assert _parses_as_permission_rule(rule) is parses
 
@@ -466,7 +466,7 @@ def test_the_mcp_no_tool_hint_writes_the_server_as_configured(tmp_path):
 
 
 def rule_tables() -> dict[str, object]:
-    """Every model.RuleTable of the check modules, by module and name."""
+    """Every model.RuleTable of the check modules (and of the check packages' modules), by check and name."""
     import importlib
     import pkgutil
 
@@ -474,9 +474,10 @@ def rule_tables() -> dict[str, object]:
     from hookwright.doctor.model import RuleTable
 
     found = {}
-    for info in pkgutil.iter_modules(checks.__path__):
-        module = importlib.import_module(f"hookwright.doctor.checks.{info.name}")
-        found.update({f"{info.name}.{name}": value for name, value in vars(module).items()
+    for info in pkgutil.walk_packages(checks.__path__, f"{checks.__name__}."):
+        module = importlib.import_module(info.name)
+        check = info.name.split(".")[3]  # (a check package's tables are its check's: conflicts.RACE_RULES)
+        found.update({f"{check}.{name}": value for name, value in vars(module).items()
                       if isinstance(value, RuleTable)})
     return found
 
@@ -496,7 +497,8 @@ def test_each_rule_in_a_rule_table_is_one_function_of_its_own_and_a_catalog_rule
             "installs.RECEIPT_RULES", "conflicts.RACE_RULES", "conflicts.CURSOR_RACE_RULES",
             "conflicts.PLUGIN_RACE_RULES", "conflicts.MOOT_RULES", "conflicts.COPY_RULES", "conflicts.PACK_COPY_RULES",
             "conflicts.CURSOR_CLAUDE_RULES", "conflicts.SESSION_END_RULES", "scripts.SCRIPT_RULES",
-            "scripts.CODE_RULES", "scripts.PROBE_RULES", "opencode.PLUGIN_RULES", "opencode.CONFIG_RULES"} <= set(tables)
+            "scripts.CODE_RULES", "scripts.CLAUDE_ANSWER_RULES", "scripts.CURSOR_ANSWER_RULES", "scripts.INPUT_RULES",
+            "scripts.PROBE_RULES", "opencode.PLUGIN_RULES", "opencode.CONFIG_RULES"} <= set(tables)
     assert set(ids) <= set(catalog())
     once = [rule for rule in ids if rule not in IN_TWO_TABLES]
     assert len(set(once)) == len(once)
@@ -522,7 +524,7 @@ def test_every_catalog_rule_is_found_by_a_rule_table():
 ])
 def test_a_rule_kind_held_whole_by_its_tables_has_every_one_of_its_rules_there(tables, prefix):
     borrowed = {rule for rule in IN_TWO_TABLES if not rule.startswith(prefix)}
-    held = set().union(*map(rules_of, tables.split("+")))  # (structure/: structure.py's and switches.py's)
+    held = set().union(*map(rules_of, tables.split("+")))  # (structure/: structure/'s and switches.py's)
     assert held - borrowed == {rule for rule in catalog() if rule.startswith(prefix)}
 
 
@@ -534,7 +536,8 @@ def test_every_rule_id_a_check_module_names_is_found_by_one_of_its_tables(module
 
     from hookwright.doctor import checks
 
-    source = (Path(checks.__path__[0]) / f"{module}.py").read_text(encoding="utf-8")
+    where = Path(checks.__path__[0]) / module  # a module, or a package of one module per family
+    source = "".join(p.read_text(encoding="utf-8") for p in sorted(where.glob("*.py")) or [where.with_suffix(".py")])
     named = set(re.findall(r'"((?:%s)/[a-z0-9-]+)"' % "|".join({r.split("/")[0] for r in catalog()}), source))
     assert named and named <= rules_of(module)
 

@@ -1,5 +1,5 @@
 """The script rules that judge what a hook does against its event's protocol
-(installer/doctor/scripts/flow.py, checks/scripts.py, installer/hosts/claude/protocol.py).
+(installer/doctor/scripts/flow.py, checks/scripts/, installer/hosts/claude/protocol.py).
 
 Every case is a script that really behaves that way: the test runs it on a payload for its event
 and reads the answer the way Claude Code does (installer/hooks/answers.py, itself checked
@@ -821,7 +821,8 @@ def test_every_protocol_rule_has_a_case():
 def test_what_the_protocol_rules_find_in_the_corpus_scripts(shared):
     """../shared/corpus/hook-scripts, each judged on the events it names (hookEventName) or as a
     PreToolUse hook, Cursor's copies as Cursor preToolUse hooks. Pinned after reading each hit."""
-    from hookwright.doctor.checks.scripts import CODE_RULES, HookCode
+    from hookwright.doctor.checks.scripts import code_findings
+    from hookwright.doctor.checks.scripts.units import HookCode
     from hookwright.doctor.scripts.keys import analyse
 
     hits = {}
@@ -831,7 +832,7 @@ def test_what_the_protocol_rules_find_in_the_corpus_scripts(shared):
         cursor = ".cursor__" in path.name
         code = HookCode(facts, [] if cursor else events, ["preToolUse"] if cursor else [],
                         lambda rule, place, variant=None, **params: (rule, place.line))
-        for rule, line in CODE_RULES.run(code):
+        for rule, line in code_findings(code):
             hits.setdefault(rule, []).append((path.name, line))
     # each builds updatedInput as {"command": ...}: the call's description, timeout and
     # run_in_background are dropped (observed a: a 1 s timeout was lost); and redpanda-data's

@@ -1,5 +1,5 @@
 """Static analysis of hook scripts (installer/doctor/scripts/keys.py) and the script rules
-(installer/doctor/checks/scripts.py), plus the corpus pin: which real scripts emit what."""
+(installer/doctor/checks/scripts/), plus the corpus pin: which real scripts emit what."""
 from __future__ import annotations
 
 import os

@@ -13,7 +13,8 @@ HOST_NAMES = {"claude", "cursor", "opencode", "codex"}
 # Cursor's answers, the SessionEnd budget and the Cursor-beside-Claude race, the probe's payloads,
 # `pack new --from` reading a Claude Code file, and `pack test` reading simulate's document and
 # Cursor's output schema
-STILL_NAMED = {"doctor/checks/scripts.py": 3, "doctor/checks/conflicts.py": 2, "doctor/scripts/probe.py": 1,
+STILL_NAMED = {"doctor/checks/scripts/units.py": 3, "doctor/checks/conflicts/cross_host.py": 1,
+               "doctor/checks/conflicts/session_end.py": 1, "doctor/scripts/probe.py": 1,
                "pack_from.py": 1, "pack_cases.py": 3}
 
 

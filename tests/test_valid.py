@@ -13,7 +13,7 @@ from pathlib import Path
 import jsonschema_rs
 import pytest
 from hookwright import resources, valid
-from hookwright.doctor.checks.structure import SCHEMASTORE, SCHEMASTORE_SOURCE, _without_permission_rules
+from hookwright.doctor.checks.structure.settings import SCHEMASTORE, SCHEMASTORE_SOURCE, _without_permission_rules
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -11,7 +11,7 @@ from ... import resources
 from ...document import Keys
 from ...errors import ErrorKind, did_you_mean
 from ..model import ConfigFile, Context, Finding, RuleTable
-from .structure import SchemaError
+from .structure.settings import SchemaError
 
 SCHEMA = "git-guard-rules.schema.json"
 RULES = RuleTable()

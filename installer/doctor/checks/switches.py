@@ -1,7 +1,7 @@
 """Switches: the files of a run together. The kill switches that explain why hooks do not run
 (`disableAllHooks`, where only the value of the highest scope counts; the managed-only settings)
 and the plugin manifests that name the default hooks file again. The rules keep their
-`structure/` ids; they are apart from structure.py's, which read one file at a time, so that a
+`structure/` ids; they are apart from structure/'s, which read one file at a time, so that a
 run over many projects can share structure out between processes (parallel.py)."""
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from ...hooks.firing import hooks_disabled_by
 from .. import load
 from ..discovery import Candidate
 from ..model import ConfigFile, Context, Finding, RuleTable, resolved
-from .structure import ObjectFile, settings_objects
+from .structure.settings import ObjectFile, settings_objects
 
 RULES = RuleTable()
 

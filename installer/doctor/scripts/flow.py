@@ -2,7 +2,7 @@
 exits, how often it reads stdin, and the values it gives the fields Claude Code reads.
 
 keys.py finds the object keys a script prints; this module follows the statements around
-them, so the script rules (checks/scripts.py) can judge them against the event's protocol
+them, so the script rules (checks/scripts/) can judge them against the event's protocol
 (installer/hosts/claude/protocol.py):
 - stdout writes, each "json", "text" or "input" (the hook's own input echoed, as `tee` does),
   with its branch (two writes in the two arms of one if are never both made) and whether the

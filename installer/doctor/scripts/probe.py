@@ -15,7 +15,7 @@ a tool event's on a tool its matcher matches.
 
 What it answered is read by simulate's reader (installer/hooks/answers.py, with the per-event
 table of installer/hosts/claude/protocol.py), and the probe rules (PROBE_RULES in
-installer/doctor/checks/scripts.py) say what in it Claude Code does not take the way the hook
+installer/doctor/checks/scripts/) say what in it Claude Code does not take the way the hook
 means: JSON read as plain text, another event's hookEventName, a decision the event does not
 read, a rewrite that drops fields of the input, an exit code that does not block, a timeout.
 A probed rewrite turns an "unknown" rewriter into a known one for the conflict

@@ -4,7 +4,7 @@ One row per event: the fields its stdin carries, the output fields it honours, w
 `permission` values it reads (and what `ask` does there), whether exit 2 / a deny blocks,
 whether a `followup_message` keeps the agent going, and what its `matcher` is tested against.
 doctor's Cursor checks (the entry side in checks/hosts.py, a script's answer in
-checks/scripts.py) read Cursor through this table, so a Cursor version that changes an event is
+checks/scripts/) read Cursor through this table, so a Cursor version that changes an event is
 one edit here.
 
 Sources: docs/hosts/cursor.md#events (events, stdin, output fields honoured, exit codes: 0

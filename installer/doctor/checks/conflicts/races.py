@@ -1,19 +1,6 @@
-"""Conflicts: hooks that are fine one by one and wrong together.
-
-Each rule is one function in a table over the unit it looks at; `check` walks the handlers and
-hands each unit to its table:
-- The input-rewrite race (RACE_RULES): two handlers on PreToolUse or PermissionRequest that can
-  match a common tool and may rewrite its input (docs/hosts/claude-code.md#several-hooks); its
-  kin for Cursor's preToolUse (CURSOR_RACE_RULES) and opencode's plugins (PLUGIN_RACE_RULES), and
-  a pack hook whose rewrite a foreign hook can refuse (MOOT_RULES).
-- Duplicates (COPY_RULES, PACK_COPY_RULES): one command configured several times (runs once in
-  settings files, once more per plugin copy; docs/hosts/claude-code.md#deduplication), or one
-  of our packs installed in two scopes.
-- Cursor's third-party loading (CURSOR_CLAUDE_RULES): a Cursor hook that does the job of a
-  Claude Code hook the same Cursor project also runs (docs/hosts/cursor.md#config-files).
-- SessionEnd's shared budget (SESSION_END_RULES): 1.5 s, raised to the largest SessionEnd
-  timeout of the settings files up to 60 s; a plugin's timeout raises nothing
-  (docs/hosts/claude-code.md#timeouts).
+"""The input-rewrite race: two handlers on PreToolUse or PermissionRequest that can match a
+common tool and may rewrite its input (docs/hosts/claude-code.md#several-hooks) (RACE_RULES), and
+its kin for Cursor's preToolUse (CURSOR_RACE_RULES) and opencode's plugins (PLUGIN_RACE_RULES).
 
 Cost stays linear in the number of handlers: handlers are grouped by event, by racer (one
 command runs once) and by matcher signature before any pair is looked at, candidate pairs come
@@ -23,57 +10,38 @@ event.
 from __future__ import annotations
 
 import json
-import os
 from collections import defaultdict
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
-from ... import hosts, safe_read
-from ...hooks import copies
-from ...hooks.events import BUILTIN_TOOLS, CLAUDE_TO_CURSOR
-from ...hooks.regex.matching import Matcher, classify
-from ...hooks.regex.overlap import (
+from .... import hosts
+from ....hooks import copies
+from ....hooks.regex.matching import classify
+from ....hooks.regex.overlap import (
     Overlap,
     matched_builtins,
     mcp_overlaps,
-    overlap,
     server_reach,
     tools_meet,
     unseen_servers,
 )
-from ...hosts.base import Host
-from ...hosts.claude import adapter as claude
-from ...hosts.claude.protocol import SESSION_END_BUDGET_VARIABLE, SESSION_END_MAX_BUDGET, session_end_budget
-from ...hosts.cursor import adapter as cursor
-from ...hosts.cursor import protocol as cursor_protocol
-from ...hosts.opencode.adapter import OWN_TOOLS
-from ...patterns import lazy
-from .. import dedup, handler_facts
-from ..discovery import SCOPE_ORDER
-from ..handler_facts import NO, YES, Rewrite, pack_rewrites
-from ..model import Context, Finding, Handler, RuleTable, cached_property, resolved, timeout_seconds
-from .hosts import claude_tool_names
+from ....hosts.opencode.adapter import OWN_TOOLS
+from ....patterns import lazy
+from ... import handler_facts
+from ...handler_facts import NO, YES, Rewrite
+from ...model import Context, Finding, Handler, RuleTable, cached_property
+from .common import builtins_here, place
 
 if TYPE_CHECKING:  # (probe loads only with --probe)
-    from ..scripts.probe import ProbeResult
+    from ...scripts.probe import ProbeResult
+
 
 RACE_EVENTS = ("PreToolUse", "PermissionRequest")
 MAX_PAIRS = 200
 PERMISSION_TOOL = lazy(r"\s*([^()\s]+)")  # the tool a handler's `if` rule names: Bash of `Bash(git *)`
-# Claude Code events and the Cursor events that do the same job (besides CLAUDE_TO_CURSOR)
-CURSOR_ALSO = {"PreToolUse": ("beforeShellExecution", "beforeMCPExecution", "beforeReadFile"),
-               "PostToolUse": ("afterShellExecution", "afterFileEdit", "afterMCPExecution")}
-GENERIC_NAMES = frozenset({"index.js", "index.ts", "index.mjs", "main.py", "hook.sh", "hook.py", "hook.js", "run.sh",
-                           "hooks.sh", "run-hook.cmd", "cli.js", "__main__.py"})
 
 RACE_RULES = RuleTable()  # two Claude Code hooks that may rewrite one call's input (RacePair)
 CURSOR_RACE_RULES = RuleTable()  # two Cursor preToolUse entries that rewrite one call's input (CursorPair)
 PLUGIN_RACE_RULES = RuleTable()  # two opencode plugins that change one call's arguments (PluginPair)
-MOOT_RULES = RuleTable()  # a rewriting pack hook beside a foreign hook on its event (PackBeside)
-COPY_RULES = RuleTable()  # a handler that repeats an earlier one (dedup.Copy)
-PACK_COPY_RULES = RuleTable()  # one pack hook wired into several files (PackCopies)
-CURSOR_CLAUDE_RULES = RuleTable()  # a Cursor entry beside a Claude Code hook Cursor also runs (CursorBeside)
-SESSION_END_RULES = RuleTable()  # a SessionEnd hook under the shared budget (SessionEndHook)
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -83,41 +51,11 @@ def check(ctx: Context) -> Iterator[Finding]:
         yield from CURSOR_RACE_RULES.run(ctx, cursor_pair)
     for plugin_pair in _plugin_race_pairs(ctx):
         yield from PLUGIN_RACE_RULES.run(ctx, plugin_pair)
-    for foreign_hooks in _foreign_hooks_beside_packs(ctx):
-        yield from _first_found(ctx, MOOT_RULES, foreign_hooks)
-    for copy in dedup.copies(ctx.handlers, _builtins(ctx), ctx.mcp_servers):
-        yield from COPY_RULES.run(ctx, copy)
-    for pack in _packs_wired_apart(ctx):
-        yield from PACK_COPY_RULES.run(ctx, pack)
-    for claude_hooks in _claude_hooks_beside_cursor_entries(ctx):
-        yield from _first_found(ctx, CURSOR_CLAUDE_RULES, claude_hooks)
-    for end in _session_end_hooks(ctx):
-        yield from SESSION_END_RULES.run(ctx, end)
-
-
-def _first_found(ctx: Context, table: RuleTable, units: Iterable[object]) -> list[Finding]:
-    """What the table finds in the first of `units` it finds anything in (one finding per hook,
-    about the first hook it meets)."""
-    for unit in units:
-        found = table.run(ctx, unit)
-        if found:
-            return found
-    return []
-
-
-def _builtins(ctx: Context) -> tuple[str, ...]:
-    """The built-in tools here (the context's tools but MCP ones; all of Claude Code's without any)."""
-    return tuple(t for t in ctx.tools if not t.startswith("mcp__")) or BUILTIN_TOOLS
-
-
-def _place(handler: Handler, message: str) -> dict[str, Any]:
-    line, column = handler.file.position(handler.keys)
-    return {"path": str(handler.file.path), "line": line, "column": column, "message": message}
 
 
 # ---- the input-rewrite race ------------------------------------------------------------------------
 
-def _combine(handler: Handler) -> str:
+def combine(handler: Handler) -> str:
     """How the agent of this handler's file combines several hooks' answers (Host.rewrites_combine)."""
     host = hosts.of(handler.file.host)
     return host.rewrites_combine if host else ""
@@ -183,16 +121,16 @@ class RacePair:
     @cached_property
     def names(self) -> tuple[str, str]:
         """The two as the findings name them, with their scopes where they are two copies of one script."""
-        first, second = _name(self.first), _name(self.second)
+        first, second = hook_name(self.first), hook_name(self.second)
         if first != second:
             return first, second
         return f"{first} ({self.first.first.file.scope} scope)", f"{second} ({self.second.first.file.scope} scope)"
 
     def related(self, copies: bool = True) -> list[dict[str, Any]]:
         """The first racer's handlers (and, with `copies`, the second's other copies)."""
-        related = [_place(h, self.first.rewrite.why) for h in self.first.handlers[:3]]
+        related = [place(h, self.first.rewrite.why) for h in self.first.handlers[:3]]
         if copies:
-            related += [_place(h, f"another copy of {_name(self.second)}") for h in self.second.handlers[1:3]]
+            related += [place(h, f"another copy of {hook_name(self.second)}") for h in self.second.handlers[1:3]]
         return related
 
     def finding(self, ctx: Context, rule_id: str, related: list[dict[str, Any]], **params: Any) -> Finding:
@@ -209,7 +147,7 @@ def _probe_results(ctx: Context) -> dict[int, ProbeResult] | None:
     """What --probe saw each handler print; None without --probe (it runs the user's commands)."""
     if not ctx.probe:
         return None
-    from ..scripts import probe  # (--probe only: it loads simulate, about 20 ms)
+    from ...scripts import probe  # (--probe only: it loads simulate, about 20 ms)
 
     return probe.by_handler(ctx)
 
@@ -217,7 +155,7 @@ def _probe_results(ctx: Context) -> dict[int, ProbeResult] | None:
 def _race_pairs(ctx: Context) -> Iterator[RacePair]:
     """On each event where hooks run in parallel, the pairs of racers whose matchers meet."""
     probed = _probe_results(ctx)
-    builtins = _builtins(ctx)
+    builtins = builtins_here(ctx)
     for event in RACE_EVENTS:
         racers = _racers(ctx, event, probed)
         if any(r.rewrites for r in racers):  # (nothing known to rewrite: nothing can race)
@@ -230,7 +168,7 @@ def _racers(ctx: Context, event: str, probed: dict[int, ProbeResult] | None) -> 
     lose each other's rewrite."""
     racers: dict[tuple[object, ...], _Racer] = {}
     for handler in ctx.handlers:
-        if handler.event != event or _combine(handler) != "parallel":
+        if handler.event != event or combine(handler) != "parallel":
             continue
         status = handler_facts.rewrite(handler, probed)
         if status.status == NO:
@@ -377,7 +315,7 @@ def _in_read_order(ra: _Racer, rb: _Racer, order: dict[int, int]) -> tuple[_Race
 def _pair(first: _Racer | Handler, second: _Racer | Handler) -> tuple[str, str]:
     """A race's subject: the two commands, whichever tools they share (a narrower matcher
     keeps the race it narrows, with fewer tools in its message)."""
-    a, b = sorted((_name(first), _name(second)))
+    a, b = sorted((hook_name(first), hook_name(second)))
     return a, b
 
 
@@ -410,10 +348,10 @@ def _input_rewrite_race_unseen_servers(ctx: Context, pair: RacePair) -> Iterator
     """Two known rewriters that meet in the MCP name space, at servers doctor cannot see."""
     if pair.unseen and pair.rewriters == 2:
         yield pair.finding(ctx, "conflict/input-rewrite-race-unseen-servers", pair.related(copies=False),
-                           a=_name(pair.first), b=_name(pair.second), looked=", ".join(ctx.mcp_sources) or "nowhere")
+                           a=hook_name(pair.first), b=hook_name(pair.second), looked=", ".join(ctx.mcp_sources) or "nowhere")
 
 
-def _name(racer_or_handler: _Racer | Handler) -> str:
+def hook_name(racer_or_handler: _Racer | Handler) -> str:
     handler = racer_or_handler.first if isinstance(racer_or_handler, _Racer) else racer_or_handler
     if handler.owner:
         return f"hookwright pack {handler.owner[0]} ({handler.owner[1]})"
@@ -454,7 +392,7 @@ def _cursor_race_pairs(ctx: Context) -> Iterator[CursorPair]:
     whose matchers meet, at most MAX_PAIRS of them (a plan's own are never cut short)."""
     racers: dict[tuple[object, ...], Handler] = {}
     for handler in ctx.handlers:
-        if _combine(handler) == "priority" and handler.event in hosts.get(handler.file.host).rewrite_events and \
+        if combine(handler) == "priority" and handler.event in hosts.get(handler.file.host).rewrite_events and \
                 handler_facts.rewrite(handler).status == YES:
             # one script installed twice gives one answer twice: that loses nothing
             key = ("pack",) + handler.owner if handler.owner else (handler.command or "", id(handler))
@@ -480,8 +418,8 @@ def _cursor_input_rewrite_conflict(ctx: Context, pair: CursorPair) -> Iterator[F
     earlier, later = pair.earlier, pair.later
     if pair.tools:
         yield ctx.finding("conflict/cursor-input-rewrite-conflict", later.file, later.keys,
-                          [_place(earlier, f"it rewrites {pair.tools} too")], about=_pair(earlier, later),
-                          focused=pair.focused, a=_name(earlier), b=_name(later), tools=pair.tools,
+                          [place(earlier, f"it rewrites {pair.tools} too")], about=_pair(earlier, later),
+                          focused=pair.focused, a=hook_name(earlier), b=hook_name(later), tools=pair.tools,
                           winner=_cursor_winner(earlier, later),
                           variant="one-file" if earlier.file.path == later.file.path else None)
 
@@ -549,7 +487,7 @@ def _plugin_race_pairs(ctx: Context) -> Iterator[PluginPair]:
     the order discovery reads them (docs/hosts/opencode.md#load-order), and the last one's change counts."""
     writers = []
     for handler in ctx.handlers:
-        if _combine(handler) == "in-order" and handler_facts.rewrite(handler).status == YES:
+        if combine(handler) == "in-order" and handler_facts.rewrite(handler).status == YES:
             keys = {"*"} if handler.owner else {key for key, *_ in handler.value.get("writes") or []}
             writers.append((handler, keys))
     for index, (later, later_keys) in enumerate(writers):
@@ -608,342 +546,3 @@ def _plugin_name(handler: Handler) -> str:
     if handler.owner:
         return f"hookwright pack {handler.owner[0]} ({handler.owner[1]})"
     return f"the plugin {handler.file.path.name}"
-
-
-# ---- a hook of ours that a foreign one makes moot -------------------------------------------------
-
-class PackBeside:
-    """A hook of one of our packs whose job is a rewrite, and a foreign hook on its event and host."""
-
-    def __init__(self, handler: Handler, owner: tuple[str, str], other: Handler, builtins: tuple[str, ...],
-                 servers: list[str]) -> None:
-        self.handler = handler
-        self.owner = owner  # its (pack, script)
-        self.other = other
-        self.builtins = builtins
-        self.servers = servers  # the MCP servers they may meet at, seen or not
-
-    @cached_property
-    def shared(self) -> Overlap:
-        return overlap(self.handler.matcher, self.other.matcher, self.builtins, self.servers, self.handler.event)
-
-    @cached_property
-    def refusal(self) -> str | None:
-        """How the foreign hook may refuse the calls both run on (None: it never does, or they share none)."""
-        return handler_facts.refusal(self.other) if self.shared else None
-
-
-def _foreign_hooks_beside_packs(ctx: Context) -> Iterator[Iterator[PackBeside]]:
-    """For each pack hook whose job is a rewrite (an answer, a normalised path), the foreign hooks
-    on its event, one by one (the first that makes it moot is the finding)."""
-    builtins = _builtins(ctx)
-    for handler in ctx.handlers:
-        owner = handler.owner
-        if owner and _combine(handler) == "parallel" and handler.event in RACE_EVENTS and pack_rewrites(*owner):
-            yield (PackBeside(handler, owner, other, builtins,
-                              unseen_servers((handler.matcher, other.matcher), ()) + ctx.mcp_servers)
-                   for other in ctx.handlers
-                   if other.event == handler.event and not other.owner and other.file.host == handler.file.host)
-
-
-@MOOT_RULES.rule("conflict/pack-hook-moot")
-def _pack_hook_moot(ctx: Context, at: PackBeside) -> Iterator[Finding]:
-    """A foreign hook on the same calls that can refuse them: a deny or exit 2 wins over every
-    rewrite (deny > defer > ask > allow; docs/hosts/claude-code.md#several-hooks, d), so on the
-    calls it refuses, ours does nothing. (A foreign rewrite that drops what ours set is the
-    input-rewrite race.)"""
-    why = at.refusal
-    if why:
-        pack, hook = at.owner
-        yield ctx.finding("conflict/pack-hook-moot", at.handler.file, at.handler.keys, [_place(at.other, why)],
-                          about=(at.owner, _name(at.other)), pack=pack, hook=hook, other=_name(at.other),
-                          tools=at.shared.describe(), why=why)
-
-
-# ---- duplicates ----------------------------------------------------------------------------------------
-
-@COPY_RULES.rule("conflict/duplicate-runs-twice")
-def _duplicate_runs_twice(ctx: Context, copy: dedup.Copy) -> Iterator[Finding]:
-    """A copy that runs again: a plugin's, one of a host that deduplicates nothing, or another
-    spelling of one command."""
-    if not copy.runs:
-        return
-    handler, of = copy.handler, copy.of
-    host = hosts.of(handler.file.host)
-    variant = "no-deduplication" if host and not host.dedups_commands else "respelled" if copy.respelled else None
-    yield ctx.finding("conflict/duplicate-runs-twice", handler.file, handler.keys, [_place(of, "the first copy")],
-                      first=_where(of, handler), host=host.title if host else "", variant=variant,
-                      times="twice" if copy.times == 2 else f"{copy.times} times")
-
-
-@COPY_RULES.rule("conflict/duplicate-handler")
-def _duplicate_handler(ctx: Context, copy: dedup.Copy) -> Iterator[Finding]:
-    """A copy deduplicated with one that fires wherever it fires (one that repeats only some of
-    its calls is needed for the rest)."""
-    if copy.runs or not copy.covered:
-        return
-    handler, of = copy.handler, copy.of
-    fields = _fields_that_differ(of, handler)
-    # where both fire, the copy of the file of higher precedence runs, with its fields (measured on
-    # 2.1.328: a local copy's timeout counted over the project's, the project's over the user's)
-    ranks = SCOPE_ORDER.get(handler.file.scope, -1), SCOPE_ORDER.get(of.file.scope, -1)
-    runs = handler if ranks[0] > ranks[1] else of if ranks[1] > ranks[0] else None  # (in one scope: not measured)
-    variant = None if not fields else "fields-differ" if runs is not None else "fields-differ-one-scope"
-    yield ctx.finding("conflict/duplicate-handler", handler.file, handler.keys,
-                      [_place(of, "the other copy" if runs is handler else "the copy that runs")],
-                      first=_where(of, handler), fields=", ".join(json.dumps(f) for f in fields),
-                      runs="this copy" if runs is handler else "the copy in " + _where(of, handler), variant=variant)
-
-
-def _fields_that_differ(kept: Handler, copy: Handler) -> list[str]:
-    """The fields two copies give different values (whose apply, nobody documents)."""
-    a, b = kept.value, copy.value  # objects: only they have a deduplication key
-    return sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
-
-
-def _where(first: Handler, handler: Handler) -> str:
-    line, _ = first.file.position(first.keys)
-    if first.file.path == handler.file.path:
-        return f"line {line} of this file"
-    return f"{first.file.path}:{line}"
-
-
-class PackCopies:
-    """One pack hook wired into several places, as its host runs them: the first and the others."""
-
-    def __init__(self, host: Host, pack: str, script: str, copies: list[Handler]) -> None:
-        self.host = host
-        self.pack = pack
-        self.script = script
-        self.copies = copies  # the ones that run apart: distinct commands, or distinct files
-
-
-def _packs_wired_apart(ctx: Context) -> Iterator[PackCopies]:
-    """Each pack hook by host and event, with its copies that run apart: Claude Code dedups only
-    one command string (and ours differ between scopes); Cursor and opencode run every file's hooks."""
-    by_owner: dict[tuple[str, str, str, str], list[Handler]] = defaultdict(list)
-    for handler in ctx.handlers:
-        if handler.owner:
-            by_owner[(handler.file.host, handler.event) + handler.owner].append(handler)
-    for (name, _event, pack, script), handlers in by_owner.items():
-        host = hosts.get(name)
-        copies: dict[str, Handler] = {}
-        for handler in handlers:
-            copies.setdefault(handler.command or "" if host.dedups_commands else str(handler.file.path), handler)
-        yield PackCopies(host, pack, script, list(copies.values()))
-
-
-@PACK_COPY_RULES.rule("conflict/pack-in-several-scopes")
-def _pack_in_several_scopes(ctx: Context, at: PackCopies) -> Iterator[Finding]:
-    if len(at.copies) < 2:
-        return
-    first, *others = at.copies
-    for handler in others:
-        yield ctx.finding("conflict/pack-in-several-scopes", handler.file,
-                          handler.keys + (("command",) if not at.host.file_per_pack else ()),
-                          [_place(first, f"pack {at.pack} in the {first.file.scope} scope")], pack=at.pack,
-                          script=at.script, other=f"{first.file.path} ({first.file.scope} scope)", host=at.host.title,
-                          times="twice" if len(at.copies) == 2 else f"{len(at.copies)} times",
-                          variant=None if at.host.dedups_commands else "every-file",
-                          scope_args=_scope_args_of(at.host, handler))
-
-
-def _scope_args_of(host: Host, handler: Handler) -> str:
-    """The options that name the place of the file a pack's entry is in (`--host opencode --scope user`)."""
-    from ...errors import HookwrightError
-    from ...hosts.base import Scope
-    from .installs import scope_args
-
-    scope = Scope(handler.file.scope) if handler.file.scope in Scope.__members__ else Scope.project
-    try:
-        return scope_args(host.target(scope, None if scope is Scope.user else handler.file.project))
-    except HookwrightError:
-        return f"--host {host.name} --scope {scope.value}"
-
-
-# ---- Cursor's third-party loading of Claude Code hooks -------------------------------------------------
-
-class CursorBeside:
-    """A Cursor command entry, and a Claude Code hook on the matching event that Cursor also runs."""
-
-    def __init__(self, entry: Handler, claude: Handler) -> None:
-        self.entry = entry
-        self.claude = claude
-
-
-def _cursor_project(path: Path) -> Path | str | None:
-    """The project a Cursor hooks.json belongs to; "user" for ~/.cursor/hooks.json."""
-    real = resolved(path)
-    if real.parent == resolved(cursor.user_dir()):
-        return "user"
-    if real.parent.name == ".cursor" and real.name == "hooks.json":
-        return real.parent.parent
-    return None
-
-
-def _claude_project(path: Path, user_settings: Path) -> Path | str | None:
-    real = resolved(path)
-    if real == user_settings:
-        return "user"
-    if real.parent.name == ".claude" and real.name in ("settings.json", "settings.local.json"):
-        return real.parent.parent
-    return None
-
-
-def _claude_hooks_beside_cursor_entries(ctx: Context) -> Iterator[Iterator[CursorBeside]]:
-    """For each Cursor command entry, the Claude Code hooks of its project (and the user's) on the
-    matching event, one by one (the first that does its job is the finding)."""
-    cursor_files = {id(f): p for f in ctx.files if f.host == "cursor" and (p := _cursor_project(f.path))}
-    if not cursor_files:
-        return
-    user_settings = resolved(claude.user_dir() / "settings.json")
-    claude_files = {id(f): p for f in ctx.files
-                    if f.kind == "claude-settings" and (p := _claude_project(f.path, user_settings))}
-    if not claude_files:
-        return
-    # Claude Code handlers by (Cursor event, project), "user" being every project's
-    by_place: dict[tuple[str, Path | str], list[Handler]] = defaultdict(list)
-    for handler in ctx.handlers:
-        place = claude_files.get(id(handler.file))
-        if place:
-            for cursor_event in _cursor_events(handler.event):
-                by_place[(cursor_event, place)].append(handler)
-    for handler in ctx.handlers:
-        project = cursor_files.get(id(handler.file))
-        if not project or handler_facts.kind(handler) != "command":
-            continue
-        if project == "user":  # a user-level Cursor hook runs in every project
-            others = [h for (event, _), hs in by_place.items() if event == handler.event for h in hs]
-        else:
-            others = by_place.get((handler.event, project), []) + by_place.get((handler.event, "user"), [])
-        yield (CursorBeside(handler, other) for other in others)
-
-
-def _cursor_events(event: str) -> tuple[str, ...]:
-    mapped = CLAUDE_TO_CURSOR.get(event)
-    return ((mapped,) if mapped else ()) + CURSOR_ALSO.get(event, ())
-
-
-@CURSOR_CLAUDE_RULES.rule("conflict/cursor-runs-claude-hooks")
-def _cursor_runs_claude_hooks(ctx: Context, at: CursorBeside) -> Iterator[Finding]:
-    same = _same_job(at.entry, at.claude)
-    if same is not None:
-        variant, params = same
-        yield ctx.finding("conflict/cursor-runs-claude-hooks", at.entry.file, at.entry.keys,
-                          [_place(at.claude, "the Claude Code hook Cursor also runs")], other=str(at.claude.file.path),
-                          variant=variant, **params)
-
-
-def _same_job(cursor_handler: Handler, claude_handler: Handler) -> tuple[str | None, dict[str, Any]] | None:
-    """Whether the two do one job on one call, and how (the rule's variant and its fields): the
-    same pack hook, command or script (a script of the same name only with the same content),
-    on tools both can fire for."""
-    if not _fires_on_a_shared_tool(cursor_handler, claude_handler):
-        return None
-    if cursor_handler.owner and cursor_handler.owner == claude_handler.owner:
-        return "same-pack", {"pack": cursor_handler.owner[0], "hook": cursor_handler.owner[1]}
-    if cursor_handler.command and cursor_handler.command == claude_handler.command:
-        return None, {}
-    a = handler_facts.resolution(cursor_handler).script
-    b = handler_facts.resolution(claude_handler).script
-    if a is None or b is None or not a.is_file():
-        return None  # (a missing script is the command check's finding: it runs nothing twice)
-    if resolved(a) == resolved(b):
-        return "same-script", {"script": str(a)}
-    if a.name == b.name and a.name not in GENERIC_NAMES and _same_bytes(a, b):
-        return "same-content", {"name": a.name}
-    return None
-
-
-def _same_bytes(a: Path, b: Path) -> bool:
-    """Two readable scripts with the same content."""
-    first = safe_read.read_or_none(a, safe_read.SCRIPT)
-    return first is not None and first == safe_read.read_or_none(b, safe_read.SCRIPT)
-
-
-# the Claude Code tools a Cursor event fires for (a tool type in a matcher: cursor_protocol.CLAUDE_TOOLS_OF_TYPE)
-CURSOR_EVENT_TOOLS = {"beforeShellExecution": ("Bash",), "afterShellExecution": ("Bash",), "beforeReadFile": ("Read",),
-                      "afterFileEdit": ("Edit", "Write", "MultiEdit")}
-MCP_TOOL = "mcp__any__tool"  # stands for every MCP tool
-
-
-def _fires_on_a_shared_tool(cursor_handler: Handler, claude_handler: Handler) -> bool:
-    """Whether a call exists that both fire on: the Claude Code tools the Cursor entry can fire
-    for (by its event and matcher), tried against the Claude Code matcher. Non-tool events share
-    their one kind of call."""
-    event, matcher = cursor_handler.event, cursor_handler.matcher
-    tools: tuple[str, ...]
-    if event in CURSOR_EVENT_TOOLS:
-        tools = CURSOR_EVENT_TOOLS[event]
-    elif event in ("beforeMCPExecution", "afterMCPExecution"):
-        tools = (MCP_TOOL,)
-    elif event in ("preToolUse", "postToolUse", "postToolUseFailure") and matcher and matcher.strip() not in ("*", ""):
-        names, renamed = claude_tool_names(matcher)
-        if len(renamed) == len(names):
-            return False  # it names only Claude Code's tools: Cursor never fires it (host/cursor-claude-tool-name)
-        tools = tuple(t for name in names for t in (cursor_protocol.CLAUDE_TOOLS_OF_TYPE.get(name, ()) or
-                                                     ((MCP_TOOL,) if name.startswith("MCP:") else ())))
-    else:
-        return True
-    claude_matcher = classify(claude_handler.matcher, claude_handler.event)
-    return any(claude_matcher.matches(tool) or (tool == MCP_TOOL and _reaches_mcp(claude_matcher)) for tool in tools)
-
-
-def _reaches_mcp(matcher: Matcher) -> bool:
-    return matcher.kind == "all" or any(n.startswith("mcp__") for n in matcher.names) or (
-        matcher.kind == "regex" and "mcp" in (matcher.text or ""))
-
-
-# ---- SessionEnd's shared budget (claude_protocol.SESSION_END_*: simulate runs the hooks under it) ---------
-
-
-class SessionEndHook:
-    """A Claude Code SessionEnd hook with a timeout, and every such hook (what raises the budget)."""
-
-    def __init__(self, handler: Handler, timeout: float, ends: list[tuple[Handler, float]]) -> None:
-        self.handler = handler
-        self.timeout = timeout  # seconds
-        self.ends = ends
-
-
-def _session_end_hooks(ctx: Context) -> Iterator[SessionEndHook]:
-    """Claude Code's SessionEnd hooks with a timeout, unless the variable that sets the budget
-    is set (in the environment or a settings file's "env")."""
-    if os.environ.get(SESSION_END_BUDGET_VARIABLE) or any(_sets_budget(f.document.data) for f in ctx.files if f.document):
-        return
-    ends: list[tuple[Handler, float]] = []
-    for handler in ctx.handlers:
-        if handler.file.host == "claude" and handler.event == "SessionEnd" and isinstance(handler.value, dict):
-            timeout = timeout_seconds(handler.value.get("timeout"))
-            if timeout is not None:
-                ends.append((handler, timeout))
-    for handler, timeout in ends:
-        yield SessionEndHook(handler, timeout, ends)
-
-
-@SESSION_END_RULES.rule("conflict/session-end-budget")
-def _session_end_budget(ctx: Context, end: SessionEndHook) -> Iterator[Finding]:
-    """A SessionEnd hook whose timeout the shared budget cuts short: above 60 s anywhere, or
-    above the budget in a plugin (whose own timeout does not raise it). Values of 1000 and more
-    are milliseconds to structure/timeout-milliseconds."""
-    handler, timeout = end.handler, end.timeout
-    if timeout >= 1000:
-        return
-    variant: str | None = None
-    budget: float
-    if timeout > SESSION_END_MAX_BUDGET:
-        budget = SESSION_END_MAX_BUDGET
-    elif copies.runs_with(handler)[0] == "plugin":
-        raised = [t for h, t in end.ends if copies.runs_with(h)[0] != "plugin" and copies.share_a_session(h, handler)]
-        budget = session_end_budget(raised)
-        if timeout <= budget:
-            return
-        variant = "plugin"
-    else:
-        return
-    yield ctx.finding("conflict/session-end-budget", handler.file, handler.keys + ("timeout",), value=f"{timeout:g}",
-                      budget=f"{budget:g}", variant=variant)
-
-
-def _sets_budget(data: object) -> bool:
-    return isinstance(data, dict) and isinstance(data.get("env"), dict) and SESSION_END_BUDGET_VARIABLE in data["env"]

@@ -1,0 +1,46 @@
+"""Scripts: what each readable hook script writes, judged against what the host reads.
+
+Three units (units.py, probed.py), each with its tables of rules, one module per family:
+- a script file with the handlers that run it (script_files.py): the Claude Code answer fields
+  it writes and what its handlers' events make of them;
+- the code a hook runs, a script file or a shell command written inline in the config: its flow
+  whatever the event (any_event.py), judged against the protocol of the Claude Code events it
+  runs on (claude_answers.py), as Cursor reads its answer (cursor_answers.py), and the input
+  fields it reads (inputs.py);
+- with `--probe`, one foreign Claude Code handler run once on its event (probed.py): what it
+  printed and how it exited (installer/doctor/scripts/probe.py runs it).
+
+Findings about a script point at the script (its line and column); each carries a `related`
+entry per handler that runs it. Findings about an inline command or a probed run point at the
+handler's command.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ...model import Context, Finding
+from .any_event import CODE_RULES
+from .claude_answers import CLAUDE_ANSWER_RULES
+from .cursor_answers import CURSOR_ANSWER_RULES
+from .inputs import INPUT_RULES
+from .probed import PROBE_RULES, probed_runs
+from .script_files import SCRIPT_RULES
+from .units import HookCode, inline_commands, scripts_of
+
+CODE_TABLES = (CODE_RULES, CLAUDE_ANSWER_RULES, CURSOR_ANSWER_RULES, INPUT_RULES)  # the code a hook runs, in this order
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    for script in scripts_of(ctx):
+        yield from SCRIPT_RULES.run(script)
+        yield from code_findings(script.code)
+    for command in inline_commands(ctx):
+        yield from code_findings(command)
+    if ctx.probe:
+        for probed in probed_runs(ctx):
+            yield from PROBE_RULES.run(probed)
+
+
+def code_findings(code: HookCode) -> list[Finding]:
+    """What every rule of the code a hook runs finds in it."""
+    return [finding for table in CODE_TABLES for finding in table.run(code)]

@@ -1,0 +1,74 @@
+"""The code a hook runs, a script file or an inline command, whatever its event (CODE_RULES):
+whether it parses, where its answer goes, how it reads its input and builds a rewrite."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ...model import Finding, RuleTable
+from ...scripts import flow as script_flow
+from .units import HookCode
+
+CODE_RULES = RuleTable()  # the rules of the code a hook runs, a script file or an inline command
+
+
+@CODE_RULES.rule("script/does-not-parse")
+def _does_not_parse(code: HookCode) -> Iterator[Finding]:
+    if code.flow.syntax_error:
+        what, place = code.flow.syntax_error
+        yield code.report("script/does-not-parse", place, "fails-closed" if code.claude_fails_closed else None,
+                          what=what, interpreter="python3" if code.facts.language == "python" else "node")
+
+
+@CODE_RULES.rule("script/text-before-json")
+def _text_before_json(code: HookCode) -> Iterator[Finding]:
+    """Text (or the hook's own input) and a JSON answer that one run can both print."""
+    mixed = code.flow.mixed_output()
+    if mixed:
+        text, answer = mixed
+        own = text.kind == script_flow.STDOUT_INPUT
+        # Cursor takes stdout that is not one JSON object for a failed hook: fail-open, or a block with failClosed
+        cursor = "cursor-fail-closed" if code.fail_closed else "cursor"
+        variant = ("own-input" if own else None) if code.claude_rows or not code.cursor_rows else cursor
+        yield code.report("script/text-before-json", text.at, variant, text=f"`{text.what}`" if not own else
+                          "its own input (a tee that is not sent to /dev/null)", text_line=text.at.line,
+                          json_line=answer.at.line, event=" and ".join(code.cursor_rows))
+
+
+@CODE_RULES.rule("script/answer-on-stderr")
+def _answer_on_stderr(code: HookCode) -> Iterator[Finding]:
+    """A JSON answer written only to stderr, by code that never exits 2 (where stderr is the
+    block's reason), writes nothing else on stdout that could be the answer, and hands its
+    output to no other program: the host reads the answer from
+    stdout (measured on 2.1.328: a PreToolUse deny on stderr with exit 0 let the call run)."""
+    flow = code.flow
+    if not flow.stderr_answers or code.facts.delegates is not None or flow.unread_output \
+            or any(w.kind == script_flow.STDOUT_JSON for w in flow.writes) \
+            or any(e.status in (2, None) for e in flow.exits):  # (an exit whose status is not read may be 2)
+        return
+    host = "Cursor" if code.cursor_events and not code.claude_events else "Claude Code"
+    yield code.report("script/answer-on-stderr", flow.stderr_answers[0], host=host)
+
+
+@CODE_RULES.rule("script/stdin-read-twice")
+def _stdin_read_twice(code: HookCode) -> Iterator[Finding]:
+    return code.at_each("script/stdin-read-twice", code.flow.stdin_reads)
+
+
+@CODE_RULES.rule("script/shell-trace")
+def _shell_trace(code: HookCode) -> Iterator[Finding]:
+    if code.flow.trace:
+        yield code.report("script/shell-trace", code.flow.trace)
+
+
+@CODE_RULES.rule("script/updated-input-not-object")
+def _updated_input_not_object(code: HookCode) -> Iterator[Finding]:
+    return code.at_each("script/updated-input-not-object", code.flow.input_as_string)
+
+
+@CODE_RULES.rule("script/rewrite-drops-fields")
+def _rewrite_drops_fields(code: HookCode) -> Iterator[Finding]:
+    """updatedInput built anew, with some of the fields of a tool its matchers reach."""
+    for place, keys in code.flow.new_inputs:
+        missing = script_flow.dropped_fields(keys, code.tools)
+        if missing:
+            yield code.report("script/rewrite-drops-fields", place, written=", ".join(keys), missing=", ".join(missing))

@@ -1,0 +1,202 @@
+"""The code a hook runs, judged against the protocol of the Claude Code events it runs on
+(CLAUDE_ANSWER_RULES; installer/hosts/claude/protocol.py)."""
+from __future__ import annotations
+
+import json
+import re
+from typing import Callable, Iterator
+
+from ....hosts.claude import protocol as claude_protocol
+from ....hosts.claude.protocol import EventProtocol
+from ...model import Finding, RuleTable
+from ...scripts import flow as script_flow
+from ...scripts.keys import IGNORED_FIELDS
+from .units import DECISION_INSTEAD, NO_DECISION, HookCode, through
+
+CLAUDE_ANSWER_RULES = RuleTable()  # a hook's code against the protocol of its Claude Code events
+
+
+# ---- the code a hook runs: the protocol of Claude Code's events (installer/hosts/claude/protocol.py) ----
+
+@CLAUDE_ANSWER_RULES.rule("script/exit-2-does-not-block")
+def _exit_2_does_not_block(code: HookCode) -> Iterator[Finding]:
+    """Exit 2 where none of the events blocks on it: after the fact when it says it refuses, or an
+    event that does not read it."""
+    rows, cursor = code.claude_rows, code.cursor_rows
+    if cursor and not any(row.blocks for row in cursor.values()):
+        for exit_ in code.flow.exits:
+            if exit_.status == 2:  # (Cursor: exit 2 blocks only where a deny does)
+                yield code.report("script/exit-2-does-not-block", exit_.at, "cursor", event=" and ".join(cursor),
+                                  said=_said(exit_.message))
+                return
+    for exit_ in code.flow.exits if rows else ():
+        if exit_.status != 2:
+            continue
+        refusal = bool(script_flow.REFUSAL.search(exit_.message))
+        weak = {e: row for e, row in rows.items()
+                if row.exit_2 == claude_protocol.NOT_READ or (row.exit_2 == claude_protocol.FEEDBACK and refusal)}
+        if len(weak) < len(rows):
+            continue
+        event, row = next(iter(weak.items()))  # (after the fact, only an exit that says it refuses is reported)
+        variant = "after-the-fact" if row.exit_2 == claude_protocol.FEEDBACK else "refusal" if refusal else None
+        yield code.report("script/exit-2-does-not-block", exit_.at, variant, event=event, said=_said(exit_.message))
+
+
+@CLAUDE_ANSWER_RULES.rule("script/reason-on-stdout")
+def _reason_on_stdout(code: HookCode) -> Iterator[Finding]:
+    """Exit 2 with no message on stderr, right after text on stdout, where every event blocks on it."""
+    rows, flow = code.claude_rows, code.flow
+    if not rows or not all(row.exit_2 == claude_protocol.BLOCKS for row in rows.values()):
+        return
+    first_text: dict[int, tuple[int, script_flow.Write]] = {}  # line: its first text write (and where in the list)
+    for index, write in enumerate(flow.writes):
+        if write.kind == script_flow.STDOUT_TEXT:
+            first_text.setdefault(write.at.line, (index, write))
+    for exit_ in flow.exits:
+        if exit_.status != 2 or exit_.message:
+            continue
+        near = [first_text[line] for line in (exit_.at.line - 1, exit_.at.line) if line in first_text]
+        text = min(near, key=lambda found: found[0])[1] if near else None
+        if text is not None:
+            yield code.report("script/reason-on-stdout", text.at, text=f"`{text.what}`")
+
+
+@CLAUDE_ANSWER_RULES.rule("script/exit-1-fails-open")
+def _exit_1_fails_open(code: HookCode) -> Iterator[Finding]:
+    """An exit other than 0 and 2 that means to refuse, where every event (of Claude Code, or of
+    Cursor for code only Cursor runs, without failClosed) blocks on exit 2 alone."""
+    facts = code.facts
+    if code.claude_events:
+        if code.claude_fails_closed:  # (with onFailure "block" an exit 1 blocks)
+            return
+        rows = code.claude_rows
+        blocking = [e for e, row in rows.items() if row.exit_2 == claude_protocol.BLOCKS]
+        if not blocking or len(blocking) < len(rows):
+            return
+        action = "tool call" if rows[blocking[0]].tool_event else "action"
+        for exit_ in _refusals_that_fail_open(code.flow, code.refuses_for_claude or bool(facts.answers)):
+            yield _fails_open(code, exit_, "Claude Code", action)
+        return
+    cursor = code.cursor_rows
+    if code.cursor_events and not code.fail_closed and len(cursor) == len(code.cursor_events) \
+            and all(row.blocks for row in cursor.values()):
+        refuses = any(s.what == "exit 2" for s in facts.blocks) or "permission" in {s.what for s in facts.output_keys}
+        for exit_ in _refusals_that_fail_open(code.flow, refuses):
+            yield _fails_open(code, exit_, "Cursor", "action")
+
+
+def _fails_open(code: HookCode, exit_: script_flow.Exit, host: str, action: str) -> Finding:
+    """The finding of one such exit; the message says its status where the code does not write it (a raise)."""
+    shows_status = re.search(rf"\b{exit_.status}\b", exit_.how) is not None
+    return code.report("script/exit-1-fails-open", exit_.at, None if shows_status else "status-not-written",
+                       how=f"`{exit_.how}`", said=_said(exit_.message), status=exit_.status, host=host, action=action)
+
+
+def _refusals_that_fail_open(flow: script_flow.Flow, refuses_otherwise: bool) -> list[script_flow.Exit]:
+    """Exits other than 0 and 2, with no JSON answer printed just before, that say they refuse; or,
+    in a script with no other way to refuse, that say anything but an error (`npm publish must go
+    through CI`, not `jq is not installed`)."""
+    answered = {w.at.line for w in flow.writes if w.kind == script_flow.STDOUT_JSON}
+    return [e for e in flow.exits if e.status not in (0, 2, None) and e.message
+            and (script_flow.REFUSAL.search(e.message) or (
+                not refuses_otherwise and not script_flow.FAILURE_WORDS.search(e.message)))
+            and not any(e.at.line - 4 <= line <= e.at.line for line in answered)]
+
+
+def _said(message: str) -> str:
+    message = " ".join(message.split())
+    return json.dumps(message[:60] + ("..." if len(message) > 60 else "")) if message else "no message"
+
+
+@CLAUDE_ANSWER_RULES.rule("script/continue-false-not-a-block")
+def _continue_false_not_a_block(code: HookCode) -> Iterator[Finding]:
+    """{"continue": false} from code that never refuses otherwise, on an event where it does not stop the action."""
+    rows, flow = code.claude_rows, code.flow
+    if not rows or not flow.continue_false or code.refuses_for_claude:
+        return
+    event = next((e for e in rows if rows[e].continue_false != claude_protocol.STOPS), None)
+    if event:
+        ignored = rows[event].continue_false == claude_protocol.CONTINUE_IGNORED
+        yield code.report("script/continue-false-not-a-block", flow.continue_false[0], "ignored" if ignored else None,
+                          event=event, effect=rows[event].continue_false,
+                          action="tool call" if rows[event].tool_event else "action")
+
+
+DECISION_ACCEPTED: dict[str, Callable[[EventProtocol], frozenset[str] | None]] = {
+    "permissionDecision": lambda row: row.permission_decisions,
+    "decision": lambda row: row.decisions,
+    "behavior": lambda row: frozenset({"allow", "deny"}) if "decision" in row.specific_fields else None,
+}
+
+
+@CLAUDE_ANSWER_RULES.rule("script/invalid-decision-value")
+def _invalid_decision_value(code: HookCode) -> Iterator[Finding]:
+    """A decision value none of the events accepts (defer has a rule of its own)."""
+    rows = code.claude_rows
+    seen = set()
+    for value in code.flow.values if rows else ():
+        accepted_of = DECISION_ACCEPTED.get(value.field)
+        if accepted_of is None or value.value == "defer" or (value.field, value.value) in seen:
+            continue
+        accepted = [accepted_of(row) for row in rows.values()]
+        known = [a for a in accepted if a is not None]
+        if value.field == "decision" and not known:  # none of the events reads a top-level decision
+            seen.add((value.field, value.value))
+            yield code.report("script/invalid-decision-value", value.at, "not-read", field=value.field,
+                              value=value.value, via=through(value),
+                              event=" and ".join(rows), instead=DECISION_INSTEAD.get(next(iter(rows)), NO_DECISION))
+            continue
+        if len(known) < len(accepted) or any(value.value in a for a in known):
+            continue  # an event that does not read the field at all has rules of its own
+        seen.add((value.field, value.value))
+        allowed = sorted(known[0])
+        quoted = ", ".join(json.dumps(v) for v in allowed)
+        yield code.report("script/invalid-decision-value", value.at, field=value.field, value=value.value,
+                          via=through(value), event=" and ".join(rows),
+                          accepted=quoted, answer=("one of " if len(allowed) > 1 else "") + quoted)
+
+
+# hookSpecificOutput fields with names no other object uses (decision, action, content are too common)
+SPECIFIC_FIELDS = frozenset({"additionalContext", "updatedInput", "permissionDecisionReason", "updatedToolOutput",
+                             "updatedMCPToolOutput", "sessionTitle", "watchPaths", "worktreePath", "displayContent",
+                             "initialUserMessage", "reloadSkills", "suppressOriginalPrompt", "updatedPermissions",
+                             "classifierContext"})
+INSIDE_DECISION = frozenset({"updatedInput", "updatedPermissions"})  # PermissionRequest's decision object
+# the fields of that object (docs/hosts/claude-code.md#decisions-per-event), and the keys that carry an answer
+DECISION_OBJECT_FIELDS = INSIDE_DECISION | {"behavior", "message", "interrupt"}
+ANSWER_FIELDS = frozenset({"decision", "permissionDecision", "behavior", "action", "retry"})
+
+
+@CLAUDE_ANSWER_RULES.rule("script/field-the-event-ignores")
+def _field_the_event_ignores(code: HookCode) -> Iterator[Finding]:
+    """hookSpecificOutput fields that none of the events reads (dropped without a word)."""
+    rows = code.claude_rows
+    if not rows or code.facts.reads_event_name:
+        return
+    known = frozenset().union(*(row.specific_fields | (INSIDE_DECISION if "decision" in row.specific_fields
+                                                       else frozenset()) for row in rows.values()))
+    # a key right inside hookSpecificOutput is one of its fields whatever its name; any other key
+    # only where no other object would use its name
+    # (the fields no event reads have a rule of their own: script/ignored-output-field)
+    direct = frozenset().union(*(row.specific_fields for row in rows.values())) | {"hookEventName", *IGNORED_FIELDS}
+    decision_object = any("decision" in row.specific_fields for row in rows.values())
+    reported = set()
+    for site in [*code.facts.specific_keys, *code.facts.output_keys]:
+        inside = site in code.facts.specific_keys
+        if site.what in reported or (site.what in direct if inside else
+                                     site.what not in SPECIFIC_FIELDS or site.what in known):
+            continue
+        reported.add(site.what)
+        readers = sorted(e for e, row in claude_protocol.PROTOCOL.items() if site.what in row.specific_fields)
+        variant = ("inside-decision" if decision_object and site.what in DECISION_OBJECT_FIELDS
+                   else "decision" if site.what in ANSWER_FIELDS else None)
+        yield code.report("script/field-the-event-ignores", site, variant, field=site.what, event=" and ".join(rows),
+                          readers=", ".join(readers[:4]) + (", ..." if len(readers) > 4 else "") or "no event",
+                          instead=DECISION_INSTEAD.get(next(iter(rows)), NO_DECISION))
+
+
+@CLAUDE_ANSWER_RULES.rule("script/failure-in-post-tool-use")
+def _failure_in_post_tool_use(code: HookCode) -> Iterator[Finding]:
+    if code.claude_events == ["PostToolUse"] and code.flow.failure_fields:
+        field, place = code.flow.failure_fields[0]
+        yield code.report("script/failure-in-post-tool-use", place, field=field)

@@ -1,0 +1,50 @@
+"""The code a hook runs: the input fields it reads that its events never send, on either host
+(INPUT_RULES)."""
+from __future__ import annotations
+
+import difflib
+from typing import Iterator
+
+from ....hosts.claude import protocol as claude_protocol
+from ....hosts.cursor import protocol as cursor_protocol
+from ...model import Finding, RuleTable
+from .units import HookCode
+
+INPUT_RULES = RuleTable()  # the input fields a hook's code reads
+
+
+# ---- the code a hook runs: its input, on either host ----------------------------------------------------
+
+CLAUDE_SENDS = {event: claude_protocol.COMMON_INPUT | row.sends for event, row in claude_protocol.PROTOCOL.items()}
+CURSOR_SENDS = {event: row.stdin_fields for event, row in cursor_protocol.PROTOCOL.items()}
+INPUT_FIELDS: frozenset[str] = frozenset().union(*CLAUDE_SENDS.values(), *CURSOR_SENDS.values())
+
+
+@INPUT_RULES.rule("script/input-field-never-sent")
+def _input_field_never_sent(code: HookCode) -> Iterator[Finding]:
+    """A field of some event's input (either host's) that none of the code's events sends, read by
+    code that does not tell events apart."""
+    facts, claude_events, cursor_events = code.facts, code.claude_events, code.cursor_events
+    if facts.reads_event_name or facts.delegates is not None or not (claude_events or cursor_events) \
+            or not set(claude_events) <= set(CLAUDE_SENDS) or not set(cursor_events) <= set(CURSOR_SENDS):
+        return  # (an event this table does not know: no judgement)
+    sent = frozenset().union(*(CLAUDE_SENDS[e] for e in claude_events), *(CURSOR_SENDS[e] for e in cursor_events))
+    events = " and ".join(claude_events + cursor_events)
+    read = {field for field, _ in facts.flow.input_reads}
+    for field, place in facts.flow.input_reads:
+        meant = _meant(field, sent)
+        if field not in INPUT_FIELDS and meant and meant not in read:  # a name no event sends: a typo?
+            yield code.report("script/input-field-never-sent", place, "typo", field=field, event=events, meant=meant)
+        if field in INPUT_FIELDS and field not in sent:
+            same, other = (CLAUDE_SENDS, CURSOR_SENDS) if claude_events else (CURSOR_SENDS, CLAUDE_SENDS)
+            senders = sorted(e for e, fields in same.items() if field in fields) or sorted(
+                f"{'Cursor' if claude_events else 'Claude Code'}'s {e}" for e, fields in other.items() if field in fields)
+            yield code.report("script/input-field-never-sent", place, field=field, event=events,
+                              senders=", ".join(senders[:4]) + (" ..." if len(senders) > 4 else ""))
+
+
+def _meant(field: str, sent: frozenset[str]) -> str | None:
+    """The field the event sends that an unknown name seems meant for (user_prompt: prompt)."""
+    close = difflib.get_close_matches(field, sorted(sent), n=1, cutoff=0.8)
+    inside = [name for name in sorted(sent, key=len, reverse=True) if len(name) > 3 and name in field]
+    return close[0] if close else (inside[0] if inside else None)

@@ -1,0 +1,177 @@
+"""A script file and the handlers that run it (SCRIPT_RULES): the Claude Code answer fields it
+writes and what its handlers' events make of them."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+from .... import safe_read
+from ....document import LineIndex
+from ....errors import HookwrightError
+from ....hosts.claude import protocol as claude_protocol
+from ... import disk, handler_facts
+from ...model import Finding, Handler, RuleTable
+from ...scripts import bashisms
+from ...scripts.keys import Site, strip_comments
+from .units import DECISION_INSTEAD, NO_DECISION, At, Script
+
+STOP_EVENTS = ("Stop", "SubagentStop")
+PERMISSION_DECISION_EVENTS = frozenset({"PreToolUse", "PreModelSwitch"})  # read permissionDecision (docs/hosts/claude-code.md#decisions-per-event)
+
+SCRIPT_RULES = RuleTable()  # the rules of a script file with the handlers that run it, one function each
+
+# ---- a script file and the handlers that run it ------------------------------------------------------
+
+@SCRIPT_RULES.rule("script/ignored-output-field")
+def _ignored_output_field(script: Script) -> Iterator[Finding]:
+    if not script.claude:
+        return
+    for site in script.facts.ignored:
+        yield script.finding("script/ignored-output-field", site, script.claude,
+                             "should-proceed" if site.what == "shouldProceed" else None, field=site.what)
+    for site in script.facts.top_level_updated_input:
+        yield script.finding("script/ignored-output-field", site, script.claude, "top-level")
+    for site in script.facts.top_level_fields if script.facts.delegates is None else ():  # (a helper may wrap it)
+        yield script.finding("script/ignored-output-field", site, script.claude, "top-level-decision"
+                             if site.what == "permissionDecision" else "top-level-field", field=site.what)
+
+
+@SCRIPT_RULES.rule("script/defer")
+def _defer(script: Script) -> Iterator[Finding]:
+    for site in script.facts.defer if script.claude else ():
+        yield script.finding("script/defer", site, script.claude)
+
+
+@SCRIPT_RULES.rule("script/no-event-name")
+def _no_event_name(script: Script) -> Iterator[Finding]:
+    for site in script.facts.no_event_name if script.claude else ():
+        yield script.finding("script/no-event-name", site, script.claude)
+
+
+@SCRIPT_RULES.rule("script/wrong-event-name")
+def _wrong_event_name(script: Script) -> Iterator[Finding]:
+    """Literal hookEventName values that name none of the events the script runs on (one that
+    serves two events and answers only one of them may print nothing on the other)."""
+    written = {site.what for site in script.facts.event_names}
+    events = script.claude_events
+    if script.claude and written and not written & set(events):
+        site = script.facts.event_names[0]
+        yield script.finding("script/wrong-event-name", site, script.claude, found=site.what,
+                             event=" and ".join(events))
+
+
+@SCRIPT_RULES.rule("script/exit-2-ignored")
+def _exit_2_ignored(script: Script) -> Iterator[Finding]:
+    """Exit 2 on PermissionRequest, which does not read it (docs/hosts/claude-code.md#events), from a
+    script that never answers `behavior` and runs on no event where exit 2 blocks (a Notification
+    handler beside it changes nothing)."""
+    exits = [site for site in script.facts.blocks if site.what == "exit 2"]
+    events = script.claude_events
+    elsewhere = {claude_protocol.protocol(event).exit_2 for event in events if event != "PermissionRequest"}
+    if "PermissionRequest" in events and exits and "behavior" not in script.facts.answers \
+            and elsewhere <= {claude_protocol.NOT_READ}:
+        yield script.finding("script/exit-2-ignored", exits[0], script.claude)
+
+
+@SCRIPT_RULES.rule("script/decision-wrong-event")
+def _decision_wrong_event(script: Script) -> Iterator[Finding]:
+    """permissionDecision outside PreToolUse and PreModelSwitch (docs/hosts/claude-code.md#decisions-per-event),
+    from a script of one event that does not tell events apart (one that reads hook_event_name may
+    answer permissionDecision only on PreToolUse, where it runs too)."""
+    facts, events = script.facts, script.claude_events
+    if facts.permission_decisions and len(events) == 1 and events[0] not in PERMISSION_DECISION_EVENTS \
+            and not facts.reads_event_name:
+        yield script.finding("script/decision-wrong-event", facts.permission_decisions[0], script.claude,
+                             event=events[0], instead=DECISION_INSTEAD.get(events[0], NO_DECISION))
+
+
+@SCRIPT_RULES.rule("command/input-variable-never-set")
+def _input_variable_never_set(script: Script) -> Iterator[Finding]:
+    """A legacy input variable the script reads that no settings file's "env" sets (the command
+    rule of the same id reads the command's own text)."""
+    for site in script.facts.legacy_variables if script.claude else ():
+        if site.what not in script.ctx.settings_env:
+            yield script.finding("command/input-variable-never-set", site, script.claude, name=site.what)
+
+
+@SCRIPT_RULES.rule("script/stop-hook-active")
+def _stop_hook_active(script: Script) -> Iterator[Finding]:
+    """A Stop or SubagentStop hook that can block and never reads stop_hook_active from its input."""
+    facts = script.facts
+    stops = [h for h in script.claude if h.event in STOP_EVENTS]
+    from_env = facts.flow.stop_flag_from_env
+    # (measured on 2.1.328: a Stop hook's additionalContext sends Claude back to work, as a block does)
+    answers_stop = not facts.reads_event_name and (not facts.event_names or any(e.what == "Stop" for e in facts.event_names))
+    context = [site for site in facts.specific_keys if site.what == "additionalContext"] \
+        if answers_stop and any(h.event == "Stop" for h in stops) else []
+    goes_on = [*facts.blocks, *context]
+    if stops and goes_on and (from_env or not facts.reads_stop_hook_active) and facts.delegates is None:
+        at: At = from_env or goes_on[0]
+        variant = "from-environment" if from_env else "context" if not facts.blocks else None
+        yield script.finding("script/stop-hook-active", at, stops, variant, event=stops[0].event, how=goes_on[0].what)
+
+
+@SCRIPT_RULES.rule("script/async-answer-never-read")
+def _async_answer_never_read(script: Script) -> Iterator[Finding]:
+    """A script that refuses or rewrites, run by an `async` handler: Claude Code does not wait for
+    it, so its answer is never read (measured: an async deny let the call run; `asyncRewake`
+    is another matter: its exit 2 wakes Claude)."""
+    background = [h for h in script.claude if isinstance(h.value, dict) and h.value.get("async") is True
+                  and h.value.get("asyncRewake") is not True]
+    facts = script.facts
+    if facts.reads_event_name:  # (it may answer only the events it runs on in the foreground)
+        return
+    blocking = [h for h in background if claude_protocol.protocol(h.event).exit_2 == claude_protocol.BLOCKS]
+    deciding = [h for h in background if h.event in handler_facts.REWRITE_EVENTS["claude"]]  # (where a deny counts too)
+    exits = [site for site in facts.blocks if site.what == "exit 2"]
+    answers = sorted([*(exits or facts.blocks)] if blocking else [], key=lambda s: (s.line, s.column))
+    answers += sorted([*facts.denies, *dict(facts.rewrite_sites).get("claude", ())] if deciding else [],
+                      key=lambda s: (s.line, s.column))
+    if answers:
+        handlers = blocking if answers[0] in facts.blocks else deciding
+        yield script.finding("script/async-answer-never-read", answers[0], handlers, event=handlers[0].event,
+                             how=answers[0].what)
+
+
+@SCRIPT_RULES.rule("script/mixed-shapes")
+def _mixed_shapes(script: Script) -> Iterator[Finding]:
+    for site in script.facts.mixed_shapes:
+        yield script.finding("script/mixed-shapes", site, script.handlers, written=site.what)
+
+
+@SCRIPT_RULES.rule("script/bash-only-syntax")
+def _bash_only_syntax(script: Script) -> Iterator[Finding]:
+    """Bash's syntax in a shell script that sh runs: `sh x.sh`, or no `#!` line under the /bin/sh
+    that runs a Claude Code command (scripts/bashisms.py)."""
+    if script.facts.language != "shell":
+        return
+    run_by_sh = [(handler, how) for handler in script.claude if (how := _how_sh_runs(handler, script.facts.path))]
+    if not run_by_sh:
+        return
+    try:
+        text = safe_read.read_text(script.facts.path, safe_read.SCRIPT)
+    except (OSError, HookwrightError):
+        return
+    found = bashisms.first(strip_comments(text, "shell"))
+    if found:
+        construct, offset = found
+        line, column = LineIndex(text).at(offset)
+        yield script.finding("script/bash-only-syntax", Site(construct.what, line, column),
+                             [handler for handler, _ in run_by_sh], what=construct.what, how=run_by_sh[0][1],
+                             effect=construct.effect, instead=construct.instead)
+
+
+def _how_sh_runs(handler: Handler, path: Path) -> str | None:
+    """How the handler's command has sh run the script at path, said for the message (None: it does not)."""
+    if handler_facts.resolution(handler).form != "shell":
+        return None  # (exec form: a script without a #! line does not start at all)
+    for inv, facts in handler_facts.script_facts(handler):
+        if facts.path != path:
+            continue
+        if inv.executable == ".":
+            return "the command reads it into Claude Code's /bin/sh with `.`, whatever its #! line says"
+        if inv.interpreter and inv.executable.rsplit("/", 1)[-1] in bashisms.SH_NAMES:
+            return f"the command runs it with `{inv.executable}`, whatever its #! line says"
+        if inv.direct and not disk.first_line(path).startswith(b"#!"):
+            return "it has no #! line, so the /bin/sh that runs the command runs it too"
+    return None

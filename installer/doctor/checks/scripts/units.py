@@ -1,0 +1,255 @@
+"""The units the script rules read: a script file with the handlers that run it (Script), the code a
+hook runs, a script file or an inline command, with its events (HookCode), and where their
+findings go."""
+from __future__ import annotations
+
+import shlex
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Protocol
+
+from ....hooks.regex.overlap import matched_builtins
+from ....hosts.claude import protocol as claude_protocol
+from ....hosts.claude.protocol import EventProtocol
+from ....hosts.cursor import protocol as cursor_protocol
+from ....hosts.cursor.protocol import CursorEventProtocol
+from ....patterns import lazy
+from ... import handler_facts
+from ...model import Context, Finding, Handler, cached_property, rule_by_id
+from ...scripts import flow as script_flow
+from ...scripts.keys import ScriptFacts, Site, analyse_text
+
+At = Site | script_flow.Place  # a place in a script: a key the analysis found, or a statement of its flow
+
+BLOCK_WITH_DECISION = 'a top-level "decision": "block" with a "reason"'
+DECISION_INSTEAD = {
+    "PreToolUse": 'hookSpecificOutput.permissionDecision: "allow", "deny" or "ask" (with permissionDecisionReason)',
+    "PermissionRequest": 'hookSpecificOutput.decision: {"behavior": "allow"} or {"behavior": "deny", "message": "..."}',
+    **{event: BLOCK_WITH_DECISION for event in ("PostToolUse", "PostToolUseFailure", "PostToolBatch",
+                                                "UserPromptSubmit", "UserPromptExpansion", "Stop", "SubagentStop",
+                                                "ConfigChange", "PreCompact", "TaskCreated")},
+    "TeammateIdle": 'exit 2, or {"continue": false, "stopReason": "..."}',
+    "TaskCompleted": 'exit 2, or {"continue": false, "stopReason": "..."}',
+    "PermissionDenied": "hookSpecificOutput.retry: true (the call is already denied; the hook can only ask to retry)",
+    "Elicitation": 'hookSpecificOutput.action: "accept", "decline" or "cancel"',
+    "ElicitationResult": 'hookSpecificOutput.action: "accept", "decline" or "cancel"',
+}
+NO_DECISION = "nothing: this event has no decision to make (additionalContext or a message, where it reads them)"
+MAX_RELATED = 5
+
+
+class Report(Protocol):
+    """Makes a finding of a hook's code at a place in it: at the script, or at an inline command."""
+
+    def __call__(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding: ...
+
+
+class Script:
+    """One readable script file and the handlers (Claude Code's and Cursor's) that run it, as the
+    script-file rules read it."""
+
+    def __init__(self, ctx: Context, facts: ScriptFacts, handlers: list[Handler]) -> None:
+        self.ctx = ctx
+        self.facts = facts
+        self.handlers = handlers
+
+    @cached_property
+    def claude(self) -> list[Handler]:
+        return [h for h in self.handlers if h.file.host == "claude"]
+
+    @cached_property
+    def cursor(self) -> list[Handler]:
+        return [h for h in self.handlers if h.file.host == "cursor"]
+
+    @cached_property
+    def claude_events(self) -> list[str]:
+        """The Claude Code events it runs on, each once, in order."""
+        return sorted({h.event for h in self.claude})
+
+    @cached_property
+    def code(self) -> HookCode:
+        """Its code, as the rules of any hook's code read it."""
+        cursor = self.cursor
+        return HookCode(self.facts, self.claude_events, sorted({h.event for h in cursor}), self._report,
+                        fail_closed=bool(cursor) and all(isinstance(h.value, dict) and h.value.get("failClosed") is True
+                                                         for h in cursor),
+                        claude_fails_closed=_fail_closed(self.claude),
+                        tools=_tools_reached(self.claude) if self.claude and not cursor else None)
+
+    def finding(self, rule_id: str, place: At, handlers: list[Handler], variant: str | None = None,
+                **params: Any) -> Finding:
+        """A finding at a place in the script, naming the handlers it is about, worded as the rule
+        says or as one of its variants."""
+        rule = rule_by_id(rule_id)
+        message, hint = rule.worded(variant)
+        return Finding(rule.id, rule.severity, str(self.facts.path), place.line, place.column,
+                       message.format(**params) + _run_by(handlers), hint.format(**params), _related(handlers))
+
+    def _report(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding:
+        """A finding of its code: about the Claude Code handlers for a rule of Claude Code's protocol."""
+        return self.finding(rule_id, place, self.claude if rule_id in CLAUDE_RULES and self.claude else self.handlers,
+                            variant, **params)
+
+
+class HookCode:
+    """The code a hook runs (a script file, or a shell command written in the config) with the
+    events it runs on, as the rules of its flow and of its events' protocol read it."""
+
+    def __init__(self, facts: ScriptFacts, claude_events: list[str], cursor_events: list[str], report: Report,
+                 fail_closed: bool = False, tools: frozenset[str] | None = None,
+                 claude_fails_closed: bool = False) -> None:
+        self.facts = facts
+        self.claude_events = claude_events
+        self.cursor_events = cursor_events  # (judged only for code Claude Code does not run)
+        self.report = report
+        self.fail_closed = fail_closed  # every Cursor entry that runs it has "failClosed": true
+        # every Claude Code handler that runs it has onFailure "block" where the host reads it: a
+        # failure (exit 1, a crash, a timeout) blocks like exit 2 (docs/hosts/claude-code.md#on-failure)
+        self.claude_fails_closed = claude_fails_closed
+        self.tools = tools  # the tools its matchers reach, for a rewrite's fields (None: any)
+
+    @property
+    def flow(self) -> script_flow.Flow:
+        return self.facts.flow
+
+    def at_each(self, rule_id: str, places: Iterable[At]) -> Iterator[Finding]:
+        """The rule's finding at each of the places its flow found."""
+        return (self.report(rule_id, place) for place in places)
+
+    @cached_property
+    def claude_rows(self) -> dict[str, EventProtocol]:
+        """The protocol of each Claude Code event it runs on."""
+        return {event: claude_protocol.protocol(event) for event in self.claude_events}
+
+    @cached_property
+    def cursor_rows(self) -> dict[str, CursorEventProtocol]:
+        """The protocol of each Cursor event it runs on that Cursor has, for code only Cursor runs."""
+        if self.claude_events:
+            return {}
+        return {event: row for event in self.cursor_events if (row := cursor_protocol.protocol(event)) is not None}
+
+    @cached_property
+    def refuses_for_claude(self) -> bool:
+        """It refuses in a way Claude Code reads: a deny, a decision block or exit 2."""
+        return bool(self.facts.denies) or any(s.what in ("exit 2", "decision: block") for s in self.facts.blocks)
+
+
+def scripts_of(ctx: Context) -> Iterator[Script]:
+    """Each readable script file the command handlers of Claude Code and Cursor run, once, with
+    the handlers that run it."""
+    by_script: dict[Path, Script] = {}
+    for handler in ctx.handlers:
+        if not handler_facts.commands_checked(handler) or handler_facts.kind(handler) != "command":
+            continue
+        for _, facts in handler_facts.script_facts(handler):
+            if facts.readable:
+                by_script.setdefault(facts.path, Script(ctx, facts, [])).handlers.append(handler)
+    yield from by_script.values()
+
+
+SHELLS = ("sh", "bash", "zsh", "dash", "ksh")
+SHELL_C = lazy(r"\s*(?:\S*/)?(?:ba|z|da|k)?sh\s+-c\s")
+# what the script rules look at in a command (a command without any of these gives them nothing)
+INLINE_SIGNS = lazy(r"\b(?:jq|cat|read|echo|printf|exit|set|tee)\b|updated|continue|decision|permission|"
+                          r"behavior|tool_response|hookSpecificOutput|stop_hook_active")
+
+
+class AtCommand:
+    """Where the findings of an inline command go: at the handler's "command"."""
+
+    def __init__(self, ctx: Context, handler: Handler) -> None:
+        self.ctx = ctx
+        self.handler = handler
+
+    def __call__(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding:
+        return command_finding(self.ctx, self.handler, rule_id, variant, **params)
+
+
+def command_finding(ctx: Context, handler: Handler, rule_id: str, variant: str | None = None,
+                    **params: Any) -> Finding:
+    """A finding at a handler's "command" (an inline command's, or a probed run's)."""
+    return ctx.finding(rule_id, handler.file, handler.keys + ("command",), variant=variant, **params)
+
+
+def inline_commands(ctx: Context) -> Iterator[HookCode]:
+    """A shell-form command that runs no script file is itself the hook: the same rules, at the
+    command in the config."""
+    for handler in ctx.handlers:
+        if not handler_facts.commands_checked(handler) or handler_facts.kind(handler) != "command":
+            continue
+        command = handler.value.get("command") if isinstance(handler.value, dict) else None
+        if not isinstance(command, str) or handler.value.get("args") is not None or handler_facts.script_facts(handler):
+            continue
+        if not INLINE_SIGNS.search(command):
+            continue  # nothing these rules read: a script run by path, a notify-send...
+        claude = handler.file.host == "claude"
+        yield HookCode(_inline_facts(command), [handler.event] if claude else [], [] if claude else [handler.event],
+                       AtCommand(ctx, handler), tools=_tools_reached([handler]) if claude else None,
+                       claude_fails_closed=claude and _fail_closed([handler]))
+
+
+def _fail_closed(handlers: list[Handler]) -> bool:
+    """Every one of these Claude Code handlers makes its failures block (onFailure "block")."""
+    return bool(handlers) and all(isinstance(h.value, dict) and claude_protocol.fails_closed(h.event, h.value)
+                                  for h in handlers)
+
+
+@lru_cache(maxsize=4096)
+def _inline_facts(command: str) -> ScriptFacts:
+    """The analysis of a command's text (the same command in many files is read once)."""
+    return analyse_text(_inner_script(command), "shell", Path("<command>"))
+
+
+def _inner_script(command: str) -> str:
+    """`bash -c '...'` runs the quoted script: that is the code to read."""
+    if not SHELL_C.match(command):
+        return command
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return command
+    if len(words) >= 3 and words[0].rsplit("/", 1)[-1] in SHELLS and words[1] == "-c":
+        return words[2]
+    return command
+
+
+def _related(handlers: list[Handler]) -> list[dict[str, Any]]:
+    out = []
+    for handler in handlers[:MAX_RELATED]:
+        line, column = handler.file.position(handler.keys + ("command",))
+        out.append({"path": str(handler.file.path), "line": line, "column": column,
+                    "message": f"the {handler.event} handler that runs this script"
+                               + (f" (1 of {len(handlers)})" if len(handlers) > MAX_RELATED else "")})
+    return out
+
+
+def _run_by(handlers: list[Handler]) -> str:
+    """Which config entry runs the script, for the message: ` (run by the PreToolUse hook at
+    .claude/settings.json:12)`."""
+    if not handlers:
+        return ""
+    handler = handlers[0]
+    line, _ = handler.file.position(handler.keys + ("command",))
+    path = handler.file.path
+    try:
+        shown = path.relative_to(handler.file.project).as_posix() if handler.file.project else path.name
+    except ValueError:
+        shown = str(path)
+    more = f" and {len(handlers) - 1} more" if len(handlers) > 1 else ""
+    return f" (run by the {handler.event} hook at {shown}:{line}{more})"
+
+
+def _tools_reached(handlers: list[Handler]) -> frozenset[str]:
+    """The tools (of those a rewrite is judged for) the handlers' matchers reach."""
+    return frozenset().union(*(matched_builtins(h.matcher, tuple(script_flow.TOOL_FIELDS), h.event) for h in handlers))
+
+
+# the rules of Claude Code's protocol: a script's finding names the Claude Code handlers that run it
+CLAUDE_RULES = frozenset({"script/exit-2-does-not-block", "script/exit-1-fails-open", "script/reason-on-stdout",
+                          "script/continue-false-not-a-block", "script/invalid-decision-value",
+                          "script/failure-in-post-tool-use"})
+
+
+def through(value: script_flow.Value) -> str:
+    """How a decision value reaches the answer, for a message: ` (through a variable or table)`, or nothing."""
+    return f" (through {value.via})" if value.via else ""

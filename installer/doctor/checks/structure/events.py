@@ -1,0 +1,92 @@
+"""The events under "hooks" (EVENT_RULES): a known event, holding a list."""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from ....document import Keys
+from ....hooks.events import (
+    CLAUDE_EVENTS,
+    fold,
+)
+from ....hosts.base import describe
+from ...model import ConfigFile, Context, Finding, RuleTable
+from .common import is_note, near_event, rewritten
+from .formats import Format
+from .groups import GroupAt
+from .handlers import HandlerAt
+
+EVENT_RULES = RuleTable()  # one key under "hooks"
+
+# ---- the events under "hooks" ------------------------------------------------------------------------
+
+class EventAt:
+    """One key under "hooks": an event's name, or a note, or a name the host does not know."""
+
+    def __init__(self, file: ConfigFile, format: Format, name: str, value: Any) -> None:
+        self.file = file
+        self.format = format
+        self.name = name
+        self.value = value  # as written: a list, when the host reads it
+
+    @property
+    def keys(self) -> Keys:
+        return ("hooks", self.name)
+
+    @property
+    def known(self) -> bool:
+        return self.name in self.format.events
+
+    @property
+    def unknown(self) -> bool:
+        """Not the host's (another host's event names are the host rules' to judge)."""
+        return not self.known and fold(self.name) not in self.format.others
+
+    @property
+    def note(self) -> bool:
+        """An unknown name that reads as a comment: its value is prose, not hooks."""
+        return self.unknown and is_note(self.name)
+
+    @property
+    def listed(self) -> list[Any]:
+        """What the host would read as its list, when it reads one."""
+        return self.value if isinstance(self.value, list) and not self.note else []
+
+    @property
+    def groups(self) -> list[GroupAt]:
+        """Claude Code's matcher groups."""
+        if not self.format.grouped:
+            return []
+        known = CLAUDE_EVENTS.get(self.name)
+        return [GroupAt(self.file, self.name, known, group, self.keys + (index,))
+                for index, group in enumerate(self.listed)]
+
+    @property
+    def entries(self) -> list[HandlerAt]:
+        """Cursor's entries: its handlers, but a Claude Code group (host/cursor-claude-group says so)."""
+        if self.format.grouped:
+            return []
+        return [HandlerAt(self.file, self.format, self.name, None, entry, self.keys + (index,))
+                for index, entry in enumerate(self.listed) if not (isinstance(entry, dict) and "hooks" in entry)]
+
+
+@EVENT_RULES.rule("structure/hooks-note-key")
+def _hooks_note_key(ctx: Context, at: EventAt) -> Iterator[Finding]:
+    if at.note:
+        yield ctx.finding("structure/hooks-note-key", at.file, at.keys, at_key=True, key=at.name, host=at.format.host,
+                          variant=rewritten(at.file))
+
+
+@EVENT_RULES.rule("structure/unknown-event")
+def _unknown_event(ctx: Context, at: EventAt) -> Iterator[Finding]:
+    if at.unknown and not at.note:
+        near = near_event(at.name, at.format)
+        yield ctx.finding("structure/unknown-event", at.file, at.keys, at_key=True, event=at.name, host=at.format.host,
+                          near=near, basis=at.format.basis, variant="near" if near else None)
+
+
+@EVENT_RULES.rule("structure/event-not-list")
+def _event_not_list(ctx: Context, at: EventAt) -> Iterator[Finding]:
+    """(Under a name the host does not know, nothing runs anyway.)"""
+    if at.known and not isinstance(at.value, list):
+        yield ctx.finding("structure/event-not-list", at.file, at.keys, event=at.name, found=describe(at.value),
+                          items=at.format.items, example=at.format.item_example)

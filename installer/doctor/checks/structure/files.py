@@ -1,0 +1,150 @@
+"""A parsed file as a whole (FILE_RULES): its outline, a guard hook that breaks the file for
+Claude Code, and Claude Code's settings outside "hooks" (settings.py reads them)."""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from ....hooks.events import (
+    REQUIRED_FIELDS,
+    SHELLS,
+    fold,
+)
+from ....hosts.base import describe, outline_problem
+from ....hosts.claude.protocol import GUARD_EVENTS
+from ...model import ConfigFile, Context, Finding, RuleTable, cached_property
+from .common import expected, shown_value
+from .events import EventAt
+from .formats import Format
+from .handlers import HandlerAt
+from .settings import SettingsProblem, problems_outside_hooks
+
+FILE_RULES = RuleTable()  # a parsed file, as a whole
+
+# ---- a parsed file: its outline, and Claude Code's settings outside "hooks" ------------------------
+
+class FileAt:
+    """A Claude Code or Cursor hooks file that parsed, as the file rules read it."""
+
+    def __init__(self, file: ConfigFile, format: Format, data: Any) -> None:
+        self.file = file
+        self.format = format
+        self.data = data  # its JSON
+
+    @cached_property
+    def outline(self) -> tuple[tuple[str, ...], str] | None:
+        """What keeps the host from reading any hooks out of it (hosts.base.outline_problem)."""
+        return outline_problem(self.data)
+
+    @property
+    def top_level(self) -> dict[str, Any]:
+        return self.data if isinstance(self.data, dict) else {}
+
+    @property
+    def events(self) -> list[EventAt]:
+        """The keys under "hooks", when it is an object of events."""
+        hooks = self.top_level.get("hooks")
+        if not isinstance(hooks, dict):
+            return []
+        return [EventAt(self.file, self.format, name, value) for name, value in hooks.items()]
+
+    @cached_property
+    def settings_problems(self) -> list[SettingsProblem]:
+        """A Claude Code settings file's problems outside "hooks" (which the rules here read
+        themselves): its permission rules first, then SchemaStore's complaints."""
+        rest = {key: value for key, value in self.top_level.items() if key != "hooks"}
+        if self.file.kind != "claude-settings" or not rest:
+            return []
+        return problems_outside_hooks(rest)
+
+
+@FILE_RULES.rule("structure/not-object", alone=True)
+def _not_object(ctx: Context, at: FileAt) -> Iterator[Finding]:
+    if at.outline and not at.outline[0]:
+        yield ctx.finding("structure/not-object", at.file, (), found=at.outline[1])
+
+
+@FILE_RULES.rule("structure/top-level-event")
+def _top_level_event(ctx: Context, at: FileAt) -> Iterator[Finding]:
+    """An event beside "hooks" (names looked up folded, among the host's and, in a Cursor
+    file, Claude Code's)."""
+    for key in at.top_level:
+        event = next((names[fold(key)] for names in at.format.top_level if fold(key) in names), None)
+        if key != "hooks" and event:
+            # a guard event's hooks there, exactly named, void the whole settings file (docs/hosts/claude-code.md#invalid-handlers)
+            voids = at.file.kind == "claude-settings" and key in GUARD_EVENTS and bool(at.top_level[key])
+            yield ctx.finding("structure/top-level-event", at.file, (key,), at_key=True, key=key, event=event,
+                              host=at.format.host, variant="voids-the-file" if voids else None)
+
+
+@FILE_RULES.rule("structure/hooks-not-object")
+def _hooks_not_object(ctx: Context, at: FileAt) -> Iterator[Finding]:
+    if at.outline and at.outline[0]:
+        yield ctx.finding("structure/hooks-not-object", at.file, ("hooks",), found=at.outline[1],
+                          example=at.format.example)
+
+
+@FILE_RULES.rule("structure/guard-handler-breaks-file")
+def _guard_handler_breaks_file(ctx: Context, at: FileAt) -> Iterator[Finding]:
+    """The first handler (or group) of an event that guards an action which breaks the settings
+    schema: Claude Code ignores the whole settings file for it (docs/hosts/claude-code.md#invalid-handlers)."""
+    if at.file.kind != "claude-settings":
+        return
+    for event in at.events:
+        if event.name not in GUARD_EVENTS:
+            continue
+        for group in event.groups:
+            why = _group_breaks_schema(group.value)
+            broken = [(group.keys, why)] if why else [(h.keys, w) for h in group.handlers if (w := _breaks_schema(h))]
+            if broken:
+                keys, why = broken[0]
+                yield ctx.finding("structure/guard-handler-breaks-file", at.file, keys, event=event.name, why=why)
+                return
+
+
+def _group_breaks_schema(group: Any) -> str | None:
+    if not isinstance(group, dict):
+        return f"the matcher group is {describe(group)}"
+    if "matcher" in group and not isinstance(group["matcher"], str):
+        return f"its group's \"matcher\" is {describe(group['matcher'])}, not a string"
+    if not isinstance(group.get("hooks"), list):
+        return "its group has no \"hooks\" list"
+    return None
+
+
+def _breaks_schema(at: HandlerAt) -> str | None:
+    """Why the handler breaks Claude Code's settings schema, in a few words (None: it does not)."""
+    value = at.value
+    if not isinstance(value, dict):
+        return f"it is {describe(value)}, not a handler object"
+    if "type" not in value:
+        return "it has no \"type\""
+    if at.kind is None:
+        return f"\"type\" is {shown_value(value['type'])}"
+    missing = [field for field in REQUIRED_FIELDS[at.kind] if field not in value]
+    if missing:
+        return f"it has no \"{missing[0]}\""
+    wrong = at.keys_for("structure/field-type")
+    if wrong:
+        return f"\"{wrong[0]}\" is {shown_value(value[wrong[0]])}, not {expected(wrong[0], at.fields[wrong[0]])}"
+    if at.timeout_rule == "structure/timeout-invalid":
+        return f"\"timeout\" is {shown_value(value['timeout'])}, not a number above 0"
+    if at.kind == "command" and isinstance(value.get("shell"), str) and value["shell"] not in SHELLS:
+        return f"\"shell\" is {shown_value(value['shell'])}"
+    return None
+
+
+@FILE_RULES.rule("structure/settings-schema")
+def _settings_schema(ctx: Context, at: FileAt) -> Iterator[Finding]:
+    return _settings_problems(ctx, at, "structure/settings-schema")
+
+
+@FILE_RULES.rule("structure/settings-schema-opinion")
+def _settings_schema_opinion(ctx: Context, at: FileAt) -> Iterator[Finding]:
+    return _settings_problems(ctx, at, "structure/settings-schema-opinion")
+
+
+def _settings_problems(ctx: Context, at: FileAt, rule_id: str) -> Iterator[Finding]:
+    """The findings of one of the two rules the settings schema's problems are sorted into."""
+    for found in at.settings_problems:
+        if found.rule == rule_id:
+            yield ctx.finding(rule_id, at.file, found.keys, variant=found.variant, **found.fields)

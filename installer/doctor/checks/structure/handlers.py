@@ -1,0 +1,310 @@
+"""Handlers, Claude Code's and Cursor's entries (HANDLER_RULES): their type, fields, timeouts,
+headers, shell and the events they run on."""
+from __future__ import annotations
+
+import json
+from typing import Any, Iterator
+
+from ....document import Keys
+from ....hooks.events import (
+    IF_EVENTS,
+    TYPE_FIELDS,
+    Event,
+)
+from ....hosts.base import describe
+from ....hosts.claude.protocol import ON_FAILURE_IGNORED
+from ....patterns import lazy
+from ...model import ConfigFile, Context, Finding, RuleTable, cached_property, timeout_seconds
+from .common import close_words, expected, has_type, is_note, listed, rewritten, shown_value
+from .formats import ALL_TYPE_FIELDS, CLAUDE_FORMAT, FIELDS_OF_TYPE, Format
+from .settings import settings_objects
+
+HANDLER_RULES = RuleTable()  # one handler: of a Claude Code matcher group, or a Cursor entry
+
+# ---- handlers: Claude Code's, and Cursor's entries -----------------------------------------------------
+
+class HandlerAt:
+    """One handler, as every handler rule reads it: an entry of a Claude Code matcher group's
+    "hooks", or of a Cursor event's list."""
+
+    def __init__(self, file: ConfigFile, format: Format, event: str, known: Event | None, value: Any, keys: Keys) -> None:
+        self.file = file
+        self.format = format
+        self.event = event
+        self.known = known  # the Claude Code event, when Claude Code has it (None for Cursor's)
+        self.value = value  # the entry as written (an object, when the rules past handler-not-object read it)
+        self.keys = keys
+
+    @cached_property
+    def kind(self) -> str | None:
+        """Its type, when that is one the host has."""
+        kind = self.value.get("type", self.format.default_type)
+        return kind if isinstance(kind, str) and kind in self.format.types else None
+
+    @cached_property
+    def fields(self) -> dict[str, Any]:
+        """The fields it may have, and their types: Claude Code's of its type (of any type, when
+        its type is not known), Cursor's one list."""
+        if self.format.fields is not None:
+            return self.format.fields
+        return FIELDS_OF_TYPE[self.kind]
+
+    @cached_property
+    def timeout_rule(self) -> str | None:
+        """The one timeout rule its "timeout" breaks, if any (three rules ask)."""
+        return _timeout_rule(self.value)
+
+    @cached_property
+    def key_rules(self) -> dict[str, str]:
+        """Its keys that a key rule speaks for, and which one (each key is one rule's at most)."""
+        return {key: rule for key, value in self.value.items() if (rule := self._key_rule(key, value))}
+
+    def keys_for(self, rule_id: str) -> list[str]:
+        return [key for key, rule in self.key_rules.items() if rule == rule_id]
+
+    def misplaced(self, key: str) -> str | None:
+        """What a key that is no field of this handler is known to be: "" for a field of another
+        Claude Code type, the field it misspells; None where hookwright's facts do not know it."""
+        if self.kind and self.format.fields is None and key in ALL_TYPE_FIELDS:
+            return ""
+        close = ["command"] if key == "cmd" else close_words(key, self.fields, 0.6)
+        return close[0] if close else None
+
+    def _key_rule(self, key: str, value: Any) -> str | None:
+        if key in self.format.judged_elsewhere:
+            return None
+        if key == "once":
+            return "structure/once-ignored"
+        if key in ("async", "asyncRewake") and self.kind not in (None, "command"):
+            return "structure/async-non-command"
+        if key not in self.fields:
+            if is_note(key):
+                return "structure/handler-note-key"
+            return "structure/handler-misplaced-key" if self.misplaced(key) is not None else "structure/handler-unknown-key"
+        return None if has_type(key, value, self.fields[key]) else "structure/field-type"
+
+
+@HANDLER_RULES.rule("structure/handler-string", alone=True)
+def _handler_string(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    """A command without its object."""
+    if isinstance(at.value, str):
+        yield ctx.finding("structure/handler-string", at.file, at.keys, host=at.format.host,
+                          command=json.dumps(at.value))
+
+
+@HANDLER_RULES.rule("structure/handler-not-object", alone=True)
+def _handler_not_object(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    if not isinstance(at.value, (str, dict)):
+        yield ctx.finding("structure/handler-not-object", at.file, at.keys, found=describe(at.value))
+
+
+@HANDLER_RULES.rule("structure/type-missing")
+def _type_missing(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    if "type" not in at.value and at.format.default_type is None:
+        yield ctx.finding("structure/type-missing", at.file, at.keys)
+
+
+@HANDLER_RULES.rule("structure/type-unknown")
+def _type_unknown(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    if "type" in at.value and at.kind is None:
+        yield ctx.finding("structure/type-unknown", at.file, at.keys + ("type",), found=json.dumps(at.value["type"]),
+                          host=at.format.host, types=", ".join(at.format.types))
+
+
+@HANDLER_RULES.rule("structure/field-missing")
+def _field_missing(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    for field in at.format.required.get(at.kind, ()) if at.kind else ():
+        if field not in at.value:
+            yield ctx.finding("structure/field-missing", at.file, at.keys, type=at.kind, field=field)
+
+
+@HANDLER_RULES.rule("structure/once-ignored")
+def _once_ignored(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    for key in at.keys_for("structure/once-ignored"):
+        yield ctx.finding("structure/once-ignored", at.file, at.keys + (key,), host=at.format.host)
+
+
+@HANDLER_RULES.rule("structure/async-non-command")
+def _async_non_command(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    for key in at.keys_for("structure/async-non-command"):
+        yield ctx.finding("structure/async-non-command", at.file, at.keys + (key,), key=key, type=at.kind)
+
+
+@HANDLER_RULES.rule("structure/handler-note-key")
+def _handler_note_key(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    for key in at.keys_for("structure/handler-note-key"):
+        yield ctx.finding("structure/handler-note-key", at.file, at.keys + (key,), at_key=True, key=key,
+                          host=at.format.host, variant=rewritten(at.file))
+
+
+@HANDLER_RULES.rule("structure/handler-unknown-key")
+def _handler_unknown_key(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    """A key hookwright's facts say nothing of: a note, not a claim."""
+    for key in at.keys_for("structure/handler-unknown-key"):
+        yield ctx.finding("structure/handler-unknown-key", at.file, at.keys + (key,), at_key=True, key=key,
+                          host=at.format.host, type=at.kind or "command", fields=listed(at.fields),
+                          basis=at.format.basis)
+
+
+@HANDLER_RULES.rule("structure/handler-misplaced-key")
+def _handler_misplaced_key(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    """Told what the handler has instead: a field of another Claude Code type, or a near name
+    (Cursor's types share one list of fields)."""
+    for key in at.keys_for("structure/handler-misplaced-key"):
+        close = at.misplaced(key)
+        yield ctx.finding("structure/handler-misplaced-key", at.file, at.keys + (key,), at_key=True, key=key,
+                          host=at.format.host, type=at.kind or "command", fields=listed(at.fields),
+                          close=close, variant="misspelt" if close else "other-type")
+
+
+@HANDLER_RULES.rule("structure/field-type")
+def _field_type(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    for key in at.keys_for("structure/field-type"):
+        yield ctx.finding("structure/field-type", at.file, at.keys + (key,), field=key, found=shown_value(at.value[key]),
+                          expected=expected(key, at.fields[key]))
+
+
+@HANDLER_RULES.rule("structure/timeout-invalid")
+def _timeout_invalid(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    if at.timeout_rule == "structure/timeout-invalid":
+        yield ctx.finding("structure/timeout-invalid", at.file, at.keys + ("timeout",), found=shown_value(at.value["timeout"]))
+
+
+@HANDLER_RULES.rule("structure/timeout-long")
+def _timeout_long(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    if at.timeout_rule == "structure/timeout-long":
+        yield _timeout_finding(ctx, "structure/timeout-long", at)
+
+
+@HANDLER_RULES.rule("structure/timeout-milliseconds")
+def _timeout_milliseconds(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    if at.timeout_rule == "structure/timeout-milliseconds":
+        yield _timeout_finding(ctx, "structure/timeout-milliseconds", at)
+
+
+@HANDLER_RULES.rule("structure/http-header-variable-not-allowed")
+def _header_variables_not_allowed(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    """Claude Code puts a variable's value into a header only when the handler's
+    `allowedEnvVars` lists it; any other is sent as an empty string (docs/hosts/claude-code.md#handler-fields)."""
+    if at.kind != "http":
+        return
+    allowed = _allowed_variables(at.value)
+    for header, variable in _header_variables(at.value):
+        if variable not in allowed:
+            yield ctx.finding("structure/http-header-variable-not-allowed", at.file, at.keys + ("headers", header),
+                              header=json.dumps(header), variable=variable,
+                              variant="no-list" if "allowedEnvVars" not in at.value else None)
+
+
+@HANDLER_RULES.rule("structure/http-header-variable-not-in-settings")
+def _header_variables_beyond_settings(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    """`httpHookAllowedEnvVars` in settings is an outer limit (the lists of every file merge):
+    a variable the handler allows but no such list names is still sent empty (docs/hosts/claude-code.md#kill-switches)."""
+    if at.kind != "http":
+        return
+    lists = [settings.data["httpHookAllowedEnvVars"] for settings in settings_objects(ctx.run_files)
+             if isinstance(settings.data.get("httpHookAllowedEnvVars"), list)]
+    if not lists:
+        return
+    limit = {name for names in lists for name in names}
+    allowed = _allowed_variables(at.value)
+    for header, variable in _header_variables(at.value):
+        if variable in allowed and variable not in limit:
+            yield ctx.finding("structure/http-header-variable-not-in-settings", at.file, at.keys + ("headers", header),
+                              header=json.dumps(header), variable=variable)
+
+
+@HANDLER_RULES.rule("structure/shell-invalid")
+def _shell_invalid(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    shell = at.value.get("shell")
+    if at.kind == "command" and at.format.shells and isinstance(shell, str) and shell not in at.format.shells:
+        yield ctx.finding("structure/shell-invalid", at.file, at.keys + ("shell",), found=json.dumps(shell))
+
+
+@HANDLER_RULES.rule("structure/shell-ignored")
+def _shell_ignored(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    shell = at.value.get("shell")
+    if at.kind == "command" and isinstance(shell, str) and shell in at.format.shells and "args" in at.value:
+        yield ctx.finding("structure/shell-ignored", at.file, at.keys + ("shell",))
+
+
+@HANDLER_RULES.rule("structure/if-never-runs")
+def _if_never_runs(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    if "if" in at.value and at.known is not None and at.event not in IF_EVENTS:
+        yield ctx.finding("structure/if-never-runs", at.file, at.keys + ("if",), event=at.event)
+
+
+@HANDLER_RULES.rule("structure/on-failure-ignored")
+def _on_failure_ignored(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    """onFailure "block" where Claude Code does not read it (docs/hosts/claude-code.md#on-failure)."""
+    value = at.value
+    if at.format is not CLAUDE_FORMAT or at.kind not in ("command", "http", "mcp_tool") \
+            or value.get("onFailure") in (None, "continue") or (at.kind != "mcp_tool" and value["onFailure"] != "block"):
+        return
+    if value.get("async") is True or value.get("asyncRewake") is True:
+        yield ctx.finding("structure/on-failure-ignored", at.file, at.keys + ("onFailure",), variant="async",
+                          where="", what="")
+    elif at.event in ON_FAILURE_IGNORED:
+        yield ctx.finding("structure/on-failure-ignored", at.file, at.keys + ("onFailure",), where=f"on {at.event}",
+                          what=GOES_ON_ANYWAY.get(at.event, "it go on"))
+
+
+# what a failed hook lets happen where onFailure "block" is ignored
+GOES_ON_ANYWAY = {"Stop": "Claude stop", "SubagentStop": "the subagent stop", "TaskCompleted": "the task complete",
+                  "TeammateIdle": "the teammate go idle"}
+
+
+@HANDLER_RULES.rule("structure/type-unsupported-event")
+def _type_unsupported_event(ctx: Context, at: HandlerAt) -> Iterator[Finding]:
+    if at.kind and at.known is not None and at.kind not in at.known.types:
+        yield ctx.finding("structure/type-unsupported-event", at.file, at.keys + ("type",), event=at.event,
+                          type=at.kind, types=", ".join(t for t in TYPE_FIELDS if t in at.known.types))
+
+
+def _timeout_rule(handler: dict[str, Any]) -> str | None:
+    """The one timeout rule a handler's "timeout" breaks, if any."""
+    if "timeout" not in handler:
+        return None
+    value = handler["timeout"]
+    if timeout_seconds(value) is None:
+        return "structure/timeout-invalid"
+    if value < 1000:
+        return None
+    # whole minutes that are no round number of milliseconds (1800, 3600, 345600): a long
+    # wait written in seconds on purpose, such as a hook that waits for a person
+    return "structure/timeout-long" if value % 60 == 0 and value % 500 else "structure/timeout-milliseconds"
+
+
+def _timeout_finding(ctx: Context, rule_id: str, at: HandlerAt) -> Finding:
+    """A timeout of 1000 or more, in seconds and read as milliseconds."""
+    value = at.value["timeout"]
+    return ctx.finding(rule_id, at.file, at.keys + ("timeout",), value=_number(value), human=_duration(value),
+                       seconds=_number(value / 1000))
+
+
+HEADER_VARIABLE = lazy(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))")
+
+
+def _header_variables(handler: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """(header, variable) for each `$VAR` / `${VAR}` in an http handler's header values."""
+    headers = handler.get("headers")
+    for name, value in headers.items() if isinstance(headers, dict) else ():
+        for match in HEADER_VARIABLE.finditer(value) if isinstance(value, str) else ():
+            yield name, match.group(1) or match.group(2)
+
+
+def _allowed_variables(handler: dict[str, Any]) -> list[str]:
+    allowed = handler.get("allowedEnvVars")
+    return [name for name in allowed if isinstance(name, str)] if isinstance(allowed, list) else []
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 86400:
+        return f"{seconds / 86400:.3g} days"
+    if seconds >= 3600:
+        return f"{seconds / 3600:.3g} hours"
+    return f"{seconds / 60:.3g} minutes"
