@@ -229,6 +229,23 @@ class Host(ABC):
     # the kind of file whose code holds its hooks, registered in-process (opencode's plugins); None:
     # its hooks sit in a JSON tree that doctor loads handler by handler
     plugin_file_kind: ClassVar[str | None] = None
+    # doctor's names of the kinds of its files (config_files' candidates, a ConfigFile's kind;
+    # installer.hosts.of_kind tells a kind's host), the kind of the file hookwright writes into first
+    file_kinds: ClassVar[tuple[str, ...]] = ()
+    # doctor --probe runs its foreign command hooks on a synthetic payload of each event and reads
+    # their answers (by Claude Code's protocol table: the one host whose every event it has)
+    probed: ClassVar[bool] = False
+    # schemas/<this>: what its hooks' answers are checked against by `pack test`, where the host
+    # itself cannot run here and its documented answer shapes stand in for it (Cursor's)
+    answer_schema: ClassVar[str] = ""
+    # which protocol table doctor's script rules read its hooks' output by (installer/hosts/*/
+    # protocol.py's TABLE): Claude Code's per-event answers or Cursor's; "" neither
+    answer_table: ClassVar[str] = ""
+    # its SessionEnd hooks share one time budget, which cuts a longer timeout short
+    shares_session_end_budget: ClassVar[bool] = False
+    # the host whose hook files it also runs, in the same projects (Cursor's third-party configs:
+    # Claude Code's settings), so that a hook in each may answer one call twice; "" none
+    runs_hooks_of: ClassVar[str] = ""
     # its own names of events simulate takes: (Claude Code's event, the tool the event implies)
     native_events: ClassVar[dict[str, tuple[str, str | None]]] = {}
     # Claude Code's events by its names for them (simulate takes these too, where --host names it or none)
@@ -317,6 +334,11 @@ class Host(ABC):
         """The folder a project keeps this host's config in (`.claude`): a folder holding it is a project."""
         probe = Path("/project")
         return self._target(Scope.project, probe, "x").config.relative_to(probe).parts[0]
+
+    def given_file(self, path: Path, project: Path) -> Candidate | None:
+        """What the place of a file named on doctor's command line says where it is one of this
+        host's files (its scope, project and kind), else None."""
+        return None
 
     def project_files_read_from(self, start: Path) -> list[Path] | None:
         """The project config files a session started in `start` reads (None: not measured, so
