@@ -5,9 +5,10 @@ adapter.py, with a HOST object, looked up with installer.hosts.get; its protocol
 strictly, how a pack's hooks are written for it, which entries in a file are ours, how to add,
 replace and remove them, and what it can express at all (block a call, rewrite its input, add
 context, answer a question). Commands, plans, rollback, list, simulate and doctor ask the host
-(the facts doctor, simulate and list read a file by: config_files, project_of, command_cwd,
-fails_closed, unstarted_effect, matcher_events and the class attributes beside them); outside
-this folder no code compares an agent's name but the few tests/test_host_names.py lists.
+(the facts doctor, simulate and list read a file by: config_files, given_file, project_of,
+command_cwd, fails_closed, unstarted_effect, matcher_events, skipped_in and the class attributes
+beside them: file_kinds, answer_table, probed...); outside this folder no code compares an
+agent's name (tests/test_host_names.py holds that at none).
 """
 from __future__ import annotations
 
