@@ -24,13 +24,14 @@ import re
 from typing import Any, NamedTuple
 
 from ...hooks.regex.engine import Regex
+from ...patterns import lazy
 from .trust import DEFAULT_TIMEOUT, SHORT_TIMEOUT
 
 EVENT = "PreToolUse"  # the one event simulate runs on Codex (the others: docs/hosts/codex.md#events)
 # the other names a tool's hooks match it by ([hook_names]: source only)
 ALIASES = {"apply_patch": ("Write", "Edit"), "spawn_agent": ("Agent",)}
 SHELL_TOOL = "Bash"  # the model's exec_command, as hooks see it (#tool-names)
-EXACT = re.compile(r"[A-Za-z0-9_|]+")
+EXACT = lazy(r"[A-Za-z0-9_|]+")
 EVENT_NAMES = frozenset({"PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact",
                          "SessionStart", "UserPromptSubmit", "SubagentStart", "SubagentStop", "Stop", "SessionEnd",
                          "PreModelRequest", "PostModelRequest", "Interrupt"})
