@@ -92,6 +92,20 @@ def host(settings: Path, written: list[str], k: int) -> None:
     written.append(rule)
 
 
+def edit_json(path: Path, change) -> None:
+    """Someone else's edit of a JSON file: read, `change(data)`, write back atomically; again if
+    the file changed meanwhile (our lock unknown to them)."""
+    while True:
+        raw = path.read_bytes()
+        data = json.loads(raw)
+        change(data)
+        try:
+            atomic.write_bytes(path, (json.dumps(data, indent=2) + "\n").encode(), expect=raw)
+            return
+        except atomic.ConcurrentChange:
+            continue
+
+
 def race(tmp_path: Path, project: Path, where: tuple, meanwhile) -> tuple[list[str], list]:
     """WORKERS installers (each its own pack and process, the even ones ending installed) and, in
     this process, `meanwhile(k)` for k = 0, 1, ... (at least HOST_WRITES times) for as long as any
@@ -154,15 +168,7 @@ def test_eight_installers_into_one_cursor_file_while_someone_edits_it_lose_nothi
     edits: list[str] = []
 
     def editor(k):
-        while True:
-            raw = hooks.read_bytes()
-            data = json.loads(raw)
-            data["hooks"].setdefault("afterFileEdit", []).append({"command": f"echo edit-{k}"})
-            try:
-                atomic.write_bytes(hooks, (json.dumps(data, indent=2) + "\n").encode(), expect=raw)
-                break
-            except atomic.ConcurrentChange:
-                continue
+        edit_json(hooks, lambda data: data["hooks"].setdefault("afterFileEdit", []).append({"command": f"echo edit-{k}"}))
         edits.append(f"echo edit-{k}")
 
     packs, outcomes = race(tmp_path, project, ("--host", "cursor", "--scope", "project"), editor)
@@ -214,15 +220,8 @@ def test_eight_installers_trusting_their_codex_hooks_while_codex_writes_its_trus
         codex_keys.append(key)
 
     def someone_adds(k):
-        while True:
-            raw = hooks.read_bytes()
-            data = json.loads(raw)
-            data["hooks"]["Stop"][0]["hooks"].append({"type": "command", "command": f"echo edit-{k}"})
-            try:
-                atomic.write_bytes(hooks, (json.dumps(data, indent=2) + "\n").encode(), expect=raw)
-                break
-            except atomic.ConcurrentChange:
-                continue
+        edit_json(hooks, lambda data: data["hooks"]["Stop"][0]["hooks"].append({"type": "command",
+                                                                               "command": f"echo edit-{k}"}))
         edits.append(f"echo edit-{k}")
 
     packs, outcomes = race(tmp_path, project, ("--host", "codex", "--scope", "project", "--trust-hooks"),

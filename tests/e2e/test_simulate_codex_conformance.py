@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+import test_simulate_conformance as claude_conformance
 from codex_cli import answer_hook, hook_calls, run_codex, shell, trust_toml
 from hookwright.hosts.codex import trust
 
@@ -43,13 +44,9 @@ def rewrite(name: str) -> str:
 
 
 @dataclass
-class Hook:
-    name: str
-    stdout: str = ""
-    exit: int = 0
-    stderr: str = ""
-    sleep: float = 0
-    timeout: int | None = None
+class Hook(claude_conformance.Hook):
+    """A hook as Claude Code's conformance test writes one, and whether the user trusts it."""
+
     trusted: bool = True
 
 
