@@ -89,6 +89,17 @@ def test_a_lookahead_after_a_name_is_no_permission_rule():
     assert js_regex("Bash(?=)").pattern.search("Bash")
 
 
+def test_a_group_after_an_mcp_name_is_an_alternation_not_a_permission_rule():
+    """`mcp__srv__(a|b)` fires for mcp__srv__a and mcp__srv__b on the real Claude Code 2.1.332 (a blind
+    round's clean case); MCP permission rules take no specifier, so the parentheses are a group."""
+    from hookwright.doctor.checks.matchers import PERMISSION_RULE
+
+    assert PERMISSION_RULE.fullmatch("mcp__plugin_tracker-bridge_tracker__(delete_issue|transition_issue)") is None
+    assert PERMISSION_RULE.fullmatch("mcp__github__create_(issue|pull_request)") is None
+    assert PERMISSION_RULE.fullmatch("WebFetch(domain:example.com)")
+    assert js_regex("mcp__srv__(a|b)").pattern.search("mcp__srv__b")
+
+
 def test_variable_width_lookbehind_is_valid_javascript():
     t = js_regex("(?<=a+)b")
     assert t.error is None and t.dialect == []

@@ -173,6 +173,8 @@ CASES = [
     case("matcher/mcp-no-tool", {S: settings(matcher="mcp__memory")}, {S: settings(matcher="mcp__memory__.*")}),
     case("matcher/mcp-no-tool", {S: settings(matcher="mcp__linear_"), ".mcp.json": MCP_LINEAR},
          {S: settings(matcher="mcp__linear__.*"), ".mcp.json": MCP_LINEAR}, given=False, note="trailing-underscore"),
+    case("matcher/if-other-tool", {S: settings(matcher="Edit", **{"if": "Bash(git *)"})},
+         {S: settings(matcher="Bash", **{"if": "Bash(git *)"})}),
     case("matcher/permission-rule", {S: settings(matcher="Bash(git:*)")},
          {S: settings(matcher="Bash", **{"if": "Bash(git:*)"})}),
     case("matcher/matches-nothing", {S: settings(matcher='tool == "Bash"')}, {S: settings(matcher="Bash")}),
@@ -289,6 +291,21 @@ CASES = [
         "output.args.command", "output.args.file_path")},
          {OC + "p.js": PLUGIN.replace('"bash"', '"read"').replace("output.args.command", "output.args.filePath")},
          given=False),
+    case("host/opencode-hook-never-called", {OC + "p.js": 'export const P = async () => ({"session.idle": async () => {}})\n'},
+         {OC + "p.js": 'export const P = async () => ({event: async ({event}) => {}})\n'}, given=False, note="bus-event"),
+    case("host/opencode-tool-name", {OC + "p.js": PLUGIN.replace('"bash"', '"my.docs_read"')},
+         {OC + "p.js": PLUGIN.replace('"bash"', '"my_docs_read"')}, given=False, note="replaced"),
+    case("host/opencode-tool-prefix-name", {OC + "p.js": PLUGIN.replace('input.tool === "bash"',
+                                                                       'input.tool.startsWith("my.docs_")')},
+         {OC + "p.js": PLUGIN.replace('input.tool === "bash"', 'input.tool.startsWith("my_docs_")')}, given=False),
+    case("host/opencode-argument-not-there", {OC + "p.js": PLUGIN.replace('output.args.command = "x"',
+                                                                         'if (output.args.cmd) throw new Error("no")')},
+         {OC + "p.js": PLUGIN.replace('output.args.command = "x"', 'if (output.args.command) throw new Error("no")')},
+         given=False),
+    case("host/opencode-argument-not-there", {OC + "p.js": PLUGIN.replace('"bash"', '"read"').replace(
+        'output.args.command = "x"', 'if (output.args.file_path) throw new Error("no")')},
+         {OC + "p.js": PLUGIN.replace('"bash"', '"read"').replace(
+             'output.args.command = "x"', 'if (output.args.filePath) throw new Error("no")')}, given=False, note="claude"),
     case("host/opencode-runtime-missing", {OC + "hookwright-git-guard.js": OURS},
          {OC + "hookwright-git-guard.js": OURS, ".opencode/hookwright/git-guard/git-guard": "# the runtime\n"},
          given=False),
@@ -342,7 +359,9 @@ def test_rule_quiet_on_the_fixed_config(rule, bad, good, given, config, tmp_path
 
 
 # rules whose case needs more than files (a program on PATH): tested below
-CASED_BELOW = {"host/newer-than-facts"}
+# and a plugin's hooks file named alone (its .mcp.json named too would read as a settings file):
+# tests/test_doctor_conditions.py
+CASED_BELOW = {"host/newer-than-facts", "matcher/plugin-server-bare-name"}
 
 
 def test_every_rule_of_these_kinds_has_a_case():
@@ -518,8 +537,8 @@ def test_every_catalog_rule_is_found_by_a_rule_table():
 
 
 @pytest.mark.parametrize("tables, prefix", [
-    ("commands.RULES", "command/"), ("matchers.RULES", "matcher/"), ("structure+switches", "structure/"),
-    ("installs", "install/"), ("conflicts", "conflict/"), ("scripts", "script/"),
+    ("commands.RULES+reach", "command/"), ("matchers.RULES+conditions", "matcher/"), ("structure+switches", "structure/"),
+    ("installs", "install/"), ("conflicts", "conflict/"), ("scripts", "script/"), ("delivery", "delivery/"),
     ("opencode", "host/opencode-"),  # (the other host rules are hosts.py's)
 ])
 def test_a_rule_kind_held_whole_by_its_tables_has_every_one_of_its_rules_there(tables, prefix):

@@ -246,13 +246,17 @@ def mcp_servers(project: Path, files: list[ConfigFile], plugins: list[Plugin]) -
             listed = data.get("enabledMcpjsonServers")
             names += [n for n in listed if isinstance(n, str)] if isinstance(listed, list) else []
             names += _server_names(data)
-    for plugin in plugins:
-        if plugin.install_path:
-            plugin_name = plugin.id.split("@")[0]
-            bundled_files = [plugin.install_path / ".mcp.json", plugin.install_path / ".claude-plugin" / "plugin.json"]
-            sources += bundled_files
-            bundled = [name for path in bundled_files for name in _server_names(_load_json(path))]
-            names += [f"plugin_{plugin_name}_{server}" for server in bundled]
+    roots = {p.install_path: p.id.split("@")[0] for p in plugins if p.install_path}
+    for file in files:  # (a plugin's hooks file named on the command line: its name is its manifest's)
+        if file.plugin_root is not None and file.plugin_root not in roots:
+            manifest = _load_json(file.plugin_root / ".claude-plugin" / "plugin.json")
+            name = manifest.get("name") if isinstance(manifest, dict) else None
+            roots[file.plugin_root] = name if isinstance(name, str) and name else file.plugin_root.name
+    for root, plugin_name in roots.items():
+        bundled_files = [root / ".mcp.json", root / ".claude-plugin" / "plugin.json"]
+        sources += bundled_files
+        bundled = [name for path in bundled_files for name in _server_names(_load_json(path))]
+        names += [f"plugin_{plugin_name}_{server}" for server in bundled]
     unique = dict.fromkeys(NOT_IN_A_SERVER_NAME.sub("_", n) for n in names if n)
     return list(unique), [str(p) for p in sources]
 

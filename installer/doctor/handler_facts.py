@@ -86,6 +86,22 @@ def resolution(handler: Handler) -> Resolution:
     return found
 
 
+def through_project(handler: Handler, inv: Invocation) -> str | None:
+    """The project variable (`$CLAUDE_PROJECT_DIR`) through which a hook shared by every project
+    (the user's, the administrator's, a plugin's) reaches the invocation's file, else None: that
+    file has to be in each project the hook runs in."""
+    file, host = handler.file, hosts.of(handler.file.host)
+    if host is None or inv.path is None or inv.dynamic or file.project is None or not host.shared_by_projects(file):
+        return None
+    name = host.project_var.strip('"').lstrip("$").strip("{}")
+    command = handler.value.get("command") if isinstance(handler.value, dict) else None
+    args = handler.value.get("args") if isinstance(handler.value, dict) else None
+    written = " ".join(map(str, [command, *(args if isinstance(args, list) else [])]))
+    if name not in written or not inv.path.is_relative_to(file.project):
+        return None
+    return "$" + name
+
+
 def script_of(inv: Invocation) -> Path | None:
     """The invocation's file if it is there to be read."""
     if inv.path is None or inv.dynamic:

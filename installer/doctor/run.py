@@ -13,15 +13,15 @@ from .machine import around, involving
 from .model import ConfigFile, Context, Finding, Handler, Plugin, resolved
 
 # installer/doctor/checks/<name>.py, each with `check(ctx) -> Iterable[Finding]`, run in this order
-CHECK_MODULES = ("structure", "switches", "matchers", "hosts", "commands", "scripts", "opencode", "conflicts",
-                 "installs", "packs")
+CHECK_MODULES = ("structure", "switches", "matchers", "conditions", "hosts", "commands", "reach", "scripts",
+                 "delivery", "opencode", "conflicts", "installs", "packs")
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 # the checks whose findings on a file or a handler depend on that file and the run's shared facts
 # alone (tools, MCP servers, the settings' variables, a setting the run's files merge):
 # parallel.py may split them by project. The others also weigh files together (scripts by path,
 # races, the kill switch that counts once, plugin manifests, our installs per project folder)
 # and see the whole run.
-LOCAL_CHECKS = ("structure", "matchers", "commands")
+LOCAL_CHECKS = ("structure", "matchers", "conditions", "commands", "reach")
 # the checks of one host's own kind of file: a run without such a file does not import them
 CHECK_KINDS = {"opencode": frozenset({"opencode-plugin", "opencode-config"}), "packs": frozenset({"git-guard-rules"})}
 

@@ -196,6 +196,12 @@ EDIT_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})  # a sett
 URL_SCHEME = lazy(r"^[a-z]+://")
 
 
+def rule_tool(rule: str) -> str | None:
+    """The tool a permission rule names (`Bash` of `Bash(git *)`, `mcp__srv__*`), None where it is unreadable."""
+    found = _RULE.match(rule.strip())
+    return found["tool"] if found else None
+
+
 def permission_rule_matches(rule: str, payload: dict[str, Any], settings: bool = False) -> bool:
     """Whether a permission rule such as `Bash(git *)` or `Edit(src/**)` covers the call: the tool
     name, then for Bash the command (a `*` glob, `:*` a prefix), for file tools the path (a glob),

@@ -18,12 +18,14 @@ DEFAULT = "claude"  # the agent a command without --host is about
 
 
 def get(name: str) -> Host:
+    found = _LOADED.get(name)
+    if found is not None:
+        return found
     if name not in NAMES:
         raise HookwrightError(f"unknown host {name!r}", hint=did_you_mean(name, NAMES) or f"hosts: {', '.join(NAMES)}")
-    found = _LOADED.get(name)
-    if found is None:
-        found = _LOADED[name] = importlib.import_module(f".{name}.adapter", __name__).HOST
-    return found
+    adapter: Host = importlib.import_module(f".{name}.adapter", __name__).HOST
+    _LOADED[name] = adapter
+    return adapter
 
 
 _LOADED: dict[str, Host] = {}  # (doctor asks for a file's host tens of thousands of times a run)
@@ -47,4 +49,4 @@ _KINDS: dict[str, Host] = {}
 def of(name: str) -> Host | None:
     """The host of a file doctor read (None for an agent hookwright does not install into:
     Gemini CLI, Grok, a file of unknown kind)."""
-    return get(name) if name in NAMES else None
+    return _LOADED.get(name) or (get(name) if name in NAMES else None)

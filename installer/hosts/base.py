@@ -255,6 +255,8 @@ class Host(ABC):
     # the events whose hook can refuse an action (a tool call, a prompt, a settings change): where
     # such a guard cannot start, the action goes through unchecked
     guard_events: ClassVar[frozenset[str]] = frozenset()
+    # the events whose handlers' "if" (a permission rule) the host tests before running them
+    condition_events: ClassVar[frozenset[str]] = frozenset()
     # it runs a shell-form command with `sh -c` (on Linux: dash, where bash's syntax fails), with the
     # call on stdin and no arguments
     shell_form_in_sh: ClassVar[bool] = False
@@ -495,6 +497,11 @@ class Host(ABC):
         started by this interpreter (interpreter.DEFAULT: python3 from PATH)."""
 
     project_var: ClassVar[str] = ""  # how a committed command names the project folder ("$CLAUDE_PROJECT_DIR")
+
+    def shared_by_projects(self, file: ConfigFile) -> bool:
+        """Its hooks run in every project's sessions (the user's, the administrator's, a plugin's):
+        a script they reach through the project's folder has to be in each project."""
+        return bool(self.project_var) and (file.scope in ("user", "managed") or file.from_plugin)
 
     def runtime_path(self, target: Target, pack: Pack, hook: PackHook) -> str:
         """The hook's runtime as its command names it (path_word)."""

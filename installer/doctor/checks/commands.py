@@ -333,8 +333,11 @@ def _script_missing(ctx: Context, command: Command) -> Iterator[Finding]:
         if mode is not None:
             effect = "it is a directory; " + effect
         also = f" (looked for {path})" if str(path) != shown else ""
+        variable = handler_facts.through_project(command.handler, inv)
+        scope = "a plugin" if command.file.from_plugin else f"the {command.file.scope} settings"
         yield ctx.finding("command/script-missing", command.file, command.keys_for(inv), script=_quote(shown),
-                          effect=effect, also=also)
+                          effect=effect, also=also, variable=variable, scope=scope,
+                          variant="other-projects" if variable else None)
 
 
 @RULES.rule("command/not-executable")

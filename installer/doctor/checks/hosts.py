@@ -114,11 +114,11 @@ def _newer_than_facts(ctx: Context, found: list[Finding]) -> Iterator[Finding]:
     first of its files, with the rules of this run's findings that rest on what that release did."""
     for host in hosts.every():
         first = next((f for f in ctx.files if f.host == host.name), None)
-        pin = host.pin
-        if first is None or pin is None:
+        if first is None:
             continue
         installed = host.installed()
-        if installed is None or not newer(installed[0], pin.version):
+        pin = host.pin if installed is not None else None  # (the pins' TOML read where a host is installed only)
+        if installed is None or pin is None or not newer(installed[0], pin.version):
             continue
         theirs = {str(f.path) for f in ctx.files if f.host == host.name}
         measured = _measured_rules(host.title, pin.version)

@@ -21,7 +21,9 @@ from ...hosts.cursor.protocol import CLAUDE_TOOLS_OF_TYPE
 from ...patterns import lazy
 from ..model import ConfigFile, Context, Finding, RuleTable, cached_property, describe
 
-PERMISSION_RULE = lazy(r"\s*([A-Za-z][A-Za-z0-9_-]*)\((?!\?)(.*)\)\s*")  # (not a group: `Bash(?=...)`)
+# a tool name and its specifier, `Bash(git push:*)`; not a group after a name: `Bash(?=...)`, nor after an MCP
+# name or a name ending in `_` (`mcp__srv__(a|b)` matches mcp__srv__a: MCP rules take no specifier)
+PERMISSION_RULE = lazy(r"\s*(?![Mm][Cc][Pp]__)([A-Za-z][A-Za-z0-9_-]*(?<!_))\((?!\?)(.*)\)\s*")
 # what an `if` rule looks like for the tools whose input it can test (permission-rule syntax)
 IF_EXAMPLE = {"Bash": "Bash(git *)", "Edit": "Edit(src/**)", "Write": "Write(src/**)", "Read": "Read(src/**)",
               "MultiEdit": "MultiEdit(src/**)", "WebFetch": "WebFetch(domain:example.com)"}
@@ -134,9 +136,8 @@ def _regex_verdict(at: MatcherAt, judged: Judged) -> tuple[str, dict[str, str]] 
     known = at.known
     if any(matcher.pattern.search(name) for name in known) or matcher.undecided:
         return None
-    folded = matcher.pattern.folded()
-    near = [name for name in known if folded.search(name)]
-    if near and "mcp" not in text.lower() and not folded.undecided:
+    near = [name for name in known if matcher.pattern.search_ignoring_case(name)]
+    if near and "mcp" not in text.lower() and not matcher.pattern.folded().undecided:
         return "matcher/case-mismatch", {"matcher": shown, "wanted": ", ".join(near[:4]),
                                          "suggestion": "the names in their exact case, e.g. " + json.dumps(near[0])}
     if event.matcher == TOOL and not can_match_a_name(matcher.pattern):

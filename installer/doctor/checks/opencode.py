@@ -20,6 +20,7 @@ from ...hosts.base import describe
 from ...hosts.opencode import adapter as opencode
 from ..model import ConfigFile, Context, Finding, RuleTable, cached_property
 from ..scripts import plugins
+from ..scripts.plugins import UNKNOWN as UNKNOWN_ARGUMENT
 from ..scripts.plugins import Place
 
 PLUGIN_RULES = RuleTable()  # the rules of one plugin file, one function each
@@ -147,6 +148,9 @@ def _hook_never_called(plugin: PluginFile) -> Iterator[Finding]:
         if key in CLAUDE_EVENTS:
             yield plugin.ctx.finding_at("host/opencode-hook-never-called", plugin.file, *place, variant="claude",
                                         key=key, own=opencode.HOOK_FOR_CLAUDE_EVENT.get(key, "event"))
+        elif key in opencode.BUS_EVENTS:
+            yield plugin.ctx.finding_at("host/opencode-hook-never-called", plugin.file, *place, variant="bus-event",
+                                        key=key, own="event")
         elif "." in key and key not in opencode.HOOK_KEYS:
             close = difflib.get_close_matches(key, opencode.HOOK_KEYS, n=1)
             yield plugin.ctx.finding_at("host/opencode-hook-never-called", plugin.file, *place,
@@ -190,9 +194,24 @@ def _tool_name(plugin: PluginFile) -> Iterator[Finding]:
         own = OPENCODE_TOOL_OF.get(name) or (name.lower() if name.lower() in opencode.OWN_TOOLS else None)
         mcp = opencode.mcp_tool_name(*name[5:].split("__", 1)) if name.startswith("mcp__") and "__" in name[5:] \
             else None
-        if (own or mcp) and (own or mcp) not in compared:  # (`t === "bash" || t === "Bash"` still runs)
+        replaced = opencode.tool_name(name) if not (own or mcp) else None  # (`my.docs_read`: my_docs_read)
+        if replaced == name:
+            replaced = None
+        if (own or mcp or replaced) and (own or mcp or replaced) not in compared:  # (`t === "bash" || t === "Bash"` still runs)
             yield plugin.ctx.finding_at("host/opencode-tool-name", plugin.file, *place,
-                                        variant="mcp" if mcp else None, name=name, own=own or mcp)
+                                        variant="mcp" if mcp else "replaced" if replaced else None, name=name,
+                                        own=own or mcp or replaced)
+
+
+@PLUGIN_RULES.rule("host/opencode-tool-prefix-name")
+def _tool_prefix_name(plugin: PluginFile) -> Iterator[Finding]:
+    """input.tool.startsWith("my.docs_"): opencode writes that server's tools `my_docs_<tool>`
+    (every character outside [A-Za-z0-9_-] made `_`), so no tool name starts so."""
+    for prefix, place in plugin.facts.prefix_places if plugin.foreign else ():
+        replaced = opencode.tool_name(prefix)
+        if replaced != prefix and replaced not in plugin.facts.tool_prefixes:
+            yield plugin.ctx.finding_at("host/opencode-tool-prefix-name", plugin.file, *place, prefix=prefix,
+                                        own=replaced)
 
 
 @PLUGIN_RULES.rule("host/opencode-argument-name")
@@ -211,6 +230,24 @@ def _argument_name(plugin: PluginFile) -> Iterator[Finding]:
         if write.key in CAMEL_CASE_ARGUMENTS:
             yield plugin.ctx.finding_at("host/opencode-argument-name", plugin.file, *write.place, name=write.key,
                                         own=CAMEL_CASE_ARGUMENTS[write.key])
+
+
+@PLUGIN_RULES.rule("host/opencode-argument-not-there")
+def _argument_not_there(plugin: PluginFile) -> Iterator[Finding]:
+    """output.args.file_path read in a hook that picks read: opencode's read takes filePath, so
+    the value is undefined and a check on it never holds. Only where the hook picks opencode's own
+    tools by name, none by a prefix (an MCP server's tools take the server's names)."""
+    for read in plugin.facts.reads if plugin.foreign else ():
+        tools = read.tools
+        if tools is None or read.prefixed or not tools <= opencode.TOOL_ARGUMENTS.keys():
+            continue
+        taken = {argument for tool in tools for argument in opencode.TOOL_ARGUMENTS[tool]}
+        if read.key in taken or read.key == UNKNOWN_ARGUMENT:
+            continue
+        own = CAMEL_CASE_ARGUMENTS.get(read.key)
+        yield plugin.ctx.finding_at("host/opencode-argument-not-there", plugin.file, *read.place,
+                                    variant="claude" if own in taken else None, name=read.key, own=own,
+                                    tools=", ".join(sorted(tools)), taken=", ".join(sorted(taken)))
 
 
 # ---- an opencode config ------------------------------------------------------------------------------

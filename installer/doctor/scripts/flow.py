@@ -35,6 +35,7 @@ from ... import safe_read
 from ...errors import HookwrightError
 from ...patterns import lazy
 from ..shell.lex import closing_brace
+from . import delivery
 
 STDOUT_JSON, STDOUT_TEXT, STDOUT_INPUT = "json", "text", "input"
 DECISION_FIELDS = ("permissionDecision", "decision", "behavior", "permission")
@@ -168,7 +169,7 @@ class Flow:
                  stop_flag_from_env: Place | None = None, failure_fields: tuple[tuple[str, Place], ...] = (),
                  input_reads: tuple[tuple[str, Place], ...] = (), syntax_error: tuple[str, Place] | None = None,
                  called: frozenset[str] = frozenset(), stderr_answers: tuple[Place, ...] = (),
-                 unread_output: bool = False) -> None:
+                 unread_output: bool = False, lost_blocks: tuple[delivery.Lost, ...] = ()) -> None:
         self.writes = writes
         self.exits = exits
         self.stdin_reads = stdin_reads  # the second read, when stdin is read twice on one path
@@ -184,6 +185,7 @@ class Flow:
         self.called = called  # the functions the script calls (Python)
         self.stderr_answers = stderr_answers  # a JSON answer (hookSpecificOutput, a decision...) written to stderr
         self.unread_output = unread_output  # it writes something on stdout this reader cannot tell (a JSON variable...)
+        self.lost_blocks = lost_blocks  # where its own exit 2 never reaches the process that runs it (delivery.py)
 
     def mixed_output(self) -> tuple[Write, Write] | None:
         """A text (or echoed input) write and a JSON write that one run can both make: stdout is
@@ -223,9 +225,12 @@ def analyse(text: str, code: str, language: str, at: Offsets,
                                                 where))
         except (ValueError, RecursionError, MemoryError):
             return Flow(**common)
-        return _python(tree, text, common)
+        flow = _python(tree, text, common)
+        flow.lost_blocks = delivery.python(tree, _nodes(tree))
+        return flow
     if language == "javascript":
         flow = _javascript(code, at, common)
+        flow.lost_blocks = delivery.javascript(code, at, _close, _balanced)
         if path is not None and path.suffix:
             from .plugins import syntax_error  # tree-sitter (about 20 ms with a grammar): only for a JavaScript file
 
@@ -233,7 +238,10 @@ def analyse(text: str, code: str, language: str, at: Offsets,
             if broken is not None:
                 flow.syntax_error = ("a syntax error", Place(broken.line, broken.column))
         return flow
-    return _shell(code, at, common, path)
+    flow = _shell(code, at, common, path)
+    flow.lost_blocks = delivery.shell(code, at, any(e.status == 2 for e in flow.exits)
+                                      or delivery.SCRIPT_NAME.search(code) is not None)
+    return flow
 
 
 # ---- every language: regular expressions over the code --------------------------------------------
@@ -594,12 +602,16 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                     values.append(Value(field, value, place(at_node), via))
             elif field in ("updatedInput", "updated_input"):
                 target = strings.resolve(value_node)
+                built = place(target) if target is not value_node else place(at_node)  # (where the object is made)
                 if isinstance(target, ast.Dict):
                     keys = [k.value for k in target.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
                     spread = any(k is None for k in target.keys)
-                    new_objects.append((place(at_node), keys, spread))
+                    if isinstance(value_node, ast.Name):  # new = {}; new["file_path"] = ...: filled key by key
+                        filled, merged = _filled_in(tree, value_node.id)
+                        keys, spread = keys + filled, spread or merged
+                    new_objects.append((built, keys, spread))
                 elif isinstance(target, ast.Call) and _name(target.func) == "dict" and not target.args:
-                    new_objects.append((place(at_node), [k.arg for k in target.keywords if k.arg], False))
+                    new_objects.append((built, [k.arg for k in target.keywords if k.arg], False))
                 elif _is_string(target):
                     string_inputs.append(place(at_node))
     called = frozenset(node.func.id if isinstance(node.func, ast.Name) else node.func.attr for node in _nodes(tree)
@@ -610,6 +622,25 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 input_as_string=tuple(sorted(set(string_inputs))),
                 continue_false=common["continue_false"], stop_flag_from_env=common["stop_flag_from_env"],
                 failure_fields=common["failure_fields"], input_reads=common["input_reads"])
+
+
+def _filled_in(tree: ast.Module, name: str) -> tuple[list[str], bool]:
+    """The string keys a dict variable is given one by one (`name["key"] = ...`), and whether
+    anything else may be merged into it (name.update(...), name |= ..., name[key] = ...)."""
+    keys, merged = [], False
+    for node in _nodes(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id == name:
+                    if isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str):
+                        keys.append(target.slice.value)
+                    else:
+                        merged = True  # new[key] = call[key] in a loop: it may copy them all
+        elif isinstance(node, ast.Call) and _name(node.func) in (f"{name}.update", f"{name}.setdefault"):
+            merged = True
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id == name:
+            merged = True
+    return keys, merged
 
 
 DEBUG_FLAG = lazy(r"(?i)debug|verbose|trace", needs=("debug", "verbose", "trace"))
@@ -809,13 +840,37 @@ def _py_write(call: ast.Call, name: str, strings: "_PyStrings | None",
     elif name == "json.dump":
         return (STDOUT_JSON, "json.dump(...)") if len(call.args) > 1 and _name(call.args[1]) == "sys.stdout" else None
     else:
-        return None
+        return _py_child_output(call, name)
     if strings is None:  # only whether it writes on stdout
         return STDOUT_TEXT, name
     kind = strings.kind(arg)
     if kind is None:
         return None
     return kind, strings.source(call)
+
+
+PY_CHILD_RUNS = frozenset({"subprocess.run", "subprocess.call", "subprocess.check_call", "os.system"})
+
+
+def _py_child_output(call: ast.Call, name: str) -> tuple[str, str] | None:
+    """A child process whose own text lands on the hook's stdout (its stdout not taken or sent
+    elsewhere): subprocess.run(["git", "pull"]), os.system("npm test")."""
+    if name not in PY_CHILD_RUNS or not call.args or any(
+            k.arg in ("stdout", "capture_output") for k in call.keywords):
+        return None
+    first = call.args[0]
+    if isinstance(first, (ast.List, ast.Tuple)):
+        words = [e.value for e in first.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        if len(words) != len(first.elts):
+            return None
+    elif isinstance(first, ast.Constant) and isinstance(first.value, str) and ">" not in first.value \
+            and "|" not in first.value:
+        words = first.value.split()
+    else:
+        return None
+    if words and delivery.prints_on_stdout(words[0], words[1:]):
+        return STDOUT_TEXT, f"{name}({_brief(first)}) (its own output)"
+    return None
 
 
 def _py_stderr_answer(call: ast.Call, name: str, strings: "_PyStrings") -> bool:
@@ -1042,7 +1097,7 @@ class _PyStrings:
 # ---- shell --------------------------------------------------------------------------------------------
 
 SH_WORD = lazy(r"""(?:^|(?<=[;&|({`]|\n)|(?<=\$\()|(?<=\bthen)|(?<=\bdo)|(?<=\belse))[ \t]*"""
-                     r"""(?:(?:[A-Za-z_]\w*=\S*|!)[ \t]+)*(?P<word>echo|printf|jq|cat|tee|read|exit|set)\b""")
+                     r"""(?:(?:[A-Za-z_]\w*=\S*|!)[ \t]+)*(?P<word>echo|printf|jq|cat|tee|read|exit|set|git|npm|pnpm|yarn|make|pip3?)\b(?![-.])""")
 SH_FUNCTION = lazy(r"""^\s*(?:function\s+)?(?P<name>[A-Za-z_][\w-]*)\s*\(\s*\)\s*\{?|^\s*function\s+(?P<name2>[A-Za-z_][\w-]*)""")
 SH_WRITERS = ("echo", "printf", "jq", "cat", "tee")
 SH_PIPED_IN = lazy(r"(?<!\|)\|\s*(?:[{(]\s*)?(?:[A-Za-z_]\w*=\S*\s+)*$")  # the command reads a pipe
@@ -1118,6 +1173,10 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                     stderr_answers.append(place(start))
                 elif kind is None and _sh_to_stdout(rest, around):
                     unread_output = True
+            elif word in delivery.CHATTY and not (before.debug or (isinstance(branch, Arms) and branch.debug)) \
+                    and _sh_to_stdout(rest, around) and delivery.prints_on_stdout(word, _sh_args(rest)):
+                writes.append(Write(STDOUT_TEXT, place(start), f"{word}{rest.rstrip()[:40]} (its own output)", branch,
+                                    scope, _ends_run(line, end, lines, starts, offset), order))
             if word in ("cat", "jq", "read") and not around.piped_in and "<" not in rest and _sh_reads_stdin(word, rest):
                 if not (word == "read" and SH_WHILE_READ.search(before.command())):
                     reads.append(StdinRead(place(start), branch, scope, order))
@@ -1347,6 +1406,14 @@ def _sh_stdout_kind(word: str, rest: str, around: Around, code: str, end: int) -
     if not _sh_to_stdout(rest, around):
         return None
     return _sh_write_kind(word, rest, around.piped_in, code, end)
+
+
+def _sh_args(rest: str) -> list[str]:
+    """A command's arguments as the shell splits them (as written, where it cannot)."""
+    try:
+        return shlex.split(rest)
+    except ValueError:
+        return rest.split()
 
 
 def _sh_exit_status(rest: str) -> int | None:

@@ -118,7 +118,8 @@ class ScriptFacts:
                  legacy_variables: tuple[Site, ...] = (), reads_stop_hook_active: bool = False,
                  delegates: Site | None = None, output_keys: tuple[Site, ...] = (),
                  specific_keys: tuple[Site, ...] = (), tells_hosts_apart: bool = False,
-                 flow: script_flow.Flow = script_flow.Flow(), handed_to: tuple[str, ...] = ()) -> None:
+                 flow: script_flow.Flow = script_flow.Flow(), handed_to: tuple[str, ...] = (),
+                 runs_scripts: str | None = None) -> None:
         self.path = path
         self.language = language  # python | javascript | shell | unknown
         self.readable = readable
@@ -147,6 +148,9 @@ class ScriptFacts:
         # a shell script's commands that its output may come from (`exec python3 "$DIR/x.py"`), its
         # own folder written in for `$(dirname "$0")` and the variables that hold it
         self.handed_to = handed_to
+        # a shell script that runs other programs: its code, its own folder written in, for where
+        # the status of the scripts it runs goes (checks/delivery.py)
+        self.runs_scripts = runs_scripts
 
     def rewrites(self, host: str = "claude") -> tuple[str, str]:
         """("yes" | "no" | "unknown", why)."""
@@ -364,6 +368,8 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
         delegates=delegates,
         handed_to=_handed_to(code, path, own_output) if delegates is not None and language == "shell"
         and path.name != "<text>" else (),
+        runs_scripts=with_own_folder(code, path) if delegates is not None and language == "shell"
+        and path.name != "<text>" else None,
         tells_hosts_apart=bool(TELLS_HOSTS_APART.search(code)),
         output_keys=tuple(_unique(site(name, min(off for off, _, _ in places)) for name, places in emitted.items())),
         specific_keys=tuple(_unique(site(name, offset) for name, offset in specific.items())),
@@ -487,18 +493,28 @@ CD_LINE = lazy(r"""^[ \t]*cd[ \t]+(?:--[ \t]+)?["']?(?P<path>[^"'\s;&|]*)["']?[ 
 OUTPUT_ELSEWHERE = lazy(r"""(?<![<>&\d])(?:1?>(?!&2)|&>)|\|""")  # its stdout sent to a file, or piped on
 
 
-def _handed_to(code: str, path: Path, own_output: bool) -> tuple[str, ...]:
-    """The commands a shell script hands its output to (_delegates' statements), with its own
-    folder written in where `$(dirname "$0")`, `$(cd "$(dirname "$0")" && pwd)` or a variable set
-    to one of them names it; none where one sends its output elsewhere (a file, a pipe)."""
+def with_own_folder(code: str, path: Path) -> str | None:
+    """A shell script's code with its own folder written in where `$(dirname "$0")`, `$(cd
+    "$(dirname "$0")" && pwd)` or a variable set to one of them names it (None: a folder whose
+    name the shell would read as more than a path)."""
     folder = str(path.parent)
     if not PLAIN_PATH.fullmatch(folder):
-        return ()
+        return None
     code = OWN_FOLDER.sub(lambda m: os.path.normpath(folder + m.group("up")), code)
     code = CD_PWD.sub(lambda m: m.group("path"), code)
     for match in FOLDER_VARIABLE.finditer(code):
         written = match.group("path").replace("\\", "\\\\")  # (as re.sub's replacement)
         code = re.sub(rf"\$(?:{match.group('name')}\b|\{{{match.group('name')}\}})", written, code)
+    return code
+
+
+def _handed_to(code: str, path: Path, own_output: bool) -> tuple[str, ...]:
+    """The commands a shell script hands its output to (_delegates' statements), with its own
+    folder written in (with_own_folder); none where one sends its output elsewhere (a file, a pipe)."""
+    written = with_own_folder(code, path)
+    if written is None:
+        return ()
+    code = written
     commands = []
     for match in SH_DELEGATE.finditer(code):
         if (match.group("run") or match.group("source")) and own_output:

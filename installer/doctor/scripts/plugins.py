@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Callable, Iterator, NamedTuple
 
 if TYPE_CHECKING:  # (tree-sitter itself is imported on first use)
     from tree_sitter import Node, Parser
@@ -52,12 +52,20 @@ class Write:
         self.place = place
 
 
+class Read(NamedTuple):
+    key: str  # the argument a hook reads
+    place: Place
+    tools: frozenset[str] | None  # the tools its hook compares input.tool with (None: it picks none by name)
+    prefixed: bool  # its hook also picks tools by a prefix (input.tool.startsWith): an MCP server's, maybe
+
+
 class PluginFacts:
     def __init__(self, syntax_error: Place | None, exports: tuple[Export, ...], hooks: frozenset[str],
                  writes: tuple[Write, ...], reassigns: tuple[Place, ...], tools: frozenset[str] | None,
                  tool_names: tuple[tuple[str, Place], ...] = (), tool_prefixes: frozenset[str] = frozenset(),
                  hook_places: tuple[tuple[str, Place], ...] = (), exits: tuple[Place, ...] = (),
-                 after_the_call: tuple[tuple[str, Place], ...] = (), commonjs: Place | None = None) -> None:
+                 after_the_call: tuple[tuple[str, Place], ...] = (), commonjs: Place | None = None,
+                 reads: tuple[Read, ...] = (), prefix_places: tuple[tuple[str, Place], ...] = ()) -> None:
         self.syntax_error = syntax_error
         self.exports = exports
         self.hooks = hooks  # the hook keys it returns ("tool.execute.before", "event"...)
@@ -66,10 +74,12 @@ class PluginFacts:
         self.tools = tools  # the tools its tool.execute.before compares input.tool with; None: all
         self.tool_names = tool_names  # each of those names, where it is written
         self.tool_prefixes = tool_prefixes  # what its tool.execute.before tests input.tool.startsWith with
+        self.prefix_places = prefix_places  # each of those prefixes, where it is written
         self.hook_places = hook_places  # each key of a function in an object a plugin function returns, and where
         self.exits = exits  # process.exit(...) in such a function: it ends opencode itself
         self.after_the_call = after_the_call  # ("throw" or "args", where) in tool.execute.after: the call has run
         self.commonjs = commonjs  # where it assigns module.exports (or exports.x), having no ES export
+        self.reads = reads  # the arguments its tool.execute.before/after read, with the tools that hook picks
 
 
 def analyse(path: Path, source: bytes) -> PluginFacts:
@@ -82,7 +92,7 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
     error = _first_error(root) if root.has_error else None
     exports = tuple(_exports(root))
     hooks, writes, reassigns, tools, names, prefixes = set(), [], [], set(), [], set()
-    places, exits, after = [], [], []
+    places, exits, after, reads, prefix_places = [], [], [], [], []
     unfiltered = False
     plugins = _plugin_functions(root)
     for key, function, place in _hook_functions(root):
@@ -96,8 +106,13 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
         if key not in (HOOK, AFTER_HOOK):
             continue
         params = _params(function)
+        hook_tools = _tools_compared(function, params)
+        picked = frozenset(name for name, _ in hook_tools) or None
+        hook_prefixes = _tool_prefixes(function, params)
+        prefixed = bool(hook_prefixes)
         if key == AFTER_HOOK:  # (its input names the tool the same way: only the names are read)
-            names += sorted(_tools_compared(function, params), key=lambda item: item[1])
+            names += sorted(hook_tools, key=lambda item: item[1])
+            reads += _reads(function, {"output": params["input"]} if "input" in params else {}, params, picked, prefixed)
             changed = _args_writes(function, {"output": params["input"]}) if "input" in params else ([], [])
             after += [("throw", place) for place in _throws(function)]
             after += [("args", place) for place in sorted([w.place for w in changed[0]] + changed[1])]
@@ -105,14 +120,17 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
         found_writes, found_reassigns = _args_writes(function, params)
         writes += found_writes
         reassigns += found_reassigns
-        compared = _tools_compared(function, params)
-        prefixes |= _tool_prefixes(function, params)
+        reads += _reads(function, params, params, picked, prefixed)
+        compared = hook_tools
+        prefixes |= {prefix for prefix, _ in hook_prefixes}
+        prefix_places += sorted(hook_prefixes, key=lambda item: item[1])
         unfiltered |= not compared
         tools |= {name for name, _ in compared}
         names += sorted(compared, key=lambda item: item[1])
     return PluginFacts(error, exports, frozenset(hooks), tuple(writes), tuple(reassigns),
                        None if unfiltered or not tools else frozenset(tools), tuple(names), frozenset(prefixes),
-                       tuple(places), tuple(exits), tuple(after), _commonjs(root))
+                       tuple(places), tuple(exits), tuple(after), _commonjs(root), tuple(reads),
+                       tuple(prefix_places))
 
 
 def syntax_error(path: Path, source: bytes) -> Place | None:
@@ -377,7 +395,9 @@ def _params(function: Node) -> dict[str, str]:
     return found
 
 
-def _args_writes(function: Node, params: dict[str, str]) -> tuple[list[Write], list[Place]]:
+def _args_test(function: Node, params: dict[str, str]) -> tuple[Callable[[Node | None], bool], set[str]]:
+    """Whether a node is the call's arguments (`output.args`, or a name given them: `const args =
+    output.args`, a destructured `{ args }`), and those names."""
     output, aliases = params.get("output"), {params["args"]} if "args" in params else set()
 
     def is_args(node: Node | None) -> bool:
@@ -395,6 +415,76 @@ def _args_writes(function: Node, params: dict[str, str]) -> tuple[list[Write], l
             name = node.child_by_field_name("name")
             if name is not None and name.type == "identifier":
                 aliases.add(_text(name))
+    return is_args, aliases
+
+
+def _reads(function: Node, args_params: dict[str, str], params: dict[str, str], picked: frozenset[str] | None,
+           prefixed: bool) -> list[Read]:
+    """The hook's reads of the call's arguments, each with the tools picked where it reads them
+    (the condition around it, else the whole hook's)."""
+    spellings = _tool_spellings(function, params)
+    return [Read(key, where, around[0] or None, around[1]) if around else Read(key, where, picked, prefixed)
+            for key, where, around in _args_reads(function, args_params, spellings)]
+
+
+def _picked_around(node: Node, function: Node, spellings: set[str]) -> tuple[frozenset[str], bool] | None:
+    """The tools the nearest condition around `node` picks by name (`if (input.tool === "read")
+    {...}`, `input.tool === "read" && ...`), and whether it also picks by a prefix; None where no
+    condition between it and the hook names one."""
+    child, parent = node, node.parent
+    while parent is not None and parent != function:
+        condition = None
+        if parent.type == "if_statement" and child == parent.child_by_field_name("consequence"):
+            condition = parent.child_by_field_name("condition")
+        elif parent.type == "binary_expression" and _text(parent.child_by_field_name("operator")) == "&&" \
+                and child == parent.child_by_field_name("right"):
+            condition = parent.child_by_field_name("left")
+        if condition is not None:
+            names = {value for n in _walk(condition) if n.type == "binary_expression"
+                     and _text(n.child_by_field_name("operator")) in ("===", "==")
+                     for a, b in ((n.child_by_field_name("left"), n.child_by_field_name("right")),
+                                  (n.child_by_field_name("right"), n.child_by_field_name("left")))
+                     if a is not None and _text(a) in spellings and (value := _unquoted(b)) is not None}
+            prefixed = any(n.type == "call_expression" and _text(n.child_by_field_name("function")).endswith(
+                ".startsWith") for n in _walk(condition))
+            if names or prefixed:
+                return frozenset(names), prefixed
+        child, parent = parent, parent.parent
+    return None
+
+
+def _args_reads(function: Node, params: dict[str, str],
+                spellings: set[str] | None = None) -> list[tuple[str, Place, tuple[frozenset[str], bool] | None]]:
+    """The arguments the hook reads (`output.args.file_path`, `args["cmd"]`, `const { file_path } =
+    output.args`), where, and the tools the condition around each picks (`spellings`: how the hook
+    writes input.tool): not those it only sets."""
+    is_args, _ = _args_test(function, params)
+    found = []
+    for node in _walk(function):
+        parent = node.parent
+        if node.type == "member_expression" and is_args(node.child_by_field_name("object")):
+            key = _text(node.child_by_field_name("property"))
+        elif node.type == "subscript_expression" and is_args(node.child_by_field_name("object")):
+            key = _unquoted(node.child_by_field_name("index")) or ""
+        elif node.type == "variable_declarator" and is_args(node.child_by_field_name("value")) and \
+                (pattern := node.child_by_field_name("name")) is not None and pattern.type == "object_pattern":
+            around = _picked_around(node, function, spellings or set())
+            found += [(_text(part).split(":")[0].split("=")[0].strip(), _place(part), around)
+                      for part in pattern.named_children if part.type != "rest_pattern"]
+            continue
+        else:
+            continue
+        written = parent is not None and parent.type in ("assignment_expression", "augmented_assignment_expression") \
+            and parent.child_by_field_name("left") == node
+        deleted = parent is not None and parent.type == "unary_expression" and _text(parent).startswith("delete ")
+        if key and not written and not deleted:
+            found.append((key, _place(node), _picked_around(node, function, spellings or set())))
+    return found
+
+
+def _args_writes(function: Node, params: dict[str, str]) -> tuple[list[Write], list[Place]]:
+    output = params.get("output")
+    is_args, aliases = _args_test(function, params)
     writes, reassigns = [], []
     for node in _walk(function):
         if node.type in ("assignment_expression", "augmented_assignment_expression"):
@@ -453,8 +543,8 @@ def _tool_spellings(function: Node, params: dict[str, str]) -> set[str]:
     return names
 
 
-def _tool_prefixes(function: Node, params: dict[str, str]) -> set[str]:
-    """The string literals `input.tool.startsWith(...)` is called with (an MCP server's `fs_`...)."""
+def _tool_prefixes(function: Node, params: dict[str, str]) -> set[tuple[str, Place]]:
+    """The string literals `input.tool.startsWith(...)` is called with (an MCP server's `fs_`...), and where."""
     names = _tool_spellings(function, params)
     found = set()
     for node in _walk(function):
@@ -464,8 +554,8 @@ def _tool_prefixes(function: Node, params: dict[str, str]) -> set[str]:
                 and _text(callee.child_by_field_name("object")) in names:
             arguments = node.child_by_field_name("arguments")
             first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
-            if (value := _unquoted(first)) is not None:
-                found.add(value)
+            if first is not None and (value := _unquoted(first)) is not None:
+                found.add((value, _place(first)))
     return found
 
 

@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
 
 from ... import layout
+from ...hooks.events import IF_EVENTS
 from ...interpreter import DEFAULT as DEFAULT_PYTHON
 from ...patterns import lazy
 from ..base import Capabilities, Entry, MatcherGroups, Scope, Target, check_events
-from .protocol import ACTION_GUARDS, ANSWER_TABLE, BLOCKED_BY_EXIT_2, CLAUDE_GATES
+from .protocol import ACTION_GUARDS, ANSWER_TABLE, BLOCKED_BY_EXIT_2, BLOCKS, CLAUDE_GATES, IGNORED, fails_closed, protocol
 
 if TYPE_CHECKING:
     from ...document import Document
@@ -87,6 +88,7 @@ class Claude(MatcherGroups):
     has_plugins = True  # enabledPlugins (docs/hosts/claude-code.md#plugin-hooks)
     commands_checked = True
     guard_events = ACTION_GUARDS
+    condition_events = IF_EVENTS
     exit_2_blocks = BLOCKED_BY_EXIT_2
     shell_form_in_sh = True  # (measured on 2.1.328: /bin/sh, with "shell": "bash" too; docs/hosts/claude-code.md#measured)
     file_kinds = (SETTINGS_KIND, PLUGIN_HOOKS_KIND)
@@ -126,8 +128,6 @@ class Claude(MatcherGroups):
         return CLAUDE_EVENTS
 
     def unstarted_effect(self, event: str, handler: Any, exits_2: str | None) -> str:
-        from .protocol import BLOCKS, IGNORED, fails_closed, protocol
-
         if isinstance(handler, dict) and fails_closed(event, handler) and protocol(event).exit_2 in (BLOCKS, IGNORED):
             return ('the hook fails, and with "onFailure": "block" Claude Code blocks every call it matches '
                     "(docs/hosts/claude-code.md#on-failure)")
@@ -140,8 +140,6 @@ class Claude(MatcherGroups):
         return super().unstarted_effect(event, handler, exits_2)
 
     def fails_closed(self, event: str, handler: Any) -> bool:
-        from .protocol import fails_closed
-
         return isinstance(handler, dict) and fails_closed(event, handler)
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:

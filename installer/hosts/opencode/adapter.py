@@ -56,6 +56,30 @@ HOOK_KEYS = ("auth", "chat.headers", "chat.message", "chat.params", "command.exe
              "experimental.compaction.autocontinue", "experimental.provider.small_model", "experimental.session.compacting",
              "experimental.text.complete", "permission.ask", "provider", "shell.env", "tool", "tool.definition",
              "tool.execute.after", "tool.execute.before")
+# the arguments each of opencode's own tools takes, as its schema in the 1.18.33 binary names them
+# (docs/hosts/opencode.md#tool-names): a hook that reads another on such a tool reads undefined
+TOOL_ARGUMENTS = {"bash": ("command", "timeout", "workdir", "description"), "read": ("filePath", "offset", "limit"),
+                  "write": ("content", "filePath"), "edit": ("filePath", "oldString", "newString", "replaceAll"),
+                  "glob": ("pattern", "path"), "grep": ("pattern", "path", "include"),
+                  "webfetch": ("url", "format", "timeout"), "todowrite": ("todos",), "skill": ("name",),
+                  "task": ("description", "prompt", "subagent_type", "task_id", "command"),
+                  "apply_patch": ("patchText",), "question": ("questions",), "invalid": ("tool", "error"),
+                  "lsp": ("operation", "filePath", "line", "character", "query"),
+                  "websearch": ("query", "numResults", "livecrawl", "type", "contextMaxCharacters")}
+# the events of opencode's bus in the 1.18.33 binary (its `type:"..."` event definitions): the
+# `event` hook gets them as `{event: {type, properties}}`; a function under one of these names as
+# a hook key is never called
+BUS_EVENTS = frozenset({
+    "catalog.updated", "command.executed", "file.edited", "file.watcher.updated", "global.disposed",
+    "installation.updated", "integration.connection.updated", "integration.updated", "lsp.updated",
+    "mcp.browser.open.failed", "mcp.tools.changed", "message.part.delta", "message.part.removed",
+    "message.part.updated", "message.removed", "message.updated", "permission.asked", "permission.replied",
+    "plugin.added", "project.directories.updated", "project.updated", "pty.created", "pty.deleted", "pty.exited",
+    "pty.updated", "question.asked", "question.rejected", "question.replied", "reference.updated",
+    "server.connected", "session.compacted", "session.created", "session.deleted", "session.diff", "session.error",
+    "session.idle", "session.status", "session.updated", "todo.updated", "tui.command.execute", "tui.prompt.append",
+    "tui.session.select", "tui.toast.show", "vcs.branch.updated", "workspace.failed", "workspace.ready",
+    "workspace.status", "worktree.failed", "worktree.ready"})
 OPENCODE_TOOL_OF_CLAUDE = {claude: own for own, claude in CLAUDE_TOOL_NAMES.items()}
 EVERY_TOOL = "*"  # a hook's `tools` that runs it for every tool
 # the nearest hook for a Claude Code event (docs/hosts/opencode.md#event-mapping); the others are
@@ -91,8 +115,13 @@ def mcp_tool_name(server: str, tool: str) -> str:
     """What opencode calls an MCP server's tool in `input.tool`: `<server>_<tool>`, every character
     outside [A-Za-z0-9_-] made `_` (measured on 1.18.33: server `My-Srv.x`, tool `do.thing` gave
     `My-Srv_x_do_thing`)."""
-    name: str = _NOT_IN_A_TOOL_NAME.sub("_", f"{server}_{tool}")
-    return name
+    return tool_name(f"{server}_{tool}")
+
+
+def tool_name(name: str) -> str:
+    """A tool's name as opencode writes it in `input.tool`: every character outside [A-Za-z0-9_-] `_`."""
+    replaced: str = _NOT_IN_A_TOOL_NAME.sub("_", name)
+    return replaced
 
 
 def config_folders(project: Path) -> list[tuple[str, Path]]:

@@ -1,0 +1,104 @@
+"""Delivery: whether what a hook script decides reaches the host, through the code between the
+two (installer/doctor/scripts/delivery.py reads that code).
+
+One unit: a readable script file with the handlers that run it (checks/scripts/units.py).
+- its own exit 2 taken back on its way out (an except that catches SystemExit, a finally that
+  exits, a catch around execSync, an exit status overwritten, an EXIT trap);
+- a child script's exit 2 that the script running it drops (subprocess, os.system, spawnSync,
+  a shell wrapper whose own last command, `|| true` or pipe decides its status).
+Reported only where the host would block on exit 2 (the adapter's exit_2_blocks) and the script
+gives no JSON decision on stdout, which would still get through.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+from ... import hosts
+from .. import disk, handler_facts
+from ..model import Context, Finding, Handler, RuleTable
+from ..scripts import keys
+from ..scripts.delivery import Lost
+from ..scripts.flow import Place
+from ..shell.resolve import resolve_shell
+from .scripts.units import Script, scripts_of
+
+RULES = RuleTable()
+ANSWERS = frozenset({"permissionDecision", "behavior"})  # a decision on stdout decides whatever the status
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    for script in scripts_of(ctx):
+        yield from RULES.run(script)
+
+
+def _blocking(script: Script) -> list[Handler]:
+    """The handlers that run the script on an event whose host blocks on exit 2, where a failure
+    does not block anyway (Claude Code's onFailure "block" makes exit 1 block too)."""
+    found = []
+    for handler in script.handlers:
+        host = hosts.of(handler.file.host)
+        if host is not None and handler.event in host.exit_2_blocks:
+            found.append(handler)
+    return found
+
+
+@RULES.rule("delivery/exit-2-lost")
+def _exit_2_lost(script: Script) -> Iterator[Finding]:
+    """A block by exit 2 that the script's own code, or the code that runs a child script, turns
+    into another status before the host sees it."""
+    handlers = _blocking(script)
+    facts = script.facts
+    if not handlers or ANSWERS & set(facts.answers):
+        return
+    lost = [place for place in facts.flow.lost_blocks if not place.child or _blocks_by_exit_2(_beside(facts, place.child))]
+    for place in (lost or list(_wrapped(script, handlers[0])))[:1]:
+        if place.status == "1" and script.code.claude_fails_closed:
+            continue  # (exit 1 blocks there too)
+        yield script.finding("delivery/exit-2-lost", Place(place.line, place.column), handlers, how=place.how, status=place.status,
+                             action=_action(handlers[0]))
+
+
+def _beside(facts: keys.ScriptFacts, child: str) -> Path | None:
+    """The child script a script names, looked for where it is written (an absolute path) or in
+    the script's own folder (None: not there to be read)."""
+    path = Path(child) if child.startswith("/") else facts.path.parent / child
+    return path if disk.is_file(path) else None
+
+
+def _blocks_by_exit_2(path: Path | None) -> bool:
+    """A script that refuses by exiting 2 and gives no JSON decision (which its stdout would
+    still carry to the host)."""
+    if path is None:
+        return False
+    child = keys.analyse(path)
+    return child.readable and not ANSWERS & set(child.answers) and any(s.what == "exit 2" for s in child.blocks)
+
+
+def _action(handler: Handler) -> str:
+    host = hosts.of(handler.file.host)
+    effect = host.exit_2_blocks.get(handler.event, "") if host is not None else ""
+    return f"what exit 2 would stop ({effect}) goes ahead" if effect else "the action goes ahead"
+
+
+def _wrapped(script: Script, handler: Handler) -> Iterator[Lost]:
+    """A shell wrapper that runs a script blocking by exit 2 where the wrapper's own last command,
+    a `|| true` or a pipe decides the status (shell/exit.py), and the wrapper neither passes the
+    status on itself (`$?`, PIPESTATUS, pipefail) nor exits 2 of its own."""
+    code = script.facts.runs_scripts
+    if code is None or "$?" in code or "PIPESTATUS" in code or "pipefail" in code or any(
+            e.status == 2 for e in script.facts.flow.exits):
+        return
+    lines = code.splitlines()
+    for inv in resolve_shell(code, handler_facts.where(handler.file)).invocations:
+        path = handler_facts.script_of(inv)
+        if path is None or (inv.sets_status and not inv.tolerated) or path == script.facts.path:
+            continue
+        if not _blocks_by_exit_2(path):
+            continue
+        line = next((n for n, text in enumerate(lines, 1) if path.name in text), 1)
+        why = f"`|| true` (or a test around it) here takes {path.name}'s exit 2" if inv.tolerated else \
+            f"the wrapper runs {path.name} here and its status is not the wrapper's: the command after it " \
+            "(or the pipe it feeds) sets that"
+        yield Lost(line, 1, why, "0")
+        return

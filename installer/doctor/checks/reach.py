@@ -1,0 +1,61 @@
+"""Reach: hooks that depend on files of another scope. A hook of the user's settings, the
+administrator's or a plugin runs in every project, and one that reaches its script through the
+project's folder (`"$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh`) finds it only in the projects that
+have it; a plugin's own script belongs under `${CLAUDE_PLUGIN_ROOT}`. Where the script is missing
+in this project, command/script-missing says so (worded for a shared hook); these rules say what
+holds where it is not missing."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+from .. import disk
+from ..handler_facts import commands_checked, kind, resolution, through_project
+from ..model import Context, Finding, Handler, RuleTable
+
+RULES = RuleTable()
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    for handler in ctx.handlers:
+        if commands_checked(handler) and kind(handler) == "command" and handler.file.project is not None:
+            yield from RULES.run(ctx, handler)
+
+
+def _shared_scripts(handler: Handler) -> Iterator[tuple[str, Path, str]]:
+    """(the script as written, its path in this project, the variable) for each file the shared
+    hook reaches through the project's folder."""
+    for inv in resolution(handler).invocations:
+        variable = through_project(handler, inv)
+        if variable is not None and inv.path is not None:
+            yield inv.script or str(inv.path), inv.path, variable
+
+
+@RULES.rule("command/plugin-script-through-project")
+def _plugin_script_through_project(ctx: Context, handler: Handler) -> Iterator[Finding]:
+    """A plugin's hook that names its own script through the project: the script is in the
+    plugin's folder, and no project has it there."""
+    root, project = handler.file.plugin_root, handler.file.project
+    if root is None or project is None or not handler.file.from_plugin:
+        return
+    for script, path, variable in _shared_scripts(handler):
+        own = root / path.relative_to(project)
+        if disk.is_file(own):
+            yield ctx.finding("command/plugin-script-through-project", handler.file, handler.keys + ("command",),
+                              script=script, variable=variable, own=str(own),
+                              relative=path.relative_to(project).as_posix())
+
+
+@RULES.rule("command/shared-hook-project-script")
+def _shared_hook_project_script(ctx: Context, handler: Handler) -> Iterator[Finding]:
+    """A user, managed or plugin hook whose script is in this project: it runs in every project,
+    and doctor cannot tell whether the others have the script."""
+    file = handler.file
+    for script, path, variable in _shared_scripts(handler):
+        project = file.project
+        if project is None or not disk.is_file(path):
+            continue  # (missing here: command/script-missing)
+        if file.plugin_root is not None and disk.is_file(file.plugin_root / path.relative_to(project)):
+            continue  # (the plugin's own script: plugin-script-through-project)
+        yield ctx.finding("command/shared-hook-project-script", file, handler.keys + ("command",), script=script,
+                          variable=variable, scope="a plugin" if file.from_plugin else f"the {file.scope} settings")

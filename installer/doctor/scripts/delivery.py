@@ -1,0 +1,380 @@
+"""Where a script's own exit 2 (its block) never reaches the process that runs it: a small model
+of how each language's exception handling, child processes and exit hooks change the status a
+hook's interpreter ends with.
+
+- Python: `sys.exit(2)` raises SystemExit, so a bare `except:`, `except BaseException` or
+  `except SystemExit` around it (or around a call of a function that exits 2) takes the exit
+  back, and a `finally` that exits or returns replaces it; `subprocess.run`/`call`/`Popen` and
+  `os.system` of a child script whose status is dropped, and `sys.exit(os.system(...))`, which
+  exits with the child's wait status (512 for exit 2: 0 once the interpreter keeps its low byte).
+- JavaScript: `execSync` of a child that exits 2 throws (uncaught: node exits 1; caught and not
+  passed on: 0), `spawnSync`/`spawn` whose status nobody reads, a `process.exitCode = 2` that a
+  later top-level `process.exitCode = 0` or `process.exit(0)` overwrites.
+- Shell: a `trap '... exit 0' EXIT`, which ends every run, an `exit 2` included, with its own status.
+
+A shell wrapper's own last command (`guard.py; echo done`, `guard || true`, a pipe) is the
+command reader's (shell/exit.py), judged where the wrapper is run (checks/delivery.py).
+Each finding names the line that needs the change. What cannot be followed is not reported.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from typing import Callable, Iterator, NamedTuple
+
+from ...patterns import lazy
+
+PY_RUNS = frozenset({"subprocess.run", "subprocess.call", "subprocess.Popen", "os.system", "run", "call", "Popen"})
+PY_EXITS = frozenset({"sys.exit", "exit", "quit"})  # (os._exit ends the process at once: nothing catches it)
+CATCHES_EXIT = frozenset({"", "BaseException", "SystemExit"})  # ("": a bare except)
+# where the child's status is read: it is then the script's to pass on (not reported)
+STATUS_READ = frozenset({"returncode", "wait", "poll", "check_returncode"})
+TO_EXIT_CODE = frozenset({"os.waitstatus_to_exitcode", "waitstatus_to_exitcode", "os.WEXITSTATUS", "WEXITSTATUS"})
+
+
+class Lost(NamedTuple):
+    """A place where the script's block by exit 2 is lost on its way out."""
+
+    line: int
+    column: int
+    how: str  # what happens there, in a few words
+    status: str  # the status the host receives instead ("0", "1", "0 or 1")
+    child: str = ""  # the child script whose status is lost, as the code names it ("guard.py"); "": its own
+
+
+# ---- Python ----------------------------------------------------------------------------------------
+
+def _name(node: ast.AST) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _name(node.value)
+        return f"{base}.{node.attr}" if base else node.attr
+    return ""
+
+
+def _constants(tree: ast.Module) -> dict[str, object]:
+    """The module's NAME = literal assignments (BLOCK = 2)."""
+    out: dict[str, object] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant):
+            for target in stmt.targets:
+                if isinstance(target, ast.Name):
+                    out[target.id] = stmt.value.value
+    return out
+
+
+def _status(node: ast.AST | None, constants: dict[str, object]) -> object:
+    if node is None:
+        return 0
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name) and node.id in constants:
+        return constants[node.id]
+    return None  # not known
+
+
+def _exits_2(node: ast.AST, constants: dict[str, object]) -> bool:
+    if isinstance(node, ast.Call) and _name(node.func) in PY_EXITS | {"SystemExit"}:
+        return _status(node.args[0] if node.args else None, constants) == 2
+    if isinstance(node, ast.Raise) and node.exc is not None:
+        exc = node.exc
+        if isinstance(exc, ast.Call) and _name(exc.func) == "SystemExit":
+            return _status(exc.args[0] if exc.args else None, constants) == 2
+    return False
+
+
+def python(tree: ast.Module, nodes: list[ast.AST]) -> tuple[Lost, ...]:
+    """The places of a Python script where its exit 2 is lost (`nodes`: every node of the tree)."""
+    tries = [node for node in nodes if isinstance(node, ast.Try) and (node.finalbody or any(
+        handler.type is None or CATCHES_EXIT & {_name(t) for t in ast.walk(handler.type)} for handler in node.handlers))]
+    if not tries:
+        return tuple(sorted(set(_children(tree, nodes))))
+    constants = _constants(tree)
+    functions = {node.name: node for node in nodes if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    calls: dict[str, set[str]] = {}
+    exiting: set[str] = set()
+    for name, fn in functions.items():
+        inside = list(ast.walk(fn))
+        calls[name] = {_name(n.func) for n in inside if isinstance(n, ast.Call)} & functions.keys()
+        if any(_exits_2(n, constants) for n in inside):
+            exiting.add(name)
+    changed = True
+    while changed:  # and the functions that call one of them
+        changed = False
+        for name, called in calls.items():
+            if name not in exiting and called & exiting:
+                exiting.add(name)
+                changed = True
+
+    def blocks_in(body: list[ast.stmt]) -> bool:
+        return any(_exits_2(n, constants) or (isinstance(n, ast.Call) and _name(n.func) in exiting)
+                   for stmt in body for n in ast.walk(stmt))
+
+    found = [*_caught_exits(tries, blocks_in), *_children(tree, nodes)]
+    return tuple(sorted(set(found)))
+
+
+def _caught_exits(tries: list[ast.Try], blocks_in: Callable[[list[ast.stmt]], bool]) -> Iterator[Lost]:
+    for node in tries:
+        if not blocks_in(node.body):
+            continue
+        for handler in node.handlers:
+            types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+            caught = {(_name(t) if t is not None else "") for t in types}
+            if not caught & CATCHES_EXIT or _passes_on(handler.body, handler.name) \
+                    or _handler_status(handler.body) == "2":
+                continue
+            what = "a bare except:" if "" in caught else f"except {next(iter(caught & CATCHES_EXIT))}"
+            yield Lost(handler.lineno, handler.col_offset + 1,
+                       f"{what} here also catches the SystemExit that sys.exit(2) raises", _handler_status(handler.body))
+            break
+        for stmt in node.finalbody:
+            ends = [n for n in ast.walk(stmt) if isinstance(n, ast.Return) or (
+                isinstance(n, ast.Call) and _name(n.func) in PY_EXITS)]
+            if ends:
+                end = ends[0]
+                what = "return" if isinstance(end, ast.Return) else f"{_name(end.func)}(...)"
+                yield Lost(end.lineno, end.col_offset + 1,
+                           f"the finally's {what} here replaces the exit 2 raised in its try", "0 or 1")
+                break
+
+
+def _passes_on(body: list[ast.stmt], bound: str | None) -> bool:
+    """A handler that raises again, or exits with a status it does not spell (sys.exit(e.code))."""
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Raise):
+                return True
+            if isinstance(node, ast.Call) and _name(node.func) in PY_EXITS | {"os._exit"} and node.args \
+                    and not isinstance(node.args[0], ast.Constant):
+                return True
+            if bound and isinstance(node, ast.Name) and node.id == bound and any(
+                    isinstance(n, ast.Attribute) and n.attr == "code" for n in ast.walk(stmt)):
+                return True
+    return False
+
+
+def _handler_status(body: list[ast.stmt]) -> str:
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Call) and _name(node.func) in PY_EXITS | {"os._exit"}:
+                arg = node.args[0] if node.args else None
+                if arg is None or (isinstance(arg, ast.Constant) and arg.value is None):
+                    return "0"
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, int):
+                    return str(arg.value)
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    return "1"
+    return "0"
+
+
+SCRIPT_NAME = lazy(r"""[\w.@+-]*\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl)\b""")
+
+
+def _child_script(call: ast.Call) -> str:
+    """The script file a child process runs, as its arguments spell it (the last literal with a
+    script's suffix: "guard.py" of os.path.join(HERE, "guard.py")); "" where none does."""
+    found = ""
+    for node in [*call.args, *(k.value for k in call.keywords if k.arg == "args")]:
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.Constant) and isinstance(inner.value, str):
+                found = _js_child(inner.value) or found
+    return found
+
+
+def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost]:
+    """subprocess/os.system calls of a child script whose status the script drops or garbles."""
+    runs = [node for node in nodes if isinstance(node, ast.Call) and _name(node.func) in PY_RUNS
+            and _child_script(node)]
+    if not runs:
+        return
+    parents: dict[int, ast.AST] = {}
+    for node in nodes:
+        for inner in ast.iter_child_nodes(node):
+            parents[id(inner)] = node
+    for node in runs:
+        name, child = _name(node.func), _child_script(node)
+        parent = parents.get(id(node))
+        checked = any(k.arg == "check" and not (isinstance(k.value, ast.Constant) and not k.value.value)
+                      for k in node.keywords)
+        if isinstance(parent, ast.Call) and _name(parent.func) in PY_EXITS | {"SystemExit"}:
+            if name.endswith("system"):
+                yield Lost(parent.lineno, parent.col_offset + 1, f"{_name(parent.func)}(os.system(...)) exits with "
+                           "the child's wait status (exit 2 is 512, which the exit turns into 0)", "0", child)
+            continue
+        if checked or _in_try(node, parents):
+            continue  # (check=True raises: the script's error handling decides)
+        if isinstance(parent, ast.Expr):
+            yield Lost(node.lineno, node.col_offset + 1, f"{name}(...) runs the child script and drops its exit status",
+                       "0", child)
+            continue
+        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+            var = parent.targets[0].id
+            use = _status_use(nodes, var, parent)
+            if use == "none":
+                yield Lost(node.lineno, node.col_offset + 1,
+                           f"{name}(...) runs the child script, and its exit status ({var}) is never passed on", "0", child)
+            elif use == "wait-status" and name.endswith("system"):
+                yield Lost(node.lineno, node.col_offset + 1, f"{var} = os.system(...) is the child's wait status "
+                           f"(exit 2 is 512), and sys.exit({var}) turns it into 0", "0", child)
+
+
+def _in_try(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
+    at = parents.get(id(node))
+    while at is not None:
+        if isinstance(at, ast.Try) and at.handlers:
+            return True
+        if isinstance(at, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+        at = parents.get(id(at))
+    return False
+
+
+def _status_use(nodes: list[ast.AST], var: str, assign: ast.AST) -> str:
+    """How the script uses the variable holding a child's result: "none" (never read, or only
+    printed), "wait-status" (handed to sys.exit as it is), or "read"."""
+    reads = [n for n in nodes if isinstance(n, ast.Name) and n.id == var and isinstance(n.ctx, ast.Load)]
+    if not reads:
+        return "none"
+    for node in nodes:
+        if isinstance(node, ast.Call) and _name(node.func) in PY_EXITS | {"SystemExit"} and node.args \
+                and isinstance(node.args[0], ast.Name) and node.args[0].id == var:
+            return "wait-status"
+    for node in nodes:
+        if isinstance(node, ast.Call) and _name(node.func) in ("print", "logging.info", "logging.debug", "log") \
+                or isinstance(node, ast.JoinedStr):
+            continue
+        if isinstance(node, ast.Attribute) and node.attr in STATUS_READ and _name(node.value) == var:
+            return "read"
+        if isinstance(node, (ast.Compare, ast.If, ast.Return, ast.BoolOp, ast.BinOp)) or (
+                isinstance(node, ast.Call) and _name(node.func) in TO_EXIT_CODE):
+            if any(isinstance(n, ast.Name) and n.id == var for n in ast.walk(node)):
+                return "read"
+    return "none"
+
+
+# ---- JavaScript (comment-stripped code) --------------------------------------------------------------
+
+JS_EXEC_SYNC = lazy(r"""(?<![\w$])(?P<fn>execSync|execFileSync)\s*\(""", needs=("Sync",))
+JS_SPAWN_SYNC = lazy(r"""(?<![\w$])(?:(?:const|let|var)\s+(?P<var>[A-Za-z_$][\w$]*)\s*=\s*)?"""
+                     r"""(?:[\w$]+(?:\([^()]*\))?\.)?spawnSync\s*\(""", needs=("spawnSync",))
+JS_STATUS_AFTER = lazy(r"""[^;\n]*\)\s*\.status""")  # spawnSync(...).status
+JS_TRY_CATCH = lazy(r"""\btry\s*\{""", needs=("try",))
+JS_CATCH = lazy(r"""\s*catch\s*(?:\(\s*(?P<err>[A-Za-z_$][\w$]*)?[^)]*\))?\s*\{""")
+JS_PASSES_ON = lazy(r"""\bthrow\b|process\.exit\s*\(\s*(?!0\s*\))[^)]|process\.exitCode\s*=\s*(?!0\b)|\.status\b""")
+JS_EXIT_CODE_2 = lazy(r"""process\.exitCode\s*=\s*2\b""", needs=("exitCode",))
+JS_EXIT_ZERO = lazy(r"""process\.exitCode\s*=\s*0\b|process\.exit\s*\(\s*0\s*\)""", needs=("process.exit",))
+
+
+def javascript(code: str, place: Callable[[int], tuple[int, int]],
+               close: Callable[[str, int], int], balanced: Callable[[str, int], str]) -> tuple[Lost, ...]:
+    """The places of a JavaScript script where its block by exit 2 is lost; `close` finds a
+    brace's closing one, `balanced` a call's arguments (flow.py's readers)."""
+    found: list[Lost] = []
+    tries = [(m.end() - 1, close(code, m.end() - 1)) for m in JS_TRY_CATCH.finditer(code)]
+    for match in JS_EXEC_SYNC.finditer(code):
+        child = _js_child(balanced(code, match.end()))
+        if not child:
+            continue
+        around = [(start, end) for start, end in tries if start < match.start() < end]
+        if not around:
+            line, column = place(match.start())
+            found.append(Lost(line, column, f"{match.group('fn')} throws when the child exits non-zero, and "
+                              "uncaught, node exits 1 (not the child's 2)", "1", child))
+            continue
+        start, end = around[-1]
+        catch = JS_CATCH.match(code, end + 1)
+        if catch is None:
+            continue
+        body = code[catch.end():close(code, catch.end() - 1)]
+        if not JS_PASSES_ON.search(body):
+            line, column = place(catch.start() + len(catch.group(0)) - len(catch.group(0).lstrip()))
+            found.append(Lost(line, column, f"this catch takes the error {match.group('fn')} throws for the child's "
+                              "exit 2 and does not pass the status on", "0", child))
+    for match in JS_SPAWN_SYNC.finditer(code):
+        child = _js_child(balanced(code, match.end()))
+        if not child:
+            continue
+        var = match.group("var")
+        after = code[match.end():]
+        if var is None and not JS_STATUS_AFTER.match(after) or (
+                var is not None and not re.search(rf"(?<![\w$]){re.escape(var)}\s*(?:\?\.|\.)\s*(?:status|signal)\b",
+                                                  after)):
+            line, column = place(match.start())
+            found.append(Lost(line, column, "spawnSync runs the child script, and its status is never read", "0", child))
+    first = JS_EXIT_CODE_2.search(code)
+    if first is not None:
+        later = next((m for m in JS_EXIT_ZERO.finditer(code, first.end()) if _depth(code, m.start(), close) == 0), None)
+        if later is not None:
+            line, column = place(later.start())
+            found.append(Lost(line, column, "this sets the exit status to 0 after process.exitCode = 2 "
+                              f"(line {place(first.start())[0]})", "0"))
+    return tuple(sorted(set(found)))
+
+
+def _js_child(arguments: str) -> str:
+    """The script file a child process runs, as its arguments' text spells it (the last name
+    with a script's suffix); "" where none does."""
+    names = SCRIPT_NAME.findall(arguments)
+    return names[-1] if names else ""
+
+
+def _depth(code: str, offset: int, close: Callable[[str, int], int]) -> int:
+    """How many braces are open at `offset` (0: the top level)."""
+    depth, brace = 0, code.find("{", 0, offset)
+    while brace >= 0:
+        if close(code, brace) > offset:
+            depth += 1
+        brace = code.find("{", brace + 1, offset)
+    return depth
+
+
+# ---- shell -------------------------------------------------------------------------------------------
+
+SH_TRAP_EXIT = lazy(r"""(?m)(?:^|[;&|]\s*)trap\s+(?P<q>["'])(?P<body>.*?)(?P=q)\s+(?:[A-Z0-9 ]*\b)?(?:EXIT|0)\b""",
+                    needs=("trap",))
+SH_TRAP_STATUS = lazy(r"""\bexit\s+(?P<status>[013-9]\d*)\b|\bexit\s*$""")
+
+
+def shell(code: str, place: Callable[[int], tuple[int, int]], may_exit_2: bool) -> tuple[Lost, ...]:
+    """A `trap '... exit N' EXIT` (N not 2) in a script that exits 2 or runs another script: the
+    trap's exit is the status."""
+    if not may_exit_2:
+        return ()
+    for match in SH_TRAP_EXIT.finditer(code):
+        status = SH_TRAP_STATUS.search(match.group("body"))
+        if status and status.group("status") is not None:
+            line, column = place(code.index("trap", match.start()))
+            return (Lost(line, column, f"this EXIT trap runs `exit {status.group('status')}` as the script ends, "
+                         "so every run, an exit 2 included, ends with its status", status.group("status")),)
+    return ()
+
+
+# ---- programs whose own output lands on the hook's stdout ------------------------------------------
+
+# the git subcommands that print on stdout (progress and most messages go to stderr: fetch, push, clone)
+GIT_PRINTS = frozenset({"status", "log", "diff", "show", "pull", "branch", "stash", "commit", "merge", "init",
+                        "ls-files", "rev-parse", "reset", "describe", "shortlog", "blame", "grep", "config", "remote"})
+PACKAGE_MANAGERS = frozenset({"npm", "pnpm", "yarn"})  # `npm run x` prints "> x" and the script's output
+PIP_PRINTS = frozenset({"install", "list", "freeze", "show", "download"})
+QUIET = frozenset({"-q", "--quiet", "-s", "--silent", "--porcelain=v0"})
+CHATTY = frozenset({"git", "make", "pip", "pip3"}) | PACKAGE_MANAGERS
+
+
+def prints_on_stdout(program: str, args: list[str]) -> bool:
+    """Whether a program run as `program args...` writes text of its own on stdout: git's
+    reporting subcommands, npm/pnpm/yarn, make, pip install (unless told to be quiet)."""
+    program = program.rsplit("/", 1)[-1]
+    if program not in CHATTY or QUIET & set(args) or any(a.startswith("--quiet") for a in args):
+        return False
+    words = [a for a in args if not a.startswith("-")]
+    if program == "git":
+        # (`git -C dir status`: the option's value is not the subcommand)
+        for index, arg in enumerate(args):
+            if arg in ("-C", "-c"):
+                words = [a for a in args[index + 2:] if not a.startswith("-")]
+        return bool(words) and words[0] in GIT_PRINTS and not (words[0] == "diff" and "--exit-code" in args)
+    if program in ("pip", "pip3"):
+        return bool(words) and words[0] in PIP_PRINTS
+    return True

@@ -1,0 +1,94 @@
+"""opencode's own ways for a plugin to do nothing, each a bad plugin and its corrected twin run on
+the real opencode 1.18.33: the bad one's guard or hook never acts, the twin's does; doctor flags
+the bad one at the line that needs the change, and not the twin.
+
+- a bus event's name (`session.idle`) as a hook key, not inside the `event` hook;
+- an argument read by Claude Code's name (`output.args.file_path`) on a tool that takes `filePath`;
+- an MCP server's tools picked by the server's name as configured (`my.docs_`), which opencode
+  writes with `_` for every character outside [A-Za-z0-9_-] (`my_docs_`).
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from claude_cli import hookwright
+from opencode_cli import run_opencode
+
+pytestmark = pytest.mark.e2e
+
+MCP_SERVER = Path(__file__).with_name("fake_mcp_server.py")
+STATUS = {"tool": "bash", "input": {"command": "true", "description": "status"}}
+
+
+def _plugin(project: Path, code: str) -> Path:
+    plugin = project / ".opencode" / "plugins" / "p.js"
+    plugin.parent.mkdir(parents=True)
+    plugin.write_text(code)
+    return plugin
+
+
+def _flagged(home: Path, project: Path, rule: str) -> list[tuple[str, int]]:
+    doctor = hookwright("doctor", "--project", str(project), "--json", home=home, project=project)
+    return [(f["path"], f["line"]) for f in json.loads(doctor.stdout)["findings"] if f["rule"] == rule]
+
+
+def _line_of(path: Path, text: str) -> int:
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+IDLE = {
+    "a hook key": '  "session.idle": async () => { writeFileSync(MARK, "idle") },\n',
+    "inside event": '  event: async ({ event }) => { if (event.type === "session.idle") writeFileSync(MARK, "idle") },\n',
+}
+
+
+@pytest.mark.parametrize("where", list(IDLE))
+def test_a_bus_event_reaches_a_plugin_only_through_the_event_hook(opencode_cli, home, project, where):
+    mark = project / "idle.txt"
+    plugin = _plugin(project, f'import {{ writeFileSync }} from "fs"\nconst MARK = {json.dumps(str(mark))}\n'
+                              f"export const P = async () => ({{\n{IDLE[where]}}})\n")
+    run = run_opencode(project, home, [STATUS, "done"])
+    assert run.returncode == 0 and not run.timed_out, run.stderr[-3000:]
+    called = mark.exists()
+    assert called == (where == "inside event")
+    expected = [] if called else [(str(plugin), _line_of(plugin, "session.idle"))]
+    assert _flagged(home, project, "host/opencode-hook-never-called") == expected
+
+
+GUARD = ('export const P = async () => ({\n  "tool.execute.before": async (input, output) => {\n'
+         '    if (input.tool === "read" && String(output.args.%s).endsWith("secret.key")) throw new Error("no secrets")\n'
+         "  },\n})\n")
+
+
+@pytest.mark.parametrize("argument", ["file_path", "filePath"])
+def test_a_guard_reads_the_argument_by_the_name_the_tool_takes(opencode_cli, home, project, argument):
+    (project / "secret.key").write_text("TOKEN=secret\n")
+    plugin = _plugin(project, GUARD % argument)
+    read = {"tool": "read", "input": {"filePath": str(project / "secret.key")}}
+    run = run_opencode(project, home, [read, "done"])
+    assert run.returncode == 0 and not run.timed_out, run.stderr[-3000:]
+    (result,) = run.tool_results
+    refused = "no secrets" in result["content"]
+    assert refused == (argument == "filePath") and ("TOKEN=secret" in result["content"]) != refused
+    expected = [] if refused else [(str(plugin), _line_of(plugin, argument))]
+    assert _flagged(home, project, "host/opencode-argument-not-there") == expected
+
+
+PREFIX_GUARD = ('export const P = async () => ({\n  "tool.execute.before": async (input) => {\n'
+                '    if (input.tool.startsWith("%s")) throw new Error("no docs here")\n  },\n})\n')
+
+
+@pytest.mark.parametrize("prefix", ["my.docs_", "my_docs_"])
+def test_an_mcp_servers_tools_are_picked_by_the_name_opencode_writes(opencode_cli, home, project, tmp_path, prefix):
+    record = tmp_path / "calls.jsonl"
+    plugin = _plugin(project, PREFIX_GUARD % prefix)
+    call = {"tool": "my_docs_read_doc", "input": {"path": "a.md"}}
+    run = run_opencode(project, home, [call, "done"], mcp={"my.docs": [sys.executable, str(MCP_SERVER), str(record)]})
+    assert run.returncode == 0 and not run.timed_out, run.stderr[-3000:]
+    reached = record.exists()
+    assert reached == (prefix == "my.docs_")
+    expected = [(str(plugin), _line_of(plugin, "startsWith"))] if reached else []
+    assert _flagged(home, project, "host/opencode-tool-prefix-name") == expected

@@ -1,0 +1,69 @@
+"""Conditions that can never be true together: a handler's `if` for a tool its group's matcher
+never fires for (measured on Claude Code 2.1.332: tests/e2e/test_doctor_scopes_e2e.py)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from doctor_support import doctor, found, settings
+from hookwright.doctor.checks.conditions import fires_for
+from hookwright.doctor.run import run
+
+
+@pytest.mark.parametrize("matcher, tool, fires", [
+    ("Edit", "Bash", False), ("Edit|Write", "Write", True), (None, "Bash", True), ("*", "Bash", True),
+    ("Edit.*", "NotebookEdit", True), ("^Edit$", "NotebookEdit", False), ("Ba.*", "Bash", True),
+    ("mcp__docs__.*", "mcp__docs__read", True), ("mcp__docs__.*", "mcp__docs", True),
+    ("mcp__docs__.*", "mcp__docs__*", True), ("mcp__docs__.*", "mcp__other__*", False), ("Bash", "mcp__docs", False),
+    ("mcp__.*", "mcp__docs__read", True), ("Bash", "Bash*", None), ("Bash(", "Bash", None),
+])
+def test_the_tools_a_matcher_fires_for_meet_the_tool_an_if_names(matcher, tool, fires):
+    assert fires_for(matcher, "PreToolUse", tool) is fires
+
+
+def test_an_if_for_bash_on_an_edit_matcher_is_reported_at_the_if(tmp_path):
+    outcome = doctor(tmp_path, {"settings.json": settings(matcher="Edit", **{"if": "Bash(git *)"})})
+    (finding,) = found(outcome, "matcher/if-other-tool")
+    assert finding.keys[-1] == "if" and "Bash" in finding.message and '"Edit"' in finding.message
+
+
+@pytest.mark.parametrize("matcher, condition", [
+    ("Bash", "Bash(git *)"), ("Edit|Bash", "Bash(git *)"), (None, "Bash(git *)"), ("Write", "Write(*.txt)"),
+    ("mcp__docs__.*", "mcp__docs__read_doc"), ("Bash", "not a rule (at all"),
+])
+def test_an_if_the_matcher_can_fire_for_is_not_reported(tmp_path, matcher, condition):
+    outcome = doctor(tmp_path, {"settings.json": settings(matcher=matcher, **{"if": condition})})
+    assert not found(outcome, "matcher/if-other-tool")
+
+
+def test_an_if_on_an_event_without_tool_matchers_is_left_to_if_never_runs(tmp_path):
+    outcome = doctor(tmp_path, {"settings.json": settings("Stop", matcher=None, **{"if": "Bash(git *)"})})
+    assert not found(outcome, "matcher/if-other-tool") and found(outcome, "structure/if-never-runs")
+
+
+def _plugin_hooks(tmp_path, matcher, servers=("docs",)):
+    root = tmp_path / "plugin"
+    (root / ".claude-plugin").mkdir(parents=True)
+    (root / ".claude-plugin" / "plugin.json").write_text('{"name": "guarded"}')
+    (root / ".mcp.json").write_text(json.dumps({"mcpServers": {s: {"command": "x"} for s in servers}}))
+    (root / "hooks").mkdir()
+    hooks = root / "hooks" / "hooks.json"
+    hooks.write_text(json.dumps(settings(matcher=matcher)))
+    return hooks
+
+
+def test_a_plugin_server_matched_by_its_bare_name_is_reported_with_its_scoped_name(tmp_path):
+    outcome = run([_plugin_hooks(tmp_path, "mcp__docs__.*")], project=tmp_path)
+    (finding,) = found(outcome, "matcher/plugin-server-bare-name")
+    assert finding.keys[-1] == "matcher" and '"mcp__plugin_guarded_docs__.*"' in finding.hint
+
+
+@pytest.mark.parametrize("matcher", ["mcp__plugin_guarded_docs__.*", "mcp__.*", "mcp__other__.*", "Bash"])
+def test_a_matcher_that_names_no_plugin_server_bare_is_not_reported(tmp_path, matcher):
+    assert not found(run([_plugin_hooks(tmp_path, matcher)], project=tmp_path), "matcher/plugin-server-bare-name")
+
+
+def test_a_bare_name_that_a_configured_server_also_has_is_not_reported(tmp_path):
+    hooks = _plugin_hooks(tmp_path, "mcp__docs__.*")
+    (tmp_path / ".mcp.json").write_text(json.dumps({"mcpServers": {"docs": {"command": "x"}}}))
+    assert not found(run([hooks], project=tmp_path), "matcher/plugin-server-bare-name")

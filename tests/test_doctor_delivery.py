@@ -1,0 +1,196 @@
+"""Delivery: a block by exit 2 lost on its way out of the hook (installer/doctor/scripts/delivery.py,
+checks/delivery.py), and programs whose own output lands before the JSON answer.
+
+Every case is run: the test feeds the hook a PreToolUse payload the way Claude Code does and reads
+its exit status, so a case that claims to lose the block really does, and its twin really blocks
+(tests/e2e/test_delivery_e2e.py shows the real CLI letting the call through)."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from doctor_support import doctor, found, settings
+from hookwright.doctor.scripts import delivery
+from hookwright.doctor.scripts.keys import analyse
+
+GUARD = 'import json, sys\njson.load(sys.stdin)\nprint("Blocked: rm", file=sys.stderr)\nsys.exit(2)\n'
+PY = "import json, os, subprocess, sys\n"
+RUNNERS = {".py": sys.executable, ".js": "node", ".sh": "bash"}
+PAYLOAD = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm x"}})
+
+# name: (the hook's files, the one its handler runs, the line doctor names; its twin's files)
+CASES = {
+    "except SystemExit around a call of a function that exits 2": (
+        {"h.py": PY + "def check():\n    json.load(sys.stdin)\n    sys.exit(2)\n"
+                      "if __name__ == '__main__':\n    try:\n        check()\n    except SystemExit:\n        pass\n"},
+        "h.py", 8,
+        {"h.py": PY + "def check():\n    json.load(sys.stdin)\n    sys.exit(2)\n"
+                      "if __name__ == '__main__':\n    try:\n        check()\n    except ValueError:\n        pass\n"}),
+    "a bare except that exits 0": (
+        {"h.py": PY + "BLOCK = 2\ntry:\n    json.load(sys.stdin)\n    sys.exit(BLOCK)\nexcept:\n    sys.exit(0)\n"},
+        "h.py", 6,
+        {"h.py": PY + "BLOCK = 2\ntry:\n    json.load(sys.stdin)\n    sys.exit(BLOCK)\nexcept Exception:\n    sys.exit(0)\n"}),
+    "a finally that exits": (
+        {"h.py": PY + "try:\n    json.load(sys.stdin)\n    raise SystemExit(2)\nfinally:\n    sys.exit(0)\n"},
+        "h.py", 6,
+        {"h.py": PY + "try:\n    json.load(sys.stdin)\n    raise SystemExit(2)\nfinally:\n    print('done', file=sys.stderr)\n"}),
+    "sys.exit(os.system(...))": (
+        {"h.py": PY + "sys.exit(os.system(sys.executable + ' ' + os.path.dirname(__file__) + '/guard.py'))\n",
+         "guard.py": GUARD}, "h.py", 2,
+        {"h.py": PY + "sys.exit(os.waitstatus_to_exitcode(os.system(sys.executable + ' ' + "
+                      "os.path.dirname(__file__) + '/guard.py')))\n", "guard.py": GUARD}),
+    "subprocess.call whose status is only printed": (
+        {"h.py": PY + "rc = subprocess.call([sys.executable, os.path.dirname(__file__) + '/guard.py'])\n"
+                      "print(f'guard said {rc}', file=sys.stderr)\n", "guard.py": GUARD}, "h.py", 2,
+        {"h.py": PY + "rc = subprocess.call([sys.executable, os.path.dirname(__file__) + '/guard.py'])\n"
+                      "if rc:\n    sys.exit(rc)\n", "guard.py": GUARD}),
+    "an uncaught execSync (node exits 1)": (
+        {"h.js": "require('child_process').execSync(`python3 ${__dirname}/guard.py`, {stdio: 'inherit'});\n",
+         "guard.py": GUARD}, "h.js", 1,
+        {"h.js": "const r = require('child_process').spawnSync('python3', [`${__dirname}/guard.py`], "
+                 "{stdio: 'inherit'});\nprocess.exit(r.status);\n", "guard.py": GUARD}),
+    "spawnSync whose status nobody reads": (
+        {"h.js": "const cp = require('child_process');\ncp.spawnSync('python3', [__dirname + '/guard.py'], "
+                 "{stdio: 'inherit'});\n", "guard.py": GUARD}, "h.js", 2,
+        {"h.js": "const cp = require('child_process');\nconst r = cp.spawnSync('python3', [__dirname + '/guard.py'], "
+                 "{stdio: 'inherit'});\nprocess.exitCode = r.status;\n", "guard.py": GUARD}),
+    "process.exit(0) after process.exitCode = 2": (
+        {"h.js": "require('fs').readFileSync(0);\nif (true) { process.exitCode = 2; }\nprocess.exit(0);\n"}, "h.js", 3,
+        {"h.js": "require('fs').readFileSync(0);\nif (true) { process.exitCode = 2; }\nprocess.exit();\n"}),
+    "a wrapper whose guard is behind || true": (
+        {"h.sh": 'python3 "$(dirname "$0")/guard.py" || true\n', "guard.py": GUARD}, "h.sh", 1,
+        {"h.sh": 'python3 "$(dirname "$0")/guard.py" || exit $?\n', "guard.py": GUARD}),
+    "a wrapper that pipes its guard into tee": (
+        {"h.sh": 'DIR="$(cd "$(dirname "$0")" && pwd)"\npython3 "$DIR/guard.py" 2>&1 | tee -a /dev/null >&2\n',
+         "guard.py": GUARD}, "h.sh", 2,
+        {"h.sh": 'set -o pipefail\nDIR="$(cd "$(dirname "$0")" && pwd)"\n'
+                 'python3 "$DIR/guard.py" 2>&1 | tee -a /dev/null >&2\n', "guard.py": GUARD}),
+    "an EXIT trap": (
+        {"h.sh": "trap 'exit 1' EXIT\ncat >/dev/null\nexit 2\n"}, "h.sh", 1,
+        {"h.sh": "trap 'echo bye >&2' EXIT\ncat >/dev/null\nexit 2\n"}),
+}
+
+
+def _write(base: Path, files: dict[str, str], runs: str) -> str:
+    hooks = base / ".claude" / "hooks"
+    hooks.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (hooks / name).write_text(text)
+    return f'{RUNNERS[Path(runs).suffix]} "$CLAUDE_PROJECT_DIR"/.claude/hooks/{runs}'
+
+
+def _status(base: Path, command: str) -> int:
+    """The exit status the hook's command ends with on a PreToolUse payload, run as Claude Code runs it."""
+    return subprocess.run(["sh", "-c", command], input=PAYLOAD, text=True, capture_output=True, timeout=30,
+                          env={**os.environ, "CLAUDE_PROJECT_DIR": str(base)}).returncode
+
+
+@pytest.mark.parametrize("twin", [False, True], ids=["broken", "twin"])
+@pytest.mark.parametrize("name", list(CASES))
+def test_a_block_lost_on_its_way_out_is_flagged_at_the_line_that_loses_it(tmp_path, name, twin):
+    broken, runs, line, fixed = CASES[name]
+    base = tmp_path / "project"
+    command = _write(base, fixed if twin else broken, runs)
+    assert (_status(base, command) == 2) == twin  # what the host would receive
+    flagged = found(doctor(base, {".claude/settings.json": settings(command=command)}), "delivery/exit-2-lost")
+    assert [(Path(f.path).name, f.line) for f in flagged] == ([] if twin else [(runs, line)])
+
+
+def test_a_lost_block_on_an_event_where_exit_2_blocks_nothing_is_not_reported(tmp_path):
+    broken, runs, _, _ = CASES["a bare except that exits 0"]
+    base = tmp_path / "project"
+    command = _write(base, broken, runs)
+    out = doctor(base, {".claude/settings.json": settings("PostToolUse", command=command)})
+    assert found(out, "delivery/exit-2-lost") == []
+
+
+def test_a_script_that_also_answers_with_a_json_decision_is_not_reported(tmp_path):
+    deny = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}}
+    text = PY + f"try:\n    print(json.dumps({deny!r}))\n    sys.exit(2)\nexcept BaseException:\n    pass\n"
+    base = tmp_path / "project"
+    command = _write(base, {"h.py": text}, "h.py")
+    assert found(doctor(base, {".claude/settings.json": settings(command=command)}), "delivery/exit-2-lost") == []
+
+
+def test_a_handler_that_passes_the_exit_on_is_not_reported(tmp_path):
+    text = PY + ("try:\n    json.load(sys.stdin)\n    sys.exit(2)\nexcept BaseException as error:\n"
+                 "    print(error, file=sys.stderr)\n    raise\n")
+    base = tmp_path / "project"
+    command = _write(base, {"h.py": text}, "h.py")
+    assert _status(base, command) == 2
+    assert found(doctor(base, {".claude/settings.json": settings(command=command)}), "delivery/exit-2-lost") == []
+
+
+@pytest.mark.parametrize("program, args, prints", [
+    ("git", ["status"], True), ("git", ["-C", "/tmp", "log", "-1"], True), ("git", ["fetch", "origin"], False),
+    ("git", ["pull", "-q"], False), ("git", ["diff", "--quiet"], False), ("/usr/bin/git", ["show"], True),
+    ("npm", ["run", "lint"], True), ("npm", ["run", "lint", "--silent"], False), ("make", ["-s"], False),
+    ("pip", ["install", "x"], True), ("pip", ["--version"], False), ("curl", ["-s", "x"], False),
+])
+def test_which_programs_print_on_the_hooks_stdout(program, args, prints):
+    assert delivery.prints_on_stdout(program, args) is prints
+
+
+@pytest.mark.parametrize("name, text, flagged", [
+    ("git.sh", "#!/bin/bash\ncat >/dev/null\ngit status\necho '{\"continue\": true}'\n", True),
+    ("quiet.sh", "#!/bin/bash\ncat >/dev/null\ngit status >/dev/null 2>&1\necho '{\"continue\": true}'\n", False),
+    ("captured.sh", "#!/bin/bash\ncat >/dev/null\nS=$(git status --porcelain)\necho '{\"continue\": true}'\n", False),
+    ("npm.sh", "#!/bin/bash\ncat >/dev/null\nnpm ls || true\necho '{\"continue\": true}'\n", True),
+    ("run.py", PY + "json.load(sys.stdin)\nsubprocess.run(['git', 'status'])\nprint(json.dumps({'continue': True}))\n",
+     True),
+    ("taken.py", PY + "json.load(sys.stdin)\nsubprocess.run(['git', 'pull'], capture_output=True)\n"
+                      "print(json.dumps({'continue': True}))\n", False),
+])
+def test_a_program_whose_own_output_lands_before_the_json_answer(tmp_path, name, text, flagged):
+    base = tmp_path / "project"
+    command = _write(base, {name: text}, name)
+    subprocess.run(["git", "init", "-q", str(base)], check=True)
+    printed = subprocess.run(["sh", "-c", command], input=PAYLOAD, text=True, capture_output=True, timeout=60,
+                             cwd=base, env={**os.environ, "CLAUDE_PROJECT_DIR": str(base)}).stdout
+    assert (not printed.lstrip().startswith("{")) == flagged  # the answer is not alone on stdout
+    out = doctor(base, {".claude/settings.json": settings(command=command)})
+    assert bool(found(out, "script/text-before-json")) == flagged
+
+
+def test_the_corpus_scripts_lose_no_block(shared):
+    """../shared/corpus/hook-scripts: none of the forty loses its own exit 2 on the way out
+    (read one by one: the two wrappers run scripts the corpus does not hold)."""
+    folder = shared / "corpus" / "hook-scripts"
+    assert [path.name for path in sorted(folder.iterdir()) if analyse(path).flow.lost_blocks] == []
+
+
+def test_a_child_that_never_blocks_or_cannot_be_read_is_nobodys_lost_block(tmp_path):
+    """A notifier started and forgotten, or a child doctor cannot find, decides nothing it could lose."""
+    notify = PY + "json.load(sys.stdin)\nprint('ok', file=sys.stderr)\n"
+    text = PY + ("subprocess.Popen([sys.executable, os.path.dirname(__file__) + '/notify.py'])\n"
+                 "subprocess.run([sys.executable, '/nowhere/guard.py'])\n")
+    base = tmp_path / "project"
+    command = _write(base, {"h.py": text, "notify.py": notify}, "h.py")
+    assert found(doctor(base, {".claude/settings.json": settings(command=command)}), "delivery/exit-2-lost") == []
+
+
+def test_a_handler_that_exits_2_itself_keeps_the_block(tmp_path):
+    text = PY + "try:\n    json.load(sys.stdin)\n    sys.exit(2)\nexcept BaseException:\n    sys.exit(2)\n"
+    base = tmp_path / "project"
+    command = _write(base, {"h.py": text}, "h.py")
+    assert _status(base, command) == 2
+    assert found(doctor(base, {".claude/settings.json": settings(command=command)}), "delivery/exit-2-lost") == []
+
+
+@pytest.mark.parametrize("fill, dropped", [
+    ('new["file_path"] = ti["file_path"]\nnew["new_string"] = ti["new_string"]\n', True),
+    ("for key in ti:\n    new[key] = ti[key]\nnew['new_string'] = 'x'\n", False),
+    ("new.update(ti)\nnew['new_string'] = 'x'\n", False),
+])
+def test_a_rewrite_filled_in_key_by_key_is_read_as_the_keys_it_is_given(tmp_path, fill, dropped):
+    text = (PY + "call = json.load(sys.stdin)\nti = call['tool_input']\nnew = {}\n" + fill +
+            "print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PreToolUse', 'updatedInput': new}}))\n")
+    base = tmp_path / "project"
+    command = _write(base, {"h.py": text}, "h.py")
+    flagged = found(doctor(base, {".claude/settings.json": settings(matcher="Edit", command=command)}),
+                    "script/rewrite-drops-fields")
+    assert [(f.line, "old_string" in f.message) for f in flagged] == ([(4, True)] if dropped else [])  # (new = {}: where it is made)
