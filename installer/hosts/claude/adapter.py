@@ -16,7 +16,16 @@ from ...hooks.events import IF_EVENTS
 from ...interpreter import DEFAULT as DEFAULT_PYTHON
 from ...patterns import lazy
 from ..base import Capabilities, Entry, MatcherGroups, Scope, Target, check_events
-from .protocol import ACTION_GUARDS, ANSWER_TABLE, BLOCKED_BY_EXIT_2, BLOCKS, CLAUDE_GATES, IGNORED, fails_closed, protocol
+from .protocol import (
+    ACTION_GUARDS,
+    ANSWER_TABLE,
+    BLOCKED_BY_EXIT_2,
+    BLOCKS,
+    CLAUDE_GATES,
+    IGNORED,
+    fails_closed,
+    protocol,
+)
 
 if TYPE_CHECKING:
     from ...document import Document
