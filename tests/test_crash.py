@@ -19,13 +19,13 @@ import filelock  # noqa: F401  (imported before the forks, as everything a child
 import platformdirs  # noqa: F401
 import pytest
 from hookwright import faults, resources, state
-from hookwright.apply import Consent
 from hookwright.commands.install import install
 from hookwright.commands.rollback import rollback
 from hookwright.commands.uninstall import uninstall
 from hookwright.doctor import run as doctor
 from hookwright.hosts.base import Scope
 from hookwright.hosts.opencode.adapter import read_plugin, render_plugin
+from hookwright.planning.apply import Consent
 from hookwright.planning.rollback import Only
 from support import forked
 

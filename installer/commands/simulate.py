@@ -75,11 +75,6 @@ class Simulation(Payload):
         self.sandboxed = sandboxed  # the hooks ran in a sandbox (--sandbox: installer/sandbox.py)
         self.hosts = hosts or []  # each agent with hooks here: its outcome, or why it was not simulated
 
-    def print_text(self, result: Result) -> None:
-        from ..output import print_simulation
-
-        print_simulation(self)
-
 
 def simulate(event: str | None, *, tool: str | None = None, tool_input: str | None = None,
              input_file: Path | None = None, payload_file: Path | None = None, command: str | None = None,

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from ..hooks.events import Event
     from ..hooks.model import Candidate, ConfigFile
     from ..packs import HostTarget, Pack, PackHook
-    from ..plan import Plan
+    from ..planning.plan import Plan
     from .versions import Pin
 
 

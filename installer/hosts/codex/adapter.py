@@ -51,7 +51,7 @@ from . import trust
 if TYPE_CHECKING:
     from ...doctor.discovery import Candidate
     from ...packs import Pack, PackHook
-    from ...plan import Plan
+    from ...planning.plan import Plan
 
 KIND = "codex-hooks"  # doctor's name for the kind of file
 FOLDER = ".codex"
@@ -363,7 +363,7 @@ def _trust_plan(host: Codex, files: list[tuple[Target, Any, Any]], from_disk: bo
     that are new or changed, and the hooks the change moved, which were trusted at their old
     place; and that forgets the trust of our hooks the change takes away, where it still holds
     their hash. `from_disk`: the files as they are now (written), not as planned."""
-    from ...plan import Plan
+    from ...planning.plan import Plan
 
     config = user_config()
     doc = host.load(config)
