@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from typer._click.core import Command  # (typer vendors click)
     from typer.models import CommandInfo
 
-    from .apply import Consent
     from .commands.result import Result
+    from .planning.apply import Consent
 
 HELP_FLAGS = {"help_option_names": ["-h", "--help"]}
 app = typer.Typer(
@@ -93,7 +93,7 @@ def _consent(yes: bool, allow_conflicts: bool, as_json: bool, **again: bool) -> 
     is for the document alone), or nobody. `again`: the flags given that a command printed as a
     hint repeats (dry_run=True is --dry-run), with --yes and --allow-conflicts."""
     from . import output
-    from .apply import Consent
+    from .planning.apply import Consent
 
     person = output.interactive() and not (yes or as_json)
     flags = {"yes": yes, "allow_conflicts": allow_conflicts, **again}

@@ -28,7 +28,7 @@ from .errors import ExitCode, HookwrightError
 
 if TYPE_CHECKING:
     from .hosts.base import Target
-    from .plan import Plan
+    from .planning.plan import Plan
 
 FLAG = "--allow-outside-scope"
 

@@ -7,7 +7,7 @@ import sys
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TextIO
 
 from . import __version__, hosts
 from .commands.result import Result, Status
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from .commands.status import Installs
     from .doctor.report import Line
     from .hosts.base import Entry
-    from .plan import Plan
+    from .planning.plan import Plan
 
 JSON_SCHEMA = "hookwright/1"
 verbosity = 0  # -1 --quiet, 1 --verbose (the command line's callback sets it)
@@ -116,11 +116,44 @@ def print_json(payload: dict[str, Any]) -> None:
     sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
 
 
+# each command's payload (commands/*.py) by its class, and how it prints as text
+PRINTERS: dict[str, Callable[[Any, Result], None]] = {
+    "Installs": lambda status, _: print_status(status),
+    "HookList": lambda listed, _: print_hooks(listed),
+    "Decisions": lambda decisions, _: print_decisions(decisions),
+    "Journal": lambda journal, _: print_journal(journal),
+    "Rendered": lambda rendered, _: print_rendered(rendered),
+    "PackList": lambda listed, _: print_packs(listed),
+    "PackMade": lambda made, _: print_pack_made(made),
+    "PackTested": lambda tested, _: print_pack_tested(tested),
+    "Preferences": lambda preferences, _: print_preferences(preferences),
+    "PrefsWritten": lambda written, result: print_prefs_written(written, result.status),
+    "Simulation": lambda simulation, _: print_simulation(simulation),
+    "Rules": lambda rules, _: print_rule(rules.rules[0]) if rules.one else print_rules(rules.rules),
+}
+
+
+def print_payload(result: Result, as_json: bool) -> None:
+    """A read-only command's payload: its JSON document, or as text. Printing depends on the
+    payloads, never the reverse: they are plain data (commands/result.py)."""
+    payload: Any = result.payload  # (one of PRINTERS' classes, or doctor's Report)
+    kind = type(payload).__name__
+    if kind == "Report":  # doctor's report: text, JSON or SARIF, as its --format says
+        print_report(payload)
+        return
+    if kind == "Rules":  # --explain: as its --format says
+        as_json = payload.format != "text"
+    if as_json:
+        print_json(result.to_json())
+    else:
+        PRINTERS[kind](payload, result)
+
+
 def print_result(result: Result, as_json: bool) -> None:
     """A read-only command's payload prints itself (here, through the print_* functions below); a
     writing command's plans, notes and outcome are printed here."""
     if result.payload is not None:
-        result.payload.print(result, as_json)
+        print_payload(result, as_json)
         return
     if as_json:
         print_json(result.to_json())

@@ -6,7 +6,7 @@ loggers, formatters, a rewriter on MCP tools, inline commands and scripts that e
 three bundled packs installed into its project scope with `--yes --allow-conflicts` (the
 rewriter races with path-normalizer, as it would in real life), then uninstalled again, N
 times. Each install runs as a fresh `hookwright` process twice, interleaved in a shuffled
-order: as shipped, and with the plan check switched off (Plan.check_findings replaced by a no-op
+order: as shipped, and with the plan check switched off (Plan.checked replaced by a no-op
 in the same process, before the CLI starts). The figure is the ratio of the medians (and of the
 best runs); DESIGN.md's target is at most 1.3 (the check adds at most 30%). The floor of any
 typer CLI (`python -c "import typer, json"`) and `hookwright --version` are timed beside them.
@@ -28,7 +28,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 PACKS = ["git-guard", "path-normalizer", "ask-guard"]
-WITHOUT_CHECK = ("import sys; from hookwright.plan import Plan; Plan.check_findings = lambda self: None; "
+WITHOUT_CHECK = ("import sys; from hookwright.planning.plan import Plan; Plan.checked = lambda self: self; "
                  "from hookwright.__main__ import main; main()")
 AS_SHIPPED = "import sys; from hookwright.__main__ import main; main()"
 SCRIPTS = {

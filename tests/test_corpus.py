@@ -184,10 +184,10 @@ class _Functions:
         self.project = project
 
     def __call__(self, command: str) -> tuple[int, str | None, int | None]:
-        from hookwright.apply import Consent
         from hookwright.commands.install import install
         from hookwright.commands.uninstall import uninstall
         from hookwright.hosts.base import Scope
+        from hookwright.planning.apply import Consent
 
         try:
             if command == "install":

@@ -11,7 +11,7 @@ SETTINGS = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
     # one of ours: the file is an install target, and the install checks look at it (its runtime is missing)
     {"type": "command", "command": 'python3 -I -S "$CLAUDE_PROJECT_DIR"/.claude/hookwright/git-guard/git-guard'
                                    ' --host claude', "timeout": 10}]}]}}
-NEVER_FOR_A_CHECK = ("hookwright.atomic", "hookwright.plan", "hookwright.state", "hookwright.apply",
+NEVER_FOR_A_CHECK = ("hookwright.atomic", "hookwright.planning.plan", "hookwright.state", "hookwright.planning.apply",
                      "hookwright.planning", "hookwright.doctor.checks.opencode", "hookwright.doctor.scripts.plugins",
                      "rich", "jsonschema", "jsonschema_rs", "deepdiff", "ctypes")
 

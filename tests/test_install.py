@@ -305,9 +305,9 @@ def test_crlf_line_endings_survive_an_install(hookwright, home, project):
 
 
 def test_a_file_changed_while_we_ask_is_shown_again_and_asked_about_again(home, project):
-    from hookwright.apply import Consent
     from hookwright.commands.install import install
     from hookwright.hosts.base import Scope
+    from hookwright.planning.apply import Consent
 
     settings = project / ".claude" / "settings.json"
     write_json(settings, {"permissions": {"allow": []}})
@@ -330,9 +330,9 @@ def test_a_file_changed_while_we_ask_is_shown_again_and_asked_about_again(home, 
 
 
 def test_saying_no_to_the_plan_asked_again_after_an_edit_writes_nothing_of_ours(home, project):
-    from hookwright.apply import Consent
     from hookwright.commands.install import install
     from hookwright.hosts.base import Scope
+    from hookwright.planning.apply import Consent
 
     settings = project / ".claude" / "settings.json"
     write_json(settings, {})
@@ -352,9 +352,9 @@ def test_saying_no_to_the_plan_asked_again_after_an_edit_writes_nothing_of_ours(
 
 def test_a_change_made_while_we_ask_that_already_does_what_the_plan_would_writes_nothing(hookwright, home,
                                                                                           project):
-    from hookwright.apply import Consent
     from hookwright.commands.install import install
     from hookwright.hosts.base import Scope
+    from hookwright.planning.apply import Consent
 
     def someone_else_installs_first(plan, changed_since):
         assert hookwright("install", "git-guard", *project_args(project), "--yes").code == 0
@@ -372,7 +372,7 @@ def test_a_result_the_host_would_reject_is_never_written(home, project):
     from hookwright.errors import HookwrightError
     from hookwright.hosts.base import Scope
     from hookwright.hosts.claude import adapter as claude
-    from hookwright.plan import Plan
+    from hookwright.planning.plan import Plan
 
     target = claude.HOST.target(Scope.project, project)
     bad = {"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "timeout": 0}]}]}}

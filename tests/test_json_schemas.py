@@ -155,9 +155,9 @@ def test_a_declined_change_validates_against_the_result_schema(home, capsys):
     """Declined needs a person who says no on a terminal, which --json never asks: printed here
     through the same print_result as the CLI, from the command's own result."""
     from hookwright import output
-    from hookwright.apply import Consent
     from hookwright.commands.install import install
     from hookwright.hosts.base import Scope
+    from hookwright.planning.apply import Consent
 
     result = install(["git-guard"], host="claude", scope=Scope.user, project=None, options=[], adopt=False,
                      dry_run=False, consent=Consent(ask=lambda *_: False))

@@ -50,3 +50,46 @@ def test_simulate_never_imports_doctor():
 def test_the_hooks_layer_imports_neither_doctor_nor_simulate_nor_the_commands():
     assert _crossing("hooks", ("doctor", "simulate", "commands")) == []
 
+
+
+def test_results_are_plain_data_that_printing_reads_and_never_the_reverse():
+    """commands/ returns results (commands/result.py) and output.py prints them: no command
+    module imports output.py, so results and printing never import each other again."""
+    assert _crossing("commands", ("output",)) == []
+    assert "hookwright.commands.result" in _imports_of("output.py")
+
+
+def test_every_payload_of_a_command_has_its_printer():
+    import importlib
+    import pkgutil
+
+    from hookwright import commands, output
+    from hookwright.commands.result import Payload
+
+    for info in pkgutil.iter_modules(commands.__path__):
+        importlib.import_module(f"hookwright.commands.{info.name}")
+    kinds = {kind.__name__ for kind in _subclasses(Payload)}
+    assert kinds - {"Report"} == set(output.PRINTERS)  # (doctor's report prints as its --format says)
+
+
+def test_planning_checking_and_applying_are_one_package_below_the_commands():
+    """A change goes plan -> check -> consent -> lock -> re-plan -> write in installer/planning/;
+    doctor, simulate and the hooks layer never import it (a plan's check imports doctor)."""
+    assert not [name for name in ("plan.py", "plan_check.py", "apply.py") if (PACKAGE / name).exists()]
+    assert {"plan", "plan_check", "apply"} <= {path.stem for path in (PACKAGE / "planning").glob("*.py")}
+    assert _crossing("doctor", ("planning", "commands")) == []
+    assert _crossing("simulate", ("planning",)) == []
+    assert _crossing("hooks", ("planning",)) == []
+
+
+def _imports_of(module: str) -> set[str]:
+    """What one top-level module of installer/ imports (its imports anywhere, as _imports reads them)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse((PACKAGE / module).read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            names.add(".".join(["hookwright", node.module] if node.module else ["hookwright"]))
+    return names
+
+
+def _subclasses(kind: type) -> list[type]:
+    return [sub for direct in kind.__subclasses__() for sub in (direct, *_subclasses(direct))]

@@ -12,10 +12,10 @@ import json
 import tempfile
 from pathlib import Path
 
-from hookwright.apply import Consent
 from hookwright.commands.install import install
 from hookwright.commands.uninstall import uninstall
 from hookwright.hosts.base import Scope
+from hookwright.planning.apply import Consent
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -15,11 +15,6 @@ class Report(Payload):
         self.format = format  # text | json | sarif
         self.report = report
 
-    def print(self, result: Result, as_json: bool) -> None:
-        from ..output import print_report
-
-        print_report(self)
-
 
 class Rules(Payload):
     """--explain RULE (one rule) or --explain alone (every rule)."""
@@ -31,17 +26,6 @@ class Rules(Payload):
 
     def to_json(self) -> dict[str, Any]:
         return {"format": self.format, **({"rule": self.rules[0]} if self.one else {"rules": self.rules})}
-
-    def print(self, result: Result, as_json: bool) -> None:
-        super().print(result, self.format != "text")
-
-    def print_text(self, result: Result) -> None:
-        from ..output import print_rule, print_rules
-
-        if self.one:
-            print_rule(self.rules[0])
-        else:
-            print_rules(self.rules)
 
 
 def doctor(paths: list[Path], *, host: str | None = None, project: Path | None = None, fmt: str = "text",

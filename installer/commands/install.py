@@ -1,17 +1,18 @@
 """`hookwright install`: wire packs into a host's config, copy their runtimes, keep a receipt."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from .. import hosts, interpreter
-from ..apply import Consent, run_plans
 from ..errors import HookwrightError
 from ..hosts.base import Scope, scope_reason
 from ..packs import Pack, resolve_options
-from ..plan import Plan
+from ..planning.apply import Consent, run_plans
 from ..planning.install import check_host, check_place, plan_install, targets_for, trust_plans
 from ..planning.places import Chosen, places_to_install
+from ..planning.plan import Plan
 from ..project import project_of
 from ..runtime_check import check_loads
 from ..sources import load_all
@@ -113,7 +114,6 @@ def plans_for(command: str, places: list[tuple[Chosen, list[Pack]]], chosen: dic
         check_loads(packs, adapter.name, python)
         for target, in_file in targets_for(adapter, place.scope, project, packs):
             check_place(adapter, target, in_file)
-            plan = plan_install(adapter, target, in_file, chosen, adopt, force, python)
-            plan.command, plan.project, plan.scope_reason = command, project, place.reason or scope_reason(scope, project)
-            plans.append(plan)
+            plans.append(replace(plan_install(adapter, target, in_file, chosen, adopt, force, python), command=command,
+                                 project=project, scope_reason=place.reason or scope_reason(scope, project)))
     return plans

@@ -33,11 +33,6 @@ class HookList(Payload):
         self.hooks = hooks  # one row per handler (schemas/list.schema.json)
         self.filters = {} if filters is None else filters  # --host, --scope, --event, --mine as given
 
-    def print_text(self, result: Result) -> None:
-        from ..output import print_hooks
-
-        print_hooks(self)
-
 
 def list_hooks(project: Path | None = None, host: str | None = None, *, scope: str | None = None,
                event: str | None = None, mine: bool = False) -> Result:

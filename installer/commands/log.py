@@ -31,11 +31,6 @@ class Decisions(Payload):
         self.skipped = skipped  # lines that were not a decision
         self.entries = entries  # newest first (schemas/log.schema.json)
 
-    def print_text(self, result: Result) -> None:
-        from ..output import print_decisions
-
-        print_decisions(self)
-
 
 def show_log(project: Path | None = None, *, every_project: bool = False, pack: str | None = None,
              decision: str | None = None, limit: int | None = 50) -> Result:

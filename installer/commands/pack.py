@@ -51,11 +51,6 @@ class PackMade(Payload):
         self.not_carried = not_carried  # --from: the hooks left out, and why
         self.next_steps = next_steps  # commands to run next, as printed
 
-    def print_text(self, result: Result) -> None:
-        from ..output import print_pack_made
-
-        print_pack_made(self)
-
 
 def new_pack(name: str, from_file: Path | None = None, into: Path | None = None) -> Result:
     """Write the pack folder `into/name`: the manifest, its hooks' files and test cases; it is
@@ -138,11 +133,6 @@ class PackTested(Payload):
         self.pack = pack
         self.folder = folder  # where the pack was read (a repository's: its tree at the commit)
         self.hosts = hosts  # each agent: tested or why not, and each case's outcome there
-
-    def print_text(self, result: Result) -> None:
-        from ..output import print_pack_tested
-
-        print_pack_tested(self)
 
 
 def try_pack(text: str | None, host: str | None = None) -> Result:

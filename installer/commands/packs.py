@@ -23,11 +23,6 @@ class PackList(Payload):
         self.host = host  # --host: the packs that run there
         self.not_for_host = not_for_host  # and why the others do not
 
-    def print_text(self, result: Result) -> None:
-        from ..output import print_packs
-
-        print_packs(self)
-
 
 def list_packs(host: str | None = None) -> Result:
     """Every bundled pack; with `host`, the ones that run there, and why each other one does not."""

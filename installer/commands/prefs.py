@@ -133,18 +133,8 @@ class PrefsWritten(Payload):
         self.diff = diff  # what changed (none: nothing did)
         self.note = note  # where an id to unset is instead
 
-    def print_text(self, result: Result) -> None:
-        from ..output import print_prefs_written
-
-        print_prefs_written(self, result.status)
-
 
 class Preferences(Payload):
     def __init__(self, preferences: list[dict[str, Any]], files: dict[str, str]) -> None:
         self.preferences = preferences  # kind, id, value, source, file, overrides
         self.files = files  # the files read, by scope
-
-    def print_text(self, result: Result) -> None:
-        from ..output import print_preferences
-
-        print_preferences(self)

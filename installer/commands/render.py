@@ -18,11 +18,6 @@ class Rendered(Payload):
         self.entries = entries  # the entries it would add
         self.runtime_files = runtime_files  # the runtime files it would write beside it
 
-    def print_text(self, result: Result) -> None:
-        from ..output import print_rendered
-
-        print_rendered(self)
-
 
 def render(pack_name: str, *, host: str, scope: Scope | None, project: Path | None, options: list[str]) -> Result:
     """`scope` None: the project scope with --project, else the user scope (as install)."""

@@ -7,7 +7,7 @@ from ..errors import ExitCode
 from ..text_enum import TextEnum
 
 if TYPE_CHECKING:  # a read-only command (doctor, list) does not load the writing machinery
-    from ..plan import Plan
+    from ..planning.plan import Plan
     from ..state import Operation
 
 
@@ -27,30 +27,17 @@ class Status(TextEnum):
 
 
 class Payload:
-    """What a command found or made besides its plans, one class per command: the attributes its
-    __init__ sets are the JSON document's fields, in that order (those named in
-    `omitted_while_none` are left out while None), and its `print_text` hands it to output.py,
-    where all printing is. (Plain classes: a dataclass compiles its methods at import, and a
-    doctor run should cost little more than starting typer.)"""
+    """What a command found or made besides its plans, one class per command: plain data. The
+    attributes its __init__ sets are the JSON document's fields, in that order (those named in
+    `omitted_while_none` are left out while None); output.py prints it (PRINTERS), and nothing
+    here knows how. (Plain classes: a dataclass compiles its methods at import, and a doctor run
+    should cost little more than starting typer.)"""
 
     omitted_while_none: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {name: value for name, value in vars(self).items()
                 if not (value is None and name in self.omitted_while_none)}
-
-    def print(self, result: Result, as_json: bool) -> None:
-        """The command's JSON document, or the payload as text."""
-        if as_json:
-            from ..output import print_json
-
-            print_json(result.to_json())
-        else:
-            self.print_text(result)
-
-    def print_text(self, result: Result) -> None:
-        raise NotImplementedError
-
 
 
 class Result:

@@ -11,8 +11,8 @@ import itertools
 from typing import Any
 
 from .. import state
-from ..apply import Consent, run_plans
 from ..errors import HookwrightError, command_line
+from ..planning.apply import Consent, run_plans
 from ..planning.rollback import Only, plan_undo, undoable_operations, undone_ids
 from ..project import project_of
 from .result import Payload, Result, Status
@@ -68,8 +68,3 @@ class Journal(Payload):
     def __init__(self, journal: list[dict[str, Any]], filtered: bool) -> None:
         self.journal = journal  # the operations, newest last, each with whether it was undone
         self.filtered = filtered  # --project, --scope or --file narrowed it
-
-    def print_text(self, result: Result) -> None:
-        from ..output import print_journal
-
-        print_journal(self)

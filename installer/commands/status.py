@@ -24,11 +24,6 @@ class Installs(Payload):
         self.installs = installs  # one row per receipt (schemas/status.schema.json)
         self.unreadable = unreadable  # configs that could not be read, as error documents: the rest is listed
 
-    def print_text(self, result: Result) -> None:
-        from ..output import print_status
-
-        print_status(self)
-
 
 def status(project: Path | None = None, host: str | None = None) -> Result:
     found = installed(project, host)

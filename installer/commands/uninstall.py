@@ -1,11 +1,12 @@
 """`hookwright uninstall`: take out exactly what our receipts list, nothing else."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from .. import atomic, hosts
-from ..apply import Consent, run_plans
 from ..hosts.base import Scope, scope_reason
+from ..planning.apply import Consent, run_plans
 from ..planning.install import trust_plans
 from ..planning.places import places_to_remove
 from ..planning.uninstall import plan_uninstall, targets_for
@@ -27,9 +28,8 @@ def uninstall(pack_names: list[str], *, host: str | None = None, scope: Scope | 
         adapter = hosts.get(place.host)
         for target, its_names in targets_for(adapter, place.scope, project, place.packs):
             atomic.check_writable(target.config)
-            plan = plan_uninstall(adapter, target, its_names, force)
-            plan.project, plan.scope_reason = project, place.reason or scope_reason(scope, project)
-            plans.append(plan)
+            plans.append(replace(plan_uninstall(adapter, target, its_names, force), project=project,
+                                 scope_reason=place.reason or scope_reason(scope, project)))
     if consent.trust:
         plans += trust_plans(plans)
     result = run_plans("uninstall", plans, dry_run=dry_run, consent=consent)

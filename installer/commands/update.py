@@ -11,10 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import hosts
-from ..apply import Consent, run_plans
 from ..errors import HookwrightError
 from ..hosts.base import Scope
 from ..packs import Pack, load_pack, resolve_options
+from ..planning.apply import Consent, run_plans
 from ..planning.places import places_to_remove
 from ..planning.uninstall import installed_packs
 from ..provenance import Source

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +15,8 @@ from ..errors import ExitCode, HookwrightError
 from ..hosts.base import Entry, Host, Scope, Target
 from ..layout import RECEIPT
 from ..packs import FAIL_CLOSED, FAIL_OPEN, ON_FAILURE, Pack, resolve_options
-from ..plan import Action, PackChange, Plan, file_writes, personal_gitignore
 from ..state import Receipt, RuntimeFile, read_receipt, sha256
+from .plan import Action, PackChange, Plan, file_writes, personal_gitignore
 
 RECEIPT_MODE = 0o644
 
@@ -135,10 +136,9 @@ def plan_install(host: Host, target: Target, packs: list[Pack], options: dict[st
     made = _made_for(target, doc.exists)
     new_bytes = doc.render(data) if host.file_per_pack and data else None  # a file wholly ours is its rendering
     written = sha256(new_bytes) if new_bytes is not None else None
-    changes = [_runtime_change(host, target, pack, values, wanted, keep_empty, receipt, made, written, rewired)
+    changes = [_runtime_change(host, target, pack, values, wanted, keep_empty, receipt, made, written, rewired,
+                               _kept_options(target, pack, receipt, options[pack.name]))
                for pack, values, wanted, keep_empty, receipt, rewired in wired]
-    for change, (pack, *_, receipt, _) in zip(changes, wired):
-        change.notes += _kept_options(target, pack, receipt, options[pack.name])
     return Plan("install", target, doc, data, added, removed, changes,
                 replan=lambda: plan_install(host, target, packs, options, adopt, force, python),
                 notes=_git_notes(target) + _required_key_notes(host, doc, data)
@@ -181,8 +181,7 @@ def trust_plans(plans: list[Plan]) -> list[Plan]:
         name = host.name
         trusting = host.trust_plan([plan for plan in plans if plan.target.host == name])
         if trusting is not None:
-            trusting.project = next(plan.project for plan in plans if plan.target.host == name)
-            found.append(trusting)
+            found.append(replace(trusting, project=next(plan.project for plan in plans if plan.target.host == name)))
     return found
 
 
@@ -260,8 +259,9 @@ def _git_notes(target: Target) -> list[str]:
 
 def _runtime_change(host: Host, target: Target, pack: Pack, values: dict[str, Any], wanted: list[Entry], keep_empty: list[str],
                     receipt: Receipt | None, made: tuple[bool, list[str]], written: str | None,
-                    rewired: bool) -> PackChange:
-    """`rewired`: the plan adds or replaces some of the pack's entries in the config."""
+                    rewired: bool, notes: list[str]) -> PackChange:
+    """`rewired`: the plan adds or replaces some of the pack's entries in the config; `notes`: the
+    pack line's notes (the options kept from its receipt)."""
     folder = target.pack_dir(pack.name)
     scripts = pack.runtime_files(host.name)
     created_config, created_folders = (receipt.created_config, receipt.created_folders) if receipt else made
@@ -282,14 +282,13 @@ def _runtime_change(host: Host, target: Target, pack: Pack, values: dict[str, An
         action = Action.RECONFIGURE
     else:
         action = Action.REPAIR if writes or stale or rewired else Action.UNCHANGED
-    change = PackChange(pack.name, action, folder, writes, stale, receipt.version if receipt else None, pack.version)
-    if pack.source.kind != "bundled" or receipt is not None and receipt.source != pack.source:
-        change.source_from = receipt.source.describe() if receipt is not None else None
-        change.source_to = pack.source.describe()
-    if ON_FAILURE in values:
-        change.on_failure = values[ON_FAILURE]
-        change.on_failure_how = _on_failure_how(host, values[ON_FAILURE])
-    return change
+    elsewhere = pack.source.kind != "bundled" or receipt is not None and receipt.source != pack.source
+    on_failure = values.get(ON_FAILURE)
+    return PackChange(pack.name, action, folder, writes, stale, receipt.version if receipt else None, pack.version,
+                      notes=notes, on_failure=on_failure,
+                      on_failure_how=_on_failure_how(host, values[ON_FAILURE]) if ON_FAILURE in values else "",
+                      source_from=receipt.source.describe() if elsewhere and receipt is not None else None,
+                      source_to=pack.source.describe() if elsewhere else None)
 
 
 def _on_failure_how(host: Host, value: str) -> str:

@@ -11,8 +11,8 @@ from ..document import Document
 from ..errors import ExitCode, HookwrightError
 from ..hooks.model import resolved
 from ..hosts.base import Host, Scope, Target, check_project
-from ..plan import Action, PackChange, Plan, edited_entries, file_writes, personal_gitignore
 from ..state import read_receipt
+from .plan import Action, PackChange, Plan, edited_entries, file_writes, personal_gitignore
 from .uninstall import made_folders
 
 
@@ -57,19 +57,15 @@ def undoable_operations(only: Only = Only()) -> list[state.Operation]:
 
 
 def plan_undo(op: state.Operation, force: bool) -> Plan:
-    plan = _plan_undo(op, force)
-    plan.other_writes = personal_gitignore(plan.target, [c for c in plan.packs if c.writes])
-    plan.undoes_what = f"{op.kind} of {', '.join(op.packs) or 'nothing'}"
-    return plan
-
-
-def _plan_undo(op: state.Operation, force: bool) -> Plan:
     target = Target.from_json(op.target)
     host = hosts.get(target.host)
     atomic.check_writable(target.config)
     backup = state.backup_folder(op.backup) if op.backup else None
     before = _backup_document(host, target, backup)
     packs = [_restore_pack(target, name, backup) for name in op.packs]
+    # what every plan of this undo says of itself, whichever way it puts the file back
+    undoes_what = f"{op.kind} of {', '.join(op.packs) or 'nothing'}"
+    other_writes = personal_gitignore(target, [c for c in packs if c.writes])
     doc = host.load(target.config)
     # the folders the operation's install made, which go with the file it made
     made = made_folders(target, [r for r in map(read_receipt, map(target.receipt_path, op.packs)) if r])
@@ -77,6 +73,7 @@ def _plan_undo(op: state.Operation, force: bool) -> Plan:
         if before is None:
             raise HookwrightError(f"operation {op.id} has no backup to restore", code=ExitCode.REFUSED)
         return Plan("rollback", target, doc, before.data, list(op.removed), list(op.added), packs, undoes=op.id,
+                    undoes_what=undoes_what, other_writes=other_writes,
                     exact_bytes=before.raw, delete_config=not before.exists,
                     remove_folders=made if not before.exists else [],
                     notes=[f"restores the byte-exact backup {op.backup}"])
@@ -84,6 +81,7 @@ def _plan_undo(op: state.Operation, force: bool) -> Plan:
     if host.file_per_pack and before is not None:  # the unit is the file: back to the bytes it had (a file
         # someone edited is refused above), the edits a --force install overwrote included
         return Plan("rollback", target, doc, before.data, list(op.removed), list(op.added), packs, undoes=op.id,
+                    undoes_what=undoes_what, other_writes=other_writes,
                     exact_bytes=before.raw if before.exists else None, delete_config=not before.exists and doc.exists,
                     remove_folders=made if not before.exists else [], replan=lambda: plan_undo(op, force))
     data = doc.data if doc.exists else host.new_document_data()
@@ -109,6 +107,7 @@ def _plan_undo(op: state.Operation, force: bool) -> Plan:
         raise edited_entries(f"undo {op.kind} {op.id}", target, changed, "restore the byte-exact backup")
     gone = doc.exists and host.holds_nothing(data) and before is not None and not before.exists
     return Plan("rollback", target, doc, data, list(op.removed), list(op.added), packs, undoes=op.id,
+                    undoes_what=undoes_what, other_writes=other_writes,
                 replan=lambda: plan_undo(op, force), delete_config=gone, remove_folders=made if gone else [],
                 exact_bytes=before.raw if not gone and before is not None and before.exists
                 and _still_as_written(op, doc) else None)

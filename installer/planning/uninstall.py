@@ -12,8 +12,8 @@ from ..errors import HookwrightError
 from ..hosts.base import Entry, Host, Scope, Target
 from ..layout import RECEIPT
 from ..packs import RUNTIME_LIBRARY, load_pack
-from ..plan import Action, PackChange, Plan, edited_entries
 from ..state import Receipt, read_receipt, runtime_matches
+from .plan import Action, PackChange, Plan, edited_entries
 
 
 def targets_for(host: Host, scope: Scope, project: Path | None, pack_names: list[str]) -> list[tuple[Target, list[str]]]:
@@ -50,23 +50,7 @@ def plan_uninstall(host: Host, target: Target, names: list[str], force: bool = F
         for entry in present:
             data = host.remove(data, entry, keep_empty)
             removed.append(entry)
-        change = PackChange(name, Action.UNINSTALL, folder, version_from=receipt.version if receipt else None)
-        if receipt is None:
-            if not present:
-                change.action = Action.UNCHANGED
-                change.notes.append(f"{name} is not installed here")
-            else:
-                change.notes.append("no receipt: entries recognised by their command")
-                ours = {owner[1] for e in present if (owner := host.owner(e.handler))} | _bundled_file_names(host, name)
-                change.removes = sorted(file for file in ours if (folder / file).is_file())
-        else:
-            for item in receipt.files:
-                if runtime_matches(folder, item.name, item.sha256):
-                    change.removes.append(item.name)
-                elif (folder / item.name).exists():
-                    change.notes.append(f"kept {folder / item.name}: it was changed since install")
-            change.removes.append(RECEIPT)
-        changes.append(change)
+        changes.append(_runtime_removal(host, name, folder, receipt, present))
     others = _others_in(target, names)
     gone = doc.exists and host.holds_nothing(data) and (  # the file goes when nothing of anyone's is left in it,
         host.file_per_pack or any(r.created_config for r in receipts) and not others)  # and we made it
@@ -76,6 +60,26 @@ def plan_uninstall(host: Host, target: Target, names: list[str], force: bool = F
                 replan=lambda: plan_uninstall(host, target, names, force), delete_config=gone,
                 remove_folders=made_folders(target, receipts) if gone else [],
                 exact_bytes=None if gone else as_before_our_last_write(host, target, doc, data))
+
+
+def _runtime_removal(host: Host, name: str, folder: Path, receipt: Receipt | None, present: list[Entry]) -> PackChange:
+    """What uninstalling a pack does to its runtime folder: the files its receipt lists as we wrote
+    them (a changed one is kept, and said), or without a receipt the files its entries run."""
+    notes: list[str] = []
+    if receipt is None:
+        if not present:
+            return PackChange(name, Action.UNCHANGED, folder, notes=[f"{name} is not installed here"])
+        ours = {owner[1] for e in present if (owner := host.owner(e.handler))} | _bundled_file_names(host, name)
+        return PackChange(name, Action.UNINSTALL, folder, removes=sorted(file for file in ours if (folder / file).is_file()),
+                          notes=["no receipt: entries recognised by their command"])
+    removes = []
+    for item in receipt.files:
+        if runtime_matches(folder, item.name, item.sha256):
+            removes.append(item.name)
+        elif (folder / item.name).exists():
+            notes.append(f"kept {folder / item.name}: it was changed since install")
+    return PackChange(name, Action.UNINSTALL, folder, removes=[*removes, RECEIPT], version_from=receipt.version,
+                      notes=notes)
 
 
 def as_before_our_last_write(host: Host, target: Target, doc: Document, data: Any) -> bytes | None:

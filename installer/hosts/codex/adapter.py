@@ -51,7 +51,7 @@ from . import trust
 if TYPE_CHECKING:
     from ...doctor.discovery import Candidate
     from ...packs import Pack, PackHook
-    from ...plan import Plan
+    from ...planning.plan import Plan
 
 KIND = "codex-hooks"  # doctor's name for the kind of file
 FOLDER = ".codex"
@@ -123,6 +123,8 @@ class Codex(MatcherGroups):
     answers_as = "claude"  # (its hooks print Claude Code's hookSpecificOutput: #output-protocol)
     rewrites_combine = "parallel"  # every hook starts at once; the last rewrite to finish wins (#several-hooks)
     programs = ("codex",)
+    file_kinds = (KIND,)
+    simulator = "codex"  # installer/simulate/codex.py, by installer/hosts/codex/protocol.py
     schema = "codex-hooks.schema.json"
     trust_store = "the user's config.toml ($CODEX_HOME/config.toml)"
 
@@ -139,6 +141,17 @@ class Codex(MatcherGroups):
         return [Candidate(home / HOOKS_FILE, "user", KIND, project),
                 *(Candidate(path, "project", KIND, path.parent.parent) for path in self.project_files_read_from(project)
                   if path.parent != home)]
+
+    def given_file(self, path: Path, project: Path) -> Candidate | None:
+        """A hooks.json in a .codex folder or $CODEX_HOME: the user's, or a project's."""
+        from ...doctor.discovery import Candidate
+        from ...hooks.model import resolved
+
+        parent = resolved(path).parent
+        user = parent == resolved(codex_home())
+        if path.name != HOOKS_FILE or not (user or parent.name == FOLDER):
+            return None
+        return Candidate(path, "user" if user else "project", KIND, project if user else parent.parent)
 
     def project_files_read_from(self, start: Path) -> list[Path]:
         """Every `.codex/hooks.json` from the project root down to the folder (#config-files)."""
@@ -350,7 +363,7 @@ def _trust_plan(host: Codex, files: list[tuple[Target, Any, Any]], from_disk: bo
     that are new or changed, and the hooks the change moved, which were trusted at their old
     place; and that forgets the trust of our hooks the change takes away, where it still holds
     their hash. `from_disk`: the files as they are now (written), not as planned."""
-    from ...plan import Plan
+    from ...planning.plan import Plan
 
     config = user_config()
     doc = host.load(config)

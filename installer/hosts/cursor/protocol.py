@@ -16,6 +16,7 @@ reads stdout's JSON, 2 blocks like `permission: "deny"`, anything else fails ope
 from __future__ import annotations
 
 # What a matcher is tested against (docs/hosts/cursor.md#matchers)
+ANSWER_TABLE = "cursor-answers"  # this table's name, as an adapter names the one its hooks are read by
 TOOL = "tool"  # the tool type: Shell, Read, Write, Grep, Delete, Task, MCP:<tool>
 COMMAND = "command"  # the full shell command text
 SUBAGENT = "subagent"  # the subagent type: generalPurpose, explore, shell...

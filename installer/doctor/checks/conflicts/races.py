@@ -188,65 +188,86 @@ def _racers(ctx: Context, event: str, probed: dict[int, ProbeResult] | None) -> 
     return list(racers.values())
 
 
+class _Signatures:
+    """The racers of one event grouped by matcher signature (racers with one signature share
+    every tool), with an index of the tools and MCP servers each signature reaches: where the
+    candidate pairs come from."""
+
+    def __init__(self, ctx: Context, event: str, racers: list[_Racer], builtins: tuple[str, ...]) -> None:
+        self.event = event
+        self.servers = ctx.mcp_servers
+        self.groups: dict[frozenset[str | None], list[int]] = defaultdict(list)
+        for index, racer in enumerate(racers):
+            self.groups[frozenset(racer.matchers)].append(index)
+        self.all = signatures = list(self.groups)
+        self.tools_of = {sig: frozenset[str]().union(*(matched_builtins(m, builtins, event) for m in sig))
+                         for sig in signatures}
+        servers_of = {sig: {s for s in ctx.mcp_servers if any(server_reach(m, s, event) != "none" for m in sig)}
+                      for sig in signatures}
+        self.servers_of = servers_of
+        # the MCP name space beyond the servers doctor can see: two rewriters that meet there race
+        # as soon as such a server is configured somewhere doctor did not look, or added later
+        self.unseen_of = {sig: {s for s in unseen_servers(sig, ctx.mcp_servers)
+                                if any(server_reach(m, s, event) != "none" for m in sig)} for sig in signatures}
+        self.by_tool: dict[str, list[int]] = defaultdict(list)
+        self.by_server: dict[str, list[int]] = defaultdict(list)
+        for number, sig in enumerate(signatures):
+            for tool in self.tools_of[sig]:
+                self.by_tool[tool].append(number)
+            for server in servers_of[sig]:
+                self.by_server[server].append(number)
+        self.knows = [any(racers[i].rewrites for i in self.groups[sig]) for sig in signatures]
+        # a server one matcher names may be reached by another without naming it: those pairs are all tried
+        self.beyond = [number for number, sig in enumerate(signatures) if self.unseen_of[sig]]
+
+    def partners(self, number: int) -> list[int]:
+        """The signatures that may meet signature `number` (itself included), each pair once."""
+        sig = self.all[number]
+        partners = {number}
+        for tool in self.tools_of[sig]:
+            partners.update(self.by_tool[tool])
+        for server in self.servers_of[sig]:
+            partners.update(self.by_server[server])
+        if self.unseen_of[sig]:
+            partners.update(self.beyond)
+        # (a pair with a known rewriter before this one was handled from the other side)
+        return [other for other in sorted(partners) if not (other < number and self.knows[other])]
+
+    def shared(self, number: int, other: int) -> tuple[Overlap, bool]:
+        """What two signatures share at the servers doctor sees, else at those it cannot see
+        (then True)."""
+        shared = _shared(self.all[number], self.all[other], self.tools_of, self.servers, self.event)
+        return (shared, False) if shared else (self.shared_unseen(number, other), True)
+
+    def shared_unseen(self, number: int, other: int) -> Overlap:
+        a, b = self.all[number], self.all[other]
+        return _shared(a, b, self.tools_of, sorted(self.unseen_of[a] | self.unseen_of[b]), self.event)
+
+
 def _racers_meeting(ctx: Context, event: str, racers: list[_Racer], builtins: tuple[str, ...]) -> Iterator[RacePair]:
     """The pairs a race rule speaks for, at most MAX_PAIRS of them (a plan's own are never cut
-    short): racers are grouped by matcher signature (racers with one signature share every
-    tool), and candidate pairs come from an index of tool names and MCP servers."""
-    groups: dict[frozenset[str | None], list[int]] = defaultdict(list)
-    for index, racer in enumerate(racers):
-        groups[frozenset(racer.matchers)].append(index)
-    signatures = list(groups)
-    tools_of = {sig: frozenset[str]().union(*(matched_builtins(m, builtins, event) for m in sig)) for sig in signatures}
-    servers_of = {sig: {s for s in ctx.mcp_servers if any(server_reach(m, s, event) != "none" for m in sig)}
-                  for sig in signatures}
-    # the MCP name space beyond the servers doctor can see: two rewriters that meet there race
-    # as soon as such a server is configured somewhere doctor did not look, or added later
-    unseen_of = {sig: {s for s in unseen_servers(sig, ctx.mcp_servers)
-                       if any(server_reach(m, s, event) != "none" for m in sig)} for sig in signatures}
-    by_tool: dict[str, list[int]] = defaultdict(list)
-    by_server: dict[str, list[int]] = defaultdict(list)
-    for number, sig in enumerate(signatures):
-        for tool in tools_of[sig]:
-            by_tool[tool].append(number)
-        for server in servers_of[sig]:
-            by_server[server].append(number)
-    knows = [any(racers[i].rewrites for i in groups[sig]) for sig in signatures]
-    # a server one matcher names may be reached by another without naming it: those pairs are all tried
-    beyond = [number for number, sig in enumerate(signatures) if unseen_of[sig]]
+    short), from the candidate pairs of the signature index."""
+    signatures = _Signatures(ctx, event, racers, builtins)
     focus = {i for i, racer in enumerate(racers) if any(id(h) in ctx.focus for h in racer.handlers)}
     order = {id(h): i for i, h in enumerate(ctx.handlers)}
     emitted = 0
-    for number, sig in enumerate(signatures):
-        if not knows[number]:
+    for number, sig in enumerate(signatures.all):
+        if not signatures.knows[number]:
             continue
-        partners = {number}
-        for tool in tools_of[sig]:
-            partners.update(by_tool[tool])
-        for server in servers_of[sig]:
-            partners.update(by_server[server])
-        if unseen_of[sig]:
-            partners.update(beyond)
-        for other in sorted(partners):
-            if other < number and knows[other]:
-                continue  # that pair was handled from the other side
-            shared = _shared(sig, signatures[other], tools_of, ctx.mcp_servers, event)
-            unseen = not shared
-            if unseen:
-                shared = _shared(sig, signatures[other], tools_of, sorted(unseen_of[sig] | unseen_of[signatures[other]]),
-                                 event)
-                if not shared:
-                    continue
+        for other in signatures.partners(number):
+            shared, unseen = signatures.shared(number, other)
+            if not shared:
+                continue
             capped = emitted >= MAX_PAIRS
             if capped and not focus:
                 ctx.truncated.add("conflict/input-rewrite-race")
                 return
-            pairs = _racer_pairs(groups[sig], groups[signatures[other]], number == other)
+            pairs = _racer_pairs(signatures.groups[sig], signatures.groups[signatures.all[other]], number == other)
             for a, b in (p for p in pairs if p[0] in focus or p[1] in focus) if capped else pairs:
                 narrowed, met_unseen = _narrowed_by_if(shared, racers[a], racers[b]), unseen
                 if not narrowed and not unseen:  # their `if` rules may meet at a server doctor cannot see
-                    narrowed, met_unseen = _narrowed_by_if(_shared(
-                        sig, signatures[other], tools_of, sorted(unseen_of[sig] | unseen_of[signatures[other]]),
-                        event), racers[a], racers[b]), True
+                    narrowed, met_unseen = _narrowed_by_if(signatures.shared_unseen(number, other),
+                                                           racers[a], racers[b]), True
                 if not narrowed:
                     continue  # their `if` rules name tools apart: no call fires both
                 first, second = _in_read_order(racers[a], racers[b], order)

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
-    from .doctor.model import ConfigFile, Context, Finding, Handler
-    from .document import Keys
+    from ..doctor.model import ConfigFile, Context, Finding, Handler
+    from ..document import Keys
     from .plan import Plan
 
 INTRODUCED, RESOLVED, KEPT = "introduced", "resolved", "kept"
@@ -59,7 +59,7 @@ def check(plan: Plan, project: Path) -> tuple[list[PlanFinding], list[str]]:
     (conflicts before the rest, errors before warnings), and notes on what could not be listed.
     Introduced and kept findings point into the file as it would be written, resolved ones
     into the file as it is."""
-    from .doctor import run, selection
+    from ..doctor import run, selection
 
     per_handler = [name for name in run.CHECK_MODULES if name not in (*CONFLICTS, *BOOKKEEPING)]  # (a new check too)
     config = plan.target.config
@@ -106,7 +106,7 @@ def _compare(old: list[Finding], new: list[Finding]) -> list[PlanFinding]:
 
 
 def _file(ctx: Context, config: Path) -> ConfigFile | None:
-    from .doctor.model import resolved
+    from ..doctor.model import resolved
 
     return next((f for f in ctx.files if resolved(f.path) == resolved(config)), None)
 

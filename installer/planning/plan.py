@@ -1,17 +1,18 @@
 """A plan: the difference between a config today and the config wanted, plus the runtime
 files to write or remove. Plans are shown before anything is written and carried out by
-installer.apply; the same code path serves --dry-run."""
+apply.py; the same code path serves --dry-run."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from . import hosts, safe_read
-from .document import Document
-from .errors import ExitCode, HookwrightError
-from .hosts.base import Entry, Target
-from .text_enum import TextEnum
+from .. import hosts, safe_read
+from ..document import Document
+from ..errors import ExitCode, HookwrightError
+from ..hosts.base import Entry, Target
+from ..text_enum import TextEnum
 
 if TYPE_CHECKING:
     from .plan_check import PlanFinding
@@ -30,9 +31,10 @@ class Action(TextEnum):
     UNCHANGED = "unchanged"
 
 
-@dataclass
+@dataclass(frozen=True)
 class PackChange:
-    """What happens in one pack's runtime folder (the receipt is one of its files)."""
+    """What happens in one pack's runtime folder (the receipt is one of its files): made whole by
+    the planning, never changed after, as the plan it is part of."""
 
     pack: str
     action: Action
@@ -52,8 +54,16 @@ class PackChange:
         return bool(self.writes or self.removes)
 
 
-@dataclass
+# a plan's fields that belong to the command run, not to the files: a plan made again keeps them
+RUN_FIELDS = ("command", "batch", "project", "scope_reason", "undoes", "undoes_what")
+
+
+@dataclass(frozen=True)
 class Plan:
+    """Built once and never changed: what is shown is what is checked and what is written. Where
+    the world changed, or a step adds its part (the run's batch, doctor's findings), a new plan is
+    made (again(), checked(), dataclasses.replace)."""
+
     command: str
     target: Target
     document: Document
@@ -76,15 +86,14 @@ class Plan:
     undoes: str | None = None  # a rollback's plan: the operation it undoes (the journal records it)
     undoes_what: str | None = None  # that operation in words ("install of git-guard"), for the result line
 
-    new_bytes: bytes = field(init=False)  # what the config will hold (b"" once deleted)
-
-    def __post_init__(self) -> None:
+    @cached_property
+    def new_bytes(self) -> bytes:
+        """What the config will hold (b"" once deleted)."""
         if self.delete_config:
-            self.new_bytes = b""
-        elif self.exact_bytes is not None:
-            self.new_bytes = self.exact_bytes
-        else:
-            self.new_bytes = self.document.render(self.new_data) if self.config_changes_data else self.document.raw
+            return b""
+        if self.exact_bytes is not None:
+            return self.exact_bytes
+        return self.document.render(self.new_data) if self.config_changes_data else self.document.raw
 
     @property
     def config_changes_data(self) -> bool:
@@ -110,11 +119,7 @@ class Plan:
         """The same change planned again on the files as they are now (the run's fields kept)."""
         if self.replan is None:
             return self
-        fresh = self.replan()
-        fresh.command, fresh.batch, fresh.project, fresh.scope_reason = (self.command, self.batch, self.project,
-                                                                         self.scope_reason)
-        fresh.undoes, fresh.undoes_what = self.undoes, self.undoes_what
-        return fresh
+        return replace(self.replan(), **{name: getattr(self, name) for name in RUN_FIELDS})
 
     def updates(self) -> list[tuple[Entry, Entry]]:
         """(old, new) for each hook the plan removes and adds again changed (another option,
@@ -123,13 +128,14 @@ class Plan:
         return [(old, added[(old.pack, old.hook, old.event)]) for old in self.removed
                 if (old.pack, old.hook, old.event) in added]
 
-    def check_findings(self) -> None:
-        """Doctor's findings before and after the change, for the plan to show (and to ask about)."""
+    def checked(self) -> "Plan":
+        """This plan with doctor's findings before and after the change, for the plan to show (and
+        to ask about)."""
+        from ..project import project_of
         from .plan_check import check
-        from .project import project_of
 
-        self.findings, notes = check(self, self.project or self.target.project or project_of(None))
-        self.notes += [note for note in notes if note not in self.notes]
+        findings, notes = check(self, self.project or self.target.project or project_of(None))
+        return replace(self, findings=findings, notes=self.notes + [note for note in notes if note not in self.notes])
 
     @property
     def blocking_findings(self) -> list[PlanFinding]:

@@ -8,18 +8,19 @@ receipts and the journal come last, so a half-finished run is seen and repaired 
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple
 
-from . import atomic, confine, safe_read, state
-from .commands.result import Result, Status
-from .errors import ExitCode, HookwrightError
-from .faults import checkpoint
-from .layout import RECEIPT
+from .. import atomic, confine, safe_read, state
+from ..commands.result import Result, Status
+from ..errors import ExitCode, HookwrightError
+from ..faults import checkpoint
+from ..layout import RECEIPT
 from .plan import Plan
 
 if TYPE_CHECKING:
-    from .planning.places import Pick
+    from .places import Pick
 
 ATTEMPTS = 5
 
@@ -47,8 +48,7 @@ def run_plans(command: str, plans: Iterable[Plan], *, dry_run: bool, consent: Co
     results = []
     batch = state.new_id()
     for plan in plans:
-        plan.batch = batch
-        results.append(run_plan(command, plan, dry_run=dry_run, consent=consent))
+        results.append(run_plan(command, replace(plan, batch=batch), dry_run=dry_run, consent=consent))
         if results[-1].exit_code != ExitCode.OK:
             break
     statuses = [r.status for r in results]
@@ -72,8 +72,7 @@ def _approved(plan: Plan, ask: Callable[["Plan", bool], bool]) -> Plan | None:
         if not fresh.changed:
             return fresh
         fresh.check_valid()
-        fresh.check_findings()
-        plan, again = fresh, True
+        plan, again = fresh.checked(), True
     return None
 
 
@@ -84,7 +83,7 @@ def run_plan(command: str, plan: Plan, *, dry_run: bool, consent: Consent) -> Re
         return Result(command, Status.UNCHANGED, [plan])
     confine.check(plan, consent.allow_outside_scope)
     plan.check_valid()
-    plan.check_findings()
+    plan = plan.checked()
     if dry_run:
         return Result(command, Status.DRY_RUN, [plan])
     if consent.yes:
@@ -98,7 +97,7 @@ def run_plan(command: str, plan: Plan, *, dry_run: bool, consent: Consent) -> Re
             return Result(command, Status.DECLINED, [plan], exit_code=ExitCode.REFUSED)
         plan = approved
     written, op = apply(plan, command, consent.allow_outside_scope)
-    written.findings = plan.findings  # (the same change, made again under the lock)
+    written = replace(written, findings=plan.findings)  # (the same change, made again under the lock)
     return Result(command, Status.APPLIED if op else Status.UNCHANGED, [written], operation=op,
                   shown=not consent.yes)
 
