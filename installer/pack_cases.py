@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from . import resources, safe_read
+from . import hosts, resources, safe_read
 from .errors import HookwrightError
 from .packs import Pack
 
@@ -51,8 +51,9 @@ def read_cases(pack: Pack) -> list[Case]:
         return cases
     from .commands.pack import sample_case
 
-    return [Case(f"{hook.id}-sample", sample_case(hook.id, hook.targets["claude"].event, hook.targets["claude"].matcher))
-            for hook in pack.hooks if "claude" in hook.targets]
+    words = hosts.DEFAULT  # (a case is a call in Claude Code's words, as simulate takes it)
+    return [Case(f"{hook.id}-sample", sample_case(hook.id, hook.targets[words].event, hook.targets[words].matcher))
+            for hook in pack.hooks if words in hook.targets]
 
 
 def _read_case(path: Path) -> dict[str, Any]:
@@ -137,18 +138,20 @@ def _simulated(case: Case, host: str, project: Path, env: dict[str, str], root: 
     given = body.get("tool_input")
     row["rewritten_to"] = row["tool_input"] if row["simulated"] and not row["blocked"] and given is not None \
         and row["tool_input"] != given else None
-    handlers = doc.get("handlers", []) if host == "claude" else entry.get("handlers", [])
-    row["schema_errors"] = cursor_schema_errors(handlers) if host == "cursor" else []
+    handlers = doc.get("handlers", []) if doc.get("host") == host else entry.get("handlers", [])
+    schema = hosts.get(host).answer_schema
+    row["schema_errors"] = answer_schema_errors(handlers, schema) if schema else []
     row["differs"] = _differences(body.get("expect"), row) if row["simulated"] else []
     row["passed"] = None if not row["simulated"] else not row["differs"] and not row["schema_errors"]
     return row
 
 
-def cursor_schema_errors(handlers: list[dict[str, Any]]) -> list[str]:
-    """What of each Cursor hook's answer (exit 0, JSON on stdout) its event's schema refuses."""
+def answer_schema_errors(handlers: list[dict[str, Any]], schema_name: str) -> list[str]:
+    """What of each hook's answer (exit 0, JSON on stdout) its event's schema refuses (the host's
+    answer_schema: a schema per event under $defs)."""
     import jsonschema_rs
 
-    whole = resources.schema("cursor-hook-output.schema.json")
+    whole = resources.schema(schema_name)
     found = []
     for handler in handlers:
         stdout = (handler.get("stdout") or "").strip()

@@ -19,7 +19,7 @@ import shlex
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from . import safe_read
+from . import hosts, safe_read
 from .errors import HookwrightError
 from .layout import COMMANDS as COMMANDS_FILE
 from .layout import RECEIPT as RECEIPT_NAME
@@ -68,7 +68,7 @@ def read_config(path: Path) -> Made:
     file = read(Candidate(path, "plugin" if plugin_root else "project", None, project, None, plugin_root))
     if file.error is not None:
         raise file.error
-    if file.host != "claude":
+    if file.host != hosts.DEFAULT:  # (a command pack's hooks are written in its words: packs.py)
         raise HookwrightError(f"{path.name} is not Claude Code's ({file.kind}): --from reads a Claude Code settings file "
                               "or a plugin's hooks.json", path=path)
     roots = {"project": project, "plugin": plugin_root}

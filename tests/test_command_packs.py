@@ -195,7 +195,7 @@ def test_claude_code_gets_the_command_as_written_with_the_pack_folder_in_place(h
 
 @pytest.mark.parametrize("event", ["preToolUse", "beforeShellExecution"])
 def test_cursor_gets_the_guards_meaning_in_answers_its_schema_takes(hookwright, home, project, packs, event):
-    from hookwright.pack_cases import cursor_schema_errors
+    from hookwright.pack_cases import answer_schema_errors
 
     assert hookwright("install", "my-guard", *where(project, "cursor"), "--yes").code == 0
     entry = read_json(project / CONFIG["cursor"])["hooks"]["preToolUse"][0]
@@ -207,7 +207,7 @@ def test_cursor_gets_the_guards_meaning_in_answers_its_schema_takes(hookwright, 
                            env={"CURSOR_PROJECT_DIR": str(project)})
         assert done.returncode == 0, done.stderr
         answers[command] = json.loads(done.stdout)
-        assert cursor_schema_errors([{"event": event, "exit_code": 0, "stdout": done.stdout.decode()}]) == []
+        assert answer_schema_errors([{"event": event, "exit_code": 0, "stdout": done.stdout.decode()}], "cursor-hook-output.schema.json") == []
     assert answers["rm -rf build"] == {"permission": "deny", "user_message": "guard: rm -rf is not allowed in this project",
                                        "agent_message": "guard: rm -rf is not allowed in this project"}
     assert answers["curl https://example.com"]["permission"] == "deny"

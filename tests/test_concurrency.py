@@ -24,6 +24,7 @@ import platformdirs  # noqa: F401
 import pytest
 from hookwright import atomic
 from hookwright.cli import main  # (imported once, before the forks)
+from hookwright.hosts.codex import trust
 from support import forked, write_json
 
 pytestmark = pytest.mark.slow  # (eight installers at once, three times over)
@@ -45,7 +46,8 @@ def make_packs(folder: Path) -> list[str]:
             f'[[hooks]]\nid = "{name}"\nscript = "{name}"\ndescription = "Observes Tool{i}."\n'
             f'rewrites_input = false\nblocks = false\n\n[hooks.claude]\nevent = "PreToolUse"\n'
             f'matcher = "Tool{i}"\ntimeout = 5\n\n[hooks.cursor]\nevent = "preToolUse"\nmatcher = "Tool{i}"\n'
-            f'timeout = 5\n\n[hooks.opencode]\nevent = "tool.execute.before"\ntools = "tool{i}"\ntimeout = 5\n')
+            f'timeout = 5\n\n[hooks.opencode]\nevent = "tool.execute.before"\ntools = "tool{i}"\ntimeout = 5\n\n'
+            f'[hooks.codex]\nevent = "PreToolUse"\nmatcher = "Tool{i}"\ntimeout = 5\n')
         (folder / name / (name.replace("-", "_") + ".py")).write_text(PASS_THROUGH_MODULE)
         names.append(name)
     return names
@@ -88,6 +90,20 @@ def host(settings: Path, written: list[str], k: int) -> None:
         except atomic.ConcurrentChange:
             continue
     written.append(rule)
+
+
+def edit_json(path: Path, change) -> None:
+    """Someone else's edit of a JSON file: read, `change(data)`, write back atomically; again if
+    the file changed meanwhile (our lock unknown to them)."""
+    while True:
+        raw = path.read_bytes()
+        data = json.loads(raw)
+        change(data)
+        try:
+            atomic.write_bytes(path, (json.dumps(data, indent=2) + "\n").encode(), expect=raw)
+            return
+        except atomic.ConcurrentChange:
+            continue
 
 
 def race(tmp_path: Path, project: Path, where: tuple, meanwhile) -> tuple[list[str], list]:
@@ -152,15 +168,7 @@ def test_eight_installers_into_one_cursor_file_while_someone_edits_it_lose_nothi
     edits: list[str] = []
 
     def editor(k):
-        while True:
-            raw = hooks.read_bytes()
-            data = json.loads(raw)
-            data["hooks"].setdefault("afterFileEdit", []).append({"command": f"echo edit-{k}"})
-            try:
-                atomic.write_bytes(hooks, (json.dumps(data, indent=2) + "\n").encode(), expect=raw)
-                break
-            except atomic.ConcurrentChange:
-                continue
+        edit_json(hooks, lambda data: data["hooks"].setdefault("afterFileEdit", []).append({"command": f"echo edit-{k}"}))
         edits.append(f"echo edit-{k}")
 
     packs, outcomes = race(tmp_path, project, ("--host", "cursor", "--scope", "project"), editor)
@@ -172,6 +180,66 @@ def test_eight_installers_into_one_cursor_file_while_someone_edits_it_lose_nothi
         assert sum(f"hookwright/{pack}/{pack}" in c for c in commands) == (1 if i % 2 == 0 else 0), pack
     assert data["hooks"]["stop"] == [{"command": "say done"}]
     assert [e["command"] for e in data["hooks"]["afterFileEdit"]] == edits and len(edits) >= HOST_WRITES
+
+
+def test_eight_installers_trusting_their_codex_hooks_while_codex_writes_its_trust_lose_nothing(tmp_path):
+    """Codex: eight installers into one project's .codex/hooks.json, each with --trust-hooks (so
+    each also writes the user's config.toml, and re-trusts the hooks its change moves: a trust key
+    is a hook's place), while Codex writes trust of its own into config.toml (as its app-server's
+    config/batchWrite does) and someone adds hooks of their own to hooks.json. At the end every
+    hook of ours in the file is trusted at its place, and every line Codex wrote is still there."""
+    project = tmp_path / "project"
+    hooks = project / ".codex" / "hooks.json"
+    write_json(hooks, {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}})
+    config = tmp_path / "home" / ".codex" / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text('# mine\nmodel = "o4"\n')
+    codex_keys: list[str] = []
+    edits: list[str] = []
+
+    def codex_and_someone(k):
+        """One write in four turns: Codex's trust, then someone's hook (each a read, a change and
+        an atomic write, retried where the file changed meanwhile; our lock unknown to them)."""
+        if k % 2:
+            return
+        if k % 4 == 0:
+            codex_trusts(k)
+        else:
+            someone_adds(k)
+
+    def codex_trusts(k):
+        key = f"/elsewhere/.codex/hooks.json:stop:0:{k}"
+        while True:
+            raw = config.read_bytes()
+            more = f'\n[hooks.state."{key}"]\ntrusted_hash = "sha256:{k:064x}"\n'.encode()
+            try:
+                atomic.write_bytes(config, raw + more, expect=raw)
+                break
+            except atomic.ConcurrentChange:
+                continue
+        codex_keys.append(key)
+
+    def someone_adds(k):
+        edit_json(hooks, lambda data: data["hooks"]["Stop"][0]["hooks"].append({"type": "command",
+                                                                               "command": f"echo edit-{k}"}))
+        edits.append(f"echo edit-{k}")
+
+    packs, outcomes = race(tmp_path, project, ("--host", "codex", "--scope", "project", "--trust-hooks"),
+                           codex_and_someone)
+
+    assert not [o for o in outcomes if o[2] not in (0, 3)], outcomes
+    data = json.loads(hooks.read_bytes())
+    commands = [h["command"] for g in data["hooks"].get("PreToolUse", []) for h in g["hooks"]]
+    for i, pack in enumerate(packs):
+        assert sum(f"hookwright/{pack}/{pack}" in c for c in commands) == (1 if i % 2 == 0 else 0), pack
+    assert [h["command"] for h in data["hooks"]["Stop"][0]["hooks"]] == ["say done", *edits]
+    store = trust.store_from(config, trust.parse_toml(config.read_bytes(), config))
+    ours = [h for h in trust.hooks_of(str(hooks.resolve()), data) if "hookwright/race-" in h.command]
+    assert len(ours) == WORKERS // 2 and all(store.state_of(h) == trust.TRUSTED for h in ours), ours
+    states = trust.parse_toml(config.read_bytes(), config)["hooks"]["state"]
+    assert all(key in states for key in codex_keys) and len(codex_keys) >= HOST_WRITES // 4
+    assert config.read_text().startswith('# mine\nmodel = "o4"\n')
+    assert list(hooks.parent.glob(f"*{atomic.TEMP_MARK}*")) == [] == list(config.parent.glob(f"*{atomic.TEMP_MARK}*"))
 
 
 def test_eight_installers_into_one_opencode_plugins_folder_lose_nothing(tmp_path):

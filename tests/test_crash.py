@@ -37,9 +37,13 @@ FOREIGN = {  # what each host's project already holds: the file we write into, o
     "cursor": (".cursor/hooks.json", json.dumps({"version": 1, "hooks": {"beforeShellExecution": [
         {"command": "./theirs.sh"}]}}, indent=2) + "\n"),
     "opencode": (".opencode/plugins/theirs.js", "export const Theirs = async () => ({})\n"),
+    "codex": (".codex/hooks.json", json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "./theirs.sh"}]}]}}, indent=2) + "\n"),
 }
 CONFIG = {"claude": ".claude/settings.json", "cursor": ".cursor/hooks.json",
-          "opencode": ".opencode/plugins/hookwright-git-guard.js"}  # the file the command changes
+          "opencode": ".opencode/plugins/hookwright-git-guard.js", "codex": ".codex/hooks.json"}  # the file the command changes
+TRUST = "~/.codex/config.toml"  # Codex's trust, which --trust-hooks writes beside the project's file (snapshot's name)
+USER_TRUST = "# the user's own\nmodel = \"o4\"\n"
 
 # name: (host, commands that set the world up, the command under test); a command is (name, packs, options)
 SCENARIOS = {
@@ -52,6 +56,9 @@ SCENARIOS = {
     "cursor-uninstall": ("cursor", [("install", ["git-guard"], [])], ("uninstall", ["git-guard"], [])),
     "opencode-install": ("opencode", [], ("install", ["git-guard"], [])),
     "opencode-uninstall": ("opencode", [("install", ["git-guard"], [])], ("uninstall", ["git-guard"], [])),
+    "codex-install": ("codex", [], ("install", ["git-guard"], [])),
+    "codex-install-trusted": ("codex", [], ("install", ["git-guard", "path-normalizer"], ["--trust-hooks"])),
+    "codex-uninstall": ("codex", [("install", ["git-guard"], ["--trust-hooks"])], ("uninstall", ["git-guard"], [])),
 }
 
 # The child is a fork of this process, with hookwright imported already: it calls the command
@@ -60,7 +67,9 @@ SCENARIOS = {
 # exits 0 (1 and its traceback in ChildRun.stderr when the command fails).
 def _command(host: str, command, project: Path) -> None:
     name, packs, options = command
-    yes = Consent(yes=True)
+    trusting = "--trust-hooks" in options  # (install's flag, not a pack option)
+    options = [option for option in options if option != "--trust-hooks"]
+    yes = Consent(yes=True, trust=trusting)
     if name == "install":
         install(packs, host=host, scope=Scope.project, project=project, options=options, adopt=False,
                 dry_run=False, consent=yes)
@@ -104,6 +113,8 @@ def make_world(root: Path, host: str, setup) -> Path:
     name, text = FOREIGN[host]
     (world / "project" / name).parent.mkdir(parents=True)
     (world / "project" / name).write_text(text)
+    (world / "home" / ".codex").mkdir()
+    (world / "home" / ".codex" / "config.toml").write_text(USER_TRUST)
     for args in setup:
         done = cli(world, host, args)
         assert done.returncode == 0, done.stderr
@@ -119,9 +130,12 @@ def reset_world(root: Path) -> Path:
 
 
 def snapshot(world: Path) -> dict[str, bytes]:
-    """Every file of the project (the user's view), by relative path."""
+    """Every file of the project (the user's view), by relative path, and Codex's trust in the
+    user's config.toml (which --trust-hooks writes)."""
     project = world / "project"
-    return {str(p.relative_to(project)): p.read_bytes() for p in sorted(project.rglob("*")) if p.is_file()}
+    files = {str(p.relative_to(project)): p.read_bytes() for p in sorted(project.rglob("*")) if p.is_file()}
+    trust = world / "home" / ".codex" / "config.toml"
+    return {**files, TRUST: trust.read_bytes()} if trust.is_file() else files
 
 
 def temp_files(world: Path) -> list[str]:
@@ -177,6 +191,8 @@ def test_a_kill_at_any_step_leaves_the_old_or_the_new_file_and_the_next_run_comp
     host, setup, command = SCENARIOS[scenario]
     make_world(tmp_path, host, setup)
     points, before, after = kill_points(tmp_path, host, command)
+    finished_findings = install_findings(tmp_path / "world", host, monkeypatch)
+    assert set(finished_findings) <= {"install/hook-untrusted"}  # (Codex: the hooks not trusted yet)
     config = CONFIG[host]
     assert len(points) >= 8 and before.get(config) != after.get(config)
 
@@ -187,13 +203,15 @@ def test_a_kill_at_any_step_leaves_the_old_or_the_new_file_and_the_next_run_comp
 
         now = snapshot(world)
         assert now.get(config) in (before.get(config), after.get(config)), point
+        assert now.get(TRUST) in (before.get(TRUST), after.get(TRUST)), point
         parses(host, now.get(config))
         if now not in (before, after):  # half-written: doctor must say so
-            assert install_findings(world, host, monkeypatch), f"doctor saw nothing wrong after a kill at {point}"
+            assert install_findings(world, host, monkeypatch) != finished_findings, \
+                f"doctor saw nothing wrong after a kill at {point}"
 
         if not finished(world, command):
             again = cli(world, host, command)
             assert again.returncode == 0, f"after a kill at {point}: {again.stderr}"
         assert temp_files(world) == [], point
         assert snapshot(world) == after, f"after a kill at {point} and a second run"
-        assert install_findings(world, host, monkeypatch) == [], point
+        assert install_findings(world, host, monkeypatch) == finished_findings, point

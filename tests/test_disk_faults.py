@@ -31,12 +31,18 @@ def tmpfs(tmp_path):
     subprocess.run(["umount", "-l", str(mount)], check=False)
 
 
-def run_install(project: Path, state: Path, prefix=()) -> subprocess.CompletedProcess:
+# each host whose config file is JSON, and that file in a project: (path, a document of the host's
+# shape with room in it; Codex takes no root key but description and hooks)
+CONFIGS = {"claude": (".claude/settings.json", {"hooks": {}, "padding": "x" * 2000}),
+           "codex": (".codex/hooks.json", {"description": "x" * 2000, "hooks": {}})}
+
+
+def run_install(project: Path, state: Path, prefix=(), host: str = "claude") -> subprocess.CompletedProcess:
     env = {"PATH": os.environ["PATH"], "HOME": str(state), "XDG_STATE_HOME": str(state / "state"),
            "PYTHONPATH": str(resources.data_root())}
-    return subprocess.run([*prefix, sys.executable, "-m", "hookwright", "install", "git-guard", "--scope", "project",
-                           "--project", str(project), "--yes"], env=env, capture_output=True, text=True,
-                          timeout=60, cwd="/")
+    return subprocess.run([*prefix, sys.executable, "-m", "hookwright", "install", "git-guard", "--host", host,
+                           "--scope", "project", "--project", str(project), "--yes"], env=env, capture_output=True,
+                          text=True, timeout=60, cwd="/")
 
 
 def leftovers(folder: Path) -> list[str]:
@@ -44,10 +50,12 @@ def leftovers(folder: Path) -> list[str]:
                   or "hookwright" in p.parts)
 
 
-def test_a_full_disk_during_the_write_leaves_the_original_and_no_temp_file(tmpfs, tmp_path):
+@pytest.mark.parametrize("host", CONFIGS)
+def test_a_full_disk_during_the_write_leaves_the_original_and_no_temp_file(tmpfs, tmp_path, host):
     project = tmpfs / "project"
-    settings = project / ".claude" / "settings.json"
-    original = write_json(settings, {"hooks": {}, "padding": "x" * 2000})
+    name, document = CONFIGS[host]
+    settings = project / name
+    original = write_json(settings, document)
     fd = os.open(tmpfs / "filler", os.O_WRONLY | os.O_CREAT)
     try:  # fill the disk to the last byte
         while True:
@@ -57,7 +65,7 @@ def test_a_full_disk_during_the_write_leaves_the_original_and_no_temp_file(tmpfs
     finally:
         os.close(fd)
 
-    done = run_install(project, tmp_path / "elsewhere")
+    done = run_install(project, tmp_path / "elsewhere", host=host)
 
     assert done.returncode == 4, done.stderr
     assert "no space left" in done.stderr and str(project) in done.stderr
@@ -65,13 +73,15 @@ def test_a_full_disk_during_the_write_leaves_the_original_and_no_temp_file(tmpfs
     assert leftovers(project) == []
 
 
-def test_a_read_only_file_system_leaves_the_original_and_no_temp_file(tmpfs, tmp_path):
+@pytest.mark.parametrize("host", CONFIGS)
+def test_a_read_only_file_system_leaves_the_original_and_no_temp_file(tmpfs, tmp_path, host):
     project = tmpfs / "project"
-    settings = project / ".claude" / "settings.json"
-    original = write_json(settings, {"hooks": {}})
+    name, document = CONFIGS[host]
+    settings = project / name
+    original = write_json(settings, document)
     subprocess.run(["mount", "-o", "remount,ro", str(tmpfs)], check=True)
 
-    done = run_install(project, tmp_path / "elsewhere")
+    done = run_install(project, tmp_path / "elsewhere", host=host)
 
     assert done.returncode == 2, done.stderr
     assert "read-only" in done.stderr

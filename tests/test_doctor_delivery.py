@@ -53,6 +53,13 @@ CASES = {
          "guard.py": GUARD}, "h.js", 1,
         {"h.js": "const r = require('child_process').spawnSync('python3', [`${__dirname}/guard.py`], "
                  "{stdio: 'inherit'});\nprocess.exit(r.status);\n", "guard.py": GUARD}),
+    "a catch that exits 1 for whichever child failed": (
+        {"h.js": "const cp = require('child_process');\nfor (const name of ['guard.py']) {\n  try {\n"
+                 "    cp.execFileSync('python3', [__dirname + '/' + name], {stdio: 'inherit'});\n"
+                 "  } catch (error) {\n    process.exit(1);\n  }\n}\n", "guard.py": GUARD}, "h.js", 6,
+        {"h.js": "const cp = require('child_process');\nfor (const name of ['guard.py']) {\n  try {\n"
+                 "    cp.execFileSync('python3', [__dirname + '/' + name], {stdio: 'inherit'});\n"
+                 "  } catch (error) {\n    process.exit(error.status);\n  }\n}\n", "guard.py": GUARD}),
     "spawnSync whose status nobody reads": (
         {"h.js": "const cp = require('child_process');\ncp.spawnSync('python3', [__dirname + '/guard.py'], "
                  "{stdio: 'inherit'});\n", "guard.py": GUARD}, "h.js", 2,
@@ -138,6 +145,7 @@ def test_which_programs_print_on_the_hooks_stdout(program, args, prints):
 @pytest.mark.parametrize("name, text, flagged", [
     ("git.sh", "#!/bin/bash\ncat >/dev/null\ngit status\necho '{\"continue\": true}'\n", True),
     ("quiet.sh", "#!/bin/bash\ncat >/dev/null\ngit status >/dev/null 2>&1\necho '{\"continue\": true}'\n", False),
+    ("pushd.sh", "#!/bin/bash\ncat >/dev/null\npushd /tmp\necho '{\"continue\": true}'\n", True),
     ("captured.sh", "#!/bin/bash\ncat >/dev/null\nS=$(git status --porcelain)\necho '{\"continue\": true}'\n", False),
     ("npm.sh", "#!/bin/bash\ncat >/dev/null\nnpm ls || true\necho '{\"continue\": true}'\n", True),
     ("run.py", PY + "json.load(sys.stdin)\nsubprocess.run(['git', 'status'])\nprint(json.dumps({'continue': True}))\n",
@@ -194,3 +202,79 @@ def test_a_rewrite_filled_in_key_by_key_is_read_as_the_keys_it_is_given(tmp_path
     flagged = found(doctor(base, {".claude/settings.json": settings(matcher="Edit", command=command)}),
                     "script/rewrite-drops-fields")
     assert [(f.line, "old_string" in f.message) for f in flagged] == ([(4, True)] if dropped else [])  # (new = {}: where it is made)
+
+
+# ---- Cursor: input fields whose type differs by event (docs/hosts/cursor.md#events) ----------------
+
+MCP_CALL = {"hook_event_name": "beforeMCPExecution", "tool_name": "query",
+            "tool_input": json.dumps({"sql": "DROP TABLE users"}), "url": "http://db"}
+TOOL_CALL = {"hook_event_name": "preToolUse", "tool_name": "Shell", "tool_input": {"command": "rm -rf /"}}
+DENY_CURSOR = "{'permission': 'deny', 'user_message': 'no'}"
+
+# name: (event, the payload Cursor sends, the script, the line doctor names, its twin)
+CURSOR_CASES = {
+    "a JSON string read as an object (Python)": (
+        "beforeMCPExecution", MCP_CALL,
+        PY + "call = json.load(sys.stdin)\nif 'DROP' in call['tool_input']['sql']:\n"
+             f"    print(json.dumps({DENY_CURSOR}))\n", 3,
+        PY + "call = json.load(sys.stdin)\nif 'DROP' in json.loads(call['tool_input'])['sql']:\n"
+             f"    print(json.dumps({DENY_CURSOR}))\n"),
+    "a JSON string read as an object (jq)": (
+        "beforeMCPExecution", MCP_CALL,
+        "#!/bin/bash\nSQL=$(jq -r '.tool_input.sql')\ncase \"$SQL\" in *DROP*) "
+        "echo '{\"permission\": \"deny\"}';; esac\n", 2,
+        "#!/bin/bash\nSQL=$(jq -r '.tool_input | fromjson | .sql')\ncase \"$SQL\" in *DROP*) "
+        "echo '{\"permission\": \"deny\"}';; esac\n"),
+    "an object parsed as a JSON string (JavaScript)": (
+        "preToolUse", TOOL_CALL,
+        "const call = JSON.parse(require('fs').readFileSync(0, 'utf8'));\nconst args = JSON.parse(call.tool_input);\n"
+        "if (args.command.includes('rm')) console.log(JSON.stringify({permission: 'deny'}));\n", 2,
+        "const call = JSON.parse(require('fs').readFileSync(0, 'utf8'));\nconst args = call.tool_input;\n"
+        "if (args.command.includes('rm')) console.log(JSON.stringify({permission: 'deny'}));\n"),
+}
+
+
+def _cursor_project(base: Path, name: str, text: str, event: str) -> str:
+    hooks = base / ".cursor" / "hooks"
+    hooks.mkdir(parents=True, exist_ok=True)
+    (hooks / name).write_text(text)
+    return f"{RUNNERS[Path(name).suffix]} .cursor/hooks/{name}"
+
+
+@pytest.mark.parametrize("twin", [False, True], ids=["broken", "twin"])
+@pytest.mark.parametrize("name", list(CURSOR_CASES))
+def test_a_cursor_field_read_in_the_shape_another_event_sends_it(tmp_path, name, twin):
+    event, payload, broken, line, fixed = CURSOR_CASES[name]
+    suffix = {"Python": ".py", "jq": ".sh", "JavaScript": ".js"}[name.rsplit("(", 1)[1].rstrip(")")]
+    base = tmp_path / "project"
+    command = _cursor_project(base, "hook" + suffix, fixed if twin else broken, event)
+    ran = subprocess.run(["sh", "-c", command], input=json.dumps(payload), text=True, capture_output=True,
+                         timeout=30, cwd=base)
+    assert ('"deny"' in ran.stdout) == twin  # what Cursor would get: a deny only from the twin
+    out = doctor(base, {".cursor/hooks.json": {"version": 1, "hooks": {event: [{"command": command}]}}})
+    flagged = found(out, "delivery/input-field-type")
+    assert [(Path(f.path).name, f.line) for f in flagged] == ([] if twin else [("hook" + suffix, line)])
+
+
+def test_a_script_that_tells_the_events_apart_may_read_each_its_own_way(tmp_path):
+    text = (PY + "call = json.load(sys.stdin)\nargs = call['tool_input']\n"
+                 "if call['hook_event_name'] == 'beforeMCPExecution':\n    args = json.loads(args)\n"
+                 "print(json.dumps({'permission': 'allow'}))\n")
+    base = tmp_path / "project"
+    command = _cursor_project(base, "hook.py", text, "beforeMCPExecution")
+    out = doctor(base, {".cursor/hooks.json": {"version": 1, "hooks": {"beforeMCPExecution": [{"command": command}],
+                                                                        "preToolUse": [{"command": command}]}}})
+    assert found(out, "delivery/input-field-type") == []
+
+
+@pytest.mark.parametrize("text, reads", [
+    ("x = data['tool_input']['command']", [("tool_input", "object")]),
+    ("x = data.get('tool_input', {}).get('command')", [("tool_input", "object")]),
+    ("ti = data.get('tool_input') or {}\ncmd = ti.get('command')", [("tool_input", "object")]),
+    ("args = json.loads(data['tool_input'])", [("tool_input", "text")]),
+    ("out = data['tool_output']\nif isinstance(out, str): out = json.loads(out)", []),
+    ("my_tool_input.command", []),
+])
+def test_how_a_script_reads_the_fields_whose_type_differs_by_event(text, reads):
+    found_reads = delivery.field_reads(text, lambda offset: (1, offset + 1))
+    assert [(r.field, r.shape) for r in found_reads] == reads

@@ -123,6 +123,10 @@ CASES = [
     case("structure/shell-ignored", {S: settings(shell="bash", command="echo", args=["hi"])},
          {S: settings(command="echo", args=["hi"])}),
     case("structure/hooks-disabled", {S: {"disableAllHooks": True}}, {S: {"disableAllHooks": False}}),
+    case("structure/hooks-disabled-elsewhere", {S: settings()}, {S: {**settings(), "disableAllHooks": False}},
+         given=False, config={"settings.json": {"disableAllHooks": True}}),
+    case("structure/hooks-disabled-elsewhere", {S: settings(), ".claude/settings.local.json": {"disableAllHooks": True}},
+         {S: settings(), ".claude/settings.local.json": {"disableAllHooks": False}}, given=False, note="local"),
     case("structure/managed-hooks-only", {S: {"allowManagedHooksOnly": True}}, {S: {"allowManagedHooksOnly": False}}),
     case("structure/settings-schema", {S: {"cleanupPeriodDays": "thirty"}}, {S: {"cleanupPeriodDays": 30}}),
     case("structure/settings-schema", {S: {"permissions": {"allow": ["Write:**/*.ts"]}}},
@@ -289,6 +293,10 @@ CASES = [
          {OC + "p.js": AFTER.replace("BODY", 'output.output = "checked"')}, given=False),
     case("host/opencode-after-the-call", {OC + "p.js": AFTER.replace("BODY", 'input.args.command = "x"')},
          {OC + "p.js": PLUGIN}, given=False, note="args"),
+    case("host/opencode-guard-after-the-call", {OC + "p.js": AFTER.replace(
+        "BODY", 'if (input.args.command.includes("rm")) throw new Error("refused")')},
+         {OC + "p.js": PLUGIN.replace('output.args.command = "x"',
+                                      'if (output.args.command.includes("rm")) throw new Error("refused")')}, given=False),
     case("host/opencode-argument-name", {OC + "p.js": PLUGIN.replace('"bash"', '"read"').replace(
         "output.args.command", "output.args.file_path")},
          {OC + "p.js": PLUGIN.replace('"bash"', '"read"').replace("output.args.command", "output.args.filePath")},

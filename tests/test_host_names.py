@@ -9,13 +9,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "installer"
 HOST_NAMES = {"claude", "cursor", "opencode", "codex"}
-# Claude Code's protocol tables read by name: the script checks' split between Claude Code's and
-# Cursor's answers, the SessionEnd budget and the Cursor-beside-Claude race, the probe's payloads,
-# `pack new --from` reading a Claude Code file, and `pack test` reading simulate's document and
-# Cursor's output schema
-STILL_NAMED = {"doctor/checks/scripts/units.py": 3, "doctor/checks/conflicts/cross_host.py": 1,
-               "doctor/checks/conflicts/session_end.py": 1, "doctor/scripts/probe.py": 1,
-               "pack_from.py": 1, "pack_cases.py": 3}
+STILL_NAMED: dict[str, int] = {}  # (issue 37: none left; a host's meaning is its adapter's)
 
 
 def _names_a_host(node: ast.AST | None) -> bool:

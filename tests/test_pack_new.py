@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from hookwright.pack_cases import cursor_schema_errors
+from hookwright.pack_cases import answer_schema_errors
 from support import read_json, write_json
 from test_command_packs import FIXTURE, cursor_payload, run_claude_entry, run_runtime, where
 
@@ -78,8 +78,8 @@ def test_a_claude_code_settings_file_becomes_a_pack_that_puts_its_hooks_into_cur
     script = project / ".cursor" / "hookwright" / "from-claude" / "guard"
     answers = {command: json.loads(run_runtime(script, "cursor", cursor_payload(project, command)).stdout)
                for command in ("rm -rf x", "curl x", "echo hello", "ls")}
-    assert cursor_schema_errors([{"event": "preToolUse", "exit_code": 0, "stdout": json.dumps(answer)}
-                                 for answer in answers.values()]) == []  # (Cursor's words only)
+    assert answer_schema_errors([{"event": "preToolUse", "exit_code": 0, "stdout": json.dumps(answer)}
+                                 for answer in answers.values()], "cursor-hook-output.schema.json") == []  # (Cursor's words only)
     assert answers["rm -rf x"]["permission"] == "deny" and answers["curl x"]["permission"] == "deny"
     assert answers["echo hello"] == {"updated_input": {"command": "echo rewritten"}} and answers["ls"] == {}
 

@@ -90,13 +90,13 @@ def test_a_broken_case_is_refused_with_its_file_before_anything_runs(hookwright,
 
 
 def test_a_cursor_answer_its_schema_refuses_is_reported():
-    from hookwright.pack_cases import cursor_schema_errors
+    from hookwright.pack_cases import answer_schema_errors
 
     rows = [{"event": "preToolUse", "exit_code": 0, "stdout": '{"permission": "deny"}'},
             {"event": "preToolUse", "exit_code": 0, "stdout": json.dumps({"hookSpecificOutput": {
                 "permissionDecision": "deny"}})},
             {"event": "beforeShellExecution", "exit_code": 2, "stdout": "not read"}]
 
-    errors = cursor_schema_errors(rows)
+    errors = answer_schema_errors(rows, "cursor-hook-output.schema.json")
 
     assert len(errors) == 1 and errors[0].startswith("preToolUse: ") and "hookSpecificOutput" in errors[0]

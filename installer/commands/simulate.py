@@ -7,7 +7,8 @@ Claude Code: which handlers fire comes from doctor's discovery and matcher seman
 their answers are read and combined as the real CLI reads them (answers.py, with the per-event
 table of installer/hosts/claude/protocol.py). opencode: the project's plugins run in opencode's
 own runtime (installer/simulate/opencode.py). Cursor: its hooks run on Cursor's payloads, read by
-cursor_protocol (installer/simulate/cursor.py). Exit 0 whenever the simulation ran, whatever the
+cursor_protocol (installer/simulate/cursor.py). Codex: its trusted PreToolUse hooks run as Codex
+runs them, read and combined as Codex does (installer/simulate/codex.py). Exit 0 whenever the simulation ran, whatever the
 hooks decided; 2 on bad input.
 """
 from __future__ import annotations
@@ -198,8 +199,9 @@ def _from_entry(entry: dict[str, Any], project: Path, call: Call) -> Simulation:
                                                    "tool_input": entry.get("given_input")},
         handlers=entry.get("handlers", []), decision=entry.get("decision"), blocked=blocked,
         reason=entry.get("reason"), tool_input=entry.get("tool_input"),
-        candidates=[entry.get("tool_input")] if entry.get("simulated") else [],
-        nondeterministic=False if entry.get("simulated") else None, context=[], stops_session=None, stop_reason=None,
+        candidates=entry.get("candidates", [entry.get("tool_input")] if entry.get("simulated") else []),
+        nondeterministic=entry.get("nondeterministic", False if entry.get("simulated") else None),
+        context=entry.get("context", []), stops_session=None, stop_reason=None,
         decided_by=[], rewritten_by=[], effect=entry.get("effect"), permission_rule=None, cannot_block=None,
         tool_output=None)
 

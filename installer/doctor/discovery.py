@@ -18,8 +18,6 @@ from ..hooks.events import CLAUDE_EVENTS, CURSOR_EVENTS, FOLDED_CURSOR_EVENTS, G
 from ..hooks.events import SCOPE_ORDER as SCOPE_ORDER  # (re-exported: the checks rank scopes by it)
 from ..hooks.model import Candidate as Candidate  # (re-exported: where doctor reads a file from)
 from ..hosts.claude import adapter as claude
-from ..hosts.codex.adapter import codex_home
-from ..hosts.cursor import adapter as cursor
 from ..hosts.opencode import adapter as opencode
 from ..hosts.opencode.adapter import SCRIPT_SUFFIXES
 from ..patterns import lazy
@@ -62,48 +60,24 @@ def pack_file_candidates(project: Path, hosts: set[str]) -> list[Candidate]:
 def given_candidates(paths: list[Path], project: Path) -> list[Candidate]:
     """Files named on the command line (a missing one is reported by reading it, and the others
     are still checked); a directory is a usage error."""
-    user = resolved(claude.user_dir())
-    known = _KnownPlaces(managed=frozenset(resolved(p) for p in claude.managed_paths()),
-                         user_settings=(user / "settings.json", user / "settings.local.json"),
-                         cursor_user=resolved(cursor.user_dir()), codex_user=resolved(codex_home()))
     found = []
     for path in paths:
         if path.is_dir():
             raise HookwrightError("is a directory; doctor checks files", path=path, kind=ErrorKind.UNREADABLE,
                                   hint="name the config files, or run doctor without paths (and --project DIR) "
                                        "to check every scope of a project")
-        found.append(_given(path, project, known))
+        found.append(_given(path, project))
     return found
 
 
-class _KnownPlaces:
-    """Where the files of the scopes that do not follow from a file's own folder live."""
-
-    def __init__(self, managed: frozenset[Path], user_settings: tuple[Path, Path], cursor_user: Path,
-                 codex_user: Path) -> None:
-        self.managed = managed
-        self.user_settings = user_settings
-        self.cursor_user = cursor_user
-        self.codex_user = codex_user
-
-
-def _given(path: Path, project: Path, known: _KnownPlaces) -> Candidate:
-    """What the location of a named file says: its scope, its project, its plugin root."""
-    real = resolved(path)
-    parent = real.parent
-    if real in known.managed or path.name == "managed-settings.json" or parent.name == "managed-settings.d":
-        return Candidate(path, "managed", "claude-settings", project)  # (a policy file checked before it is deployed)
-    if real in known.user_settings:
-        return Candidate(path, "user", "claude-settings", project)
-    if parent.name == ".claude" and path.name in ("settings.json", "settings.local.json"):
-        scope = "project" if path.name == "settings.json" else "local"
-        return Candidate(path, scope, "claude-settings", parent.parent)
-    if parent.name == ".cursor" and path.name == "hooks.json":
-        scope = "user" if parent == known.cursor_user else "project"
-        return Candidate(path, scope, "cursor-hooks", parent.parent if scope == "project" else project)
-    if path.name == "hooks.json" and (parent.name == ".codex" or parent == known.codex_user):
-        scope = "user" if parent == known.codex_user else "project"
-        return Candidate(path, scope, "codex-hooks", parent.parent if scope == "project" else project)
+def _given(path: Path, project: Path) -> Candidate:
+    """What the place of a named file says: a host's file (Host.given_file: its scope and
+    project), a plugin's hooks.json (its plugin root), or a file given as it is."""
+    for host in hosts.every():
+        known = host.given_file(path, project)
+        if known is not None:
+            return known
+    parent = resolved(path).parent
     if parent.name == "hooks" and path.name == "hooks.json":
         return Candidate(path, "plugin", None, project, plugin_root=parent.parent)
     return Candidate(path, "given", None, project)

@@ -5,9 +5,12 @@ from .. import hosts, safe_read
 from ..document import Document
 from ..errors import ErrorKind, HookwrightError
 from ..hosts.opencode import adapter as opencode
-from .discovery import Candidate, recognise
+from .discovery import RULES_FILE, Candidate, recognise
 from .model import ConfigFile, Handler
 
+# the kinds of file of agents hookwright does not install into, and their agent (a host's own:
+# Host.file_kinds)
+OTHER_KINDS = {"gemini-hooks": "gemini", "grok-hooks": "grok", RULES_FILE: "hookwright"}
 NOT_PARSED = ("opencode-config", "opencode-plugin", "unknown")  # JSONC, JavaScript, anything else
 MAX_TEXT_BYTES = 10 * 1024 * 1024
 
@@ -47,9 +50,8 @@ def read(candidate: Candidate, staged: bytes | None = None) -> ConfigFile:
 
 def _file(candidate: Candidate, kind: str, document: Document | None = None,
           error: HookwrightError | None = None, source: bytes | None = None) -> ConfigFile:
-    host = {"claude-settings": "claude", "claude-plugin-hooks": "claude", "cursor-hooks": "cursor", "codex-hooks": "codex",
-            "opencode-config": "opencode", "opencode-plugin": "opencode", "gemini-hooks": "gemini",
-            "grok-hooks": "grok", "git-guard-rules": "hookwright"}.get(kind, "unknown")
+    known = hosts.of_kind(kind)
+    host = known.name if known is not None else OTHER_KINDS.get(kind, "unknown")
     return ConfigFile(candidate.path, kind, host, candidate.scope, document=document, project=candidate.project,
                       plugin=candidate.plugin, plugin_root=candidate.plugin_root, error=error, source=source)
 

@@ -6,6 +6,7 @@ These are the user's own commands, run for real: `simulate --list-only` runs not
 """
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import signal
@@ -43,13 +44,21 @@ def run_all(handlers: list[Handler], stdin: bytes, project: Path, env: dict[str,
             budget: float | None = None, wrap: Callable[[list[str]], list[str]] | None = None) -> list[RawRun]:
     """Every handler at once; their runs in the same order. `budget`: the time they share (each
     is killed at its own timeout or there, whichever comes first); `wrap`: as for run_one."""
-    runs: list[RawRun | None] = [None] * len(handlers)
-
-    def one(index: int, handler: Handler) -> None:
+    def one(handler: Handler) -> RawRun:
         own = timeout_of(handler)
-        runs[index] = run_one(handler, stdin, project, env, min(own, budget) if budget else own, wrap)
+        return run_one(handler, stdin, project, env, min(own, budget) if budget else own, wrap)
 
-    threads = [threading.Thread(target=one, args=(i, h), daemon=True) for i, h in enumerate(handlers)]
+    return together([functools.partial(one, handler) for handler in handlers])
+
+
+def together(runs: list[Callable[[], RawRun]]) -> list[RawRun]:
+    """Each run at once, in a thread of its own; their results in the same order."""
+    done: list[RawRun | None] = [None] * len(runs)
+
+    def one(index: int, run: Callable[[], RawRun]) -> None:
+        done[index] = run()
+
+    threads = [threading.Thread(target=one, args=(i, r), daemon=True) for i, r in enumerate(runs)]
     # a hook that exits without reading its stdin closes the pipe under the payload: that is a
     # broken pipe to ignore (communicate does), not the signal that ends this process (the CLI
     # restores SIGPIPE's default for its own output, cli.py)
@@ -63,7 +72,7 @@ def run_all(handlers: list[Handler], stdin: bytes, project: Path, env: dict[str,
     finally:
         if ignoring:
             signal.signal(signal.SIGPIPE, before)
-    return [run if run is not None else RawRun(None, start_error="it did not run") for run in runs]
+    return [run if run is not None else RawRun(None, start_error="it did not run") for run in done]
 
 
 def run_one(handler: Handler, stdin: bytes, project: Path, env: dict[str, str],
@@ -76,12 +85,15 @@ def run_one(handler: Handler, stdin: bytes, project: Path, env: dict[str, str],
     argv, why = command_line(handler.value, child)
     if argv is None:
         return RawRun(None, start_error=why)
-    if wrap is not None:
-        argv = wrap(argv)
-    timeout = timeout or timeout_of(handler)
+    return run_argv(wrap(argv) if wrap is not None else argv, stdin, project, child, timeout or timeout_of(handler))
+
+
+def run_argv(argv: list[str], stdin: bytes, cwd: Path, env: dict[str, str], timeout: float) -> RawRun:
+    """One hook's process, `stdin` given, its whole process group killed after `timeout` seconds
+    (every host's runs end here; how the argv is made and in which folder is the host's)."""
     start = time.monotonic()
     try:
-        proc = subprocess.Popen(argv, cwd=project, env=child, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, start_new_session=True)
     except OSError as error:
         return RawRun(None, start_error=f"could not start {argv[0]}: {error.strerror or error}")

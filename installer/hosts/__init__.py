@@ -35,6 +35,17 @@ def every() -> list[Host]:
     return [get(name) for name in NAMES]
 
 
+def of_kind(kind: str) -> Host | None:
+    """The host whose files are of this kind (doctor's word for a file: Host.file_kinds), None for
+    a kind of no host hookwright installs into."""
+    if not _KINDS:
+        _KINDS.update((each, host) for host in every() for each in host.file_kinds)
+    return _KINDS.get(kind)
+
+
+_KINDS: dict[str, Host] = {}
+
+
 def of(name: str) -> Host | None:
     """The host of a file doctor read (None for an agent hookwright does not install into:
     Gemini CLI, Grok, a file of unknown kind)."""

@@ -5,9 +5,10 @@ adapter.py, with a HOST object, looked up with installer.hosts.get; its protocol
 strictly, how a pack's hooks are written for it, which entries in a file are ours, how to add,
 replace and remove them, and what it can express at all (block a call, rewrite its input, add
 context, answer a question). Commands, plans, rollback, list, simulate and doctor ask the host
-(the facts doctor, simulate and list read a file by: config_files, project_of, command_cwd,
-fails_closed, unstarted_effect, matcher_events and the class attributes beside them); outside
-this folder no code compares an agent's name but the few tests/test_host_names.py lists.
+(the facts doctor, simulate and list read a file by: config_files, given_file, project_of,
+command_cwd, fails_closed, unstarted_effect, matcher_events, skipped_in and the class attributes
+beside them: file_kinds, answer_table, probed...); outside this folder no code compares an
+agent's name (tests/test_host_names.py holds that at none).
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Mapping, NamedTuple
 from ..document import Keys
 from ..errors import ErrorKind, HookwrightError
 from ..interpreter import DEFAULT as DEFAULT_PYTHON
-from ..layout import LOCAL_RUNTIME_FOLDER, RECEIPT
+from ..layout import LOCAL_RUNTIME_FOLDER, RECEIPT, RUNTIME_FOLDER
 from ..patterns import lazy
 
 if TYPE_CHECKING:
@@ -229,6 +230,23 @@ class Host(ABC):
     # the kind of file whose code holds its hooks, registered in-process (opencode's plugins); None:
     # its hooks sit in a JSON tree that doctor loads handler by handler
     plugin_file_kind: ClassVar[str | None] = None
+    # doctor's names of the kinds of its files (config_files' candidates, a ConfigFile's kind;
+    # installer.hosts.of_kind tells a kind's host), the kind of the file hookwright writes into first
+    file_kinds: ClassVar[tuple[str, ...]] = ()
+    # doctor --probe runs its foreign command hooks on a synthetic payload of each event and reads
+    # their answers (by Claude Code's protocol table: the one host whose every event it has)
+    probed: ClassVar[bool] = False
+    # schemas/<this>: what its hooks' answers are checked against by `pack test`, where the host
+    # itself cannot run here and its documented answer shapes stand in for it (Cursor's)
+    answer_schema: ClassVar[str] = ""
+    # which protocol table doctor's script rules read its hooks' output by (installer/hosts/*/
+    # protocol.py's TABLE): Claude Code's per-event answers or Cursor's; "" neither
+    answer_table: ClassVar[str] = ""
+    # its SessionEnd hooks share one time budget, which cuts a longer timeout short
+    shares_session_end_budget: ClassVar[bool] = False
+    # the host whose hook files it also runs, in the same projects (Cursor's third-party configs:
+    # Claude Code's settings), so that a hook in each may answer one call twice; "" none
+    runs_hooks_of: ClassVar[str] = ""
     # its own names of events simulate takes: (Claude Code's event, the tool the event implies)
     native_events: ClassVar[dict[str, tuple[str, str | None]]] = {}
     # Claude Code's events by its names for them (simulate takes these too, where --host names it or none)
@@ -330,6 +348,11 @@ class Host(ABC):
         """The folder a project keeps this host's config in (`.claude`): a folder holding it is a project."""
         probe = Path("/project")
         return self._target(Scope.project, probe, "x").config.relative_to(probe).parts[0]
+
+    def given_file(self, path: Path, project: Path) -> Candidate | None:
+        """What the place of a file named on doctor's command line says where it is one of this
+        host's files (its scope, project and kind), else None."""
+        return None
 
     def project_files_read_from(self, start: Path) -> list[Path] | None:
         """The project config files a session started in `start` reads (None: not measured, so
@@ -659,6 +682,15 @@ class Host(ABC):
         """The hooks of the file (its `data`) that the host will skip, without a word, until the
         user trusts them (Codex), as the host's own trust store says now; status and doctor say them."""
         return []
+
+    def skipped_in(self, path: Path, scope: str, data: Any) -> list[Skipped]:
+        """`skipped` for a file found where the host reads it (doctor's, simulate's): a user or
+        project file, its project the folder above its own (nothing for another scope)."""
+        if scope not in (Scope.user.value, Scope.project.value):
+            return []
+        where = Scope(scope)
+        project = path.parent.parent if where is Scope.project else None
+        return self.skipped(Target(self.name, where, path, path.parent / RUNTIME_FOLDER, project), data)
 
     def empty_containers(self, data: Any, entries: list[Entry]) -> list[str]:
         """Containers on the entries' paths that exist and are empty: they must stay after uninstall."""

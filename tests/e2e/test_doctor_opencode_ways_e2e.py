@@ -92,3 +92,25 @@ def test_an_mcp_servers_tools_are_picked_by_the_name_opencode_writes(opencode_cl
     assert reached == (prefix == "my.docs_")
     expected = [(str(plugin), _line_of(plugin, "startsWith"))] if reached else []
     assert _flagged(home, project, "host/opencode-tool-prefix-name") == expected
+
+
+PLACED = {
+    "after the call": ('  "tool.execute.after": async (input) => {\n'
+                       '    if (input.tool === "bash" && input.args.command.includes("touch")) throw new Error("no touching")\n'
+                       "  },\n"),
+    "before the call": ('  "tool.execute.before": async (input, output) => {\n'
+                        '    if (input.tool === "bash" && output.args.command.includes("touch")) throw new Error("no touching")\n'
+                        "  },\n"),
+}
+
+
+@pytest.mark.parametrize("where", list(PLACED))
+def test_a_guard_stops_the_call_only_before_it(opencode_cli, home, project, where):
+    plugin = _plugin(project, f"export const P = async () => ({{\n{PLACED[where]}}})\n")
+    touch = {"tool": "bash", "input": {"command": "touch ran.txt && echo RAN", "description": "touch"}}
+    run = run_opencode(project, home, [touch, "done"])
+    assert run.returncode == 0 and not run.timed_out, run.stderr[-3000:]
+    ran = (project / "ran.txt").exists()
+    assert ran == (where == "after the call")
+    expected = [(str(plugin), _line_of(plugin, "tool.execute.after"))] if ran else []
+    assert _flagged(home, project, "host/opencode-guard-after-the-call") == expected

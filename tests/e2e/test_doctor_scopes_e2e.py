@@ -146,3 +146,27 @@ def test_a_matcher_names_an_mcp_server_in_its_own_case_only(claude_cli, home, pr
 
     flagged = [(f["path"], f["line"]) for f in _findings(home, project) if f["rule"] == "matcher/case-mismatch"]
     assert flagged == ([] if holds else [(str(settings), _line_of(settings, "matcher"))])
+
+
+@pytest.mark.parametrize("project_value, holds", [(None, False), (False, True)],
+                         ids=["the user's true counts", "the project's false wins"])
+def test_disable_all_hooks_in_the_user_settings_switches_off_the_projects_guard(claude_cli, home, project,
+                                                                                 project_value, holds):
+    user = home / ".claude" / "settings.json"
+    user.parent.mkdir(parents=True)
+    user.write_text(json.dumps({"model": "sonnet", "disableAllHooks": True}, indent=2))
+    settings = project / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    data = json.loads(_settings("Bash", "echo 'no touching here' >&2; exit 2"))
+    if project_value is not None:
+        data["disableAllHooks"] = project_value
+    settings.write_text(json.dumps(data, indent=2))
+
+    run = run_claude(project, home, TOUCH, claude=claude_cli)
+    assert run.returncode == 0, run.stderr
+    assert (project / "ran.txt").exists() != holds
+
+    flagged = [(f["path"], f["line"]) for f in _findings(home, project) if f["rule"].startswith("structure/hooks-dis")]
+    assert flagged == ([] if holds else [(str(user), _line_of(user, "disableAllHooks"))])
+    assert all(f["rule"] == "structure/hooks-disabled-elsewhere" for f in _findings(home, project)
+               if f["rule"].startswith("structure/hooks-dis"))

@@ -1,5 +1,6 @@
-"""Delivery: whether what a hook script decides reaches the host, through the code between the
-two (installer/doctor/scripts/delivery.py reads that code).
+"""Delivery: what travels between the host and a hook script through the code between them
+(installer/doctor/scripts/delivery.py reads that code): the script's decision on its way out, and
+the input fields whose type differs by event on their way in.
 
 One unit: a readable script file with the handlers that run it (checks/scripts/units.py).
 - its own exit 2 taken back on its way out (an except that catches SystemExit, a finally that
@@ -8,6 +9,8 @@ One unit: a readable script file with the handlers that run it (checks/scripts/u
   a shell wrapper whose own last command, `|| true` or pipe decides its status).
 Reported only where the host would block on exit 2 (the adapter's exit_2_blocks) and the script
 gives no JSON decision on stdout, which would still get through.
+- an input field read as an object where the event sends a JSON string, or parsed where it sends
+  an object (Cursor's tool_input: the adapter's json_text and objects).
 """
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ... import hosts
+from ...hosts.cursor import protocol as cursor_protocol
 from .. import disk, handler_facts
 from ..model import Context, Finding, Handler, RuleTable
 from ..scripts import keys
@@ -102,3 +106,47 @@ def _wrapped(script: Script, handler: Handler) -> Iterator[Lost]:
             "(or the pipe it feeds) sets that"
         yield Lost(line, 1, why, "0")
         return
+
+
+SHAPES = {"object": "an object", "text": "a JSON string"}
+# what reading a field in the wrong shape does, per language of the script: (read as an object, parsed as text)
+EFFECTS = {
+    "python": ("the lookup raises (TypeError or AttributeError) and the hook exits 1",
+               "json.loads raises TypeError and the hook exits 1"),
+    "javascript": ("the member is undefined, so the check built on it never matches",
+                   "JSON.parse throws and node exits 1"),
+    "shell": ("jq stops with an error and the value comes out empty, so the check built on it never matches",
+              "jq's fromjson stops with an error and the value comes out empty"),
+}
+FIXES = {"object": "parse it first where this event sends text: json.loads(data[\"{field}\"]) (JavaScript "
+                   "JSON.parse(input.{field}), jq .{field} | fromjson), or look at its type when the script serves "
+                   "several events",
+         "text": "read it as the object it is on this event (no json.loads / JSON.parse / fromjson), or look at its "
+                 "type when the script serves several events"}
+
+
+@RULES.rule("delivery/input-field-type")
+def _input_field_type(script: Script) -> Iterator[Finding]:
+    """An input field read in the shape one Cursor event sends it, by a script Cursor runs on an
+    event that sends it in the other (the adapter's json_text and objects), that does not tell the
+    events apart."""
+    facts = script.facts
+    if not script.cursor or facts.reads_event_name or not facts.flow.field_reads:
+        return
+    for handler in script.cursor:
+        row = cursor_protocol.protocol(handler.event)
+        if row is None:
+            continue
+        for read in facts.flow.field_reads:
+            sent = "text" if read.field in row.json_text else "object" if read.field in row.objects else None
+            if sent is None or sent == read.shape:
+                continue
+            effect = EFFECTS.get(facts.language, EFFECTS["python"])[0 if read.shape == "object" else 1]
+            if "exits 1" in effect:
+                effect += (", which Cursor takes for a failed hook, and with \"failClosed\": true blocks every "
+                           "action the hook matches") if script.code.fail_closed else \
+                    ", which Cursor takes for a failed hook: the action goes ahead"
+            yield script.finding("delivery/input-field-type", Place(read.line, read.column), script.cursor,
+                                 field=read.field, read_as=SHAPES[read.shape], line=read.line, event=handler.event,
+                                 sent_as=SHAPES[sent], effect=effect, fix=FIXES[read.shape].format(field=read.field))
+            return

@@ -14,9 +14,8 @@ from ...hooks.events import (
     fold,
 )
 from ...hooks.regex.matching import js_regex
-from ...hosts.base import Scope, Target, newer
+from ...hosts.base import newer
 from ...hosts.cursor import protocol as cursor_protocol
-from ...layout import RUNTIME_FOLDER
 from ..model import ConfigFile, Context, Finding, Plugin, RuleTable, cached_property
 
 CLAUDE_TO_CURSOR_TOOLS = {"Bash": "Shell"}  # docs/hosts/cursor.md#matchers (Edit, Read, Write, Grep, Task: the same)
@@ -164,13 +163,9 @@ def _hook_untrusted(ctx: Context, at: FileAt) -> Iterator[Finding]:
     """A hook its host skips, without a word, until the user trusts it (Codex); hookwright's own
     are install/hook-untrusted, with the command that trusts them."""
     host = hosts.of(at.file.host)
-    if host is None or at.file.document is None or at.file.scope not in ("user", "project") or \
-            host.dropped(at.file.document) is not None:
+    if host is None or at.file.document is None or host.dropped(at.file.document) is not None:
         return
-    scope = Scope(at.file.scope)
-    project = at.file.path.parent.parent if scope is Scope.project else None
-    target = Target(host.name, scope, at.file.path, at.file.path.parent / RUNTIME_FOLDER, project)
-    for skipped in host.skipped(target, at.file.document.data):
+    for skipped in host.skipped_in(at.file.path, at.file.scope, at.file.document.data):
         if host.owner(skipped.handler) is None:
             yield ctx.finding("host/hook-untrusted", at.file, skipped.keys, host=host.title, event=skipped.event,
                               why=skipped.why, fix=skipped.fix)

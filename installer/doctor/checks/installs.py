@@ -22,7 +22,6 @@ if TYPE_CHECKING:  # (state loads only where a receipt exists; team where a proj
     from ...team import TeamList
 
 SCOPES = {"user": Scope.user, "project": Scope.project, "local": Scope.local}
-INSTALL_KINDS = {"claude-settings": "claude", "cursor-hooks": "cursor", "codex-hooks": "codex"}  # the configs hookwright writes into
 
 
 class InstallAt:
@@ -187,12 +186,14 @@ def _traces_beside(file: ConfigFile) -> bool:
 
 def install_target(file: ConfigFile) -> Target | None:
     """The install target this settings file is, if it is one of the scopes we write."""
-    if file.kind not in INSTALL_KINDS or file.scope not in SCOPES or file.document is None:
+    host = hosts.of_kind(file.kind)  # (a shared config hookwright writes into: its host's first kind)
+    if host is None or host.file_per_pack or file.kind != host.file_kinds[0] or file.scope not in SCOPES \
+            or file.document is None:
         return None
     if not isinstance(file.document.data, dict) or not isinstance(file.document.data.get("hooks", {}), dict):
         return None
     try:
-        target = hosts.get(INSTALL_KINDS[file.kind]).target(SCOPES[file.scope], file.project)
+        target = host.target(SCOPES[file.scope], file.project)
     except HookwrightError:  # not a place hookwright installs into (a project that is the home, Cursor's local)
         return None
     try:

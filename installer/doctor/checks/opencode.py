@@ -172,8 +172,18 @@ def _process_exit(plugin: PluginFile) -> Iterator[Finding]:
 def _after_the_call(plugin: PluginFile) -> Iterator[Finding]:
     """A throw in tool.execute.after, or a change to its input.args: the tool has already run."""
     for what, place in plugin.facts.after_the_call if plugin.foreign else ():
-        yield plugin.ctx.finding_at("host/opencode-after-the-call", plugin.file, *place,
-                                    variant="args" if what == "args" else None)
+        if what != "guard":
+            yield plugin.ctx.finding_at("host/opencode-after-the-call", plugin.file, *place,
+                                        variant="args" if what == "args" else None)
+
+
+@PLUGIN_RULES.rule("host/opencode-guard-after-the-call")
+def _guard_after_the_call(plugin: PluginFile) -> Iterator[Finding]:
+    """A tool.execute.after that throws on the call's arguments and never reads the tool's output:
+    a guard, placed where the tool has already run."""
+    for what, place in plugin.facts.after_the_call if plugin.foreign else ():
+        if what == "guard":
+            yield plugin.ctx.finding_at("host/opencode-guard-after-the-call", plugin.file, *place)
 
 
 # what Claude Code calls a tool, for the opencode tool of that name (WebFetch: webfetch)

@@ -29,11 +29,39 @@ def _disabling(files: list[ConfigFile]) -> list[ObjectFile]:
     return [by_file[id(file)] for file in hooks_disabled_by(files)]
 
 
+def _switched_off(ctx: Context, settings: ObjectFile) -> list[ConfigFile]:
+    """The other files whose hooks a `disableAllHooks: true` that counts switches off: every scope's
+    and every plugin's (measured on Claude Code 2.1.332: true in the user, project or local file
+    stopped the hooks of all three and of a plugin), of one session: another project's files are
+    not read with it. None for managed settings (an administrator's choice, hooks-disabled's note)
+    nor for a file named on the command line (it is judged alone)."""
+    if settings.file.scope == "given" or settings.managed:
+        return []
+    off = {id(h.file): h.file for h in ctx.handlers if h.file is not settings.file and h.file.host == settings.file.host
+           and h.file.scope not in ("given", "managed")
+           and (h.file.scope not in ("project", "local") or h.file.project == settings.file.project)}
+    return list(off.values())
+
+
 @RULES.rule("structure/hooks-disabled")
 def _hooks_disabled(ctx: Context) -> Iterator[Finding]:
     for settings in _disabling(ctx.files):
-        yield ctx.finding("structure/hooks-disabled", settings.file, (DISABLE_ALL,),
-                          variant="managed" if settings.managed else None)
+        if not _switched_off(ctx, settings):  # (else: hooks-disabled-elsewhere)
+            yield ctx.finding("structure/hooks-disabled", settings.file, (DISABLE_ALL,),
+                              variant="managed" if settings.managed else None)
+
+
+@RULES.rule("structure/hooks-disabled-elsewhere")
+def _hooks_disabled_elsewhere(ctx: Context) -> Iterator[Finding]:
+    """`disableAllHooks: true` in one file (the user's, a git-ignored local file) that also
+    switches off the hooks of other files: a project's guards stop without a word."""
+    for settings in _disabling(ctx.files):
+        off = _switched_off(ctx, settings)
+        if off:
+            shown = ", ".join(str(f.path) for f in off[:3]) + (f" and {len(off) - 3} more" if len(off) > 3 else "")
+            yield ctx.finding("structure/hooks-disabled-elsewhere", settings.file, (DISABLE_ALL,), files=shown,
+                              related=[{"path": str(f.path), "line": 1, "column": 1,
+                                        "message": "its hooks do not run"} for f in off])
 
 
 @RULES.rule("structure/managed-hooks-only")

@@ -12,6 +12,9 @@ hook's interpreter ends with.
   later top-level `process.exitCode = 0` or `process.exit(0)` overwrites.
 - Shell: a `trap '... exit 0' EXIT`, which ends every run, an `exit 2` included, with its own status.
 
+And the input fields some event sends as a JSON string and another as an object (Cursor's
+`tool_input`), as the script reads them (field_reads).
+
 A shell wrapper's own last command (`guard.py; echo done`, `guard || true`, a pipe) is the
 command reader's (shell/exit.py), judged where the wrapper is run (checks/delivery.py).
 Each finding names the line that needs the change. What cannot be followed is not reported.
@@ -186,7 +189,7 @@ def _child_script(call: ast.Call) -> str:
 def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost]:
     """subprocess/os.system calls of a child script whose status the script drops or garbles."""
     runs = [node for node in nodes if isinstance(node, ast.Call) and _name(node.func) in PY_RUNS
-            and _child_script(node)]
+            and (_child_script(node) or _name(node.func).endswith("system"))]
     if not runs:
         return
     parents: dict[int, ast.AST] = {}
@@ -201,9 +204,15 @@ def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost]:
         if isinstance(parent, ast.Call) and _name(parent.func) in PY_EXITS | {"SystemExit"}:
             if name.endswith("system"):
                 yield Lost(parent.lineno, parent.col_offset + 1, f"{_name(parent.func)}(os.system(...)) exits with "
-                           "the child's wait status (exit 2 is 512, which the exit turns into 0)", "0", child)
+                           "the child's wait status (exit 2 is 512, which the exit turns into 0)", "0")
             continue
-        if checked or _in_try(node, parents):
+        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name) \
+                and name.endswith("system") and _status_use(nodes, parent.targets[0].id, parent) == "wait-status":
+            var = parent.targets[0].id  # (whatever the child: any failure's wait status exits 0)
+            yield Lost(node.lineno, node.col_offset + 1, f"{var} = os.system(...) is the child's wait status "
+                       f"(exit 2 is 512), and sys.exit({var}) turns it into 0", "0")
+            continue
+        if checked or _in_try(node, parents) or not child:
             continue  # (check=True raises: the script's error handling decides)
         if isinstance(parent, ast.Expr):
             yield Lost(node.lineno, node.col_offset + 1, f"{name}(...) runs the child script and drops its exit status",
@@ -215,9 +224,6 @@ def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost]:
             if use == "none":
                 yield Lost(node.lineno, node.col_offset + 1,
                            f"{name}(...) runs the child script, and its exit status ({var}) is never passed on", "0", child)
-            elif use == "wait-status" and name.endswith("system"):
-                yield Lost(node.lineno, node.col_offset + 1, f"{var} = os.system(...) is the child's wait status "
-                           f"(exit 2 is 512), and sys.exit({var}) turns it into 0", "0", child)
 
 
 def _in_try(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
@@ -259,6 +265,7 @@ def _status_use(nodes: list[ast.AST], var: str, assign: ast.AST) -> str:
 JS_EXEC_SYNC = lazy(r"""(?<![\w$])(?P<fn>execSync|execFileSync)\s*\(""", needs=("Sync",))
 JS_SPAWN_SYNC = lazy(r"""(?<![\w$])(?:(?:const|let|var)\s+(?P<var>[A-Za-z_$][\w$]*)\s*=\s*)?"""
                      r"""(?:[\w$]+(?:\([^()]*\))?\.)?spawnSync\s*\(""", needs=("spawnSync",))
+JS_OTHER_STATUS = lazy(r"""process\.exit\s*\(\s*(?P<status>[13-9]\d*)\s*\)|process\.exitCode\s*=\s*(?P<code>[13-9]\d*)\b""")
 JS_STATUS_AFTER = lazy(r"""[^;\n]*\)\s*\.status""")  # spawnSync(...).status
 JS_TRY_CATCH = lazy(r"""\btry\s*\{""", needs=("try",))
 JS_CATCH = lazy(r"""\s*catch\s*(?:\(\s*(?P<err>[A-Za-z_$][\w$]*)?[^)]*\))?\s*\{""")
@@ -275,9 +282,19 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
     tries = [(m.end() - 1, close(code, m.end() - 1)) for m in JS_TRY_CATCH.finditer(code)]
     for match in JS_EXEC_SYNC.finditer(code):
         child = _js_child(balanced(code, match.end()))
+        around = [(start, end) for start, end in tries if start < match.start() < end]
+        caught = JS_CATCH.match(code, around[-1][1] + 1) if around else None
+        if caught is not None:  # a catch that exits with a status of its own (not the child's 2), whatever the child
+            body_start = caught.end()
+            other = JS_OTHER_STATUS.search(code[body_start:close(code, body_start - 1)])
+            if other is not None:
+                line, column = place(body_start + other.start())
+                status = other.group("status") or other.group("code")
+                found.append(Lost(line, column, f"this catch exits {status} when the child {match.group('fn')} "
+                                  "runs fails, exit 2 included", status, child))
+                continue
         if not child:
             continue
-        around = [(start, end) for start, end in tries if start < match.start() < end]
         if not around:
             line, column = place(match.start())
             found.append(Lost(line, column, f"{match.group('fn')} throws when the child exits non-zero, and "
@@ -359,13 +376,17 @@ GIT_PRINTS = frozenset({"status", "log", "diff", "show", "pull", "branch", "stas
 PACKAGE_MANAGERS = frozenset({"npm", "pnpm", "yarn"})  # `npm run x` prints "> x" and the script's output
 PIP_PRINTS = frozenset({"install", "list", "freeze", "show", "download"})
 QUIET = frozenset({"-q", "--quiet", "-s", "--silent", "--porcelain=v0"})
-CHATTY = frozenset({"git", "make", "pip", "pip3"}) | PACKAGE_MANAGERS
+DIRECTORY_STACK = frozenset({"pushd", "popd", "dirs"})  # bash prints the stack after each, on stdout
+CHATTY = frozenset({"git", "make", "pip", "pip3"}) | PACKAGE_MANAGERS | DIRECTORY_STACK
 
 
 def prints_on_stdout(program: str, args: list[str]) -> bool:
     """Whether a program run as `program args...` writes text of its own on stdout: git's
-    reporting subcommands, npm/pnpm/yarn, make, pip install (unless told to be quiet)."""
+    reporting subcommands, npm/pnpm/yarn, make, pip install (unless told to be quiet), bash's
+    pushd and popd."""
     program = program.rsplit("/", 1)[-1]
+    if program in DIRECTORY_STACK:
+        return True
     if program not in CHATTY or QUIET & set(args) or any(a.startswith("--quiet") for a in args):
         return False
     words = [a for a in args if not a.startswith("-")]
@@ -378,3 +399,50 @@ def prints_on_stdout(program: str, args: list[str]) -> bool:
     if program in ("pip", "pip3"):
         return bool(words) and words[0] in PIP_PRINTS
     return True
+
+
+# ---- input fields read as one type where an event sends another ------------------------------------
+
+SHAPED_FIELDS = ("tool_input", "tool_output")  # the fields some host event sends as JSON text, another as an object
+FIELD_AS_OBJECT = lazy(r"""(?<![\w$])(?P<field>tool_input|tool_output)(?:\\?["'`])?(?:\s*\])?(?:\s*,\s*(?:\{\}|dict\(\))\s*\))?\s*"""
+                       r"""(?:\??\.\s*(?:(?:get|items|keys|values)\s*\(|[A-Za-z_]\w*\b(?!\s*\())|\[\s*\\?["'`])""",
+                       needs=SHAPED_FIELDS)
+FIELD_AS_TEXT = lazy(r"""(?:json\.loads|JSON\.parse)\s*\([^()\n]*?(?P<field>tool_input|tool_output)\b|"""
+                     r"""(?P<jq>tool_input|tool_output)\s*\|\s*fromjson\b(?!\?)""", needs=SHAPED_FIELDS)
+FIELD_VARIABLE = lazy(r"""(?:(?:const|let|var)\s+)?(?P<var>[A-Za-z_$][\w$]*)\s*(?::\s*[\w\[\]|, ]+)?=\s*[^=\n;]*?"""
+                      r"""(?:\[\s*["'](?P<a>tool_input|tool_output)["']\s*\]|\.get\(\s*["'](?P<b>tool_input|tool_output)["']"""
+                      r"""[^)\n]*\)|\.(?P<c>tool_input|tool_output)\b)\s*(?:\|\||or\b|\?\?|;|$)""", re.M,
+                      needs=SHAPED_FIELDS)
+EITHER_TYPE = lazy(r"""isinstance\s*\(|typeof\b|\btype\s*==|fromjson\?|try\s+fromjson|Array\.isArray""")
+
+
+class FieldRead(NamedTuple):
+    field: str  # tool_input | tool_output
+    shape: str  # "object" (a member of it is read) | "text" (it is parsed as JSON)
+    line: int
+    column: int
+
+
+def field_reads(code: str, place: Callable[[int], tuple[int, int]]) -> tuple[FieldRead, ...]:
+    """How the script reads each input field some event sends as JSON text and another as an
+    object: its first read as an object (a member: `["tool_input"]["command"]`, `.tool_input.command`,
+    a variable holding it and then read so) and its first parse as JSON text. None where the code
+    looks at the type (isinstance, typeof, jq's type, `fromjson?`): it may take either."""
+    if EITHER_TYPE.search(code):
+        return ()
+    found: dict[tuple[str, str], int] = {}
+    for match in FIELD_AS_OBJECT.finditer(code):
+        found.setdefault((match.group("field"), "object"), match.start())
+    for match in FIELD_VARIABLE.finditer(code):
+        field, var = match.group("a") or match.group("b") or match.group("c"), match.group("var")
+        use = re.search(rf"""(?<![\w$.]){re.escape(var)}\s*(?:\??\.\s*(?:(?:get|items|keys|values)\s*\(|"""
+                        rf"""[A-Za-z_]\w*\b(?!\s*\())|\[\s*["'`])""", code[match.end():])
+        if use is not None:
+            found.setdefault((field, "object"), match.end() + use.start())
+        parsed = re.search(rf"(?:json\.loads|JSON\.parse)\s*\(\s*{re.escape(var)}\b", code[match.end():])
+        if parsed is not None:
+            found.setdefault((field, "text"), match.end() + parsed.start())
+    for match in FIELD_AS_TEXT.finditer(code):
+        found.setdefault((match.group("field") or match.group("jq"), "text"), match.start())
+    reads = [FieldRead(field, shape, *place(offset)) for (field, shape), offset in found.items()]
+    return tuple(sorted(reads, key=lambda r: (r.line, r.column)))

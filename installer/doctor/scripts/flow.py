@@ -169,7 +169,8 @@ class Flow:
                  stop_flag_from_env: Place | None = None, failure_fields: tuple[tuple[str, Place], ...] = (),
                  input_reads: tuple[tuple[str, Place], ...] = (), syntax_error: tuple[str, Place] | None = None,
                  called: frozenset[str] = frozenset(), stderr_answers: tuple[Place, ...] = (),
-                 unread_output: bool = False, lost_blocks: tuple[delivery.Lost, ...] = ()) -> None:
+                 unread_output: bool = False, lost_blocks: tuple[delivery.Lost, ...] = (),
+                 field_reads: tuple[delivery.FieldRead, ...] = ()) -> None:
         self.writes = writes
         self.exits = exits
         self.stdin_reads = stdin_reads  # the second read, when stdin is read twice on one path
@@ -186,6 +187,7 @@ class Flow:
         self.stderr_answers = stderr_answers  # a JSON answer (hookSpecificOutput, a decision...) written to stderr
         self.unread_output = unread_output  # it writes something on stdout this reader cannot tell (a JSON variable...)
         self.lost_blocks = lost_blocks  # where its own exit 2 never reaches the process that runs it (delivery.py)
+        self.field_reads = field_reads  # how it reads the input fields whose type differs by event (delivery.py)
 
     def mixed_output(self) -> tuple[Write, Write] | None:
         """A text (or echoed input) write and a JSON write that one run can both make: stdout is
@@ -213,6 +215,12 @@ def _alternatives(a: Branch, b: Branch) -> bool:
 def analyse(text: str, code: str, language: str, at: Offsets,
             path: Path | None = None) -> Flow:
     """The flow of a script: `text` as written, `code` with comments blanked (same offsets)."""
+    flow = _flow(text, code, language, at, path)
+    flow.field_reads = delivery.field_reads(code, at)
+    return flow
+
+
+def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -> Flow:
     common = _common(code, at)
     if language == "python":
         try:
@@ -1097,7 +1105,7 @@ class _PyStrings:
 # ---- shell --------------------------------------------------------------------------------------------
 
 SH_WORD = lazy(r"""(?:^|(?<=[;&|({`]|\n)|(?<=\$\()|(?<=\bthen)|(?<=\bdo)|(?<=\belse))[ \t]*"""
-                     r"""(?:(?:[A-Za-z_]\w*=\S*|!)[ \t]+)*(?P<word>echo|printf|jq|cat|tee|read|exit|set|git|npm|pnpm|yarn|make|pip3?)\b(?![-.])""")
+                     r"""(?:(?:[A-Za-z_]\w*=\S*|!)[ \t]+)*(?P<word>echo|printf|jq|cat|tee|read|exit|set|git|npm|pnpm|yarn|make|pip3?|pushd|popd)\b(?![-.])""")
 SH_FUNCTION = lazy(r"""^\s*(?:function\s+)?(?P<name>[A-Za-z_][\w-]*)\s*\(\s*\)\s*\{?|^\s*function\s+(?P<name2>[A-Za-z_][\w-]*)""")
 SH_WRITERS = ("echo", "printf", "jq", "cat", "tee")
 SH_PIPED_IN = lazy(r"(?<!\|)\|\s*(?:[{(]\s*)?(?:[A-Za-z_]\w*=\S*\s+)*$")  # the command reads a pipe

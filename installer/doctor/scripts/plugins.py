@@ -107,20 +107,26 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
             continue
         params = _params(function)
         hook_tools = _tools_compared(function, params)
-        picked = frozenset(name for name, _ in hook_tools) or None
         hook_prefixes = _tool_prefixes(function, params)
         prefixed = bool(hook_prefixes)
         if key == AFTER_HOOK:  # (its input names the tool the same way: only the names are read)
             names += sorted(hook_tools, key=lambda item: item[1])
-            reads += _reads(function, {"output": params["input"]} if "input" in params else {}, params, picked, prefixed)
+            after_reads = _reads(function, {"output": params["input"]} if "input" in params else {}, params, prefixed)
+            reads += after_reads
             changed = _args_writes(function, {"output": params["input"]}) if "input" in params else ([], [])
-            after += [("throw", place) for place in _throws(function)]
-            after += [("args", place) for place in sorted([w.place for w in changed[0]] + changed[1])]
+            throws = _throws(function)
+            # a guard: it throws on the call's arguments, and never looks at what the tool gave
+            output = params.get("output")
+            reads_output = output is not None and any(n.type == "member_expression" and _text(
+                n.child_by_field_name("object")) == output for n in _walk(function))
+            guard = bool(throws and after_reads) and not reads_output
+            after += [("guard", place)] if guard else [("throw", where) for where in throws]
+            after += [("args", where) for where in sorted([w.place for w in changed[0]] + changed[1])]
             continue
         found_writes, found_reassigns = _args_writes(function, params)
         writes += found_writes
         reassigns += found_reassigns
-        reads += _reads(function, params, params, picked, prefixed)
+        reads += _reads(function, params, params, prefixed)
         compared = hook_tools
         prefixes |= {prefix for prefix, _ in hook_prefixes}
         prefix_places += sorted(hook_prefixes, key=lambda item: item[1])
@@ -418,12 +424,12 @@ def _args_test(function: Node, params: dict[str, str]) -> tuple[Callable[[Node |
     return is_args, aliases
 
 
-def _reads(function: Node, args_params: dict[str, str], params: dict[str, str], picked: frozenset[str] | None,
-           prefixed: bool) -> list[Read]:
-    """The hook's reads of the call's arguments, each with the tools picked where it reads them
-    (the condition around it, else the whole hook's)."""
+def _reads(function: Node, args_params: dict[str, str], params: dict[str, str], prefixed: bool) -> list[Read]:
+    """The hook's reads of the call's arguments, each with the tools picked where it reads them: the
+    condition around it; none known where no condition names them (a Set's has(), an early return:
+    the hook's other comparisons may be about other tools)."""
     spellings = _tool_spellings(function, params)
-    return [Read(key, where, around[0] or None, around[1]) if around else Read(key, where, picked, prefixed)
+    return [Read(key, where, around[0] or None, around[1]) if around else Read(key, where, None, prefixed)
             for key, where, around in _args_reads(function, args_params, spellings)]
 
 

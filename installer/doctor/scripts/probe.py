@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ... import safe_read
+from ... import hosts, safe_read
 from ...hooks import answers, running
 from ...hooks.answers import RawRun, Reading
 from ...hooks.events import CLAUDE_EVENTS
@@ -181,7 +181,8 @@ def candidates(ctx: Context) -> list[tuple[Handler, str | None]]:
 
 def _probed_kind(handler: Handler) -> bool:
     """A handler the probe runs: a foreign Claude Code command on a real event, not async."""
-    if handler.file.host != "claude" or handler.owner is not None or handler.event not in CLAUDE_EVENTS:
+    host = hosts.of(handler.file.host)
+    if host is None or not host.probed or handler.owner is not None or handler.event not in CLAUDE_EVENTS:
         return False
     if handler_facts.kind(handler) != "command" or not isinstance(handler.command, str):
         return False

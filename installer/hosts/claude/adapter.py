@@ -16,7 +16,16 @@ from ...hooks.events import IF_EVENTS
 from ...interpreter import DEFAULT as DEFAULT_PYTHON
 from ...patterns import lazy
 from ..base import Capabilities, Entry, MatcherGroups, Scope, Target, check_events
-from .protocol import ACTION_GUARDS, BLOCKED_BY_EXIT_2, BLOCKS, CLAUDE_GATES, IGNORED, fails_closed, protocol
+from .protocol import (
+    ACTION_GUARDS,
+    ANSWER_TABLE,
+    BLOCKED_BY_EXIT_2,
+    BLOCKS,
+    CLAUDE_GATES,
+    IGNORED,
+    fails_closed,
+    protocol,
+)
 
 if TYPE_CHECKING:
     from ...document import Document
@@ -66,6 +75,10 @@ def local_settings_read(project: Path) -> list[Path]:
     return [own]
 
 
+SETTINGS_KIND = "claude-settings"  # doctor's names of the kinds of its files
+PLUGIN_HOOKS_KIND = "claude-plugin-hooks"
+
+
 class Claude(MatcherGroups):
     name = "claude"
     title = "Claude Code"
@@ -87,15 +100,35 @@ class Claude(MatcherGroups):
     condition_events = IF_EVENTS
     exit_2_blocks = BLOCKED_BY_EXIT_2
     shell_form_in_sh = True  # (measured on 2.1.328: /bin/sh, with "shell": "bash" too; docs/hosts/claude-code.md#measured)
+    file_kinds = (SETTINGS_KIND, PLUGIN_HOOKS_KIND)
+    probed = True
+    answer_table = ANSWER_TABLE
+    shares_session_end_budget = True  # (docs/hosts/claude-code.md#timeouts)
 
     def config_files(self, project: Path, also: frozenset[Path] = frozenset()) -> list[Candidate]:
         from ...hooks.model import Candidate
 
-        kind = "claude-settings"
+        kind = SETTINGS_KIND
         return [Candidate(user_dir() / "settings.json", "user", kind, project),
                 Candidate(project / ".claude" / "settings.json", "project", kind, project),
                 *(Candidate(p, "local", kind, project) for p in local_settings_read(project)),
                 *(Candidate(p, "managed", kind, project) for p in managed_paths())]
+
+    def given_file(self, path: Path, project: Path) -> Candidate | None:
+        """A managed policy file (checked before it is deployed), the user's settings, a project's."""
+        from ...hooks.model import Candidate, resolved
+
+        real = resolved(path)
+        if real in {resolved(p) for p in managed_paths()} or path.name == "managed-settings.json" \
+                or real.parent.name == "managed-settings.d":
+            return Candidate(path, "managed", SETTINGS_KIND, project)
+        user = resolved(user_dir())
+        if real in (user / "settings.json", user / "settings.local.json"):
+            return Candidate(path, "user", SETTINGS_KIND, project)
+        if real.parent.name == ".claude" and path.name in ("settings.json", "settings.local.json"):
+            scope = "project" if path.name == "settings.json" else "local"
+            return Candidate(path, scope, SETTINGS_KIND, real.parent.parent)
+        return None
 
     @property
     def matcher_events(self) -> Mapping[str, Event]:

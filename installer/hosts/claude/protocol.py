@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 
 # What exit 2 does
+ANSWER_TABLE = "claude-code-answers"  # this table's name, as an adapter names the one its hooks are read by
 BLOCKS = "blocks"  # the action does not happen; stderr (or the JSON's reason) says why
 FEEDBACK = "feedback"  # the action happened; stderr goes to Claude
 IGNORED = "ignored"  # nothing: stderr is discarded (PermissionRequest)

@@ -124,6 +124,8 @@ class Codex(MatcherGroups):
     answers_as = "claude"  # (its hooks print Claude Code's hookSpecificOutput: #output-protocol)
     rewrites_combine = "parallel"  # every hook starts at once; the last rewrite to finish wins (#several-hooks)
     programs = ("codex",)
+    file_kinds = (KIND,)
+    simulator = "codex"  # installer/simulate/codex.py, by installer/hosts/codex/protocol.py
     schema = "codex-hooks.schema.json"
     trust_store = "the user's config.toml ($CODEX_HOME/config.toml)"
     # its hooks see every call of the model's shell tools as `Bash` (#tool-names: measured for
@@ -152,6 +154,17 @@ class Codex(MatcherGroups):
         return [Candidate(home / HOOKS_FILE, "user", KIND, project),
                 *(Candidate(path, "project", KIND, path.parent.parent) for path in self.project_files_read_from(project)
                   if path.parent != home)]
+
+    def given_file(self, path: Path, project: Path) -> Candidate | None:
+        """A hooks.json in a .codex folder or $CODEX_HOME: the user's, or a project's."""
+        from ...doctor.discovery import Candidate
+        from ...hooks.model import resolved
+
+        parent = resolved(path).parent
+        user = parent == resolved(codex_home())
+        if path.name != HOOKS_FILE or not (user or parent.name == FOLDER):
+            return None
+        return Candidate(path, "user" if user else "project", KIND, project if user else parent.parent)
 
     def project_files_read_from(self, start: Path) -> list[Path]:
         """Every `.codex/hooks.json` from the project root down to the folder (#config-files)."""

@@ -28,6 +28,7 @@ from ..base import (
     deep,
     refuse_shape,
 )
+from .protocol import ANSWER_TABLE
 
 if TYPE_CHECKING:
     from ...document import Document
@@ -59,6 +60,9 @@ CURSOR_GATES = frozenset({"preToolUse", "beforeShellExecution", "beforeMCPExecut
                           "beforeSubmitPrompt", "subagentStart", "beforeTabFileRead"})
 
 
+KIND = "cursor-hooks"  # doctor's name for the kind of file
+
+
 class Cursor(Host):
     name = "cursor"
     title = "Cursor"
@@ -81,6 +85,10 @@ class Cursor(Host):
     guard_events = CURSOR_GATES
     commands_checked = True
     js_regex_matchers = True  # (docs/hosts/cursor.md#matchers)
+    file_kinds = (KIND,)
+    answer_schema = "cursor-hook-output.schema.json"  # (docs/hosts/cursor.md#measured: Cursor cannot run here)
+    answer_table = ANSWER_TABLE
+    runs_hooks_of = "claude"  # (its third-party configs: docs/hosts/cursor.md#config-files)
 
     @property
     def event_names(self) -> dict[str, str]:  # type: ignore[override]
@@ -91,9 +99,19 @@ class Cursor(Host):
     def config_files(self, project: Path, also: frozenset[Path] = frozenset()) -> list[Candidate]:
         from ...hooks.model import Candidate
 
-        return [Candidate(user_dir() / "hooks.json", "user", "cursor-hooks", project),
-                Candidate(project / ".cursor" / "hooks.json", "project", "cursor-hooks", project),
-                *(Candidate(p, "managed", "cursor-hooks", project) for p in managed_paths())]
+        return [Candidate(user_dir() / "hooks.json", "user", KIND, project),
+                Candidate(project / ".cursor" / "hooks.json", "project", KIND, project),
+                *(Candidate(p, "managed", KIND, project) for p in managed_paths())]
+
+    def given_file(self, path: Path, project: Path) -> Candidate | None:
+        """A hooks.json in a .cursor folder: the user's, or a project's."""
+        from ...hooks.model import Candidate, resolved
+
+        parent = resolved(path).parent
+        if parent.name != ".cursor" or path.name != "hooks.json":
+            return None
+        user = parent == resolved(user_dir())
+        return Candidate(path, "user" if user else "project", KIND, project if user else parent.parent)
 
     def command_cwd(self, file: ConfigFile) -> tuple[Path | None, bool]:
         """Cursor runs project hooks from the project root, user hooks from ~/.cursor

@@ -1,6 +1,7 @@
 """How Cursor talks to a hook, per event, as data.
 
-One row per event: the fields its stdin carries, the output fields it honours, which
+One row per event: the fields its stdin carries (and which of them come as a JSON string or as
+an object, where that differs by event), the output fields it honours, which
 `permission` values it reads (and what `ask` does there), whether exit 2 / a deny blocks,
 whether a `followup_message` keeps the agent going, and what its `matcher` is tested against.
 doctor's Cursor checks (the entry side in checks/hosts.py, a script's answer in
@@ -15,6 +16,7 @@ reads stdout's JSON, 2 blocks like `permission: "deny"`, anything else fails ope
 from __future__ import annotations
 
 # What a matcher is tested against (docs/hosts/cursor.md#matchers)
+ANSWER_TABLE = "cursor-answers"  # this table's name, as an adapter names the one its hooks are read by
 TOOL = "tool"  # the tool type: Shell, Read, Write, Grep, Delete, Task, MCP:<tool>
 COMMAND = "command"  # the full shell command text
 SUBAGENT = "subagent"  # the subagent type: generalPurpose, explore, shell...
@@ -40,7 +42,8 @@ COMMON_STDIN = frozenset({"conversation_id", "generation_id", "model", "model_id
 class CursorEventProtocol:
     def __init__(self, stdin_fields: frozenset[str], output_fields: frozenset[str],
                  permissions: frozenset[str] | None = None, ask: str | None = None, blocks: bool = False,
-                 continues: bool = False, matcher_subject: str = NONE, literal: str | None = None) -> None:
+                 continues: bool = False, matcher_subject: str = NONE, literal: str | None = None,
+                 json_text: frozenset[str] = frozenset(), objects: frozenset[str] = frozenset()) -> None:
         self.stdin_fields = stdin_fields
         self.output_fields = output_fields  # the answer's fields the event honours; any other is ignored
         self.permissions = permissions  # accepted values of `permission`; None: not read
@@ -49,6 +52,9 @@ class CursorEventProtocol:
         self.continues = continues  # `followup_message` keeps the agent going, capped by `loop_limit`
         self.matcher_subject = matcher_subject
         self.literal = literal  # the one value a LITERAL matcher is tested against
+        # stdin fields whose type differs by event: sent as a JSON string here, or as an object here
+        self.json_text = json_text
+        self.objects = objects
 
 
 def _stdin(*extra: str) -> frozenset[str]:
@@ -56,6 +62,7 @@ def _stdin(*extra: str) -> frozenset[str]:
 
 
 _TOOL_STDIN = ("tool_name", "tool_input", "tool_use_id", "cwd")
+_INPUT_OBJECT = frozenset({"tool_input"})  # (beforeMCPExecution sends tool_input as a JSON string)
 _ALLOW_DENY = frozenset({"allow", "deny"})
 _ALLOW_DENY_ASK = frozenset({"allow", "deny", "ask"})
 _MESSAGES = frozenset({"permission", "user_message", "agent_message"})
@@ -69,13 +76,13 @@ PROTOCOL: dict[str, CursorEventProtocol] = {
         _NOTHING),
     "preToolUse": CursorEventProtocol(
         _stdin(*_TOOL_STDIN, "agent_message"), _MESSAGES | {"updated_input"}, _ALLOW_DENY_ASK, NOT_ENFORCED,
-        blocks=True, matcher_subject=TOOL),
+        blocks=True, matcher_subject=TOOL, objects=_INPUT_OBJECT),
     "postToolUse": CursorEventProtocol(
         _stdin(*_TOOL_STDIN, "tool_output", "duration"), frozenset({"additional_context", "updated_mcp_tool_output"}),
-        matcher_subject=TOOL),
+        matcher_subject=TOOL, objects=_INPUT_OBJECT, json_text=frozenset({"tool_output"})),
     "postToolUseFailure": CursorEventProtocol(
         _stdin(*_TOOL_STDIN, "error_message", "failure_type", "duration", "is_interrupt"), _NOTHING,
-        matcher_subject=TOOL),
+        matcher_subject=TOOL, objects=_INPUT_OBJECT),
     "subagentStart": CursorEventProtocol(
         _stdin("subagent_id", "subagent_type", "task", "parent_conversation_id", "tool_call_id", "subagent_model",
                "is_parallel_worker", "git_branch"),
@@ -89,7 +96,8 @@ PROTOCOL: dict[str, CursorEventProtocol] = {
     "afterShellExecution": CursorEventProtocol(
         _stdin("command", "output", "duration", "sandbox"), _NOTHING, matcher_subject=COMMAND),
     "beforeMCPExecution": CursorEventProtocol(
-        _stdin("tool_name", "tool_input", "url", "command"), _MESSAGES, _ALLOW_DENY_ASK, ASKS, blocks=True),
+        _stdin("tool_name", "tool_input", "url", "command"), _MESSAGES, _ALLOW_DENY_ASK, ASKS, blocks=True,
+        json_text=frozenset({"tool_input"})),
     "afterMCPExecution": CursorEventProtocol(
         _stdin("tool_name", "tool_input", "result_json", "duration"), _NOTHING),
     "beforeReadFile": CursorEventProtocol(

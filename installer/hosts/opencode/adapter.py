@@ -286,6 +286,7 @@ class Opencode(Host):
     starts_per_call = False  # (the plugin keeps one serving runtime per opencode process)
     schema = "opencode-plugin.schema.json"
     plugin_file_kind = "opencode-plugin"
+    file_kinds = (plugin_file_kind, "opencode-config")
     native_events = {EVENT: ("PreToolUse", None)}  # simulate takes opencode's name of the call's event
     simulator = "opencode"
 

@@ -6,14 +6,14 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterator
 
-from .... import safe_read
+from .... import hosts, safe_read
 from ....hooks.events import CLAUDE_TO_CURSOR
 from ....hooks.regex.matching import Matcher, classify
 from ....hosts.claude import adapter as claude
 from ....hosts.cursor import adapter as cursor
 from ....hosts.cursor import protocol as cursor_protocol
 from ... import handler_facts
-from ...model import Context, Finding, Handler, RuleTable, resolved
+from ...model import ConfigFile, Context, Finding, Handler, RuleTable, resolved
 from ..hosts import claude_tool_names
 from .common import first_found, place
 
@@ -41,6 +41,12 @@ class CursorBeside:
         self.claude = claude
 
 
+def _runs_claude_hooks(file: ConfigFile) -> bool:
+    """A file of a host that also runs Claude Code's hooks in its projects (Host.runs_hooks_of)."""
+    host = hosts.of(file.host)
+    return host is not None and host.runs_hooks_of == claude.HOST.name
+
+
 def _cursor_project(path: Path) -> Path | str | None:
     """The project a Cursor hooks.json belongs to; "user" for ~/.cursor/hooks.json."""
     real = resolved(path)
@@ -63,7 +69,7 @@ def _claude_project(path: Path, user_settings: Path) -> Path | str | None:
 def _claude_hooks_beside_cursor_entries(ctx: Context) -> Iterator[Iterator[CursorBeside]]:
     """For each Cursor command entry, the Claude Code hooks of its project (and the user's) on the
     matching event, one by one (the first that does its job is the finding)."""
-    cursor_files = {id(f): p for f in ctx.files if f.host == "cursor" and (p := _cursor_project(f.path))}
+    cursor_files = {id(f): p for f in ctx.files if _runs_claude_hooks(f) and (p := _cursor_project(f.path))}
     if not cursor_files:
         return
     user_settings = resolved(claude.user_dir() / "settings.json")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from typing import Iterator
 
+from .... import hosts
 from ....hooks import copies
 from ....hosts.claude.protocol import SESSION_END_BUDGET_VARIABLE, SESSION_END_MAX_BUDGET, session_end_budget
 from ...model import Context, Finding, Handler, RuleTable, timeout_seconds
@@ -36,7 +37,8 @@ def _session_end_hooks(ctx: Context) -> Iterator[SessionEndHook]:
         return
     ends: list[tuple[Handler, float]] = []
     for handler in ctx.handlers:
-        if handler.file.host == "claude" and handler.event == "SessionEnd" and isinstance(handler.value, dict):
+        host = hosts.of(handler.file.host)
+        if host and host.shares_session_end_budget and handler.event == "SessionEnd" and isinstance(handler.value, dict):
             timeout = timeout_seconds(handler.value.get("timeout"))
             if timeout is not None:
                 ends.append((handler, timeout))

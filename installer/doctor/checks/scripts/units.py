@@ -8,6 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Protocol
 
+from .... import hosts
 from ....hooks.regex.overlap import matched_builtins
 from ....hosts.claude import protocol as claude_protocol
 from ....hosts.claude.protocol import EventProtocol
@@ -57,11 +58,11 @@ class Script:
 
     @cached_property
     def claude(self) -> list[Handler]:
-        return [h for h in self.handlers if h.file.host == "claude"]
+        return [h for h in self.handlers if read_by(h, claude_protocol.ANSWER_TABLE)]
 
     @cached_property
     def cursor(self) -> list[Handler]:
-        return [h for h in self.handlers if h.file.host == "cursor"]
+        return [h for h in self.handlers if read_by(h, cursor_protocol.ANSWER_TABLE)]
 
     @cached_property
     def claude_events(self) -> list[str]:
@@ -204,10 +205,16 @@ def inline_commands(ctx: Context) -> Iterator[HookCode]:
             continue
         if not INLINE_SIGNS.search(command):
             continue  # nothing these rules read: a script run by path, a notify-send...
-        claude = handler.file.host == "claude"
+        claude = read_by(handler, claude_protocol.ANSWER_TABLE)
         yield HookCode(_inline_facts(command), [handler.event] if claude else [], [] if claude else [handler.event],
                        AtCommand(ctx, handler), tools=_tools_reached([handler]) if claude else None,
                        claude_fails_closed=claude and _fail_closed([handler]))
+
+
+def read_by(handler: Handler, table: str) -> bool:
+    """Whether the handler's host has its hooks' output read by this protocol table (Host.answer_table)."""
+    host = hosts.of(handler.file.host)
+    return host is not None and host.answer_table == table
 
 
 def _fail_closed(handlers: list[Handler]) -> bool:

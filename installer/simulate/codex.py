@@ -1,0 +1,165 @@
+"""simulate for Codex CLI: the project's Codex hooks that fire on a PreToolUse call run for real,
+as Codex runs them, and their answers are read and combined as Codex reads them
+(installer/hosts/codex/protocol.py, each fact measured on 0.171.0: docs/hosts/codex.md).
+
+What Codex would not run is not run, and the report says why: a hook it skips until the user
+trusts it (an untrusted project, no trusted hash or another hook's), a file it drops whole, a
+group whose matcher is no regex, a handler type it does not run. Every hook that fires starts at
+once, in the session's folder (the project simulate names), through the user's login shell.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import uuid
+from functools import partial
+from pathlib import Path
+from typing import Any, Callable
+
+from ..hooks.answers import RawRun
+from ..hooks.firing import Call
+from ..hooks.model import ConfigFile, Configs, Handler
+from ..hooks.running import run_argv, together
+from ..hosts.base import Scope
+from ..hosts.codex import protocol
+from ..hosts.codex.adapter import HOST as CODEX
+
+EXCERPT = 2000  # characters of each stream in the report
+
+
+def payload_for(tool: str, tool_input: Any, project: Path) -> dict[str, Any]:
+    """What Codex sends a PreToolUse hook on stdin (docs/hosts/codex.md#stdin-payload)."""
+    return {"session_id": str(uuid.uuid4()), "turn_id": str(uuid.uuid4()), "transcript_path": None,
+            "cwd": str(project), "hook_event_name": protocol.EVENT, "model": "simulated",
+            "permission_mode": "bypassPermissions", "tool_name": tool, "tool_input": tool_input,
+            "tool_use_id": f"call_{uuid.uuid4().hex[:24]}"}
+
+
+def simulate(ctx: Configs, project: Path, call: Call,
+             in_sandbox: Callable[[list[Handler], Path, Path], Callable[[list[str]], list[str]]] | None = None
+             ) -> dict[str, Any]:
+    """The outcome of one call for Codex (simulate's host entry); `in_sandbox`: how each hook's
+    argv runs in a sandbox, given the hooks, the project and a scratch folder (simulate --sandbox)."""
+    entry: dict[str, Any] = {"host": CODEX.name, "title": CODEX.title, "event": call.event, "tool": call.tool,
+                             "given_input": call.tool_input, "simulated": True, "why": None, "handlers": [],
+                             "notes": [], "decision": "none", "blocked": False, "reason": None,
+                             "tool_input": call.tool_input, "context": [], "candidates": [call.tool_input],
+                             "nondeterministic": False, "effect": "no Codex hook fires: the call runs"}
+    if call.event != protocol.EVENT:
+        entry.update(simulated=False, why=f"simulate runs Codex's {protocol.EVENT} hooks only, not {call.event}'s",
+                     decision=None, blocked=None, tool_input=None, candidates=[], nondeterministic=None, effect=None)
+        return entry
+    tool = call.tool or ""
+    rows = [_selected(handler, tool) for handler in ctx.handlers
+            if handler.file.host == CODEX.name and handler.event == protocol.EVENT]
+    rows = _untrusted_skipped(rows, ctx.files)
+    entry["handlers"] = [row for row, _ in rows]
+    if call.list_only:
+        entry.update(simulated=False, why="--list-only: nothing was run", decision=None, blocked=None,
+                     tool_input=None, candidates=[], nondeterministic=None, effect=None)
+        return entry
+    firing = [(row, handler) for row, handler in rows if row["fires"] and row["simulated"]]
+    stdin = json.dumps(payload_for(tool, call.tool_input, project)).encode()
+    with tempfile.TemporaryDirectory(prefix="hookwright-simulate-") as scratch:
+        wrap = in_sandbox([h for _, h in firing], project, Path(scratch)) if in_sandbox is not None else None
+        runs = together([partial(_run, handler, stdin, project, wrap) for _, handler in firing])
+    readings = []
+    for (row, handler), run in zip(firing, runs):
+        reading = protocol.read(run.exit_code, run.stdout, run.stderr, _failed(run))
+        row.update(exit_code=run.exit_code, timed_out=run.timed_out, duration_ms=round(run.duration * 1000, 1),
+                   stdout=run.stdout.decode("utf-8", "replace")[:EXCERPT],
+                   stderr=run.stderr.decode("utf-8", "replace")[:EXCERPT], read_as=reading.read_as,
+                   decision="deny" if reading.status == "blocked" else None, reason=reading.block_reason,
+                   updated_input=reading.updated_input if isinstance(reading.updated_input, dict) else None,
+                   context=[reading.context] if reading.context else [],
+                   system_message=reading.system_message)
+        if handler.value.get("async") is True:  # (its answer comes too late to count)
+            row["read_as"] += "; async: its answer does not count"
+            continue
+        readings.append((reading, run.finished))
+    return {**entry, **_combined(tool, call.tool_input, readings)}
+
+
+def _selected(handler: Handler, tool: str) -> tuple[dict[str, Any], Handler]:
+    """A handler's row: whether it fires on the tool, and why not."""
+    value = handler.value if isinstance(handler.value, dict) else {}
+    row: dict[str, Any] = {"source": handler.source(), "type": value.get("type"), "command": value.get("command"),
+                           "matcher": handler.matcher, "event": protocol.EVENT,
+                           "timeout": protocol.timeout_of(value, protocol.EVENT), "fires": True, "simulated": True,
+                           "why": None, "from_project": handler.file.scope == Scope.project.value and handler.owner is None}
+    drop = CODEX.dropped(handler.file.document) if handler.file.document is not None else None
+    matched = protocol.matches(handler.matcher, tool)
+    if drop is not None:
+        row.update(fires=False, why=f"Codex drops its whole file: {drop.why}")
+    elif protocol.undecided(handler.matcher) is not None:
+        row.update(fires=False, simulated=False, why=f"what its matcher {handler.matcher!r} matches cannot be worked "
+                                                     f"out safely ({protocol.undecided(handler.matcher)}): not run")
+    elif matched is None:
+        row.update(fires=False, why=f"its matcher {handler.matcher!r} is no regex Codex reads: Codex skips the group")
+    elif not matched:
+        row.update(fires=False, why=f"its matcher {handler.matcher!r} does not match {tool!r}")
+    elif value.get("type") in ("prompt", "agent"):
+        row.update(fires=False, why=f"a {value['type']} hook: Codex skips it (not supported yet)")
+    elif value.get("type") != "command":
+        row.update(simulated=False, why="an MCP tool hook: it calls an MCP server, which simulate does not start")
+    elif not isinstance(value.get("command"), str) or not value["command"].strip():
+        row.update(fires=False, why="a blank command: Codex skips it")
+    return row, handler
+
+
+def _untrusted_skipped(rows: list[tuple[dict[str, Any], Handler]], files: list[ConfigFile]
+                       ) -> list[tuple[dict[str, Any], Handler]]:
+    """Each hook Codex skips until the user trusts it, marked so, with how to trust it."""
+    skipped: dict[tuple[Path, tuple[Any, ...]], str] = {}
+    for file in files:
+        if file.host != CODEX.name or file.document is None or CODEX.dropped(file.document) is not None:
+            continue
+        for found in CODEX.skipped_in(file.path, file.scope, file.document.data):
+            skipped[(file.path, tuple(found.keys))] = f"Codex skips it, without a word: {found.why}; {found.fix}"
+    for row, handler in rows:
+        why = skipped.get((handler.file.path, tuple(handler.keys)))
+        if why is not None and row["fires"]:
+            row.update(fires=False, why=why)
+    return rows
+
+
+def _run(handler: Handler, stdin: bytes, project: Path, wrap: Callable[[list[str]], list[str]] | None) -> RawRun:
+    argv = protocol.argv(handler.value["command"])
+    return run_argv(wrap(argv) if wrap is not None else argv, stdin, project, dict(os.environ),
+                    protocol.timeout_of(handler.value, protocol.EVENT))
+
+
+def _failed(run: RawRun) -> str | None:
+    if run.timed_out:
+        return "timed out: killed"
+    return run.start_error if run.exit_code is None else None
+
+
+def _combined(tool: str, tool_input: Any, readings: list[tuple[protocol.Reading, float]]) -> dict[str, Any]:
+    """One block blocks, with the reason of the first blocking hook in configured order; else the
+    rewrite of the hook that finished last; every hook's context, in configured order."""
+    context = [r.context for r, _ in readings if r.context]
+    blocking = [r for r, _ in readings if r.status == "blocked"]
+    if blocking:
+        return {"decision": "deny", "blocked": True, "reason": blocking[0].block_reason, "tool_input": None,
+                "candidates": [], "nondeterministic": False, "context": context,
+                "effect": "the call does not run: the model gets \"Command blocked by PreToolUse hook: <reason>\""}
+    rewrites = sorted(((finished, r.updated_input) for r, finished in readings if r.updated_input is not None),
+                      key=lambda found: found[0])
+    if not rewrites:
+        fired = bool(readings)
+        return {"decision": "none", "blocked": False, "reason": None, "tool_input": tool_input,
+                "candidates": [tool_input], "nondeterministic": False, "context": context,
+                "effect": "the call runs" + (" (no hook blocked or rewrote it)" if fired else ": no Codex hook fires")}
+    candidates = [protocol.applied(tool, updated) for _, updated in rewrites]
+    won, failure = candidates[-1]
+    notes = ["several hooks rewrite the input: the one that finishes last wins, so which one is a race"] \
+        if len(rewrites) > 1 else []
+    if failure is not None:
+        return {"decision": "none", "blocked": True, "reason": failure, "tool_input": None, "candidates": [],
+                "nondeterministic": len(rewrites) > 1, "context": context, "notes": notes,
+                "effect": f"the call fails: the model gets \"{failure}\""}
+    return {"decision": "allow", "blocked": False, "reason": None, "tool_input": won,
+            "candidates": [c for c, why in candidates if why is None], "nondeterministic": len(rewrites) > 1,
+            "context": context, "notes": notes, "effect": "the call runs with the input rewritten"}
