@@ -179,6 +179,15 @@ def test_what_codex_cannot_do_is_refused_with_the_reason(hookwright, home, proje
     assert not (project / ".codex").exists()
 
 
+def test_a_command_pack_of_your_own_is_refused_on_codex_with_why_not_a_missing_event(hookwright, home, project):
+    """Codex has PreToolUse; what it lacks is Claude Code's reading of an answer, so the reason says that."""
+    assert hookwright("pack", "new", "my-guard", "--into", project).code == 0
+    ran = hookwright("install", str(project / "my-guard"), "--host", "codex", "--project", project, "--yes")
+
+    assert ran.code != 0 and "does not wire a command pack into Codex CLI yet" in ran.err
+    assert "no event for" not in ran.err and not (project / ".codex").exists()
+
+
 @pytest.mark.parametrize("content, says, line, column", [
     ('{"$schema": "https://x/s.json", "hooks": {}}', 'its top level takes "description" and "hooks" only, not "$schema"',
      1, 2),

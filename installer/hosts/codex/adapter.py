@@ -50,7 +50,7 @@ from . import trust
 
 if TYPE_CHECKING:
     from ...doctor.discovery import Candidate
-    from ...packs import Pack, PackHook
+    from ...packs import HostTarget, Pack, PackHook
     from ...planning.plan import Plan
 
 KIND = "codex-hooks"  # doctor's name for the kind of file
@@ -172,6 +172,14 @@ class Codex(MatcherGroups):
         return [folder / FOLDER / HOOKS_FILE for folder in reversed((start, *start.parents)) if root in (folder, *folder.parents)]
 
     # ---- what a pack becomes -------------------------------------------------------------
+    def wiring_from_claude(self, hook: PackHook, claude: HostTarget) -> HostTarget | str:
+        """Not yet: Codex has PreToolUse, but reads a Claude Code answer otherwise (ask, allow alone and
+        continue:false make the hook fail and the call run; a deny needs its reason: #output-protocol),
+        so a command pack written for Claude Code is not known to mean the same here."""
+        return (f"hookwright does not wire a command pack into {self.title} yet: Codex reads Claude Code's "
+                "answers differently (an ask, an allow alone or continue:false make the hook fail and the "
+                "call run; a deny needs a reason), so this hook is not known to mean the same there")
+
 
     def render(self, target: Target, pack: Pack, options: dict[str, Any], python: str = DEFAULT_PYTHON) -> list[Entry]:
         entries = []
