@@ -3,13 +3,11 @@ Code's answer shape does not support, so the hook counts as failed and the call 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Iterator
 
 from .... import hosts
-from ... import handler_facts
-from ...model import Context, Finding, RuleTable
-from .units import Script, through
+from ...model import Context, Finding, Handler, RuleTable
+from .units import Script, scripts_run_by, through
 
 REJECTED_RULES = RuleTable()  # a script of a host whose events reject some answers, with the handlers that run it
 
@@ -17,15 +15,12 @@ REJECTED_RULES = RuleTable()  # a script of a host whose events reject some answ
 def rejecting_scripts(ctx: Context) -> Iterator[Script]:
     """Each readable script run by a command handler on an event whose host rejects some answers,
     once, with those handlers."""
-    by_script: dict[Path, Script] = {}
-    for handler in ctx.handlers:
-        host = hosts.of(handler.file.host)
-        if host is None or handler.event not in host.rejected_answers or handler_facts.kind(handler) != "command":
-            continue
-        for _, facts in handler_facts.script_facts(handler):
-            if facts.readable:
-                by_script.setdefault(facts.path, Script(ctx, facts, [])).handlers.append(handler)
-    yield from by_script.values()
+    yield from scripts_run_by(ctx, _on_a_rejecting_event).values()
+
+
+def _on_a_rejecting_event(handler: Handler) -> bool:
+    host = hosts.of(handler.file.host)
+    return host is not None and handler.event in host.rejected_answers
 
 
 @REJECTED_RULES.rule("script/answer-rejected")

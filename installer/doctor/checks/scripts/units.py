@@ -6,7 +6,7 @@ from __future__ import annotations
 import shlex
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Protocol
+from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from .... import hosts
 from ....hooks.regex.overlap import matched_builtins
@@ -138,16 +138,22 @@ class HookCode:
         return bool(self.facts.denies) or any(s.what in ("exit 2", "decision: block") for s in self.facts.blocks)
 
 
-def scripts_of(ctx: Context) -> Iterator[Script]:
-    """Each readable script file the command handlers of Claude Code and Cursor run, once, with
-    the handlers that run it."""
+def scripts_run_by(ctx: Context, wanted: Callable[[Handler], bool]) -> dict[Path, Script]:
+    """Each readable script file the wanted command handlers run, once, with the handlers that run it."""
     by_script: dict[Path, Script] = {}
     for handler in ctx.handlers:
-        if not handler_facts.commands_checked(handler) or handler_facts.kind(handler) != "command":
+        if handler_facts.kind(handler) != "command" or not wanted(handler):
             continue
         for _, facts in handler_facts.script_facts(handler):
             if facts.readable:
                 by_script.setdefault(facts.path, Script(ctx, facts, [])).handlers.append(handler)
+    return by_script
+
+
+def scripts_of(ctx: Context) -> Iterator[Script]:
+    """Each readable script file the command handlers of Claude Code and Cursor run, once, with
+    the handlers that run it; then the modules of their own they import."""
+    by_script = scripts_run_by(ctx, handler_facts.commands_checked)
     yield from by_script.values()
     yield from _modules_of(ctx, by_script)
 
