@@ -59,9 +59,11 @@ def test_doctor_from_a_subfolder_says_claude_code_started_there_would_not_read_t
     (proj1 / "sub").mkdir()
     monkeypatch.chdir(proj1 / "sub")
 
-    ran = hookwright("doctor")
+    ran = json.loads(hookwright("doctor", "--format", "json").out)
 
-    assert f"Claude Code started in {proj1 / 'sub'} does not read {proj1 / '.claude' / 'settings.json'}" in ran.out
+    unread = [f for f in ran["findings"] if f["rule"] == "structure/settings-not-read"]
+    assert unread and {f["path"] for f in unread} == {str(proj1 / ".claude" / "settings.json")}
+    assert all(f"a session started in {proj1 / 'sub'} does not read" in f["message"] for f in unread)
     monkeypatch.chdir(proj1)
     assert "does not read" not in hookwright("doctor").out  # started at the project: it does
 

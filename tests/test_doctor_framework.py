@@ -145,6 +145,7 @@ def test_enabled_plugins_hooks_are_checked(tmp_path, monkeypatch):
     assert [(f.plugin, f.path.name, f.plugin_root) for f in plugin_files] == [
         ("guard@tools", "hooks.json", root), ("guard@tools", "more.json", root.resolve())]
     assert [(f.rule, Path(f.path).name) for f in outcome.findings] == [
+        ("structure/plugin-switched-off", "settings.local.json"),  # (the project enables it, local settings not)
         ("structure/handler-string", "hooks.json"), ("structure/field-missing", "more.json")]
     assert [p.id for p in outcome.context.plugins] == ["guard@tools"]
 
@@ -264,7 +265,7 @@ def test_a_named_file_is_recognised_by_name_and_content(tmp_path, name, content,
 
 def test_every_check_module_is_run():
     present = {info.name for info in pkgutil.iter_modules([str(REPO / "installer" / "doctor" / "checks")])}
-    assert present == set(CHECK_MODULES) == {"structure", "switches", "matchers", "conditions", "hosts", "commands",
+    assert present == set(CHECK_MODULES) == {"structure", "switches", "scopes", "matchers", "conditions", "hosts", "commands",
                                              "reach", "scripts", "delivery", "opencode", "conflicts", "installs",
                                              "packs"}
     assert [f.__module__.rsplit(".", 1)[1] for f in check_functions()] == list(CHECK_MODULES)

@@ -370,8 +370,10 @@ def test_rule_quiet_on_the_fixed_config(rule, bad, good, given, config, tmp_path
 
 # rules whose case needs more than files (a program on PATH): tested below
 # and a plugin's hooks file named alone (its .mcp.json named too would read as a settings file):
-# tests/test_doctor_conditions.py
-CASED_BELOW = {"host/newer-than-facts", "matcher/plugin-server-bare-name"}
+# tests/test_doctor_conditions.py; the folder the agent starts in, an installed plugin:
+# tests/test_doctor_scopes.py
+CASED_BELOW = {"host/newer-than-facts", "matcher/plugin-server-bare-name", "structure/settings-not-read",
+               "structure/plugin-switched-off"}
 
 
 def test_every_rule_of_these_kinds_has_a_case():
@@ -547,7 +549,7 @@ def test_every_catalog_rule_is_found_by_a_rule_table():
 
 
 @pytest.mark.parametrize("tables, prefix", [
-    ("commands.RULES+reach", "command/"), ("matchers.RULES+conditions", "matcher/"), ("structure+switches", "structure/"),
+    ("commands.RULES+reach", "command/"), ("matchers.RULES+conditions", "matcher/"), ("structure+switches+scopes", "structure/"),
     ("installs", "install/"), ("conflicts", "conflict/"), ("scripts", "script/"), ("delivery", "delivery/"),
     ("opencode", "host/opencode-"),  # (the other host rules are hosts.py's)
 ])
@@ -557,7 +559,7 @@ def test_a_rule_kind_held_whole_by_its_tables_has_every_one_of_its_rules_there(t
     assert held - borrowed == {rule for rule in catalog() if rule.startswith(prefix)}
 
 
-@pytest.mark.parametrize("module", ["structure", "switches", "hosts", "installs", "conflicts", "scripts", "opencode"])
+@pytest.mark.parametrize("module", ["structure", "switches", "scopes", "hosts", "installs", "conflicts", "scripts", "opencode"])
 def test_every_rule_id_a_check_module_names_is_found_by_one_of_its_tables(module):
     """Where a rule kind is split across modules (host/: hosts.py and opencode.py), each module
     names no rule its own tables do not hold."""

@@ -45,6 +45,7 @@ def doctor(paths: list[Path], *, host: str | None = None, project: Path | None =
     if host is not None and host not in HOSTS:
         raise HookwrightError(f"doctor does not check host {host!r}", hint=f"use --host {' or '.join(HOSTS)}")
     check_project(project)
+    start = Path.cwd() if project is None and not paths else None  # (where the agent would be started)
     project, paths = _folder_named(paths, project)
     if isolated and not paths:
         raise HookwrightError("--isolated is about the files named on the command line",
@@ -54,10 +55,10 @@ def doctor(paths: list[Path], *, host: str | None = None, project: Path | None =
     chosen = selection.choose(project_of(project), select=select, ignore=ignore, min_severity=min_severity,
                               strict=strict, use_config=use_config)
     outcome = run(paths or None, project=project, hosts=(host,) if host else HOSTS, probe=probe,
-                  machine=not isolated)
+                  machine=not isolated, start=start)
     hidden = len(outcome.findings)
     outcome.findings = [f for f in outcome.findings if chosen.keeps(f)]
-    notes = [] if paths else _unread_from_here(outcome.files, outcome.project)
+    notes: list[str] = []
     if probe:
         from ..doctor.scripts.probe import left_out
 
@@ -77,27 +78,6 @@ def _check_sandbox(without: bool) -> None:
                               code=ExitCode.REFUSED,
                               hint="run doctor without --probe, or add --probe-without-sandbox to run them with your "
                                    "home folder, your files and the network in their reach")
-
-
-def _unread_from_here(files: list[Any], project: Path | None) -> list[str]:
-    """Where the working folder is a subfolder of the project: the project's files with hooks that
-    an agent started here would not read, as its host measured it (Claude Code reads project
-    settings only from the folder it starts in), so that doctor never reports a hook as running
-    where the agent would not run it."""
-    from .. import hosts
-    from ..doctor.model import resolved
-
-    here = Path.cwd().resolve()
-    if project is None or here == project or project not in here.parents:
-        return []
-    notes = []
-    for file in files:
-        host = hosts.of(file.host)
-        read = host.project_files_read_from(here) if host and file.scope in ("project", "local") else None
-        if host is not None and read is not None and resolved(file.path) not in {resolved(path) for path in read}:
-            notes.append(f"{host.title} started in {here} does not read {file.path} ({file.scope} settings "
-                         f"are read from the folder it starts in): start it in {project} for those hooks to run")
-    return notes
 
 
 def _folder_named(paths: list[Path], project: Path | None) -> tuple[Path | None, list[Path]]:

@@ -10,7 +10,7 @@ import errno
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import hosts, layout, safe_read
 from ..errors import ErrorKind, HookwrightError
@@ -23,19 +23,44 @@ from ..hosts.opencode.adapter import SCRIPT_SUFFIXES
 from ..patterns import lazy
 from .model import ConfigFile, Plugin, resolved
 
+if TYPE_CHECKING:
+    from ..hosts.base import Host
+
 RULES_FILE = "git-guard-rules"  # the kind of git-guard's rules files (host: hookwright)
 RULES_FILE_NAMES = ("git-guard.json", "hookwright-git-guard.json")
 
 
 # ---- where each host keeps its files -------------------------------------------------------
 
-def scope_candidates(project: Path, names: set[str], also: frozenset[Path] = frozenset()) -> list[Candidate]:
+def scope_candidates(project: Path, names: set[str], also: frozenset[Path] = frozenset(),
+                     start: Path | None = None) -> list[Candidate]:
     """The files of every scope of the hosts named that exist, each host's in precedence order
     (low to high: Host.config_files); `also`: resolved paths to list even where no file is yet (a
-    plan's files, checked before they are written)."""
-    found = [c for name in hosts.NAMES if name in names for c in hosts.get(name).config_files(project, also)]
+    plan's files, checked before they are written). `start`: the folder the agent is started in,
+    where that is a folder of the project; a host that was measured to read its project files from
+    the folder it starts in (Host.project_files_read_from) has them read from there."""
+    found = [c for name in hosts.NAMES if name in names
+             for c in hosts.get(name).config_files(_session_folder(hosts.get(name), project, start), also)]
     return [c for c in found if c.path.exists() or c.path.is_symlink() or _looped(c.path)
             or (also and resolved(c.path) in also)]
+
+
+def _session_folder(host: Host, project: Path, start: Path | None) -> Path:
+    if start is None or start == project or project not in start.parents:
+        return project
+    return start if host.project_files_read_from(start) is not None else project
+
+
+def never_read(project: Path, names: set[str], start: Path | None = None) -> list[tuple[Candidate, str]]:
+    """The files of the hosts named, near a session started in `start` (else the project), that it
+    does not read, each with why (Host.files_never_read)."""
+    found = []
+    for name in hosts.NAMES:
+        if name in names:
+            host = hosts.get(name)
+            folder = _session_folder(host, project, start)
+            found += [(Candidate(path, "unread", None, folder), why) for path, why in host.files_never_read(folder)]
+    return found
 
 
 def _looped(path: Path) -> bool:
@@ -172,6 +197,12 @@ def enabled_plugins(files: list[ConfigFile], project: Path) -> list[Plugin]:
         root = installed.get(plugin_id)
         plugins.append(Plugin(plugin_id, file, root, _plugin_hook_files(root) if root else []))
     return plugins
+
+
+def installed_hook_files(plugin_id: str, project: Path) -> list[Path]:
+    """The hook files of a plugin as installed for `project` (none where it is not installed)."""
+    root = (_installed_plugins(project) or {}).get(plugin_id)
+    return _plugin_hook_files(root) if root is not None else []
 
 
 def _installed_plugins(project: Path) -> dict[str, Path] | None:

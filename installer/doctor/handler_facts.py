@@ -91,9 +91,27 @@ def through_project(handler: Handler, inv: Invocation) -> str | None:
     (the user's, the administrator's, a plugin's) reaches the invocation's file, else None: that
     file has to be in each project the hook runs in."""
     file, host = handler.file, hosts.of(handler.file.host)
-    if host is None or inv.path is None or inv.dynamic or file.project is None or not host.shared_by_projects(file):
+    if host is None or file.project is None or not host.shared_by_projects(file):
         return None
-    name = host.project_var.strip('"').lstrip("$").strip("{}")
+    return _through(handler, inv, host.project_var)
+
+
+def through_start_folder(handler: Handler, inv: Invocation) -> str | None:
+    """The project variable through which a project or local file read from a folder below its
+    own (the git root's local settings, for a session started in a subfolder) reaches the
+    invocation's file, else None: the variable is the folder the session starts in."""
+    file, host = handler.file, hosts.of(handler.file.host)
+    if host is None or file.project is None or file.scope not in ("project", "local") \
+            or file.path.parent.parent == file.project:
+        return None
+    return _through(handler, inv, host.project_var)
+
+
+def _through(handler: Handler, inv: Invocation, project_var: str | None) -> str | None:
+    file = handler.file
+    if not project_var or inv.path is None or inv.dynamic or file.project is None:
+        return None
+    name = project_var.strip('"').lstrip("$").strip("{}")
     command = handler.value.get("command") if isinstance(handler.value, dict) else None
     args = handler.value.get("args") if isinstance(handler.value, dict) else None
     written = " ".join(map(str, [command, *(args if isinstance(args, list) else [])]))

@@ -25,8 +25,7 @@ STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 def document(outcome: Outcome, strict: bool = False, selection: Selection | None = None, hidden: int = 0,
              notes: list[str] | None = None) -> dict[str, Any]:
     """`selection`: the rules the run reports (--select, --ignore, --min-severity, the config);
-    `hidden`: how many findings it left out; `notes`: what else the run has to say (the files an
-    agent started in the working folder would not read)."""
+    `hidden`: how many findings it left out; `notes`: what else the run has to say."""
     errors, warnings, infos = (outcome.count(s) for s in ("error", "warning", "info"))
     unreadable = sum(1 for f in outcome.files if f.error is not None)  # not read or not parsed: not checked
     # the conflicts with this machine's files count like the others (the hooks do race here); a
@@ -36,16 +35,17 @@ def document(outcome: Outcome, strict: bool = False, selection: Selection | None
     per_file: dict[str, int] = {}
     for handler in outcome.handlers:
         per_file[str(handler.file.path)] = per_file.get(str(handler.file.path), 0) + 1
+    listed = [*outcome.files, *(f for f, _why in outcome.context.unread)]  # (scope "unread": not read, not checked)
     return {
         "schema": SCHEMA,
         "hookwright_version": __version__,
         "project": str(outcome.project),
         "files": [{"path": str(f.path), "kind": f.kind, "host": f.host, "scope": f.scope, "plugin": f.plugin,
-                   "handlers": per_file.get(str(f.path), 0)} for f in outcome.files],
+                   "handlers": per_file.get(str(f.path), 0)} for f in listed],
         "context": [{"path": str(f.path), "kind": f.kind, "host": f.host, "scope": f.scope, "plugin": f.plugin,
                      "error": f.error.message if f.error else None} for f in outcome.machine],
         "findings": [f.to_json() for f in outcome.findings],
-        "summary": {"errors": errors, "warnings": warnings, "infos": infos, "files": len(outcome.files),
+        "summary": {"errors": errors, "warnings": warnings, "infos": infos, "files": len(listed),
                     "handlers": len(outcome.handlers), "unreadable": unreadable, "strict": strict,
                     "machine_dependent": sum(1 for f in outcome.findings if f.machine),
                     "hidden": hidden, "exit_code": int(exit_code)},

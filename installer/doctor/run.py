@@ -13,7 +13,7 @@ from .machine import around, involving
 from .model import ConfigFile, Context, Finding, Handler, Plugin, resolved
 
 # installer/doctor/checks/<name>.py, each with `check(ctx) -> Iterable[Finding]`, run in this order
-CHECK_MODULES = ("structure", "switches", "matchers", "conditions", "hosts", "commands", "reach", "scripts",
+CHECK_MODULES = ("structure", "switches", "scopes", "matchers", "conditions", "hosts", "commands", "reach", "scripts",
                  "delivery", "opencode", "conflicts", "installs", "packs")
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 # the checks whose findings on a file or a handler depend on that file and the run's shared facts
@@ -49,12 +49,13 @@ class Outcome:
 
 
 def run(paths: list[Path] | None = None, *, project: Path | None = None, hosts: Iterable[str] = HOSTS,
-        probe: bool = False, machine: bool = False) -> Outcome:
+        probe: bool = False, machine: bool = False, start: Path | None = None) -> Outcome:
     """Check the given files, or (without paths) every scope of `hosts` for `project` plus the
     hooks of the plugins they enable. A given path that is missing is reported as unreadable.
-    `machine`: also the given files' conflicts with the files their host loads with them here."""
+    `machine`: also the given files' conflicts with the files their host loads with them here.
+    `start`: the folder in the project the agent would be started in (the working folder)."""
     project = _project_folder(project)
-    ctx = context(paths, project=project, hosts=hosts, probe=probe, pack_files=True)
+    ctx = context(paths, project=project, hosts=hosts, probe=probe, pack_files=True, start=start)
     found = _with_host_versions(ctx, findings(ctx))
     if not (paths and machine):
         return Outcome(ctx, found)
@@ -113,21 +114,29 @@ def _in_report_order(found: list[Finding], files: list[ConfigFile]) -> list[Find
 
 
 def context(paths: list[Path] | None = None, *, project: Path | None = None, hosts: Iterable[str] = HOSTS,
-            probe: bool = False, pack_files: bool = False) -> Context:
+            probe: bool = False, pack_files: bool = False, start: Path | None = None) -> Context:
     """The files read, their handlers, and what the checks (and `list`) need to know of the
     project: its MCP servers and the plugins its settings enable. `pack_files`: also the files
-    of hookwright's own packs (git-guard's rules), which hold no hooks: doctor checks them."""
+    of hookwright's own packs (git-guard's rules), which hold no hooks: doctor checks them.
+    `start`: the folder in the project the agent is started in; the files near it that the agent
+    does not read are kept apart (Context.unread)."""
     project = _project_folder(project)
+    start = start.resolve() if start is not None else None
+    unread: list[tuple[ConfigFile, str]] = []
     if paths:
         files = [load.read(c) for c in discovery.given_candidates(list(paths), project)]
         plugins: list[Plugin] = []
     else:
-        files = [load.read(c) for c in discovery.scope_candidates(project, set(hosts))]
+        files = [load.read(c) for c in discovery.scope_candidates(project, set(hosts), start=start)]
         if pack_files:
             files += [load.read(c) for c in discovery.pack_file_candidates(project, set(hosts))]
         plugins = discovery.enabled_plugins(files, project) if _have_plugins(hosts) else []
         files += [load.read(c) for c in discovery.plugin_candidates(plugins, project)]
-    return _context(files, [h for f in files for h in load.handlers(f)], plugins, project, probe)
+        if start is not None:
+            unread = [(load.read(c), why) for c, why in discovery.never_read(project, set(hosts), start)]
+    ctx = _context(files, [h for f in files for h in load.handlers(f)], plugins, project, probe)
+    ctx.unread = unread
+    return ctx
 
 
 def _project_folder(project: Path | None) -> Path:

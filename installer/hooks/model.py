@@ -173,6 +173,8 @@ class Configs:
         # a plan's check: ids of the handlers it adds or removes, whose conflicts are never cut short
         self.focus: frozenset[int] = frozenset()
         self.truncated: set[str] = set()  # rules whose findings were cut short (too many pairs)
+        # files near the session's folder that its host does not read, each with why (doctor's)
+        self.unread: list[tuple[ConfigFile, str]] = []
 
     def narrowed(self: _Configs, files: list[ConfigFile], handlers: list[Handler], plugins: list[Plugin]) -> _Configs:
         """Some of this run's files and handlers, with its facts of the project (tools, MCP

@@ -359,6 +359,11 @@ class Host(ABC):
         nothing is said about a session started in a subfolder)."""
         return None
 
+    def files_never_read(self, start: Path) -> list[tuple[Path, str]]:
+        """Files of this host's shape, near a session started in `start`, that the session does not
+        read, each with why (a variant of structure/settings-not-read): only what was measured."""
+        return []
+
     def user_folder(self) -> Path:
         """The host's folder of the user scope (~/.claude): never a project's, wherever it is."""
         return self._target(Scope.user, None, "x").runtime_root.parent

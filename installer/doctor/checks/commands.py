@@ -334,10 +334,13 @@ def _script_missing(ctx: Context, command: Command) -> Iterator[Finding]:
             effect = "it is a directory; " + effect
         also = f" (looked for {path})" if str(path) != shown else ""
         variable = handler_facts.through_project(command.handler, inv)
+        start = None if variable else handler_facts.through_start_folder(command.handler, inv)
         scope = "a plugin" if command.file.from_plugin else f"the {command.file.scope} settings"
         yield ctx.finding("command/script-missing", command.file, command.keys_for(inv), script=_quote(shown),
-                          effect=effect, also=also, variable=variable, scope=scope,
-                          variant="other-projects" if variable else None)
+                          effect=effect, also=also, variable=variable or start, scope=scope,
+                          start=str(command.file.project), folder=str(command.file.path.parent.parent),
+                          relative=path.relative_to(command.file.project).as_posix() if start else "",
+                          variant="other-projects" if variable else "start-folder" if start else None)
 
 
 @RULES.rule("command/not-executable")

@@ -65,14 +65,62 @@ def managed_paths() -> list[Path]:
 def local_settings_read(project: Path) -> list[Path]:
     """The settings.local.json files a session started in `project` reads: the one at the root
     of the git repository (or worktree) it is in, and the project's own (measured on Claude Code
-    2.1.328, docs/hosts/claude-code.md#command-execution). Project settings, by contrast, come only from the
+    2.1.332, docs/hosts/claude-code.md#config-files). Project settings, by contrast, come only from the
     folder the session starts in."""
     own = project / ".claude" / CONFIG_FILE[Scope.local]
-    for folder in (project, *project.parents):
-        if (folder / ".git").exists():
-            root = folder / ".claude" / CONFIG_FILE[Scope.local]
-            return [root] if root == own else [root, own]
-    return [own]
+    root = _git_root(project)
+    if root is None or root == project:
+        return [own]
+    return [root / ".claude" / CONFIG_FILE[Scope.local], own]
+
+
+def _git_root(folder: Path) -> Path | None:
+    return next((f for f in (folder, *folder.parents) if (f / ".git").exists()), None)
+
+
+SETTINGS_NAMES = (CONFIG_FILE[Scope.project], CONFIG_FILE[Scope.local])
+BELOW_DEPTH, BELOW_FOLDERS = 4, 2000  # how far down, and over how many folders, doctor looks for them
+SKIPPED_BELOW = frozenset({"node_modules", "vendor", "target", "dist", "build", "__pycache__"})
+
+
+def files_never_read(start: Path) -> list[tuple[Path, str]]:
+    """Settings files a session started in `start` does not read (measured on Claude Code 2.1.332,
+    docs/hosts/claude-code.md#config-files): a user-scope settings.local.json; the project and
+    local settings of the folders above it up to the git root (but the root's local file, which
+    it reads); those of the folders below it (a monorepo's packages)."""
+    never = [(user_dir() / CONFIG_FILE[Scope.local], "user-local")]
+    root = _git_root(start)
+    above = [] if root is None or root == start else [f for f in start.parents if root in (f, *f.parents)]
+    never += [(folder / ".claude" / name, "above") for folder in above for name in SETTINGS_NAMES
+              if not (folder == root and name == CONFIG_FILE[Scope.local])]
+    if start != Path.home():
+        never += [(path, "below") for path in _settings_below(start)]
+    user = user_dir()
+    return [(path, why) for path, why in never if path.is_file() and (why == "user-local" or path.parent != user)]
+
+
+def _settings_below(start: Path) -> list[Path]:
+    """The `.claude/settings*.json` files in the folders below `start`, breadth first, bounded in
+    depth and in folders visited, through no link and no hidden or dependency folder."""
+    found, level, visited = [], [start], 0
+    for _depth in range(BELOW_DEPTH):
+        deeper = []
+        for folder in level:
+            try:
+                entries = sorted(os.scandir(folder), key=lambda e: e.name)
+            except OSError:
+                continue
+            for entry in entries:
+                if visited >= BELOW_FOLDERS:
+                    return found
+                if entry.name.startswith(".") or entry.name in SKIPPED_BELOW or not entry.is_dir(follow_symlinks=False):
+                    continue
+                visited += 1
+                sub = Path(entry.path)
+                found += [sub / ".claude" / name for name in SETTINGS_NAMES if (sub / ".claude" / name).is_file()]
+                deeper.append(sub)
+        level = deeper
+    return found
 
 
 SETTINGS_KIND = "claude-settings"  # doctor's names of the kinds of its files
@@ -158,8 +206,11 @@ class Claude(MatcherGroups):
 
     def project_files_read_from(self, start: Path) -> list[Path]:
         """The project settings of the folder it starts in alone, the local settings there and at
-        the git root (docs/hosts/claude-code.md#config-files, measured on 2.1.328)."""
+        the git root (docs/hosts/claude-code.md#config-files, measured on 2.1.332)."""
         return [start / ".claude" / CONFIG_FILE[Scope.project], *local_settings_read(start)]
+
+    def files_never_read(self, start: Path) -> list[tuple[Path, str]]:
+        return files_never_read(start)
 
     def render(self, target: Target, pack: Pack, options: dict[str, Any], python: str = DEFAULT_PYTHON) -> list[Entry]:
         """Our runtime's command for a hook module; a command hook's own command, as written."""

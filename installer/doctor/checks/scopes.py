@@ -1,0 +1,79 @@
+"""Scopes: which files a session really reads, and which plugins its settings leave on. A hook in
+a settings file the host does not read from the folder it starts in (the git root's project
+settings from a subfolder, a package's settings from the root, a user-scope settings.local.json)
+never runs there; a plugin the user enabled that a project or local file switches off takes its
+hooks with it. Both are the host's own measured semantics (Host.files_never_read,
+docs/hosts/claude-code.md#config-files); the rules keep `structure/` ids."""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from ...hooks.events import SCOPE_ORDER
+from .. import load
+from ..discovery import installed_hook_files
+from ..model import ConfigFile, Context, Finding, Handler, RuleTable
+from ...patterns import lazy
+
+RULES = RuleTable()
+SCRIPT_NAME = lazy(r"([\w.-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|ps1))(?![\w.])")
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    yield from RULES.run(ctx)
+
+
+def _signature(handler: Handler) -> tuple[str, frozenset[str]]:
+    """What tells one hook from another across files: its event, and its command, or the scripts
+    it names (a copy in another folder reaches the same script by another path)."""
+    command = handler.command if isinstance(handler.command, str) else ""
+    scripts = frozenset(SCRIPT_NAME.findall(command))
+    return handler.event, scripts or frozenset({" ".join(command.split())})
+
+
+@RULES.rule("structure/settings-not-read")
+def _settings_not_read(ctx: Context) -> Iterator[Finding]:
+    """A hook in a file that the session started here does not read, and that no file it reads
+    holds too (a subfolder's own complete settings are fine)."""
+    read = {_signature(h) for h in ctx.handlers}
+    for file, why in ctx.unread:
+        for handler in load.handlers(file):
+            event, scripts = _signature(handler)
+            if any(e == event and scripts & s for e, s in read):
+                continue
+            keys = handler.keys + ("command",) if handler.command is not None else handler.keys
+            folder = file.path.parent.parent
+            yield ctx.finding("structure/settings-not-read", file, keys, variant=None if why == "above" else why,
+                              event=event, start=str(file.project), folder=str(folder),
+                              about=(str(file.path), handler.keys))
+
+
+def _enabled(value: Any) -> bool:
+    return value is True or (isinstance(value, list) and bool(value))
+
+
+@RULES.rule("structure/plugin-switched-off")
+def _plugin_switched_off(ctx: Context) -> Iterator[Finding]:
+    """`enabledPlugins: {"x@y": false}` in a file of higher precedence than one that enables the
+    plugin (measured on Claude Code 2.1.332: a project's false switched off a plugin the user's
+    settings enabled, and its hooks): the plugin's guards stop in this project without a word.
+    Only for an installed plugin with hooks; managed settings are the administrator's choice."""
+    values: dict[str, list[tuple[ConfigFile, Any]]] = {}
+    settings = [f for f in ctx.files if f.kind == "claude-settings" and f.document is not None
+                and isinstance(f.document.data, dict) and f.scope in SCOPE_ORDER]
+    for file in sorted(settings, key=lambda f: SCOPE_ORDER[f.scope]):
+        enabled = file.document.data.get("enabledPlugins") if file.document else None
+        for plugin_id, value in enabled.items() if isinstance(enabled, dict) else ():
+            values.setdefault(plugin_id, []).append((file, value))
+    for plugin_id, chain in values.items():
+        last, value = chain[-1]
+        on = [file for file, earlier in chain[:-1] if _enabled(earlier)]
+        if _enabled(value) or not on or last.scope == "managed" or ctx.project is None:
+            continue
+        hook_files = installed_hook_files(plugin_id, ctx.project)
+        if hook_files:
+            yield ctx.finding("structure/plugin-switched-off", last, ("enabledPlugins", plugin_id), at_key=True,
+                              plugin=plugin_id, enabled_in=str(on[-1].path), scope=last.scope,
+                              related=[{"path": str(on[-1].path), "line": on[-1].position(("enabledPlugins", plugin_id))[0],
+                                        "column": 1, "message": "enabled here"},
+                                       *({"path": str(p), "line": 1, "column": 1, "message": "its hooks do not run"}
+                                         for p in hook_files)])

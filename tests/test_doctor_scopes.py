@@ -1,0 +1,107 @@
+"""Which settings files a session reads from the folder it starts in, and which plugins its settings
+leave on, as Claude Code 2.1.332 was measured to (docs/hosts/claude-code.md#config-files,
+tests/e2e/test_doctor_scope_semantics_e2e.py): doctor run from that folder names the line to change."""
+from __future__ import annotations
+
+import json
+
+from doctor_support import found, settings, write
+from hookwright.doctor.run import run
+
+GUARD = "#!/bin/sh\nexit 2\n"
+THROUGH_PROJECT = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh'
+FROM_GIT_ROOT = '"$(git rev-parse --show-toplevel)"/.claude/hooks/guard.sh'
+
+
+def _repo(project, files):
+    (project / ".git").mkdir()
+    write(project, {".claude/hooks/guard.sh": GUARD, **files})
+    (project / ".claude" / "hooks" / "guard.sh").chmod(0o755)
+
+
+def _line(path, text):
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def test_the_git_roots_local_guard_reached_through_the_project_dir_is_missing_from_a_subfolder(home, project):
+    _repo(project, {".claude/settings.local.json": settings(command=THROUGH_PROJECT), "services/api/main.py": ""})
+    outcome = run(None, project=project, start=project / "services" / "api")
+    (missing,) = found(outcome, "command/script-missing")
+    local = project / ".claude" / "settings.local.json"
+    assert (missing.path, missing.line) == (str(local), _line(local, "\"command\":"))
+    assert "services/api" in missing.message and "git rev-parse --show-toplevel" in missing.hint
+
+
+def test_the_git_roots_local_guard_reached_from_the_git_root_runs_from_a_subfolder(home, project):
+    _repo(project, {".claude/settings.local.json": settings(command=FROM_GIT_ROOT), "services/api/main.py": ""})
+    outcome = run(None, project=project, start=project / "services" / "api")
+    assert not found(outcome, "command/script-missing") and not found(outcome, "structure/settings-not-read")
+
+
+def test_the_git_roots_project_guard_does_not_run_in_a_session_started_in_a_subfolder(home, project):
+    _repo(project, {".claude/settings.json": settings(command=FROM_GIT_ROOT),
+                    "web/.claude/settings.json": {"permissions": {"allow": ["Bash(npm test)"]}}})
+    outcome = run(None, project=project / "web", start=project / "web")
+    (unread,) = found(outcome, "structure/settings-not-read")
+    root = project / ".claude" / "settings.json"
+    assert (unread.path, unread.line, unread.severity) == (str(root), _line(root, "\"command\":"), "warning")
+    assert "PreToolUse" in unread.message and str(project / "web") in unread.message
+
+
+def test_a_subfolder_that_holds_the_guard_too_is_not_told_the_roots_copy_is_unread(home, project):
+    _repo(project, {".claude/settings.json": settings(command=FROM_GIT_ROOT),
+                    "web/.claude/settings.json": settings(command='"$CLAUDE_PROJECT_DIR"/../.claude/hooks/guard.sh')})
+    outcome = run(None, project=project / "web", start=project / "web")
+    assert not found(outcome, "structure/settings-not-read")
+
+
+def test_a_packages_own_guard_does_not_run_in_a_session_started_at_the_root(home, project):
+    _repo(project, {".claude/settings.json": settings(event="PostToolUse", command="echo formatted"),
+                    "packages/billing/.claude/settings.json": settings(matcher="Edit|Write", command="node money.js")})
+    outcome = run(None, project=project, start=project)
+    (unread,) = found(outcome, "structure/settings-not-read")
+    package = project / "packages" / "billing" / ".claude" / "settings.json"
+    assert (unread.path, unread.line) == (str(package), _line(package, "\"command\":"))
+    assert "below" in unread.message and "packages/billing" in unread.hint
+
+
+def test_a_user_settings_local_file_is_never_read(home, project):
+    write(home, {".claude/settings.local.json": settings(command="~/.claude/hooks/rm-guard.sh")})
+    (unread,) = found(run(None, project=project, start=project), "structure/settings-not-read")
+    assert unread.path == str(home / ".claude" / "settings.local.json") and "never runs" in unread.message
+
+
+def test_the_same_hook_in_the_user_settings_is_read(home, project):
+    write(home, {".claude/settings.json": settings(command="echo guard")})
+    assert not found(run(None, project=project, start=project), "structure/settings-not-read")
+
+
+def _installed_plugin(home, plugin_id="guard@team"):
+    root = home / ".claude" / "plugins" / "cache" / "team" / "guard" / "1.0.0"
+    write(root, {".claude-plugin/plugin.json": {"name": "guard"}, "hooks/hooks.json": settings(command="echo no")})
+    write(home, {".claude/plugins/installed_plugins.json": {"version": 2, "plugins": {plugin_id: [
+        {"scope": "user", "installPath": str(root), "version": "1.0.0"}]}}})
+    return root
+
+
+def test_a_local_false_switches_off_a_plugin_the_user_enabled(home, project):
+    _installed_plugin(home)
+    write(home, {".claude/settings.json": {"enabledPlugins": {"guard@team": True}}})
+    write(project, {".claude/settings.local.json": {"permissions": {}, "enabledPlugins": {"guard@team": False}}})
+    (off,) = found(run(None, project=project), "structure/plugin-switched-off")
+    local = project / ".claude" / "settings.local.json"
+    assert (off.path, off.line) == (str(local), _line(local, '"guard@team"'))
+    assert "guard@team" in off.message and off.related[0]["path"] == str(home / ".claude" / "settings.json")
+
+
+def test_a_plugin_enabled_in_both_files_stays_on(home, project):
+    _installed_plugin(home)
+    write(home, {".claude/settings.json": {"enabledPlugins": {"guard@team": True}}})
+    write(project, {".claude/settings.local.json": {"enabledPlugins": {"guard@team": True}}})
+    assert not found(run(None, project=project), "structure/plugin-switched-off")
+
+
+def test_a_false_for_a_plugin_without_hooks_says_nothing(home, project):
+    write(home, {".claude/settings.json": {"enabledPlugins": {"guard@team": True}}})
+    write(project, {".claude/settings.json": json.loads('{"enabledPlugins": {"guard@team": false}}')})
+    assert not found(run(None, project=project), "structure/plugin-switched-off")
