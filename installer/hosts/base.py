@@ -183,6 +183,8 @@ class Skipped(NamedTuple):
     handler: Any  # as written (Host.owner tells whose it is)
     why: str  # what is not trusted, in the host's words
     fix: str  # how to trust it by hand (the lines to add where the host keeps its trust)
+    # where the host keeps a trust that no longer holds (the stale hash: its file and line), if any
+    stale_at: tuple[Path, int] | None = None
 
 
 class Capabilities(NamedTuple):
@@ -271,6 +273,9 @@ class Host(ABC):
     # answers an event rejects, so that the hook counts as failed and the call runs (it fails open):
     # event -> {(field, value): what the host says}
     rejected_answers: ClassVar[dict[str, dict[tuple[str, str], str]]] = {}
+    # answers an event takes only with another field beside them, else the hook fails (and the call
+    # runs): event -> {(field, value): (the field it needs, what the host says)}
+    answer_needs: ClassVar[dict[str, dict[tuple[str, str], tuple[str, str]]]] = {}
     js_regex_matchers: ClassVar[bool] = False  # a matcher is a JavaScript regex-style string (Cursor's)
     # what a hook's exit 2 does, per event where it blocks (`python3 missing.py` exits 2)
     exit_2_blocks: ClassVar[dict[str, str]] = {}

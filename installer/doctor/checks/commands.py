@@ -339,7 +339,8 @@ def _script_missing(ctx: Context, command: Command) -> Iterator[Finding]:
         yield ctx.finding("command/script-missing", command.file, command.keys_for(inv), script=_quote(shown),
                           effect=effect, also=also, variable=variable or start, scope=scope,
                           start=str(command.file.project), folder=str(command.file.path.parent.parent),
-                          relative=path.relative_to(command.file.project).as_posix() if start else "",
+                          relative=path.relative_to(command.file.project).as_posix()
+                          if start and command.file.project else "",
                           variant="other-projects" if variable else "start-folder" if start else None)
 
 

@@ -12,9 +12,11 @@ from ...hooks.events import TOOL
 from ...hooks.firing import rule_tool
 from ...hooks.regex.matching import classify
 from ...hooks.regex.overlap import named_servers, server_reach
+from ...patterns import lazy
 from ..model import Context, Finding, Handler, RuleTable
 
 RULES = RuleTable()
+ONE_RULE = lazy(r"[ \t]*[A-Za-z_][\w-]*(?:\([^()|]*\))?[ \t]*")  # `Edit(src/**)`: what was measured of `if`
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -81,6 +83,40 @@ def _if_other_tool(ctx: Context, handler: Handler) -> Iterator[Finding]:
         return
     yield ctx.finding("matcher/if-other-tool", handler.file, handler.keys + ("if",), condition=json.dumps(condition),
                       tool=tool, matcher=json.dumps(handler.matcher))
+
+
+@RULES.rule("matcher/if-narrows-matcher")
+def _if_narrows_matcher(ctx: Context, handler: Handler) -> Iterator[Finding]:
+    """`"matcher": "Edit|Write"` with `"if": "Edit(config/*)"`: an `if` names one tool (measured:
+    `if: "Edit(src/**)"` did not fire on a Write, docs/hosts/claude-code.md#matchers), so the other
+    tools the matcher lists never run the hook, unless another handler of the group runs for them."""
+    condition = _condition(handler)
+    tool = rule_tool(condition) if condition is not None and ONE_RULE.fullmatch(condition) else None
+    matcher = classify(handler.matcher, handler.event)
+    if tool is None or matcher.kind != "exact" or tool not in matcher.names:
+        return
+    covered: set[str | None] = {tool}
+    for sibling in _group_handlers(handler):
+        other = sibling.get("if") if isinstance(sibling, dict) else None
+        if sibling is not handler.value:
+            covered |= set(matcher.names) if not isinstance(other, str) else {rule_tool(other)}
+    missed = [name for name in matcher.names if name not in covered]
+    if missed:
+        yield ctx.finding("matcher/if-narrows-matcher", handler.file, handler.keys + ("if",),
+                          condition=json.dumps(condition), tool=tool, missed=", ".join(missed),
+                          matcher=json.dumps(handler.matcher))
+
+
+def _group_handlers(handler: Handler) -> list[object]:
+    """The handlers of the handler's matcher group, as written."""
+    value = handler.file.document.data if handler.file.document is not None else None
+    try:
+        for key in handler.group_keys:
+            value = value[key]  # type: ignore[index]
+    except (KeyError, IndexError, TypeError):
+        return []
+    group = value.get("hooks") if isinstance(value, dict) else None
+    return group if isinstance(group, list) else []
 
 
 def _tool_matcher(handler: Handler) -> str | None:

@@ -167,8 +167,13 @@ def _hook_untrusted(ctx: Context, at: FileAt) -> Iterator[Finding]:
         return
     for skipped in host.skipped_in(at.file.path, at.file.scope, at.file.document.data):
         if host.owner(skipped.handler) is None:
-            yield ctx.finding("host/hook-untrusted", at.file, skipped.keys, host=host.title, event=skipped.event,
-                              why=skipped.why, fix=skipped.fix)
+            found = ctx.finding("host/hook-untrusted", at.file, skipped.keys, host=host.title, event=skipped.event,
+                                why=skipped.why, fix=skipped.fix)
+            if skipped.stale_at is not None:  # (the line to change is the stale hash, the hook related)
+                path, line = skipped.stale_at
+                found = found._replace(path=str(path), line=line, column=1, related=[
+                    {"path": found.path, "line": found.line, "column": found.column, "message": "the hook it was for"}])
+            yield found
 
 
 @FILE_RULES.rule("host/unrecognised-file")

@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from ...hooks.events import SCOPE_ORDER
+from ...patterns import lazy
 from .. import load
 from ..discovery import installed_hook_files
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable
-from ...patterns import lazy
 
 RULES = RuleTable()
 SCRIPT_NAME = lazy(r"([\w.-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|ps1))(?![\w.])")

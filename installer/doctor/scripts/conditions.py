@@ -63,3 +63,85 @@ def never_true(code: str, language: str) -> Iterator[NeverTrue]:
     elif language == "javascript":
         for match in JS_SPLIT.finditer(code):
             yield NeverTrue("split", match.group("text"), match.start("text"))
+
+
+# ---- values compared with what the host sends --------------------------------------------------
+
+class Compared(NamedTuple):
+    """A literal a field of the call is compared with (`tool == "read"`, `case "$file" in src/*)`)."""
+    field: str  # tool_name | file_path
+    text: str  # the literal, or the pattern, as written (without its quotes)
+    offset: int
+
+
+COMPARED_FIELDS = ("tool_name", "file_path")
+_Q = r"""["']"""
+# a variable bound to a field: `tool = event.get("tool_name")`, `const { tool_name: tool } = input`,
+# `file=$(jq -r '.tool_input.file_path // empty')`
+_BOUND = {
+    "python": r"""^[ \t]*(?P<var>[A-Za-z_]\w*)[ \t]*=[ \t]*[^\n=][^\n]*{q}{field}{q}""",
+    "javascript": r"""\b(?:const|let|var)[ \t]+(?P<var>[A-Za-z_$][\w$]*)[ \t]*=[ \t]*[^\n;]*\b{field}\b""",
+    "shell": r"""^[ \t]*(?:local[ \t]+|export[ \t]+)?(?P<var>[A-Za-z_]\w*)=[^\n]*\.(?:tool_input\.)?{field}\b""",
+}
+_DESTRUCTURED = r"""\{{[^{{}}\n]*\b{field}\b(?:[ \t]*:[ \t]*(?P<var>[A-Za-z_$][\w$]*))?[^{{}}\n]*\}}[ \t]*="""
+# the field read in place: event["tool_name"], data.get("tool_name", ""), input.tool_name, jq's .tool_name
+_READ_IN_PLACE = r"""(?:\[[ \t]*{q}{field}{q}[ \t]*\]|\.get\([ \t]*{q}{field}{q}[^()\n]*\)|\.{field}\b)"""
+_LITERAL = r"""(?P<q>["'])(?P<lit>[^"'\n]*)(?P=q)"""
+_EQUALS = r"""(?:===?|!==?)"""
+_NORMALISED = lazy(r"""relpath|relative|realpath|readlink|removeprefix|lstrip|\.replace\(|\$\{\w+#|cwd|PWD|resolve\(""")
+
+
+def _names(code: str, language: str, field: str) -> list[str]:
+    """How the code refers to the field: in place, or by the variables bound to it (each a regex)."""
+    bound = {m.group("var") for m in re.finditer(_BOUND[language].format(q=_Q, field=field), code, re.M)}
+    if language == "javascript":
+        bound |= {m.group("var") or field for m in re.finditer(_DESTRUCTURED.format(field=field), code)}
+    variables = [rf"\$\{{?{re.escape(v)}\}}?" if language == "shell" else rf"(?<![\w.$]){re.escape(v)}(?![\w$])"
+                 for v in sorted(bound)]
+    return [_READ_IN_PLACE.format(q=_Q, field=field), *variables]
+
+
+def compared_values(code: str, language: str) -> Iterator[Compared]:
+    """The literals `code` (comments blanked) compares a field of the call with, by equality, in a
+    list or set it looks the value up in, in a `case` arm, or as a prefix (startswith); a path's
+    only where the code does not turn the path into another first."""
+    if language not in _BOUND:
+        return
+    for field in COMPARED_FIELDS if not normalises_paths(code) else COMPARED_FIELDS[:1]:
+        for name in _names(code, language, field):
+            named = rf"""["']?{name}["']?""" if language == "shell" else name
+            equals = r"(?:={1,3}|!==?)" if language == "shell" else _EQUALS
+            for m in re.finditer(rf"""{named}[ \t]*\)?[ \t]*{equals}[ \t]*{_LITERAL}""", code):
+                yield Compared(field, m.group("lit"), m.start("lit"))
+            for m in re.finditer(rf"""{_LITERAL}[ \t]*{_EQUALS}[ \t]*{named}""", code):
+                yield Compared(field, m.group("lit"), m.start("lit"))
+            if language == "shell":
+                for m in re.finditer(rf"""\[\[?[ \t]+{named}[ \t]+(?:==?|!=)[ \t]+(?P<lit>[^\s"'\]]+)""", code):
+                    yield Compared(field, m.group("lit"), m.start("lit"))
+                for block in re.finditer(rf"""\bcase[ \t]+{named}[ \t]+in\b(?P<body>.*?)\besac\b""", code, re.S):
+                    for arm in re.finditer(r"""(?:^|;;|;&|\n)[ \t]*\(?[ \t]*(?P<pats>[^\n()]+?)[ \t]*\)""",
+                                           block.group("body")):
+                        start = block.start("body") + arm.start("pats")
+                        for pattern in re.finditer(r"""[^|\s]+""", arm.group("pats")):
+                            yield Compared(field, pattern.group().strip("\"'"), start + pattern.start())
+            else:
+                for m in re.finditer(rf"""{name}[ \t]+(?:not[ \t]+)?in[ \t]*[\(\[\{{](?P<items>[^\)\]\}}\n]*)""", code):
+                    for item in re.finditer(_LITERAL, m.group("items")):
+                        yield Compared(field, item.group("lit"), m.start("items") + item.start("lit"))
+                for m in re.finditer(rf"""\[(?P<items>[^\[\]\n]*)\]\.includes\([ \t]*{name}[ \t]*\)""", code):
+                    for item in re.finditer(_LITERAL, m.group("items")):
+                        yield Compared(field, item.group("lit"), m.start("items") + item.start("lit"))
+                for m in re.finditer(rf"""{name}\.(?:startswith|startsWith)\([ \t]*\(?(?P<items>[^)\n]*)""", code):
+                    for item in re.finditer(_LITERAL, m.group("items")):
+                        yield Compared(field, item.group("lit") + "*", m.start("items") + item.start("lit"))
+
+
+def relative_path_pattern(text: str) -> bool:
+    """A pattern for a file's path that only a relative path can match (`src/generated/*`,
+    `./src/*`): the host sends `file_path` absolute."""
+    return "/" in text and not text.startswith(("/", "*", "~", "$", "?", "[")) and " " not in text
+
+
+def normalises_paths(code: str) -> bool:
+    """Whether the code may turn the path it got into another (relative to the project...)."""
+    return bool(_NORMALISED.search(code))

@@ -125,7 +125,7 @@ class ScriptFacts:
                  specific_keys: tuple[Site, ...] = (), tells_hosts_apart: bool = False,
                  flow: script_flow.Flow = script_flow.Flow(), handed_to: tuple[str, ...] = (),
                  runs_scripts: str | None = None, modules: tuple[Path, ...] = (), misspelt: tuple[Site, ...] = (),
-                 never_true: tuple[Site, ...] = ()) -> None:
+                 never_true: tuple[Site, ...] = (), compared: tuple[Site, ...] = ()) -> None:
         self.path = path
         self.language = language  # python | javascript | shell | unknown
         self.readable = readable
@@ -157,6 +157,7 @@ class ScriptFacts:
         # keys right inside a hookSpecificOutput spelt otherwise than the field they fold to (what = the key)
         self.misspelt = misspelt
         self.never_true = never_true  # tests that can never be true (what = kind: the text; scripts/conditions.py)
+        self.compared = compared  # literals a field of the call is compared with (what = field: the literal)
         self.modules = modules  # the modules of its own it imports (a file beside it), which may build its answer
         # a shell script that runs other programs: its code, its own folder written in, for where
         # the status of the scripts it runs goes (checks/delivery.py)
@@ -389,6 +390,7 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
         flow=script_flow.analyse(text, code, language, where.at, path if path.name != "<text>" else None),
         modules=_local_modules(code, language, path) if path.name != "<text>" else (),
         never_true=tuple(_unique(site(f"{t.kind}:{t.text}", t.offset) for t in conditions.never_true(code, language))),
+        compared=tuple(_unique(site(f"{c.field}:{c.text}", c.offset) for c in conditions.compared_values(code, language))),
         misspelt=tuple(_unique(site(name, offset) for name, offset in misspelt.items()
                                if fold(name) != "hookeventname")),  # (that one: no_event_name)
     )

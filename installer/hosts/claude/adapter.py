@@ -102,7 +102,8 @@ def files_never_read(start: Path) -> list[tuple[Path, str]]:
 def _settings_below(start: Path) -> list[Path]:
     """The `.claude/settings*.json` files in the folders below `start`, breadth first, bounded in
     depth and in folders visited, through no link and no hidden or dependency folder."""
-    found, level, visited = [], [start], 0
+    found: list[Path] = []
+    level, visited = [start], 0
     for _depth in range(BELOW_DEPTH):
         deeper = []
         for folder in level:

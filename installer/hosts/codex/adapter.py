@@ -140,6 +140,10 @@ class Codex(MatcherGroups):
     # (#output-protocol, #asking-the-user: measured on 0.171.0)
     rejected_answers = {"PreToolUse": {
         ("permissionDecision", "ask"): "unsupported permissionDecision:ask"}}
+    answer_needs = {"PreToolUse": {
+        ("permissionDecision", "deny"): ("permissionDecisionReason",
+                                         "permissionDecision:deny without a non-empty permissionDecisionReason"),
+        ("permissionDecision", "allow"): ("updatedInput", "unsupported permissionDecision:allow")}}
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
         base = codex_home() if project is None else project / FOLDER
@@ -318,7 +322,8 @@ class Codex(MatcherGroups):
                 trust.MODIFIED: f"the hash trusted for its key in {store.path} is another's: the hook was edited "
                                 f"or moved since it was trusted"}
         return [_skipped(data, hook, whys[state], f"add to {store.path}, once you have read the hook:\n"
-                                                  f"{trust.toml_lines([], {hook.key: hook.hash})}")
+                                                  f"{trust.toml_lines([], {hook.key: hook.hash})}",
+                         trust.hash_line(store.path, hook.key) if state == trust.MODIFIED else None)
                 for hook in hooks if (state := store.state_of(hook)) in whys]
 
     def trust_plan(self, changes: list[Plan]) -> Plan | None:
@@ -334,9 +339,9 @@ def _count(n: int, what: str) -> str:
     return f"{n} {what}{'' if n == 1 else 's'}"
 
 
-def _skipped(data: Any, hook: trust.Hook, why: str, fix: str) -> Skipped:
+def _skipped(data: Any, hook: trust.Hook, why: str, fix: str, stale_at: tuple[Path, int] | None = None) -> Skipped:
     keys = ("hooks", hook.event, hook.group, "hooks", hook.handler)
-    return Skipped(hook.event, keys, data["hooks"][hook.event][hook.group]["hooks"][hook.handler], why, fix)
+    return Skipped(hook.event, keys, data["hooks"][hook.event][hook.group]["hooks"][hook.handler], why, fix, stale_at)
 
 
 def _ours(hook: trust.Hook) -> bool:

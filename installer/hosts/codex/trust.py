@@ -130,6 +130,23 @@ def store_from(path: Path, data: Mapping[str, Any]) -> Store:
     return Store(path, levels, states)
 
 
+def hash_line(path: Path, key: str) -> tuple[Path, int] | None:
+    """The line of the `trusted_hash` of `[hooks.state."<key>"]` in the config.toml, if it is there."""
+    from ... import safe_read
+
+    raw = safe_read.read_or_none(path, safe_read.STATE)
+    if raw is None:
+        return None
+    in_table = False
+    for number, line in enumerate(raw.decode("utf-8", "replace").splitlines(), 1):
+        text = line.strip()
+        if text.startswith("["):
+            in_table = text.startswith("[hooks.state.") and key in text
+        elif in_table and text.startswith("trusted_hash"):
+            return path, number
+    return None
+
+
 def parse_toml(raw: bytes, path: Path = Path("config.toml")) -> dict[str, Any]:
     """A config.toml's data; a HookwrightError naming the line where Codex would refuse it too."""
     from ...resources import toml_from

@@ -20,7 +20,7 @@ def rejecting_scripts(ctx: Context) -> Iterator[Script]:
 
 def _on_a_rejecting_event(handler: Handler) -> bool:
     host = hosts.of(handler.file.host)
-    return host is not None and handler.event in host.rejected_answers
+    return host is not None and (handler.event in host.rejected_answers or handler.event in host.answer_needs)
 
 
 @REJECTED_RULES.rule("script/answer-rejected")
@@ -40,3 +40,26 @@ def _answer_rejected(script: Script) -> Iterator[Finding]:
         yield script.finding("script/answer-rejected", value.at, handlers, field=value.field,
                              value=json.dumps(value.value), via=through(value), host=host.title,
                              event=handlers[0].event, said=rejected[0][key])
+
+
+@REJECTED_RULES.rule("script/answer-incomplete")
+def _answer_incomplete(script: Script) -> Iterator[Finding]:
+    """A decision value that every event the script runs on takes only with another field beside
+    it (Codex's deny with its reason, its allow with updatedInput), where the script never writes
+    that field."""
+    handlers = script.handlers
+    host = hosts.of(handlers[0].file.host)
+    if host is None:
+        return
+    needs = [host.answer_needs.get(h.event, {}) for h in handlers if h.file.host == host.name]
+    written = {site.what for site in script.facts.output_keys}
+    seen = set()
+    for value in script.facts.flow.values:
+        key = (value.field, value.value)
+        if key in seen or not all(key in table for table in needs) or needs[0][key][0] in written:
+            continue
+        seen.add(key)
+        needed, said = needs[0][key]
+        yield script.finding("script/answer-incomplete", value.at, handlers, field=value.field,
+                             value=json.dumps(value.value), via=through(value), host=host.title,
+                             event=handlers[0].event, needed=needed, said=said)

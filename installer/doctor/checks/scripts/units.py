@@ -90,9 +90,24 @@ class Script:
                        _related(handlers))
 
     def _report(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding:
-        """A finding of its code: about the Claude Code handlers for a rule of Claude Code's protocol."""
+        """A finding of its code: about the Claude Code handlers for a rule of Claude Code's protocol;
+        at the event the handler is registered on for a rule whose fix is another event."""
+        if rule_id in AT_THE_EVENT and self.claude and self.imported_by is None:
+            return self._at_the_event(rule_id, place, variant, **params)
         return self.finding(rule_id, place, self.claude if rule_id in CLAUDE_RULES and self.claude else self.handlers,
                             variant, **params)
+
+    def _at_the_event(self, rule_id: str, place: At, variant: str | None, **params: Any) -> Finding:
+        """The finding at the event key of the (first) Claude Code handler that runs the script,
+        the script's place related: the line to change is the event it is registered on."""
+        rule, handler = rule_by_id(rule_id), self.claude[0]
+        message, hint = rule.worded(variant)
+        line, column = handler.file.position(handler.keys[:2], at_key=True)
+        script = {"path": str(self.facts.path), "line": place.line, "column": place.column,
+                  "message": "what the script looks for"}
+        return Finding(rule.id, rule.severity, str(handler.file.path), line, column,
+                       message.format(**params) + f" ({self.facts.path.name}:{place.line})", hint.format(**params),
+                       [script, *_related(self.claude)])
 
 
 class HookCode:
@@ -282,6 +297,8 @@ def _tools_reached(handlers: list[Handler]) -> frozenset[str]:
     return frozenset().union(*(matched_builtins(h.matcher, tuple(script_flow.TOOL_FIELDS), h.event) for h in handlers))
 
 
+# the rules whose fix is the event a script is registered on: found in the script, reported at the event
+AT_THE_EVENT = frozenset({"script/failure-in-post-tool-use"})
 # the rules of Claude Code's protocol: a script's finding names the Claude Code handlers that run it
 CLAUDE_RULES = frozenset({"script/exit-2-does-not-block", "script/exit-1-fails-open", "script/reason-on-stdout",
                           "script/continue-false-not-a-block", "script/invalid-decision-value",

@@ -1,0 +1,109 @@
+"""Conditions that can never be true against what the host really sends (tool names, absolute
+paths, an `if` that names one tool of its group's matcher, PostToolUse for a failure), and
+answers Codex fails a hook for: each bad case found at the line to change, its corrected twin clean."""
+from __future__ import annotations
+
+import pytest
+from doctor_support import found, settings, write
+from hookwright.doctor.run import run
+
+
+def _line(path, text):
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def _hooked(project, script_name, script, **group):
+    write(project, {f".claude/hooks/{script_name}": script,
+                    ".claude/settings.json": settings(command=f'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/{script_name}'
+                                                      if script_name.endswith(".py") else
+                                                      f'bash "$CLAUDE_PROJECT_DIR"/.claude/hooks/{script_name}', **group)})
+    return project / ".claude" / "hooks" / script_name
+
+
+PY_TOOL = 'import json, sys\nevent = json.load(sys.stdin)\ntool = event.get("tool_name", "")\nif tool == {name!r}:\n    sys.exit(2)\n'
+
+
+@pytest.mark.parametrize("name, flagged", [("bash", True), ("Shell", True), ("Bash", False), ("mcp__db__query", False)])
+def test_a_tool_name_claude_code_never_sends_makes_the_branch_never_true(project, name, flagged):
+    script = _hooked(project, "guard.py", PY_TOOL.format(name=name))
+    hits = found(run(None, project=project), "script/value-never-sent")
+    assert [(h.path, h.line) for h in hits] == ([(str(script), _line(script, "if tool =="))] if flagged else [])
+
+
+def test_a_script_that_also_compares_with_claude_codes_name_is_not_flagged(project):
+    script = 'const e = JSON.parse(require("fs").readFileSync(0, "utf8"));\nconst { tool_name } = e;\n' \
+             'if (tool_name === "Shell" || tool_name === "Bash") process.exit(2);\n'
+    _hooked(project, "guard.js", script)
+    write(project, {".claude/settings.json": settings(command='node "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.js')})
+    assert not found(run(None, project=project), "script/value-never-sent")
+
+
+SH_PATH = 'file=$(jq -r \'.tool_input.file_path // empty\')\ncase "$file" in\n  {pattern})\n    echo no >&2\n    exit 2\n    ;;\nesac\n'
+
+
+@pytest.mark.parametrize("pattern, flagged", [("src/generated/*", True), ("*/src/generated/*", False)])
+def test_a_relative_path_pattern_never_matches_the_absolute_file_path(project, pattern, flagged):
+    script = _hooked(project, "guard.sh", SH_PATH.format(pattern=pattern), matcher="Write|Edit")
+    hits = found(run(None, project=project), "script/value-never-sent")
+    assert [(h.path, h.line) for h in hits] == ([(str(script), 3)] if flagged else [])
+
+
+def test_a_script_that_makes_the_path_relative_first_is_not_judged(project):
+    script = 'file=$(jq -r .tool_input.file_path)\nfile=${file#"$CLAUDE_PROJECT_DIR"/}\ncase "$file" in src/*) exit 2 ;; esac\n'
+    _hooked(project, "guard.sh", script, matcher="Write")
+    assert not found(run(None, project=project), "script/value-never-sent")
+
+
+def _if_group(project, *handlers):
+    write(project, {".claude/settings.json": {"hooks": {"PreToolUse": [{"matcher": "Edit|Write", "hooks": [
+        {"type": "command", "command": "echo no >&2; exit 2", **h} for h in handlers]}]}}})
+    return project / ".claude" / "settings.json"
+
+
+def test_an_if_for_edit_on_an_edit_and_write_group_never_runs_for_write(project):
+    path = _if_group(project, {"if": "Edit(config/*.yaml)"})
+    (hit,) = found(run(None, project=project), "matcher/if-narrows-matcher")
+    assert (hit.line, hit.severity) == (_line(path, '"if"'), "warning") and "Write" in hit.message
+
+
+def test_a_sibling_handler_with_an_if_for_write_covers_the_group(project):
+    _if_group(project, {"if": "Edit(config/*.yaml)"}, {"if": "Write(config/*.yaml)"})
+    assert not found(run(None, project=project), "matcher/if-narrows-matcher")
+
+
+FAILURE = 'import json, sys\nevent = json.load(sys.stdin)\nresponse = event.get("tool_response") or {}\n' \
+          'if response.get("exit_code", 0) != 0:\n    print("failed")\n'
+
+
+def test_a_post_tool_use_hook_that_waits_for_a_failure_is_reported_at_its_event(project):
+    _hooked(project, "coach.py", FAILURE)
+    write(project, {".claude/settings.json": settings(event="PostToolUse", command='python3 .claude/hooks/coach.py')})
+    (hit,) = found(run(None, project=project), "script/failure-in-post-tool-use")
+    path = project / ".claude" / "settings.json"
+    assert (hit.path, hit.line) == (str(path), _line(path, '"PostToolUse"'))
+    assert hit.related[0]["path"] == str(project / ".claude" / "hooks" / "coach.py")
+
+
+CODEX_DENY = 'process.stdout.write(JSON.stringify({hookSpecificOutput: {hookEventName: "PreToolUse", ' \
+             'permissionDecision: "deny"REASON}}));\n'
+
+
+@pytest.mark.parametrize("reason, flagged", [("", True), (', permissionDecisionReason: "sealed"', False)])
+def test_a_codex_deny_without_its_reason_fails_the_hook(home, project, monkeypatch, reason, flagged):
+    monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
+    write(project, {".git/HEAD": "ref: refs/heads/main\n", ".codex/hooks/guard.js": CODEX_DENY.replace("REASON", reason),
+                    ".codex/hooks.json": {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                        {"type": "command", "command": "node .codex/hooks/guard.js"}]}]}}})
+    hits = found(run(None, project=project), "script/answer-incomplete")
+    assert [(h.path, h.line) for h in hits] == ([(str(project / ".codex" / "hooks" / "guard.js"), 1)] if flagged else [])
+
+
+def test_a_stale_codex_trust_is_reported_at_its_hash(home, project, monkeypatch):
+    monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
+    write(project, {".git/HEAD": "ref: refs/heads/main\n", ".codex/hooks.json": {"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo hi"}]}]}}})
+    key = f"{project / '.codex' / 'hooks.json'}:pre_tool_use:0:0"
+    config = write(home, {".codex/config.toml": f'[projects."{project}"]\ntrust_level = "trusted"\n\n'
+                                                f'[hooks.state."{key}"]\ntrusted_hash = "sha256:{"0" * 64}"\n'})[0]
+    (hit,) = found(run(None, project=project), "host/hook-untrusted")
+    assert (hit.path, hit.line) == (str(config), 5) and hit.related[0]["path"].endswith("hooks.json")
