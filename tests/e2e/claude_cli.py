@@ -191,3 +191,15 @@ def hookwright(*args: str, home: Path, project: Path,
             child[name] = value
     return subprocess.run([sys.executable, "-m", "hookwright", *args], cwd=project, env=child,
                           capture_output=True, text=True, timeout=60)
+
+
+def line_of(path: Path, text: str) -> int:
+    """The first line of the file that holds `text`."""
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def doctor_flags(home: Path, start: Path, rules: set[str]) -> set[tuple[str, int]]:
+    """(path, line) of each error and warning of these rules that `hookwright doctor` run in `start` reports."""
+    doctor = hookwright("doctor", "--format", "json", home=home, project=start)
+    return {(f["path"], f["line"]) for f in json.loads(doctor.stdout)["findings"]
+            if f["rule"] in rules and f["severity"] in ("error", "warning")}

@@ -22,7 +22,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from claude_cli import hookwright, run_claude
+from claude_cli import doctor_flags, line_of, run_claude
 from codex_cli import run_codex, shell, trust_toml
 from hookwright.hosts.codex import trust
 
@@ -38,14 +38,6 @@ def _write(path: Path, text: str) -> Path:
     return path
 
 
-def _line_of(path: Path, text: str) -> int:
-    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
-
-
-def _flagged(home: Path, project: Path, rules: set[str]) -> set[tuple[str, int]]:
-    doctor = hookwright("doctor", "--format", "json", home=home, project=project)
-    return {(f["path"], f["line"]) for f in json.loads(doctor.stdout)["findings"]
-            if f["rule"] in rules and f["severity"] in ("error", "warning")}
 
 
 def test_conditions_claude_code_can_never_make_true_never_run_and_their_twins_do(claude_cli, home, project, tmp_path):
@@ -85,12 +77,12 @@ def test_conditions_claude_code_can_never_make_true_never_run_and_their_twins_do
     assert (project / "src" / "generated" / "a.txt").exists()
     assert sorted(set(log.read_text().split())) == ["fail_good", "if_good", "path_good", "tool_good"]
 
-    flagged = _flagged(home, project, {"script/value-never-sent", "matcher/if-narrows-matcher",
+    flagged = doctor_flags(home, project, {"script/value-never-sent", "matcher/if-narrows-matcher",
                                        "script/failure-in-post-tool-use"})
-    assert flagged == {(str(scripts["tool_bad"]), _line_of(scripts["tool_bad"], '"bash"')),
-                       (str(scripts["path_bad"]), _line_of(scripts["path_bad"], "src/generated/*)")),
-                       (str(settings), _line_of(settings, "\"if\": \"Edit(src/**)\"")),  # (the first: if_bad's)
-                       (str(settings), _line_of(settings, '"PostToolUse"'))}
+    assert flagged == {(str(scripts["tool_bad"]), line_of(scripts["tool_bad"], '"bash"')),
+                       (str(scripts["path_bad"]), line_of(scripts["path_bad"], "src/generated/*)")),
+                       (str(settings), line_of(settings, "\"if\": \"Edit(src/**)\"")),  # (the first: if_bad's)
+                       (str(settings), line_of(settings, '"PostToolUse"'))}
 
 
 CODEX_GUARD = "import json, sys\nevent = json.load(sys.stdin)\nif {word!r} in event['tool_input'].get('command', ''):\n" \
@@ -120,7 +112,7 @@ def test_codex_fails_a_deny_without_its_reason_and_skips_a_hook_trusted_before_a
     assert ran.returncode == 0, ran.stderr
     assert sorted(p.name for p in project.iterdir() if p.name in answers) == ["bare", "edited"]
 
-    flagged = _flagged(home, project, {"script/answer-incomplete", "host/hook-untrusted"})
+    flagged = doctor_flags(home, project, {"script/answer-incomplete", "host/hook-untrusted"})
     stale_key = trust.trust_key(str(source), "PreToolUse", 0, 2)
-    assert flagged == {(str(scripts["bare"]), _line_of(scripts["bare"], "permissionDecision")),
-                       (str(config), _line_of(config, stale_key) + 1)}
+    assert flagged == {(str(scripts["bare"]), line_of(scripts["bare"], "permissionDecision")),
+                       (str(config), line_of(config, stale_key) + 1)}

@@ -21,7 +21,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from claude_cli import hookwright, run_claude
+from claude_cli import doctor_flags, line_of, run_claude
 
 pytestmark = pytest.mark.e2e
 
@@ -44,14 +44,6 @@ def _logger(log: Path, name: str) -> str:
     return f"echo {name} >> {log}"
 
 
-def _line_of(path: Path, text: str) -> int:
-    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
-
-
-def _flagged(home: Path, start: Path, rules: set[str]) -> set[tuple[str, int]]:
-    doctor = hookwright("doctor", "--format", "json", home=home, project=start)
-    return {(f["path"], f["line"]) for f in json.loads(doctor.stdout)["findings"]
-            if f["rule"] in rules and f["severity"] in ("error", "warning")}
 
 
 def test_a_session_started_in_a_subfolder_reads_its_own_and_the_roots_local_settings_only(claude_cli, home,
@@ -76,9 +68,9 @@ def test_a_session_started_in_a_subfolder_reads_its_own_and_the_roots_local_sett
     ran = log.read_text().split()
     assert sorted(ran) == ["copied", "root-local-script", "user"]  # (the root's copy of "copied" did not run)
 
-    flagged = _flagged(home, web, {"structure/settings-not-read", "command/script-missing"})
-    assert flagged == {(str(root), _line_of(root, "root-project")), (str(user_local), _line_of(user_local, "user-local")),
-                       (str(local), _line_of(local, "CLAUDE_PROJECT_DIR"))}
+    flagged = doctor_flags(home, web, {"structure/settings-not-read", "command/script-missing"})
+    assert flagged == {(str(root), line_of(root, "root-project")), (str(user_local), line_of(user_local, "user-local")),
+                       (str(local), line_of(local, "CLAUDE_PROJECT_DIR"))}
 
 
 def _installed(home: Path, plugin: str, log: Path) -> dict:
@@ -116,5 +108,5 @@ def test_a_session_started_at_the_root_reads_no_packages_settings_and_no_plugin_
     assert run.returncode == 0, run.stderr
     assert sorted(log.read_text().split()) == ["onguard", "root-project"]
 
-    flagged = _flagged(home, repo, {"structure/settings-not-read", "structure/plugin-switched-off"})
-    assert flagged == {(str(package), _line_of(package, "package")), (str(local), _line_of(local, "offguard"))}
+    flagged = doctor_flags(home, repo, {"structure/settings-not-read", "structure/plugin-switched-off"})
+    assert flagged == {(str(package), line_of(package, "package")), (str(local), line_of(local, "offguard"))}
