@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from doctor_support import doctor, found, settings
+from doctor_support import doctor, settings
 from hookwright.doctor.shell.tree import commands, parse
 from test_doctor_delivery import _status, _write
 

@@ -21,10 +21,10 @@ import re
 from typing import Callable, Iterator, NamedTuple
 
 from ...patterns import lazy
+from ..shell.interpret import SCRIPT_SUFFIXES
 from ..shell.lex import Unreadable
 from ..shell.tree import AndOr, Command, commands, parse
 from .delivery import Lost
-from ..shell.interpret import SCRIPT_SUFFIXES
 
 GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "zgrep"})  # exit 1 when nothing matches
 MASKING = frozenset({"local", "export", "declare", "typeset", "readonly"})
@@ -39,7 +39,7 @@ class _Where(NamedTuple):
 
     statement: AndOr
     siblings: list[AndOr]  # the list it is in
-    index: int
+    position: int
     errexit: int  # offset of the `set -e` in force, or -1
     pipefail: bool
     tested: bool  # in an if/while condition: its status is looked at
@@ -109,12 +109,12 @@ class _Model:
         return self.place(offset)
 
     def _followed_by_status_read(self, where: _Where) -> bool:
-        following = where.siblings[where.index + 1] if where.index + 1 < len(where.siblings) else None
+        following = where.siblings[where.position + 1] if where.position + 1 < len(where.siblings) else None
         return following is not None and bool(STATUS_READ.search(self.code, following.at, following.end))
 
     def _passes_on(self, where: _Where) -> bool:
         """The statement's status goes on: `set -e`, a `$?` read next, or the last of its list."""
-        return where.errexit >= 0 or self._followed_by_status_read(where) or where.index == len(where.siblings) - 1
+        return where.errexit >= 0 or self._followed_by_status_read(where) or where.position == len(where.siblings) - 1
 
     # ---- exit 2 in a subshell
     def subshell_exits(self) -> Iterator[Lost]:

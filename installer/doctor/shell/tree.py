@@ -145,7 +145,7 @@ class _Parser:
     def script(self) -> list[AndOr]:
         found = self.list_(frozenset())
         if self._peek() is not None:
-            raise Unreadable(f"unexpected {self._peek().text}")
+            raise Unreadable(f"unexpected {self.words[self.i].text}")
         return found
 
     def list_(self, stops: frozenset[str]) -> list[AndOr]:
@@ -167,7 +167,7 @@ class _Parser:
         first = self._peek()
         pipelines, operators = [self.pipeline()], []
         while self._is(self._peek(), "&&", "||", operator=True):
-            operators.append(self._peek().text)
+            operators.append(self.words[self.i].text)
             self.i += 1
             self._skip_newlines()
             pipelines.append(self.pipeline())
@@ -195,7 +195,7 @@ class _Parser:
         at = self._at(word)
         if word.operator and word.text == "(":
             following = self.words[self.i + 1] if self.i + 1 < len(self.words) else None
-            if self._is(following, "(", operator=True) and following.at == word.at + 1:
+            if following is not None and self._is(following, "(", operator=True) and following.at == word.at + 1:
                 return self._redirected(self._arith(at))
             self.i += 1
             command = Command("subshell", at)
@@ -299,7 +299,7 @@ class _Parser:
         """`<( ... )` or `>( ... )` right after the `<` or `>` just read: the list it runs."""
         word = self._peek()
         before = self.words[self.i - 1]
-        if self._is(word, "(", operator=True) and word.at == before.at + 1:
+        if word is not None and self._is(word, "(", operator=True) and word.at == before.at + 1:
             self.i += 1
             yield self.list_(frozenset())
             self._take(")")
