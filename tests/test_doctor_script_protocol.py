@@ -404,9 +404,9 @@ CASES = [
           "console.log(JSON.stringify({hookSpecificOutput: {hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput}}));\n",
      lambda r: "timeout" not in r.updated_input, lambda r: r.updated_input["timeout"] == 1000),
     ("script/text-before-json", "PreToolUse", "computed.py",  # git -C <a variable> init: still a git that prints
-     PY + 'import subprocess\ncwd = data.get("cwd") or "."\nsubprocess.run(["git", "-C", cwd, "init"])\n'
+     PY + 'import os, subprocess\ncwd = os.getcwd()\nsubprocess.run(["git", "-C", cwd, "init"])\n'
           + DENY_PY + "\n",
-     PY + 'import subprocess\ncwd = data.get("cwd") or "."\n'
+     PY + 'import os, subprocess\ncwd = os.getcwd()\n'
           'subprocess.run(["git", "-C", cwd, "init"], capture_output=True)\n' + DENY_PY + "\n",
      lambda r: r.decision is None, lambda r: r.decision == "deny"),
     ("script/text-before-json", "PreToolUse", "arm.sh",  # the answer in a one-line case arm

@@ -144,9 +144,10 @@ def _functions_named(target: ast.AST | None, nodes: list[ast.AST]) -> list[str]:
     if target is None:
         return []
     name = _name(target).rpartition(".")[2]
-    loops = [n for n in nodes if isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.target, ast.Name)
-             and n.target.id == name and isinstance(n.iter, (ast.Tuple, ast.List))]
-    return [_name(e).rpartition(".")[2] for loop in loops for e in loop.iter.elts] or [name]
+    loops = [n.iter for n in nodes if isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.target, ast.Name)
+             and n.target.id == name]
+    return [_name(e).rpartition(".")[2] for names in loops if isinstance(names, (ast.Tuple, ast.List))
+            for e in names.elts] or [name]
 
 
 def _caught_exits(tries: list[ast.Try], blocks_in: Callable[[list[ast.stmt]], bool]) -> Iterator[Lost]:
