@@ -6,7 +6,9 @@ One unit: a readable script file with the handlers that run it (checks/scripts/u
 - its own exit 2 taken back on its way out (an except that catches SystemExit, a finally that
   exits, a catch around execSync, an exit status overwritten, an EXIT trap);
 - a child script's exit 2 that the script running it drops (subprocess, os.system, spawnSync,
-  a shell wrapper whose own last command, `|| true` or pipe decides its status).
+  a shell wrapper whose own last command, `|| true` or pipe decides its status);
+- an answer written on stdout that never leaves the process (os._exit before Python's buffer is
+  flushed).
 Reported only where the host would block on exit 2 (the adapter's exit_2_blocks) and the script
 gives no JSON decision on stdout, which would still get through.
 - an input field read as an object where the event sends a JSON string, or parsed where it sends
@@ -19,6 +21,7 @@ from typing import Iterator
 
 from ... import hosts
 from ...hosts.cursor import protocol as cursor_protocol
+from ...patterns import lazy
 from .. import disk, handler_facts
 from ..model import Context, Finding, Handler, RuleTable
 from ..scripts import keys
@@ -93,6 +96,22 @@ def _report(script: Script, handlers: list[Handler], lost: list[Lost]) -> Iterat
             continue  # (exit 1 blocks there too)
         yield script.finding(f"delivery/{place.rule}", Place(place.line, place.column), handlers, how=place.how,
                              status=place.status, action=_action(handlers[0]))
+
+
+@RULES.rule("delivery/output-lost-at-exit")
+def _output_lost_at_exit(script: Script) -> Iterator[Finding]:
+    """A Python script whose answer on stdout stays in its buffer: os._exit() ends the process
+    before the buffer is written, unless the interpreter runs unbuffered (`python3 -u`, or
+    PYTHONUNBUFFERED from the command or the settings' env)."""
+    place = script.facts.flow.unflushed_exit
+    if place is None or "PYTHONUNBUFFERED" in script.ctx.settings_env:
+        return
+    handlers = [h for h in script.handlers if not UNBUFFERED.search(str(h.command or ""))]
+    if handlers:
+        yield script.finding("delivery/output-lost-at-exit", place, handlers)
+
+
+UNBUFFERED = lazy(r"PYTHONUNBUFFERED|\bpython[\d.]*\s+(?:-[a-zA-Z]+\s+)*-[a-zA-Z]*u", needs=("PYTHON", "python"))
 
 
 def _beside(facts: keys.ScriptFacts, child: str) -> Path | None:
