@@ -63,9 +63,9 @@ def test_doctor_from_a_subfolder_says_claude_code_started_there_would_not_read_t
 
     unread = [f for f in ran["findings"] if f["rule"] == "structure/settings-not-read"]
     assert unread and {f["path"] for f in unread} == {str(proj1 / ".claude" / "settings.json")}
-    assert all(f"a session started in {proj1 / 'sub'} does not read" in f["message"] for f in unread)
+    assert all(f"not read by a session started in {proj1 / 'sub'}" in f["message"] for f in unread)
     monkeypatch.chdir(proj1)
-    assert "does not read" not in hookwright("doctor").out  # started at the project: it does
+    assert "not read by" not in hookwright("doctor").out  # started at the project: it does
 
 
 def test_the_nearest_folder_with_an_agents_config_folder_wins_over_the_git_root(hookwright, home, proj1,

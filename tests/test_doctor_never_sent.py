@@ -107,3 +107,16 @@ def test_a_stale_codex_trust_is_reported_at_its_hash(home, project, monkeypatch)
                                                 f'[hooks.state."{key}"]\ntrusted_hash = "sha256:{"0" * 64}"\n'})[0]
     (hit,) = found(run(None, project=project), "host/hook-untrusted")
     assert (hit.path, hit.line) == (str(config), 5) and hit.related[0]["path"].endswith("hooks.json")
+
+
+CODEX_TOOL = 'import json, sys\nevent = json.load(sys.stdin)\nif event.get("tool_name") == {name!r}:\n    sys.exit(2)\n'
+
+
+@pytest.mark.parametrize("name, flagged", [("exec_command", True), ("bash", True), ("Bash", False)])
+def test_a_codex_hook_comparing_with_the_models_tool_name_never_sees_it(home, project, monkeypatch, name, flagged):
+    monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
+    write(project, {".git/HEAD": "ref: refs/heads/main\n", ".codex/hooks/guard.py": CODEX_TOOL.format(name=name),
+                    ".codex/hooks.json": {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                        {"type": "command", "command": "python3 .codex/hooks/guard.py"}]}]}}})
+    hits = found(run(None, project=project), "script/tool-name-renamed")
+    assert [(h.line, "Bash" in h.message) for h in hits] == ([(3, True)] if flagged else [])

@@ -62,7 +62,7 @@ def test_a_packages_own_guard_does_not_run_in_a_session_started_at_the_root(home
     (unread,) = found(outcome, "structure/settings-not-read")
     package = project / "packages" / "billing" / ".claude" / "settings.json"
     assert (unread.path, unread.line) == (str(package), _line(package, "\"command\":"))
-    assert "below" in unread.message and "packages/billing" in unread.hint
+    assert "above this folder" in unread.message and "packages/billing" in unread.hint
 
 
 def test_a_user_settings_local_file_is_never_read(home, project):

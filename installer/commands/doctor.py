@@ -45,7 +45,8 @@ def doctor(paths: list[Path], *, host: str | None = None, project: Path | None =
     if host is not None and host not in HOSTS:
         raise HookwrightError(f"doctor does not check host {host!r}", hint=f"use --host {' or '.join(HOSTS)}")
     check_project(project)
-    start = Path.cwd() if project is None and not paths else None  # (where the agent would be started)
+    # where the agent would be started: the working folder, or the folder named (`doctor DIR`)
+    start = Path.cwd() if project is None and not paths else paths[0] if len(paths) == 1 and paths[0].is_dir() else None
     project, paths = _folder_named(paths, project)
     if isolated and not paths:
         raise HookwrightError("--isolated is about the files named on the command line",

@@ -13,7 +13,9 @@ Claude Code, one session (Bash `true`, Write of a relative `src/generated/a.txt`
 Codex, one session (three shell calls):
 - a deny without permissionDecisionReason fails the hook and the call runs; with it, it is
   blocked (script/answer-incomplete);
-- a hook edited after its hash was trusted is skipped (host/hook-untrusted, at the stale hash).
+- a hook edited after its hash was trusted is skipped (host/hook-untrusted, at the stale hash);
+- a guard comparing tool_name with the model's `exec_command` never refuses: its hooks see `Bash`
+  (script/tool-name-renamed); its twins compare with `Bash` and do.
 """
 from __future__ import annotations
 
@@ -85,8 +87,8 @@ def test_conditions_claude_code_can_never_make_true_never_run_and_their_twins_do
                        (str(settings), line_of(settings, '"PostToolUse"'))}
 
 
-CODEX_GUARD = "import json, sys\nevent = json.load(sys.stdin)\nif {word!r} in event['tool_input'].get('command', ''):\n" \
-              "    {answer}\n"
+CODEX_GUARD = "import json, sys\nevent = json.load(sys.stdin)\n" \
+              "if event['tool_name'] == {tool!r} and {word!r} in event['tool_input'].get('command', ''):\n    {answer}\n"
 
 
 def test_codex_fails_a_deny_without_its_reason_and_skips_a_hook_trusted_before_an_edit(codex_cli, home, project):
@@ -96,9 +98,11 @@ def test_codex_fails_a_deny_without_its_reason_and_skips_a_hook_trusted_before_a
         "bare": 'print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny"}}))',
         "reasoned": 'print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": '
                     '"deny", "permissionDecisionReason": "not here"}}))',
-        "edited": 'print("not here", file=sys.stderr); sys.exit(2)'}
-    scripts = {name: _write(folder / "hooks" / f"{name}.py", CODEX_GUARD.format(word=f"touch {name}", answer=answer))
-               for name, answer in answers.items()}
+        "edited": 'print("not here", file=sys.stderr); sys.exit(2)',
+        "renamed": 'print("not here", file=sys.stderr); sys.exit(2)'}
+    scripts = {name: _write(folder / "hooks" / f"{name}.py", CODEX_GUARD.format(
+        tool="exec_command" if name == "renamed" else "Bash", word=f"touch {name}", answer=answer))
+        for name, answer in answers.items()}
     hooks = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
         {"type": "command", "command": f"python3 {scripts[name]}"} for name in answers]}]}}
     source = _write(folder / "hooks.json", json.dumps(hooks, indent=2))
@@ -110,9 +114,10 @@ def test_codex_fails_a_deny_without_its_reason_and_skips_a_hook_trusted_before_a
 
     ran = run_codex(project, home, [shell(f"touch {name}") for name in answers] + ["done"], codex=codex_cli)
     assert ran.returncode == 0, ran.stderr
-    assert sorted(p.name for p in project.iterdir() if p.name in answers) == ["bare", "edited"]
+    assert sorted(p.name for p in project.iterdir() if p.name in answers) == ["bare", "edited", "renamed"]
 
-    flagged = doctor_flags(home, project, {"script/answer-incomplete", "host/hook-untrusted"})
+    flagged = doctor_flags(home, project, {"script/answer-incomplete", "host/hook-untrusted", "script/tool-name-renamed"})
     stale_key = trust.trust_key(str(source), "PreToolUse", 0, 2)
     assert flagged == {(str(scripts["bare"]), line_of(scripts["bare"], "permissionDecision")),
-                       (str(config), line_of(config, stale_key) + 1)}
+                       (str(config), line_of(config, stale_key) + 1),
+                       (str(scripts["renamed"]), line_of(scripts["renamed"], "exec_command"))}

@@ -88,6 +88,9 @@ _DESTRUCTURED = r"""\{{[^{{}}\n]*\b{field}\b(?:[ \t]*:[ \t]*(?P<var>[A-Za-z_$][\
 _READ_IN_PLACE = r"""(?:\[[ \t]*{q}{field}{q}[ \t]*\]|\.get\([ \t]*{q}{field}{q}[^()\n]*\)|\.{field}\b)"""
 _LITERAL = r"""(?P<q>["'])(?P<lit>[^"'\n]*)(?P=q)"""
 _EQUALS = r"""(?:===?|!==?)"""
+LITERAL = lazy(_LITERAL)
+ARM_PATTERNS = lazy(r"""(?:^|;;|;&|\n)[ \t]*\(?[ \t]*(?P<pats>[^\n()]+?)[ \t]*\)""")  # a case arm's patterns
+ONE_PATTERN = lazy(r"""[^|\s]+""")
 _NORMALISED = lazy(r"""relpath|relative|realpath|readlink|removeprefix|lstrip|\.replace\(|\$\{\w+#|cwd|PWD|resolve\(""")
 
 
@@ -119,20 +122,19 @@ def compared_values(code: str, language: str) -> Iterator[Compared]:
                 for m in re.finditer(rf"""\[\[?[ \t]+{named}[ \t]+(?:==?|!=)[ \t]+(?P<lit>[^\s"'\]]+)""", code):
                     yield Compared(field, m.group("lit"), m.start("lit"))
                 for block in re.finditer(rf"""\bcase[ \t]+{named}[ \t]+in\b(?P<body>.*?)\besac\b""", code, re.S):
-                    for arm in re.finditer(r"""(?:^|;;|;&|\n)[ \t]*\(?[ \t]*(?P<pats>[^\n()]+?)[ \t]*\)""",
-                                           block.group("body")):
+                    for arm in ARM_PATTERNS.finditer(block.group("body")):
                         start = block.start("body") + arm.start("pats")
-                        for pattern in re.finditer(r"""[^|\s]+""", arm.group("pats")):
+                        for pattern in ONE_PATTERN.finditer(arm.group("pats")):
                             yield Compared(field, pattern.group().strip("\"'"), start + pattern.start())
             else:
                 for m in re.finditer(rf"""{name}[ \t]+(?:not[ \t]+)?in[ \t]*[\(\[\{{](?P<items>[^\)\]\}}\n]*)""", code):
-                    for item in re.finditer(_LITERAL, m.group("items")):
+                    for item in LITERAL.finditer(m.group("items")):
                         yield Compared(field, item.group("lit"), m.start("items") + item.start("lit"))
                 for m in re.finditer(rf"""\[(?P<items>[^\[\]\n]*)\]\.includes\([ \t]*{name}[ \t]*\)""", code):
-                    for item in re.finditer(_LITERAL, m.group("items")):
+                    for item in LITERAL.finditer(m.group("items")):
                         yield Compared(field, item.group("lit"), m.start("items") + item.start("lit"))
                 for m in re.finditer(rf"""{name}\.(?:startswith|startsWith)\([ \t]*\(?(?P<items>[^)\n]*)""", code):
-                    for item in re.finditer(_LITERAL, m.group("items")):
+                    for item in LITERAL.finditer(m.group("items")):
                         yield Compared(field, item.group("lit") + "*", m.start("items") + item.start("lit"))
 
 

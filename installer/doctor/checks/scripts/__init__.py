@@ -23,7 +23,7 @@ from .any_event import CODE_RULES
 from .claude_answers import CLAUDE_ANSWER_RULES
 from .cursor_answers import CURSOR_ANSWER_RULES
 from .inputs import INPUT_RULES
-from .never_true import CONDITION_RULES
+from .never_true import CONDITION_RULES, RENAMED_TOOL_RULES, renaming_scripts
 from .probed import PROBE_RULES, probed_runs
 from .rejected import REJECTED_RULES, rejecting_scripts
 from .script_files import SCRIPT_RULES
@@ -50,6 +50,8 @@ def check(ctx: Context) -> Iterator[Finding]:
         yield from code_findings(command)
     for script in rejecting_scripts(ctx):
         yield from REJECTED_RULES.run(script)
+    for script in renaming_scripts(ctx):
+        yield from RENAMED_TOOL_RULES.run(script)
     if ctx.probe:
         for probed in probed_runs(ctx):
             yield from PROBE_RULES.run(probed)

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from .... import hosts
 from ....hooks.events import BUILTIN_TOOLS
 from ....hosts.claude.protocol import protocol
-from ...model import Finding, RuleTable
+from ...model import Context, Finding, Handler, RuleTable
 from ...scripts.conditions import relative_path_pattern
 from ...scripts.keys import Site
-from .units import HookCode
+from .units import HookCode, Script, scripts_run_by
 
 CONDITION_RULES = RuleTable()  # a hook's code: its conditions, whatever the event
+RENAMED_TOOL_RULES = RuleTable()  # a script of a host whose hooks see tools by other names than the model's
 SENT_TOOL_NAMES = frozenset(BUILTIN_TOOLS)
 
 
@@ -25,7 +27,7 @@ def _test_never_true(code: HookCode) -> Iterator[Finding]:
         yield code.report("script/test-never-true", site, kind, text=text)
 
 
-def _compared(code: HookCode, field: str) -> list[tuple[Site, str]]:
+def _compared(code: HookCode | Script, field: str) -> list[tuple[Site, str]]:
     return [(site, site.what.split(":", 1)[1]) for site in code.facts.compared if site.what.startswith(field + ":")]
 
 
@@ -45,3 +47,32 @@ def _value_never_sent(code: HookCode) -> Iterator[Finding]:
     for site, text in _compared(code, "file_path"):
         if relative_path_pattern(text):
             yield code.report("script/value-never-sent", site, "path", text=text)
+
+
+def renaming_scripts(ctx: Context) -> list[Script]:
+    """Each readable script a command handler runs on a tool event of a host whose hooks see tools
+    by other names than the model's (Host.tool_renames: Codex), with those handlers."""
+    return list(scripts_run_by(ctx, _on_a_renamed_tool_event).values())
+
+
+def _on_a_renamed_tool_event(handler: Handler) -> bool:
+    host = hosts.of(handler.file.host)
+    return host is not None and bool(host.tool_renames) and handler.event in host.tool_events
+
+
+@RENAMED_TOOL_RULES.rule("script/tool-name-renamed")
+def _tool_name_renamed(script: Script) -> Iterator[Finding]:
+    """`tool_name == "exec_command"` in a Codex hook: its hooks see every shell call as `Bash`
+    (Host.tool_renames, measured), so where the script compares with no name they do see, the
+    test is never true."""
+    host = hosts.of(script.handlers[0].file.host)
+    if host is None:
+        return
+    names = _compared(script, "tool_name")
+    if not names or any(text in host.hook_tool_names for _, text in names):
+        return
+    seen_as = {**{name.lower(): name for name in host.hook_tool_names}, **host.tool_renames}
+    for site, text in names:
+        if text in seen_as or text.lower() in seen_as:
+            yield script.finding("script/tool-name-renamed", site, script.handlers, text=text, host=host.title,
+                                 name=seen_as.get(text) or seen_as[text.lower()])
