@@ -120,3 +120,10 @@ def test_a_codex_hook_comparing_with_the_models_tool_name_never_sees_it(home, pr
                         {"type": "command", "command": "python3 .codex/hooks/guard.py"}]}]}}})
     hits = found(run(None, project=project), "script/tool-name-renamed")
     assert [(h.line, "Bash" in h.message) for h in hits] == ([(3, True)] if flagged else [])
+
+
+def test_a_name_made_from_the_tool_name_is_not_judged_as_the_tool_name(project):
+    script = 'import json, sys\nevent = json.load(sys.stdin)\ntool = event["tool_name"].rsplit("__", 1)[-1]\n' \
+             'if tool == "delete_issue":\n    sys.exit(2)\n'
+    _hooked(project, "guard.py", script, matcher="mcp__tracker__.*")
+    assert not found(run(None, project=project), "script/value-never-sent")

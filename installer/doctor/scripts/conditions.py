@@ -89,6 +89,9 @@ _READ_IN_PLACE = r"""(?:\[[ \t]*{q}{field}{q}[ \t]*\]|\.get\([ \t]*{q}{field}{q}
 _LITERAL = r"""(?P<q>["'])(?P<lit>[^"'\n]*)(?P=q)"""
 _EQUALS = r"""(?:===?|!==?)"""
 LITERAL = lazy(_LITERAL)
+# after the field, on the line that binds a variable to it: a method, an index or a filter that makes
+# another value of it (`.rsplit("__", 1)[-1]`, `.lower()`, jq's `| ascii_downcase`), which is not judged
+TRANSFORMED = lazy(r"""[\])'"]\s*(?:\.[A-Za-z_]|\[)|\.\w+\(|[^|]\|[^|]""")
 ARM_PATTERNS = lazy(r"""(?:^|;;|;&|\n)[ \t]*\(?[ \t]*(?P<pats>[^\n()]+?)[ \t]*\)""")  # a case arm's patterns
 ONE_PATTERN = lazy(r"""[^|\s]+""")
 _NORMALISED = lazy(r"""relpath|relative|realpath|readlink|removeprefix|lstrip|\.replace\(|\$\{\w+#|cwd|PWD|resolve\(""")
@@ -96,7 +99,8 @@ _NORMALISED = lazy(r"""relpath|relative|realpath|readlink|removeprefix|lstrip|\.
 
 def _names(code: str, language: str, field: str) -> list[str]:
     """How the code refers to the field: in place, or by the variables bound to it (each a regex)."""
-    bound = {m.group("var") for m in re.finditer(_BOUND[language].format(q=_Q, field=field), code, re.M)}
+    bound = {m.group("var") for m in re.finditer(_BOUND[language].format(q=_Q, field=field), code, re.M)
+             if not TRANSFORMED.search(code, m.end(), code.find("\n", m.end()) % (len(code) + 1))}
     if language == "javascript":
         bound |= {m.group("var") or field for m in re.finditer(_DESTRUCTURED.format(field=field), code)}
     variables = [rf"\$\{{?{re.escape(v)}\}}?" if language == "shell" else rf"(?<![\w.$]){re.escape(v)}(?![\w$])"
