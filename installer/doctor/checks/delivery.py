@@ -58,12 +58,44 @@ def _exit_2_lost(script: Script) -> Iterator[Finding]:
     facts = script.facts
     if not handlers or ANSWERS & set(facts.answers):
         return
-    lost = [place for place in facts.flow.lost_blocks if not place.child or _blocks_by_exit_2(_beside(facts, place.child))]
-    for place in (lost or list(_wrapped(script, handlers[0])))[:1]:
+    lost = [place for place in facts.flow.lost_blocks if place.rule == "exit-2-lost"
+            and (not place.child or _blocks_by_exit_2(_beside(facts, place.child)))]
+    yield from _report(script, handlers, lost or list(_wrapped(script, handlers[0])))
+
+
+@RULES.rule("delivery/exit-in-subshell")
+def _exit_in_subshell(script: Script) -> Iterator[Finding]:
+    """An `exit 2` that ends only the subshell it runs in (a pipeline's part, `( )`, `$( )`), while
+    the script runs on to another status."""
+    yield from _shell_lost(script, "exit-in-subshell")
+
+
+@RULES.rule("delivery/errexit-exits-early")
+def _errexit_exits_early(script: Script) -> Iterator[Finding]:
+    """Under `set -e`, a command whose failure is an ordinary outcome ends the script with 1
+    before its `exit 2`."""
+    yield from _shell_lost(script, "errexit-exits-early")
+
+
+@RULES.rule("delivery/status-masked")
+def _status_masked(script: Script) -> Iterator[Finding]:
+    """`local x=$(guard)` (export, declare...) followed by a read of `$?`, which is the builtin's 0."""
+    yield from _shell_lost(script, "status-masked")
+
+
+def _shell_lost(script: Script, rule: str) -> Iterator[Finding]:
+    """The places of a shell script's model (scripts/shell_status.py) that one rule reports."""
+    handlers = _blocking(script)
+    if handlers and not ANSWERS & set(script.facts.answers):
+        yield from _report(script, handlers, [place for place in script.facts.flow.lost_blocks if place.rule == rule])
+
+
+def _report(script: Script, handlers: list[Handler], lost: list[Lost]) -> Iterator[Finding]:
+    for place in lost[:1]:
         if place.status == "1" and script.code.claude_fails_closed:
             continue  # (exit 1 blocks there too)
-        yield script.finding("delivery/exit-2-lost", Place(place.line, place.column), handlers, how=place.how, status=place.status,
-                             action=_action(handlers[0]))
+        yield script.finding(f"delivery/{place.rule}", Place(place.line, place.column), handlers, how=place.how,
+                             status=place.status, action=_action(handlers[0]))
 
 
 @RULES.rule("delivery/output-lost-at-exit")

@@ -49,6 +49,7 @@ class Lost(NamedTuple):
     how: str  # what happens there, in a few words
     status: str  # the status the host receives instead ("0", "1", "0 or 1")
     child: str = ""  # the child script whose status is lost, as the code names it ("guard.py"); "": its own
+    rule: str = "exit-2-lost"  # the rule (delivery/...) that reports it
 
 
 # ---- Python ----------------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ from ... import safe_read
 from ...errors import HookwrightError
 from ...patterns import lazy
 from ..shell.lex import closing_brace
-from . import delivery
+from . import delivery, shell_status
 
 STDOUT_JSON, STDOUT_TEXT, STDOUT_INPUT = "json", "text", "input"
 DECISION_FIELDS = ("permissionDecision", "decision", "behavior", "permission")
@@ -260,7 +260,7 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
         return flow
     flow = _shell(code, at, common, path)
     flow.lost_blocks = delivery.shell(code, at, any(e.status == 2 for e in flow.exits)
-                                      or delivery.SCRIPT_NAME.search(code) is not None)
+                                      or delivery.SCRIPT_NAME.search(code) is not None) + shell_status.lost(code, at)
     return flow
 
 
