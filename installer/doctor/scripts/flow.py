@@ -965,7 +965,8 @@ TEXT_CALLS = frozenset({"sub", "replace", "strip", "lstrip", "rstrip", "join", "
                         "dumps", "str", "read_text", "getvalue", "removeprefix", "removesuffix"})
 
 
-def _py_text(node: ast.AST | None, strings: "_PyStrings", functions: dict[str, ast.AST], depth: int = 0) -> bool:
+def _py_text(node: ast.AST | None, strings: "_PyStrings", functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef],
+             depth: int = 0) -> bool:
     """Whether a value is a string: a literal or one the code builds, a call of str's methods or
     re's sub, a function of the file annotated `-> str`, or a name every assignment of which is one."""
     if node is None or depth > 4:
@@ -975,7 +976,7 @@ def _py_text(node: ast.AST | None, strings: "_PyStrings", functions: dict[str, a
     if isinstance(node, ast.Call):
         name = _name(node.func)
         function = functions.get(name)
-        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if function is not None:
             return function.returns is not None and _name(function.returns) == "str"
         method = node.func.attr if isinstance(node.func, ast.Attribute) else name  # (`x["stdout"].replace`)
         return method in TEXT_CALLS
