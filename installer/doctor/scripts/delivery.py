@@ -371,10 +371,11 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
 # async arrow called without `await`
 JS_ASYNC_STDIN = lazy(r"""process\.stdin\.(?:on|once|addListener|pipe)\s*\(|\bcreateInterface\s*\(|"""
                       r"""Bun\.stdin\.(?:text|json|stream|arrayBuffer)\s*\(|"""
-                      r"""\b(?:text|json|buffer)\s*\(\s*process\.stdin\s*\)|\bgetStdin\s*\(""", needs=("stdin", "Interface"))
+                      r"""\b(?:text|json|buffer)\s*\(\s*process\.stdin\s*\)|\bgetStdin\s*\(""", needs=("stdin", "Stdin", "Interface"))
 JS_ASYNC_FUNCTION = lazy(r"""\basync\s+function\s*\*?\s*(?P<a>[A-Za-z_$][\w$]*)|"""
                          r"""(?:const|let|var)\s+(?P<b>[A-Za-z_$][\w$]*)\s*=\s*async\b""", needs=("async",))
 JS_ASYNC_ARROW_CALLED = lazy(r"""\(\s*async\s*(?:function\b|\([^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)""", needs=("async",))
+JS_DEFINED_HERE = lazy(r"""function\s*\*?\s*$""")  # `async function main(`: the definition, not a call
 JS_PROCESS_EXIT = lazy(r"""(?<![\w$.])process\.exit\s*\(""", needs=("process.exit",))
 JS_AWAITED = lazy(r"""(?:\bawait|\bvoid|\breturn|[=(,:?]|=>)\s*$""")
 JS_CONTROL = lazy(r"""(?:\b(?:if|while|for|with|else|do)|=>|[?:&|])\s*$""")
@@ -402,7 +403,7 @@ def javascript_early_exit(code: str, place: Callable[[int], tuple[int, int]],
     for name in names:
         for call in re.finditer(rf"(?<![\w$.]){re.escape(name)}\s*\(", code):
             if not JS_AWAITED.search(code[max(0, call.start() - 40):call.start()]) and \
-                    not re.search(r"function\s*\*?\s*$", code[max(0, call.start() - 20):call.start()]):
+                    not JS_DEFINED_HERE.search(code[max(0, call.start() - 20):call.start()]):
                 starts.append((call.start(), f"{name}()"))
     for arrow in JS_ASYNC_ARROW_CALLED.finditer(code):
         if not JS_AWAITED.search(code[max(0, arrow.start() - 40):arrow.start()]):
