@@ -8,7 +8,7 @@ One unit: a readable script file with the handlers that run it (checks/scripts/u
 - a child script's exit 2 that the script running it drops (subprocess, os.system, spawnSync,
   a shell wrapper whose own last command, `|| true` or pipe decides its status);
 - an answer written on stdout that never leaves the process (os._exit before Python's buffer is
-  flushed).
+  flushed), or never written (a process.exit before the asynchronous work that decides has run).
 Reported only where the host would block on exit 2 (the adapter's exit_2_blocks) and the script
 gives no JSON decision on stdout, which would still get through.
 - an input field read as an object where the event sends a JSON string, or parsed where it sends
@@ -111,6 +111,16 @@ def _output_lost_at_exit(script: Script) -> Iterator[Finding]:
     handlers = [h for h in script.handlers if not UNBUFFERED.search(str(h.command or ""))]
     if handlers:
         yield script.finding("delivery/output-lost-at-exit", place, handlers)
+
+
+@RULES.rule("delivery/exit-before-async-work")
+def _exit_before_async_work(script: Script) -> Iterator[Finding]:
+    """A Node or Bun script whose top-level process.exit ends the run before the asynchronous
+    work it started (its stdin read, its async main) has run: nothing it decides reaches the host."""
+    early = script.facts.flow.early_exit
+    if early is not None and script.handlers:
+        yield script.finding("delivery/exit-before-async-work", Place(early.line, early.column), script.handlers,
+                             what=early.what, started=early.started)
 
 
 UNBUFFERED = lazy(r"PYTHONUNBUFFERED|\bpython[\d.]*\s+(?:-[a-zA-Z]+\s+)*-[a-zA-Z]*u", needs=("PYTHON", "python"))
