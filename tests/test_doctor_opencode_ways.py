@@ -60,3 +60,77 @@ def test_a_bus_event_as_a_hook_key_says_the_event_hook_gets_it(project, key, var
     (folder / "p.js").write_text(f'export const P = async () => ({{ "{key}": async () => {{}} }})\n')
     (finding,) = found(run(None, project=project), "host/opencode-hook-never-called")
     assert ("bus" in finding.message) is variant and ("event.type" in finding.hint) is variant
+
+
+def _doctor_module(project, code: str, name: str = "p.ts"):
+    folder = project / ".opencode" / "plugins"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(code)
+    return run(None, project=project)
+
+
+HOOK = 'export const P = async () => ({\n  "tool.execute.before": async (input, output) => {\n%s\n  },\n})\n'
+# however a hook picks its tools, Claude Code's argument name read where only opencode's tools come
+PICKS = {
+    "an early return on a list": ('if (!["read", "edit"].includes(input.tool)) return\n'
+                                  '    const path: string = output.args.%s ?? ""\n    if (path.endsWith(".env")) throw new Error("x")'),
+    "an early return on a Set": ('if (!WRITE.has(input.tool)) return\n    const target = output.args.%s\n'
+                                 '    if (!target) return\n    if (target.endsWith(".env")) throw new Error("x")'),
+    "an early return on a tool opencode lacks too": ('if (!NAMED.has(input.tool)) return\n'
+                                                     '    if (String(output.args.%s).endsWith(".env")) throw new Error("x")'),
+    "a switch": ('switch (input.tool) {\n      case "edit":\n      case `write`:\n'
+                 '        if (String(output.args.%s).endsWith(".env")) throw new Error("x")\n        break\n'
+                 '      default:\n        return\n    }'),
+    "a negated early exit with ||": ('if (input.tool !== "read" && input.tool !== "edit") { return }\n'
+                                     '    const { %s } = output.args\n    if (String(%s).endsWith(".env")) throw new Error("x")'),
+    "a ternary": 'const p = input.tool === "read" ? output.args.%s : ""\n    if (p.endsWith(".env")) throw new Error("x")',
+    "a table of handlers": ('CHECKS[input.tool]?.(output.args)'),
+    "a lower-cased name": ('if (input.tool.toLowerCase() !== "read") return\n'
+                           '    if (String(output.args.%s).endsWith(".env")) throw new Error("x")'),
+}
+TOP = ('const WRITE = new Set(["write", "edit"]) as const\nconst NAMED = new Set(["write", "multiedit"])\n'
+       'const CHECKS = {\n  read: (args) => { if (String(args.%s).endsWith(".env")) throw new Error("x") },\n'
+       '  bash: (args) => { if (args.command.includes("rm")) throw new Error("y") },\n}\n')
+
+
+def _pick_plugin(pick: str, argument: str) -> str:
+    body = PICKS[pick].replace("%s", argument)
+    return TOP.replace("%s", argument) + HOOK % body
+
+
+@pytest.mark.parametrize("pick", list(PICKS))
+def test_claude_codes_argument_name_is_reported_however_the_hook_picks_the_tool(project, pick):
+    code = _pick_plugin(pick, "file_path")
+    (finding,) = found(_doctor_module(project, code), "host/opencode-argument-not-there")
+    lines = code.splitlines()
+    assert "file_path" in lines[finding.line - 1] and "args" in lines[finding.line - 1]
+    assert "filePath" in finding.message
+
+
+@pytest.mark.parametrize("pick", list(PICKS))
+def test_opencodes_argument_name_is_clean_however_the_hook_picks_the_tool(project, pick):
+    assert not found(_doctor_module(project, _pick_plugin(pick, "filePath")), "host/opencode-argument-not-there")
+
+
+@pytest.mark.parametrize("body", [
+    'if (input.tool === "bash") return\n    if (String(output.args.file_path).endsWith(".env")) throw new Error("x")',
+    'if (WRITE.has(input.tool) || input.tool.startsWith("fs_")) { if (output.args.file_path) throw new Error("x") }',
+    'if (!input.tool.startsWith("fs_")) return\n    if (output.args.file_path) throw new Error("x")',
+    'switch (input.tool) {\n      case "read": break\n      default:\n        if (output.args.file_path) throw new Error("x")\n    }',
+])
+def test_a_read_on_every_tool_but_some_or_on_an_mcp_servers_is_not_reported(project, body):
+    code = TOP.replace("%s", "filePath") + HOOK % body
+    assert not found(_doctor_module(project, code), "host/opencode-argument-not-there")
+
+
+@pytest.mark.parametrize("prefix", ['`${SERVER}_`', 'SERVER + "_"', 'PREFIX'])
+def test_an_mcp_prefix_built_from_the_configured_server_name_is_reported(project, prefix):
+    code = ('const SERVER = "orders.db"\nconst PREFIX = `${SERVER}_`\n'
+            + HOOK % f'    if (!input.tool.startsWith({prefix})) return\n    if (output.args.sql) throw new Error("x")')
+    (finding,) = found(_doctor_module(project, code), "host/opencode-tool-prefix-name")
+    assert "startsWith" in code.splitlines()[finding.line - 1] and 'startsWith("orders_db_")' in finding.hint
+
+
+def test_an_mcp_prefix_built_from_a_name_opencode_keeps_is_clean(project):
+    code = 'const SERVER = "orders-db"\n' + HOOK % '    if (input.tool.startsWith(`${SERVER}_`)) throw new Error("x")'
+    assert not found(_doctor_module(project, code), "host/opencode-tool-prefix-name")

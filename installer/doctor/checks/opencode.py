@@ -189,6 +189,8 @@ def _guard_after_the_call(plugin: PluginFile) -> Iterator[Finding]:
 # what Claude Code calls a tool, for the opencode tool of that name (WebFetch: webfetch)
 OPENCODE_TOOL_OF = {claude_name: own for own, claude_name in opencode.CLAUDE_TOOL_NAMES.items()}
 # Claude Code's argument names, for opencode's camelCase ones (docs/hosts/opencode.md#tool-names)
+# Claude Code's tools opencode has none of (MultiEdit, LS...), as a plugin would write them
+CLAUDE_ONLY_TOOLS = frozenset(name.lower() for name in BUILTIN_TOOLS) - set(opencode.OWN_TOOLS)
 CAMEL_CASE_ARGUMENTS = {"file_path": "filePath", "old_string": "oldString", "new_string": "newString",
                         "replace_all": "replaceAll", "notebook_path": "notebookPath"}
 
@@ -246,18 +248,22 @@ def _argument_name(plugin: PluginFile) -> Iterator[Finding]:
 def _argument_not_there(plugin: PluginFile) -> Iterator[Finding]:
     """output.args.file_path read in a hook that picks read: opencode's read takes filePath, so
     the value is undefined and a check on it never holds. Only where the hook picks opencode's own
-    tools by name, none by a prefix (an MCP server's tools take the server's names)."""
+    tools by name (those 1.18.33 does not have, like multiedit, never come), none by a prefix (an
+    MCP server's tools take the server's names)."""
     for read in plugin.facts.reads if plugin.foreign else ():
-        tools = read.tools
-        if tools is None or read.prefixed or not tools <= opencode.TOOL_ARGUMENTS.keys():
+        tools = read.tools or frozenset()
+        known = tools & opencode.TOOL_ARGUMENTS.keys()
+        rest = tools - known  # (opencode's own tools whose arguments are not known, or no tool of its)
+        if not known or read.prefixed or read.key == UNKNOWN_ARGUMENT or \
+                any(name not in opencode.OWN_TOOLS and name.lower() not in CLAUDE_ONLY_TOOLS for name in rest):
             continue
-        taken = {argument for tool in tools for argument in opencode.TOOL_ARGUMENTS[tool]}
-        if read.key in taken or read.key == UNKNOWN_ARGUMENT:
-            continue
+        taken = {argument for tool in known for argument in opencode.TOOL_ARGUMENTS[tool]}
         own = CAMEL_CASE_ARGUMENTS.get(read.key)
+        if read.key in taken or rest and own is None:
+            continue
         yield plugin.ctx.finding_at("host/opencode-argument-not-there", plugin.file, *read.place,
                                     variant="claude" if own in taken else None, name=read.key, own=own,
-                                    tools=", ".join(sorted(tools)), taken=", ".join(sorted(taken)))
+                                    tools=", ".join(sorted(known)), taken=", ".join(sorted(taken)))
 
 
 # ---- an opencode config ------------------------------------------------------------------------------

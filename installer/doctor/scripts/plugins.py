@@ -95,6 +95,7 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
     places, exits, after, reads, prefix_places = [], [], [], [], []
     unfiltered = False
     plugins = _plugin_functions(root)
+    consts = _constants(root)
     for key, function, place in _hook_functions(root):
         hooks.add(key)
         if function is None:
@@ -106,12 +107,12 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
         if key not in (HOOK, AFTER_HOOK):
             continue
         params = _params(function)
-        hook_tools = _tools_compared(function, params)
-        hook_prefixes = _tool_prefixes(function, params)
-        prefixed = bool(hook_prefixes)
+        scope = Scope(_tool_spellings(function, params), consts)
+        hook_tools = _tools_compared(function, scope)
+        hook_prefixes = _tool_prefixes(function, scope)
         if key == AFTER_HOOK:  # (its input names the tool the same way: only the names are read)
             names += sorted(hook_tools, key=lambda item: item[1])
-            after_reads = _reads(function, {"output": params["input"]} if "input" in params else {}, params, prefixed)
+            after_reads = _reads(function, {"output": params["input"]} if "input" in params else {}, scope)
             reads += after_reads
             changed = _args_writes(function, {"output": params["input"]}) if "input" in params else ([], [])
             throws = _throws(function)
@@ -126,7 +127,7 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
         found_writes, found_reassigns = _args_writes(function, params)
         writes += found_writes
         reassigns += found_reassigns
-        reads += _reads(function, params, params, prefixed)
+        reads += _reads(function, params, scope) + _handler_reads(function, params, scope)
         compared = hook_tools
         prefixes |= {prefix for prefix, _ in hook_prefixes}
         prefix_places += sorted(hook_prefixes, key=lambda item: item[1])
@@ -424,46 +425,266 @@ def _args_test(function: Node, params: dict[str, str]) -> tuple[Callable[[Node |
     return is_args, aliases
 
 
-def _reads(function: Node, args_params: dict[str, str], params: dict[str, str], prefixed: bool) -> list[Read]:
-    """The hook's reads of the call's arguments, each with the tools picked where it reads them: the
-    condition around it; none known where no condition names them (a Set's has(), an early return:
-    the hook's other comparisons may be about other tools)."""
-    spellings = _tool_spellings(function, params)
-    return [Read(key, where, around[0] or None, around[1]) if around else Read(key, where, None, prefixed)
-            for key, where, around in _args_reads(function, args_params, spellings)]
+def _reads(function: Node, args_params: dict[str, str], scope: Scope) -> list[Read]:
+    """The hook's reads of the call's arguments, each with the tools the hook picks where it reads
+    them (None where it picks none by name, or every tool but some)."""
+    found = []
+    for key, where, picked in _args_reads(function, args_params, scope):
+        names = None if picked.but or not picked.names else picked.names
+        found.append(Read(key, where, names, picked.prefixed))
+    return found
 
 
-def _picked_around(node: Node, function: Node, spellings: set[str]) -> tuple[frozenset[str], bool] | None:
-    """The tools the nearest condition around `node` picks by name (`if (input.tool === "read")
-    {...}`, `input.tool === "read" && ...`), and whether it also picks by a prefix; None where no
-    condition between it and the hook names one."""
-    child, parent = node, node.parent
-    while parent is not None and parent != function:
-        condition = None
-        if parent.type == "if_statement" and child == parent.child_by_field_name("consequence"):
+def _handler_reads(function: Node, params: dict[str, str], scope: Scope) -> list[Read]:
+    """The argument reads of a table of handlers by tool that the hook calls with the call's
+    arguments (`HANDLERS[input.tool]?.(output.args)`, `const check = HANDLERS[input.tool]; check(input,
+    output)`), each picking the tool of its key."""
+    is_args, _ = _args_test(function, params)
+    found = []
+    for node in _walk(function):
+        if node.type != "subscript_expression" or _text(node.child_by_field_name("index")) not in scope.spellings:
+            continue
+        table = _unwrapped(node.child_by_field_name("object"))
+        if table is not None and table.type == "identifier":
+            table = _unwrapped(scope.consts.get(_text(table)))
+        if table is None or table.type != "object":
+            continue
+        calls = [node.parent] if node.parent is not None and node.parent.type == "call_expression" else []
+        if node.parent is not None and node.parent.type == "variable_declarator":
+            name = _text(node.parent.child_by_field_name("name"))
+            calls = [n for n in _walk(function) if n.type == "call_expression"
+                     and _text(n.child_by_field_name("function")).rstrip("?.") == name]
+        for call in calls:
+            arguments = call.child_by_field_name("arguments")
+            given = arguments.named_children if arguments is not None else []
+            for member in table.named_children:
+                key = member.child_by_field_name("key") if member.type == "pair" else \
+                    member.child_by_field_name("name") if member.type == "method_definition" else None
+                handler = member.child_by_field_name("value") if member.type == "pair" else member
+                tool = _constant(key, scope.consts) if key is not None and key.type == "string" else _text(key)
+                if not tool or handler is None or handler.type not in FUNCTIONS | {"method_definition"}:
+                    continue
+                roles = {}
+                for value, name in zip(given, _params_of(handler)):
+                    if is_args(value):
+                        roles["args"] = name
+                    elif _text(value) == params.get("output"):
+                        roles["output"] = name
+                found += [Read(key_read, where, frozenset({tool}), False)
+                          for key_read, where, _ in _args_reads(handler, roles, Scope(frozenset(), scope.consts))]
+    return found
+
+
+def _params_of(function: Node) -> list[str]:
+    """The names of a function's plain parameters, in order ("" for a destructured one)."""
+    parameters = function.child_by_field_name("parameters") or function.child_by_field_name("parameter")
+    if parameters is None:
+        return []
+    if parameters.type == "identifier":
+        return [_text(parameters)]
+    names = []
+    for param in parameters.named_children:
+        pattern = param.child_by_field_name("pattern") if param.type in ("required_parameter", "optional_parameter") \
+            else param
+        names.append(_text(pattern) if pattern is not None and pattern.type == "identifier" else "")
+    return names
+
+
+class Picked(NamedTuple):
+    """The tools a condition lets through: `names`, or every tool but them (`but`); `prefixed`: it
+    also tests input.tool by a prefix (an MCP server's tools, maybe)."""
+    names: frozenset[str]
+    but: bool
+    prefixed: bool = False
+
+    def __and__(self, other: Picked) -> Picked:
+        prefixed = self.prefixed or other.prefixed
+        if self.but and other.but:
+            return Picked(self.names | other.names, True, prefixed)
+        if self.but or other.but:
+            kept, dropped = (other.names, self.names) if self.but else (self.names, other.names)
+            return Picked(kept - dropped, False, prefixed)
+        return Picked(self.names & other.names, False, prefixed)
+
+    def __or__(self, other: Picked) -> Picked:
+        prefixed = self.prefixed or other.prefixed
+        if not self.but and not other.but:
+            return Picked(self.names | other.names, False, prefixed)
+        if self.but and other.but:
+            return Picked(self.names & other.names, True, prefixed)
+        every_but, some = (self.names, other.names) if self.but else (other.names, self.names)
+        return Picked(every_but - some, True, prefixed)
+
+
+ANY_TOOL = Picked(frozenset(), True)
+
+
+class Scope(NamedTuple):
+    """What a hook's conditions are read with: how it writes input.tool, and the module's constants."""
+    spellings: frozenset[str]
+    consts: dict[str, Node]
+
+
+def _picked_at(node: Node, function: Node, scope: Scope) -> Picked:
+    """The tools for which the hook reaches `node`: the conditions it is inside (`if`, `&&`, `||`,
+    `?:`, a `case` of a switch on input.tool), and the early exits before it in each enclosing
+    block (`if (!TOOLS.has(input.tool)) return`)."""
+    picked, child, parent = ANY_TOOL, node, node.parent
+    while parent is not None and child != function:
+        kind = parent.type
+        if kind == "if_statement":
             condition = parent.child_by_field_name("condition")
-        elif parent.type == "binary_expression" and _text(parent.child_by_field_name("operator")) == "&&" \
-                and child == parent.child_by_field_name("right"):
-            condition = parent.child_by_field_name("left")
-        if condition is not None:
-            names = {value for n in _walk(condition) if n.type == "binary_expression"
-                     and _text(n.child_by_field_name("operator")) in ("===", "==")
-                     for a, b in ((n.child_by_field_name("left"), n.child_by_field_name("right")),
-                                  (n.child_by_field_name("right"), n.child_by_field_name("left")))
-                     if a is not None and _text(a) in spellings and (value := _unquoted(b)) is not None}
-            prefixed = any(n.type == "call_expression" and _text(n.child_by_field_name("function")).endswith(
-                ".startsWith") for n in _walk(condition))
-            if names or prefixed:
-                return frozenset(names), prefixed
+            if child == parent.child_by_field_name("consequence"):
+                picked &= _when(condition, True, scope)
+            elif child == parent.child_by_field_name("alternative"):
+                picked &= _when(condition, False, scope)
+        elif kind == "binary_expression" and child == parent.child_by_field_name("right"):
+            operator = _text(parent.child_by_field_name("operator"))
+            if operator in ("&&", "||"):
+                picked &= _when(parent.child_by_field_name("left"), operator == "&&", scope)
+        elif kind == "ternary_expression" and child != parent.child_by_field_name("condition"):
+            picked &= _when(parent.child_by_field_name("condition"),
+                            child == parent.child_by_field_name("consequence"), scope)
+        elif kind == "switch_case" or kind == "switch_default":
+            picked &= _switch_case(parent, scope)
+        if kind in ("statement_block", "program", "switch_case", "switch_default"):
+            for sibling in parent.named_children:
+                if sibling == child:
+                    break
+                if sibling.type == "if_statement" and sibling.child_by_field_name("alternative") is None \
+                        and _leaves(sibling.child_by_field_name("consequence")):
+                    picked &= _when(sibling.child_by_field_name("condition"), False, scope)
         child, parent = parent, parent.parent
+    return picked
+
+
+def _leaves(statement: Node | None) -> bool:
+    """Whether a statement always leaves the hook or the loop (`return`, `throw`, `continue`), as the
+    body of an early exit."""
+    while statement is not None and statement.type == "statement_block":
+        statement = statement.named_children[-1] if statement.named_children else None
+    return statement is not None and statement.type in ("return_statement", "throw_statement",
+                                                         "continue_statement", "break_statement")
+
+
+def _switch_case(case: Node, scope: Scope) -> Picked:
+    """The tools a `case` of `switch (input.tool)` runs for: its label and those of the empty cases
+    falling into it; `default`, every tool no label names."""
+    switch = case.parent.parent if case.parent is not None else None
+    if switch is None or switch.type != "switch_statement" or \
+            _text(switch.child_by_field_name("value")).strip("()").strip() not in scope.spellings:
+        return ANY_TOOL
+    cases = [c for c in case.parent.named_children if c.type in ("switch_case", "switch_default")]
+    labels = [_constant(c.child_by_field_name("value"), scope.consts) if c.type == "switch_case" else None
+              for c in cases]
+    if case.type == "switch_default":
+        return Picked(frozenset(label for label in labels if label is not None), True)
+    names: set[str] = set()
+    for index in range(cases.index(case), -1, -1):
+        if index < cases.index(case) and cases[index].child_by_field_name("body") is not None \
+                and any(c.type != "comment" for c in cases[index].children_by_field_name("body")):
+            break  # (a case with statements of its own does not fall into this one)
+        if labels[index] is None:
+            return ANY_TOOL
+        names.add(labels[index])
+    return Picked(frozenset(names), False)
+
+
+def _when(condition: Node | None, truth: bool, scope: Scope) -> Picked:
+    """The tools for which `condition` is `truth`; every tool where it says nothing of input.tool."""
+    condition = _unwrapped(condition)
+    if condition is None:
+        return ANY_TOOL
+    if condition.type == "unary_expression" and _text(condition.child_by_field_name("operator")) == "!":
+        return _when(condition.child_by_field_name("argument"), not truth, scope)
+    if condition.type == "binary_expression":
+        operator = _text(condition.child_by_field_name("operator"))
+        left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
+        if operator in ("&&", "||"):
+            a, b = _when(left, truth, scope), _when(right, truth, scope)
+            return a & b if (operator == "&&") == truth else a | b
+        if operator in ("===", "==", "!==", "!="):
+            for a, b in ((left, right), (right, left)):
+                if _text(a) in scope.spellings and (value := _constant(b, scope.consts)) is not None:
+                    return Picked(frozenset({value}), (operator in ("===", "==")) != truth)
+        return ANY_TOOL
+    if condition.type == "call_expression":
+        callee = condition.child_by_field_name("function")
+        arguments = condition.child_by_field_name("arguments")
+        values = arguments.named_children if arguments is not None else []
+        if callee is None or callee.type != "member_expression":
+            return ANY_TOOL
+        method, owner = _text(callee.child_by_field_name("property")), callee.child_by_field_name("object")
+        if method in ("startsWith", "endsWith") and _text(owner) in scope.spellings:
+            return Picked(frozenset(), True, True)
+        if method in ("has", "includes") and len(values) == 1 and _text(values[0]) in scope.spellings \
+                and (listed := _strings(owner, scope.consts)) is not None:
+            return Picked(frozenset(value for value, _ in listed), not truth)
+    return ANY_TOOL
+
+
+def _constant(node: Node | None, consts: dict[str, Node], depth: int = 0) -> str | None:
+    """The string a node always has: a literal, a template or a `+` of constants, a `const` naming one."""
+    node = _unwrapped(node)
+    if node is None or depth > 8:
+        return None
+    if node.type == "string":
+        return _text(node)[1:-1]
+    if node.type == "template_string":
+        parts = []
+        for child in node.children:
+            if child.type == "template_substitution":
+                inner = child.named_children[0] if child.named_children else None
+                value = _constant(inner, consts, depth + 1)
+                if value is None:
+                    return None
+                parts.append(value)
+            elif child.type == "string_fragment":
+                parts.append(_text(child))
+        return "".join(parts)
+    if node.type == "binary_expression" and _text(node.child_by_field_name("operator")) == "+":
+        left = _constant(node.child_by_field_name("left"), consts, depth + 1)
+        right = _constant(node.child_by_field_name("right"), consts, depth + 1)
+        return left + right if left is not None and right is not None else None
+    if node.type == "identifier" and _text(node) in consts:
+        return _constant(consts[_text(node)], consts, depth + 1)
     return None
 
 
-def _args_reads(function: Node, params: dict[str, str],
-                spellings: set[str] | None = None) -> list[tuple[str, Place, tuple[frozenset[str], bool] | None]]:
+def _strings(node: Node | None, consts: dict[str, Node], depth: int = 0) -> list[tuple[str, Node]] | None:
+    """The strings of an array or a `new Set([...])` of constants (through a `const` naming it), each
+    with where it is written."""
+    node = _unwrapped(node)
+    if node is None or depth > 8:
+        return None
+    if node.type == "identifier" and _text(node) in consts:
+        return _strings(consts[_text(node)], consts, depth + 1)
+    if node.type == "new_expression" and _text(node.child_by_field_name("constructor")) == "Set":
+        arguments = node.child_by_field_name("arguments")
+        return _strings(arguments.named_children[0], consts, depth + 1) if arguments is not None \
+            and len(arguments.named_children) == 1 else None
+    if node.type == "array":
+        values = [(_constant(item, consts, depth + 1), item) for item in node.named_children]
+        return [(value, item) for value, item in values if value is not None] \
+            if all(value is not None for value, _ in values) else None
+    return None
+
+
+def _constants(root: Node) -> dict[str, Node]:
+    """The value of every `const` in the module (the first, where a name is declared twice)."""
+    found: dict[str, Node] = {}
+    for node in _walk(root):
+        if node.type == "lexical_declaration" and _text(node).startswith("const"):
+            for declarator in (c for c in node.named_children if c.type == "variable_declarator"):
+                name, value = declarator.child_by_field_name("name"), declarator.child_by_field_name("value")
+                if name is not None and name.type == "identifier" and value is not None:
+                    found.setdefault(_text(name), value)
+    return found
+
+
+def _args_reads(function: Node, params: dict[str, str], scope: Scope) -> list[tuple[str, Place, Picked]]:
     """The arguments the hook reads (`output.args.file_path`, `args["cmd"]`, `const { file_path } =
-    output.args`), where, and the tools the condition around each picks (`spellings`: how the hook
-    writes input.tool): not those it only sets."""
+    output.args`), where, and the tools the hook picks there: not those it only sets."""
     is_args, _ = _args_test(function, params)
     found = []
     for node in _walk(function):
@@ -474,7 +695,7 @@ def _args_reads(function: Node, params: dict[str, str],
             key = _unquoted(node.child_by_field_name("index")) or ""
         elif node.type == "variable_declarator" and is_args(node.child_by_field_name("value")) and \
                 (pattern := node.child_by_field_name("name")) is not None and pattern.type == "object_pattern":
-            around = _picked_around(node, function, spellings or set())
+            around = _picked_at(node, function, scope)
             found += [(_text(part).split(":")[0].split("=")[0].strip(), _place(part), around)
                       for part in pattern.named_children if part.type != "rest_pattern"]
             continue
@@ -484,7 +705,7 @@ def _args_reads(function: Node, params: dict[str, str],
             and parent.child_by_field_name("left") == node
         deleted = parent is not None and parent.type == "unary_expression" and _text(parent).startswith("delete ")
         if key and not written and not deleted:
-            found.append((key, _place(node), _picked_around(node, function, spellings or set())))
+            found.append((key, _place(node), _picked_at(node, function, scope)))
     return found
 
 
@@ -535,57 +756,59 @@ def _object_keys(node: Node | None) -> list[str]:
     return keys
 
 
-def _tool_spellings(function: Node, params: dict[str, str]) -> set[str]:
-    """How the hook writes `input.tool`: that, the name it is destructured to, `const t = input.tool`."""
+def _tool_spellings(function: Node, params: dict[str, str]) -> frozenset[str]:
+    """How the hook writes `input.tool`: that, the name it is destructured to, `const t = input.tool`,
+    and each of those lower- or upper-cased."""
     tool = f"{params['input']}.tool" if "input" in params else params.get("tool")
     if tool is None:
-        return set()
+        return frozenset()
     names = {tool}
     for node in _walk(function):
         if node.type == "variable_declarator" and _text(node.child_by_field_name("value")) == tool:
             alias = node.child_by_field_name("name")
             if alias is not None and alias.type == "identifier":
                 names.add(_text(alias))
-    return names
+    return frozenset(names | {f"{name}.{case}()" for name in names for case in ("toLowerCase", "toUpperCase")})
 
 
-def _tool_prefixes(function: Node, params: dict[str, str]) -> set[tuple[str, Place]]:
-    """The string literals `input.tool.startsWith(...)` is called with (an MCP server's `fs_`...), and where."""
-    names = _tool_spellings(function, params)
+def _tool_prefixes(function: Node, scope: Scope) -> set[tuple[str, Place]]:
+    """The strings `input.tool.startsWith(...)` is called with (an MCP server's `fs_`, a template of
+    a constant: `${SERVER}_`...), and where."""
     found = set()
     for node in _walk(function):
         callee = node.child_by_field_name("function") if node.type == "call_expression" else None
         if callee is not None and callee.type == "member_expression" \
                 and _text(callee.child_by_field_name("property")) == "startsWith" \
-                and _text(callee.child_by_field_name("object")) in names:
+                and _text(callee.child_by_field_name("object")) in scope.spellings:
             arguments = node.child_by_field_name("arguments")
             first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
-            if first is not None and (value := _unquoted(first)) is not None:
+            if first is not None and (value := _constant(first, scope.consts)) is not None:
                 found.add((value, _place(first)))
     return found
 
 
-def _tools_compared(function: Node, params: dict[str, str]) -> set[tuple[str, Place]]:
-    """The string literals `input.tool` is compared with (===, !==, ==, includes, case), and where
-    (through `const t = input.tool` too)."""
-    names = _tool_spellings(function, params)
+def _tools_compared(function: Node, scope: Scope) -> set[tuple[str, Place]]:
+    """The strings `input.tool` is compared with (===, !==, ==, a list's includes, a Set's has, case),
+    and where (through `const t = input.tool`, and constants, too)."""
     found = set()
     for node in _walk(function):
         if node.type == "binary_expression":
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             for a, b in ((left, right), (right, left)):
-                if a is not None and b is not None and _text(a) in names and (value := _unquoted(b)) is not None:
+                if a is not None and b is not None and _text(a) in scope.spellings \
+                        and (value := _constant(b, scope.consts)) is not None:
                     found.add((value, _place(b)))
         elif node.type == "call_expression":
             callee = node.child_by_field_name("function")
             arguments = node.child_by_field_name("arguments")
-            if callee is not None and _text(callee).endswith(".includes") and arguments is not None \
-                    and len(arguments.named_children) == 1 and _text(arguments.named_children[0]) in names:
-                listed = callee.child_by_field_name("object")
-                found |= {(value, _place(item)) for item in (listed.named_children if listed is not None else [])
-                          if (value := _unquoted(item)) is not None}
-        elif node.type == "switch_statement" and _text(node.child_by_field_name("value") or node).strip("()") in names:
+            if callee is not None and callee.type == "member_expression" \
+                    and _text(callee.child_by_field_name("property")) in ("includes", "has") and arguments is not None \
+                    and len(arguments.named_children) == 1 and _text(arguments.named_children[0]) in scope.spellings:
+                found |= {(value, _place(item)) for value, item in
+                          _strings(callee.child_by_field_name("object"), scope.consts) or ()}
+        elif node.type == "switch_statement" and \
+                _text(node.child_by_field_name("value") or node).strip("()").strip() in scope.spellings:
             found |= {(value, _place(label)) for case in _walk(node) if case.type == "switch_case"
                       and (label := case.child_by_field_name("value")) is not None
-                      and (value := _unquoted(label)) is not None}
+                      and (value := _constant(label, scope.consts)) is not None}
     return found
