@@ -3,6 +3,8 @@ tests/e2e/test_doctor_opencode_ways_e2e.py): a bus event's name as a hook key, a
 tool does not take, an MCP server's name with the characters opencode replaces."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from doctor_support import found
 from hookwright.doctor.run import run
@@ -134,3 +136,98 @@ def test_an_mcp_prefix_built_from_the_configured_server_name_is_reported(project
 def test_an_mcp_prefix_built_from_a_name_opencode_keeps_is_clean(project):
     code = 'const SERVER = "orders-db"\n' + HOOK % '    if (input.tool.startsWith(`${SERVER}_`)) throw new Error("x")'
     assert not found(_doctor_module(project, code), "host/opencode-tool-prefix-name")
+
+
+@pytest.mark.parametrize("statement", ['return false', 'return { block: true, reason: "no" }', 'return "deny"'])
+def test_a_return_meant_to_block_is_reported_where_it_returns(project, statement):
+    code = HOOK % f'    if (input.tool === "bash") {{\n      {statement}\n    }}'
+    (finding,) = found(_doctor_module(project, code), "host/opencode-return-does-not-block")
+    assert statement in code.splitlines()[finding.line - 1]
+
+
+@pytest.mark.parametrize("body", [
+    '    if (input.tool !== "bash") return\n    throw new Error("no")',
+    '    if (input.tool !== "bash") return undefined',
+    '    const ok = [1].some(() => { return false })\n    if (!ok) throw new Error("no")',
+])
+def test_a_bare_return_and_a_callbacks_return_are_not_reported(project, body):
+    assert not found(_doctor_module(project, HOOK % body), "host/opencode-return-does-not-block")
+
+
+@pytest.mark.parametrize("body, marked", [
+    ('    $`./check.sh`.nothrow().then((r) => { if (r.exitCode) throw new Error("no") })', "$`"),
+    ('    fetch("http://policy").then((r) => { if (!r.ok) throw new Error("no") })', "fetch"),
+    ('    const r = $`./check.sh`.nothrow().quiet()\n    if (r.exitCode === 2) throw new Error("no")', "const r"),
+])
+def test_a_promise_whose_answer_counts_and_is_not_awaited_is_reported(project, body, marked):
+    code = HOOK % body
+    (finding,) = found(_doctor_module(project, code), "host/opencode-promise-not-awaited")
+    assert marked in code.splitlines()[finding.line - 1]
+
+
+@pytest.mark.parametrize("body", [
+    '    const r = await $`./check.sh`.nothrow().quiet()\n    if (r.exitCode === 2) throw new Error("no")',
+    '    await $`./check.sh`.then((r) => { if (r.exitCode) throw new Error("no") })',
+    '    return $`./check.sh`.then((r) => { if (r.exitCode) throw new Error("no") })',
+    '    $`notify-send done`.nothrow()',  # (fire and forget: nothing of it counts)
+    '    fetch("http://log").then(() => {}).catch(() => {})',
+])
+def test_an_awaited_or_returned_promise_and_a_fire_and_forget_call_are_not_reported(project, body):
+    assert not found(_doctor_module(project, HOOK % body), "host/opencode-promise-not-awaited")
+
+
+def test_a_default_export_with_a_server_and_no_id_is_reported_and_one_with_an_id_is_not(project):
+    server = '  server: async () => ({ "tool.execute.before": async () => { throw new Error("x") } }),\n'
+    (finding,) = found(_doctor_module(project, "export default {\n" + server + "}\n", "a.ts"),
+                       "host/opencode-plugin-no-id")
+    assert finding.line == 1 and finding.path.endswith("a.ts")
+    _doctor_module(project, 'export default {\n  id: "b",\n' + server + "}\n", "b.ts")
+    assert [f.path for f in found(run(None, project=project), "host/opencode-plugin-no-id")] == [finding.path]
+
+
+def test_a_permission_ask_hook_is_reported_as_never_called(project):
+    code = 'export const P = async () => ({\n  "permission.ask": async (p, output) => { output.status = "deny" },\n})\n'
+    (finding,) = found(_doctor_module(project, code, "p.js"), "host/opencode-hook-never-called")
+    assert finding.line == 2 and "tool.execute.before" in finding.hint
+
+
+PREFIXER = ('export const Pager = async () => ({\n  "tool.execute.before": async (input, output) => {\n'
+            '    if (input.tool !== "bash") return\n    const cmd = String(output.args.command)\n'
+            '    if (%s) output.args.command = %s\n  },\n})\n')
+ANCHORED = ('const RULES = [/^git\\s+push\\b.*--force/, /^\\s*(rm|git)\\s+-rf?\\b/i]\n'
+            'export const Guard = async () => ({\n  "tool.execute.before": async (input, output) => {\n'
+            '    if (input.tool === "bash" && RULES.some((re) => re.test(output.args.command))) throw new Error("no")\n'
+            '  },\n})\n')
+
+
+def _two_plugins(home, project, rewriter: str, guard: str, rewriter_at: str = "user", guard_at: str = "project"):
+    folders = {"user": home / ".config" / "opencode" / "plugins", "project": project / ".opencode" / "plugins"}
+    for where, name, code in ((rewriter_at, "pager.js", rewriter), (guard_at, "guard.js", guard)):
+        folders[where].mkdir(parents=True, exist_ok=True)
+        (folders[where] / name).write_text(code)
+    return found(run(None, project=project), "host/opencode-rewritten-before-check")
+
+
+@pytest.mark.parametrize("gate, value", [
+    ('/^(git|gh)\\b/.test(cmd)', '`GIT_PAGER=cat ${cmd}`'),
+    ('true', '"rtk " + cmd.trim()'),
+    ('cmd.startsWith("git")', '`env -u GIT_DIR ${cmd}`'),
+])
+def test_a_guard_anchored_at_the_start_run_after_a_plugin_that_puts_text_first_is_reported(home, project, gate, value):
+    findings = _two_plugins(home, project, PREFIXER % (gate, value), ANCHORED)
+    assert [(Path(f.path).name, f.line) for f in findings] == [("guard.js", 1), ("guard.js", 1)]
+    assert {f.column for f in findings} == {16, 42} and "pager.js" in findings[0].message
+
+
+@pytest.mark.parametrize("rewriter, guard, rewriter_at, guard_at", [
+    (PREFIXER % ("true", '`GIT_PAGER=cat ${cmd}`'), ANCHORED, "project", "user"),  # (the guard runs first)
+    (PREFIXER % ("true", '`GIT_PAGER=cat ${cmd}`'), ANCHORED.replace("/^git", "/(^|\\s)git").replace(
+        "/^\\s*(rm|git)", "/\\b(rm|git)"), "user", "project"),  # (unanchored)
+    (PREFIXER % ("/^npm\\b/.test(cmd)", '`CI=1 ${cmd}`'), ANCHORED, "user", "project"),  # (other commands)
+    (PREFIXER % ("true", '`git -c core.pager=cat ${cmd.slice(4)}`'),
+     ANCHORED.replace(", /^\\s*(rm|git)\\s+-rf?\\b/i", ""), "user", "project"),  # (it still starts with git)
+    (PREFIXER % ("true", '`${cmd} | head -100`'), ANCHORED, "user", "project"),  # (text after, not before)
+    (PREFIXER % ("true", '`GIT_PAGER=cat ${cmd}`'), ANCHORED, "project", "project"),  # (one folder: no known order)
+])
+def test_a_guard_the_change_does_not_hide_from_is_not_reported(home, project, rewriter, guard, rewriter_at, guard_at):
+    assert not _two_plugins(home, project, rewriter, guard, rewriter_at, guard_at)

@@ -27,12 +27,18 @@ PLUGIN_RULES = RuleTable()  # the rules of one plugin file, one function each
 CONFIG_RULES = RuleTable()  # the rules of one opencode config
 
 
+ORDER_RULES = RuleTable()  # the rules of the plugins in the order opencode runs them
+
+
 def check(ctx: Context) -> Iterator[Finding]:
+    plugin_files = []
     for file in ctx.files:
         if file.kind == "opencode-plugin" and file.source is not None:
-            yield from PLUGIN_RULES.run(PluginFile(ctx, file, file.source))
+            plugin_files.append(PluginFile(ctx, file, file.source))
+            yield from PLUGIN_RULES.run(plugin_files[-1])
         elif file.kind == "opencode-config" and (file.source is not None or file.error is not None):
             yield from CONFIG_RULES.run(OpencodeConfig(ctx, file, file.source))
+    yield from ORDER_RULES.run(ctx, [plugin for plugin in plugin_files if plugin.foreign])
 
 
 # ---- a plugin file -----------------------------------------------------------------------------------
@@ -148,6 +154,9 @@ def _hook_never_called(plugin: PluginFile) -> Iterator[Finding]:
         if key in CLAUDE_EVENTS:
             yield plugin.ctx.finding_at("host/opencode-hook-never-called", plugin.file, *place, variant="claude",
                                         key=key, own=opencode.HOOK_FOR_CLAUDE_EVENT.get(key, "event"))
+        elif key in opencode.NEVER_TRIGGERED:
+            yield plugin.ctx.finding_at("host/opencode-hook-never-called", plugin.file, *place,
+                                        variant="not-triggered", key=key, own="tool.execute.before")
         elif key in opencode.BUS_EVENTS:
             yield plugin.ctx.finding_at("host/opencode-hook-never-called", plugin.file, *place, variant="bus-event",
                                         key=key, own="event")
@@ -155,6 +164,22 @@ def _hook_never_called(plugin: PluginFile) -> Iterator[Finding]:
             close = difflib.get_close_matches(key, opencode.HOOK_KEYS, n=1)
             yield plugin.ctx.finding_at("host/opencode-hook-never-called", plugin.file, *place,
                                         variant=None if close else "unlike", key=key, own=close[0] if close else None)
+
+
+@PLUGIN_RULES.rule("host/opencode-plugin-no-id")
+def _plugin_no_id(plugin: PluginFile) -> Iterator[Finding]:
+    if plugin.foreign and plugin.facts.default_without_id:
+        yield plugin.ctx.finding_at("host/opencode-plugin-no-id", plugin.file, *plugin.facts.default_without_id)
+
+
+@PLUGIN_RULES.rule("host/opencode-return-does-not-block")
+def _return_does_not_block(plugin: PluginFile) -> Iterator[Finding]:
+    return _at_each(plugin, "host/opencode-return-does-not-block", plugin.facts.returns)
+
+
+@PLUGIN_RULES.rule("host/opencode-promise-not-awaited")
+def _promise_not_awaited(plugin: PluginFile) -> Iterator[Finding]:
+    return _at_each(plugin, "host/opencode-promise-not-awaited", plugin.facts.lost)
 
 
 @PLUGIN_RULES.rule("host/opencode-plugin-commonjs")
@@ -264,6 +289,47 @@ def _argument_not_there(plugin: PluginFile) -> Iterator[Finding]:
         yield plugin.ctx.finding_at("host/opencode-argument-not-there", plugin.file, *read.place,
                                     variant="claude" if own in taken else None, name=read.key, own=own,
                                     tools=", ".join(sorted(known)), taken=", ".join(sorted(taken)))
+
+
+# ---- the plugins, in the order opencode runs them -----------------------------------------------------
+
+def _runs_before(earlier: ConfigFile, later: ConfigFile) -> bool:
+    """Whether opencode surely runs `earlier` (read before `later`) first: not two files of one
+    config folder's plugins folders, whose order follows the filesystem's listing (and plugin/
+    against plugins/ was measured to vary), nor a file named on the command line."""
+    if "given" in (earlier.scope, later.scope):
+        return False
+    listed = earlier.plugin is not None or later.plugin is not None
+    return listed or earlier.path.parent.parent != later.path.parent.parent
+
+
+@ORDER_RULES.rule("host/opencode-rewritten-before-check")
+def _rewritten_before_check(ctx: Context, plugin_files: list[PluginFile]) -> Iterator[Finding]:
+    """A plugin that puts text before an argument (`rtk git push`), run before a guard whose
+    regexes must match at the start of it (`/^git\\s+push/`): they never match what it changed."""
+    for index, rewriter in enumerate(plugin_files):
+        for change in rewriter.facts.prefixings:
+            for guard in plugin_files[index + 1:]:
+                guarded = guard.facts.guards
+                if guarded is None or not change.tools.meets(guarded) or \
+                        not _runs_before(rewriter.file, guard.file) or \
+                        not any(read.key == change.key for read in guard.facts.reads):
+                    continue
+                first = change.prefix.lstrip()
+                for regex in guard.facts.anchored:
+                    words = {w.lower() for w in regex.lead} if regex.ignore_case else set(regex.lead)
+                    start = first.lower() if regex.ignore_case else first
+                    gate = None if change.gate is None else {w.lower() for w in change.gate}
+                    if any(start.startswith(word) and not start[len(word):len(word) + 1].isidentifier()
+                           for word in words) or \
+                            gate is not None and not gate & {w.lower() for w in regex.lead}:
+                        continue
+                    yield ctx.finding_at("host/opencode-rewritten-before-check", guard.file, *regex.place,
+                                         [{"path": str(rewriter.file.path), "line": change.place.line,
+                                           "column": change.place.column,
+                                           "message": "this plugin runs first and puts the text before the value"}],
+                                         plugin=rewriter.file.path.name, key=change.key, prefix=change.prefix,
+                                         word=sorted(regex.lead)[0])
 
 
 # ---- an opencode config ------------------------------------------------------------------------------

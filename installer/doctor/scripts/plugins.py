@@ -19,6 +19,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, NamedTuple
 
+from ...patterns import lazy
+
 if TYPE_CHECKING:  # (tree-sitter itself is imported on first use)
     from tree_sitter import Node, Parser
 
@@ -59,13 +61,32 @@ class Read(NamedTuple):
     prefixed: bool  # its hook also picks tools by a prefix (input.tool.startsWith): an MCP server's, maybe
 
 
+class Prefixing(NamedTuple):
+    """`output.args.command = `rtk ${cmd}``: a change that puts text before an argument's value."""
+    key: str
+    prefix: str  # the text it puts first
+    place: Place
+    tools: Picked  # the tools it does it for
+    gate: frozenset[str] | None  # the words a regex it is conditioned on starts with (None: any value)
+
+
+class Anchored(NamedTuple):
+    """A regex a guard tests that matches only at the start of the value (`/^git\\s+push/`)."""
+    lead: frozenset[str]  # the words it requires first (`git`; `git`, `gh` for `^(git|gh)\\b`)
+    ignore_case: bool
+    place: Place
+
+
 class PluginFacts:
     def __init__(self, syntax_error: Place | None, exports: tuple[Export, ...], hooks: frozenset[str],
                  writes: tuple[Write, ...], reassigns: tuple[Place, ...], tools: frozenset[str] | None,
                  tool_names: tuple[tuple[str, Place], ...] = (), tool_prefixes: frozenset[str] = frozenset(),
                  hook_places: tuple[tuple[str, Place], ...] = (), exits: tuple[Place, ...] = (),
                  after_the_call: tuple[tuple[str, Place], ...] = (), commonjs: Place | None = None,
-                 reads: tuple[Read, ...] = (), prefix_places: tuple[tuple[str, Place], ...] = ()) -> None:
+                 reads: tuple[Read, ...] = (), prefix_places: tuple[tuple[str, Place], ...] = (),
+                 returns: tuple[Place, ...] = (), lost: tuple[Place, ...] = (), default_without_id: Place | None = None,
+                 prefixings: tuple[Prefixing, ...] = (), anchored: tuple[Anchored, ...] = (),
+                 guards: Picked | None = None) -> None:
         self.syntax_error = syntax_error
         self.exports = exports
         self.hooks = hooks  # the hook keys it returns ("tool.execute.before", "event"...)
@@ -80,6 +101,12 @@ class PluginFacts:
         self.after_the_call = after_the_call  # ("throw" or "args", where) in tool.execute.after: the call has run
         self.commonjs = commonjs  # where it assigns module.exports (or exports.x), having no ES export
         self.reads = reads  # the arguments its tool.execute.before/after read, with the tools that hook picks
+        self.returns = returns  # `return false`, `return {...}` in tool.execute.before: opencode ignores the value
+        self.lost = lost  # a promise its tool.execute.before neither awaits nor returns, whose answer counts
+        self.default_without_id = default_without_id  # `export default {server}` with no id: not loaded
+        self.prefixings = prefixings  # changes that put text before an argument's value
+        self.anchored = anchored  # regexes anchored at the start that a throwing tool.execute.before tests
+        self.guards = guards  # the tools the throwing tool.execute.before hooks run for (None: it has none)
 
 
 def analyse(path: Path, source: bytes) -> PluginFacts:
@@ -93,6 +120,11 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
     exports = tuple(_exports(root))
     hooks, writes, reassigns, tools, names, prefixes = set(), [], [], set(), [], set()
     places, exits, after, reads, prefix_places = [], [], [], [], []
+    returns: list[Place] = []
+    lost: list[Place] = []
+    prefixings: list[Prefixing] = []
+    anchored: list[Anchored] = []
+    guards: Picked | None = None
     unfiltered = False
     plugins = _plugin_functions(root)
     consts = _constants(root)
@@ -128,6 +160,14 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
         writes += found_writes
         reassigns += found_reassigns
         reads += _reads(function, params, scope) + _handler_reads(function, params, scope)
+        returns += _ignored_returns(function)
+        lost += _lost_promises(function)
+        prefixings += _prefixings(function, params, scope)
+        throws = _throws(function)
+        if throws:
+            anchored += _anchored(function, consts)
+            for where in _throw_nodes(function):
+                guards = _picked_at(where, function, scope) if guards is None else guards | _picked_at(where, function, scope)
         compared = hook_tools
         prefixes |= {prefix for prefix, _ in hook_prefixes}
         prefix_places += sorted(hook_prefixes, key=lambda item: item[1])
@@ -137,7 +177,8 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
     return PluginFacts(error, exports, frozenset(hooks), tuple(writes), tuple(reassigns),
                        None if unfiltered or not tools else frozenset(tools), tuple(names), frozenset(prefixes),
                        tuple(places), tuple(exits), tuple(after), _commonjs(root), tuple(reads),
-                       tuple(prefix_places))
+                       tuple(prefix_places), tuple(returns), tuple(lost), _default_without_id(root), tuple(prefixings),
+                       tuple(anchored), guards)
 
 
 def syntax_error(path: Path, source: bytes) -> Place | None:
@@ -348,18 +389,25 @@ def _pascal_case(name: str) -> bool:
 
 
 def _throws(function: Node) -> list[Place]:
-    """The throw statements of the hook itself: not those of a function inside it, nor those a
-    try around them catches."""
-    found, stack = [], [*reversed(function.children)]
+    """Where the hook itself throws: not a function inside it, nor a try around the throw that catches it."""
+    return [_place(node) for node in _throw_nodes(function)]
+
+
+def _throw_nodes(function: Node) -> list[Node]:
+    return [node for node in _own_nodes(function) if node.type == "throw_statement"]
+
+
+def _own_nodes(function: Node) -> Iterator[Node]:
+    """The nodes of the hook itself: not those of a function inside it, nor those a try around
+    them catches."""
+    stack = [*reversed(function.children)]
     while stack:
         node = stack.pop()
-        if node.type == "throw_statement":
-            found.append(_place(node))
-        elif node.type not in FUNCTIONS | {"method_definition", "class_body"}:
+        yield node
+        if node.type not in FUNCTIONS | {"method_definition", "class_body", "throw_statement"}:
             caught = node.child_by_field_name("body") if node.type == "try_statement" and \
                 node.child_by_field_name("handler") is not None else None
             stack.extend(c for c in reversed(node.children) if c != caught)
-    return found
 
 
 def _commonjs(root: Node) -> Place | None:
@@ -516,6 +564,12 @@ class Picked(NamedTuple):
         return Picked(every_but - some, True, prefixed)
 
 
+    def meets(self, other: Picked) -> bool:
+        """Whether some tool is picked by both."""
+        both = self & other
+        return both.but or bool(both.names)
+
+
 ANY_TOOL = Picked(frozenset(), True)
 
 
@@ -570,11 +624,12 @@ def _leaves(statement: Node | None) -> bool:
 def _switch_case(case: Node, scope: Scope) -> Picked:
     """The tools a `case` of `switch (input.tool)` runs for: its label and those of the empty cases
     falling into it; `default`, every tool no label names."""
-    switch = case.parent.parent if case.parent is not None else None
-    if switch is None or switch.type != "switch_statement" or \
+    body = case.parent
+    switch = body.parent if body is not None else None
+    if body is None or switch is None or switch.type != "switch_statement" or \
             _text(switch.child_by_field_name("value")).strip("()").strip() not in scope.spellings:
         return ANY_TOOL
-    cases = [c for c in case.parent.named_children if c.type in ("switch_case", "switch_default")]
+    cases = [c for c in body.named_children if c.type in ("switch_case", "switch_default")]
     labels = [_constant(c.child_by_field_name("value"), scope.consts) if c.type == "switch_case" else None
               for c in cases]
     if case.type == "switch_default":
@@ -584,9 +639,10 @@ def _switch_case(case: Node, scope: Scope) -> Picked:
         if index < cases.index(case) and cases[index].child_by_field_name("body") is not None \
                 and any(c.type != "comment" for c in cases[index].children_by_field_name("body")):
             break  # (a case with statements of its own does not fall into this one)
-        if labels[index] is None:
+        label = labels[index]
+        if label is None:
             return ANY_TOOL
-        names.add(labels[index])
+        names.add(label)
     return Picked(frozenset(names), False)
 
 
@@ -601,8 +657,8 @@ def _when(condition: Node | None, truth: bool, scope: Scope) -> Picked:
         operator = _text(condition.child_by_field_name("operator"))
         left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
         if operator in ("&&", "||"):
-            a, b = _when(left, truth, scope), _when(right, truth, scope)
-            return a & b if (operator == "&&") == truth else a | b
+            first, second = _when(left, truth, scope), _when(right, truth, scope)
+            return first & second if (operator == "&&") == truth else first | second
         if operator in ("===", "==", "!==", "!="):
             for a, b in ((left, right), (right, left)):
                 if _text(a) in scope.spellings and (value := _constant(b, scope.consts)) is not None:
@@ -812,3 +868,215 @@ def _tools_compared(function: Node, scope: Scope) -> set[tuple[str, Place]]:
                       and (label := case.child_by_field_name("value")) is not None
                       and (value := _constant(label, scope.consts)) is not None}
     return found
+
+
+# ---- what opencode does with a hook's value, its promises, and a default export ----------------------
+
+BLOCKING_LOOKING = frozenset({"false", "object", "string"})  # `return false`, `return {block: true}`, `return "deny"`
+
+
+def _ignored_returns(function: Node) -> list[Place]:
+    """`return false` (or an object, a string) in tool.execute.before: opencode awaits the hook and
+    drops its value, so only a throw stops the call."""
+    found = []
+    for node in _own_nodes(function):
+        value = _unwrapped(node.named_children[0]) if node.type == "return_statement" and node.named_children else None
+        if value is not None and value.type in BLOCKING_LOOKING:
+            found.append(_place(node))
+    return found
+
+
+SHELL_RESULT = frozenset({"exitCode", "stdout", "stderr"})
+
+
+def _lost_promises(function: Node) -> list[Place]:
+    """A promise the hook neither awaits nor returns whose answer counts: a chain with a `.then`/`.catch`
+    on Bun's `$` or with a throw in its callback (the hook resolves first, and opencode never sees
+    the throw), and `const r = $`...`` read as a result (`r.exitCode`: a promise has none)."""
+    found = []
+    pending: dict[str, Node] = {}
+    for node in _own_nodes(function):
+        if node.type == "expression_statement" and node.named_children:
+            shell, methods, callbacks = _chain(node.named_children[0])
+            if {"then", "catch"} & set(methods) and (shell or any(
+                    n.type == "throw_statement" for callback in callbacks for n in _walk(callback))):
+                found.append(_place(node))
+        elif node.type == "variable_declarator" and (value := node.child_by_field_name("value")) is not None \
+                and _chain(value)[0] and (name := node.child_by_field_name("name")) is not None:
+            pending[_text(name)] = node
+        elif node.type == "member_expression" and _text(node.child_by_field_name("object")) in pending \
+                and _text(node.child_by_field_name("property")) in SHELL_RESULT:
+            found.append(_place(pending.pop(_text(node.child_by_field_name("object")))))
+    return sorted(found)
+
+
+def _chain(node: Node | None) -> tuple[bool, list[str], list[Node]]:
+    """Of a call chain (`$`cmd`.quiet().then(fn)`), not awaited: whether it starts at Bun's `$`, the
+    methods it calls, and the functions it gives them."""
+    shell, methods, callbacks = False, [], []  # type: tuple[bool, list[str], list[Node]]
+    while node is not None and node.type in ("call_expression", "member_expression", "parenthesized_expression"):
+        if node.type == "parenthesized_expression":
+            node = node.named_children[0] if node.named_children else None
+            continue
+        if node.type == "member_expression":
+            node = node.child_by_field_name("object")
+            continue
+        callee = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        if callee is not None and callee.type == "identifier" and _text(callee) == "$" \
+                and arguments is not None and arguments.type == "template_string":
+            shell = True
+            break
+        if callee is not None and callee.type == "member_expression":
+            methods.append(_text(callee.child_by_field_name("property")))
+            callbacks += [a for a in (arguments.named_children if arguments is not None else []) if a.type in FUNCTIONS]
+        node = callee
+    return shell, methods, callbacks
+
+
+def _default_without_id(root: Node) -> Place | None:
+    """`export default { server }` with no `id`: opencode 1.18.33 refuses such a file plugin
+    ("Path plugin ... must export id") and loads none of it."""
+    for statement in (c for c in root.children if c.type == "export_statement"):
+        value = _unwrapped(statement.child_by_field_name("value"))
+        if value is not None and value.type == "object":
+            keys = {_text(p.child_by_field_name("key") or p) for p in value.named_children}
+            if "server" in keys and "id" not in keys:
+                return _place(statement)
+    return None
+
+
+# ---- a change that puts text first, and a guard anchored at the start ------------------------------
+
+def _prefixings(function: Node, params: dict[str, str], scope: Scope) -> list[Prefixing]:
+    """`output.args.command = `rtk ${cmd}`` (or `"rtk " + cmd`): the argument's value, after text of its own."""
+    is_args, _ = _args_test(function, params)
+    found = []
+    for node in _walk(function):
+        left = node.child_by_field_name("left") if node.type == "assignment_expression" else None
+        if left is None or left.type != "member_expression" or not is_args(left.child_by_field_name("object")):
+            continue
+        prefix, dynamic = _leading_text(node.child_by_field_name("right"), scope.consts)
+        if dynamic and prefix.strip():
+            found.append(Prefixing(_text(left.child_by_field_name("property")), prefix, _place(node),
+                                   _picked_at(node, function, scope), _gate(node, function, scope.consts)))
+    return found
+
+
+def _leading_text(node: Node | None, consts: dict[str, Node]) -> tuple[str, bool]:
+    """The constant text a value starts with, and whether anything not constant follows it."""
+    node = _unwrapped(node)
+    if node is None:
+        return "", True
+    if node.type == "template_string":
+        text = ""
+        for child in node.children:
+            if child.type == "template_substitution":
+                inner = child.named_children[0] if child.named_children else None
+                value = _constant(inner, consts)
+                if value is None:
+                    return text, True
+                text += value
+            elif child.type == "string_fragment":
+                text += _text(child)
+        return text, False
+    if node.type == "binary_expression" and _text(node.child_by_field_name("operator")) == "+":
+        text, dynamic = _leading_text(node.child_by_field_name("left"), consts)
+        if dynamic:
+            return text, True
+        more, dynamic = _leading_text(node.child_by_field_name("right"), consts)
+        return text + more, dynamic
+    value = _constant(node, consts)
+    return (value, False) if value is not None else ("", True)
+
+
+def _gate(node: Node, function: Node, consts: dict[str, Node]) -> frozenset[str] | None:
+    """The words a value must start with for the hook to reach `node`: a start-anchored regex it
+    tests, or a `startsWith`, in a condition that holds there (None: no such condition)."""
+    child, parent = node, node.parent
+    while parent is not None and child != function:
+        holds = parent.child_by_field_name("condition") if parent.type == "if_statement" and \
+            child == parent.child_by_field_name("consequence") else parent.child_by_field_name("left") \
+            if parent.type == "binary_expression" and _text(parent.child_by_field_name("operator")) == "&&" \
+            and child == parent.child_by_field_name("right") else None
+        for test in (n for n in _conjuncts(holds) if n.type == "call_expression"):
+            callee = test.child_by_field_name("function")
+            method = _text(callee.child_by_field_name("property")) if callee is not None and \
+                callee.type == "member_expression" else ""
+            arguments = test.child_by_field_name("arguments")
+            first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
+            if method == "test" and callee is not None and \
+                    (regex := _regex(callee.child_by_field_name("object"), consts)) is not None:
+                lead = _lead(regex)
+                if lead is not None:
+                    return lead[0]
+            elif method == "startsWith" and (value := _constant(first, consts)) and (word := _WORD.match(value)):
+                return frozenset({word.group(0)})
+        child, parent = parent, parent.parent
+    return None
+
+
+def _conjuncts(condition: Node | None) -> Iterator[Node]:
+    """The parts of `a && b && c` (each one holds when the whole does)."""
+    condition = _unwrapped(condition)
+    if condition is None:
+        return
+    if condition.type == "binary_expression" and _text(condition.child_by_field_name("operator")) == "&&":
+        yield from _conjuncts(condition.child_by_field_name("left"))
+        yield from _conjuncts(condition.child_by_field_name("right"))
+    else:
+        yield condition
+
+
+def _regex(node: Node | None, consts: dict[str, Node]) -> Node | None:
+    node = _unwrapped(node)
+    if node is not None and node.type == "identifier" and _text(node) in consts:
+        node = _unwrapped(consts[_text(node)])
+    return node if node is not None and node.type == "regex" else None
+
+
+def _anchored(function: Node, consts: dict[str, Node]) -> list[Anchored]:
+    """The start-anchored regexes a hook tests: written in it, or in the constants it names (a
+    list of rules at the top of the module)."""
+    seen: set[tuple[int, int]] = set()
+    found = []
+    stack: list[tuple[Node, int]] = [(function, 0)]
+    while stack:
+        node, depth = stack.pop()
+        for inner in _walk(node):
+            if inner.type == "identifier" and depth < 3 and _text(inner) in consts:
+                stack.append((consts[_text(inner)], depth + 1))
+            elif inner.type == "regex" and (inner.start_byte, inner.end_byte) not in seen:
+                seen.add((inner.start_byte, inner.end_byte))
+                lead = _lead(inner)
+                if lead is not None:
+                    found.append(Anchored(lead[0], lead[1], _place(inner)))
+    return sorted(found, key=lambda a: a.place)
+
+
+_WORD = lazy(r"[A-Za-z0-9_.-]+")
+_SPACES = lazy(r"^(?:\\s[*+?]?|\(\?:\\s[*+?]?\)[*+?]?| [*+?]?)*")
+_LEADING_WORDS = lazy(r"^(?:\((?:\?:)?(?P<group>[A-Za-z0-9_|-]+)\)|(?P<word>[A-Za-z0-9_-]+))(?P<after>[?*{]?)")
+
+
+def _lead(regex: Node) -> tuple[frozenset[str], bool] | None:
+    """The words a start-anchored regex requires first (`^\\s*(git|gh)\\b`: git, gh), and whether it
+    ignores case; None where it is not anchored or starts otherwise."""
+    pattern = _text(regex.child_by_field_name("pattern"))
+    flags = _text(regex.child_by_field_name("flags"))
+    if not pattern.startswith("^") or "m" in flags:
+        return None
+    rest = pattern[1:]
+    rest = rest[_SPACES.match(rest).end():]
+    match = _LEADING_WORDS.match(rest)
+    if match is None:
+        return None
+    if match.group("word") is not None:
+        word = match.group("word")
+        word = word[:-1] if match.group("after") else word  # (`gits?`: the s is optional)
+        words = [word] if word else []
+    else:
+        if match.group("after") in ("?", "*"):
+            return None
+        words = match.group("group").split("|")
+    return (frozenset(words), "i" in flags) if words and all(words) else None
