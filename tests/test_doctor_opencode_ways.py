@@ -231,3 +231,19 @@ def test_a_guard_anchored_at_the_start_run_after_a_plugin_that_puts_text_first_i
 ])
 def test_a_guard_the_change_does_not_hide_from_is_not_reported(home, project, rewriter, guard, rewriter_at, guard_at):
     assert not _two_plugins(home, project, rewriter, guard, rewriter_at, guard_at)
+
+
+def test_a_guard_that_strips_the_text_the_other_plugin_puts_first_is_not_reported(home, project):
+    guard = ANCHORED.replace('re.test(output.args.command)', 're.test(String(output.args.command).replace(/^rtk\\s+/, ""))')
+    assert not _two_plugins(home, project, PREFIXER % ("true", '"rtk " + cmd'), guard)
+    assert _two_plugins(home, project, PREFIXER % ("true", '"nice " + cmd'), guard)  # (it strips another)
+
+
+@pytest.mark.parametrize("table, flagged", [
+    ('{ Bash: "bash-guard.sh", "Write": "path-guard.sh" }', ["Bash", "Write"]),
+    ('{ bash: "bash-guard.sh", write: "path-guard.sh" }', []),
+])
+def test_a_table_looked_up_by_tool_is_read_for_the_names_it_keys(project, table, flagged):
+    code = f"const GUARDS = {table}\n" + HOOK % '    const script = GUARDS[input.tool]\n    if (!script) return'
+    findings = found(_doctor_module(project, code), "host/opencode-tool-name")
+    assert sorted(f.message.split('"')[1] for f in findings) == flagged and all(f.line == 1 for f in findings)

@@ -316,7 +316,11 @@ def _rewritten_before_check(ctx: Context, plugin_files: list[PluginFile]) -> Ite
                         not any(read.key == change.key for read in guard.facts.reads):
                     continue
                 first = change.prefix.lstrip()
-                for regex in guard.facts.anchored:
+                word = first.split()[0].lower() if first.split() else ""
+                if any(regex.strips and (not regex.lead or word in {w.lower() for w in regex.lead})
+                       for regex in guard.facts.anchored):
+                    continue  # (it strips that text first: `.replace(/^rtk\\s+/, "")`)
+                for regex in (regex for regex in guard.facts.anchored if not regex.strips):
                     words = {w.lower() for w in regex.lead} if regex.ignore_case else set(regex.lead)
                     start = first.lower() if regex.ignore_case else first
                     gate = None if change.gate is None else {w.lower() for w in change.gate}

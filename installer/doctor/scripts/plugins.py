@@ -71,10 +71,12 @@ class Prefixing(NamedTuple):
 
 
 class Anchored(NamedTuple):
-    """A regex a guard tests that matches only at the start of the value (`/^git\\s+push/`)."""
-    lead: frozenset[str]  # the words it requires first (`git`; `git`, `gh` for `^(git|gh)\\b`)
+    """A regex a guard tests that matches only at the start of the value (`/^git\\s+push/`), or
+    one it strips the start of the value with (`.replace(/^rtk\\s+/, "")`)."""
+    lead: frozenset[str]  # the words it requires first (`git`; `git`, `gh` for `^(git|gh)\\b`); a strip's: {} (any)
     ignore_case: bool
     place: Place
+    strips: bool = False
 
 
 class PluginFacts:
@@ -490,12 +492,8 @@ def _handler_reads(function: Node, params: dict[str, str], scope: Scope) -> list
     is_args, _ = _args_test(function, params)
     found = []
     for node in _walk(function):
-        if node.type != "subscript_expression" or _text(node.child_by_field_name("index")) not in scope.spellings:
-            continue
-        table = _unwrapped(node.child_by_field_name("object"))
-        if table is not None and table.type == "identifier":
-            table = _unwrapped(scope.consts.get(_text(table)))
-        if table is None or table.type != "object":
+        table = _table_by_tool(node, scope)
+        if table is None:
             continue
         calls = [node.parent] if node.parent is not None and node.parent.type == "call_expression" else []
         if node.parent is not None and node.parent.type == "variable_declarator":
@@ -505,12 +503,10 @@ def _handler_reads(function: Node, params: dict[str, str], scope: Scope) -> list
         for call in calls:
             arguments = call.child_by_field_name("arguments")
             given = arguments.named_children if arguments is not None else []
-            for member in table.named_children:
-                key = member.child_by_field_name("key") if member.type == "pair" else \
-                    member.child_by_field_name("name") if member.type == "method_definition" else None
-                handler = member.child_by_field_name("value") if member.type == "pair" else member
-                tool = _constant(key, scope.consts) if key is not None and key.type == "string" else _text(key)
-                if not tool or handler is None or handler.type not in FUNCTIONS | {"method_definition"}:
+            for tool, key in _keys(table, scope.consts):
+                member = key.parent
+                handler = member.child_by_field_name("value") if member is not None and member.type == "pair" else member
+                if handler is None or handler.type not in FUNCTIONS | {"method_definition"}:
                     continue
                 roles = {}
                 for value, name in zip(given, _params_of(handler)):
@@ -521,6 +517,28 @@ def _handler_reads(function: Node, params: dict[str, str], scope: Scope) -> list
                 found += [Read(key_read, where, frozenset({tool}), False)
                           for key_read, where, _ in _args_reads(handler, roles, Scope(frozenset(), scope.consts))]
     return found
+
+
+def _table_by_tool(node: Node, scope: Scope) -> Node | None:
+    """The object literal `node` looks a tool up in (`GUARDS[input.tool]`, through a `const`), if it does."""
+    if node.type != "subscript_expression" or _text(node.child_by_field_name("index")) not in scope.spellings:
+        return None
+    table = _unwrapped(node.child_by_field_name("object"))
+    if table is not None and table.type == "identifier":
+        table = _unwrapped(scope.consts.get(_text(table)))
+    return table if table is not None and table.type == "object" else None
+
+
+def _keys(table: Node, consts: dict[str, Node]) -> Iterator[tuple[str, Node]]:
+    """The keys of an object literal that are names (`Bash:`, `"Bash":`), each with its node."""
+    for member in table.named_children:
+        key = member.child_by_field_name("key") if member.type == "pair" else \
+            member.child_by_field_name("name") if member.type == "method_definition" else \
+            member if member.type == "shorthand_property_identifier" else None
+        name = _constant(key, consts) if key is not None and key.type == "string" else _text(key) if key is not None \
+            and key.type in ("property_identifier", "shorthand_property_identifier") else None
+        if name and key is not None:
+            yield name, key
 
 
 def _params_of(function: Node) -> list[str]:
@@ -862,6 +880,8 @@ def _tools_compared(function: Node, scope: Scope) -> set[tuple[str, Place]]:
                     and len(arguments.named_children) == 1 and _text(arguments.named_children[0]) in scope.spellings:
                 found |= {(value, _place(item)) for value, item in
                           _strings(callee.child_by_field_name("object"), scope.consts) or ()}
+        elif node.type == "subscript_expression" and (table := _table_by_tool(node, scope)) is not None:
+            found |= {(name, _place(key)) for name, key in _keys(table, scope.consts)}
         elif node.type == "switch_statement" and \
                 _text(node.child_by_field_name("value") or node).strip("()").strip() in scope.spellings:
             found |= {(value, _place(label)) for case in _walk(node) if case.type == "switch_case"
@@ -1049,7 +1069,12 @@ def _anchored(function: Node, consts: dict[str, Node]) -> list[Anchored]:
             elif inner.type == "regex" and (inner.start_byte, inner.end_byte) not in seen:
                 seen.add((inner.start_byte, inner.end_byte))
                 lead = _lead(inner)
-                if lead is not None:
+                call = inner.parent.parent if inner.parent is not None else None
+                strips = call is not None and call.type == "call_expression" and _text(
+                    call.child_by_field_name("function")).endswith((".replace", ".replaceAll"))
+                if strips and _text(inner.child_by_field_name("pattern")).startswith("^"):
+                    found.append(Anchored(lead[0] if lead else frozenset(), bool(lead and lead[1]), _place(inner), True))
+                elif lead is not None and not strips:
                     found.append(Anchored(lead[0], lead[1], _place(inner)))
     return sorted(found, key=lambda a: a.place)
 
