@@ -348,6 +348,20 @@ def test_a_pack_made_for_some_agents_is_refused_in_another(hookwright, home, pro
     assert ran.code == 3 and "made for claude only" in ran.err, ran.err
 
 
+def test_a_pack_may_name_every_agent_hookwright_installs_into_as_its_hosts(hookwright, home, project, tmp_path,
+                                                                           monkeypatch):
+    from installer.hosts import NAMES
+    make_pack(tmp_path / "packs")
+    manifest = tmp_path / "packs" / "my-guard" / "pack.toml"
+    named = ", ".join(f'"{name}"' for name in NAMES)
+    manifest.write_text(manifest.read_text().replace('description = "A guard', f'hosts = [{named}]\ndescription = "A guard'))
+    monkeypatch.setenv("HOOKWRIGHT_PACKS_PATH", str(tmp_path / "packs"))
+
+    ran = hookwright("install", "my-guard", *where(project, "claude"), "--yes")
+
+    assert ran.code == 0, ran.err
+
+
 # ---- a broken pack is refused at install, at its place -------------------------------------------
 
 BROKEN = [  # (id, how the pack is broken, the file the error names, its line, words of the reason)

@@ -43,3 +43,28 @@ def test_no_code_outside_the_hosts_folder_compares_a_host_name_but_the_listed_fe
                 found[relative.as_posix()] = count
 
     assert dict(found) == STILL_NAMED
+
+
+def _host_lists(node: object) -> list[list[str]]:
+    """Every list in a JSON document that names at least two hosts (an enum of agents)."""
+    if isinstance(node, dict):
+        return [found for value in node.values() for found in _host_lists(value)]
+    if isinstance(node, list):
+        named = [item for item in node if isinstance(item, str) and item in HOST_NAMES]
+        return ([node] if len(named) >= 2 else []) + [found for item in node for found in _host_lists(item)]
+    return []
+
+
+def test_every_schema_that_lists_the_agents_lists_the_registrys_own():
+    """A schema's enum of agents is written out as data: a host added to the registry and not to
+    the schema is refused as invalid input (pack.schema.json once stopped at opencode)."""
+    import json
+
+    from installer.hosts import NAMES
+
+    lists = {path.name: _host_lists(json.loads(path.read_text(encoding="utf-8")))
+             for path in sorted((PACKAGE.parent / "schemas").glob("*.json"))}
+
+    assert sum(map(len, lists.values())) >= 3
+    assert {name: [found for found in found_lists if found != list(NAMES)]
+            for name, found_lists in lists.items() if any(found != list(NAMES) for found in found_lists)} == {}

@@ -834,7 +834,7 @@ def test_each_agent_with_hooks_here_is_named_and_one_not_simulated_says_why(hook
         "exit 1, fail closed", "a field the event ignores"])
 def test_a_cursor_answer_is_read_as_cursor_documents_it(event, stdout, code, fail_closed, decision):
     from hookwright.hosts.cursor import protocol as cursor_protocol
-    from hookwright.simulate import cursor
+    from hookwright.hosts.cursor import simulate as cursor
 
     assert cursor.read(cursor_protocol.protocol(event), ran(stdout, code), fail_closed)["decision"] == decision
 

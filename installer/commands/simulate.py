@@ -5,10 +5,10 @@ and say what it would make of their answers: every agent with hooks in the proje
 Claude Code: which handlers fire comes from doctor's discovery and matcher semantics
 (installer/hooks/firing.py); they run for real, in parallel, in the project (running.py);
 their answers are read and combined as the real CLI reads them (answers.py, with the per-event
-table of installer/hosts/claude/protocol.py). opencode: the project's plugins run in opencode's
-own runtime (installer/simulate/opencode.py). Cursor: its hooks run on Cursor's payloads, read by
-cursor_protocol (installer/simulate/cursor.py). Codex: its trusted PreToolUse hooks run as Codex
-runs them, read and combined as Codex does (installer/simulate/codex.py). Exit 0 whenever the simulation ran, whatever the
+table of installer/hosts/claude/protocol.py). Every other agent is simulated by the simulate.py in
+its adapter's folder: opencode's plugins run in opencode's own runtime, Cursor's hooks on Cursor's
+payloads, read by its protocol table, and Codex's trusted PreToolUse hooks run, are read and are
+combined as Codex does. Exit 0 whenever the simulation ran, whatever the
 hooks decided; 2 on bad input.
 """
 from __future__ import annotations
@@ -176,15 +176,14 @@ def claude_entry(simulation: Simulation) -> dict[str, Any]:
 
 
 def _simulate_other(host: str, ctx: Context, project: Path, call: Call) -> dict[str, Any]:
-    """The outcome of the call for an agent other than Claude Code (its module of
-    installer/simulate), or why it is not simulated there."""
+    """The outcome of the call for an agent other than Claude Code (the simulate module in its
+    adapter's folder, installer/hosts/<name>/simulate.py), or why it is not simulated there."""
     import importlib
 
-    simulator = hosts.get(host).simulator
-    if not simulator:
+    if not hosts.get(host).simulated:
         return {"host": host, "title": hosts.get(host).title, "simulated": False,
                 "why": f"simulate does not run {hosts.get(host).title}'s hooks"}
-    module = importlib.import_module(f"..simulate.{simulator}", __package__)
+    module = importlib.import_module(f"..hosts.{host}.simulate", __package__)
     entry: dict[str, Any] = module.simulate(ctx, project, call, _in_sandbox if call.sandboxed else None)
     return entry
 

@@ -251,7 +251,7 @@ class Host(ABC):
     native_events: ClassVar[dict[str, tuple[str, str | None]]] = {}
     # Claude Code's events by its names for them (simulate takes these too, where --host names it or none)
     event_names: ClassVar[dict[str, str]] = {}
-    simulator: ClassVar[str] = ""  # the module of installer/simulate that runs its hooks on a call ("": none)
+    simulated: ClassVar[bool] = False  # its folder has a simulate.py that runs its hooks on a call
     # the events whose hook can refuse an action (a tool call, a prompt, a settings change): where
     # such a guard cannot start, the action goes through unchecked
     guard_events: ClassVar[frozenset[str]] = frozenset()

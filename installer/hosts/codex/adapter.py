@@ -125,7 +125,7 @@ class Codex(MatcherGroups):
     rewrites_combine = "parallel"  # every hook starts at once; the last rewrite to finish wins (#several-hooks)
     programs = ("codex",)
     file_kinds = (KIND,)
-    simulator = "codex"  # installer/simulate/codex.py, by installer/hosts/codex/protocol.py
+    simulated = True  # simulate.py, by protocol.py
     schema = "codex-hooks.schema.json"
     trust_store = "the user's config.toml ($CODEX_HOME/config.toml)"
     # its hooks see every call of the model's shell tools as `Bash` (#tool-names: measured for

@@ -81,7 +81,7 @@ class Cursor(Host):
     # simulate takes Cursor's own names of the call's events (docs/hosts/cursor.md#event-mapping)
     native_events = {"beforeShellExecution": ("PreToolUse", "Bash"), "beforeMCPExecution": ("PreToolUse", None),
                      "preToolUse": ("PreToolUse", None)}
-    simulator = "cursor"
+    simulated = True  # simulate.py: the hooks run on Cursor's payloads
     guard_events = CURSOR_GATES
     commands_checked = True
     js_regex_matchers = True  # (docs/hosts/cursor.md#matchers)

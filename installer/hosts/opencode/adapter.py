@@ -292,7 +292,7 @@ class Opencode(Host):
     plugin_file_kind = "opencode-plugin"
     file_kinds = (plugin_file_kind, "opencode-config")
     native_events = {EVENT: ("PreToolUse", None)}  # simulate takes opencode's name of the call's event
-    simulator = "opencode"
+    simulated = True  # simulate.py: the plugins run in opencode's own runtime
 
     def config_files(self, project: Path, also: frozenset[Path] = frozenset()) -> list[Candidate]:
         return _config_files(project, also)

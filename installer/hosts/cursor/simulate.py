@@ -18,14 +18,14 @@ import uuid
 from pathlib import Path
 from typing import Any, Callable
 
-from ..hooks.answers import RawRun, parse_stdout
-from ..hooks.events import CLAUDE_TO_CURSOR
-from ..hooks.firing import Call
-from ..hooks.model import Configs, Handler, timeout_seconds
-from ..hooks.running import run_one
-from ..hosts.cursor import protocol as cursor_protocol
-from ..hosts.cursor.adapter import HOST as CURSOR
-from ..hosts.cursor.protocol import ASKS, COMMAND, DENIES, LITERAL, NONE, TOOL
+from ...hooks.answers import RawRun, parse_stdout
+from ...hooks.events import CLAUDE_TO_CURSOR
+from ...hooks.firing import Call
+from ...hooks.model import Configs, Handler, timeout_seconds
+from ...hooks.running import run_one
+from . import protocol as cursor_protocol
+from .adapter import HOST as CURSOR
+from .protocol import ASKS, COMMAND, DENIES, LITERAL, NONE, TOOL
 
 TITLE = "Cursor"
 NOT_RUN_HERE = ("Cursor itself cannot be run here (its agent needs Cursor's app and servers): its hooks ran for real, "

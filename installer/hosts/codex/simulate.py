@@ -17,13 +17,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
-from ..hooks.answers import RawRun
-from ..hooks.firing import Call
-from ..hooks.model import ConfigFile, Configs, Handler
-from ..hooks.running import run_argv, together
-from ..hosts.base import Scope
-from ..hosts.codex import protocol
-from ..hosts.codex.adapter import HOST as CODEX
+from ...hooks.answers import RawRun
+from ...hooks.firing import Call
+from ...hooks.model import ConfigFile, Configs, Handler
+from ...hooks.running import run_argv, together
+from ..base import Scope
+from . import protocol
+from .adapter import HOST as CODEX
 
 EXCERPT = 2000  # characters of each stream in the report
 

@@ -18,10 +18,10 @@ import uuid
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .. import resources, safe_read
-from ..hooks.firing import Call
-from ..hooks.model import Configs
-from ..hosts.opencode import adapter as opencode
+from ... import resources, safe_read
+from ...hooks.firing import Call
+from ...hooks.model import Configs
+from . import adapter as opencode
 
 EVENT = opencode.EVENT
 RUN_AS_BUN = "BUN_BE_BUN"
@@ -91,7 +91,7 @@ def _options(files: list[Any]) -> dict[Path, Any]:
 
 def _configs(files: list[Any]) -> list[tuple[Any, Any]]:
     """(file, its data) of each opencode config doctor found that can be read (JSON with comments)."""
-    from ..errors import HookwrightError
+    from ...errors import HookwrightError
 
     found = []
     for file in files:
@@ -123,7 +123,7 @@ def run(where: Runtime, plugins: list[dict[str, Any]], tool: str, args: dict[str
         out = Path(scratch) / "report.json"
         argv = [str(where.program), str(driver), str(out)]
         if sandboxed:
-            from .. import sandbox
+            from ... import sandbox
 
             shown = {project, driver.parent, *(Path(p["path"]).parent for p in plugins)}
             argv = sandbox.wrapper(Path(scratch), project, shown)(argv)
