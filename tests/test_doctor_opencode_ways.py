@@ -247,3 +247,11 @@ def test_a_table_looked_up_by_tool_is_read_for_the_names_it_keys(project, table,
     code = f"const GUARDS = {table}\n" + HOOK % '    const script = GUARDS[input.tool]\n    if (!script) return'
     findings = found(_doctor_module(project, code), "host/opencode-tool-name")
     assert sorted(f.message.split('"')[1] for f in findings) == flagged and all(f.line == 1 for f in findings)
+
+
+@pytest.mark.parametrize("shape, flagged", [('{ id: "p", setup: async () => ({}) }', True),
+                                            ('{ setup: async () => ({}) }', True),
+                                            ('{ id: "p", server: async () => ({}) }', False)])
+def test_a_default_export_without_a_server_is_a_file_opencode_drops(project, shape, flagged):
+    findings = found(_doctor_module(project, f"export default {shape}\n"), "host/opencode-plugin-export-not-function")
+    assert [("server()" in f.message, f.line) for f in findings] == ([(True, 1)] if flagged else [])

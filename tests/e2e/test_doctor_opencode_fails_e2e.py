@@ -5,7 +5,7 @@ refuses its own; doctor flags each bad plugin at the line marked `// flagged`, a
 - in one project (`test_a_guard_fails_by_its_own_code`): Claude Code's argument name read after
   an early return on a Set of tools; `return false` where only a throw blocks; a Bun `$` call
   whose `.then()` throws, unawaited; a tool name compared as `Bash`; a default export with a
-  server and no id; a `permission.ask` hook (never called by 1.18.33, even for a call the config
+  server and no id, and one with 2.0's `setup` instead of a server; a `permission.ask` hook (never called by 1.18.33, even for a call the config
   says to ask about);
 - across scopes (`test_a_guard_fails_by_what_runs_before_it`): a global plugin that puts text
   before the command, run before a project guard anchored at the start (and a guard it runs
@@ -67,6 +67,9 @@ OWN_CODE = {
     "noid-twin.ts": ('export default {\n  id: "noid-twin",\n  server: async () => ({\n'
                      '    "tool.execute.before": async (input, output) => {\n'
                      f'      if ({_touching("j.txt")}) throw new Error("refused j.txt")\n    }},\n  }}),\n}}\n'),
+    "setup-bad.ts": ('export default {  // flagged\n  id: "setup-bad",\n  setup: async () => ({\n'
+                     '    "tool.execute.before": async (input, output) => {\n'
+                     f'      if ({_touching("p.txt")}) throw new Error("refused p.txt")\n    }},\n  }}),\n}}\n'),
     "ask-bad.js": ('import { writeFileSync } from "fs"\n'
                    'export const P = async ({ directory }) => ({\n'
                    '  "permission.ask": async (permission, output) => {  // flagged\n'
@@ -77,7 +80,8 @@ OWN_CODE = {
 # the rule each bad plugin is flagged by
 OWN_RULES = {"arg-bad.ts": "host/opencode-argument-not-there", "return-bad.js": "host/opencode-return-does-not-block",
              "shell-bad.js": "host/opencode-promise-not-awaited", "case-bad.js": "host/opencode-tool-name",
-             "noid-bad.ts": "host/opencode-plugin-no-id", "ask-bad.js": "host/opencode-hook-never-called"}
+             "noid-bad.ts": "host/opencode-plugin-no-id", "ask-bad.js": "host/opencode-hook-never-called",
+             "setup-bad.ts": "host/opencode-plugin-export-not-function"}
 
 
 def _write(folder: Path, files: dict[str, str]) -> None:
@@ -116,7 +120,8 @@ def test_a_guard_fails_by_its_own_code(opencode_cli, home, project):
     _write(project / ".opencode" / "plugins", OWN_CODE)
     calls = [{"tool": "read", "input": {"filePath": str(project / "a.secret")}},
              {"tool": "read", "input": {"filePath": str(project / "b.secret")}},
-             *map(_bash, ["c.txt", "d.txt", "e.txt", "f.txt", "g.txt", "h.txt", "i.txt", "j.txt", "l.txt", "k.txt"])]
+             *map(_bash, ["c.txt", "d.txt", "e.txt", "f.txt", "g.txt", "h.txt", "i.txt", "j.txt", "p.txt", "l.txt",
+                           "k.txt"])]
     # the config asks before `touch k.txt`: the one call a permission.ask hook could be given
     permission = {"bash": {"*": "allow", "touch k.txt*": "ask"}, "edit": "allow", "read": "allow"}
     run = run_opencode(project, home, [*calls, "done"], config={"permission": permission})
@@ -126,7 +131,7 @@ def test_a_guard_fails_by_its_own_code(opencode_cli, home, project):
     assert "rejected permission" in asked["error"] and len(results) == len(calls) - 1
     read_a, read_b = results[:2]
     assert "TOKEN of a.secret" in read_a and "refused b.secret" in read_b
-    for bad, twin in (("c", "d"), ("e", "f"), ("g", "h"), ("i", "j")):
+    for bad, twin in (("c", "d"), ("e", "f"), ("g", "h"), ("i", "j"), ("p", "j")):
         assert (project / f"{bad}.txt").exists(), f"{bad}.txt: the bad plugin refused it"
         assert not (project / f"{twin}.txt").exists() and f"refused {twin}.txt" in results[calls.index(
             _bash(f"{twin}.txt"))]

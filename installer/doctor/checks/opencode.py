@@ -131,7 +131,8 @@ def _export_not_function(plugin: PluginFile) -> Iterator[Finding]:
     for export in plugin.facts.exports if plugin.foreign else ():
         if export.what:
             yield plugin.ctx.finding_at("host/opencode-plugin-export-not-function", plugin.file, *export.place,
-                                        variant="class" if export.what == "a class" else None, name=export.name,
+                                        variant="class" if export.what == "a class" else "no-server"
+                                        if export.what == "an object without server()" else None, name=export.name,
                                         what=export.what)
 
 

@@ -141,7 +141,7 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
         if key not in (HOOK, AFTER_HOOK):
             continue
         params = _params(function)
-        scope = Scope(_tool_spellings(function, params), consts)
+        scope = Scope(_tool_spellings(function, params), consts, {})
         hook_tools = _tools_compared(function, scope)
         hook_prefixes = _tool_prefixes(function, scope)
         if key == AFTER_HOOK:  # (its input names the tool the same way: only the names are read)
@@ -308,7 +308,7 @@ def _non_function(value: Node | None, declared: dict[str, Node | None], depth: i
         return _non_function(target, declared, depth + 1) if _text(value) in declared else ""
     if value.type == "object":  # `export default {id, server}` is a plugin module opencode accepts
         keys = {_text(p.child_by_field_name("key") or p) for p in value.named_children}
-        return "" if keys & {"server", "setup", "id"} else "an object"
+        return "" if "server" in keys else "an object without server()" if keys & {"setup", "id"} else "an object"
     if value.type in VALUES:
         return {"string": "a string", "template_string": "a string", "number": "a number", "true": "a boolean",
                 "false": "a boolean", "null": "null", "undefined": "undefined", "array": "an array",
@@ -515,7 +515,7 @@ def _handler_reads(function: Node, params: dict[str, str], scope: Scope) -> list
                     elif _text(value) == params.get("output"):
                         roles["output"] = name
                 found += [Read(key_read, where, frozenset({tool}), False)
-                          for key_read, where, _ in _args_reads(handler, roles, Scope(frozenset(), scope.consts))]
+                          for key_read, where, _ in _args_reads(handler, roles, Scope(frozenset(), scope.consts, {}))]
     return found
 
 
@@ -592,9 +592,11 @@ ANY_TOOL = Picked(frozenset(), True)
 
 
 class Scope(NamedTuple):
-    """What a hook's conditions are read with: how it writes input.tool, and the module's constants."""
+    """What a hook's conditions are read with: how it writes input.tool, the module's constants, and
+    (filled as it is read) what the early exits of each block let through before each statement."""
     spellings: frozenset[str]
     consts: dict[str, Node]
+    exits: dict[tuple[int, int], dict[tuple[int, int], Picked]]
 
 
 def _picked_at(node: Node, function: Node, scope: Scope) -> Picked:
@@ -620,14 +622,24 @@ def _picked_at(node: Node, function: Node, scope: Scope) -> Picked:
         elif kind == "switch_case" or kind == "switch_default":
             picked &= _switch_case(parent, scope)
         if kind in ("statement_block", "program", "switch_case", "switch_default"):
-            for sibling in parent.named_children:
-                if sibling == child:
-                    break
-                if sibling.type == "if_statement" and sibling.child_by_field_name("alternative") is None \
-                        and _leaves(sibling.child_by_field_name("consequence")):
-                    picked &= _when(sibling.child_by_field_name("condition"), False, scope)
+            picked &= _after_exits(parent, scope).get((child.start_byte, child.end_byte), ANY_TOOL)
         child, parent = parent, parent.parent
     return picked
+
+
+def _after_exits(block: Node, scope: Scope) -> dict[tuple[int, int], Picked]:
+    """For each statement of a block, the tools the early exits before it let through
+    (`if (input.tool !== "bash") return`), read once per block."""
+    where = (block.start_byte, block.end_byte)
+    if where not in scope.exits:
+        found, picked = {}, ANY_TOOL
+        for statement in block.named_children:
+            found[(statement.start_byte, statement.end_byte)] = picked
+            if statement.type == "if_statement" and statement.child_by_field_name("alternative") is None \
+                    and _leaves(statement.child_by_field_name("consequence")):
+                picked &= _when(statement.child_by_field_name("condition"), False, scope)
+        scope.exits[where] = found
+    return scope.exits[where]
 
 
 def _leaves(statement: Node | None) -> bool:
@@ -664,18 +676,21 @@ def _switch_case(case: Node, scope: Scope) -> Picked:
     return Picked(frozenset(names), False)
 
 
-def _when(condition: Node | None, truth: bool, scope: Scope) -> Picked:
+DEPTH = 64  # how deep a condition or a value is read (deeper: read as saying nothing)
+
+
+def _when(condition: Node | None, truth: bool, scope: Scope, depth: int = 0) -> Picked:
     """The tools for which `condition` is `truth`; every tool where it says nothing of input.tool."""
     condition = _unwrapped(condition)
-    if condition is None:
+    if condition is None or depth > DEPTH:
         return ANY_TOOL
     if condition.type == "unary_expression" and _text(condition.child_by_field_name("operator")) == "!":
-        return _when(condition.child_by_field_name("argument"), not truth, scope)
+        return _when(condition.child_by_field_name("argument"), not truth, scope, depth + 1)
     if condition.type == "binary_expression":
         operator = _text(condition.child_by_field_name("operator"))
         left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
         if operator in ("&&", "||"):
-            first, second = _when(left, truth, scope), _when(right, truth, scope)
+            first, second = _when(left, truth, scope, depth + 1), _when(right, truth, scope, depth + 1)
             return first & second if (operator == "&&") == truth else first | second
         if operator in ("===", "==", "!==", "!="):
             for a, b in ((left, right), (right, left)):
@@ -983,10 +998,10 @@ def _prefixings(function: Node, params: dict[str, str], scope: Scope) -> list[Pr
     return found
 
 
-def _leading_text(node: Node | None, consts: dict[str, Node]) -> tuple[str, bool]:
+def _leading_text(node: Node | None, consts: dict[str, Node], depth: int = 0) -> tuple[str, bool]:
     """The constant text a value starts with, and whether anything not constant follows it."""
     node = _unwrapped(node)
-    if node is None:
+    if node is None or depth > DEPTH:
         return "", True
     if node.type == "template_string":
         text = ""
@@ -1001,10 +1016,10 @@ def _leading_text(node: Node | None, consts: dict[str, Node]) -> tuple[str, bool
                 text += _text(child)
         return text, False
     if node.type == "binary_expression" and _text(node.child_by_field_name("operator")) == "+":
-        text, dynamic = _leading_text(node.child_by_field_name("left"), consts)
+        text, dynamic = _leading_text(node.child_by_field_name("left"), consts, depth + 1)
         if dynamic:
             return text, True
-        more, dynamic = _leading_text(node.child_by_field_name("right"), consts)
+        more, dynamic = _leading_text(node.child_by_field_name("right"), consts, depth + 1)
         return text + more, dynamic
     value = _constant(node, consts)
     return (value, False) if value is not None else ("", True)
@@ -1038,14 +1053,14 @@ def _gate(node: Node, function: Node, consts: dict[str, Node]) -> frozenset[str]
 
 def _conjuncts(condition: Node | None) -> Iterator[Node]:
     """The parts of `a && b && c` (each one holds when the whole does)."""
-    condition = _unwrapped(condition)
-    if condition is None:
-        return
-    if condition.type == "binary_expression" and _text(condition.child_by_field_name("operator")) == "&&":
-        yield from _conjuncts(condition.child_by_field_name("left"))
-        yield from _conjuncts(condition.child_by_field_name("right"))
-    else:
-        yield condition
+    stack = [condition]
+    while stack:
+        part = _unwrapped(stack.pop())
+        if part is not None and part.type == "binary_expression" and \
+                _text(part.child_by_field_name("operator")) == "&&":
+            stack += [part.child_by_field_name("right"), part.child_by_field_name("left")]
+        elif part is not None:
+            yield part
 
 
 def _regex(node: Node | None, consts: dict[str, Node]) -> Node | None:
@@ -1059,12 +1074,14 @@ def _anchored(function: Node, consts: dict[str, Node]) -> list[Anchored]:
     """The start-anchored regexes a hook tests: written in it, or in the constants it names (a
     list of rules at the top of the module)."""
     seen: set[tuple[int, int]] = set()
+    named: set[str] = set()
     found = []
     stack: list[tuple[Node, int]] = [(function, 0)]
     while stack:
         node, depth = stack.pop()
         for inner in _walk(node):
-            if inner.type == "identifier" and depth < 3 and _text(inner) in consts:
+            if inner.type == "identifier" and depth < 3 and _text(inner) in consts and _text(inner) not in named:
+                named.add(_text(inner))
                 stack.append((consts[_text(inner)], depth + 1))
             elif inner.type == "regex" and (inner.start_byte, inner.end_byte) not in seen:
                 seen.add((inner.start_byte, inner.end_byte))
