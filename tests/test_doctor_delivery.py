@@ -38,6 +38,13 @@ CASES = {
         {"h.py": PY + "try:\n    json.load(sys.stdin)\n    raise SystemExit(2)\nfinally:\n    sys.exit(0)\n"},
         "h.py", 6,
         {"h.py": PY + "try:\n    json.load(sys.stdin)\n    raise SystemExit(2)\nfinally:\n    print('done', file=sys.stderr)\n"}),
+    "sys.exit(2) in the threads a loop starts": (
+        {"h.py": PY + "import threading\ndef no_rm():\n    sys.exit(2)\ndef no_push():\n    pass\n"
+                      "json.load(sys.stdin)\nthreads = [threading.Thread(target=c) for c in (no_rm, no_push)]\n"
+                      "for t in threads:\n    t.start()\nfor t in threads:\n    t.join()\n"}, "h.py", 8,
+        {"h.py": PY + "from concurrent.futures import ThreadPoolExecutor\ndef no_rm():\n    sys.exit(2)\n"
+                      "def no_push():\n    pass\njson.load(sys.stdin)\nwith ThreadPoolExecutor() as pool:\n"
+                      "    for future in [pool.submit(c) for c in (no_rm, no_push)]:\n        future.result()\n"}),
     "sys.exit(os.system(...))": (
         {"h.py": PY + "sys.exit(os.system(sys.executable + ' ' + os.path.dirname(__file__) + '/guard.py'))\n",
          "guard.py": GUARD}, "h.py", 2,
@@ -105,6 +112,28 @@ def test_a_block_lost_on_its_way_out_is_flagged_at_the_line_that_loses_it(tmp_pa
     assert (_status(base, command) == 2) == twin  # what the host would receive
     flagged = found(doctor(base, {".claude/settings.json": settings(command=command)}), "delivery/exit-2-lost")
     assert [(Path(f.path).name, f.line) for f in flagged] == ([] if twin else [(runs, line)])
+
+
+DENY_THEN = PY + ("json.load(sys.stdin)\nprint(json.dumps({'hookSpecificOutput': {'hookEventName': 'PreToolUse', "
+                  "'permissionDecision': 'deny', 'permissionDecisionReason': 'no'}}))\n%sos._exit(0)\n")
+
+
+@pytest.mark.parametrize("text, runs, lost", [
+    (DENY_THEN % "", "{python}", True),
+    (DENY_THEN % "sys.stdout.flush()\n", "{python}", False),
+    (DENY_THEN % "", "{python} -u", False),
+    (DENY_THEN % "", "PYTHONUNBUFFERED=1 {python}", False),
+], ids=["os._exit after print", "flushed first", "python -u", "PYTHONUNBUFFERED in the command"])
+def test_an_answer_left_in_pythons_buffer_by_os_exit_is_flagged_at_the_exit(tmp_path, text, runs, lost):
+    base = tmp_path / "project"
+    _write(base, {"h.py": text}, "h.py")
+    command = runs.format(python=sys.executable) + ' "$CLAUDE_PROJECT_DIR"/.claude/hooks/h.py'
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"} | {"CLAUDE_PROJECT_DIR": str(base)}
+    printed = subprocess.run(["sh", "-c", command], input=PAYLOAD, text=True, capture_output=True, timeout=30,
+                             env=env).stdout  # (stdout a pipe, as under the host)
+    assert (printed == "") == lost
+    flagged = found(doctor(base, {".claude/settings.json": settings(command=command)}), "delivery/output-lost-at-exit")
+    assert [(Path(f.path).name, f.line) for f in flagged] == ([("h.py", 4)] if lost else [])
 
 
 def test_a_lost_block_on_an_event_where_exit_2_blocks_nothing_is_not_reported(tmp_path):

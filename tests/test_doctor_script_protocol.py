@@ -198,6 +198,12 @@ CASES = [
      PY + 'if "rm -rf" in data["tool_input"]["command"]:\n    print("Blocked: rm -rf", file=sys.stderr)\n'
           '    sys.exit(2)\n',
      lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/exit-1-fails-open", "Stop", "built.py",  # a message the code builds is a string all the same: exit 1
+     PY + 'problems = ["a.py: conflict markers"]\nif problems:\n'
+          '    sys.exit("Fix these before finishing:\\n" + "\\n".join(problems))\n',
+     PY + 'problems = ["a.py: conflict markers"]\nif problems:\n'
+          '    print("Fix these before finishing:\\n" + "\\n".join(problems), file=sys.stderr)\n    sys.exit(2)\n',
+     lambda r: r.decision is None, lambda r: r.decision == "block"),
     ("script/exit-1-fails-open", "PreToolUse", "raise.py",
      PY + 'if "rm -rf" in data["tool_input"]["command"]:\n    raise PermissionError("rm -rf is forbidden")\n',
      PY + 'try:\n    if "rm -rf" in data["tool_input"]["command"]:\n        raise PermissionError("rm -rf is forbidden")\n'
@@ -397,6 +403,12 @@ CASES = [
      JS + "const updatedInput = { ...data.tool_input, command: data.tool_input.command + ' -q' };\n"
           "console.log(JSON.stringify({hookSpecificOutput: {hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput}}));\n",
      lambda r: "timeout" not in r.updated_input, lambda r: r.updated_input["timeout"] == 1000),
+    ("script/text-before-json", "PreToolUse", "computed.py",  # git -C <a variable> init: still a git that prints
+     PY + 'import os, subprocess\ncwd = os.getcwd()\nsubprocess.run(["git", "-C", cwd, "init"])\n'
+          + DENY_PY + "\n",
+     PY + 'import os, subprocess\ncwd = os.getcwd()\n'
+          'subprocess.run(["git", "-C", cwd, "init"], capture_output=True)\n' + DENY_PY + "\n",
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
     ("script/text-before-json", "PreToolUse", "arm.sh",  # the answer in a one-line case arm
      SH + 'INPUT=$(cat)\necho "inspecting"\ncase "$INPUT" in\n  *rm*) ' + DENY_SH + ' ;;\nesac\n',
      SH + 'INPUT=$(cat)\necho "inspecting" >&2\ncase "$INPUT" in\n  *rm*) ' + DENY_SH + ' ;;\nesac\n',
@@ -464,6 +476,7 @@ CASES = [
      lambda r: r.decision is None, lambda r: r.decision == "deny"),
 ]
 STOP_SECOND_RUN = {"script/stop-hook-active": {"stop_hook_active": True}}
+AT_THE_EVENT = {"script/exit-2-does-not-block": "PostToolUse"}  # rule: the event whose key its finding names
 
 
 @pytest.mark.parametrize("rule, event, name, bad, good, bad_does, good_does", CASES,
@@ -474,8 +487,10 @@ def test_a_script_that_breaks_its_events_protocol_is_reported_and_a_correct_one_
     assert bad_does(behaviour(tmp_path / "bad", name, bad, event, **extra))
     assert good_does(behaviour(tmp_path / "good", name, good, event, **extra))
     reported = findings(tmp_path / "bad", name, bad, event, rule)
-    assert reported and reported[0].line and Path(reported[0].path).name == name
-    assert reported[0].related and reported[0].related[0]["path"].endswith("settings.json")
+    # (a guard placed after the call is reported at its event's key: the fix is to move it there)
+    at, beside = (name, "settings.json") if not AT_THE_EVENT.get(rule) == event else ("settings.json", name)
+    assert reported and reported[0].line and Path(reported[0].path).name == at
+    assert reported[0].related and reported[0].related[0]["path"].endswith(beside)
     if not (rule == "script/text-before-json" and name == "branch.py"):
         assert not findings(tmp_path / "good", name, good, event, rule), good
 

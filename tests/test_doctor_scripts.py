@@ -2,6 +2,7 @@
 (installer/doctor/checks/scripts/), plus the corpus pin: which real scripts emit what."""
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -561,13 +562,18 @@ def test_reading_a_python_script_with_an_invalid_escape_warns_of_nothing():
                                               ({"async": True, "asyncRewake": True}, False)],
                          ids=["async", "in the foreground", "asyncRewake"])
 def test_a_guard_run_in_the_background_is_reported(tmp_path, fields, reported):
-    """An async hook's answer is never read (the e2e scenario "an async deny": the call ran)."""
+    """An async hook's answer is never read (the e2e scenario "an async deny": the call ran):
+    reported at the handler's "async" key, the line to change, with the script's exit as related."""
     base = tmp_path / "p"
     command = _write(base, ".claude/hooks/guard.py", 'import sys\nprint("no", file=sys.stderr)\nsys.exit(2)\n')
     config = settings("PreToolUse", matcher="Bash", command=command)
     config["hooks"]["PreToolUse"][0]["hooks"][0].update(fields)
     found_here = found(doctor(base, {S: config}), "script/async-answer-never-read")
-    assert [f.line for f in found_here] == ([3] if reported else [])
+    written = json.dumps(config, indent=2).splitlines()
+    async_line = next((n for n, text in enumerate(written, 1) if '"async"' in text), None)
+    assert [(Path(f.path).name, f.line) for f in found_here] == ([("settings.json", async_line)] if reported else [])
+    assert [(Path(r["path"]).name, r["line"]) for f in found_here for r in f.related] == (
+        [("guard.py", 3)] if reported else [])
 
 
 def test_a_stop_hook_that_adds_context_without_reading_stop_hook_active_is_reported(tmp_path):

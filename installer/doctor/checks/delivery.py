@@ -6,7 +6,9 @@ One unit: a readable script file with the handlers that run it (checks/scripts/u
 - its own exit 2 taken back on its way out (an except that catches SystemExit, a finally that
   exits, a catch around execSync, an exit status overwritten, an EXIT trap);
 - a child script's exit 2 that the script running it drops (subprocess, os.system, spawnSync,
-  a shell wrapper whose own last command, `|| true` or pipe decides its status).
+  a shell wrapper whose own last command, `|| true` or pipe decides its status);
+- an answer written on stdout that never leaves the process (os._exit before Python's buffer is
+  flushed).
 Reported only where the host would block on exit 2 (the adapter's exit_2_blocks) and the script
 gives no JSON decision on stdout, which would still get through.
 - an input field read as an object where the event sends a JSON string, or parsed where it sends
@@ -19,6 +21,7 @@ from typing import Iterator
 
 from ... import hosts
 from ...hosts.cursor import protocol as cursor_protocol
+from ...patterns import lazy
 from .. import disk, handler_facts
 from ..model import Context, Finding, Handler, RuleTable
 from ..scripts import keys
@@ -55,12 +58,60 @@ def _exit_2_lost(script: Script) -> Iterator[Finding]:
     facts = script.facts
     if not handlers or ANSWERS & set(facts.answers):
         return
-    lost = [place for place in facts.flow.lost_blocks if not place.child or _blocks_by_exit_2(_beside(facts, place.child))]
-    for place in (lost or list(_wrapped(script, handlers[0])))[:1]:
+    lost = [place for place in facts.flow.lost_blocks if place.rule == "exit-2-lost"
+            and (not place.child or _blocks_by_exit_2(_beside(facts, place.child)))]
+    yield from _report(script, handlers, lost or list(_wrapped(script, handlers[0])))
+
+
+@RULES.rule("delivery/exit-in-subshell")
+def _exit_in_subshell(script: Script) -> Iterator[Finding]:
+    """An `exit 2` that ends only the subshell it runs in (a pipeline's part, `( )`, `$( )`), while
+    the script runs on to another status."""
+    yield from _shell_lost(script, "exit-in-subshell")
+
+
+@RULES.rule("delivery/errexit-exits-early")
+def _errexit_exits_early(script: Script) -> Iterator[Finding]:
+    """Under `set -e`, a command whose failure is an ordinary outcome ends the script with 1
+    before its `exit 2`."""
+    yield from _shell_lost(script, "errexit-exits-early")
+
+
+@RULES.rule("delivery/status-masked")
+def _status_masked(script: Script) -> Iterator[Finding]:
+    """`local x=$(guard)` (export, declare...) followed by a read of `$?`, which is the builtin's 0."""
+    yield from _shell_lost(script, "status-masked")
+
+
+def _shell_lost(script: Script, rule: str) -> Iterator[Finding]:
+    """The places of a shell script's model (scripts/shell_status.py) that one rule reports."""
+    handlers = _blocking(script)
+    if handlers and not ANSWERS & set(script.facts.answers):
+        yield from _report(script, handlers, [place for place in script.facts.flow.lost_blocks if place.rule == rule])
+
+
+def _report(script: Script, handlers: list[Handler], lost: list[Lost]) -> Iterator[Finding]:
+    for place in lost[:1]:
         if place.status == "1" and script.code.claude_fails_closed:
             continue  # (exit 1 blocks there too)
-        yield script.finding("delivery/exit-2-lost", Place(place.line, place.column), handlers, how=place.how, status=place.status,
-                             action=_action(handlers[0]))
+        yield script.finding(f"delivery/{place.rule}", Place(place.line, place.column), handlers, how=place.how,
+                             status=place.status, action=_action(handlers[0]))
+
+
+@RULES.rule("delivery/output-lost-at-exit")
+def _output_lost_at_exit(script: Script) -> Iterator[Finding]:
+    """A Python script whose answer on stdout stays in its buffer: os._exit() ends the process
+    before the buffer is written, unless the interpreter runs unbuffered (`python3 -u`, or
+    PYTHONUNBUFFERED from the command or the settings' env)."""
+    place = script.facts.flow.unflushed_exit
+    if place is None or "PYTHONUNBUFFERED" in script.ctx.settings_env:
+        return
+    handlers = [h for h in script.handlers if not UNBUFFERED.search(str(h.command or ""))]
+    if handlers:
+        yield script.finding("delivery/output-lost-at-exit", place, handlers)
+
+
+UNBUFFERED = lazy(r"PYTHONUNBUFFERED|\bpython[\d.]*\s+(?:-[a-zA-Z]+\s+)*-[a-zA-Z]*u", needs=("PYTHON", "python"))
 
 
 def _beside(facts: keys.ScriptFacts, child: str) -> Path | None:

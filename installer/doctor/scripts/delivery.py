@@ -29,6 +29,10 @@ from ...patterns import lazy
 
 PY_RUNS = frozenset({"subprocess.run", "subprocess.call", "subprocess.Popen", "os.system", "run", "call", "Popen"})
 PY_EXITS = frozenset({"sys.exit", "exit", "quit"})  # (os._exit ends the process at once: nothing catches it)
+# what starts a thread (its target's SystemExit never leaves it), and where a positional target sits
+THREAD_STARTS = frozenset({"threading.Thread", "Thread", "threading.Timer", "Timer", "_thread.start_new_thread",
+                           "start_new_thread"})
+POSITIONAL_TARGET = {"threading.Timer": 1, "Timer": 1, "_thread.start_new_thread": 0, "start_new_thread": 0}
 CATCHES_EXIT = frozenset({"", "BaseException", "SystemExit"})  # ("": a bare except)
 # where the child's status is read: it is then the script's to pass on (not reported)
 STATUS_READ = frozenset({"returncode", "wait", "poll", "check_returncode"})
@@ -43,6 +47,7 @@ class Lost(NamedTuple):
     how: str  # what happens there, in a few words
     status: str  # the status the host receives instead ("0", "1", "0 or 1")
     child: str = ""  # the child script whose status is lost, as the code names it ("guard.py"); "": its own
+    rule: str = "exit-2-lost"  # the rule (delivery/...) that reports it
 
 
 # ---- Python ----------------------------------------------------------------------------------------
@@ -91,7 +96,8 @@ def python(tree: ast.Module, nodes: list[ast.AST]) -> tuple[Lost, ...]:
     """The places of a Python script where its exit 2 is lost (`nodes`: every node of the tree)."""
     tries = [node for node in nodes if isinstance(node, ast.Try) and (node.finalbody or any(
         handler.type is None or CATCHES_EXIT & {_name(t) for t in ast.walk(handler.type)} for handler in node.handlers))]
-    if not tries:
+    threads = [node for node in nodes if isinstance(node, ast.Call) and _name(node.func) in THREAD_STARTS]
+    if not tries and not threads:
         return tuple(sorted(set(_children(tree, nodes))))
     constants = _constants(tree)
     functions = {node.name: node for node in nodes if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
@@ -114,8 +120,35 @@ def python(tree: ast.Module, nodes: list[ast.AST]) -> tuple[Lost, ...]:
         return any(_exits_2(n, constants) or (isinstance(n, ast.Call) and _name(n.func) in exiting)
                    for stmt in body for n in ast.walk(stmt))
 
-    found = [*_caught_exits(tries, blocks_in), *_children(tree, nodes)]
+    found = [*_caught_exits(tries, blocks_in), *_in_threads(threads, exiting, nodes), *_children(tree, nodes)]
     return tuple(sorted(set(found)))
+
+
+def _in_threads(starts: list[ast.Call], exiting: set[str], nodes: list[ast.AST]) -> Iterator[Lost]:
+    """A thread whose target exits 2: SystemExit raised in a thread ends that thread alone
+    (threading's excepthook lets it pass without a word), and the process ends with the main
+    thread's status. (A ThreadPoolExecutor's future.result() raises it again in the caller.)"""
+    for call in starts:
+        target = next((k.value for k in call.keywords if k.arg in ("target", "function")), None)
+        if target is None and _name(call.func) in POSITIONAL_TARGET and len(call.args) > POSITIONAL_TARGET[_name(call.func)]:
+            target = call.args[POSITIONAL_TARGET[_name(call.func)]]
+        names = _functions_named(target, nodes)
+        hit = next((name for name in names if name in exiting), None)
+        if hit is not None:
+            yield Lost(call.lineno, call.col_offset + 1, f"{hit}() exits 2 in the thread started here: SystemExit "
+                       "ends only that thread, and the script goes on to exit with the main thread's status", "0")
+
+
+def _functions_named(target: ast.AST | None, nodes: list[ast.AST]) -> list[str]:
+    """The functions a thread's target names: `f`, `self.f`, or the loop variable of a
+    `for f in (a, b)` / comprehension over names."""
+    if target is None:
+        return []
+    name = _name(target).rpartition(".")[2]
+    loops = [n.iter for n in nodes if isinstance(n, (ast.For, ast.comprehension)) and isinstance(n.target, ast.Name)
+             and n.target.id == name]
+    return [_name(e).rpartition(".")[2] for names in loops if isinstance(names, (ast.Tuple, ast.List))
+            for e in names.elts] or [name]
 
 
 def _caught_exits(tries: list[ast.Try], blocks_in: Callable[[list[ast.stmt]], bool]) -> Iterator[Lost]:

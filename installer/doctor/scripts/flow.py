@@ -35,7 +35,7 @@ from ... import safe_read
 from ...errors import HookwrightError
 from ...patterns import lazy
 from ..shell.lex import closing_brace
-from . import delivery
+from . import delivery, shell_status
 
 STDOUT_JSON, STDOUT_TEXT, STDOUT_INPUT = "json", "text", "input"
 DECISION_FIELDS = ("permissionDecision", "decision", "behavior", "permission")
@@ -170,7 +170,7 @@ class Flow:
                  input_reads: tuple[tuple[str, Place], ...] = (), syntax_error: tuple[str, Place] | None = None,
                  called: frozenset[str] = frozenset(), stderr_answers: tuple[Place, ...] = (),
                  unread_output: bool = False, lost_blocks: tuple[delivery.Lost, ...] = (),
-                 field_reads: tuple[delivery.FieldRead, ...] = ()) -> None:
+                 field_reads: tuple[delivery.FieldRead, ...] = (), unflushed_exit: Place | None = None) -> None:
         self.writes = writes
         self.exits = exits
         self.stdin_reads = stdin_reads  # the second read, when stdin is read twice on one path
@@ -188,6 +188,8 @@ class Flow:
         self.unread_output = unread_output  # it writes something on stdout this reader cannot tell (a JSON variable...)
         self.lost_blocks = lost_blocks  # where its own exit 2 never reaches the process that runs it (delivery.py)
         self.field_reads = field_reads  # how it reads the input fields whose type differs by event (delivery.py)
+        # an os._exit() of a Python script that writes on stdout and never flushes it: the buffer is lost
+        self.unflushed_exit = unflushed_exit
 
     def mixed_output(self) -> tuple[Write, Write] | None:
         """A text (or echoed input) write and a JSON write that one run can both make: stdout is
@@ -248,7 +250,7 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
         return flow
     flow = _shell(code, at, common, path)
     flow.lost_blocks = delivery.shell(code, at, any(e.status == 2 for e in flow.exits)
-                                      or delivery.SCRIPT_NAME.search(code) is not None)
+                                      or delivery.SCRIPT_NAME.search(code) is not None) + shell_status.lost(code, at)
     return flow
 
 
@@ -624,12 +626,31 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                     string_inputs.append(place(at_node))
     called = frozenset(node.func.id if isinstance(node.func, ast.Name) else node.func.attr for node in _nodes(tree)
                        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)))
-    return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads) or _reads_through_calls(tree, reads),
+    return Flow(unflushed_exit=_unflushed_exit(tree, text) if writes else None,
+                writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads) or _reads_through_calls(tree, reads),
                 values=tuple(values), called=called, stderr_answers=tuple(stderr_answers), unread_output=unread_output,
                 new_inputs=_new_inputs(new_objects),
                 input_as_string=tuple(sorted(set(string_inputs))),
                 continue_false=common["continue_false"], stop_flag_from_env=common["stop_flag_from_env"],
                 failure_fields=common["failure_fields"], input_reads=common["input_reads"])
+
+
+# what empties or bypasses Python's stdout buffer before the process ends
+FLUSHES = lazy(r"\bflush\b|reconfigure|write_through|line_buffering|PYTHONUNBUFFERED|\bsys\.stdout\s*=|"
+               r"\A#![^\n]*\s-[a-zA-Z]*u", needs=("flush", "reconfigure", "write_through", "line_buffering",
+                                                 "PYTHONUNBUFFERED", "stdout", "#!"))
+
+
+def _unflushed_exit(tree: ast.Module, text: str) -> Place | None:
+    """The first os._exit() of a script that writes on stdout and never flushes it: stdout to a
+    pipe is block-buffered, and os._exit ends the process without emptying the buffer, so what
+    was written never leaves (a flush, print(..., flush=True), `-u` on the #! line or
+    PYTHONUNBUFFERED keep it)."""
+    exits = [node for node in _nodes(tree) if isinstance(node, ast.Call) and _name(node.func) in ("os._exit", "_exit")]
+    if not exits or FLUSHES.search(text):
+        return None
+    first = min(exits, key=lambda n: (n.lineno, n.col_offset))
+    return Place(first.lineno, first.col_offset + 1)
 
 
 def _filled_in(tree: ast.Module, name: str) -> tuple[list[str], bool]:
@@ -868,8 +889,9 @@ def _py_child_output(call: ast.Call, name: str) -> tuple[str, str] | None:
         return None
     first = call.args[0]
     if isinstance(first, (ast.List, ast.Tuple)):
-        words = [e.value for e in first.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
-        if len(words) != len(first.elts):
+        # (a word the code computes, `git -C cwd status`, stands as a placeholder: the literal ones decide)
+        words = [e.value if isinstance(e, ast.Constant) and isinstance(e.value, str) else "?" for e in first.elts]
+        if not words or words[0] == "?" or any(isinstance(e, ast.Starred) for e in first.elts):
             return None
     elif isinstance(first, ast.Constant) and isinstance(first.value, str) and ">" not in first.value \
             and "|" not in first.value:
@@ -913,7 +935,27 @@ def _py_status(arg: ast.AST | None, strings: "_PyStrings") -> tuple[int | None, 
     text = strings.text(arg)
     if text is not None:
         return 1, text
+    built = _built_string(strings.resolve(arg))
+    if built is not None:  # sys.exit("Fix these:\n" + "\n".join(problems)): a string all the same
+        return 1, built
     return None, ""
+
+
+def _built_string(node: ast.AST | None) -> str | None:
+    """A string the code builds (`"a" + b`, `"a {}".format(b)`, `"\n".join(b)`, `"a %s" % b`):
+    its literal parts, else None (not known to be a string)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str))
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
+        left, right = _built_string(node.left), _built_string(node.right)
+        if left is not None or (isinstance(node.op, ast.Add) and right is not None):
+            return (left or "") + (right or "") if isinstance(node.op, ast.Add) else left
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("format", "join") \
+            and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str):
+        return node.func.value.value if node.func.attr == "format" else ""
+    return None
 
 
 def _stderr_before(body: list[ast.stmt], index: int, strings: "_PyStrings") -> str:

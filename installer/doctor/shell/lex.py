@@ -28,6 +28,7 @@ class Word:
     def __init__(self, text: str, dynamic: str | None = None, quoted: bool = False, operator: bool = False,
                  assignment: bool = False, redirect: bool = False, unquoted: str | None = None,
                  inner_command: str | None = None) -> None:
+        self.at = -1  # its offset in the text the Lexer read (-1: a word made elsewhere)
         self.text = text  # after quote removal and the expansions we can do
         self.dynamic = dynamic  # an expansion only the running shell can do
         self.quoted = quoted  # some part was quoted (a quoted `=` is not an assignment...)
@@ -92,7 +93,11 @@ class Lexer:
         out: list[Word] = []
         text, n = self.text, len(self.text)
         in_test = False  # inside [[ ]]: && || ( ) are part of the test, and =~ takes a regex
+        placed, begin = 0, 0  # (each turn of the loop adds one word at most: where it began)
         while self.i < n:
+            if len(out) > placed:
+                out[-1].at, placed = begin, len(out)
+            begin = self.i
             if in_test and out and out[-1].text == "=~" and not out[-1].quoted and text[self.i] not in " \t":
                 out.append(self._regex_operand())
                 continue
@@ -135,6 +140,8 @@ class Lexer:
                 continue
             out.append(self._word())
             in_test = in_test or (out[-1].text == "[[" and not out[-1].quoted and _starts_a_command(out[:-1]))
+        if len(out) > placed:
+            out[-1].at = begin
         return out
 
     def _regex_operand(self) -> Word:

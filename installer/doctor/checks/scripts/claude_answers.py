@@ -38,8 +38,12 @@ def _exit_2_does_not_block(code: HookCode) -> Iterator[Finding]:
         if len(weak) < len(rows):
             continue
         event, row = next(iter(weak.items()))  # (after the fact, only an exit that says it refuses is reported)
-        variant = "after-the-fact" if row.exit_2 == claude_protocol.FEEDBACK else "refusal" if refusal else None
-        yield code.report("script/exit-2-does-not-block", exit_.at, variant, event=event, said=_said(exit_.message))
+        if row.exit_2 == claude_protocol.FEEDBACK:  # a guard placed after the call: the fix is its event
+            yield code.report_at_event("script/exit-2-does-not-block", exit_.at, "after-the-fact", event=event,
+                                       said=_said(exit_.message), line=exit_.at.line, script="the hook")
+            return
+        yield code.report("script/exit-2-does-not-block", exit_.at, "refusal" if refusal else None, event=event,
+                          said=_said(exit_.message))
 
 
 @CLAUDE_ANSWER_RULES.rule("script/reason-on-stdout")

@@ -141,10 +141,14 @@ def _async_answer_never_read(script: Script) -> Iterator[Finding]:
     answers = sorted([*(exits or facts.blocks)] if blocking else [], key=lambda s: (s.line, s.column))
     answers += sorted([*facts.denies, *dict(facts.rewrite_sites).get("claude", ())] if deciding else [],
                       key=lambda s: (s.line, s.column))
-    if answers:
+    if answers:  # at the handler's "async": the line to change
         handlers = blocking if answers[0] in facts.blocks else deciding
-        yield script.finding("script/async-answer-never-read", answers[0], handlers, event=handlers[0].event,
-                             how=answers[0].what)
+        related = [{"path": str(facts.path), "line": answers[0].line, "column": answers[0].column,
+                    "message": f"the answer {facts.path.name} gives ({answers[0].what})"}]
+        for handler in handlers:
+            yield script.ctx.finding("script/async-answer-never-read", handler.file, handler.keys + ("async",),
+                                     related, at_key=True, event=handler.event, how=answers[0].what,
+                                     script=facts.path.name, line=answers[0].line)
 
 
 @SCRIPT_RULES.rule("script/mixed-shapes")

@@ -77,7 +77,8 @@ class Script:
                         fail_closed=bool(cursor) and all(isinstance(h.value, dict) and h.value.get("failClosed") is True
                                                          for h in cursor),
                         claude_fails_closed=_fail_closed(self.claude),
-                        tools=_tools_reached(self.claude) if self.claude and not cursor else None)
+                        tools=_tools_reached(self.claude) if self.claude and not cursor else None,
+                        report_at_event=self._report_at_event)
 
     def finding(self, rule_id: str, place: At, handlers: list[Handler], variant: str | None = None,
                 **params: Any) -> Finding:
@@ -88,6 +89,19 @@ class Script:
         return Finding(rule.id, rule.severity, str(self.facts.path), place.line, place.column,
                        message.format(**params) + _run_by(handlers, self.imported_by), hint.format(**params),
                        _related(handlers))
+
+    def _report_at_event(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding:
+        """A finding of its code at the event key of the Claude Code handler that runs it on
+        params["event"] (where the user moves the hook), the script's place as its related entry."""
+        handler = next(h for h in self.claude if h.event == params["event"])
+        rule = rule_by_id(rule_id)
+        message, hint = rule.worded(variant)
+        line, column = handler.file.position(handler.keys[:2], True)
+        related = [{"path": str(self.facts.path), "line": place.line, "column": place.column,
+                    "message": f"the line of {self.facts.path.name} it is about"}]
+        return Finding(rule.id, rule.severity, str(handler.file.path), line, column,
+                       message.format(**{**params, "script": self.facts.path.name}), hint.format(**params), related,
+                       handler.keys[:2], True)
 
     def _report(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding:
         """A finding of its code: about the Claude Code handlers for a rule of Claude Code's protocol."""
@@ -101,7 +115,7 @@ class HookCode:
 
     def __init__(self, facts: ScriptFacts, claude_events: list[str], cursor_events: list[str], report: Report,
                  fail_closed: bool = False, tools: frozenset[str] | None = None,
-                 claude_fails_closed: bool = False) -> None:
+                 claude_fails_closed: bool = False, report_at_event: Report | None = None) -> None:
         self.facts = facts
         self.claude_events = claude_events
         self.cursor_events = cursor_events  # (judged only for code Claude Code does not run)
@@ -111,6 +125,9 @@ class HookCode:
         # failure (exit 1, a crash, a timeout) blocks like exit 2 (docs/hosts/claude-code.md#on-failure)
         self.claude_fails_closed = claude_fails_closed
         self.tools = tools  # the tools its matchers reach, for a rewrite's fields (None: any)
+        # a script's finding at the event key of its handler (params["event"]): where the fix is to
+        # run it on another event; an inline command's findings are at its handler already
+        self.report_at_event = report_at_event or report
 
     @property
     def flow(self) -> script_flow.Flow:

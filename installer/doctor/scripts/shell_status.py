@@ -1,0 +1,325 @@
+"""Where a shell script's own block (its `exit 2`) never becomes the status its process ends with:
+a small model of how the shell's subshells, errexit, `local`, EXIT traps and `wait` change it,
+read from the script's tree (shell/tree.py).
+
+- an `exit 2` that runs in a subshell (a pipeline's part: `... | while read; do exit 2; done`, a
+  `( ... )`, a `$( ... )`, a function called there) ends that subshell only, and the script runs
+  on, unless what follows passes the status on (`set -e`, `|| exit`, `$?`, PIPESTATUS, its last
+  statement, `shopt -s lastpipe` for a pipeline's last part);
+- under `set -e`, a command whose failure is an ordinary outcome (`grep` that matches nothing,
+  `((n++))` from 0, a function ending in `[ ... ] && ...`) ends the script with 1 before it
+  reaches its `exit 2`;
+- `local x=$(guard)` (export, declare, readonly) sets `$?` to the builtin's 0, so the `$?` read
+  next never sees the guard's failure;
+- an EXIT trap calling a function that exits with another status replaces the script's;
+- a bare `wait` after jobs started with `&` returns 0 whatever they exit with.
+Each Lost names the line the user changes. What the reader cannot parse is not reported.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable, Iterator, NamedTuple
+
+from ...patterns import lazy
+from ..shell.interpret import SCRIPT_SUFFIXES
+from ..shell.lex import Unreadable
+from ..shell.tree import AndOr, Command, commands, parse
+from .delivery import Lost
+
+GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "zgrep"})  # exit 1 when nothing matches
+MASKING = frozenset({"local", "export", "declare", "typeset", "readonly"})
+ERREXIT_FLAG = lazy(r"-[a-zA-Z]*e[a-zA-Z]*$")
+STEP = lazy(r"^[A-Za-z_]\w*(?:\+\+|--)$|^(?:\+\+|--)[A-Za-z_]\w*$")  # n++: its value before the step
+STATUS_READ = lazy(r"\$\?|\$\{\?\}|PIPESTATUS", needs=("$?", "${?}", "PIPESTATUS"))
+BLOCKS = lazy(r"\b(?:exit|return)[ \t]+2\b", needs=("2",))
+
+
+class _Where(NamedTuple):
+    """A statement in the shell's own process, with what holds there."""
+
+    statement: AndOr
+    siblings: list[AndOr]  # the list it is in
+    position: int
+    errexit: int  # offset of the `set -e` in force, or -1
+    pipefail: bool
+    tested: bool  # in an if/while condition: its status is looked at
+    function: str  # the function whose body holds it, "" at the top
+
+
+def lost(code: str, place: Callable[[int], tuple[int, int]]) -> tuple[Lost, ...]:
+    """The places of a shell script where its block by exit 2 is lost (sorted by line)."""
+    if not BLOCKS.search(code) and "wait" not in code:
+        return ()
+    try:
+        tree = parse(code)
+    except (Unreadable, RecursionError):
+        return ()
+    model = _Model(code, tree, place)
+    found = [*model.subshell_exits(), *model.errexit_stops(), *model.masked(), *model.traps(), *model.bare_wait()]
+    return tuple(sorted(set(found)))
+
+
+class _Model:
+    def __init__(self, code: str, tree: list[AndOr], place: Callable[[int], tuple[int, int]]) -> None:
+        self.code = code
+        self.tree = tree
+        self.place = place
+        every = list(commands(tree))
+        self.functions = {c.words[0].text: c for c in every if c.kind == "function" and c.words}
+        self.lastpipe = any(c.head == "shopt" and "lastpipe" in {w.text for w in c.plain} for c in every)
+        self.exiting = self._exiting_functions()
+        self.where = list(self._walk(tree, _State(-1 if not _shebang_errexit(code) else 0, False), False, ""))
+
+    # ---- the model
+    def _exiting_functions(self) -> set[str]:
+        """The functions that run `exit 2` in the caller's process (directly or through another)."""
+        calls = {name: {c.head for c in _own(fn.lists[0])} for name, fn in self.functions.items()}
+        exiting = {name for name, fn in self.functions.items() if any(_exit_2(c) for c in _own(fn.lists[0]))}
+        changed = True
+        while changed:
+            changed = False
+            for name, called in calls.items():
+                if name not in exiting and called & exiting:
+                    exiting.add(name)
+                    changed = True
+        return exiting
+
+    def _blocks(self, command: Command) -> bool:
+        return _exit_2(command) or (command.kind == "simple" and command.head in self.exiting)
+
+    def _walk(self, statements: list[AndOr], state: _State, tested: bool, function: str) -> Iterator[_Where]:
+        """The statements the script's own process runs, in order, with the errexit and pipefail
+        options set by the `set` commands before them."""
+        for index, statement in enumerate(statements):
+            yield _Where(statement, statements, index, state.errexit, state.pipefail, tested, function)
+            for pipeline in statement.pipelines:
+                last = len(pipeline.commands) - 1
+                for position, command in enumerate(pipeline.commands):
+                    if last and not (self.lastpipe and position == last):
+                        continue  # (a pipeline's part runs in a subshell)
+                    if command.kind == "simple" and command.head == "set":
+                        state.apply(command)
+                    if command.kind in ("subshell", "simple"):
+                        continue
+                    inner = command.words[0].text if command.kind == "function" else function
+                    for number, listed in enumerate(command.lists):
+                        yield from self._walk(listed, state, tested or number in command.conditions, inner)
+
+    def _line(self, offset: int) -> tuple[int, int]:
+        return self.place(offset)
+
+    def _followed_by_status_read(self, where: _Where) -> bool:
+        following = where.siblings[where.position + 1] if where.position + 1 < len(where.siblings) else None
+        return following is not None and bool(STATUS_READ.search(self.code, following.at, following.end))
+
+    def _passes_on(self, where: _Where) -> bool:
+        """The statement's status goes on: `set -e`, a `$?` read next, or the last of its list."""
+        return where.errexit >= 0 or self._followed_by_status_read(where) or where.position == len(where.siblings) - 1
+
+    # ---- exit 2 in a subshell
+    def subshell_exits(self) -> Iterator[Lost]:
+        for where in self.where:
+            if where.tested or where.statement.background:
+                continue
+            statement = where.statement
+            for number, pipeline in enumerate(statement.pipelines):
+                if number < len(statement.operators) or pipeline.negated:
+                    continue  # (`a || exit`, `a && ...`: its status is looked at)
+                last = len(pipeline.commands) - 1
+                for position, command in enumerate(pipeline.commands):
+                    forked = command.kind == "subshell" or (last > 0 and not (position == last and self.lastpipe))
+                    reaches = position == last or where.pipefail
+                    if forked and command.kind != "simple" and any(
+                            self._blocks(c) for listed in command.lists for c in _own(listed)):
+                        if not (reaches and self._passes_on(where)):
+                            yield self._lost(statement.at, _subshell_how(command, position, last), "exit-in-subshell")
+                            return
+                    for listed in command.substitutions:
+                        if not any(self._blocks(c) for c in _own(listed)):
+                            continue
+                        assignment = command.kind == "simple" and all(w.assignment for w in command.plain)
+                        if not (assignment and reaches and self._passes_on(where)):
+                            yield self._lost(statement.at, "the `exit 2` runs inside `$( ... )`, a subshell of its own: "
+                                             "it ends that subshell only and the script runs on", "exit-in-subshell")
+                            return
+
+    # ---- set -e
+    def errexit_stops(self) -> Iterator[Lost]:
+        for where in self.where:
+            statement = where.statement
+            if where.errexit < 0 or where.tested or statement.background or where.function:
+                continue
+            pipeline = statement.pipelines[-1]
+            if pipeline.negated:
+                continue
+            counted = pipeline.commands if where.pipefail else pipeline.commands[-1:]
+            why = next((w for w in (self._fails(c, where.pipefail) for c in counted) if w), None)
+            if why and BLOCKS.search(self.code, statement.end):
+                line = self._line(where.errexit)[0] if where.errexit > 0 else 1
+                yield self._lost(statement.at, f"under `set -e` (line {line}) {why}, and that ends the script here "
+                                 "with status 1 before it reaches its `exit 2`", "errexit-exits-early", status="1")
+                return
+
+    def _fails(self, command: Command, pipefail: bool) -> str:
+        """Why a command's failure is an ordinary outcome, or ""."""
+        if command.kind == "arith":
+            text = "".join(w.text for w in command.words)
+            return f"`(({text}))` is 0, and so fails, when the value before the step is 0" if STEP.match(text) \
+                and self._may_be_0(text.strip("+-"), command.at) else ""
+        if command.kind != "simple":
+            return ""
+        head = "" if all(w.assignment for w in command.plain) else command.head
+        if head in GREPS:
+            return f"`{head}` exits 1 when nothing matches"
+        if head == "let" and any(STEP.match(w.text) and self._may_be_0(w.text.strip("+-"), command.at)
+                                 for w in command.plain[1:]):
+            return "`let` fails when its last value is 0, as `n++` from 0 is"
+        if head in self.functions and head not in self.exiting:
+            body = self.functions[head].lists[0]
+            inner = body[0].pipelines[0].commands[0].lists[0] if body and body[0].pipelines[0].commands[0].lists else []
+            if inner and inner[-1].operators and inner[-1].operators[-1] == "&&":
+                return f"{head}() ends with `... && ...`, which returns 1 when its test is false"
+        if command.substitutions and all(w.assignment for w in command.plain):
+            for listed in command.substitutions:
+                if listed and listed[-1].pipelines and not listed[-1].pipelines[-1].negated:
+                    inner_pipeline = listed[-1].pipelines[-1]
+                    counted = inner_pipeline.commands if pipefail else inner_pipeline.commands[-1:]
+                    why = next((w for w in (self._fails(c, pipefail) for c in counted) if w), None)
+                    if why and not listed[-1].operators:
+                        return f"the assignment takes the status of its `$( )`, where {why}"
+        return ""
+
+    def _may_be_0(self, name: str, before: int) -> bool:
+        """The variable is unset or 0 as far as the last literal assignment before `before` says."""
+        values = re.findall(rf"(?<![\w$]){re.escape(name)}=(\d+)\b", self.code[:before])
+        return not values or int(values[-1]) == 0
+
+    # ---- local x=$(...); $?
+    def masked(self) -> Iterator[Lost]:
+        for where in self.where:
+            statement = where.statement
+            if len(statement.pipelines) != 1 or len(statement.pipelines[0].commands) != 1:
+                continue
+            command = statement.pipelines[0].commands[0]
+            if command.kind != "simple" or command.head not in MASKING or not command.substitutions:
+                continue
+            if self._followed_by_status_read(where):
+                yield self._lost(statement.at, f"`{command.head}` gives `$?` its own status (0), not the status of "
+                                 "the `$( ... )` it assigns, so the `$?` read on the next line never sees a failure",
+                                 "status-masked")
+                return
+
+    # ---- EXIT traps calling a function
+    def traps(self) -> Iterator[Lost]:
+        for command in commands(self.tree):
+            words = [w.text for w in command.plain]
+            if command.head != "trap" or len(words) < 3 or not {"EXIT", "0"} & set(words[2:]):
+                continue
+            handler = self.functions.get(words[1].strip())
+            if handler is None:
+                continue
+            for inner in _own(handler.lists[0]):
+                status = _exit_status(inner)
+                if status is not None and status != 2:
+                    yield self._lost(inner.at, f"the EXIT trap (line {self._line(command.at)[0]}) runs {words[1]}(), "
+                                     f"whose `exit {status}` here replaces the status the script ends with, an exit 2 "
+                                     "included", "exit-2-lost", status=str(status))
+                    return
+
+    # ---- a bare wait
+    def bare_wait(self) -> Iterator[Lost]:
+        if not self.tree:
+            return
+        final = self.tree[-1]
+        command = final.pipelines[-1].commands[-1]
+        if len(final.pipelines) != 1 or command.kind != "simple" or [w.text for w in command.plain] != ["wait"]:
+            return
+        started = [c for c in commands(self.tree[:-1]) if c.kind == "simple" and any(
+            w.dynamic or w.text.endswith(SCRIPT_SUFFIXES) for w in c.plain) and _in_background(c, self.tree)]
+        looped = any(c.kind in ("for", "while", "until") and any(s.background for listed in c.lists for s in listed)
+                     for c in commands(self.tree[:-1]))
+        if started and (looped or len(started) > 1):  # (checks run side by side, not one notifier let go)
+            yield self._lost(final.at, f"the bare `wait` returns 0 whatever the commands started with `&` (line "
+                             f"{self._line(started[0].at)[0]}) exit with, and it is the script's last command",
+                             "exit-2-lost", status="0")
+
+    def _lost(self, offset: int, how: str, rule: str, status: str = "0") -> Lost:
+        line, column = self._line(offset)
+        return Lost(line, column, how, status, rule=rule)
+
+
+class _State:
+    """The options `set` has switched on so far."""
+
+    def __init__(self, errexit: int, pipefail: bool) -> None:
+        self.errexit = errexit
+        self.pipefail = pipefail
+
+    def apply(self, command: Command) -> None:
+        words = [w.text for w in command.plain[1:]]
+        for i, word in enumerate(words):
+            option = words[i + 1] if i + 1 < len(words) else ""
+            if ERREXIT_FLAG.match(word) or (word == "-o" and option == "errexit"):
+                self.errexit = command.at
+            elif word.startswith("+") and "e" in word or (word == "+o" and option == "errexit"):
+                self.errexit = -1
+            if word == "-o" and option == "pipefail":
+                self.pipefail = True
+            elif word == "+o" and option == "pipefail":
+                self.pipefail = False
+
+
+def _shebang_errexit(code: str) -> bool:
+    first = code.split("\n", 1)[0]
+    return first.startswith("#!") and any(ERREXIT_FLAG.match(w) for w in first.split()[1:])
+
+
+def _own(statements: list[AndOr]) -> Iterator[Command]:
+    """The commands a list runs in its own process: not those of a pipeline's parts (each a
+    subshell), of `( )` or of `$( )`."""
+    for statement in statements:
+        for pipeline in statement.pipelines:
+            if len(pipeline.commands) > 1:
+                continue
+            command = pipeline.commands[0]
+            yield command
+            if command.kind not in ("subshell", "function"):
+                for listed in command.lists:
+                    yield from _own(listed)
+
+
+def _exit_status(command: Command) -> int | None:
+    words = command.plain
+    if command.kind != "simple" or not words or words[0].text != "exit" or words[0].quoted:
+        return None
+    if len(words) == 1:
+        return None  # (a bare exit keeps the status)
+    return int(words[1].text) if words[1].text.isdigit() and not words[1].dynamic else None
+
+
+def _exit_2(command: Command) -> bool:
+    return _exit_status(command) == 2
+
+
+def _in_background(command: Command, tree: list[AndOr]) -> bool:
+    """The command is started by a statement ended with `&` (at any depth)."""
+    def walk(statements: list[AndOr], background: bool) -> bool:
+        for statement in statements:
+            for pipeline in statement.pipelines:
+                for inner in pipeline.commands:
+                    if inner is command:
+                        return background or statement.background
+                    if any(walk(listed, background or statement.background) for listed in inner.lists):
+                        return True
+        return False
+    return walk(tree, False)
+
+
+def _subshell_how(command: Command, position: int, last: int) -> str:
+    if command.kind == "subshell":
+        return "the `exit 2` runs inside `( ... )`, a subshell: it ends that subshell only and the script runs on"
+    part = "last part" if position == last else "a part"
+    return (f"the `exit 2` runs in the {command.kind} loop that is {part} of a pipeline, a subshell of its own: it ends "
+            "that subshell only and the script runs on") if command.kind in ("while", "until", "for") else (
+        f"the `exit 2` runs in {part} of a pipeline, a subshell of its own: it ends that subshell only and the script "
+        "runs on")

@@ -1,0 +1,145 @@
+"""Shell guards whose `exit 2` the shell itself loses before the real Claude Code sees it, and their
+corrected twins, all in one session.
+
+Each gate means to refuse the Bash call that names its own token: an `exit 2` inside a piped
+`while` loop or a `$( )` (a subshell: the script runs on to `exit 0`), `set -e` ending the script
+with 1 at a grep that matches nothing or a `((n++))` from 0, `local x=$( )` hiding the status `$?`
+is read for, an EXIT trap's function that exits 0, a bare `wait` after checks run in the
+background. Every gate runs on every call (one matcher), and lets through the calls that do not
+name its token. The real CLI runs the call past each broken gate and not past its twin; doctor
+flags each broken gate at the line marked `HERE`, with the rule named, and not its twin.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+from claude_cli import CLAUDE_VERSION, hookwright, run_claude
+
+pytestmark = pytest.mark.e2e
+
+BLOCK = 'echo "Blocked: TOKEN" >&2; exit 2'
+PIPED_LOOP = """\
+#!/bin/bash
+jq -r .tool_input.command | while read -r part; do  # HERE
+  case "$part" in *TOKEN*) %s ;; esac
+done
+exit 0
+""" % BLOCK
+SUBSTITUTION = """\
+#!/bin/bash
+input=$(cat)
+check() {
+  case "$1" in *TOKEN*) echo "TOKEN is not allowed"; exit 2 ;; esac
+}
+reason=$(check "$input")  # HERE
+[ -n "$reason" ] && echo "Blocked: $reason" >&2
+exit 0
+"""
+GREP = """\
+#!/bin/bash
+set -euo pipefail
+input=$(cat)
+keys=$(printf '%%s' "$input" | grep -o 'id_rsa')  # HERE
+case "$input" in *TOKEN*) %s ;; esac
+exit 0
+""" % BLOCK
+COUNT = """\
+#!/bin/bash
+set -e
+input=$(cat)
+found=0
+case "$input" in *TOKEN*) ((found++)) ;; esac  # HERE
+if [ "$found" -gt 0 ]; then %s; fi
+exit 0
+""" % BLOCK
+MASKED = """\
+#!/bin/bash
+check() { case "$1" in *TOKEN*) echo "TOKEN is not allowed"; return 1 ;; esac; }
+main() {
+  local input=$(cat)
+  local report=$(check "$input")  # HERE
+  if [ $? -ne 0 ]; then echo "Blocked: $report" >&2; return 2; fi
+}
+main
+exit $?
+"""
+TRAP = """\
+#!/bin/bash
+work=$(mktemp -d)
+cleanup() {
+  rm -rf "$work"
+  exit 0  # HERE
+}
+trap cleanup EXIT
+cat >"$work/in.json"
+if grep -q TOKEN "$work/in.json"; then %s; fi
+exit 0
+""" % BLOCK
+WAIT = """\
+#!/bin/bash
+input=$(cat)
+for check in "$(dirname "$0")"/TOKEN-check-*.sh; do
+  bash "$check" <<<"$input" &
+done
+wait  # HERE
+"""
+WAIT_EACH = """\
+#!/bin/bash
+input=$(cat)
+pids=()
+for check in "$(dirname "$0")"/TOKEN-check-*.sh; do
+  bash "$check" <<<"$input" &
+  pids+=($!)
+done
+for pid in "${pids[@]}"; do wait "$pid" || exit $?; done
+"""
+CHECK = "#!/bin/bash\nif grep -q TOKEN; then %s; fi\nexit 0\n" % BLOCK
+
+CASES = {  # name: (the rule, the broken gate, its twin)
+    "pipe": ("delivery/exit-in-subshell", PIPED_LOOP,
+             PIPED_LOOP.replace("jq -r .tool_input.command | while", "while").replace(
+                 "done\n", "done < <(jq -r .tool_input.command)\n")),
+    "subst": ("delivery/exit-in-subshell", SUBSTITUTION,
+              SUBSTITUTION.replace('reason=$(check "$input")  # HERE', 'reason=$(check "$input") || exit $?')),
+    "grep": ("delivery/errexit-exits-early", GREP, GREP.replace("'id_rsa')", "'id_rsa' || true)")),
+    "count": ("delivery/errexit-exits-early", COUNT, COUNT.replace("((found++))", "found=$((found + 1))")),
+    "local": ("delivery/status-masked", MASKED,
+              MASKED.replace('local report=$(check "$input")', 'local report; report=$(check "$input")')),
+    "trap": ("delivery/exit-2-lost", TRAP, TRAP.replace("  exit 0  # HERE\n", "")),
+    "wait": ("delivery/exit-2-lost", WAIT, WAIT_EACH),
+}
+
+
+def test_blocks_the_shell_loses_let_the_call_run_on_the_real_cli_and_doctor_names_the_line(claude_cli, home,
+                                                                                            project):
+    hooks = project / ".claude" / "hooks"
+    hooks.mkdir(parents=True)
+    gates = []
+    for name, (_, broken, twin) in CASES.items():
+        for kind, text in (("broken", broken), ("twin", twin)):
+            token = f"{name}-{kind}"
+            (hooks / f"{token}.sh").write_text(text.replace("TOKEN", token))
+            gates.append(token)
+        for kind in ("broken", "twin"):
+            (hooks / f"{name}-{kind}-check-a.sh").write_text(CHECK.replace("TOKEN", f"{name}-{kind}"))
+    (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": f'bash "$CLAUDE_PROJECT_DIR"/.claude/hooks/{token}.sh'} for token in gates]}]}}))
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+
+    calls = [{"tool": "Bash", "input": {"command": f"touch ran-{token}.txt"}} for token in gates]
+    run = run_claude(project, home, calls, claude=claude_cli, timeout=240)
+    assert run.returncode == 0, run.stderr
+    # what the real CLI did with each gate's answer (Claude Code CLAUDE_VERSION)
+    ran = {token for token in gates if (project / f"ran-{token}.txt").exists()}
+    assert ran == {token for token in gates if token.endswith("-broken")}, (CLAUDE_VERSION, run.tool_results)
+
+    doctor = hookwright("doctor", "--format", "json", home=home, project=project)
+    flagged = {(f["path"].rsplit("/", 1)[1], f["rule"], f["line"]) for f in json.loads(doctor.stdout)["findings"]
+               if f["rule"].startswith("delivery/")}
+    expected = set()
+    for name, (rule, broken, _) in CASES.items():
+        line = next(n for n, text in enumerate(broken.splitlines(), 1) if "HERE" in text)
+        expected.add((f"{name}-broken.sh", rule, line))
+    assert flagged == expected

@@ -1,0 +1,118 @@
+"""A shell guard's block lost in the shell itself (installer/doctor/scripts/shell_status.py on the
+script's tree, shell/tree.py): an `exit 2` that leaves only a subshell, `set -e` ending the script
+with 1 before the guard decides, `local x=$(...)` hiding the status `$?` is read for, an EXIT trap's
+function, a bare `wait`.
+
+Every case is run by bash on a PreToolUse payload, so a broken case really ends with another status
+than 2 and its twin really blocks (tests/e2e/test_shell_status_e2e.py shows the real CLI)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from doctor_support import doctor, settings
+from hookwright.doctor.shell.tree import commands, parse
+from test_doctor_delivery import _status, _write
+
+BLOCK = 'echo "Blocked: no shell commands here" >&2\n'
+
+# name: (the rule, the script, the line doctor names, its twin)
+CASES = {
+    "exit 2 in a piped while loop": (
+        "delivery/exit-in-subshell",
+        "#!/bin/bash\njq -r .tool_input.command | while read -r part; do\n"
+        '  case "$part" in rm*) ' + BLOCK.strip() + "; exit 2 ;; esac\ndone\nexit 0\n", 2,
+        "#!/bin/bash\nwhile read -r part; do\n"
+        '  case "$part" in rm*) ' + BLOCK.strip() + "; exit 2 ;; esac\ndone < <(jq -r .tool_input.command)\nexit 0\n"),
+    "exit 2 in a function called inside $( )": (
+        "delivery/exit-in-subshell",
+        "check() {\n  echo 'no shell commands here'\n  exit 2\n}\ncat >/dev/null\nreason=$(check)\n"
+        'echo "Blocked: $reason" >&2\nexit 0\n', 6,
+        "check() {\n  echo 'no shell commands here'\n  exit 2\n}\ncat >/dev/null\nreason=$(check) || exit $?\n"
+        'echo "Blocked: $reason" >&2\nexit 0\n'),
+    "exit 2 in ( )": (
+        "delivery/exit-in-subshell",
+        "cat >/dev/null\n(\n  " + BLOCK + "  exit 2\n)\necho 'checked' >&2\n", 2,
+        "cat >/dev/null\n{\n  " + BLOCK + "  exit 2\n}\necho 'checked' >&2\n"),
+    "the last part of a pipeline exits 2 and pipefail is not needed, but a later line ends the script": (
+        "delivery/exit-in-subshell",
+        "set -o pipefail\ncat | { cat >/dev/null; " + BLOCK.strip() + "; exit 2; }\necho 'checked' >&2\n", 2,
+        "set -eo pipefail\ncat | { cat >/dev/null; " + BLOCK.strip() + "; exit 2; }\necho 'checked' >&2\n"),
+    "set -e and a grep that matches nothing": (
+        "delivery/errexit-exits-early",
+        "set -euo pipefail\ninput=$(cat)\nsecrets=$(printf '%s' \"$input\" | grep -o 'id_rsa')\n"
+        'if [ -n "$secrets" ]; then echo "secrets" >&2; fi\n' + BLOCK + "exit 2\n", 3,
+        "set -euo pipefail\ninput=$(cat)\nsecrets=$(printf '%s' \"$input\" | grep -o 'id_rsa' || true)\n"
+        'if [ -n "$secrets" ]; then echo "secrets" >&2; fi\n' + BLOCK + "exit 2\n"),
+    "set -e and ((n++)) from 0": (
+        "delivery/errexit-exits-early",
+        "#!/usr/bin/env bash\nset -e\ncat >/dev/null\ncount=0\nif true; then\n  ((count++))\nfi\n" + BLOCK + "exit 2\n", 6,
+        "#!/usr/bin/env bash\nset -e\ncat >/dev/null\ncount=0\nif true; then\n  count=$((count + 1))\nfi\n" + BLOCK
+        + "exit 2\n"),
+    "set -e and a function that ends with [ ] &&": (
+        "delivery/errexit-exits-early",
+        'set -e\nnote() {\n  [ -n "${VERBOSE:-}" ] && echo "checking" >&2\n}\ncat >/dev/null\nnote\n' + BLOCK + "exit 2\n", 6,
+        'set -e\nnote() {\n  if [ -n "${VERBOSE:-}" ]; then echo "checking" >&2; fi\n}\ncat >/dev/null\nnote\n' + BLOCK
+        + "exit 2\n"),
+    "local x=$( ) and then $?": (
+        "delivery/status-masked",
+        "check() {\n  echo 'no shell commands here'\n  return 1\n}\nmain() {\n  cat >/dev/null\n  local out=$(check)\n"
+        '  if [ $? -ne 0 ]; then echo "Blocked: $out" >&2; return 2; fi\n}\nmain\nexit $?\n', 7,
+        "check() {\n  echo 'no shell commands here'\n  return 1\n}\nmain() {\n  cat >/dev/null\n  local out\n  out=$(check)\n"
+        '  if [ $? -ne 0 ]; then echo "Blocked: $out" >&2; return 2; fi\n}\nmain\nexit $?\n'),
+    "an EXIT trap's function that exits 0": (
+        "delivery/exit-2-lost",
+        'work=$(mktemp -d)\ncleanup() {\n  rm -rf "$work"\n  exit 0\n}\ntrap cleanup EXIT\ncat >"$work/in.json"\n' + BLOCK
+        + "exit 2\n", 4,
+        'work=$(mktemp -d)\ncleanup() {\n  rm -rf "$work"\n}\ntrap cleanup EXIT\ncat >"$work/in.json"\n' + BLOCK + "exit 2\n"),
+    "a bare wait after checks started in the background": (
+        "delivery/exit-2-lost",
+        'dir=$(dirname "$0")\ninput=$(cat)\nfor check in "$dir"/check-*.sh; do\n  bash "$check" <<<"$input" &\ndone\nwait\n',
+        6,
+        'dir=$(dirname "$0")\ninput=$(cat)\npids=()\nfor check in "$dir"/check-*.sh; do\n  bash "$check" <<<"$input" &\n'
+        '  pids+=($!)\ndone\nfor pid in "${pids[@]}"; do\n  wait "$pid" || exit $?\ndone\n'),
+}
+CHECK = "cat >/dev/null\n" + BLOCK + "exit 2\n"
+
+
+@pytest.mark.parametrize("twin", [False, True], ids=["broken", "twin"])
+@pytest.mark.parametrize("name", list(CASES))
+def test_a_block_the_shell_itself_loses_is_flagged_at_the_line_to_change(tmp_path, name, twin):
+    rule, broken, line, fixed = CASES[name]
+    base = tmp_path / "project"
+    command = _write(base, {"h.sh": fixed if twin else broken, "check-a.sh": CHECK}, "h.sh")
+    assert (_status(base, command) == 2) == twin  # what the host would receive
+    out = doctor(base, {".claude/settings.json": settings(command=command)})
+    flagged = [f for f in out.findings if f.rule.startswith("delivery/") and Path(f.path).name == "h.sh"]
+    assert [(f.rule, f.line) for f in flagged] == ([] if twin else [(rule, line)])
+
+
+@pytest.mark.parametrize("text", [
+    "set -e\ncat >/dev/null\nif grep -q rm /dev/null; then exit 2; fi\n",  # a grep in a condition
+    "set -e\ncat >/dev/null\ngrep -q rm /dev/null && exit 2\nexit 0\n",  # before &&
+    "set -e\ncat >/dev/null\nn=1\n((n++))\nexit 2\n",  # (only a first count from 0 fails: n++ is not flagged alone)
+    "cat >/dev/null\nx=$(grep rm /dev/null)\nexit 2\n",  # no set -e
+    "shopt -s lastpipe\njq -r .tool_input.command | while read -r c; do exit 2; done\nexit 0\n",
+    "jq -r .tool_input.command | while read -r c; do exit 2; done\n",  # the last command: its status is the script's
+    "jq -r .tool_input.command | while read -r c; do exit 2; done\nexit \"${PIPESTATUS[1]}\"\n",
+    "cat >/dev/null\nout=$(exit 2)\nstatus=$?\nexit $status\n",  # x=$( ) without local keeps the status
+    "cat >/dev/null\nout=$(exit 2) || exit 2\nexit 0\n",
+])
+def test_near_misses_that_keep_the_block_stay_clean(tmp_path, text):
+    base = tmp_path / "project"
+    command = _write(base, {"h.sh": text}, "h.sh")
+    out = doctor(base, {".claude/settings.json": settings(command=command)})
+    assert [f.rule for f in out.findings if f.rule.startswith("delivery/")] == []
+
+
+def test_the_shell_tree_reads_compound_commands_and_what_command_substitutions_run():
+    script = ("f() { grep x || true; }\nif a; then b | c; elif d; then :; else e; fi\n"
+              "while read -r l; do case $l in a|b) g ;; *) h ;; esac; done < <(i)\n"
+              "for x in 1 2; do j & done\ny=$(k \"$(l)\")\n( m ) 3>&1\n((n++))\ncat <<EOF\nnot $(run)\nEOF\n")
+    tree = parse(script)
+    kinds = [c.kind for c in commands(tree)]
+    heads = [c.head for c in commands(tree) if c.kind == "simple"]
+    assert kinds.count("function") == 1 and kinds.count("case") == 1 and kinds.count("arith") == 1
+    assert heads == ["grep", "true", "a", "b", "c", "d", ":", "e", "read", "g", "h", "i", "j", "y=$(...)", "k", "l",
+                     "m", "cat"]
+    assert [script.count("\n", 0, statement.at) + 1 for statement in tree] == [1, 2, 3, 4, 5, 6, 7, 8]
