@@ -138,11 +138,6 @@ def test_an_mcp_prefix_built_from_a_name_opencode_keeps_is_clean(project):
     assert not found(_doctor_module(project, code), "host/opencode-tool-prefix-name")
 
 
-@pytest.mark.parametrize("statement", ['return false', 'return { block: true, reason: "no" }', 'return "deny"'])
-def test_a_return_meant_to_block_is_reported_where_it_returns(project, statement):
-    code = HOOK % f'    if (input.tool === "bash") {{\n      {statement}\n    }}'
-    (finding,) = found(_doctor_module(project, code), "host/opencode-return-does-not-block")
-    assert statement in code.splitlines()[finding.line - 1]
 
 
 @pytest.mark.parametrize("body", [
@@ -154,14 +149,19 @@ def test_a_bare_return_and_a_callbacks_return_are_not_reported(project, body):
     assert not found(_doctor_module(project, HOOK % body), "host/opencode-return-does-not-block")
 
 
-@pytest.mark.parametrize("body, marked", [
-    ('    $`./check.sh`.nothrow().then((r) => { if (r.exitCode) throw new Error("no") })', "$`"),
-    ('    fetch("http://policy").then((r) => { if (!r.ok) throw new Error("no") })', "fetch"),
-    ('    const r = $`./check.sh`.nothrow().quiet()\n    if (r.exitCode === 2) throw new Error("no")', "const r"),
+RETURNS, LOST = "host/opencode-return-does-not-block", "host/opencode-promise-not-awaited"
+
+
+@pytest.mark.parametrize("rule, body, marked", [
+    *[(RETURNS, f'    if (input.tool === "bash") {{\n      {statement}\n    }}', statement)
+      for statement in ('return false', 'return { block: true, reason: "no" }', 'return "deny"')],
+    (LOST, '    $`./check.sh`.nothrow().then((r) => { if (r.exitCode) throw new Error("no") })', "$`"),
+    (LOST, '    fetch("http://policy").then((r) => { if (!r.ok) throw new Error("no") })', "fetch"),
+    (LOST, '    const r = $`./check.sh`.nothrow().quiet()\n    if (r.exitCode === 2) throw new Error("no")', "const r"),
 ])
-def test_a_promise_whose_answer_counts_and_is_not_awaited_is_reported(project, body, marked):
+def test_a_return_or_a_promise_opencode_does_not_wait_for_is_reported_where_it_is_written(project, rule, body, marked):
     code = HOOK % body
-    (finding,) = found(_doctor_module(project, code), "host/opencode-promise-not-awaited")
+    (finding,) = found(_doctor_module(project, code), rule)
     assert marked in code.splitlines()[finding.line - 1]
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import difflib
 import os
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from ...hooks.events import BUILTIN_TOOLS, CLAUDE_EVENTS
 from ...hosts.base import describe
@@ -173,25 +173,20 @@ def _plugin_no_id(plugin: PluginFile) -> Iterator[Finding]:
         yield plugin.ctx.finding_at("host/opencode-plugin-no-id", plugin.file, *plugin.facts.default_without_id)
 
 
-@PLUGIN_RULES.rule("host/opencode-return-does-not-block")
-def _return_does_not_block(plugin: PluginFile) -> Iterator[Finding]:
-    return _at_each(plugin, "host/opencode-return-does-not-block", plugin.facts.returns)
-
-
-@PLUGIN_RULES.rule("host/opencode-promise-not-awaited")
-def _promise_not_awaited(plugin: PluginFile) -> Iterator[Finding]:
-    return _at_each(plugin, "host/opencode-promise-not-awaited", plugin.facts.lost)
-
-
 @PLUGIN_RULES.rule("host/opencode-plugin-commonjs")
 def _plugin_commonjs(plugin: PluginFile) -> Iterator[Finding]:
     if plugin.foreign and plugin.facts.commonjs and not plugin.facts.syntax_error:
         yield plugin.ctx.finding_at("host/opencode-plugin-commonjs", plugin.file, *plugin.facts.commonjs)
 
 
-@PLUGIN_RULES.rule("host/opencode-process-exit")
-def _process_exit(plugin: PluginFile) -> Iterator[Finding]:
-    return _at_each(plugin, "host/opencode-process-exit", plugin.facts.exits)
+def _rule_at_each_place(rule_id: str, places: Callable[[plugins.PluginFacts], Iterable[Place]]) -> None:
+    """Registers a rule that reports each of these places of a plugin's code (not ours)."""
+    PLUGIN_RULES.rule(rule_id)(lambda plugin: _at_each(plugin, rule_id, places(plugin.facts)))
+
+
+_rule_at_each_place("host/opencode-process-exit", lambda facts: facts.exits)  # (it ends opencode itself)
+_rule_at_each_place("host/opencode-return-does-not-block", lambda facts: facts.returns)
+_rule_at_each_place("host/opencode-promise-not-awaited", lambda facts: facts.lost)
 
 
 @PLUGIN_RULES.rule("host/opencode-after-the-call")
