@@ -19,7 +19,7 @@ from hookwright.doctor.scripts.keys import analyse
 
 GUARD = 'import json, sys\njson.load(sys.stdin)\nprint("Blocked: rm", file=sys.stderr)\nsys.exit(2)\n'
 PY = "import json, os, subprocess, sys\n"
-RUNNERS = {".py": sys.executable, ".js": "node", ".sh": "bash"}
+RUNNERS = {".py": sys.executable, ".js": "node", ".sh": "bash", ".pl": "perl"}
 PAYLOAD = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm x"}})
 
 # name: (the hook's files, the one its handler runs, the line doctor names; its twin's files)
@@ -55,6 +55,11 @@ CASES = {
                       "print(f'guard said {rc}', file=sys.stderr)\n", "guard.py": GUARD}, "h.py", 2,
         {"h.py": PY + "rc = subprocess.call([sys.executable, os.path.dirname(__file__) + '/guard.py'])\n"
                       "if rc:\n    sys.exit(rc)\n", "guard.py": GUARD}),
+    "a Perl dispatcher's exit $? (the wait status)": (
+        {"h.pl": 'use File::Basename;\nmy $dir = dirname(__FILE__);\nsystem("python3", "$dir/guard.py");\nexit $?;\n',
+         "guard.py": GUARD}, "h.pl", 4,
+        {"h.pl": 'use File::Basename;\nmy $dir = dirname(__FILE__);\nsystem("python3", "$dir/guard.py");\n'
+                 'exit($? >> 8);\n', "guard.py": GUARD}),
     "an uncaught execSync (node exits 1)": (
         {"h.js": "require('child_process').execSync(`python3 ${__dirname}/guard.py`, {stdio: 'inherit'});\n",
          "guard.py": GUARD}, "h.js", 1,
@@ -136,6 +141,30 @@ def test_an_answer_left_in_pythons_buffer_by_os_exit_is_flagged_at_the_exit(tmp_
     assert [(Path(f.path).name, f.line) for f in flagged] == ([("h.py", 4)] if lost else [])
 
 
+STDIN_EVENTS = ("let raw = '';\nprocess.stdin.on('data', (c) => (raw += c));\nprocess.stdin.on('end', () => {\n"
+                "  console.error('Blocked: rm');\n  process.exit(2);\n});\n")
+ASYNC_MAIN = ("async function main() {\n  let raw = '';\n  for await (const c of process.stdin) raw += c;\n"
+              "  console.error('Blocked: rm');\n  process.exit(2);\n}\n")
+
+
+@pytest.mark.parametrize("text, line", [
+    (STDIN_EVENTS + "process.exit(0);\n", 7),
+    (ASYNC_MAIN + "main().catch((e) => console.error(e));\nprocess.exit(0);\n", 8),
+    (STDIN_EVENTS, None),
+    (ASYNC_MAIN + "main().catch((e) => console.error(e));\n", None),
+    (ASYNC_MAIN + "main().then(() => process.exit(0));\n", None),
+    ("if (process.argv.includes('--off')) process.exit(0);\n" + STDIN_EVENTS, None),
+], ids=["exit after stdin.on", "exit after an unawaited main()", "exit in the end handler", "no exit of its own",
+        "exit once main is done", "an exit behind an if"])
+def test_an_exit_before_the_asynchronous_work_has_run_is_flagged_at_the_exit(tmp_path, text, line):
+    base = tmp_path / "project"
+    command = _write(base, {"h.js": text}, "h.js")
+    assert (_status(base, command) == 2) == (line is None)  # what the host would receive
+    flagged = found(doctor(base, {".claude/settings.json": settings(command=command)}),
+                    "delivery/exit-before-async-work")
+    assert [(Path(f.path).name, f.line) for f in flagged] == ([("h.js", line)] if line else [])
+
+
 def test_a_lost_block_on_an_event_where_exit_2_blocks_nothing_is_not_reported(tmp_path):
     broken, runs, _, _ = CASES["a bare except that exits 0"]
     base = tmp_path / "project"
@@ -165,7 +194,12 @@ def test_a_handler_that_passes_the_exit_on_is_not_reported(tmp_path):
     ("git", ["status"], True), ("git", ["-C", "/tmp", "log", "-1"], True), ("git", ["fetch", "origin"], False),
     ("git", ["pull", "-q"], False), ("git", ["diff", "--quiet"], False), ("/usr/bin/git", ["show"], True),
     ("npm", ["run", "lint"], True), ("npm", ["run", "lint", "--silent"], False), ("make", ["-s"], False),
-    ("pip", ["install", "x"], True), ("pip", ["--version"], False), ("curl", ["-s", "x"], False),
+    ("pip", ["install", "x"], True), ("pip", ["--version"], False),
+    # curl writes the body it receives on stdout unless told otherwise (-o, -O)
+    ("curl", ["-s", "x"], True), ("curl", ["-sSo", "out.json", "x"], False), ("curl", ["--output", "f", "x"], False),
+    ("grep", ["-E", "rm -rf"], True), ("grep", ["-qE", "rm -rf"], False), ("grep", ["--quiet", "x"], False),
+    ("command", ["-v", "jq"], True), ("command", ["jq", "."], False), ("which", ["jq"], True),
+    ("cd", ["-"], True), ("cd", ["/tmp"], False), ("nvm", ["use"], True),
 ])
 def test_which_programs_print_on_the_hooks_stdout(program, args, prints):
     assert delivery.prints_on_stdout(program, args) is prints
@@ -177,6 +211,12 @@ def test_which_programs_print_on_the_hooks_stdout(program, args, prints):
     ("pushd.sh", "#!/bin/bash\ncat >/dev/null\npushd /tmp\necho '{\"continue\": true}'\n", True),
     ("captured.sh", "#!/bin/bash\ncat >/dev/null\nS=$(git status --porcelain)\necho '{\"continue\": true}'\n", False),
     ("npm.sh", "#!/bin/bash\ncat >/dev/null\nnpm ls || true\necho '{\"continue\": true}'\n", True),
+    ("grep.sh", "#!/bin/bash\ncmd=$(jq -r .tool_input.command)\nif echo \"$cmd\" | grep -E 'rm'; then\n"
+                "  echo '{\"continue\": true}'\nfi\n", True),
+    ("grep-q.sh", "#!/bin/bash\ncmd=$(jq -r .tool_input.command)\nif echo \"$cmd\" | grep -qE 'rm'; then\n"
+                  "  echo '{\"continue\": true}'\nfi\n", False),
+    ("which.sh", "#!/bin/bash\ncat >/dev/null\nif command -v jq; then echo '{\"continue\": true}'; fi\n", True),
+    ("curl.sh", "#!/bin/bash\ncat >/dev/null\ncurl -s -m 1 file:///etc/hostname\necho '{\"continue\": true}'\n", True),
     ("run.py", PY + "json.load(sys.stdin)\nsubprocess.run(['git', 'status'])\nprint(json.dumps({'continue': True}))\n",
      True),
     ("taken.py", PY + "json.load(sys.stdin)\nsubprocess.run(['git', 'pull'], capture_output=True)\n"

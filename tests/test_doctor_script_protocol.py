@@ -29,7 +29,7 @@ DENY_JS = f"console.log(JSON.stringify({json.dumps(DENY)}));"
 PY = "import json, sys\ndata = json.load(sys.stdin)\n"
 SH = "#!/bin/bash\n"
 JS = "const data = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n"
-INTERPRETER = {".py": sys.executable, ".sh": "bash", ".js": "node"}
+INTERPRETER = {".py": sys.executable, ".sh": "bash", ".js": "node", ".pl": "perl"}
 
 
 def payload(event: str, **extra) -> dict:
@@ -183,6 +183,10 @@ CASES = [
      SH + 'INPUT=$(cat)\necho "lint: 3 warnings in the file" >&2\nexit 2\n',  # feedback to Claude: its purpose
      # (the tool has run: exit 2 is a block's feedback after the fact, measured on 2.1.328)
      lambda r: r.decision == "block" and "rm is not allowed" in r.reason, lambda r: r.decision == "block"),
+    ("script/exit-2-does-not-block", "PostToolUse", "post.pl",  # Perl's exits read as well
+     'my $input = do { local $/; <STDIN> };\nprint STDERR "Blocked: rm is not allowed\\n";\nexit 2;\n',
+     'my $input = do { local $/; <STDIN> };\nprint STDERR "lint: 3 warnings in the file\\n";\nexit(2);\n',
+     lambda r: r.decision == "block" and "rm is not allowed" in r.reason, lambda r: r.decision == "block"),
     ("script/exit-2-does-not-block", "SessionStart", "start.py",
      PY + 'print("not in a git repository", file=sys.stderr)\nsys.exit(2)\n',
      PY + 'print("not in a git repository", file=sys.stderr)\nsys.exit(0)\n',
@@ -282,6 +286,16 @@ CASES = [
     # measured on 2.1.328: a deny on stderr with exit 0 let the call run
     ("script/answer-on-stderr", "PreToolUse", "stderr.py",
      PY + f"print(json.dumps({DENY!r}), file=sys.stderr)\n", PY + DENY_PY + "\n",
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/no-event-name", "PreToolUse", "echo.js",  # the input's field is hook_event_name: undefined, dropped
+     JS + "console.log(JSON.stringify({hookSpecificOutput: {hookEventName: data.hookEventName, "
+          "permissionDecision: 'deny', permissionDecisionReason: 'no'}}));\n",
+     JS + "console.log(JSON.stringify({hookSpecificOutput: {hookEventName: data.hook_event_name, "
+          "permissionDecision: 'deny', permissionDecisionReason: 'no'}}));\n",
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/answer-on-stderr", "PreToolUse", "helper.py",  # written by a helper, the answer given at its call
+     PY + f"def emit(obj):\n    print(json.dumps(obj), file=sys.stderr)\nemit({DENY!r})\n",
+     PY + f"def emit(obj):\n    print(json.dumps(obj))\nemit({DENY!r})\n",
      lambda r: r.decision is None, lambda r: r.decision == "deny"),
     ("script/answer-on-stderr", "PreToolUse", "stderr.sh",
      SH + "INPUT=$(cat)\n" + DENY_SH + " >&2\nexit 0\n", SH + "INPUT=$(cat)\n" + DENY_SH + "\nexit 0\n",
@@ -397,6 +411,40 @@ CASES = [
           'print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": verdict,'
           ' "permissionDecisionReason": why}}))\n',
      lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/rewrite-drops-fields", "PreToolUse", "ternary.js",  # a variable given one of two new objects
+     JS + "const next =\n  data.tool_name === 'Write'\n    ? { file_path: 'x', content: '' }\n"
+          "    : { command: data.tool_input.command + ' -q' };\n"
+          "console.log(JSON.stringify({hookSpecificOutput: {hookEventName: 'PreToolUse', permissionDecision: 'allow', "
+          "updatedInput: next}}));\n",
+     JS + "const next =\n  data.tool_name === 'Write'\n    ? { file_path: 'x', content: '' }\n"
+          "    : { ...data.tool_input, command: data.tool_input.command + ' -q' };\n"
+          "console.log(JSON.stringify({hookSpecificOutput: {hookEventName: 'PreToolUse', permissionDecision: 'allow', "
+          "updatedInput: next}}));\n",
+     lambda r: "timeout" not in r.updated_input, lambda r: r.updated_input["timeout"] == 1000),
+    ("script/rewrite-drops-fields", "PreToolUse", "branches.js",  # assigned in an if's arms
+     JS + "let updatedInput;\nif (data.tool_name === 'Write') {\n  updatedInput = { file_path: 'x', content: '' };\n"
+          "} else {\n  updatedInput = { command: data.tool_input.command };\n}\n"
+          "console.log(JSON.stringify({hookSpecificOutput: {hookEventName: 'PreToolUse', permissionDecision: 'allow', "
+          "updatedInput}}));\n",
+     JS + "let updatedInput;\nif (data.tool_name === 'Write') {\n  updatedInput = { file_path: 'x', content: '' };\n"
+          "} else {\n  updatedInput = { ...data.tool_input };\n}\n"
+          "console.log(JSON.stringify({hookSpecificOutput: {hookEventName: 'PreToolUse', permissionDecision: 'allow', "
+          "updatedInput}}));\n",
+     lambda r: "timeout" not in r.updated_input, lambda r: r.updated_input["timeout"] == 1000),
+    ("script/output-rewrite-ignored", "PostToolUse", "redact.py",  # measured: a string for Bash is ignored
+     PY + "def redact(text: str) -> str:\n    return text.replace('error', '[x]')\n"
+          "clean = redact(data['tool_response']['stdout'])\n"
+          "print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PostToolUse', 'updatedToolOutput': clean}}))\n",
+     PY + "def redact(text: str) -> str:\n    return text.replace('error', '[x]')\n"
+          "clean = dict(data['tool_response'], stdout=redact(data['tool_response']['stdout']))\n"
+          "print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PostToolUse', 'updatedToolOutput': clean}}))\n",
+     lambda r: r.updated_output is None, lambda r: isinstance(r.updated_output, dict)),
+    ("script/output-rewrite-ignored", "PostToolUse", "mcp.py",  # the MCP field on a Bash hook
+     PY + "clean = data['tool_response']['stdout'].replace('error', '[x]')\n"
+          "print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PostToolUse', 'updatedMCPToolOutput': clean}}))\n",
+     PY + "clean = dict(data['tool_response'], stdout=data['tool_response']['stdout'].replace('error', '[x]'))\n"
+          "print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PostToolUse', 'updatedToolOutput': clean}}))\n",
+     lambda r: r.updated_output is None, lambda r: isinstance(r.updated_output, dict)),
     ("script/rewrite-drops-fields", "PreToolUse", "const.js",
      JS + "const updatedInput = { command: data.tool_input.command + ' -q' };\n"
           "console.log(JSON.stringify({hookSpecificOutput: {hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput}}));\n",

@@ -459,7 +459,7 @@ def test_every_script_rule_is_tested():
               "script/cursor-field-not-read", "script/input-field-never-sent", "script/field-the-event-ignores",
               "script/does-not-parse", "script/cursor-ask-not-asked", "script/async-answer-never-read",
               "script/cursor-answer-for-claude", "script/cursor-invalid-permission", "script/bash-only-syntax",
-              "script/answer-on-stderr",
+              "script/answer-on-stderr", "script/output-rewrite-ignored",
               # a key spelt otherwise, a test never true, an answer the host rejects: tests/test_doctor_answer_names.py
               "script/misspelt-field", "script/test-never-true", "script/answer-rejected",
               # with --probe only: tests/test_doctor_probe.py

@@ -1,5 +1,6 @@
 """Guards whose refusal the real Claude Code never receives because of how their language ends a
-process or where their answer goes, and their corrected twins, all in two sessions.
+process or where their answer goes, and their corrected twins, all in two sessions; and
+PostToolUse redactions whose replacement output Claude Code drops.
 
 Each guard refuses one Bash call of its own (`touch NAME.txt`) and lets every other pass, so the
 guards of one project can share a session: the broken project lets each marked call run, the
@@ -48,15 +49,71 @@ SCRIPTS = {
     "background": (REFUSE, REFUSE),  # run by an async handler (the twin's is not)
     "after": (REFUSE, REFUSE),  # run on PostToolUse (the twin's on PreToolUse)
 }
+JS_HEAD = """\
+let raw = "";
+process.stdin.on("data", (chunk) => (raw += chunk));
+process.stdin.on("end", () => {
+  const input = JSON.parse(raw);
+  if (!input.tool_input.command.includes("touch %s.txt")) return;
+"""
+JS_SCRIPTS = {
+    "early_exit": (
+        '  console.error("Blocked: no touching here");\n  process.exit(2);\n});\nprocess.exit(0);  // HERE\n',
+        '  console.error("Blocked: no touching here");\n  process.exit(2);\n});\n'),
+    "event_echo": (
+        "  console.log(JSON.stringify({hookSpecificOutput: {hookEventName: input.hookEventName,  // HERE\n"
+        '    permissionDecision: "deny", permissionDecisionReason: "no touching here"}}));\n});\n',
+        "  console.log(JSON.stringify({hookSpecificOutput: {hookEventName: input.hook_event_name,\n"
+        '    permissionDecision: "deny", permissionDecisionReason: "no touching here"}}));\n});\n'),
+}
+# a Perl dispatcher that runs the guard beside it (child.py) and means to pass its status on
+PERL = """\
+use File::Basename;
+my $dir = dirname(__FILE__);
+system("python3", "$dir/child.py");
+%s
+"""
+PERL_SCRIPTS = {"perl_dispatch": ("exit $?;  # HERE", "exit($? >> 8);")}
+# PostToolUse guards that mean to hide SECRET-NAME in `echo SECRET-NAME`'s output from the model
+REDACT_HEAD = """\
+import json, sys
+call = json.load(sys.stdin)
+if "SECRET-%s" not in call["tool_input"]["command"]:
+    sys.exit(0)
+response = call["tool_response"]
+"""
+FIELD_OF = {"text": "updatedToolOutput", "mcp": "updatedMCPToolOutput"}
+REDACTS = {name: (
+    f"clean = response['stdout'].replace('SECRET', 'REDACTED')\nprint(json.dumps({{'hookSpecificOutput': "
+    f"{{'hookEventName': 'PostToolUse',\n    '{field}': clean}}}}))  # HERE\n",
+    "clean = dict(response, stdout=response['stdout'].replace('SECRET', 'REDACTED'))\nprint(json.dumps("
+    "{'hookSpecificOutput': {'hookEventName': 'PostToolUse',\n    'updatedToolOutput': clean}}))\n")
+    for name, field in FIELD_OF.items()}
 # script: the rule doctor reports the broken one with
 RULES = {"thread": "delivery/exit-2-lost", "quick_exit": "delivery/output-lost-at-exit",
          "message": "script/exit-1-fails-open", "git_status": "script/text-before-json",
-         "background": "script/async-answer-never-read", "after": "script/exit-2-does-not-block"}
+         "background": "script/async-answer-never-read", "after": "script/exit-2-does-not-block",
+         "early_exit": "delivery/exit-before-async-work", "event_echo": "script/no-event-name",
+         "text": "script/output-rewrite-ignored", "mcp": "script/output-rewrite-ignored",
+         "perl_dispatch": "delivery/exit-2-lost"}
 AT_THE_HANDLER = {"background": '"async"', "after": '"PostToolUse"'}  # found at this key of the settings
 
 
+def _code(name: str, twin: bool) -> tuple[str, str]:
+    """A guard's file name and text, broken or its twin."""
+    if name in JS_SCRIPTS:
+        return f"{name}.js", JS_HEAD % name + JS_SCRIPTS[name][twin]
+    if name in PERL_SCRIPTS:
+        return f"{name}.pl", PERL % PERL_SCRIPTS[name][twin]
+    if name in REDACTS:
+        return f"{name}.py", REDACT_HEAD % name + REDACTS[name][twin]
+    return f"{name}.py", HEAD % name + SCRIPTS[name][twin]
+
+
 def _handler(name: str, twin: bool) -> dict:
-    command = f'{shlex.quote(sys.executable)} "$CLAUDE_PROJECT_DIR"/.claude/hooks/{name}.py'
+    file = _code(name, twin)[0]
+    runner = {"js": "node", "pl": "perl"}.get(file.rsplit(".", 1)[1], shlex.quote(sys.executable))
+    command = f'{runner} "$CLAUDE_PROJECT_DIR"/.claude/hooks/{file}'
     return {"type": "command", "command": command, **({"async": True} if name == "background" and not twin else {})}
 
 
@@ -64,12 +121,15 @@ def _project(project, twin: bool) -> str:
     """The project's guards and settings; the settings' text."""
     hooks = project / ".claude" / "hooks"
     hooks.mkdir(parents=True)
-    for name, (broken, fixed) in SCRIPTS.items():
-        (hooks / f"{name}.py").write_text(HEAD % name + (fixed if twin else broken))
-    before = [_handler(name, twin) for name in SCRIPTS if twin or name != "after"]
-    config = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": before}]}}
-    if not twin:
-        config["hooks"]["PostToolUse"] = [{"matcher": "Bash", "hooks": [_handler("after", twin)]}]
+    for name in RULES:
+        file, text = _code(name, twin)
+        (hooks / file).write_text(text)
+    (hooks / "child.py").write_text(HEAD % "perl_dispatch" + REFUSE)
+    guards = [*SCRIPTS, *JS_SCRIPTS, *PERL_SCRIPTS]
+    before = [_handler(name, twin) for name in guards if twin or name != "after"]
+    after = [_handler(name, twin) for name in REDACTS] + ([] if twin else [_handler("after", twin)])
+    config = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": before}],
+                        "PostToolUse": [{"matcher": "Bash", "hooks": after}]}}
     text = json.dumps(config, indent=2)
     (project / ".claude" / "settings.json").write_text(text)
     subprocess.run(["git", "init", "-q", str(project)], check=True)  # (git status has something to say)
@@ -80,12 +140,16 @@ def _project(project, twin: bool) -> str:
 def test_a_refusal_lost_by_how_the_language_ends_or_where_it_answers_is_what_doctor_flags(
         claude_cli, home, project, twin):
     settings = _project(project, twin)
-    calls = [{"tool": "Bash", "input": {"command": f"touch {name}.txt"}} for name in SCRIPTS]
+    guards = [*SCRIPTS, *JS_SCRIPTS, *PERL_SCRIPTS]
+    calls = [{"tool": "Bash", "input": {"command": f"touch {name}.txt"}} for name in guards]
+    calls += [{"tool": "Bash", "input": {"command": f"echo SECRET-{name}"}} for name in REDACTS]
     run = run_claude(project, home, calls, claude=claude_cli, timeout=180)
     assert run.returncode == 0, run.stderr
     # what the real CLI did with each guard's answer (Claude Code CLAUDE_VERSION)
-    ran = {name for name in SCRIPTS if (project / f"{name}.txt").exists()}
-    assert ran == (set() if twin else set(SCRIPTS)), (CLAUDE_VERSION, run.tool_results)
+    ran = {name for name in guards if (project / f"{name}.txt").exists()}
+    assert ran == (set() if twin else set(guards)), (CLAUDE_VERSION, run.tool_results)
+    seen = {name for name in REDACTS if any(f"SECRET-{name}" in r["content"] for r in run.tool_results)}
+    assert seen == (set() if twin else set(REDACTS)), (CLAUDE_VERSION, run.tool_results)
 
     doctor = hookwright("doctor", "--format", "json", home=home, project=project)
     flagged = {(f["rule"], f["path"].rsplit("/", 1)[1], f["line"]) for f in json.loads(doctor.stdout)["findings"]
@@ -96,6 +160,6 @@ def test_a_refusal_lost_by_how_the_language_ends_or_where_it_answers_is_what_doc
             line = next(n for n, text in enumerate(settings.splitlines(), 1) if AT_THE_HANDLER[name] in text)
             expected.add((rule, "settings.json", line))
         else:
-            text = (HEAD % name + SCRIPTS[name][0]).splitlines()
-            expected.add((rule, f"{name}.py", next(n for n, line in enumerate(text, 1) if "HERE" in line)))
+            file, text = _code(name, twin)
+            expected.add((rule, file, next(n for n, line in enumerate(text.splitlines(), 1) if "HERE" in line)))
     assert flagged == expected

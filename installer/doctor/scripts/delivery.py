@@ -11,6 +11,8 @@ hook's interpreter ends with.
   passed on: 0), `spawnSync`/`spawn` whose status nobody reads, a `process.exitCode = 2` that a
   later top-level `process.exitCode = 0` or `process.exit(0)` overwrites.
 - Shell: a `trap '... exit 0' EXIT`, which ends every run, an `exit 2` included, with its own status.
+- Perl: `exit $?` (or `exit system(...)`), the wait status of a child (512 for exit 2), which exit
+  turns into 0; `$? >> 8` is the child's status.
 
 And the input fields some event sends as a JSON string and another as an object (Cursor's
 `tool_input`), as the script reads them (field_reads).
@@ -363,6 +365,77 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
     return tuple(sorted(set(found)))
 
 
+# ---- JavaScript: an exit before the asynchronous work the script started has run --------------------
+
+# what starts work that finishes later: stdin read by events or a stream, an async function or
+# async arrow called without `await`
+JS_ASYNC_STDIN = lazy(r"""process\.stdin\.(?:on|once|addListener|pipe)\s*\(|\bcreateInterface\s*\(|"""
+                      r"""Bun\.stdin\.(?:text|json|stream|arrayBuffer)\s*\(|"""
+                      r"""\b(?:text|json|buffer)\s*\(\s*process\.stdin\s*\)|\bgetStdin\s*\(""", needs=("stdin", "Stdin", "Interface"))
+JS_ASYNC_FUNCTION = lazy(r"""\basync\s+function\s*\*?\s*(?P<a>[A-Za-z_$][\w$]*)|"""
+                         r"""(?:const|let|var)\s+(?P<b>[A-Za-z_$][\w$]*)\s*=\s*async\b""", needs=("async",))
+JS_ASYNC_ARROW_CALLED = lazy(r"""\(\s*async\s*(?:function\b|\([^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)""", needs=("async",))
+JS_DEFINED_HERE = lazy(r"""function\s*\*?\s*$""")  # `async function main(`: the definition, not a call
+JS_PROCESS_EXIT = lazy(r"""(?<![\w$.])process\.exit\s*\(""", needs=("process.exit",))
+JS_AWAITED = lazy(r"""(?:\bawait|\bvoid|\breturn|[=(,:?]|=>)\s*$""")
+JS_CONTROL = lazy(r"""(?:\b(?:if|while|for|with|else|do)|=>|[?:&|])\s*$""")
+
+
+class EarlyExit(NamedTuple):
+    """A top-level process.exit that ends the run before asynchronous work started above it runs."""
+
+    line: int
+    column: int
+    what: str  # the work, as the code starts it
+    started: int  # its line
+
+
+def javascript_early_exit(code: str, place: Callable[[int], tuple[int, int]],
+                          close: Callable[[str, int], int]) -> EarlyExit | None:
+    """The first process.exit(...) run unconditionally at the top level after the script started
+    asynchronous work there that it does not wait for: a stdin read by events or a stream, or an
+    async function called without `await` (`main();`, `main().catch(...)`). Node and Bun end at
+    once: the work never runs, so the hook reads nothing and decides nothing."""
+    if "process.exit" not in code or ("stdin" not in code and "async" not in code):
+        return None
+    starts: list[tuple[int, str]] = [(m.start(), m.group(0).rstrip("( ")) for m in JS_ASYNC_STDIN.finditer(code)]
+    names = {m.group("a") or m.group("b") for m in JS_ASYNC_FUNCTION.finditer(code)}
+    for name in names:
+        for call in re.finditer(rf"(?<![\w$.]){re.escape(name)}\s*\(", code):
+            if not JS_AWAITED.search(code[max(0, call.start() - 40):call.start()]) and \
+                    not JS_DEFINED_HERE.search(code[max(0, call.start() - 20):call.start()]):
+                starts.append((call.start(), f"{name}()"))
+    for arrow in JS_ASYNC_ARROW_CALLED.finditer(code):
+        if not JS_AWAITED.search(code[max(0, arrow.start() - 40):arrow.start()]):
+            starts.append((arrow.start(), "an async function called at once"))
+    starts = [(offset, what) for offset, what in starts if _depth(code, offset, close) == 0]
+    if not starts:
+        return None
+    first, what = min(starts)
+    for match in JS_PROCESS_EXIT.finditer(code, first):
+        if _depth(code, match.start(), close) == 0 and _statement_start(code, match.start()):
+            line, column = place(match.start())
+            return EarlyExit(line, column, what, place(first)[0])
+    return None
+
+
+def _statement_start(code: str, offset: int) -> bool:
+    """Whether a statement of its own starts at `offset`, run whatever happens before it (not
+    the body of an `if`, a loop, an arrow or a `&&`)."""
+    before = code[:offset].rstrip()
+    if not before or before[-1] in ";}":
+        return True
+    if before[-1] == ")":  # the end of a call statement, or of an `if (...)` whose body this is
+        depth, i = 0, len(before) - 1
+        while i >= 0:
+            depth += {")": 1, "(": -1}.get(before[i], 0)
+            if depth == 0:
+                break
+            i -= 1
+        return not JS_CONTROL.search(before[:max(i, 0)]) and "\n" in code[len(before):offset]
+    return "\n" in code[len(before):offset] and not JS_CONTROL.search(before) and before[-1] not in "=+-*/,.(["
+
+
 def _js_child(arguments: str) -> str:
     """The script file a child process runs, as its arguments' text spells it (the last name
     with a script's suffix); "" where none does."""
@@ -401,6 +474,26 @@ def shell(code: str, place: Callable[[int], tuple[int, int]], may_exit_2: bool) 
     return ()
 
 
+# ---- Perl ----------------------------------------------------------------------------------------------
+
+# `exit $?`, `exit($?)`, `exit system(...)`, or `exit $status` of a `$status = $?` / `= system(...)`:
+# the wait status (a child's exit 2 is 512), where `$? >> 8` is the child's own status
+PERL_WAIT_STATUS = lazy(r"""(?<![\w$>-])exit\s*\(?\s*(?:\$\?|system\b|\$(?P<var>\w+))(?!\s*>>)""", needs=("exit",))
+
+
+def perl(code: str, place: Callable[[int], tuple[int, int]]) -> tuple[Lost, ...]:
+    """Where a Perl script exits with a child's wait status, not its exit status: exit keeps the
+    low byte, so the child's exit 2 (512) becomes 0."""
+    for match in PERL_WAIT_STATUS.finditer(code):
+        var = match.group("var")
+        if var is not None and not re.search(rf"""\${var}\s*=\s*(?:\$\?|system\b)(?!\s*>>)""", code):
+            continue
+        line, column = place(match.start())
+        return (Lost(line, column, "exit here is given the wait status ($?, or what system returns), in which a "
+                     "child's exit 2 is 512, and exit keeps its low byte: 0", "0"),)
+    return ()
+
+
 # ---- programs whose own output lands on the hook's stdout ------------------------------------------
 
 # the git subcommands that print on stdout (progress and most messages go to stderr: fetch, push, clone)
@@ -410,16 +503,32 @@ PACKAGE_MANAGERS = frozenset({"npm", "pnpm", "yarn"})  # `npm run x` prints "> x
 PIP_PRINTS = frozenset({"install", "list", "freeze", "show", "download"})
 QUIET = frozenset({"-q", "--quiet", "-s", "--silent", "--porcelain=v0"})
 DIRECTORY_STACK = frozenset({"pushd", "popd", "dirs"})  # bash prints the stack after each, on stdout
-CHATTY = frozenset({"git", "make", "pip", "pip3"}) | PACKAGE_MANAGERS | DIRECTORY_STACK
+SEARCHES = frozenset({"grep", "egrep", "fgrep", "rg"})  # print the lines they match (a test in an `if` too)
+SEARCH_QUIET = lazy(r"-[a-zA-Z]*q[a-zA-Z]*$|--quiet$|--silent$")
+CURL_TO_FILE = lazy(r"-[a-zA-Z]*[oO][a-zA-Z]*$|--output\b|--remote-name")
+LOOKUPS = frozenset({"which", "type"})  # print where a command is
+CHATTY = frozenset({"git", "make", "pip", "pip3", "curl", "cd", "command", "nvm"}) | PACKAGE_MANAGERS | \
+    DIRECTORY_STACK | SEARCHES | LOOKUPS
 
 
 def prints_on_stdout(program: str, args: list[str]) -> bool:
     """Whether a program run as `program args...` writes text of its own on stdout: git's
     reporting subcommands, npm/pnpm/yarn, make, pip install (unless told to be quiet), bash's
-    pushd and popd."""
+    pushd and popd, a grep without -q (the lines it matches, in an `if` too), curl's response
+    body, `which`/`type`/`command -v`, `cd -`, `nvm use`."""
     program = program.rsplit("/", 1)[-1]
-    if program in DIRECTORY_STACK:
+    if program in DIRECTORY_STACK or program in LOOKUPS:
         return True
+    if program in SEARCHES:
+        return not any(SEARCH_QUIET.match(a) for a in args)
+    if program == "curl":  # the response's body, unless it goes to a file
+        return not any(CURL_TO_FILE.match(a) for a in args)
+    if program == "cd":
+        return args == ["-"]  # (cd - prints the directory it goes to)
+    if program == "command":
+        return bool(args) and args[0] in ("-v", "-V")
+    if program == "nvm":
+        return bool(args) and args[0] in ("use", "install", "current", "ls", "alias")
     if program not in CHATTY or QUIET & set(args) or any(a.startswith("--quiet") for a in args):
         return False
     words = [a for a in args if not a.startswith("-")]

@@ -170,7 +170,8 @@ class Flow:
                  input_reads: tuple[tuple[str, Place], ...] = (), syntax_error: tuple[str, Place] | None = None,
                  called: frozenset[str] = frozenset(), stderr_answers: tuple[Place, ...] = (),
                  unread_output: bool = False, lost_blocks: tuple[delivery.Lost, ...] = (),
-                 field_reads: tuple[delivery.FieldRead, ...] = (), unflushed_exit: Place | None = None) -> None:
+                 field_reads: tuple[delivery.FieldRead, ...] = (), unflushed_exit: Place | None = None,
+                 output_rewrites: tuple[tuple[str, str, Place], ...] = ()) -> None:
         self.writes = writes
         self.exits = exits
         self.stdin_reads = stdin_reads  # the second read, when stdin is read twice on one path
@@ -190,6 +191,10 @@ class Flow:
         self.field_reads = field_reads  # how it reads the input fields whose type differs by event (delivery.py)
         # an os._exit() of a Python script that writes on stdout and never flushes it: the buffer is lost
         self.unflushed_exit = unflushed_exit
+        # updatedToolOutput / updatedMCPToolOutput: (field, "text" where the value is a string, else "", where)
+        self.output_rewrites = output_rewrites
+        # a JavaScript process.exit that ends the run before the asynchronous work started above it
+        self.early_exit: delivery.EarlyExit | None = None
 
     def mixed_output(self) -> tuple[Write, Write] | None:
         """A text (or echoed input) write and a JSON write that one run can both make: stdout is
@@ -241,12 +246,17 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
     if language == "javascript":
         flow = _javascript(code, at, common)
         flow.lost_blocks = delivery.javascript(code, at, _close, _balanced)
+        flow.early_exit = delivery.javascript_early_exit(code, at, _close)
         if path is not None and path.suffix:
             from .plugins import syntax_error  # tree-sitter (about 20 ms with a grammar): only for a JavaScript file
 
             broken = syntax_error(path, text.encode("utf-8", "replace"))
             if broken is not None:
                 flow.syntax_error = ("a syntax error", Place(broken.line, broken.column))
+        return flow
+    if language == "perl":
+        flow = _perl(code, at, common)
+        flow.lost_blocks = delivery.perl(code, at)
         return flow
     flow = _shell(code, at, common, path)
     flow.lost_blocks = delivery.shell(code, at, any(e.status == 2 for e in flow.exits)
@@ -602,6 +612,8 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                      bool(flagged))
 
     walk(tree.body, (), "", False)
+    output_rewrites: list[tuple[str, str, Place]] = []
+    functions = {node.name: node for node in _nodes(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
     for node in _nodes(tree):
         for field, value_node, at_node in _py_fields(node):
             if field == "decision" and isinstance(node, ast.Dict) and not {
@@ -624,9 +636,11 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                     new_objects.append((built, [k.arg for k in target.keywords if k.arg], False))
                 elif _is_string(target):
                     string_inputs.append(place(at_node))
+            elif field in OUTPUT_REWRITES:
+                output_rewrites.append((field, "text" if _py_text(value_node, strings, functions) else "", place(at_node)))
     called = frozenset(node.func.id if isinstance(node.func, ast.Name) else node.func.attr for node in _nodes(tree)
                        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)))
-    return Flow(unflushed_exit=_unflushed_exit(tree, text) if writes else None,
+    return Flow(unflushed_exit=_unflushed_exit(tree, text) if writes else None, output_rewrites=tuple(output_rewrites),
                 writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads) or _reads_through_calls(tree, reads),
                 values=tuple(values), called=called, stderr_answers=tuple(stderr_answers), unread_output=unread_output,
                 new_inputs=_new_inputs(new_objects),
@@ -912,8 +926,12 @@ def _py_stderr_answer(call: ast.Call, name: str, strings: "_PyStrings") -> bool:
     if not call.args or not ((target is not None and _name(target) == "sys.stderr") or name == "sys.stderr.write"):
         return False
     dumped = strings.resolve(call.args[0])
-    return isinstance(dumped, ast.Call) and _name(dumped.func) in ("json.dumps", "dumps") and bool(dumped.args) \
-        and _py_answer(strings.resolve(dumped.args[0]))
+    if not (isinstance(dumped, ast.Call) and _name(dumped.func) in ("json.dumps", "dumps") and dumped.args):
+        return False
+    written = dumped.args[0]
+    # (a helper's parameter, `def emit(obj): print(json.dumps(obj), file=sys.stderr)`: what its calls give it)
+    given = strings.arguments(written.id) if isinstance(written, ast.Name) and written.id in strings.parameters else []
+    return any(_py_answer(strings.resolve(node)) for node in [written, *given])
 
 
 def _py_answer(node: ast.AST | None) -> bool:
@@ -939,6 +957,34 @@ def _py_status(arg: ast.AST | None, strings: "_PyStrings") -> tuple[int | None, 
     if built is not None:  # sys.exit("Fix these:\n" + "\n".join(problems)): a string all the same
         return 1, built
     return None, ""
+
+
+OUTPUT_REWRITES = ("updatedToolOutput", "updatedMCPToolOutput")
+# the calls that give a string: str's own methods, re's sub, json.dumps
+TEXT_CALLS = frozenset({"sub", "replace", "strip", "lstrip", "rstrip", "join", "format", "lower", "upper", "decode",
+                        "dumps", "str", "read_text", "getvalue", "removeprefix", "removesuffix"})
+
+
+def _py_text(node: ast.AST | None, strings: "_PyStrings", functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef],
+             depth: int = 0) -> bool:
+    """Whether a value is a string: a literal or one the code builds, a call of str's methods or
+    re's sub, a function of the file annotated `-> str`, or a name every assignment of which is one."""
+    if node is None or depth > 4:
+        return False
+    if _is_string(node) or _built_string(node) is not None:
+        return True
+    if isinstance(node, ast.Call):
+        name = _name(node.func)
+        function = functions.get(name)
+        if function is not None:
+            return function.returns is not None and _name(function.returns) == "str"
+        method = node.func.attr if isinstance(node.func, ast.Attribute) else name  # (`x["stdout"].replace`)
+        return method in TEXT_CALLS
+    if isinstance(node, ast.Name):
+        values = strings.assigned.get(node.id, ())
+        return bool(values) and all(_py_text(value, strings, functions, depth + 1) or (
+            isinstance(value, ast.Name) and value.id == node.id) for value in values[:8])
+    return False
 
 
 def _built_string(node: ast.AST | None) -> str | None:
@@ -1146,8 +1192,9 @@ class _PyStrings:
 
 # ---- shell --------------------------------------------------------------------------------------------
 
-SH_WORD = lazy(r"""(?:^|(?<=[;&|({`]|\n)|(?<=\$\()|(?<=\bthen)|(?<=\bdo)|(?<=\belse))[ \t]*"""
-                     r"""(?:(?:[A-Za-z_]\w*=\S*|!)[ \t]+)*(?P<word>echo|printf|jq|cat|tee|read|exit|set|git|npm|pnpm|yarn|make|pip3?|pushd|popd)\b(?![-.])""")
+SH_WORD = lazy(r"""(?:^|(?<=[;&|({`]|\n)|(?<=\$\()|(?<=\bthen)|(?<=\bdo)|(?<=\belse)|(?<=\bif)|(?<=\bwhile))[ \t]*"""
+                     r"""(?:(?:[A-Za-z_]\w*=\S*|!)[ \t]+)*(?P<word>echo|printf|jq|cat|tee|read|exit|set|git|npm|pnpm|yarn|make|pip3?|pushd|popd|"""
+                     r"""e?grep|fgrep|rg|curl|cd|which|type|command|nvm)\b(?![-.=])""")
 SH_FUNCTION = lazy(r"""^\s*(?:function\s+)?(?P<name>[A-Za-z_][\w-]*)\s*\(\s*\)\s*\{?|^\s*function\s+(?P<name2>[A-Za-z_][\w-]*)""")
 SH_WRITERS = ("echo", "printf", "jq", "cat", "tee")
 SH_PIPED_IN = lazy(r"(?<!\|)\|\s*(?:[{(]\s*)?(?:[A-Za-z_]\w*=\S*\s+)*$")  # the command reads a pipe
@@ -1662,6 +1709,30 @@ def _sh_values(code: str, place: Places) -> tuple[Value, ...]:
     return tuple(out)
 
 
+# ---- Perl: its exits, what it says on stderr before them, and whether it prints on stdout ------------------
+
+PERL_EXIT = lazy(r"""(?<![\w$>-])exit\b\s*\(?\s*(?P<status>\d+\b)?""", needs=("exit",))
+PERL_STDERR = lazy(r"""(?:print|printf|say)\s*\(?\s*(?:STDERR|\*STDERR|\{\s*\*?STDERR\s*\})\s+(?P<said>"[^"\n]*"|'[^'\n]*')|"""
+                   r"""\bwarn\s*\(?\s*(?P<warned>"[^"\n]*"|'[^'\n]*')""")
+PERL_STDOUT = lazy(r"""(?<![\w$>-])(?:print|printf|say)\b(?!\s*\(?\s*(?:STDERR|\*STDERR|\{|\$\w+\s))""",
+                   needs=("print", "say"))
+
+
+def _perl(code: str, at: Offsets, common: Common) -> Flow:
+    """A Perl script's exits (`exit 2;`, `exit($status)`) with the stderr line just before each;
+    what it prints on stdout is not told apart (unread_output), so the rules of its answer's
+    shape stay quiet."""
+    exits = []
+    for match in PERL_EXIT.finditer(code):
+        status = match.group("status")
+        arg_follows = status is None and code[match.end():match.end() + 1] not in (";", "}", ")", "")
+        said = [m.group("said") or m.group("warned") for m in PERL_STDERR.finditer(code, max(0, match.start() - 240),
+                                                                                     match.start())]
+        exits.append(Exit(None if arg_follows else int(status or 0), match.group(0).strip(),
+                          " ".join(text.strip("\"'") for text in said), Place(*at(match.start()))))
+    return Flow(exits=tuple(exits), unread_output=PERL_STDOUT.search(code) is not None, **common)
+
+
 # ---- JavaScript / TypeScript --------------------------------------------------------------------------
 
 JS_WRITE = lazy(r"""(?<![\w.$])(?:console\.(?P<log>log|info)|process\.stdout\.write)\s*\(""",
@@ -1736,7 +1807,7 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
                            if _js_answer(_balanced(code, m.end()).strip(), code))
     return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads),
                 values=_js_values(code, place), stderr_answers=stderr_answers, unread_output=unread_output, **common,
-                new_inputs=_new_inputs(_labelled_objects(code, place)))
+                new_inputs=_new_inputs(_labelled_objects(code, place, javascript=True)))
 
 
 class _Spans:
@@ -1962,23 +2033,79 @@ OBJECT_TOKEN = lazy(r"""[{}\[\]]|(?P<q>\\?["'`]?)(?P<key>[A-Za-z_]\w*)(?P=q)\s*:
                     r"""(?:^|(?<=,))\s*(?P<short>[A-Za-z_$][\w$]*)\s*(?=,|$)""")  # a bracket, a key, a shorthand
 
 
-def _labelled_objects(code: str, place: Places) -> list[tuple[Place, list[str], bool]]:
+def _labelled_objects(code: str, place: Places, javascript: bool = False) -> list[tuple[Place, list[str], bool]]:
     """Each `updatedInput: {...}` object: where, its direct keys, whether it spreads or merges
-    another object in."""
-    out = []
+    another object in; in JavaScript also each object the code assigns to a variable it gives as
+    updatedInput."""
+    out, seen = [], set()
     for match in LABELLED_INPUT.finditer(code):
-        start = match.end() - 1
-        end = _close(code, start)
-        body = code[start + 1:end]
-        spread = "..." in body or "**" in body or JS_PLUS.match(code[end + 1:end + 8]) is not None
-        keys, depth = [], 0
-        for token in OBJECT_TOKEN.finditer(body):
-            if token.group(0) in "{[":
-                depth += 1
-            elif token.group(0) in "}]":
-                depth -= 1
-            elif depth == 0 and (token.group("key") or token.group("short")):
-                keys.append(token.group("key") or token.group("short"))
-        if keys:
-            out.append((place(match.start()), keys, spread))
+        seen.add(match.end() - 1)
+        out += _object_keys(code, match.end() - 1, place(match.start()))
+    return out + (_js_variable_inputs(code, place, seen) if javascript else [])
+
+
+def _object_keys(code: str, start: int, at: Place) -> list[tuple[Place, list[str], bool]]:
+    """The object whose `{` is at `start`: [(at, its direct keys, whether it spreads or merges
+    another object in)], or [] where it names no key."""
+    end = _close(code, start)
+    body = code[start + 1:end]
+    spread = "..." in body or "**" in body or JS_PLUS.match(code[end + 1:end + 8]) is not None
+    keys, depth = [], 0
+    for token in OBJECT_TOKEN.finditer(body):
+        if token.group(0) in "{[":
+            depth += 1
+        elif token.group(0) in "}]":
+            depth -= 1
+        elif depth == 0 and (token.group("key") or token.group("short")):
+            keys.append(token.group("key") or token.group("short"))
+    return [(at, keys, spread)] if keys else []
+
+
+JS_INPUT_VARIABLE = lazy(r"""(?:updatedInput|updated_input)\s*:\s*(?P<var>[A-Za-z_$][\w$]*)\s*[,}\n]|"""
+                         r"""[{,]\s*(?P<short>updatedInput|updated_input)\s*(?=[,}])""",
+                         needs=("updatedInput", "updated_input"))
+JS_GOES_ON = lazy(r"""\n\s*(?:[?:|&.+]|\?\?)""")  # the next line carries the expression on (`? {...}`, `: {...}`)
+
+
+def _js_variable_inputs(code: str, place: Places, seen: set[int]) -> list[tuple[Place, list[str], bool]]:
+    """The objects the code assigns to a variable it gives as updatedInput (`updatedInput: next`,
+    or the shorthand `{updatedInput}`): each arm of a `cond ? {...} : {...}` and each branch's
+    assignment, where the object is written."""
+    names = {m.group("var") or m.group("short") for m in JS_INPUT_VARIABLE.finditer(code)}
+    out = []
+    for name in sorted(names):
+        for match in re.finditer(rf"(?<![\w$.]){re.escape(name)}\s*(?::\s*[\w<>|\[\]\"' ]+)?=(?![=>])", code):
+            for start in _js_objects_of(code, match.end()):
+                if start not in seen:
+                    seen.add(start)
+                    out += _object_keys(code, start, place(start))
     return out
+
+
+def _js_objects_of(code: str, start: int) -> list[int]:
+    """The `{` of each object literal the expression starting at `start` may give (the arms of
+    `?:`, `||`, `??`), up to the end of its statement."""
+    found: list[int] = []
+    i, depth = start, 0
+    while i < len(code):
+        ch = code[i]
+        if ch == "{" and depth == 0:
+            found.append(i)
+            i = _close(code, i) + 1
+            continue
+        if ch in "\"'`":
+            end = code.find(ch, i + 1)
+            while end > 0 and code[end - 1] == "\\":
+                end = code.find(ch, end + 1)
+            i = len(code) if end < 0 else end + 1
+            continue
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and (ch in ";,}" or (ch == "\n" and found and not JS_GOES_ON.match(code, i))):
+            break
+        i += 1
+    return found

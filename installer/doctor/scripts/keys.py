@@ -67,6 +67,7 @@ CURSOR_SHAPE = frozenset({"permission", "updated_input", "user_message", "agent_
 PY_SUFFIXES = (".py", ".pyw")
 JS_SUFFIXES = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx")
 SH_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh", ".dash")
+PERL_SUFFIXES = (".pl", ".pm")
 
 KEY = lazy(r"""(?<![\w$])(?<!\$\{)(?P<q>\\?["'`]?)(?P<key>[A-Za-z_][A-Za-z0-9_]*)(?P=q)\s*:(?![:=+?-])""")
 QUOTED_KEY = lazy(r"""(?P<q>\\?["'`])(?P<key>[A-Za-z_][A-Za-z0-9_]*)(?P=q)\s*:(?![:=])""")
@@ -80,6 +81,12 @@ HSO_VARIABLE = lazy(r"""hookSpecificOutput\\?["'`]?\s*[:=]\s*(?P<var>[A-Za-z_]\w
                     needs=("hookSpecificOutput",))
 EVENT_NAME = lazy(r"""hookEventName\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`](?P<name>[A-Za-z]+)\\?["'`]""",
                   needs=("hookEventName",))
+# hookEventName's value read from the input's `hookEventName`, a field it does not have (the input's is
+# hook_event_name): undefined or None, with no fallback after it (`?? "PreToolUse"`, `.get(..., "Stop")`)
+EVENT_NAME_FROM_INPUT = lazy(r"""hookEventName\\?["'`]?\s*[:=]\s*[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*"""
+                             r"""(?P<read>\??\.hookEventName\b|\[\s*["']hookEventName["']\s*\]|"""
+                             r"""\.get\(\s*["']hookEventName["']\s*\))(?!\s*(?:\?\?|\|\||\bor\b))""",
+                             needs=("hookEventName",))
 DEFER = lazy(r"""permissionDecision\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`]defer\\?["'`]""", needs=("defer",))
 DENY_VALUE = lazy(r"""\\?["'`]deny\\?["'`]""", needs=("deny",))  # a permissionDecision (or behavior) of "deny"
 BLOCK_DECISION = lazy(r"""(?<![\w.])decision\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`]block\\?["'`]""", needs=("block",))
@@ -88,7 +95,11 @@ EXIT_TWO = {
     "shell": lazy(r"\bexit\s+2\b", needs=("exit",)),
     "python": lazy(r"\b(?:sys\.exit|exit|os\._exit|quit)\(\s*2\s*\)", needs=("exit", "quit")),
     "javascript": lazy(r"\b(?:process\.exit|Deno\.exit)\(\s*2\s*\)|process\.exitCode\s*=\s*2\b", needs=("exit",)),
+    "perl": lazy(r"(?<![\w$>-])exit\s*\(?\s*2\b", needs=("exit",)),
 }
+# a Perl script that hands its work to another program: its status and output are that program's too
+PERL_DELEGATE = lazy(r"""(?<![\w$>-])(?:system|exec)\b|`|\bqx\s*[^\w\s]|\bopen\s*\([^)]*["']-?\|-?["']""",
+                     needs=("system", "exec", "`", "qx", "open"))
 SH_DELEGATE = lazy(
     r"""(?:^|&&|\|\||;)[ \t]*(?:if\s+!?\s*|then\s+|else\s+|do\s+)?(?:exec[ \t]+(?![<>&\d])(?P<exec>\S+)"""
     r"""|(?:[A-Za-z_]\w*=\S*[ \t]+)*(?P<run>python3?|node|npx|bunx?|deno|uvx?|ruby|perl|php|tsx|ts-node)\b"""
@@ -230,10 +241,14 @@ def detect_language(path: Path, text: str) -> str:
         return "javascript"
     if name.endswith(SH_SUFFIXES):
         return "shell"
+    if name.endswith(PERL_SUFFIXES):
+        return "perl"
     first = text.split("\n", 1)[0]
     if first.startswith("#!"):
         if "python" in first or "pypy" in first:
             return "python"
+        if "perl" in first:
+            return "perl"
         if JS_SHEBANG.search(first):
             return "javascript"
         if SH_SHEBANG.search(first):
@@ -339,6 +354,8 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
                 named = [(offset, name) for name, offset in obj.keys if fold(name) == "hookeventname"]
                 no_event.append(site(min(named)[1], min(named)[0]) if named else site("hookSpecificOutput", obj.start))
 
+    if "hook_event_name" not in code.replace("hookEventName", ""):  # (a script that maps the one to the other)
+        no_event += [site("input.hookEventName", m.start()) for m in EVENT_NAME_FROM_INPUT.finditer(code)]
     literal_names = [site(m.group("name"), m.start()) for m in EVENT_NAME.finditer(code)]
     all_literal = len(literal_names) >= len(emitted.get("hookEventName", ())) and code.count("hookEventName") == len(
         literal_names)
@@ -491,6 +508,9 @@ def _delegates(code: str, language: str, path: Path, where: LineIndex, own_outpu
                 if module and ((path.parent / f"{module}.py").exists() or (path.parent / module).is_dir()):
                     return at(f"the module {module}", match.start())
         return None
+    if language == "perl":
+        match = PERL_DELEGATE.search(code)
+        return at(f"`{match.group(0).strip()}`", match.start()) if match else None
     if language == "javascript":
         match = JS_DELEGATE.search(code)
         if match:
@@ -617,6 +637,8 @@ def strip_comments(text: str, language: str) -> str:
         return _strip_python(text)
     if language == "javascript":
         return _strip_js(text)
+    if language == "perl":
+        return _strip_hash_lines(text)  # (a `#` inside a line may be a regex's delimiter or `$#list`)
     return _strip_shell(text)
 
 

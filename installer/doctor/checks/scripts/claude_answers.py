@@ -78,7 +78,9 @@ def _exit_1_fails_open(code: HookCode) -> Iterator[Finding]:
         if not blocking or len(blocking) < len(rows):
             return
         action = "tool call" if rows[blocking[0]].tool_event else "action"
-        for exit_ in _refusals_that_fail_open(code.flow, code.refuses_for_claude or bool(facts.answers)):
+        # (a dispatcher refuses through the programs it runs: only an exit that says it refuses counts)
+        refuses = code.refuses_for_claude or bool(facts.answers) or facts.delegates is not None
+        for exit_ in _refusals_that_fail_open(code.flow, refuses):
             yield _fails_open(code, exit_, "Claude Code", action)
         return
     cursor = code.cursor_rows

@@ -8,6 +8,8 @@ from typing import Iterator
 from .... import safe_read
 from ....document import LineIndex
 from ....errors import HookwrightError
+from ....hooks.events import BUILTIN_TOOLS
+from ....hooks.regex import overlap
 from ....hosts.claude import protocol as claude_protocol
 from ... import disk, handler_facts
 from ...model import Finding, Handler, RuleTable
@@ -48,8 +50,9 @@ def _defer(script: Script) -> Iterator[Finding]:
 @SCRIPT_RULES.rule("script/no-event-name")
 def _no_event_name(script: Script) -> Iterator[Finding]:
     for site in script.facts.no_event_name if script.claude else ():
-        yield script.finding("script/no-event-name", site, script.claude,
-                             None if site.what == "hookSpecificOutput" else "misspelt", key=site.what)
+        variant = None if site.what == "hookSpecificOutput" else "from-input" if site.what == "input.hookEventName" \
+            else "misspelt"
+        yield script.finding("script/no-event-name", site, script.claude, variant, key=site.what)
 
 
 @SCRIPT_RULES.rule("script/misspelt-field")
@@ -149,6 +152,33 @@ def _async_answer_never_read(script: Script) -> Iterator[Finding]:
             yield script.ctx.finding("script/async-answer-never-read", handler.file, handler.keys + ("async",),
                                      related, at_key=True, event=handler.event, how=answers[0].what,
                                      script=facts.path.name, line=answers[0].line)
+
+
+# the built-in tools whose result is an object (Bash: stdout, stderr, interrupted...), so a string as
+# updatedToolOutput is not their output's shape (measured: docs/hosts/claude-code.md#rewriting-output)
+OBJECT_OUTPUT_TOOLS = frozenset({"Bash"})
+
+
+@SCRIPT_RULES.rule("script/output-rewrite-ignored")
+def _output_rewrite_ignored(script: Script) -> Iterator[Finding]:
+    """A PostToolUse output rewrite the tools its handlers match never take: updatedMCPToolOutput
+    where no handler can fire for an MCP tool, or updatedToolOutput as a string where every tool
+    matched gives an object."""
+    post = [h for h in script.claude if h.event == "PostToolUse"]
+    if not post or len(post) < len(script.claude):
+        return
+    if any(overlap.server_reach(h.matcher, overlap.ANY_OTHER_SERVER, h.event) != "none"
+           or overlap.named_servers(h.matcher or "") for h in post):
+        return  # (an MCP tool's output may be either)
+    tools = frozenset().union(*(overlap.matched_builtins(h.matcher, BUILTIN_TOOLS, h.event) for h in post))
+    named = ", ".join(sorted(tools)[:4]) + (", ..." if len(tools) > 4 else "") or "no MCP tool"
+    for field, shape, place in script.facts.flow.output_rewrites:
+        if field == "updatedMCPToolOutput":
+            yield script.finding("script/output-rewrite-ignored", place, post, "mcp", tools=named)
+            return
+        if shape == "text" and tools and tools <= OBJECT_OUTPUT_TOOLS:
+            yield script.finding("script/output-rewrite-ignored", place, post, tools=named)
+            return
 
 
 @SCRIPT_RULES.rule("script/mixed-shapes")
