@@ -194,7 +194,12 @@ def test_a_handler_that_passes_the_exit_on_is_not_reported(tmp_path):
     ("git", ["status"], True), ("git", ["-C", "/tmp", "log", "-1"], True), ("git", ["fetch", "origin"], False),
     ("git", ["pull", "-q"], False), ("git", ["diff", "--quiet"], False), ("/usr/bin/git", ["show"], True),
     ("npm", ["run", "lint"], True), ("npm", ["run", "lint", "--silent"], False), ("make", ["-s"], False),
-    ("pip", ["install", "x"], True), ("pip", ["--version"], False), ("curl", ["-s", "x"], False),
+    ("pip", ["install", "x"], True), ("pip", ["--version"], False),
+    # curl writes the body it receives on stdout unless told otherwise (-o, -O)
+    ("curl", ["-s", "x"], True), ("curl", ["-sSo", "out.json", "x"], False), ("curl", ["--output", "f", "x"], False),
+    ("grep", ["-E", "rm -rf"], True), ("grep", ["-qE", "rm -rf"], False), ("grep", ["--quiet", "x"], False),
+    ("command", ["-v", "jq"], True), ("command", ["jq", "."], False), ("which", ["jq"], True),
+    ("cd", ["-"], True), ("cd", ["/tmp"], False), ("nvm", ["use"], True),
 ])
 def test_which_programs_print_on_the_hooks_stdout(program, args, prints):
     assert delivery.prints_on_stdout(program, args) is prints
@@ -206,6 +211,12 @@ def test_which_programs_print_on_the_hooks_stdout(program, args, prints):
     ("pushd.sh", "#!/bin/bash\ncat >/dev/null\npushd /tmp\necho '{\"continue\": true}'\n", True),
     ("captured.sh", "#!/bin/bash\ncat >/dev/null\nS=$(git status --porcelain)\necho '{\"continue\": true}'\n", False),
     ("npm.sh", "#!/bin/bash\ncat >/dev/null\nnpm ls || true\necho '{\"continue\": true}'\n", True),
+    ("grep.sh", "#!/bin/bash\ncmd=$(jq -r .tool_input.command)\nif echo \"$cmd\" | grep -E 'rm'; then\n"
+                "  echo '{\"continue\": true}'\nfi\n", True),
+    ("grep-q.sh", "#!/bin/bash\ncmd=$(jq -r .tool_input.command)\nif echo \"$cmd\" | grep -qE 'rm'; then\n"
+                  "  echo '{\"continue\": true}'\nfi\n", False),
+    ("which.sh", "#!/bin/bash\ncat >/dev/null\nif command -v jq; then echo '{\"continue\": true}'; fi\n", True),
+    ("curl.sh", "#!/bin/bash\ncat >/dev/null\ncurl -s -m 1 file:///etc/hostname\necho '{\"continue\": true}'\n", True),
     ("run.py", PY + "json.load(sys.stdin)\nsubprocess.run(['git', 'status'])\nprint(json.dumps({'continue': True}))\n",
      True),
     ("taken.py", PY + "json.load(sys.stdin)\nsubprocess.run(['git', 'pull'], capture_output=True)\n"

@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from doctor_support import doctor, settings
 from hookwright.doctor.shell.tree import commands, parse
-from test_doctor_delivery import _status, _write
+from test_doctor_delivery import GUARD, _status, _write
 
 BLOCK = 'echo "Blocked: no shell commands here" >&2\n'
+GUARD_ARGS = ' python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py'
 
 # name: (the rule, the script, the line doctor names, its twin)
 CASES = {
@@ -71,6 +72,18 @@ CASES = {
         6,
         'dir=$(dirname "$0")\ninput=$(cat)\npids=()\nfor check in "$dir"/check-*.sh; do\n  bash "$check" <<<"$input" &\n'
         '  pids+=($!)\ndone\nfor pid in "${pids[@]}"; do\n  wait "$pid" || exit $?\ndone\n'),
+    "a wrapper that pipes the guard its arguments name into tee": (
+        "delivery/exit-2-lost", 'python3 "$(dirname "$0")/$1" 2>&1 | tee -a /dev/null >&2\n', 1,
+        'set -o pipefail\npython3 "$(dirname "$0")/$1" 2>&1 | tee -a /dev/null >&2\n', " guard.py"),
+    "a wrapper that runs its arguments behind || and a log line": (
+        "delivery/exit-2-lost", '"$@" || echo "the guard failed" >&2\n', 1, '"$@" || exit $?\n', GUARD_ARGS),
+    "a wrapper whose log line after the guard sets the status": (
+        "delivery/exit-2-lost", 'HOOKS="$CLAUDE_PROJECT_DIR/.claude/hooks"\n"$HOOKS/$1"\necho "guard ran" >&2\n', 2,
+        'HOOKS="$CLAUDE_PROJECT_DIR/.claude/hooks"\n"$HOOKS/$1"\nstatus=$?\necho "guard ran" >&2\nexit $status\n',
+        " guard.sh"),
+    "a wrapper that reads the input and runs its arguments without it": (
+        "delivery/stdin-not-passed", 'payload=$(cat)\nprintf \'%s\\n\' "$payload" >/dev/null\nexec "$@"\n', 3,
+        'payload=$(cat)\nprintf \'%s\\n\' "$payload" >/dev/null\nexec "$@" <<<"$payload"\n', GUARD_ARGS),
 }
 CHECK = "cat >/dev/null\n" + BLOCK + "exit 2\n"
 
@@ -78,9 +91,11 @@ CHECK = "cat >/dev/null\n" + BLOCK + "exit 2\n"
 @pytest.mark.parametrize("twin", [False, True], ids=["broken", "twin"])
 @pytest.mark.parametrize("name", list(CASES))
 def test_a_block_the_shell_itself_loses_is_flagged_at_the_line_to_change(tmp_path, name, twin):
-    rule, broken, line, fixed = CASES[name]
+    rule, broken, line, fixed, *args = CASES[name]
     base = tmp_path / "project"
-    command = _write(base, {"h.sh": fixed if twin else broken, "check-a.sh": CHECK}, "h.sh")
+    files = {"h.sh": fixed if twin else broken, "check-a.sh": CHECK, "guard.py": GUARD, "guard.sh": CHECK}
+    command = _write(base, files, "h.sh") + "".join(args)
+    (base / ".claude" / "hooks" / "guard.sh").chmod(0o755)
     assert (_status(base, command) == 2) == twin  # what the host would receive
     out = doctor(base, {".claude/settings.json": settings(command=command)})
     flagged = [f for f in out.findings if f.rule.startswith("delivery/") and Path(f.path).name == "h.sh"]
@@ -88,8 +103,8 @@ def test_a_block_the_shell_itself_loses_is_flagged_at_the_line_to_change(tmp_pat
 
 
 @pytest.mark.parametrize("text", [
-    "set -e\ncat >/dev/null\nif grep -q rm /dev/null; then exit 2; fi\n",  # a grep in a condition
-    "set -e\ncat >/dev/null\ngrep -q rm /dev/null && exit 2\nexit 0\n",  # before &&
+    "set -e\ninput=$(cat)\nif grep -q rm <<<\"$input\"; then exit 2; fi\n",  # a grep in a condition
+    "set -e\ninput=$(cat)\ngrep -q rm <<<\"$input\" && exit 2\nexit 0\n",  # before &&
     "set -e\ncat >/dev/null\nn=1\n((n++))\nexit 2\n",  # (only a first count from 0 fails: n++ is not flagged alone)
     "cat >/dev/null\nx=$(grep rm /dev/null)\nexit 2\n",  # no set -e
     "shopt -s lastpipe\njq -r .tool_input.command | while read -r c; do exit 2; done\nexit 0\n",
@@ -97,10 +112,13 @@ def test_a_block_the_shell_itself_loses_is_flagged_at_the_line_to_change(tmp_pat
     "jq -r .tool_input.command | while read -r c; do exit 2; done\nexit \"${PIPESTATUS[1]}\"\n",
     "cat >/dev/null\nout=$(exit 2)\nstatus=$?\nexit $status\n",  # x=$( ) without local keeps the status
     "cat >/dev/null\nout=$(exit 2) || exit 2\nexit 0\n",
+    'payload=$(cat)\nprintf "%s" "$payload" >/dev/null\nprintf "%s" "$payload" | python3 "$(dirname "$0")/guard.py"\n',
+    'echo "running the guard" >&2\nexec python3 "$(dirname "$0")/$1"\n',
 ])
 def test_near_misses_that_keep_the_block_stay_clean(tmp_path, text):
     base = tmp_path / "project"
-    command = _write(base, {"h.sh": text}, "h.sh")
+    command = _write(base, {"h.sh": text, "guard.py": GUARD}, "h.sh") + " guard.py"
+    assert _status(base, command) == 2
     out = doctor(base, {".claude/settings.json": settings(command=command)})
     assert [f.rule for f in out.findings if f.rule.startswith("delivery/")] == []
 

@@ -5,7 +5,9 @@ Each gate means to refuse the Bash call that names its own token: an `exit 2` in
 `while` loop or a `$( )` (a subshell: the script runs on to `exit 0`), `set -e` ending the script
 with 1 at a grep that matches nothing or a `((n++))` from 0, `local x=$( )` hiding the status `$?`
 is read for, an EXIT trap's function that exits 0, a bare `wait` after checks run in the
-background. Every gate runs on every call (one matcher), and lets through the calls that do not
+background, a wrapper piping the guard its arguments name into `tee`, a wrapper that reads the
+input to log it and runs its guard without it, a `grep` in an `if` that prints the command before
+the deny JSON. Every gate runs on every call (one matcher), and lets through the calls that do not
 name its token. The real CLI runs the call past each broken gate and not past its twin; doctor
 flags each broken gate at the line marked `HERE`, with the rule named, and not its twin.
 """
@@ -96,6 +98,31 @@ done
 for pid in "${pids[@]}"; do wait "$pid" || exit $?; done
 """
 CHECK = "#!/bin/bash\nif grep -q TOKEN; then %s; fi\nexit 0\n" % BLOCK
+TEE = """\
+#!/bin/bash
+python3 "$(dirname "$0")/$1" 2>&1 | tee -a "$(dirname "$0")/TOKEN.log" >&2  # HERE
+"""
+STDIN = """\
+#!/bin/bash
+payload=$(cat)
+printf '%s\\n' "$payload" >> "$(dirname "$0")/TOKEN.log"
+"$@"  # HERE
+"""
+DENY = ('{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", '
+        '"permissionDecisionReason": "TOKEN is not allowed"}}')
+GREP_PRINTS = """\
+#!/bin/bash
+cmd=$(jq -r .tool_input.command)
+if echo "$cmd" | grep -E 'TOKEN'; then  # HERE
+  echo '%s'
+fi
+""" % DENY
+GUARD = """\
+import json, sys
+if "TOKEN" in json.load(sys.stdin)["tool_input"]["command"]:
+    print("Blocked: TOKEN", file=sys.stderr)
+    sys.exit(2)
+"""
 
 CASES = {  # name: (the rule, the broken gate, its twin)
     "pipe": ("delivery/exit-in-subshell", PIPED_LOOP,
@@ -103,12 +130,17 @@ CASES = {  # name: (the rule, the broken gate, its twin)
                  "done\n", "done < <(jq -r .tool_input.command)\n")),
     "subst": ("delivery/exit-in-subshell", SUBSTITUTION,
               SUBSTITUTION.replace('reason=$(check "$input")  # HERE', 'reason=$(check "$input") || exit $?')),
-    "grep": ("delivery/errexit-exits-early", GREP, GREP.replace("'id_rsa')", "'id_rsa' || true)")),
+    "errgrep": ("delivery/errexit-exits-early", GREP, GREP.replace("'id_rsa')", "'id_rsa' || true)")),
     "count": ("delivery/errexit-exits-early", COUNT, COUNT.replace("((found++))", "found=$((found + 1))")),
     "local": ("delivery/status-masked", MASKED,
               MASKED.replace('local report=$(check "$input")', 'local report; report=$(check "$input")')),
     "trap": ("delivery/exit-2-lost", TRAP, TRAP.replace("  exit 0  # HERE\n", "")),
     "wait": ("delivery/exit-2-lost", WAIT, WAIT_EACH),
+    "grep": ("script/text-before-json", GREP_PRINTS, GREP_PRINTS.replace("grep -E", "grep -qE")),
+    # wrappers of a guard the handler's command names after them
+    "tee": ("delivery/exit-2-lost", TEE, "#!/bin/bash\nset -o pipefail\n" + TEE.split("\n", 1)[1], " TOKEN-guard.py"),
+    "stdin": ("delivery/stdin-not-passed", STDIN, STDIN.replace('"$@"  # HERE', '"$@" <<<"$payload"'),
+              ' python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/TOKEN-guard.py'),
 }
 
 
@@ -116,16 +148,17 @@ def test_blocks_the_shell_loses_let_the_call_run_on_the_real_cli_and_doctor_name
                                                                                             project):
     hooks = project / ".claude" / "hooks"
     hooks.mkdir(parents=True)
-    gates = []
-    for name, (_, broken, twin) in CASES.items():
+    gates, commands = [], []
+    for name, (_, broken, twin, *args) in CASES.items():
         for kind, text in (("broken", broken), ("twin", twin)):
             token = f"{name}-{kind}"
             (hooks / f"{token}.sh").write_text(text.replace("TOKEN", token))
+            (hooks / f"{token}-check-a.sh").write_text(CHECK.replace("TOKEN", token))
+            (hooks / f"{token}-guard.py").write_text(GUARD.replace("TOKEN", token))
             gates.append(token)
-        for kind in ("broken", "twin"):
-            (hooks / f"{name}-{kind}-check-a.sh").write_text(CHECK.replace("TOKEN", f"{name}-{kind}"))
+            commands.append(f'bash "$CLAUDE_PROJECT_DIR"/.claude/hooks/{token}.sh' + "".join(args).replace("TOKEN", token))
     (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-        {"type": "command", "command": f'bash "$CLAUDE_PROJECT_DIR"/.claude/hooks/{token}.sh'} for token in gates]}]}}))
+        {"type": "command", "command": command} for command in commands]}]}}))
     subprocess.run(["git", "init", "-q", str(project)], check=True)
 
     calls = [{"tool": "Bash", "input": {"command": f"touch ran-{token}.txt"}} for token in gates]
@@ -136,10 +169,11 @@ def test_blocks_the_shell_loses_let_the_call_run_on_the_real_cli_and_doctor_name
     assert ran == {token for token in gates if token.endswith("-broken")}, (CLAUDE_VERSION, run.tool_results)
 
     doctor = hookwright("doctor", "--format", "json", home=home, project=project)
+    rules = {rule for rule, *_ in CASES.values()}
     flagged = {(f["path"].rsplit("/", 1)[1], f["rule"], f["line"]) for f in json.loads(doctor.stdout)["findings"]
-               if f["rule"].startswith("delivery/")}
+               if f["rule"] in rules}
     expected = set()
-    for name, (rule, broken, _) in CASES.items():
+    for name, (rule, broken, *_) in CASES.items():
         line = next(n for n, text in enumerate(broken.splitlines(), 1) if "HERE" in text)
         expected.add((f"{name}-broken.sh", rule, line))
     assert flagged == expected

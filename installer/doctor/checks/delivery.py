@@ -19,7 +19,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator
 
-from ... import hosts
+from ... import hosts, safe_read
+from ...errors import HookwrightError
 from ...hosts.cursor import protocol as cursor_protocol
 from ...patterns import lazy
 from .. import disk, handler_facts
@@ -27,6 +28,7 @@ from ..model import Context, Finding, Handler, RuleTable
 from ..scripts import keys
 from ..scripts.delivery import Lost
 from ..scripts.flow import Place
+from ..shell.interpret import SCRIPT_SUFFIXES
 from ..shell.resolve import resolve_shell
 from .scripts.units import Script, scripts_of
 
@@ -59,7 +61,7 @@ def _exit_2_lost(script: Script) -> Iterator[Finding]:
     if not handlers or ANSWERS & set(facts.answers):
         return
     lost = [place for place in facts.flow.lost_blocks if place.rule == "exit-2-lost"
-            and (not place.child or _blocks_by_exit_2(_beside(facts, place.child)))]
+            and (not place.child or any(_blocks_by_exit_2(child) for child in _children(script, handlers, place.child)))]
     yield from _report(script, handlers, lost or list(_wrapped(script, handlers[0])))
 
 
@@ -124,6 +126,52 @@ def _exit_before_async_work(script: Script) -> Iterator[Finding]:
 UNBUFFERED = lazy(r"PYTHONUNBUFFERED|\bpython[\d.]*\s+(?:-[a-zA-Z]+\s+)*-[a-zA-Z]*u", needs=("PYTHON", "python"))
 
 
+@RULES.rule("delivery/stdin-not-passed")
+def _stdin_not_passed(script: Script) -> Iterator[Finding]:
+    """A shell wrapper that reads the hook's input itself and then starts the script it wraps
+    without handing it on, where that script reads the hook's input or refuses by exit 2."""
+    for place in script.facts.flow.lost_blocks:
+        if place.rule != "stdin-not-passed":
+            continue
+        readers = [child for child in _children(script, script.handlers, place.child)
+                   if keys.analyse(child).flow.input_reads or _blocks_by_exit_2(child)]
+        if readers:
+            yield script.finding("delivery/stdin-not-passed", Place(place.line, place.column), script.handlers,
+                                 how=place.how, child=readers[0].name)
+            return
+
+
+def _children(script: Script, handlers: list[Handler], child: str) -> list[Path]:
+    """The files a child the script names may be: as written, beside the script or absolute; and
+    for one named by a variable or the script's arguments (`"$@"`, `"$DIR/$1"`), the files the
+    handlers' commands name after the script (`run-hook.sh guard.py`, `audit.sh python3 x.py`),
+    as written, beside the script or in the folder the hook starts in, with a script suffix added
+    where the name has none (`run-hook.sh bash_guard` runs `$DIR/$1.py`). `"$DIR/guard.py"` is
+    looked for beside the script."""
+    word = child.rsplit(" ", 1)[-1]  # (`python3 $DIR/x.py`: the file)
+    if "$" not in word:
+        found = _beside(script.facts, word)
+        return [found] if found is not None else []
+    wrapper, out = script.facts.path, []
+    if "$" not in word.rsplit("/", 1)[-1]:  # `"$DIR/guard.py"`: beside the script, most likely
+        out.append(wrapper.parent / word.rsplit("/", 1)[-1])
+    for handler in handlers:
+        runs = handler_facts.resolution(handler).runs
+        if not runs or wrapper not in runs:
+            continue
+        cwd = handler_facts.where(handler.file).cwd
+        for arg in runs[runs.index(wrapper) + 1:]:
+            if isinstance(arg, Path):
+                out.append(arg)
+                continue
+            if arg.startswith("-"):
+                continue
+            bases = [Path(arg)] if arg.startswith("/") else [folder / arg for folder in (wrapper.parent, cwd) if folder]
+            out.extend(next((Path(f"{base}{suffix}") for suffix in ("", *SCRIPT_SUFFIXES)
+                             if disk.is_file(Path(f"{base}{suffix}"))), base) for base in bases)
+    return [path for path in dict.fromkeys(out) if disk.is_file(path)]
+
+
 def _beside(facts: keys.ScriptFacts, child: str) -> Path | None:
     """The child script a script names, looked for where it is written (an absolute path) or in
     the script's own folder (None: not there to be read)."""
@@ -137,7 +185,19 @@ def _blocks_by_exit_2(path: Path | None) -> bool:
     if path is None:
         return False
     child = keys.analyse(path)
-    return child.readable and not ANSWERS & set(child.answers) and any(s.what == "exit 2" for s in child.blocks)
+    if not child.readable or ANSWERS & set(child.answers):
+        return False
+    if any(s.what == "exit 2" for s in child.blocks):
+        return True
+    try:  # (`return 2` in a main() the script ends with: sys.exit(main()), exit $(main)...)
+        text = safe_read.read(path, safe_read.SCRIPT).decode("utf-8", "replace")
+    except (OSError, HookwrightError):
+        return False
+    return bool(RETURNS_2.search(text)) and bool(EXITS_WITH_RESULT.search(text))
+
+
+RETURNS_2 = lazy(r"\breturn\s*\(?\s*2\b", needs=("return",))
+EXITS_WITH_RESULT = lazy(r"(?:sys\.exit|process\.exit|exit)\s*\(\s*(?:await\s+)?\w+\(", needs=("exit",))
 
 
 def _action(handler: Handler) -> str:

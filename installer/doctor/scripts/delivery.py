@@ -503,16 +503,32 @@ PACKAGE_MANAGERS = frozenset({"npm", "pnpm", "yarn"})  # `npm run x` prints "> x
 PIP_PRINTS = frozenset({"install", "list", "freeze", "show", "download"})
 QUIET = frozenset({"-q", "--quiet", "-s", "--silent", "--porcelain=v0"})
 DIRECTORY_STACK = frozenset({"pushd", "popd", "dirs"})  # bash prints the stack after each, on stdout
-CHATTY = frozenset({"git", "make", "pip", "pip3"}) | PACKAGE_MANAGERS | DIRECTORY_STACK
+SEARCHES = frozenset({"grep", "egrep", "fgrep", "rg"})  # print the lines they match (a test in an `if` too)
+SEARCH_QUIET = lazy(r"-[a-zA-Z]*q[a-zA-Z]*$|--quiet$|--silent$")
+CURL_TO_FILE = lazy(r"-[a-zA-Z]*[oO][a-zA-Z]*$|--output\b|--remote-name")
+LOOKUPS = frozenset({"which", "type"})  # print where a command is
+CHATTY = frozenset({"git", "make", "pip", "pip3", "curl", "cd", "command", "nvm"}) | PACKAGE_MANAGERS | \
+    DIRECTORY_STACK | SEARCHES | LOOKUPS
 
 
 def prints_on_stdout(program: str, args: list[str]) -> bool:
     """Whether a program run as `program args...` writes text of its own on stdout: git's
     reporting subcommands, npm/pnpm/yarn, make, pip install (unless told to be quiet), bash's
-    pushd and popd."""
+    pushd and popd, a grep without -q (the lines it matches, in an `if` too), curl's response
+    body, `which`/`type`/`command -v`, `cd -`, `nvm use`."""
     program = program.rsplit("/", 1)[-1]
-    if program in DIRECTORY_STACK:
+    if program in DIRECTORY_STACK or program in LOOKUPS:
         return True
+    if program in SEARCHES:
+        return not any(SEARCH_QUIET.match(a) for a in args)
+    if program == "curl":  # the response's body, unless it goes to a file
+        return not any(CURL_TO_FILE.match(a) for a in args)
+    if program == "cd":
+        return args == ["-"]  # (cd - prints the directory it goes to)
+    if program == "command":
+        return bool(args) and args[0] in ("-v", "-V")
+    if program == "nvm":
+        return bool(args) and args[0] in ("use", "install", "current", "ls", "alias")
     if program not in CHATTY or QUIET & set(args) or any(a.startswith("--quiet") for a in args):
         return False
     words = [a for a in args if not a.startswith("-")]

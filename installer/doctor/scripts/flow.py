@@ -1192,8 +1192,9 @@ class _PyStrings:
 
 # ---- shell --------------------------------------------------------------------------------------------
 
-SH_WORD = lazy(r"""(?:^|(?<=[;&|({`]|\n)|(?<=\$\()|(?<=\bthen)|(?<=\bdo)|(?<=\belse))[ \t]*"""
-                     r"""(?:(?:[A-Za-z_]\w*=\S*|!)[ \t]+)*(?P<word>echo|printf|jq|cat|tee|read|exit|set|git|npm|pnpm|yarn|make|pip3?|pushd|popd)\b(?![-.])""")
+SH_WORD = lazy(r"""(?:^|(?<=[;&|({`]|\n)|(?<=\$\()|(?<=\bthen)|(?<=\bdo)|(?<=\belse)|(?<=\bif)|(?<=\bwhile))[ \t]*"""
+                     r"""(?:(?:[A-Za-z_]\w*=\S*|!)[ \t]+)*(?P<word>echo|printf|jq|cat|tee|read|exit|set|git|npm|pnpm|yarn|make|pip3?|pushd|popd|"""
+                     r"""e?grep|fgrep|rg|curl|cd|which|type|command|nvm)\b(?![-.=])""")
 SH_FUNCTION = lazy(r"""^\s*(?:function\s+)?(?P<name>[A-Za-z_][\w-]*)\s*\(\s*\)\s*\{?|^\s*function\s+(?P<name2>[A-Za-z_][\w-]*)""")
 SH_WRITERS = ("echo", "printf", "jq", "cat", "tee")
 SH_PIPED_IN = lazy(r"(?<!\|)\|\s*(?:[{(]\s*)?(?:[A-Za-z_]\w*=\S*\s+)*$")  # the command reads a pipe

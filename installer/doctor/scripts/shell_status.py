@@ -12,7 +12,10 @@ read from the script's tree (shell/tree.py).
 - `local x=$(guard)` (export, declare, readonly) sets `$?` to the builtin's 0, so the `$?` read
   next never sees the guard's failure;
 - an EXIT trap calling a function that exits with another status replaces the script's;
-- a bare `wait` after jobs started with `&` returns 0 whatever they exit with.
+- a bare `wait` after jobs started with `&` returns 0 whatever they exit with;
+- a wrapper's child named by a variable or the arguments (`"$@"`, `"$DIR/$1"`) whose status a pipe,
+  a `||` or the commands after it replace, or which starts after the wrapper has read all of stdin
+  without being given it (checks/delivery.py judges the child the handler's command names).
 Each Lost names the line the user changes. What the reader cannot parse is not reported.
 """
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import Callable, Iterator, NamedTuple
 
 from ...patterns import lazy
 from ..shell.interpret import SCRIPT_SUFFIXES
-from ..shell.lex import Unreadable
+from ..shell.lex import Unreadable, Word
 from ..shell.tree import AndOr, Command, commands, parse
 from .delivery import Lost
 
@@ -32,6 +35,9 @@ ERREXIT_FLAG = lazy(r"-[a-zA-Z]*e[a-zA-Z]*$")
 STEP = lazy(r"^[A-Za-z_]\w*(?:\+\+|--)$|^(?:\+\+|--)[A-Za-z_]\w*$")  # n++: its value before the step
 STATUS_READ = lazy(r"\$\?|\$\{\?\}|PIPESTATUS", needs=("$?", "${?}", "PIPESTATUS"))
 BLOCKS = lazy(r"\b(?:exit|return)[ \t]+2\b", needs=("2",))
+CHILD = lazy(r"\$[{@*1-9A-Za-z_]")  # a command a variable or an argument names may be a child to follow
+WRAPPERS = frozenset({"command", "nohup", "time", "builtin", "stdbuf", "nice"})
+INTERPRETERS = lazy(r"(?:python[\d.]*|pypy3?|node|bun|deno|tsx|ruby|perl|php|bash|sh|zsh|dash|uv)$")
 
 
 class _Where(NamedTuple):
@@ -48,14 +54,15 @@ class _Where(NamedTuple):
 
 def lost(code: str, place: Callable[[int], tuple[int, int]]) -> tuple[Lost, ...]:
     """The places of a shell script where its block by exit 2 is lost (sorted by line)."""
-    if not BLOCKS.search(code) and "wait" not in code:
+    if not BLOCKS.search(code) and not CHILD.search(code):
         return ()
     try:
         tree = parse(code)
     except (Unreadable, RecursionError):
         return ()
     model = _Model(code, tree, place)
-    found = [*model.subshell_exits(), *model.errexit_stops(), *model.masked(), *model.traps(), *model.bare_wait()]
+    found = [*model.subshell_exits(), *model.errexit_stops(), *model.masked(), *model.traps(), *model.bare_wait(),
+             *model.wrapped(), *model.starved()]
     return tuple(sorted(set(found)))
 
 
@@ -243,9 +250,70 @@ class _Model:
                              f"{self._line(started[0].at)[0]}) exit with, and it is the script's last command",
                              "exit-2-lost", status="0")
 
-    def _lost(self, offset: int, how: str, rule: str, status: str = "0") -> Lost:
+    # ---- a child the script runs, named by a variable or its arguments
+    def wrapped(self) -> Iterator[Lost]:
+        """A child (`"$@"`, `"$DIR/$1"`, `$PY "$script"`) whose status is not the script's: piped on
+        without pipefail, behind `||`, or followed by commands that set the status. The child is
+        judged by whoever knows what the arguments name (checks/delivery.py)."""
+        for where in self.where:
+            statement = where.statement
+            if where.tested or statement.background or where.function:
+                continue
+            for number, pipeline in enumerate(statement.pipelines):
+                last = len(pipeline.commands) - 1
+                for position, command in enumerate(pipeline.commands):
+                    child = _child(command)
+                    if child is None or child[1]:  # (exec: the child's status is the process's)
+                        continue
+                    how = self._dropped(where, number, position, last)
+                    if how:
+                        yield self._lost(command.at, f"the wrapper runs {child[0]} here and {how}", "exit-2-lost",
+                                         child=child[0])
+                        return
+
+    def _dropped(self, where: _Where, number: int, position: int, last: int) -> str:
+        """How the status of a pipeline's part at (number, position) in a top-level statement is
+        lost on the way to the script's end, or ""."""
+        statement = where.statement
+        if position < last and not where.pipefail and not self._followed_by_status_read(where):
+            after = statement.pipelines[number].commands[last]
+            return (f"pipes it into `{after.head or after.kind}`, whose status is the pipeline's (no "
+                    "`set -o pipefail`)")
+        if number < len(statement.operators) and statement.operators[number] == "||":
+            fallback = statement.pipelines[number + 1].commands[0]
+            if fallback.head != "exit" and fallback.kind == "simple":
+                return f"`|| {fallback.head}` takes its failure, and with it the status"
+            return ""
+        if number < len(statement.pipelines) - 1 or where.errexit >= 0 or self._passes_on(where) \
+                or where.siblings is not self.tree:  # (inside a compound command: what follows it is not followed)
+            return ""
+        following = where.siblings[where.position + 1]
+        return f"the commands after it (line {self._line(following.at)[0]}) set the status the script ends with"
+
+    def starved(self) -> Iterator[Lost]:
+        """A child started after the script has read all of its stdin (`payload=$(cat)`, `cat
+        >file`, a `jq` of stdin) without being given the input again (`<<<`, `<`, a pipe into it)."""
+        read = None
+        for where in self.where:
+            if where.function:
+                continue
+            for pipeline in where.statement.pipelines:
+                for position, command in enumerate(pipeline.commands):
+                    if read is None:
+                        read = next((c for c in _with_substitutions(command, position)
+                                     if c is not None and _reads_stdin(c)), None)
+                        continue
+                    child = _child(command)
+                    if child is None or position > 0 or _given_input(command):
+                        continue
+                    yield self._lost(command.at, f"line {self._line(read.at)[0]} has already read the hook's input to "
+                                     f"its end, so {child[0]} starts here with nothing on its stdin", "stdin-not-passed",
+                                     child=child[0], status="")
+                    return
+
+    def _lost(self, offset: int, how: str, rule: str, status: str = "0", child: str = "") -> Lost:
         line, column = self._line(offset)
-        return Lost(line, column, how, status, rule=rule)
+        return Lost(line, column, how, status, child=child, rule=rule)
 
 
 class _State:
@@ -323,3 +391,60 @@ def _subshell_how(command: Command, position: int, last: int) -> str:
             "that subshell only and the script runs on") if command.kind in ("while", "until", "for") else (
         f"the `exit 2` runs in {part} of a pipeline, a subshell of its own: it ends that subshell only and the script "
         "runs on")
+
+
+def _child(command: Command) -> tuple[str, bool] | None:
+    """(how the script names it, whether `exec` runs it) for a command that runs a program the
+    script is given, by its arguments or a variable: `"$@"`, `"$HOOKS_DIR/$1"`, `$PY "$script"`."""
+    if command.kind != "simple":
+        return None
+    words = [w for w in command.plain if not w.assignment] if command.head else []
+    execs = bool(words) and words[0].text == "exec" and not words[0].quoted
+    while words and not words[0].quoted and (words[0].text in WRAPPERS or words[0].text == "exec"):
+        words = words[1:]
+    while words and words[0].text.startswith("-") and not words[0].quoted:
+        words = words[1:]
+    if not words:
+        return None
+    first = words[0]
+    if _named(first):
+        return first.text, execs
+    if INTERPRETERS.match(first.text.rsplit("/", 1)[-1]):
+        script = next((w for w in words[1:] if not w.text.startswith("-")), None)
+        if script is not None and _named(script):
+            return f"{first.text} {script.text}", execs
+    return None
+
+
+def _named(word: Word) -> bool:
+    """A word that names a program through a variable or an argument (`"$@"`, `$PY`,
+    `"$(dirname "$0")/$1"`), not the output of a command (`$(which x)`)."""
+    return bool(word.dynamic) and word.text.startswith("$") and ("(" not in word.text or "/" in word.text)
+
+
+def _with_substitutions(command: Command, position: int) -> Iterator[Command | None]:
+    """The command (when it starts its pipeline) and the first commands of its `$( )`'s pipelines."""
+    yield command if position == 0 else None
+    for listed in command.substitutions:
+        for statement in listed:
+            yield statement.pipelines[0].commands[0]
+
+
+def _reads_stdin(command: Command) -> bool:
+    """`cat` with no file (or `-`), `jq FILTER` with no file, with no input of their own."""
+    if command.kind != "simple" or _given_input(command):
+        return False
+    words = [w.text for w in command.plain]
+    if not words:
+        return False
+    operands = [w for w in words[1:] if not w.startswith("-") or w == "-"]
+    if words[0] == "cat":
+        return all(w == "-" for w in operands)
+    if words[0] == "jq" and not {"-n", "--null-input"} & set(words):
+        return len([w for w in operands if w != "-"]) <= 1 and not any(
+            w in ("--arg", "--argjson", "--slurpfile", "--rawfile", "-f", "--from-file") for w in words)
+    return False
+
+
+def _given_input(command: Command) -> bool:
+    return any(op.endswith("<") or op.endswith("<<<") for op, _ in command.redirections)

@@ -208,21 +208,14 @@ class _Parser:
             text = word.text
             if text == "{":
                 self.i += 1
-                command = Command("group", at)
-                command.lists.append(self.list_(frozenset()))
-                self._take("}")
-                return self._redirected(command)
+                return self._redirected(self._up_to(Command("group", at), "}"))
             if text == "if":
                 return self._redirected(self._if(at))
             if text in ("while", "until"):
                 self.i += 1
-                command = Command(text, at)
-                command.lists.append(self.list_(frozenset({"do"})))
+                command = self._up_to(Command(text, at), "do")
                 command.conditions.add(0)
-                self._take("do")
-                command.lists.append(self.list_(frozenset({"done"})))
-                self._take("done")
-                return self._redirected(command)
+                return self._redirected(self._up_to(command, "done"))
             if text in ("for", "select"):
                 return self._redirected(self._for(at))
             if text == "case":
@@ -320,6 +313,12 @@ class _Parser:
             self.i += 1
         return Command("arith", at, words)
 
+    def _up_to(self, command: Command, word: str) -> Command:
+        """The command with the list up to `word` (a reserved word) added, the word read."""
+        command.lists.append(self.list_(frozenset({word})))
+        self._take(word)
+        return command
+
     def _if(self, at: int) -> Command:
         command = Command("if", at)
         self._take("if")
@@ -332,9 +331,7 @@ class _Parser:
             if word.text == "fi":
                 return command
             if word.text == "else":
-                command.lists.append(self.list_(frozenset({"fi"})))
-                self._take("fi")
-                return command
+                return self._up_to(command, "fi")
 
     def _for(self, at: int) -> Command:
         command = Command("for", at)
@@ -351,9 +348,7 @@ class _Parser:
             elif self._keyword("do") and word.operator and word.text == ")":
                 break
         self._take("do")
-        command.lists.append(self.list_(frozenset({"done"})))
-        self._take("done")
-        return command
+        return self._up_to(command, "done")
 
     def _case(self, at: int) -> Command:
         command = Command("case", at)
