@@ -569,7 +569,7 @@ def test_every_catalog_rule_is_found_by_a_rule_table():
 
 @pytest.mark.parametrize("tables, prefix", [
     ("commands.RULES+reach", "command/"), ("matchers.RULES+conditions", "matcher/"), ("structure+switches", "structure/"),
-    ("installs", "install/"), ("conflicts", "conflict/"), ("scripts", "script/"), ("delivery", "delivery/"),
+    ("installs", "install/"), ("conflicts", "conflict/"), ("scripts", "script/"), ("delivery+http_services", "delivery/"),
     ("opencode", "host/opencode-"),  # (the other host rules are hosts.py's)
 ])
 def test_a_rule_kind_held_whole_by_its_tables_has_every_one_of_its_rules_there(tables, prefix):
