@@ -3,6 +3,8 @@ tests/e2e/test_doctor_opencode_ways_e2e.py): a bus event's name as a hook key, a
 tool does not take, an MCP server's name with the characters opencode replaces."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from doctor_support import found
 from hookwright.doctor.run import run
@@ -60,3 +62,196 @@ def test_a_bus_event_as_a_hook_key_says_the_event_hook_gets_it(project, key, var
     (folder / "p.js").write_text(f'export const P = async () => ({{ "{key}": async () => {{}} }})\n')
     (finding,) = found(run(None, project=project), "host/opencode-hook-never-called")
     assert ("bus" in finding.message) is variant and ("event.type" in finding.hint) is variant
+
+
+def _doctor_module(project, code: str, name: str = "p.ts"):
+    folder = project / ".opencode" / "plugins"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(code)
+    return run(None, project=project)
+
+
+HOOK = 'export const P = async () => ({\n  "tool.execute.before": async (input, output) => {\n%s\n  },\n})\n'
+# however a hook picks its tools, Claude Code's argument name read where only opencode's tools come
+PICKS = {
+    "an early return on a list": ('if (!["read", "edit"].includes(input.tool)) return\n'
+                                  '    const path: string = output.args.%s ?? ""\n    if (path.endsWith(".env")) throw new Error("x")'),
+    "an early return on a Set": ('if (!WRITE.has(input.tool)) return\n    const target = output.args.%s\n'
+                                 '    if (!target) return\n    if (target.endsWith(".env")) throw new Error("x")'),
+    "an early return on a tool opencode lacks too": ('if (!NAMED.has(input.tool)) return\n'
+                                                     '    if (String(output.args.%s).endsWith(".env")) throw new Error("x")'),
+    "a switch": ('switch (input.tool) {\n      case "edit":\n      case `write`:\n'
+                 '        if (String(output.args.%s).endsWith(".env")) throw new Error("x")\n        break\n'
+                 '      default:\n        return\n    }'),
+    "a negated early exit with ||": ('if (input.tool !== "read" && input.tool !== "edit") { return }\n'
+                                     '    const { %s } = output.args\n    if (String(%s).endsWith(".env")) throw new Error("x")'),
+    "a ternary": 'const p = input.tool === "read" ? output.args.%s : ""\n    if (p.endsWith(".env")) throw new Error("x")',
+    "a table of handlers": ('CHECKS[input.tool]?.(output.args)'),
+    "a lower-cased name": ('if (input.tool.toLowerCase() !== "read") return\n'
+                           '    if (String(output.args.%s).endsWith(".env")) throw new Error("x")'),
+}
+TOP = ('const WRITE = new Set(["write", "edit"]) as const\nconst NAMED = new Set(["write", "multiedit"])\n'
+       'const CHECKS = {\n  read: (args) => { if (String(args.%s).endsWith(".env")) throw new Error("x") },\n'
+       '  bash: (args) => { if (args.command.includes("rm")) throw new Error("y") },\n}\n')
+
+
+def _pick_plugin(pick: str, argument: str) -> str:
+    body = PICKS[pick].replace("%s", argument)
+    return TOP.replace("%s", argument) + HOOK % body
+
+
+@pytest.mark.parametrize("pick", list(PICKS))
+def test_claude_codes_argument_name_is_reported_however_the_hook_picks_the_tool(project, pick):
+    code = _pick_plugin(pick, "file_path")
+    (finding,) = found(_doctor_module(project, code), "host/opencode-argument-not-there")
+    lines = code.splitlines()
+    assert "file_path" in lines[finding.line - 1] and "args" in lines[finding.line - 1]
+    assert "filePath" in finding.message
+
+
+@pytest.mark.parametrize("pick", list(PICKS))
+def test_opencodes_argument_name_is_clean_however_the_hook_picks_the_tool(project, pick):
+    assert not found(_doctor_module(project, _pick_plugin(pick, "filePath")), "host/opencode-argument-not-there")
+
+
+@pytest.mark.parametrize("body", [
+    'if (input.tool === "bash") return\n    if (String(output.args.file_path).endsWith(".env")) throw new Error("x")',
+    'if (WRITE.has(input.tool) || input.tool.startsWith("fs_")) { if (output.args.file_path) throw new Error("x") }',
+    'if (!input.tool.startsWith("fs_")) return\n    if (output.args.file_path) throw new Error("x")',
+    'switch (input.tool) {\n      case "read": break\n      default:\n        if (output.args.file_path) throw new Error("x")\n    }',
+])
+def test_a_read_on_every_tool_but_some_or_on_an_mcp_servers_is_not_reported(project, body):
+    code = TOP.replace("%s", "filePath") + HOOK % body
+    assert not found(_doctor_module(project, code), "host/opencode-argument-not-there")
+
+
+@pytest.mark.parametrize("prefix", ['`${SERVER}_`', 'SERVER + "_"', 'PREFIX'])
+def test_an_mcp_prefix_built_from_the_configured_server_name_is_reported(project, prefix):
+    code = ('const SERVER = "orders.db"\nconst PREFIX = `${SERVER}_`\n'
+            + HOOK % f'    if (!input.tool.startsWith({prefix})) return\n    if (output.args.sql) throw new Error("x")')
+    (finding,) = found(_doctor_module(project, code), "host/opencode-tool-prefix-name")
+    assert "startsWith" in code.splitlines()[finding.line - 1] and 'startsWith("orders_db_")' in finding.hint
+
+
+def test_an_mcp_prefix_built_from_a_name_opencode_keeps_is_clean(project):
+    code = 'const SERVER = "orders-db"\n' + HOOK % '    if (input.tool.startsWith(`${SERVER}_`)) throw new Error("x")'
+    assert not found(_doctor_module(project, code), "host/opencode-tool-prefix-name")
+
+
+
+
+@pytest.mark.parametrize("body", [
+    '    if (input.tool !== "bash") return\n    throw new Error("no")',
+    '    if (input.tool !== "bash") return undefined',
+    '    const ok = [1].some(() => { return false })\n    if (!ok) throw new Error("no")',
+])
+def test_a_bare_return_and_a_callbacks_return_are_not_reported(project, body):
+    assert not found(_doctor_module(project, HOOK % body), "host/opencode-return-does-not-block")
+
+
+RETURNS, LOST = "host/opencode-return-does-not-block", "host/opencode-promise-not-awaited"
+
+
+@pytest.mark.parametrize("rule, body, marked", [
+    *[(RETURNS, f'    if (input.tool === "bash") {{\n      {statement}\n    }}', statement)
+      for statement in ('return false', 'return { block: true, reason: "no" }', 'return "deny"')],
+    (LOST, '    $`./check.sh`.nothrow().then((r) => { if (r.exitCode) throw new Error("no") })', "$`"),
+    (LOST, '    fetch("http://policy").then((r) => { if (!r.ok) throw new Error("no") })', "fetch"),
+    (LOST, '    const r = $`./check.sh`.nothrow().quiet()\n    if (r.exitCode === 2) throw new Error("no")', "const r"),
+])
+def test_a_return_or_a_promise_opencode_does_not_wait_for_is_reported_where_it_is_written(project, rule, body, marked):
+    code = HOOK % body
+    (finding,) = found(_doctor_module(project, code), rule)
+    assert marked in code.splitlines()[finding.line - 1]
+
+
+@pytest.mark.parametrize("body", [
+    '    const r = await $`./check.sh`.nothrow().quiet()\n    if (r.exitCode === 2) throw new Error("no")',
+    '    await $`./check.sh`.then((r) => { if (r.exitCode) throw new Error("no") })',
+    '    return $`./check.sh`.then((r) => { if (r.exitCode) throw new Error("no") })',
+    '    $`notify-send done`.nothrow()',  # (fire and forget: nothing of it counts)
+    '    fetch("http://log").then(() => {}).catch(() => {})',
+])
+def test_an_awaited_or_returned_promise_and_a_fire_and_forget_call_are_not_reported(project, body):
+    assert not found(_doctor_module(project, HOOK % body), "host/opencode-promise-not-awaited")
+
+
+def test_a_default_export_with_a_server_and_no_id_is_reported_and_one_with_an_id_is_not(project):
+    server = '  server: async () => ({ "tool.execute.before": async () => { throw new Error("x") } }),\n'
+    (finding,) = found(_doctor_module(project, "export default {\n" + server + "}\n", "a.ts"),
+                       "host/opencode-plugin-no-id")
+    assert finding.line == 1 and finding.path.endswith("a.ts")
+    _doctor_module(project, 'export default {\n  id: "b",\n' + server + "}\n", "b.ts")
+    assert [f.path for f in found(run(None, project=project), "host/opencode-plugin-no-id")] == [finding.path]
+
+
+def test_a_permission_ask_hook_is_reported_as_never_called(project):
+    code = 'export const P = async () => ({\n  "permission.ask": async (p, output) => { output.status = "deny" },\n})\n'
+    (finding,) = found(_doctor_module(project, code, "p.js"), "host/opencode-hook-never-called")
+    assert finding.line == 2 and "tool.execute.before" in finding.hint
+
+
+PREFIXER = ('export const Pager = async () => ({\n  "tool.execute.before": async (input, output) => {\n'
+            '    if (input.tool !== "bash") return\n    const cmd = String(output.args.command)\n'
+            '    if (%s) output.args.command = %s\n  },\n})\n')
+ANCHORED = ('const RULES = [/^git\\s+push\\b.*--force/, /^\\s*(rm|git)\\s+-rf?\\b/i]\n'
+            'export const Guard = async () => ({\n  "tool.execute.before": async (input, output) => {\n'
+            '    if (input.tool === "bash" && RULES.some((re) => re.test(output.args.command))) throw new Error("no")\n'
+            '  },\n})\n')
+
+
+def _two_plugins(home, project, rewriter: str, guard: str, rewriter_at: str = "user", guard_at: str = "project"):
+    folders = {"user": home / ".config" / "opencode" / "plugins", "project": project / ".opencode" / "plugins"}
+    for where, name, code in ((rewriter_at, "pager.js", rewriter), (guard_at, "guard.js", guard)):
+        folders[where].mkdir(parents=True, exist_ok=True)
+        (folders[where] / name).write_text(code)
+    return found(run(None, project=project), "host/opencode-rewritten-before-check")
+
+
+@pytest.mark.parametrize("gate, value", [
+    ('/^(git|gh)\\b/.test(cmd)', '`GIT_PAGER=cat ${cmd}`'),
+    ('true', '"rtk " + cmd.trim()'),
+    ('cmd.startsWith("git")', '`env -u GIT_DIR ${cmd}`'),
+])
+def test_a_guard_anchored_at_the_start_run_after_a_plugin_that_puts_text_first_is_reported(home, project, gate, value):
+    findings = _two_plugins(home, project, PREFIXER % (gate, value), ANCHORED)
+    assert [(Path(f.path).name, f.line) for f in findings] == [("guard.js", 1), ("guard.js", 1)]
+    assert {f.column for f in findings} == {16, 42} and "pager.js" in findings[0].message
+
+
+@pytest.mark.parametrize("rewriter, guard, rewriter_at, guard_at", [
+    (PREFIXER % ("true", '`GIT_PAGER=cat ${cmd}`'), ANCHORED, "project", "user"),  # (the guard runs first)
+    (PREFIXER % ("true", '`GIT_PAGER=cat ${cmd}`'), ANCHORED.replace("/^git", "/(^|\\s)git").replace(
+        "/^\\s*(rm|git)", "/\\b(rm|git)"), "user", "project"),  # (unanchored)
+    (PREFIXER % ("/^npm\\b/.test(cmd)", '`CI=1 ${cmd}`'), ANCHORED, "user", "project"),  # (other commands)
+    (PREFIXER % ("true", '`git -c core.pager=cat ${cmd.slice(4)}`'),
+     ANCHORED.replace(", /^\\s*(rm|git)\\s+-rf?\\b/i", ""), "user", "project"),  # (it still starts with git)
+    (PREFIXER % ("true", '`${cmd} | head -100`'), ANCHORED, "user", "project"),  # (text after, not before)
+    (PREFIXER % ("true", '`GIT_PAGER=cat ${cmd}`'), ANCHORED, "project", "project"),  # (one folder: no known order)
+])
+def test_a_guard_the_change_does_not_hide_from_is_not_reported(home, project, rewriter, guard, rewriter_at, guard_at):
+    assert not _two_plugins(home, project, rewriter, guard, rewriter_at, guard_at)
+
+
+def test_a_guard_that_strips_the_text_the_other_plugin_puts_first_is_not_reported(home, project):
+    guard = ANCHORED.replace('re.test(output.args.command)', 're.test(String(output.args.command).replace(/^rtk\\s+/, ""))')
+    assert not _two_plugins(home, project, PREFIXER % ("true", '"rtk " + cmd'), guard)
+    assert _two_plugins(home, project, PREFIXER % ("true", '"nice " + cmd'), guard)  # (it strips another)
+
+
+@pytest.mark.parametrize("table, flagged", [
+    ('{ Bash: "bash-guard.sh", "Write": "path-guard.sh" }', ["Bash", "Write"]),
+    ('{ bash: "bash-guard.sh", write: "path-guard.sh" }', []),
+])
+def test_a_table_looked_up_by_tool_is_read_for_the_names_it_keys(project, table, flagged):
+    code = f"const GUARDS = {table}\n" + HOOK % '    const script = GUARDS[input.tool]\n    if (!script) return'
+    findings = found(_doctor_module(project, code), "host/opencode-tool-name")
+    assert sorted(f.message.split('"')[1] for f in findings) == flagged and all(f.line == 1 for f in findings)
+
+
+@pytest.mark.parametrize("shape, flagged", [('{ id: "p", setup: async () => ({}) }', True),
+                                            ('{ setup: async () => ({}) }', True),
+                                            ('{ id: "p", server: async () => ({}) }', False)])
+def test_a_default_export_without_a_server_is_a_file_opencode_drops(project, shape, flagged):
+    findings = found(_doctor_module(project, f"export default {shape}\n"), "host/opencode-plugin-export-not-function")
+    assert [("server()" in f.message, f.line) for f in findings] == ([(True, 1)] if flagged else [])

@@ -316,6 +316,27 @@ CASES = [
         'output.args.command = "x"', 'if (output.args.file_path) throw new Error("no")')},
          {OC + "p.js": PLUGIN.replace('"bash"', '"read"').replace(
              'output.args.command = "x"', 'if (output.args.filePath) throw new Error("no")')}, given=False, note="claude"),
+    case("host/opencode-return-does-not-block", {OC + "p.js": PLUGIN.replace('output.args.command = "x"', "return false")},
+         {OC + "p.js": PLUGIN.replace('output.args.command = "x"', 'throw new Error("refused")')}, given=False),
+    case("host/opencode-promise-not-awaited", {OC + "p.js": PLUGIN.replace(
+        'output.args.command = "x"', '$`./check`.then((r) => { if (r.exitCode) throw new Error("no") })')},
+         {OC + "p.js": PLUGIN.replace(
+             'output.args.command = "x"', 'await $`./check`.then((r) => { if (r.exitCode) throw new Error("no") })')},
+         given=False),
+    case("host/opencode-plugin-no-id", {OC + "p.js": PLUGIN.replace("export const P = async", "export default {server: async")
+                                        .replace("}})\n", "}})}\n")},
+         {OC + "p.js": PLUGIN.replace("export const P = async", 'export default {id: "p", server: async')
+          .replace("}})\n", "}})}\n")}, given=False),
+    case("host/opencode-hook-never-called", {OC + "p.js": PLUGIN.replace('"tool.execute.before"', '"permission.ask"')},
+         {OC + "p.js": PLUGIN}, given=False, note="permission-ask"),
+    case("host/opencode-rewritten-before-check",
+         {"opencode.json": '{"plugin": ["./tools/pager.js"]}', "tools/pager.js": PLUGIN.replace(
+             '"x"', "`PAGER=cat ${output.args.command}`"), OC + "guard.js": PLUGIN.replace(
+             'output.args.command = "x"', 'if (/^git\\s+push/.test(output.args.command)) throw new Error("no")')},
+         {"opencode.json": '{"plugin": ["./tools/pager.js"]}', "tools/pager.js": PLUGIN.replace(
+             '"x"', "`PAGER=cat ${output.args.command}`"), OC + "guard.js": PLUGIN.replace(
+             'output.args.command = "x"', 'if (/\\bgit\\s+push/.test(output.args.command)) throw new Error("no")')},
+         given=False),
     case("host/opencode-runtime-missing", {OC + "hookwright-git-guard.js": OURS},
          {OC + "hookwright-git-guard.js": OURS, ".opencode/hookwright/git-guard/git-guard": "# the runtime\n"},
          given=False),
@@ -550,7 +571,7 @@ def test_every_catalog_rule_is_found_by_a_rule_table():
 
 @pytest.mark.parametrize("tables, prefix", [
     ("commands.RULES+reach", "command/"), ("matchers.RULES+conditions", "matcher/"), ("structure+switches+scopes", "structure/"),
-    ("installs", "install/"), ("conflicts", "conflict/"), ("scripts", "script/"), ("delivery", "delivery/"),
+    ("installs", "install/"), ("conflicts", "conflict/"), ("scripts", "script/"), ("delivery+http_services", "delivery/"),
     ("opencode", "host/opencode-"),  # (the other host rules are hosts.py's)
 ])
 def test_a_rule_kind_held_whole_by_its_tables_has_every_one_of_its_rules_there(tables, prefix):

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from doctor_support import doctor, settings
+from hookwright.doctor.scripts import shell_status
 from hookwright.doctor.shell.tree import commands, parse
 from test_doctor_delivery import GUARD, _status, _write
 
@@ -84,6 +85,9 @@ CASES = {
     "a wrapper that reads the input and runs its arguments without it": (
         "delivery/stdin-not-passed", 'payload=$(cat)\nprintf \'%s\\n\' "$payload" >/dev/null\nexec "$@"\n', 3,
         'payload=$(cat)\nprintf \'%s\\n\' "$payload" >/dev/null\nexec "$@" <<<"$payload"\n', GUARD_ARGS),
+    "a wrapper that starts its arguments with </dev/null": (
+        "delivery/stdin-not-passed", 'echo "guard starts" >&2\n"$@" </dev/null\n', 2, 'echo "guard starts" >&2\n"$@"\n',
+        GUARD_ARGS),
 }
 CHECK = "cat >/dev/null\n" + BLOCK + "exit 2\n"
 
@@ -134,3 +138,15 @@ def test_the_shell_tree_reads_compound_commands_and_what_command_substitutions_r
     assert heads == ["grep", "true", "a", "b", "c", "d", ":", "e", "read", "g", "h", "i", "j", "y=$(...)", "k", "l",
                      "m", "cat"]
     assert [script.count("\n", 0, statement.at) + 1 for statement in tree] == [1, 2, 3, 4, 5, 6, 7, 8]
+
+
+def test_tools_run_side_by_side_before_a_bare_wait_are_no_lost_checks():
+    """`ruff format "$f" & prettier --write "$f" & wait`: programs, not checks the script is given
+    or ships, so the bare wait loses no block; `"$check" &` in a loop does."""
+    def at(offset: int) -> tuple[int, int]:
+        return 1, offset + 1
+
+    tools = 'f=$(jq -r .tool_input.file_path)\nruff format "$f" &\nprettier --write "$f" &\nwait\n'
+    checks = 'for check in "$DIR"/*.sh; do\n  "$check" &\ndone\nwait\n'
+    assert [place.how for place in shell_status.lost(tools, at)] == []
+    assert [place.rule for place in shell_status.lost(checks, at)] == ["exit-2-lost"]

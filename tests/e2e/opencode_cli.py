@@ -78,12 +78,14 @@ def project_config(api_url: str, mcp: Mapping[str, list[str]] | None = None) -> 
 
 
 def run_opencode(project: Path, home: Path, turns: Sequence[Turn], *, env: Mapping[str, str | None] | None = None,
-                 mcp: Mapping[str, list[str]] | None = None, timeout: float = 180) -> OpencodeRun:
+                 mcp: Mapping[str, list[str]] | None = None, config: Mapping | None = None,
+                 timeout: float = 180) -> OpencodeRun:
     """`opencode run` in the project with the model playing `turns`. `env`: variables to set
     (None: unset), such as XDG_CONFIG_HOME. The project's opencode.json is (re)written with
-    the fake provider and `mcp`'s local servers."""
+    the fake provider, `mcp`'s local servers, and `config`'s keys over them (a `permission`...)."""
     with FakeChatAPI(list(turns)) as api, tempfile.TemporaryDirectory(prefix="hw-oc-") as tmp:
-        (project / "opencode.json").write_text(json.dumps(project_config(api.url, mcp), indent=2) + "\n")
+        (project / "opencode.json").write_text(json.dumps({**project_config(api.url, mcp), **(config or {})}, indent=2)
+                                               + "\n")
         child = {name: os.environ[name] for name in _INHERITED if name in os.environ}
         child.update({"HOME": str(home), "PWD": str(project), "TMPDIR": tmp,
                       "OPENCODE_DISABLE_MODELS_FETCH": "1", "OPENCODE_DISABLE_AUTOUPDATE": "1",

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import json
 import shlex
+import socket
 import subprocess
 import sys
+import time
 
 import pytest
 from claude_cli import CLAUDE_VERSION, hookwright, run_claude
@@ -163,3 +165,67 @@ def test_a_refusal_lost_by_how_the_language_ends_or_where_it_answers_is_what_doc
             file, text = _code(name, twin)
             expected.add((rule, file, next(n for n, line in enumerate(text.splitlines(), 1) if "HERE" in line)))
     assert flagged == expected
+
+
+# an HTTP hook's service in the project: it refuses `touch ran.txt` with 403 (the twin: a 200 deny)
+SERVICE = """\
+import json, sys
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+class Handler(BaseHTTPRequestHandler):
+    def do_POST(self):
+        call = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))))
+        if "touch ran.txt" in call.get("tool_input", {}).get("command", ""):
+%s
+            self.send_header("content-type", "application/json")
+            self.end_headers()
+            self.wfile.write(json.dumps(%s).encode())
+            return
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+HTTPServer(("127.0.0.1", %d), Handler).serve_forever()
+"""
+REFUSALS = ("            self.send_response(403)  # HERE", {"error": "no touching here"})
+TWIN_REFUSALS = ("            self.send_response(200)", DENY)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.mark.parametrize("twin", [False, True], ids=["403", "a 200 deny (the fix)"])
+def test_an_http_hook_whose_service_refuses_by_status_lets_the_call_run_and_doctor_points_at_the_status(
+        claude_cli, home, project, twin):
+    port = _free_port()
+    status, body = TWIN_REFUSALS if twin else REFUSALS
+    server = project / "tools" / "policy_server.py"
+    server.parent.mkdir(parents=True)
+    server.write_text(SERVICE % (status, repr(body), port))
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "http", "url": f"http://127.0.0.1:{port}/hook", "timeout": 5}]}]}}))
+    serving = subprocess.Popen([sys.executable, str(server)])
+    try:
+        for _ in range(100):  # (until it listens)
+            with socket.socket() as sock:
+                if sock.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.05)
+        run = run_claude(project, home, [{"tool": "Bash", "input": {"command": "touch ran.txt"}}], claude=claude_cli)
+    finally:
+        serving.terminate()
+        serving.wait(timeout=10)
+    assert run.returncode == 0, run.stderr
+    assert (project / "ran.txt").exists() != twin, (CLAUDE_VERSION, run.tool_results)
+
+    doctor = hookwright("doctor", "--format", "json", home=home, project=project)
+    flagged = [(f["path"].rsplit("/", 1)[1], f["line"]) for f in json.loads(doctor.stdout)["findings"]
+               if f["rule"] == "delivery/http-status-not-a-block"]
+    here = next(n for n, line in enumerate(server.read_text().splitlines(), 1) if "HERE" in line) if not twin else 0
+    assert flagged == ([] if twin else [("policy_server.py", here)])

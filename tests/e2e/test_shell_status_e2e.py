@@ -6,7 +6,7 @@ Each gate means to refuse the Bash call that names its own token: an `exit 2` in
 with 1 at a grep that matches nothing or a `((n++))` from 0, `local x=$( )` hiding the status `$?`
 is read for, an EXIT trap's function that exits 0, a bare `wait` after checks run in the
 background, a wrapper piping the guard its arguments name into `tee`, a wrapper that reads the
-input to log it and runs its guard without it, a `grep` in an `if` that prints the command before
+input to log it and runs its guard without it (or runs it with </dev/null), a `grep` in an `if` that prints the command before
 the deny JSON. Every gate runs on every call (one matcher), and lets through the calls that do not
 name its token. The real CLI runs the call past each broken gate and not past its twin; doctor
 flags each broken gate at the line marked `HERE`, with the rule named, and not its twin.
@@ -136,6 +136,8 @@ CASES = {  # name: (the rule, the broken gate, its twin)
               MASKED.replace('local report=$(check "$input")', 'local report; report=$(check "$input")')),
     "trap": ("delivery/exit-2-lost", TRAP, TRAP.replace("  exit 0  # HERE\n", "")),
     "wait": ("delivery/exit-2-lost", WAIT, WAIT_EACH),
+    "devnull": ("delivery/stdin-not-passed", '#!/bin/bash\necho "guard starts" >&2\n"$@" </dev/null  # HERE\n',
+                '#!/bin/bash\necho "guard starts" >&2\n"$@"\n', ' python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/TOKEN-guard.py'),
     "grep": ("script/text-before-json", GREP_PRINTS, GREP_PRINTS.replace("grep -E", "grep -qE")),
     # wrappers of a guard the handler's command names after them
     "tee": ("delivery/exit-2-lost", TEE, "#!/bin/bash\nset -o pipefail\n" + TEE.split("\n", 1)[1], " TOKEN-guard.py"),

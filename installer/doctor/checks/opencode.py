@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import difflib
 import os
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from ...hooks.events import BUILTIN_TOOLS, CLAUDE_EVENTS
 from ...hosts.base import describe
@@ -27,12 +27,18 @@ PLUGIN_RULES = RuleTable()  # the rules of one plugin file, one function each
 CONFIG_RULES = RuleTable()  # the rules of one opencode config
 
 
+ORDER_RULES = RuleTable()  # the rules of the plugins in the order opencode runs them
+
+
 def check(ctx: Context) -> Iterator[Finding]:
+    plugin_files = []
     for file in ctx.files:
         if file.kind == "opencode-plugin" and file.source is not None:
-            yield from PLUGIN_RULES.run(PluginFile(ctx, file, file.source))
+            plugin_files.append(PluginFile(ctx, file, file.source))
+            yield from PLUGIN_RULES.run(plugin_files[-1])
         elif file.kind == "opencode-config" and (file.source is not None or file.error is not None):
             yield from CONFIG_RULES.run(OpencodeConfig(ctx, file, file.source))
+    yield from ORDER_RULES.run(ctx, [plugin for plugin in plugin_files if plugin.foreign])
 
 
 # ---- a plugin file -----------------------------------------------------------------------------------
@@ -125,7 +131,8 @@ def _export_not_function(plugin: PluginFile) -> Iterator[Finding]:
     for export in plugin.facts.exports if plugin.foreign else ():
         if export.what:
             yield plugin.ctx.finding_at("host/opencode-plugin-export-not-function", plugin.file, *export.place,
-                                        variant="class" if export.what == "a class" else None, name=export.name,
+                                        variant="class" if export.what == "a class" else "no-server"
+                                        if export.what == "an object without server()" else None, name=export.name,
                                         what=export.what)
 
 
@@ -148,6 +155,9 @@ def _hook_never_called(plugin: PluginFile) -> Iterator[Finding]:
         if key in CLAUDE_EVENTS:
             yield plugin.ctx.finding_at("host/opencode-hook-never-called", plugin.file, *place, variant="claude",
                                         key=key, own=opencode.HOOK_FOR_CLAUDE_EVENT.get(key, "event"))
+        elif key in opencode.NEVER_TRIGGERED:
+            yield plugin.ctx.finding_at("host/opencode-hook-never-called", plugin.file, *place,
+                                        variant="not-triggered", key=key, own="tool.execute.before")
         elif key in opencode.BUS_EVENTS:
             yield plugin.ctx.finding_at("host/opencode-hook-never-called", plugin.file, *place, variant="bus-event",
                                         key=key, own="event")
@@ -157,15 +167,26 @@ def _hook_never_called(plugin: PluginFile) -> Iterator[Finding]:
                                         variant=None if close else "unlike", key=key, own=close[0] if close else None)
 
 
+@PLUGIN_RULES.rule("host/opencode-plugin-no-id")
+def _plugin_no_id(plugin: PluginFile) -> Iterator[Finding]:
+    if plugin.foreign and plugin.facts.default_without_id:
+        yield plugin.ctx.finding_at("host/opencode-plugin-no-id", plugin.file, *plugin.facts.default_without_id)
+
+
 @PLUGIN_RULES.rule("host/opencode-plugin-commonjs")
 def _plugin_commonjs(plugin: PluginFile) -> Iterator[Finding]:
     if plugin.foreign and plugin.facts.commonjs and not plugin.facts.syntax_error:
         yield plugin.ctx.finding_at("host/opencode-plugin-commonjs", plugin.file, *plugin.facts.commonjs)
 
 
-@PLUGIN_RULES.rule("host/opencode-process-exit")
-def _process_exit(plugin: PluginFile) -> Iterator[Finding]:
-    return _at_each(plugin, "host/opencode-process-exit", plugin.facts.exits)
+def _rule_at_each_place(rule_id: str, places: Callable[[plugins.PluginFacts], Iterable[Place]]) -> None:
+    """Registers a rule that reports each of these places of a plugin's code (not ours)."""
+    PLUGIN_RULES.rule(rule_id)(lambda plugin: _at_each(plugin, rule_id, places(plugin.facts)))
+
+
+_rule_at_each_place("host/opencode-process-exit", lambda facts: facts.exits)  # (it ends opencode itself)
+_rule_at_each_place("host/opencode-return-does-not-block", lambda facts: facts.returns)
+_rule_at_each_place("host/opencode-promise-not-awaited", lambda facts: facts.lost)
 
 
 @PLUGIN_RULES.rule("host/opencode-after-the-call")
@@ -189,6 +210,8 @@ def _guard_after_the_call(plugin: PluginFile) -> Iterator[Finding]:
 # what Claude Code calls a tool, for the opencode tool of that name (WebFetch: webfetch)
 OPENCODE_TOOL_OF = {claude_name: own for own, claude_name in opencode.CLAUDE_TOOL_NAMES.items()}
 # Claude Code's argument names, for opencode's camelCase ones (docs/hosts/opencode.md#tool-names)
+# Claude Code's tools opencode has none of (MultiEdit, LS...), as a plugin would write them
+CLAUDE_ONLY_TOOLS = frozenset(name.lower() for name in BUILTIN_TOOLS) - set(opencode.OWN_TOOLS)
 CAMEL_CASE_ARGUMENTS = {"file_path": "filePath", "old_string": "oldString", "new_string": "newString",
                         "replace_all": "replaceAll", "notebook_path": "notebookPath"}
 
@@ -246,18 +269,67 @@ def _argument_name(plugin: PluginFile) -> Iterator[Finding]:
 def _argument_not_there(plugin: PluginFile) -> Iterator[Finding]:
     """output.args.file_path read in a hook that picks read: opencode's read takes filePath, so
     the value is undefined and a check on it never holds. Only where the hook picks opencode's own
-    tools by name, none by a prefix (an MCP server's tools take the server's names)."""
+    tools by name (those 1.18.33 does not have, like multiedit, never come), none by a prefix (an
+    MCP server's tools take the server's names)."""
     for read in plugin.facts.reads if plugin.foreign else ():
-        tools = read.tools
-        if tools is None or read.prefixed or not tools <= opencode.TOOL_ARGUMENTS.keys():
+        tools = read.tools or frozenset()
+        known = tools & opencode.TOOL_ARGUMENTS.keys()
+        rest = tools - known  # (opencode's own tools whose arguments are not known, or no tool of its)
+        if not known or read.prefixed or read.key == UNKNOWN_ARGUMENT or \
+                any(name not in opencode.OWN_TOOLS and name.lower() not in CLAUDE_ONLY_TOOLS for name in rest):
             continue
-        taken = {argument for tool in tools for argument in opencode.TOOL_ARGUMENTS[tool]}
-        if read.key in taken or read.key == UNKNOWN_ARGUMENT:
-            continue
+        taken = {argument for tool in known for argument in opencode.TOOL_ARGUMENTS[tool]}
         own = CAMEL_CASE_ARGUMENTS.get(read.key)
+        if read.key in taken or rest and own is None:
+            continue
         yield plugin.ctx.finding_at("host/opencode-argument-not-there", plugin.file, *read.place,
                                     variant="claude" if own in taken else None, name=read.key, own=own,
-                                    tools=", ".join(sorted(tools)), taken=", ".join(sorted(taken)))
+                                    tools=", ".join(sorted(known)), taken=", ".join(sorted(taken)))
+
+
+# ---- the plugins, in the order opencode runs them -----------------------------------------------------
+
+def _runs_before(earlier: ConfigFile, later: ConfigFile) -> bool:
+    """Whether opencode surely runs `earlier` (read before `later`) first: not two files of one
+    config folder's plugins folders, whose order follows the filesystem's listing (and plugin/
+    against plugins/ was measured to vary), nor a file named on the command line."""
+    if "given" in (earlier.scope, later.scope):
+        return False
+    listed = earlier.plugin is not None or later.plugin is not None
+    return listed or earlier.path.parent.parent != later.path.parent.parent
+
+
+@ORDER_RULES.rule("host/opencode-rewritten-before-check")
+def _rewritten_before_check(ctx: Context, plugin_files: list[PluginFile]) -> Iterator[Finding]:
+    """A plugin that puts text before an argument (`rtk git push`), run before a guard whose
+    regexes must match at the start of it (`/^git\\s+push/`): they never match what it changed."""
+    for index, rewriter in enumerate(plugin_files):
+        for change in rewriter.facts.prefixings:
+            for guard in plugin_files[index + 1:]:
+                guarded = guard.facts.guards
+                if guarded is None or not change.tools.meets(guarded) or \
+                        not _runs_before(rewriter.file, guard.file) or \
+                        not any(read.key == change.key for read in guard.facts.reads):
+                    continue
+                first = change.prefix.lstrip()
+                word = first.split()[0].lower() if first.split() else ""
+                if any(regex.strips and (not regex.lead or word in {w.lower() for w in regex.lead})
+                       for regex in guard.facts.anchored):
+                    continue  # (it strips that text first: `.replace(/^rtk\\s+/, "")`)
+                for regex in (regex for regex in guard.facts.anchored if not regex.strips):
+                    words = {w.lower() for w in regex.lead} if regex.ignore_case else set(regex.lead)
+                    start = first.lower() if regex.ignore_case else first
+                    gate = None if change.gate is None else {w.lower() for w in change.gate}
+                    if any(start.startswith(word) and not start[len(word):len(word) + 1].isidentifier()
+                           for word in words) or \
+                            gate is not None and not gate & {w.lower() for w in regex.lead}:
+                        continue
+                    yield ctx.finding_at("host/opencode-rewritten-before-check", guard.file, *regex.place,
+                                         [{"path": str(rewriter.file.path), "line": change.place.line,
+                                           "column": change.place.column,
+                                           "message": "this plugin runs first and puts the text before the value"}],
+                                         plugin=rewriter.file.path.name, key=change.key, prefix=change.prefix,
+                                         word=sorted(regex.lead)[0])
 
 
 # ---- an opencode config ------------------------------------------------------------------------------

@@ -19,6 +19,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator, NamedTuple
 
+from ...patterns import lazy
+
 if TYPE_CHECKING:  # (tree-sitter itself is imported on first use)
     from tree_sitter import Node, Parser
 
@@ -59,13 +61,34 @@ class Read(NamedTuple):
     prefixed: bool  # its hook also picks tools by a prefix (input.tool.startsWith): an MCP server's, maybe
 
 
+class Prefixing(NamedTuple):
+    """`output.args.command = `rtk ${cmd}``: a change that puts text before an argument's value."""
+    key: str
+    prefix: str  # the text it puts first
+    place: Place
+    tools: Picked  # the tools it does it for
+    gate: frozenset[str] | None  # the words a regex it is conditioned on starts with (None: any value)
+
+
+class Anchored(NamedTuple):
+    """A regex a guard tests that matches only at the start of the value (`/^git\\s+push/`), or
+    one it strips the start of the value with (`.replace(/^rtk\\s+/, "")`)."""
+    lead: frozenset[str]  # the words it requires first (`git`; `git`, `gh` for `^(git|gh)\\b`); a strip's: {} (any)
+    ignore_case: bool
+    place: Place
+    strips: bool = False
+
+
 class PluginFacts:
     def __init__(self, syntax_error: Place | None, exports: tuple[Export, ...], hooks: frozenset[str],
                  writes: tuple[Write, ...], reassigns: tuple[Place, ...], tools: frozenset[str] | None,
                  tool_names: tuple[tuple[str, Place], ...] = (), tool_prefixes: frozenset[str] = frozenset(),
                  hook_places: tuple[tuple[str, Place], ...] = (), exits: tuple[Place, ...] = (),
                  after_the_call: tuple[tuple[str, Place], ...] = (), commonjs: Place | None = None,
-                 reads: tuple[Read, ...] = (), prefix_places: tuple[tuple[str, Place], ...] = ()) -> None:
+                 reads: tuple[Read, ...] = (), prefix_places: tuple[tuple[str, Place], ...] = (),
+                 returns: tuple[Place, ...] = (), lost: tuple[Place, ...] = (), default_without_id: Place | None = None,
+                 prefixings: tuple[Prefixing, ...] = (), anchored: tuple[Anchored, ...] = (),
+                 guards: Picked | None = None) -> None:
         self.syntax_error = syntax_error
         self.exports = exports
         self.hooks = hooks  # the hook keys it returns ("tool.execute.before", "event"...)
@@ -80,6 +103,12 @@ class PluginFacts:
         self.after_the_call = after_the_call  # ("throw" or "args", where) in tool.execute.after: the call has run
         self.commonjs = commonjs  # where it assigns module.exports (or exports.x), having no ES export
         self.reads = reads  # the arguments its tool.execute.before/after read, with the tools that hook picks
+        self.returns = returns  # `return false`, `return {...}` in tool.execute.before: opencode ignores the value
+        self.lost = lost  # a promise its tool.execute.before neither awaits nor returns, whose answer counts
+        self.default_without_id = default_without_id  # `export default {server}` with no id: not loaded
+        self.prefixings = prefixings  # changes that put text before an argument's value
+        self.anchored = anchored  # regexes anchored at the start that a throwing tool.execute.before tests
+        self.guards = guards  # the tools the throwing tool.execute.before hooks run for (None: it has none)
 
 
 def analyse(path: Path, source: bytes) -> PluginFacts:
@@ -93,8 +122,14 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
     exports = tuple(_exports(root))
     hooks, writes, reassigns, tools, names, prefixes = set(), [], [], set(), [], set()
     places, exits, after, reads, prefix_places = [], [], [], [], []
+    returns: list[Place] = []
+    lost: list[Place] = []
+    prefixings: list[Prefixing] = []
+    anchored: list[Anchored] = []
+    guards: Picked | None = None
     unfiltered = False
     plugins = _plugin_functions(root)
+    consts = _constants(root)
     for key, function, place in _hook_functions(root):
         hooks.add(key)
         if function is None:
@@ -106,12 +141,12 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
         if key not in (HOOK, AFTER_HOOK):
             continue
         params = _params(function)
-        hook_tools = _tools_compared(function, params)
-        hook_prefixes = _tool_prefixes(function, params)
-        prefixed = bool(hook_prefixes)
+        scope = Scope(_tool_spellings(function, params), consts, {})
+        hook_tools = _tools_compared(function, scope)
+        hook_prefixes = _tool_prefixes(function, scope)
         if key == AFTER_HOOK:  # (its input names the tool the same way: only the names are read)
             names += sorted(hook_tools, key=lambda item: item[1])
-            after_reads = _reads(function, {"output": params["input"]} if "input" in params else {}, params, prefixed)
+            after_reads = _reads(function, {"output": params["input"]} if "input" in params else {}, scope)
             reads += after_reads
             changed = _args_writes(function, {"output": params["input"]}) if "input" in params else ([], [])
             throws = _throws(function)
@@ -126,7 +161,15 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
         found_writes, found_reassigns = _args_writes(function, params)
         writes += found_writes
         reassigns += found_reassigns
-        reads += _reads(function, params, params, prefixed)
+        reads += _reads(function, params, scope) + _handler_reads(function, params, scope)
+        returns += _ignored_returns(function)
+        lost += _lost_promises(function)
+        prefixings += _prefixings(function, params, scope)
+        throws = _throws(function)
+        if throws:
+            anchored += _anchored(function, consts)
+            for where in _throw_nodes(function):
+                guards = _picked_at(where, function, scope) if guards is None else guards | _picked_at(where, function, scope)
         compared = hook_tools
         prefixes |= {prefix for prefix, _ in hook_prefixes}
         prefix_places += sorted(hook_prefixes, key=lambda item: item[1])
@@ -136,7 +179,8 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
     return PluginFacts(error, exports, frozenset(hooks), tuple(writes), tuple(reassigns),
                        None if unfiltered or not tools else frozenset(tools), tuple(names), frozenset(prefixes),
                        tuple(places), tuple(exits), tuple(after), _commonjs(root), tuple(reads),
-                       tuple(prefix_places))
+                       tuple(prefix_places), tuple(returns), tuple(lost), _default_without_id(root), tuple(prefixings),
+                       tuple(anchored), guards)
 
 
 def syntax_error(path: Path, source: bytes) -> Place | None:
@@ -264,7 +308,7 @@ def _non_function(value: Node | None, declared: dict[str, Node | None], depth: i
         return _non_function(target, declared, depth + 1) if _text(value) in declared else ""
     if value.type == "object":  # `export default {id, server}` is a plugin module opencode accepts
         keys = {_text(p.child_by_field_name("key") or p) for p in value.named_children}
-        return "" if keys & {"server", "setup", "id"} else "an object"
+        return "" if "server" in keys else "an object without server()" if keys & {"setup", "id"} else "an object"
     if value.type in VALUES:
         return {"string": "a string", "template_string": "a string", "number": "a number", "true": "a boolean",
                 "false": "a boolean", "null": "null", "undefined": "undefined", "array": "an array",
@@ -347,18 +391,25 @@ def _pascal_case(name: str) -> bool:
 
 
 def _throws(function: Node) -> list[Place]:
-    """The throw statements of the hook itself: not those of a function inside it, nor those a
-    try around them catches."""
-    found, stack = [], [*reversed(function.children)]
+    """Where the hook itself throws: not a function inside it, nor a try around the throw that catches it."""
+    return [_place(node) for node in _throw_nodes(function)]
+
+
+def _throw_nodes(function: Node) -> list[Node]:
+    return [node for node in _own_nodes(function) if node.type == "throw_statement"]
+
+
+def _own_nodes(function: Node) -> Iterator[Node]:
+    """The nodes of the hook itself: not those of a function inside it, nor those a try around
+    them catches."""
+    stack = [*reversed(function.children)]
     while stack:
         node = stack.pop()
-        if node.type == "throw_statement":
-            found.append(_place(node))
-        elif node.type not in FUNCTIONS | {"method_definition", "class_body"}:
+        yield node
+        if node.type not in FUNCTIONS | {"method_definition", "class_body", "throw_statement"}:
             caught = node.child_by_field_name("body") if node.type == "try_statement" and \
                 node.child_by_field_name("handler") is not None else None
             stack.extend(c for c in reversed(node.children) if c != caught)
-    return found
 
 
 def _commonjs(root: Node) -> Place | None:
@@ -424,46 +475,305 @@ def _args_test(function: Node, params: dict[str, str]) -> tuple[Callable[[Node |
     return is_args, aliases
 
 
-def _reads(function: Node, args_params: dict[str, str], params: dict[str, str], prefixed: bool) -> list[Read]:
-    """The hook's reads of the call's arguments, each with the tools picked where it reads them: the
-    condition around it; none known where no condition names them (a Set's has(), an early return:
-    the hook's other comparisons may be about other tools)."""
-    spellings = _tool_spellings(function, params)
-    return [Read(key, where, around[0] or None, around[1]) if around else Read(key, where, None, prefixed)
-            for key, where, around in _args_reads(function, args_params, spellings)]
+def _reads(function: Node, args_params: dict[str, str], scope: Scope) -> list[Read]:
+    """The hook's reads of the call's arguments, each with the tools the hook picks where it reads
+    them (None where it picks none by name, or every tool but some)."""
+    found = []
+    for key, where, picked in _args_reads(function, args_params, scope):
+        names = None if picked.but or not picked.names else picked.names
+        found.append(Read(key, where, names, picked.prefixed))
+    return found
 
 
-def _picked_around(node: Node, function: Node, spellings: set[str]) -> tuple[frozenset[str], bool] | None:
-    """The tools the nearest condition around `node` picks by name (`if (input.tool === "read")
-    {...}`, `input.tool === "read" && ...`), and whether it also picks by a prefix; None where no
-    condition between it and the hook names one."""
-    child, parent = node, node.parent
-    while parent is not None and parent != function:
-        condition = None
-        if parent.type == "if_statement" and child == parent.child_by_field_name("consequence"):
+def _handler_reads(function: Node, params: dict[str, str], scope: Scope) -> list[Read]:
+    """The argument reads of a table of handlers by tool that the hook calls with the call's
+    arguments (`HANDLERS[input.tool]?.(output.args)`, `const check = HANDLERS[input.tool]; check(input,
+    output)`), each picking the tool of its key."""
+    is_args, _ = _args_test(function, params)
+    found = []
+    for node in _walk(function):
+        table = _table_by_tool(node, scope)
+        if table is None:
+            continue
+        calls = [node.parent] if node.parent is not None and node.parent.type == "call_expression" else []
+        if node.parent is not None and node.parent.type == "variable_declarator":
+            name = _text(node.parent.child_by_field_name("name"))
+            calls = [n for n in _walk(function) if n.type == "call_expression"
+                     and _text(n.child_by_field_name("function")).rstrip("?.") == name]
+        for call in calls:
+            arguments = call.child_by_field_name("arguments")
+            given = arguments.named_children if arguments is not None else []
+            for tool, key in _keys(table, scope.consts):
+                member = key.parent
+                handler = member.child_by_field_name("value") if member is not None and member.type == "pair" else member
+                if handler is None or handler.type not in FUNCTIONS | {"method_definition"}:
+                    continue
+                roles = {}
+                for value, name in zip(given, _params_of(handler)):
+                    if is_args(value):
+                        roles["args"] = name
+                    elif _text(value) == params.get("output"):
+                        roles["output"] = name
+                found += [Read(key_read, where, frozenset({tool}), False)
+                          for key_read, where, _ in _args_reads(handler, roles, Scope(frozenset(), scope.consts, {}))]
+    return found
+
+
+def _table_by_tool(node: Node, scope: Scope) -> Node | None:
+    """The object literal `node` looks a tool up in (`GUARDS[input.tool]`, through a `const`), if it does."""
+    if node.type != "subscript_expression" or _text(node.child_by_field_name("index")) not in scope.spellings:
+        return None
+    table = _unwrapped(node.child_by_field_name("object"))
+    if table is not None and table.type == "identifier":
+        table = _unwrapped(scope.consts.get(_text(table)))
+    return table if table is not None and table.type == "object" else None
+
+
+def _keys(table: Node, consts: dict[str, Node]) -> Iterator[tuple[str, Node]]:
+    """The keys of an object literal that are names (`Bash:`, `"Bash":`), each with its node."""
+    for member in table.named_children:
+        key = member.child_by_field_name("key") if member.type == "pair" else \
+            member.child_by_field_name("name") if member.type == "method_definition" else \
+            member if member.type == "shorthand_property_identifier" else None
+        name = _constant(key, consts) if key is not None and key.type == "string" else _text(key) if key is not None \
+            and key.type in ("property_identifier", "shorthand_property_identifier") else None
+        if name and key is not None:
+            yield name, key
+
+
+def _params_of(function: Node) -> list[str]:
+    """The names of a function's plain parameters, in order ("" for a destructured one)."""
+    parameters = function.child_by_field_name("parameters") or function.child_by_field_name("parameter")
+    if parameters is None:
+        return []
+    if parameters.type == "identifier":
+        return [_text(parameters)]
+    names = []
+    for param in parameters.named_children:
+        pattern = param.child_by_field_name("pattern") if param.type in ("required_parameter", "optional_parameter") \
+            else param
+        names.append(_text(pattern) if pattern is not None and pattern.type == "identifier" else "")
+    return names
+
+
+class Picked(NamedTuple):
+    """The tools a condition lets through: `names`, or every tool but them (`but`); `prefixed`: it
+    also tests input.tool by a prefix (an MCP server's tools, maybe)."""
+    names: frozenset[str]
+    but: bool
+    prefixed: bool = False
+
+    def __and__(self, other: Picked) -> Picked:
+        prefixed = self.prefixed or other.prefixed
+        if self.but and other.but:
+            return Picked(self.names | other.names, True, prefixed)
+        if self.but or other.but:
+            kept, dropped = (other.names, self.names) if self.but else (self.names, other.names)
+            return Picked(kept - dropped, False, prefixed)
+        return Picked(self.names & other.names, False, prefixed)
+
+    def __or__(self, other: Picked) -> Picked:
+        prefixed = self.prefixed or other.prefixed
+        if not self.but and not other.but:
+            return Picked(self.names | other.names, False, prefixed)
+        if self.but and other.but:
+            return Picked(self.names & other.names, True, prefixed)
+        every_but, some = (self.names, other.names) if self.but else (other.names, self.names)
+        return Picked(every_but - some, True, prefixed)
+
+
+    def meets(self, other: Picked) -> bool:
+        """Whether some tool is picked by both."""
+        both = self & other
+        return both.but or bool(both.names)
+
+
+ANY_TOOL = Picked(frozenset(), True)
+
+
+class Scope(NamedTuple):
+    """What a hook's conditions are read with: how it writes input.tool, the module's constants, and
+    (filled as it is read) what the early exits of each block let through before each statement."""
+    spellings: frozenset[str]
+    consts: dict[str, Node]
+    exits: dict[tuple[int, int], dict[tuple[int, int], Picked]]
+
+
+def _picked_at(node: Node, function: Node, scope: Scope) -> Picked:
+    """The tools for which the hook reaches `node`: the conditions it is inside (`if`, `&&`, `||`,
+    `?:`, a `case` of a switch on input.tool), and the early exits before it in each enclosing
+    block (`if (!TOOLS.has(input.tool)) return`)."""
+    picked, child, parent = ANY_TOOL, node, node.parent
+    while parent is not None and child != function:
+        kind = parent.type
+        if kind == "if_statement":
             condition = parent.child_by_field_name("condition")
-        elif parent.type == "binary_expression" and _text(parent.child_by_field_name("operator")) == "&&" \
-                and child == parent.child_by_field_name("right"):
-            condition = parent.child_by_field_name("left")
-        if condition is not None:
-            names = {value for n in _walk(condition) if n.type == "binary_expression"
-                     and _text(n.child_by_field_name("operator")) in ("===", "==")
-                     for a, b in ((n.child_by_field_name("left"), n.child_by_field_name("right")),
-                                  (n.child_by_field_name("right"), n.child_by_field_name("left")))
-                     if a is not None and _text(a) in spellings and (value := _unquoted(b)) is not None}
-            prefixed = any(n.type == "call_expression" and _text(n.child_by_field_name("function")).endswith(
-                ".startsWith") for n in _walk(condition))
-            if names or prefixed:
-                return frozenset(names), prefixed
+            if child == parent.child_by_field_name("consequence"):
+                picked &= _when(condition, True, scope)
+            elif child == parent.child_by_field_name("alternative"):
+                picked &= _when(condition, False, scope)
+        elif kind == "binary_expression" and child == parent.child_by_field_name("right"):
+            operator = _text(parent.child_by_field_name("operator"))
+            if operator in ("&&", "||"):
+                picked &= _when(parent.child_by_field_name("left"), operator == "&&", scope)
+        elif kind == "ternary_expression" and child != parent.child_by_field_name("condition"):
+            picked &= _when(parent.child_by_field_name("condition"),
+                            child == parent.child_by_field_name("consequence"), scope)
+        elif kind == "switch_case" or kind == "switch_default":
+            picked &= _switch_case(parent, scope)
+        if kind in ("statement_block", "program", "switch_case", "switch_default"):
+            picked &= _after_exits(parent, scope).get((child.start_byte, child.end_byte), ANY_TOOL)
         child, parent = parent, parent.parent
+    return picked
+
+
+def _after_exits(block: Node, scope: Scope) -> dict[tuple[int, int], Picked]:
+    """For each statement of a block, the tools the early exits before it let through
+    (`if (input.tool !== "bash") return`), read once per block."""
+    where = (block.start_byte, block.end_byte)
+    if where not in scope.exits:
+        found, picked = {}, ANY_TOOL
+        for statement in block.named_children:
+            found[(statement.start_byte, statement.end_byte)] = picked
+            if statement.type == "if_statement" and statement.child_by_field_name("alternative") is None \
+                    and _leaves(statement.child_by_field_name("consequence")):
+                picked &= _when(statement.child_by_field_name("condition"), False, scope)
+        scope.exits[where] = found
+    return scope.exits[where]
+
+
+def _leaves(statement: Node | None) -> bool:
+    """Whether a statement always leaves the hook or the loop (`return`, `throw`, `continue`), as the
+    body of an early exit."""
+    while statement is not None and statement.type == "statement_block":
+        statement = statement.named_children[-1] if statement.named_children else None
+    return statement is not None and statement.type in ("return_statement", "throw_statement",
+                                                         "continue_statement", "break_statement")
+
+
+def _switch_case(case: Node, scope: Scope) -> Picked:
+    """The tools a `case` of `switch (input.tool)` runs for: its label and those of the empty cases
+    falling into it; `default`, every tool no label names."""
+    body = case.parent
+    switch = body.parent if body is not None else None
+    if body is None or switch is None or switch.type != "switch_statement" or \
+            _text(switch.child_by_field_name("value")).strip("()").strip() not in scope.spellings:
+        return ANY_TOOL
+    cases = [c for c in body.named_children if c.type in ("switch_case", "switch_default")]
+    labels = [_constant(c.child_by_field_name("value"), scope.consts) if c.type == "switch_case" else None
+              for c in cases]
+    if case.type == "switch_default":
+        return Picked(frozenset(label for label in labels if label is not None), True)
+    names: set[str] = set()
+    for index in range(cases.index(case), -1, -1):
+        if index < cases.index(case) and cases[index].child_by_field_name("body") is not None \
+                and any(c.type != "comment" for c in cases[index].children_by_field_name("body")):
+            break  # (a case with statements of its own does not fall into this one)
+        label = labels[index]
+        if label is None:
+            return ANY_TOOL
+        names.add(label)
+    return Picked(frozenset(names), False)
+
+
+DEPTH = 64  # how deep a condition or a value is read (deeper: read as saying nothing)
+
+
+def _when(condition: Node | None, truth: bool, scope: Scope, depth: int = 0) -> Picked:
+    """The tools for which `condition` is `truth`; every tool where it says nothing of input.tool."""
+    condition = _unwrapped(condition)
+    if condition is None or depth > DEPTH:
+        return ANY_TOOL
+    if condition.type == "unary_expression" and _text(condition.child_by_field_name("operator")) == "!":
+        return _when(condition.child_by_field_name("argument"), not truth, scope, depth + 1)
+    if condition.type == "binary_expression":
+        operator = _text(condition.child_by_field_name("operator"))
+        left, right = condition.child_by_field_name("left"), condition.child_by_field_name("right")
+        if operator in ("&&", "||"):
+            first, second = _when(left, truth, scope, depth + 1), _when(right, truth, scope, depth + 1)
+            return first & second if (operator == "&&") == truth else first | second
+        if operator in ("===", "==", "!==", "!="):
+            for a, b in ((left, right), (right, left)):
+                if _text(a) in scope.spellings and (value := _constant(b, scope.consts)) is not None:
+                    return Picked(frozenset({value}), (operator in ("===", "==")) != truth)
+        return ANY_TOOL
+    if condition.type == "call_expression":
+        callee = condition.child_by_field_name("function")
+        arguments = condition.child_by_field_name("arguments")
+        values = arguments.named_children if arguments is not None else []
+        if callee is None or callee.type != "member_expression":
+            return ANY_TOOL
+        method, owner = _text(callee.child_by_field_name("property")), callee.child_by_field_name("object")
+        if method in ("startsWith", "endsWith") and _text(owner) in scope.spellings:
+            return Picked(frozenset(), True, True)
+        if method in ("has", "includes") and len(values) == 1 and _text(values[0]) in scope.spellings \
+                and (listed := _strings(owner, scope.consts)) is not None:
+            return Picked(frozenset(value for value, _ in listed), not truth)
+    return ANY_TOOL
+
+
+def _constant(node: Node | None, consts: dict[str, Node], depth: int = 0) -> str | None:
+    """The string a node always has: a literal, a template or a `+` of constants, a `const` naming one."""
+    node = _unwrapped(node)
+    if node is None or depth > 8:
+        return None
+    if node.type == "string":
+        return _text(node)[1:-1]
+    if node.type == "template_string":
+        parts = []
+        for child in node.children:
+            if child.type == "template_substitution":
+                inner = child.named_children[0] if child.named_children else None
+                value = _constant(inner, consts, depth + 1)
+                if value is None:
+                    return None
+                parts.append(value)
+            elif child.type == "string_fragment":
+                parts.append(_text(child))
+        return "".join(parts)
+    if node.type == "binary_expression" and _text(node.child_by_field_name("operator")) == "+":
+        left = _constant(node.child_by_field_name("left"), consts, depth + 1)
+        right = _constant(node.child_by_field_name("right"), consts, depth + 1)
+        return left + right if left is not None and right is not None else None
+    if node.type == "identifier" and _text(node) in consts:
+        return _constant(consts[_text(node)], consts, depth + 1)
     return None
 
 
-def _args_reads(function: Node, params: dict[str, str],
-                spellings: set[str] | None = None) -> list[tuple[str, Place, tuple[frozenset[str], bool] | None]]:
+def _strings(node: Node | None, consts: dict[str, Node], depth: int = 0) -> list[tuple[str, Node]] | None:
+    """The strings of an array or a `new Set([...])` of constants (through a `const` naming it), each
+    with where it is written."""
+    node = _unwrapped(node)
+    if node is None or depth > 8:
+        return None
+    if node.type == "identifier" and _text(node) in consts:
+        return _strings(consts[_text(node)], consts, depth + 1)
+    if node.type == "new_expression" and _text(node.child_by_field_name("constructor")) == "Set":
+        arguments = node.child_by_field_name("arguments")
+        return _strings(arguments.named_children[0], consts, depth + 1) if arguments is not None \
+            and len(arguments.named_children) == 1 else None
+    if node.type == "array":
+        values = [(_constant(item, consts, depth + 1), item) for item in node.named_children]
+        return [(value, item) for value, item in values if value is not None] \
+            if all(value is not None for value, _ in values) else None
+    return None
+
+
+def _constants(root: Node) -> dict[str, Node]:
+    """The value of every `const` in the module (the first, where a name is declared twice)."""
+    found: dict[str, Node] = {}
+    for node in _walk(root):
+        if node.type == "lexical_declaration" and _text(node).startswith("const"):
+            for declarator in (c for c in node.named_children if c.type == "variable_declarator"):
+                name, value = declarator.child_by_field_name("name"), declarator.child_by_field_name("value")
+                if name is not None and name.type == "identifier" and value is not None:
+                    found.setdefault(_text(name), value)
+    return found
+
+
+def _args_reads(function: Node, params: dict[str, str], scope: Scope) -> list[tuple[str, Place, Picked]]:
     """The arguments the hook reads (`output.args.file_path`, `args["cmd"]`, `const { file_path } =
-    output.args`), where, and the tools the condition around each picks (`spellings`: how the hook
-    writes input.tool): not those it only sets."""
+    output.args`), where, and the tools the hook picks there: not those it only sets."""
     is_args, _ = _args_test(function, params)
     found = []
     for node in _walk(function):
@@ -474,7 +784,7 @@ def _args_reads(function: Node, params: dict[str, str],
             key = _unquoted(node.child_by_field_name("index")) or ""
         elif node.type == "variable_declarator" and is_args(node.child_by_field_name("value")) and \
                 (pattern := node.child_by_field_name("name")) is not None and pattern.type == "object_pattern":
-            around = _picked_around(node, function, spellings or set())
+            around = _picked_at(node, function, scope)
             found += [(_text(part).split(":")[0].split("=")[0].strip(), _place(part), around)
                       for part in pattern.named_children if part.type != "rest_pattern"]
             continue
@@ -484,7 +794,7 @@ def _args_reads(function: Node, params: dict[str, str],
             and parent.child_by_field_name("left") == node
         deleted = parent is not None and parent.type == "unary_expression" and _text(parent).startswith("delete ")
         if key and not written and not deleted:
-            found.append((key, _place(node), _picked_around(node, function, spellings or set())))
+            found.append((key, _place(node), _picked_at(node, function, scope)))
     return found
 
 
@@ -535,57 +845,280 @@ def _object_keys(node: Node | None) -> list[str]:
     return keys
 
 
-def _tool_spellings(function: Node, params: dict[str, str]) -> set[str]:
-    """How the hook writes `input.tool`: that, the name it is destructured to, `const t = input.tool`."""
+def _tool_spellings(function: Node, params: dict[str, str]) -> frozenset[str]:
+    """How the hook writes `input.tool`: that, the name it is destructured to, `const t = input.tool`,
+    and each of those lower- or upper-cased."""
     tool = f"{params['input']}.tool" if "input" in params else params.get("tool")
     if tool is None:
-        return set()
+        return frozenset()
     names = {tool}
     for node in _walk(function):
         if node.type == "variable_declarator" and _text(node.child_by_field_name("value")) == tool:
             alias = node.child_by_field_name("name")
             if alias is not None and alias.type == "identifier":
                 names.add(_text(alias))
-    return names
+    return frozenset(names | {f"{name}.{case}()" for name in names for case in ("toLowerCase", "toUpperCase")})
 
 
-def _tool_prefixes(function: Node, params: dict[str, str]) -> set[tuple[str, Place]]:
-    """The string literals `input.tool.startsWith(...)` is called with (an MCP server's `fs_`...), and where."""
-    names = _tool_spellings(function, params)
+def _tool_prefixes(function: Node, scope: Scope) -> set[tuple[str, Place]]:
+    """The strings `input.tool.startsWith(...)` is called with (an MCP server's `fs_`, a template of
+    a constant: `${SERVER}_`...), and where."""
     found = set()
     for node in _walk(function):
         callee = node.child_by_field_name("function") if node.type == "call_expression" else None
         if callee is not None and callee.type == "member_expression" \
                 and _text(callee.child_by_field_name("property")) == "startsWith" \
-                and _text(callee.child_by_field_name("object")) in names:
+                and _text(callee.child_by_field_name("object")) in scope.spellings:
             arguments = node.child_by_field_name("arguments")
             first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
-            if first is not None and (value := _unquoted(first)) is not None:
+            if first is not None and (value := _constant(first, scope.consts)) is not None:
                 found.add((value, _place(first)))
     return found
 
 
-def _tools_compared(function: Node, params: dict[str, str]) -> set[tuple[str, Place]]:
-    """The string literals `input.tool` is compared with (===, !==, ==, includes, case), and where
-    (through `const t = input.tool` too)."""
-    names = _tool_spellings(function, params)
+def _tools_compared(function: Node, scope: Scope) -> set[tuple[str, Place]]:
+    """The strings `input.tool` is compared with (===, !==, ==, a list's includes, a Set's has, case),
+    and where (through `const t = input.tool`, and constants, too)."""
     found = set()
     for node in _walk(function):
         if node.type == "binary_expression":
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             for a, b in ((left, right), (right, left)):
-                if a is not None and b is not None and _text(a) in names and (value := _unquoted(b)) is not None:
+                if a is not None and b is not None and _text(a) in scope.spellings \
+                        and (value := _constant(b, scope.consts)) is not None:
                     found.add((value, _place(b)))
         elif node.type == "call_expression":
             callee = node.child_by_field_name("function")
             arguments = node.child_by_field_name("arguments")
-            if callee is not None and _text(callee).endswith(".includes") and arguments is not None \
-                    and len(arguments.named_children) == 1 and _text(arguments.named_children[0]) in names:
-                listed = callee.child_by_field_name("object")
-                found |= {(value, _place(item)) for item in (listed.named_children if listed is not None else [])
-                          if (value := _unquoted(item)) is not None}
-        elif node.type == "switch_statement" and _text(node.child_by_field_name("value") or node).strip("()") in names:
+            if callee is not None and callee.type == "member_expression" \
+                    and _text(callee.child_by_field_name("property")) in ("includes", "has") and arguments is not None \
+                    and len(arguments.named_children) == 1 and _text(arguments.named_children[0]) in scope.spellings:
+                found |= {(value, _place(item)) for value, item in
+                          _strings(callee.child_by_field_name("object"), scope.consts) or ()}
+        elif node.type == "subscript_expression" and (table := _table_by_tool(node, scope)) is not None:
+            found |= {(name, _place(key)) for name, key in _keys(table, scope.consts)}
+        elif node.type == "switch_statement" and \
+                _text(node.child_by_field_name("value") or node).strip("()").strip() in scope.spellings:
             found |= {(value, _place(label)) for case in _walk(node) if case.type == "switch_case"
                       and (label := case.child_by_field_name("value")) is not None
-                      and (value := _unquoted(label)) is not None}
+                      and (value := _constant(label, scope.consts)) is not None}
     return found
+
+
+# ---- what opencode does with a hook's value, its promises, and a default export ----------------------
+
+BLOCKING_LOOKING = frozenset({"false", "object", "string"})  # `return false`, `return {block: true}`, `return "deny"`
+
+
+def _ignored_returns(function: Node) -> list[Place]:
+    """`return false` (or an object, a string) in tool.execute.before: opencode awaits the hook and
+    drops its value, so only a throw stops the call."""
+    found = []
+    for node in _own_nodes(function):
+        value = _unwrapped(node.named_children[0]) if node.type == "return_statement" and node.named_children else None
+        if value is not None and value.type in BLOCKING_LOOKING:
+            found.append(_place(node))
+    return found
+
+
+SHELL_RESULT = frozenset({"exitCode", "stdout", "stderr"})
+
+
+def _lost_promises(function: Node) -> list[Place]:
+    """A promise the hook neither awaits nor returns whose answer counts: a chain with a `.then`/`.catch`
+    on Bun's `$` or with a throw in its callback (the hook resolves first, and opencode never sees
+    the throw), and `const r = $`...`` read as a result (`r.exitCode`: a promise has none)."""
+    found = []
+    pending: dict[str, Node] = {}
+    for node in _own_nodes(function):
+        if node.type == "expression_statement" and node.named_children:
+            shell, methods, callbacks = _chain(node.named_children[0])
+            if {"then", "catch"} & set(methods) and (shell or any(
+                    n.type == "throw_statement" for callback in callbacks for n in _walk(callback))):
+                found.append(_place(node))
+        elif node.type == "variable_declarator" and (value := node.child_by_field_name("value")) is not None \
+                and _chain(value)[0] and (name := node.child_by_field_name("name")) is not None:
+            pending[_text(name)] = node
+        elif node.type == "member_expression" and _text(node.child_by_field_name("object")) in pending \
+                and _text(node.child_by_field_name("property")) in SHELL_RESULT:
+            found.append(_place(pending.pop(_text(node.child_by_field_name("object")))))
+    return sorted(found)
+
+
+def _chain(node: Node | None) -> tuple[bool, list[str], list[Node]]:
+    """Of a call chain (`$`cmd`.quiet().then(fn)`), not awaited: whether it starts at Bun's `$`, the
+    methods it calls, and the functions it gives them."""
+    shell, methods, callbacks = False, [], []  # type: tuple[bool, list[str], list[Node]]
+    while node is not None and node.type in ("call_expression", "member_expression", "parenthesized_expression"):
+        if node.type == "parenthesized_expression":
+            node = node.named_children[0] if node.named_children else None
+            continue
+        if node.type == "member_expression":
+            node = node.child_by_field_name("object")
+            continue
+        callee = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        if callee is not None and callee.type == "identifier" and _text(callee) == "$" \
+                and arguments is not None and arguments.type == "template_string":
+            shell = True
+            break
+        if callee is not None and callee.type == "member_expression":
+            methods.append(_text(callee.child_by_field_name("property")))
+            callbacks += [a for a in (arguments.named_children if arguments is not None else []) if a.type in FUNCTIONS]
+        node = callee
+    return shell, methods, callbacks
+
+
+def _default_without_id(root: Node) -> Place | None:
+    """`export default { server }` with no `id`: opencode 1.18.33 refuses such a file plugin
+    ("Path plugin ... must export id") and loads none of it."""
+    for statement in (c for c in root.children if c.type == "export_statement"):
+        value = _unwrapped(statement.child_by_field_name("value"))
+        if value is not None and value.type == "object":
+            keys = {_text(p.child_by_field_name("key") or p) for p in value.named_children}
+            if "server" in keys and "id" not in keys:
+                return _place(statement)
+    return None
+
+
+# ---- a change that puts text first, and a guard anchored at the start ------------------------------
+
+def _prefixings(function: Node, params: dict[str, str], scope: Scope) -> list[Prefixing]:
+    """`output.args.command = `rtk ${cmd}`` (or `"rtk " + cmd`): the argument's value, after text of its own."""
+    is_args, _ = _args_test(function, params)
+    found = []
+    for node in _walk(function):
+        left = node.child_by_field_name("left") if node.type == "assignment_expression" else None
+        if left is None or left.type != "member_expression" or not is_args(left.child_by_field_name("object")):
+            continue
+        prefix, dynamic = _leading_text(node.child_by_field_name("right"), scope.consts)
+        if dynamic and prefix.strip():
+            found.append(Prefixing(_text(left.child_by_field_name("property")), prefix, _place(node),
+                                   _picked_at(node, function, scope), _gate(node, function, scope.consts)))
+    return found
+
+
+def _leading_text(node: Node | None, consts: dict[str, Node], depth: int = 0) -> tuple[str, bool]:
+    """The constant text a value starts with, and whether anything not constant follows it."""
+    node = _unwrapped(node)
+    if node is None or depth > DEPTH:
+        return "", True
+    if node.type == "template_string":
+        text = ""
+        for child in node.children:
+            if child.type == "template_substitution":
+                inner = child.named_children[0] if child.named_children else None
+                value = _constant(inner, consts)
+                if value is None:
+                    return text, True
+                text += value
+            elif child.type == "string_fragment":
+                text += _text(child)
+        return text, False
+    if node.type == "binary_expression" and _text(node.child_by_field_name("operator")) == "+":
+        text, dynamic = _leading_text(node.child_by_field_name("left"), consts, depth + 1)
+        if dynamic:
+            return text, True
+        more, dynamic = _leading_text(node.child_by_field_name("right"), consts, depth + 1)
+        return text + more, dynamic
+    value = _constant(node, consts)
+    return (value, False) if value is not None else ("", True)
+
+
+def _gate(node: Node, function: Node, consts: dict[str, Node]) -> frozenset[str] | None:
+    """The words a value must start with for the hook to reach `node`: a start-anchored regex it
+    tests, or a `startsWith`, in a condition that holds there (None: no such condition)."""
+    child, parent = node, node.parent
+    while parent is not None and child != function:
+        holds = parent.child_by_field_name("condition") if parent.type == "if_statement" and \
+            child == parent.child_by_field_name("consequence") else parent.child_by_field_name("left") \
+            if parent.type == "binary_expression" and _text(parent.child_by_field_name("operator")) == "&&" \
+            and child == parent.child_by_field_name("right") else None
+        for test in (n for n in _conjuncts(holds) if n.type == "call_expression"):
+            callee = test.child_by_field_name("function")
+            method = _text(callee.child_by_field_name("property")) if callee is not None and \
+                callee.type == "member_expression" else ""
+            arguments = test.child_by_field_name("arguments")
+            first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
+            if method == "test" and callee is not None and \
+                    (regex := _regex(callee.child_by_field_name("object"), consts)) is not None:
+                lead = _lead(regex)
+                if lead is not None:
+                    return lead[0]
+            elif method == "startsWith" and (value := _constant(first, consts)) and (word := _WORD.match(value)):
+                return frozenset({word.group(0)})
+        child, parent = parent, parent.parent
+    return None
+
+
+def _conjuncts(condition: Node | None) -> Iterator[Node]:
+    """The parts of `a && b && c` (each one holds when the whole does)."""
+    stack = [condition]
+    while stack:
+        part = _unwrapped(stack.pop())
+        if part is not None and part.type == "binary_expression" and \
+                _text(part.child_by_field_name("operator")) == "&&":
+            stack += [part.child_by_field_name("right"), part.child_by_field_name("left")]
+        elif part is not None:
+            yield part
+
+
+def _regex(node: Node | None, consts: dict[str, Node]) -> Node | None:
+    node = _unwrapped(node)
+    if node is not None and node.type == "identifier" and _text(node) in consts:
+        node = _unwrapped(consts[_text(node)])
+    return node if node is not None and node.type == "regex" else None
+
+
+def _anchored(function: Node, consts: dict[str, Node]) -> list[Anchored]:
+    """The start-anchored regexes a hook tests: written in it, or in the constants it names (a
+    list of rules at the top of the module)."""
+    seen: set[tuple[int, int]] = set()
+    named: set[str] = set()
+    found = []
+    stack: list[tuple[Node, int]] = [(function, 0)]
+    while stack:
+        node, depth = stack.pop()
+        for inner in _walk(node):
+            if inner.type == "identifier" and depth < 3 and _text(inner) in consts and _text(inner) not in named:
+                named.add(_text(inner))
+                stack.append((consts[_text(inner)], depth + 1))
+            elif inner.type == "regex" and (inner.start_byte, inner.end_byte) not in seen:
+                seen.add((inner.start_byte, inner.end_byte))
+                lead = _lead(inner)
+                call = inner.parent.parent if inner.parent is not None else None
+                strips = call is not None and call.type == "call_expression" and _text(
+                    call.child_by_field_name("function")).endswith((".replace", ".replaceAll"))
+                if strips and _text(inner.child_by_field_name("pattern")).startswith("^"):
+                    found.append(Anchored(lead[0] if lead else frozenset(), bool(lead and lead[1]), _place(inner), True))
+                elif lead is not None and not strips:
+                    found.append(Anchored(lead[0], lead[1], _place(inner)))
+    return sorted(found, key=lambda a: a.place)
+
+
+_WORD = lazy(r"[A-Za-z0-9_.-]+")
+_SPACES = lazy(r"^(?:\\s[*+?]?|\(\?:\\s[*+?]?\)[*+?]?| [*+?]?)*")
+_LEADING_WORDS = lazy(r"^(?:\((?:\?:)?(?P<group>[A-Za-z0-9_|-]+)\)|(?P<word>[A-Za-z0-9_-]+))(?P<after>[?*{]?)")
+
+
+def _lead(regex: Node) -> tuple[frozenset[str], bool] | None:
+    """The words a start-anchored regex requires first (`^\\s*(git|gh)\\b`: git, gh), and whether it
+    ignores case; None where it is not anchored or starts otherwise."""
+    pattern = _text(regex.child_by_field_name("pattern"))
+    flags = _text(regex.child_by_field_name("flags"))
+    if not pattern.startswith("^") or "m" in flags:
+        return None
+    rest = pattern[1:]
+    rest = rest[_SPACES.match(rest).end():]
+    match = _LEADING_WORDS.match(rest)
+    if match is None:
+        return None
+    if match.group("word") is not None:
+        word = match.group("word")
+        word = word[:-1] if match.group("after") else word  # (`gits?`: the s is optional)
+        words = [word] if word else []
+    else:
+        if match.group("after") in ("?", "*"):
+            return None
+        words = match.group("group").split("|")
+    return (frozenset(words), "i" in flags) if words and all(words) else None

@@ -241,8 +241,8 @@ class _Model:
         command = final.pipelines[-1].commands[-1]
         if len(final.pipelines) != 1 or command.kind != "simple" or [w.text for w in command.plain] != ["wait"]:
             return
-        started = [c for c in commands(self.tree[:-1]) if c.kind == "simple" and any(
-            w.dynamic or w.text.endswith(SCRIPT_SUFFIXES) for w in c.plain) and _in_background(c, self.tree)]
+        started = [c for c in commands(self.tree[:-1]) if (_child(c) is not None or any(
+            w.text.endswith(SCRIPT_SUFFIXES) for w in c.plain[:2])) and _in_background(c, self.tree)]
         looped = any(c.kind in ("for", "while", "until") and any(s.background for listed in c.lists for s in listed)
                      for c in commands(self.tree[:-1]))
         if started and (looped or len(started) > 1):  # (checks run side by side, not one notifier let go)
@@ -292,18 +292,23 @@ class _Model:
 
     def starved(self) -> Iterator[Lost]:
         """A child started after the script has read all of its stdin (`payload=$(cat)`, `cat
-        >file`, a `jq` of stdin) without being given the input again (`<<<`, `<`, a pipe into it)."""
+        >file`, a `jq` of stdin) without being given the input again (`<<<`, `<`, a pipe into it),
+        or started with `</dev/null`."""
         read = None
         for where in self.where:
             if where.function:
                 continue
             for pipeline in where.statement.pipelines:
                 for position, command in enumerate(pipeline.commands):
+                    child = _child(command)
+                    if child is not None and ("<", "/dev/null") in command.redirections:
+                        yield self._lost(command.at, f"{child[0]} starts here with /dev/null for its stdin, not the "
+                                         "hook's input", "stdin-not-passed", child=child[0], status="")
+                        return
                     if read is None:
                         read = next((c for c in _with_substitutions(command, position)
                                      if c is not None and _reads_stdin(c)), None)
                         continue
-                    child = _child(command)
                     if child is None or position > 0 or _given_input(command):
                         continue
                     yield self._lost(command.at, f"line {self._line(read.at)[0]} has already read the hook's input to "

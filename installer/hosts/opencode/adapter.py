@@ -80,6 +80,10 @@ BUS_EVENTS = frozenset({
     "session.idle", "session.status", "session.updated", "todo.updated", "tui.command.execute", "tui.prompt.append",
     "tui.session.select", "tui.toast.show", "vcs.branch.updated", "workspace.failed", "workspace.ready",
     "workspace.status", "worktree.failed", "worktree.ready"})
+# hooks the plugin types name that the 1.18.33 binary never calls: it has no trigger("permission.ask"),
+# and a permission.ask hook was not called when a tool's permission was `ask` (measured,
+# docs/hosts/opencode.md#events)
+NEVER_TRIGGERED = frozenset({"permission.ask"})
 OPENCODE_TOOL_OF_CLAUDE = {claude: own for own, claude in CLAUDE_TOOL_NAMES.items()}
 EVERY_TOOL = "*"  # a hook's `tools` that runs it for every tool
 # the nearest hook for a Claude Code event (docs/hosts/opencode.md#event-mapping); the others are
