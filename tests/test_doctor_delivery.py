@@ -250,6 +250,28 @@ def test_a_child_that_never_blocks_or_cannot_be_read_is_nobodys_lost_block(tmp_p
     assert found(doctor(base, {".claude/settings.json": settings(command=command)}), "delivery/exit-2-lost") == []
 
 
+@pytest.mark.parametrize("first", ["except SystemExit:\n    raise\n", "except (SystemExit, KeyboardInterrupt):\n    raise\n",
+                                   "except SystemExit as stop:\n    sys.exit(stop.code)\n"])
+def test_a_catch_all_after_a_handler_that_passes_the_exit_on_never_sees_it(tmp_path, first):
+    """Python gives an exception to the first handler that names it: a bare except after
+    `except SystemExit: raise` catches crashes only, and the exit 2 reaches the host."""
+    text = PY + "try:\n    json.load(sys.stdin)\n    sys.exit(2)\n" + first + "except:\n    sys.exit(0)\n"
+    base = tmp_path / "project"
+    command = _write(base, {"h.py": text}, "h.py")
+    assert _status(base, command) == 2
+    assert found(doctor(base, {".claude/settings.json": settings(command=command)}), "delivery/exit-2-lost") == []
+
+
+def test_a_catch_all_before_the_handler_that_would_pass_the_exit_on_still_takes_it(tmp_path):
+    text = PY + "try:\n    json.load(sys.stdin)\n    sys.exit(2)\nexcept BaseException:\n    sys.exit(0)\n" \
+                "except SystemExit:\n    raise\n"
+    base = tmp_path / "project"
+    command = _write(base, {"h.py": text}, "h.py")
+    assert _status(base, command) == 0
+    flagged = found(doctor(base, {".claude/settings.json": settings(command=command)}), "delivery/exit-2-lost")
+    assert [f.line for f in flagged] == [5]
+
+
 def test_a_handler_that_exits_2_itself_keeps_the_block(tmp_path):
     text = PY + "try:\n    json.load(sys.stdin)\n    sys.exit(2)\nexcept BaseException:\n    sys.exit(2)\n"
     base = tmp_path / "project"

@@ -157,15 +157,16 @@ def _caught_exits(tries: list[ast.Try], blocks_in: Callable[[list[ast.stmt]], bo
     for node in tries:
         if not blocks_in(node.body):
             continue
-        for handler in node.handlers:
+        for handler in node.handlers:  # the first handler that names SystemExit gets it, and no other
             types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
             caught = {(_name(t) if t is not None else "") for t in types}
-            if not caught & CATCHES_EXIT or _passes_on(handler.body, handler.name) \
-                    or _handler_status(handler.body) == "2":
+            if not caught & CATCHES_EXIT:
                 continue
-            what = "a bare except:" if "" in caught else f"except {next(iter(caught & CATCHES_EXIT))}"
-            yield Lost(handler.lineno, handler.col_offset + 1,
-                       f"{what} here also catches the SystemExit that sys.exit(2) raises", _handler_status(handler.body))
+            if not (_passes_on(handler.body, handler.name) or _handler_status(handler.body) == "2"):
+                what = "a bare except:" if "" in caught else f"except {next(iter(caught & CATCHES_EXIT))}"
+                yield Lost(handler.lineno, handler.col_offset + 1,
+                           f"{what} here also catches the SystemExit that sys.exit(2) raises",
+                           _handler_status(handler.body))
             break
         for stmt in node.finalbody:
             ends = [n for n in ast.walk(stmt) if isinstance(n, ast.Return) or (
