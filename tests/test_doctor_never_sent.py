@@ -98,6 +98,18 @@ def test_a_codex_deny_without_its_reason_fails_the_hook(home, project, monkeypat
     assert [(h.path, h.line) for h in hits] == ([(str(project / ".codex" / "hooks" / "guard.js"), 1)] if flagged else [])
 
 
+@pytest.mark.parametrize("top", ["$(git rev-parse --show-toplevel)", "$(git rev-parse --show-toplevel 2>/dev/null || pwd)"])
+def test_a_codex_hook_named_from_the_top_of_the_work_tree_is_read(home, project, monkeypatch, top):
+    """Codex has no project variable: a project's hook names its script from the work tree's top,
+    which doctor knows ahead, so the script's answer is checked as any other's."""
+    monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
+    write(project, {".git/HEAD": "ref: refs/heads/main\n", ".codex/hooks/guard.js": CODEX_DENY.replace("REASON", ""),
+                    ".codex/hooks.json": {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                        {"type": "command", "command": f'node "{top}/.codex/hooks/guard.js"'}]}]}}})
+    hits = found(run(None, project=project), "script/answer-incomplete")
+    assert [(h.path, h.line) for h in hits] == [(str(project / ".codex" / "hooks" / "guard.js"), 1)]
+
+
 def test_a_stale_codex_trust_is_reported_at_its_hash(home, project, monkeypatch):
     monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
     write(project, {".git/HEAD": "ref: refs/heads/main\n", ".codex/hooks.json": {"hooks": {"PreToolUse": [

@@ -578,6 +578,18 @@ def test_a_guard_run_in_the_background_is_reported(tmp_path, fields, reported):
         [("guard.py", 3)] if reported else [])
 
 
+def test_a_guard_in_the_background_whose_block_is_its_main_functions_return_value_is_reported(tmp_path):
+    """`return 2` from main(), ended by sys.exit(main()): the flow follows the status to exit 2."""
+    base = tmp_path / "p"
+    guard = ('import json, sys\n\ndef main():\n    if "rm" in json.load(sys.stdin)["tool_input"]["command"]:\n'
+             '        print("no", file=sys.stderr)\n        return 2\n    return 0\n\nsys.exit(main())\n')
+    command = _write(base, ".claude/hooks/guard.py", guard)
+    config = settings("PreToolUse", matcher="Bash", command=command)
+    config["hooks"]["PreToolUse"][0]["hooks"][0]["async"] = True
+    found_here = found(doctor(base, {S: config}), "script/async-answer-never-read")
+    assert [(Path(r["path"]).name, r["line"]) for f in found_here for r in f.related] == [("guard.py", 6)]
+
+
 def test_a_stop_hook_that_adds_context_without_reading_stop_hook_active_is_reported(tmp_path):
     """A Stop hook's additionalContext sends Claude back to work (the e2e scenario "stop:
     additionalContext keeps Claude going"), so it loops as a block does."""

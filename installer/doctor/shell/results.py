@@ -93,11 +93,27 @@ class Where(NamedTuple):
         return _variables(self)
 
 
+# `$(git rev-parse --show-toplevel)`, the project's folder for a host with no project variable
+# (Codex): known ahead where the project holds the top of its work tree, from the folder the command
+# starts in up to the project's (a work tree above the project depends on where it was checked out)
+GIT_TOP = "git rev-parse --show-toplevel"
+
+
 @lru_cache(maxsize=1024)
 def _variables(where: Where) -> dict[str, str | None]:
     known: dict[str, str | None] = dict(where.env)
+    known[GIT_TOP] = _work_tree_top(where)
     for name, value in (("CLAUDE_PROJECT_DIR", where.project), ("CURSOR_PROJECT_DIR", where.project),
                         ("CLAUDE_PLUGIN_ROOT", where.plugin_root), ("CURSOR_PLUGIN_ROOT", where.plugin_root),
                         ("HOME", where.home)):
         known[name] = str(value) if value is not None else None
     return known
+
+
+def _work_tree_top(where: Where) -> str | None:
+    if where.project is None:
+        return None
+    start = where.cwd or where.project
+    chain = (start, *start.parents)
+    folders = chain[:chain.index(where.project) + 1] if where.project in chain else (where.project,)
+    return next((str(folder) for folder in folders if (folder / ".git").exists()), None)

@@ -140,12 +140,14 @@ def _async_answer_never_read(script: Script) -> Iterator[Finding]:
         return
     blocking = [h for h in background if claude_protocol.protocol(h.event).exit_2 == claude_protocol.BLOCKS]
     deciding = [h for h in background if h.event in handler_facts.REWRITE_EVENTS["claude"]]  # (where a deny counts too)
-    exits = [site for site in facts.blocks if site.what == "exit 2"]
+    exits = [site for site in facts.blocks if site.what == "exit 2"] or [  # (or a status the flow follows to exit 2)
+        Site(end.how, end.at.line, end.at.column) for end in facts.flow.exits if end.status == 2]
     answers = sorted([*(exits or facts.blocks)] if blocking else [], key=lambda s: (s.line, s.column))
+    refusals = len(answers)
     answers += sorted([*facts.denies, *dict(facts.rewrite_sites).get("claude", ())] if deciding else [],
                       key=lambda s: (s.line, s.column))
     if answers:  # at the handler's "async": the line to change
-        handlers = blocking if answers[0] in facts.blocks else deciding
+        handlers = blocking if refusals else deciding
         related = [{"path": str(facts.path), "line": answers[0].line, "column": answers[0].column,
                     "message": f"the answer {facts.path.name} gives ({answers[0].what})"}]
         for handler in handlers:
