@@ -10,8 +10,10 @@ from __future__ import annotations
 import errno
 import functools
 import os
+import shutil
 import stat
 import sys
+import tempfile
 from pathlib import Path
 from typing import Callable
 
@@ -93,7 +95,6 @@ def write_bytes(path: Path, data: bytes, *, expect: bytes | None = None, mode: i
     try:
         make_dir(folder)
         old_stat = _stat_or_none(target)
-        import tempfile  # (a write's only: doctor imports this module to read temp names)
 
         fd, temp = tempfile.mkstemp(prefix=f".{target.name}{TEMP_MARK}{os.getpid()}-", dir=folder)
     except OSError as err:
@@ -275,9 +276,6 @@ def write_new_folder(folder: Path, files: dict[str, tuple[bytes, int]],
         raise HookwrightError(f"{folder} exists already", path=folder,
                               hint="give another name, or remove that folder first")
     make_dir(folder.parent)
-    import shutil
-    import tempfile
-
     try:
         temp = Path(tempfile.mkdtemp(prefix=f".{folder.name}{TEMP_MARK}{os.getpid()}-", dir=folder.parent))
     except OSError as err:

@@ -4,10 +4,12 @@ Heavy modules (jsonschema-rs, deepdiff, rich) load inside the commands, so `--he
 """
 
 import copy
+import errno
 import functools
 import os
 import signal
 import sys
+import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, List, Literal, Optional
 
@@ -138,8 +140,6 @@ def _execute(as_json: bool, produce: Callable[[], "Result"], error_format: str |
 def _looped(error: OSError | RuntimeError) -> HookwrightError | None:
     """A symlink loop met where no reader said it in words (exit 2, never a traceback): the OS's
     ELOOP, or Path.resolve's RuntimeError (before Python 3.13)."""
-    import errno
-
     if isinstance(error, OSError) and error.errno == errno.ELOOP:
         where = error.filename
     elif isinstance(error, RuntimeError) and str(error).startswith("Symlink loop from "):
@@ -673,7 +673,6 @@ def main(argv: list[str] | None = None) -> None:
             print(f"Error: {usage}", file=sys.stderr)
         code = ExitCode.BAD_INPUT
     except Exception:  # a bug: say so plainly; every write is atomic, so nothing is half-written
-        import traceback
 
         traceback.print_exc()
         print("hookwright: internal error (a bug); nothing was half-written. Please report it.", file=sys.stderr)

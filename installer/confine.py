@@ -24,7 +24,9 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, NamedTuple
 
+from . import hosts
 from .errors import ExitCode, HookwrightError
+from .hosts.base import Scope
 
 if TYPE_CHECKING:
     from .hosts.base import Target
@@ -118,9 +120,6 @@ def _link_on_the_way(path: Path, top: Path) -> Path | None:
 
 def _other_scopes_files(target: Target) -> dict[Path, str]:
     """{where it really is: what it is} of the configs of this host's other scopes."""
-    from . import hosts
-    from .hosts.base import Scope
-
     host = hosts.get(target.host)
     packs = [target.config.stem.removeprefix("hookwright-")] if host.file_per_pack else [None]
     found = {}

@@ -9,6 +9,7 @@ only containers whose members changed are rebuilt, in the style of their neighbo
 from __future__ import annotations
 
 import bisect
+import difflib
 import json
 import re
 from _json import scanstring  # what json.decoder uses, in C (typeshed types it here only)
@@ -476,7 +477,6 @@ class _Splicer:
         inner = self._inner_indent(node)
         keys_old = [json.dumps(v, sort_keys=True) for v in old]
         keys_new = [json.dumps(v, sort_keys=True) for v in new]
-        import difflib  # only when an array changes
 
         matcher = difflib.SequenceMatcher(a=keys_old, b=keys_new, autojunk=False)
         for op, a0, a1, b0, b1 in matcher.get_opcodes():

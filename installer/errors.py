@@ -1,6 +1,8 @@
 """The one error type users see, and the exit codes it maps to."""
 from __future__ import annotations
 
+import difflib
+import shlex
 from enum import Enum, IntEnum
 from pathlib import Path
 from typing import Any, Iterable
@@ -28,8 +30,6 @@ class ErrorKind(str, Enum):
 def did_you_mean(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str | None:
     """The hint for a name that is none of `choices`: the closest ones (and the ids that end in
     it, so `home-path` finds `command/home-path`), or None when nothing is close."""
-    import difflib  # only for a name that is not known
-
     known = list(choices)
     close = difflib.get_close_matches(word, known, n=3, cutoff=cutoff)
     close += [c for c in known if c.endswith("/" + word) and c not in close]
@@ -39,8 +39,6 @@ def did_you_mean(word: str, choices: Iterable[str], cutoff: float = 0.6) -> str 
 def command_line(*words: object) -> str:
     """A hookwright command as a hint prints it: each word quoted for the shell, so that it works
     as printed (a path with a space, say)."""
-    import shlex
-
     return " ".join(["hookwright", *(shlex.quote(str(word)) for word in words)])
 
 

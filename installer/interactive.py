@@ -11,8 +11,11 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from . import hosts, output
-from .errors import HookwrightError
+from .commands.status import installed
+from .errors import HookwrightError, did_you_mean
 from .hosts.base import SCOPE_LINES, Host, Scope, implied_scope
+from .packs import bundled_pack_names, load_pack
+from .planning.install import check_matchers
 
 
 class Answers(NamedTuple):
@@ -26,7 +29,6 @@ def ask_install(host: str | None, scope: Scope | None, project: Path | None, opt
     """What the user wants installed; the questions the flags already answer are not asked."""
     from rich.prompt import Prompt
 
-    from .commands.status import installed
 
     console = output.out()
     installs = installed(project).installs
@@ -53,7 +55,6 @@ def ask_install(host: str | None, scope: Scope | None, project: Path | None, opt
 def _ask_packs(adapter: Host, installed: list[dict[str, Any]]) -> list[str]:
     from rich.prompt import Prompt
 
-    from .packs import bundled_pack_names, load_pack
 
     names = bundled_pack_names()
     rows = []
@@ -79,9 +80,6 @@ def _ask_packs(adapter: Host, installed: list[dict[str, Any]]) -> list[str]:
 
 def _unusable_packs(adapter: Host, names: list[str], chosen: list[str]) -> str | None:
     """Why the packs picked at the prompt cannot be installed for this agent (None: they can)."""
-    from .errors import did_you_mean
-    from .packs import load_pack
-
     if not chosen:
         return "name at least one pack"
     for name in chosen:
@@ -105,9 +103,6 @@ def _installed_options(installed: list[dict[str, Any]], pack: str, host: str, sc
 def _ask_options(adapter: Host, pack_name: str, current: dict[str, Any], given: set[str]) -> list[tuple[str, str]]:
     """(option, value) for each option of the pack that this agent reads and no --option set."""
     from rich.prompt import Prompt
-
-    from .packs import load_pack
-    from .planning.install import check_matchers
 
     pack = load_pack(pack_name)
     values = pack.defaults() | {k: v for k, v in current.items() if k in pack.options}

@@ -1,9 +1,13 @@
 """All printing: rich for people, one versioned JSON document for programs."""
 from __future__ import annotations
 
+import datetime
 import json
 import os
+import shutil
+import subprocess
 import sys
+import threading
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -11,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, TextIO
 
 from . import __version__, hosts
 from .commands.result import Result, Status
-from .errors import HookwrightError
+from .errors import HookwrightError, command_line
 from .provenance import Source
 
 if TYPE_CHECKING:
@@ -78,7 +82,6 @@ def working(what: str, after: float = 1.0) -> Iterator[None]:
     if verbosity < 0 or not sys.stderr.isatty():
         yield
         return
-    import threading
 
     lock, done, started = threading.Lock(), threading.Event(), []
 
@@ -292,7 +295,6 @@ def _print_plan_findings(plan: Plan, changes: tuple[tuple[str, str], ...] = PLAN
     still = sum(1 for f in plan.findings if f.change == "kept") if kept else 0
     if still:
         where = plan.project or plan.target.project
-        from .errors import command_line
 
         command = command_line("doctor", *(["--project", where] if where else []))
         out().print(f"  [dim]it keeps {_count(still, 'existing finding')} ({escape(command)} shows them)[/]")
@@ -335,9 +337,6 @@ def pick(question: str, choices: list[str]) -> list[int]:
 def _show_or_page(text: str) -> None:
     """The text as it is, or, when it is taller than the terminal, through the user's pager
     ($PAGER, else less), which leaves it on the screen above the question that follows."""
-    import shutil
-    import subprocess
-
     from rich.text import Text
 
     width, height = out().size
@@ -427,7 +426,6 @@ def print_journal(journal: Journal) -> None:
     if not rows:
         out().print("no operation there in the journal" if journal.filtered else "the journal is empty")
         return
-    import datetime
 
     table = _Rows("here", "operation", "when", "what", "packs", "file", "entries", whole=("operation",))
     for row in rows:
@@ -453,7 +451,6 @@ def print_decisions(decisions: Decisions) -> None:
         out().print(f"no decisions{escape(where)}{escape(' matching ' + filters) if filters else ''} "
                     f"[dim](read: {escape(read)})[/]")
         return
-    import datetime
 
     colour = {"deny": "red", "ask": "yellow", "error": "magenta", "rewrite": "cyan", "allow": "green"}
     table = _Rows("when", "decision", "hook", "tool", "why", whole=("when", "decision", "hook"))
@@ -519,8 +516,6 @@ def print_status(status: Installs) -> None:
                         "that pack at that version[/]")
     upgrades = [row for row in installs if row["upgrade"]]
     if upgrades and verbosity >= 0:
-        from .errors import command_line
-
         out().print(f"[dim]{_count(len(upgrades), 'pack')} can be upgraded:[/]")
         for row in upgrades:
             where = ["--project", status.project] if row["scope"] != "user" else []

@@ -20,7 +20,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from . import hosts, safe_read
+from .doctor.discovery import Candidate
+from .doctor.handler_facts import NO, rewrite
+from .doctor.load import handlers, read
 from .errors import HookwrightError
+from .hosts.claude.adapter import EXACT_MATCHER, HOST, user_dir
+from .hosts.claude.protocol import BLOCKS, protocol
 from .layout import COMMANDS as COMMANDS_FILE
 from .layout import RECEIPT as RECEIPT_NAME
 from .packs import FILE_NAME, MANIFEST, PACK_DIR, RUNTIME_LIBRARY
@@ -59,9 +64,6 @@ class Made(NamedTuple):
 
 def read_config(path: Path) -> Made:
     """The hooks of the Claude Code config at `path`, as a command pack would hold them."""
-    from .doctor.discovery import Candidate
-    from .doctor.load import handlers, read
-
     path = path.absolute()
     plugin_root = path.parent.parent if path.parent.name == "hooks" and path.name != "settings.json" else None
     project = path.parent.parent if path.parent.name == ".claude" else Path.cwd()
@@ -166,8 +168,6 @@ def words(command: str) -> list[tuple[int, int]]:
 def _path_of(word: str, roots: dict[str, Path | None]) -> Path | None:
     """The file a word names, when it is one of the project's, the plugin's or the user's
     Claude Code folder's (a regular file, not a link)."""
-    from .hosts.claude.adapter import user_dir
-
     text = word
     for placeholder, root in PLACEHOLDERS:
         if placeholder in text:
@@ -244,8 +244,6 @@ def _add(hooks: list[dict[str, Any]], hook: dict[str, Any]) -> None:
 
 def _either(one: str | None, other: str | None) -> str | None:
     """A matcher that matches what either matches (Claude Code's syntax: names, or a regex)."""
-    from .hosts.claude.adapter import EXACT_MATCHER
-
     if one in (None, "", "*") or other in (None, "", "*"):
         return None
     if EXACT_MATCHER.fullmatch(one or "") and EXACT_MATCHER.fullmatch(other or ""):
@@ -256,16 +254,11 @@ def _either(one: str | None, other: str | None) -> str | None:
 def _rewrites(handler: Any) -> bool:
     """Whether the hook may rewrite the tool's input: its event reads a rewrite, and doctor does
     not find that its script never writes one."""
-    from .doctor.handler_facts import NO, rewrite
-    from .hosts.claude.adapter import HOST
-
     return handler.event in HOST.rewrite_events and rewrite(handler).status != NO
 
 
 def _blocks(event: str) -> bool:
     """Whether a hook on this event can stop what the event is about (its exit 2 blocks)."""
-    from .hosts.claude.protocol import BLOCKS, protocol
-
     return protocol(event).exit_2 == BLOCKS
 
 

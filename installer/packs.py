@@ -20,9 +20,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from . import resources, safe_read
+from . import hosts, resources, safe_read
 from .errors import HookwrightError, did_you_mean
 from .hosts import NAMES as HOSTS  # the wirings a pack.toml may hold (schemas/pack.schema.json)
+from .hosts import get
 from .layout import COMMANDS as COMMANDS_FILE
 from .layout import RECEIPT as RECEIPT_NAME
 from .patterns import lazy
@@ -145,8 +146,6 @@ class Pack:
         """What goes into the pack's runtime folder: the shared hook script under each hook's name,
         the hooks' modules, the pack's other files and the shared runtime library. Where the host
         runs a command hook as written (Claude Code), that hook needs only the files it runs."""
-        from .hosts import get
-
         as_written = get(host).runs_commands_as_written
         runtime = [hook for hook in self.hooks_for(host) if hook.command is None or not as_written]
         files: dict[str, bytes] = {}
@@ -362,8 +361,6 @@ def _quoted_spans(command: str) -> list[tuple[int, int]]:
 def _wired_command_hook(manifest: Path, hook: PackHook) -> PackHook:
     """A command hook with a wiring for every host: Claude Code's own, the tables it gives, and
     for each other host the adapter's rendering of the Claude Code wiring, or why there is none."""
-    from . import hosts
-
     claude = hook.targets.get("claude")
     if claude is None:
         raise HookwrightError(f"hook {hook.id!r} runs a command in Claude Code's protocol, so it needs its "

@@ -14,6 +14,8 @@ test proves each pattern's literals from its parse (tests/test_patterns.py).
 """
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 import sys
 from typing import Any, Iterator
@@ -100,9 +102,6 @@ def lazy(pattern: str, flags: int = 0, needs: tuple[str, ...] = ()) -> Any:
 
 def every_pattern() -> list[LazyPattern]:
     """Every pattern the package defines, its modules all imported (for the tests)."""
-    import importlib
-    import pkgutil
-
     for module in pkgutil.walk_packages(sys.modules[__package__].__path__, f"{__package__}."):
         if not module.name.endswith(".__main__"):
             importlib.import_module(module.name)

@@ -14,6 +14,8 @@ import os
 from functools import cache
 from pathlib import Path
 
+from . import hosts
+
 
 def project_of(given: Path | None) -> Path:
     """The project a command acts on: `given` (--project), else the one found from the working folder."""
@@ -40,8 +42,6 @@ def away_from(project: Path) -> bool:
 @cache
 def _markers() -> tuple[str, ...]:
     """The folder names a project holds its agents' configs in, as the host adapters say them."""
-    from . import hosts
-
     return tuple(dict.fromkeys(host.project_folder() for host in hosts.every()))
 
 
@@ -51,8 +51,6 @@ def _is_project_folder(path: Path) -> bool:
 
 
 def _user_folders() -> frozenset[Path]:
-    from . import hosts
-
     return frozenset(_real(host.user_folder()) for host in hosts.every())
 
 

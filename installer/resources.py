@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from . import safe_read
+from .errors import HookwrightError
 from .patterns import lazy
 
 TOML_ERROR_PLACE = lazy(r" ?\(at line (\d+), column (\d+)\)")  # as tomllib words it
@@ -101,13 +103,10 @@ def read_toml(path: Path, hint: str, kind: safe_read.Kind) -> dict[str, Any]:
 
 def toml_from(path: Path, raw: bytes, hint: str) -> dict[str, Any]:
     """TOML from a file's bytes; text that is not UTF-8 or not TOML is an error naming the place."""
-    import sys
-
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on Python 3.10 only
         import tomli as tomllib
-    from .errors import HookwrightError
 
     try:
         data: dict[str, Any] = tomllib.loads(raw.decode("utf-8"))

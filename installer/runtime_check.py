@@ -11,9 +11,11 @@ imports nothing beside them or in the standard library provides).
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -24,6 +26,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from . import safe_read
 from .errors import ExitCode, HookwrightError
+from .packs import PACK_DIR, RUNTIME_LIBRARY, command_files
+from .resources import packs_dir, runtime_dir
 
 if TYPE_CHECKING:
     from .packs import Pack, PackHook
@@ -86,9 +90,6 @@ def check_loads(packs: list[Pack], host: str, python: str | None = None) -> None
 
 
 def _first_problem(pack: Pack, host: str, interpreter: str) -> LoadProblem | None:
-    from .packs import RUNTIME_LIBRARY
-    from .resources import runtime_dir
-
     python = shutil.which(interpreter)
     if python is None:
         raise HookwrightError(f"{interpreter} is not on PATH: the hooks run as `{interpreter} -I -S`, and would not "
@@ -134,10 +135,6 @@ def command_problem(pack: Pack, hook: PackHook) -> None:
     runs must be one its interpreter can start (found on PATH; a file run directly has its run
     bit), and must parse in that interpreter (Python, a shell, node); else the pack is refused at
     install, with the file, the line and the interpreter's words (exit 2)."""
-    import shlex
-
-    from .packs import PACK_DIR, command_files
-
     folder = str(pack.folder)
     command = (hook.command or "").replace(PACK_DIR, shlex.quote(folder))
     parsed = _ran(["sh", "-n", "-c", command])
@@ -292,15 +289,11 @@ def _imported(node: ast.Import | ast.ImportFrom) -> list[str]:
 
 
 def _digest(raw: bytes) -> str:
-    import hashlib
-
     return hashlib.sha256(raw).hexdigest()
 
 
 @cache
 def _shipped() -> frozenset[str]:
     """The digests of every module hookwright ships (the bundled packs', the runtime library)."""
-    from .resources import packs_dir, runtime_dir
-
     files = [*runtime_dir().glob("*.py"), *packs_dir().glob("*/*.py")]
     return frozenset(_digest(safe_read.read(path, safe_read.BUNDLED)) for path in files)

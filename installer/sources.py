@@ -12,18 +12,24 @@ Nothing of the repository runs before install has shown its plan.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import re
 import shutil
 import subprocess
+import tarfile
+import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
 from . import git, layout, resources
 from .errors import HookwrightError
+from .hosts import get
 from .packs import MANIFEST, Pack, load_pack, load_pack_file, version_key
 from .patterns import lazy
+from .planning.places import installed_places
 from .provenance import Source
+from .state import read_receipt
 
 # a git URL: a scheme (https, ssh, git, file), or scp-like user@host:path
 _URL = lazy(r"^(?:[a-z][a-z0-9+.-]*://|[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:)")
@@ -115,10 +121,6 @@ def load_all(texts: list[str], project: Path | None) -> dict[str, Pack]:
 def installed_source(name: str, project: Path | None) -> Source | None:
     """Where the pack of that name installed for this project (or for the user) came from, if
     from a folder or a repository (the first place status lists it in)."""
-    from .hosts import get
-    from .planning.places import installed_places
-    from .state import read_receipt
-
     for place in installed_places(project):
         if name in place.packs:
             host = get(place.host)
@@ -225,10 +227,6 @@ def _commit(bare: Path, rev: str) -> str | None:
 def _write_tree(bare: Path, commit: str, tree: Path) -> None:
     """The commit's files, without git's attributes and filters: `git archive` read through
     tarfile's data filter, into a folder that is renamed into place whole."""
-    import io
-    import tarfile
-    import tempfile
-
     done = _git(bare, "archive", "--format=tar", commit, what=f"read the files of {commit[:12]}")
     tree.parent.mkdir(parents=True, exist_ok=True)
     temp = Path(tempfile.mkdtemp(prefix=".tree-", dir=tree.parent))

@@ -2,6 +2,7 @@
 the journal of operations, byte-exact backups (rotated) and the per-file locks."""
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -12,8 +13,9 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from . import __version__, atomic, layout, safe_read
-from .errors import ExitCode, HookwrightError
-from .hosts.base import Entry
+from .errors import ExitCode, HookwrightError, command_line
+from .hosts import NAMES
+from .hosts.base import Entry, Scope, Target
 from .provenance import BUNDLED, Source
 
 RECEIPT_FORMAT = 1
@@ -24,8 +26,6 @@ LOCK_TIMEOUT_S = 30
 
 
 def sha256(data: bytes) -> str:
-    import hashlib  # (OpenSSL's load: only where something is hashed, not for each read-only check)
-
     return hashlib.sha256(data).hexdigest()
 
 
@@ -137,8 +137,6 @@ def read_receipt(path: Path) -> Receipt | None:
 
 def _repair_hint(receipt: Path) -> str:
     """A receipt lives in its pack's runtime folder: install of that pack, where it is, writes a new one."""
-    from .errors import command_line
-
     return f"remove it and run `{command_line('install', receipt.parent.name, '--adopt')}` to repair the install"
 
 
@@ -269,9 +267,6 @@ def _check_target(raw: Any) -> None:
     """A journal's target is a place hookwright writes: a known host and scope, absolute paths
     without `..`, the runtime root one of ours, beside the config (opencode: beside its plugins
     folder), in the project for a project's scope."""
-    from .hosts import NAMES
-    from .hosts.base import Scope, Target
-
     target = Target.from_json(raw)
     paths = [target.config, target.runtime_root, *([target.project] if target.project else [])]
     if target.host not in NAMES or any(not p.is_absolute() or ".." in p.parts for p in paths):

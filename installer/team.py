@@ -13,8 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
 
-from . import resources, safe_read
-from .errors import HookwrightError
+from . import hosts, resources, safe_read
+from .errors import HookwrightError, command_line
+from .hosts.base import Scope
 
 if TYPE_CHECKING:
     from .hosts.base import Host
@@ -103,9 +104,6 @@ def differences(project: Path, listed: TeamList) -> Iterator[Difference]:
     or with other option values, and a pack installed there that the list does not name. An
     entry that names no agents is compared where the project has installs of ours (else in the
     agents found on this machine), and not where the agent cannot run the pack."""
-    from . import hosts
-    from .errors import command_line
-
     installed = _project_receipts(project)  # host: pack: receipt
     matched: set[tuple[str, str]] = set()
     for index, wanted in enumerate(listed.packs):
@@ -136,8 +134,6 @@ def differences(project: Path, listed: TeamList) -> Iterator[Difference]:
 
 def _project_receipts(project: Path) -> dict[str, dict[str, Receipt]]:
     """The receipts of ours in each agent's project scope."""
-    from . import hosts
-    from .hosts.base import Scope
     from .planning.places import installed_places
     from .state import read_receipt
 
@@ -155,8 +151,6 @@ def _project_receipts(project: Path) -> dict[str, dict[str, Receipt]]:
 
 
 def _hosts_for(wanted: Wanted, installed: dict[str, dict[str, Receipt]]) -> list[str]:
-    from . import hosts
-
     if wanted.hosts is not None:
         return [name for name in wanted.hosts if name in hosts.NAMES]
     return sorted(installed) or [adapter.name for adapter in hosts.every() if adapter.found_on_this_machine()]

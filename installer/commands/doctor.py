@@ -4,7 +4,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..doctor import report, selection
+from ..doctor.model import catalog
+from ..doctor.run import run
 from ..errors import ExitCode, HookwrightError, command_line, did_you_mean
+from ..hosts import NAMES as HOSTS
+from ..hosts.base import check_project
+from ..project import found, project_of
 from .result import Payload, Result, Status
 
 
@@ -36,12 +42,6 @@ def doctor(paths: list[Path], *, host: str | None = None, project: Path | None =
     machine (doctor/machine.py) unless `isolated`; those findings count for the exit code too:
     the hooks do race on this machine. The findings reported are the ones the selection keeps
     (doctor/selection.py: the command line over the project's config)."""
-    from ..doctor import report, selection
-    from ..doctor.run import run
-    from ..hosts import NAMES as HOSTS
-    from ..hosts.base import check_project
-    from ..project import project_of
-
     if host is not None and host not in HOSTS:
         raise HookwrightError(f"doctor does not check host {host!r}", hint=f"use --host {' or '.join(HOSTS)}")
     check_project(project)
@@ -83,8 +83,6 @@ def _check_sandbox(without: bool) -> None:
 
 def _folder_named(paths: list[Path], project: Path | None) -> tuple[Path | None, list[Path]]:
     """`doctor DIR` checks the project DIR is in, as `doctor` run there would (`doctor .` too)."""
-    from ..project import found
-
     folders = [path for path in paths if path.is_dir()]
     if not folders:
         return project, paths
@@ -98,9 +96,6 @@ def _folder_named(paths: list[Path], project: Path | None) -> tuple[Path | None,
 
 
 def explain(rule_id: str, fmt: str = "text") -> Result:
-    from ..doctor import report
-    from ..doctor.model import catalog
-
     rules = catalog()
     if rule_id not in rules:
         raise HookwrightError(f"no doctor rule {rule_id!r}", hint=did_you_mean(rule_id, rules, cutoff=0.5) or
@@ -110,7 +105,4 @@ def explain(rule_id: str, fmt: str = "text") -> Result:
 
 def rules(fmt: str = "text") -> Result:
     """Every rule: id, severity and message (`--explain RULE` tells more of one)."""
-    from ..doctor import report
-    from ..doctor.model import catalog
-
     return Result("doctor", Status.LISTED, payload=Rules(fmt, [report.explanation(r) for r in sorted(catalog())]))

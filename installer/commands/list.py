@@ -12,9 +12,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import hosts
+from ..doctor import dedup, handler_facts, run
 from ..errors import ExitCode, HookwrightError, did_you_mean
+from ..hooks.events import BUILTIN_TOOLS, CLAUDE_EVENTS, CURSOR_EVENTS
+from ..hooks.firing import hooks_disabled_by
 from ..hosts import NAMES as HOSTS
-from ..hosts.base import check_project
+from ..hosts.base import check_project, outline_problem
 from .result import Payload, Result, Status
 
 if TYPE_CHECKING:
@@ -37,8 +40,6 @@ class HookList(Payload):
 def list_hooks(project: Path | None = None, host: str | None = None, *, scope: str | None = None,
                event: str | None = None, mine: bool = False) -> Result:
     """The effective view, or (with filters) the rows of one scope, one event, or hookwright's own."""
-    from ..doctor import run
-
     if host is not None and host not in HOSTS:
         raise HookwrightError(f"list does not know host {host!r}",
                               hint=did_you_mean(host, HOSTS) or f"use --host {' or '.join(HOSTS)}")
@@ -56,8 +57,6 @@ def list_hooks(project: Path | None = None, host: str | None = None, *, scope: s
 
 def _check_event(event: str, listed: set[str]) -> None:
     """An event no host has and no hook here uses is a typo: say which one was meant."""
-    from ..hooks.events import CLAUDE_EVENTS, CURSOR_EVENTS
-
     known = {*CLAUDE_EVENTS, *CURSOR_EVENTS, *listed}
     if event not in known:
         raise HookwrightError(f"no agent has a hook event {event!r}, and no hook here uses one",
@@ -66,10 +65,6 @@ def _check_event(event: str, listed: set[str]) -> None:
 
 def effective_view(ctx: Context) -> HookList:
     """The data of `hookwright list` for files and handlers already loaded (a doctor Context)."""
-    from ..doctor import dedup, handler_facts
-    from ..hooks.events import BUILTIN_TOOLS, CLAUDE_EVENTS, CURSOR_EVENTS
-    from ..hooks.firing import hooks_disabled_by
-
     event_order = {name: i for i, name in enumerate([*CLAUDE_EVENTS, *sorted(CURSOR_EVENTS)])}
     runs_as = {id(c.handler): c for c in dedup.copies(ctx.handlers, BUILTIN_TOOLS, ctx.mcp_servers) if not c.runs}
     rows: list[dict[str, Any]] = []
@@ -113,8 +108,6 @@ def effective_view(ctx: Context) -> HookList:
 
 def _no_hooks_read(file: ConfigFile) -> str | None:
     """Why the host reads no hooks at all from a file it can parse (its shape), else None."""
-    from ..hosts.base import outline_problem
-
     problem = outline_problem(file.document.data) if file.document is not None and file.host in HOSTS else None
     if problem is None:
         return None
@@ -152,8 +145,6 @@ def _fails_closed(handler: Handler) -> bool:
 
 
 def _rewrites(handler: Handler) -> dict[str, Any]:
-    from ..doctor import handler_facts
-
     if handler.event not in handler_facts.REWRITE_EVENTS.get(handler.file.host, ()):
         return {"status": "no", "why": f"{handler.event} hooks cannot rewrite tool input"}
     found = handler_facts.rewrite(handler)

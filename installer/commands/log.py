@@ -14,8 +14,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .. import safe_read
+from .. import layout, safe_read
 from ..errors import HookwrightError, did_you_mean
+from ..hosts.base import check_project
+from ..project import project_of
 from .result import Payload, Result, Status
 
 DECISIONS = ("deny", "ask", "allow", "rewrite", "error")
@@ -35,10 +37,6 @@ class Decisions(Payload):
 def show_log(project: Path | None = None, *, every_project: bool = False, pack: str | None = None,
              decision: str | None = None, limit: int | None = 50) -> Result:
     """The decision log's lines, newest first, kept by project, pack and decision."""
-    from .. import layout
-    from ..hosts.base import check_project
-    from ..project import project_of
-
     if decision is not None and decision not in DECISIONS:
         raise HookwrightError(f"{decision!r} is not a decision the hooks log",
                               hint=did_you_mean(decision, DECISIONS) or f"use one of {', '.join(DECISIONS)}")

@@ -8,9 +8,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .. import atomic, safe_read
+from .. import atomic, hosts, safe_read, sources
 from ..errors import ExitCode, HookwrightError, command_line
-from ..pack_cases import CASES
+from ..hosts.claude.adapter import EXACT_MATCHER
+from ..hosts.claude.protocol import protocol
+from ..pack_cases import CASES, read_cases, try_on
+from ..pack_from import manifest_text, read_config
 from ..packs import MANIFEST, PACK_DIR, load_pack_file
 from ..patterns import lazy
 from .result import Payload, Result, Status
@@ -71,8 +74,6 @@ def new_pack(name: str, from_file: Path | None = None, into: Path | None = None)
         not_carried: list[dict[str, Any]] = []
         description = "My own hooks, in Claude Code's hook protocol."
     else:
-        from ..pack_from import read_config
-
         made = read_config(from_file)
         hooks, not_carried = made.hooks, made.not_carried
         for copied in made.copied:
@@ -83,7 +84,6 @@ def new_pack(name: str, from_file: Path | None = None, into: Path | None = None)
             files[script] = (text.encode(), 0o755)
         cases = {f"{hook['id']}-sample": sample_case(hook["id"], hook["event"], hook["matcher"]) for hook in hooks}
         description = f"The hooks of {from_file.name}, as a pack for every agent."
-    from ..pack_from import manifest_text
 
     files[MANIFEST] = (manifest_text(name, description, hooks, []).encode(), 0o644)
     for case, body in cases.items():
@@ -115,9 +115,6 @@ def _read_copied(source: Path) -> tuple[bytes, int]:
 def sample_case(hook: str, event: str, matcher: str | None) -> dict[str, Any]:
     """A call the hook fires on, to see what each agent makes of its answer (no expectation: the
     author writes it in `expect`)."""
-    from ..hosts.claude.adapter import EXACT_MATCHER
-    from ..hosts.claude.protocol import protocol
-
     matcher = matcher or ""
     names = [n.strip() for n in matcher.replace(",", "|").split("|") if n.strip()] if EXACT_MATCHER.fullmatch(
         matcher) else []
@@ -137,9 +134,6 @@ class PackTested(Payload):
 
 def try_pack(text: str | None, host: str | None = None) -> Result:
     """The pack's cases on each agent it is made for (or `host`); exit 1 when one does not pass."""
-    from .. import hosts, sources
-    from ..pack_cases import read_cases, try_on
-
     pack = sources.load(sources.parse(text or "."))
     cases = read_cases(pack)
     rows = []

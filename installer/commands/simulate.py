@@ -13,16 +13,24 @@ hooks decided; 2 on bad input.
 """
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from .. import hosts, safe_read
+from .. import hosts, safe_read, sandbox
+from ..doctor import handler_facts, run
+from ..doctor.checks.installs import SCOPES, not_as_shipped, scope_args
 from ..errors import ExitCode, HookwrightError
+from ..hooks import answers, firing, running
+from ..hooks.events import CLAUDE_EVENTS, FOLDED_CLAUDE_EVENTS, SCOPE_ORDER, fold
+from ..hooks.firing import Call
+from ..hooks.payload import payload_for
 from ..hosts import NAMES as HOSTS
 from ..hosts.base import check_project
+from ..hosts.claude.protocol import ENV_FILE_EVENTS, cannot_block, fails_closed, protocol, session_variables
 from ..project import project_of
 from .result import Payload, Result, Status
 
@@ -80,10 +88,6 @@ def simulate(event: str | None, *, tool: str | None = None, tool_input: str | No
              input_file: Path | None = None, payload_file: Path | None = None, command: str | None = None,
              project: Path | None = None, host: str | None = None, permission_mode: str = "default",
              list_only: bool = False, sandboxed: bool = False) -> Result:
-    from ..doctor import run
-    from ..hooks.firing import Call
-    from ..hosts.claude.protocol import protocol
-
     event, host, implied_tool = _in_claude_words(event, host)
     _check_choices(event, host, permission_mode)
     if sandboxed:
@@ -129,10 +133,6 @@ def _has_hooks(ctx: Context, host: str) -> bool:
 
 
 def _simulate_claude(ctx: Context, project: Path, call: Call) -> Simulation:
-    from ..hooks import answers, firing, running
-    from ..hooks.payload import payload_for
-    from ..hosts.claude.protocol import ENV_FILE_EVENTS, cannot_block, fails_closed, protocol, session_variables
-
     event, list_only = call.event, call.list_only
     rules = protocol(event)
     with tempfile.TemporaryDirectory(prefix="hookwright-simulate-") as scratch:
@@ -178,8 +178,6 @@ def claude_entry(simulation: Simulation) -> dict[str, Any]:
 def _simulate_other(host: str, ctx: Context, project: Path, call: Call) -> dict[str, Any]:
     """The outcome of the call for an agent other than Claude Code (the simulate module in its
     adapter's folder, installer/hosts/<name>/simulate.py), or why it is not simulated there."""
-    import importlib
-
     if not hosts.get(host).simulated:
         return {"host": host, "title": hosts.get(host).title, "simulated": False,
                 "why": f"simulate does not run {hosts.get(host).title}'s hooks"}
@@ -223,8 +221,6 @@ def _in_claude_words(event: str | None, host: str | None) -> tuple[str, str | No
 
 
 def _check_sandbox() -> None:
-    from .. import sandbox
-
     why = sandbox.why_not()
     if why is not None:
         raise HookwrightError(f"--sandbox: no sandbox can be made here: {why}", code=ExitCode.REFUSED,
@@ -235,9 +231,6 @@ def _check_sandbox() -> None:
 def _in_sandbox(handlers: list[Handler], project: Path, scratch: Path) -> Callable[[list[str]], list[str]]:
     """How each hook's argv runs in the sandbox: the project and the folders of the scripts the
     hooks name readable (not writable), the scratch folder (transcript, env file) writable."""
-    from .. import sandbox
-    from ..doctor import handler_facts
-
     folders = {project}
     for handler in handlers:
         folders.update(inv.path.parent for inv in handler_facts.resolution(handler).invocations if inv.path is not None)
@@ -256,10 +249,6 @@ def _from_project(handler: Handler, project: Path) -> bool:
 def _unless_tampered(selected: Selected) -> Selected:
     """A hook of ours whose runtime is not what its pack ships is not run: the agent would run
     whatever was put there, and simulate does not run that silently (the report says why)."""
-    from .. import hosts
-    from ..doctor import handler_facts
-    from ..doctor.checks.installs import SCOPES, not_as_shipped, scope_args
-
     handler = selected.handler
     if not selected.runs or handler.owner is None:
         return selected
@@ -274,8 +263,6 @@ def _unless_tampered(selected: Selected) -> Selected:
 
 
 def _check_choices(event: str | None, host: str | None, permission_mode: str) -> None:
-    from ..hooks.events import CLAUDE_EVENTS, FOLDED_CLAUDE_EVENTS, fold
-
     if host is not None and host not in HOSTS:
         raise HookwrightError(f"simulate does not know host {host!r}", hint=f"use --host {' or '.join(HOSTS)}")
     if event is not None and event not in CLAUDE_EVENTS:
@@ -334,8 +321,6 @@ def _parse(text: str, where: str) -> Any:
 def _environment(ctx: Context) -> dict[str, str]:
     """The agent's environment for its hooks: this one, with the settings files' `env` on top
     (higher scopes last)."""
-    from ..hooks.events import SCOPE_ORDER
-
     env = dict(os.environ)
     blocks = sorted(((f.scope, f.document.data["env"]) for f in ctx.files if f.kind == "claude-settings"
                      and f.document is not None and isinstance(f.document.data, dict)
@@ -347,8 +332,6 @@ def _environment(ctx: Context) -> dict[str, str]:
 
 
 def _handler_json(selected: Selected, raw: RawRun | None, read: Reading | None) -> dict[str, Any]:
-    from ..hooks import running
-
     handler = selected.handler
     value = handler.value if isinstance(handler.value, dict) else {}
     row: dict[str, Any] = {

@@ -14,7 +14,10 @@ from typing import Any
 from .. import hosts
 from ..errors import ErrorKind, ExitCode, HookwrightError
 from ..hosts.base import Host, Target, check_project
+from ..packs import load_pack
+from ..planning.uninstall import installed_receipts
 from ..project import project_of
+from ..state import read_receipt
 from .result import Payload, Result, Status
 
 
@@ -34,8 +37,6 @@ def status(project: Path | None = None, host: str | None = None) -> Result:
 
 def installed(project: Path | None = None, host: str | None = None) -> Installs:
     """Every pack installed for the project (and the user), one row per receipt."""
-    from ..planning.uninstall import installed_receipts
-
     check_project(project)
     folder = project_of(project)
     rows: list[dict[str, Any]] = []
@@ -65,7 +66,6 @@ def installed(project: Path | None = None, host: str | None = None) -> Installs:
 def _row(host: Host, target: Target, pack: str, receipt: bool = True, checked: bool = True) -> dict[str, Any]:
     """The install's row; `checked` False: its config cannot be read, so it is not compared with its receipt."""
     from ..doctor.checks.installs import receipt_problems, reference, scope_args
-    from ..state import read_receipt
 
     row: dict[str, Any] = {"pack": pack, "host": host.name, "scope": target.scope.value, "file": str(target.config),
                            "folder": str(target.pack_dir(pack)), "version": None,
@@ -112,8 +112,6 @@ def _with_problems(row: dict[str, Any], found: list[tuple[str, dict[str, Any]]],
 
 def _bundled_version(pack: str) -> str | None:
     """The version of the pack this hookwright bundles (None: a pack of your own, or gone)."""
-    from ..packs import load_pack
-
     try:
         return load_pack(pack).version
     except HookwrightError:

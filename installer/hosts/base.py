@@ -18,12 +18,15 @@ import functools
 import json
 import os
 import re
+import shlex
+import shutil
 from abc import ABC, abstractmethod
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Mapping, NamedTuple
 
-from ..document import Keys
+from .. import safe_read
+from ..document import Document, Keys, read_document
 from ..errors import ErrorKind, HookwrightError
 from ..interpreter import DEFAULT as DEFAULT_PYTHON
 from ..layout import LOCAL_RUNTIME_FOLDER, RECEIPT, RUNTIME_FOLDER
@@ -296,8 +299,6 @@ class Host(ABC):
         """(version, program) of this host on PATH, read without running it: a version in the
         program's real path (the native installer keeps `.../versions/2.1.332`), or the npm
         package.json above it; None where neither says."""
-        import shutil
-
         for program in self.programs:
             found = shutil.which(program)
             if found is None:
@@ -375,8 +376,6 @@ class Host(ABC):
 
     def found_on_this_machine(self) -> str | None:
         """Where this host shows itself here (its config folder, or a program on PATH), if it does."""
-        import shutil
-
         folder = self._target(Scope.user, None, "x").config.parent
         if folder.is_dir():
             return str(folder)
@@ -395,8 +394,6 @@ class Host(ABC):
 
     def load(self, path: Path) -> Document:
         """The file as a document (a missing file: an empty one), without judging its shape."""
-        from ..document import read_document
-
         return read_document(path)
 
     def edited(self, doc: Document, target: Target) -> bool:
@@ -406,8 +403,6 @@ class Host(ABC):
 
     def parse(self, path: Path, raw: bytes) -> Document:
         """A document from bytes (a backup's), as `load` reads them."""
-        from ..document import Document
-
         return Document.parse(path, raw)
 
     def check(self, doc: Document, target: Target, force: bool) -> None:
@@ -583,16 +578,12 @@ class Host(ABC):
                         fail_closed: bool = False) -> str:
         """`python3 -I -S <where> --host <host> [--option k=v] [--fail-closed]`: how a shell starts a
         runtime (or the interpreter named by its path in place of python3)."""
-        import shlex  # (the writing side's: doctor never quotes)
-
         extra = "".join(f" --option {name}={shlex.quote(text)}" for name, text in changed_options(pack, options))
         return (f"{shlex.quote(python)} -I -S {where} --host {self.name}{extra}"
                 + (f" {FAIL_CLOSED_FLAG}" if fail_closed else ""))
 
     def interpreter_of(self, handler: Any) -> str | None:
         """The interpreter one of our entries starts (None: not one of ours)."""
-        import shlex
-
         match = self._owned.match(str(handler.get("command", ""))) if isinstance(handler, dict) else None
         return shlex.split(match["python"])[0] if match else None
 
@@ -783,8 +774,6 @@ VERSION_NAME = lazy(r"\d+\.\d+\.\d+")
 
 def _package_version(manifest: Path, package: str) -> str | None:
     """The version of npm package `package` whose package.json this is, if it is that one's."""
-    from .. import safe_read
-
     raw = safe_read.read_or_none(manifest, safe_read.STATE)
     try:
         data = json.loads(raw) if raw is not None else None
@@ -873,8 +862,6 @@ def refuse_shape(doc: Document, message: str, *keys: str | int, hint: str) -> No
 
 
 def quoted_absolute(path: Path) -> str:
-    import shlex
-
     return shlex.quote(str(path))
 
 

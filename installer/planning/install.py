@@ -9,14 +9,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .. import atomic, git, interpreter, state
+from .. import atomic, git, hosts, interpreter, state
 from ..document import Document
-from ..errors import ExitCode, HookwrightError
+from ..errors import ExitCode, HookwrightError, command_line
 from ..hosts.base import Entry, Host, Scope, Target
 from ..layout import RECEIPT
 from ..packs import FAIL_CLOSED, FAIL_OPEN, ON_FAILURE, Pack, resolve_options
 from ..state import Receipt, RuntimeFile, read_receipt, sha256
 from .plan import Action, PackChange, Plan, file_writes, personal_gitignore
+from .uninstall import receipts_beside, receipts_in
 
 RECEIPT_MODE = 0o644
 
@@ -156,7 +157,6 @@ def _kept_options(target: Target, pack: Pack, receipt: Receipt | None, given: di
             if name in pack.options and name not in given and value != pack.options[name].default}
     if not kept:
         return []
-    from ..errors import command_line
 
     shown = ", ".join(f"{name}={_option_text(value)}" for name, value in kept.items())
     defaults = [arg for name in kept for arg in ("--option", f"{name}={_option_text(pack.options[name].default)}")]
@@ -167,8 +167,6 @@ def _kept_options(target: Target, pack: Pack, receipt: Receipt | None, given: di
 def trust_plans(plans: list[Plan]) -> list[Plan]:
     """--trust-hooks: for each host the plans change that keeps its own trust in hooks (Codex),
     the plan that writes that trust, after them."""
-    from .. import hosts
-
     found = []
     trusting_hosts = [host for name in dict.fromkeys(plan.target.host for plan in plans)
                       if (host := hosts.get(name)).trust_store]
@@ -192,8 +190,6 @@ def _option_text(value: Any) -> str:
 def _made_for(target: Target, config_exists: bool) -> tuple[bool, list[str]]:
     """(the config is new, the folders the install makes for it and its runtimes). Every receipt in
     the runtime root keeps the whole set, so whichever uninstall comes last takes them all away."""
-    from .uninstall import receipts_beside, receipts_in
-
     base = target.runtime_root.parent.parent
     missing = {f for r in receipts_beside(target) for f in r.created_folders}
     for folder in (target.config.parent, target.runtime_root.parent):  # (the runtime root is ours anyway)

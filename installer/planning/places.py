@@ -17,6 +17,8 @@ from typing import Callable, NamedTuple
 from .. import hosts
 from ..errors import ExitCode, HookwrightError, command_line
 from ..hosts.base import Scope, implied_scope
+from ..project import project_of
+from .uninstall import installed_receipts
 
 FOUND = "where it is installed for this project"  # the plan's reason for a place no option named
 # (question, choices) -> the indexes picked: a person asked on a terminal (None: nobody to ask)
@@ -51,8 +53,6 @@ class Chosen(NamedTuple):
 
 def installed_places(project: Path | None, host: str | None = None, scope: Scope | None = None) -> list[Place]:
     """Every place with a pack of ours for this project (the rows of `status`), in status's order."""
-    from .uninstall import installed_receipts
-
     places = []
     for adapter in [hosts.get(host)] if host else hosts.every():
         for where in [scope] if scope else adapter.scopes:
@@ -193,8 +193,6 @@ def _commands(command: str, names: list[str], places: list[Place], project: Path
 
 
 def _nowhere(names: list[str], project: Path | None, where: str | None = None) -> str:
-    from ..project import project_of
-
     what = f"{names[0]} is not installed" if names else "no hookwright pack is installed"
     return f"nothing to do: {what} " + (f"in {where} " if where else "") + f"for {project_of(project)} or for you"
 

@@ -3,6 +3,8 @@ files to write or remove. Plans are shown before anything is written and carried
 apply.py; the same code path serves --dry-run."""
 from __future__ import annotations
 
+import difflib
+import json
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -12,6 +14,7 @@ from .. import hosts, safe_read
 from ..document import Document
 from ..errors import ExitCode, HookwrightError
 from ..hosts.base import Entry, Target
+from ..project import project_of
 from ..text_enum import TextEnum
 
 if TYPE_CHECKING:
@@ -131,7 +134,6 @@ class Plan:
     def checked(self) -> "Plan":
         """This plan with doctor's findings before and after the change, for the plan to show (and
         to ask about)."""
-        from ..project import project_of
         from .plan_check import check
 
         findings, notes = check(self, self.project or self.target.project or project_of(None))
@@ -154,8 +156,6 @@ class Plan:
                                   detail="\n".join(sorted(new_problems)))
 
     def unified_diff(self) -> str:
-        import difflib  # only a diff to show needs it
-
         old = self.document.raw.decode("utf-8", "replace").lstrip("\ufeff")
         new = self.new_bytes.decode("utf-8", "replace").lstrip("\ufeff")
         name = str(self.target.config)
@@ -208,8 +208,6 @@ def personal_gitignore(target: Target, changes: list[PackChange]) -> dict[Path, 
 def edited_entries(action: str, target: Target, edited: list[tuple[Entry, Any]], force_does: str) -> HookwrightError:
     """The refusal when entries we must touch were changed by someone since we wrote them:
     each as we wrote it and as it is now, so the user sees the edit before consenting (--force)."""
-    import json
-
     count = f"{len(edited)} entr{'y was' if len(edited) == 1 else 'ies were'}"
     return HookwrightError(
         f"cannot {action}: {count} changed since hookwright wrote {'it' if len(edited) == 1 else 'them'}",

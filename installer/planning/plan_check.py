@@ -22,6 +22,9 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..doctor import run, selection
+from ..doctor.model import resolved
+
 if TYPE_CHECKING:
     from ..doctor.model import ConfigFile, Context, Finding, Handler
     from ..document import Keys
@@ -59,8 +62,6 @@ def check(plan: Plan, project: Path) -> tuple[list[PlanFinding], list[str]]:
     (conflicts before the rest, errors before warnings), and notes on what could not be listed.
     Introduced and kept findings point into the file as it would be written, resolved ones
     into the file as it is."""
-    from ..doctor import run, selection
-
     per_handler = [name for name in run.CHECK_MODULES if name not in (*CONFLICTS, *BOOKKEEPING)]  # (a new check too)
     config = plan.target.config
     # the plan's own reading of the file it changes (the disk may have moved on since), then its result
@@ -106,8 +107,6 @@ def _compare(old: list[Finding], new: list[Finding]) -> list[PlanFinding]:
 
 
 def _file(ctx: Context, config: Path) -> ConfigFile | None:
-    from ..doctor.model import resolved
-
     return next((f for f in ctx.files if resolved(f.path) == resolved(config)), None)
 
 

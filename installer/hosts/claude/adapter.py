@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
 
 from ... import layout
-from ...hooks.events import IF_EVENTS
+from ...hooks.events import CLAUDE_EVENTS, IF_EVENTS
+from ...hooks.model import Candidate, resolved
 from ...interpreter import DEFAULT as DEFAULT_PYTHON
 from ...patterns import lazy
 from ..base import Capabilities, Entry, MatcherGroups, Scope, Target, check_events
@@ -155,8 +156,6 @@ class Claude(MatcherGroups):
     shares_session_end_budget = True  # (docs/hosts/claude-code.md#timeouts)
 
     def config_files(self, project: Path, also: frozenset[Path] = frozenset()) -> list[Candidate]:
-        from ...hooks.model import Candidate
-
         kind = SETTINGS_KIND
         return [Candidate(user_dir() / "settings.json", "user", kind, project),
                 Candidate(project / ".claude" / "settings.json", "project", kind, project),
@@ -165,8 +164,6 @@ class Claude(MatcherGroups):
 
     def given_file(self, path: Path, project: Path) -> Candidate | None:
         """A managed policy file (checked before it is deployed), the user's settings, a project's."""
-        from ...hooks.model import Candidate, resolved
-
         real = resolved(path)
         if real in {resolved(p) for p in managed_paths()} or path.name == "managed-settings.json" \
                 or real.parent.name == "managed-settings.d":
@@ -181,8 +178,6 @@ class Claude(MatcherGroups):
 
     @property
     def matcher_events(self) -> Mapping[str, Event]:
-        from ...hooks.events import CLAUDE_EVENTS
-
         return CLAUDE_EVENTS
 
     def unstarted_effect(self, event: str, handler: Any, exits_2: str | None) -> str:

@@ -29,9 +29,10 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ... import resources
+from ... import resources, safe_read
 from ...document import Document
 from ...errors import ExitCode, HookwrightError, command_line
+from ...hooks.model import resolved
 from ...interpreter import DEFAULT as DEFAULT_PYTHON
 from ...layout import RUNTIME_FOLDER
 from ..base import (
@@ -98,8 +99,6 @@ def settings_document(path: Path, raw: bytes | None) -> Document:
 
 def read_settings(path: Path) -> Document:
     """A config.toml as a document; a missing one is an empty document."""
-    from ... import safe_read
-
     try:
         return settings_document(path, safe_read.read(path, safe_read.CONFIG))
     except FileNotFoundError:
@@ -162,7 +161,6 @@ class Codex(MatcherGroups):
     def given_file(self, path: Path, project: Path) -> Candidate | None:
         """A hooks.json in a .codex folder or $CODEX_HOME: the user's, or a project's."""
         from ...doctor.discovery import Candidate
-        from ...hooks.model import resolved
 
         parent = resolved(path).parent
         user = parent == resolved(codex_home())

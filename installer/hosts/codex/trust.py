@@ -17,10 +17,15 @@ byte of the file, and the result is read back before it is used.
 """
 from __future__ import annotations
 
+import copy
 import json
 import os
 from pathlib import Path
 from typing import Any, Iterator, Mapping, NamedTuple
+
+from ... import safe_read
+from ...errors import HookwrightError
+from ...resources import toml_from
 
 # the events of 0.171.0 and their names in a trust key (docs/hosts/codex.md#events)
 LABELS = {"PreToolUse": "pre_tool_use", "PermissionRequest": "permission_request", "PostToolUse": "post_tool_use",
@@ -132,8 +137,6 @@ def store_from(path: Path, data: Mapping[str, Any]) -> Store:
 
 def hash_line(path: Path, key: str) -> tuple[Path, int] | None:
     """The line of the `trusted_hash` of `[hooks.state."<key>"]` in the config.toml, if it is there."""
-    from ... import safe_read
-
     raw = safe_read.read_or_none(path, safe_read.STATE)
     if raw is None:
         return None
@@ -149,8 +152,6 @@ def hash_line(path: Path, key: str) -> tuple[Path, int] | None:
 
 def parse_toml(raw: bytes, path: Path = Path("config.toml")) -> dict[str, Any]:
     """A config.toml's data; a HookwrightError naming the line where Codex would refuse it too."""
-    from ...resources import toml_from
-
     return toml_from(path, raw, hint="fix the file: Codex does not start with it either")
 
 
@@ -185,9 +186,6 @@ def repo_root_of(root: Path) -> Path | None:
 
 def _head(path: Path) -> str | None:
     """The first line or so of a small file git writes (None where it cannot be read)."""
-    from ... import safe_read
-    from ...errors import HookwrightError
-
     try:
         return safe_read.read(path, safe_read.STATE, prefix=4096).decode("utf-8", "replace").strip()
     except (OSError, HookwrightError):
@@ -259,8 +257,6 @@ def _table(parent: Any, name: str) -> Any:
 
 
 def _meant(before: dict[str, Any], projects: list[str], hashes: dict[str, str], forget: dict[str, str]) -> dict[str, Any]:
-    import copy
-
     data = copy.deepcopy(before)
     for folder in projects:
         data.setdefault("projects", {}).setdefault(folder, {})["trust_level"] = TRUSTED

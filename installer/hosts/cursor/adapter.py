@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
+from ...hooks.events import CLAUDE_TO_CURSOR
+from ...hooks.model import Candidate, resolved
 from ...interpreter import DEFAULT as DEFAULT_PYTHON
 from ...layout import RUNTIME_FOLDER
 from ..base import (
@@ -28,6 +30,7 @@ from ..base import (
     deep,
     refuse_shape,
 )
+from ..claude.adapter import tools_named
 from .protocol import ANSWER_TABLE
 
 if TYPE_CHECKING:
@@ -92,21 +95,16 @@ class Cursor(Host):
 
     @property
     def event_names(self) -> dict[str, str]:  # type: ignore[override]
-        from ...hooks.events import CLAUDE_TO_CURSOR
 
         return CLAUDE_TO_CURSOR
 
     def config_files(self, project: Path, also: frozenset[Path] = frozenset()) -> list[Candidate]:
-        from ...hooks.model import Candidate
-
         return [Candidate(user_dir() / "hooks.json", "user", KIND, project),
                 Candidate(project / ".cursor" / "hooks.json", "project", KIND, project),
                 *(Candidate(p, "managed", KIND, project) for p in managed_paths())]
 
     def given_file(self, path: Path, project: Path) -> Candidate | None:
         """A hooks.json in a .cursor folder: the user's, or a project's."""
-        from ...hooks.model import Candidate, resolved
-
         parent = resolved(path).parent
         if parent.name != ".cursor" or path.name != "hooks.json":
             return None
@@ -158,7 +156,6 @@ class Cursor(Host):
         additional_context); a SessionStart hook on sessionStart. The runtime carries no other
         event's answer (docs/hosts/cursor.md#event-mapping, #matchers)."""
         from ...packs import HostTarget
-        from ..claude.adapter import tools_named
 
         if claude.event == "SessionStart":
             if tools_named(claude.matcher) != tools_named(None):

@@ -35,6 +35,7 @@ from ...interpreter import DEFAULT as DEFAULT_PYTHON
 from ...layout import PLUGIN_PREFIX, RUNTIME_FOLDER, plugin_file
 from ...patterns import lazy
 from ..base import Capabilities, Entry, HandlerPlace, Host, Scope, Target, deep, env_path
+from ..claude.adapter import tools_named
 
 HEADER = "// hookwright-plugin "
 FORMAT = 1
@@ -131,8 +132,6 @@ def tool_name(name: str) -> str:
 def config_folders(project: Path) -> list[tuple[str, Path]]:
     """(scope, folder) of every opencode config folder a session in `project` reads, in the
     order opencode reads their plugins: the user's, OPENCODE_CONFIG_DIR's, the project's."""
-    import os
-
     found = [("user", config_dir())]
     if os.environ.get("OPENCODE_CONFIG_DIR"):
         found.append(("user", Path(os.environ["OPENCODE_CONFIG_DIR"])))
@@ -331,7 +330,6 @@ class Opencode(Host):
         tools under opencode's names (`*`: every tool; `mcp`: every MCP tool); the plugin has no
         other event (docs/hosts/opencode.md#event-mapping)."""
         from ...packs import HostTarget
-        from ..claude.adapter import tools_named
 
         if claude.event != "PreToolUse":
             return f"hookwright's opencode plugin runs hooks before a tool call only, not on {claude.event}"
@@ -373,8 +371,6 @@ class Opencode(Host):
     # ---- reading -------------------------------------------------------------------------
 
     def load(self, path: Path) -> Document:
-        from ... import safe_read
-
         try:
             return read_plugin(path, safe_read.read(path, safe_read.CONFIG))
         except FileNotFoundError:

@@ -18,7 +18,8 @@ import uuid
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ... import resources, safe_read
+from ... import resources, safe_read, sandbox
+from ...errors import HookwrightError
 from ...hooks.firing import Call
 from ...hooks.model import Configs
 from . import adapter as opencode
@@ -91,8 +92,6 @@ def _options(files: list[Any]) -> dict[Path, Any]:
 
 def _configs(files: list[Any]) -> list[tuple[Any, Any]]:
     """(file, its data) of each opencode config doctor found that can be read (JSON with comments)."""
-    from ...errors import HookwrightError
-
     found = []
     for file in files:
         if file.kind == "opencode-config" and file.error is None:
@@ -123,8 +122,6 @@ def run(where: Runtime, plugins: list[dict[str, Any]], tool: str, args: dict[str
         out = Path(scratch) / "report.json"
         argv = [str(where.program), str(driver), str(out)]
         if sandboxed:
-            from ... import sandbox
-
             shown = {project, driver.parent, *(Path(p["path"]).parent for p in plugins)}
             argv = sandbox.wrapper(Path(scratch), project, shown)(argv)
         try:
