@@ -7,6 +7,7 @@ temp files a crash left behind are recognisable by name and removed on the next 
 """
 from __future__ import annotations
 
+import ctypes
 import errno
 import functools
 import os
@@ -202,7 +203,6 @@ def _exchange(a: str, b: Path) -> bool:
         return False
     if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(str(b)), _RENAME_EXCHANGE) == 0:
         return True
-    import ctypes  # (loaded by the first exchange, which _renameat2 has already made)
 
     err = ctypes.get_errno()
     if err in (errno.ENOSYS, errno.EINVAL, errno.ENOENT):
@@ -214,7 +214,6 @@ def _exchange(a: str, b: Path) -> bool:
 def _renameat2() -> Callable[..., int] | None:
     if sys.platform != "linux":
         return None
-    import ctypes  # (only a write needs it: doctor imports this module to read temp names)
 
     try:
         function = ctypes.CDLL(None, use_errno=True).renameat2
