@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from rich.prompt import Prompt
+
 from . import hosts, output
 from .commands.status import installed
 from .errors import HookwrightError, did_you_mean
@@ -27,8 +29,6 @@ class Answers(NamedTuple):
 
 def ask_install(host: str | None, scope: Scope | None, project: Path | None, options: list[str]) -> Answers:
     """What the user wants installed; the questions the flags already answer are not asked."""
-    from rich.prompt import Prompt
-
 
     console = output.out()
     installs = installed(project).installs
@@ -53,8 +53,6 @@ def ask_install(host: str | None, scope: Scope | None, project: Path | None, opt
 
 
 def _ask_packs(adapter: Host, installed: list[dict[str, Any]]) -> list[str]:
-    from rich.prompt import Prompt
-
 
     names = bundled_pack_names()
     rows = []
@@ -102,8 +100,6 @@ def _installed_options(installed: list[dict[str, Any]], pack: str, host: str, sc
 
 def _ask_options(adapter: Host, pack_name: str, current: dict[str, Any], given: set[str]) -> list[tuple[str, str]]:
     """(option, value) for each option of the pack that this agent reads and no --option set."""
-    from rich.prompt import Prompt
-
     pack = load_pack(pack_name)
     values = pack.defaults() | {k: v for k, v in current.items() if k in pack.options}
     answers = []

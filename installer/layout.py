@@ -74,7 +74,7 @@ GIT_GUARD_PROJECT_RULES = {"claude": Path(".claude") / "hookwright-git-guard.jso
 
 def state_dir() -> Path:
     """The journal, backups and locks (and the runtimes' error log): $XDG_STATE_HOME/hookwright."""
-    import platformdirs  # the writing side only: doctor reads receipts without it
+    import platformdirs  # the writing side only: 3.7 ms on every command's start otherwise (python -X importtime)
 
     return Path(platformdirs.user_state_dir(APP, appauthor=False))
 

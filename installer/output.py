@@ -18,6 +18,8 @@ from .commands.result import Result, Status
 from .errors import HookwrightError, command_line
 from .provenance import Source
 
+# rich is imported where something is printed with it: doctor FILE never loads it, which saves its
+# run 52 ms of CPU (scripts/bench_start.py)
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.syntax import Syntax

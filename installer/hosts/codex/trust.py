@@ -70,7 +70,7 @@ def trusted_hash(event: str, group: Mapping[str, Any], handler: Mapping[str, Any
     if event not in NO_MATCHER and group.get("matcher") is not None:
         identity["matcher"] = group["matcher"]
     text = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    import hashlib  # (only a Codex hook's trust needs it: 2.5 ms of every doctor run's start otherwise)
+    import hashlib  # (only a Codex hook's trust needs it: 3 ms of every doctor run's start otherwise, python -X importtime)
 
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -212,7 +212,7 @@ def with_trust(raw: bytes, projects: list[str], hashes: dict[str, str], forget: 
     and the keys of `forget` dropped where they still hold that hash; every other byte as it was
     (tomlkit). Read back before it is returned: a result that does not hold exactly the data
     meant (a shape tomlkit cannot extend) is a ValueError, and nothing is written."""
-    import tomlkit
+    import tomlkit  # (a trust write only: 9 to 21 ms of CPU on doctor and status, which read trust.py; scripts/bench_start.py)
 
     before = parse_toml(raw)
     doc = tomlkit.parse(raw.decode("utf-8"))

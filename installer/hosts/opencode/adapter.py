@@ -157,7 +157,7 @@ def read_config(path: Path, raw: bytes) -> Any:
         return json.loads(text)
     except ValueError:
         pass
-    import json5
+    import json5  # (an opencode.json only: 10 to 19 ms on doctor's start otherwise, scripts/bench_start.py)
 
     try:
         return json5.loads(text)
