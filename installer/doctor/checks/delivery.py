@@ -74,9 +74,13 @@ def _exit_in_subshell(script: Script) -> Iterator[Finding]:
 
 @RULES.rule("delivery/errexit-exits-early")
 def _errexit_exits_early(script: Script) -> Iterator[Finding]:
-    """Under `set -e`, a command whose failure is an ordinary outcome ends the script with 1
-    before its `exit 2`."""
-    yield from _shell_lost(script, "errexit-exits-early")
+    """Under `set -e` (or an ERR trap that exits), each command whose failure is an ordinary
+    outcome ends the script with its own status before its `exit 2` or its JSON answer."""
+    handlers = _blocking(script)
+    if handlers:
+        places = [place for place in script.facts.flow.lost_blocks if place.rule == "errexit-exits-early"]
+        for place in places:
+            yield from _report(script, handlers, [place])
 
 
 @RULES.rule("delivery/status-masked")

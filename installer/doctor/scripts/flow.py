@@ -35,6 +35,7 @@ from ... import safe_read
 from ...errors import HookwrightError
 from ...patterns import lazy
 from ..shell.lex import closing_brace
+from ..shell import quoted
 from . import delivery, shell_status
 
 STDOUT_JSON, STDOUT_TEXT, STDOUT_INPUT = "json", "text", "input"
@@ -195,6 +196,8 @@ class Flow:
         self.output_rewrites = output_rewrites
         # a JavaScript process.exit that ends the run before the asynchronous work started above it
         self.early_exit: delivery.EarlyExit | None = None
+        # a shell variable read by a jq without -r (its quotes kept) and tested with an anchored pattern
+        self.quoted_values: tuple[quoted.QuotedValue, ...] = ()
 
     def mixed_output(self) -> tuple[Write, Write] | None:
         """A text (or echoed input) write and a JSON write that one run can both make: stdout is
@@ -259,6 +262,7 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
         flow.lost_blocks = delivery.perl(code, at)
         return flow
     flow = _shell(code, at, common, path)
+    flow.quoted_values = quoted.kept_quotes(code, at)
     flow.lost_blocks = delivery.shell(code, at, any(e.status == 2 for e in flow.exits)
                                       or delivery.SCRIPT_NAME.search(code) is not None) + shell_status.lost(code, at)
     return flow
@@ -1441,7 +1445,8 @@ def _sh_segment(line: str, start: int) -> str:
             if depth == 0:
                 return line[start:i]
             depth -= 1
-        elif ch in ";|\n" or (ch == "&" and line[i - 1:i] != ">" and line[i + 1:i + 2] != ">"):
+        elif (ch in ";|\n" and not (ch == "\n" and line[i - 1:i] == "\\")) or (
+                ch == "&" and line[i - 1:i] != ">" and line[i + 1:i + 2] != ">"):
             return line[start:i]
     return line[start:]
 
@@ -1525,7 +1530,9 @@ def _sh_exit_status(rest: str) -> int | None:
 
 def _sh_to_stdout(rest: str, around: Around) -> bool:
     """Whether what a writer prints reaches the hook's stdout: not captured by $(...), redirected or piped on."""
-    return not (around.captured or around.piped_on == "|" or SH_TO_ELSEWHERE.search(rest) or "/dev/null" in rest)
+    unquoted = mask_quotes(rest)  # (a `>` or a /dev/null inside a quoted message redirects nothing)
+    return not (around.captured or around.piped_on == "|" or SH_TO_ELSEWHERE.search(unquoted)
+                or "/dev/null" in unquoted)
 
 
 SH_TO_STDERR = lazy(r"(?:^|\s)1?>&\s*2\b|>>?\s*/dev/stderr\b", needs=(">",))
