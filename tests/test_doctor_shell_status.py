@@ -32,6 +32,12 @@ CASES = {
         'echo "Blocked: $reason" >&2\nexit 0\n', 6,
         "check() {\n  echo 'no shell commands here'\n  exit 2\n}\ncat >/dev/null\nreason=$(check) || exit $?\n"
         'echo "Blocked: $reason" >&2\nexit 0\n'),
+    "a function's return 2 inside $( ) whose status is not kept": (
+        "delivery/exit-in-subshell",
+        'check() {\n  case "$1" in *rm*) echo "no rm"; return 2 ;; esac\n}\n'
+        'echo "Blocked: $(check "$(cat)")" >&2\nexit 0\n', 4,
+        'check() {\n  case "$1" in *rm*) echo "no rm"; return 2 ;; esac\n}\n'
+        'reason=$(check "$(cat)") || { echo "Blocked: $reason" >&2; exit 2; }\nexit 0\n'),
     "exit 2 in ( )": (
         "delivery/exit-in-subshell",
         "cat >/dev/null\n(\n  " + BLOCK + "  exit 2\n)\necho 'checked' >&2\n", 2,
@@ -123,6 +129,14 @@ CASES = {
     "a wrapper that reads the input and runs its arguments without it": (
         "delivery/stdin-not-passed", 'payload=$(cat)\nprintf \'%s\\n\' "$payload" >/dev/null\nexec "$@"\n', 3,
         'payload=$(cat)\nprintf \'%s\\n\' "$payload" >/dev/null\nexec "$@" <<<"$payload"\n', GUARD_ARGS),
+    "a wrapper that reads the input with read and runs its guard by path": (
+        "delivery/stdin-not-passed", 'IFS= read -r payload\nprintf \'%s\\n\' "$payload" >/dev/null\n'
+        'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py\n', 3,
+        'IFS= read -r payload\nprintf \'%s\\n\' "$payload" >/dev/null\n'
+        'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py <<<"$payload"\n'),
+    "a wrapper that takes the input with head -c and runs its arguments": (
+        "delivery/stdin-not-passed", 'head -c 65536 >/dev/null\n"$@"\n', 2,
+        'payload=$(head -c 65536)\n"$@" <<<"$payload"\n', GUARD_ARGS),
     "a wrapper that starts its arguments with </dev/null": (
         "delivery/stdin-not-passed", 'echo "guard starts" >&2\n"$@" </dev/null\n', 2, 'echo "guard starts" >&2\n"$@"\n',
         GUARD_ARGS),

@@ -76,3 +76,20 @@ def test_values_whose_quotes_do_not_matter_stay_clean(tmp_path, text):
     command = _write(base, {"h.sh": text}, "h.sh")
     out = doctor(base, {".claude/settings.json": settings(command=command)})
     assert [f.rule for f in out.findings if f.rule == "script/value-keeps-quotes"] == []
+
+
+@pytest.mark.parametrize("line, prints", [
+    ("git stash", True), ("git stash -q", False), ("git pull --ff-only", True), ("git fetch origin", False),
+    ("git branch", True), ("git branch feature", False), ("git config user.name", True),
+    ("git config user.name bot", False), ("git worktree add ../wt", True), ("git checkout -b x", False),
+    ("npx prettier --write \"$f\"", True), ("ruff check \"$f\"", True), ("mkdir -pv build", True),
+    ("mkdir -p build", False), ("dirs", True), ("ruff check \"$f\" >/dev/null", False),
+    ("export CDPATH=.:$HOME/src\ncd app", True), ("export CDPATH=.:$HOME/src\ncd \"$CLAUDE_PROJECT_DIR\"", False),
+])
+def test_a_command_that_prints_on_stdout_before_the_answer_is_named_and_its_quiet_twin_is_not(tmp_path, line, prints):
+    text = f"f=$(jq -r .tool_input.file_path)\n{line}\necho '{{\"decision\": \"block\", \"reason\": \"no\"}}'\n"
+    base = tmp_path / "project"
+    command = _write(base, {"h.sh": text}, "h.sh")
+    out = doctor(base, {".claude/settings.json": settings(event="PostToolUse", matcher="Edit", command=command)})
+    flagged = [f.line for f in out.findings if f.rule == "script/text-before-json"]
+    assert flagged == ([text.count("\n", 0, text.index(line.split("\n")[-1])) + 1] if prints else [])

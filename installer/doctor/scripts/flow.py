@@ -34,8 +34,8 @@ from typing import Any, Callable, Collection, Iterator, NamedTuple, TypedDict
 from ... import safe_read
 from ...errors import HookwrightError
 from ...patterns import lazy
-from ..shell.lex import closing_brace
 from ..shell import quoted
+from ..shell.lex import closing_brace
 from . import delivery, shell_status
 
 STDOUT_JSON, STDOUT_TEXT, STDOUT_INPUT = "json", "text", "input"
@@ -1198,7 +1198,9 @@ class _PyStrings:
 
 SH_WORD = lazy(r"""(?:^|(?<=[;&|({`]|\n)|(?<=\$\()|(?<=\bthen)|(?<=\bdo)|(?<=\belse)|(?<=\bif)|(?<=\bwhile))[ \t]*"""
                      r"""(?:(?:[A-Za-z_]\w*=\S*|!)[ \t]+)*(?P<word>echo|printf|jq|cat|tee|read|exit|set|git|npm|pnpm|yarn|make|pip3?|pushd|popd|"""
-                     r"""e?grep|fgrep|rg|curl|cd|which|type|command|nvm)\b(?![-.=])""")
+                     r"""e?grep|fgrep|rg|curl|cd|which|type|command|nvm|dirs|npx|pnpx|bunx|poetry|bundle|eslint|prettier|tsc|"""
+                     r"""ruff|mypy|pytest|jest|vitest|shellcheck|flake8|pylint|rubocop|isort|mkdir|cp|mv|rm|ln|chmod|"""
+                     r"""chown|rsync)\b(?![-.=])""")
 SH_FUNCTION = lazy(r"""^\s*(?:function\s+)?(?P<name>[A-Za-z_][\w-]*)\s*\(\s*\)\s*\{?|^\s*function\s+(?P<name2>[A-Za-z_][\w-]*)""")
 SH_WRITERS = ("echo", "printf", "jq", "cat", "tee")
 SH_PIPED_IN = lazy(r"(?<!\|)\|\s*(?:[{(]\s*)?(?:[A-Za-z_]\w*=\S*\s+)*$")  # the command reads a pipe
@@ -1232,6 +1234,7 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
     trace = None
     order = 0
     printers = _sh_printers(code, lines, path, depth)
+    cdpath = "CDPATH=" in code  # (cd to a name found through CDPATH prints the directory it goes to)
     calls = re.compile(rf"""(?:^|(?<=[;&|({{]))[ \t]*(?:(?:then|do|else|!)[ \t]+)?(?P<fn>{'|'.join(map(re.escape, printers))})"""
                        r"""(?![\w=(-])""") if printers else None
     for offset, line, branch, scope in lines:
@@ -1275,7 +1278,8 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                 elif kind is None and _sh_to_stdout(rest, around):
                     unread_output = True
             elif word in delivery.CHATTY and not (before.debug or (isinstance(branch, Arms) and branch.debug)) \
-                    and _sh_to_stdout(rest, around) and delivery.prints_on_stdout(word, _sh_args(rest)):
+                    and _sh_to_stdout(rest, around) and (delivery.prints_on_stdout(word, _sh_args(rest)) or (
+                        word == "cd" and cdpath and _relative_cd(_sh_args(rest)))):
                 writes.append(Write(STDOUT_TEXT, place(start), f"{word}{rest.rstrip()[:40]} (its own output)", branch,
                                     scope, _ends_run(line, end, lines, starts, offset), order))
             if word in ("cat", "jq", "read") and not around.piped_in and "<" not in rest and _sh_reads_stdin(word, rest):
@@ -1508,6 +1512,11 @@ def _sh_stdout_kind(word: str, rest: str, around: Around, code: str, end: int) -
     if not _sh_to_stdout(rest, around):
         return None
     return _sh_write_kind(word, rest, around.piped_in, code, end)
+
+
+def _relative_cd(args: list[str]) -> bool:
+    """`cd NAME` to a name CDPATH may find (not a path from /, ., ~ or a variable)."""
+    return bool(args) and bool(args[0]) and args[0][0] not in "/.~$-"
 
 
 def _sh_args(rest: str) -> list[str]:

@@ -171,12 +171,20 @@ class _Model:
                             yield self._lost(statement.at, _subshell_how(command, position, last), "exit-in-subshell")
                             return
                     for listed in command.substitutions:
-                        if not any(self._blocks(c) for c in _own(listed)):
+                        last_call = listed[-1].pipelines[-1].commands[-1] if listed and not listed[-1].operators \
+                            else None
+                        returns = last_call is not None and last_call.head in self.returning and \
+                            len(listed[-1].pipelines[-1].commands) == 1
+                        if not returns and not any(self._blocks(c) for c in _own(listed)):
                             continue
                         assignment = command.kind == "simple" and all(w.assignment for w in command.plain)
-                        if not (assignment and reaches and self._passes_on(where)):
-                            yield self._lost(statement.at, "the `exit 2` runs inside `$( ... )`, a subshell of its own: "
-                                             "it ends that subshell only and the script runs on", "exit-in-subshell")
+                        kept = command.kind == "simple" and command.head == "exit" and len(command.plain) == 2
+                        if not ((assignment or (returns and kept)) and reaches and self._passes_on(where)):
+                            what = f"{last_call.head}() returns 2" if returns and last_call is not None else \
+                                "the `exit 2` runs"
+                            yield self._lost(statement.at, f"{what} inside `$( ... )`, a subshell of its own: it ends "
+                                             "that subshell only, its status is not kept, and the script runs on",
+                                             "exit-in-subshell")
                             return
 
     # ---- set -e, an ERR trap that exits
@@ -423,6 +431,7 @@ class _Model:
                         read = next((c for c in _with_substitutions(command, position)
                                      if c is not None and _reads_stdin(c)), None)
                         continue
+                    child = child or _script_run(command)
                     if child is None or position > 0 or _given_input(command):
                         continue
                     yield self._lost(command.at, f"line {self._line(read.at)[0]} has already read the hook's input to "
@@ -553,6 +562,20 @@ def _child(command: Command) -> tuple[str, bool] | None:
     return None
 
 
+def _script_run(command: Command) -> tuple[str, bool] | None:
+    """A script the command runs by its written name (`./guard.sh`, `python3 hooks/guard.py`)."""
+    words = [w.text for w in command.plain if not w.assignment] if command.kind == "simple" else []
+    if words and words[0] == "exec":
+        words = words[1:]
+    if words and words[0].endswith(SCRIPT_SUFFIXES) and "/" in words[0]:
+        return words[0], False
+    if len(words) > 1 and INTERPRETERS.match(words[0].rsplit("/", 1)[-1]):
+        script = next((w for w in words[1:] if not w.startswith("-")), "")
+        if script.endswith(SCRIPT_SUFFIXES):
+            return f"{words[0]} {script}", False
+    return None
+
+
 def _named(word: Word) -> bool:
     """A word that names a program through a variable or an argument (`"$@"`, `$PY`,
     `"$(dirname "$0")/$1"`), not the output of a command (`$(which x)`)."""
@@ -568,13 +591,21 @@ def _with_substitutions(command: Command, position: int) -> Iterator[Command | N
 
 
 def _reads_stdin(command: Command) -> bool:
-    """`cat` with no file (or `-`), `jq FILTER` with no file, with no input of their own."""
+    """`cat` with no file (or `-`), `jq FILTER` with no file, `read`, `mapfile`, `head`/`tail`/`dd`
+    with no file, with no input of their own. (`read` takes a line: the hook's input is one.)"""
     if command.kind != "simple" or _given_input(command):
         return False
-    words = [w.text for w in command.plain]
+    words = [w.text for w in command.plain if not w.assignment]  # (`IFS= read -r x`)
     if not words:
         return False
     operands = [w for w in words[1:] if not w.startswith("-") or w == "-"]
+    if words[0] in ("read", "mapfile", "readarray"):
+        return not any(w.startswith("-u") for w in words[1:])
+    if words[0] in ("head", "tail"):
+        counts = {i + 1 for i, w in enumerate(words) if w in ("-c", "-n", "--bytes", "--lines")}
+        return all(i in counts or w == "-" for i, w in enumerate(words) if i and not w.startswith("-"))
+    if words[0] == "dd":
+        return not any(w.startswith("if=") for w in words)
     if words[0] == "cat":
         return all(w == "-" for w in operands)
     if words[0] == "jq" and not {"-n", "--null-input"} & set(words):

@@ -129,17 +129,18 @@ def _anchored(command: Command, feeder: list[Word]) -> Iterator[tuple[str, str]]
             if operator.text == "=~" and head == "[[" and (right.text.startswith("^") or right.text.endswith("$")):
                 yield variable, f"[[ {left.text} =~ {right.text} ]]"
             elif operator.text in COMPARE and (head in TESTS or _glob_anchored(right)):
-                yield variable, f"{head} {left.text} {operator.text} {right.text}"
+                closing = {"[[": " ]]", "[": " ]"}.get(head, "")
+                yield variable, f"{head} {left.text} {operator.text} {right.text}{closing}"
     elif head in GREPS:
         options = [w.text for w in words[1:] if w.text.startswith("-")]
-        pattern = next((w.text for w in words[1:] if not w.text.startswith("-")), "")
+        regex = next((w.text for w in words[1:] if not w.text.startswith("-")), "")
         fed = [w for w in command.words if w.redirect and w.text == "<<<"]
         source = command.words[command.words.index(fed[0]) + 1] if fed else (
             feeder[1] if len(feeder) > 1 and feeder[0].text in FEEDS else None)
         variable = _variable(source) if source is not None else ""
-        if variable and '"' not in pattern and (pattern.startswith("^") or pattern.endswith("$") or any(
+        if variable and '"' not in regex and (regex.startswith("^") or regex.endswith("$") or any(
                 o.startswith("-") and not o.startswith("--") and "x" in o for o in options)):
-            yield variable, f"{head} {' '.join(options)} {pattern}".replace("  ", " ")
+            yield variable, f"{head} {' '.join(options)} {regex}".replace("  ", " ")
 
 
 def _glob_anchored(pattern: Word) -> bool:
