@@ -137,6 +137,13 @@ CASES = {
     "a wrapper that takes the input with head -c and runs its arguments": (
         "delivery/stdin-not-passed", 'head -c 65536 >/dev/null\n"$@"\n', 2,
         'payload=$(head -c 65536)\n"$@" <<<"$payload"\n', GUARD_ARGS),
+    "a wrapper whose inline python reads the input before its guard": (
+        "delivery/stdin-not-passed",
+        'tool=$(python3 -c \'import json, sys; print(json.load(sys.stdin)["tool_name"])\')\n"$@"\n', 2,
+        'payload=$(cat)\ntool=$(python3 -c \'import json, sys; print(json.load(sys.stdin)["tool_name"])\' <<<"$payload")\n'
+        '"$@" <<<"$payload"\n', GUARD_ARGS),
+    "a wrapper that logs the input with tee and runs its guard": (
+        "delivery/stdin-not-passed", 'tee -a /dev/null >/dev/null\n"$@"\n', 2, 'tee -a /dev/null | "$@"\n', GUARD_ARGS),
     "a wrapper that starts its arguments with </dev/null": (
         "delivery/stdin-not-passed", 'echo "guard starts" >&2\n"$@" </dev/null\n', 2, 'echo "guard starts" >&2\n"$@"\n',
         GUARD_ARGS),
@@ -215,3 +222,17 @@ def test_tools_run_side_by_side_before_a_bare_wait_are_no_lost_checks():
     checks = 'for check in "$DIR"/*.sh; do\n  "$check" &\ndone\nwait\n'
     assert [place.how for place in shell_status.lost(tools, at)] == []
     assert [place.rule for place in shell_status.lost(checks, at)] == ["exit-2-lost"]
+
+
+@pytest.mark.parametrize("runs, flagged", [("{path}", True), ("bash {path}", False)])
+def test_the_shebangs_errexit_holds_only_where_the_file_runs_by_its_shebang(tmp_path, runs, flagged):
+    """`#!/bin/bash -e`: run as `bash h.sh`, the #! line is a comment and errexit is off."""
+    base = tmp_path / "project"
+    text = "#!/bin/bash -e\ncat >/dev/null\ngrep -q TODO /dev/null\n" + BLOCK + "exit 2\n"
+    _write(base, {"h.sh": text}, "h.sh")
+    path = base / ".claude" / "hooks" / "h.sh"
+    path.chmod(0o755)
+    command = runs.format(path='"$CLAUDE_PROJECT_DIR"/.claude/hooks/h.sh')
+    assert (_status(base, command) == 2) != flagged
+    out = doctor(base, {".claude/settings.json": settings(command=command)})
+    assert [f.line for f in out.findings if f.rule == "delivery/errexit-exits-early"] == ([3] if flagged else [])

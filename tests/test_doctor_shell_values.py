@@ -93,3 +93,16 @@ def test_a_command_that_prints_on_stdout_before_the_answer_is_named_and_its_quie
     out = doctor(base, {".claude/settings.json": settings(event="PostToolUse", matcher="Edit", command=command)})
     flagged = [f.line for f in out.findings if f.rule == "script/text-before-json"]
     assert flagged == ([text.count("\n", 0, text.index(line.split("\n")[-1])) + 1] if prints else [])
+
+
+@pytest.mark.parametrize("text, flagged", [
+    ("tool=$(jq '.tool_name' | head -n 1)\n[ \"Bash\" = \"$tool\" ] || exit 0\nexit 2\n", True),
+    ("tool=$(jq '.tool_name' | xargs)\n[ \"Bash\" = \"$tool\" ] || exit 0\nexit 2\n", False),  # xargs unquotes
+    ("tool=$(jq '.tool_name' | tr -d '\"')\n[ \"$tool\" = Bash ] || exit 0\nexit 2\n", False),
+])
+def test_what_a_pipe_after_jq_does_to_the_quotes_is_followed(tmp_path, text, flagged):
+    base = tmp_path / "project"
+    command = _write(base, {"h.sh": text}, "h.sh")
+    assert (_status(base, command) == 2) != flagged  # the comparison really never holds where flagged
+    out = doctor(base, {".claude/settings.json": settings(command=command)})
+    assert [f.line for f in out.findings if f.rule == "script/value-keeps-quotes"] == ([1] if flagged else [])

@@ -50,6 +50,7 @@ class Lost(NamedTuple):
     status: str  # the status the host receives instead ("0", "1", "0 or 1")
     child: str = ""  # the child script whose status is lost, as the code names it ("guard.py"); "": its own
     rule: str = "exit-2-lost"  # the rule (delivery/...) that reports it
+    shebang: bool = False  # it holds only where the file runs by its #! line (`#!/bin/bash -e`), not `bash file`
 
 
 # ---- Python ----------------------------------------------------------------------------------------

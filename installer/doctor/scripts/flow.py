@@ -264,7 +264,7 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
     flow = _shell(code, at, common, path)
     flow.quoted_values = quoted.kept_quotes(code, at)
     flow.lost_blocks = delivery.shell(code, at, any(e.status == 2 for e in flow.exits)
-                                      or delivery.SCRIPT_NAME.search(code) is not None) + shell_status.lost(code, at)
+                                      or delivery.SCRIPT_NAME.search(code) is not None) + shell_status.lost(code, at, text.split("\n", 1)[0])
     return flow
 
 

@@ -33,10 +33,13 @@ from .delivery import Lost
 MASKING = frozenset({"local", "export", "declare", "typeset", "readonly"})
 ERREXIT_FLAG = lazy(r"-[a-zA-Z]*e[a-zA-Z]*$")
 STEP = lazy(r"^[A-Za-z_]\w*(?:\+\+|--)$|^(?:\+\+|--)[A-Za-z_]\w*$")  # n++: its value before the step
+COMPARISON = lazy(r"[<>]|==|!=")
+ASSIGNS = lazy(r"(?<![=!<>])=(?!=)|\+\+|--")
 STATUS_READ = lazy(r"\$\?|\$\{\?\}|PIPESTATUS", needs=("$?", "${?}", "PIPESTATUS"))
 BLOCKS = lazy(r"\b(?:exit|return)[ \t]+2\b", needs=("2",))
 DECIDES = lazy(r"permissionDecision|\bdecision\b", needs=("ecision",))  # a JSON answer that refuses
 CHILD = lazy(r"\$[{@*1-9A-Za-z_]")  # a command a variable or an argument names may be a child to follow
+INLINE_STDIN = lazy(r"sys\.stdin|process\.stdin|readFileSync\(\s*0|/dev/stdin|\bSTDIN\b|\$stdin")
 WRAPPERS = frozenset({"command", "nohup", "time", "builtin", "stdbuf", "nice"})
 INTERPRETERS = lazy(r"(?:python[\d.]*|pypy3?|node|bun|deno|tsx|ruby|perl|php|bash|sh|zsh|dash|uv)$")
 
@@ -55,23 +58,26 @@ class _Where(NamedTuple):
     errtrace: bool  # `set -E`: the ERR trap runs inside functions too
 
 
-def lost(code: str, place: Callable[[int], tuple[int, int]]) -> tuple[Lost, ...]:
-    """The places of a shell script where its block by exit 2 is lost (sorted by line)."""
+def lost(code: str, place: Callable[[int], tuple[int, int]], shebang: str = "") -> tuple[Lost, ...]:
+    """The places of a shell script where its block by exit 2 is lost (sorted by line). `shebang`:
+    its #! line, where the code given has its comments blanked."""
     if not BLOCKS.search(code) and not CHILD.search(code) and not DECIDES.search(code):
         return ()
     try:
         tree = parse(code)
     except (Unreadable, RecursionError):
         return ()
-    model = _Model(code, tree, place)
+    model = _Model(code, tree, place, _shebang_errexit(shebang or code))
     found = [*model.subshell_exits(), *model.errexit_stops(), *model.masked(), *model.traps(), *model.bare_wait(),
              *model.wrapped(), *model.starved()]
     return tuple(sorted(set(found)))
 
 
 class _Model:
-    def __init__(self, code: str, tree: list[AndOr], place: Callable[[int], tuple[int, int]]) -> None:
+    def __init__(self, code: str, tree: list[AndOr], place: Callable[[int], tuple[int, int]],
+                 shebang_errexit: bool = False) -> None:
         self.code = code
+        self.shebang_errexit = shebang_errexit
         self.tree = tree
         self.place = place
         every = list(commands(tree))
@@ -81,7 +87,7 @@ class _Model:
         # the functions whose `return 2` is their block (a call's status is then the script's to pass on)
         self.returning = {name for name, fn in self.functions.items()
                           if name not in self.exiting and any(_return_2(c) for c in _own(fn.lists[0]))}
-        self.where = list(self._walk(tree, _State(-1 if not _shebang_errexit(code) else 0, False), False, ""))
+        self.where = list(self._walk(tree, _State(0 if shebang_errexit else -1, False), False, ""))
 
     # ---- the model
     def _exiting_functions(self) -> set[str]:
@@ -212,10 +218,12 @@ class _Model:
             if failure is None or (failure.status == "2" and not stop[1]):
                 continue  # (a function's `return 2` under set -e ends the script with 2: its block)
             how, status = stop
-            yield self._lost(statement.at, f"{how} {failure.why}, and that ends the script here with "
-                             f"{'status ' + (status or failure.status) if status or failure.status else 'its status'} "
-                             "before it reaches its `exit 2` or its answer", "errexit-exits-early",
-                             status=status or failure.status or "1")
+            line, column = self._line(statement.at)
+            errexit = calls[where.function][0] if where.function in calls else where.errexit
+            yield Lost(line, column, f"{how} {failure.why}, and that ends the script here with "
+                       f"{'status ' + (status or failure.status) if status or failure.status else 'its status'} "
+                       "before it reaches its `exit 2` or its answer", status or failure.status or "1",
+                       rule="errexit-exits-early", shebang=errexit == 0 and not status and self.shebang_errexit)
 
     def _stop(self, where: _Where, calls: dict[str, tuple[int, int]]) -> tuple[str, str] | None:
         """(what ends the script at a failure there, the status it ends with: "" for the failing
@@ -282,6 +290,9 @@ class _Model:
         """Why a command's failure is an ordinary outcome, or None."""
         if command.kind == "arith":
             text = "".join(w.text for w in command.words)
+            if COMPARISON.search(text) and not ASSIGNS.search(text):
+                return Failure(f"`(( {' '.join(w.text for w in command.words)} ))` as a command fails with 1 when "
+                               "false", "1")
             return Failure(f"`(({text}))` is 0, and so fails, when the value before the step is 0", "1") \
                 if STEP.match(text) and self._may_be_0(text.strip("+-"), command.at) else None
         if command.kind != "simple":
@@ -606,6 +617,10 @@ def _reads_stdin(command: Command) -> bool:
         return all(i in counts or w == "-" for i, w in enumerate(words) if i and not w.startswith("-"))
     if words[0] == "dd":
         return not any(w.startswith("if=") for w in words)
+    if words[0] == "tee":  # (reads all of it, whatever it writes)
+        return True
+    if INTERPRETERS.match(words[0].rsplit("/", 1)[-1]) and len(words) > 2 and words[1] in ("-c", "-e"):
+        return bool(INLINE_STDIN.search(words[2]))
     if words[0] == "cat":
         return all(w == "-" for w in operands)
     if words[0] == "jq" and not {"-n", "--null-input"} & set(words):

@@ -55,6 +55,9 @@ def ordinary_failure(words: list[str]) -> Failure | None:
     if head == "read" and any(READ_TO_NUL.match(a) and following in ("", "\\0", "$'\\0'")
                               for a, following in zip(args, args[1:])):
         return Failure("`read -d ''` reaches the end of its input before a NUL and returns 1", "1")
+    if head == "mkdir" and not any(a.startswith("-") and not a.startswith("--") and "p" in a or a == "--parents"
+                                   for a in args):
+        return Failure("`mkdir` without -p fails when the folder is already there (every run after the first)", "1")
     if head == "git":
         return _git(args)
     return None
@@ -73,7 +76,7 @@ def _git(args: list[str]) -> Failure | None:
     if sub == "describe" and "--always" not in rest:
         return Failure("`git describe` fails with 128 where no tag is reachable", "128")
     revisions = [a for a in rest if not a.startswith("-")]
-    if sub in ("rev-parse", "rev-list", "log", "show", "cat-file") and (
+    if sub in ("rev-parse", "rev-list", "log", "show", "cat-file", "diff", "diff-tree", "cherry") and (
             any(GIT_REVISION.search(r) for r in revisions) or (sub == "rev-parse" and "--verify" in rest)
             or (sub == "cat-file" and "-e" in rest)):
         return Failure(f"`git {sub} {' '.join(rest)[:40]}` fails with 128 where that revision does not exist "

@@ -76,7 +76,10 @@ def _quoting_jq(listed: list[AndOr]) -> Command | None:
     """The jq that prints the substitution's output, where it keeps a text value's quotes."""
     if len(listed) != 1 or listed[0].operators:
         return None
-    last = listed[0].pipelines[-1].commands[-1]
+    parts = listed[0].pipelines[-1].commands
+    while len(parts) > 1 and _passes_quotes(parts[-1]):  # (`jq .x | head -1`: the quotes go through)
+        parts = parts[:-1]
+    last = parts[-1]
     words = [w.text for w in last.plain]
     if last.kind != "simple" or not words or words[0] != "jq" or any(RAW.match(w) for w in words[1:]):
         return None
@@ -84,6 +87,14 @@ def _quoting_jq(listed: list[AndOr]) -> Command | None:
     if not filters or not FIELD_PATH.match(filters[0]) or NOT_TEXT.search(filters[0]):
         return None
     return last
+
+
+def _passes_quotes(command: Command) -> bool:
+    """A filter after jq that keeps the quotes: head, tail, `tr` that does not name a quote."""
+    words = [w.text for w in command.plain]
+    if command.kind != "simple" or not words:
+        return False
+    return words[0] in ("head", "tail") or (words[0] == "tr" and not any('"' in w for w in words[1:]))
 
 
 def _tests(tree: list[AndOr]) -> Iterator[tuple[Command, list[Word]]]:
@@ -123,6 +134,8 @@ def _anchored(command: Command, feeder: list[Word]) -> Iterator[tuple[str, str]]
     head = words[0].text
     if head == "[[" or head in TESTS:
         for left, operator, right in zip(words, words[1:], words[2:]):
+            if not _variable(left) and _variable(right) and operator.text in COMPARE and head in TESTS:
+                left, right = right, left  # (`[ "Bash" = "$tool" ]`)
             variable = _variable(left)
             if not variable or operator.quoted or _mentions_quote(right) or _variable(right):
                 continue
