@@ -55,6 +55,8 @@ class Script:
         self.facts = facts
         self.handlers = handlers
         self.imported_by = imported_by  # a module of a hook's own (its script imports it), not a script a hook runs
+        # a module's: each file that imports it, with the handlers that run that file (or the script above it)
+        self.importers: dict[Path, tuple[ScriptFacts, list[Handler]]] = {}
 
     @cached_property
     def claude(self) -> list[Handler]:
@@ -105,7 +107,11 @@ class Script:
 
     def _report(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding:
         """A finding of its code: about the Claude Code handlers for a rule of Claude Code's protocol;
-        at the event the handler is registered on for a rule whose fix is another event."""
+        at the event the handler is registered on for a rule whose fix is another event; in a module
+        it imports for what that module does (params["in_file"])."""
+        in_file = params.pop("in_file", None)
+        if in_file is not None:
+            return self._report(rule_id, place, variant, **params)._replace(path=str(in_file))
         if rule_id in AT_THE_EVENT and self.claude and self.imported_by is None:
             return self._at_the_event(rule_id, place, variant, **params)
         return self.finding(rule_id, place, self.claude if rule_id in CLAUDE_RULES and self.claude else self.handlers,
@@ -192,20 +198,31 @@ def scripts_of(ctx: Context) -> Iterator[Script]:
 
 def _modules_of(ctx: Context, scripts: dict[Path, Script]) -> Iterator[Script]:
     """The modules of their own the scripts import that build an answer (a `decide()` helper in
-    lib.mjs): each once, with the handlers of every script that imports it, as the rules of an
-    answer's shape read it (Script.imported_by)."""
+    lib.mjs), and the modules those import, MODULE_DEPTH deep: each once, with the handlers of
+    every script that imports it, as the rules of an answer's shape read it (Script.imported_by)."""
     modules: dict[Path, Script] = {}
-    for script in scripts.values():
-        for path in script.facts.modules:
-            if path in scripts:
-                continue
-            if path not in modules:
-                facts = analyse(path)
-                if not facts.readable or not (facts.output_keys or facts.no_event_name):
+    level = [(script.facts, script.handlers) for script in scripts.values()]
+    for _ in range(MODULE_DEPTH):
+        following = []
+        for importer, handlers in level:
+            for path in importer.modules:
+                if path in scripts:
                     continue
-                modules[path] = Script(ctx, facts, [], imported_by=script.facts.path)
-            modules[path].handlers += [h for h in script.handlers if h not in modules[path].handlers]
-    yield from modules.values()
+                if path not in modules:
+                    facts = analyse(path)
+                    if not facts.readable:
+                        continue
+                    modules[path] = Script(ctx, facts, [], imported_by=importer.path)
+                module = modules[path]
+                _, users = module.importers.setdefault(importer.path, (importer, []))
+                users += [h for h in handlers if h not in users]
+                module.handlers += [h for h in handlers if h not in module.handlers]
+                following.append((module.facts, handlers))
+        level = following
+    yield from (m for m in modules.values() if m.facts.output_keys or m.facts.no_event_name)
+
+
+MODULE_DEPTH = 3  # a helper's helper's helper: deeper imports are not followed
 
 
 SHELLS = ("sh", "bash", "zsh", "dash", "ksh")
