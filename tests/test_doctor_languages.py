@@ -207,3 +207,63 @@ def test_a_module_that_prints_when_it_is_imported_puts_text_before_the_answer(tm
              ".claude/hooks/guard.py": f"import json, sys\nimport hooklib\ndata = json.load(sys.stdin)\n{DENY_PY}\n"}
     hits = found(doctor(tmp_path, {S: BASH_GUARD, **files}), "script/text-before-json")
     assert [(h.path.rsplit("/", 1)[-1], h.line) for h in hits] == ([("hooklib.py", 2)] if bad else [])
+
+
+# ---- the arguments each handler passes -----------------------------------------------------------------
+
+GUARD_MJS = """
+    import { readFileSync } from "node:fs";
+    if (process.argv.includes("--summary")) process.exit(0);
+    const cmd = JSON.parse(readFileSync(0, "utf8")).tool_input?.command ?? "";
+    if (/curl[^|]*\\|\\s*sh/.test(cmd)) {
+      console.error("Blocked: piping a download into a shell.");
+      process.exit(2);
+    }
+    """
+
+
+@pytest.mark.parametrize("guard_event, after", [("PostToolUse", True), ("PreToolUse", False)])
+def test_a_guard_whose_refusal_runs_only_for_the_post_tool_use_handlers_arguments_is_after_the_call(
+        tmp_path, guard_event, after):
+    run = 'node "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.mjs"'
+    config = _settings((guard_event, "Bash", run), ("Stop", None, f"{run} --summary"))
+    outcome = doctor(tmp_path, {S: config, **_files(**{".claude__hooks__guard.mjs": GUARD_MJS})})
+    hits = found(outcome, "script/exit-2-does-not-block")
+    assert [(h.path.endswith("settings.json"), h.line) for h in hits] == ([(True, 3)] if after else [])
+    assert not found(outcome, "script/stop-hook-active")  # (its Stop run ends before it can block)
+
+
+HOOK_PY = """
+    import json, sys
+    mode = sys.argv[1] if len(sys.argv) > 1 else "pre"
+    data = json.load(sys.stdin)
+    if mode == "pre":
+        if "rm -rf" in data["tool_input"]["command"]:
+            print("rm -rf is not allowed", file=sys.stderr)
+            sys.exit(2)
+    elif mode == "post":
+        print("ran", file=sys.stderr)
+    """
+
+
+@pytest.mark.parametrize("pre_argument, after", [("post", True), ("pre", False)])
+def test_a_python_hook_told_its_part_by_argv_is_judged_for_the_part_each_handler_runs(tmp_path, pre_argument, after):
+    run = 'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/hook.py"'
+    other = "pre" if pre_argument == "post" else "post"
+    config = _settings(("PreToolUse", "Bash", f"{run} {pre_argument}"), ("PostToolUse", "Bash", f"{run} {other}"))
+    hits = found(doctor(tmp_path, {S: config, **_files(**{".claude__hooks__hook.py": HOOK_PY})}),
+                 "script/exit-2-does-not-block")
+    assert len(hits) == (1 if after else 0)
+
+
+def test_an_argparse_flag_that_ends_the_run_keeps_the_guard_from_its_handler(tmp_path):
+    script = ("import argparse, json, sys\nparser = argparse.ArgumentParser()\n"
+              "parser.add_argument('--report-only', action='store_true')\nargs = parser.parse_args()\n"
+              "data = json.load(sys.stdin)\nif args.report_only:\n    sys.exit(0)\n"
+              "if 'rm -rf' in data['tool_input']['command']:\n    print('blocked: rm -rf', file=sys.stderr)\n"
+              "    sys.exit(2)\n")
+    run = 'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/hook.py"'
+    for pre, post, hit in (("--report-only", "", 1), ("", "--report-only", 0)):
+        config = _settings(("PreToolUse", "Bash", f"{run} {pre}".strip()), ("PostToolUse", "Bash", f"{run} {post}".strip()))
+        assert len(found(doctor(tmp_path, {S: config, ".claude/hooks/hook.py": script}),
+                         "script/exit-2-does-not-block")) == hit

@@ -35,7 +35,7 @@ from ... import safe_read
 from ...errors import HookwrightError
 from ...patterns import lazy
 from ..shell.lex import closing_brace
-from . import delivery, shell_status
+from . import arguments, delivery, shell_status
 
 STDOUT_JSON, STDOUT_TEXT, STDOUT_INPUT = "json", "text", "input"
 DECISION_FIELDS = ("permissionDecision", "decision", "behavior", "permission")
@@ -198,6 +198,8 @@ class Flow:
         # where a logger is sent to stdout (logging.basicConfig(stream=sys.stdout), pino()): its log calls are
         # text on stdout (Writes whose `what` says so), and this is the line to change
         self.stdout_config: Place | None = None
+        # the lines that run only when the handler passes an argument, or only when it does not
+        self.argv_regions: tuple[arguments.Region, ...] = ()
         # text it prints at its top level, outside any if: what a module prints when it is imported
         self.import_time_text: Write | None = None
 
@@ -249,11 +251,13 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
             return Flow(**common)
         flow = _python(tree, text, common)
         flow.lost_blocks = delivery.python(tree, _nodes(tree))
+        flow.argv_regions = arguments.python(tree)
         return flow
     if language == "javascript":
         flow = _javascript(code, at, common)
         flow.lost_blocks = delivery.javascript(code, at, _close, _balanced)
         flow.early_exit = delivery.javascript_early_exit(code, at, _close)
+        flow.argv_regions = arguments.javascript(code, _close, _balanced)
         if path is not None and path.suffix:
             from .plugins import syntax_error  # tree-sitter (about 20 ms with a grammar): only for a JavaScript file
 

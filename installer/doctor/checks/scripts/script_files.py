@@ -138,7 +138,7 @@ def _stop_hook_active(script: Script) -> Iterator[Finding]:
     answers_stop = not facts.reads_event_name and (not facts.event_names or any(e.what == "Stop" for e in facts.event_names))
     context = [site for site in facts.specific_keys if site.what == "additionalContext"] \
         if answers_stop and any(h.event == "Stop" for h in stops) else []
-    goes_on = [*facts.blocks, *context]
+    goes_on = [site for site in (*facts.blocks, *context) if any(script.reaches(h, site.line) for h in stops)]
     if stops and goes_on and (from_env or not facts.reads_stop_hook_active) and facts.delegates is None:
         at: At = from_env or goes_on[0]
         variant = "from-environment" if from_env else "context" if not facts.blocks else None

@@ -17,6 +17,7 @@ from ....hosts.cursor.protocol import CursorEventProtocol
 from ....patterns import lazy
 from ... import handler_facts
 from ...model import Context, Finding, Handler, cached_property, rule_by_id
+from ...scripts import arguments as script_arguments
 from ...scripts import flow as script_flow
 from ...scripts.keys import ScriptFacts, Site, analyse, analyse_text
 
@@ -80,7 +81,20 @@ class Script:
                                                          for h in cursor),
                         claude_fails_closed=_fail_closed(self.claude),
                         tools=_tools_reached(self.claude) if self.claude and not cursor else None,
-                        report_at_event=self._report_at_event)
+                        report_at_event=self._report_at_event,
+                        arguments={h.event: [*self.arguments_of(h)] for h in self.claude})
+
+    def arguments_of(self, handler: Handler) -> Iterator[tuple[str, ...] | None]:
+        """The arguments the handler passes the script (the words after it in what its command
+        runs), None where they cannot be told (a variable, a script run through another)."""
+        runs = handler_facts.runs(handler)
+        path = self.facts.path
+        yield tuple(str(w) for w in runs[runs.index(path) + 1:]) if runs and path in runs else None
+
+    def reaches(self, handler: Handler, line: int) -> bool:
+        """Whether the script's run for this handler, with its arguments, reaches the line."""
+        return all(args is None or script_arguments.reaches(self.facts.flow.argv_regions, line, args)
+                   for args in self.arguments_of(handler))
 
     def finding(self, rule_id: str, place: At, handlers: list[Handler], variant: str | None = None,
                 **params: Any) -> Finding:
@@ -136,7 +150,8 @@ class HookCode:
 
     def __init__(self, facts: ScriptFacts, claude_events: list[str], cursor_events: list[str], report: Report,
                  fail_closed: bool = False, tools: frozenset[str] | None = None,
-                 claude_fails_closed: bool = False, report_at_event: Report | None = None) -> None:
+                 claude_fails_closed: bool = False, report_at_event: Report | None = None,
+                 arguments: dict[str, list[tuple[str, ...] | None]] | None = None) -> None:
         self.facts = facts
         self.claude_events = claude_events
         self.cursor_events = cursor_events  # (judged only for code Claude Code does not run)
@@ -149,6 +164,18 @@ class HookCode:
         # a script's finding at the event key of its handler (params["event"]): where the fix is to
         # run it on another event; an inline command's findings are at its handler already
         self.report_at_event = report_at_event or report
+        # the arguments each Claude Code event's handlers pass (None: not told), for what runs on each
+        self.arguments = arguments or {}
+
+    def events_reaching(self, line: int) -> list[str]:
+        """The Claude Code events on which some handler's run, with its arguments, reaches the line
+        (the parts of a script that only run for an argument: scripts/arguments.py)."""
+        regions = self.facts.flow.argv_regions
+        if not regions:
+            return self.claude_events
+        return [event for event in self.claude_events
+                if any(args is None or script_arguments.reaches(regions, line, args)
+                       for args in self.arguments.get(event, [None]))]
 
     @property
     def flow(self) -> script_flow.Flow:
