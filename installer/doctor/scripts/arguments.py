@@ -143,6 +143,9 @@ def _is_argv(node: ast.expr, names: dict[str, str]) -> bool:
 JS_ARGV = r"(?:process\.argv|Bun\.argv|Deno\.args)"
 JS_ARGV_NAME = lazy(rf"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[\w\[\]|<> ]+)?=\s*{JS_ARGV}""",
                     needs=("argv", "Deno.args"))
+MENTIONS_ARGV = lazy(r"argv|Deno\.args", needs=("argv", "Deno.args"))
+STATEMENT_END = lazy(r";|\n")
+NEWLINE = lazy(r"\n")
 JS_IF = lazy(r"""(?<![\w$.])if\s*\(""", needs=("if",))
 JS_ELSE = lazy(r"""\s*else\b""")
 
@@ -150,7 +153,7 @@ JS_ELSE = lazy(r"""\s*else\b""")
 def javascript(code: str, close: Close, balanced: Balanced) -> tuple[Region, ...]:
     """The regions of a Node, Bun or Deno script's argv tests (`close` gives the brace that
     closes one, `balanced` the text up to the parenthesis that closes one)."""
-    if not re.search(r"argv|Deno\.args", code):
+    if not MENTIONS_ARGV.search(code):
         return ()
     names = {m.group("name") for m in JS_ARGV_NAME.finditer(code)}
     argv = rf"(?:{JS_ARGV}|{'|'.join(map(re.escape, sorted(names)))})" if names else JS_ARGV
@@ -202,7 +205,7 @@ def _js_body(code: str, start: int, close: Close) -> tuple[int, int, bool]:
     if i < len(code) and code[i] == "{":
         end = close(code, i)
     else:
-        found = re.compile(r";|\n").search(code, i)
+        found = STATEMENT_END.search(code, i)
         end = found.start() if found else len(code)
     return i, end, bool(JS_ENDS.search(code[i:end + 1]))
 
@@ -223,5 +226,5 @@ def _enclosing_end(code: str, offset: int, close: Close) -> int:
 
 def _lines(code: str) -> Callable[[int], int]:
     """An offset's line, 1-based."""
-    starts = [m.end() for m in re.finditer(r"\n", code)]
+    starts = [m.end() for m in NEWLINE.finditer(code)]
     return lambda offset: bisect.bisect_right(starts, offset) + 1

@@ -145,7 +145,3 @@ def _function_spans(code: str, language: str) -> dict[str, tuple[int, int]]:
             spans.setdefault(name, (match.start(), end))
     return spans
 
-
-def calls_any(code: str, names: frozenset[str]) -> bool:
-    """Whether the code calls one of these functions (by its name, or as a module's member)."""
-    return any(re.search(rf"(?<![\w$]){re.escape(name)}\s*\(", code) for name in names)
