@@ -267,3 +267,51 @@ def test_an_argparse_flag_that_ends_the_run_keeps_the_guard_from_its_handler(tmp
         config = _settings(("PreToolUse", "Bash", f"{run} {pre}".strip()), ("PostToolUse", "Bash", f"{run} {post}".strip()))
         assert len(found(doctor(tmp_path, {S: config, ".claude/hooks/hook.py": script}),
                          "script/exit-2-does-not-block")) == hit
+
+
+# ---- tool names another host sends ------------------------------------------------------------------
+
+@pytest.mark.parametrize("script, lines", [
+    # handed to a function: its parameter is tool_name
+    ("def check(tool, command):\n    if tool == 'bash' and 'rm -rf' in command:\n        sys.exit(2)\n"
+     "check(data['tool_name'], data['tool_input'].get('command', ''))\n", [4]),
+    ("def check(tool, command):\n    if tool == 'Bash' and 'rm -rf' in command:\n        sys.exit(2)\n"
+     "check(data['tool_name'], data['tool_input'].get('command', ''))\n", []),
+    # looked up in a table of the file
+    ("GUARDS = {\n    'bash': lambda i: 'rm -rf' in i.get('command', ''),\n    'write': lambda i: False,\n}\n"
+     "guard = GUARDS.get(data['tool_name'])\nif guard and guard(data['tool_input']):\n    sys.exit(2)\n", [4, 5]),
+    ("GUARDS = {\n    'Bash': lambda i: 'rm -rf' in i.get('command', ''),\n    'write': lambda i: False,\n}\n"
+     "guard = GUARDS.get(data['tool_name'])\nif guard and guard(data['tool_input']):\n    sys.exit(2)\n", []),
+    # in a tuple; and lower-cased first (a normalised comparison: clean)
+    ("if data['tool_name'] in ('bash', 'shell'):\n    sys.exit(2)\n", [3, 3]),
+    ("if data['tool_name'].lower() in ('bash', 'shell'):\n    sys.exit(2)\n", []),
+])
+def test_a_tool_name_compared_through_parameters_and_tables_with_names_claude_code_never_sends(tmp_path, script, lines):
+    files = {".claude/hooks/guard.py": "import json, sys\ndata = json.load(sys.stdin)\n" + script}
+    hits = found(doctor(tmp_path, {S: BASH_GUARD, **files}), "script/value-never-sent")
+    assert sorted(h.line for h in hits) == lines
+
+
+SHARED_JS = """
+    import { readFileSync } from "node:fs";
+    export function check(tool, args) {
+      switch (tool) {
+        case "NAME": return String(args.command).includes("rm -rf") ? "no" : null;
+      }
+      return null;
+    }
+    const event = JSON.parse(readFileSync(0, "utf8"));
+    if (check(event.tool_name, event.tool_input ?? {})) process.exit(2);
+    """
+
+
+@pytest.mark.parametrize("name, bad", [("bash", True), ("Bash", False)])
+def test_a_node_guard_shared_with_opencode_is_judged_by_the_names_claude_code_sends(tmp_path, name, bad):
+    files = _files(**{".claude__hooks__guard.mjs": SHARED_JS.replace("NAME", name),
+                      ".opencode__plugins__guard.js": 'import { check } from "../../.claude/hooks/guard.mjs";\n'
+                                                      "export const G = async () => ({ 'tool.execute.before': async "
+                                                      "(input, output) => { if (check(input.tool, output.args)) "
+                                                      "throw new Error('no'); } });\n"})
+    config = _settings(("PreToolUse", "Bash", 'node "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.mjs"'))
+    hits = found(doctor(tmp_path, {S: config, **files}), "script/value-never-sent")
+    assert [h.line for h in hits] == ([4] if bad else [])
