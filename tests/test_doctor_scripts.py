@@ -464,6 +464,8 @@ def test_every_script_rule_is_tested():
               "script/misspelt-field", "script/test-never-true", "script/answer-rejected",
               # a value the host never sends, an answer without the field it needs: tests/test_doctor_never_sent.py
               "script/value-never-sent", "script/answer-incomplete", "script/tool-name-renamed",
+              # a value read by jq without -r tested with an anchored pattern: tests/test_doctor_shell_values.py
+              "script/value-keeps-quotes",
               # with --probe only: tests/test_doctor_probe.py
               "script/probe-invalid-output", "script/probe-wrong-event", "script/probe-timeout",
               "script/probe-decision-ignored", "script/probe-rewrite-drops-fields", "script/probe-exit-does-not-block"}
