@@ -100,30 +100,21 @@ class _Reader:
     def _value(self) -> Place:
         text, start = self.text, self.at
         first = text[start]
-        if first == "{":
-            place = Place("object", start)
-            self.at += 1
-            while True:
-                self._blank(newlines=False)
-                if text[self.at] == "}":
-                    self.at += 1
-                    return place
-                if text[self.at] == ",":
-                    self.at += 1
-                    continue
-                self._pair(place)
-        if first == "[":
-            place = Place("array", start)
+        if first in "{[":  # (an inline table's members, an array's items, up to its closing bracket)
+            place = Place("object" if first == "{" else "array", start)
+            closing = "}" if first == "{" else "]"
             self.at += 1
             while True:
                 self._blank(newlines=True)
-                if text[self.at] == "]":
+                if text[self.at] == closing:
                     self.at += 1
                     return place
                 if text[self.at] == ",":
                     self.at += 1
-                    continue
-                place.items.append(self._value())
+                elif first == "{":
+                    self._pair(place)
+                else:
+                    place.items.append(self._value())
         if first in "\"'":
             self._string()
         else:  # (a number, a boolean, a date: up to what ends a value)
