@@ -107,3 +107,12 @@ def test_a_place_codex_reads_and_never_runs_is_found_and_its_twin_is_quiet(tmp_p
     [hit] = found(doctor(tmp_path / "bad", bad), "host/hook-never-loaded")
     assert hit.line == line
     assert found(doctor(tmp_path / "good", good), "host/hook-never-loaded") == []
+
+
+@pytest.mark.parametrize("bad", ["Bash(git push*)", "Bash(rm:*)", "exec_command(rm -rf *)"])
+def test_a_permission_rule_as_a_codex_matcher_is_found_and_the_tool_name_alone_is_quiet(tmp_path, bad):
+    def matcher(raw):
+        return {CODEX: {"hooks": {"PreToolUse": [{"matcher": raw, "hooks": [{"type": "command", "command": "x"}]}]}}}
+    [hit] = found(doctor(tmp_path / "bad", matcher(bad)), "matcher/permission-rule")
+    assert '"matcher": "Bash"' in hit.hint and 'no "if"' in hit.hint
+    assert found(doctor(tmp_path / "good", matcher("Bash")), "matcher/permission-rule") == []
