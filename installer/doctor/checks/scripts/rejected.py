@@ -81,7 +81,7 @@ def _answer_rejected(script: Script) -> Iterator[Finding]:
 
 
 # what writes to stderr in the languages doctor reads (a reason there, wherever it is written)
-_STDERR = re.compile(r"stderr|>&\s*2|/dev/stderr|console\.(?:error|warn)|\bwarn\s*\(|\bdie\b|\bcroak\b")
+_STDERR = re.compile(r"stderr|>&\s*2|/dev/stderr|console\.(?:error|warn)|\bwarn\b|\bdie\b|\bcroak\b|\blogg(?:ing|er)\b")
 
 
 @REJECTED_RULES.rule("script/exit-2-without-reason")
