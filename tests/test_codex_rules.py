@@ -116,3 +116,18 @@ def test_a_permission_rule_as_a_codex_matcher_is_found_and_the_tool_name_alone_i
     [hit] = found(doctor(tmp_path / "bad", matcher(bad)), "matcher/permission-rule")
     assert '"matcher": "Bash"' in hit.hint and 'no "if"' in hit.hint
     assert found(doctor(tmp_path / "good", matcher("Bash")), "matcher/permission-rule") == []
+
+
+@pytest.mark.parametrize("read", ["data['tool_input'].get('{f}', '')", "data['tool_input']['{f}']",
+                                  "data.get('tool_input', {{}}).get('{f}')"])
+def test_a_codex_guard_reading_the_models_cmd_is_found_and_its_twin_reading_command_is_quiet(tmp_path, read):
+    script = "import json, sys\ndata = json.load(sys.stdin)\ncmd = " + read + "\nif 'rm -rf' in cmd:\n    sys.exit(2)\n"
+    [hit] = found(codex(tmp_path / "bad", script.format(f="cmd")), "script/input-field-renamed")
+    assert hit.line == 3 and "tool_input.command" in hit.message
+    assert found(codex(tmp_path / "good", script.format(f="command")), "script/input-field-renamed") == []
+
+
+def test_a_shell_guard_reading_the_models_cmd_with_jq_is_found(tmp_path):
+    bad = '#!/bin/bash\ncmd=$(jq -r .tool_input.cmd)\n[[ $cmd == *"rm -rf"* ]] && { echo no >&2; exit 2; }\nexit 0\n'
+    [hit] = found(codex(tmp_path, bad, name="guard.sh", command="bash .codex/guard.sh"), "script/input-field-renamed")
+    assert (hit.line, hit.column) == (2, 25)

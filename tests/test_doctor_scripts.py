@@ -465,7 +465,7 @@ def test_every_script_rule_is_tested():
               # a value the host never sends, an answer without the field it needs: tests/test_doctor_never_sent.py
               "script/value-never-sent", "script/answer-incomplete", "script/tool-name-renamed",
               # Codex's exit 2 without its reason, a rewrite on an event that does not apply it: tests/test_codex_rules.py
-              "script/exit-2-without-reason", "script/rewrite-not-applied",
+              "script/exit-2-without-reason", "script/rewrite-not-applied", "script/input-field-renamed",
               # with --probe only: tests/test_doctor_probe.py
               "script/probe-invalid-output", "script/probe-wrong-event", "script/probe-timeout",
               "script/probe-decision-ignored", "script/probe-rewrite-drops-fields", "script/probe-exit-does-not-block"}

@@ -273,6 +273,8 @@ class Host(ABC):
     hook_tool_names: ClassVar[frozenset[str]] = frozenset()
     tool_events: ClassVar[frozenset[str]] = frozenset()
     exact_name_matcher: ClassVar[str] = ""
+    # the fields of a tool's input its hooks get by another name than the model gives it: model's -> hooks'
+    tool_input_renames: ClassVar[dict[str, str]] = {}
     # answers an event rejects, so that the hook counts as failed and the call runs (it fails open):
     # event -> {(field, value): what the host says}
     rejected_answers: ClassVar[dict[str, dict[tuple[str, str], str]]] = {}

@@ -141,6 +141,7 @@ class Codex(MatcherGroups):
     # extension's) keeps a name of its own, which doctor cannot list
     tool_renames = {name: SHELL_TOOL for name in ("exec_command", "shell", "shell_command", "local_shell",
                                                   "unified_exec")}
+    tool_input_renames = {"cmd": "command"}  # exec_command's `cmd`, as its hooks get it (#stdin-payload, measured)
     hook_tool_names = frozenset({SHELL_TOOL, "apply_patch", "Write", "Edit", "spawn_agent", "Agent"})
     tool_events = frozenset({"PreToolUse", "PostToolUse", "PermissionRequest"})
     exact_name_matcher = r"[A-Za-z0-9_|]*"  # a list of exact names; anything else is a regex (#matchers)

@@ -7,7 +7,6 @@ import re
 from typing import Iterator
 
 from .... import hosts
-from ....errors import HookwrightError
 from ....hosts.base import Host
 from ...model import Context, Finding, Handler, RuleTable
 from ...scripts.keys import Site
@@ -33,16 +32,6 @@ def _rewrites_elsewhere(host: Host, event: str) -> bool:
     """An event on which a host that reads Claude Code's answer shape without a table of its own
     (Codex) does not apply updatedInput: its rewrite events are others."""
     return not host.answer_table and bool(host.rewrite_events) and event not in host.rewrite_events
-
-
-def _text(script: Script) -> str:
-    """The script's text, as doctor reads a script (bounded)."""
-    from .... import safe_read
-
-    try:
-        return safe_read.read(script.facts.path, safe_read.SCRIPT).decode("utf-8", "replace")
-    except (OSError, HookwrightError):
-        return ""
 
 
 @REJECTED_RULES.rule("script/answer-rejected")
@@ -71,7 +60,7 @@ def _answer_rejected(script: Script) -> Iterator[Finding]:
         if site.what not in seen and all(site.what in table for table in keyed):
             value, said = keyed[0][site.what]
             if value is not None and site.what != "continue":  # (continue: false is read by the flow)
-                lines = lines if lines is not None else _text(script).splitlines()
+                lines = lines if lines is not None else script.text.splitlines()
                 after = lines[site.line - 1][site.column - 1:] if 0 < site.line <= len(lines) else ""
                 if not re.match(rf"['\"]?{site.what}['\"]?\s*[:=]\s*{value}\b", after, re.I):
                     continue
@@ -95,7 +84,7 @@ def _exit_2_without_reason(script: Script) -> Iterator[Finding]:
         return
     flow = script.facts.flow
     bare = [e for e in flow.exits if e.status == 2 and not e.message]
-    if not bare or _STDERR.search(_text(script)):
+    if not bare or _STDERR.search(script.text):
         return
     for exit in bare[:1]:
         printed = [w.at for w in flow.writes if w.at.line < exit.at.line]
