@@ -5,10 +5,10 @@ trust step a finding prints working as printed (docs/hosts/codex.md#config-files
 from __future__ import annotations
 
 import json
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 from doctor_support import doctor, found, rule_ids
 from hookwright.hosts.codex import trust
 from hookwright.hosts.codex.toml_places import Place, places

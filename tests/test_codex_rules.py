@@ -131,3 +131,8 @@ def test_a_shell_guard_reading_the_models_cmd_with_jq_is_found(tmp_path):
     bad = '#!/bin/bash\ncmd=$(jq -r .tool_input.cmd)\n[[ $cmd == *"rm -rf"* ]] && { echo no >&2; exit 2; }\nexit 0\n'
     [hit] = found(codex(tmp_path, bad, name="guard.sh", command="bash .codex/guard.sh"), "script/input-field-renamed")
     assert (hit.line, hit.column) == (2, 25)
+
+
+def test_continue_true_beside_a_deny_is_no_rejected_answer(tmp_path):
+    both = DENY.replace('{"hookSpecificOutput"', '{"continue": True, "hookSpecificOutput"')
+    assert found(codex(tmp_path, guard(both)), "script/answer-rejected") == []

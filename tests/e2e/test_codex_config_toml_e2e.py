@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import json
 import subprocess
-import tomllib
 
 import pytest
+import tomllib
 from claude_cli import hookwright
 from codex_cli import answer_hook, hook_calls, hooks_list, run_codex, shell, trust_toml
 from hookwright.hosts.codex import trust

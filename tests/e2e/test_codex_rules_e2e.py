@@ -8,10 +8,9 @@ from __future__ import annotations
 import json
 import subprocess
 
+import pytest
 from claude_cli import hookwright
 from codex_cli import run_codex, shell, trust_toml
-
-import pytest
 
 pytestmark = pytest.mark.e2e
 

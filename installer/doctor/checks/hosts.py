@@ -206,7 +206,7 @@ def _hooks_switched_off(ctx: Context, at: FileAt) -> Iterator[Finding]:
                 and (h.file.scope != "given") == together}.values())
     if off:
         shown = ", ".join(str(f.path) for f in off[:3]) + (f" and {len(off) - 3} more" if len(off) > 3 else "")
-        yield ctx.finding("host/hooks-switched-off", at.file, said[0], host=host.title, key=".".join(said[0]),
+        yield ctx.finding("host/hooks-switched-off", at.file, said[0], host=host.title, key=".".join(map(str, said[0])),
                           files=shown, related=[{"path": str(f.path), "line": 1, "column": 1,
                                                  "message": "its hooks do not run"} for f in off])
 

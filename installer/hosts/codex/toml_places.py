@@ -173,7 +173,9 @@ class _Reader:
 @lru_cache(maxsize=256)
 def _unquoted(written: str) -> str:
     """A quoted key's name (its escapes read by tomllib: `"a\\u0062"` is `ab`)."""
-    import tomllib
+    from pathlib import Path
 
-    value: Any = tomllib.loads(f"k = {written}")["k"]
+    from ...resources import toml_from
+
+    value: Any = toml_from(Path("config.toml"), f"k = {written}".encode(), hint="")["k"]
     return str(value)

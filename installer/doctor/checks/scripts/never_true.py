@@ -3,7 +3,6 @@ by the language's own rules or against the values the host really sends."""
 from __future__ import annotations
 
 import re
-
 from typing import Iterator
 
 from .... import hosts

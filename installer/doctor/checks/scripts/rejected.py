@@ -54,18 +54,18 @@ def _answer_rejected(script: Script) -> Iterator[Finding]:
     keyed = [host.rejected_keys.get(h.event, {}) for h in handlers if h.file.host == host.name]
     if not keyed or not all(keyed):
         return
-    lines = None
+    lines = script.text.splitlines() if any(literal for table in keyed for literal, _ in table.values()) else []
     for site in [*(Site("continue", p.line, p.column) for p in script.facts.flow.continue_false),
-                 *script.facts.output_keys]:
-        if site.what not in seen and all(site.what in table for table in keyed):
-            value, said = keyed[0][site.what]
-            if value is not None and site.what != "continue":  # (continue: false is read by the flow)
-                lines = lines if lines is not None else script.text.splitlines()
+                 *(site for site in script.facts.output_keys if site.what != "continue")]:  # (the flow reads continue: false)
+        if all(site.what in table for table in keyed):
+            literal, said = keyed[0][site.what]
+            if literal is not None and site.what != "continue":
                 after = lines[site.line - 1][site.column - 1:] if 0 < site.line <= len(lines) else ""
-                if not re.match(rf"['\"]?{site.what}['\"]?\s*[:=]\s*{value}\b", after, re.I):
+                if not re.match(rf"['\"]?{site.what}['\"]?\s*[:=]\s*{literal}\b", after, re.I):
                     continue
             yield script.finding("script/answer-rejected", site, handlers, field=site.what,
-                                 value=value or "with any value", via="", host=host.title, event=handlers[0].event, said=said)
+                                 value=literal or "with any value", via="", host=host.title, event=handlers[0].event,
+                                 said=said)
             return  # (one such key says it: the answer is refused whole)
 
 
