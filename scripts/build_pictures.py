@@ -78,7 +78,13 @@ def _inside(home: Path):
     """Every place hookwright and the agents read or write inside `home`, and the working
     directory there; put back afterwards (a test's process goes on)."""
     saved, cwd = dict(os.environ), Path.cwd()
-    os.environ.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_STATE_HOME=str(home / ".state"),
+    # python3 on PATH is the interpreter itself, never a version manager's shim, which the install
+    # plan would name in a note of this machine's
+    interpreters = home / ".interpreters"
+    interpreters.mkdir(parents=True, exist_ok=True)
+    (interpreters / "python3").symlink_to(os.path.realpath(sys.executable))
+    os.environ.update(PATH=os.pathsep.join((str(interpreters), os.environ.get("PATH", os.defpath))),
+                      HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_STATE_HOME=str(home / ".state"),
                       XDG_DATA_HOME=str(home / ".data"), XDG_CACHE_HOME=str(home / ".cache"),
                       CLAUDE_CONFIG_DIR=str(home / ".claude"),
                       TTY_COMPATIBLE="1")  # doctor prints plain text unless it believes it is on a terminal

@@ -43,6 +43,23 @@ def _no_real_home(monkeypatch):
     monkeypatch.setenv("USERPROFILE", UNUSABLE_HOME)
 
 
+@pytest.fixture(scope="session")
+def _folders_above_tmp(tmp_path_factory) -> list[Path]:
+    """The folders above every test's tmp dirs whose `.git` would put each test project inside
+    a repository (and change what hookwright takes for the project); none has one at the start."""
+    base = tmp_path_factory.getbasetemp().resolve()
+    return [folder for folder in base.parents if not (folder / ".git").exists()]
+
+
+@pytest.fixture(autouse=True)
+def _no_git_above_tmp(_folders_above_tmp):
+    """A test that runs `git init` in the wrong folder (once /tmp itself) fails, not the tests
+    after it, whose projects are suddenly inside that repository."""
+    yield
+    made = [str(folder / ".git") for folder in _folders_above_tmp if (folder / ".git").exists()]
+    assert not made, f"this test made {made}: every project under the tmp dirs is now inside it"
+
+
 @pytest.fixture
 def home(tmp_path, monkeypatch) -> Path:
     """A fresh, writable home with its own XDG state dir and hook error log."""

@@ -798,3 +798,14 @@ def test_sh_without_shell_is_said_once_per_file_with_the_other_hooks_listed_with
     assert "nor do 2 more in this file (listed with it)" in finding.message
     assert sorted(r["line"] for r in finding.related) == sorted({r["line"] for r in finding.related}) != []
     assert len(finding.related) == 2 and all(r["line"] > finding.line for r in finding.related)
+
+
+def test_the_work_tree_top_is_looked_for_only_when_a_command_asks_for_it(tmp_path):
+    """(a stat of `.git` per folder: most configs never ask for `$(git rev-parse --show-toplevel)`)"""
+    from hookwright.doctor.shell.results import GIT_TOP
+
+    (tmp_path / ".git").mkdir()
+    where = Where(project=tmp_path, home=HOME, cwd=tmp_path)
+    assert GIT_TOP not in where.variables
+    assert where.variables.get(GIT_TOP) == str(tmp_path)
+    assert Where(project=tmp_path / "sub", home=HOME, cwd=tmp_path / "sub").variables.get(GIT_TOP) is None

@@ -32,6 +32,12 @@ CASES = {
         'echo "Blocked: $reason" >&2\nexit 0\n', 6,
         "check() {\n  echo 'no shell commands here'\n  exit 2\n}\ncat >/dev/null\nreason=$(check) || exit $?\n"
         'echo "Blocked: $reason" >&2\nexit 0\n'),
+    "a function's return 2 inside $( ) whose status is not kept": (
+        "delivery/exit-in-subshell",
+        'check() {\n  case "$1" in *rm*) echo "no rm"; return 2 ;; esac\n}\n'
+        'echo "Blocked: $(check "$(cat)")" >&2\nexit 0\n', 4,
+        'check() {\n  case "$1" in *rm*) echo "no rm"; return 2 ;; esac\n}\n'
+        'reason=$(check "$(cat)") || { echo "Blocked: $reason" >&2; exit 2; }\nexit 0\n'),
     "exit 2 in ( )": (
         "delivery/exit-in-subshell",
         "cat >/dev/null\n(\n  " + BLOCK + "  exit 2\n)\necho 'checked' >&2\n", 2,
@@ -82,9 +88,62 @@ CASES = {
         "delivery/exit-2-lost", 'HOOKS="$CLAUDE_PROJECT_DIR/.claude/hooks"\n"$HOOKS/$1"\necho "guard ran" >&2\n', 2,
         'HOOKS="$CLAUDE_PROJECT_DIR/.claude/hooks"\n"$HOOKS/$1"\nstatus=$?\necho "guard ran" >&2\nexit $status\n',
         " guard.sh"),
+    "set -e and a lookup of the branch's upstream": (
+        "delivery/errexit-exits-early",
+        'set -euo pipefail\ninput=$(cat)\ncd "$CLAUDE_PROJECT_DIR"\nupstream=$(git rev-parse --abbrev-ref \'@{u}\')\n'
+        + BLOCK + "exit 2\n", 4,
+        'set -euo pipefail\ninput=$(cat)\ncd "$CLAUDE_PROJECT_DIR"\n'
+        'upstream=$(git rev-parse --abbrev-ref \'@{u}\' 2>/dev/null || echo none)\n' + BLOCK + "exit 2\n"),
+    "set -eu and jq -e as a statement": (
+        "delivery/errexit-exits-early",
+        "set -eu\ninput=$(cat)\njq -e '.tool_input.file_path' <<<\"$input\" >/dev/null\n" + BLOCK + "exit 2\n", 3,
+        "set -eu\ninput=$(cat)\nif jq -e '.tool_input.file_path' <<<\"$input\" >/dev/null; then :; fi\n" + BLOCK
+        + "exit 2\n"),
+    "set -o errexit and a test written as a command": (
+        "delivery/errexit-exits-early",
+        'set -o errexit\ncat >/dev/null\n[ -f "$CLAUDE_PROJECT_DIR/.policy" ]\n' + BLOCK + "exit 2\n", 3,
+        'set -o errexit\ncat >/dev/null\n[ -f "$CLAUDE_PROJECT_DIR/.policy" ] || echo "no policy file" >&2\n' + BLOCK
+        + "exit 2\n"),
+    "set -e reaches into a function called as a statement": (
+        "delivery/errexit-exits-early",
+        'set -e\nmain() {\n  cat >/dev/null\n  base=$(git -C "$CLAUDE_PROJECT_DIR" merge-base HEAD origin/main)\n'
+        "  " + BLOCK + "  exit 2\n}\nmain\n", 4,
+        'set -e\nmain() {\n  cat >/dev/null\n  base=$(git -C "$CLAUDE_PROJECT_DIR" merge-base HEAD origin/main)\n'
+        "  " + BLOCK + "  exit 2\n}\nmain || exit $?\n"),
+    "an ERR trap that exits 0": (
+        "delivery/errexit-exits-early",
+        "trap 'exit 0' ERR\ninput=$(cat)\nlisted=$(grep -c TODO \"$CLAUDE_PROJECT_DIR/NOTES\")\n" + BLOCK + "exit 2\n", 3,
+        "trap 'exit 2' ERR\ninput=$(cat)\nlisted=$(grep -c TODO \"$CLAUDE_PROJECT_DIR/NOTES\")\n" + BLOCK + "exit 2\n"),
+    "an ERR trap that exits 2 does not run inside a function without set -E": (
+        "delivery/errexit-exits-early",
+        "set -e\ntrap 'exit 2' ERR\ncheck() {\n  cat >/dev/null\n  command -v not-a-tool-here >/dev/null\n  " + BLOCK
+        + "  exit 2\n}\ncheck\n", 5,
+        "set -eE\ntrap 'exit 2' ERR\ncheck() {\n  cat >/dev/null\n  command -v not-a-tool-here >/dev/null\n  " + BLOCK
+        + "  exit 2\n}\ncheck\n"),
+    "a function's return 2 with the commands after its call setting the status": (
+        "delivery/exit-2-lost",
+        'check() {\n  case "$1" in *rm*) ' + BLOCK.strip() + '; return 2 ;; esac\n}\ncheck "$(cat)"\n'
+        'echo "checked" >&2\n', 4,
+        'check() {\n  case "$1" in *rm*) ' + BLOCK.strip() + '; return 2 ;; esac\n}\ncheck "$(cat)"\nstatus=$?\n'
+        'echo "checked" >&2\nexit $status\n'),
     "a wrapper that reads the input and runs its arguments without it": (
         "delivery/stdin-not-passed", 'payload=$(cat)\nprintf \'%s\\n\' "$payload" >/dev/null\nexec "$@"\n', 3,
         'payload=$(cat)\nprintf \'%s\\n\' "$payload" >/dev/null\nexec "$@" <<<"$payload"\n', GUARD_ARGS),
+    "a wrapper that reads the input with read and runs its guard by path": (
+        "delivery/stdin-not-passed", 'IFS= read -r payload\nprintf \'%s\\n\' "$payload" >/dev/null\n'
+        'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py\n', 3,
+        'IFS= read -r payload\nprintf \'%s\\n\' "$payload" >/dev/null\n'
+        'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py <<<"$payload"\n'),
+    "a wrapper that takes the input with head -c and runs its arguments": (
+        "delivery/stdin-not-passed", 'head -c 65536 >/dev/null\n"$@"\n', 2,
+        'payload=$(head -c 65536)\n"$@" <<<"$payload"\n', GUARD_ARGS),
+    "a wrapper whose inline python reads the input before its guard": (
+        "delivery/stdin-not-passed",
+        'tool=$(python3 -c \'import json, sys; print(json.load(sys.stdin)["tool_name"])\')\n"$@"\n', 2,
+        'payload=$(cat)\ntool=$(python3 -c \'import json, sys; print(json.load(sys.stdin)["tool_name"])\' <<<"$payload")\n'
+        '"$@" <<<"$payload"\n', GUARD_ARGS),
+    "a wrapper that logs the input with tee and runs its guard": (
+        "delivery/stdin-not-passed", 'tee -a /dev/null >/dev/null\n"$@"\n', 2, 'tee -a /dev/null | "$@"\n', GUARD_ARGS),
     "a wrapper that starts its arguments with </dev/null": (
         "delivery/stdin-not-passed", 'echo "guard starts" >&2\n"$@" </dev/null\n', 2, 'echo "guard starts" >&2\n"$@"\n',
         GUARD_ARGS),
@@ -118,6 +177,19 @@ def test_a_block_the_shell_itself_loses_is_flagged_at_the_line_to_change(tmp_pat
     "cat >/dev/null\nout=$(exit 2) || exit 2\nexit 0\n",
     'payload=$(cat)\nprintf "%s" "$payload" >/dev/null\nprintf "%s" "$payload" | python3 "$(dirname "$0")/guard.py"\n',
     'echo "running the guard" >&2\nexec python3 "$(dirname "$0")/$1"\n',
+    # errexit does not reach these failures, or they come after the block
+    'set -e\ncat >/dev/null\nf() { local up=$(git rev-parse "@{u}"); declare b=$(git symbolic-ref HEAD); exit 2; }\nf\n',
+    'set -e\ncat >/dev/null\nif git rev-parse "@{u}" >/dev/null 2>&1; then :; fi\nexit 2\n',
+    'set -e\ncat >/dev/null\ngit rev-parse "@{u}" >/dev/null 2>&1 || exit 2\n',
+    'set -e\ncat >/dev/null\ngit symbolic-ref HEAD >/dev/null 2>&1 && echo on-a-branch >&2 || true\nexit 2\n',
+    'set -e\ncat >/dev/null\nset +e\nup=$(git rev-parse "@{u}" 2>/dev/null)\nset -e\nexit 2\n',
+    'set -e\ncat >/dev/null\n! grep -q x /dev/null\nexit 2\n',
+    'set -e\ncat >/dev/null\ncheck() { grep -q TODO /dev/null; exit 2; }\nif check; then :; fi\nexit 2\n',
+    "set -e\ntrap 'echo failed >&2; exit 2' ERR\ncat >/dev/null\n[ -f /nonexistent ]\nexit 2\n",
+    'cat >/dev/null\nup=$(git rev-parse "@{u}" 2>/dev/null)\nexit 2\n',  # no errexit
+    'set -e\ncheck() {\n  case "$1" in *rm*) echo no >&2; return 2 ;; esac\n}\ncheck "$(cat)"\necho "checked" >&2\n',
+    'check() {\n  case "$1" in *rm*) echo no >&2; return 2 ;; esac\n}\ncheck "$(cat)" || exit $?\necho ok >&2\n',
+    'check() {\n  case "$1" in *rm*) echo no >&2; return 2 ;; esac\n}\nexit $(check "$(cat)")\n',
 ])
 def test_near_misses_that_keep_the_block_stay_clean(tmp_path, text):
     base = tmp_path / "project"
@@ -150,3 +222,17 @@ def test_tools_run_side_by_side_before_a_bare_wait_are_no_lost_checks():
     checks = 'for check in "$DIR"/*.sh; do\n  "$check" &\ndone\nwait\n'
     assert [place.how for place in shell_status.lost(tools, at)] == []
     assert [place.rule for place in shell_status.lost(checks, at)] == ["exit-2-lost"]
+
+
+@pytest.mark.parametrize("runs, flagged", [("{path}", True), ("bash {path}", False)])
+def test_the_shebangs_errexit_holds_only_where_the_file_runs_by_its_shebang(tmp_path, runs, flagged):
+    """`#!/bin/bash -e`: run as `bash h.sh`, the #! line is a comment and errexit is off."""
+    base = tmp_path / "project"
+    text = "#!/bin/bash -e\ncat >/dev/null\ngrep -q TODO /dev/null\n" + BLOCK + "exit 2\n"
+    _write(base, {"h.sh": text}, "h.sh")
+    path = base / ".claude" / "hooks" / "h.sh"
+    path.chmod(0o755)
+    command = runs.format(path='"$CLAUDE_PROJECT_DIR"/.claude/hooks/h.sh')
+    assert (_status(base, command) == 2) != flagged
+    out = doctor(base, {".claude/settings.json": settings(command=command)})
+    assert [f.line for f in out.findings if f.rule == "delivery/errexit-exits-early"] == ([3] if flagged else [])

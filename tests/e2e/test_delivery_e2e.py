@@ -113,37 +113,56 @@ CASES = {  # name: (files, the file the handler runs, the rule, its twin's files
 RUNNERS = {"py": sys.executable, "js": "node", "sh": "bash"}
 
 
+def _command(runs: str, folder: str = "") -> str:
+    return f'{shlex.quote(RUNNERS[runs.rsplit(".", 1)[1]])} "$CLAUDE_PROJECT_DIR"/.claude/hooks/{folder}{runs}'
+
+
 def _project(project, files: dict[str, str], runs: str) -> None:
     hooks = project / ".claude" / "hooks"
     hooks.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
         (hooks / name).write_text(text)
-    command = f'{shlex.quote(RUNNERS[runs.rsplit(".", 1)[1]])} "$CLAUDE_PROJECT_DIR"/.claude/hooks/{runs}'
     (project / ".claude" / "settings.json").write_text(json.dumps(
-        {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]}}))
+        {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": _command(runs)}]}]}}))
     subprocess.run(["git", "init", "-q", str(project)], check=True)  # (git status has something to say)
 
 
-@pytest.mark.parametrize("twin", [False, True], ids=["broken", "twin"])
-@pytest.mark.parametrize("name", list(CASES))
-def test_a_block_the_code_loses_on_its_way_to_claude_code_is_what_doctor_flags(claude_cli, home, project, name,
-                                                                                  twin):
-    broken, runs, rule, fixed = CASES[name]
-    files = fixed if twin else broken
-    _project(project, files, runs)
+def test_a_block_the_code_loses_on_its_way_to_claude_code_is_what_doctor_flags(claude_cli, home, project):
+    """Every gate and its twin in one session, each in a folder of its own: its handler's `if`
+    (docs/hosts/claude-code.md) gives it the one call that names its folder."""
+    hooks = project / ".claude" / "hooks"
+    gates, handlers = {}, []
+    for n, (name, (broken, runs, _, fixed)) in enumerate(CASES.items()):
+        for kind, files in (("broken", broken), ("twin", fixed)):
+            folder = f"case{n}-{kind}"
+            (hooks / folder).mkdir(parents=True)
+            for file, text in files.items():
+                (hooks / folder / file).write_text(text)
+            gates[folder] = name
+            handlers.append({"type": "command", "command": _command(runs, folder + "/"),
+                             "if": f"Bash(touch ran-{folder}.txt)"})
+    (project / ".claude" / "settings.json").write_text(json.dumps(
+        {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": handlers}]}}))
+    subprocess.run(["git", "init", "-q", str(project)], check=True)  # (git status has something to say)
 
-    run = run_claude(project, home, [{"tool": "Bash", "input": {"command": "touch ran.txt"}}], claude=claude_cli)
+    calls = [{"tool": "Bash", "input": {"command": f"touch ran-{folder}.txt"}} for folder in gates]
+    run = run_claude(project, home, calls, claude=claude_cli, timeout=240)
     assert run.returncode == 0, run.stderr
-    # what the real CLI did with the gate's answer (Claude Code CLAUDE_VERSION)
-    assert (project / "ran.txt").exists() != twin, (name, CLAUDE_VERSION, run.tool_results)
+    # what the real CLI did with each gate's answer (Claude Code CLAUDE_VERSION)
+    ran = {folder for folder in gates if (project / f"ran-{folder}.txt").exists()}
+    assert ran == {folder for folder in gates if folder.endswith("-broken")}, (CLAUDE_VERSION, run.tool_results)
 
     doctor = hookwright("doctor", "--format", "json", home=home, project=project)
-    flagged = [f for f in json.loads(doctor.stdout)["findings"] if f["rule"] == rule]
-    if twin:
-        assert not flagged, flagged
-    else:
-        line = next(n for n, text in enumerate(files[runs].splitlines(), 1) if "HERE" in text)
-        assert [(f["path"].rsplit("/", 1)[1], f["line"]) for f in flagged] == [(runs, line)], flagged
+    rules = {rule for _, _, rule, _ in CASES.values()}
+    flagged = {(*f["path"].rsplit("/", 2)[1:], f["rule"], f["line"]) for f in json.loads(doctor.stdout)["findings"]
+               if f["rule"] in rules}
+    expected = set()
+    for folder, name in gates.items():
+        broken, runs, rule, _ = CASES[name]
+        if folder.endswith("-broken"):
+            line = next(n for n, text in enumerate(broken[runs].splitlines(), 1) if "HERE" in text)
+            expected.add((folder, runs, rule, line))
+    assert flagged == expected
 
 
 REWRITE = """\

@@ -108,26 +108,30 @@ def test_a_user_scope_install_works_with_and_without_xdg_config_home(opencode_cl
 
 
 
-THROWER = ('export const P = async () => ({\n  "tool.execute.before": async () => {\n'
-           '    throw new Error("refused by the plugin")\n  },\n})\n')
+THROWER = ('export const P = async () => ({\n  "tool.execute.before": async (input, output) => {\n'
+           '    if (output.args.command.includes("TOKEN")) throw new Error("refused by the plugin")\n  },\n})\n')
+EXPORTS = {"alone": "", "class": "export class Helper {}\n", "enum": "export enum Mode { A }\n"}
 
 
-@pytest.mark.parametrize("extra", ["", "export class Helper {}\n", "export enum Mode { A }\n"],
-                         ids=["plugin alone", "with a class", "with an enum"])
-def test_a_plugin_file_with_an_export_that_is_not_a_plugin_function_is_dropped_whole(opencode_cli, home, project,
-                                                                                       extra):
+def test_a_plugin_file_with_an_export_that_is_not_a_plugin_function_is_dropped_whole(opencode_cli, home, project):
     """The fact behind host/opencode-plugin-export-not-function: the hook of the very file doctor
-    flags never runs in the real opencode, and the file doctor passes does."""
-    plugin = project / ".opencode" / "plugins" / "p.ts"
-    plugin.parent.mkdir(parents=True)
-    plugin.write_text(THROWER + extra)
+    flags never runs in the real opencode, and the file doctor passes does. The three files sit in
+    one folder, one session: each refuses only the call that names it."""
+    folder = project / ".opencode" / "plugins"
+    folder.mkdir(parents=True)
+    for name, extra in EXPORTS.items():
+        (folder / f"p-{name}.ts").write_text(THROWER.replace("TOKEN", f"call-{name}") + extra)
 
-    run = run_opencode(project, home, [STATUS, "done"])
+    calls = [{"tool": "bash", "input": {"command": f"echo call-{name}", "description": name}} for name in EXPORTS]
+    run = run_opencode(project, home, [*calls, "done"])
     assert run.returncode == 0, run.stderr[-3000:]
-    (status,) = run.tool_results
     doctor = hookwright("doctor", "--project", str(project), "--json", home=home, project=project)
-    flagged = [f for f in json.loads(doctor.stdout)["findings"] if f["rule"] == "host/opencode-plugin-export-not-function"]
-    assert bool(flagged) == bool(extra) == ("refused by the plugin" not in status["content"]), (status, flagged)
+    flagged = {Path(f["path"]).name for f in json.loads(doctor.stdout)["findings"]
+               if f["rule"] == "host/opencode-plugin-export-not-function"}
+    refused = {name for name, result in zip(EXPORTS, run.tool_results) if "refused by the plugin" in result["content"]}
+    assert len(run.tool_results) == len(EXPORTS), run.tool_results
+    assert flagged == {f"p-{name}.ts" for name, extra in EXPORTS.items() if extra}, flagged
+    assert refused == {name for name, extra in EXPORTS.items() if not extra}, run.tool_results
 
 
 SETTER = ('export const P = async () => ({\n  "tool.execute.before": async (input, output) => {\n'
@@ -191,32 +195,54 @@ def test_an_mcp_tools_name_and_snake_case_argument_are_as_doctor_says(opencode_c
     assert received == {"tool": "read_doc", "arguments": {"path": "a.md", "file_path": "from-plugin.md"}}
 
 
-TOUCH = {"tool": "bash", "input": {"command": "touch ran.txt && echo RAN", "description": "touch"}}
 REFUSE = 'async () => { throw new Error("refused by the plugin") }'
+# only the call that names TOKEN, whatever the hook is handed (the call's arguments, or its output)
+REFUSE_TOKEN = ('async (input, output) => {\n'
+                '  if (JSON.stringify([input, output]).includes("TOKEN")) throw new Error("refused by the plugin")\n}')
 MISTAKES = {  # plugin code: (doctor's rule, whether the tool ran, what the model got for it)
-    "hook key": ('export const P = async () => ({ "tool.before": %s })\n' % REFUSE,
-                 "host/opencode-hook-never-called", True, "RAN\n"),
-    "Claude Code event": ('export const P = async () => ({ PreToolUse: %s })\n' % REFUSE,
-                          "host/opencode-hook-never-called", True, "RAN\n"),
-    "CommonJS": ('module.exports = async () => ({ "tool.execute.before": %s })\n' % REFUSE,
-                 "host/opencode-plugin-commonjs", True, "RAN\n"),
-    "process.exit": ('export const P = async () => ({ "tool.execute.before": async () => { process.exit(0) } })\n',
-                     "host/opencode-process-exit", False, None),
-    "throw after": ('export const P = async () => ({ "tool.execute.after": %s })\n' % REFUSE,
+    "hook-key": ('export const P = async () => ({ "tool.before": %s })\n' % REFUSE,
+                 "host/opencode-hook-never-called", True, "RAN-hook-key\n"),
+    "claude-event": ('export const P = async () => ({ PreToolUse: %s })\n' % REFUSE,
+                     "host/opencode-hook-never-called", True, "RAN-claude-event\n"),
+    "commonjs": ('module.exports = async () => ({ "tool.execute.before": %s })\n' % REFUSE,
+                 "host/opencode-plugin-commonjs", True, "RAN-commonjs\n"),
+    "throw-after": ('export const P = async () => ({ "tool.execute.after": %s })\n'
+                    % REFUSE_TOKEN.replace("TOKEN", "RAN-throw-after"),
                     "host/opencode-after-the-call", True, "refused by the plugin"),
 }
+EXIT = 'export const P = async () => ({ "tool.execute.before": async () => { process.exit(0) } })\n'
 
 
-@pytest.mark.parametrize("mistake", list(MISTAKES))
-def test_a_plugin_mistake_doctor_reports_does_what_doctor_says(opencode_cli, home, project, mistake):
-    code, rule, ran, answer = MISTAKES[mistake]
+def test_the_plugin_mistakes_doctor_reports_do_what_doctor_says(opencode_cli, home, project):
+    """A hook under a key opencode has no hook for, under a Claude Code event, or in a CommonJS
+    export never runs (each would refuse every call); a throw in tool.execute.after does not stop
+    its call, whose output the model gets in its place. One folder, one session, a call each."""
     folder = project / ".opencode" / "plugins"
     folder.mkdir(parents=True)
-    (folder / "p.js").write_text(code)
+    for name, (code, *_) in MISTAKES.items():
+        (folder / f"{name}.js").write_text(code)
     doctor = hookwright("doctor", "--project", str(project), "--json", home=home, project=project)
-    assert [f["rule"] for f in json.loads(doctor.stdout)["findings"]] == [rule], doctor.stdout
+    assert sorted((Path(f["path"]).name, f["rule"]) for f in json.loads(doctor.stdout)["findings"]) == sorted(
+        (f"{name}.js", rule) for name, (_, rule, *_) in MISTAKES.items()), doctor.stdout
 
-    run = run_opencode(project, home, [TOUCH, "done"])
+    calls = [{"tool": "bash", "input": {"command": f"touch ran-{name}.txt && echo RAN-{name}", "description": name}}
+             for name in MISTAKES]
+    run = run_opencode(project, home, [*calls, "done"])
     assert run.returncode == 0 and not run.timed_out, run.stderr[-3000:]
-    assert (project / "ran.txt").exists() == ran
-    assert [r["content"] for r in run.tool_results] == ([answer] if answer else [])
+    for name, (_, _, ran, _) in MISTAKES.items():
+        assert (project / f"ran-{name}.txt").exists() == ran, name
+    assert [r["content"] for r in run.tool_results] == [answer for *_, answer in MISTAKES.values()]
+
+
+def test_a_plugin_that_calls_process_exit_ends_opencode_before_the_call_as_doctor_says(opencode_cli, home, project):
+    folder = project / ".opencode" / "plugins"
+    folder.mkdir(parents=True)
+    (folder / "p.js").write_text(EXIT)
+    doctor = hookwright("doctor", "--project", str(project), "--json", home=home, project=project)
+    assert [f["rule"] for f in json.loads(doctor.stdout)["findings"]] == ["host/opencode-process-exit"], doctor.stdout
+
+    run = run_opencode(project, home, [{"tool": "bash", "input": {"command": "touch ran.txt", "description": "t"}},
+                                       "done"])
+    assert run.returncode == 0 and not run.timed_out, run.stderr[-3000:]
+    assert not (project / "ran.txt").exists()
+    assert run.tool_results == []

@@ -7,7 +7,10 @@ with 1 at a grep that matches nothing or a `((n++))` from 0, `local x=$( )` hidi
 is read for, an EXIT trap's function that exits 0, a bare `wait` after checks run in the
 background, a wrapper piping the guard its arguments name into `tee`, a wrapper that reads the
 input to log it and runs its guard without it (or runs it with </dev/null), a `grep` in an `if` that prints the command before
-the deny JSON. Every gate runs on every call (one matcher), and lets through the calls that do not
+the deny JSON; `set -e` ending the script at a lookup of the branch's upstream (128) or, through a
+function called as a statement, at a `git merge-base`; an ERR trap that exits 0; a function whose
+`return 2` the next line replaces; a value read by jq without -r (its quotes kept) tested with `^`;
+pushd printing the directory stack before the deny JSON. Every gate runs on every call (one matcher), and lets through the calls that do not
 name its token. The real CLI runs the call past each broken gate and not past its twin; doctor
 flags each broken gate at the line marked `HERE`, with the rule named, and not its twin.
 """
@@ -117,6 +120,55 @@ if echo "$cmd" | grep -E 'TOKEN'; then  # HERE
   echo '%s'
 fi
 """ % DENY
+UPSTREAM = """\
+#!/bin/bash
+set -euo pipefail
+cmd=$(jq -r .tool_input.command)
+cd "$CLAUDE_PROJECT_DIR"
+upstream=$(git rev-parse --abbrev-ref '@{u}')  # HERE
+case "$cmd" in *TOKEN*) %s ;; esac
+exit 0
+""" % BLOCK
+ERR_TRAP = """\
+#!/bin/bash
+trap 'exit 0' ERR
+input=$(cat)
+todo=$(grep -c TODO "$CLAUDE_PROJECT_DIR/NOTES.md")  # HERE
+case "$input" in *TOKEN*) %s ;; esac
+exit 0
+""" % BLOCK
+IN_FUNCTION = """\
+#!/bin/bash
+set -e
+main() {
+  input=$(cat)
+  base=$(git -C "$CLAUDE_PROJECT_DIR" merge-base HEAD origin/main)  # HERE
+  case "$input" in *TOKEN*) %s ;; esac
+}
+main
+""" % BLOCK
+RETURNS = """\
+#!/bin/bash
+check() { case "$1" in *TOKEN*) echo "Blocked: TOKEN" >&2; return 2 ;; esac; }
+check "$(cat)"  # HERE
+echo "checked" >&2
+"""
+NOT_RAW = """\
+#!/bin/bash
+cmd=$(jq '.tool_input.command')  # HERE
+if [[ $cmd =~ ^touch[[:space:]]ran-TOKEN ]]; then %s; fi
+exit 0
+""" % BLOCK
+PUSHD = """\
+#!/bin/bash
+cmd=$(jq -r .tool_input.command)
+if [[ $cmd == *TOKEN* ]]; then
+  pushd "$CLAUDE_PROJECT_DIR"  # HERE
+  jq -n --arg r "$cmd <is> not allowed" \\
+    '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: $r}}'
+  popd >/dev/null
+fi
+"""
 GUARD = """\
 import json, sys
 if "TOKEN" in json.load(sys.stdin)["tool_input"]["command"]:
@@ -139,6 +191,13 @@ CASES = {  # name: (the rule, the broken gate, its twin)
     "devnull": ("delivery/stdin-not-passed", '#!/bin/bash\necho "guard starts" >&2\n"$@" </dev/null  # HERE\n',
                 '#!/bin/bash\necho "guard starts" >&2\n"$@"\n', ' python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/TOKEN-guard.py'),
     "grep": ("script/text-before-json", GREP_PRINTS, GREP_PRINTS.replace("grep -E", "grep -qE")),
+    "upstream": ("delivery/errexit-exits-early", UPSTREAM,
+                 UPSTREAM.replace("'@{u}')  # HERE", "'@{u}' 2>/dev/null || echo none)")),
+    "errtrap": ("delivery/errexit-exits-early", ERR_TRAP, ERR_TRAP.replace('.md")  # HERE', '.md" || true)')),
+    "infunction": ("delivery/errexit-exits-early", IN_FUNCTION, IN_FUNCTION.replace("\nmain\n", "\nmain || exit $?\n")),
+    "returns": ("delivery/exit-2-lost", RETURNS, RETURNS.replace('"$(cat)"  # HERE', '"$(cat)" || exit $?')),
+    "noraw": ("script/value-keeps-quotes", NOT_RAW, NOT_RAW.replace("jq '", "jq -r '")),
+    "pushd": ("script/text-before-json", PUSHD, PUSHD.replace('DIR"  # HERE', 'DIR" >/dev/null')),
     # wrappers of a guard the handler's command names after them
     "tee": ("delivery/exit-2-lost", TEE, "#!/bin/bash\nset -o pipefail\n" + TEE.split("\n", 1)[1], " TOKEN-guard.py"),
     "stdin": ("delivery/stdin-not-passed", STDIN, STDIN.replace('"$@"  # HERE', '"$@" <<<"$payload"'),

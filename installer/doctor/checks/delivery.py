@@ -74,15 +74,26 @@ def _exit_in_subshell(script: Script) -> Iterator[Finding]:
 
 @RULES.rule("delivery/errexit-exits-early")
 def _errexit_exits_early(script: Script) -> Iterator[Finding]:
-    """Under `set -e`, a command whose failure is an ordinary outcome ends the script with 1
-    before its `exit 2`."""
-    yield from _shell_lost(script, "errexit-exits-early")
+    """Under `set -e` (or an ERR trap that exits), each command whose failure is an ordinary
+    outcome ends the script with its own status before its `exit 2` or its JSON answer."""
+    handlers = _blocking(script)
+    direct = [h for h in handlers if _by_shebang(h)]
+    for place in script.facts.flow.lost_blocks:
+        if place.rule == "errexit-exits-early" and (direct if place.shebang else handlers):
+            yield from _report(script, direct if place.shebang else handlers, [place])
 
 
 @RULES.rule("delivery/status-masked")
 def _status_masked(script: Script) -> Iterator[Finding]:
     """`local x=$(guard)` (export, declare...) followed by a read of `$?`, which is the builtin's 0."""
     yield from _shell_lost(script, "status-masked")
+
+
+def _by_shebang(handler: Handler) -> bool:
+    """The handler runs its script as a program, so its #! line (and the options there) holds:
+    not `bash file.sh`, where the shell given reads the file and the #! line is a comment."""
+    main = handler_facts.resolution(handler).main
+    return main is None or main.direct or main.interpreter is None
 
 
 def _shell_lost(script: Script, rule: str) -> Iterator[Finding]:

@@ -50,6 +50,7 @@ class Lost(NamedTuple):
     status: str  # the status the host receives instead ("0", "1", "0 or 1")
     child: str = ""  # the child script whose status is lost, as the code names it ("guard.py"); "": its own
     rule: str = "exit-2-lost"  # the rule (delivery/...) that reports it
+    shebang: bool = False  # it holds only where the file runs by its #! line (`#!/bin/bash -e`), not `bash file`
 
 
 # ---- Python ----------------------------------------------------------------------------------------
@@ -497,9 +498,21 @@ def perl(code: str, place: Callable[[int], tuple[int, int]]) -> tuple[Lost, ...]
 
 # ---- programs whose own output lands on the hook's stdout ------------------------------------------
 
-# the git subcommands that print on stdout (progress and most messages go to stderr: fetch, push, clone)
-GIT_PRINTS = frozenset({"status", "log", "diff", "show", "pull", "branch", "stash", "commit", "merge", "init",
-                        "ls-files", "rev-parse", "reset", "describe", "shortlog", "blame", "grep", "config", "remote"})
+# the git subcommands that print on stdout (progress and most messages go to stderr: fetch, push, clone,
+# checkout, switch; measured with git 2.43: pull's "Updating.../Fast-forward", stash's "Saved working
+# directory", commit's and revert's summary, reset --hard's and worktree add's "HEAD is now at", rm's
+# "rm 'f'", clean's "Removing", rebase's "Current branch is up to date", cherry-pick's state)
+GIT_PRINTS = frozenset({"status", "log", "diff", "show", "pull", "stash", "commit", "merge", "init", "ls-files",
+                        "rev-parse", "reset", "describe", "shortlog", "blame", "grep", "rebase", "rm", "clean",
+                        "cherry-pick", "revert", "rev-list", "count-objects", "format-patch", "ls-remote",
+                        "for-each-ref", "show-ref", "cat-file", "ls-tree", "name-rev", "whatchanged", "reflog"})
+# subcommands that list (on stdout) with no name given, and only change something silently with one
+GIT_LISTS = {"branch": frozenset({"-d", "-D", "-l", "--list", "-a", "-r", "-v", "-vv", "--show-current",
+                                  "--contains", "--merged", "--no-merged", "--delete"}),
+             "tag": frozenset({"-l", "--list", "-n", "--contains", "--points-at"}),
+             "remote": frozenset({"-v", "--verbose", "get-url", "show"}),
+             "worktree": frozenset({"add", "list"}),
+             "config": frozenset({"--get", "--get-all", "--get-regexp", "-l", "--list"})}
 PACKAGE_MANAGERS = frozenset({"npm", "pnpm", "yarn"})  # `npm run x` prints "> x" and the script's output
 PIP_PRINTS = frozenset({"install", "list", "freeze", "show", "download"})
 QUIET = frozenset({"-q", "--quiet", "-s", "--silent", "--porcelain=v0"})
@@ -508,15 +521,22 @@ SEARCHES = frozenset({"grep", "egrep", "fgrep", "rg"})  # print the lines they m
 SEARCH_QUIET = lazy(r"-[a-zA-Z]*q[a-zA-Z]*$|--quiet$|--silent$")
 CURL_TO_FILE = lazy(r"-[a-zA-Z]*[oO][a-zA-Z]*$|--output\b|--remote-name")
 LOOKUPS = frozenset({"which", "type"})  # print where a command is
+# runners and checkers that report on stdout: what they run or find (a clean run of most says nothing,
+# a finding is printed: prettier --write lists the files it wrote, ruff and pytest print a summary)
+RUNNERS = frozenset({"npx", "pnpx", "bunx", "poetry", "bundle", "eslint", "prettier", "tsc", "ruff", "mypy",
+                     "pytest", "jest", "vitest", "shellcheck", "flake8", "pylint", "rubocop", "isort"})
+VERBOSE = frozenset({"mkdir", "cp", "mv", "rm", "ln", "chmod", "chown", "rsync"})  # with -v: a line per file
 CHATTY = frozenset({"git", "make", "pip", "pip3", "curl", "cd", "command", "nvm"}) | PACKAGE_MANAGERS | \
-    DIRECTORY_STACK | SEARCHES | LOOKUPS
+    DIRECTORY_STACK | SEARCHES | LOOKUPS | RUNNERS | VERBOSE
+VERBOSE_FLAG = lazy(r"-[a-zA-Z]*v[a-zA-Z]*$|--verbose$")
 
 
 def prints_on_stdout(program: str, args: list[str]) -> bool:
     """Whether a program run as `program args...` writes text of its own on stdout: git's
     reporting subcommands, npm/pnpm/yarn, make, pip install (unless told to be quiet), bash's
     pushd and popd, a grep without -q (the lines it matches, in an `if` too), curl's response
-    body, `which`/`type`/`command -v`, `cd -`, `nvm use`."""
+    body, `which`/`type`/`command -v`, `cd -`, `nvm use`, npx and the checkers (eslint, prettier,
+    ruff, tsc, pytest...), mkdir/cp/mv/rm with -v."""
     program = program.rsplit("/", 1)[-1]
     if program in DIRECTORY_STACK or program in LOOKUPS:
         return True
@@ -528,6 +548,8 @@ def prints_on_stdout(program: str, args: list[str]) -> bool:
         return args == ["-"]  # (cd - prints the directory it goes to)
     if program == "command":
         return bool(args) and args[0] in ("-v", "-V")
+    if program in VERBOSE:
+        return any(VERBOSE_FLAG.match(a) for a in args) if program != "rsync" else not QUIET & set(args)
     if program == "nvm":
         return bool(args) and args[0] in ("use", "install", "current", "ls", "alias")
     if program not in CHATTY or QUIET & set(args) or any(a.startswith("--quiet") for a in args):
@@ -538,7 +560,12 @@ def prints_on_stdout(program: str, args: list[str]) -> bool:
         for index, arg in enumerate(args):
             if arg in ("-C", "-c"):
                 words = [a for a in args[index + 2:] if not a.startswith("-")]
-        return bool(words) and words[0] in GIT_PRINTS and not (words[0] == "diff" and "--exit-code" in args)
+        if not words:
+            return False
+        if words[0] in GIT_LISTS:  # (`git branch` lists, `git branch new` says nothing; `git config k` prints k)
+            listing = GIT_LISTS[words[0]]
+            return len(words) == 1 or bool(listing & set(args)) or (words[0] == "config" and len(words) == 2)
+        return words[0] in GIT_PRINTS and not (words[0] == "diff" and "--exit-code" in args)
     if program in ("pip", "pip3"):
         return bool(words) and words[0] in PIP_PRINTS
     return True

@@ -34,6 +34,7 @@ from typing import Any, Callable, Collection, Iterator, NamedTuple, TypedDict
 from ... import safe_read
 from ...errors import HookwrightError
 from ...patterns import lazy
+from ..shell import quoted
 from ..shell.lex import closing_brace
 from . import delivery, shell_status
 
@@ -195,6 +196,8 @@ class Flow:
         self.output_rewrites = output_rewrites
         # a JavaScript process.exit that ends the run before the asynchronous work started above it
         self.early_exit: delivery.EarlyExit | None = None
+        # a shell variable read by a jq without -r (its quotes kept) and tested with an anchored pattern
+        self.quoted_values: tuple[quoted.QuotedValue, ...] = ()
 
     def mixed_output(self) -> tuple[Write, Write] | None:
         """A text (or echoed input) write and a JSON write that one run can both make: stdout is
@@ -259,8 +262,9 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
         flow.lost_blocks = delivery.perl(code, at)
         return flow
     flow = _shell(code, at, common, path)
+    flow.quoted_values = quoted.kept_quotes(code, at)
     flow.lost_blocks = delivery.shell(code, at, any(e.status == 2 for e in flow.exits)
-                                      or delivery.SCRIPT_NAME.search(code) is not None) + shell_status.lost(code, at)
+                                      or delivery.SCRIPT_NAME.search(code) is not None) + shell_status.lost(code, at, text.split("\n", 1)[0])
     return flow
 
 
@@ -1194,7 +1198,9 @@ class _PyStrings:
 
 SH_WORD = lazy(r"""(?:^|(?<=[;&|({`]|\n)|(?<=\$\()|(?<=\bthen)|(?<=\bdo)|(?<=\belse)|(?<=\bif)|(?<=\bwhile))[ \t]*"""
                      r"""(?:(?:[A-Za-z_]\w*=\S*|!)[ \t]+)*(?P<word>echo|printf|jq|cat|tee|read|exit|set|git|npm|pnpm|yarn|make|pip3?|pushd|popd|"""
-                     r"""e?grep|fgrep|rg|curl|cd|which|type|command|nvm)\b(?![-.=])""")
+                     r"""e?grep|fgrep|rg|curl|cd|which|type|command|nvm|dirs|npx|pnpx|bunx|poetry|bundle|eslint|prettier|tsc|"""
+                     r"""ruff|mypy|pytest|jest|vitest|shellcheck|flake8|pylint|rubocop|isort|mkdir|cp|mv|rm|ln|chmod|"""
+                     r"""chown|rsync)\b(?![-.=])""")
 SH_FUNCTION = lazy(r"""^\s*(?:function\s+)?(?P<name>[A-Za-z_][\w-]*)\s*\(\s*\)\s*\{?|^\s*function\s+(?P<name2>[A-Za-z_][\w-]*)""")
 SH_WRITERS = ("echo", "printf", "jq", "cat", "tee")
 SH_PIPED_IN = lazy(r"(?<!\|)\|\s*(?:[{(]\s*)?(?:[A-Za-z_]\w*=\S*\s+)*$")  # the command reads a pipe
@@ -1228,6 +1234,7 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
     trace = None
     order = 0
     printers = _sh_printers(code, lines, path, depth)
+    cdpath = "CDPATH=" in code  # (cd to a name found through CDPATH prints the directory it goes to)
     calls = re.compile(rf"""(?:^|(?<=[;&|({{]))[ \t]*(?:(?:then|do|else|!)[ \t]+)?(?P<fn>{'|'.join(map(re.escape, printers))})"""
                        r"""(?![\w=(-])""") if printers else None
     for offset, line, branch, scope in lines:
@@ -1271,7 +1278,8 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                 elif kind is None and _sh_to_stdout(rest, around):
                     unread_output = True
             elif word in delivery.CHATTY and not (before.debug or (isinstance(branch, Arms) and branch.debug)) \
-                    and _sh_to_stdout(rest, around) and delivery.prints_on_stdout(word, _sh_args(rest)):
+                    and _sh_to_stdout(rest, around) and (delivery.prints_on_stdout(word, _sh_args(rest)) or (
+                        word == "cd" and cdpath and _relative_cd(_sh_args(rest)))):
                 writes.append(Write(STDOUT_TEXT, place(start), f"{word}{rest.rstrip()[:40]} (its own output)", branch,
                                     scope, _ends_run(line, end, lines, starts, offset), order))
             if word in ("cat", "jq", "read") and not around.piped_in and "<" not in rest and _sh_reads_stdin(word, rest):
@@ -1441,7 +1449,8 @@ def _sh_segment(line: str, start: int) -> str:
             if depth == 0:
                 return line[start:i]
             depth -= 1
-        elif ch in ";|\n" or (ch == "&" and line[i - 1:i] != ">" and line[i + 1:i + 2] != ">"):
+        elif (ch in ";|\n" and not (ch == "\n" and line[i - 1:i] == "\\")) or (
+                ch == "&" and line[i - 1:i] != ">" and line[i + 1:i + 2] != ">"):
             return line[start:i]
     return line[start:]
 
@@ -1505,6 +1514,11 @@ def _sh_stdout_kind(word: str, rest: str, around: Around, code: str, end: int) -
     return _sh_write_kind(word, rest, around.piped_in, code, end)
 
 
+def _relative_cd(args: list[str]) -> bool:
+    """`cd NAME` to a name CDPATH may find (not a path from /, ., ~ or a variable)."""
+    return bool(args) and bool(args[0]) and args[0][0] not in "/.~$-"
+
+
 def _sh_args(rest: str) -> list[str]:
     """A command's arguments as the shell splits them (as written, where it cannot)."""
     try:
@@ -1525,7 +1539,9 @@ def _sh_exit_status(rest: str) -> int | None:
 
 def _sh_to_stdout(rest: str, around: Around) -> bool:
     """Whether what a writer prints reaches the hook's stdout: not captured by $(...), redirected or piped on."""
-    return not (around.captured or around.piped_on == "|" or SH_TO_ELSEWHERE.search(rest) or "/dev/null" in rest)
+    unquoted = mask_quotes(rest)  # (a `>` or a /dev/null inside a quoted message redirects nothing)
+    return not (around.captured or around.piped_on == "|" or SH_TO_ELSEWHERE.search(unquoted)
+                or "/dev/null" in unquoted)
 
 
 SH_TO_STDERR = lazy(r"(?:^|\s)1?>&\s*2\b|>>?\s*/dev/stderr\b", needs=(">",))

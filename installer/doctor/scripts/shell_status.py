@@ -24,18 +24,22 @@ import re
 from typing import Callable, Iterator, NamedTuple
 
 from ...patterns import lazy
+from ..shell.fails import Failure, ordinary_failure
 from ..shell.interpret import SCRIPT_SUFFIXES
 from ..shell.lex import Unreadable, Word
 from ..shell.tree import AndOr, Command, commands, parse
 from .delivery import Lost
 
-GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "zgrep"})  # exit 1 when nothing matches
 MASKING = frozenset({"local", "export", "declare", "typeset", "readonly"})
 ERREXIT_FLAG = lazy(r"-[a-zA-Z]*e[a-zA-Z]*$")
 STEP = lazy(r"^[A-Za-z_]\w*(?:\+\+|--)$|^(?:\+\+|--)[A-Za-z_]\w*$")  # n++: its value before the step
+COMPARISON = lazy(r"[<>]|==|!=")
+ASSIGNS = lazy(r"(?<![=!<>])=(?!=)|\+\+|--")
 STATUS_READ = lazy(r"\$\?|\$\{\?\}|PIPESTATUS", needs=("$?", "${?}", "PIPESTATUS"))
 BLOCKS = lazy(r"\b(?:exit|return)[ \t]+2\b", needs=("2",))
+DECIDES = lazy(r"permissionDecision|\bdecision\b", needs=("ecision",))  # a JSON answer that refuses
 CHILD = lazy(r"\$[{@*1-9A-Za-z_]")  # a command a variable or an argument names may be a child to follow
+INLINE_STDIN = lazy(r"sys\.stdin|process\.stdin|readFileSync\(\s*0|/dev/stdin|\bSTDIN\b|\$stdin")
 WRAPPERS = frozenset({"command", "nohup", "time", "builtin", "stdbuf", "nice"})
 INTERPRETERS = lazy(r"(?:python[\d.]*|pypy3?|node|bun|deno|tsx|ruby|perl|php|bash|sh|zsh|dash|uv)$")
 
@@ -50,32 +54,40 @@ class _Where(NamedTuple):
     pipefail: bool
     tested: bool  # in an if/while condition: its status is looked at
     function: str  # the function whose body holds it, "" at the top
+    err_trap: tuple[str, int] | None  # an ERR trap that exits: (its status, "" for the failing one; its offset)
+    errtrace: bool  # `set -E`: the ERR trap runs inside functions too
 
 
-def lost(code: str, place: Callable[[int], tuple[int, int]]) -> tuple[Lost, ...]:
-    """The places of a shell script where its block by exit 2 is lost (sorted by line)."""
-    if not BLOCKS.search(code) and not CHILD.search(code):
+def lost(code: str, place: Callable[[int], tuple[int, int]], shebang: str = "") -> tuple[Lost, ...]:
+    """The places of a shell script where its block by exit 2 is lost (sorted by line). `shebang`:
+    its #! line, where the code given has its comments blanked."""
+    if not BLOCKS.search(code) and not CHILD.search(code) and not DECIDES.search(code):
         return ()
     try:
         tree = parse(code)
     except (Unreadable, RecursionError):
         return ()
-    model = _Model(code, tree, place)
+    model = _Model(code, tree, place, _shebang_errexit(shebang or code))
     found = [*model.subshell_exits(), *model.errexit_stops(), *model.masked(), *model.traps(), *model.bare_wait(),
              *model.wrapped(), *model.starved()]
     return tuple(sorted(set(found)))
 
 
 class _Model:
-    def __init__(self, code: str, tree: list[AndOr], place: Callable[[int], tuple[int, int]]) -> None:
+    def __init__(self, code: str, tree: list[AndOr], place: Callable[[int], tuple[int, int]],
+                 shebang_errexit: bool = False) -> None:
         self.code = code
+        self.shebang_errexit = shebang_errexit
         self.tree = tree
         self.place = place
         every = list(commands(tree))
         self.functions = {c.words[0].text: c for c in every if c.kind == "function" and c.words}
         self.lastpipe = any(c.head == "shopt" and "lastpipe" in {w.text for w in c.plain} for c in every)
         self.exiting = self._exiting_functions()
-        self.where = list(self._walk(tree, _State(-1 if not _shebang_errexit(code) else 0, False), False, ""))
+        # the functions whose `return 2` is their block (a call's status is then the script's to pass on)
+        self.returning = {name for name, fn in self.functions.items()
+                          if name not in self.exiting and any(_return_2(c) for c in _own(fn.lists[0]))}
+        self.where = list(self._walk(tree, _State(0 if shebang_errexit else -1, False), False, ""))
 
     # ---- the model
     def _exiting_functions(self) -> set[str]:
@@ -98,7 +110,8 @@ class _Model:
         """The statements the script's own process runs, in order, with the errexit and pipefail
         options set by the `set` commands before them."""
         for index, statement in enumerate(statements):
-            yield _Where(statement, statements, index, state.errexit, state.pipefail, tested, function)
+            yield _Where(statement, statements, index, state.errexit, state.pipefail, tested, function, state.err_trap,
+                         state.errtrace)
             for pipeline in statement.pipelines:
                 last = len(pipeline.commands) - 1
                 for position, command in enumerate(pipeline.commands):
@@ -106,11 +119,33 @@ class _Model:
                         continue  # (a pipeline's part runs in a subshell)
                     if command.kind == "simple" and command.head == "set":
                         state.apply(command)
+                    if command.kind == "simple" and command.head == "trap":
+                        self._err_trap(command, state)
                     if command.kind in ("subshell", "simple"):
                         continue
                     inner = command.words[0].text if command.kind == "function" else function
                     for number, listed in enumerate(command.lists):
                         yield from self._walk(listed, state, tested or number in command.conditions, inner)
+
+    def _err_trap(self, command: Command, state: _State) -> None:
+        """`trap ACTION ERR`: the status its action exits with ("" for a bare `exit`, which keeps
+        the failing command's), or no trap where it does not exit."""
+        words = [w.text for w in command.plain]
+        if len(words) < 3 or "ERR" not in words[2:]:
+            return
+        state.err_trap = None
+        try:
+            action = parse(words[1])
+        except (Unreadable, RecursionError):
+            return
+        handlers = [c for c in _own(action)] + [inner for c in _own(action) if c.head in self.functions
+                                                 for inner in _own(self.functions[c.head].lists[0])]
+        for inner in handlers:
+            if inner.kind == "simple" and inner.head == "exit" and not inner.plain[0].quoted:
+                status = _exit_status(inner)
+                state.err_trap = ("" if status is None and len(inner.plain) == 1 else str(status)
+                                  if status is not None else "?", command.at)
+                return
 
     def _line(self, offset: int) -> tuple[int, int]:
         return self.place(offset)
@@ -142,59 +177,151 @@ class _Model:
                             yield self._lost(statement.at, _subshell_how(command, position, last), "exit-in-subshell")
                             return
                     for listed in command.substitutions:
-                        if not any(self._blocks(c) for c in _own(listed)):
+                        last_call = listed[-1].pipelines[-1].commands[-1] if listed and not listed[-1].operators \
+                            else None
+                        returns = last_call is not None and last_call.head in self.returning and \
+                            len(listed[-1].pipelines[-1].commands) == 1
+                        if not returns and not any(self._blocks(c) for c in _own(listed)):
                             continue
                         assignment = command.kind == "simple" and all(w.assignment for w in command.plain)
-                        if not (assignment and reaches and self._passes_on(where)):
-                            yield self._lost(statement.at, "the `exit 2` runs inside `$( ... )`, a subshell of its own: "
-                                             "it ends that subshell only and the script runs on", "exit-in-subshell")
+                        kept = command.kind == "simple" and command.head == "exit" and len(command.plain) == 2
+                        if not ((assignment or (returns and kept)) and reaches and self._passes_on(where)):
+                            what = f"{last_call.head}() returns 2" if returns and last_call is not None else \
+                                "the `exit 2` runs"
+                            yield self._lost(statement.at, f"{what} inside `$( ... )`, a subshell of its own: it ends "
+                                             "that subshell only, its status is not kept, and the script runs on",
+                                             "exit-in-subshell")
                             return
 
-    # ---- set -e
+    # ---- set -e, an ERR trap that exits
     def errexit_stops(self) -> Iterator[Lost]:
+        """Every command that can fail as an ordinary outcome where a failure ends the script
+        (`set -e`, or an ERR trap exiting with another status than 2), before a block: an `exit 2`,
+        a `return 2`, a JSON decision, or a call of a function that makes one."""
+        calls = self._errexit_calls()
+        points = self._block_points()
         for where in self.where:
             statement = where.statement
-            if where.errexit < 0 or where.tested or statement.background or where.function:
+            if where.tested or statement.background:
                 continue
             pipeline = statement.pipelines[-1]
             if pipeline.negated:
                 continue
+            stop = self._stop(where, calls)
+            if stop is None:
+                continue
+            after = [statement.end] + ([calls[where.function][1]] if where.function in calls else [])
+            if not any(point > min(after) for point in points):
+                continue
             counted = pipeline.commands if where.pipefail else pipeline.commands[-1:]
-            why = next((w for w in (self._fails(c, where.pipefail) for c in counted) if w), None)
-            if why and BLOCKS.search(self.code, statement.end):
-                line = self._line(where.errexit)[0] if where.errexit > 0 else 1
-                yield self._lost(statement.at, f"under `set -e` (line {line}) {why}, and that ends the script here "
-                                 "with status 1 before it reaches its `exit 2`", "errexit-exits-early", status="1")
-                return
+            failure = next((f for f in (self._fails(c, where.pipefail) for c in counted) if f), None)
+            if failure is None or (failure.status == "2" and not stop[1]):
+                continue  # (a function's `return 2` under set -e ends the script with 2: its block)
+            how, status = stop
+            line, column = self._line(statement.at)
+            errexit = calls[where.function][0] if where.function in calls else where.errexit
+            yield Lost(line, column, f"{how} {failure.why}, and that ends the script here with "
+                       f"{'status ' + (status or failure.status) if status or failure.status else 'its status'} "
+                       "before it reaches its `exit 2` or its answer", status or failure.status or "1",
+                       rule="errexit-exits-early", shebang=errexit == 0 and not status and self.shebang_errexit)
 
-    def _fails(self, command: Command, pipefail: bool) -> str:
-        """Why a command's failure is an ordinary outcome, or ""."""
+    def _stop(self, where: _Where, calls: dict[str, tuple[int, int]]) -> tuple[str, str] | None:
+        """(what ends the script at a failure there, the status it ends with: "" for the failing
+        command's), or None where a failure does not end it, or ends it with 2."""
+        trap = where.err_trap if not where.function or where.errtrace else None
+        if trap is not None:
+            status, at = trap
+            if status == "2":
+                return None  # (fails closed)
+            return f"the ERR trap (line {self._line(at)[0]}) exits {'with ' + status if status else 'then'}, and", \
+                status if status != "?" else ""
+        if where.function and where.function not in calls:
+            return None
+        errexit = calls[where.function][0] if where.function else where.errexit
+        if errexit < 0:
+            return None
+        line = self._line(errexit)[0] if errexit > 0 else 1
+        inside = f" (which {where.function}() runs under, called at line {self._line(calls[where.function][1])[0]})" \
+            if where.function else ""
+        return f"under `set -e` (line {line}){inside}", ""
+
+    def _errexit_calls(self) -> dict[str, tuple[int, int]]:
+        """The functions a failure ends the script in: called (directly or through another) from
+        where errexit is in force and not ignored (not in a condition, before `&&`/`||`, after
+        `!`): name -> (the errexit offset, the offset of the call from the top)."""
+        found: dict[str, tuple[int, int]] = {}
+        changed = True
+        while changed:
+            changed = False
+            for where in self.where:
+                statement = where.statement
+                if where.tested or statement.background or (where.function and where.function not in found):
+                    continue
+                errexit, at = found[where.function] if where.function else (where.errexit, statement.at)
+                pipeline = statement.pipelines[-1]
+                if errexit < 0 or pipeline.negated or len(pipeline.commands) != 1:
+                    continue
+                command = pipeline.commands[0]
+                if command.kind == "simple" and command.head in self.functions and command.head not in found:
+                    found[command.head] = (errexit, at)
+                    changed = True
+        return found
+
+    def _block_points(self) -> list[int]:
+        """Where the script refuses: an `exit 2`/`return 2`, a JSON decision, a call of a function
+        that does either."""
+        points = [m.start() for m in BLOCKS.finditer(self.code)] + [m.start() for m in DECIDES.finditer(self.code)]
+        deciding: set[str] = set()
+        for name, fn in self.functions.items():
+            end = _end(fn.lists)
+            if BLOCKS.search(self.code, fn.at, end) or DECIDES.search(self.code, fn.at, end):
+                deciding.add(name)
+        changed = True
+        while changed:
+            changed = False
+            for name, fn in self.functions.items():
+                if name not in deciding and {c.head for c in commands(fn.lists[0])} & deciding:
+                    deciding.add(name)
+                    changed = True
+        points += [c.at for c in commands(self.tree) if c.kind == "simple" and c.head in deciding]
+        return points
+
+    def _fails(self, command: Command, pipefail: bool) -> Failure | None:
+        """Why a command's failure is an ordinary outcome, or None."""
         if command.kind == "arith":
             text = "".join(w.text for w in command.words)
-            return f"`(({text}))` is 0, and so fails, when the value before the step is 0" if STEP.match(text) \
-                and self._may_be_0(text.strip("+-"), command.at) else ""
+            if COMPARISON.search(text) and not ASSIGNS.search(text):
+                return Failure(f"`(( {' '.join(w.text for w in command.words)} ))` as a command fails with 1 when "
+                               "false", "1")
+            return Failure(f"`(({text}))` is 0, and so fails, when the value before the step is 0", "1") \
+                if STEP.match(text) and self._may_be_0(text.strip("+-"), command.at) else None
         if command.kind != "simple":
-            return ""
+            return None
         head = "" if all(w.assignment for w in command.plain) else command.head
-        if head in GREPS:
-            return f"`{head}` exits 1 when nothing matches"
         if head == "let" and any(STEP.match(w.text) and self._may_be_0(w.text.strip("+-"), command.at)
                                  for w in command.plain[1:]):
-            return "`let` fails when its last value is 0, as `n++` from 0 is"
+            return Failure("`let` fails when its last value is 0, as `n++` from 0 is", "1")
         if head in self.functions and head not in self.exiting:
             body = self.functions[head].lists[0]
             inner = body[0].pipelines[0].commands[0].lists[0] if body and body[0].pipelines[0].commands[0].lists else []
             if inner and inner[-1].operators and inner[-1].operators[-1] == "&&":
-                return f"{head}() ends with `... && ...`, which returns 1 when its test is false"
+                return Failure(f"{head}() ends with `... && ...`, which returns 1 when its test is false", "1")
+            if any(_return_2(c) for c in _own(body)):
+                return Failure(f"{head}() returns 2 (its block)", "2")
+        if head and head not in self.functions:
+            failure = ordinary_failure([w.text for w in command.plain])
+            if failure is not None:
+                return failure
         if command.substitutions and all(w.assignment for w in command.plain):
             for listed in command.substitutions:
                 if listed and listed[-1].pipelines and not listed[-1].pipelines[-1].negated:
                     inner_pipeline = listed[-1].pipelines[-1]
                     counted = inner_pipeline.commands if pipefail else inner_pipeline.commands[-1:]
-                    why = next((w for w in (self._fails(c, pipefail) for c in counted) if w), None)
-                    if why and not listed[-1].operators:
-                        return f"the assignment takes the status of its `$( )`, where {why}"
-        return ""
+                    failure = next((f for f in (self._fails(c, pipefail) for c in counted) if f), None)
+                    if failure and not listed[-1].operators:
+                        return Failure(f"the assignment takes the status of its `$( )`, where {failure.why}",
+                                       failure.status)
+        return None
 
     def _may_be_0(self, name: str, before: int) -> bool:
         """The variable is unset or 0 as far as the last literal assignment before `before` says."""
@@ -252,9 +379,10 @@ class _Model:
 
     # ---- a child the script runs, named by a variable or its arguments
     def wrapped(self) -> Iterator[Lost]:
-        """A child (`"$@"`, `"$DIR/$1"`, `$PY "$script"`) whose status is not the script's: piped on
-        without pipefail, behind `||`, or followed by commands that set the status. The child is
-        judged by whoever knows what the arguments name (checks/delivery.py)."""
+        """A child (`"$@"`, `"$DIR/$1"`, `$PY "$script"`), or a function whose block is its `return
+        2`, whose status is not the script's: piped on without pipefail, behind `||`, or followed by
+        commands that set the status. The child is judged by whoever knows what the arguments name
+        (checks/delivery.py)."""
         for where in self.where:
             statement = where.statement
             if where.tested or statement.background or where.function:
@@ -263,10 +391,15 @@ class _Model:
                 last = len(pipeline.commands) - 1
                 for position, command in enumerate(pipeline.commands):
                     child = _child(command)
-                    if child is None or child[1]:  # (exec: the child's status is the process's)
+                    returning = command.kind == "simple" and command.head in self.returning
+                    if (child is None or child[1]) and not returning:  # (exec: the child's status is the process's)
                         continue
                     how = self._dropped(where, number, position, last)
-                    if how:
+                    if how and returning:
+                        yield self._lost(command.at, f"the script calls {command.head}() here, whose `return 2` is "
+                                         f"its block, and {how}", "exit-2-lost")
+                        return
+                    if how and child is not None:
                         yield self._lost(command.at, f"the wrapper runs {child[0]} here and {how}", "exit-2-lost",
                                          child=child[0])
                         return
@@ -309,6 +442,7 @@ class _Model:
                         read = next((c for c in _with_substitutions(command, position)
                                      if c is not None and _reads_stdin(c)), None)
                         continue
+                    child = child or _script_run(command)
                     if child is None or position > 0 or _given_input(command):
                         continue
                     yield self._lost(command.at, f"line {self._line(read.at)[0]} has already read the hook's input to "
@@ -327,6 +461,8 @@ class _State:
     def __init__(self, errexit: int, pipefail: bool) -> None:
         self.errexit = errexit
         self.pipefail = pipefail
+        self.err_trap: tuple[str, int] | None = None  # set by `trap ... ERR` (_Model._err_trap)
+        self.errtrace = False
 
     def apply(self, command: Command) -> None:
         words = [w.text for w in command.plain[1:]]
@@ -336,6 +472,9 @@ class _State:
                 self.errexit = command.at
             elif word.startswith("+") and "e" in word or (word == "+o" and option == "errexit"):
                 self.errexit = -1
+            if (word.startswith("-") and not word.startswith("--") and "E" in word) or (
+                    word == "-o" and option == "errtrace"):
+                self.errtrace = True
             if word == "-o" and option == "pipefail":
                 self.pipefail = True
             elif word == "+o" and option == "pipefail":
@@ -372,6 +511,19 @@ def _exit_status(command: Command) -> int | None:
 
 def _exit_2(command: Command) -> bool:
     return _exit_status(command) == 2
+
+
+def _end(lists: list[list[AndOr]]) -> int:
+    """The offset just past the last word of the lists (a compound command's end, near enough)."""
+    ends = [statement.end for listed in lists for statement in listed]
+    ends += [_end(command.lists) for listed in lists for statement in listed for pipeline in statement.pipelines
+             for command in pipeline.commands if command.lists]
+    return max(ends, default=0)
+
+
+def _return_2(command: Command) -> bool:
+    words = command.plain
+    return command.kind == "simple" and len(words) == 2 and words[0].text == "return" and words[1].text == "2"
 
 
 def _in_background(command: Command, tree: list[AndOr]) -> bool:
@@ -421,6 +573,20 @@ def _child(command: Command) -> tuple[str, bool] | None:
     return None
 
 
+def _script_run(command: Command) -> tuple[str, bool] | None:
+    """A script the command runs by its written name (`./guard.sh`, `python3 hooks/guard.py`)."""
+    words = [w.text for w in command.plain if not w.assignment] if command.kind == "simple" else []
+    if words and words[0] == "exec":
+        words = words[1:]
+    if words and words[0].endswith(SCRIPT_SUFFIXES) and "/" in words[0]:
+        return words[0], False
+    if len(words) > 1 and INTERPRETERS.match(words[0].rsplit("/", 1)[-1]):
+        script = next((w for w in words[1:] if not w.startswith("-")), "")
+        if script.endswith(SCRIPT_SUFFIXES):
+            return f"{words[0]} {script}", False
+    return None
+
+
 def _named(word: Word) -> bool:
     """A word that names a program through a variable or an argument (`"$@"`, `$PY`,
     `"$(dirname "$0")/$1"`), not the output of a command (`$(which x)`)."""
@@ -436,13 +602,25 @@ def _with_substitutions(command: Command, position: int) -> Iterator[Command | N
 
 
 def _reads_stdin(command: Command) -> bool:
-    """`cat` with no file (or `-`), `jq FILTER` with no file, with no input of their own."""
+    """`cat` with no file (or `-`), `jq FILTER` with no file, `read`, `mapfile`, `head`/`tail`/`dd`
+    with no file, with no input of their own. (`read` takes a line: the hook's input is one.)"""
     if command.kind != "simple" or _given_input(command):
         return False
-    words = [w.text for w in command.plain]
+    words = [w.text for w in command.plain if not w.assignment]  # (`IFS= read -r x`)
     if not words:
         return False
     operands = [w for w in words[1:] if not w.startswith("-") or w == "-"]
+    if words[0] in ("read", "mapfile", "readarray"):
+        return not any(w.startswith("-u") for w in words[1:])
+    if words[0] in ("head", "tail"):
+        counts = {i + 1 for i, w in enumerate(words) if w in ("-c", "-n", "--bytes", "--lines")}
+        return all(i in counts or w == "-" for i, w in enumerate(words) if i and not w.startswith("-"))
+    if words[0] == "dd":
+        return not any(w.startswith("if=") for w in words)
+    if words[0] == "tee":  # (reads all of it, whatever it writes)
+        return True
+    if INTERPRETERS.match(words[0].rsplit("/", 1)[-1]) and len(words) > 2 and words[1] in ("-c", "-e"):
+        return bool(INLINE_STDIN.search(words[2]))
     if words[0] == "cat":
         return all(w == "-" for w in operands)
     if words[0] == "jq" and not {"-n", "--null-input"} & set(words):

@@ -99,10 +99,23 @@ class Where(NamedTuple):
 GIT_TOP = "git rev-parse --show-toplevel"
 
 
+class _Known(dict[str, "str | None"]):
+    """The placeholders' values; the work tree's top (a stat of `.git` in each folder up to the
+    project) is looked for only when a command asks for it, then kept."""
+
+    def __init__(self, where: Where) -> None:
+        super().__init__(where.env)
+        self.where = where
+
+    def get(self, name: str, default: str | None = None) -> str | None:  # type: ignore[override]
+        if name == GIT_TOP and name not in self:
+            self[name] = _work_tree_top(self.where)
+        return super().get(name, default)
+
+
 @lru_cache(maxsize=1024)
 def _variables(where: Where) -> dict[str, str | None]:
-    known: dict[str, str | None] = dict(where.env)
-    known[GIT_TOP] = _work_tree_top(where)
+    known = _Known(where)
     for name, value in (("CLAUDE_PROJECT_DIR", where.project), ("CURSOR_PROJECT_DIR", where.project),
                         ("CLAUDE_PLUGIN_ROOT", where.plugin_root), ("CURSOR_PLUGIN_ROOT", where.plugin_root),
                         ("HOME", where.home)):

@@ -22,18 +22,20 @@ class Command:
     def __init__(self, kind: str, at: int, words: list[Word] | None = None) -> None:
         self.kind = kind
         self.at = at  # offset of its first word
-        self.words = words or []  # simple: every word, redirections included; function: its name; arith: inside
+        self.words = words or []  # simple: every word, redirections included; function: its name; arith: inside;
+        # case: its subject
         # compound: its lists in order (if: condition, then-part, [elif condition, part]..., [else part];
         # while/until: condition, body; for: body; case: one per arm; function: its body as one list)
         self.lists: list[list[AndOr]] = []
         self.conditions: set[int] = set()  # which of `lists` are tested conditions
         self.redirects: list[Word] = []  # a compound's own redirections (`done < file`, `} 3>&1`)
         self.substitutions: list[list[AndOr]] = []  # simple: what its `$( )` run, each parsed
+        self.patterns: list[list[Word]] = []  # case: the patterns of each arm (`words` holds its subject)
 
     @property
     def head(self) -> str:
         """A simple command's first word as written (with its quotes removed), "" if none."""
-        words = self.plain
+        words = self.plain if self.kind != "case" else []
         return words[0].text if words else ""
 
     @property
@@ -353,8 +355,10 @@ class _Parser:
     def _case(self, at: int) -> Command:
         command = Command("case", at)
         self.i += 1
-        if self._peek() is None:
+        subject = self._peek()
+        if subject is None:
             raise Unreadable("a case without a word")
+        command.words.append(subject)
         self.i += 1
         self._skip_newlines()
         self._take("in")
@@ -365,10 +369,15 @@ class _Parser:
                 return command
             if self._is(self._peek(), "(", operator=True):
                 self.i += 1
+            patterns: list[Word] = []
             while not self._is(self._peek(), ")", operator=True):  # the patterns
-                if self._peek() is None:
+                word = self._peek()
+                if word is None:
                     raise Unreadable("a case pattern without )")
+                if not (word.operator and word.text == "|"):
+                    patterns.append(word)
                 self.i += 1
+            command.patterns.append(patterns)
             self.i += 1
             command.lists.append(self.list_(frozenset({"esac"})))
             if self._is(self._peek(), ";;", operator=True):

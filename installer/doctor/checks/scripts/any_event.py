@@ -60,6 +60,14 @@ def _shell_trace(code: HookCode) -> Iterator[Finding]:
         yield code.report("script/shell-trace", code.flow.trace)
 
 
+@CODE_RULES.rule("script/value-keeps-quotes")
+def _value_keeps_quotes(code: HookCode) -> Iterator[Finding]:
+    """A value read by jq without -r (a JSON string, quotes and all) tested with an anchored pattern."""
+    for value in code.flow.quoted_values:
+        yield code.report("script/value-keeps-quotes", script_flow.Place(value.line, value.column),
+                          variable=value.variable, test=value.test, test_line=value.test_line)
+
+
 @CODE_RULES.rule("script/updated-input-not-object")
 def _updated_input_not_object(code: HookCode) -> Iterator[Finding]:
     return code.at_each("script/updated-input-not-object", code.flow.input_as_string)

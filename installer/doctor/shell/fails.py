@@ -1,0 +1,92 @@
+"""Commands whose failure is an ordinary outcome: the state of the world decides it (a branch
+without upstream, a detached HEAD, a grep that matches nothing, a service that is down, a test
+that is false), not a mistake in the script. Under `set -e` or an ERR trap that exits, such a
+command ends the script with its own status wherever it runs outside a test.
+
+Each entry gives why it fails and the status it fails with ("" where it varies)."""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ...patterns import lazy
+
+GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "zgrep", "pgrep"})  # exit 1 when nothing matches
+TESTS = frozenset({"[", "[[", "test"})
+DIFFS = frozenset({"diff", "cmp"})  # exit 1 when the files differ
+LOOKUPS = frozenset({"which", "type"})  # exit 1 when the command is not there
+FETCHES = frozenset({"curl", "wget"})  # a service that is down, a 4xx/5xx with -f
+JQ_EXIT_STATUS = lazy(r"-[a-zA-Z]*e[a-zA-Z]*$|--exit-status$")
+READ_TO_NUL = lazy(r"-[a-zA-Z]*d$")  # `read -d ''`: reads to a NUL that never comes, and fails at the end
+# git: a revision that may not exist (an upstream, a remote branch, a reflog entry)
+GIT_REVISION = lazy(r"@\{|^origin/|^upstream/|^refs/remotes/|^FETCH_HEAD$|^ORIG_HEAD$|^MERGE_HEAD$")
+GIT_ALWAYS = {  # subcommands that fail as an answer or on a state of the repository: (why, status)
+    "symbolic-ref": ("fails with 128 on a detached HEAD (a rebase, a bisect, a checked-out tag)", "128"),
+    "merge-base": ("fails when the branches share no commit or a name does not resolve (and `--is-ancestor` "
+                   "answers no with 1)", "1"),
+    "describe": ("fails with 128 where no tag is reachable", "128"),
+    "show-ref": ("exits 1 when no ref matches", "1"),
+    "ls-remote": ("fails when the remote cannot be reached", "128"),
+}
+GIT_QUIET_DIFF = frozenset({"diff", "diff-index", "diff-files"})
+
+
+class Failure(NamedTuple):
+    why: str
+    status: str  # the status it ends the script with, "" where it varies
+
+
+def ordinary_failure(words: list[str]) -> Failure | None:
+    """Why a simple command (its words, redirections left out) can fail as an ordinary outcome."""
+    if not words:
+        return None
+    head, args = words[0].rsplit("/", 1)[-1], words[1:]
+    if head in GREPS:
+        return Failure(f"`{head}` exits 1 when nothing matches", "1")
+    if head in TESTS:
+        return Failure(f"`{' '.join(words)[:40]}` is a test written as a command: it fails with 1 when false", "1")
+    if head in DIFFS:
+        return Failure(f"`{head}` exits 1 when the files differ", "1")
+    if head in LOOKUPS or (head == "command" and args[:1] in (["-v"], ["-V"])):
+        return Failure(f"`{' '.join(words[:3])}` exits 1 when the command is not installed", "1")
+    if head in FETCHES:
+        return Failure(f"`{head}` fails when the service is down or, with -f, answers an error", "")
+    if head == "jq" and any(JQ_EXIT_STATUS.match(a) for a in args):
+        return Failure("`jq -e` exits 1 when the value is null or false", "1")
+    if head == "read" and any(READ_TO_NUL.match(a) and following in ("", "\\0", "$'\\0'")
+                              for a, following in zip(args, args[1:])):
+        return Failure("`read -d ''` reaches the end of its input before a NUL and returns 1", "1")
+    if head == "mkdir" and not any(a.startswith("-") and not a.startswith("--") and "p" in a or a == "--parents"
+                                   for a in args):
+        return Failure("`mkdir` without -p fails when the folder is already there (every run after the first)", "1")
+    if head == "git":
+        return _git(args)
+    return None
+
+
+def _git(args: list[str]) -> Failure | None:
+    index = 0
+    while index < len(args) and args[index].startswith("-"):  # git's own options: -C dir, -c k=v
+        index += 2 if args[index] in ("-C", "-c", "--git-dir", "--work-tree") else 1
+    if index >= len(args):
+        return None
+    sub, rest = args[index], args[index + 1:]
+    if sub in GIT_ALWAYS:
+        why, status = GIT_ALWAYS[sub]
+        return Failure(f"`git {sub}` {why}", status)
+    if sub == "describe" and "--always" not in rest:
+        return Failure("`git describe` fails with 128 where no tag is reachable", "128")
+    revisions = [a for a in rest if not a.startswith("-")]
+    if sub in ("rev-parse", "rev-list", "log", "show", "cat-file", "diff", "diff-tree", "cherry") and (
+            any(GIT_REVISION.search(r) for r in revisions) or (sub == "rev-parse" and "--verify" in rest)
+            or (sub == "cat-file" and "-e" in rest)):
+        return Failure(f"`git {sub} {' '.join(rest)[:40]}` fails with 128 where that revision does not exist "
+                       "(a branch without upstream, a remote not fetched)", "128")
+    if sub == "config" and ({"--get", "--get-all", "--get-regexp"} & set(rest) or len(revisions) == 1):
+        return Failure(f"`git config {' '.join(revisions)[:30]}` exits 1 when the key is not set", "1")
+    if sub in GIT_QUIET_DIFF and {"--quiet", "--exit-code"} & set(rest):
+        return Failure(f"`git {sub} --quiet` exits 1 when there are changes", "1")
+    if sub == "remote" and rest[:1] == ["get-url"]:
+        return Failure("`git remote get-url` fails when the remote is not configured", "2")
+    if sub == "ls-files" and "--error-unmatch" in rest:
+        return Failure("`git ls-files --error-unmatch` fails for a file git does not track", "1")
+    return None

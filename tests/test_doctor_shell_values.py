@@ -1,0 +1,108 @@
+"""What a shell guard tests and prints, as the host receives it: a value read by jq without -r
+keeps its JSON quotes, so an anchored pattern never matches it (installer/doctor/shell/quoted.py);
+a command's own output before the JSON answer (installer/doctor/scripts/flow.py), whatever a quoted
+message holds. Each broken case is run by bash on a PreToolUse payload and really answers
+otherwise than its twin (tests/e2e/test_shell_status_e2e.py shows the real CLI)."""
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from doctor_support import doctor, settings
+from test_doctor_delivery import PAYLOAD, _status, _write
+
+BLOCK = 'echo "Blocked" >&2; exit 2'
+DENY = """jq -n --arg r "$rel <is> frozen" \\
+  '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: $r}}'"""
+
+# name: (the rule, the script, the line doctor names, its twin)
+CASES = {
+    "a regex anchored with ^": (
+        "script/value-keeps-quotes", "cmd=$(jq '.tool_input.command')\nif [[ $cmd =~ ^rm[[:space:]] ]]; then "
+        + BLOCK + "; fi\nexit 0\n", 1,
+        "cmd=$(jq -r '.tool_input.command')\nif [[ $cmd =~ ^rm[[:space:]] ]]; then " + BLOCK + "; fi\nexit 0\n"),
+    "a glob in a case arm, the value read through a here-string": (
+        "script/value-keeps-quotes", 'input=$(cat)\ncmd=$(jq .tool_input.command <<<"$input")\ncase "$cmd" in\n'
+        "  rm*) " + BLOCK + " ;;\nesac\n", 2,
+        'input=$(cat)\ncmd=$(jq --raw-output .tool_input.command <<<"$input")\ncase "$cmd" in\n  rm*) ' + BLOCK
+        + " ;;\nesac\n"),
+    "an equality test with !=": (
+        "script/value-keeps-quotes", 'tool=$(jq ".tool_name // empty")\n[ "$tool" != "Bash" ] && exit 0\n' + BLOCK
+        + "\n", 1, 'tool=$(jq -r ".tool_name // empty")\n[ "$tool" != "Bash" ] && exit 0\n' + BLOCK + "\n"),
+    "a grep -E ^ fed by echo": (
+        "script/value-keeps-quotes", "local_cmd=$(jq '.tool_input.command')\n"
+        "if echo \"$local_cmd\" | grep -qE '^(rm|mv) '; then " + BLOCK + "; fi\n", 1,
+        "local_cmd=$(jq -r '.tool_input.command')\nif echo \"$local_cmd\" | grep -qE '^(rm|mv) '; then " + BLOCK
+        + "; fi\n"),
+    "pushd prints the stack before the JSON, the message holding a quoted >": (
+        "script/text-before-json", 'rel=$(jq -r .tool_input.command)\npushd "${CLAUDE_PROJECT_DIR:-.}"\n' + DENY
+        + "\npopd >/dev/null\n", 2,
+        'rel=$(jq -r .tool_input.command)\npushd "${CLAUDE_PROJECT_DIR:-.}" >/dev/null\n' + DENY
+        + "\npopd >/dev/null\n"),
+}
+
+
+def _stdout(base: Path, command: str) -> str:
+    import os
+    return subprocess.run(["sh", "-c", command], input=PAYLOAD, text=True, capture_output=True, timeout=30,
+                          env={**os.environ, "CLAUDE_PROJECT_DIR": str(base)}).stdout
+
+
+@pytest.mark.parametrize("twin", [False, True], ids=["broken", "twin"])
+@pytest.mark.parametrize("name", list(CASES))
+def test_a_test_that_never_matches_or_text_before_the_answer_is_flagged_at_the_line_to_change(tmp_path, name, twin):
+    rule, broken, line, fixed = CASES[name]
+    base = tmp_path / "project"
+    command = _write(base, {"h.sh": fixed if twin else broken}, "h.sh")
+    if rule == "script/text-before-json":  # what the host would receive: one JSON object, or text before it
+        assert _stdout(base, command).startswith("{") == twin
+    else:
+        assert (_status(base, command) == 2) == twin
+    out = doctor(base, {".claude/settings.json": settings(command=command)})
+    flagged = [(f.rule, f.line) for f in out.findings if f.rule == rule and Path(f.path).name == "h.sh"]
+    assert flagged == ([] if twin else [(rule, line)])
+
+
+@pytest.mark.parametrize("text", [
+    "cmd=$(jq '.tool_input.command')\ncase \"$cmd\" in *rm\\ -rf*) exit 2 ;; esac\n",  # looks inside the value
+    "cmd=$(jq '.tool_input.command')\n[[ $cmd == '\"rm'* ]] && exit 2\nexit 0\n",  # the quote written in the pattern
+    "cmd=$(jq '.tool_input.command')\necho \"$cmd\" | grep -q 'rm ' && exit 2\nexit 0\n",  # unanchored grep
+    "active=$(jq '.stop_hook_active')\n[ \"$active\" = true ] && exit 0\nexit 2\n",  # a boolean prints bare
+    "args=$(jq -c '.tool_input')\n[[ $args == '{'* ]] && exit 2\nexit 0\n",  # an object, not a string
+])
+def test_values_whose_quotes_do_not_matter_stay_clean(tmp_path, text):
+    base = tmp_path / "project"
+    command = _write(base, {"h.sh": text}, "h.sh")
+    out = doctor(base, {".claude/settings.json": settings(command=command)})
+    assert [f.rule for f in out.findings if f.rule == "script/value-keeps-quotes"] == []
+
+
+@pytest.mark.parametrize("line, prints", [
+    ("git stash", True), ("git stash -q", False), ("git pull --ff-only", True), ("git fetch origin", False),
+    ("git branch", True), ("git branch feature", False), ("git config user.name", True),
+    ("git config user.name bot", False), ("git worktree add ../wt", True), ("git checkout -b x", False),
+    ("npx prettier --write \"$f\"", True), ("ruff check \"$f\"", True), ("mkdir -pv build", True),
+    ("mkdir -p build", False), ("dirs", True), ("ruff check \"$f\" >/dev/null", False),
+    ("export CDPATH=.:$HOME/src\ncd app", True), ("export CDPATH=.:$HOME/src\ncd \"$CLAUDE_PROJECT_DIR\"", False),
+])
+def test_a_command_that_prints_on_stdout_before_the_answer_is_named_and_its_quiet_twin_is_not(tmp_path, line, prints):
+    text = f"f=$(jq -r .tool_input.file_path)\n{line}\necho '{{\"decision\": \"block\", \"reason\": \"no\"}}'\n"
+    base = tmp_path / "project"
+    command = _write(base, {"h.sh": text}, "h.sh")
+    out = doctor(base, {".claude/settings.json": settings(event="PostToolUse", matcher="Edit", command=command)})
+    flagged = [f.line for f in out.findings if f.rule == "script/text-before-json"]
+    assert flagged == ([text.count("\n", 0, text.index(line.split("\n")[-1])) + 1] if prints else [])
+
+
+@pytest.mark.parametrize("text, flagged", [
+    ("tool=$(jq '.tool_name' | head -n 1)\n[ \"Bash\" = \"$tool\" ] || exit 0\nexit 2\n", True),
+    ("tool=$(jq '.tool_name' | xargs)\n[ \"Bash\" = \"$tool\" ] || exit 0\nexit 2\n", False),  # xargs unquotes
+    ("tool=$(jq '.tool_name' | tr -d '\"')\n[ \"$tool\" = Bash ] || exit 0\nexit 2\n", False),
+])
+def test_what_a_pipe_after_jq_does_to_the_quotes_is_followed(tmp_path, text, flagged):
+    base = tmp_path / "project"
+    command = _write(base, {"h.sh": text}, "h.sh")
+    assert (_status(base, command) == 2) != flagged  # the comparison really never holds where flagged
+    out = doctor(base, {".claude/settings.json": settings(command=command)})
+    assert [f.line for f in out.findings if f.rule == "script/value-keeps-quotes"] == ([1] if flagged else [])
