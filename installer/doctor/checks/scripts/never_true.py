@@ -2,12 +2,12 @@
 by the language's own rules or against the values the host really sends."""
 from __future__ import annotations
 
-import re
 from typing import Iterator
 
 from .... import hosts
 from ....hooks.events import BUILTIN_TOOLS
 from ....hosts.claude.protocol import protocol
+from ....patterns import lazy
 from ...model import Context, Finding, Handler, RuleTable
 from ...scripts.conditions import relative_path_pattern
 from ...scripts.keys import Site
@@ -80,7 +80,7 @@ def _tool_name_renamed(script: Script) -> Iterator[Finding]:
 
 
 # a read of a field of the call's tool_input, in the languages doctor reads (`.cmd`, `["cmd"]`, `.get("cmd")`)
-_INPUT_FIELD = re.compile(r"tool_input\b[^\n]{0,12}?(?:\.get\(\s*['\"]|\?\.|\.|\[\s*['\"])(?P<field>\w+)\b")
+_INPUT_FIELD = lazy(r"tool_input\b[^\n]{0,12}?(?:\.get\(\s*['\"]|\?\.|\.|\[\s*['\"])(?P<field>\w+)\b")
 
 
 @RENAMED_TOOL_RULES.rule("script/input-field-renamed")

@@ -8,6 +8,7 @@ from typing import Iterator
 
 from .... import hosts
 from ....hosts.base import Host
+from ....patterns import lazy
 from ...model import Context, Finding, Handler, RuleTable
 from ...scripts.keys import Site
 from .units import Script, scripts_run_by, through
@@ -70,7 +71,7 @@ def _answer_rejected(script: Script) -> Iterator[Finding]:
 
 
 # what writes to stderr in the languages doctor reads (a reason there, wherever it is written)
-_STDERR = re.compile(r"stderr|>&\s*2|/dev/stderr|console\.(?:error|warn)|\bwarn\b|\bdie\b|\bcroak\b|\blogg(?:ing|er)\b")
+_STDERR = lazy(r"stderr|>&\s*2|/dev/stderr|console\.(?:error|warn)|\bwarn\b|\bdie\b|\bcroak\b|\blogg(?:ing|er)\b")
 
 
 @REJECTED_RULES.rule("script/exit-2-without-reason")
