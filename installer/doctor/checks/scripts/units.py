@@ -60,6 +60,17 @@ class Script:
         self.importers: dict[Path, tuple[ScriptFacts, list[Handler]]] = {}
 
     @cached_property
+    def text(self) -> str:
+        """Its text, as doctor reads a script (bounded); "" where it cannot be read now."""
+        from .... import safe_read
+        from ....errors import HookwrightError
+
+        try:
+            return safe_read.read(self.facts.path, safe_read.SCRIPT).decode("utf-8", "replace")
+        except (OSError, HookwrightError):
+            return ""
+
+    @cached_property
     def claude(self) -> list[Handler]:
         return [h for h in self.handlers if read_by(h, claude_protocol.ANSWER_TABLE)]
 
