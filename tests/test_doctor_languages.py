@@ -315,3 +315,29 @@ def test_a_node_guard_shared_with_opencode_is_judged_by_the_names_claude_code_se
     config = _settings(("PreToolUse", "Bash", 'node "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.mjs"'))
     hits = found(doctor(tmp_path, {S: config, **files}), "script/value-never-sent")
     assert [h.line for h in hits] == ([4] if bad else [])
+
+
+# ---- a status returned by the main() the exit is made of -------------------------------------------------
+
+@pytest.mark.parametrize("ending", ["process.exit(main());", "process.exitCode = await main();",
+                                    "main().then(process.exit);", "main().then((code) => process.exit(code));"])
+def test_a_node_guards_return_2_from_the_main_its_exit_is_made_of_is_its_exit_2(tmp_path, ending):
+    guard = ("import { readFileSync } from 'node:fs';\nasync function main() {\n"
+             "  const cmd = JSON.parse(readFileSync(0, 'utf8')).tool_input.command;\n"
+             "  if (cmd.includes('rm -rf')) {\n    console.error('Blocked: rm -rf');\n    return 2;\n  }\n"
+             f"  return 0;\n}}\n{ending}\n")
+    on_post = _settings(("PostToolUse", "Bash", 'node "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.mjs"'))
+    (hit,) = found(doctor(tmp_path, {S: on_post, ".claude/hooks/guard.mjs": guard}), "script/exit-2-does-not-block")
+    assert (hit.path.endswith("settings.json"), hit.line) == (True, 3) and "its line 6" in hit.message
+    on_pre = _settings(("PreToolUse", "Bash", 'node "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.mjs"'))
+    assert not found(doctor(tmp_path, {S: on_pre, ".claude/hooks/guard.mjs": guard}), "script/exit-2-does-not-block")
+
+
+@pytest.mark.parametrize("child_ends, lost", [("process.exit(main());", True), ("main();", False)])
+def test_a_dispatcher_that_drops_a_node_childs_returned_2_loses_the_block(tmp_path, child_ends, lost):
+    child = ("function main() {\n  console.error('Blocked');\n  return 2;\n}\n" + child_ends + "\n")
+    dispatcher = ("import subprocess, sys\nsubprocess.run(['node', 'child.mjs'])\n")
+    files = {".claude/hooks/child.mjs": child, ".claude/hooks/dispatch.py": dispatcher}
+    config = _settings(("PreToolUse", "Bash", 'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/dispatch.py"'))
+    hits = found(doctor(tmp_path, {S: config, **files}), "delivery/exit-2-lost")
+    assert [h.line for h in hits] == ([2] if lost else [])

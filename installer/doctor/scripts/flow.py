@@ -708,12 +708,17 @@ LINE_BREAK = lazy(r"(\r\n|\r|\n)")
 
 
 def _exit_through(tree: ast.Module) -> set[str]:
-    """The functions whose return value is the exit status: sys.exit(main()), raise SystemExit(main())."""
+    """The functions whose return value is the exit status: sys.exit(main()), raise
+    SystemExit(main()), sys.exit(asyncio.run(main()))."""
     out = set()
     for node in _nodes(tree):
         if isinstance(node, ast.Call) and _name(node.func) in EXIT_CALLS | {"SystemExit"} and node.args \
-                and isinstance(node.args[0], ast.Call) and isinstance(node.args[0].func, ast.Name):
-            out.add(node.args[0].func.id)
+                and isinstance(node.args[0], ast.Call):
+            called = node.args[0]
+            if _name(called.func) == "asyncio.run" and called.args and isinstance(called.args[0], ast.Call):
+                called = called.args[0]
+            if isinstance(called.func, ast.Name):
+                out.add(called.func.id)
     return out
 
 
@@ -1855,6 +1860,7 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
         said = " ".join(m.group(1) for m in JS_CONSOLE_ERROR.finditer(before))
         exits.append(Exit(int(status), match.group(0), said, place(match.start())))
     exits += [Exit(None, match.group(0), "", place(match.start())) for match in JS_EXIT_OTHER.finditer(code)]
+    exits += _js_returned_statuses(code, place)
     for match in JS_READ.finditer(code):
         branch, scope = blocks(match.start())
         reads.append(StdinRead(place(match.start()), branch, scope, match.start()))
@@ -1894,6 +1900,35 @@ def _js_stdout_loggers(code: str) -> tuple[set[str], int | None]:
         if first is None:
             first = match.start("pino" if match.group("pino") else "winston")
     return names, first
+
+
+# a function whose return value is the exit status: process.exit(main()), process.exitCode = await main(),
+# main().then(process.exit), main().then((code) => process.exit(code))
+JS_EXIT_THROUGH = lazy(r"""process\.exit(?:Code\s*=\s*|\s*\(\s*)(?:await\s+)?(?P<fn>[A-Za-z_$][\w$]*)\s*\(|"""
+                       r"""(?<![\w$.])(?P<then>[A-Za-z_$][\w$]*)\s*\([^()]*\)\s*\.then\(\s*(?:process\.exit\b|\(?\s*"""
+                       r"""(?P<v>[A-Za-z_$][\w$]*)\s*\)?\s*=>\s*\{?\s*process\.exit(?:Code\s*=\s*|\s*\(\s*)(?P=v)\b)""",
+                       needs=("process.exit",))
+JS_RETURN_STATUS = lazy(r"""(?<![\w$.])return\s+(?P<status>\d+)\s*[;}\n]""", needs=("return",))
+
+
+def _js_returned_statuses(code: str, place: Places) -> list[Exit]:
+    """`return 2` in a function whose return value is the exit status (JS_EXIT_THROUGH): an exit
+    with that status, where it returns."""
+    names = {m.group("fn") or m.group("then") for m in JS_EXIT_THROUGH.finditer(code)}
+    if not names:
+        return []
+    from .imports import function_spans
+
+    spans = function_spans(code, "javascript")
+    out = []
+    for name in sorted(names & spans.keys()):
+        start, end = spans[name]
+        for match in JS_RETURN_STATUS.finditer(code, start, end):
+            before = code[max(0, match.start() - 240):match.start()]
+            said = " ".join(m.group(1) for m in JS_CONSOLE_ERROR.finditer(before))
+            out.append(Exit(int(match.group("status")), f"return {match.group('status')} from {name}() (the exit status)",
+                            said, place(match.start())))
+    return out
 
 
 class _Spans:

@@ -103,7 +103,7 @@ JS_FUNCTION = lazy(r"""(?:function\s*\*?\s*(?P<fn>[A-Za-z_$][\w$]*)\s*\(|(?:cons
 def answer_functions(code: str, language: str, answers: str = "hookEventName") -> frozenset[str]:
     """The functions of a module that write an answer (their text holds `answers`) or call one
     that does: what a script that imports the module must call for the module's answer to be its."""
-    spans = _function_spans(code, language)
+    spans = function_spans(code, language)
     direct = {name for name, (start, end) in spans.items() if answers in code[start:end]}
     found = set(direct)
     for _ in range(len(spans)):  # (callers of callers, to the fixed point)
@@ -115,7 +115,7 @@ def answer_functions(code: str, language: str, answers: str = "hookEventName") -
     return frozenset(found)
 
 
-def _function_spans(code: str, language: str) -> dict[str, tuple[int, int]]:
+def function_spans(code: str, language: str) -> dict[str, tuple[int, int]]:
     """{function name: (start, end)} of the module's functions (Python: by indentation; JavaScript: by braces)."""
     spans: dict[str, tuple[int, int]] = {}
     if language == "python":
