@@ -245,3 +245,18 @@ def test_the_shebangs_errexit_holds_only_where_the_file_runs_by_its_shebang(tmp_
     assert (_status(base, command) == 2) != flagged
     out = doctor(base, {".claude/settings.json": settings(command=command)})
     assert [f.line for f in out.findings if f.rule == "delivery/errexit-exits-early"] == ([3] if flagged else [])
+
+
+DENY = """jq -n '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "%s"}}'\n"""
+
+
+@pytest.mark.parametrize("decision, flagged", [("deny", True), ("allow", False)])
+def test_errexit_before_a_json_refusal_is_flagged_and_before_an_allow_it_is_not(tmp_path, decision, flagged):
+    """A failure under set -e ends the script before its deny (the call runs); before an allow,
+    the call runs all the same (it is asked for, not approved)."""
+    base = tmp_path / "project"
+    text = 'set -e\ncat >/dev/null\ncd "$CLAUDE_PROJECT_DIR"\nup=$(git rev-parse "@{u}")\n' + DENY % decision
+    command = _write(base, {"h.sh": text}, "h.sh")
+    assert _status(base, command) == 128  # (the answer never printed)
+    out = doctor(base, {".claude/settings.json": settings(command=command)})
+    assert [f.line for f in out.findings if f.rule == "delivery/errexit-exits-early"] == ([4] if flagged else [])

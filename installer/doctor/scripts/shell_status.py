@@ -37,7 +37,9 @@ COMPARISON = lazy(r"[<>]|==|!=")
 ASSIGNS = lazy(r"(?<![=!<>])=(?!=)|\+\+|--")
 STATUS_READ = lazy(r"\$\?|\$\{\?\}|PIPESTATUS", needs=("$?", "${?}", "PIPESTATUS"))
 BLOCKS = lazy(r"\b(?:exit|return)[ \t]+2\b", needs=("2",))
-DECIDES = lazy(r"permissionDecision|\bdecision\b", needs=("ecision",))  # a JSON answer that refuses
+# a JSON answer that refuses (or whose decision a variable holds): not an allow
+DECIDES = lazy(r"""(?:permissionDecision|\bdecision|\bbehavior)\W{0,8}(?:deny|block|ask|\$)""",
+               needs=("ecision", "behavior"))
 CHILD = lazy(r"\$[{@*1-9A-Za-z_]")  # a command a variable or an argument names may be a child to follow
 INLINE_STDIN = lazy(r"sys\.stdin|process\.stdin|readFileSync\(\s*0|/dev/stdin|\bSTDIN\b|\$stdin")
 WRAPPERS = frozenset({"command", "nohup", "time", "builtin", "stdbuf", "nice"})
