@@ -173,6 +173,9 @@ class Dropped(NamedTuple):
     keys: Keys  # where the file breaks the host's format (() the file as a whole)
     why: str
     fix: str  # what to do, for a hint
+    # what the host does instead of reading it, as a variant of doctor's rule words it (None: drops
+    # the file; "not-started": refuses to start at all, as Codex does with a config.toml)
+    effect: str | None = None
 
 
 class Skipped(NamedTuple):
@@ -686,6 +689,17 @@ class Host(ABC):
     def dropped(self, doc: Document) -> Dropped | None:
         """Why the host drops this whole file, which it reads without error otherwise, and none of
         its hooks run (None: it loads it): a host whose format is stricter than its JSON (Codex)."""
+        return None
+
+    def hooks_switch(self, data: Any) -> tuple[Keys, bool] | None:
+        """Where a file of the host says whether the host runs hooks at all, and what it says (None:
+        it says nothing), for a switch whose value in the file of highest precedence counts for every
+        file of the session (Codex's `[features] hooks`; Claude Code's disableAllHooks has rules of its own)."""
+        return None
+
+    def unparsed_effect(self, path: Path) -> str | None:
+        """What the host does with a file of its that does not parse, as a variant of doctor's
+        rule words it: None, it ignores that file; "not-started", it does not start at all."""
         return None
 
     def skipped(self, target: Target, data: Any) -> list[Skipped]:

@@ -281,11 +281,13 @@ def _meant(before: dict[str, Any], projects: list[str], hashes: dict[str, str], 
     return data
 
 
-def toml_lines(projects: list[str], hashes: dict[str, str]) -> str:
-    """The lines a person adds to config.toml for the same trust (TOML basic strings: JSON's escapes)."""
-    def quoted(text: str) -> str:
-        return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+def toml_string(text: str) -> str:
+    """A TOML basic string: JSON's escapes, DEL escaped."""
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
 
-    lines = [f'[projects.{quoted(folder)}]\ntrust_level = "trusted"' for folder in projects]
-    lines += [f"[hooks.state.{quoted(key)}]\ntrusted_hash = {quoted(digest)}" for key, digest in hashes.items()]
+
+def toml_lines(projects: list[str], hashes: dict[str, str]) -> str:
+    """The lines a person adds to config.toml for the same trust."""
+    lines = [f'[projects.{toml_string(folder)}]\ntrust_level = "trusted"' for folder in projects]
+    lines += [f"[hooks.state.{toml_string(key)}]\ntrusted_hash = {toml_string(digest)}" for key, digest in hashes.items()]
     return "\n".join(lines)
