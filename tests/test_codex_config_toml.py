@@ -165,3 +165,14 @@ def test_a_projects_switch_turns_off_the_users_hooks_too_and_is_said_in_the_proj
     repo = codex_project(tmp_path, home, {"user": INLINE.format(matcher="Bash"), ".codex/config.toml": "[features]\nhooks = false\n"})
     [hit] = found(doctor(repo, {}, given=False), "host/hooks-switched-off")
     assert hit.path == str(repo / ".codex" / "config.toml") and str(home / ".codex" / "config.toml") in hit.message
+
+
+@pytest.mark.parametrize("raw, says", [(b"a = " + b"[" * 50000 + b"]" * 50000 + b"\n", "nested deeper"),
+                                       (b'x = "\xff"\n', "utf-8")], ids=["deep", "not-utf-8"])
+def test_a_hostile_config_toml_is_said_with_exit_2_and_never_an_internal_error(tmp_path, home, hookwright, raw, says):
+    repo = codex_project(tmp_path, home, {})
+    (repo / ".codex").mkdir()
+    (repo / ".codex" / "config.toml").write_bytes(raw)
+    ran = hookwright("doctor", "--project", repo, "--json")
+    [hit] = [f for f in ran.json["findings"] if f["rule"] == "structure/invalid-json"]
+    assert ran.code == 2 and says in hit["message"].lower() and "Codex CLI does not start" in hit["message"]

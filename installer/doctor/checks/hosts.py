@@ -177,6 +177,17 @@ def _hook_untrusted(ctx: Context, at: FileAt) -> Iterator[Finding]:
             yield found
 
 
+@FILE_RULES.rule("host/hook-never-loaded")
+def _hook_never_loaded(ctx: Context, at: FileAt) -> Iterator[Finding]:
+    """A place of the file its host reads and skips (Host.never_loaded): an event it does not have,
+    a handler type it does not run, a timeout it cuts."""
+    host = hosts.of(at.file.host)
+    if host is None or at.file.document is None or host.dropped(at.file.document) is not None:
+        return
+    for keys, why, fix in host.never_loaded(at.file.document.data):
+        yield ctx.finding("host/hook-never-loaded", at.file, keys, at_key=len(keys) == 2, why=why, fix=fix)
+
+
 @FILE_RULES.rule("host/hooks-switched-off")
 def _hooks_switched_off(ctx: Context, at: FileAt) -> Iterator[Finding]:
     """A switch that turns off every hook of the host (Host.hooks_switch), in the file whose value

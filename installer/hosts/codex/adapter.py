@@ -141,6 +141,7 @@ class Codex(MatcherGroups):
     # extension's) keeps a name of its own, which doctor cannot list
     tool_renames = {name: SHELL_TOOL for name in ("exec_command", "shell", "shell_command", "local_shell",
                                                   "unified_exec")}
+    tool_input_renames = {"cmd": "command"}  # exec_command's `cmd`, as its hooks get it (#stdin-payload, measured)
     hook_tool_names = frozenset({SHELL_TOOL, "apply_patch", "Write", "Edit", "spawn_agent", "Agent"})
     tool_events = frozenset({"PreToolUse", "PostToolUse", "PermissionRequest"})
     exact_name_matcher = r"[A-Za-z0-9_|]*"  # a list of exact names; anything else is a regex (#matchers)
@@ -151,6 +152,12 @@ class Codex(MatcherGroups):
         ("permissionDecision", "deny"): ("permissionDecisionReason",
                                          "permissionDecision:deny without a non-empty permissionDecisionReason"),
         ("permissionDecision", "allow"): ("updatedInput", "unsupported permissionDecision:allow")}}
+
+    # a PreToolUse answer with these keys is invalid: the hook failed and the call runs (#output-protocol)
+    rejected_keys = {"PreToolUse": {"continue": ("false", "unsupported continue:false on PreToolUse"),
+                                    "stopReason": (None, "unsupported stopReason on PreToolUse"),
+                                    "suppressOutput": ("true", "unsupported suppressOutput on PreToolUse")}}
+    exit_2_needs_reason = {"PreToolUse": "exited with code 2 but did not write a blocking reason"}
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
         base = codex_home() if project is None else project / FOLDER
@@ -280,6 +287,40 @@ class Codex(MatcherGroups):
             return Dropped(keys, f"{where or 'the file'}: {error.message}",
                            "fix the value (docs/hosts/codex.md#file-format says what Codex takes)")
         return None
+
+    def never_loaded(self, data: Any) -> list[tuple[tuple[str | int, ...], str, str]]:
+        """What Codex reads and never runs, without a word or with one line a headless run does
+        not show (measured on 0.171.0, docs/hosts/codex.md#file-format, #handler-fields,
+        #timeouts): an event name it does not have (case-sensitive; Claude Code's
+        PostToolUseFailure and Notification are none of its), a `prompt` or `agent` handler, a
+        blank command; and a SessionEnd or Interrupt timeout over 3 s, cut to 3."""
+        hooks = data.get("hooks") if isinstance(data, dict) else None
+        found: list[tuple[tuple[str | int, ...], str, str]] = []
+        for event, groups in hooks.items() if isinstance(hooks, dict) else ():
+            if event == "state" and isinstance(data, Settings):
+                continue
+            if event not in trust.LABELS:
+                close = next((name for name in trust.LABELS if name.lower() == str(event).lower()), None)
+                found.append((("hooks", event), f"Codex has no event {json.dumps(event)} and ignores it without a word",
+                              f"use {close}: event names are case-sensitive" if close else
+                              "use one of Codex's events (docs/hosts/codex.md#events)"))
+                continue
+            for place in self.walk({"hooks": {event: groups}}):
+                handler = place.value
+                if not isinstance(handler, dict):
+                    continue
+                kind, timeout = handler.get("type"), handler.get("timeout")
+                if kind in ("prompt", "agent"):
+                    found.append((place.keys + ("type",), f"Codex skips {kind} hooks (\"{kind} hooks are not "
+                                  "supported yet\")", "run a command hook instead"))
+                elif kind == "command" and isinstance(handler.get("command"), str) and not handler["command"].strip():
+                    found.append((place.keys + ("command",), "Codex skips a hook whose command is blank",
+                                  "write the command, or remove the hook"))
+                elif event in trust.SHORT_TIMEOUT and isinstance(timeout, int) and timeout > 3:
+                    found.append((place.keys + ("timeout",), f"Codex cuts a {event} hook's timeout to 3 s and stops "
+                                  f"it then, not after {timeout} s", "keep the hook's work under 3 s (or move it "
+                                  "to Stop)"))
+        return found
 
     def hooks_switch(self, data: Any) -> tuple[tuple[str, ...], bool] | None:
         """`[features] hooks` in a config.toml, or its old name `codex_hooks` (Codex warns that it is

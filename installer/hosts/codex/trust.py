@@ -149,9 +149,14 @@ def hash_line(path: Path, key: str) -> tuple[Path, int] | None:
 
 def parse_toml(raw: bytes, path: Path = Path("config.toml")) -> dict[str, Any]:
     """A config.toml's data; a HookwrightError naming the line where Codex would refuse it too."""
+    from ...errors import ErrorKind, HookwrightError
     from ...resources import toml_from
 
-    return toml_from(path, raw, hint="fix the file: Codex does not start with it either")
+    try:
+        return toml_from(path, raw, hint="fix the file: Codex does not start with it either")
+    except RecursionError:  # (tomllib reads nested arrays and tables by recursion)
+        raise HookwrightError("arrays or tables nested deeper than a TOML reader follows", path=path,
+                              kind=ErrorKind.NOT_JSON, hint="fix the file: Codex does not start with it either") from None
 
 
 # ---- project trust -------------------------------------------------------------------------------

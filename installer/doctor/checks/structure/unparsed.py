@@ -39,8 +39,8 @@ def _duplicate_key(ctx: Context, at: Unparsed) -> Iterator[Finding]:
 @UNPARSED_RULES.rule("structure/invalid-json")
 def _invalid_json(ctx: Context, at: Unparsed) -> Iterator[Finding]:
     if at.error.kind not in (ErrorKind.UNREADABLE, ErrorKind.DUPLICATE_KEY):
-        host = HOST_NAMES.get(at.file.host, HOST_NAMES["claude"])  # (a file of unknown kind: read as Claude Code's)
         known = hosts.of_kind(at.file.kind)
+        host = known.title if known is not None else HOST_NAMES.get(at.file.host, HOST_NAMES["claude"])  # (unknown: as Claude Code's)
         effect = known.unparsed_effect(at.file.path) if known is not None else None  # (a host's other format)
         yield at.finding(ctx, "structure/invalid-json", detail=at.error.reason if effect is None else at.error.message,
                          host=host, variant=effect)
