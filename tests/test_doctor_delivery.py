@@ -102,10 +102,15 @@ def _write(base: Path, files: dict[str, str], runs: str) -> str:
     return f'{RUNNERS[Path(runs).suffix]} "$CLAUDE_PROJECT_DIR"/.claude/hooks/{runs}'
 
 
-def _status(base: Path, command: str) -> int:
-    """The exit status the hook's command ends with on a PreToolUse payload, run as Claude Code runs it."""
+def _run(base: Path, command: str) -> subprocess.CompletedProcess[str]:
+    """The hook's command run on a PreToolUse payload as Claude Code runs it."""
     return subprocess.run(["sh", "-c", command], input=PAYLOAD, text=True, capture_output=True, timeout=30,
-                          env={**os.environ, "CLAUDE_PROJECT_DIR": str(base)}).returncode
+                          env={**os.environ, "CLAUDE_PROJECT_DIR": str(base)})
+
+
+def _status(base: Path, command: str) -> int:
+    """The exit status the hook's command ends with."""
+    return _run(base, command).returncode
 
 
 @pytest.mark.parametrize("twin", [False, True], ids=["broken", "twin"])

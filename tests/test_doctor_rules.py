@@ -392,9 +392,12 @@ def test_rule_quiet_on_the_fixed_config(rule, bad, good, given, config, tmp_path
 # rules whose case needs more than files (a program on PATH): tested below
 # and a plugin's hooks file named alone (its .mcp.json named too would read as a settings file):
 # tests/test_doctor_conditions.py; the folder the agent starts in, an installed plugin:
-# tests/test_doctor_scopes.py; an `if` beside its group's other handlers: tests/test_doctor_never_sent.py
+# tests/test_doctor_scopes.py; an `if` beside its group's other handlers: tests/test_doctor_never_sent.py;
+# a switch in the user's config.toml over a project's hooks: tests/test_codex_config_toml.py; the
+# places Codex never runs, in both of its formats: tests/test_codex_rules.py
 CASED_BELOW = {"host/newer-than-facts", "matcher/plugin-server-bare-name", "structure/settings-not-read",
-               "structure/plugin-switched-off", "matcher/if-narrows-matcher"}
+               "structure/plugin-switched-off", "matcher/if-narrows-matcher", "host/hooks-switched-off",
+               "host/hook-never-loaded"}
 
 
 def test_every_rule_of_these_kinds_has_a_case():

@@ -120,6 +120,12 @@ CASES = {
         + "  exit 2\n}\ncheck\n", 5,
         "set -eE\ntrap 'exit 2' ERR\ncheck() {\n  cat >/dev/null\n  command -v not-a-tool-here >/dev/null\n  " + BLOCK
         + "  exit 2\n}\ncheck\n"),
+    "set -eo pipefail in one cluster and a pipeline whose first part asks the remote": (
+        "delivery/errexit-exits-early",
+        'set -eo pipefail\ncat >/dev/null\ncd "$CLAUDE_PROJECT_DIR"\n'
+        'head=$(git remote show origin | sed -n "s/.*HEAD branch: //p")\n' + BLOCK + "exit 2\n", 4,
+        'set -eo pipefail\ncat >/dev/null\ncd "$CLAUDE_PROJECT_DIR"\n'
+        'head=$(git remote show origin 2>/dev/null | sed -n "s/.*HEAD branch: //p" || true)\n' + BLOCK + "exit 2\n"),
     "a function's return 2 with the commands after its call setting the status": (
         "delivery/exit-2-lost",
         'check() {\n  case "$1" in *rm*) ' + BLOCK.strip() + '; return 2 ;; esac\n}\ncheck "$(cat)"\n'
@@ -187,6 +193,9 @@ def test_a_block_the_shell_itself_loses_is_flagged_at_the_line_to_change(tmp_pat
     'set -e\ncat >/dev/null\ncheck() { grep -q TODO /dev/null; exit 2; }\nif check; then :; fi\nexit 2\n',
     "set -e\ntrap 'echo failed >&2; exit 2' ERR\ncat >/dev/null\n[ -f /nonexistent ]\nexit 2\n",
     'cat >/dev/null\nup=$(git rev-parse "@{u}" 2>/dev/null)\nexit 2\n',  # no errexit
+    # the revision is tested before the command that needs it
+    'set -e\ncat >/dev/null\nif git rev-parse --verify -q "@{u}" >/dev/null; then\n  n=$(git rev-list --count "@{u}..HEAD")\n'
+    'fi\nexit 2\n',
     'set -e\ncheck() {\n  case "$1" in *rm*) echo no >&2; return 2 ;; esac\n}\ncheck "$(cat)"\necho "checked" >&2\n',
     'check() {\n  case "$1" in *rm*) echo no >&2; return 2 ;; esac\n}\ncheck "$(cat)" || exit $?\necho ok >&2\n',
     'check() {\n  case "$1" in *rm*) echo no >&2; return 2 ;; esac\n}\nexit $(check "$(cat)")\n',
@@ -236,3 +245,18 @@ def test_the_shebangs_errexit_holds_only_where_the_file_runs_by_its_shebang(tmp_
     assert (_status(base, command) == 2) != flagged
     out = doctor(base, {".claude/settings.json": settings(command=command)})
     assert [f.line for f in out.findings if f.rule == "delivery/errexit-exits-early"] == ([3] if flagged else [])
+
+
+DENY = """jq -n '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "%s"}}'\n"""
+
+
+@pytest.mark.parametrize("decision, flagged", [("deny", True), ("allow", False)])
+def test_errexit_before_a_json_refusal_is_flagged_and_before_an_allow_it_is_not(tmp_path, decision, flagged):
+    """A failure under set -e ends the script before its deny (the call runs); before an allow,
+    the call runs all the same (it is asked for, not approved)."""
+    base = tmp_path / "project"
+    text = 'set -e\ncat >/dev/null\ncd "$CLAUDE_PROJECT_DIR"\nup=$(git rev-parse "@{u}")\n' + DENY % decision
+    command = _write(base, {"h.sh": text}, "h.sh")
+    assert _status(base, command) == 128  # (the answer never printed)
+    out = doctor(base, {".claude/settings.json": settings(command=command)})
+    assert [f.line for f in out.findings if f.rule == "delivery/errexit-exits-early"] == ([4] if flagged else [])

@@ -5,12 +5,11 @@ message holds. Each broken case is run by bash on a PreToolUse payload and reall
 otherwise than its twin (tests/e2e/test_shell_status_e2e.py shows the real CLI)."""
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 from doctor_support import doctor, settings
-from test_doctor_delivery import PAYLOAD, _status, _write
+from test_doctor_delivery import _run, _status, _write
 
 BLOCK = 'echo "Blocked" >&2; exit 2'
 DENY = """jq -n --arg r "$rel <is> frozen" \\
@@ -43,12 +42,6 @@ CASES = {
 }
 
 
-def _stdout(base: Path, command: str) -> str:
-    import os
-    return subprocess.run(["sh", "-c", command], input=PAYLOAD, text=True, capture_output=True, timeout=30,
-                          env={**os.environ, "CLAUDE_PROJECT_DIR": str(base)}).stdout
-
-
 @pytest.mark.parametrize("twin", [False, True], ids=["broken", "twin"])
 @pytest.mark.parametrize("name", list(CASES))
 def test_a_test_that_never_matches_or_text_before_the_answer_is_flagged_at_the_line_to_change(tmp_path, name, twin):
@@ -56,7 +49,7 @@ def test_a_test_that_never_matches_or_text_before_the_answer_is_flagged_at_the_l
     base = tmp_path / "project"
     command = _write(base, {"h.sh": fixed if twin else broken}, "h.sh")
     if rule == "script/text-before-json":  # what the host would receive: one JSON object, or text before it
-        assert _stdout(base, command).startswith("{") == twin
+        assert _run(base, command).stdout.startswith("{") == twin
     else:
         assert (_status(base, command) == 2) == twin
     out = doctor(base, {".claude/settings.json": settings(command=command)})

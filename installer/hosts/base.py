@@ -176,6 +176,9 @@ class Dropped(NamedTuple):
     keys: Keys  # where the file breaks the host's format (() the file as a whole)
     why: str
     fix: str  # what to do, for a hint
+    # what the host does instead of reading it, as a variant of doctor's rule words it (None: drops
+    # the file; "not-started": refuses to start at all, as Codex does with a config.toml)
+    effect: str | None = None
 
 
 class Skipped(NamedTuple):
@@ -273,12 +276,20 @@ class Host(ABC):
     hook_tool_names: ClassVar[frozenset[str]] = frozenset()
     tool_events: ClassVar[frozenset[str]] = frozenset()
     exact_name_matcher: ClassVar[str] = ""
+    # the fields of a tool's input its hooks get by another name than the model gives it: model's -> hooks'
+    tool_input_renames: ClassVar[dict[str, str]] = {}
     # answers an event rejects, so that the hook counts as failed and the call runs (it fails open):
     # event -> {(field, value): what the host says}
     rejected_answers: ClassVar[dict[str, dict[tuple[str, str], str]]] = {}
     # answers an event takes only with another field beside them, else the hook fails (and the call
     # runs): event -> {(field, value): (the field it needs, what the host says)}
     answer_needs: ClassVar[dict[str, dict[tuple[str, str], tuple[str, str]]]] = {}
+    # answer keys an event rejects by their presence (a value given: only that value, as JSON
+    # writes it), so that the hook counts as failed and the call runs: event -> {key: (value, said)}
+    rejected_keys: ClassVar[dict[str, dict[str, tuple[str | None, str]]]] = {}
+    # the events whose exit 2 blocks only with a reason on stderr (without one the hook failed
+    # and the call runs): event -> what the host says
+    exit_2_needs_reason: ClassVar[dict[str, str]] = {}
     js_regex_matchers: ClassVar[bool] = False  # a matcher is a JavaScript regex-style string (Cursor's)
     # what a hook's exit 2 does, per event where it blocks (`python3 missing.py` exits 2)
     exit_2_blocks: ClassVar[dict[str, str]] = {}
@@ -677,6 +688,22 @@ class Host(ABC):
     def dropped(self, doc: Document) -> Dropped | None:
         """Why the host drops this whole file, which it reads without error otherwise, and none of
         its hooks run (None: it loads it): a host whose format is stricter than its JSON (Codex)."""
+        return None
+
+    def never_loaded(self, data: Any) -> list[tuple[Keys, str, str]]:
+        """The places of a file the host reads that it skips without running them, each with why
+        and what to do: (keys, why, fix). For hosts whose structure rules do not read their files."""
+        return []
+
+    def hooks_switch(self, data: Any) -> tuple[Keys, bool] | None:
+        """Where a file of the host says whether the host runs hooks at all, and what it says (None:
+        it says nothing), for a switch whose value in the file of highest precedence counts for every
+        file of the session (Codex's `[features] hooks`; Claude Code's disableAllHooks has rules of its own)."""
+        return None
+
+    def unparsed_effect(self, path: Path) -> str | None:
+        """What the host does with a file of its that does not parse, as a variant of doctor's
+        rule words it: None, it ignores that file; "not-started", it does not start at all."""
         return None
 
     def skipped(self, target: Target, data: Any) -> list[Skipped]:

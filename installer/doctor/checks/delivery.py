@@ -19,8 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator
 
-from ... import hosts, safe_read
-from ...errors import HookwrightError
+from ... import hosts
 from ...hosts.cursor import protocol as cursor_protocol
 from ...patterns import lazy
 from .. import disk, handler_facts
@@ -191,24 +190,15 @@ def _beside(facts: keys.ScriptFacts, child: str) -> Path | None:
 
 
 def _blocks_by_exit_2(path: Path | None) -> bool:
-    """A script that refuses by exiting 2 and gives no JSON decision (which its stdout would
-    still carry to the host)."""
+    """A script that refuses by exiting 2 (an exit 2, or a `return 2` from the main() its status
+    is: the flow model's exits) and gives no JSON decision (which its stdout would still carry to
+    the host)."""
     if path is None:
         return False
     child = keys.analyse(path)
     if not child.readable or ANSWERS & set(child.answers):
         return False
-    if any(s.what == "exit 2" for s in child.blocks):
-        return True
-    try:  # (`return 2` in a main() the script ends with: sys.exit(main()), exit $(main)...)
-        text = safe_read.read(path, safe_read.SCRIPT).decode("utf-8", "replace")
-    except (OSError, HookwrightError):
-        return False
-    return bool(RETURNS_2.search(text)) and bool(EXITS_WITH_RESULT.search(text))
-
-
-RETURNS_2 = lazy(r"\breturn\s*\(?\s*2\b", needs=("return",))
-EXITS_WITH_RESULT = lazy(r"(?:sys\.exit|process\.exit|exit)\s*\(\s*(?:await\s+)?\w+\(", needs=("exit",))
+    return any(s.what == "exit 2" for s in child.blocks) or any(e.status == 2 for e in child.flow.exits)
 
 
 def _action(handler: Handler) -> str:

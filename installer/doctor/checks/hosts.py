@@ -155,7 +155,8 @@ def _file_dropped(ctx: Context, at: FileAt) -> Iterator[Finding]:
         return
     drop = host.dropped(at.file.document)
     if drop is not None:
-        yield ctx.finding("host/file-dropped", at.file, drop.keys, host=host.title, why=drop.why, fix=drop.fix)
+        yield ctx.finding("host/file-dropped", at.file, drop.keys, host=host.title, why=drop.why, fix=drop.fix,
+                          variant=drop.effect)
 
 
 @FILE_RULES.rule("host/hook-untrusted")
@@ -174,6 +175,40 @@ def _hook_untrusted(ctx: Context, at: FileAt) -> Iterator[Finding]:
                 found = found._replace(path=str(path), line=line, column=1, related=[
                     {"path": found.path, "line": found.line, "column": found.column, "message": "the hook it was for"}])
             yield found
+
+
+@FILE_RULES.rule("host/hook-never-loaded")
+def _hook_never_loaded(ctx: Context, at: FileAt) -> Iterator[Finding]:
+    """A place of the file its host reads and skips (Host.never_loaded): an event it does not have,
+    a handler type it does not run, a timeout it cuts."""
+    host = hosts.of(at.file.host)
+    if host is None or at.file.document is None or host.dropped(at.file.document) is not None:
+        return
+    for keys, why, fix in host.never_loaded(at.file.document.data):
+        yield ctx.finding("host/hook-never-loaded", at.file, keys, at_key=len(keys) == 2, why=why, fix=fix)
+
+
+@FILE_RULES.rule("host/hooks-switched-off")
+def _hooks_switched_off(ctx: Context, at: FileAt) -> Iterator[Finding]:
+    """A switch that turns off every hook of the host (Host.hooks_switch), in the file whose value
+    counts: the last of the session's files that sets it (user, then the project's from its root
+    down), or a file named alone. Said where the host has hooks in this run to switch off."""
+    host = hosts.of(at.file.host)
+    said = host.hooks_switch(at.file.document.data) if host is not None and at.file.document is not None else None
+    if host is None or said is None or said[1]:
+        return
+    together = at.file.scope != "given"
+    setting = [f for f in ctx.files if f.host == host.name and f.document is not None and (f.scope != "given") == together
+               and (together or f is at.file) and host.hooks_switch(f.document.data) is not None]
+    if max(setting, key=lambda f: (f.scope == "project", len(f.path.parts))) is not at.file:
+        return
+    off = list({id(h.file): h.file for h in ctx.handlers if h.file.host == host.name
+                and (h.file.scope != "given") == together}.values())
+    if off:
+        shown = ", ".join(str(f.path) for f in off[:3]) + (f" and {len(off) - 3} more" if len(off) > 3 else "")
+        yield ctx.finding("host/hooks-switched-off", at.file, said[0], host=host.title, key=".".join(map(str, said[0])),
+                          files=shown, related=[{"path": str(f.path), "line": 1, "column": 1,
+                                                 "message": "its hooks do not run"} for f in off])
 
 
 @FILE_RULES.rule("host/unrecognised-file")

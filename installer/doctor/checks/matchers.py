@@ -383,6 +383,12 @@ def _undecided(at: MatcherAt) -> Iterator[Finding]:
 @RULES.rule("matcher/permission-rule")
 def _permission_rule(at: MatcherAt) -> Iterator[Finding]:
     yield from _regex_rule(at, "matcher/permission-rule")
+    host = hosts.of(at.host)  # (a host whose hooks see tools by names of their own, and have no "if": Codex)
+    rule = PERMISSION_RULE.fullmatch(at.raw) if isinstance(at.raw, str) and at.judged is None else None
+    if rule and host is not None and at.event_name in host.tool_events and (
+            rule[1] in host.hook_tool_names or rule[1] in host.tool_renames):
+        yield at.finding("matcher/permission-rule", variant="no-if", matcher=at.shown, host=host.title,
+                         tool=host.tool_renames.get(rule[1], rule[1]), rule=at.raw.strip())
 
 
 @RULES.rule("matcher/empty-alternative")

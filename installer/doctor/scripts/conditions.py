@@ -98,14 +98,63 @@ _NORMALISED = lazy(r"""relpath|relative|realpath|readlink|removeprefix|lstrip|\.
 
 
 def _names(code: str, language: str, field: str) -> list[str]:
-    """How the code refers to the field: in place, or by the variables bound to it (each a regex)."""
+    """How the code refers to the field: in place, or by the variables bound to it, or by the
+    parameters of the functions it is handed to (`check(event.tool_name, ...)` with `function
+    check(tool, args)`), each a regex."""
     bound = {m.group("var") for m in re.finditer(_BOUND[language].format(q=_Q, field=field), code, re.M)
              if not TRANSFORMED.search(code, m.end(), code.find("\n", m.end()) % (len(code) + 1))}
     if language == "javascript":
         bound |= {m.group("var") or field for m in re.finditer(_DESTRUCTURED.format(field=field), code)}
-    variables = [rf"\$\{{?{re.escape(v)}\}}?" if language == "shell" else rf"(?<![\w.$]){re.escape(v)}(?![\w$])"
-                 for v in sorted(bound)]
-    return [_READ_IN_PLACE.format(q=_Q, field=field), *variables]
+
+    def regex(name: str) -> str:
+        return rf"\$\{{?{re.escape(name)}\}}?" if language == "shell" else rf"(?<![\w.$]){re.escape(name)}(?![\w$])"
+
+    names = [_READ_IN_PLACE.format(q=_Q, field=field), *(regex(v) for v in sorted(bound))]
+    if language != "shell":
+        for _ in range(PARAMETER_DEPTH):
+            more = _parameters_given(code, language, names) - bound
+            if not more:
+                break
+            bound |= more
+            names += [regex(v) for v in sorted(more)]
+    return names
+
+
+RECEIVER = r"(?:[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*)?"  # what a field is read from: `event`, `input.data`
+PARAMETER = lazy(r"[ \t]*([A-Za-z_$][\w$]*)")
+PARAMETER_DEPTH = 2  # a function that hands the value to another is followed once more
+CALL = lazy(r"""(?<![\w$.])(?P<fn>[A-Za-z_$][\w$]*)[ \t]*\(""")
+DEFINITION = {
+    "python": r"""\bdef[ \t]+{fn}[ \t]*\((?P<params>[^)]*)\)""",
+    "javascript": r"""(?:\bfunction[ \t]*\*?[ \t]*{fn}[ \t]*\((?P<params>[^)]*)\)|\b{fn}[ \t]*=[ \t]*(?:async[ \t]+)?"""
+                  r"""(?:function[ \t]*)?\((?P<params2>[^)]*)\)|^[ \t]*(?:async[ \t]+)?{fn}[ \t]*\((?P<params3>[^)]*)\)[ \t]*\{{)""",
+}
+
+
+def _parameters_given(code: str, language: str, names: list[str]) -> set[str]:
+    """The parameters of the functions of the file that a call hands one of these values to, by
+    its place among the arguments (not a method, not an argument spread or named)."""
+    given = re.compile(rf"""^[ \t]*{RECEIVER}(?:{"|".join(names)})[ \t]*$""")
+    found: set[str] = set()
+    for call in CALL.finditer(code):
+        if call.group("fn") in ("if", "while", "for", "switch", "return", "print", "len", "str", "String"):
+            continue
+        args = _arguments(code, call.end())
+        places = [i for i, arg in enumerate(args) if given.match(arg)]
+        if not places:
+            continue
+        definition = re.search(DEFINITION[language].format(fn=re.escape(call.group("fn"))), code, re.M)
+        if definition is None:
+            continue
+        params = next(p for p in definition.groups() if p is not None).split(",")
+        if params and params[0].strip() in ("self", "cls"):
+            params = params[1:]
+        for place in places:
+            if place < len(params):
+                name = PARAMETER.match(params[place])
+                if name and not params[place].lstrip().startswith(("*", "...", "{", "[")):
+                    found.add(name.group(1))
+    return found
 
 
 def compared_values(code: str, language: str) -> Iterator[Compared]:
@@ -140,6 +189,88 @@ def compared_values(code: str, language: str) -> Iterator[Compared]:
                 for m in re.finditer(rf"""{name}\.(?:startswith|startsWith)\([ \t]*\(?(?P<items>[^)\n]*)""", code):
                     for item in LITERAL.finditer(m.group("items")):
                         yield Compared(field, item.group("lit") + "*", m.start("items") + item.start("lit"))
+                if field == "tool_name":
+                    yield from _looked_up(code, name)
+
+
+SWITCH = lazy(r"""\bswitch[ \t]*\(""", needs=("switch",))
+CASE_LABEL = lazy(r"""\bcase[ \t]+(?P<q>["'`])(?P<lit>[^"'`\n]*)(?P=q)[ \t]*:""", needs=("case",))
+TABLE = r"""(?<![\w$.])(?P<table>[A-Za-z_$][\w$]*)[ \t]*(?:\.get\([ \t]*|\[[ \t]*){receiver}(?:{name})[ \t]*[,)\]]"""
+TABLE_KEY = lazy(r"""(?:^|[{{,\n])[ \t]*(?P<q>["'`]?)(?P<lit>[A-Za-z_][\w-]*)(?P=q)[ \t]*:(?![:=])""")
+
+
+def _arguments(code: str, start: int) -> list[str]:
+    """A call's arguments, from just after its `(` to the `)` that closes it on the same line,
+    split at the commas outside brackets and strings."""
+    args: list[str] = []
+    current: list[str] = []
+    depth, quote = 0, ""
+    for ch in code[start:code.find("\n", start) % (len(code) + 1)]:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'`":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                return [*args, "".join(current)]
+            depth -= 1
+        elif ch == "," and depth == 0:
+            args.append("".join(current))
+            current = []
+            continue
+        current.append(ch)
+    return []
+
+
+def _looked_up(code: str, name: str) -> Iterator[Compared]:
+    """A tool name looked up in a table the file writes (`GUARDS.get(tool)`, `HANDLERS[tool]`: its
+    keys are the names compared) or switched on (`switch (tool) { case "bash": ... }`)."""
+    for m in SWITCH.finditer(code):
+        subject = code[m.end():code.find(")", m.end()) % (len(code) + 1)]
+        if re.fullmatch(rf"[ \t]*{RECEIVER}(?:{name})[ \t]*", subject):
+            body_start = code.find("{", m.end())
+            body = code[body_start:_block_end(code, body_start)] if body_start >= 0 else ""
+            for label in CASE_LABEL.finditer(body):
+                yield Compared("tool_name", label.group("lit"), body_start + label.start("lit"))
+    for m in re.finditer(TABLE.format(name=name, receiver=RECEIVER), code):
+        written = re.search(rf"""(?<![\w$.]){re.escape(m.group("table"))}[ \t]*(?::[^=\n]*)?=[ \t]*\{{""", code)
+        if written is None:
+            continue
+        start = written.end() - 1
+        body = code[start:_block_end(code, start)]
+        depth_one = _outer_level(body)
+        for key in TABLE_KEY.finditer(depth_one):
+            yield Compared("tool_name", key.group("lit"), start + key.start("lit"))
+
+
+def _block_end(code: str, start: int) -> int:
+    """The offset just past the brace that closes the one at `start` (bounded by the code)."""
+    depth = 0
+    for i in range(start, len(code)):
+        if code[i] == "{":
+            depth += 1
+        elif code[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return len(code)
+
+
+def _outer_level(body: str) -> str:
+    """A table's text with what is nested deeper than its own keys blanked (offsets kept)."""
+    out, depth = [], 0
+    for ch in body:
+        if ch in "{[(":
+            depth += 1
+            out.append(ch if depth == 1 else " ")
+        elif ch in "}])":
+            out.append(ch if depth == 1 else " ")
+            depth -= 1
+        else:
+            out.append(ch if depth == 1 else (" " if ch != "\n" else ch))
+    return "".join(out)
 
 
 def relative_path_pattern(text: str) -> bool:

@@ -36,7 +36,7 @@ from ...errors import HookwrightError
 from ...patterns import lazy
 from ..shell import quoted
 from ..shell.lex import closing_brace
-from . import delivery, shell_status
+from . import arguments, delivery, shell_status
 
 STDOUT_JSON, STDOUT_TEXT, STDOUT_INPUT = "json", "text", "input"
 DECISION_FIELDS = ("permissionDecision", "decision", "behavior", "permission")
@@ -196,6 +196,13 @@ class Flow:
         self.output_rewrites = output_rewrites
         # a JavaScript process.exit that ends the run before the asynchronous work started above it
         self.early_exit: delivery.EarlyExit | None = None
+        # where a logger is sent to stdout (logging.basicConfig(stream=sys.stdout), pino()): its log calls are
+        # text on stdout (Writes whose `what` says so), and this is the line to change
+        self.stdout_config: Place | None = None
+        # the lines that run only when the handler passes an argument, or only when it does not
+        self.argv_regions: tuple[arguments.Region, ...] = ()
+        # text it prints at its top level, outside any if: what a module prints when it is imported
+        self.import_time_text: Write | None = None
         # a shell variable read by a jq without -r (its quotes kept) and tested with an anchored pattern
         self.quoted_values: tuple[quoted.QuotedValue, ...] = ()
 
@@ -227,6 +234,8 @@ def analyse(text: str, code: str, language: str, at: Offsets,
     """The flow of a script: `text` as written, `code` with comments blanked (same offsets)."""
     flow = _flow(text, code, language, at, path)
     flow.field_reads = delivery.field_reads(code, at)
+    flow.import_time_text = next((w for w in flow.writes if w.kind == STDOUT_TEXT and not w.scope
+                                  and not tuple(w.branch)), None)
     return flow
 
 
@@ -245,11 +254,13 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
             return Flow(**common)
         flow = _python(tree, text, common)
         flow.lost_blocks = delivery.python(tree, _nodes(tree))
+        flow.argv_regions = arguments.python(tree)
         return flow
     if language == "javascript":
         flow = _javascript(code, at, common)
         flow.lost_blocks = delivery.javascript(code, at, _close, _balanced)
         flow.early_exit = delivery.javascript_early_exit(code, at, _close)
+        flow.argv_regions = arguments.javascript(code, _close, _balanced)
         if path is not None and path.suffix:
             from .plugins import syntax_error  # tree-sitter (about 20 ms with a grammar): only for a JavaScript file
 
@@ -551,7 +562,7 @@ def _name(node: ast.AST) -> str:
 
 def _python(tree: ast.Module, text: str, common: Common) -> Flow:
     strings = _PyStrings(tree, text)
-    loggers = _stdout_loggers(tree)
+    loggers, stdout_config = _stdout_loggers(tree)
     writes, exits, reads, values, new_objects, string_inputs, stderr_answers = [], [], [], [], [], [], []
     unread_output = False
     order = 0
@@ -644,13 +655,15 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 output_rewrites.append((field, "text" if _py_text(value_node, strings, functions) else "", place(at_node)))
     called = frozenset(node.func.id if isinstance(node.func, ast.Name) else node.func.attr for node in _nodes(tree)
                        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)))
-    return Flow(unflushed_exit=_unflushed_exit(tree, text) if writes else None, output_rewrites=tuple(output_rewrites),
+    flow = Flow(unflushed_exit=_unflushed_exit(tree, text) if writes else None, output_rewrites=tuple(output_rewrites),
                 writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads) or _reads_through_calls(tree, reads),
                 values=tuple(values), called=called, stderr_answers=tuple(stderr_answers), unread_output=unread_output,
                 new_inputs=_new_inputs(new_objects),
                 input_as_string=tuple(sorted(set(string_inputs))),
                 continue_false=common["continue_false"], stop_flag_from_env=common["stop_flag_from_env"],
                 failure_fields=common["failure_fields"], input_reads=common["input_reads"])
+    flow.stdout_config = stdout_config
+    return flow
 
 
 # what empties or bypasses Python's stdout buffer before the process ends
@@ -695,12 +708,17 @@ LINE_BREAK = lazy(r"(\r\n|\r|\n)")
 
 
 def _exit_through(tree: ast.Module) -> set[str]:
-    """The functions whose return value is the exit status: sys.exit(main()), raise SystemExit(main())."""
+    """The functions whose return value is the exit status: sys.exit(main()), raise
+    SystemExit(main()), sys.exit(asyncio.run(main()))."""
     out = set()
     for node in _nodes(tree):
         if isinstance(node, ast.Call) and _name(node.func) in EXIT_CALLS | {"SystemExit"} and node.args \
-                and isinstance(node.args[0], ast.Call) and isinstance(node.args[0].func, ast.Name):
-            out.add(node.args[0].func.id)
+                and isinstance(node.args[0], ast.Call):
+            called = node.args[0]
+            if _name(called.func) == "asyncio.run" and called.args and isinstance(called.args[0], ast.Call):
+                called = called.args[0]
+            if isinstance(called.func, ast.Name):
+                out.add(called.func.id)
     return out
 
 
@@ -848,23 +866,42 @@ def _py_terminal(stmt: ast.stmt) -> bool:
 LOG_CALLS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
 
 
-def _stdout_loggers(tree: ast.Module) -> set[str]:
-    """The names whose log calls reach stdout: `logging` itself after
-    `logging.basicConfig(stream=sys.stdout)`, or a logger given a StreamHandler(sys.stdout)
-    (taken as every logger of the file: handlers are inherited)."""
-    to_stdout = any(isinstance(node, ast.Call) and (
-        (_name(node.func) == "logging.basicConfig" and any(k.arg == "stream" and _name(k.value) == "sys.stdout"
-                                                           for k in node.keywords))
-        or (_name(node.func) in ("logging.StreamHandler", "StreamHandler") and node.args
-            and _name(node.args[0]) == "sys.stdout")) for node in _nodes(tree))
-    if not to_stdout:
-        return set()
-    loggers = {"logging"}
+def _stdout_loggers(tree: ast.Module) -> tuple[set[str], Place | None]:
+    """The names whose log calls reach stdout, and where the file sends them there (the line to
+    change): `logging` itself after `logging.basicConfig(stream=sys.stdout)`, a logger given a
+    StreamHandler(sys.stdout) (taken as every logger of the file: handlers are inherited), a
+    dictConfig handler with "stream": "ext://sys.stdout", loguru's `logger.add(sys.stdout)`.
+    logging's default stream, and a handler given sys.stderr, are stderr."""
+    calls = [node for node in _nodes(tree) if isinstance(node, ast.Call)]
+    config = next((found for call in calls if (found := _to_stdout(call))), None)
+    if config is None and any(_name(call.func).endswith("dictConfig") for call in calls):
+        config = next((("dictConfig", Place(node.lineno, node.col_offset + 1)) for node in _nodes(tree)
+                       if isinstance(node, ast.Constant) and node.value == "ext://sys.stdout"), None)
+    if config is None:
+        return set(), None
+    loggers = {"logging", "logger"} if "loguru" in config[0] else {"logging"}
     for node in _nodes(tree):
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
                 and _name(node.value.func) in ("logging.getLogger", "getLogger"):
             loggers |= {t.id for t in node.targets if isinstance(t, ast.Name)}
-    return loggers
+    return loggers, config[1]
+
+
+def _to_stdout(call: ast.Call) -> tuple[str, Place] | None:
+    """(what, where) when this call sends log records to stdout."""
+    name = _name(call.func)
+    streams = [k.value for k in call.keywords if k.arg == "stream"]
+    if name in ("logging.StreamHandler", "StreamHandler"):
+        streams += call.args[:1]
+    elif name == "logger.add" and call.args:  # loguru: a sink added beside its default (stderr) one
+        streams += [call.args[0]] if _name(call.args[0]) == "sys.stdout" else []
+        return ("loguru", Place(streams[0].lineno, streams[0].col_offset + 1)) if streams else None
+    elif name != "logging.basicConfig":
+        return None
+    for stream in streams:
+        if _name(stream) == "sys.stdout":
+            return name, Place(stream.lineno, stream.col_offset + 1)
+    return None
 
 
 def _py_write(call: ast.Call, name: str, strings: "_PyStrings | None",
@@ -1800,6 +1837,13 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
         ends = bool(JS_RETURNS_AFTER.match(after))
         writes.append(Write(kind, place(match.start()), code[match.start():match.end()] + argument[:40] + ")",
                             branch, scope, ends, match.start()))
+    loggers, stdout_config = _js_stdout_loggers(code)
+    for match in JS_LOG_CALL.finditer(code) if loggers else ():
+        if match.group("name") in loggers:
+            branch, scope = blocks(match.start())
+            writes.append(Write(STDOUT_TEXT, place(match.start()), f"{match.group(0)}...) (logging to stdout)",
+                                branch, scope, False, match.start()))
+    writes.sort(key=lambda write: write.order)
     for match in JS_EXIT.finditer(code):
         if match.group("error"):
             function = blocks(match.start())[1]
@@ -1816,14 +1860,75 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
         said = " ".join(m.group(1) for m in JS_CONSOLE_ERROR.finditer(before))
         exits.append(Exit(int(status), match.group(0), said, place(match.start())))
     exits += [Exit(None, match.group(0), "", place(match.start())) for match in JS_EXIT_OTHER.finditer(code)]
+    exits += _js_returned_statuses(code, place)
     for match in JS_READ.finditer(code):
         branch, scope = blocks(match.start())
         reads.append(StdinRead(place(match.start()), branch, scope, match.start()))
     stderr_answers = tuple(place(m.start()) for m in JS_STDERR_WRITE.finditer(code)
                            if _js_answer(_balanced(code, m.end()).strip(), code))
-    return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads),
+    flow = Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads),
                 values=_js_values(code, place), stderr_answers=stderr_answers, unread_output=unread_output, **common,
                 new_inputs=_new_inputs(_labelled_objects(code, place, javascript=True)))
+    flow.stdout_config = place(stdout_config) if stdout_config is not None else None
+    return flow
+
+
+# loggers that write to stdout unless told otherwise: pino (its destination is fd 1 by default) and
+# winston's Console transport (stdout for every level not in stderrLevels / consoleWarnLevels)
+JS_LOGGER = lazy(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*=\s*(?:(?P<pino>(?:require\(\s*["']pino["']\s*\)|"""
+                 r"""\bpino)\s*\()|(?P<winston>(?:winston\.)?createLogger\s*\())""", needs=("pino", "createLogger"))
+JS_CONSOLE_TRANSPORT = lazy(r"""transports\.Console\s*\(""", needs=("Console",))
+JS_LOG_CALL = lazy(r"""(?<![\w$.])(?P<name>[A-Za-z_$][\w$]*)\.(?:info|warn|error|debug|trace|fatal|log|verbose|http)\s*\(""")
+# what sends a logger elsewhere than stdout: pino's destination other than fd 1, or a transport
+# this does not follow; winston's levels sent to stderr
+JS_PINO_ELSEWHERE = lazy(r"""process\.stderr|destination\s*\(\s*(?!1\b|\))|\bdest(?:ination)?\s*:\s*(?!1\b)|\btransports?\s*:|"""
+                         r"""\bstream\s*:""")
+JS_WINSTON_ELSEWHERE = lazy(r"""stderrLevels|consoleWarnLevels|process\.stderr""")
+
+
+def _js_stdout_loggers(code: str) -> tuple[set[str], int | None]:
+    """The loggers a Node script makes that write to stdout (their names), and where the first is
+    made (the line to change): `pino()` without a destination, a winston logger with a Console
+    transport and no stderrLevels."""
+    names, first = set(), None
+    for match in JS_LOGGER.finditer(code):
+        arguments = _balanced(code, match.end())
+        if (JS_PINO_ELSEWHERE.search(arguments) if match.group("pino") else
+                JS_WINSTON_ELSEWHERE.search(arguments) or not JS_CONSOLE_TRANSPORT.search(arguments)):
+            continue
+        names.add(match.group("name"))
+        if first is None:
+            first = match.start("pino" if match.group("pino") else "winston")
+    return names, first
+
+
+# a function whose return value is the exit status: process.exit(main()), process.exitCode = await main(),
+# main().then(process.exit), main().then((code) => process.exit(code))
+JS_EXIT_THROUGH = lazy(r"""process\.exit(?:Code\s*=\s*|\s*\(\s*)(?:await\s+)?(?P<fn>[A-Za-z_$][\w$]*)\s*\(|"""
+                       r"""(?<![\w$.])(?P<then>[A-Za-z_$][\w$]*)\s*\([^()]*\)\s*\.then\(\s*(?:process\.exit\b|\(?\s*"""
+                       r"""(?P<v>[A-Za-z_$][\w$]*)\s*\)?\s*=>\s*\{?\s*process\.exit(?:Code\s*=\s*|\s*\(\s*)(?P=v)\b)""",
+                       needs=("process.exit",))
+JS_RETURN_STATUS = lazy(r"""(?<![\w$.])return\s+(?P<status>\d+)\s*[;}\n]""", needs=("return",))
+
+
+def _js_returned_statuses(code: str, place: Places) -> list[Exit]:
+    """`return 2` in a function whose return value is the exit status (JS_EXIT_THROUGH): an exit
+    with that status, where it returns."""
+    names = {m.group("fn") or m.group("then") for m in JS_EXIT_THROUGH.finditer(code)}
+    if not names:
+        return []
+    from .imports import function_spans
+
+    spans = function_spans(code, "javascript")
+    out = []
+    for name in sorted(names & spans.keys()):
+        start, end = spans[name]
+        for match in JS_RETURN_STATUS.finditer(code, start, end):
+            before = code[max(0, match.start() - 240):match.start()]
+            said = " ".join(m.group(1) for m in JS_CONSOLE_ERROR.finditer(before))
+            out.append(Exit(int(match.group("status")), f"return {match.group('status')} from {name}() (the exit status)",
+                            said, place(match.start())))
+    return out
 
 
 class _Spans:

@@ -38,7 +38,7 @@ from ...errors import HookwrightError
 from ...hooks.events import LEGACY_INPUT_VARIABLE
 from ...patterns import lazy
 from .. import disk
-from . import conditions
+from . import conditions, imports
 from . import flow as script_flow  # (ScriptFacts has a field named flow)
 
 REWRITE_SHAPES = ("claude", "cursor")  # the hosts whose answer a script prints (opencode's plugins change args)
@@ -81,6 +81,12 @@ HSO_VARIABLE = lazy(r"""hookSpecificOutput\\?["'`]?\s*[:=]\s*(?P<var>[A-Za-z_]\w
                     needs=("hookSpecificOutput",))
 EVENT_NAME = lazy(r"""hookEventName\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`](?P<name>[A-Za-z]+)\\?["'`]""",
                   needs=("hookEventName",))
+CALLED = lazy(r"(?<![\w$])([A-Za-z_$][\w$]*)\s*\(")
+# hookEventName's value given by a name (`"hookEventName": HOOK_EVENT`), and a name set once to a literal
+EVENT_NAME_BY_NAME = lazy(r"""hookEventName\\?["'`]?\s*\]?\s*[:=]\s*(?P<var>[A-Za-z_$][\w$]*)\s*(?=[,}\n;)])""",
+                          needs=("hookEventName",))
+CONSTANT = lazy(r"""^[ \t]*(?:export[ \t]+)?(?:(?:const|let|var)[ \t]+)?(?P<name>[A-Za-z_$][\w$]*)[ \t]*"""
+                r"""(?::[ \t]*[\w.\[\]]+[ \t]*)?=[ \t]*["'`](?P<value>[A-Za-z]+)["'`][ \t]*;?[ \t]*$""", re.M)
 # hookEventName's value read from the input's `hookEventName`, a field it does not have (the input's is
 # hook_event_name): undefined or None, with no fallback after it (`?? "PreToolUse"`, `.get(..., "Stop")`)
 EVENT_NAME_FROM_INPUT = lazy(r"""hookEventName\\?["'`]?\s*[:=]\s*[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*"""
@@ -107,10 +113,7 @@ SH_DELEGATE = lazy(
 SH_PIPE_DELEGATE = lazy(r"""\|\s*(?P<run>python3?|node|npx|bunx?|deno|uvx?|ruby|perl|php|tsx)\s""", needs=("|",))
 PY_DELEGATE = lazy(r"""\bos\.(?:exec\w*|system)\s*\(|\bsubprocess\.(?:run|call|check_call|Popen)\s*\(""",
                    needs=("os.", "subprocess."))
-PY_IMPORT = lazy(r"""^\s*(?:from\s+(?P<from>\.?[A-Za-z_][\w.]*)\s+import|import\s+(?P<imp>[A-Za-z_][\w.]*))""", re.M)
 JS_DELEGATE = lazy(r"""stdio\s*:\s*['"]inherit['"]|\.pipe\(\s*process\.stdout\s*\)""", needs=("stdio", ".pipe("))
-JS_IMPORT = lazy(r"""(?:require\(\s*|from\s+|import\s+)['"](?P<mod>\.{1,2}/[^'"]+)['"]""",
-                 needs=("require(", "from", "import"))
 
 
 class Site:
@@ -136,7 +139,8 @@ class ScriptFacts:
                  specific_keys: tuple[Site, ...] = (), tells_hosts_apart: bool = False,
                  flow: script_flow.Flow = script_flow.Flow(), handed_to: tuple[str, ...] = (),
                  runs_scripts: str | None = None, modules: tuple[Path, ...] = (), misspelt: tuple[Site, ...] = (),
-                 never_true: tuple[Site, ...] = (), compared: tuple[Site, ...] = ()) -> None:
+                 never_true: tuple[Site, ...] = (), compared: tuple[Site, ...] = (),
+                 answer_functions: frozenset[str] = frozenset(), called: frozenset[str] = frozenset()) -> None:
         self.path = path
         self.language = language  # python | javascript | shell | unknown
         self.readable = readable
@@ -170,6 +174,8 @@ class ScriptFacts:
         self.never_true = never_true  # tests that can never be true (what = kind: the text; scripts/conditions.py)
         self.compared = compared  # literals a field of the call is compared with (what = field: the literal)
         self.modules = modules  # the modules of its own it imports (a file beside it), which may build its answer
+        self.answer_functions = answer_functions  # its functions that write a hookEventName or call one that does
+        self.called = called  # the names it calls (`deny(`, `lib.deny(`): a module's answer is its where it calls one
         # a shell script that runs other programs: its code, its own folder written in, for where
         # the status of the scripts it runs goes (checks/delivery.py)
         self.runs_scripts = runs_scripts
@@ -358,6 +364,7 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
     if "hook_event_name" not in code.replace("hookEventName", ""):  # (a script that maps the one to the other)
         no_event += [site("input.hookEventName", m.start()) for m in EVENT_NAME_FROM_INPUT.finditer(code)]
     literal_names = [site(m.group("name"), m.start()) for m in EVENT_NAME.finditer(code)]
+    literal_names += _event_names_by_name(code, site)
     all_literal = len(literal_names) >= len(emitted.get("hookEventName", ())) and code.count("hookEventName") == len(
         literal_names)
 
@@ -405,12 +412,28 @@ def analyse_text(text: str, language: str, path: Path = Path("<text>")) -> Scrip
         output_keys=tuple(_unique(site(name, min(off for off, _, _ in places)) for name, places in emitted.items())),
         specific_keys=tuple(_unique(site(name, offset) for name, offset in specific.items())),
         flow=script_flow.analyse(text, code, language, where.at, path if path.name != "<text>" else None),
-        modules=_local_modules(code, language, path) if path.name != "<text>" else (),
+        modules=imports.local_modules(code, language, path) if path.name != "<text>" else (),
+        answer_functions=imports.answer_functions(code, language) if mentions_event_name else frozenset(),
+        called=frozenset(CALLED.findall(code)),
         never_true=tuple(_unique(site(f"{t.kind}:{t.text}", t.offset) for t in conditions.never_true(code, language))),
         compared=tuple(_unique(site(f"{c.field}:{c.text}", c.offset) for c in conditions.compared_values(code, language))),
         misspelt=tuple(_unique(site(name, offset) for name, offset in misspelt.items()
                                if fold(name) != "hookeventname")),  # (that one: no_event_name)
     )
+
+
+def _event_names_by_name(code: str, site: Callable[[str, int], Site]) -> list[Site]:
+    """hookEventName given by a name the file sets once, to a literal (`HOOK_EVENT = "PostToolUse"`):
+    the event name, at the line that sets it (where it is changed)."""
+    out = []
+    for match in EVENT_NAME_BY_NAME.finditer(code):
+        name = match.group("var")
+        if name in ("true", "false", "null", "None", "undefined"):
+            continue
+        sets = [m for m in CONSTANT.finditer(code) if m.group("name") == name]
+        if len(sets) == 1 and len(re.findall(rf"(?<![\w$.]){re.escape(name)}\s*(?::[^=\n]*)?=(?!=)", code)) == 1:
+            out.append(site(sets[0].group("value"), sets[0].start("value") - 1))
+    return out
 
 
 def fold(name: str) -> str:
@@ -505,8 +528,8 @@ def _delegates(code: str, language: str, path: Path, where: LineIndex, own_outpu
             if match.group(0).startswith("os.") or not PY_CAPTURED.search(call):
                 return at(f"`{match.group(0).rstrip('( ')}`", match.start())
         if not own_output:
-            for match in PY_IMPORT.finditer(code):
-                module = (match.group("from") or match.group("imp")).lstrip(".").split(".")[0]
+            for match in imports.PY_IMPORT.finditer(code):
+                module = (match.group("from") or match.group("imp")).lstrip(".").split(",")[0].split(".")[0].strip()
                 if module and ((path.parent / f"{module}.py").exists() or (path.parent / module).is_dir()):
                     return at(f"the module {module}", match.start())
         return None
@@ -518,7 +541,7 @@ def _delegates(code: str, language: str, path: Path, where: LineIndex, own_outpu
         if match:
             return at(f"`{match.group(0)}`", match.start())
         if not own_output:
-            match = JS_IMPORT.search(code)
+            match = imports.JS_IMPORT.search(code)
             if match:
                 return at(f"the module {match.group('mod')}", match.start("mod"))
     return None
@@ -571,30 +594,6 @@ def _handed_to(code: str, path: Path, own_output: bool) -> tuple[str, ...]:
             return ()
         commands.append(f"cd {moves[-1].group('path')} && {command}" if moves else command)
     return tuple(commands)
-
-
-JS_MODULE_SUFFIXES = ("", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", "/index.js", "/index.ts")
-MAX_MODULES = 8
-
-
-def _local_modules(code: str, language: str, path: Path) -> tuple[Path, ...]:
-    """The files beside the script that it imports: `import ... from "./lib.mjs"`, `require("../x")`,
-    `from helpers import deny` with helpers.py in its folder. (A module found on a search path, or
-    one named by a computed string, is not followed.)"""
-    found: list[Path] = []
-    if language == "javascript":
-        for match in JS_IMPORT.finditer(code):
-            base = path.parent / match.group("mod")
-            found += [candidate for candidate in (Path(f"{base}{suffix}") for suffix in JS_MODULE_SUFFIXES)
-                      if disk.is_file(candidate)][:1]
-    elif language == "python":
-        for match in PY_IMPORT.finditer(code):
-            module = (match.group("from") or match.group("imp")).lstrip(".")
-            candidate = path.parent.joinpath(*module.split(".")).with_suffix(".py") if module else None
-            if candidate is not None and disk.is_file(candidate):
-                found.append(candidate)
-    unique = [p for i, p in enumerate(found) if p != path and p not in found[:i]]
-    return tuple(unique[:MAX_MODULES])
 
 
 def _objects(code: str) -> tuple[list[_Object], Callable[[int], int | None]]:

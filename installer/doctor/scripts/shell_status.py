@@ -37,7 +37,9 @@ COMPARISON = lazy(r"[<>]|==|!=")
 ASSIGNS = lazy(r"(?<![=!<>])=(?!=)|\+\+|--")
 STATUS_READ = lazy(r"\$\?|\$\{\?\}|PIPESTATUS", needs=("$?", "${?}", "PIPESTATUS"))
 BLOCKS = lazy(r"\b(?:exit|return)[ \t]+2\b", needs=("2",))
-DECIDES = lazy(r"permissionDecision|\bdecision\b", needs=("ecision",))  # a JSON answer that refuses
+# a JSON answer that refuses (or whose decision a variable holds): not an allow
+DECIDES = lazy(r"""(?:permissionDecision|\bdecision|\bbehavior)\W{0,8}(?:deny|block|ask|\$)""",
+               needs=("ecision", "behavior"))
 CHILD = lazy(r"\$[{@*1-9A-Za-z_]")  # a command a variable or an argument names may be a child to follow
 INLINE_STDIN = lazy(r"sys\.stdin|process\.stdin|readFileSync\(\s*0|/dev/stdin|\bSTDIN\b|\$stdin")
 WRAPPERS = frozenset({"command", "nohup", "time", "builtin", "stdbuf", "nice"})
@@ -217,6 +219,9 @@ class _Model:
             failure = next((f for f in (self._fails(c, where.pipefail) for c in counted) if f), None)
             if failure is None or (failure.status == "2" and not stop[1]):
                 continue  # (a function's `return 2` under set -e ends the script with 2: its block)
+            if failure.subject and any(w.tested and w.statement.at < statement.at and failure.subject in
+                                       self.code[w.statement.at:w.statement.end] for w in self.where):
+                continue  # (`if git rev-parse --verify -q @{u}; then ... @{u}..HEAD`: tested first)
             how, status = stop
             line, column = self._line(statement.at)
             errexit = calls[where.function][0] if where.function in calls else where.errexit
@@ -319,8 +324,8 @@ class _Model:
                     counted = inner_pipeline.commands if pipefail else inner_pipeline.commands[-1:]
                     failure = next((f for f in (self._fails(c, pipefail) for c in counted) if f), None)
                     if failure and not listed[-1].operators:
-                        return Failure(f"the assignment takes the status of its `$( )`, where {failure.why}",
-                                       failure.status)
+                        return failure._replace(why=f"the assignment takes the status of its `$( )`, where "
+                                                    f"{failure.why}")
         return None
 
     def _may_be_0(self, name: str, before: int) -> bool:
@@ -467,18 +472,17 @@ class _State:
     def apply(self, command: Command) -> None:
         words = [w.text for w in command.plain[1:]]
         for i, word in enumerate(words):
-            option = words[i + 1] if i + 1 < len(words) else ""
-            if ERREXIT_FLAG.match(word) or (word == "-o" and option == "errexit"):
+            # (`-o NAME`, also at the end of a cluster: `set -euo pipefail`)
+            option = words[i + 1] if i + 1 < len(words) and word[:1] in "-+" and word.endswith("o") else ""
+            on = word.startswith("-") and not word.startswith("--")
+            if (on and "e" in word) or (on and option == "errexit"):
                 self.errexit = command.at
-            elif word.startswith("+") and "e" in word or (word == "+o" and option == "errexit"):
+            elif word.startswith("+") and ("e" in word or option == "errexit"):
                 self.errexit = -1
-            if (word.startswith("-") and not word.startswith("--") and "E" in word) or (
-                    word == "-o" and option == "errtrace"):
+            if on and ("E" in word or option == "errtrace"):
                 self.errtrace = True
-            if word == "-o" and option == "pipefail":
-                self.pipefail = True
-            elif word == "+o" and option == "pipefail":
-                self.pipefail = False
+            if option == "pipefail":
+                self.pipefail = on
 
 
 def _shebang_errexit(code: str) -> bool:

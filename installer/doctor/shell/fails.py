@@ -26,6 +26,9 @@ GIT_ALWAYS = {  # subcommands that fail as an answer or on a state of the reposi
     "describe": ("fails with 128 where no tag is reachable", "128"),
     "show-ref": ("exits 1 when no ref matches", "1"),
     "ls-remote": ("fails when the remote cannot be reached", "128"),
+    "fetch": ("fails when the remote cannot be reached (offline, no such remote, no access)", "128"),
+    "pull": ("fails when the remote cannot be reached or the merge stops on a conflict", "1"),
+    "push": ("fails when the remote refuses or cannot be reached", "1"),
 }
 GIT_QUIET_DIFF = frozenset({"diff", "diff-index", "diff-files"})
 
@@ -33,6 +36,7 @@ GIT_QUIET_DIFF = frozenset({"diff", "diff-index", "diff-files"})
 class Failure(NamedTuple):
     why: str
     status: str  # the status it ends the script with, "" where it varies
+    subject: str = ""  # what it depends on (a revision, a key, a file): a test of it before may guard it
 
 
 def ordinary_failure(words: list[str]) -> Failure | None:
@@ -63,6 +67,14 @@ def ordinary_failure(words: list[str]) -> Failure | None:
     return None
 
 
+def _revision(text: str) -> str:
+    """The name a revision range or expression depends on (`@{u}..HEAD`: `@{u}`)."""
+    for part in text.replace("...", "..").split(".."):
+        if GIT_REVISION.search(part):
+            return part
+    return text
+
+
 def _git(args: list[str]) -> Failure | None:
     index = 0
     while index < len(args) and args[index].startswith("-"):  # git's own options: -C dir, -c k=v
@@ -79,14 +91,17 @@ def _git(args: list[str]) -> Failure | None:
     if sub in ("rev-parse", "rev-list", "log", "show", "cat-file", "diff", "diff-tree", "cherry") and (
             any(GIT_REVISION.search(r) for r in revisions) or (sub == "rev-parse" and "--verify" in rest)
             or (sub == "cat-file" and "-e" in rest)):
+        named = next((r for r in revisions if GIT_REVISION.search(r)), revisions[-1] if revisions else "")
         return Failure(f"`git {sub} {' '.join(rest)[:40]}` fails with 128 where that revision does not exist "
-                       "(a branch without upstream, a remote not fetched)", "128")
+                       "(a branch without upstream, a remote not fetched)", "128", _revision(named))
     if sub == "config" and ({"--get", "--get-all", "--get-regexp"} & set(rest) or len(revisions) == 1):
-        return Failure(f"`git config {' '.join(revisions)[:30]}` exits 1 when the key is not set", "1")
+        return Failure(f"`git config {' '.join(revisions)[:30]}` exits 1 when the key is not set", "1",
+                       revisions[0] if revisions else "")
     if sub in GIT_QUIET_DIFF and {"--quiet", "--exit-code"} & set(rest):
         return Failure(f"`git {sub} --quiet` exits 1 when there are changes", "1")
-    if sub == "remote" and rest[:1] == ["get-url"]:
-        return Failure("`git remote get-url` fails when the remote is not configured", "2")
+    if sub == "remote" and rest[:1] in (["get-url"], ["show"]):
+        return Failure(f"`git remote {rest[0]}` fails when the remote is not configured (or, for show, not reached)",
+                       "2" if rest[0] == "get-url" else "128")
     if sub == "ls-files" and "--error-unmatch" in rest:
         return Failure("`git ls-files --error-unmatch` fails for a file git does not track", "1")
     return None

@@ -7,8 +7,10 @@ measured on 0.171.0):
 - The root takes `description` and `hooks` and nothing else: a `$schema` or any other root key,
   a wrong type anywhere, a byte-order mark, and Codex drops the whole file with one warning. So
   hookwright never writes one, and refuses to edit a file Codex would drop (exit 2, at the place).
-- `[hooks]` in a `config.toml` beside the file loads too (Codex warns when a folder has both):
-  read, never written.
+- `[hooks]` in a `config.toml` beside the file loads too, after the hooks.json (Codex warns when a
+  folder has both), keyed for trust under the config.toml's path: doctor, status and list read it
+  (its places from toml_places.py), hookwright never writes it. A wrong type there is no dropped
+  file: Codex does not start at all (exit 1, `Error loading config.toml: ... in `hooks``).
 - No project variable: a hook runs in the session's folder, which may be any folder of the
   project. A committed entry names its runtime from the top of the git work tree, found when
   it runs, `"$(git rev-parse --show-toplevel 2>/dev/null || pwd)"/.codex/hookwright/...`: Codex
@@ -55,6 +57,7 @@ if TYPE_CHECKING:
     from ...planning.plan import Plan
 
 KIND = "codex-hooks"  # doctor's name for the kind of file
+CONFIG_KIND = "codex-config"  # a config.toml, read for its [hooks] (and its switches)
 FOLDER = ".codex"
 HOOKS_FILE = "hooks.json"
 CONFIG_FILE = "config.toml"
@@ -94,7 +97,11 @@ def settings_document(path: Path, raw: bytes | None) -> Document:
         doc = Document.new(path)
         doc.data = Settings()
         return doc
-    return Document(path, raw, raw.decode("utf-8"), Settings(trust.parse_toml(raw, path)), None, exists=True)
+    from .toml_places import places
+
+    data = Settings(trust.parse_toml(raw, path))
+    text = raw.decode("utf-8")
+    return Document(path, raw, text, data, places(text), exists=True)  # type: ignore[arg-type]
 
 
 def read_settings(path: Path) -> Document:
@@ -123,7 +130,7 @@ class Codex(MatcherGroups):
     answers_as = "claude"  # (its hooks print Claude Code's hookSpecificOutput: #output-protocol)
     rewrites_combine = "parallel"  # every hook starts at once; the last rewrite to finish wins (#several-hooks)
     programs = ("codex",)
-    file_kinds = (KIND,)
+    file_kinds = (KIND, CONFIG_KIND)
     simulated = True  # simulate.py, by protocol.py
     schema = "codex-hooks.schema.json"
     trust_store = "the user's config.toml ($CODEX_HOME/config.toml)"
@@ -133,6 +140,7 @@ class Codex(MatcherGroups):
     # extension's) keeps a name of its own, which doctor cannot list
     tool_renames = {name: SHELL_TOOL for name in ("exec_command", "shell", "shell_command", "local_shell",
                                                   "unified_exec")}
+    tool_input_renames = {"cmd": "command"}  # exec_command's `cmd`, as its hooks get it (#stdin-payload, measured)
     hook_tool_names = frozenset({SHELL_TOOL, "apply_patch", "Write", "Edit", "spawn_agent", "Agent"})
     tool_events = frozenset({"PreToolUse", "PostToolUse", "PermissionRequest"})
     exact_name_matcher = r"[A-Za-z0-9_|]*"  # a list of exact names; anything else is a regex (#matchers)
@@ -144,29 +152,39 @@ class Codex(MatcherGroups):
                                          "permissionDecision:deny without a non-empty permissionDecisionReason"),
         ("permissionDecision", "allow"): ("updatedInput", "unsupported permissionDecision:allow")}}
 
+    # a PreToolUse answer with these keys is invalid: the hook failed and the call runs (#output-protocol)
+    rejected_keys = {"PreToolUse": {"continue": ("false", "unsupported continue:false on PreToolUse"),
+                                    "stopReason": (None, "unsupported stopReason on PreToolUse"),
+                                    "suppressOutput": ("true", "unsupported suppressOutput on PreToolUse")}}
+    exit_2_needs_reason = {"PreToolUse": "exited with code 2 but did not write a blocking reason"}
+
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
         base = codex_home() if project is None else project / FOLDER
         return Target(self.name, scope, base / HOOKS_FILE, base / RUNTIME_FOLDER, project)
 
     def config_files(self, project: Path, also: frozenset[Path] = frozenset()) -> list[Candidate]:
-        """$CODEX_HOME/hooks.json, then each `.codex/hooks.json` from the project root down to the
-        project's folder, root first (#config-files); `[hooks]` in a config.toml is not read here."""
+        """$CODEX_HOME's hooks.json and config.toml, then each `.codex/`'s from the project root down
+        to the project's folder, root first, in each folder the hooks.json first (#config-files)."""
         from ...doctor.discovery import Candidate
 
         home = codex_home()
-        return [Candidate(home / HOOKS_FILE, "user", KIND, project),
-                *(Candidate(path, "project", KIND, path.parent.parent) for path in self.project_files_read_from(project)
-                  if path.parent != home)]
+        found = [Candidate(home / HOOKS_FILE, "user", KIND, project), Candidate(home / CONFIG_FILE, "user", CONFIG_KIND, project)]
+        for path in self.project_files_read_from(project):
+            if path.parent != home:
+                found += [Candidate(path, "project", KIND, path.parent.parent),
+                          Candidate(path.with_name(CONFIG_FILE), "project", CONFIG_KIND, path.parent.parent)]
+        return found
 
     def given_file(self, path: Path, project: Path) -> Candidate | None:
-        """A hooks.json in a .codex folder or $CODEX_HOME: the user's, or a project's."""
+        """A hooks.json or config.toml in a .codex folder or $CODEX_HOME: the user's, or a project's."""
         from ...doctor.discovery import Candidate
 
         parent = resolved(path).parent
         user = parent == resolved(codex_home())
-        if path.name != HOOKS_FILE or not (user or parent.name == FOLDER):
+        kind = {HOOKS_FILE: KIND, CONFIG_FILE: CONFIG_KIND}.get(path.name)
+        if kind is None or not (user or parent.name == FOLDER):
             return None
-        return Candidate(path, "user" if user else "project", KIND, project if user else parent.parent)
+        return Candidate(path, "user" if user else "project", kind, project if user else parent.parent)
 
     def project_files_read_from(self, start: Path) -> list[Path]:
         """Every `.codex/hooks.json` from the project root down to the folder (#config-files)."""
@@ -252,6 +270,8 @@ class Codex(MatcherGroups):
     def dropped(self, doc: Document) -> Dropped | None:
         """A byte-order mark, a root key but `description` and `hooks`, a wrong type anywhere
         (the schema: Codex's own struct): Codex drops the file with one warning (#file-format)."""
+        if isinstance(doc.data, Settings):
+            return _config_refused(self.schema, doc.data)
         if doc.bom:
             return Dropped((), "it starts with a byte-order mark (Codex reads strict JSON)",
                            "save the file as UTF-8 without a byte-order mark")
@@ -265,6 +285,56 @@ class Codex(MatcherGroups):
             return Dropped(keys, f"{where or 'the file'}: {error.message}",
                            "fix the value (docs/hosts/codex.md#file-format says what Codex takes)")
         return None
+
+    def never_loaded(self, data: Any) -> list[tuple[tuple[str | int, ...], str, str]]:
+        """What Codex reads and never runs, without a word or with one line a headless run does
+        not show (measured on 0.171.0, docs/hosts/codex.md#file-format, #handler-fields,
+        #timeouts): an event name it does not have (case-sensitive; Claude Code's
+        PostToolUseFailure and Notification are none of its), a `prompt` or `agent` handler, a
+        blank command; and a SessionEnd or Interrupt timeout over 3 s, cut to 3."""
+        hooks = data.get("hooks") if isinstance(data, dict) else None
+        found: list[tuple[tuple[str | int, ...], str, str]] = []
+        for event, groups in hooks.items() if isinstance(hooks, dict) else ():
+            if event == "state" and isinstance(data, Settings):
+                continue
+            if event not in trust.LABELS:
+                close = next((name for name in trust.LABELS if name.lower() == str(event).lower()), None)
+                found.append((("hooks", event), f"Codex has no event {json.dumps(event)} and ignores it without a word",
+                              f"use {close}: event names are case-sensitive" if close else
+                              "use one of Codex's events (docs/hosts/codex.md#events)"))
+                continue
+            for place in self.walk({"hooks": {event: groups}}):
+                handler = place.value
+                if not isinstance(handler, dict):
+                    continue
+                kind, timeout = handler.get("type"), handler.get("timeout")
+                if kind in ("prompt", "agent"):
+                    found.append((place.keys + ("type",), f"Codex skips {kind} hooks (\"{kind} hooks are not "
+                                  "supported yet\")", "run a command hook instead"))
+                elif kind == "command" and isinstance(handler.get("command"), str) and not handler["command"].strip():
+                    found.append((place.keys + ("command",), "Codex skips a hook whose command is blank",
+                                  "write the command, or remove the hook"))
+                elif event in trust.SHORT_TIMEOUT and isinstance(timeout, int) and timeout > 3:
+                    found.append((place.keys + ("timeout",), f"Codex cuts a {event} hook's timeout to 3 s and stops "
+                                  f"it then, not after {timeout} s", "keep the hook's work under 3 s (or move it "
+                                  "to Stop)"))
+        return found
+
+    def hooks_switch(self, data: Any) -> tuple[tuple[str, ...], bool] | None:
+        """`[features] hooks` in a config.toml, or its old name `codex_hooks` (Codex warns that it is
+        deprecated): false runs no hook of any file, without a word, and the config.toml of highest
+        precedence that says it counts: a project's `true` over the user's `false` ran the user's
+        hook (measured on 0.171.0: tests/e2e/test_codex_config_toml_e2e.py)."""
+        features = data.get("features") if isinstance(data, Settings) else None
+        for name in ("hooks", "codex_hooks"):
+            if isinstance(features, dict) and isinstance(features.get(name), bool):
+                return ("features", name), features[name]
+        return None
+
+    def unparsed_effect(self, path: Path) -> str | None:
+        """A config.toml that is not TOML: Codex does not start (measured on 0.171.0, exit 1,
+        `Error loading config.toml: ... <file>:<line>:<column>`); a hooks.json is dropped."""
+        return "not-started" if path.name == CONFIG_FILE else None
 
     # ---- trust ---------------------------------------------------------------------------
 
@@ -312,17 +382,21 @@ class Codex(MatcherGroups):
             return [_skipped(data, hook, f"Codex does not start with its config {error.path} ({error.message})",
                              f"fix {error.path}") for hook in hooks]
         project = _untrusted_project(target, store)
-        if project is not None:
-            return [_skipped(data, hook, f"the project is not trusted: {store.path} has no trust_level = "
-                                         f"\"trusted\" for {project}",
-                             f"add to {store.path}:\n{trust.toml_lines([project], {})}") for hook in hooks]
         whys = {trust.UNTRUSTED: f"no hash is trusted for its key in {store.path}",
                 trust.MODIFIED: f"the hash trusted for its key in {store.path} is another's: the hook was edited "
                                 f"or moved since it was trusted"}
-        return [_skipped(data, hook, whys[state], f"add to {store.path}, once you have read the hook:\n"
-                                                  f"{trust.toml_lines([], {hook.key: hook.hash})}",
-                         trust.hash_line(store.path, hook.key) if state == trust.MODIFIED else None)
-                for hook in hooks if (state := store.state_of(hook)) in whys]
+        found = []
+        for hook in hooks:
+            state = store.state_of(hook)
+            if project is not None:
+                why = f"the project is not trusted: {store.path} has no trust_level = \"trusted\" for {project}"
+            elif state in whys:
+                why = whys[state]
+            else:
+                continue
+            found.append(_skipped(data, hook, why, _trust_step(store, project, hook),
+                                  trust.hash_line(store.path, hook.key) if state == trust.MODIFIED else None))
+        return found
 
     def trust_plan(self, changes: list[Plan]) -> Plan | None:
         files = [(plan.target, plan.document.data if plan.document.exists else {},
@@ -333,6 +407,23 @@ class Codex(MatcherGroups):
 HOST = Codex()
 
 
+def _config_refused(schema: str, data: Settings) -> Dropped | None:
+    """A config.toml whose `[hooks]` (its events; `state` is the trust) has a wrong type: Codex
+    does not start with it (measured on 0.171.0: `Error loading config.toml: invalid type: string
+    "ten", expected u64 in `hooks``, exit 1), so no hook of any file runs, nor anything else."""
+    hooks = data.get("hooks")
+    if hooks is None:
+        return None
+    view = {"hooks": {event: groups for event, groups in hooks.items() if event != "state"}
+            if isinstance(hooks, dict) else hooks}
+    for error in resources.schema_errors(schema, view)[:1]:
+        keys = tuple(error.instance_path)
+        where = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in keys).lstrip(".")
+        return Dropped(keys, f"{where}: {error.message}",
+                       "fix the value (docs/hosts/codex.md#file-format says what Codex takes)", "not-started")
+    return None
+
+
 def _count(n: int, what: str) -> str:
     return f"{n} {what}{'' if n == 1 else 's'}"
 
@@ -340,6 +431,24 @@ def _count(n: int, what: str) -> str:
 def _skipped(data: Any, hook: trust.Hook, why: str, fix: str, stale_at: tuple[Path, int] | None = None) -> Skipped:
     keys = ("hooks", hook.event, hook.group, "hooks", hook.handler)
     return Skipped(hook.event, keys, data["hooks"][hook.event][hook.group]["hooks"][hook.handler], why, fix, stale_at)
+
+
+def _trust_step(store: trust.Store, project: str | None, hook: trust.Hook) -> str:
+    """How a person trusts the hook (and its project) by hand, so that it works as printed: a
+    table the user's config.toml already has is changed where it is (a second table of the same
+    name is no TOML, and Codex would not start), the others are added at the end of the file."""
+    steps = []
+    if project is not None and project in store.projects:
+        steps.append(f"in {store.path}, set trust_level = \"trusted\" in [projects.{trust.toml_string(project)}]")
+    if store.state_of(hook) in (trust.UNTRUSTED, trust.MODIFIED) and hook.key in store.states:
+        steps.append(f"in {store.path}, set trusted_hash = {trust.toml_string(hook.hash)} in "
+                     f"[hooks.state.{trust.toml_string(hook.key)}]")
+    projects = [project] if project is not None and project not in store.projects else []
+    hashes = {hook.key: hook.hash} if store.state_of(hook) == trust.UNTRUSTED and hook.key not in store.states else {}
+    if projects or hashes:
+        where = f"add these lines at the end of {store.path}" if store.path.exists() else f"create {store.path} with these lines"
+        steps.append(f"{where}:\n{trust.toml_lines(projects, hashes)}")
+    return "; then ".join(steps)
 
 
 def _ours(hook: trust.Hook) -> bool:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Iterator, Mapping, NamedTuple
 
 from ... import safe_read
-from ...errors import HookwrightError
+from ...errors import ErrorKind, HookwrightError
 from ...resources import toml_from
 
 # the events of 0.171.0 and their names in a trust key (docs/hosts/codex.md#events)
@@ -152,7 +152,11 @@ def hash_line(path: Path, key: str) -> tuple[Path, int] | None:
 
 def parse_toml(raw: bytes, path: Path = Path("config.toml")) -> dict[str, Any]:
     """A config.toml's data; a HookwrightError naming the line where Codex would refuse it too."""
-    return toml_from(path, raw, hint="fix the file: Codex does not start with it either")
+    try:
+        return toml_from(path, raw, hint="fix the file: Codex does not start with it either")
+    except RecursionError:  # (tomllib reads nested arrays and tables by recursion)
+        raise HookwrightError("arrays or tables nested deeper than a TOML reader follows", path=path,
+                              kind=ErrorKind.NOT_JSON, hint="fix the file: Codex does not start with it either") from None
 
 
 # ---- project trust -------------------------------------------------------------------------------
@@ -277,11 +281,13 @@ def _meant(before: dict[str, Any], projects: list[str], hashes: dict[str, str], 
     return data
 
 
-def toml_lines(projects: list[str], hashes: dict[str, str]) -> str:
-    """The lines a person adds to config.toml for the same trust (TOML basic strings: JSON's escapes)."""
-    def quoted(text: str) -> str:
-        return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+def toml_string(text: str) -> str:
+    """A TOML basic string: JSON's escapes, DEL escaped."""
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
 
-    lines = [f'[projects.{quoted(folder)}]\ntrust_level = "trusted"' for folder in projects]
-    lines += [f"[hooks.state.{quoted(key)}]\ntrusted_hash = {quoted(digest)}" for key, digest in hashes.items()]
+
+def toml_lines(projects: list[str], hashes: dict[str, str]) -> str:
+    """The lines a person adds to config.toml for the same trust."""
+    lines = [f'[projects.{toml_string(folder)}]\ntrust_level = "trusted"' for folder in projects]
+    lines += [f"[hooks.state.{toml_string(key)}]\ntrusted_hash = {toml_string(digest)}" for key, digest in hashes.items()]
     return "\n".join(lines)

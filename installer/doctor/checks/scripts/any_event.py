@@ -6,6 +6,7 @@ from typing import Iterator
 
 from ...model import Finding, RuleTable
 from ...scripts import flow as script_flow
+from ...scripts.keys import analyse as analyse_script
 from .units import HookCode
 
 CODE_RULES = RuleTable()  # the rules of the code a hook runs, a script file or an inline command
@@ -23,6 +24,15 @@ def _does_not_parse(code: HookCode) -> Iterator[Finding]:
 def _text_before_json(code: HookCode) -> Iterator[Finding]:
     """Text (or the hook's own input) and a JSON answer that one run can both print."""
     mixed = code.flow.mixed_output()
+    if not mixed and any(w.kind == script_flow.STDOUT_JSON for w in code.flow.writes):
+        answer = next(w for w in code.flow.writes if w.kind == script_flow.STDOUT_JSON)
+        for path in code.facts.modules:  # a module of its own that prints when it is imported
+            printed = analyse_script(path).flow.import_time_text
+            if printed is not None:
+                yield code.report("script/text-before-json", printed.at, "module", text=f"`{printed.what}`",
+                                  module=path.name, text_line=printed.at.line, json_line=answer.at.line,
+                                  in_file=path)
+                return
     if mixed:
         text, answer = mixed
         own = text.kind == script_flow.STDOUT_INPUT
@@ -32,6 +42,14 @@ def _text_before_json(code: HookCode) -> Iterator[Finding]:
         yield code.report("script/text-before-json", text.at, variant, text=f"`{text.what}`" if not own else
                           "its own input (a tee that is not sent to /dev/null)", text_line=text.at.line,
                           json_line=answer.at.line, event=" and ".join(code.cursor_rows))
+        config = code.flow.stdout_config
+        if variant is None and config is not None and text.what.endswith(LOGGING) and config.line != text.at.line:
+            # (the line the user changes is where logging is sent to stdout, not each log call)
+            yield code.report("script/text-before-json", config, "configured", text=f"`{text.what[:-len(LOGGING)]}`",
+                              text_line=text.at.line, json_line=answer.at.line)
+
+
+LOGGING = " (logging to stdout)"
 
 
 @CODE_RULES.rule("script/answer-on-stderr")

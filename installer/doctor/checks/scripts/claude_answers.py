@@ -32,6 +32,10 @@ def _exit_2_does_not_block(code: HookCode) -> Iterator[Finding]:
     for exit_ in code.flow.exits if rows else ():
         if exit_.status != 2:
             continue
+        reached = code.events_reaching(exit_.at.line)  # (a part that runs only for another handler's arguments)
+        rows = {event: row for event, row in code.claude_rows.items() if event in reached}
+        if not rows:
+            continue
         refusal = bool(script_flow.REFUSAL.search(exit_.message))
         weak = {e: row for e, row in rows.items()
                 if row.exit_2 == claude_protocol.NOT_READ or (row.exit_2 == claude_protocol.FEEDBACK and refusal)}

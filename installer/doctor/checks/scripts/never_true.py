@@ -7,6 +7,7 @@ from typing import Iterator
 from .... import hosts
 from ....hooks.events import BUILTIN_TOOLS
 from ....hosts.claude.protocol import protocol
+from ....patterns import lazy
 from ...model import Context, Finding, Handler, RuleTable
 from ...scripts.conditions import relative_path_pattern
 from ...scripts.keys import Site
@@ -76,3 +77,27 @@ def _tool_name_renamed(script: Script) -> Iterator[Finding]:
         if text in seen_as or text.lower() in seen_as:
             yield script.finding("script/tool-name-renamed", site, script.handlers, text=text, host=host.title,
                                  name=seen_as.get(text) or seen_as[text.lower()])
+
+
+# a read of a field of the call's tool_input, in the languages doctor reads (`.cmd`, `["cmd"]`, `.get("cmd")`)
+_INPUT_FIELD = lazy(r"tool_input\b[^\n]{0,12}?(?:\.get\(\s*['\"]|\?\.|\.|\[\s*['\"])(?P<field>\w+)\b")
+
+
+@RENAMED_TOOL_RULES.rule("script/input-field-renamed")
+def _input_field_renamed(script: Script) -> Iterator[Finding]:
+    """`tool_input.cmd` in a Codex hook: the model's shell tool takes `cmd`, its hooks get the
+    command as `tool_input.command` (Host.tool_input_renames, measured), so the value read is
+    always missing, where the script reads the field hooks get nowhere."""
+    host = hosts.of(script.handlers[0].file.host)
+    if host is None or not host.tool_input_renames:
+        return
+    reads = [(m.start("field"), m["field"]) for m in _INPUT_FIELD.finditer(script.text)]
+    fields = {field for _, field in reads}
+    for offset, field in reads:
+        sent = host.tool_input_renames.get(field)
+        if sent is not None and sent not in fields:
+            line = script.text.count("\n", 0, offset) + 1
+            column = offset - script.text.rfind("\n", 0, offset)
+            yield script.finding("script/input-field-renamed", Site(field, line, column), script.handlers,
+                                 field=field, sent=sent, host=host.title)
+            return

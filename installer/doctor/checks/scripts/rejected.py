@@ -3,10 +3,14 @@ Code's answer shape does not support, so the hook counts as failed and the call 
 from __future__ import annotations
 
 import json
+import re
 from typing import Iterator
 
 from .... import hosts
+from ....hosts.base import Host
+from ....patterns import lazy
 from ...model import Context, Finding, Handler, RuleTable
+from ...scripts.keys import Site
 from .units import Script, scripts_run_by, through
 
 REJECTED_RULES = RuleTable()  # a script of a host whose events reject some answers, with the handlers that run it
@@ -20,7 +24,15 @@ def rejecting_scripts(ctx: Context) -> Iterator[Script]:
 
 def _on_a_rejecting_event(handler: Handler) -> bool:
     host = hosts.of(handler.file.host)
-    return host is not None and (handler.event in host.rejected_answers or handler.event in host.answer_needs)
+    return host is not None and (handler.event in host.rejected_answers or handler.event in host.answer_needs
+                                 or handler.event in host.rejected_keys or handler.event in host.exit_2_needs_reason
+                                 or _rewrites_elsewhere(host, handler.event))
+
+
+def _rewrites_elsewhere(host: Host, event: str) -> bool:
+    """An event on which a host that reads Claude Code's answer shape without a table of its own
+    (Codex) does not apply updatedInput: its rewrite events are others."""
+    return not host.answer_table and bool(host.rewrite_events) and event not in host.rewrite_events
 
 
 @REJECTED_RULES.rule("script/answer-rejected")
@@ -40,6 +52,59 @@ def _answer_rejected(script: Script) -> Iterator[Finding]:
         yield script.finding("script/answer-rejected", value.at, handlers, field=value.field,
                              value=json.dumps(value.value), via=through(value), host=host.title,
                              event=handlers[0].event, said=rejected[0][key])
+    keyed = [host.rejected_keys.get(h.event, {}) for h in handlers if h.file.host == host.name]
+    if not keyed or not all(keyed):
+        return
+    lines = script.text.splitlines() if any(literal for table in keyed for literal, _ in table.values()) else []
+    for site in [*(Site("continue", p.line, p.column) for p in script.facts.flow.continue_false),
+                 *(site for site in script.facts.output_keys if site.what != "continue")]:  # (the flow reads continue: false)
+        if all(site.what in table for table in keyed):
+            literal, said = keyed[0][site.what]
+            if literal is not None and site.what != "continue":
+                after = lines[site.line - 1][site.column - 1:] if 0 < site.line <= len(lines) else ""
+                if not re.match(rf"['\"]?{site.what}['\"]?\s*[:=]\s*{literal}\b", after, re.I):
+                    continue
+            yield script.finding("script/answer-rejected", site, handlers, field=site.what,
+                                 value=literal or "with any value", via="", host=host.title, event=handlers[0].event,
+                                 said=said)
+            return  # (one such key says it: the answer is refused whole)
+
+
+# what writes to stderr in the languages doctor reads (a reason there, wherever it is written)
+_STDERR = lazy(r"stderr|>&\s*2|/dev/stderr|console\.(?:error|warn)|\bwarn\b|\bdie\b|\bcroak\b|\blogg(?:ing|er)\b")
+
+
+@REJECTED_RULES.rule("script/exit-2-without-reason")
+def _exit_2_without_reason(script: Script) -> Iterator[Finding]:
+    """An exit 2 on an event whose host blocks with it only beside a reason on stderr (Codex), from
+    a script that writes nothing on stderr: the hook failed, and the call runs. Said at the text it
+    prints on stdout right before (the line to send to stderr), else at the exit."""
+    handlers = script.handlers
+    host = hosts.of(handlers[0].file.host)
+    if host is None or not all(h.event in host.exit_2_needs_reason for h in handlers if h.file.host == host.name):
+        return
+    flow = script.facts.flow
+    bare = [e for e in flow.exits if e.status == 2 and not e.message]
+    if not bare or _STDERR.search(script.text):
+        return
+    for exit in bare[:1]:
+        printed = [w.at for w in flow.writes if w.at.line < exit.at.line]
+        yield script.finding("script/exit-2-without-reason", printed[-1] if printed else exit.at, handlers,
+                             host=host.title, event=handlers[0].event, exit_line=exit.at.line,
+                             said=host.exit_2_needs_reason[handlers[0].event])
+
+
+@REJECTED_RULES.rule("script/rewrite-not-applied")
+def _rewrite_not_applied(script: Script) -> Iterator[Finding]:
+    """updatedInput written by a script that every event it runs on does not apply it on (Codex
+    applies it on PreToolUse only, before the call runs)."""
+    handlers = script.handlers
+    host = hosts.of(handlers[0].file.host)
+    if host is None or not all(_rewrites_elsewhere(host, h.event) for h in handlers if h.file.host == host.name):
+        return
+    for site in dict(script.facts.rewrite_sites).get(host.answers_as, ())[:1]:
+        yield script.finding("script/rewrite-not-applied", site, handlers, host=host.title, event=handlers[0].event,
+                             events=", ".join(sorted(host.rewrite_events)))
 
 
 @REJECTED_RULES.rule("script/answer-incomplete")

@@ -70,11 +70,28 @@ def _wrong_event_name(script: Script) -> Iterator[Finding]:
     """Literal hookEventName values that name none of the events the script runs on (one that
     serves two events and answers only one of them may print nothing on the other)."""
     written = {site.what for site in script.facts.event_names}
-    events = script.claude_events
-    if script.claude and written and not written & set(events):
-        site = script.facts.event_names[0]
-        yield script.finding("script/wrong-event-name", site, script.claude, found=site.what,
-                             event=" and ".join(events))
+    for handlers in _answered_for(script):
+        events = sorted({h.event for h in handlers})
+        if written and not written & set(events):
+            site = script.facts.event_names[0]
+            yield script.finding("script/wrong-event-name", site, handlers, found=site.what, event=" and ".join(events))
+            return
+
+
+def _answered_for(script: Script) -> Iterator[list[Handler]]:
+    """The Claude Code handlers a script's answer is given for, in groups that each answer one
+    way: all of a script's at once; a module's, per file that imports it and calls a function of
+    it that writes the answer (a helper the lint hook and the guards share answers for each)."""
+    if script.imported_by is None:
+        if script.claude:
+            yield script.claude
+        return
+    for importer, handlers in script.importers.values():
+        if script.facts.answer_functions and not importer.called & script.facts.answer_functions:
+            continue  # (it imports something else of it)
+        claude = [h for h in handlers if h in script.claude]
+        if claude and not importer.reads_event_name:
+            yield claude
 
 
 @SCRIPT_RULES.rule("script/exit-2-ignored")
@@ -121,7 +138,7 @@ def _stop_hook_active(script: Script) -> Iterator[Finding]:
     answers_stop = not facts.reads_event_name and (not facts.event_names or any(e.what == "Stop" for e in facts.event_names))
     context = [site for site in facts.specific_keys if site.what == "additionalContext"] \
         if answers_stop and any(h.event == "Stop" for h in stops) else []
-    goes_on = [*facts.blocks, *context]
+    goes_on = [site for site in (*facts.blocks, *context) if any(script.reaches(h, site.line) for h in stops)]
     if stops and goes_on and (from_env or not facts.reads_stop_hook_active) and facts.delegates is None:
         at: At = from_env or goes_on[0]
         variant = "from-environment" if from_env else "context" if not facts.blocks else None

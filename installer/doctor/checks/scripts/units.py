@@ -17,6 +17,7 @@ from ....hosts.cursor.protocol import CursorEventProtocol
 from ....patterns import lazy
 from ... import handler_facts
 from ...model import Context, Finding, Handler, cached_property, rule_by_id
+from ...scripts import arguments as script_arguments
 from ...scripts import flow as script_flow
 from ...scripts.keys import ScriptFacts, Site, analyse, analyse_text
 
@@ -55,6 +56,19 @@ class Script:
         self.facts = facts
         self.handlers = handlers
         self.imported_by = imported_by  # a module of a hook's own (its script imports it), not a script a hook runs
+        # a module's: each file that imports it, with the handlers that run that file (or the script above it)
+        self.importers: dict[Path, tuple[ScriptFacts, list[Handler]]] = {}
+
+    @cached_property
+    def text(self) -> str:
+        """Its text, as doctor reads a script (bounded); "" where it cannot be read now."""
+        from .... import safe_read
+        from ....errors import HookwrightError
+
+        try:
+            return safe_read.read(self.facts.path, safe_read.SCRIPT).decode("utf-8", "replace")
+        except (OSError, HookwrightError):
+            return ""
 
     @cached_property
     def claude(self) -> list[Handler]:
@@ -78,7 +92,20 @@ class Script:
                                                          for h in cursor),
                         claude_fails_closed=_fail_closed(self.claude),
                         tools=_tools_reached(self.claude) if self.claude and not cursor else None,
-                        report_at_event=self._report_at_event)
+                        report_at_event=self._report_at_event,
+                        arguments={h.event: [*self.arguments_of(h)] for h in self.claude})
+
+    def arguments_of(self, handler: Handler) -> Iterator[tuple[str, ...] | None]:
+        """The arguments the handler passes the script (the words after it in what its command
+        runs), None where they cannot be told (a variable, a script run through another)."""
+        runs = handler_facts.runs(handler)
+        path = self.facts.path
+        yield tuple(str(w) for w in runs[runs.index(path) + 1:]) if runs and path in runs else None
+
+    def reaches(self, handler: Handler, line: int) -> bool:
+        """Whether the script's run for this handler, with its arguments, reaches the line."""
+        return all(args is None or script_arguments.reaches(self.facts.flow.argv_regions, line, args)
+                   for args in self.arguments_of(handler))
 
     def finding(self, rule_id: str, place: At, handlers: list[Handler], variant: str | None = None,
                 **params: Any) -> Finding:
@@ -105,7 +132,11 @@ class Script:
 
     def _report(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding:
         """A finding of its code: about the Claude Code handlers for a rule of Claude Code's protocol;
-        at the event the handler is registered on for a rule whose fix is another event."""
+        at the event the handler is registered on for a rule whose fix is another event; in a module
+        it imports for what that module does (params["in_file"])."""
+        in_file = params.pop("in_file", None)
+        if in_file is not None:
+            return self._report(rule_id, place, variant, **params)._replace(path=str(in_file))
         if rule_id in AT_THE_EVENT and self.claude and self.imported_by is None:
             return self._at_the_event(rule_id, place, variant, **params)
         return self.finding(rule_id, place, self.claude if rule_id in CLAUDE_RULES and self.claude else self.handlers,
@@ -130,7 +161,8 @@ class HookCode:
 
     def __init__(self, facts: ScriptFacts, claude_events: list[str], cursor_events: list[str], report: Report,
                  fail_closed: bool = False, tools: frozenset[str] | None = None,
-                 claude_fails_closed: bool = False, report_at_event: Report | None = None) -> None:
+                 claude_fails_closed: bool = False, report_at_event: Report | None = None,
+                 arguments: dict[str, list[tuple[str, ...] | None]] | None = None) -> None:
         self.facts = facts
         self.claude_events = claude_events
         self.cursor_events = cursor_events  # (judged only for code Claude Code does not run)
@@ -143,6 +175,18 @@ class HookCode:
         # a script's finding at the event key of its handler (params["event"]): where the fix is to
         # run it on another event; an inline command's findings are at its handler already
         self.report_at_event = report_at_event or report
+        # the arguments each Claude Code event's handlers pass (None: not told), for what runs on each
+        self.arguments = arguments or {}
+
+    def events_reaching(self, line: int) -> list[str]:
+        """The Claude Code events on which some handler's run, with its arguments, reaches the line
+        (the parts of a script that only run for an argument: scripts/arguments.py)."""
+        regions = self.facts.flow.argv_regions
+        if not regions:
+            return self.claude_events
+        return [event for event in self.claude_events
+                if any(args is None or script_arguments.reaches(regions, line, args)
+                       for args in self.arguments.get(event, [None]))]
 
     @property
     def flow(self) -> script_flow.Flow:
@@ -192,20 +236,31 @@ def scripts_of(ctx: Context) -> Iterator[Script]:
 
 def _modules_of(ctx: Context, scripts: dict[Path, Script]) -> Iterator[Script]:
     """The modules of their own the scripts import that build an answer (a `decide()` helper in
-    lib.mjs): each once, with the handlers of every script that imports it, as the rules of an
-    answer's shape read it (Script.imported_by)."""
+    lib.mjs), and the modules those import, MODULE_DEPTH deep: each once, with the handlers of
+    every script that imports it, as the rules of an answer's shape read it (Script.imported_by)."""
     modules: dict[Path, Script] = {}
-    for script in scripts.values():
-        for path in script.facts.modules:
-            if path in scripts:
-                continue
-            if path not in modules:
-                facts = analyse(path)
-                if not facts.readable or not (facts.output_keys or facts.no_event_name):
+    level = [(script.facts, script.handlers) for script in scripts.values()]
+    for _ in range(MODULE_DEPTH):
+        following = []
+        for importer, handlers in level:
+            for path in importer.modules:
+                if path in scripts:
                     continue
-                modules[path] = Script(ctx, facts, [], imported_by=script.facts.path)
-            modules[path].handlers += [h for h in script.handlers if h not in modules[path].handlers]
-    yield from modules.values()
+                if path not in modules:
+                    facts = analyse(path)
+                    if not facts.readable:
+                        continue
+                    modules[path] = Script(ctx, facts, [], imported_by=importer.path)
+                module = modules[path]
+                _, users = module.importers.setdefault(importer.path, (importer, []))
+                users += [h for h in handlers if h not in users]
+                module.handlers += [h for h in handlers if h not in module.handlers]
+                following.append((module.facts, handlers))
+        level = following
+    yield from (m for m in modules.values() if m.facts.output_keys or m.facts.no_event_name)
+
+
+MODULE_DEPTH = 3  # a helper's helper's helper: deeper imports are not followed
 
 
 SHELLS = ("sh", "bash", "zsh", "dash", "ksh")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
+from .... import hosts
 from ....errors import ErrorKind, HookwrightError
 from ...model import HOST_NAMES, ConfigFile, Context, Finding, RuleTable
 
@@ -17,9 +18,9 @@ class Unparsed:
         self.file = file
         self.error = error  # why it could not be read or parsed
 
-    def finding(self, ctx: Context, rule_id: str, **params: Any) -> Finding:
+    def finding(self, ctx: Context, rule_id: str, variant: str | None = None, **params: Any) -> Finding:
         """At the error's own line and column, with the reader's hint."""
-        return ctx.finding_at(rule_id, self.file, self.error.line, self.error.column,
+        return ctx.finding_at(rule_id, self.file, self.error.line, self.error.column, variant=variant,
                               hint=self.error.hint or "fix the file", **params)
 
 
@@ -38,5 +39,8 @@ def _duplicate_key(ctx: Context, at: Unparsed) -> Iterator[Finding]:
 @UNPARSED_RULES.rule("structure/invalid-json")
 def _invalid_json(ctx: Context, at: Unparsed) -> Iterator[Finding]:
     if at.error.kind not in (ErrorKind.UNREADABLE, ErrorKind.DUPLICATE_KEY):
-        host = HOST_NAMES.get(at.file.host, HOST_NAMES["claude"])  # (a file of unknown kind: read as Claude Code's)
-        yield at.finding(ctx, "structure/invalid-json", detail=at.error.reason, host=host)
+        known = hosts.of_kind(at.file.kind)
+        host = known.title if known is not None else HOST_NAMES.get(at.file.host, HOST_NAMES["claude"])  # (unknown: as Claude Code's)
+        effect = known.unparsed_effect(at.file.path) if known is not None else None  # (a host's other format)
+        yield at.finding(ctx, "structure/invalid-json", detail=at.error.reason if effect is None else at.error.message,
+                         host=host, variant=effect)

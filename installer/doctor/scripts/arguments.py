@@ -1,0 +1,230 @@
+"""What a script does with the arguments its handler passes: the parts of it that run only when
+an argument is (or is not) given.
+
+One script is often registered on several events with different arguments (`guard.mjs
+--summary` on Stop, `guard.mjs` on PostToolUse; `hook.py pre` and `hook.py post`), and tells
+them apart by its argv. Read here: an `if` whose test looks at argv for a literal (`"--summary"
+in sys.argv`, `sys.argv[1] == "pre"`, `args.summary` of an argparse flag, `mode === "post"` with
+`const mode = process.argv[2]`, `process.argv.includes("--x")`, Bun.argv, Deno.args), as a region
+of lines where the literal is given (its body) or not (its else, and the rest of the block after
+an if that ends the run). An exit in a region runs only for the handlers whose arguments agree
+(`reaches`); what is not in a region runs for every handler.
+"""
+from __future__ import annotations
+
+import ast
+import bisect
+import re
+from typing import Callable, Iterable, NamedTuple
+
+from ...patterns import lazy
+
+Close = Callable[[str, int], int]  # the offset of the brace that closes the one at an offset
+Balanced = Callable[[str, int], str]  # the text up to the parenthesis that closes the one before an offset
+
+
+class Region(NamedTuple):
+    first: int  # lines, 1-based, inclusive
+    last: int
+    argument: str  # the literal the test looks for
+    given: bool  # the region runs when the argument is given (False: when it is not)
+
+
+def reaches(regions: Iterable[Region], line: int, arguments: tuple[str, ...]) -> bool:
+    """Whether a run with these arguments reaches the line."""
+    return all((region.argument in arguments) == region.given for region in regions
+               if region.first <= line <= region.last)
+
+
+# ---- Python ----------------------------------------------------------------------------------------
+
+def python(tree: ast.Module) -> tuple[Region, ...]:
+    names = _py_argv_names(tree)
+    regions: list[Region] = []
+
+    def walk(body: list[ast.stmt], last: int) -> None:
+        for index, stmt in enumerate(body):
+            if isinstance(stmt, ast.If):
+                test = _py_test(stmt.test, names)
+                end = stmt.end_lineno or stmt.lineno
+                if test is not None:
+                    argument, given = test
+                    body_last = stmt.body[-1].end_lineno or end
+                    regions.append(Region(stmt.body[0].lineno, body_last, argument, given))
+                    if stmt.orelse:
+                        regions.append(Region(stmt.orelse[0].lineno, end, argument, not given))
+                    elif _ends(stmt.body) and index + 1 < len(body):  # if "--summary" in sys.argv: sys.exit(0)
+                        regions.append(Region(body[index + 1].lineno, last, argument, not given))
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                inner = getattr(stmt, field, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], (ast.stmt, ast.excepthandler)):
+                    inner_last = inner[-1].end_lineno or last
+                    if field == "handlers":
+                        for handler in inner:
+                            walk(handler.body, handler.end_lineno or inner_last)
+                    else:
+                        walk(inner, inner_last)
+
+    walk(tree.body, max((getattr(n, "end_lineno", 0) or 0) for n in tree.body) if tree.body else 0)
+    return tuple(regions)
+
+
+def _ends(body: list[ast.stmt]) -> bool:
+    last = body[-1]
+    if isinstance(last, (ast.Return, ast.Raise)):
+        return True
+    return isinstance(last, ast.Expr) and isinstance(last.value, ast.Call) and \
+        ast.unparse(last.value.func) in ("sys.exit", "exit", "quit", "os._exit")
+
+
+def _py_argv_names(tree: ast.Module) -> dict[str, str]:
+    """{name: what it holds}: "argv" for a name bound to sys.argv or an item or slice of it
+    (`mode = sys.argv[1]`, `args = sys.argv[1:]`), "parsed" for argparse's result, and
+    `parsed.<dest>` for each flag's destination (`--summary` -> summary)."""
+    names: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            text = ast.unparse(node.value)
+            if "sys.argv" in text:
+                names[node.targets[0].id] = "argv"
+            elif ".parse_args(" in text or ".parse_known_args(" in text:
+                names[node.targets[0].id] = "parsed"
+        if isinstance(node, ast.Call) and ast.unparse(node.func).endswith(".add_argument") and node.args:
+            first = node.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                flag = first.value
+                dest = next((str(k.value.value) for k in node.keywords if k.arg == "dest"
+                             and isinstance(k.value, ast.Constant)), flag.lstrip("-").replace("-", "_"))
+                names[f".{dest}"] = flag if flag.startswith("-") else ""
+    return names
+
+
+def _py_test(test: ast.expr, names: dict[str, str]) -> tuple[str, bool] | None:
+    """(argument, given) for a test of argv against a literal, else None."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _py_test(test.operand, names)
+        return (inner[0], not inner[1]) if inner else None
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):  # len(sys.argv) > 1 and sys.argv[1] == "x"
+        found = [t for t in (_py_test(v, names) for v in test.values) if t is not None]
+        return found[0] if len(found) == 1 else None
+    if isinstance(test, ast.Attribute) and isinstance(test.value, ast.Name) \
+            and names.get(test.value.id) == "parsed" and names.get(f".{test.attr}", "").startswith("-"):
+        return names[f".{test.attr}"], True  # args.summary (a store_true flag)
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+        return None
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    if isinstance(op, (ast.In, ast.NotIn)) and _literal(left) is not None and _is_argv(right, names):
+        return _literal(left), isinstance(op, ast.In)  # type: ignore[return-value]
+    if isinstance(op, (ast.Eq, ast.NotEq)):
+        for value, other in ((left, right), (right, left)):
+            literal = _literal(other)
+            if literal is not None and _is_argv(value, names):
+                return literal, isinstance(op, ast.Eq)
+    return None
+
+
+def _literal(node: ast.expr) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value else None
+
+
+def _is_argv(node: ast.expr, names: dict[str, str]) -> bool:
+    """sys.argv, an item or slice of it, a name bound to one, or a positional argparse destination."""
+    if isinstance(node, ast.Subscript):
+        node = node.value
+    text = ast.unparse(node)
+    if text == "sys.argv" or (isinstance(node, ast.Name) and names.get(node.id) == "argv"):
+        return True
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+        and names.get(node.value.id) == "parsed" and names.get(f".{node.attr}") == ""
+
+
+# ---- JavaScript / TypeScript ----------------------------------------------------------------------
+
+JS_ARGV = r"(?:process\.argv|Bun\.argv|Deno\.args)"
+JS_ARGV_NAME = lazy(rf"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[\w\[\]|<> ]+)?=\s*{JS_ARGV}""",
+                    needs=("argv", "Deno.args"))
+MENTIONS_ARGV = lazy(r"argv|Deno\.args", needs=("argv", "Deno.args"))
+STATEMENT_END = lazy(r";|\n")
+NEWLINE = lazy(r"\n")
+JS_IF = lazy(r"""(?<![\w$.])if\s*\(""", needs=("if",))
+JS_ELSE = lazy(r"""\s*else\b""")
+
+
+def javascript(code: str, close: Close, balanced: Balanced) -> tuple[Region, ...]:
+    """The regions of a Node, Bun or Deno script's argv tests (`close` gives the brace that
+    closes one, `balanced` the text up to the parenthesis that closes one)."""
+    if not MENTIONS_ARGV.search(code):
+        return ()
+    names = {m.group("name") for m in JS_ARGV_NAME.finditer(code)}
+    argv = rf"(?:{JS_ARGV}|{'|'.join(map(re.escape, sorted(names)))})" if names else JS_ARGV
+    tests = [
+        (re.compile(rf"^\s*(?P<neg>!?)\s*{argv}(?:\.slice\([^)]*\))?\.includes\(\s*[\"'`](?P<lit>[^\"'`]+)[\"'`]\s*\)\s*$"), True),
+        (re.compile(rf"^\s*{argv}(?:\[\d+\])?\s*(?P<op>===?|!==?)\s*[\"'`](?P<lit>[^\"'`]+)[\"'`]\s*$"), None),
+        (re.compile(rf"^\s*[\"'`](?P<lit>[^\"'`]+)[\"'`]\s*(?P<op>===?|!==?)\s*{argv}(?:\[\d+\])?\s*$"), None),
+    ]
+    line_of = _lines(code)
+    regions: list[Region] = []
+    for match in JS_IF.finditer(code):
+        condition = balanced(code, match.end())
+        test = _js_test(condition, tests)
+        if test is None:
+            continue
+        argument, given = test
+        after = match.end() + len(condition) + 1
+        body_start, body_end, ends = _js_body(code, after, close)
+        regions.append(Region(line_of(body_start), line_of(body_end), argument, given))
+        otherwise = JS_ELSE.match(code, body_end + 1)
+        if otherwise:
+            start = otherwise.end()
+            else_start, else_end, _ = _js_body(code, start, close)
+            regions.append(Region(line_of(else_start), line_of(else_end), argument, not given))
+        elif ends:
+            outer = _enclosing_end(code, match.start(), close)
+            regions.append(Region(line_of(body_end) + 1, line_of(outer), argument, not given))
+    return tuple(regions)
+
+
+def _js_test(condition: str, tests: list[tuple[re.Pattern[str], bool | None]]) -> tuple[str, bool] | None:
+    for pattern, includes in tests:
+        found = pattern.match(condition)
+        if found:
+            if includes:
+                return found.group("lit"), not found.group("neg")
+            return found.group("lit"), found.group("op").startswith("=")
+    return None
+
+
+JS_ENDS = lazy(r"""(?:process\.exit|Deno\.exit)\s*\([^)]*\)\s*;?\s*\}?\s*$|\breturn\b[^;\n]*;?\s*\}?\s*$|\bthrow\b""")
+
+
+def _js_body(code: str, start: int, close: Close) -> tuple[int, int, bool]:
+    """(start, end, whether it ends the run) of the statement or block an if's test is followed by."""
+    i = start
+    while i < len(code) and code[i] in " \t\r\n":
+        i += 1
+    if i < len(code) and code[i] == "{":
+        end = close(code, i)
+    else:
+        found = STATEMENT_END.search(code, i)
+        end = found.start() if found else len(code)
+    return i, end, bool(JS_ENDS.search(code[i:end + 1]))
+
+
+def _enclosing_end(code: str, offset: int, close: Close) -> int:
+    """The end of the block an offset is in (the end of the code at the top level)."""
+    depth, i = 0, offset
+    while i > 0:
+        i -= 1
+        if code[i] == "}":
+            depth += 1
+        elif code[i] == "{":
+            if depth == 0:
+                return close(code, i)
+            depth -= 1
+    return len(code) - 1
+
+
+def _lines(code: str) -> Callable[[int], int]:
+    """An offset's line, 1-based."""
+    starts = [m.end() for m in NEWLINE.finditer(code)]
+    return lambda offset: bisect.bisect_right(starts, offset) + 1

@@ -1,0 +1,138 @@
+"""Codex's own rules in doctor, each a broken hook and its corrected twin (docs/hosts/codex.md,
+measured on 0.171.0: tests/e2e/test_codex_rules_e2e.py): answers a PreToolUse hook cannot give,
+an exit 2 without its reason, a rewrite on an event that does not apply it, and the places of a
+hooks file Codex reads and never runs."""
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+from doctor_support import doctor, found
+
+CODEX = ".codex/hooks.json"
+GUARD = "python3 .codex/guard.py"
+
+
+def codex(tmp_path, script: str, event: str = "PreToolUse", name: str = "guard.py", command: str = GUARD):
+    files = {CODEX: {"hooks": {event: [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]}},
+             f".codex/{name}": textwrap.dedent(script).lstrip("\n")}
+    return doctor(tmp_path, files)
+
+
+def guard(answer: str) -> str:
+    return f"""
+    import json, sys
+    data = json.load(sys.stdin)
+    if "rm -rf" in data["tool_input"]["command"]:
+        {answer}
+    """
+
+
+DENY = 'print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no"}}))'
+
+
+@pytest.mark.parametrize("bad", [
+    'print(json.dumps({"continue": False, "stopReason": "rm -rf is not allowed"}))',
+    'print(json.dumps({"decision": "block", "reason": "no", "suppressOutput": True}))',
+    'print(json.dumps({"stopReason": "no", "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no"}}))',
+], ids=["continue-false", "suppress-output", "stop-reason-beside-a-deny"])
+def test_an_answer_key_codex_refuses_on_pre_tool_use_is_found_where_it_is_written(tmp_path, bad):
+    [hit] = found(codex(tmp_path / "bad", guard(bad)), "script/answer-rejected")
+    assert (hit.line, "hook as failed" in hit.message) == (4, True)
+    twin = bad.replace('"suppressOutput": True', '"suppressOutput": False') if "suppress" in bad else DENY
+    assert found(codex(tmp_path / "good", guard(twin)), "script/answer-rejected") == []
+
+
+SHELL_GUARD = """
+#!/bin/bash
+cmd=$(jq -r .tool_input.command)
+if [[ $cmd == *"rm -rf"* ]]; then
+  echo "rm -rf is not allowed"{to}
+  exit 2
+fi
+"""
+
+
+@pytest.mark.parametrize("language", ["python", "shell"])
+def test_an_exit_2_whose_reason_goes_to_stdout_is_found_at_the_print_and_its_twin_on_stderr_is_quiet(tmp_path, language):
+    if language == "python":
+        bad, good = (guard('print("rm -rf is not allowed"{})\n        sys.exit(2)'.format(to)) for to in ("", ", file=sys.stderr"))
+        name = "guard.py"
+    else:
+        bad, good = (SHELL_GUARD.format(to=to) for to in ("", " >&2"))
+        name = "guard.sh"
+    command = GUARD if language == "python" else "bash .codex/guard.sh"
+    [hit] = found(codex(tmp_path / "bad", bad, name=name, command=command), "script/exit-2-without-reason")
+    assert hit.line == 4 and "line 5" in hit.message
+    assert found(codex(tmp_path / "good", good, name=name, command=command), "script/exit-2-without-reason") == []
+
+
+def test_an_exit_2_without_reason_is_not_said_of_claude_code_which_blocks_on_it(tmp_path):
+    bad = guard('print("no")\n        sys.exit(2)')
+    files = {".claude/settings.json": {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "python3 .claude/guard.py"}]}]}}, ".claude/guard.py": textwrap.dedent(bad).lstrip("\n")}
+    assert found(doctor(tmp_path, files), "script/exit-2-without-reason") == []
+
+
+REWRITE = 'print(json.dumps({{"hookSpecificOutput": {{"hookEventName": "{event}", {allow}"updatedInput": {{"command": "echo no"}}}}}}))'
+
+
+def test_a_rewrite_on_post_tool_use_is_found_and_its_twin_on_pre_tool_use_is_quiet(tmp_path):
+    bad = guard(REWRITE.format(event="PostToolUse", allow=""))
+    [hit] = found(codex(tmp_path / "bad", bad, event="PostToolUse"), "script/rewrite-not-applied")
+    assert hit.line == 4 and "PreToolUse" in hit.message
+    good = guard(REWRITE.format(event="PreToolUse", allow='"permissionDecision": "allow", '))
+    assert found(codex(tmp_path / "good", good), "script/rewrite-not-applied") == []
+
+
+def hooks(event: str, **handler) -> dict:
+    return {CODEX: {"hooks": {event: [{"hooks": [{"type": "command", "command": "echo x", **handler}]}]}}}
+
+
+@pytest.mark.parametrize("bad, good, line", [
+    (hooks("Stopp"), hooks("Stop"), 3),
+    (hooks("stop"), hooks("Stop"), 3),
+    (hooks("PostToolUseFailure"), hooks("PostToolUse"), 3),
+    (hooks("Notification"), hooks("Stop"), 3),
+    (hooks("Stop", type="prompt", prompt="done?"), hooks("Stop"), 7),
+    (hooks("SessionEnd", timeout=30), hooks("SessionEnd", timeout=3), 9),
+    ({".codex/config.toml": '[[hooks.pre_tool_use]]\n[[hooks.pre_tool_use.hooks]]\ntype = "command"\ncommand = "x"\n'},
+     {".codex/config.toml": '[[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "x"\n'
+                            '[hooks.state."/p/.codex/config.toml:pre_tool_use:0:0"]\ntrusted_hash = "sha256:00"\n'}, 1),
+], ids=["typo", "lower-case", "claude-event", "notification", "prompt-type", "session-end-timeout", "toml-event"])
+def test_a_place_codex_reads_and_never_runs_is_found_and_its_twin_is_quiet(tmp_path, bad, good, line):
+    bad = {name: json.dumps(value, indent=2) if isinstance(value, dict) else value for name, value in bad.items()}
+    good = {name: json.dumps(value, indent=2) if isinstance(value, dict) else value for name, value in good.items()}
+    [hit] = found(doctor(tmp_path / "bad", bad), "host/hook-never-loaded")
+    assert hit.line == line
+    assert found(doctor(tmp_path / "good", good), "host/hook-never-loaded") == []
+
+
+@pytest.mark.parametrize("bad", ["Bash(git push*)", "Bash(rm:*)", "exec_command(rm -rf *)"])
+def test_a_permission_rule_as_a_codex_matcher_is_found_and_the_tool_name_alone_is_quiet(tmp_path, bad):
+    def matcher(raw):
+        return {CODEX: {"hooks": {"PreToolUse": [{"matcher": raw, "hooks": [{"type": "command", "command": "x"}]}]}}}
+    [hit] = found(doctor(tmp_path / "bad", matcher(bad)), "matcher/permission-rule")
+    assert '"matcher": "Bash"' in hit.hint and 'no "if"' in hit.hint
+    assert found(doctor(tmp_path / "good", matcher("Bash")), "matcher/permission-rule") == []
+
+
+@pytest.mark.parametrize("read", ["data['tool_input'].get('{f}', '')", "data['tool_input']['{f}']",
+                                  "data.get('tool_input', {{}}).get('{f}')"])
+def test_a_codex_guard_reading_the_models_cmd_is_found_and_its_twin_reading_command_is_quiet(tmp_path, read):
+    script = "import json, sys\ndata = json.load(sys.stdin)\ncmd = " + read + "\nif 'rm -rf' in cmd:\n    sys.exit(2)\n"
+    [hit] = found(codex(tmp_path / "bad", script.format(f="cmd")), "script/input-field-renamed")
+    assert hit.line == 3 and "tool_input.command" in hit.message
+    assert found(codex(tmp_path / "good", script.format(f="command")), "script/input-field-renamed") == []
+
+
+def test_a_shell_guard_reading_the_models_cmd_with_jq_is_found(tmp_path):
+    bad = '#!/bin/bash\ncmd=$(jq -r .tool_input.cmd)\n[[ $cmd == *"rm -rf"* ]] && { echo no >&2; exit 2; }\nexit 0\n'
+    [hit] = found(codex(tmp_path, bad, name="guard.sh", command="bash .codex/guard.sh"), "script/input-field-renamed")
+    assert (hit.line, hit.column) == (2, 25)
+
+
+def test_continue_true_beside_a_deny_is_no_rejected_answer(tmp_path):
+    both = DENY.replace('{"hookSpecificOutput"', '{"continue": True, "hookSpecificOutput"')
+    assert found(codex(tmp_path, guard(both)), "script/answer-rejected") == []
