@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 import pytest
-from claude_cli import CLAUDE_VERSION, hookwright, run_claude
+from claude_cli import CLAUDE_VERSION, hookwright, run_claude, run_gates
 
 pytestmark = pytest.mark.e2e
 
@@ -145,11 +145,8 @@ def test_a_block_the_code_loses_on_its_way_to_claude_code_is_what_doctor_flags(c
         {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": handlers}]}}))
     subprocess.run(["git", "init", "-q", str(project)], check=True)  # (git status has something to say)
 
-    calls = [{"tool": "Bash", "input": {"command": f"touch ran-{folder}.txt"}} for folder in gates]
-    run = run_claude(project, home, calls, claude=claude_cli, timeout=240)
-    assert run.returncode == 0, run.stderr
+    ran, run = run_gates(project, home, gates, claude=claude_cli)
     # what the real CLI did with each gate's answer (Claude Code CLAUDE_VERSION)
-    ran = {folder for folder in gates if (project / f"ran-{folder}.txt").exists()}
     assert ran == {folder for folder in gates if folder.endswith("-broken")}, (CLAUDE_VERSION, run.tool_results)
 
     doctor = hookwright("doctor", "--format", "json", home=home, project=project)

@@ -18,7 +18,7 @@ import subprocess
 import sys
 
 import pytest
-from claude_cli import CLAUDE_VERSION, hookwright, run_claude
+from claude_cli import CLAUDE_VERSION, hookwright, run_gates
 
 pytestmark = pytest.mark.e2e
 PY = shlex.quote(sys.executable)
@@ -138,11 +138,8 @@ def test_answers_and_refusals_built_elsewhere_than_the_guard_fail_on_the_real_cl
     (project / ".claude" / "settings.json").write_text(json.dumps(settings, indent=2))
     subprocess.run(["git", "init", "-q", str(project)], check=True)
 
-    calls = [{"tool": "Bash", "input": {"command": f"touch ran-{token}.txt"}} for token in gates]
-    run = run_claude(project, home, calls, claude=claude_cli, timeout=240)
-    assert run.returncode == 0, run.stderr
+    ran, run = run_gates(project, home, gates, claude=claude_cli)
     # what the real CLI did with each gate's answer (Claude Code CLAUDE_VERSION)
-    ran = {token for token in gates if (project / f"ran-{token}.txt").exists()}
     assert ran == {token for token in gates if token.endswith("_broken")}, (CLAUDE_VERSION, run.tool_results)
 
     doctor = hookwright("doctor", "--format", "json", home=home, project=project)

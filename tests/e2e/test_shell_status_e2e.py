@@ -20,7 +20,7 @@ import json
 import subprocess
 
 import pytest
-from claude_cli import CLAUDE_VERSION, hookwright, run_claude
+from claude_cli import CLAUDE_VERSION, hookwright, run_gates
 
 pytestmark = pytest.mark.e2e
 
@@ -222,11 +222,8 @@ def test_blocks_the_shell_loses_let_the_call_run_on_the_real_cli_and_doctor_name
         {"type": "command", "command": command} for command in commands]}]}}))
     subprocess.run(["git", "init", "-q", str(project)], check=True)
 
-    calls = [{"tool": "Bash", "input": {"command": f"touch ran-{token}.txt"}} for token in gates]
-    run = run_claude(project, home, calls, claude=claude_cli, timeout=240)
-    assert run.returncode == 0, run.stderr
+    ran, run = run_gates(project, home, gates, claude=claude_cli)
     # what the real CLI did with each gate's answer (Claude Code CLAUDE_VERSION)
-    ran = {token for token in gates if (project / f"ran-{token}.txt").exists()}
     assert ran == {token for token in gates if token.endswith("-broken")}, (CLAUDE_VERSION, run.tool_results)
 
     doctor = hookwright("doctor", "--format", "json", home=home, project=project)

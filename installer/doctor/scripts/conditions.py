@@ -17,6 +17,7 @@ import re
 from typing import Iterator, NamedTuple
 
 from ...patterns import lazy
+from ..shell.lex import closing_brace
 
 QUOTED = lazy(r""""[^"\n]*"|'[^'\n]*'""")
 _WORD = r"""(?:"[^"\n]*"|'[^'\n]*'|[^\s"'\]])+"""
@@ -246,16 +247,9 @@ def _looked_up(code: str, name: str) -> Iterator[Compared]:
 
 
 def _block_end(code: str, start: int) -> int:
-    """The offset just past the brace that closes the one at `start` (bounded by the code)."""
-    depth = 0
-    for i in range(start, len(code)):
-        if code[i] == "{":
-            depth += 1
-        elif code[i] == "}":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-    return len(code)
+    """The offset just past the brace that closes the one at `start` (the code's end if none does)."""
+    closing = closing_brace(code, start)
+    return len(code) if closing is None else closing + 1
 
 
 def _outer_level(body: str) -> str:
