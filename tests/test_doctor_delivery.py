@@ -103,8 +103,9 @@ def _write(base: Path, files: dict[str, str], runs: str) -> str:
 
 
 def _run(base: Path, command: str) -> subprocess.CompletedProcess[str]:
-    """The hook's command run on a PreToolUse payload as Claude Code runs it."""
-    return subprocess.run(["sh", "-c", command], input=PAYLOAD, text=True, capture_output=True, timeout=30,
+    """The hook's command run on a PreToolUse payload as Claude Code runs it: in the project, so a
+    git command in it sees the project, never the repository the tests run from."""
+    return subprocess.run(["sh", "-c", command], input=PAYLOAD, text=True, capture_output=True, timeout=30, cwd=base,
                           env={**os.environ, "CLAUDE_PROJECT_DIR": str(base)})
 
 
