@@ -13,10 +13,10 @@ an if that ends the run). An exit in a region runs only for the handlers whose a
 from __future__ import annotations
 
 import ast
-import bisect
 import re
 from typing import Callable, Iterable, NamedTuple
 
+from ...document import LineIndex
 from ...patterns import lazy
 
 Close = Callable[[str, int], int]  # the offset of the brace that closes the one at an offset
@@ -145,7 +145,6 @@ JS_ARGV_NAME = lazy(rf"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s
                     needs=("argv", "Deno.args"))
 MENTIONS_ARGV = lazy(r"argv|Deno\.args", needs=("argv", "Deno.args"))
 STATEMENT_END = lazy(r";|\n")
-NEWLINE = lazy(r"\n")
 JS_IF = lazy(r"""(?<![\w$.])if\s*\(""", needs=("if",))
 JS_ELSE = lazy(r"""\s*else\b""")
 
@@ -162,7 +161,11 @@ def javascript(code: str, close: Close, balanced: Balanced) -> tuple[Region, ...
         (re.compile(rf"^\s*{argv}(?:\[\d+\])?\s*(?P<op>===?|!==?)\s*[\"'`](?P<lit>[^\"'`]+)[\"'`]\s*$"), None),
         (re.compile(rf"^\s*[\"'`](?P<lit>[^\"'`]+)[\"'`]\s*(?P<op>===?|!==?)\s*{argv}(?:\[\d+\])?\s*$"), None),
     ]
-    line_of = _lines(code)
+    index = LineIndex(code)
+
+    def line_of(offset: int) -> int:
+        return index.at(offset)[0]
+
     regions: list[Region] = []
     for match in JS_IF.finditer(code):
         condition = balanced(code, match.end())
@@ -223,8 +226,3 @@ def _enclosing_end(code: str, offset: int, close: Close) -> int:
             depth -= 1
     return len(code) - 1
 
-
-def _lines(code: str) -> Callable[[int], int]:
-    """An offset's line, 1-based."""
-    starts = [m.end() for m in NEWLINE.finditer(code)]
-    return lambda offset: bisect.bisect_right(starts, offset) + 1
