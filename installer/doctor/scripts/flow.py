@@ -36,6 +36,7 @@ from ...errors import HookwrightError
 from ...patterns import lazy
 from ..shell import quoted
 from ..shell.lex import closing_brace
+from ..shell.tree import parsed_once
 from . import arguments, delivery, shell_status
 
 STDOUT_JSON, STDOUT_TEXT, STDOUT_INPUT = "json", "text", "input"
@@ -273,9 +274,11 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
         flow.lost_blocks = delivery.perl(code, at)
         return flow
     flow = _shell(code, at, common, path)
-    flow.quoted_values = quoted.kept_quotes(code, at)
+    tree_of = parsed_once(code)
+    flow.quoted_values = quoted.kept_quotes(code, at, tree_of)
     flow.lost_blocks = delivery.shell(code, at, any(e.status == 2 for e in flow.exits)
-                                      or delivery.SCRIPT_NAME.search(code) is not None) + shell_status.lost(code, at, text.split("\n", 1)[0])
+                                      or delivery.SCRIPT_NAME.search(code) is not None) \
+        + shell_status.lost(code, at, text.split("\n", 1)[0], tree_of)
     return flow
 
 

@@ -27,7 +27,7 @@ from ...patterns import lazy
 from ..shell.fails import Failure, ordinary_failure
 from ..shell.interpret import SCRIPT_SUFFIXES
 from ..shell.lex import Unreadable, Word
-from ..shell.tree import AndOr, Command, commands, parse
+from ..shell.tree import AndOr, Command, commands, parse, parsed_once
 from .delivery import Lost
 
 MASKING = frozenset({"local", "export", "declare", "typeset", "readonly"})
@@ -60,14 +60,15 @@ class _Where(NamedTuple):
     errtrace: bool  # `set -E`: the ERR trap runs inside functions too
 
 
-def lost(code: str, place: Callable[[int], tuple[int, int]], shebang: str = "") -> tuple[Lost, ...]:
+def lost(code: str, place: Callable[[int], tuple[int, int]], shebang: str = "",
+         tree_of: Callable[[], list[AndOr] | None] | None = None) -> tuple[Lost, ...]:
     """The places of a shell script where its block by exit 2 is lost (sorted by line). `shebang`:
-    its #! line, where the code given has its comments blanked."""
+    its #! line, where the code given has its comments blanked; `tree_of`: the script's tree, where
+    another reader has parsed it already (tree.parsed_once)."""
     if not BLOCKS.search(code) and not CHILD.search(code) and not DECIDES.search(code):
         return ()
-    try:
-        tree = parse(code)
-    except (Unreadable, RecursionError):
+    tree = (tree_of or parsed_once(code))()
+    if tree is None:
         return ()
     model = _Model(code, tree, place, _shebang_errexit(shebang or code))
     found = [*model.subshell_exits(), *model.errexit_stops(), *model.masked(), *model.traps(), *model.bare_wait(),

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Callable, Iterator, NamedTuple
 
 from ...patterns import lazy
-from .lex import Unreadable, Word
-from .tree import AndOr, Command, commands, parse
+from .lex import Word
+from .tree import AndOr, Command, commands, parsed_once
 
 RAW = lazy(r"-[a-zA-Z]*[rj][a-zA-Z]*$|--raw-output0?$|--join-output$")
 # a path to a field, with a default: `.tool_input.command // ""`, `.tool_name`, `.["tool_input"].file_path // empty`
@@ -34,14 +34,15 @@ class QuotedValue(NamedTuple):
     test_line: int
 
 
-def kept_quotes(code: str, place: Callable[[int], tuple[int, int]]) -> tuple[QuotedValue, ...]:
+def kept_quotes(code: str, place: Callable[[int], tuple[int, int]],
+                tree_of: Callable[[], list[AndOr] | None] | None = None) -> tuple[QuotedValue, ...]:
     """Each variable read with a jq that keeps a string's quotes and then tested with an anchored
-    pattern, at the jq (the first such test named)."""
+    pattern, at the jq (the first such test named). `tree_of`: the script's tree, where another
+    reader has parsed it already (tree.parsed_once)."""
     if "jq" not in code:
         return ()
-    try:
-        tree = parse(code)
-    except (Unreadable, RecursionError):
+    tree = (tree_of or parsed_once(code))()
+    if tree is None:
         return ()
     every = list(commands(tree))
     assigned = dict(_assignments(every))

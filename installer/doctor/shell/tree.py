@@ -5,7 +5,7 @@ body is blanked first (its text is data). What the reader cannot take (an unbala
 a syntax it does not know) makes the script Unreadable: its callers then say nothing of it."""
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Callable, Iterator
 
 from ...patterns import lazy
 from .lex import Lexer, Unreadable, Word
@@ -79,6 +79,22 @@ class AndOr:
 def parse(code: str) -> list[AndOr]:
     """The script's top-level list. Raises Unreadable."""
     return _Parser(_blank_heredocs(code), 0, 0).script()
+
+
+def parsed_once(code: str) -> Callable[[], list[AndOr] | None]:
+    """The script's tree, parsed on the first ask and kept (None where it cannot be read), so
+    that the readers of one script (its exit status, its quoted values) share one parse."""
+    kept: list[list[AndOr] | None] = []
+
+    def tree() -> list[AndOr] | None:
+        if not kept:
+            try:
+                kept.append(parse(code))
+            except (Unreadable, RecursionError):
+                kept.append(None)
+        return kept[0]
+
+    return tree
 
 
 def _blank_heredocs(code: str) -> str:
