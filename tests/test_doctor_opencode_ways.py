@@ -255,3 +255,57 @@ def test_a_table_looked_up_by_tool_is_read_for_the_names_it_keys(project, table,
 def test_a_default_export_without_a_server_is_a_file_opencode_drops(project, shape, flagged):
     findings = found(_doctor_module(project, f"export default {shape}\n"), "host/opencode-plugin-export-not-function")
     assert [("server()" in f.message, f.line) for f in findings] == ([(True, 1)] if flagged else [])
+
+
+# ---- a plugin that runs a script written for Claude Code (a bridge) ----------------------------------
+
+BRIDGE = """\
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+const NAMES = { bash: "Bash", read: "Read", write: "Write", edit: "Edit" };
+export const Bridge = async ({ directory }) => ({
+  "tool.execute.before": async (input, output) => {
+    const payload = { hook_event_name: "PreToolUse", tool_name: %s, tool_input: %s };
+    const r = spawnSync(path.join(directory, ".claude/hooks", "guard.sh"), [], { input: JSON.stringify(payload) });
+    if (r.status === 2) throw new Error(r.stderr.toString());
+  },
+});
+"""
+CLAUDE_GUARD = """\
+#!/bin/sh
+tool=$(jq -r '.tool_name')
+file=$(jq -r '.tool_input.file_path // empty')
+[ "$tool" = "Read" ] && case "$file" in *.env) exit 2 ;; esac
+exit 0
+"""
+
+
+def _doctor_bridge(project: Path, tool_name: str, tool_input: str, guard: str = CLAUDE_GUARD):
+    (project / ".claude" / "hooks").mkdir(parents=True)
+    (project / ".claude" / "hooks" / "guard.sh").write_text(guard)
+    folder = project / ".opencode" / "plugins"
+    folder.mkdir(parents=True)
+    (folder / "bridge.js").write_text(BRIDGE % (tool_name, tool_input))
+    return run(None, project=project)
+
+
+@pytest.mark.parametrize("tool_input", ["output.args", "{ ...output.args }", "{ ...output.args, command: output.args.command }"])
+def test_a_bridge_handing_opencodes_arguments_to_a_claude_script_is_reported_at_both_ends(project, tool_input):
+    findings = found(_doctor_bridge(project, "NAMES[input.tool]", tool_input), "host/opencode-script-reads-claude-names")
+    assert sorted((Path(f.path).name, f.line) for f in findings) == [("bridge.js", 6), ("guard.sh", 3)]
+    assert "filePath" in findings[0].message
+
+
+@pytest.mark.parametrize("tool_input, guard", [
+    ("{ ...output.args, file_path: output.args.filePath }", CLAUDE_GUARD),  # the bridge renames it
+    ("output.args", CLAUDE_GUARD.replace(".tool_input.file_path //", ".tool_input.file_path // .tool_input.filePath //")),
+])
+def test_a_bridge_that_hands_claudes_names_or_a_script_that_reads_both_is_clean(project, tool_input, guard):
+    outcome = _doctor_bridge(project, "NAMES[input.tool]", tool_input, guard)
+    assert not found(outcome, "host/opencode-script-reads-claude-names")
+
+
+def test_a_bridge_handing_opencodes_tool_name_to_a_script_comparing_claudes_is_reported(project):
+    findings = found(_doctor_bridge(project, "input.tool", "{ file_path: output.args.filePath }"),
+                     "host/opencode-script-reads-claude-names")
+    assert [(Path(f.path).name, f.line) for f in findings] == [("bridge.js", 6)] and "Read" in findings[0].message
