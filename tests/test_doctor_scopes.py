@@ -43,10 +43,19 @@ def test_the_git_roots_project_guard_does_not_run_in_a_session_started_in_a_subf
     _repo(project, {".claude/settings.json": settings(command=FROM_GIT_ROOT),
                     "web/.claude/settings.json": {"permissions": {"allow": ["Bash(npm test)"]}}})
     outcome = run(None, project=project / "web", start=project / "web")
-    (unread,) = found(outcome, "structure/settings-not-read")
-    root = project / ".claude" / "settings.json"
+    unread, here = sorted(found(outcome, "structure/settings-not-read"), key=lambda f: f.path)
+    root, web = project / ".claude" / "settings.json", project / "web" / ".claude" / "settings.json"
     assert (unread.path, unread.line, unread.severity) == (str(root), _line(root, "\"command\":"), "warning")
     assert "PreToolUse" in unread.message and str(project / "web") in unread.message
+    # and the file the hooks are to be copied into, the one the session reads
+    assert (here.path, here.line) == (str(web), 1) and str(root) in here.message
+
+
+def test_a_subfolder_without_settings_of_its_own_is_told_of_the_roots_file_alone(home, project):
+    _repo(project, {".claude/settings.json": settings(command=FROM_GIT_ROOT), "web/index.js": ""})
+    outcome = run(None, project=project / "web", start=project / "web")
+    (unread,) = found(outcome, "structure/settings-not-read")
+    assert unread.path == str(project / ".claude" / "settings.json")
 
 
 def test_a_subfolder_that_holds_the_guard_too_is_not_told_the_roots_copy_is_unread(home, project):

@@ -4,8 +4,9 @@ every hook logs its name when it runs; doctor, run in the same folder, flags the
 they need the change and leaves the twins alone (docs/hosts/claude-code.md#sessions-started-in-a-subfolder).
 
 Started in a subfolder of a git repository (`web`, with settings of its own):
-- the git root's project settings are not read (structure/settings-not-read), a hook the
-  subfolder's own settings hold too runs;
+- the git root's project settings are not read (structure/settings-not-read, at the hook and at
+  the subfolder's own settings, where it is to be copied), a hook the subfolder's own settings
+  hold too runs;
 - the git root's local settings are read, with `$CLAUDE_PROJECT_DIR` the subfolder: a script named
   through it is missing (command/script-missing), one named from the git root runs;
 - a user-scope settings.local.json is never read (structure/settings-not-read), settings.json is.
@@ -65,7 +66,7 @@ def test_a_session_started_in_a_subfolder_reads_its_own_and_the_roots_local_sett
         {"matcher": "Bash", "hooks": [{"type": "command", "command": '"$CLAUDE_PROJECT_DIR"/.claude/hooks/mark.sh'}]},
         {"matcher": "Bash", "hooks": [{"type": "command",
                                        "command": '"$(git rev-parse --show-toplevel)"/.claude/hooks/mark.sh'}]}]}})
-    _write(web / ".claude" / "settings.json", _hook(_logger(log, "copied")))
+    own = _write(web / ".claude" / "settings.json", _hook(_logger(log, "copied")))
     user_local = _write(home / ".claude" / "settings.local.json", _hook(_logger(log, "user-local")))
     _write(home / ".claude" / "settings.json", _hook(_logger(log, "user")))
 
@@ -76,7 +77,7 @@ def test_a_session_started_in_a_subfolder_reads_its_own_and_the_roots_local_sett
 
     flagged = doctor_flags(home, web, {"structure/settings-not-read", "command/script-missing"})
     assert flagged == {(str(root), line_of(root, "root-project")), (str(user_local), line_of(user_local, "user-local")),
-                       (str(local), line_of(local, "CLAUDE_PROJECT_DIR"))}
+                       (str(local), line_of(local, "CLAUDE_PROJECT_DIR")), (str(own), line_of(own, "\"hooks\""))}
 
 
 def _installed(home: Path, plugin: str, log: Path) -> dict:
