@@ -101,3 +101,20 @@ def test_a_legacy_prefix_if_before_a_colon_the_guarded_commands_have_is_reported
 ])
 def test_a_legacy_prefix_if_that_meets_its_guarded_commands_is_not_reported(tmp_path, condition, guard, scripts):
     assert not found(_db_guard(tmp_path, condition, guard, scripts), "matcher/if-legacy-prefix")
+
+
+def test_a_plugin_server_named_bare_in_an_if_is_reported_at_the_if_with_its_scoped_name(tmp_path):
+    hooks = _plugin_hooks(tmp_path, "mcp__.*")
+    data = json.loads(hooks.read_text())
+    data["hooks"]["PreToolUse"][0]["hooks"][0]["if"] = "mcp__docs__search"
+    hooks.write_text(json.dumps(data))
+    (finding,) = found(run([hooks], project=tmp_path), "matcher/plugin-server-bare-name")
+    assert finding.keys[-1] == "if" and '"mcp__plugin_guarded_docs__search"' in finding.hint
+
+
+def test_an_if_with_the_plugin_servers_scoped_name_is_clean(tmp_path):
+    hooks = _plugin_hooks(tmp_path, "mcp__.*")
+    data = json.loads(hooks.read_text())
+    data["hooks"]["PreToolUse"][0]["hooks"][0]["if"] = "mcp__plugin_guarded_docs__search"
+    hooks.write_text(json.dumps(data))
+    assert not found(run([hooks], project=tmp_path), "matcher/plugin-server-bare-name")

@@ -189,14 +189,32 @@ def _plugin_server_bare_name(ctx: Context, handler: Handler) -> Iterator[Finding
     matcher = _tool_matcher(handler)
     if matcher is None or "mcp__" not in matcher:
         return
-    configured = set(ctx.mcp_servers)
     for server in dict.fromkeys(named_servers(matcher)):
-        if server in configured:
-            continue
-        scoped = [name for name in ctx.mcp_servers if name.startswith("plugin_") and name.endswith("_" + server)
-                  and len(name) > len("plugin__" + server)]
+        scoped = _plugin_scoped(ctx, server)
         if scoped:
-            fixed = matcher.replace(f"mcp__{server}__", f"mcp__{scoped[0]}__")
+            fixed = matcher.replace(f"mcp__{server}__", f"mcp__{scoped}__")
             yield ctx.finding("matcher/plugin-server-bare-name", handler.file, handler.group_keys + ("matcher",),
-                              matcher=json.dumps(matcher), server=server, scoped=scoped[0],
+                              matcher=json.dumps(matcher), server=server, scoped=scoped,
                               suggestion=json.dumps(fixed))
+
+
+@RULES.rule("matcher/plugin-server-bare-name")
+def _plugin_server_bare_name_if(ctx: Context, handler: Handler) -> Iterator[Finding]:
+    """`"if": "mcp__docs__search"` where `docs` is a plugin's server: the tool is
+    `mcp__plugin_<plugin>_docs__search`, so the `if` names a tool that never comes."""
+    condition = _condition(handler)
+    tool = rule_tool(condition) if condition is not None else None
+    server = tool[len("mcp__"):].partition("__")[0] if tool is not None and tool.startswith("mcp__") else ""
+    scoped = _plugin_scoped(ctx, server) if server else None
+    if condition is not None and scoped:
+        yield ctx.finding("matcher/plugin-server-bare-name", handler.file, handler.keys + ("if",), variant="if",
+                          matcher=json.dumps(condition), server=server, scoped=scoped,
+                          suggestion=json.dumps(condition.replace(f"mcp__{server}", f"mcp__{scoped}", 1)))
+
+
+def _plugin_scoped(ctx: Context, server: str) -> str | None:
+    """The scoped name (`plugin_<plugin>_<server>`) of a server only a plugin brings, for its bare name."""
+    if server in ctx.mcp_servers:
+        return None
+    return next((name for name in ctx.mcp_servers if name.startswith("plugin_") and name.endswith("_" + server)
+                 and len(name) > len("plugin__" + server)), None)

@@ -22,7 +22,7 @@ from ...hooks.events import BUILTIN_TOOLS, CLAUDE_EVENTS
 from ...hosts.base import describe
 from ...hosts.opencode import adapter as opencode
 from ...patterns import lazy
-from .. import disk
+from .. import disk, handler_facts
 from ..model import ConfigFile, Context, Finding, RuleTable, cached_property
 from ..scripts import keys, plugins
 from ..scripts.plugins import UNKNOWN as UNKNOWN_ARGUMENT
@@ -276,6 +276,8 @@ def _argument_not_there(plugin: PluginFile) -> Iterator[Finding]:
     the value is undefined and a check on it never holds. Only where the hook picks opencode's own
     tools by name (those 1.18.33 does not have, like multiedit, never come), none by a prefix (an
     MCP server's tools take the server's names)."""
+    for place in plugin.facts.input_args if plugin.foreign else ():
+        yield plugin.ctx.finding_at("host/opencode-argument-not-there", plugin.file, *place, variant="input")
     for read in plugin.facts.reads if plugin.foreign else ():
         tools = read.tools or frozenset()
         known = tools & opencode.TOOL_ARGUMENTS.keys()
@@ -297,6 +299,7 @@ def _argument_not_there(plugin: PluginFile) -> Iterator[Finding]:
 # a name or path in the plugin's text: a script's (`"protect-secrets.sh"`, `${dir}/.claude/hooks/x.py`), a folder's
 PLUGIN_STRING = lazy(r"""(?P<q>["'`])(?P<text>[^"'`\n]{1,300})(?P=q)""")
 BRIDGED_SUFFIXES = (".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl")
+CLAUDE_SETTINGS = ".claude/settings"  # named by a bridge that reads the hooks there and runs them
 # a Claude Code argument name read as a field (`.file_path`, `["file_path"]`, `.get("file_path")`, jq's `.file_path`)
 CLAUDE_ARGUMENT_READ = lazy(r"""(?:\.get\(\s*|\[\s*)?(?P<q>["']?)(?<![\w$])\.?(?P<field>file_path|old_string|new_string|"""
                             r"""replace_all|notebook_path)(?P=q)""", needs=("_path", "_string", "_all"))
@@ -317,6 +320,11 @@ def bridged_scripts(plugin: PluginFile) -> list[Path]:
                 candidate = base / folder / name
                 if disk.is_file(candidate):
                     found[candidate] = None
+    if not found and CLAUDE_SETTINGS in text:  # a bridge that runs every hook the project's settings hold
+        for handler in plugin.ctx.handlers:
+            if handler.file.kind == "claude-settings" and handler.file.project == plugin.file.project \
+                    and handler.event == "PreToolUse":
+                found.update((facts.path, None) for _, facts in handler_facts.script_facts(handler))
     return [path for path in found if path != plugin.file.path]
 
 
@@ -351,11 +359,29 @@ def _script_reads_claude_names(plugin: PluginFile) -> Iterator[Finding]:
                                             variant="script", plugin=plugin.file.path, field=field,
                                             own=own)._replace(path=str(script))
                 break
+            yield from _answer_not_read(plugin, h, script, facts)
             names = [site for site in facts.compared if site.what.startswith("tool_name:")]
             if h.tool_name is not None and names and all(site.what.split(":", 1)[1] in BUILTIN_TOOLS for site in names):
                 site = names[0]
                 yield plugin.ctx.finding_at("host/opencode-script-reads-claude-names", plugin.file, *h.tool_name,
                                             variant="tool-name", script=script, name=site.what.split(":", 1)[1])
+
+
+def _answer_not_read(plugin: PluginFile, handed: plugins.Handed, script: Path, facts: keys.ScriptFacts) -> Iterator[Finding]:
+    """A bridge that refuses on the script's exit status alone, for a script that refuses with a
+    JSON answer (exit 0), or on its JSON alone, for one that refuses with exit 2: Claude Code reads
+    both, the bridge one, so under opencode the refusal is lost."""
+    if handed.answer is None:
+        return
+    channel, place = handed.answer
+    exit_two = any(site.what == "exit 2" for site in facts.blocks)
+    answers = bool(facts.denies) or any(site.what == "decision: block" for site in facts.blocks)
+    if channel == "status" and answers and not exit_two:
+        yield plugin.ctx.finding_at("host/opencode-script-reads-claude-names", plugin.file, *place, variant="json-answer",
+                                    script=script)
+    elif channel == "stdout" and exit_two and not answers:
+        yield plugin.ctx.finding_at("host/opencode-script-reads-claude-names", plugin.file, *place, variant="exit-answer",
+                                    script=script)
 
 
 # ---- the plugins, in the order opencode runs them -----------------------------------------------------
