@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from doctor_support import found, settings, write
 from hookwright.doctor.run import run
 

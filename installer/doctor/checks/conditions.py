@@ -122,9 +122,9 @@ def _if_legacy_prefix(ctx: Context, handler: Handler) -> Iterator[Finding]:
     `npm run db` and `npm run db -- reset`, not on `npm run db:reset`), so the calls the guard
     was written for, named `db:...` in its script or the project's package.json, never run it."""
     condition = _condition(handler)
-    found = LEGACY_PREFIX.fullmatch(condition.strip()[len("Bash("):-1]) if condition is not None and \
-        condition.strip().startswith("Bash(") and condition.strip().endswith(")") else None
-    if found is None:
+    rule = condition.strip() if condition is not None else ""
+    found = LEGACY_PREFIX.fullmatch(rule[len("Bash("):-1]) if rule.startswith("Bash(") and rule.endswith(")") else None
+    if condition is None or found is None:
         return
     meant = _namespaced(handler, found["prefix"], found["word"])
     if meant is None or permission_rule_matches(condition, {"tool_name": "Bash", "tool_input": {"command": meant}}):

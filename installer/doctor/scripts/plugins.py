@@ -880,7 +880,7 @@ def _handed(function: Node, params: dict[str, str], scope: Scope) -> list[Handed
 
 def _input_args(function: Node) -> list[Place]:
     """Where tool.execute.before reads `input.args` (or destructures `{ args }` from its input):
-    its input is {tool, sessionID, callID}, the arguments are output.args (docs/hosts/opencode.md#hooks)."""
+    its input is {tool, sessionID, callID}, the arguments are output.args (docs/hosts/opencode.md#events)."""
     parameters = function.child_by_field_name("parameters") or function.child_by_field_name("parameter")
     first = next((p for p in parameters.named_children if p.type != "comment"), None) if parameters is not None \
         and parameters.type != "identifier" else parameters
