@@ -46,7 +46,7 @@ def run_plans(command: str, plans: Iterable[Plan], *, dry_run: bool, consent: Co
     through; the result holds every plan run, the last operation and the worst exit code.
     `plans` may be a generator: each plan is then made after the one before was carried out; a
     plan that follows the ones before it (Plan.follows) is made again from them as written."""
-    results = []
+    results: list[Result] = []
     batch = state.new_id()
     for plan in plans:
         if not dry_run:  # (a dry run shows each plan as made: nothing before it was written)
