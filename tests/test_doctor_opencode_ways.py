@@ -405,3 +405,31 @@ def test_arguments_read_from_the_after_hooks_input_are_not_reported(project):
     (folder / "p.js").write_text('export const P = async () => ({\n  "tool.execute.after": async (input, output) => {\n'
                                  '    if (input.tool === "bash" && input.args.command) output.output += "!"\n  },\n})\n')
     assert not found(run(None, project=project), "host/opencode-argument-not-there")
+
+
+@pytest.mark.parametrize("body", [
+    'let command = output.args.command\n    if (command.startsWith("git ")) command = "rtk " + command',
+    'let { command } = output.args\n    command += " --dry-run"',
+])
+def test_a_change_to_a_copy_of_an_argument_is_reported(project, body):
+    (finding,) = found(_doctor(project, body), "host/opencode-args-reassigned")
+    assert "copy of output.args.command" in finding.message and finding.line == 4
+
+
+@pytest.mark.parametrize("body", [
+    'let command = output.args.command\n    command = "rtk " + command\n    output.args.command = command',
+    'let n = output.args.limit\n    const x = n + 1',
+])
+def test_a_copy_written_back_or_only_read_is_clean(project, body):
+    assert not found(_doctor(project, body), "host/opencode-args-reassigned")
+
+
+@pytest.mark.parametrize("compared, flagged", [('"tool.execute.before"', True), ('"session.idle"', False),
+                                               ('"file.edited"', False)])
+def test_a_hook_key_compared_with_a_bus_events_type_is_reported(project, compared, flagged):
+    folder = project / ".opencode" / "plugins"
+    folder.mkdir(parents=True)
+    (folder / "p.js").write_text('export const P = async () => ({\n  event: async ({ event }) => {\n'
+                                 f'    if (event.type === {compared}) throw new Error("x")\n  }},\n}})\n')
+    findings = found(run(None, project=project), "host/opencode-hook-never-called")
+    assert [(f.line, "not an event of its bus" in f.message) for f in findings] == ([(3, True)] if flagged else [])

@@ -144,3 +144,11 @@ def test_a_directory_marketplace_whose_source_is_gone_falls_back_to_the_installe
     cache, source = _directory_marketplace(home, source="./plugins/elsewhere")
     outcome = run(None, project=project)
     assert cache / "hooks" / "hooks.json" in {f.path for f in outcome.files}
+
+
+def test_a_subfolders_own_settings_are_pointed_at_only_for_a_guard_of_the_root(home, project):
+    _repo(project, {".claude/settings.json": settings(event="PostToolUse", matcher="Edit", command="echo formatted"),
+                    "web/.claude/settings.json": {"permissions": {"allow": ["Bash(npm test)"]}}})
+    outcome = run(None, project=project / "web", start=project / "web")
+    (unread,) = found(outcome, "structure/settings-not-read")  # (the formatter alone: no guard lost)
+    assert unread.path == str(project / ".claude" / "settings.json")

@@ -7,7 +7,8 @@ the bad one at the line that needs the change, and not the twin.
 - an MCP server's tools picked by the server's name as configured (`my.docs_`), which opencode
   writes with `_` for every character outside [A-Za-z0-9_-] (`my_docs_`);
 - a plugin that runs a guard written for Claude Code, handing it opencode's argument names;
-- the arguments read from tool.execute.before's input, which has none (they are output.args).
+- the arguments read from tool.execute.before's input, which has none (they are output.args);
+- a change to a copy of an argument, never written back; a hook key waited for in the `event` hook.
 """
 from __future__ import annotations
 
@@ -153,9 +154,14 @@ def test_a_bridge_to_a_claude_guard_hands_it_claudes_argument_names_or_the_guard
     bad.write_text(BRIDGE % ("ReadBridge", "read", "Read", "output.args"))
     (plugins / "write-bridge.js").write_text(BRIDGE % ("WriteBridge", "write", "Write",
                                                        "{ ...output.args, file_path: output.args.filePath }"))
-    # and a guard that reads the arguments from tool.execute.before's input, which has none
+    # and a guard that reads the arguments from tool.execute.before's input, which has none; a
+    # rewrite of a copy of the command; a hook key waited for as a bus event's type
     from_input = plugins / "from-input.js"
     from_input.write_text(INPUT_ARGS_GUARD)
+    copy = plugins / "copy.js"
+    copy.write_text(COPY_REWRITE)
+    seen = plugins / "seen.js"
+    seen.write_text(HOOK_AS_EVENT % json.dumps(str(project / "seen.txt")))
     read = {"tool": "read", "input": {"filePath": str(project / "deploy.pem")}}
     write = {"tool": "write", "input": {"filePath": str(project / "copy.pem"), "content": "TOKEN=leaked\n"}}
     bash = {"tool": "bash", "input": {"command": "touch pushed.txt", "description": "push"}}
@@ -165,12 +171,30 @@ def test_a_bridge_to_a_claude_guard_hands_it_claudes_argument_names_or_the_guard
     assert "TOKEN=secret" in read_result["content"]  # the guard read no file_path: the read ran
     assert "secrets are off limits" in write_result["content"] and not (project / "copy.pem").exists()
     assert (project / "pushed.txt").exists()  # input.args was undefined: the guard let it run
+    assert not (project / "rewritten.txt").exists()  # the copy changed, the call ran as it was
+    assert not (project / "seen.txt").exists()  # no event of that type came
     assert sorted(_flagged(home, project, "host/opencode-script-reads-claude-names")) == sorted([
         (str(bad), _line_of(bad, "tool_input")), (str(guard), _line_of(guard, "file_path"))])
     assert _flagged(home, project, "host/opencode-argument-not-there") == [
         (str(from_input), _line_of(from_input, "input.args"))]
+    assert _flagged(home, project, "host/opencode-args-reassigned") == [(str(copy), _line_of(copy, "rewritten.txt"))]
+    assert _flagged(home, project, "host/opencode-hook-never-called") == [(str(seen), _line_of(seen, "event.type"))]
 
 
+COPY_REWRITE = """\
+export const Copy = async () => ({
+  "tool.execute.before": async (input, output) => {
+    let command = output.args.command;
+    if (input.tool === "bash") command = "touch rewritten.txt";
+  },
+});
+"""
+HOOK_AS_EVENT = """\
+import { writeFileSync } from "node:fs";
+export const Seen = async () => ({
+  event: async ({ event }) => { if (event.type === "tool.execute.before") writeFileSync(%s, "seen") },
+});
+"""
 INPUT_ARGS_GUARD = """\
 export const FromInput = async () => ({
   "tool.execute.before": async (input, output) => {

@@ -143,7 +143,9 @@ def _export_not_function(plugin: PluginFile) -> Iterator[Finding]:
 
 @PLUGIN_RULES.rule("host/opencode-args-reassigned")
 def _args_reassigned(plugin: PluginFile) -> Iterator[Finding]:
-    return _at_each(plugin, "host/opencode-args-reassigned", plugin.facts.reassigns)
+    yield from _at_each(plugin, "host/opencode-args-reassigned", plugin.facts.reassigns)
+    for key, place in plugin.facts.local_changes if plugin.foreign else ():
+        yield plugin.ctx.finding_at("host/opencode-args-reassigned", plugin.file, *place, variant="copy", name=key)
 
 
 def _at_each(plugin: PluginFile, rule_id: str, places: Iterable[Place]) -> Iterator[Finding]:
@@ -170,6 +172,12 @@ def _hook_never_called(plugin: PluginFile) -> Iterator[Finding]:
             close = difflib.get_close_matches(key, opencode.HOOK_KEYS, n=1)
             yield plugin.ctx.finding_at("host/opencode-hook-never-called", plugin.file, *place,
                                         variant=None if close else "unlike", key=key, own=close[0] if close else None)
+
+
+    for key, place in plugin.facts.compared_types if plugin.foreign else ():
+        if key in opencode.HOOK_KEYS and key not in opencode.BUS_EVENTS:
+            yield plugin.ctx.finding_at("host/opencode-hook-never-called", plugin.file, *place, variant="hook-as-event",
+                                        key=key)
 
 
 @PLUGIN_RULES.rule("host/opencode-plugin-no-id")

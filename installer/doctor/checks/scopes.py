@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from ...hooks.events import SCOPE_ORDER
+from ...hosts.claude import protocol as claude_protocol
 from ...patterns import lazy
 from .. import load
 from ..discovery import installed_hook_files
@@ -47,12 +48,20 @@ def _settings_not_read(ctx: Context) -> Iterator[Finding]:
             yield ctx.finding("structure/settings-not-read", file, keys, variant=None if why == "above" else why,
                               event=event, start=str(file.project), folder=str(folder),
                               about=(str(file.path), handler.keys))
-        here = _start_settings(ctx, file) if missing and why == "above" else None
-        if here is not None:  # the file the hint says to copy them into: where the change is made
+        guards = [event for event in missing if _can_refuse(event)]
+        here = _start_settings(ctx, file) if guards and why == "above" else None
+        if here is not None:  # the file a guard is to be copied into: where the change is made
             data = here.document.data if here.document is not None else None
             yield ctx.finding("structure/settings-not-read", here, ("hooks",) if isinstance(data, dict) and "hooks" in data
                               else (), at_key=True, variant="here", unread=str(file.path), count=len(missing),
                               events=", ".join(dict.fromkeys(missing)), about=(str(file.path), "here"))
+
+
+def _can_refuse(event: str) -> bool:
+    """Whether a hook on the event can refuse what happens (a guard), from Claude Code's protocol table."""
+    row = claude_protocol.PROTOCOL.get(event)
+    return row is not None and (row.permission_decisions is not None or
+                                row.decisions is not None and not row.after_the_fact)
 
 
 def _start_settings(ctx: Context, unread: ConfigFile) -> ConfigFile | None:

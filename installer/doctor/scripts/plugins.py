@@ -101,7 +101,8 @@ class PluginFacts:
                  returns: tuple[Place, ...] = (), lost: tuple[Place, ...] = (), default_without_id: Place | None = None,
                  prefixings: tuple[Prefixing, ...] = (), anchored: tuple[Anchored, ...] = (),
                  guards: Picked | None = None, handed: tuple[Handed, ...] = (),
-                 input_args: tuple[Place, ...] = ()) -> None:
+                 input_args: tuple[Place, ...] = (), local_changes: tuple[tuple[str, Place], ...] = (),
+                 compared_types: tuple[tuple[str, Place], ...] = ()) -> None:
         self.syntax_error = syntax_error
         self.exports = exports
         self.hooks = hooks  # the hook keys it returns ("tool.execute.before", "event"...)
@@ -124,6 +125,8 @@ class PluginFacts:
         self.guards = guards  # the tools the throwing tool.execute.before hooks run for (None: it has none)
         self.handed = handed  # Claude Code-shaped payloads its tool.execute.before/after build from the call
         self.input_args = input_args  # `input.args` read in tool.execute.before, whose input has no args
+        self.local_changes = local_changes  # (argument, where) a copy of an argument is changed, never written back
+        self.compared_types = compared_types  # (name, where) each dotted literal the `event` hook compares with
 
 
 def analyse(path: Path, source: bytes) -> PluginFacts:
@@ -144,6 +147,8 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
     guards: Picked | None = None
     handed: list[Handed] = []
     input_args: list[Place] = []
+    local_changes: list[tuple[str, Place]] = []
+    compared_types: list[tuple[str, Place]] = []
     unfiltered = False
     plugins = _plugin_functions(root)
     consts = _constants(root)
@@ -155,6 +160,8 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
             places.append((key, place))
             exits += [_place(n) for n in _walk(function) if n.type == "call_expression"
                       and _text(n.child_by_field_name("function")) == "process.exit"]
+        if key == "event":
+            compared_types += _compared_literals(function)
         if key not in (HOOK, AFTER_HOOK):
             continue
         params = _params(function)
@@ -178,6 +185,7 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
             continue
         input_args += _input_args(function)
         found_writes, found_reassigns = _args_writes(function, params)
+        local_changes += _local_changes(function, params, found_writes)
         writes += found_writes
         reassigns += found_reassigns
         reads += _reads(function, params, scope) + _handler_reads(function, params, scope)
@@ -200,7 +208,7 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
                        tuple(places), tuple(exits), tuple(after), _commonjs(root), tuple(reads),
                        tuple(prefix_places), tuple(returns), tuple(lost), _default_without_id(root), tuple(prefixings),
                        tuple(anchored), guards, tuple({h.place: h for h in sorted(handed, key=lambda h: h.args)}.values()),
-                       tuple(input_args))
+                       tuple(input_args), tuple(local_changes), tuple(compared_types))
 
 
 def syntax_error(path: Path, source: bytes) -> Place | None:
@@ -894,6 +902,45 @@ def _input_args(function: Node) -> list[Place]:
     name = _text(pattern) if pattern.type == "identifier" else None
     return [_place(n) for n in _walk(function) if name and n.type == "member_expression"
             and _text(n.child_by_field_name("object")) == name and _text(n.child_by_field_name("property")) == "args"]
+
+
+def _local_changes(function: Node, params: dict[str, str], writes: list[Write]) -> list[tuple[str, Place]]:
+    """`let cmd = output.args.command; cmd = "rtk " + cmd`: a change of a copy of an argument (a
+    string: a value, not the object), where the hook writes nothing back to that argument."""
+    is_args, _ = _args_test(function, params)
+    copies: dict[str, str] = {}  # name: the argument it copies
+    for node in _walk(function):
+        if node.type != "variable_declarator" or not _text(node.parent).startswith(("let", "var")):
+            continue
+        name, value = node.child_by_field_name("name"), _unwrapped(node.child_by_field_name("value"))
+        if name is not None and name.type == "identifier" and value is not None and value.type == "member_expression" \
+                and is_args(value.child_by_field_name("object")):
+            copies[_text(name)] = _text(value.child_by_field_name("property"))
+        elif name is not None and name.type == "object_pattern" and is_args(value):
+            for part in name.named_children:
+                if part.type == "shorthand_property_identifier_pattern":
+                    copies[_text(part)] = _text(part)
+    written = {write.key for write in writes}
+    if UNKNOWN in written:
+        return []
+    return [(copies[_text(left)], _place(node)) for node in _walk(function)
+            if node.type in ("assignment_expression", "augmented_assignment_expression")
+            and (left := node.child_by_field_name("left")) is not None and left.type == "identifier"
+            and _text(left) in copies and copies[_text(left)] not in written]
+
+
+def _compared_literals(function: Node) -> list[tuple[str, Place]]:
+    """The dotted strings the `event` hook compares something with (`event.type === "x.y"`, `case "x.y":`)."""
+    found = []
+    for node in _walk(function):
+        operands = [node.child_by_field_name("left"), node.child_by_field_name("right")] if node.type == \
+            "binary_expression" and _text(node.child_by_field_name("operator")) in ("===", "==", "!==", "!=") else \
+            [node.child_by_field_name("value")] if node.type == "switch_case" else []
+        for operand in operands:
+            value = _unquoted(operand)
+            if value is not None and operand is not None and "." in value:
+                found.append((value, _place(operand)))
+    return found
 
 
 EXIT_STATUS = frozenset({"status", "exitCode"})  # spawnSync's, Bun.spawnSync's and execa's
