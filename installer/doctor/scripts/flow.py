@@ -37,7 +37,7 @@ from ...patterns import lazy
 from ..shell import quoted
 from ..shell.lex import closing_brace
 from ..shell.tree import parsed_once
-from . import arguments, delivery, shell_status
+from . import arguments, delivery, runtimes, shell_status
 
 STDOUT_JSON, STDOUT_TEXT, STDOUT_INPUT = "json", "text", "input"
 DECISION_FIELDS = ("permissionDecision", "decision", "behavior", "permission")
@@ -206,6 +206,8 @@ class Flow:
         self.import_time_text: Write | None = None
         # a shell variable read by a jq without -r (its quotes kept) and tested with an anchored pattern
         self.quoted_values: tuple[quoted.QuotedValue, ...] = ()
+        # a read of stdin that stops before the end of a large payload: (what, where) (runtimes.py)
+        self.partial_reads: tuple[tuple[str, Place], ...] = ()
 
     def mixed_output(self) -> tuple[Write, Write] | None:
         """A text (or echoed input) write and a JSON write that one run can both make: stdout is
@@ -259,7 +261,8 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
         return flow
     if language == "javascript":
         flow = _javascript(code, at, common)
-        flow.lost_blocks = delivery.javascript(code, at, _close, _balanced)
+        flow.lost_blocks = delivery.javascript(code, at, _close, _balanced) + tuple(
+            runtimes.js_lost_statuses(code, at, _close, _balanced))
         flow.early_exit = delivery.javascript_early_exit(code, at, _close)
         flow.argv_regions = arguments.javascript(code, _close, _balanced)
         if path is not None and path.suffix:
@@ -666,6 +669,7 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 continue_false=common["continue_false"], stop_flag_from_env=common["stop_flag_from_env"],
                 failure_fields=common["failure_fields"], input_reads=common["input_reads"])
     flow.stdout_config = stdout_config
+    flow.partial_reads = tuple((what, place(call)) for call, what in runtimes.python_partial_reads(tree, _name))
     return flow
 
 
@@ -936,14 +940,15 @@ def _py_write(call: ast.Call, name: str, strings: "_PyStrings | None",
     return kind, strings.source(call)
 
 
-PY_CHILD_RUNS = frozenset({"subprocess.run", "subprocess.call", "subprocess.check_call", "os.system"})
+PY_CHILD_RUNS = frozenset({"subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.Popen", "os.system"})
 
 
 def _py_child_output(call: ast.Call, name: str) -> tuple[str, str] | None:
     """A child process whose own text lands on the hook's stdout (its stdout not taken or sent
     elsewhere): subprocess.run(["git", "pull"]), os.system("npm test")."""
     if name not in PY_CHILD_RUNS or not call.args or any(
-            k.arg in ("stdout", "capture_output") for k in call.keywords):
+            (k.arg == "stdout" and not _py_own_stdout(k.value)) or (k.arg == "capture_output" and not (
+                isinstance(k.value, ast.Constant) and k.value.value is False)) for k in call.keywords):
         return None
     first = call.args[0]
     if isinstance(first, (ast.List, ast.Tuple)):
@@ -959,6 +964,11 @@ def _py_child_output(call: ast.Call, name: str) -> tuple[str, str] | None:
     if words and delivery.prints_on_stdout(words[0], words[1:]):
         return STDOUT_TEXT, f"{name}({_brief(first)}) (its own output)"
     return None
+
+
+def _py_own_stdout(value: ast.AST) -> bool:
+    """Whether a child's stdout= is the hook's own: None (the default: inherited), sys.stdout, fd 1."""
+    return (isinstance(value, ast.Constant) and value.value in (None, 1)) or _name(value) == "sys.stdout"
 
 
 def _py_stderr_answer(call: ast.Call, name: str, strings: "_PyStrings") -> bool:
@@ -1793,9 +1803,17 @@ def _perl(code: str, at: Offsets, common: Common) -> Flow:
 
 JS_WRITE = lazy(r"""(?<![\w.$])(?:console\.(?P<log>log|info)|process\.stdout\.write)\s*\(""",
                 needs=("console.", "process.stdout.write"))
-JS_EXIT = lazy(r"""(?<![\w.$])(?:process\.exit\s*\(\s*(?P<code>\d+)?\s*\)|process\.exitCode\s*=\s*(?P<set>\d+)|"""
-                     r"""throw\s+(?:new\s+)?(?P<error>\w*Error)\s*\(\s*(?P<msg>`[^`]*`|"[^"]*"|'[^']*')?)""",
-               needs=("process.exit", "throw"))
+# an exit: process.exit (Deno.exit), process.exitCode, or a throw nothing catches (Node, Bun and Deno
+# then exit 1, whatever the class: docs/hosts/claude-code.md#runtime-exit-status); a class is
+# capitalised (`throw new MigrationLocked(...)`), a string may be thrown as it is (`throw "..."`)
+JS_EXIT = lazy(r"""(?<![\w.$])(?:(?:process|Deno)\.exit\s*\(\s*(?P<code>\d+)?\s*\)|process\.exitCode\s*=\s*(?P<set>\d+)|"""
+               r"""throw\s+(?:(?:new\s+)?(?P<error>[A-Z][\w$]*)\s*\(\s*(?P<msg>`[^`]*`|"[^"]*"|'[^']*')?|"""
+               r"""(?P<thrown>`[^`]*`|"[^"]*"|'[^']*')))""", needs=("exit", "throw"))
+# what decides the status of every uncaught throw and rejection, in place of the runtime
+JS_THROW_HANDLED = lazy(r"""process\.on\(\s*["'](?:uncaughtException|unhandledRejection)|"""
+                        r"""setUncaughtExceptionCaptureCallback|addEventListener\(\s*["'](?:error|unhandledrejection)""",
+                        needs=("uncaught", "Uncaught", "unhandled", "Unhandled", "addEventListener"))
+JS_CAUGHT_AFTER = lazy(r"""\s*\)\s*\.\s*catch\s*\(""")  # main().catch(...): its rejection handled
 JS_READ = lazy(r"""readFileSync\s*\(\s*(?:0|["']/dev/stdin["']|process\.stdin\.fd)\s*[,)]""", needs=("readFileSync",))
 JS_VALUE = lazy(r"""(?P<field>permissionDecision|decision|behavior|permission)["']?\s*:\s*"""
                       r"""(?:["'`](?P<lit>[A-Za-z_]+)["'`]\s*(?=[,}\n])|(?P<var>[A-Za-z_$][\w$]*)\s*(?:\[|[,}\n])|"""
@@ -1840,6 +1858,9 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
         ends = bool(JS_RETURNS_AFTER.match(after))
         writes.append(Write(kind, place(match.start()), code[match.start():match.end()] + argument[:40] + ")",
                             branch, scope, ends, match.start()))
+    for offset, what in runtimes.js_child_output(code, _balanced):
+        branch, scope = blocks(offset)
+        writes.append(Write(STDOUT_TEXT, place(offset), what, branch, scope, False, offset))
     loggers, stdout_config = _js_stdout_loggers(code)
     for match in JS_LOG_CALL.finditer(code) if loggers else ():
         if match.group("name") in loggers:
@@ -1847,16 +1868,15 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
             writes.append(Write(STDOUT_TEXT, place(match.start()), f"{match.group(0)}...) (logging to stdout)",
                                 branch, scope, False, match.start()))
     writes.sort(key=lambda write: write.order)
+    handled = JS_THROW_HANDLED.search(code) is not None
     for match in JS_EXIT.finditer(code):
-        if match.group("error"):
-            function = blocks(match.start())[1]
-            if function and function not in guarded_calls:
-                guarded_calls[function] = any(tries.inside(call.start(), call.end()) for call in
-                                              re.finditer(rf"(?<![\w$.]){re.escape(function)}\s*\(", code))
-            guarded = tries.inside(match.start()) or bool(function and guarded_calls[function])
-            if not guarded:
-                exits.append(Exit(1, f"throw {match.group('error')}(...)", (match.group("msg") or "").strip("`'\""),
-                                  place(match.start())))
+        if match.group("error") or match.group("thrown"):
+            if handled or tries.inside(match.start()) or _js_caught_where_called(
+                    code, blocks(match.start())[1], blocks, tries, guarded_calls):
+                continue
+            said = (match.group("msg") or match.group("thrown") or "").strip("`'\"")
+            exits.append(Exit(1, f"throw {match.group('error')}(...)" if match.group("error") else "throw (a string)",
+                              said, place(match.start())))
             continue
         status = match.group("code") or match.group("set") or "0"
         before = code[max(0, match.start() - 240):match.start()]
@@ -1873,7 +1893,30 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
                 values=_js_values(code, place), stderr_answers=stderr_answers, unread_output=unread_output, **common,
                 new_inputs=_new_inputs(_labelled_objects(code, place, javascript=True)))
     flow.stdout_config = place(stdout_config) if stdout_config is not None else None
+    flow.partial_reads = tuple((what, place(offset)) for offset, what in runtimes.js_partial_reads(code, _close, _balanced))
     return flow
+
+
+def _js_caught_where_called(code: str, function: str, blocks: Callable[[int], tuple[Branch, str]],
+                            tries: "_Spans", known: dict[str, bool]) -> bool:
+    """Whether what a function throws is caught where it is called: a call inside a try, a call
+    whose promise has a .catch, or a call from a function that is itself caught so (a throw at
+    the top level is caught nowhere)."""
+    if not function:
+        return False
+    if function not in known:
+        known[function] = False  # (a function that calls itself: its own calls decide nothing)
+        caught = False
+        for call in re.finditer(rf"(?<![\w$.]){re.escape(function)}\s*\(", code):
+            if delivery.JS_DEFINED_HERE.search(code[max(0, call.start() - 20):call.start()]):
+                continue
+            arguments = _balanced(code, call.end())
+            if tries.inside(call.start(), call.end()) or JS_CAUGHT_AFTER.match(code, call.end() + len(arguments)) or \
+                    _js_caught_where_called(code, blocks(call.start())[1], blocks, tries, known):
+                caught = True
+                break
+        known[function] = caught
+    return known[function]
 
 
 # loggers that write to stdout unless told otherwise: pino (its destination is fd 1 by default) and

@@ -72,6 +72,13 @@ def _stdin_read_twice(code: HookCode) -> Iterator[Finding]:
     return code.at_each("script/stdin-read-twice", code.flow.stdin_reads)
 
 
+@CODE_RULES.rule("script/stdin-read-partly")
+def _stdin_read_partly(code: HookCode) -> Iterator[Finding]:
+    """A read of stdin that stops before the end of a large payload (scripts/runtimes.py)."""
+    for what, place in code.flow.partial_reads:
+        yield code.report("script/stdin-read-partly", place, what=what)
+
+
 @CODE_RULES.rule("script/shell-trace")
 def _shell_trace(code: HookCode) -> Iterator[Finding]:
     if code.flow.trace:
