@@ -6,7 +6,8 @@ the payload (the first chunk of a stream, one read of a pipe, a read of N charac
 Measured on Node 20, Bun 1.3.14, Deno 2.9.6 and Python 3.11, the payload written to a pipe
 (docs/hosts/claude-code.md#what-a-runtime-does-on-its-own): one chunk of process.stdin, of
 Bun.stdin.stream() or Deno.stdin.readable or of `for await` over them, one fs.readSync, one
-Deno.stdin.read and one os.read are at most 65,536 bytes; `await $\\`git branch --show-current\\`` prints the branch on the script's stdout
+Deno.stdin.read and one os.read are at most 65,536 bytes (Claude Code's stdin is a socket: one
+os.read took 219,264 bytes there, Node's first chunk 65,536); `await $\\`git branch --show-current\\`` prints the branch on the script's stdout
 (its .stdout is filled as well), and `.quiet()`, `.text()`, `.json()`, `.lines()` do not;
 Bun.spawn's stdout is a pipe unless `stdout: "inherit"`.
 """
@@ -83,7 +84,7 @@ def js_child_output(code: str, balanced: Callable[[str, int], str]) -> Iterator[
 BUN_NO_THROW = lazy(r"""(?<![\w$])\$\s*\.\s*(?:nothrow\s*\(\s*\)|throws\s*\(\s*false\s*\))""", needs=("nothrow", "throws"))
 STATUS_READ = lazy(r"""\s*(?:\)\s*)?\.\s*exitCode\b""")
 TRY = lazy(r"""\btry\s*\{""", needs=("try",))
-SPAWN_SYNC_STATUS = lazy(r"""(?:const|let|var)\s+(?P<var>[A-Za-z_$][\w$]*)\s*=\s*(?:[\w$]+\.)?spawnSync\s*\(""",
+SPAWN_SYNC_STATUS = lazy(r"""(?:const|let|var)\s+(?P<var>[A-Za-z_$][\w$]*)\s*=\s*(?:[\w$]+(?:\([^()]*\))?\.)?spawnSync\s*\(""",
                          needs=("spawnSync",))
 TIMEOUT_OPTION = lazy(r"""\btimeout\s*:""", needs=("timeout",))
 
@@ -224,7 +225,7 @@ def js_partial_reads(code: str, close: Callable[[str, int], int],
         rf"(?<![\w$.]){re.escape(name)}\.read\(\s*\)", code)]
     for match in reads:
         if not _in_loop(code, match.start(), close):
-            yield match.start(), f"one {match.group(0).rstrip('(, ')}(...) (a pipe gives at most {PIPE_CHUNK} bytes a read)"
+            yield match.start(), f"one {match.group(0).rstrip('(, ')}(...) gets one chunk, {PIPE_CHUNK} bytes from a pipe"
 
 
 def _in_loop(code: str, offset: int, close: Callable[[str, int], int]) -> bool:
@@ -260,6 +261,6 @@ def python_partial_reads(tree: ast.Module, name: Callable[[ast.AST], str]) -> It
                 elif not inner and (called in ONE_READ_OF or (called == "os.read" and child.args and (
                         (isinstance(child.args[0], ast.Constant) and child.args[0].value == 0)
                         or (isinstance(child.args[0], ast.Call) and name(child.args[0].func) in STDIN_FD)))):
-                    yield child, f"one {called}(...) (a pipe gives at most {PIPE_CHUNK} bytes a read)"
+                    yield child, f"one {called}(...) gets what is there, {PIPE_CHUNK} bytes from a pipe"
             yield from walk(child, inner)
     yield from walk(tree, False)
