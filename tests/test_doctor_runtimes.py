@@ -298,3 +298,45 @@ PARTIAL = {
 def test_a_read_of_stdin_that_stops_at_one_chunk_is_found_where_it_reads(tmp_path, case):
     name, bad, twin = PARTIAL[case]
     _judged(tmp_path, name, bad, twin, "script/stdin-read-partly")
+
+
+@pytest.mark.parametrize("language", ["python", "node"])
+def test_an_assert_that_refuses_exits_1_and_fails_open(tmp_path, language):
+    if language == "python":
+        bad = READ_PY + 'assert "rm -rf" not in call["tool_input"]["command"], "rm -rf is not allowed"  # HERE\n'
+        twin = READ_PY + ('if "rm -rf" in call["tool_input"]["command"]:\n'
+                          '    print("rm -rf is not allowed", file=sys.stderr)\n    sys.exit(2)\n')
+        _judged(tmp_path, "guard.py", bad, twin, "script/exit-1-fails-open")
+        return
+    head = 'const assert = require("node:assert");\nconst input = JSON.parse(require("fs").readFileSync(0, "utf8"));\n'
+    bad = head + 'assert.ok(!input.tool_input.command.includes("rm -rf"), "rm -rf is not allowed");  // HERE\n'
+    twin = head + ('try {\n  assert.ok(!input.tool_input.command.includes("rm -rf"), "rm -rf is not allowed");\n'
+                   '} catch (error) {\n  console.error(error.message);\n  process.exit(2);\n}\n')
+    _judged(tmp_path, "guard.js", bad, twin, "script/exit-1-fails-open")
+
+
+# ---- a module of the guard's own that writes on stdout ------------------------------------------------
+
+LOGGING_MODULE = "import logging, sys\nlogging.basicConfig(%s)  # HERE\nlog = logging.getLogger('hooks')\n"
+LOGGING_GUARD = READ_PY.replace("import json", "from hooklog import log\nimport json") + \
+    'log.info("checking %s", call["tool_name"])\nif "rm -rf" in call["tool_input"]["command"]:\n    ' + DENY_PY
+NODE_LIB = ('%s("policy library loaded");  // HERE\nexport function deny(reason) {\n'
+            '  console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse",\n'
+            '    permissionDecision: "deny", permissionDecisionReason: reason } }));\n}\n')
+NODE_GUARD = 'import { deny } from "./lib.mjs";\n' + READ_JS + 'if (input.tool_input.command.includes("rm -rf")) deny("no");\n'
+
+
+@pytest.mark.parametrize("language", ["python logging", "node print"])
+def test_a_module_the_guard_imports_that_writes_on_stdout_is_found_at_its_own_line(tmp_path, language):
+    if language == "python logging":
+        name, guard, module, bad, twin = "guard.py", LOGGING_GUARD, "hooklog.py", \
+            LOGGING_MODULE % "stream=sys.stdout, level=logging.INFO", LOGGING_MODULE % "level=logging.INFO"
+    else:
+        name, guard, module, bad, twin = "guard.mjs", NODE_GUARD, "lib.mjs", NODE_LIB % "console.log", \
+            NODE_LIB % "console.error"
+    for side, text in (("bad", bad), ("twin", twin)):
+        command = f'{RUNNER[name.rsplit(".", 1)[1]]} "$CLAUDE_PROJECT_DIR/.claude/hooks/{name}"'
+        config = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]}}
+        outcome = doctor(tmp_path / side, {S: config, f".claude/hooks/{name}": guard, f".claude/hooks/{module}": text})
+        hits = [(f.path.rsplit("/", 1)[1], f.line) for f in found(outcome, "script/text-before-json")]
+        assert hits == ([(module, _here(text)[0])] if side == "bad" else [])

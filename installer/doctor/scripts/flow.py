@@ -208,6 +208,11 @@ class Flow:
         self.quoted_values: tuple[quoted.QuotedValue, ...] = ()
         # a read of stdin that stops before the end of a large payload: (what, where) (runtimes.py)
         self.partial_reads: tuple[tuple[str, Place], ...] = ()
+        # Python: the names whose log calls this file sends to stdout ("logging": the root logger, which
+        # every logger passes its records to), and its log calls by receiver ("logging" for the root
+        # logger and the loggers it gets by getLogger)
+        self.stdout_loggers: frozenset[str] = frozenset()
+        self.log_calls: tuple[tuple[str, Place], ...] = ()
 
     def mixed_output(self) -> tuple[Write, Write] | None:
         """A text (or echoed input) write and a JSON write that one run can both make: stdout is
@@ -552,6 +557,7 @@ def dropped_fields(keys: tuple[str, ...], tools: frozenset[str] | None = None) -
 
 # ---- Python -------------------------------------------------------------------------------------------
 
+SELF_TEST = lazy(r"(?i)test", needs=("test",))  # a function of the script's own tests: its asserts are not refusals
 PY_ANSWER_KEYS = {"reason", "hookSpecificOutput", "continue", "stopReason", "systemMessage", "suppressOutput"}
 EXIT_CALLS = {"sys.exit", "exit", "quit", "os._exit", "_exit"}
 STDIN_READS = {"sys.stdin.read", "sys.stdin.readlines", "sys.stdin.buffer.read", "sys.stdin.readline", "input"}
@@ -614,6 +620,10 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                                       message or _stderr_before(body, index, strings), place(call)))
                 if name in STDIN_READS or (name in ("json.load",) and call.args and _name(call.args[0]) == "sys.stdin"):
                     reads.append(StdinRead(place(call), branch, scope, order))
+            if isinstance(stmt, ast.Assert) and stmt.msg is not None and not guarded and scope not in handed_out \
+                    and not SELF_TEST.search(scope) and not (scope and _caught(caught.get(scope, set()), "AssertionError")):
+                said = strings.text(stmt.msg)  # (a failed assert raises AssertionError: exit 1)
+                exits.append(Exit(1, "assert ... (an AssertionError when it fails)", said or "", place(stmt)))
             if isinstance(stmt, ast.Raise) and stmt.exc is not None:
                 exc = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
                 args = stmt.exc.args if isinstance(stmt.exc, ast.Call) else []
@@ -670,7 +680,24 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 failure_fields=common["failure_fields"], input_reads=common["input_reads"])
     flow.stdout_config = stdout_config
     flow.partial_reads = tuple((what, place(call)) for call, what in runtimes.python_partial_reads(tree, _name))
+    flow.stdout_loggers = frozenset(loggers)
+    flow.log_calls = _log_calls(tree)
     return flow
+
+
+def _log_calls(tree: ast.Module) -> tuple[tuple[str, Place], ...]:
+    """The file's log calls by receiver: a name (`log.info`, a logger a module hands it), or
+    "logging" for the root logger and every logger the file gets by getLogger (their records go
+    up to the root's handlers)."""
+    own = {t.id for node in _nodes(tree) if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+           and _name(node.value.func) in ("logging.getLogger", "getLogger") for t in node.targets if isinstance(t, ast.Name)}
+    calls = []
+    for node in _nodes(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in LOG_CALLS:
+            receiver = _name(node.func.value)
+            if receiver and "." not in receiver:
+                calls.append(("logging" if receiver in own else receiver, Place(node.lineno, node.col_offset + 1)))
+    return tuple(calls)
 
 
 # what empties or bypasses Python's stdout buffer before the process ends
@@ -1813,6 +1840,11 @@ JS_EXIT = lazy(r"""(?<![\w.$])(?:(?:process|Deno)\.exit\s*\(\s*(?P<code>\d+)?\s*
 JS_THROW_HANDLED = lazy(r"""process\.on\(\s*["'](?:uncaughtException|unhandledRejection)|"""
                         r"""setUncaughtExceptionCaptureCallback|addEventListener\(\s*["'](?:error|unhandledrejection)""",
                         needs=("uncaught", "Uncaught", "unhandled", "Unhandled", "addEventListener"))
+# node:assert's assert(cond, "message") and its checks throw an AssertionError when they fail
+JS_ASSERT = lazy(r"""(?<![\w$.])assert(?:\.(?:ok|equal|strictEqual|notEqual|notStrictEqual|match|doesNotMatch|"""
+                 r"""deepEqual|deepStrictEqual|fail))?\s*\(""", needs=("assert",))
+JS_ASSERT_IMPORTED = lazy(r"""(?:require\(\s*|from\s+)["'](?:node:)?assert(?:/strict)?["']""", needs=("assert",))
+JS_LAST_STRING = lazy(r"""(`[^`]*`|"[^"]*"|'[^']*')\s*$""")
 JS_CAUGHT_AFTER = lazy(r"""\s*\)\s*\.\s*catch\s*\(""")  # main().catch(...): its rejection handled
 JS_READ = lazy(r"""readFileSync\s*\(\s*(?:0|["']/dev/stdin["']|process\.stdin\.fd)\s*[,)]""", needs=("readFileSync",))
 JS_VALUE = lazy(r"""(?P<field>permissionDecision|decision|behavior|permission)["']?\s*:\s*"""
@@ -1882,6 +1914,13 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
         before = code[max(0, match.start() - 240):match.start()]
         said = " ".join(m.group(1) for m in JS_CONSOLE_ERROR.finditer(before))
         exits.append(Exit(int(status), match.group(0), said, place(match.start())))
+    for match in JS_ASSERT.finditer(code) if JS_ASSERT_IMPORTED.search(code) and not handled else ():
+        message = JS_LAST_STRING.search(_balanced(code, match.end()))
+        function = blocks(match.start())[1]
+        if message is not None and not tries.inside(match.start()) and not SELF_TEST.search(function) and \
+                not _js_caught_where_called(code, function, blocks, tries, guarded_calls):
+            exits.append(Exit(1, f"{match.group(0).rstrip('( ')}(...) (an AssertionError when it fails)",
+                              message.group(1).strip("`'\""), place(match.start())))
     exits += [Exit(None, match.group(0), "", place(match.start())) for match in JS_EXIT_OTHER.finditer(code)]
     exits += _js_returned_statuses(code, place)
     for match in JS_READ.finditer(code):
