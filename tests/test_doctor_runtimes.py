@@ -142,6 +142,13 @@ DISPATCHERS = {
         const child = spawnSync("python3", [__dirname + "/child.py"], { stdio: "inherit", timeout: 5000 });
         process.exit(child.status ?? 1);
         """),
+    "Bun.spawn whose exited is not awaited": ("run.ts", """\
+        const proc = Bun.spawn(["python3", `${import.meta.dir}/child.py`], { stdin: "inherit", stderr: "inherit" });
+        process.exit(proc.exitCode ?? 0);  // HERE
+        """, """\
+        const proc = Bun.spawn(["python3", `${import.meta.dir}/child.py`], { stdin: "inherit", stderr: "inherit" });
+        process.exit(await proc.exited);
+        """),
 }
 
 

@@ -3,7 +3,8 @@ its own (Node, Bun, Python), and their corrected twins, all in one session each.
 
 A throw nothing catches (or a rejection nothing handles) exits 1; Bun's `$`, a child with stdio
 "inherit" and Python's Popen print the child's output before the deny JSON; Bun's `$` turns a
-child's exit 2 into a ShellError (exit 1); spawnSync's status is null when its timeout kills the
+child's exit 2 into a ShellError (exit 1); a Bun.spawn whose `exited` is not awaited has no
+status yet (exit 0); spawnSync's status is null when its timeout kills the
 child, and process.exit(null) exits 0; a read of stdin that takes one chunk cuts a large Write's
 payload (80 KB for Node's first chunk, 300 KB for one os.read), so the parse fails and the guard
 lets it through. Bun runs as opencode's own
@@ -60,6 +61,11 @@ GATES = {
     "bun_dispatch": ("bun_dispatch.ts", BUN_HEAD, (
         "await $`python3 ${import.meta.dir}/child.py`;  // HERE\n",
         "const result = await $`python3 ${import.meta.dir}/child.py`.nothrow();\nprocess.exit(result.exitCode);\n")),
+    "bun_spawn": ("bun_spawn.ts", BUN_HEAD, (
+        "const proc = Bun.spawn([\"python3\", `${import.meta.dir}/child.py`], { stderr: \"inherit\" });\n"
+        "process.exit(proc.exitCode ?? 0);  // HERE\n",
+        "const proc = Bun.spawn([\"python3\", `${import.meta.dir}/child.py`], { stderr: \"inherit\" });\n"
+        "process.exit(await proc.exited);\n")),
     "inherit": ("inherit.js", NODE_HEAD, (
         'require("child_process").execSync("git rev-parse --show-toplevel", { stdio: "inherit" });  // HERE\n' + DENY_JS,
         'require("child_process").execSync("git rev-parse --show-toplevel", { stdio: "pipe" });\n' + DENY_JS)),
@@ -96,7 +102,7 @@ PARTIAL = {
 }
 RULES = {"throw": "script/exit-1-fails-open", "rejection": "script/exit-1-fails-open",
          "bun_shell": "script/text-before-json", "inherit": "script/text-before-json",
-         "popen": "script/text-before-json", "bun_dispatch": "delivery/exit-2-lost",
+         "popen": "script/text-before-json", "bun_dispatch": "delivery/exit-2-lost", "bun_spawn": "delivery/exit-2-lost",
          "timeout": "delivery/exit-2-lost", "first_chunk": "script/stdin-read-partly",
          "os_read": "script/stdin-read-partly"}
 

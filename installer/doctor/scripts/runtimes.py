@@ -86,6 +86,7 @@ STATUS_READ = lazy(r"""\s*(?:\)\s*)?\.\s*exitCode\b""")
 TRY = lazy(r"""\btry\s*\{""", needs=("try",))
 SPAWN_SYNC_STATUS = lazy(r"""(?:const|let|var)\s+(?P<var>[A-Za-z_$][\w$]*)\s*=\s*(?:[\w$]+(?:\([^()]*\))?\.)?spawnSync\s*\(""",
                          needs=("spawnSync",))
+BUN_SPAWN = lazy(r"""(?:const|let|var)\s+(?P<var>[A-Za-z_$][\w$]*)\s*=\s*Bun\.spawn\s*\(""", needs=("Bun.spawn",))
 TIMEOUT_OPTION = lazy(r"""\btimeout\s*:""", needs=("timeout",))
 
 
@@ -95,7 +96,8 @@ def js_lost_statuses(code: str, place: Callable[[int], tuple[int, int]], close: 
     awaited Bun `$` command that runs the script without .nothrow() (the child's 2 throws a
     ShellError, and uncaught, Bun exits 1) or with .nothrow() and its exitCode never read (0);
     a spawnSync with a timeout whose `.status` goes to process.exit as it is (null when the
-    timeout kills the child, and process.exit(null) exits 0)."""
+    timeout kills the child, and process.exit(null) exits 0); a Bun.spawn whose `exited` is
+    never awaited (its exitCode is still null)."""
     tries = [(m.end() - 1, close(code, m.end() - 1)) for m in TRY.finditer(code)]
     no_throw = BUN_NO_THROW.search(code) is not None
     for tag in _bun_shell_tags(code):
@@ -125,6 +127,21 @@ def js_lost_statuses(code: str, place: Callable[[int], tuple[int, int]], close: 
             line, column = place(match.end() + passed.start())
             yield Lost(line, column, "spawnSync's status is null when its timeout kills the child, and "
                        "process.exit(null) exits 0", "0", child[-1])
+
+
+    for match in BUN_SPAWN.finditer(code):
+        arguments = balanced(code, match.end())
+        child = SCRIPT_NAME.findall(arguments)
+        var = re.escape(match.group("var"))
+        rest = code[match.end() + len(arguments):]
+        if not child or re.search(rf"(?<![\w$.]){var}\s*\.\s*exited\b", rest):
+            continue
+        read = re.search(rf"(?<![\w$.]){var}\s*\.\s*exitCode\b", rest)
+        at = match.end() + len(arguments) + read.start() if read is not None else match.start()
+        line, column = place(at)
+        yield Lost(line, column, "Bun.spawn's child runs on: its exitCode is null until `await proc.exited`, "
+                   "and process.exit(null) exits 0" if read is not None else
+                   "Bun.spawn runs the child script, and its exit status is never awaited (proc.exited)", "0", child[-1])
 
 
 def _reads_exit_code(code: str, start: int, end: int) -> bool:
