@@ -104,12 +104,6 @@ THROWS = {
 }
 
 
-@pytest.mark.parametrize("case", THROWS, ids=list(THROWS))
-def test_a_guard_that_refuses_by_a_throw_nothing_catches_exits_1_and_fails_open(tmp_path, case):
-    name, bad, twin = THROWS[case]
-    _judged(tmp_path, name, bad, twin, "script/exit-1-fails-open")
-
-
 def test_a_deno_guard_is_read_by_its_own_exit(tmp_path):
     bad = READ_JS + 'if (input.tool_input.command?.includes("rm -rf")) {\n  console.error("rm -rf is not allowed");\n' \
                     "  Deno.exit(1);  // HERE\n}\n"
@@ -152,12 +146,6 @@ DISPATCHERS = {
 }
 
 
-@pytest.mark.parametrize("case", DISPATCHERS, ids=list(DISPATCHERS))
-def test_a_dispatcher_loses_its_childs_exit_2_through_how_its_runtime_runs_the_child(tmp_path, case):
-    name, bad, twin = DISPATCHERS[case]
-    _judged(tmp_path, name, bad, twin, "delivery/exit-2-lost", **{"child.py": CHILD_PY})
-
-
 # ---- a child's output on the hook's stdout ---------------------------------------------------------
 
 CHILDREN = {
@@ -197,12 +185,6 @@ CHILDREN = {
     "Python's stdout=sys.stdout": ("guard.py", READ_PY + 'subprocess.run(["git", "status"], stdout=sys.stdout)  # HERE\n'
                                    + DENY_PY, READ_PY + 'subprocess.run(["git", "status"], stdout=sys.stderr)\n' + DENY_PY),
 }
-
-
-@pytest.mark.parametrize("case", CHILDREN, ids=list(CHILDREN))
-def test_a_child_whose_output_is_the_hooks_stdout_puts_text_before_the_json_answer(tmp_path, case):
-    name, bad, twin = CHILDREN[case]
-    _judged(tmp_path, name, bad, twin, "script/text-before-json")
 
 
 def test_a_dispatcher_that_lets_its_guard_answer_on_the_inherited_stdout_is_not_text(tmp_path):
@@ -301,10 +283,18 @@ PARTIAL = {
 }
 
 
-@pytest.mark.parametrize("case", PARTIAL, ids=list(PARTIAL))
-def test_a_read_of_stdin_that_stops_at_one_chunk_is_found_where_it_reads(tmp_path, case):
-    name, bad, twin = PARTIAL[case]
-    _judged(tmp_path, name, bad, twin, "script/stdin-read-partly")
+# each table's forms: the rule that finds the broken one
+TABLES = {"script/exit-1-fails-open": THROWS,  # a throw nothing catches exits 1
+          "delivery/exit-2-lost": DISPATCHERS,  # the runtime loses the child's 2
+          "script/text-before-json": CHILDREN,  # a child's output is the hook's stdout
+          "script/stdin-read-partly": PARTIAL}  # a read of stdin stops at one chunk
+FORMS = [(rule, case) for rule, table in TABLES.items() for case in table]
+
+
+@pytest.mark.parametrize("rule, case", FORMS, ids=[f"{rule}: {case}" for rule, case in FORMS])
+def test_each_runtime_form_is_found_where_the_user_edits_it_and_its_near_miss_twin_stays_clean(tmp_path, rule, case):
+    name, bad, twin = TABLES[rule][case]
+    _judged(tmp_path, name, bad, twin, rule, **{"child.py": CHILD_PY})
 
 
 @pytest.mark.parametrize("language", ["python", "node"])
