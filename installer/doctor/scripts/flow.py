@@ -1831,7 +1831,7 @@ def _perl(code: str, at: Offsets, common: Common) -> Flow:
 JS_WRITE = lazy(r"""(?<![\w.$])(?:console\.(?P<log>log|info)|process\.stdout\.write)\s*\(""",
                 needs=("console.", "process.stdout.write"))
 # an exit: process.exit (Deno.exit), process.exitCode, or a throw nothing catches (Node, Bun and Deno
-# then exit 1, whatever the class: docs/hosts/claude-code.md#runtime-exit-status); a class is
+# then exit 1, whatever the class: docs/hosts/claude-code.md#what-a-runtime-does-on-its-own); a class is
 # capitalised (`throw new MigrationLocked(...)`), a string may be thrown as it is (`throw "..."`)
 JS_EXIT = lazy(r"""(?<![\w.$])(?:(?:process|Deno)\.exit\s*\(\s*(?P<code>\d+)?\s*\)|process\.exitCode\s*=\s*(?P<set>\d+)|"""
                r"""throw\s+(?:(?:new\s+)?(?P<error>[A-Z][\w$]*)\s*\(\s*(?P<msg>`[^`]*`|"[^"]*"|'[^']*')?|"""

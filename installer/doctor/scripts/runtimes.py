@@ -37,7 +37,7 @@ ASSIGNED = lazy(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*=\s*(?:awai
 NODE_CHILD = lazy(r"""(?<![\w$])(?P<fn>execSync|execFileSync|spawnSync|spawn|execa|execaSync|execFile|exec|"""
                   r"""Bun\.spawnSync|Bun\.spawn)\s*\(""", needs=("exec", "spawn"))
 INHERITS = lazy(r"""\bstdio\s*:\s*(?:["']inherit["']|\[\s*[^,\]]*,\s*(?:["']inherit["']|1\b|process\.stdout\b))|"""
-                r"""\bstdout\s*:\s*(?:["']inherit["']|1\b|process\.stdout\b)""", needs=("inherit", "stdout", "stdio"))
+                r"""\bstdout\s*:\s*(?:["']inherit["']|1\b|process\.stdout\b)""", needs=("std",))
 STRING = lazy(r"""(["'`])((?:\\.|(?!\1).)*)\1""", re.S)
 
 FIRST_CHUNK = lazy(r"""process\.stdin\.once\(\s*["'](?:data|readable)["']""", needs=("once",))
@@ -210,7 +210,7 @@ def _words(template: str) -> list[str]:
 def _child_words(arguments: str) -> list[str]:
     """The program and arguments a child process call names in string literals: `"git status"`
     or `"git", ["status"]`."""
-    strings = [m.group(2) for m in STRING.finditer(arguments.split("{", 1)[0])]
+    strings: list[str] = [m.group(2) for m in STRING.finditer(arguments.split("{", 1)[0])]
     if not strings:
         return []
     return strings[0].split() + strings[1:] if len(strings) > 1 else strings[0].split()
