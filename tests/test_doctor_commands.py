@@ -519,7 +519,7 @@ def test_every_command_rule_is_tested():
               "command/sh-without-shell", "command/world-writable", "command/interpreter-not-found",
               "command/unquoted-placeholder", "command/exec-arguments-in-command", "command/user-config-in-shell-form",
               "command/input-variable-never-set", "command/bad-interpreter", "command/split-path",
-              "command/block-swallowed", "command/plugin-variable-outside-plugin",
+              "command/block-swallowed", "command/answer-diverted", "command/plugin-variable-outside-plugin",
               # tests/test_doctor_reach.py: hooks shared by every project that reach into this one
               "command/plugin-script-through-project", "command/shared-hook-project-script"}
     assert {r for r in catalog() if r.startswith("command/")} == tested
@@ -680,6 +680,10 @@ GUARD = "#!/bin/sh\ngrep -q 'rm -rf' && { echo 'no rm -rf' >&2; exit 2; }\nexit 
     ('"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', False),
     ('set -e; "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh; exit 0', False),
     ('cd "$CLAUDE_PROJECT_DIR" && .claude/hooks/guard.sh', False),
+    ('! "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', True),
+    ('"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh || echo "guard failed" >&2', True),
+    ('"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh && echo "checked" >&2', False),
+    ('timeout 5 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh 2>>/tmp/hook-errors.log', False),
 ])
 def test_a_block_the_command_around_the_script_swallows(tmp_path, command, swallowed):
     base = tmp_path / "p"
@@ -691,6 +695,53 @@ def test_a_block_the_command_around_the_script_swallows(tmp_path, command, swall
     ran = subprocess.run(["sh", "-c", command], input=b"rm -rf /", capture_output=True, cwd=base,
                          env={**os.environ, "CLAUDE_PROJECT_DIR": str(base)})
     assert (ran.returncode != 2) == swallowed
+
+
+MAIN_RETURNS_2 = ("import json, sys\ndef main():\n    if 'rm -rf' in sys.stdin.read():\n        print('no rm -rf', "
+                  "file=sys.stderr)\n        return 2\n    return 0\nif __name__ == '__main__':\n    sys.exit(main())\n")
+
+
+@pytest.mark.parametrize("command, swallowed", [
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py | tee -a /tmp/hook-audit.log', True),
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py 2>&1 | tee -a /tmp/hook-audit.log', True),
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py', False),
+])
+def test_a_guard_whose_main_returns_2_is_swallowed_by_a_pipe_as_one_that_exits_2_is(tmp_path, command, swallowed):
+    """`sys.exit(main())` with `return 2`: the flow model's exits, not only a written `exit 2`."""
+    base = tmp_path / "p"
+    _script(base, ".claude/hooks/guard.py")
+    (base / ".claude/hooks/guard.py").write_text(MAIN_RETURNS_2)
+    out = doctor(base, {S: settings(command=command)})
+    assert bool(found(out, "command/block-swallowed")) == swallowed
+    ran = subprocess.run(["sh", "-c", command], input=b"rm -rf /", capture_output=True, cwd=base,
+                         env={**os.environ, "CLAUDE_PROJECT_DIR": str(base)})
+    assert (ran.returncode != 2) == swallowed
+
+
+DENIES = ("import json, sys\nif 'rm -rf' in sys.stdin.read():\n    print(json.dumps({'hookSpecificOutput': {"
+          "'hookEventName': 'PreToolUse', 'permissionDecision': 'deny', 'permissionDecisionReason': 'no rm -rf'}}))\n")
+
+
+@pytest.mark.parametrize("command, where", [
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py >> /tmp/hook-audit.log', "`>>/tmp/hook-audit.log`"),
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py | tee -a /tmp/hook-audit.log >/dev/null', "/dev/null"),
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py | logger -t claude-hook', "`| logger`"),
+    ('{ python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py; } >&2', "stderr"),
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py | tee -a /tmp/hook-audit.log', None),
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py 2>>/tmp/hook-errors.log', None),
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py | jq -c .', None),
+])
+def test_an_answer_the_command_sends_away_from_the_host(tmp_path, command, where):
+    base = tmp_path / "p"
+    _script(base, ".claude/hooks/guard.py")
+    (base / ".claude/hooks/guard.py").write_text(DENIES)
+    hits = found(doctor(base, {S: settings(command=command)}), "command/answer-diverted")
+    assert [where in h.message for h in hits] == ([True] if where else [])
+    if "logger" in command:
+        return  # (logger writes to the system log)
+    ran = subprocess.run(["sh", "-c", command.replace("/tmp/", f"{tmp_path}/")], input=b"rm -rf /", capture_output=True,
+                         cwd=base, env={**os.environ, "CLAUDE_PROJECT_DIR": str(base)})
+    assert ("permissionDecision" in ran.stdout.decode()) == (where is None)
 
 
 def test_a_script_that_also_prints_its_decision_is_not_swallowed(tmp_path):

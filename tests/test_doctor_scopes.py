@@ -42,10 +42,22 @@ def test_the_git_roots_project_guard_does_not_run_in_a_session_started_in_a_subf
     _repo(project, {".claude/settings.json": settings(command=FROM_GIT_ROOT),
                     "web/.claude/settings.json": {"permissions": {"allow": ["Bash(npm test)"]}}})
     outcome = run(None, project=project / "web", start=project / "web")
-    (unread,) = found(outcome, "structure/settings-not-read")
+    unread, instead = sorted(found(outcome, "structure/settings-not-read"), key=lambda f: "web" in f.path)
     root = project / ".claude" / "settings.json"
     assert (unread.path, unread.line, unread.severity) == (str(root), _line(root, "\"command\":"), "warning")
     assert "PreToolUse" in unread.message and str(project / "web") in unread.message
+    # and the file the session reads instead, where the hook is to be copied: at its top (it has no hooks)
+    assert (instead.path, instead.line) == (str(project / "web" / ".claude" / "settings.json"), 1)
+    assert "1 hook(s) (PreToolUse)" in instead.message and str(root) in instead.message
+
+
+def test_the_settings_read_instead_are_named_at_their_hooks_key_where_they_have_hooks(home, project):
+    _repo(project, {".claude/settings.json": settings(command=FROM_GIT_ROOT),
+                    "web/.claude/settings.json": settings(event="PostToolUse", command="npx prettier --write .")})
+    outcome = run(None, project=project / "web", start=project / "web")
+    web = project / "web" / ".claude" / "settings.json"
+    assert [(f.path, f.line) for f in found(outcome, "structure/settings-not-read") if "web" in f.path] == [
+        (str(web), _line(web, '"hooks"'))]
 
 
 def test_a_subfolder_that_holds_the_guard_too_is_not_told_the_roots_copy_is_unread(home, project):

@@ -17,6 +17,8 @@ from test_doctor_delivery import GUARD, _status, _write
 
 BLOCK = 'echo "Blocked: no shell commands here" >&2\n'
 GUARD_ARGS = ' python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py'
+JQ_CHECK = ('cmd=$(printf \'%s\' "$payload" | jq -r \'.tool_input.command // empty\' 2>/dev/null)\n'
+            'case "$cmd" in rm*) ' + BLOCK.strip() + ' ; exit 2 ;; esac\nexit 0\n')
 
 # name: (the rule, the script, the line doctor names, its twin)
 CASES = {
@@ -142,7 +144,7 @@ CASES = {
         'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py <<<"$payload"\n'),
     "a wrapper that takes the input with head -c and runs its arguments": (
         "delivery/stdin-not-passed", 'head -c 65536 >/dev/null\n"$@"\n', 2,
-        'payload=$(head -c 65536)\n"$@" <<<"$payload"\n', GUARD_ARGS),
+        'payload=$(cat)\n"$@" <<<"$payload"\n', GUARD_ARGS),
     "a wrapper whose inline python reads the input before its guard": (
         "delivery/stdin-not-passed",
         'tool=$(python3 -c \'import json, sys; print(json.load(sys.stdin)["tool_name"])\')\n"$@"\n', 2,
@@ -153,6 +155,37 @@ CASES = {
     "a wrapper that starts its arguments with </dev/null": (
         "delivery/stdin-not-passed", 'echo "guard starts" >&2\n"$@" </dev/null\n', 2, 'echo "guard starts" >&2\n"$@"\n',
         GUARD_ARGS),
+    # the status a wrapper saves, or reads, and then does not pass on: its last statement decides
+    "a wrapper that saves the guard's status and ends with an if whose condition is false": (
+        "delivery/exit-2-lost",
+        'timeout 20 "$@"\nrc=$?\nif [ "$rc" -ge 124 ]; then\n  echo "the guard timed out" >&2\nfi\n', 3,
+        'timeout 20 "$@"\nrc=$?\nif [ "$rc" -ge 124 ]; then\n  echo "the guard timed out" >&2\nfi\nexit "$rc"\n',
+        GUARD_ARGS),
+    "a wrapper whose last line logs the guard's status": (
+        "delivery/exit-2-lost", 'env HOOK=1 "$@"\necho "guard exited with $?" >&2\n', 2,
+        'env HOOK=1 "$@"\nrc=$?\necho "guard exited with $rc" >&2\nexit $rc\n', GUARD_ARGS),
+    "a wrapper that keeps the status in a variable and ends on a case": (
+        "delivery/exit-2-lost",
+        '"$@"\nstatus=$?\ncase $status in\n  0) ;;\n  *) echo "guard said $status" >&2 ;;\nesac\n', 3,
+        '"$@"\nstatus=$?\ncase $status in\n  0) ;;\n  *) echo "guard said $status" >&2 ;;\nesac\nexit $status\n',
+        GUARD_ARGS),
+    "a wrapper whose ERR trap exits 1 when its guard fails": (
+        "delivery/exit-2-lost", "trap 'echo \"hook failed at line $LINENO\" >&2; exit 1' ERR\n\"$@\"\n", 2,
+        "trap 'echo \"hook failed at line $LINENO\" >&2' ERR\n\"$@\"\n", GUARD_ARGS),
+    # the input read only in part: a large call reaches jq cut short, and the guard lets it through
+    "head -c caps the input": (
+        "delivery/input-cut-short", 'payload=$(head -c 40)\n' + JQ_CHECK, 1, 'payload=$(cat)\n' + JQ_CHECK),
+    "dd reads one block of the input": (
+        "delivery/input-cut-short", 'payload=$(dd bs=40 count=1 2>/dev/null)\n' + JQ_CHECK, 1,
+        'payload=$(dd bs=40 2>/dev/null)\n' + JQ_CHECK),
+    "read -n takes the first characters": (
+        "delivery/input-cut-short", 'IFS= read -r -n 40 payload\n' + JQ_CHECK, 1,
+        'IFS= read -r -d "" payload\n' + JQ_CHECK),
+    "cat piped into cut -c": (
+        "delivery/input-cut-short", 'payload=$(cat | cut -c1-40)\n' + JQ_CHECK, 1, 'payload=$(cat | tr -d "\\r")\n' + JQ_CHECK),
+    "the variable holding the input sliced": (
+        "delivery/input-cut-short", 'payload=$(cat)\npayload=${payload:0:40}\n' + JQ_CHECK, 2,
+        'payload=$(cat)\nshort=${payload:0:40}\necho "checking ${short}" >/dev/null\n' + JQ_CHECK.replace("$payload", "$payload")),
 }
 CHECK = "cat >/dev/null\n" + BLOCK + "exit 2\n"
 
@@ -199,6 +232,13 @@ def test_a_block_the_shell_itself_loses_is_flagged_at_the_line_to_change(tmp_pat
     'set -e\ncheck() {\n  case "$1" in *rm*) echo no >&2; return 2 ;; esac\n}\ncheck "$(cat)"\necho "checked" >&2\n',
     'check() {\n  case "$1" in *rm*) echo no >&2; return 2 ;; esac\n}\ncheck "$(cat)" || exit $?\necho ok >&2\n',
     'check() {\n  case "$1" in *rm*) echo no >&2; return 2 ;; esac\n}\nexit $(check "$(cat)")\n',
+    # a wrapper that reads the status it saved and passes it on, or exits 2 of its own
+    'python3 "$(dirname "$0")/$1"\nrc=$?\nif [ "$rc" -ne 0 ]; then echo "guard said $rc" >&2; fi\nexit "$rc"\n',
+    'timeout 20 python3 "$(dirname "$0")/$1"\nrc=$?\n[ "$rc" -eq 2 ] && exit 2\necho "allowed" >&2\n',
+    "trap 'echo \"hook failed\" >&2; exit 2' ERR\npython3 \"$(dirname \"$0\")/$1\"\n",
+    # the input read whole; only a copy for the log is cut
+    'payload=$(cat)\nprintf "%s" "$payload" | head -c 200 >&2\nprintf "%s" "$payload" | python3 "$(dirname "$0")/$1"\n',
+    'payload=$(cat)\necho "input: ${payload:0:80}" >&2\npython3 "$(dirname "$0")/$1" <<<"$payload"\n',
 ])
 def test_near_misses_that_keep_the_block_stay_clean(tmp_path, text):
     base = tmp_path / "project"
@@ -231,6 +271,20 @@ def test_tools_run_side_by_side_before_a_bare_wait_are_no_lost_checks():
     checks = 'for check in "$DIR"/*.sh; do\n  "$check" &\ndone\nwait\n'
     assert [place.how for place in shell_status.lost(tools, at)] == []
     assert [place.rule for place in shell_status.lost(checks, at)] == ["exit-2-lost"]
+
+
+@pytest.mark.parametrize("runs, line", [("bash -e {path}", 3), ("sh -eu {path}", 3), ("bash -o errexit {path}", 3),
+                                        ("bash {path}", None), ("bash -u {path}", None)])
+def test_errexit_the_command_turns_on_is_flagged_at_the_command(tmp_path, runs, line):
+    """`bash -e h.sh`: errexit from the shell's command line, which the script never sets; the
+    command is the line to change, the script's failing line its related place."""
+    base = tmp_path / "project"
+    _write(base, {"h.sh": "#!/bin/bash\ncat >/dev/null\ngrep -q TODO /dev/null\n" + BLOCK + "exit 2\n"}, "h.sh")
+    command = runs.format(path='"$CLAUDE_PROJECT_DIR"/.claude/hooks/h.sh')
+    assert (_status(base, command) == 2) == (line is None)
+    out = doctor(base, {".claude/settings.json": settings(command=command)})
+    hits = [f for f in out.findings if f.rule == "delivery/errexit-exits-early"]
+    assert [(Path(f.path).name, f.related[0]["line"]) for f in hits] == ([("settings.json", line)] if line else [])
 
 
 @pytest.mark.parametrize("runs, flagged", [("{path}", True), ("bash {path}", False)])

@@ -59,7 +59,7 @@ def test_a_session_started_in_a_subfolder_reads_its_own_and_the_roots_local_sett
         {"matcher": "Bash", "hooks": [{"type": "command", "command": '"$CLAUDE_PROJECT_DIR"/.claude/hooks/mark.sh'}]},
         {"matcher": "Bash", "hooks": [{"type": "command",
                                        "command": '"$(git rev-parse --show-toplevel)"/.claude/hooks/mark.sh'}]}]}})
-    _write(web / ".claude" / "settings.json", _hook(_logger(log, "copied")))
+    own = _write(web / ".claude" / "settings.json", _hook(_logger(log, "copied")))
     user_local = _write(home / ".claude" / "settings.local.json", _hook(_logger(log, "user-local")))
     _write(home / ".claude" / "settings.json", _hook(_logger(log, "user")))
 
@@ -70,7 +70,8 @@ def test_a_session_started_in_a_subfolder_reads_its_own_and_the_roots_local_sett
 
     flagged = doctor_flags(home, web, {"structure/settings-not-read", "command/script-missing"})
     assert flagged == {(str(root), line_of(root, "root-project")), (str(user_local), line_of(user_local, "user-local")),
-                       (str(local), line_of(local, "CLAUDE_PROJECT_DIR"))}
+                       (str(local), line_of(local, "CLAUDE_PROJECT_DIR")),
+                       (str(own), line_of(own, '"hooks"'))}  # (the file read instead: where to copy the hook)
 
 
 def _installed(home: Path, plugin: str, log: Path) -> dict:

@@ -25,6 +25,7 @@ from ..scripts import bashisms
 from ..shell.interpret import PYTHON
 from ..shell.lex import Lexer, Unreadable
 from ..shell.results import Invocation, Resolution
+from ..shell.streams import HOST_STDOUT, streams
 from .installs import install_target
 
 # `${NAME:-...}` falls back to something else and is left alone
@@ -390,9 +391,27 @@ def _block_swallowed(ctx: Context, command: Command) -> Iterator[Finding]:
     for inv, facts in handler_facts.script_facts(handler):
         if inv.sets_status and not inv.tolerated or not facts.readable or ANSWER_KEYS & set(facts.answers):
             continue
-        if any(site.what == "exit 2" for site in facts.blocks):
+        if facts.exits_2():
             yield ctx.finding("command/block-swallowed", command.file, command.keys,
                               script=_quote(inv.script or str(inv.path)))
+            return
+
+
+@RULES.rule("command/answer-diverted")
+def _answer_diverted(ctx: Context, command: Command) -> Iterator[Finding]:
+    """A script that answers with a JSON decision on stdout, run where the command sends its stdout
+    elsewhere (`> log`, `| tee log >/dev/null`, `| logger`, `>&2`): the host reads no answer."""
+    if command.exec_form:
+        return
+    for inv, facts in handler_facts.script_facts(command.handler):
+        keys = [key for key in facts.answers if key in ANSWER_KEYS]
+        if not keys or inv.script is None:
+            continue
+        name = Path(inv.script).name
+        fate = next((s.stdout for s in streams(command.written) if any(name in w.text for w in s.command.plain)), None)
+        if fate is not None and fate != HOST_STDOUT:
+            yield ctx.finding("command/answer-diverted", command.file, command.keys, script=_quote(inv.script),
+                              key=keys[0], where=fate)
             return
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ... import hosts
+from ...hosts.claude import protocol as claude_protocol
 from ...hosts.cursor import protocol as cursor_protocol
 from ...patterns import lazy
 from .. import disk, handler_facts
@@ -76,10 +77,21 @@ def _errexit_exits_early(script: Script) -> Iterator[Finding]:
     """Under `set -e` (or an ERR trap that exits), each command whose failure is an ordinary
     outcome ends the script with its own status before its `exit 2` or its JSON answer."""
     handlers = _blocking(script)
-    direct = [h for h in handlers if _by_shebang(h)]
+    flagged = [h for h in handlers if _errexit_flag(h, script.facts.path)]
+    direct = [h for h in handlers if _by_shebang(h)] + flagged
     for place in script.facts.flow.lost_blocks:
-        if place.rule == "errexit-exits-early" and (direct if place.shebang else handlers):
-            yield from _report(script, direct if place.shebang else handlers, [place])
+        who = direct if place.shebang else flagged if place.flag else handlers
+        if place.rule != "errexit-exits-early" or not who:
+            continue
+        if place.flag and not (place.status == "1" and script.code.claude_fails_closed):
+            handler = who[0]  # (at the command that turns errexit on: the script alone does not end early)
+            related = [{"path": str(script.facts.path), "line": place.line, "column": place.column,
+                        "message": f"the line of {script.facts.path.name} that fails"}]
+            yield script.ctx.finding("delivery/errexit-exits-early", handler.file, handler.keys + ("command",),
+                                     related, variant="flag", script=script.facts.path.name, how=place.how,
+                                     status=place.status, action=_action(handler))
+        elif not place.flag:
+            yield from _report(script, who, [place])
 
 
 @RULES.rule("delivery/status-masked")
@@ -93,6 +105,21 @@ def _by_shebang(handler: Handler) -> bool:
     not `bash file.sh`, where the shell given reads the file and the #! line is a comment."""
     main = handler_facts.resolution(handler).main
     return main is None or main.direct or main.interpreter is None
+
+
+def _errexit_flag(handler: Handler, path: Path) -> bool:
+    """The handler's command starts the shell that reads the script with errexit on (`bash -e
+    file.sh`, `sh -eu file.sh`, `bash -o errexit file.sh`)."""
+    runs = handler_facts.resolution(handler).runs or ()
+    if path not in runs:
+        return False
+    words = [w for w in runs[:runs.index(path)] if isinstance(w, str)]
+    start = max((i for i, w in enumerate(words) if SHELLS.match(w.rsplit("/", 1)[-1])), default=None)
+    if start is None:
+        return False
+    flags = words[start + 1:]
+    return any(ERREXIT_FLAG.match(w) for w in flags) or any(
+        a[-1:] in "oO" and a.startswith("-") and b == "errexit" for a, b in zip(flags, flags[1:]))
 
 
 def _shell_lost(script: Script, rule: str) -> Iterator[Finding]:
@@ -133,6 +160,8 @@ def _exit_before_async_work(script: Script) -> Iterator[Finding]:
                              what=early.what, started=early.started)
 
 
+SHELLS = lazy(r"(?:ba|da|k|z)?sh$")
+ERREXIT_FLAG = lazy(r"-[a-zA-Z]*e[a-zA-Z]*$")
 UNBUFFERED = lazy(r"PYTHONUNBUFFERED|\bpython[\d.]*\s+(?:-[a-zA-Z]+\s+)*-[a-zA-Z]*u", needs=("PYTHON", "python"))
 
 
@@ -149,6 +178,25 @@ def _stdin_not_passed(script: Script) -> Iterator[Finding]:
             yield script.finding("delivery/stdin-not-passed", Place(place.line, place.column), script.handlers,
                                  how=place.how, child=readers[0].name)
             return
+
+
+@RULES.rule("delivery/input-cut-short")
+def _input_cut_short(script: Script) -> Iterator[Finding]:
+    """A script that reads only the first part of the hook's input (`head -c 4096`), run on an
+    event whose input carries a call or a prompt, as large as they come."""
+    handlers = [h for h in script.handlers if _carries_a_call(h)]
+    place = next((p for p in script.facts.flow.lost_blocks if p.rule == "input-cut-short"), None)
+    if handlers and place is not None:
+        yield script.finding("delivery/input-cut-short", Place(place.line, place.column), handlers, how=place.how)
+
+
+def _carries_a_call(handler: Handler) -> bool:
+    """The event's input holds a tool call or a prompt (Claude Code's protocol table; on the
+    other hosts, any event but the session's own)."""
+    if handler.file.host == "claude":
+        row = claude_protocol.protocol(handler.event)
+        return row.tool_event or "prompt" in row.sends
+    return not handler.event.lower().startswith(("session", "stop"))
 
 
 def _children(script: Script, handlers: list[Handler], child: str) -> list[Path]:
@@ -198,7 +246,7 @@ def _blocks_by_exit_2(path: Path | None) -> bool:
     child = keys.analyse(path)
     if not child.readable or ANSWERS & set(child.answers):
         return False
-    return any(s.what == "exit 2" for s in child.blocks) or any(e.status == 2 for e in child.flow.exits)
+    return child.exits_2()
 
 
 def _action(handler: Handler) -> str:

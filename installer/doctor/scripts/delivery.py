@@ -51,6 +51,7 @@ class Lost(NamedTuple):
     child: str = ""  # the child script whose status is lost, as the code names it ("guard.py"); "": its own
     rule: str = "exit-2-lost"  # the rule (delivery/...) that reports it
     shebang: bool = False  # it holds only where the file runs by its #! line (`#!/bin/bash -e`), not `bash file`
+    flag: bool = False  # it holds only where the hook's command starts the shell with -e (`bash -e file`)
 
 
 # ---- Python ----------------------------------------------------------------------------------------
