@@ -669,53 +669,42 @@ def test_a_script_whose_interpreter_cannot_start(tmp_path, first_line, why):
     assert (started.returncode == 0) == (why is None), started.stderr
 
 
-GUARD = "#!/bin/sh\ngrep -q 'rm -rf' && { echo 'no rm -rf' >&2; exit 2; }\nexit 0\n"
+GUARDS = {  # a guard that refuses by exiting 2: written, or the status its main() returns
+    "guard.sh": "#!/bin/sh\ngrep -q 'rm -rf' && { echo 'no rm -rf' >&2; exit 2; }\nexit 0\n",
+    "guard.py": ("import json, sys\ndef main():\n    if 'rm -rf' in sys.stdin.read():\n        print('no rm -rf', "
+                 "file=sys.stderr)\n        return 2\n    return 0\nif __name__ == '__main__':\n    sys.exit(main())\n"),
+}
 
 
-@pytest.mark.parametrize("command, swallowed", [
-    ('"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh | tee -a /tmp/hook.log', True),
-    ('{ "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh; } || true', True),
-    ('"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh; exit 0', True),
-    ('if "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh; then echo ok; else echo failed; fi', True),
-    ('"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', False),
-    ('set -e; "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh; exit 0', False),
-    ('cd "$CLAUDE_PROJECT_DIR" && .claude/hooks/guard.sh', False),
-    ('! "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', True),
-    ('"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh || echo "guard failed" >&2', True),
-    ('"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh && echo "checked" >&2', False),
-    ('timeout 5 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh 2>>/tmp/hook-errors.log', False),
+def _ran(base: Path, command: str) -> subprocess.CompletedProcess[bytes]:
+    """The command run by sh as the host runs it, on an input the guard refuses."""
+    return subprocess.run(["sh", "-c", command], input=b"rm -rf /", capture_output=True, cwd=base,
+                          env={**os.environ, "CLAUDE_PROJECT_DIR": str(base)})
+
+
+@pytest.mark.parametrize("guard, command, swallowed", [
+    ("guard.sh", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh | tee -a /tmp/hook.log', True),
+    ("guard.sh", '{ "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh; } || true', True),
+    ("guard.sh", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh; exit 0', True),
+    ("guard.sh", 'if "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh; then echo ok; else echo failed; fi', True),
+    ("guard.sh", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', False),
+    ("guard.sh", 'set -e; "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh; exit 0', False),
+    ("guard.sh", 'cd "$CLAUDE_PROJECT_DIR" && .claude/hooks/guard.sh', False),
+    ("guard.sh", '! "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', True),
+    ("guard.sh", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh || echo "guard failed" >&2', True),
+    ("guard.sh", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh && echo "checked" >&2', False),
+    ("guard.sh", 'timeout 5 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh 2>>/tmp/hook-errors.log', False),
+    ("guard.py", 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py | tee -a /tmp/hook-audit.log', True),
+    ("guard.py", 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py 2>&1 | tee -a /tmp/hook-audit.log', True),
+    ("guard.py", 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py', False),
 ])
-def test_a_block_the_command_around_the_script_swallows(tmp_path, command, swallowed):
+def test_a_block_the_command_around_the_script_swallows(tmp_path, guard, command, swallowed):
     base = tmp_path / "p"
-    _script(base, ".claude/hooks/guard.sh")
-    (base / ".claude/hooks/guard.sh").write_text(GUARD)
+    _script(base, f".claude/hooks/{guard}")
+    (base / ".claude/hooks" / guard).write_text(GUARDS[guard])
     out = doctor(base, {S: settings(command=command, shell="bash")})
     assert bool(found(out, "command/block-swallowed")) == swallowed
-    # and what the shell really returns on an input the guard refuses
-    ran = subprocess.run(["sh", "-c", command], input=b"rm -rf /", capture_output=True, cwd=base,
-                         env={**os.environ, "CLAUDE_PROJECT_DIR": str(base)})
-    assert (ran.returncode != 2) == swallowed
-
-
-MAIN_RETURNS_2 = ("import json, sys\ndef main():\n    if 'rm -rf' in sys.stdin.read():\n        print('no rm -rf', "
-                  "file=sys.stderr)\n        return 2\n    return 0\nif __name__ == '__main__':\n    sys.exit(main())\n")
-
-
-@pytest.mark.parametrize("command, swallowed", [
-    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py | tee -a /tmp/hook-audit.log', True),
-    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py 2>&1 | tee -a /tmp/hook-audit.log', True),
-    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py', False),
-])
-def test_a_guard_whose_main_returns_2_is_swallowed_by_a_pipe_as_one_that_exits_2_is(tmp_path, command, swallowed):
-    """`sys.exit(main())` with `return 2`: the flow model's exits, not only a written `exit 2`."""
-    base = tmp_path / "p"
-    _script(base, ".claude/hooks/guard.py")
-    (base / ".claude/hooks/guard.py").write_text(MAIN_RETURNS_2)
-    out = doctor(base, {S: settings(command=command)})
-    assert bool(found(out, "command/block-swallowed")) == swallowed
-    ran = subprocess.run(["sh", "-c", command], input=b"rm -rf /", capture_output=True, cwd=base,
-                         env={**os.environ, "CLAUDE_PROJECT_DIR": str(base)})
-    assert (ran.returncode != 2) == swallowed
+    assert (_ran(base, command).returncode != 2) == swallowed  # what the shell really returns
 
 
 DENIES = ("import json, sys\nif 'rm -rf' in sys.stdin.read():\n    print(json.dumps({'hookSpecificOutput': {"
@@ -737,11 +726,9 @@ def test_an_answer_the_command_sends_away_from_the_host(tmp_path, command, where
     (base / ".claude/hooks/guard.py").write_text(DENIES)
     hits = found(doctor(base, {S: settings(command=command)}), "command/answer-diverted")
     assert [where in h.message for h in hits] == ([True] if where else [])
-    if "logger" in command:
-        return  # (logger writes to the system log)
-    ran = subprocess.run(["sh", "-c", command.replace("/tmp/", f"{tmp_path}/")], input=b"rm -rf /", capture_output=True,
-                         cwd=base, env={**os.environ, "CLAUDE_PROJECT_DIR": str(base)})
-    assert ("permissionDecision" in ran.stdout.decode()) == (where is None)
+    if "logger" not in command:  # (logger writes to the system log)
+        assert ("permissionDecision" in _ran(base, command.replace("/tmp/", f"{tmp_path}/")).stdout.decode()) == (
+            where is None)
 
 
 def test_a_script_that_also_prints_its_decision_is_not_swallowed(tmp_path):
