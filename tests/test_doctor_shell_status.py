@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 from doctor_support import doctor, settings
-from hookwright.doctor.scripts import shell_status
-from hookwright.doctor.shell.tree import commands, parse
+from hookwright.doctor.scripts import arguments, shell_status
+from hookwright.doctor.shell.tree import commands, parse, parsed_once
 from test_doctor_delivery import GUARD, _status, _write
 
 BLOCK = 'echo "Blocked: no shell commands here" >&2\n'
@@ -314,3 +314,37 @@ def test_errexit_before_a_json_refusal_is_flagged_and_before_an_allow_it_is_not(
     assert _status(base, command) == 128  # (the answer never printed)
     out = doctor(base, {".claude/settings.json": settings(command=command)})
     assert [f.line for f in out.findings if f.rule == "delivery/errexit-exits-early"] == ([4] if flagged else [])
+
+
+DISPATCH = ('#!/bin/bash\ninput=$(cat)\ncase "$1" in\n  pre)\n    case "$input" in *rm*) ' + BLOCK.strip() +
+            '; exit 2 ;; esac\n    ;;\n  post)\n    echo "formatted" >&2\n    ;;\nesac\nexit 0\n')
+
+
+@pytest.mark.parametrize("pre, post, found", [
+    ("pre", "post", []),
+    ("PreToolUse", "PostToolUse", [("delivery/argument-unmatched", "PreToolUse")]),  # another spelling: no arm runs
+    ("post", "pre", [("script/exit-2-does-not-block", "PostToolUse")]),  # swapped: the block runs after the call
+])
+def test_a_script_that_branches_on_the_argument_its_handler_passes(tmp_path, pre, post, found):
+    """`hook.sh pre` on PreToolUse and `hook.sh post` on PostToolUse: each handler runs the arm its
+    argument names (scripts/arguments.py reads `case "$1"` and `if [ "$1" = ... ]` as regions)."""
+    base = tmp_path / "project"
+    command = _write(base, {"h.sh": DISPATCH}, "h.sh")
+    assert (_status(base, f"{command} {pre}") == 2) == (pre == "pre")  # (the payload names rm)
+    out = doctor(base, {".claude/settings.json": {"hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": f"{command} {pre}"}]}],
+        "PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": f"{command} {post}"}]}]}}})
+    hits = [f for f in out.findings if f.rule in ("delivery/argument-unmatched", "script/exit-2-does-not-block")]
+    assert [(f.rule, next(e for e in ("PreToolUse", "PostToolUse") if e in f.message)) for f in hits] == found
+
+
+def test_the_shell_reads_the_arguments_branches_as_regions():
+    def line_of(offset: int) -> int:
+        return code.count("\n", 0, offset) + 1
+
+    code = ('mode="${1:-pre}"\nif [ "$mode" = stop ]; then\n  exit 0\nelse\n  echo go\nfi\n'
+            'case $1 in\n  a) x ;;\n  b|c) y ;;\n  *) z ;;\nesac\n[[ $2 == q ]] && exit 0\n')
+    regions = arguments.shell(code, parsed_once(code), line_of)
+    assert sorted(regions) == sorted([arguments.Region(3, 3, "stop", True), arguments.Region(5, 5, "stop", False),
+                                      arguments.Region(8, 8, "a", True), *(arguments.Region(10, 10, name, False)
+                                                                             for name in ("a", "b", "c"))])

@@ -190,6 +190,30 @@ def _input_cut_short(script: Script) -> Iterator[Finding]:
         yield script.finding("delivery/input-cut-short", Place(place.line, place.column), handlers, how=place.how)
 
 
+@RULES.rule("delivery/argument-unmatched")
+def _argument_unmatched(script: Script) -> Iterator[Finding]:
+    """A shell script that branches on its first argument (`case "$1" in pre) ...`, `if [ "$1" =
+    post ]`), run by a handler whose first argument none of those branches names: the part the
+    hook was meant to run never does (a typo, another spelling of the event's name)."""
+    flow = script.facts.flow
+    names = sorted({r.argument for r in flow.argv_regions if r.given})
+    blocks = any(r.given and r.first <= e.at.line <= r.last for r in flow.argv_regions for e in flow.exits
+                 if e.status == 2)
+    if script.facts.language != "shell" or not names or (len(names) < 2 and not blocks):
+        return  # (one `if [ "$1" = --help ]` in a wrapper is no dispatch on the argument)
+    for handler in script.handlers:
+        for args in script.arguments_of(handler):
+            if args and args[0] not in names and "$" not in args[0] and "/" not in args[0]:
+                first = min(r.first for r in script.facts.flow.argv_regions)
+                yield script.ctx.finding(
+                    "delivery/argument-unmatched", handler.file, handler.keys + ("command",),
+                    [{"path": str(script.facts.path), "line": first, "column": 1,
+                      "message": f"the first of {script.facts.path.name}'s branches on its argument"}],
+                    argument=args[0], script=script.facts.path.name, names=", ".join(f"`{n}`" for n in names),
+                    event=handler.event)
+                return
+
+
 def _carries_a_call(handler: Handler) -> bool:
     """The event's input holds a tool call or a prompt (Claude Code's protocol table; on the
     other hosts, any event but the session's own)."""

@@ -206,11 +206,15 @@ class Flow:
         self.import_time_text: Write | None = None
         # a shell variable read by a jq without -r (its quotes kept) and tested with an anchored pattern
         self.quoted_values: tuple[quoted.QuotedValue, ...] = ()
+        # `cd NAME` to a name CDPATH may find, on stdout: the folder it prints where the hook inherits a
+        # CDPATH (from the user's shell or the settings' env), which the script cannot know
+        self.cdpath_writes: tuple[Write, ...] = ()
 
-    def mixed_output(self) -> tuple[Write, Write] | None:
+    def mixed_output(self, cdpath: bool = False) -> tuple[Write, Write] | None:
         """A text (or echoed input) write and a JSON write that one run can both make: stdout is
-        then not one JSON object, so Claude Code reads it as plain text."""
-        texts = [w for w in self.writes if w.kind != STDOUT_JSON]
+        then not one JSON object, so Claude Code reads it as plain text. `cdpath`: the hook runs
+        with a CDPATH, so a `cd NAME` prints too."""
+        texts = [w for w in (*self.writes, *(self.cdpath_writes if cdpath else ())) if w.kind != STDOUT_JSON]
         answers = [w for w in self.writes if w.kind == STDOUT_JSON]
         for text in texts:
             for answer in answers:
@@ -276,6 +280,7 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
     flow = _shell(code, at, common, path)
     tree_of = parsed_once(code)
     flow.quoted_values = quoted.kept_quotes(code, at, tree_of)
+    flow.argv_regions = arguments.shell(code, tree_of, lambda offset: at(offset)[0])
     flow.lost_blocks = delivery.shell(code, at, any(e.status == 2 for e in flow.exits)
                                       or delivery.SCRIPT_NAME.search(code) is not None) \
         + shell_status.lost(code, at, text.split("\n", 1)[0], tree_of)
@@ -1269,7 +1274,7 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
 
     lines = shell_lines(code)
     starts = [start for start, _, _, _ in lines]
-    writes, exits, reads, stderr_answers = [], [], [], []
+    writes, exits, reads, stderr_answers, cdpath_writes = [], [], [], [], []
     unread_output = False
     trace = None
     order = 0
@@ -1322,6 +1327,11 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                         word == "cd" and cdpath and _relative_cd(_sh_args(rest)))):
                 writes.append(Write(STDOUT_TEXT, place(start), f"{word}{rest.rstrip()[:40]} (its own output)", branch,
                                     scope, _ends_run(line, end, lines, starts, offset), order))
+            elif word == "cd" and _relative_cd(_sh_args(rest)) and _sh_to_stdout(rest, around) \
+                    and not (before.debug or (isinstance(branch, Arms) and branch.debug)):
+                cdpath_writes.append(Write(STDOUT_TEXT, place(start), f"cd{rest.rstrip()[:40]} (the folder it prints, "
+                                           "found through the CDPATH the hook inherits)", branch, scope,
+                                           _ends_run(line, end, lines, starts, offset), order))
             if word in ("cat", "jq", "read") and not around.piped_in and "<" not in rest and _sh_reads_stdin(word, rest):
                 if not (word == "read" and SH_WHILE_READ.search(before.command())):
                     reads.append(StdinRead(place(start), branch, scope, order))
@@ -1329,10 +1339,12 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
         trace = Place(1, 1)
     if trace and SH_TRACE_TO_FILE.search(code):
         trace = None  # the trace goes to a file of its own
-    return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads),
+    flow = Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads),
                 values=_sh_values(code, place), trace=trace, stderr_answers=tuple(stderr_answers),
                 unread_output=unread_output, **common,
                 new_inputs=_new_inputs(_labelled_objects(code, place)))
+    flow.cdpath_writes = tuple(cdpath_writes)
+    return flow
 
 
 class Around(NamedTuple):

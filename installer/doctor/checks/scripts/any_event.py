@@ -23,7 +23,7 @@ def _does_not_parse(code: HookCode) -> Iterator[Finding]:
 @CODE_RULES.rule("script/text-before-json")
 def _text_before_json(code: HookCode) -> Iterator[Finding]:
     """Text (or the hook's own input) and a JSON answer that one run can both print."""
-    mixed = code.flow.mixed_output()
+    mixed = code.flow.mixed_output(code.cdpath)
     if not mixed and any(w.kind == script_flow.STDOUT_JSON for w in code.flow.writes):
         answer = next(w for w in code.flow.writes if w.kind == script_flow.STDOUT_JSON)
         for path in code.facts.modules:  # a module of its own that prints when it is imported

@@ -3,6 +3,8 @@ hook runs, a script file or an inline command, with its events (HookCode), and w
 findings go."""
 from __future__ import annotations
 
+import os
+
 import shlex
 from functools import lru_cache
 from pathlib import Path
@@ -93,7 +95,8 @@ class Script:
                         claude_fails_closed=_fail_closed(self.claude),
                         tools=_tools_reached(self.claude) if self.claude and not cursor else None,
                         report_at_event=self._report_at_event,
-                        arguments={h.event: [*self.arguments_of(h)] for h in self.claude})
+                        arguments={h.event: [*self.arguments_of(h)] for h in self.claude},
+                        cdpath="CDPATH" in self.ctx.settings_env or bool(os.environ.get("CDPATH")))
 
     def arguments_of(self, handler: Handler) -> Iterator[tuple[str, ...] | None]:
         """The arguments the handler passes the script (the words after it in what its command
@@ -162,8 +165,9 @@ class HookCode:
     def __init__(self, facts: ScriptFacts, claude_events: list[str], cursor_events: list[str], report: Report,
                  fail_closed: bool = False, tools: frozenset[str] | None = None,
                  claude_fails_closed: bool = False, report_at_event: Report | None = None,
-                 arguments: dict[str, list[tuple[str, ...] | None]] | None = None) -> None:
+                 arguments: dict[str, list[tuple[str, ...] | None]] | None = None, cdpath: bool = False) -> None:
         self.facts = facts
+        self.cdpath = cdpath  # it runs with a CDPATH: from the settings' env, or the user's own, which the host passes on
         self.claude_events = claude_events
         self.cursor_events = cursor_events  # (judged only for code Claude Code does not run)
         self.report = report
