@@ -519,7 +519,7 @@ def test_every_command_rule_is_tested():
               "command/sh-without-shell", "command/world-writable", "command/interpreter-not-found",
               "command/unquoted-placeholder", "command/exec-arguments-in-command", "command/user-config-in-shell-form",
               "command/input-variable-never-set", "command/bad-interpreter", "command/split-path",
-              "command/block-swallowed", "command/answer-diverted", "command/plugin-variable-outside-plugin",
+              "command/block-swallowed", "command/answer-diverted", "command/text-beside-answer", "command/plugin-variable-outside-plugin",
               # tests/test_doctor_reach.py: hooks shared by every project that reach into this one
               "command/plugin-script-through-project", "command/shared-hook-project-script"}
     assert {r for r in catalog() if r.startswith("command/")} == tested
@@ -729,6 +729,25 @@ def test_an_answer_the_command_sends_away_from_the_host(tmp_path, command, where
     if "logger" not in command:  # (logger writes to the system log)
         assert ("permissionDecision" in _ran(base, command.replace("/tmp/", f"{tmp_path}/")).stdout.decode()) == (
             where is None)
+
+
+@pytest.mark.parametrize("command, text", [
+    ('echo "[hook] checking" && python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py', 'echo [hook] checking'),
+    ('cd "$CLAUDE_PROJECT_DIR" && git status && python3 .claude/hooks/guard.py', "git status"),
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py; echo done', "echo done"),
+    ('echo "[hook] checking" >&2 && python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py', None),
+    ('git status --porcelain >/dev/null && python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py', None),
+    ('date >> /tmp/hook.log; python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py', None),
+])
+def test_text_the_command_line_prints_beside_the_answer(tmp_path, command, text):
+    base = tmp_path / "p"
+    _script(base, ".claude/hooks/guard.py")
+    (base / ".claude/hooks/guard.py").write_text(DENIES)
+    subprocess.run(["git", "init", "-q", str(base)], check=True)
+    hits = found(doctor(base, {S: settings(command=command)}), "command/text-beside-answer")
+    assert [text in h.message for h in hits] == ([True] if text else [])
+    printed = _ran(base, command.replace("/tmp/", f"{tmp_path}/")).stdout.decode().strip()
+    assert (printed.startswith("{") and printed.endswith("}")) == (text is None)  # one JSON object, or not
 
 
 def test_a_script_that_also_prints_its_decision_is_not_swallowed(tmp_path):

@@ -48,7 +48,14 @@ def test_the_git_roots_project_guard_does_not_run_in_a_session_started_in_a_subf
     assert "PreToolUse" in unread.message and str(project / "web") in unread.message
     # and the file the session reads instead, where the hook is to be copied: at its top (it has no hooks)
     assert (instead.path, instead.line) == (str(project / "web" / ".claude" / "settings.json"), 1)
-    assert "1 hook(s) (PreToolUse)" in instead.message and str(root) in instead.message
+    assert "1 guard(s) (PreToolUse)" in instead.message and str(root) in instead.message
+
+
+def test_the_settings_read_instead_are_not_named_for_a_root_hook_that_guards_nothing(home, project):
+    _repo(project, {".claude/settings.json": settings(event="SessionStart", matcher=None, command=FROM_GIT_ROOT),
+                    "web/.claude/settings.json": {"permissions": {"allow": ["Bash(npm test)"]}}})
+    outcome = run(None, project=project / "web", start=project / "web")
+    assert [f.path for f in found(outcome, "structure/settings-not-read")] == [str(project / ".claude" / "settings.json")]
 
 
 def test_the_settings_read_instead_are_named_at_their_hooks_key_where_they_have_hooks(home, project):

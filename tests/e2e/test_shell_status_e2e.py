@@ -13,7 +13,9 @@ function called as a statement, at a `git merge-base`; an ERR trap that exits 0;
 pushd printing the directory stack before the deny JSON; a wrapper that saves its guard's status and
 ends with an `if` whose condition is false, or whose ERR trap exits 1 when the guard fails; the
 input read with `head -c 100`; and the command line in the settings: a guard whose main() returns 2
-piped into `tee`, a deny JSON appended to a log file (`>>`), a guard run with `bash -e`. Every gate runs on every call (one matcher), and lets through the calls that do not
+piped into `tee`, a deny JSON appended to a log file (`>>`), a guard run with `bash -e`, an `echo`
+before the deny JSON and one after it; a `cd .claude`
+that the CDPATH the CLI inherits makes print the folder before the deny JSON. Every gate runs on every call (one matcher), and lets through the calls that do not
 name its token. The real CLI runs the call past each broken gate and not past its twin; doctor
 flags each broken gate at the line marked `HERE`, with the rule named, and not its twin.
 """
@@ -199,6 +201,14 @@ cmd=$(printf '%%s' "$payload" | jq -r '.tool_input.command // empty' 2>/dev/null
 case "$cmd" in *TOKEN*) %s ;; esac
 exit 0
 """ % BLOCK
+CD = """\
+#!/bin/bash
+cmd=$(jq -r .tool_input.command)
+if [[ $cmd == *TOKEN* ]]; then
+  cd .claude  # HERE
+  jq -n '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no"}}'
+fi
+"""
 GREP_FIRST = """\
 #!/bin/bash
 input=$(cat)
@@ -221,6 +231,7 @@ if "TOKEN" in json.load(sys.stdin)["tool_input"]["command"]:
     print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
                                              "permissionDecisionReason": "TOKEN is not allowed"}}))
 """
+CDPATH = {"CDPATH": ".:/tmp"}  # the user's environment, which the CLI hands its hooks (its settings' env: not CDPATH)
 HOOKS = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/'
 # the command line in the settings decides: name: (the rule, the script, the broken command, its twin)
 COMMAND_CASES = {
@@ -229,6 +240,10 @@ COMMAND_CASES = {
     "cmdlog": ("command/answer-diverted", DENIES, f"python3 {HOOKS}TOKEN.py >> {HOOKS}TOKEN.log",
                f"python3 {HOOKS}TOKEN.py | tee -a {HOOKS}TOKEN.log"),
     "cmderrexit": ("delivery/errexit-exits-early", GREP_FIRST, f"bash -e {HOOKS}TOKEN.sh", f"bash {HOOKS}TOKEN.sh"),
+    "cmdecho": ("command/text-beside-answer", DENIES, f'echo "[hook] checking" && python3 {HOOKS}TOKEN.py',
+                f'echo "[hook] checking" >&2 && python3 {HOOKS}TOKEN.py'),
+    "cmddone": ("command/text-beside-answer", DENIES, f"python3 {HOOKS}TOKEN.py; echo done",
+                f"python3 {HOOKS}TOKEN.py; echo done >&2"),
 }
 
 CASES = {  # name: (the rule, the broken gate, its twin)
@@ -262,6 +277,8 @@ CASES = {  # name: (the rule, the broken gate, its twin)
     "errwrap": ("delivery/exit-2-lost", ERR_WRAPPER, ERR_WRAPPER.replace("; exit 1'", "'"),
                 ' python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/TOKEN-guard.py'),
     "cut": ("delivery/input-cut-short", CUT, CUT.replace("head -c 100", "cat")),
+    # the CLI (and doctor) run with a CDPATH, as from a user's shell: `cd .claude` prints the folder before the JSON
+    "cdpath": ("script/text-before-json", CD, CD.replace("cd .claude  # HERE", "cd .claude >/dev/null")),
 }
 
 
@@ -290,11 +307,11 @@ def test_blocks_the_shell_loses_let_the_call_run_on_the_real_cli_and_doctor_name
         {"type": "command", "command": command} for command in commands]}]}}, indent=1))
     subprocess.run(["git", "init", "-q", str(project)], check=True)
 
-    ran, run = run_gates(project, home, gates, claude=claude_cli)
+    ran, run = run_gates(project, home, gates, claude=claude_cli, env=CDPATH)
     # what the real CLI did with each gate's answer (Claude Code CLAUDE_VERSION)
     assert ran == {token for token in gates if token.endswith("-broken")}, (CLAUDE_VERSION, run.tool_results)
 
-    doctor = hookwright("doctor", "--format", "json", home=home, project=project)
+    doctor = hookwright("doctor", "--format", "json", home=home, project=project, env=CDPATH)
     rules = {rule for rule, *_ in [*CASES.values(), *COMMAND_CASES.values()]}
     flagged = {(f["path"].rsplit("/", 1)[1], f["rule"], f["line"]) for f in json.loads(doctor.stdout)["findings"]
                if f["rule"] in rules}

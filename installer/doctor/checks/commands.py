@@ -22,6 +22,7 @@ from ...patterns import lazy
 from .. import disk, handler_facts
 from ..model import HOST_NAMES, ConfigFile, Context, Finding, Handler, RuleTable, cached_property, rule_by_id
 from ..scripts import bashisms
+from ..scripts import delivery as script_delivery
 from ..shell.interpret import PYTHON
 from ..shell.lex import Lexer, Unreadable
 from ..shell.results import Invocation, Resolution
@@ -412,6 +413,32 @@ def _answer_diverted(ctx: Context, command: Command) -> Iterator[Finding]:
         if fate is not None and fate != HOST_STDOUT:
             yield ctx.finding("command/answer-diverted", command.file, command.keys, script=_quote(inv.script),
                               key=keys[0], where=fate)
+            return
+
+
+@RULES.rule("command/text-beside-answer")
+def _text_beside_answer(ctx: Context, command: Command) -> Iterator[Finding]:
+    """A command line that runs, beside a script answering with a JSON decision, another command
+    whose text reaches the same stdout (`echo "checking" && guard.py`, `git status; guard.py`,
+    `guard.py; echo done`): the host reads one JSON object or nothing."""
+    if command.exec_form:
+        return
+    answering = [Path(inv.script).name for inv, facts in handler_facts.script_facts(command.handler)
+                 if inv.script is not None and any(key in ANSWER_KEYS for key in facts.answers)]
+    if not answering:
+        return
+    every = streams(command.written)
+    if not any(s.stdout == HOST_STDOUT and any(name in w.text for w in s.command.plain for name in answering)
+               for s in every):
+        return  # (the answer itself does not reach the host: command/answer-diverted)
+    for found in every:
+        words = [w.text for w in found.command.plain]
+        if found.stdout != HOST_STDOUT or not words or any(name in w for w in words for name in answering):
+            continue
+        if words[0] in ("echo", "printf", "pwd", "date", "ls", "env") or (words[0] == "cat" and len(words) > 1) \
+                or script_delivery.prints_on_stdout(words[0], words[1:]):
+            yield ctx.finding("command/text-beside-answer", command.file, command.keys, text=" ".join(words)[:60],
+                              script=answering[0])
             return
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
+from ... import hosts
 from ...hooks.events import SCOPE_ORDER
 from ...patterns import lazy
 from .. import load
@@ -43,12 +44,14 @@ def _settings_not_read(ctx: Context) -> Iterator[Finding]:
                 continue
             keys = handler.keys + ("command",) if handler.command is not None else handler.keys
             folder = file.path.parent.parent
-            missed.append(event)
+            host = hosts.of(file.host)
+            if host is not None and event in host.guard_events:
+                missed.append(event)  # (a guard that does not guard a session started here)
             yield ctx.finding("structure/settings-not-read", file, keys, variant=None if why == "above" else why,
                               event=event, start=str(file.project), folder=str(folder),
                               about=(str(file.path), handler.keys))
         here = _read_instead(ctx, file) if missed and why == "above" else None
-        if here is not None:  # (the file the session reads is the one to copy the hooks into)
+        if here is not None:  # (the file the session reads is the one to copy the guards into)
             data = here.document.data if here.document is not None else None
             has_hooks = isinstance(data, dict) and "hooks" in data
             yield ctx.finding("structure/settings-not-read", here, ("hooks",) if has_hooks else (), at_key=has_hooks,

@@ -207,7 +207,7 @@ class Flow:
         # a shell variable read by a jq without -r (its quotes kept) and tested with an anchored pattern
         self.quoted_values: tuple[quoted.QuotedValue, ...] = ()
         # `cd NAME` to a name CDPATH may find, on stdout: the folder it prints where the hook inherits a
-        # CDPATH (from the user's shell or the settings' env), which the script cannot know
+        # CDPATH from the user's environment, which the script cannot know
         self.cdpath_writes: tuple[Write, ...] = ()
 
     def mixed_output(self, cdpath: bool = False) -> tuple[Write, Write] | None:
@@ -1567,8 +1567,9 @@ def _sh_stdout_kind(word: str, rest: str, around: Around, code: str, end: int) -
 
 
 def _relative_cd(args: list[str]) -> bool:
-    """`cd NAME` to a name CDPATH may find (not a path from /, ., ~ or a variable)."""
-    return bool(args) and bool(args[0]) and args[0][0] not in "/.~$-"
+    """`cd NAME` to a name CDPATH may find (not a path from /, ./, ../, ~ or a variable; `.claude` is one)."""
+    return bool(args) and bool(args[0]) and args[0][0] not in "/~$-" and args[0] not in (".", "..") \
+        and not args[0].startswith(("./", "../"))
 
 
 def _sh_args(rest: str) -> list[str]:

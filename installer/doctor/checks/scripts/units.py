@@ -96,7 +96,7 @@ class Script:
                         tools=_tools_reached(self.claude) if self.claude and not cursor else None,
                         report_at_event=self._report_at_event,
                         arguments={h.event: [*self.arguments_of(h)] for h in self.claude},
-                        cdpath="CDPATH" in self.ctx.settings_env or bool(os.environ.get("CDPATH")))
+                        cdpath=bool(os.environ.get("CDPATH")))
 
     def arguments_of(self, handler: Handler) -> Iterator[tuple[str, ...] | None]:
         """The arguments the handler passes the script (the words after it in what its command
@@ -167,7 +167,9 @@ class HookCode:
                  claude_fails_closed: bool = False, report_at_event: Report | None = None,
                  arguments: dict[str, list[tuple[str, ...] | None]] | None = None, cdpath: bool = False) -> None:
         self.facts = facts
-        self.cdpath = cdpath  # it runs with a CDPATH: from the settings' env, or the user's own, which the host passes on
+        # the user's environment (the agent's, as doctor runs in it) has a CDPATH, which Claude Code hands its hooks
+        # (one in the settings' env it does not: docs/hosts/claude-code.md#exit-status-on-the-way-out)
+        self.cdpath = cdpath
         self.claude_events = claude_events
         self.cursor_events = cursor_events  # (judged only for code Claude Code does not run)
         self.report = report
