@@ -519,7 +519,8 @@ def test_every_command_rule_is_tested():
               "command/sh-without-shell", "command/world-writable", "command/interpreter-not-found",
               "command/unquoted-placeholder", "command/exec-arguments-in-command", "command/user-config-in-shell-form",
               "command/input-variable-never-set", "command/bad-interpreter", "command/split-path",
-              "command/block-swallowed", "command/answer-diverted", "command/text-beside-answer", "command/plugin-variable-outside-plugin",
+              "command/block-swallowed", "command/answer-diverted", "command/text-beside-answer",
+              "command/block-reason-dropped", "command/plugin-variable-outside-plugin",
               # tests/test_doctor_reach.py: hooks shared by every project that reach into this one
               "command/plugin-script-through-project", "command/shared-hook-project-script"}
     assert {r for r in catalog() if r.startswith("command/")} == tested
@@ -729,6 +730,24 @@ def test_an_answer_the_command_sends_away_from_the_host(tmp_path, command, where
     if "logger" not in command:  # (logger writes to the system log)
         assert ("permissionDecision" in _ran(base, command.replace("/tmp/", f"{tmp_path}/")).stdout.decode()) == (
             where is None)
+
+
+@pytest.mark.parametrize("command, dropped", [
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py 2>/dev/null', "/dev/null"),
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py 2>>/tmp/hook-errors.log', "hook-errors.log"),
+    ('exec 2>/dev/null; python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py', "/dev/null"),
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py 2>&1', "stdout"),
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py >/dev/null', None),  # (stdout: unread on exit 2)
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py 2>&1 | tee -a /tmp/hook.log', None),  # swallowed instead
+])
+def test_a_blocks_reason_the_command_sends_away_from_the_host(tmp_path, command, dropped):
+    base = tmp_path / "p"
+    _script(base, ".claude/hooks/guard.py")
+    (base / ".claude/hooks/guard.py").write_text(GUARDS["guard.py"])
+    hits = found(doctor(base, {S: settings(command=command)}), "command/block-reason-dropped")
+    assert [dropped in h.message for h in hits] == ([True] if dropped else [])
+    ran = _ran(base, command.replace("/tmp/", f"{tmp_path}/"))
+    assert ran.returncode != 2 or (b"no rm -rf" in ran.stderr) == (dropped is None)
 
 
 @pytest.mark.parametrize("command, text", [

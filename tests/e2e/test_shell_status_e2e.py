@@ -14,7 +14,8 @@ pushd printing the directory stack before the deny JSON; a wrapper that saves it
 ends with an `if` whose condition is false, or whose ERR trap exits 1 when the guard fails; the
 input read with `head -c 100`; and the command line in the settings: a guard whose main() returns 2
 piped into `tee`, a deny JSON appended to a log file (`>>`), a guard run with `bash -e`, an `echo`
-before the deny JSON and one after it; a `cd .claude`
+before the deny JSON and one after it, and a guard's stderr sent to /dev/null (refused all the same,
+without its reason); a `cd .claude`
 that the CDPATH the CLI inherits makes print the folder before the deny JSON. Every gate runs on every call (one matcher), and lets through the calls that do not
 name its token. The real CLI runs the call past each broken gate and not past its twin; doctor
 flags each broken gate at the line marked `HERE`, with the rule named, and not its twin.
@@ -242,6 +243,8 @@ COMMAND_CASES = {
     "cmderrexit": ("delivery/errexit-exits-early", GREP_FIRST, f"bash -e {HOOKS}TOKEN.sh", f"bash {HOOKS}TOKEN.sh"),
     "cmdecho": ("command/text-beside-answer", DENIES, f'echo "[hook] checking" && python3 {HOOKS}TOKEN.py',
                 f'echo "[hook] checking" >&2 && python3 {HOOKS}TOKEN.py'),
+    # refused either way: the broken one without its reason (asserted below)
+    "cmdreason": ("command/block-reason-dropped", GUARD, f"python3 {HOOKS}TOKEN.py 2>/dev/null", f"python3 {HOOKS}TOKEN.py"),
     "cmddone": ("command/text-beside-answer", DENIES, f"python3 {HOOKS}TOKEN.py; echo done",
                 f"python3 {HOOKS}TOKEN.py; echo done >&2"),
 }
@@ -309,7 +312,12 @@ def test_blocks_the_shell_loses_let_the_call_run_on_the_real_cli_and_doctor_name
 
     ran, run = run_gates(project, home, gates, claude=claude_cli, env=CDPATH)
     # what the real CLI did with each gate's answer (Claude Code CLAUDE_VERSION)
-    assert ran == {token for token in gates if token.endswith("-broken")}, (CLAUDE_VERSION, run.tool_results)
+    assert ran == {token for token in gates if token.endswith("-broken") and token != "cmdreason-broken"}, (
+        CLAUDE_VERSION, run.tool_results)
+    reasons = {token: next(r["content"] for r in run.tool_results if f"{token}.py" in str(r["content"]))
+               for token in ("cmdreason-broken", "cmdreason-twin")}
+    assert "Blocked: cmdreason-twin" in reasons["cmdreason-twin"], reasons
+    assert "Blocked" not in reasons["cmdreason-broken"] and "No stderr output" in reasons["cmdreason-broken"], reasons
 
     doctor = hookwright("doctor", "--format", "json", home=home, project=project, env=CDPATH)
     rules = {rule for rule, *_ in [*CASES.values(), *COMMAND_CASES.values()]}

@@ -26,7 +26,7 @@ from ..scripts import delivery as script_delivery
 from ..shell.interpret import PYTHON
 from ..shell.lex import Lexer, Unreadable
 from ..shell.results import Invocation, Resolution
-from ..shell.streams import HOST_STDOUT, streams
+from ..shell.streams import HOST_STDERR, HOST_STDOUT, streams
 from .installs import install_target
 
 # `${NAME:-...}` falls back to something else and is left alone
@@ -413,6 +413,25 @@ def _answer_diverted(ctx: Context, command: Command) -> Iterator[Finding]:
         if fate is not None and fate != HOST_STDOUT:
             yield ctx.finding("command/answer-diverted", command.file, command.keys, script=_quote(inv.script),
                               key=keys[0], where=fate)
+            return
+
+
+@RULES.rule("command/block-reason-dropped")
+def _block_reason_dropped(ctx: Context, command: Command) -> Iterator[Finding]:
+    """A script that refuses by exiting 2, its reason on stderr, run where the command sends its
+    stderr elsewhere (`2>/dev/null`, `2>>log`, `2>&1`): the block lands, its reason does not."""
+    handler = command.handler
+    if command.exec_form or handler.event not in command.adapter.exit_2_blocks:
+        return
+    for inv, facts in handler_facts.script_facts(handler):
+        if inv.script is None or inv.tolerated or not inv.sets_status or not facts.readable or not facts.exits_2() \
+                or ANSWER_KEYS & set(facts.answers):
+            continue  # (a block the command swallows: command/block-swallowed)
+        name = Path(inv.script).name
+        fate = next((s.stderr for s in streams(command.written) if any(name in w.text for w in s.command.plain)), None)
+        if fate is not None and fate != HOST_STDERR:
+            yield ctx.finding("command/block-reason-dropped", command.file, command.keys, script=_quote(inv.script),
+                              where=fate)
             return
 
 
