@@ -169,6 +169,12 @@ CASES = {
         '"$@"\nstatus=$?\ncase $status in\n  0) ;;\n  *) echo "guard said $status" >&2 ;;\nesac\n', 3,
         '"$@"\nstatus=$?\ncase $status in\n  0) ;;\n  *) echo "guard said $status" >&2 ;;\nesac\nexit $status\n',
         GUARD_ARGS),
+    "a wrapper whose fallback after || exits 1": (
+        "delivery/exit-2-lost", '"$@" || { echo "the guard failed" >&2; exit 1; }\n', 1,
+        '"$@" || { status=$?; echo "the guard failed" >&2; exit $status; }\n', GUARD_ARGS),
+    "a wrapper that runs its guard behind || exit 0": (
+        "delivery/exit-2-lost", 'cd "$CLAUDE_PROJECT_DIR" || exit 0\n"$@" || exit 0\n', 2,
+        'cd "$CLAUDE_PROJECT_DIR" || exit 0\n"$@" || exit\n', GUARD_ARGS),
     "a wrapper whose ERR trap exits 1 when its guard fails": (
         "delivery/exit-2-lost", "trap 'echo \"hook failed at line $LINENO\" >&2; exit 1' ERR\n\"$@\"\n", 2,
         "trap 'echo \"hook failed at line $LINENO\" >&2' ERR\n\"$@\"\n", GUARD_ARGS),

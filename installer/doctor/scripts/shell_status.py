@@ -431,9 +431,13 @@ class _Model:
                     "`set -o pipefail`)"), None
         if number < len(statement.operators) and statement.operators[number] == "||":
             fallback = statement.pipelines[number + 1].commands[0]
-            if fallback.head != "exit" and fallback.kind == "simple":
-                return f"`|| {fallback.head}` takes its failure, and with it the status", None
-            return "", None
+            exits = [c for c in ([fallback] if fallback.kind == "simple" else _own(fallback.lists[0] if fallback.lists
+                                                                                    else [])) if c.head == "exit"]
+            kept = any(len(c.plain) == 1 or c.plain[1].dynamic or c.plain[1].text == "2" for c in exits)
+            if kept or fallback.kind not in ("simple", "group"):
+                return "", None
+            what = f"exit {exits[0].plain[1].text}" if exits else fallback.head or "{ ... }"
+            return f"`|| {what}` takes its failure, and with it the status", None
         trap = where.err_trap
         if trap is not None and trap[0] not in ("2", "") and number == len(statement.pipelines) - 1 and (
                 position == last or where.pipefail):
