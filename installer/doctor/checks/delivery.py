@@ -215,10 +215,10 @@ def _argument_unmatched(script: Script) -> Iterator[Finding]:
 
 
 def _carries_a_call(handler: Handler) -> bool:
-    """The event's input holds a tool call or a prompt (Claude Code's protocol table; on the
-    other hosts, any event but the session's own)."""
-    if handler.file.host == "claude":
-        row = claude_protocol.protocol(handler.event)
+    """The event's input holds a tool call or a prompt (Claude Code's protocol table, whose event
+    names Codex shares; for another host's event, any but the session's own)."""
+    row = claude_protocol.PROTOCOL.get(handler.event)
+    if row is not None:
         return row.tool_event or "prompt" in row.sends
     return not handler.event.lower().startswith(("session", "stop"))
 

@@ -18,6 +18,7 @@ from typing import Callable, Iterable, NamedTuple
 
 from ...document import LineIndex
 from ...patterns import lazy
+from ..shell.tree import AndOr, commands
 
 Close = Callable[[str, int], int]  # the offset of the brace that closes the one at an offset
 Balanced = Callable[[str, int], str]  # the text up to the parenthesis that closes the one before an offset
@@ -236,7 +237,7 @@ SH_ALIAS = lazy(r"""(?:^|[\s;])(?:local\s+|readonly\s+|declare\s+)?(?P<name>[A-Z
 SH_GLOB = frozenset("*?[")
 
 
-def shell(code: str, tree_of: Callable[[], list | None], line_of: Callable[[int], int]) -> tuple[Region, ...]:
+def shell(code: str, tree_of: Callable[[], list[AndOr] | None], line_of: Callable[[int], int]) -> tuple[Region, ...]:
     """The regions of a shell script's tests of its first argument (`$1`, or a variable set from
     it): each arm of a `case "$1" in pre) ... ;;` (the `*)` arm: none of the others' literals),
     and an `if [ "$1" = pre ]`'s body and else."""
@@ -245,8 +246,6 @@ def shell(code: str, tree_of: Callable[[], list | None], line_of: Callable[[int]
     tree = tree_of()
     if tree is None:
         return ()
-    from ..shell.tree import commands  # (the shell's tree: only for a shell script)
-
     names = {m.group("name") for m in SH_ALIAS.finditer(code)}
 
     def is_argument(text: str) -> bool:
@@ -277,7 +276,7 @@ def shell(code: str, tree_of: Callable[[], list | None], line_of: Callable[[int]
     return tuple(regions)
 
 
-def _sh_test(condition: list, is_argument: Callable[[str], bool]) -> tuple[str, bool] | None:
+def _sh_test(condition: list[AndOr], is_argument: Callable[[str], bool]) -> tuple[str, bool] | None:
     """(the literal, whether the test is true when it is given) of `[ "$1" = pre ]`, `[[ $1 == pre ]]`,
     `test "$1" != pre` (either side)."""
     if len(condition) != 1 or len(condition[0].pipelines) != 1 or len(condition[0].pipelines[0].commands) != 1:
@@ -298,8 +297,7 @@ def _sh_test(condition: list, is_argument: Callable[[str], bool]) -> tuple[str, 
     return literal, operator != "!="
 
 
-def _last_offset(listed: list) -> int:
+def _last_offset(listed: list[AndOr]) -> int:
     """The offset of the last word a list runs (a compound's inner lists included)."""
-    from ..shell.tree import commands
-
-    return max([statement.end for statement in listed] + [c.at for c in commands(listed)])
+    ends: list[int] = [statement.end for statement in listed] + [c.at for c in commands(listed)]
+    return max(ends)

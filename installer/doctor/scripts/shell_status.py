@@ -209,7 +209,7 @@ class _Model:
         (`set -e`, or an ERR trap exiting with another status than 2), before a block: an `exit 2`,
         a `return 2`, a JSON decision, or a call of a function that makes one."""
         calls = self._errexit_calls()
-        points = self._block_points()
+        last_point = max(self._block_points(), default=-1)  # (a block after a place: one after it is the last)
         for where in self.where:
             statement = where.statement
             if where.tested or statement.background:
@@ -221,7 +221,7 @@ class _Model:
             if stop is None:
                 continue
             after = [statement.end] + ([calls[where.function][1]] if where.function in calls else [])
-            if not any(point > min(after) for point in points):
+            if last_point <= min(after):
                 continue
             counted = pipeline.commands if where.pipefail else pipeline.commands[-1:]
             failure = next((f for f in (self._fails(c, where.pipefail) for c in counted) if f), None)

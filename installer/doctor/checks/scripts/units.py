@@ -4,7 +4,6 @@ findings go."""
 from __future__ import annotations
 
 import os
-
 import shlex
 from functools import lru_cache
 from pathlib import Path
