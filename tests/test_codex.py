@@ -15,7 +15,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 from hookwright import resources
+from hookwright.hosts.base import Scope
 from hookwright.hosts.codex import trust
+from hookwright.planning.apply import Consent, run_plans
 from support import read_json
 
 WORK_TREE = '"$(git rev-parse --show-toplevel 2>/dev/null || pwd)"'
@@ -291,6 +293,59 @@ def test_a_hook_moved_by_an_uninstall_is_said_and_trusted_again_only_with_trust_
     states = trust.parse_toml(config.read_bytes())["hooks"]["state"]
     assert key.endswith(":pre_tool_use:0:0") and states[key] == {"trusted_hash": digest}
     assert normalizer_at_1 not in states  # the trust of git-guard's old place is gone with it
+
+
+def planned_uninstall(repo: Path, pack: str) -> list:
+    """The plans `uninstall PACK --trust-hooks` shows (its dry run), to run later: as a person who
+    reads a plan before saying yes while other runs write the same files."""
+    from hookwright.commands.uninstall import uninstall
+
+    return uninstall([pack], host="codex", scope=Scope.project, project=repo, dry_run=True,
+                     consent=Consent(yes=True, trust=True)).plans
+
+
+def run_later(plans: list) -> int:
+    return run_plans("uninstall", plans, dry_run=False, consent=Consent(yes=True, trust=True)).exit_code
+
+
+def test_the_trust_is_written_for_the_places_the_change_wrote_when_another_install_moved_them_meanwhile(
+        hookwright, home, repo):
+    """An uninstall of a hook never trusted plans no trust; meanwhile another install puts its
+    trusted hook after it; the uninstall, made again under its lock, moves that hook into the
+    place its own held. The trust follows the place written: it is not dropped because the trust
+    plan made before the other install had nothing to do (the replay of a race eight installers
+    hit about once in thirty runs)."""
+    assert hookwright("install", "git-guard", *at(repo), "--yes").code == 0
+    plans = planned_uninstall(repo, "git-guard")
+    assert [plan.changed for plan in plans] == [True, False]
+    assert hookwright("install", "path-normalizer", *at(repo), "--trust-hooks", "--yes").code == 0
+
+    assert run_later(plans) == 0
+
+    [(key, digest)] = keys_and_hashes(repo).items()
+    assert key.endswith(":pre_tool_use:0:0")
+    assert trust.parse_toml(codex_config(home).read_bytes())["hooks"]["state"][key] == {"trusted_hash": digest}
+
+
+def test_a_hook_someone_trusted_after_the_plan_was_made_is_trusted_again_where_the_change_moves_it(
+        hookwright, home, repo):
+    """The hooks a change moves that were trusted at their old place are trusted at the new one:
+    as the file was when the change was written, not as it was when the plan was made."""
+    assert hookwright("install", "git-guard", *at(repo), "--trust-hooks", "--yes").code == 0
+    plans = planned_uninstall(repo, "git-guard")
+    hooks = repo / ".codex" / "hooks.json"
+    data = read_json(hooks)
+    data["hooks"]["PreToolUse"].append({"hooks": [{"type": "command", "command": "echo mine"}]})
+    hooks.write_text(json.dumps(data, indent=2) + "\n")
+    [(key, digest)] = [(k, d) for k, d in keys_and_hashes(repo).items() if k.endswith(":1:0")]
+    with codex_config(home).open("a") as config:  # (as Codex's own review of hooks trusts one)
+        config.write(f'\n[hooks.state."{key}"]\ntrusted_hash = "{digest}"\n')
+
+    assert run_later(plans) == 0
+
+    [(moved, same)] = keys_and_hashes(repo).items()
+    assert moved.endswith(":pre_tool_use:0:0") and same == digest
+    assert trust.parse_toml(codex_config(home).read_bytes())["hooks"]["state"][moved] == {"trusted_hash": digest}
 
 
 def codex_problems(hookwright, repo: Path) -> list[dict]:

@@ -67,3 +67,54 @@ def test_a_bare_name_that_a_configured_server_also_has_is_not_reported(tmp_path)
     hooks = _plugin_hooks(tmp_path, "mcp__docs__.*")
     (tmp_path / ".mcp.json").write_text(json.dumps({"mcpServers": {"docs": {"command": "x"}}}))
     assert not found(run([hooks], project=tmp_path), "matcher/plugin-server-bare-name")
+
+
+def _db_guard(tmp_path, condition: str, guard: str, scripts: dict[str, str] | None = None):
+    (tmp_path / ".claude" / "hooks").mkdir(parents=True, exist_ok=True)
+    (tmp_path / ".claude" / "hooks" / "db.sh").write_text(guard)
+    if scripts is not None:
+        (tmp_path / "package.json").write_text(json.dumps({"name": "p", "scripts": scripts}))
+    return doctor(tmp_path, {"settings.json": settings(
+        matcher="Bash", command='sh "$CLAUDE_PROJECT_DIR"/.claude/hooks/db.sh', **{"if": condition})})
+
+
+GUARD_FOR_RESET = "grep -Eq 'npm run db:(reset|drop)' && exit 2\nexit 0\n"
+
+
+@pytest.mark.parametrize("condition, guard, scripts", [
+    ("Bash(npm run db:*)", GUARD_FOR_RESET, None),  # the script names db:reset
+    ("Bash(npm run db:*)", "exit 2\n", {"db:reset": "x", "db:seed": "y"}),  # package.json's db: scripts
+    ("Bash(bin/rails db:*)", "grep -q 'db:drop' && exit 2\nexit 0\n", None),
+    ("Bash(pnpm db:*)", "exit 2\n", {"db:push": "x"}),
+])
+def test_a_legacy_prefix_if_before_a_colon_the_guarded_commands_have_is_reported(tmp_path, condition, guard, scripts):
+    (finding,) = found(_db_guard(tmp_path, condition, guard, scripts), "matcher/if-legacy-prefix")
+    assert finding.keys[-1] == "if" and ":" in finding.message.split("never matches ")[1].split(",")[0]
+
+
+@pytest.mark.parametrize("condition, guard, scripts", [
+    ("Bash(npm run db*)", GUARD_FOR_RESET, None),  # the glob: matches db:reset (measured)
+    ("Bash(npm run db:reset)", GUARD_FOR_RESET, None),
+    ("Bash(git push:*)", "grep -q -- '--force' && exit 2\nexit 0\n", None),  # a space follows: the legacy form works
+    ("Bash(npm run db:*)", "exit 2\n", {"db": "x", "db:seed": "y"}),  # a `db` script: it may be the one meant
+    ("Bash(npm run test:*)", "exit 2\n", {"test": "vitest"}),
+])
+def test_a_legacy_prefix_if_that_meets_its_guarded_commands_is_not_reported(tmp_path, condition, guard, scripts):
+    assert not found(_db_guard(tmp_path, condition, guard, scripts), "matcher/if-legacy-prefix")
+
+
+def test_a_plugin_server_named_bare_in_an_if_is_reported_at_the_if_with_its_scoped_name(tmp_path):
+    hooks = _plugin_hooks(tmp_path, "mcp__.*")
+    data = json.loads(hooks.read_text())
+    data["hooks"]["PreToolUse"][0]["hooks"][0]["if"] = "mcp__docs__search"
+    hooks.write_text(json.dumps(data))
+    (finding,) = found(run([hooks], project=tmp_path), "matcher/plugin-server-bare-name")
+    assert finding.keys[-1] == "if" and '"mcp__plugin_guarded_docs__search"' in finding.hint
+
+
+def test_an_if_with_the_plugin_servers_scoped_name_is_clean(tmp_path):
+    hooks = _plugin_hooks(tmp_path, "mcp__.*")
+    data = json.loads(hooks.read_text())
+    data["hooks"]["PreToolUse"][0]["hooks"][0]["if"] = "mcp__plugin_guarded_docs__search"
+    hooks.write_text(json.dumps(data))
+    assert not found(run([hooks], project=tmp_path), "matcher/plugin-server-bare-name")

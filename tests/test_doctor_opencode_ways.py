@@ -3,6 +3,7 @@ tests/e2e/test_doctor_opencode_ways_e2e.py): a bus event's name as a hook key, a
 tool does not take, an MCP server's name with the characters opencode replaces."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -255,3 +256,152 @@ def test_a_table_looked_up_by_tool_is_read_for_the_names_it_keys(project, table,
 def test_a_default_export_without_a_server_is_a_file_opencode_drops(project, shape, flagged):
     findings = found(_doctor_module(project, f"export default {shape}\n"), "host/opencode-plugin-export-not-function")
     assert [("server()" in f.message, f.line) for f in findings] == ([(True, 1)] if flagged else [])
+
+
+# ---- a plugin that runs a script written for Claude Code (a bridge) ----------------------------------
+
+BRIDGE = """\
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+const NAMES = { bash: "Bash", read: "Read", write: "Write", edit: "Edit" };
+export const Bridge = async ({ directory }) => ({
+  "tool.execute.before": async (input, output) => {
+    const payload = { hook_event_name: "PreToolUse", tool_name: %s, tool_input: %s };
+    const r = spawnSync(path.join(directory, ".claude/hooks", "guard.sh"), [], { input: JSON.stringify(payload) });
+    if (r.status === 2) throw new Error(r.stderr.toString());
+  },
+});
+"""
+CLAUDE_GUARD = """\
+#!/bin/sh
+input=$(cat)
+tool=$(printf '%s' "$input" | jq -r '.tool_name')
+file=$(printf '%s' "$input" | jq -r '.tool_input.file_path // empty')
+[ "$tool" = "Read" ] && case "$file" in *.env) exit 2 ;; esac
+exit 0
+"""
+
+
+def _doctor_bridge(project: Path, tool_name: str, tool_input: str, guard: str = CLAUDE_GUARD):
+    (project / ".claude" / "hooks").mkdir(parents=True)
+    (project / ".claude" / "hooks" / "guard.sh").write_text(guard)
+    folder = project / ".opencode" / "plugins"
+    folder.mkdir(parents=True)
+    (folder / "bridge.js").write_text(BRIDGE % (tool_name, tool_input))
+    return run(None, project=project)
+
+
+@pytest.mark.parametrize("tool_input", ["output.args", "{ ...output.args }", "{ ...output.args, command: output.args.command }"])
+def test_a_bridge_handing_opencodes_arguments_to_a_claude_script_is_reported_at_both_ends(project, tool_input):
+    findings = found(_doctor_bridge(project, "NAMES[input.tool]", tool_input), "host/opencode-script-reads-claude-names")
+    assert sorted((Path(f.path).name, f.line) for f in findings) == [("bridge.js", 6), ("guard.sh", 4)]
+    assert "filePath" in findings[0].message
+
+
+@pytest.mark.parametrize("tool_input, guard", [
+    ("{ ...output.args, file_path: output.args.filePath }", CLAUDE_GUARD),  # the bridge renames it
+    ("output.args", CLAUDE_GUARD.replace(".tool_input.file_path //", ".tool_input.file_path // .tool_input.filePath //")),
+])
+def test_a_bridge_that_hands_claudes_names_or_a_script_that_reads_both_is_clean(project, tool_input, guard):
+    outcome = _doctor_bridge(project, "NAMES[input.tool]", tool_input, guard)
+    assert not found(outcome, "host/opencode-script-reads-claude-names")
+
+
+def test_a_bridge_handing_opencodes_tool_name_to_a_script_comparing_claudes_is_reported(project):
+    findings = found(_doctor_bridge(project, "input.tool", "{ file_path: output.args.filePath }"),
+                     "host/opencode-script-reads-claude-names")
+    assert [(Path(f.path).name, f.line) for f in findings] == [("bridge.js", 6)] and "Read" in findings[0].message
+
+
+SETTINGS_BRIDGE = """\
+import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+export const Bridge = async ({ directory }) => ({
+  "tool.execute.before": async (input, output) => {
+    const settings = JSON.parse(readFileSync(path.join(directory, ".claude/settings.json"), "utf8"));
+    for (const group of settings.hooks?.PreToolUse ?? []) {
+      for (const hook of group.hooks) {
+        const r = spawnSync("sh", ["-c", hook.command], {
+          input: JSON.stringify({ tool_name: NAMES[input.tool], tool_input: output.args }),
+          env: { ...process.env, CLAUDE_PROJECT_DIR: directory }, encoding: "utf8" });
+        if (r.status === 2) throw new Error(r.stderr);
+      }
+    }
+  },
+});
+const NAMES = { read: "Read", bash: "Bash" };
+"""
+
+
+def test_a_bridge_that_runs_every_hook_of_the_claude_settings_is_a_host_of_their_scripts(project):
+    (project / ".claude" / "hooks").mkdir(parents=True)
+    (project / ".claude" / "hooks" / "guard.sh").write_text(CLAUDE_GUARD)
+    (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Read", "hooks": [
+        {"type": "command", "command": 'sh "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh'}]}]}}))
+    folder = project / ".opencode" / "plugins"
+    folder.mkdir(parents=True)
+    (folder / "bridge.js").write_text(SETTINGS_BRIDGE)
+    findings = found(run(None, project=project), "host/opencode-script-reads-claude-names")
+    assert sorted((Path(f.path).name, f.line) for f in findings) == [("bridge.js", 10), ("guard.sh", 4)]
+
+
+DENYING_GUARD = """\
+#!/usr/bin/env python3
+import json, sys
+call = json.load(sys.stdin)
+if str(call["tool_input"].get("command", "")).startswith("rm -rf"):
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                             "permissionDecisionReason": "no rm -rf"}}))
+sys.exit(0)
+"""
+EXITING_GUARD = "#!/bin/sh\njq -r .tool_input.command | grep -q 'rm -rf' && { echo 'no rm -rf' >&2; exit 2; }\nexit 0\n"
+STATUS_ONLY = "if (r.status === 2) throw new Error(r.stderr.toString());"
+STDOUT_ONLY = ('const answer = JSON.parse(r.stdout.toString() || "{}");\n'
+               '    if (answer.hookSpecificOutput?.permissionDecision === "deny") throw new Error("denied");')
+BOTH = STATUS_ONLY + "\n    " + STDOUT_ONLY
+
+
+def _doctor_answer_bridge(project: Path, guard: str, reads: str):
+    (project / ".claude" / "hooks").mkdir(parents=True)
+    (project / ".claude" / "hooks" / "guard.sh").write_text(guard)
+    folder = project / ".opencode" / "plugins"
+    folder.mkdir(parents=True)
+    code = (BRIDGE % ("NAMES[input.tool]", "output.args")).replace(
+        'if (r.status === 2) throw new Error(r.stderr.toString());', reads)
+    (folder / "bridge.js").write_text(code)
+    return [f for f in found(run(None, project=project), "host/opencode-script-reads-claude-names")]
+
+
+@pytest.mark.parametrize("guard, reads, what", [(DENYING_GUARD, STATUS_ONLY, "exit status"),
+                                                (EXITING_GUARD, STDOUT_ONLY, "JSON")])
+def test_a_bridge_reading_the_answer_by_the_channel_the_script_does_not_answer_on_is_reported(project, guard, reads,
+                                                                                              what):
+    (finding,) = _doctor_answer_bridge(project, guard, reads)
+    assert Path(finding.path).name == "bridge.js" and finding.line == 8 and what in finding.message
+
+
+@pytest.mark.parametrize("guard, reads", [(DENYING_GUARD, STDOUT_ONLY), (EXITING_GUARD, STATUS_ONLY),
+                                          (DENYING_GUARD, BOTH), (EXITING_GUARD, BOTH)])
+def test_a_bridge_reading_the_answer_the_script_gives_is_clean(project, guard, reads):
+    assert not _doctor_answer_bridge(project, guard, reads)
+
+
+@pytest.mark.parametrize("hook", [
+    'async (input, output) => {\n    if (input.tool === "bash" && /rm -rf/.test(input.args?.command ?? "")) throw new Error("x")',
+    'async ({ tool, args }) => {\n    if (tool === "bash" && String(args.command).includes("rm -rf")) throw new Error("x")',
+])
+def test_arguments_read_from_the_before_hooks_input_are_reported(project, hook):
+    folder = project / ".opencode" / "plugins"
+    folder.mkdir(parents=True)
+    (folder / "p.js").write_text(f'export const P = async () => ({{\n  "tool.execute.before": {hook}\n  }},\n}})\n')
+    (finding,) = found(run(None, project=project), "host/opencode-argument-not-there")
+    assert finding.line in (2, 3) and "output.args" in finding.hint
+
+
+def test_arguments_read_from_the_after_hooks_input_are_not_reported(project):
+    folder = project / ".opencode" / "plugins"
+    folder.mkdir(parents=True)
+    (folder / "p.js").write_text('export const P = async () => ({\n  "tool.execute.after": async (input, output) => {\n'
+                                 '    if (input.tool === "bash" && input.args.command) output.output += "!"\n  },\n})\n')
+    assert not found(run(None, project=project), "host/opencode-argument-not-there")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from doctor_support import found, settings, write
 from hookwright.doctor.run import run
 
@@ -72,3 +73,24 @@ def test_a_plugin_hook_through_the_project_to_a_script_only_the_project_has_depe
     assert [f.rule for f in outcome.findings if f.rule.startswith("command/") and "shell" not in f.rule] == [
         "command/shared-hook-project-script"]
     assert json.loads(hooks.read_text())  # (untouched)
+
+
+@pytest.mark.parametrize("command", ['"$PWD"/.claude/hooks/guard.sh', '"$(pwd)/.claude/hooks/guard.sh"',
+                                     '"$(git rev-parse --show-toplevel)"/.claude/hooks/guard.sh'])
+def test_a_user_hook_through_the_folder_it_runs_in_is_bound_to_the_project_as_through_the_project_dir(
+        home, project, command):
+    (project / ".git").mkdir()  # (the work tree's top is the project)
+    write(home, {".claude/settings.json": settings(command=command)})
+    outcome = run(None, project=project)
+    (missing,) = found(outcome, "command/script-missing")
+    assert "not in this project" in missing.message
+    _guard(project / ".claude" / "hooks" / "guard.sh")
+    (shared,) = found(run(None, project=project), "command/shared-hook-project-script")
+    assert shared.path.endswith("settings.json")
+
+
+def test_a_user_hook_through_the_home_folder_is_not_bound_to_a_project(home, project):
+    _guard(home / ".claude" / "hooks" / "guard.sh")
+    write(home, {".claude/settings.json": settings(command='"$HOME"/.claude/hooks/guard.sh')})
+    outcome = run(None, project=project)
+    assert not found(outcome, "command/script-missing") and not found(outcome, "command/shared-hook-project-script")

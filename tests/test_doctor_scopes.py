@@ -4,6 +4,7 @@ tests/e2e/test_doctor_scope_semantics_e2e.py): doctor run from that folder names
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from doctor_support import found, settings, write
 from hookwright.doctor.run import run
@@ -42,29 +43,19 @@ def test_the_git_roots_project_guard_does_not_run_in_a_session_started_in_a_subf
     _repo(project, {".claude/settings.json": settings(command=FROM_GIT_ROOT),
                     "web/.claude/settings.json": {"permissions": {"allow": ["Bash(npm test)"]}}})
     outcome = run(None, project=project / "web", start=project / "web")
-    unread, instead = sorted(found(outcome, "structure/settings-not-read"), key=lambda f: "web" in f.path)
-    root = project / ".claude" / "settings.json"
+    unread, here = sorted(found(outcome, "structure/settings-not-read"), key=lambda f: f.path)
+    root, web = project / ".claude" / "settings.json", project / "web" / ".claude" / "settings.json"
     assert (unread.path, unread.line, unread.severity) == (str(root), _line(root, "\"command\":"), "warning")
     assert "PreToolUse" in unread.message and str(project / "web") in unread.message
-    # and the file the session reads instead, where the hook is to be copied: at its top (it has no hooks)
-    assert (instead.path, instead.line) == (str(project / "web" / ".claude" / "settings.json"), 1)
-    assert "1 guard(s) (PreToolUse)" in instead.message and str(root) in instead.message
+    # and the file the hooks are to be copied into, the one the session reads
+    assert (here.path, here.line) == (str(web), 1) and str(root) in here.message
 
 
-def test_the_settings_read_instead_are_not_named_for_a_root_hook_that_guards_nothing(home, project):
-    _repo(project, {".claude/settings.json": settings(event="SessionStart", matcher=None, command=FROM_GIT_ROOT),
-                    "web/.claude/settings.json": {"permissions": {"allow": ["Bash(npm test)"]}}})
+def test_a_subfolder_without_settings_of_its_own_is_told_of_the_roots_file_alone(home, project):
+    _repo(project, {".claude/settings.json": settings(command=FROM_GIT_ROOT), "web/index.js": ""})
     outcome = run(None, project=project / "web", start=project / "web")
-    assert [f.path for f in found(outcome, "structure/settings-not-read")] == [str(project / ".claude" / "settings.json")]
-
-
-def test_the_settings_read_instead_are_named_at_their_hooks_key_where_they_have_hooks(home, project):
-    _repo(project, {".claude/settings.json": settings(command=FROM_GIT_ROOT),
-                    "web/.claude/settings.json": settings(event="PostToolUse", command="npx prettier --write .")})
-    outcome = run(None, project=project / "web", start=project / "web")
-    web = project / "web" / ".claude" / "settings.json"
-    assert [(f.path, f.line) for f in found(outcome, "structure/settings-not-read") if "web" in f.path] == [
-        (str(web), _line(web, '"hooks"'))]
+    (unread,) = found(outcome, "structure/settings-not-read")
+    assert unread.path == str(project / ".claude" / "settings.json")
 
 
 def test_a_subfolder_that_holds_the_guard_too_is_not_told_the_roots_copy_is_unread(home, project):
@@ -124,3 +115,32 @@ def test_a_false_for_a_plugin_without_hooks_says_nothing(home, project):
     write(home, {".claude/settings.json": {"enabledPlugins": {"guard@team": True}}})
     write(project, {".claude/settings.json": json.loads('{"enabledPlugins": {"guard@team": false}}')})
     assert not found(run(None, project=project), "structure/plugin-switched-off")
+
+
+def _directory_marketplace(home, source: str = "./plugins/guard"):
+    """guard@team installed from a `directory` marketplace: its cache copy, and its source folder."""
+    cache = _installed_plugin(home)
+    folder = home / "src" / "team"
+    write(folder, {".claude-plugin/marketplace.json": {"name": "team", "owner": {"name": "t"},
+                                                       "plugins": [{"name": "guard", "source": source}]},
+                   "plugins/guard/.claude-plugin/plugin.json": {"name": "guard"},
+                   "plugins/guard/hooks/hooks.json": settings(command='"$CLAUDE_PROJECT_DIR"/hooks/guard.sh')})
+    write(home, {".claude/plugins/known_marketplaces.json": {"team": {
+        "source": {"source": "directory", "path": str(folder)}, "installLocation": str(folder)}},
+        ".claude/settings.json": {"enabledPlugins": {"guard@team": True}}})
+    return cache, folder / "plugins" / "guard"
+
+
+def test_a_directory_marketplaces_plugin_is_read_from_its_source_folder_where_it_runs(home, project):
+    cache, source = _directory_marketplace(home)
+    outcome = run(None, project=project)
+    paths = {Path(f.path) for f in outcome.findings} | {f.path for f in outcome.files}
+    assert source / "hooks" / "hooks.json" in paths and cache / "hooks" / "hooks.json" not in paths
+    (missing,) = found(outcome, "command/script-missing")
+    assert Path(missing.path) == source / "hooks" / "hooks.json"
+
+
+def test_a_directory_marketplace_whose_source_is_gone_falls_back_to_the_installed_copy(home, project):
+    cache, source = _directory_marketplace(home, source="./plugins/elsewhere")
+    outcome = run(None, project=project)
+    assert cache / "hooks" / "hooks.json" in {f.path for f in outcome.files}

@@ -180,17 +180,17 @@ CASES = {
         "trap 'echo \"hook failed at line $LINENO\" >&2' ERR\n\"$@\"\n", GUARD_ARGS),
     # the input read only in part: a large call reaches jq cut short, and the guard lets it through
     "head -c caps the input": (
-        "delivery/input-cut-short", 'payload=$(head -c 40)\n' + JQ_CHECK, 1, 'payload=$(cat)\n' + JQ_CHECK),
+        "script/stdin-read-partly", 'payload=$(head -c 40)\n' + JQ_CHECK, 1, 'payload=$(cat)\n' + JQ_CHECK),
     "dd reads one block of the input": (
-        "delivery/input-cut-short", 'payload=$(dd bs=40 count=1 2>/dev/null)\n' + JQ_CHECK, 1,
+        "script/stdin-read-partly", 'payload=$(dd bs=40 count=1 2>/dev/null)\n' + JQ_CHECK, 1,
         'payload=$(dd bs=40 2>/dev/null)\n' + JQ_CHECK),
     "read -n takes the first characters": (
-        "delivery/input-cut-short", 'IFS= read -r -n 40 payload\n' + JQ_CHECK, 1,
+        "script/stdin-read-partly", 'IFS= read -r -n 40 payload\n' + JQ_CHECK, 1,
         'IFS= read -r -d "" payload\n' + JQ_CHECK),
     "cat piped into cut -c": (
-        "delivery/input-cut-short", 'payload=$(cat | cut -c1-40)\n' + JQ_CHECK, 1, 'payload=$(cat | tr -d "\\r")\n' + JQ_CHECK),
+        "script/stdin-read-partly", 'payload=$(cat | cut -c1-40)\n' + JQ_CHECK, 1, 'payload=$(cat | tr -d "\\r")\n' + JQ_CHECK),
     "the variable holding the input sliced": (
-        "delivery/input-cut-short", 'payload=$(cat)\npayload=${payload:0:40}\n' + JQ_CHECK, 2,
+        "script/stdin-read-partly", 'payload=$(cat)\npayload=${payload:0:40}\n' + JQ_CHECK, 2,
         'payload=$(cat)\nshort=${payload:0:40}\necho "checking ${short}" >/dev/null\n' + JQ_CHECK.replace("$payload", "$payload")),
 }
 CHECK = "cat >/dev/null\n" + BLOCK + "exit 2\n"
@@ -206,7 +206,8 @@ def test_a_block_the_shell_itself_loses_is_flagged_at_the_line_to_change(tmp_pat
     (base / ".claude" / "hooks" / "guard.sh").chmod(0o755)
     assert (_status(base, command) == 2) == twin  # what the host would receive
     out = doctor(base, {".claude/settings.json": settings(command=command)})
-    flagged = [f for f in out.findings if f.rule.startswith("delivery/") and Path(f.path).name == "h.sh"]
+    flagged = [f for f in out.findings if (f.rule.startswith("delivery/") or f.rule == "script/stdin-read-partly")
+               and Path(f.path).name == "h.sh"]
     assert [(f.rule, f.line) for f in flagged] == ([] if twin else [(rule, line)])
 
 

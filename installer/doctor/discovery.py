@@ -220,8 +220,32 @@ def _installed_plugins(project: Path) -> dict[str, Path] | None:
         anywhere = [i for i in installs if not i.get("projectPath")]
         chosen = (mine or anywhere)[:1]
         if chosen:
-            found[plugin_id] = Path(chosen[0]["installPath"]).expanduser()
+            found[plugin_id] = _directory_source(plugin_id) or Path(chosen[0]["installPath"]).expanduser()
     return found
+
+
+def _directory_source(plugin_id: str) -> Path | None:
+    """The folder a plugin of a `directory` marketplace runs from: its source in the marketplace's
+    folder, not the cache copy installed_plugins.json names (measured on Claude Code 2.1.332,
+    docs/hosts/claude-code.md#plugin-hooks: its hooks ran from the source, with
+    ${CLAUDE_PLUGIN_ROOT} there). None for another kind of marketplace, or a source not there."""
+    name, _, market = plugin_id.rpartition("@")
+    known = _load_json(claude.user_dir() / "plugins" / "known_marketplaces.json")
+    entry = known.get(market) if isinstance(known, dict) else None
+    source = entry.get("source") if isinstance(entry, dict) else None
+    if not isinstance(source, dict) or source.get("source") != "directory" or not isinstance(source.get("path"), str):
+        return None
+    folder = Path(source["path"]).expanduser()
+    manifest = _load_json(folder / ".claude-plugin" / "marketplace.json")
+    listed = manifest.get("plugins") if isinstance(manifest, dict) else None
+    meta = manifest.get("metadata") if isinstance(manifest, dict) else None
+    base = meta.get("pluginRoot") if isinstance(meta, dict) and isinstance(meta.get("pluginRoot"), str) else ""
+    for plugin in listed if isinstance(listed, list) else []:
+        if isinstance(plugin, dict) and plugin.get("name") == name and isinstance(plugin.get("source"), str):
+            written = plugin["source"]
+            root = (folder / written if written.startswith(("./", "../")) or not base else folder / base / written)
+            return root.resolve() if root.is_dir() else None
+    return None
 
 
 def _plugin_hook_files(root: Path) -> list[Path]:

@@ -93,7 +93,15 @@ def through_project(handler: Handler, inv: Invocation) -> str | None:
     file, host = handler.file, hosts.of(handler.file.host)
     if host is None or file.project is None or not host.shared_by_projects(file):
         return None
-    return _through(handler, inv, host.project_var)
+    return _through(handler, inv, host.project_var) or next(
+        (spelling for spelling in FOLDER_SPELLINGS if _through(handler, inv, spelling)), None)
+
+
+# the other ways a command names the folder its hook runs in, which is the project's (or its git
+# root): a shared hook that reaches a script through one is as bound to one project as through
+# $CLAUDE_PROJECT_DIR
+FOLDER_SPELLINGS = ("$PWD", "${PWD}", "$(pwd)", "`pwd`", "$(git rev-parse --show-toplevel)",
+                    "`git rev-parse --show-toplevel`")
 
 
 def through_start_folder(handler: Handler, inv: Invocation) -> str | None:
@@ -111,13 +119,13 @@ def _through(handler: Handler, inv: Invocation, project_var: str | None) -> str 
     file = handler.file
     if not project_var or inv.path is None or inv.dynamic or file.project is None:
         return None
-    name = project_var.strip('"').lstrip("$").strip("{}")
+    name = project_var if project_var in FOLDER_SPELLINGS else project_var.strip('"').lstrip("$").strip("{}")
     command = handler.value.get("command") if isinstance(handler.value, dict) else None
     args = handler.value.get("args") if isinstance(handler.value, dict) else None
     written = " ".join(map(str, [command, *(args if isinstance(args, list) else [])]))
     if name not in written or not inv.path.is_relative_to(file.project):
         return None
-    return "$" + name
+    return name if name in FOLDER_SPELLINGS else "$" + name
 
 
 def script_of(inv: Invocation) -> Path | None:

@@ -682,7 +682,7 @@ class Host(ABC):
 
     def trust_plan(self, changes: list[Plan]) -> Plan | None:
         """The plan that writes the host's trust in the hooks `changes` leave in their files (None:
-        nothing to trust), for --trust-hooks; made again from the files on disk once they are written."""
+        nothing to trust), for --trust-hooks; made again from the changes as written (Plan.follows)."""
         return None
 
     def dropped(self, doc: Document) -> Dropped | None:

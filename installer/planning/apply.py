@@ -44,10 +44,13 @@ class Consent(NamedTuple):
 def run_plans(command: str, plans: Iterable[Plan], *, dry_run: bool, consent: Consent) -> Result:
     """Run plans one after the other (one per file), stopping at the first that does not go
     through; the result holds every plan run, the last operation and the worst exit code.
-    `plans` may be a generator: each plan is then made after the one before was carried out."""
-    results = []
+    `plans` may be a generator: each plan is then made after the one before was carried out; a
+    plan that follows the ones before it (Plan.follows) is made again from them as written."""
+    results: list[Result] = []
     batch = state.new_id()
     for plan in plans:
+        if not dry_run:  # (a dry run shows each plan as made: nothing before it was written)
+            plan = plan.after([done for result in results for done in result.plans])
         results.append(run_plan(command, replace(plan, batch=batch), dry_run=dry_run, consent=consent))
         if results[-1].exit_code != ExitCode.OK:
             break

@@ -77,6 +77,10 @@ class Plan:
     notes: list[str] = field(default_factory=list)
     exact_bytes: bytes | None = None  # the bytes to write, when not the rendering (rollback, a file wholly ours)
     replan: Callable[[], "Plan"] | None = None
+    # a plan whose change follows from the plans run before it (Codex's trust in the hooks they
+    # wrote, a trust key being a hook's place): made again from those as written (after()) before
+    # anything is decided about it, since their files may hold another layout than was planned
+    follows: Callable[[list["Plan"]], "Plan"] | None = None
     delete_config: bool = False  # the config did not exist before we wrote it, and is empty again
     remove_folders: list[Path] = field(default_factory=list)  # with the config: folders we made for it, if empty
     made_folders: list[str] = field(default_factory=list)  # an install: the folders it makes (journaled before)
@@ -123,6 +127,13 @@ class Plan:
         if self.replan is None:
             return self
         return replace(self.replan(), **{name: getattr(self, name) for name in RUN_FIELDS})
+
+    def after(self, written: list["Plan"]) -> "Plan":
+        """The plan made again from the plans run before it in its run, as they were written (the
+        run's fields kept); itself where it does not follow them."""
+        if self.follows is None:
+            return self
+        return replace(self.follows(written), **{name: getattr(self, name) for name in RUN_FIELDS})
 
     def updates(self) -> list[tuple[Entry, Entry]]:
         """(old, new) for each hook the plan removes and adds again changed (another option,

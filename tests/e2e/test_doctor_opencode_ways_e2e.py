@@ -5,7 +5,9 @@ the bad one at the line that needs the change, and not the twin.
 - a bus event's name (`session.idle`) as a hook key, not inside the `event` hook;
 - an argument read by Claude Code's name (`output.args.file_path`) on a tool that takes `filePath`;
 - an MCP server's tools picked by the server's name as configured (`my.docs_`), which opencode
-  writes with `_` for every character outside [A-Za-z0-9_-] (`my_docs_`).
+  writes with `_` for every character outside [A-Za-z0-9_-] (`my_docs_`);
+- a plugin that runs a guard written for Claude Code, handing it opencode's argument names;
+- the arguments read from tool.execute.before's input, which has none (they are output.args).
 """
 from __future__ import annotations
 
@@ -114,3 +116,65 @@ def test_a_guard_stops_the_call_only_before_it(opencode_cli, home, project, wher
     assert ran == (where == "after the call")
     expected = [(str(plugin), _line_of(plugin, "tool.execute.after"))] if ran else []
     assert _flagged(home, project, "host/opencode-guard-after-the-call") == expected
+
+
+# a plugin that runs the project's Claude Code guard under opencode, handing it the call as
+# Claude Code's payload; the bad one (on read) hands opencode's arguments as they are, the twin
+# (on write) hands them by Claude Code's names
+BRIDGE = """\
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+export const %s = async ({ directory }) => ({
+  "tool.execute.before": async (input, output) => {
+    if (input.tool !== "%s") return;
+    const payload = { hook_event_name: "PreToolUse", tool_name: "%s", tool_input: %s };
+    const r = spawnSync("sh", [path.join(directory, ".claude/hooks", "protect-secrets.sh")], {
+      input: JSON.stringify(payload), encoding: "utf8" });
+    if (r.status === 2) throw new Error(r.stderr.trim());
+  },
+});
+"""
+SECRETS_GUARD = """\
+file=$(jq -r '.tool_input.file_path // empty')
+case "$file" in *.pem|*/secrets/*) echo "secrets are off limits" >&2; exit 2 ;; esac
+exit 0
+"""
+
+
+def test_a_bridge_to_a_claude_guard_hands_it_claudes_argument_names_or_the_guard_never_holds(
+        opencode_cli, home, project):
+    guard = project / ".claude" / "hooks" / "protect-secrets.sh"
+    guard.parent.mkdir(parents=True)
+    guard.write_text(SECRETS_GUARD)
+    (project / "deploy.pem").write_text("TOKEN=secret\n")  # (opencode itself asks before reading a .env)
+    plugins = project / ".opencode" / "plugins"
+    plugins.mkdir(parents=True)
+    bad = plugins / "read-bridge.js"
+    bad.write_text(BRIDGE % ("ReadBridge", "read", "Read", "output.args"))
+    (plugins / "write-bridge.js").write_text(BRIDGE % ("WriteBridge", "write", "Write",
+                                                       "{ ...output.args, file_path: output.args.filePath }"))
+    # and a guard that reads the arguments from tool.execute.before's input, which has none
+    from_input = plugins / "from-input.js"
+    from_input.write_text(INPUT_ARGS_GUARD)
+    read = {"tool": "read", "input": {"filePath": str(project / "deploy.pem")}}
+    write = {"tool": "write", "input": {"filePath": str(project / "copy.pem"), "content": "TOKEN=leaked\n"}}
+    bash = {"tool": "bash", "input": {"command": "touch pushed.txt", "description": "push"}}
+    run = run_opencode(project, home, [read, write, bash, "done"])
+    assert run.returncode == 0 and not run.timed_out, run.stderr[-3000:]
+    read_result, write_result, _ = run.tool_results
+    assert "TOKEN=secret" in read_result["content"]  # the guard read no file_path: the read ran
+    assert "secrets are off limits" in write_result["content"] and not (project / "copy.pem").exists()
+    assert (project / "pushed.txt").exists()  # input.args was undefined: the guard let it run
+    assert sorted(_flagged(home, project, "host/opencode-script-reads-claude-names")) == sorted([
+        (str(bad), _line_of(bad, "tool_input")), (str(guard), _line_of(guard, "file_path"))])
+    assert _flagged(home, project, "host/opencode-argument-not-there") == [
+        (str(from_input), _line_of(from_input, "input.args"))]
+
+
+INPUT_ARGS_GUARD = """\
+export const FromInput = async () => ({
+  "tool.execute.before": async (input, output) => {
+    if (input.tool === "bash" && String(input.args?.command).includes("pushed")) throw new Error("no pushing");
+  },
+});
+"""

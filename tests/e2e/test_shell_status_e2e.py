@@ -279,7 +279,7 @@ CASES = {  # name: (the rule, the broken gate, its twin)
                ' python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/TOKEN-guard.py'),
     "errwrap": ("delivery/exit-2-lost", ERR_WRAPPER, ERR_WRAPPER.replace("; exit 1'", "'"),
                 ' python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/TOKEN-guard.py'),
-    "cut": ("delivery/input-cut-short", CUT, CUT.replace("head -c 100", "cat")),
+    "cut": ("script/stdin-read-partly", CUT, CUT.replace("head -c 100", "cat")),
     # the CLI (and doctor) run with a CDPATH, as from a user's shell: `cd .claude` prints the folder before the JSON
     "cdpath": ("script/text-before-json", CD, CD.replace("cd .claude  # HERE", "cd .claude >/dev/null")),
 }

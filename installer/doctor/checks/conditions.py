@@ -5,14 +5,16 @@ an MCP server by a name no tool has: a plugin's server, whose tools carry the pl
 from __future__ import annotations
 
 import json
+import re
 from typing import Iterator
 
-from ... import hosts
+from ... import hosts, safe_read
 from ...hooks.events import TOOL
-from ...hooks.firing import rule_tool
+from ...hooks.firing import permission_rule_matches, rule_tool
 from ...hooks.regex.matching import classify
 from ...hooks.regex.overlap import named_servers, server_reach
 from ...patterns import lazy
+from .. import disk, handler_facts
 from ..model import Context, Finding, Handler, RuleTable
 
 RULES = RuleTable()
@@ -107,6 +109,60 @@ def _if_narrows_matcher(ctx: Context, handler: Handler) -> Iterator[Finding]:
                           matcher=json.dumps(handler.matcher))
 
 
+# `npm run db:*`: the legacy prefix form, a command word right before `:*`
+LEGACY_PREFIX = lazy(r"(?P<prefix>.*?(?P<word>[\w.-]+)):\*")
+# a package runner whose scripts are named in package.json: `npm run`, `pnpm`, `yarn`, `bun run`
+PACKAGE_RUNNER = lazy(r"(?:npm|pnpm|yarn|bun)(?:[ \t]+(?:run|run-script))?[ \t]+(?P<word>[\w.-]+)")
+
+
+@RULES.rule("matcher/if-legacy-prefix")
+def _if_legacy_prefix(ctx: Context, handler: Handler) -> Iterator[Finding]:
+    """`"if": "Bash(npm run db:*)"` on a guard for `npm run db:reset`: the trailing `:*` is the
+    legacy prefix form, `npm run db` then a space or nothing (measured on 2.1.332: it fired on
+    `npm run db` and `npm run db -- reset`, not on `npm run db:reset`), so the calls the guard
+    was written for, named `db:...` in its script or the project's package.json, never run it."""
+    condition = _condition(handler)
+    rule = condition.strip() if condition is not None else ""
+    found = LEGACY_PREFIX.fullmatch(rule[len("Bash("):-1]) if rule.startswith("Bash(") and rule.endswith(")") else None
+    if condition is None or found is None:
+        return
+    meant = _namespaced(handler, found["prefix"], found["word"])
+    if meant is None or permission_rule_matches(condition, {"tool_name": "Bash", "tool_input": {"command": meant}}):
+        return
+    yield ctx.finding("matcher/if-legacy-prefix", handler.file, handler.keys + ("if",), condition=json.dumps(condition),
+                      meant=meant, prefix=found["prefix"], suggestion=json.dumps(f"Bash({found['prefix']}*)"))
+
+
+NAMESPACED = r"(?<![\w.-]){word}:(?P<rest>[\w(\[][\w|:.-]*)"
+
+
+def _namespaced(handler: Handler, prefix: str, word: str) -> str | None:
+    """A command `prefix:...` the handler was written for: one its script names (`db:reset`, a
+    regex's `db:(reset|drop)`), or a script of the project's package.json that a package runner's
+    prefix names (`npm run db:*` with `"db:reset"` in scripts)."""
+    pattern = re.compile(NAMESPACED.format(word=re.escape(word)))
+    for _, facts in handler_facts.script_facts(handler):
+        raw = safe_read.read_or_none(facts.path, safe_read.SCRIPT) if facts.readable else None
+        text = raw.decode("utf-8", "replace") if raw is not None else ""
+        found = pattern.search(text)
+        if found:
+            rest = found["rest"].lstrip("([").split("|")[0].rstrip(")]\\b")
+            return f"{prefix}:{rest or 'x'}"
+    runner = PACKAGE_RUNNER.fullmatch(prefix)
+    project = handler.file.project
+    if runner is None or project is None or not disk.is_file(project / "package.json"):
+        return None
+    raw = safe_read.read_or_none(project / "package.json", safe_read.SCRIPT)
+    try:
+        scripts = json.loads(raw or b"{}").get("scripts")
+    except (ValueError, AttributeError):
+        return None
+    names = [name for name in scripts if isinstance(name, str)] if isinstance(scripts, dict) else []
+    if word in names:
+        return None  # (`npm run db:*` may well mean the `db` script and its arguments)
+    return next((f"{prefix[:-len(word)]}{name}" for name in names if name.startswith(word + ":")), None)
+
+
 def _group_handlers(handler: Handler) -> list[object]:
     """The handlers of the handler's matcher group, as written."""
     value = handler.file.document.data if handler.file.document is not None else None
@@ -133,14 +189,32 @@ def _plugin_server_bare_name(ctx: Context, handler: Handler) -> Iterator[Finding
     matcher = _tool_matcher(handler)
     if matcher is None or "mcp__" not in matcher:
         return
-    configured = set(ctx.mcp_servers)
     for server in dict.fromkeys(named_servers(matcher)):
-        if server in configured:
-            continue
-        scoped = [name for name in ctx.mcp_servers if name.startswith("plugin_") and name.endswith("_" + server)
-                  and len(name) > len("plugin__" + server)]
+        scoped = _plugin_scoped(ctx, server)
         if scoped:
-            fixed = matcher.replace(f"mcp__{server}__", f"mcp__{scoped[0]}__")
+            fixed = matcher.replace(f"mcp__{server}__", f"mcp__{scoped}__")
             yield ctx.finding("matcher/plugin-server-bare-name", handler.file, handler.group_keys + ("matcher",),
-                              matcher=json.dumps(matcher), server=server, scoped=scoped[0],
+                              matcher=json.dumps(matcher), server=server, scoped=scoped,
                               suggestion=json.dumps(fixed))
+
+
+@RULES.rule("matcher/plugin-server-bare-name")
+def _plugin_server_bare_name_if(ctx: Context, handler: Handler) -> Iterator[Finding]:
+    """`"if": "mcp__docs__search"` where `docs` is a plugin's server: the tool is
+    `mcp__plugin_<plugin>_docs__search`, so the `if` names a tool that never comes."""
+    condition = _condition(handler)
+    tool = rule_tool(condition) if condition is not None else None
+    server = tool[len("mcp__"):].partition("__")[0] if tool is not None and tool.startswith("mcp__") else ""
+    scoped = _plugin_scoped(ctx, server) if server else None
+    if condition is not None and scoped:
+        yield ctx.finding("matcher/plugin-server-bare-name", handler.file, handler.keys + ("if",), variant="if",
+                          matcher=json.dumps(condition), server=server, scoped=scoped,
+                          suggestion=json.dumps(condition.replace(f"mcp__{server}", f"mcp__{scoped}", 1)))
+
+
+def _plugin_scoped(ctx: Context, server: str) -> str | None:
+    """The scoped name (`plugin_<plugin>_<server>`) of a server only a plugin brings, for its bare name."""
+    if server in ctx.mcp_servers:
+        return None
+    return next((name for name in ctx.mcp_servers if name.startswith("plugin_") and name.endswith("_" + server)
+                 and len(name) > len("plugin__" + server)), None)

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Iterator
 
 from ... import hosts
-from ...hosts.claude import protocol as claude_protocol
 from ...hosts.cursor import protocol as cursor_protocol
 from ...patterns import lazy
 from .. import disk, handler_facts
@@ -180,16 +179,6 @@ def _stdin_not_passed(script: Script) -> Iterator[Finding]:
             return
 
 
-@RULES.rule("delivery/input-cut-short")
-def _input_cut_short(script: Script) -> Iterator[Finding]:
-    """A script that reads only the first part of the hook's input (`head -c 4096`), run on an
-    event whose input carries a call or a prompt, as large as they come."""
-    handlers = [h for h in script.handlers if _carries_a_call(h)]
-    place = next((p for p in script.facts.flow.lost_blocks if p.rule == "input-cut-short"), None)
-    if handlers and place is not None:
-        yield script.finding("delivery/input-cut-short", Place(place.line, place.column), handlers, how=place.how)
-
-
 @RULES.rule("delivery/argument-unmatched")
 def _argument_unmatched(script: Script) -> Iterator[Finding]:
     """A shell script that branches on its first argument (`case "$1" in pre) ...`, `if [ "$1" =
@@ -212,15 +201,6 @@ def _argument_unmatched(script: Script) -> Iterator[Finding]:
                     argument=args[0], script=script.facts.path.name, names=", ".join(f"`{n}`" for n in names),
                     event=handler.event)
                 return
-
-
-def _carries_a_call(handler: Handler) -> bool:
-    """The event's input holds a tool call or a prompt (Claude Code's protocol table, whose event
-    names Codex shares; for another host's event, any but the session's own)."""
-    row = claude_protocol.PROTOCOL.get(handler.event)
-    if row is not None:
-        return row.tool_event or "prompt" in row.sends
-    return not handler.event.lower().startswith(("session", "stop"))
 
 
 def _children(script: Script, handlers: list[Handler], child: str) -> list[Path]:

@@ -13,13 +13,18 @@ from __future__ import annotations
 
 import difflib
 import os
+from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
+from ... import safe_read
+from ...document import LineIndex
 from ...hooks.events import BUILTIN_TOOLS, CLAUDE_EVENTS
 from ...hosts.base import describe
 from ...hosts.opencode import adapter as opencode
+from ...patterns import lazy
+from .. import disk, handler_facts
 from ..model import ConfigFile, Context, Finding, RuleTable, cached_property
-from ..scripts import plugins
+from ..scripts import keys, plugins
 from ..scripts.plugins import UNKNOWN as UNKNOWN_ARGUMENT
 from ..scripts.plugins import Place
 
@@ -271,6 +276,8 @@ def _argument_not_there(plugin: PluginFile) -> Iterator[Finding]:
     the value is undefined and a check on it never holds. Only where the hook picks opencode's own
     tools by name (those 1.18.33 does not have, like multiedit, never come), none by a prefix (an
     MCP server's tools take the server's names)."""
+    for place in plugin.facts.input_args if plugin.foreign else ():
+        yield plugin.ctx.finding_at("host/opencode-argument-not-there", plugin.file, *place, variant="input")
     for read in plugin.facts.reads if plugin.foreign else ():
         tools = read.tools or frozenset()
         known = tools & opencode.TOOL_ARGUMENTS.keys()
@@ -285,6 +292,96 @@ def _argument_not_there(plugin: PluginFile) -> Iterator[Finding]:
         yield plugin.ctx.finding_at("host/opencode-argument-not-there", plugin.file, *read.place,
                                     variant="claude" if own in taken else None, name=read.key, own=own,
                                     tools=", ".join(sorted(known)), taken=", ".join(sorted(taken)))
+
+
+# ---- a plugin that runs a script written for Claude Code -------------------------------------------
+
+# a name or path in the plugin's text: a script's (`"protect-secrets.sh"`, `${dir}/.claude/hooks/x.py`), a folder's
+PLUGIN_STRING = lazy(r"""(?P<q>["'`])(?P<text>[^"'`\n]{1,300})(?P=q)""")
+BRIDGED_SUFFIXES = (".sh", ".bash", ".zsh", ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl")
+CLAUDE_SETTINGS = ".claude/settings"  # named by a bridge that reads the hooks there and runs them
+# a Claude Code argument name read as a field (`.file_path`, `["file_path"]`, `.get("file_path")`, jq's `.file_path`)
+CLAUDE_ARGUMENT_READ = lazy(r"""(?:\.get\(\s*|\[\s*)?(?P<q>["']?)(?<![\w$])\.?(?P<field>file_path|old_string|new_string|"""
+                            r"""replace_all|notebook_path)(?P=q)""", needs=("_path", "_string", "_all"))
+
+
+def bridged_scripts(plugin: PluginFile) -> list[Path]:
+    """The scripts a plugin names that are there: each name or path in its text, against the
+    project, the plugin's folder and each folder the plugin names (`.claude/hooks` + `"guard.sh"`)."""
+    text = plugin.source.decode("utf-8", "replace")
+    strings = [m["text"].rsplit("}", 1)[-1] for m in PLUGIN_STRING.finditer(text)]
+    named = [s.lstrip("/") for s in strings if s.endswith(BRIDGED_SUFFIXES) and " " not in s]
+    folders = [s.strip("/") for s in strings if "/" in s.strip("/") or s.startswith(".") and " " not in s]
+    bases = [b for b in (plugin.file.project, plugin.file.path.parent, plugin.file.path.parent.parent) if b is not None]
+    found: dict[Path, None] = {}
+    for name in named:
+        for base in bases:
+            for folder in ("", *folders):
+                candidate = base / folder / name
+                if disk.is_file(candidate):
+                    found[candidate] = None
+    if not found and CLAUDE_SETTINGS in text:  # a bridge that runs every hook the project's settings hold
+        for handler in plugin.ctx.handlers:
+            if handler.file.kind == "claude-settings" and handler.file.project == plugin.file.project \
+                    and handler.event == "PreToolUse":
+                found.update((facts.path, None) for _, facts in handler_facts.script_facts(handler))
+    return [path for path in found if path != plugin.file.path]
+
+
+@PLUGIN_RULES.rule("host/opencode-script-reads-claude-names")
+def _script_reads_claude_names(plugin: PluginFile) -> Iterator[Finding]:
+    """`{tool_name, tool_input: output.args}` handed to a script written for Claude Code: opencode
+    names the arguments filePath, oldString... (docs/hosts/opencode.md#tool-names), so the script's
+    `tool_input.file_path` is always missing; and `tool_name: input.tool` is `read`, not `Read`.
+    The plugin is one more host of the script: its names are what the script gets."""
+    handed = [h for h in plugin.facts.handed if plugin.foreign and (h.args or h.tool_name)]
+    tools = plugin.facts.tools
+    if not handed or tools is not None and not tools & {"read", "write", "edit", "lsp", "bash"}:
+        return
+    for script in bridged_scripts(plugin):
+        raw = safe_read.read_or_none(script, safe_read.SCRIPT)
+        if raw is None or b"tool_input" not in raw and b"tool_name" not in raw:
+            continue
+        facts = keys.analyse(script)
+        code = keys.strip_comments(raw.decode("utf-8", "replace"), facts.language)
+        index = LineIndex(code)
+        for h in handed:
+            for m in CLAUDE_ARGUMENT_READ.finditer(code) if h.args and "tool_input" in code else ():
+                field = m["field"]
+                own = CAMEL_CASE_ARGUMENTS[field]
+                if field in h.renamed or own in code or tools is not None and not any(
+                        own in opencode.TOOL_ARGUMENTS.get(tool, ()) for tool in tools):
+                    continue
+                line, column = index.at(m.start("field"))
+                yield plugin.ctx.finding_at("host/opencode-script-reads-claude-names", plugin.file, *h.place,
+                                            script=script, field=field, own=own)
+                yield plugin.ctx.finding_at("host/opencode-script-reads-claude-names", plugin.file, line, column,
+                                            variant="script", plugin=plugin.file.path, field=field,
+                                            own=own)._replace(path=str(script))
+                break
+            yield from _answer_not_read(plugin, h, script, facts)
+            names = [site for site in facts.compared if site.what.startswith("tool_name:")]
+            if h.tool_name is not None and names and all(site.what.split(":", 1)[1] in BUILTIN_TOOLS for site in names):
+                site = names[0]
+                yield plugin.ctx.finding_at("host/opencode-script-reads-claude-names", plugin.file, *h.tool_name,
+                                            variant="tool-name", script=script, name=site.what.split(":", 1)[1])
+
+
+def _answer_not_read(plugin: PluginFile, handed: plugins.Handed, script: Path, facts: keys.ScriptFacts) -> Iterator[Finding]:
+    """A bridge that refuses on the script's exit status alone, for a script that refuses with a
+    JSON answer (exit 0), or on its JSON alone, for one that refuses with exit 2: Claude Code reads
+    both, the bridge one, so under opencode the refusal is lost."""
+    if handed.answer is None:
+        return
+    channel, place = handed.answer
+    exit_two = any(site.what == "exit 2" for site in facts.blocks)
+    answers = bool(facts.denies) or any(site.what == "decision: block" for site in facts.blocks)
+    if channel == "status" and answers and not exit_two:
+        yield plugin.ctx.finding_at("host/opencode-script-reads-claude-names", plugin.file, *place, variant="json-answer",
+                                    script=script)
+    elif channel == "stdout" and exit_two and not answers:
+        yield plugin.ctx.finding_at("host/opencode-script-reads-claude-names", plugin.file, *place, variant="exit-answer",
+                                    script=script)
 
 
 # ---- the plugins, in the order opencode runs them -----------------------------------------------------

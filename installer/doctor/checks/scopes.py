@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from ... import hosts
 from ...hooks.events import SCOPE_ORDER
 from ...patterns import lazy
 from .. import load
@@ -37,33 +36,29 @@ def _settings_not_read(ctx: Context) -> Iterator[Finding]:
     holds too (a subfolder's own complete settings are fine)."""
     read = {_signature(h) for h in ctx.handlers}
     for file, why in ctx.unread:
-        missed = []
+        missing = []
         for handler in load.handlers(file):
             event, scripts = _signature(handler)
             if any(e == event and scripts & s for e, s in read):
                 continue
+            missing.append(event)
             keys = handler.keys + ("command",) if handler.command is not None else handler.keys
             folder = file.path.parent.parent
-            host = hosts.of(file.host)
-            if host is not None and event in host.guard_events:
-                missed.append(event)  # (a guard that does not guard a session started here)
             yield ctx.finding("structure/settings-not-read", file, keys, variant=None if why == "above" else why,
                               event=event, start=str(file.project), folder=str(folder),
                               about=(str(file.path), handler.keys))
-        here = _read_instead(ctx, file) if missed and why == "above" else None
-        if here is not None:  # (the file the session reads is the one to copy the guards into)
+        here = _start_settings(ctx, file) if missing and why == "above" else None
+        if here is not None:  # the file the hint says to copy them into: where the change is made
             data = here.document.data if here.document is not None else None
-            has_hooks = isinstance(data, dict) and "hooks" in data
-            yield ctx.finding("structure/settings-not-read", here, ("hooks",) if has_hooks else (), at_key=has_hooks,
-                              variant="read-instead", count=len(missed), events=", ".join(dict.fromkeys(missed)),
-                              unread=str(file.path), related=[{"path": str(file.path), "line": 1, "column": 1,
-                                                               "message": "the hooks that do not run"}])
+            yield ctx.finding("structure/settings-not-read", here, ("hooks",) if isinstance(data, dict) and "hooks" in data
+                              else (), at_key=True, variant="here", unread=str(file.path), count=len(missing),
+                              events=", ".join(dict.fromkeys(missing)), about=(str(file.path), "here"))
 
 
-def _read_instead(ctx: Context, unread: ConfigFile) -> ConfigFile | None:
-    """The project settings file a session started in the unread file's project reads instead."""
-    return next((f for f in ctx.files if f.kind == unread.kind and f.scope == "project" and f.project == unread.project
-                 and f.path != unread.path and f.path.parent.parent == unread.project), None)
+def _start_settings(ctx: Context, unread: ConfigFile) -> ConfigFile | None:
+    """The project settings of the folder the session starts in, read, beside a file it does not read."""
+    return next((f for f in ctx.files if f.kind == "claude-settings" and f.scope == "project" and f.project is not None
+                 and f.project == unread.project and f.path.parent.parent == f.project and f.document is not None), None)
 
 
 def _enabled(value: Any) -> bool:

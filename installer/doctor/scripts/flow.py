@@ -37,7 +37,7 @@ from ...patterns import lazy
 from ..shell import quoted
 from ..shell.lex import closing_brace
 from ..shell.tree import parsed_once
-from . import arguments, delivery, shell_status
+from . import arguments, delivery, runtimes, shell_status
 
 STDOUT_JSON, STDOUT_TEXT, STDOUT_INPUT = "json", "text", "input"
 DECISION_FIELDS = ("permissionDecision", "decision", "behavior", "permission")
@@ -209,6 +209,13 @@ class Flow:
         # `cd NAME` to a name CDPATH may find, on stdout: the folder it prints where the hook inherits a
         # CDPATH from the user's environment, which the script cannot know
         self.cdpath_writes: tuple[Write, ...] = ()
+        # a read of stdin that stops before the end of a large payload: (what, where) (runtimes.py)
+        self.partial_reads: tuple[tuple[str, Place], ...] = ()
+        # Python: the names whose log calls this file sends to stdout ("logging": the root logger, which
+        # every logger passes its records to), and its log calls by receiver ("logging" for the root
+        # logger and the loggers it gets by getLogger)
+        self.stdout_loggers: frozenset[str] = frozenset()
+        self.log_calls: tuple[tuple[str, Place], ...] = ()
 
     def mixed_output(self, cdpath: bool = False) -> tuple[Write, Write] | None:
         """A text (or echoed input) write and a JSON write that one run can both make: stdout is
@@ -263,7 +270,8 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
         return flow
     if language == "javascript":
         flow = _javascript(code, at, common)
-        flow.lost_blocks = delivery.javascript(code, at, _close, _balanced)
+        flow.lost_blocks = delivery.javascript(code, at, _close, _balanced) + tuple(
+            runtimes.js_lost_statuses(code, at, _close, _balanced))
         flow.early_exit = delivery.javascript_early_exit(code, at, _close)
         flow.argv_regions = arguments.javascript(code, _close, _balanced)
         if path is not None and path.suffix:
@@ -284,6 +292,9 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
     flow.lost_blocks = delivery.shell(code, at, any(e.status == 2 for e in flow.exits)
                                       or delivery.SCRIPT_NAME.search(code) is not None) \
         + shell_status.lost(code, at, text.split("\n", 1)[0], tree_of)
+    # (the input read in part: the rule every language shares, script/stdin-read-partly)
+    flow.partial_reads = tuple((p.how, Place(p.line, p.column)) for p in flow.lost_blocks if p.rule == "input-cut-short")
+    flow.lost_blocks = tuple(p for p in flow.lost_blocks if p.rule != "input-cut-short")
     return flow
 
 
@@ -554,6 +565,7 @@ def dropped_fields(keys: tuple[str, ...], tools: frozenset[str] | None = None) -
 
 # ---- Python -------------------------------------------------------------------------------------------
 
+SELF_TEST = lazy(r"(?i)test", needs=("test",))  # a function of the script's own tests: its asserts are not refusals
 PY_ANSWER_KEYS = {"reason", "hookSpecificOutput", "continue", "stopReason", "systemMessage", "suppressOutput"}
 EXIT_CALLS = {"sys.exit", "exit", "quit", "os._exit", "_exit"}
 STDIN_READS = {"sys.stdin.read", "sys.stdin.readlines", "sys.stdin.buffer.read", "sys.stdin.readline", "input"}
@@ -616,6 +628,10 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                                       message or _stderr_before(body, index, strings), place(call)))
                 if name in STDIN_READS or (name in ("json.load",) and call.args and _name(call.args[0]) == "sys.stdin"):
                     reads.append(StdinRead(place(call), branch, scope, order))
+            if isinstance(stmt, ast.Assert) and stmt.msg is not None and not guarded and scope not in handed_out \
+                    and not SELF_TEST.search(scope) and not (scope and _caught(caught.get(scope, set()), "AssertionError")):
+                said = strings.text(stmt.msg)  # (a failed assert raises AssertionError: exit 1)
+                exits.append(Exit(1, "assert ... (an AssertionError when it fails)", said or "", place(stmt)))
             if isinstance(stmt, ast.Raise) and stmt.exc is not None:
                 exc = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
                 args = stmt.exc.args if isinstance(stmt.exc, ast.Call) else []
@@ -671,7 +687,25 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 continue_false=common["continue_false"], stop_flag_from_env=common["stop_flag_from_env"],
                 failure_fields=common["failure_fields"], input_reads=common["input_reads"])
     flow.stdout_config = stdout_config
+    flow.partial_reads = tuple((what, place(call)) for call, what in runtimes.python_partial_reads(tree, _name))
+    flow.stdout_loggers = frozenset(loggers)
+    flow.log_calls = _log_calls(tree)
     return flow
+
+
+def _log_calls(tree: ast.Module) -> tuple[tuple[str, Place], ...]:
+    """The file's log calls by receiver: a name (`log.info`, a logger a module hands it), or
+    "logging" for the root logger and every logger the file gets by getLogger (their records go
+    up to the root's handlers)."""
+    own = {t.id for node in _nodes(tree) if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+           and _name(node.value.func) in ("logging.getLogger", "getLogger") for t in node.targets if isinstance(t, ast.Name)}
+    calls = []
+    for node in _nodes(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in LOG_CALLS:
+            receiver = _name(node.func.value)
+            if receiver and "." not in receiver:
+                calls.append(("logging" if receiver in own else receiver, Place(node.lineno, node.col_offset + 1)))
+    return tuple(calls)
 
 
 # what empties or bypasses Python's stdout buffer before the process ends
@@ -941,14 +975,15 @@ def _py_write(call: ast.Call, name: str, strings: "_PyStrings | None",
     return kind, strings.source(call)
 
 
-PY_CHILD_RUNS = frozenset({"subprocess.run", "subprocess.call", "subprocess.check_call", "os.system"})
+PY_CHILD_RUNS = frozenset({"subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.Popen", "os.system"})
 
 
 def _py_child_output(call: ast.Call, name: str) -> tuple[str, str] | None:
     """A child process whose own text lands on the hook's stdout (its stdout not taken or sent
     elsewhere): subprocess.run(["git", "pull"]), os.system("npm test")."""
     if name not in PY_CHILD_RUNS or not call.args or any(
-            k.arg in ("stdout", "capture_output") for k in call.keywords):
+            (k.arg == "stdout" and not _py_own_stdout(k.value)) or (k.arg == "capture_output" and not (
+                isinstance(k.value, ast.Constant) and k.value.value is False)) for k in call.keywords):
         return None
     first = call.args[0]
     if isinstance(first, (ast.List, ast.Tuple)):
@@ -964,6 +999,11 @@ def _py_child_output(call: ast.Call, name: str) -> tuple[str, str] | None:
     if words and delivery.prints_on_stdout(words[0], words[1:]):
         return STDOUT_TEXT, f"{name}({_brief(first)}) (its own output)"
     return None
+
+
+def _py_own_stdout(value: ast.AST) -> bool:
+    """Whether a child's stdout= is the hook's own: None (the default: inherited), sys.stdout, fd 1."""
+    return (isinstance(value, ast.Constant) and value.value in (None, 1)) or _name(value) == "sys.stdout"
 
 
 def _py_stderr_answer(call: ast.Call, name: str, strings: "_PyStrings") -> bool:
@@ -1806,9 +1846,22 @@ def _perl(code: str, at: Offsets, common: Common) -> Flow:
 
 JS_WRITE = lazy(r"""(?<![\w.$])(?:console\.(?P<log>log|info)|process\.stdout\.write)\s*\(""",
                 needs=("console.", "process.stdout.write"))
-JS_EXIT = lazy(r"""(?<![\w.$])(?:process\.exit\s*\(\s*(?P<code>\d+)?\s*\)|process\.exitCode\s*=\s*(?P<set>\d+)|"""
-                     r"""throw\s+(?:new\s+)?(?P<error>\w*Error)\s*\(\s*(?P<msg>`[^`]*`|"[^"]*"|'[^']*')?)""",
-               needs=("process.exit", "throw"))
+# an exit: process.exit (Deno.exit), process.exitCode, or a throw nothing catches (Node, Bun and Deno
+# then exit 1, whatever the class: docs/hosts/claude-code.md#what-a-runtime-does-on-its-own); a class is
+# capitalised (`throw new MigrationLocked(...)`), a string may be thrown as it is (`throw "..."`)
+JS_EXIT = lazy(r"""(?<![\w.$])(?:(?:process|Deno)\.exit\s*\(\s*(?P<code>\d+)?\s*\)|process\.exitCode\s*=\s*(?P<set>\d+)|"""
+               r"""throw\s+(?:(?:new\s+)?(?P<error>[A-Z][\w$]*)\s*\(\s*(?P<msg>`[^`]*`|"[^"]*"|'[^']*')?|"""
+               r"""(?P<thrown>`[^`]*`|"[^"]*"|'[^']*')))""", needs=("exit", "throw"))
+# what decides the status of every uncaught throw and rejection, in place of the runtime
+JS_THROW_HANDLED = lazy(r"""process\.on\(\s*["'](?:uncaughtException|unhandledRejection)|"""
+                        r"""setUncaughtExceptionCaptureCallback|addEventListener\(\s*["'](?:error|unhandledrejection)""",
+                        needs=("uncaught", "Uncaught", "unhandled", "Unhandled", "addEventListener"))
+# node:assert's assert(cond, "message") and its checks throw an AssertionError when they fail
+JS_ASSERT = lazy(r"""(?<![\w$.])assert(?:\.(?:ok|equal|strictEqual|notEqual|notStrictEqual|match|doesNotMatch|"""
+                 r"""deepEqual|deepStrictEqual|fail))?\s*\(""", needs=("assert",))
+JS_ASSERT_IMPORTED = lazy(r"""(?:require\(\s*|from\s+)["'](?:node:)?assert(?:/strict)?["']""", needs=("assert",))
+JS_LAST_STRING = lazy(r"""(`[^`]*`|"[^"]*"|'[^']*')\s*$""")
+JS_CAUGHT_AFTER = lazy(r"""\s*\)\s*\.\s*catch\s*\(""")  # main().catch(...): its rejection handled
 JS_READ = lazy(r"""readFileSync\s*\(\s*(?:0|["']/dev/stdin["']|process\.stdin\.fd)\s*[,)]""", needs=("readFileSync",))
 JS_VALUE = lazy(r"""(?P<field>permissionDecision|decision|behavior|permission)["']?\s*:\s*"""
                       r"""(?:["'`](?P<lit>[A-Za-z_]+)["'`]\s*(?=[,}\n])|(?P<var>[A-Za-z_$][\w$]*)\s*(?:\[|[,}\n])|"""
@@ -1853,6 +1906,9 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
         ends = bool(JS_RETURNS_AFTER.match(after))
         writes.append(Write(kind, place(match.start()), code[match.start():match.end()] + argument[:40] + ")",
                             branch, scope, ends, match.start()))
+    for offset, what in runtimes.js_child_output(code, _balanced):
+        branch, scope = blocks(offset)
+        writes.append(Write(STDOUT_TEXT, place(offset), what, branch, scope, False, offset))
     loggers, stdout_config = _js_stdout_loggers(code)
     for match in JS_LOG_CALL.finditer(code) if loggers else ():
         if match.group("name") in loggers:
@@ -1860,21 +1916,27 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
             writes.append(Write(STDOUT_TEXT, place(match.start()), f"{match.group(0)}...) (logging to stdout)",
                                 branch, scope, False, match.start()))
     writes.sort(key=lambda write: write.order)
+    handled = JS_THROW_HANDLED.search(code) is not None
     for match in JS_EXIT.finditer(code):
-        if match.group("error"):
-            function = blocks(match.start())[1]
-            if function and function not in guarded_calls:
-                guarded_calls[function] = any(tries.inside(call.start(), call.end()) for call in
-                                              re.finditer(rf"(?<![\w$.]){re.escape(function)}\s*\(", code))
-            guarded = tries.inside(match.start()) or bool(function and guarded_calls[function])
-            if not guarded:
-                exits.append(Exit(1, f"throw {match.group('error')}(...)", (match.group("msg") or "").strip("`'\""),
-                                  place(match.start())))
+        if match.group("error") or match.group("thrown"):
+            if handled or tries.inside(match.start()) or _js_caught_where_called(
+                    code, blocks(match.start())[1], blocks, tries, guarded_calls):
+                continue
+            said = (match.group("msg") or match.group("thrown") or "").strip("`'\"")
+            exits.append(Exit(1, f"throw {match.group('error')}(...)" if match.group("error") else "throw (a string)",
+                              said, place(match.start())))
             continue
         status = match.group("code") or match.group("set") or "0"
         before = code[max(0, match.start() - 240):match.start()]
         said = " ".join(m.group(1) for m in JS_CONSOLE_ERROR.finditer(before))
         exits.append(Exit(int(status), match.group(0), said, place(match.start())))
+    for match in JS_ASSERT.finditer(code) if JS_ASSERT_IMPORTED.search(code) and not handled else ():
+        message = JS_LAST_STRING.search(_balanced(code, match.end()))
+        function = blocks(match.start())[1]
+        if message is not None and not tries.inside(match.start()) and not SELF_TEST.search(function) and \
+                not _js_caught_where_called(code, function, blocks, tries, guarded_calls):
+            exits.append(Exit(1, f"{match.group(0).rstrip('( ')}(...) (an AssertionError when it fails)",
+                              message.group(1).strip("`'\""), place(match.start())))
     exits += [Exit(None, match.group(0), "", place(match.start())) for match in JS_EXIT_OTHER.finditer(code)]
     exits += _js_returned_statuses(code, place)
     for match in JS_READ.finditer(code):
@@ -1886,7 +1948,30 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
                 values=_js_values(code, place), stderr_answers=stderr_answers, unread_output=unread_output, **common,
                 new_inputs=_new_inputs(_labelled_objects(code, place, javascript=True)))
     flow.stdout_config = place(stdout_config) if stdout_config is not None else None
+    flow.partial_reads = tuple((what, place(offset)) for offset, what in runtimes.js_partial_reads(code, _close, _balanced))
     return flow
+
+
+def _js_caught_where_called(code: str, function: str, blocks: Callable[[int], tuple[Branch, str]],
+                            tries: "_Spans", known: dict[str, bool]) -> bool:
+    """Whether what a function throws is caught where it is called: a call inside a try, a call
+    whose promise has a .catch, or a call from a function that is itself caught so (a throw at
+    the top level is caught nowhere)."""
+    if not function:
+        return False
+    if function not in known:
+        known[function] = False  # (a function that calls itself: its own calls decide nothing)
+        caught = False
+        for call in re.finditer(rf"(?<![\w$.]){re.escape(function)}\s*\(", code):
+            if delivery.JS_DEFINED_HERE.search(code[max(0, call.start() - 20):call.start()]):
+                continue
+            arguments = _balanced(code, call.end())
+            if tries.inside(call.start(), call.end()) or JS_CAUGHT_AFTER.match(code, call.end() + len(arguments)) or \
+                    _js_caught_where_called(code, blocks(call.start())[1], blocks, tries, known):
+                caught = True
+                break
+        known[function] = caught
+    return known[function]
 
 
 # loggers that write to stdout unless told otherwise: pino (its destination is fd 1 by default) and

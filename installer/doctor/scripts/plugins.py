@@ -79,6 +79,18 @@ class Anchored(NamedTuple):
     strips: bool = False
 
 
+class Handed(NamedTuple):
+    """An object in Claude Code's payload shape (`{tool_name, tool_input}`) that a hook builds from
+    the call, to hand to a script written for Claude Code: what of it keeps opencode's names."""
+    place: Place  # its `tool_input` key
+    args: bool  # tool_input is the call's arguments as opencode names them (`output.args`, `{...output.args}`)
+    renamed: frozenset[str]  # the keys the object sets itself beside them (`file_path: output.args.filePath`)
+    tool_name: Place | None  # `tool_name: input.tool`: opencode's own name for the tool, handed on
+    # how the hook reads the answer of what it runs: "status" (its exit status alone: `r.status === 2`),
+    # "stdout" (its output alone: `JSON.parse(r.stdout)`), None (both, or neither), and where
+    answer: tuple[str, Place] | None = None
+
+
 class PluginFacts:
     def __init__(self, syntax_error: Place | None, exports: tuple[Export, ...], hooks: frozenset[str],
                  writes: tuple[Write, ...], reassigns: tuple[Place, ...], tools: frozenset[str] | None,
@@ -88,7 +100,8 @@ class PluginFacts:
                  reads: tuple[Read, ...] = (), prefix_places: tuple[tuple[str, Place], ...] = (),
                  returns: tuple[Place, ...] = (), lost: tuple[Place, ...] = (), default_without_id: Place | None = None,
                  prefixings: tuple[Prefixing, ...] = (), anchored: tuple[Anchored, ...] = (),
-                 guards: Picked | None = None) -> None:
+                 guards: Picked | None = None, handed: tuple[Handed, ...] = (),
+                 input_args: tuple[Place, ...] = ()) -> None:
         self.syntax_error = syntax_error
         self.exports = exports
         self.hooks = hooks  # the hook keys it returns ("tool.execute.before", "event"...)
@@ -109,6 +122,8 @@ class PluginFacts:
         self.prefixings = prefixings  # changes that put text before an argument's value
         self.anchored = anchored  # regexes anchored at the start that a throwing tool.execute.before tests
         self.guards = guards  # the tools the throwing tool.execute.before hooks run for (None: it has none)
+        self.handed = handed  # Claude Code-shaped payloads its tool.execute.before/after build from the call
+        self.input_args = input_args  # `input.args` read in tool.execute.before, whose input has no args
 
 
 def analyse(path: Path, source: bytes) -> PluginFacts:
@@ -127,6 +142,8 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
     prefixings: list[Prefixing] = []
     anchored: list[Anchored] = []
     guards: Picked | None = None
+    handed: list[Handed] = []
+    input_args: list[Place] = []
     unfiltered = False
     plugins = _plugin_functions(root)
     consts = _constants(root)
@@ -144,6 +161,7 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
         scope = Scope(_tool_spellings(function, params), consts, {})
         hook_tools = _tools_compared(function, scope)
         hook_prefixes = _tool_prefixes(function, scope)
+        handed += _handed(function, params if key == HOOK else {**params, "output": params.get("input", "")}, scope)
         if key == AFTER_HOOK:  # (its input names the tool the same way: only the names are read)
             names += sorted(hook_tools, key=lambda item: item[1])
             after_reads = _reads(function, {"output": params["input"]} if "input" in params else {}, scope)
@@ -158,6 +176,7 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
             after += [("guard", place)] if guard else [("throw", where) for where in throws]
             after += [("args", where) for where in sorted([w.place for w in changed[0]] + changed[1])]
             continue
+        input_args += _input_args(function)
         found_writes, found_reassigns = _args_writes(function, params)
         writes += found_writes
         reassigns += found_reassigns
@@ -180,7 +199,8 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
                        None if unfiltered or not tools else frozenset(tools), tuple(names), frozenset(prefixes),
                        tuple(places), tuple(exits), tuple(after), _commonjs(root), tuple(reads),
                        tuple(prefix_places), tuple(returns), tuple(lost), _default_without_id(root), tuple(prefixings),
-                       tuple(anchored), guards)
+                       tuple(anchored), guards, tuple({h.place: h for h in sorted(handed, key=lambda h: h.args)}.values()),
+                       tuple(input_args))
 
 
 def syntax_error(path: Path, source: bytes) -> Place | None:
@@ -828,6 +848,85 @@ def _args_writes(function: Node, params: dict[str, str]) -> tuple[list[Write], l
                     keys = _object_keys(source)
                     writes += [Write(key, _place(node)) for key in keys] if keys else [Write(UNKNOWN, _place(node))]
     return writes, reassigns
+
+
+def _handed(function: Node, params: dict[str, str], scope: Scope) -> list[Handed]:
+    """The objects with a `tool_input` key the hook builds (`{tool_name, tool_input: output.args}`),
+    in the hook or in a function of the module it calls: Claude Code's payload, made of opencode's call."""
+    is_args, _ = _args_test(function, params)
+    found = []
+    for node in _walk(_root(function)):
+        if node.type != "object":
+            continue
+        pairs = {(_unquoted(k) if k is not None and k.type == "string" else _text(k)): pair for pair in
+                 node.named_children if pair.type == "pair" and (k := pair.child_by_field_name("key")) is not None}
+        if "tool_input" not in pairs:
+            continue
+        inside = _encloses(function, node)
+        value = _unwrapped(pairs["tool_input"].child_by_field_name("value"))
+        spread = [c for c in value.named_children if c.type == "spread_element"] if value is not None and \
+            value.type == "object" else []
+        as_args = (is_args if inside else _args_named)
+        args = as_args(value) or any(as_args(c.named_children[0] if c.named_children else None) for c in spread)
+        renamed = frozenset(_text(pair.child_by_field_name("key")).strip("'\"`") for pair in
+                            (value.named_children if value is not None and value.type == "object" else ())
+                            if pair.type == "pair")
+        tool = _unwrapped(pairs["tool_name"].child_by_field_name("value")) if "tool_name" in pairs else None
+        own_name = tool is not None and (_text(tool) in scope.spellings if inside else _text(tool).endswith(".tool"))
+        found.append(Handed(_place(pairs["tool_input"]), args, renamed, _place(pairs["tool_name"]) if own_name else None,
+                            _answer_read(function) if inside else None))
+    return found
+
+
+def _input_args(function: Node) -> list[Place]:
+    """Where tool.execute.before reads `input.args` (or destructures `{ args }` from its input):
+    its input is {tool, sessionID, callID}, the arguments are output.args (docs/hosts/opencode.md#events)."""
+    parameters = function.child_by_field_name("parameters") or function.child_by_field_name("parameter")
+    first = next((p for p in parameters.named_children if p.type != "comment"), None) if parameters is not None \
+        and parameters.type != "identifier" else parameters
+    pattern = first.child_by_field_name("pattern") if first is not None and first.type in (
+        "required_parameter", "optional_parameter") else first
+    if pattern is None:
+        return []
+    if pattern.type == "object_pattern":
+        return [_place(part) for part in pattern.named_children if _text(part).split(":")[0].split("=")[0].strip()
+                == "args"]
+    name = _text(pattern) if pattern.type == "identifier" else None
+    return [_place(n) for n in _walk(function) if name and n.type == "member_expression"
+            and _text(n.child_by_field_name("object")) == name and _text(n.child_by_field_name("property")) == "args"]
+
+
+EXIT_STATUS = frozenset({"status", "exitCode"})  # spawnSync's, Bun.spawnSync's and execa's
+
+
+def _answer_read(function: Node) -> tuple[str, Place] | None:
+    """Whether the hook reads the answer of the program it runs by its exit status alone
+    (`r.status === 2`) or by its stdout alone (`JSON.parse(r.stdout)`), and where."""
+    status = [n for n in _walk(function) if n.type == "member_expression"
+              and _text(n.child_by_field_name("property")) in EXIT_STATUS]
+    output = [n for n in _walk(function) if n.type == "member_expression"
+              and _text(n.child_by_field_name("property")) == "stdout"]
+    if status and not output:
+        return "status", _place(status[0])
+    if output and not status:
+        return "stdout", _place(output[0])
+    return None
+
+
+def _root(node: Node) -> Node:
+    while node.parent is not None:
+        node = node.parent
+    return node
+
+
+def _encloses(outer: Node, inner: Node) -> bool:
+    return outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
+
+
+def _args_named(node: Node | None) -> bool:
+    """Outside the hook: a value that reads as the call's arguments by its name (`output.args`, `args`)."""
+    text = _text(_unwrapped(node))
+    return text == "args" or text.endswith(".args")
 
 
 def _object_keys(node: Node | None) -> list[str]:

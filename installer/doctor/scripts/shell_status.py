@@ -503,8 +503,7 @@ class _Model:
             for pipeline in statement.pipelines:
                 cut = self._first_cut(pipeline.commands)
                 if cut is not None:
-                    yield self._lost(cut[0].at, f"`{cut[1]}` reads only the first {cut[2]} of the hook's input",
-                                     "input-cut-short", status="")
+                    yield self._lost(cut[0].at, f"`{cut[1]}` keeps the first {cut[2]}", "input-cut-short", status="")
                     return
         for match in INPUT_SAVED.finditer(self.code):
             name = re.escape(match.group("var"))
@@ -512,9 +511,8 @@ class _Model:
                 at = match.end() + sliced.start()
                 line = self.code[self.code.rfind("\n", 0, at) + 1:self.code.find("\n", at) % (len(self.code) + 1)]
                 if re.match(r"\s*(?:local\s+|export\s+)?" + name + r"=", line) or PARSES.search(line):
-                    yield self._lost(at, f"`{sliced.group(0)}` keeps only the first "
-                                     f"{_amount(sliced.group(1), 'characters')} of the hook's input", "input-cut-short",
-                                     status="")
+                    yield self._lost(at, f"`{sliced.group(0)}` keeps the first "
+                                     f"{_amount(sliced.group(1), 'characters')}", "input-cut-short", status="")
                     return
 
     def _first_cut(self, pipeline: list[Command]) -> tuple[Command, str, str] | None:

@@ -74,6 +74,7 @@ MAX_NESTING = 50
 NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*")  # a variable's name (the settings' "env" names them alike)
 # `git rev-parse --show-toplevel`, alone or falling back to the folder itself (`2>/dev/null || pwd`)
 _GIT_TOP = lazy(r"\s*git\s+rev-parse\s+--show-toplevel(?:\s+2>\s*/dev/null)?(?:\s*\|\|\s*(?:pwd|echo\s+\.))?\s*")
+_PWD = lazy(r"\s*pwd(?:\s+-[LP])?\s*")  # `$(pwd)`: the folder the hook runs in, as $PWD
 _PARAMETER = lazy(r"([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=])(.*))?", re.S)  # inside ${...}: NAME, NAME:-default...
 # A word with nothing to unquote, expand or glob, not an assignment and not starting with ~ or #:
 # its text is itself (the lookahead leaves anything else, a \r say, to the full reading)
@@ -269,8 +270,9 @@ class Lexer:
             return "$((...))", "$((...)) is worked out when the hook runs", None
         if i < n and text[i] == "(":
             self.i = self._skip_parens(i)
-            top = self.variables.get(GIT_TOP) if _GIT_TOP.fullmatch(text, i + 1, self.i - 1) else None
-            if top is not None:  # (the work tree's top: a project's folder where the host names none)
+            top = self.variables.get(GIT_TOP) if _GIT_TOP.fullmatch(text, i + 1, self.i - 1) else \
+                self.variables.get("PWD") if _PWD.fullmatch(text, i + 1, self.i - 1) else None
+            if top is not None:  # (the work tree's top, the folder the hook runs in: a project's folder)
                 return top, None, None
             return "$(...)", "$(...) is worked out when the hook runs", None
         if i < n and text[i] == "{":

@@ -118,7 +118,7 @@ def _variables(where: Where) -> dict[str, str | None]:
     known = _Known(where)
     for name, value in (("CLAUDE_PROJECT_DIR", where.project), ("CURSOR_PROJECT_DIR", where.project),
                         ("CLAUDE_PLUGIN_ROOT", where.plugin_root), ("CURSOR_PLUGIN_ROOT", where.plugin_root),
-                        ("HOME", where.home)):
+                        ("HOME", where.home), ("PWD", where.cwd or where.project)):
         known[name] = str(value) if value is not None else None
     return known
 

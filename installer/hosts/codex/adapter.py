@@ -399,8 +399,7 @@ class Codex(MatcherGroups):
         return found
 
     def trust_plan(self, changes: list[Plan]) -> Plan | None:
-        files = [(plan.target, plan.document.data if plan.document.exists else {},
-                  {} if plan.delete_config else plan.new_data) for plan in changes if plan.target.host == self.name]
+        files = _changed_files(self, changes)
         return _trust_plan(self, files, from_disk=False) if files else None
 
 
@@ -490,6 +489,12 @@ def _both_files_notes(target: Target) -> list[str]:
             f"single representation\"); hookwright reads that table and never writes it"]
 
 
+def _changed_files(host: Codex, plans: list[Plan]) -> list[tuple[Target, Any, Any]]:
+    """(target, data before, data after) of each of the host's plans."""
+    return [(plan.target, plan.document.data if plan.document.exists else {},
+             {} if plan.delete_config else plan.new_data) for plan in plans if plan.target.host == host.name]
+
+
 def _trust_plan(host: Codex, files: list[tuple[Target, Any, Any]], from_disk: bool) -> Plan:
     """The change to the user's config.toml that trusts what Codex would skip of `files` ((target,
     data before the change, data after it)): each project not trusted yet, the hooks of ours
@@ -538,5 +543,9 @@ def _trust_plan(host: Codex, files: list[tuple[Target, Any, Any]], from_disk: bo
     # (a user file, written for the project of the change: rollback there undoes it with the change)
     project = next((target.project for target, _, _ in files if target.project is not None), None)
     target = Target(host.name, Scope.user, config, codex_home() / RUNTIME_FOLDER, project)
+    # once the changes are written it is made again (follows): from what each found under its lock
+    # and the files as they are then, for another run may have moved the hooks meanwhile
     return Plan("trust", target, doc, settings_document(config, written).data, notes=notes, exact_bytes=written,
-                replan=lambda: _trust_plan(host, files, from_disk=True))
+                replan=lambda: _trust_plan(host, files, from_disk=True),
+                follows=None if from_disk else
+                lambda done: _trust_plan(host, _changed_files(host, done) or files, from_disk=True))

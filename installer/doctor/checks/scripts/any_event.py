@@ -24,14 +24,23 @@ def _does_not_parse(code: HookCode) -> Iterator[Finding]:
 def _text_before_json(code: HookCode) -> Iterator[Finding]:
     """Text (or the hook's own input) and a JSON answer that one run can both print."""
     mixed = code.flow.mixed_output(code.cdpath)
-    if not mixed and any(w.kind == script_flow.STDOUT_JSON for w in code.flow.writes):
-        answer = next(w for w in code.flow.writes if w.kind == script_flow.STDOUT_JSON)
-        for path in code.facts.modules:  # a module of its own that prints when it is imported
-            printed = analyse_script(path).flow.import_time_text
+    modules = [(path, analyse_script(path).flow) for path in code.facts.modules] if not mixed else []
+    # the answer: printed by the script, or by a module of its own (a helper's deny())
+    answer = next((w for flow in [code.flow, *(flow for _, flow in modules)] for w in flow.writes
+                   if w.kind == script_flow.STDOUT_JSON), None)
+    if not mixed and answer is not None:
+        for path, flow in modules:  # a module of its own that prints when it is imported
+            printed = flow.import_time_text
             if printed is not None:
                 yield code.report("script/text-before-json", printed.at, "module", text=f"`{printed.what}`",
                                   module=path.name, text_line=printed.at.line, json_line=answer.at.line,
                                   in_file=path)
+                return
+        for path, flow in modules:  # a module that sends logging to stdout, and the script logs
+            logged = next((at for receiver, at in code.flow.log_calls if receiver in flow.stdout_loggers), None)
+            if flow.stdout_config is not None and logged is not None:
+                yield code.report("script/text-before-json", flow.stdout_config, "configured-in-module",
+                                  module=path.name, text_line=logged.line, json_line=answer.at.line, in_file=path)
                 return
     if mixed:
         text, answer = mixed
@@ -70,6 +79,13 @@ def _answer_on_stderr(code: HookCode) -> Iterator[Finding]:
 @CODE_RULES.rule("script/stdin-read-twice")
 def _stdin_read_twice(code: HookCode) -> Iterator[Finding]:
     return code.at_each("script/stdin-read-twice", code.flow.stdin_reads)
+
+
+@CODE_RULES.rule("script/stdin-read-partly")
+def _stdin_read_partly(code: HookCode) -> Iterator[Finding]:
+    """A read of stdin that stops before the end of a large payload (scripts/runtimes.py)."""
+    for what, place in code.flow.partial_reads:
+        yield code.report("script/stdin-read-partly", place, what=what)
 
 
 @CODE_RULES.rule("script/shell-trace")
