@@ -1828,7 +1828,7 @@ def _perl(code: str, at: Offsets, common: Common) -> Flow:
 
 # ---- JavaScript / TypeScript --------------------------------------------------------------------------
 
-JS_WRITE = lazy(r"""(?<![\w.$])(?:console\.(?P<log>log|info)|process\.stdout\.write)\s*\(""",
+JS_WRITE = lazy(r"""(?<![\w.$])(?:console\.(?P<log>log|info|debug|dir|table)|process\.stdout\.write)\s*\(""",
                 needs=("console.", "process.stdout.write"))
 # an exit: process.exit (Deno.exit), process.exitCode, or a throw nothing catches (Node, Bun and Deno
 # then exit 1, whatever the class: docs/hosts/claude-code.md#what-a-runtime-does-on-its-own); a class is
