@@ -136,6 +136,26 @@ DISPATCHERS = {
         const child = spawnSync("python3", [__dirname + "/child.py"], { stdio: "inherit", timeout: 5000 });
         process.exit(child.status ?? 1);
         """),
+    "Node maps the child's status to 0 or 1": ("run.js", """\
+        const { spawnSync } = require("child_process");
+        const result = spawnSync("python3", [__dirname + "/child.py"], { stdio: "inherit" });
+        process.exit(result.status === 0 ? 0 : 1);  // HERE
+        """, """\
+        const { spawnSync } = require("child_process");
+        const result = spawnSync("python3", [__dirname + "/child.py"], { stdio: "inherit" });
+        process.exit(result.status ?? 1);
+        """),
+    "Node's exit handler maps the code": ("run.js", """\
+        const { spawn } = require("child_process");
+        const child = spawn("python3", [__dirname + "/child.py"], { stdio: "inherit" });
+        child.on("exit", (code) => {
+          if (code !== 0) process.exit(1);  // HERE
+        });
+        """, """\
+        const { spawn } = require("child_process");
+        const child = spawn("python3", [__dirname + "/child.py"], { stdio: "inherit" });
+        child.on("exit", (code) => process.exit(code ?? 1));
+        """),
     "Python's check=True uncaught": ("run.py", """\
         import os, subprocess, sys
         subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "child.py")], check=True)  # HERE
