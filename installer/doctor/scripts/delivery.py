@@ -277,8 +277,10 @@ def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost]:
             elif use == "read" and not _exit_of(nodes, var):
                 mapped = _exit_on_test_of(nodes, var)  # if rc != 0: sys.exit(1): every failure made one status
                 if mapped is not None:
+                    status = _status(mapped.args[0], {})
                     yield Lost(mapped.lineno, mapped.col_offset + 1, f"this exit replaces the child's status ({var}, "
-                               "2 when it refuses) with its own", str(int(_status(mapped.args[0], {}))), child)
+                               "2 when it refuses) with its own", str(int(status) if isinstance(status, int) else 1),
+                               child)
 
 
 def _handler_around(node: ast.AST, parents: dict[int, ast.AST]) -> ast.ExceptHandler | None:
