@@ -236,6 +236,14 @@ CHILDREN = {
         """ + DENY_JS, READ_JS + """\
         console.warn("checking", input.tool_name);
         """ + DENY_JS),
+    "Python's pprint": ("guard.py", READ_PY.replace("import json", "import json, pprint") + \
+                        'pprint.pprint(call["tool_input"])  # HERE\n' + DENY_PY,
+                        READ_PY.replace("import json", "import json, pprint") + \
+                        'pprint.pprint(call["tool_input"], stream=sys.stderr)\n' + DENY_PY),
+    "click.echo": ("guard.py", READ_PY.replace("import json", "import click, json") + \
+                   'click.echo(f"checking {call[\'tool_name\']}")  # HERE\n' + DENY_PY,
+                   READ_PY.replace("import json", "import click, json") + \
+                   'click.echo(f"checking {call[\'tool_name\']}", err=True)\n' + DENY_PY),
     "Python's Popen": ("guard.py", READ_PY + 'subprocess.Popen(["git", "status"]).wait()  # HERE\n' + DENY_PY,
                        READ_PY + 'subprocess.Popen(["git", "status"], stdout=subprocess.DEVNULL).wait()\n' + DENY_PY),
     "Python's stdout=sys.stdout": ("guard.py", READ_PY + 'subprocess.run(["git", "status"], stdout=sys.stdout)  # HERE\n'
