@@ -404,6 +404,81 @@ def test_doctor_says_which_hooks_codex_skips_ours_and_others_and_nothing_once_th
     assert doctor_says(hookwright, repo) == []
 
 
+# ---- what switches every hook off ----------------------------------------------------------------------
+
+@pytest.fixture
+def system(tmp_path, monkeypatch) -> Path:
+    """Codex's /etc/codex, a folder of the test's (docs/hosts/codex.md#switches)."""
+    from hookwright.hosts.codex import adapter
+
+    folder = tmp_path / "etc-codex"
+    folder.mkdir()
+    monkeypatch.setattr(adapter, "SYSTEM_FOLDER", folder)
+    return folder
+
+
+@pytest.fixture
+def trusted(hookwright, home, repo, system) -> Path:
+    assert hookwright("install", "git-guard", *at(repo), "--trust-hooks", "--yes").code == 0
+    assert codex_problems(hookwright, repo) == []
+    return repo
+
+
+def test_status_says_a_codex_switched_off_runs_none_of_our_hooks_and_a_switch_on_over_it_is_fine(
+        hookwright, home, trusted):
+    config = codex_config(home)
+    trust_lines = config.read_text()
+    config.write_text(trust_lines + "\n[features]\nhooks = false\n")
+
+    [problem] = codex_problems(hookwright, trusted)
+    assert problem["rule"] == "install/hooks-off" and problem["severity"] == "error"
+    line = trust_lines.count("\n") + 3
+    assert f"{config}:{line}" in problem["message"] and "Codex runs no hook at all" in problem["message"]
+    assert hookwright("status", "--project", trusted).code == 1
+
+    (trusted / ".codex" / "config.toml").write_text("[features]\nhooks = true\n")  # a trusted project's, over the user's
+    assert codex_problems(hookwright, trusted) == []
+
+
+@pytest.mark.parametrize("required, rule", [
+    ("allow_managed_hooks_only = true\n", "install/hooks-off"),
+    ("[features]\nhooks = false\n", "install/hooks-off"),
+    ("allow_managed_hooks_only = false\n[features]\nhooks = true\n", None),
+    ('allow_managed_hooks_only = false\nhooks_dir = "/srv/hooks"\n', "install/hooks-off-unknown"),
+])
+def test_status_reads_codexs_managed_requirements_and_says_what_it_has_not_measured(
+        hookwright, home, system, trusted, required, rule):
+    (system / "requirements.toml").write_text("# the administrator's\n" + required)
+    (system / "config.toml").write_text("[features]\nhooks = false\n")  # (the user's config goes over the system's)
+    codex_config(home).write_text(codex_config(home).read_text() + "[features]\nhooks = true\n")
+
+    problems = codex_problems(hookwright, trusted)
+
+    assert [p["rule"] for p in problems] == ([rule] if rule else [])
+    if rule == "install/hooks-off-unknown":
+        assert problems[0]["severity"] == "warning" and "has not measured" in problems[0]["message"]
+        assert "ignore" not in problems[0]["message"]
+
+
+def test_doctor_says_where_codexs_managed_requirements_keep_every_hook_off_and_nothing_where_they_do_not(
+        hookwright, home, system, trusted):
+    hooks = trusted / ".codex" / "hooks.json"
+    data = read_json(hooks)
+    data["hooks"]["Stop"] = [{"hooks": [{"type": "command", "command": "echo team"}]}]
+    hooks.write_text(json.dumps(data))
+    requirements = system / "requirements.toml"
+    requirements.write_text("# the administrator's\nallow_managed_hooks_only = true\n")
+
+    def said() -> list[tuple[str, str, int]]:
+        found = hookwright("doctor", "--project", trusted, "--format", "json").json["findings"]
+        return sorted((f["rule"], f["path"], f["line"]) for f in found if "hooks-off" in f["rule"])
+
+    # the team's hook (host/), and ours (install/, with the pack's name), at the line to change
+    assert said() == [("host/hooks-off-elsewhere", str(requirements), 2), ("install/hooks-off", str(requirements), 2)]
+    requirements.write_text("# the administrator's\nallow_managed_hooks_only = false\n")
+    assert said() == []
+
+
 def test_doctor_finds_two_hooks_rewriting_one_codex_call_a_race_the_last_to_finish_wins(hookwright, home, repo):
     """Codex starts every matching hook at once and keeps the rewrite that finished last
     (docs/hosts/codex.md#several-hooks); its hooks answer in Claude Code's hookSpecificOutput."""

@@ -136,3 +136,40 @@ def test_a_shell_guard_reading_the_models_cmd_with_jq_is_found(tmp_path):
 def test_continue_true_beside_a_deny_is_no_rejected_answer(tmp_path):
     both = DENY.replace('{"hookSpecificOutput"', '{"continue": True, "hookSpecificOutput"')
     assert found(codex(tmp_path, guard(both)), "script/answer-rejected") == []
+
+
+def async_guard(tmp_path, answer: str, **handler):
+    files = {CODEX: {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": GUARD, **handler}]}]}}, ".codex/guard.py": textwrap.dedent(guard(answer)).lstrip("\n")}
+    return doctor(tmp_path, {name: json.dumps(value, indent=2) if isinstance(value, dict) else value
+                             for name, value in files.items()})
+
+
+@pytest.mark.parametrize("answer", [DENY, 'print("no", file=sys.stderr)\n        sys.exit(2)',
+                                    REWRITE.format(event="PreToolUse", allow='"permissionDecision": "allow", ')],
+                         ids=["deny", "exit-2", "rewrite"])
+def test_an_async_codex_guard_is_found_at_its_async_key_and_its_foreground_twin_is_quiet(tmp_path, answer):
+    """Codex starts an async PreToolUse hook and goes on: its deny and its exit 2 let the call run
+    (docs/hosts/codex.md#handler-fields, measured on 0.171.0)."""
+    [hit] = found(async_guard(tmp_path / "bad", answer, **{"async": True}), "script/async-answer-never-read")
+    assert hit.line == 10 and "Codex CLI does not wait" in hit.message and "asyncRewake" not in hit.hint
+    assert found(async_guard(tmp_path / "good", answer, **{"async": False}), "script/async-answer-never-read") == []
+
+
+def test_an_async_codex_hook_that_only_logs_is_no_finding(tmp_path):
+    assert found(async_guard(tmp_path, 'open("log", "a").write("seen")', **{"async": True}),
+                 "script/async-answer-never-read") == []
+
+
+def nested(depth: int) -> str:
+    """A hooks.json whose arrays and objects nest `depth` deep (the root one), in a key Codex does not read."""
+    inner = "[" * (depth - 6) + "]" * (depth - 6)
+    return ('{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "echo x",\n"notes": '
+            + inner + '}]}]}}')
+
+
+def test_a_hooks_json_nested_past_codexs_limit_is_dropped_and_one_level_less_loads(tmp_path):
+    """Measured on 0.171.0 (docs/hosts/codex.md#file-format): 128 deep, "recursion limit exceeded"."""
+    [hit] = found(doctor(tmp_path / "bad", {CODEX: nested(128)}), "host/file-dropped")
+    assert hit.line == 2 and "recursion limit exceeded" in hit.message
+    assert found(doctor(tmp_path / "good", {CODEX: nested(127)}), "host/file-dropped") == []

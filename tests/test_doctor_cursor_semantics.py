@@ -237,3 +237,21 @@ def test_a_cursor_answer_on_stderr_is_lost_unless_exit_2_blocks(tmp_path, exit_s
     config = {"version": 1, "hooks": {"beforeShellExecution": [{"command": command}]}}
     hits = found(doctor(tmp_path / "p", {".cursor/hooks.json": config}), "script/answer-on-stderr")
     assert bool(hits) == reported and all("Cursor reads the answer from stdout" in h.message for h in hits)
+
+
+# ---- an output Cursor replaces for MCP tools only ----------------------------------------------------
+
+REPLACES_OUTPUT = 'import json, sys\njson.load(sys.stdin)\nprint(json.dumps({"updated_mcp_tool_output": {"text": "redacted"}}))\n'
+
+
+@pytest.mark.parametrize("matcher, said", [("Shell", True), ("Shell|Read", True), ("MCP:query", False),
+                                           ("MCP:.*|Shell", False), (None, False), ("Sh.*", False)])
+def test_updated_mcp_tool_output_from_a_post_tool_use_hook_matching_no_mcp_tool_is_found_at_the_answer(
+        tmp_path, matcher, said):
+    """Cursor replaces the output of MCP tools only (docs/hosts/cursor.md#answer-fields): a matcher
+    naming built-in tool types alone never reaches one; one that may is left alone."""
+    entry = {"command": "python3 .cursor/hook.py", **({"matcher": matcher} if matcher is not None else {})}
+    files = {".cursor/hooks.json": {"version": 1, "hooks": {"postToolUse": [entry]}}, ".cursor/hook.py": REPLACES_OUTPUT}
+    hits = found(doctor(tmp_path, files), "script/output-rewrite-ignored")
+    assert [(hit.path.endswith("hook.py"), hit.line, "MCP tools only" in hit.message) for hit in hits] == (
+        [(True, 3, True)] if said else [])

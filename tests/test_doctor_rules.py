@@ -396,10 +396,12 @@ def test_rule_quiet_on_the_fixed_config(rule, bad, good, given, config, tmp_path
 # a switch in the user's config.toml over a project's hooks: tests/test_codex_config_toml.py; the
 # places Codex never runs, in both of its formats: tests/test_codex_rules.py; a hook's script or the
 # project's package.json beside its `if`: tests/test_doctor_conditions.py; a plugin and the Claude Code
-# script it runs: tests/test_doctor_opencode_ways.py
+# script it runs: tests/test_doctor_opencode_ways.py; Codex's managed requirements, in a folder
+# standing for /etc/codex: tests/test_codex.py
 CASED_BELOW = {"host/newer-than-facts", "matcher/plugin-server-bare-name", "structure/settings-not-read",
                "structure/plugin-switched-off", "matcher/if-narrows-matcher", "host/hooks-switched-off",
-               "host/hook-never-loaded", "matcher/if-legacy-prefix", "host/opencode-script-reads-claude-names"}
+               "host/hook-never-loaded", "matcher/if-legacy-prefix", "host/opencode-script-reads-claude-names",
+               "host/hooks-off-elsewhere"}
 
 
 def test_every_rule_of_these_kinds_has_a_case():
@@ -543,7 +545,9 @@ def rule_tables() -> dict[str, object]:
 # read in a command's own text (commands.RULES) and in the script it runs (scripts.SCRIPT_RULES)...
 IN_TWO_TABLES = {"command/input-variable-never-set": {"commands.RULES", "scripts.SCRIPT_RULES"},
                  # a plugin's MCP server named bare in a group's matcher, and in a handler's `if`
-                 "matcher/plugin-server-bare-name": {"conditions.GROUP_RULES", "conditions.RULES"}}
+                 "matcher/plugin-server-bare-name": {"conditions.GROUP_RULES", "conditions.RULES"},
+                 # an async hook's answer, by Claude Code's protocol table and by Codex's rejected answers
+                 "script/async-answer-never-read": {"scripts.SCRIPT_RULES", "scripts.REJECTED_RULES"}}
 
 
 def test_each_rule_in_a_rule_table_is_one_function_of_its_own_and_a_catalog_rule():

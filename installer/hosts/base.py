@@ -193,6 +193,18 @@ class Skipped(NamedTuple):
     stale_at: tuple[Path, int] | None = None
 
 
+class HooksOff(NamedTuple):
+    """A setting of the host's, outside its hooks files, that keeps it from running the hooks of
+    those files (Host.hooks_off): status and doctor say it where it is."""
+
+    path: Path  # the file that says it
+    keys: Keys  # where in it (() the file as a whole)
+    why: str  # what it does, in words
+    fix: str
+    line: int = 1  # the line of `keys` in the file
+    known: bool = True  # False: hookwright does not know what the host makes of it (not measured)
+
+
 class Capabilities(NamedTuple):
     """What a host lets a hook do (the README's capability table is made from these)."""
 
@@ -290,6 +302,10 @@ class Host(ABC):
     # the events whose exit 2 blocks only with a reason on stderr (without one the hook failed
     # and the call runs): event -> what the host says
     exit_2_needs_reason: ClassVar[dict[str, str]] = {}
+    # the events whose `async: true` handler runs in the background, its answer never read (a
+    # block or a rewrite never happens), for a host whose scripts doctor reads by rejected_answers
+    # (Codex); Claude Code's async hooks are script/async-answer-never-read's by its protocol table
+    background_events: ClassVar[frozenset[str]] = frozenset()
     js_regex_matchers: ClassVar[bool] = False  # a matcher is a JavaScript regex-style string (Cursor's)
     # what a hook's exit 2 does, per event where it blocks (`python3 missing.py` exits 2)
     exit_2_blocks: ClassVar[dict[str, str]] = {}
@@ -700,6 +716,12 @@ class Host(ABC):
         it says nothing), for a switch whose value in the file of highest precedence counts for every
         file of the session (Codex's `[features] hooks`; Claude Code's disableAllHooks has rules of its own)."""
         return None
+
+    def hooks_off(self, project: Path) -> list[HooksOff]:
+        """What keeps the host from running any hook of the user's or the project's files in a
+        session started in `project`, besides the switch in those files doctor reads
+        (hooks_switch): its system and managed settings (Codex's /etc/codex). Empty: nothing known."""
+        return []
 
     def unparsed_effect(self, path: Path) -> str | None:
         """What the host does with a file of its that does not parse, as a variant of doctor's

@@ -31,7 +31,18 @@ CASES = {
                      False, None),
     "event-bad": ("preToolUse", f"print(json.dumps({DENY!r}))\n", True, "host/hook-never-loaded"),
     "event-good": ("PreToolUse", f"print(json.dumps({DENY!r}))\n", False, None),
+    "background-bad": ("PreToolUse", f"print(json.dumps({DENY!r}))\n", True, "script/async-answer-never-read"),
+    "background-exit2-bad": ("PreToolUse", "print('not here', file=sys.stderr)\nsys.exit(2)\n", True,
+                             "script/async-answer-never-read"),
+    "background-good": ("PreToolUse", f"print(json.dumps({DENY!r}))\n", False, None),
+    "null-matcher-good": ("PreToolUse", f"print(json.dumps({DENY!r}))\n", False, None),
+    "no-matcher-good": ("PreToolUse", f"print(json.dumps({DENY!r}))\n", False, None),
 }
+AT_THE_HANDLER = {"host/hook-never-loaded", "script/async-answer-never-read"}  # (said in hooks.json, not the script)
+# how a case's group differs from {"matcher": "Bash", "hooks": [{"type": "command", "command": ...}]}:
+# an async handler (its twin in the foreground), a matcher null or left out (every tool)
+GROUPS = {"background-bad": {"async": True}, "background-exit2-bad": {"async": True},
+          "background-good": {"async": False}, "null-matcher-good": {"matcher": None}, "no-matcher-good": {"matcher": ...}}
 
 
 def test_each_broken_codex_hook_lets_its_call_through_and_doctor_names_it_and_none_of_the_twins(
@@ -42,8 +53,11 @@ def test_each_broken_codex_hook_lets_its_call_through_and_doctor_names_it_and_no
     events: dict[str, list] = {}
     for case, (event, answer, _, _) in CASES.items():
         (repo / ".codex" / "hooks" / f"{case}.py").write_text(HEAD.format(case=case) + answer)
-        events.setdefault(event, []).append(
-            {"matcher": "Bash", "hooks": [{"type": "command", "command": f"python3 .codex/hooks/{case}.py"}]})
+        change = GROUPS.get(case, {})
+        handler = {"type": "command", "command": f"python3 .codex/hooks/{case}.py",
+                   **{key: value for key, value in change.items() if key != "matcher"}}
+        group = {"matcher": change.get("matcher", "Bash"), "hooks": [handler]}
+        events.setdefault(event, []).append({key: value for key, value in group.items() if value is not ...})
     (repo / ".codex" / "hooks.json").write_text(json.dumps({"hooks": events}, indent=2))
     (home / ".codex").mkdir()
     (home / ".codex" / "config.toml").write_text(trust_toml([repo]))
@@ -57,5 +71,5 @@ def test_each_broken_codex_hook_lets_its_call_through_and_doctor_names_it_and_no
     doctor = hookwright("doctor", "--format", "json", home=home, project=repo)
     said = {(f["rule"], f["path"].split("/")[-1]) for f in json.loads(doctor.stdout)["findings"]
             if f["rule"] in {rule for *_, rule in CASES.values() if rule}}
-    assert said == {(rule, "hooks.json" if rule.startswith("host/") else f"{case}.py")
+    assert said == {(rule, "hooks.json" if rule in AT_THE_HANDLER else f"{case}.py")
                     for case, (*_, rule) in CASES.items() if rule}

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any, Iterator
 
 from ... import hosts
@@ -128,6 +129,30 @@ def _newer_than_facts(ctx: Context, found: list[Finding]) -> Iterator[Finding]:
                           pinned=pin.version, rules=", ".join(affected))
 
 
+@RUN_RULES.rule("host/hooks-off-elsewhere")
+def _hooks_off_elsewhere(ctx: Context, found: list[Finding]) -> Iterator[Finding]:
+    """A setting outside the hooks files doctor reads that keeps their host from running any of
+    them (Host.hooks_off: Codex's system and managed settings), said once, where it is set, for
+    the files with hooks not ours (ours: install/hooks-off); what the host's own files switch off
+    is host/hooks-switched-off's."""
+    read = {f.path for f in ctx.files}
+    for host in hosts.every():
+        theirs = list({id(h.file): h.file for h in ctx.handlers if h.file.host == host.name and h.owner is None
+                       and h.file.scope in ("user", "project")}.values())
+        if not theirs:
+            continue
+        for setting in host.hooks_off(ctx.project or Path.cwd()):
+            if setting.path not in read:
+                yield ctx.finding_at("host/hooks-off-elsewhere", ConfigFile(setting.path, "unknown", host.name, "managed"),
+                                     setting.line, 1, variant=None if setting.known else "unknown", host=host.title,
+                                     why=setting.why, fix=setting.fix, files=_some(theirs))
+
+
+def _some(files: list[ConfigFile]) -> str:
+    shown = ", ".join(str(f.path) for f in files[:3])
+    return shown + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+
+
 def _measured_rules(title: str, pinned: str) -> frozenset[str]:
     """The rules whose explanation rests on a measurement of this host (a release of its line)."""
     import re
@@ -205,9 +230,8 @@ def _hooks_switched_off(ctx: Context, at: FileAt) -> Iterator[Finding]:
     off = list({id(h.file): h.file for h in ctx.handlers if h.file.host == host.name
                 and (h.file.scope != "given") == together}.values())
     if off:
-        shown = ", ".join(str(f.path) for f in off[:3]) + (f" and {len(off) - 3} more" if len(off) > 3 else "")
         yield ctx.finding("host/hooks-switched-off", at.file, said[0], host=host.title, key=".".join(map(str, said[0])),
-                          files=shown, related=[{"path": str(f.path), "line": 1, "column": 1,
+                          files=_some(off), related=[{"path": str(f.path), "line": 1, "column": 1,
                                                  "message": "its hooks do not run"} for f in off])
 
 

@@ -279,6 +279,25 @@ def _hook_untrusted(ctx: Context, pack: PackAt) -> Iterator[Finding]:
     yield from _problems(ctx, pack, "install/hook-untrusted")
 
 
+@RECEIPT_RULES.rule("install/hooks-off")
+def _hooks_off(ctx: Context, pack: PackAt) -> Iterator[Finding]:
+    yield from _at_the_setting(pack, "install/hooks-off")
+
+
+@RECEIPT_RULES.rule("install/hooks-off-unknown")
+def _hooks_off_unknown(ctx: Context, pack: PackAt) -> Iterator[Finding]:
+    yield from _at_the_setting(pack, "install/hooks-off-unknown")
+
+
+def _at_the_setting(pack: PackAt, rule_id: str) -> Iterator[Finding]:
+    """A setting of the host's that keeps the pack's hooks from running, said where it is set (the
+    line to change), not in the hooks file."""
+    for rule, fields in pack.problems:
+        if rule == rule_id:
+            path, line = fields["at"]
+            yield _at(rule_id, path, line, None, pack=pack.pack, scope_args=pack.install.scope_args, **fields)
+
+
 @RECEIPT_RULES.rule("install/runtime-changed")
 def _runtime_changed(ctx: Context, pack: PackAt) -> Iterator[Finding]:
     yield from _problems(ctx, pack, "install/runtime-changed")
@@ -340,6 +359,10 @@ def receipt_problems(host: Host, target: Target, data: Any, receipt: Receipt) ->
         if owner is not None and owner[0] == receipt.pack:
             yield "install/hook-untrusted", {"event": skipped.event, "hook": owner[1], "host": host.title,
                                              "why": skipped.why}
+    for setting in host.hooks_off(target.project or Path.cwd()):
+        yield ("install/hooks-off" if setting.known else "install/hooks-off-unknown",
+               {"why": setting.why, "fix": setting.fix, "setting": f"{setting.path}:{setting.line}",
+                "at": (setting.path, setting.line)})
     for python, hook in gone.items():
         yield "install/interpreter-missing", {"hook": hook, "interpreter": python, "why": interpreter.missing(python),
                                               "effect": _never_runs(host)}

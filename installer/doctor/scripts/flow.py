@@ -946,6 +946,10 @@ def _to_stdout(call: ast.Call) -> tuple[str, Place] | None:
     return None
 
 
+ECHOES = frozenset({"click.echo", "click.secho", "typer.echo", "typer.secho"})
+PRETTY_PRINTS = frozenset({"pprint", "pprint.pprint", "pp", "pprint.pp"})
+
+
 def _py_write(call: ast.Call, name: str, strings: "_PyStrings | None",
               loggers: Collection[str] = ()) -> tuple[str, str] | None:
     """(json | text, what) for a call that writes on stdout, else None."""
@@ -963,6 +967,14 @@ def _py_write(call: ast.Call, name: str, strings: "_PyStrings | None",
         if not call.args:
             return None
         arg = call.args[0]
+    elif name in ECHOES:  # click.echo(...), typer.echo(...): stdout unless err=True
+        if not call.args or any(k.arg == "err" and not (isinstance(k.value, ast.Constant) and not k.value.value)
+                                for k in call.keywords):
+            return None
+        arg = call.args[0]
+    elif name in PRETTY_PRINTS:  # pprint(...) writes on stdout unless given a stream
+        return None if any(k.arg == "stream" for k in call.keywords) or len(call.args) > 1 else \
+            (STDOUT_TEXT, f"{name}(...)")
     elif name == "json.dump":
         return (STDOUT_JSON, "json.dump(...)") if len(call.args) > 1 and _name(call.args[1]) == "sys.stdout" else None
     else:
@@ -1844,7 +1856,7 @@ def _perl(code: str, at: Offsets, common: Common) -> Flow:
 
 # ---- JavaScript / TypeScript --------------------------------------------------------------------------
 
-JS_WRITE = lazy(r"""(?<![\w.$])(?:console\.(?P<log>log|info)|process\.stdout\.write)\s*\(""",
+JS_WRITE = lazy(r"""(?<![\w.$])(?:console\.(?P<log>log|info|debug|dir|table)|process\.stdout\.write)\s*\(""",
                 needs=("console.", "process.stdout.write"))
 # an exit: process.exit (Deno.exit), process.exitCode, or a throw nothing catches (Node, Bun and Deno
 # then exit 1, whatever the class: docs/hosts/claude-code.md#what-a-runtime-does-on-its-own); a class is

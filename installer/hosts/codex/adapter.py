@@ -41,6 +41,7 @@ from ..base import (
     Capabilities,
     Dropped,
     Entry,
+    HooksOff,
     MatcherGroups,
     Scope,
     Skipped,
@@ -61,7 +62,17 @@ CONFIG_KIND = "codex-config"  # a config.toml, read for its [hooks] (and its swi
 FOLDER = ".codex"
 HOOKS_FILE = "hooks.json"
 CONFIG_FILE = "config.toml"
+# Codex's system config.toml and its managed settings (requirements.toml, managed_config.toml) on
+# Linux and macOS, read before and over the user's (docs/hosts/codex.md#switches)
+SYSTEM_FOLDER = Path("/etc/codex")
+REQUIREMENTS_FILE = "requirements.toml"
+MANAGED_CONFIG_FILE = "managed_config.toml"
+# what of the managed requirements is measured (#switches); another key about hooks is not
+KNOWN_REQUIREMENTS = {"allow_managed_hooks_only", "features"}
 ROOT_KEYS = ("description", "hooks")
+# how deep a hooks.json nests arrays and objects, the root one: at one more Codex drops the file
+# with "recursion limit exceeded" (#file-format, measured on 0.171.0)
+MAX_NESTING = 127
 SHELL_TOOL = "Bash"  # the one name its hooks see a shell call by
 # the top of the git work tree, as a committed command finds it when it runs (see above)
 WORK_TREE = '"$(git rev-parse --show-toplevel 2>/dev/null || pwd)"'
@@ -157,6 +168,9 @@ class Codex(MatcherGroups):
                                     "stopReason": (None, "unsupported stopReason on PreToolUse"),
                                     "suppressOutput": ("true", "unsupported suppressOutput on PreToolUse")}}
     exit_2_needs_reason = {"PreToolUse": "exited with code 2 but did not write a blocking reason"}
+    # an async PreToolUse hook's deny (after 2 s) and exit 2 let their calls run, its sync twin's
+    # blocked (#handler-fields, measured on 0.171.0: tests/e2e/test_codex_rules_e2e.py)
+    background_events = frozenset({"PreToolUse"})
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
         base = codex_home() if project is None else project / FOLDER
@@ -279,6 +293,11 @@ class Codex(MatcherGroups):
             if key not in ROOT_KEYS:
                 return Dropped((key,), f"its top level takes \"description\" and \"hooks\" only, not {json.dumps(key)}",
                                f"remove {json.dumps(key)} (Codex reads nothing else there; hookwright never writes one)")
+        too_deep = _nested_past(doc.data, MAX_NESTING)
+        if too_deep is not None:
+            return Dropped(too_deep, f"it nests arrays and objects {MAX_NESTING + 1} deep, and Codex's JSON reader "
+                           f"stops at {MAX_NESTING} (\"recursion limit exceeded\")",
+                           "flatten the value there (Codex reads nothing of it anyway: it is no key of its own)")
         for error in resources.schema_errors(self.schema, doc.data)[:1]:
             keys = tuple(error.instance_path)
             where = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in keys).lstrip(".")
@@ -330,6 +349,59 @@ class Codex(MatcherGroups):
             if isinstance(features, dict) and isinstance(features.get(name), bool):
                 return ("features", name), features[name]
         return None
+
+    def hooks_off(self, project: Path) -> list[HooksOff]:
+        """Measured on 0.171.0 (docs/hosts/codex.md#switches), each time without a word: the managed
+        requirements' `allow_managed_hooks_only = true` runs only managed hooks (none of ours) and
+        their `[features] hooks = false` none, whatever the config files say; requirements that
+        do not parse keep Codex from starting. Then `[features] hooks` of the config.toml of
+        highest precedence that sets it counts: managed_config.toml, the project's (in a trusted
+        project), the user's, the system's. Another key of the requirements about hooks: not known."""
+        requirements = SYSTEM_FOLDER / REQUIREMENTS_FILE
+        try:
+            doc = read_settings(requirements)
+        except HookwrightError as error:
+            return [HooksOff(requirements, (), f"Codex does not start while its managed requirements do not parse "
+                                               f"({error.message})", "fix the file (it is the machine's administrator's)",
+                             error.line or 1)]
+        required = doc.data
+        found = []
+        if required.get("allow_managed_hooks_only") is True:
+            found.append(HooksOff(requirements, ("allow_managed_hooks_only",),
+                                  "allow_managed_hooks_only = true in Codex's managed requirements: it runs the "
+                                  "managed hooks only", "ask the machine's administrator: no hook of a user or a "
+                                  "project runs here", _line(doc, ("allow_managed_hooks_only",))))
+        switch = self.hooks_switch(required)
+        if switch is not None and not switch[1]:
+            found.append(_switched_off(doc, switch[0], "in Codex's managed requirements, over every config.toml"))
+        found += [HooksOff(requirements, (key,), f"Codex's managed requirements set {key}, and hookwright has not "
+                           "measured what Codex does with it", "read docs/hosts/codex.md#switches",
+                           _line(doc, (key,)), known=False)
+                  for key in required if "hook" in key and key not in KNOWN_REQUIREMENTS]
+        said = None
+        for path in self._config_layers(project):
+            try:
+                layer = read_settings(path)
+            except HookwrightError:  # (a config.toml that does not parse is a finding of its own)
+                continue
+            switch = self.hooks_switch(layer.data)
+            said = (layer, switch) if switch is not None else said
+        if said is not None and not said[1][1]:
+            found.append(_switched_off(said[0], said[1][0], "in the config.toml of highest precedence that says it"))
+        return found
+
+    def _config_layers(self, project: Path) -> list[Path]:
+        """The config.toml files of a session in `project`, lowest precedence first (#config-files)."""
+        try:
+            store = read_store()
+        except HookwrightError:  # (the user's config that cannot be read trusts no project: its own finding)
+            store = trust.store_from(user_config(), {})
+        root = trust.root_of(project)
+        below = [folder for folder in reversed(project.parents) if root in folder.parents]
+        folders = [root, *below, *([project] if project != root else [])]
+        trusted = [folder / FOLDER / CONFIG_FILE for folder in folders
+                   if trust.project_trust(folder, store)[0] == trust.TRUSTED and folder / FOLDER != codex_home()]
+        return [SYSTEM_FOLDER / CONFIG_FILE, user_config(), *trusted, SYSTEM_FOLDER / MANAGED_CONFIG_FILE]
 
     def unparsed_effect(self, path: Path) -> str | None:
         """A config.toml that is not TOML: Codex does not start (measured on 0.171.0, exit 1,
@@ -421,6 +493,29 @@ def _config_refused(schema: str, data: Settings) -> Dropped | None:
         return Dropped(keys, f"{where}: {error.message}",
                        "fix the value (docs/hosts/codex.md#file-format says what Codex takes)", "not-started")
     return None
+
+
+def _nested_past(data: Any, limit: int) -> tuple[str | int, ...] | None:
+    """The keys of the first array or object nested deeper than `limit` (the root is 1), or None."""
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(data, ())]
+    while stack:
+        value, keys = stack.pop()
+        if len(keys) >= limit:
+            return keys
+        children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        stack.extend((child, (*keys, key)) for key, child in reversed(list(children))
+                     if isinstance(child, (dict, list)))
+    return None
+
+
+def _switched_off(doc: Document, keys: tuple[str, ...], where: str) -> HooksOff:
+    return HooksOff(doc.path, keys, f"{'.'.join(keys)} = false {where}: Codex runs no hook at all",
+                    f"remove it, or set it to true, in {doc.path}", _line(doc, keys))
+
+
+def _line(doc: Document, keys: tuple[str, ...]) -> int:
+    node = doc.node_at(*keys)
+    return doc.position(node)[0] if node is not None else 1
 
 
 def _count(n: int, what: str) -> str:

@@ -26,7 +26,7 @@ def _on_a_rejecting_event(handler: Handler) -> bool:
     host = hosts.of(handler.file.host)
     return host is not None and (handler.event in host.rejected_answers or handler.event in host.answer_needs
                                  or handler.event in host.rejected_keys or handler.event in host.exit_2_needs_reason
-                                 or _rewrites_elsewhere(host, handler.event))
+                                 or handler.event in host.background_events or _rewrites_elsewhere(host, handler.event))
 
 
 def _rewrites_elsewhere(host: Host, event: str) -> bool:
@@ -68,6 +68,31 @@ def _answer_rejected(script: Script) -> Iterator[Finding]:
                                  value=literal or "with any value", via="", host=host.title, event=handlers[0].event,
                                  said=said)
             return  # (one such key says it: the answer is refused whole)
+
+
+@REJECTED_RULES.rule("script/async-answer-never-read")
+def _answer_in_the_background(script: Script) -> Iterator[Finding]:
+    """A script that refuses or rewrites, run by an `async` handler on an event where its host
+    starts it and goes on without it (Host.background_events: Codex's PreToolUse): its answer is
+    never read. Said at the handler's "async", the line to change."""
+    facts = script.facts
+    host = hosts.of(script.handlers[0].file.host)
+    if host is None or facts.reads_event_name:
+        return
+    background = [h for h in script.handlers if h.file.host == host.name and h.event in host.background_events
+                  and isinstance(h.value, dict) and h.value.get("async") is True]
+    exits = [site for site in facts.blocks if site.what == "exit 2"] or [
+        Site(end.how, end.at.line, end.at.column) for end in facts.flow.exits if end.status == 2]
+    answers = sorted([*(exits or facts.blocks), *facts.denies, *dict(facts.rewrite_sites).get(host.answers_as, ())],
+                     key=lambda site: (site.line, site.column))
+    if not background or not answers:
+        return
+    related = [{"path": str(facts.path), "line": answers[0].line, "column": answers[0].column,
+                "message": f"the answer {facts.path.name} gives ({answers[0].what})"}]
+    for handler in background:
+        yield script.ctx.finding("script/async-answer-never-read", handler.file, handler.keys + ("async",), related,
+                                 at_key=True, variant="no-rewake", event=handler.event, how=answers[0].what,
+                                 script=facts.path.name, line=answers[0].line, host=host.title)
 
 
 # what writes to stderr in the languages doctor reads (a reason there, wherever it is written)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator
 
-from .... import safe_read
+from .... import hosts, safe_read
 from ....document import LineIndex
 from ....errors import HookwrightError
 from ....hooks.events import BUILTIN_TOOLS
 from ....hooks.regex import overlap
 from ....hosts.claude import protocol as claude_protocol
+from ....hosts.cursor import protocol as cursor_protocol
 from ... import disk, handler_facts
 from ...model import Finding, Handler, RuleTable
 from ...scripts import bashisms
@@ -170,7 +171,7 @@ def _async_answer_never_read(script: Script) -> Iterator[Finding]:
         for handler in handlers:
             yield script.ctx.finding("script/async-answer-never-read", handler.file, handler.keys + ("async",),
                                      related, at_key=True, event=handler.event, how=answers[0].what,
-                                     script=facts.path.name, line=answers[0].line)
+                                     script=facts.path.name, line=answers[0].line, host=hosts.get(handler.file.host).title)
 
 
 # the built-in tools whose result is an object (Bash: stdout, stderr, interrupted...), so a string as
@@ -183,6 +184,7 @@ def _output_rewrite_ignored(script: Script) -> Iterator[Finding]:
     """A PostToolUse output rewrite the tools its handlers match never take: updatedMCPToolOutput
     where no handler can fire for an MCP tool, or updatedToolOutput as a string where every tool
     matched gives an object."""
+    yield from _cursor_mcp_output_ignored(script)
     post = [h for h in script.claude if h.event == "PostToolUse"]
     if not post or len(post) < len(script.claude):
         return
@@ -197,6 +199,23 @@ def _output_rewrite_ignored(script: Script) -> Iterator[Finding]:
             return
         if shape == "text" and tools and tools <= OBJECT_OUTPUT_TOOLS:
             yield script.finding("script/output-rewrite-ignored", place, post, tools=named)
+            return
+
+
+def _cursor_mcp_output_ignored(script: Script) -> Iterator[Finding]:
+    """updated_mcp_tool_output from a script whose Cursor postToolUse handlers all match built-in
+    tool types by name (`Shell|Read`): Cursor replaces the output of MCP tools only
+    (docs/hosts/cursor.md#answer-fields); a matcher that may reach an MCP tool is left alone."""
+    post = [h for h in script.cursor if h.event == "postToolUse"]
+    if not post or len(post) < len(script.cursor):
+        return
+    named = [set((h.matcher or "").split("|")) for h in post]
+    if not all(names and names <= set(cursor_protocol.TOOL_TYPES) for names in named):
+        return
+    for site in script.facts.output_keys:
+        if site.what == "updated_mcp_tool_output":
+            tools = ", ".join(sorted(set().union(*named)))
+            yield script.finding("script/output-rewrite-ignored", site, post, "cursor-mcp", tools=tools)
             return
 
 
