@@ -519,7 +519,8 @@ def test_every_command_rule_is_tested():
               "command/sh-without-shell", "command/world-writable", "command/interpreter-not-found",
               "command/unquoted-placeholder", "command/exec-arguments-in-command", "command/user-config-in-shell-form",
               "command/input-variable-never-set", "command/bad-interpreter", "command/split-path",
-              "command/block-swallowed", "command/plugin-variable-outside-plugin",
+              "command/block-swallowed", "command/answer-diverted", "command/text-beside-answer",
+              "command/block-reason-dropped", "command/plugin-variable-outside-plugin",
               # tests/test_doctor_reach.py: hooks shared by every project that reach into this one
               "command/plugin-script-through-project", "command/shared-hook-project-script"}
     assert {r for r in catalog() if r.startswith("command/")} == tested
@@ -669,28 +670,103 @@ def test_a_script_whose_interpreter_cannot_start(tmp_path, first_line, why):
     assert (started.returncode == 0) == (why is None), started.stderr
 
 
-GUARD = "#!/bin/sh\ngrep -q 'rm -rf' && { echo 'no rm -rf' >&2; exit 2; }\nexit 0\n"
+GUARDS = {  # a guard that refuses by exiting 2: written, or the status its main() returns
+    "guard.sh": "#!/bin/sh\ngrep -q 'rm -rf' && { echo 'no rm -rf' >&2; exit 2; }\nexit 0\n",
+    "guard.py": ("import json, sys\ndef main():\n    if 'rm -rf' in sys.stdin.read():\n        print('no rm -rf', "
+                 "file=sys.stderr)\n        return 2\n    return 0\nif __name__ == '__main__':\n    sys.exit(main())\n"),
+}
 
 
-@pytest.mark.parametrize("command, swallowed", [
-    ('"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh | tee -a /tmp/hook.log', True),
-    ('{ "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh; } || true', True),
-    ('"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh; exit 0', True),
-    ('if "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh; then echo ok; else echo failed; fi', True),
-    ('"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', False),
-    ('set -e; "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh; exit 0', False),
-    ('cd "$CLAUDE_PROJECT_DIR" && .claude/hooks/guard.sh', False),
+def _ran(base: Path, command: str) -> subprocess.CompletedProcess[bytes]:
+    """The command run by sh as the host runs it, on an input the guard refuses."""
+    return subprocess.run(["sh", "-c", command], input=b"rm -rf /", capture_output=True, cwd=base,
+                          env={**os.environ, "CLAUDE_PROJECT_DIR": str(base)})
+
+
+@pytest.mark.parametrize("guard, command, swallowed", [
+    ("guard.sh", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh | tee -a /tmp/hook.log', True),
+    ("guard.sh", '{ "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh; } || true', True),
+    ("guard.sh", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh; exit 0', True),
+    ("guard.sh", 'if "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh; then echo ok; else echo failed; fi', True),
+    ("guard.sh", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', False),
+    ("guard.sh", 'set -e; "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh; exit 0', False),
+    ("guard.sh", 'cd "$CLAUDE_PROJECT_DIR" && .claude/hooks/guard.sh', False),
+    ("guard.sh", '! "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', True),
+    ("guard.sh", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh || echo "guard failed" >&2', True),
+    ("guard.sh", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh && echo "checked" >&2', False),
+    ("guard.sh", 'timeout 5 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh 2>>/tmp/hook-errors.log', False),
+    ("guard.py", 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py | tee -a /tmp/hook-audit.log', True),
+    ("guard.py", 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py 2>&1 | tee -a /tmp/hook-audit.log', True),
+    ("guard.py", 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py', False),
 ])
-def test_a_block_the_command_around_the_script_swallows(tmp_path, command, swallowed):
+def test_a_block_the_command_around_the_script_swallows(tmp_path, guard, command, swallowed):
     base = tmp_path / "p"
-    _script(base, ".claude/hooks/guard.sh")
-    (base / ".claude/hooks/guard.sh").write_text(GUARD)
+    _script(base, f".claude/hooks/{guard}")
+    (base / ".claude/hooks" / guard).write_text(GUARDS[guard])
     out = doctor(base, {S: settings(command=command, shell="bash")})
     assert bool(found(out, "command/block-swallowed")) == swallowed
-    # and what the shell really returns on an input the guard refuses
-    ran = subprocess.run(["sh", "-c", command], input=b"rm -rf /", capture_output=True, cwd=base,
-                         env={**os.environ, "CLAUDE_PROJECT_DIR": str(base)})
-    assert (ran.returncode != 2) == swallowed
+    assert (_ran(base, command).returncode != 2) == swallowed  # what the shell really returns
+
+
+DENIES = ("import json, sys\nif 'rm -rf' in sys.stdin.read():\n    print(json.dumps({'hookSpecificOutput': {"
+          "'hookEventName': 'PreToolUse', 'permissionDecision': 'deny', 'permissionDecisionReason': 'no rm -rf'}}))\n")
+
+
+@pytest.mark.parametrize("command, where", [
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py >> /tmp/hook-audit.log', "`>>/tmp/hook-audit.log`"),
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py | tee -a /tmp/hook-audit.log >/dev/null', "/dev/null"),
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py | logger -t claude-hook', "`| logger`"),
+    ('{ python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py; } >&2', "stderr"),
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py | tee -a /tmp/hook-audit.log', None),
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py 2>>/tmp/hook-errors.log', None),
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py | jq -c .', None),
+])
+def test_an_answer_the_command_sends_away_from_the_host(tmp_path, command, where):
+    base = tmp_path / "p"
+    _script(base, ".claude/hooks/guard.py")
+    (base / ".claude/hooks/guard.py").write_text(DENIES)
+    hits = found(doctor(base, {S: settings(command=command)}), "command/answer-diverted")
+    assert [where in h.message for h in hits] == ([True] if where else [])
+    if "logger" not in command:  # (logger writes to the system log)
+        assert ("permissionDecision" in _ran(base, command.replace("/tmp/", f"{tmp_path}/")).stdout.decode()) == (
+            where is None)
+
+
+@pytest.mark.parametrize("command, dropped", [
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py 2>/dev/null', "/dev/null"),
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py 2>>/tmp/hook-errors.log', "hook-errors.log"),
+    ('exec 2>/dev/null; python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py', "/dev/null"),
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py 2>&1', "stdout"),
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py >/dev/null', None),  # (stdout: unread on exit 2)
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py 2>&1 | tee -a /tmp/hook.log', None),  # swallowed instead
+])
+def test_a_blocks_reason_the_command_sends_away_from_the_host(tmp_path, command, dropped):
+    base = tmp_path / "p"
+    _script(base, ".claude/hooks/guard.py")
+    (base / ".claude/hooks/guard.py").write_text(GUARDS["guard.py"])
+    hits = found(doctor(base, {S: settings(command=command)}), "command/block-reason-dropped")
+    assert [dropped in h.message for h in hits] == ([True] if dropped else [])
+    ran = _ran(base, command.replace("/tmp/", f"{tmp_path}/"))
+    assert ran.returncode != 2 or (b"no rm -rf" in ran.stderr) == (dropped is None)
+
+
+@pytest.mark.parametrize("command, text", [
+    ('echo "[hook] checking" && python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py', 'echo [hook] checking'),
+    ('cd "$CLAUDE_PROJECT_DIR" && git status && python3 .claude/hooks/guard.py', "git status"),
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py; echo done', "echo done"),
+    ('echo "[hook] checking" >&2 && python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py', None),
+    ('git status --porcelain >/dev/null && python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py', None),
+    ('date >> /tmp/hook.log; python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py', None),
+])
+def test_text_the_command_line_prints_beside_the_answer(tmp_path, command, text):
+    base = tmp_path / "p"
+    _script(base, ".claude/hooks/guard.py")
+    (base / ".claude/hooks/guard.py").write_text(DENIES)
+    subprocess.run(["git", "init", "-q", str(base)], check=True)
+    hits = found(doctor(base, {S: settings(command=command)}), "command/text-beside-answer")
+    assert [text in h.message for h in hits] == ([True] if text else [])
+    printed = _ran(base, command.replace("/tmp/", f"{tmp_path}/")).stdout.decode().strip()
+    assert (printed.startswith("{") and printed.endswith("}")) == (text is None)  # one JSON object, or not
 
 
 def test_a_script_that_also_prints_its_decision_is_not_swallowed(tmp_path):

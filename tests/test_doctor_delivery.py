@@ -239,6 +239,34 @@ def test_a_program_whose_own_output_lands_before_the_json_answer(tmp_path, name,
     assert bool(found(out, "script/text-before-json")) == flagged
 
 
+CD_THEN_DENY = ("#!/bin/bash\ncmd=$(jq -r .tool_input.command)\n{cd}\n"
+                "jq -n '{{hookSpecificOutput: {{hookEventName: \"PreToolUse\", permissionDecision: \"deny\"}}}}'\n")
+
+
+@pytest.mark.parametrize("cd, cdpath, flagged", [
+    ("cd src", ".:/tmp", True),
+    ("cd src", "", False),  # no CDPATH: cd prints nothing
+    ("cd .claude", ".:/tmp", True),  # (a name that starts with a dot is looked for too: not ./)
+    ("cd ./src", ".:/tmp", False),
+    ("cd src >/dev/null", ".:/tmp", False),
+    ('cd "$CLAUDE_PROJECT_DIR/src"', ".:/tmp", False),  # (a path from /: CDPATH is not searched)
+])
+def test_a_cd_that_an_inherited_cdpath_makes_print_the_folder_before_the_json(tmp_path, monkeypatch, cd, cdpath,
+                                                                              flagged):
+    """The user's environment, which Claude Code hands its hooks (measured on 2.1.332: a CDPATH in the
+    settings' env is not: docs/hosts/claude-code.md#exit-status-on-the-way-out)."""
+    base = tmp_path / "project"
+    (base / "src").mkdir(parents=True)
+    (base / ".claude").mkdir()
+    command = _write(base, {"h.sh": CD_THEN_DENY.format(cd=cd)}, "h.sh")
+    monkeypatch.setenv("CDPATH", cdpath)
+    printed = subprocess.run(["sh", "-c", command], input=PAYLOAD, text=True, capture_output=True, timeout=60,
+                             cwd=base, env={**os.environ, "CLAUDE_PROJECT_DIR": str(base)}).stdout
+    assert (not printed.lstrip().startswith("{")) == flagged
+    out = doctor(base, {".claude/settings.json": settings(command=command)})
+    assert [f.line for f in found(out, "script/text-before-json")] == ([3] if flagged else [])
+
+
 def test_the_corpus_scripts_lose_no_block(shared):
     """../shared/corpus/hook-scripts: none of the forty loses its own exit 2 on the way out
     (read one by one: the two wrappers run scripts the corpus does not hold)."""

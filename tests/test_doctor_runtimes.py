@@ -136,6 +136,57 @@ DISPATCHERS = {
         const child = spawnSync("python3", [__dirname + "/child.py"], { stdio: "inherit", timeout: 5000 });
         process.exit(child.status ?? 1);
         """),
+    "Node maps the child's status to 0 or 1": ("run.js", """\
+        const { spawnSync } = require("child_process");
+        const result = spawnSync("python3", [__dirname + "/child.py"], { stdio: "inherit" });
+        process.exit(result.status === 0 ? 0 : 1);  // HERE
+        """, """\
+        const { spawnSync } = require("child_process");
+        const result = spawnSync("python3", [__dirname + "/child.py"], { stdio: "inherit" });
+        process.exit(result.status ?? 1);
+        """),
+    "Node's exit handler maps the code": ("run.js", """\
+        const { spawn } = require("child_process");
+        const child = spawn("python3", [__dirname + "/child.py"], { stdio: "inherit" });
+        child.on("exit", (code) => {
+          if (code !== 0) process.exit(1);  // HERE
+        });
+        """, """\
+        const { spawn } = require("child_process");
+        const child = spawn("python3", [__dirname + "/child.py"], { stdio: "inherit" });
+        child.on("exit", (code) => process.exit(code ?? 1));
+        """),
+    "Python's check=True uncaught": ("run.py", """\
+        import os, subprocess, sys
+        subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "child.py")], check=True)  # HERE
+        """, """\
+        import os, subprocess, sys
+        sys.exit(subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "child.py")]).returncode)
+        """),
+    "Python's CalledProcessError handler exits 1": ("run.py", """\
+        import os, subprocess, sys
+        try:
+            subprocess.check_call([sys.executable, os.path.join(os.path.dirname(__file__), "child.py")])
+        except subprocess.CalledProcessError:  # HERE
+            sys.exit(1)
+        """, """\
+        import os, subprocess, sys
+        try:
+            subprocess.check_call([sys.executable, os.path.join(os.path.dirname(__file__), "child.py")])
+        except subprocess.CalledProcessError as error:
+            sys.exit(error.returncode)
+        """),
+    "Python maps every failure to 1": ("run.py", """\
+        import os, subprocess, sys
+        rc = subprocess.call([sys.executable, os.path.join(os.path.dirname(__file__), "child.py")])
+        if rc != 0:
+            sys.exit(1)  # HERE
+        """, """\
+        import os, subprocess, sys
+        rc = subprocess.call([sys.executable, os.path.join(os.path.dirname(__file__), "child.py")])
+        if rc != 0:
+            sys.exit(rc)
+        """),
     "Bun.spawn whose exited is not awaited": ("run.ts", """\
         const proc = Bun.spawn(["python3", `${import.meta.dir}/child.py`], { stdin: "inherit", stderr: "inherit" });
         process.exit(proc.exitCode ?? 0);  // HERE
@@ -180,6 +231,19 @@ CHILDREN = {
         """ + DENY_JS, READ_JS + """\
         await Bun.spawn(["git", "status"]).exited;
         """ + DENY_JS),
+    "console.debug (stdout, as console.dir and console.table)": ("guard.mjs", READ_JS + """\
+        console.debug("checking", input.tool_name);  // HERE
+        """ + DENY_JS, READ_JS + """\
+        console.warn("checking", input.tool_name);
+        """ + DENY_JS),
+    "Python's pprint": ("guard.py", READ_PY.replace("import json", "import json, pprint") + \
+                        'pprint.pprint(call["tool_input"])  # HERE\n' + DENY_PY,
+                        READ_PY.replace("import json", "import json, pprint") + \
+                        'pprint.pprint(call["tool_input"], stream=sys.stderr)\n' + DENY_PY),
+    "click.echo": ("guard.py", READ_PY.replace("import json", "import click, json") + \
+                   'click.echo(f"checking {call[\'tool_name\']}")  # HERE\n' + DENY_PY,
+                   READ_PY.replace("import json", "import click, json") + \
+                   'click.echo(f"checking {call[\'tool_name\']}", err=True)\n' + DENY_PY),
     "Python's Popen": ("guard.py", READ_PY + 'subprocess.Popen(["git", "status"]).wait()  # HERE\n' + DENY_PY,
                        READ_PY + 'subprocess.Popen(["git", "status"], stdout=subprocess.DEVNULL).wait()\n' + DENY_PY),
     "Python's stdout=sys.stdout": ("guard.py", READ_PY + 'subprocess.run(["git", "status"], stdout=sys.stdout)  # HERE\n'

@@ -11,12 +11,14 @@ from pathlib import Path
 
 import pytest
 from doctor_support import doctor, settings
-from hookwright.doctor.scripts import shell_status
-from hookwright.doctor.shell.tree import commands, parse
+from hookwright.doctor.scripts import arguments, shell_status
+from hookwright.doctor.shell.tree import commands, parse, parsed_once
 from test_doctor_delivery import GUARD, _status, _write
 
 BLOCK = 'echo "Blocked: no shell commands here" >&2\n'
 GUARD_ARGS = ' python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py'
+JQ_CHECK = ('cmd=$(printf \'%s\' "$payload" | jq -r \'.tool_input.command // empty\' 2>/dev/null)\n'
+            'case "$cmd" in rm*) ' + BLOCK.strip() + ' ; exit 2 ;; esac\nexit 0\n')
 
 # name: (the rule, the script, the line doctor names, its twin)
 CASES = {
@@ -142,7 +144,7 @@ CASES = {
         'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py <<<"$payload"\n'),
     "a wrapper that takes the input with head -c and runs its arguments": (
         "delivery/stdin-not-passed", 'head -c 65536 >/dev/null\n"$@"\n', 2,
-        'payload=$(head -c 65536)\n"$@" <<<"$payload"\n', GUARD_ARGS),
+        'payload=$(cat)\n"$@" <<<"$payload"\n', GUARD_ARGS),
     "a wrapper whose inline python reads the input before its guard": (
         "delivery/stdin-not-passed",
         'tool=$(python3 -c \'import json, sys; print(json.load(sys.stdin)["tool_name"])\')\n"$@"\n', 2,
@@ -153,6 +155,43 @@ CASES = {
     "a wrapper that starts its arguments with </dev/null": (
         "delivery/stdin-not-passed", 'echo "guard starts" >&2\n"$@" </dev/null\n', 2, 'echo "guard starts" >&2\n"$@"\n',
         GUARD_ARGS),
+    # the status a wrapper saves, or reads, and then does not pass on: its last statement decides
+    "a wrapper that saves the guard's status and ends with an if whose condition is false": (
+        "delivery/exit-2-lost",
+        'timeout 20 "$@"\nrc=$?\nif [ "$rc" -ge 124 ]; then\n  echo "the guard timed out" >&2\nfi\n', 3,
+        'timeout 20 "$@"\nrc=$?\nif [ "$rc" -ge 124 ]; then\n  echo "the guard timed out" >&2\nfi\nexit "$rc"\n',
+        GUARD_ARGS),
+    "a wrapper whose last line logs the guard's status": (
+        "delivery/exit-2-lost", 'env HOOK=1 "$@"\necho "guard exited with $?" >&2\n', 2,
+        'env HOOK=1 "$@"\nrc=$?\necho "guard exited with $rc" >&2\nexit $rc\n', GUARD_ARGS),
+    "a wrapper that keeps the status in a variable and ends on a case": (
+        "delivery/exit-2-lost",
+        '"$@"\nstatus=$?\ncase $status in\n  0) ;;\n  *) echo "guard said $status" >&2 ;;\nesac\n', 3,
+        '"$@"\nstatus=$?\ncase $status in\n  0) ;;\n  *) echo "guard said $status" >&2 ;;\nesac\nexit $status\n',
+        GUARD_ARGS),
+    "a wrapper whose fallback after || exits 1": (
+        "delivery/exit-2-lost", '"$@" || { echo "the guard failed" >&2; exit 1; }\n', 1,
+        '"$@" || { status=$?; echo "the guard failed" >&2; exit $status; }\n', GUARD_ARGS),
+    "a wrapper that runs its guard behind || exit 0": (
+        "delivery/exit-2-lost", 'cd "$CLAUDE_PROJECT_DIR" || exit 0\n"$@" || exit 0\n', 2,
+        'cd "$CLAUDE_PROJECT_DIR" || exit 0\n"$@" || exit\n', GUARD_ARGS),
+    "a wrapper whose ERR trap exits 1 when its guard fails": (
+        "delivery/exit-2-lost", "trap 'echo \"hook failed at line $LINENO\" >&2; exit 1' ERR\n\"$@\"\n", 2,
+        "trap 'echo \"hook failed at line $LINENO\" >&2' ERR\n\"$@\"\n", GUARD_ARGS),
+    # the input read only in part: a large call reaches jq cut short, and the guard lets it through
+    "head -c caps the input": (
+        "script/stdin-read-partly", 'payload=$(head -c 40)\n' + JQ_CHECK, 1, 'payload=$(cat)\n' + JQ_CHECK),
+    "dd reads one block of the input": (
+        "script/stdin-read-partly", 'payload=$(dd bs=40 count=1 2>/dev/null)\n' + JQ_CHECK, 1,
+        'payload=$(dd bs=40 2>/dev/null)\n' + JQ_CHECK),
+    "read -n takes the first characters": (
+        "script/stdin-read-partly", 'IFS= read -r -n 40 payload\n' + JQ_CHECK, 1,
+        'IFS= read -r -d "" payload\n' + JQ_CHECK),
+    "cat piped into cut -c": (
+        "script/stdin-read-partly", 'payload=$(cat | cut -c1-40)\n' + JQ_CHECK, 1, 'payload=$(cat | tr -d "\\r")\n' + JQ_CHECK),
+    "the variable holding the input sliced": (
+        "script/stdin-read-partly", 'payload=$(cat)\npayload=${payload:0:40}\n' + JQ_CHECK, 2,
+        'payload=$(cat)\nshort=${payload:0:40}\necho "checking ${short}" >/dev/null\n' + JQ_CHECK.replace("$payload", "$payload")),
 }
 CHECK = "cat >/dev/null\n" + BLOCK + "exit 2\n"
 
@@ -167,7 +206,8 @@ def test_a_block_the_shell_itself_loses_is_flagged_at_the_line_to_change(tmp_pat
     (base / ".claude" / "hooks" / "guard.sh").chmod(0o755)
     assert (_status(base, command) == 2) == twin  # what the host would receive
     out = doctor(base, {".claude/settings.json": settings(command=command)})
-    flagged = [f for f in out.findings if f.rule.startswith("delivery/") and Path(f.path).name == "h.sh"]
+    flagged = [f for f in out.findings if (f.rule.startswith("delivery/") or f.rule == "script/stdin-read-partly")
+               and Path(f.path).name == "h.sh"]
     assert [(f.rule, f.line) for f in flagged] == ([] if twin else [(rule, line)])
 
 
@@ -199,6 +239,13 @@ def test_a_block_the_shell_itself_loses_is_flagged_at_the_line_to_change(tmp_pat
     'set -e\ncheck() {\n  case "$1" in *rm*) echo no >&2; return 2 ;; esac\n}\ncheck "$(cat)"\necho "checked" >&2\n',
     'check() {\n  case "$1" in *rm*) echo no >&2; return 2 ;; esac\n}\ncheck "$(cat)" || exit $?\necho ok >&2\n',
     'check() {\n  case "$1" in *rm*) echo no >&2; return 2 ;; esac\n}\nexit $(check "$(cat)")\n',
+    # a wrapper that reads the status it saved and passes it on, or exits 2 of its own
+    'python3 "$(dirname "$0")/$1"\nrc=$?\nif [ "$rc" -ne 0 ]; then echo "guard said $rc" >&2; fi\nexit "$rc"\n',
+    'timeout 20 python3 "$(dirname "$0")/$1"\nrc=$?\n[ "$rc" -eq 2 ] && exit 2\necho "allowed" >&2\n',
+    "trap 'echo \"hook failed\" >&2; exit 2' ERR\npython3 \"$(dirname \"$0\")/$1\"\n",
+    # the input read whole; only a copy for the log is cut
+    'payload=$(cat)\nprintf "%s" "$payload" | head -c 200 >&2\nprintf "%s" "$payload" | python3 "$(dirname "$0")/$1"\n',
+    'payload=$(cat)\necho "input: ${payload:0:80}" >&2\npython3 "$(dirname "$0")/$1" <<<"$payload"\n',
 ])
 def test_near_misses_that_keep_the_block_stay_clean(tmp_path, text):
     base = tmp_path / "project"
@@ -233,6 +280,20 @@ def test_tools_run_side_by_side_before_a_bare_wait_are_no_lost_checks():
     assert [place.rule for place in shell_status.lost(checks, at)] == ["exit-2-lost"]
 
 
+@pytest.mark.parametrize("runs, line", [("bash -e {path}", 3), ("sh -eu {path}", 3), ("bash -o errexit {path}", 3),
+                                        ("bash {path}", None), ("bash -u {path}", None)])
+def test_errexit_the_command_turns_on_is_flagged_at_the_command(tmp_path, runs, line):
+    """`bash -e h.sh`: errexit from the shell's command line, which the script never sets; the
+    command is the line to change, the script's failing line its related place."""
+    base = tmp_path / "project"
+    _write(base, {"h.sh": "#!/bin/bash\ncat >/dev/null\ngrep -q TODO /dev/null\n" + BLOCK + "exit 2\n"}, "h.sh")
+    command = runs.format(path='"$CLAUDE_PROJECT_DIR"/.claude/hooks/h.sh')
+    assert (_status(base, command) == 2) == (line is None)
+    out = doctor(base, {".claude/settings.json": settings(command=command)})
+    hits = [f for f in out.findings if f.rule == "delivery/errexit-exits-early"]
+    assert [(Path(f.path).name, f.related[0]["line"]) for f in hits] == ([("settings.json", line)] if line else [])
+
+
 @pytest.mark.parametrize("runs, flagged", [("{path}", True), ("bash {path}", False)])
 def test_the_shebangs_errexit_holds_only_where_the_file_runs_by_its_shebang(tmp_path, runs, flagged):
     """`#!/bin/bash -e`: run as `bash h.sh`, the #! line is a comment and errexit is off."""
@@ -260,3 +321,37 @@ def test_errexit_before_a_json_refusal_is_flagged_and_before_an_allow_it_is_not(
     assert _status(base, command) == 128  # (the answer never printed)
     out = doctor(base, {".claude/settings.json": settings(command=command)})
     assert [f.line for f in out.findings if f.rule == "delivery/errexit-exits-early"] == ([4] if flagged else [])
+
+
+DISPATCH = ('#!/bin/bash\ninput=$(cat)\ncase "$1" in\n  pre)\n    case "$input" in *rm*) ' + BLOCK.strip() +
+            '; exit 2 ;; esac\n    ;;\n  post)\n    echo "formatted" >&2\n    ;;\nesac\nexit 0\n')
+
+
+@pytest.mark.parametrize("pre, post, found", [
+    ("pre", "post", []),
+    ("PreToolUse", "PostToolUse", [("delivery/argument-unmatched", "PreToolUse")]),  # another spelling: no arm runs
+    ("post", "pre", [("script/exit-2-does-not-block", "PostToolUse")]),  # swapped: the block runs after the call
+])
+def test_a_script_that_branches_on_the_argument_its_handler_passes(tmp_path, pre, post, found):
+    """`hook.sh pre` on PreToolUse and `hook.sh post` on PostToolUse: each handler runs the arm its
+    argument names (scripts/arguments.py reads `case "$1"` and `if [ "$1" = ... ]` as regions)."""
+    base = tmp_path / "project"
+    command = _write(base, {"h.sh": DISPATCH}, "h.sh")
+    assert (_status(base, f"{command} {pre}") == 2) == (pre == "pre")  # (the payload names rm)
+    out = doctor(base, {".claude/settings.json": {"hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": f"{command} {pre}"}]}],
+        "PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": f"{command} {post}"}]}]}}})
+    hits = [f for f in out.findings if f.rule in ("delivery/argument-unmatched", "script/exit-2-does-not-block")]
+    assert [(f.rule, next(e for e in ("PreToolUse", "PostToolUse") if e in f.message)) for f in hits] == found
+
+
+def test_the_shell_reads_the_arguments_branches_as_regions():
+    def line_of(offset: int) -> int:
+        return code.count("\n", 0, offset) + 1
+
+    code = ('mode="${1:-pre}"\nif [ "$mode" = stop ]; then\n  exit 0\nelse\n  echo go\nfi\n'
+            'case $1 in\n  a) x ;;\n  b|c) y ;;\n  *) z ;;\nesac\n[[ $2 == q ]] && exit 0\n')
+    regions = arguments.shell(code, parsed_once(code), line_of)
+    assert sorted(regions) == sorted([arguments.Region(3, 3, "stop", True), arguments.Region(5, 5, "stop", False),
+                                      arguments.Region(8, 8, "a", True), *(arguments.Region(10, 10, name, False)
+                                                                             for name in ("a", "b", "c"))])

@@ -115,11 +115,12 @@ def run_claude(project_dir: Path, home_dir: Path, turns: Sequence[Turn], *,
         return Run(code, events, err, api.tool_results(), list(api.requests), timed_out)
 
 
-def run_gates(project_dir: Path, home_dir: Path, gates: Sequence[str], *, claude: Path | str | None = None) -> tuple[set[str], Run]:
+def run_gates(project_dir: Path, home_dir: Path, gates: Sequence[str], *, claude: Path | str | None = None,
+              env: Mapping[str, str] | None = None) -> tuple[set[str], Run]:
     """The gates whose call ran, and the run: the model calls `touch ran-GATE.txt` once per gate, in one session
     (each gate is a hook that should refuse its own call), and the file says the call ran."""
     calls = [{"tool": "Bash", "input": {"command": f"touch ran-{gate}.txt"}} for gate in gates]
-    run = run_claude(project_dir, home_dir, calls, claude=claude, timeout=240)
+    run = run_claude(project_dir, home_dir, calls, claude=claude, timeout=240, env=env)
     assert run.returncode == 0, run.stderr
     return {gate for gate in gates if (project_dir / f"ran-{gate}.txt").exists()}, run
 

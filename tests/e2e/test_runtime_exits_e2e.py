@@ -75,6 +75,17 @@ GATES = {
         'const child = require("child_process").spawnSync("python3", [__dirname + "/slow.py"], { timeout: 500 });\n'
         'if (child.status === null) console.error("no touching here: the check did not finish");\n'
         "process.exit(child.status ?? 2);\n")),
+    "check_true": ("check_true.py", PY_HEAD, (
+        'subprocess.run([sys.executable, __file__.replace("check_true.py", "child.py")], check=True)  # HERE\n',
+        'sys.exit(subprocess.run([sys.executable, __file__.replace("check_true.py", "child.py")]).returncode)\n')),
+    "mapped": ("mapped.py", PY_HEAD, (
+        'rc = subprocess.call([sys.executable, __file__.replace("mapped.py", "child.py")])\nif rc != 0:\n'
+        '    sys.exit(1)  # HERE\n',
+        'rc = subprocess.call([sys.executable, __file__.replace("mapped.py", "child.py")])\nif rc != 0:\n'
+        '    sys.exit(rc)\n')),
+    "debug": ("debug.js", NODE_HEAD, (
+        'console.debug("checking", input.tool_name);  // HERE\n' + DENY_JS,
+        'console.warn("checking", input.tool_name);\n' + DENY_JS)),
     "popen": ("popen.py", PY_HEAD, (
         'subprocess.Popen(["git", "rev-parse", "--show-toplevel"]).wait()  # HERE\n' + DENY_PY,
         'subprocess.Popen(["git", "rev-parse", "--show-toplevel"], stdout=subprocess.DEVNULL).wait()\n' + DENY_PY)),
@@ -103,6 +114,7 @@ PARTIAL = {
 RULES = {"throw": "script/exit-1-fails-open", "rejection": "script/exit-1-fails-open",
          "bun_shell": "script/text-before-json", "inherit": "script/text-before-json",
          "popen": "script/text-before-json", "bun_dispatch": "delivery/exit-2-lost", "bun_spawn": "delivery/exit-2-lost",
+         "check_true": "delivery/exit-2-lost", "mapped": "delivery/exit-2-lost", "debug": "script/text-before-json",
          "timeout": "delivery/exit-2-lost", "first_chunk": "script/stdin-read-partly",
          "os_read": "script/stdin-read-partly"}
 

@@ -10,7 +10,13 @@ input to log it and runs its guard without it (or runs it with </dev/null), a `g
 the deny JSON; `set -e` ending the script at a lookup of the branch's upstream (128) or, through a
 function called as a statement, at a `git merge-base`; an ERR trap that exits 0; a function whose
 `return 2` the next line replaces; a value read by jq without -r (its quotes kept) tested with `^`;
-pushd printing the directory stack before the deny JSON. Every gate runs on every call (one matcher), and lets through the calls that do not
+pushd printing the directory stack before the deny JSON; a wrapper that saves its guard's status and
+ends with an `if` whose condition is false, or whose ERR trap exits 1 when the guard fails; the
+input read with `head -c 100`; and the command line in the settings: a guard whose main() returns 2
+piped into `tee`, a deny JSON appended to a log file (`>>`), a guard run with `bash -e`, an `echo`
+before the deny JSON and one after it, and a guard's stderr sent to /dev/null (refused all the same,
+without its reason); a `cd .claude`
+that the CDPATH the CLI inherits makes print the folder before the deny JSON. Every gate runs on every call (one matcher), and lets through the calls that do not
 name its token. The real CLI runs the call past each broken gate and not past its twin; doctor
 flags each broken gate at the line marked `HERE`, with the rule named, and not its twin.
 """
@@ -176,6 +182,73 @@ if "TOKEN" in json.load(sys.stdin)["tool_input"]["command"]:
     sys.exit(2)
 """
 
+IF_LAST = """\
+#!/bin/bash
+timeout 20 "$@"
+rc=$?
+if [ "$rc" -ge 124 ]; then  # HERE
+  echo "the guard timed out" >&2
+fi
+"""
+ERR_WRAPPER = """\
+#!/bin/bash
+trap 'echo "hook failed at line $LINENO" >&2; exit 1' ERR
+"$@"  # HERE
+"""
+CUT = """\
+#!/bin/bash
+payload=$(head -c 100)  # HERE
+cmd=$(printf '%%s' "$payload" | jq -r '.tool_input.command // empty' 2>/dev/null)
+case "$cmd" in *TOKEN*) %s ;; esac
+exit 0
+""" % BLOCK
+CD = """\
+#!/bin/bash
+cmd=$(jq -r .tool_input.command)
+if [[ $cmd == *TOKEN* ]]; then
+  cd .claude  # HERE
+  jq -n '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no"}}'
+fi
+"""
+GREP_FIRST = """\
+#!/bin/bash
+input=$(cat)
+grep -q TODO /dev/null
+case "$input" in *TOKEN*) %s ;; esac
+exit 0
+""" % BLOCK
+MAIN_RETURNS_2 = """\
+import json, sys
+def main():
+    if "TOKEN" in json.load(sys.stdin)["tool_input"]["command"]:
+        print("Blocked: TOKEN", file=sys.stderr)
+        return 2
+    return 0
+sys.exit(main())
+"""
+DENIES = """\
+import json, sys
+if "TOKEN" in json.load(sys.stdin)["tool_input"]["command"]:
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                             "permissionDecisionReason": "TOKEN is not allowed"}}))
+"""
+CDPATH = {"CDPATH": ".:/tmp"}  # the user's environment, which the CLI hands its hooks (its settings' env: not CDPATH)
+HOOKS = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/'
+# the command line in the settings decides: name: (the rule, the script, the broken command, its twin)
+COMMAND_CASES = {
+    "cmdtee": ("command/block-swallowed", MAIN_RETURNS_2, f"python3 {HOOKS}TOKEN.py | tee -a {HOOKS}TOKEN.log",
+               f"python3 {HOOKS}TOKEN.py"),
+    "cmdlog": ("command/answer-diverted", DENIES, f"python3 {HOOKS}TOKEN.py >> {HOOKS}TOKEN.log",
+               f"python3 {HOOKS}TOKEN.py | tee -a {HOOKS}TOKEN.log"),
+    "cmderrexit": ("delivery/errexit-exits-early", GREP_FIRST, f"bash -e {HOOKS}TOKEN.sh", f"bash {HOOKS}TOKEN.sh"),
+    "cmdecho": ("command/text-beside-answer", DENIES, f'echo "[hook] checking" && python3 {HOOKS}TOKEN.py',
+                f'echo "[hook] checking" >&2 && python3 {HOOKS}TOKEN.py'),
+    # refused either way: the broken one without its reason (asserted below)
+    "cmdreason": ("command/block-reason-dropped", GUARD, f"python3 {HOOKS}TOKEN.py 2>/dev/null", f"python3 {HOOKS}TOKEN.py"),
+    "cmddone": ("command/text-beside-answer", DENIES, f"python3 {HOOKS}TOKEN.py; echo done",
+                f"python3 {HOOKS}TOKEN.py; echo done >&2"),
+}
+
 CASES = {  # name: (the rule, the broken gate, its twin)
     "pipe": ("delivery/exit-in-subshell", PIPED_LOOP,
              PIPED_LOOP.replace("jq -r .tool_input.command | while", "while").replace(
@@ -202,6 +275,13 @@ CASES = {  # name: (the rule, the broken gate, its twin)
     "tee": ("delivery/exit-2-lost", TEE, "#!/bin/bash\nset -o pipefail\n" + TEE.split("\n", 1)[1], " TOKEN-guard.py"),
     "stdin": ("delivery/stdin-not-passed", STDIN, STDIN.replace('"$@"  # HERE', '"$@" <<<"$payload"'),
               ' python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/TOKEN-guard.py'),
+    "iflast": ("delivery/exit-2-lost", IF_LAST, IF_LAST + 'exit "$rc"\n',
+               ' python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/TOKEN-guard.py'),
+    "errwrap": ("delivery/exit-2-lost", ERR_WRAPPER, ERR_WRAPPER.replace("; exit 1'", "'"),
+                ' python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/TOKEN-guard.py'),
+    "cut": ("script/stdin-read-partly", CUT, CUT.replace("head -c 100", "cat")),
+    # the CLI (and doctor) run with a CDPATH, as from a user's shell: `cd .claude` prints the folder before the JSON
+    "cdpath": ("script/text-before-json", CD, CD.replace("cd .claude  # HERE", "cd .claude >/dev/null")),
 }
 
 
@@ -218,20 +298,36 @@ def test_blocks_the_shell_loses_let_the_call_run_on_the_real_cli_and_doctor_name
             (hooks / f"{token}-guard.py").write_text(GUARD.replace("TOKEN", token))
             gates.append(token)
             commands.append(f'bash "$CLAUDE_PROJECT_DIR"/.claude/hooks/{token}.sh' + "".join(args).replace("TOKEN", token))
-    (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-        {"type": "command", "command": command} for command in commands]}]}}))
+    for name, (_, script, broken, twin) in COMMAND_CASES.items():
+        for kind, command in (("broken", broken), ("twin", twin)):
+            token = f"{name}-{kind}"
+            suffix = ".sh" if script.startswith("#!") else ".py"
+            (hooks / f"{token}{suffix}").write_text(script.replace("TOKEN", token))
+            gates.append(token)
+            commands.append(command.replace("TOKEN", token))
+    settings = project / ".claude" / "settings.json"  # (one command a line: the line a finding names)
+    settings.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": command} for command in commands]}]}}, indent=1))
     subprocess.run(["git", "init", "-q", str(project)], check=True)
 
-    ran, run = run_gates(project, home, gates, claude=claude_cli)
+    ran, run = run_gates(project, home, gates, claude=claude_cli, env=CDPATH)
     # what the real CLI did with each gate's answer (Claude Code CLAUDE_VERSION)
-    assert ran == {token for token in gates if token.endswith("-broken")}, (CLAUDE_VERSION, run.tool_results)
+    assert ran == {token for token in gates if token.endswith("-broken") and token != "cmdreason-broken"}, (
+        CLAUDE_VERSION, run.tool_results)
+    reasons = {token: next(r["content"] for r in run.tool_results if f"{token}.py" in str(r["content"]))
+               for token in ("cmdreason-broken", "cmdreason-twin")}
+    assert "Blocked: cmdreason-twin" in reasons["cmdreason-twin"], reasons
+    assert "Blocked" not in reasons["cmdreason-broken"] and "No stderr output" in reasons["cmdreason-broken"], reasons
 
-    doctor = hookwright("doctor", "--format", "json", home=home, project=project)
-    rules = {rule for rule, *_ in CASES.values()}
+    doctor = hookwright("doctor", "--format", "json", home=home, project=project, env=CDPATH)
+    rules = {rule for rule, *_ in [*CASES.values(), *COMMAND_CASES.values()]}
     flagged = {(f["path"].rsplit("/", 1)[1], f["rule"], f["line"]) for f in json.loads(doctor.stdout)["findings"]
                if f["rule"] in rules}
     expected = set()
     for name, (rule, broken, *_) in CASES.items():
         line = next(n for n, text in enumerate(broken.splitlines(), 1) if "HERE" in text)
         expected.add((f"{name}-broken.sh", rule, line))
+    lines = settings.read_text().splitlines()
+    for name, (rule, *_) in COMMAND_CASES.items():
+        expected.add(("settings.json", rule, next(n for n, text in enumerate(lines, 1) if f"{name}-broken." in text)))
     assert flagged == expected

@@ -22,9 +22,11 @@ from ...patterns import lazy
 from .. import disk, handler_facts
 from ..model import HOST_NAMES, ConfigFile, Context, Finding, Handler, RuleTable, cached_property, rule_by_id
 from ..scripts import bashisms
+from ..scripts import delivery as script_delivery
 from ..shell.interpret import PYTHON
 from ..shell.lex import Lexer, Unreadable
 from ..shell.results import Invocation, Resolution
+from ..shell.streams import HOST_STDERR, HOST_STDOUT, streams
 from .installs import install_target
 
 # `${NAME:-...}` falls back to something else and is left alone
@@ -390,9 +392,72 @@ def _block_swallowed(ctx: Context, command: Command) -> Iterator[Finding]:
     for inv, facts in handler_facts.script_facts(handler):
         if inv.sets_status and not inv.tolerated or not facts.readable or ANSWER_KEYS & set(facts.answers):
             continue
-        if any(site.what == "exit 2" for site in facts.blocks):
+        if facts.exits_2():
             yield ctx.finding("command/block-swallowed", command.file, command.keys,
                               script=_quote(inv.script or str(inv.path)))
+            return
+
+
+@RULES.rule("command/answer-diverted")
+def _answer_diverted(ctx: Context, command: Command) -> Iterator[Finding]:
+    """A script that answers with a JSON decision on stdout, run where the command sends its stdout
+    elsewhere (`> log`, `| tee log >/dev/null`, `| logger`, `>&2`): the host reads no answer."""
+    if command.exec_form:
+        return
+    for inv, facts in handler_facts.script_facts(command.handler):
+        keys = [key for key in facts.answers if key in ANSWER_KEYS]
+        if not keys or inv.script is None:
+            continue
+        name = Path(inv.script).name
+        fate = next((s.stdout for s in streams(command.written) if any(name in w.text for w in s.command.plain)), None)
+        if fate is not None and fate != HOST_STDOUT:
+            yield ctx.finding("command/answer-diverted", command.file, command.keys, script=_quote(inv.script),
+                              key=keys[0], where=fate)
+            return
+
+
+@RULES.rule("command/block-reason-dropped")
+def _block_reason_dropped(ctx: Context, command: Command) -> Iterator[Finding]:
+    """A script that refuses by exiting 2, its reason on stderr, run where the command sends its
+    stderr elsewhere (`2>/dev/null`, `2>>log`, `2>&1`): the block lands, its reason does not."""
+    handler = command.handler
+    if command.exec_form or handler.event not in command.adapter.exit_2_blocks:
+        return
+    for inv, facts in handler_facts.script_facts(handler):
+        if inv.script is None or inv.tolerated or not inv.sets_status or not facts.readable or not facts.exits_2() \
+                or ANSWER_KEYS & set(facts.answers):
+            continue  # (a block the command swallows: command/block-swallowed)
+        name = Path(inv.script).name
+        fate = next((s.stderr for s in streams(command.written) if any(name in w.text for w in s.command.plain)), None)
+        if fate is not None and fate != HOST_STDERR:
+            yield ctx.finding("command/block-reason-dropped", command.file, command.keys, script=_quote(inv.script),
+                              where=fate)
+            return
+
+
+@RULES.rule("command/text-beside-answer")
+def _text_beside_answer(ctx: Context, command: Command) -> Iterator[Finding]:
+    """A command line that runs, beside a script answering with a JSON decision, another command
+    whose text reaches the same stdout (`echo "checking" && guard.py`, `git status; guard.py`,
+    `guard.py; echo done`): the host reads one JSON object or nothing."""
+    if command.exec_form:
+        return
+    answering = [Path(inv.script).name for inv, facts in handler_facts.script_facts(command.handler)
+                 if inv.script is not None and any(key in ANSWER_KEYS for key in facts.answers)]
+    if not answering:
+        return
+    every = streams(command.written)
+    if not any(s.stdout == HOST_STDOUT and any(name in w.text for w in s.command.plain for name in answering)
+               for s in every):
+        return  # (the answer itself does not reach the host: command/answer-diverted)
+    for found in every:
+        words = [w.text for w in found.command.plain]
+        if found.stdout != HOST_STDOUT or not words or any(name in w for w in words for name in answering):
+            continue
+        if words[0] in ("echo", "printf", "pwd", "date", "ls", "env") or (words[0] == "cat" and len(words) > 1) \
+                or script_delivery.prints_on_stdout(words[0], words[1:]):
+            yield ctx.finding("command/text-beside-answer", command.file, command.keys, text=" ".join(words)[:60],
+                              script=answering[0])
             return
 
 

@@ -76,10 +76,21 @@ def _errexit_exits_early(script: Script) -> Iterator[Finding]:
     """Under `set -e` (or an ERR trap that exits), each command whose failure is an ordinary
     outcome ends the script with its own status before its `exit 2` or its JSON answer."""
     handlers = _blocking(script)
-    direct = [h for h in handlers if _by_shebang(h)]
+    flagged = [h for h in handlers if _errexit_flag(h, script.facts.path)]
+    direct = [h for h in handlers if _by_shebang(h)] + flagged
     for place in script.facts.flow.lost_blocks:
-        if place.rule == "errexit-exits-early" and (direct if place.shebang else handlers):
-            yield from _report(script, direct if place.shebang else handlers, [place])
+        who = direct if place.shebang else flagged if place.flag else handlers
+        if place.rule != "errexit-exits-early" or not who:
+            continue
+        if place.flag and not (place.status == "1" and script.code.claude_fails_closed):
+            handler = who[0]  # (at the command that turns errexit on: the script alone does not end early)
+            related = [{"path": str(script.facts.path), "line": place.line, "column": place.column,
+                        "message": f"the line of {script.facts.path.name} that fails"}]
+            yield script.ctx.finding("delivery/errexit-exits-early", handler.file, handler.keys + ("command",),
+                                     related, variant="flag", script=script.facts.path.name, how=place.how,
+                                     status=place.status, action=_action(handler))
+        elif not place.flag:
+            yield from _report(script, who, [place])
 
 
 @RULES.rule("delivery/status-masked")
@@ -93,6 +104,21 @@ def _by_shebang(handler: Handler) -> bool:
     not `bash file.sh`, where the shell given reads the file and the #! line is a comment."""
     main = handler_facts.resolution(handler).main
     return main is None or main.direct or main.interpreter is None
+
+
+def _errexit_flag(handler: Handler, path: Path) -> bool:
+    """The handler's command starts the shell that reads the script with errexit on (`bash -e
+    file.sh`, `sh -eu file.sh`, `bash -o errexit file.sh`)."""
+    runs = handler_facts.resolution(handler).runs or ()
+    if path not in runs:
+        return False
+    words = [w for w in runs[:runs.index(path)] if isinstance(w, str)]
+    start = max((i for i, w in enumerate(words) if SHELLS.match(w.rsplit("/", 1)[-1])), default=None)
+    if start is None:
+        return False
+    flags = words[start + 1:]
+    return any(ERREXIT_FLAG.match(w) for w in flags) or any(
+        a[-1:] in "oO" and a.startswith("-") and b == "errexit" for a, b in zip(flags, flags[1:]))
 
 
 def _shell_lost(script: Script, rule: str) -> Iterator[Finding]:
@@ -133,6 +159,8 @@ def _exit_before_async_work(script: Script) -> Iterator[Finding]:
                              what=early.what, started=early.started)
 
 
+SHELLS = lazy(r"(?:ba|da|k|z)?sh$")
+ERREXIT_FLAG = lazy(r"-[a-zA-Z]*e[a-zA-Z]*$")
 UNBUFFERED = lazy(r"PYTHONUNBUFFERED|\bpython[\d.]*\s+(?:-[a-zA-Z]+\s+)*-[a-zA-Z]*u", needs=("PYTHON", "python"))
 
 
@@ -149,6 +177,30 @@ def _stdin_not_passed(script: Script) -> Iterator[Finding]:
             yield script.finding("delivery/stdin-not-passed", Place(place.line, place.column), script.handlers,
                                  how=place.how, child=readers[0].name)
             return
+
+
+@RULES.rule("delivery/argument-unmatched")
+def _argument_unmatched(script: Script) -> Iterator[Finding]:
+    """A shell script that branches on its first argument (`case "$1" in pre) ...`, `if [ "$1" =
+    post ]`), run by a handler whose first argument none of those branches names: the part the
+    hook was meant to run never does (a typo, another spelling of the event's name)."""
+    flow = script.facts.flow
+    names = sorted({r.argument for r in flow.argv_regions if r.given})
+    blocks = any(r.given and r.first <= e.at.line <= r.last for r in flow.argv_regions for e in flow.exits
+                 if e.status == 2)
+    if script.facts.language != "shell" or not names or (len(names) < 2 and not blocks):
+        return  # (one `if [ "$1" = --help ]` in a wrapper is no dispatch on the argument)
+    for handler in script.handlers:
+        for args in script.arguments_of(handler):
+            if args and args[0] not in names and "$" not in args[0] and "/" not in args[0]:
+                first = min(r.first for r in script.facts.flow.argv_regions)
+                yield script.ctx.finding(
+                    "delivery/argument-unmatched", handler.file, handler.keys + ("command",),
+                    [{"path": str(script.facts.path), "line": first, "column": 1,
+                      "message": f"the first of {script.facts.path.name}'s branches on its argument"}],
+                    argument=args[0], script=script.facts.path.name, names=", ".join(f"`{n}`" for n in names),
+                    event=handler.event)
+                return
 
 
 def _children(script: Script, handlers: list[Handler], child: str) -> list[Path]:
@@ -198,7 +250,7 @@ def _blocks_by_exit_2(path: Path | None) -> bool:
     child = keys.analyse(path)
     if not child.readable or ANSWERS & set(child.answers):
         return False
-    return any(s.what == "exit 2" for s in child.blocks) or any(e.status == 2 for e in child.flow.exits)
+    return child.exits_2()
 
 
 def _action(handler: Handler) -> str:

@@ -18,6 +18,7 @@ from typing import Callable, Iterable, NamedTuple
 
 from ...document import LineIndex
 from ...patterns import lazy
+from ..shell.tree import AndOr, commands
 
 Close = Callable[[str, int], int]  # the offset of the brace that closes the one at an offset
 Balanced = Callable[[str, int], str]  # the text up to the parenthesis that closes the one before an offset
@@ -226,3 +227,77 @@ def _enclosing_end(code: str, offset: int, close: Close) -> int:
             depth -= 1
     return len(code) - 1
 
+
+
+# ---- shell ---------------------------------------------------------------------------------------
+
+SH_ARGUMENT = lazy(r"""^\$\{?1(?:[:]?[-=?][^}]*)?\}?$""")  # $1, ${1}, ${1:-pre}
+SH_ALIAS = lazy(r"""(?:^|[\s;])(?:local\s+|readonly\s+|declare\s+)?(?P<name>[A-Za-z_]\w*)=["']?\$\{?1(?:[:]?[-=?][^}"'\s]*)?\}?["']?(?=[\s;]|$)""",
+                re.M, needs=("1",))
+SH_GLOB = frozenset("*?[")
+
+
+def shell(code: str, tree_of: Callable[[], list[AndOr] | None], line_of: Callable[[int], int]) -> tuple[Region, ...]:
+    """The regions of a shell script's tests of its first argument (`$1`, or a variable set from
+    it): each arm of a `case "$1" in pre) ... ;;` (the `*)` arm: none of the others' literals),
+    and an `if [ "$1" = pre ]`'s body and else."""
+    if "$1" not in code and "${1" not in code:
+        return ()
+    tree = tree_of()
+    if tree is None:
+        return ()
+    names = {m.group("name") for m in SH_ALIAS.finditer(code)}
+
+    def is_argument(text: str) -> bool:
+        return bool(SH_ARGUMENT.match(text)) or text.lstrip("$").strip("{}") in names
+
+    regions: list[Region] = []
+    for command in commands(tree):
+        if command.kind == "case" and command.words and is_argument(command.words[0].text):
+            literals = [[w.text for w in patterns] for patterns in command.patterns]
+            for patterns, listed in zip(literals, command.lists):
+                if not listed:
+                    continue
+                first, last = line_of(listed[0].at), line_of(_last_offset(listed))
+                if patterns == ["*"]:
+                    regions.extend(Region(first, last, other, False) for others in literals for other in others
+                                   if others != ["*"] and not SH_GLOB & set(other))
+                elif len(patterns) == 1 and not SH_GLOB & set(patterns[0]):
+                    regions.append(Region(first, last, patterns[0], True))
+        elif command.kind == "if" and len(command.lists) in (2, 3):
+            test = _sh_test(command.lists[0], is_argument)
+            if test is None:
+                continue
+            argument, given = test
+            for number, given_here in ((1, given), (2, not given)):
+                if number < len(command.lists) and command.lists[number]:
+                    listed = command.lists[number]
+                    regions.append(Region(line_of(listed[0].at), line_of(_last_offset(listed)), argument, given_here))
+    return tuple(regions)
+
+
+def _sh_test(condition: list[AndOr], is_argument: Callable[[str], bool]) -> tuple[str, bool] | None:
+    """(the literal, whether the test is true when it is given) of `[ "$1" = pre ]`, `[[ $1 == pre ]]`,
+    `test "$1" != pre` (either side)."""
+    if len(condition) != 1 or len(condition[0].pipelines) != 1 or len(condition[0].pipelines[0].commands) != 1:
+        return None
+    words = [w.text for w in condition[0].pipelines[0].commands[0].plain]
+    if words[:1] in (["["], ["[["]):
+        words = words[1:-1] if words[-1:] in (["]"], ["]]"]) else []
+    elif words[:1] == ["test"]:
+        words = words[1:]
+    else:
+        return None
+    if len(words) != 3 or words[1] not in ("=", "==", "!="):
+        return None
+    left, operator, right = words
+    literal = right if is_argument(left) else left if is_argument(right) else None
+    if literal is None or SH_GLOB & set(literal) or "$" in literal:
+        return None
+    return literal, operator != "!="
+
+
+def _last_offset(listed: list[AndOr]) -> int:
+    """The offset of the last word a list runs (a compound's inner lists included)."""
+    ends: list[int] = [statement.end for statement in listed] + [c.at for c in commands(listed)]
+    return max(ends)

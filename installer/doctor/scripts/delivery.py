@@ -29,7 +29,9 @@ from typing import Callable, Iterator, NamedTuple
 
 from ...patterns import lazy
 
-PY_RUNS = frozenset({"subprocess.run", "subprocess.call", "subprocess.Popen", "os.system", "run", "call", "Popen"})
+PY_RUNS = frozenset({"subprocess.run", "subprocess.call", "subprocess.Popen", "os.system", "run", "call", "Popen",
+                     "subprocess.check_call", "check_call", "subprocess.check_output", "check_output"})
+PY_CHECKED = frozenset({"subprocess.check_call", "check_call", "subprocess.check_output", "check_output"})  # raise on non-zero
 PY_EXITS = frozenset({"sys.exit", "exit", "quit"})  # (os._exit ends the process at once: nothing catches it)
 # what starts a thread (its target's SystemExit never leaves it), and where a positional target sits
 THREAD_STARTS = frozenset({"threading.Thread", "Thread", "threading.Timer", "Timer", "_thread.start_new_thread",
@@ -51,6 +53,7 @@ class Lost(NamedTuple):
     child: str = ""  # the child script whose status is lost, as the code names it ("guard.py"); "": its own
     rule: str = "exit-2-lost"  # the rule (delivery/...) that reports it
     shebang: bool = False  # it holds only where the file runs by its #! line (`#!/bin/bash -e`), not `bash file`
+    flag: bool = False  # it holds only where the hook's command starts the shell with -e (`bash -e file`)
 
 
 # ---- Python ----------------------------------------------------------------------------------------
@@ -249,8 +252,19 @@ def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost]:
             yield Lost(node.lineno, node.col_offset + 1, f"{var} = os.system(...) is the child's wait status "
                        f"(exit 2 is 512), and sys.exit({var}) turns it into 0", "0")
             continue
-        if checked or _in_try(node, parents) or not child:
-            continue  # (check=True raises: the script's error handling decides)
+        checked = checked or name in PY_CHECKED
+        if checked and child:  # CalledProcessError: uncaught, python exits 1; caught, the handler decides
+            handler = _handler_around(node, parents)
+            if handler is None and not _in_try(node, parents):
+                yield Lost(node.lineno, node.col_offset + 1, f"{name}(...) raises CalledProcessError when the child "
+                           "exits non-zero, and uncaught, python exits 1 (not the child's 2)", "1", child)
+            elif handler is not None and not _passes_status_on(handler):
+                yield Lost(handler.lineno, handler.col_offset + 1, f"this handler takes the CalledProcessError "
+                           f"{name}(...) raises for the child's exit 2 and does not pass its returncode on",
+                           _handler_status(handler.body), child)
+            continue
+        if _in_try(node, parents) or not child:
+            continue
         if isinstance(parent, ast.Expr):
             yield Lost(node.lineno, node.col_offset + 1, f"{name}(...) runs the child script and drops its exit status",
                        "0", child)
@@ -261,6 +275,54 @@ def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost]:
             if use == "none":
                 yield Lost(node.lineno, node.col_offset + 1,
                            f"{name}(...) runs the child script, and its exit status ({var}) is never passed on", "0", child)
+            elif use == "read" and not _exit_of(nodes, var):
+                mapped = _exit_on_test_of(nodes, var)  # if rc != 0: sys.exit(1): every failure made one status
+                if mapped is not None:
+                    status = _status(mapped.args[0], {})
+                    yield Lost(mapped.lineno, mapped.col_offset + 1, f"this exit replaces the child's status ({var}, "
+                               "2 when it refuses) with its own", str(int(status) if isinstance(status, int) else 1),
+                               child)
+
+
+def _handler_around(node: ast.AST, parents: dict[int, ast.AST]) -> ast.ExceptHandler | None:
+    """The except clause that catches what `node` raises: CalledProcessError, SubprocessError,
+    Exception or anything (the first such handler of the innermost try around it)."""
+    at, inner = parents.get(id(node)), node
+    while at is not None and not isinstance(at, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if isinstance(at, ast.Try) and inner in at.body:
+            for handler in at.handlers:
+                caught = {_name(t).rsplit(".", 1)[-1] for t in ast.walk(handler.type)} if handler.type else {""}
+                if caught & {"", "CalledProcessError", "SubprocessError", "Exception", "BaseException"}:
+                    return handler
+        inner, at = at, parents.get(id(at))
+    return None
+
+
+def _passes_status_on(handler: ast.ExceptHandler) -> bool:
+    """Whether a handler passes the child's status on: it reads returncode, raises, or exits 2."""
+    for node in ast.walk(handler):
+        if isinstance(node, ast.Raise) or (isinstance(node, ast.Attribute) and node.attr == "returncode"):
+            return True
+        if isinstance(node, ast.Call) and _name(node.func) in PY_EXITS and node.args and _status(node.args[0], {}) == 2:
+            return True
+    return False
+
+
+def _exit_of(nodes: list[ast.AST], var: str) -> bool:
+    """Whether an exit hands on a value made from the variable (sys.exit(rc), sys.exit(r.returncode))."""
+    return any(isinstance(node, ast.Call) and _name(node.func) in PY_EXITS | {"SystemExit"} and node.args
+               and any(isinstance(n, ast.Name) and n.id == var for n in ast.walk(node.args[0])) for node in nodes)
+
+
+def _exit_on_test_of(nodes: list[ast.AST], var: str) -> ast.Call | None:
+    """The exit with a constant status other than 2 in the body of an `if` that tests the variable."""
+    for node in nodes:
+        if isinstance(node, ast.If) and any(isinstance(n, ast.Name) and n.id == var for n in ast.walk(node.test)):
+            for inner in (n for stmt in node.body for n in ast.walk(stmt)):
+                if isinstance(inner, ast.Call) and _name(inner.func) in PY_EXITS and inner.args \
+                        and isinstance(_status(inner.args[0], {}), int) and _status(inner.args[0], {}) not in (0, 2):
+                    return inner
+    return None
 
 
 def _in_try(node: ast.AST, parents: dict[int, ast.AST]) -> bool:

@@ -206,6 +206,9 @@ class Flow:
         self.import_time_text: Write | None = None
         # a shell variable read by a jq without -r (its quotes kept) and tested with an anchored pattern
         self.quoted_values: tuple[quoted.QuotedValue, ...] = ()
+        # `cd NAME` to a name CDPATH may find, on stdout: the folder it prints where the hook inherits a
+        # CDPATH from the user's environment, which the script cannot know
+        self.cdpath_writes: tuple[Write, ...] = ()
         # a read of stdin that stops before the end of a large payload: (what, where) (runtimes.py)
         self.partial_reads: tuple[tuple[str, Place], ...] = ()
         # Python: the names whose log calls this file sends to stdout ("logging": the root logger, which
@@ -214,10 +217,11 @@ class Flow:
         self.stdout_loggers: frozenset[str] = frozenset()
         self.log_calls: tuple[tuple[str, Place], ...] = ()
 
-    def mixed_output(self) -> tuple[Write, Write] | None:
+    def mixed_output(self, cdpath: bool = False) -> tuple[Write, Write] | None:
         """A text (or echoed input) write and a JSON write that one run can both make: stdout is
-        then not one JSON object, so Claude Code reads it as plain text."""
-        texts = [w for w in self.writes if w.kind != STDOUT_JSON]
+        then not one JSON object, so Claude Code reads it as plain text. `cdpath`: the hook runs
+        with a CDPATH, so a `cd NAME` prints too."""
+        texts = [w for w in (*self.writes, *(self.cdpath_writes if cdpath else ())) if w.kind != STDOUT_JSON]
         answers = [w for w in self.writes if w.kind == STDOUT_JSON]
         for text in texts:
             for answer in answers:
@@ -284,9 +288,13 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
     flow = _shell(code, at, common, path)
     tree_of = parsed_once(code)
     flow.quoted_values = quoted.kept_quotes(code, at, tree_of)
+    flow.argv_regions = arguments.shell(code, tree_of, lambda offset: at(offset)[0])
     flow.lost_blocks = delivery.shell(code, at, any(e.status == 2 for e in flow.exits)
                                       or delivery.SCRIPT_NAME.search(code) is not None) \
         + shell_status.lost(code, at, text.split("\n", 1)[0], tree_of)
+    # (the input read in part: the rule every language shares, script/stdin-read-partly)
+    flow.partial_reads = tuple((p.how, Place(p.line, p.column)) for p in flow.lost_blocks if p.rule == "input-cut-short")
+    flow.lost_blocks = tuple(p for p in flow.lost_blocks if p.rule != "input-cut-short")
     return flow
 
 
@@ -938,6 +946,10 @@ def _to_stdout(call: ast.Call) -> tuple[str, Place] | None:
     return None
 
 
+ECHOES = frozenset({"click.echo", "click.secho", "typer.echo", "typer.secho"})
+PRETTY_PRINTS = frozenset({"pprint", "pprint.pprint", "pp", "pprint.pp"})
+
+
 def _py_write(call: ast.Call, name: str, strings: "_PyStrings | None",
               loggers: Collection[str] = ()) -> tuple[str, str] | None:
     """(json | text, what) for a call that writes on stdout, else None."""
@@ -955,6 +967,14 @@ def _py_write(call: ast.Call, name: str, strings: "_PyStrings | None",
         if not call.args:
             return None
         arg = call.args[0]
+    elif name in ECHOES:  # click.echo(...), typer.echo(...): stdout unless err=True
+        if not call.args or any(k.arg == "err" and not (isinstance(k.value, ast.Constant) and not k.value.value)
+                                for k in call.keywords):
+            return None
+        arg = call.args[0]
+    elif name in PRETTY_PRINTS:  # pprint(...) writes on stdout unless given a stream
+        return None if any(k.arg == "stream" for k in call.keywords) or len(call.args) > 1 else \
+            (STDOUT_TEXT, f"{name}(...)")
     elif name == "json.dump":
         return (STDOUT_JSON, "json.dump(...)") if len(call.args) > 1 and _name(call.args[1]) == "sys.stdout" else None
     else:
@@ -1306,7 +1326,7 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
 
     lines = shell_lines(code)
     starts = [start for start, _, _, _ in lines]
-    writes, exits, reads, stderr_answers = [], [], [], []
+    writes, exits, reads, stderr_answers, cdpath_writes = [], [], [], [], []
     unread_output = False
     trace = None
     order = 0
@@ -1359,6 +1379,11 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                         word == "cd" and cdpath and _relative_cd(_sh_args(rest)))):
                 writes.append(Write(STDOUT_TEXT, place(start), f"{word}{rest.rstrip()[:40]} (its own output)", branch,
                                     scope, _ends_run(line, end, lines, starts, offset), order))
+            elif word == "cd" and _relative_cd(_sh_args(rest)) and _sh_to_stdout(rest, around) \
+                    and not (before.debug or (isinstance(branch, Arms) and branch.debug)):
+                cdpath_writes.append(Write(STDOUT_TEXT, place(start), f"cd{rest.rstrip()[:40]} (the folder it prints, "
+                                           "found through the CDPATH the hook inherits)", branch, scope,
+                                           _ends_run(line, end, lines, starts, offset), order))
             if word in ("cat", "jq", "read") and not around.piped_in and "<" not in rest and _sh_reads_stdin(word, rest):
                 if not (word == "read" and SH_WHILE_READ.search(before.command())):
                     reads.append(StdinRead(place(start), branch, scope, order))
@@ -1366,10 +1391,12 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
         trace = Place(1, 1)
     if trace and SH_TRACE_TO_FILE.search(code):
         trace = None  # the trace goes to a file of its own
-    return Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads),
+    flow = Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads),
                 values=_sh_values(code, place), trace=trace, stderr_answers=tuple(stderr_answers),
                 unread_output=unread_output, **common,
                 new_inputs=_new_inputs(_labelled_objects(code, place)))
+    flow.cdpath_writes = tuple(cdpath_writes)
+    return flow
 
 
 class Around(NamedTuple):
@@ -1592,8 +1619,9 @@ def _sh_stdout_kind(word: str, rest: str, around: Around, code: str, end: int) -
 
 
 def _relative_cd(args: list[str]) -> bool:
-    """`cd NAME` to a name CDPATH may find (not a path from /, ., ~ or a variable)."""
-    return bool(args) and bool(args[0]) and args[0][0] not in "/.~$-"
+    """`cd NAME` to a name CDPATH may find (not a path from /, ./, ../, ~ or a variable; `.claude` is one)."""
+    return bool(args) and bool(args[0]) and args[0][0] not in "/~$-" and args[0] not in (".", "..") \
+        and not args[0].startswith(("./", "../"))
 
 
 def _sh_args(rest: str) -> list[str]:
@@ -1828,7 +1856,7 @@ def _perl(code: str, at: Offsets, common: Common) -> Flow:
 
 # ---- JavaScript / TypeScript --------------------------------------------------------------------------
 
-JS_WRITE = lazy(r"""(?<![\w.$])(?:console\.(?P<log>log|info)|process\.stdout\.write)\s*\(""",
+JS_WRITE = lazy(r"""(?<![\w.$])(?:console\.(?P<log>log|info|debug|dir|table)|process\.stdout\.write)\s*\(""",
                 needs=("console.", "process.stdout.write"))
 # an exit: process.exit (Deno.exit), process.exitCode, or a throw nothing catches (Node, Bun and Deno
 # then exit 1, whatever the class: docs/hosts/claude-code.md#what-a-runtime-does-on-its-own); a class is

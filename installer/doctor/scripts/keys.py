@@ -180,6 +180,11 @@ class ScriptFacts:
         # the status of the scripts it runs goes (checks/delivery.py)
         self.runs_scripts = runs_scripts
 
+    def exits_2(self) -> bool:
+        """It can end with status 2: an `exit 2`, or a `return 2` from the main() its status is
+        (the flow model's exits: `sys.exit(main())`, `process.exit(main())`)."""
+        return any(s.what == "exit 2" for s in self.blocks) or any(e.status == 2 for e in self.flow.exits)
+
     def rewrites(self, host: str = "claude") -> tuple[str, str]:
         """("yes" | "no" | "unknown", why)."""
         if not self.readable:

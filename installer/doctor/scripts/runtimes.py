@@ -144,6 +144,44 @@ def js_lost_statuses(code: str, place: Callable[[int], tuple[int, int]], close: 
                    "Bun.spawn runs the child script, and its exit status is never awaited (proc.exited)", "0", child[-1])
 
 
+    yield from _mapped_statuses(code, place, balanced)
+
+
+CHILD_RESULT = lazy(r"""(?:const|let|var)\s+(?P<var>[A-Za-z_$][\w$]*)\s*=\s*(?:await\s+)?(?:[\w$]+(?:\([^()]*\))?\.)?"""
+                    r"""(?P<fn>spawnSync|spawn|Bun\.spawn|Bun\.spawnSync)\s*\(""", needs=("spawn",))
+EXIT_HANDLER = lazy(r"""\.on\(\s*["'](?:exit|close)["']\s*,\s*(?:async\s*)?(?:function\s*\(\s*|\(\s*)?(?P<param>[A-Za-z_$][\w$]*)""",
+                    needs=("exit", "close"))
+
+
+def _mapped_statuses(code: str, place: Callable[[int], tuple[int, int]],
+                     balanced: Callable[[str, int], str]) -> Iterator[Lost]:
+    """Where a dispatcher turns its child script's status into 0 or 1 of its own: `process.exit(
+    r.status === 0 ? 0 : 1)`, `if (r.status !== 0) process.exit(1)`, an "exit" handler's
+    `process.exit(code ? 1 : 0)`; the child's 2 never reaches the host."""
+    for match in CHILD_RESULT.finditer(code):
+        arguments = balanced(code, match.end())
+        child = SCRIPT_NAME.findall(arguments)
+        if not child:
+            continue
+        rest_at = match.end() + len(arguments)
+        names = [rf"{re.escape(match.group('var'))}\s*\??\.\s*(?:status|exitCode)"]
+        handler = EXIT_HANDLER.search(code, rest_at)
+        if handler is not None and re.match(rf"\s*\)\s*(?:\.on|;?\s*{re.escape(match.group('var'))}\s*\.on)",
+                                            code[rest_at:handler.start() + 3]) is not None:
+            names.append(rf"(?<![\w$.]){re.escape(handler.group('param'))}\b")
+        alternatives = "|".join(names)
+        rest = code[rest_at:]
+        if re.search(rf"process\.exit(?:Code\s*=\s*|\s*\(\s*)(?:await\s+)?(?:{alternatives})\s*(?:\)|\?\?|\|\||;|$)", rest, re.M):
+            continue  # (the status passed on as it is)
+        mapped = re.search(rf"process\.exit(?:Code\s*=\s*|\s*\(\s*)[^;\n)]*(?:{alternatives})[^;\n)]*\?\s*[01]\s*:\s*[01]\b|"
+                           rf"\bif\s*\([^()\n]*(?:{alternatives})[^()\n]*\)\s*\{{?\s*(?:[^{{}};\n]*;\s*)?"
+                           rf"process\.exit(?:\s*\(\s*1\s*\)|Code\s*=\s*1\b)", rest)
+        if mapped is not None:
+            line, column = place(rest_at + mapped.start())
+            yield Lost(line, column, "this turns the child's status (2 when it refuses) into 0 or 1 of its own",
+                       "1", child[-1])
+
+
 def _reads_exit_code(code: str, start: int, end: int) -> bool:
     assigned = ASSIGNED.search(code, max(0, start - 60), start)
     return assigned is not None and re.search(

@@ -70,16 +70,23 @@ def lost(code: str, place: Callable[[int], tuple[int, int]], shebang: str = "",
     tree = (tree_of or parsed_once(code))()
     if tree is None:
         return ()
-    model = _Model(code, tree, place, _shebang_errexit(shebang or code))
+    by_shebang = _shebang_errexit(shebang or code)
+    model = _Model(code, tree, place, "shebang" if by_shebang else "")
     found = [*model.subshell_exits(), *model.errexit_stops(), *model.masked(), *model.traps(), *model.bare_wait(),
-             *model.wrapped(), *model.starved()]
+             *model.wrapped(), *model.starved(), *model.cut_input()]
+    if not by_shebang:  # (what errexit from the start would end early: where the command runs `bash -e file`)
+        found += [stop._replace(shebang=False, flag=True) for stop in _Model(code, tree, place, "flag").errexit_stops()
+                  if stop.shebang]
     return tuple(sorted(set(found)))
 
 
 class _Model:
     def __init__(self, code: str, tree: list[AndOr], place: Callable[[int], tuple[int, int]],
-                 shebang_errexit: bool = False) -> None:
+                 errexit_from_start: str = "") -> None:
         self.code = code
+        # errexit on from the first line: by the #! line ("shebang") or the hook's command (`bash -e`: "flag")
+        self.errexit_from_start = errexit_from_start
+        shebang_errexit = bool(errexit_from_start)
         self.shebang_errexit = shebang_errexit
         self.tree = tree
         self.place = place
@@ -202,7 +209,7 @@ class _Model:
         (`set -e`, or an ERR trap exiting with another status than 2), before a block: an `exit 2`,
         a `return 2`, a JSON decision, or a call of a function that makes one."""
         calls = self._errexit_calls()
-        points = self._block_points()
+        last_point = max(self._block_points(), default=-1)  # (a block after a place: one after it is the last)
         for where in self.where:
             statement = where.statement
             if where.tested or statement.background:
@@ -214,7 +221,7 @@ class _Model:
             if stop is None:
                 continue
             after = [statement.end] + ([calls[where.function][1]] if where.function in calls else [])
-            if not any(point > min(after) for point in points):
+            if last_point <= min(after):
                 continue
             counted = pipeline.commands if where.pipefail else pipeline.commands[-1:]
             failure = next((f for f in (self._fails(c, where.pipefail) for c in counted) if f), None)
@@ -226,7 +233,8 @@ class _Model:
             how, status = stop
             line, column = self._line(statement.at)
             errexit = calls[where.function][0] if where.function in calls else where.errexit
-            yield Lost(line, column, f"{how} {failure.why}, and that ends the script here with "
+            here = f"at line {line}" if self.errexit_from_start == "flag" and errexit == 0 else "here"
+            yield Lost(line, column, f"{how} {failure.why}, and that ends the script {here} with "
                        f"{'status ' + (status or failure.status) if status or failure.status else 'its status'} "
                        "before it reaches its `exit 2` or its answer", status or failure.status or "1",
                        rule="errexit-exits-early", shebang=errexit == 0 and not status and self.shebang_errexit)
@@ -246,6 +254,8 @@ class _Model:
         errexit = calls[where.function][0] if where.function else where.errexit
         if errexit < 0:
             return None
+        if errexit == 0 and self.errexit_from_start == "flag":
+            return f"under it{' (in ' + where.function + '() too)' if where.function else ''}", ""
         line = self._line(errexit)[0] if errexit > 0 else 1
         inside = f" (which {where.function}() runs under, called at line {self._line(calls[where.function][1])[0]})" \
             if where.function else ""
@@ -400,34 +410,62 @@ class _Model:
                     returning = command.kind == "simple" and command.head in self.returning
                     if (child is None or child[1]) and not returning:  # (exec: the child's status is the process's)
                         continue
-                    how = self._dropped(where, number, position, last)
+                    how, at = self._dropped(where, number, position, last)
                     if how and returning:
-                        yield self._lost(command.at, f"the script calls {command.head}() here, whose `return 2` is "
-                                         f"its block, and {how}", "exit-2-lost")
+                        yield self._lost(at or command.at, f"the script calls {command.head}() here, whose `return 2` "
+                                         f"is its block, and {how}", "exit-2-lost")
                         return
                     if how and child is not None:
-                        yield self._lost(command.at, f"the wrapper runs {child[0]} here and {how}", "exit-2-lost",
-                                         child=child[0])
+                        yield self._lost(at or command.at, f"the wrapper runs {child[0]} {'here' if at is None else 'on line ' + str(self._line(command.at)[0])} and {how}",
+                                         "exit-2-lost", child=child[0])
                         return
 
-    def _dropped(self, where: _Where, number: int, position: int, last: int) -> str:
+    def _dropped(self, where: _Where, number: int, position: int, last: int) -> tuple[str, int | None]:
         """How the status of a pipeline's part at (number, position) in a top-level statement is
-        lost on the way to the script's end, or ""."""
+        lost on the way to the script's end, and the offset of the statement that decides instead
+        where that is the line to change (None: the child's own); ("", None) where it is kept."""
         statement = where.statement
         if position < last and not where.pipefail and not self._followed_by_status_read(where):
             after = statement.pipelines[number].commands[last]
             return (f"pipes it into `{after.head or after.kind}`, whose status is the pipeline's (no "
-                    "`set -o pipefail`)")
+                    "`set -o pipefail`)"), None
         if number < len(statement.operators) and statement.operators[number] == "||":
             fallback = statement.pipelines[number + 1].commands[0]
-            if fallback.head != "exit" and fallback.kind == "simple":
-                return f"`|| {fallback.head}` takes its failure, and with it the status"
-            return ""
-        if number < len(statement.pipelines) - 1 or where.errexit >= 0 or self._passes_on(where) \
-                or where.siblings is not self.tree:  # (inside a compound command: what follows it is not followed)
-            return ""
+            exits = [c for c in ([fallback] if fallback.kind == "simple" else _own(fallback.lists[0] if fallback.lists
+                                                                                    else [])) if c.head == "exit"]
+            kept = any(len(c.plain) == 1 or c.plain[1].dynamic or c.plain[1].text == "2" for c in exits)
+            if kept or fallback.kind not in ("simple", "group"):
+                return "", None
+            what = f"exit {exits[0].plain[1].text}" if exits else fallback.head or "{ ... }"
+            return f"`|| {what}` takes its failure, and with it the status", None
+        trap = where.err_trap
+        if trap is not None and trap[0] not in ("2", "") and number == len(statement.pipelines) - 1 and (
+                position == last or where.pipefail):
+            status = trap[0] if trap[0] != "?" else "another status"
+            return (f"its failure runs the ERR trap set on line {self._line(trap[1])[0]}, which exits with {status}"
+                    ), None
+        if number < len(statement.pipelines) - 1 or where.errexit >= 0 or where.siblings is not self.tree \
+                or where.position == len(where.siblings) - 1:  # (inside a compound command: what follows is not followed)
+            return "", None
         following = where.siblings[where.position + 1]
-        return f"the commands after it (line {self._line(following.at)[0]}) set the status the script ends with"
+        if not self._followed_by_status_read(where):
+            return f"the commands after it (line {self._line(following.at)[0]}) set the status the script ends with", None
+        if self._exits_with_a_status(where.position + 1):
+            return "", None
+        final = self.tree[-1]
+        ends = _ends_with(final.pipelines[-1].commands[-1])
+        return (f"line {self._line(following.at)[0]} reads its status, but no `exit` passes it on: the script ends "
+                f"with the status of its last command here{ends}, not the child's"), final.at
+
+    def _exits_with_a_status(self, start: int) -> bool:
+        """From the top-level statement `start` on (and in any function), an `exit` or `return` with
+        a status it is given (`exit "$status"`, `exit $?`) or an `exit 2` of its own."""
+        def passes(command: Command) -> bool:
+            words = command.plain
+            return command.kind == "simple" and len(words) > 1 and words[0].text in ("exit", "return") and (
+                bool(words[1].dynamic) or words[1].text == "2")
+        bodies = [fn.lists[0] for fn in self.functions.values()]
+        return any(passes(c) for listed in [self.tree[start:], *bodies] for c in commands(listed))
 
     def starved(self) -> Iterator[Lost]:
         """A child started after the script has read all of its stdin (`payload=$(cat)`, `cat
@@ -455,6 +493,43 @@ class _Model:
                                      f"its end, so {child[0]} starts here with nothing on its stdin", "stdin-not-passed",
                                      child=child[0], status="")
                     return
+
+    def cut_input(self) -> Iterator[Lost]:
+        """The hook's input read only in part: `head -c N`, `dd ... count=N`, `read -n N`, `cut -c`
+        on stdin (or on what a `cat` of stdin pipes on, before anything parses it), or the
+        variable holding it cut with `${payload:0:N}`. The host sends all of it, a Write's whole
+        content included; cut, it is no longer JSON."""
+        for statement in _statements(self.tree):
+            for pipeline in statement.pipelines:
+                cut = self._first_cut(pipeline.commands)
+                if cut is not None:
+                    yield self._lost(cut[0].at, f"`{cut[1]}` keeps the first {cut[2]}", "input-cut-short", status="")
+                    return
+        for match in INPUT_SAVED.finditer(self.code):
+            name = re.escape(match.group("var"))
+            for sliced in re.finditer(r"\$\{" + name + r":0?:\s*(\d+|\$\w+)\}", self.code[match.end():]):
+                at = match.end() + sliced.start()
+                line = self.code[self.code.rfind("\n", 0, at) + 1:self.code.find("\n", at) % (len(self.code) + 1)]
+                if re.match(r"\s*(?:local\s+|export\s+)?" + name + r"=", line) or PARSES.search(line):
+                    yield self._lost(at, f"`{sliced.group(0)}` keeps the first "
+                                     f"{_amount(sliced.group(1), 'characters')}", "input-cut-short", status="")
+                    return
+
+    def _first_cut(self, pipeline: list[Command]) -> tuple[Command, str, str] | None:
+        """(the command, as written, how much) where the pipeline starts by reading the hook's input
+        and cuts it before anything parses it."""
+        first = pipeline[0]
+        if not _reads_stdin(first) and not _cuts(first):
+            return None
+        if _cuts(first) and _given_input(first):
+            return None
+        for command in pipeline:
+            cut = _cuts(command)
+            if cut is not None:
+                return command, *cut
+            if command.kind != "simple" or command.head not in PASS_ON:
+                return None
+        return None
 
     def _lost(self, offset: int, how: str, rule: str, status: str = "0", child: str = "") -> Lost:
         line, column = self._line(offset)
@@ -545,6 +620,17 @@ def _in_background(command: Command, tree: list[AndOr]) -> bool:
     return walk(tree, False)
 
 
+def _ends_with(command: Command) -> str:
+    """What the script's last command ends with, where it is not plain to see."""
+    if command.kind == "if" and len(command.lists) % 2 == 0:
+        return " (an `if` without `else` ends with 0 when its condition is false)"
+    if command.kind == "simple" and command.plain and all(w.assignment for w in command.plain):
+        return " (an assignment: 0)"
+    if command.kind in ("for", "while", "until", "case"):
+        return f" (a `{command.kind}`: the status of the last command it ran, or 0)"
+    return ""
+
+
 def _subshell_how(command: Command, position: int, last: int) -> str:
     if command.kind == "subshell":
         return "the `exit 2` runs inside `( ... )`, a subshell: it ends that subshell only and the script runs on"
@@ -566,6 +652,7 @@ def _child(command: Command) -> tuple[str, bool] | None:
         words = words[1:]
     while words and words[0].text.startswith("-") and not words[0].quoted:
         words = words[1:]
+    words = _after_prefix(words)
     if not words:
         return None
     first = words[0]
@@ -576,6 +663,20 @@ def _child(command: Command) -> tuple[str, bool] | None:
         if script is not None and _named(script):
             return f"{first.text} {script.text}", execs
     return None
+
+
+def _after_prefix(words: list[Word]) -> list[Word]:
+    """The command a `timeout [OPTIONS] DURATION`, `env [NAME=value]...` or `nice -n N` prefix runs
+    (each passes the status of what it runs on; timeout's own 124 aside)."""
+    head = words[0].text if words and not words[0].quoted else ""
+    if head not in ("timeout", "env", "nice"):
+        return words
+    rest, valued = words[1:], {"timeout": ("-s", "-k", "--signal", "--kill-after"), "nice": ("-n",), "env": ("-u",)}
+    while rest and rest[0].text.startswith("-") and not rest[0].quoted:
+        rest = rest[2:] if rest[0].text in valued[head] else rest[1:]
+    while head == "env" and rest and "=" in rest[0].text and not rest[0].text.startswith("$"):
+        rest = rest[1:]
+    return rest[1:] if head == "timeout" else rest
 
 
 def _script_run(command: Command) -> tuple[str, bool] | None:
@@ -632,6 +733,67 @@ def _reads_stdin(command: Command) -> bool:
         return len([w for w in operands if w != "-"]) <= 1 and not any(
             w in ("--arg", "--argjson", "--slurpfile", "--rawfile", "-f", "--from-file") for w in words)
     return False
+
+
+PARSES = lazy(r"\bjq\b|json|\bpython|\bnode\b")  # a line that hands the value to a JSON parser
+PASS_ON = frozenset({"cat", "tee", "tr"})  # what hands the input on whole (before a cut)
+INPUT_SAVED = lazy(r"(?P<var>[A-Za-z_]\w*)=[\"']?\$\((?:cat|cat -|cat /dev/stdin)\)", needs=("$(cat",))
+
+
+def _cuts(command: Command) -> tuple[str, str] | None:
+    """(the command as written, how much it keeps) for a command that reads only part of its
+    stdin: `head -c N`, `dd ... count=N`, `read -n N`/`-N N`, `cut -c`/`-b`, with no file."""
+    if command.kind != "simple" or _given_input(command) or any(
+            op in (">", "1>") and target == "/dev/null" for op, target in command.redirections):
+        return None  # (`head -c N >/dev/null`: drained, not parsed)
+    plain = command.plain
+    words = [w.text for w in plain[next((i for i, w in enumerate(plain) if not w.assignment), len(plain)):]]
+    if not words:
+        return None
+    head, args = words[0], words[1:]
+    written = " ".join(words[:4])
+    if head == "head":
+        count = _option(args, "-c", "--bytes")
+        files = [w for w in args if not w.startswith("-") and w != count]
+        if count is not None and not files:
+            return written, _amount(count, "bytes")
+    if head == "dd" and not any(w.startswith("if=") for w in args):
+        count = next((w[6:] for w in args if w.startswith("count=")), None)
+        size = next((w.split("=", 1)[1] for w in args if w.startswith(("bs=", "ibs="))), "512")
+        if count is not None:
+            return written, f"{count} block(s) of {size} bytes" if count != "1" else _amount(size, "bytes")
+    if head == "read" and not any(w.startswith("-u") for w in args):
+        count = _option(args, "-n", "-N")
+        if count is not None:
+            return written, _amount(count, "characters")
+    if head == "cut" and _option(args, "-c", "-b") is not None and not [w for w in args if not w.startswith("-")]:
+        return written, "characters of each line it names (" + " ".join(args) + ")"
+    return None
+
+
+def _option(args: list[str], *names: str) -> str | None:
+    """The value of an option given as `-c N`, `-cN`, `--bytes=N` or `--bytes N`."""
+    for i, arg in enumerate(args):
+        for name in names:
+            if arg == name and i + 1 < len(args):
+                return args[i + 1]
+            if arg.startswith(name) and len(arg) > len(name) and (arg[len(name)] == "=" or name.count("-") == 1):
+                return arg[len(name):].lstrip("=")
+    return None
+
+
+def _amount(count: str, unit: str) -> str:
+    return f"{count} {unit}" if count.isdigit() else f"{count} {unit} (the value the script sets)"
+
+
+def _statements(statements: list[AndOr]) -> Iterator[AndOr]:
+    """Every statement of the list, in compound commands and command substitutions too."""
+    for statement in statements:
+        yield statement
+        for pipeline in statement.pipelines:
+            for command in pipeline.commands:
+                for inner in (*command.lists, *command.substitutions):
+                    yield from _statements(inner)
 
 
 def _given_input(command: Command) -> bool:

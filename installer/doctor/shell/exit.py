@@ -20,7 +20,8 @@ class ExitStatus:
     Tolerated: `a || true`, `a || exit 0`, `a &`, `if a; then`, `while a; do`, `{ a; } || true`,
     `a || { log; exit 0; }`, and a last `; true` or `; exit 0` that makes the hook's status 0
     whatever ran before it (not under `set -e`, nor after an `exec`). Not setting the status:
-    a command another one follows in sequence, one piped into another, one followed by `||`.
+    a command another one follows in sequence, one piped into another, one followed by `||`, one
+    whose status `!` inverts.
     Ranges of `found` are recorded as they are seen and applied once at the end."""
 
     def __init__(self, found: list[Invocation]) -> None:
@@ -37,11 +38,13 @@ class ExitStatus:
         self.last_alone = False  # ... and it began a list of its own, outside any compound command
         self.exits_early = False  # `set -e` or an `exec`: a failure ends the hook there
         self.in_branch = False  # the current command follows `then`, `else`, `do`...
+        self.negated = False  # the current pipeline starts with `!`: its status is inverted, 2 becomes 0
         self.tolerated: list[tuple[int, int]] = []
         self.undecided: list[tuple[int, int]] = []
 
     def keywords(self, words: list[str]) -> None:
         self.in_branch = bool(words) and words[0] in BRANCH_WORDS  # `; then`, `; else`: no new command
+        self.negated = "!" in words
         for word in words:
             self._open_or_close(word)
             self.condition = word in ("if", "elif", "while", "until") or (self.condition and word not in ("then", "do"))
@@ -51,6 +54,9 @@ class ExitStatus:
         if not words:
             return
         self.command_start = len(self.found)
+        if self.negated:  # (`! guard.sh`: its exit 2 becomes 0)
+            self.undecided.append((self.command_start, self.command_start + 1))
+            self.negated = False
         if self.joined_by in (";", "\n", "&", ";;") and not (self.in_branch or self.exits_early):
             self.undecided.append(self.previous_list)  # the list before it no longer decides the status
         self.succeeded = _succeeds(words) and self.joined_by != "&&"

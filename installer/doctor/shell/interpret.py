@@ -251,7 +251,8 @@ class Interpreter:
                 break
             if not text.startswith("-") or text == "-":
                 break
-            i += 2 if text in takes_value else 1
+            clustered = kind == "shell" and text[:1] in "-+" and text[1:].isalpha() and text.endswith(("o", "O"))
+            i += 2 if text in takes_value or clustered else 1  # (`bash -euo pipefail x.sh`: -o's value)
         if i >= len(words) or words[i].text == "-":
             return Invocation(name, program=program, interpreter=name, inline=True,
                                   program_guarded=program in guards)

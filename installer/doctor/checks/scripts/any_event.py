@@ -23,7 +23,7 @@ def _does_not_parse(code: HookCode) -> Iterator[Finding]:
 @CODE_RULES.rule("script/text-before-json")
 def _text_before_json(code: HookCode) -> Iterator[Finding]:
     """Text (or the hook's own input) and a JSON answer that one run can both print."""
-    mixed = code.flow.mixed_output()
+    mixed = code.flow.mixed_output(code.cdpath)
     modules = [(path, analyse_script(path).flow) for path in code.facts.modules] if not mixed else []
     # the answer: printed by the script, or by a module of its own (a helper's deny())
     answer = next((w for flow in [code.flow, *(flow for _, flow in modules)] for w in flow.writes

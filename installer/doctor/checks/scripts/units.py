@@ -3,6 +3,7 @@ hook runs, a script file or an inline command, with its events (HookCode), and w
 findings go."""
 from __future__ import annotations
 
+import os
 import shlex
 from functools import lru_cache
 from pathlib import Path
@@ -93,7 +94,8 @@ class Script:
                         claude_fails_closed=_fail_closed(self.claude),
                         tools=_tools_reached(self.claude) if self.claude and not cursor else None,
                         report_at_event=self._report_at_event,
-                        arguments={h.event: [*self.arguments_of(h)] for h in self.claude})
+                        arguments={h.event: [*self.arguments_of(h)] for h in self.claude},
+                        cdpath=bool(os.environ.get("CDPATH")))
 
     def arguments_of(self, handler: Handler) -> Iterator[tuple[str, ...] | None]:
         """The arguments the handler passes the script (the words after it in what its command
@@ -162,8 +164,11 @@ class HookCode:
     def __init__(self, facts: ScriptFacts, claude_events: list[str], cursor_events: list[str], report: Report,
                  fail_closed: bool = False, tools: frozenset[str] | None = None,
                  claude_fails_closed: bool = False, report_at_event: Report | None = None,
-                 arguments: dict[str, list[tuple[str, ...] | None]] | None = None) -> None:
+                 arguments: dict[str, list[tuple[str, ...] | None]] | None = None, cdpath: bool = False) -> None:
         self.facts = facts
+        # the user's environment (the agent's, as doctor runs in it) has a CDPATH, which Claude Code hands its hooks
+        # (one in the settings' env it does not: docs/hosts/claude-code.md#exit-status-on-the-way-out)
+        self.cdpath = cdpath
         self.claude_events = claude_events
         self.cursor_events = cursor_events  # (judged only for code Claude Code does not run)
         self.report = report
