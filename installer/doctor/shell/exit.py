@@ -20,8 +20,9 @@ class ExitStatus:
     Tolerated: `a || true`, `a || exit 0`, `a &`, `if a; then`, `while a; do`, `{ a; } || true`,
     `a || { log; exit 0; }`, and a last `; true` or `; exit 0` that makes the hook's status 0
     whatever ran before it (not under `set -e`, nor after an `exec`). Not setting the status:
-    a command another one follows in sequence, one piped into another, one followed by `||`, one
-    whose status `!` inverts.
+    a command another one follows in sequence, one piped into another, one followed by `||` (unless
+    what follows the `||` exits with the failed status: `|| exit`, `|| { rc=$?; log; exit $rc; }`),
+    one whose status `!` inverts.
     Ranges of `found` are recorded as they are seen and applied once at the end."""
 
     def __init__(self, found: list[Invocation]) -> None:
@@ -39,6 +40,9 @@ class ExitStatus:
         self.exits_early = False  # `set -e` or an `exec`: a failure ends the hook there
         self.in_branch = False  # the current command follows `then`, `else`, `do`...
         self.negated = False  # the current pipeline starts with `!`: its status is inverted, 2 becomes 0
+        # the command after the last `||`, while it runs: which `undecided` range the `||` made, and how
+        # many compound commands were open before it (a `{ ...; }` after the `||` is one command)
+        self.fallback: tuple[int, int] | None = None
         self.tolerated: list[tuple[int, int]] = []
         self.undecided: list[tuple[int, int]] = []
 
@@ -60,6 +64,8 @@ class ExitStatus:
         if self.joined_by in (";", "\n", "&", ";;") and not (self.in_branch or self.exits_early):
             self.undecided.append(self.previous_list)  # the list before it no longer decides the status
         self.succeeded = _succeeds(words) and self.joined_by != "&&"
+        if self.fallback is not None and _passes_status_on(words, first=self.joined_by == "||"):  # `|| exit $rc`
+            self.undecided[self.fallback[0]] = (0, 0)
         if self.succeeded and self.joined_by == "||":
             self._tolerate(self.list_start)
         self.last_alone = self.succeeded and not self.opened and self.joined_by in (None, ";", "\n", "&")
@@ -77,8 +83,11 @@ class ExitStatus:
             self._tolerate(self.list_start)
         if token in ("|", "|&"):
             self.undecided.append((self.command_start, len(self.found)))
-        elif token == "||":
+        elif self.fallback is not None and len(self.opened) <= self.fallback[1]:
+            self.fallback = None  # the command after the `||` has ended
+        if token == "||":
             self.undecided.append((self.list_start, len(self.found)))
+            self.fallback = (len(self.undecided) - 1, len(self.opened))
         if token in (";", "\n", "&", ";;"):
             self.previous_list = (self.list_start, len(self.found))
             self.list_start = len(self.found)
@@ -125,6 +134,18 @@ def _covered(ranges: list[tuple[int, int]], size: int) -> list[bool]:
         running += depth[index]
         marks.append(running > 0)
     return marks
+
+
+def _passes_status_on(command: list[Word], first: bool) -> bool:
+    """After `||`: `exit $rc` (a status saved from `$?`, or any the hook computes) or `exit 2`, and as
+    the first command there `exit` or `exit $?` (later, they give the status of what ran before them):
+    a failure before the `||` still ends the hook with a blocking status."""
+    head = command[0]
+    if head.text != "exit" or head.quoted:
+        return False
+    if len(command) == 1 or command[1].text in ("$?", "${?}"):
+        return first
+    return command[1].dynamic is not None or command[1].text == "2"
 
 
 def _succeeds(command: list[Word]) -> bool:
