@@ -172,6 +172,9 @@ CASES = {
     "a wrapper whose fallback after || exits 1": (
         "delivery/exit-2-lost", '"$@" || { echo "the guard failed" >&2; exit 1; }\n', 1,
         '"$@" || { status=$?; echo "the guard failed" >&2; exit $status; }\n', GUARD_ARGS),
+    "a wrapper whose fallback after || logs and then exits with the log's status": (
+        "delivery/exit-2-lost", '"$@" || { echo "the guard failed" >&2; exit; }\n', 1,
+        '"$@" || { rc=$?; echo "the guard failed" >&2; exit "$rc"; }\n', GUARD_ARGS),
     "a wrapper that runs its guard behind || exit 0": (
         "delivery/exit-2-lost", 'cd "$CLAUDE_PROJECT_DIR" || exit 0\n"$@" || exit 0\n', 2,
         'cd "$CLAUDE_PROJECT_DIR" || exit 0\n"$@" || exit\n', GUARD_ARGS),

@@ -24,6 +24,7 @@ import re
 from typing import Callable, Iterator, NamedTuple
 
 from ...patterns import lazy
+from ..shell.exit import passes_status_on
 from ..shell.fails import Failure, ordinary_failure
 from ..shell.interpret import SCRIPT_SUFFIXES
 from ..shell.lex import Unreadable, Word
@@ -431,12 +432,12 @@ class _Model:
                     "`set -o pipefail`)"), None
         if number < len(statement.operators) and statement.operators[number] == "||":
             fallback = statement.pipelines[number + 1].commands[0]
-            exits = [c for c in ([fallback] if fallback.kind == "simple" else _own(fallback.lists[0] if fallback.lists
-                                                                                    else [])) if c.head == "exit"]
-            kept = any(len(c.plain) == 1 or c.plain[1].dynamic or c.plain[1].text == "2" for c in exits)
-            if kept or fallback.kind not in ("simple", "group"):
+            runs = [fallback] if fallback.kind == "simple" else list(_own(fallback.lists[0] if fallback.lists else []))
+            exits = [c for c in runs if c.head == "exit"]
+            if any(passes_status_on(c.plain, first=c is runs[0]) for c in exits) or fallback.kind not in (
+                    "simple", "group"):
                 return "", None
-            what = f"exit {exits[0].plain[1].text}" if exits else fallback.head or "{ ... }"
+            what = " ".join(w.text for w in exits[0].plain[:2]) if exits else fallback.head or "{ ... }"
             return f"`|| {what}` takes its failure, and with it the status", None
         trap = where.err_trap
         if trap is not None and trap[0] not in ("2", "") and number == len(statement.pipelines) - 1 and (

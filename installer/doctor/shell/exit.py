@@ -64,7 +64,7 @@ class ExitStatus:
         if self.joined_by in (";", "\n", "&", ";;") and not (self.in_branch or self.exits_early):
             self.undecided.append(self.previous_list)  # the list before it no longer decides the status
         self.succeeded = _succeeds(words) and self.joined_by != "&&"
-        if self.fallback is not None and _passes_status_on(words, first=self.joined_by == "||"):  # `|| exit $rc`
+        if self.fallback is not None and passes_status_on(words, first=self.joined_by == "||"):  # `|| exit $rc`
             self.undecided[self.fallback[0]] = (0, 0)
         if self.succeeded and self.joined_by == "||":
             self._tolerate(self.list_start)
@@ -136,12 +136,12 @@ def _covered(ranges: list[tuple[int, int]], size: int) -> list[bool]:
     return marks
 
 
-def _passes_status_on(command: list[Word], first: bool) -> bool:
+def passes_status_on(command: list[Word], first: bool) -> bool:
     """After `||`: `exit $rc` (a status saved from `$?`, or any the hook computes) or `exit 2`, and as
     the first command there `exit` or `exit $?` (later, they give the status of what ran before them):
-    a failure before the `||` still ends the hook with a blocking status."""
-    head = command[0]
-    if head.text != "exit" or head.quoted:
+    a failure before the `||` still ends the shell with a blocking status. (Read by the command line's
+    model here and by a wrapper script's, scripts/shell_status.py.)"""
+    if command[0].text != "exit":  # (a quoted "exit" is still the builtin)
         return False
     if len(command) == 1 or command[1].text in ("$?", "${?}"):
         return first
