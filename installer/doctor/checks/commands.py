@@ -26,7 +26,7 @@ from ..scripts import delivery as script_delivery
 from ..shell.interpret import PYTHON
 from ..shell.lex import Lexer, Unreadable
 from ..shell.results import Invocation, Resolution
-from ..shell.streams import HOST_STDERR, HOST_STDOUT, streams
+from ..shell.streams import HOST_STDERR, HOST_STDOUT, Streams, streams
 from .installs import install_target
 
 # `${NAME:-...}` falls back to something else and is left alone
@@ -149,6 +149,16 @@ class Command:
     def from_launch_dir(self) -> bool:
         """The host starts it wherever the host itself was started (not in a fixed folder)."""
         return self.adapter.command_cwd(self.file)[1]
+
+    @cached_property
+    def streams(self) -> tuple[Streams, ...]:
+        """Where each simple command of the line sends its stdout and stderr (shell/streams.py)."""
+        return streams(self.written)
+
+    def streams_of(self, script: str) -> Streams | None:
+        """Where the output of the simple command that names `script` goes (None: none read)."""
+        name = Path(script).name
+        return next((s for s in self.streams if any(name in w.text for w in s.command.plain)), None)
 
     @cached_property
     def text(self) -> str:
@@ -408,11 +418,10 @@ def _answer_diverted(ctx: Context, command: Command) -> Iterator[Finding]:
         keys = [key for key in facts.answers if key in ANSWER_KEYS]
         if not keys or inv.script is None:
             continue
-        name = Path(inv.script).name
-        fate = next((s.stdout for s in streams(command.written) if any(name in w.text for w in s.command.plain)), None)
-        if fate is not None and fate != HOST_STDOUT:
+        found = command.streams_of(inv.script)
+        if found is not None and found.stdout != HOST_STDOUT:
             yield ctx.finding("command/answer-diverted", command.file, command.keys, script=_quote(inv.script),
-                              key=keys[0], where=fate)
+                              key=keys[0], where=found.stdout)
             return
 
 
@@ -427,11 +436,10 @@ def _block_reason_dropped(ctx: Context, command: Command) -> Iterator[Finding]:
         if inv.script is None or inv.tolerated or not inv.sets_status or not facts.readable or not facts.exits_2() \
                 or ANSWER_KEYS & set(facts.answers):
             continue  # (a block the command swallows: command/block-swallowed)
-        name = Path(inv.script).name
-        fate = next((s.stderr for s in streams(command.written) if any(name in w.text for w in s.command.plain)), None)
-        if fate is not None and fate != HOST_STDERR:
+        found = command.streams_of(inv.script)
+        if found is not None and found.stderr != HOST_STDERR:
             yield ctx.finding("command/block-reason-dropped", command.file, command.keys, script=_quote(inv.script),
-                              where=fate)
+                              where=found.stderr)
             return
 
 
@@ -446,7 +454,7 @@ def _text_beside_answer(ctx: Context, command: Command) -> Iterator[Finding]:
                  if inv.script is not None and any(key in ANSWER_KEYS for key in facts.answers)]
     if not answering:
         return
-    every = streams(command.written)
+    every = command.streams
     if not any(s.stdout == HOST_STDOUT and any(name in w.text for w in s.command.plain for name in answering)
                for s in every):
         return  # (the answer itself does not reach the host: command/answer-diverted)
