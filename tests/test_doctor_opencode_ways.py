@@ -177,6 +177,47 @@ def test_an_awaited_or_returned_promise_and_a_fire_and_forget_call_are_not_repor
     assert not found(_doctor_module(project, HOOK % body), "host/opencode-promise-not-awaited")
 
 
+LATER = 'import { execFile, execFileSync, spawn } from "node:child_process"\nimport { readFile } from "node:fs"\n' + HOOK
+
+
+@pytest.mark.parametrize("body, marked, variant", [
+    ('    execFile("./check.sh", [], (err) => {\n      if (err) throw new Error("no")\n    })', "execFile", "callback"),
+    ('    setTimeout(() => { throw new Error("no") }, 0)', "setTimeout", "callback"),
+    ('    readFile(".policy", "utf8", (err, text) => { if (text.includes("deny")) throw new Error("no") })',
+     "readFile", "callback"),
+    ('    spawn("./check.sh").on("close", (code) => { if (code) throw new Error("no") })', "spawn", "callback"),
+    ('    execFile("./rewrite.sh", [], (err, out) => { output.args.command = out })', "execFile", "args"),
+    ('    new Promise((ok, fail) => execFile("./check.sh", [], (e) => e ? fail(e) : ok()))', "new Promise", None),
+    ('    const check = async () => { throw new Error("no") }\n    check()', "check()", None),
+    ('    ["a"].forEach(async (rule) => { if (await bad(rule)) throw new Error("no") })', "forEach", None),
+    # (`return` ends at the line break: the next line is a statement of its own)
+    ('    if (!output.args.command) return\n    ["a"].forEach(async () => { throw new Error("no") })', "forEach", None),
+])
+def test_a_throw_or_change_in_what_the_hook_never_waits_for_is_reported_where_it_starts(project, body, marked,
+                                                                                        variant):
+    code = LATER % body
+    (finding,) = found(_doctor_module(project, code, "p.js"), LOST)
+    assert marked in code.splitlines()[finding.line - 1]
+    assert ("after the hook has returned" in finding.message) == (variant is not None)
+    assert ("changes output.args" in finding.message) == (variant == "args")
+
+
+@pytest.mark.parametrize("body", [
+    '    await promisify(execFile)("./check.sh")',
+    '    return new Promise((ok, fail) => execFile("./check.sh", [], (e) => e ? fail(e) : ok()))',
+    '    await new Promise((ok, fail) => execFile("./check.sh", [], (e) => e ? fail(e) : ok()))',
+    '    try { execFileSync("./check.sh") } catch { throw new Error("no") }',
+    '    for (const rule of ["a"]) { if (await bad(rule)) throw new Error("no") }',
+    '    await Promise.all(["a"].map(async (rule) => { if (await bad(rule)) throw new Error("no") }))',
+    '    const check = async () => { throw new Error("no") }\n    await check()',
+    '    ["a"].forEach((rule) => { if (rule === output.args.command) throw new Error("no") })',
+    '    execFile("notify-send", ["ran"], () => {})',  # (fire and forget: nothing of it counts)
+    '    Promise.resolve().then(() => { output.args.command = "nice " + output.args.command })',
+])
+def test_what_the_hook_awaits_returns_runs_at_once_or_forgets_is_not_reported(project, body):
+    assert not found(_doctor_module(project, LATER % body, "p.js"), LOST)
+
+
 def test_a_default_export_with_a_server_and_no_id_is_reported_and_one_with_an_id_is_not(project):
     server = '  server: async () => ({ "tool.execute.before": async () => { throw new Error("x") } }),\n'
     (finding,) = found(_doctor_module(project, "export default {\n" + server + "}\n", "a.ts"),

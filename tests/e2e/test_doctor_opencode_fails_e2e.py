@@ -7,6 +7,12 @@ refuses its own; doctor flags each bad plugin at the line marked `// flagged`, a
   whose `.then()` throws, unawaited; a tool name compared as `Bash`; a default export with a
   server and no id, and one with 2.0's `setup` instead of a server; a `permission.ask` hook (never called by 1.18.33, even for a call the config
   says to ask about);
+- in another project (`test_a_guard_fails_by_what_it_never_waits_for`): a throw in what the hook
+  starts and returns before it settles (`execFile`'s callback, a timer, a child's `close`
+  listener, a `new Promise` and an async function not awaited, `forEach(async ...)`) and a
+  change of the arguments in `execFile`'s callback, each beside a twin that awaits or returns it
+  (or runs it synchronously); the uncaught throws end opencode with status 1 once the session is
+  over, and every call still ran;
 - across scopes (`test_a_guard_fails_by_what_runs_before_it`): a global plugin that puts text
   before the command, run before a project guard anchored at the start (and a guard it runs
   after, which is unharmed); an MCP server's tools picked by a prefix built from the configured
@@ -160,6 +166,60 @@ ORDER_PROJECT = {
     "mcp-twin.js": ('const SERVER = "billing.db"\n' + BEFORE % (
         '    if (input.tool.startsWith(`${SERVER.replace(/[^A-Za-z0-9_-]/g, "_")}_`)) throw new Error("refused billing")')),
 }
+LATER = ('import { execFile, execFileSync, spawn } from "node:child_process"\nimport { promisify } from "node:util"\n'
+         + BEFORE)
+
+
+def _refusing(name: str, body: str) -> str:
+    return LATER % f'    if (!({_touching(name)})) return\n{body.replace("NAME", name)}'
+
+
+FAIL = '(e) => e ? fail(new Error("refused NAME")) : ok()'
+# each plugin: the file of the call it refuses, and what it does
+NEVER_WAITED_BODIES = {
+    "exec-bad.js": ("q.txt", '    execFile("false", [], (err) => {  // flagged\n'
+                             '      if (err) throw new Error("refused NAME")\n    })'),
+    "timer-bad.js": ("r.txt", '    setTimeout(() => { throw new Error("refused NAME") }, 0)  // flagged'),
+    "close-bad.js": ("s.txt", '    spawn("false").on("close", (code) => {  // flagged\n'
+                              '      if (code) throw new Error("refused NAME")\n    })'),
+    "promise-bad.js": ("t.txt", f'    new Promise((ok, fail) => execFile("false", [], {FAIL}))  // flagged'),
+    "async-bad.js": ("u.txt", '    const check = async () => { throw new Error("refused NAME") }\n'
+                              '    check()  // flagged'),
+    "each-bad.js": ("v.txt", '    ["x"].forEach(async () => { throw new Error("refused NAME") })  // flagged'),
+    "args-bad.js": ("w.txt", '    execFile("true", [], () => {  // flagged\n'
+                             '      output.args.command = "echo REWRITTEN NAME"\n    })'),
+    "exec-twin.js": ("q2.txt", '    try { await promisify(execFile)("false") } catch { throw new Error("refused NAME") }'),
+    "return-twin.js": ("t2.txt", f'    return new Promise((ok, fail) => execFile("false", [], {FAIL}))'),
+    "await-twin.js": ("s2.txt", f'    await new Promise((ok, fail) => spawn("false").on("close", {FAIL}))'),
+    "sync-twin.js": ("r2.txt", '    try { execFileSync("false") } catch { throw new Error("refused NAME") }'),
+    "for-twin.js": ("u2.txt", '    for (const x of ["x"]) { await Promise.resolve(x); throw new Error("refused NAME") }'),
+    "all-twin.js": ("v2.txt", '    await Promise.all(["x"].map(async () => { throw new Error("refused NAME") }))'),
+    "args-twin.js": ("w2.txt", '    await new Promise((ok) => execFile("true", [], () => {\n'
+                               '      output.args.command = "echo REWRITTEN NAME"; ok()\n    }))'),
+}
+NEVER_WAITED = {file: _refusing(name, body) for file, (name, body) in NEVER_WAITED_BODIES.items()}
+
+
+def test_a_guard_fails_by_what_it_never_waits_for(opencode_cli, home, project):
+    _write(project / ".opencode" / "plugins", NEVER_WAITED)
+    calls = [_bash(name) for name, _ in NEVER_WAITED_BODIES.values()]
+    run = run_opencode(project, home, [*calls, "done"])
+    assert not run.timed_out and run.returncode == 1, run.stderr[-3000:]  # (the uncaught throws, at the end)
+    assert "error: refused q.txt" in run.stderr
+    results = [result["content"] for result in run.tool_results]
+    assert len(results) == len(calls)
+    for (plugin, (file, _)), result in zip(NEVER_WAITED_BODIES.items(), results):
+        if plugin == "args-twin.js":
+            assert result.strip() == f"REWRITTEN {file}" and not (project / file).exists()
+        elif plugin.endswith("-bad.js"):
+            assert (project / file).exists() and f"RAN {file}" in result, plugin
+        else:
+            assert not (project / file).exists() and f"refused {file}" in result, plugin
+    rule = "host/opencode-promise-not-awaited"
+    expected = _marked(NEVER_WAITED, {file: rule for file in NEVER_WAITED if file.endswith("-bad.js")})
+    assert sorted(_flagged_lines(home, project, {rule})[rule]) == sorted(expected[rule])
+
+
 ORDER_RULES = {"late-guard.js": "host/opencode-rewritten-before-check", "mcp-bad.js": "host/opencode-tool-prefix-name"}
 
 

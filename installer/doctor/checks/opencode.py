@@ -199,7 +199,15 @@ def _rule_at_each_place(rule_id: str, places: Callable[[plugins.PluginFacts], It
 
 _rule_at_each_place("host/opencode-process-exit", lambda facts: facts.exits)  # (it ends opencode itself)
 _rule_at_each_place("host/opencode-return-does-not-block", lambda facts: facts.returns)
-_rule_at_each_place("host/opencode-promise-not-awaited", lambda facts: facts.lost)
+
+
+@PLUGIN_RULES.rule("host/opencode-promise-not-awaited")
+def _promise_not_awaited(plugin: PluginFile) -> Iterator[Finding]:
+    """A promise or a callback the hook starts and never waits for, whose throw or change of the
+    arguments comes once opencode has gone on with the call."""
+    for lost in plugin.facts.lost if plugin.foreign else ():
+        yield plugin.ctx.finding_at("host/opencode-promise-not-awaited", plugin.file, *lost.place,
+                                    variant=None if lost.what == "promise" else lost.what)
 
 
 @PLUGIN_RULES.rule("host/opencode-after-the-call")

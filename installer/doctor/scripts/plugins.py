@@ -98,7 +98,7 @@ class PluginFacts:
                  hook_places: tuple[tuple[str, Place], ...] = (), exits: tuple[Place, ...] = (),
                  after_the_call: tuple[tuple[str, Place], ...] = (), commonjs: Place | None = None,
                  reads: tuple[Read, ...] = (), prefix_places: tuple[tuple[str, Place], ...] = (),
-                 returns: tuple[Place, ...] = (), lost: tuple[Place, ...] = (), default_without_id: Place | None = None,
+                 returns: tuple[Place, ...] = (), lost: tuple["Lost", ...] = (), default_without_id: Place | None = None,
                  prefixings: tuple[Prefixing, ...] = (), anchored: tuple[Anchored, ...] = (),
                  guards: Picked | None = None, handed: tuple[Handed, ...] = (),
                  input_args: tuple[Place, ...] = (), local_changes: tuple[tuple[str, Place], ...] = (),
@@ -118,7 +118,7 @@ class PluginFacts:
         self.commonjs = commonjs  # where it assigns module.exports (or exports.x), having no ES export
         self.reads = reads  # the arguments its tool.execute.before/after read, with the tools that hook picks
         self.returns = returns  # `return false`, `return {...}` in tool.execute.before: opencode ignores the value
-        self.lost = lost  # a promise its tool.execute.before neither awaits nor returns, whose answer counts
+        self.lost = lost  # what its tool.execute.before starts and never waits for, whose answer counts
         self.default_without_id = default_without_id  # `export default {server}` with no id: not loaded
         self.prefixings = prefixings  # changes that put text before an argument's value
         self.anchored = anchored  # regexes anchored at the start that a throwing tool.execute.before tests
@@ -141,7 +141,7 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
     hooks, writes, reassigns, tools, names, prefixes = set(), [], [], set(), [], set()
     places, exits, after, reads, prefix_places = [], [], [], [], []
     returns: list[Place] = []
-    lost: list[Place] = []
+    lost: list[Lost] = []
     prefixings: list[Prefixing] = []
     anchored: list[Anchored] = []
     guards: Picked | None = None
@@ -190,7 +190,7 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
         reassigns += found_reassigns
         reads += _reads(function, params, scope) + _handler_reads(function, params, scope)
         returns += _ignored_returns(function)
-        lost += _lost_promises(function)
+        lost += _lost_promises(function, found_writes)
         prefixings += _prefixings(function, params, scope)
         throws = _throws(function)
         if throws:
@@ -1070,25 +1070,119 @@ def _ignored_returns(function: Node) -> list[Place]:
 SHELL_RESULT = frozenset({"exitCode", "stdout", "stderr"})
 
 
-def _lost_promises(function: Node) -> list[Place]:
-    """A promise the hook neither awaits nor returns whose answer counts: a chain with a `.then`/`.catch`
-    on Bun's `$` or with a throw in its callback (the hook resolves first, and opencode never sees
-    the throw), and `const r = $`...`` read as a result (`r.exitCode`: a promise has none)."""
+# Node's calls that run a function they are given later, once the hook has returned: timers, a child
+# process's or an fs call's completion callback (`execFile(cmd, args, (err) => ...)`), and an event's
+# listener (`child.on("close", ...)`)
+LATER_CALLS = frozenset({"setTimeout", "setImmediate", "setInterval", "nextTick", "execFile", "exec", "fork",
+                         "readFile", "writeFile", "appendFile", "stat", "lstat", "access", "readdir", "mkdir",
+                         "unlink", "rm", "rename", "open", "realpath", "exists", "copyFile", "on", "once",
+                         "addListener", "prependListener"})
+# a call that hands each item to its callback: with an async one it starts promises nobody awaits
+EACH_CALLS = frozenset({"forEach", "map", "filter", "some", "every"})
+
+
+class Lost(NamedTuple):
+    """What a hook starts and never waits for, whose answer (a throw, a change of the arguments)
+    comes after opencode has gone on with the call."""
+    place: Place  # the statement that starts it
+    what: str  # "promise" (not awaited), "callback" (run later by Node), "args" (a change of output.args later)
+
+
+def _lost_promises(function: Node, writes: list[Write]) -> list[Lost]:
+    """What the hook starts without awaiting or returning it, whose answer counts: a chain with a
+    `.then`/`.catch` on Bun's `$` or with a throw in its callback, `const r = $`...`` read as a
+    result (`r.exitCode`: a promise has none), a callback Node runs later (a timer, `execFile`'s,
+    an fs call's, an event's) that throws or changes `output.args`, a `new Promise` or a call of an
+    async function that throws, and `forEach(async ...)` that throws. opencode awaits the hook's own
+    promise and nothing else; measured on 1.18.33, none of these stopped or changed the call
+    (a change in a `.then` of a settled promise runs first, and does change it)."""
     found = []
     pending: dict[str, Node] = {}
+    changes = {w.place for w in writes}
+    asyncs = _async_functions(_root(function))
     for node in _own_nodes(function):
-        if node.type == "expression_statement" and node.named_children:
-            shell, methods, callbacks = _chain(node.named_children[0])
-            if {"then", "catch"} & set(methods) and (shell or any(
-                    n.type == "throw_statement" for callback in callbacks for n in _walk(callback))):
-                found.append(_place(node))
+        if (node.type == "expression_statement" or _return_then_statement(node)) and node.named_children:
+            value = _unwrapped(node.named_children[-1])
+            where = _place(node if node.type == "expression_statement" else node.named_children[-1])
+            shell, methods, callbacks = _chain(value)
+            if {"then", "catch"} & set(methods) and (shell or any(_throws_in(c) for c in callbacks)):
+                found.append(Lost(where, "promise"))
+            elif (lost := _started_and_left(value, callbacks, asyncs, changes)) is not None:
+                found.append(Lost(where, lost))
         elif node.type == "variable_declarator" and (value := node.child_by_field_name("value")) is not None \
                 and _chain(value)[0] and (name := node.child_by_field_name("name")) is not None:
             pending[_text(name)] = node
         elif node.type == "member_expression" and _text(node.child_by_field_name("object")) in pending \
                 and _text(node.child_by_field_name("property")) in SHELL_RESULT:
-            found.append(_place(pending.pop(_text(node.child_by_field_name("object")))))
+            found.append(Lost(_place(pending.pop(_text(node.child_by_field_name("object")))), "promise"))
     return sorted(found)
+
+
+def _return_then_statement(node: Node) -> bool:
+    """`return` with its value on a later line: JavaScript ends the return at the line break (it
+    returns undefined) and runs nothing more, but the parser reads one `return value` statement,
+    and a value that starts a new line with `[` or `(` is the next statement to a reader."""
+    value = node.named_children[-1] if node.type == "return_statement" and node.named_children else None
+    return value is not None and value.start_point[0] > node.start_point[0]
+
+
+def _started_and_left(value: Node | None, callbacks: list[Node], asyncs: dict[str, Node],
+                      changes: set[Place]) -> str | None:
+    """Of a statement the hook neither awaits nor returns: "callback" when it hands Node a function
+    that runs later and throws, "args" when that function changes output.args, "promise" for a
+    `new Promise`, an async function or an async `forEach` callback that throws; else None."""
+    if value is None:
+        return None
+    if value.type == "new_expression" and _text(value.child_by_field_name("constructor")) == "Promise":
+        arguments = value.child_by_field_name("arguments")
+        executor = [a for a in (arguments.named_children if arguments is not None else []) if a.type in FUNCTIONS]
+        return "promise" if any(_throws_in(e) or _rejects(e) for e in executor) else None
+    if value.type != "call_expression":
+        return None
+    callee = value.child_by_field_name("function")
+    name = _text(callee.child_by_field_name("property") if callee is not None and callee.type == "member_expression"
+                 else callee)
+    arguments = value.child_by_field_name("arguments")
+    given = [a for a in (arguments.named_children if arguments is not None else []) if a.type in FUNCTIONS]
+    if callee is not None and callee.type == "identifier" and name in asyncs:
+        return "promise" if _throws_in(asyncs[name]) else None
+    if name in EACH_CALLS:
+        return "promise" if any(_is_async(f) and _throws_in(f) for f in given) else None
+    if name in LATER_CALLS:
+        later = given + [c for c in callbacks if c not in given]
+        if any(_throws_in(f) for f in later):
+            return "callback"
+        if any(_place(n) in changes for f in later for n in _walk(f)):
+            return "args"
+    return None
+
+
+def _throws_in(function: Node) -> bool:
+    return any(n.type == "throw_statement" for n in _walk(function))
+
+
+def _rejects(executor: Node) -> bool:
+    """A `new Promise` executor that calls its second parameter (reject)."""
+    params = _params_of(executor)
+    return len(params) > 1 and any(n.type == "call_expression" and _text(n.child_by_field_name("function")) == params[1]
+                                   for n in _walk(executor))
+
+
+def _is_async(function: Node) -> bool:
+    return any(child.type == "async" for child in function.children)
+
+
+def _async_functions(root: Node) -> dict[str, Node]:
+    """The async functions the module names (`async function check()`, `const check = async () =>`)."""
+    found = {}
+    for node in _walk(root):
+        if node.type == "function_declaration" and _is_async(node) and (name := node.child_by_field_name("name")):
+            found[_text(name)] = node
+        elif node.type == "variable_declarator" and (value := _unwrapped(node.child_by_field_name("value"))) \
+                is not None and value.type in FUNCTIONS and _is_async(value) \
+                and (name := node.child_by_field_name("name")) is not None:
+            found[_text(name)] = value
+    return found
 
 
 def _chain(node: Node | None) -> tuple[bool, list[str], list[Node]]:
