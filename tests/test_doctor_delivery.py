@@ -152,6 +152,11 @@ STDIN_EVENTS = ("let raw = '';\nprocess.stdin.on('data', (c) => (raw += c));\npr
 ASYNC_MAIN = ("async function main() {\n  let raw = '';\n  for await (const c of process.stdin) raw += c;\n"
               "  console.error('Blocked: rm');\n  process.exit(2);\n}\n")
 
+# the check run as a child, its answer given in execFile's callback (node waits for it)
+EXEC_FILE = ("const { execFile } = require('child_process');\n"
+             "execFile('sh', ['-c', 'exit 2'], (err) => {\n"
+             "  if (err) { console.error('Blocked: rm'); process.exit(2); }\n")
+
 
 @pytest.mark.parametrize("text, line", [
     (STDIN_EVENTS + "process.exit(0);\n", 7),
@@ -160,8 +165,12 @@ ASYNC_MAIN = ("async function main() {\n  let raw = '';\n  for await (const c of
     (ASYNC_MAIN + "main().catch((e) => console.error(e));\n", None),
     (ASYNC_MAIN + "main().then(() => process.exit(0));\n", None),
     ("if (process.argv.includes('--off')) process.exit(0);\n" + STDIN_EVENTS, None),
+    (EXEC_FILE + "});\nprocess.exit(0);\n", 5),
+    (EXEC_FILE + "  process.exit(0);\n});\n", None),
+    (EXEC_FILE + "});\nsetTimeout(() => process.exit(1), 5000).unref();\n", None),
 ], ids=["exit after stdin.on", "exit after an unawaited main()", "exit in the end handler", "no exit of its own",
-        "exit once main is done", "an exit behind an if"])
+        "exit once main is done", "an exit behind an if", "exit after execFile's callback was set",
+        "exit in execFile's callback", "a watchdog timer"])
 def test_an_exit_before_the_asynchronous_work_has_run_is_flagged_at_the_exit(tmp_path, text, line):
     base = tmp_path / "project"
     command = _write(base, {"h.js": text}, "h.js")

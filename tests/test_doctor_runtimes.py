@@ -112,6 +112,33 @@ def test_a_deno_guard_is_read_by_its_own_exit(tmp_path):
 
 CHILD_PY = "import sys\nprint('blocked: no touching here', file=sys.stderr)\nsys.exit(2)\n"
 DISPATCHERS = {
+    "asyncio's returncode read before the child has exited": ("run.py", """\
+        import asyncio, sys
+        async def main():
+            proc = await asyncio.create_subprocess_exec(sys.executable, "child.py")
+            return proc.returncode  # HERE
+        sys.exit(asyncio.run(main()))
+        """, """\
+        import asyncio, sys
+        async def main():
+            proc = await asyncio.create_subprocess_exec(sys.executable, "child.py")
+            await proc.wait()
+            return proc.returncode
+        sys.exit(asyncio.run(main()))
+        """),
+    "asyncio's child never waited for": ("run.py", """\
+        import asyncio, sys
+        async def main():
+            proc = await asyncio.create_subprocess_shell("python3 child.py")  # HERE
+        asyncio.run(main())
+        """, """\
+        import asyncio, sys
+        async def main():
+            proc = await asyncio.create_subprocess_shell("python3 child.py")
+            await proc.communicate()
+            sys.exit(proc.returncode)
+        asyncio.run(main())
+        """),
     "Bun's $ without .nothrow()": ("run.ts", """\
         import { $ } from "bun";
         await $`python3 ${import.meta.dir}/child.py`;  // HERE
@@ -236,6 +263,14 @@ CHILDREN = {
         """ + DENY_JS, READ_JS + """\
         console.warn("checking", input.tool_name);
         """ + DENY_JS),
+    "a rich Console": ("guard.py", READ_PY.replace("import json", "from rich.console import Console\nimport json") + \
+                       'Console().print(f"checking {call[\'tool_name\']}")  # HERE\n' + DENY_PY,
+                       READ_PY.replace("import json", "from rich.console import Console\nimport json") + \
+                       'Console(stderr=True).print(f"checking {call[\'tool_name\']}")\n' + DENY_PY),
+    "a rich Console kept in a name": ("guard.py", READ_PY + 'from rich.console import Console\nconsole = Console()\n'
+                                      'console.log("checking", call["tool_name"])  # HERE\n' + DENY_PY,
+                                      READ_PY + 'from rich.console import Console\nconsole = Console(stderr=True)\n'
+                                      'console.log("checking", call["tool_name"])\n' + DENY_PY),
     "Python's pprint": ("guard.py", READ_PY.replace("import json", "import json, pprint") + \
                         'pprint.pprint(call["tool_input"])  # HERE\n' + DENY_PY,
                         READ_PY.replace("import json", "import json, pprint") + \
@@ -401,3 +436,17 @@ def test_a_module_the_guard_imports_that_writes_on_stdout_is_found_at_its_own_li
         outcome = doctor(tmp_path / side, {S: config, f".claude/hooks/{name}": guard, f".claude/hooks/{module}": text})
         hits = [(f.path.rsplit("/", 1)[1], f.line) for f in found(outcome, "script/text-before-json")]
         assert hits == ([(module, _here(text)[0])] if side == "bad" else [])
+
+
+ANSWER_JS = '{ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny" } }'
+
+
+@pytest.mark.parametrize("bad, twin", [
+    (READ_JS + f"console.log({ANSWER_JS});  // HERE\n", READ_JS + f"console.log(JSON.stringify({ANSWER_JS}));\n"),
+    (READ_JS + f"const answer = {ANSWER_JS};\nif (input.tool_name === \"Bash\") console.info(answer);  // HERE\n",
+     READ_JS + f"const answer = {ANSWER_JS};\nif (input.tool_name === \"Bash\") console.info(JSON.stringify(answer));\n"
+     "console.error({ checked: input.tool_name });\n"),
+], ids=["a literal", "a name declared with one"])
+def test_an_answer_object_console_log_prints_in_javascripts_notation_is_found_and_its_stringified_twin_is_not(
+        tmp_path, bad, twin):
+    _judged(tmp_path, "guard.mjs", bad, twin, "script/answer-not-json")

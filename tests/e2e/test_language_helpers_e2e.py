@@ -6,7 +6,10 @@ writes the deny with a hookEventName it sets by name (Python and Node), with log
 stdout before its deny, importing a module that prints when it is imported, comparing the tool
 name with opencode's lower-case name in a function the entry point hands tool_name to, and with
 its refusal in the part only the PostToolUse handler's arguments reach (the Stop handler passes
-`--summary`). The real CLI runs the call past each broken gate and not past its twin; doctor
+`--summary`), printing its deny with console.log(answer) (JavaScript's notation, not JSON),
+printing a line through a rich Console (stdout) before its deny, and exiting 0 at the top level
+before the callback of the execFile that runs its check (an exit in that callback, its twin,
+counts: node waits for it). The real CLI runs the call past each broken gate and not past its twin; doctor
 flags each broken gate at the line marked `HERE` (the PostToolUse one at its event in the
 settings), with the rule named, and not its twin.
 """
@@ -86,6 +89,31 @@ if (command.includes("TOKEN")) {
   process.exit(2);
 }
 """
+INSPECTED = """\
+import { readFileSync } from "node:fs";
+const command = JSON.parse(readFileSync(0, "utf8")).tool_input.command;
+const answer = { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny",
+  permissionDecisionReason: "TOKEN is not allowed" } };
+if (command.includes("TOKEN")) console.log(answer);  // HERE
+"""
+RICH = """\
+import json, sys
+from rich.console import Console
+console = Console()
+command = json.load(sys.stdin)["tool_input"]["command"]
+console.print(f"checking {command}")  # HERE
+if "TOKEN" in command:
+    %s
+""" % DENY
+CALLBACK = """\
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+const command = JSON.parse(readFileSync(0, "utf8")).tool_input.command;
+execFile("sh", ["-c", command.includes("TOKEN") ? "exit 2" : "exit 0"], (err) => {
+  if (err) { console.error("TOKEN is not allowed"); process.exit(2); }
+});
+process.exit(0);  // HERE
+"""
 
 CASES = {  # name: (the rule, (file, text) of the broken gate, of its twin, the script the handler runs)
     "pyhelper": ("script/wrong-event-name", {"TOKEN_lib.py": PY_LIB.replace("EVENT", "PostToolUse"),
@@ -99,6 +127,13 @@ CASES = {  # name: (the rule, (file, text) of the broken gate, of its twin, the 
     "printing": ("script/text-before-json", {"TOKEN_lib.py": PRINTING_LIB, "TOKEN.py": IMPORTS_PRINTING},
                  {"TOKEN_lib.py": PRINTING_LIB.replace(")", ", file=sys.stderr)").replace("print", "import sys\nprint"),
                   "TOKEN.py": IMPORTS_PRINTING}, "TOKEN.py"),
+    "inspect": ("script/answer-not-json", {"TOKEN.mjs": INSPECTED},
+                {"TOKEN.mjs": INSPECTED.replace("console.log(answer)", "console.log(JSON.stringify(answer))")},
+                "TOKEN.mjs"),
+    "rich": ("script/text-before-json", {"TOKEN.py": RICH}, {"TOKEN.py": RICH.replace("Console()", "Console(stderr=True)")},
+             "TOKEN.py"),
+    "callback": ("delivery/exit-before-async-work", {"TOKEN.mjs": CALLBACK},
+                 {"TOKEN.mjs": CALLBACK.replace("process.exit(0);  // HERE\n", "")}, "TOKEN.mjs"),
     "shared": ("script/value-never-sent", {"TOKEN.mjs": SHARED.replace("NAME", "bash")},
                {"TOKEN.mjs": SHARED.replace("NAME", "Bash")}, "TOKEN.mjs"),
 }

@@ -228,6 +228,7 @@ def _child_script(call: ast.Call) -> str:
 
 def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost]:
     """subprocess/os.system calls of a child script whose status the script drops or garbles."""
+    yield from _asyncio_children(nodes)
     runs = [node for node in nodes if isinstance(node, ast.Call) and _name(node.func) in PY_RUNS
             and (_child_script(node) or _name(node.func).endswith("system"))]
     if not runs:
@@ -282,6 +283,37 @@ def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost]:
                     yield Lost(mapped.lineno, mapped.col_offset + 1, f"this exit replaces the child's status ({var}, "
                                "2 when it refuses) with its own", str(int(status) if isinstance(status, int) else 1),
                                child)
+
+
+ASYNCIO_RUNS = frozenset({"asyncio.create_subprocess_exec", "asyncio.create_subprocess_shell",
+                          "create_subprocess_exec", "create_subprocess_shell"})
+ASYNCIO_WAITS = frozenset({"wait", "communicate"})
+
+
+def _asyncio_children(nodes: list[ast.AST]) -> Iterator[Lost]:
+    """`proc = await asyncio.create_subprocess_exec(...)` of a child script: it returns once the
+    child has started, and proc.returncode stays None until `await proc.wait()` (or
+    communicate()); sys.exit(None) exits 0 (measured: Python 3.11)."""
+    for node in nodes:
+        value = node.value if isinstance(node, ast.Assign) and len(node.targets) == 1 else None
+        call = value.value if isinstance(value, ast.Await) else None
+        if not (isinstance(call, ast.Call) and _name(call.func) in ASYNCIO_RUNS and _child_script(call)
+                and isinstance(node.targets[0], ast.Name)):
+            continue
+        var = node.targets[0].id
+        waited = [n for n in nodes if isinstance(n, ast.Await) and isinstance(n.value, ast.Call)
+                  and isinstance(n.value.func, ast.Attribute) and n.value.func.attr in ASYNCIO_WAITS
+                  and _name(n.value.func.value) == var]
+        reads = [n for n in nodes if isinstance(n, ast.Attribute) and n.attr == "returncode" and _name(n.value) == var]
+        first_wait = min(((w.lineno, w.col_offset) for w in waited), default=None)
+        early = [r for r in reads if first_wait is None or (r.lineno, r.col_offset) < first_wait]
+        if early:
+            yield Lost(early[0].lineno, early[0].col_offset + 1, f"{var}.returncode is still None here: "
+                       f"{_name(call.func)} returns once the child has started, and only `await {var}.wait()` "
+                       "sets it (sys.exit(None) exits 0)", "0", _child_script(call))
+        elif not reads and not waited:
+            yield Lost(call.lineno, call.col_offset + 1, f"{_name(call.func)}(...) starts the child script, and "
+                       "nothing waits for it or reads its exit status", "0", _child_script(call))
 
 
 def _handler_around(node: ast.AST, parents: dict[int, ast.AST]) -> ast.ExceptHandler | None:
@@ -436,6 +468,13 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
 JS_ASYNC_STDIN = lazy(r"""process\.stdin\.(?:on|once|addListener|pipe)\s*\(|\bcreateInterface\s*\(|"""
                       r"""Bun\.stdin\.(?:text|json|stream|arrayBuffer)\s*\(|"""
                       r"""\b(?:text|json|buffer)\s*\(\s*process\.stdin\s*\)|\bgetStdin\s*\(""", needs=("stdin", "Stdin", "Interface"))
+# a callback Node or Bun runs later: a child's completion (`execFile(cmd, args, (err) => ...)`), its
+# `close`/`exit` event, an fs call's (the run goes on to the end of the top level first). (A timer
+# is left out: one set before a top-level exit is a watchdog, meant never to run.)
+JS_LATER_CALLBACK = lazy(r"""(?<![\w$.])(?:(?:child_process|childProcess|cp)\.)?(?:execFile|exec)\s*\((?=[^;]*=>|[^;]*\bfunction\b)|"""
+                         r"""(?<![\w$])(?:fs\.)?(?:readFile|writeFile|appendFile)\s*\((?=[^;]*=>|[^;]*\bfunction\b)|"""
+                         r"""(?<!process)\.on(?:ce)?\s*\(\s*["'](?:close|exit)["']""",
+                         needs=("exec", "File", ".on"))
 JS_ASYNC_FUNCTION = lazy(r"""\basync\s+function\s*\*?\s*(?P<a>[A-Za-z_$][\w$]*)|"""
                          r"""(?:const|let|var)\s+(?P<b>[A-Za-z_$][\w$]*)\s*=\s*async\b""", needs=("async",))
 JS_ASYNC_ARROW_CALLED = lazy(r"""\(\s*async\s*(?:function\b|\([^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)""", needs=("async",))
@@ -457,12 +496,14 @@ class EarlyExit(NamedTuple):
 def javascript_early_exit(code: str, place: Callable[[int], tuple[int, int]],
                           close: Callable[[str, int], int]) -> EarlyExit | None:
     """The first process.exit(...) run unconditionally at the top level after the script started
-    asynchronous work there that it does not wait for: a stdin read by events or a stream, or an
-    async function called without `await` (`main();`, `main().catch(...)`). Node and Bun end at
-    once: the work never runs, so the hook reads nothing and decides nothing."""
-    if "process.exit" not in code or ("stdin" not in code and "async" not in code):
+    asynchronous work there that it does not wait for: a stdin read by events or a stream, an
+    async function called without `await` (`main();`, `main().catch(...)`), or a callback run
+    later (execFile's, a child's `close`, an fs call's). Node and Bun end at once: the work never
+    runs, so the hook reads nothing and decides nothing."""
+    if "process.exit" not in code:
         return None
     starts: list[tuple[int, str]] = [(m.start(), m.group(0).rstrip("( ")) for m in JS_ASYNC_STDIN.finditer(code)]
+    starts += [(m.start(), f"{m.group(0).rstrip('( ')}(...) and its callback") for m in JS_LATER_CALLBACK.finditer(code)]
     names = {m.group("a") or m.group("b") for m in JS_ASYNC_FUNCTION.finditer(code)}
     for name in names:
         for call in re.finditer(rf"(?<![\w$.]){re.escape(name)}\s*\(", code):

@@ -211,6 +211,9 @@ class Flow:
         self.cdpath_writes: tuple[Write, ...] = ()
         # a read of stdin that stops before the end of a large payload: (what, where) (runtimes.py)
         self.partial_reads: tuple[tuple[str, Place], ...] = ()
+        # JavaScript: console.log(...) of an answer object itself (not JSON.stringify of it), which
+        # prints it in JavaScript's notation (`{ hookSpecificOutput: { ... 'deny' } }`), not JSON
+        self.inspected_answers: tuple[Place, ...] = ()
         # Python: the names whose log calls this file sends to stdout ("logging": the root logger, which
         # every logger passes its records to), and its log calls by receiver ("logging" for the root
         # logger and the loggers it gets by getLogger)
@@ -583,6 +586,7 @@ def _name(node: ast.AST) -> str:
 def _python(tree: ast.Module, text: str, common: Common) -> Flow:
     strings = _PyStrings(tree, text)
     loggers, stdout_config = _stdout_loggers(tree)
+    consoles = _rich_consoles(tree)
     writes, exits, reads, values, new_objects, string_inputs, stderr_answers = [], [], [], [], [], [], []
     unread_output = False
     order = 0
@@ -613,7 +617,7 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
             for call in _calls(stmt):
                 order += 1
                 name = _name(call.func)
-                write = _py_write(call, name, strings, loggers)
+                write = _py_write(call, name, strings, loggers, consoles)
                 unread_output = unread_output or (write is None and _py_write(call, name, None, loggers) is not None)
                 if _py_stderr_answer(call, name, strings):
                     stderr_answers.append(place(call))
@@ -946,16 +950,40 @@ def _to_stdout(call: ast.Call) -> tuple[str, Place] | None:
     return None
 
 
+# rich's Console writes on sys.stdout unless made with stderr=True or file=..., and wraps what it
+# prints at 80 columns when stdout is not a terminal (measured: rich 15.0.0), so even a JSON
+# answer printed through it is text
+RICH_CONSOLES = frozenset({"Console", "rich.console.Console", "console.Console"})
+RICH_WRITES = frozenset({"print", "log", "rule", "print_json", "out"})
+
+
+def _rich_consoles(tree: ast.Module) -> set[str]:
+    """The names given a rich Console that writes on stdout (`console = Console()`)."""
+    return {_name(target) for node in _nodes(tree) if isinstance(node, (ast.Assign, ast.AnnAssign))
+            and _stdout_console(node.value)
+            for target in (node.targets if isinstance(node, ast.Assign) else [node.target])}
+
+
+def _stdout_console(node: ast.AST | None) -> bool:
+    """`Console()`: a rich Console made without stderr=True or another file."""
+    return isinstance(node, ast.Call) and _name(node.func) in RICH_CONSOLES and not any(
+        (k.arg == "stderr" and not (isinstance(k.value, ast.Constant) and not k.value.value))
+        or (k.arg == "file" and _name(k.value) != "sys.stdout") for k in node.keywords)
+
+
 ECHOES = frozenset({"click.echo", "click.secho", "typer.echo", "typer.secho"})
 PRETTY_PRINTS = frozenset({"pprint", "pprint.pprint", "pp", "pprint.pp"})
 
 
 def _py_write(call: ast.Call, name: str, strings: "_PyStrings | None",
-              loggers: Collection[str] = ()) -> tuple[str, str] | None:
+              loggers: Collection[str] = (), consoles: Collection[str] = ()) -> tuple[str, str] | None:
     """(json | text, what) for a call that writes on stdout, else None."""
     receiver, _, method = name.rpartition(".")
     if receiver in loggers and method in LOG_CALLS:
         return STDOUT_TEXT, f"{name}(...) (logging to stdout)"
+    if isinstance(call.func, ast.Attribute) and call.func.attr in RICH_WRITES and (
+            receiver in consoles or _stdout_console(call.func.value)):
+        return STDOUT_TEXT, f"{name or 'Console().' + call.func.attr}(...) (a rich Console on stdout)"
     if name == "print":
         target = next((k.value for k in call.keywords if k.arg == "file"), None)
         if target is not None and _name(target) not in ("sys.stdout",):
@@ -1901,13 +1929,15 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
     blocks = _js_blocks(code)
     tries = _Spans([(m.end() - 1, _close(code, m.end() - 1)) for m in JS_TRY.finditer(code)])
     guarded_calls: dict[str, bool] = {}  # function: called inside a try
-    writes, exits, reads = [], [], []
+    writes, exits, reads, inspected = [], [], [], []
     unread_output = JS_OTHER_STDOUT.search(code) is not None
     for match in JS_WRITE.finditer(code):
         argument = _balanced(code, match.end())
         kind = _js_kind(argument.strip(), code)
         if kind is None:
             unread_output = True
+            if match.group("log") and _js_answer_object(argument.strip(), code):
+                inspected.append(place(match.start()))
             continue
         branch, scope = blocks(match.start())
         line = _line_at(code, match.start())
@@ -1961,7 +1991,25 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
                 new_inputs=_new_inputs(_labelled_objects(code, place, javascript=True)))
     flow.stdout_config = place(stdout_config) if stdout_config is not None else None
     flow.partial_reads = tuple((what, place(offset)) for offset, what in runtimes.js_partial_reads(code, _close, _balanced))
+    flow.inspected_answers = tuple(inspected)
     return flow
+
+
+JS_OBJECT_DECLARED = lazy(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[\w<>|" ']+)?=\s*\{""")
+
+
+def _js_answer_object(argument: str, code: str) -> bool:
+    """console.log's only argument is an answer object: a literal (`{hookSpecificOutput: ...}`) or a
+    name declared with one, holding the answer's keys. console.log formats an object with
+    util.inspect (unquoted keys, single quotes), not as JSON (measured: node 20.20.2, bun 1.3.14)."""
+    if argument.startswith("{"):
+        return _close(argument, 0) == len(argument) - 1 and ANSWER_OBJECT.search(argument) is not None
+    if not JS_NAME.match(argument):
+        return False
+    for declared in JS_OBJECT_DECLARED.finditer(code):
+        if declared.group("name") == argument:
+            return ANSWER_OBJECT.search(code[declared.end() - 1:_close(code, declared.end() - 1) + 1]) is not None
+    return False
 
 
 def _js_caught_where_called(code: str, function: str, blocks: Callable[[int], tuple[Branch, str]],

@@ -76,6 +76,12 @@ def _answer_on_stderr(code: HookCode) -> Iterator[Finding]:
     yield code.report("script/answer-on-stderr", flow.stderr_answers[0], host=host)
 
 
+@CODE_RULES.rule("script/answer-not-json")
+def _answer_not_json(code: HookCode) -> Iterator[Finding]:
+    """console.log of the answer object itself: printed in JavaScript's notation, not JSON."""
+    return code.at_each("script/answer-not-json", code.flow.inspected_answers)
+
+
 @CODE_RULES.rule("script/stdin-read-twice")
 def _stdin_read_twice(code: HookCode) -> Iterator[Finding]:
     return code.at_each("script/stdin-read-twice", code.flow.stdin_reads)
