@@ -338,6 +338,21 @@ def test_a_rewrite_filled_in_key_by_key_is_read_as_the_keys_it_is_given(tmp_path
     assert [(f.line, "old_string" in f.message) for f in flagged] == ([(4, True)] if dropped else [])  # (new = {}: where it is made)
 
 
+@pytest.mark.parametrize("other_arm, line", [
+    ('    new = {"command": "nice -n 10 " + cmd}\n', 8),
+    ('    new = {**ti, "command": "nice -n 10 " + cmd}\n', None),
+], ids=["one arm builds a new object", "both arms keep the call's fields"])
+def test_a_rewrite_built_in_each_arm_of_an_if_is_judged_arm_by_arm(tmp_path, other_arm, line):
+    text = (PY + "call = json.load(sys.stdin)\nti = call['tool_input']\ncmd = ti['command']\n"
+            "if cmd.startswith('npm '):\n    new = {**ti, 'command': 'pnpm ' + cmd[4:]}\nelse:\n" + other_arm +
+            "print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PreToolUse', 'updatedInput': new}}))\n")
+    base = tmp_path / "project"
+    command = _write(base, {"h.py": text}, "h.py")
+    flagged = found(doctor(base, {".claude/settings.json": settings(matcher="Bash", command=command)}),
+                    "script/rewrite-drops-fields")
+    assert [f.line for f in flagged] == ([line] if line else [])
+
+
 # ---- Cursor: input fields whose type differs by event (docs/hosts/cursor.md#events) ----------------
 
 MCP_CALL = {"hook_event_name": "beforeMCPExecution", "tool_name": "query",

@@ -666,19 +666,21 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 for value, via in strings.values(value_node):
                     values.append(Value(field, value, place(at_node), via))
             elif field in ("updatedInput", "updated_input"):
-                target = strings.resolve(value_node)
-                built = place(target) if target is not value_node else place(at_node)  # (where the object is made)
-                if isinstance(target, ast.Dict):
-                    keys = [k.value for k in target.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
-                    spread = any(k is None for k in target.keys)
-                    if isinstance(value_node, ast.Name):  # new = {}; new["file_path"] = ...: filled key by key
-                        filled, merged = _filled_in(tree, value_node.id)
-                        keys, spread = keys + filled, spread or merged
-                    new_objects.append((built, keys, spread))
-                elif isinstance(target, ast.Call) and _name(target.func) == "dict" and not target.args:
-                    new_objects.append((built, [k.arg for k in target.keywords if k.arg], False))
-                elif _is_string(target):
-                    string_inputs.append(place(at_node))
+                # a name given its object in each arm of an if/else: each arm's object is the answer's
+                arms = _alternative_values(tree, value_node.id) if isinstance(value_node, ast.Name) else None
+                for target in arms or [strings.resolve(value_node)]:
+                    built = place(target) if target is not value_node else place(at_node)  # (where the object is made)
+                    if isinstance(target, ast.Dict):
+                        keys = [k.value for k in target.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+                        spread = any(k is None for k in target.keys)
+                        if isinstance(value_node, ast.Name):  # new = {}; new["file_path"] = ...: filled key by key
+                            filled, merged = _filled_in(tree, value_node.id)
+                            keys, spread = list(dict.fromkeys(keys + filled)), spread or merged
+                        new_objects.append((built, keys, spread))
+                    elif isinstance(target, ast.Call) and _name(target.func) == "dict" and not target.args:
+                        new_objects.append((built, [k.arg for k in target.keywords if k.arg], False))
+                    elif _is_string(target):
+                        string_inputs.append(place(at_node))
             elif field in OUTPUT_REWRITES:
                 output_rewrites.append((field, "text" if _py_text(value_node, strings, functions) else "", place(at_node)))
     called = frozenset(node.func.id if isinstance(node.func, ast.Name) else node.func.attr for node in _nodes(tree)
@@ -728,6 +730,34 @@ def _unflushed_exit(tree: ast.Module, text: str) -> Place | None:
         return None
     first = min(exits, key=lambda n: (n.lineno, n.col_offset))
     return Place(first.lineno, first.col_offset + 1)
+
+
+def _alternative_values(tree: ast.Module, name: str) -> list[ast.AST] | None:
+    """The values a name is given, when it is given one in each of several arms of if/elif/else
+    (`if ...: new = {**call, ...} else: new = {"command": ...}`) and nowhere else; else None."""
+    found: list[tuple[tuple[tuple[int, int], ...], ast.AST]] = []
+
+    def visit(body: list[ast.stmt], arms: tuple[tuple[int, int], ...]) -> None:
+        for stmt in body:
+            if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+                found.append((arms, stmt.value))
+            if isinstance(stmt, ast.If):
+                visit(stmt.body, arms + ((id(stmt), 0),))
+                visit(stmt.orelse, arms + ((id(stmt), 1),))
+            else:
+                for inner in (getattr(stmt, field, None) for field in ("body", "orelse", "finalbody", "handlers")):
+                    if isinstance(inner, list):
+                        visit([s for s in inner if isinstance(s, ast.stmt)] +
+                              [s for h in inner if isinstance(h, ast.ExceptHandler) for s in h.body], arms)
+
+    visit(tree.body, ())
+    if len(found) < 2 or any(name in {n.id for n in ast.walk(value) if isinstance(n, ast.Name)} for _, value in found):
+        return None
+    for index, (arms, _) in enumerate(found):
+        for other, _ in found[index + 1:]:
+            if not any(a[0] == b[0] and a[1] != b[1] for a in arms for b in other):
+                return None  # (one after the other: the last one counts)
+    return [value for _, value in found]
 
 
 def _filled_in(tree: ast.Module, name: str) -> tuple[list[str], bool]:
