@@ -19,7 +19,7 @@ from hookwright.doctor.scripts.keys import analyse
 
 GUARD = 'import json, sys\njson.load(sys.stdin)\nprint("Blocked: rm", file=sys.stderr)\nsys.exit(2)\n'
 PY = "import json, os, subprocess, sys\n"
-RUNNERS = {".py": sys.executable, ".js": "node", ".sh": "bash", ".pl": "perl"}
+RUNNERS = {".py": sys.executable, ".js": "node", ".mjs": "node", ".sh": "bash", ".pl": "perl"}
 PAYLOAD = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm x"}})
 
 # name: (the hook's files, the one its handler runs, the line doctor names; its twin's files)
@@ -336,6 +336,35 @@ def test_a_rewrite_filled_in_key_by_key_is_read_as_the_keys_it_is_given(tmp_path
     flagged = found(doctor(base, {".claude/settings.json": settings(matcher="Edit", command=command)}),
                     "script/rewrite-drops-fields")
     assert [(f.line, "old_string" in f.message) for f in flagged] == ([(4, True)] if dropped else [])  # (new = {}: where it is made)
+
+
+ARGUMENT_DISPATCH = {  # a script run as `h.* pre` on PreToolUse and `h.* post` on PostToolUse
+    "h.py": (PY + "mode = sys.argv[1] if len(sys.argv) > 1 else ''\ncall = json.load(sys.stdin)\n"
+             "if mode == 'pre':\n    if 'rm' in call['tool_input']['command']:\n"
+             "        print('Blocked: rm', file=sys.stderr)\n        sys.exit(2)\n"
+             "elif mode == 'post':\n    print('formatted', file=sys.stderr)\n"
+             "if '--verbose' in sys.argv:\n    print('checked', file=sys.stderr)\n"),
+    "h.mjs": ("import { readFileSync } from 'node:fs';\nconst mode = process.argv[2];\n"
+              "const call = JSON.parse(readFileSync(0, 'utf8'));\n"
+              "if (mode === 'pre') {\n  if (call.tool_input.command.includes('rm')) {\n"
+              "    console.error('Blocked: rm');\n    process.exit(2);\n  }\n"
+              "} else if (mode === 'post') {\n  console.error('formatted');\n}\n"),
+}
+
+
+@pytest.mark.parametrize("script", list(ARGUMENT_DISPATCH))
+@pytest.mark.parametrize("pre, flagged", [("pre", False), ("PreToolUse", True), ("--verbose", False)],
+                         ids=["the argument its branch names", "another spelling", "a flag"])
+def test_a_python_or_node_script_that_branches_on_an_argument_its_handler_does_not_pass(tmp_path, script, pre,
+                                                                                         flagged):
+    base = tmp_path / "project"
+    command = _write(base, {script: ARGUMENT_DISPATCH[script]}, script)
+    assert (_status(base, f"{command} {pre}") == 2) == (pre == "pre")  # (the payload names rm)
+    out = doctor(base, {".claude/settings.json": {"hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": f"{command} {pre}"}]}],
+        "PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": f"{command} post"}]}]}}})
+    hits = found(out, "delivery/argument-unmatched")
+    assert [f"`{pre}`" in f.message and "PreToolUse hook" in f.message for f in hits] == ([True] if flagged else [])
 
 
 @pytest.mark.parametrize("other_arm, line", [

@@ -181,18 +181,23 @@ def _stdin_not_passed(script: Script) -> Iterator[Finding]:
 
 @RULES.rule("delivery/argument-unmatched")
 def _argument_unmatched(script: Script) -> Iterator[Finding]:
-    """A shell script that branches on its first argument (`case "$1" in pre) ...`, `if [ "$1" =
-    post ]`), run by a handler whose first argument none of those branches names: the part the
-    hook was meant to run never does (a typo, another spelling of the event's name)."""
+    """A script that branches on its first argument (`case "$1" in pre) ...`, `if [ "$1" = post ]`,
+    `if sys.argv[1] == "pre":`, `mode === "post"` with `const mode = process.argv[2]`), run by a
+    handler whose first argument none of those branches names: the part the hook was meant to run
+    never does (a typo, another spelling of the event's name). (A Python or JavaScript test of a
+    flag anywhere in argv, `"--summary" in sys.argv`, is no branch on the first argument: flags
+    are left out there.)"""
     flow = script.facts.flow
-    names = sorted({r.argument for r in flow.argv_regions if r.given})
+    shell = script.facts.language == "shell"
+    names = sorted({r.argument for r in flow.argv_regions if r.given and (shell or not r.argument.startswith("-"))})
     blocks = any(r.given and r.first <= e.at.line <= r.last for r in flow.argv_regions for e in flow.exits
                  if e.status == 2)
-    if script.facts.language != "shell" or not names or (len(names) < 2 and not blocks):
+    if script.facts.language not in ("shell", "python", "javascript") or not names or (len(names) < 2 and not blocks):
         return  # (one `if [ "$1" = --help ]` in a wrapper is no dispatch on the argument)
     for handler in script.handlers:
         for args in script.arguments_of(handler):
-            if args and args[0] not in names and "$" not in args[0] and "/" not in args[0]:
+            if args and args[0] not in names and "$" not in args[0] and "/" not in args[0] and (
+                    shell or not args[0].startswith("-")):
                 first = min(r.first for r in script.facts.flow.argv_regions)
                 yield script.ctx.finding(
                     "delivery/argument-unmatched", handler.file, handler.keys + ("command",),
