@@ -147,6 +147,14 @@ DISPATCHERS = {
         const result = await $`python3 ${import.meta.dir}/child.py`.nothrow();
         process.exit(result.exitCode);
         """),
+    "zx's $ without .nothrow()": ("run.mjs", """\
+        import { $ } from "zx";
+        await $`python3 ${import.meta.dirname}/child.py`;  // HERE
+        """, """\
+        import { $ } from "zx";
+        $.nothrow = true;
+        process.exit((await $`python3 ${import.meta.dirname}/child.py`).exitCode);
+        """),
     "Bun's $ with .nothrow(), its exitCode unread": ("run.ts", """\
         import { $ } from "bun";
         await $`python3 ${import.meta.dir}/child.py`.nothrow();  // HERE

@@ -26,6 +26,12 @@ CUT_OFF = 1 << 20  # a read of at most this many characters is a cap a large Wri
 # ---- JavaScript (comment-blanked code) -------------------------------------------------------------
 
 BUN_SHELL_IMPORT = lazy(r"""import\s*\{(?P<names>[^{}]*)\}\s*from\s*["']bun["']""", needs=("bun",))
+# zx's `$` (zx 8.8.5): it prints nothing on stdout (with $.verbose = true, the command and its
+# output go to stderr), but it throws a ProcessOutput for a child that exits non-zero: uncaught,
+# node exits 1, and `$.nothrow = true` or `.nothrow()` keeps the exitCode (measured with `$` imported
+# from "zx"); `$` imported from "zx" or "zx/core", or the global of zx/globals and of a zx #! line
+ZX_IMPORT = lazy(r"""import\s*\{(?P<names>[^{}]*)\}\s*from\s*["']zx(?:/core)?["']|"""
+                 r"""(?P<globals>import\s*["']zx/globals["']|^#!.*\bzx\b)""", needs=("zx",))
 BUN_SHELL_NAME = lazy(r"""(?:^|,)\s*\$(?:\s+as\s+(?P<alias>[A-Za-z_$][\w$]*))?\s*(?=,|$)""")
 SILENT_METHODS = frozenset({"quiet", "text", "json", "lines", "blob", "arrayBuffer", "bytes"})
 CHAINED_CALL = lazy(r"""\s*\.\s*(?P<method>[A-Za-z_$][\w$]*)\s*\(""")
@@ -81,7 +87,8 @@ def js_child_output(code: str, balanced: Callable[[str, int], str]) -> Iterator[
             yield match.start(), f"{match.group('fn')}({' '.join(words)[:40]}, stdio inherited) (its output)"
 
 
-BUN_NO_THROW = lazy(r"""(?<![\w$])\$\s*\.\s*(?:nothrow\s*\(\s*\)|throws\s*\(\s*false\s*\))""", needs=("nothrow", "throws"))
+BUN_NO_THROW = lazy(r"""(?<![\w$])\$\s*\.\s*(?:nothrow\s*(?:\(\s*\)|=\s*true\b)|throws\s*\(\s*false\s*\))""",
+                    needs=("nothrow", "throws"))  # (zx: `$.nothrow = true`)
 STATUS_READ = lazy(r"""\s*(?:\)\s*)?\.\s*exitCode\b""")
 TRY = lazy(r"""\btry\s*\{""", needs=("try",))
 SPAWN_SYNC_STATUS = lazy(r"""(?:const|let|var)\s+(?P<var>[A-Za-z_$][\w$]*)\s*=\s*(?:[\w$]+(?:\([^()]*\))?\.)?spawnSync\s*\(""",
@@ -100,7 +107,9 @@ def js_lost_statuses(code: str, place: Callable[[int], tuple[int, int]], close: 
     never awaited (its exitCode is still null)."""
     tries = [(m.end() - 1, close(code, m.end() - 1)) for m in TRY.finditer(code)]
     no_throw = BUN_NO_THROW.search(code) is not None
-    for tag in _bun_shell_tags(code):
+    zx = _zx_shell_tags(code)
+    for tag in _bun_shell_tags(code) + zx:
+        runtime = ("zx's $", "a ProcessOutput", "node") if tag in zx else ("Bun's $", "a ShellError", "bun")
         for match in re.finditer(rf"(?<![\w$.]){re.escape(tag)}\s*`", code):
             end = _template_end(code, match.end())
             child = SCRIPT_NAME.findall(code[match.end():end])
@@ -110,10 +119,10 @@ def js_lost_statuses(code: str, place: Callable[[int], tuple[int, int]], close: 
             line, column = place(match.start())
             if "nothrow" not in methods and not no_throw:
                 if not any(start < match.start() < stop for start, stop in tries):
-                    yield Lost(line, column, "Bun's $ throws a ShellError when the child exits non-zero, and "
-                               "uncaught, bun exits 1 (not the child's 2)", "1", child[-1])
+                    yield Lost(line, column, f"{runtime[0]} throws {runtime[1]} when the child exits non-zero, "
+                               f"and uncaught, {runtime[2]} exits 1 (not the child's 2)", "1", child[-1])
             elif not STATUS_READ.match(code, after) and not _reads_exit_code(code, match.start(), after):
-                yield Lost(line, column, "Bun's $ runs the child script with .nothrow(), and its exitCode is "
+                yield Lost(line, column, f"{runtime[0]} runs the child script with .nothrow(), and its exitCode is "
                            "never read", "0", child[-1])
     for match in SPAWN_SYNC_STATUS.finditer(code):
         arguments = balanced(code, match.end())
@@ -195,6 +204,15 @@ def _bun_shell_tags(code: str) -> list[str]:
         for name in BUN_SHELL_NAME.finditer(match.group("names")):
             tags.append(name.group("alias") or "$")
     return tags
+
+
+def _zx_shell_tags(code: str) -> list[str]:
+    """The names zx's `$` goes by in the file (imported from "zx", or global)."""
+    tags = []
+    for match in ZX_IMPORT.finditer(code):
+        tags += ["$"] if match.group("globals") else [
+            name.group("alias") or "$" for name in BUN_SHELL_NAME.finditer(match.group("names"))]
+    return list(dict.fromkeys(tags))
 
 
 def _template_end(code: str, start: int) -> int:
