@@ -166,17 +166,6 @@ def test_a_return_or_a_promise_opencode_does_not_wait_for_is_reported_where_it_i
     assert marked in code.splitlines()[finding.line - 1]
 
 
-@pytest.mark.parametrize("body", [
-    '    const r = await $`./check.sh`.nothrow().quiet()\n    if (r.exitCode === 2) throw new Error("no")',
-    '    await $`./check.sh`.then((r) => { if (r.exitCode) throw new Error("no") })',
-    '    return $`./check.sh`.then((r) => { if (r.exitCode) throw new Error("no") })',
-    '    $`notify-send done`.nothrow()',  # (fire and forget: nothing of it counts)
-    '    fetch("http://log").then(() => {}).catch(() => {})',
-])
-def test_an_awaited_or_returned_promise_and_a_fire_and_forget_call_are_not_reported(project, body):
-    assert not found(_doctor_module(project, HOOK % body), "host/opencode-promise-not-awaited")
-
-
 LATER = 'import { execFile, execFileSync, spawn } from "node:child_process"\nimport { readFile } from "node:fs"\n' + HOOK
 
 
@@ -203,6 +192,11 @@ def test_a_throw_or_change_in_what_the_hook_never_waits_for_is_reported_where_it
 
 
 @pytest.mark.parametrize("body", [
+    '    const r = await $`./check.sh`.nothrow().quiet()\n    if (r.exitCode === 2) throw new Error("no")',
+    '    await $`./check.sh`.then((r) => { if (r.exitCode) throw new Error("no") })',
+    '    return $`./check.sh`.then((r) => { if (r.exitCode) throw new Error("no") })',
+    '    $`notify-send done`.nothrow()',  # (fire and forget: nothing of it counts)
+    '    fetch("http://log").then(() => {}).catch(() => {})',
     '    await promisify(execFile)("./check.sh")',
     '    return new Promise((ok, fail) => execFile("./check.sh", [], (e) => e ? fail(e) : ok()))',
     '    await new Promise((ok, fail) => execFile("./check.sh", [], (e) => e ? fail(e) : ok()))',
