@@ -456,7 +456,7 @@ def test_every_script_rule_is_tested():
               "script/updated-input-not-object", "script/rewrite-drops-fields", "script/exit-2-does-not-block",
               "script/exit-1-fails-open", "script/continue-false-not-a-block", "script/invalid-decision-value",
               "script/stdin-read-twice", "script/failure-in-post-tool-use", "script/claude-answer-for-cursor",
-              "script/stdin-read-partly",  # tests/test_doctor_runtimes.py
+              "script/stdin-read-partly", "script/answer-not-json",  # tests/test_doctor_runtimes.py
               "script/cursor-field-not-read", "script/input-field-never-sent", "script/field-the-event-ignores",
               "script/does-not-parse", "script/cursor-ask-not-asked", "script/async-answer-never-read",
               "script/cursor-answer-for-claude", "script/cursor-invalid-permission", "script/bash-only-syntax",
