@@ -295,10 +295,11 @@ def _asyncio_children(nodes: list[ast.AST]) -> Iterator[Lost]:
     child has started, and proc.returncode stays None until `await proc.wait()` (or
     communicate()); sys.exit(None) exits 0 (measured: Python 3.11)."""
     for node in nodes:
-        value = node.value if isinstance(node, ast.Assign) and len(node.targets) == 1 else None
-        call = value.value if isinstance(value, ast.Await) else None
-        if not (isinstance(call, ast.Call) and _name(call.func) in ASYNCIO_RUNS and _child_script(call)
-                and isinstance(node.targets[0], ast.Name)):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Await)):
+            continue
+        call = node.value.value
+        if not (isinstance(call, ast.Call) and _name(call.func) in ASYNCIO_RUNS and _child_script(call)):
             continue
         var = node.targets[0].id
         waited = [n for n in nodes if isinstance(n, ast.Await) and isinstance(n.value, ast.Call)

@@ -668,7 +668,7 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
             elif field in ("updatedInput", "updated_input"):
                 # a name given its object in each arm of an if/else: each arm's object is the answer's
                 arms = _alternative_values(tree, value_node.id) if isinstance(value_node, ast.Name) else None
-                for target in arms or [strings.resolve(value_node)]:
+                for target in arms or [strings.resolve(value_node) or value_node]:
                     built = place(target) if target is not value_node else place(at_node)  # (where the object is made)
                     if isinstance(target, ast.Dict):
                         keys = [k.value for k in target.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]

@@ -208,7 +208,7 @@ def _bun_shell_tags(code: str) -> list[str]:
 
 def _zx_shell_tags(code: str) -> list[str]:
     """The names zx's `$` goes by in the file (imported from "zx", or global)."""
-    tags = []
+    tags: list[str] = []
     for match in ZX_IMPORT.finditer(code):
         tags += ["$"] if match.group("globals") else [
             name.group("alias") or "$" for name in BUN_SHELL_NAME.finditer(match.group("names"))]
