@@ -5,6 +5,7 @@ message holds. Each broken case is run by bash on a PreToolUse payload and reall
 otherwise than its twin (tests/e2e/test_shell_status_e2e.py shows the real CLI)."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,54 @@ def test_what_a_pipe_after_jq_does_to_the_quotes_is_followed(tmp_path, text, fla
     assert (_status(base, command) == 2) != flagged  # the comparison really never holds where flagged
     out = doctor(base, {".claude/settings.json": settings(command=command)})
     assert [f.line for f in out.findings if f.rule == "script/value-keeps-quotes"] == ([1] if flagged else [])
+
+
+ANSWER = """answer() {  # decision reason
+  jq -cn --arg d "$1" --arg r "$2" \\
+    '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: $d, permissionDecisionReason: $r}}'%s
+}
+"""
+ALLOW = '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}'
+# name: (the hook's files, the line doctor names in h.sh, its twin's files)
+TWO_ANSWERS = {
+    "a function that prints the deny and does not exit, called in a case arm": (
+        {"h.sh": "cmd=$(jq -r .tool_input.command)\n" + ANSWER % "" + 'case "$cmd" in\n'
+                 '  *rm*) answer deny "no deleting" ;;\nesac\nanswer allow ok\n'}, 7,
+        {"h.sh": "cmd=$(jq -r .tool_input.command)\n" + ANSWER % "" + 'case "$cmd" in\n'
+                 '  *rm*) answer deny "no deleting"; exit 0 ;;\nesac\nanswer allow ok\n'}),
+    "the function in a helper file the script sources": (
+        {"lib.sh": ANSWER % "", "h.sh": 'source "$(dirname "$0")/lib.sh"\ncmd=$(jq -r .tool_input.command)\n'
+                                        'if [[ $cmd == *rm* ]]; then\n  answer deny "no deleting"\nfi\n'
+                                        'answer allow ok\n'}, 4,
+        {"lib.sh": ANSWER % "\n  exit 0", "h.sh": 'source "$(dirname "$0")/lib.sh"\ncmd=$(jq -r .tool_input.command)\n'
+                                                  'if [[ $cmd == *rm* ]]; then\n  answer deny "no deleting"\nfi\n'
+                                                  'answer allow ok\n'}),
+    "an echoed deny in an if, then the allow after it": (
+        {"h.sh": "cmd=$(jq -r .tool_input.command)\nif [[ $cmd == *rm* ]]; then\n"
+                 "  echo '" + ALLOW.replace("allow", "deny") + "'\nfi\necho '" + ALLOW + "'\n"}, 3,
+        {"h.sh": "cmd=$(jq -r .tool_input.command)\nif [[ $cmd == *rm* ]]; then\n"
+                 "  echo '" + ALLOW.replace("allow", "deny") + "'\nelse\n  echo '" + ALLOW + "'\nfi\n"}),
+    "a main function that answers and runs on": (
+        {"h.sh": ANSWER % "" + 'main() {\n  cmd=$(jq -r .tool_input.command)\n'
+                 '  [[ $cmd == *rm* ]] && answer deny "no deleting"\n  answer allow ok\n}\nmain\n'}, 7,
+        {"h.sh": ANSWER % "" + 'main() {\n  cmd=$(jq -r .tool_input.command)\n'
+                 '  [[ $cmd == *rm* ]] && { answer deny "no deleting"; return; }\n  answer allow ok\n}\nmain\n'}),
+}
+
+
+@pytest.mark.parametrize("twin", [False, True], ids=["broken", "twin"])
+@pytest.mark.parametrize("name", list(TWO_ANSWERS))
+def test_two_answers_on_one_run_are_flagged_where_the_run_should_end(tmp_path, name, twin):
+    broken, line, fixed = TWO_ANSWERS[name]
+    base = tmp_path / "project"
+    command = _write(base, fixed if twin else broken, "h.sh")
+    printed = _run(base, command).stdout
+    try:  # what the host would receive: one JSON object, or not
+        json.loads(printed)
+        one_object = True
+    except ValueError:
+        one_object = False
+    assert one_object == twin and "deny" in printed
+    out = doctor(base, {".claude/settings.json": settings(command=command)})
+    flagged = [f.line for f in out.findings if f.rule == "script/text-before-json" and Path(f.path).name == "h.sh"]
+    assert flagged == ([] if twin else [line])

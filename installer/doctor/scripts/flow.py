@@ -216,6 +216,8 @@ class Flow:
         # logger and the loggers it gets by getLogger)
         self.stdout_loggers: frozenset[str] = frozenset()
         self.log_calls: tuple[tuple[str, Place], ...] = ()
+        # shell: two JSON answers one run can print, the first not followed by an exit (see _second_answer)
+        self.second_answer: tuple[Write, Write] | None = None
 
     def mixed_output(self, cdpath: bool = False) -> tuple[Write, Write] | None:
         """A text (or echoed input) write and a JSON write that one run can both make: stdout is
@@ -1346,9 +1348,10 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
             if scope != match.group("fn") and called.opened <= called.closed \
                     and not SH_TO_ELSEWHERE.search(rest) and not _piped_on(line, match.end() + len(rest)):
                 order += 1
-                printed, where = printers[match.group("fn")]
+                printed, where, exits_after = printers[match.group("fn")]
+                ends = exits_after or _ends_run(line, match.end() + len(rest), lines, starts, offset)
                 writes.append(Write(printed, place(offset + match.start("fn")),
-                                    f"{match.group('fn')}{rest.rstrip()[:30]} ({where})", branch, scope, False, order))
+                                    f"{match.group('fn')}{rest.rstrip()[:30]} ({where})", branch, scope, ends, order))
         before = _Before(line)
         for match in SH_WORD.finditer(masked):
             word = match.group("word")
@@ -1396,7 +1399,22 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                 unread_output=unread_output, **common,
                 new_inputs=_new_inputs(_labelled_objects(code, place)))
     flow.cdpath_writes = tuple(cdpath_writes)
+    flow.second_answer = _second_answer(writes)
     return flow
+
+
+def _second_answer(writes: list[Write]) -> tuple[Write, Write] | None:
+    """(the first, the second) of two JSON answers one run of a shell script can print: the first
+    not followed by an exit or return (at its line, or in the function that prints it), in the
+    same function, and the two not in arms of one if or case. Two objects on stdout are not one."""
+    answers = [w for w in writes if w.kind == STDOUT_JSON]
+    for index, first in enumerate(answers):
+        if first.ends:
+            continue
+        for second in answers[index + 1:]:
+            if second.scope == first.scope and not _alternatives(first.branch, second.branch):
+                return first, second
+    return None
 
 
 class Around(NamedTuple):
@@ -1567,12 +1585,15 @@ MAX_LIBRARY = 256 * 1024
 SH_COMMENT_LINE = lazy(r"(?m)^[ \t]*#.*$")
 
 
-def _sh_printers(code: str, lines: list[ShellLine], path: Path | None, depth: int) -> dict[str, tuple[str, str]]:
-    """{function: (json | text, where it is defined)} for the functions that print one kind of
-    output on stdout: this script's, and those of a library it sources from its own folder."""
+def _sh_printers(code: str, lines: list[ShellLine], path: Path | None,
+                 depth: int) -> dict[str, tuple[str, str, bool]]:
+    """{function: (json | text, where it is defined, whether it exits)} for the functions that print
+    one kind of output on stdout: this script's, and those of a library it sources from its own
+    folder. A function with an `exit` in its body is taken to end the run after it prints."""
     kinds: dict[str, set[str]] = {}
     where: dict[str, str] = {}
-    for scope, kind in _function_writes(code, lines):
+    exiting: set[str] = set()
+    for scope, kind in _function_writes(code, lines, exiting):
         kinds.setdefault(scope, set()).add(kind)
         where.setdefault(scope, "it prints on stdout")
     libraries = [path.parent / m.group("file") for m in SH_SOURCE.finditer(code)] if path is not None and not depth else []
@@ -1584,18 +1605,24 @@ def _sh_printers(code: str, lines: list[ShellLine], path: Path | None, depth: in
         except (OSError, HookwrightError):
             continue
         text = SH_COMMENT_LINE.sub("", text)
-        for scope, kind in _function_writes(text, shell_lines(text)):
+        for scope, kind in _function_writes(text, shell_lines(text), exiting):
             kinds.setdefault(scope, set()).add(kind)
             where.setdefault(scope, f"it prints on stdout, in {library.name}")
-    return {name: (found.pop(), where[name]) for name, found in kinds.items() if len(found) == 1}
+    return {name: (found.pop(), where[name], name in exiting) for name, found in kinds.items() if len(found) == 1}
 
 
-def _function_writes(code: str, lines: list[ShellLine]) -> list[tuple[str, str]]:
-    """(function, json | text) for each stdout write inside a function (calls not followed)."""
+SH_EXIT_WORD = lazy(r"(?<![\w$-])exit(?![\w-])", needs=("exit",))
+
+
+def _function_writes(code: str, lines: list[ShellLine], exiting: set[str]) -> list[tuple[str, str]]:
+    """(function, json | text) for each stdout write inside a function (calls not followed); the
+    functions with an `exit` in their body are added to `exiting`."""
     out = []
     for offset, line, _branch, scope in lines:
         if not scope:
             continue
+        if SH_EXIT_WORD.search(mask_quotes(line)):
+            exiting.add(scope)
         before = _Before(line)
         for match in SH_WORD.finditer(mask_quotes(line)):
             word = match.group("word")
