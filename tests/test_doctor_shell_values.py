@@ -151,3 +151,20 @@ def test_two_answers_on_one_run_are_flagged_where_the_run_should_end(tmp_path, n
     out = doctor(base, {".claude/settings.json": settings(command=command)})
     flagged = [f.line for f in out.findings if f.rule == "script/text-before-json" and Path(f.path).name == "h.sh"]
     assert flagged == ([] if twin else [line])
+
+
+@pytest.mark.parametrize("text", [
+    # the run ends after the inner if that answers, before the answer below it
+    "cmd=$(jq -r .tool_input.command)\nif [[ $cmd == *rm* ]]; then\n  if [ -n \"$CI\" ]; then\n"
+    "    echo '" + ALLOW.replace("allow", "ask") + "'\n  else\n    echo '" + ALLOW.replace("allow", "deny")
+    + "'\n  fi\n  exit 0\nfi\necho '" + ALLOW + "'\n",
+    # the function that prints the deny exits
+    'deny() {\n  echo "{\\"hookSpecificOutput\\": {\\"hookEventName\\": \\"PreToolUse\\", \\"permissionDecision\\": '
+    '\\"deny\\"}}"\n  exit 0\n}\ncmd=$(jq -r .tool_input.command)\n[[ $cmd == *rm* ]] && deny\necho \'' + ALLOW + "'\n",
+])
+def test_answers_on_paths_that_end_apart_stay_clean(tmp_path, text):
+    base = tmp_path / "project"
+    command = _write(base, {"h.sh": text}, "h.sh")
+    assert json.loads(_run(base, command).stdout)  # one JSON object
+    out = doctor(base, {".claude/settings.json": settings(command=command)})
+    assert [f.line for f in out.findings if f.rule == "script/text-before-json"] == []

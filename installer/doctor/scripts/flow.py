@@ -1336,11 +1336,13 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
     cdpath = "CDPATH=" in code  # (cd to a name found through CDPATH prints the directory it goes to)
     calls = re.compile(rf"""(?:^|(?<=[;&|({{]))[ \t]*(?:(?:then|do|else|!)[ \t]+)?(?P<fn>{'|'.join(map(re.escape, printers))})"""
                        r"""(?![\w=(-])""") if printers else None
+    stops: list[tuple[Place, tuple[tuple[int, int], ...], str]] = []  # exit or return: where, its arms, function
     for offset, line, branch, scope in lines:
         masked = mask_quotes(line)
         arm = CASE_ARM.match(masked)
         if arm:  # `pattern) command ;;`: the command after the pattern starts the line
             masked = " " * arm.end() + masked[arm.end():]
+        stops += [(place(offset + m.start("stop")), tuple(branch), scope) for m in SH_STOP.finditer(masked)]
         called = _Before(masked)
         for match in calls.finditer(masked) if calls else ():  # a function that prints text on stdout
             rest = _sh_segment(line, match.end())
@@ -1399,20 +1401,30 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                 unread_output=unread_output, **common,
                 new_inputs=_new_inputs(_labelled_objects(code, place)))
     flow.cdpath_writes = tuple(cdpath_writes)
-    flow.second_answer = _second_answer(writes)
+    flow.second_answer = _second_answer(writes, stops)
     return flow
 
 
-def _second_answer(writes: list[Write]) -> tuple[Write, Write] | None:
+SH_STOP = lazy(r"(?:^|(?<=[;&|{])|(?<=\bthen)|(?<=\bdo)|(?<=\belse))[ \t]*(?P<stop>exit|return)(?![\w-])",
+               needs=("exit", "return"))
+
+
+def _second_answer(writes: list[Write], stops: list[tuple[Place, tuple[tuple[int, int], ...], str]]
+                   ) -> tuple[Write, Write] | None:
     """(the first, the second) of two JSON answers one run of a shell script can print: the first
-    not followed by an exit or return (at its line, or in the function that prints it), in the
-    same function, and the two not in arms of one if or case. Two objects on stdout are not one."""
+    not followed by an exit or return (at its line, in the function that prints it, or further on
+    in its own arm or one around it, before the second), in the same function, and the two not in
+    arms of one if or case. Two objects on stdout are not one."""
     answers = [w for w in writes if w.kind == STDOUT_JSON]
     for index, first in enumerate(answers):
         if first.ends:
             continue
+        arms = tuple(first.branch)
         for second in answers[index + 1:]:
-            if second.scope == first.scope and not _alternatives(first.branch, second.branch):
+            if second.scope != first.scope or _alternatives(first.branch, second.branch):
+                continue
+            if not any(first.at < at < second.at and scope == first.scope and arms[:len(around)] == around
+                       for at, around, scope in stops):
                 return first, second
     return None
 
