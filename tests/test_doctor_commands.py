@@ -477,6 +477,9 @@ DASH = shutil.which("dash")
     ('echo "${A//x/y}"', "echo \"$A\" | sed 's/x/y/g'", "${...} expansions"),
     ('set -euo pipefail; echo "$A"', 'set -eu; echo "$A"', "set -o pipefail"),
     ('echo "$A" &>/dev/null', 'echo "$A" >/dev/null 2>&1', "&>"),
+    ('echo "$A" |& cat', 'echo "$A" 2>&1 | cat', "|& (output and errors into the pipe)"),
+    # dash says "bad trap" and runs on: the failure the trap was to turn into exit 3 passes
+    ("trap 'exit 3' ERR; false; echo \"$A\"", 'false || echo "$A"', "an ERR trap"),
     ("sh -c 'if [[ -n \"$A\" ]]; then echo \"$A\"; fi'", "sh -c 'if [ -n \"$A\" ]; then echo \"$A\"; fi'",
      "[[ ... ]]"),
 ])

@@ -168,3 +168,53 @@ def test_answers_on_paths_that_end_apart_stay_clean(tmp_path, text):
     assert json.loads(_run(base, command).stdout)  # one JSON object
     out = doctor(base, {".claude/settings.json": settings(command=command)})
     assert [f.line for f in out.findings if f.rule == "script/text-before-json"] == []
+
+
+DENY_ECHO = ("echo '" + ALLOW.replace("allow", "deny") + "'")
+GUARDED = "cmd=$(jq -r .tool_input.command)\nif [[ $cmd == *rm* ]]; then\n  " + DENY_ECHO + "\n  exit 0\nfi\n"
+# name: (the hook's files, the line doctor names in h.sh, its twin's files); h.sh runs with bash
+STDOUT_FROM_A_LINE_ON = {
+    "an EXIT trap that echoes, after the answer and its exit": (
+        {"h.sh": "trap 'echo \"guard done\"' EXIT\n" + GUARDED}, 1,
+        {"h.sh": "trap 'echo \"guard done\" >&2' EXIT\n" + GUARDED}),
+    "an EXIT trap calling a function that echoes": (
+        {"h.sh": 'cleanup() {\n  echo "cleaned up"\n}\ntrap cleanup EXIT\n' + GUARDED}, 4,
+        {"h.sh": 'cleanup() {\n  echo "cleaned up" >&2\n}\ntrap cleanup EXIT\n' + GUARDED}),
+    "a set -x trace sent to stdout": (
+        {"h.sh": "BASH_XTRACEFD=1\nset -x\n" + GUARDED}, 1,
+        {"h.sh": "BASH_XTRACEFD=2\nset -x\n" + GUARDED}),
+    "a lasting exec 2>&1, and a line on stderr after it": (
+        {"h.sh": 'exec > >(tee -a "$CLAUDE_PROJECT_DIR/hook.log") 2>&1\necho "checking" >&2\n' + GUARDED}, 1,
+        {"h.sh": 'exec > >(tee -a "$CLAUDE_PROJECT_DIR/hook.log")\necho "checking" >&2\n' + GUARDED}),
+    "a sourced env file that echoes": (
+        {"env.sh": 'export APP_ENV=dev\necho "env loaded"\n',
+         "h.sh": 'source "$(dirname "$0")/env.sh"\n' + GUARDED}, 1,
+        {"env.sh": 'export APP_ENV=dev\necho "env loaded" >&2\n',
+         "h.sh": 'source "$(dirname "$0")/env.sh"\n' + GUARDED}),
+    "a command's stderr joined to stdout by 2>&1": (
+        {"h.sh": 'curl -o "$CLAUDE_PROJECT_DIR/copy" "file://$0" 2>&1\n' + GUARDED}, 1,
+        {"h.sh": 'curl -s -o "$CLAUDE_PROJECT_DIR/copy" "file://$0" 2>&1\n' + GUARDED}),
+    "a wrapper that runs the answering script through npm run": (
+        {"guard.sh": "#!/bin/bash\n" + GUARDED, "h.sh": 'cd "$CLAUDE_PROJECT_DIR"\nnpm run guard\n'}, 2,
+        {"guard.sh": "#!/bin/bash\n" + GUARDED, "h.sh": 'cd "$CLAUDE_PROJECT_DIR"\nnpm run --silent guard\n'}),
+}
+
+
+@pytest.mark.parametrize("twin", [False, True], ids=["broken", "twin"])
+@pytest.mark.parametrize("name", list(STDOUT_FROM_A_LINE_ON))
+def test_text_on_stdout_from_a_line_on_is_flagged_at_that_line(tmp_path, name, twin):
+    broken, line, fixed = STDOUT_FROM_A_LINE_ON[name]
+    base = tmp_path / "project"
+    command = _write(base, fixed if twin else broken, "h.sh")
+    (base / "package.json").write_text('{"name": "p", "version": "1.0.0", "scripts": '
+                                       '{"guard": "bash .claude/hooks/guard.sh"}}')
+    printed = _run(base, command).stdout
+    try:  # what the host would receive: one JSON object, or not
+        json.loads(printed)
+        one_object = True
+    except ValueError:
+        one_object = False
+    assert one_object == twin and "deny" in printed, printed
+    out = doctor(base, {".claude/settings.json": settings(command=command)})
+    flagged = [f.line for f in out.findings if f.rule == "script/text-before-json" and Path(f.path).name == "h.sh"]
+    assert flagged == ([] if twin else [line])

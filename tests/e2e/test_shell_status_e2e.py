@@ -246,6 +246,20 @@ case "$cmd" in
 esac
 answer allow ok
 """
+EXIT_TRAP = """\
+#!/bin/bash
+trap 'echo "guard done"' EXIT  # HERE
+cmd=$(jq -r .tool_input.command)
+if [[ $cmd == *TOKEN* ]]; then
+  echo '%s'
+  exit 0
+fi
+""" % DENY
+CRASHES = """\
+import json, sys
+if "TOKEN" in json.load(sys.stdin)["tool_input"]["command"]:
+    sys.exit(1)
+"""
 CDPATH = {"CDPATH": ".:/tmp"}  # the user's environment, which the CLI hands its hooks (its settings' env: not CDPATH)
 HOOKS = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/'
 # the command line in the settings decides: name: (the rule, the script, the broken command, its twin)
@@ -263,9 +277,15 @@ COMMAND_CASES = {
                 f"python3 {HOOKS}TOKEN.py; echo done >&2"),
     # package.json's script TOKEN runs the guard (written below); npm's banner lands on stdout before its JSON
     "npmrun": ("command/text-beside-answer", DENIES, "npm run TOKEN", "npm run --silent TOKEN"),
+    # an ERR trap meant to turn the guard's failure into a block: the shell the CLI runs the command with decides
+    "cmderrtrap": ("command/bash-only-syntax", CRASHES, f"trap 'exit 2' ERR; python3 {HOOKS}TOKEN.py",
+                   f"python3 {HOOKS}TOKEN.py || exit 2"),
+    "cmderrbash": ("command/bash-only-syntax", CRASHES, f"trap 'exit 2' ERR; python3 {HOOKS}TOKEN.py",
+                   f"python3 {HOOKS}TOKEN.py || exit 2"),
 }
 # the command-line cases run only for the call that names them (npm takes a third of a second a run)
 ONLY_ITS_CALL = frozenset({"npmrun"})
+WITH_SHELL_BASH = frozenset({"cmderrbash"})  # handlers with "shell": "bash"
 
 CASES = {  # name: (the rule, the broken gate, its twin)
     "pipe": ("delivery/exit-in-subshell", PIPED_LOOP,
@@ -302,6 +322,8 @@ CASES = {  # name: (the rule, the broken gate, its twin)
     "cdpath": ("script/text-before-json", CD, CD.replace("cd .claude  # HERE", "cd .claude >/dev/null")),
     # a function that prints the deny and does not exit: the allow after the case prints too (two objects)
     "twoanswers": ("script/text-before-json", TWO_ANSWERS, TWO_ANSWERS.replace('allowed" ;;', 'allowed"; exit 0 ;;')),
+    # an EXIT trap runs after the answer and its exit: its echo follows the JSON
+    "exittrap": ("script/text-before-json", EXIT_TRAP, EXIT_TRAP.replace('done"\'', 'done" >&2\'')),
 }
 
 
@@ -309,7 +331,7 @@ def test_blocks_the_shell_loses_let_the_call_run_on_the_real_cli_and_doctor_name
                                                                                             project):
     hooks = project / ".claude" / "hooks"
     hooks.mkdir(parents=True)
-    gates, commands, only = [], [], {}
+    gates, commands, only, bash_shell = [], [], {}, set()
     for name, (_, broken, twin, *args) in CASES.items():
         for kind, text in (("broken", broken), ("twin", twin)):
             token = f"{name}-{kind}"
@@ -327,12 +349,14 @@ def test_blocks_the_shell_loses_let_the_call_run_on_the_real_cli_and_doctor_name
             commands.append(command.replace("TOKEN", token))
             if name in ONLY_ITS_CALL:
                 only[commands[-1]] = f"Bash(touch ran-{token}.txt)"
+            if name in WITH_SHELL_BASH:
+                bash_shell.add(commands[-1])
     (project / "package.json").write_text(json.dumps({"name": "gates", "version": "1.4.0", "scripts": {
         token: f"python3 .claude/hooks/{token}.py" for token in gates if token.startswith(tuple(ONLY_ITS_CALL))}}))
     settings = project / ".claude" / "settings.json"  # (one command a line: the line a finding names)
     settings.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-        {"type": "command", "command": command, **({"if": only[command]} if command in only else {})}
-        for command in commands]}]}}, indent=1))
+        {"type": "command", "command": command, **({"if": only[command]} if command in only else {}),
+         **({"shell": "bash"} if command in bash_shell else {})} for command in commands]}]}}, indent=1))
     subprocess.run(["git", "init", "-q", str(project)], check=True)
 
     ran, run = run_gates(project, home, gates, claude=claude_cli, env=CDPATH)

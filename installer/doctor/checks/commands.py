@@ -23,10 +23,8 @@ from .. import disk, handler_facts
 from ..model import HOST_NAMES, ConfigFile, Context, Finding, Handler, RuleTable, cached_property, rule_by_id
 from ..scripts import bashisms, runners
 from ..scripts import delivery as script_delivery
-from ..scripts.keys import analyse as analyse_script
 from ..shell.interpret import PYTHON
 from ..shell.lex import Lexer, Unreadable
-from ..shell.resolve import resolve_shell
 from ..shell.results import Invocation, Resolution
 from ..shell.streams import HOST_STDERR, HOST_STDOUT, Streams, streams
 from .installs import install_target
@@ -489,13 +487,9 @@ def _runner_chatter(command: Command, every: tuple[Streams, ...]) -> tuple[runne
         assigned = dict(w.text.split("=", 1) for w in plain if w.assignment)
         words = [w.text for w in plain if not w.assignment]
         chatter = runners.chatter(words, assigned, cwd)
-        if chatter is None:
-            continue
-        where = handler_facts.where(command.file)._replace(cwd=chatter.folder)
-        for inv in resolve_shell(chatter.script, where).invocations:
-            path = handler_facts.script_of(inv)
-            if path is not None and any(key in ANSWER_KEYS for key in analyse_script(path).answers):
-                return chatter, path.name
+        answering = runners.answering_script(chatter, handler_facts.where(command.file)) if chatter else None
+        if chatter is not None and answering is not None:
+            return chatter, answering.name
     return None
 
 

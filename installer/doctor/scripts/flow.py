@@ -218,6 +218,10 @@ class Flow:
         self.log_calls: tuple[tuple[str, Place], ...] = ()
         # shell: two JSON answers one run can print, the first not followed by an exit (see _second_answer)
         self.second_answer: tuple[Write, Write] | None = None
+        # shell: text on stdout from a line on, on every path after it (an EXIT trap that echoes, a trace to fd 1)
+        self.stdout_noise: Write | None = None
+        # shell: npm, yarn or make run with their stdout the hook's: (program, arguments, assignments before it, where)
+        self.runner_runs: tuple[tuple[str, tuple[str, ...], dict[str, str], Place], ...] = ()
 
     def mixed_output(self, cdpath: bool = False) -> tuple[Write, Write] | None:
         """A text (or echoed input) write and a JSON write that one run can both make: stdout is
@@ -225,6 +229,10 @@ class Flow:
         with a CDPATH, so a `cd NAME` prints too."""
         texts = [w for w in (*self.writes, *(self.cdpath_writes if cdpath else ())) if w.kind != STDOUT_JSON]
         answers = [w for w in self.writes if w.kind == STDOUT_JSON]
+        noise = self.stdout_noise
+        after = next((w for w in answers if noise is not None and w.at > noise.at), None)
+        if noise is not None and after is not None:
+            return noise, after
         for text in texts:
             for answer in answers:
                 first, second = sorted((text, answer), key=lambda w: w.order)
@@ -1296,7 +1304,7 @@ class _PyStrings:
 # ---- shell --------------------------------------------------------------------------------------------
 
 SH_WORD = lazy(r"""(?:^|(?<=[;&|({`]|\n)|(?<=\$\()|(?<=\bthen)|(?<=\bdo)|(?<=\belse)|(?<=\bif)|(?<=\bwhile))[ \t]*"""
-                     r"""(?:(?:[A-Za-z_]\w*=\S*|!)[ \t]+)*(?P<word>echo|printf|jq|cat|tee|read|exit|set|git|npm|pnpm|yarn|make|pip3?|pushd|popd|"""
+                     r"""(?:(?:[A-Za-z_]\w*=\S*|!|exec)[ \t]+)*(?P<word>echo|printf|jq|cat|tee|read|exit|set|git|npm|pnpm|yarn|make|pip3?|pushd|popd|"""
                      r"""e?grep|fgrep|rg|curl|cd|which|type|command|nvm|dirs|npx|pnpx|bunx|poetry|bundle|eslint|prettier|tsc|"""
                      r"""ruff|mypy|pytest|jest|vitest|shellcheck|flake8|pylint|rubocop|isort|mkdir|cp|mv|rm|ln|chmod|"""
                      r"""chown|rsync)\b(?![-.=])""")
@@ -1332,17 +1340,25 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
     unread_output = False
     trace = None
     order = 0
-    printers = _sh_printers(code, lines, path, depth)
+    printers, sourced = _sh_printers(code, lines, path, depth)
     cdpath = "CDPATH=" in code  # (cd to a name found through CDPATH prints the directory it goes to)
     calls = re.compile(rf"""(?:^|(?<=[;&|({{]))[ \t]*(?:(?:then|do|else|!)[ \t]+)?(?P<fn>{'|'.join(map(re.escape, printers))})"""
                        r"""(?![\w=(-])""") if printers else None
     stops: list[tuple[Place, tuple[tuple[int, int], ...], str]] = []  # exit or return: where, its arms, function
+    runner_runs: list[tuple[str, tuple[str, ...], dict[str, str], Place]] = []
     for offset, line, branch, scope in lines:
         masked = mask_quotes(line)
         arm = CASE_ARM.match(masked)
         if arm:  # `pattern) command ;;`: the command after the pattern starts the line
             masked = " " * arm.end() + masked[arm.end():]
         stops += [(place(offset + m.start("stop")), tuple(branch), scope) for m in SH_STOP.finditer(masked)]
+        for library in SH_SOURCE.finditer(line) if sourced else ():  # a library that prints when it is sourced
+            printed = sourced.get(library.group("file"))
+            if printed is not None:
+                order += 1
+                writes.append(Write(STDOUT_TEXT, place(offset + library.start("file")),
+                                    f"{printed} (in {library.group('file')}, when it is sourced)", branch, scope, False,
+                                    order))
         called = _Before(masked)
         for match in calls.finditer(masked) if calls else ():  # a function that prints text on stdout
             rest = _sh_segment(line, match.end())
@@ -1381,9 +1397,13 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                     unread_output = True
             elif word in delivery.CHATTY and not (before.debug or (isinstance(branch, Arms) and branch.debug)) \
                     and _sh_to_stdout(rest, around) and (delivery.prints_on_stdout(word, _sh_args(rest)) or (
-                        word == "cd" and cdpath and _relative_cd(_sh_args(rest)))):
+                        word == "cd" and cdpath and _relative_cd(_sh_args(rest))) or (
+                        SH_JOINED.search(mask_quotes(rest)) and delivery.talks_on_stderr(word, _sh_args(rest)))):
                 writes.append(Write(STDOUT_TEXT, place(start), f"{word}{rest.rstrip()[:40]} (its own output)", branch,
                                     scope, _ends_run(line, end, lines, starts, offset), order))
+                if word in SH_SCRIPT_RUNNERS:  # (whether the script it runs answers: checks/scripts/any_event.py)
+                    assigned = dict(SH_ASSIGNED.findall(line[match.start():match.start("word")]))
+                    runner_runs.append((word, tuple(_sh_args(rest)), assigned, place(start)))
             elif word == "cd" and _relative_cd(_sh_args(rest)) and _sh_to_stdout(rest, around) \
                     and not (before.debug or (isinstance(branch, Arms) and branch.debug)):
                 cdpath_writes.append(Write(STDOUT_TEXT, place(start), f"cd{rest.rstrip()[:40]} (the folder it prints, "
@@ -1402,9 +1422,56 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                 new_inputs=_new_inputs(_labelled_objects(code, place)))
     flow.cdpath_writes = tuple(cdpath_writes)
     flow.second_answer = _second_answer(writes, stops)
+    flow.runner_runs = tuple(runner_runs)
+    flow.stdout_noise = _stdout_noise(code, lines, printers, place, trace is not None or "set -x" in code)
     return flow
 
 
+SH_TRAP_EXIT = lazy(r"""(?:^|(?<=[;&|{])|(?<=\bthen)|(?<=\bdo)|(?<=\belse))[ \t]*(?P<trap>trap)[ \t]+"""
+                    r"""(?P<action>'[^']*'|"[^"]*"|[^\s;&|'"]+)(?P<conditions>(?:[ \t]+[A-Z0-9]+)+)""", needs=("trap",))
+SH_ACTION_WRITE = lazy(r"(?:^|[;&|{]|\bthen|\belse)\s*(?P<word>echo|printf)\b")
+SH_XTRACE_TO_STDOUT = lazy(r"""(?:^|[\s;&|])(?:export[ \t]+)?BASH_XTRACEFD=["']?1\b""", needs=("BASH_XTRACEFD",))
+# a lasting `exec ... 2>&1` (or `&>`) that keeps stdout the hook's: nothing after it but a process substitution's tee
+SH_EXEC_JOIN = lazy(r"""(?:^|(?<=[;&|{])|(?<=\bthen))[ \t]*exec(?P<redirections>(?:[ \t]+(?:>>?[ \t]*>\([ \t]*tee\b[^)>]*\)|"""
+                    r"""2>&1|&>>?[ \t]*>\([ \t]*tee\b[^)>]*\)))+)[ \t]*(?:$|[;&|#])""", re.M, needs=("exec",))
+SH_TO_STDERR_AFTER = lazy(r">&\s*2\b|\bset[ \t]+-[a-z]*x", needs=(">&", "set"))
+
+
+def _stdout_noise(code: str, lines: list[ShellLine], printers: dict[str, tuple[str, str, bool]], place: Places,
+                  traced: bool) -> Write | None:
+    """Text a shell script puts on stdout from a line on, whatever path its run takes after it: an
+    EXIT trap whose action prints (it runs when the script ends, after the answer and its exit), a
+    `set -x` trace sent to stdout (BASH_XTRACEFD=1), a lasting `exec 2>&1` with what is written to
+    stderr after it (measured with bash 5.2.15: each put its text on stdout with the JSON)."""
+    for offset, line, branch, scope in lines:
+        if isinstance(branch, Arms) and branch.debug:
+            continue
+        for trap in SH_TRAP_EXIT.finditer(line):
+            if not {"EXIT", "0"} & set(trap.group("conditions").split()):
+                continue
+            action = trap.group("action").strip("'\"")
+            printed = printers.get(action)
+            rests = [(w.group("word"), _sh_segment(action, w.end())) for w in SH_ACTION_WRITE.finditer(action)]
+            if printed is not None and printed[0] == STDOUT_TEXT or any(
+                    _sh_to_stdout(rest, Around(False, False, "")) and _sh_write_kind(word, rest, False, action, 0)
+                    == STDOUT_TEXT for word, rest in rests):
+                return Write(STDOUT_TEXT, place(offset + trap.start("trap")),
+                             f"trap {trap.group('action')[:30]} EXIT (run when the script ends, after its answer)",
+                             (), scope, False, 0)
+        xtrace = SH_XTRACE_TO_STDOUT.search(line) if traced else None
+        if xtrace is not None:
+            return Write(STDOUT_TEXT, place(offset + xtrace.start()), "BASH_XTRACEFD=1 (the set -x trace of every "
+                         "command, the answer's included)", (), scope, False, 0)
+        joined = SH_EXEC_JOIN.search(line)
+        if joined is not None and ("2>&1" in joined.group("redirections") or "&>" in joined.group("redirections")) \
+                and SH_TO_STDERR_AFTER.search(code, offset + len(line)):
+            return Write(STDOUT_TEXT, place(offset + joined.start()), f"exec{joined.group('redirections')[:30]} "
+                         "(what the script writes to stderr after it)", (), scope, False, 0)
+    return None
+
+
+SH_SCRIPT_RUNNERS = frozenset({"npm", "yarn", "make"})  # print text of their own around a script they run
+SH_ASSIGNED = lazy(r"([A-Za-z_]\w*)=(\S*)")
 SH_STOP = lazy(r"(?:^|(?<=[;&|{])|(?<=\bthen)|(?<=\bdo)|(?<=\belse))[ \t]*(?P<stop>exit|return)(?![\w-])",
                needs=("exit", "return"))
 
@@ -1598,14 +1665,16 @@ SH_COMMENT_LINE = lazy(r"(?m)^[ \t]*#.*$")
 
 
 def _sh_printers(code: str, lines: list[ShellLine], path: Path | None,
-                 depth: int) -> dict[str, tuple[str, str, bool]]:
+                 depth: int) -> tuple[dict[str, tuple[str, str, bool]], dict[str, str]]:
     """{function: (json | text, where it is defined, whether it exits)} for the functions that print
     one kind of output on stdout: this script's, and those of a library it sources from its own
-    folder. A function with an `exit` in its body is taken to end the run after it prints."""
+    folder. A function with an `exit` in its body is taken to end the run after it prints. And
+    {library: the text it prints when it is sourced} for those libraries (`echo "env loaded"`)."""
     kinds: dict[str, set[str]] = {}
     where: dict[str, str] = {}
     exiting: set[str] = set()
-    for scope, kind in _function_writes(code, lines, exiting):
+    sourced: dict[str, str] = {}
+    for scope, kind, _ in _function_writes(code, lines, exiting, top_level=False):
         kinds.setdefault(scope, set()).add(kind)
         where.setdefault(scope, "it prints on stdout")
     libraries = [path.parent / m.group("file") for m in SH_SOURCE.finditer(code)] if path is not None and not depth else []
@@ -1617,23 +1686,30 @@ def _sh_printers(code: str, lines: list[ShellLine], path: Path | None,
         except (OSError, HookwrightError):
             continue
         text = SH_COMMENT_LINE.sub("", text)
-        for scope, kind in _function_writes(text, shell_lines(text), exiting):
+        for scope, kind, what in _function_writes(text, shell_lines(text), exiting, top_level=True):
+            if not scope:
+                if kind == STDOUT_TEXT:
+                    sourced.setdefault(library.name, what)
+                continue
             kinds.setdefault(scope, set()).add(kind)
             where.setdefault(scope, f"it prints on stdout, in {library.name}")
-    return {name: (found.pop(), where[name], name in exiting) for name, found in kinds.items() if len(found) == 1}
+    printers = {name: (found.pop(), where[name], name in exiting) for name, found in kinds.items() if len(found) == 1}
+    return printers, sourced
 
 
 SH_EXIT_WORD = lazy(r"(?<![\w$-])exit(?![\w-])", needs=("exit",))
 
 
-def _function_writes(code: str, lines: list[ShellLine], exiting: set[str]) -> list[tuple[str, str]]:
-    """(function, json | text) for each stdout write inside a function (calls not followed); the
-    functions with an `exit` in their body are added to `exiting`."""
+def _function_writes(code: str, lines: list[ShellLine], exiting: set[str],
+                     top_level: bool) -> list[tuple[str, str, str]]:
+    """(function, json | text, what) for each stdout write inside a function (calls not followed),
+    and with `top_level` ("" for the function) each outside any function and any if; the functions
+    with an `exit` in their body are added to `exiting`."""
     out = []
-    for offset, line, _branch, scope in lines:
-        if not scope:
+    for offset, line, branch, scope in lines:
+        if not scope and (not top_level or tuple(branch)):
             continue
-        if SH_EXIT_WORD.search(mask_quotes(line)):
+        if scope and SH_EXIT_WORD.search(mask_quotes(line)):
             exiting.add(scope)
         before = _Before(line)
         for match in SH_WORD.finditer(mask_quotes(line)):
@@ -1645,7 +1721,7 @@ def _function_writes(code: str, lines: list[ShellLine], exiting: set[str]) -> li
             end = match.end() + len(rest)
             kind = _sh_stdout_kind(word, rest, before.around(line, end), code, offset + end)
             if kind in (STDOUT_TEXT, STDOUT_JSON):
-                out.append((scope, kind))
+                out.append((scope, kind, f"{word}{rest.rstrip()[:30]}"))
     return out
 
 
@@ -1682,10 +1758,14 @@ def _sh_exit_status(rest: str) -> int | None:
 
 
 def _sh_to_stdout(rest: str, around: Around) -> bool:
-    """Whether what a writer prints reaches the hook's stdout: not captured by $(...), redirected or piped on."""
-    unquoted = mask_quotes(rest)  # (a `>` or a /dev/null inside a quoted message redirects nothing)
+    """Whether what a writer prints reaches the hook's stdout: not captured by $(...), redirected or piped on
+    (`2>&1` sends its errors there too, and its output stays)."""
+    unquoted = SH_JOINED.sub(" ", mask_quotes(rest))  # (a `>` or a /dev/null inside a quoted message redirects nothing)
     return not (around.captured or around.piped_on == "|" or SH_TO_ELSEWHERE.search(unquoted)
                 or "/dev/null" in unquoted)
+
+
+SH_JOINED = lazy(r"(?<![\d>&])2>&1\b", needs=("2>&1",))  # its stderr sent where its stdout goes
 
 
 SH_TO_STDERR = lazy(r"(?:^|\s)1?>&\s*2\b|>>?\s*/dev/stderr\b", needs=(">",))

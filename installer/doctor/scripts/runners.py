@@ -28,6 +28,9 @@ from typing import Any, NamedTuple
 
 from ... import safe_read
 from ...errors import HookwrightError
+from ..shell.resolve import resolve_shell
+from ..shell.results import Where
+from .keys import analyse
 
 MAX_MANIFEST = 512 * 1024
 NPM_RUN = frozenset({"run", "run-script", "rum", "urn"})
@@ -64,6 +67,18 @@ def chatter(words: list[str], assigned: dict[str, str], cwd: Path | None) -> Cha
     if program in ("make", "gmake"):
         return _make(words[1:], cwd)
     return None
+
+
+def answering_script(chatter: Chatter, where: Where) -> Path | None:
+    """The file of the runner's script that answers the host with a JSON decision, if one does."""
+    for inv in resolve_shell(chatter.script, where._replace(cwd=chatter.folder)).invocations:
+        if inv.path is not None and not inv.dynamic and inv.path.is_file() \
+                and any(key in DECISIONS for key in analyse(inv.path).answers):
+            return inv.path
+    return None
+
+
+DECISIONS = frozenset({"permissionDecision", "decision", "behavior"})  # a decision on stdout
 
 
 def _npm(args: list[str], assigned: dict[str, str], cwd: Path) -> Chatter | None:

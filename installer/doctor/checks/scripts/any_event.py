@@ -6,7 +6,9 @@ from typing import Iterator
 
 from ...model import Finding, RuleTable
 from ...scripts import flow as script_flow
+from ...scripts import runners
 from ...scripts.keys import analyse as analyse_script
+from ...shell.results import Where
 from .units import HookCode
 
 CODE_RULES = RuleTable()  # the rules of the code a hook runs, a script file or an inline command
@@ -51,6 +53,14 @@ def _text_before_json(code: HookCode) -> Iterator[Finding]:
                           text=f"`{first.what}`", text_line=first.at.line, json_line=second.at.line,
                           event=" and ".join(code.cursor_rows))
         return
+    if not mixed and answer is None:  # a wrapper: npm, yarn or make runs a script that answers, their text before it
+        for program, args, assigned, at in code.flow.runner_runs:
+            chatter = runners.chatter([program, *args], assigned, code.facts.path.parent)
+            answering = runners.answering_script(chatter, Where(project=chatter.folder)) if chatter else None
+            if chatter is not None and answering is not None:
+                yield code.report("script/text-before-json", at, "runner", runner=chatter.runner,
+                                  prints=chatter.prints, script=answering.name, quiet=chatter.quiet)
+                return
     if mixed:
         text, answer = mixed
         own = text.kind == script_flow.STDOUT_INPUT
