@@ -135,24 +135,6 @@ TWO_ANSWERS = {
 }
 
 
-@pytest.mark.parametrize("twin", [False, True], ids=["broken", "twin"])
-@pytest.mark.parametrize("name", list(TWO_ANSWERS))
-def test_two_answers_on_one_run_are_flagged_where_the_run_should_end(tmp_path, name, twin):
-    broken, line, fixed = TWO_ANSWERS[name]
-    base = tmp_path / "project"
-    command = _write(base, fixed if twin else broken, "h.sh")
-    printed = _run(base, command).stdout
-    try:  # what the host would receive: one JSON object, or not
-        json.loads(printed)
-        one_object = True
-    except ValueError:
-        one_object = False
-    assert one_object == twin and "deny" in printed
-    out = doctor(base, {".claude/settings.json": settings(command=command)})
-    flagged = [f.line for f in out.findings if f.rule == "script/text-before-json" and Path(f.path).name == "h.sh"]
-    assert flagged == ([] if twin else [line])
-
-
 @pytest.mark.parametrize("text", [
     # the run ends after the inner if that answers, before the answer below it
     "cmd=$(jq -r .tool_input.command)\nif [[ $cmd == *rm* ]]; then\n  if [ -n \"$CI\" ]; then\n"
@@ -200,21 +182,27 @@ STDOUT_FROM_A_LINE_ON = {
 }
 
 
+NOT_ONE_OBJECT = {**TWO_ANSWERS, **STDOUT_FROM_A_LINE_ON}
+
+
 @pytest.mark.parametrize("twin", [False, True], ids=["broken", "twin"])
-@pytest.mark.parametrize("name", list(STDOUT_FROM_A_LINE_ON))
-def test_text_on_stdout_from_a_line_on_is_flagged_at_that_line(tmp_path, name, twin):
-    broken, line, fixed = STDOUT_FROM_A_LINE_ON[name]
+@pytest.mark.parametrize("name", list(NOT_ONE_OBJECT))
+def test_stdout_that_is_not_one_json_object_is_flagged_at_the_line_to_change(tmp_path, name, twin):
+    broken, line, fixed = NOT_ONE_OBJECT[name]
     base = tmp_path / "project"
     command = _write(base, fixed if twin else broken, "h.sh")
     (base / "package.json").write_text('{"name": "p", "version": "1.0.0", "scripts": '
                                        '{"guard": "bash .claude/hooks/guard.sh"}}')
     printed = _run(base, command).stdout
-    try:  # what the host would receive: one JSON object, or not
-        json.loads(printed)
-        one_object = True
-    except ValueError:
-        one_object = False
-    assert one_object == twin and "deny" in printed, printed
+    assert _one_object(printed) == twin and "deny" in printed, printed  # what the host would receive
     out = doctor(base, {".claude/settings.json": settings(command=command)})
     flagged = [f.line for f in out.findings if f.rule == "script/text-before-json" and Path(f.path).name == "h.sh"]
     assert flagged == ([] if twin else [line])
+
+
+def _one_object(printed: str) -> bool:
+    try:
+        json.loads(printed)
+    except ValueError:
+        return False
+    return True
