@@ -909,6 +909,7 @@ RUNNER_PACKAGE = {"name": "orders", "version": "1.4.0",
     ("npm run guard", {}, "npm prints its `> orders@1.4.0 guard` banner"),
     ("npm test", {}, "npm prints its `> orders@1.4.0 test` banner"),
     ("npm run --silent guard", {}, None),
+    ("npm run guard --silent", {}, None),  # (npm reads its options after the script's name too)
     ("npm -s run guard", {}, None),
     ("npm_config_loglevel=silent npm run guard", {}, None),
     ("npm run guard", {".npmrc": "loglevel=silent\n"}, None),
@@ -921,6 +922,7 @@ RUNNER_PACKAGE = {"name": "orders", "version": "1.4.0",
     ("make guard", {"Makefile": "guard:\n\tpython3 .claude/hooks/guard.py\n"}, "make prints the recipe line"),
     ("make guard", {"Makefile": "guard:\n\t@python3 .claude/hooks/guard.py\n"}, None),
     ("make -s guard", {"Makefile": "guard:\n\tpython3 .claude/hooks/guard.py\n"}, None),
+    ("make guard", {"Makefile": "MAKEFLAGS += -s\nguard:\n\tpython3 .claude/hooks/guard.py\n"}, None),
     ("make -C . guard", {"Makefile": "guard:\n\t@python3 .claude/hooks/guard.py\n"}, "make prints its `make: Entering"),
 ])
 def test_a_package_runner_whose_own_text_lands_before_the_answer_of_its_script(tmp_path, command, files, prints):
@@ -935,3 +937,16 @@ def test_a_package_runner_whose_own_text_lands_before_the_answer_of_its_script(t
     if command.split()[0].startswith(("npm", "npm_config")):  # (npm ships with node, here and in CI)
         printed = _ran(base, command).stdout.decode().strip()
         assert (printed.startswith("{") and printed.endswith("}")) == (prints is None) or "lint" in command
+
+
+def test_npm_kept_quiet_by_the_users_npmrc_is_not_reported(tmp_path, home):
+    base = tmp_path / "p"
+    _script(base, ".claude/hooks/guard.py", DENIES)
+    (base / "package.json").write_text(json.dumps(RUNNER_PACKAGE))
+    out = doctor(base, {S: settings(command="npm run guard")})
+    assert found(out, "command/text-beside-answer")
+    (home / ".npmrc").write_text("loglevel=silent\n")
+    assert not found(doctor(base, {S: settings(command="npm run guard")}), "command/text-beside-answer")
+    printed = subprocess.run(["sh", "-c", "npm run guard"], input=b"rm -rf /", capture_output=True, cwd=base,
+                             env={**os.environ, "HOME": str(home)}).stdout.decode().strip()
+    assert printed.startswith("{") and printed.endswith("}")  # (measured: the user's .npmrc silences it)

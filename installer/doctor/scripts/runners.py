@@ -7,13 +7,13 @@ stdin from /dev/null and stdout captured (2026-12-05):
 
 | runner | stdout | quiet form |
 | --- | --- | --- |
-| npm 11.19.1 `npm run guard`, `npm start`, `npm test` | `\\n> demo@1.4.0 guard\\n> node guard.js\\n\\n` before the JSON | `--silent`, `-s`, `--loglevel silent`, `npm_config_loglevel=silent`, `loglevel=silent` in the project's .npmrc (`--loglevel=warn` still prints it) |
+| npm 11.19.1 `npm run guard`, `npm start`, `npm test` | `\\n> demo@1.4.0 guard\\n> node guard.js\\n\\n` before the JSON | `--silent` or `-s` (before or after the name), `--loglevel silent`, `npm_config_loglevel=silent`, `loglevel=silent` in the project's or the user's .npmrc (`--loglevel=warn` still prints it) |
 | npm 11.19.1 `npm exec -- node guard.js`, `npx node guard.js` | the JSON alone | |
 | yarn 1.22.22 (classic) `yarn run guard`, `yarn guard` | `yarn run v1.22.22\\n$ node guard.js\\n` before, `Done in 0.14s.` after | `-s`, `--silent` |
 | yarn 4.18.1 (berry) `yarn run guard`, `yarn guard`, `yarn exec`, `yarn node` | the JSON alone | |
 | pnpm 12.24.0 `pnpm run guard`, `pnpm guard`, `pnpm exec` | the JSON alone (`$ node guard.js` on stderr) | |
 | bun 1.3.14 `bun run guard` | the JSON alone (`$ node guard.js` on stderr) | |
-| GNU make 4.3 `make guard` | the recipe line `node guard.js` before the JSON | a recipe line starting `@`, `-s`, `--silent`, `--quiet` |
+| GNU make 4.3 `make guard` | the recipe line `node guard.js` before the JSON | a recipe line starting `@`, `-s`, `--silent`, `--quiet`, `MAKEFLAGS += -s` in the Makefile |
 | GNU make 4.3 `make -C dir quiet` | `make: Entering directory '...'` before, `make: Leaving directory` after | `--no-print-directory`, `-s` |
 
 yarn classic or berry is told by the project: a `packageManager` of `yarn@2` or later, or a
@@ -22,6 +22,7 @@ default without a `packageManager`)."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -40,6 +41,7 @@ YARN_BUILTINS = frozenset({"add", "install", "remove", "upgrade", "info", "init"
                            "config", "global", "why", "workspace", "workspaces", "exec", "node", "bin", "dlx",
                            "set", "plugin", "constraints", "dedupe", "explain", "npm", "pack", "patch", "up", "version"})
 NPMRC_SILENT = re.compile(r"(?m)^\s*loglevel\s*=\s*[\"']?silent\b")
+MAKEFLAGS_SILENT = re.compile(r"(?m)^\s*(?:export\s+)?MAKEFLAGS\s*[+:?]?=.*?(?:(?<![\w-])-[a-zA-Z]*s[a-zA-Z]*\b|--silent|--quiet)")
 MAKE_VALUED = frozenset({"-C", "--directory", "-f", "--file", "--makefile", "-I", "--include-dir", "-j", "-l", "-o",
                          "-W"})
 
@@ -65,7 +67,7 @@ def chatter(words: list[str], assigned: dict[str, str], cwd: Path | None) -> Cha
     if program == "yarn":
         return _yarn(words[1:], cwd)
     if program in ("make", "gmake"):
-        return _make(words[1:], cwd)
+        return _make(words[1:], assigned, cwd)
     return None
 
 
@@ -116,9 +118,10 @@ def _npm(args: list[str], assigned: dict[str, str], cwd: Path) -> Chatter | None
     if found is None:
         return None
     root, manifest = found
-    npmrc = _text(root / ".npmrc")
-    if npmrc is not None and NPMRC_SILENT.search(npmrc):
-        return None
+    home = os.environ.get("HOME")  # (the project's .npmrc, then the user's: measured, either silences it)
+    for npmrc in (_text(root / ".npmrc"), _text(Path(home) / ".npmrc") if home else None):
+        if npmrc is not None and NPMRC_SILENT.search(npmrc):
+            return None
     script = _script(manifest, name)
     if script is None:
         return None
@@ -151,8 +154,8 @@ def _yarn(args: list[str], cwd: Path) -> Chatter | None:
                    " ".join(["yarn", "--silent", *args]))
 
 
-def _make(args: list[str], cwd: Path) -> Chatter | None:
-    if any(a in ("-s", "--silent", "--quiet") or (a.startswith("-") and not a.startswith("--") and "s" in a
+def _make(args: list[str], assigned: dict[str, str], cwd: Path) -> Chatter | None:
+    if MAKEFLAGS_SILENT.search("MAKEFLAGS=" + assigned.get("MAKEFLAGS", "")) or any(a in ("-s", "--silent", "--quiet") or (a.startswith("-") and not a.startswith("--") and "s" in a
                                                       and a not in MAKE_VALUED) for a in args):
         return None
     folder, makefile, targets, skip, directory = cwd, None, [], False, False
@@ -178,7 +181,7 @@ def _make(args: list[str], cwd: Path) -> Chatter | None:
         text = _text(folder / name)
         if text is not None:
             break
-    if text is None or ".SILENT:" in text:
+    if text is None or ".SILENT:" in text or MAKEFLAGS_SILENT.search(text):
         return None
     recipe = _recipe(text, targets[0] if targets else None)
     if recipe is None:
