@@ -918,6 +918,8 @@ RUNNER_PACKAGE = {"name": "orders", "version": "1.4.0",
     ("yarn -s guard", {}, None),
     ("yarn guard", {".yarnrc.yml": "nodeLinker: node-modules\n"}, None),  # yarn 2+ prints nothing on stdout
     ("pnpm run guard", {}, None),
+    ("nvm exec 20 python3 .claude/hooks/guard.py", {}, "nvm prints its `Running node v...` line"),
+    ("nvm exec --silent 20 python3 .claude/hooks/guard.py", {}, None),
     ("bun run guard", {}, None),
     ("make guard", {"Makefile": "guard:\n\tpython3 .claude/hooks/guard.py\n"}, "make prints the recipe line"),
     ("make guard", {"Makefile": "guard:\n\t@python3 .claude/hooks/guard.py\n"}, None),

@@ -127,6 +127,13 @@ TWO_ANSWERS = {
                  "  echo '" + ALLOW.replace("allow", "deny") + "'\nfi\necho '" + ALLOW + "'\n"}, 3,
         {"h.sh": "cmd=$(jq -r .tool_input.command)\nif [[ $cmd == *rm* ]]; then\n"
                  "  echo '" + ALLOW.replace("allow", "deny") + "'\nelse\n  echo '" + ALLOW + "'\nfi\n"}),
+    "answers built into variables, the deny's echo without exit": (
+        {"h.sh": "deny=$(jq -cn '{hookSpecificOutput: {hookEventName: \"PreToolUse\", permissionDecision: \"deny\"}}')\n"
+                 "allow='" + ALLOW + "'\ncmd=$(jq -r .tool_input.command)\n"
+                 'if [[ $cmd == *rm* ]]; then echo "$deny"; fi\nprintf \'%s\\n\' "$allow"\n'}, 4,
+        {"h.sh": "deny=$(jq -cn '{hookSpecificOutput: {hookEventName: \"PreToolUse\", permissionDecision: \"deny\"}}')\n"
+                 "allow='" + ALLOW + "'\ncmd=$(jq -r .tool_input.command)\n"
+                 'if [[ $cmd == *rm* ]]; then echo "$deny"; exit 0; fi\nprintf \'%s\\n\' "$allow"\n'}),
     "a main function that answers and runs on": (
         {"h.sh": ANSWER % "" + 'main() {\n  cmd=$(jq -r .tool_input.command)\n'
                  '  [[ $cmd == *rm* ]] && answer deny "no deleting"\n  answer allow ok\n}\nmain\n'}, 7,

@@ -612,8 +612,9 @@ def prints_on_stdout(program: str, args: list[str]) -> bool:
         return bool(args) and args[0] in ("-v", "-V")
     if program in VERBOSE:
         return any(VERBOSE_FLAG.match(a) for a in args) if program != "rsync" else not QUIET & set(args)
-    if program == "nvm":
-        return bool(args) and args[0] in ("use", "install", "current", "ls", "alias")
+    if program == "nvm":  # (nvm.sh's nvm_echo: stdout; `exec` and `run` say "Running node v...")
+        return bool(args) and args[0] in ("use", "install", "current", "ls", "alias", "exec", "run") \
+            and "--silent" not in args
     if program not in CHATTY or QUIET & set(args) or any(a.startswith("--quiet") for a in args):
         return False
     words = [a for a in args if not a.startswith("-")]

@@ -1470,7 +1470,7 @@ def _stdout_noise(code: str, lines: list[ShellLine], printers: dict[str, tuple[s
     return None
 
 
-SH_SCRIPT_RUNNERS = frozenset({"npm", "yarn", "make"})  # print text of their own around a script they run
+SH_SCRIPT_RUNNERS = frozenset({"npm", "yarn", "make", "nvm"})  # print text of their own around a script they run
 SH_ASSIGNED = lazy(r"([A-Za-z_]\w*)=(\S*)")
 SH_STOP = lazy(r"(?:^|(?<=[;&|{])|(?<=\bthen)|(?<=\bdo)|(?<=\belse))[ \t]*(?P<stop>exit|return)(?![\w-])",
                needs=("exit", "return"))
@@ -1880,8 +1880,25 @@ def _sh_write_kind(word: str, rest: str, piped_in: bool, code: str, end: int) ->
         return None
     bare = argument.strip("'\"")
     if bare.startswith(("{", "$", "`", "%s")) or argument.startswith(("$", "\"$", "'{", "\"{", "\"${")):
-        return STDOUT_JSON if bare.startswith("{") else None
+        variable = SH_BARE_VARIABLE.match(bare)
+        return STDOUT_JSON if bare.startswith("{") or (
+            variable is not None and variable.group(1) in _json_variables(code)) else None
     return STDOUT_TEXT
+
+
+SH_BARE_VARIABLE = lazy(r"^\$\{?([A-Za-z_]\w*)\}?$")
+# a variable given a JSON object: `out=$(jq -n ...)` (an object built, not a value read), `out='{...'`
+SH_JSON_VARIABLE = lazy(r"""(?:^|[\s;&|(])(?:local[ \t]+|declare[ \t]+(?:-\w+[ \t]+)*|readonly[ \t]+)?"""
+                        r"""(?P<name>[A-Za-z_]\w*)=(?:\$\((?P<jq>[ \t]*jq[ \t]+(?:-[a-zA-Z]*[ \t]+)*-[a-zA-Z]*n[a-zA-Z]*\b)"""
+                        r"""|["']\{)""", re.M, needs=("=",))
+JQ_RAW = lazy(r"(?:^|\s)-[a-zA-Z]*[rj]|--raw-output|--join-output")
+
+
+@lru_cache(maxsize=256)
+def _json_variables(code: str) -> frozenset[str]:
+    """The variables the shell code gives a JSON object (a jq -n without -r, or a literal)."""
+    return frozenset(m.group("name") for m in SH_JSON_VARIABLE.finditer(code)
+                     if m.group("jq") is None or not JQ_RAW.search(m.group("jq")))
 
 
 def _sh_reads_stdin(word: str, rest: str) -> bool:

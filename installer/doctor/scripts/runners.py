@@ -14,6 +14,7 @@ stdin from /dev/null and stdout captured (2026-12-05):
 | pnpm 12.24.0 `pnpm run guard`, `pnpm guard`, `pnpm exec` | the JSON alone (`$ node guard.js` on stderr) | |
 | bun 1.3.14 `bun run guard` | the JSON alone (`$ node guard.js` on stderr) | |
 | GNU make 4.3 `make guard` | the recipe line `node guard.js` before the JSON | a recipe line starting `@`, `-s`, `--silent`, `--quiet`, `MAKEFLAGS += -s` in the Makefile |
+| nvm 0.39.7 (its nvm.sh read, not run: nvm is a shell function, not installed here) `nvm exec 20 node guard.js`, `nvm run 20 guard.js` | `Running node v20...` before the JSON (`nvm use 20`: `Now using node v20...`) | `--silent` |
 | GNU make 4.3 `make -C dir quiet` | `make: Entering directory '...'` before, `make: Leaving directory` after | `--no-print-directory`, `-s` |
 
 yarn classic or berry is told by the project: a `packageManager` of `yarn@2` or later, or a
@@ -68,7 +69,19 @@ def chatter(words: list[str], assigned: dict[str, str], cwd: Path | None) -> Cha
         return _yarn(words[1:], cwd)
     if program in ("make", "gmake"):
         return _make(words[1:], assigned, cwd)
+    if program == "nvm":
+        return _nvm(words[1:], cwd)
     return None
+
+
+def _nvm(args: list[str], cwd: Path) -> Chatter | None:
+    """`nvm exec 20 node guard.js`, `nvm run 20 guard.js`: nvm.sh's nvm_echo "Running node v20..."
+    (stdout) first, unless --silent (nvm 0.39.7's nvm.sh, read: not installed here)."""
+    if "--silent" in args or len(args) < 3 or args[0] not in ("exec", "run"):
+        return None
+    rest = [a for a in args[1:] if not a.startswith("--")][1:]
+    script = " ".join(rest if args[0] == "exec" else ["node", *rest])
+    return Chatter("nvm", "its `Running node v...` line", script, cwd, " ".join(["nvm", args[0], "--silent", *args[1:]]))
 
 
 def answering_script(chatter: Chatter, where: Where) -> Path | None:
