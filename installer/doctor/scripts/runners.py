@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from ... import safe_read
 from ...errors import HookwrightError
+from ...patterns import lazy
 from ..shell.resolve import resolve_shell
 from ..shell.results import Where
 from .keys import analyse
@@ -41,8 +41,8 @@ NPM_VALUED = frozenset({"--prefix", "-C", "--loglevel", "-w", "--workspace", "--
 YARN_BUILTINS = frozenset({"add", "install", "remove", "upgrade", "info", "init", "link", "unlink", "cache",
                            "config", "global", "why", "workspace", "workspaces", "exec", "node", "bin", "dlx",
                            "set", "plugin", "constraints", "dedupe", "explain", "npm", "pack", "patch", "up", "version"})
-NPMRC_SILENT = re.compile(r"(?m)^\s*loglevel\s*=\s*[\"']?silent\b")
-MAKEFLAGS_SILENT = re.compile(r"(?m)^\s*(?:export\s+)?MAKEFLAGS\s*[+:?]?=.*?(?:(?<![\w-])-[a-zA-Z]*s[a-zA-Z]*\b|--silent|--quiet)")
+NPMRC_SILENT = lazy(r"(?m)^\s*loglevel\s*=\s*[\"']?silent\b")
+MAKEFLAGS_SILENT = lazy(r"(?m)^\s*(?:export\s+)?MAKEFLAGS\s*[+:?]?=.*?(?:(?<![\w-])-[a-zA-Z]*s[a-zA-Z]*\b|--silent|--quiet)")
 MAKE_VALUED = frozenset({"-C", "--directory", "-f", "--file", "--makefile", "-I", "--include-dir", "-j", "-l", "-o",
                          "-W"})
 
@@ -50,7 +50,7 @@ MAKE_VALUED = frozenset({"-C", "--directory", "-f", "--file", "--makefile", "-I"
 class Chatter(NamedTuple):
     """A runner's own text on stdout around the script it runs."""
 
-    runner: str  # "npm run", "yarn (classic)", "make"
+    runner: str  # the program: "npm", "yarn", "make", "nvm"
     prints: str  # what it prints: "its `> pkg@1.0.0 guard` banner"
     script: str  # the script's command (package.json) or recipe line (Makefile)
     folder: Path  # the folder the script runs in
@@ -206,7 +206,7 @@ def _make(args: list[str], assigned: dict[str, str], cwd: Path) -> Chatter | Non
     return Chatter("make", prints, recipe.lstrip("@-+ "), folder, " ".join(["make", "-s", *args]))
 
 
-MAKE_RULE = re.compile(r"^(?P<targets>[^\s:#=][^:#=]*?)\s*::?(?!=)")
+MAKE_RULE = lazy(r"^(?P<targets>[^\s:#=][^:#=]*?)\s*::?(?!=)")
 
 
 def _recipe(text: str, target: str | None) -> str | None:
