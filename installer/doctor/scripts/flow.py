@@ -1482,18 +1482,21 @@ def _second_answer(writes: list[Write], stops: list[tuple[Place, tuple[tuple[int
     not followed by an exit or return (at its line, in the function that prints it, or further on
     in its own arm or one around it, before the second), in the same function, and the two not in
     arms of one if or case. Two objects on stdout are not one."""
-    answers = [w for w in writes if w.kind == STDOUT_JSON]
+    answers = [w for w in writes if w.kind == STDOUT_JSON][:MAX_ANSWERS]
     for index, first in enumerate(answers):
         if first.ends:
             continue
         arms = tuple(first.branch)
-        for second in answers[index + 1:]:
-            if second.scope != first.scope or _alternatives(first.branch, second.branch):
-                continue
-            if not any(first.at < at < second.at and scope == first.scope and arms[:len(around)] == around
-                       for at, around, scope in stops):
-                return first, second
+        second = next((w for w in answers[index + 1:] if w.scope == first.scope
+                       and not _alternatives(first.branch, w.branch)), None)
+        # (an exit between the two ends the run before every later answer too)
+        if second is not None and not any(first.at < at < second.at and scope == first.scope
+                                          and arms[:len(around)] == around for at, around, scope in stops):
+            return first, second
     return None
+
+
+MAX_ANSWERS = 256  # the JSON writes of a shell script paired (a hook has a few; a generated file may have thousands)
 
 
 class Around(NamedTuple):
