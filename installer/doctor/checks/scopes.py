@@ -16,7 +16,8 @@ from ..discovery import installed_hook_files
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable
 
 RULES = RuleTable()
-SCRIPT_NAME = lazy(r"([\w.-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|ps1))(?![\w.])")
+SCRIPT_NAME = lazy(r"([\w.-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|ps1))(?![\w.])",
+                   needs=(".sh", ".bash", ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".ps1"))
 
 
 def check(ctx: Context) -> Iterator[Finding]:
