@@ -16,8 +16,7 @@ from ..discovery import installed_hook_files
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable
 
 RULES = RuleTable()
-SCRIPT_NAME = lazy(r"([\w.-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|ps1))(?![\w.])",
-                   needs=(".sh", ".bash", ".py", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl", ".ps1"))
+SCRIPT_NAME = lazy(r"([\w.-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|ps1))(?![\w.])")
 
 
 def check(ctx: Context) -> Iterator[Finding]:

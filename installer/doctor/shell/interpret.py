@@ -14,7 +14,7 @@ from .exit import ExitStatus
 from .lex import KEYWORDS, Word
 from .results import Invocation, Resolution, Where
 
-PYTHON = lazy(r"(?:python|pypy)(?:\d+(?:\.\d+)?)?(?:\.exe)?$", needs=("py",))
+PYTHON = lazy(r"(?:python|pypy)(?:\d+(?:\.\d+)?)?(?:\.exe)?$")
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish"})
 NODE_LIKE = frozenset({"node", "nodejs", "tsx", "ts-node", "esno", "esr", "bun", "deno"})
 OTHER_INTERPRETERS = frozenset({"ruby", "perl", "php", "Rscript", "lua", "osascript", "pwsh", "powershell"})
@@ -24,7 +24,7 @@ SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", 
                    ".pl", ".php", ".ps1")
 
 
-_WINDOWS = lazy(r"[A-Za-z]:[\\/]", needs=(":",))
+_WINDOWS = lazy(r"[A-Za-z]:[\\/]")
 
 
 # ---- simple commands ---------------------------------------------------------------------------

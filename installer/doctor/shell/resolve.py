@@ -30,8 +30,7 @@ from .lex import Lexer, Unreadable, Word, placeholder_word
 from .results import Invocation, Resolution, Where
 
 # Hard-coded home directories: macOS, Linux, Windows (either slash).
-HOME_PATH = lazy(r"(?<![\w.$}])(/Users/[^/\s'\"$`]+/|/home/[^/\s'\"$`]+/|[A-Za-z]:[\\/]{1,2}Users[\\/]{1,2}[^\\/\s'\"]+[\\/])",
-                 needs=("/home/", "Users"))
+HOME_PATH = lazy(r"(?<![\w.$}])(/Users/[^/\s'\"$`]+/|/home/[^/\s'\"$`]+/|[A-Za-z]:[\\/]{1,2}Users[\\/]{1,2}[^\\/\s'\"]+[\\/])")
 # Shell keywords and builtins that do not run a file; `cd`, `export`, `test` are read for
 # their effect (directory, variables, guards)
 NO_FILE = frozenset({
@@ -91,7 +90,7 @@ _FIRST_PROJECT: dict[tuple[str, Where, str | None], Path] = {}
 
 # a project folder whose name reads the same wherever the shell meets it: no blank, quote,
 # glob, `$` or `..`
-PORTABLE_FOLDER = lazy(r"(?:/(?!\.\.?(?:/|$))[A-Za-z0-9_+,.@%=-]+)+", needs=("/",))
+PORTABLE_FOLDER = lazy(r"(?:/(?!\.\.?(?:/|$))[A-Za-z0-9_+,.@%=-]+)+")
 STAND_IN = Path("/\x00project")  # (no real path holds a NUL)
 # a field of a stand-in's result, relocated as what it is: a text (or a path) stays one, None stays None
 _Text = TypeVar("_Text", str, "str | None")
