@@ -1430,12 +1430,12 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
 
 
 SH_TRAP_EXIT = lazy(r"""(?:^|(?<=[;&|{])|(?<=\bthen)|(?<=\bdo)|(?<=\belse))[ \t]*(?P<trap>trap)[ \t]+"""
-                    r"""(?P<action>'[^']*'|"[^"]*"|[^\s;&|'"]+)(?P<conditions>(?:[ \t]+[A-Z0-9]+)+)""", needs=("trap",))
+                    r"""(?P<action>'[^']*'|"[^"]*"|[^\s;&|'"]+)(?P<conditions>(?:[ \t]+[A-Z0-9]+)+)""")
 SH_ACTION_WRITE = lazy(r"(?:^|[;&|{]|\bthen|\belse)\s*(?P<word>echo|printf)\b")
-SH_XTRACE_TO_STDOUT = lazy(r"""(?:^|[\s;&|])(?:export[ \t]+)?BASH_XTRACEFD=["']?1\b""", needs=("BASH_XTRACEFD",))
+SH_XTRACE_TO_STDOUT = lazy(r"""(?:^|[\s;&|])(?:export[ \t]+)?BASH_XTRACEFD=["']?1\b""")
 # a lasting `exec ... 2>&1` (or `&>`) that keeps stdout the hook's: nothing after it but a process substitution's tee
 SH_EXEC_JOIN = lazy(r"""(?:^|(?<=[;&|{])|(?<=\bthen))[ \t]*exec(?P<redirections>(?:[ \t]+(?:>>?[ \t]*>\([ \t]*tee\b[^)>]*\)|"""
-                    r"""2>&1|&>>?[ \t]*>\([ \t]*tee\b[^)>]*\)))+)[ \t]*(?:$|[;&|#])""", re.M, needs=("exec",))
+                    r"""2>&1|&>>?[ \t]*>\([ \t]*tee\b[^)>]*\)))+)[ \t]*(?:$|[;&|#])""", re.M)
 SH_TO_STDERR_AFTER = lazy(r">&\s*2\b|\bset[ \t]+-[a-z]*x", needs=(">&", "set"))
 
 
@@ -1474,8 +1474,7 @@ def _stdout_noise(code: str, lines: list[ShellLine], printers: dict[str, tuple[s
 
 SH_SCRIPT_RUNNERS = frozenset({"npm", "yarn", "make", "nvm"})  # print text of their own around a script they run
 SH_ASSIGNED = lazy(r"([A-Za-z_]\w*)=(\S*)")
-SH_STOP = lazy(r"(?:^|(?<=[;&|{])|(?<=\bthen)|(?<=\bdo)|(?<=\belse))[ \t]*(?P<stop>exit|return)(?![\w-])",
-               needs=("exit", "return"))
+SH_STOP = lazy(r"(?:^|(?<=[;&|{])|(?<=\bthen)|(?<=\bdo)|(?<=\belse))[ \t]*(?P<stop>exit|return)(?![\w-])")
 
 
 def _second_answer(writes: list[Write], stops: list[tuple[Place, tuple[tuple[int, int], ...], str]]
@@ -1771,7 +1770,7 @@ def _sh_to_stdout(rest: str, around: Around) -> bool:
                 or "/dev/null" in unquoted)
 
 
-SH_JOINED = lazy(r"(?<![\d>&])2>&1\b", needs=("2>&1",))  # its stderr sent where its stdout goes
+SH_JOINED = lazy(r"(?<![\d>&])2>&1\b")  # its stderr sent where its stdout goes (asked of each command)
 
 
 SH_TO_STDERR = lazy(r"(?:^|\s)1?>&\s*2\b|>>?\s*/dev/stderr\b", needs=(">",))
