@@ -224,6 +224,13 @@ def _installed_plugins(project: Path) -> dict[str, Path] | None:
     return found
 
 
+def known_marketplaces() -> frozenset[str]:
+    """The marketplaces this machine's Claude Code has added (`claude plugin marketplace add`, or
+    one a settings file declared that it installed): known_marketplaces.json's names."""
+    known = _load_json(claude.user_dir() / "plugins" / "known_marketplaces.json")
+    return frozenset(name for name in known if isinstance(name, str)) if isinstance(known, dict) else frozenset()
+
+
 def _directory_source(plugin_id: str) -> Path | None:
     """The folder a plugin of a `directory` marketplace runs from: its source in the marketplace's
     folder, not the cache copy installed_plugins.json names (measured on Claude Code 2.1.332,

@@ -244,6 +244,8 @@ class Host(ABC):
     # facts doctor, simulate and list read the host's files by (installer/hooks, installer/doctor)
     dedups_commands: ClassVar[bool] = False  # one command string in several settings files runs once
     has_plugins: ClassVar[bool] = False  # its settings enable plugins that bring hooks of their own
+    # the plugin marketplaces it knows without any settings declaring them (`name@marketplace`)
+    builtin_marketplaces: ClassVar[frozenset[str]] = frozenset()
     # doctor's command and script rules read its command hooks, and a project's files of it are
     # checked with the machine's other scopes and shared out between processes
     commands_checked: ClassVar[bool] = False
@@ -264,6 +266,11 @@ class Host(ABC):
     answer_table: ClassVar[str] = ""
     # its SessionEnd hooks share one time budget, which cuts a longer timeout short
     shares_session_end_budget: ClassVar[bool] = False
+    # environment variables it gives the hooks of some events only: the variable, those events
+    event_variables: ClassVar[dict[str, frozenset[str]]] = {}
+    # the tools that change a file's content, each by its own name (a guard of files matched on
+    # some of them leaves the others free to change the file)
+    file_changing_tools: ClassVar[tuple[str, ...]] = ()
     # the host whose hook files it also runs, in the same projects (Cursor's third-party configs:
     # Claude Code's settings), so that a hook in each may answer one call twice; "" none
     runs_hooks_of: ClassVar[str] = ""

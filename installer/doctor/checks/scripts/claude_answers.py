@@ -37,11 +37,12 @@ def _exit_2_does_not_block(code: HookCode) -> Iterator[Finding]:
         if not rows:
             continue
         refusal = bool(script_flow.REFUSAL.search(exit_.message))
+        meant = refusal or code.says_it_guards  # (after the fact: a guard by its words, or by what the script says it is)
         weak = {e: row for e, row in rows.items()
-                if row.exit_2 == claude_protocol.NOT_READ or (row.exit_2 == claude_protocol.FEEDBACK and refusal)}
+                if row.exit_2 == claude_protocol.NOT_READ or (row.exit_2 == claude_protocol.FEEDBACK and meant)}
         if len(weak) < len(rows):
             continue
-        event, row = next(iter(weak.items()))  # (after the fact, only an exit that says it refuses is reported)
+        event, row = next(iter(weak.items()))  # (after the fact, only an exit of a guard is reported)
         if row.exit_2 == claude_protocol.FEEDBACK:  # a guard placed after the call: the fix is its event
             yield code.report_at_event("script/exit-2-does-not-block", exit_.at, "after-the-fact", event=event,
                                        said=_said(exit_.message), line=exit_.at.line, script="the hook")

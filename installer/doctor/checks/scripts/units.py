@@ -20,6 +20,7 @@ from ... import handler_facts
 from ...model import Context, Finding, Handler, cached_property, rule_by_id
 from ...scripts import arguments as script_arguments
 from ...scripts import flow as script_flow
+from ...scripts import intent as script_intent
 from ...scripts.keys import ScriptFacts, Site, analyse, analyse_text
 
 At = Site | script_flow.Place  # a place in a script: a key the analysis found, or a statement of its flow
@@ -212,6 +213,13 @@ class HookCode:
         if self.claude_events:
             return {}
         return {event: row for event in self.cursor_events if (row := cursor_protocol.protocol(event)) is not None}
+
+    @cached_property
+    def says_it_guards(self) -> bool:
+        """A script whose name or opening lines say it stops a change, deciding from the call's
+        input alone (it runs no checker and reads no tool result): scripts/intent.py."""
+        path = self.facts.path
+        return path.name != "<command>" and script_intent.guard_after_the_fact(script_intent.text_of(path), path)
 
     @cached_property
     def refuses_for_claude(self) -> bool:
