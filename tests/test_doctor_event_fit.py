@@ -153,7 +153,7 @@ def test_a_marketplace_claude_code_added_on_this_machine_is_known_here_only(home
     write(home, {".claude/plugins/known_marketplaces.json": {"acme-tools": {"source": {"source": "github"}}}})
     _market(project, home)
     (finding,) = [f for f in run(None, project=project).findings if f.rule.startswith("structure/plugin-marketplace")]
-    assert finding.rule == "structure/plugin-marketplace-not-shared" and "known_marketplaces.json" in finding.message
+    assert finding.rule == "structure/plugin-marketplace-not-shared" and "added on this machine" in finding.message
 
 
 @pytest.mark.parametrize("script, flagged", [(CURSOR_GUARD, True), (CURSOR_TWIN, False)])
@@ -173,3 +173,36 @@ def test_a_claude_guard_reading_prompt_and_tool_input_by_event_is_not_reported(h
                     ".claude/settings.json": {"hooks": {e: [{"hooks": [{"type": "command", "command": "python3 .claude/hooks/g.py"}]}]
                                                         for e in ("UserPromptSubmit", "PreToolUse")}}})
     assert not found(run(None, project=project), "script/input-shape-differs")
+
+
+TOOL_BRANCH = '''\
+import json, sys
+event = json.load(sys.stdin)
+path = event.get("tool_input", {}).get("file_path", "")
+if event.get("tool_name") in ("Write", "Edit") and path.endswith(".lock"):
+    print("lock files come from the package manager", file=sys.stderr)
+    sys.exit(2)
+'''
+
+
+def test_a_script_that_names_edit_under_a_write_matcher_is_a_guard_that_misses_edit(home, project):
+    config = _hook(project, "locks.py", TOOL_BRANCH, "PreToolUse", "Write")
+    (finding,) = found(run(None, project=project), "matcher/guard-misses-tools")
+    assert finding.line == _line(config, '"matcher"') and "Edit" in finding.message
+
+
+def test_one_guard_in_a_write_group_and_an_edit_group_covers_both(home, project):
+    command = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/no_env_changes.py'
+    write(project, {".claude/hooks/no_env_changes.py": ENV_GUARD, ".claude/settings.json": {"hooks": {"PreToolUse": [
+        {"matcher": tool, "hooks": [{"type": "command", "command": command}]} for tool in ("Write", "Edit")]}}})
+    (project / ".claude" / "hooks" / "no_env_changes.py").chmod(0o755)
+    assert not found(run(None, project=project), "matcher/guard-misses-tools")
+
+
+@pytest.mark.parametrize("matcher, flagged", [("mcp__my_docs__.*", True), ("mcp__my-docs__.*", False),
+                                              ("mcp__my_docs__read_doc", True)])
+def test_an_mcp_matcher_spelling_the_servers_dash_as_an_underscore_never_fires(home, project, matcher, flagged):
+    write(project, {".mcp.json": {"mcpServers": {"my-docs": {"command": "true"}}}})
+    config = _hook(project, "lint.sh", LINT, "PreToolUse", matcher)
+    got = found(run(None, project=project), "matcher/case-mismatch")
+    assert [(f.line, "'-'" in f.message) for f in got] == ([(_line(config, '"matcher"'), True)] if flagged else [])

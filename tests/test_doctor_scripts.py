@@ -458,6 +458,8 @@ def test_every_script_rule_is_tested():
               "script/stdin-read-twice", "script/failure-in-post-tool-use", "script/claude-answer-for-cursor",
               "script/stdin-read-partly",  # tests/test_doctor_runtimes.py
               "script/cursor-field-not-read", "script/input-field-never-sent", "script/field-the-event-ignores",
+              # a variable, a wait, an input shape where the event has none of it: tests/test_doctor_event_fit.py
+              "script/variable-not-on-event", "script/outlasts-its-time", "script/input-shape-differs",
               "script/does-not-parse", "script/cursor-ask-not-asked", "script/async-answer-never-read",
               "script/cursor-answer-for-claude", "script/cursor-invalid-permission", "script/bash-only-syntax",
               "script/answer-on-stderr", "script/output-rewrite-ignored",

@@ -61,6 +61,9 @@ def test_variables_budgets_matchers_and_mcp_names_as_claude_code_gives_them(clau
     hooks["PreToolUse"] += [{"matcher": "Write", "hooks": [_command("guard_a.py")]},
                             {"matcher": "Write|Edit", "hooks": [_command("guard_b.py")]}]
     hooks["SessionEnd"] += [{"hooks": [_command("late.sh")]}, {"hooks": [_command("early.sh")]}]
+    hooks["PreToolUse"] += [{"matcher": f"mcp__{server}__.*", "hooks": [
+        {"type": "command", "command": f'echo {server} >> "$CLAUDE_PROJECT_DIR"/mcp-hooks.log'}]}
+        for server in ("my_docs_v2", "my-docs_v2")]
     settings = project / ".claude" / "settings.json"
     settings.write_text(json.dumps({"enableAllProjectMcpServers": True, "hooks": hooks}, indent=2))
     record = tmp_path / "mcp.jsonl"
@@ -84,14 +87,17 @@ def test_variables_budgets_matchers_and_mcp_names_as_claude_code_gives_them(clau
     assert [json.loads(line)["arguments"]["path"] for line in record.read_text().splitlines()] == [
         "mcp__my-docs_v2__read_doc"]  # the '-' kept, the '.' made '_'
     assert (project / "early.txt").exists() and not (project / "late.txt").exists()
+    assert (project / "mcp-hooks.log").read_text().split() == ["my-docs_v2"]  # the matcher spelt as the tool is
 
     found = _findings(home, project)
     assert ("matcher/guard-misses-tools", _line(settings, '"matcher": "Write"')) in found
     assert ("script/variable-not-on-event", _line(settings, '"UserPromptSubmit"')) in found
     assert ("script/outlasts-its-time", _line(settings, "late.sh")) in found
+    assert ("matcher/case-mismatch", _line(settings, "mcp__my_docs_v2__")) in found
     twins = [("matcher/guard-misses-tools", _line(settings, '"matcher": "Write|Edit"')),
              ("script/outlasts-its-time", _line(settings, "early.sh")),
-             ("script/variable-not-on-event", _line(settings, '"SessionStart"'))]
+             ("script/variable-not-on-event", _line(settings, '"SessionStart"')),
+             ("matcher/case-mismatch", _line(settings, "mcp__my-docs_v2__"))]
     assert not set(twins) & set(found)
 
 

@@ -46,11 +46,17 @@ def _guard_misses_tools(ctx: Context, handler: Handler) -> Iterator[Finding]:
     if not tools or handler.event not in GUARDED_EVENTS or handler.matcher in (None, "", "*"):
         return
     matched = matched_builtins(handler.matcher, tools, handler.event)
-    missed = [tool for tool in tools if tool not in matched]
-    if not matched or not missed:
+    if not matched or len(matched) == len(tools):
         return
     code = handler_code(handler)
-    if code is None or not guards_files(code, handler):
+    if code is None or "file_path" not in code.text and "filePath" not in code.text:
+        return
+    for other in ctx.handlers:  # (the same script in another group of the event: the tools they match together)
+        if other is not handler and other.event == handler.event and other.file.host == handler.file.host \
+                and (other_code := handler_code(other)) is not None and other_code.path == code.path:
+            matched |= matched_builtins(other.matcher, tools, other.event)
+    missed = [tool for tool in tools if tool not in matched]
+    if not missed or not guards_files(code, handler, missed):
         return
     yield ctx.finding("matcher/guard-misses-tools", handler.file, handler.group_keys + ("matcher",),
                       matcher=handler.matcher, matched=", ".join(sorted(matched)), missed=", ".join(missed),

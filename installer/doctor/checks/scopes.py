@@ -146,4 +146,4 @@ def _declared_here(ctx: Context, market: str) -> str | None:
         if file.kind == "claude-settings" and file.scope in ("user", "local", "managed") and isinstance(data, dict) \
                 and isinstance(data.get("extraKnownMarketplaces"), dict) and market in data["extraKnownMarketplaces"]:
             return str(file.path)
-    return "the marketplaces added on this machine (known_marketplaces.json)" if market in known_marketplaces() else None
+    return "the marketplaces and plugins added on this machine" if market in known_marketplaces() else None

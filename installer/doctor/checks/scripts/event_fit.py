@@ -29,6 +29,7 @@ SLEEPS = {
 }
 TOP_LEVEL_SHELL = lazy(r"(?m)^sleep\s")  # (a sleep indented in a shell script may be in a branch)
 MS = {"javascript": 1000.0}
+EXIT_2 = lazy(r"\bexit 2\b")  # (an inline command's refusal)
 
 
 class Code(NamedTuple):
@@ -130,10 +131,13 @@ def _longest_wait(code: Code) -> tuple[float, int] | None:
     return found
 
 
-def guards_files(code: Code, handler: Handler) -> bool:
-    """The code reads the call's file path, refuses, says it guards, and is not about new files alone."""
+def guards_files(code: Code, handler: Handler, missed: list[str]) -> bool:
+    """The code reads the call's file path and refuses, says it guards or compares the tool's name
+    with a tool its matchers miss, and is not about new files alone."""
     if "file_path" not in code.text and "filePath" not in code.text:
         return False
     facts = [f for _, f in handler_facts.script_facts(handler)]
-    refuses = any(f.exits_2() or f.denies for f in facts) if facts else re.search(r"\bexit 2\b", code.text)
-    return bool(refuses) and intent.says_it_guards(code.text, code.path) and not intent.for_new_files_only(code.text)
+    refuses = any(f.exits_2() or f.denies for f in facts) if facts else EXIT_2.search(code.text)
+    names = {site.what.split(":", 1)[1] for f in facts for site in f.compared if site.what.startswith("tool_name:")}
+    meant = intent.says_it_guards(code.text, code.path) or bool(names & set(missed))
+    return bool(refuses) and meant and not intent.for_new_files_only(code.text)
