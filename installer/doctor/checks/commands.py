@@ -37,7 +37,7 @@ POSITIONAL = lazy(r"\$(?:\{[1-9]\}|[1-9@*])", needs=("$",))
 # words a command can start with before the program it runs: a test, a loop, a cd
 LEADING_WORDS = frozenset({"if", "while", "until", "for", "case", "[", "[[", "test", "cd", "!", "{", "("})
 # set for plugin hooks only; `${CLAUDE_PLUGIN_ROOT:-fallback}` copes with that
-PLUGIN_VARIABLE = lazy(r"\$\{?(CLAUDE_PLUGIN_(?:ROOT|DATA))(?![A-Za-z0-9_]|:?[-=])")
+PLUGIN_VARIABLE = lazy(r"\$\{?(CLAUDE_PLUGIN_(?:ROOT|DATA))(?![A-Za-z0-9_]|:?[-=])", needs=("CLAUDE_PLUGIN_",))
 USER_CONFIG = lazy(r"\$\{user_config\.([^}]*)\}")  # a plugin's user option (docs/hosts/claude-code.md#handler-fields)
 RELATIVE_IN_PROJECT = ("the project root while the session is there, but not once it works in a subdirectory or a "
                       "worktree")

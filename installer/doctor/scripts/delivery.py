@@ -212,7 +212,8 @@ def _handler_status(body: list[ast.stmt]) -> str:
     return "0"
 
 
-SCRIPT_NAME = lazy(r"""[\w.@+-]*\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl)\b""")
+SCRIPT_NAME = lazy(r"""[\w.@+-]*\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl)\b""",
+                   needs=(".py", ".sh", ".bash", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl"))
 
 
 def _child_script(call: ast.Call) -> str:
@@ -645,7 +646,8 @@ FIELD_VARIABLE = lazy(r"""(?:(?:const|let|var)\s+)?(?P<var>[A-Za-z_$][\w$]*)\s*(
                       r"""(?:\[\s*["'](?P<a>tool_input|tool_output)["']\s*\]|\.get\(\s*["'](?P<b>tool_input|tool_output)["']"""
                       r"""[^)\n]*\)|\.(?P<c>tool_input|tool_output)\b)\s*(?:\|\||or\b|\?\?|;|$)""", re.M,
                       needs=SHAPED_FIELDS)
-EITHER_TYPE = lazy(r"""isinstance\s*\(|typeof\b|\btype\s*==|fromjson\?|try\s+fromjson|Array\.isArray""")
+EITHER_TYPE = lazy(r"""isinstance\s*\(|typeof\b|\btype\s*==|fromjson\?|try\s+fromjson|Array\.isArray""",
+                   needs=("isinstance", "type", "fromjson", "Array.isArray"))
 
 
 class FieldRead(NamedTuple):

@@ -1298,16 +1298,18 @@ SH_WORD = lazy(r"""(?:^|(?<=[;&|({`]|\n)|(?<=\$\()|(?<=\bthen)|(?<=\bdo)|(?<=\be
                      r"""e?grep|fgrep|rg|curl|cd|which|type|command|nvm|dirs|npx|pnpx|bunx|poetry|bundle|eslint|prettier|tsc|"""
                      r"""ruff|mypy|pytest|jest|vitest|shellcheck|flake8|pylint|rubocop|isort|mkdir|cp|mv|rm|ln|chmod|"""
                      r"""chown|rsync)\b(?![-.=])""")
-SH_FUNCTION = lazy(r"""^\s*(?:function\s+)?(?P<name>[A-Za-z_][\w-]*)\s*\(\s*\)\s*\{?|^\s*function\s+(?P<name2>[A-Za-z_][\w-]*)""")
+SH_FUNCTION = lazy(r"""^\s*(?:function\s+)?(?P<name>[A-Za-z_][\w-]*)\s*\(\s*\)\s*\{?|^\s*function\s+(?P<name2>[A-Za-z_][\w-]*)""",
+                   needs=("(", "function"))
 SH_WRITERS = ("echo", "printf", "jq", "cat", "tee")
-SH_PIPED_IN = lazy(r"(?<!\|)\|\s*(?:[{(]\s*)?(?:[A-Za-z_]\w*=\S*\s+)*$")  # the command reads a pipe
+SH_PIPED_IN = lazy(r"(?<!\|)\|\s*(?:[{(]\s*)?(?:[A-Za-z_]\w*=\S*\s+)*$", needs=("|",))  # the command reads a pipe
 SH_TO_ELSEWHERE = lazy(r""">&\s*2|\d?>\s*\S|&>""", needs=(">",))
 ENDS_RUN = lazy(r"\s*(?:;|&&|\n)\s*(?:exit|return)\b", needs=("exit", "return"))  # after a write: the run ends
 TRACED_SHEBANG = lazy(r"#![^\n]*\s-\w*x", needs=("#!",))  # #!/bin/bash -x
 SH_VALUE = lazy(r"""(?P<field>permissionDecision|decision|behavior|permission)\\?["']?\s*:\s*"""
                       r"""(?:\\?["'](?P<lit>[A-Za-z_]+)\\?["']|\\?"?\$\{?(?P<var>[A-Za-z_]\w*)\}?\\?"?)""",
                 needs=("decision", "behavior", "permission"))
-SH_ASSIGN = lazy(r"""(?:^|[\s;(])(?:local\s+|export\s+|readonly\s+)?(?P<name>[A-Za-z_]\w*)=(?P<q>["']?)(?P<value>[A-Za-z_]+)(?P=q)(?=[\s;)]|$)""", re.M)
+SH_ASSIGN = lazy(r"""(?:^|[\s;(])(?:local\s+|export\s+|readonly\s+)?(?P<name>[A-Za-z_]\w*)=(?P<q>["']?)(?P<value>[A-Za-z_]+)(?P=q)(?=[\s;)]|$)""",
+                 re.M, needs=("=",))
 SH_JQ_ARG = lazy(r"""--arg\s+(?P<name>[A-Za-z_]\w*)\s+(?P<q>["']?)(?:(?P<lit>[A-Za-z_]+)|\$\{?(?P<var>[A-Za-z_]\w*)\}?)(?P=q)""",
                  needs=("--arg",))
 SH_JQ_USE = lazy(r"""(?P<field>permissionDecision|decision|behavior|permission)\s*:\s*\$(?P<name>[A-Za-z_]\w*)""",
@@ -1456,7 +1458,7 @@ class _Before:
         return Around(self.captured, bool(SH_PIPED_IN.search(self.command())), _piped_on(line, end))
 
 
-SH_NEXT_PIPE = lazy(r"[ \t\n]*(\|\|?)")
+SH_NEXT_PIPE = lazy(r"[ \t\n]*(\|\|?)", needs=("|",))
 SH_ONLY_SPACE = lazy(r"\s*\Z")
 
 
@@ -1559,8 +1561,9 @@ def _sh_segment(line: str, start: int) -> str:
     return line[start:]
 
 
-CASE_ARM = lazy(r"""^\s*\(?[^\s()|;&]+(?:\s*\|\s*[^\s()|;&]+)*\)(?=\s)""")
-SH_SOURCE = lazy(r"""(?:^|[;&|]|\bthen)[ \t]*(?:source|\.)[ \t]+[^\n;&|]*?(?P<file>[\w.-]+\.(?:sh|bash))\b""", re.M)
+CASE_ARM = lazy(r"""^\s*\(?[^\s()|;&]+(?:\s*\|\s*[^\s()|;&]+)*\)(?=\s)""", needs=(")",))
+SH_SOURCE = lazy(r"""(?:^|[;&|]|\bthen)[ \t]*(?:source|\.)[ \t]+[^\n;&|]*?(?P<file>[\w.-]+\.(?:sh|bash))\b""",
+                 re.M, needs=(".sh", ".bash"))
 MAX_LIBRARY = 256 * 1024
 
 
@@ -1664,7 +1667,8 @@ def _sh_stderr_answer(word: str, rest: str, around: Around, code: str, end: int)
 HEREDOC_START = lazy(r"<<-?\s*(['\"]?)([A-Za-z_]\w*)\1", needs=("<<",))
 
 
-SH_BLOCK_WORD = lazy(r"(?<![\w-])(if|elif|else|fi|case|esac|;;)(?![\w-])|(\{)\s*$|^\s*(\})")
+SH_BLOCK_WORD = lazy(r"(?<![\w-])(if|elif|else|fi|case|esac|;;)(?![\w-])|(\{)\s*$|^\s*(\})",
+                     needs=("if", "else", "fi", "case", "esac", ";;", "{", "}"))
 
 
 def shell_lines(code: str) -> list[ShellLine]:
