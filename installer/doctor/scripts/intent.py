@@ -17,13 +17,16 @@ HEAD_LINES = 15  # the opening comment or docstring: where a script says what it
 GUARD_WORDS = lazy(r"(?i)\b(?:protect\w*|guard\w*|forbid\w*|must not|may not|must never|never (?:be )?(?:hand-?)?"
                    r"(?:edit|chang|writ|touch|modif|overwrit|delet|read)\w*|owned by|off[- ]limits|read[- ]only|"
                    r"keep \w+ out)\b")
-GUARD_NAME = lazy(r"(?i)(?:^|[_.-])(?:protect|guard|block|deny|forbid|prevent|refuse|no)(?:[_.-]|$)|protect|guard")
+GUARD_NAME = lazy(r"(?i)protect|guard|block|deny|forbid|prevent|refus")
 # a script that runs a checker on what was written (a linter, a formatter, a type checker, tests):
 # its exit 2 is feedback on the result, which is what an after-the-call hook is for
 RUNS_A_CHECKER = lazy(r"(?m)\b(?:subprocess|os\.system|os\.popen|execSync|execFileSync|spawnSync|execa|child_process|"
                       r"Bun\.spawn|Bun\.\$)\b|node_modules/\.bin/|(?:^|[;&|(]|\$\(|\bthen|\bdo|\bif|!)\s*(?:"
                       r"ruff|eslint|prettier|tsc|mypy|pyright|pytest|black|flake8|pylint|shellcheck|gofmt|golangci-lint|"
                       r"cargo|rustfmt|npm|npx|pnpm|yarn|bunx|jest|vitest|rubocop|biome|make|go)\b")
+# it looks at what was written: the new content, or the file itself (a check of the result)
+READS_THE_RESULT = lazy(r"\b(?:content|new_string|newString|edits|readFileSync|readFile|read_text|grep|rg|awk|wc|diff)\b|"
+                        r"\bopen\(|\bcat\s+[\"$]")
 # a change the guard means for new files only: Write alone is what creates one
 NEW_FILES_ONLY = lazy(r"(?i)\b(?:creat\w*|new files?|does not exist|not exists?|os\.path\.exists|existsSync|-e \")")
 
@@ -50,9 +53,10 @@ def says_it_guards(text: str, path: Path | None) -> bool:
 
 
 def judges_the_result(text: str) -> bool:
-    """It runs a checker on what was written, or reads the tool's result: its exit 2 after the call
-    is feedback on that result, not a refusal that came too late."""
-    return "tool_response" in text or "toolResponse" in text or RUNS_A_CHECKER.search(text) is not None
+    """It runs a checker on what was written, reads the tool's result or looks at the content
+    written: its exit 2 after the call is feedback on that result, not a refusal that came too late."""
+    return "tool_response" in text or "toolResponse" in text or RUNS_A_CHECKER.search(text) is not None \
+        or READS_THE_RESULT.search(text) is not None
 
 
 def guard_after_the_fact(text: str, path: Path | None) -> bool:

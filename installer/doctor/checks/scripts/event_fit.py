@@ -23,13 +23,13 @@ EVENT_FIT_RULES = RuleTable()  # a hook's code against its events, weighed over 
 # a wait the script always makes: a top-level `sleep N` (shell), `time.sleep(N)` at the top or in
 # main() (Python), an awaited setTimeout of N ms (JavaScript)
 SLEEPS = {
-    "shell": lazy(r"(?m)^(?:[ \t]*|.*?[;&]\s*)sleep\s+(\d+(?:\.\d+)?)s?\b"),
-    "python": lazy(r"(?m)^(?: {4})?(?:time\.)?sleep\(\s*(\d+(?:\.\d+)?)\s*\)"),
-    "javascript": lazy(r"(?m)^\s{0,2}await\s+new\s+Promise\(.*setTimeout\([^,]*,\s*(\d+)\s*\)"),
+    "shell": lazy(r"(?m)^(?:[ \t]*|.*?[;&]\s*)sleep\s+(\d+(?:\.\d+)?)s?\b", needs=("sleep",)),
+    "python": lazy(r"(?m)^(?: {4})?(?:time\.)?sleep\(\s*(\d+(?:\.\d+)?)\s*\)", needs=("sleep(",)),
+    "javascript": lazy(r"(?m)^\s{0,2}await\s+new\s+Promise\(.*setTimeout\([^,]*,\s*(\d+)\s*\)", needs=("setTimeout(",)),
 }
 TOP_LEVEL_SHELL = lazy(r"(?m)^sleep\s")  # (a sleep indented in a shell script may be in a branch)
 MS = {"javascript": 1000.0}
-EXIT_2 = lazy(r"\bexit 2\b")  # (an inline command's refusal)
+EXIT_2 = lazy(r"\bexit 2\b", needs=("exit 2",))  # (an inline command's refusal)
 
 
 class Code(NamedTuple):
@@ -75,7 +75,7 @@ def _variable_not_on_event(ctx: Context) -> Iterator[Finding]:
         handler, code, variables = runs[0]
         events = {h.event for h, _, _ in runs}
         for variable, given_on in variables.items():
-            use = re.search(rf"\b{variable}\b", code.text)
+            use = re.search(rf"\b{variable}\b", code.text) if variable in code.text else None
             if use is None or events & given_on:
                 continue
             yield ctx.finding("script/variable-not-on-event", handler.file, handler.keys[:2], at_key=True,
