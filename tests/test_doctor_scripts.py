@@ -467,6 +467,7 @@ def test_every_script_rule_is_tested():
               "script/value-never-sent", "script/answer-incomplete", "script/tool-name-renamed",
               # Codex's exit 2 without its reason, a rewrite on an event that does not apply it: tests/test_codex_rules.py
               "script/exit-2-without-reason", "script/rewrite-not-applied", "script/input-field-renamed",
+              "script/input-field-not-sent",
               # a value read by jq without -r tested with an anchored pattern: tests/test_doctor_shell_values.py
               "script/value-keeps-quotes",
               # with --probe only: tests/test_doctor_probe.py

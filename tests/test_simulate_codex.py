@@ -92,3 +92,35 @@ def test_simulate_on_codex_says_it_does_not_run_an_event_other_than_pretooluse(h
     assert done.code == 0, done.out + done.err
     [entry] = done.json["hosts"]
     assert not entry["simulated"] and "PreToolUse hooks only" in entry["why"]
+
+
+def test_simulate_on_codex_runs_an_edit_as_apply_patch_the_way_codexs_hooks_get_it(hookwright, home, project):
+    """Measured on 0.171.0 (docs/hosts/codex.md#tool-names): an edit reaches the hooks as
+    apply_patch, selected by `Edit` as by `apply_patch`, with the patch as tool_input.command."""
+    record = project / "got.json"
+    data = {"hooks": {"PreToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": f"cat > {record}"}]},
+                                     {"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 2"}]}]}}
+    (project / ".codex").mkdir()
+    (project / ".codex" / "hooks.json").write_text(json.dumps(data))
+    hooks = list(trust.hooks_of(str(project / ".codex" / "hooks.json"), data))
+    (home / ".codex").mkdir()
+    (home / ".codex" / "config.toml").write_text(f'[projects."{project}"]\ntrust_level = "trusted"\n\n' + "".join(
+        f'[hooks.state."{hook.key}"]\ntrusted_hash = "{hook.hash}"\n' for hook in hooks))
+    patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+two\n*** End Patch\n"
+
+    def simulate(tool_input):
+        done = hookwright("simulate", "PreToolUse", "--host", "codex", "--tool", "Edit", "--input",
+                          json.dumps(tool_input), "--project", project, "--json")
+        assert done.code == 0, done.out + done.err
+        return done.json
+
+    said = simulate({"command": patch})
+    edit, shell = said["handlers"]
+    assert edit["fires"] and not shell["fires"]
+    got = json.loads(record.read_text())
+    assert (got["tool_name"], got["tool_input"]) == ("apply_patch", {"command": patch})
+    [entry] = said["hosts"]
+    assert entry["tool"] == "apply_patch" and [n for n in entry["notes"] if "as apply_patch" in n]
+    assert not [n for n in entry["notes"] if "passed as it is" in n]
+    [entry] = simulate({"file_path": "a.txt", "old_string": "one", "new_string": "two"})["hosts"]
+    assert [n for n in entry["notes"] if "tool_input with command only" in n and "passed as it is" in n]

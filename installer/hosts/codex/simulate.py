@@ -50,7 +50,8 @@ def simulate(ctx: Configs, project: Path, call: Call,
         entry.update(simulated=False, why=f"simulate runs Codex's {protocol.EVENT} hooks only, not {call.event}'s",
                      decision=None, blocked=None, tool_input=None, candidates=[], nondeterministic=None, effect=None)
         return entry
-    tool = call.tool or ""
+    tool = CODEX.hook_tool_name(call.tool or "")
+    entry.update(tool=tool, notes=_tool_notes(call.tool or "", tool, call.tool_input))
     rows = [_selected(handler, tool) for handler in ctx.handlers
             if handler.file.host == CODEX.name and handler.event == protocol.EVENT]
     rows = _untrusted_skipped(rows, ctx.files)
@@ -78,7 +79,21 @@ def simulate(ctx: Configs, project: Path, call: Call,
             row["read_as"] += "; async: its answer does not count"
             continue
         readings.append((reading, run.finished))
-    return {**entry, **_combined(tool, call.tool_input, readings)}
+    combined = _combined(tool, call.tool_input, readings)
+    return {**entry, **combined, "notes": entry["notes"] + combined.get("notes", [])}
+
+
+def _tool_notes(given: str, tool: str, tool_input: Any) -> list[str]:
+    """What simulate says of the tool as Codex's hooks see it: the name a call of it reaches them
+    by, and the input fields they get from it (Codex.tool_inputs, measured on 0.171.0)."""
+    notes = [f"Codex's hooks get a call of {given} as {tool} (tool_name {tool!r}), and a matcher naming "
+             f"either selects it"] if given and given != tool else []
+    fields = CODEX.tool_inputs.get(tool)
+    if fields is not None and not (isinstance(tool_input, dict) and fields <= tool_input.keys()):
+        what = " (an edit is apply_patch's patch text)" if tool == "apply_patch" else ""
+        notes.append(f"Codex gives {tool}'s hooks tool_input with {', '.join(sorted(fields))} only{what}; "
+                     f"the input given is passed as it is")
+    return notes
 
 
 def _selected(handler: Handler, tool: str) -> tuple[dict[str, Any], Handler]:
