@@ -83,12 +83,13 @@ def simulate(ctx: Configs, project: Path, call: Call,
         runs = together([partial(_run, handler, event, stdin, project, wrap) for _, handler in firing])
     readings = []
     read = protocol.read if event == protocol.EVENT else partial(protocol.read_other, event)
+    blocks = "deny" if event == protocol.EVENT else "block"
     for (row, handler), run in zip(firing, runs):
         reading = read(run.exit_code, run.stdout, run.stderr, _failed(run))
         row.update(exit_code=run.exit_code, timed_out=run.timed_out, duration_ms=round(run.duration * 1000, 1),
                    stdout=run.stdout.decode("utf-8", "replace")[:EXCERPT],
                    stderr=run.stderr.decode("utf-8", "replace")[:EXCERPT], read_as=reading.read_as,
-                   decision=(("deny" if event == protocol.EVENT else "block") if reading.status == "blocked" else None), reason=reading.block_reason,
+                   decision=blocks if reading.status == "blocked" else None, reason=reading.block_reason,
                    updated_input=reading.updated_input if isinstance(reading.updated_input, dict) else None,
                    context=[reading.context] if reading.context else [],
                    system_message=reading.system_message)
