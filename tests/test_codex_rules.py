@@ -143,7 +143,7 @@ def test_a_codex_edit_guard_reading_claudes_file_path_is_found_and_its_twin_read
     def edit_guard(folder, field, matcher=matcher):
         files = {CODEX: {"hooks": {"PreToolUse": [{"matcher": matcher, "hooks": [{"type": "command", "command": GUARD}]}]}},
                  ".codex/guard.py": EDIT_GUARD.format(field=field)}
-        return found(doctor(tmp_path / folder, files), "script/input-field-not-sent")
+        return found(doctor(tmp_path / folder, files), "script/tool-field-not-sent")
 
     [hit] = edit_guard("bad", "file_path")
     assert (hit.line, hit.severity) == (3, "error") and "apply_patch" in hit.message and "tool_input.command" in hit.message
@@ -156,7 +156,7 @@ def test_an_edit_guard_claude_code_runs_too_is_left_alone_on_codex(tmp_path):
     hook = {"matcher": "Edit|Write", "hooks": [{"type": "command", "command": GUARD}]}
     files = {CODEX: {"hooks": {"PreToolUse": [hook]}}, ".claude/settings.json": {"hooks": {"PreToolUse": [hook]}},
              ".codex/guard.py": EDIT_GUARD.format(field="file_path")}
-    assert found(doctor(tmp_path, files), "script/input-field-not-sent") == []
+    assert found(doctor(tmp_path, files), "script/tool-field-not-sent") == []
 
 
 def test_continue_true_beside_a_deny_is_no_rejected_answer(tmp_path):

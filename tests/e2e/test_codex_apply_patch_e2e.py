@@ -80,5 +80,5 @@ def test_codex_hooks_get_an_edit_as_apply_patchs_patch_text_and_doctor_names_a_g
 
     doctor = hookwright("doctor", "--format", "json", home=home, project=repo)
     said = [(f["path"].split("/")[-1], f["line"]) for f in json.loads(doctor.stdout)["findings"]
-            if f["rule"] == "script/input-field-not-sent"]
+            if f["rule"] == "script/tool-field-not-sent"]
     assert said == [("file_path.py", 3)]

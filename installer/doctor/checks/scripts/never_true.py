@@ -104,8 +104,8 @@ def _input_field_renamed(script: Script) -> Iterator[Finding]:
             return
 
 
-@RENAMED_TOOL_RULES.rule("script/input-field-not-sent")
-def _input_field_not_sent(script: Script) -> Iterator[Finding]:
+@RENAMED_TOOL_RULES.rule("script/tool-field-not-sent")
+def _tool_field_not_sent(script: Script) -> Iterator[Finding]:
     """`tool_input.file_path` in a Codex hook whose matchers select only its edits (`Edit|Write`):
     Codex sends an edit as apply_patch, with the patch text as tool_input.command and no other
     field (Host.tool_inputs, measured), so where the script reads none of the fields the selected
@@ -128,7 +128,7 @@ def _input_field_not_sent(script: Script) -> Iterator[Finding]:
     offset, field = reads[0]
     line = script.text.count("\n", 0, offset) + 1
     column = offset - script.text.rfind("\n", 0, offset)
-    yield script.finding("script/input-field-not-sent", Site(field, line, column), script.handlers, field=field,
+    yield script.finding("script/tool-field-not-sent", Site(field, line, column), script.handlers, field=field,
                          host=host.title, tools=", ".join(sorted(tools)), sent=", ".join(sorted(sent)))
 
 
