@@ -85,23 +85,23 @@ def pack_file_candidates(project: Path, hosts: set[str]) -> list[Candidate]:
 def given_candidates(paths: list[Path], project: Path) -> list[Candidate]:
     """Files named on the command line (a missing one is reported by reading it, and the others
     are still checked); a directory is a usage error."""
-    found = []
     for path in paths:
         if path.is_dir():
             raise HookwrightError("is a directory; doctor checks files", path=path, kind=ErrorKind.UNREADABLE,
                                   hint="name the config files, or run doctor without paths (and --project DIR) "
                                        "to check every scope of a project")
-        found.append(_given(path, project))
-    return found
+    found: list[Candidate | None] = [None] * len(paths)
+    for host in hosts.every():  # a path is the first host's that knows it (Host.given_files: its scope and project)
+        left = [i for i, known in enumerate(found) if known is None]
+        if not left:
+            break
+        for i, known in zip(left, host.given_files([paths[i] for i in left], project)):
+            found[i] = known
+    return [known or _not_a_host_file(path, project) for path, known in zip(paths, found)]
 
 
-def _given(path: Path, project: Path) -> Candidate:
-    """What the place of a named file says: a host's file (Host.given_file: its scope and
-    project), a plugin's hooks.json (its plugin root), or a file given as it is."""
-    for host in hosts.every():
-        known = host.given_file(path, project)
-        if known is not None:
-            return known
+def _not_a_host_file(path: Path, project: Path) -> Candidate:
+    """A named file no host's place knows: a plugin's hooks.json (its plugin root), or a file given as it is."""
     parent = resolved(path).parent
     if parent.name == "hooks" and path.name == "hooks.json":
         return Candidate(path, "plugin", None, project, plugin_root=parent.parent)

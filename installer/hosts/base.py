@@ -390,6 +390,11 @@ class Host(ABC):
         host's files (its scope, project and kind), else None."""
         return None
 
+    def given_files(self, paths: list[Path], project: Path) -> list[Candidate | None]:
+        """given_file of each path: an adapter whose answer compares with places it has to look
+        up on the disk (the user's folder, the managed policies) looks them up once for all."""
+        return [self.given_file(path, project) for path in paths]
+
     def project_files_read_from(self, start: Path) -> list[Path] | None:
         """The project config files a session started in `start` reads (None: not measured, so
         nothing is said about a session started in a subfolder)."""

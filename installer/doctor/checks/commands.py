@@ -21,7 +21,7 @@ from ...hosts.base import Host
 from ...patterns import lazy
 from .. import disk, handler_facts
 from ..model import HOST_NAMES, ConfigFile, Context, Finding, Handler, RuleTable, cached_property, rule_by_id
-from ..scripts import bashisms
+from ..scripts import bashisms, runners
 from ..scripts import delivery as script_delivery
 from ..shell.interpret import PYTHON
 from ..shell.lex import Lexer, Unreadable
@@ -38,7 +38,7 @@ POSITIONAL = lazy(r"\$(?:\{[1-9]\}|[1-9@*])", needs=("$",))
 # words a command can start with before the program it runs: a test, a loop, a cd
 LEADING_WORDS = frozenset({"if", "while", "until", "for", "case", "[", "[[", "test", "cd", "!", "{", "("})
 # set for plugin hooks only; `${CLAUDE_PLUGIN_ROOT:-fallback}` copes with that
-PLUGIN_VARIABLE = lazy(r"\$\{?(CLAUDE_PLUGIN_(?:ROOT|DATA))(?![A-Za-z0-9_]|:?[-=])")
+PLUGIN_VARIABLE = lazy(r"\$\{?(CLAUDE_PLUGIN_(?:ROOT|DATA))(?![A-Za-z0-9_]|:?[-=])", needs=("CLAUDE_PLUGIN_",))
 USER_CONFIG = lazy(r"\$\{user_config\.([^}]*)\}")  # a plugin's user option (docs/hosts/claude-code.md#handler-fields)
 RELATIVE_IN_PROJECT = ("the project root while the session is there, but not once it works in a subdirectory or a "
                       "worktree")
@@ -453,11 +453,17 @@ def _text_beside_answer(ctx: Context, command: Command) -> Iterator[Finding]:
     `guard.py; echo done`): the host reads one JSON object or nothing."""
     if command.exec_form:
         return
+    every = command.streams
+    chatty = _runner_chatter(command, every)
+    if chatty is not None:
+        chatter, script = chatty
+        yield ctx.finding("command/text-beside-answer", command.file, command.keys, variant="runner", runner=chatter.runner,
+                          prints=chatter.prints, script=script, quiet=chatter.quiet)
+        return
     answering = [Path(inv.script).name for inv, facts in handler_facts.script_facts(command.handler)
                  if inv.script is not None and any(key in ANSWER_KEYS for key in facts.answers)]
     if not answering:
         return
-    every = command.streams
     if not any(s.stdout == HOST_STDOUT and any(name in w.text for w in s.command.plain for name in answering)
                for s in every):
         return  # (the answer itself does not reach the host: command/answer-diverted)
@@ -470,6 +476,24 @@ def _text_beside_answer(ctx: Context, command: Command) -> Iterator[Finding]:
             yield ctx.finding("command/text-beside-answer", command.file, command.keys, text=" ".join(words)[:60],
                               script=answering[0])
             return
+
+
+def _runner_chatter(command: Command, every: tuple[Streams, ...]) -> tuple[runners.Chatter, str] | None:
+    """A package manager or make on the command line, its stdout the host's, printing text of its
+    own around a script of package.json (a Makefile's recipe) that answers with a JSON decision:
+    (what it prints, the answering script's name)."""
+    cwd = handler_facts.where(command.file).cwd
+    for found in every:
+        if found.stdout != HOST_STDOUT or found.command.kind != "simple":
+            continue
+        plain = found.command.plain
+        assigned = dict(w.text.split("=", 1) for w in plain if w.assignment)
+        words = [w.text for w in plain if not w.assignment]
+        chatter = runners.chatter(words, assigned, cwd)
+        answering = runners.answering_script(chatter, handler_facts.where(command.file)) if chatter else None
+        if chatter is not None and answering is not None:
+            return chatter, answering.name
+    return None
 
 
 @RULES.rule("command/relative-path")

@@ -40,7 +40,7 @@ OPEN_VALUES = {"SubagentStart": "an agent type", "SubagentStop": "an agent type"
 FILE_GLOB = lazy(r"(?<![.)\]\\])\*|\{[^{}|]*,[^{}|]*\}")
 REGEX_ONLY = lazy(r"[$^\\()+]|\.\*")
 # `Mcp__fs__.*`, `MCP__.*`: the MCP prefix in another case (tool names start with `mcp__`)
-MISCASED_MCP = lazy(r"(?<![A-Za-z0-9_])(?!mcp__)[Mm][Cc][Pp]__")
+MISCASED_MCP = lazy(r"(?<![A-Za-z0-9_])(?!mcp__)[Mm][Cc][Pp]__", needs=("__",))
 FILE_PATH = lazy(r"[\w.~/-]*/[\w.~-]+")  # a file's path with a folder, written plainly
 
 

@@ -95,7 +95,9 @@ LITERAL = lazy(_LITERAL)
 TRANSFORMED = lazy(r"""[\])'"]\s*(?:\.[A-Za-z_]|\[)|\.\w+\(|[^|]\|[^|]""")
 ARM_PATTERNS = lazy(r"""(?:^|;;|;&|\n)[ \t]*\(?[ \t]*(?P<pats>[^\n()]+?)[ \t]*\)""")  # a case arm's patterns
 ONE_PATTERN = lazy(r"""[^|\s]+""")
-_NORMALISED = lazy(r"""relpath|relative|realpath|readlink|removeprefix|lstrip|\.replace\(|\$\{\w+#|cwd|PWD|resolve\(""")
+_NORMALISED = lazy(r"""relpath|relative|realpath|readlink|removeprefix|lstrip|\.replace\(|\$\{\w+#|cwd|PWD|resolve\(""",
+                   needs=("relpath", "relative", "realpath", "readlink", "removeprefix", "lstrip", ".replace(", "${", "cwd",
+                          "PWD", "resolve("))
 
 
 def _names(code: str, language: str, field: str) -> list[str]:
@@ -165,6 +167,8 @@ def compared_values(code: str, language: str) -> Iterator[Compared]:
     if language not in _BOUND:
         return
     for field in COMPARED_FIELDS if not normalises_paths(code) else COMPARED_FIELDS[:1]:
+        if field not in code:  # every way of reading it below names it: no pattern to build (and compile)
+            continue
         for name in _names(code, language, field):
             named = rf"""["']?{name}["']?""" if language == "shell" else name
             equals = r"(?:={1,3}|!==?)" if language == "shell" else _EQUALS

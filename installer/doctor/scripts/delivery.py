@@ -212,7 +212,8 @@ def _handler_status(body: list[ast.stmt]) -> str:
     return "0"
 
 
-SCRIPT_NAME = lazy(r"""[\w.@+-]*\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl)\b""")
+SCRIPT_NAME = lazy(r"""[\w.@+-]*\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl)\b""",
+                   needs=(".py", ".sh", ".bash", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl"))
 
 
 def _child_script(call: ast.Call) -> str:
@@ -612,8 +613,9 @@ def prints_on_stdout(program: str, args: list[str]) -> bool:
         return bool(args) and args[0] in ("-v", "-V")
     if program in VERBOSE:
         return any(VERBOSE_FLAG.match(a) for a in args) if program != "rsync" else not QUIET & set(args)
-    if program == "nvm":
-        return bool(args) and args[0] in ("use", "install", "current", "ls", "alias")
+    if program == "nvm":  # (nvm.sh's nvm_echo: stdout; `exec` and `run` say "Running node v...")
+        return bool(args) and args[0] in ("use", "install", "current", "ls", "alias", "exec", "run") \
+            and "--silent" not in args
     if program not in CHATTY or QUIET & set(args) or any(a.startswith("--quiet") for a in args):
         return False
     words = [a for a in args if not a.startswith("-")]
@@ -633,6 +635,22 @@ def prints_on_stdout(program: str, args: list[str]) -> bool:
     return True
 
 
+# what writes on stderr in an ordinary run (measured with git 2.39.5 and curl 7.88.1: `git checkout -b x` says
+# "Switched to a new branch" there, fetch, pull, push and clone their progress; curl its progress meter
+# when its output is not a terminal): with `2>&1`, on the hook's stdout
+GIT_TALKS = frozenset({"fetch", "pull", "push", "clone", "checkout", "switch"})
+CURL_SILENT = lazy(r"-[a-zA-Z]*s[a-zA-Z]*$|--silent$")
+
+
+def talks_on_stderr(program: str, args: list[str]) -> bool:
+    """Whether a program run as `program args...` writes on stderr in an ordinary run."""
+    program = program.rsplit("/", 1)[-1]
+    if program == "curl":
+        return not any(CURL_SILENT.match(a) for a in args)
+    words = [a for a in args if not a.startswith("-")]
+    return program == "git" and bool(words) and words[0] in GIT_TALKS and not QUIET & set(args)
+
+
 # ---- input fields read as one type where an event sends another ------------------------------------
 
 SHAPED_FIELDS = ("tool_input", "tool_output")  # the fields some host event sends as JSON text, another as an object
@@ -645,7 +663,8 @@ FIELD_VARIABLE = lazy(r"""(?:(?:const|let|var)\s+)?(?P<var>[A-Za-z_$][\w$]*)\s*(
                       r"""(?:\[\s*["'](?P<a>tool_input|tool_output)["']\s*\]|\.get\(\s*["'](?P<b>tool_input|tool_output)["']"""
                       r"""[^)\n]*\)|\.(?P<c>tool_input|tool_output)\b)\s*(?:\|\||or\b|\?\?|;|$)""", re.M,
                       needs=SHAPED_FIELDS)
-EITHER_TYPE = lazy(r"""isinstance\s*\(|typeof\b|\btype\s*==|fromjson\?|try\s+fromjson|Array\.isArray""")
+EITHER_TYPE = lazy(r"""isinstance\s*\(|typeof\b|\btype\s*==|fromjson\?|try\s+fromjson|Array\.isArray""",
+                   needs=("isinstance", "type", "fromjson", "Array.isArray"))
 
 
 class FieldRead(NamedTuple):

@@ -69,19 +69,20 @@ JS_SUFFIXES = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".tsx", ".jsx")
 SH_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh", ".dash")
 PERL_SUFFIXES = (".pl", ".pm")
 
-KEY = lazy(r"""(?<![\w$])(?<!\$\{)(?P<q>\\?["'`]?)(?P<key>[A-Za-z_][A-Za-z0-9_]*)(?P=q)\s*:(?![:=+?-])""")
-QUOTED_KEY = lazy(r"""(?P<q>\\?["'`])(?P<key>[A-Za-z_][A-Za-z0-9_]*)(?P=q)\s*:(?![:=])""")
-ASSIGNED = lazy(r"""(?:\[\s*\\?["'`](?P<sub>[A-Za-z_]\w*)\\?["'`]\s*\]|\.(?P<attr>[A-Za-z_]\w*))\s*\|?=(?![=~])""")
+KEY = lazy(r"""(?<![\w$])(?<!\$\{)(?P<q>\\?["'`]?)(?P<key>[A-Za-z_][A-Za-z0-9_]*)(?P=q)\s*:(?![:=+?-])""", needs=(":",))
+QUOTED_KEY = lazy(r"""(?P<q>\\?["'`])(?P<key>[A-Za-z_][A-Za-z0-9_]*)(?P=q)\s*:(?![:=])""", needs=(":",))
+ASSIGNED = lazy(r"""(?:\[\s*\\?["'`](?P<sub>[A-Za-z_]\w*)\\?["'`]\s*\]|\.(?P<attr>[A-Za-z_]\w*))\s*\|?=(?![=~])""",
+                needs=("=",))
 CHAIN = lazy(r"""hookSpecificOutput\\?["'`]?\s*\]?\s*(?:\??\.|\[\s*\\?["'`])(?P<key>[A-Za-z_]\w*)""",
              needs=("hookSpecificOutput",))
 LABEL = lazy(r"""(?:(?P<q>\\?["'`]?)(?P<key>[A-Za-z_]\w*)(?P=q)\s*:\s*"""
                    r"""|(?:\[\s*\\?["'`](?P<sub>[A-Za-z_]\w*)\\?["'`]\s*\]|\.(?P<attr>[A-Za-z_]\w*))\s*\|?=\s*"""
-                   r"""|(?<![\w.$])(?P<var>[A-Za-z_]\w*)\s*(?::\s*[\w<>\[\], |.]+)?\s*=\s*)$""")
+                   r"""|(?<![\w.$])(?P<var>[A-Za-z_]\w*)\s*(?::\s*[\w<>\[\], |.]+)?\s*=\s*)$""", needs=(":", "="))
 HSO_VARIABLE = lazy(r"""hookSpecificOutput\\?["'`]?\s*[:=]\s*(?P<var>[A-Za-z_]\w*)\s*[,}\n;)]""",
                     needs=("hookSpecificOutput",))
 EVENT_NAME = lazy(r"""hookEventName\\?["'`]?\s*\]?\s*[:=]\s*\\?["'`](?P<name>[A-Za-z]+)\\?["'`]""",
                   needs=("hookEventName",))
-CALLED = lazy(r"(?<![\w$])([A-Za-z_$][\w$]*)\s*\(")
+CALLED = lazy(r"(?<![\w$])([A-Za-z_$][\w$]*)\s*\(", needs=("(",))
 # hookEventName's value given by a name (`"hookEventName": HOOK_EVENT`), and a name set once to a literal
 EVENT_NAME_BY_NAME = lazy(r"""hookEventName\\?["'`]?\s*\]?\s*[:=]\s*(?P<var>[A-Za-z_$][\w$]*)\s*(?=[,}\n;)])""",
                           needs=("hookEventName",))
@@ -561,8 +562,9 @@ FOLDER_VARIABLE = lazy(r"""^[ \t]*(?:export\s+|readonly\s+|local\s+)?(?P<name>[A
                        re.M)
 PLAIN_PATH = lazy(r"[\w./+-]+")  # a folder that can be written into a command as it is
 STATEMENT_END = lazy(r"&&|\|\||;|\n|$")
-CD_LINE = lazy(r"""^[ \t]*cd[ \t]+(?:--[ \t]+)?["']?(?P<path>[^"'\s;&|]*)["']?[ \t]*(?:$|;|&&)""", re.M)
-OUTPUT_ELSEWHERE = lazy(r"""(?<![<>&\d])(?:1?>(?!&2)|&>)|\|""")  # its stdout sent to a file, or piped on
+CD_LINE = lazy(r"""^[ \t]*cd[ \t]+(?:--[ \t]+)?["']?(?P<path>[^"'\s;&|]*)["']?[ \t]*(?:$|;|&&)""", re.M, needs=("cd",))
+OUTPUT_ELSEWHERE = lazy(r"""(?<![<>&\d])(?:1?>(?!&2)|&>)|\|""",
+                        needs=(">", "|"))  # its stdout sent to a file, or piped on
 
 
 def with_own_folder(code: str, path: Path) -> str | None:

@@ -41,7 +41,7 @@ BLOCKS = lazy(r"\b(?:exit|return)[ \t]+2\b", needs=("2",))
 # a JSON answer that refuses (or whose decision a variable holds): not an allow
 DECIDES = lazy(r"""(?:permissionDecision|\bdecision|\bbehavior)\W{0,8}(?:deny|block|ask|\$)""",
                needs=("ecision", "behavior"))
-CHILD = lazy(r"\$[{@*1-9A-Za-z_]")  # a command a variable or an argument names may be a child to follow
+CHILD = lazy(r"\$[{@*1-9A-Za-z_]", needs=("$",))  # a command a variable or an argument names may be a child to follow
 INLINE_STDIN = lazy(r"sys\.stdin|process\.stdin|readFileSync\(\s*0|/dev/stdin|\bSTDIN\b|\$stdin")
 WRAPPERS = frozenset({"command", "nohup", "time", "builtin", "stdbuf", "nice"})
 INTERPRETERS = lazy(r"(?:python[\d.]*|pypy3?|node|bun|deno|tsx|ruby|perl|php|bash|sh|zsh|dash|uv)$")

@@ -73,8 +73,9 @@ _PLAIN_DQ = lazy(r"""[^"\\$`]+""")
 MAX_NESTING = 50
 NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*")  # a variable's name (the settings' "env" names them alike)
 # `git rev-parse --show-toplevel`, alone or falling back to the folder itself (`2>/dev/null || pwd`)
-_GIT_TOP = lazy(r"\s*git\s+rev-parse\s+--show-toplevel(?:\s+2>\s*/dev/null)?(?:\s*\|\|\s*(?:pwd|echo\s+\.))?\s*")
-_PWD = lazy(r"\s*pwd(?:\s+-[LP])?\s*")  # `$(pwd)`: the folder the hook runs in, as $PWD
+_GIT_TOP = lazy(r"\s*git\s+rev-parse\s+--show-toplevel(?:\s+2>\s*/dev/null)?(?:\s*\|\|\s*(?:pwd|echo\s+\.))?\s*",
+                needs=("rev-parse",))
+_PWD = lazy(r"\s*pwd(?:\s+-[LP])?\s*", needs=("pwd",))  # `$(pwd)`: the folder the hook runs in, as $PWD
 _PARAMETER = lazy(r"([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-=])(.*))?", re.S)  # inside ${...}: NAME, NAME:-default...
 # A word with nothing to unquote, expand or glob, not an assignment and not starting with ~ or #:
 # its text is itself (the lookahead leaves anything else, a \r say, to the full reading)

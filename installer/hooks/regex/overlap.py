@@ -625,7 +625,7 @@ def named_servers(matcher: str) -> list[str]:
     return names
 
 
-_NAMED_SERVER = lazy(r"mcp__([A-Za-z0-9_-]+?)__")
+_NAMED_SERVER = lazy(r"mcp__([A-Za-z0-9_-]+?)__", needs=("mcp__",))
 
 
 def _space(event: str) -> str | frozenset[str] | None:

@@ -281,7 +281,7 @@ MODULE_DEPTH = 3  # a helper's helper's helper: deeper imports are not followed
 
 
 SHELLS = ("sh", "bash", "zsh", "dash", "ksh")
-SHELL_C = lazy(r"\s*(?:\S*/)?(?:ba|z|da|k)?sh\s+-c\s")
+SHELL_C = lazy(r"\s*(?:\S*/)?(?:ba|z|da|k)?sh\s+-c\s", needs=("-c",))
 # what the script rules look at in a command (a command without any of these gives them nothing)
 INLINE_SIGNS = lazy(r"\b(?:jq|cat|read|echo|printf|exit|set|tee)\b|updated|continue|decision|permission|"
                           r"behavior|tool_response|hookSpecificOutput|stop_hook_active")
