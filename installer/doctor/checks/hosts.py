@@ -29,7 +29,6 @@ OTHER_AGENTS = {  # (opencode's files have checks of their own: checks/opencode.
 CLAUDE_FIELD_VARIANTS = {"if": "condition", "args": "arguments", "url": "http", "headers": "http",
                          "allowedEnvVars": "http"}
 SHELL_TOOL_NAMES = ("Shell", "Bash")
-HOOKS_OFF_OURS = frozenset({"install/hooks-off", "install/hooks-off-unknown"})  # a setting keeping a pack of ours off
 # the events whose `followup_message` keeps the agent going (what `loop_limit` caps)
 CONTINUING_EVENTS = " and ".join(event for event, row in cursor_protocol.PROTOCOL.items() if row.continues)
 
@@ -138,7 +137,9 @@ def _hooks_off_elsewhere(ctx: Context, found: list[Finding]) -> Iterator[Finding
     is host/hooks-switched-off's. Where install/hooks-off speaks at the same line (a pack of ours
     is switched off too), it owns that line: one finding per defect."""
     read = {f.path for f in ctx.files}
-    owned = {(f.path, f.line) for f in found if f.rule in HOOKS_OFF_OURS}
+    from .installs import HOOKS_OFF_RULES
+
+    owned = {(f.path, f.line) for f in found if f.rule in HOOKS_OFF_RULES}
     for host in hosts.every():
         theirs = list({id(h.file): h.file for h in ctx.handlers if h.file.host == host.name and h.owner is None
                        and h.file.scope in ("user", "project")}.values())
