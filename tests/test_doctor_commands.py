@@ -3,6 +3,7 @@
 same config fixed."""
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import stat
@@ -476,6 +477,9 @@ DASH = shutil.which("dash")
     ('echo "${A//x/y}"', "echo \"$A\" | sed 's/x/y/g'", "${...} expansions"),
     ('set -euo pipefail; echo "$A"', 'set -eu; echo "$A"', "set -o pipefail"),
     ('echo "$A" &>/dev/null', 'echo "$A" >/dev/null 2>&1', "&>"),
+    ('echo "$A" |& cat', 'echo "$A" 2>&1 | cat', "|& (output and errors into the pipe)"),
+    # dash says "bad trap" and runs on: the failure the trap was to turn into exit 3 passes
+    ("trap 'exit 3' ERR; false; echo \"$A\"", 'false || echo "$A"', "an ERR trap"),
     ("sh -c 'if [[ -n \"$A\" ]]; then echo \"$A\"; fi'", "sh -c 'if [ -n \"$A\" ]; then echo \"$A\"; fi'",
      "[[ ... ]]"),
 ])
@@ -894,3 +898,57 @@ def test_the_work_tree_top_is_looked_for_only_when_a_command_asks_for_it(tmp_pat
     assert GIT_TOP not in where.variables
     assert where.variables.get(GIT_TOP) == str(tmp_path)
     assert Where(project=tmp_path / "sub", home=HOME, cwd=tmp_path / "sub").variables.get(GIT_TOP) is None
+
+
+RUNNER_PACKAGE = {"name": "orders", "version": "1.4.0",
+                  "scripts": {"guard": "python3 .claude/hooks/guard.py", "test": "python3 .claude/hooks/guard.py",
+                              "lint": "python3 .claude/hooks/plain.py"}}
+
+
+@pytest.mark.parametrize("command, files, prints", [
+    ("npm run guard", {}, "npm prints its `> orders@1.4.0 guard` banner"),
+    ("npm test", {}, "npm prints its `> orders@1.4.0 test` banner"),
+    ("npm run --silent guard", {}, None),
+    ("npm run guard --silent", {}, None),  # (npm reads its options after the script's name too)
+    ("npm -s run guard", {}, None),
+    ("npm_config_loglevel=silent npm run guard", {}, None),
+    ("npm run guard", {".npmrc": "loglevel=silent\n"}, None),
+    ("npm run lint", {}, None),  # a guard that answers by its exit status alone: nothing to spoil
+    ("yarn guard", {}, "yarn prints its `yarn run v1...`"),
+    ("yarn -s guard", {}, None),
+    ("yarn guard", {".yarnrc.yml": "nodeLinker: node-modules\n"}, None),  # yarn 2+ prints nothing on stdout
+    ("pnpm run guard", {}, None),
+    ("nvm exec 20 python3 .claude/hooks/guard.py", {}, "nvm prints its `Running node v...` line"),
+    ("nvm exec --silent 20 python3 .claude/hooks/guard.py", {}, None),
+    ("bun run guard", {}, None),
+    ("make guard", {"Makefile": "guard:\n\tpython3 .claude/hooks/guard.py\n"}, "make prints the recipe line"),
+    ("make guard", {"Makefile": "guard:\n\t@python3 .claude/hooks/guard.py\n"}, None),
+    ("make -s guard", {"Makefile": "guard:\n\tpython3 .claude/hooks/guard.py\n"}, None),
+    ("make guard", {"Makefile": "MAKEFLAGS += -s\nguard:\n\tpython3 .claude/hooks/guard.py\n"}, None),
+    ("make -C . guard", {"Makefile": "guard:\n\t@python3 .claude/hooks/guard.py\n"}, "make prints its `make: Entering"),
+])
+def test_a_package_runner_whose_own_text_lands_before_the_answer_of_its_script(tmp_path, command, files, prints):
+    base = tmp_path / "p"
+    _script(base, ".claude/hooks/guard.py", DENIES)
+    _script(base, ".claude/hooks/plain.py", GUARDS["guard.py"])
+    (base / "package.json").write_text(json.dumps(RUNNER_PACKAGE))
+    for name, text in files.items():
+        (base / name).write_text(text)
+    hits = found(doctor(base, {S: settings(command=command)}), "command/text-beside-answer")
+    assert [h.message.startswith(prints) for h in hits] == ([True] if prints else []), [h.message for h in hits]
+    if command.split()[0].startswith(("npm", "npm_config")):  # (npm ships with node, here and in CI)
+        printed = _ran(base, command).stdout.decode().strip()
+        assert (printed.startswith("{") and printed.endswith("}")) == (prints is None) or "lint" in command
+
+
+def test_npm_kept_quiet_by_the_users_npmrc_is_not_reported(tmp_path, home):
+    base = tmp_path / "p"
+    _script(base, ".claude/hooks/guard.py", DENIES)
+    (base / "package.json").write_text(json.dumps(RUNNER_PACKAGE))
+    out = doctor(base, {S: settings(command="npm run guard")})
+    assert found(out, "command/text-beside-answer")
+    (home / ".npmrc").write_text("loglevel=silent\n")
+    assert not found(doctor(base, {S: settings(command="npm run guard")}), "command/text-beside-answer")
+    printed = subprocess.run(["sh", "-c", "npm run guard"], input=b"rm -rf /", capture_output=True, cwd=base,
+                             env={**os.environ, "HOME": str(home)}).stdout.decode().strip()
+    assert printed.startswith("{") and printed.endswith("}")  # (measured: the user's .npmrc silences it)

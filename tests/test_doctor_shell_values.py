@@ -5,6 +5,7 @@ message holds. Each broken case is run by bash on a PreToolUse payload and reall
 otherwise than its twin (tests/e2e/test_shell_status_e2e.py shows the real CLI)."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,116 @@ def test_what_a_pipe_after_jq_does_to_the_quotes_is_followed(tmp_path, text, fla
     assert (_status(base, command) == 2) != flagged  # the comparison really never holds where flagged
     out = doctor(base, {".claude/settings.json": settings(command=command)})
     assert [f.line for f in out.findings if f.rule == "script/value-keeps-quotes"] == ([1] if flagged else [])
+
+
+ANSWER = """answer() {  # decision reason
+  jq -cn --arg d "$1" --arg r "$2" \\
+    '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: $d, permissionDecisionReason: $r}}'%s
+}
+"""
+ALLOW = '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}'
+# name: (the hook's files, the line doctor names in h.sh, its twin's files)
+TWO_ANSWERS = {
+    "a function that prints the deny and does not exit, called in a case arm": (
+        {"h.sh": "cmd=$(jq -r .tool_input.command)\n" + ANSWER % "" + 'case "$cmd" in\n'
+                 '  *rm*) answer deny "no deleting" ;;\nesac\nanswer allow ok\n'}, 7,
+        {"h.sh": "cmd=$(jq -r .tool_input.command)\n" + ANSWER % "" + 'case "$cmd" in\n'
+                 '  *rm*) answer deny "no deleting"; exit 0 ;;\nesac\nanswer allow ok\n'}),
+    "the function in a helper file the script sources": (
+        {"lib.sh": ANSWER % "", "h.sh": 'source "$(dirname "$0")/lib.sh"\ncmd=$(jq -r .tool_input.command)\n'
+                                        'if [[ $cmd == *rm* ]]; then\n  answer deny "no deleting"\nfi\n'
+                                        'answer allow ok\n'}, 4,
+        {"lib.sh": ANSWER % "\n  exit 0", "h.sh": 'source "$(dirname "$0")/lib.sh"\ncmd=$(jq -r .tool_input.command)\n'
+                                                  'if [[ $cmd == *rm* ]]; then\n  answer deny "no deleting"\nfi\n'
+                                                  'answer allow ok\n'}),
+    "an echoed deny in an if, then the allow after it": (
+        {"h.sh": "cmd=$(jq -r .tool_input.command)\nif [[ $cmd == *rm* ]]; then\n"
+                 "  echo '" + ALLOW.replace("allow", "deny") + "'\nfi\necho '" + ALLOW + "'\n"}, 3,
+        {"h.sh": "cmd=$(jq -r .tool_input.command)\nif [[ $cmd == *rm* ]]; then\n"
+                 "  echo '" + ALLOW.replace("allow", "deny") + "'\nelse\n  echo '" + ALLOW + "'\nfi\n"}),
+    "answers built into variables, the deny's echo without exit": (
+        {"h.sh": "deny=$(jq -cn '{hookSpecificOutput: {hookEventName: \"PreToolUse\", permissionDecision: \"deny\"}}')\n"
+                 "allow='" + ALLOW + "'\ncmd=$(jq -r .tool_input.command)\n"
+                 'if [[ $cmd == *rm* ]]; then echo "$deny"; fi\nprintf \'%s\\n\' "$allow"\n'}, 4,
+        {"h.sh": "deny=$(jq -cn '{hookSpecificOutput: {hookEventName: \"PreToolUse\", permissionDecision: \"deny\"}}')\n"
+                 "allow='" + ALLOW + "'\ncmd=$(jq -r .tool_input.command)\n"
+                 'if [[ $cmd == *rm* ]]; then echo "$deny"; exit 0; fi\nprintf \'%s\\n\' "$allow"\n'}),
+    "a main function that answers and runs on": (
+        {"h.sh": ANSWER % "" + 'main() {\n  cmd=$(jq -r .tool_input.command)\n'
+                 '  [[ $cmd == *rm* ]] && answer deny "no deleting"\n  answer allow ok\n}\nmain\n'}, 7,
+        {"h.sh": ANSWER % "" + 'main() {\n  cmd=$(jq -r .tool_input.command)\n'
+                 '  [[ $cmd == *rm* ]] && { answer deny "no deleting"; return; }\n  answer allow ok\n}\nmain\n'}),
+}
+
+
+@pytest.mark.parametrize("text", [
+    # the run ends after the inner if that answers, before the answer below it
+    "cmd=$(jq -r .tool_input.command)\nif [[ $cmd == *rm* ]]; then\n  if [ -n \"$CI\" ]; then\n"
+    "    echo '" + ALLOW.replace("allow", "ask") + "'\n  else\n    echo '" + ALLOW.replace("allow", "deny")
+    + "'\n  fi\n  exit 0\nfi\necho '" + ALLOW + "'\n",
+    # the function that prints the deny exits
+    'deny() {\n  echo "{\\"hookSpecificOutput\\": {\\"hookEventName\\": \\"PreToolUse\\", \\"permissionDecision\\": '
+    '\\"deny\\"}}"\n  exit 0\n}\ncmd=$(jq -r .tool_input.command)\n[[ $cmd == *rm* ]] && deny\necho \'' + ALLOW + "'\n",
+])
+def test_answers_on_paths_that_end_apart_stay_clean(tmp_path, text):
+    base = tmp_path / "project"
+    command = _write(base, {"h.sh": text}, "h.sh")
+    assert json.loads(_run(base, command).stdout)  # one JSON object
+    out = doctor(base, {".claude/settings.json": settings(command=command)})
+    assert [f.line for f in out.findings if f.rule == "script/text-before-json"] == []
+
+
+DENY_ECHO = ("echo '" + ALLOW.replace("allow", "deny") + "'")
+GUARDED = "cmd=$(jq -r .tool_input.command)\nif [[ $cmd == *rm* ]]; then\n  " + DENY_ECHO + "\n  exit 0\nfi\n"
+# name: (the hook's files, the line doctor names in h.sh, its twin's files); h.sh runs with bash
+STDOUT_FROM_A_LINE_ON = {
+    "an EXIT trap that echoes, after the answer and its exit": (
+        {"h.sh": "trap 'echo \"guard done\"' EXIT\n" + GUARDED}, 1,
+        {"h.sh": "trap 'echo \"guard done\" >&2' EXIT\n" + GUARDED}),
+    "an EXIT trap calling a function that echoes": (
+        {"h.sh": 'cleanup() {\n  echo "cleaned up"\n}\ntrap cleanup EXIT\n' + GUARDED}, 4,
+        {"h.sh": 'cleanup() {\n  echo "cleaned up" >&2\n}\ntrap cleanup EXIT\n' + GUARDED}),
+    "a set -x trace sent to stdout": (
+        {"h.sh": "BASH_XTRACEFD=1\nset -x\n" + GUARDED}, 1,
+        {"h.sh": "BASH_XTRACEFD=2\nset -x\n" + GUARDED}),
+    "a lasting exec 2>&1, and a line on stderr after it": (
+        {"h.sh": 'exec > >(tee -a "$CLAUDE_PROJECT_DIR/hook.log") 2>&1\necho "checking" >&2\n' + GUARDED}, 1,
+        {"h.sh": 'exec > >(tee -a "$CLAUDE_PROJECT_DIR/hook.log")\necho "checking" >&2\n' + GUARDED}),
+    "a sourced env file that echoes": (
+        {"env.sh": 'export APP_ENV=dev\necho "env loaded"\n',
+         "h.sh": 'source "$(dirname "$0")/env.sh"\n' + GUARDED}, 1,
+        {"env.sh": 'export APP_ENV=dev\necho "env loaded" >&2\n',
+         "h.sh": 'source "$(dirname "$0")/env.sh"\n' + GUARDED}),
+    "a command's stderr joined to stdout by 2>&1": (
+        {"h.sh": 'curl -o "$CLAUDE_PROJECT_DIR/copy" "file://$0" 2>&1\n' + GUARDED}, 1,
+        {"h.sh": 'curl -s -o "$CLAUDE_PROJECT_DIR/copy" "file://$0" 2>&1\n' + GUARDED}),
+    "a wrapper that runs the answering script through npm run": (
+        {"guard.sh": "#!/bin/bash\n" + GUARDED, "h.sh": 'cd "$CLAUDE_PROJECT_DIR"\nnpm run guard\n'}, 2,
+        {"guard.sh": "#!/bin/bash\n" + GUARDED, "h.sh": 'cd "$CLAUDE_PROJECT_DIR"\nnpm run --silent guard\n'}),
+}
+
+
+NOT_ONE_OBJECT = {**TWO_ANSWERS, **STDOUT_FROM_A_LINE_ON}
+
+
+@pytest.mark.parametrize("twin", [False, True], ids=["broken", "twin"])
+@pytest.mark.parametrize("name", list(NOT_ONE_OBJECT))
+def test_stdout_that_is_not_one_json_object_is_flagged_at_the_line_to_change(tmp_path, name, twin):
+    broken, line, fixed = NOT_ONE_OBJECT[name]
+    base = tmp_path / "project"
+    command = _write(base, fixed if twin else broken, "h.sh")
+    (base / "package.json").write_text('{"name": "p", "version": "1.0.0", "scripts": '
+                                       '{"guard": "bash .claude/hooks/guard.sh"}}')
+    printed = _run(base, command).stdout
+    assert _one_object(printed) == twin and "deny" in printed, printed  # what the host would receive
+    out = doctor(base, {".claude/settings.json": settings(command=command)})
+    flagged = [f.line for f in out.findings if f.rule == "script/text-before-json" and Path(f.path).name == "h.sh"]
+    assert flagged == ([] if twin else [line])
+
+
+def _one_object(printed: str) -> bool:
+    try:
+        json.loads(printed)
+    except ValueError:
+        return False
+    return True

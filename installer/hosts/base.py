@@ -290,6 +290,9 @@ class Host(ABC):
     exact_name_matcher: ClassVar[str] = ""
     # the fields of a tool's input its hooks get by another name than the model gives it: model's -> hooks'
     tool_input_renames: ClassVar[dict[str, str]] = {}
+    # the fields of tool_input its hooks get from each of its tools, by the name they see it by (measured);
+    # a tool not listed: not known
+    tool_inputs: ClassVar[dict[str, frozenset[str]]] = {}
     # answers an event rejects, so that the hook counts as failed and the call runs (it fails open):
     # event -> {(field, value): what the host says}
     rejected_answers: ClassVar[dict[str, dict[tuple[str, str], str]]] = {}
@@ -526,6 +529,11 @@ class Host(ABC):
     def tools_in_words(self, matcher: str | None) -> str:
         """The tools a wiring's matcher runs on, for messages."""
         return matcher or "every tool"
+
+    def tools_selected(self, matcher: Any) -> frozenset[str] | None:
+        """Every tool a group's matcher selects, by the name its hooks see it by; None where that
+        cannot be listed (every tool, a regex, a name that may be an MCP server's tool)."""
+        return None
 
     def ignored_options(self, pack: Pack, chosen: dict[str, Any]) -> str | None:
         """Why an option given on the command line does nothing in this host (None: each one

@@ -16,7 +16,9 @@ input read with `head -c 100`; and the command line in the settings: a guard who
 piped into `tee`, a deny JSON appended to a log file (`>>`), a guard run with `bash -e`, an `echo`
 before the deny JSON and one after it, and a guard's stderr sent to /dev/null (refused all the same,
 without its reason); a `cd .claude`
-that the CDPATH the CLI inherits makes print the folder before the deny JSON. Every gate runs on every call (one matcher), and lets through the calls that do not
+that the CDPATH the CLI inherits makes print the folder before the deny JSON; a function that prints
+the deny JSON and does not exit, so the allow after it prints too; `npm run` (not `--silent`) of a
+package.json script that answers, its banner before the JSON. Every gate runs on every call (one matcher), and lets through the calls that do not
 name its token. The real CLI runs the call past each broken gate and not past its twin; doctor
 flags each broken gate at the line marked `HERE`, with the rule named, and not its twin.
 """
@@ -232,6 +234,32 @@ if "TOKEN" in json.load(sys.stdin)["tool_input"]["command"]:
     print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
                                              "permissionDecisionReason": "TOKEN is not allowed"}}))
 """
+TWO_ANSWERS = """\
+#!/bin/bash
+answer() {
+  jq -cn --arg d "$1" --arg r "$2" \\
+    '{hookSpecificOutput: {hookEventName: "PreToolUse", permissionDecision: $d, permissionDecisionReason: $r}}'
+}
+cmd=$(jq -r .tool_input.command)
+case "$cmd" in
+  *TOKEN*) answer deny "TOKEN is not allowed" ;;  # HERE
+esac
+answer allow ok
+"""
+EXIT_TRAP = """\
+#!/bin/bash
+trap 'echo "guard done"' EXIT  # HERE
+cmd=$(jq -r .tool_input.command)
+if [[ $cmd == *TOKEN* ]]; then
+  echo '%s'
+  exit 0
+fi
+""" % DENY
+CRASHES = """\
+import json, sys
+if "TOKEN" in json.load(sys.stdin)["tool_input"]["command"]:
+    sys.exit(1)
+"""
 CDPATH = {"CDPATH": ".:/tmp"}  # the user's environment, which the CLI hands its hooks (its settings' env: not CDPATH)
 HOOKS = '"$CLAUDE_PROJECT_DIR"/.claude/hooks/'
 # the command line in the settings decides: name: (the rule, the script, the broken command, its twin)
@@ -247,7 +275,17 @@ COMMAND_CASES = {
     "cmdreason": ("command/block-reason-dropped", GUARD, f"python3 {HOOKS}TOKEN.py 2>/dev/null", f"python3 {HOOKS}TOKEN.py"),
     "cmddone": ("command/text-beside-answer", DENIES, f"python3 {HOOKS}TOKEN.py; echo done",
                 f"python3 {HOOKS}TOKEN.py; echo done >&2"),
+    # package.json's script TOKEN runs the guard (written below); npm's banner lands on stdout before its JSON
+    "npmrun": ("command/text-beside-answer", DENIES, "npm run TOKEN", "npm run --silent TOKEN"),
+    # an ERR trap meant to turn the guard's failure into a block: the shell the CLI runs the command with decides
+    "cmderrtrap": ("command/bash-only-syntax", CRASHES, f"trap 'exit 2' ERR; python3 {HOOKS}TOKEN.py",
+                   f"python3 {HOOKS}TOKEN.py || exit 2"),
+    "cmderrbash": ("command/bash-only-syntax", CRASHES, f"trap 'exit 2' ERR; python3 {HOOKS}TOKEN.py",
+                   f"python3 {HOOKS}TOKEN.py || exit 2"),
 }
+# the command-line cases run only for the call that names them (npm takes a third of a second a run)
+ONLY_ITS_CALL = frozenset({"npmrun"})
+WITH_SHELL_BASH = frozenset({"cmderrbash"})  # handlers with "shell": "bash"
 
 CASES = {  # name: (the rule, the broken gate, its twin)
     "pipe": ("delivery/exit-in-subshell", PIPED_LOOP,
@@ -282,6 +320,10 @@ CASES = {  # name: (the rule, the broken gate, its twin)
     "cut": ("script/stdin-read-partly", CUT, CUT.replace("head -c 100", "cat")),
     # the CLI (and doctor) run with a CDPATH, as from a user's shell: `cd .claude` prints the folder before the JSON
     "cdpath": ("script/text-before-json", CD, CD.replace("cd .claude  # HERE", "cd .claude >/dev/null")),
+    # a function that prints the deny and does not exit: the allow after the case prints too (two objects)
+    "twoanswers": ("script/text-before-json", TWO_ANSWERS, TWO_ANSWERS.replace('allowed" ;;', 'allowed"; exit 0 ;;')),
+    # an EXIT trap runs after the answer and its exit: its echo follows the JSON
+    "exittrap": ("script/text-before-json", EXIT_TRAP, EXIT_TRAP.replace('done"\'', 'done" >&2\'')),
 }
 
 
@@ -289,7 +331,7 @@ def test_blocks_the_shell_loses_let_the_call_run_on_the_real_cli_and_doctor_name
                                                                                             project):
     hooks = project / ".claude" / "hooks"
     hooks.mkdir(parents=True)
-    gates, commands = [], []
+    gates, commands, only, bash_shell = [], [], {}, set()
     for name, (_, broken, twin, *args) in CASES.items():
         for kind, text in (("broken", broken), ("twin", twin)):
             token = f"{name}-{kind}"
@@ -305,9 +347,16 @@ def test_blocks_the_shell_loses_let_the_call_run_on_the_real_cli_and_doctor_name
             (hooks / f"{token}{suffix}").write_text(script.replace("TOKEN", token))
             gates.append(token)
             commands.append(command.replace("TOKEN", token))
+            if name in ONLY_ITS_CALL:
+                only[commands[-1]] = f"Bash(touch ran-{token}.txt)"
+            if name in WITH_SHELL_BASH:
+                bash_shell.add(commands[-1])
+    (project / "package.json").write_text(json.dumps({"name": "gates", "version": "1.4.0", "scripts": {
+        token: f"python3 .claude/hooks/{token}.py" for token in gates if token.startswith(tuple(ONLY_ITS_CALL))}}))
     settings = project / ".claude" / "settings.json"  # (one command a line: the line a finding names)
     settings.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-        {"type": "command", "command": command} for command in commands]}]}}, indent=1))
+        {"type": "command", "command": command, **({"if": only[command]} if command in only else {}),
+         **({"shell": "bash"} if command in bash_shell else {})} for command in commands]}]}}, indent=1))
     subprocess.run(["git", "init", "-q", str(project)], check=True)
 
     ran, run = run_gates(project, home, gates, claude=claude_cli, env=CDPATH)
@@ -329,5 +378,6 @@ def test_blocks_the_shell_loses_let_the_call_run_on_the_real_cli_and_doctor_name
         expected.add((f"{name}-broken.sh", rule, line))
     lines = settings.read_text().splitlines()
     for name, (rule, *_) in COMMAND_CASES.items():
-        expected.add(("settings.json", rule, next(n for n, text in enumerate(lines, 1) if f"{name}-broken." in text)))
+        line = next(n for n, text in enumerate(lines, 1) if '"command"' in text and f"{name}-broken" in text)
+        expected.add(("settings.json", rule, line))
     assert flagged == expected

@@ -21,13 +21,14 @@ from ...hosts.base import Host
 from ...patterns import lazy
 from .. import disk, handler_facts
 from ..model import HOST_NAMES, ConfigFile, Context, Finding, Handler, RuleTable, cached_property, rule_by_id
-from ..scripts import bashisms
+from ..scripts import bashisms, runners
 from ..scripts import delivery as script_delivery
 from ..shell.interpret import PYTHON
 from ..shell.lex import Lexer, Unreadable
 from ..shell.results import Invocation, Resolution
 from ..shell.streams import HOST_STDERR, HOST_STDOUT, Streams, streams
 from .installs import install_target
+from .reach import plugins_own
 
 # `${NAME:-...}` falls back to something else and is left alone
 LEGACY_INPUT = lazy(rf"\$\{{?({LEGACY_INPUT_VARIABLE}|{GENERIC_INPUT_VARIABLE})(?![A-Za-z0-9_]|\}}?:?-)",
@@ -346,6 +347,8 @@ def _script_missing(ctx: Context, command: Command) -> Iterator[Finding]:
             effect = "it is a directory; " + effect
         also = f" (looked for {path})" if str(path) != shown else ""
         variable = handler_facts.through_project(command.handler, inv)
+        if variable and plugins_own(command.file, path) is not None:
+            continue  # (one finding per defect: command/plugin-script-through-project names the plugin's own copy)
         start = None if variable else handler_facts.through_start_folder(command.handler, inv)
         scope = "a plugin" if command.file.from_plugin else f"the {command.file.scope} settings"
         yield ctx.finding("command/script-missing", command.file, command.keys_for(inv), script=_quote(shown),
@@ -450,11 +453,17 @@ def _text_beside_answer(ctx: Context, command: Command) -> Iterator[Finding]:
     `guard.py; echo done`): the host reads one JSON object or nothing."""
     if command.exec_form:
         return
+    every = command.streams
+    chatty = _runner_chatter(command, every)
+    if chatty is not None:
+        chatter, script = chatty
+        yield ctx.finding("command/text-beside-answer", command.file, command.keys, variant="runner", runner=chatter.runner,
+                          prints=chatter.prints, script=script, quiet=chatter.quiet)
+        return
     answering = [Path(inv.script).name for inv, facts in handler_facts.script_facts(command.handler)
                  if inv.script is not None and any(key in ANSWER_KEYS for key in facts.answers)]
     if not answering:
         return
-    every = command.streams
     if not any(s.stdout == HOST_STDOUT and any(name in w.text for w in s.command.plain for name in answering)
                for s in every):
         return  # (the answer itself does not reach the host: command/answer-diverted)
@@ -467,6 +476,24 @@ def _text_beside_answer(ctx: Context, command: Command) -> Iterator[Finding]:
             yield ctx.finding("command/text-beside-answer", command.file, command.keys, text=" ".join(words)[:60],
                               script=answering[0])
             return
+
+
+def _runner_chatter(command: Command, every: tuple[Streams, ...]) -> tuple[runners.Chatter, str] | None:
+    """A package manager or make on the command line, its stdout the host's, printing text of its
+    own around a script of package.json (a Makefile's recipe) that answers with a JSON decision:
+    (what it prints, the answering script's name)."""
+    cwd = handler_facts.where(command.file).cwd
+    for found in every:
+        if found.stdout != HOST_STDOUT or found.command.kind != "simple":
+            continue
+        plain = found.command.plain
+        assigned = dict(w.text.split("=", 1) for w in plain if w.assignment)
+        words = [w.text for w in plain if not w.assignment]
+        chatter = runners.chatter(words, assigned, cwd)
+        answering = runners.answering_script(chatter, handler_facts.where(command.file)) if chatter else None
+        if chatter is not None and answering is not None:
+            return chatter, answering.name
+    return None
 
 
 @RULES.rule("command/relative-path")

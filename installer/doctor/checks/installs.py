@@ -287,6 +287,16 @@ def _hooks_off_unknown(ctx: Context, pack: PackAt) -> Iterator[Finding]:
     yield from _at_the_setting(pack, "install/hooks-off-unknown")
 
 
+HOOKS_OFF_RULES = frozenset({"install/hooks-off", "install/hooks-off-unknown"})  # a setting keeps a pack of ours off
+
+
+def hooks_off_places(ctx: Context) -> set[tuple[str, int]]:
+    """Where install/hooks-off and install/hooks-off-unknown speak in this run: (path, line) of each
+    setting that keeps a pack of ours from running (the host/ rules of the same switch step aside there)."""
+    return {(str(fields["at"][0]), fields["at"][1]) for install in _installs(ctx) for pack in install.receipts()
+            for rule, fields in pack.problems if rule in HOOKS_OFF_RULES}
+
+
 def _at_the_setting(pack: PackAt, rule_id: str) -> Iterator[Finding]:
     """A setting of the host's that keeps the pack's hooks from running, said where it is set (the
     line to change), not in the hooks file."""

@@ -44,12 +44,16 @@ PIPEFAIL = BashOnly("set -o pipefail", f"set stops with \"Illegal option\" (dash
 AMPERSAND_REDIRECT = BashOnly("&> (output and errors to one file)", "`command &> file` runs the command in the "
                               "background and empties the file: the output is not redirected and the command's exit "
                               "status is lost", "> file 2>&1", "&>")
+PIPE_BOTH = BashOnly("|& (output and errors into the pipe)", f"it is a syntax error: {STOPS}", "2>&1 |", "|&")
+ERR_TRAP = BashOnly("an ERR trap", "dash says \"trap: ERR: bad trap\" and runs on without it: the trap never runs, "
+                    "so the failure it was meant to log or turn into a block passes unseen",
+                    "`command || { ...; exit 2; }` after each command it watches", "ERR")
 
 _PARAMETER = r"\$\{(?:!|#?[A-Za-z_][A-Za-z0-9_]*\[|[A-Za-z_][A-Za-z0-9_]*(?:/|:[\s\d(]|\^|,))"
 BASH_PARAMETER = lazy(_PARAMETER, needs=("${",))
 # a line without one of these has none of the constructs (most commands: nothing is lexed)
-SIGNS = lazy(rf"\[\[|==|<<<|&>|=\(|pipefail|function|{_PARAMETER}",
-             needs=("[[", "==", "<<<", "&>", "=(", "pipefail", "function", "${"))
+SIGNS = lazy(rf"\[\[|==|<<<|&>|=\(|pipefail|function|\|&|\bERR\b|{_PARAMETER}",
+             needs=("[[", "==", "<<<", "&>", "=(", "pipefail", "function", "|&", "ERR", "${"))
 SH_NAMES = frozenset({"sh", "dash"})
 
 
@@ -76,6 +80,8 @@ def in_words(words: list[Word]) -> BashOnly | None:
     for i, word in enumerate(words):
         at_command = i == 0 or words[i - 1].operator or (words[i - 1].text in KEYWORDS and not words[i - 1].quoted)
         if word.operator:
+            if word.text == "|&":
+                return PIPE_BOTH
             in_test = False
             continue
         if word.dynamic is ARRAY_DYNAMIC:
@@ -101,6 +107,8 @@ def in_words(words: list[Word]) -> BashOnly | None:
                 return FUNCTION
             elif text == "set" and _sets_pipefail(words, i + 1):
                 return PIPEFAIL
+            elif text == "trap" and _traps_err(words, i + 1):
+                return ERR_TRAP
             elif text.rsplit("/", 1)[-1] in SH_NAMES and nxt is not None and nxt.text == "-c" \
                     and i + 2 < len(words) and words[i + 2].quoted:
                 inner = _inner(words[i + 2].text)
@@ -116,6 +124,16 @@ def _sets_pipefail(words: list[Word], start: int) -> bool:
         if word.operator:
             return False
         if word.text == "pipefail":
+            return True
+    return False
+
+
+def _traps_err(words: list[Word], start: int) -> bool:
+    """`trap ACTION ERR`: ERR among the conditions after the action (dash has no ERR condition)."""
+    for word in words[start + 1:]:
+        if word.operator:
+            return False
+        if word.text == "ERR" and not word.quoted:
             return True
     return False
 

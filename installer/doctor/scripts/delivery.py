@@ -613,8 +613,9 @@ def prints_on_stdout(program: str, args: list[str]) -> bool:
         return bool(args) and args[0] in ("-v", "-V")
     if program in VERBOSE:
         return any(VERBOSE_FLAG.match(a) for a in args) if program != "rsync" else not QUIET & set(args)
-    if program == "nvm":
-        return bool(args) and args[0] in ("use", "install", "current", "ls", "alias")
+    if program == "nvm":  # (nvm.sh's nvm_echo: stdout; `exec` and `run` say "Running node v...")
+        return bool(args) and args[0] in ("use", "install", "current", "ls", "alias", "exec", "run") \
+            and "--silent" not in args
     if program not in CHATTY or QUIET & set(args) or any(a.startswith("--quiet") for a in args):
         return False
     words = [a for a in args if not a.startswith("-")]
@@ -632,6 +633,22 @@ def prints_on_stdout(program: str, args: list[str]) -> bool:
     if program in ("pip", "pip3"):
         return bool(words) and words[0] in PIP_PRINTS
     return True
+
+
+# what writes on stderr in an ordinary run (measured with git 2.39.5 and curl 7.88.1: `git checkout -b x` says
+# "Switched to a new branch" there, fetch, pull, push and clone their progress; curl its progress meter
+# when its output is not a terminal): with `2>&1`, on the hook's stdout
+GIT_TALKS = frozenset({"fetch", "pull", "push", "clone", "checkout", "switch"})
+CURL_SILENT = lazy(r"-[a-zA-Z]*s[a-zA-Z]*$|--silent$")
+
+
+def talks_on_stderr(program: str, args: list[str]) -> bool:
+    """Whether a program run as `program args...` writes on stderr in an ordinary run."""
+    program = program.rsplit("/", 1)[-1]
+    if program == "curl":
+        return not any(CURL_SILENT.match(a) for a in args)
+    words = [a for a in args if not a.startswith("-")]
+    return program == "git" and bool(words) and words[0] in GIT_TALKS and not QUIET & set(args)
 
 
 # ---- input fields read as one type where an event sends another ------------------------------------

@@ -216,6 +216,12 @@ class Flow:
         # logger and the loggers it gets by getLogger)
         self.stdout_loggers: frozenset[str] = frozenset()
         self.log_calls: tuple[tuple[str, Place], ...] = ()
+        # shell: two JSON answers one run can print, the first not followed by an exit (see _second_answer)
+        self.second_answer: tuple[Write, Write] | None = None
+        # shell: text on stdout from a line on, on every path after it (an EXIT trap that echoes, a trace to fd 1)
+        self.stdout_noise: Write | None = None
+        # shell: npm, yarn or make run with their stdout the hook's: (program, arguments, assignments before it, where)
+        self.runner_runs: tuple[tuple[str, tuple[str, ...], dict[str, str], Place], ...] = ()
 
     def mixed_output(self, cdpath: bool = False) -> tuple[Write, Write] | None:
         """A text (or echoed input) write and a JSON write that one run can both make: stdout is
@@ -223,6 +229,10 @@ class Flow:
         with a CDPATH, so a `cd NAME` prints too."""
         texts = [w for w in (*self.writes, *(self.cdpath_writes if cdpath else ())) if w.kind != STDOUT_JSON]
         answers = [w for w in self.writes if w.kind == STDOUT_JSON]
+        noise = self.stdout_noise
+        after = next((w for w in answers if noise is not None and w.at > noise.at), None)
+        if noise is not None and after is not None:
+            return noise, after
         for text in texts:
             for answer in answers:
                 first, second = sorted((text, answer), key=lambda w: w.order)
@@ -1294,7 +1304,7 @@ class _PyStrings:
 # ---- shell --------------------------------------------------------------------------------------------
 
 SH_WORD = lazy(r"""(?:^|(?<=[;&|({`]|\n)|(?<=\$\()|(?<=\bthen)|(?<=\bdo)|(?<=\belse)|(?<=\bif)|(?<=\bwhile))[ \t]*"""
-                     r"""(?:(?:[A-Za-z_]\w*=\S*|!)[ \t]+)*(?P<word>echo|printf|jq|cat|tee|read|exit|set|git|npm|pnpm|yarn|make|pip3?|pushd|popd|"""
+                     r"""(?:(?:[A-Za-z_]\w*=\S*|!|exec)[ \t]+)*(?P<word>echo|printf|jq|cat|tee|read|exit|set|git|npm|pnpm|yarn|make|pip3?|pushd|popd|"""
                      r"""e?grep|fgrep|rg|curl|cd|which|type|command|nvm|dirs|npx|pnpx|bunx|poetry|bundle|eslint|prettier|tsc|"""
                      r"""ruff|mypy|pytest|jest|vitest|shellcheck|flake8|pylint|rubocop|isort|mkdir|cp|mv|rm|ln|chmod|"""
                      r"""chown|rsync)\b(?![-.=])""")
@@ -1332,15 +1342,25 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
     unread_output = False
     trace = None
     order = 0
-    printers = _sh_printers(code, lines, path, depth)
+    printers, sourced = _sh_printers(code, lines, path, depth)
     cdpath = "CDPATH=" in code  # (cd to a name found through CDPATH prints the directory it goes to)
     calls = re.compile(rf"""(?:^|(?<=[;&|({{]))[ \t]*(?:(?:then|do|else|!)[ \t]+)?(?P<fn>{'|'.join(map(re.escape, printers))})"""
                        r"""(?![\w=(-])""") if printers else None
+    stops: list[tuple[Place, tuple[tuple[int, int], ...], str]] = []  # exit or return: where, its arms, function
+    runner_runs: list[tuple[str, tuple[str, ...], dict[str, str], Place]] = []
     for offset, line, branch, scope in lines:
         masked = mask_quotes(line)
         arm = CASE_ARM.match(masked)
         if arm:  # `pattern) command ;;`: the command after the pattern starts the line
             masked = " " * arm.end() + masked[arm.end():]
+        stops += [(place(offset + m.start("stop")), tuple(branch), scope) for m in SH_STOP.finditer(masked)]
+        for library in SH_SOURCE.finditer(line) if sourced else ():  # a library that prints when it is sourced
+            printed = sourced.get(library.group("file"))
+            if printed is not None:
+                order += 1
+                writes.append(Write(STDOUT_TEXT, place(offset + library.start("file")),
+                                    f"{printed} (in {library.group('file')}, when it is sourced)", branch, scope, False,
+                                    order))
         called = _Before(masked)
         for match in calls.finditer(masked) if calls else ():  # a function that prints text on stdout
             rest = _sh_segment(line, match.end())
@@ -1348,9 +1368,10 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
             if scope != match.group("fn") and called.opened <= called.closed \
                     and not SH_TO_ELSEWHERE.search(rest) and not _piped_on(line, match.end() + len(rest)):
                 order += 1
-                printed, where = printers[match.group("fn")]
+                printed, where, exits_after = printers[match.group("fn")]
+                ends = exits_after or _ends_run(line, match.end() + len(rest), lines, starts, offset)
                 writes.append(Write(printed, place(offset + match.start("fn")),
-                                    f"{match.group('fn')}{rest.rstrip()[:30]} ({where})", branch, scope, False, order))
+                                    f"{match.group('fn')}{rest.rstrip()[:30]} ({where})", branch, scope, ends, order))
         before = _Before(line)
         for match in SH_WORD.finditer(masked):
             word = match.group("word")
@@ -1378,9 +1399,13 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                     unread_output = True
             elif word in delivery.CHATTY and not (before.debug or (isinstance(branch, Arms) and branch.debug)) \
                     and _sh_to_stdout(rest, around) and (delivery.prints_on_stdout(word, _sh_args(rest)) or (
-                        word == "cd" and cdpath and _relative_cd(_sh_args(rest)))):
+                        word == "cd" and cdpath and _relative_cd(_sh_args(rest))) or (
+                        SH_JOINED.search(mask_quotes(rest)) and delivery.talks_on_stderr(word, _sh_args(rest)))):
                 writes.append(Write(STDOUT_TEXT, place(start), f"{word}{rest.rstrip()[:40]} (its own output)", branch,
                                     scope, _ends_run(line, end, lines, starts, offset), order))
+                if word in SH_SCRIPT_RUNNERS:  # (whether the script it runs answers: checks/scripts/any_event.py)
+                    assigned = dict(SH_ASSIGNED.findall(line[match.start():match.start("word")]))
+                    runner_runs.append((word, tuple(_sh_args(rest)), assigned, place(start)))
             elif word == "cd" and _relative_cd(_sh_args(rest)) and _sh_to_stdout(rest, around) \
                     and not (before.debug or (isinstance(branch, Arms) and branch.debug)):
                 cdpath_writes.append(Write(STDOUT_TEXT, place(start), f"cd{rest.rstrip()[:40]} (the folder it prints, "
@@ -1398,7 +1423,81 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                 unread_output=unread_output, **common,
                 new_inputs=_new_inputs(_labelled_objects(code, place)))
     flow.cdpath_writes = tuple(cdpath_writes)
+    flow.second_answer = _second_answer(writes, stops)
+    flow.runner_runs = tuple(runner_runs)
+    flow.stdout_noise = _stdout_noise(code, lines, printers, place, trace is not None or "set -x" in code)
     return flow
+
+
+SH_TRAP_EXIT = lazy(r"""(?:^|(?<=[;&|{])|(?<=\bthen)|(?<=\bdo)|(?<=\belse))[ \t]*(?P<trap>trap)[ \t]+"""
+                    r"""(?P<action>'[^']*'|"[^"]*"|[^\s;&|'"]+)(?P<conditions>(?:[ \t]+[A-Z0-9]+)+)""")
+SH_ACTION_WRITE = lazy(r"(?:^|[;&|{]|\bthen|\belse)\s*(?P<word>echo|printf)\b")
+SH_XTRACE_TO_STDOUT = lazy(r"""(?:^|[\s;&|])(?:export[ \t]+)?BASH_XTRACEFD=["']?1\b""")
+# a lasting `exec ... 2>&1` (or `&>`) that keeps stdout the hook's: nothing after it but a process substitution's tee
+SH_EXEC_JOIN = lazy(r"""(?:^|(?<=[;&|{])|(?<=\bthen))[ \t]*exec(?P<redirections>(?:[ \t]+(?:>>?[ \t]*>\([ \t]*tee\b[^)>]*\)|"""
+                    r"""2>&1|&>>?[ \t]*>\([ \t]*tee\b[^)>]*\)))+)[ \t]*(?:$|[;&|#])""", re.M)
+SH_TO_STDERR_AFTER = lazy(r">&\s*2\b|\bset[ \t]+-[a-z]*x", needs=(">&", "set"))
+
+
+def _stdout_noise(code: str, lines: list[ShellLine], printers: dict[str, tuple[str, str, bool]], place: Places,
+                  traced: bool) -> Write | None:
+    """Text a shell script puts on stdout from a line on, whatever path its run takes after it: an
+    EXIT trap whose action prints (it runs when the script ends, after the answer and its exit), a
+    `set -x` trace sent to stdout (BASH_XTRACEFD=1), a lasting `exec 2>&1` with what is written to
+    stderr after it (measured with bash 5.2.15: each put its text on stdout with the JSON)."""
+    for offset, line, branch, scope in lines:
+        if isinstance(branch, Arms) and branch.debug:
+            continue
+        for trap in SH_TRAP_EXIT.finditer(line):
+            if not {"EXIT", "0"} & set(trap.group("conditions").split()):
+                continue
+            action = trap.group("action").strip("'\"")
+            printed = printers.get(action)
+            rests = [(w.group("word"), _sh_segment(action, w.end())) for w in SH_ACTION_WRITE.finditer(action)]
+            if printed is not None and printed[0] == STDOUT_TEXT or any(
+                    _sh_to_stdout(rest, Around(False, False, "")) and _sh_write_kind(word, rest, False, action, 0)
+                    == STDOUT_TEXT for word, rest in rests):
+                return Write(STDOUT_TEXT, place(offset + trap.start("trap")),
+                             f"trap {trap.group('action')[:30]} EXIT (run when the script ends, after its answer)",
+                             (), scope, False, 0)
+        xtrace = SH_XTRACE_TO_STDOUT.search(line) if traced else None
+        if xtrace is not None:
+            return Write(STDOUT_TEXT, place(offset + xtrace.start()), "BASH_XTRACEFD=1 (the set -x trace of every "
+                         "command, the answer's included)", (), scope, False, 0)
+        joined = SH_EXEC_JOIN.search(line)
+        if joined is not None and ("2>&1" in joined.group("redirections") or "&>" in joined.group("redirections")) \
+                and SH_TO_STDERR_AFTER.search(code, offset + len(line)):
+            return Write(STDOUT_TEXT, place(offset + joined.start()), f"exec{joined.group('redirections')[:30]} "
+                         "(what the script writes to stderr after it)", (), scope, False, 0)
+    return None
+
+
+SH_SCRIPT_RUNNERS = frozenset({"npm", "yarn", "make", "nvm"})  # print text of their own around a script they run
+SH_ASSIGNED = lazy(r"([A-Za-z_]\w*)=(\S*)")
+SH_STOP = lazy(r"(?:^|(?<=[;&|{])|(?<=\bthen)|(?<=\bdo)|(?<=\belse))[ \t]*(?P<stop>exit|return)(?![\w-])")
+
+
+def _second_answer(writes: list[Write], stops: list[tuple[Place, tuple[tuple[int, int], ...], str]]
+                   ) -> tuple[Write, Write] | None:
+    """(the first, the second) of two JSON answers one run of a shell script can print: the first
+    not followed by an exit or return (at its line, in the function that prints it, or further on
+    in its own arm or one around it, before the second), in the same function, and the two not in
+    arms of one if or case. Two objects on stdout are not one."""
+    answers = [w for w in writes if w.kind == STDOUT_JSON][:MAX_ANSWERS]
+    for index, first in enumerate(answers):
+        if first.ends:
+            continue
+        arms = tuple(first.branch)
+        second = next((w for w in answers[index + 1:] if w.scope == first.scope
+                       and not _alternatives(first.branch, w.branch)), None)
+        # (an exit between the two ends the run before every later answer too)
+        if second is not None and not any(first.at < at < second.at and scope == first.scope
+                                          and arms[:len(around)] == around for at, around, scope in stops):
+            return first, second
+    return None
+
+
+MAX_ANSWERS = 256  # the JSON writes of a shell script paired (a hook has a few; a generated file may have thousands)
 
 
 class Around(NamedTuple):
@@ -1570,12 +1669,17 @@ MAX_LIBRARY = 256 * 1024
 SH_COMMENT_LINE = lazy(r"(?m)^[ \t]*#.*$")
 
 
-def _sh_printers(code: str, lines: list[ShellLine], path: Path | None, depth: int) -> dict[str, tuple[str, str]]:
-    """{function: (json | text, where it is defined)} for the functions that print one kind of
-    output on stdout: this script's, and those of a library it sources from its own folder."""
+def _sh_printers(code: str, lines: list[ShellLine], path: Path | None,
+                 depth: int) -> tuple[dict[str, tuple[str, str, bool]], dict[str, str]]:
+    """{function: (json | text, where it is defined, whether it exits)} for the functions that print
+    one kind of output on stdout: this script's, and those of a library it sources from its own
+    folder. A function with an `exit` in its body is taken to end the run after it prints. And
+    {library: the text it prints when it is sourced} for those libraries (`echo "env loaded"`)."""
     kinds: dict[str, set[str]] = {}
     where: dict[str, str] = {}
-    for scope, kind in _function_writes(code, lines):
+    exiting: set[str] = set()
+    sourced: dict[str, str] = {}
+    for scope, kind, _ in _function_writes(code, lines, exiting, top_level=False):
         kinds.setdefault(scope, set()).add(kind)
         where.setdefault(scope, "it prints on stdout")
     libraries = [path.parent / m.group("file") for m in SH_SOURCE.finditer(code)] if path is not None and not depth else []
@@ -1587,18 +1691,31 @@ def _sh_printers(code: str, lines: list[ShellLine], path: Path | None, depth: in
         except (OSError, HookwrightError):
             continue
         text = SH_COMMENT_LINE.sub("", text)
-        for scope, kind in _function_writes(text, shell_lines(text)):
+        for scope, kind, what in _function_writes(text, shell_lines(text), exiting, top_level=True):
+            if not scope:
+                if kind == STDOUT_TEXT:
+                    sourced.setdefault(library.name, what)
+                continue
             kinds.setdefault(scope, set()).add(kind)
             where.setdefault(scope, f"it prints on stdout, in {library.name}")
-    return {name: (found.pop(), where[name]) for name, found in kinds.items() if len(found) == 1}
+    printers = {name: (found.pop(), where[name], name in exiting) for name, found in kinds.items() if len(found) == 1}
+    return printers, sourced
 
 
-def _function_writes(code: str, lines: list[ShellLine]) -> list[tuple[str, str]]:
-    """(function, json | text) for each stdout write inside a function (calls not followed)."""
+SH_EXIT_WORD = lazy(r"(?<![\w$-])exit(?![\w-])", needs=("exit",))
+
+
+def _function_writes(code: str, lines: list[ShellLine], exiting: set[str],
+                     top_level: bool) -> list[tuple[str, str, str]]:
+    """(function, json | text, what) for each stdout write inside a function (calls not followed),
+    and with `top_level` ("" for the function) each outside any function and any if; the functions
+    with an `exit` in their body are added to `exiting`."""
     out = []
-    for offset, line, _branch, scope in lines:
-        if not scope:
+    for offset, line, branch, scope in lines:
+        if not scope and (not top_level or tuple(branch)):
             continue
+        if scope and SH_EXIT_WORD.search(mask_quotes(line)):
+            exiting.add(scope)
         before = _Before(line)
         for match in SH_WORD.finditer(mask_quotes(line)):
             word = match.group("word")
@@ -1609,7 +1726,7 @@ def _function_writes(code: str, lines: list[ShellLine]) -> list[tuple[str, str]]
             end = match.end() + len(rest)
             kind = _sh_stdout_kind(word, rest, before.around(line, end), code, offset + end)
             if kind in (STDOUT_TEXT, STDOUT_JSON):
-                out.append((scope, kind))
+                out.append((scope, kind, f"{word}{rest.rstrip()[:30]}"))
     return out
 
 
@@ -1646,10 +1763,14 @@ def _sh_exit_status(rest: str) -> int | None:
 
 
 def _sh_to_stdout(rest: str, around: Around) -> bool:
-    """Whether what a writer prints reaches the hook's stdout: not captured by $(...), redirected or piped on."""
-    unquoted = mask_quotes(rest)  # (a `>` or a /dev/null inside a quoted message redirects nothing)
+    """Whether what a writer prints reaches the hook's stdout: not captured by $(...), redirected or piped on
+    (`2>&1` sends its errors there too, and its output stays)."""
+    unquoted = SH_JOINED.sub(" ", mask_quotes(rest))  # (a `>` or a /dev/null inside a quoted message redirects nothing)
     return not (around.captured or around.piped_on == "|" or SH_TO_ELSEWHERE.search(unquoted)
                 or "/dev/null" in unquoted)
+
+
+SH_JOINED = lazy(r"(?<![\d>&])2>&1\b")  # its stderr sent where its stdout goes (asked of each command)
 
 
 SH_TO_STDERR = lazy(r"(?:^|\s)1?>&\s*2\b|>>?\s*/dev/stderr\b", needs=(">",))
@@ -1765,8 +1886,25 @@ def _sh_write_kind(word: str, rest: str, piped_in: bool, code: str, end: int) ->
         return None
     bare = argument.strip("'\"")
     if bare.startswith(("{", "$", "`", "%s")) or argument.startswith(("$", "\"$", "'{", "\"{", "\"${")):
-        return STDOUT_JSON if bare.startswith("{") else None
+        variable = SH_BARE_VARIABLE.match(bare)
+        return STDOUT_JSON if bare.startswith("{") or (
+            variable is not None and variable.group(1) in _json_variables(code)) else None
     return STDOUT_TEXT
+
+
+SH_BARE_VARIABLE = lazy(r"^\$\{?([A-Za-z_]\w*)\}?$")
+# a variable given a JSON object: `out=$(jq -n ...)` (an object built, not a value read), `out='{...'`
+SH_JSON_VARIABLE = lazy(r"""(?:^|[\s;&|(])(?:local[ \t]+|declare[ \t]+(?:-\w+[ \t]+)*|readonly[ \t]+)?"""
+                        r"""(?P<name>[A-Za-z_]\w*)=(?:\$\((?P<jq>[ \t]*jq[ \t]+(?:-[a-zA-Z]*[ \t]+)*-[a-zA-Z]*n[a-zA-Z]*\b)"""
+                        r"""|["']\{)""", re.M, needs=("=",))
+JQ_RAW = lazy(r"(?:^|\s)-[a-zA-Z]*[rj]|--raw-output|--join-output")
+
+
+@lru_cache(maxsize=256)
+def _json_variables(code: str) -> frozenset[str]:
+    """The variables the shell code gives a JSON object (a jq -n without -r, or a literal)."""
+    return frozenset(m.group("name") for m in SH_JSON_VARIABLE.finditer(code)
+                     if m.group("jq") is None or not JQ_RAW.search(m.group("jq")))
 
 
 def _sh_reads_stdin(word: str, rest: str) -> bool:

@@ -6,7 +6,9 @@ from typing import Iterator
 
 from ...model import Finding, RuleTable
 from ...scripts import flow as script_flow
+from ...scripts import runners
 from ...scripts.keys import analyse as analyse_script
+from ...shell.results import Where
 from .units import HookCode
 
 CODE_RULES = RuleTable()  # the rules of the code a hook runs, a script file or an inline command
@@ -42,12 +44,27 @@ def _text_before_json(code: HookCode) -> Iterator[Finding]:
                 yield code.report("script/text-before-json", flow.stdout_config, "configured-in-module",
                                   module=path.name, text_line=logged.line, json_line=answer.at.line, in_file=path)
                 return
+    # Cursor takes stdout that is not one JSON object for a failed hook: fail-open, or a block with failClosed
+    cursor = "cursor-fail-closed" if code.fail_closed else "cursor"
+    claude = bool(code.claude_rows) or not code.cursor_rows
+    if not mixed and code.flow.second_answer is not None:
+        first, second = code.flow.second_answer
+        yield code.report("script/text-before-json", first.at, "second-answer" if claude else cursor,
+                          text=f"`{first.what}`", text_line=first.at.line, json_line=second.at.line,
+                          event=" and ".join(code.cursor_rows))
+        return
+    if not mixed and answer is None:  # a wrapper: npm, yarn or make runs a script that answers, their text before it
+        for program, args, assigned, at in code.flow.runner_runs:
+            chatter = runners.chatter([program, *args], assigned, code.facts.path.parent)
+            answering = runners.answering_script(chatter, Where(project=chatter.folder)) if chatter else None
+            if chatter is not None and answering is not None:
+                yield code.report("script/text-before-json", at, "runner", runner=chatter.runner,
+                                  prints=chatter.prints, script=answering.name, quiet=chatter.quiet)
+                return
     if mixed:
         text, answer = mixed
         own = text.kind == script_flow.STDOUT_INPUT
-        # Cursor takes stdout that is not one JSON object for a failed hook: fail-open, or a block with failClosed
-        cursor = "cursor-fail-closed" if code.fail_closed else "cursor"
-        variant = ("own-input" if own else None) if code.claude_rows or not code.cursor_rows else cursor
+        variant = ("own-input" if own else None) if claude else cursor
         yield code.report("script/text-before-json", text.at, variant, text=f"`{text.what}`" if not own else
                           "its own input (a tee that is not sent to /dev/null)", text_line=text.at.line,
                           json_line=answer.at.line, event=" and ".join(code.cursor_rows))

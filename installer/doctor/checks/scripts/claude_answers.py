@@ -11,7 +11,7 @@ from ....hosts.claude.protocol import EventProtocol
 from ...model import Finding, RuleTable
 from ...scripts import flow as script_flow
 from ...scripts.keys import IGNORED_FIELDS
-from .units import DECISION_INSTEAD, NO_DECISION, HookCode, through
+from .units import DECISION_INSTEAD, NO_DECISION, HookCode, decision_in_wrong_event, through
 
 CLAUDE_ANSWER_RULES = RuleTable()  # a hook's code against the protocol of its Claude Code events
 
@@ -191,6 +191,8 @@ def _field_the_event_ignores(code: HookCode) -> Iterator[Finding]:
     direct = frozenset().union(*(row.specific_fields for row in rows.values())) | {"hookEventName", *IGNORED_FIELDS}
     decision_object = any("decision" in row.specific_fields for row in rows.values())
     reported = {site.what for site in code.facts.misspelt}  # (script/misspelt-field says what they mean)
+    if decision_in_wrong_event(code.facts, code.claude_events):
+        reported |= {"permissionDecision", "permissionDecisionReason"}  # (script/decision-wrong-event: the answer's form)
     for site in [*code.facts.specific_keys, *code.facts.output_keys]:
         inside = site in code.facts.specific_keys
         if site.what in reported or (site.what in direct if inside else

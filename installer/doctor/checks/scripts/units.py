@@ -38,6 +38,18 @@ DECISION_INSTEAD = {
     "ElicitationResult": 'hookSpecificOutput.action: "accept", "decline" or "cancel"',
 }
 NO_DECISION = "nothing: this event has no decision to make (additionalContext or a message, where it reads them)"
+
+INLINE = Path("<command>")  # the path of the code a command runs written in the config itself
+# the events that read hookSpecificOutput.permissionDecision (docs/hosts/claude-code.md#decisions-per-event)
+PERMISSION_DECISION_EVENTS = frozenset({"PreToolUse", "PreModelSwitch"})
+
+
+def decision_in_wrong_event(facts: ScriptFacts, events: list[str]) -> bool:
+    """A script file of one Claude Code event that answers permissionDecision there, the event not
+    one that reads it, and that does not tell events apart: script/decision-wrong-event's case
+    (script/field-the-event-ignores leaves that field to it: one finding per defect)."""
+    return bool(facts.permission_decisions) and facts.path != INLINE and len(events) == 1 \
+        and events[0] not in PERMISSION_DECISION_EVENTS and not facts.reads_event_name
 MAX_RELATED = 5
 
 
@@ -324,7 +336,7 @@ def _fail_closed(handlers: list[Handler]) -> bool:
 @lru_cache(maxsize=4096)
 def _inline_facts(command: str) -> ScriptFacts:
     """The analysis of a command's text (the same command in many files is read once)."""
-    return analyse_text(_inner_script(command), "shell", Path("<command>"))
+    return analyse_text(_inner_script(command), "shell", INLINE)
 
 
 def _inner_script(command: str) -> str:

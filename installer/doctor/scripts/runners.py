@@ -1,0 +1,255 @@
+"""Package-manager script runners (`npm run guard`, `yarn guard`) and what they print of their own
+on stdout around the script they run: where that script answers the host with JSON, the runner's
+banner before it makes stdout something other than one JSON object, and the answer is lost.
+
+Measured on this machine, a package.json script `node guard.js` that writes `{"ok":1}`, run with
+stdin from /dev/null and stdout captured (2026-12-05):
+
+| runner | stdout | quiet form |
+| --- | --- | --- |
+| npm 11.19.1 `npm run guard`, `npm start`, `npm test` | `\\n> demo@1.4.0 guard\\n> node guard.js\\n\\n` before the JSON | `--silent` or `-s` (before or after the name), `--loglevel silent`, `npm_config_loglevel=silent`, `loglevel=silent` in the project's or the user's .npmrc (`--loglevel=warn` still prints it) |
+| npm 11.19.1 `npm exec -- node guard.js`, `npx node guard.js` | the JSON alone | |
+| yarn 1.22.22 (classic) `yarn run guard`, `yarn guard` | `yarn run v1.22.22\\n$ node guard.js\\n` before, `Done in 0.14s.` after | `-s`, `--silent` |
+| yarn 4.18.1 (berry) `yarn run guard`, `yarn guard`, `yarn exec`, `yarn node` | the JSON alone | |
+| pnpm 12.24.0 `pnpm run guard`, `pnpm guard`, `pnpm exec` | the JSON alone (`$ node guard.js` on stderr) | |
+| bun 1.3.14 `bun run guard` | the JSON alone (`$ node guard.js` on stderr) | |
+| GNU make 4.3 `make guard` | the recipe line `node guard.js` before the JSON | a recipe line starting `@`, `-s`, `--silent`, `--quiet`, `MAKEFLAGS += -s` in the Makefile |
+| nvm 0.39.7 (its nvm.sh read, not run: nvm is a shell function, not installed here) `nvm exec 20 node guard.js`, `nvm run 20 guard.js` | `Running node v20...` before the JSON (`nvm use 20`: `Now using node v20...`) | `--silent` |
+| GNU make 4.3 `make -C dir quiet` | `make: Entering directory '...'` before, `make: Leaving directory` after | `--no-print-directory`, `-s` |
+
+yarn classic or berry is told by the project: a `packageManager` of `yarn@2` or later, or a
+`.yarnrc.yml`, is berry; otherwise classic (what `npm install -g yarn` installs, and corepack's
+default without a `packageManager`)."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from ... import safe_read
+from ...errors import HookwrightError
+from ...patterns import lazy
+from ..shell.resolve import resolve_shell
+from ..shell.results import Where
+from .keys import analyse
+
+MAX_MANIFEST = 512 * 1024
+NPM_RUN = frozenset({"run", "run-script", "rum", "urn"})
+NPM_LIFECYCLE = frozenset({"start", "test", "t", "tst", "restart", "stop"})  # `npm test` runs the script "test"
+NPM_VALUED = frozenset({"--prefix", "-C", "--loglevel", "-w", "--workspace", "--userconfig", "--cache", "--registry"})
+YARN_BUILTINS = frozenset({"add", "install", "remove", "upgrade", "info", "init", "link", "unlink", "cache",
+                           "config", "global", "why", "workspace", "workspaces", "exec", "node", "bin", "dlx",
+                           "set", "plugin", "constraints", "dedupe", "explain", "npm", "pack", "patch", "up", "version"})
+NPMRC_SILENT = lazy(r"(?m)^\s*loglevel\s*=\s*[\"']?silent\b")
+MAKEFLAGS_SILENT = lazy(r"(?m)^\s*(?:export\s+)?MAKEFLAGS\s*[+:?]?=.*?(?:(?<![\w-])-[a-zA-Z]*s[a-zA-Z]*\b|--silent|--quiet)")
+MAKE_VALUED = frozenset({"-C", "--directory", "-f", "--file", "--makefile", "-I", "--include-dir", "-j", "-l", "-o",
+                         "-W"})
+
+
+class Chatter(NamedTuple):
+    """A runner's own text on stdout around the script it runs."""
+
+    runner: str  # the program: "npm", "yarn", "make", "nvm"
+    prints: str  # what it prints: "its `> pkg@1.0.0 guard` banner"
+    script: str  # the script's command (package.json) or recipe line (Makefile)
+    folder: Path  # the folder the script runs in
+    quiet: str  # the same command told to be quiet
+
+
+def chatter(words: list[str], assigned: dict[str, str], cwd: Path | None) -> Chatter | None:
+    """The runner's chatter when `words` (assignments before it in `assigned`) runs a script
+    through a package manager or make that prints its own text on stdout, else None."""
+    if not words or cwd is None:
+        return None
+    program = words[0].rsplit("/", 1)[-1]
+    if program == "npm":
+        return _npm(words[1:], assigned, cwd)
+    if program == "yarn":
+        return _yarn(words[1:], cwd)
+    if program in ("make", "gmake"):
+        return _make(words[1:], assigned, cwd)
+    if program == "nvm":
+        return _nvm(words[1:], cwd)
+    return None
+
+
+def _nvm(args: list[str], cwd: Path) -> Chatter | None:
+    """`nvm exec 20 node guard.js`, `nvm run 20 guard.js`: nvm.sh's nvm_echo "Running node v20..."
+    (stdout) first, unless --silent (nvm 0.39.7's nvm.sh, read: not installed here)."""
+    if "--silent" in args or len(args) < 3 or args[0] not in ("exec", "run"):
+        return None
+    rest = [a for a in args[1:] if not a.startswith("--")][1:]
+    script = " ".join(rest if args[0] == "exec" else ["node", *rest])
+    return Chatter("nvm", "its `Running node v...` line", script, cwd, " ".join(["nvm", args[0], "--silent", *args[1:]]))
+
+
+def answering_script(chatter: Chatter, where: Where) -> Path | None:
+    """The file of the runner's script that answers the host with a JSON decision, if one does."""
+    for inv in resolve_shell(chatter.script, where._replace(cwd=chatter.folder)).invocations:
+        if inv.path is not None and not inv.dynamic and inv.path.is_file() \
+                and any(key in DECISIONS for key in analyse(inv.path).answers):
+            return inv.path
+    return None
+
+
+DECISIONS = frozenset({"permissionDecision", "decision", "behavior"})  # a decision on stdout
+
+
+def _npm(args: list[str], assigned: dict[str, str], cwd: Path) -> Chatter | None:
+    if {k.lower(): v for k, v in assigned.items()}.get("npm_config_loglevel") == "silent":
+        return None
+    command, name, folder, skip = None, None, cwd, False
+    for index, arg in enumerate(args):
+        if skip:
+            skip = False
+            continue
+        if arg == "--":
+            break
+        if arg in ("-s", "--silent", "--loglevel=silent"):
+            return None
+        if arg in NPM_VALUED:
+            value = args[index + 1] if index + 1 < len(args) else ""
+            if arg == "--loglevel" and value == "silent":
+                return None
+            if arg in ("--prefix", "-C"):
+                folder = cwd / value
+            skip = True
+        elif arg.startswith("--prefix="):
+            folder = cwd / arg.split("=", 1)[1]
+        elif arg.startswith("-"):
+            continue
+        elif command is None:
+            command = arg
+            if arg in NPM_LIFECYCLE:
+                name = {"t": "test", "tst": "test"}.get(arg, arg)
+        elif command in NPM_RUN and name is None:
+            name = arg
+    if command not in NPM_RUN | NPM_LIFECYCLE or name is None:
+        return None
+    found = _package(folder)
+    if found is None:
+        return None
+    root, manifest = found
+    home = os.environ.get("HOME")  # (the project's .npmrc, then the user's: measured, either silences it)
+    for npmrc in (_text(root / ".npmrc"), _text(Path(home) / ".npmrc") if home else None):
+        if npmrc is not None and NPMRC_SILENT.search(npmrc):
+            return None
+    script = _script(manifest, name)
+    if script is None:
+        return None
+    label = f"{manifest.get('name', '')}@{manifest.get('version', '')}" if manifest.get("name") else ""
+    return Chatter("npm", f"its `> {label} {name}` banner".replace("  ", " "), script, root,
+                   " ".join(["npm", "--silent", *args]))
+
+
+def _yarn(args: list[str], cwd: Path) -> Chatter | None:
+    if "-s" in args or "--silent" in args:
+        return None
+    words = [a for a in args if not a.startswith("-")]
+    if not words:
+        return None
+    name = words[1] if words[0] == "run" and len(words) > 1 else words[0]
+    if words[0] != "run" and name in YARN_BUILTINS:
+        return None
+    found = _package(cwd)
+    if found is None:
+        return None
+    root, manifest = found
+    manager = manifest.get("packageManager")
+    if isinstance(manager, str) and manager.startswith("yarn@") and not manager.startswith("yarn@1.") \
+            or (root / ".yarnrc.yml").exists():
+        return None  # yarn 2+ (berry) prints nothing of its own on stdout
+    script = _script(manifest, name)
+    if script is None:
+        return None
+    return Chatter("yarn", "its `yarn run v1...` and `$ command` lines", script, root,
+                   " ".join(["yarn", "--silent", *args]))
+
+
+def _make(args: list[str], assigned: dict[str, str], cwd: Path) -> Chatter | None:
+    if MAKEFLAGS_SILENT.search("MAKEFLAGS=" + assigned.get("MAKEFLAGS", "")) or any(a in ("-s", "--silent", "--quiet") or (a.startswith("-") and not a.startswith("--") and "s" in a
+                                                      and a not in MAKE_VALUED) for a in args):
+        return None
+    folder, makefile, targets, skip, directory = cwd, None, [], False, False
+    for index, arg in enumerate(args):
+        if skip:
+            skip = False
+            continue
+        if arg in MAKE_VALUED:
+            value = args[index + 1] if index + 1 < len(args) else ""
+            if arg in ("-C", "--directory"):
+                folder, directory = cwd / value, True
+            elif arg in ("-f", "--file", "--makefile"):
+                makefile = value
+            skip = True
+        elif arg.startswith("--directory="):
+            folder, directory = cwd / arg.split("=", 1)[1], True
+        elif not arg.startswith("-") and "=" not in arg:
+            targets.append(arg)
+    if "--no-print-directory" in args:
+        directory = False
+    text = None
+    for name in ([makefile] if makefile else ["GNUmakefile", "makefile", "Makefile"]):
+        text = _text(folder / name)
+        if text is not None:
+            break
+    if text is None or ".SILENT:" in text or MAKEFLAGS_SILENT.search(text):
+        return None
+    recipe = _recipe(text, targets[0] if targets else None)
+    if recipe is None:
+        return None
+    echoed = not recipe.lstrip("-+").startswith("@")
+    if not echoed and not directory:
+        return None
+    prints = "the recipe line it runs" if echoed else "its `make: Entering directory` line"
+    return Chatter("make", prints, recipe.lstrip("@-+ "), folder, " ".join(["make", "-s", *args]))
+
+
+MAKE_RULE = lazy(r"^(?P<targets>[^\s:#=][^:#=]*?)\s*::?(?!=)")
+
+
+def _recipe(text: str, target: str | None) -> str | None:
+    """The first recipe line of the target (the first target when None)."""
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
+        rule = MAKE_RULE.match(line)
+        if rule is None or rule.group("targets").startswith("."):
+            continue
+        if target is not None and target not in rule.group("targets").split():
+            continue
+        for body in lines[index + 1:]:
+            if body.startswith("\t"):
+                if body.strip():
+                    return body.strip()
+                continue
+            if body.strip() and not body.lstrip().startswith("#"):
+                break
+        return None
+    return None
+
+
+def _package(folder: Path) -> tuple[Path, dict[str, Any]] | None:
+    """The nearest package.json at or above the folder, as npm and yarn look for it."""
+    for candidate in (folder, *folder.parents):
+        text = _text(candidate / "package.json")
+        if text is not None:
+            try:
+                manifest = json.loads(text)
+            except ValueError:
+                return None
+            return (candidate, manifest) if isinstance(manifest, dict) else None
+    return None
+
+
+def _script(manifest: dict[str, Any], name: str) -> str | None:
+    scripts = manifest.get("scripts")
+    script = scripts.get(name) if isinstance(scripts, dict) else None
+    return script if isinstance(script, str) and script.strip() else None
+
+
+def _text(path: Path) -> str | None:
+    try:
+        return safe_read.read(path, safe_read.Kind("package manifest", MAX_MANIFEST)).decode("utf-8", "replace")
+    except (OSError, HookwrightError):
+        return None
