@@ -12,7 +12,7 @@ from ...document import Document
 from ...errors import HookwrightError
 from ...hosts.base import Host, Scope, Target
 from ...layout import COMMANDS as COMMANDS_FILE
-from ...layout import RUNTIME_FOLDERS, is_temp_name, stale_temps
+from ...layout import RUNTIME_FOLDERS, is_temp_name, pack_list_files, stale_temps
 from ..discovery import Candidate
 from ..load import read
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable, cached_property, resolved, rule_by_id
@@ -133,9 +133,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         for pack in install.receipts():
             yield from RECEIPT_RULES.run(ctx, pack)
     if ctx.project is not None:
-        from ...team import config_files
-
-        if config_files(ctx.project):  # (a project without hookwright's config costs a few stat calls)
+        if pack_list_files(ctx.project):  # (a project without hookwright's config costs a few stat calls)
             yield from LIST_RULES.run(ctx, ListAt(ctx.project))
 
 
