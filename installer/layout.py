@@ -21,6 +21,18 @@ TEMP_MARK = ".hookwright-tmp-"  # in the name of a temp file atomic.py writes be
 DECISION_LOG = "decisions.jsonl"  # the runtimes' log of what they decided (hookwright_runtime.DECISION_LOG)
 
 
+# in a project: hookwright's config files that may hold its list of packs (team.py), and the table
+PACK_LIST_FILES = ((".hookwright.toml", ("packs",)), ("pyproject.toml", ("tool", "hookwright", "packs")))
+
+
+def pack_list_files(project: Path) -> list[tuple[Path, tuple[str, ...]]]:
+    """hookwright's project config files at or above `project`, nearest first, each with the
+    table that would list packs (no file is read: doctor asks on every run, and loads team.py
+    only where there is one)."""
+    return [(folder / name, keys) for folder in [project.absolute(), *project.absolute().parents]
+            for name, keys in PACK_LIST_FILES if (folder / name).is_file() and not (folder / name).is_symlink()]
+
+
 def is_temp_name(name: str) -> bool:
     """A temp file of ours (written beside its target, then renamed over it)."""
     return name.startswith(".") and TEMP_MARK in name

@@ -173,7 +173,7 @@ def print_result(result: Result, as_json: bool) -> None:
     if verbosity < 0 and result.exit_code == 0:  # (what went wrong is said all the same)
         return
     for plan in result.plans:
-        for note in plan.notes + [n for p in plan.packs for n in p.notes]:
+        for note in (*plan.notes, *(n for p in plan.packs for n in p.notes)):
             out().print(f"[dim]note:[/] {escape(note)}")
     for note in result.notes:  # ("nothing to do: ...", said as the outcome where there is no plan)
         out().print(escape(note) if not result.plans else f"[dim]note:[/] {escape(note)}")

@@ -16,13 +16,11 @@ from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
 from . import hosts, resources, safe_read
 from .errors import HookwrightError, command_line
 from .hosts.base import Scope
+from .layout import pack_list_files
 
 if TYPE_CHECKING:
     from .hosts.base import Host
     from .state import Receipt
-
-CONFIG_FILES = ((".hookwright.toml", ("packs",)), ("pyproject.toml", ("tool", "hookwright", "packs")))
-
 
 class Wanted(NamedTuple):
     """One pack of the list: as install names it (name, folder, URL@REV#folder), its options, and
@@ -42,15 +40,9 @@ class TeamList(NamedTuple):
         return "[[tool.hookwright.packs]]" if self.path.name == "pyproject.toml" else "[[packs]]"
 
 
-def config_files(project: Path) -> list[tuple[Path, tuple[str, ...]]]:
-    """hookwright's project config files at or above `project`, nearest first (no file is read)."""
-    return [(folder / name, keys) for folder in [project.absolute(), *project.absolute().parents]
-            for name, keys in CONFIG_FILES if (folder / name).is_file() and not (folder / name).is_symlink()]
-
-
 def read_list(project: Path) -> TeamList | None:
     """The nearest list at or above `project` (None: no config there lists packs)."""
-    for path, keys in config_files(project):
+    for path, keys in pack_list_files(project):
         data: Any = resources.read_toml(path, hint="fix the TOML (schemas/project-config.schema.json)",
                                        kind=safe_read.SETTINGS)
         for key in keys:

@@ -473,10 +473,26 @@ def test_doctor_says_where_codexs_managed_requirements_keep_every_hook_off_and_n
         found = hookwright("doctor", "--project", trusted, "--format", "json").json["findings"]
         return sorted((f["rule"], f["path"], f["line"]) for f in found if "hooks-off" in f["rule"])
 
-    # the team's hook (host/), and ours (install/, with the pack's name), at the line to change
-    assert said() == [("host/hooks-off-elsewhere", str(requirements), 2), ("install/hooks-off", str(requirements), 2)]
+    # the team's hook and ours: one finding at the line to change, install/'s (with the pack's name)
+    assert said() == [("install/hooks-off", str(requirements), 2)]
+    assert hookwright("uninstall", "git-guard", *at(trusted), "--yes").code == 0
+    assert said() == [("host/hooks-off-elsewhere", str(requirements), 2)]  # the team's alone: host/'s
     requirements.write_text("# the administrator's\nallow_managed_hooks_only = false\n")
     assert said() == []
+
+
+def test_doctor_says_a_config_toml_switch_once_where_it_keeps_ours_and_a_teams_hook_off(hookwright, home, trusted):
+    config = codex_config(home)
+    config.write_text(config.read_text() + "\n[features]\nhooks = false\n")
+    hooks = trusted / ".codex" / "hooks.json"
+    data = read_json(hooks)
+    data["hooks"]["Stop"] = [{"hooks": [{"type": "command", "command": "echo team"}]}]
+    hooks.write_text(json.dumps(data))
+
+    found = hookwright("doctor", "--project", trusted, "--format", "json").json["findings"]
+
+    line = config.read_text().count("\n")
+    assert [(f["rule"], f["line"]) for f in found if f["path"] == str(config)] == [("install/hooks-off", line)]
 
 
 def test_doctor_finds_two_hooks_rewriting_one_codex_call_a_race_the_last_to_finish_wins(hookwright, home, repo):

@@ -133,6 +133,32 @@ def test_a_shell_guard_reading_the_models_cmd_with_jq_is_found(tmp_path):
     assert (hit.line, hit.column) == (2, 25)
 
 
+EDIT_GUARD = "import json, sys\ndata = json.load(sys.stdin)\npath = data['tool_input'].get('{field}', '')\n" \
+    "if '.env' in path:\n    print('no edits to .env', file=sys.stderr)\n    sys.exit(2)\n"
+
+
+@pytest.mark.parametrize("matcher", ["Edit|Write", "apply_patch", "Write"])
+def test_a_codex_edit_guard_reading_claudes_file_path_is_found_and_its_twin_reading_the_patch_is_quiet(
+        tmp_path, matcher):
+    def edit_guard(folder, field, matcher=matcher):
+        files = {CODEX: {"hooks": {"PreToolUse": [{"matcher": matcher, "hooks": [{"type": "command", "command": GUARD}]}]}},
+                 ".codex/guard.py": EDIT_GUARD.format(field=field)}
+        return found(doctor(tmp_path / folder, files), "script/tool-field-not-sent")
+
+    [hit] = edit_guard("bad", "file_path")
+    assert (hit.line, hit.severity) == (3, "error") and "apply_patch" in hit.message and "tool_input.command" in hit.message
+    assert edit_guard("good", "command") == []
+    assert edit_guard("every-tool", "file_path", matcher="*") == []  # (an MCP tool may send a file_path)
+    assert edit_guard("mcp-too", "file_path", matcher="Edit|mcp__fs__write") == []
+
+
+def test_an_edit_guard_claude_code_runs_too_is_left_alone_on_codex(tmp_path):
+    hook = {"matcher": "Edit|Write", "hooks": [{"type": "command", "command": GUARD}]}
+    files = {CODEX: {"hooks": {"PreToolUse": [hook]}}, ".claude/settings.json": {"hooks": {"PreToolUse": [hook]}},
+             ".codex/guard.py": EDIT_GUARD.format(field="file_path")}
+    assert found(doctor(tmp_path, files), "script/tool-field-not-sent") == []
+
+
 def test_continue_true_beside_a_deny_is_no_rejected_answer(tmp_path):
     both = DENY.replace('{"hookSpecificOutput"', '{"continue": True, "hookSpecificOutput"')
     assert found(codex(tmp_path, guard(both)), "script/answer-rejected") == []

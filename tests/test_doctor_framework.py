@@ -128,6 +128,10 @@ def _installed(config: Path, plugins: dict, version: int = 2) -> None:
     write(config, {"plugins/installed_plugins.json": {"version": version, "plugins": plugins}})
 
 
+# the marketplace of the plugins a project enables, declared with them (structure/plugin-marketplace-unknown)
+TOOLS_MARKETPLACE = {"tools": {"source": {"source": "github", "repo": "example/tools"}}}
+
+
 def test_enabled_plugins_hooks_are_checked(tmp_path, monkeypatch):
     config, project = tmp_path / "config", tmp_path / "project"
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
@@ -138,7 +142,8 @@ def test_enabled_plugins_hooks_are_checked(tmp_path, monkeypatch):
                      "cache/guard/.claude-plugin/plugin.json": {"name": "guard", "hooks": "./extra/more.json"},
                      "cache/guard/extra/more.json": {"hooks": {"Stop": [{"hooks": [{"type": "command"}]}]}},
                      "cache/off/hooks/hooks.json": {"hooks": {"Stop": [{"hooks": ["y.sh"]}]}},
-                     "project/.claude/settings.json": {"enabledPlugins": {"guard@tools": True, "off@tools": True}},
+                     "project/.claude/settings.json": {"enabledPlugins": {"guard@tools": True, "off@tools": True},
+                                                       "extraKnownMarketplaces": TOOLS_MARKETPLACE},
                      "project/.claude/settings.local.json": {"enabledPlugins": {"off@tools": False}}})
     outcome = run(project=project)
     plugin_files = [f for f in outcome.files if f.scope == "plugin"]
@@ -180,7 +185,8 @@ def test_a_project_scoped_install_of_another_project_does_not_count(tmp_path, mo
     _installed(config, {"guard@tools": [{"scope": "project", "projectPath": str(tmp_path / "elsewhere"),
                                          "installPath": str(tmp_path / "guard")}]})
     write(tmp_path, {"guard/hooks/hooks.json": {"hooks": {}},
-                     "project/.claude/settings.json": {"enabledPlugins": {"guard@tools": True}}})
+                     "project/.claude/settings.json": {"enabledPlugins": {"guard@tools": True},
+                                                       "extraKnownMarketplaces": TOOLS_MARKETPLACE}})
     outcome = run(project=(tmp_path / "project"))
     assert rule_ids(outcome) == ["host/plugin-not-installed"]
 

@@ -57,6 +57,7 @@ def test_a_plugin_hook_that_reaches_its_own_script_through_the_project_is_an_err
     outcome = run([hooks], project=project)
     (through,) = found(outcome, "command/plugin-script-through-project")
     assert '"${CLAUDE_PLUGIN_ROOT}"/hooks/guard.sh' in through.hint and through.keys[-1] == "command"
+    assert found(outcome, "command/script-missing") == []  # (missing from the project too: one finding)
 
 
 def test_a_plugin_hook_through_its_root_is_not_reported(tmp_path, project):

@@ -398,7 +398,8 @@ def test_rule_quiet_on_the_fixed_config(rule, bad, good, given, config, tmp_path
 # project's package.json beside its `if`: tests/test_doctor_conditions.py; a plugin and the Claude Code
 # script it runs: tests/test_doctor_opencode_ways.py; Codex's managed requirements, in a folder
 # standing for /etc/codex: tests/test_codex.py
-CASED_BELOW = {"host/newer-than-facts", "matcher/plugin-server-bare-name", "structure/settings-not-read",
+CASED_BELOW = {"host/newer-than-facts", "structure/plugin-marketplace-unknown", "structure/plugin-marketplace-not-shared",
+               "matcher/guard-misses-tools", "matcher/plugin-server-bare-name", "structure/settings-not-read",
                "structure/plugin-switched-off", "matcher/if-narrows-matcher", "host/hooks-switched-off",
                "host/hook-never-loaded", "matcher/if-legacy-prefix", "host/opencode-script-reads-claude-names",
                "host/hooks-off-elsewhere"}

@@ -400,9 +400,10 @@ def test_permission_decision_on_an_event_that_does_not_read_it(tmp_path, event, 
             '"permissionDecisionReason": "no"}}))\n' % event)
     command = _write(base, ".claude/hooks/hook.py", "import json, sys\n" + deny)
     matcher = None if event == "Notification" else "Bash"
-    (finding,) = found(doctor(base, {S: settings(event, matcher=matcher, command=command)}),
-                       "script/decision-wrong-event")
+    said = doctor(base, {S: settings(event, matcher=matcher, command=command)})
+    (finding,) = found(said, "script/decision-wrong-event")
     assert event in finding.message and instead in finding.hint and finding.line == 2
+    assert found(said, "script/field-the-event-ignores") == []  # (one finding for the answer's form)
     pre = deny.replace(event, "PreToolUse")
     command = _write(base, ".claude/hooks/hook.py", "import json, sys\n" + pre)
     assert not found(doctor(base, {S: settings("PreToolUse", matcher="Bash", command=command)}),
@@ -458,6 +459,8 @@ def test_every_script_rule_is_tested():
               "script/stdin-read-twice", "script/failure-in-post-tool-use", "script/claude-answer-for-cursor",
               "script/stdin-read-partly", "script/answer-not-json",  # tests/test_doctor_runtimes.py
               "script/cursor-field-not-read", "script/input-field-never-sent", "script/field-the-event-ignores",
+              # a variable, a wait, an input shape where the event has none of it: tests/test_doctor_event_fit.py
+              "script/variable-not-on-event", "script/outlasts-its-time", "script/input-shape-differs",
               "script/does-not-parse", "script/cursor-ask-not-asked", "script/async-answer-never-read",
               "script/cursor-answer-for-claude", "script/cursor-invalid-permission", "script/bash-only-syntax",
               "script/answer-on-stderr", "script/output-rewrite-ignored",
@@ -467,6 +470,7 @@ def test_every_script_rule_is_tested():
               "script/value-never-sent", "script/answer-incomplete", "script/tool-name-renamed",
               # Codex's exit 2 without its reason, a rewrite on an event that does not apply it: tests/test_codex_rules.py
               "script/exit-2-without-reason", "script/rewrite-not-applied", "script/input-field-renamed",
+              "script/tool-field-not-sent",
               # a value read by jq without -r tested with an anchored pattern: tests/test_doctor_shell_values.py
               "script/value-keeps-quotes",
               # with --probe only: tests/test_doctor_probe.py

@@ -384,6 +384,33 @@ def test_a_result_the_host_would_reject_is_never_written(home, project):
     assert refused.value.code == 3 and "timeout" in refused.value.detail
 
 
+def test_a_plan_and_its_pack_changes_cannot_be_changed_once_built(home, project):
+    """What is shown is what is checked and written: a step that wants more makes a new plan."""
+    import dataclasses
+    import operator
+
+    from hookwright.hosts.base import Scope
+    from hookwright.hosts.claude import adapter as claude
+    from hookwright.planning.install import plan_install
+
+    target = claude.HOST.target(Scope.project, project)
+    plan = plan_install(claude.HOST, target, [load_pack("git-guard")], {"git-guard": {}}, adopt=False)
+    [change] = plan.packs
+
+    assert plan.added and change.writes
+    for grow in (lambda: plan.added.append(plan.added[0]), lambda: plan.notes.append("later"),  # type: ignore
+                 lambda: change.removes.append("x"), lambda: change.notes.append("later")):  # type: ignore
+        with pytest.raises(AttributeError):
+            grow()
+    for mapping, key, value in ((change.writes, "x", (b"", 0o644)), (plan.other_writes, project / "x", b"")):
+        with pytest.raises(TypeError):
+            operator.setitem(mapping, key, value)  # type: ignore[index]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        plan.batch = "another"  # type: ignore[misc]
+    later = dataclasses.replace(plan, notes=[*plan.notes, "later"])
+    assert later.notes[-1] == "later" and isinstance(later.notes, tuple) and "later" not in plan.notes
+
+
 def test_the_packs_command_lists_git_guard_with_its_option(hookwright):
     ran = hookwright("packs", "--json")
 

@@ -84,11 +84,84 @@ def test_simulate_runs_the_trusted_codex_hooks_and_says_which_it_skipped_and_how
     assert resources.schema_errors("simulate.schema.json", done.json) == []
 
 
-def test_simulate_on_codex_says_it_does_not_run_an_event_other_than_pretooluse(hookwright, home, project):
+def test_simulate_on_codex_says_which_events_it_does_not_run(hookwright, home, project):
     _hooks(project, {"type": "command", "command": "true"})
 
-    done = hookwright("simulate", "Stop", "--host", "codex", "--project", project, "--json")
+    done = hookwright("simulate", "SessionEnd", "--host", "codex", "--project", project, "--json")
 
     assert done.code == 0, done.out + done.err
     [entry] = done.json["hosts"]
-    assert not entry["simulated"] and "PreToolUse hooks only" in entry["why"]
+    assert not entry["simulated"] and "not SessionEnd's" in entry["why"] and "Stop" in entry["why"]
+
+
+def _trusted(home, project, hooks):
+    (project / ".codex").mkdir()
+    (project / ".codex" / "hooks.json").write_text(json.dumps({"hooks": hooks}))
+    found = list(trust.hooks_of(str(project / ".codex" / "hooks.json"), {"hooks": hooks}))
+    (home / ".codex").mkdir()
+    (home / ".codex" / "config.toml").write_text(f'[projects."{project}"]\ntrust_level = "trusted"\n\n' + "".join(
+        f'[hooks.state."{hook.key}"]\ntrusted_hash = "{hook.hash}"\n' for hook in found))
+
+
+def test_simulate_on_codexs_other_events_reads_only_the_answers_whose_effect_is_measured(hookwright, home, project):
+    """docs/hosts/codex.md#what-the-model-gets: a Stop or PostToolUse block with its reason; any
+    other answer there, and every answer on UserPromptSubmit and SessionStart, is said not known."""
+    def group(command, matcher=None):
+        return [{**({"matcher": matcher} if matcher else {}), "hooks": [{"type": "command", "command": command}]}]
+
+    block = "echo '{\"decision\": \"block\", \"reason\": \"go on\"}'"
+    _trusted(home, project, {"Stop": group(block), "PostToolUse": group(block, "Bash") + group("exit 2", "Edit"),
+                             "UserPromptSubmit": group("echo hi"),
+                             "SessionStart": group("true", "startup") + group("echo resumed", "resume")})
+
+    def outcome(*args):
+        done = hookwright("simulate", *args, "--host", "codex", "--project", project, "--json")
+        assert done.code == 0, done.out + done.err
+        [entry] = done.json["hosts"]
+        return entry
+
+    stop = outcome("Stop")
+    assert (stop["decision"], stop["blocked"], stop["reason"]) == ("block", True, "go on")
+    assert "turn goes on" in stop["effect"] and stop["handlers"][0]["decision"] == "block"
+    post = outcome("PostToolUse", "--command", "ls")
+    assert (post["decision"], post["reason"]) == ("block", "go on") and "instead of its output" in post["effect"]
+    assert [h["fires"] for h in post["handlers"]] == [True, False]
+    edit = outcome("PostToolUse", "--tool", "Edit", "--input", json.dumps({"command": "*** Begin Patch"}))
+    assert edit["decision"] is None and "not measured" in edit["effect"]  # (an exit 2 on PostToolUse)
+    prompt = outcome("UserPromptSubmit")
+    assert prompt["decision"] is None and "not measured" in prompt["effect"]
+    start = outcome("SessionStart")
+    assert [h["fires"] for h in start["handlers"]] == [True, False]  # (its matcher is tried on the source)
+    assert (start["decision"], start["blocked"]) == ("none", False)
+
+
+def test_simulate_on_codex_runs_an_edit_as_apply_patch_the_way_codexs_hooks_get_it(hookwright, home, project):
+    """Measured on 0.171.0 (docs/hosts/codex.md#tool-names): an edit reaches the hooks as
+    apply_patch, selected by `Edit` as by `apply_patch`, with the patch as tool_input.command."""
+    record = project / "got.json"
+    data = {"hooks": {"PreToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": f"cat > {record}"}]},
+                                     {"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 2"}]}]}}
+    (project / ".codex").mkdir()
+    (project / ".codex" / "hooks.json").write_text(json.dumps(data))
+    hooks = list(trust.hooks_of(str(project / ".codex" / "hooks.json"), data))
+    (home / ".codex").mkdir()
+    (home / ".codex" / "config.toml").write_text(f'[projects."{project}"]\ntrust_level = "trusted"\n\n' + "".join(
+        f'[hooks.state."{hook.key}"]\ntrusted_hash = "{hook.hash}"\n' for hook in hooks))
+    patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+two\n*** End Patch\n"
+
+    def simulate(tool_input):
+        done = hookwright("simulate", "PreToolUse", "--host", "codex", "--tool", "Edit", "--input",
+                          json.dumps(tool_input), "--project", project, "--json")
+        assert done.code == 0, done.out + done.err
+        return done.json
+
+    said = simulate({"command": patch})
+    edit, shell = said["handlers"]
+    assert edit["fires"] and not shell["fires"]
+    got = json.loads(record.read_text())
+    assert (got["tool_name"], got["tool_input"]) == ("apply_patch", {"command": patch})
+    [entry] = said["hosts"]
+    assert entry["tool"] == "apply_patch" and [n for n in entry["notes"] if "as apply_patch" in n]
+    assert not [n for n in entry["notes"] if "passed as it is" in n]
+    [entry] = simulate({"file_path": "a.txt", "old_string": "one", "new_string": "two"})["hosts"]
+    assert [n for n in entry["notes"] if "tool_input with command only" in n and "passed as it is" in n]

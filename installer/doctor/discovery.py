@@ -224,6 +224,18 @@ def _installed_plugins(project: Path) -> dict[str, Path] | None:
     return found
 
 
+def known_marketplaces() -> frozenset[str]:
+    """The marketplaces this machine's Claude Code has added (`claude plugin marketplace add`, or
+    one a settings file declared that it installed): known_marketplaces.json's names, and those of
+    the plugins installed_plugins.json lists."""
+    known = _load_json(claude.user_dir() / "plugins" / "known_marketplaces.json")
+    installed = _load_json(claude.user_dir() / "plugins" / "installed_plugins.json")
+    plugins = installed.get("plugins") if isinstance(installed, dict) else None
+    names = [*(known if isinstance(known, dict) else ()),  # (a plugin installed here came from a marketplace it knew)
+             *(plugin_id.rpartition("@")[2] for plugin_id in (plugins if isinstance(plugins, dict) else ()))]
+    return frozenset(name for name in names if isinstance(name, str) and name)
+
+
 def _directory_source(plugin_id: str) -> Path | None:
     """The folder a plugin of a `directory` marketplace runs from: its source in the marketplace's
     folder, not the cache copy installed_plugins.json names (measured on Claude Code 2.1.332,

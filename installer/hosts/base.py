@@ -244,6 +244,8 @@ class Host(ABC):
     # facts doctor, simulate and list read the host's files by (installer/hooks, installer/doctor)
     dedups_commands: ClassVar[bool] = False  # one command string in several settings files runs once
     has_plugins: ClassVar[bool] = False  # its settings enable plugins that bring hooks of their own
+    # the plugin marketplaces it knows without any settings declaring them (`name@marketplace`)
+    builtin_marketplaces: ClassVar[frozenset[str]] = frozenset()
     # doctor's command and script rules read its command hooks, and a project's files of it are
     # checked with the machine's other scopes and shared out between processes
     commands_checked: ClassVar[bool] = False
@@ -264,6 +266,11 @@ class Host(ABC):
     answer_table: ClassVar[str] = ""
     # its SessionEnd hooks share one time budget, which cuts a longer timeout short
     shares_session_end_budget: ClassVar[bool] = False
+    # environment variables it gives the hooks of some events only: the variable, those events
+    event_variables: ClassVar[dict[str, frozenset[str]]] = {}
+    # the tools that change a file's content, each by its own name (a guard of files matched on
+    # some of them leaves the others free to change the file)
+    file_changing_tools: ClassVar[tuple[str, ...]] = ()
     # the host whose hook files it also runs, in the same projects (Cursor's third-party configs:
     # Claude Code's settings), so that a hook in each may answer one call twice; "" none
     runs_hooks_of: ClassVar[str] = ""
@@ -290,6 +297,9 @@ class Host(ABC):
     exact_name_matcher: ClassVar[str] = ""
     # the fields of a tool's input its hooks get by another name than the model gives it: model's -> hooks'
     tool_input_renames: ClassVar[dict[str, str]] = {}
+    # the fields of tool_input its hooks get from each of its tools, by the name they see it by (measured);
+    # a tool not listed: not known
+    tool_inputs: ClassVar[dict[str, frozenset[str]]] = {}
     # answers an event rejects, so that the hook counts as failed and the call runs (it fails open):
     # event -> {(field, value): what the host says}
     rejected_answers: ClassVar[dict[str, dict[tuple[str, str], str]]] = {}
@@ -526,6 +536,11 @@ class Host(ABC):
     def tools_in_words(self, matcher: str | None) -> str:
         """The tools a wiring's matcher runs on, for messages."""
         return matcher or "every tool"
+
+    def tools_selected(self, matcher: Any) -> frozenset[str] | None:
+        """Every tool a group's matcher selects, by the name its hooks see it by; None where that
+        cannot be listed (every tool, a regex, a name that may be an MCP server's tool)."""
+        return None
 
     def ignored_options(self, pack: Pack, chosen: dict[str, Any]) -> str | None:
         """Why an option given on the command line does nothing in this host (None: each one

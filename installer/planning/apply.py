@@ -151,8 +151,8 @@ def _write(plan: Plan, kind: str) -> state.Operation:
                                [p.folder for p in plan.packs])
     checkpoint("backup-saved")
     op = state.Operation(state.new_id(), kind, target.to_json(), [p.pack for p in plan.packs],
-                         plan.added, plan.removed, backup, time.time(), plan.undoes, state="pending",
-                         made_folders=plan.made_folders, batch=plan.batch,
+                         list(plan.added), list(plan.removed), backup, time.time(), plan.undoes, state="pending",
+                         made_folders=list(plan.made_folders), batch=plan.batch,
                          written_sha256=None if plan.delete_config else state.sha256(plan.new_bytes))
     state.append_journal(op)  # pending: a crash from here on leaves an operation rollback can undo
     checkpoint("journal-written")

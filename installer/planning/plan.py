@@ -8,7 +8,8 @@ import json
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from .. import hosts, safe_read
 from ..document import Document
@@ -37,20 +38,24 @@ class Action(TextEnum):
 @dataclass(frozen=True)
 class PackChange:
     """What happens in one pack's runtime folder (the receipt is one of its files): made whole by
-    the planning, never changed after, as the plan it is part of."""
+    the planning, never changed after, as the plan it is part of (its collections are frozen when
+    it is made: a tuple, a read-only mapping)."""
 
     pack: str
     action: Action
     folder: Path
-    writes: dict[str, tuple[bytes, int]] = field(default_factory=dict)  # name -> (content, mode)
-    removes: list[str] = field(default_factory=list)
+    writes: Mapping[str, tuple[bytes, int]] = field(default_factory=dict)  # name -> (content, mode)
+    removes: Sequence[str] = ()
     version_from: str | None = None
     version_to: str | None = None
-    notes: list[str] = field(default_factory=list)
+    notes: Sequence[str] = ()
     on_failure: str | None = None  # a pack with a hook that blocks: continue (fails open) or block (fails closed)
     on_failure_how: str = ""  # what that means in this host, in words (the plan's pack line)
     source_from: str | None = None  # a pack from elsewhere: where the one installed came from (provenance.Source)
     source_to: str | None = None  # and where the one planned comes from
+
+    def __post_init__(self) -> None:
+        _freeze(self, ("removes", "notes"), ("writes",))
 
     @property
     def touches_files(self) -> bool:
@@ -65,16 +70,17 @@ RUN_FIELDS = ("command", "batch", "project", "scope_reason", "undoes", "undoes_w
 class Plan:
     """Built once and never changed: what is shown is what is checked and what is written. Where
     the world changed, or a step adds its part (the run's batch, doctor's findings), a new plan is
-    made (again(), checked(), dataclasses.replace)."""
+    made (again(), checked(), dataclasses.replace). Its collections are frozen when it is made
+    (tuples, read-only mappings): a step that appends to one fails."""
 
     command: str
     target: Target
     document: Document
     new_data: Any
-    added: list[Entry] = field(default_factory=list)
-    removed: list[Entry] = field(default_factory=list)
-    packs: list[PackChange] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    added: Sequence[Entry] = ()
+    removed: Sequence[Entry] = ()
+    packs: Sequence[PackChange] = ()
+    notes: Sequence[str] = ()
     exact_bytes: bytes | None = None  # the bytes to write, when not the rendering (rollback, a file wholly ours)
     replan: Callable[[], "Plan"] | None = None
     # a plan whose change follows from the plans run before it (Codex's trust in the hooks they
@@ -82,16 +88,20 @@ class Plan:
     # anything is decided about it, since their files may hold another layout than was planned
     follows: Callable[[list["Plan"]], "Plan"] | None = None
     delete_config: bool = False  # the config did not exist before we wrote it, and is empty again
-    remove_folders: list[Path] = field(default_factory=list)  # with the config: folders we made for it, if empty
-    made_folders: list[str] = field(default_factory=list)  # an install: the folders it makes (journaled before)
+    remove_folders: Sequence[Path] = ()  # with the config: folders we made for it, if empty
+    made_folders: Sequence[str] = ()  # an install: the folders it makes (journaled before)
     batch: str | None = None  # the command run it is part of (run_plans sets it): rollback undoes a run whole
     project: Path | None = None  # where its effect on the hooks is checked (user scope: cwd or --project)
-    findings: list[PlanFinding] = field(default_factory=list)  # installer.plan_check: what it does to doctor's
+    findings: Sequence[PlanFinding] = ()  # installer.plan_check: what it does to doctor's
     # files it writes outside the pack folders (the local scope's .gitignore), so the plan names every write
-    other_writes: dict[Path, bytes] = field(default_factory=dict)
+    other_writes: Mapping[Path, bytes] = field(default_factory=dict)
     scope_reason: str | None = None  # why this scope, when the user did not name it (--project alone)
     undoes: str | None = None  # a rollback's plan: the operation it undoes (the journal records it)
     undoes_what: str | None = None  # that operation in words ("install of git-guard"), for the result line
+
+    def __post_init__(self) -> None:
+        _freeze(self, ("added", "removed", "packs", "notes", "remove_folders", "made_folders", "findings"),
+                ("other_writes",))
 
     @cached_property
     def new_bytes(self) -> bytes:
@@ -148,7 +158,7 @@ class Plan:
         from .plan_check import check
 
         findings, notes = check(self, self.project or self.target.project or project_of(None))
-        return replace(self, findings=findings, notes=self.notes + [note for note in notes if note not in self.notes])
+        return replace(self, findings=findings, notes=(*self.notes, *(note for note in notes if note not in self.notes)))
 
     @property
     def blocking_findings(self) -> list[PlanFinding]:
@@ -191,15 +201,24 @@ class Plan:
             "removed": [e.to_json() for e in self.removed],
             "packs": [{"pack": p.pack, "action": p.action.value, "folder": str(p.folder),
                        "version_from": p.version_from, "version_to": p.version_to,
-                       "writes": sorted(p.writes), "removes": sorted(p.removes), "notes": p.notes,
+                       "writes": sorted(p.writes), "removes": sorted(p.removes), "notes": list(p.notes),
                        "on_failure": p.on_failure, "source_from": p.source_from, "source_to": p.source_to}
                       for p in self.packs],
             "other_writes": sorted(map(str, self.other_writes)),
             "changed_paths": self.changed_paths() if self.config_changed else [],
             "diff": self.unified_diff(),
             "findings": [f.to_json() for f in self.findings],
-            "notes": self.notes,
+            "notes": list(self.notes),
         }
+
+
+def _freeze(made: Any, sequences: tuple[str, ...], mappings: tuple[str, ...]) -> None:
+    """A frozen dataclass's collections made immutable as it is built (the one place its fields
+    are set after __init__), whatever the caller passed: tuples and read-only mappings."""
+    for name in sequences:
+        object.__setattr__(made, name, tuple(getattr(made, name)))
+    for name in mappings:
+        object.__setattr__(made, name, MappingProxyType(dict(getattr(made, name))))
 
 
 PERSONAL_GITIGNORE = b"# written by hookwright: personal hook runtimes (local scope)\n*\n"

@@ -66,12 +66,17 @@ class CodexRun(CliRun):
                 and not event["item"].get("message", "").startswith("Model metadata for `fake-model` not found")]
 
 
-def provider_args(api_url: str) -> list[str]:
+# a model whose metadata (bundled in 0.171.0) offer apply_patch as a freeform tool: the fake model's
+# have none, so Codex offers it no apply_patch (docs/hosts/codex.md#tool-names)
+PATCHING_MODEL = "gpt-5.5"
+
+
+def provider_args(api_url: str, model: str = "fake-model") -> list[str]:
     """`-c` options pointing Codex at the fake: no retries, no websockets, no update check."""
     provider = (f'{{name = "Fake", base_url = {json.dumps(api_url)}, env_key = "FAKE_API_KEY", '
                 'wire_api = "responses", supports_websockets = false, '
                 'request_max_retries = 0, stream_max_retries = 0}')
-    settings = {"model": '"fake-model"', "model_provider": '"fake"', "model_providers.fake": provider,
+    settings = {"model": json.dumps(model), "model_provider": '"fake"', "model_providers.fake": provider,
                 "check_for_update_on_startup": "false", "analytics.enabled": "false"}
     return [arg for key, value in settings.items() for arg in ("-c", f"{key}={value}")]
 
@@ -90,18 +95,20 @@ def codex_env(home: Path, codex_home: Path, tmp_dir: str, overrides: Mapping[str
 
 def run_codex(project: Path, home: Path, turns: Sequence[Turn], *, codex_home: Path | None = None,
               extra_args: Sequence[str] = (), env: Mapping[str, str | None] | None = None,
-              bypass_hook_trust: bool = False, timeout: float = 120, codex: Path | str | None = None) -> CodexRun:
+              bypass_hook_trust: bool = False, timeout: float = 120, codex: Path | str | None = None,
+              model: str = "fake-model") -> CodexRun:
     """`codex exec --json` in `project` with the model playing `turns`.
 
     CODEX_HOME is `codex_home` (default `home/.codex`, created if missing). Hooks run only as
     Codex's trust allows (docs/hosts/codex.md#trust): `bypass_hook_trust` passes
-    `--dangerously-bypass-hook-trust`. `env`: variables to set instead (None: unset).
+    `--dangerously-bypass-hook-trust`. `env`: variables to set instead (None: unset). `model`: the
+    model Codex believes it talks to (PATCHING_MODEL: one it offers apply_patch).
     """
     codex_home = codex_home or home / ".codex"
     codex_home.mkdir(parents=True, exist_ok=True)
     with FakeResponsesAPI(list(turns)) as api, tempfile.TemporaryDirectory(prefix="hw-cx-") as tmp:
         args = [str(codex or CODEX), "exec", "--json", "--skip-git-repo-check",
-                "--dangerously-bypass-approvals-and-sandbox", *provider_args(api.url)]
+                "--dangerously-bypass-approvals-and-sandbox", *provider_args(api.url, model)]
         args += ["--dangerously-bypass-hook-trust"] if bypass_hook_trust else []
         args += [*extra_args, "go"]
         # stdin stays closed: with a pipe or a terminal, `codex exec` waits to read more prompt

@@ -1,7 +1,10 @@
 """A scripted fake of the OpenAI Responses API, so the real Codex CLI runs offline.
 
 The same script of turns as fake_model_api.py: a text answer (a str) or the tool calls to
-make (``{"tool": "exec_command", "input": {"cmd": "..."}}`` or a list of them). Codex sends
+make (``{"tool": "exec_command", "input": {"cmd": "..."}}`` or a list of them). A call whose
+input is a string is a freeform (custom) tool's, streamed as a ``custom_tool_call`` item: how
+the model calls ``apply_patch`` with the patch text on models whose metadata offer it freeform
+(``apply_patch_tool_type``; docs/hosts/codex.md#tool-names). Codex sends
 back the whole conversation in each request's ``input``; the turn that answers a request is
 the number of scripted turns already in it (the id of each call and message names its turn),
 so a request that Codex repeats gets the same answer. Past the end the model says
@@ -46,20 +49,33 @@ class FakeResponsesAPI(ScriptedServer):
             return [{"type": "message", "id": f"msg_t{index}", "role": "assistant", "status": "completed",
                      "content": [{"type": "output_text", "text": turn, "annotations": []}]}]
         calls = [turn] if isinstance(turn, dict) else turn
-        return [{"type": "function_call", "id": f"fc_t{index}_{n}", "call_id": f"call_t{index}_{n}",
-                 "name": call["tool"], "arguments": json.dumps(call.get("input", {})), "status": "completed",
-                 **({"namespace": call["namespace"]} if "namespace" in call else {})}
-                for n, call in enumerate(calls)]
+        return [_call_item(call, index, n) for n, call in enumerate(calls)]
 
     def tool_results(self) -> list[dict]:
-        """Every function_call_output Codex sent back, once each, in order: {"call_id", "output"}."""
+        """Every function_call_output (and custom_tool_call_output) Codex sent back, once each, in
+        order: {"call_id", "output"}."""
         found, seen = [], set()
         for body in list(self.requests):
             for item in _items(body):
-                if item.get("type") == "function_call_output" and item.get("call_id") not in seen:
+                if item.get("type") in _OUTPUTS and item.get("call_id") not in seen:
                     seen.add(item.get("call_id"))
                     found.append({"call_id": item.get("call_id"), "output": _text_of(item.get("output"))})
         return found
+
+
+_OUTPUTS = ("function_call_output", "custom_tool_call_output")
+
+
+def _call_item(call: dict, turn: int, n: int) -> dict:
+    """One scripted call as the output item that makes it: a function call (JSON arguments), or
+    a freeform tool's custom_tool_call (its input a string, passed as it is)."""
+    namespace = {"namespace": call["namespace"]} if "namespace" in call else {}
+    given = call.get("input", {})
+    if isinstance(given, str):
+        return {"type": "custom_tool_call", "id": f"ctc_t{turn}_{n}", "call_id": f"call_t{turn}_{n}",
+                "name": call["tool"], "input": given, "status": "completed", **namespace}
+    return {"type": "function_call", "id": f"fc_t{turn}_{n}", "call_id": f"call_t{turn}_{n}",
+            "name": call["tool"], "arguments": json.dumps(given), "status": "completed", **namespace}
 
 
 def _items(body: dict) -> list[dict]:

@@ -28,6 +28,7 @@ from ..shell.lex import Lexer, Unreadable
 from ..shell.results import Invocation, Resolution
 from ..shell.streams import HOST_STDERR, HOST_STDOUT, Streams, streams
 from .installs import install_target
+from .reach import plugins_own
 
 # `${NAME:-...}` falls back to something else and is left alone
 LEGACY_INPUT = lazy(rf"\$\{{?({LEGACY_INPUT_VARIABLE}|{GENERIC_INPUT_VARIABLE})(?![A-Za-z0-9_]|\}}?:?-)",
@@ -346,6 +347,8 @@ def _script_missing(ctx: Context, command: Command) -> Iterator[Finding]:
             effect = "it is a directory; " + effect
         also = f" (looked for {path})" if str(path) != shown else ""
         variable = handler_facts.through_project(command.handler, inv)
+        if variable and plugins_own(command.file, path) is not None:
+            continue  # (one finding per defect: command/plugin-script-through-project names the plugin's own copy)
         start = None if variable else handler_facts.through_start_folder(command.handler, inv)
         scope = "a plugin" if command.file.from_plugin else f"the {command.file.scope} settings"
         yield ctx.finding("command/script-missing", command.file, command.keys_for(inv), script=_quote(shown),

@@ -12,10 +12,11 @@ from ... import hosts, safe_read
 from ...hooks.events import TOOL
 from ...hooks.firing import permission_rule_matches, rule_tool
 from ...hooks.regex.matching import classify
-from ...hooks.regex.overlap import named_servers, server_reach
+from ...hooks.regex.overlap import matched_builtins, named_servers, server_reach
 from ...patterns import lazy
 from .. import disk, handler_facts
 from ..model import Context, Finding, Handler, RuleTable
+from .scripts.event_fit import guards_files, handler_code
 
 RULES = RuleTable()
 ONE_RULE = lazy(r"[ \t]*[A-Za-z_][\w-]*(?:\([^()|]*\))?[ \t]*")  # `Edit(src/**)`: what was measured of `if`
@@ -32,6 +33,35 @@ def check(ctx: Context) -> Iterator[Finding]:
 
 
 GROUP_RULES = RuleTable()  # the rules of a handler's group (its matcher), run once per group
+GUARDED_EVENTS = ("PreToolUse", "PermissionRequest")  # where a guard of a tool call refuses it
+
+
+@RULES.rule("matcher/guard-misses-tools")
+def _guard_misses_tools(ctx: Context, handler: Handler) -> Iterator[Finding]:
+    """A guard of files (it reads the call's file path and refuses) whose matcher fires for some of
+    the tools that change a file but not all (Host.file_changing_tools): the others change the
+    protected file unguarded (measured on 2.1.332, docs/hosts/claude-code.md#matchers)."""
+    host = hosts.of(handler.file.host)
+    tools = host.file_changing_tools if host is not None else ()
+    if not tools or handler.event not in GUARDED_EVENTS or handler.matcher in (None, "", "*"):
+        return
+    matched = matched_builtins(handler.matcher, tools, handler.event)
+    if not matched or len(matched) == len(tools):
+        return
+    code = handler_code(handler)
+    if code is None or "file_path" not in code.text and "filePath" not in code.text:
+        return
+    for other in ctx.handlers:  # (the same script in another group of the event: the tools they match together)
+        if other is not handler and other.event == handler.event and other.file.host == handler.file.host \
+                and (other_code := handler_code(other)) is not None and other_code.path == code.path:
+            matched |= matched_builtins(other.matcher, tools, other.event)
+    missed = [tool for tool in tools if tool not in matched]
+    if not missed or not guards_files(code, handler, missed):
+        return
+    yield ctx.finding("matcher/guard-misses-tools", handler.file, handler.group_keys + ("matcher",),
+                      matcher=handler.matcher, matched=", ".join(sorted(matched)), missed=", ".join(missed),
+                      related=[{"path": str(code.path), "line": 1, "column": 1, "message": "the guard"}]
+                      if code.path is not None else [])
 
 
 def _condition(handler: Handler) -> str | None:

@@ -134,15 +134,19 @@ def _hooks_off_elsewhere(ctx: Context, found: list[Finding]) -> Iterator[Finding
     """A setting outside the hooks files doctor reads that keeps their host from running any of
     them (Host.hooks_off: Codex's system and managed settings), said once, where it is set, for
     the files with hooks not ours (ours: install/hooks-off); what the host's own files switch off
-    is host/hooks-switched-off's."""
+    is host/hooks-switched-off's. Where install/hooks-off speaks at the same line (a pack of ours
+    is switched off too), it owns that line: one finding per defect."""
     read = {f.path for f in ctx.files}
+    from .installs import HOOKS_OFF_RULES
+
+    owned = {(f.path, f.line) for f in found if f.rule in HOOKS_OFF_RULES}
     for host in hosts.every():
         theirs = list({id(h.file): h.file for h in ctx.handlers if h.file.host == host.name and h.owner is None
                        and h.file.scope in ("user", "project")}.values())
         if not theirs:
             continue
         for setting in host.hooks_off(ctx.project or Path.cwd()):
-            if setting.path not in read:
+            if setting.path not in read and (str(setting.path), setting.line) not in owned:
                 yield ctx.finding_at("host/hooks-off-elsewhere", ConfigFile(setting.path, "unknown", host.name, "managed"),
                                      setting.line, 1, variant=None if setting.known else "unknown", host=host.title,
                                      why=setting.why, fix=setting.fix, files=_some(theirs))
@@ -217,7 +221,9 @@ def _hook_never_loaded(ctx: Context, at: FileAt) -> Iterator[Finding]:
 def _hooks_switched_off(ctx: Context, at: FileAt) -> Iterator[Finding]:
     """A switch that turns off every hook of the host (Host.hooks_switch), in the file whose value
     counts: the last of the session's files that sets it (user, then the project's from its root
-    down), or a file named alone. Said where the host has hooks in this run to switch off."""
+    down), or a file named alone. Said where the host has hooks in this run to switch off, and
+    where no pack of ours is among them: install/hooks-off owns that line (one finding per defect,
+    the more specific rule, as with install/ and host/hook-untrusted)."""
     host = hosts.of(at.file.host)
     said = host.hooks_switch(at.file.document.data) if host is not None and at.file.document is not None else None
     if host is None or said is None or said[1]:
@@ -229,10 +235,17 @@ def _hooks_switched_off(ctx: Context, at: FileAt) -> Iterator[Finding]:
         return
     off = list({id(h.file): h.file for h in ctx.handlers if h.file.host == host.name
                 and (h.file.scope != "given") == together}.values())
-    if off:
-        yield ctx.finding("host/hooks-switched-off", at.file, said[0], host=host.title, key=".".join(map(str, said[0])),
-                          files=_some(off), related=[{"path": str(f.path), "line": 1, "column": 1,
-                                                 "message": "its hooks do not run"} for f in off])
+    if not off:
+        return
+    found = ctx.finding("host/hooks-switched-off", at.file, said[0], host=host.title, key=".".join(map(str, said[0])),
+                        files=_some(off), related=[{"path": str(f.path), "line": 1, "column": 1,
+                                               "message": "its hooks do not run"} for f in off])
+    if together and any(h.owner for h in ctx.handlers if h.file.host == host.name):
+        from .installs import hooks_off_places  # (only where a pack of ours may be among the hooks switched off)
+
+        if (found.path, found.line) in hooks_off_places(ctx):
+            return
+    yield found
 
 
 @FILE_RULES.rule("host/unrecognised-file")

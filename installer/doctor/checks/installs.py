@@ -12,7 +12,7 @@ from ...document import Document
 from ...errors import HookwrightError
 from ...hosts.base import Host, Scope, Target
 from ...layout import COMMANDS as COMMANDS_FILE
-from ...layout import RUNTIME_FOLDERS, is_temp_name, stale_temps
+from ...layout import RUNTIME_FOLDERS, is_temp_name, pack_list_files, stale_temps
 from ..discovery import Candidate
 from ..load import read
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable, cached_property, resolved, rule_by_id
@@ -133,9 +133,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         for pack in install.receipts():
             yield from RECEIPT_RULES.run(ctx, pack)
     if ctx.project is not None:
-        from ...team import config_files
-
-        if config_files(ctx.project):  # (a project without hookwright's config costs a few stat calls)
+        if pack_list_files(ctx.project):  # (a project without hookwright's config costs a few stat calls)
             yield from LIST_RULES.run(ctx, ListAt(ctx.project))
 
 
@@ -287,6 +285,16 @@ def _hooks_off(ctx: Context, pack: PackAt) -> Iterator[Finding]:
 @RECEIPT_RULES.rule("install/hooks-off-unknown")
 def _hooks_off_unknown(ctx: Context, pack: PackAt) -> Iterator[Finding]:
     yield from _at_the_setting(pack, "install/hooks-off-unknown")
+
+
+HOOKS_OFF_RULES = frozenset({"install/hooks-off", "install/hooks-off-unknown"})  # a setting keeps a pack of ours off
+
+
+def hooks_off_places(ctx: Context) -> set[tuple[str, int]]:
+    """Where install/hooks-off and install/hooks-off-unknown speak in this run: (path, line) of each
+    setting that keeps a pack of ours from running (the host/ rules of the same switch step aside there)."""
+    return {(str(fields["at"][0]), fields["at"][1]) for install in _installs(ctx) for pack in install.receipts()
+            for rule, fields in pack.problems if rule in HOOKS_OFF_RULES}
 
 
 def _at_the_setting(pack: PackAt, rule_id: str) -> Iterator[Finding]:

@@ -306,9 +306,18 @@ def _server_case(at: MatcherAt, judged: Judged) -> Iterator[Finding]:
     """`mcp__Linear__.*` where the project's MCP server is `linear` (or `Linear` on an event that
     matches server names): names keep the server's own case, and matching is case-sensitive."""
     ctx, (event, raw) = at.ctx, judged
-    by_case = ctx.servers_by_case
+    by_case, by_spelling = ctx.servers_by_case, _servers_by_spelling(tuple(ctx.mcp_servers))
     named = named_servers(raw) if event.matcher == TOOL else at.matcher.names
     wrong = {name: by_case[name.lower()] for name in named if name not in ctx.mcp_servers and name.lower() in by_case}
+    spelt = {name: by_spelling[_spelling(name)] for name in named
+             if name not in ctx.mcp_servers and name not in wrong and _spelling(name) in by_spelling}
+    if spelt and event.matcher == TOOL:  # `mcp__my_docs__` for the server my-docs: the tools keep its '-'
+        fixed = raw
+        for name, right in spelt.items():
+            fixed = fixed.replace(f"mcp__{name}__", f"mcp__{right}__")
+        wanted = ", ".join(f"the tools of MCP server {right} (it says {name})" for name, right in spelt.items())
+        yield at.finding("matcher/case-mismatch", matcher=at.shown, wanted=wanted, suggestion=json.dumps(fixed),
+                         variant="separator")
     if wrong:
         fixed = raw
         for name, right in wrong.items():
@@ -317,6 +326,16 @@ def _server_case(at: MatcherAt, judged: Judged) -> Iterator[Finding]:
         what = "the tools of MCP server" if event.matcher == TOOL else "MCP server"
         wanted = ", ".join(f"{what} {right} (it says {name})" for name, right in wrong.items())
         yield at.finding("matcher/case-mismatch", matcher=at.shown, wanted=wanted, suggestion=json.dumps(fixed))
+
+
+def _spelling(name: str) -> str:
+    """A server's name with its case and its '-' and '_' told apart no more."""
+    return name.lower().replace("-", "_")
+
+
+@lru_cache(maxsize=256)
+def _servers_by_spelling(servers: tuple[str, ...]) -> dict[str, str]:
+    return {_spelling(server): server for server in servers}
 
 
 def _exact_tool_names(at: MatcherAt) -> bool:

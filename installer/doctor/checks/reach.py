@@ -11,7 +11,7 @@ from typing import Iterator
 
 from .. import disk
 from ..handler_facts import commands_checked, kind, resolution, through_project
-from ..model import Context, Finding, Handler, RuleTable
+from ..model import ConfigFile, Context, Finding, Handler, RuleTable
 
 RULES = RuleTable()
 
@@ -31,19 +31,26 @@ def _shared_scripts(handler: Handler) -> Iterator[tuple[str, Path, str]]:
             yield inv.script or str(inv.path), inv.path, variable
 
 
+def plugins_own(file: ConfigFile, path: Path) -> Path | None:
+    """The plugin's own copy of a script its hook reaches through the project's folder (`path`, in
+    the project), or None: command/plugin-script-through-project's case, which script-missing leaves to it."""
+    root, project = file.plugin_root, file.project
+    if root is None or project is None or not file.from_plugin or not path.is_relative_to(project):
+        return None
+    own = root / path.relative_to(project)
+    return own if disk.is_file(own) else None
+
+
 @RULES.rule("command/plugin-script-through-project")
 def _plugin_script_through_project(ctx: Context, handler: Handler) -> Iterator[Finding]:
     """A plugin's hook that names its own script through the project: the script is in the
     plugin's folder, and no project has it there."""
-    root, project = handler.file.plugin_root, handler.file.project
-    if root is None or project is None or not handler.file.from_plugin:
-        return
     for script, path, variable in _shared_scripts(handler):
-        own = root / path.relative_to(project)
-        if disk.is_file(own):
+        own = plugins_own(handler.file, path)
+        if own is not None and handler.file.project is not None:
             yield ctx.finding("command/plugin-script-through-project", handler.file, handler.keys + ("command",),
                               script=script, variable=variable, own=str(own),
-                              relative=path.relative_to(project).as_posix())
+                              relative=path.relative_to(handler.file.project).as_posix())
 
 
 @RULES.rule("command/shared-hook-project-script")

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
+from ... import hosts
 from ...hooks.events import SCOPE_ORDER
 from ...hosts.claude import protocol as claude_protocol
 from ...patterns import lazy
 from .. import load
-from ..discovery import installed_hook_files
+from ..discovery import installed_hook_files, known_marketplaces
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable
 
 RULES = RuleTable()
@@ -100,3 +101,49 @@ def _plugin_switched_off(ctx: Context) -> Iterator[Finding]:
                                         "column": 1, "message": "enabled here"},
                                        *({"path": str(p), "line": 1, "column": 1, "message": "its hooks do not run"}
                                          for p in hook_files)])
+
+
+@RULES.rule("structure/plugin-marketplace-unknown")
+def _plugin_marketplace_unknown(ctx: Context) -> Iterator[Finding]:
+    """A plugin of a marketplace that no file on this machine declares either: it loads nowhere."""
+    return (f for f in _undeclared_marketplaces(ctx) if f.rule == "structure/plugin-marketplace-unknown")
+
+
+@RULES.rule("structure/plugin-marketplace-not-shared")
+def _plugin_marketplace_not_shared(ctx: Context) -> Iterator[Finding]:
+    """A plugin of a marketplace only this machine knows: it loads for this user alone."""
+    return (f for f in _undeclared_marketplaces(ctx) if f.rule == "structure/plugin-marketplace-not-shared")
+
+
+def _undeclared_marketplaces(ctx: Context) -> Iterator[Finding]:
+    """A project's shared settings enable `plugin@marketplace` without declaring the marketplace
+    (extraKnownMarketplaces): measured on Claude Code 2.1.332, a marketplace no file declares loads
+    nothing, without a word; one the user's settings declare loads for that user only. The project
+    is shared: what this machine knows does not travel with it."""
+    for file in ctx.files:
+        host = hosts.of(file.host)
+        data = file.document.data if file.document is not None else None
+        if host is None or not host.has_plugins or file.scope != "project" or file.kind != "claude-settings" \
+                or file.path.name != "settings.json" or not isinstance(data, dict):
+            continue
+        enabled, declared = data.get("enabledPlugins"), data.get("extraKnownMarketplaces")
+        declared = set(declared) if isinstance(declared, dict) else set()
+        for plugin_id, value in enabled.items() if isinstance(enabled, dict) else ():
+            _, at, market = plugin_id.rpartition("@")
+            if not at or not _enabled(value) or market in declared or market in host.builtin_marketplaces:
+                continue
+            here = _declared_here(ctx, market)
+            yield ctx.finding("structure/plugin-marketplace-not-shared" if here else "structure/plugin-marketplace-unknown",
+                              file, ("enabledPlugins", plugin_id), at_key=True, plugin=plugin_id, marketplace=market,
+                              where=here or "")
+
+
+def _declared_here(ctx: Context, market: str) -> str | None:
+    """Where this machine knows the marketplace from: a settings file of the user (or the
+    administrator, or the local file) that declares it, or the marketplaces Claude Code added."""
+    for file in ctx.files:
+        data = file.document.data if file.document is not None else None
+        if file.kind == "claude-settings" and file.scope in ("user", "local", "managed") and isinstance(data, dict) \
+                and isinstance(data.get("extraKnownMarketplaces"), dict) and market in data["extraKnownMarketplaces"]:
+            return str(file.path)
+    return "the marketplaces and plugins added on this machine" if market in known_marketplaces() else None

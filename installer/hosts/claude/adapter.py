@@ -145,6 +145,9 @@ class Claude(MatcherGroups):
     fail_closed_field = ("onFailure", "block")
     runs_commands_as_written = True  # (a command pack's hooks speak its protocol)
     has_plugins = True  # enabledPlugins (docs/hosts/claude-code.md#plugin-hooks)
+    # its own plugins (`@builtin`, measured on 2.1.332) and Anthropic's official marketplace (plugins
+    # reference: available to every user); any other must be declared (docs/hosts/claude-code.md#marketplaces)
+    builtin_marketplaces = frozenset({"builtin", "claude-plugins-official"})
     commands_checked = True
     guard_events = ACTION_GUARDS
     condition_events = IF_EVENTS
@@ -154,6 +157,13 @@ class Claude(MatcherGroups):
     probed = True
     answer_table = ANSWER_TABLE
     shares_session_end_budget = True  # (docs/hosts/claude-code.md#timeouts)
+    # measured on 2.1.332 (docs/hosts/claude-code.md#environment): set on SessionStart, not
+    # on UserPromptSubmit, Pre/PostToolUse(Failure), Stop or SessionEnd; Setup, CwdChanged and
+    # FileChanged by the hooks reference
+    event_variables = {"CLAUDE_ENV_FILE": frozenset({"SessionStart", "Setup", "CwdChanged", "FileChanged"})}
+    # Write creates or replaces a file, Edit changes one in place (measured on 2.1.332: a PreToolUse
+    # guard matched on Write never saw the Edit of the file it protects)
+    file_changing_tools = ("Write", "Edit")
 
     def config_files(self, project: Path, also: frozenset[Path] = frozenset()) -> list[Candidate]:
         kind = SETTINGS_KIND

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -74,6 +75,8 @@ ROOT_KEYS = ("description", "hooks")
 # with "recursion limit exceeded" (#file-format, measured on 0.171.0)
 MAX_NESTING = 127
 SHELL_TOOL = "Bash"  # the one name its hooks see a shell call by
+# the other names its hooks' matchers select a tool by ([hook_names]; apply_patch's measured on 0.171.0: #tool-names)
+TOOL_ALIASES = {"apply_patch": ("Write", "Edit"), "spawn_agent": ("Agent",)}
 # the top of the git work tree, as a committed command finds it when it runs (see above)
 WORK_TREE = '"$(git rev-parse --show-toplevel 2>/dev/null || pwd)"'
 TRUST_FLAG = "--trust-hooks"
@@ -153,6 +156,10 @@ class Codex(MatcherGroups):
                                                   "unified_exec")}
     tool_input_renames = {"cmd": "command"}  # exec_command's `cmd`, as its hooks get it (#stdin-payload, measured)
     hook_tool_names = frozenset({SHELL_TOOL, "apply_patch", "Write", "Edit", "spawn_agent", "Agent"})
+    # a shell call's command, and an edit's patch text: the model edits files with apply_patch, a
+    # freeform tool whose input is the patch, and its hooks (which `Write` and `Edit` also select)
+    # get it as tool_input.command, no file_path (#tool-names, measured on 0.171.0)
+    tool_inputs = {SHELL_TOOL: frozenset({"command"}), "apply_patch": frozenset({"command"})}
     tool_events = frozenset({"PreToolUse", "PostToolUse", "PermissionRequest"})
     exact_name_matcher = r"[A-Za-z0-9_|]*"  # a list of exact names; anything else is a regex (#matchers)
     # (#output-protocol, #asking-the-user: measured on 0.171.0)
@@ -244,6 +251,20 @@ class Codex(MatcherGroups):
 
     def tools_in_words(self, matcher: str | None) -> str:
         return "every MCP tool" if matcher == EVERY_MCP_TOOL else matcher or "every tool"
+
+    def tools_selected(self, matcher: Any) -> frozenset[str] | None:
+        """A list of exact names of its own tools or their aliases (`Edit|Write`: apply_patch), each
+        tool by the name its hooks see (#matchers, #tool-names)."""
+        if not isinstance(matcher, str) or not matcher or not re.fullmatch(self.exact_name_matcher, matcher):
+            return None
+        names = set(matcher.split("|")) - {""}
+        return frozenset(map(self.hook_tool_name, names)) if names <= self.hook_tool_names else None
+
+    def hook_tool_name(self, tool: str) -> str:
+        """The name a call of the tool reaches its hooks by (tool_name): the tool an alias stands for
+        (`Edit`, `Write`: apply_patch), Bash for the model's shell tools, else the name itself."""
+        return self.tool_renames.get(tool) or next((name for name, aliases in TOOL_ALIASES.items() if tool in aliases),
+                                                   tool)
 
     def owner(self, handler: Any) -> tuple[str, str] | None:
         if not isinstance(handler, dict) or handler.get("type") != "command":

@@ -25,11 +25,17 @@ from typing import Any, NamedTuple
 
 from ...hooks.regex.engine import Regex
 from ...patterns import lazy
+from .adapter import TOOL_ALIASES as ALIASES
 from .trust import DEFAULT_TIMEOUT, SHORT_TIMEOUT
 
-EVENT = "PreToolUse"  # the one event simulate runs on Codex (the others: docs/hosts/codex.md#events)
-# the other names a tool's hooks match it by ([hook_names]: source only)
-ALIASES = {"apply_patch": ("Write", "Edit"), "spawn_agent": ("Agent",)}
+EVENT = "PreToolUse"  # the event whose answers simulate reads whole (#output-protocol)
+# the events simulate runs on Codex, each with the payload field its groups' matcher is tried on
+# (None: no matcher, every group fires; #events); their payloads: #stdin-payload
+SIMULATED_EVENTS: dict[str, str | None] = {"SessionStart": "source", "UserPromptSubmit": None, EVENT: "tool_name",
+                                           "PostToolUse": "tool_name", "Stop": None}
+# the answers of the other events whose effect is measured (#what-the-model-gets): a block with its reason
+BLOCK_EFFECT = {"PostToolUse": "the tool has run, and the model gets the reason instead of its output",
+                "Stop": "the turn goes on: the model gets the reason as a prompt"}
 SHELL_TOOL = "Bash"  # the model's exec_command, as hooks see it (#tool-names)
 EXACT = lazy(r"[A-Za-z0-9_|]+")
 EVENT_NAMES = frozenset({"PreToolUse", "PermissionRequest", "PostToolUse", "PreCompact", "PostCompact",
@@ -139,6 +145,28 @@ def read(exit_code: int | None, stdout: bytes, stderr: bytes, failed: str | None
     return _judged(answer)
 
 
+def read_other(event: str, exit_code: int | None, stdout: bytes, stderr: bytes, failed: str | None = None) -> Reading:
+    """A hook's run on an event other than PreToolUse, read only as far as measured on 0.171.0:
+    nothing said (exit 0, nothing on either stream); on PostToolUse and Stop a `decision: "block"`
+    with its reason, on PostToolUse beside an additionalContext (#what-the-model-gets). Any other
+    answer's effect has not been measured: "unknown", and simulate says so."""
+    if failed is None and exit_code == 0 and not stdout.strip() and not stderr.strip():
+        return Reading("completed", "nothing on stdout or stderr: no say")
+    answer = _answer(stdout.decode("utf-8", "replace")) if failed is None and exit_code == 0 else None
+    specific = answer.get("hookSpecificOutput") if answer is not None else None
+    fields = set(answer or {}) | {f"hookSpecificOutput.{key}" for key in specific or {}}
+    measured = {"decision", "reason"} | ({"hookSpecificOutput", "hookSpecificOutput.hookEventName",
+                                          "hookSpecificOutput.additionalContext"} if event == "PostToolUse" else set())
+    if answer is not None and event in BLOCK_EFFECT and answer.get("decision") == "block" and \
+            isinstance(answer.get("reason"), str) and answer["reason"].strip() and fields <= measured and \
+            (specific is None or specific.get("hookEventName") == event):
+        return Reading("blocked", f"decision block with a reason: {BLOCK_EFFECT[event]}", block_reason=answer["reason"],
+                       context=specific.get("additionalContext") if specific else None)
+    said = f"failed ({failed})" if failed is not None else f"exit {exit_code}"
+    return Reading("unknown", f"{said}: what Codex does with this answer on {event} is not measured, so simulate does "
+                              "not say")
+
+
 def _answer(text: str) -> dict[str, Any] | None:
     """The JSON object on stdout where it has the shape of Codex's answer, else None."""
     try:
@@ -227,8 +255,9 @@ def _unsupported(answer: dict[str, Any], specific: dict[str, Any]) -> str | None
 
 def applied(tool: str, updated: Any) -> tuple[Any, str | None]:
     """The input the tool runs with after a rewrite, or why the call fails instead: Codex's shell
-    tool takes the string `command` of `updatedInput` and nothing else (#rewriting-input)."""
-    if tool != SHELL_TOOL:
+    tool and apply_patch take the string `command` of `updatedInput` (the command, the patch) and
+    nothing else (#rewriting-input; apply_patch measured on 0.171.0)."""
+    if tool not in (SHELL_TOOL, "apply_patch"):
         return updated, None
     command = updated.get("command") if isinstance(updated, dict) else None
     if not isinstance(command, str):

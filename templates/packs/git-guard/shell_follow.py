@@ -1473,7 +1473,7 @@ class Follower(object):
                 self.outputs[id(part)] = box[0] if box else None
             elif kind == "cat":
                 yield from self.expand_runs(part[1], state, depth)
-            elif kind == "p" and part[3]:
+            elif kind == "p" and isinstance(part[3], list):  # `${#name}` keeps its name as text
                 yield from self.expand_runs(part[3], state, depth)
             elif kind == "arr":
                 for item in part[1]:

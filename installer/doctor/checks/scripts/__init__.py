@@ -7,6 +7,8 @@ Three units (units.py, probed.py), each with its tables of rules, one module per
   whatever the event (any_event.py), judged against the protocol of the Claude Code events it
   runs on (claude_answers.py), as Cursor reads its answer (cursor_answers.py), the input
   fields it reads (inputs.py), and its tests that can never be true (never_true.py);
+- every handler of the run at once (event_fit.py): a variable its events never have, a wait
+  longer than the time its event gives it;
 - with `--probe`, one foreign Claude Code handler run once on its event (probed.py): what it
   printed and how it exited (installer/doctor/scripts/probe.py runs it).
 
@@ -22,6 +24,7 @@ from ...model import Context, Finding
 from .any_event import CODE_RULES
 from .claude_answers import CLAUDE_ANSWER_RULES
 from .cursor_answers import CURSOR_ANSWER_RULES
+from .event_fit import EVENT_FIT_RULES
 from .inputs import INPUT_RULES
 from .never_true import CONDITION_RULES, RENAMED_TOOL_RULES, renaming_scripts
 from .probed import PROBE_RULES, probed_runs
@@ -52,6 +55,7 @@ def check(ctx: Context) -> Iterator[Finding]:
         yield from REJECTED_RULES.run(script)
     for script in renaming_scripts(ctx):
         yield from RENAMED_TOOL_RULES.run(script)
+    yield from EVENT_FIT_RULES.run(ctx)
     if ctx.probe:
         for probed in probed_runs(ctx):
             yield from PROBE_RULES.run(probed)

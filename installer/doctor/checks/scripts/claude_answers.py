@@ -11,7 +11,7 @@ from ....hosts.claude.protocol import EventProtocol
 from ...model import Finding, RuleTable
 from ...scripts import flow as script_flow
 from ...scripts.keys import IGNORED_FIELDS
-from .units import DECISION_INSTEAD, NO_DECISION, HookCode, through
+from .units import DECISION_INSTEAD, NO_DECISION, HookCode, decision_in_wrong_event, through
 
 CLAUDE_ANSWER_RULES = RuleTable()  # a hook's code against the protocol of its Claude Code events
 
@@ -37,11 +37,12 @@ def _exit_2_does_not_block(code: HookCode) -> Iterator[Finding]:
         if not rows:
             continue
         refusal = bool(script_flow.REFUSAL.search(exit_.message))
+        meant = refusal or code.says_it_guards  # (after the fact: a guard by its words, or by what the script says it is)
         weak = {e: row for e, row in rows.items()
-                if row.exit_2 == claude_protocol.NOT_READ or (row.exit_2 == claude_protocol.FEEDBACK and refusal)}
+                if row.exit_2 == claude_protocol.NOT_READ or (row.exit_2 == claude_protocol.FEEDBACK and meant)}
         if len(weak) < len(rows):
             continue
-        event, row = next(iter(weak.items()))  # (after the fact, only an exit that says it refuses is reported)
+        event, row = next(iter(weak.items()))  # (after the fact, only an exit of a guard is reported)
         if row.exit_2 == claude_protocol.FEEDBACK:  # a guard placed after the call: the fix is its event
             yield code.report_at_event("script/exit-2-does-not-block", exit_.at, "after-the-fact", event=event,
                                        said=_said(exit_.message), line=exit_.at.line, script="the hook")
@@ -191,6 +192,8 @@ def _field_the_event_ignores(code: HookCode) -> Iterator[Finding]:
     direct = frozenset().union(*(row.specific_fields for row in rows.values())) | {"hookEventName", *IGNORED_FIELDS}
     decision_object = any("decision" in row.specific_fields for row in rows.values())
     reported = {site.what for site in code.facts.misspelt}  # (script/misspelt-field says what they mean)
+    if decision_in_wrong_event(code.facts, code.claude_events):
+        reported |= {"permissionDecision", "permissionDecisionReason"}  # (script/decision-wrong-event: the answer's form)
     for site in [*code.facts.specific_keys, *code.facts.output_keys]:
         inside = site in code.facts.specific_keys
         if site.what in reported or (site.what in direct if inside else

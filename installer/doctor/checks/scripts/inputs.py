@@ -43,6 +43,45 @@ def _input_field_never_sent(code: HookCode) -> Iterator[Finding]:
                               senders=", ".join(senders[:4]) + (" ..." if len(senders) > 4 else ""))
 
 
+@INPUT_RULES.rule("script/input-shape-differs")
+def _input_shape_differs(code: HookCode) -> Iterator[Finding]:
+    """A guard run on several events that can refuse, which reads only fields one of them never
+    sends (Cursor's beforeReadFile sends `file_path` at the top level, preToolUse `tool_input`):
+    on that event its check reads nothing and lets everything through. Code that tells events
+    apart, or reads some field every event sends it, is not reported."""
+    facts = code.facts
+    if facts.reads_event_name or facts.delegates is not None or facts.tells_hosts_apart:
+        return
+    if not set(code.claude_events) <= set(CLAUDE_SENDS) or not _refuses(code):
+        return
+    rows = [(e, CLAUDE_SENDS[e], _claude_refuses(e)) for e in code.claude_events] + \
+        [(e, CURSOR_SENDS[e], row.blocks) for e, row in code.cursor_rows.items()]
+    if len(rows) < 2:
+        return
+    common = frozenset.intersection(*(sends for _, sends, _ in rows))
+    reads = [(field, place) for field, place in facts.flow.input_reads if field not in common]
+    read = {field for field, _ in reads}
+    for event, sends, refuses in rows:
+        if not refuses or not read or read & sends or not any(read & other for e, other, _ in rows if e != event):
+            continue
+        field, place = reads[0]
+        own = sorted(sends - common)
+        yield code.report("script/input-shape-differs", place, field=field, event=event,
+                          sends=", ".join(own) if own else "none of them")
+        return
+
+
+def _claude_refuses(event: str) -> bool:
+    row = claude_protocol.protocol(event)
+    return row is not None and (row.permission_decisions is not None or row.decisions is not None and not row.after_the_fact)
+
+
+def _refuses(code: HookCode) -> bool:
+    """It can refuse: a deny, a block, exit 2, or Cursor's permission field."""
+    facts = code.facts
+    return code.refuses_for_claude or facts.exits_2() or any(s.what == "permission" for s in facts.output_keys)
+
+
 def _meant(field: str, sent: frozenset[str]) -> str | None:
     """The field the event sends that an unknown name seems meant for (user_prompt: prompt)."""
     close = difflib.get_close_matches(field, sorted(sent), n=1, cutoff=0.8)

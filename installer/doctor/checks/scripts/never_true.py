@@ -8,6 +8,7 @@ from .... import hosts
 from ....hooks.events import BUILTIN_TOOLS
 from ....hosts.claude.protocol import protocol
 from ....patterns import lazy
+from ... import handler_facts
 from ...model import Context, Finding, Handler, RuleTable
 from ...scripts.conditions import relative_path_pattern
 from ...scripts.keys import Site
@@ -101,3 +102,37 @@ def _input_field_renamed(script: Script) -> Iterator[Finding]:
             yield script.finding("script/input-field-renamed", Site(field, line, column), script.handlers,
                                  field=field, sent=sent, host=host.title)
             return
+
+
+@RENAMED_TOOL_RULES.rule("script/tool-field-not-sent")
+def _tool_field_not_sent(script: Script) -> Iterator[Finding]:
+    """`tool_input.file_path` in a Codex hook whose matchers select only its edits (`Edit|Write`):
+    Codex sends an edit as apply_patch, with the patch text as tool_input.command and no other
+    field (Host.tool_inputs, measured), so where the script reads none of the fields the selected
+    tools send, what it reads is always missing. Not said for a script another host's hooks run
+    too, nor where a matcher may select a tool whose fields are not known (every tool, a regex)."""
+    host = hosts.of(script.handlers[0].file.host)
+    if host is None or not host.tool_inputs:
+        return
+    tools: set[str] = set()
+    for handler in script.handlers:
+        selected = host.tools_selected(handler.matcher)
+        if selected is None or not selected <= host.tool_inputs.keys():
+            return
+        tools |= selected
+    sent = frozenset().union(*(host.tool_inputs[tool] for tool in tools))
+    reads = [(m.start("field"), m["field"]) for m in _INPUT_FIELD.finditer(script.text)]
+    if not tools or not reads or any(field in sent or field in host.tool_input_renames for _, field in reads) \
+            or _run_by_another_host(script, host.name):
+        return
+    offset, field = reads[0]
+    line = script.text.count("\n", 0, offset) + 1
+    column = offset - script.text.rfind("\n", 0, offset)
+    yield script.finding("script/tool-field-not-sent", Site(field, line, column), script.handlers, field=field,
+                         host=host.title, tools=", ".join(sorted(tools)), sent=", ".join(sorted(sent)))
+
+
+def _run_by_another_host(script: Script, host: str) -> bool:
+    """Whether a hook of another host runs the script too (its fields may be that host's)."""
+    return any(h.file.host != host and any(facts.path == script.facts.path for _, facts in handler_facts.script_facts(h))
+               for h in script.ctx.handlers if handler_facts.kind(h) == "command")

@@ -16,10 +16,9 @@ from ... import disk, handler_facts
 from ...model import Finding, Handler, RuleTable
 from ...scripts import bashisms
 from ...scripts.keys import SPECIFIC_BY_FOLD, Site, fold, strip_comments
-from .units import DECISION_INSTEAD, NO_DECISION, At, Script
+from .units import DECISION_INSTEAD, NO_DECISION, At, Script, decision_in_wrong_event
 
 STOP_EVENTS = ("Stop", "SubagentStop")
-PERMISSION_DECISION_EVENTS = frozenset({"PreToolUse", "PreModelSwitch"})  # read permissionDecision (docs/hosts/claude-code.md#decisions-per-event)
 
 # the fields that carry a hook's answer itself: spelt otherwise, the hook has not answered
 ANSWER_KEYS = frozenset({"permissionDecision", "decision", "updatedInput", "action", "retry", "worktreePath"})
@@ -114,8 +113,7 @@ def _decision_wrong_event(script: Script) -> Iterator[Finding]:
     from a script of one event that does not tell events apart (one that reads hook_event_name may
     answer permissionDecision only on PreToolUse, where it runs too)."""
     facts, events = script.facts, script.claude_events
-    if facts.permission_decisions and len(events) == 1 and events[0] not in PERMISSION_DECISION_EVENTS \
-            and not facts.reads_event_name:
+    if decision_in_wrong_event(facts, events):
         yield script.finding("script/decision-wrong-event", facts.permission_decisions[0], script.claude,
                              event=events[0], instead=DECISION_INSTEAD.get(events[0], NO_DECISION))
 

@@ -20,6 +20,7 @@ from ... import handler_facts
 from ...model import Context, Finding, Handler, cached_property, rule_by_id
 from ...scripts import arguments as script_arguments
 from ...scripts import flow as script_flow
+from ...scripts import intent as script_intent
 from ...scripts.keys import ScriptFacts, Site, analyse, analyse_text
 
 At = Site | script_flow.Place  # a place in a script: a key the analysis found, or a statement of its flow
@@ -38,6 +39,18 @@ DECISION_INSTEAD = {
     "ElicitationResult": 'hookSpecificOutput.action: "accept", "decline" or "cancel"',
 }
 NO_DECISION = "nothing: this event has no decision to make (additionalContext or a message, where it reads them)"
+
+INLINE = Path("<command>")  # the path of the code a command runs written in the config itself
+# the events that read hookSpecificOutput.permissionDecision (docs/hosts/claude-code.md#decisions-per-event)
+PERMISSION_DECISION_EVENTS = frozenset({"PreToolUse", "PreModelSwitch"})
+
+
+def decision_in_wrong_event(facts: ScriptFacts, events: list[str]) -> bool:
+    """A script file of one Claude Code event that answers permissionDecision there, the event not
+    one that reads it, and that does not tell events apart: script/decision-wrong-event's case
+    (script/field-the-event-ignores leaves that field to it: one finding per defect)."""
+    return bool(facts.permission_decisions) and facts.path != INLINE and len(events) == 1 \
+        and events[0] not in PERMISSION_DECISION_EVENTS and not facts.reads_event_name
 MAX_RELATED = 5
 
 
@@ -214,6 +227,13 @@ class HookCode:
         return {event: row for event in self.cursor_events if (row := cursor_protocol.protocol(event)) is not None}
 
     @cached_property
+    def says_it_guards(self) -> bool:
+        """A script whose name or opening lines say it stops a change, deciding from the call's
+        input alone (it runs no checker and reads no tool result): scripts/intent.py."""
+        path = self.facts.path
+        return path.name != "<command>" and script_intent.guard_after_the_fact(script_intent.text_of(path), path)
+
+    @cached_property
     def refuses_for_claude(self) -> bool:
         """It refuses in a way Claude Code reads: a deny, a decision block or exit 2."""
         return bool(self.facts.denies) or any(s.what in ("exit 2", "decision: block") for s in self.facts.blocks)
@@ -324,7 +344,7 @@ def _fail_closed(handlers: list[Handler]) -> bool:
 @lru_cache(maxsize=4096)
 def _inline_facts(command: str) -> ScriptFacts:
     """The analysis of a command's text (the same command in many files is read once)."""
-    return analyse_text(_inner_script(command), "shell", Path("<command>"))
+    return analyse_text(_inner_script(command), "shell", INLINE)
 
 
 def _inner_script(command: str) -> str:

@@ -1,0 +1,143 @@
+"""Hooks that run where their code cannot do what it means (EVENT_FIT_RULES, over the whole run):
+a variable the host sets only on other events (CLAUDE_ENV_FILE outside SessionStart), a script
+that outlasts the time its event gives it (SessionEnd's shared budget); and what a guard of files
+is (read by conditions.py's rule of a matcher that leaves a tool changing them unguarded). The host
+facts are the adapter's (Host.event_variables, Host.file_changing_tools, the SessionEnd budget),
+measured on the real agent (docs/hosts/claude-code.md#environment, #timeouts, #matchers)."""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Iterator, NamedTuple
+
+from .... import hosts
+from ....hooks import copies
+from ....hosts.claude.protocol import SESSION_END_BUDGET_VARIABLE, session_end_budget
+from ....patterns import lazy
+from ... import handler_facts
+from ...model import Context, Finding, Handler, RuleTable, timeout_seconds
+from ...scripts import intent
+
+EVENT_FIT_RULES = RuleTable()  # a hook's code against its events, weighed over every handler of the run
+# a wait the script always makes: a top-level `sleep N` (shell), `time.sleep(N)` at the top or in
+# main() (Python), an awaited setTimeout of N ms (JavaScript)
+SLEEPS = {
+    "shell": lazy(r"(?m)^(?:[ \t]*|.*?[;&]\s*)sleep\s+(\d+(?:\.\d+)?)s?\b", needs=("sleep",)),
+    "python": lazy(r"(?m)^(?: {4})?(?:time\.)?sleep\(\s*(\d+(?:\.\d+)?)\s*\)", needs=("sleep(",)),
+    "javascript": lazy(r"(?m)^\s{0,2}await\s+new\s+Promise\(.*setTimeout\([^,]*,\s*(\d+)\s*\)", needs=("setTimeout(",)),
+}
+TOP_LEVEL_SHELL = lazy(r"(?m)^sleep\s")  # (a sleep indented in a shell script may be in a branch)
+MS = {"javascript": 1000.0}
+EXIT_2 = lazy(r"\bexit 2\b", needs=("exit 2",))  # (an inline command's refusal)
+
+
+class Code(NamedTuple):
+    """What a handler runs: the text of its script (or of its inline command), where it is, its language."""
+
+    text: str
+    path: Path | None
+    language: str
+
+
+def handler_code(handler: Handler) -> Code | None:
+    """The script the handler runs (its first readable one), or its shell command written inline."""
+    scripts = handler_facts.script_facts(handler)
+    if scripts:
+        facts = scripts[0][1]
+        return Code(intent.text_of(facts.path), facts.path, facts.language) if facts.readable else None
+    command = handler.command
+    return Code(command, None, "shell") if isinstance(command, str) else None
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def _related(code: Code, offset: int, message: str) -> list[dict[str, object]]:
+    return [{"path": str(code.path), "line": _line_of(code.text, offset), "column": 1, "message": message}] \
+        if code.path is not None else []
+
+
+@EVENT_FIT_RULES.rule("script/variable-not-on-event")
+def _variable_not_on_event(ctx: Context) -> Iterator[Finding]:
+    """A hook's code that uses a variable its host sets only on other events, with no handler that
+    runs it on one of them: the variable is empty there (CLAUDE_ENV_FILE on UserPromptSubmit)."""
+    by_code: dict[object, list[tuple[Handler, Code, dict[str, frozenset[str]]]]] = {}
+    for handler in ctx.handlers:
+        host = hosts.of(handler.file.host)
+        if host is None or not host.event_variables or handler_facts.kind(handler) != "command":
+            continue
+        code = handler_code(handler)
+        if code is not None:
+            by_code.setdefault(code.path or code.text, []).append((handler, code, host.event_variables))
+    for runs in by_code.values():
+        handler, code, variables = runs[0]
+        events = {h.event for h, _, _ in runs}
+        for variable, given_on in variables.items():
+            use = re.search(rf"\b{variable}\b", code.text) if variable in code.text else None
+            if use is None or events & given_on:
+                continue
+            yield ctx.finding("script/variable-not-on-event", handler.file, handler.keys[:2], at_key=True,
+                              variable=variable, event=handler.event, events=", ".join(sorted(given_on)),
+                              related=_related(code, use.start(), f"where it uses {variable}"))
+
+
+@EVENT_FIT_RULES.rule("script/outlasts-its-time")
+def _outlasts_its_time(ctx: Context) -> Iterator[Finding]:
+    """A hook whose code always waits longer than its event gives it: it is stopped before what
+    comes after the wait (SessionEnd's shared budget of 1.5 s, or the handler's own timeout)."""
+    budget_set = os.environ.get(SESSION_END_BUDGET_VARIABLE) or any(
+        isinstance(f.document.data, dict) and isinstance(f.document.data.get("env"), dict)
+        and SESSION_END_BUDGET_VARIABLE in f.document.data["env"] for f in ctx.files if f.document)
+    for handler in ctx.handlers:
+        host = hosts.of(handler.file.host)
+        if host is None or handler_facts.kind(handler) != "command" or not isinstance(handler.value, dict):
+            continue
+        own = timeout_seconds(handler.value.get("timeout"))
+        given: float | None
+        if handler.event == "SessionEnd" and host.shares_session_end_budget:
+            if budget_set:
+                continue
+            raised = [t for h in ctx.handlers if h.event == "SessionEnd" and copies.runs_with(h)[0] != "plugin"
+                      and isinstance(h.value, dict) and (t := timeout_seconds(h.value.get("timeout"))) is not None]
+            given = session_end_budget(raised)
+        else:
+            given = own if own is not None else host.default_timeout("command", handler.event)
+        code = handler_code(handler)
+        if given is None or code is None:
+            continue
+        wait = _longest_wait(code)
+        if wait is None or wait[0] <= given:
+            continue
+        keys = handler.keys + (("timeout",) if own is not None else ("command",))
+        yield ctx.finding("script/outlasts-its-time", handler.file, keys, variant="session-end"
+                          if handler.event == "SessionEnd" else None, wait=f"{wait[0]:g}", given=f"{given:g}",
+                          event=handler.event, related=_related(code, wait[1], "the wait"))
+
+
+def _longest_wait(code: Code) -> tuple[float, int] | None:
+    """The longest wait the code always makes, in seconds, and where it is."""
+    pattern = SLEEPS.get(code.language)
+    if pattern is None:
+        return None
+    found = None
+    for match in pattern.finditer(code.text):
+        if code.language == "shell" and code.path is not None and not TOP_LEVEL_SHELL.match(match.group(0)):
+            continue
+        seconds = float(match.group(1)) / MS.get(code.language, 1.0)
+        if found is None or seconds > found[0]:
+            found = (seconds, match.start())
+    return found
+
+
+def guards_files(code: Code, handler: Handler, missed: list[str]) -> bool:
+    """The code reads the call's file path and refuses, says it guards or compares the tool's name
+    with a tool its matchers miss, and is not about new files alone."""
+    if "file_path" not in code.text and "filePath" not in code.text:
+        return False
+    facts = [f for _, f in handler_facts.script_facts(handler)]
+    refuses = any(f.exits_2() or f.denies for f in facts) if facts else EXIT_2.search(code.text)
+    names = {site.what.split(":", 1)[1] for f in facts for site in f.compared if site.what.startswith("tool_name:")}
+    meant = intent.says_it_guards(code.text, code.path) or bool(names & set(missed))
+    return bool(refuses) and meant and not intent.for_new_files_only(code.text)
