@@ -158,6 +158,26 @@ EXEC_FILE = ("const { execFile } = require('child_process');\n"
              "  if (err) { console.error('Blocked: rm'); process.exit(2); }\n")
 
 
+# an ES module that reads its input with a top-level await, then answers and exits
+AWAITED_STDIN = ("import { text } from 'node:stream/consumers';\nconst raw = %s;\n"
+                 "const p = raw instanceof Promise ? {} : JSON.parse(raw);\n"
+                 "if (String(p.tool_input?.command).startsWith('rm')) { console.error('Blocked: rm'); process.exit(2); }\n"
+                 "process.exit(0);\n")
+
+
+@pytest.mark.parametrize("name, text, line", [
+    ("h.mjs", AWAITED_STDIN % "await text(process.stdin)", None),
+    ("h.mjs", AWAITED_STDIN % "text(process.stdin)", 5),
+], ids=["an awaited read at the top level", "the read not awaited"])
+def test_an_es_module_that_awaits_its_input_at_the_top_level_exits_after_reading_it(tmp_path, name, text, line):
+    base = tmp_path / "project"
+    command = _write(base, {name: text}, name)
+    assert (_status(base, command) == 2) == (line is None)  # what the host would receive
+    flagged = found(doctor(base, {".claude/settings.json": settings(command=command)}),
+                    "delivery/exit-before-async-work")
+    assert [(Path(f.path).name, f.line) for f in flagged] == ([(name, line)] if line else [])
+
+
 @pytest.mark.parametrize("text, line", [
     (STDIN_EVENTS + "process.exit(0);\n", 7),
     (ASYNC_MAIN + "main().catch((e) => console.error(e));\nprocess.exit(0);\n", 8),

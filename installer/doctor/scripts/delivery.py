@@ -482,6 +482,7 @@ JS_ASYNC_FUNCTION = lazy(r"""\basync\s+function\s*\*?\s*(?P<a>[A-Za-z_$][\w$]*)|
 JS_ASYNC_ARROW_CALLED = lazy(r"""\(\s*async\s*(?:function\b|\([^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)""", needs=("async",))
 JS_DEFINED_HERE = lazy(r"""function\s*\*?\s*$""")  # `async function main(`: the definition, not a call
 JS_PROCESS_EXIT = lazy(r"""(?<![\w$.])process\.exit\s*\(""", needs=("process.exit",))
+JS_AWAIT_BEFORE = lazy(r"""\bawait\s*\(?\s*$""")  # a module's top-level `await Bun.stdin.text()` ends before the next line
 JS_AWAITED = lazy(r"""(?:\bawait|\bvoid|\breturn|[=(,:?]|=>)\s*$""")
 JS_CONTROL = lazy(r"""(?:\b(?:if|while|for|with|else|do)|=>|[?:&|])\s*$""")
 
@@ -498,13 +499,15 @@ class EarlyExit(NamedTuple):
 def javascript_early_exit(code: str, place: Callable[[int], tuple[int, int]],
                           close: Callable[[str, int], int]) -> EarlyExit | None:
     """The first process.exit(...) run unconditionally at the top level after the script started
-    asynchronous work there that it does not wait for: a stdin read by events or a stream, an
+    asynchronous work there that it does not wait for: a stdin read by events or a stream (not one
+    an ES module awaits at its top level), an
     async function called without `await` (`main();`, `main().catch(...)`), or a callback run
     later (execFile's, a child's `close`, an fs call's). Node and Bun end at once: the work never
     runs, so the hook reads nothing and decides nothing."""
     if "process.exit" not in code:
         return None
-    starts: list[tuple[int, str]] = [(m.start(), m.group(0).rstrip("( ")) for m in JS_ASYNC_STDIN.finditer(code)]
+    starts: list[tuple[int, str]] = [(m.start(), m.group(0).rstrip("( ")) for m in JS_ASYNC_STDIN.finditer(code)
+                                     if not JS_AWAIT_BEFORE.search(code[max(0, m.start() - 40):m.start()])]
     starts += [(m.start(), f"{m.group(0).rstrip('( ')}(...) and its callback") for m in JS_LATER_CALLBACK.finditer(code)]
     names = {m.group("a") or m.group("b") for m in JS_ASYNC_FUNCTION.finditer(code)}
     for name in names:
