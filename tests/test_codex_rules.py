@@ -68,6 +68,21 @@ def test_an_exit_2_whose_reason_goes_to_stdout_is_found_at_the_print_and_its_twi
     assert found(codex(tmp_path / "good", good, name=name, command=command), "script/exit-2-without-reason") == []
 
 
+@pytest.mark.parametrize("language", ["python", "shell"])
+def test_a_codex_guard_that_refuses_by_exit_1_is_found_at_the_exit_and_its_exit_2_twin_is_quiet(tmp_path, language):
+    # (Codex 0.171.0 runs the call on any exit but 2: docs/hosts/codex.md#output-protocol)
+    if language == "python":
+        bad, good = (guard(f'print("rm -rf is not allowed", file=sys.stderr)\n        sys.exit({status})')
+                     for status in (1, 2))
+        name, command = "guard.py", GUARD
+    else:
+        bad, good = (SHELL_GUARD.format(to=" >&2").replace("exit 2", f"exit {status}") for status in (1, 2))
+        name, command = "guard.sh", "bash .codex/guard.sh"
+    [hit] = found(codex(tmp_path / "bad", bad, name=name, command=command), "script/exit-1-fails-open")
+    assert (hit.line, "Codex CLI" in hit.message) == (5, True)
+    assert found(codex(tmp_path / "good", good, name=name, command=command), "script/exit-1-fails-open") == []
+
+
 def test_an_exit_2_without_reason_is_not_said_of_claude_code_which_blocks_on_it(tmp_path):
     bad = guard('print("no")\n        sys.exit(2)')
     files = {".claude/settings.json": {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [

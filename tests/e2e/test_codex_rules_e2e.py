@@ -24,6 +24,7 @@ CASES = {
     "continue-good": ("PreToolUse", f"print(json.dumps({DENY!r}))\n", False, None),
     "exit2-bad": ("PreToolUse", "print('not here')\nsys.exit(2)\n", True, "script/exit-2-without-reason"),
     "exit2-good": ("PreToolUse", "print('not here', file=sys.stderr)\nsys.exit(2)\n", False, None),
+    "exit1-bad": ("PreToolUse", "print('not here', file=sys.stderr)\nsys.exit(1)\n", True, "script/exit-1-fails-open"),
     "rewrite-bad": ("PostToolUse", "print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PostToolUse', "
                     "'updatedInput': {'command': 'touch rewritten-bad.txt'}}}))\n", True, "script/rewrite-not-applied"),
     "rewrite-good": ("PreToolUse", "print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PreToolUse', "

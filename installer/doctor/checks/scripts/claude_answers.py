@@ -71,9 +71,9 @@ def _reason_on_stdout(code: HookCode) -> Iterator[Finding]:
 
 
 @CLAUDE_ANSWER_RULES.rule("script/exit-1-fails-open")
-def _exit_1_fails_open(code: HookCode) -> Iterator[Finding]:
-    """An exit other than 0 and 2 that means to refuse, where every event (of Claude Code, or of
-    Cursor for code only Cursor runs, without failClosed) blocks on exit 2 alone."""
+def exit_1_fails_open(code: HookCode) -> Iterator[Finding]:
+    """An exit other than 0 and 2 that means to refuse, where every event (of Claude Code, of Codex,
+    or of Cursor for code only Cursor runs, without failClosed) blocks on exit 2 alone."""
     facts = code.facts
     if code.claude_events:
         if code.claude_fails_closed:  # (with onFailure "block" an exit 1 blocks)
@@ -87,6 +87,11 @@ def _exit_1_fails_open(code: HookCode) -> Iterator[Finding]:
         refuses = code.refuses_for_claude or bool(facts.answers) or facts.delegates is not None
         for exit_ in _refusals_that_fail_open(code.flow, refuses):
             yield _fails_open(code, exit_, "Claude Code", action)
+        return
+    if code.exit_2_hosts:
+        refuses = code.refuses_for_claude or bool(facts.answers) or facts.delegates is not None
+        for exit_ in _refusals_that_fail_open(code.flow, refuses):
+            yield _fails_open(code, exit_, next(iter(code.exit_2_hosts.values())), "tool call")
         return
     cursor = code.cursor_rows
     if code.cursor_events and not code.fail_closed and len(cursor) == len(code.cursor_events) \
