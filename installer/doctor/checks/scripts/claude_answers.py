@@ -75,6 +75,8 @@ def exit_1_fails_open(code: HookCode) -> Iterator[Finding]:
     """An exit other than 0 and 2 that means to refuse, where every event (of Claude Code, of Codex,
     or of Cursor for code only Cursor runs, without failClosed) blocks on exit 2 alone."""
     facts = code.facts
+    # (a dispatcher refuses through the programs it runs: only an exit that says it refuses counts)
+    refuses = code.refuses_for_claude or bool(facts.answers) or facts.delegates is not None
     if code.claude_events:
         if code.claude_fails_closed:  # (with onFailure "block" an exit 1 blocks)
             return
@@ -83,15 +85,12 @@ def exit_1_fails_open(code: HookCode) -> Iterator[Finding]:
         if not blocking or len(blocking) < len(rows):
             return
         action = "tool call" if rows[blocking[0]].tool_event else "action"
-        # (a dispatcher refuses through the programs it runs: only an exit that says it refuses counts)
-        refuses = code.refuses_for_claude or bool(facts.answers) or facts.delegates is not None
         for exit_ in _refusals_that_fail_open(code.flow, refuses):
             yield _fails_open(code, exit_, "Claude Code", action)
         return
-    if code.exit_2_hosts:
-        refuses = code.refuses_for_claude or bool(facts.answers) or facts.delegates is not None
+    if code.exit_2_host:
         for exit_ in _refusals_that_fail_open(code.flow, refuses):
-            yield _fails_open(code, exit_, next(iter(code.exit_2_hosts.values())), "tool call")
+            yield _fails_open(code, exit_, code.exit_2_host, "tool call")
         return
     cursor = code.cursor_rows
     if code.cursor_events and not code.fail_closed and len(cursor) == len(code.cursor_events) \

@@ -108,7 +108,7 @@ class Script:
                         tools=_tools_reached(self.claude) if self.claude and not cursor else None,
                         report_at_event=self._report_at_event,
                         arguments={h.event: [*self.arguments_of(h)] for h in self.claude},
-                        cdpath=bool(os.environ.get("CDPATH")), exit_2_hosts=_exit_2_hosts(self.handlers))
+                        cdpath=bool(os.environ.get("CDPATH")), exit_2_host=_exit_2_host(self.handlers))
 
     def arguments_of(self, handler: Handler) -> Iterator[tuple[str, ...] | None]:
         """The arguments the handler passes the script (the words after it in what its command
@@ -178,11 +178,11 @@ class HookCode:
                  fail_closed: bool = False, tools: frozenset[str] | None = None,
                  claude_fails_closed: bool = False, report_at_event: Report | None = None,
                  arguments: dict[str, list[tuple[str, ...] | None]] | None = None, cdpath: bool = False,
-                 exit_2_hosts: dict[str, str] | None = None) -> None:
+                 exit_2_host: str = "") -> None:
         self.facts = facts
-        # the events of a host with no answer table of its own (Codex) whose exit 2 blocks, with its
-        # title: there too an exit 1 lets the call run (Host.exit_2_needs_reason)
-        self.exit_2_hosts = exit_2_hosts or {}
+        # the title of a host with no answer table of its own (Codex) whose exit 2 blocks on every
+        # event it runs on: there too an exit 1 lets the call run (Host.exit_2_needs_reason)
+        self.exit_2_host = exit_2_host
         # the user's environment (the agent's, as doctor runs in it) has a CDPATH, which Claude Code hands its hooks
         # (one in the settings' env it does not: docs/hosts/claude-code.md#exit-status-on-the-way-out)
         self.cdpath = cdpath
@@ -235,7 +235,7 @@ class HookCode:
         """A script whose name or opening lines say it stops a change, deciding from the call's
         input alone (it runs no checker and reads no tool result): scripts/intent.py."""
         path = self.facts.path
-        return path.name != "<command>" and script_intent.guard_after_the_fact(script_intent.text_of(path), path)
+        return path != INLINE and script_intent.guard_after_the_fact(script_intent.text_of(path), path)
 
     @cached_property
     def refuses_for_claude(self) -> bool:
@@ -339,17 +339,17 @@ def read_by(handler: Handler, table: str) -> bool:
     return host is not None and host.answer_table == table
 
 
-def _exit_2_hosts(handlers: list[Handler]) -> dict[str, str]:
-    """Each event of these handlers where a host that reads Claude Code's answer shape without a
-    table of its own blocks on exit 2 (with a reason), with the host's title; {} where any handler
-    runs elsewhere."""
-    found: dict[str, str] = {}
+def _exit_2_host(handlers: list[Handler]) -> str:
+    """The title of the host these handlers run in, where it reads Claude Code's answer shape
+    without a table of its own and blocks on exit 2 (with a reason) on each of their events; ""
+    where any handler runs elsewhere."""
+    title = ""
     for handler in handlers:
         host = hosts.of(handler.file.host)
         if host is None or host.answer_table or handler.event not in host.exit_2_needs_reason:
-            return {}
-        found[handler.event] = host.title
-    return found
+            return ""
+        title = title or host.title
+    return title
 
 
 def _fail_closed(handlers: list[Handler]) -> bool:
