@@ -561,6 +561,12 @@ class Host(ABC):
 
     project_var: ClassVar[str] = ""  # how a committed command names the project folder ("$CLAUDE_PROJECT_DIR")
 
+    @property
+    def project_folder_word(self) -> str:
+        """How a committed command names the project's folder, as a hint writes it: its variable, or
+        (a host without one) the shell words that find it when the hook runs."""
+        return self.project_var
+
     def shared_by_projects(self, file: ConfigFile) -> bool:
         """Its hooks run in every project's sessions (the user's, the administrator's, a plugin's):
         a script they reach through the project's folder has to be in each project."""

@@ -20,7 +20,7 @@ from ...hooks.events import GENERIC_INPUT_VARIABLE, LEGACY_INPUT_VARIABLE
 from ...hosts.base import Host
 from ...patterns import lazy
 from .. import disk, handler_facts
-from ..model import HOST_NAMES, ConfigFile, Context, Finding, Handler, RuleTable, cached_property, rule_by_id
+from ..model import ConfigFile, Context, Finding, Handler, RuleTable, cached_property, rule_by_id
 from ..scripts import bashisms, runners
 from ..scripts import delivery as script_delivery
 from ..shell.interpret import PYTHON
@@ -140,7 +140,7 @@ class Command:
 
     @property
     def host(self) -> str:
-        return HOST_NAMES.get(self.file.host, self.file.host)
+        return self.adapter.title
 
     @property
     def adapter(self) -> Host:
@@ -407,7 +407,7 @@ def _block_swallowed(ctx: Context, command: Command) -> Iterator[Finding]:
             continue
         if facts.exits_2():
             yield ctx.finding("command/block-swallowed", command.file, command.keys,
-                              script=_quote(inv.script or str(inv.path)))
+                              script=_quote(inv.script or str(inv.path)), host=command.host)
             return
 
 
@@ -440,10 +440,17 @@ def _block_reason_dropped(ctx: Context, command: Command) -> Iterator[Finding]:
                 or ANSWER_KEYS & set(facts.answers):
             continue  # (a block the command swallows: command/block-swallowed)
         found = command.streams_of(inv.script)
-        if found is not None and found.stderr != HOST_STDERR:
+        if found is None or found.stderr == HOST_STDERR:
+            continue
+        needs_reason = command.adapter.exit_2_needs_reason.get(handler.event)
+        if needs_reason is not None:  # (no reason, no block: the hook failed, and the call runs)
+            yield ctx.finding("script/exit-2-without-reason", command.file, command.keys, variant="diverted",
+                              script=_quote(inv.script), where=found.stderr, host=command.adapter.title,
+                              event=handler.event, said=needs_reason)
+        else:
             yield ctx.finding("command/block-reason-dropped", command.file, command.keys, script=_quote(inv.script),
                               where=found.stderr)
-            return
+        return
 
 
 @RULES.rule("command/text-beside-answer")
@@ -505,7 +512,8 @@ def _relative_path(ctx: Context, command: Command) -> Iterator[Finding]:
             script = inv.script or inv.executable
             fixed = script.removeprefix("./")
             if command.file.scope in ("project", "local"):
-                when, hint = RELATIVE_IN_PROJECT, f'write "$CLAUDE_PROJECT_DIR"/{fixed} (quoted), or an absolute path'
+                quoted = " (quoted)" if command.adapter.project_var else ""
+                when, hint = RELATIVE_IN_PROJECT, f"write {_from_project(command, fixed)}{quoted}, or an absolute path"
             else:
                 when = "a different folder in every project, so the script is missing in most of them"
                 hint = f"write the script's absolute path, or ~/... for one in your home (not {fixed})"
@@ -514,11 +522,19 @@ def _relative_path(ctx: Context, command: Command) -> Iterator[Finding]:
             return
 
 
+def _from_project(command: Command, relative: str) -> str:
+    """A path of the project as a committed command of the host names it, for a hint: through its
+    project variable (`"$CLAUDE_PROJECT_DIR"/x`), or the words that find the project's top where
+    the host has none (Host.project_folder_word)."""
+    return f"{command.adapter.project_folder_word}/{relative}"
+
+
 @RULES.rule("command/home-path")
 def _home_path(ctx: Context, command: Command) -> Iterator[Finding]:
     for path in command.res.home_paths:
         if _home_path_is_a_problem(command.file.scope, path):
-            yield ctx.finding("command/home-path", command.file, command.keys, path=path)
+            yield ctx.finding("command/home-path", command.file, command.keys, path=path,
+                              project=_from_project(command, "..."))
             return
 
 

@@ -55,6 +55,7 @@ from . import trust
 
 if TYPE_CHECKING:
     from ...doctor.discovery import Candidate
+    from ...hooks.model import ConfigFile
     from ...packs import HostTarget, Pack, PackHook
     from ...planning.plan import Plan
 
@@ -144,6 +145,13 @@ class Codex(MatcherGroups):
     answers_as = "claude"  # (its hooks print Claude Code's hookSpecificOutput: #output-protocol)
     rewrites_combine = "parallel"  # every hook starts at once; the last rewrite to finish wins (#several-hooks)
     programs = ("codex",)
+    # doctor's command and script rules read its command hooks: each rule's premise is one of the
+    # facts below (measured on 0.171.0: tests/e2e/test_codex_rules_e2e.py), never its name
+    commands_checked = True
+    # the one event its exit 2 (with a reason on stderr) is measured to block on (#output-protocol);
+    # a guard there that cannot start lets the call run (#timeouts: a missing command, a crash)
+    exit_2_blocks = {"PreToolUse": "every call it matches is refused"}
+    guard_events = frozenset({"PreToolUse"})
     file_kinds = (KIND, CONFIG_KIND)
     simulated = True  # simulate.py, by protocol.py
     schema = "codex-hooks.schema.json"
@@ -178,6 +186,11 @@ class Codex(MatcherGroups):
     # an async PreToolUse hook's deny (after 2 s) and exit 2 let their calls run, its sync twin's
     # blocked (#handler-fields, measured on 0.171.0: tests/e2e/test_codex_rules_e2e.py)
     background_events = frozenset({"PreToolUse"})
+
+    @property
+    def project_folder_word(self) -> str:
+        """No project variable (#command-execution): the top of the work tree, as install writes it."""
+        return WORK_TREE
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
         base = codex_home() if project is None else project / FOLDER
@@ -242,6 +255,20 @@ class Codex(MatcherGroups):
         if target.scope is Scope.user or target.project is None:
             return quoted_absolute(path)
         return WORK_TREE + "/" + quoted_absolute(path.relative_to(trust.root_of(target.project)))
+
+    def unstarted_effect(self, event: str, handler: Any, exits_2: str | None) -> str:
+        """A hook that cannot start fails, and Codex runs the call (#timeouts: a missing command
+        and a crash let it run); but python's own exit 2 for a missing script comes with its error
+        on stderr, which is the reason Codex blocks with (#output-protocol)."""
+        if exits_2 and event in self.exit_2_blocks:
+            return f"{exits_2} and writes its error on stderr, which Codex reads as a block: {self.exit_2_blocks[event]}"
+        if event in self.guard_events:
+            return "the hook fails, and Codex runs the call as if it were not there (it fails open)"
+        return "the hook fails, and Codex goes on without it"
+
+    def shared_by_projects(self, file: ConfigFile) -> bool:
+        """The user's hooks run in every project's sessions, in the session's folder (#command-execution)."""
+        return file.scope in ("user", "managed")
 
     def default_timeout(self, kind: str | None, event: str) -> float | None:
         """600 s unset; SessionEnd and Interrupt 1 s (docs/hosts/codex.md#timeouts)."""

@@ -113,7 +113,7 @@ def _outlasts_its_time(ctx: Context) -> Iterator[Finding]:
         keys = handler.keys + (("timeout",) if own is not None else ("command",))
         yield ctx.finding("script/outlasts-its-time", handler.file, keys, variant="session-end"
                           if handler.event == "SessionEnd" else None, wait=f"{wait[0]:g}", given=f"{given:g}",
-                          event=handler.event, related=_related(code, wait[1], "the wait"))
+                          event=handler.event, host=host.title, related=_related(code, wait[1], "the wait"))
 
 
 def _longest_wait(code: Code) -> tuple[float, int] | None:
