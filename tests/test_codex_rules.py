@@ -303,3 +303,26 @@ def test_a_codex_guard_printing_text_before_its_json_is_found_naming_codex_and_i
     assert hit.line == 4 and "Codex CLI reads it all as plain text" in hit.message
     good = codex_hook(tmp_path / "good", command, {"guard.py": chatty(", file=sys.stderr")})
     assert found(good, "script/text-before-json") == []
+
+
+@pytest.mark.parametrize("case", ["present", "missing", "absolute"])
+def test_a_codex_user_hook_reaching_its_script_through_the_work_trees_top_is_found_with_codex_folders_in_its_hint(
+        tmp_path, monkeypatch, case):
+    # a user hook runs in every project's session, in the session's folder (#command-execution); its
+    # twin names its script beside it, by its absolute path
+    home = tmp_path / "home" / ".codex"
+    monkeypatch.setenv("CODEX_HOME", str(home))
+    command = f"bash {home}/hooks/guard.sh" if case == "absolute" else f"bash {TREE}/guard.sh"
+    files = {".git": None, "home/.codex/hooks.json": {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": command}]}]}}, "home/.codex/hooks/guard.sh": "exit 0\n"}
+    if case != "missing":
+        files[".codex/hooks/guard.sh"] = "exit 0\n"
+    outcome = doctor(tmp_path, files, given=False)
+    hits = found(outcome, "command/shared-hook-project-script") + found(outcome, "command/script-missing")
+    if case == "absolute":
+        assert hits == []
+        return
+    [hit] = hits
+    assert hit.rule == ("command/script-missing" if case == "missing" else "command/shared-hook-project-script")
+    assert "every project" in hit.message and ("~/.codex/hooks/" in hit.hint or f"{home}/hooks/" in hit.hint)
+    assert ".claude" not in hit.hint and "CLAUDE_PLUGIN_ROOT" not in hit.hint

@@ -387,6 +387,16 @@ class Host(ABC):
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
         """The target in an existing project (None for the user scope)."""
 
+    def project_file(self) -> str:
+        """The project's config file from the project's folder (`.claude/settings.json`), for a hint."""
+        probe = Path("/project")
+        return self._target(Scope.project, probe, "x").config.relative_to(probe).as_posix()
+
+    def user_hooks_folder(self) -> str:
+        """Where a user keeps the scripts of their own hooks, as a hint names it (`~/.claude/hooks/`)."""
+        folder, home = self.user_folder(), Path.home()
+        return ("~/" + folder.relative_to(home).as_posix() if folder.is_relative_to(home) else str(folder)) + "/hooks/"
+
     def project_folder(self) -> str:
         """The folder a project keeps this host's config in (`.claude`): a folder holding it is a project."""
         probe = Path("/project")

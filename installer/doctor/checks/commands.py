@@ -28,7 +28,7 @@ from ..shell.lex import Lexer, Unreadable
 from ..shell.results import Invocation, Resolution
 from ..shell.streams import HOST_STDERR, HOST_STDOUT, Streams, streams
 from .installs import install_target
-from .reach import plugins_own
+from .reach import plugins_own, shared_script_places
 
 # `${NAME:-...}` falls back to something else and is left alone
 LEGACY_INPUT = lazy(rf"\$\{{?({LEGACY_INPUT_VARIABLE}|{GENERIC_INPUT_VARIABLE})(?![A-Za-z0-9_]|\}}?:?-)",
@@ -356,6 +356,7 @@ def _script_missing(ctx: Context, command: Command) -> Iterator[Finding]:
                           start=str(command.file.project), folder=str(command.file.path.parent.parent),
                           relative=path.relative_to(command.file.project).as_posix()
                           if start and command.file.project else "",
+                          beside=shared_script_places(command.adapter),
                           variant="other-projects" if variable else "start-folder" if start else None)
 
 
