@@ -326,3 +326,43 @@ def test_a_codex_user_hook_reaching_its_script_through_the_work_trees_top_is_fou
     assert hit.rule == ("command/script-missing" if case == "missing" else "command/shared-hook-project-script")
     assert "every project" in hit.message and ("~/.codex/hooks/" in hit.hint or f"{home}/hooks/" in hit.hint)
     assert ".claude" not in hit.hint and "CLAUDE_PLUGIN_ROOT" not in hit.hint
+
+
+# ---- trust: graded by what Codex does (measured on 0.171.0: docs/hosts/codex.md#trust) ----
+
+def trusting(tmp_path, monkeypatch, level: str | None, hashed: bool = False):
+    """A git project with two hooks, and a user config.toml that says `level` of it (None: nothing)."""
+    from hookwright.hosts.codex import trust
+
+    home = tmp_path / "home" / ".codex"
+    monkeypatch.setenv("CODEX_HOME", str(home))
+    data = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 0"},
+                                                                   {"type": "command", "command": "true"}]}]}}
+    project = tmp_path / "repo"
+    hashes = {h.key: h.hash for h in trust.hooks_of(f"{project}/{CODEX}", data)} if hashed else {}
+    config = "# mine\nmodel = \"x\"\n\n" + (f'[projects."{project}"]\ntrust_level = "{level}"\n' if level else "")
+    files = {".git": None, CODEX: data, "../home/.codex/config.toml": config + trust.toml_lines([], hashes) + "\n"}
+    return doctor(project, files, given=False), home / "config.toml"
+
+
+def test_a_project_marked_untrusted_is_one_error_at_its_trust_level_line_and_its_trusted_twin_is_quiet(
+        tmp_path, monkeypatch):
+    outcome, config = trusting(tmp_path / "bad", monkeypatch, "untrusted")
+    [hit] = found(outcome, "host/hook-untrusted")
+    assert (hit.path, hit.line, hit.severity) == (str(config), 5, "error")
+    assert "2 hooks" in hit.message and "without asking" in hit.message and len(hit.related) == 2
+    assert 'set trust_level = "trusted"' in hit.hint
+    assert found(outcome, "host/hook-not-yet-trusted") == []
+    twin, _ = trusting(tmp_path / "good", monkeypatch, "trusted", hashed=True)
+    assert found(twin, "host/hook-untrusted") + found(twin, "host/hook-not-yet-trusted") == []
+
+
+@pytest.mark.parametrize("level, asks", [(None, "Trust this folder?"), ("trusted", "Hooks need review")],
+                         ids=["fresh-clone", "new-hooks"])
+def test_hooks_codex_asks_to_trust_are_a_warning_that_says_the_question_and_never_an_error(
+        tmp_path, monkeypatch, level, asks):
+    outcome, _ = trusting(tmp_path, monkeypatch, level)
+    hits = found(outcome, "host/hook-not-yet-trusted")
+    assert len(hits) == 2 and all(h.severity == "warning" and asks in h.message and "codex exec" in h.message
+                                  for h in hits)
+    assert [f for f in outcome.findings if f.severity == "error"] == []

@@ -238,8 +238,6 @@ CASES = [
     case("host/file-dropped", {CODEX: {"$schema": "https://x/s.json", "hooks": {}}}, {CODEX: {"hooks": {}}}),
     case("host/file-dropped", {CODEX: {"hooks": {"Stop": [{"hooks": [{**ECHO, "timeout": "ten"}]}]}}},
          {CODEX: {"hooks": {"Stop": [{"hooks": [{**ECHO, "timeout": 10}]}]}}}, note="type"),
-    case("host/hook-untrusted", {CODEX: {"hooks": {"Stop": [{"hooks": [ECHO]}]}}}, {CODEX: {"hooks": {}}},
-         note="trusted in tests/test_codex.py"),
     case("host/cursor-version-missing", {CURSOR: {"hooks": {"stop": [{"command": "x"}]}}},
          {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x"}]}}}),
     case("host/cursor-claude-field", {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x", "async": True}]}}},
@@ -397,8 +395,9 @@ def test_rule_quiet_on_the_fixed_config(rule, bad, good, given, config, tmp_path
 # places Codex never runs, in both of its formats: tests/test_codex_rules.py; a hook's script or the
 # project's package.json beside its `if`: tests/test_doctor_conditions.py; a plugin and the Claude Code
 # script it runs: tests/test_doctor_opencode_ways.py; Codex's managed requirements, in a folder
-# standing for /etc/codex: tests/test_codex.py
-CASED_BELOW = {"host/newer-than-facts", "structure/plugin-marketplace-unknown", "structure/plugin-marketplace-not-shared",
+# standing for /etc/codex: tests/test_codex.py; a project the user's config.toml marks untrusted, or
+# says nothing of: tests/test_codex_rules.py
+CASED_BELOW = {"host/hook-untrusted", "host/hook-not-yet-trusted", "host/newer-than-facts", "structure/plugin-marketplace-unknown", "structure/plugin-marketplace-not-shared",
                "matcher/guard-misses-tools", "matcher/plugin-server-bare-name", "structure/settings-not-read",
                "structure/plugin-switched-off", "matcher/if-narrows-matcher", "host/hooks-switched-off",
                "host/hook-never-loaded", "matcher/if-legacy-prefix", "host/opencode-script-reads-claude-names",

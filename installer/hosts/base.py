@@ -189,8 +189,12 @@ class Skipped(NamedTuple):
     handler: Any  # as written (Host.owner tells whose it is)
     why: str  # what is not trusted, in the host's words
     fix: str  # how to trust it by hand (the lines to add where the host keeps its trust)
-    # where the host keeps a trust that no longer holds (the stale hash: its file and line), if any
+    # where the host keeps the decision that keeps it skipped, the line to change (a stale hash, a
+    # project marked untrusted: its file and line), if any
     stale_at: tuple[Path, int] | None = None
+    # what the host's interactive session asks about it before it runs, and how to answer ("": it
+    # asks nothing, and the skip is silent everywhere)
+    asked: str = ""
 
 
 class HooksOff(NamedTuple):

@@ -81,6 +81,12 @@ TOOL_ALIASES = {"apply_patch": ("Write", "Edit"), "spawn_agent": ("Agent",)}
 # the top of the git work tree, as a committed command finds it when it runs (see above)
 WORK_TREE = '"$(git rev-parse --show-toplevel 2>/dev/null || pwd)"'
 TRUST_FLAG = "--trust-hooks"
+# what the interactive `codex` asks before it runs a hook that is not trusted yet, measured on 0.171.0
+# (docs/hosts/codex.md#trust): a project with no trust decision, and a hook with no hash or another's
+FOLDER_ASKED = ('started in the project, `codex` asks "Trust this folder?" first (answer "Trust and continue"), '
+                "and `codex exec` skips it without a word")
+REVIEW_ASKED = ('`codex` asks "Hooks need review" when it starts (answer "Trust all and continue", or review it '
+                "in /hooks), and `codex exec` skips it without a word")
 EVERY_MCP_TOOL = "^mcp__"  # (an MCP tool is mcp__<server>__<tool>: docs/hosts/codex.md#tool-names)
 
 
@@ -502,20 +508,24 @@ class Codex(MatcherGroups):
             return [_skipped(data, hook, f"Codex does not start with its config {error.path} ({error.message})",
                              f"fix {error.path}") for hook in hooks]
         project = _untrusted_project(target, store)
+        level = trust.project_trust(target.project, store)[0] if project is not None and target.project else None
         whys = {trust.UNTRUSTED: f"no hash is trusted for its key in {store.path}",
                 trust.MODIFIED: f"the hash trusted for its key in {store.path} is another's: the hook was edited "
                                 f"or moved since it was trusted"}
         found = []
         for hook in hooks:
             state = store.state_of(hook)
-            if project is not None:
-                why = f"the project is not trusted: {store.path} has no trust_level = \"trusted\" for {project}"
+            asked, at = REVIEW_ASKED, trust.hash_line(store.path, hook.key) if state == trust.MODIFIED else None
+            if project is not None and level is None:
+                why, asked = f"the project is not trusted yet: {store.path} says nothing of {project}", FOLDER_ASKED
+            elif project is not None:  # (marked untrusted: no question is asked, the hooks stay off)
+                why, asked = f"{store.path} marks the project {project} trust_level = {json.dumps(level)}", ""
+                at = (store.path, _line(read_settings(store.path), ("projects", project, "trust_level")))
             elif state in whys:
                 why = whys[state]
             else:
                 continue
-            found.append(_skipped(data, hook, why, _trust_step(store, project, hook),
-                                  trust.hash_line(store.path, hook.key) if state == trust.MODIFIED else None))
+            found.append(_skipped(data, hook, why, _trust_step(store, project, hook), at, asked))
         return found
 
     def trust_plan(self, changes: list[Plan]) -> Plan | None:
@@ -570,9 +580,11 @@ def _count(n: int, what: str) -> str:
     return f"{n} {what}{'' if n == 1 else 's'}"
 
 
-def _skipped(data: Any, hook: trust.Hook, why: str, fix: str, stale_at: tuple[Path, int] | None = None) -> Skipped:
+def _skipped(data: Any, hook: trust.Hook, why: str, fix: str, stale_at: tuple[Path, int] | None = None,
+             asked: str = "") -> Skipped:
     keys = ("hooks", hook.event, hook.group, "hooks", hook.handler)
-    return Skipped(hook.event, keys, data["hooks"][hook.event][hook.group]["hooks"][hook.handler], why, fix, stale_at)
+    return Skipped(hook.event, keys, data["hooks"][hook.event][hook.group]["hooks"][hook.handler], why, fix, stale_at,
+                   asked)
 
 
 def _trust_step(store: trust.Store, project: str | None, hook: trust.Hook) -> str:
