@@ -366,3 +366,10 @@ def test_hooks_codex_asks_to_trust_are_a_warning_that_says_the_question_and_neve
     assert len(hits) == 2 and all(h.severity == "warning" and asks in h.message and "codex exec" in h.message
                                   for h in hits)
     assert [f for f in outcome.findings if f.severity == "error"] == []
+
+
+def test_a_codex_deny_printed_as_json_then_exit_1_is_found_at_the_exit_and_its_exit_0_twin_is_quiet(tmp_path):
+    # (Codex reads the JSON answer on exit 0 alone: a deny with exit 1 let the call run, #output-protocol)
+    [hit] = found(codex(tmp_path / "bad", guard(f"{DENY}\n        sys.exit(1)")), "script/exit-1-fails-open")
+    assert hit.line == 5 and "Codex CLI reads the JSON answer on exit 0 alone" in hit.message
+    assert found(codex(tmp_path / "good", guard(f"{DENY}\n        sys.exit(0)")), "script/exit-1-fails-open") == []

@@ -313,6 +313,9 @@ class Host(ABC):
     # answer keys an event rejects by their presence (a value given: only that value, as JSON
     # writes it), so that the hook counts as failed and the call runs: event -> {key: (value, said)}
     rejected_keys: ClassVar[dict[str, dict[str, tuple[str | None, str]]]] = {}
+    # it reads a hook's JSON answer on stdout whatever its exit status (Claude Code: exit 1 with a
+    # JSON answer is read like exit 0); False: on exit 0 alone, a non-zero exit is a failed hook
+    reads_answer_on_failure: ClassVar[bool] = False
     # the events whose exit 2 blocks only with a reason on stderr (without one the hook failed
     # and the call runs): event -> what the host says
     exit_2_needs_reason: ClassVar[dict[str, str]] = {}

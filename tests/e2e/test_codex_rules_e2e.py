@@ -41,6 +41,8 @@ CASES = {
     "background-good": ("PreToolUse", f"print(json.dumps({DENY!r}))\n", False, None),
     "null-matcher-good": ("PreToolUse", f"print(json.dumps({DENY!r}))\n", False, None),
     "no-matcher-good": ("PreToolUse", f"print(json.dumps({DENY!r}))\n", False, None),
+    # continue-good's deny, then exit 1: Codex reads the JSON on exit 0 alone
+    "deny-exit1-bad": ("PreToolUse", f"print(json.dumps({DENY!r}))\nsys.exit(1)\n", True, "script/exit-1-fails-open"),
     # text on stdout before the deny: not one JSON object, so no answer (its twin prints it on stderr)
     "chatty-bad": ("PreToolUse", f"print('checking the call')\nprint(json.dumps({DENY!r}))\n", True,
                    "script/text-before-json"),

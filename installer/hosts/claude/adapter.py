@@ -149,6 +149,7 @@ class Claude(MatcherGroups):
     # reference: available to every user); any other must be declared (docs/hosts/claude-code.md#marketplaces)
     builtin_marketplaces = frozenset({"builtin", "claude-plugins-official"})
     commands_checked = True
+    reads_answer_on_failure = True  # (measured on 2.1.328: installer/hosts/claude/protocol.py)
     guard_events = ACTION_GUARDS
     condition_events = IF_EVENTS
     exit_2_blocks = BLOCKED_BY_EXIT_2

@@ -189,6 +189,7 @@ class Codex(MatcherGroups):
                                     "stopReason": (None, "unsupported stopReason on PreToolUse"),
                                     "suppressOutput": ("true", "unsupported suppressOutput on PreToolUse")}}
     exit_2_needs_reason = {"PreToolUse": "exited with code 2 but did not write a blocking reason"}
+    reads_answer_on_failure = False  # (a deny with exit 1 let the call run: #output-protocol, measured)
     # an async PreToolUse hook's deny (after 2 s) and exit 2 let their calls run, its sync twin's
     # blocked (#handler-fields, measured on 0.171.0: tests/e2e/test_codex_rules_e2e.py)
     background_events = frozenset({"PreToolUse"})

@@ -87,6 +87,8 @@ class Cursor(Host):
     simulated = True  # simulate.py: the hooks run on Cursor's payloads
     guard_events = CURSOR_GATES
     commands_checked = True
+    # exit 0: Cursor reads the JSON on stdout; any other but 2: the hook failed (docs/hosts/cursor.md#exit-codes)
+    reads_answer_on_failure = False
     js_regex_matchers = True  # (docs/hosts/cursor.md#matchers)
     file_kinds = (KIND,)
     answer_schema = "cursor-hook-output.schema.json"  # (docs/hosts/cursor.md#measured: Cursor cannot run here)

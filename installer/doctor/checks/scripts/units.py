@@ -109,7 +109,7 @@ class Script:
                         report_at_event=self._report_at_event,
                         arguments={h.event: [*self.arguments_of(h)] for h in self.claude},
                         cdpath=bool(os.environ.get("CDPATH")), exit_2_host=_exit_2_host(self.handlers),
-                        host=_title(self.handlers))
+                        host=_title(self.handlers), answers_on_exit_0=_answers_on_exit_0(self.handlers))
 
     def arguments_of(self, handler: Handler) -> Iterator[tuple[str, ...] | None]:
         """The arguments the handler passes the script (the words after it in what its command
@@ -179,8 +179,10 @@ class HookCode:
                  fail_closed: bool = False, tools: frozenset[str] | None = None,
                  claude_fails_closed: bool = False, report_at_event: Report | None = None,
                  arguments: dict[str, list[tuple[str, ...] | None]] | None = None, cdpath: bool = False,
-                 exit_2_host: str = "", host: str = "Claude Code") -> None:
+                 exit_2_host: str = "", host: str = "Claude Code", answers_on_exit_0: bool = False) -> None:
         self.facts = facts
+        # every host that runs it reads its JSON answer on exit 0 alone (Host.reads_answer_on_failure)
+        self.answers_on_exit_0 = answers_on_exit_0
         self.host = host  # the title of the host that runs it, as a message names it (one of them, if several)
         # the title of a host with no answer table of its own (Codex) whose exit 2 blocks on every
         # event it runs on: there too an exit 1 lets the call run (Host.exit_2_needs_reason)
@@ -334,7 +336,7 @@ def inline_commands(ctx: Context) -> Iterator[HookCode]:
         yield HookCode(_inline_facts(command), [handler.event] if claude else [], [handler.event] if cursor else [],
                        AtCommand(ctx, handler), tools=_tools_reached([handler]) if claude else None,
                        claude_fails_closed=claude and _fail_closed([handler]), exit_2_host=_exit_2_host([handler]),
-                       host=_title([handler]))
+                       host=_title([handler]), answers_on_exit_0=_answers_on_exit_0([handler]))
 
 
 def read_by(handler: Handler, table: str) -> bool:
@@ -354,6 +356,12 @@ def _exit_2_host(handlers: list[Handler]) -> str:
             return ""
         title = title or host.title
     return title
+
+
+def _answers_on_exit_0(handlers: list[Handler]) -> bool:
+    """Every host of these handlers reads a hook's JSON answer on exit 0 alone (Cursor, Codex)."""
+    found = [hosts.of(h.file.host) for h in handlers]
+    return bool(found) and all(host is not None and not host.reads_answer_on_failure for host in found)
 
 
 def _title(handlers: list[Handler]) -> str:
