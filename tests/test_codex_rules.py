@@ -373,3 +373,16 @@ def test_a_codex_deny_printed_as_json_then_exit_1_is_found_at_the_exit_and_its_e
     [hit] = found(codex(tmp_path / "bad", guard(f"{DENY}\n        sys.exit(1)")), "script/exit-1-fails-open")
     assert hit.line == 5 and "Codex CLI reads the JSON answer on exit 0 alone" in hit.message
     assert found(codex(tmp_path / "good", guard(f"{DENY}\n        sys.exit(0)")), "script/exit-1-fails-open") == []
+
+
+@pytest.mark.parametrize("bad, said", [
+    ('echo "$CLAUDE_TOOL_INPUT" | grep -q "rm -rf" && exit 2', "$CLAUDE_TOOL_INPUT is never set: Codex CLI passes"),
+    ('case "$1" in *rm*) exit 2;; esac', "Codex CLI runs it with no arguments (the user's shell, -lc)")],
+    ids=["variable", "argument"])
+def test_a_codex_command_reading_its_input_from_a_variable_or_an_argument_is_found_and_its_stdin_twin_is_quiet(
+        tmp_path, bad, said):
+    # (Codex gives the payload on stdin alone: no input variable, no argument; #command-execution)
+    [hit] = found(codex_hook(tmp_path / "bad", bad, {}), "command/input-variable-never-set")
+    assert said in hit.message
+    good = 'jq -r .tool_input.command | grep -q "rm -rf" && { echo no >&2; exit 2; }; exit 0'
+    assert found(codex_hook(tmp_path / "good", good, {}), "command/input-variable-never-set") == []

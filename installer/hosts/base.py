@@ -288,6 +288,9 @@ class Host(ABC):
     guard_events: ClassVar[frozenset[str]] = frozenset()
     # the events whose handlers' "if" (a permission rule) the host tests before running them
     condition_events: ClassVar[frozenset[str]] = frozenset()
+    # how it starts a hook's command, giving it its input as JSON on stdin alone, with no arguments
+    # and no variable of the input ("sh -c"); "": not known, and doctor says nothing of either
+    input_on_stdin_only: ClassVar[str] = ""
     # it runs a shell-form command with `sh -c` (on Linux: dash, where bash's syntax fails), with the
     # call on stdin and no arguments
     shell_form_in_sh: ClassVar[bool] = False

@@ -293,18 +293,19 @@ def _input_variable_never_set(ctx: Context, command: Command) -> Iterator[Findin
     """The first legacy input variable the command reads that neither a settings file's "env" nor
     the command itself sets (NAME=..., read NAME, export NAME: the name written bare); else an
     argument it reads ($1, "$@"), which `sh -c` never gives it."""
-    text = command.written
-    if not command.adapter.shell_form_in_sh or "$" not in text or command.exec_form:
+    text, runs = command.written, command.adapter.input_on_stdin_only
+    if not runs or "$" not in text or command.exec_form:
         return
     for match in LEGACY_INPUT.finditer(text):
         name = match.group(1)
         if name not in ctx.settings_env and not re.search(rf"(?<![\w${{]){name}(?!\w)", text):
-            yield ctx.finding("command/input-variable-never-set", command.file, command.keys, name=name)
+            yield ctx.finding("command/input-variable-never-set", command.file, command.keys, name=name,
+                              host=command.host)
             return
     argument = _argument_read(text)
     if argument:
         yield ctx.finding("command/input-variable-never-set", command.file, command.keys, variant="argument",
-                          name=argument)
+                          name=argument, host=command.host, runs=runs)
 
 
 def _argument_read(text: str) -> str | None:

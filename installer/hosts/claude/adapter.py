@@ -153,6 +153,7 @@ class Claude(MatcherGroups):
     guard_events = ACTION_GUARDS
     condition_events = IF_EVENTS
     exit_2_blocks = BLOCKED_BY_EXIT_2
+    input_on_stdin_only = "sh -c"  # (Claude Code's hooks reference: the input comes as JSON on stdin)
     shell_form_in_sh = True  # (measured on 2.1.328: /bin/sh, with "shell": "bash" too; docs/hosts/claude-code.md#measured)
     file_kinds = (SETTINGS_KIND, PLUGIN_HOOKS_KIND)
     probed = True

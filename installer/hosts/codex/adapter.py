@@ -158,6 +158,8 @@ class Codex(MatcherGroups):
     # a guard there that cannot start lets the call run (#timeouts: a missing command, a crash)
     exit_2_blocks = {"PreToolUse": "every call it matches is refused"}
     guard_events = frozenset({"PreToolUse"})
+    # the user's shell with -lc, the payload on stdin, no project or input variable (#command-execution)
+    input_on_stdin_only = "the user's shell, -lc"
     file_kinds = (KIND, CONFIG_KIND)
     simulated = True  # simulate.py, by protocol.py
     schema = "codex-hooks.schema.json"
