@@ -291,6 +291,8 @@ class Opencode(Host):
     plugin_file_kind = "opencode-plugin"
     file_kinds = (plugin_file_kind, "opencode-config")
     native_events = {EVENT: ("PreToolUse", None)}  # simulate takes opencode's name of the call's event
+    # the arguments its own tools take, as a plugin's output.args holds them (TOOL_ARGUMENTS)
+    tool_inputs = {tool: frozenset(arguments) for tool, arguments in TOOL_ARGUMENTS.items() if tool != "invalid"}
     simulated = True  # simulate.py: the plugins run in opencode's own runtime
 
     def config_files(self, project: Path, also: frozenset[Path] = frozenset()) -> list[Candidate]:
