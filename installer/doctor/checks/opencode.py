@@ -400,6 +400,23 @@ def _answer_not_read(plugin: PluginFile, handed: plugins.Handed, script: Path, f
                                     script=script)
 
 
+@PLUGIN_RULES.rule("host/opencode-script-exit-unheard")
+def _script_exit_unheard(plugin: PluginFile) -> Iterator[Finding]:
+    """A plugin that refuses the call on some exit statuses of the script it runs (`r.status === 1`),
+    none of them 2, for a script that refuses with exit 2 (written for Claude Code, where exit 2
+    blocks): the refusal is a status the plugin lets through."""
+    tests = plugin.facts.status_tests if plugin.foreign else ()
+    if not tests or any(test.refuses(2) for test in tests):
+        return
+    for script in bridged_scripts(plugin):
+        facts = keys.analyse(script)
+        if facts.readable and facts.exits_2():
+            test = tests[0]
+            yield plugin.ctx.finding_at("host/opencode-script-exit-unheard", plugin.file, *test.place,
+                                        script=script.name, tested=test.said())
+            return
+
+
 # ---- the plugins, in the order opencode runs them -----------------------------------------------------
 
 def _runs_before(earlier: ConfigFile, later: ConfigFile) -> bool:

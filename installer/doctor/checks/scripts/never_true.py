@@ -11,8 +11,8 @@ from ....hosts.claude.protocol import protocol
 from ....patterns import lazy
 from ... import handler_facts
 from ...model import Context, Finding, Handler, RuleTable
-from ...scripts.conditions import relative_path_pattern
 from ...scripts import keys
+from ...scripts.conditions import relative_path_pattern
 from ...scripts.keys import Site
 from .units import HookCode, Script, scripts_run_by
 
@@ -175,7 +175,7 @@ def _tool_field_not_sent(script: Script) -> Iterator[Finding]:
     if not reads or _run_by_another_host(script, host.name):
         return
     selected = [host.tools_selected(handler.matcher) for handler in script.handlers]
-    tools = frozenset().union(*selected) if all(selected) else None
+    tools = frozenset().union(*(s for s in selected if s)) if all(selected) else None
     known = host.tool_inputs if tools is None else {tool: host.tool_inputs[tool] for tool in tools}
     sent = frozenset().union(*known.values())
     read = {field for _, field in reads}
