@@ -521,3 +521,32 @@ def test_a_bridge_refusing_on_the_scripts_exit_2_is_clean(project, test):
 def test_a_bridge_refusing_on_exit_1_runs_a_script_that_refuses_with_exit_1_cleanly(project):
     guard = EXITING_GUARD.replace("exit 2", "exit 1")
     assert _doctor_status_bridge(project, SPAWNED + "\n    if (r.status === 1) throw new Error('no');", guard) == []
+
+
+# ---- a guard of files that picks some of opencode's tools that change a file --------------------------
+
+LOCK_GUARD = """\
+export const LockGuard = async () => ({
+  "tool.execute.before": async (input, output) => {
+    %s
+  },
+});
+"""
+THROWS = 'if (String(output.args.filePath).endsWith(".lock")) throw new Error("lock files are generated");'
+
+
+@pytest.mark.parametrize("body, flagged", [
+    ('if (input.tool !== "write") return;\n    ' + THROWS, 3),
+    ('if (input.tool === "edit") {\n      ' + THROWS + "\n    }", 3),
+    ('if (input.tool !== "write" && input.tool !== "edit") return;\n    ' + THROWS, None),
+    ('if (["write", "edit"].includes(input.tool)) {\n      ' + THROWS + "\n    }", None),
+    (THROWS, None),  # (every tool)
+    ('if (input.tool !== "bash") return;\n    if (output.args.command.includes("rm -rf")) throw new Error("no");', None),
+])
+def test_a_guard_of_files_picking_write_or_edit_alone_is_reported_at_its_pick(project, body, flagged):
+    folder = project / ".opencode" / "plugins"
+    folder.mkdir(parents=True)
+    (folder / "lock.js").write_text(LOCK_GUARD % body)
+    findings = found(run(None, project=project), "matcher/guard-misses-tools")
+    assert [f.line for f in findings] == ([flagged] if flagged else [])
+    assert all("opencode's" in f.message for f in findings)
