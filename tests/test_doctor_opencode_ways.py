@@ -547,6 +547,6 @@ def test_a_guard_of_files_picking_write_or_edit_alone_is_reported_at_its_pick(pr
     folder = project / ".opencode" / "plugins"
     folder.mkdir(parents=True)
     (folder / "lock.js").write_text(LOCK_GUARD % body)
-    findings = found(run(None, project=project), "matcher/guard-misses-tools")
+    findings = found(run(None, project=project), "host/opencode-guard-misses-tools")
     assert [f.line for f in findings] == ([flagged] if flagged else [])
     assert all("opencode's" in f.message for f in findings)

@@ -408,7 +408,8 @@ CASED_BELOW = {"host/newer-than-facts", "structure/plugin-marketplace-unknown", 
                "matcher/guard-misses-tools", "matcher/plugin-server-bare-name", "structure/settings-not-read",
                "structure/plugin-switched-off", "matcher/if-narrows-matcher", "host/hooks-switched-off",
                "host/hook-never-loaded", "matcher/if-legacy-prefix", "host/opencode-script-reads-claude-names",
-               "host/hooks-off-elsewhere", "host/opencode-script-exit-unheard"}  # (the last: test_doctor_opencode_ways.py)
+               "host/hooks-off-elsewhere", "host/opencode-script-exit-unheard",
+               "host/opencode-guard-misses-tools"}  # (the last two: test_doctor_opencode_ways.py)
 
 
 def test_every_rule_of_these_kinds_has_a_case():

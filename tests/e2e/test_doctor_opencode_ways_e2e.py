@@ -223,7 +223,7 @@ def test_a_bridge_to_a_claude_guard_hands_it_claudes_argument_names_or_the_guard
     assert not (project / "seen.txt").exists()  # no event of that type came
     assert sorted(_flagged(home, project, "host/opencode-script-reads-claude-names")) == sorted([
         (str(bad), _line_of(bad, "tool_input")), (str(guard), _line_of(guard, "file_path"))])
-    assert _flagged(home, project, "matcher/guard-misses-tools") == [(str(lock_bad), _line_of(lock_bad, '"write"'))]
+    assert _flagged(home, project, "host/opencode-guard-misses-tools") == [(str(lock_bad), _line_of(lock_bad, '"write"'))]
     assert _flagged(home, project, "host/opencode-script-exit-unheard") == [
         (str(status_bad), _line_of(status_bad, "r.status === 1"))]
     assert _flagged(home, project, "host/opencode-argument-not-there") == [

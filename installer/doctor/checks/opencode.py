@@ -310,7 +310,7 @@ def _argument_not_there(plugin: PluginFile) -> Iterator[Finding]:
                                     tools=", ".join(sorted(known)), taken=", ".join(sorted(taken)))
 
 
-@PLUGIN_RULES.rule("matcher/guard-misses-tools")
+@PLUGIN_RULES.rule("host/opencode-guard-misses-tools")
 def _plugin_guard_misses_tools(plugin: PluginFile) -> Iterator[Finding]:
     """A plugin's guard of files (its tool.execute.before throws, and reads the call's filePath)
     that picks some of opencode's tools that change a file but not all (Host.file_changing_tools,
@@ -326,7 +326,7 @@ def _plugin_guard_misses_tools(plugin: PluginFile) -> Iterator[Finding]:
                                            for read in plugin.facts.reads):
         return
     place = next(place for name, place in plugin.facts.tool_names if name in picked)
-    yield plugin.ctx.finding_at("matcher/guard-misses-tools", plugin.file, *place, variant="opencode",
+    yield plugin.ctx.finding_at("host/opencode-guard-misses-tools", plugin.file, *place,
                                 matched=", ".join(picked), missed=", ".join(missed), every=", ".join(tools))
 
 
