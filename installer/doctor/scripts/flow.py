@@ -397,7 +397,7 @@ def _input_reads(code: str, place: Places) -> tuple[tuple[str, Place], ...]:
     """The top-level input fields the script reads: `data["x"]`, `data.get("x")`, `input.x` on
     the variable it parsed stdin into, and the fields a jq filter reads of its input."""
     found: dict[str, Place] = {}
-    stdin_variables = set(STDIN_VARIABLE.findall(code))
+    stdin_variables = set(STDIN_VARIABLE.findall(code)) if "=" in code else set()  # (every match holds both)
     for match in JQ_CALL.finditer(code):
         end = _quote_end(code, match.end(), match.group("q"))
         if JQ_OTHER_INPUT.search(match.group("options")) or JQ_FILE_AFTER.match(code, end + 1):
@@ -1411,7 +1411,8 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
         arm = CASE_ARM.match(masked)
         if arm:  # `pattern) command ;;`: the command after the pattern starts the line
             masked = " " * arm.end() + masked[arm.end():]
-        stops += [(place(offset + m.start("stop")), tuple(branch), scope) for m in SH_STOP.finditer(masked)]
+        if "exit" in masked or "return" in masked:  # (SH_STOP's words, tested before the pattern is asked)
+            stops += [(place(offset + m.start("stop")), tuple(branch), scope) for m in SH_STOP.finditer(masked)]
         for library in SH_SOURCE.finditer(line) if sourced else ():  # a library that prints when it is sourced
             printed = sourced.get(library.group("file"))
             if printed is not None:
@@ -1506,7 +1507,8 @@ def _stdout_noise(code: str, lines: list[ShellLine], printers: dict[str, tuple[s
     for offset, line, branch, scope in lines:
         if isinstance(branch, Arms) and branch.debug:
             continue
-        for trap in SH_TRAP_EXIT.finditer(line):
+        for trap in SH_TRAP_EXIT.finditer(line) if "trap" in line else ():  # (the words each pattern needs, tested
+                                                                            # first: most lines have neither)
             if not {"EXIT", "0"} & set(trap.group("conditions").split()):
                 continue
             action = trap.group("action").strip("'\"")
@@ -1522,7 +1524,7 @@ def _stdout_noise(code: str, lines: list[ShellLine], printers: dict[str, tuple[s
         if xtrace is not None:
             return Write(STDOUT_TEXT, place(offset + xtrace.start()), "BASH_XTRACEFD=1 (the set -x trace of every "
                          "command, the answer's included)", (), scope, False, 0)
-        joined = SH_EXEC_JOIN.search(line)
+        joined = SH_EXEC_JOIN.search(line) if "exec" in line else None
         if joined is not None and ("2>&1" in joined.group("redirections") or "&>" in joined.group("redirections")) \
                 and SH_TO_STDERR_AFTER.search(code, offset + len(line)):
             return Write(STDOUT_TEXT, place(offset + joined.start()), f"exec{joined.group('redirections')[:30]} "
@@ -1831,7 +1833,7 @@ def _sh_to_stdout(rest: str, around: Around) -> bool:
 SH_JOINED = lazy(r"(?<![\d>&])2>&1\b")  # its stderr sent where its stdout goes (asked of each command)
 
 
-SH_TO_STDERR = lazy(r"(?:^|\s)1?>&\s*2\b|>>?\s*/dev/stderr\b", needs=(">",))
+SH_TO_STDERR = lazy(r"(?:^|\s)1?>&\s*2\b|>>?\s*/dev/stderr\b", needs=(">&", "/dev/stderr"))
 
 
 def _sh_stderr_answer(word: str, rest: str, around: Around, code: str, end: int) -> bool:
@@ -1944,9 +1946,10 @@ def _sh_write_kind(word: str, rest: str, piped_in: bool, code: str, end: int) ->
         return None
     bare = argument.strip("'\"")
     if bare.startswith(("{", "$", "`", "%s")) or argument.startswith(("$", "\"$", "'{", "\"{", "\"${")):
+        if bare.startswith("{"):
+            return STDOUT_JSON
         variable = SH_BARE_VARIABLE.match(bare)
-        return STDOUT_JSON if bare.startswith("{") or (
-            variable is not None and variable.group(1) in _json_variables(code)) else None
+        return STDOUT_JSON if variable is not None and variable.group(1) in _json_variables(code) else None
     return STDOUT_TEXT
 
 
