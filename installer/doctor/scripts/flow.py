@@ -263,7 +263,7 @@ def analyse(text: str, code: str, language: str, at: Offsets,
 def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -> Flow:
     common = _common(code, at)
     if language == "python":
-        from .flow_python import python_flow  # (a Python script only: 1.5 ms of a run without one)
+        from .flow_python import python_flow  # (a Python script only: 0.7 ms of a run without one)
 
         return python_flow(text, common)
     if language == "javascript":
