@@ -657,6 +657,8 @@ class Host(ABC):
         if not isinstance(handler, dict):
             return None
         command = str(handler.get("command", ""))
+        if "hookwright" not in command:  # (in every match of either pattern: most commands compile neither)
+            return None
         match = self._owned.match(command)
         if match:
             return match["pack"], match["script"]

@@ -703,7 +703,8 @@ FIELD_AS_OBJECT = lazy(r"""(?<![\w$])(?P<field>tool_input|tool_output)(?:\\?["'`
                        r"""(?:\??\.\s*(?:(?:get|items|keys|values)\s*\(|[A-Za-z_]\w*\b(?!\s*\())|\[\s*\\?["'`])""",
                        needs=SHAPED_FIELDS)
 FIELD_AS_TEXT = lazy(r"""(?:json\.loads|JSON\.parse)\s*\([^()\n]*?(?P<field>tool_input|tool_output)\b|"""
-                     r"""(?P<jq>tool_input|tool_output)\s*\|\s*fromjson\b(?!\?)""", needs=SHAPED_FIELDS)
+                     r"""(?P<jq>tool_input|tool_output)\s*\|\s*fromjson\b(?!\?)""",
+                     needs=("json.loads", "JSON.parse", "fromjson"))  # (rarer than the fields' names)
 FIELD_VARIABLE = lazy(r"""(?:(?:const|let|var)\s+)?(?P<var>[A-Za-z_$][\w$]*)\s*(?::\s*[\w\[\]|, ]+)?=\s*[^=\n;]*?"""
                       r"""(?:\[\s*["'](?P<a>tool_input|tool_output)["']\s*\]|\.get\(\s*["'](?P<b>tool_input|tool_output)["']"""
                       r"""[^)\n]*\)|\.(?P<c>tool_input|tool_output)\b)\s*(?:\|\||or\b|\?\?|;|$)""", re.M,
@@ -729,7 +730,7 @@ def field_reads(code: str, place: Callable[[int], tuple[int, int]]) -> tuple[Fie
     found: dict[tuple[str, str], int] = {}
     for match in FIELD_AS_OBJECT.finditer(code):
         found.setdefault((match.group("field"), "object"), match.start())
-    for match in FIELD_VARIABLE.finditer(code):
+    for match in FIELD_VARIABLE.finditer(code) if "=" in code else ():  # (an assignment: every match holds "=")
         field, var = match.group("a") or match.group("b") or match.group("c"), match.group("var")
         use = re.search(rf"""(?<![\w$.]){re.escape(var)}\s*(?:\??\.\s*(?:(?:get|items|keys|values)\s*\(|"""
                         rf"""[A-Za-z_]\w*\b(?!\s*\())|\[\s*["'`])""", code[match.end():])
