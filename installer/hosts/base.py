@@ -295,6 +295,9 @@ class Host(ABC):
     hook_tool_names: ClassVar[frozenset[str]] = frozenset()
     tool_events: ClassVar[frozenset[str]] = frozenset()
     exact_name_matcher: ClassVar[str] = ""
+    # its tools' names for Claude Code's tools (opencode's `bash`, Cursor's `Shell`: Bash), where a
+    # config or a script written for it may name one to Claude Code
+    claude_tool_names: ClassVar[dict[str, str]] = {}
     # the fields of a tool's input its hooks get by another name than the model gives it: model's -> hooks'
     tool_input_renames: ClassVar[dict[str, str]] = {}
     # the fields of tool_input its hooks get from each of its tools, by the name they see it by (measured);

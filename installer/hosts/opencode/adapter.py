@@ -295,6 +295,7 @@ class Opencode(Host):
     # picking write never saw the edit of the file it protects, docs/hosts/opencode.md#tool-names);
     # apply_patch, offered to some models instead of both, is not counted
     file_changing_tools = ("write", "edit")
+    claude_tool_names = CLAUDE_TOOL_NAMES
     # the arguments its own tools take, as a plugin's output.args holds them (TOOL_ARGUMENTS)
     tool_inputs = {tool: frozenset(arguments) for tool, arguments in TOOL_ARGUMENTS.items() if tool != "invalid"}
     simulated = True  # simulate.py: the plugins run in opencode's own runtime
