@@ -200,3 +200,15 @@ def test_a_script_that_tells_the_agents_apart_may_read_each_ones_name(project):
     _hooked(project, "guard.sh", '#!/bin/bash\nif [ -n "$CURSOR_VERSION" ]; then exit 0; fi\n'
                                  'f=$(jq -r .tool_input.filePath)\n[ "$f" = .env ] && exit 2\nexit 0\n', matcher="Write")
     assert found(run(None, project=project), "script/tool-field-not-sent") == []
+
+
+def test_a_matcher_that_fires_only_for_tools_whose_calls_never_carry_the_field_read_is_found(tmp_path):
+    """`"matcher": "Bash"` on a guard of file paths: a Bash call has no file_path, so the test on it never holds."""
+    def guard(folder, matcher):
+        project = tmp_path / folder
+        path = _hooked(project, "guard.py", PY_GUARD.format(read='ti.get("file_path", "")'), matcher=matcher)
+        return path, found(run(None, project=project), "script/tool-field-not-sent")
+
+    path, [hit] = guard("bad", "Bash")
+    assert (hit.path, hit.line) == (str(path), 4) and "(Bash) give them tool_input.command," in hit.message
+    assert guard("twin", "Write|Edit")[1] == []
