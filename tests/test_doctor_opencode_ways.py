@@ -550,3 +550,20 @@ def test_a_guard_of_files_picking_write_or_edit_alone_is_reported_at_its_pick(pr
     findings = found(run(None, project=project), "host/opencode-guard-misses-tools")
     assert [f.line for f in findings] == ([flagged] if flagged else [])
     assert all("opencode's" in f.message for f in findings)
+
+
+def test_a_bridge_running_the_script_in_a_command_line_is_followed_to_its_exit_status(project):
+    """`execSync("sh .claude/hooks/guard.sh")` throws on any status but 0; a catch that refuses only on 1 lets 2 through."""
+    body = ('try {\n      execSync("sh .claude/hooks/guard.sh", { input: JSON.stringify({ tool_input: output.args }) });\n'
+            '    } catch (e) {\n      if (e.status === 1) throw new Error("refused");\n    }')
+    code = STATUS_BRIDGE.replace('import { spawnSync, spawn } from "node:child_process";',
+                                 'import { execSync } from "node:child_process";')
+    (project / ".claude" / "hooks").mkdir(parents=True)
+    (project / ".claude" / "hooks" / "guard.sh").write_text(EXITING_GUARD)
+    folder = project / ".opencode" / "plugins"
+    folder.mkdir(parents=True)
+    (folder / "bridge.js").write_text(code % body)
+    [finding] = found(run(None, project=project), "host/opencode-script-exit-unheard")
+    assert finding.line == 8 and "exits 1" in finding.message
+    (folder / "bridge.js").write_text(code % body.replace("e.status === 1", "e.status === 2"))
+    assert found(run(None, project=project), "host/opencode-script-exit-unheard") == []

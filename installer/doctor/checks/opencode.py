@@ -349,7 +349,8 @@ def bridged_scripts(plugin: PluginFile) -> list[Path]:
     project, the plugin's folder and each folder the plugin names (`.claude/hooks` + `"guard.sh"`)."""
     text = plugin.source.decode("utf-8", "replace")
     strings = [m["text"].rsplit("}", 1)[-1] for m in PLUGIN_STRING.finditer(text)]
-    named = [s.lstrip("/") for s in strings if s.endswith(BRIDGED_SUFFIXES) and " " not in s]
+    # a script's path, alone or as a word of a command (`"python3 .claude/hooks/guard.py"`)
+    named = [word.lstrip("/") for s in strings for word in s.split() if word.endswith(BRIDGED_SUFFIXES)]
     folders = [s.strip("/") for s in strings if "/" in s.strip("/") or s.startswith(".") and " " not in s]
     bases = [b for b in (plugin.file.project, plugin.file.path.parent, plugin.file.path.parent.parent) if b is not None]
     found: dict[Path, None] = {}
