@@ -64,11 +64,16 @@ def _guard_misses_tools(ctx: Context, handler: Handler) -> Iterator[Finding]:
                       if code.path is not None else [])
 
 
-def _own_name(handler: Handler, tool: str) -> str | None:
+def _own_name(ctx: Context, handler: Handler, tool: str) -> str | None:
     """The host's own name of a tool an `if` names by another host's name (Cursor's `Shell`, Codex's
-    `exec_command`) or in another case (opencode's `bash`), where the host has no tool by that
-    name; None for a name it has, an MCP tool, or one nobody's (a tool newer than hookwright's list)."""
-    if tool in BUILTIN_TOOLS or tool.startswith("mcp__"):
+    `exec_command`) or in another case (opencode's `bash`, an MCP server `Linear` configured as
+    `linear`), where the host has no tool by that name; None for a name it has, or one nobody's
+    (a tool newer than hookwright's list, a server not configured here)."""
+    if tool.startswith("mcp__"):
+        server, separator, rest = tool[len("mcp__"):].partition("__")
+        right = ctx.servers_by_case.get(server.lower())
+        return f"mcp__{right}{separator}{rest}" if right and server not in ctx.mcp_servers else None
+    if tool in BUILTIN_TOOLS:
         return None
     by_case = {name.lower(): name for name in BUILTIN_TOOLS}
     if tool.lower() in by_case:
@@ -127,7 +132,7 @@ def _if_other_tool(ctx: Context, handler: Handler) -> Iterator[Finding]:
     (measured on 2.1.332: neither fired on a Bash call, `Bash(true)` did)."""
     condition = _condition(handler)
     tool = rule_tool(condition) if condition is not None else None
-    own = _own_name(handler, tool) if tool is not None and condition is not None else None
+    own = _own_name(ctx, handler, tool) if tool is not None and condition is not None else None
     if own is not None and tool is not None and condition is not None:
         yield ctx.finding("matcher/if-other-tool", handler.file, handler.keys + ("if",), variant="no-such-tool",
                           condition=json.dumps(condition), tool=tool, own=own,
