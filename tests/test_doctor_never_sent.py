@@ -212,3 +212,16 @@ def test_a_matcher_that_fires_only_for_tools_whose_calls_never_carry_the_field_r
     path, [hit] = guard("bad", "Bash")
     assert (hit.path, hit.line) == (str(path), 4) and "(Bash) give them tool_input.command," in hit.message
     assert guard("twin", "Write|Edit")[1] == []
+
+
+def test_a_command_written_in_the_settings_that_reads_opencodes_name_is_found_at_the_command(tmp_path):
+    command = "jq -r '.tool_input.{field} // empty' | grep -q '\\.env$' && {{ echo blocked >&2; exit 2; }} || exit 0"
+
+    def inline(folder, field):
+        project = tmp_path / folder
+        write(project, {".claude/settings.json": settings(matcher="Write|Edit", command=command.format(field=field))})
+        return found(run(None, project=project), "script/tool-field-not-sent")
+
+    [hit] = inline("bad", "filePath")
+    assert hit.path.endswith("settings.json") and "opencode's name" in hit.message
+    assert inline("twin", "file_path") == []

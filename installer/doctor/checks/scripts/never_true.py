@@ -14,7 +14,7 @@ from ...model import Context, Finding, Handler, RuleTable
 from ...scripts import keys
 from ...scripts.conditions import relative_path_pattern
 from ...scripts.keys import Site
-from .units import HookCode, Script, scripts_run_by
+from .units import INLINE, AtCommand, HookCode, Script, scripts_run_by
 
 if TYPE_CHECKING:
     from ....hosts.base import Host
@@ -110,10 +110,44 @@ def _input_field_renamed(script: Script) -> Iterator[Finding]:
             return
 
 
-def tool_field_scripts(ctx: Context) -> list[Script]:
-    """Each readable script a command handler runs on a tool event of a host that knows the
-    fields of its tools' input (Host.tool_inputs: Claude Code, Codex), with those handlers."""
-    return list(scripts_run_by(ctx, _on_a_tool_event_of_known_inputs).values())
+class FieldReader:
+    """Code whose reads of tool_input script/tool-field-not-sent judges: a script file, with the
+    handlers that run it, or a command written in the config, with its one handler."""
+
+    def __init__(self, ctx: Context, text: str, language: str, handlers: list[Handler],
+                 script: Script | None = None) -> None:
+        self.ctx = ctx
+        self.text = text
+        self.language = language
+        self.handlers = handlers
+        self.script = script
+
+    def tells_hosts_apart(self) -> bool:
+        if self.script is not None:
+            return self.script.facts.tells_hosts_apart
+        return keys.analyse_text(self.text, "shell", INLINE).tells_hosts_apart
+
+    def shared(self) -> bool:
+        """A hook of another host runs it too (its fields may be that host's)."""
+        return self.script is not None and _run_by_another_host(self.script, self.handlers[0].file.host)
+
+    def report(self, rule_id: str, place: Site, variant: str | None = None, **params: str | None) -> Finding:
+        if self.script is not None:
+            return self.script.finding(rule_id, place, self.handlers, variant, **params)
+        return AtCommand(self.ctx, self.handlers[0])(rule_id, place, variant, **params)
+
+
+def tool_field_readers(ctx: Context) -> Iterator[FieldReader]:
+    """Each readable script, and each command that reads tool_input itself, that a command handler
+    runs on a tool event of a host that knows the fields of its tools' input (Host.tool_inputs:
+    Claude Code, Codex), with those handlers."""
+    for script in scripts_run_by(ctx, _on_a_tool_event_of_known_inputs).values():
+        yield FieldReader(ctx, script.text, script.facts.language, script.handlers, script)
+    for handler in ctx.handlers:
+        command = handler.value.get("command") if isinstance(handler.value, dict) else None
+        if isinstance(command, str) and "tool_input" in command and handler_facts.kind(handler) == "command" \
+                and _on_a_tool_event_of_known_inputs(handler) and not handler_facts.script_facts(handler):
+            yield FieldReader(ctx, command, "shell", [handler])
 
 
 def _on_a_tool_event_of_known_inputs(handler: Handler) -> bool:
@@ -159,7 +193,7 @@ def _folded(name: str) -> str:
 
 
 @TOOL_FIELD_RULES.rule("script/tool-field-not-sent")
-def _tool_field_not_sent(script: Script) -> Iterator[Finding]:
+def _tool_field_not_sent(code: FieldReader) -> Iterator[Finding]:
     """A field of tool_input the calls the script's hooks run on never carry (Host.tool_inputs,
     measured): Codex sends an edit as apply_patch, with the patch text as tool_input.command
     alone, so a script that reads none of the fields its matchers' tools send reads nothing; and
@@ -168,13 +202,13 @@ def _tool_field_not_sent(script: Script) -> Iterator[Finding]:
     fallback for both). Not said for a script another host's hooks run too, nor one that tells
     hosts apart; where a matcher may select a tool whose fields are not known (every tool, a
     regex), only a field whose own name one of the host's tools sends."""
-    host = hosts.of(script.handlers[0].file.host)
-    if host is None or not host.tool_inputs or script.facts.tells_hosts_apart:
+    host = hosts.of(code.handlers[0].file.host)
+    if host is None or not host.tool_inputs:
         return
-    reads = tool_input_reads(keys.strip_comments(script.text, script.facts.language))
-    if not reads or _run_by_another_host(script, host.name):
+    reads = tool_input_reads(keys.strip_comments(code.text, code.language))
+    if not reads or code.tells_hosts_apart() or code.shared():
         return
-    selected = [host.tools_selected(handler.matcher) for handler in script.handlers]
+    selected = [host.tools_selected(handler.matcher) for handler in code.handlers]
     tools = frozenset().union(*(s for s in selected if s)) if all(selected) else None
     known = host.tool_inputs if tools is None else {tool: host.tool_inputs[tool] for tool in tools}
     sent = frozenset().union(*known.values())
@@ -188,13 +222,13 @@ def _tool_field_not_sent(script: Script) -> Iterator[Finding]:
     if tools and not read & (sent | host.tool_input_renames.keys()) and not (others and others[0][3]):
         offset, field = reads[0]
         notes = "".join(f" ({host.tool_input_notes[tool]})" for tool in sorted(tools) if tool in host.tool_input_notes)
-        yield script.finding("script/tool-field-not-sent", _site(script.text, offset, field), script.handlers,
-                             field=field, host=host.title, tools=named, sent=", ".join(sorted(sent)), notes=notes)
+        yield code.report("script/tool-field-not-sent", _site(code.text, offset, field), field=field,
+                          host=host.title, tools=named, sent=", ".join(sorted(sent)), notes=notes)
     elif others:
         offset, field, other, own = others[0]
-        yield script.finding("script/tool-field-not-sent", _site(script.text, offset, field), script.handlers,
-                             "other-host" if own else "other-host-only", field=field, host=host.title,
-                             other=other.title, own=own, tools=named, sent=", ".join(sorted(sent)))
+        yield code.report("script/tool-field-not-sent", _site(code.text, offset, field),
+                          "other-host" if own else "other-host-only", field=field, host=host.title,
+                          other=other.title, own=own, tools=named, sent=", ".join(sorted(sent)))
 
 
 def _sender(field: str, host: Host) -> Host | None:
