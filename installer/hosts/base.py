@@ -300,6 +300,8 @@ class Host(ABC):
     # the fields of tool_input its hooks get from each of its tools, by the name they see it by (measured);
     # a tool not listed: not known
     tool_inputs: ClassVar[dict[str, frozenset[str]]] = {}
+    # what a field of a tool's input holds, where its name does not say it: tool -> a note for a hint
+    tool_input_notes: ClassVar[dict[str, str]] = {}
     # answers an event rejects, so that the hook counts as failed and the call runs (it fails open):
     # event -> {(field, value): what the host says}
     rejected_answers: ClassVar[dict[str, dict[tuple[str, str], str]]] = {}
