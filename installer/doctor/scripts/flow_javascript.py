@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Callable, NamedTuple
 
 from ...patterns import lazy
-from . import arguments, delivery, runtimes
+from . import arguments, delivery_javascript, runtimes
 from .flow import (
     ANSWER_OBJECT,
     DEBUG_FLAG,
@@ -41,9 +41,9 @@ from .flow import (
 def javascript_flow(text: str, code: str, at: Offsets, common: Common, path: Path | None) -> Flow:
     """The flow of a JavaScript or TypeScript script (`common`: what every language's reader finds in its code)."""
     flow = _javascript(code, at, common)
-    flow.lost_blocks = delivery.javascript(code, at, _close, _balanced) + tuple(
+    flow.lost_blocks = delivery_javascript.javascript(code, at, _close, _balanced) + tuple(
         runtimes.js_lost_statuses(code, at, _close, _balanced))
-    flow.early_exit = delivery.javascript_early_exit(code, at, _close)
+    flow.early_exit = delivery_javascript.javascript_early_exit(code, at, _close)
     flow.argv_regions = arguments.javascript(code, _close, _balanced)
     if path is not None and path.suffix:
         from .plugins import syntax_error  # tree-sitter (about 20 ms with a grammar): only for a JavaScript file
@@ -192,7 +192,7 @@ def _js_caught_where_called(code: str, function: str, blocks: Callable[[int], tu
         known[function] = False  # (a function that calls itself: its own calls decide nothing)
         caught = False
         for call in re.finditer(rf"(?<![\w$.]){re.escape(function)}\s*\(", code):
-            if delivery.JS_DEFINED_HERE.search(code[max(0, call.start() - 20):call.start()]):
+            if delivery_javascript.JS_DEFINED_HERE.search(code[max(0, call.start() - 20):call.start()]):
                 continue
             arguments = _balanced(code, call.end())
             if tries.inside(call.start(), call.end()) or JS_CAUGHT_AFTER.match(code, call.end() + len(arguments)) or \

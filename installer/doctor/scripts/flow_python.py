@@ -9,7 +9,7 @@ import weakref
 from typing import Any, Collection, Iterator
 
 from ...patterns import lazy
-from . import arguments, delivery, runtimes
+from . import arguments, delivery, delivery_python, runtimes
 from .flow import (
     ANSWER_KEYS,
     DEBUG_FLAG,
@@ -42,7 +42,7 @@ def python_flow(text: str, common: Common) -> Flow:
     except (ValueError, RecursionError, MemoryError):
         return Flow(**common)
     flow = _python(tree, text, common)
-    flow.lost_blocks = delivery.python(tree, _nodes(tree))
+    flow.lost_blocks = delivery_python.python(tree, _nodes(tree))
     flow.argv_regions = arguments.python(tree)
     return flow
 
