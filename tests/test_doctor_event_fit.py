@@ -206,3 +206,22 @@ def test_an_mcp_matcher_spelling_the_servers_dash_as_an_underscore_never_fires(h
     config = _hook(project, "lint.sh", LINT, "PreToolUse", matcher)
     got = found(run(None, project=project), "matcher/case-mismatch")
     assert [(f.line, "'-'" in f.message) for f in got] == ([(_line(config, '"matcher"'), True)] if flagged else [])
+
+
+def test_a_script_rewritten_between_runs_is_read_again_with_its_new_text(tmp_path):
+    """One reader for a script's text, kept while its size and mtime stay (as its facts are): a
+    guard that becomes a linter is no longer read as the guard it was."""
+    import os
+
+    from hookwright.doctor import disk
+    from hookwright.doctor.scripts import intent
+
+    script = tmp_path / "hook.py"
+    script.write_text(PROTECT)
+    disk.fresh()
+    assert intent.guard_after_the_fact(intent.text_of(script), script)
+    script.write_text(LINT)
+    os.utime(script, ns=(1, 1))
+    disk.fresh()
+    assert intent.text_of(script) == LINT
+    assert not intent.guard_after_the_fact(intent.text_of(script), script)

@@ -302,11 +302,16 @@ class Host(ABC):
     hook_tool_names: ClassVar[frozenset[str]] = frozenset()
     tool_events: ClassVar[frozenset[str]] = frozenset()
     exact_name_matcher: ClassVar[str] = ""
+    # its tools' names for Claude Code's tools (opencode's `bash`, Cursor's `Shell`: Bash), where a
+    # config or a script written for it may name one to Claude Code
+    claude_tool_names: ClassVar[dict[str, str]] = {}
     # the fields of a tool's input its hooks get by another name than the model gives it: model's -> hooks'
     tool_input_renames: ClassVar[dict[str, str]] = {}
     # the fields of tool_input its hooks get from each of its tools, by the name they see it by (measured);
     # a tool not listed: not known
     tool_inputs: ClassVar[dict[str, frozenset[str]]] = {}
+    # what a field of a tool's input holds, where its name does not say it: tool -> a note for a hint
+    tool_input_notes: ClassVar[dict[str, str]] = {}
     # answers an event rejects, so that the hook counts as failed and the call runs (it fails open):
     # event -> {(field, value): what the host says}
     rejected_answers: ClassVar[dict[str, dict[tuple[str, str], str]]] = {}
@@ -681,6 +686,8 @@ class Host(ABC):
         if not isinstance(handler, dict):
             return None
         command = str(handler.get("command", ""))
+        if "hookwright" not in command:  # (in every match of either pattern: most commands compile neither)
+            return None
         match = self._owned.match(command)
         if match:
             return match["pack"], match["script"]

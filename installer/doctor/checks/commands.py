@@ -32,14 +32,15 @@ from .reach import plugins_own, shared_script_places
 
 # `${NAME:-...}` falls back to something else and is left alone
 LEGACY_INPUT = lazy(rf"\$\{{?({LEGACY_INPUT_VARIABLE}|{GENERIC_INPUT_VARIABLE})(?![A-Za-z0-9_]|\}}?:?-)",
-                    needs=("CLAUDE_", "TOOL_", "FILE_PATH", "STDIN", "ARGUMENTS"))
+                    needs=("CLAUDE_TOOL", "CLAUDE_HOOK", "CLAUDE_FILE", "CLAUDE_BASH", "CLAUDE_NOTIFICATION",
+                           "CLAUDE_EXIT", "TOOL_", "FILE_PATH", "STDIN", "ARGUMENTS"))
 # the shell's positional parameters: Claude Code's `sh -c` gives a hook no arguments
 POSITIONAL = lazy(r"\$(?:\{[1-9]\}|[1-9@*])", needs=("$",))
 # words a command can start with before the program it runs: a test, a loop, a cd
 LEADING_WORDS = frozenset({"if", "while", "until", "for", "case", "[", "[[", "test", "cd", "!", "{", "("})
 # set for plugin hooks only; `${CLAUDE_PLUGIN_ROOT:-fallback}` copes with that
 PLUGIN_VARIABLE = lazy(r"\$\{?(CLAUDE_PLUGIN_(?:ROOT|DATA))(?![A-Za-z0-9_]|:?[-=])", needs=("CLAUDE_PLUGIN_",))
-USER_CONFIG = lazy(r"\$\{user_config\.([^}]*)\}")  # a plugin's user option (docs/hosts/claude-code.md#handler-fields)
+USER_CONFIG = lazy(r"\$\{user_config\.([^}]*)\}", needs=("${user_config.",))  # a plugin's user option (docs/hosts/claude-code.md#handler-fields)
 RELATIVE_IN_PROJECT = ("the project root while the session is there, but not once it works in a subdirectory or a "
                       "worktree")
 SHARED_SCOPES = ("project", "plugin", "managed", "given")

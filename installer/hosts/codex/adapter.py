@@ -176,6 +176,8 @@ class Codex(MatcherGroups):
     # freeform tool whose input is the patch, and its hooks (which `Write` and `Edit` also select)
     # get it as tool_input.command, no file_path (#tool-names, measured on 0.171.0)
     tool_inputs = {SHELL_TOOL: frozenset({"command"}), "apply_patch": frozenset({"command"})}
+    tool_input_notes = {"apply_patch": "an edit's patch text: the paths are its `*** Add File:`, `*** Update File:` "
+                                       "and `*** Delete File:` lines"}
     tool_events = frozenset({"PreToolUse", "PostToolUse", "PermissionRequest"})
     exact_name_matcher = r"[A-Za-z0-9_|]*"  # a list of exact names; anything else is a regex (#matchers)
     # (#output-protocol, #asking-the-user: measured on 0.171.0)

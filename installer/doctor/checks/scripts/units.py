@@ -76,13 +76,7 @@ class Script:
     @cached_property
     def text(self) -> str:
         """Its text, as doctor reads a script (bounded); "" where it cannot be read now."""
-        from .... import safe_read
-        from ....errors import HookwrightError
-
-        try:
-            return safe_read.read(self.facts.path, safe_read.SCRIPT).decode("utf-8", "replace")
-        except (OSError, HookwrightError):
-            return ""
+        return script_intent.text_of(self.facts.path)
 
     @cached_property
     def claude(self) -> list[Handler]:
