@@ -19,7 +19,8 @@ Claude Code, one session (Bash `true`, Write of a relative `src/generated/a.txt`
 Codex, one session (three shell calls):
 - a deny without permissionDecisionReason fails the hook and the call runs; with it, it is
   blocked (script/answer-incomplete);
-- a hook edited after its hash was trusted is skipped (host/hook-untrusted, at the stale hash);
+- a hook edited after its hash was trusted is skipped (host/hook-not-yet-trusted, at the stale hash:
+  the interactive codex asks "Hooks need review", codex exec skips it);
 - a guard comparing tool_name with the model's `exec_command` never refuses: its hooks see `Bash`
   (script/tool-name-renamed); its twins compare with `Bash` and do.
 """
@@ -135,7 +136,7 @@ def test_codex_fails_a_deny_without_its_reason_and_skips_a_hook_trusted_before_a
     assert ran.returncode == 0, ran.stderr
     assert sorted(p.name for p in project.iterdir() if p.name in answers) == ["bare", "edited", "renamed"]
 
-    flagged = doctor_flags(home, project, {"script/answer-incomplete", "host/hook-untrusted", "script/tool-name-renamed"})
+    flagged = doctor_flags(home, project, {"script/answer-incomplete", "host/hook-not-yet-trusted", "script/tool-name-renamed"})
     stale_key = trust.trust_key(str(source), "PreToolUse", 0, 2)
     assert flagged == {(str(scripts["bare"]), line_of(scripts["bare"], "permissionDecision")),
                        (str(config), line_of(config, stale_key) + 1),
