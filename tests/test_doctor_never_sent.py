@@ -117,7 +117,8 @@ def test_a_stale_codex_trust_is_reported_at_its_hash(home, project, monkeypatch)
     key = f"{project / '.codex' / 'hooks.json'}:pre_tool_use:0:0"
     config = write(home, {".codex/config.toml": f'[projects."{project}"]\ntrust_level = "trusted"\n\n'
                                                 f'[hooks.state."{key}"]\ntrusted_hash = "sha256:{"0" * 64}"\n'})[0]
-    (hit,) = found(run(None, project=project), "host/hook-untrusted")
+    # (edited since it was trusted: the interactive codex asks "Hooks need review", codex exec skips it)
+    (hit,) = found(run(None, project=project), "host/hook-not-yet-trusted")
     assert (hit.path, hit.line) == (str(config), 5) and hit.related[0]["path"].endswith("hooks.json")
 
 
