@@ -216,74 +216,183 @@ SCRIPT_NAME = lazy(r"""[\w.@+-]*\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl)\b""",
                    needs=(".py", ".sh", ".bash", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl"))
 
 
-def _child_script(call: ast.Call) -> str:
+def _child_script(call: ast.Call, loops: dict[str, tuple[str, ...]] | None = None) -> str:
     """The script file a child process runs, as its arguments spell it (the last literal with a
     script's suffix: "guard.py" of os.path.join(HERE, "guard.py")); "" where none does."""
-    found = ""
+    return next(iter(_child_scripts(call, loops or {})), "")
+
+
+def _child_scripts(call: ast.Call, loops: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The script files a child process may run: the last literal of its arguments with a
+    script's suffix, or else the scripts a loop variable among them takes in turn
+    (`for name in ("no_rm.py", "fmt.py"): run([..., HERE / name])`)."""
+    found, named = "", []
     for node in [*call.args, *(k.value for k in call.keywords if k.arg == "args")]:
         for inner in ast.walk(node):
             if isinstance(inner, ast.Constant) and isinstance(inner.value, str):
                 found = _js_child(inner.value) or found
-    return found
+            elif isinstance(inner, ast.Name) and inner.id in loops:
+                named.extend(loops[inner.id])
+    return (found,) if found else tuple(dict.fromkeys(named))
+
+
+def _loop_scripts(nodes: list[ast.AST]) -> dict[str, tuple[str, ...]]:
+    """The loop variables that take script names in turn: `for g in ("a.py", "b.py")`, or over a
+    name bound to such a list (GUARDS = [HERE / "a.py", ...]), comprehensions included."""
+    bound: dict[str, ast.AST] = {}
+    for node in nodes:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            bound[node.targets[0].id] = node.value
+    out: dict[str, tuple[str, ...]] = {}
+    for node in nodes:
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) and isinstance(node.target, ast.Name):
+            items = bound.get(node.iter.id) if isinstance(node.iter, ast.Name) else node.iter
+            if isinstance(items, (ast.Tuple, ast.List, ast.Set)):
+                names = [_js_child(" ".join(c.value for c in ast.walk(e) if isinstance(c, ast.Constant)
+                                            and isinstance(c.value, str))) for e in items.elts]
+                if names and all(names):
+                    out[node.target.id] = tuple(names)
+    return out
 
 
 def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost]:
     """subprocess/os.system calls of a child script whose status the script drops or garbles."""
     yield from _asyncio_children(nodes)
-    runs = [node for node in nodes if isinstance(node, ast.Call) and _name(node.func) in PY_RUNS
-            and (_child_script(node) or _name(node.func).endswith("system"))]
+    loops = _loop_scripts(nodes)
+    runs = [(node, _child_scripts(node, loops)) for node in nodes if isinstance(node, ast.Call)
+            and _name(node.func) in PY_RUNS]
+    runs = [(node, children) for node, children in runs if children or _name(node.func).endswith("system")]
     if not runs:
         return
     parents: dict[int, ast.AST] = {}
     for node in nodes:
         for inner in ast.iter_child_nodes(node):
             parents[id(inner)] = node
-    for node in runs:
-        name, child = _name(node.func), _child_script(node)
-        parent = parents.get(id(node))
-        checked = any(k.arg == "check" and not (isinstance(k.value, ast.Constant) and not k.value.value)
-                      for k in node.keywords)
-        if isinstance(parent, ast.Call) and _name(parent.func) in PY_EXITS | {"SystemExit"}:
-            if name.endswith("system"):
-                yield Lost(parent.lineno, parent.col_offset + 1, f"{_name(parent.func)}(os.system(...)) exits with "
-                           "the child's wait status (exit 2 is 512, which the exit turns into 0)", "0")
+    for node, children in runs:
+        for child in children or ("",):
+            yield from _run_lost(node, child, parents, nodes, len(children))
+
+
+def _run_lost(node: ast.Call, child: str, parents: dict[int, ast.AST], nodes: list[ast.AST],
+              count: int) -> Iterator[Lost]:
+    """Where one run of a child script (`count`: of how many it may be, in a loop) loses its status."""
+    name = _name(node.func)
+    parent = parents.get(id(node))
+    checked = any(k.arg == "check" and not (isinstance(k.value, ast.Constant) and not k.value.value)
+                  for k in node.keywords)
+    if isinstance(parent, ast.Call) and _name(parent.func) in PY_EXITS | {"SystemExit"}:
+        if name.endswith("system"):
+            yield Lost(parent.lineno, parent.col_offset + 1, f"{_name(parent.func)}(os.system(...)) exits with "
+                       "the child's wait status (exit 2 is 512, which the exit turns into 0)", "0")
+        return
+    target = parent.targets[0].id if isinstance(parent, ast.Assign) and len(parent.targets) == 1 \
+        and isinstance(parent.targets[0], ast.Name) else None
+    if target is not None and name.endswith("system") and _status_use(nodes, target, parent) == "wait-status":
+        # (whatever the child: any failure's wait status exits 0)
+        yield Lost(node.lineno, node.col_offset + 1, f"{target} = os.system(...) is the child's wait status "
+                   f"(exit 2 is 512), and sys.exit({target}) turns it into 0", "0")
+        return
+    checked = checked or name in PY_CHECKED
+    if checked and child:  # CalledProcessError: uncaught, python exits 1; caught, the handler decides
+        handler = _handler_around(node, parents)
+        if handler is None and not _in_try(node, parents):
+            yield Lost(node.lineno, node.col_offset + 1, f"{name}(...) raises CalledProcessError when the child "
+                       "exits non-zero, and uncaught, python exits 1 (not the child's 2)", "1", child)
+        elif handler is not None and not _passes_status_on(handler):
+            yield Lost(handler.lineno, handler.col_offset + 1, f"this handler takes the CalledProcessError "
+                       f"{name}(...) raises for the child's exit 2 and does not pass its returncode on",
+                       _handler_status(handler.body), child)
+        return
+    if _in_try(node, parents) or not child:
+        return
+    if isinstance(parent, ast.Expr):
+        yield Lost(node.lineno, node.col_offset + 1, f"{name}(...) runs the child script and drops its exit status",
+                   "0", child)
+        return
+    read_inline = isinstance(parent, ast.Attribute) and parent.attr == "returncode"
+    if target is None and not read_inline:
+        return
+    use = "read" if target is None else _status_use(nodes, target, parent)
+    if use == "none":
+        yield Lost(node.lineno, node.col_offset + 1,
+                   f"{name}(...) runs the child script, and its exit status ({target}) is never passed on", "0", child)
+        return
+    if use != "read":
+        return
+    overwrite = _overwritten_in_loop(node, target, parents, nodes) if target is not None and count > 1 else None
+    if overwrite is not None:  # each pass of the loop sets the status anew: the next child's 0 replaces a 2
+        yield Lost(overwrite.lineno, overwrite.col_offset + 1, f"each pass of the loop sets "
+                   f"{_name(overwrite.targets[0])} to the latest child's status, so a 2 from one child is "
+                   "replaced by the next one's 0", "0", child)
+        return
+    if target is not None and _exit_of(nodes, target):
+        return
+    own = _own_exits(nodes)  # every way out has a status of its own: the child's 2 is never one of them
+    if own is not None:
+        failing = next(((at, said) for at, said in own if said != "0"), None)
+        if failing is not None:
+            at, status = failing
+            yield Lost(at.lineno, at.col_offset + 1, f"this exit replaces the child's status "
+                       f"({target or name + '(...).returncode'}, 2 when it refuses) with its own", status, child)
+        else:
+            yield Lost(node.lineno, node.col_offset + 1, f"{name}(...) runs the child script, and no exit of the "
+                       "script passes its status on", "0", child)
+
+
+def _overwritten_in_loop(run: ast.Call, var: str, parents: dict[int, ast.AST], nodes: list[ast.AST]) -> ast.Assign | None:
+    """In the loop that runs the child, the plain assignment (not in an if) that stores its status in
+    the name the script exits with (`code = proc.returncode`, or `rc = subprocess.call(...)`
+    itself), where nothing in the loop stops at a non-zero status (`if rc: sys.exit(rc)`, `break`)."""
+    loop, inner = parents.get(id(run)), run
+    while loop is not None and not isinstance(loop, (ast.For, ast.AsyncFor, ast.FunctionDef, ast.AsyncFunctionDef)):
+        inner, loop = loop, parents.get(id(loop))
+    if not isinstance(loop, (ast.For, ast.AsyncFor)):
+        return None
+    if any(isinstance(n, (ast.Break, ast.Return)) or (isinstance(n, ast.Call) and _name(n.func) in PY_EXITS)
+           for stmt in loop.body for n in ast.walk(stmt)):
+        return None
+    for stmt in loop.body:
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
             continue
-        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name) \
-                and name.endswith("system") and _status_use(nodes, parent.targets[0].id, parent) == "wait-status":
-            var = parent.targets[0].id  # (whatever the child: any failure's wait status exits 0)
-            yield Lost(node.lineno, node.col_offset + 1, f"{var} = os.system(...) is the child's wait status "
-                       f"(exit 2 is 512), and sys.exit({var}) turns it into 0", "0")
-            continue
-        checked = checked or name in PY_CHECKED
-        if checked and child:  # CalledProcessError: uncaught, python exits 1; caught, the handler decides
-            handler = _handler_around(node, parents)
-            if handler is None and not _in_try(node, parents):
-                yield Lost(node.lineno, node.col_offset + 1, f"{name}(...) raises CalledProcessError when the child "
-                           "exits non-zero, and uncaught, python exits 1 (not the child's 2)", "1", child)
-            elif handler is not None and not _passes_status_on(handler):
-                yield Lost(handler.lineno, handler.col_offset + 1, f"this handler takes the CalledProcessError "
-                           f"{name}(...) raises for the child's exit 2 and does not pass its returncode on",
-                           _handler_status(handler.body), child)
-            continue
-        if _in_try(node, parents) or not child:
-            continue
-        if isinstance(parent, ast.Expr):
-            yield Lost(node.lineno, node.col_offset + 1, f"{name}(...) runs the child script and drops its exit status",
-                       "0", child)
-            continue
-        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
-            var = parent.targets[0].id
-            use = _status_use(nodes, var, parent)
-            if use == "none":
-                yield Lost(node.lineno, node.col_offset + 1,
-                           f"{name}(...) runs the child script, and its exit status ({var}) is never passed on", "0", child)
-            elif use == "read" and not _exit_of(nodes, var):
-                mapped = _exit_on_test_of(nodes, var)  # if rc != 0: sys.exit(1): every failure made one status
-                if mapped is not None:
-                    status = _status(mapped.args[0], {})
-                    yield Lost(mapped.lineno, mapped.col_offset + 1, f"this exit replaces the child's status ({var}, "
-                               "2 when it refuses) with its own", str(int(status) if isinstance(status, int) else 1),
-                               child)
+        names = {n.id for n in ast.walk(stmt.value) if isinstance(n, ast.Name)}
+        status = stmt.value is run or (var in names and any(isinstance(n, ast.Attribute) and n.attr == "returncode"
+                                                            for n in ast.walk(stmt.value)))
+        store = stmt.targets[0].id
+        if status and store not in names and _exit_of(nodes, store) and (store != var or stmt.value is run):
+            return stmt
+    return None
+
+
+def _literal_statuses(node: ast.AST | None) -> str:
+    """The statuses an exit's argument can be when each is a literal ("1", "0 or 1"); "" otherwise."""
+    if node is None or (isinstance(node, ast.Constant) and node.value is None):
+        return "0"
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return str(node.value)
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return "1"  # (sys.exit("message"))
+    if isinstance(node, ast.IfExp):
+        body, orelse = _literal_statuses(node.body), _literal_statuses(node.orelse)
+        return " or ".join(sorted({*body.split(" or "), *orelse.split(" or ")})) if body and orelse else ""
+    return ""
+
+
+def _own_exits(nodes: list[ast.AST]) -> list[tuple[ast.AST, str]] | None:
+    """Every exit of the script (sys.exit, SystemExit, the return of a main() whose value is the
+    status) with the statuses it spells, where each is a literal other than 2; None where one is not."""
+    defined = {n.name for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    through = {_name(n.args[0].func) for n in nodes if isinstance(n, ast.Call) and _name(n.func) in PY_EXITS
+               and n.args and isinstance(n.args[0], ast.Call)} & defined
+    statuses: list[tuple[ast.AST, ast.AST | None]] = [
+        (n, n.args[0] if n.args else None) for n in nodes if isinstance(n, ast.Call)
+        and _name(n.func) in PY_EXITS | {"SystemExit", "os._exit"}]
+    statuses += [(n, n.value) for fn in nodes if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and fn.name in through for n in ast.walk(fn) if isinstance(n, ast.Return)]
+    spelled = [(n, _literal_statuses(arg)) for n, arg in statuses
+               if not (isinstance(arg, ast.Call) and _name(arg.func) in through)]
+    if any(not said or "2" in said.split(" or ") for _, said in spelled):
+        return None
+    return sorted(spelled, key=lambda item: (item[0].lineno, item[0].col_offset))
 
 
 ASYNCIO_RUNS = frozenset({"asyncio.create_subprocess_exec", "asyncio.create_subprocess_shell",
@@ -348,17 +457,6 @@ def _exit_of(nodes: list[ast.AST], var: str) -> bool:
                and any(isinstance(n, ast.Name) and n.id == var for n in ast.walk(node.args[0])) for node in nodes)
 
 
-def _exit_on_test_of(nodes: list[ast.AST], var: str) -> ast.Call | None:
-    """The exit with a constant status other than 2 in the body of an `if` that tests the variable."""
-    for node in nodes:
-        if isinstance(node, ast.If) and any(isinstance(n, ast.Name) and n.id == var for n in ast.walk(node.test)):
-            for inner in (n for stmt in node.body for n in ast.walk(stmt)):
-                if isinstance(inner, ast.Call) and _name(inner.func) in PY_EXITS and inner.args \
-                        and isinstance(_status(inner.args[0], {}), int) and _status(inner.args[0], {}) not in (0, 2):
-                    return inner
-    return None
-
-
 def _in_try(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
     at = parents.get(id(node))
     while at is not None:
@@ -376,9 +474,12 @@ def _status_use(nodes: list[ast.AST], var: str, assign: ast.AST) -> str:
     reads = [n for n in nodes if isinstance(n, ast.Name) and n.id == var and isinstance(n.ctx, ast.Load)]
     if not reads:
         return "none"
+    # (the variable, or a name it is copied to as it is: `status = rc`)
+    held = {var} | {n.targets[0].id for n in nodes if isinstance(n, ast.Assign) and len(n.targets) == 1
+                    and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Name) and n.value.id == var}
     for node in nodes:
         if isinstance(node, ast.Call) and _name(node.func) in PY_EXITS | {"SystemExit"} and node.args \
-                and isinstance(node.args[0], ast.Name) and node.args[0].id == var:
+                and isinstance(node.args[0], ast.Name) and node.args[0].id in held:
             return "wait-status"
     for node in nodes:
         if isinstance(node, ast.Call) and _name(node.func) in ("print", "logging.info", "logging.debug", "log") \
@@ -410,11 +511,14 @@ JS_EXIT_ZERO = lazy(r"""process\.exitCode\s*=\s*0\b|process\.exit\s*\(\s*0\s*\)"
 def javascript(code: str, place: Callable[[int], tuple[int, int]],
                close: Callable[[str, int], int], balanced: Callable[[str, int], str]) -> tuple[Lost, ...]:
     """The places of a JavaScript script where its block by exit 2 is lost; `close` finds a
-    brace's closing one, `balanced` a call's arguments (flow.py's readers)."""
+    brace's closing one, `balanced` a call's arguments (flow.py's readers). A child named by a
+    loop variable (`for (const g of ["no_rm.py", "fmt.py"])`) is each script the loop runs."""
     found: list[Lost] = []
+    loops = _js_loop_scripts(code)
+    own = _js_own_exits(code)
     tries = [(m.end() - 1, close(code, m.end() - 1)) for m in JS_TRY_CATCH.finditer(code)]
     for match in JS_EXEC_SYNC.finditer(code):
-        child = _js_child(balanced(code, match.end()))
+        children = _js_children(balanced(code, match.end()), loops)
         around = [(start, end) for start, end in tries if start < match.start() < end]
         caught = JS_CATCH.match(code, around[-1][1] + 1) if around else None
         if caught is not None:  # a catch that exits with a status of its own (not the child's 2), whatever the child
@@ -423,15 +527,15 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
             if other is not None:
                 line, column = place(body_start + other.start())
                 status = other.group("status") or other.group("code")
-                found.append(Lost(line, column, f"this catch exits {status} when the child {match.group('fn')} "
-                                  "runs fails, exit 2 included", status, child))
+                found.extend(Lost(line, column, f"this catch exits {status} when the child {match.group('fn')} "
+                                  "runs fails, exit 2 included", status, child) for child in children or ("",))
                 continue
-        if not child:
+        if not children:
             continue
         if not around:
             line, column = place(match.start())
-            found.append(Lost(line, column, f"{match.group('fn')} throws when the child exits non-zero, and "
-                              "uncaught, node exits 1 (not the child's 2)", "1", child))
+            found.extend(Lost(line, column, f"{match.group('fn')} throws when the child exits non-zero, and "
+                              "uncaught, node exits 1 (not the child's 2)", "1", child) for child in children)
             continue
         start, end = around[-1]
         catch = JS_CATCH.match(code, end + 1)
@@ -440,19 +544,37 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
         body = code[catch.end():close(code, catch.end() - 1)]
         if not JS_PASSES_ON.search(body):
             line, column = place(catch.start() + len(catch.group(0)) - len(catch.group(0).lstrip()))
-            found.append(Lost(line, column, f"this catch takes the error {match.group('fn')} throws for the child's "
-                              "exit 2 and does not pass the status on", "0", child))
+            status = " or ".join(sorted({s for _, said in own or () for s in said.split(" or ")} - {"0"})) or "0"
+            found.extend(Lost(line, column, f"this catch takes the error {match.group('fn')} throws for the child's "
+                              "exit 2 and does not pass the status on", status, child) for child in children)
     for match in JS_SPAWN_SYNC.finditer(code):
-        child = _js_child(balanced(code, match.end()))
-        if not child:
+        children = _js_children(balanced(code, match.end()), loops)
+        if not children:
             continue
         var = match.group("var")
         after = code[match.end():]
-        if var is None and not JS_STATUS_AFTER.match(after) or (
-                var is not None and not re.search(rf"(?<![\w$]){re.escape(var)}\s*(?:\?\.|\.)\s*(?:status|signal)\b",
-                                                  after)):
+        read = re.compile(rf"(?<![\w$]){re.escape(var)}\s*(?:\?\.|\.)\s*(?:status|signal|exitCode|success)\b") \
+            if var is not None else None
+        if var is None and not JS_STATUS_AFTER.match(after) or (read is not None and not read.search(after)):
             line, column = place(match.start())
-            found.append(Lost(line, column, "spawnSync runs the child script, and its status is never read", "0", child))
+            found.extend(Lost(line, column, "spawnSync runs the child script, and its status is never read", "0", child)
+                         for child in children)
+            continue
+        if var is None:
+            continue
+        last = _js_overwritten(code, match.start(), var, close) if len(children) > 1 else None
+        if last is not None:
+            line, column = place(last[0])
+            found.extend(Lost(line, column, f"each pass of the loop sets {last[1]} to the latest child's status, so "
+                              "a 2 from one child is replaced by the next one's 0", "0", child) for child in children)
+        elif own is not None:  # its status is read, and every exit of the script has a status of its own
+            failing = next(((at, said) for at, said in own if said != "0"), None)
+            line, column = place(failing[0] if failing is not None else match.start())
+            how = f"this exit replaces the child's status ({var}.status, 2 when it refuses) with its own" \
+                if failing is not None else "spawnSync runs the child script, and no exit of the script passes its " \
+                                            "status on"
+            found.extend(Lost(line, column, how, failing[1] if failing is not None else "0", child)
+                         for child in children)
     first = JS_EXIT_CODE_2.search(code)
     if first is not None:
         later = next((m for m in JS_EXIT_ZERO.finditer(code, first.end()) if _depth(code, m.start(), close) == 0), None)
@@ -461,6 +583,87 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
             found.append(Lost(line, column, "this sets the exit status to 0 after process.exitCode = 2 "
                               f"(line {place(first.start())[0]})", "0"))
     return tuple(sorted(set(found)))
+
+
+JS_ARRAY = lazy(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[\w<>\[\]]+\s*)?=\s*\[(?P<items>[^\[\]]*)\]""")
+JS_FOR_OF = lazy(r"""\bfor\s*\(\s*(?:const|let|var)\s+(?P<var>[A-Za-z_$][\w$]*)\s+of\s+(?:(?P<name>[A-Za-z_$][\w$]*)\s*\)|"""
+                 r"""\[(?P<items>[^\[\]]*)\])|(?:(?P<name2>[A-Za-z_$][\w$]*)|\[(?P<items2>[^\[\]]*)\])\s*\.\s*"""
+                 r"""(?:forEach|map|some|every)\s*\(\s*(?:async\s*)?(?:function\s*)?\(?\s*(?P<var2>[A-Za-z_$][\w$]*)""")
+JS_NAME_IN = lazy(r"""(?<![\w$.'"`/])[A-Za-z_$][\w$]*""")
+
+
+def _js_loop_scripts(code: str) -> dict[str, tuple[str, ...]]:
+    """The loop variables that take script names in turn: `for (const g of ["a.py", "b.py"])`,
+    over an array bound to a name, or `GUARDS.forEach((g) => ...)`."""
+    arrays = {m.group("name"): m.group("items") for m in JS_ARRAY.finditer(code)}
+    out: dict[str, tuple[str, ...]] = {}
+    for match in JS_FOR_OF.finditer(code):
+        name = match.group("name") or match.group("name2")
+        items = match.group("items") or match.group("items2") or arrays.get(name or "", "")
+        names = SCRIPT_NAME.findall(items)
+        if names:
+            out[match.group("var") or match.group("var2")] = tuple(dict.fromkeys(names))
+    return out
+
+
+def _js_children(arguments: str, loops: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The script files a child process may run: the one its arguments spell, or else those a loop
+    variable among them takes in turn."""
+    child = _js_child(arguments)
+    if child:
+        return (child,)
+    return tuple(dict.fromkeys(n for word in JS_NAME_IN.findall(arguments) for n in loops.get(word, ())))
+
+
+JS_EXIT_ARGUMENT = lazy(r"""(?<![\w$.])process\.exit\s*\(\s*(?P<arg>[^()]*?)\s*\)|"""
+                        r"""(?<![\w$.])process\.exitCode\s*=\s*(?P<set>[^;\n]+)""", needs=("process.exit",))
+JS_LITERAL_STATUS = lazy(r"""^(?P<one>\d+)?$|^[^?]+\?\s*(?P<yes>\d+)\s*:\s*(?P<no>\d+)$""")
+
+
+def _js_own_exits(code: str) -> list[tuple[int, str]] | None:
+    """Every process.exit / process.exitCode of the script with the statuses it spells (`failed ?
+    1 : 0`: "0 or 1"), where each is a literal other than 2; None where one is not."""
+    out = []
+    for match in JS_EXIT_ARGUMENT.finditer(code):
+        literal = JS_LITERAL_STATUS.match((match.group("arg") if match.group("arg") is not None
+                                           else match.group("set")).strip().rstrip(";").strip())
+        if literal is None:
+            return None
+        said = {str(int(s)) for s in literal.group("one", "yes", "no") if s is not None} or {"0"}
+        if "2" in said:
+            return None
+        out.append((match.start(), " or ".join(sorted(said))))
+    return out
+
+
+JS_DECLARED_BEFORE = lazy(r"""(?:\b(?:const|let|var)|\bif\s*\([^\n]*|\?|&&|\|\|)\s*$""")
+
+
+def _js_overwritten(code: str, run: int, var: str, close: Callable[[str, int], int]) -> tuple[int, str] | None:
+    """In the loop body that runs the child, the plain assignment at the body's own level that
+    stores its status (`status = r.status`) in a name the script exits with, where nothing in the
+    loop stops at a non-zero status: (where, the name)."""
+    loop = next((m for m in reversed(list(JS_LOOP_START.finditer(code, 0, run)))
+                 if close(code, m.end() - 1) > run), None)
+    if loop is None:
+        return None
+    body = code[loop.end():close(code, loop.end() - 1)]
+    if JS_STOPS.search(body):
+        return None
+    level = _depth(code, run, close)
+    for match in re.finditer(rf"(?<![\w$.])(?P<name>[A-Za-z_$][\w$]*)\s*=\s*{re.escape(var)}\s*\??\.\s*"
+                             rf"(?:status|exitCode)\s*(?:;|\n|\}})", body):
+        at, name = loop.end() + match.start(), match.group("name")
+        line_start = code.rfind("\n", 0, at) + 1
+        if JS_DECLARED_BEFORE.search(code[line_start:at]) or _depth(code, at, close) != level or name == var:
+            continue
+        if re.search(rf"process\.exit(?:\s*\(\s*|Code\s*=\s*){re.escape(name)}\b", code[close(code, loop.end() - 1):]):
+            return at, name
+    return None
+
+
+JS_LOOP_START = lazy(r"""\bfor\s*\([^{}]*\)\s*\{|\.\s*forEach\s*\([^{}]*\{""", needs=("for",))
+JS_STOPS = lazy(r"""\bbreak\b|\breturn\b|process\.exit\b|\bthrow\b""")
 
 
 # ---- JavaScript: an exit before the asynchronous work the script started has run --------------------
