@@ -8,7 +8,8 @@ One unit: a readable script file with the handlers that run it (checks/scripts/u
 - a child script's exit 2 that the script running it drops (subprocess, os.system, spawnSync,
   a shell wrapper whose own last command, `|| true` or pipe decides its status);
 - an answer written on stdout that never leaves the process (os._exit before Python's buffer is
-  flushed), or never written (a process.exit before the asynchronous work that decides has run).
+  flushed), or never written (a process.exit before the asynchronous work that decides has run);
+- the answers of several child scripts a dispatcher runs in a loop, joined on its one stdout.
 Reported only where the host would block on exit 2 (the adapter's exit_2_blocks) and the script
 gives no JSON decision on stdout, which would still get through.
 - an input field read as an object where the event sends a JSON string, or parsed where it sends
@@ -176,6 +177,24 @@ def _stdin_not_passed(script: Script) -> Iterator[Finding]:
         if readers:
             yield script.finding("delivery/stdin-not-passed", Place(place.line, place.column), script.handlers,
                                  how=place.how, child=readers[0].name)
+            return
+
+
+@RULES.rule("delivery/answers-joined")
+def _answers_joined(script: Script) -> Iterator[Finding]:
+    """A dispatcher whose loop runs several child scripts with their stdout the hook's, two of
+    which print a JSON answer: one run can put two objects on stdout, which is no answer."""
+    places: dict[tuple[int, int], list[Lost]] = {}
+    for place in script.facts.flow.lost_blocks:
+        if place.rule == "answers-joined":
+            places.setdefault((place.line, place.column), []).append(place)
+    for (line, column), children in places.items():
+        answering = [child.child for child in children
+                     if any(keys.analyse(path).flow.writes and any(w.kind == "json" for w in keys.analyse(path).flow.writes)
+                            for path in _children(script, script.handlers, child.child))]
+        if len(answering) >= 2:
+            yield script.finding("delivery/answers-joined", Place(line, column), script.handlers, how=children[0].how,
+                                 first=answering[0], second=answering[1])
             return
 
 

@@ -271,6 +271,66 @@ def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost]:
     for node, children in runs:
         for child in children or ("",):
             yield from _run_lost(node, child, parents, nodes, len(children))
+    yield from _joined_outputs(runs, parents, nodes)
+
+
+WRITES = frozenset({"print", "sys.stdout.write", "sys.stdout.buffer.write"})
+
+
+def _joined_outputs(runs: list[tuple[ast.Call, tuple[str, ...]]], parents: dict[int, ast.AST],
+                    nodes: list[ast.AST]) -> Iterator[Lost]:
+    """A loop that runs several child scripts one after another with their stdout the hook's
+    (inherited, or taken and printed, or gathered and printed after the loop) and does not stop
+    at the first: each child's answer lands on the one stdout (rule "answers-joined", one place
+    per child; the check keeps those whose children answer in JSON)."""
+    for node, children in runs:
+        if len(children) < 2:
+            continue
+        loop = parents.get(id(node))
+        while loop is not None and not isinstance(loop, (ast.For, ast.AsyncFor, ast.FunctionDef, ast.AsyncFunctionDef)):
+            loop = parents.get(id(loop))
+        if not isinstance(loop, (ast.For, ast.AsyncFor)) or any(
+                isinstance(n, (ast.Break, ast.Return)) or (isinstance(n, ast.Call) and _name(n.func) in PY_EXITS)
+                for stmt in loop.body for n in ast.walk(stmt)):
+            continue
+        how = _py_forwarded(node, parents, loop, nodes)
+        if how:
+            for child in children:
+                yield Lost(node.lineno, node.col_offset + 1, how, "", child, rule="answers-joined")
+
+
+def _py_forwarded(run: ast.Call, parents: dict[int, ast.AST], loop: ast.AST, nodes: list[ast.AST]) -> str:
+    """How a child's stdout reaches the hook's in a loop: "" where it does not."""
+    options = {k.arg: k.value for k in run.keywords}
+    taken = "stdout" in options and not (isinstance(options["stdout"], ast.Constant) and options["stdout"].value is None
+                                         or _name(options["stdout"]) == "sys.stdout")
+    taken = taken or ("capture_output" in options and not (isinstance(options["capture_output"], ast.Constant)
+                                                          and not options["capture_output"].value))
+    name = _name(run.func)
+    if not taken and not name.endswith("check_output"):
+        return "each child's stdout is the hook's own"
+    parent = parents.get(id(run))
+    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
+        return ""
+    var = parent.targets[0].id
+    gathered = {var}
+    for stmt in loop.body:  # out += r.stdout, outputs.append(r.stdout)
+        for n in ast.walk(stmt):
+            if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and _mentions(n.value, var):
+                gathered.add(n.target.id)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("append", "extend") \
+                    and any(_mentions(a, var) for a in n.args):
+                gathered.add(_name(n.func.value))
+    for n in nodes:
+        if isinstance(n, ast.Call) and _name(n.func) in WRITES and any(_mentions(a, v) for a in n.args for v in gathered) \
+                and all(_name(k.value) == "sys.stdout" for k in n.keywords if k.arg == "file"):
+            return "the loop prints each child's stdout in turn" if _mentions(n, var) else \
+                "the loop gathers each child's stdout, and the script prints them all"
+    return ""
+
+
+def _mentions(node: ast.AST, var: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == var for n in ast.walk(node))
 
 
 def _run_lost(node: ast.Call, child: str, parents: dict[int, ast.AST], nodes: list[ast.AST],
@@ -575,6 +635,7 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
                                             "status on"
             found.extend(Lost(line, column, how, failing[1] if failing is not None else "0", child)
                          for child in children)
+    found.extend(_js_joined_outputs(code, place, close, balanced, loops))
     first = JS_EXIT_CODE_2.search(code)
     if first is not None:
         later = next((m for m in JS_EXIT_ZERO.finditer(code, first.end()) if _depth(code, m.start(), close) == 0), None)
@@ -660,6 +721,48 @@ def _js_overwritten(code: str, run: int, var: str, close: Callable[[str, int], i
         if re.search(rf"process\.exit(?:\s*\(\s*|Code\s*=\s*){re.escape(name)}\b", code[close(code, loop.end() - 1):]):
             return at, name
     return None
+
+
+JS_CHILD_RUN = lazy(r"""(?<![\w$])(?:(?:const|let|var)\s+(?P<var>[A-Za-z_$][\w$]*)\s*=\s*|(?P<acc>[A-Za-z_$][\w$]*)\s*\+=\s*)?"""
+                   r"""(?:[\w$]+(?:\([^()]*\))?\.)?(?P<fn>execSync|execFileSync|spawnSync)\s*\(""", needs=("Sync",))
+# stdout given to the child as the hook's own: stdio "inherit", or [.., "inherit" | 1 | process.stdout, ..] second
+JS_INHERITS_STDOUT = lazy(r"""\bstdio\s*:\s*["'`]inherit["'`]|\bstdio\s*:\s*\[\s*[^,\]]*,\s*(?:["'`]inherit["'`]|1\b|"""
+                          r"""process\.stdout\b)|\bstdout\s*:\s*["'`]inherit["'`]""")
+JS_STDOUT_WRITE = lazy(r"""(?:process\.stdout\.write|console\.log)\s*\(""", needs=("stdout", "console"))
+
+
+def _js_joined_outputs(code: str, place: Callable[[int], tuple[int, int]], close: Callable[[str, int], int],
+                       balanced: Callable[[str, int], str], loops: dict[str, tuple[str, ...]]) -> Iterator[Lost]:
+    """A loop that runs several child scripts one after another with their stdout the hook's
+    (stdio "inherit", or each result written, or gathered and written after the loop) and does not
+    stop at the first (rule "answers-joined", one place per child)."""
+    for match in JS_CHILD_RUN.finditer(code):
+        arguments = balanced(code, match.end())
+        children = _js_children(arguments, loops)
+        if len(children) < 2:
+            continue
+        loop = next((m for m in reversed(list(JS_LOOP_START.finditer(code, 0, match.start())))
+                     if close(code, m.end() - 1) > match.start()), None)
+        if loop is None:
+            continue
+        end = close(code, loop.end() - 1)
+        body = code[loop.end():end]
+        if JS_STOPS.search(body):
+            continue
+        how = "each child's stdout is the hook's own" if JS_INHERITS_STDOUT.search(arguments) else ""
+        gathered = {v for v in match.group("var", "acc") if v}
+        for name in list(gathered):  # out += r.stdout, outputs.push(r.stdout)
+            gathered |= {m.group(1) for m in re.finditer(rf"([A-Za-z_$][\w$]*)\s*(?:\+=|\.push\s*\()[^;\n]*"
+                                                          rf"(?<![\w$.]){re.escape(name)}\b", body)}
+        for write in JS_STDOUT_WRITE.finditer(code, loop.start()) if not how and gathered else ():
+            said = balanced(code, write.end())
+            if any(re.search(rf"(?<![\w$.]){re.escape(name)}\b", said) for name in gathered):
+                how = "the loop prints each child's stdout in turn" if write.start() < end else \
+                    "the loop gathers each child's stdout, and the script prints them all"
+                break
+        if how:
+            line, column = place(match.start("fn"))
+            yield from (Lost(line, column, how, "", child, rule="answers-joined") for child in children)
 
 
 JS_LOOP_START = lazy(r"""\bfor\s*\([^{}]*\)\s*\{|\.\s*forEach\s*\([^{}]*\{""", needs=("for",))

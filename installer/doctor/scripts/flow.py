@@ -219,10 +219,12 @@ class Flow:
         # logger and the loggers it gets by getLogger)
         self.stdout_loggers: frozenset[str] = frozenset()
         self.log_calls: tuple[tuple[str, Place], ...] = ()
-        # shell: two JSON answers one run can print, the first not followed by an exit (see _second_answer)
+        # two JSON answers one run can print, the first not followed by an exit (see _second_answer)
         self.second_answer: tuple[Write, Write] | None = None
         # shell: text on stdout from a line on, on every path after it (an EXIT trap that echoes, a trace to fd 1)
         self.stdout_noise: Write | None = None
+        # shell: a lasting `exec >>log` before the JSON answer: (where, the exec, the answer)
+        self.stdout_sent_away: tuple[Place, str, Write] | None = None
         # shell: npm, yarn or make run with their stdout the hook's: (program, arguments, assignments before it, where)
         self.runner_runs: tuple[tuple[str, tuple[str, ...], dict[str, str], Place], ...] = ()
 
@@ -703,10 +705,31 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 continue_false=common["continue_false"], stop_flag_from_env=common["stop_flag_from_env"],
                 failure_fields=common["failure_fields"], input_reads=common["input_reads"])
     flow.stdout_config = stdout_config
+    flow.second_answer = _second_answer(writes, []) or _py_finally_answer(tree, writes)
     flow.partial_reads = tuple((what, place(call)) for call, what in runtimes.python_partial_reads(tree, _name))
     flow.stdout_loggers = frozenset(loggers)
     flow.log_calls = _log_calls(tree)
     return flow
+
+
+def _py_finally_answer(tree: ast.Module, writes: list[Write]) -> tuple[Write, Write] | None:
+    """A JSON answer printed in a try and another in its finally: the finally runs after the
+    try's return or sys.exit too, so one run prints both."""
+    answers = {w.at: w for w in writes if w.kind == STDOUT_JSON}
+    if len(answers) < 2:
+        return None
+    for node in _nodes(tree):
+        if not isinstance(node, ast.Try) or not node.finalbody:
+            continue
+        tried = [Place(n.lineno, n.col_offset + 1) for part in (node.body, *(h.body for h in node.handlers), node.orelse)
+                 for stmt in part for n in ast.walk(stmt) if isinstance(n, ast.Call)]
+        final = [Place(n.lineno, n.col_offset + 1) for stmt in node.finalbody for n in ast.walk(stmt)
+                 if isinstance(n, ast.Call)]
+        first = next((answers[at] for at in tried if at in answers), None)
+        second = next((answers[at] for at in final if at in answers), None)
+        if first is not None and second is not None:
+            return first, second
+    return None
 
 
 def _log_calls(tree: ast.Module) -> tuple[tuple[str, Place], ...]:
@@ -1484,7 +1507,44 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
     flow.second_answer = _second_answer(writes, stops)
     flow.runner_runs = tuple(runner_runs)
     flow.stdout_noise = _stdout_noise(code, lines, printers, place, trace is not None or "set -x" in code)
+    flow.stdout_sent_away = _stdout_sent_away(lines, writes, place)
     return flow
+
+
+# a lasting `exec` whose redirections move stdout: to a file, to stderr, or into a process substitution
+SH_EXEC_REDIRECTS = lazy(r"""(?:^|(?<=[;&|{])|(?<=\bthen))[ \t]*exec(?P<redirections>(?:[ \t]+\d*(?:&>>?|>>?|>\|)[ \t]*"""
+                         r"""(?:>\((?:[^()]|\([^()]*\))*\)|&?[^\s;&|()]+))+)[ \t]*(?:$|[;&|#])""", re.M, needs=("exec",))
+SH_REDIRECT = lazy(r"""(?P<fd>\d*)(?P<op>&>>?|>>?|>\|)[ \t]*(?P<to>>\((?:[^()]|\([^()]*\))*\)|&?[^\s;&|()]+)""")
+SH_KEEPS_STDOUT = lazy(r""">\s*\S|>&\s*2|&>|\|""")  # inside a process substitution: the tee's own stdout sent on
+
+
+def _stdout_sent_away(lines: list[ShellLine], writes: list[Write], place: Places) -> tuple[Place, str, Write] | None:
+    """A lasting `exec >>log 2>&1` (`exec 1>file`, `exec >&2`, `exec > >(tee log >/dev/null)`) at
+    the top level, and a JSON answer written to stdout after it: the answer goes where stdout was
+    sent, and the host reads nothing (an `exec 1>&3` back to a saved stdout before it restores it).
+    (where, the exec as written, the answer)."""
+    answers = [w for w in writes if w.kind == STDOUT_JSON]
+    if not answers:
+        return None
+    away: tuple[Place, str] | None = None
+    for offset, line, branch, scope in lines:
+        found = SH_EXEC_REDIRECTS.search(line) if "exec" in line else None
+        if found is not None and not scope and not tuple(branch):
+            for redirect in SH_REDIRECT.finditer(found.group("redirections")):
+                fd, op, to = redirect.group("fd", "op", "to")
+                if fd not in ("", "1") and not op.startswith("&"):
+                    continue  # (2>log, 3>&1: stdout stays)
+                if to.startswith(">("):
+                    moved = SH_KEEPS_STDOUT.search(to[2:-1].split("tee", 1)[-1]) is not None
+                else:
+                    moved = not (to.startswith("&") and to[1:] not in ("2", "-"))  # (>&3: back to a saved stdout)
+                away = (place(offset + line.index("exec", found.start())),
+                        f"exec{found.group('redirections')}".strip()) if moved else None
+        if away is not None:
+            answer = next((w for w in answers if w.at.line == place(offset)[0] and w.at > away[0]), None)
+            if answer is not None:
+                return away[0], away[1][:60], answer
+    return None
 
 
 SH_TRAP_EXIT = lazy(r"""(?:^|(?<=[;&|{])|(?<=\bthen)|(?<=\bdo)|(?<=\belse))[ \t]*(?P<trap>trap)[ \t]+"""
@@ -1537,7 +1597,7 @@ SH_STOP = lazy(r"(?:^|(?<=[;&|{])|(?<=\bthen)|(?<=\bdo)|(?<=\belse))[ \t]*(?P<st
 
 def _second_answer(writes: list[Write], stops: list[tuple[Place, tuple[tuple[int, int], ...], str]]
                    ) -> tuple[Write, Write] | None:
-    """(the first, the second) of two JSON answers one run of a shell script can print: the first
+    """(the first, the second) of two JSON answers one run of a script can print: the first
     not followed by an exit or return (at its line, in the function that prints it, or further on
     in its own arm or one around it, before the second), in the same function, and the two not in
     arms of one if or case. Two objects on stdout are not one."""
@@ -2164,6 +2224,7 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
     flow.stdout_config = place(stdout_config) if stdout_config is not None else None
     flow.partial_reads = tuple((what, place(offset)) for offset, what in runtimes.js_partial_reads(code, _close, _balanced))
     flow.inspected_answers = tuple(inspected)
+    flow.second_answer = _second_answer(writes, [])
     return flow
 
 

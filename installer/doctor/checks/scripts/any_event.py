@@ -78,6 +78,15 @@ def _text_before_json(code: HookCode) -> Iterator[Finding]:
 LOGGING = " (logging to stdout)"
 
 
+@CODE_RULES.rule("script/answer-sent-away")
+def _answer_sent_away(code: HookCode) -> Iterator[Finding]:
+    """A shell script whose lasting `exec >>log` sends its stdout elsewhere before its JSON answer."""
+    sent = code.flow.stdout_sent_away
+    if sent is not None:
+        at, how, answer = sent
+        yield code.report("script/answer-sent-away", at, how=f"`{how}`", json_line=answer.at.line)
+
+
 @CODE_RULES.rule("script/answer-on-stderr")
 def _answer_on_stderr(code: HookCode) -> Iterator[Finding]:
     """A JSON answer written only to stderr, by code that never exits 2 (where stderr is the
