@@ -322,7 +322,9 @@ def _py_forwarded(run: ast.Call, parents: dict[int, ast.AST], loop: ast.AST, nod
                     and any(_mentions(a, var) for a in n.args):
                 gathered.add(_name(n.func.value))
     for n in nodes:
-        if isinstance(n, ast.Call) and _name(n.func) in WRITES and any(_mentions(a, v) for a in n.args for v in gathered) \
+        if isinstance(n, ast.Call) and _name(n.func) in WRITES and n.args and not (
+                isinstance(n.args[0], ast.Call) and _name(n.args[0].func) == "json.dumps") \
+                and any(_mentions(a, v) for a in n.args for v in gathered) \
                 and all(_name(k.value) == "sys.stdout" for k in n.keywords if k.arg == "file"):
             return "the loop prints each child's stdout in turn" if _mentions(n, var) else \
                 "the loop gathers each child's stdout, and the script prints them all"
@@ -512,9 +514,19 @@ def _passes_status_on(handler: ast.ExceptHandler) -> bool:
 
 
 def _exit_of(nodes: list[ast.AST], var: str) -> bool:
-    """Whether an exit hands on a value made from the variable (sys.exit(rc), sys.exit(r.returncode))."""
-    return any(isinstance(node, ast.Call) and _name(node.func) in PY_EXITS | {"SystemExit"} and node.args
-               and any(isinstance(n, ast.Name) and n.id == var for n in ast.walk(node.args[0])) for node in nodes)
+    """Whether an exit hands on a value made from the variable (sys.exit(rc), sys.exit(r.returncode),
+    or `return rc` from the main() whose value sys.exit is given)."""
+    return any(isinstance(n, ast.Name) and n.id == var for value in _exit_values(nodes) for n in ast.walk(value))
+
+
+def _exit_values(nodes: list[ast.AST]) -> list[ast.AST]:
+    """What the script's exits are given: sys.exit's argument, and the values a function returns
+    where sys.exit(f()) makes that value the status."""
+    exits = [n for n in nodes if isinstance(n, ast.Call) and _name(n.func) in PY_EXITS | {"SystemExit"} and n.args]
+    through = {_name(n.args[0].func) for n in exits if isinstance(n.args[0], ast.Call)}
+    return [n.args[0] for n in exits] + [r.value for fn in nodes if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+                                         and fn.name in through for r in ast.walk(fn)
+                                         if isinstance(r, ast.Return) and r.value is not None]
 
 
 def _in_try(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
@@ -563,6 +575,7 @@ JS_OTHER_STATUS = lazy(r"""process\.exit\s*\(\s*(?P<status>[13-9]\d*)\s*\)|proce
 JS_STATUS_AFTER = lazy(r"""[^;\n]*\)\s*\.status""")  # spawnSync(...).status
 JS_TRY_CATCH = lazy(r"""\btry\s*\{""", needs=("try",))
 JS_CATCH = lazy(r"""\s*catch\s*(?:\(\s*(?P<err>[A-Za-z_$][\w$]*)?[^)]*\))?\s*\{""")
+JS_CONSOLE_CALL = lazy(r"""console\.\w+\s*\(""", needs=("console.",))
 JS_PASSES_ON = lazy(r"""\bthrow\b|process\.exit\s*\(\s*(?!0\s*\))[^)]|process\.exitCode\s*=\s*(?!0\b)|\.status\b""")
 JS_EXIT_CODE_2 = lazy(r"""process\.exitCode\s*=\s*2\b""", needs=("exitCode",))
 JS_EXIT_ZERO = lazy(r"""process\.exitCode\s*=\s*0\b|process\.exit\s*\(\s*0\s*\)""", needs=("process.exit",))
@@ -602,6 +615,9 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
         if catch is None:
             continue
         body = code[catch.end():close(code, catch.end() - 1)]
+        for said in JS_CONSOLE_CALL.finditer(body):  # (a status it only logs is not passed on)
+            told = balanced(body, said.end())
+            body = body[:said.end()] + " " * len(told) + body[said.end() + len(told):]
         if not JS_PASSES_ON.search(body):
             line, column = place(catch.start() + len(catch.group(0)) - len(catch.group(0).lstrip()))
             status = " or ".join(sorted({s for _, said in own or () for s in said.split(" or ")} - {"0"})) or "0"
@@ -756,6 +772,8 @@ def _js_joined_outputs(code: str, place: Callable[[int], tuple[int, int]], close
                                                           rf"(?<![\w$.]){re.escape(name)}\b", body)}
         for write in JS_STDOUT_WRITE.finditer(code, loop.start()) if not how and gathered else ():
             said = balanced(code, write.end())
+            if said.lstrip().startswith("JSON.stringify"):
+                continue  # (one object made of them all)
             if any(re.search(rf"(?<![\w$.]){re.escape(name)}\b", said) for name in gathered):
                 how = "the loop prints each child's stdout in turn" if write.start() < end else \
                     "the loop gathers each child's stdout, and the script prints them all"

@@ -1513,8 +1513,10 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
 
 # a lasting `exec` whose redirections move stdout: to a file, to stderr, or into a process substitution
 SH_EXEC_REDIRECTS = lazy(r"""(?:^|(?<=[;&|{])|(?<=\bthen))[ \t]*exec(?P<redirections>(?:[ \t]+\d*(?:&>>?|>>?|>\|)[ \t]*"""
-                         r"""(?:>\((?:[^()]|\([^()]*\))*\)|&?[^\s;&|()]+))+)[ \t]*(?:$|[;&|#])""", re.M, needs=("exec",))
-SH_REDIRECT = lazy(r"""(?P<fd>\d*)(?P<op>&>>?|>>?|>\|)[ \t]*(?P<to>>\((?:[^()]|\([^()]*\))*\)|&?[^\s;&|()]+)""")
+                         r"""(?:>\((?:[^()]|\([^()]*\))*\)|&?(?:"[^"]*"|'[^']*'|[^\s;&|()"'])+))+)[ \t]*(?:$|[;&|#])""",
+                         re.M, needs=("exec",))
+SH_REDIRECT = lazy(r"""(?P<fd>\d*)(?P<op>&>>?|>>?|>\|)[ \t]*(?P<to>>\((?:[^()]|\([^()]*\))*\)|"""
+                   r"""&?(?:"[^"]*"|'[^']*'|[^\s;&|()"'])+)""")
 SH_KEEPS_STDOUT = lazy(r""">\s*\S|>&\s*2|&>|\|""")  # inside a process substitution: the tee's own stdout sent on
 
 
