@@ -132,6 +132,45 @@ for (const name of ['TOKEN-guard.py', 'TOKEN-pass.py']) {
 }
 process.exit(status);
 """, REFUSING),
+    "pyfolder": ("delivery/exit-2-lost", "TOKEN.py", PY_HEAD + """\
+failed = False
+for guard in sorted((FOLDER / "TOKEN-guards").glob("*.py")):
+    if subprocess.run([sys.executable, str(guard)], input=data, text=True).returncode != 0:
+        failed = True
+sys.exit(1 if failed else 0)  # HERE
+""", PY_HEAD + """\
+worst = 0
+for guard in sorted((FOLDER / "TOKEN-guards").glob("*.py")):
+    worst = max(worst, subprocess.run([sys.executable, str(guard)], input=data, text=True).returncode)
+sys.exit(worst)
+""", {f"TOKEN-guards/{name}": text for name, text in REFUSING.items()}),
+    "pylogged": ("delivery/exit-2-lost", "TOKEN.py", PY_HEAD + """\
+for name in ("TOKEN-guard.py", "TOKEN-pass.py"):
+    command = [sys.executable, str(FOLDER / name)]
+    try:
+        subprocess.run(command, input=data, text=True, check=True)
+    except subprocess.CalledProcessError as error:  # HERE
+        print(f"{name} failed ({error.returncode})", file=sys.stderr)
+""", PY_HEAD + """\
+for name in ("TOKEN-guard.py", "TOKEN-pass.py"):
+    command = [sys.executable, str(FOLDER / name)]
+    try:
+        subprocess.run(command, input=data, text=True, check=True)
+    except subprocess.CalledProcessError as error:
+        print(f"{name} failed ({error.returncode})", file=sys.stderr)
+        sys.exit(error.returncode)
+""", REFUSING),
+    "jsspawn": ("delivery/exit-2-lost", "TOKEN.js", JS_HEAD + """\
+const { spawn } = require('child_process');
+const child = spawn('python3', [`${__dirname}/TOKEN-guard.py`], { stdio: ['pipe', 'inherit', 'inherit'] });
+child.stdin.end(input);
+child.on('close', (code) => process.exit(code === 0 ? 0 : 1));  // HERE
+""", JS_HEAD + """\
+const { spawn } = require('child_process');
+const child = spawn('python3', [`${__dirname}/TOKEN-guard.py`], { stdio: ['pipe', 'inherit', 'inherit'] });
+child.stdin.end(input);
+child.on('close', (code) => process.exit(code ?? 1));
+""", REFUSING),
     "pyjoined": ("delivery/answers-joined", "TOKEN.py", PY_HEAD + """\
 for name in ("TOKEN-nothing.py", "TOKEN-deny.py"):
     subprocess.run([sys.executable, str(FOLDER / name)], input=data, text=True)  # HERE

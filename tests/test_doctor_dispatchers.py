@@ -41,6 +41,7 @@ def test_a_dispatcher_or_script_whose_refusal_never_reaches_the_host_is_named_at
     hooks = base / ".claude" / "hooks"
     hooks.mkdir(parents=True)
     for path, text in files(name, twin, "gate").items():
+        (hooks / path).parent.mkdir(parents=True, exist_ok=True)
         (hooks / path).write_text(text)
     run = command(name, "gate")
     assert _refused(base, run) == twin

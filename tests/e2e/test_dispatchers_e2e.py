@@ -32,6 +32,7 @@ def test_dispatchers_and_answers_that_never_reach_the_host_let_the_call_run_and_
         for kind in ("broken", "twin"):
             token = f"{name}-{kind}"
             for path, text in files(name, kind == "twin", token).items():
+                (hooks / path).parent.mkdir(parents=True, exist_ok=True)
                 (hooks / path).write_text(text)
             gates.append(token)
             commands.append(command(name, token))

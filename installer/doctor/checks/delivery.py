@@ -189,9 +189,9 @@ def _answers_joined(script: Script) -> Iterator[Finding]:
         if place.rule == "answers-joined":
             places.setdefault((place.line, place.column), []).append(place)
     for (line, column), children in places.items():
-        answering = [child.child for child in children
-                     if any(keys.analyse(path).flow.writes and any(w.kind == "json" for w in keys.analyse(path).flow.writes)
-                            for path in _children(script, script.handlers, child.child))]
+        answering = list(dict.fromkeys(path.name for child in children
+                                       for path in _children(script, script.handlers, child.child)
+                                       if any(w.kind == "json" for w in keys.analyse(path).flow.writes)))
         if len(answering) >= 2:
             yield script.finding("delivery/answers-joined", Place(line, column), script.handlers, how=children[0].how,
                                  first=answering[0], second=answering[1])
@@ -236,8 +236,7 @@ def _children(script: Script, handlers: list[Handler], child: str) -> list[Path]
     looked for beside the script."""
     word = child.rsplit(" ", 1)[-1]  # (`python3 $DIR/x.py`: the file)
     if "$" not in word:
-        found = _beside(script.facts, word)
-        return [found] if found is not None else []
+        return _beside(script.facts, word)
     wrapper, out = script.facts.path, []
     if "$" not in word.rsplit("/", 1)[-1]:  # `"$DIR/guard.py"`: beside the script, most likely
         out.append(wrapper.parent / word.rsplit("/", 1)[-1])
@@ -258,11 +257,17 @@ def _children(script: Script, handlers: list[Handler], child: str) -> list[Path]
     return [path for path in dict.fromkeys(out) if disk.is_file(path)]
 
 
-def _beside(facts: keys.ScriptFacts, child: str) -> Path | None:
+def _beside(facts: keys.ScriptFacts, child: str) -> list[Path]:
     """The child script a script names, looked for where it is written (an absolute path) or in
-    the script's own folder (None: not there to be read)."""
+    the script's own folder; a pattern ("guards/*.py": a loop over a folder's files) is each file
+    it matches there (the first MAX_MATCHED). Empty: not there to be read."""
+    if "*" in child and not child.startswith("/"):
+        return [path for path in sorted(facts.path.parent.glob(child))[:MAX_MATCHED] if disk.is_file(path)]
     path = Path(child) if child.startswith("/") else facts.path.parent / child
-    return path if disk.is_file(path) else None
+    return [path] if disk.is_file(path) else []
+
+
+MAX_MATCHED = 32  # the files of a dispatcher's folder read as its children
 
 
 def _blocks_by_exit_2(path: Path | None) -> bool:

@@ -237,8 +237,10 @@ def _child_scripts(call: ast.Call, loops: dict[str, tuple[str, ...]]) -> tuple[s
 
 
 def _loop_scripts(nodes: list[ast.AST]) -> dict[str, tuple[str, ...]]:
-    """The loop variables that take script names in turn: `for g in ("a.py", "b.py")`, or over a
-    name bound to such a list (GUARDS = [HERE / "a.py", ...]), comprehensions included."""
+    """The names that take script names in turn: a loop variable over ("a.py", "b.py"), over a name
+    bound to such a list (GUARDS = [HERE / "a.py", ...]) or over the files of a folder
+    (`sorted((HERE / "guards").glob("*.py"))`: "guards/*.py"), comprehensions included; and a name
+    bound to a value built from one (`cmd = [sys.executable, HERE / name]`)."""
     bound: dict[str, ast.AST] = {}
     for node in nodes:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
@@ -252,7 +254,31 @@ def _loop_scripts(nodes: list[ast.AST]) -> dict[str, tuple[str, ...]]:
                                             and isinstance(c.value, str))) for e in items.elts]
                 if names and all(names):
                     out[node.target.id] = tuple(names)
+            elif items is not None and (pattern := _folder_pattern(items)):
+                out[node.target.id] = (pattern,)
+    for name, value in bound.items():
+        if name not in out:
+            named = tuple(dict.fromkeys(script for n in ast.walk(value) if isinstance(n, ast.Name)
+                                        for script in out.get(n.id, ())))
+            if named:
+                out[name] = named
     return out
+
+
+GLOBS = frozenset({"glob", "rglob", "glob.glob", "iglob", "glob.iglob"})
+
+
+def _folder_pattern(items: ast.AST) -> str:
+    """The files a loop takes from a folder, as a pattern beside the script: `(HERE / "guards").glob("*.py")`
+    and `glob.glob(os.path.join(HERE, "guards", "*.py"))` are "guards/*.py"; "" for anything else."""
+    call = next((n for n in ast.walk(items) if isinstance(n, ast.Call) and _name(n.func).rpartition(".")[2] in GLOBS
+                 | {"iglob"}), None)
+    if call is None:
+        return ""
+    words = [c.value for c in sorted((c for c in ast.walk(call) if isinstance(c, ast.Constant)
+                                      and isinstance(c.value, str)), key=lambda c: (c.lineno, c.col_offset))]
+    pattern = "/".join(w.strip("/") for w in words if w and "\n" not in w)
+    return pattern if SCRIPT_NAME.search(pattern) and "*" in pattern else ""
 
 
 def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost]:
@@ -270,8 +296,13 @@ def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost]:
             parents[id(inner)] = node
     for node, children in runs:
         for child in children or ("",):
-            yield from _run_lost(node, child, parents, nodes, len(children))
+            yield from _run_lost(node, child, parents, nodes, _count(children))
     yield from _joined_outputs(runs, parents, nodes)
+
+
+def _count(children: tuple[str, ...]) -> int:
+    """How many scripts a run may be: a folder's files ("guards/*.py") count as several."""
+    return len(children) + (1 if any("*" in child for child in children) else 0)
 
 
 WRITES = frozenset({"print", "sys.stdout.write", "sys.stdout.buffer.write"})
@@ -284,7 +315,7 @@ def _joined_outputs(runs: list[tuple[ast.Call, tuple[str, ...]]], parents: dict[
     at the first: each child's answer lands on the one stdout (rule "answers-joined", one place
     per child; the check keeps those whose children answer in JSON)."""
     for node, children in runs:
-        if len(children) < 2:
+        if _count(children) < 2:
             continue
         loop = parents.get(id(node))
         while loop is not None and not isinstance(loop, (ast.For, ast.AsyncFor, ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -504,13 +535,20 @@ def _handler_around(node: ast.AST, parents: dict[int, ast.AST]) -> ast.ExceptHan
 
 
 def _passes_status_on(handler: ast.ExceptHandler) -> bool:
-    """Whether a handler passes the child's status on: it reads returncode, raises, or exits 2."""
+    """Whether a handler passes the child's status on: it reads returncode (not only to print or log
+    it), raises, or exits 2."""
+    told = {id(n) for node in ast.walk(handler) if isinstance(node, ast.JoinedStr) or (
+        isinstance(node, ast.Call) and _name(node.func).rpartition(".")[2] in TELLS) for n in ast.walk(node)}
     for node in ast.walk(handler):
-        if isinstance(node, ast.Raise) or (isinstance(node, ast.Attribute) and node.attr == "returncode"):
+        if isinstance(node, ast.Raise) or (isinstance(node, ast.Attribute) and node.attr == "returncode"
+                                           and id(node) not in told):
             return True
         if isinstance(node, ast.Call) and _name(node.func) in PY_EXITS and node.args and _status(node.args[0], {}) == 2:
             return True
     return False
+
+
+TELLS = frozenset({"print", "write", "debug", "info", "warning", "warn", "error", "exception", "log"})  # print, log
 
 
 def _exit_of(nodes: list[ast.AST], var: str) -> bool:
@@ -651,6 +689,13 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
                                             "status on"
             found.extend(Lost(line, column, how, failing[1] if failing is not None else "0", child)
                          for child in children)
+    for match in JS_ASYNC_RUN.finditer(code) if own is not None else ():  # its status comes later, to a callback
+        children = _js_children(balanced(code, match.end()), loops)
+        failing = next(((at, said) for at, said in own if said != "0"), None)
+        line, column = place(failing[0] if failing is not None else match.start())
+        how = ("this exit gives a status of the script's own, and no exit passes on the child's" if failing is not None
+               else f"{match.group('fn')} runs the child script, and no exit of the script passes its status on")
+        found.extend(Lost(line, column, how, failing[1] if failing is not None else "0", child) for child in children)
     found.extend(_js_joined_outputs(code, place, close, balanced, loops))
     first = JS_EXIT_CODE_2.search(code)
     if first is not None:
@@ -662,6 +707,9 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
     return tuple(sorted(set(found)))
 
 
+# a child started whose status arrives later (a callback, an event, a promise): spawn, exec, execFile, fork, Bun.spawn
+JS_ASYNC_RUN = lazy(r"""(?<![\w$])(?:(?:child_process|childProcess|cp|Bun)\.)?(?P<fn>spawn|execFile|exec|fork)\s*\(""",
+                    needs=("spawn", "exec", "fork"))
 JS_ARRAY = lazy(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[\w<>\[\]]+\s*)?=\s*\[(?P<items>[^\[\]]*)\]""")
 JS_FOR_OF = lazy(r"""\bfor\s*\(\s*(?:const|let|var)\s+(?P<var>[A-Za-z_$][\w$]*)\s+of\s+(?:(?P<name>[A-Za-z_$][\w$]*)\s*\)|"""
                  r"""\[(?P<items>[^\[\]]*)\])|(?:(?P<name2>[A-Za-z_$][\w$]*)|\[(?P<items2>[^\[\]]*)\])\s*\.\s*"""
