@@ -708,7 +708,7 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
 
 
 # a child started whose status arrives later (a callback, an event, a promise): spawn, exec, execFile, fork, Bun.spawn
-JS_ASYNC_RUN = lazy(r"""(?<![\w$])(?:(?:child_process|childProcess|cp|Bun)\.)?(?P<fn>spawn|execFile|exec|fork)\s*\(""",
+JS_ASYNC_RUN = lazy(r"""(?<![\w$.])(?:(?:child_process|childProcess|cp|Bun)\.)?(?P<fn>spawn|execFile|exec|fork)\s*\(""",
                     needs=("spawn", "exec", "fork"))
 JS_ARRAY = lazy(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[\w<>\[\]]+\s*)?=\s*\[(?P<items>[^\[\]]*)\]""")
 JS_FOR_OF = lazy(r"""\bfor\s*\(\s*(?:const|let|var)\s+(?P<var>[A-Za-z_$][\w$]*)\s+of\s+(?:(?P<name>[A-Za-z_$][\w$]*)\s*\)|"""
