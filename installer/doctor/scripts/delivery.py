@@ -234,7 +234,7 @@ def _child_scripts(call: ast.Call, loops: dict[str, tuple[str, ...]]) -> tuple[s
     """The script files a child process may run: the last literal of its arguments with a
     script's suffix, or else the scripts a loop variable among them takes in turn
     (`for name in ("no_rm.py", "fmt.py"): run([..., HERE / name])`)."""
-    found, named = "", []
+    found, named = "", list[str]()
     for node in [*call.args, *(k.value for k in call.keywords if k.arg == "args")]:
         for inner in ast.walk(node):
             if isinstance(inner, ast.Constant) and isinstance(inner.value, str):
@@ -283,8 +283,8 @@ def _folder_pattern(items: ast.AST) -> str:
                  | {"iglob"}), None)
     if call is None:
         return ""
-    words = [c.value for c in sorted((c for c in ast.walk(call) if isinstance(c, ast.Constant)
-                                      and isinstance(c.value, str)), key=lambda c: (c.lineno, c.col_offset))]
+    words = [str(c.value) for c in sorted((c for c in ast.walk(call) if isinstance(c, ast.Constant)
+                                           and isinstance(c.value, str)), key=lambda c: (c.lineno, c.col_offset))]
     pattern = "/".join(w.strip("/") for w in words if w and "\n" not in w)
     return pattern if SCRIPT_NAME.search(pattern) and "*" in pattern else ""
 
@@ -338,7 +338,7 @@ def _joined_outputs(runs: list[tuple[ast.Call, tuple[str, ...]]], parents: dict[
                 yield Lost(node.lineno, node.col_offset + 1, how, "", child, rule="answers-joined")
 
 
-def _py_forwarded(run: ast.Call, parents: dict[int, ast.AST], loop: ast.AST, nodes: list[ast.AST]) -> str:
+def _py_forwarded(run: ast.Call, parents: dict[int, ast.AST], loop: ast.For | ast.AsyncFor, nodes: list[ast.AST]) -> str:
     """How a child's stdout reaches the hook's in a loop: "" where it does not."""
     options = {k.arg: k.value for k in run.keywords}
     taken = "stdout" in options and not (isinstance(options["stdout"], ast.Constant) and options["stdout"].value is None
@@ -388,7 +388,8 @@ def _run_lost(node: ast.Call, child: str, parents: dict[int, ast.AST], nodes: li
         return
     target = parent.targets[0].id if isinstance(parent, ast.Assign) and len(parent.targets) == 1 \
         and isinstance(parent.targets[0], ast.Name) else None
-    if target is not None and name.endswith("system") and _status_use(nodes, target, parent) == "wait-status":
+    if target is not None and parent is not None and name.endswith("system") \
+            and _status_use(nodes, target, parent) == "wait-status":
         # (whatever the child: any failure's wait status exits 0)
         yield Lost(node.lineno, node.col_offset + 1, f"{target} = os.system(...) is the child's wait status "
                    f"(exit 2 is 512), and sys.exit({target}) turns it into 0", "0")
@@ -413,7 +414,7 @@ def _run_lost(node: ast.Call, child: str, parents: dict[int, ast.AST], nodes: li
     read_inline = isinstance(parent, ast.Attribute) and parent.attr == "returncode"
     if target is None and not read_inline:
         return
-    use = "read" if target is None else _status_use(nodes, target, parent)
+    use = "read" if target is None or parent is None else _status_use(nodes, target, parent)
     if use == "none":
         yield Lost(node.lineno, node.col_offset + 1,
                    f"{name}(...) runs the child script, and its exit status ({target}) is never passed on", "0", child)
@@ -444,9 +445,9 @@ def _overwritten_in_loop(run: ast.Call, var: str, parents: dict[int, ast.AST], n
     """In the loop that runs the child, the plain assignment (not in an if) that stores its status in
     the name the script exits with (`code = proc.returncode`, or `rc = subprocess.call(...)`
     itself), where nothing in the loop stops at a non-zero status (`if rc: sys.exit(rc)`, `break`)."""
-    loop, inner = parents.get(id(run)), run
+    loop = parents.get(id(run))
     while loop is not None and not isinstance(loop, (ast.For, ast.AsyncFor, ast.FunctionDef, ast.AsyncFunctionDef)):
-        inner, loop = loop, parents.get(id(loop))
+        loop = parents.get(id(loop))
     if not isinstance(loop, (ast.For, ast.AsyncFor)):
         return None
     if any(isinstance(n, (ast.Break, ast.Return)) or (isinstance(n, ast.Call) and _name(n.func) in PY_EXITS)
@@ -478,13 +479,13 @@ def _literal_statuses(node: ast.AST | None) -> str:
     return ""
 
 
-def _own_exits(nodes: list[ast.AST]) -> list[tuple[ast.AST, str]] | None:
+def _own_exits(nodes: list[ast.AST]) -> list[tuple[ast.Call | ast.Return, str]] | None:
     """Every exit of the script (sys.exit, SystemExit, the return of a main() whose value is the
     status) with the statuses it spells, where each is a literal other than 2; None where one is not."""
     defined = {n.name for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
     through = {_name(n.args[0].func) for n in nodes if isinstance(n, ast.Call) and _name(n.func) in PY_EXITS
                and n.args and isinstance(n.args[0], ast.Call)} & defined
-    statuses: list[tuple[ast.AST, ast.AST | None]] = [
+    statuses: list[tuple[ast.Call | ast.Return, ast.AST | None]] = [
         (n, n.args[0] if n.args else None) for n in nodes if isinstance(n, ast.Call)
         and _name(n.func) in PY_EXITS | {"SystemExit", "os._exit"}]
     statuses += [(n, n.value) for fn in nodes if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
@@ -565,7 +566,7 @@ def _exit_of(nodes: list[ast.AST], var: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == var for value in _exit_values(nodes) for n in ast.walk(value))
 
 
-def _exit_values(nodes: list[ast.AST]) -> list[ast.AST]:
+def _exit_values(nodes: list[ast.AST]) -> list[ast.expr]:
     """What the script's exits are given: sys.exit's argument, and the values a function returns
     where sys.exit(f()) makes that value the status."""
     exits = [n for n in nodes if isinstance(n, ast.Call) and _name(n.func) in PY_EXITS | {"SystemExit"} and n.args]
@@ -699,7 +700,7 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
                          for child in children)
     for match in JS_ASYNC_RUN.finditer(code) if own is not None else ():  # its status comes later, to a callback
         children = _js_children(balanced(code, match.end()), loops)
-        failing = next(((at, said) for at, said in own if said != "0"), None)
+        failing = next(((at, said) for at, said in own or () if said != "0"), None)
         line, column = place(failing[0] if failing is not None else match.start())
         how = ("this exit gives a status of the script's own, and no exit passes on the child's" if failing is not None
                else f"{match.group('fn')} runs the child script, and no exit of the script passes its status on")
