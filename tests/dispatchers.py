@@ -196,6 +196,25 @@ for (const name of ['TOKEN-nothing.py', 'TOKEN-deny.py']) {
 }
 process.stdout.write(JSON.stringify(Object.assign({}, ...answers)));
 """, ANSWERING),
+    "pybranch": ("script/wrong-event-name", "TOKEN.py", """\
+import json, sys
+call = json.load(sys.stdin)
+event = call["hook_event_name"]
+if event == "PostToolUse":
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "checked"}}))
+elif event == "PreToolUse" and "ran-TOKEN.txt" in call["tool_input"]["command"]:
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse",  # HERE
+                                              "permissionDecision": "deny", "permissionDecisionReason": "no"}}))
+""", """\
+import json, sys
+call = json.load(sys.stdin)
+event = call["hook_event_name"]
+if event == "PostToolUse":
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "checked"}}))
+elif event == "PreToolUse" and "ran-TOKEN.txt" in call["tool_input"]["command"]:
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                              "permissionDecision": "deny", "permissionDecisionReason": "no"}}))
+""", {}),
     "pytwo": ("script/text-before-json", "TOKEN.py", f"""\
 import json, sys
 call = json.load(sys.stdin)

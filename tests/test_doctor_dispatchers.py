@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from dispatchers import CASES, command, files, marked_line
+from dispatchers import CASES, RUNNERS, command, files, marked_line
 from doctor_support import doctor, settings
 from hookwright.doctor.scripts import delivery
 
@@ -21,7 +21,7 @@ PAYLOAD = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse", "tool_
 
 def _refused(base: Path, run: str) -> bool:
     """What the host would make of the hook's run: refused by exit 2, or by stdout that is one
-    JSON object with a deny."""
+    JSON object with a PreToolUse deny."""
     done = subprocess.run(["sh", "-c", run], input=PAYLOAD, text=True, capture_output=True, timeout=60, cwd=base,
                           env={**os.environ, "CLAUDE_PROJECT_DIR": str(base)})
     if done.returncode == 2:
@@ -30,7 +30,8 @@ def _refused(base: Path, run: str) -> bool:
         answer = json.loads(done.stdout) if done.stdout.strip() else {}
     except json.JSONDecodeError:
         return False  # (two objects, or text: plain text to the host)
-    return answer.get("hookSpecificOutput", {}).get("permissionDecision") == "deny"
+    said = answer.get("hookSpecificOutput", {})  # (named for another event, the whole object is discarded)
+    return said.get("hookEventName") == "PreToolUse" and said.get("permissionDecision") == "deny"
 
 
 @pytest.mark.parametrize("twin", [False, True], ids=["broken", "twin"])
@@ -81,3 +82,57 @@ def test_a_status_only_logged_in_a_catch_is_not_passed_on():
             "    console.error(`failed: ${e.status}`);\n  }\n}\n")
     assert {lost.line for lost in _javascript(code)} == {4}
     assert _javascript(code.replace("console.error(`failed: ${e.status}`)", "process.exit(e.status)")) == ()
+
+
+# a script that answers each of its two events in a branch of its own; %s: the names each branch writes
+BRANCHED = {
+    "h.py": """import json, sys
+call = json.load(sys.stdin)
+event = call.get("hook_event_name")
+if event == "PreToolUse":
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "%s", "permissionDecision": "deny",
+                                             "permissionDecisionReason": "no"}}))
+elif event == "PostToolUse":
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "%s", "additionalContext": "checked"}}))
+""",
+    "h.js": """const call = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+switch (call.hook_event_name) {
+  case 'PreToolUse':
+    console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: '%s', permissionDecision: 'deny',
+      permissionDecisionReason: 'no' } }));
+    break;
+  case 'PostToolUse':
+    console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: '%s', additionalContext: 'checked' } }));
+    break;
+}
+""",
+    "h.sh": """#!/bin/bash
+input=$(cat)
+event=$(printf '%%s' "$input" | jq -r .hook_event_name)
+case "$event" in
+  PreToolUse)
+    echo '{"hookSpecificOutput": {"hookEventName": "%s", "permissionDecision": "deny", "permissionDecisionReason": "no"}}'
+    ;;
+  PostToolUse)
+    echo '{"hookSpecificOutput": {"hookEventName": "%s", "additionalContext": "checked"}}'
+    ;;
+esac
+""",
+}
+
+
+@pytest.mark.parametrize("swapped", [True, False], ids=["names swapped", "each its own"])
+@pytest.mark.parametrize("script", list(BRANCHED))
+def test_the_event_name_each_branch_of_a_script_answers_with_is_judged_against_the_event_that_branch_runs_on(
+        tmp_path, script, swapped):
+    names = ("PostToolUse", "PreToolUse") if swapped else ("PreToolUse", "PostToolUse")
+    text = BRANCHED[script] % names
+    run = f'{RUNNERS[script[script.index("."):]]} "$CLAUDE_PROJECT_DIR"/.claude/hooks/{script}'
+    config = {"hooks": {event: [{"matcher": "Bash", "hooks": [{"type": "command", "command": run}]}]
+                        for event in ("PreToolUse", "PostToolUse")}}
+    found = [(f.line, f.message.split(":")[0]) for f in doctor(tmp_path, {f".claude/hooks/{script}": text,
+                                                                          ".claude/settings.json": config}).findings
+             if f.rule == "script/wrong-event-name"]
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if "permissionDecision" in row)
+    assert found == ([(line, 'hookSpecificOutput names "PostToolUse" in the part of the script that runs on '
+                             'PreToolUse (its test of hook_event_name)')] if swapped else [])

@@ -33,13 +33,15 @@ from typing import Any, Callable, Collection, Iterator, NamedTuple, TypedDict
 
 from ... import safe_read
 from ...errors import HookwrightError
+from ...hooks.events import CLAUDE_EVENTS, CURSOR_EVENTS
 from ...patterns import lazy
 from ..shell import quoted
 from ..shell.lex import closing_brace
 from ..shell.tree import parsed_once
-from . import arguments, delivery, runtimes, shell_status
+from . import arguments, delivery, event_branches, runtimes, shell_status
 
 STDOUT_JSON, STDOUT_TEXT, STDOUT_INPUT = "json", "text", "input"
+EVENT_NAMES = frozenset(CLAUDE_EVENTS) | CURSOR_EVENTS  # what a test of hook_event_name compares with
 DECISION_FIELDS = ("permissionDecision", "decision", "behavior", "permission")
 # what a refusal says: an exit near such words was meant to block
 REFUSAL = lazy(r"(?i)\b(?:block(?:ed|ing|s)?|den(?:y|ied|ies)|not allowed|disallowed|forbidden|prohibited|"
@@ -202,6 +204,8 @@ class Flow:
         self.stdout_config: Place | None = None
         # the lines that run only when the handler passes an argument, or only when it does not
         self.argv_regions: tuple[arguments.Region, ...] = ()
+        # the lines that run only for some events (an if or case on hook_event_name)
+        self.event_branches: tuple[event_branches.Branch, ...] = ()
         # text it prints at its top level, outside any if: what a module prints when it is imported
         self.import_time_text: Write | None = None
         # a shell variable read by a jq without -r (its quotes kept) and tested with an anchored pattern
@@ -282,6 +286,7 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
         flow = _python(tree, text, common)
         flow.lost_blocks = delivery.python(tree, _nodes(tree))
         flow.argv_regions = arguments.python(tree)
+        flow.event_branches = event_branches.python(tree, EVENT_NAMES)
         return flow
     if language == "javascript":
         flow = _javascript(code, at, common)
@@ -289,6 +294,7 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
             runtimes.js_lost_statuses(code, at, _close, _balanced))
         flow.early_exit = delivery.javascript_early_exit(code, at, _close)
         flow.argv_regions = arguments.javascript(code, _close, _balanced)
+        flow.event_branches = event_branches.javascript(code, lambda offset: at(offset)[0], _close, EVENT_NAMES)
         if path is not None and path.suffix:
             from .plugins import syntax_error  # tree-sitter (about 20 ms with a grammar): only for a JavaScript file
 
@@ -304,6 +310,7 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
     tree_of = parsed_once(code)
     flow.quoted_values = quoted.kept_quotes(code, at, tree_of)
     flow.argv_regions = arguments.shell(code, tree_of, lambda offset: at(offset)[0])
+    flow.event_branches = event_branches.shell(code, lambda offset: at(offset)[0], EVENT_NAMES)
     flow.lost_blocks = delivery.shell(code, at, any(e.status == 2 for e in flow.exits)
                                       or delivery.SCRIPT_NAME.search(code) is not None) \
         + shell_status.lost(code, at, text.split("\n", 1)[0], tree_of)
