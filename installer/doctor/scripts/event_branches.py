@@ -95,7 +95,7 @@ def javascript(code: str, line: Lines, close: Close, names: frozenset[str]) -> t
     found: list[Branch] = []
     for match in JS_IF.finditer(code):
         tested: set[str] = set()
-        for part in re.split(r"\|\|", match.group("test")):
+        for part in match.group("test").split("||"):
             equal = JS_EQUALS.search(part)
             if equal is None:
                 tested = set()

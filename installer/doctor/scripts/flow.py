@@ -607,6 +607,7 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
     loggers, stdout_config = _stdout_loggers(tree)
     consoles = _rich_consoles(tree)
     writes, exits, reads, values, new_objects, string_inputs, stderr_answers = [], [], [], [], [], [], []
+    stops: list[tuple[Place, tuple[tuple[int, int], ...], str]] = []  # returns, raises and exits: the run ends there
     unread_output = False
     order = 0
     # what the file's try statements catch: a raise in a function may be caught where it is called
@@ -627,6 +628,8 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 exits.append(Exit(status, f"return {_brief(stmt.value)} from {scope}() (the exit status)",
                                   message or _stderr_before(body, index, strings), place(stmt)))
             after = body[index + 1:]
+            if _py_terminal(stmt) and not isinstance(stmt, (ast.Continue, ast.Break)):
+                stops.append((place(stmt), branch, scope))
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 walk(stmt.body, (), stmt.name, False)
                 continue
@@ -712,7 +715,7 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 continue_false=common["continue_false"], stop_flag_from_env=common["stop_flag_from_env"],
                 failure_fields=common["failure_fields"], input_reads=common["input_reads"])
     flow.stdout_config = stdout_config
-    flow.second_answer = _second_answer(writes, []) or _py_finally_answer(tree, writes)
+    flow.second_answer = _second_answer(writes, stops) or _py_finally_answer(tree, writes)
     flow.partial_reads = tuple((what, place(call)) for call, what in runtimes.python_partial_reads(tree, _name))
     flow.stdout_loggers = frozenset(loggers)
     flow.log_calls = _log_calls(tree)
@@ -2153,6 +2156,7 @@ JS_ASSIGN = lazy(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[\w
 JS_TRY = lazy(r"""\btry\s*\{""", needs=("try",))
 
 
+JS_RETURNED = lazy(r"""\breturn\s+$""", needs=("return",))  # `return console.log(...)`: the write ends the function
 JS_RETURNS_AFTER = lazy(r"""\s*\)\s*;?\s*(?:return\b|process\.exit\b)""")
 JS_CONSOLE_ERROR = lazy(r"""console\.(?:error|warn)\(\s*[`'"]([^`'"]*)""")
 # process.exit(code) with a status that is not a literal; and stdout written past console and process.stdout (Bun's)
@@ -2186,7 +2190,7 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
                 isinstance(branch, Arms) and branch.debug)):
             continue  # behind a debug flag
         after = code[match.end() + len(argument):match.end() + len(argument) + 120]
-        ends = bool(JS_RETURNS_AFTER.match(after))
+        ends = bool(JS_RETURNS_AFTER.match(after) or JS_RETURNED.search(code, max(0, match.start() - 20), match.start()))
         writes.append(Write(kind, place(match.start()), code[match.start():match.end()] + argument[:40] + ")",
                             branch, scope, ends, match.start()))
     for offset, what in runtimes.js_child_output(code, _balanced):
@@ -2455,7 +2459,7 @@ def _js_blocks(code: str) -> Callable[[int], tuple[Branch, str]]:
     blocks: list[_JsBlock] = []
     open_blocks: list[_JsBlock] = []
     pending: list[tuple[int, int, int]] = []  # ended if/else arms: (end, start, frame), by end
-    latest: tuple[int, int] | None = None  # (start, frame) of the arm starting last among those ended
+    latest: tuple[int, int] | None = None  # (end, frame) of the arm ending last among those ended: the one before
     arm_counts: dict[int, int] = {}  # frame: its arms so far
     for match in JS_BLOCK_START.finditer(code):
         start = match.end() - 1
@@ -2466,13 +2470,13 @@ def _js_blocks(code: str) -> Callable[[int], tuple[Branch, str]]:
         arms, function = (outer.arms, outer.function) if outer else (None, "")
         if match.group("kw"):
             keyword = match.group("kw")
-            while pending and pending[0][0] < start:
+            while pending and pending[0][0] < start:  # (an else or a catch belongs to the arm that closed right before it)
                 ended = heapq.heappop(pending)
-                if latest is None or ended[1] > latest[0]:
-                    latest = (ended[1], ended[2])
+                if latest is None or ended[0] > latest[0]:
+                    latest = (ended[0], ended[2])
             if keyword in ("if", "try"):
                 frame, arm = start, 0
-            else:  # the frame of the arm that starts last among those ended before it
+            else:  # the frame of the arm that ended last before it
                 frame = latest[1] if latest is not None else start
                 arm = 1 + arm_counts.get(frame, 0)
             arm_counts[frame] = arm_counts.get(frame, 0) + 1

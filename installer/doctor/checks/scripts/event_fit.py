@@ -180,6 +180,9 @@ def _retry_wait(code: Code) -> tuple[float, int, str] | None:
     return found
 
 
+SH_DONE = lazy(r"(?<![\w-])done(?![\w-])", needs=("done",))
+
+
 def _loop_body(code: Code, loop: re.Match[str]) -> str:
     """The text of a loop's body: its indented lines (Python), up to its `done` (shell), inside its braces (JavaScript)."""
     rest = code.text[loop.end():]
@@ -193,7 +196,7 @@ def _loop_body(code: Code, loop: re.Match[str]) -> str:
             body.append(line)
         return "\n".join(body)
     if code.language == "shell":
-        done = re.search(r"(?<![\w-])done(?![\w-])", rest)
+        done = SH_DONE.search(rest)
         return rest[:done.start()] if done else ""
     depth = 1
     for index, char in enumerate(rest):
