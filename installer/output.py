@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, TextIO
 from . import __version__, hosts
 from .commands.result import Result, Status
 from .errors import HookwrightError, command_line
-from .provenance import Source
 
 # rich is imported where something is printed with it: doctor FILE never loads it, which saves its
 # run 52 ms of CPU (scripts/bench_start.py)
@@ -481,6 +480,8 @@ def print_decisions(decisions: Decisions) -> None:
 
 def print_status(status: Installs) -> None:
     """`hookwright status`: a table of installs, then what is wrong with each that is not whole."""
+    from .provenance import Source  # (status has it loaded; every doctor run would pay 0.5 ms for it)
+
     installs = status.installs
     for error in status.unreadable:  # (the JSON document holds them as error documents)
         print_error(HookwrightError(error["message"], path=error["path"], line=error["line"], column=error["column"],

@@ -3,7 +3,10 @@
 
 Every timing is the best (and the median) wall time of REPEAT fresh processes, the commands of a
 part taking turns so that a busy moment of the machine falls on all of them alike. Each part
-first times the floor: what the interpreter and the mandated libraries cost doing nothing.
+first times the floor: what the interpreter and the mandated libraries cost doing nothing. With
+`--clock cpu`, the time is the CPU time each process used (user and system, from the kernel's
+accounting of the child), which a machine others keep busy changes far less than the wall time
+(it still counts the time a process loses to a busy cache, so take ratios from one run).
 
 1. A tree of projects: the 269 Claude Code settings files of the shared corpus, each staged as
    the project settings of a project of its own (`fNNN/.claude/settings.json`), all named in one
@@ -36,6 +39,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -155,7 +159,7 @@ def stage(corpus: Path, dest: Path, folders=tuple(STAGED_AS)) -> list[Path]:
 
 def timed(commands: dict[str, list[str]], *, cwd: Path, env: dict, repeat: int,
           extra_env: dict[str, dict] | None = None) -> dict[str, tuple]:
-    """Per command: (best, median) wall seconds over `repeat` runs, and the last run's stdout and
+    """Per command: (best, median) seconds (wall, or CPU with --clock cpu) over `repeat` runs, and the last run's stdout and
     stderr. The commands take turns (a, b, c, a, b, c...) so that a busy moment of the machine
     falls on all of them alike; one untimed run each first (bytecode caches, disk cache).
     `extra_env`: variables for some of the commands only, by name."""
@@ -163,17 +167,24 @@ def timed(commands: dict[str, list[str]], *, cwd: Path, env: dict, repeat: int,
     last: dict[str, tuple[str, str]] = {}
     for round_ in range(repeat + 1):
         for name, argv in commands.items():
-            started = time.perf_counter()
+            started, used = time.perf_counter(), _children_cpu()
             proc = subprocess.run(argv, cwd=cwd, env={**env, **(extra_env or {}).get(name, {})}, capture_output=True,
                                   text=True)
             if round_:
-                times[name].append(time.perf_counter() - started)
+                times[name].append(_children_cpu() - used if CLOCK == "cpu" else time.perf_counter() - started)
             if proc.returncode not in (0, 1, 2):  # doctor: 2 when a file cannot be parsed (the report is complete)
                 raise SystemExit(f"{argv[0]} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
             last[name] = (proc.stdout, proc.stderr)
     return {name: (min(t), statistics.median(t), *last[name]) for name, t in times.items()}
 
 
+def _children_cpu() -> float:
+    """The CPU seconds (user and system) of every child process waited for so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+CLOCK = "wall"  # --clock: what a timing measures, the wall time or the process's CPU time
 BASELINE: Path | None = None  # --baseline: an older checkout timed beside this one
 PYTHON = sys.executable  # --python: the interpreter whose hookwright (and typer) every command runs
 BASE = " @ baseline"
@@ -307,12 +318,12 @@ def compare(corpus: Path, work: Path, repeat: int) -> None:
         version = subprocess.run([agnix, "--version"], capture_output=True, text=True).stdout.strip()
         rows += [[version, len(tree), *_times(runs["agnix"]), findings("agnix")],
                  [f"{version}, four copies of the tree", len(copies), *_times(runs["agnix x4"]), findings("agnix x4")]]
-    table(["command", "files", "best wall s", "median wall s", "findings"], rows)
+    table(["command", "files", f"best {CLOCK} s", f"median {CLOCK} s", "findings"], rows)
     d_best, d4_best = runs["doctor"][0], runs["doctor x4"][0]
     print(f"\ngrowth: {d4_best / d_best:.2f}x the time for 4x the files")
     if agnix:
         a_best = runs["agnix"][0]
-        print(f"ratio doctor / agnix on the tree (best wall): {d_best / a_best:.2f}x (target: at most 2.5x); "
+        print(f"ratio doctor / agnix on the tree (best {CLOCK}): {d_best / a_best:.2f}x (target: at most 2.5x); "
               f"four copies: {d4_best / runs['agnix x4'][0]:.2f}x")
         print(f"floor for a Python CLI: reading, parsing and importing typer alone is "
               f"{runs['parse+cli'][0] / a_best:.2f}x agnix")
@@ -497,7 +508,7 @@ def scaling(work: Path, sizes: list[int], repeat: int) -> None:
               "every check off best s", *([f"baseline {BASELINE.name} best s (this one: x as fast)"] if BASELINE is not None else [])]
     table(header + (["agnix best s"] if agnix else []), rows)
     if agnix and last_ratio:
-        print(f"\nratio doctor / agnix on {sizes[-1]:,} handlers (best wall): {last_ratio} (target: at most 2x)")
+        print(f"\nratio doctor / agnix on {sizes[-1]:,} handlers (best {CLOCK}): {last_ratio} (target: at most 2x)")
     if budget:
         rule_budget(f"2x agnix on {size:,} handlers", 2, *budget)
     print("\n(The files are compact JSON. agnix refuses files over 1 MiB, so indented 10,000-handler files are "
@@ -550,11 +561,11 @@ def one_file(work: Path, repeat: int) -> None:
     runs = timed(commands, cwd=project, env=env, repeat=repeat, extra_env=extra)
     print(f"## 3. One typical settings file ({len(TYPICAL['hooks'])} events, 4 handlers; fresh process each run, "
           f"best of {repeat})\n")
-    table(["command", "best wall s", "median wall s"],
+    table(["command", f"best {CLOCK} s", f"median {CLOCK} s"],
           [[name, f"{best:.3f}", f"{median:.3f}"] for name, (best, median, _, _) in runs.items()])
     text_best, typer_best = runs["doctor (text)"][0], runs['python -c "import typer, json"'][0]
     strict_best = runs["  the same with the collector off"][0]
-    print(f"\nratio doctor (text) / a bare typer start (best wall): {text_best / typer_best:.2f}x (target: at most "
+    print(f"\nratio doctor (text) / a bare typer start (best {CLOCK}): {text_best / typer_best:.2f}x (target: at most "
           f"1.3x); {text_best - typer_best:.3f} s above it; {text_best / strict_best:.2f}x the start with the "
           f"collector off, as doctor starts")
     if "doctor (text)" + BASE in runs:
@@ -587,12 +598,15 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--only", type=int, choices=(1, 2, 3), help="run one part")
     parser.add_argument("--baseline", type=Path, help="another hookwright checkout to time beside this one")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="time each process's wall time, or the CPU time it used (steadier on a busy machine)")
     parser.add_argument("--python", default=sys.executable,
                         help="the interpreter to run: a virtual environment's with hookwright installed as users "
                              "install it (pip install .), rather than this editable checkout's")
     args = parser.parse_args()
-    global BASELINE, PYTHON
+    global BASELINE, PYTHON, CLOCK
     BASELINE = args.baseline.resolve() if args.baseline else None
+    CLOCK = args.clock
     PYTHON = args.python
     with tempfile.TemporaryDirectory(prefix="hookwright-bench-") as scratch:
         work = Path(scratch)

@@ -114,10 +114,17 @@ def test_list_shows_the_hooks_of_a_config_toml(tmp_path, home, hookwright):
         ("PreToolUse", str(repo / ".codex" / "config.toml"))]
 
 
+SKIPPED_RULES = ("host/hook-untrusted", "host/hook-not-yet-trusted")
+
+
 def untrusted_hint(hookwright, repo: Path) -> str:
-    [hit] = [f for f in hookwright("doctor", "--project", repo, "--json").json["findings"]
-             if f["rule"] == "host/hook-untrusted"]
+    """The hint of the one hook Codex skips until it is trusted (one it asks about: not yet trusted)."""
+    [hit] = [f for f in hookwright("doctor", "--project", repo, "--json").json["findings"] if f["rule"] in SKIPPED_RULES]
     return hit["hint"]
+
+
+def skips_none(hookwright, repo: Path) -> bool:
+    return not any(rule in hookwright("doctor", "--project", repo, "--json").out for rule in SKIPPED_RULES)
 
 
 def follow(hint: str, config: Path) -> None:
@@ -131,7 +138,7 @@ def test_the_trust_step_of_an_untrusted_hook_works_as_printed_for_an_untrusted_p
     config = home / ".codex" / "config.toml"
     config.write_text('model = "gpt-5"\n')  # (nothing trusted: the project, then the hook)
     follow(untrusted_hint(hookwright, repo), config)
-    assert "hook-untrusted" not in hookwright("doctor", "--project", repo, "--json").out
+    assert skips_none(hookwright, repo)
     tomllib.loads(config.read_text())
 
 
@@ -142,9 +149,10 @@ def test_a_stale_hash_is_set_where_it_is_not_added_as_a_second_table(tmp_path, h
     config.write_text(config.read_text() + trust.toml_lines([], {key: "sha256:old"}) + "\n")
     hint = untrusted_hint(hookwright, repo)
     [hook] = trust.hooks_of(str(repo / ".codex" / "config.toml"), tomllib.loads((repo / ".codex" / "config.toml").read_text()))
-    assert hint == f"read the hook, then in {config}, set trusted_hash = \"{hook.hash}\" in [hooks.state.\"{key}\"]"
+    assert hint == (f"read the hook, then answer that question, or in {config}, set trusted_hash = \"{hook.hash}\" "
+                    f"in [hooks.state.\"{key}\"]")
     config.write_text(config.read_text().replace("sha256:old", hook.hash))
-    assert "hook-untrusted" not in hookwright("doctor", "--project", repo, "--json").out
+    assert skips_none(hookwright, repo)
 
 
 HOOKS_JSON = json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x"}]}]}})

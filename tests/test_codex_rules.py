@@ -214,3 +214,175 @@ def test_a_hooks_json_nested_past_codexs_limit_is_dropped_and_one_level_less_loa
     [hit] = found(doctor(tmp_path / "bad", {CODEX: nested(128)}), "host/file-dropped")
     assert hit.line == 2 and "recursion limit exceeded" in hit.message
     assert found(doctor(tmp_path / "good", {CODEX: nested(127)}), "host/file-dropped") == []
+
+
+# ---- the command and script rules on Codex hooks (measured on 0.171.0: tests/e2e/test_codex_rules_e2e.py) ----
+
+TREE = '"$(git rev-parse --show-toplevel 2>/dev/null || pwd)"/.codex/hooks'
+EXIT_2 = guard('print("rm -rf is not allowed", file=sys.stderr)\n        sys.exit(2)')
+
+
+def codex_hook(tmp_path, command: str, scripts: dict[str, str], user: dict | None = None):
+    """A git project whose .codex/hooks.json runs `command` on PreToolUse, its scripts in .codex/hooks/."""
+    files = {".git": None, CODEX: {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]}},
+             **{f".codex/hooks/{name}": textwrap.dedent(text).lstrip("\n") for name, text in scripts.items()}}
+    return doctor(tmp_path, files, given=False) if user is None else doctor(tmp_path, {**files, **user}, given=False)
+
+
+@pytest.mark.parametrize("rule, bad, good", [
+    ("command/block-swallowed", f"python3 {TREE}/guard.py || true", f"python3 {TREE}/guard.py"),
+    ("script/exit-2-without-reason", f"python3 {TREE}/guard.py 2>/dev/null", f"python3 {TREE}/guard.py"),
+    ("command/text-beside-answer", f"echo checking && python3 {TREE}/deny.py", f"python3 {TREE}/deny.py"),
+    ("command/relative-path", "python3 .codex/hooks/guard.py", f"python3 {TREE}/guard.py"),
+], ids=["or-true", "stderr-to-null", "echo-before", "relative"])
+def test_a_codex_command_that_loses_its_guards_answer_is_found_at_the_command_and_its_twin_is_quiet(
+        tmp_path, rule, bad, good):
+    scripts = {"guard.py": EXIT_2, "deny.py": guard(DENY)}
+    [hit] = found(codex_hook(tmp_path / "bad", bad, scripts), rule)
+    assert hit.path.endswith("hooks.json") and "Claude" not in hit.message + hit.hint
+    assert found(codex_hook(tmp_path / "good", good, scripts), rule) == []
+
+
+def test_a_relative_codex_script_is_hinted_from_the_top_of_the_work_tree_not_a_variable_codex_never_sets(tmp_path):
+    [hit] = found(codex_hook(tmp_path, "bash .codex/hooks/guard.sh", {"guard.sh": "exit 0\n"}), "command/relative-path")
+    assert "Codex CLI runs the hook in" in hit.message
+    assert hit.hint.startswith('write "$(git rev-parse --show-toplevel 2>/dev/null || pwd)"/.codex/hooks/guard.sh')
+
+
+@pytest.mark.parametrize("folder", ["bad", "good"])
+def test_a_codex_user_hook_running_its_script_by_a_relative_path_is_found_and_its_absolute_twin_is_quiet(
+        tmp_path, monkeypatch, folder):
+    # Codex runs a user hook in the session's folder, not in $CODEX_HOME (#command-execution)
+    home = tmp_path / "home" / ".codex"
+    monkeypatch.setenv("CODEX_HOME", str(home))
+    command = "bash .codex/hooks/guard.sh" if folder == "bad" else f"bash {home}/hooks/guard.sh"
+    files = {"home/.codex/hooks.json": {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": command}]}]}}, "home/.codex/hooks/guard.sh": "exit 0\n"}
+    hits = found(doctor(tmp_path, files), "command/relative-path")
+    assert [(hit.path, "missing in most of them" in hit.message) for hit in hits] == (
+        [(str(home / "hooks.json"), True)] if folder == "bad" else [])
+
+
+def test_one_work_tree_command_in_two_codex_projects_is_read_in_each_projects_own_folder(tmp_path):
+    # (a command read once for many projects must not lose what git's top of each of them is)
+    command = f"python3 {TREE}/guard.py"
+    for name in ("one", "two"):
+        [hit] = found(codex_hook(tmp_path / name, command, {}), "command/script-missing")
+        assert str(tmp_path / name / ".codex/hooks/guard.py") in hit.message
+
+
+@pytest.mark.parametrize("program, effect", [
+    ("bash", "Codex runs the call as if it were not there"),
+    ("python3", "which Codex reads as a block: every call it matches is refused")])
+def test_a_codex_guard_whose_script_is_missing_is_found_with_what_codex_does_and_its_twin_is_quiet(
+        tmp_path, program, effect):
+    suffix = "sh" if program == "bash" else "py"
+    command = f"{program} {TREE}/guard.{suffix}"
+    [hit] = found(codex_hook(tmp_path / "bad", command, {}), "command/script-missing")
+    assert effect in hit.message
+    assert found(codex_hook(tmp_path / "good", command, {f"guard.{suffix}": "exit 0\n"}), "command/script-missing") == []
+
+
+WRAPPER = '#!/bin/bash\npython3 "$(dirname "$0")/guard.py"\n{after}echo checked >&2\n{end}'
+
+
+def test_a_codex_wrapper_whose_last_command_sets_its_status_is_found_and_its_twin_passing_the_status_on_is_quiet(tmp_path):
+    command = f"bash {TREE}/wrap.sh"
+    bad = {"wrap.sh": WRAPPER.format(after="", end=""), "guard.py": EXIT_2}
+    [hit] = found(codex_hook(tmp_path / "bad", command, bad), "delivery/exit-2-lost")
+    assert hit.path.endswith("wrap.sh") and "every call it matches is refused" in hit.message
+    good = {"wrap.sh": WRAPPER.format(after="status=$?\n", end="exit $status\n"), "guard.py": EXIT_2}
+    assert found(codex_hook(tmp_path / "good", command, good), "delivery/exit-2-lost") == []
+
+
+def test_a_codex_guard_printing_text_before_its_json_is_found_naming_codex_and_its_twin_on_stderr_is_quiet(tmp_path):
+    def chatty(to):
+        return guard(f'print("checking"{to})\n        {DENY}')
+    command = f"python3 {TREE}/guard.py"
+    [hit] = found(codex_hook(tmp_path / "bad", command, {"guard.py": chatty("")}), "script/text-before-json")
+    assert hit.line == 4 and "Codex CLI reads it all as plain text" in hit.message
+    good = codex_hook(tmp_path / "good", command, {"guard.py": chatty(", file=sys.stderr")})
+    assert found(good, "script/text-before-json") == []
+
+
+@pytest.mark.parametrize("case", ["present", "missing", "absolute"])
+def test_a_codex_user_hook_reaching_its_script_through_the_work_trees_top_is_found_with_codex_folders_in_its_hint(
+        tmp_path, monkeypatch, case):
+    # a user hook runs in every project's session, in the session's folder (#command-execution); its
+    # twin names its script beside it, by its absolute path
+    home = tmp_path / "home" / ".codex"
+    monkeypatch.setenv("CODEX_HOME", str(home))
+    command = f"bash {home}/hooks/guard.sh" if case == "absolute" else f"bash {TREE}/guard.sh"
+    files = {".git": None, "home/.codex/hooks.json": {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": command}]}]}}, "home/.codex/hooks/guard.sh": "exit 0\n"}
+    if case != "missing":
+        files[".codex/hooks/guard.sh"] = "exit 0\n"
+    outcome = doctor(tmp_path, files, given=False)
+    hits = found(outcome, "command/shared-hook-project-script") + found(outcome, "command/script-missing")
+    if case == "absolute":
+        assert hits == []
+        return
+    [hit] = hits
+    assert hit.rule == ("command/script-missing" if case == "missing" else "command/shared-hook-project-script")
+    assert "every project" in hit.message and ("~/.codex/hooks/" in hit.hint or f"{home}/hooks/" in hit.hint)
+    assert ".claude" not in hit.hint and "CLAUDE_PLUGIN_ROOT" not in hit.hint
+
+
+# ---- trust: graded by what Codex does (measured on 0.171.0: docs/hosts/codex.md#trust) ----
+
+def trusting(tmp_path, monkeypatch, level: str | None, hashed: bool = False):
+    """A git project with two hooks, and a user config.toml that says `level` of it (None: nothing)."""
+    from hookwright.hosts.codex import trust
+
+    home = tmp_path / "home" / ".codex"
+    monkeypatch.setenv("CODEX_HOME", str(home))
+    data = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 0"},
+                                                                   {"type": "command", "command": "true"}]}]}}
+    project = tmp_path / "repo"
+    hashes = {h.key: h.hash for h in trust.hooks_of(f"{project}/{CODEX}", data)} if hashed else {}
+    config = "# mine\nmodel = \"x\"\n\n" + (f'[projects."{project}"]\ntrust_level = "{level}"\n' if level else "")
+    files = {".git": None, CODEX: data, "../home/.codex/config.toml": config + trust.toml_lines([], hashes) + "\n"}
+    return doctor(project, files, given=False), home / "config.toml"
+
+
+def test_a_project_marked_untrusted_is_one_error_at_its_trust_level_line_and_its_trusted_twin_is_quiet(
+        tmp_path, monkeypatch):
+    outcome, config = trusting(tmp_path / "bad", monkeypatch, "untrusted")
+    [hit] = found(outcome, "host/hook-untrusted")
+    assert (hit.path, hit.line, hit.severity) == (str(config), 5, "error")
+    assert "2 hooks" in hit.message and "without asking" in hit.message and len(hit.related) == 2
+    assert 'set trust_level = "trusted"' in hit.hint
+    assert found(outcome, "host/hook-not-yet-trusted") == []
+    twin, _ = trusting(tmp_path / "good", monkeypatch, "trusted", hashed=True)
+    assert found(twin, "host/hook-untrusted") + found(twin, "host/hook-not-yet-trusted") == []
+
+
+@pytest.mark.parametrize("level, asks", [(None, "Trust this folder?"), ("trusted", "Hooks need review")],
+                         ids=["fresh-clone", "new-hooks"])
+def test_hooks_codex_asks_to_trust_are_a_warning_that_says_the_question_and_never_an_error(
+        tmp_path, monkeypatch, level, asks):
+    outcome, _ = trusting(tmp_path, monkeypatch, level)
+    hits = found(outcome, "host/hook-not-yet-trusted")
+    assert len(hits) == 2 and all(h.severity == "warning" and asks in h.message and "codex exec" in h.message
+                                  for h in hits)
+    assert [f for f in outcome.findings if f.severity == "error"] == []
+
+
+def test_a_codex_deny_printed_as_json_then_exit_1_is_found_at_the_exit_and_its_exit_0_twin_is_quiet(tmp_path):
+    # (Codex reads the JSON answer on exit 0 alone: a deny with exit 1 let the call run, #output-protocol)
+    [hit] = found(codex(tmp_path / "bad", guard(f"{DENY}\n        sys.exit(1)")), "script/exit-1-fails-open")
+    assert hit.line == 5 and "Codex CLI reads the JSON answer on exit 0 alone" in hit.message
+    assert found(codex(tmp_path / "good", guard(f"{DENY}\n        sys.exit(0)")), "script/exit-1-fails-open") == []
+
+
+@pytest.mark.parametrize("bad, said", [
+    ('echo "$CLAUDE_TOOL_INPUT" | grep -q "rm -rf" && exit 2', "$CLAUDE_TOOL_INPUT is never set: Codex CLI passes"),
+    ('case "$1" in *rm*) exit 2;; esac', "Codex CLI runs it with no arguments (the user's shell, -lc)")],
+    ids=["variable", "argument"])
+def test_a_codex_command_reading_its_input_from_a_variable_or_an_argument_is_found_and_its_stdin_twin_is_quiet(
+        tmp_path, bad, said):
+    # (Codex gives the payload on stdin alone: no input variable, no argument; #command-execution)
+    [hit] = found(codex_hook(tmp_path / "bad", bad, {}), "command/input-variable-never-set")
+    assert said in hit.message
+    good = 'jq -r .tool_input.command | grep -q "rm -rf" && { echo no >&2; exit 2; }; exit 0'
+    assert found(codex_hook(tmp_path / "good", good, {}), "command/input-variable-never-set") == []

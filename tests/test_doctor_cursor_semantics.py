@@ -255,3 +255,44 @@ def test_updated_mcp_tool_output_from_a_post_tool_use_hook_matching_no_mcp_tool_
     hits = found(doctor(tmp_path, files), "script/output-rewrite-ignored")
     assert [(hit.path.endswith("hook.py"), hit.line, "MCP tools only" in hit.message) for hit in hits] == (
         [(True, 3, True)] if said else [])
+
+
+# ---- a refusal printed as JSON, then exit 1 (docs/hosts/cursor.md#exit-codes: the JSON is read on exit 0) ----
+
+CURSOR_DENY = {
+    "shell": ('#!/bin/bash\ninput=$(cat)\nif echo "$input" | grep -q "rm -rf"; then\n'
+              '  echo \'{"permission": "deny", "user_message": "no rm -rf"}\'\n  exit {status}\nfi\n'
+              'echo \'{"permission": "allow"}\'\n', "bash .cursor/guard.sh", "guard.sh", 5),
+    "python": ('import json, sys\ndata = json.load(sys.stdin)\nif "rm -rf" in data.get("command", ""):\n'
+               '    print(json.dumps({{"permission": "deny", "user_message": "no rm -rf"}}))\n    sys.exit({status})\n',
+               "python3 .cursor/guard.py", "guard.py", 5),
+    "node": ('const input = JSON.parse(require("fs").readFileSync(0, "utf8"));\n'
+             'if (input.command.includes("rm -rf")) {{\n'
+             '  console.log(JSON.stringify({{ permission: "deny", user_message: "no rm -rf" }}));\n'
+             '  process.exit({status});\n}}\n', "node .cursor/guard.js", "guard.js", 4),
+}
+
+
+@pytest.mark.parametrize("language", CURSOR_DENY)
+def test_a_cursor_deny_printed_as_json_then_exit_1_is_found_at_the_exit_and_its_exit_0_twin_is_quiet(tmp_path, language):
+    script, command, name, line = CURSOR_DENY[language]
+
+    def guard(folder, status, **entry):
+        files = {".cursor/hooks.json": {"version": 1, "hooks": {"beforeShellExecution": [{"command": command, **entry}]}},
+                 f".cursor/{name}": script.replace("{status}", str(status)) if language == "shell"
+                 else script.format(status=status)}
+        return found(doctor(tmp_path / folder, files, given=False), "script/exit-1-fails-open")
+
+    [hit] = guard("bad", 1)
+    assert (hit.path.endswith(name), hit.line) == (True, line) and "Cursor reads the JSON answer on exit 0 alone" in hit.message
+    assert guard("good", 0) == []
+    assert guard("closed", 1, failClosed=True) == []  # (a failure blocks there: the deny holds)
+
+
+def test_a_claude_code_deny_printed_as_json_then_exit_1_is_quiet_for_claude_code_reads_it(tmp_path):
+    script = CURSOR_DENY["python"][0].replace('"permission": "deny", "user_message": "no rm -rf"',
+                                               '"hookSpecificOutput": {{"hookEventName": "PreToolUse", '
+                                               '"permissionDecision": "deny", "permissionDecisionReason": "no"}}')
+    files = {".claude/settings.json": settings(command='python3 "$CLAUDE_PROJECT_DIR"/.claude/guard.py'),
+             ".claude/guard.py": script.format(status=1).replace('data.get("command", "")', 'str(data)')}
+    assert found(doctor(tmp_path, files, given=False), "script/exit-1-fails-open") == []

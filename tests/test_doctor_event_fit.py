@@ -227,3 +227,22 @@ def test_a_loop_that_sleeps_on_each_pass_past_the_hooks_timeout_is_reported_with
     assert [(f.line, f.message.split(" s ")[0]) for f in got] == (
         [(_line(config, '"timeout"'), f"the hook can wait up to {most}")] if flagged else [])
     assert [r["line"] for f in got for r in f.related] == ([3 if script != "lock.js" else 5] if flagged else [])
+
+
+def test_a_script_rewritten_between_runs_is_read_again_with_its_new_text(tmp_path):
+    """One reader for a script's text, kept while its size and mtime stay (as its facts are): a
+    guard that becomes a linter is no longer read as the guard it was."""
+    import os
+
+    from hookwright.doctor import disk
+    from hookwright.doctor.scripts import intent
+
+    script = tmp_path / "hook.py"
+    script.write_text(PROTECT)
+    disk.fresh()
+    assert intent.guard_after_the_fact(intent.text_of(script), script)
+    script.write_text(LINT)
+    os.utime(script, ns=(1, 1))
+    disk.fresh()
+    assert intent.text_of(script) == LINT
+    assert not intent.guard_after_the_fact(intent.text_of(script), script)

@@ -441,11 +441,20 @@ def test_pre_commit_hook_runs_doctor_on_staged_hook_configs():
 
 
 def test_the_compiled_rule_catalog_matches_the_toml_it_is_built_from():
-    """Rules are written in installer/doctor/rules/*.toml and read at run time from catalog.json;
-    after editing a rule, run scripts/build_rule_catalog.py."""
-    from hookwright.doctor.model import CATALOG, RULES_DIR, compile_catalog
+    """Rules are written in installer/doctor/rules/*.toml and read at run time from catalog.json
+    (their explanations from explanations.json); after editing a rule, run scripts/build_rule_catalog.py."""
+    from hookwright.doctor.model import CATALOG, EXPLANATIONS, RULES_DIR, compile_catalog, compile_explanations
 
     assert json.loads((RULES_DIR / CATALOG).read_text(encoding="utf-8")) == compile_catalog()
+    assert json.loads((RULES_DIR / EXPLANATIONS).read_text(encoding="utf-8")) == compile_explanations()
+
+
+def test_a_rule_read_from_the_catalog_is_explained_as_its_toml_explains_it():
+    from hookwright.doctor.model import catalog, compile_explanations
+
+    written = compile_explanations()
+    assert {rule.id: rule.explanation for rule in catalog().values()} == written
+    assert all(text.strip() for text in written.values())
 
 
 def test_the_compiled_pack_flags_match_the_pack_manifests_they_are_built_from():

@@ -139,3 +139,89 @@ def test_a_name_made_from_the_tool_name_is_not_judged_as_the_tool_name(project):
              'if tool == "delete_issue":\n    sys.exit(2)\n'
     _hooked(project, "guard.py", script, matcher="mcp__tracker__.*")
     assert not found(run(None, project=project), "script/value-never-sent")
+
+
+# ---- a field of tool_input read by another agent's name (opencode's filePath in a Claude Code hook) -----
+
+JQ_GUARD = '#!/bin/bash\nf=$(jq -r \'{read}\')\ncase "$f" in *.env) echo "blocked: .env is secret" >&2; exit 2;; esac\nexit 0\n'
+PY_GUARD = ('import json, sys\ndata = json.load(sys.stdin)\nti = data.get("tool_input", {{}})\npath = {read}\n'
+            'if path.endswith(".env"):\n    print("blocked: .env is secret", file=sys.stderr)\n    sys.exit(2)\n')
+JS_GUARD = ('const input = JSON.parse(require("fs").readFileSync(0, "utf8"));\nconst {{ {read} }} = input.tool_input;\n'
+            'if (String({name}).endsWith(".env")) {{ console.error("blocked"); process.exit(2); }}\n')
+
+
+@pytest.mark.parametrize("name, script, bad, twins", [
+    ("guard.sh", JQ_GUARD, ".tool_input.filePath // empty",
+     [".tool_input.file_path // empty", ".tool_input.file_path // .tool_input.filePath // empty"]),
+    ("guard.py", PY_GUARD, 'ti.get("filePath", "")', ['ti.get("file_path", "")', 'ti.get("filePath") or ti.get("file_path", "")']),
+    ("guard.js", JS_GUARD, "filePath", ["file_path"]),
+])
+def test_a_claude_code_guard_reading_opencodes_argument_name_is_found_and_its_twins_are_clean(
+        tmp_path, name, script, bad, twins):
+    def guard(folder, read, matcher="Write|Edit"):
+        project = tmp_path / folder
+        path = _hooked(project, name, script.format(read=read, name=read.split(":")[0]), matcher=matcher)
+        if name.endswith(".js"):
+            write(project, {".claude/settings.json": settings(matcher=matcher,
+                                                              command=f'node "$CLAUDE_PROJECT_DIR"/.claude/hooks/{name}')})
+        return path, found(run(None, project=project), "script/tool-field-not-sent")
+
+    path, [hit] = guard("bad", bad)
+    assert (hit.path, hit.line, hit.severity) == (str(path), 2 if name != "guard.py" else 4, "error")
+    assert "opencode's name" in hit.message and "tool_input.file_path" in hit.message and "Edit, Write" in hit.message
+    for index, twin in enumerate(twins):
+        assert guard(f"twin{index}", twin)[1] == []
+    assert guard("every-tool", bad, matcher="")[1] != []  # (no tool of Claude Code's sends filePath)
+
+
+def test_a_field_only_another_agent_sends_is_found_on_the_tools_that_never_carry_it(project):
+    script = _hooked(project, "guard.sh", '#!/bin/bash\nd=$(jq -r .tool_input.workdir)\n'
+                                          '[ "$d" = / ] && { echo "blocked" >&2; exit 2; }\nexit 0\n', matcher="Bash")
+    [hit] = found(run(None, project=project), "script/tool-field-not-sent")
+    assert (hit.path, hit.line) == (str(script), 2) and "(Bash) give them tool_input.command," in hit.message
+    assert hit.hint.startswith("read tool_input.command,")
+    script.write_text('#!/bin/bash\nin=$(cat)\nc=$(jq -r .tool_input.command <<< "$in")\n'
+                      'd=$(jq -r .tool_input.workdir <<< "$in")\n[ "$d" = / ] && { echo "blocked" >&2; exit 2; }\nexit 0\n')
+    [hit] = found(run(None, project=project), "script/tool-field-not-sent")
+    assert hit.line == 4 and "a field opencode's tools send" in hit.message
+
+
+def test_an_unknown_field_on_a_matcher_of_every_tool_and_what_the_tool_returns_are_not_judged(project):
+    """An MCP tool may take a `workdir`; Write's tool_response has a filePath (its output schema)."""
+    _hooked(project, "note.sh", '#!/bin/bash\nin=$(cat)\nd=$(jq -r .tool_input.workdir <<< "$in")\n'
+                                'f=$(jq -r .tool_response.filePath <<< "$in")\necho "$d $f" >> log.txt\n', matcher="")
+    write(project, {".claude/settings.json": {"hooks": {"PostToolUse": [{"matcher": "Write", "hooks": [
+        {"type": "command", "command": 'bash "$CLAUDE_PROJECT_DIR"/.claude/hooks/note.sh'}]}], "PreToolUse": [
+        {"matcher": "", "hooks": [{"type": "command", "command": 'bash "$CLAUDE_PROJECT_DIR"/.claude/hooks/note.sh'}]}]}}})
+    assert found(run(None, project=project), "script/tool-field-not-sent") == []
+
+
+def test_a_script_that_tells_the_agents_apart_may_read_each_ones_name(project):
+    _hooked(project, "guard.sh", '#!/bin/bash\nif [ -n "$CURSOR_VERSION" ]; then exit 0; fi\n'
+                                 'f=$(jq -r .tool_input.filePath)\n[ "$f" = .env ] && exit 2\nexit 0\n', matcher="Write")
+    assert found(run(None, project=project), "script/tool-field-not-sent") == []
+
+
+def test_a_matcher_that_fires_only_for_tools_whose_calls_never_carry_the_field_read_is_found(tmp_path):
+    """`"matcher": "Bash"` on a guard of file paths: a Bash call has no file_path, so the test on it never holds."""
+    def guard(folder, matcher):
+        project = tmp_path / folder
+        path = _hooked(project, "guard.py", PY_GUARD.format(read='ti.get("file_path", "")'), matcher=matcher)
+        return path, found(run(None, project=project), "script/tool-field-not-sent")
+
+    path, [hit] = guard("bad", "Bash")
+    assert (hit.path, hit.line) == (str(path), 4) and "(Bash) give them tool_input.command," in hit.message
+    assert guard("twin", "Write|Edit")[1] == []
+
+
+def test_a_command_written_in_the_settings_that_reads_opencodes_name_is_found_at_the_command(tmp_path):
+    command = "jq -r '.tool_input.{field} // empty' | grep -q '\\.env$' && {{ echo blocked >&2; exit 2; }} || exit 0"
+
+    def inline(folder, field):
+        project = tmp_path / folder
+        write(project, {".claude/settings.json": settings(matcher="Write|Edit", command=command.format(field=field))})
+        return found(run(None, project=project), "script/tool-field-not-sent")
+
+    [hit] = inline("bad", "filePath")
+    assert hit.path.endswith("settings.json") and "opencode's name" in hit.message
+    assert inline("twin", "file_path") == []

@@ -468,3 +468,102 @@ def test_a_hook_key_compared_with_a_bus_events_type_is_reported(project, compare
                                  f'    if (event.type === {compared}) throw new Error("x")\n  }},\n}})\n')
     findings = found(run(None, project=project), "host/opencode-hook-never-called")
     assert [(f.line, "not an event of its bus" in f.message) for f in findings] == ([(3, True)] if flagged else [])
+
+
+# ---- the exit status a bridge refuses on, against the one its script refuses with ------------------
+
+STATUS_BRIDGE = """\
+import { spawnSync, spawn } from "node:child_process";
+export const Bridge = async ({ directory }) => ({
+  "tool.execute.before": async (input, output) => {
+    if (input.tool !== "bash") return;
+    %s
+  },
+});
+"""
+SPAWNED = 'const r = spawnSync("sh", [".claude/hooks/guard.sh"], { input: JSON.stringify({ tool_input: output.args }) });'
+
+
+def _doctor_status_bridge(project: Path, test: str, guard: str = EXITING_GUARD):
+    (project / ".claude" / "hooks").mkdir(parents=True)
+    (project / ".claude" / "hooks" / "guard.sh").write_text(guard)
+    folder = project / ".opencode" / "plugins"
+    folder.mkdir(parents=True)
+    (folder / "bridge.js").write_text(STATUS_BRIDGE % test)
+    return [(Path(f.path).name, f.line, f.message) for f in found(run(None, project=project),
+                                                                  "host/opencode-script-exit-unheard")]
+
+
+@pytest.mark.parametrize("test, said", [
+    (SPAWNED + "\n    if (r.status === 1) throw new Error(String(r.stderr));", "exits 1"),
+    (SPAWNED + "\n    if (r.exitCode == 1 || r.exitCode == 3) { throw new Error('refused'); }", "exits 1 or 3"),
+    (SPAWNED + "\n    if (r.status !== 1) return;\n    throw new Error('refused');", "exits 1"),
+    (SPAWNED + "\n    if (r.status === 0 || r.status === 2) return;\n    throw new Error('refused');", "exits any but 0 or 2"),
+    ('await new Promise((resolve, reject) => {\n      const child = spawn("sh", [".claude/hooks/guard.sh"]);\n'
+     '      child.on("close", (code) => { if (code === 1) reject(new Error("refused")); else resolve(); });\n    });',
+     "exits 1"),
+])
+def test_a_bridge_refusing_on_another_status_than_the_scripts_exit_2_is_reported_at_its_test(project, test, said):
+    [(name, line, message)] = _doctor_status_bridge(project, test)
+    assert name == "bridge.js" and line == (7 if "close" in test else 6) and said in message
+
+
+@pytest.mark.parametrize("test", [
+    SPAWNED + "\n    if (r.status === 2) throw new Error(String(r.stderr));",
+    SPAWNED + "\n    if (r.status !== 0) throw new Error(String(r.stderr));",
+    SPAWNED + "\n    if (r.status === 0) return;\n    throw new Error('refused');",
+    SPAWNED + "\n    if (r.status === 1 || r.status === 2) throw new Error('refused');",
+])
+def test_a_bridge_refusing_on_the_scripts_exit_2_is_clean(project, test):
+    assert _doctor_status_bridge(project, test) == []
+
+
+def test_a_bridge_refusing_on_exit_1_runs_a_script_that_refuses_with_exit_1_cleanly(project):
+    guard = EXITING_GUARD.replace("exit 2", "exit 1")
+    assert _doctor_status_bridge(project, SPAWNED + "\n    if (r.status === 1) throw new Error('no');", guard) == []
+
+
+# ---- a guard of files that picks some of opencode's tools that change a file --------------------------
+
+LOCK_GUARD = """\
+export const LockGuard = async () => ({
+  "tool.execute.before": async (input, output) => {
+    %s
+  },
+});
+"""
+THROWS = 'if (String(output.args.filePath).endsWith(".lock")) throw new Error("lock files are generated");'
+
+
+@pytest.mark.parametrize("body, flagged", [
+    ('if (input.tool !== "write") return;\n    ' + THROWS, 3),
+    ('if (input.tool === "edit") {\n      ' + THROWS + "\n    }", 3),
+    ('if (input.tool !== "write" && input.tool !== "edit") return;\n    ' + THROWS, None),
+    ('if (["write", "edit"].includes(input.tool)) {\n      ' + THROWS + "\n    }", None),
+    (THROWS, None),  # (every tool)
+    ('if (input.tool !== "bash") return;\n    if (output.args.command.includes("rm -rf")) throw new Error("no");', None),
+])
+def test_a_guard_of_files_picking_write_or_edit_alone_is_reported_at_its_pick(project, body, flagged):
+    folder = project / ".opencode" / "plugins"
+    folder.mkdir(parents=True)
+    (folder / "lock.js").write_text(LOCK_GUARD % body)
+    findings = found(run(None, project=project), "host/opencode-guard-misses-tools")
+    assert [f.line for f in findings] == ([flagged] if flagged else [])
+    assert all("opencode's" in f.message for f in findings)
+
+
+def test_a_bridge_running_the_script_in_a_command_line_is_followed_to_its_exit_status(project):
+    """`execSync("sh .claude/hooks/guard.sh")` throws on any status but 0; a catch that refuses only on 1 lets 2 through."""
+    body = ('try {\n      execSync("sh .claude/hooks/guard.sh", { input: JSON.stringify({ tool_input: output.args }) });\n'
+            '    } catch (e) {\n      if (e.status === 1) throw new Error("refused");\n    }')
+    code = STATUS_BRIDGE.replace('import { spawnSync, spawn } from "node:child_process";',
+                                 'import { execSync } from "node:child_process";')
+    (project / ".claude" / "hooks").mkdir(parents=True)
+    (project / ".claude" / "hooks" / "guard.sh").write_text(EXITING_GUARD)
+    folder = project / ".opencode" / "plugins"
+    folder.mkdir(parents=True)
+    (folder / "bridge.js").write_text(code % body)
+    [finding] = found(run(None, project=project), "host/opencode-script-exit-unheard")
+    assert finding.line == 8 and "exits 1" in finding.message
+    (folder / "bridge.js").write_text(code % body.replace("e.status === 1", "e.status === 2"))
+    assert found(run(None, project=project), "host/opencode-script-exit-unheard") == []

@@ -154,7 +154,13 @@ CASES = [
          {S: settings(command="bash -c '[[ -f x ]] && echo found'")}, note="a shebang in a command is a comment"),
     case("matcher/not-string", {S: settings(matcher=["Bash", "Read"])}, {S: settings(matcher="Bash|Read")}),
     case("matcher/invalid-regex", {S: settings(matcher="Bash(")}, {S: settings(matcher="Bash")}),
-    case("matcher/invalid-regex", {S: settings(matcher="*.py|*.ts")}, {S: settings(matcher=".*")}, note="glob"),
+    case("matcher/file-pattern", {S: settings(matcher="*.py|*.ts")}, {S: settings(matcher="Edit|Write")}, note="glob"),
+    case("matcher/file-pattern", {S: settings(matcher=r"\.env$|secrets/")},
+         {S: settings(matcher="Edit|Write", **{"if": "Edit(secrets/**)"})}, note="regex"),
+    case("matcher/file-pattern", {S: settings("PostToolUse", matcher="src/**")},
+         {S: settings("PostToolUse", matcher="Write|Edit")}, note="folder"),
+    case("matcher/file-pattern", {S: settings(matcher=r"\.(ts|tsx)$")}, {S: settings(matcher="Edit.*|Write")},
+         note="extensions"),
     case("matcher/not-javascript", {S: settings(matcher="(?i)bash")}, {S: settings(matcher="[Bb]ash")}),
     case("matcher/not-javascript", {S: settings(matcher=r"\ABash\Z")}, {S: settings(matcher="^Bash$")},
          note="python-anchors"),
@@ -181,6 +187,13 @@ CASES = [
          {S: settings(matcher="mcp__linear__.*"), ".mcp.json": MCP_LINEAR}, given=False, note="trailing-underscore"),
     case("matcher/if-other-tool", {S: settings(matcher="Edit", **{"if": "Bash(git *)"})},
          {S: settings(matcher="Bash", **{"if": "Bash(git *)"})}),
+    case("matcher/if-other-tool", {S: settings(matcher="", **{"if": "bash(git *)"})},
+         {S: settings(matcher="", **{"if": "Bash(git *)"})}, note="case"),
+    case("matcher/if-other-tool", {S: settings(matcher="", **{"if": "Shell(git *)"})},
+         {S: settings(matcher="", **{"if": "SomeNewTool(git *)"})}, note="another-agents-name"),
+    case("matcher/if-other-tool", {S: settings(matcher="", **{"if": "mcp__Linear__create_issue"}), ".mcp.json": MCP_LINEAR},
+         {S: settings(matcher="", **{"if": "mcp__linear__create_issue"}), ".mcp.json": MCP_LINEAR}, given=False,
+         note="mcp-server-case"),
     case("matcher/permission-rule", {S: settings(matcher="Bash(git:*)")},
          {S: settings(matcher="Bash", **{"if": "Bash(git:*)"})}),
     case("matcher/matches-nothing", {S: settings(matcher='tool == "Bash"')}, {S: settings(matcher="Bash")}),
@@ -238,8 +251,6 @@ CASES = [
     case("host/file-dropped", {CODEX: {"$schema": "https://x/s.json", "hooks": {}}}, {CODEX: {"hooks": {}}}),
     case("host/file-dropped", {CODEX: {"hooks": {"Stop": [{"hooks": [{**ECHO, "timeout": "ten"}]}]}}},
          {CODEX: {"hooks": {"Stop": [{"hooks": [{**ECHO, "timeout": 10}]}]}}}, note="type"),
-    case("host/hook-untrusted", {CODEX: {"hooks": {"Stop": [{"hooks": [ECHO]}]}}}, {CODEX: {"hooks": {}}},
-         note="trusted in tests/test_codex.py"),
     case("host/cursor-version-missing", {CURSOR: {"hooks": {"stop": [{"command": "x"}]}}},
          {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x"}]}}}),
     case("host/cursor-claude-field", {CURSOR: {"version": 1, "hooks": {"stop": [{"command": "x", "async": True}]}}},
@@ -397,12 +408,14 @@ def test_rule_quiet_on_the_fixed_config(rule, bad, good, given, config, tmp_path
 # places Codex never runs, in both of its formats: tests/test_codex_rules.py; a hook's script or the
 # project's package.json beside its `if`: tests/test_doctor_conditions.py; a plugin and the Claude Code
 # script it runs: tests/test_doctor_opencode_ways.py; Codex's managed requirements, in a folder
-# standing for /etc/codex: tests/test_codex.py
-CASED_BELOW = {"host/newer-than-facts", "structure/plugin-marketplace-unknown", "structure/plugin-marketplace-not-shared",
+# standing for /etc/codex: tests/test_codex.py; a project the user's config.toml marks untrusted, or
+# says nothing of: tests/test_codex_rules.py
+CASED_BELOW = {"host/hook-untrusted", "host/hook-not-yet-trusted", "host/newer-than-facts", "structure/plugin-marketplace-unknown", "structure/plugin-marketplace-not-shared",
                "matcher/guard-misses-tools", "matcher/plugin-server-bare-name", "structure/settings-not-read",
                "structure/plugin-switched-off", "matcher/if-narrows-matcher", "host/hooks-switched-off",
                "host/hook-never-loaded", "matcher/if-legacy-prefix", "host/opencode-script-reads-claude-names",
-               "host/hooks-off-elsewhere"}
+               "host/hooks-off-elsewhere", "host/opencode-script-exit-unheard",
+               "host/opencode-guard-misses-tools"}  # (the last two: test_doctor_opencode_ways.py)
 
 
 def test_every_rule_of_these_kinds_has_a_case():
@@ -548,9 +561,7 @@ IN_TWO_TABLES = {"command/input-variable-never-set": {"commands.RULES", "scripts
                  # a plugin's MCP server named bare in a group's matcher, and in a handler's `if`
                  "matcher/plugin-server-bare-name": {"conditions.GROUP_RULES", "conditions.RULES"},
                  # an async hook's answer, by Claude Code's protocol table and by Codex's rejected answers
-                 "script/async-answer-never-read": {"scripts.SCRIPT_RULES", "scripts.REJECTED_RULES"},
-                 # a refusal by exit 1, by Claude Code's and Cursor's protocol tables and by Codex's exit 2
-                 "script/exit-1-fails-open": {"scripts.CLAUDE_ANSWER_RULES", "scripts.REJECTED_RULES"}}
+                 "script/async-answer-never-read": {"scripts.SCRIPT_RULES", "scripts.REJECTED_RULES"}}
 
 
 def test_each_rule_in_a_rule_table_is_one_function_of_its_own_and_a_catalog_rule():
@@ -658,3 +669,13 @@ def test_a_users_cursor_hooks_file_may_leave_the_version_out(tmp_path, home):
     out = doctor(base, {str(home / CURSOR): {"hooks": {"stop": [{"command": "x"}]}},
                         CURSOR: {"hooks": {"stop": [{"command": "x"}]}}}, given=False)
     assert [f.path for f in found(out, "host/cursor-version-missing")] == [str(base / CURSOR)]
+
+
+@pytest.mark.parametrize("matcher, flagged", [
+    (r"\.env$|secrets/", True), ("*.ts", True), (".env", True), (r".*\.py$", True), ("**/*.md", True),
+    ("Write|src/.*", False),  # (it fires for Write)
+    ("mcp__fs__.*", False), ("Edit.*", False), ("^(Edit|Write)$", False), ("Notebook.*", False), ("Bash(", False)])
+def test_a_matcher_written_for_files_is_told_apart_from_a_tool_name_regex(tmp_path, matcher, flagged):
+    out = doctor(tmp_path, {S: settings(matcher=matcher)})
+    assert bool(found(out, "matcher/file-pattern")) == flagged
+    assert not (flagged and found(out, "matcher/invalid-regex"))  # (one finding for one defect)

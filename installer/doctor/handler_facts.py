@@ -101,7 +101,7 @@ def through_project(handler: Handler, inv: Invocation) -> str | None:
 # root): a shared hook that reaches a script through one is as bound to one project as through
 # $CLAUDE_PROJECT_DIR
 FOLDER_SPELLINGS = ("$PWD", "${PWD}", "$(pwd)", "`pwd`", "$(git rev-parse --show-toplevel)",
-                    "`git rev-parse --show-toplevel`")
+                    "$(git rev-parse --show-toplevel 2>/dev/null || pwd)", "`git rev-parse --show-toplevel`")
 
 
 def through_start_folder(handler: Handler, inv: Invocation) -> str | None:

@@ -30,19 +30,25 @@ from ..patterns import lazy
 SEVERITIES = ("error", "warning", "info")
 RULES_DIR = Path(__file__).resolve().parent / "rules"
 CATALOG = "catalog.json"  # compiled from the TOML files: scripts/build_rule_catalog.py
+# the rules' explanations, apart: a run words its findings from the catalog, and only --explain,
+# SARIF and the host-version notes read these (more than half the text: about 1 ms of every run)
+EXPLANATIONS = "explanations.json"
 
 
 class Rule:
-    def __init__(self, id: str, kind: str, severity: str, message: str, hint: str, explanation: str,
+    def __init__(self, id: str, kind: str, severity: str, message: str, hint: str,
                  variants: dict[str, dict[str, str]] | None = None) -> None:
         self.id = id  # "<kind>/<name>", stable: tools and users refer to it
         self.kind = kind  # structure | matcher | command | script | conflict | host
         self.severity = severity
         self.message = message  # str.format template, filled from the finding's params
         self.hint = hint
-        self.explanation = explanation
         # other wordings of one finding, by name (`[rule.<variant>]` in the TOML): message and hint
         self.variants = variants or {}
+
+    @property
+    def explanation(self) -> str:
+        return explanations()[self.id]
 
     def worded(self, variant: str | None) -> tuple[str, str]:
         """(message, hint) templates, the rule's own or one variant's."""
@@ -62,12 +68,30 @@ def catalog() -> dict[str, Rule]:
     return {rule_id: Rule(rule_id, rule_id.split("/", 1)[0], **fields) for rule_id, fields in raw.items()}
 
 
+@cache
+def explanations() -> dict[str, str]:
+    """Every rule's explanation, by id (rules/explanations.json, compiled with the catalog)."""
+    explained: dict[str, str] = json.loads(safe_read.read(RULES_DIR / EXPLANATIONS, safe_read.BUNDLED))
+    return explained
+
+
 def rule_by_id(rule_id: str) -> Rule:
     return catalog()[rule_id]
 
 
 def compile_catalog() -> dict[str, dict[str, Any]]:
-    """rules/catalog.json's content, from the TOML files (a rule's severity must be a known one)."""
+    """rules/catalog.json's content, from the TOML files: every rule but its explanation."""
+    return {rule_id: {key: value for key, value in rule.items() if key != "explanation"}
+            for rule_id, rule in _compiled_rules().items()}
+
+
+def compile_explanations() -> dict[str, str]:
+    """rules/explanations.json's content, from the TOML files: each rule's explanation."""
+    return {rule_id: rule["explanation"] for rule_id, rule in _compiled_rules().items()}
+
+
+def _compiled_rules() -> dict[str, dict[str, Any]]:
+    """Every rule as the TOML files write it (a rule's severity must be a known one)."""
     from ..resources import read_toml  # the package's one TOML reader (here: only a catalog build reads TOML)
 
     rules: dict[str, dict[str, Any]] = {}

@@ -189,8 +189,12 @@ class Skipped(NamedTuple):
     handler: Any  # as written (Host.owner tells whose it is)
     why: str  # what is not trusted, in the host's words
     fix: str  # how to trust it by hand (the lines to add where the host keeps its trust)
-    # where the host keeps a trust that no longer holds (the stale hash: its file and line), if any
+    # where the host keeps the decision that keeps it skipped, the line to change (a stale hash, a
+    # project marked untrusted: its file and line), if any
     stale_at: tuple[Path, int] | None = None
+    # what the host's interactive session asks about it before it runs, and how to answer ("": it
+    # asks nothing, and the skip is silent everywhere)
+    asked: str = ""
 
 
 class HooksOff(NamedTuple):
@@ -284,6 +288,9 @@ class Host(ABC):
     guard_events: ClassVar[frozenset[str]] = frozenset()
     # the events whose handlers' "if" (a permission rule) the host tests before running them
     condition_events: ClassVar[frozenset[str]] = frozenset()
+    # how it starts a hook's command, giving it its input as JSON on stdin alone, with no arguments
+    # and no variable of the input ("sh -c"); "": not known, and doctor says nothing of either
+    input_on_stdin_only: ClassVar[str] = ""
     # it runs a shell-form command with `sh -c` (on Linux: dash, where bash's syntax fails), with the
     # call on stdin and no arguments
     shell_form_in_sh: ClassVar[bool] = False
@@ -295,11 +302,16 @@ class Host(ABC):
     hook_tool_names: ClassVar[frozenset[str]] = frozenset()
     tool_events: ClassVar[frozenset[str]] = frozenset()
     exact_name_matcher: ClassVar[str] = ""
+    # its tools' names for Claude Code's tools (opencode's `bash`, Cursor's `Shell`: Bash), where a
+    # config or a script written for it may name one to Claude Code
+    claude_tool_names: ClassVar[dict[str, str]] = {}
     # the fields of a tool's input its hooks get by another name than the model gives it: model's -> hooks'
     tool_input_renames: ClassVar[dict[str, str]] = {}
     # the fields of tool_input its hooks get from each of its tools, by the name they see it by (measured);
     # a tool not listed: not known
     tool_inputs: ClassVar[dict[str, frozenset[str]]] = {}
+    # what a field of a tool's input holds, where its name does not say it: tool -> a note for a hint
+    tool_input_notes: ClassVar[dict[str, str]] = {}
     # answers an event rejects, so that the hook counts as failed and the call runs (it fails open):
     # event -> {(field, value): what the host says}
     rejected_answers: ClassVar[dict[str, dict[tuple[str, str], str]]] = {}
@@ -309,6 +321,9 @@ class Host(ABC):
     # answer keys an event rejects by their presence (a value given: only that value, as JSON
     # writes it), so that the hook counts as failed and the call runs: event -> {key: (value, said)}
     rejected_keys: ClassVar[dict[str, dict[str, tuple[str | None, str]]]] = {}
+    # it reads a hook's JSON answer on stdout whatever its exit status (Claude Code: exit 1 with a
+    # JSON answer is read like exit 0); False: on exit 0 alone, a non-zero exit is a failed hook
+    reads_answer_on_failure: ClassVar[bool] = False
     # the events whose exit 2 blocks only with a reason on stderr (without one the hook failed
     # and the call runs): event -> what the host says
     exit_2_needs_reason: ClassVar[dict[str, str]] = {}
@@ -386,6 +401,16 @@ class Host(ABC):
     @abstractmethod
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
         """The target in an existing project (None for the user scope)."""
+
+    def project_file(self) -> str:
+        """The project's config file from the project's folder (`.claude/settings.json`), for a hint."""
+        probe = Path("/project")
+        return self._target(Scope.project, probe, "x").config.relative_to(probe).as_posix()
+
+    def user_hooks_folder(self) -> str:
+        """Where a user keeps the scripts of their own hooks, as a hint names it (`~/.claude/hooks/`)."""
+        folder, home = self.user_folder(), Path.home()
+        return ("~/" + folder.relative_to(home).as_posix() if folder.is_relative_to(home) else str(folder)) + "/hooks/"
 
     def project_folder(self) -> str:
         """The folder a project keeps this host's config in (`.claude`): a folder holding it is a project."""
@@ -561,6 +586,12 @@ class Host(ABC):
 
     project_var: ClassVar[str] = ""  # how a committed command names the project folder ("$CLAUDE_PROJECT_DIR")
 
+    @property
+    def project_folder_word(self) -> str:
+        """How a committed command names the project's folder, as a hint writes it: its variable, or
+        (a host without one) the shell words that find it when the hook runs."""
+        return self.project_var
+
     def shared_by_projects(self, file: ConfigFile) -> bool:
         """Its hooks run in every project's sessions (the user's, the administrator's, a plugin's):
         a script they reach through the project's folder has to be in each project."""
@@ -655,6 +686,8 @@ class Host(ABC):
         if not isinstance(handler, dict):
             return None
         command = str(handler.get("command", ""))
+        if "hookwright" not in command:  # (in every match of either pattern: most commands compile neither)
+            return None
         match = self._owned.match(command)
         if match:
             return match["pack"], match["script"]

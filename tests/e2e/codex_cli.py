@@ -13,13 +13,20 @@ because the test guard in tests/conftest.py removes HOOKWRIGHT_* and replaces HO
 """
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import pty
+import re
+import select
 import shlex
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import threading
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -191,3 +198,42 @@ def trust_toml(projects: Iterable[Path | str] = (), hashes: Mapping[str, str] | 
     for key, hash_ in (hashes or {}).items():
         lines += [f"[hooks.state.{quoted(key)}]", f"trusted_hash = {quoted(hash_)}", ""]
     return "\n".join(lines)
+
+
+# what the interactive Codex asks of a terminal before it draws (0.171.0), and what a terminal answers:
+# the cursor's place, the colours, a mode, the device's attributes, the keyboard protocol
+_TERMINAL_ANSWERS = ((b"\x1b[6n", b"\x1b[1;1R"), (b"]10;?", b"\x1b]10;rgb:ffff/ffff/ffff\x1b\\"),
+                     (b"]11;?", b"\x1b]11;rgb:0000/0000/0000\x1b\\"), (b"[?1007$p", b"\x1b[?1007;2$y"),
+                     (b"\x1b[c", b"\x1b[?62;22c"), (b"[?u", b"\x1b[?0u"))
+_TERMINAL_CODES = re.compile(rb"\x1b\[[0-9;?<>=$]*[A-Za-z~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Z0-9]|\x1b[=>78]")
+
+
+def tui_screen(project: Path, home: Path, until: Sequence[str], timeout: float = 30) -> str:
+    """The text the interactive `codex` (the TUI) draws when started in `project`, in a terminal of
+    120x40 this process plays, until one of `until` is on it (or `timeout` seconds), its
+    drawing codes and runs of blanks taken out; no key is pressed, and the process is killed."""
+    with FakeResponsesAPI(["hello"]) as api, tempfile.TemporaryDirectory(prefix="hw-cx-") as tmp:
+        args = [str(CODEX), *provider_args(api.url)]
+        env = {**codex_env(home, home / ".codex", tmp), "TERM": "xterm-256color"}
+        pid, fd = pty.fork()
+        if pid == 0:  # (the child: Codex, in the project)
+            os.chdir(project)
+            os.execvpe(args[0], args, env)
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        drawn, end, text = b"", time.monotonic() + timeout, ""
+        try:
+            while time.monotonic() < end and not any(mark in text for mark in until):
+                if not select.select([fd], [], [], 0.2)[0]:
+                    continue
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    break
+                drawn += chunk
+                os.write(fd, b"".join(answer for asked, answer in _TERMINAL_ANSWERS if asked in chunk))
+                text = " ".join(_TERMINAL_CODES.sub(b" ", drawn).decode("utf-8", "replace").split())
+        finally:
+            _kill_tree(pid)
+            os.waitpid(pid, 0)
+            os.close(fd)
+        return text

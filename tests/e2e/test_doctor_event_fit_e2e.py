@@ -64,6 +64,9 @@ def test_variables_budgets_matchers_and_mcp_names_as_claude_code_gives_them(clau
     hooks["PreToolUse"] += [{"matcher": f"mcp__{server}__.*", "hooks": [
         {"type": "command", "command": f'echo {server} >> "$CLAUDE_PROJECT_DIR"/mcp-hooks.log'}]}
         for server in ("my_docs_v2", "my-docs_v2")]
+    hooks["PreToolUse"] += [{"matcher": "", "hooks": [  # an `if` naming the server in another case never runs
+        {"type": "command", "command": f'echo {tag} >> "$CLAUDE_PROJECT_DIR"/mcp-if.log', "if": f"mcp__{server}__read_doc"}
+        for tag, server in (("if_bad", "My-docs_v2"), ("if_good", "my-docs_v2"))]}]
     settings = project / ".claude" / "settings.json"
     settings.write_text(json.dumps({"enableAllProjectMcpServers": True, "hooks": hooks}, indent=2))
     record = tmp_path / "mcp.jsonl"
@@ -88,16 +91,19 @@ def test_variables_budgets_matchers_and_mcp_names_as_claude_code_gives_them(clau
         "mcp__my-docs_v2__read_doc"]  # the '-' kept, the '.' made '_'
     assert (project / "early.txt").exists() and not (project / "late.txt").exists()
     assert (project / "mcp-hooks.log").read_text().split() == ["my-docs_v2"]  # the matcher spelt as the tool is
+    assert (project / "mcp-if.log").read_text().split() == ["if_good"]
 
     found = _findings(home, project)
     assert ("matcher/guard-misses-tools", _line(settings, '"matcher": "Write"')) in found
     assert ("script/variable-not-on-event", _line(settings, '"UserPromptSubmit"')) in found
     assert ("script/outlasts-its-time", _line(settings, "late.sh")) in found
     assert ("matcher/case-mismatch", _line(settings, "mcp__my_docs_v2__")) in found
+    assert ("matcher/if-other-tool", _line(settings, "mcp__My-docs_v2__read_doc")) in found
     twins = [("matcher/guard-misses-tools", _line(settings, '"matcher": "Write|Edit"')),
              ("script/outlasts-its-time", _line(settings, "early.sh")),
              ("script/variable-not-on-event", _line(settings, '"SessionStart"')),
-             ("matcher/case-mismatch", _line(settings, "mcp__my-docs_v2__"))]
+             ("matcher/case-mismatch", _line(settings, "mcp__my-docs_v2__")),
+             ("matcher/if-other-tool", _line(settings, '"if": "mcp__my-docs_v2__read_doc"'))]
     assert not set(twins) & set(found)
 
 

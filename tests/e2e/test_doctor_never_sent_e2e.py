@@ -9,7 +9,13 @@ Claude Code, one session (Bash `true`, Write of a relative `src/generated/a.txt`
 - `"if": "Edit(src/**)"` in an Edit|Write group never runs on the Write; a sibling handler with
   `"if": "Write(src/**)"` does (matcher/if-narrows-matcher);
 - a PostToolUse hook waiting for a failed Bash call never sees it, a PostToolUseFailure hook does
-  (script/failure-in-post-tool-use, at the event the hook is registered on).
+  (script/failure-in-post-tool-use, at the event the hook is registered on);
+- a script reading opencode's `tool_input.filePath` reads nothing, its twin reading `file_path`
+  reads the path (script/tool-field-not-sent);
+- `"if": "bash(true)"` (opencode's name) and `"if": "Shell(true)"` (Cursor's) never run on the Bash
+  call, `"if": "Bash(true)"` does (matcher/if-other-tool);
+- a group matched on files (`src/.*|\\.txt$`) never fires, its twin matched on `Write` with
+  `"if": "Write(src/**)"` does (matcher/file-pattern).
 Codex, one session (three shell calls):
 - a deny without permissionDecisionReason fails the hook and the call runs; with it, it is
   blocked (script/answer-incomplete);
@@ -54,6 +60,9 @@ def test_conditions_claude_code_can_never_make_true_never_run_and_their_twins_do
     for name, pattern in (("path_bad", "src/generated/*"), ("path_good", "*/src/generated/*")):
         scripts[name] = _write(hooks / f"{name}.sh", f"file=$(jq -r '.tool_input.file_path // empty')\n"
                                                       f'case "$file" in\n  {pattern}) echo {name} >> {log} ;;\nesac\n')
+    for name, field in (("field_bad", "filePath"), ("field_good", "file_path")):  # (opencode's name, Claude Code's)
+        scripts[name] = _write(hooks / f"{name}.sh", f"file=$(jq -r '.tool_input.{field} // empty')\n"
+                                                      f'[ -n "$file" ] && echo {name} >> {log}\nexit 0\n')
 
     def run(name: str, **fields: str) -> dict:
         program = "python3" if scripts[name].suffix == ".py" else "bash"
@@ -65,7 +74,11 @@ def test_conditions_claude_code_can_never_make_true_never_run_and_their_twins_do
     settings = _write(project / ".claude" / "settings.json", json.dumps({"hooks": {
         "PreToolUse": [
             {"matcher": "Bash", "hooks": [run("tool_bad"), run("tool_good")]},
-            {"matcher": "Write|Edit", "hooks": [run("path_bad"), run("path_good")]},
+            {"matcher": "", "hooks": [logger("name_bad", **{"if": "bash(true)"}), logger("shell_bad", **{"if": "Shell(true)"}),
+                                      logger("name_good", **{"if": "Bash(true)"})]},
+            {"matcher": "Write|Edit", "hooks": [run("path_bad"), run("path_good"), run("field_bad"), run("field_good")]},
+            {"matcher": "src/.*|\\.txt$", "hooks": [logger("files_bad")]},
+            {"matcher": "Write", "hooks": [logger("files_good", **{"if": "Write(src/**)"})]},
             {"matcher": "Edit|Write", "hooks": [logger("if_bad", **{"if": "Edit(src/**)"})]},
             {"matcher": "Edit|Write", "hooks": [logger("if_good_edit", **{"if": "Edit(src/**)"}),
                                                 logger("if_good", **{"if": "Write(src/**)"})]}],
@@ -77,12 +90,18 @@ def test_conditions_claude_code_can_never_make_true_never_run_and_their_twins_do
                                      {"tool": "Bash", "input": {"command": "false"}}], claude=claude_cli)
     assert ran.returncode == 0, ran.stderr
     assert (project / "src" / "generated" / "a.txt").exists()
-    assert sorted(set(log.read_text().split())) == ["fail_good", "if_good", "path_good", "tool_good"]
+    assert sorted(set(log.read_text().split())) == ["fail_good", "field_good", "files_good", "if_good", "name_good",
+                                                    "path_good", "tool_good"]
 
     flagged = doctor_flags(home, project, {"script/value-never-sent", "matcher/if-narrows-matcher",
-                                       "script/failure-in-post-tool-use"})
+                                       "script/failure-in-post-tool-use", "script/tool-field-not-sent",
+                                       "matcher/file-pattern", "matcher/if-other-tool"})
     assert flagged == {(str(scripts["tool_bad"]), line_of(scripts["tool_bad"], '"bash"')),
                        (str(scripts["path_bad"]), line_of(scripts["path_bad"], "src/generated/*)")),
+                       (str(scripts["field_bad"]), line_of(scripts["field_bad"], "filePath")),
+                       (str(settings), line_of(settings, "src/.*|")),
+                       (str(settings), line_of(settings, "bash(true)")),
+                       (str(settings), line_of(settings, "Shell(true)")),
                        (str(settings), line_of(settings, "\"if\": \"Edit(src/**)\"")),  # (the first: if_bad's)
                        (str(settings), line_of(settings, '"PostToolUse"'))}
 

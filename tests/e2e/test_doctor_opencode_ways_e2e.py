@@ -6,7 +6,9 @@ the bad one at the line that needs the change, and not the twin.
 - an argument read by Claude Code's name (`output.args.file_path`) on a tool that takes `filePath`;
 - an MCP server's tools picked by the server's name as configured (`my.docs_`), which opencode
   writes with `_` for every character outside [A-Za-z0-9_-] (`my_docs_`);
-- a plugin that runs a guard written for Claude Code, handing it opencode's argument names;
+- a plugin that runs a guard written for Claude Code, handing it opencode's argument names, or
+  refusing on an exit status (1) other than the one the guard refuses with (2);
+- a guard of a file that picks `write` alone, where `edit` changes the file too;
 - the arguments read from tool.execute.before's input, which has none (they are output.args);
 - a change to a copy of an argument, never written back; a hook key waited for in the `event` hook.
 """
@@ -135,6 +137,34 @@ export const %s = async ({ directory }) => ({
   },
 });
 """
+# the same kind of bridge on bash, whose guard refuses with exit 2 (Claude Code's blocking status):
+# the bad one refuses only on exit 1, the twin on any status but 0
+STATUS_BRIDGE = """\
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+export const %s = async ({ directory }) => ({
+  "tool.execute.before": async (input, output) => {
+    if (input.tool !== "bash" || !output.args.command.includes("%s")) return;
+    const r = spawnSync("sh", [path.join(directory, ".claude/hooks", "no-blocked.sh")], {
+      input: JSON.stringify({ tool_name: "Bash", tool_input: output.args }), encoding: "utf8" });
+    if (%s) throw new Error(r.stderr.trim() || "refused");
+  },
+});
+"""
+BLOCKED_GUARD = """\
+cmd=$(jq -r '.tool_input.command // empty')
+case "$cmd" in *blocked-*) echo "blocked files are off limits" >&2; exit 2 ;; esac
+exit 0
+"""
+# a guard of one generated file in a plugin: the bad one picks write alone, the twin write and edit
+LOCK_GUARD = """\
+export const %s = async () => ({
+  "tool.execute.before": async (input, output) => {
+    if (%s) return;
+    if (String(output.args.filePath).endsWith("%s")) throw new Error("%s is generated");
+  },
+});
+"""
 SECRETS_GUARD = """\
 file=$(jq -r '.tool_input.file_path // empty')
 case "$file" in *.pem|*/secrets/*) echo "secrets are off limits" >&2; exit 2 ;; esac
@@ -162,12 +192,30 @@ def test_a_bridge_to_a_claude_guard_hands_it_claudes_argument_names_or_the_guard
     copy.write_text(COPY_REWRITE)
     seen = plugins / "seen.js"
     seen.write_text(HOOK_AS_EVENT % json.dumps(str(project / "seen.txt")))
+    (guard.parent / "no-blocked.sh").write_text(BLOCKED_GUARD)
+    status_bad = plugins / "status-bridge.js"
+    status_bad.write_text(STATUS_BRIDGE % ("StatusBridge", "blocked-one", "r.status === 1"))
+    (plugins / "status-twin.js").write_text(STATUS_BRIDGE % ("StatusTwin", "blocked-two", "r.status !== 0"))
+    lock_bad = plugins / "lock-guard.js"
+    lock_bad.write_text(LOCK_GUARD % ("LockGuard", 'input.tool !== "write"', "a.lock", "a.lock"))
+    (plugins / "lock-twin.js").write_text(LOCK_GUARD % ("LockTwin", 'input.tool !== "write" && input.tool !== "edit"',
+                                                        "b.lock", "b.lock"))
+    for name in ("a.lock", "b.lock"):
+        (project / name).write_text("v1\n")
+    locks = [{"tool": "read", "input": {"filePath": str(project / n)}} for n in ("a.lock", "b.lock")] + [
+        {"tool": "edit", "input": {"filePath": str(project / n), "oldString": "v1", "newString": "v2"}}
+        for n in ("a.lock", "b.lock")]
+    touches = [{"tool": "bash", "input": {"command": f"touch blocked-{n}.txt", "description": n}} for n in ("one", "two")]
     read = {"tool": "read", "input": {"filePath": str(project / "deploy.pem")}}
     write = {"tool": "write", "input": {"filePath": str(project / "copy.pem"), "content": "TOKEN=leaked\n"}}
     bash = {"tool": "bash", "input": {"command": "touch pushed.txt", "description": "push"}}
-    run = run_opencode(project, home, [read, write, bash, "done"])
+    run = run_opencode(project, home, [read, write, bash, *touches, *locks, "done"])
     assert run.returncode == 0 and not run.timed_out, run.stderr[-3000:]
-    read_result, write_result, _ = run.tool_results
+    read_result, write_result, *_ = run.tool_results
+    assert (project / "blocked-one.txt").exists()  # the guard's exit 2 was no status the plugin refused on
+    assert not (project / "blocked-two.txt").exists()
+    assert (project / "a.lock").read_text() == "v2\n"  # the guard picked write alone: the edit ran
+    assert (project / "b.lock").read_text() == "v1\n"
     assert "TOKEN=secret" in read_result["content"]  # the guard read no file_path: the read ran
     assert "secrets are off limits" in write_result["content"] and not (project / "copy.pem").exists()
     assert (project / "pushed.txt").exists()  # input.args was undefined: the guard let it run
@@ -175,6 +223,9 @@ def test_a_bridge_to_a_claude_guard_hands_it_claudes_argument_names_or_the_guard
     assert not (project / "seen.txt").exists()  # no event of that type came
     assert sorted(_flagged(home, project, "host/opencode-script-reads-claude-names")) == sorted([
         (str(bad), _line_of(bad, "tool_input")), (str(guard), _line_of(guard, "file_path"))])
+    assert _flagged(home, project, "host/opencode-guard-misses-tools") == [(str(lock_bad), _line_of(lock_bad, '"write"'))]
+    assert _flagged(home, project, "host/opencode-script-exit-unheard") == [
+        (str(status_bad), _line_of(status_bad, "r.status === 1"))]
     assert _flagged(home, project, "host/opencode-argument-not-there") == [
         (str(from_input), _line_of(from_input, "input.args"))]
     assert _flagged(home, project, "host/opencode-args-reassigned") == [(str(copy), _line_of(copy, "rewritten.txt"))]

@@ -20,7 +20,7 @@ from ...hooks.events import GENERIC_INPUT_VARIABLE, LEGACY_INPUT_VARIABLE
 from ...hosts.base import Host
 from ...patterns import lazy
 from .. import disk, handler_facts
-from ..model import HOST_NAMES, ConfigFile, Context, Finding, Handler, RuleTable, cached_property, rule_by_id
+from ..model import ConfigFile, Context, Finding, Handler, RuleTable, cached_property, rule_by_id
 from ..scripts import bashisms, runners
 from ..scripts import delivery as script_delivery
 from ..shell.interpret import PYTHON
@@ -28,18 +28,19 @@ from ..shell.lex import Lexer, Unreadable
 from ..shell.results import Invocation, Resolution
 from ..shell.streams import HOST_STDERR, HOST_STDOUT, Streams, streams
 from .installs import install_target
-from .reach import plugins_own
+from .reach import plugins_own, shared_script_places
 
 # `${NAME:-...}` falls back to something else and is left alone
 LEGACY_INPUT = lazy(rf"\$\{{?({LEGACY_INPUT_VARIABLE}|{GENERIC_INPUT_VARIABLE})(?![A-Za-z0-9_]|\}}?:?-)",
-                    needs=("CLAUDE_", "TOOL_", "FILE_PATH", "STDIN", "ARGUMENTS"))
+                    needs=("CLAUDE_TOOL", "CLAUDE_HOOK", "CLAUDE_FILE", "CLAUDE_BASH", "CLAUDE_NOTIFICATION",
+                           "CLAUDE_EXIT", "TOOL_", "FILE_PATH", "STDIN", "ARGUMENTS"))
 # the shell's positional parameters: Claude Code's `sh -c` gives a hook no arguments
 POSITIONAL = lazy(r"\$(?:\{[1-9]\}|[1-9@*])", needs=("$",))
 # words a command can start with before the program it runs: a test, a loop, a cd
 LEADING_WORDS = frozenset({"if", "while", "until", "for", "case", "[", "[[", "test", "cd", "!", "{", "("})
 # set for plugin hooks only; `${CLAUDE_PLUGIN_ROOT:-fallback}` copes with that
 PLUGIN_VARIABLE = lazy(r"\$\{?(CLAUDE_PLUGIN_(?:ROOT|DATA))(?![A-Za-z0-9_]|:?[-=])", needs=("CLAUDE_PLUGIN_",))
-USER_CONFIG = lazy(r"\$\{user_config\.([^}]*)\}")  # a plugin's user option (docs/hosts/claude-code.md#handler-fields)
+USER_CONFIG = lazy(r"\$\{user_config\.([^}]*)\}", needs=("${user_config.",))  # a plugin's user option (docs/hosts/claude-code.md#handler-fields)
 RELATIVE_IN_PROJECT = ("the project root while the session is there, but not once it works in a subdirectory or a "
                       "worktree")
 SHARED_SCOPES = ("project", "plugin", "managed", "given")
@@ -140,7 +141,7 @@ class Command:
 
     @property
     def host(self) -> str:
-        return HOST_NAMES.get(self.file.host, self.file.host)
+        return self.adapter.title
 
     @property
     def adapter(self) -> Host:
@@ -293,18 +294,19 @@ def _input_variable_never_set(ctx: Context, command: Command) -> Iterator[Findin
     """The first legacy input variable the command reads that neither a settings file's "env" nor
     the command itself sets (NAME=..., read NAME, export NAME: the name written bare); else an
     argument it reads ($1, "$@"), which `sh -c` never gives it."""
-    text = command.written
-    if not command.adapter.shell_form_in_sh or "$" not in text or command.exec_form:
+    text, runs = command.written, command.adapter.input_on_stdin_only
+    if not runs or "$" not in text or command.exec_form:
         return
     for match in LEGACY_INPUT.finditer(text):
         name = match.group(1)
         if name not in ctx.settings_env and not re.search(rf"(?<![\w${{]){name}(?!\w)", text):
-            yield ctx.finding("command/input-variable-never-set", command.file, command.keys, name=name)
+            yield ctx.finding("command/input-variable-never-set", command.file, command.keys, name=name,
+                              host=command.host)
             return
     argument = _argument_read(text)
     if argument:
         yield ctx.finding("command/input-variable-never-set", command.file, command.keys, variant="argument",
-                          name=argument)
+                          name=argument, host=command.host, runs=runs)
 
 
 def _argument_read(text: str) -> str | None:
@@ -356,6 +358,7 @@ def _script_missing(ctx: Context, command: Command) -> Iterator[Finding]:
                           start=str(command.file.project), folder=str(command.file.path.parent.parent),
                           relative=path.relative_to(command.file.project).as_posix()
                           if start and command.file.project else "",
+                          beside=shared_script_places(command.adapter),
                           variant="other-projects" if variable else "start-folder" if start else None)
 
 
@@ -407,7 +410,7 @@ def _block_swallowed(ctx: Context, command: Command) -> Iterator[Finding]:
             continue
         if facts.exits_2():
             yield ctx.finding("command/block-swallowed", command.file, command.keys,
-                              script=_quote(inv.script or str(inv.path)))
+                              script=_quote(inv.script or str(inv.path)), host=command.host)
             return
 
 
@@ -440,10 +443,17 @@ def _block_reason_dropped(ctx: Context, command: Command) -> Iterator[Finding]:
                 or ANSWER_KEYS & set(facts.answers):
             continue  # (a block the command swallows: command/block-swallowed)
         found = command.streams_of(inv.script)
-        if found is not None and found.stderr != HOST_STDERR:
+        if found is None or found.stderr == HOST_STDERR:
+            continue
+        needs_reason = command.adapter.exit_2_needs_reason.get(handler.event)
+        if needs_reason is not None:  # (no reason, no block: the hook failed, and the call runs)
+            yield ctx.finding("script/exit-2-without-reason", command.file, command.keys, variant="diverted",
+                              script=_quote(inv.script), where=found.stderr, host=command.adapter.title,
+                              event=handler.event, said=needs_reason)
+        else:
             yield ctx.finding("command/block-reason-dropped", command.file, command.keys, script=_quote(inv.script),
                               where=found.stderr)
-            return
+        return
 
 
 @RULES.rule("command/text-beside-answer")
@@ -514,7 +524,8 @@ def _relative_path(ctx: Context, command: Command) -> Iterator[Finding]:
             script = inv.script or inv.executable
             fixed = script.removeprefix("./")
             if command.file.scope in ("project", "local"):
-                when, hint = RELATIVE_IN_PROJECT, f'write "$CLAUDE_PROJECT_DIR"/{fixed} (quoted), or an absolute path'
+                quoted = " (quoted)" if command.adapter.project_var else ""
+                when, hint = RELATIVE_IN_PROJECT, f"write {_from_project(command, fixed)}{quoted}, or an absolute path"
             else:
                 when = "a different folder in every project, so the script is missing in most of them"
                 hint = f"write the script's absolute path, or ~/... for one in your home (not {fixed})"
@@ -523,11 +534,19 @@ def _relative_path(ctx: Context, command: Command) -> Iterator[Finding]:
             return
 
 
+def _from_project(command: Command, relative: str) -> str:
+    """A path of the project as a committed command of the host names it, for a hint: through its
+    project variable (`"$CLAUDE_PROJECT_DIR"/x`), or the words that find the project's top where
+    the host has none (Host.project_folder_word)."""
+    return f"{command.adapter.project_folder_word}/{relative}"
+
+
 @RULES.rule("command/home-path")
 def _home_path(ctx: Context, command: Command) -> Iterator[Finding]:
     for path in command.res.home_paths:
         if _home_path_is_a_problem(command.file.scope, path):
-            yield ctx.finding("command/home-path", command.file, command.keys, path=path)
+            yield ctx.finding("command/home-path", command.file, command.keys, path=path,
+                              project=_from_project(command, "..."))
             return
 
 

@@ -9,7 +9,7 @@ import re
 from typing import Iterator
 
 from ... import hosts, safe_read
-from ...hooks.events import TOOL
+from ...hooks.events import BUILTIN_TOOLS, TOOL
 from ...hooks.firing import permission_rule_matches, rule_tool
 from ...hooks.regex.matching import classify
 from ...hooks.regex.overlap import matched_builtins, named_servers, server_reach
@@ -64,6 +64,25 @@ def _guard_misses_tools(ctx: Context, handler: Handler) -> Iterator[Finding]:
                       if code.path is not None else [])
 
 
+def _own_name(ctx: Context, handler: Handler, tool: str) -> str | None:
+    """The host's own name of a tool an `if` names by another host's name (Cursor's `Shell`, Codex's
+    `exec_command`) or in another case (opencode's `bash`, an MCP server `Linear` configured as
+    `linear`), where the host has no tool by that name; None for a name it has, or one nobody's
+    (a tool newer than hookwright's list, a server not configured here)."""
+    if tool.startswith("mcp__"):
+        server, separator, rest = tool[len("mcp__"):].partition("__")
+        right = ctx.servers_by_case.get(server.lower())
+        return f"mcp__{right}{separator}{rest}" if right and server not in ctx.mcp_servers else None
+    if tool in BUILTIN_TOOLS:
+        return None
+    by_case = {name.lower(): name for name in BUILTIN_TOOLS}
+    if tool.lower() in by_case:
+        return by_case[tool.lower()]
+    others = {name: own for host in hosts.every() if host.name != handler.file.host
+              for name, own in {**host.tool_renames, **host.claude_tool_names}.items()}
+    return others.get(tool)
+
+
 def _condition(handler: Handler) -> str | None:
     """The handler's `if` where its host reads one on this event, on a matcher of tool names."""
     host = hosts.of(handler.file.host)
@@ -108,9 +127,17 @@ def _whole_server(tool: str) -> str | None:
 @RULES.rule("matcher/if-other-tool")
 def _if_other_tool(ctx: Context, handler: Handler) -> Iterator[Finding]:
     """`"matcher": "Edit"` with `"if": "Bash(git *)"`: the `if` is tested only on the calls the
-    matcher fired for, and none of those is a Bash call."""
+    matcher fired for, and none of those is a Bash call. And `"if": "bash(...)"` or `"Shell(...)"`:
+    a tool by another host's name or in another case, which no call of this host's has
+    (measured on 2.1.332: neither fired on a Bash call, `Bash(true)` did)."""
     condition = _condition(handler)
     tool = rule_tool(condition) if condition is not None else None
+    own = _own_name(ctx, handler, tool) if tool is not None and condition is not None else None
+    if own is not None and tool is not None and condition is not None:
+        yield ctx.finding("matcher/if-other-tool", handler.file, handler.keys + ("if",), variant="no-such-tool",
+                          condition=json.dumps(condition), tool=tool, own=own,
+                          suggestion=json.dumps(own + condition.strip()[len(tool):]))
+        return
     if tool is None or fires_for(handler.matcher, handler.event, tool) is not False:
         return
     yield ctx.finding("matcher/if-other-tool", handler.file, handler.keys + ("if",), condition=json.dumps(condition),

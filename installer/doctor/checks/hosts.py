@@ -15,7 +15,7 @@ from ...hooks.events import (
     fold,
 )
 from ...hooks.regex.matching import js_regex
-from ...hosts.base import newer
+from ...hosts.base import Skipped, newer
 from ...hosts.cursor import protocol as cursor_protocol
 from ..model import ConfigFile, Context, Finding, Plugin, RuleTable, cached_property
 
@@ -190,20 +190,44 @@ def _file_dropped(ctx: Context, at: FileAt) -> Iterator[Finding]:
 
 @FILE_RULES.rule("host/hook-untrusted")
 def _hook_untrusted(ctx: Context, at: FileAt) -> Iterator[Finding]:
-    """A hook its host skips, without a word, until the user trusts it (Codex); hookwright's own
-    are install/hook-untrusted, with the command that trusts them."""
+    """A hook its host skips, without a word and without asking, until the user trusts it (Codex:
+    a project marked untrusted); hookwright's own are install/hook-untrusted, with the command that
+    trusts them."""
+    return _at_their_lines(ctx, at, "host/hook-untrusted", asked=False)
+
+
+@FILE_RULES.rule("host/hook-not-yet-trusted")
+def _hook_not_yet_trusted(ctx: Context, at: FileAt) -> Iterator[Finding]:
+    """A hook its host runs only once trusted, and whose trust its interactive session asks for
+    before it runs (Codex: a project with no decision yet, a hook new, changed or moved): a fresh
+    clone's hooks are not a defect, but a headless run skips them without a word."""
+    return _at_their_lines(ctx, at, "host/hook-not-yet-trusted", asked=True)
+
+
+def _at_their_lines(ctx: Context, at: FileAt, rule: str, asked: bool) -> Iterator[Finding]:
+    """The hooks of the file, not ours, that its host skips until they are trusted, whose trust it
+    asks for (`asked`) or not: each at the line that keeps it skipped where the host keeps one (a
+    stale hash, a project's trust_level), the hook related, once for all the hooks one line keeps
+    off; else at the hook."""
     host = hosts.of(at.file.host)
     if host is None or at.file.document is None or host.dropped(at.file.document) is not None:
         return
+    at_line: dict[tuple[Path, int], list[Skipped]] = {}
     for skipped in host.skipped_in(at.file.path, at.file.scope, at.file.document.data):
-        if host.owner(skipped.handler) is None:
-            found = ctx.finding("host/hook-untrusted", at.file, skipped.keys, host=host.title, event=skipped.event,
-                                why=skipped.why, fix=skipped.fix)
-            if skipped.stale_at is not None:  # (the line to change is the stale hash, the hook related)
-                path, line = skipped.stale_at
-                found = found._replace(path=str(path), line=line, column=1, related=[
-                    {"path": found.path, "line": found.line, "column": found.column, "message": "the hook it was for"}])
-            yield found
+        if host.owner(skipped.handler) is not None or bool(skipped.asked) != asked:
+            continue
+        if skipped.stale_at is not None:
+            at_line.setdefault(skipped.stale_at, []).append(skipped)
+            continue
+        yield ctx.finding(rule, at.file, skipped.keys, host=host.title, event=skipped.event, why=skipped.why,
+                          fix=skipped.fix, asked=skipped.asked)
+    for (path, line), kept in at_line.items():
+        related = [{"path": str(at.file.path), "line": place[0], "column": place[1], "message": "a hook it keeps off"}
+                   for place in (at.file.position(one.keys) for one in kept)]
+        first = kept[0]
+        found = ctx.finding_at(rule, at.file, line, 1, related, "several" if len(kept) > 1 else None, host=host.title,
+                               event=first.event, why=first.why, fix=first.fix, asked=first.asked, count=len(kept))
+        yield found._replace(path=str(path))
 
 
 @FILE_RULES.rule("host/hook-never-loaded")

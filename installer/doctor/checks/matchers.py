@@ -42,6 +42,9 @@ REGEX_ONLY = lazy(r"[$^\\()+]|\.\*")
 # `Mcp__fs__.*`, `MCP__.*`: the MCP prefix in another case (tool names start with `mcp__`)
 MISCASED_MCP = lazy(r"(?<![A-Za-z0-9_])(?!mcp__)[Mm][Cc][Pp]__", needs=("__",))
 FILE_PATH = lazy(r"[\w.~/-]*/[\w.~-]+")  # a file's path with a folder, written plainly
+# a sign of a file's path or name in one alternative of a tool event's matcher: a folder (`src/`), a
+# glob (`*.ts`, `**`), an extension at the end (`\.env$`, `.py`), a dot file (`.env`); no tool name has one
+FILE_SIGN = lazy(r"/|\*\*|(?:^|[^.)\]\\])\*\.|\\?\.\(?[A-Za-z][A-Za-z0-9|]{0,30}\)?\$?$|^\^?\\?\.[A-Za-z]")
 
 
 class Judged(NamedTuple):
@@ -138,6 +141,8 @@ def _regex_verdict(at: MatcherAt, judged: Judged) -> tuple[str, dict[str, str]] 
     known = at.known
     if any(matcher.pattern.search(name) for name in known) or matcher.undecided:
         return None
+    if event.matcher == TOOL and not expression and file_pattern(text):
+        return "matcher/file-pattern", {"matcher": shown}
     near = [name for name in known if matcher.pattern.search_ignoring_case(name)]
     if near and "mcp" not in text.lower() and not matcher.pattern.folded().undecided:
         return "matcher/case-mismatch", {"matcher": shown, "wanted": ", ".join(near[:4]),
@@ -247,8 +252,51 @@ def _not_javascript(at: MatcherAt) -> Iterator[Finding]:
 
 @RULES.rule("matcher/invalid-regex")
 def _invalid_regex(at: MatcherAt) -> Iterator[Finding]:
-    if _syntax_checked(at) and not at.matcher.dialect and at.matcher.error:
+    if _syntax_checked(at) and not at.matcher.dialect and at.matcher.error and not _file_glob(at):
         yield at.finding("matcher/invalid-regex", matcher=at.shown, error=at.matcher.error)
+
+
+@RULES.rule("matcher/file-pattern")
+def _file_pattern(at: MatcherAt) -> Iterator[Finding]:
+    """A tool event's matcher written for files (`\\.env$|secrets/`, `*.ts`, `src/**`): it is tested
+    against the tool's name, which none of its alternatives can be, so the group never fires.
+    A glob that is no regex at all (`*.ts`) is said here rather than as an invalid regex."""
+    if _file_glob(at):
+        yield at.finding("matcher/file-pattern", matcher=at.shown)
+    yield from _regex_rule(at, "matcher/file-pattern")
+
+
+def _file_glob(at: MatcherAt) -> bool:
+    """A Claude Code tool event's matcher that does not compile as a regex and reads as a file pattern."""
+    judged = at.judged
+    return judged is not None and judged.event.matcher == TOOL and at.matcher.kind == "regex" \
+        and at.matcher.pattern is None and not at.matcher.dialect and file_pattern(judged.text)
+
+
+def file_pattern(text: str) -> bool:
+    """Whether a matcher reads as a pattern of files: each of its top-level alternatives has the
+    sign of a path or a file's name, and none names an MCP tool."""
+    alternatives = _top_level_alternatives(text)
+    return "mcp" not in text.lower() and not EXPRESSION.search(text) and all(FILE_SIGN.search(part.strip()) for part in alternatives if part.strip())
+
+
+def _top_level_alternatives(text: str) -> list[str]:
+    """A regex's `|`-separated alternatives outside its groups and sets (`\\.(ts|tsx)$` is one)."""
+    parts, depth, start, at = [], 0, 0, 0
+    while at < len(text):
+        char = text[at]
+        if char == "\\":
+            at += 2
+            continue
+        if char in "([":
+            depth += 1
+        elif char in ")]" and depth:
+            depth -= 1
+        elif char == "|" and not depth:
+            parts.append(text[start:at])
+            start = at + 1
+        at += 1
+    return parts + [text[start:]]
 
 
 @RULES.rule("matcher/needs-recent-host")

@@ -310,6 +310,29 @@ def _argument_not_there(plugin: PluginFile) -> Iterator[Finding]:
                                     tools=", ".join(sorted(known)), taken=", ".join(sorted(taken)))
 
 
+@PLUGIN_RULES.rule("host/opencode-guard-misses-tools")
+def _plugin_guard_misses_tools(plugin: PluginFile) -> Iterator[Finding]:
+    """A plugin's guard of files (its tool.execute.before throws, and reads the call's filePath)
+    that picks some of opencode's tools that change a file but not all (Host.file_changing_tools,
+    measured): the others change the protected file unguarded. Said at its first test of such a
+    tool's name. A bridge that hands the call to a script is not judged here (the script decides,
+    and may be about new files only)."""
+    guards, tools = plugin.facts.guards, opencode.HOST.file_changing_tools
+    if not plugin.foreign or guards is None or guards.but or guards.prefixed or plugin.facts.handed:
+        return
+    picked = [tool for tool in tools if tool in guards.names]
+    missed = [tool for tool in tools if tool not in guards.names]
+    if not picked or not missed or not any(read.key in FILE_ARGUMENTS and read.tools and read.tools & set(picked)
+                                           for read in plugin.facts.reads):
+        return
+    place = next(place for name, place in plugin.facts.tool_names if name in picked)
+    yield plugin.ctx.finding_at("host/opencode-guard-misses-tools", plugin.file, *place,
+                                matched=", ".join(picked), missed=", ".join(missed), every=", ".join(tools))
+
+
+FILE_ARGUMENTS = frozenset({"filePath", "file_path", "path"})  # what a guard of files reads of the call
+
+
 # ---- a plugin that runs a script written for Claude Code -------------------------------------------
 
 # a name or path in the plugin's text: a script's (`"protect-secrets.sh"`, `${dir}/.claude/hooks/x.py`), a folder's
@@ -326,7 +349,8 @@ def bridged_scripts(plugin: PluginFile) -> list[Path]:
     project, the plugin's folder and each folder the plugin names (`.claude/hooks` + `"guard.sh"`)."""
     text = plugin.source.decode("utf-8", "replace")
     strings = [m["text"].rsplit("}", 1)[-1] for m in PLUGIN_STRING.finditer(text)]
-    named = [s.lstrip("/") for s in strings if s.endswith(BRIDGED_SUFFIXES) and " " not in s]
+    # a script's path, alone or as a word of a command (`"python3 .claude/hooks/guard.py"`)
+    named = [word.lstrip("/") for s in strings for word in s.split() if word.endswith(BRIDGED_SUFFIXES)]
     folders = [s.strip("/") for s in strings if "/" in s.strip("/") or s.startswith(".") and " " not in s]
     bases = [b for b in (plugin.file.project, plugin.file.path.parent, plugin.file.path.parent.parent) if b is not None]
     found: dict[Path, None] = {}
@@ -398,6 +422,23 @@ def _answer_not_read(plugin: PluginFile, handed: plugins.Handed, script: Path, f
     elif channel == "stdout" and exit_two and not answers:
         yield plugin.ctx.finding_at("host/opencode-script-reads-claude-names", plugin.file, *place, variant="exit-answer",
                                     script=script)
+
+
+@PLUGIN_RULES.rule("host/opencode-script-exit-unheard")
+def _script_exit_unheard(plugin: PluginFile) -> Iterator[Finding]:
+    """A plugin that refuses the call on some exit statuses of the script it runs (`r.status === 1`),
+    none of them 2, for a script that refuses with exit 2 (written for Claude Code, where exit 2
+    blocks): the refusal is a status the plugin lets through."""
+    tests = plugin.facts.status_tests if plugin.foreign else ()
+    if not tests or any(test.refuses(2) for test in tests):
+        return
+    for script in bridged_scripts(plugin):
+        facts = keys.analyse(script)
+        if facts.readable and facts.exits_2():
+            test = tests[0]
+            yield plugin.ctx.finding_at("host/opencode-script-exit-unheard", plugin.file, *test.place,
+                                        script=script.name, tested=test.said())
+            return
 
 
 # ---- the plugins, in the order opencode runs them -----------------------------------------------------

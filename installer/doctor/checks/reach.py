@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Iterator
 
+from ... import hosts
+from ...hosts.base import Host
 from .. import disk
 from ..handler_facts import commands_checked, kind, resolution, through_project
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable
@@ -64,5 +66,14 @@ def _shared_hook_project_script(ctx: Context, handler: Handler) -> Iterator[Find
             continue  # (missing here: command/script-missing)
         if file.plugin_root is not None and disk.is_file(file.plugin_root / path.relative_to(project)):
             continue  # (the plugin's own script: plugin-script-through-project)
+        host = hosts.get(file.host)
         yield ctx.finding("command/shared-hook-project-script", file, handler.keys + ("command",), script=script,
-                          variable=variable, scope="a plugin" if file.from_plugin else f"the {file.scope} settings")
+                          variable=variable, scope="a plugin" if file.from_plugin else f"the {file.scope} settings",
+                          user_hooks=host.user_hooks_folder(), project_file=host.project_file())
+
+
+def shared_script_places(host: Host) -> str:
+    """Where a hook shared by every project keeps its script, for a hint: beside the user's
+    settings, or (a host with plugins) in a plugin's own folder."""
+    plugin = ", a plugin's own folder through ${CLAUDE_PLUGIN_ROOT}" if host.has_plugins else ""
+    return host.user_hooks_folder() + plugin

@@ -14,22 +14,18 @@ them, so the script rules (checks/scripts/) can judge them against the event's p
   or a lookup table where the code writes them as literals;
 - updatedInput given as a string, or as a new object that drops the tool's other fields.
 
-Python is read with `ast` (exact), shell line by line with its if/case/function nesting, and
-JavaScript/TypeScript with its braces. Where the code is too dynamic to follow, nothing is
-reported: the rules built on this module must not cry wolf.
+Python is read with `ast` (exact, flow_python.py), shell line by line with its if/case/function
+nesting (here), and JavaScript/TypeScript with its braces (flow_javascript.py): a run loads the
+reader of a language only when it reads code in it. Where the code is too dynamic to follow,
+nothing is reported: the rules built on this module must not cry wolf.
 """
 
-import ast
 import bisect
-import heapq
 import re
 import shlex
-import sys
-import warnings
-import weakref
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Collection, Iterator, NamedTuple, TypedDict
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, TypedDict
 
 from ... import safe_read
 from ...errors import HookwrightError
@@ -38,7 +34,10 @@ from ...patterns import lazy
 from ..shell import quoted
 from ..shell.lex import closing_brace
 from ..shell.tree import parsed_once
-from . import arguments, delivery, event_branches, runtimes, shell_status
+from . import arguments, delivery, event_branches, shell_status
+
+if TYPE_CHECKING:
+    from .delivery_javascript import EarlyExit
 
 STDOUT_JSON, STDOUT_TEXT, STDOUT_INPUT = "json", "text", "input"
 EVENT_NAMES = frozenset(CLAUDE_EVENTS) | CURSOR_EVENTS  # what a test of hook_event_name compares with
@@ -198,7 +197,7 @@ class Flow:
         # updatedToolOutput / updatedMCPToolOutput: (field, "text" where the value is a string, else "", where)
         self.output_rewrites = output_rewrites
         # a JavaScript process.exit that ends the run before the asynchronous work started above it
-        self.early_exit: delivery.EarlyExit | None = None
+        self.early_exit: EarlyExit | None = None
         # where a logger is sent to stdout (logging.basicConfig(stream=sys.stdout), pino()): its log calls are
         # text on stdout (Writes whose `what` says so), and this is the line to change
         self.stdout_config: Place | None = None
@@ -273,35 +272,13 @@ def analyse(text: str, code: str, language: str, at: Offsets,
 def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -> Flow:
     common = _common(code, at)
     if language == "python":
-        try:
-            with warnings.catch_warnings():  # (the script's invalid escapes are for Python to warn of when it runs)
-                warnings.simplefilter("ignore")
-                tree = ast.parse(text)
-        except SyntaxError as error:
-            where = Place(error.lineno or 1, error.offset or 1)
-            return Flow(**common, syntax_error=(f"{error.msg}, for Python {sys.version_info[0]}.{sys.version_info[1]}",
-                                                where))
-        except (ValueError, RecursionError, MemoryError):
-            return Flow(**common)
-        flow = _python(tree, text, common)
-        flow.lost_blocks = delivery.python(tree, _nodes(tree))
-        flow.argv_regions = arguments.python(tree)
-        flow.event_branches = event_branches.python(tree, EVENT_NAMES)
-        return flow
-    if language == "javascript":
-        flow = _javascript(code, at, common)
-        flow.lost_blocks = delivery.javascript(code, at, _close, _balanced) + tuple(
-            runtimes.js_lost_statuses(code, at, _close, _balanced))
-        flow.early_exit = delivery.javascript_early_exit(code, at, _close)
-        flow.argv_regions = arguments.javascript(code, _close, _balanced)
-        flow.event_branches = event_branches.javascript(code, lambda offset: at(offset)[0], _close, EVENT_NAMES)
-        if path is not None and path.suffix:
-            from .plugins import syntax_error  # tree-sitter (about 20 ms with a grammar): only for a JavaScript file
+        from .flow_python import python_flow  # (a Python script only: 1.5 ms of a run without one)
 
-            broken = syntax_error(path, text.encode("utf-8", "replace"))
-            if broken is not None:
-                flow.syntax_error = ("a syntax error", Place(broken.line, broken.column))
-        return flow
+        return python_flow(text, common)
+    if language == "javascript":
+        from .flow_javascript import javascript_flow  # (JavaScript/TypeScript only: 1.5 ms of a run without it)
+
+        return javascript_flow(text, code, at, common, path)
     if language == "perl":
         flow = _perl(code, at, common)
         flow.lost_blocks = delivery.perl(code, at)
@@ -406,7 +383,7 @@ def _input_reads(code: str, place: Places) -> tuple[tuple[str, Place], ...]:
     """The top-level input fields the script reads: `data["x"]`, `data.get("x")`, `input.x` on
     the variable it parsed stdin into, and the fields a jq filter reads of its input."""
     found: dict[str, Place] = {}
-    stdin_variables = set(STDIN_VARIABLE.findall(code))
+    stdin_variables = set(STDIN_VARIABLE.findall(code)) if "=" in code else set()  # (every match holds both)
     for match in JQ_CALL.finditer(code):
         end = _quote_end(code, match.end(), match.group("q"))
         if JQ_OTHER_INPUT.search(match.group("options")) or JQ_FILE_AFTER.match(code, end + 1):
@@ -585,311 +562,10 @@ def dropped_fields(keys: tuple[str, ...], tools: frozenset[str] | None = None) -
     return tuple(dict.fromkeys(f for fields in meant for f in fields if f not in named))
 
 
-# ---- Python -------------------------------------------------------------------------------------------
+# ---- every language: what the readers share --------------------------------------------------------
 
 SELF_TEST = lazy(r"(?i)test", needs=("test",))  # a function of the script's own tests: its asserts are not refusals
-PY_ANSWER_KEYS = {"reason", "hookSpecificOutput", "continue", "stopReason", "systemMessage", "suppressOutput"}
-EXIT_CALLS = {"sys.exit", "exit", "quit", "os._exit", "_exit"}
-STDIN_READS = {"sys.stdin.read", "sys.stdin.readlines", "sys.stdin.buffer.read", "sys.stdin.readline", "input"}
-
-
-def _name(node: ast.AST) -> str:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = _name(node.value)
-        return f"{base}.{node.attr}" if base else ""
-    return ""
-
-
-def _python(tree: ast.Module, text: str, common: Common) -> Flow:
-    strings = _PyStrings(tree, text)
-    loggers, stdout_config = _stdout_loggers(tree)
-    consoles = _rich_consoles(tree)
-    writes, exits, reads, values, new_objects, string_inputs, stderr_answers = [], [], [], [], [], [], []
-    stops: list[tuple[Place, tuple[tuple[int, int], ...], str]] = []  # returns, raises and exits: the run ends there
-    unread_output = False
-    order = 0
-    # what the file's try statements catch: a raise in a function may be caught where it is called
-    caught = _caught_around_calls(tree)
-    handed_out = _handed_out(tree)  # called by code of another file, which may catch what they raise
-
-    def place(node: Any) -> Place:
-        return Place(node.lineno, node.col_offset + 1)
-
-    exit_through = _exit_through(tree)
-
-    def walk(body: list[ast.stmt], branch: tuple[tuple[int, int], ...], scope: str, guarded: bool,
-             debug: bool = False) -> None:
-        nonlocal order, unread_output
-        for index, stmt in enumerate(body):
-            if isinstance(stmt, ast.Return) and scope in exit_through and stmt.value is not None:
-                status, message = _py_status(stmt.value, strings)  # sys.exit(main()): main's return is the status
-                exits.append(Exit(status, f"return {_brief(stmt.value)} from {scope}() (the exit status)",
-                                  message or _stderr_before(body, index, strings), place(stmt)))
-            after = body[index + 1:]
-            if _py_terminal(stmt) and not isinstance(stmt, (ast.Continue, ast.Break)):
-                stops.append((place(stmt), branch, scope))
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                walk(stmt.body, (), stmt.name, False)
-                continue
-            if isinstance(stmt, ast.ClassDef):
-                walk(stmt.body, (), stmt.name, False)
-                continue
-            for call in _calls(stmt):
-                order += 1
-                name = _name(call.func)
-                write = _py_write(call, name, strings, loggers, consoles)
-                unread_output = unread_output or (write is None and _py_write(call, name, None, loggers) is not None)
-                if _py_stderr_answer(call, name, strings):
-                    stderr_answers.append(place(call))
-                if write is not None and not (debug and write[0] == STDOUT_TEXT):
-                    kind, what = write
-                    writes.append(Write(kind, place(call), what, branch, scope, _ends_before_next_write(after), order,
-                                        # (a return from a function whose result is the exit status ends it all)
-                                        _ends_before_next_write(after, process=scope not in exit_through)))
-                if name in EXIT_CALLS:
-                    status, message = _py_status(call.args[0] if call.args else None, strings)
-                    exits.append(Exit(status, f"{name}({_brief(call.args[0]) if call.args else ''})",
-                                      message or _stderr_before(body, index, strings), place(call)))
-                if name in STDIN_READS or (name in ("json.load",) and call.args and _name(call.args[0]) == "sys.stdin"):
-                    reads.append(StdinRead(place(call), branch, scope, order))
-            if isinstance(stmt, ast.Assert) and stmt.msg is not None and not guarded and scope not in handed_out \
-                    and not SELF_TEST.search(scope) and not (scope and _caught(caught.get(scope, set()), "AssertionError")):
-                said = strings.text(stmt.msg)  # (a failed assert raises AssertionError: exit 1)
-                exits.append(Exit(1, "assert ... (an AssertionError when it fails)", said or "", place(stmt)))
-            if isinstance(stmt, ast.Raise) and stmt.exc is not None:
-                exc = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
-                args = stmt.exc.args if isinstance(stmt.exc, ast.Call) else []
-                if _name(exc) == "SystemExit":
-                    status, message = _py_status(args[0] if args else None, strings)
-                    exits.append(Exit(status, f"raise SystemExit({_brief(args[0]) if args else ''})",
-                                      message, place(stmt)))
-                elif not guarded and scope not in handed_out and not (scope and _caught(caught.get(scope, set()),
-                                                                                         _name(exc))):
-                    said = strings.text(args[0]) if args else None
-                    exits.append(Exit(1, f"raise {_name(exc) or 'an exception'}(...)", said or "", place(stmt)))
-            for child_body, arm in _arms(stmt):
-                inner_guarded = guarded or (isinstance(stmt, ast.Try) and arm == 0 and bool(stmt.handlers))
-                # a debug print behind a flag (if DEBUG:, if os.environ.get("HOOK_VERBOSE"):) is off by default
-                flagged = debug or (isinstance(stmt, ast.If) and arm == 0 and DEBUG_FLAG.search(ast.unparse(stmt.test)))
-                walk(child_body, branch + ((id(stmt), arm),) if arm is not None else branch, scope, inner_guarded,
-                     bool(flagged))
-
-    walk(tree.body, (), "", False)
-    output_rewrites: list[tuple[str, str, Place]] = []
-    functions = {node.name: node for node in _nodes(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    for node in _nodes(tree):
-        for field, value_node, at_node in _py_fields(node):
-            if field == "decision" and isinstance(node, ast.Dict) and not {
-                    k.value for k in node.keys if isinstance(k, ast.Constant)} & PY_ANSWER_KEYS:
-                continue  # a record of the script's own, not its answer
-            if field in DECISION_FIELDS:
-                for value, via in strings.values(value_node):
-                    values.append(Value(field, value, place(at_node), via))
-            elif field in ("updatedInput", "updated_input"):
-                # a name given its object in each arm of an if/else: each arm's object is the answer's
-                arms = _alternative_values(tree, value_node.id) if isinstance(value_node, ast.Name) else None
-                for target in arms or [strings.resolve(value_node) or value_node]:
-                    built = place(target) if target is not value_node else place(at_node)  # (where the object is made)
-                    if isinstance(target, ast.Dict):
-                        keys = [k.value for k in target.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
-                        spread = any(k is None for k in target.keys)
-                        if isinstance(value_node, ast.Name):  # new = {}; new["file_path"] = ...: filled key by key
-                            filled, merged = _filled_in(tree, value_node.id)
-                            keys, spread = list(dict.fromkeys(keys + filled)), spread or merged
-                        new_objects.append((built, keys, spread))
-                    elif isinstance(target, ast.Call) and _name(target.func) == "dict" and not target.args:
-                        new_objects.append((built, [k.arg for k in target.keywords if k.arg], False))
-                    elif _is_string(target):
-                        string_inputs.append(place(at_node))
-            elif field in OUTPUT_REWRITES:
-                output_rewrites.append((field, "text" if _py_text(value_node, strings, functions) else "", place(at_node)))
-    called = frozenset(node.func.id if isinstance(node.func, ast.Name) else node.func.attr for node in _nodes(tree)
-                       if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)))
-    flow = Flow(unflushed_exit=_unflushed_exit(tree, text) if writes else None, output_rewrites=tuple(output_rewrites),
-                writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads) or _reads_through_calls(tree, reads),
-                values=tuple(values), called=called, stderr_answers=tuple(stderr_answers), unread_output=unread_output,
-                new_inputs=_new_inputs(new_objects),
-                input_as_string=tuple(sorted(set(string_inputs))),
-                continue_false=common["continue_false"], stop_flag_from_env=common["stop_flag_from_env"],
-                failure_fields=common["failure_fields"], input_reads=common["input_reads"])
-    flow.stdout_config = stdout_config
-    flow.second_answer = _second_answer(writes, stops) or _py_finally_answer(tree, writes)
-    flow.partial_reads = tuple((what, place(call)) for call, what in runtimes.python_partial_reads(tree, _name))
-    flow.stdout_loggers = frozenset(loggers)
-    flow.log_calls = _log_calls(tree)
-    return flow
-
-
-def _py_finally_answer(tree: ast.Module, writes: list[Write]) -> tuple[Write, Write] | None:
-    """A JSON answer printed in a try and another in its finally: the finally runs after the
-    try's return or sys.exit too, so one run prints both."""
-    answers = {w.at: w for w in writes if w.kind == STDOUT_JSON}
-    if len(answers) < 2:
-        return None
-    for node in _nodes(tree):
-        if not isinstance(node, ast.Try) or not node.finalbody:
-            continue
-        tried = [Place(n.lineno, n.col_offset + 1) for part in (node.body, *(h.body for h in node.handlers), node.orelse)
-                 for stmt in part for n in ast.walk(stmt) if isinstance(n, ast.Call)]
-        final = [Place(n.lineno, n.col_offset + 1) for stmt in node.finalbody for n in ast.walk(stmt)
-                 if isinstance(n, ast.Call)]
-        first = next((answers[at] for at in tried if at in answers), None)
-        second = next((answers[at] for at in final if at in answers), None)
-        if first is not None and second is not None:
-            return first, second
-    return None
-
-
-def _log_calls(tree: ast.Module) -> tuple[tuple[str, Place], ...]:
-    """The file's log calls by receiver: a name (`log.info`, a logger a module hands it), or
-    "logging" for the root logger and every logger the file gets by getLogger (their records go
-    up to the root's handlers)."""
-    own = {t.id for node in _nodes(tree) if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
-           and _name(node.value.func) in ("logging.getLogger", "getLogger") for t in node.targets if isinstance(t, ast.Name)}
-    calls = []
-    for node in _nodes(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in LOG_CALLS:
-            receiver = _name(node.func.value)
-            if receiver and "." not in receiver:
-                calls.append(("logging" if receiver in own else receiver, Place(node.lineno, node.col_offset + 1)))
-    return tuple(calls)
-
-
-# what empties or bypasses Python's stdout buffer before the process ends
-FLUSHES = lazy(r"\bflush\b|reconfigure|write_through|line_buffering|PYTHONUNBUFFERED|\bsys\.stdout\s*=|"
-               r"\A#![^\n]*\s-[a-zA-Z]*u", needs=("flush", "reconfigure", "write_through", "line_buffering",
-                                                 "PYTHONUNBUFFERED", "stdout", "#!"))
-
-
-def _unflushed_exit(tree: ast.Module, text: str) -> Place | None:
-    """The first os._exit() of a script that writes on stdout and never flushes it: stdout to a
-    pipe is block-buffered, and os._exit ends the process without emptying the buffer, so what
-    was written never leaves (a flush, print(..., flush=True), `-u` on the #! line or
-    PYTHONUNBUFFERED keep it)."""
-    exits = [node for node in _nodes(tree) if isinstance(node, ast.Call) and _name(node.func) in ("os._exit", "_exit")]
-    if not exits or FLUSHES.search(text):
-        return None
-    first = min(exits, key=lambda n: (n.lineno, n.col_offset))
-    return Place(first.lineno, first.col_offset + 1)
-
-
-def _alternative_values(tree: ast.Module, name: str) -> list[ast.AST] | None:
-    """The values a name is given, when it is given one in each of several arms of if/elif/else
-    (`if ...: new = {**call, ...} else: new = {"command": ...}`) and nowhere else; else None."""
-    found: list[tuple[tuple[tuple[int, int], ...], ast.AST]] = []
-
-    def visit(body: list[ast.stmt], arms: tuple[tuple[int, int], ...]) -> None:
-        for stmt in body:
-            if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
-                found.append((arms, stmt.value))
-            if isinstance(stmt, ast.If):
-                visit(stmt.body, arms + ((id(stmt), 0),))
-                visit(stmt.orelse, arms + ((id(stmt), 1),))
-            else:
-                for inner in (getattr(stmt, field, None) for field in ("body", "orelse", "finalbody", "handlers")):
-                    if isinstance(inner, list):
-                        visit([s for s in inner if isinstance(s, ast.stmt)] +
-                              [s for h in inner if isinstance(h, ast.ExceptHandler) for s in h.body], arms)
-
-    visit(tree.body, ())
-    if len(found) < 2 or any(name in {n.id for n in ast.walk(value) if isinstance(n, ast.Name)} for _, value in found):
-        return None
-    for index, (arms, _) in enumerate(found):
-        for other, _ in found[index + 1:]:
-            if not any(a[0] == b[0] and a[1] != b[1] for a in arms for b in other):
-                return None  # (one after the other: the last one counts)
-    return [value for _, value in found]
-
-
-def _filled_in(tree: ast.Module, name: str) -> tuple[list[str], bool]:
-    """The string keys a dict variable is given one by one (`name["key"] = ...`), and whether
-    anything else may be merged into it (name.update(...), name |= ..., name[key] = ...)."""
-    keys, merged = [], False
-    for node in _nodes(tree):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id == name:
-                    if isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str):
-                        keys.append(target.slice.value)
-                    else:
-                        merged = True  # new[key] = call[key] in a loop: it may copy them all
-        elif isinstance(node, ast.Call) and _name(node.func) in (f"{name}.update", f"{name}.setdefault"):
-            merged = True
-        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id == name:
-            merged = True
-    return keys, merged
-
-
 DEBUG_FLAG = lazy(r"(?i)debug|verbose|trace", needs=("debug", "verbose", "trace"))
-LINE_BREAK = lazy(r"(\r\n|\r|\n)")
-
-
-def _exit_through(tree: ast.Module) -> set[str]:
-    """The functions whose return value is the exit status: sys.exit(main()), raise
-    SystemExit(main()), sys.exit(asyncio.run(main()))."""
-    out = set()
-    for node in _nodes(tree):
-        if isinstance(node, ast.Call) and _name(node.func) in EXIT_CALLS | {"SystemExit"} and node.args \
-                and isinstance(node.args[0], ast.Call):
-            called = node.args[0]
-            if _name(called.func) == "asyncio.run" and called.args and isinstance(called.args[0], ast.Call):
-                called = called.args[0]
-            if isinstance(called.func, ast.Name):
-                out.add(called.func.id)
-    return out
-
-
-def _caught_around_calls(tree: ast.Module) -> dict[str, set[str]]:
-    """{function: the exceptions a try around a call of it catches} ("*" for a bare except)."""
-    out: dict[str, set[str]] = {}
-    for node in _nodes(tree):
-        if not isinstance(node, ast.Try) or not node.handlers:
-            continue
-        names = {(_name(t) if t is not None else "") or "*" for handler in node.handlers
-                 for t in (handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type])}
-        for stmt in node.body:
-            for call in ast.walk(stmt):
-                if isinstance(call, ast.Call) and isinstance(call.func, ast.Name):
-                    out.setdefault(call.func.id, set()).update(names)
-    return out
-
-
-def _handed_out(tree: ast.Module) -> set[str]:
-    """The functions this file hands to code it does not hold (`hw.run(NAME, handle)`, a
-    decorator, a callback argument), and those they call: what they raise goes back to that code,
-    which may well catch it (a hook library's pass-through), so it is no known exit 1."""
-    defined = {node.name: node for node in _nodes(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    handed = {name for name, node in defined.items() if node.decorator_list}
-    for node in _nodes(tree):
-        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in defined):
-            for arg in [*node.args, *(k.value for k in node.keywords)]:
-                if isinstance(arg, ast.Name) and arg.id in defined:
-                    handed.add(arg.id)
-    pending = list(handed)
-    while pending:  # and the file's own functions they call
-        for node in ast.walk(defined[pending.pop()]):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in defined \
-                    and node.func.id not in handed:
-                handed.add(node.func.id)
-                pending.append(node.func.id)
-    return handed
-
-
-def _caught(caught: set[str], name: str) -> bool:
-    return bool(caught & {"*", "Exception", "BaseException", name})
-
-
-_NODES: weakref.WeakKeyDictionary[ast.Module, list[ast.AST]] = weakref.WeakKeyDictionary()
-
-
-def _nodes(tree: ast.Module) -> list[ast.AST]:
-    """Every node of the tree, listed once per tree (the readers below each go over all of them)."""
-    listed = _NODES.get(tree)
-    if listed is None:
-        listed = _NODES[tree] = list(ast.walk(tree))
-    return listed
 
 
 def _second_reads(reads: list[StdinRead]) -> tuple[Place, ...]:
@@ -902,494 +578,41 @@ def _second_reads(reads: list[StdinRead]) -> tuple[Place, ...]:
     return ()
 
 
-def _reads_through_calls(tree: ast.Module, reads: list[StdinRead]) -> tuple[Place, ...]:
-    """Functions that read stdin, called twice between them (`def tool_name(): return
-    json.load(sys.stdin)[...]` next to `def tool_input(): ...`): the second call gets nothing."""
-    readers = {scope: place for place, _, scope, _ in reversed(reads) if scope}
-    calls = sorted(((node.lineno, node.col_offset), node.func.id) for node in _nodes(tree)
-                   if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in readers)
-    direct = sum(1 for _, _, scope, _ in reads if not scope)
-    if calls and len(calls) + direct >= 2:
-        return (readers[calls[-1][1]],)
-    return ()
+def _balanced(code: str, start: int) -> str:
+    """The text from `start` to the parenthesis that closes the one just before it."""
+    depth, i = 1, start
+    while i < len(code) and depth:
+        if code[i] in "([{":
+            depth += 1
+        elif code[i] in ")]}":
+            depth -= 1
+        i += 1
+    return code[start:i - 1]
 
 
-def _is_string(node: ast.AST | None) -> bool:
-    return (isinstance(node, ast.Constant) and isinstance(node.value, str)) or isinstance(node, ast.JoinedStr) or (
-        isinstance(node, ast.Call) and _name(node.func) in ("json.dumps", "str"))
+def _close(code: str, start: int) -> int:
+    """The offset of the brace that closes the one at `start` (the end of the code if none does)."""
+    if start < len(code) and code[start] == "{":
+        return _brace_pairs(code).get(start, len(code))
+    end = closing_brace(code, start)
+    return len(code) if end is None else end
 
 
-def _arms(stmt: Any) -> Iterator[tuple[list[ast.stmt], int | None]]:
-    """The statement lists inside a statement, each with its arm (None: not a branch)."""
-    if isinstance(stmt, ast.If):
-        yield stmt.body, 0
-        yield stmt.orelse, 1
-    elif isinstance(stmt, ast.Try) or type(stmt).__name__ == "TryStar":
-        yield stmt.body, 0
-        for i, handler in enumerate(stmt.handlers):
-            yield handler.body, i + 1
-        yield stmt.orelse, 0
-        yield stmt.finalbody, None
-    elif isinstance(stmt, ast.Match):
-        for i, case in enumerate(stmt.cases):
-            yield case.body, i
-    elif isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
-        yield stmt.body, 0
-        yield stmt.orelse, 1
-    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
-        yield stmt.body, None
+@lru_cache(maxsize=8)
+def _brace_pairs(code: str) -> dict[int, int]:
+    """{opening brace: its closing brace} for the whole text, braces counted in one pass (each
+    found by counting from its own opening, a deep nest cost the square of its depth)."""
+    pairs: dict[int, int] = {}
+    stack: list[int] = []
+    for match in BRACE.finditer(code):
+        if match.group() == "{":
+            stack.append(match.start())
+        elif stack:
+            pairs[stack.pop()] = match.start()
+    return pairs
 
 
-def _calls(stmt: ast.stmt) -> list[ast.Call]:
-    """The calls a statement makes itself (not those in its nested statements)."""
-    roots: list[ast.AST] = []
-    if isinstance(stmt, (ast.If, ast.While)):
-        roots = [stmt.test]
-    elif isinstance(stmt, (ast.For, ast.AsyncFor)):
-        roots = [stmt.iter]
-    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
-        roots = [item.context_expr for item in stmt.items]
-    elif isinstance(stmt, (ast.Try, ast.Match)) or type(stmt).__name__ == "TryStar":
-        roots = [stmt.subject] if isinstance(stmt, ast.Match) else []
-    elif not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        roots = [stmt]
-    calls = [n for root in roots for n in ast.walk(root) if isinstance(n, ast.Call)]
-    return sorted(calls, key=lambda n: (n.lineno, n.col_offset))
-
-
-def _brief(node: ast.AST) -> str:
-    """An argument as written, or `...` when it is long."""
-    text = ast.unparse(node)
-    return text if len(text) <= 40 else "..."
-
-
-def _ends_before_next_write(after: list[ast.stmt], process: bool = False) -> bool:
-    """Do the statements after a write end the run (`process`: the process, not just its
-    function) before anything else is written?"""
-    for stmt in after:
-        if _py_terminal(stmt) and not (process and isinstance(stmt, (ast.Return, ast.Continue, ast.Break))):
-            return True
-        if any(_py_write(call, _name(call.func), None) is not None for call in _calls(stmt)):
-            return False
-        if not isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Import, ast.ImportFrom)):
-            return False  # a branch or a loop: it may go either way
-    return False
-
-
-def _py_terminal(stmt: ast.stmt) -> bool:
-    if isinstance(stmt, (ast.Return, ast.Raise, ast.Continue, ast.Break)):
-        return True
-    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and _name(stmt.value.func) in EXIT_CALLS
-
-
-LOG_CALLS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
-
-
-def _stdout_loggers(tree: ast.Module) -> tuple[set[str], Place | None]:
-    """The names whose log calls reach stdout, and where the file sends them there (the line to
-    change): `logging` itself after `logging.basicConfig(stream=sys.stdout)`, a logger given a
-    StreamHandler(sys.stdout) (taken as every logger of the file: handlers are inherited), a
-    dictConfig handler with "stream": "ext://sys.stdout", loguru's `logger.add(sys.stdout)`.
-    logging's default stream, and a handler given sys.stderr, are stderr."""
-    calls = [node for node in _nodes(tree) if isinstance(node, ast.Call)]
-    config = next((found for call in calls if (found := _to_stdout(call))), None)
-    if config is None and any(_name(call.func).endswith("dictConfig") for call in calls):
-        config = next((("dictConfig", Place(node.lineno, node.col_offset + 1)) for node in _nodes(tree)
-                       if isinstance(node, ast.Constant) and node.value == "ext://sys.stdout"), None)
-    if config is None:
-        return set(), None
-    loggers = {"logging", "logger"} if "loguru" in config[0] else {"logging"}
-    for node in _nodes(tree):
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
-                and _name(node.value.func) in ("logging.getLogger", "getLogger"):
-            loggers |= {t.id for t in node.targets if isinstance(t, ast.Name)}
-    return loggers, config[1]
-
-
-def _to_stdout(call: ast.Call) -> tuple[str, Place] | None:
-    """(what, where) when this call sends log records to stdout."""
-    name = _name(call.func)
-    streams = [k.value for k in call.keywords if k.arg == "stream"]
-    if name in ("logging.StreamHandler", "StreamHandler"):
-        streams += call.args[:1]
-    elif name == "logger.add" and call.args:  # loguru: a sink added beside its default (stderr) one
-        streams += [call.args[0]] if _name(call.args[0]) == "sys.stdout" else []
-        return ("loguru", Place(streams[0].lineno, streams[0].col_offset + 1)) if streams else None
-    elif name != "logging.basicConfig":
-        return None
-    for stream in streams:
-        if _name(stream) == "sys.stdout":
-            return name, Place(stream.lineno, stream.col_offset + 1)
-    return None
-
-
-# rich's Console writes on sys.stdout unless made with stderr=True or file=..., and wraps what it
-# prints at 80 columns when stdout is not a terminal (measured: rich 15.0.0), so even a JSON
-# answer printed through it is text
-RICH_CONSOLES = frozenset({"Console", "rich.console.Console", "console.Console"})
-RICH_WRITES = frozenset({"print", "log", "rule", "print_json", "out"})
-
-
-def _rich_consoles(tree: ast.Module) -> set[str]:
-    """The names given a rich Console that writes on stdout (`console = Console()`)."""
-    return {_name(target) for node in _nodes(tree) if isinstance(node, (ast.Assign, ast.AnnAssign))
-            and _stdout_console(node.value)
-            for target in (node.targets if isinstance(node, ast.Assign) else [node.target])}
-
-
-def _stdout_console(node: ast.AST | None) -> bool:
-    """`Console()`: a rich Console made without stderr=True or another file."""
-    return isinstance(node, ast.Call) and _name(node.func) in RICH_CONSOLES and not any(
-        (k.arg == "stderr" and not (isinstance(k.value, ast.Constant) and not k.value.value))
-        or (k.arg == "file" and _name(k.value) != "sys.stdout") for k in node.keywords)
-
-
-ECHOES = frozenset({"click.echo", "click.secho", "typer.echo", "typer.secho"})
-PRETTY_PRINTS = frozenset({"pprint", "pprint.pprint", "pp", "pprint.pp"})
-
-
-def _py_write(call: ast.Call, name: str, strings: "_PyStrings | None",
-              loggers: Collection[str] = (), consoles: Collection[str] = ()) -> tuple[str, str] | None:
-    """(json | text, what) for a call that writes on stdout, else None."""
-    receiver, _, method = name.rpartition(".")
-    if receiver in loggers and method in LOG_CALLS:
-        return STDOUT_TEXT, f"{name}(...) (logging to stdout)"
-    if isinstance(call.func, ast.Attribute) and call.func.attr in RICH_WRITES and (
-            receiver in consoles or _stdout_console(call.func.value)):
-        return STDOUT_TEXT, f"{name or 'Console().' + call.func.attr}(...) (a rich Console on stdout)"
-    if name == "print":
-        target = next((k.value for k in call.keywords if k.arg == "file"), None)
-        if target is not None and _name(target) not in ("sys.stdout",):
-            return None
-        if not call.args:
-            return None  # a bare newline: leading whitespace is fine
-        arg = call.args[0]
-    elif name in ("sys.stdout.write", "sys.stdout.buffer.write"):
-        if not call.args:
-            return None
-        arg = call.args[0]
-    elif name in ECHOES:  # click.echo(...), typer.echo(...): stdout unless err=True
-        if not call.args or any(k.arg == "err" and not (isinstance(k.value, ast.Constant) and not k.value.value)
-                                for k in call.keywords):
-            return None
-        arg = call.args[0]
-    elif name in PRETTY_PRINTS:  # pprint(...) writes on stdout unless given a stream
-        return None if any(k.arg == "stream" for k in call.keywords) or len(call.args) > 1 else \
-            (STDOUT_TEXT, f"{name}(...)")
-    elif name == "json.dump":
-        return (STDOUT_JSON, "json.dump(...)") if len(call.args) > 1 and _name(call.args[1]) == "sys.stdout" else None
-    else:
-        return _py_child_output(call, name)
-    if strings is None:  # only whether it writes on stdout
-        return STDOUT_TEXT, name
-    kind = strings.kind(arg)
-    if kind is None:
-        return None
-    return kind, strings.source(call)
-
-
-PY_CHILD_RUNS = frozenset({"subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.Popen", "os.system"})
-
-
-def _py_child_output(call: ast.Call, name: str) -> tuple[str, str] | None:
-    """A child process whose own text lands on the hook's stdout (its stdout not taken or sent
-    elsewhere): subprocess.run(["git", "pull"]), os.system("npm test")."""
-    if name not in PY_CHILD_RUNS or not call.args or any(
-            (k.arg == "stdout" and not _py_own_stdout(k.value)) or (k.arg == "capture_output" and not (
-                isinstance(k.value, ast.Constant) and k.value.value is False)) for k in call.keywords):
-        return None
-    first = call.args[0]
-    if isinstance(first, (ast.List, ast.Tuple)):
-        # (a word the code computes, `git -C cwd status`, stands as a placeholder: the literal ones decide)
-        words = [e.value if isinstance(e, ast.Constant) and isinstance(e.value, str) else "?" for e in first.elts]
-        if not words or words[0] == "?" or any(isinstance(e, ast.Starred) for e in first.elts):
-            return None
-    elif isinstance(first, ast.Constant) and isinstance(first.value, str) and ">" not in first.value \
-            and "|" not in first.value:
-        words = first.value.split()
-    else:
-        return None
-    if words and delivery.prints_on_stdout(words[0], words[1:]):
-        return STDOUT_TEXT, f"{name}({_brief(first)}) (its own output)"
-    return None
-
-
-def _py_own_stdout(value: ast.AST) -> bool:
-    """Whether a child's stdout= is the hook's own: None (the default: inherited), sys.stdout, fd 1."""
-    return (isinstance(value, ast.Constant) and value.value in (None, 1)) or _name(value) == "sys.stdout"
-
-
-def _py_stderr_answer(call: ast.Call, name: str, strings: "_PyStrings") -> bool:
-    """Whether the call writes an answer's JSON to stderr: print(json.dumps({...}), file=sys.stderr),
-    sys.stderr.write(json.dumps(...)) or json.dump({...}, sys.stderr)."""
-    if name == "json.dump" and len(call.args) > 1 and _name(call.args[1]) == "sys.stderr":
-        return _py_answer(strings.resolve(call.args[0]))
-    target = next((k.value for k in call.keywords if k.arg == "file"), None) if name == "print" else None
-    if not call.args or not ((target is not None and _name(target) == "sys.stderr") or name == "sys.stderr.write"):
-        return False
-    dumped = strings.resolve(call.args[0])
-    if not (isinstance(dumped, ast.Call) and _name(dumped.func) in ("json.dumps", "dumps") and dumped.args):
-        return False
-    written = dumped.args[0]
-    # (a helper's parameter, `def emit(obj): print(json.dumps(obj), file=sys.stderr)`: what its calls give it)
-    given = strings.arguments(written.id) if isinstance(written, ast.Name) and written.id in strings.parameters else []
-    return any(_py_answer(strings.resolve(node)) for node in [written, *given])
-
-
-def _py_answer(node: ast.AST | None) -> bool:
-    """A dict written as an answer: hookSpecificOutput, permissionDecision, Cursor's permission, or a decision with a reason."""
-    if not isinstance(node, ast.Dict):
-        return False
-    keys = {k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
-    return bool(keys & ANSWER_KEYS) or {"decision", "reason"} <= keys
-
-
-def _py_status(arg: ast.AST | None, strings: "_PyStrings") -> tuple[int | None, str]:
-    """The exit status a sys.exit(arg) gives, and its message (a string argument exits 1)."""
-    if arg is None or (isinstance(arg, ast.Constant) and arg.value is None):
-        return 0, ""
-    if isinstance(arg, ast.Constant) and isinstance(arg.value, bool):
-        return int(arg.value), ""
-    if isinstance(arg, ast.Constant) and isinstance(arg.value, int):
-        return arg.value, ""
-    text = strings.text(arg)
-    if text is not None:
-        return 1, text
-    built = _built_string(strings.resolve(arg))
-    if built is not None:  # sys.exit("Fix these:\n" + "\n".join(problems)): a string all the same
-        return 1, built
-    return None, ""
-
-
-OUTPUT_REWRITES = ("updatedToolOutput", "updatedMCPToolOutput")
-# the calls that give a string: str's own methods, re's sub, json.dumps
-TEXT_CALLS = frozenset({"sub", "replace", "strip", "lstrip", "rstrip", "join", "format", "lower", "upper", "decode",
-                        "dumps", "str", "read_text", "getvalue", "removeprefix", "removesuffix"})
-
-
-def _py_text(node: ast.AST | None, strings: "_PyStrings", functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef],
-             depth: int = 0) -> bool:
-    """Whether a value is a string: a literal or one the code builds, a call of str's methods or
-    re's sub, a function of the file annotated `-> str`, or a name every assignment of which is one."""
-    if node is None or depth > 4:
-        return False
-    if _is_string(node) or _built_string(node) is not None:
-        return True
-    if isinstance(node, ast.Call):
-        name = _name(node.func)
-        function = functions.get(name)
-        if function is not None:
-            return function.returns is not None and _name(function.returns) == "str"
-        method = node.func.attr if isinstance(node.func, ast.Attribute) else name  # (`x["stdout"].replace`)
-        return method in TEXT_CALLS
-    if isinstance(node, ast.Name):
-        values = strings.assigned.get(node.id, ())
-        return bool(values) and all(_py_text(value, strings, functions, depth + 1) or (
-            isinstance(value, ast.Name) and value.id == node.id) for value in values[:8])
-    return False
-
-
-def _built_string(node: ast.AST | None) -> str | None:
-    """A string the code builds (`"a" + b`, `"a {}".format(b)`, `"\n".join(b)`, `"a %s" % b`):
-    its literal parts, else None (not known to be a string)."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.JoinedStr):
-        return "".join(v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str))
-    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
-        left, right = _built_string(node.left), _built_string(node.right)
-        if left is not None or (isinstance(node.op, ast.Add) and right is not None):
-            return (left or "") + (right or "") if isinstance(node.op, ast.Add) else left
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("format", "join") \
-            and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str):
-        return node.func.value.value if node.func.attr == "format" else ""
-    return None
-
-
-def _stderr_before(body: list[ast.stmt], index: int, strings: "_PyStrings") -> str:
-    """What the statements right before an exit print to stderr."""
-    said = []
-    for stmt in body[max(0, index - 3):index + 1]:
-        for call in _calls(stmt):
-            name = _name(call.func)
-            to_stderr = name == "sys.stderr.write" or (name == "print" and any(
-                k.arg == "file" and _name(k.value) == "sys.stderr" for k in call.keywords))
-            if to_stderr and call.args:
-                said.append(strings.text(call.args[0]) or ast.unparse(call.args[0]))
-    return " ".join(said)
-
-
-def _py_fields(node: ast.AST) -> Iterator[tuple[str, ast.expr, ast.AST]]:
-    """(field, value node, where) for each dict key or subscript assignment naming a field."""
-    if isinstance(node, ast.Dict):
-        for key, value in zip(node.keys, node.values):
-            if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                yield key.value, value, key
-    elif isinstance(node, ast.Call) and _name(node.func) == "dict":
-        for keyword in node.keywords:
-            if keyword.arg:
-                yield keyword.arg, keyword.value, keyword.value
-    elif isinstance(node, ast.Assign):
-        for target in node.targets:
-            if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant) \
-                    and isinstance(target.slice.value, str):
-                yield target.slice.value, node.value, target
-
-
-class _PyStrings:
-    """The module's simple assignments, to follow a name to the literal(s) it holds."""
-
-    def __init__(self, tree: ast.Module, code: str) -> None:
-        self.code = code  # the script as written, to quote it
-        self._lines: list[str] | None = None  # its lines, split once (see source())
-        self.assigned: dict[str, list[ast.AST]] = {}
-        self.unpacked: dict[str, list[tuple[str, int]]] = {}
-        for node in _nodes(tree):
-            if isinstance(node, ast.Assign):
-                for target in node.targets:
-                    if isinstance(target, ast.Name):
-                        self.assigned.setdefault(target.id, []).append(node.value)
-            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
-                self.assigned.setdefault(node.target.id, []).append(node.value)
-            elif isinstance(node, (ast.For, ast.comprehension)):
-                self._loop(node.target, node.iter)
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Tuple):
-                table = node.value.value if isinstance(node.value, ast.Subscript) else (
-                    node.value.func.value if isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute)
-                    and node.value.func.attr == "get" else None)
-                for index, element in enumerate(node.targets[0].elts):
-                    if isinstance(table, ast.Name) and isinstance(element, ast.Name):
-                        self.unpacked.setdefault(element.id, []).append((table.id, index))  # a, b = TABLE[key]
-        # a parameter: the arguments its function's calls give it
-        self.parameters: dict[str, list[tuple[str, int]]] = {}
-        self.calls: dict[str, list[ast.Call]] = {}
-        for node in _nodes(tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                for index, arg in enumerate(node.args.args):
-                    self.parameters.setdefault(arg.arg, []).append((node.name, index))
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                self.calls.setdefault(node.func.id, []).append(node)
-
-    def arguments(self, parameter: str) -> list[ast.AST]:
-        """What the calls of the functions with this parameter pass for it."""
-        out: list[ast.AST] = []
-        for function, index in self.parameters.get(parameter, ()):
-            for call in self.calls.get(function, ()):
-                if index < len(call.args):
-                    out.append(call.args[index])
-                out += [k.value for k in call.keywords if k.arg == parameter]
-        return out
-
-    def _loop(self, target: ast.AST, iterable: ast.AST) -> None:
-        """`for key, value in TABLE.items()` / `for value in TABLE.values()`: the loop variable
-        holds the table's values (recorded as a lookup in it)."""
-        if not (isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute)
-                and isinstance(iterable.func.value, ast.Name)):
-            return
-        table = ast.Subscript(value=iterable.func.value, slice=ast.Constant(None))
-        if iterable.func.attr == "items" and isinstance(target, ast.Tuple) and len(target.elts) == 2 \
-                and isinstance(target.elts[1], ast.Name):
-            self.assigned.setdefault(target.elts[1].id, []).append(table)
-        elif iterable.func.attr == "values" and isinstance(target, ast.Name):
-            self.assigned.setdefault(target.id, []).append(table)
-
-    def source(self, node: ast.AST, limit: int = 50) -> str:
-        """The code of a node as written (cut at `limit`), from the script's lines split once
-        (ast.get_source_segment splits the whole script again for every node it is asked for)."""
-        written = " ".join((self._segment(node, 4 * limit) or ast.unparse(node)).split())
-        return written if len(written) <= limit else written[:limit - 3] + "..."
-
-    def _segment(self, node: ast.AST, enough: int) -> str | None:
-        """The node's text as ast.get_source_segment gives it, its first `enough` characters or more."""
-        end_line, end_col = getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None)
-        if end_line is None or end_col is None:
-            return None
-        if self._lines is None:
-            self._lines = LINE_BREAK.split(self.code)[::2]  # (split as the tokenizer does: \r\n, \r or \n)
-        lines: list[str] = self._lines
-        first: int = node.lineno - 1  # type: ignore[attr-defined]
-        if end_line - 1 >= len(lines):
-            return None
-        start = lines[first].encode()[node.col_offset:].decode(errors="replace")  # type: ignore[attr-defined]
-        if end_line - 1 == first:
-            return lines[first].encode()[node.col_offset:end_col].decode(errors="replace")  # type: ignore[attr-defined]
-        parts, size = [start], len(start)
-        for index in range(first + 1, end_line - 1):
-            if size > enough:
-                return "\n".join(parts)
-            parts.append(lines[index])
-            size += len(lines[index])
-        parts.append(lines[end_line - 1].encode()[:end_col].decode(errors="replace"))
-        return "\n".join(parts)
-
-    def resolve(self, node: ast.AST | None) -> ast.AST | None:
-        """A name assigned exactly once, to what it was assigned."""
-        if isinstance(node, ast.Name) and len(self.assigned.get(node.id, ())) == 1:
-            return self.assigned[node.id][0]
-        return node
-
-    def text(self, node: ast.AST | None) -> str | None:
-        node = self.resolve(node)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            return node.value
-        if isinstance(node, ast.JoinedStr):
-            return "".join(v.value if isinstance(v, ast.Constant) and isinstance(v.value, str)
-                           else "{" + ast.unparse(getattr(v, "value", v)) + "}" for v in node.values)
-        return None
-
-    def kind(self, written: ast.AST) -> str | None:
-        """json, text or None (unknown) for what a print of `written` writes."""
-        node = self.resolve(written)
-        if isinstance(node, ast.Call) and _name(node.func) in ("json.dumps", "dumps"):
-            return STDOUT_JSON
-        if isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.FormattedValue):
-            # f"{...} rest": what the first value prints decides
-            return STDOUT_JSON if "dumps" in ast.unparse(node.values[0]) else None
-        text = self.text(node)
-        if text is None:
-            return None
-        stripped = text.strip()
-        if not stripped:
-            return None
-        return STDOUT_JSON if stripped.startswith("{") else STDOUT_TEXT
-
-    def values(self, node: ast.AST, depth: int = 0) -> list[tuple[str, str]]:
-        """The string literals a decision field can get: directly, through a variable, a
-        conditional expression, or a lookup table (TABLE[key], TABLE.get(key, default))."""
-        if depth > 3:
-            return []
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            return [(node.value, "")]
-        if isinstance(node, ast.IfExp):
-            return self.values(node.body, depth + 1) + self.values(node.orelse, depth + 1)
-        if isinstance(node, ast.JoinedStr) and len(node.values) == 1 and isinstance(node.values[0], ast.FormattedValue):
-            return self.values(node.values[0].value, depth + 1)  # f"{v}"
-        if isinstance(node, ast.Name) and node.id in self.unpacked:  # a, b = TABLE[key]: the tuples' a
-            return [(element.value, table) for table, index in self.unpacked[node.id]
-                    for value in self.assigned.get(table, ()) if isinstance(value, ast.Dict)
-                    for item in value.values if isinstance(item, ast.Tuple) and index < len(item.elts)
-                    for element in [item.elts[index]] if isinstance(element, ast.Constant) and isinstance(element.value, str)]
-        if isinstance(node, ast.Name) and node.id in self.parameters:
-            return [(v, via or node.id) for argument in self.arguments(node.id)
-                    for v, via in self.values(argument, depth + 1)]
-        if isinstance(node, ast.Name):
-            out = []
-            for value in self.assigned.get(node.id, ()):
-                out += [(v, via or node.id) for v, via in self.values(value, depth + 1)]
-            return out
-        table = None
-        if isinstance(node, ast.Subscript):
-            table = node.value
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
-            table = node.func.value
-        if isinstance(table, ast.Name):
-            out = []
-            for value in self.assigned.get(table.id, ()):
-                if isinstance(value, ast.Dict):
-                    out += [(v.value, table.id) for v in value.values
-                            if isinstance(v, ast.Constant) and isinstance(v.value, str)]
-            return out
-        return []
+BRACE = lazy(r"[{}]")
 
 
 # ---- shell --------------------------------------------------------------------------------------------
@@ -1444,7 +667,8 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
         arm = CASE_ARM.match(masked)
         if arm:  # `pattern) command ;;`: the command after the pattern starts the line
             masked = " " * arm.end() + masked[arm.end():]
-        stops += [(place(offset + m.start("stop")), tuple(branch), scope) for m in SH_STOP.finditer(masked)]
+        if "exit" in masked or "return" in masked:  # (SH_STOP's words, tested before the pattern is asked)
+            stops += [(place(offset + m.start("stop")), tuple(branch), scope) for m in SH_STOP.finditer(masked)]
         for library in SH_SOURCE.finditer(line) if sourced else ():  # a library that prints when it is sourced
             printed = sourced.get(library.group("file"))
             if printed is not None:
@@ -1578,7 +802,8 @@ def _stdout_noise(code: str, lines: list[ShellLine], printers: dict[str, tuple[s
     for offset, line, branch, scope in lines:
         if isinstance(branch, Arms) and branch.debug:
             continue
-        for trap in SH_TRAP_EXIT.finditer(line):
+        for trap in SH_TRAP_EXIT.finditer(line) if "trap" in line else ():  # (the words each pattern needs, tested
+                                                                            # first: most lines have neither)
             if not {"EXIT", "0"} & set(trap.group("conditions").split()):
                 continue
             action = trap.group("action").strip("'\"")
@@ -1594,7 +819,7 @@ def _stdout_noise(code: str, lines: list[ShellLine], printers: dict[str, tuple[s
         if xtrace is not None:
             return Write(STDOUT_TEXT, place(offset + xtrace.start()), "BASH_XTRACEFD=1 (the set -x trace of every "
                          "command, the answer's included)", (), scope, False, 0)
-        joined = SH_EXEC_JOIN.search(line)
+        joined = SH_EXEC_JOIN.search(line) if "exec" in line else None
         if joined is not None and ("2>&1" in joined.group("redirections") or "&>" in joined.group("redirections")) \
                 and SH_TO_STDERR_AFTER.search(code, offset + len(line)):
             return Write(STDOUT_TEXT, place(offset + joined.start()), f"exec{joined.group('redirections')[:30]} "
@@ -1903,7 +1128,7 @@ def _sh_to_stdout(rest: str, around: Around) -> bool:
 SH_JOINED = lazy(r"(?<![\d>&])2>&1\b")  # its stderr sent where its stdout goes (asked of each command)
 
 
-SH_TO_STDERR = lazy(r"(?:^|\s)1?>&\s*2\b|>>?\s*/dev/stderr\b", needs=(">",))
+SH_TO_STDERR = lazy(r"(?:^|\s)1?>&\s*2\b|>>?\s*/dev/stderr\b", needs=(">&", "/dev/stderr"))
 
 
 def _sh_stderr_answer(word: str, rest: str, around: Around, code: str, end: int) -> bool:
@@ -2016,9 +1241,10 @@ def _sh_write_kind(word: str, rest: str, piped_in: bool, code: str, end: int) ->
         return None
     bare = argument.strip("'\"")
     if bare.startswith(("{", "$", "`", "%s")) or argument.startswith(("$", "\"$", "'{", "\"{", "\"${")):
+        if bare.startswith("{"):
+            return STDOUT_JSON
         variable = SH_BARE_VARIABLE.match(bare)
-        return STDOUT_JSON if bare.startswith("{") or (
-            variable is not None and variable.group(1) in _json_variables(code)) else None
+        return STDOUT_JSON if variable is not None and variable.group(1) in _json_variables(code) else None
     return STDOUT_TEXT
 
 
@@ -2124,430 +1350,6 @@ def _perl(code: str, at: Offsets, common: Common) -> Flow:
         exits.append(Exit(None if arg_follows else int(status or 0), match.group(0).strip(),
                           " ".join(text.strip("\"'") for text in said), Place(*at(match.start()))))
     return Flow(exits=tuple(exits), unread_output=PERL_STDOUT.search(code) is not None, **common)
-
-
-# ---- JavaScript / TypeScript --------------------------------------------------------------------------
-
-JS_WRITE = lazy(r"""(?<![\w.$])(?:console\.(?P<log>log|info|debug|dir|table)|process\.stdout\.write)\s*\(""",
-                needs=("console.", "process.stdout.write"))
-# an exit: process.exit (Deno.exit), process.exitCode, or a throw nothing catches (Node, Bun and Deno
-# then exit 1, whatever the class: docs/hosts/claude-code.md#what-a-runtime-does-on-its-own); a class is
-# capitalised (`throw new MigrationLocked(...)`), a string may be thrown as it is (`throw "..."`)
-JS_EXIT = lazy(r"""(?<![\w.$])(?:(?:process|Deno)\.exit\s*\(\s*(?P<code>\d+)?\s*\)|process\.exitCode\s*=\s*(?P<set>\d+)|"""
-               r"""throw\s+(?:(?:new\s+)?(?P<error>[A-Z][\w$]*)\s*\(\s*(?P<msg>`[^`]*`|"[^"]*"|'[^']*')?|"""
-               r"""(?P<thrown>`[^`]*`|"[^"]*"|'[^']*')))""", needs=("exit", "throw"))
-# what decides the status of every uncaught throw and rejection, in place of the runtime
-JS_THROW_HANDLED = lazy(r"""process\.on\(\s*["'](?:uncaughtException|unhandledRejection)|"""
-                        r"""setUncaughtExceptionCaptureCallback|addEventListener\(\s*["'](?:error|unhandledrejection)""",
-                        needs=("uncaught", "Uncaught", "unhandled", "Unhandled", "addEventListener"))
-# node:assert's assert(cond, "message") and its checks throw an AssertionError when they fail
-JS_ASSERT = lazy(r"""(?<![\w$.])assert(?:\.(?:ok|equal|strictEqual|notEqual|notStrictEqual|match|doesNotMatch|"""
-                 r"""deepEqual|deepStrictEqual|fail))?\s*\(""", needs=("assert",))
-JS_ASSERT_IMPORTED = lazy(r"""(?:require\(\s*|from\s+)["'](?:node:)?assert(?:/strict)?["']""", needs=("assert",))
-JS_LAST_STRING = lazy(r"""(`[^`]*`|"[^"]*"|'[^']*')\s*$""")
-JS_CAUGHT_AFTER = lazy(r"""\s*\)\s*\.\s*catch\s*\(""")  # main().catch(...): its rejection handled
-JS_READ = lazy(r"""readFileSync\s*\(\s*(?:0|["']/dev/stdin["']|process\.stdin\.fd)\s*[,)]""", needs=("readFileSync",))
-JS_VALUE = lazy(r"""(?P<field>permissionDecision|decision|behavior|permission)["']?\s*:\s*"""
-                      r"""(?:["'`](?P<lit>[A-Za-z_]+)["'`]\s*(?=[,}\n])|(?P<var>[A-Za-z_$][\w$]*)\s*(?:\[|[,}\n])|"""
-                      r"""(?P<choice>[^,}\n?]+\?[^,}\n]+))""", needs=("decision", "behavior", "permission"))
-JS_SHORTHAND = lazy(r"""[{,]\s*(?P<field>permissionDecision|decision|behavior|permission)\s*(?=[,}])""",
-                    needs=("decision", "behavior", "permission"))
-JS_ASSIGN = lazy(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[\w<>|" ']+)?=\s*(?P<value>[^;\n]+)""")
-JS_TRY = lazy(r"""\btry\s*\{""", needs=("try",))
-
-
-JS_RETURNED = lazy(r"""\breturn\s+$""", needs=("return",))  # `return console.log(...)`: the write ends the function
-JS_RETURNS_AFTER = lazy(r"""\s*\)\s*;?\s*(?:return\b|process\.exit\b)""")
-JS_CONSOLE_ERROR = lazy(r"""console\.(?:error|warn)\(\s*[`'"]([^`'"]*)""")
-# process.exit(code) with a status that is not a literal; and stdout written past console and process.stdout (Bun's)
-JS_EXIT_OTHER = lazy(r"""(?<![\w.$])process\.exit(?:Code\s*=\s*(?!\d)|\s*\(\s*(?![\d)]))""", needs=("process.exit",))
-JS_OTHER_STDOUT = lazy(r"""\bBun\.stdout\b|\bBun\.write\(\s*1\b""", needs=("Bun.",))
-JS_STDERR_WRITE = lazy(r"""(?<![\w.$])(?:console\.(?:error|warn)|process\.stderr\.write)\s*\(""",
-                       needs=("console.", "process.stderr"))
-JS_STRINGIFIED = lazy(r"""JSON\.stringify\(\s*(?P<name>[A-Za-z_$][\w$]*)\s*[,)]""", needs=("JSON.stringify",))
-
-
-def _javascript(code: str, at: Offsets, common: Common) -> Flow:
-    def place(offset: int) -> Place:
-        return Place(*at(offset))
-
-    blocks = _js_blocks(code)
-    tries = _Spans([(m.end() - 1, _close(code, m.end() - 1)) for m in JS_TRY.finditer(code)])
-    guarded_calls: dict[str, bool] = {}  # function: called inside a try
-    writes, exits, reads, inspected = [], [], [], []
-    unread_output = JS_OTHER_STDOUT.search(code) is not None
-    for match in JS_WRITE.finditer(code):
-        argument = _balanced(code, match.end())
-        kind = _js_kind(argument.strip(), code)
-        if kind is None:
-            unread_output = True
-            if match.group("log") and _js_answer_object(argument.strip(), code):
-                inspected.append(place(match.start()))
-            continue
-        branch, scope = blocks(match.start())
-        line = _line_at(code, match.start())
-        if kind == STDOUT_TEXT and (DEBUG_FLAG.search(line[:line.find("console")]) or (
-                isinstance(branch, Arms) and branch.debug)):
-            continue  # behind a debug flag
-        after = code[match.end() + len(argument):match.end() + len(argument) + 120]
-        ends = bool(JS_RETURNS_AFTER.match(after) or JS_RETURNED.search(code, max(0, match.start() - 20), match.start()))
-        writes.append(Write(kind, place(match.start()), code[match.start():match.end()] + argument[:40] + ")",
-                            branch, scope, ends, match.start()))
-    for offset, what in runtimes.js_child_output(code, _balanced):
-        branch, scope = blocks(offset)
-        writes.append(Write(STDOUT_TEXT, place(offset), what, branch, scope, False, offset))
-    loggers, stdout_config = _js_stdout_loggers(code)
-    for match in JS_LOG_CALL.finditer(code) if loggers else ():
-        if match.group("name") in loggers:
-            branch, scope = blocks(match.start())
-            writes.append(Write(STDOUT_TEXT, place(match.start()), f"{match.group(0)}...) (logging to stdout)",
-                                branch, scope, False, match.start()))
-    writes.sort(key=lambda write: write.order)
-    handled = JS_THROW_HANDLED.search(code) is not None
-    for match in JS_EXIT.finditer(code):
-        if match.group("error") or match.group("thrown"):
-            if handled or tries.inside(match.start()) or _js_caught_where_called(
-                    code, blocks(match.start())[1], blocks, tries, guarded_calls):
-                continue
-            said = (match.group("msg") or match.group("thrown") or "").strip("`'\"")
-            exits.append(Exit(1, f"throw {match.group('error')}(...)" if match.group("error") else "throw (a string)",
-                              said, place(match.start())))
-            continue
-        status = match.group("code") or match.group("set") or "0"
-        before = code[max(0, match.start() - 240):match.start()]
-        said = " ".join(m.group(1) for m in JS_CONSOLE_ERROR.finditer(before))
-        exits.append(Exit(int(status), match.group(0), said, place(match.start())))
-    for match in JS_ASSERT.finditer(code) if JS_ASSERT_IMPORTED.search(code) and not handled else ():
-        message = JS_LAST_STRING.search(_balanced(code, match.end()))
-        function = blocks(match.start())[1]
-        if message is not None and not tries.inside(match.start()) and not SELF_TEST.search(function) and \
-                not _js_caught_where_called(code, function, blocks, tries, guarded_calls):
-            exits.append(Exit(1, f"{match.group(0).rstrip('( ')}(...) (an AssertionError when it fails)",
-                              message.group(1).strip("`'\""), place(match.start())))
-    exits += [Exit(None, match.group(0), "", place(match.start())) for match in JS_EXIT_OTHER.finditer(code)]
-    exits += _js_returned_statuses(code, place)
-    for match in JS_READ.finditer(code):
-        branch, scope = blocks(match.start())
-        reads.append(StdinRead(place(match.start()), branch, scope, match.start()))
-    stderr_answers = tuple(place(m.start()) for m in JS_STDERR_WRITE.finditer(code)
-                           if _js_answer(_balanced(code, m.end()).strip(), code))
-    flow = Flow(writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads),
-                values=_js_values(code, place), stderr_answers=stderr_answers, unread_output=unread_output, **common,
-                new_inputs=_new_inputs(_labelled_objects(code, place, javascript=True)))
-    flow.stdout_config = place(stdout_config) if stdout_config is not None else None
-    flow.partial_reads = tuple((what, place(offset)) for offset, what in runtimes.js_partial_reads(code, _close, _balanced))
-    flow.inspected_answers = tuple(inspected)
-    flow.second_answer = _second_answer(writes, [])
-    return flow
-
-
-JS_OBJECT_DECLARED = lazy(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[\w<>|" ']+)?=\s*\{""")
-
-
-def _js_answer_object(argument: str, code: str) -> bool:
-    """console.log's only argument is an answer object: a literal (`{hookSpecificOutput: ...}`) or a
-    name declared with one, holding the answer's keys. console.log formats an object with
-    util.inspect (unquoted keys, single quotes), not as JSON (measured: node 20.20.2, bun 1.3.14)."""
-    if argument.startswith("{"):
-        return _close(argument, 0) == len(argument) - 1 and ANSWER_OBJECT.search(argument) is not None
-    if not JS_NAME.match(argument):
-        return False
-    for declared in JS_OBJECT_DECLARED.finditer(code):
-        if declared.group("name") == argument:
-            return ANSWER_OBJECT.search(code[declared.end() - 1:_close(code, declared.end() - 1) + 1]) is not None
-    return False
-
-
-def _js_caught_where_called(code: str, function: str, blocks: Callable[[int], tuple[Branch, str]],
-                            tries: "_Spans", known: dict[str, bool]) -> bool:
-    """Whether what a function throws is caught where it is called: a call inside a try, a call
-    whose promise has a .catch, or a call from a function that is itself caught so (a throw at
-    the top level is caught nowhere)."""
-    if not function:
-        return False
-    if function not in known:
-        known[function] = False  # (a function that calls itself: its own calls decide nothing)
-        caught = False
-        for call in re.finditer(rf"(?<![\w$.]){re.escape(function)}\s*\(", code):
-            if delivery.JS_DEFINED_HERE.search(code[max(0, call.start() - 20):call.start()]):
-                continue
-            arguments = _balanced(code, call.end())
-            if tries.inside(call.start(), call.end()) or JS_CAUGHT_AFTER.match(code, call.end() + len(arguments)) or \
-                    _js_caught_where_called(code, blocks(call.start())[1], blocks, tries, known):
-                caught = True
-                break
-        known[function] = caught
-    return known[function]
-
-
-# loggers that write to stdout unless told otherwise: pino (its destination is fd 1 by default) and
-# winston's Console transport (stdout for every level not in stderrLevels / consoleWarnLevels)
-JS_LOGGER = lazy(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*=\s*(?:(?P<pino>(?:require\(\s*["']pino["']\s*\)|"""
-                 r"""\bpino)\s*\()|(?P<winston>(?:winston\.)?createLogger\s*\())""", needs=("pino", "createLogger"))
-JS_CONSOLE_TRANSPORT = lazy(r"""transports\.Console\s*\(""", needs=("Console",))
-JS_LOG_CALL = lazy(r"""(?<![\w$.])(?P<name>[A-Za-z_$][\w$]*)\.(?:info|warn|error|debug|trace|fatal|log|verbose|http)\s*\(""")
-# what sends a logger elsewhere than stdout: pino's destination other than fd 1, or a transport
-# this does not follow; winston's levels sent to stderr
-JS_PINO_ELSEWHERE = lazy(r"""process\.stderr|destination\s*\(\s*(?!1\b|\))|\bdest(?:ination)?\s*:\s*(?!1\b)|\btransports?\s*:|"""
-                         r"""\bstream\s*:""")
-JS_WINSTON_ELSEWHERE = lazy(r"""stderrLevels|consoleWarnLevels|process\.stderr""")
-
-
-def _js_stdout_loggers(code: str) -> tuple[set[str], int | None]:
-    """The loggers a Node script makes that write to stdout (their names), and where the first is
-    made (the line to change): `pino()` without a destination, a winston logger with a Console
-    transport and no stderrLevels."""
-    names, first = set(), None
-    for match in JS_LOGGER.finditer(code):
-        arguments = _balanced(code, match.end())
-        if (JS_PINO_ELSEWHERE.search(arguments) if match.group("pino") else
-                JS_WINSTON_ELSEWHERE.search(arguments) or not JS_CONSOLE_TRANSPORT.search(arguments)):
-            continue
-        names.add(match.group("name"))
-        if first is None:
-            first = match.start("pino" if match.group("pino") else "winston")
-    return names, first
-
-
-# a function whose return value is the exit status: process.exit(main()), process.exitCode = await main(),
-# main().then(process.exit), main().then((code) => process.exit(code))
-JS_EXIT_THROUGH = lazy(r"""process\.exit(?:Code\s*=\s*|\s*\(\s*)(?:await\s+)?(?P<fn>[A-Za-z_$][\w$]*)\s*\(|"""
-                       r"""(?<![\w$.])(?P<then>[A-Za-z_$][\w$]*)\s*\([^()]*\)\s*\.then\(\s*(?:process\.exit\b|\(?\s*"""
-                       r"""(?P<v>[A-Za-z_$][\w$]*)\s*\)?\s*=>\s*\{?\s*process\.exit(?:Code\s*=\s*|\s*\(\s*)(?P=v)\b)""",
-                       needs=("process.exit",))
-JS_RETURN_STATUS = lazy(r"""(?<![\w$.])return\s+(?P<status>\d+)\s*[;}\n]""", needs=("return",))
-
-
-def _js_returned_statuses(code: str, place: Places) -> list[Exit]:
-    """`return 2` in a function whose return value is the exit status (JS_EXIT_THROUGH): an exit
-    with that status, where it returns."""
-    names = {m.group("fn") or m.group("then") for m in JS_EXIT_THROUGH.finditer(code)}
-    if not names:
-        return []
-    from .imports import function_spans
-
-    spans = function_spans(code, "javascript")
-    out = []
-    for name in sorted(names & spans.keys()):
-        start, end = spans[name]
-        for match in JS_RETURN_STATUS.finditer(code, start, end):
-            before = code[max(0, match.start() - 240):match.start()]
-            said = " ".join(m.group(1) for m in JS_CONSOLE_ERROR.finditer(before))
-            out.append(Exit(int(match.group("status")), f"return {match.group('status')} from {name}() (the exit status)",
-                            said, place(match.start())))
-    return out
-
-
-class _Spans:
-    """(start, end) spans of a text, asked whether they hold an offset (or a stretch)."""
-
-    def __init__(self, spans: list[tuple[int, int]]) -> None:
-        self.spans = sorted(spans)
-        self.starts = [start for start, _ in self.spans]
-        self.reach: list[int] = []  # the furthest end among the spans up to each
-        for _, end in self.spans:
-            self.reach.append(max(end, self.reach[-1]) if self.reach else end)
-
-    def inside(self, start: int, end: int | None = None) -> bool:
-        """Whether a span holds start (strictly), and the stretch to `end` with it."""
-        index = bisect.bisect_left(self.starts, start) - 1
-        if index < 0 or self.reach[index] <= start:
-            return False
-        if end is None:
-            return True
-        return any(s < start and end <= e for s, e in self.spans[:index + 1])
-
-
-def _js_answer(argument: str, code: str) -> bool:
-    """Whether a write of `argument` writes an answer's JSON: JSON.stringify of an object with an
-    answer's keys, written in place or assigned to the variable it names (`const out = {...}`)."""
-    if _js_kind(argument, code) != STDOUT_JSON:
-        return False
-    named = JS_STRINGIFIED.match(argument)
-    if named:
-        assigned = re.search(rf"(?<![\w$.]){re.escape(named.group('name'))}\s*=\s*\{{", code)
-        return assigned is not None and bool(ANSWER_OBJECT.search(_balanced(code, assigned.end())))
-    return bool(ANSWER_OBJECT.search(argument))
-
-
-def _balanced(code: str, start: int) -> str:
-    """The text from `start` to the parenthesis that closes the one just before it."""
-    depth, i = 1, start
-    while i < len(code) and depth:
-        if code[i] in "([{":
-            depth += 1
-        elif code[i] in ")]}":
-            depth -= 1
-        i += 1
-    return code[start:i - 1]
-
-
-def _close(code: str, start: int) -> int:
-    """The offset of the brace that closes the one at `start` (the end of the code if none does)."""
-    if start < len(code) and code[start] == "{":
-        return _brace_pairs(code).get(start, len(code))
-    end = closing_brace(code, start)
-    return len(code) if end is None else end
-
-
-@lru_cache(maxsize=8)
-def _brace_pairs(code: str) -> dict[int, int]:
-    """{opening brace: its closing brace} for the whole text, braces counted in one pass (each
-    found by counting from its own opening, a deep nest cost the square of its depth)."""
-    pairs: dict[int, int] = {}
-    stack: list[int] = []
-    for match in BRACE.finditer(code):
-        if match.group() == "{":
-            stack.append(match.start())
-        elif stack:
-            pairs[stack.pop()] = match.start()
-    return pairs
-
-
-BRACE = lazy(r"[{}]")
-
-
-JS_STRING_START = lazy(r"""^(["'`])(.*)""", re.S)
-JS_NAME = lazy(r"^[A-Za-z_$][\w$]*$")
-
-
-def _js_kind(argument: str, code: str) -> str | None:
-    if "JSON.stringify" in argument:
-        return STDOUT_JSON
-    literal = JS_STRING_START.match(argument)
-    if literal:
-        body = literal.group(2).strip()
-        if not body or body.startswith("${"):
-            return None
-        return STDOUT_JSON if body.startswith("{") else STDOUT_TEXT
-    if JS_NAME.match(argument):
-        declared = _js_declared(code).get(argument)
-        if declared:
-            return STDOUT_JSON if declared == "JSON.stringify" else None
-    return None
-
-
-JS_DECLARED = lazy(r"""(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(JSON\.stringify|["'`])""")
-
-
-@lru_cache(maxsize=8)
-def _js_declared(code: str) -> dict[str, str]:
-    """{name: JSON.stringify or the quote} of the first string or JSON.stringify each name is
-    declared with (one pass over the code, not a search per write)."""
-    declared: dict[str, str] = {}
-    for match in JS_DECLARED.finditer(code):
-        declared.setdefault(match.group(1), match.group(2))
-    return declared
-
-
-JS_BLOCK_START = lazy(r"""\b(?P<kw>if|else|catch|try)\b[^{;]*\{|"""
-                      r"""(?:function\s+(?P<fn>[\w$]+)[^{]*|(?P<arrow>[\w$]+)\s*=\s*(?:async\s*)?\([^)]*\)\s*=>\s*)\{""")
-
-
-class _JsBlock(NamedTuple):
-    start: int  # its opening brace
-    end: int  # its closing brace
-    arms: Arms | None  # the if/else arms it is in, itself included when it is one
-    function: str  # the function it is in ("" at the top level)
-
-
-def _js_blocks(code: str) -> Callable[[int], tuple[Branch, str]]:
-    """A function giving, for an offset, its branch (if/else arms) and its function. Blocks nest
-    (their braces are matched by counting), so the blocks around an offset are a stack that
-    offsets asked in increasing order open and close as they go: each block is met once per
-    sweep, and each arm's chain of outer arms is built once."""
-    blocks: list[_JsBlock] = []
-    open_blocks: list[_JsBlock] = []
-    pending: list[tuple[int, int, int]] = []  # ended if/else arms: (end, start, frame), by end
-    latest: tuple[int, int] | None = None  # (end, frame) of the arm ending last among those ended: the one before
-    arm_counts: dict[int, int] = {}  # frame: its arms so far
-    for match in JS_BLOCK_START.finditer(code):
-        start = match.end() - 1
-        end = _close(code, start)
-        while open_blocks and open_blocks[-1].end <= start:
-            open_blocks.pop()
-        outer = open_blocks[-1] if open_blocks else None
-        arms, function = (outer.arms, outer.function) if outer else (None, "")
-        if match.group("kw"):
-            keyword = match.group("kw")
-            while pending and pending[0][0] < start:  # (an else or a catch belongs to the arm that closed right before it)
-                ended = heapq.heappop(pending)
-                if latest is None or ended[0] > latest[0]:
-                    latest = (ended[0], ended[2])
-            if keyword in ("if", "try"):
-                frame, arm = start, 0
-            else:  # the frame of the arm that ended last before it
-                frame = latest[1] if latest is not None else start
-                arm = 1 + arm_counts.get(frame, 0)
-            arm_counts[frame] = arm_counts.get(frame, 0) + 1
-            heapq.heappush(pending, (end, start, frame))
-            flagged = arm == 0 and bool(DEBUG_FLAG.search(code[max(0, frame - 80):frame].rsplit("if", 1)[-1]))
-            arms = Arms(arms, frame, arm, flagged)
-        else:
-            function = match.group("fn") or match.group("arrow")
-        block = _JsBlock(start, end, arms, function)
-        blocks.append(block)
-        open_blocks.append(block)
-    sweep: list[_JsBlock] = []  # the blocks open at the last offset asked
-    at = [0, -1]  # [next block to open, last offset asked]
-
-    def where(offset: int) -> tuple[Branch, str]:
-        if offset < at[1]:  # (asked again from the start: sweep again)
-            sweep.clear()
-            at[0] = 0
-        at[1] = offset
-        while at[0] < len(blocks) and blocks[at[0]].start < offset:
-            block = blocks[at[0]]
-            while sweep and sweep[-1].end <= block.start:
-                sweep.pop()
-            sweep.append(block)
-            at[0] += 1
-        while sweep and sweep[-1].end <= offset:
-            sweep.pop()
-        if not sweep:
-            return (), ""
-        inner = sweep[-1]
-        return (() if inner.arms is None else inner.arms), inner.function
-
-    return where
-
-
-JS_TABLE_VALUE = lazy(r""":\s*["'`]([A-Za-z_]+)["'`]""")  # a lookup table's values
-JS_QUOTED_WORD = lazy(r"""["'`]([A-Za-z_]+)["'`]""")
-JS_SUBSCRIPT = lazy(r"\[[^\]]*\]")
-JS_LOOKUP = lazy(r"\s*([A-Za-z_$][\w$]*)\s*(?:\[|\?\.\[|\.get\()")  # table[key], table.get(key)
-
-
-def _js_values(code: str, place: Places) -> tuple[Value, ...]:
-    assigned: dict[str, list[tuple[str, int]]] = {}
-    for match in JS_ASSIGN.finditer(code):
-        assigned.setdefault(match.group("name"), []).append((match.group("value"), match.start("value")))
-
-    def literals(name: str, depth: int = 0) -> list[str]:
-        found = []
-        for value, start in assigned.get(name, ()) if depth < 3 else ():
-            if value.lstrip().startswith("{"):  # a lookup table: its values
-                table = code[start:_close(code, start + value.index("{"))]
-                found += JS_TABLE_VALUE.findall(table)
-                continue
-            found += JS_QUOTED_WORD.findall(JS_SUBSCRIPT.sub("", value))
-            lookup = JS_LOOKUP.match(value)
-            if lookup:
-                found += literals(lookup.group(1), depth + 1)
-        return found
-
-    out = []
-    for field, match in _answer_values(code, JS_VALUE):
-        if match.group("lit"):
-            out.append(Value(field, match.group("lit"), place(match.start()), ""))
-        elif match.group("choice"):  # a ? "x" : "y"
-            out += [Value(field, v, place(match.start()), "") for v in
-                    JS_QUOTED_WORD.findall(match.group("choice").split("?", 1)[1])]
-        else:
-            out += [Value(field, v, place(match.start()), match.group("var")) for v in literals(match.group("var"))]
-    for field, match in _answer_values(code, JS_SHORTHAND):  # {behavior} is {behavior: behavior}
-        out += [Value(field, v, place(match.start("field")), field) for v in literals(field)]
-    return tuple(out)
 
 
 # ---- objects written as text (shell JSON, jq, JavaScript) ----------------------------------------------

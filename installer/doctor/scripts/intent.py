@@ -10,6 +10,7 @@ from pathlib import Path
 from ... import safe_read
 from ...errors import HookwrightError
 from ...patterns import lazy
+from .. import disk
 from .flow import REFUSAL
 
 HEAD_LINES = 15  # the opening comment or docstring: where a script says what it is for
@@ -31,9 +32,15 @@ READS_THE_RESULT = lazy(r"\b(?:content|new_string|newString|edits|readFileSync|r
 NEW_FILES_ONLY = lazy(r"(?i)\b(?:creat\w*|new files?|does not exist|not exists?|os\.path\.exists|existsSync|-e \")")
 
 
-@lru_cache(maxsize=1024)
 def text_of(path: Path) -> str:
-    """A script's text as doctor reads a script (bounded); "" where it cannot be read."""
+    """A script's text as doctor reads a script (bounded, undecodable bytes replaced); "" where it
+    cannot be read. Kept while its size and mtime stay the same, as keys.analyse keeps its facts."""
+    stat = disk.stat(path)
+    return "" if stat is None else _text_of(path, stat.st_size, stat.st_mtime_ns)
+
+
+@lru_cache(maxsize=1024)
+def _text_of(path: Path, size: int, mtime: int) -> str:
     try:
         return safe_read.read(path, safe_read.SCRIPT).decode("utf-8", "replace")
     except (OSError, HookwrightError):

@@ -559,7 +559,7 @@ OWN_FOLDER = lazy(r"""\$\(\s*dirname\s+(?:--\s+)?["']?(?:\$0|\$\{0\}|\$\{BASH_SO
 CD_PWD = lazy(r"""\$\(\s*cd\s+(?:--\s+)?["']?(?P<path>/[^"'$`;&|()\s]*)["']?\s*(?:[&\d]?>\s*/dev/null\s*)?&&\s*pwd(?:\s+-P)?\s*\)""",
             needs=("pwd",))
 FOLDER_VARIABLE = lazy(r"""^[ \t]*(?:export\s+|readonly\s+|local\s+)?(?P<name>[A-Za-z_]\w*)=["']?(?P<path>/[^"'$`;&|()\s]*)["']?[ \t]*$""",
-                       re.M)
+                       re.M, needs=("=",))
 PLAIN_PATH = lazy(r"[\w./+-]+")  # a folder that can be written into a command as it is
 STATEMENT_END = lazy(r"&&|\|\||;|\n|$")
 CD_LINE = lazy(r"""^[ \t]*cd[ \t]+(?:--[ \t]+)?["']?(?P<path>[^"'\s;&|]*)["']?[ \t]*(?:$|;|&&)""", re.M, needs=("cd",))

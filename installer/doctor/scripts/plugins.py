@@ -91,6 +91,22 @@ class Handed(NamedTuple):
     answer: tuple[str, Place] | None = None
 
 
+class StatusTest(NamedTuple):
+    """A test of the exit status of a program the plugin runs, on whose outcome it refuses the call
+    (throws or rejects): the statuses it refuses on, or (all_but) every status but those."""
+    statuses: frozenset[int]
+    all_but: bool
+    place: Place
+
+    def refuses(self, status: int) -> bool:
+        return (status in self.statuses) != self.all_but
+
+    def said(self) -> str:
+        """The statuses it refuses on, for a message: `1`, `1 or 3`, `any but 0`."""
+        listed = " or ".join(map(str, sorted(self.statuses)))
+        return f"any but {listed}" if self.all_but else listed
+
+
 class PluginFacts:
     def __init__(self, syntax_error: Place | None, exports: tuple[Export, ...], hooks: frozenset[str],
                  writes: tuple[Write, ...], reassigns: tuple[Place, ...], tools: frozenset[str] | None,
@@ -102,7 +118,7 @@ class PluginFacts:
                  prefixings: tuple[Prefixing, ...] = (), anchored: tuple[Anchored, ...] = (),
                  guards: Picked | None = None, handed: tuple[Handed, ...] = (),
                  input_args: tuple[Place, ...] = (), local_changes: tuple[tuple[str, Place], ...] = (),
-                 compared_types: tuple[tuple[str, Place], ...] = ()) -> None:
+                 compared_types: tuple[tuple[str, Place], ...] = (), status_tests: tuple[StatusTest, ...] = ()) -> None:
         self.syntax_error = syntax_error
         self.exports = exports
         self.hooks = hooks  # the hook keys it returns ("tool.execute.before", "event"...)
@@ -127,6 +143,7 @@ class PluginFacts:
         self.input_args = input_args  # `input.args` read in tool.execute.before, whose input has no args
         self.local_changes = local_changes  # (argument, where) a copy of an argument is changed, never written back
         self.compared_types = compared_types  # (name, where) each dotted literal the `event` hook compares with
+        self.status_tests = status_tests  # the exit statuses of a program it runs that it refuses the call on
 
 
 def analyse(path: Path, source: bytes) -> PluginFacts:
@@ -208,7 +225,8 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
                        tuple(places), tuple(exits), tuple(after), _commonjs(root), tuple(reads),
                        tuple(prefix_places), tuple(returns), tuple(lost), _default_without_id(root), tuple(prefixings),
                        tuple(anchored), guards, tuple({h.place: h for h in sorted(handed, key=lambda h: h.args)}.values()),
-                       tuple(input_args), tuple(local_changes), tuple(compared_types))
+                       tuple(input_args), tuple(local_changes), tuple(compared_types),
+                       tuple(_status_tests(root)) if HOOK in hooks else ())
 
 
 def syntax_error(path: Path, source: bytes) -> Place | None:
@@ -958,6 +976,71 @@ def _answer_read(function: Node) -> tuple[str, Place] | None:
     if output and not status:
         return "stdout", _place(output[0])
     return None
+
+
+# what holds a program's exit status: spawnSync's `status`, Bun's and execa's `exitCode`, a close
+# event's `code` (`child.on("close", (code) => ...)`)
+STATUS_NAMES = EXIT_STATUS | {"code", "exitCode", "status"}
+EQUAL, UNEQUAL = frozenset({"===", "=="}), frozenset({"!==", "!="})
+
+
+def _status_tests(root: Node) -> Iterator[StatusTest]:
+    """Each `if` of the module that tests an exit status against numbers (`r.status === 1`,
+    `code !== 0 && code !== 3`) and refuses on one side: a throw or a reject() in the branch it
+    takes (or, where that branch returns, in what follows or in its else)."""
+    for node in _walk(root):
+        if node.type != "if_statement":
+            continue
+        tested = _statuses_tested(_unwrapped(node.child_by_field_name("condition")))
+        if tested is None:
+            continue
+        statuses, when_in = tested
+        taken, other = node.child_by_field_name("consequence"), node.child_by_field_name("alternative")
+        place = _place(node.child_by_field_name("condition") or node)
+        if taken is not None and _refuses(taken):
+            yield StatusTest(statuses, not when_in, place)
+        elif taken is not None and _ends(taken) and (other is not None and _refuses(other) or other is None and any(
+                _refuses(after) for after in _following(node))):
+            yield StatusTest(statuses, when_in, place)
+
+
+def _statuses_tested(condition: Node | None) -> tuple[frozenset[int], bool] | None:
+    """The numbers an exit status is compared with, and whether the condition holds when the
+    status is one of them (`s === 1 || s === 3`) or when it is none (`s !== 0 && s !== 3`);
+    None for any other condition."""
+    if condition is None or condition.type != "binary_expression":
+        return None
+    operator = _text(condition.child_by_field_name("operator"))
+    left, right = (_unwrapped(condition.child_by_field_name(side)) for side in ("left", "right"))
+    if operator in ("||", "&&"):
+        first, second = _statuses_tested(left), _statuses_tested(right)
+        if first is None or second is None or first[1] != second[1] or first[1] != (operator == "||"):
+            return None
+        return first[0] | second[0], first[1]
+    if operator not in EQUAL | UNEQUAL or left is None or right is None:
+        return None
+    status, number = (left, right) if right.type == "number" else (right, left)
+    named = _text(status.child_by_field_name("property")) if status.type == "member_expression" else _text(status)
+    if number.type != "number" or named not in STATUS_NAMES or not _text(number).isdigit():
+        return None
+    return frozenset({int(_text(number))}), operator in EQUAL
+
+
+def _refuses(node: Node) -> bool:
+    """It throws or calls reject(), outside a function of its own."""
+    return any(n.type == "throw_statement" or n.type == "call_expression" and _text(n.child_by_field_name("function"))
+               == "reject" for n in _walk(node))
+
+
+def _ends(node: Node) -> bool:
+    """It returns (or is a bare `return`) without refusing."""
+    return any(n.type == "return_statement" for n in _walk(node)) and not _refuses(node)
+
+
+def _following(node: Node) -> list[Node]:
+    """The statements after it in its block."""
+    siblings = node.parent.named_children if node.parent is not None else []
+    return [s for s in siblings if s.start_byte > node.end_byte]
 
 
 def _root(node: Node) -> Node:

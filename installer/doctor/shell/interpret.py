@@ -280,7 +280,7 @@ class Interpreter:
                         program_guarded=program is not None and program in guards)
         if word.dynamic:
             return found(dynamic=word.dynamic, guarded=text in guards)
-        if "\\" in text or _WINDOWS.match(text):
+        if "\\" in text or (text[1:2] == ":" and _WINDOWS.match(text)):  # (a drive letter's colon, tested first)
             return found(dynamic="a Windows path", guarded=text in guards)
         if text.startswith("/"):
             return found(path=_normal(text), guarded=text in guards)

@@ -250,7 +250,7 @@ class Lexer:
             for index, written in deferred:
                 parts[index] = written
             word.inner_command = "".join(parts)
-        word.assignment = bool(ASSIGNMENT.match(raw))
+        word.assignment = "=" in raw and bool(ASSIGNMENT.match(raw))  # (most words have no "=" to look for)
         if word.assignment and raw.endswith("=") and text.startswith("(", self.i):  # bash's NAME=(a b): one word
             end = self._skip_parens(self.i)
             word.text += text[self.i:end]

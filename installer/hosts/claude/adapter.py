@@ -148,10 +148,26 @@ class Claude(MatcherGroups):
     # its own plugins (`@builtin`, measured on 2.1.332) and Anthropic's official marketplace (plugins
     # reference: available to every user); any other must be declared (docs/hosts/claude-code.md#marketplaces)
     builtin_marketplaces = frozenset({"builtin", "claude-plugins-official"})
+    tool_events = frozenset(event for event in CLAUDE_EVENTS if protocol(event).tool_event)
+    # the fields of tool_input its own tools send, as their input schemas in the 2.1.332 binary name
+    # them (docs/hosts/claude-code.md#stdin-payload; measured: a Write guard reading `filePath` read
+    # nothing); Grep's many options, MultiEdit and MCP tools: not listed, not known
+    tool_inputs = {
+        "Bash": frozenset({"command", "timeout", "description", "run_in_background", "dangerouslyDisableSandbox"}),
+        "Read": frozenset({"file_path", "offset", "limit", "pages"}),
+        "Write": frozenset({"file_path", "content"}),
+        "Edit": frozenset({"file_path", "old_string", "new_string", "replace_all"}),
+        "NotebookEdit": frozenset({"notebook_path", "cell_id", "new_source", "cell_type", "edit_mode"}),
+        "Glob": frozenset({"pattern", "path"}),
+        "WebFetch": frozenset({"url", "prompt", "offset"}),
+        "WebSearch": frozenset({"query", "allowed_domains", "blocked_domains"}),
+    }
     commands_checked = True
+    reads_answer_on_failure = True  # (measured on 2.1.328: installer/hosts/claude/protocol.py)
     guard_events = ACTION_GUARDS
     condition_events = IF_EVENTS
     exit_2_blocks = BLOCKED_BY_EXIT_2
+    input_on_stdin_only = "sh -c"  # (Claude Code's hooks reference: the input comes as JSON on stdin)
     shell_form_in_sh = True  # (measured on 2.1.328: /bin/sh, with "shell": "bash" too; docs/hosts/claude-code.md#measured)
     file_kinds = (SETTINGS_KIND, PLUGIN_HOOKS_KIND)
     probed = True
@@ -164,6 +180,15 @@ class Claude(MatcherGroups):
     # Write creates or replaces a file, Edit changes one in place (measured on 2.1.332: a PreToolUse
     # guard matched on Write never saw the Edit of the file it protects)
     file_changing_tools = ("Write", "Edit")
+
+    def tools_selected(self, matcher: Any) -> frozenset[str] | None:
+        """A list of exact names of its tools whose input is known (`Edit|Write`); None for any
+        other matcher (every tool, a regex, a tool not in tool_inputs, an MCP tool's name)."""
+        from ...hooks.regex.matching import classify  # (the matcher's reader; a doctor run has loaded it)
+
+        found = classify(matcher if isinstance(matcher, str) else None)
+        names = frozenset(found.names) if found.kind == "exact" else None
+        return names if names and names <= self.tool_inputs.keys() else None
 
     def config_files(self, project: Path, also: frozenset[Path] = frozenset()) -> list[Candidate]:
         kind = SETTINGS_KIND

@@ -55,6 +55,7 @@ from . import trust
 
 if TYPE_CHECKING:
     from ...doctor.discovery import Candidate
+    from ...hooks.model import ConfigFile
     from ...packs import HostTarget, Pack, PackHook
     from ...planning.plan import Plan
 
@@ -80,6 +81,12 @@ TOOL_ALIASES = {"apply_patch": ("Write", "Edit"), "spawn_agent": ("Agent",)}
 # the top of the git work tree, as a committed command finds it when it runs (see above)
 WORK_TREE = '"$(git rev-parse --show-toplevel 2>/dev/null || pwd)"'
 TRUST_FLAG = "--trust-hooks"
+# what the interactive `codex` asks before it runs a hook that is not trusted yet, measured on 0.171.0
+# (docs/hosts/codex.md#trust): a project with no trust decision, and a hook with no hash or another's
+FOLDER_ASKED = ('started in the project, `codex` asks "Trust this folder?" first (answer "Trust and continue"), '
+                "and `codex exec` skips it without a word")
+REVIEW_ASKED = ('`codex` asks "Hooks need review" when it starts (answer "Trust all and continue", or review it '
+                "in /hooks), and `codex exec` skips it without a word")
 EVERY_MCP_TOOL = "^mcp__"  # (an MCP tool is mcp__<server>__<tool>: docs/hosts/codex.md#tool-names)
 
 
@@ -144,6 +151,15 @@ class Codex(MatcherGroups):
     answers_as = "claude"  # (its hooks print Claude Code's hookSpecificOutput: #output-protocol)
     rewrites_combine = "parallel"  # every hook starts at once; the last rewrite to finish wins (#several-hooks)
     programs = ("codex",)
+    # doctor's command and script rules read its command hooks: each rule's premise is one of the
+    # facts below (measured on 0.171.0: tests/e2e/test_codex_rules_e2e.py), never its name
+    commands_checked = True
+    # the one event its exit 2 (with a reason on stderr) is measured to block on (#output-protocol);
+    # a guard there that cannot start lets the call run (#timeouts: a missing command, a crash)
+    exit_2_blocks = {"PreToolUse": "every call it matches is refused"}
+    guard_events = frozenset({"PreToolUse"})
+    # the user's shell with -lc, the payload on stdin, no project or input variable (#command-execution)
+    input_on_stdin_only = "the user's shell, -lc"
     file_kinds = (KIND, CONFIG_KIND)
     simulated = True  # simulate.py, by protocol.py
     schema = "codex-hooks.schema.json"
@@ -160,6 +176,8 @@ class Codex(MatcherGroups):
     # freeform tool whose input is the patch, and its hooks (which `Write` and `Edit` also select)
     # get it as tool_input.command, no file_path (#tool-names, measured on 0.171.0)
     tool_inputs = {SHELL_TOOL: frozenset({"command"}), "apply_patch": frozenset({"command"})}
+    tool_input_notes = {"apply_patch": "an edit's patch text: the paths are its `*** Add File:`, `*** Update File:` "
+                                       "and `*** Delete File:` lines"}
     tool_events = frozenset({"PreToolUse", "PostToolUse", "PermissionRequest"})
     exact_name_matcher = r"[A-Za-z0-9_|]*"  # a list of exact names; anything else is a regex (#matchers)
     # (#output-protocol, #asking-the-user: measured on 0.171.0)
@@ -175,9 +193,15 @@ class Codex(MatcherGroups):
                                     "stopReason": (None, "unsupported stopReason on PreToolUse"),
                                     "suppressOutput": ("true", "unsupported suppressOutput on PreToolUse")}}
     exit_2_needs_reason = {"PreToolUse": "exited with code 2 but did not write a blocking reason"}
+    reads_answer_on_failure = False  # (a deny with exit 1 let the call run: #output-protocol, measured)
     # an async PreToolUse hook's deny (after 2 s) and exit 2 let their calls run, its sync twin's
     # blocked (#handler-fields, measured on 0.171.0: tests/e2e/test_codex_rules_e2e.py)
     background_events = frozenset({"PreToolUse"})
+
+    @property
+    def project_folder_word(self) -> str:
+        """No project variable (#command-execution): the top of the work tree, as install writes it."""
+        return WORK_TREE
 
     def _target(self, scope: Scope, project: Path | None, pack: str | None) -> Target:
         base = codex_home() if project is None else project / FOLDER
@@ -242,6 +266,20 @@ class Codex(MatcherGroups):
         if target.scope is Scope.user or target.project is None:
             return quoted_absolute(path)
         return WORK_TREE + "/" + quoted_absolute(path.relative_to(trust.root_of(target.project)))
+
+    def unstarted_effect(self, event: str, handler: Any, exits_2: str | None) -> str:
+        """A hook that cannot start fails, and Codex runs the call (#timeouts: a missing command
+        and a crash let it run); but python's own exit 2 for a missing script comes with its error
+        on stderr, which is the reason Codex blocks with (#output-protocol)."""
+        if exits_2 and event in self.exit_2_blocks:
+            return f"{exits_2} and writes its error on stderr, which Codex reads as a block: {self.exit_2_blocks[event]}"
+        if event in self.guard_events:
+            return "the hook fails, and Codex runs the call as if it were not there (it fails open)"
+        return "the hook fails, and Codex goes on without it"
+
+    def shared_by_projects(self, file: ConfigFile) -> bool:
+        """The user's hooks run in every project's sessions, in the session's folder (#command-execution)."""
+        return file.scope in ("user", "managed")
 
     def default_timeout(self, kind: str | None, event: str) -> float | None:
         """600 s unset; SessionEnd and Interrupt 1 s (docs/hosts/codex.md#timeouts)."""
@@ -475,20 +513,24 @@ class Codex(MatcherGroups):
             return [_skipped(data, hook, f"Codex does not start with its config {error.path} ({error.message})",
                              f"fix {error.path}") for hook in hooks]
         project = _untrusted_project(target, store)
+        level = trust.project_trust(target.project, store)[0] if project is not None and target.project else None
         whys = {trust.UNTRUSTED: f"no hash is trusted for its key in {store.path}",
                 trust.MODIFIED: f"the hash trusted for its key in {store.path} is another's: the hook was edited "
                                 f"or moved since it was trusted"}
         found = []
         for hook in hooks:
             state = store.state_of(hook)
-            if project is not None:
-                why = f"the project is not trusted: {store.path} has no trust_level = \"trusted\" for {project}"
+            asked, at = REVIEW_ASKED, trust.hash_line(store.path, hook.key) if state == trust.MODIFIED else None
+            if project is not None and level is None:
+                why, asked = f"the project is not trusted yet: {store.path} says nothing of {project}", FOLDER_ASKED
+            elif project is not None:  # (marked untrusted: no question is asked, the hooks stay off)
+                why, asked = f"{store.path} marks the project {project} trust_level = {json.dumps(level)}", ""
+                at = (store.path, _line(read_settings(store.path), ("projects", project, "trust_level")))
             elif state in whys:
                 why = whys[state]
             else:
                 continue
-            found.append(_skipped(data, hook, why, _trust_step(store, project, hook),
-                                  trust.hash_line(store.path, hook.key) if state == trust.MODIFIED else None))
+            found.append(_skipped(data, hook, why, _trust_step(store, project, hook), at, asked))
         return found
 
     def trust_plan(self, changes: list[Plan]) -> Plan | None:
@@ -543,9 +585,11 @@ def _count(n: int, what: str) -> str:
     return f"{n} {what}{'' if n == 1 else 's'}"
 
 
-def _skipped(data: Any, hook: trust.Hook, why: str, fix: str, stale_at: tuple[Path, int] | None = None) -> Skipped:
+def _skipped(data: Any, hook: trust.Hook, why: str, fix: str, stale_at: tuple[Path, int] | None = None,
+             asked: str = "") -> Skipped:
     keys = ("hooks", hook.event, hook.group, "hooks", hook.handler)
-    return Skipped(hook.event, keys, data["hooks"][hook.event][hook.group]["hooks"][hook.handler], why, fix, stale_at)
+    return Skipped(hook.event, keys, data["hooks"][hook.event][hook.group]["hooks"][hook.handler], why, fix, stale_at,
+                   asked)
 
 
 def _trust_step(store: trust.Store, project: str | None, hook: trust.Hook) -> str:

@@ -31,7 +31,7 @@ from ..base import (
     refuse_shape,
 )
 from ..claude.adapter import tools_named
-from .protocol import ANSWER_TABLE
+from .protocol import ANSWER_TABLE, CLAUDE_TOOLS_OF_TYPE
 
 if TYPE_CHECKING:
     from ...document import Document
@@ -87,7 +87,11 @@ class Cursor(Host):
     simulated = True  # simulate.py: the hooks run on Cursor's payloads
     guard_events = CURSOR_GATES
     commands_checked = True
+    # exit 0: Cursor reads the JSON on stdout; any other but 2: the hook failed (docs/hosts/cursor.md#exit-codes)
+    reads_answer_on_failure = False
     js_regex_matchers = True  # (docs/hosts/cursor.md#matchers)
+    # its matchers' tool types, each for the Claude Code tool it stands for first (`Shell`: Bash)
+    claude_tool_names = {kind: tools[0] for kind, tools in CLAUDE_TOOLS_OF_TYPE.items()}
     file_kinds = (KIND,)
     answer_schema = "cursor-hook-output.schema.json"  # (docs/hosts/cursor.md#measured: Cursor cannot run here)
     answer_table = ANSWER_TABLE

@@ -291,6 +291,13 @@ class Opencode(Host):
     plugin_file_kind = "opencode-plugin"
     file_kinds = (plugin_file_kind, "opencode-config")
     native_events = {EVENT: ("PreToolUse", None)}  # simulate takes opencode's name of the call's event
+    # write creates or replaces a file, edit changes one in place (measured on 1.18.33: a guard
+    # picking write never saw the edit of the file it protects, docs/hosts/opencode.md#tool-names);
+    # apply_patch, offered to some models instead of both, is not counted
+    file_changing_tools = ("write", "edit")
+    claude_tool_names = CLAUDE_TOOL_NAMES
+    # the arguments its own tools take, as a plugin's output.args holds them (TOOL_ARGUMENTS)
+    tool_inputs = {tool: frozenset(arguments) for tool, arguments in TOOL_ARGUMENTS.items() if tool != "invalid"}
     simulated = True  # simulate.py: the plugins run in opencode's own runtime
 
     def config_files(self, project: Path, also: frozenset[Path] = frozenset()) -> list[Candidate]:

@@ -26,8 +26,7 @@ from .claude_answers import CLAUDE_ANSWER_RULES
 from .cursor_answers import CURSOR_ANSWER_RULES
 from .event_fit import EVENT_FIT_RULES
 from .inputs import INPUT_RULES
-from .never_true import CONDITION_RULES, RENAMED_TOOL_RULES, renaming_scripts
-from .probed import PROBE_RULES, probed_runs
+from .never_true import CONDITION_RULES, RENAMED_TOOL_RULES, TOOL_FIELD_RULES, renaming_scripts, tool_field_readers
 from .rejected import REJECTED_RULES, rejecting_scripts
 from .script_files import SCRIPT_RULES
 from .units import HookCode, Script, inline_commands, scripts_of
@@ -55,8 +54,12 @@ def check(ctx: Context) -> Iterator[Finding]:
         yield from REJECTED_RULES.run(script)
     for script in renaming_scripts(ctx):
         yield from RENAMED_TOOL_RULES.run(script)
+    for reader in tool_field_readers(ctx):
+        yield from TOOL_FIELD_RULES.run(reader)
     yield from EVENT_FIT_RULES.run(ctx)
     if ctx.probe:
+        from .probed import PROBE_RULES, probed_runs  # (--probe only: 0.3 ms of every other run)
+
         for probed in probed_runs(ctx):
             yield from PROBE_RULES.run(probed)
 

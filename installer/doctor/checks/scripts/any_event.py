@@ -2,14 +2,14 @@
 whether it parses, where its answer goes, how it reads its input and builds a rewrite."""
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Iterator
 
 from ...model import Finding, RuleTable
 from ...scripts import flow as script_flow
 from ...scripts import runners
 from ...scripts.keys import analyse as analyse_script
 from ...shell.results import Where
-from .units import HookCode
+from .units import At, HookCode
 
 CODE_RULES = RuleTable()  # the rules of the code a hook runs, a script file or an inline command
 
@@ -34,14 +34,14 @@ def _text_before_json(code: HookCode) -> Iterator[Finding]:
         for path, flow in modules:  # a module of its own that prints when it is imported
             printed = flow.import_time_text
             if printed is not None:
-                yield code.report("script/text-before-json", printed.at, "module", text=f"`{printed.what}`",
+                yield _mixed(code, printed.at, "module", text=f"`{printed.what}`",
                                   module=path.name, text_line=printed.at.line, json_line=answer.at.line,
                                   in_file=path)
                 return
         for path, flow in modules:  # a module that sends logging to stdout, and the script logs
             logged = next((at for receiver, at in code.flow.log_calls if receiver in flow.stdout_loggers), None)
             if flow.stdout_config is not None and logged is not None:
-                yield code.report("script/text-before-json", flow.stdout_config, "configured-in-module",
+                yield _mixed(code, flow.stdout_config, "configured-in-module",
                                   module=path.name, text_line=logged.line, json_line=answer.at.line, in_file=path)
                 return
     # Cursor takes stdout that is not one JSON object for a failed hook: fail-open, or a block with failClosed
@@ -49,7 +49,7 @@ def _text_before_json(code: HookCode) -> Iterator[Finding]:
     claude = bool(code.claude_rows) or not code.cursor_rows
     if not mixed and code.flow.second_answer is not None:
         first, second = code.flow.second_answer
-        yield code.report("script/text-before-json", first.at, "second-answer" if claude else cursor,
+        yield _mixed(code, first.at, "second-answer" if claude else cursor,
                           text=f"`{first.what}`", text_line=first.at.line, json_line=second.at.line,
                           event=" and ".join(code.cursor_rows))
         return
@@ -58,20 +58,20 @@ def _text_before_json(code: HookCode) -> Iterator[Finding]:
             chatter = runners.chatter([program, *args], assigned, code.facts.path.parent)
             answering = runners.answering_script(chatter, Where(project=chatter.folder)) if chatter else None
             if chatter is not None and answering is not None:
-                yield code.report("script/text-before-json", at, "runner", runner=chatter.runner,
+                yield _mixed(code, at, "runner", runner=chatter.runner,
                                   prints=chatter.prints, script=answering.name, quiet=chatter.quiet)
                 return
     if mixed:
         text, answer = mixed
         own = text.kind == script_flow.STDOUT_INPUT
         variant = ("own-input" if own else None) if claude else cursor
-        yield code.report("script/text-before-json", text.at, variant, text=f"`{text.what}`" if not own else
+        yield _mixed(code, text.at, variant, text=f"`{text.what}`" if not own else
                           "its own input (a tee that is not sent to /dev/null)", text_line=text.at.line,
                           json_line=answer.at.line, event=" and ".join(code.cursor_rows))
         config = code.flow.stdout_config
         if variant is None and config is not None and text.what.endswith(LOGGING) and config.line != text.at.line:
             # (the line the user changes is where logging is sent to stdout, not each log call)
-            yield code.report("script/text-before-json", config, "configured", text=f"`{text.what[:-len(LOGGING)]}`",
+            yield _mixed(code, config, "configured", text=f"`{text.what[:-len(LOGGING)]}`",
                               text_line=text.at.line, json_line=answer.at.line)
 
 
@@ -87,6 +87,11 @@ def _answer_sent_away(code: HookCode) -> Iterator[Finding]:
         yield code.report("script/answer-sent-away", at, how=f"`{how}`", json_line=answer.at.line)
 
 
+def _mixed(code: HookCode, place: At, variant: str | None, **params: Any) -> Finding:
+    """script/text-before-json's finding, naming the host that reads the stdout."""
+    return code.report("script/text-before-json", place, variant, host=code.host, **params)
+
+
 @CODE_RULES.rule("script/answer-on-stderr")
 def _answer_on_stderr(code: HookCode) -> Iterator[Finding]:
     """A JSON answer written only to stderr, by code that never exits 2 (where stderr is the
@@ -98,8 +103,7 @@ def _answer_on_stderr(code: HookCode) -> Iterator[Finding]:
             or any(w.kind == script_flow.STDOUT_JSON for w in flow.writes) \
             or any(e.status in (2, None) for e in flow.exits):  # (an exit whose status is not read may be 2)
         return
-    host = "Cursor" if code.cursor_events and not code.claude_events else "Claude Code"
-    yield code.report("script/answer-on-stderr", flow.stderr_answers[0], host=host)
+    yield code.report("script/answer-on-stderr", flow.stderr_answers[0], host=code.host)
 
 
 @CODE_RULES.rule("script/answer-not-json")

@@ -91,6 +91,7 @@ def exit_1_fails_open(code: HookCode) -> Iterator[Finding]:
     if code.exit_2_host:
         for exit_ in _refusals_that_fail_open(code.flow, refuses):
             yield _fails_open(code, exit_, code.exit_2_host, "tool call")
+        yield from _answered_then_failed(code, code.exit_2_host, "tool call")
         return
     cursor = code.cursor_rows
     if code.cursor_events and not code.fail_closed and len(cursor) == len(code.cursor_events) \
@@ -98,6 +99,32 @@ def exit_1_fails_open(code: HookCode) -> Iterator[Finding]:
         refuses = any(s.what == "exit 2" for s in facts.blocks) or "permission" in {s.what for s in facts.output_keys}
         for exit_ in _refusals_that_fail_open(code.flow, refuses):
             yield _fails_open(code, exit_, "Cursor", "action")
+        yield from _answered_then_failed(code, "Cursor", "action")
+
+
+ANSWER_REACH = 4  # lines between a printed JSON answer and the exit that ends its run
+REFUSING_VALUES = frozenset({"deny", "block"})  # a permission, permissionDecision or decision that refuses
+
+
+def _answered_then_failed(code: HookCode, host: str, action: str) -> Iterator[Finding]:
+    """A JSON refusal printed on stdout (a deny, a decision block) that the run then ends with an
+    exit other than 0 and 2, where its host reads the answer on exit 0 alone (Cursor's docs;
+    Codex measured): the answer is thrown away with the failed hook, and the action goes ahead."""
+    if not code.answers_on_exit_0:
+        return
+    flow, facts = code.flow, code.facts
+    refusals = {site.line for site in facts.denies} | {site.line for site in facts.blocks if site.what == "decision: block"} \
+        | {value.at.line for value in flow.values if value.value in REFUSING_VALUES}
+    printed = [w.at.line for w in flow.writes if w.kind == script_flow.STDOUT_JSON]
+    for exit_ in flow.exits:
+        if exit_.status in (0, 2, None):
+            continue
+        json_line = next((line for line in reversed(printed) if exit_.at.line - ANSWER_REACH <= line <= exit_.at.line),
+                         None)
+        if json_line is None or not any(json_line - ANSWER_REACH <= line <= json_line for line in refusals):
+            continue
+        yield code.report("script/exit-1-fails-open", exit_.at, "answer-then-exit", how=f"`{exit_.how}`",
+                          status=exit_.status, host=host, action=action, json_line=json_line)
 
 
 def _fails_open(code: HookCode, exit_: script_flow.Exit, host: str, action: str) -> Finding:

@@ -112,12 +112,12 @@ def _outlasts_its_time(ctx: Context) -> Iterator[Finding]:
         if wait is not None and wait[0] > given:
             yield ctx.finding("script/outlasts-its-time", handler.file, keys, variant="session-end"
                               if handler.event == "SessionEnd" else None, wait=f"{wait[0]:g}", given=f"{given:g}",
-                              event=handler.event, related=_related(code, wait[1], "the wait"))
+                              event=handler.event, host=host.title, related=_related(code, wait[1], "the wait"))
             continue
         retry = _retry_wait(code)
         if retry is not None and retry[0] > given:
             yield ctx.finding("script/outlasts-its-time", handler.file, keys, variant="retry", wait=f"{retry[0]:g}",
-                              given=f"{given:g}", event=handler.event, how=retry[2],
+                              given=f"{given:g}", event=handler.event, host=host.title, how=retry[2],
                               related=_related(code, retry[1], "the loop that waits"))
 
 

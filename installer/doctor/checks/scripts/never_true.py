@@ -2,7 +2,8 @@
 by the language's own rules or against the values the host really sends."""
 from __future__ import annotations
 
-from typing import Iterator
+import re
+from typing import TYPE_CHECKING, Iterator
 
 from .... import hosts
 from ....hooks.events import BUILTIN_TOOLS
@@ -10,12 +11,17 @@ from ....hosts.claude.protocol import protocol
 from ....patterns import lazy
 from ... import handler_facts
 from ...model import Context, Finding, Handler, RuleTable
+from ...scripts import keys
 from ...scripts.conditions import relative_path_pattern
 from ...scripts.keys import Site
-from .units import HookCode, Script, scripts_run_by
+from .units import INLINE, AtCommand, HookCode, Script, scripts_run_by
+
+if TYPE_CHECKING:
+    from ....hosts.base import Host
 
 CONDITION_RULES = RuleTable()  # a hook's code: its conditions, whatever the event
 RENAMED_TOOL_RULES = RuleTable()  # a script of a host whose hooks see tools by other names than the model's
+TOOL_FIELD_RULES = RuleTable()  # a script of a host that knows the fields of its tools' input
 SENT_TOOL_NAMES = frozenset(BUILTIN_TOOLS)
 
 
@@ -104,32 +110,136 @@ def _input_field_renamed(script: Script) -> Iterator[Finding]:
             return
 
 
-@RENAMED_TOOL_RULES.rule("script/tool-field-not-sent")
-def _tool_field_not_sent(script: Script) -> Iterator[Finding]:
-    """`tool_input.file_path` in a Codex hook whose matchers select only its edits (`Edit|Write`):
-    Codex sends an edit as apply_patch, with the patch text as tool_input.command and no other
-    field (Host.tool_inputs, measured), so where the script reads none of the fields the selected
-    tools send, what it reads is always missing. Not said for a script another host's hooks run
-    too, nor where a matcher may select a tool whose fields are not known (every tool, a regex)."""
-    host = hosts.of(script.handlers[0].file.host)
+class FieldReader:
+    """Code whose reads of tool_input script/tool-field-not-sent judges: a script file, with the
+    handlers that run it, or a command written in the config, with its one handler."""
+
+    def __init__(self, ctx: Context, text: str, language: str, handlers: list[Handler],
+                 script: Script | None = None) -> None:
+        self.ctx = ctx
+        self.text = text
+        self.language = language
+        self.handlers = handlers
+        self.script = script
+
+    def tells_hosts_apart(self) -> bool:
+        if self.script is not None:
+            return self.script.facts.tells_hosts_apart
+        return keys.analyse_text(self.text, "shell", INLINE).tells_hosts_apart
+
+    def shared(self) -> bool:
+        """A hook of another host runs it too (its fields may be that host's)."""
+        return self.script is not None and _run_by_another_host(self.script, self.handlers[0].file.host)
+
+    def report(self, rule_id: str, place: Site, variant: str | None = None, **params: str | None) -> Finding:
+        if self.script is not None:
+            return self.script.finding(rule_id, place, self.handlers, variant, **params)
+        return AtCommand(self.ctx, self.handlers[0])(rule_id, place, variant, **params)
+
+
+def tool_field_readers(ctx: Context) -> Iterator[FieldReader]:
+    """Each readable script, and each command that reads tool_input itself, that a command handler
+    runs on a tool event of a host that knows the fields of its tools' input (Host.tool_inputs:
+    Claude Code, Codex), with those handlers."""
+    for script in scripts_run_by(ctx, _on_a_tool_event_of_known_inputs).values():
+        yield FieldReader(ctx, script.text, script.facts.language, script.handlers, script)
+    for handler in ctx.handlers:
+        command = handler.value.get("command") if isinstance(handler.value, dict) else None
+        if isinstance(command, str) and "tool_input" in command and handler_facts.kind(handler) == "command" \
+                and _on_a_tool_event_of_known_inputs(handler) and not handler_facts.script_facts(handler):
+            yield FieldReader(ctx, command, "shell", [handler])
+
+
+def _on_a_tool_event_of_known_inputs(handler: Handler) -> bool:
+    host = hosts.of(handler.file.host)
+    return host is not None and bool(host.tool_inputs) and handler.event in host.tool_events
+
+
+# a variable the call's tool_input is put in (`ti = data.get("tool_input", {})`, `const ti = input.tool_input ?? {}`)
+_INPUT_VARIABLE = lazy(r"""(?:(?:const|let|var)\s+)?(?P<var>[A-Za-z_$][\w$]*)\s*(?::\s*[\w\[\], |]+)?=\s*[^=\n;]*?"""
+                       r"""(?:\[\s*["']tool_input["']\s*\]|\.get\(\s*["']tool_input["'][^)\n]*\)|\.tool_input\b)"""
+                       r"""\s*(?:\|\||or\b|\?\?|;|$)""", re.M, needs=("tool_input",))
+# `const { file_path, content } = input.tool_input`: each name is a field read
+_INPUT_DESTRUCTURED = lazy(r"""(?:const|let|var)\s*\{(?P<names>[^{}]*)\}\s*=\s*[\w$.?]*\btool_input\b""",
+                           needs=("tool_input",))
+_NAME = lazy(r"""(?:^|,)\s*(?P<name>[A-Za-z_$][\w$]*)""")
+_JQ_PIPED = lazy(r"tool_input\s*\|\s*\.(?P<field>\w+)\b", needs=("tool_input",))  # jq's `.tool_input | .x`
+
+
+def tool_input_reads(code: str) -> list[tuple[int, str]]:
+    """The fields of the call's tool_input the code reads, each at its first read, in order:
+    `.tool_input.x`, `["tool_input"]["x"]`, `.get("tool_input", {}).get("x")`, jq's
+    `.tool_input | .x`, a variable holding tool_input and read so, a destructuring of it."""
+    if "tool_input" not in code:
+        return []
+    found: dict[str, int] = {}
+    for pattern in (_INPUT_FIELD, _JQ_PIPED):
+        for m in pattern.finditer(code):
+            found.setdefault(m["field"], m.start("field"))
+    for m in _INPUT_VARIABLE.finditer(code):
+        var = re.escape(m["var"])
+        for use in re.finditer(rf"""(?<![\w$.]){var}(?:\??\.get\(\s*["'](?P<a>\w+)|\[\s*["'](?P<b>\w+)["']|"""
+                               rf"""\??\.(?P<c>[A-Za-z_]\w*)\b(?!\s*\())""", code[m.end():]):
+            found.setdefault(use["a"] or use["b"] or use["c"], m.end() + use.start())
+    for m in _INPUT_DESTRUCTURED.finditer(code):
+        for name in _NAME.finditer(m["names"]):
+            found.setdefault(name["name"], m.start("names") + name.start("name"))
+    return sorted(((offset, field) for field, offset in found.items()), key=lambda read: read[0])
+
+
+def _folded(name: str) -> str:
+    """A field's name without its case and underscores: `file_path` and `filePath` fold alike."""
+    return name.replace("_", "").lower()
+
+
+@TOOL_FIELD_RULES.rule("script/tool-field-not-sent")
+def _tool_field_not_sent(code: FieldReader) -> Iterator[Finding]:
+    """A field of tool_input the calls the script's hooks run on never carry (Host.tool_inputs,
+    measured): Codex sends an edit as apply_patch, with the patch text as tool_input.command
+    alone, so a script that reads none of the fields its matchers' tools send reads nothing; and
+    a script that reads another host's name for a field (opencode's `filePath` in a Claude Code
+    hook, which gets `file_path`) reads nothing, unless it reads the host's own name too (a
+    fallback for both). Not said for a script another host's hooks run too, nor one that tells
+    hosts apart; where a matcher may select a tool whose fields are not known (every tool, a
+    regex), only a field whose own name one of the host's tools sends."""
+    host = hosts.of(code.handlers[0].file.host)
     if host is None or not host.tool_inputs:
         return
-    tools: set[str] = set()
-    for handler in script.handlers:
-        selected = host.tools_selected(handler.matcher)
-        if selected is None or not selected <= host.tool_inputs.keys():
-            return
-        tools |= selected
-    sent = frozenset().union(*(host.tool_inputs[tool] for tool in tools))
-    reads = [(m.start("field"), m["field"]) for m in _INPUT_FIELD.finditer(script.text)]
-    if not tools or not reads or any(field in sent or field in host.tool_input_renames for _, field in reads) \
-            or _run_by_another_host(script, host.name):
+    reads = tool_input_reads(keys.strip_comments(code.text, code.language))
+    if not reads or code.tells_hosts_apart() or code.shared():
         return
-    offset, field = reads[0]
-    line = script.text.count("\n", 0, offset) + 1
-    column = offset - script.text.rfind("\n", 0, offset)
-    yield script.finding("script/tool-field-not-sent", Site(field, line, column), script.handlers, field=field,
-                         host=host.title, tools=", ".join(sorted(tools)), sent=", ".join(sorted(sent)))
+    selected = [host.tools_selected(handler.matcher) for handler in code.handlers]
+    tools = frozenset().union(*(s for s in selected if s)) if all(selected) else None
+    known = host.tool_inputs if tools is None else {tool: host.tool_inputs[tool] for tool in tools}
+    sent = frozenset().union(*known.values())
+    read = {field for _, field in reads}
+    named = ", ".join(sorted(tools)) if tools else "every tool they match"
+    others = [(offset, field, other, own) for offset, field in reads
+              for other in [None if field in sent else _sender(field, host)] if other is not None
+              for own in [next((name for name in sorted(sent) if _folded(name) == _folded(field)), None)]
+              if own not in read and (own is not None or tools is not None)]
+    others.sort(key=lambda read: read[3] is None)  # (another agent's name for a field the host sends by its own, first)
+    if tools and not read & (sent | host.tool_input_renames.keys()) and not (others and others[0][3]):
+        offset, field = reads[0]
+        notes = "".join(f" ({host.tool_input_notes[tool]})" for tool in sorted(tools) if tool in host.tool_input_notes)
+        yield code.report("script/tool-field-not-sent", _site(code.text, offset, field), field=field,
+                          host=host.title, tools=named, sent=", ".join(sorted(sent)), notes=notes)
+    elif others:
+        offset, field, other, own = others[0]
+        yield code.report("script/tool-field-not-sent", _site(code.text, offset, field),
+                          "other-host" if own else "other-host-only", field=field, host=host.title,
+                          other=other.title, own=own, tools=named, sent=", ".join(sorted(sent)))
+
+
+def _sender(field: str, host: Host) -> Host | None:
+    """Another host whose tools send the field in their input (the first, in hosts.NAMES's order)."""
+    return next((other for other in hosts.every() if other.name != host.name
+                 and any(field in fields for fields in other.tool_inputs.values())), None)
+
+
+def _site(text: str, offset: int, field: str) -> Site:
+    line = text.count("\n", 0, offset) + 1
+    return Site(field, line, offset - text.rfind("\n", 0, offset))
 
 
 def _run_by_another_host(script: Script, host: str) -> bool:

@@ -11,7 +11,6 @@ from ....hosts.base import Host
 from ....patterns import lazy
 from ...model import Context, Finding, Handler, RuleTable
 from ...scripts.keys import Site
-from .claude_answers import exit_1_fails_open
 from .units import Script, scripts_run_by, through
 
 REJECTED_RULES = RuleTable()  # a script of a host whose events reject some answers, with the handlers that run it
@@ -69,14 +68,6 @@ def _answer_rejected(script: Script) -> Iterator[Finding]:
                                  value=literal or "with any value", via="", host=host.title, event=handlers[0].event,
                                  said=said)
             return  # (one such key says it: the answer is refused whole)
-
-
-@REJECTED_RULES.rule("script/exit-1-fails-open")
-def _exit_1_fails_open(script: Script) -> Iterator[Finding]:
-    """A refusal by an exit other than 2, on an event where the host blocks on exit 2 alone (Codex's
-    PreToolUse: any other status lets the call run, docs/hosts/codex.md#output-protocol); judged as
-    for Claude Code's events (claude_answers)."""
-    return exit_1_fails_open(script.code)
 
 
 @REJECTED_RULES.rule("script/async-answer-never-read")

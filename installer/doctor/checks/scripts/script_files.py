@@ -132,7 +132,8 @@ def _input_variable_never_set(script: Script) -> Iterator[Finding]:
     rule of the same id reads the command's own text)."""
     for site in script.facts.legacy_variables if script.claude else ():
         if site.what not in script.ctx.settings_env:
-            yield script.finding("command/input-variable-never-set", site, script.claude, name=site.what)
+            yield script.finding("command/input-variable-never-set", site, script.claude, name=site.what,
+                                 host="Claude Code")
 
 
 @SCRIPT_RULES.rule("script/stop-hook-active")

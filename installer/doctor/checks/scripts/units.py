@@ -76,13 +76,7 @@ class Script:
     @cached_property
     def text(self) -> str:
         """Its text, as doctor reads a script (bounded); "" where it cannot be read now."""
-        from .... import safe_read
-        from ....errors import HookwrightError
-
-        try:
-            return safe_read.read(self.facts.path, safe_read.SCRIPT).decode("utf-8", "replace")
-        except (OSError, HookwrightError):
-            return ""
+        return script_intent.text_of(self.facts.path)
 
     @cached_property
     def claude(self) -> list[Handler]:
@@ -108,7 +102,8 @@ class Script:
                         tools=_tools_reached(self.claude) if self.claude and not cursor else None,
                         report_at_event=self._report_at_event,
                         arguments={h.event: [*self.arguments_of(h)] for h in self.claude},
-                        cdpath=bool(os.environ.get("CDPATH")), exit_2_host=_exit_2_host(self.handlers))
+                        cdpath=bool(os.environ.get("CDPATH")), exit_2_host=_exit_2_host(self.handlers),
+                        host=_title(self.handlers), answers_on_exit_0=_answers_on_exit_0(self.handlers))
 
     def arguments_of(self, handler: Handler) -> Iterator[tuple[str, ...] | None]:
         """The arguments the handler passes the script (the words after it in what its command
@@ -178,8 +173,11 @@ class HookCode:
                  fail_closed: bool = False, tools: frozenset[str] | None = None,
                  claude_fails_closed: bool = False, report_at_event: Report | None = None,
                  arguments: dict[str, list[tuple[str, ...] | None]] | None = None, cdpath: bool = False,
-                 exit_2_host: str = "") -> None:
+                 exit_2_host: str = "", host: str = "Claude Code", answers_on_exit_0: bool = False) -> None:
         self.facts = facts
+        # every host that runs it reads its JSON answer on exit 0 alone (Host.reads_answer_on_failure)
+        self.answers_on_exit_0 = answers_on_exit_0
+        self.host = host  # the title of the host that runs it, as a message names it (one of them, if several)
         # the title of a host with no answer table of its own (Codex) whose exit 2 blocks on every
         # event it runs on: there too an exit 1 lets the call run (Host.exit_2_needs_reason)
         self.exit_2_host = exit_2_host
@@ -328,9 +326,11 @@ def inline_commands(ctx: Context) -> Iterator[HookCode]:
         if not INLINE_SIGNS.search(command):
             continue  # nothing these rules read: a script run by path, a notify-send...
         claude = read_by(handler, claude_protocol.ANSWER_TABLE)
-        yield HookCode(_inline_facts(command), [handler.event] if claude else [], [] if claude else [handler.event],
+        cursor = read_by(handler, cursor_protocol.ANSWER_TABLE)
+        yield HookCode(_inline_facts(command), [handler.event] if claude else [], [handler.event] if cursor else [],
                        AtCommand(ctx, handler), tools=_tools_reached([handler]) if claude else None,
-                       claude_fails_closed=claude and _fail_closed([handler]))
+                       claude_fails_closed=claude and _fail_closed([handler]), exit_2_host=_exit_2_host([handler]),
+                       host=_title([handler]), answers_on_exit_0=_answers_on_exit_0([handler]))
 
 
 def read_by(handler: Handler, table: str) -> bool:
@@ -350,6 +350,18 @@ def _exit_2_host(handlers: list[Handler]) -> str:
             return ""
         title = title or host.title
     return title
+
+
+def _answers_on_exit_0(handlers: list[Handler]) -> bool:
+    """Every host of these handlers reads a hook's JSON answer on exit 0 alone (Cursor, Codex)."""
+    found = [hosts.of(h.file.host) for h in handlers]
+    return bool(found) and all(host is not None and not host.reads_answer_on_failure for host in found)
+
+
+def _title(handlers: list[Handler]) -> str:
+    """The title of the host that runs these handlers (Claude Code's where several do, or none is known)."""
+    titles = {host.title for h in handlers if (host := hosts.of(h.file.host)) is not None}
+    return titles.pop() if len(titles) == 1 else "Claude Code"
 
 
 def _fail_closed(handlers: list[Handler]) -> bool:
