@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from dispatchers import CASES, RUNNERS, command, files, marked_line
 from doctor_support import doctor, settings
-from hookwright.doctor.scripts import delivery
+from hookwright.doctor.scripts import delivery, delivery_javascript
 
 PAYLOAD = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
                       "tool_input": {"command": "touch ran-gate.txt"}})
@@ -64,7 +64,7 @@ def _javascript(code: str) -> tuple[delivery.Lost, ...]:
         row = max(i for i, start in enumerate(starts) if start <= offset)
         return row + 1, offset - starts[row] + 1
 
-    return delivery.javascript(code, place, _close, _balanced)
+    return delivery_javascript.javascript(code, place, _close, _balanced)
 
 
 @pytest.mark.parametrize("loop", [
