@@ -952,3 +952,22 @@ def test_npm_kept_quiet_by_the_users_npmrc_is_not_reported(tmp_path, home):
     printed = subprocess.run(["sh", "-c", "npm run guard"], input=b"rm -rf /", capture_output=True, cwd=base,
                              env={**os.environ, "HOME": str(home)}).stdout.decode().strip()
     assert printed.startswith("{") and printed.endswith("}")  # (measured: the user's .npmrc silences it)
+
+
+@pytest.mark.parametrize("env, files, loud", [
+    ({"npm_config_loglevel": "silent"}, {}, False),
+    ({"npm_config_loglevel": "notice"}, {".npmrc": "loglevel=silent\n"}, True),  # (the variable outranks .npmrc)
+    ({"NPM_CONFIG_LOGLEVEL": "warn"}, {}, True),
+], ids=["silenced by the settings", "made loud by the settings over .npmrc", "warn still prints the banner"])
+def test_npm_made_quiet_or_loud_by_the_settings_env_is_judged_with_it(tmp_path, env, files, loud):
+    base = tmp_path / "p"
+    _script(base, ".claude/hooks/guard.py", DENIES)
+    (base / "package.json").write_text(json.dumps(RUNNER_PACKAGE))
+    for name, text in files.items():
+        (base / name).write_text(text)
+    hits = found(doctor(base, {S: {**settings(command="npm run guard"), "env": env}}), "command/text-beside-answer")
+    assert bool(hits) == loud
+    # (Claude Code hands the settings' env to its hooks: measured on 2.1.332)
+    printed = subprocess.run(["sh", "-c", "npm run guard"], input=b"rm -rf /", capture_output=True, cwd=base,
+                             env={**os.environ, **env}).stdout.decode().strip()
+    assert (printed.startswith("{") and printed.endswith("}")) != loud

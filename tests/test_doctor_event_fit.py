@@ -208,6 +208,27 @@ def test_an_mcp_matcher_spelling_the_servers_dash_as_an_underscore_never_fires(h
     assert [(f.line, "'-'" in f.message) for f in got] == ([(_line(config, '"matcher"'), True)] if flagged else [])
 
 
+RETRIES = {
+    "lock.py": "import json, os, sys, time\njson.load(sys.stdin)\nfor attempt in range(10):\n"
+               "    if not os.path.exists('/tmp/deploy.lock'):\n        break\n    time.sleep(3)\n",
+    "lock.sh": "#!/bin/bash\ncat >/dev/null\nfor i in $(seq 15); do\n  [ -e /tmp/deploy.lock ] || break\n  sleep 2\ndone\n",
+    "lock.js": "const fs = require('fs');\nfs.readFileSync(0);\nconst sleep = (ms) => new Promise((r) => setTimeout(r, ms));\n"
+               "(async () => {\n  for (let i = 0; i < 20; i++) {\n    if (!fs.existsSync('/tmp/deploy.lock')) break;\n"
+               "    await sleep(1500);\n  }\n})();\n",
+}
+
+
+@pytest.mark.parametrize("timeout, flagged", [(10, True), (60, False)])
+@pytest.mark.parametrize("script, most", [("lock.py", "30"), ("lock.sh", "30"), ("lock.js", "30")])
+def test_a_loop_that_sleeps_on_each_pass_past_the_hooks_timeout_is_reported_with_the_most_it_waits(
+        home, project, script, most, timeout, flagged):
+    config = _hook(project, script, RETRIES[script], "PreToolUse", "Bash", timeout=timeout)
+    got = found(run(None, project=project), "script/outlasts-its-time")
+    assert [(f.line, f.message.split(" s ")[0]) for f in got] == (
+        [(_line(config, '"timeout"'), f"the hook can wait up to {most}")] if flagged else [])
+    assert [r["line"] for f in got for r in f.related] == ([3 if script != "lock.js" else 5] if flagged else [])
+
+
 def test_a_script_rewritten_between_runs_is_read_again_with_its_new_text(tmp_path):
     """One reader for a script's text, kept while its size and mtime stay (as its facts are): a
     guard that becomes a linter is no longer read as the guard it was."""

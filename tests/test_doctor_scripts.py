@@ -458,6 +458,7 @@ def test_every_script_rule_is_tested():
               "script/exit-1-fails-open", "script/continue-false-not-a-block", "script/invalid-decision-value",
               "script/stdin-read-twice", "script/failure-in-post-tool-use", "script/claude-answer-for-cursor",
               "script/stdin-read-partly", "script/answer-not-json",  # tests/test_doctor_runtimes.py
+              "script/answer-sent-away",  # tests/test_doctor_dispatchers.py
               "script/cursor-field-not-read", "script/input-field-never-sent", "script/field-the-event-ignores",
               # a variable, a wait, an input shape where the event has none of it: tests/test_doctor_event_fit.py
               "script/variable-not-on-event", "script/outlasts-its-time", "script/input-shape-differs",

@@ -464,7 +464,7 @@ def _text_beside_answer(ctx: Context, command: Command) -> Iterator[Finding]:
     if command.exec_form:
         return
     every = command.streams
-    chatty = _runner_chatter(command, every)
+    chatty = _runner_chatter(command, every, _settings_env(ctx))
     if chatty is not None:
         chatter, script = chatty
         yield ctx.finding("command/text-beside-answer", command.file, command.keys, variant="runner", runner=chatter.runner,
@@ -488,16 +488,25 @@ def _text_beside_answer(ctx: Context, command: Command) -> Iterator[Finding]:
             return
 
 
-def _runner_chatter(command: Command, every: tuple[Streams, ...]) -> tuple[runners.Chatter, str] | None:
+def _settings_env(ctx: Context) -> dict[str, str]:
+    """The values the settings files' "env" gives every hook's environment (measured on 2.1.332:
+    docs/hosts/claude-code.md#exit-status-on-the-way-out), npm_config_loglevel among them."""
+    return {name: value for f in ctx.run_files if f.document is not None and isinstance(f.document.data, dict)
+            and isinstance(f.document.data.get("env"), dict) for name, value in f.document.data["env"].items()
+            if isinstance(value, str)}
+
+
+def _runner_chatter(command: Command, every: tuple[Streams, ...],
+                    environment: dict[str, str]) -> tuple[runners.Chatter, str] | None:
     """A package manager or make on the command line, its stdout the host's, printing text of its
     own around a script of package.json (a Makefile's recipe) that answers with a JSON decision:
-    (what it prints, the answering script's name)."""
+    (what it prints, the answering script's name). `environment`: what the settings give the hook's."""
     cwd = handler_facts.where(command.file).cwd
     for found in every:
         if found.stdout != HOST_STDOUT or found.command.kind != "simple":
             continue
         plain = found.command.plain
-        assigned = dict(w.text.split("=", 1) for w in plain if w.assignment)
+        assigned = {**environment, **dict(w.text.split("=", 1) for w in plain if w.assignment)}
         words = [w.text for w in plain if not w.assignment]
         chatter = runners.chatter(words, assigned, cwd)
         answering = runners.answering_script(chatter, handler_facts.where(command.file)) if chatter else None

@@ -8,7 +8,8 @@ One unit: a readable script file with the handlers that run it (checks/scripts/u
 - a child script's exit 2 that the script running it drops (subprocess, os.system, spawnSync,
   a shell wrapper whose own last command, `|| true` or pipe decides its status);
 - an answer written on stdout that never leaves the process (os._exit before Python's buffer is
-  flushed), or never written (a process.exit before the asynchronous work that decides has run).
+  flushed), or never written (a process.exit before the asynchronous work that decides has run);
+- the answers of several child scripts a dispatcher runs in a loop, joined on its one stdout.
 Reported only where the host would block on exit 2 (the adapter's exit_2_blocks) and the script
 gives no JSON decision on stdout, which would still get through.
 - an input field read as an object where the event sends a JSON string, or parsed where it sends
@@ -179,6 +180,24 @@ def _stdin_not_passed(script: Script) -> Iterator[Finding]:
             return
 
 
+@RULES.rule("delivery/answers-joined")
+def _answers_joined(script: Script) -> Iterator[Finding]:
+    """A dispatcher whose loop runs several child scripts with their stdout the hook's, two of
+    which print a JSON answer: one run can put two objects on stdout, which is no answer."""
+    places: dict[tuple[int, int], list[Lost]] = {}
+    for place in script.facts.flow.lost_blocks:
+        if place.rule == "answers-joined":
+            places.setdefault((place.line, place.column), []).append(place)
+    for (line, column), children in places.items():
+        answering = list(dict.fromkeys(path.name for child in children
+                                       for path in _children(script, script.handlers, child.child)
+                                       if any(w.kind == "json" for w in keys.analyse(path).flow.writes)))
+        if len(answering) >= 2:
+            yield script.finding("delivery/answers-joined", Place(line, column), script.handlers, how=children[0].how,
+                                 first=answering[0], second=answering[1])
+            return
+
+
 @RULES.rule("delivery/argument-unmatched")
 def _argument_unmatched(script: Script) -> Iterator[Finding]:
     """A script that branches on its first argument (`case "$1" in pre) ...`, `if [ "$1" = post ]`,
@@ -217,8 +236,7 @@ def _children(script: Script, handlers: list[Handler], child: str) -> list[Path]
     looked for beside the script."""
     word = child.rsplit(" ", 1)[-1]  # (`python3 $DIR/x.py`: the file)
     if "$" not in word:
-        found = _beside(script.facts, word)
-        return [found] if found is not None else []
+        return _beside(script.facts, word)
     wrapper, out = script.facts.path, []
     if "$" not in word.rsplit("/", 1)[-1]:  # `"$DIR/guard.py"`: beside the script, most likely
         out.append(wrapper.parent / word.rsplit("/", 1)[-1])
@@ -239,11 +257,17 @@ def _children(script: Script, handlers: list[Handler], child: str) -> list[Path]
     return [path for path in dict.fromkeys(out) if disk.is_file(path)]
 
 
-def _beside(facts: keys.ScriptFacts, child: str) -> Path | None:
+def _beside(facts: keys.ScriptFacts, child: str) -> list[Path]:
     """The child script a script names, looked for where it is written (an absolute path) or in
-    the script's own folder (None: not there to be read)."""
+    the script's own folder; a pattern ("guards/*.py": a loop over a folder's files) is each file
+    it matches there (the first MAX_MATCHED). Empty: not there to be read."""
+    if "*" in child and not child.startswith("/"):
+        return [path for path in sorted(facts.path.parent.glob(child))[:MAX_MATCHED] if disk.is_file(path)]
     path = Path(child) if child.startswith("/") else facts.path.parent / child
-    return path if disk.is_file(path) else None
+    return [path] if disk.is_file(path) else []
+
+
+MAX_MATCHED = 32  # the files of a dispatcher's folder read as its children
 
 
 def _blocks_by_exit_2(path: Path | None) -> bool:

@@ -10,6 +10,14 @@ hook's interpreter ends with.
 - JavaScript: `execSync` of a child that exits 2 throws (uncaught: node exits 1; caught and not
   passed on: 0), `spawnSync`/`spawn` whose status nobody reads, a `process.exitCode = 2` that a
   later top-level `process.exitCode = 0` or `process.exit(0)` overwrites.
+- A dispatcher that runs its guards in a loop (over a literal list, a name bound to one, or a
+  folder's files) is read for each script the loop runs: a status each pass overwrites (the
+  last child's 0 replaces a 2), or every exit of the script a literal of its own while it reads
+  the child's (`1 if any(codes) else 0`, `failed ? 1 : 0`: measured with python 3.11 and node
+  20.20.2). Bun.spawnSync's result carries `exitCode` and `success` (Bun's reference:
+  SyncSubprocess; bun is not installed here). A loop that lets several children write on its
+  stdout, or prints what each wrote, hands the host one JSON object per child that answers
+  (rule "answers-joined").
 - Shell: a `trap '... exit 0' EXIT`, which ends every run, an `exit 2` included, with its own status.
 - Perl: `exit $?` (or `exit system(...)`), the wait status of a child (512 for exit 2), which exit
   turns into 0; `$? >> 8` is the child's status.

@@ -3,10 +3,10 @@ and an exit before the asynchronous work it started has run (delivery.py says wh
 in each language): loaded only by a run that reads JavaScript or TypeScript code."""
 
 import re
-from typing import Callable, NamedTuple
+from typing import Callable, Iterator, NamedTuple
 
 from ...patterns import lazy
-from .delivery import Lost, child_script_named
+from .delivery import SCRIPT_NAME, Lost, child_script_named
 
 # ---- JavaScript (comment-stripped code) --------------------------------------------------------------
 
@@ -17,6 +17,7 @@ JS_OTHER_STATUS = lazy(r"""process\.exit\s*\(\s*(?P<status>[13-9]\d*)\s*\)|proce
 JS_STATUS_AFTER = lazy(r"""[^;\n]*\)\s*\.status""")  # spawnSync(...).status
 JS_TRY_CATCH = lazy(r"""\btry\s*\{""", needs=("try",))
 JS_CATCH = lazy(r"""\s*catch\s*(?:\(\s*(?P<err>[A-Za-z_$][\w$]*)?[^)]*\))?\s*\{""")
+JS_CONSOLE_CALL = lazy(r"""console\.\w+\s*\(""", needs=("console.",))
 JS_PASSES_ON = lazy(r"""\bthrow\b|process\.exit\s*\(\s*(?!0\s*\))[^)]|process\.exitCode\s*=\s*(?!0\b)|\.status\b""")
 JS_EXIT_CODE_2 = lazy(r"""process\.exitCode\s*=\s*2\b""", needs=("exitCode",))
 JS_EXIT_ZERO = lazy(r"""process\.exitCode\s*=\s*0\b|process\.exit\s*\(\s*0\s*\)""", needs=("process.exit",))
@@ -25,11 +26,14 @@ JS_EXIT_ZERO = lazy(r"""process\.exitCode\s*=\s*0\b|process\.exit\s*\(\s*0\s*\)"
 def javascript(code: str, place: Callable[[int], tuple[int, int]],
                close: Callable[[str, int], int], balanced: Callable[[str, int], str]) -> tuple[Lost, ...]:
     """The places of a JavaScript script where its block by exit 2 is lost; `close` finds a
-    brace's closing one, `balanced` a call's arguments (flow.py's readers)."""
+    brace's closing one, `balanced` a call's arguments (flow.py's readers). A child named by a
+    loop variable (`for (const g of ["no_rm.py", "fmt.py"])`) is each script the loop runs."""
     found: list[Lost] = []
+    loops = _js_loop_scripts(code)
+    own = _js_own_exits(code)
     tries = [(m.end() - 1, close(code, m.end() - 1)) for m in JS_TRY_CATCH.finditer(code)]
     for match in JS_EXEC_SYNC.finditer(code):
-        child = child_script_named(balanced(code, match.end()))
+        children = _js_children(balanced(code, match.end()), loops)
         around = [(start, end) for start, end in tries if start < match.start() < end]
         caught = JS_CATCH.match(code, around[-1][1] + 1) if around else None
         if caught is not None:  # a catch that exits with a status of its own (not the child's 2), whatever the child
@@ -38,36 +42,65 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
             if other is not None:
                 line, column = place(body_start + other.start())
                 status = other.group("status") or other.group("code")
-                found.append(Lost(line, column, f"this catch exits {status} when the child {match.group('fn')} "
-                                  "runs fails, exit 2 included", status, child))
+                found.extend(Lost(line, column, f"this catch exits {status} when the child {match.group('fn')} "
+                                  "runs fails, exit 2 included", status, child) for child in children or ("",))
                 continue
-        if not child:
+        if not children:
             continue
         if not around:
             line, column = place(match.start())
-            found.append(Lost(line, column, f"{match.group('fn')} throws when the child exits non-zero, and "
-                              "uncaught, node exits 1 (not the child's 2)", "1", child))
+            found.extend(Lost(line, column, f"{match.group('fn')} throws when the child exits non-zero, and "
+                              "uncaught, node exits 1 (not the child's 2)", "1", child) for child in children)
             continue
         start, end = around[-1]
         catch = JS_CATCH.match(code, end + 1)
         if catch is None:
             continue
         body = code[catch.end():close(code, catch.end() - 1)]
+        for said in JS_CONSOLE_CALL.finditer(body):  # (a status it only logs is not passed on)
+            told = balanced(body, said.end())
+            body = body[:said.end()] + " " * len(told) + body[said.end() + len(told):]
         if not JS_PASSES_ON.search(body):
             line, column = place(catch.start() + len(catch.group(0)) - len(catch.group(0).lstrip()))
-            found.append(Lost(line, column, f"this catch takes the error {match.group('fn')} throws for the child's "
-                              "exit 2 and does not pass the status on", "0", child))
+            status = " or ".join(sorted({s for _, said in own or () for s in said.split(" or ")} - {"0"})) or "0"
+            found.extend(Lost(line, column, f"this catch takes the error {match.group('fn')} throws for the child's "
+                              "exit 2 and does not pass the status on", status, child) for child in children)
     for match in JS_SPAWN_SYNC.finditer(code):
-        child = child_script_named(balanced(code, match.end()))
-        if not child:
+        children = _js_children(balanced(code, match.end()), loops)
+        if not children:
             continue
         var = match.group("var")
         after = code[match.end():]
-        if var is None and not JS_STATUS_AFTER.match(after) or (
-                var is not None and not re.search(rf"(?<![\w$]){re.escape(var)}\s*(?:\?\.|\.)\s*(?:status|signal)\b",
-                                                  after)):
+        read = re.compile(rf"(?<![\w$]){re.escape(var)}\s*(?:\?\.|\.)\s*(?:status|signal|exitCode|success)\b") \
+            if var is not None else None
+        if var is None and not JS_STATUS_AFTER.match(after) or (read is not None and not read.search(after)):
             line, column = place(match.start())
-            found.append(Lost(line, column, "spawnSync runs the child script, and its status is never read", "0", child))
+            found.extend(Lost(line, column, "spawnSync runs the child script, and its status is never read", "0", child)
+                         for child in children)
+            continue
+        if var is None:
+            continue
+        last = _js_overwritten(code, match.start(), var, close) if len(children) > 1 else None
+        if last is not None:
+            line, column = place(last[0])
+            found.extend(Lost(line, column, f"each pass of the loop sets {last[1]} to the latest child's status, so "
+                              "a 2 from one child is replaced by the next one's 0", "0", child) for child in children)
+        elif own is not None:  # its status is read, and every exit of the script has a status of its own
+            failing = next(((at, said) for at, said in own if said != "0"), None)
+            line, column = place(failing[0] if failing is not None else match.start())
+            how = f"this exit replaces the child's status ({var}.status, 2 when it refuses) with its own" \
+                if failing is not None else "spawnSync runs the child script, and no exit of the script passes its " \
+                                            "status on"
+            found.extend(Lost(line, column, how, failing[1] if failing is not None else "0", child)
+                         for child in children)
+    for match in JS_ASYNC_RUN.finditer(code) if own is not None else ():  # its status comes later, to a callback
+        children = _js_children(balanced(code, match.end()), loops)
+        failing = next(((at, said) for at, said in own or () if said != "0"), None)
+        line, column = place(failing[0] if failing is not None else match.start())
+        how = ("this exit gives a status of the script's own, and no exit passes on the child's" if failing is not None
+               else f"{match.group('fn')} runs the child script, and no exit of the script passes its status on")
+        found.extend(Lost(line, column, how, failing[1] if failing is not None else "0", child) for child in children)
+    found.extend(_js_joined_outputs(code, place, close, balanced, loops))
     first = JS_EXIT_CODE_2.search(code)
     if first is not None:
         later = next((m for m in JS_EXIT_ZERO.finditer(code, first.end()) if _depth(code, m.start(), close) == 0), None)
@@ -76,6 +109,134 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
             found.append(Lost(line, column, "this sets the exit status to 0 after process.exitCode = 2 "
                               f"(line {place(first.start())[0]})", "0"))
     return tuple(sorted(set(found)))
+
+
+# a child started whose status arrives later (a callback, an event, a promise): spawn, exec, execFile, fork, Bun.spawn
+JS_ASYNC_RUN = lazy(r"""(?<![\w$.])(?:(?:child_process|childProcess|cp|Bun)\.)?(?P<fn>spawn|execFile|exec|fork)\s*\(""",
+                    needs=("spawn", "exec", "fork"))
+JS_ARRAY = lazy(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[\w<>\[\]]+\s*)?=\s*\[(?P<items>[^\[\]]*)\]""")
+JS_FOR_OF = lazy(r"""\bfor\s*\(\s*(?:const|let|var)\s+(?P<var>[A-Za-z_$][\w$]*)\s+of\s+(?:(?P<name>[A-Za-z_$][\w$]*)\s*\)|"""
+                 r"""\[(?P<items>[^\[\]]*)\])|(?:(?P<name2>[A-Za-z_$][\w$]*)|\[(?P<items2>[^\[\]]*)\])\s*\.\s*"""
+                 r"""(?:forEach|map|some|every)\s*\(\s*(?:async\s*)?(?:function\s*)?\(?\s*(?P<var2>[A-Za-z_$][\w$]*)""")
+JS_NAME_IN = lazy(r"""(?<![\w$.'"`/])[A-Za-z_$][\w$]*""")
+
+
+def _js_loop_scripts(code: str) -> dict[str, tuple[str, ...]]:
+    """The loop variables that take script names in turn: `for (const g of ["a.py", "b.py"])`,
+    over an array bound to a name, or `GUARDS.forEach((g) => ...)`."""
+    arrays = {m.group("name"): m.group("items") for m in JS_ARRAY.finditer(code)}
+    out: dict[str, tuple[str, ...]] = {}
+    for match in JS_FOR_OF.finditer(code):
+        name = match.group("name") or match.group("name2")
+        items = match.group("items") or match.group("items2") or arrays.get(name or "", "")
+        names = SCRIPT_NAME.findall(items)
+        if names:
+            out[match.group("var") or match.group("var2")] = tuple(dict.fromkeys(names))
+    return out
+
+
+def _js_children(arguments: str, loops: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The script files a child process may run: the one its arguments spell, or else those a loop
+    variable among them takes in turn."""
+    child = child_script_named(arguments)
+    if child:
+        return (child,)
+    return tuple(dict.fromkeys(n for word in JS_NAME_IN.findall(arguments) for n in loops.get(word, ())))
+
+
+JS_EXIT_ARGUMENT = lazy(r"""(?<![\w$.])process\.exit\s*\(\s*(?P<arg>[^()]*?)\s*\)|"""
+                        r"""(?<![\w$.])process\.exitCode\s*=\s*(?P<set>[^;\n]+)""", needs=("process.exit",))
+JS_LITERAL_STATUS = lazy(r"""^(?P<one>\d+)?$|^[^?]+\?\s*(?P<yes>\d+)\s*:\s*(?P<no>\d+)$""")
+
+
+def _js_own_exits(code: str) -> list[tuple[int, str]] | None:
+    """Every process.exit / process.exitCode of the script with the statuses it spells (`failed ?
+    1 : 0`: "0 or 1"), where each is a literal other than 2; None where one is not."""
+    out = []
+    for match in JS_EXIT_ARGUMENT.finditer(code):
+        literal = JS_LITERAL_STATUS.match((match.group("arg") if match.group("arg") is not None
+                                           else match.group("set")).strip().rstrip(";").strip())
+        if literal is None:
+            return None
+        said = {str(int(s)) for s in literal.group("one", "yes", "no") if s is not None} or {"0"}
+        if "2" in said:
+            return None
+        out.append((match.start(), " or ".join(sorted(said))))
+    return out
+
+
+JS_DECLARED_BEFORE = lazy(r"""(?:\b(?:const|let|var)|\bif\s*\([^\n]*|\?|&&|\|\|)\s*$""")
+
+
+def _js_overwritten(code: str, run: int, var: str, close: Callable[[str, int], int]) -> tuple[int, str] | None:
+    """In the loop body that runs the child, the plain assignment at the body's own level that
+    stores its status (`status = r.status`) in a name the script exits with, where nothing in the
+    loop stops at a non-zero status: (where, the name)."""
+    loop = next((m for m in reversed(list(JS_LOOP_START.finditer(code, 0, run)))
+                 if close(code, m.end() - 1) > run), None)
+    if loop is None:
+        return None
+    body = code[loop.end():close(code, loop.end() - 1)]
+    if JS_STOPS.search(body):
+        return None
+    level = _depth(code, run, close)
+    for match in re.finditer(rf"(?<![\w$.])(?P<name>[A-Za-z_$][\w$]*)\s*=\s*{re.escape(var)}\s*\??\.\s*"
+                             rf"(?:status|exitCode)\s*(?:;|\n|\}})", body):
+        at, name = loop.end() + match.start(), match.group("name")
+        line_start = code.rfind("\n", 0, at) + 1
+        if JS_DECLARED_BEFORE.search(code[line_start:at]) or _depth(code, at, close) != level or name == var:
+            continue
+        if re.search(rf"process\.exit(?:\s*\(\s*|Code\s*=\s*){re.escape(name)}\b", code[close(code, loop.end() - 1):]):
+            return at, name
+    return None
+
+
+JS_CHILD_RUN = lazy(r"""(?<![\w$])(?:(?:const|let|var)\s+(?P<var>[A-Za-z_$][\w$]*)\s*=\s*|(?P<acc>[A-Za-z_$][\w$]*)\s*\+=\s*)?"""
+                   r"""(?:[\w$]+(?:\([^()]*\))?\.)?(?P<fn>execSync|execFileSync|spawnSync)\s*\(""", needs=("Sync",))
+# stdout given to the child as the hook's own: stdio "inherit", or [.., "inherit" | 1 | process.stdout, ..] second
+JS_INHERITS_STDOUT = lazy(r"""\bstdio\s*:\s*["'`]inherit["'`]|\bstdio\s*:\s*\[\s*[^,\]]*,\s*(?:["'`]inherit["'`]|1\b|"""
+                          r"""process\.stdout\b)|\bstdout\s*:\s*["'`]inherit["'`]""")
+JS_STDOUT_WRITE = lazy(r"""(?:process\.stdout\.write|console\.log)\s*\(""", needs=("stdout", "console"))
+
+
+def _js_joined_outputs(code: str, place: Callable[[int], tuple[int, int]], close: Callable[[str, int], int],
+                       balanced: Callable[[str, int], str], loops: dict[str, tuple[str, ...]]) -> Iterator[Lost]:
+    """A loop that runs several child scripts one after another with their stdout the hook's
+    (stdio "inherit", or each result written, or gathered and written after the loop) and does not
+    stop at the first (rule "answers-joined", one place per child)."""
+    for match in JS_CHILD_RUN.finditer(code):
+        arguments = balanced(code, match.end())
+        children = _js_children(arguments, loops)
+        if len(children) < 2:
+            continue
+        loop = next((m for m in reversed(list(JS_LOOP_START.finditer(code, 0, match.start())))
+                     if close(code, m.end() - 1) > match.start()), None)
+        if loop is None:
+            continue
+        end = close(code, loop.end() - 1)
+        body = code[loop.end():end]
+        if JS_STOPS.search(body):
+            continue
+        how = "each child's stdout is the hook's own" if JS_INHERITS_STDOUT.search(arguments) else ""
+        gathered = {v for v in match.group("var", "acc") if v}
+        for name in list(gathered):  # out += r.stdout, outputs.push(r.stdout)
+            gathered |= {m.group(1) for m in re.finditer(rf"([A-Za-z_$][\w$]*)\s*(?:\+=|\.push\s*\()[^;\n]*"
+                                                          rf"(?<![\w$.]){re.escape(name)}\b", body)}
+        for write in JS_STDOUT_WRITE.finditer(code, loop.start()) if not how and gathered else ():
+            said = balanced(code, write.end())
+            if said.lstrip().startswith("JSON.stringify"):
+                continue  # (one object made of them all)
+            if any(re.search(rf"(?<![\w$.]){re.escape(name)}\b", said) for name in gathered):
+                how = "the loop prints each child's stdout in turn" if write.start() < end else \
+                    "the loop gathers each child's stdout, and the script prints them all"
+                break
+        if how:
+            line, column = place(match.start("fn"))
+            yield from (Lost(line, column, how, "", child, rule="answers-joined") for child in children)
+
+
+JS_LOOP_START = lazy(r"""\bfor\s*\([^{}]*\)\s*\{|\.\s*forEach\s*\([^{}]*\{""", needs=("for",))
+JS_STOPS = lazy(r"""\bbreak\b|\breturn\b|process\.exit\b|\bthrow\b""")
 
 
 # ---- JavaScript: an exit before the asynchronous work the script started has run --------------------

@@ -4,7 +4,7 @@ what is looked for in each language): loaded only by a run that reads a Python s
 import ast
 from typing import Callable, Iterator
 
-from .delivery import Lost, child_script_named
+from .delivery import SCRIPT_NAME, Lost, child_script_named
 
 PY_RUNS = frozenset({"subprocess.run", "subprocess.call", "subprocess.Popen", "os.system", "run", "call", "Popen",
                      "subprocess.check_call", "check_call", "subprocess.check_output", "check_output"})
@@ -174,74 +174,277 @@ def _handler_status(body: list[ast.stmt]) -> str:
     return "0"
 
 
-def _child_script(call: ast.Call) -> str:
+def _child_script(call: ast.Call, loops: dict[str, tuple[str, ...]] | None = None) -> str:
     """The script file a child process runs, as its arguments spell it (the last literal with a
     script's suffix: "guard.py" of os.path.join(HERE, "guard.py")); "" where none does."""
-    found = ""
+    return next(iter(_child_scripts(call, loops or {})), "")
+
+
+def _child_scripts(call: ast.Call, loops: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The script files a child process may run: the last literal of its arguments with a
+    script's suffix, or else the scripts a loop variable among them takes in turn
+    (`for name in ("no_rm.py", "fmt.py"): run([..., HERE / name])`)."""
+    found, named = "", list[str]()
     for node in [*call.args, *(k.value for k in call.keywords if k.arg == "args")]:
         for inner in ast.walk(node):
             if isinstance(inner, ast.Constant) and isinstance(inner.value, str):
                 found = child_script_named(inner.value) or found
-    return found
+            elif isinstance(inner, ast.Name) and inner.id in loops:
+                named.extend(loops[inner.id])
+    return (found,) if found else tuple(dict.fromkeys(named))
+
+
+def _loop_scripts(nodes: list[ast.AST]) -> dict[str, tuple[str, ...]]:
+    """The names that take script names in turn: a loop variable over ("a.py", "b.py"), over a name
+    bound to such a list (GUARDS = [HERE / "a.py", ...]) or over the files of a folder
+    (`sorted((HERE / "guards").glob("*.py"))`: "guards/*.py"), comprehensions included; and a name
+    bound to a value built from one (`cmd = [sys.executable, HERE / name]`)."""
+    bound: dict[str, ast.AST] = {}
+    for node in nodes:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            bound[node.targets[0].id] = node.value
+    out: dict[str, tuple[str, ...]] = {}
+    for node in nodes:
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) and isinstance(node.target, ast.Name):
+            items = bound.get(node.iter.id) if isinstance(node.iter, ast.Name) else node.iter
+            if isinstance(items, (ast.Tuple, ast.List, ast.Set)):
+                names = [child_script_named(" ".join(c.value for c in ast.walk(e) if isinstance(c, ast.Constant)
+                                            and isinstance(c.value, str))) for e in items.elts]
+                if names and all(names):
+                    out[node.target.id] = tuple(names)
+            elif items is not None and (pattern := _folder_pattern(items)):
+                out[node.target.id] = (pattern,)
+    for name, value in bound.items():
+        if name not in out:
+            named = tuple(dict.fromkeys(script for n in ast.walk(value) if isinstance(n, ast.Name)
+                                        for script in out.get(n.id, ())))
+            if named:
+                out[name] = named
+    return out
+
+
+GLOBS = frozenset({"glob", "rglob", "glob.glob", "iglob", "glob.iglob"})
+
+
+def _folder_pattern(items: ast.AST) -> str:
+    """The files a loop takes from a folder, as a pattern beside the script: `(HERE / "guards").glob("*.py")`
+    and `glob.glob(os.path.join(HERE, "guards", "*.py"))` are "guards/*.py"; "" for anything else."""
+    call = next((n for n in ast.walk(items) if isinstance(n, ast.Call) and _name(n.func).rpartition(".")[2] in GLOBS
+                 | {"iglob"}), None)
+    if call is None:
+        return ""
+    words = [str(c.value) for c in sorted((c for c in ast.walk(call) if isinstance(c, ast.Constant)
+                                           and isinstance(c.value, str)), key=lambda c: (c.lineno, c.col_offset))]
+    pattern = "/".join(w.strip("/") for w in words if w and "\n" not in w)
+    return pattern if SCRIPT_NAME.search(pattern) and "*" in pattern else ""
 
 
 def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost]:
     """subprocess/os.system calls of a child script whose status the script drops or garbles."""
     yield from _asyncio_children(nodes)
-    runs = [node for node in nodes if isinstance(node, ast.Call) and _name(node.func) in PY_RUNS
-            and (_child_script(node) or _name(node.func).endswith("system"))]
+    loops = _loop_scripts(nodes)
+    runs = [(node, _child_scripts(node, loops)) for node in nodes if isinstance(node, ast.Call)
+            and _name(node.func) in PY_RUNS]
+    runs = [(node, children) for node, children in runs if children or _name(node.func).endswith("system")]
     if not runs:
         return
     parents: dict[int, ast.AST] = {}
     for node in nodes:
         for inner in ast.iter_child_nodes(node):
             parents[id(inner)] = node
-    for node in runs:
-        name, child = _name(node.func), _child_script(node)
-        parent = parents.get(id(node))
-        checked = any(k.arg == "check" and not (isinstance(k.value, ast.Constant) and not k.value.value)
-                      for k in node.keywords)
-        if isinstance(parent, ast.Call) and _name(parent.func) in PY_EXITS | {"SystemExit"}:
-            if name.endswith("system"):
-                yield Lost(parent.lineno, parent.col_offset + 1, f"{_name(parent.func)}(os.system(...)) exits with "
-                           "the child's wait status (exit 2 is 512, which the exit turns into 0)", "0")
+    for node, children in runs:
+        for child in children or ("",):
+            yield from _run_lost(node, child, parents, nodes, _count(children))
+    yield from _joined_outputs(runs, parents, nodes)
+
+
+def _count(children: tuple[str, ...]) -> int:
+    """How many scripts a run may be: a folder's files ("guards/*.py") count as several."""
+    return len(children) + (1 if any("*" in child for child in children) else 0)
+
+
+WRITES = frozenset({"print", "sys.stdout.write", "sys.stdout.buffer.write"})
+
+
+def _joined_outputs(runs: list[tuple[ast.Call, tuple[str, ...]]], parents: dict[int, ast.AST],
+                    nodes: list[ast.AST]) -> Iterator[Lost]:
+    """A loop that runs several child scripts one after another with their stdout the hook's
+    (inherited, or taken and printed, or gathered and printed after the loop) and does not stop
+    at the first: each child's answer lands on the one stdout (rule "answers-joined", one place
+    per child; the check keeps those whose children answer in JSON)."""
+    for node, children in runs:
+        if _count(children) < 2:
             continue
-        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name) \
-                and name.endswith("system") and _status_use(nodes, parent.targets[0].id, parent) == "wait-status":
-            var = parent.targets[0].id  # (whatever the child: any failure's wait status exits 0)
-            yield Lost(node.lineno, node.col_offset + 1, f"{var} = os.system(...) is the child's wait status "
-                       f"(exit 2 is 512), and sys.exit({var}) turns it into 0", "0")
+        loop = parents.get(id(node))
+        while loop is not None and not isinstance(loop, (ast.For, ast.AsyncFor, ast.FunctionDef, ast.AsyncFunctionDef)):
+            loop = parents.get(id(loop))
+        if not isinstance(loop, (ast.For, ast.AsyncFor)) or any(
+                isinstance(n, (ast.Break, ast.Return)) or (isinstance(n, ast.Call) and _name(n.func) in PY_EXITS)
+                for stmt in loop.body for n in ast.walk(stmt)):
             continue
-        checked = checked or name in PY_CHECKED
-        if checked and child:  # CalledProcessError: uncaught, python exits 1; caught, the handler decides
-            handler = _handler_around(node, parents)
-            if handler is None and not _in_try(node, parents):
-                yield Lost(node.lineno, node.col_offset + 1, f"{name}(...) raises CalledProcessError when the child "
-                           "exits non-zero, and uncaught, python exits 1 (not the child's 2)", "1", child)
-            elif handler is not None and not _passes_status_on(handler):
-                yield Lost(handler.lineno, handler.col_offset + 1, f"this handler takes the CalledProcessError "
-                           f"{name}(...) raises for the child's exit 2 and does not pass its returncode on",
-                           _handler_status(handler.body), child)
+        how = _py_forwarded(node, parents, loop, nodes)
+        if how:
+            for child in children:
+                yield Lost(node.lineno, node.col_offset + 1, how, "", child, rule="answers-joined")
+
+
+def _py_forwarded(run: ast.Call, parents: dict[int, ast.AST], loop: ast.For | ast.AsyncFor, nodes: list[ast.AST]) -> str:
+    """How a child's stdout reaches the hook's in a loop: "" where it does not."""
+    options = {k.arg: k.value for k in run.keywords}
+    taken = "stdout" in options and not (isinstance(options["stdout"], ast.Constant) and options["stdout"].value is None
+                                         or _name(options["stdout"]) == "sys.stdout")
+    taken = taken or ("capture_output" in options and not (isinstance(options["capture_output"], ast.Constant)
+                                                          and not options["capture_output"].value))
+    name = _name(run.func)
+    if not taken and not name.endswith("check_output"):
+        return "each child's stdout is the hook's own"
+    parent = parents.get(id(run))
+    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name)):
+        return ""
+    var = parent.targets[0].id
+    gathered = {var}
+    for stmt in loop.body:  # out += r.stdout, outputs.append(r.stdout)
+        for n in ast.walk(stmt):
+            if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and _mentions(n.value, var):
+                gathered.add(n.target.id)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("append", "extend") \
+                    and any(_mentions(a, var) for a in n.args):
+                gathered.add(_name(n.func.value))
+    for n in nodes:
+        if isinstance(n, ast.Call) and _name(n.func) in WRITES and n.args and not (
+                isinstance(n.args[0], ast.Call) and _name(n.args[0].func) == "json.dumps") \
+                and any(_mentions(a, v) for a in n.args for v in gathered) \
+                and all(_name(k.value) == "sys.stdout" for k in n.keywords if k.arg == "file"):
+            return "the loop prints each child's stdout in turn" if _mentions(n, var) else \
+                "the loop gathers each child's stdout, and the script prints them all"
+    return ""
+
+
+def _mentions(node: ast.AST, var: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == var for n in ast.walk(node))
+
+
+def _run_lost(node: ast.Call, child: str, parents: dict[int, ast.AST], nodes: list[ast.AST],
+              count: int) -> Iterator[Lost]:
+    """Where one run of a child script (`count`: of how many it may be, in a loop) loses its status."""
+    name = _name(node.func)
+    parent = parents.get(id(node))
+    checked = any(k.arg == "check" and not (isinstance(k.value, ast.Constant) and not k.value.value)
+                  for k in node.keywords)
+    if isinstance(parent, ast.Call) and _name(parent.func) in PY_EXITS | {"SystemExit"}:
+        if name.endswith("system"):
+            yield Lost(parent.lineno, parent.col_offset + 1, f"{_name(parent.func)}(os.system(...)) exits with "
+                       "the child's wait status (exit 2 is 512, which the exit turns into 0)", "0")
+        return
+    target = parent.targets[0].id if isinstance(parent, ast.Assign) and len(parent.targets) == 1 \
+        and isinstance(parent.targets[0], ast.Name) else None
+    if target is not None and parent is not None and name.endswith("system") \
+            and _status_use(nodes, target, parent) == "wait-status":
+        # (whatever the child: any failure's wait status exits 0)
+        yield Lost(node.lineno, node.col_offset + 1, f"{target} = os.system(...) is the child's wait status "
+                   f"(exit 2 is 512), and sys.exit({target}) turns it into 0", "0")
+        return
+    checked = checked or name in PY_CHECKED
+    if checked and child:  # CalledProcessError: uncaught, python exits 1; caught, the handler decides
+        handler = _handler_around(node, parents)
+        if handler is None and not _in_try(node, parents):
+            yield Lost(node.lineno, node.col_offset + 1, f"{name}(...) raises CalledProcessError when the child "
+                       "exits non-zero, and uncaught, python exits 1 (not the child's 2)", "1", child)
+        elif handler is not None and not _passes_status_on(handler):
+            yield Lost(handler.lineno, handler.col_offset + 1, f"this handler takes the CalledProcessError "
+                       f"{name}(...) raises for the child's exit 2 and does not pass its returncode on",
+                       _handler_status(handler.body), child)
+        return
+    if _in_try(node, parents) or not child:
+        return
+    if isinstance(parent, ast.Expr):
+        yield Lost(node.lineno, node.col_offset + 1, f"{name}(...) runs the child script and drops its exit status",
+                   "0", child)
+        return
+    read_inline = isinstance(parent, ast.Attribute) and parent.attr == "returncode"
+    if target is None and not read_inline:
+        return
+    use = "read" if target is None or parent is None else _status_use(nodes, target, parent)
+    if use == "none":
+        yield Lost(node.lineno, node.col_offset + 1,
+                   f"{name}(...) runs the child script, and its exit status ({target}) is never passed on", "0", child)
+        return
+    if use != "read":
+        return
+    overwrite = _overwritten_in_loop(node, target, parents, nodes) if target is not None and count > 1 else None
+    if overwrite is not None:  # each pass of the loop sets the status anew: the next child's 0 replaces a 2
+        yield Lost(overwrite.lineno, overwrite.col_offset + 1, f"each pass of the loop sets "
+                   f"{_name(overwrite.targets[0])} to the latest child's status, so a 2 from one child is "
+                   "replaced by the next one's 0", "0", child)
+        return
+    if target is not None and _exit_of(nodes, target):
+        return
+    own = _own_exits(nodes)  # every way out has a status of its own: the child's 2 is never one of them
+    if own is not None:
+        failing = next(((at, said) for at, said in own if said != "0"), None)
+        if failing is not None:
+            at, status = failing
+            yield Lost(at.lineno, at.col_offset + 1, f"this exit replaces the child's status "
+                       f"({target or name + '(...).returncode'}, 2 when it refuses) with its own", status, child)
+        else:
+            yield Lost(node.lineno, node.col_offset + 1, f"{name}(...) runs the child script, and no exit of the "
+                       "script passes its status on", "0", child)
+
+
+def _overwritten_in_loop(run: ast.Call, var: str, parents: dict[int, ast.AST], nodes: list[ast.AST]) -> ast.Assign | None:
+    """In the loop that runs the child, the plain assignment (not in an if) that stores its status in
+    the name the script exits with (`code = proc.returncode`, or `rc = subprocess.call(...)`
+    itself), where nothing in the loop stops at a non-zero status (`if rc: sys.exit(rc)`, `break`)."""
+    loop = parents.get(id(run))
+    while loop is not None and not isinstance(loop, (ast.For, ast.AsyncFor, ast.FunctionDef, ast.AsyncFunctionDef)):
+        loop = parents.get(id(loop))
+    if not isinstance(loop, (ast.For, ast.AsyncFor)):
+        return None
+    if any(isinstance(n, (ast.Break, ast.Return)) or (isinstance(n, ast.Call) and _name(n.func) in PY_EXITS)
+           for stmt in loop.body for n in ast.walk(stmt)):
+        return None
+    for stmt in loop.body:
+        if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
             continue
-        if _in_try(node, parents) or not child:
-            continue
-        if isinstance(parent, ast.Expr):
-            yield Lost(node.lineno, node.col_offset + 1, f"{name}(...) runs the child script and drops its exit status",
-                       "0", child)
-            continue
-        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
-            var = parent.targets[0].id
-            use = _status_use(nodes, var, parent)
-            if use == "none":
-                yield Lost(node.lineno, node.col_offset + 1,
-                           f"{name}(...) runs the child script, and its exit status ({var}) is never passed on", "0", child)
-            elif use == "read" and not _exit_of(nodes, var):
-                mapped = _exit_on_test_of(nodes, var)  # if rc != 0: sys.exit(1): every failure made one status
-                if mapped is not None:
-                    status = _status(mapped.args[0], {})
-                    yield Lost(mapped.lineno, mapped.col_offset + 1, f"this exit replaces the child's status ({var}, "
-                               "2 when it refuses) with its own", str(int(status) if isinstance(status, int) else 1),
-                               child)
+        names = {n.id for n in ast.walk(stmt.value) if isinstance(n, ast.Name)}
+        status = stmt.value is run or (var in names and any(isinstance(n, ast.Attribute) and n.attr == "returncode"
+                                                            for n in ast.walk(stmt.value)))
+        store = stmt.targets[0].id
+        if status and store not in names and _exit_of(nodes, store) and (store != var or stmt.value is run):
+            return stmt
+    return None
+
+
+def _literal_statuses(node: ast.AST | None) -> str:
+    """The statuses an exit's argument can be when each is a literal ("1", "0 or 1"); "" otherwise."""
+    if node is None or (isinstance(node, ast.Constant) and node.value is None):
+        return "0"
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return str(node.value)
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return "1"  # (sys.exit("message"))
+    if isinstance(node, ast.IfExp):
+        body, orelse = _literal_statuses(node.body), _literal_statuses(node.orelse)
+        return " or ".join(sorted({*body.split(" or "), *orelse.split(" or ")})) if body and orelse else ""
+    return ""
+
+
+def _own_exits(nodes: list[ast.AST]) -> list[tuple[ast.Call | ast.Return, str]] | None:
+    """Every exit of the script (sys.exit, SystemExit, the return of a main() whose value is the
+    status) with the statuses it spells, where each is a literal other than 2; None where one is not."""
+    defined = {n.name for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    through = {_name(n.args[0].func) for n in nodes if isinstance(n, ast.Call) and _name(n.func) in PY_EXITS
+               and n.args and isinstance(n.args[0], ast.Call)} & defined
+    statuses: list[tuple[ast.Call | ast.Return, ast.AST | None]] = [
+        (n, n.args[0] if n.args else None) for n in nodes if isinstance(n, ast.Call)
+        and _name(n.func) in PY_EXITS | {"SystemExit", "os._exit"}]
+    statuses += [(n, n.value) for fn in nodes if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and fn.name in through for n in ast.walk(fn) if isinstance(n, ast.Return)]
+    spelled = [(n, _literal_statuses(arg)) for n, arg in statuses
+               if not (isinstance(arg, ast.Call) and _name(arg.func) in through)]
+    if any(not said or "2" in said.split(" or ") for _, said in spelled):
+        return None
+    return sorted(spelled, key=lambda item: (item[0].lineno, item[0].col_offset))
 
 
 ASYNCIO_RUNS = frozenset({"asyncio.create_subprocess_exec", "asyncio.create_subprocess_shell",
@@ -291,30 +494,36 @@ def _handler_around(node: ast.AST, parents: dict[int, ast.AST]) -> ast.ExceptHan
 
 
 def _passes_status_on(handler: ast.ExceptHandler) -> bool:
-    """Whether a handler passes the child's status on: it reads returncode, raises, or exits 2."""
+    """Whether a handler passes the child's status on: it reads returncode (not only to print or log
+    it), raises, or exits 2."""
+    told = {id(n) for node in ast.walk(handler) if isinstance(node, ast.JoinedStr) or (
+        isinstance(node, ast.Call) and _name(node.func).rpartition(".")[2] in TELLS) for n in ast.walk(node)}
     for node in ast.walk(handler):
-        if isinstance(node, ast.Raise) or (isinstance(node, ast.Attribute) and node.attr == "returncode"):
+        if isinstance(node, ast.Raise) or (isinstance(node, ast.Attribute) and node.attr == "returncode"
+                                           and id(node) not in told):
             return True
         if isinstance(node, ast.Call) and _name(node.func) in PY_EXITS and node.args and _status(node.args[0], {}) == 2:
             return True
     return False
 
 
+TELLS = frozenset({"print", "write", "debug", "info", "warning", "warn", "error", "exception", "log"})  # print, log
+
+
 def _exit_of(nodes: list[ast.AST], var: str) -> bool:
-    """Whether an exit hands on a value made from the variable (sys.exit(rc), sys.exit(r.returncode))."""
-    return any(isinstance(node, ast.Call) and _name(node.func) in PY_EXITS | {"SystemExit"} and node.args
-               and any(isinstance(n, ast.Name) and n.id == var for n in ast.walk(node.args[0])) for node in nodes)
+    """Whether an exit hands on a value made from the variable (sys.exit(rc), sys.exit(r.returncode),
+    or `return rc` from the main() whose value sys.exit is given)."""
+    return any(isinstance(n, ast.Name) and n.id == var for value in _exit_values(nodes) for n in ast.walk(value))
 
 
-def _exit_on_test_of(nodes: list[ast.AST], var: str) -> ast.Call | None:
-    """The exit with a constant status other than 2 in the body of an `if` that tests the variable."""
-    for node in nodes:
-        if isinstance(node, ast.If) and any(isinstance(n, ast.Name) and n.id == var for n in ast.walk(node.test)):
-            for inner in (n for stmt in node.body for n in ast.walk(stmt)):
-                if isinstance(inner, ast.Call) and _name(inner.func) in PY_EXITS and inner.args \
-                        and isinstance(_status(inner.args[0], {}), int) and _status(inner.args[0], {}) not in (0, 2):
-                    return inner
-    return None
+def _exit_values(nodes: list[ast.AST]) -> list[ast.expr]:
+    """What the script's exits are given: sys.exit's argument, and the values a function returns
+    where sys.exit(f()) makes that value the status."""
+    exits = [n for n in nodes if isinstance(n, ast.Call) and _name(n.func) in PY_EXITS | {"SystemExit"} and n.args]
+    through = {_name(n.args[0].func) for n in exits if isinstance(n.args[0], ast.Call)}
+    return [n.args[0] for n in exits] + [r.value for fn in nodes if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+                                         and fn.name in through for r in ast.walk(fn)
+                                         if isinstance(r, ast.Return) and r.value is not None]
 
 
 def _in_try(node: ast.AST, parents: dict[int, ast.AST]) -> bool:
@@ -334,9 +543,12 @@ def _status_use(nodes: list[ast.AST], var: str, assign: ast.AST) -> str:
     reads = [n for n in nodes if isinstance(n, ast.Name) and n.id == var and isinstance(n.ctx, ast.Load)]
     if not reads:
         return "none"
+    # (the variable, or a name it is copied to as it is: `status = rc`)
+    held = {var} | {n.targets[0].id for n in nodes if isinstance(n, ast.Assign) and len(n.targets) == 1
+                    and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Name) and n.value.id == var}
     for node in nodes:
         if isinstance(node, ast.Call) and _name(node.func) in PY_EXITS | {"SystemExit"} and node.args \
-                and isinstance(node.args[0], ast.Name) and node.args[0].id == var:
+                and isinstance(node.args[0], ast.Name) and node.args[0].id in held:
             return "wait-status"
     for node in nodes:
         if isinstance(node, ast.Call) and _name(node.func) in ("print", "logging.info", "logging.debug", "log") \

@@ -29,16 +29,18 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, TypedDict
 
 from ... import safe_read
 from ...errors import HookwrightError
+from ...hooks.events import CLAUDE_EVENTS, CURSOR_EVENTS
 from ...patterns import lazy
 from ..shell import quoted
 from ..shell.lex import closing_brace
 from ..shell.tree import parsed_once
-from . import arguments, delivery, shell_status
+from . import arguments, delivery, event_branches, shell_status
 
 if TYPE_CHECKING:
     from .delivery_javascript import EarlyExit
 
 STDOUT_JSON, STDOUT_TEXT, STDOUT_INPUT = "json", "text", "input"
+EVENT_NAMES = frozenset(CLAUDE_EVENTS) | CURSOR_EVENTS  # what a test of hook_event_name compares with
 DECISION_FIELDS = ("permissionDecision", "decision", "behavior", "permission")
 # what a refusal says: an exit near such words was meant to block
 REFUSAL = lazy(r"(?i)\b(?:block(?:ed|ing|s)?|den(?:y|ied|ies)|not allowed|disallowed|forbidden|prohibited|"
@@ -201,6 +203,8 @@ class Flow:
         self.stdout_config: Place | None = None
         # the lines that run only when the handler passes an argument, or only when it does not
         self.argv_regions: tuple[arguments.Region, ...] = ()
+        # the lines that run only for some events (an if or case on hook_event_name)
+        self.event_branches: tuple[event_branches.Branch, ...] = ()
         # text it prints at its top level, outside any if: what a module prints when it is imported
         self.import_time_text: Write | None = None
         # a shell variable read by a jq without -r (its quotes kept) and tested with an anchored pattern
@@ -218,10 +222,12 @@ class Flow:
         # logger and the loggers it gets by getLogger)
         self.stdout_loggers: frozenset[str] = frozenset()
         self.log_calls: tuple[tuple[str, Place], ...] = ()
-        # shell: two JSON answers one run can print, the first not followed by an exit (see _second_answer)
+        # two JSON answers one run can print, the first not followed by an exit (see _second_answer)
         self.second_answer: tuple[Write, Write] | None = None
         # shell: text on stdout from a line on, on every path after it (an EXIT trap that echoes, a trace to fd 1)
         self.stdout_noise: Write | None = None
+        # shell: a lasting `exec >>log` before the JSON answer: (where, the exec, the answer)
+        self.stdout_sent_away: tuple[Place, str, Write] | None = None
         # shell: npm, yarn or make run with their stdout the hook's: (program, arguments, assignments before it, where)
         self.runner_runs: tuple[tuple[str, tuple[str, ...], dict[str, str], Place], ...] = ()
 
@@ -281,6 +287,7 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
     tree_of = parsed_once(code)
     flow.quoted_values = quoted.kept_quotes(code, at, tree_of)
     flow.argv_regions = arguments.shell(code, tree_of, lambda offset: at(offset)[0])
+    flow.event_branches = event_branches.shell(code, lambda offset: at(offset)[0], EVENT_NAMES)
     flow.lost_blocks = delivery.shell(code, at, any(e.status == 2 for e in flow.exits)
                                       or delivery.SCRIPT_NAME.search(code) is not None) \
         + shell_status.lost(code, at, text.split("\n", 1)[0], tree_of)
@@ -734,7 +741,46 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
     flow.second_answer = _second_answer(writes, stops)
     flow.runner_runs = tuple(runner_runs)
     flow.stdout_noise = _stdout_noise(code, lines, printers, place, trace is not None or "set -x" in code)
+    flow.stdout_sent_away = _stdout_sent_away(lines, writes, place)
     return flow
+
+
+# a lasting `exec` whose redirections move stdout: to a file, to stderr, or into a process substitution
+SH_EXEC_REDIRECTS = lazy(r"""(?:^|(?<=[;&|{])|(?<=\bthen))[ \t]*exec(?P<redirections>(?:[ \t]+\d*(?:&>>?|>>?|>\|)[ \t]*"""
+                         r"""(?:>\((?:[^()]|\([^()]*\))*\)|&?(?:"[^"]*"|'[^']*'|[^\s;&|()"'])+))+)[ \t]*(?:$|[;&|#])""",
+                         re.M, needs=("exec",))
+SH_REDIRECT = lazy(r"""(?P<fd>\d*)(?P<op>&>>?|>>?|>\|)[ \t]*(?P<to>>\((?:[^()]|\([^()]*\))*\)|"""
+                   r"""&?(?:"[^"]*"|'[^']*'|[^\s;&|()"'])+)""")
+SH_KEEPS_STDOUT = lazy(r""">\s*\S|>&\s*2|&>|\|""")  # inside a process substitution: the tee's own stdout sent on
+
+
+def _stdout_sent_away(lines: list[ShellLine], writes: list[Write], place: Places) -> tuple[Place, str, Write] | None:
+    """A lasting `exec >>log 2>&1` (`exec 1>file`, `exec >&2`, `exec > >(tee log >/dev/null)`) at
+    the top level, and a JSON answer written to stdout after it: the answer goes where stdout was
+    sent, and the host reads nothing (an `exec 1>&3` back to a saved stdout before it restores it).
+    (where, the exec as written, the answer)."""
+    answers = [w for w in writes if w.kind == STDOUT_JSON]
+    if not answers:
+        return None
+    away: tuple[Place, str] | None = None
+    for offset, line, branch, scope in lines:
+        found = SH_EXEC_REDIRECTS.search(line) if "exec" in line else None
+        if found is not None and not scope and not tuple(branch):
+            for redirect in SH_REDIRECT.finditer(found.group("redirections")):
+                fd, op, to = redirect.group("fd", "op", "to")
+                if fd not in ("", "1") and not op.startswith("&"):
+                    continue  # (2>log, 3>&1: stdout stays)
+                if to.startswith(">("):
+                    moved = SH_KEEPS_STDOUT.search(to[2:-1].split("tee", 1)[-1]) is not None
+                else:
+                    moved = not (to.startswith("&") and to[1:] not in ("2", "-"))  # (>&3: back to a saved stdout)
+                away = (place(offset + line.index("exec", found.start())),
+                        f"exec{found.group('redirections')}".strip()) if moved else None
+        if away is not None:
+            answer = next((w for w in answers if w.at.line == place(offset)[0] and w.at > away[0]), None)
+            if answer is not None:
+                return away[0], away[1][:60], answer
+    return None
 
 
 SH_TRAP_EXIT = lazy(r"""(?:^|(?<=[;&|{])|(?<=\bthen)|(?<=\bdo)|(?<=\belse))[ \t]*(?P<trap>trap)[ \t]+"""
@@ -788,7 +834,7 @@ SH_STOP = lazy(r"(?:^|(?<=[;&|{])|(?<=\bthen)|(?<=\bdo)|(?<=\belse))[ \t]*(?P<st
 
 def _second_answer(writes: list[Write], stops: list[tuple[Place, tuple[tuple[int, int], ...], str]]
                    ) -> tuple[Write, Write] | None:
-    """(the first, the second) of two JSON answers one run of a shell script can print: the first
+    """(the first, the second) of two JSON answers one run of a script can print: the first
     not followed by an exit or return (at its line, in the function that prints it, or further on
     in its own arm or one around it, before the second), in the same function, and the two not in
     arms of one if or case. Two objects on stdout are not one."""

@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import Callable, NamedTuple
 
 from ...patterns import lazy
-from . import arguments, delivery_javascript, runtimes
+from . import arguments, delivery_javascript, event_branches, runtimes
 from .flow import (
     ANSWER_OBJECT,
     DEBUG_FLAG,
+    EVENT_NAMES,
     SELF_TEST,
     STDOUT_JSON,
     STDOUT_TEXT,
@@ -34,6 +35,7 @@ from .flow import (
     _labelled_objects,
     _line_at,
     _new_inputs,
+    _second_answer,
     _second_reads,
 )
 
@@ -45,6 +47,7 @@ def javascript_flow(text: str, code: str, at: Offsets, common: Common, path: Pat
         runtimes.js_lost_statuses(code, at, _close, _balanced))
     flow.early_exit = delivery_javascript.javascript_early_exit(code, at, _close)
     flow.argv_regions = arguments.javascript(code, _close, _balanced)
+    flow.event_branches = event_branches.javascript(code, lambda offset: at(offset)[0], _close, EVENT_NAMES)
     if path is not None and path.suffix:
         from .plugins import syntax_error  # tree-sitter (about 20 ms with a grammar): only for a JavaScript file
 
@@ -81,6 +84,7 @@ JS_ASSIGN = lazy(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[\w
 JS_TRY = lazy(r"""\btry\s*\{""", needs=("try",))
 
 
+JS_RETURNED = lazy(r"""\breturn\s+$""", needs=("return",))  # `return console.log(...)`: the write ends the function
 JS_RETURNS_AFTER = lazy(r"""\s*\)\s*;?\s*(?:return\b|process\.exit\b)""")
 JS_CONSOLE_ERROR = lazy(r"""console\.(?:error|warn)\(\s*[`'"]([^`'"]*)""")
 # process.exit(code) with a status that is not a literal; and stdout written past console and process.stdout (Bun's)
@@ -114,7 +118,7 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
                 isinstance(branch, Arms) and branch.debug)):
             continue  # behind a debug flag
         after = code[match.end() + len(argument):match.end() + len(argument) + 120]
-        ends = bool(JS_RETURNS_AFTER.match(after))
+        ends = bool(JS_RETURNS_AFTER.match(after) or JS_RETURNED.search(code, max(0, match.start() - 20), match.start()))
         writes.append(Write(kind, place(match.start()), code[match.start():match.end()] + argument[:40] + ")",
                             branch, scope, ends, match.start()))
     for offset, what in runtimes.js_child_output(code, _balanced):
@@ -161,6 +165,7 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
     flow.stdout_config = place(stdout_config) if stdout_config is not None else None
     flow.partial_reads = tuple((what, place(offset)) for offset, what in runtimes.js_partial_reads(code, _close, _balanced))
     flow.inspected_answers = tuple(inspected)
+    flow.second_answer = _second_answer(writes, [])
     return flow
 
 
@@ -347,7 +352,7 @@ def _js_blocks(code: str) -> Callable[[int], tuple[Branch, str]]:
     blocks: list[_JsBlock] = []
     open_blocks: list[_JsBlock] = []
     pending: list[tuple[int, int, int]] = []  # ended if/else arms: (end, start, frame), by end
-    latest: tuple[int, int] | None = None  # (start, frame) of the arm starting last among those ended
+    latest: tuple[int, int] | None = None  # (end, frame) of the arm ending last among those ended: the one before
     arm_counts: dict[int, int] = {}  # frame: its arms so far
     for match in JS_BLOCK_START.finditer(code):
         start = match.end() - 1
@@ -360,11 +365,11 @@ def _js_blocks(code: str) -> Callable[[int], tuple[Branch, str]]:
             keyword = match.group("kw")
             while pending and pending[0][0] < start:
                 ended = heapq.heappop(pending)
-                if latest is None or ended[1] > latest[0]:
-                    latest = (ended[1], ended[2])
+                if latest is None or ended[0] > latest[0]:
+                    latest = (ended[0], ended[2])
             if keyword in ("if", "try"):
                 frame, arm = start, 0
-            else:  # the frame of the arm that starts last among those ended before it
+            else:  # the frame of the arm that ended last before it (an else or a catch belongs to it)
                 frame = latest[1] if latest is not None else start
                 arm = 1 + arm_counts.get(frame, 0)
             arm_counts[frame] = arm_counts.get(frame, 0) + 1

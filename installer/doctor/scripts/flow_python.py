@@ -9,11 +9,12 @@ import weakref
 from typing import Any, Collection, Iterator
 
 from ...patterns import lazy
-from . import arguments, delivery, delivery_python, runtimes
+from . import arguments, delivery, delivery_python, event_branches, runtimes
 from .flow import (
     ANSWER_KEYS,
     DEBUG_FLAG,
     DECISION_FIELDS,
+    EVENT_NAMES,
     SELF_TEST,
     STDOUT_JSON,
     STDOUT_TEXT,
@@ -25,6 +26,7 @@ from .flow import (
     Value,
     Write,
     _new_inputs,
+    _second_answer,
     _second_reads,
 )
 
@@ -44,6 +46,7 @@ def python_flow(text: str, common: Common) -> Flow:
     flow = _python(tree, text, common)
     flow.lost_blocks = delivery_python.python(tree, _nodes(tree))
     flow.argv_regions = arguments.python(tree)
+    flow.event_branches = event_branches.python(tree, EVENT_NAMES)
     return flow
 
 
@@ -66,6 +69,7 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
     loggers, stdout_config = _stdout_loggers(tree)
     consoles = _rich_consoles(tree)
     writes, exits, reads, values, new_objects, string_inputs, stderr_answers = [], [], [], [], [], [], []
+    stops: list[tuple[Place, tuple[tuple[int, int], ...], str]] = []  # returns, raises and exits: the run ends there
     unread_output = False
     order = 0
     # what the file's try statements catch: a raise in a function may be caught where it is called
@@ -86,6 +90,8 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 exits.append(Exit(status, f"return {_brief(stmt.value)} from {scope}() (the exit status)",
                                   message or _stderr_before(body, index, strings), place(stmt)))
             after = body[index + 1:]
+            if _py_terminal(stmt) and not isinstance(stmt, (ast.Continue, ast.Break)):
+                stops.append((place(stmt), branch, scope))
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 walk(stmt.body, (), stmt.name, False)
                 continue
@@ -171,10 +177,31 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 continue_false=common["continue_false"], stop_flag_from_env=common["stop_flag_from_env"],
                 failure_fields=common["failure_fields"], input_reads=common["input_reads"])
     flow.stdout_config = stdout_config
+    flow.second_answer = _second_answer(writes, stops) or _py_finally_answer(tree, writes)
     flow.partial_reads = tuple((what, place(call)) for call, what in runtimes.python_partial_reads(tree, _name))
     flow.stdout_loggers = frozenset(loggers)
     flow.log_calls = _log_calls(tree)
     return flow
+
+
+def _py_finally_answer(tree: ast.Module, writes: list[Write]) -> tuple[Write, Write] | None:
+    """A JSON answer printed in a try and another in its finally: the finally runs after the
+    try's return or sys.exit too, so one run prints both."""
+    answers = {w.at: w for w in writes if w.kind == STDOUT_JSON}
+    if len(answers) < 2:
+        return None
+    for node in _nodes(tree):
+        if not isinstance(node, ast.Try) or not node.finalbody:
+            continue
+        tried = [Place(n.lineno, n.col_offset + 1) for part in (node.body, *(h.body for h in node.handlers), node.orelse)
+                 for stmt in part for n in ast.walk(stmt) if isinstance(n, ast.Call)]
+        final = [Place(n.lineno, n.col_offset + 1) for stmt in node.finalbody for n in ast.walk(stmt)
+                 if isinstance(n, ast.Call)]
+        first = next((answers[at] for at in tried if at in answers), None)
+        second = next((answers[at] for at in final if at in answers), None)
+        if first is not None and second is not None:
+            return first, second
+    return None
 
 
 def _log_calls(tree: ast.Module) -> tuple[tuple[str, Place], ...]:

@@ -7,7 +7,7 @@ stdin from /dev/null and stdout captured (2026-12-05):
 
 | runner | stdout | quiet form |
 | --- | --- | --- |
-| npm 11.19.1 `npm run guard`, `npm start`, `npm test` | `\\n> demo@1.4.0 guard\\n> node guard.js\\n\\n` before the JSON | `--silent` or `-s` (before or after the name), `--loglevel silent`, `npm_config_loglevel=silent`, `loglevel=silent` in the project's or the user's .npmrc (`--loglevel=warn` still prints it) |
+| npm 11.19.1 `npm run guard`, `npm start`, `npm test` | `\\n> demo@1.4.0 guard\\n> node guard.js\\n\\n` before the JSON | `--silent` or `-s` (before or after the name), `--loglevel silent`, `npm_config_loglevel=silent` (on the command line or in the settings' `env`, which the hook inherits), `loglevel=silent` in the project's or the user's .npmrc (`--loglevel=warn` still prints it; `npm_config_loglevel=notice` outranks the .npmrc's silent and prints it) |
 | npm 11.19.1 `npm exec -- node guard.js`, `npx node guard.js` | the JSON alone | |
 | yarn 1.22.22 (classic) `yarn run guard`, `yarn guard` | `yarn run v1.22.22\\n$ node guard.js\\n` before, `Done in 0.14s.` after | `-s`, `--silent` |
 | yarn 4.18.1 (berry) `yarn run guard`, `yarn guard`, `yarn exec`, `yarn node` | the JSON alone | |
@@ -97,7 +97,8 @@ DECISIONS = frozenset({"permissionDecision", "decision", "behavior"})  # a decis
 
 
 def _npm(args: list[str], assigned: dict[str, str], cwd: Path) -> Chatter | None:
-    if {k.lower(): v for k, v in assigned.items()}.get("npm_config_loglevel") == "silent":
+    level = {k.lower(): v for k, v in assigned.items()}.get("npm_config_loglevel")
+    if level == "silent":
         return None
     command, name, folder, skip = None, None, cwd, False
     for index, arg in enumerate(args):
@@ -133,7 +134,7 @@ def _npm(args: list[str], assigned: dict[str, str], cwd: Path) -> Chatter | None
     root, manifest = found
     home = os.environ.get("HOME")  # (the project's .npmrc, then the user's: measured, either silences it)
     for npmrc in (_text(root / ".npmrc"), _text(Path(home) / ".npmrc") if home else None):
-        if npmrc is not None and NPMRC_SILENT.search(npmrc):
+        if npmrc is not None and NPMRC_SILENT.search(npmrc) and level is None:  # (the variable outranks .npmrc)
             return None
     script = _script(manifest, name)
     if script is None:

@@ -78,6 +78,15 @@ def _text_before_json(code: HookCode) -> Iterator[Finding]:
 LOGGING = " (logging to stdout)"
 
 
+@CODE_RULES.rule("script/answer-sent-away")
+def _answer_sent_away(code: HookCode) -> Iterator[Finding]:
+    """A shell script whose lasting `exec >>log` sends its stdout elsewhere before its JSON answer."""
+    sent = code.flow.stdout_sent_away
+    if sent is not None:
+        at, how, answer = sent
+        yield code.report("script/answer-sent-away", at, how=f"`{how}`", json_line=answer.at.line)
+
+
 def _mixed(code: HookCode, place: At, variant: str | None, **params: Any) -> Finding:
     """script/text-before-json's finding, naming the host that reads the stdout."""
     return code.report("script/text-before-json", place, variant, host=code.host, **params)

@@ -107,13 +107,18 @@ def _outlasts_its_time(ctx: Context) -> Iterator[Finding]:
         code = handler_code(handler)
         if given is None or code is None:
             continue
-        wait = _longest_wait(code)
-        if wait is None or wait[0] <= given:
-            continue
         keys = handler.keys + (("timeout",) if own is not None else ("command",))
-        yield ctx.finding("script/outlasts-its-time", handler.file, keys, variant="session-end"
-                          if handler.event == "SessionEnd" else None, wait=f"{wait[0]:g}", given=f"{given:g}",
-                          event=handler.event, host=host.title, related=_related(code, wait[1], "the wait"))
+        wait = _longest_wait(code)
+        if wait is not None and wait[0] > given:
+            yield ctx.finding("script/outlasts-its-time", handler.file, keys, variant="session-end"
+                              if handler.event == "SessionEnd" else None, wait=f"{wait[0]:g}", given=f"{given:g}",
+                              event=handler.event, host=host.title, related=_related(code, wait[1], "the wait"))
+            continue
+        retry = _retry_wait(code)
+        if retry is not None and retry[0] > given:
+            yield ctx.finding("script/outlasts-its-time", handler.file, keys, variant="retry", wait=f"{retry[0]:g}",
+                              given=f"{given:g}", event=handler.event, host=host.title, how=retry[2],
+                              related=_related(code, retry[1], "the loop that waits"))
 
 
 def _longest_wait(code: Code) -> tuple[float, int] | None:
@@ -129,6 +134,76 @@ def _longest_wait(code: Code) -> tuple[float, int] | None:
         if found is None or seconds > found[0]:
             found = (seconds, match.start())
     return found
+
+
+# a loop of a known count whose body sleeps: (the count, where the loop starts); the body is read by language
+RETRY_LOOPS = {
+    "python": lazy(r"""(?m)^(?P<indent>[ \t]*)for\s+\w+\s+in\s+range\(\s*(?:(?P<first>\d+)\s*,\s*)?(?P<last>\d+)\s*\)\s*:""",
+                   needs=("range(",)),
+    "shell": lazy(r"""(?m)\bfor\s+\w+\s+in\s+(?:\$\(\s*seq\s+(?:(?P<first>\d+)\s+)?(?P<last>\d+)\s*\)|"""
+                  r"""\{(?P<first2>\d+)\.\.(?P<last2>\d+)\})\s*;?\s*(?:\n\s*)?do\b""", needs=("for",)),
+    "javascript": lazy(r"""\bfor\s*\(\s*(?:let|var)\s+(?P<var>\w+)\s*=\s*(?P<first>\d+)\s*;\s*(?P=var)\s*(?P<op><=?)\s*"""
+                       r"""(?P<last>\d+)\s*;[^)]*\)\s*\{""", needs=("for",)),
+}
+# a wait in a loop's body: seconds (Python, shell) or milliseconds (JavaScript: setTimeout, a sleep(ms) helper)
+BODY_SLEEPS = {
+    "python": lazy(r"""\bsleep\(\s*(\d+(?:\.\d+)?)\s*\)"""),
+    "shell": lazy(r"""(?:^|[;&|\s])sleep\s+(\d+(?:\.\d+)?)s?\b"""),
+    "javascript": lazy(r"""\bsetTimeout\([^,]*,\s*(\d+)\s*\)|\bawait\s+(?:sleep|delay|wait)\(\s*(\d+)\s*\)"""),
+}
+
+
+def _retry_wait(code: Code) -> tuple[float, int, str] | None:
+    """The longest a loop of a known count can wait when each pass sleeps (a retry or a poll:
+    `for attempt in range(10): ... time.sleep(5)`, `for i in $(seq 30); do ...; sleep 2; done`,
+    `for (let i = 0; i < 20; i++) { ... await sleep(3000) }`): passes times the sleep, in seconds,
+    where the loop starts, and how. The loop may end early (the lock freed, the service up), so
+    this is the most it waits, not what it always waits."""
+    loops, sleeps = RETRY_LOOPS.get(code.language), BODY_SLEEPS.get(code.language)
+    if loops is None or sleeps is None:
+        return None
+    found = None
+    for loop in loops.finditer(code.text):
+        groups = loop.groupdict()
+        first = int(groups.get("first") or groups.get("first2") or (1 if code.language == "shell" else 0))
+        last = int(groups.get("last") or groups.get("last2") or 0)
+        count = {"python": last - first, "shell": last - first + 1,
+                 "javascript": last - first + (1 if groups.get("op") == "<=" else 0)}[code.language]
+        body = _loop_body(code, loop)
+        slept = [float(next(g for g in m.groups() if g)) for m in sleeps.finditer(body)]
+        if count < 2 or not slept:
+            continue
+        each = max(slept) / MS.get(code.language, 1.0)
+        total = count * each
+        if found is None or total > found[0]:
+            found = (total, loop.start(), f"{count} passes of a loop that sleeps {each:g} s")
+    return found
+
+
+SH_DONE = lazy(r"(?<![\w-])done(?![\w-])", needs=("done",))
+
+
+def _loop_body(code: Code, loop: re.Match[str]) -> str:
+    """The text of a loop's body: its indented lines (Python), up to its `done` (shell), inside its braces (JavaScript)."""
+    rest = code.text[loop.end():]
+    if code.language == "python":
+        indent = len(loop.group("indent").expandtabs())
+        lines = rest.split("\n")[1:]
+        body = []
+        for line in lines:
+            if line.strip() and len(line) - len(line.lstrip()) <= indent:
+                break
+            body.append(line)
+        return "\n".join(body)
+    if code.language == "shell":
+        done = SH_DONE.search(rest)
+        return rest[:done.start()] if done else ""
+    depth = 1
+    for index, char in enumerate(rest):
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth == 0:
+            return rest[:index]
+    return ""
 
 
 def guards_files(code: Code, handler: Handler, missed: list[str]) -> bool:

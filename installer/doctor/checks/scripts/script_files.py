@@ -14,7 +14,7 @@ from ....hosts.claude import protocol as claude_protocol
 from ....hosts.cursor import protocol as cursor_protocol
 from ... import disk, handler_facts
 from ...model import Finding, Handler, RuleTable
-from ...scripts import bashisms
+from ...scripts import bashisms, event_branches
 from ...scripts.keys import SPECIFIC_BY_FOLD, Site, fold, strip_comments
 from .units import DECISION_INSTEAD, NO_DECISION, At, Script, decision_in_wrong_event
 
@@ -75,6 +75,14 @@ def _wrong_event_name(script: Script) -> Iterator[Finding]:
         if written and not written & set(events):
             site = script.facts.event_names[0]
             yield script.finding("script/wrong-event-name", site, handlers, found=site.what, event=" and ".join(events))
+            return
+    branches = script.facts.flow.event_branches
+    for site in script.facts.event_names if branches else ():  # (in a branch for some events: judged against those)
+        meant = event_branches.events_at(branches, site.line) or frozenset()
+        runs = [h for h in script.claude if h.event in meant]
+        if runs and site.what not in meant:
+            yield script.finding("script/wrong-event-name", site, runs, "branch", found=site.what,
+                                 event=" and ".join(sorted({h.event for h in runs})))
             return
 
 

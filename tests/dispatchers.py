@@ -1,0 +1,305 @@
+"""Dispatchers in Python and Node that run several guards as child processes, and scripts whose
+answer never reaches the host as one JSON object, each with its corrected twin: shared by the unit
+tests (tests/test_doctor_dispatchers.py) and the real Claude Code's (tests/e2e/test_dispatchers_e2e.py).
+
+Every file is written for one gate, TOKEN: each guard refuses the Bash call whose command names
+`ran-TOKEN.txt` and lets every other call pass. The line doctor names is marked HERE.
+"""
+from __future__ import annotations
+
+GUARD = """\
+import json, sys
+call = json.load(sys.stdin)
+if "ran-TOKEN.txt" in call["tool_input"]["command"]:
+    print("Blocked: TOKEN", file=sys.stderr)
+    sys.exit(2)
+"""
+PASSES = "import json, sys\njson.load(sys.stdin)\n"
+NOTHING = "import json, sys\njson.load(sys.stdin)\nprint(json.dumps({}))\n"
+DENY = ('{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", '
+        '"permissionDecisionReason": "Blocked: TOKEN"}}')
+DENIES = f"""\
+import json, sys
+call = json.load(sys.stdin)
+if "ran-TOKEN.txt" in call["tool_input"]["command"]:
+    print(json.dumps({DENY}))
+"""
+# the children a dispatcher runs: a guard that exits 2 and one that passes; one that answers {} and one that denies
+REFUSING = {"TOKEN-guard.py": GUARD, "TOKEN-pass.py": PASSES}
+ANSWERING = {"TOKEN-nothing.py": NOTHING, "TOKEN-deny.py": DENIES}
+
+PY_HEAD = """\
+import subprocess, sys
+from pathlib import Path
+FOLDER = Path(__file__).parent
+data = sys.stdin.read()
+"""
+JS_HEAD = """\
+const { execFileSync, spawnSync } = require('child_process');
+const input = require('fs').readFileSync(0, 'utf8');
+"""
+JS_DENY = "{ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', " \
+          "permissionDecisionReason: 'Blocked: TOKEN' } }"
+
+# name: (rule, the dispatcher's name, its text, its twin's text, the children)
+CASES = {
+    "pycontinue": ("delivery/exit-2-lost", "TOKEN.py", PY_HEAD + """\
+for name in ("TOKEN-guard.py", "TOKEN-pass.py"):
+    try:
+        subprocess.run([sys.executable, str(FOLDER / name)], input=data, text=True, check=True)
+    except subprocess.CalledProcessError:  # HERE
+        continue
+sys.exit(0)
+""", PY_HEAD + """\
+for name in ("TOKEN-guard.py", "TOKEN-pass.py"):
+    try:
+        subprocess.run([sys.executable, str(FOLDER / name)], input=data, text=True, check=True)
+    except subprocess.CalledProcessError as error:
+        sys.exit(error.returncode)
+sys.exit(0)
+""", REFUSING),
+    "pylast": ("delivery/exit-2-lost", "TOKEN.py", PY_HEAD + """\
+code = 0
+for name in ("TOKEN-guard.py", "TOKEN-pass.py"):
+    proc = subprocess.run([sys.executable, str(FOLDER / name)], input=data, text=True)
+    code = proc.returncode  # HERE
+sys.exit(code)
+""", PY_HEAD + """\
+code = 0
+for name in ("TOKEN-guard.py", "TOKEN-pass.py"):
+    proc = subprocess.run([sys.executable, str(FOLDER / name)], input=data, text=True)
+    code = max(code, proc.returncode)
+sys.exit(code)
+""", REFUSING),
+    "pyany": ("delivery/exit-2-lost", "TOKEN.py", PY_HEAD + """\
+GUARDS = ["TOKEN-guard.py", "TOKEN-pass.py"]
+codes = [subprocess.run([sys.executable, str(FOLDER / g)], input=data, text=True).returncode for g in GUARDS]
+sys.exit(1 if any(codes) else 0)  # HERE
+""", PY_HEAD + """\
+GUARDS = ["TOKEN-guard.py", "TOKEN-pass.py"]
+codes = [subprocess.run([sys.executable, str(FOLDER / g)], input=data, text=True).returncode for g in GUARDS]
+sys.exit(max(codes))
+""", REFUSING),
+    "jsflag": ("delivery/exit-2-lost", "TOKEN.js", JS_HEAD + """\
+let failed = false;
+for (const name of ['TOKEN-guard.py', 'TOKEN-pass.py']) {
+  try {
+    execFileSync('python3', [`${__dirname}/${name}`], { input, stdio: ['pipe', 'inherit', 'inherit'] });
+  } catch (error) {  // HERE
+    console.error(`${name} failed with ${error.status}`);
+    failed = true;
+  }
+}
+process.exit(failed ? 1 : 0);
+""", JS_HEAD + """\
+for (const name of ['TOKEN-guard.py', 'TOKEN-pass.py']) {
+  try {
+    execFileSync('python3', [`${__dirname}/${name}`], { input, stdio: ['pipe', 'inherit', 'inherit'] });
+  } catch (error) {
+    process.exit(error.status ?? 1);
+  }
+}
+""", REFUSING),
+    "jsmapped": ("delivery/exit-2-lost", "TOKEN.js", JS_HEAD + """\
+const GUARDS = ['TOKEN-guard.py', 'TOKEN-pass.py'];
+GUARDS.forEach((name) => {
+  const result = spawnSync('python3', [`${__dirname}/${name}`], { input, stdio: ['pipe', 'inherit', 'inherit'] });
+  if (result.status !== 0) {
+    process.exit(1);  // HERE
+  }
+});
+""", JS_HEAD + """\
+const GUARDS = ['TOKEN-guard.py', 'TOKEN-pass.py'];
+GUARDS.forEach((name) => {
+  const result = spawnSync('python3', [`${__dirname}/${name}`], { input, stdio: ['pipe', 'inherit', 'inherit'] });
+  if (result.status !== 0) {
+    process.exit(result.status ?? 1);
+  }
+});
+""", REFUSING),
+    "jslast": ("delivery/exit-2-lost", "TOKEN.js", JS_HEAD + """\
+let status = 0;
+for (const name of ['TOKEN-guard.py', 'TOKEN-pass.py']) {
+  const result = spawnSync('python3', [`${__dirname}/${name}`], { input, stdio: ['pipe', 'inherit', 'inherit'] });
+  status = result.status;  // HERE
+}
+process.exit(status);
+""", JS_HEAD + """\
+let status = 0;
+for (const name of ['TOKEN-guard.py', 'TOKEN-pass.py']) {
+  const result = spawnSync('python3', [`${__dirname}/${name}`], { input, stdio: ['pipe', 'inherit', 'inherit'] });
+  status = Math.max(status, result.status ?? 1);
+}
+process.exit(status);
+""", REFUSING),
+    "pyfolder": ("delivery/exit-2-lost", "TOKEN.py", PY_HEAD + """\
+failed = False
+for guard in sorted((FOLDER / "TOKEN-guards").glob("*.py")):
+    if subprocess.run([sys.executable, str(guard)], input=data, text=True).returncode != 0:
+        failed = True
+sys.exit(1 if failed else 0)  # HERE
+""", PY_HEAD + """\
+worst = 0
+for guard in sorted((FOLDER / "TOKEN-guards").glob("*.py")):
+    worst = max(worst, subprocess.run([sys.executable, str(guard)], input=data, text=True).returncode)
+sys.exit(worst)
+""", {f"TOKEN-guards/{name}": text for name, text in REFUSING.items()}),
+    "pylogged": ("delivery/exit-2-lost", "TOKEN.py", PY_HEAD + """\
+for name in ("TOKEN-guard.py", "TOKEN-pass.py"):
+    command = [sys.executable, str(FOLDER / name)]
+    try:
+        subprocess.run(command, input=data, text=True, check=True)
+    except subprocess.CalledProcessError as error:  # HERE
+        print(f"{name} failed ({error.returncode})", file=sys.stderr)
+""", PY_HEAD + """\
+for name in ("TOKEN-guard.py", "TOKEN-pass.py"):
+    command = [sys.executable, str(FOLDER / name)]
+    try:
+        subprocess.run(command, input=data, text=True, check=True)
+    except subprocess.CalledProcessError as error:
+        print(f"{name} failed ({error.returncode})", file=sys.stderr)
+        sys.exit(error.returncode)
+""", REFUSING),
+    "jsspawn": ("delivery/exit-2-lost", "TOKEN.js", JS_HEAD + """\
+const { spawn } = require('child_process');
+const child = spawn('python3', [`${__dirname}/TOKEN-guard.py`], { stdio: ['pipe', 'inherit', 'inherit'] });
+child.stdin.end(input);
+child.on('close', (code) => process.exit(code === 0 ? 0 : 1));  // HERE
+""", JS_HEAD + """\
+const { spawn } = require('child_process');
+const child = spawn('python3', [`${__dirname}/TOKEN-guard.py`], { stdio: ['pipe', 'inherit', 'inherit'] });
+child.stdin.end(input);
+child.on('close', (code) => process.exit(code ?? 1));
+""", REFUSING),
+    "pyjoined": ("delivery/answers-joined", "TOKEN.py", PY_HEAD + """\
+for name in ("TOKEN-nothing.py", "TOKEN-deny.py"):
+    subprocess.run([sys.executable, str(FOLDER / name)], input=data, text=True)  # HERE
+""", PY_HEAD + """\
+import json
+for name in ("TOKEN-nothing.py", "TOKEN-deny.py"):
+    said = subprocess.run([sys.executable, str(FOLDER / name)], input=data, text=True, capture_output=True).stdout
+    if "permissionDecision" in said:
+        print(said)
+        sys.exit(0)
+""", ANSWERING),
+    "jsjoined": ("delivery/answers-joined", "TOKEN.js", JS_HEAD + """\
+let out = '';
+for (const name of ['TOKEN-nothing.py', 'TOKEN-deny.py']) {
+  out += execFileSync('python3', [`${__dirname}/${name}`], { input, encoding: 'utf8' });  // HERE
+}
+process.stdout.write(out);
+""", JS_HEAD + """\
+const answers = [];
+for (const name of ['TOKEN-nothing.py', 'TOKEN-deny.py']) {
+  const said = execFileSync('python3', [`${__dirname}/${name}`], { input, encoding: 'utf8' });
+  answers.push(JSON.parse(said.trim() || '{}'));
+}
+process.stdout.write(JSON.stringify(Object.assign({}, ...answers)));
+""", ANSWERING),
+    "pybranch": ("script/wrong-event-name", "TOKEN.py", """\
+import json, sys
+call = json.load(sys.stdin)
+event = call["hook_event_name"]
+if event == "PostToolUse":
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "checked"}}))
+elif event == "PreToolUse" and "ran-TOKEN.txt" in call["tool_input"]["command"]:
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse",  # HERE
+                                              "permissionDecision": "deny", "permissionDecisionReason": "no"}}))
+""", """\
+import json, sys
+call = json.load(sys.stdin)
+event = call["hook_event_name"]
+if event == "PostToolUse":
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "checked"}}))
+elif event == "PreToolUse" and "ran-TOKEN.txt" in call["tool_input"]["command"]:
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                              "permissionDecision": "deny", "permissionDecisionReason": "no"}}))
+""", {}),
+    "pytwo": ("script/text-before-json", "TOKEN.py", f"""\
+import json, sys
+call = json.load(sys.stdin)
+if "ran-TOKEN.txt" in call["tool_input"]["command"]:
+    print(json.dumps({DENY}))  # HERE
+print(json.dumps({{}}))
+""", f"""\
+import json, sys
+call = json.load(sys.stdin)
+if "ran-TOKEN.txt" in call["tool_input"]["command"]:
+    print(json.dumps({DENY}))
+    sys.exit(0)
+print(json.dumps({{}}))
+""", {}),
+    "pyfinally": ("script/text-before-json", "TOKEN.py", f"""\
+import json, sys
+def main():
+    call = json.load(sys.stdin)
+    try:
+        if "ran-TOKEN.txt" in call["tool_input"]["command"]:
+            print(json.dumps({DENY}))  # HERE
+            return
+    finally:
+        print(json.dumps({{"suppressOutput": True}}))
+main()
+""", f"""\
+import json, sys
+def main():
+    call = json.load(sys.stdin)
+    try:
+        if "ran-TOKEN.txt" in call["tool_input"]["command"]:
+            print(json.dumps({DENY}))
+            return
+    finally:
+        print("checked TOKEN", file=sys.stderr)
+main()
+""", {}),
+    "jstwo": ("script/text-before-json", "TOKEN.js", f"""\
+const call = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+if (call.tool_input.command.includes('ran-TOKEN.txt')) {{
+  console.log(JSON.stringify({JS_DENY}));  // HERE
+}}
+console.log(JSON.stringify({{}}));
+""", f"""\
+const call = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+if (call.tool_input.command.includes('ran-TOKEN.txt')) {{
+  console.log(JSON.stringify({JS_DENY}));
+}} else {{
+  console.log(JSON.stringify({{}}));
+}}
+""", {}),
+    "shexec": ("script/answer-sent-away", "TOKEN.sh", f"""\
+#!/bin/bash
+exec >>"$(dirname "$0")/TOKEN.log" 2>&1  # HERE
+input=$(cat)
+case "$input" in
+  *ran-TOKEN.txt*) echo '{DENY}' ;;
+esac
+exit 0
+""", f"""\
+#!/bin/bash
+exec 2>>"$(dirname "$0")/TOKEN.log"
+input=$(cat)
+case "$input" in
+  *ran-TOKEN.txt*) echo '{DENY}' ;;
+esac
+exit 0
+""", {}),
+}
+RUNNERS = {".py": "python3", ".js": "node", ".sh": "bash"}
+
+
+def files(name: str, twin: bool, token: str) -> dict[str, str]:
+    """The gate's files (the dispatcher or script first), for the gate named `token`."""
+    _, main, broken, fixed, children = CASES[name]
+    return {path.replace("TOKEN", token): text.replace("TOKEN", token)
+            for path, text in {main: fixed if twin else broken, **children}.items()}
+
+
+def command(name: str, token: str) -> str:
+    """The hook's command, as Claude Code runs it from the settings."""
+    main = CASES[name][1]
+    return f'{RUNNERS[main[main.rindex("."):]]} "$CLAUDE_PROJECT_DIR"/.claude/hooks/{main.replace("TOKEN", token)}'
+
+
+def marked_line(name: str) -> int:
+    """The line of the broken script doctor names."""
+    return next(n for n, line in enumerate(CASES[name][2].splitlines(), 1) if "HERE" in line)
