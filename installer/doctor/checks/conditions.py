@@ -190,6 +190,30 @@ def _if_legacy_prefix(ctx: Context, handler: Handler) -> Iterator[Finding]:
                       meant=meant, prefix=found["prefix"], suggestion=json.dumps(f"Bash({found['prefix']}*)"))
 
 
+# `Bash(npm publish)`: a command with no wildcard, the whole rule
+EXACT_COMMAND = lazy(r"[ \t]*Bash\((?P<command>[^()*]*[^()*\s:])\)[ \t]*")
+
+
+@RULES.rule("matcher/if-exact-command")
+def _if_exact_command(ctx: Context, handler: Handler) -> Iterator[Finding]:
+    """`"if": "Bash(npm publish)"`: a Bash rule without a wildcard matches that command exactly
+    (measured on 2.1.332: it did not fire on `npm publish --access public`, `Bash(npm publish *)`
+    and the legacy `Bash(git push:*)` did), so the hook never runs for the command with any
+    argument, which is how the calls it aims at come. The rule reader's own verdict decides
+    (hooks/firing.py), so a form it reads as a prefix is left alone."""
+    condition = _condition(handler)
+    found = EXACT_COMMAND.fullmatch(condition) if condition is not None else None
+    if condition is None or found is None:
+        return
+    command = " ".join(found["command"].split())
+    with_argument = {"tool_name": "Bash", "tool_input": {"command": command + " --x"}}
+    if permission_rule_matches(condition, with_argument):
+        return
+    yield ctx.finding("matcher/if-exact-command", handler.file, handler.keys + ("if",), condition=json.dumps(condition),
+                      command=command, example=command + " --help" if " " not in command else command + " --force",
+                      suggestion=json.dumps(f"Bash({command} *)"))
+
+
 NAMESPACED = r"(?<![\w.-]){word}:(?P<rest>[\w(\[][\w|:.-]*)"
 
 

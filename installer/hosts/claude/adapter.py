@@ -162,6 +162,12 @@ class Claude(MatcherGroups):
         "WebFetch": frozenset({"url", "prompt", "offset"}),
         "WebSearch": frozenset({"query", "allowed_domains", "blocked_domains"}),
     }
+    # the text a call writes: Write's whole file, Edit's replacement (measured on 2.1.332,
+    # docs/hosts/claude-code.md#stdin-payload: a guard reading only `content` let an Edit through)
+    written_text = {"Write": "content", "Edit": "new_string", "NotebookEdit": "new_source"}
+    # a skill's shell line comes to PreSkillShellCommand as tool_name `Bash`: a matcher `Bash` fired,
+    # the skill's name and `Read` did not (measured on 2.1.332, docs/hosts/claude-code.md#preskillshellcommand)
+    event_tools = {"PreSkillShellCommand": frozenset({"Bash"})}
     commands_checked = True
     reads_answer_on_failure = True  # (measured on 2.1.328: installer/hosts/claude/protocol.py)
     guard_events = ACTION_GUARDS

@@ -1,0 +1,84 @@
+"""Conditions that never hold for the calls a hook aims at, on the real Claude Code, each beside
+its twin, and what doctor says about each (docs/hosts/claude-code.md#matchers, #permission-rules,
+#stdin-payload): a glob where the host reads a regex, an MCP server named by a part of its name,
+an `if` that is one exact command, a guard that reads one tool's text field. One session."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from claude_cli import hookwright, run_claude
+
+pytestmark = pytest.mark.e2e
+
+MCP_SERVER = Path(__file__).resolve().parent / "fake_mcp_server.py"
+GUARD = '''\
+#!/usr/bin/env python3
+"""Keep the marker out of {name}."""
+import json, sys
+ti = json.load(sys.stdin).get("tool_input", {{}})
+text = {reads}
+if ti.get("file_path", "").endswith("{name}") and "MARKER" in text:
+    print("no MARKER in {name}", file=sys.stderr)
+    sys.exit(2)
+'''
+
+
+def _log(tag: str, **handler: str) -> dict:
+    return {"type": "command", "command": f'echo {tag} >> "$CLAUDE_PROJECT_DIR"/ran.log', **handler}
+
+
+def _line(path: Path, text: str) -> int:
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def test_globs_near_server_names_exact_ifs_and_one_tools_text_as_claude_code_reads_them(claude_cli, home, project,
+                                                                                         tmp_path):
+    hooks_dir = project / ".claude" / "hooks"
+    hooks_dir.mkdir(parents=True)
+    for name, reads in (("a.py", 'ti.get("content", "")'), ("b.py", 'ti.get("content") or ti.get("new_string") or ""')):
+        (project / name).write_text("x = 1\n")
+        script = hooks_dir / f"guard_{name[0]}.py"
+        script.write_text(GUARD.format(name=name, reads=reads))
+        script.chmod(0o755)
+    pre = [{"matcher": "mcp__*__read*", "hooks": [_log("glob")]},
+           {"matcher": "mcp__.*__read.*", "hooks": [_log("regex")]},
+           {"matcher": "mcp__docs__.*", "hooks": [_log("near")]},
+           {"matcher": "mcp__docs-server__.*", "hooks": [_log("server")]},
+           {"matcher": "Bash", "hooks": [_log("if_exact", **{"if": "Bash(echo publish)"}),
+                                         _log("if_glob", **{"if": "Bash(echo publish *)"})]},
+           {"matcher": "Write|Edit", "hooks": [
+               {"type": "command", "command": f'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard_{tag}.py'}
+               for tag in "ab"]}]
+    settings = project / ".claude" / "settings.json"
+    settings.write_text(json.dumps({"enableAllProjectMcpServers": True, "hooks": {"PreToolUse": pre}}, indent=2))
+    record = tmp_path / "mcp.jsonl"
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"docs-server": {
+        "command": sys.executable, "args": [str(MCP_SERVER), str(record)]}}}))
+    calls = [{"tool": "mcp__docs-server__read_doc", "input": {"path": "x"}},
+             {"tool": "Bash", "input": {"command": "echo publish --access public"}}]
+    calls += [{"tool": "Edit", "input": {"file_path": str(project / name), "old_string": "x = 1",
+                                         "new_string": "x = 1  # MARKER"}} for name in ("a.py", "b.py")]
+
+    run = run_claude(project, home, calls, claude=claude_cli, timeout=200)
+    assert run.returncode == 0, run.stderr
+
+    assert [json.loads(line)["tool"] for line in record.read_text().splitlines()] == ["read_doc"]
+    assert sorted((project / "ran.log").read_text().split()) == ["if_glob", "regex", "server"]
+    assert "MARKER" in (project / "a.py").read_text() and "MARKER" not in (project / "b.py").read_text()
+
+    doctor = hookwright("doctor", "--format", "json", home=home, project=project)
+    found = [(f["rule"], Path(f["path"]).name, f["line"]) for f in json.loads(doctor.stdout)["findings"]
+             if f["severity"] != "info"]
+    bad = [("matcher/tool-glob", "settings.json", _line(settings, '"mcp__*__read*"')),
+           ("matcher/server-near-name", "settings.json", _line(settings, '"mcp__docs__.*"')),
+           ("matcher/if-exact-command", "settings.json", _line(settings, '"Bash(echo publish)"')),
+           ("script/written-text-not-read", "guard_a.py", 5)]
+    twins = [("matcher/tool-glob", "settings.json", _line(settings, '"mcp__.*__read.*"')),
+             ("matcher/server-near-name", "settings.json", _line(settings, '"mcp__docs-server__.*"')),
+             ("matcher/if-exact-command", "settings.json", _line(settings, '"Bash(echo publish *)"')),
+             ("script/written-text-not-read", "guard_b.py", 5)]
+    assert set(bad) <= set(found), found
+    assert not set(twins) & set(found), found
