@@ -120,3 +120,38 @@ def test_a_guard_reading_one_tools_written_text_on_a_matcher_for_others_is_a_war
                                                    ('ti.get("command", "")', "Bash|Edit", "PreToolUse")])
 def test_a_guard_reading_the_text_of_each_tool_it_fires_for_is_clean(tmp_path, reads, matcher, event):
     assert not found(_scan(tmp_path, reads, matcher, event), "script/written-text-not-read")
+
+
+BASH_HOOKS = {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo guard"}]}]}
+
+
+@pytest.mark.parametrize("place", ["home/.claude.json", "home/.claude/hooks.json", "project/.claude/hooks.json",
+                                   "project/.mcp.json"])
+def test_a_hooks_block_where_claude_code_reads_no_hooks_is_named_at_the_block(tmp_path, home, place):
+    project = tmp_path / "project"
+    path = home / place[len("home/"):] if place.startswith("home/") else tmp_path / place
+    write(path.parent, {path.name: {"mcpServers": {}, "hooks": BASH_HOOKS}})
+    outcome = doctor(project, {}, given=False, start=project)
+    (finding,) = found(outcome, "structure/settings-not-read")
+    assert finding.severity == "warning" and finding.keys == ("hooks",) and str(path) in finding.message
+
+
+def test_a_project_entry_of_the_state_file_with_hooks_is_named_too(tmp_path, home):
+    project = tmp_path / "project"
+    write(home, {".claude.json": {"projects": {str(project): {"hooks": BASH_HOOKS}, "/elsewhere": {}}}})
+    (finding,) = found(doctor(project, {}, given=False, start=project), "structure/settings-not-read")
+    assert finding.keys == ("projects", str(project), "hooks")
+
+
+def test_hooks_in_the_users_settings_and_a_state_file_without_hooks_are_not_named(tmp_path, home):
+    project = tmp_path / "project"
+    write(home, {".claude.json": {"projects": {str(project): {"allowedTools": []}}, "mcpServers": {}},
+                 ".claude/settings.json": {"hooks": BASH_HOOKS}})
+    write(project, {".mcp.json": {"mcpServers": {"docs": {"command": "x"}}}})
+    assert not found(doctor(project, {}, given=False, start=project), "structure/settings-not-read")
+
+
+def test_a_block_whose_hooks_a_read_file_also_holds_is_not_named(tmp_path, home):
+    project = tmp_path / "project"
+    write(home, {".claude.json": {"hooks": BASH_HOOKS}, ".claude/settings.json": {"hooks": BASH_HOOKS}})
+    assert not found(doctor(project, {}, given=False, start=project), "structure/settings-not-read")

@@ -30,8 +30,10 @@ def _log(tag: str, **handler: str) -> dict:
     return {"type": "command", "command": f'echo {tag} >> "$CLAUDE_PROJECT_DIR"/ran.log', **handler}
 
 
-def _line(path: Path, text: str) -> int:
-    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+def _line(path: Path, text: str, after: str = "") -> int:
+    lines = path.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if after in line)
+    return next(i for i, line in enumerate(lines[start:], start + 1) if text in line)
 
 
 def test_globs_near_server_names_exact_ifs_and_one_tools_text_as_claude_code_reads_them(claude_cli, home, project,
@@ -82,3 +84,31 @@ def test_globs_near_server_names_exact_ifs_and_one_tools_text_as_claude_code_rea
              ("script/written-text-not-read", "guard_b.py", 5)]
     assert set(bad) <= set(found), found
     assert not set(twins) & set(found), found
+
+
+def _logged(tag: str) -> dict:
+    return {"PreToolUse": [{"matcher": "Bash", "hooks": [_log(tag)]}]}
+
+
+def test_hooks_in_files_claude_code_reads_no_hooks_from_never_run_and_doctor_names_each(claude_cli, home, project):
+    state = home / ".claude.json"
+    state.write_text(json.dumps({"hasCompletedOnboarding": True, "hooks": _logged("state"), "projects": {
+        str(project.resolve()): {"hasTrustDialogAccepted": True, "hooks": _logged("state_project")}}}, indent=2))
+    (home / ".claude").mkdir()
+    (home / ".claude" / "hooks.json").write_text(json.dumps({"hooks": _logged("user_hooks_json")}, indent=2))
+    (home / ".claude" / "settings.json").write_text(json.dumps({"hooks": _logged("user_settings")}, indent=2))
+    (project / ".claude").mkdir()
+    (project / ".claude" / "hooks.json").write_text(json.dumps({"hooks": _logged("hooks_json")}, indent=2))
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {}, "hooks": _logged("mcp_json")}, indent=2))
+
+    run = run_claude(project, home, [{"tool": "Bash", "input": {"command": "true"}}], claude=claude_cli)
+    assert run.returncode == 0, run.stderr
+    assert (project / "ran.log").read_text().split() == ["user_settings"]
+
+    doctor = hookwright("doctor", "--format", "json", home=home, project=project)
+    found = [(f["rule"], f["path"], f["line"]) for f in json.loads(doctor.stdout)["findings"]]
+    unread = {(path, line) for rule, path, line in found if rule == "structure/settings-not-read"}
+    assert {(str(state), _line(state, '"hooks"')), (str(state), _line(state, '"hooks"', after="projects")),
+            (str(home / ".claude" / "hooks.json"), 2), (str(project / ".claude" / "hooks.json"), 2),
+            (str(project / ".mcp.json"), 3)} == unread, found
+    assert not any(path.endswith("settings.json") for _, path, _ in found)

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
 
-from ... import layout
+from ... import layout, safe_read
 from ...hooks.events import CLAUDE_EVENTS, IF_EVENTS
 from ...hooks.model import Candidate, resolved
 from ...interpreter import DEFAULT as DEFAULT_PYTHON
@@ -88,7 +88,9 @@ def files_never_read(start: Path) -> list[tuple[Path, str]]:
     """Settings files a session started in `start` does not read (measured on Claude Code 2.1.332,
     docs/hosts/claude-code.md#config-files): a user-scope settings.local.json; the project and
     local settings of the folders above it up to the git root (but the root's local file, which
-    it reads); those of the folders below it (a monorepo's packages)."""
+    it reads); those of the folders below it (a monorepo's packages); and the files with a
+    "hooks" block it reads no hooks from at all (~/.claude.json, a hooks.json beside the user's or
+    the project's settings, .mcp.json)."""
     never = [(user_dir() / CONFIG_FILE[Scope.local], "user-local")]
     root = _git_root(start)
     above = [] if root is None or root == start else [f for f in start.parents if root in (f, *f.parents)]
@@ -97,7 +99,22 @@ def files_never_read(start: Path) -> list[tuple[Path, str]]:
     if start != Path.home():
         never += [(path, "below") for path in _settings_below(start)]
     user = user_dir()
-    return [(path, why) for path, why in never if path.is_file() and (why == "user-local" or path.parent != user)]
+    never = [(path, why) for path, why in never if path.is_file() and (why == "user-local" or path.parent != user)]
+    return never + [(path, "not-settings") for path in (state_file(), user / "hooks.json", start / ".claude" / "hooks.json",
+                                                        start / ".mcp.json") if _holds_hooks(path)]
+
+
+def state_file() -> Path:
+    """~/.claude.json, Claude Code's own state (its MCP servers, per user and per project); with
+    CLAUDE_CONFIG_DIR set, it lives in that directory."""
+    return user_dir() / ".claude.json" if os.environ.get("CLAUDE_CONFIG_DIR") else Path.home() / ".claude.json"
+
+
+def _holds_hooks(path: Path) -> bool:
+    """A JSON file Claude Code reads no hooks from that says "hooks" (a substring test first:
+    ~/.claude.json grows to megabytes, and doctor reads it for its MCP servers anyway)."""
+    raw = safe_read.read_or_none(path, safe_read.STATE) if path.is_file() else None
+    return raw is not None and b'"hooks"' in raw
 
 
 def _settings_below(start: Path) -> list[Path]:
