@@ -155,3 +155,49 @@ def test_a_block_whose_hooks_a_read_file_also_holds_is_not_named(tmp_path, home)
     project = tmp_path / "project"
     write(home, {".claude.json": {"hooks": BASH_HOOKS}, ".claude/settings.json": {"hooks": BASH_HOOKS}})
     assert not found(doctor(project, {}, given=False, start=project), "structure/settings-not-read")
+
+
+GUARD_PUSH = '''\
+import json, re, sys
+cmd = json.load(sys.stdin).get("tool_input", {}).get("command", "")
+if re.search(r"\\bgit\\s+push\\b", cmd) and "--force" in cmd:
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+                      "decision": {"behavior": "deny", "message": "no force pushes"}}}))
+'''
+
+
+def _asked(tmp_path, permissions, matcher="Bash", event="PermissionRequest", **handler):
+    write(tmp_path, {".claude/hooks/guard.py": GUARD_PUSH})
+    body = settings(event, matcher=matcher, command='python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.py"', **handler)
+    return doctor(tmp_path, {".claude/settings.json": {"permissions": permissions, **body}})
+
+
+@pytest.mark.parametrize("allow, index", [(["Bash(git status:*)", "Bash(git push:*)"], 1), (["Bash(git push *)"], 0),
+                                          (["Bash"], 0), (["Read", "Bash(*)"], 1)])
+def test_an_allow_rule_for_the_calls_a_permission_request_guard_looks_for_is_a_warning_at_the_rule(
+        tmp_path, allow, index):
+    (finding,) = found(_asked(tmp_path, {"allow": allow}), "matcher/never-asked")
+    assert finding.severity == "warning" and finding.keys == ("permissions", "allow", index)
+    assert finding.related and finding.related[0]["path"].endswith("settings.json")
+
+
+@pytest.mark.parametrize("allow, matcher, event", [(["Bash(git status:*)", "Bash(npm test:*)"], "Bash", "PermissionRequest"),
+                                                   (["Bash(git push:*)"], "Bash", "PreToolUse"),
+                                                   (["Bash"], "Bash|Write", "PermissionRequest"),
+                                                   (["Write(src/**)"], "Bash", "PermissionRequest")])
+def test_allow_rules_that_leave_the_guard_its_calls_are_not_reported(tmp_path, allow, matcher, event):
+    assert not found(_asked(tmp_path, {"allow": allow}, matcher, event), "matcher/never-asked")
+
+
+def test_an_if_for_the_allowed_command_is_reported_without_reading_the_script(tmp_path):
+    outcome = _asked(tmp_path, {"allow": ["Bash(npm publish:*)"]}, **{"if": "Bash(npm publish *)"})
+    (finding,) = found(outcome, "matcher/never-asked")
+    assert "npm publish" in finding.message
+
+
+@pytest.mark.parametrize("mode, matcher, reported", [("acceptEdits", "Write|Edit", True), ("acceptEdits", "Write", True),
+                                                     ("acceptEdits", "Bash|Write", False), ("default", "Write|Edit", False),
+                                                     ("bypassPermissions", "Write|Edit", False)])
+def test_a_mode_that_lets_every_tool_of_the_guard_through_is_a_warning_at_the_mode(tmp_path, mode, matcher, reported):
+    outcome = _asked(tmp_path, {"defaultMode": mode}, matcher)
+    assert [f.keys for f in found(outcome, "matcher/never-asked")] == ([("permissions", "defaultMode")] if reported else [])

@@ -312,6 +312,10 @@ class Host(ABC):
     # the fields of tool_input its hooks get from each of its tools, by the name they see it by (measured);
     # a tool not listed: not known
     tool_inputs: ClassVar[dict[str, frozenset[str]]] = {}
+    # the event that fires only for a call that would ask the user (Claude Code's PermissionRequest),
+    # and the permission modes in which the calls of some tools never ask
+    prompt_event: ClassVar[str] = ""
+    prompt_free_modes: ClassVar[dict[str, frozenset[str]]] = {}
     # the field of tool_input that carries the text a file-writing tool writes, per tool (measured)
     written_text: ClassVar[dict[str, str]] = {}
     # what a field of a tool's input holds, where its name does not say it: tool -> a note for a hint

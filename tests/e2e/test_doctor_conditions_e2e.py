@@ -112,3 +112,46 @@ def test_hooks_in_files_claude_code_reads_no_hooks_from_never_run_and_doctor_nam
             (str(home / ".claude" / "hooks.json"), 2), (str(project / ".claude" / "hooks.json"), 2),
             (str(project / ".mcp.json"), 3)} == unread, found
     assert not any(path.endswith("settings.json") for _, path, _ in found)
+
+
+ASKED = 'jq -r ".tool_input.command // .tool_name" >> "$CLAUDE_PROJECT_DIR"/asked.log'
+CALLS = ["touch allowed.txt", "touch other.txt", "python3 -c pass", "Write", "Edit"]
+LOOKS_FOR = 'grep -q "touch {name}.txt" && echo {name} >> "$CLAUDE_PROJECT_DIR"/looked.log; exit 0'
+
+
+@pytest.mark.parametrize("permissions, asked, looked, at", [
+    ({"allow": ["Bash(touch allowed.txt)", "Bash(python3:*)"]}, ["touch other.txt", "Write", "Edit"], ["other"],
+     '"Bash(touch allowed.txt)"'),
+    ({"defaultMode": "bypassPermissions"}, CALLS, ["allowed", "other"], None),  # (a project's bypass is not taken up)
+    ({"defaultMode": "acceptEdits"}, ["python3 -c pass"], [], '"defaultMode"'),
+    ({}, CALLS, ["allowed", "other"], None)], ids=["allow rules", "bypass", "accept edits", "none"])
+def test_a_permission_request_hook_runs_only_for_calls_that_would_ask(claude_cli, home, project, permissions, asked,
+                                                                      looked, at):
+    (home / ".claude.json").write_text(json.dumps({"hasCompletedOnboarding": True, "projects": {
+        str(project.resolve()): {"hasTrustDialogAccepted": True}}}))
+    hooks_dir = project / ".claude" / "hooks"
+    hooks_dir.mkdir(parents=True)
+    for name in ("allowed", "other"):
+        (hooks_dir / f"look_{name}.sh").write_text("#!/usr/bin/env bash\n" + LOOKS_FOR.format(name=name) + "\n")
+        (hooks_dir / f"look_{name}.sh").chmod(0o755)
+    settings = project / ".claude" / "settings.json"
+    groups = [{"matcher": "Bash|Write|Edit", "hooks": [{"type": "command", "command": ASKED}]}]
+    groups += [{"matcher": "Bash" if not at or "allow" in at else "Write|Edit", "hooks": [
+        {"type": "command", "command": f'"$CLAUDE_PROJECT_DIR"/.claude/hooks/look_{name}.sh'}]} for name in ("allowed", "other")]
+    settings.write_text(json.dumps({"permissions": permissions, "hooks": {"PermissionRequest": groups}}, indent=2))
+    calls = [{"tool": "Bash", "input": {"command": command}} for command in CALLS[:3]]
+    calls += [{"tool": "Write", "input": {"file_path": str(project / "new.txt"), "content": "x\n"}},
+              {"tool": "Edit", "input": {"file_path": str(project / "old.txt"), "old_string": "x", "new_string": "y"}}]
+    (project / "old.txt").write_text("x\n")
+
+    run = run_claude(project, home, calls, claude=claude_cli, skip_permissions=False)
+    assert run.returncode == 0, run.stderr
+    logs = {name: (project / f"{name}.log").read_text().splitlines() if (project / f"{name}.log").exists() else []
+            for name in ("asked", "looked")}
+    assert (logs["asked"], logs["looked"]) == (asked, looked), run.tool_results
+
+    doctor = hookwright("doctor", "--format", "json", home=home, project=project)
+    found = [f for f in json.loads(doctor.stdout)["findings"] if f["rule"] == "matcher/never-asked"]
+    named = ["look_allowed.sh"] if at and "allow" in at else ["look_allowed.sh", "look_other.sh"] if at else []
+    assert {f["line"] for f in found} == ({_line(settings, at)} if at else set()), found
+    assert sorted(r["line"] for f in found for r in f["related"]) == [_line(settings, name) for name in named]

@@ -342,8 +342,8 @@ def _server_near_name(at: MatcherAt) -> Iterator[Finding]:
         return
     by_spelling = _servers_by_spelling(tuple(servers))
     for name in dict.fromkeys(named_servers(judged.text)):
-        if name in servers or _spelling(name) in by_spelling:
-            continue
+        if name in servers or _spelling(name) in by_spelling or name.startswith("plugin_"):
+            continue  # (a plugin's server by its scoped name: the plugin is elsewhere, or plugin-server-bare-name's)
         near = _near_server(_spelling(name), tuple(servers))
         if near is not None:
             fixed = judged.text.replace(f"mcp__{name}__", f"mcp__{near}__")
@@ -371,8 +371,10 @@ def _event_tool_never_sent(at: MatcherAt) -> Iterator[Finding]:
     that name: the skill's name, `Read`. The group never fires."""
     host = hosts.of(at.host)
     sent = host.event_tools.get(at.event_name) if host is not None else None
+    if not sent or at.judged is None:
+        return
     matcher = at.matcher
-    if not sent or at.judged is None or matcher.kind == "all" or (
+    if matcher.kind == "all" or (
             matcher.kind == "regex" and (matcher.pattern is None or matcher.undecided)):
         return
     if any(matcher.matches(tool) for tool in sent):

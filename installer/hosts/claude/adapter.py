@@ -179,6 +179,11 @@ class Claude(MatcherGroups):
         "WebFetch": frozenset({"url", "prompt", "offset"}),
         "WebSearch": frozenset({"query", "allowed_domains", "blocked_domains"}),
     }
+    # PermissionRequest fires only where the call would ask: not for a call an allow rule of a file
+    # read covers, nor for Write and Edit in acceptEdits mode (measured on 2.1.332 in a trusted
+    # folder, docs/hosts/claude-code.md#permission-rules; a project's bypassPermissions changed nothing)
+    prompt_event = "PermissionRequest"
+    prompt_free_modes = {"acceptEdits": frozenset({"Write", "Edit"})}
     # the text a call writes: Write's whole file, Edit's replacement (measured on 2.1.332,
     # docs/hosts/claude-code.md#stdin-payload: a guard reading only `content` let an Edit through)
     written_text = {"Write": "content", "Edit": "new_string", "NotebookEdit": "new_source"}
