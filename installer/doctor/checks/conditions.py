@@ -15,7 +15,7 @@ from ...hooks.regex.matching import classify
 from ...hooks.regex.overlap import matched_builtins, named_servers, server_reach
 from ...patterns import lazy
 from .. import disk, handler_facts
-from ..model import Context, Finding, Handler, RuleTable
+from ..model import ConfigFile, Context, Finding, Handler, RuleTable
 from .scripts.event_fit import guards_files, handler_code
 
 RULES = RuleTable()
@@ -190,6 +190,7 @@ def _if_legacy_prefix(ctx: Context, handler: Handler) -> Iterator[Finding]:
                       meant=meant, prefix=found["prefix"], suggestion=json.dumps(f"Bash({found['prefix']}*)"))
 
 
+PROMPTED_TOOL = "Bash"  # the tool whose allow rules were measured to skip PermissionRequest (2.1.332)
 # a regex's blank or word edge, in a script that names a command (`\bgit\s+push`, `git[ ]push`)
 REGEX_BLANK = lazy(r"\\s[+*?]?|\[ \][+*?]?|\\[ b]", needs=("\\s", "[ ]", "\\ ", "\\b"))
 
@@ -206,7 +207,7 @@ def _never_asked(ctx: Context, handler: Handler) -> Iterator[Finding]:
     matched = matched_builtins(handler.matcher, BUILTIN_TOOLS, handler.event)
     if not matched:
         return
-    settings = sorted((f for f in ctx.files if f.host == handler.file.host and f.document is not None
+    settings = sorted((f for f in _one_session(ctx, handler.file) if f.document is not None
                        and isinstance(f.document.data, dict) and isinstance(f.document.data.get("permissions"), dict)),
                       key=lambda f: SCOPE_ORDER.get(f.scope or "", -1))
     modes = [(f, f.document.data["permissions"].get("defaultMode")) for f in settings]  # type: ignore[union-attr]
@@ -226,19 +227,27 @@ def _never_asked(ctx: Context, handler: Handler) -> Iterator[Finding]:
                 return
 
 
+def _one_session(ctx: Context, file: ConfigFile) -> list[ConfigFile]:
+    """The file and the others of its host a session that loads it reads with it: the user's and
+    the managed ones, and its own project's; none beside a file named on the command line (judged
+    alone, as switches.py judges one)."""
+    return [f for f in ctx.files if f is file or f.host == file.host and "given" not in (f.scope, file.scope)
+            and (f.scope not in ("project", "local") or f.project == file.project)]
+
+
 def _allowed_guard(handler: Handler, rule: str, matched: frozenset[str]) -> str | None:
     """What of the hook's calls an allow rule lets through unasked: every call of the tools it fires
     for (`Bash`, `Bash(*)`), or a command its script or its `if` names (`Bash(git push:*)` for a
     script that refuses `git push`); None where the rule leaves it something to ask about."""
     tool = rule_tool(rule)
-    if tool is None or tool not in matched:
+    if tool != PROMPTED_TOOL or tool not in matched:
         return None
     spec = rule.strip()[len(tool):].strip("()")
     if spec in ("", "*"):
         return f"every {tool} call" if matched == {tool} else None
     words = spec[:-2] if spec.endswith(":*") else spec[:-2] if spec.endswith(" *") else spec
-    if tool != "Bash" or "*" in words or not words.strip():
-        return None
+    if "*" in words or len(words.split()) < 2:
+        return None  # (one word, `cat` or `uv`, a script runs as often as it looks for it)
     condition = _condition(handler)
     if condition is not None and rule_tool(condition) == tool:
         named = condition.strip()[len(tool):].strip("()").rstrip("* :")

@@ -345,7 +345,7 @@ def _server_near_name(at: MatcherAt) -> Iterator[Finding]:
         if name in servers or _spelling(name) in by_spelling or name.startswith("plugin_"):
             continue  # (a plugin's server by its scoped name: the plugin is elsewhere, or plugin-server-bare-name's)
         near = _near_server(_spelling(name), tuple(servers))
-        if near is not None:
+        if near is not None and f"mcp__{near}__" not in judged.text:  # (it names both: both are meant)
             fixed = judged.text.replace(f"mcp__{name}__", f"mcp__{near}__")
             yield at.finding("matcher/server-near-name", matcher=at.shown, server=name, near=near,
                              suggestion=json.dumps(fixed))
@@ -355,12 +355,10 @@ def _server_near_name(at: MatcherAt) -> Iterator[Finding]:
 @lru_cache(maxsize=256)
 def _near_server(spelt: str, servers: tuple[str, ...]) -> str | None:
     """The one configured server (not a plugin's: plugin-server-bare-name's) whose name is the
-    given one with a word before or after it (`linear` and `linear-server`, `mcp-linear`), or is a
-    word of it (`linear` for `linear_server`)."""
+    given one with a word before or after it (`linear` and `linear-server`, `mcp-linear`). Not the
+    reverse: `graphiti-memory` beside a configured `memory` is most often another server."""
     near = [server for server in servers if not server.startswith("plugin_")
-            for own in [_spelling(server)]
-            if own.startswith(spelt + "_") or own.endswith("_" + spelt)
-            or spelt.startswith(own + "_") or spelt.endswith("_" + own)]
+            for own in [_spelling(server)] if own.startswith(spelt + "_") or own.endswith("_" + spelt)]
     return near[0] if len(near) == 1 else None
 
 
