@@ -192,7 +192,7 @@ def _if_legacy_prefix(ctx: Context, handler: Handler) -> Iterator[Finding]:
 
 PROMPTED_TOOL = "Bash"  # the tool whose allow rules were measured to skip PermissionRequest (2.1.332)
 # a regex's blank or word edge, in a script that names a command (`\bgit\s+push`, `git[ ]push`)
-REGEX_BLANK = lazy(r"\\s[+*?]?|\[ \][+*?]?|\\[ b]", needs=("\\s", "[ ]", "\\ ", "\\b"))
+REGEX_BLANK = lazy(r"\\s[+*?]?|\[ \][+*?]?|\\ |\\b", needs=("\\s", "[ ]", "\\ ", "\\b"))
 
 
 @RULES.rule("matcher/never-asked")

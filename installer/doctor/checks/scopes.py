@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from ... import hosts
+from ...document import Keys
 from ...hooks.events import SCOPE_ORDER
 from ...hosts.claude import protocol as claude_protocol
 from ...patterns import lazy
@@ -67,7 +68,7 @@ def _hooks_not_read_there(ctx: Context, file: ConfigFile, read: set[tuple[str, f
     file it reads holds those hooks: one finding at the block, the move being the fix."""
     data = file.document.data if file.document is not None else None
     projects = data.get("projects") if isinstance(data, dict) else None
-    blocks = [(("hooks",), data.get("hooks"))] if isinstance(data, dict) else []
+    blocks: list[tuple[Keys, Any]] = [(("hooks",), data.get("hooks"))] if isinstance(data, dict) else []
     if isinstance(projects, dict) and file.path.name == ".claude.json":
         blocks += [(("projects", name, "hooks"), entry.get("hooks")) for name, entry in projects.items()
                    if isinstance(entry, dict)]
