@@ -4,6 +4,7 @@ tool does not take, an MCP server's name with the characters opencode replaces."
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -263,10 +264,26 @@ def test_a_guard_anchored_at_the_start_run_after_a_plugin_that_puts_text_first_i
     (PREFIXER % ("true", '`git -c core.pager=cat ${cmd.slice(4)}`'),
      ANCHORED.replace(", /^\\s*(rm|git)\\s+-rf?\\b/i", ""), "user", "project"),  # (it still starts with git)
     (PREFIXER % ("true", '`${cmd} | head -100`'), ANCHORED, "user", "project"),  # (text after, not before)
-    (PREFIXER % ("true", '`GIT_PAGER=cat ${cmd}`'), ANCHORED, "project", "project"),  # (one folder: no known order)
 ])
 def test_a_guard_the_change_does_not_hide_from_is_not_reported(home, project, rewriter, guard, rewriter_at, guard_at):
     assert not _two_plugins(home, project, rewriter, guard, rewriter_at, guard_at)
+
+
+def test_in_one_folder_a_guard_is_reported_where_the_rewrite_runs_first_in_the_reverse_of_the_listing(tmp_path):
+    """opencode runs one folder's files in the reverse of the order the filesystem lists them
+    (docs/hosts/opencode.md#load-order): the same two names, with the roles swapped, in two projects."""
+    reported = {}
+    for project, (rewriter, guard) in (("a", ("x.js", "y.js")), ("b", ("y.js", "x.js"))):
+        folder = tmp_path / project / ".opencode" / "plugins"
+        folder.mkdir(parents=True)
+        for name in ("x.js", "y.js"):
+            (folder / name).write_text(PREFIXER % ("true", '`GIT_PAGER=cat ${cmd}`') if name == rewriter else ANCHORED)
+        runs = [name for name in reversed(os.listdir(folder))]
+        findings = found(run(None, project=tmp_path / project), "host/opencode-rewritten-before-check")
+        reported[project] = bool(findings)
+        assert reported[project] == (runs.index(rewriter) < runs.index(guard))
+        assert all(Path(f.path).name == guard and "reverse of the order" in f.related[0]["message"] for f in findings)
+    assert sorted(reported.values()) == [False, True]
 
 
 def test_a_guard_that_strips_the_text_the_other_plugin_puts_first_is_not_reported(home, project):

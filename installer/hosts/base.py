@@ -923,6 +923,36 @@ def changed_options(pack: Pack, options: dict[str, Any]) -> list[tuple[str, str]
             for name, value in sorted(options.items()) if value != pack.options[name].default and name != ON_FAILURE]
 
 
+BELOW_DEPTH, BELOW_FOLDERS = 4, 2000  # how far down, and over how many folders, doctor looks for them
+SKIPPED_BELOW = frozenset({"node_modules", "vendor", "target", "dist", "build", "__pycache__"})
+
+
+def files_below(start: Path, folder_name: str, names: tuple[str, ...]) -> list[Path]:
+    """The `<folder_name>/<name>` files in the folders below `start` (a monorepo's packages'
+    `.claude/settings.json`, `.codex/hooks.json`), breadth first, bounded in depth and in folders
+    visited, through no link and no hidden or dependency folder."""
+    found: list[Path] = []
+    level, visited = [start], 0
+    for _depth in range(BELOW_DEPTH):
+        deeper = []
+        for folder in level:
+            try:
+                entries = sorted(os.scandir(folder), key=lambda e: e.name)
+            except OSError:
+                continue
+            for entry in entries:
+                if visited >= BELOW_FOLDERS:
+                    return found
+                if entry.name.startswith(".") or entry.name in SKIPPED_BELOW or not entry.is_dir(follow_symlinks=False):
+                    continue
+                visited += 1
+                sub = Path(entry.path)
+                found += [sub / folder_name / name for name in names if (sub / folder_name / name).is_file()]
+                deeper.append(sub)
+        level = deeper
+    return found
+
+
 def describe(value: Any) -> str:
     return {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
             type(None): "null"}.get(type(value), "a number")

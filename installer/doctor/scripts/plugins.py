@@ -118,7 +118,8 @@ class PluginFacts:
                  prefixings: tuple[Prefixing, ...] = (), anchored: tuple[Anchored, ...] = (),
                  guards: Picked | None = None, handed: tuple[Handed, ...] = (),
                  input_args: tuple[Place, ...] = (), local_changes: tuple[tuple[str, Place], ...] = (),
-                 compared_types: tuple[tuple[str, Place], ...] = (), status_tests: tuple[StatusTest, ...] = ()) -> None:
+                 compared_types: tuple[tuple[str, Place], ...] = (), status_tests: tuple[StatusTest, ...] = (),
+                 imports: tuple[tuple[str, Place], ...] = (), load_reads: tuple[LoadRead, ...] = ()) -> None:
         self.syntax_error = syntax_error
         self.exports = exports
         self.hooks = hooks  # the hook keys it returns ("tool.execute.before", "event"...)
@@ -144,6 +145,16 @@ class PluginFacts:
         self.local_changes = local_changes  # (argument, where) a copy of an argument is changed, never written back
         self.compared_types = compared_types  # (name, where) each dotted literal the `event` hook compares with
         self.status_tests = status_tests  # the exit statuses of a program it runs that it refuses the call on
+        self.imports = imports  # (module, where) each import the module runs: not `import type`, nor one of types only
+        self.load_reads = load_reads  # files it reads while it loads, by a path relative to the working folder
+
+
+class LoadRead(NamedTuple):
+    """`readFileSync("policy.json")` at the module's top level or in a plugin function before it
+    returns its hooks: run while opencode loads the plugin, against opencode's working folder."""
+    path: str
+    place: Place
+    in_plugin: bool  # in the plugin function (opencode logs the throw); else at the top level (it does not)
 
 
 def analyse(path: Path, source: bytes) -> PluginFacts:
@@ -226,7 +237,8 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
                        tuple(prefix_places), tuple(returns), tuple(lost), _default_without_id(root), tuple(prefixings),
                        tuple(anchored), guards, tuple({h.place: h for h in sorted(handed, key=lambda h: h.args)}.values()),
                        tuple(input_args), tuple(local_changes), tuple(compared_types),
-                       tuple(_status_tests(root)) if HOOK in hooks else ())
+                       tuple(_status_tests(root)) if HOOK in hooks else (), tuple(_imports(root, typescript)),
+                       tuple(_load_reads(root, plugins, consts)))
 
 
 def syntax_error(path: Path, source: bytes) -> Place | None:
@@ -1445,3 +1457,65 @@ def _lead(regex: Node) -> tuple[frozenset[str], bool] | None:
             return None
         words = match.group("group").split("|")
     return (frozenset(words), "i" in flags) if words and all(words) else None
+
+
+# ---- what runs while opencode loads the plugin ---------------------------------------------------------
+
+def _imports(root: Node, typescript: bool) -> Iterator[tuple[str, Place]]:
+    """Each module the file imports at run time: not `import type`, nor (in TypeScript, whose
+    imports of types only Bun drops) one whose names are used as types alone."""
+    statements = [c for c in root.children if c.type in ("import_statement", "export_statement")
+                  and (source := c.child_by_field_name("source")) is not None and source.type == "string"
+                  and not any(part.type == "type" for part in c.children)]
+    # the names used outside the imports as values (a type is a `type_identifier` to the TypeScript grammar)
+    used = {_text(n) for n in _walk(root) if n.type == "identifier" and n.parent is not None
+            and n.parent.type not in ("import_specifier", "import_clause", "namespace_import")} if typescript else set()
+    for statement in statements:
+        clause = next((c for c in statement.named_children if c.type == "import_clause"), None)
+        if typescript and clause is not None:
+            names = {_text(n.child_by_field_name("alias") or n.child_by_field_name("name"))
+                     for n in _walk(clause) if n.type == "import_specifier"}
+            names |= {_text(n) for n in clause.named_children if n.type == "identifier"}
+            names |= {_text(c) for n in clause.named_children if n.type == "namespace_import"
+                      for c in n.named_children if c.type == "identifier"}
+            if names and not names & used:
+                continue  # (used as types only, or not at all: Bun drops the import)
+        yield _unquoted(statement.child_by_field_name("source")) or "", _place(statement)
+
+
+# reads of a file by its path, each of which throws when the file is not there (node:fs, fs/promises)
+SYNC_READS = frozenset({"readFileSync", "readdirSync", "statSync", "lstatSync", "openSync", "opendirSync",
+                        "accessSync", "realpathSync"})
+AWAITED_READS = frozenset({"readFile", "readdir", "stat", "lstat", "open", "access", "realpath"})
+
+
+def _load_reads(root: Node, plugins: set[tuple[int, int]], consts: dict[str, Node]) -> Iterator[LoadRead]:
+    """Files read by a relative path while the plugin loads: at the module's top level, or in a
+    plugin function outside the hooks it returns; not in a try, nor of a path it tests with
+    existsSync first."""
+    tested = {_constant(n.child_by_field_name("arguments").named_children[0], consts)
+              for n in _walk(root) if n.type == "call_expression" and _called(n) == "existsSync"
+              and n.child_by_field_name("arguments") is not None and n.child_by_field_name("arguments").named_children}
+    bodies = [(root, False)] + [(n, True) for n in _walk(root) if n.type in FUNCTIONS | {"method_definition"}
+                                and (n.start_byte, n.end_byte) in plugins]
+    for body, in_plugin in bodies:
+        for node in _own_nodes(body):
+            if node.type != "call_expression":
+                continue
+            name = _called(node)
+            if name not in SYNC_READS and not (name in AWAITED_READS and node.parent is not None
+                                               and node.parent.type == "await_expression"):
+                continue
+            arguments = node.child_by_field_name("arguments")
+            first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
+            path = _constant(first, consts)
+            if path and path not in tested and not path.startswith(("/", "~", "file:")) and "${" not in path:
+                yield LoadRead(path, _place(node), in_plugin)
+
+
+def _called(call: Node) -> str:
+    """The name a call calls: `readFileSync` of `readFileSync(...)` and of `fs.readFileSync(...)`."""
+    callee = call.child_by_field_name("function")
+    if callee is not None and callee.type == "member_expression":
+        return _text(callee.child_by_field_name("property"))
+    return _text(callee)

@@ -39,6 +39,7 @@ from ...hooks.model import resolved
 from ...interpreter import DEFAULT as DEFAULT_PYTHON
 from ...layout import RUNTIME_FOLDER
 from ..base import (
+    files_below,
     Capabilities,
     Dropped,
     Entry,
@@ -230,6 +231,12 @@ class Codex(MatcherGroups):
         if kind is None or not (user or parent.name == FOLDER):
             return None
         return Candidate(path, "user" if user else "project", kind, project if user else parent.parent)
+
+    def files_never_read(self, start: Path) -> list[tuple[Path, str]]:
+        """The `.codex/` files in the folders below `start`: Codex reads the project layers from the
+        root down to the folder it starts in, never one below it (#config-files, measured)."""
+        return [(path, "codex-below") for path in files_below(start, FOLDER, (HOOKS_FILE, CONFIG_FILE))
+                if path.parent != codex_home()]
 
     def project_files_read_from(self, start: Path) -> list[Path]:
         """Every `.codex/hooks.json` from the project root down to the folder (#config-files)."""
