@@ -256,6 +256,16 @@ def test_a_guard_anchored_at_the_start_run_after_a_plugin_that_puts_text_first_i
     assert {f.column for f in findings} == {16, 42} and "pager.js" in findings[0].message
 
 
+def test_a_guard_testing_startswith_run_after_a_plugin_that_puts_text_first_is_reported(home, project):
+    guard = ANCHORED.replace("RULES.some((re) => re.test(output.args.command))",
+                             'String(output.args.command).startsWith("git push --force")')
+    (finding,) = _two_plugins(home, project, PREFIXER % ("true", '"nice -n 10 " + cmd'), guard)
+    assert (Path(finding.path).name, finding.line) == ("guard.js", 4) and "pager.js" in finding.message
+    # a tool picked by a prefix is no test of the command
+    assert not _two_plugins(home, project, PREFIXER % ("true", '"nice " + cmd'), guard.replace(
+        'String(output.args.command).startsWith("git push --force")', 'input.tool.startsWith("git")'))
+
+
 @pytest.mark.parametrize("rewriter, guard, rewriter_at, guard_at", [
     (PREFIXER % ("true", '`GIT_PAGER=cat ${cmd}`'), ANCHORED, "project", "user"),  # (the guard runs first)
     (PREFIXER % ("true", '`GIT_PAGER=cat ${cmd}`'), ANCHORED.replace("/^git", "/(^|\\s)git").replace(

@@ -237,7 +237,8 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
                        tuple(prefix_places), tuple(returns), tuple(lost), _default_without_id(root), tuple(prefixings),
                        tuple(anchored), guards, tuple({h.place: h for h in sorted(handed, key=lambda h: h.args)}.values()),
                        tuple(input_args), tuple(local_changes), tuple(compared_types),
-                       tuple(_status_tests(root)) if HOOK in hooks else (), tuple(_imports(root, typescript)),
+                       tuple(_status_tests(root)) if HOOK in hooks else (),
+                       (*_imports(root, typescript), *_load_imports(root, plugins)),
                        tuple(_load_reads(root, plugins, consts)))
 
 
@@ -1428,7 +1429,23 @@ def _anchored(function: Node, consts: dict[str, Node]) -> list[Anchored]:
                     found.append(Anchored(lead[0] if lead else frozenset(), bool(lead and lead[1]), _place(inner), True))
                 elif lead is not None and not strips:
                     found.append(Anchored(lead[0], lead[1], _place(inner)))
+            elif inner.type == "call_expression" and depth == 0 and (word := _starts_with_word(inner, consts)):
+                found.append(Anchored(frozenset({word}), False, _place(inner)))
     return sorted(found, key=lambda a: a.place)
+
+
+def _starts_with_word(call: Node, consts: dict[str, Node]) -> str | None:
+    """The first word of `value.startsWith("git push")` on a value that is not the tool's name
+    (`input.tool.startsWith("mcp_")` picks tools): a test anchored at the start like `/^git push/`."""
+    callee = call.child_by_field_name("function")
+    if callee is None or callee.type != "member_expression" or _text(callee.child_by_field_name("property")) != "startsWith" \
+            or _text(callee.child_by_field_name("object")).endswith(".tool"):
+        return None
+    arguments = call.child_by_field_name("arguments")
+    value = _constant(arguments.named_children[0], consts) if arguments is not None and arguments.named_children else None
+    word = _WORD.match(value) if value else None
+    return word.group(0) if word is not None and value is not None and value[word.end():word.end() + 1] in ("", " ") \
+        else None
 
 
 _WORD = lazy(r"[A-Za-z0-9_.-]+")
@@ -1483,6 +1500,28 @@ def _imports(root: Node, typescript: bool) -> Iterator[tuple[str, Place]]:
         yield _unquoted(statement.child_by_field_name("source")) or "", _place(statement)
 
 
+def _load_imports(root: Node, plugins: set[tuple[int, int]]) -> Iterator[tuple[str, Place]]:
+    """`require("x")` and `await import("x")` run while the plugin loads: at the module's top level
+    or in a plugin function outside its hooks, not in a try (Bun resolves both as an import)."""
+    for body in _load_bodies(root, plugins):
+        for node in _own_nodes(body):
+            if node.type != "call_expression":
+                continue
+            callee = node.child_by_field_name("function")
+            arguments = node.child_by_field_name("arguments")
+            first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
+            if callee is not None and (callee.type == "import" or _text(callee) == "require") and \
+                    first is not None and first.type == "string":
+                yield _unquoted(first) or "", _place(node)
+
+
+def _load_bodies(root: Node, plugins: set[tuple[int, int]]) -> list[Node]:
+    """What runs while opencode loads the plugin: the module, and each plugin function (of both,
+    what is not inside a function of its own: _own_nodes)."""
+    return [root, *(n for n in _walk(root) if n.type in FUNCTIONS | {"method_definition"}
+                    and (n.start_byte, n.end_byte) in plugins)]
+
+
 # reads of a file by its path, each of which throws when the file is not there (node:fs, fs/promises)
 SYNC_READS = frozenset({"readFileSync", "readdirSync", "statSync", "lstatSync", "openSync", "opendirSync",
                         "accessSync", "realpathSync"})
@@ -1496,21 +1535,42 @@ def _load_reads(root: Node, plugins: set[tuple[int, int]], consts: dict[str, Nod
     tested = {_constant(n.child_by_field_name("arguments").named_children[0], consts)
               for n in _walk(root) if n.type == "call_expression" and _called(n) == "existsSync"
               and n.child_by_field_name("arguments") is not None and n.child_by_field_name("arguments").named_children}
-    bodies = [(root, False)] + [(n, True) for n in _walk(root) if n.type in FUNCTIONS | {"method_definition"}
-                                and (n.start_byte, n.end_byte) in plugins]
-    for body, in_plugin in bodies:
+    for body in _load_bodies(root, plugins):
         for node in _own_nodes(body):
             if node.type != "call_expression":
                 continue
             name = _called(node)
-            if name not in SYNC_READS and not (name in AWAITED_READS and node.parent is not None
-                                               and node.parent.type == "await_expression"):
+            awaited = _awaited(node)
+            bun_file = name == "file" and _text(node.child_by_field_name("function")) == "Bun.file" and awaited
+            if name not in SYNC_READS and not (name in AWAITED_READS and awaited) and not bun_file:
                 continue
             arguments = node.child_by_field_name("arguments")
             first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
-            path = _constant(first, consts)
+            path = _path_constant(first, consts)
             if path and path not in tested and not path.startswith(("/", "~", "file:")) and "${" not in path:
-                yield LoadRead(path, _place(node), in_plugin)
+                yield LoadRead(path, _place(node), body is not root)
+
+
+def _awaited(call: Node) -> bool:
+    """`await call(...)`, or `await call(...).json()` (Bun.file's reads)."""
+    node = call.parent
+    while node is not None and node.type in ("member_expression", "call_expression", "parenthesized_expression"):
+        node = node.parent
+    return node is not None and node.type == "await_expression"
+
+
+def _path_constant(node: Node | None, consts: dict[str, Node]) -> str | None:
+    """A path a read always gets: a constant, or `join(...)`/`resolve(...)` of constants (and of
+    `process.cwd()`, the working folder a relative path means anyway)."""
+    node = _unwrapped(node)
+    if node is not None and node.type == "call_expression" and _called(node) in ("join", "resolve"):
+        arguments = node.child_by_field_name("arguments")
+        parts = [part for part in (arguments.named_children if arguments is not None else ())
+                 if _text(part) != "process.cwd()"]
+        values = [_constant(part, consts) for part in parts]
+        return "/".join(v.strip("/") if i else v.rstrip("/") for i, v in enumerate(values)) \
+            if parts and all(v for v in values) else None
+    return _constant(node, consts)
 
 
 def _called(call: Node) -> str:
