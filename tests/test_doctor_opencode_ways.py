@@ -594,3 +594,24 @@ def test_a_bridge_running_the_script_in_a_command_line_is_followed_to_its_exit_s
     assert finding.line == 8 and "exits 1" in finding.message
     (folder / "bridge.js").write_text(code % body.replace("e.status === 1", "e.status === 2"))
     assert found(run(None, project=project), "host/opencode-script-exit-unheard") == []
+
+
+NESTED = 'export const P = async () => ({\n  hooks: {\n    "tool.execute.before": async (input, output) => {\n' \
+         '      if (input.tool === "bash") throw new Error("no")\n    },\n  },\n})\n'
+NO_RETURN = 'export const P = async () => {\n  const hooks = {\n    "tool.execute.before": async (input, output) => {\n' \
+            '      if (input.tool === "bash") throw new Error("no")\n    },\n  }\n}\n'
+
+
+@pytest.mark.parametrize("code, variant", [(NESTED, '"hooks"'), (NO_RETURN, "no return")])
+def test_hooks_the_plugin_function_does_not_return_at_the_top_are_never_called(project, code, variant):
+    (finding,) = found(_doctor_module(project, code, "p.js"), "host/opencode-hook-never-called")
+    assert finding.line == 3 and variant in finding.message
+
+
+@pytest.mark.parametrize("code", [
+    NO_RETURN.replace("  }\n}\n", "  }\n  return hooks\n}\n"),  # (returned through a name)
+    NESTED.replace("  hooks: {\n", "  ...{\n"),  # (spread into the returned object)
+    'export const P = async () => {\n  return {\n    "tool.execute.before": async (input, output) => {},\n  }\n}\n',
+])
+def test_hooks_returned_at_the_top_or_through_a_name_are_quiet(project, code):
+    assert not found(_doctor_module(project, code, "p.js"), "host/opencode-hook-never-called")

@@ -432,6 +432,10 @@ class Host(ABC):
         nothing is said about a session started in a subfolder)."""
         return None
 
+    # the events whose JSON answer this host rejects whole for a field it does not know (the hook
+    # failed: a deny beside a misspelt field lets the call run); measured per host
+    rejects_unknown_fields: frozenset[str] = frozenset()
+
     def files_never_read(self, start: Path) -> list[tuple[Path, str]]:
         """Files of this host's shape, near a session started in `start`, that the session does not
         read, each with why (a variant of structure/settings-not-read): only what was measured."""

@@ -8,6 +8,9 @@ one lets its call run, the twin refuses its own; doctor flags each bad plugin at
   (the project) where the file sits elsewhere, in the plugin function and at the module's top
   level (the one logs an ERROR line, the other nothing); the twins import a package in `.opencode/node_modules` or the project's, a file that is
   there, and read their files through `directory` or `import.meta.url`, or one at the project root.
+- in the same session, a plugin's hooks nested under another key of the object it returns; the
+  twin returns its hooks through a name. A plugin function with a body and no return breaks
+  every prompt (`test_a_plugin_function_that_returns_nothing_fails_every_prompt`).
 - `test_a_rewrite_run_first_in_one_folder_defeats_an_anchored_guard`: inside one plugins folder
   opencode runs the files in the reverse of the order the filesystem lists them; the roles are
   given once the listing is known, so a wrapper (`timeout 60 bash -lc "..."`) runs before the guard
@@ -51,8 +54,17 @@ LOAD = {
                         + _guard("a9.txt"),
     "root-twin.js": 'import { readFileSync } from "node:fs"\n' + _guard(
         "a10.txt", '  const policy = readFileSync("root-policy.json", "utf8")\n'),
+    "nested-bad.js": ('export const P = async () => ({\n  hooks: {\n'
+                      '    "tool.execute.before": async (input, output) => {  // flagged\n'
+                      '      if (String(output.args.command).includes("touch a11.txt")) throw new Error("refused a11.txt")\n'
+                      '    },\n  },\n})\n'),
+    "returned-twin.js": ('export const P = async () => {\n  const hooks = {\n'
+                         '    "tool.execute.before": async (input, output) => {\n'
+                         '      if (String(output.args.command).includes("touch a12.txt")) throw new Error("refused a12.txt")\n'
+                         '    },\n  }\n  return hooks\n}\n'),
 }
-LOAD_RULES = {"import-bad.js": "host/opencode-plugin-import-missing",
+LOAD_RULES = {"nested-bad.js": "host/opencode-hook-never-called",
+              "import-bad.js": "host/opencode-plugin-import-missing",
               "relative-bad.js": "host/opencode-plugin-import-missing",
               "startup-bad.js": "host/opencode-plugin-throws-at-load", "toplevel-bad.js": "host/opencode-plugin-throws-at-load"}
 
@@ -101,7 +113,7 @@ def test_a_plugin_that_fails_to_load_guards_nothing(opencode_cli, home, project)
     (config / "rules.txt").write_text("no\n")
     (config / "words.txt").write_text("no\n")
     (project / "root-policy.json").write_text("{}\n")
-    names = [f"a{n}.txt" for n in range(1, 11)]
+    names = [f"a{n}.txt" for n in range(1, 13)]
     run = run_opencode(project, home, [*map(_bash, names), "done"])
     assert run.returncode == 0 and not run.timed_out, run.stderr[-3000:]
     results = [result["content"] for result in run.tool_results]
@@ -119,6 +131,22 @@ def test_a_plugin_that_fails_to_load_guards_nothing(opencode_cli, home, project)
     assert not [line for line in said for name in ("import-bad", "relative-bad", "toplevel-bad", "hw-not-installed")
                 if name in line], said
     assert _flagged_lines(home, project, set(LOAD_RULES.values())) == _marked(LOAD, LOAD_RULES)
+
+
+NO_RETURN = {"noreturn-bad.js": ('export const P = async () => {\n  const hooks = {\n'
+                                 '    "tool.execute.before": async (input, output) => {  // flagged\n'
+                                 '      if (String(output.args.command).includes("touch c1.txt")) throw new Error("no")\n'
+                                 '    },\n  }\n}\n')}
+
+
+def test_a_plugin_function_that_returns_nothing_fails_every_prompt(opencode_cli, home, project):
+    """Its twin is every plugin above that returns its hooks."""
+    _write(project / ".opencode" / "plugins", NO_RETURN)
+    run = run_opencode(project, home, [_bash("c1.txt"), "done"])
+    assert run.returncode == 1 and not run.tool_results and not (project / "c1.txt").exists(), run.stderr[-2000:]
+    assert "undefined is not an object" in run.stderr and "Plugin.trigger" in run.stderr
+    rule = "host/opencode-hook-never-called"
+    assert _flagged_lines(home, project, {rule}) == _marked(NO_RETURN, {"noreturn-bad.js": rule})
 
 
 def _wrapper(name: str) -> str:

@@ -260,6 +260,11 @@ def _hook_never_called(plugin: PluginFile) -> Iterator[Finding]:
                                         variant=None if close else "unlike", key=key, own=close[0] if close else None)
 
 
+    for key, place, outer in plugin.facts.unreturned if plugin.foreign else ():
+        if key in opencode.HOOK_KEYS:
+            yield plugin.ctx.finding_at("host/opencode-hook-never-called", plugin.file, *place,
+                                        variant="nested" if outer else "not-returned", key=key, outer=outer)
+
     for key, place in plugin.facts.compared_types if plugin.foreign else ():
         if key in opencode.HOOK_KEYS and key not in opencode.BUS_EVENTS:
             yield plugin.ctx.finding_at("host/opencode-hook-never-called", plugin.file, *place, variant="hook-as-event",

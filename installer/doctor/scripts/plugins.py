@@ -119,7 +119,8 @@ class PluginFacts:
                  guards: Picked | None = None, handed: tuple[Handed, ...] = (),
                  input_args: tuple[Place, ...] = (), local_changes: tuple[tuple[str, Place], ...] = (),
                  compared_types: tuple[tuple[str, Place], ...] = (), status_tests: tuple[StatusTest, ...] = (),
-                 imports: tuple[tuple[str, Place], ...] = (), load_reads: tuple[LoadRead, ...] = ()) -> None:
+                 imports: tuple[tuple[str, Place], ...] = (), load_reads: tuple[LoadRead, ...] = (),
+                 unreturned: tuple[tuple[str, Place, str], ...] = ()) -> None:
         self.syntax_error = syntax_error
         self.exports = exports
         self.hooks = hooks  # the hook keys it returns ("tool.execute.before", "event"...)
@@ -147,6 +148,9 @@ class PluginFacts:
         self.status_tests = status_tests  # the exit statuses of a program it runs that it refuses the call on
         self.imports = imports  # (module, where) each import the module runs: not `import type`, nor one of types only
         self.load_reads = load_reads  # files it reads while it loads, by a path relative to the working folder
+        # (key, where, the key it is nested under, or "" in a plugin function that returns nothing):
+        # a hook's function the plugin's returned object does not hold at its top level
+        self.unreturned = unreturned
 
 
 class LoadRead(NamedTuple):
@@ -239,7 +243,7 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
                        tuple(input_args), tuple(local_changes), tuple(compared_types),
                        tuple(_status_tests(root)) if HOOK in hooks else (),
                        (*_imports(root, typescript), *_load_imports(root, plugins)),
-                       tuple(_load_reads(root, plugins, consts)))
+                       tuple(_load_reads(root, plugins, consts)), tuple(_unreturned(root, plugins)))
 
 
 def syntax_error(path: Path, source: bytes) -> Place | None:
@@ -1579,3 +1583,24 @@ def _called(call: Node) -> str:
     if callee is not None and callee.type == "member_expression":
         return _text(callee.child_by_field_name("property"))
     return _text(callee)
+
+
+def _unreturned(root: Node, plugins: set[tuple[int, int]]) -> Iterator[tuple[str, Place, str]]:
+    """Hook functions under a dotted key that opencode never gets: nested under another key of the
+    object a plugin function returns (`{hooks: {"tool.execute.before": ...}}`), or in a plugin
+    function with a body and no `return` at all (it returns undefined)."""
+    silent = [n for n in _walk(root) if n.type in FUNCTIONS | {"method_definition"} and (n.start_byte, n.end_byte) in plugins
+              and (body := n.child_by_field_name("body")) is not None and body.type == "statement_block"
+              and not any(inner.type == "return_statement" for inner in _own_nodes(body))]
+    for key, function, place in _hook_functions(root):
+        if "." not in key or function is None:
+            continue
+        pair = function.parent if function.type != "method_definition" else function
+        outer = pair.parent.parent if pair is not None and pair.parent is not None and pair.parent.type == "object" \
+            else None
+        if outer is not None and outer.type == "pair" and _returned_by(outer, plugins):
+            outer_key = outer.child_by_field_name("key")
+            yield key, place, (_unquoted(outer_key) if outer_key is not None and outer_key.type == "string"
+                               else _text(outer_key))
+        elif any(_encloses(plugin, function) for plugin in silent):
+            yield key, place, ""

@@ -232,6 +232,10 @@ class Codex(MatcherGroups):
             return None
         return Candidate(path, "user" if user else "project", kind, project if user else parent.parent)
 
+    # a deny with an unknown field beside it let the call run: the output structs take no unknown
+    # field (measured on 0.171.0, docs/hosts/codex.md#output-protocol)
+    rejects_unknown_fields = frozenset({"PreToolUse"})
+
     def files_never_read(self, start: Path) -> list[tuple[Path, str]]:
         """The `.codex/` files in the folders below `start`: Codex reads the project layers from the
         root down to the folder it starts in, never one below it (#config-files, measured)."""
