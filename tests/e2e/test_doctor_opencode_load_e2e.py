@@ -23,8 +23,7 @@ import os
 from pathlib import Path
 
 import pytest
-from claude_cli import hookwright
-from opencode_cli import run_opencode
+from opencode_cli import flagged_lines, marked_lines, run_opencode, write_plugins
 
 pytestmark = pytest.mark.e2e
 
@@ -79,34 +78,10 @@ def _bash(name: str) -> dict:
     return {"tool": "bash", "input": {"command": f"touch {name} && echo RAN {name}", "description": name}}
 
 
-def _write(folder: Path, files: dict[str, str]) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, code in files.items():
-        (folder / name).write_text(code)
-
-
-def _flagged_lines(home: Path, project: Path, rules: set[str]) -> dict[str, list[tuple[str, int]]]:
-    doctor = hookwright("doctor", "--project", str(project), "--json", home=home, project=project,
-                        env={"XDG_CONFIG_HOME": None})
-    found: dict[str, list[tuple[str, int]]] = {rule: [] for rule in rules}
-    for finding in json.loads(doctor.stdout)["findings"]:
-        if finding["rule"] in rules:
-            found[finding["rule"]].append((Path(finding["path"]).name, finding["line"]))
-    return {rule: sorted(places) for rule, places in found.items()}
-
-
-def _marked(files: dict[str, str], rules: dict[str, str]) -> dict[str, list[tuple[str, int]]]:
-    expected: dict[str, list[tuple[str, int]]] = {rule: [] for rule in rules.values()}
-    for name, rule in rules.items():
-        expected[rule] += [(name, number) for number, line in enumerate(files[name].splitlines(), 1)
-                           if "// flagged" in line]
-    return {rule: sorted(places) for rule, places in expected.items()}
-
-
 def test_a_plugin_that_fails_to_load_guards_nothing(opencode_cli, home, project):
     config = project / ".opencode"
-    _write(config / "plugins", LOAD)
-    _write(config / "plugins" / "lib", {"rule.js": "export const rule = (what) => `refused ${what}`\n"})
+    write_plugins(config / "plugins", LOAD)
+    write_plugins(config / "plugins" / "lib", {"rule.js": "export const rule = (what) => `refused ${what}`\n"})
     _package(config / "node_modules", "hw-installed")
     _package(project / "node_modules", "hw-at-root")
     (config / "policy.json").write_text('{"denied": []}\n')
@@ -130,7 +105,7 @@ def test_a_plugin_that_fails_to_load_guards_nothing(opencode_cli, home, project)
     said = [line for line in run.stderr.splitlines() if "level=ERROR" in line or "level=WARN" in line]
     assert not [line for line in said for name in ("import-bad", "relative-bad", "toplevel-bad", "hw-not-installed")
                 if name in line], said
-    assert _flagged_lines(home, project, set(LOAD_RULES.values())) == _marked(LOAD, LOAD_RULES)
+    assert flagged_lines(home, project, set(LOAD_RULES.values())) == marked_lines(LOAD, LOAD_RULES)
 
 
 NO_RETURN = {"noreturn-bad.js": ('export const P = async () => {\n  const hooks = {\n'
@@ -141,12 +116,12 @@ NO_RETURN = {"noreturn-bad.js": ('export const P = async () => {\n  const hooks 
 
 def test_a_plugin_function_that_returns_nothing_fails_every_prompt(opencode_cli, home, project):
     """Its twin is every plugin above that returns its hooks."""
-    _write(project / ".opencode" / "plugins", NO_RETURN)
+    write_plugins(project / ".opencode" / "plugins", NO_RETURN)
     run = run_opencode(project, home, [_bash("c1.txt"), "done"])
     assert run.returncode == 1 and not run.tool_results and not (project / "c1.txt").exists(), run.stderr[-2000:]
     assert "undefined is not an object" in run.stderr and "Plugin.trigger" in run.stderr
     rule = "host/opencode-hook-never-called"
-    assert _flagged_lines(home, project, {rule}) == _marked(NO_RETURN, {"noreturn-bad.js": rule})
+    assert flagged_lines(home, project, {rule}) == marked_lines(NO_RETURN, {"noreturn-bad.js": rule})
 
 
 def _wrapper(name: str) -> str:
@@ -166,12 +141,12 @@ def _anchored(name: str, flagged: bool) -> str:
 
 def test_a_rewrite_run_first_in_one_folder_defeats_an_anchored_guard(opencode_cli, home, project):
     folder = project / ".opencode" / "plugins"
-    _write(folder, {f"p{n}.js": "" for n in range(1, 5)})
+    write_plugins(folder, {f"p{n}.js": "" for n in range(1, 5)})
     # the order opencode runs them in: the reverse of the listing (docs/hosts/opencode.md#load-order)
     first, second, third, fourth = [name for name in reversed(os.listdir(folder)) if name.startswith("p")]
     files = {first: _anchored("b2.txt", False), second: _wrapper("b1.txt"), third: _anchored("b1.txt", True),
              fourth: _wrapper("b2.txt")}
-    _write(folder, files)
+    write_plugins(folder, files)
     run = run_opencode(project, home, [_bash("b1.txt"), _bash("b2.txt"), "done"])
     assert run.returncode == 0 and not run.timed_out, run.stderr[-3000:]
     wrapped, refused = [result["content"] for result in run.tool_results]
@@ -179,4 +154,4 @@ def test_a_rewrite_run_first_in_one_folder_defeats_an_anchored_guard(opencode_cl
     assert (project / "b1.txt").exists() and "RAN b1.txt" in wrapped, commands
     assert not (project / "b2.txt").exists() and "refused b2.txt" in refused
     rule = "host/opencode-rewritten-before-check"
-    assert _flagged_lines(home, project, {rule}) == _marked(files, {third: rule})
+    assert flagged_lines(home, project, {rule}) == marked_lines(files, {third: rule})

@@ -1536,9 +1536,9 @@ def _load_reads(root: Node, plugins: set[tuple[int, int]], consts: dict[str, Nod
     """Files read by a relative path while the plugin loads: at the module's top level, or in a
     plugin function outside the hooks it returns; not in a try, nor of a path it tests with
     existsSync first."""
-    tested = {_constant(n.child_by_field_name("arguments").named_children[0], consts)
-              for n in _walk(root) if n.type == "call_expression" and _called(n) == "existsSync"
-              and n.child_by_field_name("arguments") is not None and n.child_by_field_name("arguments").named_children}
+    tested = {_constant(arguments.named_children[0], consts) for n in _walk(root)
+              if n.type == "call_expression" and _called(n) == "existsSync"
+              and (arguments := n.child_by_field_name("arguments")) is not None and arguments.named_children}
     for body in _load_bodies(root, plugins):
         for node in _own_nodes(body):
             if node.type != "call_expression":
@@ -1571,9 +1571,9 @@ def _path_constant(node: Node | None, consts: dict[str, Node]) -> str | None:
         arguments = node.child_by_field_name("arguments")
         parts = [part for part in (arguments.named_children if arguments is not None else ())
                  if _text(part) != "process.cwd()"]
-        values = [_constant(part, consts) for part in parts]
+        values = [value for part in parts if (value := _constant(part, consts))]
         return "/".join(v.strip("/") if i else v.rstrip("/") for i, v in enumerate(values)) \
-            if parts and all(v for v in values) else None
+            if parts and len(values) == len(parts) else None
     return _constant(node, consts)
 
 
@@ -1600,7 +1600,7 @@ def _unreturned(root: Node, plugins: set[tuple[int, int]]) -> Iterator[tuple[str
             else None
         if outer is not None and outer.type == "pair" and _returned_by(outer, plugins):
             outer_key = outer.child_by_field_name("key")
-            yield key, place, (_unquoted(outer_key) if outer_key is not None and outer_key.type == "string"
+            yield key, place, (_unquoted(outer_key) or "" if outer_key is not None and outer_key.type == "string"
                                else _text(outer_key))
         elif any(_encloses(plugin, function) for plugin in silent):
             yield key, place, ""

@@ -39,7 +39,6 @@ from ...hooks.model import resolved
 from ...interpreter import DEFAULT as DEFAULT_PYTHON
 from ...layout import RUNTIME_FOLDER
 from ..base import (
-    files_below,
     Capabilities,
     Dropped,
     Entry,
@@ -49,6 +48,7 @@ from ..base import (
     Skipped,
     Target,
     check_events,
+    files_below,
     quoted_absolute,
     refuse_shape,
 )
