@@ -687,7 +687,7 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                 ends = exits_after or _ends_run(line, match.end() + len(rest), lines, starts, offset)
                 writes.append(Write(printed, place(offset + match.start("fn")),
                                     f"{match.group('fn')}{rest.rstrip()[:30]} ({where})", branch, scope, ends, order))
-        before = _Before(line)
+        before = _Before(line if not arm else " " * arm.end() + line[arm.end():])  # (the arm's `)` closes no `$(`)
         for match in SH_WORD.finditer(masked):
             word = match.group("word")
             rest = _sh_segment(line, match.end())
@@ -709,7 +709,8 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                     ends = _ends_run(line, end, lines, starts, offset)
                     writes.append(Write(kind, place(start), f"{word}{rest.rstrip()[:40]}", branch, scope, ends, order))
                 elif _sh_stderr_answer(word, rest, around, code, offset + end):
-                    stderr_answers.append(place(start))
+                    redirect = SH_TO_STDERR.search(rest)  # (reported at the `>&2` that sends it there)
+                    stderr_answers.append(place(offset + match.end() + redirect.start() + (redirect.group()[:1].isspace())))
                 elif kind is None and _sh_to_stdout(rest, around):
                     unread_output = True
             elif word in delivery.CHATTY and not (before.debug or (isinstance(branch, Arms) and branch.debug)) \
