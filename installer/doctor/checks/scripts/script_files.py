@@ -76,6 +76,7 @@ def _wrong_event_name(script: Script) -> Iterator[Finding]:
             site = script.facts.event_names[0]
             yield script.finding("script/wrong-event-name", site, handlers, found=site.what, event=" and ".join(events))
             return
+    yield from _wrong_event_name_by_argument(script)
     branches = script.facts.flow.event_branches
     for site in script.facts.event_names if branches else ():  # (in a branch for some events: judged against those)
         meant = event_branches.events_at(branches, site.line) or frozenset()
@@ -83,6 +84,26 @@ def _wrong_event_name(script: Script) -> Iterator[Finding]:
         if runs and site.what not in meant:
             yield script.finding("script/wrong-event-name", site, runs, "branch", found=site.what,
                                  event=" and ".join(sorted({h.event for h in runs})))
+            return
+
+
+def _wrong_event_name_by_argument(script: Script) -> Iterator[Finding]:
+    """A script that serves several events told apart by its argument (`hook.py pre`, `hook.py
+    post`), whose part for one handler's argument answers (a key of the answer written there and
+    in no other handler's run) while every event name that run can write is another event's: one
+    helper that writes "PostToolUse" for every mode, the PreToolUse deny included."""
+    regions = script.facts.flow.argv_regions
+    if not regions or not script.facts.event_names:
+        return
+    for handler in script.claude:
+        others = [h for h in script.claude if h is not handler]
+        own = [site for site in script.facts.output_keys if site.what not in ("hookSpecificOutput", "hookEventName")
+               and script.reaches(handler, site.line) and others and not any(script.reaches(h, site.line) for h in others)]
+        names = [site for site in script.facts.event_names if script.reaches(handler, site.line)]
+        if own and names and handler.event not in {site.what for site in names}:
+            argument = next((args[0] for args in script.arguments_of(handler) if args), "")
+            yield script.finding("script/wrong-event-name", names[0], [handler], "argument", found=names[0].what,
+                                 event=handler.event, argument=argument, line=own[0].line)
             return
 
 
