@@ -674,6 +674,32 @@ def test_a_script_whose_interpreter_cannot_start(tmp_path, first_line, why):
     assert (started.returncode == 0) == (why is None), started.stderr
 
 
+@pytest.mark.parametrize("attributes, at", [
+    (None, ("guard.sh", 1)),  # no .gitattributes: the script's #! line is the line to mend
+    ("* text=auto\n*.sh text eol=crlf\n", (".gitattributes", 2)),
+    ("*.sh text eol=crlf\n.claude/hooks/*.sh eol=lf\n", ("guard.sh", 1)),  # (the last match sets LF: mend the copy)
+    ("*.sh text eol=crlf\n", (".gitattributes", 1)),
+])
+def test_a_script_with_windows_line_endings_is_reported_where_they_come_from(tmp_path, attributes, at):
+    base = tmp_path / "p"
+    (base / ".git").mkdir(parents=True)
+    if attributes is not None:
+        (base / ".gitattributes").write_text(attributes)
+    script = base / ".claude/hooks/guard.sh"
+    script.parent.mkdir(parents=True)
+    script.write_bytes(b"#!/bin/bash\r\nexit 2\r\n")
+    script.chmod(0o755)
+    out = doctor(base, {S: settings(command='"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', shell="bash")})
+    (hit,) = found(out, "command/bad-interpreter")
+    assert (Path(hit.path).name, hit.line) == at
+    assert hit.related[0]["path"].endswith("settings.json")
+    started = subprocess.run(["sh", "-c", f"'{script}'"], capture_output=True)  # as the host starts it
+    assert started.returncode == 127, started.stderr  # (dash: "bash\r" not found) the hook never runs, its exit 2 unseen
+    script.write_bytes(b"#!/bin/bash\nexit 2\n")  # the twin
+    assert not found(doctor(base, {S: settings(command='"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', shell="bash")}),
+                     "command/bad-interpreter")
+
+
 GUARDS = {  # a guard that refuses by exiting 2: written, or the status its main() returns
     "guard.sh": "#!/bin/sh\ngrep -q 'rm -rf' && { echo 'no rm -rf' >&2; exit 2; }\nexit 0\n",
     "guard.py": ("import json, sys\ndef main():\n    if 'rm -rf' in sys.stdin.read():\n        print('no rm -rf', "
