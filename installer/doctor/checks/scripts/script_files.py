@@ -12,6 +12,7 @@ from ....hooks.events import BUILTIN_TOOLS
 from ....hooks.regex import overlap
 from ....hosts.claude import protocol as claude_protocol
 from ....hosts.cursor import protocol as cursor_protocol
+from ....patterns import lazy
 from ... import disk, handler_facts
 from ...model import Finding, Handler, RuleTable
 from ...scripts import bashisms, event_branches
@@ -253,13 +254,18 @@ def _mixed_shapes(script: Script) -> Iterator[Finding]:
         yield script.finding("script/mixed-shapes", site, script.handlers, written=site.what)
 
 
+SH_SHEBANG = lazy(r"#![ \t]*(?:/usr)?/bin/(?:env[ \t]+)?(?:sh|dash)(?=[ \t]|$)", needs=("sh",))
+
+
 @SCRIPT_RULES.rule("script/bash-only-syntax")
 def _bash_only_syntax(script: Script) -> Iterator[Finding]:
-    """Bash's syntax in a shell script that sh runs: `sh x.sh`, or no `#!` line under the /bin/sh
-    that runs a Claude Code command (scripts/bashisms.py)."""
+    """Bash's syntax in a shell script that sh runs: `sh x.sh`, a `#!/bin/sh` line (any agent's
+    hook run by its path), or no `#!` line under the /bin/sh that runs a Claude Code command
+    (scripts/bashisms.py)."""
     if script.facts.language != "shell":
         return
-    run_by_sh = [(handler, how) for handler in script.claude if (how := _how_sh_runs(handler, script.facts.path))]
+    run_by_sh = [(handler, how) for handler in script.handlers
+                 if (how := _how_sh_runs(handler, script.facts.path, handler in script.claude))]
     if not run_by_sh:
         return
     try:
@@ -275,9 +281,16 @@ def _bash_only_syntax(script: Script) -> Iterator[Finding]:
                              effect=construct.effect, instead=construct.instead)
 
 
-def _how_sh_runs(handler: Handler, path: Path) -> str | None:
-    """How the handler's command has sh run the script at path, said for the message (None: it does not)."""
-    if handler_facts.resolution(handler).form != "shell":
+def _how_sh_runs(handler: Handler, path: Path, claude: bool) -> str | None:
+    """How the handler's command has sh run the script at path, said for the message (None: it
+    does not). `claude`: a Claude Code handler, whose shell-form command /bin/sh runs."""
+    for inv, facts in handler_facts.script_facts(handler):
+        if facts.path != path:
+            continue
+        shebang = SH_SHEBANG.match(disk.first_line(path).decode("utf-8", "replace"))
+        if inv.direct and shebang:
+            return f"its #! line runs it with {shebang.group()[2:].strip()}, not bash"
+    if handler_facts.resolution(handler).form != "shell" or not claude:
         return None  # (exec form: a script without a #! line does not start at all)
     for inv, facts in handler_facts.script_facts(handler):
         if facts.path != path:
