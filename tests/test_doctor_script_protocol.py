@@ -930,7 +930,7 @@ def test_what_the_protocol_rules_find_in_the_corpus_scripts(shared):
     # Claude Code never reads as the answer (their hook library says "exit 2 + JSON stderr")
     assert hits == {"script/answer-on-stderr": [
         ("redpanda-data__ui-harness__.claude__hooks__llm-test-flags.sh", 103),
-        ("redpanda-data__ui-harness__.claude__hooks__subagent-length-cap.sh", 78),
+        ("redpanda-data__ui-harness__.claude__hooks__subagent-length-cap.sh", 84),  # (the `}' >&2` of its jq -n)
         ("redpanda-data__ui-harness__setup-agent-config__scripts__llm-test-flags.sh", 73)],
         "script/rewrite-drops-fields": [
         ("CPIDLE__claude-dotfiles__hooks__intercept-rm.py", 58),
