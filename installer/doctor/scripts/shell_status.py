@@ -912,7 +912,7 @@ def _each(child: str, name: str, items: list[str]) -> list[str]:
         return [child]
     out = []
     for item in items:
-        given = re.sub(rf"\$\{{?{re.escape(name)}\}}?(?!\w)", lambda _, text=item: text, child)
+        given = re.sub(rf"\$\{{?{re.escape(name)}\}}?(?!\w)", item.replace("\\", "\\\\"), child)  # (the item as written)
         head, _, last = given.rpartition(" ")
         parts = last.split("/")
         while len(parts) > 1 and "$" in parts[0]:
