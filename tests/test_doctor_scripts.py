@@ -434,6 +434,9 @@ GUARD = """
     ("", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', True),  # no #! line: the sh that runs the command runs it
     ("#!/bin/bash\n", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', False),
     ("", 'bash "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', False),
+    ("#!/bin/sh\n", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', True),  # its own #! line asks for sh
+    ("#!/usr/bin/env sh\n", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', True),
+    ("#!/bin/sh\n", 'bash "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', False),  # bash named: the #! line unread
 ])
 def test_a_bash_script_that_sh_runs_is_reported_at_its_line(tmp_path, shebang, command, reported):
     base = tmp_path / "p"
@@ -441,6 +444,9 @@ def test_a_bash_script_that_sh_runs_is_reported_at_its_line(tmp_path, shebang, c
     script.parent.mkdir(parents=True)
     script.write_text(shebang + textwrap.dedent(GUARD).lstrip("\n"))
     script.chmod(0o755)
+    ran = subprocess.run(["sh", "-c", command], input=b"rm -rf /", capture_output=True, cwd=base,
+                         env={**os.environ, "CLAUDE_PROJECT_DIR": str(base)})
+    assert (ran.returncode == 2) != reported, ran.stderr  # (dash: `[[` not found, the test false, the guard open)
     hits = found(doctor(base, {S: settings(command=command)}), "script/bash-only-syntax")
     assert len(hits) == reported
     if reported:
@@ -472,6 +478,9 @@ def test_every_script_rule_is_tested():
               # Codex's exit 2 without its reason, a rewrite on an event that does not apply it: tests/test_codex_rules.py
               "script/exit-2-without-reason", "script/rewrite-not-applied", "script/input-field-renamed",
               "script/tool-field-not-sent",
+              # a refusal in the field its Cursor event does not read, plain text where Cursor reads JSON:
+              # tests/test_doctor_cursor_semantics.py
+              "script/cursor-refusal-not-read", "script/cursor-text-not-json",
               # a value read by jq without -r tested with an anchored pattern: tests/test_doctor_shell_values.py
               "script/value-keeps-quotes",
               # with --probe only: tests/test_doctor_probe.py

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Callable, NamedTuple
 
 from ...patterns import lazy
-from . import arguments, delivery_javascript, event_branches, runtimes
+from . import arguments, delivery, delivery_javascript, event_branches, runtimes
 from .flow import (
     ANSWER_OBJECT,
     DEBUG_FLAG,
@@ -43,8 +43,8 @@ from .flow import (
 def javascript_flow(text: str, code: str, at: Offsets, common: Common, path: Path | None) -> Flow:
     """The flow of a JavaScript or TypeScript script (`common`: what every language's reader finds in its code)."""
     flow = _javascript(code, at, common)
-    flow.lost_blocks = delivery_javascript.javascript(code, at, _close, _balanced) + tuple(
-        runtimes.js_lost_statuses(code, at, _close, _balanced))
+    flow.lost_blocks, flow.joined_answers = delivery.parted(delivery_javascript.javascript(code, at, _close, _balanced)
+                                                            + tuple(runtimes.js_lost_statuses(code, at, _close, _balanced)))
     flow.early_exit = delivery_javascript.javascript_early_exit(code, at, _close)
     flow.argv_regions = arguments.javascript(code, _close, _balanced)
     flow.event_branches = event_branches.javascript(code, lambda offset: at(offset)[0], _close, EVENT_NAMES)
