@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
-from typing import Any, Callable, Iterator, NamedTuple
+from typing import Any, Callable, Iterator
 
 from ... import hosts
 from ...document import Keys
@@ -20,6 +20,7 @@ from ...hooks.regex.matching import VALUE_NAME, Matcher, can_match_a_name, class
 from ...hooks.regex.overlap import named_servers
 from ...hosts.cursor.protocol import CLAUDE_TOOLS_OF_TYPE
 from ...patterns import lazy
+from ...records import Record
 from ..model import ConfigFile, Context, Finding, RuleTable, cached_property, describe
 
 # a tool name and its specifier, `Bash(git push:*)`; not a group after a name: `Bash(?=...)`, nor after an MCP
@@ -47,7 +48,7 @@ FILE_PATH = lazy(r"[\w.~/-]*/[\w.~-]+")  # a file's path with a folder, written 
 FILE_SIGN = lazy(r"/|\*\*|(?:^|[^.)\]\\])\*\.|\\?\.\(?[A-Za-z][A-Za-z0-9|]{0,30}\)?\$?$|^\^?\\?\.[A-Za-z]")
 
 
-class Judged(NamedTuple):
+class Judged(Record):
     """A matcher the Claude Code rules read: a string, on a Claude Code event whose matcher filters."""
 
     event: Event

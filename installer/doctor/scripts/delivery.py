@@ -36,12 +36,13 @@ Each finding names the line that needs the change. What cannot be followed is no
 from __future__ import annotations
 
 import re
-from typing import Callable, NamedTuple
+from typing import Callable
 
 from ...patterns import lazy
+from ...records import Record
 
 
-class Lost(NamedTuple):
+class Lost(Record):
     """A place where the script's block by exit 2 is lost on its way out."""
 
     line: int
@@ -217,7 +218,7 @@ EITHER_TYPE = lazy(r"""isinstance\s*\(|typeof\b|\btype\s*==|fromjson\?|try\s+fro
                    needs=("isinstance", "type", "fromjson", "Array.isArray"))
 
 
-class FieldRead(NamedTuple):
+class FieldRead(Record):
     field: str  # tool_input | tool_output
     shape: str  # "object" (a member of it is read) | "text" (it is parsed as JSON)
     line: int
