@@ -426,12 +426,11 @@ def simulate(
                                                             "hidden, the file system read-only (the project too)."),
     as_json: bool = JsonOpt,
 ) -> None:
-    """Run the Claude Code hooks that would fire on a sample call, and show what Claude Code would
-    make of their answers: the decision, the input the tool would run with, the context added.
-
-    The hooks are your own commands, run for real, in parallel, in the project folder, as the
-    agent runs them (with their side effects): use --list-only to see what would run first.
-    Exit 0 when the simulation ran, whatever the hooks decided; 2 on bad input."""
+    """Run the hooks that would fire on a sample call, as each agent with hooks here would run
+    them, and show what that agent would make of their answers: the decision, the input the tool
+    would run with, the context added. The hooks are your own commands, run for real, in the
+    project folder (with their side effects): use --list-only to see what would run first. Exit 0
+    when the simulation ran, whatever the hooks decided; 2 on bad input."""
     def produce() -> "Result":
         from .commands.simulate import simulate as command_
 
@@ -636,11 +635,22 @@ def _command(name: str | None = None) -> "Command":
     command alone: typer builds a command's options from its function's signature, which took
     5 of the 6 ms that building all of them costs, in a doctor run of about 60."""
     if name is None:
-        return typer.main.get_command(app)
+        return _flowed(typer.main.get_command(app))
     alone = copy.copy(app)
     alone.registered_commands = [c for c in app.registered_commands if _name(c) == name]
     alone.registered_groups = [g for g in app.registered_groups if g.name == name]
-    return typer.main.get_command(alone)
+    return _flowed(typer.main.get_command(alone))
+
+
+def _flowed(command: "Command") -> "Command":
+    """typer prints the line breaks of a docstring as written (in the list of commands, and after
+    a command's first paragraph), so a help text came out ragged at any width but the source's:
+    each paragraph is made one line, for the terminal to wrap."""
+    if command.help:
+        command.help = "\n\n".join(" ".join(paragraph.split()) for paragraph in command.help.split("\n\n"))
+    for sub in getattr(command, "commands", {}).values():
+        _flowed(sub)
+    return command
 
 
 def _name(command: "CommandInfo") -> str:

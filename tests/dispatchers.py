@@ -1,4 +1,4 @@
-"""Dispatchers in Python and Node that run several guards as child processes, and scripts whose
+"""Dispatchers in Python, Node and bash that run several guards as child processes, and scripts whose
 answer never reaches the host as one JSON object, each with its corrected twin: shared by the unit
 tests (tests/test_doctor_dispatchers.py) and the real Claude Code's (tests/e2e/test_dispatchers_e2e.py).
 
@@ -195,6 +195,35 @@ for (const name of ['TOKEN-nothing.py', 'TOKEN-deny.py']) {
   answers.push(JSON.parse(said.trim() || '{}'));
 }
 process.stdout.write(JSON.stringify(Object.assign({}, ...answers)));
+""", ANSWERING),
+    "shjoined": ("delivery/answers-joined", "TOKEN.sh", """\
+#!/bin/bash
+payload="$(cat)"
+for check in TOKEN-nothing.py TOKEN-deny.py; do
+  printf '%s' "$payload" | python3 "$(dirname "$0")/$check"  # HERE
+done
+exit 0
+""", """\
+#!/bin/bash
+payload="$(cat)"
+for check in TOKEN-nothing.py TOKEN-deny.py; do
+  said="$(printf '%s' "$payload" | python3 "$(dirname "$0")/$check")"
+  case "$said" in *permissionDecision*) printf '%s\n' "$said"; exit 0 ;; esac
+done
+exit 0
+""", ANSWERING),
+    "shturn": ("delivery/answers-joined", "TOKEN.sh", """\
+#!/bin/bash
+HOOKS="$(dirname "$0")"
+payload="$(cat)"
+python3 "$HOOKS/TOKEN-nothing.py" <<<"$payload"  # HERE
+python3 "$HOOKS/TOKEN-deny.py" <<<"$payload"
+""", """\
+#!/bin/bash
+HOOKS="$(dirname "$0")"
+payload="$(cat)"
+python3 "$HOOKS/TOKEN-nothing.py" <<<"$payload" >/dev/null
+python3 "$HOOKS/TOKEN-deny.py" <<<"$payload"
 """, ANSWERING),
     "pybranch": ("script/wrong-event-name", "TOKEN.py", """\
 import json, sys

@@ -674,6 +674,32 @@ def test_a_script_whose_interpreter_cannot_start(tmp_path, first_line, why):
     assert (started.returncode == 0) == (why is None), started.stderr
 
 
+@pytest.mark.parametrize("attributes, at", [
+    (None, ("guard.sh", 1)),  # no .gitattributes: the script's #! line is the line to mend
+    ("* text=auto\n*.sh text eol=crlf\n", (".gitattributes", 2)),
+    ("*.sh text eol=crlf\n.claude/hooks/*.sh eol=lf\n", ("guard.sh", 1)),  # (the last match sets LF: mend the copy)
+    ("*.sh text eol=crlf\n", (".gitattributes", 1)),
+])
+def test_a_script_with_windows_line_endings_is_reported_where_they_come_from(tmp_path, attributes, at):
+    base = tmp_path / "p"
+    (base / ".git").mkdir(parents=True)
+    if attributes is not None:
+        (base / ".gitattributes").write_text(attributes)
+    script = base / ".claude/hooks/guard.sh"
+    script.parent.mkdir(parents=True)
+    script.write_bytes(b"#!/bin/bash\r\nexit 2\r\n")
+    script.chmod(0o755)
+    out = doctor(base, {S: settings(command='"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', shell="bash")})
+    (hit,) = found(out, "command/bad-interpreter")
+    assert (Path(hit.path).name, hit.line) == at
+    assert hit.related[0]["path"].endswith("settings.json")
+    started = subprocess.run(["sh", "-c", f"'{script}'"], capture_output=True)  # as the host starts it
+    assert started.returncode == 127, started.stderr  # (dash: "bash\r" not found) the hook never runs, its exit 2 unseen
+    script.write_bytes(b"#!/bin/bash\nexit 2\n")  # the twin
+    assert not found(doctor(base, {S: settings(command='"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', shell="bash")}),
+                     "command/bad-interpreter")
+
+
 GUARDS = {  # a guard that refuses by exiting 2: written, or the status its main() returns
     "guard.sh": "#!/bin/sh\ngrep -q 'rm -rf' && { echo 'no rm -rf' >&2; exit 2; }\nexit 0\n",
     "guard.py": ("import json, sys\ndef main():\n    if 'rm -rf' in sys.stdin.read():\n        print('no rm -rf', "
@@ -817,7 +843,8 @@ def test_a_missing_script_whose_failure_the_command_swallows_fails_silently(tmp_
 FRAGMENTS = ['"$CLAUDE_PROJECT_DIR"/.claude/hooks/a.sh', "$CLAUDE_PROJECT_DIR/hooks/b.py", "${CLAUDE_PROJECT_DIR}/x",
              "python3", "node", "bash -c 'echo hi'", "cd", "sub", "./run.sh", "scripts/c.js", "&&", "||", "|",
              ";", "true", "exit 2", "~/bin/t", "[ -f", "]", "-x", "npx prettier", "uv run", "$(jq -r .x)",
-             "'$CLAUDE_PROJECT_DIR/q'", "CURSOR_PROJECT_DIR=/tmp/p", "$CURSOR_PROJECT_DIR/c.sh", "source", "env A=1"]
+             "'$CLAUDE_PROJECT_DIR/q'", "CURSOR_PROJECT_DIR=/tmp/p", "$CURSOR_PROJECT_DIR/c.sh", "source", "env A=1",
+             "$(git rev-parse --abbrev-ref HEAD)", '"$(git rev-parse --show-toplevel)"/g.sh']
 
 
 @hsettings(max_examples=300, deadline=None)
@@ -836,6 +863,22 @@ def test_a_command_read_once_for_every_project_reads_as_if_read_for_each(fragmen
     assert shared == direct
     if shared.main is not None:  # the main invocation is one of the invocations, as the checks expect
         assert any(inv is shared.main for inv in shared.invocations)
+
+
+def test_only_the_words_the_reader_answers_from_the_disk_keep_a_command_from_being_read_once_for_every_project(tmp_path):
+    """A `$(git rev-parse --show-toplevel)` is answered by looking for `.git` above the folder (a
+    project's own disk); any other git call is only known when the hook runs, and reads alike in
+    every project (found by review: the text `rev-parse` anywhere used to keep a command apart)."""
+    from hookwright.doctor.shell.lex import reads_the_disk
+
+    assert reads_the_disk('"$(git rev-parse --show-toplevel)"/hooks/g.sh')
+    assert not reads_the_disk('b=$(git rev-parse --abbrev-ref HEAD); "$CLAUDE_PROJECT_DIR"/g.sh "$b"')
+    command = '"$(git rev-parse --show-toplevel 2>/dev/null || pwd)"/hooks/g.sh'
+    for name, tree in (("one", True), ("two", False), ("three", True)):  # a work tree's top, or not (known then)
+        project = tmp_path / name
+        (project / (".git" if tree else "src")).mkdir(parents=True)
+        main = resolve_shell(command, Where(project=project, home=HOME, cwd=project)).main
+        assert main is not None and main.path == (project / "hooks" / "g.sh" if tree else None)
 
 
 def test_the_same_command_in_many_projects_is_read_twice_at_most_and_names_each_project():

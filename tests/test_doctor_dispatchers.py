@@ -136,3 +136,49 @@ def test_the_event_name_each_branch_of_a_script_answers_with_is_judged_against_t
     line = next(n for n, row in enumerate(text.splitlines(), 1) if "permissionDecision" in row)
     assert found == ([(line, 'hookSpecificOutput names "PostToolUse" in the part of the script that runs on '
                              'PreToolUse (its test of hook_event_name)')] if swapped else [])
+
+
+BY_ARGUMENT = {  # one helper writes every answer; the script's argument says which part runs
+    "modes.py": """\
+import json, sys
+mode = sys.argv[1] if len(sys.argv) > 1 else "pre"
+call = json.load(sys.stdin)
+def answer(extra):
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": %s, **extra}}))
+if mode == "pre" and "ran-gate.txt" in call["tool_input"]["command"]:
+    answer({"permissionDecision": "deny", "permissionDecisionReason": "no"})
+elif mode == "post":
+    answer({"additionalContext": "checked"})
+""",
+    "modes.sh": """\
+#!/bin/bash
+input=$(cat)
+answer() {
+  printf '{"hookSpecificOutput": {"hookEventName": %s, %%s}}\\n' "$1"
+}
+case "$1" in
+  pre) case "$input" in *ran-gate.txt*) answer '"permissionDecision": "deny", "permissionDecisionReason": "no"' ;; esac ;;
+  post) answer '"additionalContext": "checked"' ;;
+esac
+""",
+}
+
+
+@pytest.mark.parametrize("fixed", [False, True], ids=["one name for every mode", "the event handed in"])
+@pytest.mark.parametrize("script", list(BY_ARGUMENT))
+def test_a_script_told_its_event_by_an_argument_is_judged_per_handler_by_the_name_its_run_can_write(
+        tmp_path, script, fixed):
+    name = ('call["hook_event_name"]' if script.endswith(".py") else '"\'"$(jq -r .hook_event_name <<<"$input")"\'"') \
+        if fixed else '"PostToolUse"'
+    text = BY_ARGUMENT[script] % name
+    (tmp_path / ".claude" / "hooks").mkdir(parents=True)
+    (tmp_path / ".claude" / "hooks" / script).write_text(text)
+    run = f'{RUNNERS[script[script.index("."):]]} "$CLAUDE_PROJECT_DIR"/.claude/hooks/{script}'
+    assert _refused(tmp_path, f"{run} pre") == fixed
+    config = {"hooks": {event: [{"matcher": "Bash", "hooks": [{"type": "command", "command": f"{run} {mode}"}]}]
+                        for event, mode in (("PreToolUse", "pre"), ("PostToolUse", "post"))}}
+    found = [(f.line, f.message.split(" (")[0]) for f in doctor(tmp_path, {".claude/settings.json": config}).findings
+             if f.rule == "script/wrong-event-name"]
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if "hookEventName" in row)
+    assert found == ([] if fixed else [(line, 'hookSpecificOutput names "PostToolUse" for every answer the PreToolUse '
+                                              "hook's run writes")])

@@ -3,6 +3,10 @@ paths, an `if` that names one tool of its group's matcher, PostToolUse for a fai
 answers Codex fails a hook for: each bad case found at the line to change, its corrected twin clean."""
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 import pytest
 from doctor_support import found, settings, write
 from hookwright.doctor.run import run
@@ -226,3 +230,55 @@ def test_a_command_written_in_the_settings_that_reads_opencodes_name_is_found_at
     [hit] = inline("bad", "filePath")
     assert hit.path.endswith("settings.json") and "opencode's name" in hit.message
     assert inline("twin", "file_path") == []
+
+
+PATCH_GUARD = """\
+import json, re, sys
+payload = json.load(sys.stdin)
+tool_input = payload.get("tool_input", {})
+patch = tool_input.get("command", "") or ""
+paths = re.findall(r"^\\*\\*\\* (?:Add|Update|Delete) File: (.+)$", patch, re.M)
+other = tool_input.get("file_path")
+if other:
+    FALLBACK
+for path in paths:
+    if path.strip().endswith(".env"):
+        print(f"{path} is secret", file=sys.stderr)
+        sys.exit(2)
+"""
+PATCH = "*** Begin Patch\n*** Add File: .env\n+A=1\n*** End Patch\n"
+
+
+@pytest.mark.parametrize("fallback, flagged", [
+    ("paths.append(other)", False),  # the fallback joins the patch's paths on their way to the test
+    ("sys.exit(2 if other.endswith('.env') else 0)", True),  # a test of its own: judged as before
+    ("paths = [other]", False),
+])
+def test_a_field_codex_never_sends_is_no_fault_where_its_value_joins_the_one_codex_sends_on_the_way_to_the_test(
+        home, project, monkeypatch, fallback, flagged):
+    """Codex sends an edit as apply_patch with tool_input.command only; a guard that reads the
+    paths from the patch and falls back to file_path for other agents still refuses (run below
+    on Codex's payload). The fallback is another agent's, not the guard's only source (found by review)."""
+    monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
+    text = PATCH_GUARD.replace("FALLBACK", fallback)
+    write(project, {".git/HEAD": "ref: refs/heads/main\n", ".codex/hooks/guard.py": text,
+                    ".codex/hooks.json": {"hooks": {"PreToolUse": [{"matcher": "Write|Edit", "hooks": [
+                        {"type": "command", "command": "python3 .codex/hooks/guard.py"}]}]}}})
+    ran = subprocess.run([sys.executable, str(project / ".codex/hooks/guard.py")], capture_output=True, text=True,
+                         input=json.dumps({"tool_name": "apply_patch", "tool_input": {"command": PATCH}}))
+    assert ran.returncode == 2, ran.stderr
+    assert [h.line for h in found(run(None, project=project), "script/tool-field-not-sent")] == ([6] if flagged else [])
+
+
+def test_a_field_codex_never_sends_is_found_where_the_field_it_sends_never_reaches_the_test(home, project, monkeypatch):
+    monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
+    text = ("import json, sys\ntool_input = json.load(sys.stdin).get('tool_input', {})\n"
+            "patch = tool_input.get('command', '')\nprint(len(patch), file=sys.stderr)\n"
+            "target = tool_input.get('file_path', '')\nif target.endswith('.env'):\n    sys.exit(2)\n")
+    write(project, {".git/HEAD": "ref: refs/heads/main\n", ".codex/hooks/guard.py": text,
+                    ".codex/hooks.json": {"hooks": {"PreToolUse": [{"matcher": "Write|Edit", "hooks": [
+                        {"type": "command", "command": "python3 .codex/hooks/guard.py"}]}]}}})
+    ran = subprocess.run([sys.executable, str(project / ".codex/hooks/guard.py")], capture_output=True, text=True,
+                         input=json.dumps({"tool_name": "apply_patch", "tool_input": {"command": PATCH}}))
+    assert ran.returncode == 0  # the .env patch goes through
+    assert [h.line for h in found(run(None, project=project), "script/tool-field-not-sent")] == [5]

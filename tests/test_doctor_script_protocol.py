@@ -304,6 +304,32 @@ CASES = [
      JS + f"const out = {json.dumps(DENY)};\nconsole.error(JSON.stringify(out));\n",
      JS + f"const out = {json.dumps(DENY)};\nconsole.log(JSON.stringify(out));\n",
      lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/answer-on-stderr", "PreToolUse", "arms.sh",  # values read in case arms, the answer built by jq -n
+     SH + src("""
+        input="$(cat)"
+        case "$(jq -r .tool_name <<<"$input")" in
+          Bash) target="$(jq -r '.tool_input.command // ""' <<<"$input")" ;;
+          *) exit 0 ;;
+        esac
+        if grep -q 'rm -rf' <<<"$target"; then
+          jq -n '{hookSpecificOutput: {hookEventName: "PreToolUse",
+            permissionDecision: "deny", permissionDecisionReason: "no"}}' >&2
+        fi
+        exit 0
+        """),
+     SH + src("""
+        input="$(cat)"
+        case "$(jq -r .tool_name <<<"$input")" in
+          Bash) target="$(jq -r '.tool_input.command // ""' <<<"$input")" ;;
+          *) exit 0 ;;
+        esac
+        if grep -q 'rm -rf' <<<"$target"; then
+          jq -n '{hookSpecificOutput: {hookEventName: "PreToolUse",
+            permissionDecision: "deny", permissionDecisionReason: "no"}}'
+        fi
+        exit 0
+        """),
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
     ("script/answer-on-stderr", "PreToolUse", "block.sh",  # the good one: stderr is the reason of exit 2
      SH + "INPUT=$(cat)\necho '{\"decision\": \"block\", \"reason\": \"no rm\"}' >&2\n",
      SH + "INPUT=$(cat)\necho '{\"decision\": \"block\", \"reason\": \"no rm\"}' >&2\nexit 2\n",
@@ -904,7 +930,7 @@ def test_what_the_protocol_rules_find_in_the_corpus_scripts(shared):
     # Claude Code never reads as the answer (their hook library says "exit 2 + JSON stderr")
     assert hits == {"script/answer-on-stderr": [
         ("redpanda-data__ui-harness__.claude__hooks__llm-test-flags.sh", 103),
-        ("redpanda-data__ui-harness__.claude__hooks__subagent-length-cap.sh", 78),
+        ("redpanda-data__ui-harness__.claude__hooks__subagent-length-cap.sh", 84),  # (the `}' >&2` of its jq -n)
         ("redpanda-data__ui-harness__setup-agent-config__scripts__llm-test-flags.sh", 73)],
         "script/rewrite-drops-fields": [
         ("CPIDLE__claude-dotfiles__hooks__intercept-rm.py", 58),
@@ -939,6 +965,13 @@ def test_an_answer_on_stderr_beside_stdout_or_an_exit_doctor_cannot_read_is_not_
     """The answer may reach stdout too (a write whose text is not read here), or the exit status
     may be 2 (a variable): the rule keeps quiet rather than guess (found by review)."""
     assert not findings(tmp_path, name, text, "PreToolUse", "script/answer-on-stderr")
+
+
+def test_a_shell_answer_sent_to_stderr_is_reported_at_the_redirection_that_sends_it_there(tmp_path):
+    text = SH + "INPUT=$(cat)\njq -n '{hookSpecificOutput: {hookEventName: \"PreToolUse\",\n" \
+                "  permissionDecision: \"deny\", permissionDecisionReason: \"no\"}}' >&2\nexit 0\n"
+    reported = findings(tmp_path, "split.sh", text, "PreToolUse", "script/answer-on-stderr")
+    assert [(f.line, f.column) for f in reported] == [(4, 65)]  # the `>&2` after the closing quote
 
 
 @pytest.mark.parametrize("name, text", [

@@ -434,6 +434,9 @@ GUARD = """
     ("", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', True),  # no #! line: the sh that runs the command runs it
     ("#!/bin/bash\n", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', False),
     ("", 'bash "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', False),
+    ("#!/bin/sh\n", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', True),  # its own #! line asks for sh
+    ("#!/usr/bin/env sh\n", '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', True),
+    ("#!/bin/sh\n", 'bash "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh', False),  # bash named: the #! line unread
 ])
 def test_a_bash_script_that_sh_runs_is_reported_at_its_line(tmp_path, shebang, command, reported):
     base = tmp_path / "p"
@@ -441,6 +444,9 @@ def test_a_bash_script_that_sh_runs_is_reported_at_its_line(tmp_path, shebang, c
     script.parent.mkdir(parents=True)
     script.write_text(shebang + textwrap.dedent(GUARD).lstrip("\n"))
     script.chmod(0o755)
+    ran = subprocess.run(["sh", "-c", command], input=b"rm -rf /", capture_output=True, cwd=base,
+                         env={**os.environ, "CLAUDE_PROJECT_DIR": str(base)})
+    assert (ran.returncode == 2) != reported, ran.stderr  # (dash: `[[` not found, the test false, the guard open)
     hits = found(doctor(base, {S: settings(command=command)}), "script/bash-only-syntax")
     assert len(hits) == reported
     if reported:

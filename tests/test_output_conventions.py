@@ -98,6 +98,18 @@ def test_a_command_built_alone_for_its_run_has_the_options_and_help_it_has_in_th
         assert built.help == original.help
 
 
+def test_every_help_text_is_written_in_paragraphs_the_terminal_wraps():
+    from hookwright import cli
+
+    def helps(command):
+        yield command.name, command.help or ""
+        for sub in getattr(command, "commands", {}).values():
+            yield from helps(sub)
+
+    for name, text in helps(cli._command()):
+        assert "\n" not in text.replace("\n\n", ""), name  # (typer would print the source's line breaks)
+
+
 def test_only_options_that_change_no_listing_let_a_run_build_its_command_alone():
     from hookwright.cli import _asked_for
 

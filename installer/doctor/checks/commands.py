@@ -6,6 +6,7 @@ variables) is never called missing.
 """
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
 import re
@@ -14,8 +15,9 @@ import sys
 from pathlib import Path
 from typing import Iterator
 
-from ... import hosts
+from ... import hosts, safe_read
 from ...document import Keys
+from ...errors import HookwrightError
 from ...hooks.events import GENERIC_INPUT_VARIABLE, LEGACY_INPUT_VARIABLE
 from ...hosts.base import Host
 from ...patterns import lazy
@@ -373,11 +375,65 @@ def _not_executable(ctx: Context, command: Command) -> Iterator[Finding]:
 
 @RULES.rule("command/bad-interpreter")
 def _bad_interpreter_line(ctx: Context, command: Command) -> Iterator[Finding]:
+    """An interpreter that cannot start, at the hook's command; a #! line ending in a carriage
+    return at the line to change: the .gitattributes line that checks the script out with CRLF
+    (a script mended by hand gets them back on the next checkout), else the script's line 1."""
     for inv, path, _mode in command.scripts_on_disk:
-        why = _bad_interpreter(disk.first_line(path)) if inv.direct and sys.platform != "win32" else None
-        if why:
-            yield ctx.finding("command/bad-interpreter", command.file, command.keys_for(inv),
-                              script=_quote(inv.script or str(path)), why=why, effect=_effect(command.handler))
+        first = disk.first_line(path)
+        why = _bad_interpreter(first) if inv.direct and sys.platform != "win32" else None
+        if not why:
+            continue
+        found = ctx.finding("command/bad-interpreter", command.file, command.keys_for(inv),
+                            script=_quote(inv.script or str(path)), why=why, effect=_effect(command.handler))
+        if first.endswith(b"\r"):
+            run_at = {"path": found.path, "line": found.line, "column": found.column,
+                      "message": "the hook that runs it"}
+            forced = _crlf_attribute(path)
+            if forced is None:
+                found = found._replace(path=str(path), line=1, column=len(first), related=[run_at])
+            else:
+                found = ctx.finding("command/bad-interpreter", command.file, command.keys_for(inv), variant="attribute",
+                                    script=_quote(inv.script or str(path)), why=why, effect=_effect(command.handler),
+                                    attribute=forced[2], name=path.name)._replace(
+                    path=str(forced[0]), line=forced[1], column=1,
+                    related=[run_at, {"path": str(path), "line": 1, "column": len(first), "message": "its #! line"}])
+        yield found
+
+
+GIT_ATTRIBUTE_EOL = lazy(r"(?:^|\s)eol=(\w+)")
+
+
+def _crlf_attribute(script: Path) -> tuple[Path, int, str] | None:
+    """The .gitattributes line (file, line, text) that gives the script `eol=crlf`: the last line
+    whose pattern matches it and sets eol, in the nearest file up to the repository's root (a
+    pattern without a slash matches the file's name, one with a slash its path from that folder)."""
+    folder = script.parent
+    for _ in range(MAX_ATTRIBUTE_FOLDERS):
+        attributes = folder / ".gitattributes"
+        if disk.is_file(attributes):
+            try:
+                text = safe_read.read_text(attributes, safe_read.SETTINGS)
+            except (OSError, HookwrightError):
+                text = ""
+            found = None
+            relative = script.relative_to(folder).as_posix()
+            for number, line in enumerate(text.splitlines(), 1):
+                words = line.split()
+                eol = GIT_ATTRIBUTE_EOL.search(line)
+                if not words or words[0].startswith("#") or eol is None:
+                    continue
+                pattern = words[0].lstrip("/")
+                if fnmatch.fnmatchcase(relative if "/" in words[0].rstrip("/") else script.name, pattern):
+                    found = (attributes, number, line.strip()) if eol.group(1) == "crlf" else None
+            if found is not None:
+                return found
+        if disk.exists(folder / ".git") or folder.parent == folder:
+            return None
+        folder = folder.parent
+    return None
+
+
+MAX_ATTRIBUTE_FOLDERS = 16  # the folders above a script looked in for .gitattributes
 
 
 @RULES.rule("command/world-writable")

@@ -26,7 +26,7 @@ from ...patterns import lazy
 from .. import disk, handler_facts
 from ..model import Context, Finding, Handler, RuleTable
 from ..scripts import keys
-from ..scripts.delivery import Lost
+from ..scripts.delivery import Joined, Lost
 from ..scripts.flow import Place
 from ..shell.interpret import SCRIPT_SUFFIXES
 from ..shell.resolve import resolve_shell
@@ -184,16 +184,16 @@ def _stdin_not_passed(script: Script) -> Iterator[Finding]:
 def _answers_joined(script: Script) -> Iterator[Finding]:
     """A dispatcher whose loop runs several child scripts with their stdout the hook's, two of
     which print a JSON answer: one run can put two objects on stdout, which is no answer."""
-    places: dict[tuple[int, int], list[Lost]] = {}
-    for place in script.facts.flow.lost_blocks:
-        if place.rule == "answers-joined":
-            places.setdefault((place.line, place.column), []).append(place)
+    places: dict[tuple[int, int], list[Joined]] = {}
+    for place in script.facts.flow.joined_answers:
+        places.setdefault((place.line, place.column), []).append(place)
     for (line, column), children in places.items():
         answering = list(dict.fromkeys(path.name for child in children
                                        for path in _children(script, script.handlers, child.child)
                                        if any(w.kind == "json" for w in keys.analyse(path).flow.writes)))
         if len(answering) >= 2:
-            yield script.finding("delivery/answers-joined", Place(line, column), script.handlers, how=children[0].how,
+            yield script.finding("delivery/answers-joined", Place(line, column), script.handlers,
+                                 runner=children[0].runner, how=children[0].how,
                                  first=answering[0], second=answering[1])
             return
 

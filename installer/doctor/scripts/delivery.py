@@ -17,7 +17,7 @@ hook's interpreter ends with.
   20.20.2). Bun.spawnSync's result carries `exitCode` and `success` (Bun's reference:
   SyncSubprocess; bun is not installed here). A loop that lets several children write on its
   stdout, or prints what each wrote, hands the host one JSON object per child that answers
-  (rule "answers-joined").
+  (rule "answers-joined": a Joined, an output fact, where the rest are Lost statuses).
 - Shell: a `trap '... exit 0' EXIT`, which ends every run, an `exit 2` included, with its own status.
 - Perl: `exit $?` (or `exit system(...)`), the wait status of a child (512 for exit 2), which exit
   turns into 0; `$? >> 8` is the child's status.
@@ -53,6 +53,23 @@ class Lost(Record):
     rule: str = "exit-2-lost"  # the rule (delivery/...) that reports it
     shebang: bool = False  # it holds only where the file runs by its #! line (`#!/bin/bash -e`), not `bash file`
     flag: bool = False  # it holds only where the hook's command starts the shell with -e (`bash -e file`)
+
+
+class Joined(Record):
+    """A run of a child script whose stdout is the hook's, where another child's is too in the
+    same run (a loop over several guards, or two run in turn): each that answers in JSON adds an
+    object to the one stdout the host reads (rule "answers-joined")."""
+
+    line: int
+    column: int
+    how: str  # how the child's stdout reaches the hook's, in a few words
+    child: str  # the child script, as the code names it
+    runner: str = "this loop"  # what runs the children: a loop, or "the script" (two in turn)
+
+
+def parted(found: tuple[Lost | Joined, ...]) -> tuple[tuple[Lost, ...], tuple[Joined, ...]]:
+    """A language model's places split into lost statuses and joined answers."""
+    return tuple(p for p in found if isinstance(p, Lost)), tuple(p for p in found if isinstance(p, Joined))
 
 
 # ---- every language: a child script named in a call -----------------------------------------------

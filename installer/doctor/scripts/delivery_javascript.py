@@ -7,7 +7,7 @@ from typing import Callable, Iterator
 
 from ...patterns import lazy
 from ...records import Record
-from .delivery import SCRIPT_NAME, Lost, child_script_named
+from .delivery import SCRIPT_NAME, Joined, Lost, child_script_named
 
 # ---- JavaScript (comment-stripped code) --------------------------------------------------------------
 
@@ -25,11 +25,11 @@ JS_EXIT_ZERO = lazy(r"""process\.exitCode\s*=\s*0\b|process\.exit\s*\(\s*0\s*\)"
 
 
 def javascript(code: str, place: Callable[[int], tuple[int, int]],
-               close: Callable[[str, int], int], balanced: Callable[[str, int], str]) -> tuple[Lost, ...]:
+               close: Callable[[str, int], int], balanced: Callable[[str, int], str]) -> tuple[Lost | Joined, ...]:
     """The places of a JavaScript script where its block by exit 2 is lost; `close` finds a
     brace's closing one, `balanced` a call's arguments (flow.py's readers). A child named by a
     loop variable (`for (const g of ["no_rm.py", "fmt.py"])`) is each script the loop runs."""
-    found: list[Lost] = []
+    found: list[Lost | Joined] = []
     loops = _js_loop_scripts(code)
     own = _js_own_exits(code)
     tries = [(m.end() - 1, close(code, m.end() - 1)) for m in JS_TRY_CATCH.finditer(code)]
@@ -201,7 +201,7 @@ JS_STDOUT_WRITE = lazy(r"""(?:process\.stdout\.write|console\.log)\s*\(""", need
 
 
 def _js_joined_outputs(code: str, place: Callable[[int], tuple[int, int]], close: Callable[[str, int], int],
-                       balanced: Callable[[str, int], str], loops: dict[str, tuple[str, ...]]) -> Iterator[Lost]:
+                       balanced: Callable[[str, int], str], loops: dict[str, tuple[str, ...]]) -> Iterator[Joined]:
     """A loop that runs several child scripts one after another with their stdout the hook's
     (stdio "inherit", or each result written, or gathered and written after the loop) and does not
     stop at the first (rule "answers-joined", one place per child)."""
@@ -233,7 +233,7 @@ def _js_joined_outputs(code: str, place: Callable[[int], tuple[int, int]], close
                 break
         if how:
             line, column = place(match.start("fn"))
-            yield from (Lost(line, column, how, "", child, rule="answers-joined") for child in children)
+            yield from (Joined(line, column, how, child) for child in children)
 
 
 JS_LOOP_START = lazy(r"""\bfor\s*\([^{}]*\)\s*\{|\.\s*forEach\s*\([^{}]*\{""", needs=("for",))

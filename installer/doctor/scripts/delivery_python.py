@@ -4,7 +4,7 @@ what is looked for in each language): loaded only by a run that reads a Python s
 import ast
 from typing import Callable, Iterator
 
-from .delivery import SCRIPT_NAME, Lost, child_script_named
+from .delivery import SCRIPT_NAME, Joined, Lost, child_script_named
 
 PY_RUNS = frozenset({"subprocess.run", "subprocess.call", "subprocess.Popen", "os.system", "run", "call", "Popen",
                      "subprocess.check_call", "check_call", "subprocess.check_output", "check_output"})
@@ -60,8 +60,9 @@ def _exits_2(node: ast.AST, constants: dict[str, object]) -> bool:
     return False
 
 
-def python(tree: ast.Module, nodes: list[ast.AST]) -> tuple[Lost, ...]:
-    """The places of a Python script where its exit 2 is lost (`nodes`: every node of the tree)."""
+def python(tree: ast.Module, nodes: list[ast.AST]) -> tuple[Lost | Joined, ...]:
+    """The places of a Python script where its exit 2 is lost, and where its children's answers
+    join on its stdout (`nodes`: every node of the tree)."""
     tries = [node for node in nodes if isinstance(node, ast.Try) and (node.finalbody or any(
         handler.type is None or CATCHES_EXIT & {_name(t) for t in ast.walk(handler.type)} for handler in node.handlers))]
     threads = [node for node in nodes if isinstance(node, ast.Call) and _name(node.func) in THREAD_STARTS]
@@ -239,7 +240,7 @@ def _folder_pattern(items: ast.AST) -> str:
     return pattern if SCRIPT_NAME.search(pattern) and "*" in pattern else ""
 
 
-def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost]:
+def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost | Joined]:
     """subprocess/os.system calls of a child script whose status the script drops or garbles."""
     yield from _asyncio_children(nodes)
     loops = _loop_scripts(nodes)
@@ -267,7 +268,7 @@ WRITES = frozenset({"print", "sys.stdout.write", "sys.stdout.buffer.write"})
 
 
 def _joined_outputs(runs: list[tuple[ast.Call, tuple[str, ...]]], parents: dict[int, ast.AST],
-                    nodes: list[ast.AST]) -> Iterator[Lost]:
+                    nodes: list[ast.AST]) -> Iterator[Joined]:
     """A loop that runs several child scripts one after another with their stdout the hook's
     (inherited, or taken and printed, or gathered and printed after the loop) and does not stop
     at the first: each child's answer lands on the one stdout (rule "answers-joined", one place
@@ -285,7 +286,7 @@ def _joined_outputs(runs: list[tuple[ast.Call, tuple[str, ...]]], parents: dict[
         how = _py_forwarded(node, parents, loop, nodes)
         if how:
             for child in children:
-                yield Lost(node.lineno, node.col_offset + 1, how, "", child, rule="answers-joined")
+                yield Joined(node.lineno, node.col_offset + 1, how, child)
 
 
 def _py_forwarded(run: ast.Call, parents: dict[int, ast.AST], loop: ast.For | ast.AsyncFor, nodes: list[ast.AST]) -> str:

@@ -192,6 +192,7 @@ class Flow:
         self.stderr_answers = stderr_answers  # a JSON answer (hookSpecificOutput, a decision...) written to stderr
         self.unread_output = unread_output  # it writes something on stdout this reader cannot tell (a JSON variable...)
         self.lost_blocks = lost_blocks  # where its own exit 2 never reaches the process that runs it (delivery.py)
+        self.joined_answers: tuple[delivery.Joined, ...] = ()  # children's stdout joined on the hook's (delivery.py)
         self.field_reads = field_reads  # how it reads the input fields whose type differs by event (delivery.py)
         # an os._exit() of a Python script that writes on stdout and never flushes it: the buffer is lost
         self.unflushed_exit = unflushed_exit
@@ -292,6 +293,7 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
     flow.lost_blocks = delivery.shell(code, at, any(e.status == 2 for e in flow.exits)
                                       or delivery.SCRIPT_NAME.search(code) is not None) \
         + shell_status.lost(code, at, text.split("\n", 1)[0], tree_of)
+    flow.joined_answers = shell_status.joined_answers(code, at, tree_of)
     # (the input read in part: the rule every language shares, script/stdin-read-partly)
     flow.partial_reads = tuple((p.how, Place(p.line, p.column)) for p in flow.lost_blocks if p.rule == "input-cut-short")
     flow.lost_blocks = tuple(p for p in flow.lost_blocks if p.rule != "input-cut-short")
@@ -688,7 +690,7 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                 ends = exits_after or _ends_run(line, match.end() + len(rest), lines, starts, offset)
                 writes.append(Write(printed, place(offset + match.start("fn")),
                                     f"{match.group('fn')}{rest.rstrip()[:30]} ({where})", branch, scope, ends, order))
-        before = _Before(line)
+        before = _Before(line if not arm else " " * arm.end() + line[arm.end():])  # (the arm's `)` closes no `$(`)
         for match in SH_WORD.finditer(masked):
             word = match.group("word")
             rest = _sh_segment(line, match.end())
@@ -710,7 +712,8 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                     ends = _ends_run(line, end, lines, starts, offset)
                     writes.append(Write(kind, place(start), f"{word}{rest.rstrip()[:40]}", branch, scope, ends, order))
                 elif _sh_stderr_answer(word, rest, around, code, offset + end):
-                    stderr_answers.append(place(start))
+                    redirect = SH_TO_STDERR.search(rest)  # (reported at the `>&2` that sends it there)
+                    stderr_answers.append(place(offset + match.end() + redirect.start() + (redirect.group()[:1].isspace())))
                 elif kind is None and _sh_to_stdout(rest, around):
                     unread_output = True
             elif word in delivery.CHATTY and not (before.debug or (isinstance(branch, Arms) and branch.debug)) \

@@ -11,7 +11,7 @@ from typing import Callable
 
 from ...patterns import lazy
 from ...records import Record
-from . import arguments, delivery_javascript, event_branches, runtimes
+from . import arguments, delivery, delivery_javascript, event_branches, runtimes
 from .flow import (
     ANSWER_OBJECT,
     DEBUG_FLAG,
@@ -44,8 +44,8 @@ from .flow import (
 def javascript_flow(text: str, code: str, at: Offsets, common: Common, path: Path | None) -> Flow:
     """The flow of a JavaScript or TypeScript script (`common`: what every language's reader finds in its code)."""
     flow = _javascript(code, at, common)
-    flow.lost_blocks = delivery_javascript.javascript(code, at, _close, _balanced) + tuple(
-        runtimes.js_lost_statuses(code, at, _close, _balanced))
+    flow.lost_blocks, flow.joined_answers = delivery.parted(delivery_javascript.javascript(code, at, _close, _balanced)
+                                                            + tuple(runtimes.js_lost_statuses(code, at, _close, _balanced)))
     flow.early_exit = delivery_javascript.javascript_early_exit(code, at, _close)
     flow.argv_regions = arguments.javascript(code, _close, _balanced)
     flow.event_branches = event_branches.javascript(code, lambda offset: at(offset)[0], _close, EVENT_NAMES)

@@ -30,7 +30,7 @@ from ..shell.fails import Failure, ordinary_failure
 from ..shell.interpret import SCRIPT_SUFFIXES
 from ..shell.lex import Unreadable, Word
 from ..shell.tree import AndOr, Command, commands, parse, parsed_once
-from .delivery import Lost
+from .delivery import Joined, Lost
 
 MASKING = frozenset({"local", "export", "declare", "typeset", "readonly"})
 ERREXIT_FLAG = lazy(r"-[a-zA-Z]*e[a-zA-Z]*$")
@@ -800,3 +800,134 @@ def _statements(statements: list[AndOr]) -> Iterator[AndOr]:
 
 def _given_input(command: Command) -> bool:
     return any(op.endswith("<") or op.endswith("<<<") for op, _ in command.redirections)
+
+
+# ---- children's answers on the one stdout ------------------------------------------------------------
+
+STOPS_LOOP = frozenset({"break", "exit", "return"})
+STDOUT_AWAY = frozenset({">", ">>", ">|", "1>", "1>>", "&>", "&>>"})  # (and `>&2`, `1>&2`)
+SH_LOOP_OR_NAMES = lazy(r"\bdone\b|\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl)\b.*\n(?:.*\n)*?.*\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl)\b",
+                        needs=("done", "."))
+
+
+def joined_answers(code: str, place: Callable[[int], tuple[int, int]],
+                   tree_of: Callable[[], list[AndOr] | None] | None = None) -> tuple[Joined, ...]:
+    """The child scripts whose stdout is the script's own (not captured, piped on or redirected)
+    where more than one can answer in one run: run in a `for` loop over several (a literal list,
+    a folder's files, `"$@"`) that no break, exit or return ends, whose output each pass lets
+    through or captures and prints; or two run one after the other in the same list. A child's
+    answer that reaches the dispatcher's stdout is an answer of the dispatcher, and two of them
+    are two JSON documents (checks/delivery.py keeps those whose children print JSON)."""
+    if not SH_LOOP_OR_NAMES.search(code):
+        return ()
+    tree = (tree_of or parsed_once(code))()
+    if tree is None:
+        return ()
+    found: list[Joined] = []
+
+    def joined(command: Command, how: str, children: list[str], runner: str = "this loop") -> None:
+        line, column = place(command.at)
+        found.extend(Joined(line, column, how, child, runner) for child in children)
+
+    for loop in (c for c in commands(tree) if c.kind == "for" and c.lists and not _stdout_away(c)):
+        body = loop.lists[0]
+        if any(c.kind == "simple" and c.head in STOPS_LOOP for c in commands(body)):
+            continue
+        name = loop.items[0].text if loop.items else ""
+        items = [w.text for w in loop.items[2:]] if len(loop.items) > 2 and loop.items[1].text == "in" else []
+        for command, child in _children_on_stdout(body):
+            joined(command, "each child's stdout is the hook's own", _each(child, name, items))
+        for command, child, printer in _captured_and_printed(body):
+            joined(command, f"the loop prints each child's stdout in turn (`{printer}`)", _each(child, name, items))
+    for listed in _lists(tree):  # two children one after the other, in the same list
+        runs = list(_run_in_turn(listed))
+        if len({child for _, child in runs}) >= 2:
+            joined(runs[0][0], "each has the hook's stdout", [child for _, child in runs], "the script")
+    return tuple(dict.fromkeys(found))
+
+
+def _run_in_turn(listed: list[AndOr]) -> Iterator[tuple[Command, str]]:
+    """The child scripts a list's own statements run with the hook's stdout, up to the first that
+    ends the run after them (`child && exit 0`, an `exit` of its own)."""
+    for statement in listed:
+        for number, pipeline in enumerate(statement.pipelines):
+            command = pipeline.commands[-1]
+            if command.kind == "simple" and command.head in STOPS_LOOP and (
+                    number == 0 or statement.operators[number - 1] == "&&"):
+                return
+            child = _child(command) or _script_run(command) if command.kind == "simple" else None
+            if child is not None and not _stdout_away(command) and (
+                    number == 0 or statement.operators[number - 1] == "&&"):
+                yield command, child[0]
+
+
+def _stdout_away(command: Command) -> bool:
+    """Its stdout goes to a file or to stderr (its own redirection or a compound's)."""
+    return any(op in STDOUT_AWAY or (op in (">&", "1>&") and target != "1") for op, target in command.redirections)
+
+
+def _children_on_stdout(statements: list[AndOr]) -> Iterator[tuple[Command, str]]:
+    """The child scripts the list runs with the hook's stdout: a pipeline's last part (what comes
+    before pipes into it), in a `{ }`, `( )`, if, case or loop whose output is not sent away."""
+    for statement in statements:
+        for pipeline in statement.pipelines:
+            command = pipeline.commands[-1]
+            if _stdout_away(command):
+                continue
+            if command.kind == "simple":
+                child = _child(command) or _script_run(command)
+                if child is not None:
+                    yield command, child[0]
+            elif command.kind != "function":
+                for number, listed in enumerate(command.lists):
+                    if number not in command.conditions:
+                        yield from _children_on_stdout(listed)
+
+
+def _captured_and_printed(body: list[AndOr]) -> Iterator[tuple[Command, str, str]]:
+    """`out=$(child)` and, later in the same body, an echo or printf of `$out` on the hook's stdout."""
+    every = list(commands(body))
+    for index, command in enumerate(every):
+        if command.kind != "simple" or not command.plain or not command.plain[0].assignment \
+                or not command.substitutions:
+            continue
+        variable = command.plain[0].text.split("=", 1)[0]
+        child = next((found for listed in command.substitutions for statement in listed
+                      for pipeline in statement.pipelines for found in [_child(pipeline.commands[-1])
+                                                                        or _script_run(pipeline.commands[-1])]
+                      if found is not None), None)
+        if child is None:
+            continue
+        printer = next((c for c in every[index + 1:] if c.kind == "simple" and c.head in ("echo", "printf")
+                        and not _stdout_away(c) and any(w.text in (f"${variable}", f"${{{variable}}}")
+                                                        for w in c.plain[1:])), None)
+        if printer is not None:
+            yield command, child[0], " ".join(w.text for w in printer.plain)[:40]
+
+
+def _each(child: str, name: str, items: list[str]) -> list[str]:
+    """The scripts a child run in a loop is: its words with the loop's variable given each item
+    (the folders a variable names before it dropped: `$DIR/guards/*.py` is guards/*.py beside
+    the script); the run as written where the loop's variable is not in it."""
+    if not name or not items or not re.search(rf"\$\{{?{re.escape(name)}\b", child):
+        return [child]
+    out = []
+    for item in items:
+        given = re.sub(rf"\$\{{?{re.escape(name)}\}}?(?!\w)", item.replace("\\", "\\\\"), child)  # (the item as written)
+        head, _, last = given.rpartition(" ")
+        parts = last.split("/")
+        while len(parts) > 1 and "$" in parts[0]:
+            parts = parts[1:]
+        out.append(f"{head} {'/'.join(parts)}".strip())
+    return list(dict.fromkeys(out))
+
+
+def _lists(statements: list[AndOr]) -> Iterator[list[AndOr]]:
+    """The list and every list inside its compound commands (not loops' bodies: their own rule)."""
+    yield statements
+    for statement in statements:
+        for pipeline in statement.pipelines:
+            for command in pipeline.commands:
+                if command.kind not in ("for", "while", "until", "function"):
+                    for listed in command.lists:
+                        yield from _lists(listed)

@@ -84,6 +84,13 @@ _MAY_START_OPERATOR = frozenset("0123456789&<>;|\n()")
 _SIMPLE_WORD = lazy(r"""[^\s'"\\$`;&|()<>~#=*?\[][^\s'"\\$`;&|()<>=*?\[]*(?=[ \t\n;&|()<>]|$)""")
 
 
+def reads_the_disk(command: str) -> bool:
+    """Whether reading the command asks the disk about the folders it starts in (the top of the
+    work tree of `$(git rev-parse --show-toplevel)`, looked for from the folder up): its reading
+    then differs from one project to the next, whatever their names."""
+    return _GIT_TOP.search(command) is not None
+
+
 class Lexer:
     """POSIX shell words, with the expansions that can be done statically."""
 

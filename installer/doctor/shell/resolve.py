@@ -26,7 +26,7 @@ from typing import TypeVar
 
 from ...patterns import lazy
 from .interpret import Interpreter
-from .lex import Lexer, Unreadable, Word, placeholder_word
+from .lex import Lexer, Unreadable, Word, placeholder_word, reads_the_disk
 from .results import Invocation, Resolution, Where
 
 # Hard-coded home directories: macOS, Linux, Windows (either slash).
@@ -77,12 +77,12 @@ def resolve_shell(command: str, where: Where, shell: str | None = None) -> Resol
 def _names_the_project_only_by_its_variables(command: str, where: Where) -> bool:
     """A command that could spell a path in the project another way (literally, through ~ or
     $HOME, through another variable, with `..`) compares text that the stand-in would change:
-    a `test -f ~/app/x.sh` guarding `"$CLAUDE_PROJECT_DIR"/x.sh`. One that asks git for the top of
-    its work tree (Codex's way to name the project) reads the project's own folders, which the
-    stand-in does not have."""
+    a `test -f ~/app/x.sh` guarding `"$CLAUDE_PROJECT_DIR"/x.sh`. One whose reading asks the disk
+    about its folders (the lexer's reads_the_disk: the top of the work tree, Codex's way to name the
+    project) reads the project's own folders, which the stand-in does not have."""
     project = str(where.project)
     return (".." not in command and "~" not in command and "HOME" not in command and project not in command
-            and "rev-parse" not in command
+            and not reads_the_disk(command)
             and PORTABLE_FOLDER.fullmatch(project) is not None and not any(name in command for name, _ in where.env))
 
 

@@ -31,6 +31,7 @@ class Command:
         self.redirects: list[Word] = []  # a compound's own redirections (`done < file`, `} 3>&1`)
         self.substitutions: list[list[AndOr]] = []  # simple: what its `$( )` run, each parsed
         self.patterns: list[list[Word]] = []  # case: the patterns of each arm (`words` holds its subject)
+        self.items: list[Word] = []  # for: its name, `in` and the words it goes over, as written
 
     @property
     def head(self) -> str:
@@ -359,6 +360,8 @@ class _Parser:
             if word is None:
                 raise Unreadable("a for loop without do")
             self.i += 1
+            if not word.operator:
+                command.items.append(word)
             if word.operator and word.text in (";", "\n"):
                 self._skip_newlines()
                 if self._keyword("do"):

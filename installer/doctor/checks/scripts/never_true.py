@@ -206,7 +206,8 @@ def _tool_field_not_sent(code: FieldReader) -> Iterator[Finding]:
     host = hosts.of(code.handlers[0].file.host)
     if host is None or not host.tool_inputs:
         return
-    reads = tool_input_reads(keys.strip_comments(code.text, code.language))
+    stripped = keys.strip_comments(code.text, code.language)
+    reads = tool_input_reads(stripped)
     if not reads or code.tells_hosts_apart() or code.shared():
         return
     selected = [host.tools_selected(handler.matcher) for handler in code.handlers]
@@ -219,6 +220,9 @@ def _tool_field_not_sent(code: FieldReader) -> Iterator[Finding]:
               for other in [None if field in sent else _sender(field, host)] if other is not None
               for own in [next((name for name in sorted(sent) if _folded(name) == _folded(field)), None)]
               if own not in read and (own is not None or tools is not None)]
+    carried = [field for _, field in reads if field in sent]
+    if carried and others:  # (a fallback whose value meets a carried field's on its way to the test: dead, harmless)
+        others = [entry for entry in others if not _same_decision(stripped, carried, entry[1])]
     others.sort(key=lambda read: read[3] is None)  # (another agent's name for a field the host sends by its own, first)
     if tools and not read & (sent | host.tool_input_renames.keys()) and not (others and others[0][3]):
         offset, field = reads[0]
@@ -230,6 +234,38 @@ def _tool_field_not_sent(code: FieldReader) -> Iterator[Finding]:
         yield code.report("script/tool-field-not-sent", _site(code.text, offset, field),
                           "other-host" if own else "other-host-only", field=field, host=host.title,
                           other=other.title, own=own, tools=named, sent=", ".join(sorted(sent)))
+
+
+# what a line gives a value to: `x = ...`, `x += ...`, `local x=$(...)`, `x.append(...)`, `for x in ...`
+_TARGET = lazy(r"""^\s*(?:(?:local|export|readonly|declare|const|let|var)\s+)?(?P<name>[A-Za-z_$][\w$]*)\s*"""
+               r"""(?:\+|\|\||\?\?|or)?=(?!=)|(?P<item>[A-Za-z_$][\w$]*)\.(?:append|extend|push|add|insert|update)\s*\(|"""
+               r"""\bfor\s*\(?\s*(?:(?:const|let|var)\s+)?(?P<each>[A-Za-z_$][\w$]*)\s+(?:in|of)\b""")
+_WORD = lazy(r"[A-Za-z_$][\w$]*")
+MAX_HOPS = 8  # assignments followed from a field's read to the value a test reads
+
+
+def _same_decision(code: str, carried: list[str], fallback: str) -> bool:
+    """Whether the value read from a field the calls never carry flows into the same variable as
+    one read from a field they carry (`paths += [...command...]`, then `paths.append(ti["file_path"])`;
+    `p = ti.get("file_path") or ti.get("command")`): the carried one reaches the test, and the
+    other is a fallback for another agent's calls, not the script's only source. Followed through
+    plain assignments, appends and for loops, line by line (MAX_HOPS passes)."""
+    lines = []
+    for line in code.splitlines():
+        targets = {m.group("name") or m.group("item") or m.group("each") for m in _TARGET.finditer(line)}
+        lines.append((line, targets - {None}, set(_WORD.findall(line))))
+
+    def reached(field: str) -> set[str]:
+        names = set().union(*(targets for line, targets, _ in lines if re.search(rf"\b{re.escape(field)}\b", line)))
+        for _ in range(MAX_HOPS):
+            more = set().union(*(targets for _, targets, words in lines if targets and words & names)) - names
+            if not more:
+                break
+            names |= more
+        return names
+
+    ours = reached(fallback)
+    return bool(ours) and any(ours & reached(field) for field in carried)
 
 
 def _sender(field: str, host: Host) -> Host | None:

@@ -12,6 +12,7 @@ from ....hooks.events import BUILTIN_TOOLS
 from ....hooks.regex import overlap
 from ....hosts.claude import protocol as claude_protocol
 from ....hosts.cursor import protocol as cursor_protocol
+from ....patterns import lazy
 from ... import disk, handler_facts
 from ...model import Finding, Handler, RuleTable
 from ...scripts import bashisms, event_branches
@@ -76,6 +77,7 @@ def _wrong_event_name(script: Script) -> Iterator[Finding]:
             site = script.facts.event_names[0]
             yield script.finding("script/wrong-event-name", site, handlers, found=site.what, event=" and ".join(events))
             return
+    yield from _wrong_event_name_by_argument(script)
     branches = script.facts.flow.event_branches
     for site in script.facts.event_names if branches else ():  # (in a branch for some events: judged against those)
         meant = event_branches.events_at(branches, site.line) or frozenset()
@@ -83,6 +85,26 @@ def _wrong_event_name(script: Script) -> Iterator[Finding]:
         if runs and site.what not in meant:
             yield script.finding("script/wrong-event-name", site, runs, "branch", found=site.what,
                                  event=" and ".join(sorted({h.event for h in runs})))
+            return
+
+
+def _wrong_event_name_by_argument(script: Script) -> Iterator[Finding]:
+    """A script that serves several events told apart by its argument (`hook.py pre`, `hook.py
+    post`), whose part for one handler's argument answers (a key of the answer written there and
+    in no other handler's run) while every event name that run can write is another event's: one
+    helper that writes "PostToolUse" for every mode, the PreToolUse deny included."""
+    regions = script.facts.flow.argv_regions
+    if not regions or not script.facts.event_names:
+        return
+    for handler in script.claude:
+        others = [h for h in script.claude if h is not handler]
+        own = [site for site in script.facts.output_keys if site.what not in ("hookSpecificOutput", "hookEventName")
+               and script.reaches(handler, site.line) and others and not any(script.reaches(h, site.line) for h in others)]
+        names = [site for site in script.facts.event_names if script.reaches(handler, site.line)]
+        if own and names and handler.event not in {site.what for site in names}:
+            argument = next((args[0] for args in script.arguments_of(handler) if args), "")
+            yield script.finding("script/wrong-event-name", names[0], [handler], "argument", found=names[0].what,
+                                 event=handler.event, argument=argument, line=own[0].line)
             return
 
 
@@ -232,13 +254,18 @@ def _mixed_shapes(script: Script) -> Iterator[Finding]:
         yield script.finding("script/mixed-shapes", site, script.handlers, written=site.what)
 
 
+SH_SHEBANG = lazy(r"#![ \t]*(?:/usr)?/bin/(?:env[ \t]+)?(?:sh|dash)(?=[ \t]|$)", needs=("sh",))
+
+
 @SCRIPT_RULES.rule("script/bash-only-syntax")
 def _bash_only_syntax(script: Script) -> Iterator[Finding]:
-    """Bash's syntax in a shell script that sh runs: `sh x.sh`, or no `#!` line under the /bin/sh
-    that runs a Claude Code command (scripts/bashisms.py)."""
+    """Bash's syntax in a shell script that sh runs: `sh x.sh`, a `#!/bin/sh` line (any agent's
+    hook run by its path), or no `#!` line under the /bin/sh that runs a Claude Code command
+    (scripts/bashisms.py)."""
     if script.facts.language != "shell":
         return
-    run_by_sh = [(handler, how) for handler in script.claude if (how := _how_sh_runs(handler, script.facts.path))]
+    run_by_sh = [(handler, how) for handler in script.handlers
+                 if (how := _how_sh_runs(handler, script.facts.path, handler in script.claude))]
     if not run_by_sh:
         return
     try:
@@ -254,9 +281,16 @@ def _bash_only_syntax(script: Script) -> Iterator[Finding]:
                              effect=construct.effect, instead=construct.instead)
 
 
-def _how_sh_runs(handler: Handler, path: Path) -> str | None:
-    """How the handler's command has sh run the script at path, said for the message (None: it does not)."""
-    if handler_facts.resolution(handler).form != "shell":
+def _how_sh_runs(handler: Handler, path: Path, claude: bool) -> str | None:
+    """How the handler's command has sh run the script at path, said for the message (None: it
+    does not). `claude`: a Claude Code handler, whose shell-form command /bin/sh runs."""
+    for inv, facts in handler_facts.script_facts(handler):
+        if facts.path != path:
+            continue
+        shebang = SH_SHEBANG.match(disk.first_line(path).decode("utf-8", "replace"))
+        if inv.direct and shebang:
+            return f"its #! line runs it with {shebang.group()[2:].strip()}, not bash"
+    if handler_facts.resolution(handler).form != "shell" or not claude:
         return None  # (exec form: a script without a #! line does not start at all)
     for inv, facts in handler_facts.script_facts(handler):
         if facts.path != path:

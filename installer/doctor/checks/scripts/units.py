@@ -16,6 +16,7 @@ from ....hosts.claude.protocol import EventProtocol
 from ....hosts.cursor import protocol as cursor_protocol
 from ....hosts.cursor.protocol import CursorEventProtocol
 from ....patterns import lazy
+from ....records import Record
 from ... import handler_facts
 from ...model import Context, Finding, Handler, cached_property, rule_by_id
 from ...scripts import arguments as script_arguments
@@ -102,8 +103,7 @@ class Script:
                         tools=_tools_reached(self.claude) if self.claude and not cursor else None,
                         report_at_event=self._report_at_event,
                         arguments={h.event: [*self.arguments_of(h)] for h in self.claude},
-                        cdpath=bool(os.environ.get("CDPATH")), exit_2_host=_exit_2_host(self.handlers),
-                        host=_title(self.handlers), answers_on_exit_0=_answers_on_exit_0(self.handlers))
+                        cdpath=bool(os.environ.get("CDPATH")), protocol=host_protocol(self.handlers))
 
     def arguments_of(self, handler: Handler) -> Iterator[tuple[str, ...] | None]:
         """The arguments the handler passes the script (the words after it in what its command
@@ -173,14 +173,12 @@ class HookCode:
                  fail_closed: bool = False, tools: frozenset[str] | None = None,
                  claude_fails_closed: bool = False, report_at_event: Report | None = None,
                  arguments: dict[str, list[tuple[str, ...] | None]] | None = None, cdpath: bool = False,
-                 exit_2_host: str = "", host: str = "Claude Code", answers_on_exit_0: bool = False) -> None:
+                 protocol: HostProtocol | None = None) -> None:
         self.facts = facts
-        # every host that runs it reads its JSON answer on exit 0 alone (Host.reads_answer_on_failure)
-        self.answers_on_exit_0 = answers_on_exit_0
-        self.host = host  # the title of the host that runs it, as a message names it (one of them, if several)
-        # the title of a host with no answer table of its own (Codex) whose exit 2 blocks on every
-        # event it runs on: there too an exit 1 lets the call run (Host.exit_2_needs_reason)
-        self.exit_2_host = exit_2_host
+        protocol = protocol or host_protocol([])
+        self.answers_on_exit_0 = protocol.answers_on_exit_0
+        self.host = protocol.title
+        self.exit_2_host = protocol.exit_2_host
         # the user's environment (the agent's, as doctor runs in it) has a CDPATH, which Claude Code hands its hooks
         # (one in the settings' env it does not: docs/hosts/claude-code.md#exit-status-on-the-way-out)
         self.cdpath = cdpath
@@ -329,8 +327,7 @@ def inline_commands(ctx: Context) -> Iterator[HookCode]:
         cursor = read_by(handler, cursor_protocol.ANSWER_TABLE)
         yield HookCode(_inline_facts(command), [handler.event] if claude else [], [handler.event] if cursor else [],
                        AtCommand(ctx, handler), tools=_tools_reached([handler]) if claude else None,
-                       claude_fails_closed=claude and _fail_closed([handler]), exit_2_host=_exit_2_host([handler]),
-                       host=_title([handler]), answers_on_exit_0=_answers_on_exit_0([handler]))
+                       claude_fails_closed=claude and _fail_closed([handler]), protocol=host_protocol([handler]))
 
 
 def read_by(handler: Handler, table: str) -> bool:
@@ -339,29 +336,26 @@ def read_by(handler: Handler, table: str) -> bool:
     return host is not None and host.answer_table == table
 
 
-def _exit_2_host(handlers: list[Handler]) -> str:
-    """The title of the host these handlers run in, where it reads Claude Code's answer shape
-    without a table of its own and blocks on exit 2 (with a reason) on each of their events; ""
-    where any handler runs elsewhere."""
-    title = ""
-    for handler in handlers:
-        host = hosts.of(handler.file.host)
-        if host is None or host.answer_table or handler.event not in host.exit_2_needs_reason:
-            return ""
-        title = title or host.title
-    return title
+class HostProtocol(Record):
+    """What the hosts that run a hook's code say of its answer, taken from their adapters once."""
+
+    title: str  # the host, as a message names it (the default agent's where several run it, or none is known)
+    # the title of a host with no answer table of its own (Codex) whose exit 2 blocks on every
+    # event it runs on: there too an exit 1 lets the call run (Host.exit_2_needs_reason); "" where
+    # any of them runs elsewhere
+    exit_2_host: str
+    answers_on_exit_0: bool  # every host that runs it reads its JSON answer on exit 0 alone (Cursor, Codex)
 
 
-def _answers_on_exit_0(handlers: list[Handler]) -> bool:
-    """Every host of these handlers reads a hook's JSON answer on exit 0 alone (Cursor, Codex)."""
-    found = [hosts.of(h.file.host) for h in handlers]
-    return bool(found) and all(host is not None and not host.reads_answer_on_failure for host in found)
-
-
-def _title(handlers: list[Handler]) -> str:
-    """The title of the host that runs these handlers (Claude Code's where several do, or none is known)."""
-    titles = {host.title for h in handlers if (host := hosts.of(h.file.host)) is not None}
-    return titles.pop() if len(titles) == 1 else "Claude Code"
+def host_protocol(handlers: list[Handler]) -> HostProtocol:
+    """The protocol record of the hosts that run these handlers."""
+    found = [(handler, hosts.of(handler.file.host)) for handler in handlers]
+    titles = {host.title for _, host in found if host is not None}
+    exit_2 = bool(found) and all(host is not None and not host.answer_table and handler.event in host.exit_2_needs_reason
+                                 for handler, host in found)
+    return HostProtocol(titles.pop() if len(titles) == 1 else hosts.get(hosts.DEFAULT).title,
+                        next(host.title for _, host in found if host is not None) if exit_2 else "",
+                        bool(found) and all(host is not None and not host.reads_answer_on_failure for _, host in found))
 
 
 def _fail_closed(handlers: list[Handler]) -> bool:
