@@ -348,6 +348,26 @@ CASES = [
              '"x"', "`PAGER=cat ${output.args.command}`"), OC + "guard.js": PLUGIN.replace(
              'output.args.command = "x"', 'if (/\\bgit\\s+push/.test(output.args.command)) throw new Error("no")')},
          given=False),
+    case("host/opencode-plugin-import-missing", {OC + "p.js": 'import mm from "micromatch"\n' + PLUGIN},
+         {OC + "p.js": 'import mm from "micromatch"\n' + PLUGIN,
+          ".opencode/package.json": '{"dependencies": {"micromatch": "^4.0.8"}}'}, given=False),
+    case("host/opencode-plugin-import-missing", {OC + "p.js": 'import { rules } from "./lib/rules"\n' + PLUGIN},
+         {OC + "p.js": 'import { rules } from "./lib/rules"\n' + PLUGIN, OC + "lib/rules.ts": "export const rules = []\n"},
+         given=False, note="file"),
+    case("host/opencode-plugin-import-missing", {OC + "p.js": 'import mm from "micromatch"\n' + PLUGIN,
+                                                 "package.json": '{"devDependencies": {"micromatch": "^4.0.8"}}'},
+         {OC + "p.js": 'import mm from "micromatch"\n' + PLUGIN, "package.json": '{"devDependencies": {"micromatch": "^4"}}',
+          "node_modules/micromatch/index.js": "module.exports = () => true\n"}, given=False, note="not-installed"),
+    case("host/opencode-plugin-throws-at-load", {OC + "p.js": PLUGIN.replace(
+        "async () => (", 'async () => (JSON.parse(require("fs").readFileSync("policy.json", "utf8")), ')},
+         {OC + "p.js": PLUGIN.replace(
+             "async () => (", 'async () => (JSON.parse(require("fs").readFileSync("policy.json", "utf8")), '),
+          "policy.json": "{}"}, given=False),
+    case("host/opencode-plugin-throws-at-load", {
+        OC + "p.js": 'import { readFileSync } from "node:fs"\nconst RULES = readFileSync("rules.txt", "utf8")\n' + PLUGIN},
+         {OC + "p.js": 'import { readFileSync } from "node:fs"\n'
+                       'const RULES = readFileSync(new URL("../rules.txt", import.meta.url), "utf8")\n' + PLUGIN},
+         given=False, note="top-level"),
     case("host/opencode-runtime-missing", {OC + "hookwright-git-guard.js": OURS},
          {OC + "hookwright-git-guard.js": OURS, ".opencode/hookwright/git-guard/git-guard": "# the runtime\n"},
          given=False),

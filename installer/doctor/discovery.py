@@ -59,7 +59,9 @@ def never_read(project: Path, names: set[str], start: Path | None = None) -> lis
         if name in names:
             host = hosts.get(name)
             folder = _session_folder(host, project, start)
-            found += [(Candidate(path, "unread", None, folder), why) for path, why in host.files_never_read(folder)]
+            for path, why in host.files_never_read(folder):
+                given = host.given_file(path, folder)  # (its kind, where the host knows it by its place)
+                found.append((Candidate(path, "unread", given.kind if given is not None else None, folder), why))
     return found
 
 

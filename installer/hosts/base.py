@@ -433,6 +433,10 @@ class Host(ABC):
         nothing is said about a session started in a subfolder)."""
         return None
 
+    # the events whose JSON answer this host rejects whole for a field it does not know (the hook
+    # failed: a deny beside a misspelt field lets the call run); measured per host
+    rejects_unknown_fields: frozenset[str] = frozenset()
+
     def files_never_read(self, start: Path) -> list[tuple[Path, str]]:
         """Files of this host's shape, near a session started in `start`, that the session does not
         read, each with why (a variant of structure/settings-not-read): only what was measured."""
@@ -922,6 +926,36 @@ def changed_options(pack: Pack, options: dict[str, Any]) -> list[tuple[str, str]
 
     return [(name, ("true" if value else "false") if isinstance(value, bool) else str(value))
             for name, value in sorted(options.items()) if value != pack.options[name].default and name != ON_FAILURE]
+
+
+BELOW_DEPTH, BELOW_FOLDERS = 4, 2000  # how far down, and over how many folders, doctor looks for them
+SKIPPED_BELOW = frozenset({"node_modules", "vendor", "target", "dist", "build", "__pycache__"})
+
+
+def files_below(start: Path, folder_name: str, names: tuple[str, ...]) -> list[Path]:
+    """The `<folder_name>/<name>` files in the folders below `start` (a monorepo's packages'
+    `.claude/settings.json`, `.codex/hooks.json`), breadth first, bounded in depth and in folders
+    visited, through no link and no hidden or dependency folder."""
+    found: list[Path] = []
+    level, visited = [start], 0
+    for _depth in range(BELOW_DEPTH):
+        deeper = []
+        for folder in level:
+            try:
+                entries = sorted(os.scandir(folder), key=lambda e: e.name)
+            except OSError:
+                continue
+            for entry in entries:
+                if visited >= BELOW_FOLDERS:
+                    return found
+                if entry.name.startswith(".") or entry.name in SKIPPED_BELOW or not entry.is_dir(follow_symlinks=False):
+                    continue
+                visited += 1
+                sub = Path(entry.path)
+                found += [sub / folder_name / name for name in names if (sub / folder_name / name).is_file()]
+                deeper.append(sub)
+        level = deeper
+    return found
 
 
 def describe(value: Any) -> str:

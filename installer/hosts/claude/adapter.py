@@ -17,7 +17,7 @@ from ...hooks.model import Candidate, resolved
 from ...interpreter import DEFAULT as DEFAULT_PYTHON
 from ...patterns import lazy
 from ...records import Record
-from ..base import Capabilities, Entry, MatcherGroups, Scope, Target, check_events
+from ..base import Capabilities, Entry, MatcherGroups, Scope, Target, check_events, files_below
 from .protocol import (
     ACTION_GUARDS,
     ANSWER_TABLE,
@@ -81,8 +81,6 @@ def _git_root(folder: Path) -> Path | None:
 
 
 SETTINGS_NAMES = (CONFIG_FILE[Scope.project], CONFIG_FILE[Scope.local])
-BELOW_DEPTH, BELOW_FOLDERS = 4, 2000  # how far down, and over how many folders, doctor looks for them
-SKIPPED_BELOW = frozenset({"node_modules", "vendor", "target", "dist", "build", "__pycache__"})
 
 
 def files_never_read(start: Path) -> list[tuple[Path, str]]:
@@ -96,34 +94,9 @@ def files_never_read(start: Path) -> list[tuple[Path, str]]:
     never += [(folder / ".claude" / name, "above") for folder in above for name in SETTINGS_NAMES
               if not (folder == root and name == CONFIG_FILE[Scope.local])]
     if start != Path.home():
-        never += [(path, "below") for path in _settings_below(start)]
+        never += [(path, "below") for path in files_below(start, ".claude", SETTINGS_NAMES)]
     user = user_dir()
     return [(path, why) for path, why in never if path.is_file() and (why == "user-local" or path.parent != user)]
-
-
-def _settings_below(start: Path) -> list[Path]:
-    """The `.claude/settings*.json` files in the folders below `start`, breadth first, bounded in
-    depth and in folders visited, through no link and no hidden or dependency folder."""
-    found: list[Path] = []
-    level, visited = [start], 0
-    for _depth in range(BELOW_DEPTH):
-        deeper = []
-        for folder in level:
-            try:
-                entries = sorted(os.scandir(folder), key=lambda e: e.name)
-            except OSError:
-                continue
-            for entry in entries:
-                if visited >= BELOW_FOLDERS:
-                    return found
-                if entry.name.startswith(".") or entry.name in SKIPPED_BELOW or not entry.is_dir(follow_symlinks=False):
-                    continue
-                visited += 1
-                sub = Path(entry.path)
-                found += [sub / ".claude" / name for name in SETTINGS_NAMES if (sub / ".claude" / name).is_file()]
-                deeper.append(sub)
-        level = deeper
-    return found
 
 
 SETTINGS_KIND = "claude-settings"  # doctor's names of the kinds of its files
