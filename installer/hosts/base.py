@@ -23,7 +23,7 @@ import shutil
 from abc import ABC, abstractmethod
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Mapping
 
 from .. import safe_read
 from ..document import Document, Keys, read_document
@@ -31,6 +31,7 @@ from ..errors import ErrorKind, HookwrightError
 from ..interpreter import DEFAULT as DEFAULT_PYTHON
 from ..layout import LOCAL_RUNTIME_FOLDER, RECEIPT, RUNTIME_FOLDER
 from ..patterns import lazy
+from ..records import Record
 
 if TYPE_CHECKING:
     from ..document import Document
@@ -129,7 +130,7 @@ class HandlerPlace:
         self.value = value  # an object, or a bare string where an object belongs (the checks say what is wrong)
 
 
-class Entry(NamedTuple):
+class Entry(Record):
     """One hook handler we put (or will put) into a config: where, and the exact handler."""
 
     pack: str
@@ -169,7 +170,7 @@ class Entry(NamedTuple):
         return f"{self.event}{on}: {self.pack}/{self.hook}"
 
 
-class Dropped(NamedTuple):
+class Dropped(Record):
     """Why a host drops a whole file of hooks it reads (Host.dropped): install refuses to edit it,
     doctor says it."""
 
@@ -181,7 +182,7 @@ class Dropped(NamedTuple):
     effect: str | None = None
 
 
-class Skipped(NamedTuple):
+class Skipped(Record):
     """A hook of a host's file that the host will not run until the user trusts it (Host.skipped)."""
 
     event: str
@@ -197,7 +198,7 @@ class Skipped(NamedTuple):
     asked: str = ""
 
 
-class HooksOff(NamedTuple):
+class HooksOff(Record):
     """A setting of the host's, outside its hooks files, that keeps it from running the hooks of
     those files (Host.hooks_off): status and doctor say it where it is."""
 
@@ -209,7 +210,7 @@ class HooksOff(NamedTuple):
     known: bool = True  # False: hookwright does not know what the host makes of it (not measured)
 
 
-class Capabilities(NamedTuple):
+class Capabilities(Record):
     """What a host lets a hook do (the README's capability table is made from these)."""
 
     block: bool  # refuse a tool call, with a reason the model reads

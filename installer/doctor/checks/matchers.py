@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
-from typing import Any, Callable, Iterator, NamedTuple
+from typing import Any, Callable, Iterator
 
 from ... import hosts
 from ...document import Keys
@@ -20,6 +20,7 @@ from ...hooks.regex.matching import VALUE_NAME, Matcher, can_match_a_name, class
 from ...hooks.regex.overlap import named_servers
 from ...hosts.cursor.protocol import CLAUDE_TOOLS_OF_TYPE
 from ...patterns import lazy
+from ...records import Record
 from .. import disk
 from ..model import ConfigFile, Context, Finding, RuleTable, cached_property, describe
 
@@ -50,7 +51,7 @@ FILE_SIGN = lazy(r"/|\*\*|(?:^|[^.)\]\\])\*\.|\\?\.\(?[A-Za-z][A-Za-z0-9|]{0,30}
 TOOL_GLOB = lazy(r"[\w|*-]*[\w-]\*[\w|*-]*")
 
 
-class Judged(NamedTuple):
+class Judged(Record):
     """A matcher the Claude Code rules read: a string, on a Claude Code event whose matcher filters."""
 
     event: Event

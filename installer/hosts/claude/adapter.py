@@ -9,13 +9,14 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Any, Mapping
 
 from ... import layout, safe_read
 from ...hooks.events import CLAUDE_EVENTS, IF_EVENTS
 from ...hooks.model import Candidate, resolved
 from ...interpreter import DEFAULT as DEFAULT_PYTHON
 from ...patterns import lazy
+from ...records import Record
 from ..base import Capabilities, Entry, MatcherGroups, Scope, Target, check_events, files_below
 from .protocol import (
     ACTION_GUARDS,
@@ -272,7 +273,7 @@ class Claude(MatcherGroups):
 HOST = Claude()
 
 
-class ToolSet(NamedTuple):
+class ToolSet(Record):
     """The tools a Claude Code matcher runs a hook for, as another host's wiring needs them."""
 
     every: bool = False  # every tool (no matcher, "", "*")

@@ -177,12 +177,13 @@ def tool_input_reads(code: str) -> list[tuple[int, str]]:
     for pattern in (_INPUT_FIELD, _JQ_PIPED):
         for m in pattern.finditer(code):
             found.setdefault(m["field"], m.start("field"))
-    for m in _INPUT_VARIABLE.finditer(code):
+    binds = "=" in code  # (the two forms below bind a name: a text without "=" compiles neither, 3 M instructions)
+    for m in _INPUT_VARIABLE.finditer(code) if binds else ():
         var = re.escape(m["var"])
         for use in re.finditer(rf"""(?<![\w$.]){var}(?:\??\.get\(\s*["'](?P<a>\w+)|\[\s*["'](?P<b>\w+)["']|"""
                                rf"""\??\.(?P<c>[A-Za-z_]\w*)\b(?!\s*\())""", code[m.end():]):
             found.setdefault(use["a"] or use["b"] or use["c"], m.end() + use.start())
-    for m in _INPUT_DESTRUCTURED.finditer(code):
+    for m in _INPUT_DESTRUCTURED.finditer(code) if binds else ():
         for name in _NAME.finditer(m["names"]):
             found.setdefault(name["name"], m.start("names") + name.start("name"))
     return sorted(((offset, field) for field, offset in found.items()), key=lambda read: read[0])
