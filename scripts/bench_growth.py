@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How `hookwright doctor`'s time grows with each input a config or a script can make large:
 handlers per file, distinct matchers, one command's length, a script's size (shell, Python,
-JavaScript) and if-nesting depth, each over at least 16x.
+JavaScript) and if-nesting depth (a shell script's, an opencode plugin's), each over at least 16x.
 
 Each input is built at five sizes (n, 2n, 4n, 8n, 16n, from a typical file's size up); each
 size is one project of its own, checked by a fresh `doctor` process; the sizes take turns
@@ -144,6 +144,16 @@ def nesting(root: Path, n: int) -> None:
     _script_project(root, "hook.sh", text, "bash \"$CLAUDE_PROJECT_DIR\"/hook.sh")
 
 
+def plugin_nesting(root: Path, n: int) -> None:
+    """An opencode plugin whose tool.execute.before hook nests n ifs, each copying the call's
+    arguments, a rewrite at the bottom."""
+    text = "export const P = async () => ({ 'tool.execute.before': async (input, output) => {\n" + \
+        "if (input.tool === 'bash') { let args = output.args;\n" * n + "output.args.command = 'true'\n" + \
+        "}\n" * n + "} })\n"
+    (root / ".opencode" / "plugins").mkdir(parents=True)
+    (root / ".opencode" / "plugins" / "deep.ts").write_text(text)
+
+
 # input: (build, first size, unit)
 INPUTS: dict[str, tuple[Callable[[Path, int], None], int, str]] = {
     "handlers per file": (handlers, 20, "handlers"),
@@ -153,7 +163,10 @@ INPUTS: dict[str, tuple[Callable[[Path, int], None], int, str]] = {
     "Python script size": (python_script, 25, "functions"),
     "JavaScript script size": (js_script, 25, "functions"),
     "nesting depth": (nesting, 256, "ifs"),
+    "plugin nesting depth": (plugin_nesting, 128, "ifs"),
 }
+SETTINGS = ".claude/settings.json"  # the file doctor is named to check, in each project
+CHECKED = {"plugin nesting depth": ".opencode/plugins/deep.ts"}  # the inputs whose file is another
 SIZES = (1, 2, 4, 8, 16)
 WALL = False  # --wall: time the runs by the clock, not by their CPU time
 
@@ -204,9 +217,9 @@ def main() -> None:
         env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
                "CLAUDE_CONFIG_DIR": str(home / ".claude"), "PYTHONDONTWRITEBYTECODE": "1"}
         env.pop("PYTHONPATH", None)
-        doctors = {"this": ([sys.executable, "-m", "hookwright", "doctor", ".claude/settings.json"], env)}
+        doctors = {"this": ([sys.executable, "-m", "hookwright", "doctor"], env)}
         if args.baseline is not None:
-            doctors["baseline"] = ([sys.executable, "-m", "installer", "doctor", ".claude/settings.json"],
+            doctors["baseline"] = ([sys.executable, "-m", "installer", "doctor"],
                                    {**env, "PYTHONPATH": str(args.baseline.resolve())})
         floor_dir = base / "floor"
         _write(floor_dir, {"hooks": {}})
@@ -219,14 +232,16 @@ def main() -> None:
         times: dict[tuple[str, str, int], list[float | None]] = {}
         for _ in range(args.repeat + 1):  # (the first round warms the caches and is not counted)
             for doctor, (argv, doctor_env) in doctors.items():
-                times.setdefault((doctor, "floor", 0), []).append(run_once(argv, floor_dir, doctor_env, args.timeout))
+                times.setdefault((doctor, "floor", 0), []).append(
+                    run_once([*argv, SETTINGS], floor_dir, doctor_env, args.timeout))
             for (name, factor), folder in projects.items():
                 for doctor, (argv, doctor_env) in doctors.items():
                     previous = times.get((doctor, name, factor - 1 if factor > 1 else 0), [])
                     if factor > 1 and previous and previous[-1] is None:  # (a smaller size already timed out)
                         times.setdefault((doctor, name, factor), []).append(None)
                         continue
-                    times.setdefault((doctor, name, factor), []).append(run_once(argv, folder, doctor_env, args.timeout))
+                    times.setdefault((doctor, name, factor), []).append(
+                        run_once([*argv, CHECKED.get(name, SETTINGS)], folder, doctor_env, args.timeout))
         report(times, chosen, doctors, args.timeout)
 
 

@@ -271,6 +271,24 @@ def _place(node: Node) -> Place:
 
 
 def _walk(node: Node) -> Iterator[Node]:
+    """Every node under `node`, itself first, in source order."""
+    if node.end_byte - node.start_byte >= BIG_SUBTREE:
+        return iter(_big_subtree(node))
+    return _nodes_under(node)
+
+
+DECLARATIONS = ("lexical_declaration", "variable_declaration")  # (`let`/`const`, `var`)
+BIG_SUBTREE = 16 * 1024  # bytes of source: the checks walk the hook and the module some 27 times each
+
+
+@lru_cache(maxsize=4)
+def _big_subtree(node: Node) -> tuple[Node, ...]:
+    """A big subtree's nodes, listed once: on a 475 KB plugin, walking it again for every check
+    was 5 of doctor's 7 s of CPU (the long plugin of tests/hostile_analysis.py)."""
+    return tuple(_nodes_under(node))
+
+
+def _nodes_under(node: Node) -> Iterator[Node]:
     stack = [node]
     while stack:
         current = stack.pop()
@@ -841,7 +859,6 @@ def _args_reads(function: Node, params: dict[str, str], scope: Scope) -> list[tu
     is_args, _ = _args_test(function, params)
     found = []
     for node in _walk(function):
-        parent = node.parent
         if node.type == "member_expression" and is_args(node.child_by_field_name("object")):
             key = _text(node.child_by_field_name("property"))
         elif node.type == "subscript_expression" and is_args(node.child_by_field_name("object")):
@@ -854,6 +871,7 @@ def _args_reads(function: Node, params: dict[str, str], scope: Scope) -> list[tu
             continue
         else:
             continue
+        parent = node.parent  # (tree-sitter finds a parent from the root down: asked of every node, a 3,000-deep hook took 13 s)
         written = parent is not None and parent.type in ("assignment_expression", "augmented_assignment_expression") \
             and parent.child_by_field_name("left") == node
         deleted = parent is not None and parent.type == "unary_expression" and _text(parent).startswith("delete ")
@@ -945,9 +963,10 @@ def _local_changes(function: Node, params: dict[str, str], writes: list[Write]) 
     string: a value, not the object), where the hook writes nothing back to that argument."""
     is_args, _ = _args_test(function, params)
     copies: dict[str, str] = {}  # name: the argument it copies
-    for node in _walk(function):
-        if node.type != "variable_declarator" or not _text(node.parent).startswith(("let", "var")):
-            continue
+    declarators = (node for declaration in _walk(function) if declaration.type in DECLARATIONS
+                   and declaration.children[0].type in ("let", "var") for node in declaration.named_children
+                   if node.type == "variable_declarator")  # (from the declaration down: a node's parent is found from the root)
+    for node in declarators:
         name, value = node.child_by_field_name("name"), _unwrapped(node.child_by_field_name("value"))
         if name is not None and name.type == "identifier" and value is not None and value.type == "member_expression" \
                 and is_args(value.child_by_field_name("object")):
@@ -1490,8 +1509,8 @@ def _imports(root: Node, typescript: bool) -> Iterator[tuple[str, Place]]:
                   and (source := c.child_by_field_name("source")) is not None and source.type == "string"
                   and not any(part.type == "type" for part in c.children)]
     # the names used outside the imports as values (a type is a `type_identifier` to the TypeScript grammar)
-    used = {_text(n) for n in _walk(root) if n.type == "identifier" and n.parent is not None
-            and n.parent.type not in ("import_specifier", "import_clause", "namespace_import")} if typescript else set()
+    used = {_text(child) for n in _walk(root) if n.type not in ("import_specifier", "import_clause", "namespace_import")
+            for child in n.children if child.type == "identifier"} if typescript else set()
     for statement in statements:
         clause = next((c for c in statement.named_children if c.type == "import_clause"), None)
         if typescript and clause is not None:
