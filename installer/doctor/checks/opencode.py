@@ -201,6 +201,15 @@ _rule_at_each_place("host/opencode-process-exit", lambda facts: facts.exits)  # 
 _rule_at_each_place("host/opencode-return-does-not-block", lambda facts: facts.returns)
 
 
+@PLUGIN_RULES.rule("host/opencode-refusal-caught")
+def _refusal_caught(plugin: PluginFile) -> Iterator[Finding]:
+    """A refusal of tool.execute.before that the hook's own catch turns into a pass (plugins.Caught)."""
+    for caught in plugin.facts.caught if plugin.foreign else ():
+        yield plugin.ctx.finding_at("host/opencode-refusal-caught", plugin.file, *caught.place,
+                                    variant=None if caught.what == "shell" else "throw", refusal=caught.line,
+                                    catch=caught.catch.line)
+
+
 @PLUGIN_RULES.rule("host/opencode-promise-not-awaited")
 def _promise_not_awaited(plugin: PluginFile) -> Iterator[Finding]:
     """A promise or a callback the hook starts and never waits for, whose throw or change of the
