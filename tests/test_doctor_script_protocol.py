@@ -95,6 +95,12 @@ CASES = [
      SH + 'INPUT=$(cat)\necho "hook: checking"\n' + DENY_SH + "\n",
      SH + 'INPUT=$(cat)\necho "hook: checking" >&2\n' + DENY_SH + "\n",
      lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/text-before-json", "PreToolUse", "inline.sh",  # a case written on one line, its arm answering
+     SH + 'CMD=$(jq -r .tool_input.command)\necho "checking $CMD"\n'
+          'case "$CMD" in *"rm -rf"*) ' + DENY_SH + ';; *) exit 0;; esac\n',
+     SH + 'CMD=$(jq -r .tool_input.command)\necho "checking $CMD" >&2\n'
+          'case "$CMD" in *"rm -rf"*) ' + DENY_SH + ';; *) exit 0;; esac\n',
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
     ("script/text-before-json", "PreToolUse", "tee.sh",
      SH + 'cat | tee -a "$HOME/hook.log"\n' + DENY_SH + "\n",
      SH + 'cat | tee -a "$HOME/hook.log" > /dev/null\n' + DENY_SH + "\n",
@@ -567,6 +573,13 @@ def test_a_script_that_breaks_its_events_protocol_is_reported_and_a_correct_one_
     assert reported[0].related and reported[0].related[0]["path"].endswith(beside)
     if not (rule == "script/text-before-json" and name == "branch.py"):
         assert not findings(tmp_path / "good", name, good, event, rule), good
+
+
+def test_the_answers_of_two_arms_of_a_case_written_on_one_line_are_no_second_answer(tmp_path):
+    allow = DENY_SH.replace('"deny"', '"allow"')
+    text = SH + f'CMD=$(jq -r .tool_input.command)\ncase "$CMD" in *"rm -rf"*) {DENY_SH};; *) {allow};; esac\n'
+    assert behaviour(tmp_path, "arms.sh", text, "PreToolUse").decision == "deny"
+    assert not findings(tmp_path, "arms.sh", text, "PreToolUse", "script/text-before-json")
 
 
 def test_the_text_in_the_other_arm_of_an_if_is_not_mixed_with_the_answer(tmp_path):
