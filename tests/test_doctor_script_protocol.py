@@ -998,3 +998,33 @@ def test_fields_that_stand_in_for_each_other_or_come_from_another_file_are_no_in
     """`.tool_input.command // .command` reads whichever the event sends, and a JSON file of the
     script's own is not the hook's input (found by review: both were false alarms)."""
     assert not findings(tmp_path, name, text, "PreToolUse", "script/input-field-never-sent")
+
+
+BOTH_EVENTS = PY + src("""
+    event = data["hook_event_name"]
+    if event == "PreToolUse":
+        print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}))
+    elif event == "PostToolUse" and "error" in json.dumps(data.get("tool_response", "")):
+        ANSWER
+    """)
+
+
+@pytest.mark.parametrize("answer, reported", [
+    ('print(json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "permissionDecision": "deny", '
+     '"permissionDecisionReason": "the command failed"}}))', True),
+    ('print(json.dumps({"decision": "block", "reason": "the command failed"}))', False),
+])
+def test_a_decision_in_the_part_of_a_script_for_an_event_that_reads_none_is_reported_there(tmp_path, answer, reported):
+    text = BOTH_EVENTS.replace("ANSWER", answer)
+    reading = behaviour(tmp_path, "both.py", text, "PostToolUse")  # (as Claude Code reads it: the deny ignored)
+    assert ("hookSpecificOutput.permissionDecision" in reading.ignored_fields) == reported
+    assert (reading.decision == "block") != reported
+    base = tmp_path / "project"
+    run = 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/both.py'
+    config = {"hooks": {event: [{"matcher": "Bash", "hooks": [{"type": "command", "command": run}]}]
+                        for event in ("PreToolUse", "PostToolUse")}}
+    out = doctor(base, {".claude/hooks/both.py": text, S: config})
+    lines = [n for n, row in enumerate(text.splitlines(), 1) if "deny" in row]
+    assert [(f.line, "part that runs on PostToolUse" in f.message) for f in found(out, "script/decision-wrong-event")] \
+        == [(line, True) for line in lines]
+    assert not found(out, "script/field-the-event-ignores")  # (one finding for the one defect)

@@ -9,9 +9,10 @@ from typing import Callable, Iterator
 from ....hosts.claude import protocol as claude_protocol
 from ....hosts.claude.protocol import EventProtocol
 from ...model import Finding, RuleTable
+from ...scripts import event_branches
 from ...scripts import flow as script_flow
 from ...scripts.keys import IGNORED_FIELDS
-from .units import DECISION_INSTEAD, NO_DECISION, HookCode, decision_in_wrong_event, through
+from .units import DECISION_INSTEAD, NO_DECISION, HookCode, decision_in_wrong_event, decisions_in_wrong_branch, through
 
 CLAUDE_ANSWER_RULES = RuleTable()  # a hook's code against the protocol of its Claude Code events
 
@@ -212,20 +213,27 @@ ANSWER_FIELDS = frozenset({"decision", "permissionDecision", "behavior", "action
 @CLAUDE_ANSWER_RULES.rule("script/field-the-event-ignores")
 def _field_the_event_ignores(code: HookCode) -> Iterator[Finding]:
     """hookSpecificOutput fields that none of the events reads (dropped without a word)."""
-    rows = code.claude_rows
-    if not rows or code.facts.reads_event_name:
+    every = code.claude_rows
+    branches = code.flow.event_branches
+    if not every or code.facts.reads_event_name and not branches:
         return
-    known = frozenset().union(*(row.specific_fields | (INSIDE_DECISION if "decision" in row.specific_fields
-                                                       else frozenset()) for row in rows.values()))
-    # a key right inside hookSpecificOutput is one of its fields whatever its name; any other key
-    # only where no other object would use its name
-    # (the fields no event reads have a rule of their own: script/ignored-output-field)
-    direct = frozenset().union(*(row.specific_fields for row in rows.values())) | {"hookEventName", *IGNORED_FIELDS}
-    decision_object = any("decision" in row.specific_fields for row in rows.values())
     reported = {site.what for site in code.facts.misspelt}  # (script/misspelt-field says what they mean)
-    if decision_in_wrong_event(code.facts, code.claude_events):
+    if decision_in_wrong_event(code.facts, code.claude_events) or decisions_in_wrong_branch(code.facts, code.claude_events):
         reported |= {"permissionDecision", "permissionDecisionReason"}  # (script/decision-wrong-event: the answer's form)
     for site in [*code.facts.specific_keys, *code.facts.output_keys]:
+        # a script that tells its events apart (its test of hook_event_name) is judged branch by
+        # branch: a field is read by the events the part that writes it runs on
+        meant = event_branches.events_at(branches, site.line) if code.facts.reads_event_name else None
+        rows = every if not code.facts.reads_event_name else {e: r for e, r in every.items() if e in (meant or ())}
+        if not rows:
+            continue
+        known = frozenset().union(*(row.specific_fields | (INSIDE_DECISION if "decision" in row.specific_fields
+                                                           else frozenset()) for row in rows.values()))
+        # a key right inside hookSpecificOutput is one of its fields whatever its name; any other key
+        # only where no other object would use its name
+        # (the fields no event reads have a rule of their own: script/ignored-output-field)
+        direct = frozenset().union(*(row.specific_fields for row in rows.values())) | {"hookEventName", *IGNORED_FIELDS}
+        decision_object = any("decision" in row.specific_fields for row in rows.values())
         inside = site in code.facts.specific_keys
         if site.what in reported or (site.what in direct if inside else
                                      site.what not in SPECIFIC_FIELDS or site.what in known):
