@@ -76,6 +76,18 @@ def src(text: str) -> str:
     return textwrap.dedent(text).lstrip("\n")
 
 
+ARMS_SH = SH + src("""
+    input="$(cat)"
+    case "$(jq -r .tool_name <<<"$input")" in
+      Bash) target="$(jq -r '.tool_input.command // ""' <<<"$input")" ;;
+      *) exit 0 ;;
+    esac
+    if grep -q 'rm -rf' <<<"$target"; then
+      jq -n '{hookSpecificOutput: {hookEventName: "PreToolUse",
+        permissionDecision: "deny", permissionDecisionReason: "no"}}'TO
+    fi
+    exit 0
+    """)
 MAIN_RETURNS_1 = PY + src("""
     def main():
         if "rm -rf" in data["tool_input"]["command"]:
@@ -311,30 +323,7 @@ CASES = [
      JS + f"const out = {json.dumps(DENY)};\nconsole.log(JSON.stringify(out));\n",
      lambda r: r.decision is None, lambda r: r.decision == "deny"),
     ("script/answer-on-stderr", "PreToolUse", "arms.sh",  # values read in case arms, the answer built by jq -n
-     SH + src("""
-        input="$(cat)"
-        case "$(jq -r .tool_name <<<"$input")" in
-          Bash) target="$(jq -r '.tool_input.command // ""' <<<"$input")" ;;
-          *) exit 0 ;;
-        esac
-        if grep -q 'rm -rf' <<<"$target"; then
-          jq -n '{hookSpecificOutput: {hookEventName: "PreToolUse",
-            permissionDecision: "deny", permissionDecisionReason: "no"}}' >&2
-        fi
-        exit 0
-        """),
-     SH + src("""
-        input="$(cat)"
-        case "$(jq -r .tool_name <<<"$input")" in
-          Bash) target="$(jq -r '.tool_input.command // ""' <<<"$input")" ;;
-          *) exit 0 ;;
-        esac
-        if grep -q 'rm -rf' <<<"$target"; then
-          jq -n '{hookSpecificOutput: {hookEventName: "PreToolUse",
-            permissionDecision: "deny", permissionDecisionReason: "no"}}'
-        fi
-        exit 0
-        """),
+     ARMS_SH.replace("TO", " >&2"), ARMS_SH.replace("TO", ""),
      lambda r: r.decision is None, lambda r: r.decision == "deny"),
     ("script/answer-on-stderr", "PreToolUse", "block.sh",  # the good one: stderr is the reason of exit 2
      SH + "INPUT=$(cat)\necho '{\"decision\": \"block\", \"reason\": \"no rm\"}' >&2\n",
