@@ -83,6 +83,18 @@ def test_a_codex_guard_that_refuses_by_exit_1_is_found_at_the_exit_and_its_exit_
     assert found(codex(tmp_path / "good", good, name=name, command=command), "script/exit-1-fails-open") == []
 
 
+@pytest.mark.parametrize("key", ["permission_decision", "PermissionDecision"])
+def test_a_misspelt_decision_makes_codex_reject_the_whole_answer_and_its_twin_is_quiet(tmp_path, key):
+    # (a deny with a field Codex does not know let the call run on 0.171.0: docs/hosts/codex.md#output-protocol)
+    [hit] = found(codex(tmp_path / "bad", guard(DENY.replace('"permissionDecision"', f'"{key}"'))),
+                  "script/misspelt-field")
+    assert hit.line == 4 and "Codex CLI takes no answer with a field it does not know" in hit.message
+    assert found(codex(tmp_path / "good", guard(DENY)), "script/misspelt-field") == []
+    # on PostToolUse (not measured) it is not said
+    assert found(codex(tmp_path / "post", guard(DENY.replace('"permissionDecision"', f'"{key}"')), "PostToolUse"),
+                 "script/misspelt-field") == []
+
+
 def test_an_exit_2_without_reason_is_not_said_of_claude_code_which_blocks_on_it(tmp_path):
     bad = guard('print("no")\n        sys.exit(2)')
     files = {".claude/settings.json": {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [

@@ -296,3 +296,74 @@ def test_a_claude_code_deny_printed_as_json_then_exit_1_is_quiet_for_claude_code
     files = {".claude/settings.json": settings(command='python3 "$CLAUDE_PROJECT_DIR"/.claude/guard.py'),
              ".claude/guard.py": script.format(status=1).replace('data.get("command", "")', 'str(data)')}
     assert found(doctor(tmp_path, files, given=False), "script/exit-1-fails-open") == []
+
+
+# ---- a refusal in the field its event does not read; plain text where Cursor reads JSON -----------
+
+DLP = ('import json, re, sys\npayload = json.load(sys.stdin)\ntext = payload.get("prompt", "") + payload.get("command", "")\n'
+       'if re.search(r"sk_live_", text):\n    print(json.dumps({ANSWER}))\nelse:\n    print(json.dumps({{"permission": "allow"}}))\n')
+DENY = '{{"permission": "deny", "user_message": "a key"}}'
+BY_EVENT = ('{{"continue": False, "user_message": "a key"}} if payload.get("hook_event_name") == "beforeSubmitPrompt" '
+            'else {{"permission": "deny", "user_message": "a key"}}')
+
+
+def _cursor_script(tmp_path, folder, events, script, name="dlp.py"):
+    files = {".cursor/hooks.json": {"version": 1, "hooks": {event: [{"command": f"python3 .cursor/{name}"}]
+                                                         for event in events}},
+             f".cursor/{name}": script}
+    return doctor(tmp_path / folder, files, given=False)
+
+
+def test_a_permission_deny_answered_to_before_submit_prompt_is_found_at_the_refusal(tmp_path):
+    outcome = _cursor_script(tmp_path, "bad", ["beforeSubmitPrompt", "beforeShellExecution"], DLP.format(ANSWER=DENY))
+    (hit,) = found(outcome, "script/cursor-refusal-not-read")
+    assert (hit.line, hit.severity) == (5, "error") and "beforeSubmitPrompt" in hit.message and '"continue": false' in hit.hint
+
+
+@pytest.mark.parametrize("events, answer", [
+    (["beforeSubmitPrompt", "beforeShellExecution"], BY_EVENT),  # (each event gets its own refusal)
+    (["beforeShellExecution", "beforeReadFile"], DENY),  # (both read permission)
+])
+def test_a_refusal_each_event_reads_is_quiet(tmp_path, events, answer):
+    assert found(_cursor_script(tmp_path, "good", events, DLP.format(ANSWER=answer)), "script/cursor-refusal-not-read") == []
+
+
+def test_continue_false_answered_to_a_permission_event_is_found(tmp_path):
+    answer = '{{"continue": False, "user_message": "a key"}}'
+    outcome = _cursor_script(tmp_path, "bad", ["beforeShellExecution"], DLP.format(ANSWER=answer).replace(
+        '{"permission": "allow"}', '{}'))
+    (hit,) = found(outcome, "script/cursor-refusal-not-read")
+    assert "refuses with continue" in hit.message and '"permission": "deny"' in hit.hint
+
+
+CONTEXT = '#!/bin/bash\ncat >/dev/null\n{PRINT}\nexit 0\n'
+
+
+def test_plain_text_from_a_session_start_hook_is_found_where_it_is_printed(tmp_path):
+    outcome = _cursor_script(tmp_path, "bad", ["sessionStart"], CONTEXT.format(PRINT='echo "Deploy freeze until Monday"'),
+                             "context.sh")
+    (hit,) = found(outcome, "script/cursor-text-not-json")
+    assert hit.line == 3 and "additional_context" in hit.hint
+
+
+@pytest.mark.parametrize("event, printed", [
+    ("sessionStart", 'jq -n --arg c "Deploy freeze" \'{additional_context: $c}\''),
+    ("sessionStart", 'echo \'{"additional_context": "Deploy freeze until Monday"}\''),
+    ("afterFileEdit", 'echo "formatted"'),  # (an event that reads no answer)
+])
+def test_json_or_text_where_no_answer_is_read_is_quiet(tmp_path, event, printed):
+    outcome = _cursor_script(tmp_path, "good", [event], CONTEXT.format(PRINT=printed), "context.sh")
+    assert found(outcome, "script/cursor-text-not-json") == []
+
+
+GUARD = ('const input = JSON.parse(require("fs").readFileSync(0, "utf8"));\n'
+         'if (/\\.env$/.test(input.file_path || "")) {\n  console.error(`${input.file_path} holds credentials`);\n'
+         '  process.exit(STATUS);\n}\nprocess.stdout.write(JSON.stringify({ permission: "allow" }));\n')
+
+
+@pytest.mark.parametrize("status, reported", [(1, True), (2, False)])
+def test_a_guard_whose_only_answer_is_allow_refusing_with_exit_1_fails_open(tmp_path, status, reported):
+    files = {".cursor/hooks.json": {"version": 1, "hooks": {"beforeReadFile": [{"command": "node .cursor/g.js"}]}},
+             ".cursor/g.js": GUARD.replace("STATUS", str(status))}
+    hits = found(doctor(tmp_path / str(status), files, given=False), "script/exit-1-fails-open")
+    assert [(hit.line, "Cursor" in hit.message) for hit in hits] == ([(4, True)] if reported else [])

@@ -4,6 +4,7 @@ tool does not take, an MCP server's name with the characters opencode replaces."
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -255,6 +256,16 @@ def test_a_guard_anchored_at_the_start_run_after_a_plugin_that_puts_text_first_i
     assert {f.column for f in findings} == {16, 42} and "pager.js" in findings[0].message
 
 
+def test_a_guard_testing_startswith_run_after_a_plugin_that_puts_text_first_is_reported(home, project):
+    guard = ANCHORED.replace("RULES.some((re) => re.test(output.args.command))",
+                             'String(output.args.command).startsWith("git push --force")')
+    (finding,) = _two_plugins(home, project, PREFIXER % ("true", '"nice -n 10 " + cmd'), guard)
+    assert (Path(finding.path).name, finding.line) == ("guard.js", 4) and "pager.js" in finding.message
+    # a tool picked by a prefix is no test of the command
+    assert not _two_plugins(home, project, PREFIXER % ("true", '"nice " + cmd'), guard.replace(
+        'String(output.args.command).startsWith("git push --force")', 'input.tool.startsWith("git")'))
+
+
 @pytest.mark.parametrize("rewriter, guard, rewriter_at, guard_at", [
     (PREFIXER % ("true", '`GIT_PAGER=cat ${cmd}`'), ANCHORED, "project", "user"),  # (the guard runs first)
     (PREFIXER % ("true", '`GIT_PAGER=cat ${cmd}`'), ANCHORED.replace("/^git", "/(^|\\s)git").replace(
@@ -263,10 +274,26 @@ def test_a_guard_anchored_at_the_start_run_after_a_plugin_that_puts_text_first_i
     (PREFIXER % ("true", '`git -c core.pager=cat ${cmd.slice(4)}`'),
      ANCHORED.replace(", /^\\s*(rm|git)\\s+-rf?\\b/i", ""), "user", "project"),  # (it still starts with git)
     (PREFIXER % ("true", '`${cmd} | head -100`'), ANCHORED, "user", "project"),  # (text after, not before)
-    (PREFIXER % ("true", '`GIT_PAGER=cat ${cmd}`'), ANCHORED, "project", "project"),  # (one folder: no known order)
 ])
 def test_a_guard_the_change_does_not_hide_from_is_not_reported(home, project, rewriter, guard, rewriter_at, guard_at):
     assert not _two_plugins(home, project, rewriter, guard, rewriter_at, guard_at)
+
+
+def test_in_one_folder_a_guard_is_reported_where_the_rewrite_runs_first_in_the_reverse_of_the_listing(tmp_path):
+    """opencode runs one folder's files in the reverse of the order the filesystem lists them
+    (docs/hosts/opencode.md#load-order): the same two names, with the roles swapped, in two projects."""
+    reported = {}
+    for project, (rewriter, guard) in (("a", ("x.js", "y.js")), ("b", ("y.js", "x.js"))):
+        folder = tmp_path / project / ".opencode" / "plugins"
+        folder.mkdir(parents=True)
+        for name in ("x.js", "y.js"):
+            (folder / name).write_text(PREFIXER % ("true", '`GIT_PAGER=cat ${cmd}`') if name == rewriter else ANCHORED)
+        runs = [name for name in reversed(os.listdir(folder))]
+        findings = found(run(None, project=tmp_path / project), "host/opencode-rewritten-before-check")
+        reported[project] = bool(findings)
+        assert reported[project] == (runs.index(rewriter) < runs.index(guard))
+        assert all(Path(f.path).name == guard and "reverse of the order" in f.related[0]["message"] for f in findings)
+    assert sorted(reported.values()) == [False, True]
 
 
 def test_a_guard_that_strips_the_text_the_other_plugin_puts_first_is_not_reported(home, project):
@@ -567,6 +594,27 @@ def test_a_bridge_running_the_script_in_a_command_line_is_followed_to_its_exit_s
     assert finding.line == 8 and "exits 1" in finding.message
     (folder / "bridge.js").write_text(code % body.replace("e.status === 1", "e.status === 2"))
     assert found(run(None, project=project), "host/opencode-script-exit-unheard") == []
+
+
+NESTED = 'export const P = async () => ({\n  hooks: {\n    "tool.execute.before": async (input, output) => {\n' \
+         '      if (input.tool === "bash") throw new Error("no")\n    },\n  },\n})\n'
+NO_RETURN = 'export const P = async () => {\n  const hooks = {\n    "tool.execute.before": async (input, output) => {\n' \
+            '      if (input.tool === "bash") throw new Error("no")\n    },\n  }\n}\n'
+
+
+@pytest.mark.parametrize("code, variant", [(NESTED, '"hooks"'), (NO_RETURN, "no return")])
+def test_hooks_the_plugin_function_does_not_return_at_the_top_are_never_called(project, code, variant):
+    (finding,) = found(_doctor_module(project, code, "p.js"), "host/opencode-hook-never-called")
+    assert finding.line == 3 and variant in finding.message
+
+
+@pytest.mark.parametrize("code", [
+    NO_RETURN.replace("  }\n}\n", "  }\n  return hooks\n}\n"),  # (returned through a name)
+    NESTED.replace("  hooks: {\n", "  ...{\n"),  # (spread into the returned object)
+    'export const P = async () => {\n  return {\n    "tool.execute.before": async (input, output) => {},\n  }\n}\n',
+])
+def test_hooks_returned_at_the_top_or_through_a_name_are_quiet(project, code):
+    assert not found(_doctor_module(project, code, "p.js"), "host/opencode-hook-never-called")
 
 
 CAUGHT = "host/opencode-refusal-caught"

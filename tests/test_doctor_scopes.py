@@ -75,6 +75,28 @@ def test_a_packages_own_guard_does_not_run_in_a_session_started_at_the_root(home
     assert "above this folder" in unread.message and "packages/billing" in unread.hint
 
 
+CODEX_GUARD = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+    {"type": "command", "command": 'bash "$(git rev-parse --show-toplevel)/services/pay/.codex/guard.sh"'}]}]}}
+
+
+def test_a_services_codex_guard_does_not_run_in_a_codex_session_started_at_the_root(home, project, monkeypatch):
+    monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
+    _repo(project, {"services/pay/.codex/hooks.json": CODEX_GUARD, "services/pay/.codex/guard.sh": GUARD})
+    (unread,) = found(run(None, project=project, start=project), "structure/settings-not-read")
+    below = project / "services" / "pay" / ".codex" / "hooks.json"
+    assert (unread.path, unread.line) == (str(below), _line(below, "\"command\":"))
+    assert "Codex" in unread.message and str(project / "services" / "pay") in unread.hint
+
+
+def test_a_codex_guard_below_is_read_by_a_session_started_there_or_held_at_the_root_too(home, project, monkeypatch):
+    monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
+    _repo(project, {"services/pay/.codex/hooks.json": CODEX_GUARD, "services/pay/.codex/guard.sh": GUARD})
+    pay = project / "services" / "pay"
+    assert not found(run(None, project=project, start=pay), "structure/settings-not-read")
+    write(project, {".codex/hooks.json": CODEX_GUARD})  # (the root's copy runs in every session)
+    assert not found(run(None, project=project, start=project), "structure/settings-not-read")
+
+
 def test_a_user_settings_local_file_is_never_read(home, project):
     write(home, {".claude/settings.local.json": settings(command="~/.claude/hooks/rm-guard.sh")})
     (unread,) = found(run(None, project=project, start=project), "structure/settings-not-read")

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from claude_cli import CliRun, run_to_end
+from claude_cli import CliRun, hookwright, run_to_end
 from fake_chat_api import FakeChatAPI
 from fake_model_api import Turn
 from hookwright.hosts import versions
@@ -101,3 +101,30 @@ def run_opencode(project: Path, home: Path, turns: Sequence[Turn], *, env: Mappi
         code, events, err, timed_out = run_to_end(
             [str(OPENCODE), "run", "--format", "json", "--print-logs", "go"], project, child, timeout)
         return OpencodeRun(code, events, err, api.tool_results(), list(api.requests), timed_out, list(api.arrivals))
+
+
+def write_plugins(folder: Path, files: dict[str, str]) -> None:
+    """Each plugin file's code into the folder."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, code in files.items():
+        (folder / name).write_text(code)
+
+
+def flagged_lines(home: Path, project: Path, rules: set[str]) -> dict[str, list[tuple[str, int]]]:
+    """Where doctor, run on the project, reports each of these rules: (file name, line), sorted."""
+    doctor = hookwright("doctor", "--project", str(project), "--json", home=home, project=project,
+                        env={"XDG_CONFIG_HOME": None})
+    found: dict[str, list[tuple[str, int]]] = {rule: [] for rule in rules}
+    for finding in json.loads(doctor.stdout)["findings"]:
+        if finding["rule"] in rules:
+            found[finding["rule"]].append((Path(finding["path"]).name, finding["line"]))
+    return {rule: sorted(places) for rule, places in found.items()}
+
+
+def marked_lines(files: dict[str, str], rules: dict[str, str]) -> dict[str, list[tuple[str, int]]]:
+    """Where each rule should flag: the lines marked `// flagged` in its bad plugin, sorted."""
+    expected: dict[str, list[tuple[str, int]]] = {rule: [] for rule in rules.values()}
+    for name, rule in rules.items():
+        expected[rule] += [(name, number) for number, line in enumerate(files[name].splitlines(), 1)
+                           if "// flagged" in line]
+    return {rule: sorted(places) for rule, places in expected.items()}

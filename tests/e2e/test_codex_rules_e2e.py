@@ -43,6 +43,10 @@ CASES = {
     "no-matcher-good": ("PreToolUse", f"print(json.dumps({DENY!r}))\n", False, None),
     # continue-good's deny, then exit 1: Codex reads the JSON on exit 0 alone
     "deny-exit1-bad": ("PreToolUse", f"print(json.dumps({DENY!r}))\nsys.exit(1)\n", True, "script/exit-1-fails-open"),
+    # continue-good's deny with its decision's key spelt the input's way: a field Codex does not know
+    "misspelt-bad": ("PreToolUse", "print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PreToolUse', "
+                     "'permission_decision': 'deny', 'permissionDecisionReason': 'not here'}}))\n", True,
+                     "script/misspelt-field"),
     # text on stdout before the deny: not one JSON object, so no answer (its twin prints it on stderr)
     "chatty-bad": ("PreToolUse", f"print('checking the call')\nprint(json.dumps({DENY!r}))\n", True,
                    "script/text-before-json"),

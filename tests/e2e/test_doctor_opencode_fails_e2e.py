@@ -25,8 +25,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from claude_cli import hookwright
-from opencode_cli import run_opencode
+from opencode_cli import flagged_lines, marked_lines, run_opencode, write_plugins
 
 pytestmark = pytest.mark.e2e
 
@@ -90,31 +89,6 @@ OWN_RULES = {"arg-bad.ts": "host/opencode-argument-not-there", "return-bad.js": 
              "setup-bad.ts": "host/opencode-plugin-export-not-function"}
 
 
-def _write(folder: Path, files: dict[str, str]) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, code in files.items():
-        (folder / name).write_text(code)
-
-
-def _flagged_lines(home: Path, project: Path, rules: set[str]) -> dict[str, list[tuple[str, int]]]:
-    doctor = hookwright("doctor", "--project", str(project), "--json", home=home, project=project,
-                        env={"XDG_CONFIG_HOME": None})
-    found: dict[str, list[tuple[str, int]]] = {rule: [] for rule in rules}
-    for finding in json.loads(doctor.stdout)["findings"]:
-        if finding["rule"] in rules:
-            found[finding["rule"]].append((Path(finding["path"]).name, finding["line"]))
-    return found
-
-
-def _marked(files: dict[str, str], rules: dict[str, str]) -> dict[str, list[tuple[str, int]]]:
-    """Where each rule should flag: the lines marked `// flagged` in its bad plugin."""
-    expected: dict[str, list[tuple[str, int]]] = {rule: [] for rule in rules.values()}
-    for name, rule in rules.items():
-        expected[rule] += [(name, number) for number, line in enumerate(files[name].splitlines(), 1)
-                           if "// flagged" in line]
-    return expected
-
-
 def _results(run) -> list[str]:
     assert run.returncode == 0 and not run.timed_out, run.stderr[-3000:]
     return [result["content"] for result in run.tool_results]
@@ -123,7 +97,7 @@ def _results(run) -> list[str]:
 def test_a_guard_fails_by_its_own_code(opencode_cli, home, project):
     for name in ("a.secret", "b.secret"):
         (project / name).write_text(f"TOKEN of {name}\n")
-    _write(project / ".opencode" / "plugins", OWN_CODE)
+    write_plugins(project / ".opencode" / "plugins", OWN_CODE)
     calls = [{"tool": "read", "input": {"filePath": str(project / "a.secret")}},
              {"tool": "read", "input": {"filePath": str(project / "b.secret")}},
              *map(_bash, ["c.txt", "d.txt", "e.txt", "f.txt", "g.txt", "h.txt", "i.txt", "j.txt", "p.txt", "l.txt",
@@ -144,7 +118,7 @@ def test_a_guard_fails_by_its_own_code(opencode_cli, home, project):
     assert not (project / "l.txt").exists()
     assert not (project / "k.txt").exists()
     assert not (project / "asked.txt").exists()  # permission.ask was never called
-    assert _flagged_lines(home, project, set(OWN_RULES.values())) == _marked(OWN_CODE, OWN_RULES)
+    assert flagged_lines(home, project, set(OWN_RULES.values())) == marked_lines(OWN_CODE, OWN_RULES)
 
 
 ORDER_GLOBAL = {  # the user's plugins folder: runs before the project's
@@ -201,7 +175,7 @@ NEVER_WAITED = {file: _refusing(name, body) for file, (name, body) in NEVER_WAIT
 
 
 def test_a_guard_fails_by_what_it_never_waits_for(opencode_cli, home, project):
-    _write(project / ".opencode" / "plugins", NEVER_WAITED)
+    write_plugins(project / ".opencode" / "plugins", NEVER_WAITED)
     calls = [_bash(name) for name, _ in NEVER_WAITED_BODIES.values()]
     run = run_opencode(project, home, [*calls, "done"])
     assert not run.timed_out and run.returncode == 1, run.stderr[-3000:]  # (the uncaught throws, at the end)
@@ -216,8 +190,8 @@ def test_a_guard_fails_by_what_it_never_waits_for(opencode_cli, home, project):
         else:
             assert not (project / file).exists() and f"refused {file}" in result, plugin
     rule = "host/opencode-promise-not-awaited"
-    expected = _marked(NEVER_WAITED, {file: rule for file in NEVER_WAITED if file.endswith("-bad.js")})
-    assert sorted(_flagged_lines(home, project, {rule})[rule]) == sorted(expected[rule])
+    expected = marked_lines(NEVER_WAITED, {file: rule for file in NEVER_WAITED if file.endswith("-bad.js")})
+    assert sorted(flagged_lines(home, project, {rule})[rule]) == sorted(expected[rule])
 
 
 ORDER_RULES = {"late-guard.js": "host/opencode-rewritten-before-check", "mcp-bad.js": "host/opencode-tool-prefix-name"}
@@ -225,10 +199,10 @@ ORDER_RULES = {"late-guard.js": "host/opencode-rewritten-before-check", "mcp-bad
 
 def test_a_guard_fails_by_what_runs_before_it(opencode_cli, home, project, tmp_path):
     user = home / ".config" / "opencode"
-    _write(user / "plugins", ORDER_GLOBAL)
-    _write(user / "first", FIRST)
+    write_plugins(user / "plugins", ORDER_GLOBAL)
+    write_plugins(user / "first", FIRST)
     (user / "opencode.json").write_text(json.dumps({"plugin": ["./first/first-guard.js"]}))
-    _write(project / ".opencode" / "plugins", ORDER_PROJECT)
+    write_plugins(project / ".opencode" / "plugins", ORDER_PROJECT)
     records = {server: tmp_path / f"{server}.jsonl" for server in ("orders", "billing")}
     mcp = {f"{server}.db": [sys.executable, str(MCP_SERVER), str(record)] for server, record in records.items()}
     calls = [*map(_bash, ["m.txt", "n.txt", "o.txt"]),
@@ -241,4 +215,4 @@ def test_a_guard_fails_by_what_runs_before_it(opencode_cli, home, project, tmp_p
     assert "refused o.txt" in results[2] and not (project / "o.txt").exists()
     assert records["orders"].exists() and not records["billing"].exists()
     assert "refused billing" in results[4]
-    assert _flagged_lines(home, project, set(ORDER_RULES.values())) == _marked(ORDER_PROJECT, ORDER_RULES)
+    assert flagged_lines(home, project, set(ORDER_RULES.values())) == marked_lines(ORDER_PROJECT, ORDER_RULES)

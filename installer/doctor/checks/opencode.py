@@ -12,6 +12,7 @@ and an opencode.json(c) (CONFIG_RULES).
 from __future__ import annotations
 
 import difflib
+import json
 import os
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
@@ -66,6 +67,14 @@ class PluginFile:
         in_plugins_folder = file.scope != "given" or file.path.parent.name in opencode.PLUGIN_FOLDERS or \
             file.path.parent.parent.name in opencode.PLUGIN_FOLDERS
         return why if in_plugins_folder else None
+
+    @property
+    def where_opencode_loads_it(self) -> bool:
+        """Found in a plugins folder or listed by a config, or named on the command line in a
+        plugins folder: what it imports and reads resolves from where it is (a file copied out of
+        its project, named elsewhere, is judged for its code only)."""
+        file = self.file
+        return file.scope != "given" or file.plugin is not None or file.path.parent.name in opencode.PLUGIN_FOLDERS
 
     @cached_property
     def imported(self) -> bool:
@@ -131,6 +140,83 @@ def _plugin_syntax_error(plugin: PluginFile) -> Iterator[Finding]:
         yield plugin.ctx.finding_at("host/opencode-plugin-syntax-error", plugin.file, *plugin.facts.syntax_error)
 
 
+@PLUGIN_RULES.rule("host/opencode-plugin-import-missing")
+def _plugin_import_missing(plugin: PluginFile) -> Iterator[Finding]:
+    """An import Bun resolves nowhere: a package no node_modules above the plugin holds and its
+    config folder's package.json does not list, or a relative file that is not there. opencode
+    leaves the plugin out without a word (measured on 1.18.33)."""
+    judged = plugin.foreign and plugin.where_opencode_loads_it and not plugin.facts.syntax_error
+    for spec, place in plugin.facts.imports if judged else ():
+        package = opencode.imported_package(spec)
+        if spec.startswith("."):
+            if not any(disk.exists(candidate) for candidate in opencode.import_candidates(plugin.file.path, spec)):
+                yield plugin.ctx.finding_at("host/opencode-plugin-import-missing", plugin.file, *place, variant="file",
+                                            spec=spec)
+        elif package is not None and not _installed(plugin, package):
+            listed = _listed_in(plugin, package)
+            yield plugin.ctx.finding_at("host/opencode-plugin-import-missing", plugin.file, *place,
+                                        variant="not-installed" if listed else None, spec=spec, package=package,
+                                        manifest=listed, config=plugin.file.path.parent.parent)
+
+
+def _installed(plugin: PluginFile, package: str) -> bool:
+    """In a node_modules folder above the plugin, or listed by its config folder's package.json
+    (which opencode installs at start-up)."""
+    folder = plugin.file.path.parent
+    for above in (folder, *folder.parents):
+        if disk.exists(above / "node_modules" / package):
+            return True
+    return _depends_on(plugin.file.path.parent.parent / "package.json", package)
+
+
+def _listed_in(plugin: PluginFile, package: str) -> Path | None:
+    """A package.json above the config folder (the project's) that lists the package: it is there
+    once someone installs the project's packages, which opencode does not do."""
+    for above in plugin.file.path.parent.parent.parents:
+        if _depends_on(above / "package.json", package):
+            return above / "package.json"
+        if plugin.file.project is not None and above == plugin.file.project:
+            break
+    return None
+
+
+def _depends_on(manifest: Path, package: str) -> bool:
+    raw = safe_read.read_or_none(manifest, safe_read.CONFIG) if disk.is_file(manifest) else None
+    try:
+        data = json.loads(raw) if raw is not None else None
+    except ValueError:
+        return False
+    return isinstance(data, dict) and any(isinstance(data.get(key), dict) and package in data[key] for key in (
+        "dependencies", "devDependencies", "optionalDependencies", "peerDependencies"))
+
+
+@PLUGIN_RULES.rule("host/opencode-plugin-throws-at-load")
+def _plugin_throws_at_load(plugin: PluginFile) -> Iterator[Finding]:
+    """A file read while the plugin loads, by a path relative to opencode's working folder (the
+    project, where opencode starts), that is not there: the read throws and opencode leaves the
+    plugin out, with one ERROR line for a throw in the plugin function and none for one at the
+    module's top level (measured on 1.18.33)."""
+    project = plugin.file.project
+    if project is None or plugin.file.scope == "given" or not plugin.foreign:
+        return
+    for read in plugin.facts.load_reads:
+        if disk.exists(project / read.path):
+            continue
+        beside = next((f for f in (plugin.file.path.parent / read.path, plugin.file.path.parent.parent / read.path)
+                       if disk.exists(f)), None)
+        yield plugin.ctx.finding_at("host/opencode-plugin-throws-at-load", plugin.file, *read.place,
+                                    variant="top-level" if not read.in_plugin else None, path=read.path, project=project,
+                                    there=f" ({_shown(beside, project)} is there)" if beside is not None else "",
+                                    fix=_shown(beside, project) if beside is not None else read.path)
+
+
+def _shown(path: Path, project: Path) -> str:
+    try:
+        return path.relative_to(project).as_posix()
+    except ValueError:
+        return str(path)
+
+
 @PLUGIN_RULES.rule("host/opencode-plugin-export-not-function")
 def _export_not_function(plugin: PluginFile) -> Iterator[Finding]:
     for export in plugin.facts.exports if plugin.foreign else ():
@@ -173,6 +259,11 @@ def _hook_never_called(plugin: PluginFile) -> Iterator[Finding]:
             yield plugin.ctx.finding_at("host/opencode-hook-never-called", plugin.file, *place,
                                         variant=None if close else "unlike", key=key, own=close[0] if close else None)
 
+
+    for key, place, outer in plugin.facts.unreturned if plugin.foreign else ():
+        if key in opencode.HOOK_KEYS:
+            yield plugin.ctx.finding_at("host/opencode-hook-never-called", plugin.file, *place,
+                                        variant="nested" if outer else "not-returned", key=key, outer=outer)
 
     for key, place in plugin.facts.compared_types if plugin.foreign else ():
         if key in opencode.HOOK_KEYS and key not in opencode.BUS_EVENTS:
@@ -453,13 +544,18 @@ def _script_exit_unheard(plugin: PluginFile) -> Iterator[Finding]:
 # ---- the plugins, in the order opencode runs them -----------------------------------------------------
 
 def _runs_before(earlier: ConfigFile, later: ConfigFile) -> bool:
-    """Whether opencode surely runs `earlier` (read before `later`) first: not two files of one
-    config folder's plugins folders, whose order follows the filesystem's listing (and plugin/
-    against plugins/ was measured to vary), nor a file named on the command line."""
+    """Whether opencode surely runs `earlier` (read before `later`) first: two files of one plugins
+    folder, in the reverse of the filesystem's listing, which is how doctor reads them (measured on
+    1.18.33, docs/hosts/opencode.md#load-order); not a file of a config folder's plugin/ against
+    one of its plugins/ (measured to vary), nor a file named on the command line."""
     if "given" in (earlier.scope, later.scope):
         return False
     listed = earlier.plugin is not None or later.plugin is not None
-    return listed or earlier.path.parent.parent != later.path.parent.parent
+    return listed or earlier.path.parent == later.path.parent or earlier.path.parent.parent != later.path.parent.parent
+
+
+FIRST_IN_THE_FOLDER = ("this plugin runs first (opencode runs the files of one folder in the reverse of the order "
+                       "the filesystem lists them) and puts the text before the value")
 
 
 @ORDER_RULES.rule("host/opencode-rewritten-before-check")
@@ -490,7 +586,10 @@ def _rewritten_before_check(ctx: Context, plugin_files: list[PluginFile]) -> Ite
                     yield ctx.finding_at("host/opencode-rewritten-before-check", guard.file, *regex.place,
                                          [{"path": str(rewriter.file.path), "line": change.place.line,
                                            "column": change.place.column,
-                                           "message": "this plugin runs first and puts the text before the value"}],
+                                           "message": FIRST_IN_THE_FOLDER if rewriter.file.path.parent ==
+                                           guard.file.path.parent and rewriter.file.plugin is None and
+                                           guard.file.plugin is None else
+                                           "this plugin runs first and puts the text before the value"}],
                                          plugin=rewriter.file.path.name, key=change.key, prefix=change.prefix,
                                          word=sorted(regex.lead)[0])
 

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from ...patterns import lazy
+from ...records import Record
 
 if TYPE_CHECKING:  # (tree-sitter itself is imported on first use)
     from tree_sitter import Node, Parser
@@ -36,7 +37,7 @@ HOOK = "tool.execute.before"
 AFTER_HOOK = "tool.execute.after"  # gets the same input: {tool, sessionID, callID}
 
 
-class Place(NamedTuple):
+class Place(Record):
     line: int  # 1-based
     column: int
 
@@ -54,14 +55,14 @@ class Write:
         self.place = place
 
 
-class Read(NamedTuple):
+class Read(Record):
     key: str  # the argument a hook reads
     place: Place
     tools: frozenset[str] | None  # the tools its hook compares input.tool with (None: it picks none by name)
     prefixed: bool  # its hook also picks tools by a prefix (input.tool.startsWith): an MCP server's, maybe
 
 
-class Prefixing(NamedTuple):
+class Prefixing(Record):
     """`output.args.command = `rtk ${cmd}``: a change that puts text before an argument's value."""
     key: str
     prefix: str  # the text it puts first
@@ -70,7 +71,7 @@ class Prefixing(NamedTuple):
     gate: frozenset[str] | None  # the words a regex it is conditioned on starts with (None: any value)
 
 
-class Anchored(NamedTuple):
+class Anchored(Record):
     """A regex a guard tests that matches only at the start of the value (`/^git\\s+push/`), or
     one it strips the start of the value with (`.replace(/^rtk\\s+/, "")`)."""
     lead: frozenset[str]  # the words it requires first (`git`; `git`, `gh` for `^(git|gh)\\b`); a strip's: {} (any)
@@ -79,7 +80,7 @@ class Anchored(NamedTuple):
     strips: bool = False
 
 
-class Handed(NamedTuple):
+class Handed(Record):
     """An object in Claude Code's payload shape (`{tool_name, tool_input}`) that a hook builds from
     the call, to hand to a script written for Claude Code: what of it keeps opencode's names."""
     place: Place  # its `tool_input` key
@@ -91,7 +92,7 @@ class Handed(NamedTuple):
     answer: tuple[str, Place] | None = None
 
 
-class StatusTest(NamedTuple):
+class StatusTest(Record):
     """A test of the exit status of a program the plugin runs, on whose outcome it refuses the call
     (throws or rejects): the statuses it refuses on, or (all_but) every status but those."""
     statuses: frozenset[int]
@@ -119,7 +120,8 @@ class PluginFacts:
                  guards: Picked | None = None, handed: tuple[Handed, ...] = (),
                  input_args: tuple[Place, ...] = (), local_changes: tuple[tuple[str, Place], ...] = (),
                  compared_types: tuple[tuple[str, Place], ...] = (), status_tests: tuple[StatusTest, ...] = (),
-                 caught: tuple["Caught", ...] = ()) -> None:
+                 imports: tuple[tuple[str, Place], ...] = (), load_reads: tuple[LoadRead, ...] = (),
+                 unreturned: tuple[tuple[str, Place, str], ...] = (), caught: tuple["Caught", ...] = ()) -> None:
         self.syntax_error = syntax_error
         self.exports = exports
         self.hooks = hooks  # the hook keys it returns ("tool.execute.before", "event"...)
@@ -146,6 +148,19 @@ class PluginFacts:
         self.compared_types = compared_types  # (name, where) each dotted literal the `event` hook compares with
         self.status_tests = status_tests  # the exit statuses of a program it runs that it refuses the call on
         self.caught = caught  # refusals of tool.execute.before that a catch of its own turns into a pass
+        self.imports = imports  # (module, where) each import the module runs: not `import type`, nor one of types only
+        self.load_reads = load_reads  # files it reads while it loads, by a path relative to the working folder
+        # (key, where, the key it is nested under, or "" in a plugin function that returns nothing):
+        # a hook's function the plugin's returned object does not hold at its top level
+        self.unreturned = unreturned
+
+
+class LoadRead(Record):
+    """`readFileSync("policy.json")` at the module's top level or in a plugin function before it
+    returns its hooks: run while opencode loads the plugin, against opencode's working folder."""
+    path: str
+    place: Place
+    in_plugin: bool  # in the plugin function (opencode logs the throw); else at the top level (it does not)
 
 
 def analyse(path: Path, source: bytes) -> PluginFacts:
@@ -230,7 +245,9 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
                        tuple(prefix_places), tuple(returns), tuple(lost), _default_without_id(root), tuple(prefixings),
                        tuple(anchored), guards, tuple({h.place: h for h in sorted(handed, key=lambda h: h.args)}.values()),
                        tuple(input_args), tuple(local_changes), tuple(compared_types),
-                       tuple(_status_tests(root)) if HOOK in hooks else (), tuple(caught))
+                       tuple(_status_tests(root)) if HOOK in hooks else (),
+                       (*_imports(root, typescript), *_load_imports(root, plugins)),
+                       tuple(_load_reads(root, plugins, consts)), tuple(_unreturned(root, plugins)), tuple(caught))
 
 
 def syntax_error(path: Path, source: bytes) -> Place | None:
@@ -606,7 +623,7 @@ def _params_of(function: Node) -> list[str]:
     return names
 
 
-class Picked(NamedTuple):
+class Picked(Record):
     """The tools a condition lets through: `names`, or every tool but them (`but`); `prefixed`: it
     also tests input.tool by a prefix (an MCP server's tools, maybe)."""
     names: frozenset[str]
@@ -641,7 +658,7 @@ class Picked(NamedTuple):
 ANY_TOOL = Picked(frozenset(), True)
 
 
-class Scope(NamedTuple):
+class Scope(Record):
     """What a hook's conditions are read with: how it writes input.tool, the module's constants, and
     (filled as it is read) what the early exits of each block let through before each statement."""
     spellings: frozenset[str]
@@ -1232,7 +1249,7 @@ LATER_CALLS = frozenset({"setTimeout", "setImmediate", "setInterval", "nextTick"
 EACH_CALLS = frozenset({"forEach", "map", "filter", "some", "every"})
 
 
-class Lost(NamedTuple):
+class Lost(Record):
     """What a hook starts and never waits for, whose answer (a throw, a change of the arguments)
     comes after opencode has gone on with the call."""
     place: Place  # the statement that starts it
@@ -1484,7 +1501,23 @@ def _anchored(function: Node, consts: dict[str, Node]) -> list[Anchored]:
                     found.append(Anchored(lead[0] if lead else frozenset(), bool(lead and lead[1]), _place(inner), True))
                 elif lead is not None and not strips:
                     found.append(Anchored(lead[0], lead[1], _place(inner)))
+            elif inner.type == "call_expression" and depth == 0 and (word := _starts_with_word(inner, consts)):
+                found.append(Anchored(frozenset({word}), False, _place(inner)))
     return sorted(found, key=lambda a: a.place)
+
+
+def _starts_with_word(call: Node, consts: dict[str, Node]) -> str | None:
+    """The first word of `value.startsWith("git push")` on a value that is not the tool's name
+    (`input.tool.startsWith("mcp_")` picks tools): a test anchored at the start like `/^git push/`."""
+    callee = call.child_by_field_name("function")
+    if callee is None or callee.type != "member_expression" or _text(callee.child_by_field_name("property")) != "startsWith" \
+            or _text(callee.child_by_field_name("object")).endswith(".tool"):
+        return None
+    arguments = call.child_by_field_name("arguments")
+    value = _constant(arguments.named_children[0], consts) if arguments is not None and arguments.named_children else None
+    word = _WORD.match(value) if value else None
+    return word.group(0) if word is not None and value is not None and value[word.end():word.end() + 1] in ("", " ") \
+        else None
 
 
 _WORD = lazy(r"[A-Za-z0-9_.-]+")
@@ -1513,3 +1546,129 @@ def _lead(regex: Node) -> tuple[frozenset[str], bool] | None:
             return None
         words = match.group("group").split("|")
     return (frozenset(words), "i" in flags) if words and all(words) else None
+
+
+# ---- what runs while opencode loads the plugin ---------------------------------------------------------
+
+def _imports(root: Node, typescript: bool) -> Iterator[tuple[str, Place]]:
+    """Each module the file imports at run time: not `import type`, nor (in TypeScript, whose
+    imports of types only Bun drops) one whose names are used as types alone."""
+    statements = [c for c in root.children if c.type in ("import_statement", "export_statement")
+                  and (source := c.child_by_field_name("source")) is not None and source.type == "string"
+                  and not any(part.type == "type" for part in c.children)]
+    # the names used outside the imports as values (a type is a `type_identifier` to the TypeScript grammar)
+    used = {_text(n) for n in _walk(root) if n.type == "identifier" and n.parent is not None
+            and n.parent.type not in ("import_specifier", "import_clause", "namespace_import")} if typescript else set()
+    for statement in statements:
+        clause = next((c for c in statement.named_children if c.type == "import_clause"), None)
+        if typescript and clause is not None:
+            names = {_text(n.child_by_field_name("alias") or n.child_by_field_name("name"))
+                     for n in _walk(clause) if n.type == "import_specifier"}
+            names |= {_text(n) for n in clause.named_children if n.type == "identifier"}
+            names |= {_text(c) for n in clause.named_children if n.type == "namespace_import"
+                      for c in n.named_children if c.type == "identifier"}
+            if names and not names & used:
+                continue  # (used as types only, or not at all: Bun drops the import)
+        yield _unquoted(statement.child_by_field_name("source")) or "", _place(statement)
+
+
+def _load_imports(root: Node, plugins: set[tuple[int, int]]) -> Iterator[tuple[str, Place]]:
+    """`require("x")` and `await import("x")` run while the plugin loads: at the module's top level
+    or in a plugin function outside its hooks, not in a try (Bun resolves both as an import)."""
+    for body in _load_bodies(root, plugins):
+        for node in _own_nodes(body):
+            if node.type != "call_expression":
+                continue
+            callee = node.child_by_field_name("function")
+            arguments = node.child_by_field_name("arguments")
+            first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
+            if callee is not None and (callee.type == "import" or _text(callee) == "require") and \
+                    first is not None and first.type == "string":
+                yield _unquoted(first) or "", _place(node)
+
+
+def _load_bodies(root: Node, plugins: set[tuple[int, int]]) -> list[Node]:
+    """What runs while opencode loads the plugin: the module, and each plugin function (of both,
+    what is not inside a function of its own: _own_nodes)."""
+    return [root, *(n for n in _walk(root) if n.type in FUNCTIONS | {"method_definition"}
+                    and (n.start_byte, n.end_byte) in plugins)]
+
+
+# reads of a file by its path, each of which throws when the file is not there (node:fs, fs/promises)
+SYNC_READS = frozenset({"readFileSync", "readdirSync", "statSync", "lstatSync", "openSync", "opendirSync",
+                        "accessSync", "realpathSync"})
+AWAITED_READS = frozenset({"readFile", "readdir", "stat", "lstat", "open", "access", "realpath"})
+
+
+def _load_reads(root: Node, plugins: set[tuple[int, int]], consts: dict[str, Node]) -> Iterator[LoadRead]:
+    """Files read by a relative path while the plugin loads: at the module's top level, or in a
+    plugin function outside the hooks it returns; not in a try, nor of a path it tests with
+    existsSync first."""
+    tested = {_constant(arguments.named_children[0], consts) for n in _walk(root)
+              if n.type == "call_expression" and _called(n) == "existsSync"
+              and (arguments := n.child_by_field_name("arguments")) is not None and arguments.named_children}
+    for body in _load_bodies(root, plugins):
+        for node in _own_nodes(body):
+            if node.type != "call_expression":
+                continue
+            name = _called(node)
+            awaited = _awaited(node)
+            bun_file = name == "file" and _text(node.child_by_field_name("function")) == "Bun.file" and awaited
+            if name not in SYNC_READS and not (name in AWAITED_READS and awaited) and not bun_file:
+                continue
+            arguments = node.child_by_field_name("arguments")
+            first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
+            path = _path_constant(first, consts)
+            if path and path not in tested and not path.startswith(("/", "~", "file:")) and "${" not in path:
+                yield LoadRead(path, _place(node), body is not root)
+
+
+def _awaited(call: Node) -> bool:
+    """`await call(...)`, or `await call(...).json()` (Bun.file's reads)."""
+    node = call.parent
+    while node is not None and node.type in ("member_expression", "call_expression", "parenthesized_expression"):
+        node = node.parent
+    return node is not None and node.type == "await_expression"
+
+
+def _path_constant(node: Node | None, consts: dict[str, Node]) -> str | None:
+    """A path a read always gets: a constant, or `join(...)`/`resolve(...)` of constants (and of
+    `process.cwd()`, the working folder a relative path means anyway)."""
+    node = _unwrapped(node)
+    if node is not None and node.type == "call_expression" and _called(node) in ("join", "resolve"):
+        arguments = node.child_by_field_name("arguments")
+        parts = [part for part in (arguments.named_children if arguments is not None else ())
+                 if _text(part) != "process.cwd()"]
+        values = [value for part in parts if (value := _constant(part, consts))]
+        return "/".join(v.strip("/") if i else v.rstrip("/") for i, v in enumerate(values)) \
+            if parts and len(values) == len(parts) else None
+    return _constant(node, consts)
+
+
+def _called(call: Node) -> str:
+    """The name a call calls: `readFileSync` of `readFileSync(...)` and of `fs.readFileSync(...)`."""
+    callee = call.child_by_field_name("function")
+    if callee is not None and callee.type == "member_expression":
+        return _text(callee.child_by_field_name("property"))
+    return _text(callee)
+
+
+def _unreturned(root: Node, plugins: set[tuple[int, int]]) -> Iterator[tuple[str, Place, str]]:
+    """Hook functions under a dotted key that opencode never gets: nested under another key of the
+    object a plugin function returns (`{hooks: {"tool.execute.before": ...}}`), or in a plugin
+    function with a body and no `return` at all (it returns undefined)."""
+    silent = [n for n in _walk(root) if n.type in FUNCTIONS | {"method_definition"} and (n.start_byte, n.end_byte) in plugins
+              and (body := n.child_by_field_name("body")) is not None and body.type == "statement_block"
+              and not any(inner.type == "return_statement" for inner in _own_nodes(body))]
+    for key, function, place in _hook_functions(root):
+        if "." not in key or function is None:
+            continue
+        pair = function.parent if function.type != "method_definition" else function
+        outer = pair.parent.parent if pair is not None and pair.parent is not None and pair.parent.type == "object" \
+            else None
+        if outer is not None and outer.type == "pair" and _returned_by(outer, plugins):
+            outer_key = outer.child_by_field_name("key")
+            yield key, place, (_unquoted(outer_key) or "" if outer_key is not None and outer_key.type == "string"
+                               else _text(outer_key))
+        elif any(_encloses(plugin, function) for plugin in silent):
+            yield key, place, ""

@@ -48,6 +48,7 @@ from ..base import (
     Skipped,
     Target,
     check_events,
+    files_below,
     quoted_absolute,
     refuse_shape,
 )
@@ -230,6 +231,16 @@ class Codex(MatcherGroups):
         if kind is None or not (user or parent.name == FOLDER):
             return None
         return Candidate(path, "user" if user else "project", kind, project if user else parent.parent)
+
+    # a deny with an unknown field beside it let the call run: the output structs take no unknown
+    # field (measured on 0.171.0, docs/hosts/codex.md#output-protocol)
+    rejects_unknown_fields = frozenset({"PreToolUse"})
+
+    def files_never_read(self, start: Path) -> list[tuple[Path, str]]:
+        """The `.codex/` files in the folders below `start`: Codex reads the project layers from the
+        root down to the folder it starts in, never one below it (#config-files, measured)."""
+        return [(path, "codex-below") for path in files_below(start, FOLDER, (HOOKS_FILE, CONFIG_FILE))
+                if path.parent != codex_home()]
 
     def project_files_read_from(self, start: Path) -> list[Path]:
         """Every `.codex/hooks.json` from the project root down to the folder (#config-files)."""

@@ -104,6 +104,44 @@ SCRIPT_SUFFIXES = (".js", ".ts", ".mjs", ".cjs", ".mts")  # what doctor reads as
 # plugins/, whichever of the two the filesystem listed first
 PLUGIN_FOLDERS = ("plugin", "plugins")
 
+# What a plugin may import with nothing installed (docs/hosts/opencode.md#plugin-loading): Node's
+# modules, with or without `node:`, and Bun's; and the plugin SDK, which opencode installs into each
+# config folder itself on its first start there (measured on 1.18.33). Any other package must be in
+# a node_modules folder above the plugin, or in the config folder's package.json, which opencode
+# installs at start-up (plugins docs): an import that resolves nowhere leaves the plugin out,
+# without a word (measured on 1.18.33, tests/e2e/test_doctor_opencode_load_e2e.py).
+NODE_MODULES = frozenset({
+    "assert", "assert/strict", "async_hooks", "buffer", "child_process", "cluster", "console", "constants", "crypto",
+    "dgram", "diagnostics_channel", "dns", "dns/promises", "domain", "events", "fs", "fs/promises", "http", "http2",
+    "https", "inspector", "module", "net", "os", "path", "path/posix", "path/win32", "perf_hooks", "process",
+    "punycode", "querystring", "readline", "readline/promises", "repl", "stream", "stream/consumers",
+    "stream/promises", "stream/web", "string_decoder", "sys", "timers", "timers/promises", "tls", "trace_events",
+    "tty", "url", "util", "util/types", "v8", "vm", "wasi", "worker_threads", "zlib"})
+PROVIDED_PACKAGES = frozenset({"@opencode-ai/plugin", "bun"})
+# what Bun tries for a relative import without its file's extension, and for `./x.js` naming `x.ts`
+IMPORT_SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".json", ".node")
+
+
+def imported_package(spec: str) -> str | None:
+    """The npm package an import names (`picomatch`, `@scope/pkg` of `@scope/pkg/sub`); None for
+    Node's and Bun's own modules, the SDK opencode provides, and a path."""
+    if spec.startswith((".", "/", "node:", "bun:", "file:")) or not spec or spec in NODE_MODULES:
+        return None
+    parts = spec.split("/")
+    package = "/".join(parts[:2]) if spec.startswith("@") else parts[0]
+    return None if package in PROVIDED_PACKAGES else package
+
+
+def import_candidates(plugin: Path, spec: str) -> list[Path]:
+    """The files a relative import may be (Bun's resolution: as written, with each suffix, the
+    folder's index, and a `.js` naming its `.ts`)."""
+    target = plugin.parent / spec
+    found = [target, *(Path(f"{target}{suffix}") for suffix in IMPORT_SUFFIXES),
+             *(target / f"index{suffix}" for suffix in IMPORT_SUFFIXES)]
+    if target.suffix in (".js", ".jsx", ".mjs", ".cjs"):
+        found += [target.with_suffix(suffix) for suffix in (".ts", ".tsx", ".mts", ".cts")]
+    return found
+
 
 def why_not_loaded(path: Path) -> str | None:
     """Why opencode does not load this file from a plugins folder (None: it does). Measured on

@@ -97,7 +97,11 @@ def exit_1_fails_open(code: HookCode) -> Iterator[Finding]:
     cursor = code.cursor_rows
     if code.cursor_events and not code.fail_closed and len(cursor) == len(code.cursor_events) \
             and all(row.blocks for row in cursor.values()):
-        refuses = any(s.what == "exit 2" for s in facts.blocks) or "permission" in {s.what for s in facts.output_keys}
+        # (a `permission` only ever "allow" is no way to refuse: the refusal is the exit, d57's shape)
+        refuses = any(s.what == "exit 2" for s in facts.blocks) or any(
+            value.field == "permission" and value.value != "allow" for value in code.flow.values) or (
+            "permission" in {s.what for s in facts.output_keys} and not any(
+                value.field == "permission" for value in code.flow.values))
         for exit_ in _refusals_that_fail_open(code.flow, refuses):
             yield _fails_open(code, exit_, "Cursor", "action")
         yield from _answered_then_failed(code, "Cursor", "action")

@@ -114,3 +114,57 @@ def _cursor_ask_not_asked(code: HookCode) -> Iterator[Finding]:
                               "denies" if what == {cursor_protocol.DENIES} else None, event=" and ".join(rows),
                               via=through(value), asks=" and ".join(asks))
             return
+
+
+# what refuses on a Cursor event, by the field it is written in (docs/hosts/cursor.md#answer-fields)
+REFUSAL_FIELDS = ("permission", "continue")
+
+
+def _refusals(code: HookCode) -> dict[str, At]:
+    """Where the code refuses, by the field: a `permission` that is not "allow", a `continue: false`."""
+    found: dict[str, At] = {}
+    for value in code.flow.values:
+        if value.field == "permission" and value.value != "allow":
+            found.setdefault("permission", value.at)
+    if code.flow.continue_false:
+        found.setdefault("continue", code.flow.continue_false[0])
+    return found
+
+
+@CURSOR_ANSWER_RULES.rule("script/cursor-refusal-not-read")
+def _cursor_refusal_not_read(code: HookCode) -> Iterator[Finding]:
+    """A refusal in a field one of the Cursor events the code runs on does not read, where the code
+    never writes the field that event refuses with: beforeSubmitPrompt reads `continue`, not
+    `permission`; the permission events read `permission`, not `continue`. The one answer serves
+    both events (d73's DLP script), so on one of them nothing is refused."""
+    rows = code.cursor_rows
+    refusals = _refusals(code) if rows else {}
+    written = {site.what for site in code.facts.output_keys} | set(refusals)
+    for event, row in rows.items():
+        own = next((field for field in REFUSAL_FIELDS if field in row.output_fields), None)
+        if own is None or own in written:
+            continue
+        for field, at in refusals.items():
+            if field not in row.output_fields:
+                yield code.report("script/cursor-refusal-not-read", at, field=field, event=event, own=own,
+                                  example='{"continue": false, "user_message": "..."}' if own == "continue"
+                                  else '{"permission": "deny", "user_message": "..."}')
+                return
+
+
+@CURSOR_ANSWER_RULES.rule("script/cursor-text-not-json")
+def _cursor_text_not_json(code: HookCode) -> Iterator[Finding]:
+    """Plain text on stdout, and no JSON at all, from code only Cursor runs on events that read an
+    answer: Cursor reads stdout as one JSON object (sessionStart's context is `additional_context`),
+    so the text is an answer it cannot parse, a failed hook (docs/hosts/cursor.md#bad-json)."""
+    rows, flow = code.cursor_rows, code.flow
+    reads = sorted(frozenset().union(*(row.output_fields for row in rows.values()))) if rows else []
+    if not reads or any(w.kind == script_flow.STDOUT_JSON for w in flow.writes) or code.facts.output_keys \
+            or any(exit_.status == 2 for exit_ in flow.exits):
+        return
+    text = next((w for w in flow.writes if w.kind == script_flow.STDOUT_TEXT), None)
+    if text is not None:
+        yield code.report("script/cursor-text-not-json", text.at, "fail-closed" if code.fail_closed else None,
+                          text=f"`{text.what}`", event=" and ".join(rows), reads=", ".join(reads),
+                          example='{"additional_context": "..."}' if "additional_context" in reads else
+                          "{" + ", ".join(f'"{field}": ...' for field in reads) + "}")

@@ -59,11 +59,27 @@ def _no_event_name(script: Script) -> Iterator[Finding]:
 @SCRIPT_RULES.rule("script/misspelt-field")
 def _misspelt_field(script: Script) -> Iterator[Finding]:
     """A key right inside hookSpecificOutput spelt otherwise than the field it means
-    (`permission_decision`): another name, which Claude Code drops without a word."""
-    for site in script.facts.misspelt if script.claude else ():
+    (`permission_decision`): another name, which Claude Code drops without a word, and which a host
+    whose answers take no unknown field (Host.rejects_unknown_fields: Codex's PreToolUse) rejects
+    with the whole answer."""
+    rejecting = _rejecting_unknown_fields(script) if not script.claude and script.facts.misspelt else []
+    for site in script.facts.misspelt if script.claude or rejecting else ():
         meant = SPECIFIC_BY_FOLD[fold(site.what)]
+        if rejecting:
+            host = hosts.of(rejecting[0].file.host)
+            yield script.finding("script/misspelt-field", site, rejecting, "rejected", key=site.what, field=meant,
+                                 host=host.title if host is not None else "the host")
+            continue
         yield script.finding("script/misspelt-field", site, script.claude,
                              "answer" if meant in ANSWER_KEYS else None, key=site.what, field=meant)
+
+
+def _rejecting_unknown_fields(script: Script) -> list[Handler]:
+    """The handlers that run the script, where every one is on an event whose host rejects an answer
+    with a field it does not know (none otherwise)."""
+    found = [h for h in script.handlers if (host := hosts.of(h.file.host)) is not None
+             and h.event in host.rejects_unknown_fields]
+    return found if found and len(found) == len(script.handlers) else []
 
 
 @SCRIPT_RULES.rule("script/wrong-event-name")
