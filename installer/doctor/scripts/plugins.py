@@ -1025,7 +1025,7 @@ def _status_tests(root: Node) -> Iterator[StatusTest]:
             yield StatusTest(statuses, when_in, place)
 
 
-class Caught(NamedTuple):
+class Caught(Record):
     """A refusal the hook's own try/catch turns into a pass: a throw in the try whose catch neither
     throws again nor refuses after it, or Bun's `$` run there without .nothrow(), which throws a
     ShellError on any exit but 0 before the test of its exitCode is reached."""
