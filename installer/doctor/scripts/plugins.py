@@ -1046,7 +1046,8 @@ def _caught_refusals(function: Node) -> list[Caught]:
     for node in _walk(function):
         handler = node.child_by_field_name("handler") if node.type == "try_statement" else None
         body = node.child_by_field_name("body") if handler is not None else None
-        if body is None or _refuses(handler) or not _ends(handler) and any(_refuses(a) for a in _following(node)):
+        if handler is None or body is None or _refuses(handler) or not _ends(handler) and any(
+                _refuses(a) for a in _following(node)):
             continue  # (a catch that goes on to a refusal after the try: a flag set, or a result still unread)
         catch = _place(handler)
         throws = [n for n in _walk(body) if n.type == "throw_statement" and not _in_function_below(n, body)]
