@@ -699,3 +699,12 @@ def test_a_matcher_written_for_files_is_told_apart_from_a_tool_name_regex(tmp_pa
     out = doctor(tmp_path, {S: settings(matcher=matcher)})
     assert bool(found(out, "matcher/file-pattern")) == flagged
     assert not (flagged and found(out, "matcher/invalid-regex"))  # (one finding for one defect)
+
+
+def test_every_rule_read_alone_from_the_catalogs_text_is_the_rule_the_whole_catalog_holds():
+    from hookwright.doctor import model
+
+    for rule_id, rule in model.catalog().items():
+        assert vars(model.rule_by_id(rule_id)) == vars(rule), rule_id
+    with pytest.raises(KeyError):
+        model.rule_by_id("command/no-such-rule")
