@@ -7,7 +7,7 @@ is a tuple (compared, hashed, sorted, unpacked and pickled as one, copied with `
 
 `typing.NamedTuple` builds each such class by compiling its methods and every annotation when
 the module is imported: about 0.9 M instructions a class, and doctor's path defines about forty,
-which was a twelfth of `doctor FILE` on a typical file (issue 37; scripts/bench_doctor.py).
+which was 6% of `doctor FILE` on a typical file (26 M of 436 M instructions; issue 37).
 A Record class is built from the annotations as written (the strings `from __future__ import
 annotations` leaves, never evaluated) in a few microseconds, and its instances cost what a
 NamedTuple's do. mypy reads it as a NamedTuple."""
