@@ -303,6 +303,8 @@ class Host(ABC):
     hook_tool_names: ClassVar[frozenset[str]] = frozenset()
     tool_events: ClassVar[frozenset[str]] = frozenset()
     exact_name_matcher: ClassVar[str] = ""
+    # the tool names an event's hooks get where the event fixes them (a matcher that matches none never fires)
+    event_tools: ClassVar[dict[str, frozenset[str]]] = {}
     # its tools' names for Claude Code's tools (opencode's `bash`, Cursor's `Shell`: Bash), where a
     # config or a script written for it may name one to Claude Code
     claude_tool_names: ClassVar[dict[str, str]] = {}
@@ -311,6 +313,12 @@ class Host(ABC):
     # the fields of tool_input its hooks get from each of its tools, by the name they see it by (measured);
     # a tool not listed: not known
     tool_inputs: ClassVar[dict[str, frozenset[str]]] = {}
+    # the event that fires only for a call that would ask the user (Claude Code's PermissionRequest),
+    # and the permission modes in which the calls of some tools never ask
+    prompt_event: ClassVar[str] = ""
+    prompt_free_modes: ClassVar[dict[str, frozenset[str]]] = {}
+    # the field of tool_input that carries the text a file-writing tool writes, per tool (measured)
+    written_text: ClassVar[dict[str, str]] = {}
     # what a field of a tool's input holds, where its name does not say it: tool -> a note for a hint
     tool_input_notes: ClassVar[dict[str, str]] = {}
     # answers an event rejects, so that the hook counts as failed and the call runs (it fails open):
