@@ -205,3 +205,35 @@ def test_an_if_for_the_allowed_command_is_reported_without_reading_the_script(tm
 def test_a_mode_that_lets_every_tool_of_the_guard_through_is_a_warning_at_the_mode(tmp_path, mode, matcher, reported):
     outcome = _asked(tmp_path, {"defaultMode": mode}, matcher)
     assert [f.keys for f in found(outcome, "matcher/never-asked")] == ([("permissions", "defaultMode")] if reported else [])
+
+
+TRIAGE = '''\
+#!/usr/bin/env python3
+"""{head}"""
+import json, re, sys
+payload = json.load(sys.stdin)
+resp = payload.get("tool_response") or {{}}
+failed = re.findall(r"^FAILED (\\S+)", resp.get("stdout", ""), re.M)
+if failed:
+    print(json.dumps({{"hookSpecificOutput": {{"hookEventName": "PostToolUse", "additionalContext": " ".join(failed)}}}}))
+'''
+
+
+@pytest.mark.parametrize("head", ["When a test run fails, tell Claude which tests are known flakes.",
+                                  "Triage: on a failing pytest run, log the failures."])
+def test_a_post_tool_use_script_that_says_it_acts_on_a_failure_is_reported_at_its_event(tmp_path, head):
+    write(tmp_path, {".claude/hooks/triage.py": TRIAGE.format(head=head)})
+    command = 'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/triage.py"'
+    outcome = doctor(tmp_path, {".claude/settings.json": settings("PostToolUse", command=command)})
+    (finding,) = found(outcome, "script/failure-in-post-tool-use")
+    assert finding.severity == "warning" and finding.path.endswith("settings.json") and finding.line == 3
+    assert "PostToolUseFailure" in finding.hint
+
+
+@pytest.mark.parametrize("event, head", [("PostToolUseFailure", "When a test run fails, tell Claude which tests are known flakes."),
+                                         ("PostToolUse", "Tell Claude which tests are known flakes.")])
+def test_a_failure_script_on_the_failure_event_or_one_that_says_nothing_of_failures_is_clean(tmp_path, event, head):
+    write(tmp_path, {".claude/hooks/triage.py": TRIAGE.format(head=head)})
+    command = 'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/triage.py"'
+    outcome = doctor(tmp_path, {".claude/settings.json": settings(event, command=command)})
+    assert not found(outcome, "script/failure-in-post-tool-use")
