@@ -237,3 +237,33 @@ def test_a_failure_script_on_the_failure_event_or_one_that_says_nothing_of_failu
     command = 'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/triage.py"'
     outcome = doctor(tmp_path, {".claude/settings.json": settings(event, command=command)})
     assert not found(outcome, "script/failure-in-post-tool-use")
+
+
+MODE_GUARD = '''\
+import json, os, sys
+MODE = os.environ.get("SCAN_MODE", "warn")
+if MODE == "block":
+    sys.exit(2)
+'''
+
+
+def _modes(tmp_path, project_env, local_env, guard=MODE_GUARD):
+    write(tmp_path, {".claude/hooks/scan.py": guard,
+                     ".claude/settings.json": {"env": project_env, **settings(
+                         command='python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/scan.py')},
+                     ".claude/settings.local.json": {"env": local_env}})
+    return doctor(tmp_path, {}, given=False)
+
+
+def test_a_local_env_value_over_the_one_a_guard_refuses_on_is_a_warning_at_the_local_value(tmp_path):
+    (finding,) = found(_modes(tmp_path, {"SCAN_MODE": "block"}, {"SCAN_MODE": "warn"}), "structure/env-overridden")
+    assert finding.severity == "warning" and finding.keys == ("env", "SCAN_MODE")
+    assert finding.path.endswith("settings.local.json") and '"block"' in finding.message
+
+
+@pytest.mark.parametrize("project_env, local_env, guard", [
+    ({"SCAN_MODE": "block"}, {"SCAN_MODE": "block"}, MODE_GUARD), ({"SCAN_MODE": "block"}, {"OTHER": "x"}, MODE_GUARD),
+    ({"SCAN_MODE": "block"}, {"SCAN_MODE": "strict"}, MODE_GUARD.replace('MODE == "block"', 'MODE in ("block", "strict")')),
+    ({"SCAN_MODE": "block"}, {"SCAN_MODE": "warn"}, MODE_GUARD.replace("sys.exit(2)", "print('would block')"))])
+def test_an_override_the_guard_reads_as_well_or_that_refuses_nothing_is_not_reported(tmp_path, project_env, local_env, guard):
+    assert not found(_modes(tmp_path, project_env, local_env, guard), "structure/env-overridden")
