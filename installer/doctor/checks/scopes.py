@@ -104,6 +104,19 @@ def _enabled(value: Any) -> bool:
     return value is True or (isinstance(value, list) and bool(value))
 
 
+def _by_precedence(ctx: Context, key: str) -> dict[str, list[tuple[ConfigFile, Any]]]:
+    """Each name of a settings object (`env`, `enabledPlugins`) with the values the scopes' files
+    give it, lowest precedence first: the last is the one that counts."""
+    values: dict[str, list[tuple[ConfigFile, Any]]] = {}
+    settings = [f for f in ctx.files if f.kind == "claude-settings" and f.document is not None
+                and isinstance(f.document.data, dict) and f.scope in SCOPE_ORDER]
+    for file in sorted(settings, key=lambda f: SCOPE_ORDER[f.scope]):
+        given = file.document.data.get(key) if file.document else None
+        for name, value in given.items() if isinstance(given, dict) else ():
+            values.setdefault(name, []).append((file, value))
+    return values
+
+
 # a refusal in a hook's code: an exit 2, or an answer that denies or blocks
 REFUSES = lazy(r"""\bexit\(?\s*2\b|["'](?:permissionDecision|decision|behavior)["']\s*:\s*["'](?:deny|block)["']""",
                needs=("exit", "ecision", "behavior"))
@@ -115,15 +128,11 @@ def _env_overridden(ctx: Context) -> Iterator[Finding]:
     a guard refuses only when MODE is "block": the value of the highest file that sets a variable
     is the one a hook gets (measured on Claude Code 2.1.332, docs/hosts/claude-code.md#environment),
     so the guard the project meant never refuses here. At the overriding value."""
-    chains: dict[str, list[tuple[ConfigFile, str]]] = {}
-    settings = [f for f in ctx.files if f.kind == "claude-settings" and f.document is not None
-                and isinstance(f.document.data, dict) and f.scope in SCOPE_ORDER]
-    for file in sorted(settings, key=lambda f: SCOPE_ORDER[f.scope]):
-        env = file.document.data.get("env") if file.document else None
-        for name, value in env.items() if isinstance(env, dict) else ():
-            if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-                chains.setdefault(name, []).append((file, str(value)))
-    for name, chain in chains.items():
+    for name, chain in _by_precedence(ctx, "env").items():
+        chain = [(file, str(value)) for file, value in chain
+                 if isinstance(value, (str, int, float)) and not isinstance(value, bool)]
+        if not chain:
+            continue
         last, value = chain[-1]
         meant = [(file, earlier) for file, earlier in chain[:-1] if earlier != value]
         for file, earlier in meant[-1:]:
@@ -157,14 +166,7 @@ def _plugin_switched_off(ctx: Context) -> Iterator[Finding]:
     plugin (measured on Claude Code 2.1.332: a project's false switched off a plugin the user's
     settings enabled, and its hooks): the plugin's guards stop in this project without a word.
     Only for an installed plugin with hooks; managed settings are the administrator's choice."""
-    values: dict[str, list[tuple[ConfigFile, Any]]] = {}
-    settings = [f for f in ctx.files if f.kind == "claude-settings" and f.document is not None
-                and isinstance(f.document.data, dict) and f.scope in SCOPE_ORDER]
-    for file in sorted(settings, key=lambda f: SCOPE_ORDER[f.scope]):
-        enabled = file.document.data.get("enabledPlugins") if file.document else None
-        for plugin_id, value in enabled.items() if isinstance(enabled, dict) else ():
-            values.setdefault(plugin_id, []).append((file, value))
-    for plugin_id, chain in values.items():
+    for plugin_id, chain in _by_precedence(ctx, "enabledPlugins").items():
         last, value = chain[-1]
         on = [file for file, earlier in chain[:-1] if _enabled(earlier)]
         if _enabled(value) or not on or last.scope == "managed" or ctx.project is None:
