@@ -10,9 +10,8 @@ from ....hosts.claude import protocol as claude_protocol
 from ....hosts.claude.protocol import EventProtocol
 from ....patterns import lazy
 from ...model import Finding, RuleTable
-from ...scripts import event_branches
+from ...scripts import event_branches, intent
 from ...scripts import flow as script_flow
-from ...scripts import intent
 from ...scripts.keys import IGNORED_FIELDS, Site
 from .units import DECISION_INSTEAD, NO_DECISION, HookCode, decision_in_wrong_event, decisions_in_wrong_branch, through
 
