@@ -15,6 +15,7 @@ import stat as _stat
 from pathlib import Path
 
 from .. import safe_read
+from ..hosts.base import folders_below
 from ..errors import HookwrightError
 
 _stats: dict[str, os.stat_result | None] = {}
@@ -27,6 +28,7 @@ def fresh() -> None:
     _stats.clear()
     _first_lines.clear()
     _programs.clear()
+    folders_below.cache_clear()
 
 
 def stat(path: Path | str) -> os.stat_result | None:
