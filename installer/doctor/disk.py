@@ -15,8 +15,8 @@ import stat as _stat
 from pathlib import Path
 
 from .. import safe_read
-from ..hosts.base import folders_below
 from ..errors import HookwrightError
+from ..hosts.base import folders_below
 
 _stats: dict[str, os.stat_result | None] = {}
 _first_lines: dict[str, bytes] = {}
