@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Iterator
 
 from . import hosts
 from .errors import ExitCode, HookwrightError
 from .hosts.base import Scope
+from .records import Record
 
 if TYPE_CHECKING:
     from .hosts.base import Target
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 FLAG = "--allow-outside-scope"
 
 
-class Touch(NamedTuple):
+class Touch(Record):
     """One path a plan writes (or deletes), and what it is to the plan."""
 
     path: Path

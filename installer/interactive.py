@@ -8,7 +8,7 @@ shown beside each pack, and an option's default is the value installed there, if
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from rich.prompt import Prompt
 
@@ -18,9 +18,10 @@ from .errors import HookwrightError, did_you_mean
 from .hosts.base import SCOPE_LINES, Host, Scope, implied_scope
 from .packs import bundled_pack_names, load_pack
 from .planning.install import check_matchers
+from .records import Record
 
 
-class Answers(NamedTuple):
+class Answers(Record):
     host: str
     packs: list[str]
     scope: Scope

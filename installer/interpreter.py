@@ -16,9 +16,9 @@ import shutil
 import subprocess
 import time
 from pathlib import Path
-from typing import NamedTuple
 
 from .errors import HookwrightError
+from .records import Record
 
 DEFAULT = "python3"  # the portable command: whatever python3 is on PATH where the hook runs
 OLDEST = (3, 8)  # the oldest Python the runtimes run on (templates/runtime)
@@ -28,7 +28,7 @@ SHIM_FOLDERS = ((".pyenv/shims", "pyenv"), (".asdf/shims", "asdf"), ("mise/shims
 PROBE_TIMEOUT_S = 20
 
 
-class Shim(NamedTuple):
+class Shim(Record):
     """`python3` on PATH is a launcher in front of the interpreter it starts."""
 
     path: str  # what `python3` on PATH is

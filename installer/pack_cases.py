@@ -17,11 +17,12 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from . import hosts, resources, safe_read
 from .errors import HookwrightError
 from .packs import Pack
+from .records import Record
 
 CASES = "tests"  # the pack's folder of cases: tests/<case>.json
 MOST_CASES = 200
@@ -31,7 +32,7 @@ SCRATCH_ENV = ("HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "X
                "CODEX_HOME")
 
 
-class Case(NamedTuple):
+class Case(Record):
     name: str
     body: dict[str, Any]
 

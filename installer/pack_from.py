@@ -17,7 +17,7 @@ import json
 import re
 import shlex
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from . import hosts, safe_read
 from .doctor.discovery import Candidate
@@ -30,6 +30,7 @@ from .layout import COMMANDS as COMMANDS_FILE
 from .layout import RECEIPT as RECEIPT_NAME
 from .packs import FILE_NAME, MANIFEST, PACK_DIR, RUNTIME_LIBRARY
 from .patterns import lazy
+from .records import Record
 
 # a path placeholder Claude Code fills in, and what it stands for
 PLACEHOLDERS = (("${CLAUDE_PROJECT_DIR}", "project"), ("$CLAUDE_PROJECT_DIR", "project"),
@@ -48,12 +49,12 @@ CAMEL_STEP = lazy(r"([a-z0-9])([A-Z])")  # preToolUse: a hook id's words
 NOT_AN_ID = lazy(r"[^a-z0-9]+")
 
 
-class Copied(NamedTuple):
+class Copied(Record):
     source: Path
     name: str  # in the pack
 
 
-class Made(NamedTuple):
+class Made(Record):
     """What --from made: the pack's hooks (as pack.toml tables), the files copied, and what it left out."""
 
     hooks: list[dict[str, Any]]

@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from . import hosts, resources, safe_read
 from .errors import HookwrightError, did_you_mean
@@ -28,6 +28,7 @@ from .layout import COMMANDS as COMMANDS_FILE
 from .layout import RECEIPT as RECEIPT_NAME
 from .patterns import lazy
 from .provenance import BUNDLED, Source
+from .records import Record
 
 RUNTIME_LIBRARY = "hookwright_runtime.py"
 HOOK_SCRIPT = "hook_script.py"  # installed under each hook's script name: it loads the hook's module
@@ -46,7 +47,7 @@ ON_FAILURE = "on_failure"
 FAIL_OPEN, FAIL_CLOSED = "continue", "block"
 
 
-class HostTarget(NamedTuple):
+class HostTarget(Record):
     """How one hook is wired into one host: event, matcher (opencode: the tools its plugin
     runs the hook for, `mcp` or names joined by |), timeout in seconds."""
 
@@ -66,7 +67,7 @@ class HostTarget(NamedTuple):
         return int(self.timeout) if float(self.timeout).is_integer() else self.timeout
 
 
-class PackHook(NamedTuple):
+class PackHook(Record):
     id: str
     script: str  # its name in the runtime folder (a command hook's: its id)
     description: str

@@ -2,10 +2,12 @@
 update read it: a leaf module, so that reading a receipt loads no pack machinery."""
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
+
+from .records import Record
 
 
-class Source(NamedTuple):
+class Source(Record):
     """Where a pack came from, as its receipt records it: bundled with hookwright, a folder (named
     on the command line, or on HOOKWRIGHT_PACKS_PATH), or a git repository at a revision."""
 

@@ -22,11 +22,12 @@ import sys
 import tempfile
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from . import safe_read
 from .errors import ExitCode, HookwrightError
 from .packs import PACK_DIR, RUNTIME_LIBRARY, command_files
+from .records import Record
 from .resources import packs_dir, runtime_dir
 
 if TYPE_CHECKING:
@@ -61,7 +62,7 @@ print(json.dumps(problems))
 """
 
 
-class LoadProblem(NamedTuple):
+class LoadProblem(Record):
     module: str
     message: str
     file: Path | None = None

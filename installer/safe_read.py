@@ -16,14 +16,14 @@ import errno
 import os
 import stat
 from pathlib import Path
-from typing import NamedTuple
 
 from .errors import ErrorKind, HookwrightError
+from .records import Record
 
 MiB = 1024 * 1024
 
 
-class Kind(NamedTuple):
+class Kind(Record):
     """What a file is to hookwright, and the most of it that is read."""
 
     what: str  # in a message: "a hook config larger than 10 MiB is refused"

@@ -20,7 +20,6 @@ import subprocess
 import tarfile
 import tempfile
 from pathlib import Path
-from typing import NamedTuple
 
 from . import git, layout, resources
 from .errors import HookwrightError
@@ -29,6 +28,7 @@ from .packs import MANIFEST, Pack, load_pack, load_pack_file, version_key
 from .patterns import lazy
 from .planning.places import installed_places
 from .provenance import Source
+from .records import Record
 from .state import read_receipt
 
 # a git URL: a scheme (https, ssh, git, file), or scp-like user@host:path
@@ -40,7 +40,7 @@ IN_REPOSITORY = "#"  # URL@REV#folder: the pack in a folder of the repository
 FETCH_REFS = ("+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/tags/*")
 
 
-class Spec(NamedTuple):
+class Spec(Record):
     """What the command line names: a pack by name, a folder, or a repository at a revision."""
 
     kind: str  # name | folder | git

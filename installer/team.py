@@ -11,18 +11,19 @@ the same pack.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Any, Iterator
 
 from . import hosts, resources, safe_read
 from .errors import HookwrightError, command_line
 from .hosts.base import Scope
 from .layout import pack_list_files
+from .records import Record
 
 if TYPE_CHECKING:
     from .hosts.base import Host
     from .state import Receipt
 
-class Wanted(NamedTuple):
+class Wanted(Record):
     """One pack of the list: as install names it (name, folder, URL@REV#folder), its options, and
     the agents it is for (None: every agent found)."""
 
@@ -31,7 +32,7 @@ class Wanted(NamedTuple):
     hosts: tuple[str, ...] | None
 
 
-class TeamList(NamedTuple):
+class TeamList(Record):
     path: Path  # the config file
     packs: list[Wanted]
 
@@ -82,7 +83,7 @@ def option_assignments(pack: str, options: dict[str, Any]) -> list[str]:
             for key, value in options.items()]
 
 
-class Difference(NamedTuple):
+class Difference(Record):
     """Where the project's installs differ from its list: the wording (None: a listed pack not
     installed; elsewhere, options, unlisted), the line of the list it is about, and the words."""
 

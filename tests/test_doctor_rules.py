@@ -78,6 +78,13 @@ CASES = [
     case("structure/handler-misplaced-key", {S: settings(type="agent", command=None, prompt="p", continueOnBlock=True)},
          {S: settings(type="prompt", command=None, prompt="p", continueOnBlock=True)}, note="other-type"),
     case("structure/handler-unknown-key", {S: settings(retries=3)}, {S: settings(onFailure="block")}),
+    case("matcher/tool-glob", {S: settings(matcher="mcp__*__delete*")}, {S: settings(matcher="mcp__.*__delete.*")}),
+    case("matcher/event-tool-never-sent", {S: settings("PreSkillShellCommand", matcher="release")},
+         {S: settings("PreSkillShellCommand", matcher="Bash")}),
+    case("matcher/if-exact-command", {S: settings(**{"if": "Bash(npm publish)"})},
+         {S: settings(**{"if": "Bash(npm publish *)"})}),
+    case("matcher/never-asked", {S: {"permissions": {"allow": ["Bash"]}, **settings("PermissionRequest")}},
+         {S: {"permissions": {"allow": ["Bash(git status:*)"]}, **settings("PermissionRequest")}}),
     case("structure/guard-handler-breaks-file", {S: settings(timeout="30")}, {S: settings(timeout=30)}),
     case("structure/guard-handler-breaks-file", {S: settings(onFailure=True)}, {S: settings(onFailure="continue")},
          note="on-failure"),
@@ -429,8 +436,9 @@ def test_rule_quiet_on_the_fixed_config(rule, bad, good, given, config, tmp_path
 # project's package.json beside its `if`: tests/test_doctor_conditions.py; a plugin and the Claude Code
 # script it runs: tests/test_doctor_opencode_ways.py; Codex's managed requirements, in a folder
 # standing for /etc/codex: tests/test_codex.py; a project the user's config.toml marks untrusted, or
-# says nothing of: tests/test_codex_rules.py
-CASED_BELOW = {"host/hook-untrusted", "host/hook-not-yet-trusted", "host/newer-than-facts", "structure/plugin-marketplace-unknown", "structure/plugin-marketplace-not-shared",
+# says nothing of: tests/test_codex_rules.py; a project's MCP servers beside a matcher:
+# tests/test_doctor_never_hold.py
+CASED_BELOW = {"matcher/server-near-name", "host/hook-untrusted", "host/hook-not-yet-trusted", "host/newer-than-facts", "structure/plugin-marketplace-unknown", "structure/plugin-marketplace-not-shared",
                "matcher/guard-misses-tools", "matcher/plugin-server-bare-name", "structure/settings-not-read",
                "structure/plugin-switched-off", "matcher/if-narrows-matcher", "host/hooks-switched-off",
                "host/hook-never-loaded", "matcher/if-legacy-prefix", "host/opencode-script-reads-claude-names",

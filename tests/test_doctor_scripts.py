@@ -478,6 +478,8 @@ def test_every_script_rule_is_tested():
               # Codex's exit 2 without its reason, a rewrite on an event that does not apply it: tests/test_codex_rules.py
               "script/exit-2-without-reason", "script/rewrite-not-applied", "script/input-field-renamed",
               "script/tool-field-not-sent",
+              # one file tool's text read where the matcher fires for another: tests/test_doctor_never_hold.py
+              "script/written-text-not-read",
               # a refusal in the field its Cursor event does not read, plain text where Cursor reads JSON:
               # tests/test_doctor_cursor_semantics.py
               "script/cursor-refusal-not-read", "script/cursor-text-not-json",

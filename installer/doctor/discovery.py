@@ -298,7 +298,7 @@ def mcp_servers(project: Path, files: list[ConfigFile], plugins: list[Plugin]) -
     project's entry), settings' `enabledMcpjsonServers`, the servers plugins bundle
     (`plugin_<plugin>_<server>`) and the administrator's managed-mcp.json."""
     names: list[str] = []
-    sources = [project / ".mcp.json", _claude_json(), claude.managed_dir() / "managed-mcp.json"]
+    sources = [project / ".mcp.json", claude.state_file(), claude.managed_dir() / "managed-mcp.json"]
     names += _server_names(_load_json(sources[0]))
     names += _server_names(_load_json(sources[2]))
     state = _load_json(sources[1])
@@ -333,12 +333,6 @@ def mcp_servers(project: Path, files: list[ConfigFile], plugins: list[Plugin]) -
 def _server_names(data: Any) -> list[str]:
     servers = data.get("mcpServers") if isinstance(data, dict) else None
     return [name for name in servers if isinstance(name, str)] if isinstance(servers, dict) else []
-
-
-def _claude_json() -> Path:
-    """~/.claude.json (Claude Code's state: MCP servers per user and per project); with
-    CLAUDE_CONFIG_DIR set, it lives in that directory."""
-    return claude.user_dir() / ".claude.json" if os.environ.get("CLAUDE_CONFIG_DIR") else Path.home() / ".claude.json"
 
 
 def _load_json(path: Path) -> Any:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any, Callable, Hashable, Iterable, NamedTuple, Sequence, TypeVar
+from typing import Any, Callable, Hashable, Iterable, Sequence, TypeVar
 
 from .. import safe_read
 from ..document import Keys
@@ -26,6 +26,7 @@ from ..hooks.model import resolved as resolved
 from ..hooks.model import timeout_seconds as timeout_seconds
 from ..hosts.base import describe as describe  # re-exported: what a JSON value is, for messages
 from ..patterns import lazy
+from ..records import Record
 
 SEVERITIES = ("error", "warning", "info")
 RULES_DIR = Path(__file__).resolve().parent / "rules"
@@ -147,7 +148,7 @@ class RuleTable:
         return found
 
 
-class Finding(NamedTuple):
+class Finding(Record):
     rule: str
     severity: str
     path: str

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..hosts.claude.protocol import (
     BLOCKS,
@@ -32,6 +32,7 @@ from ..hosts.claude.protocol import (
     input_schema_error,
     protocol,
 )
+from ..records import Record
 from .payload import as_the_tool_gets_it
 
 if TYPE_CHECKING:
@@ -41,7 +42,7 @@ PRECEDENCE = ("deny", "defer", "ask", "allow")  # the most restrictive answer ap
 CONTEXT_GOES_ON = frozenset({"Stop"})  # where added context is sent to Claude as a turn of its own, so it goes on
 
 
-class RawRun(NamedTuple):
+class RawRun(Record):
     """What one handler did: how it ended and what it printed."""
 
     exit_code: int | None  # None: it never started, or was killed
@@ -53,7 +54,7 @@ class RawRun(NamedTuple):
     start_error: str | None = None  # why it could not start
 
 
-class Void(NamedTuple):
+class Void(Record):
     """Why a JSON answer counts for nothing: the field that breaks the event's schema, and how."""
 
     field: str  # "decision", "continue", "hookSpecificOutput", "hookSpecificOutput.hookEventName"...

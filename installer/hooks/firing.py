@@ -9,9 +9,10 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..patterns import lazy
+from ..records import Record
 from . import copies
 from .events import CLAUDE_EVENTS, DISABLE_ALL, IF_EVENTS, SCOPE_ORDER, TOOL
 from .model import ConfigFile, Configs, Handler
@@ -36,7 +37,7 @@ NOT_RUN_TYPES = {
 }
 
 
-class Call(NamedTuple):
+class Call(Record):
     """The one call simulate runs the hooks on, in Claude Code's words (each host's simulation
     says it in its own)."""
 
@@ -49,7 +50,7 @@ class Call(NamedTuple):
     sandboxed: bool = False  # --sandbox: the hooks run in installer/sandbox.py's sandbox
 
 
-class Selected(NamedTuple):
+class Selected(Record):
     """A handler that fires on the call, or one that does not, and why."""
 
     handler: Handler
@@ -152,7 +153,7 @@ def _once_per_command(found: list[Selected]) -> list[Selected]:
 
 # ---- the settings' permission rules, which a hook's answer does not switch off -------------------
 
-class SettingsRule(NamedTuple):
+class SettingsRule(Record):
     """A permission rule of the settings that still decides a call after the hooks."""
 
     kind: str  # deny | ask

@@ -23,7 +23,7 @@ import shutil
 from abc import ABC, abstractmethod
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Mapping
 
 from .. import safe_read
 from ..document import Document, Keys, read_document
@@ -31,6 +31,7 @@ from ..errors import ErrorKind, HookwrightError
 from ..interpreter import DEFAULT as DEFAULT_PYTHON
 from ..layout import LOCAL_RUNTIME_FOLDER, RECEIPT, RUNTIME_FOLDER
 from ..patterns import lazy
+from ..records import Record
 
 if TYPE_CHECKING:
     from ..document import Document
@@ -129,7 +130,7 @@ class HandlerPlace:
         self.value = value  # an object, or a bare string where an object belongs (the checks say what is wrong)
 
 
-class Entry(NamedTuple):
+class Entry(Record):
     """One hook handler we put (or will put) into a config: where, and the exact handler."""
 
     pack: str
@@ -169,7 +170,7 @@ class Entry(NamedTuple):
         return f"{self.event}{on}: {self.pack}/{self.hook}"
 
 
-class Dropped(NamedTuple):
+class Dropped(Record):
     """Why a host drops a whole file of hooks it reads (Host.dropped): install refuses to edit it,
     doctor says it."""
 
@@ -181,7 +182,7 @@ class Dropped(NamedTuple):
     effect: str | None = None
 
 
-class Skipped(NamedTuple):
+class Skipped(Record):
     """A hook of a host's file that the host will not run until the user trusts it (Host.skipped)."""
 
     event: str
@@ -197,7 +198,7 @@ class Skipped(NamedTuple):
     asked: str = ""
 
 
-class HooksOff(NamedTuple):
+class HooksOff(Record):
     """A setting of the host's, outside its hooks files, that keeps it from running the hooks of
     those files (Host.hooks_off): status and doctor say it where it is."""
 
@@ -209,7 +210,7 @@ class HooksOff(NamedTuple):
     known: bool = True  # False: hookwright does not know what the host makes of it (not measured)
 
 
-class Capabilities(NamedTuple):
+class Capabilities(Record):
     """What a host lets a hook do (the README's capability table is made from these)."""
 
     block: bool  # refuse a tool call, with a reason the model reads
@@ -302,6 +303,8 @@ class Host(ABC):
     hook_tool_names: ClassVar[frozenset[str]] = frozenset()
     tool_events: ClassVar[frozenset[str]] = frozenset()
     exact_name_matcher: ClassVar[str] = ""
+    # the tool names an event's hooks get where the event fixes them (a matcher that matches none never fires)
+    event_tools: ClassVar[dict[str, frozenset[str]]] = {}
     # its tools' names for Claude Code's tools (opencode's `bash`, Cursor's `Shell`: Bash), where a
     # config or a script written for it may name one to Claude Code
     claude_tool_names: ClassVar[dict[str, str]] = {}
@@ -310,6 +313,12 @@ class Host(ABC):
     # the fields of tool_input its hooks get from each of its tools, by the name they see it by (measured);
     # a tool not listed: not known
     tool_inputs: ClassVar[dict[str, frozenset[str]]] = {}
+    # the event that fires only for a call that would ask the user (Claude Code's PermissionRequest),
+    # and the permission modes in which the calls of some tools never ask
+    prompt_event: ClassVar[str] = ""
+    prompt_free_modes: ClassVar[dict[str, frozenset[str]]] = {}
+    # the field of tool_input that carries the text a file-writing tool writes, per tool (measured)
+    written_text: ClassVar[dict[str, str]] = {}
     # what a field of a tool's input holds, where its name does not say it: tool -> a note for a hint
     tool_input_notes: ClassVar[dict[str, str]] = {}
     # answers an event rejects, so that the hook counts as failed and the call runs (it fails open):

@@ -15,13 +15,14 @@ import pwd
 import sys
 from functools import cache
 from pathlib import Path
-from typing import NamedTuple
+
+from ..records import Record
 
 FILE = Path(__file__).with_name("versions.toml")
 ROOT_VARIABLE = "HOOKWRIGHT_E2E_DIR"
 
 
-class Pin(NamedTuple):
+class Pin(Record):
     """One agent at one release: its npm package and the executable in it."""
 
     host: str

@@ -10,13 +10,14 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from .. import atomic, confine, safe_read, state
 from ..commands.result import Result, Status
 from ..errors import ExitCode, HookwrightError
 from ..faults import checkpoint
 from ..layout import RECEIPT
+from ..records import Record
 from .plan import Plan
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 ATTEMPTS = 5
 
 
-class Consent(NamedTuple):
+class Consent(Record):
     """How a writing command may go ahead: a person asked on a terminal (`ask` shows the plan
     and returns the answer), --yes, or nobody (no terminal: the plan is shown, exit 3). An
     error the change introduces (a conflict) stops --yes unless --allow-conflicts is given; a

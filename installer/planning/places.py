@@ -12,12 +12,13 @@ success while the pack stays installed.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import Callable
 
 from .. import hosts
 from ..errors import ExitCode, HookwrightError, command_line
 from ..hosts.base import Scope, implied_scope
 from ..project import project_of
+from ..records import Record
 from .uninstall import installed_receipts
 
 FOUND = "where it is installed for this project"  # the plan's reason for a place no option named
@@ -25,7 +26,7 @@ FOUND = "where it is installed for this project"  # the plan's reason for a plac
 Pick = Callable[[str, list[str]], list[int]]
 
 
-class Place(NamedTuple):
+class Place(Record):
     host: str
     scope: Scope
     file: Path  # the config (for opencode, the plugins folder)
@@ -42,7 +43,7 @@ class Place(NamedTuple):
             ["--project", str(project)] if project is not None and self.scope is not Scope.user else [])
 
 
-class Chosen(NamedTuple):
+class Chosen(Record):
     """One place a command acts on, and the packs it acts on there (empty: every pack there)."""
 
     host: str

@@ -20,10 +20,11 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from ..doctor import run, selection
 from ..doctor.model import resolved
+from ..records import Record
 
 if TYPE_CHECKING:
     from ..doctor.model import ConfigFile, Context, Finding, Handler
@@ -40,7 +41,7 @@ _ORDER = {INTRODUCED: 0, RESOLVED: 1, KEPT: 2}
 _SEVERITY = {"error": 0, "warning": 1, "info": 2}
 
 
-class PlanFinding(NamedTuple):
+class PlanFinding(Record):
     """A doctor finding, and what the plan does to it."""
 
     finding: Finding

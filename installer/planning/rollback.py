@@ -4,19 +4,19 @@ Nothing here writes."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NamedTuple
 
 from .. import atomic, hosts, safe_read, state
 from ..document import Document
 from ..errors import ExitCode, HookwrightError
 from ..hooks.model import resolved
 from ..hosts.base import Host, Scope, Target, check_project
+from ..records import Record
 from ..state import read_receipt
 from .plan import Action, PackChange, Plan, edited_entries, file_writes, personal_gitignore
 from .uninstall import made_folders
 
 
-class Only(NamedTuple):
+class Only(Record):
     """Which operations a rollback looks at: those on one host's files, in one project, in one
     scope, on one file (None: any). The journal spans every project and scope."""
 

@@ -9,13 +9,13 @@ import re
 from typing import Iterator
 
 from ... import hosts, safe_read
-from ...hooks.events import BUILTIN_TOOLS, TOOL
+from ...hooks.events import BUILTIN_TOOLS, SCOPE_ORDER, TOOL
 from ...hooks.firing import permission_rule_matches, rule_tool
 from ...hooks.regex.matching import classify
 from ...hooks.regex.overlap import matched_builtins, named_servers, server_reach
 from ...patterns import lazy
 from .. import disk, handler_facts
-from ..model import Context, Finding, Handler, RuleTable
+from ..model import ConfigFile, Context, Finding, Handler, RuleTable
 from .scripts.event_fit import guards_files, handler_code
 
 RULES = RuleTable()
@@ -188,6 +188,109 @@ def _if_legacy_prefix(ctx: Context, handler: Handler) -> Iterator[Finding]:
         return
     yield ctx.finding("matcher/if-legacy-prefix", handler.file, handler.keys + ("if",), condition=json.dumps(condition),
                       meant=meant, prefix=found["prefix"], suggestion=json.dumps(f"Bash({found['prefix']}*)"))
+
+
+PROMPTED_TOOL = "Bash"  # the tool whose allow rules were measured to skip PermissionRequest (2.1.332)
+# a regex's blank or word edge, in a script that names a command (`\bgit\s+push`, `git[ ]push`)
+REGEX_BLANK = lazy(r"\\s[+*?]?|\[ \][+*?]?|\\ |\\b", needs=("\\s", "[ ]", "\\ ", "\\b"))
+
+
+@RULES.rule("matcher/never-asked")
+def _never_asked(ctx: Context, handler: Handler) -> Iterator[Finding]:
+    """A PermissionRequest hook for calls that never ask (Host.prompt_event): an allow rule of a
+    file the session reads covers the commands its script guards (or every call of the tools its
+    matcher fires for), or the permission mode lets those tools through (acceptEdits: Write, Edit).
+    Measured on 2.1.332 (docs/hosts/claude-code.md#permission-rules): the hook ran for no such call."""
+    host = hosts.of(handler.file.host)
+    if host is None or not host.prompt_event or handler.event != host.prompt_event:
+        return
+    matched = matched_builtins(handler.matcher, BUILTIN_TOOLS, handler.event)
+    if not matched:
+        return
+    settings = sorted((f for f in _one_session(ctx, handler.file) if f.document is not None
+                       and isinstance(f.document.data, dict) and isinstance(f.document.data.get("permissions"), dict)),
+                      key=lambda f: SCOPE_ORDER.get(f.scope or "", -1))
+    modes = [(f, f.document.data["permissions"].get("defaultMode")) for f in settings]  # type: ignore[union-attr]
+    file, mode = next(((f, m) for f, m in reversed(modes) if isinstance(m, str)), (None, None))
+    freed = host.prompt_free_modes.get(mode or "", frozenset())
+    if file is not None and matched <= freed:
+        yield ctx.finding("matcher/never-asked", file, ("permissions", "defaultMode"), variant="mode", mode=mode,
+                          tools=", ".join(sorted(matched)), related=_hook_at(handler))
+        return
+    for file in settings:
+        allow = file.document.data["permissions"].get("allow")  # type: ignore[union-attr]
+        for index, rule in enumerate(allow if isinstance(allow, list) else []):
+            what = _allowed_guard(handler, rule, matched) if isinstance(rule, str) else None
+            if what is not None:
+                yield ctx.finding("matcher/never-asked", file, ("permissions", "allow", index), rule=json.dumps(rule),
+                                  what=what, related=_hook_at(handler))
+                return
+
+
+def _one_session(ctx: Context, file: ConfigFile) -> list[ConfigFile]:
+    """The file and the others of its host a session that loads it reads with it: the user's and
+    the managed ones, and its own project's; none beside a file named on the command line (judged
+    alone, as switches.py judges one)."""
+    return [f for f in ctx.files if f is file or f.host == file.host and "given" not in (f.scope, file.scope)
+            and (f.scope not in ("project", "local") or f.project == file.project)]
+
+
+def _allowed_guard(handler: Handler, rule: str, matched: frozenset[str]) -> str | None:
+    """What of the hook's calls an allow rule lets through unasked: every call of the tools it fires
+    for (`Bash`, `Bash(*)`), or a command its script or its `if` names (`Bash(git push:*)` for a
+    script that refuses `git push`); None where the rule leaves it something to ask about."""
+    tool = rule_tool(rule)
+    if tool != PROMPTED_TOOL or tool not in matched:
+        return None
+    spec = rule.strip()[len(tool):].strip("()")
+    if spec in ("", "*"):
+        return f"every {tool} call" if matched == {tool} else None
+    words = spec[:-2] if spec.endswith(":*") else spec[:-2] if spec.endswith(" *") else spec
+    if "*" in words or len(words.split()) < 2:
+        return None  # (one word, `cat` or `uv`, a script runs as often as it looks for it)
+    condition = _condition(handler)
+    if condition is not None and rule_tool(condition) == tool:
+        named = condition.strip()[len(tool):].strip("()").rstrip("* :")
+        return f"`{named}` (the command of the hook's \"if\")" if named and (
+            named.startswith(words) or words.startswith(named)) else None
+    code = handler_code(handler)
+    if code is None or words.split()[0] not in code.text:
+        return None
+    text = REGEX_BLANK.sub(" ", code.text)
+    pattern = r"(?<![\w-])" + r" +".join(map(re.escape, words.split())) + r"(?![\w-])"
+    return f"`{words}` (a command the hook's script looks for)" if re.search(pattern, text) else None
+
+
+def _hook_at(handler: Handler) -> list[dict[str, object]]:
+    document = handler.file.document
+    keys = handler.keys + ("command",) if handler.command is not None else handler.keys
+    node = document.node_at(*keys) if document is not None else None
+    line, column = document.position(node) if document is not None and node is not None else (1, 1)
+    return [{"path": str(handler.file.path), "line": line, "column": column, "message": "the PermissionRequest hook"}]
+
+
+# `Bash(npm publish)`: a command with no wildcard, the whole rule
+EXACT_COMMAND = lazy(r"[ \t]*Bash\((?P<command>[^()*]*[^()*\s:])\)[ \t]*")
+
+
+@RULES.rule("matcher/if-exact-command")
+def _if_exact_command(ctx: Context, handler: Handler) -> Iterator[Finding]:
+    """`"if": "Bash(npm publish)"`: a Bash rule without a wildcard matches that command exactly
+    (measured on 2.1.332: it did not fire on `npm publish --access public`, `Bash(npm publish *)`
+    and the legacy `Bash(git push:*)` did), so the hook never runs for the command with any
+    argument, which is how the calls it aims at come. The rule reader's own verdict decides
+    (hooks/firing.py), so a form it reads as a prefix is left alone."""
+    condition = _condition(handler)
+    found = EXACT_COMMAND.fullmatch(condition) if condition is not None else None
+    if condition is None or found is None:
+        return
+    command = " ".join(found["command"].split())
+    with_argument = {"tool_name": "Bash", "tool_input": {"command": command + " --x"}}
+    if permission_rule_matches(condition, with_argument):
+        return
+    yield ctx.finding("matcher/if-exact-command", handler.file, handler.keys + ("if",), condition=json.dumps(condition),
+                      command=command, example=command + " --help" if " " not in command else command + " --force",
+                      suggestion=json.dumps(f"Bash({command} *)"))
 
 
 NAMESPACED = r"(?<![\w.-]){word}:(?P<rest>[\w(\[][\w|:.-]*)"

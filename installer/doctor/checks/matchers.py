@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
-from typing import Any, Callable, Iterator, NamedTuple
+from typing import Any, Callable, Iterator
 
 from ... import hosts
 from ...document import Keys
@@ -20,6 +20,8 @@ from ...hooks.regex.matching import VALUE_NAME, Matcher, can_match_a_name, class
 from ...hooks.regex.overlap import named_servers
 from ...hosts.cursor.protocol import CLAUDE_TOOLS_OF_TYPE
 from ...patterns import lazy
+from ...records import Record
+from .. import disk
 from ..model import ConfigFile, Context, Finding, RuleTable, cached_property, describe
 
 # a tool name and its specifier, `Bash(git push:*)`; not a group after a name: `Bash(?=...)`, nor after an MCP
@@ -45,9 +47,11 @@ FILE_PATH = lazy(r"[\w.~/-]*/[\w.~-]+")  # a file's path with a folder, written 
 # a sign of a file's path or name in one alternative of a tool event's matcher: a folder (`src/`), a
 # glob (`*.ts`, `**`), an extension at the end (`\.env$`, `.py`), a dot file (`.env`); no tool name has one
 FILE_SIGN = lazy(r"/|\*\*|(?:^|[^.)\]\\])\*\.|\\?\.\(?[A-Za-z][A-Za-z0-9|]{0,30}\)?\$?$|^\^?\\?\.[A-Za-z]")
+# a matcher written as a glob: names, `_`, `-`, `|` and `*` only, with a `*` after a name's character
+TOOL_GLOB = lazy(r"[\w|*-]*[\w-]\*[\w|*-]*")
 
 
-class Judged(NamedTuple):
+class Judged(Record):
     """A matcher the Claude Code rules read: a string, on a Claude Code event whose matcher filters."""
 
     event: Event
@@ -297,6 +301,89 @@ def _top_level_alternatives(text: str) -> list[str]:
             start = at + 1
         at += 1
     return parts + [text[start:]]
+
+
+@RULES.rule("matcher/tool-glob")
+def _tool_glob(at: MatcherAt) -> Iterator[Finding]:
+    """`mcp__*__delete*`: a glob where Claude Code reads a JavaScript regex, in which `*` repeats
+    the character before it (measured on 2.1.332, docs/hosts/claude-code.md#matchers). Said where
+    the regex matches none of the names the glob stands for: the built-in tools it covers, and a
+    name for each configured MCP server with each `*` filled in."""
+    judged = at.judged
+    if judged is None or judged.event.matcher != TOOL or at.matcher.kind != "regex" or "*" not in judged.text:
+        return
+    text, pattern = judged.text.strip(), at.matcher.pattern
+    if pattern is None or at.matcher.undecided or not TOOL_GLOB.fullmatch(text):
+        return
+    fillers = [name for name in at.ctx.mcp_servers if "__" not in name] + ["x"]
+    for part in (part.strip() for part in text.split("|") if "*" in part):
+        glob = re.compile(".*".join(map(re.escape, part.split("*"))))
+        meant = {name: name for name in at.known if glob.fullmatch(name)}  # (made up: the first `*` a server's name)
+        meant.update({made.replace("*", "x"): made.replace("*", "…") for filler in fillers
+                      for made in [part.replace("*", filler, 1)]})
+        if not any(pattern.search(name) for name in meant):
+            suggestion = "|".join(GLOB_STAR.sub(".*", part.strip()) for part in text.split("|") if part.strip())
+            yield at.finding("matcher/tool-glob", matcher=at.shown, meant=next(iter(meant.values())),
+                             suggestion=json.dumps(suggestion))
+            return
+
+
+GLOB_STAR = lazy(r"(?<=[\w-])\*")  # a glob's `*`, after a name's character
+
+
+@RULES.rule("matcher/server-near-name")
+def _server_near_name(at: MatcherAt) -> Iterator[Finding]:
+    """`mcp__linear__.*` where the configured server is `linear-server`: the tools carry the
+    server's whole name (measured on 2.1.332, docs/hosts/claude-code.md#matchers), so a matcher
+    naming a server nobody configured, beside one whose name holds it (or that it holds) as a word,
+    never fires for the tools it aims at. Case and `-`/`_` alone are case-mismatch's."""
+    judged = at.judged
+    servers = at.ctx.mcp_servers
+    if judged is None or judged.event.matcher != TOOL or not servers or "mcp__" not in judged.text:
+        return
+    by_spelling = _servers_by_spelling(tuple(servers))
+    for name in dict.fromkeys(named_servers(judged.text)):
+        if name in servers or _spelling(name) in by_spelling or name.startswith("plugin_"):
+            continue  # (a plugin's server by its scoped name: the plugin is elsewhere, or plugin-server-bare-name's)
+        near = _near_server(_spelling(name), tuple(servers))
+        if near is not None and f"mcp__{near}__" not in judged.text:  # (it names both: both are meant)
+            fixed = judged.text.replace(f"mcp__{name}__", f"mcp__{near}__")
+            yield at.finding("matcher/server-near-name", matcher=at.shown, server=name, near=near,
+                             suggestion=json.dumps(fixed))
+            return
+
+
+@lru_cache(maxsize=256)
+def _near_server(spelt: str, servers: tuple[str, ...]) -> str | None:
+    """The one configured server (not a plugin's: plugin-server-bare-name's) whose name is the
+    given one with a word before or after it (`linear` and `linear-server`, `mcp-linear`). Not the
+    reverse: `graphiti-memory` beside a configured `memory` is most often another server."""
+    near = [server for server in servers if not server.startswith("plugin_")
+            for own in [_spelling(server)] if own.startswith(spelt + "_") or own.endswith("_" + spelt)]
+    return near[0] if len(near) == 1 else None
+
+
+@RULES.rule("matcher/event-tool-never-sent")
+def _event_tool_never_sent(at: MatcherAt) -> Iterator[Finding]:
+    """A matcher on an event whose calls all carry one tool name (Host.event_tools: a skill's
+    shell line comes to PreSkillShellCommand as `Bash`, measured on 2.1.332) that can never match
+    that name: the skill's name, `Read`. The group never fires."""
+    host = hosts.of(at.host)
+    sent = host.event_tools.get(at.event_name) if host is not None else None
+    if not sent or at.judged is None:
+        return
+    matcher = at.matcher
+    if matcher.kind == "all" or (
+            matcher.kind == "regex" and (matcher.pattern is None or matcher.undecided)):
+        return
+    if any(matcher.matches(tool) for tool in sent):
+        return
+    project = at.file.project
+    skills = [name for name in matcher.names if project is not None
+              and disk.is_file(project / ".claude" / "skills" / name / "SKILL.md")]
+    yield at.finding("matcher/event-tool-never-sent", variant="skill" if skills else None, matcher=at.shown,
+                     event=at.event_name, sent=", ".join(sorted(sent)), skill=skills[0] if skills else "",
+                     suggestion=json.dumps(sorted(sent)[0]))
 
 
 @RULES.rule("matcher/needs-recent-host")

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
-from typing import Any, Iterator, NamedTuple
+from typing import Any, Iterator
 
 from ... import resources
 from ...document import Keys
 from ...errors import ErrorKind, did_you_mean
+from ...records import Record
 from ..model import ConfigFile, Context, Finding, RuleTable
 from .structure.settings import SchemaError
 
@@ -17,7 +18,7 @@ SCHEMA = "git-guard-rules.schema.json"
 RULES = RuleTable()
 
 
-class Problem(NamedTuple):
+class Problem(Record):
     """Why git-guard would ignore the file: where, what, and what to do."""
 
     keys: Keys

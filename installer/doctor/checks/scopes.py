@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from ... import hosts
+from ...document import Keys
 from ...hooks.events import SCOPE_ORDER
 from ...hosts.claude import protocol as claude_protocol
 from ...patterns import lazy
@@ -38,6 +39,9 @@ def _settings_not_read(ctx: Context) -> Iterator[Finding]:
     holds too (a subfolder's own complete settings are fine)."""
     read = {_signature(h) for h in ctx.handlers}
     for file, why in ctx.unread:
+        if why == "not-settings":
+            yield from _hooks_not_read_there(ctx, file, read)
+            continue
         missing = []
         for handler in load.handlers(file):
             event, scripts = _signature(handler)
@@ -56,6 +60,27 @@ def _settings_not_read(ctx: Context) -> Iterator[Finding]:
             yield ctx.finding("structure/settings-not-read", here, ("hooks",) if isinstance(data, dict) and "hooks" in data
                               else (), at_key=True, variant="here", unread=str(file.path), count=len(missing),
                               events=", ".join(dict.fromkeys(missing)), about=(str(file.path), "here"))
+
+
+def _hooks_not_read_there(ctx: Context, file: ConfigFile, read: set[tuple[str, frozenset[str]]]) -> Iterator[Finding]:
+    """A "hooks" block in a file Claude Code reads no hooks from (its state file ~/.claude.json,
+    and in it each project's entry; a `hooks.json` beside the settings; `.mcp.json`), where no
+    file it reads holds those hooks: one finding at the block, the move being the fix."""
+    data = file.document.data if file.document is not None else None
+    projects = data.get("projects") if isinstance(data, dict) else None
+    blocks: list[tuple[Keys, Any]] = [(("hooks",), data.get("hooks"))] if isinstance(data, dict) else []
+    if isinstance(projects, dict) and file.path.name == ".claude.json":
+        blocks += [(("projects", name, "hooks"), entry.get("hooks")) for name, entry in projects.items()
+                   if isinstance(entry, dict)]
+    for keys, hooks in blocks:
+        if not isinstance(hooks, dict) or not hooks:
+            continue
+        events = [str(event) for event, groups in hooks.items() if isinstance(groups, list) and groups]
+        unread = [h for h in load.handlers(file) if h.keys[:len(keys)] == keys] if keys == ("hooks",) else []
+        if unread and all(_signature(h) in read for h in unread):
+            continue  # (the same hooks are in a file the session reads)
+        yield ctx.finding("structure/settings-not-read", file, keys, at_key=True, variant="not-settings",
+                          events=", ".join(events) or "none", place=str(file.path), about=(str(file.path), keys))
 
 
 def _can_refuse(event: str) -> bool:

@@ -14,17 +14,18 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Callable, Iterable, NamedTuple
+from typing import Callable, Iterable
 
 from ...document import LineIndex
 from ...patterns import lazy
+from ...records import Record
 from ..shell.tree import AndOr, commands
 
 Close = Callable[[str, int], int]  # the offset of the brace that closes the one at an offset
 Balanced = Callable[[str, int], str]  # the text up to the parenthesis that closes the one before an offset
 
 
-class Region(NamedTuple):
+class Region(Record):
     first: int  # lines, 1-based, inclusive
     last: int
     argument: str  # the literal the test looks for

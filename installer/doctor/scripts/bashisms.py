@@ -10,16 +10,15 @@ get written and pass their author's test.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from ...patterns import lazy
+from ...records import Record
 from ..shell.lex import ARRAY_DYNAMIC, KEYWORDS, Lexer, Unreadable, Word
 from .flow import mask_quotes, shell_lines
 
 STOPS = "sh stops the hook there with exit 2, which Claude Code reads as a block"
 
 
-class BashOnly(NamedTuple):
+class BashOnly(Record):
     """One construct: how the message names it, what dash does with it, the POSIX way, and the
     text that starts it (to find its column)."""
 

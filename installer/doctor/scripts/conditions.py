@@ -14,9 +14,10 @@ Only forms whose meaning is certain from the text (the shells' and languages' ow
 from __future__ import annotations
 
 import re
-from typing import Iterator, NamedTuple
+from typing import Iterator
 
 from ...patterns import lazy
+from ...records import Record
 from ..shell.lex import closing_brace
 
 QUOTED = lazy(r""""[^"\n]*"|'[^'\n]*'""")
@@ -39,7 +40,7 @@ JS_SPLIT = lazy(r"""\.split\(\s*(?:" "|' '|/\\s\+?/[gu]*)\s*\)\s*\.includes\(\s*
                 r"""[^"'\n]*(?P=q))\s*\)""", needs=(".split(",))
 
 
-class NeverTrue(NamedTuple):
+class NeverTrue(Record):
     kind: str  # single-bracket | quoted-pattern | case-pattern | quoted-regex | split
     text: str  # the pattern or text as written
     offset: int
@@ -68,7 +69,7 @@ def never_true(code: str, language: str) -> Iterator[NeverTrue]:
 
 # ---- values compared with what the host sends --------------------------------------------------
 
-class Compared(NamedTuple):
+class Compared(Record):
     """A literal a field of the call is compared with (`tool == "read"`, `case "$file" in src/*)`)."""
     field: str  # tool_name | file_path
     text: str  # the literal, or the pattern, as written (without its quotes)
@@ -104,9 +105,10 @@ def _names(code: str, language: str, field: str) -> list[str]:
     """How the code refers to the field: in place, or by the variables bound to it, or by the
     parameters of the functions it is handed to (`check(event.tool_name, ...)` with `function
     check(tool, args)`), each a regex."""
+    binds = "=" in code  # (every binding below holds one: no pattern to compile for a text without it)
     bound = {m.group("var") for m in re.finditer(_BOUND[language].format(q=_Q, field=field), code, re.M)
-             if not TRANSFORMED.search(code, m.end(), code.find("\n", m.end()) % (len(code) + 1))}
-    if language == "javascript":
+             if not TRANSFORMED.search(code, m.end(), code.find("\n", m.end()) % (len(code) + 1))} if binds else set()
+    if language == "javascript" and binds:
         bound |= {m.group("var") or field for m in re.finditer(_DESTRUCTURED.format(field=field), code)}
 
     def regex(name: str) -> str:
@@ -169,29 +171,38 @@ def compared_values(code: str, language: str) -> Iterator[Compared]:
     for field in COMPARED_FIELDS if not normalises_paths(code) else COMPARED_FIELDS[:1]:
         if field not in code:  # every way of reading it below names it: no pattern to build (and compile)
             continue
+        # each pattern below is built from the field's names and compiled for this text: the words
+        # one of which every match of it holds are looked for first (`doctor FILE` on a typical
+        # file compiled four such patterns, about 7 M instructions, for a command that compares nothing)
+        equality, case = "=" in code, "case" in code
         for name in _names(code, language, field):
             named = rf"""["']?{name}["']?""" if language == "shell" else name
             equals = r"(?:={1,3}|!==?)" if language == "shell" else _EQUALS
-            for m in re.finditer(rf"""{named}[ \t]*\)?[ \t]*{equals}[ \t]*{_LITERAL}""", code):
+            for m in re.finditer(rf"""{named}[ \t]*\)?[ \t]*{equals}[ \t]*{_LITERAL}""", code) if equality else ():
                 yield Compared(field, m.group("lit"), m.start("lit"))
-            for m in re.finditer(rf"""{_LITERAL}[ \t]*{_EQUALS}[ \t]*{named}""", code):
+            for m in re.finditer(rf"""{_LITERAL}[ \t]*{_EQUALS}[ \t]*{named}""", code) if equality else ():
                 yield Compared(field, m.group("lit"), m.start("lit"))
             if language == "shell":
-                for m in re.finditer(rf"""\[\[?[ \t]+{named}[ \t]+(?:==?|!=)[ \t]+(?P<lit>[^\s"'\]]+)""", code):
+                for m in re.finditer(rf"""\[\[?[ \t]+{named}[ \t]+(?:==?|!=)[ \t]+(?P<lit>[^\s"'\]]+)""",
+                                     code) if equality else ():
                     yield Compared(field, m.group("lit"), m.start("lit"))
-                for block in re.finditer(rf"""\bcase[ \t]+{named}[ \t]+in\b(?P<body>.*?)\besac\b""", code, re.S):
+                for block in re.finditer(rf"""\bcase[ \t]+{named}[ \t]+in\b(?P<body>.*?)\besac\b""", code,
+                                         re.S) if case else ():
                     for arm in ARM_PATTERNS.finditer(block.group("body")):
                         start = block.start("body") + arm.start("pats")
                         for pattern in ONE_PATTERN.finditer(arm.group("pats")):
                             yield Compared(field, pattern.group().strip("\"'"), start + pattern.start())
             else:
-                for m in re.finditer(rf"""{name}[ \t]+(?:not[ \t]+)?in[ \t]*[\(\[\{{](?P<items>[^\)\]\}}\n]*)""", code):
+                for m in re.finditer(rf"""{name}[ \t]+(?:not[ \t]+)?in[ \t]*[\(\[\{{](?P<items>[^\)\]\}}\n]*)""",
+                                     code) if "in" in code else ():
                     for item in LITERAL.finditer(m.group("items")):
                         yield Compared(field, item.group("lit"), m.start("items") + item.start("lit"))
-                for m in re.finditer(rf"""\[(?P<items>[^\[\]\n]*)\]\.includes\([ \t]*{name}[ \t]*\)""", code):
+                for m in re.finditer(rf"""\[(?P<items>[^\[\]\n]*)\]\.includes\([ \t]*{name}[ \t]*\)""",
+                                     code) if ".includes(" in code else ():
                     for item in LITERAL.finditer(m.group("items")):
                         yield Compared(field, item.group("lit"), m.start("items") + item.start("lit"))
-                for m in re.finditer(rf"""{name}\.(?:startswith|startsWith)\([ \t]*\(?(?P<items>[^)\n]*)""", code):
+                for m in re.finditer(rf"""{name}\.(?:startswith|startsWith)\([ \t]*\(?(?P<items>[^)\n]*)""",
+                                     code) if "startswith(" in code or "startsWith(" in code else ():
                     for item in LITERAL.finditer(m.group("items")):
                         yield Compared(field, item.group("lit") + "*", m.start("items") + item.start("lit"))
                 if field == "tool_name":

@@ -36,12 +36,13 @@ Each finding names the line that needs the change. What cannot be followed is no
 from __future__ import annotations
 
 import re
-from typing import Callable, NamedTuple
+from typing import Callable
 
 from ...patterns import lazy
+from ...records import Record
 
 
-class Lost(NamedTuple):
+class Lost(Record):
     """A place where the script's block by exit 2 is lost on its way out."""
 
     line: int
@@ -54,7 +55,7 @@ class Lost(NamedTuple):
     flag: bool = False  # it holds only where the hook's command starts the shell with -e (`bash -e file`)
 
 
-class Joined(NamedTuple):
+class Joined(Record):
     """A run of a child script whose stdout is the hook's, where another child's is too in the
     same run (a loop over several guards, or two run in turn): each that answers in JSON adds an
     object to the one stdout the host reads (rule "answers-joined")."""
@@ -234,7 +235,7 @@ EITHER_TYPE = lazy(r"""isinstance\s*\(|typeof\b|\btype\s*==|fromjson\?|try\s+fro
                    needs=("isinstance", "type", "fromjson", "Array.isArray"))
 
 
-class FieldRead(NamedTuple):
+class FieldRead(Record):
     field: str  # tool_input | tool_output
     shape: str  # "object" (a member of it is read) | "text" (it is parsed as JSON)
     line: int

@@ -3,9 +3,10 @@ and an exit before the asynchronous work it started has run (delivery.py says wh
 in each language): loaded only by a run that reads JavaScript or TypeScript code."""
 
 import re
-from typing import Callable, Iterator, NamedTuple
+from typing import Callable, Iterator
 
 from ...patterns import lazy
+from ...records import Record
 from .delivery import SCRIPT_NAME, Joined, Lost, child_script_named
 
 # ---- JavaScript (comment-stripped code) --------------------------------------------------------------
@@ -263,7 +264,7 @@ JS_AWAITED = lazy(r"""(?:\bawait|\bvoid|\breturn|[=(,:?]|=>)\s*$""")
 JS_CONTROL = lazy(r"""(?:\b(?:if|while|for|with|else|do)|=>|[?:&|])\s*$""")
 
 
-class EarlyExit(NamedTuple):
+class EarlyExit(Record):
     """A top-level process.exit that ends the run before asynchronous work started above it runs."""
 
     line: int

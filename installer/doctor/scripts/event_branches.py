@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Callable, NamedTuple
+from typing import Callable
 
 from ...patterns import lazy
+from ...records import Record
 
 FIELD = "hook_event_name"
 Close = Callable[[str, int], int]  # the offset of the brace that closes the one at an offset
 Lines = Callable[[int], int]  # an offset to its line
 
 
-class Branch(NamedTuple):
+class Branch(Record):
     first: int  # lines, 1-based, inclusive
     last: int
     events: frozenset[str]  # the events it runs for

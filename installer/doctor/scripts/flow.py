@@ -25,12 +25,13 @@ import re
 import shlex
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, TypedDict
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TypedDict
 
 from ... import safe_read
 from ...errors import HookwrightError
 from ...hooks.events import CLAUDE_EVENTS, CURSOR_EVENTS
 from ...patterns import lazy
+from ...records import Record
 from ..shell import quoted
 from ..shell.lex import closing_brace
 from ..shell.tree import parsed_once
@@ -61,7 +62,7 @@ STOP_FLAG_ENV = lazy(r"""(?i)\$\{?stop_hook_active\b|environ(?:\.get)?\s*[\[(]\s
                            r"""process\.env\[\s*["']stop_hook_active""", needs=("stop_hook_active",))
 
 
-class Place(NamedTuple):
+class Place(Record):
     line: int
     column: int
 
@@ -117,7 +118,7 @@ class Exit:
         self.at = at
 
 
-class StdinRead(NamedTuple):
+class StdinRead(Record):
     """A read of stdin (each reads to the end): where, its branch and function, its position in the file."""
 
     at: Place
@@ -126,7 +127,7 @@ class StdinRead(NamedTuple):
     order: int
 
 
-class ShellLine(NamedTuple):
+class ShellLine(Record):
     """A line of shell code (here-document bodies joined to it) with its if/case arms and its function."""
 
     offset: int
@@ -858,7 +859,7 @@ def _second_answer(writes: list[Write], stops: list[tuple[Place, tuple[tuple[int
 MAX_ANSWERS = 256  # the JSON writes of a shell script paired (a hook has a few; a generated file may have thousands)
 
 
-class Around(NamedTuple):
+class Around(Record):
     """What a command's place on its line says of its output and input."""
 
     captured: bool  # inside an open $(...) or `...`

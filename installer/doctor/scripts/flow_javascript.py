@@ -7,9 +7,10 @@ import heapq
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import Callable
 
 from ...patterns import lazy
+from ...records import Record
 from . import arguments, delivery, delivery_javascript, event_branches, runtimes
 from .flow import (
     ANSWER_OBJECT,
@@ -337,7 +338,7 @@ JS_BLOCK_START = lazy(r"""\b(?P<kw>if|else|catch|try)\b[^{;]*\{|"""
                       r"""(?:function\s+(?P<fn>[\w$]+)[^{]*|(?P<arrow>[\w$]+)\s*=\s*(?:async\s*)?\([^)]*\)\s*=>\s*)\{""")
 
 
-class _JsBlock(NamedTuple):
+class _JsBlock(Record):
     start: int  # its opening brace
     end: int  # its closing brace
     arms: Arms | None  # the if/else arms it is in, itself included when it is one

@@ -110,7 +110,8 @@ PERL_DELEGATE = lazy(r"""(?<![\w$>-])(?:system|exec)\b|`|\bqx\s*[^\w\s]|\bopen\s
 SH_DELEGATE = lazy(
     r"""(?:^|&&|\|\||;)[ \t]*(?:if\s+!?\s*|then\s+|else\s+|do\s+)?(?:exec[ \t]+(?![<>&\d])(?P<exec>\S+)"""
     r"""|(?:[A-Za-z_]\w*=\S*[ \t]+)*(?P<run>python3?|node|npx|bunx?|deno|uvx?|ruby|perl|php|tsx|ts-node)\b"""
-    r"""|(?:source|\.)[ \t]+(?P<source>\S+))""", re.M)
+    r"""|(?:source[ \t]|\. |\.\t)[ \t]*(?P<source>\S+))""", re.M,  # (". " and ".\t" spelt out: a text without them compiles none)
+    needs=("exec", "python", "node", "npx", "bun", "deno", "uv", "ruby", "perl", "php", "tsx", "source", ". ", ".\t"))
 SH_PIPE_DELEGATE = lazy(r"""\|\s*(?P<run>python3?|node|npx|bunx?|deno|uvx?|ruby|perl|php|tsx)\s""", needs=("|",))
 PY_DELEGATE = lazy(r"""\bos\.(?:exec\w*|system)\s*\(|\bsubprocess\.(?:run|call|check_call|Popen)\s*\(""",
                    needs=("os.", "subprocess."))

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from ...patterns import lazy
+from ...records import Record
 
 if TYPE_CHECKING:  # (tree-sitter itself is imported on first use)
     from tree_sitter import Node, Parser
@@ -36,7 +37,7 @@ HOOK = "tool.execute.before"
 AFTER_HOOK = "tool.execute.after"  # gets the same input: {tool, sessionID, callID}
 
 
-class Place(NamedTuple):
+class Place(Record):
     line: int  # 1-based
     column: int
 
@@ -54,14 +55,14 @@ class Write:
         self.place = place
 
 
-class Read(NamedTuple):
+class Read(Record):
     key: str  # the argument a hook reads
     place: Place
     tools: frozenset[str] | None  # the tools its hook compares input.tool with (None: it picks none by name)
     prefixed: bool  # its hook also picks tools by a prefix (input.tool.startsWith): an MCP server's, maybe
 
 
-class Prefixing(NamedTuple):
+class Prefixing(Record):
     """`output.args.command = `rtk ${cmd}``: a change that puts text before an argument's value."""
     key: str
     prefix: str  # the text it puts first
@@ -70,7 +71,7 @@ class Prefixing(NamedTuple):
     gate: frozenset[str] | None  # the words a regex it is conditioned on starts with (None: any value)
 
 
-class Anchored(NamedTuple):
+class Anchored(Record):
     """A regex a guard tests that matches only at the start of the value (`/^git\\s+push/`), or
     one it strips the start of the value with (`.replace(/^rtk\\s+/, "")`)."""
     lead: frozenset[str]  # the words it requires first (`git`; `git`, `gh` for `^(git|gh)\\b`); a strip's: {} (any)
@@ -79,7 +80,7 @@ class Anchored(NamedTuple):
     strips: bool = False
 
 
-class Handed(NamedTuple):
+class Handed(Record):
     """An object in Claude Code's payload shape (`{tool_name, tool_input}`) that a hook builds from
     the call, to hand to a script written for Claude Code: what of it keeps opencode's names."""
     place: Place  # its `tool_input` key
@@ -91,7 +92,7 @@ class Handed(NamedTuple):
     answer: tuple[str, Place] | None = None
 
 
-class StatusTest(NamedTuple):
+class StatusTest(Record):
     """A test of the exit status of a program the plugin runs, on whose outcome it refuses the call
     (throws or rejects): the statuses it refuses on, or (all_but) every status but those."""
     statuses: frozenset[int]
@@ -153,7 +154,7 @@ class PluginFacts:
         self.unreturned = unreturned
 
 
-class LoadRead(NamedTuple):
+class LoadRead(Record):
     """`readFileSync("policy.json")` at the module's top level or in a plugin function before it
     returns its hooks: run while opencode loads the plugin, against opencode's working folder."""
     path: str
@@ -619,7 +620,7 @@ def _params_of(function: Node) -> list[str]:
     return names
 
 
-class Picked(NamedTuple):
+class Picked(Record):
     """The tools a condition lets through: `names`, or every tool but them (`but`); `prefixed`: it
     also tests input.tool by a prefix (an MCP server's tools, maybe)."""
     names: frozenset[str]
@@ -654,7 +655,7 @@ class Picked(NamedTuple):
 ANY_TOOL = Picked(frozenset(), True)
 
 
-class Scope(NamedTuple):
+class Scope(Record):
     """What a hook's conditions are read with: how it writes input.tool, the module's constants, and
     (filled as it is read) what the early exits of each block let through before each statement."""
     spellings: frozenset[str]
@@ -1181,7 +1182,7 @@ LATER_CALLS = frozenset({"setTimeout", "setImmediate", "setInterval", "nextTick"
 EACH_CALLS = frozenset({"forEach", "map", "filter", "some", "every"})
 
 
-class Lost(NamedTuple):
+class Lost(Record):
     """What a hook starts and never waits for, whose answer (a throw, a change of the arguments)
     comes after opencode has gone on with the call."""
     place: Place  # the statement that starts it

@@ -25,11 +25,12 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from ... import safe_read
 from ...errors import HookwrightError
 from ...patterns import lazy
+from ...records import Record
 from ..shell.resolve import resolve_shell
 from ..shell.results import Where
 from .keys import analyse
@@ -47,7 +48,7 @@ MAKE_VALUED = frozenset({"-C", "--directory", "-f", "--file", "--makefile", "-I"
                          "-W"})
 
 
-class Chatter(NamedTuple):
+class Chatter(Record):
     """A runner's own text on stdout around the script it runs."""
 
     runner: str  # the program: "npm", "yarn", "make", "nvm"

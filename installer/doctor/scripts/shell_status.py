@@ -21,9 +21,10 @@ Each Lost names the line the user changes. What the reader cannot parse is not r
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterator, NamedTuple
+from typing import Callable, Iterator
 
 from ...patterns import lazy
+from ...records import Record
 from ..shell.exit import passes_status_on
 from ..shell.fails import Failure, ordinary_failure
 from ..shell.interpret import SCRIPT_SUFFIXES
@@ -47,7 +48,7 @@ WRAPPERS = frozenset({"command", "nohup", "time", "builtin", "stdbuf", "nice"})
 INTERPRETERS = lazy(r"(?:python[\d.]*|pypy3?|node|bun|deno|tsx|ruby|perl|php|bash|sh|zsh|dash|uv)$")
 
 
-class _Where(NamedTuple):
+class _Where(Record):
     """A statement in the shell's own process, with what holds there."""
 
     statement: AndOr

@@ -6,9 +6,8 @@ command ends the script with its own status wherever it runs outside a test.
 Each entry gives why it fails and the status it fails with ("" where it varies)."""
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from ...patterns import lazy
+from ...records import Record
 
 GREPS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "zgrep", "pgrep"})  # exit 1 when nothing matches
 TESTS = frozenset({"[", "[[", "test"})
@@ -33,7 +32,7 @@ GIT_ALWAYS = {  # subcommands that fail as an answer or on a state of the reposi
 GIT_QUIET_DIFF = frozenset({"diff", "diff-index", "diff-files"})
 
 
-class Failure(NamedTuple):
+class Failure(Record):
     why: str
     status: str  # the status it ends the script with, "" where it varies
     subject: str = ""  # what it depends on (a revision, a key, a file): a test of it before may guard it

@@ -7,9 +7,10 @@ Read from the script's tree (tree.py): the variable a `$( ... | jq FILTER)` assi
 filter is a path to a field that holds text, and each anchored test of it after."""
 from __future__ import annotations
 
-from typing import Callable, Iterator, NamedTuple
+from typing import Callable, Iterator
 
 from ...patterns import lazy
+from ...records import Record
 from .lex import Word
 from .tree import AndOr, Command, commands, parsed_once
 
@@ -26,7 +27,7 @@ GREPS = frozenset({"grep", "egrep", "fgrep", "rg"})
 FEEDS = frozenset({"echo", "printf"})
 
 
-class QuotedValue(NamedTuple):
+class QuotedValue(Record):
     line: int  # the jq that keeps the quotes: where `-r` goes
     column: int
     variable: str

@@ -1,16 +1,17 @@
 """What a hook's command runs, as the shell reader (resolve.py) reports it: each simple
 command's program and file (Invocation), the whole command's (Resolution), and what the
-command's placeholders and relative paths mean for one config file (Where). (No postponed
-annotations here: a NamedTuple's field types given as text are each compiled at import, a
-third of defining these three.)"""
+command's placeholders and relative paths mean for one config file (Where)."""
+from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
+
+from ...records import Record
 
 # ---- results ---------------------------------------------------------------------------------
 
-class Invocation(NamedTuple):
+class Invocation(Record):
     """One simple command in the string: what it runs and which file, if any."""
 
     executable: str  # the program as the shell sees it after expansion ("python3", "/abs/x.sh", "npx")
@@ -29,7 +30,7 @@ class Invocation(NamedTuple):
     sets_status: bool = True  # its exit status can become the hook's (nothing runs after it, no pipe, no ||)
 
 
-class Resolution(NamedTuple):
+class Resolution(Record):
     form: str  # "shell" | "exec" | "none" (not a command handler, or no command)
     invocations: tuple[Invocation, ...] = ()
     main: Invocation | None = None  # the one that does the hook's work (the script it runs, if any)
@@ -76,7 +77,7 @@ class Resolution(NamedTuple):
                 "launch_dependent": self.launch_dependent, "home_paths": list(self.home_paths)}
 
 
-class Where(NamedTuple):
+class Where(Record):
     """What the command's placeholders and relative paths mean for one config file."""
 
     project: Path | None = None  # $CLAUDE_PROJECT_DIR (and Cursor's $CURSOR_PROJECT_DIR)

@@ -7,8 +7,9 @@ the command's tree (tree.py): redirections of a command and of the compound comm
 it. What the reader cannot parse gives nothing."""
 from __future__ import annotations
 
-from typing import Iterator, NamedTuple
+from typing import Iterator
 
+from ...records import Record
 from .lex import Unreadable
 from .tree import AndOr, Command, parse
 
@@ -16,7 +17,7 @@ HOST_STDOUT, HOST_STDERR = "the host's stdout", "the host's stderr"
 HANDS_ON = frozenset({"tee", "cat", "jq"})  # a pipe's reader that writes what it reads on to its own stdout
 
 
-class Streams(NamedTuple):
+class Streams(Record):
     """Where one simple command's output ends up: HOST_STDOUT, HOST_STDERR, or what takes it
     instead (`> /tmp/audit.log`, `| logger`)."""
 

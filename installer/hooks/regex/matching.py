@@ -16,9 +16,9 @@ supplies is run by Python's `re`.
 import re
 import warnings
 from functools import lru_cache
-from typing import NamedTuple
 
 from ...patterns import lazy
+from ...records import Record
 from ..events import NARROW_EXACT_EVENTS
 from .engine import MAX_SOURCE, Regex
 
@@ -27,7 +27,7 @@ NARROW_EXACT = lazy(r"[A-Za-z0-9_|]*")
 SPLIT = lazy(r"\s*[|,]\s*")
 
 
-class Matcher(NamedTuple):
+class Matcher(Record):
     """One matcher as the host reads it."""
 
     text: str | None

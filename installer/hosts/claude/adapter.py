@@ -9,13 +9,14 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Any, Mapping
 
-from ... import layout
+from ... import layout, safe_read
 from ...hooks.events import CLAUDE_EVENTS, IF_EVENTS
 from ...hooks.model import Candidate, resolved
 from ...interpreter import DEFAULT as DEFAULT_PYTHON
 from ...patterns import lazy
+from ...records import Record
 from ..base import Capabilities, Entry, MatcherGroups, Scope, Target, check_events, files_below
 from .protocol import (
     ACTION_GUARDS,
@@ -86,7 +87,9 @@ def files_never_read(start: Path) -> list[tuple[Path, str]]:
     """Settings files a session started in `start` does not read (measured on Claude Code 2.1.332,
     docs/hosts/claude-code.md#config-files): a user-scope settings.local.json; the project and
     local settings of the folders above it up to the git root (but the root's local file, which
-    it reads); those of the folders below it (a monorepo's packages)."""
+    it reads); those of the folders below it (a monorepo's packages); and the files with a
+    "hooks" block it reads no hooks from at all (~/.claude.json, a hooks.json beside the user's or
+    the project's settings, .mcp.json)."""
     never = [(user_dir() / CONFIG_FILE[Scope.local], "user-local")]
     root = _git_root(start)
     above = [] if root is None or root == start else [f for f in start.parents if root in (f, *f.parents)]
@@ -95,7 +98,22 @@ def files_never_read(start: Path) -> list[tuple[Path, str]]:
     if start != Path.home():
         never += [(path, "below") for path in files_below(start, ".claude", SETTINGS_NAMES)]
     user = user_dir()
-    return [(path, why) for path, why in never if path.is_file() and (why == "user-local" or path.parent != user)]
+    never = [(path, why) for path, why in never if path.is_file() and (why == "user-local" or path.parent != user)]
+    return never + [(path, "not-settings") for path in (state_file(), user / "hooks.json", start / ".claude" / "hooks.json",
+                                                        start / ".mcp.json") if _holds_hooks(path)]
+
+
+def state_file() -> Path:
+    """~/.claude.json, Claude Code's own state (its MCP servers, per user and per project); with
+    CLAUDE_CONFIG_DIR set, it lives in that directory."""
+    return user_dir() / ".claude.json" if os.environ.get("CLAUDE_CONFIG_DIR") else Path.home() / ".claude.json"
+
+
+def _holds_hooks(path: Path) -> bool:
+    """A JSON file Claude Code reads no hooks from that says "hooks" (a substring test first:
+    ~/.claude.json grows to megabytes, and doctor reads it for its MCP servers anyway)."""
+    raw = safe_read.read_or_none(path, safe_read.STATE) if path.is_file() else None
+    return raw is not None and b'"hooks"' in raw
 
 
 SETTINGS_KIND = "claude-settings"  # doctor's names of the kinds of its files
@@ -135,6 +153,17 @@ class Claude(MatcherGroups):
         "WebFetch": frozenset({"url", "prompt", "offset"}),
         "WebSearch": frozenset({"query", "allowed_domains", "blocked_domains"}),
     }
+    # PermissionRequest fires only where the call would ask: not for a call an allow rule of a file
+    # read covers, nor for Write and Edit in acceptEdits mode (measured on 2.1.332 in a trusted
+    # folder, docs/hosts/claude-code.md#permission-rules; a project's bypassPermissions changed nothing)
+    prompt_event = "PermissionRequest"
+    prompt_free_modes = {"acceptEdits": frozenset({"Write", "Edit"})}
+    # the text a call writes: Write's whole file, Edit's replacement (measured on 2.1.332,
+    # docs/hosts/claude-code.md#stdin-payload: a guard reading only `content` let an Edit through)
+    written_text = {"Write": "content", "Edit": "new_string", "NotebookEdit": "new_source"}
+    # a skill's shell line comes to PreSkillShellCommand as tool_name `Bash`: a matcher `Bash` fired,
+    # the skill's name and `Read` did not (measured on 2.1.332, docs/hosts/claude-code.md#preskillshellcommand)
+    event_tools = {"PreSkillShellCommand": frozenset({"Bash"})}
     commands_checked = True
     reads_answer_on_failure = True  # (measured on 2.1.328: installer/hosts/claude/protocol.py)
     guard_events = ACTION_GUARDS
@@ -244,7 +273,7 @@ class Claude(MatcherGroups):
 HOST = Claude()
 
 
-class ToolSet(NamedTuple):
+class ToolSet(Record):
     """The tools a Claude Code matcher runs a hook for, as another host's wiring needs them."""
 
     every: bool = False  # every tool (no matcher, "", "*")

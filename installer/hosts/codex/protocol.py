@@ -21,10 +21,11 @@ import json
 import os
 import pwd
 import re
-from typing import Any, NamedTuple
+from typing import Any
 
 from ...hooks.regex.engine import Regex
 from ...patterns import lazy
+from ...records import Record
 from .adapter import TOOL_ALIASES as ALIASES
 from .trust import DEFAULT_TIMEOUT, SHORT_TIMEOUT
 
@@ -52,7 +53,7 @@ DECISIONS = ("allow", "deny", "ask")
 LEGACY_DECISIONS = ("approve", "block")
 
 
-class Reading(NamedTuple):
+class Reading(Record):
     """One hook's answer as Codex reads it."""
 
     status: str  # completed | blocked | failed

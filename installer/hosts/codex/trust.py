@@ -21,10 +21,11 @@ import copy
 import json
 import os
 from pathlib import Path
-from typing import Any, Iterator, Mapping, NamedTuple
+from typing import Any, Iterator, Mapping
 
 from ... import safe_read
 from ...errors import ErrorKind, HookwrightError
+from ...records import Record
 from ...resources import toml_from
 
 # the events of 0.171.0 and their names in a trust key (docs/hosts/codex.md#events)
@@ -75,7 +76,7 @@ def trusted_hash(event: str, group: Mapping[str, Any], handler: Mapping[str, Any
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-class Hook(NamedTuple):
+class Hook(Record):
     """One command hook of a file, as Codex keys and hashes it."""
 
     event: str
@@ -108,7 +109,7 @@ def hooks_of(source: str, data: Any) -> Iterator[Hook]:
 
 # ---- the user's config.toml --------------------------------------------------------------------
 
-class Store(NamedTuple):
+class Store(Record):
     """What the user's config.toml says about trust (an empty one where there is no file)."""
 
     path: Path

@@ -16,12 +16,13 @@ import subprocess
 import tempfile
 import uuid
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from ... import resources, safe_read, sandbox
 from ...errors import HookwrightError
 from ...hooks.firing import Call
 from ...hooks.model import Configs
+from ...records import Record
 from . import adapter as opencode
 
 EVENT = opencode.EVENT
@@ -30,7 +31,7 @@ TIMEOUT = 120.0  # seconds: opencode puts no timeout on a plugin's hook; simulat
 CLAUDE_TO_OPENCODE_TOOLS = {claude: own for own, claude in opencode.CLAUDE_TOOL_NAMES.items()}
 
 
-class Runtime(NamedTuple):
+class Runtime(Record):
     """opencode's executable, and the Bun it is."""
 
     program: Path
@@ -102,7 +103,7 @@ def _configs(files: list[Any]) -> list[tuple[Any, Any]]:
     return found
 
 
-class Run(NamedTuple):
+class Run(Record):
     """What the driver reported, or why it did not."""
 
     report: dict[str, Any] | None

@@ -9,12 +9,13 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import Iterator
 
 from .... import hosts
 from ....hooks import copies
 from ....hosts.claude.protocol import SESSION_END_BUDGET_VARIABLE, session_end_budget
 from ....patterns import lazy
+from ....records import Record
 from ... import handler_facts
 from ...model import Context, Finding, Handler, RuleTable, timeout_seconds
 from ...scripts import intent
@@ -32,7 +33,7 @@ MS = {"javascript": 1000.0}
 EXIT_2 = lazy(r"\bexit 2\b", needs=("exit 2",))  # (an inline command's refusal)
 
 
-class Code(NamedTuple):
+class Code(Record):
     """What a handler runs: the text of its script (or of its inline command), where it is, its language."""
 
     text: str

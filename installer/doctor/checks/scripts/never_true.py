@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from .... import hosts
 from ....hooks.events import BUILTIN_TOOLS
+from ....hooks.regex.overlap import matched_builtins
 from ....hosts.claude.protocol import protocol
 from ....patterns import lazy
 from ... import handler_facts
@@ -176,12 +177,13 @@ def tool_input_reads(code: str) -> list[tuple[int, str]]:
     for pattern in (_INPUT_FIELD, _JQ_PIPED):
         for m in pattern.finditer(code):
             found.setdefault(m["field"], m.start("field"))
-    for m in _INPUT_VARIABLE.finditer(code):
+    binds = "=" in code  # (the two forms below bind a name: a text without "=" compiles neither, 3 M instructions)
+    for m in _INPUT_VARIABLE.finditer(code) if binds else ():
         var = re.escape(m["var"])
         for use in re.finditer(rf"""(?<![\w$.]){var}(?:\??\.get\(\s*["'](?P<a>\w+)|\[\s*["'](?P<b>\w+)["']|"""
                                rf"""\??\.(?P<c>[A-Za-z_]\w*)\b(?!\s*\())""", code[m.end():]):
             found.setdefault(use["a"] or use["b"] or use["c"], m.end() + use.start())
-    for m in _INPUT_DESTRUCTURED.finditer(code):
+    for m in _INPUT_DESTRUCTURED.finditer(code) if binds else ():
         for name in _NAME.finditer(m["names"]):
             found.setdefault(name["name"], m.start("names") + name.start("name"))
     return sorted(((offset, field) for field, offset in found.items()), key=lambda read: read[0])
@@ -233,6 +235,34 @@ def _tool_field_not_sent(code: FieldReader) -> Iterator[Finding]:
         yield code.report("script/tool-field-not-sent", _site(code.text, offset, field),
                           "other-host" if own else "other-host-only", field=field, host=host.title,
                           other=other.title, own=own, tools=named, sent=", ".join(sorted(sent)))
+
+
+@TOOL_FIELD_RULES.rule("script/written-text-not-read")
+def _written_text_not_read(code: FieldReader) -> Iterator[Finding]:
+    """A guard that checks the text a call writes by one tool's field (`content`, Write's) while
+    its matcher also fires for a tool that sends the text under another (Edit's `new_string`):
+    Host.written_text, measured on 2.1.332 (an Edit that added what the guard looks for in
+    `content` went through). Not said where the script reads the other field too, nor for a
+    script another host's hooks run."""
+    host = hosts.of(code.handlers[0].file.host)
+    if host is None or not host.written_text or not any(h.event in host.guard_events for h in code.handlers):
+        return
+    reads = tool_input_reads(keys.strip_comments(code.text, code.language))
+    read = {field for _, field in reads}
+    text_fields = set(host.written_text.values())
+    if not read & text_fields or code.tells_hosts_apart() or code.shared():
+        return
+    writers = tuple(host.written_text)
+    matched = frozenset().union(*(matched_builtins(h.matcher if isinstance(h.matcher, str) else None, writers, h.event)
+                                  for h in code.handlers if h.event in host.guard_events))
+    missed = [tool for tool in writers if tool in matched and host.written_text[tool] not in read]
+    if not missed:
+        return
+    offset, field = next((offset, field) for offset, field in reads if field in text_fields)
+    reader = next((tool for tool, own in host.written_text.items() if own == field), field)
+    yield code.report("script/written-text-not-read", _site(code.text, offset, field), field=field, reader=reader,
+                      missed=", ".join(missed), sent=", ".join(f"{tool} sends it as {host.written_text[tool]}"
+                                                               for tool in missed))
 
 
 # what a line gives a value to: `x = ...`, `x += ...`, `local x=$(...)`, `x.append(...)`, `for x in ...`

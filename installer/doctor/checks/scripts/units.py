@@ -7,7 +7,7 @@ import os
 import shlex
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, NamedTuple, Protocol
+from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from .... import hosts
 from ....hooks.regex.overlap import matched_builtins
@@ -16,6 +16,7 @@ from ....hosts.claude.protocol import EventProtocol
 from ....hosts.cursor import protocol as cursor_protocol
 from ....hosts.cursor.protocol import CursorEventProtocol
 from ....patterns import lazy
+from ....records import Record
 from ... import handler_facts
 from ...model import Context, Finding, Handler, cached_property, rule_by_id
 from ...scripts import arguments as script_arguments
@@ -335,7 +336,7 @@ def read_by(handler: Handler, table: str) -> bool:
     return host is not None and host.answer_table == table
 
 
-class HostProtocol(NamedTuple):
+class HostProtocol(Record):
     """What the hosts that run a hook's code say of its answer, taken from their adapters once."""
 
     title: str  # the host, as a message names it (the default agent's where several run it, or none is known)

@@ -1,0 +1,91 @@
+"""Frozen records: a class that names its fields, written as a `typing.NamedTuple` is, and that
+is a tuple (compared, hashed, sorted, unpacked and pickled as one, copied with `_replace`).
+
+    class Place(Record):
+        line: int
+        column: int = 1
+
+`typing.NamedTuple` builds each such class by compiling its methods and every annotation when
+the module is imported: about 0.9 M instructions a class, and doctor's path defines about forty,
+which was a twelfth of `doctor FILE` on a typical file (issue 37; scripts/bench_doctor.py).
+A Record class is built from the annotations as written (the strings `from __future__ import
+annotations` leaves, never evaluated) in a few microseconds, and its instances cost what a
+NamedTuple's do. mypy reads it as a NamedTuple."""
+from __future__ import annotations
+
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+__all__ = ["Record", "TupleRecord"]
+_NO_DEFAULT = object()
+
+
+class _RecordType(type):
+    """Makes each Record class's fields from its annotations: one read-only attribute a field, at
+    its place in the tuple, and the defaults its body gives."""
+
+    def __new__(mcs, name: str, bases: tuple[type, ...], namespace: dict[str, Any]) -> _RecordType:
+        names = tuple(namespace.get("__annotations__", {}))
+        if not names:  # (Record itself, or a subclass that only adds methods)
+            namespace.setdefault("__slots__", ())
+            return super().__new__(mcs, name, bases, namespace)
+        defaults = {field: namespace.pop(field) for field in names if field in namespace}
+        namespace.update(__slots__=(), _fields=names, _defaults=defaults, __match_args__=names)
+        cls = super().__new__(mcs, name, bases, namespace)
+        for index, field in enumerate(names):
+            setattr(cls, field, property(itemgetter(index), doc=f"field {index}: {field}"))
+        return cls
+
+
+class TupleRecord(tuple, metaclass=_RecordType):  # type: ignore[type-arg]
+    """A record of named fields (see the module's docstring): the base of each `Record` class."""
+
+    _fields: ClassVar[tuple[str, ...]] = ()
+    _defaults: ClassVar[dict[str, Any]] = {}
+
+    def __new__(cls, *values: Any, **named: Any) -> Self:
+        if named or len(values) != len(cls._fields):
+            values = cls._complete(values, named)
+        return tuple.__new__(cls, values)
+
+    @classmethod
+    def _complete(cls, given: tuple[Any, ...], named: dict[str, Any]) -> tuple[Any, ...]:
+        """The values of every field, from those given by place, by name, and the defaults."""
+        if len(given) > len(cls._fields):
+            raise TypeError(f"{cls.__name__} takes {len(cls._fields)} values, not {len(given)}")
+        values = list(given)
+        for field in cls._fields[len(given):]:
+            value = named.pop(field, cls._defaults.get(field, _NO_DEFAULT))
+            if value is _NO_DEFAULT:
+                raise TypeError(f"{cls.__name__} needs a value for {field}")
+            values.append(value)
+        if named:
+            raise TypeError(f"{cls.__name__} has no field {', '.join(named)}"
+                            f"{' (or it is given twice)' if set(named) & set(cls._fields) else ''}")
+        return tuple(values)
+
+    def __getnewargs__(self) -> tuple[Any, ...]:  # (pickle and copy make it again from its values)
+        return tuple(self)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{f}={v!r}' for f, v in zip(self._fields, self))})"
+
+    def _replace(self, **changes: Any) -> Self:
+        """A copy with the named fields changed (as a NamedTuple's `_replace`)."""
+        values = tuple(changes.pop(field, value) for field, value in zip(self._fields, self))
+        if changes:
+            raise TypeError(f"{type(self).__name__} has no field {', '.join(changes)}")
+        return type(self)(*values)
+
+    def _asdict(self) -> dict[str, Any]:
+        """The fields by name (as a NamedTuple's `_asdict`)."""
+        return dict(zip(self._fields, self))
+
+
+if TYPE_CHECKING:  # a type checker reads each Record class as the NamedTuple it behaves as
+    from typing import NamedTuple as Record
+else:
+    Record = TupleRecord

@@ -1,0 +1,207 @@
+"""Conditions that never hold for the calls a hook aims at, each beside its corrected twin: a glob
+where Claude Code reads a regex, an MCP server named by a part of its configured name, a matcher
+on an event whose calls all carry one tool name, an `if` that is one exact command, a guard that
+reads the text of one file tool only (measured on Claude Code 2.1.332:
+tests/e2e/test_doctor_conditions_e2e.py, docs/hosts/claude-code.md#preskillshellcommand)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from doctor_support import doctor, found, settings, write
+
+
+def _with_server(tmp_path, server="github", **files):
+    write(tmp_path, {".mcp.json": {"mcpServers": {server: {"command": "x"}}}})
+    return doctor(tmp_path, files)
+
+
+@pytest.mark.parametrize("matcher", ["mcp__*__delete*", "mcp__github__delete_*_issue", "Bash|mcp__*__delete*"])
+def test_a_glob_matcher_whose_regex_matches_no_tool_it_stands_for_is_a_warning_at_the_matcher(tmp_path, matcher):
+    outcome = _with_server(tmp_path, **{".claude/settings.json": settings(matcher=matcher)})
+    (finding,) = found(outcome, "matcher/tool-glob")
+    assert finding.severity == "warning" and finding.keys[-1] == "matcher"
+    assert "mcp__github__delete" in finding.message and ".*" in finding.hint
+
+
+@pytest.mark.parametrize("matcher", ["mcp__.*__delete.*", "mcp__github__*", "mcp__*", "Bash*", "Notebook*", "Bash"])
+def test_a_glob_the_regex_reading_still_serves_and_a_regex_are_not_reported(tmp_path, matcher):
+    outcome = _with_server(tmp_path, **{".claude/settings.json": settings(matcher=matcher)})
+    assert not found(outcome, "matcher/tool-glob")
+
+
+@pytest.mark.parametrize("matcher, server", [("mcp__linear__.*", "linear-server"), ("mcp__linear__delete_issue", "linear-server"),
+                                             ("mcp__linear__.*", "mcp-linear")])
+def test_a_matcher_naming_a_server_by_a_word_of_the_configured_name_is_a_warning(tmp_path, matcher, server):
+    outcome = _with_server(tmp_path, server, **{".claude/settings.json": settings(matcher=matcher)})
+    (finding,) = found(outcome, "matcher/server-near-name")
+    assert finding.severity == "warning" and finding.keys[-1] == "matcher"
+    assert f"mcp__{server}__" in finding.hint
+
+
+@pytest.mark.parametrize("matcher, servers", [("mcp__linear-server__.*", ("linear-server",)),
+                                              ("mcp__linear__.*", ("linear-server", "linear")),
+                                              ("mcp__linear__.*", ("linear-server", "linear-bot")),
+                                              ("mcp__lin__.*", ("linear-server",)), ("mcp__Linear__.*", ("linear",)),
+                                              ("mcp__graphiti-memory__.*", ("memory",)),
+                                              ("mcp__linear__.*|mcp__linear-server__.*", ("linear-server",))])
+def test_a_configured_server_or_no_single_near_one_is_not_reported_as_near(tmp_path, matcher, servers):
+    write(tmp_path, {".mcp.json": {"mcpServers": {server: {"command": "x"} for server in servers}}})
+    outcome = doctor(tmp_path, {".claude/settings.json": settings(matcher=matcher)})
+    assert not found(outcome, "matcher/server-near-name")
+
+
+def test_a_skill_shell_hook_matched_on_the_skills_name_never_fires_and_says_so(tmp_path):
+    write(tmp_path, {".claude/skills/release/SKILL.md": "---\nname: release\n---\n!`git push`\n"})
+    outcome = doctor(tmp_path, {".claude/settings.json": settings("PreSkillShellCommand", matcher="release")})
+    (finding,) = found(outcome, "matcher/event-tool-never-sent")
+    assert finding.severity == "warning" and finding.keys[-1] == "matcher"
+    assert "skill release" in finding.message and '"Bash"' in finding.hint
+
+
+@pytest.mark.parametrize("matcher", ["Read", "Edit|Write", "^Skill$"])
+def test_a_skill_shell_matcher_for_another_tool_never_fires(tmp_path, matcher):
+    outcome = doctor(tmp_path, {".claude/settings.json": settings("PreSkillShellCommand", matcher=matcher)})
+    assert found(outcome, "matcher/event-tool-never-sent")
+
+
+@pytest.mark.parametrize("event, matcher", [("PreSkillShellCommand", "Bash"), ("PreSkillShellCommand", None),
+                                            ("PreSkillShellCommand", "Ba.*"), ("PreSkillShellCommand", "Bash|release"),
+                                            ("PreToolUse", "release")])
+def test_a_skill_shell_matcher_that_meets_bash_or_another_event_is_not_reported(tmp_path, event, matcher):
+    outcome = doctor(tmp_path, {".claude/settings.json": settings(event, matcher=matcher)})
+    assert not found(outcome, "matcher/event-tool-never-sent")
+
+
+@pytest.mark.parametrize("condition, command", [("Bash(npm publish)", "npm publish"), ("Bash(terraform  apply)", "terraform apply"),
+                                                ("Bash(rm)", "rm")])
+def test_an_if_that_is_one_exact_command_is_a_warning_at_the_if(tmp_path, condition, command):
+    outcome = doctor(tmp_path, {".claude/settings.json": settings(**{"if": condition})})
+    (finding,) = found(outcome, "matcher/if-exact-command")
+    assert finding.severity == "warning" and finding.keys[-1] == "if"
+    assert json.dumps(f"Bash({command} *)") in finding.hint
+
+
+@pytest.mark.parametrize("condition", ["Bash(npm publish *)", "Bash(npm publish:*)", "Bash(git push*)", "Bash",
+                                       "Edit(src/a.ts)", "Bash(*)"])
+def test_an_if_with_a_wildcard_or_for_another_tool_is_not_reported_as_exact(tmp_path, condition):
+    outcome = doctor(tmp_path, {".claude/settings.json": settings(**{"if": condition})})
+    assert not found(outcome, "matcher/if-exact-command")
+
+
+SCAN = '''\
+import json, re, sys
+ti = json.load(sys.stdin).get("tool_input", {{}})
+path = ti.get("file_path", "")
+text = {reads}
+if re.search(r"breakpoint\\(\\)", text):
+    print("no breakpoint() in " + path, file=sys.stderr)
+    sys.exit(2)
+'''
+HOOK = 'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/scan.py"'
+
+
+def _scan(tmp_path, reads, matcher="Write|Edit", event="PreToolUse"):
+    write(tmp_path, {".claude/hooks/scan.py": SCAN.format(reads=reads)})
+    return doctor(tmp_path, {".claude/settings.json": settings(event, matcher=matcher, command=HOOK)})
+
+
+@pytest.mark.parametrize("reads, matcher, missed", [('ti.get("content", "")', "Write|Edit", "Edit"),
+                                                    ('ti.get("content", "")', None, "Edit, NotebookEdit"),
+                                                    ('ti["new_string"]', "Edit|Write", "Write")])
+def test_a_guard_reading_one_tools_written_text_on_a_matcher_for_others_is_a_warning_at_the_read(
+        tmp_path, reads, matcher, missed):
+    (finding,) = found(_scan(tmp_path, reads, matcher), "script/written-text-not-read")
+    assert finding.severity == "warning" and finding.line == 4 and finding.path.endswith("scan.py")
+    assert f"also fires for {missed}:" in finding.message
+
+
+@pytest.mark.parametrize("reads, matcher, event", [('ti.get("content") or ti.get("new_string") or ""', "Write|Edit", "PreToolUse"),
+                                                   ('ti.get("content", "")', "Write", "PreToolUse"),
+                                                   ('ti.get("content", "")', "Write|Edit", "PostToolUse"),
+                                                   ('ti.get("command", "")', "Bash|Edit", "PreToolUse")])
+def test_a_guard_reading_the_text_of_each_tool_it_fires_for_is_clean(tmp_path, reads, matcher, event):
+    assert not found(_scan(tmp_path, reads, matcher, event), "script/written-text-not-read")
+
+
+BASH_HOOKS = {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo guard"}]}]}
+
+
+@pytest.mark.parametrize("place", ["home/.claude.json", "home/.claude/hooks.json", "project/.claude/hooks.json",
+                                   "project/.mcp.json"])
+def test_a_hooks_block_where_claude_code_reads_no_hooks_is_named_at_the_block(tmp_path, home, place):
+    project = tmp_path / "project"
+    path = home / place[len("home/"):] if place.startswith("home/") else tmp_path / place
+    write(path.parent, {path.name: {"mcpServers": {}, "hooks": BASH_HOOKS}})
+    outcome = doctor(project, {}, given=False, start=project)
+    (finding,) = found(outcome, "structure/settings-not-read")
+    assert finding.severity == "warning" and finding.keys == ("hooks",) and str(path) in finding.message
+
+
+def test_a_project_entry_of_the_state_file_with_hooks_is_named_too(tmp_path, home):
+    project = tmp_path / "project"
+    write(home, {".claude.json": {"projects": {str(project): {"hooks": BASH_HOOKS}, "/elsewhere": {}}}})
+    (finding,) = found(doctor(project, {}, given=False, start=project), "structure/settings-not-read")
+    assert finding.keys == ("projects", str(project), "hooks")
+
+
+def test_hooks_in_the_users_settings_and_a_state_file_without_hooks_are_not_named(tmp_path, home):
+    project = tmp_path / "project"
+    write(home, {".claude.json": {"projects": {str(project): {"allowedTools": []}}, "mcpServers": {}},
+                 ".claude/settings.json": {"hooks": BASH_HOOKS}})
+    write(project, {".mcp.json": {"mcpServers": {"docs": {"command": "x"}}}})
+    assert not found(doctor(project, {}, given=False, start=project), "structure/settings-not-read")
+
+
+def test_a_block_whose_hooks_a_read_file_also_holds_is_not_named(tmp_path, home):
+    project = tmp_path / "project"
+    write(home, {".claude.json": {"hooks": BASH_HOOKS}, ".claude/settings.json": {"hooks": BASH_HOOKS}})
+    assert not found(doctor(project, {}, given=False, start=project), "structure/settings-not-read")
+
+
+GUARD_PUSH = '''\
+import json, re, sys
+cmd = json.load(sys.stdin).get("tool_input", {}).get("command", "")
+if re.search(r"\\bgit\\s+push\\b", cmd) and "--force" in cmd:
+    print(json.dumps({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+                      "decision": {"behavior": "deny", "message": "no force pushes"}}}))
+'''
+
+
+def _asked(tmp_path, permissions, matcher="Bash", event="PermissionRequest", **handler):
+    write(tmp_path, {".claude/hooks/guard.py": GUARD_PUSH})
+    body = settings(event, matcher=matcher, command='python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.py"', **handler)
+    return doctor(tmp_path, {".claude/settings.json": {"permissions": permissions, **body}})
+
+
+@pytest.mark.parametrize("allow, index", [(["Bash(git status:*)", "Bash(git push:*)"], 1), (["Bash(git push *)"], 0),
+                                          (["Bash"], 0), (["Read", "Bash(*)"], 1)])
+def test_an_allow_rule_for_the_calls_a_permission_request_guard_looks_for_is_a_warning_at_the_rule(
+        tmp_path, allow, index):
+    (finding,) = found(_asked(tmp_path, {"allow": allow}), "matcher/never-asked")
+    assert finding.severity == "warning" and finding.keys == ("permissions", "allow", index)
+    assert finding.related and finding.related[0]["path"].endswith("settings.json")
+
+
+@pytest.mark.parametrize("allow, matcher, event", [(["Bash(git status:*)", "Bash(npm test:*)"], "Bash", "PermissionRequest"),
+                                                   (["Bash(re:*)", "Bash(json:*)"], "Bash", "PermissionRequest"),
+                                                   (["Read"], "Read|Bash", "PermissionRequest"),
+                                                   (["Bash(git push:*)"], "Bash", "PreToolUse"),
+                                                   (["Bash"], "Bash|Write", "PermissionRequest"),
+                                                   (["Write(src/**)"], "Bash", "PermissionRequest")])
+def test_allow_rules_that_leave_the_guard_its_calls_are_not_reported(tmp_path, allow, matcher, event):
+    assert not found(_asked(tmp_path, {"allow": allow}, matcher, event), "matcher/never-asked")
+
+
+def test_an_if_for_the_allowed_command_is_reported_without_reading_the_script(tmp_path):
+    outcome = _asked(tmp_path, {"allow": ["Bash(npm publish:*)"]}, **{"if": "Bash(npm publish *)"})
+    (finding,) = found(outcome, "matcher/never-asked")
+    assert "npm publish" in finding.message
+
+
+@pytest.mark.parametrize("mode, matcher, reported", [("acceptEdits", "Write|Edit", True), ("acceptEdits", "Write", True),
+                                                     ("acceptEdits", "Bash|Write", False), ("default", "Write|Edit", False),
+                                                     ("bypassPermissions", "Write|Edit", False)])
+def test_a_mode_that_lets_every_tool_of_the_guard_through_is_a_warning_at_the_mode(tmp_path, mode, matcher, reported):
+    outcome = _asked(tmp_path, {"defaultMode": mode}, matcher)
+    assert [f.keys for f in found(outcome, "matcher/never-asked")] == ([("permissions", "defaultMode")] if reported else [])
