@@ -91,6 +91,7 @@ def _outlasts_its_time(ctx: Context) -> Iterator[Finding]:
     budget_set = os.environ.get(SESSION_END_BUDGET_VARIABLE) or any(
         isinstance(f.document.data, dict) and isinstance(f.document.data.get("env"), dict)
         and SESSION_END_BUDGET_VARIABLE in f.document.data["env"] for f in ctx.files if f.document)
+    raised: list[float] | None = None  # the SessionEnd timeouts, worked out once (not once per SessionEnd hook)
     for handler in ctx.handlers:
         host = hosts.of(handler.file.host)
         if host is None or handler_facts.kind(handler) != "command" or not isinstance(handler.value, dict):
@@ -100,8 +101,9 @@ def _outlasts_its_time(ctx: Context) -> Iterator[Finding]:
         if handler.event == "SessionEnd" and host.shares_session_end_budget:
             if budget_set:
                 continue
-            raised = [t for h in ctx.handlers if h.event == "SessionEnd" and copies.runs_with(h)[0] != "plugin"
-                      and isinstance(h.value, dict) and (t := timeout_seconds(h.value.get("timeout"))) is not None]
+            if raised is None:
+                raised = [t for h in ctx.handlers if h.event == "SessionEnd" and copies.runs_with(h)[0] != "plugin"
+                          and isinstance(h.value, dict) and (t := timeout_seconds(h.value.get("timeout"))) is not None]
             given = session_end_budget(raised)
         else:
             given = own if own is not None else host.default_timeout("command", handler.event)
