@@ -583,13 +583,14 @@ def _rewritten_before_check(ctx: Context, plugin_files: list[PluginFile]) -> Ite
                            for word in words) or \
                             gate is not None and not gate & {w.lower() for w in regex.lead}:
                         continue
+                    one_folder = rewriter.file.path.parent == guard.file.path.parent and \
+                        rewriter.file.plugin is None and guard.file.plugin is None
                     yield ctx.finding_at("host/opencode-rewritten-before-check", guard.file, *regex.place,
                                          [{"path": str(rewriter.file.path), "line": change.place.line,
                                            "column": change.place.column,
-                                           "message": FIRST_IN_THE_FOLDER if rewriter.file.path.parent ==
-                                           guard.file.path.parent and rewriter.file.plugin is None and
-                                           guard.file.plugin is None else
+                                           "message": FIRST_IN_THE_FOLDER if one_folder else
                                            "this plugin runs first and puts the text before the value"}],
+                                         variant="one-folder" if one_folder else None,
                                          plugin=rewriter.file.path.name, key=change.key, prefix=change.prefix,
                                          word=sorted(regex.lead)[0])
 
