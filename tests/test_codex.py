@@ -357,9 +357,9 @@ def codex_problems(hookwright, repo: Path) -> list[dict]:
 def test_status_says_codex_skips_a_hook_until_its_project_and_hash_are_trusted_and_again_once_edited(
         hookwright, home, repo):
     assert hookwright("install", "git-guard", *at(repo), "--yes").code == 0
-    [problem] = codex_problems(hookwright, repo)
-    assert problem["rule"] == "install/hook-untrusted" and "the project is not trusted" in problem["message"]
-    assert f"--project {repo} --trust-hooks" in problem["hint"]
+    [problem] = codex_problems(hookwright, repo)  # (Codex asks "Trust this folder?": not yet trusted, a warning)
+    assert (problem["rule"], problem["severity"]) == ("install/hook-not-yet-trusted", "warning")
+    assert "the project is not trusted" in problem["message"] and f"--project {repo} --trust-hooks" in problem["hint"]
 
     config = codex_config(home)
     config.parent.mkdir()
@@ -373,8 +373,18 @@ def test_status_says_codex_skips_a_hook_until_its_project_and_hash_are_trusted_a
 
     hooks = repo / ".codex" / "hooks.json"
     hooks.write_text(hooks.read_text().replace('"timeout": 10', '"timeout": 11'))
-    assert [p["rule"] for p in codex_problems(hookwright, repo)] == ["install/entry-differs", "install/hook-untrusted"]
+    assert [p["rule"] for p in codex_problems(hookwright, repo)] == ["install/entry-differs", "install/hook-not-yet-trusted"]
     assert "edited or moved since it was trusted" in codex_problems(hookwright, repo)[1]["message"]
+
+
+def test_status_says_codex_never_runs_our_hook_in_a_project_marked_untrusted_an_error(hookwright, home, repo):
+    assert hookwright("install", "git-guard", *at(repo), "--yes").code == 0
+    config = codex_config(home)
+    config.parent.mkdir()
+    config.write_text(f'[projects."{repo}"]\ntrust_level = "untrusted"\n')
+    [problem] = codex_problems(hookwright, repo)  # (Codex asks nothing there: it skips the hook)
+    assert (problem["rule"], problem["severity"]) == ("install/hook-untrusted", "error")
+    assert 'trust_level = "untrusted"' in problem["message"]
 
 
 def doctor_says(hookwright, repo: Path) -> list[tuple[str, str]]:
@@ -390,7 +400,7 @@ def test_doctor_says_which_hooks_codex_skips_ours_and_others_and_nothing_once_th
     assert hookwright("install", "git-guard", *at(repo), "--yes").code == 0
 
     said = doctor_says(hookwright, repo)  # (the team's: Codex asks "Trust this folder?" first, a warning)
-    assert sorted(rule for rule, _ in said) == ["host/hook-not-yet-trusted", "install/hook-untrusted"]
+    assert sorted(rule for rule, _ in said) == ["host/hook-not-yet-trusted", "install/hook-not-yet-trusted"]
     assert all("the project is not trusted" in message for _, message in said)
 
     assert hookwright("install", "git-guard", *at(repo), "--trust-hooks", "--yes").code == 0

@@ -246,3 +246,29 @@ def test_a_script_rewritten_between_runs_is_read_again_with_its_new_text(tmp_pat
     disk.fresh()
     assert intent.text_of(script) == LINT
     assert not intent.guard_after_the_fact(intent.text_of(script), script)
+
+
+BACK_OFFS = {  # a retry in a counted while loop, its sleep growing each pass: 1+2+4+8+16+32, 2+4+8+16+32, 8 x 2
+    "ready.sh": ("#!/bin/bash\ncat >/dev/null\nn=0\ndelay=1\nwhile [ \"$n\" -lt 6 ]; do\n"
+                 "  [ -e /tmp/hookwright-no-such-ready ] && break\n  sleep \"$delay\"\n  delay=$((delay * 2))\n"
+                 "  n=$((n + 1))\ndone\necho 'service not ready' >&2\nexit 2\n", "63"),
+    "ready.py": ("import json, os, sys, time\njson.load(sys.stdin)\nattempt = 0\ndelay = 2\nwhile attempt < 5:\n"
+                 "    if os.path.exists('/tmp/hookwright-no-such-ready'):\n        break\n    time.sleep(delay)\n"
+                 "    delay *= 2\n    attempt += 1\n", "62"),
+    "ready.js": ("const fs = require('fs');\nfs.readFileSync(0);\nconst sleep = (ms) => new Promise((r) => setTimeout(r, ms));\n"
+                 "(async () => {\n  let i = 0;\n  while (i < 8) {\n    if (fs.existsSync('/tmp/hookwright-no-such-ready')) break;\n"
+                 "    await sleep(2000);\n    i++;\n  }\n})();\n", "16"),
+}
+
+
+@pytest.mark.parametrize("timeout, flagged", [(10, True), (120, False)])
+@pytest.mark.parametrize("script", list(BACK_OFFS))
+def test_a_counted_while_loop_and_a_growing_back_off_are_summed_over_their_passes(
+        home, project, script, timeout, flagged):
+    text, most = BACK_OFFS[script]
+    config = _hook(project, script, text, "PreToolUse", "Bash", timeout=timeout)
+    got = found(run(None, project=project), "script/outlasts-its-time")
+    assert [(f.line, f.message.split(" s ")[0]) for f in got] == (
+        [(_line(config, '"timeout"'), f"the hook can wait up to {most}")] if flagged else [])
+    loop = next(n for n, row in enumerate(text.splitlines(), 1) if "while" in row)
+    assert [r["line"] for f in got for r in f.related] == ([loop] if flagged else [])

@@ -205,3 +205,65 @@ def test_an_if_for_the_allowed_command_is_reported_without_reading_the_script(tm
 def test_a_mode_that_lets_every_tool_of_the_guard_through_is_a_warning_at_the_mode(tmp_path, mode, matcher, reported):
     outcome = _asked(tmp_path, {"defaultMode": mode}, matcher)
     assert [f.keys for f in found(outcome, "matcher/never-asked")] == ([("permissions", "defaultMode")] if reported else [])
+
+
+TRIAGE = '''\
+#!/usr/bin/env python3
+"""{head}"""
+import json, re, sys
+payload = json.load(sys.stdin)
+resp = payload.get("tool_response") or {{}}
+failed = re.findall(r"^FAILED (\\S+)", resp.get("stdout", ""), re.M)
+if failed:
+    print(json.dumps({{"hookSpecificOutput": {{"hookEventName": "PostToolUse", "additionalContext": " ".join(failed)}}}}))
+'''
+
+
+@pytest.mark.parametrize("head", ["When a test run fails, tell Claude which tests are known flakes.",
+                                  "Triage: on a failing pytest run, log the failures."])
+def test_a_post_tool_use_script_that_says_it_acts_on_a_failure_is_reported_at_its_event(tmp_path, head):
+    write(tmp_path, {".claude/hooks/triage.py": TRIAGE.format(head=head)})
+    command = 'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/triage.py"'
+    outcome = doctor(tmp_path, {".claude/settings.json": settings("PostToolUse", command=command)})
+    (finding,) = found(outcome, "script/failure-in-post-tool-use")
+    assert finding.severity == "warning" and finding.path.endswith("settings.json") and finding.line == 3
+    assert "PostToolUseFailure" in finding.hint
+
+
+@pytest.mark.parametrize("event, head", [("PostToolUseFailure", "When a test run fails, tell Claude which tests are known flakes."),
+                                         ("PostToolUse", "Tell Claude which tests are known flakes.")])
+def test_a_failure_script_on_the_failure_event_or_one_that_says_nothing_of_failures_is_clean(tmp_path, event, head):
+    write(tmp_path, {".claude/hooks/triage.py": TRIAGE.format(head=head)})
+    command = 'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/triage.py"'
+    outcome = doctor(tmp_path, {".claude/settings.json": settings(event, command=command)})
+    assert not found(outcome, "script/failure-in-post-tool-use")
+
+
+MODE_GUARD = '''\
+import json, os, sys
+MODE = os.environ.get("SCAN_MODE", "warn")
+if MODE == "block":
+    sys.exit(2)
+'''
+
+
+def _modes(tmp_path, project_env, local_env, guard=MODE_GUARD):
+    write(tmp_path, {".claude/hooks/scan.py": guard,
+                     ".claude/settings.json": {"env": project_env, **settings(
+                         command='python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/scan.py')},
+                     ".claude/settings.local.json": {"env": local_env}})
+    return doctor(tmp_path, {}, given=False)
+
+
+def test_a_local_env_value_over_the_one_a_guard_refuses_on_is_a_warning_at_the_local_value(tmp_path):
+    (finding,) = found(_modes(tmp_path, {"SCAN_MODE": "block"}, {"SCAN_MODE": "warn"}), "structure/env-overridden")
+    assert finding.severity == "warning" and finding.keys == ("env", "SCAN_MODE")
+    assert finding.path.endswith("settings.local.json") and '"block"' in finding.message
+
+
+@pytest.mark.parametrize("project_env, local_env, guard", [
+    ({"SCAN_MODE": "block"}, {"SCAN_MODE": "block"}, MODE_GUARD), ({"SCAN_MODE": "block"}, {"OTHER": "x"}, MODE_GUARD),
+    ({"SCAN_MODE": "block"}, {"SCAN_MODE": "strict"}, MODE_GUARD.replace('MODE == "block"', 'MODE in ("block", "strict")')),
+    ({"SCAN_MODE": "block"}, {"SCAN_MODE": "warn"}, MODE_GUARD.replace("sys.exit(2)", "print('would block')"))])
+def test_an_override_the_guard_reads_as_well_or_that_refuses_nothing_is_not_reported(tmp_path, project_env, local_env, guard):
+    assert not found(_modes(tmp_path, project_env, local_env, guard), "structure/env-overridden")

@@ -28,7 +28,7 @@ MISSING = "host/opencode-plugin-import-missing"
 @pytest.mark.parametrize("head, load, line", [
     ('import picomatch from "picomatch"\n', "", 1),
     ('import { minimatch } from "minimatch/dist/esm/index.js"\n', "", 1),
-    ('const yaml = require("yaml")\n', "", 1),
+    ('const ini = require("js-yaml")\n', "", 1),
     ("", '  const { rules } = await import("./lib/rules.js")\n', 2),
     ('import policy from "../policy.json"\n', "", 1),
 ])
@@ -104,3 +104,9 @@ def test_the_finding_says_where_the_file_is_and_which_line_opencode_logs(project
     (finding,) = found(run(None, project=project), THROWS)
     assert ".opencode/policy.json is there" in finding.message and "failed to load plugin" in finding.message
     assert 'join(directory, ".opencode/policy.json")' in finding.hint
+
+
+@pytest.mark.parametrize("package", ["yaml", "zod", "effect", "@opencode-ai/sdk"])
+def test_a_package_opencode_installs_with_its_plugin_sdk_is_quiet(project, package):
+    code = _plugin(f'import * as lib from "{package}"\n')
+    assert _findings(project, {".opencode/plugins/p.js": code}, MISSING) == []

@@ -615,3 +615,36 @@ def test_hooks_the_plugin_function_does_not_return_at_the_top_are_never_called(p
 ])
 def test_hooks_returned_at_the_top_or_through_a_name_are_quiet(project, code):
     assert not found(_doctor_module(project, code, "p.js"), "host/opencode-hook-never-called")
+
+
+CAUGHT = "host/opencode-refusal-caught"
+
+
+@pytest.mark.parametrize("body, marked, variant", [
+    ('    try {\n      const r = await $`./guard.sh`.quiet()\n      if (r.exitCode === 2) throw new Error("no")\n'
+     '    } catch (err) {\n      console.error(`guard failed: ${err}`)\n    }', "const r = await $", "ShellError"),
+    ('    let r\n    try {\n      r = await $`./guard.sh`\n    } catch (err) {\n      return\n    }\n'
+     '    if (r.exitCode !== 0) throw new Error("no")', "r = await $", "ShellError"),
+    ('    try {\n      const r = await $`./guard.sh`.nothrow()\n      if (r.exitCode === 2) throw new Error("no")\n'
+     '    } catch (err) {\n      console.error(err)\n    }', "} catch (err) {", "the throw on line 5"),
+])
+def test_a_refusal_its_own_catch_takes_for_a_pass_is_reported_where_it_is_lost(project, body, marked, variant):
+    """Bun 1.3.14 (opencode 1.18.33's) throws ShellError on `await $`...`` of an exit 2 without .nothrow()."""
+    (finding,) = found(_doctor_module(project, HOOK_WITH_SHELL % body), CAUGHT)
+    text = (project / ".opencode" / "plugins" / "p.ts").read_text().splitlines()
+    assert marked in text[finding.line - 1] and variant in finding.message
+
+
+@pytest.mark.parametrize("body", [
+    '    let r\n    try {\n      r = await $`./guard.sh`.nothrow().quiet()\n    } catch (err) {\n      console.error(err)\n'
+    '      return\n    }\n    if (r.exitCode === 2) throw new Error("no")',
+    '    try {\n      const r = await $`./guard.sh`.nothrow()\n      if (r.exitCode === 2) throw new Error("no")\n'
+    '    } catch (err) {\n      console.error(err)\n      throw err\n    }',
+    '    try {\n      await $`./guard.sh`\n    } catch (err) {\n      throw new Error(`refused: ${err}`)\n    }',
+    '    try {\n      JSON.parse(output.args.command)\n    } catch (err) {\n      return\n    }',
+])
+def test_a_catch_that_throws_again_or_a_status_read_with_nothrow_is_not_reported(project, body):
+    assert not found(_doctor_module(project, HOOK_WITH_SHELL % body), CAUGHT)
+
+
+HOOK_WITH_SHELL = 'export const P = async ({ $ }) => ({\n  "tool.execute.before": async (input, output) => {\n%s\n  },\n})\n'

@@ -436,14 +436,14 @@ def test_rule_quiet_on_the_fixed_config(rule, bad, good, given, config, tmp_path
 # project's package.json beside its `if`: tests/test_doctor_conditions.py; a plugin and the Claude Code
 # script it runs: tests/test_doctor_opencode_ways.py; Codex's managed requirements, in a folder
 # standing for /etc/codex: tests/test_codex.py; a project the user's config.toml marks untrusted, or
-# says nothing of: tests/test_codex_rules.py; a project's MCP servers beside a matcher:
-# tests/test_doctor_never_hold.py
-CASED_BELOW = {"matcher/server-near-name", "host/hook-untrusted", "host/hook-not-yet-trusted", "host/newer-than-facts", "structure/plugin-marketplace-unknown", "structure/plugin-marketplace-not-shared",
+# says nothing of: tests/test_codex_rules.py; a project's MCP servers beside a matcher, a local
+# settings' env beside the project's and a guard: tests/test_doctor_never_hold.py
+CASED_BELOW = {"matcher/server-near-name", "structure/env-overridden", "host/hook-untrusted", "host/hook-not-yet-trusted", "host/newer-than-facts", "structure/plugin-marketplace-unknown", "structure/plugin-marketplace-not-shared",
                "matcher/guard-misses-tools", "matcher/plugin-server-bare-name", "structure/settings-not-read",
                "structure/plugin-switched-off", "matcher/if-narrows-matcher", "host/hooks-switched-off",
                "host/hook-never-loaded", "matcher/if-legacy-prefix", "host/opencode-script-reads-claude-names",
                "host/hooks-off-elsewhere", "host/opencode-script-exit-unheard",
-               "host/opencode-guard-misses-tools"}  # (the last two: test_doctor_opencode_ways.py)
+               "host/opencode-guard-misses-tools", "host/opencode-refusal-caught"}  # (the last three: test_doctor_opencode_ways.py)
 
 
 def test_every_rule_of_these_kinds_has_a_case():
@@ -707,3 +707,12 @@ def test_a_matcher_written_for_files_is_told_apart_from_a_tool_name_regex(tmp_pa
     out = doctor(tmp_path, {S: settings(matcher=matcher)})
     assert bool(found(out, "matcher/file-pattern")) == flagged
     assert not (flagged and found(out, "matcher/invalid-regex"))  # (one finding for one defect)
+
+
+def test_every_rule_read_alone_from_the_catalogs_text_is_the_rule_the_whole_catalog_holds():
+    from hookwright.doctor import model
+
+    for rule_id, rule in model.catalog().items():
+        assert vars(model.rule_by_id(rule_id)) == vars(rule), rule_id
+    with pytest.raises(KeyError):
+        model.rule_by_id("command/no-such-rule")

@@ -76,6 +76,18 @@ def src(text: str) -> str:
     return textwrap.dedent(text).lstrip("\n")
 
 
+ARMS_SH = SH + src("""
+    input="$(cat)"
+    case "$(jq -r .tool_name <<<"$input")" in
+      Bash) target="$(jq -r '.tool_input.command // ""' <<<"$input")" ;;
+      *) exit 0 ;;
+    esac
+    if grep -q 'rm -rf' <<<"$target"; then
+      jq -n '{hookSpecificOutput: {hookEventName: "PreToolUse",
+        permissionDecision: "deny", permissionDecisionReason: "no"}}'TO
+    fi
+    exit 0
+    """)
 MAIN_RETURNS_1 = PY + src("""
     def main():
         if "rm -rf" in data["tool_input"]["command"]:
@@ -94,6 +106,12 @@ CASES = [
     ("script/text-before-json", "PreToolUse", "h.sh",
      SH + 'INPUT=$(cat)\necho "hook: checking"\n' + DENY_SH + "\n",
      SH + 'INPUT=$(cat)\necho "hook: checking" >&2\n' + DENY_SH + "\n",
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/text-before-json", "PreToolUse", "inline.sh",  # a case written on one line, its arm answering
+     SH + 'CMD=$(jq -r .tool_input.command)\necho "checking $CMD"\n'
+          'case "$CMD" in *"rm -rf"*) ' + DENY_SH + ';; *) exit 0;; esac\n',
+     SH + 'CMD=$(jq -r .tool_input.command)\necho "checking $CMD" >&2\n'
+          'case "$CMD" in *"rm -rf"*) ' + DENY_SH + ';; *) exit 0;; esac\n',
      lambda r: r.decision is None, lambda r: r.decision == "deny"),
     ("script/text-before-json", "PreToolUse", "tee.sh",
      SH + 'cat | tee -a "$HOME/hook.log"\n' + DENY_SH + "\n",
@@ -305,30 +323,7 @@ CASES = [
      JS + f"const out = {json.dumps(DENY)};\nconsole.log(JSON.stringify(out));\n",
      lambda r: r.decision is None, lambda r: r.decision == "deny"),
     ("script/answer-on-stderr", "PreToolUse", "arms.sh",  # values read in case arms, the answer built by jq -n
-     SH + src("""
-        input="$(cat)"
-        case "$(jq -r .tool_name <<<"$input")" in
-          Bash) target="$(jq -r '.tool_input.command // ""' <<<"$input")" ;;
-          *) exit 0 ;;
-        esac
-        if grep -q 'rm -rf' <<<"$target"; then
-          jq -n '{hookSpecificOutput: {hookEventName: "PreToolUse",
-            permissionDecision: "deny", permissionDecisionReason: "no"}}' >&2
-        fi
-        exit 0
-        """),
-     SH + src("""
-        input="$(cat)"
-        case "$(jq -r .tool_name <<<"$input")" in
-          Bash) target="$(jq -r '.tool_input.command // ""' <<<"$input")" ;;
-          *) exit 0 ;;
-        esac
-        if grep -q 'rm -rf' <<<"$target"; then
-          jq -n '{hookSpecificOutput: {hookEventName: "PreToolUse",
-            permissionDecision: "deny", permissionDecisionReason: "no"}}'
-        fi
-        exit 0
-        """),
+     ARMS_SH.replace("TO", " >&2"), ARMS_SH.replace("TO", ""),
      lambda r: r.decision is None, lambda r: r.decision == "deny"),
     ("script/answer-on-stderr", "PreToolUse", "block.sh",  # the good one: stderr is the reason of exit 2
      SH + "INPUT=$(cat)\necho '{\"decision\": \"block\", \"reason\": \"no rm\"}' >&2\n",
@@ -567,6 +562,13 @@ def test_a_script_that_breaks_its_events_protocol_is_reported_and_a_correct_one_
     assert reported[0].related and reported[0].related[0]["path"].endswith(beside)
     if not (rule == "script/text-before-json" and name == "branch.py"):
         assert not findings(tmp_path / "good", name, good, event, rule), good
+
+
+def test_the_answers_of_two_arms_of_a_case_written_on_one_line_are_no_second_answer(tmp_path):
+    allow = DENY_SH.replace('"deny"', '"allow"')
+    text = SH + f'CMD=$(jq -r .tool_input.command)\ncase "$CMD" in *"rm -rf"*) {DENY_SH};; *) {allow};; esac\n'
+    assert behaviour(tmp_path, "arms.sh", text, "PreToolUse").decision == "deny"
+    assert not findings(tmp_path, "arms.sh", text, "PreToolUse", "script/text-before-json")
 
 
 def test_the_text_in_the_other_arm_of_an_if_is_not_mixed_with_the_answer(tmp_path):
@@ -985,3 +987,33 @@ def test_fields_that_stand_in_for_each_other_or_come_from_another_file_are_no_in
     """`.tool_input.command // .command` reads whichever the event sends, and a JSON file of the
     script's own is not the hook's input (found by review: both were false alarms)."""
     assert not findings(tmp_path, name, text, "PreToolUse", "script/input-field-never-sent")
+
+
+BOTH_EVENTS = PY + src("""
+    event = data["hook_event_name"]
+    if event == "PreToolUse":
+        print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}))
+    elif event == "PostToolUse" and "error" in json.dumps(data.get("tool_response", "")):
+        ANSWER
+    """)
+
+
+@pytest.mark.parametrize("answer, reported", [
+    ('print(json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "permissionDecision": "deny", '
+     '"permissionDecisionReason": "the command failed"}}))', True),
+    ('print(json.dumps({"decision": "block", "reason": "the command failed"}))', False),
+])
+def test_a_decision_in_the_part_of_a_script_for_an_event_that_reads_none_is_reported_there(tmp_path, answer, reported):
+    text = BOTH_EVENTS.replace("ANSWER", answer)
+    reading = behaviour(tmp_path, "both.py", text, "PostToolUse")  # (as Claude Code reads it: the deny ignored)
+    assert ("hookSpecificOutput.permissionDecision" in reading.ignored_fields) == reported
+    assert (reading.decision == "block") != reported
+    base = tmp_path / "project"
+    run = 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/both.py'
+    config = {"hooks": {event: [{"matcher": "Bash", "hooks": [{"type": "command", "command": run}]}]
+                        for event in ("PreToolUse", "PostToolUse")}}
+    out = doctor(base, {".claude/hooks/both.py": text, S: config})
+    lines = [n for n, row in enumerate(text.splitlines(), 1) if "deny" in row]
+    assert [(f.line, "part that runs on PostToolUse" in f.message) for f in found(out, "script/decision-wrong-event")] \
+        == [(line, True) for line in lines]
+    assert not found(out, "script/field-the-event-ignores")  # (one finding for the one defect)

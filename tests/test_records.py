@@ -69,3 +69,10 @@ def test_a_record_survives_pickle_and_copy_as_itself():
 def test_a_subclass_that_adds_methods_keeps_its_parents_fields():
     assert Shifted(1, 2).shifted() == Shifted(2, 2) and type(Shifted(1, 2).shifted()) is Shifted
     assert Shifted._fields == ("line", "column")
+
+
+def test_a_field_without_a_default_after_one_with_a_default_is_refused_as_a_namedtuple_refuses_it():
+    with pytest.raises(TypeError, match="without a default follows"):
+        class Broken(Record):
+            line: int = 1
+            column: int

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .. import safe_read
 from ..errors import HookwrightError
+from ..hosts.base import folders_below
 
 _stats: dict[str, os.stat_result | None] = {}
 _first_lines: dict[str, bytes] = {}
@@ -27,6 +28,7 @@ def fresh() -> None:
     _stats.clear()
     _first_lines.clear()
     _programs.clear()
+    folders_below.cache_clear()
 
 
 def stat(path: Path | str) -> os.stat_result | None:

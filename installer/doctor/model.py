@@ -65,7 +65,7 @@ def catalog() -> dict[str, Rule]:
     per rule) and compiled into rules/catalog.json (scripts/build_rule_catalog.py; a test
     checks that it matches): json's C parser reads them all in a fraction of what parsing one
     TOML file costs, and every doctor run, and every install's plan check, needs some."""
-    raw = json.loads(safe_read.read(RULES_DIR / CATALOG, safe_read.BUNDLED))
+    raw = json.loads(_catalog_text())
     return {rule_id: Rule(rule_id, rule_id.split("/", 1)[0], **fields) for rule_id, fields in raw.items()}
 
 
@@ -77,7 +77,28 @@ def explanations() -> dict[str, str]:
 
 
 def rule_by_id(rule_id: str) -> Rule:
-    return catalog()[rule_id]
+    """One rule, parsed alone from the catalog's text: a doctor run words a few findings, and
+    parsing every rule cost 5 M instructions of `doctor FILE` on a typical file (about 1.5 ms;
+    scripts/bench_doctor.py). build_rule_catalog.py writes each rule's table on a line of its own,
+    its id at the line's start (json.dumps, indent 1); `catalog()` still reads them all."""
+    rule = _ONE_BY_ONE.get(rule_id)
+    if rule is None:
+        text = _catalog_text()
+        key = f"\n {json.dumps(rule_id)}: "
+        at = text.find(key)
+        if at < 0:
+            return catalog()[rule_id]  # (a KeyError, as for any id the catalog does not hold)
+        fields, _ = json.JSONDecoder().raw_decode(text, at + len(key))
+        rule = _ONE_BY_ONE[rule_id] = Rule(rule_id, rule_id.split("/", 1)[0], **fields)
+    return rule
+
+
+_ONE_BY_ONE: dict[str, Rule] = {}
+
+
+@cache
+def _catalog_text() -> str:
+    return safe_read.read(RULES_DIR / CATALOG, safe_read.BUNDLED).decode("utf-8")
 
 
 def compile_catalog() -> dict[str, dict[str, Any]]:

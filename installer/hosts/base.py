@@ -942,10 +942,18 @@ SKIPPED_BELOW = frozenset({"node_modules", "vendor", "target", "dist", "build", 
 
 def files_below(start: Path, folder_name: str, names: tuple[str, ...]) -> list[Path]:
     """The `<folder_name>/<name>` files in the folders below `start` (a monorepo's packages'
-    `.claude/settings.json`, `.codex/hooks.json`), breadth first, bounded in depth and in folders
-    visited, through no link and no hidden or dependency folder."""
+    `.claude/settings.json`, `.codex/hooks.json`)."""
+    return [sub / folder_name / name for sub in folders_below(start) for name in names
+            if (sub / folder_name / name).is_file()]
+
+
+@functools.lru_cache(maxsize=4)
+def folders_below(start: Path) -> tuple[Path, ...]:
+    """The folders below `start`, breadth first, bounded in depth and in folders visited, through no
+    link and no hidden or dependency folder. Walked once for every host that looks there in a doctor
+    run (doctor's `disk.fresh()` forgets it for the next run)."""
     found: list[Path] = []
-    level, visited = [start], 0
+    level = [start]
     for _depth in range(BELOW_DEPTH):
         deeper = []
         for folder in level:
@@ -954,16 +962,14 @@ def files_below(start: Path, folder_name: str, names: tuple[str, ...]) -> list[P
             except OSError:
                 continue
             for entry in entries:
-                if visited >= BELOW_FOLDERS:
-                    return found
+                if len(found) >= BELOW_FOLDERS:
+                    return tuple(found)
                 if entry.name.startswith(".") or entry.name in SKIPPED_BELOW or not entry.is_dir(follow_symlinks=False):
                     continue
-                visited += 1
-                sub = Path(entry.path)
-                found += [sub / folder_name / name for name in names if (sub / folder_name / name).is_file()]
-                deeper.append(sub)
+                found.append(Path(entry.path))
+                deeper.append(found[-1])
         level = deeper
-    return found
+    return tuple(found)
 
 
 def describe(value: Any) -> str:

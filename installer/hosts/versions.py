@@ -15,14 +15,13 @@ import pwd
 import sys
 from functools import cache
 from pathlib import Path
-
-from ..records import Record
+from typing import NamedTuple  # (not a Record: this module also runs as a script, without the package)
 
 FILE = Path(__file__).with_name("versions.toml")
 ROOT_VARIABLE = "HOOKWRIGHT_E2E_DIR"
 
 
-class Pin(Record):
+class Pin(NamedTuple):
     """One agent at one release: its npm package and the executable in it."""
 
     host: str

@@ -155,3 +155,37 @@ def test_a_permission_request_hook_runs_only_for_calls_that_would_ask(claude_cli
     named = ["look_allowed.sh"] if at and "allow" in at else ["look_allowed.sh", "look_other.sh"] if at else []
     assert {f["line"] for f in found} == ({_line(settings, at)} if at else set()), found
     assert sorted(r["line"] for f in found for r in f["related"]) == [_line(settings, name) for name in named]
+
+
+SCAN = '''\
+#!/usr/bin/env python3
+"""Refuse Bash calls while the scan mode is block."""
+import json, os, sys
+MODE = os.environ.get("SCAN_MODE", "warn")
+json.load(sys.stdin)
+if MODE == "block":
+    print("scan: refused", file=sys.stderr)
+    sys.exit(2)
+'''
+
+
+@pytest.mark.parametrize("local, refused", [({"SCAN_MODE": "warn"}, False), ({"OTHER": "1"}, True)],
+                         ids=["local overrides", "local sets another"])
+def test_the_local_settings_env_wins_over_the_projects_for_a_hook(claude_cli, home, project, local, refused):
+    hooks_dir = project / ".claude" / "hooks"
+    hooks_dir.mkdir(parents=True)
+    (hooks_dir / "scan.py").write_text(SCAN)
+    settings = project / ".claude" / "settings.json"
+    settings.write_text(json.dumps({"env": {"SCAN_MODE": "block"}, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/scan.py'}]}]}}, indent=2))
+    local_file = project / ".claude" / "settings.local.json"
+    local_file.write_text(json.dumps({"env": local}, indent=2))
+
+    run = run_claude(project, home, [{"tool": "Bash", "input": {"command": "touch ran.txt"}}], claude=claude_cli)
+    assert run.returncode == 0, run.stderr
+    assert (project / "ran.txt").exists() != refused, run.tool_results
+
+    doctor = hookwright("doctor", "--format", "json", home=home, project=project)
+    found = [(Path(f["path"]).name, f["line"]) for f in json.loads(doctor.stdout)["findings"]
+             if f["rule"] == "structure/env-overridden"]
+    assert found == ([] if refused else [("settings.local.json", _line(local_file, "SCAN_MODE"))])

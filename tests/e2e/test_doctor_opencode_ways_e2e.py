@@ -7,7 +7,8 @@ the bad one at the line that needs the change, and not the twin.
 - an MCP server's tools picked by the server's name as configured (`my.docs_`), which opencode
   writes with `_` for every character outside [A-Za-z0-9_-] (`my_docs_`);
 - a plugin that runs a guard written for Claude Code, handing it opencode's argument names, or
-  refusing on an exit status (1) other than the one the guard refuses with (2);
+  refusing on an exit status (1) other than the one the guard refuses with (2), or running it with
+  Bun's `$` (which throws on exit 2 without .nothrow()) in a try whose catch lets the call run;
 - a guard of a file that picks `write` alone, where `edit` changes the file too;
 - the arguments read from tool.execute.before's input, which has none (they are output.args);
 - a change to a copy of an argument, never written back; a hook key waited for in the `event` hook.
@@ -151,6 +152,36 @@ export const %s = async ({ directory }) => ({
   },
 });
 """
+# the same guard run by Bun's `$` inside a try whose catch takes a broken guard for a pass: without
+# .nothrow() the guard's exit 2 is a ShellError the catch swallows; the twin reads exitCode
+BUN_BRIDGE = """\
+export const BunBridge = async ({ $, directory }) => ({
+  "tool.execute.before": async (input, output) => {
+    if (input.tool !== "bash" || !output.args.command.includes("blocked-three")) return;
+    try {
+      const r = await $`echo ${JSON.stringify({ tool_input: output.args })} | sh ${directory}/.claude/hooks/no-blocked.sh`.quiet();
+      if (r.exitCode === 2) throw new Error("refused");
+    } catch (err) {
+      console.error(`guard failed: ${err}`);
+    }
+  },
+});
+"""
+BUN_TWIN = """\
+export const BunTwin = async ({ $, directory }) => ({
+  "tool.execute.before": async (input, output) => {
+    if (input.tool !== "bash" || !output.args.command.includes("blocked-four")) return;
+    let r;
+    try {
+      r = await $`echo ${JSON.stringify({ tool_input: output.args })} | sh ${directory}/.claude/hooks/no-blocked.sh`.nothrow().quiet();
+    } catch (err) {
+      console.error(`guard failed: ${err}`);
+      return;
+    }
+    if (r.exitCode === 2) throw new Error("refused");
+  },
+});
+"""
 BLOCKED_GUARD = """\
 cmd=$(jq -r '.tool_input.command // empty')
 case "$cmd" in *blocked-*) echo "blocked files are off limits" >&2; exit 2 ;; esac
@@ -196,6 +227,9 @@ def test_a_bridge_to_a_claude_guard_hands_it_claudes_argument_names_or_the_guard
     status_bad = plugins / "status-bridge.js"
     status_bad.write_text(STATUS_BRIDGE % ("StatusBridge", "blocked-one", "r.status === 1"))
     (plugins / "status-twin.js").write_text(STATUS_BRIDGE % ("StatusTwin", "blocked-two", "r.status !== 0"))
+    bun_bad = plugins / "bun-bridge.js"
+    bun_bad.write_text(BUN_BRIDGE)
+    (plugins / "bun-twin.js").write_text(BUN_TWIN)
     lock_bad = plugins / "lock-guard.js"
     lock_bad.write_text(LOCK_GUARD % ("LockGuard", 'input.tool !== "write"', "a.lock", "a.lock"))
     (plugins / "lock-twin.js").write_text(LOCK_GUARD % ("LockTwin", 'input.tool !== "write" && input.tool !== "edit"',
@@ -205,7 +239,7 @@ def test_a_bridge_to_a_claude_guard_hands_it_claudes_argument_names_or_the_guard
     locks = [{"tool": "read", "input": {"filePath": str(project / n)}} for n in ("a.lock", "b.lock")] + [
         {"tool": "edit", "input": {"filePath": str(project / n), "oldString": "v1", "newString": "v2"}}
         for n in ("a.lock", "b.lock")]
-    touches = [{"tool": "bash", "input": {"command": f"touch blocked-{n}.txt", "description": n}} for n in ("one", "two")]
+    touches = [{"tool": "bash", "input": {"command": f"touch blocked-{n}.txt", "description": n}} for n in ("one", "two", "three", "four")]
     read = {"tool": "read", "input": {"filePath": str(project / "deploy.pem")}}
     write = {"tool": "write", "input": {"filePath": str(project / "copy.pem"), "content": "TOKEN=leaked\n"}}
     bash = {"tool": "bash", "input": {"command": "touch pushed.txt", "description": "push"}}
@@ -214,6 +248,8 @@ def test_a_bridge_to_a_claude_guard_hands_it_claudes_argument_names_or_the_guard
     read_result, write_result, *_ = run.tool_results
     assert (project / "blocked-one.txt").exists()  # the guard's exit 2 was no status the plugin refused on
     assert not (project / "blocked-two.txt").exists()
+    assert (project / "blocked-three.txt").exists()  # Bun's $ threw on exit 2, the catch let the call run
+    assert not (project / "blocked-four.txt").exists()
     assert (project / "a.lock").read_text() == "v2\n"  # the guard picked write alone: the edit ran
     assert (project / "b.lock").read_text() == "v1\n"
     assert "TOKEN=secret" in read_result["content"]  # the guard read no file_path: the read ran
@@ -226,6 +262,7 @@ def test_a_bridge_to_a_claude_guard_hands_it_claudes_argument_names_or_the_guard
     assert _flagged(home, project, "host/opencode-guard-misses-tools") == [(str(lock_bad), _line_of(lock_bad, '"write"'))]
     assert _flagged(home, project, "host/opencode-script-exit-unheard") == [
         (str(status_bad), _line_of(status_bad, "r.status === 1"))]
+    assert _flagged(home, project, "host/opencode-refusal-caught") == [(str(bun_bad), _line_of(bun_bad, "const r = await $"))]
     assert _flagged(home, project, "host/opencode-argument-not-there") == [
         (str(from_input), _line_of(from_input, "input.args"))]
     assert _flagged(home, project, "host/opencode-args-reassigned") == [(str(copy), _line_of(copy, "rewritten.txt"))]

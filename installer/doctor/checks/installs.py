@@ -277,6 +277,11 @@ def _hook_untrusted(ctx: Context, pack: PackAt) -> Iterator[Finding]:
     yield from _problems(ctx, pack, "install/hook-untrusted")
 
 
+@RECEIPT_RULES.rule("install/hook-not-yet-trusted")
+def _hook_not_yet_trusted(ctx: Context, pack: PackAt) -> Iterator[Finding]:
+    yield from _problems(ctx, pack, "install/hook-not-yet-trusted")
+
+
 @RECEIPT_RULES.rule("install/hooks-off")
 def _hooks_off(ctx: Context, pack: PackAt) -> Iterator[Finding]:
     yield from _at_the_setting(pack, "install/hooks-off")
@@ -365,8 +370,10 @@ def receipt_problems(host: Host, target: Target, data: Any, receipt: Receipt) ->
     for skipped in host.skipped(target, data):
         owner = host.owner(skipped.handler)
         if owner is not None and owner[0] == receipt.pack:
-            yield "install/hook-untrusted", {"event": skipped.event, "hook": owner[1], "host": host.title,
-                                             "why": skipped.why}
+            # (one whose trust the interactive agent asks for, a fresh clone's: not yet trusted, a warning)
+            yield "install/hook-not-yet-trusted" if skipped.asked else "install/hook-untrusted", {
+                "event": skipped.event, "hook": owner[1], "host": host.title, "why": skipped.why,
+                "asked": skipped.asked}
     for setting in host.hooks_off(target.project or Path.cwd()):
         yield ("install/hooks-off" if setting.known else "install/hooks-off-unknown",
                {"why": setting.why, "fix": setting.fix, "setting": f"{setting.path}:{setting.line}",

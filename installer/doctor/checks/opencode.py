@@ -292,6 +292,15 @@ _rule_at_each_place("host/opencode-process-exit", lambda facts: facts.exits)  # 
 _rule_at_each_place("host/opencode-return-does-not-block", lambda facts: facts.returns)
 
 
+@PLUGIN_RULES.rule("host/opencode-refusal-caught")
+def _refusal_caught(plugin: PluginFile) -> Iterator[Finding]:
+    """A refusal of tool.execute.before that the hook's own catch turns into a pass (plugins.Caught)."""
+    for caught in plugin.facts.caught if plugin.foreign else ():
+        yield plugin.ctx.finding_at("host/opencode-refusal-caught", plugin.file, *caught.place,
+                                    variant=None if caught.what == "shell" else "throw", refusal=caught.line,
+                                    catch=caught.catch.line)
+
+
 @PLUGIN_RULES.rule("host/opencode-promise-not-awaited")
 def _promise_not_awaited(plugin: PluginFile) -> Iterator[Finding]:
     """A promise or a callback the hook starts and never waits for, whose throw or change of the
@@ -574,13 +583,14 @@ def _rewritten_before_check(ctx: Context, plugin_files: list[PluginFile]) -> Ite
                            for word in words) or \
                             gate is not None and not gate & {w.lower() for w in regex.lead}:
                         continue
+                    one_folder = rewriter.file.path.parent == guard.file.path.parent and \
+                        rewriter.file.plugin is None and guard.file.plugin is None
                     yield ctx.finding_at("host/opencode-rewritten-before-check", guard.file, *regex.place,
                                          [{"path": str(rewriter.file.path), "line": change.place.line,
                                            "column": change.place.column,
-                                           "message": FIRST_IN_THE_FOLDER if rewriter.file.path.parent ==
-                                           guard.file.path.parent and rewriter.file.plugin is None and
-                                           guard.file.plugin is None else
+                                           "message": FIRST_IN_THE_FOLDER if one_folder else
                                            "this plugin runs first and puts the text before the value"}],
+                                         variant="one-folder" if one_folder else None,
                                          plugin=rewriter.file.path.name, key=change.key, prefix=change.prefix,
                                          word=sorted(regex.lead)[0])
 

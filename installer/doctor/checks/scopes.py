@@ -6,6 +6,9 @@ hooks with it. Both are the host's own measured semantics (Host.files_never_read
 docs/hosts/claude-code.md#config-files); the rules keep `structure/` ids."""
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
 from typing import Any, Iterator
 
 from ... import hosts
@@ -13,9 +16,10 @@ from ...document import Keys
 from ...hooks.events import SCOPE_ORDER
 from ...hosts.claude import protocol as claude_protocol
 from ...patterns import lazy
-from .. import load
+from .. import handler_facts, load
 from ..discovery import installed_hook_files, known_marketplaces
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable
+from ..scripts import intent
 
 RULES = RuleTable()
 SCRIPT_NAME = lazy(r"([\w.-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|ps1))(?![\w.])")
@@ -100,20 +104,69 @@ def _enabled(value: Any) -> bool:
     return value is True or (isinstance(value, list) and bool(value))
 
 
+def _by_precedence(ctx: Context, key: str) -> dict[str, list[tuple[ConfigFile, Any]]]:
+    """Each name of a settings object (`env`, `enabledPlugins`) with the values the scopes' files
+    give it, lowest precedence first: the last is the one that counts."""
+    values: dict[str, list[tuple[ConfigFile, Any]]] = {}
+    settings = [f for f in ctx.files if f.kind == "claude-settings" and f.document is not None
+                and isinstance(f.document.data, dict) and f.scope in SCOPE_ORDER]
+    for file in sorted(settings, key=lambda f: SCOPE_ORDER[f.scope]):
+        given = file.document.data.get(key) if file.document else None
+        for name, value in given.items() if isinstance(given, dict) else ():
+            values.setdefault(name, []).append((file, value))
+    return values
+
+
+# a refusal in a hook's code: an exit 2, or an answer that denies or blocks
+REFUSES = lazy(r"""\bexit\(?\s*2\b|["'](?:permissionDecision|decision|behavior)["']\s*:\s*["'](?:deny|block)["']""",
+               needs=("exit", "ecision", "behavior"))
+
+
+@RULES.rule("structure/env-overridden")
+def _env_overridden(ctx: Context) -> Iterator[Finding]:
+    """`"env": {"MODE": "warn"}` in the local settings over the project's `"MODE": "block"`, where
+    a guard refuses only when MODE is "block": the value of the highest file that sets a variable
+    is the one a hook gets (measured on Claude Code 2.1.332, docs/hosts/claude-code.md#environment),
+    so the guard the project meant never refuses here. At the overriding value."""
+    for name, chain in _by_precedence(ctx, "env").items():
+        chain = [(file, str(value)) for file, value in chain
+                 if isinstance(value, (str, int, float)) and not isinstance(value, bool)]
+        if not chain:
+            continue
+        last, value = chain[-1]
+        meant = [(file, earlier) for file, earlier in chain[:-1] if earlier != value]
+        for file, earlier in meant[-1:]:
+            guard = _guard_needing(ctx, name, earlier, value)
+            if guard is not None:
+                yield ctx.finding("structure/env-overridden", last, ("env", name), name=name, value=json.dumps(value),
+                                  earlier=json.dumps(earlier), scope=file.scope, script=guard.name,
+                                  related=[{"path": str(file.path), "line": file.position(("env", name), False)[0],
+                                            "column": 1, "message": f"the {file.scope} settings' value"},
+                                           {"path": str(guard), "line": 1, "column": 1, "message": "the guard"}])
+
+
+def _guard_needing(ctx: Context, name: str, meant: str, given: str) -> Path | None:
+    """The script of a hook that reads the variable and refuses where it holds `meant`: it compares
+    it with that value (`== "block"`) and not with the value given (a default may be that), and it
+    refuses somewhere."""
+    compared, given_too = (re.compile(rf"""(?:==|!=|\bis)\s*["']{re.escape(value)}["']|["']{re.escape(value)}["']\s*(?:==|!=)|"""
+                                      rf"""\bin\s*[(\[{{][^)\]}}\n]*["']{re.escape(value)}["']""") for value in (meant, given))
+    for handler in ctx.handlers:
+        for _, facts in handler_facts.script_facts(handler):
+            text = intent.text_of(facts.path) if facts.readable else ""
+            if name in text and meant in text and compared.search(text) and not given_too.search(text) \
+                    and REFUSES.search(text):
+                return facts.path
+    return None
+
+
 @RULES.rule("structure/plugin-switched-off")
 def _plugin_switched_off(ctx: Context) -> Iterator[Finding]:
     """`enabledPlugins: {"x@y": false}` in a file of higher precedence than one that enables the
     plugin (measured on Claude Code 2.1.332: a project's false switched off a plugin the user's
     settings enabled, and its hooks): the plugin's guards stop in this project without a word.
     Only for an installed plugin with hooks; managed settings are the administrator's choice."""
-    values: dict[str, list[tuple[ConfigFile, Any]]] = {}
-    settings = [f for f in ctx.files if f.kind == "claude-settings" and f.document is not None
-                and isinstance(f.document.data, dict) and f.scope in SCOPE_ORDER]
-    for file in sorted(settings, key=lambda f: SCOPE_ORDER[f.scope]):
-        enabled = file.document.data.get("enabledPlugins") if file.document else None
-        for plugin_id, value in enabled.items() if isinstance(enabled, dict) else ():
-            values.setdefault(plugin_id, []).append((file, value))
-    for plugin_id, chain in values.items():
+    for plugin_id, chain in _by_precedence(ctx, "enabledPlugins").items():
         last, value = chain[-1]
         on = [file for file, earlier in chain[:-1] if _enabled(earlier)]
         if _enabled(value) or not on or last.scope == "managed" or ctx.project is None:

@@ -670,6 +670,9 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
         arm = CASE_ARM.match(masked)
         if arm:  # `pattern) command ;;`: the command after the pattern starts the line
             masked = " " * arm.end() + masked[arm.end():]
+        inline = _inline_arms(masked) if ";;" in masked else []
+        for start, end, _, _ in inline:  # `case $x in a) cmd;; b) cmd;; esac` on one line: each cmd starts a command
+            masked = masked[:start - 1] + ";" + masked[start:] if end > start else masked
         if "exit" in masked or "return" in masked:  # (SH_STOP's words, tested before the pattern is asked)
             stops += [(place(offset + m.start("stop")), tuple(branch), scope) for m in SH_STOP.finditer(masked)]
         for library in SH_SOURCE.finditer(line) if sourced else ():  # a library that prints when it is sourced
@@ -690,7 +693,10 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                 ends = exits_after or _ends_run(line, match.end() + len(rest), lines, starts, offset)
                 writes.append(Write(printed, place(offset + match.start("fn")),
                                     f"{match.group('fn')}{rest.rstrip()[:30]} ({where})", branch, scope, ends, order))
-        before = _Before(line if not arm else " " * arm.end() + line[arm.end():])  # (the arm's `)` closes no `$(`)
+        unarmed = line if not arm else " " * arm.end() + line[arm.end():]  # (an arm's `)` closes no `$(`)
+        for start, end, _, _ in inline:
+            unarmed = unarmed[:start - 1] + ";" + unarmed[start:] if end > start else unarmed
+        before = _Before(unarmed)
         for match in SH_WORD.finditer(masked):
             word = match.group("word")
             rest = _sh_segment(line, match.end())
@@ -710,7 +716,8 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                 debug = before.debug or (isinstance(branch, Arms) and branch.debug)
                 if kind and not (debug and kind == STDOUT_TEXT):
                     ends = _ends_run(line, end, lines, starts, offset)
-                    writes.append(Write(kind, place(start), f"{word}{rest.rstrip()[:40]}", branch, scope, ends, order))
+                    within = _in_inline_arm(inline, match.start("word"), branch, offset)
+                    writes.append(Write(kind, place(start), f"{word}{rest.rstrip()[:40]}", within, scope, ends, order))
                 elif _sh_stderr_answer(word, rest, around, code, offset + end):
                     redirect = SH_TO_STDERR.search(rest)  # (reported at the `>&2` that sends it there)
                     stderr_answers.append(place(offset + match.end() + redirect.start() + (redirect.group()[:1].isspace())))
@@ -1020,6 +1027,36 @@ def _sh_segment(line: str, start: int) -> str:
 
 
 CASE_ARM = lazy(r"""^\s*\(?[^\s()|;&]+(?:\s*\|\s*[^\s()|;&]+)*\)(?=\s)""", needs=(")",))
+# an arm of a case written on one line with it: `case "$x" in a) ...;; b|c) ...;; esac`
+SH_INLINE_ARM = lazy(r"""(?:(?P<case>\bcase[ \t]+[^;\n]*?[ \t]in[ \t]+)|;;&?[ \t]*|;&[ \t]*)"""
+                     r"""\(?[^\s()|;&]+(?:[ \t]*\|[ \t]*[^\s()|;&]+)*\)""", needs=(";;", ";&"))
+SH_ARM_END = lazy(r";;|;&|\besac\b")
+
+
+def _inline_arms(masked: str) -> list[tuple[int, int, int, int]]:
+    """(where its command starts, where it ends, where its case starts, its number) for each arm of
+    a case written on one line; [] where the line holds none."""
+    arms: list[tuple[int, int, int, int]] = []
+    frame = number = -1
+    for match in SH_INLINE_ARM.finditer(masked):
+        if match.group("case") is not None:
+            frame, number = match.start(), 0
+        elif frame < 0:
+            continue
+        else:
+            number += 1
+        finish = SH_ARM_END.search(masked, match.end())
+        arms.append((match.end(), finish.start() if finish else len(masked), frame, number))
+    return arms
+
+
+def _in_inline_arm(inline: list[tuple[int, int, int, int]], position: int, branch: Branch, offset: int) -> Branch:
+    """The branch of a command at a position of its line: the line's own, or within the arm of a
+    one-line case it is in (arms of one case are alternatives)."""
+    for start, end, frame, number in inline:
+        if start <= position < end:
+            return Arms(branch if isinstance(branch, Arms) else None, offset + frame, number, False)
+    return branch
 SH_SOURCE = lazy(r"""(?:^|[;&|]|\bthen)[ \t]*(?:source|\.)[ \t]+[^\n;&|]*?(?P<file>[\w.-]+\.(?:sh|bash))\b""",
                  re.M, needs=(".sh", ".bash"))
 MAX_LIBRARY = 256 * 1024

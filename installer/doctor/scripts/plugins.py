@@ -121,7 +121,7 @@ class PluginFacts:
                  input_args: tuple[Place, ...] = (), local_changes: tuple[tuple[str, Place], ...] = (),
                  compared_types: tuple[tuple[str, Place], ...] = (), status_tests: tuple[StatusTest, ...] = (),
                  imports: tuple[tuple[str, Place], ...] = (), load_reads: tuple[LoadRead, ...] = (),
-                 unreturned: tuple[tuple[str, Place, str], ...] = ()) -> None:
+                 unreturned: tuple[tuple[str, Place, str], ...] = (), caught: tuple["Caught", ...] = ()) -> None:
         self.syntax_error = syntax_error
         self.exports = exports
         self.hooks = hooks  # the hook keys it returns ("tool.execute.before", "event"...)
@@ -147,6 +147,7 @@ class PluginFacts:
         self.local_changes = local_changes  # (argument, where) a copy of an argument is changed, never written back
         self.compared_types = compared_types  # (name, where) each dotted literal the `event` hook compares with
         self.status_tests = status_tests  # the exit statuses of a program it runs that it refuses the call on
+        self.caught = caught  # refusals of tool.execute.before that a catch of its own turns into a pass
         self.imports = imports  # (module, where) each import the module runs: not `import type`, nor one of types only
         self.load_reads = load_reads  # files it reads while it loads, by a path relative to the working folder
         # (key, where, the key it is nested under, or "" in a plugin function that returns nothing):
@@ -182,6 +183,7 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
     input_args: list[Place] = []
     local_changes: list[tuple[str, Place]] = []
     compared_types: list[tuple[str, Place]] = []
+    caught: list[Caught] = []
     unfiltered = False
     plugins = _plugin_functions(root)
     consts = _constants(root)
@@ -224,6 +226,7 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
         reads += _reads(function, params, scope) + _handler_reads(function, params, scope)
         returns += _ignored_returns(function)
         lost += _lost_promises(function, found_writes)
+        caught += _caught_refusals(function)
         prefixings += _prefixings(function, params, scope)
         throws = _throws(function)
         if throws:
@@ -244,7 +247,7 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
                        tuple(input_args), tuple(local_changes), tuple(compared_types),
                        tuple(_status_tests(root)) if HOOK in hooks else (),
                        (*_imports(root, typescript), *_load_imports(root, plugins)),
-                       tuple(_load_reads(root, plugins, consts)), tuple(_unreturned(root, plugins)))
+                       tuple(_load_reads(root, plugins, consts)), tuple(_unreturned(root, plugins)), tuple(caught))
 
 
 def syntax_error(path: Path, source: bytes) -> Place | None:
@@ -1039,6 +1042,71 @@ def _status_tests(root: Node) -> Iterator[StatusTest]:
         elif taken is not None and _ends(taken) and (other is not None and _refuses(other) or other is None and any(
                 _refuses(after) for after in _following(node))):
             yield StatusTest(statuses, when_in, place)
+
+
+class Caught(Record):
+    """A refusal the hook's own try/catch turns into a pass: a throw in the try whose catch neither
+    throws again nor refuses after it, or Bun's `$` run there without .nothrow(), which throws a
+    ShellError on any exit but 0 before the test of its exitCode is reached."""
+
+    place: Place  # the `$` call (shell) or the catch clause (throw)
+    what: str  # "shell" or "throw"
+    catch: Place  # the catch clause
+    line: int  # the line of the refusal the catch swallows (the throw, or the exitCode test)
+
+
+def _caught_refusals(function: Node) -> list[Caught]:
+    """Each try of a tool.execute.before hook that refuses inside (a throw, or a test of the exit
+    status of Bun's `$`) and whose catch takes every error for a pass: Bun 1.3.14 (opencode
+    1.18.33's) throws ShellError("Failed with exit code 2") from `await $`...`.quiet()` when the
+    program exits 2, and returns its exitCode only with .nothrow() (measured here with the bun
+    inside opencode 1.18.33, BUN_BE_BUN=1); a catch that logs and goes on lets the call run."""
+    found = []
+    for node in _walk(function):
+        handler = node.child_by_field_name("handler") if node.type == "try_statement" else None
+        body = node.child_by_field_name("body") if handler is not None else None
+        if handler is None or body is None or _refuses(handler) or not _ends(handler) and any(
+                _refuses(a) for a in _following(node)):
+            continue  # (a catch that goes on to a refusal after the try: a flag set, or a result still unread)
+        catch = _place(handler)
+        throws = [n for n in _walk(body) if n.type == "throw_statement" and not _in_function_below(n, body)]
+        tested = [n for part in (body, *_following(node)) for n in _walk(part) if n.type == "member_expression"
+                  and _text(n.child_by_field_name("property")) in EXIT_STATUS]  # (in the try, or after it)
+        shells = [n for n in _walk(body) if n.type == "call_expression" and _shell_call(n)]
+        throwing = [n for n in shells if "nothrow" not in _methods_around(n)]
+        if throwing and (tested or throws):
+            refusal = (tested or throws)[0]
+            found.append(Caught(_place(throwing[0]), "shell", catch, refusal.start_point[0] + 1))
+        elif throws:
+            found.append(Caught(catch, "throw", catch, throws[0].start_point[0] + 1))
+    return found
+
+
+def _shell_call(node: Node) -> bool:
+    """`$`...``: Bun's shell, run on a template."""
+    callee, arguments = node.child_by_field_name("function"), node.child_by_field_name("arguments")
+    return callee is not None and callee.type == "identifier" and _text(callee) == "$" \
+        and arguments is not None and arguments.type == "template_string"
+
+
+def _methods_around(call: Node) -> list[str]:
+    """The methods called on a call's result in its chain (`$`x`.quiet().nothrow()`: quiet, nothrow)."""
+    methods, node = [], call
+    while node.parent is not None and node.parent.type == "member_expression" and node.parent.parent is not None \
+            and node.parent.parent.type == "call_expression":
+        methods.append(_text(node.parent.child_by_field_name("property")))
+        node = node.parent.parent
+    return methods
+
+
+def _in_function_below(node: Node, top: Node) -> bool:
+    """The node is inside a function defined within `top` (its throw is that function's)."""
+    parent = node.parent
+    while parent is not None and parent != top:
+        if parent.type in FUNCTIONS | {"method_definition"}:
+            return True
+        parent = parent.parent
+    return False
 
 
 def _statuses_tested(condition: Node | None) -> tuple[frozenset[int], bool] | None:

@@ -30,7 +30,7 @@ from ..shell.fails import Failure, ordinary_failure
 from ..shell.interpret import SCRIPT_SUFFIXES
 from ..shell.lex import Unreadable, Word
 from ..shell.tree import AndOr, Command, commands, parse, parsed_once
-from .delivery import Joined, Lost
+from .delivery import SCRIPT_NAME, Joined, Lost
 
 MASKING = frozenset({"local", "export", "declare", "typeset", "readonly"})
 ERREXIT_FLAG = lazy(r"-[a-zA-Z]*e[a-zA-Z]*$")
@@ -806,8 +806,6 @@ def _given_input(command: Command) -> bool:
 
 STOPS_LOOP = frozenset({"break", "exit", "return"})
 STDOUT_AWAY = frozenset({">", ">>", ">|", "1>", "1>>", "&>", "&>>"})  # (and `>&2`, `1>&2`)
-SH_LOOP_OR_NAMES = lazy(r"\bdone\b|\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl)\b.*\n(?:.*\n)*?.*\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl)\b",
-                        needs=("done", "."))
 
 
 def joined_answers(code: str, place: Callable[[int], tuple[int, int]],
@@ -818,8 +816,8 @@ def joined_answers(code: str, place: Callable[[int], tuple[int, int]],
     through or captures and prints; or two run one after the other in the same list. A child's
     answer that reaches the dispatcher's stdout is an answer of the dispatcher, and two of them
     are two JSON documents (checks/delivery.py keeps those whose children print JSON)."""
-    if not SH_LOOP_OR_NAMES.search(code):
-        return ()
+    if "done" not in code and len(SCRIPT_NAME.findall(code)) < 2:
+        return ()  # (no loop, and fewer than two scripts named)
     tree = (tree_of or parsed_once(code))()
     if tree is None:
         return ()

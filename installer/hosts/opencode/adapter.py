@@ -105,8 +105,10 @@ SCRIPT_SUFFIXES = (".js", ".ts", ".mjs", ".cjs", ".mts")  # what doctor reads as
 PLUGIN_FOLDERS = ("plugin", "plugins")
 
 # What a plugin may import with nothing installed (docs/hosts/opencode.md#plugin-loading): Node's
-# modules, with or without `node:`, and Bun's; and the plugin SDK, which opencode installs into each
-# config folder itself on its first start there (measured on 1.18.33). Any other package must be in
+# modules, with or without `node:`, and Bun's; and the plugin SDK with the packages it depends on,
+# which opencode installs into each config folder itself on its first start there, before it loads
+# the plugins (measured on 1.18.33: in a fresh `.opencode/`, plugins importing `yaml` and `zod`
+# loaded, one importing `picomatch` did not; the list is the package-lock.json it wrote). Any other package must be in
 # a node_modules folder above the plugin, or in the config folder's package.json, which opencode
 # installs at start-up (plugins docs): an import that resolves nowhere leaves the plugin out,
 # without a word (measured on 1.18.33, tests/e2e/test_doctor_opencode_load_e2e.py).
@@ -117,7 +119,11 @@ NODE_MODULES = frozenset({
     "punycode", "querystring", "readline", "readline/promises", "repl", "stream", "stream/consumers",
     "stream/promises", "stream/web", "string_decoder", "sys", "timers", "timers/promises", "tls", "trace_events",
     "tty", "url", "util", "util/types", "v8", "vm", "wasi", "worker_threads", "zlib"})
-PROVIDED_PACKAGES = frozenset({"@opencode-ai/plugin", "bun"})
+PROVIDED_PACKAGES = frozenset({
+    "bun", "@opencode-ai/plugin", "@ai-sdk/provider", "@opencode-ai/sdk", "@standard-schema/spec", "cross-spawn",
+    "detect-libc", "effect", "fast-check", "find-my-way-ts", "ini", "isexe", "json-schema", "kubernetes-types", "msgpackr",
+    "msgpackr-extract", "multipasta", "node-gyp-build-optional-packages", "path-key", "pure-rand", "shebang-command",
+    "shebang-regex", "toml", "uuid", "which", "yaml", "zod"})
 # what Bun tries for a relative import without its file's extension, and for `./x.js` naming `x.ts`
 IMPORT_SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts", ".json", ".node")
 

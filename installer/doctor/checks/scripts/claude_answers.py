@@ -8,10 +8,12 @@ from typing import Callable, Iterator
 
 from ....hosts.claude import protocol as claude_protocol
 from ....hosts.claude.protocol import EventProtocol
+from ....patterns import lazy
 from ...model import Finding, RuleTable
+from ...scripts import event_branches, intent
 from ...scripts import flow as script_flow
-from ...scripts.keys import IGNORED_FIELDS
-from .units import DECISION_INSTEAD, NO_DECISION, HookCode, decision_in_wrong_event, through
+from ...scripts.keys import IGNORED_FIELDS, Site
+from .units import DECISION_INSTEAD, NO_DECISION, HookCode, decision_in_wrong_event, decisions_in_wrong_branch, through
 
 CLAUDE_ANSWER_RULES = RuleTable()  # a hook's code against the protocol of its Claude Code events
 
@@ -216,20 +218,27 @@ ANSWER_FIELDS = frozenset({"decision", "permissionDecision", "behavior", "action
 @CLAUDE_ANSWER_RULES.rule("script/field-the-event-ignores")
 def _field_the_event_ignores(code: HookCode) -> Iterator[Finding]:
     """hookSpecificOutput fields that none of the events reads (dropped without a word)."""
-    rows = code.claude_rows
-    if not rows or code.facts.reads_event_name:
+    every = code.claude_rows
+    branches = code.flow.event_branches
+    if not every or code.facts.reads_event_name and not branches:
         return
-    known = frozenset().union(*(row.specific_fields | (INSIDE_DECISION if "decision" in row.specific_fields
-                                                       else frozenset()) for row in rows.values()))
-    # a key right inside hookSpecificOutput is one of its fields whatever its name; any other key
-    # only where no other object would use its name
-    # (the fields no event reads have a rule of their own: script/ignored-output-field)
-    direct = frozenset().union(*(row.specific_fields for row in rows.values())) | {"hookEventName", *IGNORED_FIELDS}
-    decision_object = any("decision" in row.specific_fields for row in rows.values())
     reported = {site.what for site in code.facts.misspelt}  # (script/misspelt-field says what they mean)
-    if decision_in_wrong_event(code.facts, code.claude_events):
+    if decision_in_wrong_event(code.facts, code.claude_events) or decisions_in_wrong_branch(code.facts, code.claude_events):
         reported |= {"permissionDecision", "permissionDecisionReason"}  # (script/decision-wrong-event: the answer's form)
     for site in [*code.facts.specific_keys, *code.facts.output_keys]:
+        # a script that tells its events apart (its test of hook_event_name) is judged branch by
+        # branch: a field is read by the events the part that writes it runs on
+        meant = event_branches.events_at(branches, site.line) if code.facts.reads_event_name else None
+        rows = every if not code.facts.reads_event_name else {e: r for e, r in every.items() if e in (meant or ())}
+        if not rows:
+            continue
+        known = frozenset().union(*(row.specific_fields | (INSIDE_DECISION if "decision" in row.specific_fields
+                                                           else frozenset()) for row in rows.values()))
+        # a key right inside hookSpecificOutput is one of its fields whatever its name; any other key
+        # only where no other object would use its name
+        # (the fields no event reads have a rule of their own: script/ignored-output-field)
+        direct = frozenset().union(*(row.specific_fields for row in rows.values())) | {"hookEventName", *IGNORED_FIELDS}
+        decision_object = any("decision" in row.specific_fields for row in rows.values())
         inside = site in code.facts.specific_keys
         if site.what in reported or (site.what in direct if inside else
                                      site.what not in SPECIFIC_FIELDS or site.what in known):
@@ -243,8 +252,38 @@ def _field_the_event_ignores(code: HookCode) -> Iterator[Finding]:
                           instead=DECISION_INSTEAD.get(next(iter(rows)), NO_DECISION))
 
 
+# a script's opening lines that say it acts on a failed call: "When a test run fails", "on a failing build"
+SAYS_ON_FAILURE = lazy(r"(?i)\b(?:when|if|on|after|whenever)\b[^.\n]{0,50}?\bfail\w*")
+
+
+def _opening_words(text: str) -> str:
+    """The comment and docstring lines a script opens with (its head without its code)."""
+    words, in_docstring = [], False
+    for line in intent.head(text).splitlines():
+        stripped = line.strip()
+        quotes = stripped.count('"""') + stripped.count("'''")
+        if in_docstring or quotes:
+            words.append(stripped)
+            in_docstring = in_docstring != (quotes % 2 == 1)
+        elif stripped.startswith(("#", "//", "/*", "*")):
+            words.append(stripped)
+    return "\n".join(words)
+
+
 @CLAUDE_ANSWER_RULES.rule("script/failure-in-post-tool-use")
 def _failure_in_post_tool_use(code: HookCode) -> Iterator[Finding]:
-    if code.claude_events == ["PostToolUse"] and code.flow.failure_fields:
+    """A PostToolUse hook that looks for a failure: by a field of tool_response (at the field), or,
+    reading the result, by what its opening lines say it does on a failed call (at the event, where
+    the fix is): a failed call fires PostToolUseFailure instead (measured on 2.1.328 and 2.1.332)."""
+    if code.claude_events != ["PostToolUse"]:
+        return
+    if code.flow.failure_fields:
         field, place = code.flow.failure_fields[0]
         yield code.report("script/failure-in-post-tool-use", place, field=field)
+        return
+    text = intent.text_of(code.facts.path) if code.facts.path is not None else ""
+    said = SAYS_ON_FAILURE.search(_opening_words(text)) if "tool_response" in text and "fail" in text.lower() else None
+    if said is not None:
+        line = next((n for n, part in enumerate(text.splitlines(), 1) if said.group(0).split()[0] in part), 1)
+        yield code.report_at_event("script/failure-in-post-tool-use", Site(said.group(0), line, 1), "intent",
+                                   event="PostToolUse", said=" ".join(said.group(0).split()))

@@ -91,6 +91,7 @@ def _outlasts_its_time(ctx: Context) -> Iterator[Finding]:
     budget_set = os.environ.get(SESSION_END_BUDGET_VARIABLE) or any(
         isinstance(f.document.data, dict) and isinstance(f.document.data.get("env"), dict)
         and SESSION_END_BUDGET_VARIABLE in f.document.data["env"] for f in ctx.files if f.document)
+    raised: list[float] | None = None  # the SessionEnd timeouts, worked out once (not once per SessionEnd hook)
     for handler in ctx.handlers:
         host = hosts.of(handler.file.host)
         if host is None or handler_facts.kind(handler) != "command" or not isinstance(handler.value, dict):
@@ -100,8 +101,9 @@ def _outlasts_its_time(ctx: Context) -> Iterator[Finding]:
         if handler.event == "SessionEnd" and host.shares_session_end_budget:
             if budget_set:
                 continue
-            raised = [t for h in ctx.handlers if h.event == "SessionEnd" and copies.runs_with(h)[0] != "plugin"
-                      and isinstance(h.value, dict) and (t := timeout_seconds(h.value.get("timeout"))) is not None]
+            if raised is None:
+                raised = [t for h in ctx.handlers if h.event == "SessionEnd" and copies.runs_with(h)[0] != "plugin"
+                          and isinstance(h.value, dict) and (t := timeout_seconds(h.value.get("timeout"))) is not None]
             given = session_end_budget(raised)
         else:
             given = own if own is not None else host.default_timeout("command", handler.event)
@@ -146,12 +148,23 @@ RETRY_LOOPS = {
     "javascript": lazy(r"""\bfor\s*\(\s*(?:let|var)\s+(?P<var>\w+)\s*=\s*(?P<first>\d+)\s*;\s*(?P=var)\s*(?P<op><=?)\s*"""
                        r"""(?P<last>\d+)\s*;[^)]*\)\s*\{""", needs=("for",)),
 }
-# a wait in a loop's body: seconds (Python, shell) or milliseconds (JavaScript: setTimeout, a sleep(ms) helper)
-BODY_SLEEPS = {
-    "python": lazy(r"""\bsleep\(\s*(\d+(?:\.\d+)?)\s*\)"""),
-    "shell": lazy(r"""(?:^|[;&|\s])sleep\s+(\d+(?:\.\d+)?)s?\b"""),
-    "javascript": lazy(r"""\bsetTimeout\([^,]*,\s*(\d+)\s*\)|\bawait\s+(?:sleep|delay|wait)\(\s*(\d+)\s*\)"""),
+# a counted `while` loop: `while attempt < 10:`, `while [ "$n" -lt 10 ]; do`, `until [ $n -ge 10 ]`, `while (i < 10) {`
+RETRY_WHILES = {
+    "python": lazy(r"""(?m)^(?P<indent>[ \t]*)while\s+(?P<var>\w+)\s*(?P<op><=?)\s*(?P<last>\d+)\s*:""", needs=("while",)),
+    "shell": lazy(r"""\b(?:while\s+\[\[?\s*"?\$\{?(?P<var>\w+)\}?"?\s+-(?P<op>lt|le)|until\s+\[\[?\s*"?\$\{?"""
+                  r"""(?P<var2>\w+)\}?"?\s+-(?P<op2>ge|gt))\s+(?P<last>\d+)\s*\]\]?\s*;?\s*(?:\n\s*)?do\b""",
+                  needs=("while", "until")),
+    "javascript": lazy(r"""\bwhile\s*\(\s*(?P<var>\w+)\s*(?P<op><=?)\s*(?P<last>\d+)\s*\)\s*\{""", needs=("while",)),
 }
+# a wait in a loop's body: seconds (Python, shell) or milliseconds (JavaScript: setTimeout, a sleep(ms) helper),
+# a number or a variable (a back-off that grows: `delay *= 2`)
+BODY_SLEEPS = {
+    "python": lazy(r"""\bsleep\(\s*(?:(\d+(?:\.\d+)?)|(?P<var>[A-Za-z_]\w*))\s*\)"""),
+    "shell": lazy(r"""(?:^|[;&|\s])sleep\s+(?:(\d+(?:\.\d+)?)s?\b|"?\$\{?(?P<var>[A-Za-z_]\w*)\}?"?)"""),
+    "javascript": lazy(r"""\bsetTimeout\([^,]*,\s*(?:(\d+)|(?P<var>[A-Za-z_$][\w$]*))\s*\)|"""
+                       r"""\bawait\s+(?:sleep|delay|wait)\(\s*(?:(\d+)|(?P<var2>[A-Za-z_$][\w$]*))\s*\)"""),
+}
+MAX_PASSES = 64  # (a growing back-off's sum over more passes than this is beyond any hook's time anyway)
 
 
 def _retry_wait(code: Code) -> tuple[float, int, str] | None:
@@ -164,21 +177,66 @@ def _retry_wait(code: Code) -> tuple[float, int, str] | None:
     if loops is None or sleeps is None:
         return None
     found = None
+    for loop, count in [*_counted_for_loops(code, loops), *_counted_while_loops(code)]:
+        body = _loop_body(code, loop)
+        if count < 2:
+            continue
+        waits = [wait for m in sleeps.finditer(body) if (wait := _pass_waits(code, m, body, loop.start(), count))]
+        if not waits:
+            continue
+        total, how = max(waits)
+        if found is None or total > found[0]:
+            found = (total, loop.start(), f"{count} passes of a loop that sleeps {how}")
+    return found
+
+
+def _counted_for_loops(code: Code, loops: re.Pattern[str]) -> Iterator[tuple[re.Match[str], int]]:
     for loop in loops.finditer(code.text):
         groups = loop.groupdict()
         first = int(groups.get("first") or groups.get("first2") or (1 if code.language == "shell" else 0))
         last = int(groups.get("last") or groups.get("last2") or 0)
-        count = {"python": last - first, "shell": last - first + 1,
-                 "javascript": last - first + (1 if groups.get("op") == "<=" else 0)}[code.language]
+        yield loop, {"python": last - first, "shell": last - first + 1,
+                     "javascript": last - first + (1 if groups.get("op") == "<=" else 0)}[code.language]
+
+
+def _counted_while_loops(code: Code) -> Iterator[tuple[re.Match[str], int]]:
+    """`while n < 10` (and the shell's `-lt`, `until ... -ge`) over a counter the body steps by
+    one, from the value it is given before the loop (0 where none is seen)."""
+    pattern = RETRY_WHILES.get(code.language)
+    for loop in pattern.finditer(code.text) if pattern is not None else ():
+        var = loop.group("var") or loop.groupdict().get("var2") or ""
+        op = loop.group("op") or loop.groupdict().get("op2") or ""
         body = _loop_body(code, loop)
-        slept = [float(next(g for g in m.groups() if g)) for m in sleeps.finditer(body)]
-        if count < 2 or not slept:
+        if not re.search(rf"(?<![\w$]){var}\s*(?:\+=\s*1\b|\+\+)|\+\+\s*{var}\b|{var}\s*=\s*\$?\(\(\s*\$?{var}\s*\+\s*1\s*\)\)"
+                         rf"|\blet\s+\"?{var}\+\+|{var}\s*=\s*{var}\s*\+\s*1\b", body):
             continue
-        each = max(slept) / MS.get(code.language, 1.0)
-        total = count * each
-        if found is None or total > found[0]:
-            found = (total, loop.start(), f"{count} passes of a loop that sleeps {each:g} s")
-    return found
+        given = list(re.finditer(rf"(?<![\w$.]){var}\s*=\s*(\d+)\b", code.text[:loop.start()]))
+        first = int(given[-1].group(1)) if given else 0
+        yield loop, int(loop.group("last")) - first + (1 if op in ("<=", "le", "gt") else 0)
+
+
+def _pass_waits(code: Code, sleep: re.Match[str], body: str, start: int, count: int) -> tuple[float, str] | None:
+    """The most `count` passes wait at this sleep, in seconds, and how it waits: a number each
+    pass, or a variable given a number before the loop that the body multiplies each pass (a
+    back-off: `delay *= 2`, `delay=$((delay * 2))`, `delay = delay * 2`), summed over the passes."""
+    scale = MS.get(code.language, 1.0)
+    number = next((g for g in sleep.groups() if g and g[0].isdigit()), None)
+    if number is not None:
+        each = float(number) / scale
+        return count * each, f"{each:g} s"
+    var = sleep.groupdict().get("var") or sleep.groupdict().get("var2")
+    if not var:
+        return None
+    given = list(re.finditer(rf"(?<![\w$.]){re.escape(var)}\s*=\s*(\d+(?:\.\d+)?)\b", code.text[:start]))
+    grows = re.search(rf"(?<![\w$]){re.escape(var)}\s*\*=\s*(\d+)|{re.escape(var)}\s*=\s*\$?\(?\(?\s*\$?"
+                      rf"{re.escape(var)}\s*\*\s*(\d+)", body)
+    if not given:
+        return None
+    first = float(given[-1].group(1)) / scale
+    factor = float(next(g for g in grows.groups() if g)) if grows else 1.0
+    passes = min(count, MAX_PASSES)
+    total = first * passes if factor == 1 else first * (factor ** passes - 1) / (factor - 1)
+    return total, (f"{first:g} s" if factor == 1 else f"{first:g} s, then {factor:g} times longer each pass")
 
 
 SH_DONE = lazy(r"(?<![\w-])done(?![\w-])", needs=("done",))

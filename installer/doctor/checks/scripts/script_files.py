@@ -17,7 +17,7 @@ from ... import disk, handler_facts
 from ...model import Finding, Handler, RuleTable
 from ...scripts import bashisms, event_branches
 from ...scripts.keys import SPECIFIC_BY_FOLD, Site, fold, strip_comments
-from .units import DECISION_INSTEAD, NO_DECISION, At, Script, decision_in_wrong_event
+from .units import DECISION_INSTEAD, NO_DECISION, At, Script, decision_in_wrong_event, decisions_in_wrong_branch
 
 STOP_EVENTS = ("Stop", "SubagentStop")
 
@@ -162,6 +162,10 @@ def _decision_wrong_event(script: Script) -> Iterator[Finding]:
     if decision_in_wrong_event(facts, events):
         yield script.finding("script/decision-wrong-event", facts.permission_decisions[0], script.claude,
                              event=events[0], instead=DECISION_INSTEAD.get(events[0], NO_DECISION))
+        return
+    for site, meant in decisions_in_wrong_branch(facts, events)[:1]:  # (in the part for an event that reads none)
+        yield script.finding("script/decision-wrong-event", site, [h for h in script.claude if h.event in meant],
+                             "branch", event=" and ".join(meant), instead=DECISION_INSTEAD.get(meant[0], NO_DECISION))
 
 
 @SCRIPT_RULES.rule("command/input-variable-never-set")

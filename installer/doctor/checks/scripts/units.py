@@ -20,6 +20,7 @@ from ....records import Record
 from ... import handler_facts
 from ...model import Context, Finding, Handler, cached_property, rule_by_id
 from ...scripts import arguments as script_arguments
+from ...scripts import event_branches
 from ...scripts import flow as script_flow
 from ...scripts import intent as script_intent
 from ...scripts.keys import ScriptFacts, Site, analyse, analyse_text
@@ -52,6 +53,23 @@ def decision_in_wrong_event(facts: ScriptFacts, events: list[str]) -> bool:
     (script/field-the-event-ignores leaves that field to it: one finding per defect)."""
     return bool(facts.permission_decisions) and facts.path != INLINE and len(events) == 1 \
         and events[0] not in PERMISSION_DECISION_EVENTS and not facts.reads_event_name
+
+
+def decisions_in_wrong_branch(facts: ScriptFacts, events: list[str]) -> list[tuple[Site, list[str]]]:
+    """A script file that tells its events apart (its test of hook_event_name) and answers
+    permissionDecision in the part that runs on events that do not read it: (where, those of
+    the script's events), each such answer."""
+    branches = facts.flow.event_branches
+    if not facts.reads_event_name or not branches or facts.path == INLINE:
+        return []
+    found = []
+    for site in facts.permission_decisions:
+        meant = sorted(set(events) & (event_branches.events_at(branches, site.line) or frozenset()))
+        if meant and not PERMISSION_DECISION_EVENTS & set(meant):
+            found.append((site, meant))
+    return found
+
+
 MAX_RELATED = 5
 
 
