@@ -737,6 +737,15 @@ def _ran(base: Path, command: str) -> subprocess.CompletedProcess[bytes]:
     ("guard.py", 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py | tee -a /tmp/hook-audit.log', True),
     ("guard.py", 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py 2>&1 | tee -a /tmp/hook-audit.log', True),
     ("guard.py", 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.py', False),
+    # under pipefail a pipeline fails with its last failing command: the guard's 2 piped into tee is the hook's
+    ("guard.py", "bash -c 'set -o pipefail; python3 \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.py 2>&1 | tee -a "
+                 "/tmp/hook-audit.log >&2'", False),
+    ("guard.py", "bash -c 'set -euo pipefail; python3 \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.py | tee -a "
+                 "/tmp/hook-audit.log'", False),
+    ("guard.py", "bash -c 'python3 \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.py 2>&1 | tee -a /tmp/hook-audit.log'",
+     True),
+    ("guard.py", "bash -c 'set -o pipefail; set +o pipefail; python3 \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.py | "
+                 "tee -a /tmp/hook-audit.log'", True),
 ])
 def test_a_block_the_command_around_the_script_swallows(tmp_path, guard, command, swallowed):
     base = tmp_path / "p"

@@ -20,7 +20,8 @@ class ExitStatus:
     Tolerated: `a || true`, `a || exit 0`, `a &`, `if a; then`, `while a; do`, `{ a; } || true`,
     `a || { log; exit 0; }`, and a last `; true` or `; exit 0` that makes the hook's status 0
     whatever ran before it (not under `set -e`, nor after an `exec`). Not setting the status:
-    a command another one follows in sequence, one piped into another, one followed by `||` (unless
+    a command another one follows in sequence, one piped into another (unless `set -o pipefail` came
+    first), one followed by `||` (unless
     what follows the `||` exits with the failed status: `|| exit`, `|| { rc=$?; log; exit $rc; }`),
     one whose status `!` inverts.
     Ranges of `found` are recorded as they are seen and applied once at the end."""
@@ -38,6 +39,7 @@ class ExitStatus:
         self.succeeded = False  # the last command was `true`, `:` or `exit 0`, not reached by `&&`
         self.last_alone = False  # ... and it began a list of its own, outside any compound command
         self.exits_early = False  # `set -e` or an `exec`: a failure ends the hook there
+        self.pipefail = False  # `set -o pipefail`: a pipeline fails with the last of its commands that failed
         self.in_branch = False  # the current command follows `then`, `else`, `do`...
         self.negated = False  # the current pipeline starts with `!`: its status is inverted, 2 becomes 0
         # the command after the last `||`, while it runs: which `undecided` range the `||` made, and how
@@ -72,6 +74,8 @@ class ExitStatus:
         if words[0].text == "set" and any(_ERREXIT.match(w.text) for w in words[1:]) or (
                 raw and raw[0].text == "exec" and not raw[0].quoted):
             self.exits_early = True
+        if words[0].text == "set" and "pipefail" in (options := [w.text for w in words[1:]]):
+            self.pipefail = options.index("pipefail") > 0 and options[options.index("pipefail") - 1].startswith("-")
 
     def tested(self, inv: Invocation) -> Invocation:
         return inv._replace(tolerated=True) if self.condition else inv
@@ -81,7 +85,7 @@ class ExitStatus:
         self._open_or_close(token)  # a subshell's ( and )
         if token == "&":  # in the background: its exit status is nobody's
             self._tolerate(self.list_start)
-        if token in ("|", "|&"):
+        if token in ("|", "|&") and not self.pipefail:  # (under pipefail, a guard's exit 2 piped into `tee` is the pipeline's)
             self.undecided.append((self.command_start, len(self.found)))
         elif self.fallback is not None and len(self.opened) <= self.fallback[1]:
             self.fallback = None  # the command after the `||` has ended
