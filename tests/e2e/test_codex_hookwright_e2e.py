@@ -53,11 +53,11 @@ def test_git_guard_and_path_normalizer_in_codex_from_install_through_trust_to_un
 
     status = json.loads(cli("status", "--project", str(repo), "--json", home=home, project=repo))
     [row] = [row for row in status["installs"] if row["host"] == "codex"]
-    assert [p["rule"] for p in row["problems"]] == ["install/hook-untrusted"]
+    assert [p["rule"] for p in row["problems"]] == ["install/hook-not-yet-trusted"]  # (an interactive codex asks)
     assert "the project" in row["problems"][0]["message"]
     found = json.loads(cli("doctor", "--project", str(repo), "--json", home=home, project=repo))["findings"]
     assert sorted(f["rule"] for f in found if f["rule"].endswith(("hook-untrusted", "hook-not-yet-trusted"))) == [
-        "host/hook-not-yet-trusted", "install/hook-untrusted"]  # the team's Stop hook (codex asks), and git-guard
+        "host/hook-not-yet-trusted", "install/hook-not-yet-trusted"]  # the team's Stop hook, and git-guard
 
     run = run_codex(repo, home, [shell("git reset --hard"), "done"], codex=codex_cli)  # skipped: it runs
     assert "blocked" not in run.outputs()[0] and (repo / "a.txt").read_text() == "v1\n"

@@ -1029,7 +1029,7 @@ def _sh_segment(line: str, start: int) -> str:
 CASE_ARM = lazy(r"""^\s*\(?[^\s()|;&]+(?:\s*\|\s*[^\s()|;&]+)*\)(?=\s)""", needs=(")",))
 # an arm of a case written on one line with it: `case "$x" in a) ...;; b|c) ...;; esac`
 SH_INLINE_ARM = lazy(r"""(?:(?P<case>\bcase[ \t]+[^;\n]*?[ \t]in[ \t]+)|;;&?[ \t]*|;&[ \t]*)"""
-                     r"""\(?[^\s()|;&]+(?:[ \t]*\|[ \t]*[^\s()|;&]+)*\)""", needs=(";;", ";&"))
+                     r"""\(?[^\s()|;&]+(?:[ \t]*\|[ \t]*[^\s()|;&]+)*\)""", needs=(";;", ";&", "case"))
 SH_ARM_END = lazy(r";;|;&|\besac\b")
 
 
