@@ -1,7 +1,7 @@
 """Analysis attacks: a config, a script or a plugin that would make doctor's readers hang or grow
 without bound (docs/reliability.md, "Bounded analysis"). Each is a row of the hostile-repository
 suite's table (tests/hostile_repos.py, run by tests/test_hostile.py): every command runs on it
-under 1 GiB of address space and 30 s of wall time, none killed, none past its time, none
+under 1 GiB of address space and 30 s of CPU time, none killed, none past its time, none
 exiting 4."""
 from __future__ import annotations
 

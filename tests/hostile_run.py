@@ -1,11 +1,12 @@
 """Run hookwright's commands on one crafted repository (tests/test_hostile.py), in one process of
 its own under an address-space limit: hookwright is imported once, then each command runs in a
-child forked from here, with its own wall-clock limit, its stdout and stderr in files. A child
-past its limit is killed with its process group and recorded as such.
+child forked from here, with its own limits of CPU time (what reading the repository costs) and
+of wall-clock time (for a command that waits), its stdout and stderr in files. A child past either
+limit is killed with its process group and recorded as such.
 
     python hostile_run.py SPEC_JSON      (prints one JSON list: each command's outcome)
 
-SPEC: {"env": {...}, "cwd": DIR, "out": DIR, "address_space": BYTES, "wall_s": SECONDS,
+SPEC: {"env": {...}, "cwd": DIR, "out": DIR, "address_space": BYTES, "cpu_s": SECONDS, "wall_s": SECONDS,
 "commands": [[NAME, [ARG, ...]], ...]}. A command named "probe-report" is no CLI command: it
 runs doctor's probe on the project in-process and writes each probed hook's run (exit, stdout,
 stderr) to its stdout file as JSON, so the test can read what a hook saw from inside its sandbox.
@@ -33,9 +34,10 @@ def probe_report(project: str) -> int:
     return 0
 
 
-def child(name: str, argv: list[str], out: str, err: str, project: str) -> None:
+def child(name: str, argv: list[str], out: str, err: str, project: str, cpu_s: int) -> None:
     """In the forked child: the command, its output in files, its exit code as ours."""
     os.setpgid(0, 0)
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))  # (SIGXCPU at the soft limit)
     for fd, path in ((1, out), (2, err)):
         target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         os.dup2(target, fd)
@@ -68,13 +70,13 @@ def run(name: str, argv: list[str], spec: dict, index: int) -> dict:
     started = time.monotonic()
     pid = os.fork()
     if pid == 0:
-        child(name, argv, out, err, spec["cwd"])
+        child(name, argv, out, err, spec["cwd"], spec["cpu_s"])
     deadline = started + spec["wall_s"]
-    status = None
+    status, cpu = None, 0.0
     while status is None:
-        done, found = os.waitpid(pid, os.WNOHANG)
+        done, found, usage = os.wait4(pid, os.WNOHANG)
         if done:
-            status = found
+            status, cpu = found, usage.ru_utime + usage.ru_stime
         elif time.monotonic() > deadline:
             try:
                 os.killpg(pid, signal.SIGKILL)
@@ -89,7 +91,8 @@ def run(name: str, argv: list[str], spec: dict, index: int) -> dict:
         os.killpg(pid, signal.SIGKILL)  # (whatever the command left running in its group)
     except OSError:
         pass
-    killed = f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else None
+    killed = None if not os.WIFSIGNALED(status) else "past the CPU-time limit" \
+        if os.WTERMSIG(status) == signal.SIGXCPU or cpu >= spec["cpu_s"] else f"signal {os.WTERMSIG(status)}"
     return {"name": name, "argv": argv, "exit_code": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
             "killed": killed, "seconds": round(time.monotonic() - started, 2), "out": out, "err": err}
 

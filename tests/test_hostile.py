@@ -1,7 +1,8 @@
 """A repository someone else wrote cannot hurt you: each crafted repository of tests/hostile_repos.py
 goes through every command a user or a CI job runs on it (COMMANDS), in one process of its own
-under an address-space limit of 1 GiB, each command with a wall-clock limit of 30 s
-(tests/hostile_run.py). For every repository: no command is killed or runs past its limit, none
+under an address-space limit of 1 GiB, each command with a limit of 30 s of CPU time, and of 120 s
+of wall-clock time for a command that waits (tests/hostile_run.py: CPU time is what reading the
+repository costs, which a busy machine does not change). For every repository: no command is killed or runs past its limit, none
 exits 4 (a bug), nothing outside the project is written or deleted (a fake home and a sibling
 folder are compared before and after, byte for byte), no server the test runs on 127.0.0.1 is
 contacted, and no process a hook started is left; then what the repository's own row checks.
@@ -24,7 +25,8 @@ import pytest
 from hostile_repos import REPOS, Repo, World
 
 ADDRESS_SPACE = 1 << 30
-WALL_S = 30
+CPU_S = 30
+WALL_S = 120
 RUNNER = Path(__file__).with_name("hostile_run.py")
 
 
@@ -131,7 +133,7 @@ def run_repository(repo: Repo, world: World) -> dict[str, Outcome]:
     out = world.state / "outputs"
     out.mkdir()
     spec = {"env": world.env, "cwd": str(world.project), "out": str(out), "address_space": ADDRESS_SPACE,
-            "wall_s": WALL_S, "commands": commands(repo, world)}
+            "cpu_s": CPU_S, "wall_s": WALL_S, "commands": commands(repo, world)}
     done = subprocess.run([sys.executable, str(RUNNER), json.dumps(spec)], capture_output=True, text=True,
                           timeout=WALL_S * (len(spec["commands"]) + 2))
     assert done.returncode == 0, done.stderr[-3000:]
@@ -176,23 +178,26 @@ def test_the_table_holds_every_attack_class_and_forty_repositories_at_least():
 
 def test_the_runner_reports_a_command_past_its_limits_as_killed_and_one_that_crashes_as_exit_4(tmp_path):
     """The suite's checks can fail: a command that hangs is killed at its wall-clock limit, one that
-    allocates past the address space fails, and the runner says so."""
+    computes without end at its CPU-time limit, one that allocates past the address space fails, and
+    the runner says so."""
     spec = {"env": {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "PYTHONPATH": str(RUNNER.parent),
                     "XDG_STATE_HOME": str(tmp_path / "state")},
-            "cwd": str(tmp_path), "out": str(tmp_path), "address_space": ADDRESS_SPACE, "wall_s": 2,
-            "commands": [["hang", ["__hang__"]], ["oom", ["__oom__"]]]}
+            "cwd": str(tmp_path), "out": str(tmp_path), "address_space": ADDRESS_SPACE, "cpu_s": 1,
+            "wall_s": 2, "commands": [["hang", ["__hang__"]], ["spin", ["__spin__"]], ["oom", ["__oom__"]]]}
     fifo = tmp_path / "input.json"
     os.mkfifo(fifo)
     probe = (f"import runpy, sys; sys.argv = ['hostile_run.py', {json.dumps(spec)!r}]\n"
              "import hookwright.cli as cli\n"
              "def main(argv):\n"
              "    if argv == ['__hang__']: open(" + repr(str(fifo)) + ").read()\n"
+             "    if argv == ['__spin__']:\n        while True: pass\n"
              "    if argv == ['__oom__']: b'x' * (2 << 30)\n"
              "cli.main = main\n"
              f"runpy.run_path({str(RUNNER)!r}, run_name='__main__')\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60,
                           env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
-    hang, oom = json.loads(done.stdout)
+    hang, spin, oom = json.loads(done.stdout)
 
     assert hang["killed"] == "past the wall-clock limit" and hang["exit_code"] is None
+    assert spin["killed"] == "past the CPU-time limit" and spin["exit_code"] is None
     assert oom["exit_code"] == 4 and "MemoryError" in Path(oom["err"]).read_text()
