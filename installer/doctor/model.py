@@ -219,7 +219,8 @@ class Context(Configs):
         kept: dict[Callable[[Context], Any], Any] = self.__dict__.setdefault("_once", {})
         if compute not in kept:
             kept[compute] = compute(self)
-        return kept[compute]
+        fact: _Fact = kept[compute]
+        return fact
 
     def finding(self, rule_id: str, file: ConfigFile, keys: Keys = (), related: Sequence[dict[str, Any]] | None = None,
                 at_key: bool = False, about: tuple[Hashable, ...] = (), focused: bool = False, variant: str | None = None,
