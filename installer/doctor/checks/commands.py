@@ -519,15 +519,18 @@ def _text_beside_answer(ctx: Context, command: Command) -> Iterator[Finding]:
     `guard.py; echo done`): the host reads one JSON object or nothing."""
     if command.exec_form:
         return
+    answering = [Path(inv.script).name for inv, facts in handler_facts.script_facts(command.handler)
+                 if inv.script is not None and any(key in ANSWER_KEYS for key in facts.answers)]
+    runner = runners.may_name_a_runner(command.written)
+    if not answering and not runner:
+        return  # (neither premise holds: the command's tree is not read)
     every = command.streams
-    chatty = _runner_chatter(command, every, ctx.once(_settings_env))
+    chatty = _runner_chatter(command, every, ctx.once(_settings_env)) if runner else None
     if chatty is not None:
         chatter, script = chatty
         yield ctx.finding("command/text-beside-answer", command.file, command.keys, variant="runner", runner=chatter.runner,
                           prints=chatter.prints, script=script, quiet=chatter.quiet)
         return
-    answering = [Path(inv.script).name for inv, facts in handler_facts.script_facts(command.handler)
-                 if inv.script is not None and any(key in ANSWER_KEYS for key in facts.answers)]
     if not answering:
         return
     if not any(s.stdout == HOST_STDOUT and any(name in w.text for w in s.command.plain for name in answering)
