@@ -28,6 +28,7 @@ from ..model import Context, Finding, Handler, RuleTable
 from ..scripts import keys
 from ..scripts.delivery import Joined, Lost
 from ..scripts.flow import Place
+from ..scripts.shell_status import INTERPRETERS
 from ..shell.interpret import SCRIPT_SUFFIXES
 from ..shell.resolve import resolve_shell
 from .scripts.units import Script, scripts_of
@@ -234,7 +235,10 @@ def _children(script: Script, handlers: list[Handler], child: str) -> list[Path]
     as written, beside the script or in the folder the hook starts in, with a script suffix added
     where the name has none (`run-hook.sh bash_guard` runs `$DIR/$1.py`). `"$DIR/guard.py"` is
     looked for beside the script."""
-    word = child.rsplit(" ", 1)[-1]  # (`python3 $DIR/x.py`: the file)
+    first, _, rest = child.partition(" ")
+    word = rest if rest and INTERPRETERS.match(first.rsplit("/", 1)[-1]) else child  # (`python3 $DIR/x.py`: the file)
+    if "$" in word and script.facts.language == "shell":  # `dir="$(dirname "$0")/guards"` ... `"$dir/x.sh"`
+        word = _written_in(script, word)
     if "$" not in word:
         return _beside(script.facts, word)
     wrapper, out = script.facts.path, []
@@ -257,12 +261,20 @@ def _children(script: Script, handlers: list[Handler], child: str) -> list[Path]
     return [path for path in dict.fromkeys(out) if disk.is_file(path)]
 
 
+def _written_in(script: Script, word: str) -> str:
+    """A child's word with the folders the script's own variables hold written in
+    (keys.with_own_folder: `$(dirname "$0")`, `$(cd ... && pwd)` and the variables set to one)."""
+    written = keys.with_own_folder(f"{script.text}\n{word}", script.facts.path) if script.text else None
+    return written.rsplit("\n", 1)[-1].replace('"', "") if written else word
+
+
 def _beside(facts: keys.ScriptFacts, child: str) -> list[Path]:
     """The child script a script names, looked for where it is written (an absolute path) or in
     the script's own folder; a pattern ("guards/*.py": a loop over a folder's files) is each file
     it matches there (the first MAX_MATCHED). Empty: not there to be read."""
-    if "*" in child and not child.startswith("/"):
-        return [path for path in sorted(facts.path.parent.glob(child))[:MAX_MATCHED] if disk.is_file(path)]
+    if "*" in child:
+        base, pattern = (Path("/"), child[1:]) if child.startswith("/") else (facts.path.parent, child)
+        return [path for path in sorted(base.glob(pattern))[:MAX_MATCHED] if disk.is_file(path)] if pattern else []
     path = Path(child) if child.startswith("/") else facts.path.parent / child
     return [path] if disk.is_file(path) else []
 
