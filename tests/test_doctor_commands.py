@@ -756,6 +756,28 @@ def test_a_block_the_command_around_the_script_swallows(tmp_path, guard, command
     assert (_ran(base, command).returncode != 2) == swallowed  # what the shell really returns
 
 
+MAKE = 'PY ?= python3\n\n.PHONY: pre-bash other\n\npre-bash:\n\t{prefix}$(PY) guard.py\n\nother:\n\t@true\n{extra}'
+
+
+@pytest.mark.parametrize("prefix, flags, extra, line", [
+    ("-@", "", "", 6),  # make ignores the line's failure and exits 0
+    ("@", "-i ", "", 6),
+    ("@", "", ".IGNORE:\n", 6),
+    ("@", "", ".IGNORE: pre-bash\n", 6),
+    ("@", "", "", None),  # a failing line makes make exit 2: the block lands
+    ("@", "", ".IGNORE: other\n", None),
+    ("@", "-k ", "", None),  # (-k goes on with other targets, and still exits 2)
+])
+def test_a_make_recipe_line_whose_failure_make_ignores_swallows_the_block(tmp_path, prefix, flags, extra, line):
+    base = tmp_path / "p"
+    _script(base, ".claude/hooks/guard.py", GUARDS["guard.py"])
+    (base / ".claude/hooks/Makefile").write_text(MAKE.format(prefix=prefix, extra=extra))
+    command = f'make -s {flags}-C "$CLAUDE_PROJECT_DIR"/.claude/hooks pre-bash'
+    hits = found(doctor(base, {S: settings(command=command)}), "command/block-swallowed")
+    assert [(Path(h.path).name, h.line) for h in hits] == ([("Makefile", line)] if line else [])
+    assert (_ran(base, command).returncode != 2) == bool(line)  # what GNU make really returns
+
+
 DENIES = ("import json, sys\nif 'rm -rf' in sys.stdin.read():\n    print(json.dumps({'hookSpecificOutput': {"
           "'hookEventName': 'PreToolUse', 'permissionDecision': 'deny', 'permissionDecisionReason': 'no rm -rf'}}))\n")
 
