@@ -746,6 +746,13 @@ def _ran(base: Path, command: str) -> subprocess.CompletedProcess[bytes]:
      True),
     ("guard.py", "bash -c 'set -o pipefail; set +o pipefail; python3 \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.py | "
                  "tee -a /tmp/hook-audit.log'", True),
+    # bash's own flags hold in the string it runs: `bash -o pipefail -c`, `bash -euo pipefail -c`
+    ("guard.py", "bash -o pipefail -c 'python3 \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.py | tee -a "
+                 "/tmp/hook-audit.log'", False),
+    ("guard.py", "bash -euo pipefail -c 'python3 \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.py 2>&1 | tee -a "
+                 "/tmp/hook-audit.log >&2'", False),
+    ("guard.py", "bash -e -c 'python3 \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.py | tee -a /tmp/hook-audit.log'",
+     True),
 ])
 def test_a_block_the_command_around_the_script_swallows(tmp_path, guard, command, swallowed):
     base = tmp_path / "p"

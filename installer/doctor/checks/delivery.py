@@ -29,6 +29,7 @@ from ..scripts import keys
 from ..scripts.delivery import Joined, Lost
 from ..scripts.flow import Place
 from ..scripts.shell_status import INTERPRETERS
+from ..shell.exit import shell_options
 from ..shell.interpret import SCRIPT_SUFFIXES
 from ..shell.resolve import resolve_shell
 from .scripts.units import Script, scripts_of
@@ -118,9 +119,7 @@ def _errexit_flag(handler: Handler, path: Path) -> bool:
     start = max((i for i, w in enumerate(words) if SHELLS.match(w.rsplit("/", 1)[-1])), default=None)
     if start is None:
         return False
-    flags = words[start + 1:]
-    return any(ERREXIT_FLAG.match(w) for w in flags) or any(
-        a[-1:] in "oO" and a.startswith("-") and b == "errexit" for a, b in zip(flags, flags[1:]))
+    return bool(shell_options(words[start + 1:])[0])
 
 
 def _shell_lost(script: Script, rule: str) -> Iterator[Finding]:
@@ -162,7 +161,6 @@ def _exit_before_async_work(script: Script) -> Iterator[Finding]:
 
 
 SHELLS = lazy(r"(?:ba|da|k|z)?sh$")
-ERREXIT_FLAG = lazy(r"-[a-zA-Z]*e[a-zA-Z]*$")
 UNBUFFERED = lazy(r"PYTHONUNBUFFERED|\bpython[\d.]*\s+(?:-[a-zA-Z]+\s+)*-[a-zA-Z]*u", needs=("PYTHON", "python"))
 
 

@@ -27,7 +27,7 @@ from typing import Callable, Iterator
 
 from ...patterns import lazy
 from ...records import Record
-from ..shell.exit import passes_status_on
+from ..shell.exit import passes_status_on, shell_options
 from ..shell.fails import Failure, ordinary_failure
 from ..shell.interpret import SCRIPT_SUFFIXES
 from ..shell.lex import Unreadable, Word
@@ -661,18 +661,15 @@ class _State:
 
     def apply(self, command: Command) -> None:
         words = [w.text for w in command.plain[1:]]
+        errexit, pipefail = shell_options(words)
+        if errexit is not None:
+            self.errexit = command.at if errexit else -1
+        if pipefail is not None:
+            self.pipefail = pipefail
         for i, word in enumerate(words):
-            # (`-o NAME`, also at the end of a cluster: `set -euo pipefail`)
             option = words[i + 1] if i + 1 < len(words) and word[:1] in "-+" and word.endswith("o") else ""
-            on = word.startswith("-") and not word.startswith("--")
-            if (on and "e" in word) or (on and option == "errexit"):
-                self.errexit = command.at
-            elif word.startswith("+") and ("e" in word or option == "errexit"):
-                self.errexit = -1
-            if on and ("E" in word or option == "errtrace"):
+            if word.startswith("-") and not word.startswith("--") and ("E" in word or option == "errtrace"):
                 self.errtrace = True
-            if option == "pipefail":
-                self.pipefail = on
 
 
 def _shebang_errexit(code: str) -> bool:
