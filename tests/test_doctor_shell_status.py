@@ -188,6 +188,16 @@ CASES = {
         'printf "%s" "$payload" | bash "$dir/allow.sh"\n', 3,
         'dir="$(cd "$(dirname "$0")" && pwd)"\npayload=$(cat)\nprintf "%s" "$payload" | bash "$dir/guard.sh" || exit $?\n'
         'printf "%s" "$payload" | bash "$dir/allow.sh"\n'),
+    "two guards in turn under the project folder a variable holds": (
+        "delivery/exit-2-lost",
+        'payload=$(cat)\nHOOKS="${CLAUDE_PROJECT_DIR}/.claude/hooks"\nprintf "%s" "$payload" | bash "$HOOKS/guard.sh"\n'
+        'printf "%s" "$payload" | bash "$HOOKS/allow.sh"\n', 3,
+        'payload=$(cat)\nHOOKS="${CLAUDE_PROJECT_DIR}/.claude/hooks"\nprintf "%s" "$payload" | bash "$HOOKS/guard.sh" || exit\n'
+        'printf "%s" "$payload" | bash "$HOOKS/allow.sh"\n'),
+    "a guard tested by an if whose branch only logs": (
+        "delivery/exit-2-lost",
+        'payload=$(cat)\nif ! bash "$(dirname "$0")/guard.sh" <<<"$payload"; then\n  echo "guard refused" >&2\nfi\n', 2,
+        'payload=$(cat)\nif ! bash "$(dirname "$0")/guard.sh" <<<"$payload"; then\n  echo "guard refused" >&2\n  exit 2\nfi\n'),
     "a for loop over guards whose last pass decides": (
         "delivery/exit-2-lost",
         'payload=$(cat)\nhere=$(dirname "$0")\nfor g in guard.sh allow.sh; do\n  bash "$here/$g" <<<"$payload"\ndone\n', 4,
@@ -288,6 +298,7 @@ def test_a_block_the_shell_itself_loses_is_flagged_at_the_line_to_change(tmp_pat
     'check() {\n  python3 "$(dirname "$0")/$1"\n  rc=$?\n}\ncheck "$1"\nexit $rc\n',
     'rc=0\nwhile read -r c; do\n  case "$c" in rm*) rc=2 ;; esac\ndone < <(jq -r .tool_input.command)\nexit $rc\n',
     'cat >/dev/null\nread -r rc <<<"2"\nexit $rc\n',
+    'payload=$(cat)\nif python3 "$(dirname "$0")/$1" <<<"$payload"; then\n  echo ok >&2\nelse\n  exit $?\nfi\n',
 ])
 def test_near_misses_that_keep_the_block_stay_clean(tmp_path, text):
     base = tmp_path / "project"

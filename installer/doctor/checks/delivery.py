@@ -160,6 +160,7 @@ def _exit_before_async_work(script: Script) -> Iterator[Finding]:
                              what=early.what, started=early.started)
 
 
+PLACEHOLDER = lazy(r"\$\{([A-Z_]+)\}|\$([A-Z_]+)\b", needs=("$",))
 SHELLS = lazy(r"(?:ba|da|k|z)?sh$")
 UNBUFFERED = lazy(r"PYTHONUNBUFFERED|\bpython[\d.]*\s+(?:-[a-zA-Z]+\s+)*-[a-zA-Z]*u", needs=("PYTHON", "python"))
 
@@ -236,7 +237,7 @@ def _children(script: Script, handlers: list[Handler], child: str) -> list[Path]
     first, _, rest = child.partition(" ")
     word = rest if rest and INTERPRETERS.match(first.rsplit("/", 1)[-1]) else child  # (`python3 $DIR/x.py`: the file)
     if "$" in word and script.facts.language == "shell":  # `dir="$(dirname "$0")/guards"` ... `"$dir/x.sh"`
-        word = _written_in(script, word)
+        word = _written_in(script, word, handlers)
     if "$" not in word:
         return _beside(script.facts, word)
     wrapper, out = script.facts.path, []
@@ -259,10 +260,14 @@ def _children(script: Script, handlers: list[Handler], child: str) -> list[Path]
     return [path for path in dict.fromkeys(out) if disk.is_file(path)]
 
 
-def _written_in(script: Script, word: str) -> str:
+def _written_in(script: Script, word: str, handlers: list[Handler]) -> str:
     """A child's word with the folders the script's own variables hold written in
-    (keys.with_own_folder: `$(dirname "$0")`, `$(cd ... && pwd)` and the variables set to one)."""
-    written = keys.with_own_folder(f"{script.text}\n{word}", script.facts.path) if script.text else None
+    (keys.with_own_folder: `$(dirname "$0")`, `$(cd ... && pwd)` and the variables set to one), the
+    host's placeholders (`$CLAUDE_PROJECT_DIR`) as the first handler's file gives them."""
+    known = {name: value for name, value in handler_facts.where(handlers[0].file).variables.items()
+             if value is not None and name.isupper()} if handlers else {}
+    text = PLACEHOLDER.sub(lambda m: known.get(m.group(1) or m.group(2), m.group(0)), f"{script.text}\n{word}")
+    written = keys.with_own_folder(text, script.facts.path) if script.text else None
     return written.rsplit("\n", 1)[-1].replace('"', "") if written else word
 
 

@@ -83,7 +83,7 @@ def lost(code: str, place: Callable[[int], tuple[int, int]], shebang: str = "",
     by_shebang = _shebang_errexit(shebang or code)
     model = _Model(code, tree, place, "shebang" if by_shebang else "")
     found = [*model.subshell_exits(), *model.errexit_stops(), *model.masked(), *model.traps(), *model.bare_wait(),
-             *model.wrapped(), *model.looped(), *model.unset_status(), *model.starved(), *model.cut_input()]
+             *model.wrapped(), *model.looped(), *model.tested_children(), *model.unset_status(), *model.starved(), *model.cut_input()]
     if not by_shebang:  # (what errexit from the start would end early: where the command runs `bash -e file`)
         found += [stop._replace(shebang=False, flag=True) for stop in _Model(code, tree, place, "flag").errexit_stops()
                   if stop.shebang]
@@ -461,6 +461,35 @@ class _Model:
                                      "is replaced by the next one's 0", "exit-2-lost", status="0",
                                      child=variable.sub(lambda _: item, child[0]))
                 return
+
+    def tested_children(self) -> Iterator[Lost]:
+        """A top-level `if` whose condition is a child alone (`if ! "$DIR/guard.sh"; then echo
+        refused >&2; fi`), where the branch that runs when the child fails ends with no exit of a
+        failing status: the `if` ends with that branch's status (or 0), not the child's 2."""
+        for where in self.where:
+            statement = where.statement
+            if where.siblings is not self.tree or where.errexit >= 0 or where.err_trap is not None or \
+                    len(statement.pipelines) != 1 or len(statement.pipelines[0].commands) != 1:
+                continue
+            test = statement.pipelines[0].commands[0]
+            if test.kind != "if" or len(test.lists) < 2 or len(test.lists[0]) != 1:
+                continue
+            condition = test.lists[0][0]
+            if len(condition.pipelines) != 1 or len(condition.pipelines[0].commands) != 1:
+                continue
+            child = _child(condition.pipelines[0].commands[0])
+            if child is None:
+                continue
+            negated = condition.pipelines[0].negated
+            failing = test.lists[1] if negated else (test.lists[2] if len(test.lists) == 3 else [])
+            if any(c.head in ("exit", "return") and (len(c.plain) == 1 or c.plain[1].text != "0")
+                   for c in _own(failing)):
+                continue
+            line = self._line(test.at)[0]
+            yield self._lost(test.at, f"the `if` on line {line} tests {child[0]}, and when it refuses the branch that "
+                             "runs ends with no exit of its own: the `if` ends with that branch's status, not the "
+                             "child's 2", "exit-2-lost", status="0", child=child[0])
+            return
 
     def _as_written(self, loop: Command) -> list[str]:
         """A `for` loop's words as written, quotes removed (`"$(dirname "$0")"/guards/*.sh`: the
