@@ -177,6 +177,28 @@ def test_a_log_info_on_stdout_is_text_only_where_a_level_lets_it_through(tmp_pat
     assert bool(found(doctor(tmp_path, {S: BASH_GUARD, **files}), "script/text-before-json")) is bad
 
 
+JS_LOGGING_GUARD = """\
+const fs = require("fs");
+const input = JSON.parse(fs.readFileSync(0, "utf8"));
+function log(message) {
+  console.log(`[guard] ${message}`);
+}
+log(`checking ${input.tool_name}`);
+if ((input.tool_input.command || "").includes("rm -rf")) {
+  process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse",
+    permissionDecision: "deny", permissionDecisionReason: "no rm -rf" } }));
+}
+"""
+
+
+@pytest.mark.parametrize("stream, line", [("console.log", 4), ("console.error", None)])
+def test_a_node_helper_that_logs_on_stdout_before_the_answer_is_mixed_with_it(tmp_path, stream, line):
+    files = {".claude/hooks/guard.js": JS_LOGGING_GUARD.replace("console.log", stream)}
+    command = _settings(("PreToolUse", "Bash", 'node "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.js"'))
+    lines = [f.line for f in found(doctor(tmp_path, {S: command, **files}), "script/text-before-json")]
+    assert lines == ([line] if line else [])
+
+
 def test_an_answer_printed_by_a_function_called_after_a_log_line_is_mixed_with_it(tmp_path):
     guard = ("import json, logging, sys\nlogging.basicConfig(level=logging.INFO, stream=sys.stdout)\n"
              "log = logging.getLogger('guard')\n\n\ndef answer(reason):\n    " + DENY_PY.replace('"no"', "reason") +
