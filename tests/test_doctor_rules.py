@@ -443,7 +443,8 @@ CASED_BELOW = {"matcher/server-near-name", "structure/env-overridden", "host/hoo
                "structure/plugin-switched-off", "matcher/if-narrows-matcher", "host/hooks-switched-off",
                "host/hook-never-loaded", "matcher/if-legacy-prefix", "host/opencode-script-reads-claude-names",
                "host/hooks-off-elsewhere", "host/opencode-script-exit-unheard",
-               "host/opencode-guard-misses-tools", "host/opencode-refusal-caught"}  # (the last three: test_doctor_opencode_ways.py)
+               "host/opencode-guard-misses-tools", "host/opencode-refusal-caught",
+               "host/opencode-tool-pattern", "host/opencode-checked-before-rewrite"}  # (the last five: test_doctor_opencode_ways.py)
 
 
 def test_every_rule_of_these_kinds_has_a_case():

@@ -100,6 +100,29 @@ def test_an_mcp_servers_tools_are_picked_by_the_name_opencode_writes(opencode_cl
     assert _flagged(home, project, "host/opencode-tool-prefix-name") == expected
 
 
+# how a guard picks the server's tools: Claude Code's form of their names, or opencode's (the twin)
+CLAUDE_FORMS = {
+    "startsWith mcp__": ('input.tool.startsWith("mcp__my.docs__")', "host/opencode-tool-prefix-name"),
+    "a regex of mcp__": ("/^mcp__my\\.docs__/.test(input.tool)", "host/opencode-tool-pattern"),
+    "includes mcp__": ('input.tool.includes("mcp__")', "host/opencode-tool-pattern"),
+    "a regex of opencode's name": ("/^my_docs_/.test(input.tool)", None),
+}
+
+
+@pytest.mark.parametrize("form", list(CLAUDE_FORMS))
+def test_a_guard_waiting_for_claude_codes_mcp_names_never_sees_opencodes(opencode_cli, home, project, tmp_path, form):
+    test, rule = CLAUDE_FORMS[form]
+    record = tmp_path / "calls.jsonl"
+    plugin = _plugin(project, 'export const P = async () => ({\n  "tool.execute.before": async (input) => {\n'
+                              f'    if ({test}) throw new Error("no docs here")\n  }},\n}})\n')
+    call = {"tool": "my_docs_read_doc", "input": {"path": "a.md"}}
+    run = run_opencode(project, home, [call, "done"], mcp={"my.docs": [sys.executable, str(MCP_SERVER), str(record)]})
+    assert run.returncode == 0 and not run.timed_out, run.stderr[-3000:]
+    assert record.exists() == (rule is not None)
+    for each in {r for _, r in CLAUDE_FORMS.values() if r}:
+        assert _flagged(home, project, each) == ([(str(plugin), 3)] if each == rule else [])
+
+
 PLACED = {
     "after the call": ('  "tool.execute.after": async (input) => {\n'
                        '    if (input.tool === "bash" && input.args.command.includes("touch")) throw new Error("no touching")\n'

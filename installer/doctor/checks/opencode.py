@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
@@ -360,12 +361,54 @@ def _tool_name(plugin: PluginFile) -> Iterator[Finding]:
 @PLUGIN_RULES.rule("host/opencode-tool-prefix-name")
 def _tool_prefix_name(plugin: PluginFile) -> Iterator[Finding]:
     """input.tool.startsWith("my.docs_"): opencode writes that server's tools `my_docs_<tool>`
-    (every character outside [A-Za-z0-9_-] made `_`), so no tool name starts so."""
+    (every character outside [A-Za-z0-9_-] made `_`), so no tool name starts so; and Claude Code's
+    form of an MCP server's tools (`mcp__srv__`), which no opencode tool name has."""
     for prefix, place in plugin.facts.prefix_places if plugin.foreign else ():
+        if prefix.startswith(CLAUDE_MCP_PREFIX):
+            own = _opencode_mcp_prefix(prefix)
+            if own not in plugin.facts.tool_prefixes:
+                yield plugin.ctx.finding_at("host/opencode-tool-prefix-name", plugin.file, *place, variant="mcp",
+                                            prefix=prefix, own=own or "<server>_")
+            continue
         replaced = opencode.tool_name(prefix)
         if replaced != prefix and replaced not in plugin.facts.tool_prefixes:
             yield plugin.ctx.finding_at("host/opencode-tool-prefix-name", plugin.file, *place, prefix=prefix,
                                         own=replaced)
+
+
+CLAUDE_MCP_PREFIX = "mcp__"  # Claude Code's MCP tool names: mcp__<server>__<tool>
+
+
+def _opencode_mcp_prefix(claude: str) -> str | None:
+    """opencode's prefix of the tools of the server a Claude Code prefix names (`mcp__my.srv__`:
+    `my_srv_`); None where it names none (`mcp__`)."""
+    server = claude[len(CLAUDE_MCP_PREFIX):].split("__", 1)[0]
+    return opencode.tool_name(server) + "_" if server else None
+
+
+@PLUGIN_RULES.rule("host/opencode-tool-pattern")
+def _tool_pattern(plugin: PluginFile) -> Iterator[Finding]:
+    """A regex or substring test of input.tool written for Claude Code's names (`/^mcp__srv__/`,
+    `/^(Bash|Edit)$/`, `.includes("mcp__")`) that none of opencode's own names passes: the hook
+    never runs for the tools it means (opencode's names: docs/hosts/opencode.md#tool-names)."""
+    for test in plugin.facts.tool_patterns if plugin.foreign else ():
+        try:
+            pattern = re.compile(test.pattern, re.I if test.ignore_case else 0)
+        except (re.error, RecursionError):
+            continue  # (a JavaScript form Python's engine does not take: doctor says nothing)
+        if any(pattern.search(own) for own in opencode.OWN_TOOLS):
+            continue
+        if CLAUDE_MCP_PREFIX in test.pattern.replace("\\", ""):
+            server = re.search(r"mcp__([A-Za-z0-9][\w.-]*?)__", test.pattern.replace("\\", ""))
+            own = _opencode_mcp_prefix(f"mcp__{server.group(1)}__") if server else None
+            if own is None or not pattern.search(own + "x"):
+                yield plugin.ctx.finding_at("host/opencode-tool-pattern", plugin.file, *test.place, variant="mcp",
+                                            written=test.written, own=f"{own}<tool>" if own else "<server>_<tool>")
+            continue
+        claude = [name for name in BUILTIN_TOOLS if pattern.search(name) and name in OPENCODE_TOOL_OF]
+        if claude:
+            yield plugin.ctx.finding_at("host/opencode-tool-pattern", plugin.file, *test.place, written=test.written,
+                                        names=", ".join(claude), own=", ".join(OPENCODE_TOOL_OF[n] for n in claude))
 
 
 @PLUGIN_RULES.rule("host/opencode-argument-name")
@@ -593,6 +636,31 @@ def _rewritten_before_check(ctx: Context, plugin_files: list[PluginFile]) -> Ite
                                          variant="one-folder" if one_folder else None,
                                          plugin=rewriter.file.path.name, key=change.key, prefix=change.prefix,
                                          word=sorted(regex.lead)[0])
+
+
+@ORDER_RULES.rule("host/opencode-checked-before-rewrite")
+def _checked_before_rewrite(ctx: Context, plugin_files: list[PluginFile]) -> Iterator[Finding]:
+    """A plugin that changes an argument (an alias expander, a wrapper) run after a guard that
+    checks that argument: the guard saw the call as the model wrote it, and what runs is never
+    checked. Only a change that is more than text put before the value (host/opencode-rewritten-
+    before-check judges those), of a plugin surely run after the guard."""
+    for index, guard in enumerate(plugin_files):
+        guarded = guard.facts.guards
+        if guarded is None:
+            continue
+        checked = {read.key for read in guard.facts.reads}
+        for rewriter in plugin_files[index + 1:]:
+            prefixed = {change.place for change in rewriter.facts.prefixings}
+            write = next((w for w in rewriter.facts.writes if w.key in checked and w.place not in prefixed
+                          and w.tools is not None and w.tools.meets(guarded)), None)
+            if write is None or rewriter.facts.guards is not None or not _runs_before(guard.file, rewriter.file):
+                continue
+            read = next(read.place for read in guard.facts.reads if read.key == write.key)
+            yield ctx.finding_at("host/opencode-checked-before-rewrite", rewriter.file, *write.place,
+                                 [{"path": str(guard.file.path), "line": read.line, "column": read.column,
+                                   "message": "this guard runs first, on the call as the model wrote it"}],
+                                 guard=_shown(guard.file.path, guard.file.project or guard.file.path.parent),
+                                 key=write.key)
 
 
 # ---- an opencode config ------------------------------------------------------------------------------

@@ -159,8 +159,15 @@ class Codex(MatcherGroups):
     # a guard there that cannot start lets the call run (#timeouts: a missing command, a crash)
     exit_2_blocks = {"PreToolUse": "every call it matches is refused"}
     guard_events = frozenset({"PreToolUse"})
+    # a PostToolUse deny, exit 2 or block comes after the command ran: a block only hands the model
+    # its reason instead of the command's output (#what-the-model-gets, measured on 0.171.0:
+    # tests/e2e/test_codex_rules_e2e.py); a Stop block makes the turn go on (#what-the-model-gets)
+    after_the_call = {"PostToolUse": "the command has already run: a block there only hands the model the reason "
+                                     "instead of the command's output, and a PreToolUse-shaped deny is not read at all",
+                      "Stop": "every call of the turn has already run: a block there only makes the turn go on"}
     # the user's shell with -lc, the payload on stdin, no project or input variable (#command-execution)
     input_on_stdin_only = "the user's shell, -lc"
+    hook_variables = frozenset[str]()  # (none of its own: #command-execution, measured)
     file_kinds = (KIND, CONFIG_KIND)
     simulated = True  # simulate.py, by protocol.py
     schema = "codex-hooks.schema.json"
