@@ -243,30 +243,13 @@ def _make(args: list[str], assigned: dict[str, str], cwd: Path) -> Chatter | Non
     if MAKEFLAGS_SILENT.search("MAKEFLAGS=" + assigned.get("MAKEFLAGS", "")) or any(a in ("-s", "--silent", "--quiet") or (a.startswith("-") and not a.startswith("--") and "s" in a
                                                       and a not in MAKE_VALUED) for a in args):
         return None
-    folder, makefile, targets, skip, directory = cwd, None, [], False, False
-    for index, arg in enumerate(args):
-        if skip:
-            skip = False
-            continue
-        if arg in MAKE_VALUED:
-            value = args[index + 1] if index + 1 < len(args) else ""
-            if arg in ("-C", "--directory"):
-                folder, directory = cwd / value, True
-            elif arg in ("-f", "--file", "--makefile"):
-                makefile = value
-            skip = True
-        elif arg.startswith("--directory="):
-            folder, directory = cwd / arg.split("=", 1)[1], True
-        elif not arg.startswith("-") and "=" not in arg:
-            targets.append(arg)
-    if "--no-print-directory" in args:
-        directory = False
-    text = None
-    for name in ([makefile] if makefile else ["GNUmakefile", "makefile", "Makefile"]):
-        text = _text(folder / name)
-        if text is not None:
-            break
-    if text is None or ".SILENT:" in text or MAKEFLAGS_SILENT.search(text):
+    found = _makefile(args, cwd)
+    if found is None:
+        return None
+    folder, _, text, targets = found
+    directory = any(a in ("-C", "--directory") or a.startswith("--directory=") for a in args) \
+        and "--no-print-directory" not in args
+    if ".SILENT:" in text or MAKEFLAGS_SILENT.search(text):
         return None
     recipe = _recipe(text, targets[0] if targets else None)
     if recipe is None:

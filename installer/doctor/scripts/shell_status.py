@@ -435,12 +435,8 @@ class _Model:
         "$DIR"/guards/*.sh; do "$g"; done`, `for g in a.sh b.sh; do "$DIR/$g" <<<"$in"; done`) and
         never looks at a pass's status (no `$?`, `||`, `if`, exit or break in the body, no errexit or
         ERR trap): the loop's status is its last pass's, so an earlier child's exit 2 is replaced."""
-        for where in self.where:
+        for where, loop in self._top_level_compounds():
             statement = where.statement
-            if where.siblings is not self.tree or where.errexit >= 0 or where.err_trap is not None or \
-                    len(statement.pipelines) != 1 or len(statement.pipelines[0].commands) != 1:
-                continue
-            loop = statement.pipelines[0].commands[0]
             texts = [w.text for w in loop.items]
             if loop.kind != "for" or len(texts) < 3 or texts[1] != "in" or not loop.lists:
                 continue
@@ -462,16 +458,20 @@ class _Model:
                                      child=variable.sub(lambda _: item, child[0]))
                 return
 
+    def _top_level_compounds(self) -> Iterator[tuple[_Where, Command]]:
+        """The statements of the script's top level that are one command alone, where no errexit
+        or ERR trap would end the script at a failure inside them."""
+        for where in self.where:
+            statement = where.statement
+            if where.siblings is self.tree and where.errexit < 0 and where.err_trap is None and \
+                    len(statement.pipelines) == 1 and len(statement.pipelines[0].commands) == 1:
+                yield where, statement.pipelines[0].commands[0]
+
     def tested_children(self) -> Iterator[Lost]:
         """A top-level `if` whose condition is a child alone (`if ! "$DIR/guard.sh"; then echo
         refused >&2; fi`), where the branch that runs when the child fails ends with no exit of a
         failing status: the `if` ends with that branch's status (or 0), not the child's 2."""
-        for where in self.where:
-            statement = where.statement
-            if where.siblings is not self.tree or where.errexit >= 0 or where.err_trap is not None or \
-                    len(statement.pipelines) != 1 or len(statement.pipelines[0].commands) != 1:
-                continue
-            test = statement.pipelines[0].commands[0]
+        for _, test in self._top_level_compounds():
             if test.kind != "if" or len(test.lists) < 2 or len(test.lists[0]) != 1:
                 continue
             condition = test.lists[0][0]
