@@ -480,3 +480,27 @@ def test_a_script_claude_code_and_codex_share_is_found_once_for_codex_and_never_
              "hooks/guard.sh": script, "tools/check.py": "import sys\nsys.exit(0)\n"}
     hits = found(doctor(tmp_path, files, given=False), "script/variable-of-another-host")
     assert [(h.path, h.line, "Codex CLI" in h.message) for h in hits] == [(str(tmp_path / "hooks/guard.sh"), 2, True)]
+
+
+@pytest.mark.parametrize("answer, field, variant", [
+    ('print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", '
+     '"permissionDecisionReason": "no", "reason": "no"}}))', "reason", "has no field"),
+    ('print(json.dumps({"permissionDecision": "deny", "permissionDecisionReason": "no"}))', "permissionDecision",
+     "at the top level"),
+    ('print(json.dumps({"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "no"}}))',
+     "hookSpecificOutput", "no hookEventName"),
+], ids=["a field inside", "a decision at the top", "no event name"])
+def test_an_answer_shape_codex_rejects_whole_is_found_where_it_is_written_and_the_plain_deny_is_quiet(
+        tmp_path, answer, field, variant):
+    [hit] = found(codex(tmp_path / "bad", guard(answer)), "script/answer-rejected")
+    assert hit.line == 4 and variant in hit.message and "runs the call" in hit.message
+    assert found(codex(tmp_path / "good", guard(DENY)), "script/answer-rejected") == []
+
+
+def test_the_same_extra_field_in_a_claude_code_guard_is_not_a_rejected_answer(tmp_path):
+    answer = ('print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", '
+              '"permissionDecisionReason": "no", "reason": "no"}}))')
+    files = {".claude/settings.json": {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                 {"type": "command", "command": "python3 .claude/guard.py"}]}]}},
+             ".claude/guard.py": textwrap.dedent(guard(answer)).lstrip("\n")}
+    assert found(doctor(tmp_path, files), "script/answer-rejected") == []

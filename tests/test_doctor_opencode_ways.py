@@ -718,3 +718,45 @@ def test_a_change_the_guard_sees_or_that_cannot_hide_a_command_is_not_reported(h
                                                               else ("user", "project")),
                                    listed=case == "listed in opencode.json")
     assert findings == []
+
+
+SPAWNING = ('import { spawnSync } from "node:child_process"\n'
+            'export const P = async ({ directory }) => ({\n  "tool.execute.before": async (input, output) => {\n'
+            '    const r = spawnSync("bash", [%s + "/.claude/hooks/guard.sh"], {input: JSON.stringify(output.args)})\n'
+            '    if (r.status === 2) throw new Error(String(r.stderr))\n  },\n})\n')
+
+
+@pytest.mark.parametrize("folder, flagged", [
+    ("process.env.CLAUDE_PROJECT_DIR", True), ("process.env.CURSOR_PROJECT_DIR", True),
+    ("directory", False), ("(process.env.CLAUDE_PROJECT_DIR ?? directory)", False),
+])
+def test_a_plugin_finding_a_script_through_another_agents_project_variable_is_reported_at_that_line(
+        project, folder, flagged):
+    hits = found(_doctor_module(project, SPAWNING % folder, "p.js"), "host/opencode-variable-of-another-host")
+    assert [(Path(h.path).name, h.line) for h in hits] == ([("p.js", 4)] if flagged else [])
+
+
+def test_a_claude_script_a_plugin_runs_that_reads_claude_codes_project_variable_is_reported_in_the_script(project):
+    script = project / ".claude" / "hooks" / "guard.py"
+    script.parent.mkdir(parents=True)
+    script.write_text('import json, os, sys\nroot = os.environ["CLAUDE_PROJECT_DIR"]\nsys.exit(0)\n')
+    code = SPAWNING.replace('spawnSync("bash", [%s + "/.claude/hooks/guard.sh"]',
+                            'spawnSync("python3", [directory + "/.claude/hooks/guard.py"]')
+    (hit,) = found(_doctor_module(project, code, "p.js"), "host/opencode-variable-of-another-host")
+    assert (hit.path, hit.line) == (str(script), 2) and "opencode never does" in hit.message
+
+
+@pytest.mark.parametrize("server, test, rule", [
+    ("my-db", 'input.tool.startsWith("my_db_")', "host/opencode-tool-prefix-name"),
+    ("GitHub", 'input.tool.startsWith("github_")', "host/opencode-tool-prefix-name"),
+    ("my-db", 'input.tool === "my_db_query"', "host/opencode-tool-name"),
+    ("my-db", 'input.tool === "my-db_query"', None),
+    ("my-db", 'input.tool.startsWith("my-db_")', None),
+    ("GitHub", '["GitHub_create_issue", "bash"].includes(input.tool)', None),
+])
+def test_a_tool_name_spelt_otherwise_than_opencode_writes_the_configured_server_is_reported(project, server, test, rule):
+    (project / "opencode.json").write_text(json.dumps({"mcp": {server: {"type": "local", "command": ["srv"]}}}))
+    outcome = _doctor(project, f'if ({test}) throw new Error("x")')
+    hits = found(outcome, "host/opencode-tool-prefix-name") + found(outcome, "host/opencode-tool-name")
+    assert [(h.rule, h.line) for h in hits] == ([(rule, 3)] if rule else [])
+    assert all(server in h.message for h in hits)

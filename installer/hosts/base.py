@@ -291,6 +291,9 @@ class Host(ABC):
     # the events whose hook can refuse an action (a tool call, a prompt, a settings change): where
     # such a guard cannot start, the action goes through unchecked
     guard_events: ClassVar[frozenset[str]] = frozenset()
+    # the fields an answer of each event may hold, at its top level and inside hookSpecificOutput,
+    # where the host rejects the whole answer for any other (Codex's structs); {}: not so
+    answer_fields: ClassVar[dict[str, tuple[frozenset[str], frozenset[str]]]] = {}
     # the events whose hooks run after the call they are about, with what a refusal there does
     # (measured), for a guard registered on one of them; {} where doctor's protocol rules say it
     after_the_call: ClassVar[dict[str, str]] = {}

@@ -76,6 +76,15 @@ CASES = {
     "projectdir-bad": ("PreToolUse", SHELL_EXIT_2, True, "script/variable-of-another-host"),
     "projectdir-script-bad": ("PreToolUse", "import os\npolicy = os.environ['CLAUDE_PROJECT_DIR'] + '/AGENTS.md'\n"
                               f"print(json.dumps({DENY!r}))\n", True, "script/variable-of-another-host"),
+    # continue-good's deny with a field Codex's answer does not have (Claude Code ignores it), with
+    # its decision at the top level, and without hookEventName: each a whole answer Codex rejects
+    "unknown-field-bad": ("PreToolUse", "print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PreToolUse', "
+                          "'permissionDecision': 'deny', 'permissionDecisionReason': 'not here', 'reason': 'not here'}}))\n",
+                          True, "script/answer-rejected"),
+    "top-level-bad": ("PreToolUse", "print(json.dumps({'permissionDecision': 'deny', "
+                      "'permissionDecisionReason': 'not here'}))\n", True, "script/answer-rejected"),
+    "no-event-name-bad": ("PreToolUse", "print(json.dumps({'hookSpecificOutput': {'permissionDecision': 'deny', "
+                          "'permissionDecisionReason': 'not here'}}))\n", True, "script/answer-rejected"),
     "projectdir-script-good": ("PreToolUse", "import os\npolicy = os.environ.get('CLAUDE_PROJECT_DIR', os.getcwd()) "
                                f"+ '/AGENTS.md'\nprint(json.dumps({DENY!r}))\n", False, None),
 }

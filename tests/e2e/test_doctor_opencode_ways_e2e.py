@@ -123,6 +123,31 @@ def test_a_guard_waiting_for_claude_codes_mcp_names_never_sees_opencodes(opencod
         assert _flagged(home, project, each) == ([(str(plugin), 3)] if each == rule else [])
 
 
+TOUCH_GUARD_SH = '#!/bin/bash\ncase "$(cat)" in *touch*) echo "no touching" >&2; exit 2;; esac\n'
+# a bridge to a Claude Code guard, finding it through Claude Code's project variable or opencode's own
+VARIABLE_BRIDGE = ('import { spawnSync } from "node:child_process"\n'
+          'export const P = async ({ directory }) => ({\n  "tool.execute.before": async (input, output) => {\n'
+          '    if (input.tool !== "bash") return\n'
+          '    const r = spawnSync("bash", [%s + "/.claude/hooks/guard.sh"], {input: JSON.stringify({tool_input: output.args})})\n'
+          '    if (r.status === 2) throw new Error(String(r.stderr))\n  },\n})\n')
+
+
+@pytest.mark.parametrize("project_dir", ["process.env.CLAUDE_PROJECT_DIR", "directory"])
+def test_a_bridge_finding_its_guard_through_claude_codes_project_variable_never_runs_it(
+        opencode_cli, home, project, project_dir):
+    guard = project / ".claude" / "hooks" / "guard.sh"
+    guard.parent.mkdir(parents=True)
+    guard.write_text(TOUCH_GUARD_SH)
+    plugin = _plugin(project, VARIABLE_BRIDGE % project_dir)
+    run = run_opencode(project, home, [{"tool": "bash", "input": {"command": "touch t.txt", "description": "t"}},
+                                       "done"], env={"CLAUDE_PROJECT_DIR": None})
+    assert run.returncode == 0 and not run.timed_out, run.stderr[-3000:]
+    bad = project_dir.startswith("process.env")
+    assert (project / "t.txt").exists() == bad
+    expected = [(str(plugin), _line_of(plugin, "spawnSync(\"bash\""))] if bad else []
+    assert _flagged(home, project, "host/opencode-variable-of-another-host") == expected
+
+
 PLACED = {
     "after the call": ('  "tool.execute.after": async (input) => {\n'
                        '    if (input.tool === "bash" && input.args.command.includes("touch")) throw new Error("no touching")\n'

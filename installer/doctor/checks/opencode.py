@@ -18,17 +18,19 @@ import re
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from ... import safe_read
+from ... import hosts, safe_read
 from ...document import LineIndex
+from ...errors import HookwrightError
 from ...hooks.events import BUILTIN_TOOLS, CLAUDE_EVENTS
 from ...hosts.base import describe
 from ...hosts.opencode import adapter as opencode
 from ...patterns import lazy
 from .. import disk, handler_facts
 from ..model import ConfigFile, Context, Finding, RuleTable, cached_property
-from ..scripts import keys, plugins
+from ..scripts import intent, keys, plugins
 from ..scripts.plugins import UNKNOWN as UNKNOWN_ARGUMENT
 from ..scripts.plugins import Place
+from ..scripts.variables import unguarded_use
 
 PLUGIN_RULES = RuleTable()  # the rules of one plugin file, one function each
 CONFIG_RULES = RuleTable()  # the rules of one opencode config
@@ -343,6 +345,7 @@ def _tool_name(plugin: PluginFile) -> Iterator[Finding]:
     """input.tool compared with Claude Code's name for a tool (`Bash`, `mcp__srv__x`): opencode's
     are lower case, and an MCP tool is `<server>_<tool>` (measured on opencode 1.18.33)."""
     compared = {name for name, _ in plugin.facts.tool_names}
+    servers = _mcp_servers(plugin.ctx) if plugin.foreign and plugin.facts.tool_names else []
     for name, place in plugin.facts.tool_names if plugin.foreign else ():
         if name in opencode.OWN_TOOLS:
             continue
@@ -356,6 +359,11 @@ def _tool_name(plugin: PluginFile) -> Iterator[Finding]:
             yield plugin.ctx.finding_at("host/opencode-tool-name", plugin.file, *place,
                                         variant="mcp" if mcp else "replaced" if replaced else None, name=name,
                                         own=own or mcp or replaced)
+        elif not (own or mcp or replaced) and (server := _server_spelt_otherwise(name, servers)) is not None:
+            written = opencode.tool_name(server) + name[len(opencode.tool_name(server)):]
+            if written not in compared:
+                yield plugin.ctx.finding_at("host/opencode-tool-name", plugin.file, *place, variant="server",
+                                            name=name, server=server, own=written)
 
 
 @PLUGIN_RULES.rule("host/opencode-tool-prefix-name")
@@ -374,6 +382,43 @@ def _tool_prefix_name(plugin: PluginFile) -> Iterator[Finding]:
         if replaced != prefix and replaced not in plugin.facts.tool_prefixes:
             yield plugin.ctx.finding_at("host/opencode-tool-prefix-name", plugin.file, *place, prefix=prefix,
                                         own=replaced)
+            continue
+        server = _server_spelt_otherwise(prefix, _mcp_servers(plugin.ctx))
+        if server is not None and opencode.tool_name(server) + "_" not in plugin.facts.tool_prefixes:
+            yield plugin.ctx.finding_at("host/opencode-tool-prefix-name", plugin.file, *place, variant="server",
+                                        prefix=prefix, server=server, own=opencode.tool_name(server) + "_")
+
+
+def _server_spelt_otherwise(name: str, servers: Iterable[str]) -> str | None:
+    """The configured MCP server whose tools' names `name` (a tool's name or a prefix of one) means,
+    spelt otherwise than opencode writes them: in another case, or with `_` for a `-` or `.` opencode
+    keeps or replaces (`my_db_` for the server `my-db`, whose tools are `my-db_<tool>`); None if it
+    names none, or one rightly."""
+    for server in servers:
+        own = opencode.tool_name(server) + "_"
+        if name.startswith(own) or len(name) < len(own):
+            continue
+        if _folded(name[:len(own)]) == _folded(own):
+            return server
+    return None
+
+
+def _folded(name: str) -> str:
+    return re.sub(r"[-_.]", "_", name.lower())
+
+
+def _mcp_servers(ctx: Context) -> list[str]:
+    """The MCP servers of every opencode config doctor read in this run (the user's, the project's)."""
+    servers: list[str] = []
+    for file in ctx.files:
+        if file.kind == "opencode-config" and file.source is not None and file.error is None:
+            try:
+                data = opencode.read_config(file.path, file.source)
+            except (ValueError, HookwrightError):
+                continue
+            mcp = data.get("mcp") if isinstance(data, dict) else None
+            servers += [name for name in mcp if isinstance(name, str)] if isinstance(mcp, dict) else []
+    return servers
 
 
 CLAUDE_MCP_PREFIX = "mcp__"  # Claude Code's MCP tool names: mcp__<server>__<tool>
@@ -582,6 +627,30 @@ def _script_exit_unheard(plugin: PluginFile) -> Iterator[Finding]:
             yield plugin.ctx.finding_at("host/opencode-script-exit-unheard", plugin.file, *test.place,
                                         script=script.name, tested=test.said())
             return
+
+
+@PLUGIN_RULES.rule("host/opencode-variable-of-another-host")
+def _variable_of_another_host(plugin: PluginFile) -> Iterator[Finding]:
+    """A plugin, or a script written for Claude Code that it runs, building a path from a variable
+    another agent sets for its hooks (`${process.env.CLAUDE_PROJECT_DIR}/.claude/hooks/x.sh`):
+    opencode sets none of them (Host.hook_variables), so the path starts at / and the check fails."""
+    others = hosts.variables_of_others(opencode.HOST) if plugin.foreign else {}
+    if not others:
+        return
+    texts = [(plugin.source.decode("utf-8", "replace"), plugin.file.path)]
+    texts += [(intent.text_of(script), script) for script in bridged_scripts(plugin)]
+    for text, path in texts:
+        found = next(((variable, other, at) for variable, other in others.items()
+                      if variable in text and (at := unguarded_use(text, variable)) is not None), None)
+        if found is None:
+            continue
+        variable, other, at = found
+        line = text.count("\n", 0, at) + 1
+        finding = plugin.ctx.finding_at("host/opencode-variable-of-another-host", plugin.file, line, 1,
+                                        variable=variable, other=other.title, host=opencode.HOST.title)
+        yield finding if path == plugin.file.path else finding._replace(path=str(path), related=[
+            {"path": str(plugin.file.path), "line": 1, "column": 1, "message": "the plugin that runs it"}])
+        return
 
 
 # ---- the plugins, in the order opencode runs them -----------------------------------------------------

@@ -201,6 +201,15 @@ class Codex(MatcherGroups):
                                     "stopReason": (None, "unsupported stopReason on PreToolUse"),
                                     "suppressOutput": ("true", "unsupported suppressOutput on PreToolUse")}}
     exit_2_needs_reason = {"PreToolUse": "exited with code 2 but did not write a blocking reason"}
+
+    @property
+    def answer_fields(self) -> dict[str, tuple[frozenset[str], frozenset[str]]]:  # type: ignore[override]
+        """A PreToolUse answer with another field, or a hookSpecificOutput without hookEventName, is
+        invalid: the hook failed and the call runs (#output-protocol, measured on 0.171.0:
+        tests/e2e/test_codex_rules_e2e.py)."""
+        from .protocol import SPECIFIC_FIELDS, TOP_FIELDS  # (the protocol module imports this one)
+
+        return {"PreToolUse": (frozenset(TOP_FIELDS), frozenset(SPECIFIC_FIELDS))}
     reads_answer_on_failure = False  # (a deny with exit 1 let the call run: #output-protocol, measured)
     # an async PreToolUse hook's deny (after 2 s) and exit 2 let their calls run, its sync twin's
     # blocked (#handler-fields, measured on 0.171.0: tests/e2e/test_codex_rules_e2e.py)
