@@ -989,6 +989,9 @@ RUNNER_PACKAGE = {"name": "orders", "version": "1.4.0",
 @pytest.mark.parametrize("command, files, prints", [
     ("npm run guard", {}, "npm prints its `> orders@1.4.0 guard` banner"),
     ("npm test", {}, "npm prints its `> orders@1.4.0 test` banner"),
+    # the runner's name spelt with quotes or a backslash is still the runner the shell starts
+    ('"np"m run guard', {}, "npm prints its `> orders@1.4.0 guard` banner"),
+    ("ya\\rn guard", {}, "yarn prints its `yarn run v1...`"),
     ("npm run --silent guard", {}, None),
     ("npm run guard --silent", {}, None),  # (npm reads its options after the script's name too)
     ("npm -s run guard", {}, None),

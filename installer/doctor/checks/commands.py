@@ -361,7 +361,7 @@ def _script_missing(ctx: Context, command: Command) -> Iterator[Finding]:
                           start=str(command.file.project), folder=str(command.file.path.parent.parent),
                           relative=path.relative_to(command.file.project).as_posix()
                           if start and command.file.project else "",
-                          beside=shared_script_places(command.adapter),
+                          beside=ctx.once(_shared_script_places)[command.file.host],
                           variant="other-projects" if variable else "start-folder" if start else None)
 
 
@@ -546,15 +546,18 @@ def _text_beside_answer(ctx: Context, command: Command) -> Iterator[Finding]:
     `guard.py; echo done`): the host reads one JSON object or nothing."""
     if command.exec_form:
         return
+    answering = [Path(inv.script).name for inv, facts in handler_facts.script_facts(command.handler)
+                 if inv.script is not None and any(key in ANSWER_KEYS for key in facts.answers)]
+    runner = runners.may_name_a_runner(command.written)
+    if not answering and not runner:
+        return  # (neither premise holds: the command's tree is not read)
     every = command.streams
-    chatty = _runner_chatter(command, every, _settings_env(ctx))
+    chatty = _runner_chatter(command, every, ctx.once(_settings_env)) if runner else None
     if chatty is not None:
         chatter, script = chatty
         yield ctx.finding("command/text-beside-answer", command.file, command.keys, variant="runner", runner=chatter.runner,
                           prints=chatter.prints, script=script, quiet=chatter.quiet)
         return
-    answering = [Path(inv.script).name for inv, facts in handler_facts.script_facts(command.handler)
-                 if inv.script is not None and any(key in ANSWER_KEYS for key in facts.answers)]
     if not answering:
         return
     if not any(s.stdout == HOST_STDOUT and any(name in w.text for w in s.command.plain for name in answering)
@@ -569,6 +572,12 @@ def _text_beside_answer(ctx: Context, command: Command) -> Iterator[Finding]:
             yield ctx.finding("command/text-beside-answer", command.file, command.keys, text=" ".join(words)[:60],
                               script=answering[0])
             return
+
+
+def _shared_script_places(ctx: Context) -> dict[str, str]:
+    """reach.shared_script_places of each host of the run's files, for the hints (asked for each
+    missing script: a thousand times on the corpus tree, each asking the adapter for its user folder)."""
+    return {file.host: shared_script_places(hosts.get(file.host)) for file in ctx.files if hosts.of(file.host)}
 
 
 def _settings_env(ctx: Context) -> dict[str, str]:

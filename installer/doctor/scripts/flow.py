@@ -957,6 +957,8 @@ class _Level:
 def _quoted(line: str) -> tuple[tuple[bool, ...], bool]:
     """Which characters of the line are quoted (or escaped) text, and whether a quote is still
     open at its end. A `$(...)` inside double quotes is code again."""
+    if "'" not in line and '"' not in line and "\\" not in line:
+        return (False,) * len(line), False  # (nothing quoted or escaped: no walk over each character)
     marks, i = [False] * len(line), 0
     stack = [_Level()]  # per command-substitution level
     while i < len(line):
@@ -1007,6 +1009,8 @@ def mask_quotes(line: str) -> str:
     """The line with what is inside quotes replaced by underscores (same length), so that a
     word in a string (`sed 's/^cat /x/'`) is not taken for a command."""
     marks = _quoted(line)[0]
+    if True not in marks:
+        return line
     return "".join("_" if marked and ch != "\n" else ch for ch, marked in zip(line, marks))
 
 
