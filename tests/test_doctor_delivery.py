@@ -98,6 +98,7 @@ def _write(base: Path, files: dict[str, str], runs: str) -> str:
     hooks = base / ".claude" / "hooks"
     hooks.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
+        (hooks / name).parent.mkdir(parents=True, exist_ok=True)
         (hooks / name).write_text(text)
     return f'{RUNNERS[Path(runs).suffix]} "$CLAUDE_PROJECT_DIR"/.claude/hooks/{runs}'
 

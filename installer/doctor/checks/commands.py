@@ -24,6 +24,7 @@ from ...patterns import lazy
 from .. import disk, handler_facts
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable, cached_property, rule_by_id
 from ..scripts import bashisms, runners
+from ..scripts.keys import analyse as analyse_script
 from ..scripts import delivery as script_delivery
 from ..shell.interpret import PYTHON
 from ..shell.lex import Lexer, Unreadable
@@ -458,8 +459,10 @@ def _block_swallowed(ctx: Context, command: Command) -> Iterator[Finding]:
     """A script that refuses only by exiting 2 (no JSON decision on stdout, which would still get
     through), run where the command hands the host another exit status: the block never lands."""
     handler = command.handler
-    if handler.event not in command.adapter.exit_2_blocks or not any(
-            inv.tolerated or not inv.sets_status for inv in command.res.invocations if inv.path is not None):
+    if handler.event not in command.adapter.exit_2_blocks:
+        return
+    yield from _ignored_by_make(ctx, command)
+    if not any(inv.tolerated or not inv.sets_status for inv in command.res.invocations if inv.path is not None):
         return
     for inv, facts in handler_facts.script_facts(handler):
         if inv.sets_status and not inv.tolerated or not facts.readable or ANSWER_KEYS & set(facts.answers):
@@ -468,6 +471,30 @@ def _block_swallowed(ctx: Context, command: Command) -> Iterator[Finding]:
             yield ctx.finding("command/block-swallowed", command.file, command.keys,
                               script=_quote(inv.script or str(inv.path)), host=command.host)
             return
+
+
+def _ignored_by_make(ctx: Context, command: Command) -> Iterator[Finding]:
+    """make running a recipe line whose failure it ignores (`-` before it, `make -i`, `.IGNORE:`),
+    the line's script refusing only by exit 2: make exits 0. At the recipe line, the command related."""
+    where = handler_facts.where(command.file)
+    known = {name: value for name, value in where.variables.items() if value is not None}
+    for found in command.streams:
+        words = [PLACEHOLDER.sub(lambda m: known.get(m.group(1) or m.group(2), m.group(0)), w.text)
+                 for w in found.command.plain if not w.assignment] if found.command.kind == "simple" else []
+        ignored = runners.ignored_failure(words, where.cwd)
+        if ignored is None:
+            continue
+        facts = analyse_script(ignored.script)
+        if facts.readable and facts.exits_2() and not ANSWER_KEYS & set(facts.answers):
+            finding = ctx.finding("command/block-swallowed", command.file, command.keys, variant="make",
+                                  script=_quote(ignored.script.name), how=ignored.how, host=command.host)
+            yield finding._replace(path=str(ignored.makefile), line=ignored.line, column=1, related=[
+                {"path": finding.path, "line": finding.line, "column": finding.column,
+                 "message": "the hook's command that runs make"}])
+            return
+
+
+PLACEHOLDER = lazy(r"\$\{(\w+)\}|\$(\w+)", needs=("$",))
 
 
 @RULES.rule("command/answer-diverted")

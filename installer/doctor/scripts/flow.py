@@ -189,6 +189,7 @@ class Flow:
         self.input_reads = input_reads  # top-level fields of the hook's input it reads
         self.syntax_error = syntax_error  # (what, where) when the interpreter refuses the file
         self.called = called  # the functions the script calls (Python)
+        self.call_lines: dict[str, int] = {}  # the last line each of them is called on (Python)
         self.stderr_answers = stderr_answers  # a JSON answer (hookSpecificOutput, a decision...) written to stderr
         self.unread_output = unread_output  # it writes something on stdout this reader cannot tell (a JSON variable...)
         self.lost_blocks = lost_blocks  # where its own exit 2 never reaches the process that runs it (delivery.py)
@@ -252,6 +253,9 @@ class Flow:
                     if not first.ends:
                         return text, answer
                 elif text.scope in self.called and not text.exits:  # printed by a function the run calls
+                    return text, answer
+                elif first is answer and text.scope == "" and not text.ends and (
+                        self.call_lines.get(answer.scope, 0) > text.at.line):  # answered by a function called after it
                     return text, answer
         return None
 
