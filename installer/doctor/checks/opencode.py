@@ -403,8 +403,12 @@ def _server_spelt_otherwise(name: str, servers: Iterable[str]) -> str | None:
     return None
 
 
+SEPARATORS = lazy(r"[-_.]")  # (folded alike when a server's name is compared with a plugin's spelling)
+CLAUDE_MCP_SERVER = lazy(r"mcp__([A-Za-z0-9][\w.-]*?)__")  # the server in Claude Code's form of an MCP tool name
+
+
 def _folded(name: str) -> str:
-    return re.sub(r"[-_.]", "_", name.lower())
+    return SEPARATORS.sub("_", name.lower())
 
 
 def _mcp_servers(ctx: Context) -> list[str]:
@@ -444,7 +448,7 @@ def _tool_pattern(plugin: PluginFile) -> Iterator[Finding]:
         if any(pattern.search(own) for own in opencode.OWN_TOOLS):
             continue
         if CLAUDE_MCP_PREFIX in test.pattern.replace("\\", ""):
-            server = re.search(r"mcp__([A-Za-z0-9][\w.-]*?)__", test.pattern.replace("\\", ""))
+            server = CLAUDE_MCP_SERVER.search(test.pattern.replace("\\", ""))
             own = _opencode_mcp_prefix(f"mcp__{server.group(1)}__") if server else None
             if own is None or not pattern.search(own + "x"):
                 yield plugin.ctx.finding_at("host/opencode-tool-pattern", plugin.file, *test.place, variant="mcp",
