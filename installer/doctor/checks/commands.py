@@ -24,8 +24,8 @@ from ...patterns import lazy
 from .. import disk, handler_facts
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable, cached_property, rule_by_id
 from ..scripts import bashisms, runners
-from ..scripts.keys import analyse as analyse_script
 from ..scripts import delivery as script_delivery
+from ..scripts.keys import analyse as analyse_script
 from ..shell.interpret import PYTHON
 from ..shell.lex import Lexer, Unreadable
 from ..shell.results import Invocation, Resolution
