@@ -398,3 +398,109 @@ def test_a_codex_command_reading_its_input_from_a_variable_or_an_argument_is_fou
     assert said in hit.message
     good = 'jq -r .tool_input.command | grep -q "rm -rf" && { echo no >&2; exit 2; }; exit 0'
     assert found(codex_hook(tmp_path / "good", good, {}), "command/input-variable-never-set") == []
+
+
+GUARD_WORDS = '"""Refuse destructive shell commands."""\n'
+
+
+@pytest.mark.parametrize("event, answer", [
+    ("PostToolUse", DENY),
+    ("PostToolUse", 'print("rm -rf is not allowed", file=sys.stderr)\n        sys.exit(2)'),
+    ("Stop", DENY),
+], ids=["post-tool-use-deny", "post-tool-use-exit-2", "stop-deny"])
+def test_a_codex_guard_on_an_event_after_the_call_is_found_at_its_event_and_its_pre_tool_use_twin_is_quiet(
+        tmp_path, event, answer):
+    script = GUARD_WORDS + guard(answer).lstrip("\n")
+    [hit] = found(codex(tmp_path / "bad", script, event=event), "script/guard-after-the-call")
+    config = tmp_path / "bad" / CODEX
+    assert (hit.path, hit.line) == (str(config), 3) and "after the call" in hit.message and "PreToolUse" in hit.hint
+    assert found(codex(tmp_path / "good", script), "script/guard-after-the-call") == []
+
+
+def test_a_codex_post_tool_use_hook_that_judges_the_result_with_a_block_is_not_a_guard_after_the_call(tmp_path):
+    checker = """
+    import json, sys
+    data = json.load(sys.stdin)
+    if "Traceback" in data.get("tool_response", ""):
+        print(json.dumps({"decision": "block", "reason": "the command failed: read its output"}))
+    """
+    assert found(codex(tmp_path, checker, event="PostToolUse"), "script/guard-after-the-call") == []
+
+
+@pytest.mark.parametrize("command", [
+    '"$CLAUDE_PROJECT_DIR"/.codex/guard.sh',
+    'bash "${CLAUDE_PROJECT_DIR}/.codex/guard.sh"',
+    '"$CURSOR_PROJECT_DIR"/.codex/guard.sh',
+    'python3 "$CLAUDE_PROJECT_DIR/.codex/guard.py"',
+])
+def test_a_codex_command_building_its_path_from_another_agents_variable_is_found_at_the_command(tmp_path, command):
+    script = SHELL_GUARD.format(to=" >&2") if command.rstrip('"').endswith(".sh") else guard(DENY)
+    name = "guard.sh" if ".sh" in command else "guard.py"
+    [hit] = found(codex(tmp_path, script, name=name, command=command), "script/variable-of-another-host")
+    command_line = next(i for i, line in enumerate((tmp_path / CODEX).read_text().splitlines(), 1) if '"command":' in line)
+    assert (hit.path, hit.line) == (str(tmp_path / CODEX), command_line) and "Codex CLI does not" in hit.message
+    if "python3" in command:  # (python exits 2 for the missing file: Codex reads that as a block)
+        assert "refused" in hit.message
+
+
+@pytest.mark.parametrize("command", [
+    'bash "$(git rev-parse --show-toplevel)"/.codex/guard.sh',
+    'bash "${CLAUDE_PROJECT_DIR:-$(git rev-parse --show-toplevel)}"/.codex/guard.sh',
+    'CLAUDE_PROJECT_DIR="$(pwd)" bash "$CLAUDE_PROJECT_DIR"/.codex/guard.sh',
+])
+def test_a_codex_command_naming_the_folder_its_own_way_or_with_a_default_is_quiet(tmp_path, command):
+    outcome = codex(tmp_path, SHELL_GUARD.format(to=" >&2"), name="guard.sh", command=command)
+    assert found(outcome, "script/variable-of-another-host") == []
+
+
+@pytest.mark.parametrize("read, flagged", [
+    ('root = os.environ["CLAUDE_PROJECT_DIR"]', True),
+    ('root = os.getenv("CLAUDE_PROJECT_DIR")', True),
+    ('root = os.environ.get("CLAUDE_PROJECT_DIR", os.getcwd())', False),
+    ('root = os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()', False),
+    ('root = os.environ.get("CLAUDE_PROJECT_DIR")\n    if not root:\n        root = os.getcwd()', False),
+])
+def test_a_script_codex_runs_that_reads_claude_codes_project_variable_is_found_at_the_read(tmp_path, read, flagged):
+    script = f"""
+    import json, os, sys
+    {read}
+    policy = open(os.path.join(root, "AGENTS.md")).read()
+    {DENY}
+    """
+    hits = found(codex(tmp_path, script), "script/variable-of-another-host")
+    assert [(h.path, h.line) for h in hits] == ([(str(tmp_path / ".codex/guard.py"), 2)] if flagged else [])
+
+
+def test_a_script_claude_code_and_codex_share_is_found_once_for_codex_and_never_for_claude_code(tmp_path):
+    script = '#!/bin/bash\nexec python3 "$CLAUDE_PROJECT_DIR/tools/check.py"\n'
+    files = {CODEX: {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                 {"type": "command", "command": "bash hooks/guard.sh"}]}]}},
+             ".claude/settings.json": {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                 {"type": "command", "command": 'bash "$CLAUDE_PROJECT_DIR"/hooks/guard.sh'}]}]}},
+             "hooks/guard.sh": script, "tools/check.py": "import sys\nsys.exit(0)\n"}
+    hits = found(doctor(tmp_path, files, given=False), "script/variable-of-another-host")
+    assert [(h.path, h.line, "Codex CLI" in h.message) for h in hits] == [(str(tmp_path / "hooks/guard.sh"), 2, True)]
+
+
+@pytest.mark.parametrize("answer, field, variant", [
+    ('print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", '
+     '"permissionDecisionReason": "no", "reason": "no"}}))', "reason", "has no field"),
+    ('print(json.dumps({"permissionDecision": "deny", "permissionDecisionReason": "no"}))', "permissionDecision",
+     "at the top level"),
+    ('print(json.dumps({"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "no"}}))',
+     "hookSpecificOutput", "no hookEventName"),
+], ids=["a field inside", "a decision at the top", "no event name"])
+def test_an_answer_shape_codex_rejects_whole_is_found_where_it_is_written_and_the_plain_deny_is_quiet(
+        tmp_path, answer, field, variant):
+    [hit] = found(codex(tmp_path / "bad", guard(answer)), "script/answer-rejected")
+    assert hit.line == 4 and variant in hit.message and "runs the call" in hit.message
+    assert found(codex(tmp_path / "good", guard(DENY)), "script/answer-rejected") == []
+
+
+def test_the_same_extra_field_in_a_claude_code_guard_is_not_a_rejected_answer(tmp_path):
+    answer = ('print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", '
+              '"permissionDecisionReason": "no", "reason": "no"}}))')
+    files = {".claude/settings.json": {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                 {"type": "command", "command": "python3 .claude/guard.py"}]}]}},
+             ".claude/guard.py": textwrap.dedent(guard(answer)).lstrip("\n")}
+    assert found(doctor(tmp_path, files), "script/answer-rejected") == []

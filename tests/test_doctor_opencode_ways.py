@@ -648,3 +648,115 @@ def test_a_catch_that_throws_again_or_a_status_read_with_nothrow_is_not_reported
 
 
 HOOK_WITH_SHELL = 'export const P = async ({ $ }) => ({\n  "tool.execute.before": async (input, output) => {\n%s\n  },\n})\n'
+
+
+@pytest.mark.parametrize("test, rule", [
+    ('input.tool.startsWith("mcp__srv__")', "host/opencode-tool-prefix-name"),
+    ('input.tool.startsWith("mcp__")', "host/opencode-tool-prefix-name"),
+    ("/^mcp__srv__/.test(input.tool)", "host/opencode-tool-pattern"),
+    ('input.tool.includes("mcp__")', "host/opencode-tool-pattern"),
+    ("input.tool.match(/^mcp__srv__(query|exec)$/)", "host/opencode-tool-pattern"),
+    ("/^(Bash|Edit|Write)$/.test(input.tool)", "host/opencode-tool-pattern"),
+    ('input.tool.search(/^mcp__/) === 0', "host/opencode-tool-pattern"),
+])
+def test_a_tool_test_written_for_claude_codes_names_is_reported_where_it_is_written(project, test, rule):
+    (finding,) = found(_doctor(project, f'if ({test}) throw new Error("x")'), rule)
+    assert finding.line >= 3 and "opencode" in finding.message
+
+
+def test_a_tool_regex_tested_on_a_name_given_input_tool_is_reported(project):
+    body = 'const t = input.tool\n    if (/^(Bash|Write)$/.test(t)) throw new Error("x")'
+    (finding,) = found(_doctor(project, body), "host/opencode-tool-pattern")
+    assert finding.line == 4 and "bash, write" in finding.message
+
+
+@pytest.mark.parametrize("test", [
+    'input.tool.startsWith("srv_")', "/^srv_/.test(input.tool)", 'input.tool.includes("srv_")',
+    "/^(bash|edit|write)$/.test(input.tool)", "/^(Bash|Edit)$/i.test(input.tool)", "/^custom_/.test(input.tool)",
+    "/^(mcp__srv__|srv_)/.test(input.tool)", 'input.tool.endsWith("_query")',
+])
+def test_a_tool_test_opencodes_names_can_pass_is_quiet(project, test):
+    outcome = _doctor(project, f'if ({test}) throw new Error("x")')
+    assert not found(outcome, "host/opencode-tool-pattern") and not found(outcome, "host/opencode-tool-prefix-name")
+
+
+GUARD_OF_COMMANDS = ('export const Guard = async () => ({\n  "tool.execute.before": async (input, output) => {\n'
+                     '    if (input.tool !== "bash") return\n'
+                     '    if (/rm\\s+-rf/.test(output.args.command ?? "")) throw new Error("no")\n  },\n})\n')
+EXPANDER = ('const ALIASES = { cleanbuild: "rm -rf build dist" }\n'
+            'export const Aliases = async () => ({\n  "tool.execute.before": async (input, output) => {\n'
+            '    if (input.tool !== "%s") return\n'
+            '    const [head, ...rest] = (output.args.command ?? "").split(" ")\n'
+            '    if (ALIASES[head]) output.args.command = [ALIASES[head], ...rest].join(" ")\n  },\n})\n')
+
+
+def _guard_and_expander(home, project, expander: str, guard_at: str = "user", expander_at: str = "project",
+                        listed: bool = False):
+    folders = {"user": home / ".config" / "opencode" / "plugins", "project": project / ".opencode" / "plugins"}
+    folders[guard_at].mkdir(parents=True, exist_ok=True)
+    (folders[guard_at] / "shell-guard.js").write_text(GUARD_OF_COMMANDS)
+    place = project / "listed" if listed else folders[expander_at]
+    place.mkdir(parents=True, exist_ok=True)
+    (place / "aliases.js").write_text(expander)
+    if listed:
+        (project / "opencode.json").write_text(json.dumps({"plugin": ["./listed/aliases.js"]}))
+    return found(run(None, project=project), "host/opencode-checked-before-rewrite")
+
+
+def test_a_plugin_that_changes_the_command_after_the_users_guard_checked_it_is_reported_at_the_change(home, project):
+    (finding,) = _guard_and_expander(home, project, EXPANDER % "bash")
+    assert (Path(finding.path).name, finding.line) == ("aliases.js", 6) and "shell-guard.js" in finding.message
+    assert finding.severity == "warning" and finding.related[0]["line"] == 4
+
+
+@pytest.mark.parametrize("case", ["listed in opencode.json", "its folder runs first", "another tool", "text put first"])
+def test_a_change_the_guard_sees_or_that_cannot_hide_a_command_is_not_reported(home, project, case):
+    expander = EXPANDER % ("edit" if case == "another tool" else "bash")
+    if case == "text put first":
+        expander = expander.replace("[ALIASES[head], ...rest].join(\" \")", "`nice -n 5 ${output.args.command}`")
+    findings = _guard_and_expander(home, project, expander, *(("project", "user") if case == "its folder runs first"
+                                                              else ("user", "project")),
+                                   listed=case == "listed in opencode.json")
+    assert findings == []
+
+
+SPAWNING = ('import { spawnSync } from "node:child_process"\n'
+            'export const P = async ({ directory }) => ({\n  "tool.execute.before": async (input, output) => {\n'
+            '    const r = spawnSync("bash", [%s + "/.claude/hooks/guard.sh"], {input: JSON.stringify(output.args)})\n'
+            '    if (r.status === 2) throw new Error(String(r.stderr))\n  },\n})\n')
+
+
+@pytest.mark.parametrize("folder, flagged", [
+    ("process.env.CLAUDE_PROJECT_DIR", True), ("process.env.CURSOR_PROJECT_DIR", True),
+    ("directory", False), ("(process.env.CLAUDE_PROJECT_DIR ?? directory)", False),
+])
+def test_a_plugin_finding_a_script_through_another_agents_project_variable_is_reported_at_that_line(
+        project, folder, flagged):
+    hits = found(_doctor_module(project, SPAWNING % folder, "p.js"), "host/opencode-variable-of-another-host")
+    assert [(Path(h.path).name, h.line) for h in hits] == ([("p.js", 4)] if flagged else [])
+
+
+def test_a_claude_script_a_plugin_runs_that_reads_claude_codes_project_variable_is_reported_in_the_script(project):
+    script = project / ".claude" / "hooks" / "guard.py"
+    script.parent.mkdir(parents=True)
+    script.write_text('import json, os, sys\nroot = os.environ["CLAUDE_PROJECT_DIR"]\nsys.exit(0)\n')
+    code = SPAWNING.replace('spawnSync("bash", [%s + "/.claude/hooks/guard.sh"]',
+                            'spawnSync("python3", [directory + "/.claude/hooks/guard.py"]')
+    (hit,) = found(_doctor_module(project, code, "p.js"), "host/opencode-variable-of-another-host")
+    assert (hit.path, hit.line) == (str(script), 2) and "opencode never does" in hit.message
+
+
+@pytest.mark.parametrize("server, test, rule", [
+    ("my-db", 'input.tool.startsWith("my_db_")', "host/opencode-tool-prefix-name"),
+    ("GitHub", 'input.tool.startsWith("github_")', "host/opencode-tool-prefix-name"),
+    ("my-db", 'input.tool === "my_db_query"', "host/opencode-tool-name"),
+    ("my-db", 'input.tool === "my-db_query"', None),
+    ("my-db", 'input.tool.startsWith("my-db_")', None),
+    ("GitHub", '["GitHub_create_issue", "bash"].includes(input.tool)', None),
+])
+def test_a_tool_name_spelt_otherwise_than_opencode_writes_the_configured_server_is_reported(project, server, test, rule):
+    (project / "opencode.json").write_text(json.dumps({"mcp": {server: {"type": "local", "command": ["srv"]}}}))
+    outcome = _doctor(project, f'if ({test}) throw new Error("x")')
+    hits = found(outcome, "host/opencode-tool-prefix-name") + found(outcome, "host/opencode-tool-name")
+    assert [(h.rule, h.line) for h in hits] == ([(rule, 3)] if rule else [])
+    assert all(server in h.message for h in hits)

@@ -450,7 +450,9 @@ CASED_BELOW = {"matcher/server-near-name", "matcher/guard-misses-skill-lines", "
                "structure/plugin-switched-off", "matcher/if-narrows-matcher", "host/hooks-switched-off",
                "host/hook-never-loaded", "matcher/if-legacy-prefix", "host/opencode-script-reads-claude-names",
                "host/hooks-off-elsewhere", "host/opencode-script-exit-unheard",
-               "host/opencode-guard-misses-tools", "host/opencode-refusal-caught"}  # (the last three: test_doctor_opencode_ways.py)
+               "host/opencode-guard-misses-tools", "host/opencode-refusal-caught",
+               "host/opencode-tool-pattern", "host/opencode-checked-before-rewrite",
+               "host/opencode-variable-of-another-host"}  # (the last six: test_doctor_opencode_ways.py)
 
 
 def test_every_rule_of_these_kinds_has_a_case():

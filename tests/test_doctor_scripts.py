@@ -477,7 +477,7 @@ def test_every_script_rule_is_tested():
               "script/value-never-sent", "script/answer-incomplete", "script/tool-name-renamed",
               # Codex's exit 2 without its reason, a rewrite on an event that does not apply it: tests/test_codex_rules.py
               "script/exit-2-without-reason", "script/rewrite-not-applied", "script/input-field-renamed",
-              "script/tool-field-not-sent",
+              "script/tool-field-not-sent", "script/guard-after-the-call", "script/variable-of-another-host",
               # one file tool's text read where the matcher fires for another: tests/test_doctor_never_hold.py
               "script/written-text-not-read",
               # a refusal in the field its Cursor event does not read, plain text where Cursor reads JSON:

@@ -50,3 +50,22 @@ def of(name: str) -> Host | None:
     """The host of a file doctor read (None for an agent hookwright does not install into:
     Gemini CLI, Grok, a file of unknown kind)."""
     return _LOADED.get(name) or (get(name) if name in NAMES else None)
+
+
+# the hosts that set variables of their own for their hooks (Host.hook_variables): a hook copied
+# from one of them may keep a name the host it now runs under never sets
+VARIABLE_HOSTS = ("claude", "cursor")
+
+
+def variables_of_others(host: Host) -> dict[str, Host]:
+    """Each variable another host sets for its hooks and this one does not, with that host; {} where
+    this host's own are not known (Host.hook_variables)."""
+    own = host.hook_variables
+    if own is None:
+        return {}
+    found: dict[str, Host] = {}
+    for other in map(get, VARIABLE_HOSTS):
+        for variable in sorted(other.hook_variables or ()) if other is not host else ():
+            if variable not in own:
+                found.setdefault(variable, other)  # (the host that named it first: CLAUDE_PROJECT_DIR is Claude Code's)
+    return found

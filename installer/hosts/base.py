@@ -273,6 +273,10 @@ class Host(ABC):
     shares_session_end_budget: ClassVar[bool] = False
     # environment variables it gives the hooks of some events only: the variable, those events
     event_variables: ClassVar[dict[str, frozenset[str]]] = {}
+    # the variables of its own it sets for its command hooks (measured or documented), of which a
+    # hook copied from another host may need one it does not set; None: not known, and doctor says
+    # nothing of another host's variable in its hooks
+    hook_variables: ClassVar[frozenset[str] | None] = None
     # the tools that change a file's content, each by its own name (a guard of files matched on
     # some of them leaves the others free to change the file)
     file_changing_tools: ClassVar[tuple[str, ...]] = ()
@@ -287,6 +291,12 @@ class Host(ABC):
     # the events whose hook can refuse an action (a tool call, a prompt, a settings change): where
     # such a guard cannot start, the action goes through unchecked
     guard_events: ClassVar[frozenset[str]] = frozenset()
+    # the fields an answer of each event may hold, at its top level and inside hookSpecificOutput,
+    # where the host rejects the whole answer for any other (Codex's structs); {}: not so
+    answer_fields: ClassVar[dict[str, tuple[frozenset[str], frozenset[str]]]] = {}
+    # the events whose hooks run after the call they are about, with what a refusal there does
+    # (measured), for a guard registered on one of them; {} where doctor's protocol rules say it
+    after_the_call: ClassVar[dict[str, str]] = {}
     # the events whose handlers' "if" (a permission rule) the host tests before running them
     condition_events: ClassVar[frozenset[str]] = frozenset()
     # how it starts a hook's command, giving it its input as JSON on stdin alone, with no arguments

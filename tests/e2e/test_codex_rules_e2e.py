@@ -68,10 +68,31 @@ CASES = {
     "user-relative-good": ("PreToolUse", SHELL_EXIT_2, False, None),
     # a shell guard whose script is not there (bash exits 127: a failed hook); its twin: relative-good
     "missing-bad": ("PreToolUse", None, True, "command/script-missing"),
+    # continue-good's deny and exit2-good's refusal on PostToolUse, after the command ran
+    "post-deny-bad": ("PostToolUse", f"print(json.dumps({DENY!r}))\n", True, "script/guard-after-the-call"),
+    "post-guard-exit2-bad": ("PostToolUse", EXIT_2, True, "script/guard-after-the-call"),
+    # continue-good's deny, its script named through Claude Code's project variable (empty under
+    # Codex); a script that builds a path from it itself, and its twin with a default
+    "projectdir-bad": ("PreToolUse", SHELL_EXIT_2, True, "script/variable-of-another-host"),
+    "projectdir-script-bad": ("PreToolUse", "import os\npolicy = os.environ['CLAUDE_PROJECT_DIR'] + '/AGENTS.md'\n"
+                              f"print(json.dumps({DENY!r}))\n", True, "script/variable-of-another-host"),
+    # continue-good's deny with a field Codex's answer does not have (Claude Code ignores it), with
+    # its decision at the top level, and without hookEventName: each a whole answer Codex rejects
+    "unknown-field-bad": ("PreToolUse", "print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PreToolUse', "
+                          "'permissionDecision': 'deny', 'permissionDecisionReason': 'not here', 'reason': 'not here'}}))\n",
+                          True, "script/answer-rejected"),
+    "top-level-bad": ("PreToolUse", "print(json.dumps({'permissionDecision': 'deny', "
+                      "'permissionDecisionReason': 'not here'}))\n", True, "script/answer-rejected"),
+    "no-event-name-bad": ("PreToolUse", "print(json.dumps({'hookSpecificOutput': {'permissionDecision': 'deny', "
+                          "'permissionDecisionReason': 'not here'}}))\n", True, "script/answer-rejected"),
+    "projectdir-script-good": ("PreToolUse", "import os\npolicy = os.environ.get('CLAUDE_PROJECT_DIR', os.getcwd()) "
+                               f"+ '/AGENTS.md'\nprint(json.dumps({DENY!r}))\n", False, None),
 }
 AT_THE_HANDLER = {"host/hook-never-loaded", "script/async-answer-never-read", "command/block-swallowed",
-                  "command/text-beside-answer", "command/relative-path", "command/script-missing"}  # (in hooks.json)
-FOUND_IN = {"diverted-bad": "hooks.json", "wrapped-bad": "wrapped-bad.sh"}  # (where else a case's finding is)
+                  "command/text-beside-answer", "command/relative-path", "command/script-missing",
+                  "script/guard-after-the-call"}  # (in hooks.json)
+FOUND_IN = {"diverted-bad": "hooks.json", "wrapped-bad": "wrapped-bad.sh",
+            "projectdir-bad": "hooks.json"}  # (where else a case's finding is)
 TREE = '"$(git rev-parse --show-toplevel)"/.codex/hooks'  # (a project's script, from wherever the session is)
 # how a case's command differs from `python3 TREE/<case>.py` ({script}: that), and where it is configured
 COMMANDS = {"swallowed-bad": "{script} || true", "diverted-bad": "{script} 2>/dev/null",
@@ -80,7 +101,8 @@ COMMANDS = {"swallowed-bad": "{script} || true", "diverted-bad": "{script} 2>/de
             "relative-bad": "bash .codex/hooks/relative-bad.sh", "relative-good": f"bash {TREE}/relative-good.sh",
             "user-relative-bad": "bash .codex/hooks/user-relative-bad.sh",
             "user-relative-good": "bash {home}/.codex/hooks/user-relative-good.sh",
-            "missing-bad": f"bash {TREE}/missing-bad.sh"}
+            "missing-bad": f"bash {TREE}/missing-bad.sh",
+            "projectdir-bad": 'bash "$CLAUDE_PROJECT_DIR"/.codex/hooks/projectdir-bad.sh'}
 USER_CASES = {"user-relative-bad", "user-relative-good"}  # (in $CODEX_HOME/hooks.json, their scripts beside it)
 WRAPPERS = {"wrapped-bad": 'python3 "$(dirname "$0")/wrapped-bad.py"\necho checked >&2\n',
             "wrapped-good": 'python3 "$(dirname "$0")/wrapped-good.py"\nstatus=$?\necho checked >&2\nexit $status\n'}
@@ -117,10 +139,11 @@ def test_each_broken_codex_hook_lets_its_call_through_and_doctor_names_it_and_no
     (home / ".codex" / "hooks.json").write_text(json.dumps({"hooks": events["user"]}, indent=2))
     (home / ".codex" / "config.toml").write_text(trust_toml([repo]))
 
-    run_codex(repo / "sub", home, [*(shell(f"touch {case}.txt") for case in CASES), "done"], bypass_hook_trust=True)
+    run = run_codex(repo / "sub", home, [*(shell(f"touch {case}.txt") for case in CASES), "done"],
+                    bypass_hook_trust=True)
 
     ran = {case for case in CASES if (repo / "sub" / f"{case}.txt").exists()}
-    assert ran == {case for case, (_, _, runs, _) in CASES.items() if runs}
+    assert ran == {case for case, (_, _, runs, _) in CASES.items() if runs}, (run.timed_out, run.stderr[-3000:])
     assert (repo / "sub" / "rewritten-good.txt").exists() and not (repo / "sub" / "rewritten-bad.txt").exists()
 
     doctor = hookwright("doctor", "--format", "json", home=home, project=repo)

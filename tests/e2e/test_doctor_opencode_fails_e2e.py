@@ -16,7 +16,10 @@ refuses its own; doctor flags each bad plugin at the line marked `// flagged`, a
 - across scopes (`test_a_guard_fails_by_what_runs_before_it`): a global plugin that puts text
   before the command, run before a project guard anchored at the start (and a guard it runs
   after, which is unharmed); an MCP server's tools picked by a prefix built from the configured
-  name `orders.db`, which opencode writes `orders_db`.
+  name `orders.db`, which opencode writes `orders_db`;
+- across scopes the other way (`test_a_guard_misses_what_a_plugin_run_after_it_changes`): the
+  user's guard, run before a project plugin that expands an alias into the command it refuses;
+  the same expander listed in the project's opencode.json runs before every plugins folder.
 """
 from __future__ import annotations
 
@@ -216,3 +219,34 @@ def test_a_guard_fails_by_what_runs_before_it(opencode_cli, home, project, tmp_p
     assert records["orders"].exists() and not records["billing"].exists()
     assert "refused billing" in results[4]
     assert flagged_lines(home, project, set(ORDER_RULES.values())) == marked_lines(ORDER_PROJECT, ORDER_RULES)
+
+
+GUARD_OF_THE_USER = {  # the user's plugins folder: runs before the project's, after every listed plugin
+    "shell-guard.js": BEFORE % ('    if (input.tool === "bash" && /touch bad/.test(output.args.command))'
+                                ' throw new Error(`refused ${output.args.command}`)'),
+}
+
+
+def _expander(alias: str, name: str, flagged: bool) -> str:
+    return BEFORE % ('    if (input.tool !== "bash") return\n'
+                     '    const [head, ...rest] = String(output.args.command).split(" ")\n'
+                     f'    if (head === "{alias}") output.args.command = ["touch {name} && echo RAN {name}", ...rest]'
+                     f'.join(" "){"  // flagged" if flagged else ""}')
+
+
+EXPANDERS = {"aliases.js": _expander("mkbad1", "bad1.txt", True)}  # the project's plugins folder
+LISTED = {"aliases-first.js": _expander("mkbad2", "bad2.txt", False)}  # listed by the project's config
+
+
+def test_a_guard_misses_what_a_plugin_run_after_it_changes(opencode_cli, home, project):
+    write_plugins(home / ".config" / "opencode" / "plugins", GUARD_OF_THE_USER)
+    write_plugins(project / ".opencode" / "plugins", EXPANDERS)
+    write_plugins(project / "listed", LISTED)
+    calls = [{"tool": "bash", "input": {"command": alias, "description": alias}} for alias in ("mkbad1", "mkbad2")]
+    results = _results(run_opencode(project, home, [*calls, "done"], env={"XDG_CONFIG_HOME": None},
+                                    config={"plugin": ["./listed/aliases-first.js"]}))
+    assert len(results) == len(calls)
+    assert (project / "bad1.txt").exists() and "RAN bad1.txt" in results[0]  # (the guard saw `mkbad1`)
+    assert not (project / "bad2.txt").exists() and "refused touch bad2.txt" in results[1]
+    rule = "host/opencode-checked-before-rewrite"
+    assert flagged_lines(home, project, {rule}) == marked_lines(EXPANDERS, {"aliases.js": rule})

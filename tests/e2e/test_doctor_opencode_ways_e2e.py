@@ -100,6 +100,54 @@ def test_an_mcp_servers_tools_are_picked_by_the_name_opencode_writes(opencode_cl
     assert _flagged(home, project, "host/opencode-tool-prefix-name") == expected
 
 
+# how a guard picks the server's tools: Claude Code's form of their names, or opencode's (the twin)
+CLAUDE_FORMS = {
+    "startsWith mcp__": ('input.tool.startsWith("mcp__my.docs__")', "host/opencode-tool-prefix-name"),
+    "a regex of mcp__": ("/^mcp__my\\.docs__/.test(input.tool)", "host/opencode-tool-pattern"),
+    "includes mcp__": ('input.tool.includes("mcp__")', "host/opencode-tool-pattern"),
+    "a regex of opencode's name": ("/^my_docs_/.test(input.tool)", None),
+}
+
+
+@pytest.mark.parametrize("form", list(CLAUDE_FORMS))
+def test_a_guard_waiting_for_claude_codes_mcp_names_never_sees_opencodes(opencode_cli, home, project, tmp_path, form):
+    test, rule = CLAUDE_FORMS[form]
+    record = tmp_path / "calls.jsonl"
+    plugin = _plugin(project, 'export const P = async () => ({\n  "tool.execute.before": async (input) => {\n'
+                              f'    if ({test}) throw new Error("no docs here")\n  }},\n}})\n')
+    call = {"tool": "my_docs_read_doc", "input": {"path": "a.md"}}
+    run = run_opencode(project, home, [call, "done"], mcp={"my.docs": [sys.executable, str(MCP_SERVER), str(record)]})
+    assert run.returncode == 0 and not run.timed_out, run.stderr[-3000:]
+    assert record.exists() == (rule is not None)
+    for each in {r for _, r in CLAUDE_FORMS.values() if r}:
+        assert _flagged(home, project, each) == ([(str(plugin), 3)] if each == rule else [])
+
+
+TOUCH_GUARD_SH = '#!/bin/bash\ncase "$(cat)" in *touch*) echo "no touching" >&2; exit 2;; esac\n'
+# a bridge to a Claude Code guard, finding it through Claude Code's project variable or opencode's own
+VARIABLE_BRIDGE = ('import { spawnSync } from "node:child_process"\n'
+          'export const P = async ({ directory }) => ({\n  "tool.execute.before": async (input, output) => {\n'
+          '    if (input.tool !== "bash") return\n'
+          '    const r = spawnSync("bash", [%s + "/.claude/hooks/guard.sh"], {input: JSON.stringify({tool_input: output.args})})\n'
+          '    if (r.status === 2) throw new Error(String(r.stderr))\n  },\n})\n')
+
+
+@pytest.mark.parametrize("project_dir", ["process.env.CLAUDE_PROJECT_DIR", "directory"])
+def test_a_bridge_finding_its_guard_through_claude_codes_project_variable_never_runs_it(
+        opencode_cli, home, project, project_dir):
+    guard = project / ".claude" / "hooks" / "guard.sh"
+    guard.parent.mkdir(parents=True)
+    guard.write_text(TOUCH_GUARD_SH)
+    plugin = _plugin(project, VARIABLE_BRIDGE % project_dir)
+    run = run_opencode(project, home, [{"tool": "bash", "input": {"command": "touch t.txt", "description": "t"}},
+                                       "done"], env={"CLAUDE_PROJECT_DIR": None})
+    assert run.returncode == 0 and not run.timed_out, run.stderr[-3000:]
+    bad = project_dir.startswith("process.env")
+    assert (project / "t.txt").exists() == bad
+    expected = [(str(plugin), _line_of(plugin, "spawnSync(\"bash\""))] if bad else []
+    assert _flagged(home, project, "host/opencode-variable-of-another-host") == expected
+
+
 PLACED = {
     "after the call": ('  "tool.execute.after": async (input) => {\n'
                        '    if (input.tool === "bash" && input.args.command.includes("touch")) throw new Error("no touching")\n'

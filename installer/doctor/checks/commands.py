@@ -93,7 +93,7 @@ def _path_with_arguments(inv: Invocation | None) -> bool:
     return " " in text and not disk.exists(text) and disk.exists(text.split()[0])
 
 
-def _python_exit_2(inv: Invocation | None, why: str) -> str | None:
+def python_exit_2(inv: Invocation | None, why: str) -> str | None:
     """`why` when python runs the file and its exit status 2 becomes the hook's (no `|| true`,
     nothing after it in sequence or in a pipe); else None."""
     if inv is None:
@@ -342,7 +342,7 @@ def _plugin_variable_outside_plugin(ctx: Context, command: Command) -> Iterator[
     found = command.plugin_variable_outside_plugin
     if found:
         yield ctx.finding("command/plugin-variable-outside-plugin", command.file, command.keys, name=found.group(1),
-                          effect=_effect(command.handler, _python_exit_2(command.res.main, PYTHON_EXITS_2)))
+                          effect=_effect(command.handler, python_exit_2(command.res.main, PYTHON_EXITS_2)))
 
 
 @RULES.rule("command/script-missing")
@@ -351,7 +351,7 @@ def _script_missing(ctx: Context, command: Command) -> Iterator[Finding]:
         if mode is not None and stat.S_ISREG(mode):
             continue
         shown = inv.script or str(path)
-        effect = _effect(command.handler, _python_exit_2(inv, PYTHON_EXITS_2), silent=inv.tolerated or not inv.sets_status,
+        effect = _effect(command.handler, python_exit_2(inv, PYTHON_EXITS_2), silent=inv.tolerated or not inv.sets_status,
                          part=command.runs_later(inv))
         if mode is not None:
             effect = "it is a directory; " + effect
@@ -617,7 +617,7 @@ def _split_path(ctx: Context, command: Command) -> Iterator[Finding]:
     """The unquoted placeholder's value here has a blank: broken on this machine, not only on some."""
     found = command.first_unquoted
     if found and any(c.isspace() for c in found[1]):
-        exits_2 = _python_exit_2(command.res.main, "python exits 2 when the path it gets is cut short")
+        exits_2 = python_exit_2(command.res.main, "python exits 2 when the path it gets is cut short")
         yield ctx.finding("command/split-path", command.file, command.keys, name=found[0], value=found[1],
                           effect=_effect(command.handler, exits_2))
 

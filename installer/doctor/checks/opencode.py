@@ -14,20 +14,23 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from ... import safe_read
+from ... import hosts, safe_read
 from ...document import LineIndex
+from ...errors import HookwrightError
 from ...hooks.events import BUILTIN_TOOLS, CLAUDE_EVENTS
 from ...hosts.base import describe
 from ...hosts.opencode import adapter as opencode
 from ...patterns import lazy
 from .. import disk, handler_facts
 from ..model import ConfigFile, Context, Finding, RuleTable, cached_property
-from ..scripts import keys, plugins
+from ..scripts import intent, keys, plugins
 from ..scripts.plugins import UNKNOWN as UNKNOWN_ARGUMENT
 from ..scripts.plugins import Place
+from ..scripts.variables import unguarded_use
 
 PLUGIN_RULES = RuleTable()  # the rules of one plugin file, one function each
 CONFIG_RULES = RuleTable()  # the rules of one opencode config
@@ -342,6 +345,7 @@ def _tool_name(plugin: PluginFile) -> Iterator[Finding]:
     """input.tool compared with Claude Code's name for a tool (`Bash`, `mcp__srv__x`): opencode's
     are lower case, and an MCP tool is `<server>_<tool>` (measured on opencode 1.18.33)."""
     compared = {name for name, _ in plugin.facts.tool_names}
+    servers = _mcp_servers(plugin.ctx) if plugin.foreign and plugin.facts.tool_names else []
     for name, place in plugin.facts.tool_names if plugin.foreign else ():
         if name in opencode.OWN_TOOLS:
             continue
@@ -355,17 +359,101 @@ def _tool_name(plugin: PluginFile) -> Iterator[Finding]:
             yield plugin.ctx.finding_at("host/opencode-tool-name", plugin.file, *place,
                                         variant="mcp" if mcp else "replaced" if replaced else None, name=name,
                                         own=own or mcp or replaced)
+        elif not (own or mcp or replaced) and (server := _server_spelt_otherwise(name, servers)) is not None:
+            written = opencode.tool_name(server) + name[len(opencode.tool_name(server)):]
+            if written not in compared:
+                yield plugin.ctx.finding_at("host/opencode-tool-name", plugin.file, *place, variant="server",
+                                            name=name, server=server, own=written)
 
 
 @PLUGIN_RULES.rule("host/opencode-tool-prefix-name")
 def _tool_prefix_name(plugin: PluginFile) -> Iterator[Finding]:
     """input.tool.startsWith("my.docs_"): opencode writes that server's tools `my_docs_<tool>`
-    (every character outside [A-Za-z0-9_-] made `_`), so no tool name starts so."""
+    (every character outside [A-Za-z0-9_-] made `_`), so no tool name starts so; and Claude Code's
+    form of an MCP server's tools (`mcp__srv__`), which no opencode tool name has."""
     for prefix, place in plugin.facts.prefix_places if plugin.foreign else ():
+        if prefix.startswith(CLAUDE_MCP_PREFIX):
+            own = _opencode_mcp_prefix(prefix)
+            if own not in plugin.facts.tool_prefixes:
+                yield plugin.ctx.finding_at("host/opencode-tool-prefix-name", plugin.file, *place, variant="mcp",
+                                            prefix=prefix, own=own or "<server>_")
+            continue
         replaced = opencode.tool_name(prefix)
         if replaced != prefix and replaced not in plugin.facts.tool_prefixes:
             yield plugin.ctx.finding_at("host/opencode-tool-prefix-name", plugin.file, *place, prefix=prefix,
                                         own=replaced)
+            continue
+        server = _server_spelt_otherwise(prefix, _mcp_servers(plugin.ctx))
+        if server is not None and opencode.tool_name(server) + "_" not in plugin.facts.tool_prefixes:
+            yield plugin.ctx.finding_at("host/opencode-tool-prefix-name", plugin.file, *place, variant="server",
+                                        prefix=prefix, server=server, own=opencode.tool_name(server) + "_")
+
+
+def _server_spelt_otherwise(name: str, servers: Iterable[str]) -> str | None:
+    """The configured MCP server whose tools' names `name` (a tool's name or a prefix of one) means,
+    spelt otherwise than opencode writes them: in another case, or with `_` for a `-` or `.` opencode
+    keeps or replaces (`my_db_` for the server `my-db`, whose tools are `my-db_<tool>`); None if it
+    names none, or one rightly."""
+    for server in servers:
+        own = opencode.tool_name(server) + "_"
+        if name.startswith(own) or len(name) < len(own):
+            continue
+        if _folded(name[:len(own)]) == _folded(own):
+            return server
+    return None
+
+
+def _folded(name: str) -> str:
+    return re.sub(r"[-_.]", "_", name.lower())
+
+
+def _mcp_servers(ctx: Context) -> list[str]:
+    """The MCP servers of every opencode config doctor read in this run (the user's, the project's)."""
+    servers: list[str] = []
+    for file in ctx.files:
+        if file.kind == "opencode-config" and file.source is not None and file.error is None:
+            try:
+                data = opencode.read_config(file.path, file.source)
+            except (ValueError, HookwrightError):
+                continue
+            mcp = data.get("mcp") if isinstance(data, dict) else None
+            servers += [name for name in mcp if isinstance(name, str)] if isinstance(mcp, dict) else []
+    return servers
+
+
+CLAUDE_MCP_PREFIX = "mcp__"  # Claude Code's MCP tool names: mcp__<server>__<tool>
+
+
+def _opencode_mcp_prefix(claude: str) -> str | None:
+    """opencode's prefix of the tools of the server a Claude Code prefix names (`mcp__my.srv__`:
+    `my_srv_`); None where it names none (`mcp__`)."""
+    server = claude[len(CLAUDE_MCP_PREFIX):].split("__", 1)[0]
+    return opencode.tool_name(server) + "_" if server else None
+
+
+@PLUGIN_RULES.rule("host/opencode-tool-pattern")
+def _tool_pattern(plugin: PluginFile) -> Iterator[Finding]:
+    """A regex or substring test of input.tool written for Claude Code's names (`/^mcp__srv__/`,
+    `/^(Bash|Edit)$/`, `.includes("mcp__")`) that none of opencode's own names passes: the hook
+    never runs for the tools it means (opencode's names: docs/hosts/opencode.md#tool-names)."""
+    for test in plugin.facts.tool_patterns if plugin.foreign else ():
+        try:
+            pattern = re.compile(test.pattern, re.I if test.ignore_case else 0)
+        except (re.error, RecursionError):
+            continue  # (a JavaScript form Python's engine does not take: doctor says nothing)
+        if any(pattern.search(own) for own in opencode.OWN_TOOLS):
+            continue
+        if CLAUDE_MCP_PREFIX in test.pattern.replace("\\", ""):
+            server = re.search(r"mcp__([A-Za-z0-9][\w.-]*?)__", test.pattern.replace("\\", ""))
+            own = _opencode_mcp_prefix(f"mcp__{server.group(1)}__") if server else None
+            if own is None or not pattern.search(own + "x"):
+                yield plugin.ctx.finding_at("host/opencode-tool-pattern", plugin.file, *test.place, variant="mcp",
+                                            written=test.written, own=f"{own}<tool>" if own else "<server>_<tool>")
+            continue
+        claude = [name for name in BUILTIN_TOOLS if pattern.search(name) and name in OPENCODE_TOOL_OF]
+        if claude:
+            yield plugin.ctx.finding_at("host/opencode-tool-pattern", plugin.file, *test.place, written=test.written,
+                                        names=", ".join(claude), own=", ".join(OPENCODE_TOOL_OF[n] for n in claude))
 
 
 @PLUGIN_RULES.rule("host/opencode-argument-name")
@@ -541,6 +629,30 @@ def _script_exit_unheard(plugin: PluginFile) -> Iterator[Finding]:
             return
 
 
+@PLUGIN_RULES.rule("host/opencode-variable-of-another-host")
+def _variable_of_another_host(plugin: PluginFile) -> Iterator[Finding]:
+    """A plugin, or a script written for Claude Code that it runs, building a path from a variable
+    another agent sets for its hooks (`${process.env.CLAUDE_PROJECT_DIR}/.claude/hooks/x.sh`):
+    opencode sets none of them (Host.hook_variables), so the path starts at / and the check fails."""
+    others = hosts.variables_of_others(opencode.HOST) if plugin.foreign else {}
+    if not others:
+        return
+    texts = [(plugin.source.decode("utf-8", "replace"), plugin.file.path)]
+    texts += [(intent.text_of(script), script) for script in bridged_scripts(plugin)]
+    for text, path in texts:
+        found = next(((variable, other, at) for variable, other in others.items()
+                      if variable in text and (at := unguarded_use(text, variable)) is not None), None)
+        if found is None:
+            continue
+        variable, other, at = found
+        line = text.count("\n", 0, at) + 1
+        finding = plugin.ctx.finding_at("host/opencode-variable-of-another-host", plugin.file, line, 1,
+                                        variable=variable, other=other.title, host=opencode.HOST.title)
+        yield finding if path == plugin.file.path else finding._replace(path=str(path), related=[
+            {"path": str(plugin.file.path), "line": 1, "column": 1, "message": "the plugin that runs it"}])
+        return
+
+
 # ---- the plugins, in the order opencode runs them -----------------------------------------------------
 
 def _runs_before(earlier: ConfigFile, later: ConfigFile) -> bool:
@@ -593,6 +705,31 @@ def _rewritten_before_check(ctx: Context, plugin_files: list[PluginFile]) -> Ite
                                          variant="one-folder" if one_folder else None,
                                          plugin=rewriter.file.path.name, key=change.key, prefix=change.prefix,
                                          word=sorted(regex.lead)[0])
+
+
+@ORDER_RULES.rule("host/opencode-checked-before-rewrite")
+def _checked_before_rewrite(ctx: Context, plugin_files: list[PluginFile]) -> Iterator[Finding]:
+    """A plugin that changes an argument (an alias expander, a wrapper) run after a guard that
+    checks that argument: the guard saw the call as the model wrote it, and what runs is never
+    checked. Only a change that is more than text put before the value (host/opencode-rewritten-
+    before-check judges those), of a plugin surely run after the guard."""
+    for index, guard in enumerate(plugin_files):
+        guarded = guard.facts.guards
+        if guarded is None:
+            continue
+        checked = {read.key for read in guard.facts.reads}
+        for rewriter in plugin_files[index + 1:]:
+            prefixed = {change.place for change in rewriter.facts.prefixings}
+            write = next((w for w in rewriter.facts.writes if w.key in checked and w.place not in prefixed
+                          and w.tools is not None and w.tools.meets(guarded)), None)
+            if write is None or rewriter.facts.guards is not None or not _runs_before(guard.file, rewriter.file):
+                continue
+            read = next(read.place for read in guard.facts.reads if read.key == write.key)
+            yield ctx.finding_at("host/opencode-checked-before-rewrite", rewriter.file, *write.place,
+                                 [{"path": str(guard.file.path), "line": read.line, "column": read.column,
+                                   "message": "this guard runs first, on the call as the model wrote it"}],
+                                 guard=_shown(guard.file.path, guard.file.project or guard.file.path.parent),
+                                 key=write.key)
 
 
 # ---- an opencode config ------------------------------------------------------------------------------

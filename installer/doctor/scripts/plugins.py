@@ -15,6 +15,7 @@ tool.
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
@@ -50,9 +51,10 @@ class Export:
 
 
 class Write:
-    def __init__(self, key: str, place: Place) -> None:
+    def __init__(self, key: str, place: Place, tools: Picked | None = None) -> None:
         self.key = key  # the argument it sets or deletes, or UNKNOWN
         self.place = place
+        self.tools = tools  # the tools it is made for (None: not worked out)
 
 
 class Read(Record):
@@ -121,7 +123,8 @@ class PluginFacts:
                  input_args: tuple[Place, ...] = (), local_changes: tuple[tuple[str, Place], ...] = (),
                  compared_types: tuple[tuple[str, Place], ...] = (), status_tests: tuple[StatusTest, ...] = (),
                  imports: tuple[tuple[str, Place], ...] = (), load_reads: tuple[LoadRead, ...] = (),
-                 unreturned: tuple[tuple[str, Place, str], ...] = (), caught: tuple["Caught", ...] = ()) -> None:
+                 unreturned: tuple[tuple[str, Place, str], ...] = (), caught: tuple["Caught", ...] = (),
+                 tool_patterns: tuple["ToolPattern", ...] = ()) -> None:
         self.syntax_error = syntax_error
         self.exports = exports
         self.hooks = hooks  # the hook keys it returns ("tool.execute.before", "event"...)
@@ -153,6 +156,17 @@ class PluginFacts:
         # (key, where, the key it is nested under, or "" in a plugin function that returns nothing):
         # a hook's function the plugin's returned object does not hold at its top level
         self.unreturned = unreturned
+        self.tool_patterns = tool_patterns  # the regexes and substrings its tool hooks test input.tool with
+
+
+class ToolPattern(Record):
+    """A test of input.tool other than equality or a prefix: a regex (`/^mcp__srv__/.test(input.tool)`,
+    `input.tool.match(/Bash|Edit/)`) or a substring (`input.tool.includes("mcp__")`, endsWith), as a
+    Python pattern."""
+    pattern: str
+    ignore_case: bool
+    written: str  # as the plugin writes it, for a message
+    place: Place
 
 
 class LoadRead(Record):
@@ -184,6 +198,7 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
     local_changes: list[tuple[str, Place]] = []
     compared_types: list[tuple[str, Place]] = []
     caught: list[Caught] = []
+    tool_patterns: list[ToolPattern] = []
     unfiltered = False
     plugins = _plugin_functions(root)
     consts = _constants(root)
@@ -203,6 +218,7 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
         scope = Scope(_tool_spellings(function, params), consts, {})
         hook_tools = _tools_compared(function, scope)
         hook_prefixes = _tool_prefixes(function, scope)
+        tool_patterns += _tool_patterns(function, scope)
         handed += _handed(function, params if key == HOOK else {**params, "output": params.get("input", "")}, scope)
         if key == AFTER_HOOK:  # (its input names the tool the same way: only the names are read)
             names += sorted(hook_tools, key=lambda item: item[1])
@@ -219,7 +235,7 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
             after += [("args", where) for where in sorted([w.place for w in changed[0]] + changed[1])]
             continue
         input_args += _input_args(function)
-        found_writes, found_reassigns = _args_writes(function, params)
+        found_writes, found_reassigns = _args_writes(function, params, scope)
         local_changes += _local_changes(function, params, found_writes)
         writes += found_writes
         reassigns += found_reassigns
@@ -247,7 +263,8 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
                        tuple(input_args), tuple(local_changes), tuple(compared_types),
                        tuple(_status_tests(root)) if HOOK in hooks else (),
                        (*_imports(root, typescript), *_load_imports(root, plugins)),
-                       tuple(_load_reads(root, plugins, consts)), tuple(_unreturned(root, plugins)), tuple(caught))
+                       tuple(_load_reads(root, plugins, consts)), tuple(_unreturned(root, plugins)), tuple(caught),
+                       tuple(sorted(set(tool_patterns), key=lambda found: found.place)))
 
 
 def syntax_error(path: Path, source: bytes) -> Place | None:
@@ -883,7 +900,9 @@ def _args_reads(function: Node, params: dict[str, str], scope: Scope) -> list[tu
     return found
 
 
-def _args_writes(function: Node, params: dict[str, str]) -> tuple[list[Write], list[Place]]:
+def _args_writes(function: Node, params: dict[str, str], scope: Scope | None = None) -> tuple[list[Write], list[Place]]:
+    """The changes the hook makes to the call's arguments, with (given `scope`) the tools each is
+    made for; and where it assigns output.args a new object instead."""
     output = params.get("output")
     is_args, aliases = _args_test(function, params)
     writes, reassigns = [], []
@@ -891,9 +910,11 @@ def _args_writes(function: Node, params: dict[str, str]) -> tuple[list[Write], l
         if node.type in ("assignment_expression", "augmented_assignment_expression"):
             left = node.child_by_field_name("left")
             if left is not None and left.type == "member_expression" and is_args(left.child_by_field_name("object")):
-                writes.append(Write(_text(left.child_by_field_name("property")), _place(node)))
+                writes.append(Write(_text(left.child_by_field_name("property")), _place(node),
+                                    _picked_at(node, function, scope) if scope is not None else None))
             elif left is not None and left.type == "subscript_expression" and is_args(left.child_by_field_name("object")):
-                writes.append(Write(_unquoted(left.child_by_field_name("index")) or UNKNOWN, _place(node)))
+                writes.append(Write(_unquoted(left.child_by_field_name("index")) or UNKNOWN, _place(node),
+                                    _picked_at(node, function, scope) if scope is not None else None))
             elif output and left is not None and left.type == "member_expression" and \
                     _text(left) == f"{output}.args":
                 reassigns.append(_place(node))
@@ -1207,6 +1228,36 @@ def _tool_prefixes(function: Node, scope: Scope) -> set[tuple[str, Place]]:
             first = arguments.named_children[0] if arguments is not None and arguments.named_children else None
             if first is not None and (value := _constant(first, scope.consts)) is not None:
                 found.add((value, _place(first)))
+    return found
+
+
+def _tool_patterns(function: Node, scope: Scope) -> list[ToolPattern]:
+    """The regexes input.tool is tested with (`/re/.test(tool)`, `tool.match(/re/)`, `.search`) and
+    the substrings it is looked for in (`tool.includes("x")`, `tool.endsWith("x")`)."""
+    found = []
+    for node in _walk(function):
+        callee = node.child_by_field_name("function") if node.type == "call_expression" else None
+        arguments = node.child_by_field_name("arguments") if callee is not None else None
+        if callee is None or callee.type != "member_expression" or arguments is None \
+                or len(arguments.named_children) != 1:
+            continue
+        method, subject = _text(callee.child_by_field_name("property")), callee.child_by_field_name("object")
+        argument = arguments.named_children[0]
+        if method == "test" and _text(argument) in scope.spellings:
+            regex = _regex(subject, scope.consts)
+        elif method in ("match", "search") and _text(subject) in scope.spellings:
+            regex = _regex(argument, scope.consts)
+        elif method in ("includes", "endsWith") and _text(subject) in scope.spellings:
+            value = _constant(argument, scope.consts)
+            if value is not None:
+                found.append(ToolPattern(re.escape(value) + ("$" if method == "endsWith" else ""), False,
+                                         f'input.tool.{method}("{value}")', _place(argument)))
+            continue
+        else:
+            continue
+        if regex is not None:
+            pattern, flags = _text(regex.child_by_field_name("pattern")), _text(regex.child_by_field_name("flags"))
+            found.append(ToolPattern(pattern, "i" in flags, _text(regex), _place(regex)))
     return found
 
 

@@ -24,6 +24,7 @@ from .protocol import (
     BLOCKED_BY_EXIT_2,
     BLOCKS,
     CLAUDE_GATES,
+    HOOK_ENVIRONMENT,
     IGNORED,
     fails_closed,
     protocol,
@@ -194,6 +195,8 @@ class Claude(MatcherGroups):
     # on UserPromptSubmit, Pre/PostToolUse(Failure), Stop or SessionEnd; Setup, CwdChanged and
     # FileChanged by the hooks reference
     event_variables = {"CLAUDE_ENV_FILE": frozenset({"SessionStart", "Setup", "CwdChanged", "FileChanged"})}
+    # every command hook's, and a plugin's hooks' folders (docs/hosts/claude-code.md#environment)
+    hook_variables = HOOK_ENVIRONMENT | {"CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA", "CLAUDE_ENV_FILE"}
     # Write creates or replaces a file, Edit changes one in place (measured on 2.1.332: a PreToolUse
     # guard matched on Write never saw the Edit of the file it protects)
     file_changing_tools = ("Write", "Edit")

@@ -159,8 +159,15 @@ class Codex(MatcherGroups):
     # a guard there that cannot start lets the call run (#timeouts: a missing command, a crash)
     exit_2_blocks = {"PreToolUse": "every call it matches is refused"}
     guard_events = frozenset({"PreToolUse"})
+    # a PostToolUse deny, exit 2 or block comes after the command ran: a block only hands the model
+    # its reason instead of the command's output (#what-the-model-gets, measured on 0.171.0:
+    # tests/e2e/test_codex_rules_e2e.py); a Stop block makes the turn go on (#what-the-model-gets)
+    after_the_call = {"PostToolUse": "the command has already run: a block there only hands the model the reason "
+                                     "instead of the command's output, and a PreToolUse-shaped deny is not read at all",
+                      "Stop": "every call of the turn has already run: a block there only makes the turn go on"}
     # the user's shell with -lc, the payload on stdin, no project or input variable (#command-execution)
     input_on_stdin_only = "the user's shell, -lc"
+    hook_variables = frozenset[str]()  # (none of its own: #command-execution, measured)
     file_kinds = (KIND, CONFIG_KIND)
     simulated = True  # simulate.py, by protocol.py
     schema = "codex-hooks.schema.json"
@@ -194,6 +201,15 @@ class Codex(MatcherGroups):
                                     "stopReason": (None, "unsupported stopReason on PreToolUse"),
                                     "suppressOutput": ("true", "unsupported suppressOutput on PreToolUse")}}
     exit_2_needs_reason = {"PreToolUse": "exited with code 2 but did not write a blocking reason"}
+
+    @property
+    def answer_fields(self) -> dict[str, tuple[frozenset[str], frozenset[str]]]:  # type: ignore[override]
+        """A PreToolUse answer with another field, or a hookSpecificOutput without hookEventName, is
+        invalid: the hook failed and the call runs (#output-protocol, measured on 0.171.0:
+        tests/e2e/test_codex_rules_e2e.py)."""
+        from .protocol import SPECIFIC_FIELDS, TOP_FIELDS  # (the protocol module imports this one)
+
+        return {"PreToolUse": (frozenset(TOP_FIELDS), frozenset(SPECIFIC_FIELDS))}
     reads_answer_on_failure = False  # (a deny with exit 1 let the call run: #output-protocol, measured)
     # an async PreToolUse hook's deny (after 2 s) and exit 2 let their calls run, its sync twin's
     # blocked (#handler-fields, measured on 0.171.0: tests/e2e/test_codex_rules_e2e.py)

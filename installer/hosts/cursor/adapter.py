@@ -86,6 +86,10 @@ class Cursor(Host):
                      "preToolUse": ("PreToolUse", None)}
     simulated = True  # simulate.py: the hooks run on Cursor's payloads
     guard_events = CURSOR_GATES
+    # every hook's, with Claude Code's name for the project folder, and a plugin's folder under
+    # both names (docs/hosts/cursor.md#stdin-payload)
+    hook_variables = frozenset({"CURSOR_PROJECT_DIR", "CURSOR_VERSION", "CURSOR_USER_EMAIL", "CURSOR_TRANSCRIPT_PATH",
+                                "CURSOR_CODE_REMOTE", "CLAUDE_PROJECT_DIR", "CURSOR_PLUGIN_ROOT", "CLAUDE_PLUGIN_ROOT"})
     commands_checked = True
     # exit 0: Cursor reads the JSON on stdout; any other but 2: the hook failed (docs/hosts/cursor.md#exit-codes)
     reads_answer_on_failure = False

@@ -343,6 +343,9 @@ class Opencode(Host):
     # the arguments its own tools take, as a plugin's output.args holds them (TOOL_ARGUMENTS)
     tool_inputs = {tool: frozenset(arguments) for tool, arguments in TOOL_ARGUMENTS.items() if tool != "invalid"}
     simulated = True  # simulate.py: the plugins run in opencode's own runtime
+    # none of another agent's: a plugin gets the project as `directory` and `worktree`, and what
+    # it runs gets opencode's own environment (measured on 1.18.33: docs/hosts/opencode.md#runtime)
+    hook_variables = frozenset[str]()
 
     def config_files(self, project: Path, also: frozenset[Path] = frozenset()) -> list[Candidate]:
         return _config_files(project, also)

@@ -17,8 +17,10 @@ from ....hosts.claude.protocol import SESSION_END_BUDGET_VARIABLE, session_end_b
 from ....patterns import lazy
 from ....records import Record
 from ... import handler_facts
-from ...model import Context, Finding, Handler, RuleTable, timeout_seconds
+from ...model import Context, Finding, Handler, RuleTable, rule_by_id, timeout_seconds
 from ...scripts import intent
+from ...scripts.variables import unguarded_use
+from ..commands import PYTHON_EXITS_2, python_exit_2
 
 EVENT_FIT_RULES = RuleTable()  # a hook's code against its events, weighed over every handler of the run
 # a wait the script always makes: a top-level `sleep N` (shell), `time.sleep(N)` at the top or in
@@ -82,6 +84,69 @@ def _variable_not_on_event(ctx: Context) -> Iterator[Finding]:
             yield ctx.finding("script/variable-not-on-event", handler.file, handler.keys[:2], at_key=True,
                               variable=variable, event=handler.event, events=", ".join(sorted(given_on)),
                               related=_related(code, use.start(), f"where it uses {variable}"))
+
+
+@EVENT_FIT_RULES.rule("script/variable-of-another-host")
+def _variable_of_another_host(ctx: Context) -> Iterator[Finding]:
+    """A hook's command or script that builds a path from a variable another host sets for its hooks
+    and its own host never does (`"$CLAUDE_PROJECT_DIR"/.codex/hooks/x.sh` under Codex): the path
+    starts at /, or the script stops at the missing name, and the hook fails. Said once per
+    command and per script, at the command where it is written there, else at the script's line."""
+    said: set[object] = set()
+    for handler in ctx.handlers:
+        host = hosts.of(handler.file.host)
+        if host is None or host.hook_variables is None or handler_facts.kind(handler) != "command":
+            continue
+        others = hosts.variables_of_others(host)
+        command = handler.command if isinstance(handler.command, str) else ""
+        for text, path in ((command, None), *(((code.text, code.path),) if (code := handler_code(handler)) and
+                                              code.path is not None else ())):
+            found = next(((variable, other, at) for variable, other in others.items() if variable in text
+                          and (at := unguarded_use(text, variable)) is not None), None)
+            if found is None or (path or (handler.file.path, handler.keys)) in said:
+                continue
+            said.add(path or (handler.file.path, handler.keys))
+            variable, other, at = found
+            main = handler_facts.resolution(handler).main if path is None else None
+            effect = host.unstarted_effect(handler.event, handler.value, python_exit_2(main, PYTHON_EXITS_2))
+            if path is None:
+                yield ctx.finding("script/variable-of-another-host", handler.file, handler.keys + ("command",),
+                                  variable=variable, other=other.title, host=host.title, effect=effect)
+            else:
+                rule = rule_by_id("script/variable-of-another-host")
+                message, hint = rule.worded("script")
+                line, column = handler.file.position(handler.keys + ("command",))
+                params = {"variable": variable, "other": other.title, "host": host.title, "effect": effect,
+                          "event": handler.event}
+                yield Finding(rule.id, rule.severity, str(path), _line_of(text, at), 1, message.format(**params),
+                              hint.format(**params), [{"path": str(handler.file.path), "line": line, "column": column,
+                                                       "message": f"the {host.title} hook that runs it"}])
+            break
+
+
+@EVENT_FIT_RULES.rule("script/guard-after-the-call")
+def _guard_after_the_call(ctx: Context) -> Iterator[Finding]:
+    """A guard (a PreToolUse-shaped deny, or a refusal by a script that says it stops the call and
+    reads nothing of its result) on an event its host runs after the call (Host.after_the_call):
+    nothing is stopped. Said at the event the handler is registered on, where the fix is."""
+    for handler in ctx.handlers:
+        host = hosts.of(handler.file.host)
+        if host is None or handler.event not in host.after_the_call or handler_facts.kind(handler) != "command":
+            continue
+        code = handler_code(handler)
+        facts = [f for _, f in handler_facts.script_facts(handler)]
+        if code is None or not facts:
+            continue
+        denies = next((f.denies[0] for f in facts if f.permission_decisions and f.denies), None)
+        refusal = denies or next((site for f in facts for site in f.blocks), None)
+        if refusal is None or denies is None and not intent.guard_after_the_fact(code.text, code.path):
+            continue
+        how = "a deny" if denies else "exit 2" if refusal.what == "exit 2" else "a block"
+        yield ctx.finding("script/guard-after-the-call", handler.file, handler.keys[:2], at_key=True,
+                          script=code.path.name if code.path else "the command", how=how, line=refusal.line,
+                          event=handler.event, host=host.title, effect=host.after_the_call[handler.event],
+                          related=[{"path": str(facts[0].path), "line": refusal.line, "column": 1,
+                                    "message": "where it refuses"}])
 
 
 @EVENT_FIT_RULES.rule("script/outlasts-its-time")

@@ -26,7 +26,8 @@ def _on_a_rejecting_event(handler: Handler) -> bool:
     host = hosts.of(handler.file.host)
     return host is not None and (handler.event in host.rejected_answers or handler.event in host.answer_needs
                                  or handler.event in host.rejected_keys or handler.event in host.exit_2_needs_reason
-                                 or handler.event in host.background_events or _rewrites_elsewhere(host, handler.event))
+                                 or handler.event in host.background_events or handler.event in host.answer_fields
+                                 or _rewrites_elsewhere(host, handler.event))
 
 
 def _rewrites_elsewhere(host: Host, event: str) -> bool:
@@ -52,6 +53,12 @@ def _answer_rejected(script: Script) -> Iterator[Finding]:
         yield script.finding("script/answer-rejected", value.at, handlers, field=value.field,
                              value=json.dumps(value.value), via=through(value), host=host.title,
                              event=handlers[0].event, said=rejected[0][key])
+    unknown = _field_unknown(script, host)
+    if unknown is not None:
+        site, variant = unknown
+        yield script.finding("script/answer-rejected", site, handlers, variant, field=site.what, host=host.title,
+                             event=handlers[0].event)
+        return
     keyed = [host.rejected_keys.get(h.event, {}) for h in handlers if h.file.host == host.name]
     if not keyed or not all(keyed):
         return
@@ -68,6 +75,27 @@ def _answer_rejected(script: Script) -> Iterator[Finding]:
                                  value=literal or "with any value", via="", host=host.title, event=handlers[0].event,
                                  said=said)
             return  # (one such key says it: the answer is refused whole)
+
+
+def _field_unknown(script: Script, host: Host) -> tuple[Site, str] | None:
+    """The first place the script's answer holds a field the host's answer for every event it runs
+    on does not have (Host.answer_fields): a hookSpecificOutput without hookEventName, a key inside
+    it or a decision at the top level that the answer has no field for; with its variant."""
+    tables = [host.answer_fields.get(h.event) for h in script.handlers if h.file.host == host.name]
+    facts = script.facts
+    if not tables or not all(tables) or facts.delegates is not None or facts.reads_event_name or facts.tells_hosts_apart:
+        return None
+    top = frozenset.intersection(*(t[0] for t in tables if t))
+    specific = frozenset.intersection(*(t[1] for t in tables if t))
+    nameless = next((site for site in facts.no_event_name if site.what == "hookSpecificOutput"), None)
+    if nameless is not None:
+        return nameless, "no-event-name"
+    misspelt = {site.what for site in facts.misspelt}  # (script/misspelt-field says those)
+    inside = next((site for site in facts.specific_keys if site.what not in specific and site.what not in misspelt), None)
+    if inside is not None:
+        return inside, "unknown-field"
+    outside = next((site for site in facts.top_level_fields if site.what not in top), None)
+    return (outside, "top-level") if outside is not None else None
 
 
 @REJECTED_RULES.rule("script/async-answer-never-read")
