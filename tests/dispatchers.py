@@ -171,6 +171,66 @@ const child = spawn('python3', [`${__dirname}/TOKEN-guard.py`], { stdio: ['pipe'
 child.stdin.end(input);
 child.on('close', (code) => process.exit(code ?? 1));
 """, REFUSING),
+    "pytable": ("delivery/stdin-not-passed", "TOKEN.py", """\
+import json, subprocess, sys
+from pathlib import Path
+FOLDER = Path(__file__).parent
+GUARDS = {"Bash": ["TOKEN-guards/shell.py"], "Write": ["TOKEN-guards/paths.py"]}
+call = json.load(sys.stdin)
+for guard in GUARDS.get(call["tool_name"], []):
+    done = subprocess.run([sys.executable, str(FOLDER / guard)], capture_output=True, text=True)  # HERE
+    if done.returncode == 2:
+        sys.stderr.write(done.stderr)
+        sys.exit(2)
+""", """\
+import json, subprocess, sys
+from pathlib import Path
+FOLDER = Path(__file__).parent
+GUARDS = {"Bash": ["TOKEN-guards/shell.py"], "Write": ["TOKEN-guards/paths.py"]}
+call = json.load(sys.stdin)
+for guard in GUARDS.get(call["tool_name"], []):
+    done = subprocess.run([sys.executable, str(FOLDER / guard)], input=json.dumps(call), capture_output=True, text=True)
+    if done.returncode == 2:
+        sys.stderr.write(done.stderr)
+        sys.exit(2)
+""", {"TOKEN-guards/shell.py": GUARD, "TOKEN-guards/paths.py": PASSES}),
+    "jsfolder": ("delivery/exit-2-lost", "TOKEN.js", JS_HEAD + """\
+const fs = require('fs');
+const path = require('path');
+const dir = path.join(__dirname, 'TOKEN-guards');
+for (const g of fs.readdirSync(dir).filter((f) => f.endsWith('.py')).sort()) {
+  try {
+    execFileSync('python3', [path.join(dir, g)], { input, stdio: ['pipe', 'inherit', 'inherit'] });
+  } catch (err) {  // HERE
+    console.error(`${g} exited ${err.status}`);
+  }
+}
+process.exit(0);
+""", JS_HEAD + """\
+const fs = require('fs');
+const path = require('path');
+const dir = path.join(__dirname, 'TOKEN-guards');
+for (const g of fs.readdirSync(dir).filter((f) => f.endsWith('.py')).sort()) {
+  try {
+    execFileSync('python3', [path.join(dir, g)], { input, stdio: ['pipe', 'inherit', 'inherit'] });
+  } catch (err) {
+    console.error(`${g} exited ${err.status}`);
+    process.exit(err.status ?? 1);
+  }
+}
+process.exit(0);
+""", {f"TOKEN-guards/{name}": text for name, text in REFUSING.items()}),
+    "jsstarved": ("delivery/stdin-not-passed", "TOKEN.js", JS_HEAD + """\
+for (const g of ['TOKEN-guard.py', 'TOKEN-pass.py']) {
+  const r = spawnSync('python3', [`${__dirname}/${g}`], { stdio: 'inherit' });  // HERE
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+""", JS_HEAD + """\
+for (const g of ['TOKEN-guard.py', 'TOKEN-pass.py']) {
+  const r = spawnSync('python3', [`${__dirname}/${g}`], { input, stdio: ['pipe', 'inherit', 'inherit'] });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+""", REFUSING),
     "pyjoined": ("delivery/answers-joined", "TOKEN.py", PY_HEAD + """\
 for name in ("TOKEN-nothing.py", "TOKEN-deny.py"):
     subprocess.run([sys.executable, str(FOLDER / name)], input=data, text=True)  # HERE

@@ -746,6 +746,13 @@ def _ran(base: Path, command: str) -> subprocess.CompletedProcess[bytes]:
      True),
     ("guard.py", "bash -c 'set -o pipefail; set +o pipefail; python3 \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.py | "
                  "tee -a /tmp/hook-audit.log'", True),
+    # bash's own flags hold in the string it runs: `bash -o pipefail -c`, `bash -euo pipefail -c`
+    ("guard.py", "bash -o pipefail -c 'python3 \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.py | tee -a "
+                 "/tmp/hook-audit.log'", False),
+    ("guard.py", "bash -euo pipefail -c 'python3 \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.py 2>&1 | tee -a "
+                 "/tmp/hook-audit.log >&2'", False),
+    ("guard.py", "bash -e -c 'python3 \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.py | tee -a /tmp/hook-audit.log'",
+     True),
 ])
 def test_a_block_the_command_around_the_script_swallows(tmp_path, guard, command, swallowed):
     base = tmp_path / "p"
@@ -754,6 +761,28 @@ def test_a_block_the_command_around_the_script_swallows(tmp_path, guard, command
     out = doctor(base, {S: settings(command=command, shell="bash")})
     assert bool(found(out, "command/block-swallowed")) == swallowed
     assert (_ran(base, command).returncode != 2) == swallowed  # what the shell really returns
+
+
+MAKE = 'PY ?= python3\n\n.PHONY: pre-bash other\n\npre-bash:\n\t{prefix}$(PY) guard.py\n\nother:\n\t@true\n{extra}'
+
+
+@pytest.mark.parametrize("prefix, flags, extra, line", [
+    ("-@", "", "", 6),  # make ignores the line's failure and exits 0
+    ("@", "-i ", "", 6),
+    ("@", "", ".IGNORE:\n", 6),
+    ("@", "", ".IGNORE: pre-bash\n", 6),
+    ("@", "", "", None),  # a failing line makes make exit 2: the block lands
+    ("@", "", ".IGNORE: other\n", None),
+    ("@", "-k ", "", None),  # (-k goes on with other targets, and still exits 2)
+])
+def test_a_make_recipe_line_whose_failure_make_ignores_swallows_the_block(tmp_path, prefix, flags, extra, line):
+    base = tmp_path / "p"
+    _script(base, ".claude/hooks/guard.py", GUARDS["guard.py"])
+    (base / ".claude/hooks/Makefile").write_text(MAKE.format(prefix=prefix, extra=extra))
+    command = f'make -s {flags}-C "$CLAUDE_PROJECT_DIR"/.claude/hooks pre-bash'
+    hits = found(doctor(base, {S: settings(command=command)}), "command/block-swallowed")
+    assert [(Path(h.path).name, h.line) for h in hits] == ([("Makefile", line)] if line else [])
+    assert (_ran(base, command).returncode != 2) == bool(line)  # what GNU make really returns
 
 
 DENIES = ("import json, sys\nif 'rm -rf' in sys.stdin.read():\n    print(json.dumps({'hookSpecificOutput': {"
@@ -960,6 +989,9 @@ RUNNER_PACKAGE = {"name": "orders", "version": "1.4.0",
 @pytest.mark.parametrize("command, files, prints", [
     ("npm run guard", {}, "npm prints its `> orders@1.4.0 guard` banner"),
     ("npm test", {}, "npm prints its `> orders@1.4.0 test` banner"),
+    # the runner's name spelt with quotes or a backslash is still the runner the shell starts
+    ('"np"m run guard', {}, "npm prints its `> orders@1.4.0 guard` banner"),
+    ("ya\\rn guard", {}, "yarn prints its `yarn run v1...`"),
     ("npm run --silent guard", {}, None),
     ("npm run guard --silent", {}, None),  # (npm reads its options after the script's name too)
     ("npm -s run guard", {}, None),

@@ -58,8 +58,8 @@ def test_two_known_rewriters_on_a_shared_tool_race(tmp_path):
     assert race.severity == "error"
     assert "`a.py` and `b.py`" in race.message and "Bash" in race.message and "Edit" not in race.message
     assert "last to finish wins" in race.message
-    assert race.line == 16  # the second handler
-    assert race.related[0]["line"] == 7 and "updatedInput" in race.related[0]["message"]
+    assert race.line == 18  # the second handler's command
+    assert race.related[0]["line"] == 9 and "updatedInput" in race.related[0]["message"]
 
 
 @pytest.mark.parametrize("groups, why", [
@@ -601,9 +601,9 @@ def test_a_foreign_guard_on_the_same_calls_makes_a_rewriting_pack_hook_moot(tmp_
     out = doctor(base, {S: config(("mcp__fs__.*", NORMALIZER), ("mcp__fs__read", script(base, "g.py", guard))),
                         ".mcp.json": {"mcpServers": {"fs": {}}}})
     (moot,) = found(out, "conflict/pack-hook-moot")
-    assert moot.severity == "warning" and moot.line == 7  # on our entry
+    assert moot.severity == "warning" and moot.line == 9  # on our entry's command
     assert "path-normalizer" in moot.message and "mcp__fs__read" in moot.message and "g.py" in moot.message
-    assert moot.related[0]["line"] == 16
+    assert moot.related[0]["line"] == 18
 
 
 @pytest.mark.parametrize("groups", [
@@ -692,10 +692,10 @@ def test_two_cursor_rewriters_on_a_shared_tool_type_lose_one_rewrite(tmp_path):
     a, b = cursor_script(base, "a.py", CURSOR_REWRITER), cursor_script(base, "b.py", CURSOR_REWRITER)
     out = doctor(base, {".cursor/hooks.json": cursor_hooks(("Shell", a), ("Shell|Read", b))})
     (conflict,) = found(out, "conflict/cursor-input-rewrite-conflict")
-    assert conflict.severity == "warning" and conflict.line == 9, conflict
+    assert conflict.severity == "warning" and conflict.line == 10, conflict  # the later command
     assert "`a.py` and `b.py`" in conflict.message and "of Shell (updated_input)" in conflict.message
     assert "which of two entries of one file wins" in conflict.message
-    assert conflict.related[0]["line"] == 5
+    assert conflict.related[0]["line"] == 6  # the earlier command
 
 
 @pytest.mark.parametrize("second", ["MCP:search", "MCP:.*", None, "MCP:search|Shell"])

@@ -144,9 +144,9 @@ DENY_PY = ('print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUs
 BASH_GUARD = _settings(("PreToolUse", "Bash", 'python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.py"'))
 
 
-def _py_logging(setup: str) -> str:
+def _py_logging(setup: str, call: str = "warning") -> str:
     return f"import json, logging, sys\n{setup}\nlog = logging.getLogger(__name__)\n" \
-           f"data = json.load(sys.stdin)\nlog.info('checking')\n{DENY_PY}\n"
+           f"data = json.load(sys.stdin)\nlog.{call}('checking')\n{DENY_PY}\n"
 
 
 @pytest.mark.parametrize("setup, config_line", [
@@ -162,8 +162,53 @@ def _py_logging(setup: str) -> str:
 def test_logging_sent_to_stdout_is_reported_where_it_is_configured_and_where_it_logs(tmp_path, setup, config_line):
     files = {".claude/hooks/guard.py": _py_logging(setup)}
     lines = sorted(f.line for f in found(doctor(tmp_path, {S: BASH_GUARD, **files}), "script/text-before-json"))
-    log_line = files[".claude/hooks/guard.py"].splitlines().index("log.info('checking')") + 1
+    log_line = files[".claude/hooks/guard.py"].splitlines().index("log.warning('checking')") + 1
     assert lines == ([] if config_line is None else sorted({config_line, log_line}))
+
+
+@pytest.mark.parametrize("setup, bad", [
+    ("logging.basicConfig(stream=sys.stdout)", False),  # (the root logger's level is WARNING: info is dropped)
+    ("logging.getLogger().addHandler(logging.StreamHandler(sys.stdout))", False),
+    ("logging.basicConfig(stream=sys.stdout, level=logging.INFO)", True),
+    ("logging.basicConfig(stream=sys.stdout)\nlogging.getLogger().setLevel('DEBUG')", True),
+])
+def test_a_log_info_on_stdout_is_text_only_where_a_level_lets_it_through(tmp_path, setup, bad):
+    files = {".claude/hooks/guard.py": _py_logging(setup, "info")}
+    assert bool(found(doctor(tmp_path, {S: BASH_GUARD, **files}), "script/text-before-json")) is bad
+
+
+JS_LOGGING_GUARD = """\
+const fs = require("fs");
+const input = JSON.parse(fs.readFileSync(0, "utf8"));
+function log(message) {
+  console.log(`[guard] ${message}`);
+}
+log(`checking ${input.tool_name}`);
+if ((input.tool_input.command || "").includes("rm -rf")) {
+  process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse",
+    permissionDecision: "deny", permissionDecisionReason: "no rm -rf" } }));
+}
+"""
+
+
+@pytest.mark.parametrize("stream, line", [("console.log", 4), ("console.error", None)])
+def test_a_node_helper_that_logs_on_stdout_before_the_answer_is_mixed_with_it(tmp_path, stream, line):
+    files = {".claude/hooks/guard.js": JS_LOGGING_GUARD.replace("console.log", stream)}
+    command = _settings(("PreToolUse", "Bash", 'node "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.js"'))
+    lines = [f.line for f in found(doctor(tmp_path, {S: command, **files}), "script/text-before-json")]
+    assert lines == ([line] if line else [])
+
+
+def test_an_answer_printed_by_a_function_called_after_a_log_line_is_mixed_with_it(tmp_path):
+    guard = ("import json, logging, sys\nlogging.basicConfig(level=logging.INFO, stream=sys.stdout)\n"
+             "log = logging.getLogger('guard')\n\n\ndef answer(reason):\n    " + DENY_PY.replace('"no"', "reason") +
+             "\n\n\ndata = json.load(sys.stdin)\nlog.info('checking')\nif 'rm' in data['tool_input']['command']:\n"
+             "    answer('no')\n")
+    twin = guard.replace("log.info('checking')", "log.debug('checking')").replace("level=logging.INFO, ", "")
+    lines = {f.line for f in found(doctor(tmp_path, {S: BASH_GUARD, ".claude/hooks/guard.py": guard}),
+                                   "script/text-before-json")}
+    assert lines == {2, 11}
+    assert not found(doctor(tmp_path, {S: BASH_GUARD, ".claude/hooks/guard.py": twin}), "script/text-before-json")
 
 
 @pytest.mark.parametrize("sink, bad", [("sys.stdout", True), ("sys.stderr", False)])

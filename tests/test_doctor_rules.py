@@ -452,7 +452,8 @@ CASED_BELOW = {"matcher/server-near-name", "matcher/guard-misses-skill-lines", "
                "host/hooks-off-elsewhere", "host/opencode-script-exit-unheard",
                "host/opencode-guard-misses-tools", "host/opencode-refusal-caught",
                "host/opencode-tool-pattern", "host/opencode-checked-before-rewrite",
-               "host/opencode-variable-of-another-host"}  # (the last six: test_doctor_opencode_ways.py)
+               "host/opencode-variable-of-another-host",
+               "host/opencode-bridge-without-input"}  # (the last seven: test_doctor_opencode_ways.py)
 
 
 def test_every_rule_of_these_kinds_has_a_case():

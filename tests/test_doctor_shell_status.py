@@ -181,6 +181,46 @@ CASES = {
     "a wrapper whose ERR trap exits 1 when its guard fails": (
         "delivery/exit-2-lost", "trap 'echo \"hook failed at line $LINENO\" >&2; exit 1' ERR\n\"$@\"\n", 2,
         "trap 'echo \"hook failed at line $LINENO\" >&2' ERR\n\"$@\"\n", GUARD_ARGS),
+    # a status the commands after the guard replace: a later guard, a loop's last pass, an empty variable
+    "two guards in turn by paths a variable of the script holds": (
+        "delivery/exit-2-lost",
+        'dir="$(cd "$(dirname "$0")" && pwd)"\npayload=$(cat)\nprintf "%s" "$payload" | bash "$dir/guard.sh"\n'
+        'printf "%s" "$payload" | bash "$dir/allow.sh"\n', 3,
+        'dir="$(cd "$(dirname "$0")" && pwd)"\npayload=$(cat)\nprintf "%s" "$payload" | bash "$dir/guard.sh" || exit $?\n'
+        'printf "%s" "$payload" | bash "$dir/allow.sh"\n'),
+    "two guards in turn under the project folder a variable holds": (
+        "delivery/exit-2-lost",
+        'payload=$(cat)\nHOOKS="${CLAUDE_PROJECT_DIR}/.claude/hooks"\nprintf "%s" "$payload" | bash "$HOOKS/guard.sh"\n'
+        'printf "%s" "$payload" | bash "$HOOKS/allow.sh"\n', 3,
+        'payload=$(cat)\nHOOKS="${CLAUDE_PROJECT_DIR}/.claude/hooks"\nprintf "%s" "$payload" | bash "$HOOKS/guard.sh" || exit\n'
+        'printf "%s" "$payload" | bash "$HOOKS/allow.sh"\n'),
+    "a guard tested by an if whose branch only logs": (
+        "delivery/exit-2-lost",
+        'payload=$(cat)\nif ! bash "$(dirname "$0")/guard.sh" <<<"$payload"; then\n  echo "guard refused" >&2\nfi\n', 2,
+        'payload=$(cat)\nif ! bash "$(dirname "$0")/guard.sh" <<<"$payload"; then\n  echo "guard refused" >&2\n  exit 2\nfi\n'),
+    "a for loop over guards whose last pass decides": (
+        "delivery/exit-2-lost",
+        'payload=$(cat)\nhere=$(dirname "$0")\nfor g in guard.sh allow.sh; do\n  bash "$here/$g" <<<"$payload"\ndone\n', 4,
+        'payload=$(cat)\nhere=$(dirname "$0")\nfor g in guard.sh allow.sh; do\n  bash "$here/$g" <<<"$payload" || exit $?\n'
+        'done\n'),
+    "a for loop over a folder's guards whose last pass decides": (
+        "delivery/exit-2-lost",
+        'payload=$(cat)\nfor g in "$(dirname "$0")"/guards/*.sh; do\n  printf "%s" "$payload" | bash "$g"\ndone\n', 3,
+        'set -e\npayload=$(cat)\nfor g in "$(dirname "$0")"/guards/*.sh; do\n  printf "%s" "$payload" | bash "$g"\ndone\n'),
+    "exit with a misspelt status variable": (
+        "delivery/exit-2-lost",
+        'bash "$(dirname "$0")/guard.sh"\nstatus=$?\necho "guard said $status" >&2\nexit $stauts\n', 4,
+        'bash "$(dirname "$0")/guard.sh"\nstatus=$?\necho "guard said $status" >&2\nexit $status\n'),
+    "exit with a status set in a piped while loop": (
+        "delivery/exit-2-lost",
+        'rc=0\njq -r .tool_input.command | while read -r c; do\n  case "$c" in rm*) echo no >&2; rc=2 ;; esac\ndone\n'
+        'exit $rc\n', 2,
+        'rc=0\nwhile read -r c; do\n  case "$c" in rm*) echo no >&2; rc=2 ;; esac\ndone < <(jq -r .tool_input.command)\n'
+        'exit $rc\n'),
+    "exit with a status a function keeps local": (
+        "delivery/exit-2-lost",
+        'check() {\n  local rc\n  bash "$(dirname "$0")/guard.sh"\n  rc=$?\n}\ncheck\nexit $rc\n', 7,
+        'check() {\n  bash "$(dirname "$0")/guard.sh"\n  rc=$?\n}\ncheck\nexit $rc\n'),
     # the input read only in part: a large call reaches jq cut short, and the guard lets it through
     "head -c caps the input": (
         "script/stdin-read-partly", 'payload=$(head -c 40)\n' + JQ_CHECK, 1, 'payload=$(cat)\n' + JQ_CHECK),
@@ -197,6 +237,7 @@ CASES = {
         'payload=$(cat)\nshort=${payload:0:40}\necho "checking ${short}" >/dev/null\n' + JQ_CHECK.replace("$payload", "$payload")),
 }
 CHECK = "cat >/dev/null\n" + BLOCK + "exit 2\n"
+ALLOW = "cat >/dev/null\nexit 0\n"
 
 
 @pytest.mark.parametrize("twin", [False, True], ids=["broken", "twin"])
@@ -204,7 +245,8 @@ CHECK = "cat >/dev/null\n" + BLOCK + "exit 2\n"
 def test_a_block_the_shell_itself_loses_is_flagged_at_the_line_to_change(tmp_path, name, twin):
     rule, broken, line, fixed, *args = CASES[name]
     base = tmp_path / "project"
-    files = {"h.sh": fixed if twin else broken, "check-a.sh": CHECK, "guard.py": GUARD, "guard.sh": CHECK}
+    files = {"h.sh": fixed if twin else broken, "check-a.sh": CHECK, "guard.py": GUARD, "guard.sh": CHECK,
+             "allow.sh": ALLOW, "guards/10-block.sh": CHECK, "guards/20-allow.sh": ALLOW}
     command = _write(base, files, "h.sh") + "".join(args)
     (base / ".claude" / "hooks" / "guard.sh").chmod(0o755)
     assert (_status(base, command) == 2) == twin  # what the host would receive
@@ -249,6 +291,14 @@ def test_a_block_the_shell_itself_loses_is_flagged_at_the_line_to_change(tmp_pat
     # the input read whole; only a copy for the log is cut
     'payload=$(cat)\nprintf "%s" "$payload" | head -c 200 >&2\nprintf "%s" "$payload" | python3 "$(dirname "$0")/$1"\n',
     'payload=$(cat)\necho "input: ${payload:0:80}" >&2\npython3 "$(dirname "$0")/$1" <<<"$payload"\n',
+    # a loop over one guard, or one that stops at the first refusal; a status variable set where it is read
+    'payload=$(cat)\nfor g in guard.py; do\n  python3 "$(dirname "$0")/$g" <<<"$payload"\ndone\n',
+    'payload=$(cat)\nfor g in guard.py "$1"; do\n  python3 "$(dirname "$0")/$g" <<<"$payload" || exit $?\ndone\n',
+    'python3 "$(dirname "$0")/$1"\nrc=$?\necho "guard said $rc" >&2\nexit $rc\n',
+    'check() {\n  python3 "$(dirname "$0")/$1"\n  rc=$?\n}\ncheck "$1"\nexit $rc\n',
+    'rc=0\nwhile read -r c; do\n  case "$c" in rm*) rc=2 ;; esac\ndone < <(jq -r .tool_input.command)\nexit $rc\n',
+    'cat >/dev/null\nread -r rc <<<"2"\nexit $rc\n',
+    'payload=$(cat)\nif python3 "$(dirname "$0")/$1" <<<"$payload"; then\n  echo ok >&2\nelse\n  exit $?\nfi\n',
 ])
 def test_near_misses_that_keep_the_block_stay_clean(tmp_path, text):
     base = tmp_path / "project"

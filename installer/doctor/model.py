@@ -204,8 +204,23 @@ class Finding(Record):
 _POSITION = lazy(r"(?<=line )\d+|(?<=:)\d+\b")  # "line 12 of this file", "settings.json:12"
 
 
+_Fact = TypeVar("_Fact")
+
+
 class Context(Configs):
     """The hook configuration a doctor run checks, and the findings it words."""
+
+    def once(self, compute: Callable[[Context], _Fact]) -> _Fact:
+        """`compute(self)`, worked out on the first ask and kept with this context: a fact of the
+        whole run that a rule would otherwise work out again for each unit it is handed (the
+        settings' env values for each of a run's commands: files times commands, a sixth of the
+        corpus tree's run). Keyed on the function: a context's files never change once it is
+        built (a share of a run, or a plan's result, is a context of its own)."""
+        kept: dict[Callable[[Context], Any], Any] = self.__dict__.setdefault("_once", {})
+        if compute not in kept:
+            kept[compute] = compute(self)
+        fact: _Fact = kept[compute]
+        return fact
 
     def finding(self, rule_id: str, file: ConfigFile, keys: Keys = (), related: Sequence[dict[str, Any]] | None = None,
                 at_key: bool = False, about: tuple[Hashable, ...] = (), focused: bool = False, variant: str | None = None,

@@ -12,7 +12,9 @@ function called as a statement, at a `git merge-base`; an ERR trap that exits 0;
 `return 2` the next line replaces; a value read by jq without -r (its quotes kept) tested with `^`;
 pushd printing the directory stack before the deny JSON; a wrapper that saves its guard's status and
 ends with an `if` whose condition is false, or whose ERR trap exits 1 when the guard fails; the
-input read with `head -c 100`; and the command line in the settings: a guard whose main() returns 2
+input read with `head -c 100`; a wrapper whose second guard (run in
+turn, or by a `for` loop's last pass) sets the status, and an `exit $rc` whose variable is misspelt,
+set in a piped `while` loop or local to a function; and the command line in the settings: a guard whose main() returns 2
 piped into `tee`, a deny JSON appended to a log file (`>>`), a guard run with `bash -e`, an `echo`
 before the deny JSON and one after it, and a guard's stderr sent to /dev/null (refused all the same,
 without its reason); a `cd .claude`
@@ -177,6 +179,55 @@ if [[ $cmd == *TOKEN* ]]; then
   popd >/dev/null
 fi
 """
+TWO_GUARDS = """\
+#!/bin/bash
+payload=$(cat)
+dir="$(cd "$(dirname "$0")" && pwd)"
+printf '%s' "$payload" | bash "$dir/TOKEN-check-a.sh"  # HERE
+printf '%s' "$payload" | bash "$dir/TOKEN-pass.sh"
+"""
+FOR_LOOP = """\
+#!/bin/bash
+payload=$(cat)
+here=$(dirname "$0")
+for g in TOKEN-check-a.sh TOKEN-pass.sh; do
+  bash "$here/$g" <<<"$payload"  # HERE
+done
+"""
+TYPO = """\
+#!/bin/bash
+bash "$(dirname "$0")/TOKEN-check-a.sh"
+status=$?
+echo "TOKEN check said $status" >> "$(dirname "$0")/TOKEN.log"
+exit $stauts  # HERE
+"""
+PIPED_RC = """\
+#!/bin/bash
+rc=0
+jq -r .tool_input.command | while read -r c; do  # HERE
+  case "$c" in *TOKEN*) echo "Blocked: TOKEN" >&2; rc=2 ;; esac
+done
+exit $rc
+"""
+PIPED_RC_TWIN = """\
+#!/bin/bash
+rc=0
+while read -r c; do
+  case "$c" in *TOKEN*) echo "Blocked: TOKEN" >&2; rc=2 ;; esac
+done < <(jq -r .tool_input.command)
+exit $rc
+"""
+LOCAL_RC = """\
+#!/bin/bash
+check() {
+  local rc
+  bash "$(dirname "$0")/TOKEN-check-a.sh"
+  rc=$?
+}
+check
+exit $rc  # HERE
+"""
+PASS = "#!/bin/bash\ncat >/dev/null\nexit 0\n"
 GUARD = """\
 import json, sys
 if "TOKEN" in json.load(sys.stdin)["tool_input"]["command"]:
@@ -318,6 +369,12 @@ CASES = {  # name: (the rule, the broken gate, its twin)
     "errwrap": ("delivery/exit-2-lost", ERR_WRAPPER, ERR_WRAPPER.replace("; exit 1'", "'"),
                 ' python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/TOKEN-guard.py'),
     "cut": ("script/stdin-read-partly", CUT, CUT.replace("head -c 100", "cat")),
+    # a status the commands after the guard replace: the next guard, a loop's last pass, an empty variable
+    "twoguards": ("delivery/exit-2-lost", TWO_GUARDS, TWO_GUARDS.replace('"  # HERE', '" || exit $?')),
+    "forloop": ("delivery/exit-2-lost", FOR_LOOP, FOR_LOOP.replace('"  # HERE', '" || exit $?')),
+    "typo": ("delivery/exit-2-lost", TYPO, TYPO.replace("$stauts", "$status")),
+    "pipedrc": ("delivery/exit-2-lost", PIPED_RC, PIPED_RC_TWIN),
+    "localrc": ("delivery/exit-2-lost", LOCAL_RC, LOCAL_RC.replace("  local rc\n", "")),
     # the CLI (and doctor) run with a CDPATH, as from a user's shell: `cd .claude` prints the folder before the JSON
     "cdpath": ("script/text-before-json", CD, CD.replace("cd .claude  # HERE", "cd .claude >/dev/null")),
     # a function that prints the deny and does not exit: the allow after the case prints too (two objects)
@@ -338,6 +395,7 @@ def test_blocks_the_shell_loses_let_the_call_run_on_the_real_cli_and_doctor_name
             (hooks / f"{token}.sh").write_text(text.replace("TOKEN", token))
             (hooks / f"{token}-check-a.sh").write_text(CHECK.replace("TOKEN", token))
             (hooks / f"{token}-guard.py").write_text(GUARD.replace("TOKEN", token))
+            (hooks / f"{token}-pass.sh").write_text(PASS)
             gates.append(token)
             commands.append(f'bash "$CLAUDE_PROJECT_DIR"/.claude/hooks/{token}.sh' + "".join(args).replace("TOKEN", token))
     for name, (_, script, broken, twin) in COMMAND_CASES.items():

@@ -25,6 +25,7 @@ from .. import disk, handler_facts
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable, cached_property, rule_by_id
 from ..scripts import bashisms, runners
 from ..scripts import delivery as script_delivery
+from ..scripts.keys import analyse as analyse_script
 from ..shell.interpret import PYTHON
 from ..shell.lex import Lexer, Unreadable
 from ..shell.results import Invocation, Resolution
@@ -366,7 +367,7 @@ def _script_missing(ctx: Context, command: Command) -> Iterator[Finding]:
                           start=str(command.file.project), folder=str(command.file.path.parent.parent),
                           relative=path.relative_to(command.file.project).as_posix()
                           if start and command.file.project else "",
-                          beside=shared_script_places(command.adapter),
+                          beside=ctx.once(_shared_script_places)[command.file.host],
                           variant="other-projects" if variable else "start-folder" if start else None)
 
 
@@ -464,8 +465,10 @@ def _block_swallowed(ctx: Context, command: Command) -> Iterator[Finding]:
     """A script that refuses only by exiting 2 (no JSON decision on stdout, which would still get
     through), run where the command hands the host another exit status: the block never lands."""
     handler = command.handler
-    if handler.event not in command.adapter.exit_2_blocks or not any(
-            inv.tolerated or not inv.sets_status for inv in command.res.invocations if inv.path is not None):
+    if handler.event not in command.adapter.exit_2_blocks:
+        return
+    yield from _ignored_by_make(ctx, command)
+    if not any(inv.tolerated or not inv.sets_status for inv in command.res.invocations if inv.path is not None):
         return
     for inv, facts in handler_facts.script_facts(handler):
         if inv.sets_status and not inv.tolerated or not facts.readable or ANSWER_KEYS & set(facts.answers):
@@ -474,6 +477,30 @@ def _block_swallowed(ctx: Context, command: Command) -> Iterator[Finding]:
             yield ctx.finding("command/block-swallowed", command.file, command.keys,
                               script=_quote(inv.script or str(inv.path)), host=command.host)
             return
+
+
+def _ignored_by_make(ctx: Context, command: Command) -> Iterator[Finding]:
+    """make running a recipe line whose failure it ignores (`-` before it, `make -i`, `.IGNORE:`),
+    the line's script refusing only by exit 2: make exits 0. At the recipe line, the command related."""
+    where = handler_facts.where(command.file)
+    known = {name: value for name, value in where.variables.items() if value is not None}
+    for found in command.streams:
+        words = [PLACEHOLDER.sub(lambda m: known.get(m.group(1) or m.group(2), m.group(0)), w.text)
+                 for w in found.command.plain if not w.assignment] if found.command.kind == "simple" else []
+        ignored = runners.ignored_failure(words, where.cwd)
+        if ignored is None:
+            continue
+        facts = analyse_script(ignored.script)
+        if facts.readable and facts.exits_2() and not ANSWER_KEYS & set(facts.answers):
+            finding = ctx.finding("command/block-swallowed", command.file, command.keys, variant="make",
+                                  script=_quote(ignored.script.name), how=ignored.how, host=command.host)
+            yield finding._replace(path=str(ignored.makefile), line=ignored.line, column=1, related=[
+                {"path": finding.path, "line": finding.line, "column": finding.column,
+                 "message": "the hook's command that runs make"}])
+            return
+
+
+PLACEHOLDER = lazy(r"\$\{(\w+)\}|\$(\w+)", needs=("$",))
 
 
 @RULES.rule("command/answer-diverted")
@@ -525,15 +552,18 @@ def _text_beside_answer(ctx: Context, command: Command) -> Iterator[Finding]:
     `guard.py; echo done`): the host reads one JSON object or nothing."""
     if command.exec_form:
         return
+    answering = [Path(inv.script).name for inv, facts in handler_facts.script_facts(command.handler)
+                 if inv.script is not None and any(key in ANSWER_KEYS for key in facts.answers)]
+    runner = runners.may_name_a_runner(command.written)
+    if not answering and not runner:
+        return  # (neither premise holds: the command's tree is not read)
     every = command.streams
-    chatty = _runner_chatter(command, every, _settings_env(ctx))
+    chatty = _runner_chatter(command, every, ctx.once(_settings_env)) if runner else None
     if chatty is not None:
         chatter, script = chatty
         yield ctx.finding("command/text-beside-answer", command.file, command.keys, variant="runner", runner=chatter.runner,
                           prints=chatter.prints, script=script, quiet=chatter.quiet)
         return
-    answering = [Path(inv.script).name for inv, facts in handler_facts.script_facts(command.handler)
-                 if inv.script is not None and any(key in ANSWER_KEYS for key in facts.answers)]
     if not answering:
         return
     if not any(s.stdout == HOST_STDOUT and any(name in w.text for w in s.command.plain for name in answering)
@@ -548,6 +578,12 @@ def _text_beside_answer(ctx: Context, command: Command) -> Iterator[Finding]:
             yield ctx.finding("command/text-beside-answer", command.file, command.keys, text=" ".join(words)[:60],
                               script=answering[0])
             return
+
+
+def _shared_script_places(ctx: Context) -> dict[str, str]:
+    """reach.shared_script_places of each host of the run's files, for the hints (asked for each
+    missing script: a thousand times on the corpus tree, each asking the adapter for its user folder)."""
+    return {file.host: shared_script_places(hosts.get(file.host)) for file in ctx.files if hosts.of(file.host)}
 
 
 def _settings_env(ctx: Context) -> dict[str, str]:

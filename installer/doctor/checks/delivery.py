@@ -18,7 +18,7 @@ gives no JSON decision on stdout, which would still get through.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from ... import hosts
 from ...hosts.cursor import protocol as cursor_protocol
@@ -28,9 +28,11 @@ from ..model import Context, Finding, Handler, RuleTable
 from ..scripts import keys
 from ..scripts.delivery import Joined, Lost
 from ..scripts.flow import Place
+from ..scripts.shell_status import INTERPRETERS
+from ..shell.exit import shell_options
 from ..shell.interpret import SCRIPT_SUFFIXES
 from ..shell.resolve import resolve_shell
-from .scripts.units import Script, scripts_of
+from .scripts.units import Script, inline_commands, scripts_of
 
 RULES = RuleTable()
 ANSWERS = frozenset({"permissionDecision", "behavior"})  # a decision on stdout decides whatever the status
@@ -39,6 +41,10 @@ ANSWERS = frozenset({"permissionDecision", "behavior"})  # a decision on stdout 
 def check(ctx: Context) -> Iterator[Finding]:
     for script in scripts_of(ctx):
         yield from RULES.run(script)
+    for code in inline_commands(ctx):  # (a jq filter written in hooks.json reads the input too)
+        misread = _misread(code.facts, code.cursor_events, code.fail_closed) if code.cursor_events else None
+        if misread is not None:
+            yield code.report("delivery/input-field-type", Place(1, 1), **misread)
 
 
 def _blocking(script: Script) -> list[Handler]:
@@ -117,9 +123,7 @@ def _errexit_flag(handler: Handler, path: Path) -> bool:
     start = max((i for i, w in enumerate(words) if SHELLS.match(w.rsplit("/", 1)[-1])), default=None)
     if start is None:
         return False
-    flags = words[start + 1:]
-    return any(ERREXIT_FLAG.match(w) for w in flags) or any(
-        a[-1:] in "oO" and a.startswith("-") and b == "errexit" for a, b in zip(flags, flags[1:]))
+    return bool(shell_options(words[start + 1:])[0])
 
 
 def _shell_lost(script: Script, rule: str) -> Iterator[Finding]:
@@ -160,8 +164,8 @@ def _exit_before_async_work(script: Script) -> Iterator[Finding]:
                              what=early.what, started=early.started)
 
 
+PLACEHOLDER = lazy(r"\$\{([A-Z_]+)\}|\$([A-Z_]+)\b", needs=("$",))
 SHELLS = lazy(r"(?:ba|da|k|z)?sh$")
-ERREXIT_FLAG = lazy(r"-[a-zA-Z]*e[a-zA-Z]*$")
 UNBUFFERED = lazy(r"PYTHONUNBUFFERED|\bpython[\d.]*\s+(?:-[a-zA-Z]+\s+)*-[a-zA-Z]*u", needs=("PYTHON", "python"))
 
 
@@ -234,7 +238,10 @@ def _children(script: Script, handlers: list[Handler], child: str) -> list[Path]
     as written, beside the script or in the folder the hook starts in, with a script suffix added
     where the name has none (`run-hook.sh bash_guard` runs `$DIR/$1.py`). `"$DIR/guard.py"` is
     looked for beside the script."""
-    word = child.rsplit(" ", 1)[-1]  # (`python3 $DIR/x.py`: the file)
+    first, _, rest = child.partition(" ")
+    word = rest if rest and INTERPRETERS.match(first.rsplit("/", 1)[-1]) else child  # (`python3 $DIR/x.py`: the file)
+    if "$" in word and script.facts.language == "shell":  # `dir="$(dirname "$0")/guards"` ... `"$dir/x.sh"`
+        word = _written_in(script, word, handlers)
     if "$" not in word:
         return _beside(script.facts, word)
     wrapper, out = script.facts.path, []
@@ -257,12 +264,24 @@ def _children(script: Script, handlers: list[Handler], child: str) -> list[Path]
     return [path for path in dict.fromkeys(out) if disk.is_file(path)]
 
 
+def _written_in(script: Script, word: str, handlers: list[Handler]) -> str:
+    """A child's word with the folders the script's own variables hold written in
+    (keys.with_own_folder: `$(dirname "$0")`, `$(cd ... && pwd)` and the variables set to one), the
+    host's placeholders (`$CLAUDE_PROJECT_DIR`) as the first handler's file gives them."""
+    known = {name: value for name, value in handler_facts.where(handlers[0].file).variables.items()
+             if value is not None and name.isupper()} if handlers else {}
+    text = PLACEHOLDER.sub(lambda m: known.get(m.group(1) or m.group(2), m.group(0)), f"{script.text}\n{word}")
+    written = keys.with_own_folder(text, script.facts.path) if script.text else None
+    return written.rsplit("\n", 1)[-1].replace('"', "") if written else word
+
+
 def _beside(facts: keys.ScriptFacts, child: str) -> list[Path]:
     """The child script a script names, looked for where it is written (an absolute path) or in
     the script's own folder; a pattern ("guards/*.py": a loop over a folder's files) is each file
     it matches there (the first MAX_MATCHED). Empty: not there to be read."""
-    if "*" in child and not child.startswith("/"):
-        return [path for path in sorted(facts.path.parent.glob(child))[:MAX_MATCHED] if disk.is_file(path)]
+    if "*" in child:
+        base, pattern = (Path("/"), child[1:]) if child.startswith("/") else (facts.path.parent, child)
+        return [path for path in sorted(base.glob(pattern))[:MAX_MATCHED] if disk.is_file(path)] if pattern else []
     path = Path(child) if child.startswith("/") else facts.path.parent / child
     return [path] if disk.is_file(path) else []
 
@@ -333,11 +352,20 @@ def _input_field_type(script: Script) -> Iterator[Finding]:
     """An input field read in the shape one Cursor event sends it, by a script Cursor runs on an
     event that sends it in the other (the adapter's json_text and objects), that does not tell the
     events apart."""
-    facts = script.facts
-    if not script.cursor or facts.reads_event_name or not facts.flow.field_reads:
-        return
-    for handler in script.cursor:
-        row = cursor_protocol.protocol(handler.event)
+    misread = _misread(script.facts, [h.event for h in script.cursor], script.code.fail_closed) \
+        if script.cursor else None
+    if misread is not None:
+        yield script.finding("delivery/input-field-type", Place(misread["line"], misread.pop("column")),
+                             script.cursor, **misread)
+
+
+def _misread(facts: keys.ScriptFacts, events: list[str], fail_closed: bool) -> dict[str, Any] | None:
+    """The first input field the code reads in the shape one of these Cursor events does not send
+    it in, with the words of its finding; None if none (or the code tells the events apart)."""
+    if facts.reads_event_name or not facts.flow.field_reads:
+        return None
+    for event in events:
+        row = cursor_protocol.protocol(event)
         if row is None:
             continue
         for read in facts.flow.field_reads:
@@ -347,9 +375,9 @@ def _input_field_type(script: Script) -> Iterator[Finding]:
             effect = EFFECTS.get(facts.language, EFFECTS["python"])[0 if read.shape == "object" else 1]
             if "exits 1" in effect:
                 effect += (", which Cursor takes for a failed hook, and with \"failClosed\": true blocks every "
-                           "action the hook matches") if script.code.fail_closed else \
+                           "action the hook matches") if fail_closed else \
                     ", which Cursor takes for a failed hook: the action goes ahead"
-            yield script.finding("delivery/input-field-type", Place(read.line, read.column), script.cursor,
-                                 field=read.field, read_as=SHAPES[read.shape], line=read.line, event=handler.event,
-                                 sent_as=SHAPES[sent], effect=effect, fix=FIXES[read.shape].format(field=read.field))
-            return
+            return {"field": read.field, "read_as": SHAPES[read.shape], "line": read.line, "column": read.column,
+                    "event": event, "sent_as": SHAPES[sent], "effect": effect,
+                    "fix": FIXES[read.shape].format(field=read.field)}
+    return None

@@ -142,6 +142,7 @@ def _env_overridden(ctx: Context) -> Iterator[Finding]:
     a guard refuses only when MODE is "block": the value of the highest file that sets a variable
     is the one a hook gets (measured on Claude Code 2.1.332, docs/hosts/claude-code.md#environment),
     so the guard the project meant never refuses here. At the overriding value."""
+    scripts: dict[Path, str] | None = None
     for name, chain in _by_precedence(ctx, "env").items():
         chain = [(file, str(value)) for file, value in chain
                  if isinstance(value, (str, int, float)) and not isinstance(value, bool)]
@@ -150,7 +151,9 @@ def _env_overridden(ctx: Context) -> Iterator[Finding]:
         last, value = chain[-1]
         meant = [(file, earlier) for file, earlier in chain[:-1] if earlier != value]
         for file, earlier in meant[-1:]:
-            guard = _guard_needing(ctx, name, earlier, value)
+            if scripts is None:
+                scripts = _script_texts(ctx)
+            guard = _guard_needing(scripts, name, earlier, value)
             if guard is not None:
                 yield ctx.finding("structure/env-overridden", last, ("env", name), name=name, value=json.dumps(value),
                                   earlier=json.dumps(earlier), scope=file.scope, script=guard.name,
@@ -159,18 +162,30 @@ def _env_overridden(ctx: Context) -> Iterator[Finding]:
                                            {"path": str(guard), "line": 1, "column": 1, "message": "the guard"}])
 
 
-def _guard_needing(ctx: Context, name: str, meant: str, given: str) -> Path | None:
+def _script_texts(ctx: Context) -> dict[Path, str]:
+    """The text of each readable script the run's hooks run, in the order of their handlers: read
+    once for all the variables a run overrides, not once per variable and handler (that was a
+    third of a second on the corpus tree, whose projects override dozens of variables)."""
+    texts: dict[Path, str] = {}
+    for handler in ctx.handlers:
+        for _, facts in handler_facts.script_facts(handler):
+            if facts.path not in texts:
+                texts[facts.path] = intent.text_of(facts.path) if facts.readable else ""
+    return texts
+
+
+def _guard_needing(scripts: dict[Path, str], name: str, meant: str, given: str) -> Path | None:
     """The script of a hook that reads the variable and refuses where it holds `meant`: it compares
     it with that value (`== "block"`) and not with the value given (a default may be that), and it
     refuses somewhere."""
+    if not any(name in text and meant in text for text in scripts.values()):
+        return None  # (no pattern made of the values to compile)
     compared, given_too = (re.compile(rf"""(?:==|!=|\bis)\s*["']{re.escape(value)}["']|["']{re.escape(value)}["']\s*(?:==|!=)|"""
                                       rf"""\bin\s*[(\[{{][^)\]}}\n]*["']{re.escape(value)}["']""") for value in (meant, given))
-    for handler in ctx.handlers:
-        for _, facts in handler_facts.script_facts(handler):
-            text = intent.text_of(facts.path) if facts.readable else ""
-            if name in text and meant in text and compared.search(text) and not given_too.search(text) \
-                    and REFUSES.search(text):
-                return facts.path
+    for path, text in scripts.items():
+        if name in text and meant in text and compared.search(text) and not given_too.search(text) \
+                and REFUSES.search(text):
+            return path
     return None
 
 

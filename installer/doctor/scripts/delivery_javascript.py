@@ -66,6 +66,14 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
             status = " or ".join(sorted({s for _, said in own or () for s in said.split(" or ")} - {"0"})) or "0"
             found.extend(Lost(line, column, f"this catch takes the error {match.group('fn')} throws for the child's "
                               "exit 2 and does not pass the status on", status, child) for child in children)
+    read = JS_READS_STDIN.search(code)
+    for match in [*JS_EXEC_SYNC.finditer(code), *JS_SPAWN_SYNC.finditer(code)] if read is not None else ():
+        arguments = balanced(code, match.end())
+        if match.start() > read.start() and not JS_GIVES_INPUT.search(arguments):
+            line, column = place(match.start())
+            found.extend(Lost(line, column, f"the script has read all of its stdin (line {place(read.start())[0]}) "
+                              f"and the child started here is given no input (no `input:` option)", "0", child,
+                              rule="stdin-not-passed") for child in _js_children(arguments, loops))
     for match in JS_SPAWN_SYNC.finditer(code):
         children = _js_children(balanced(code, match.end()), loops)
         if not children:
@@ -112,6 +120,12 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
     return tuple(sorted(set(found)))
 
 
+JS_READS_STDIN = lazy(r"""readFileSync\s*\(\s*(?:0|["']/dev/stdin["']|process\.stdin\.fd)\s*[,)]""",
+                     needs=("readFileSync",))
+# a run given the input again, or whose options are not spelt here (`...options`, a variable)
+JS_GIVES_INPUT = lazy(r"""\binput\s*:|\binput\b\s*[,}]|\.\.\.|,\s*[A-Za-z_$][\w$]*\s*$""")
+
+
 # a child started whose status arrives later (a callback, an event, a promise): spawn, exec, execFile, fork, Bun.spawn
 JS_ASYNC_RUN = lazy(r"""(?<![\w$.])(?:(?:child_process|childProcess|cp|Bun)\.)?(?P<fn>spawn|execFile|exec|fork)\s*\(""",
                     needs=("spawn", "exec", "fork"))
@@ -124,7 +138,8 @@ JS_NAME_IN = lazy(r"""(?<![\w$.'"`/])[A-Za-z_$][\w$]*""")
 
 def _js_loop_scripts(code: str) -> dict[str, tuple[str, ...]]:
     """The loop variables that take script names in turn: `for (const g of ["a.py", "b.py"])`,
-    over an array bound to a name, or `GUARDS.forEach((g) => ...)`."""
+    over an array bound to a name, or `GUARDS.forEach((g) => ...)`; and over a folder's files
+    (`fs.readdirSync(path.join(__dirname, "guards")).filter((f) => f.endsWith(".js"))`: "guards/*.js")."""
     arrays = {m.group("name"): m.group("items") for m in JS_ARRAY.finditer(code)}
     out: dict[str, tuple[str, ...]] = {}
     for match in JS_FOR_OF.finditer(code):
@@ -133,7 +148,42 @@ def _js_loop_scripts(code: str) -> dict[str, tuple[str, ...]]:
         names = SCRIPT_NAME.findall(items)
         if names:
             out[match.group("var") or match.group("var2")] = tuple(dict.fromkeys(names))
+    for match in JS_FOLDER_LOOP.finditer(code) if "readdir" in code else ():
+        source = match.group("source") or match.group("source2")
+        bound = JS_BOUND.search(code, 0, match.start()) if JS_NAME_ONLY.fullmatch(source.strip()) else None
+        pattern = _js_folder_pattern(code, bound.group("value") if bound else source)
+        if pattern:
+            out[match.group("var") or match.group("var2")] = (pattern,)
     return out
+
+
+# a loop over a list: `for (const g of SOURCE)` or `SOURCE.forEach((g) =>` (SOURCE: up to the loop's own paren)
+JS_FOLDER_LOOP = lazy(r"""\bfor\s*\(\s*(?:const|let|var)\s+(?P<var>[A-Za-z_$][\w$]*)\s+of\s+(?P<source>[^\n{]*)\)\s*\{|"""
+                      r"""^[ \t]*(?P<source2>[^\n]*?)\s*\.\s*(?:forEach|map)\s*\(\s*(?:async\s*)?(?:function\s*)?\(?\s*"""
+                      r"""(?P<var2>[A-Za-z_$][\w$]*)""", re.M)
+JS_NAME_ONLY = lazy(r"[A-Za-z_$][\w$]*")
+JS_BOUND = lazy(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*=\s*(?P<value>[^;\n]*readdir[^;\n]*)""")
+JS_READDIR = lazy(r"""\breaddir(?:Sync)?\s*\(\s*(?P<folder>[^()]*(?:\([^()]*\)[^()]*)*)\)""")
+JS_FOLDER_WORDS = lazy(r"""["'`]\.?/?([\w.@+-]+(?:/[\w.@+-]+)*)/?["'`]""")
+JS_ENDS_WITH = lazy(r"""endsWith\(\s*["'`](\.[\w]+)["'`]\s*\)""")
+
+
+def _js_folder_pattern(code: str, source: str) -> str:
+    """The files a loop's source takes from a folder beside the script, as a pattern ("guards/*.js"):
+    readdir of `path.join(__dirname, "guards")` (or a name bound to it, or `__dirname + "/guards"`),
+    with the suffix its filter keeps; "" for anything else."""
+    call = JS_READDIR.search(source)
+    if call is None:
+        return ""
+    folder = call.group("folder").strip()
+    if JS_NAME_ONLY.fullmatch(folder):
+        bound = re.search(rf"(?:const|let|var)\s+{re.escape(folder)}\s*=\s*([^;\n]+)", code)
+        folder = bound.group(1) if bound else ""
+    if "__dirname" not in folder and "import.meta" not in folder:
+        return ""
+    words = JS_FOLDER_WORDS.findall(folder)
+    suffix = JS_ENDS_WITH.search(source)
+    return "/".join([*words, "*" + (suffix.group(1) if suffix else "")]) if words else ""
 
 
 def _js_children(arguments: str, loops: dict[str, tuple[str, ...]]) -> tuple[str, ...]:

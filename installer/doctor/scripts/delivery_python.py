@@ -4,6 +4,7 @@ what is looked for in each language): loaded only by a run that reads a Python s
 import ast
 from typing import Callable, Iterator
 
+from ...patterns import lazy
 from .delivery import SCRIPT_NAME, Joined, Lost, child_script_named
 
 PY_RUNS = frozenset({"subprocess.run", "subprocess.call", "subprocess.Popen", "os.system", "run", "call", "Popen",
@@ -208,9 +209,15 @@ def _loop_scripts(nodes: list[ast.AST]) -> dict[str, tuple[str, ...]]:
     for node in nodes:
         if isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)) and isinstance(node.target, ast.Name):
             items = bound.get(node.iter.id) if isinstance(node.iter, ast.Name) else node.iter
-            if isinstance(items, (ast.Tuple, ast.List, ast.Set)):
-                names = [child_script_named(" ".join(c.value for c in ast.walk(e) if isinstance(c, ast.Constant)
-                                            and isinstance(c.value, str))) for e in items.elts]
+            table = _table_of(node.iter, bound)
+            if table is not None:  # GUARDS.get(tool, []), GUARDS[tool]: the scripts any of its lists names
+                names = [_script_path(c.value) for c in ast.walk(table) if isinstance(c, ast.Constant)
+                         and isinstance(c.value, str) and c not in table.keys]
+                if [n for n in names if n]:
+                    out[node.target.id] = tuple(dict.fromkeys(n for n in names if n))
+            elif isinstance(items, (ast.Tuple, ast.List, ast.Set)):
+                names = [_script_path(" ".join(c.value for c in ast.walk(e) if isinstance(c, ast.Constant)
+                                      and isinstance(c.value, str))) for e in items.elts]
                 if names and all(names):
                     out[node.target.id] = tuple(names)
             elif items is not None and (pattern := _folder_pattern(items)):
@@ -222,6 +229,27 @@ def _loop_scripts(nodes: list[ast.AST]) -> dict[str, tuple[str, ...]]:
             if named:
                 out[name] = named
     return out
+
+
+def _script_path(text: str) -> str:
+    """The script a string names: itself where it is a relative path ("guards/shell.py", looked for
+    beside the dispatcher), else the last script name in it."""
+    return text if RELATIVE_SCRIPT.fullmatch(text) else child_script_named(text)
+
+
+RELATIVE_SCRIPT = lazy(r"(?:[\w.@+-]+/)+[\w.@+-]*\.(?:py|sh|bash|js|mjs|cjs|ts|rb|pl)")
+
+
+def _table_of(iterated: ast.AST, bound: dict[str, ast.AST]) -> ast.Dict | None:
+    """The dict literal a loop takes one list of (`GUARDS.get(tool, [])`, `GUARDS[tool]`)."""
+    if isinstance(iterated, ast.Call) and isinstance(iterated.func, ast.Attribute) and iterated.func.attr == "get":
+        iterated = iterated.func.value
+    elif isinstance(iterated, ast.Subscript):
+        iterated = iterated.value
+    else:
+        return None
+    table = bound.get(iterated.id) if isinstance(iterated, ast.Name) else None
+    return table if isinstance(table, ast.Dict) else None
 
 
 GLOBS = frozenset({"glob", "rglob", "glob.glob", "iglob", "glob.iglob"})
@@ -253,10 +281,35 @@ def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost | Joined]
     for node in nodes:
         for inner in ast.iter_child_nodes(node):
             parents[id(inner)] = node
+    read = _stdin_read(nodes)
     for node, children in runs:
         for child in children or ("",):
             yield from _run_lost(node, child, parents, nodes, _count(children))
+            if read is not None and child and read.lineno < node.lineno and not _given_input(node):
+                yield Lost(node.lineno, node.col_offset + 1, f"the script has read all of its stdin (line "
+                           f"{read.lineno}) and {_name(node.func)}(...) here gives the child no input= (it inherits "
+                           "the stdin that is now at its end)", "0", child, rule="stdin-not-passed")
     yield from _joined_outputs(runs, parents, nodes)
+
+
+STDIN_READS = frozenset({"sys.stdin.read", "sys.stdin.readlines", "json.load", "sys.stdin.buffer.read"})
+
+
+def _stdin_read(nodes: list[ast.AST]) -> ast.Call | None:
+    """The first read of the whole of stdin: json.load(sys.stdin), sys.stdin.read()."""
+    return min((n for n in nodes if isinstance(n, ast.Call) and _name(n.func) in STDIN_READS and (
+        _name(n.func) != "json.load" or (n.args and _name(n.args[0]) == "sys.stdin"))),
+        key=lambda n: (n.lineno, n.col_offset), default=None)
+
+
+def _given_input(run: ast.Call) -> bool:
+    """A child run given its input: input=..., or a stdin= other than the script's own (PIPE, a file)."""
+    for keyword in run.keywords:
+        if keyword.arg == "input" or keyword.arg is None:  # (**options: not known)
+            return True
+        if keyword.arg == "stdin" and _name(keyword.value) not in ("sys.stdin", "None"):
+            return True
+    return False
 
 
 def _count(children: tuple[str, ...]) -> int:

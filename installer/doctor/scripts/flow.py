@@ -189,6 +189,7 @@ class Flow:
         self.input_reads = input_reads  # top-level fields of the hook's input it reads
         self.syntax_error = syntax_error  # (what, where) when the interpreter refuses the file
         self.called = called  # the functions the script calls (Python)
+        self.call_lines: dict[str, int] = {}  # the last line each of them is called on (Python)
         self.stderr_answers = stderr_answers  # a JSON answer (hookSpecificOutput, a decision...) written to stderr
         self.unread_output = unread_output  # it writes something on stdout this reader cannot tell (a JSON variable...)
         self.lost_blocks = lost_blocks  # where its own exit 2 never reaches the process that runs it (delivery.py)
@@ -252,6 +253,9 @@ class Flow:
                     if not first.ends:
                         return text, answer
                 elif text.scope in self.called and not text.exits:  # printed by a function the run calls
+                    return text, answer
+                elif first is answer and text.scope == "" and not text.ends and (
+                        self.call_lines.get(answer.scope, 0) > text.at.line):  # answered by a function called after it
                     return text, answer
         return None
 
@@ -953,6 +957,8 @@ class _Level:
 def _quoted(line: str) -> tuple[tuple[bool, ...], bool]:
     """Which characters of the line are quoted (or escaped) text, and whether a quote is still
     open at its end. A `$(...)` inside double quotes is code again."""
+    if "'" not in line and '"' not in line and "\\" not in line:
+        return (False,) * len(line), False  # (nothing quoted or escaped: no walk over each character)
     marks, i = [False] * len(line), 0
     stack = [_Level()]  # per command-substitution level
     while i < len(line):
@@ -1003,6 +1009,8 @@ def mask_quotes(line: str) -> str:
     """The line with what is inside quotes replaced by underscores (same length), so that a
     word in a string (`sed 's/^cat /x/'`) is not taken for a command."""
     marks = _quoted(line)[0]
+    if True not in marks:
+        return line
     return "".join("_" if marked and ch != "\n" else ch for ch, marked in zip(line, marks))
 
 

@@ -167,7 +167,15 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
     flow.partial_reads = tuple((what, place(offset)) for offset, what in runtimes.js_partial_reads(code, _close, _balanced))
     flow.inspected_answers = tuple(inspected)
     flow.second_answer = _second_answer(writes, [])
+    scopes = {w.scope for w in writes if w.scope}  # (the functions that write: are they called, and where)
+    for match in JS_CALL.finditer(code) if scopes else ():
+        if match.group(1) in scopes:
+            flow.call_lines[match.group(1)] = place(match.start()).line
+    flow.called = frozenset(flow.call_lines)
     return flow
+
+
+JS_CALL = lazy(r"(?<![\w$.])(?<!function )([A-Za-z_$][\w$]*)\s*\(")  # a call (not the definition) of a name
 
 
 JS_OBJECT_DECLARED = lazy(r"""(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*(?::\s*[\w<>|" ']+)?=\s*\{""")

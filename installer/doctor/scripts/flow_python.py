@@ -67,6 +67,7 @@ def _name(node: ast.AST) -> str:
 def _python(tree: ast.Module, text: str, common: Common) -> Flow:
     strings = _PyStrings(tree, text)
     loggers, stdout_config = _stdout_loggers(tree)
+    loud = LOG_CALLS if _levelled(tree) else LOG_CALLS - BELOW_WARNING
     consoles = _rich_consoles(tree)
     writes, exits, reads, values, new_objects, string_inputs, stderr_answers = [], [], [], [], [], [], []
     stops: list[tuple[Place, tuple[tuple[int, int], ...], str]] = []  # returns, raises and exits: the run ends there
@@ -101,8 +102,9 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
             for call in _calls(stmt):
                 order += 1
                 name = _name(call.func)
-                write = _py_write(call, name, strings, loggers, consoles)
-                unread_output = unread_output or (write is None and _py_write(call, name, None, loggers) is not None)
+                write = _py_write(call, name, strings, loggers, consoles, loud)
+                unread_output = unread_output or (write is None and _py_write(call, name, None, loggers, (), loud)
+                                                  is not None)
                 if _py_stderr_answer(call, name, strings):
                     stderr_answers.append(place(call))
                 if write is not None and not (debug and write[0] == STDOUT_TEXT):
@@ -167,8 +169,12 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                         string_inputs.append(place(at_node))
             elif field in OUTPUT_REWRITES:
                 output_rewrites.append((field, "text" if _py_text(value_node, strings, functions) else "", place(at_node)))
-    called = frozenset(node.func.id if isinstance(node.func, ast.Name) else node.func.attr for node in _nodes(tree)
-                       if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)))
+    call_lines: dict[str, int] = {}
+    for node in _nodes(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
+            name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+            call_lines[name] = max(call_lines.get(name, 0), node.lineno)
+    called = frozenset(call_lines)
     flow = Flow(unflushed_exit=_unflushed_exit(tree, text) if writes else None, output_rewrites=tuple(output_rewrites),
                 writes=tuple(writes), exits=tuple(exits), stdin_reads=_second_reads(reads) or _reads_through_calls(tree, reads),
                 values=tuple(values), called=called, stderr_answers=tuple(stderr_answers), unread_output=unread_output,
@@ -177,6 +183,7 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 continue_false=common["continue_false"], stop_flag_from_env=common["stop_flag_from_env"],
                 failure_fields=common["failure_fields"], input_reads=common["input_reads"])
     flow.stdout_config = stdout_config
+    flow.call_lines = call_lines
     flow.second_answer = _second_answer(writes, stops) or _py_finally_answer(tree, writes)
     flow.partial_reads = tuple((what, place(call)) for call, what in runtimes.python_partial_reads(tree, _name))
     flow.stdout_loggers = frozenset(loggers)
@@ -436,6 +443,22 @@ def _py_terminal(stmt: ast.stmt) -> bool:
 
 
 LOG_CALLS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log"})
+# what the standard logging drops while no level is set: the root logger's is WARNING (measured, python 3.11:
+# basicConfig(stream=sys.stdout) with log.info prints nothing); loguru's sinks take every level
+BELOW_WARNING = frozenset({"debug", "info"})
+
+
+def _levelled(tree: ast.Module) -> bool:
+    """The file sets a logging level (basicConfig(level=...), setLevel, a dictConfig's "level"),
+    or logs through loguru: its debug and info records may then be printed."""
+    for node in _nodes(tree):
+        if isinstance(node, ast.Call) and (any(k.arg == "level" for k in node.keywords)
+                                           or getattr(node.func, "attr", "") == "setLevel"
+                                           or _name(node.func) == "logger.add"):
+            return True
+        if isinstance(node, ast.Dict) and any(isinstance(k, ast.Constant) and k.value == "level" for k in node.keys):
+            return True
+    return False
 
 
 def _stdout_loggers(tree: ast.Module) -> tuple[set[str], Place | None]:
@@ -502,10 +525,11 @@ PRETTY_PRINTS = frozenset({"pprint", "pprint.pprint", "pp", "pprint.pp"})
 
 
 def _py_write(call: ast.Call, name: str, strings: "_PyStrings | None",
-              loggers: Collection[str] = (), consoles: Collection[str] = ()) -> tuple[str, str] | None:
-    """(json | text, what) for a call that writes on stdout, else None."""
+              loggers: Collection[str] = (), consoles: Collection[str] = (),
+              loud: Collection[str] = LOG_CALLS) -> tuple[str, str] | None:
+    """(json | text, what) for a call that writes on stdout, else None; `loud`: the log calls that print."""
     receiver, _, method = name.rpartition(".")
-    if receiver in loggers and method in LOG_CALLS:
+    if receiver in loggers and method in loud:
         return STDOUT_TEXT, f"{name}(...) (logging to stdout)"
     if isinstance(call.func, ast.Attribute) and call.func.attr in RICH_WRITES and (
             receiver in consoles or _stdout_console(call.func.value)):

@@ -58,6 +58,18 @@ class Chatter(Record):
     quiet: str  # the same command told to be quiet
 
 
+PROGRAMS = ("npm", "yarn", "make", "nvm")  # (gmake holds make) the runners `chatter` knows
+
+
+def may_name_a_runner(text: str) -> bool:
+    """Whether a command line can run one of the runners `chatter` knows: one of their names in
+    its text once quotes and backslashes are taken out (`"np"m`, `n\\pm` read as npm). Without
+    one, the command's tree need not be read for this (on the corpus tree, most of the 170 ms
+    command/text-beside-answer took)."""
+    bare = text.replace('"', "").replace("'", "").replace("\\", "")
+    return any(name in bare for name in PROGRAMS)
+
+
 def chatter(words: list[str], assigned: dict[str, str], cwd: Path | None) -> Chatter | None:
     """The runner's chatter when `words` (assignments before it in `assigned`) runs a script
     through a package manager or make that prints its own text on stdout, else None."""
@@ -169,11 +181,54 @@ def _yarn(args: list[str], cwd: Path) -> Chatter | None:
                    " ".join(["yarn", "--silent", *args]))
 
 
-def _make(args: list[str], assigned: dict[str, str], cwd: Path) -> Chatter | None:
-    if MAKEFLAGS_SILENT.search("MAKEFLAGS=" + assigned.get("MAKEFLAGS", "")) or any(a in ("-s", "--silent", "--quiet") or (a.startswith("-") and not a.startswith("--") and "s" in a
-                                                      and a not in MAKE_VALUED) for a in args):
+class Ignored(Record):
+    """A recipe line of the target make runs whose failure make ignores: make ends with 0 whatever
+    the line's command exits with (GNU make 4.3, measured: `-@python3 guard.py` exiting 2, `make -i`
+    and `.IGNORE:` all exit 0; without them any failing line makes make exit 2)."""
+
+    makefile: Path
+    line: int
+    how: str  # why make ignores it
+    script: Path  # the script the line runs
+
+
+def ignored_failure(words: list[str], cwd: Path | None) -> Ignored | None:
+    """For `make [OPTIONS] TARGET`, the first recipe line of the target that runs a script and
+    whose failure make ignores: a `-` before the line, `-i`/`--ignore-errors`, `.IGNORE:`."""
+    if not words or cwd is None or words[0].rsplit("/", 1)[-1] not in ("make", "gmake"):
         return None
-    folder, makefile, targets, skip, directory = cwd, None, [], False, False
+    args = words[1:]
+    found = _makefile(args, cwd)
+    if found is None:
+        return None
+    folder, makefile, text, targets = found
+    flag = next((a for a in args if a in ("-i", "--ignore-errors") or (
+        a.startswith("-") and not a.startswith("--") and "i" in a and a not in MAKE_VALUED)), None)
+    ignore = MAKE_IGNORE.search(text)
+    variables = {m.group("name"): m.group("value").strip() for m in MAKE_VARIABLE.finditer(text)}
+    for line, body in _recipe_lines(text, targets[0] if targets else None):
+        prefix = body[:len(body) - len(body.lstrip("@-+ \t"))]
+        target_ignored = ignore is not None and (not ignore.group("names").split() or targets and
+                                                 targets[0] in ignore.group("names").split())
+        how = ("the `-` before this recipe line" if "-" in prefix else f"`make {flag}`" if flag else
+               f"`.IGNORE:` (line {text.count(chr(10), 0, ignore.start()) + 1})" if target_ignored else "")
+        if not how:
+            continue
+        command = MAKE_REFERENCE.sub(lambda m: variables.get(m.group("name"), m.group(0)), body.lstrip("@-+ \t"))
+        for inv in resolve_shell(command, Where(cwd=folder)).invocations:
+            if inv.path is not None and not inv.dynamic and inv.path.is_file():
+                return Ignored(makefile, line, how, inv.path)
+    return None
+
+
+MAKE_IGNORE = lazy(r"(?m)^\.IGNORE\s*:(?P<names>[^\n#]*)")
+MAKE_VARIABLE = lazy(r"(?m)^(?:override\s+)?(?P<name>[A-Za-z_][\w.-]*)\s*(?:\?|:{1,3}|\+)?=(?P<value>[^\n#]*)")
+MAKE_REFERENCE = lazy(r"\$[({](?P<name>[A-Za-z_][\w.-]*)[)}]")
+
+
+def _makefile(args: list[str], cwd: Path) -> tuple[Path, Path, str, list[str]] | None:
+    """(its folder, the makefile, its text, the targets named) for make's arguments."""
+    folder, makefile, targets, skip = cwd, None, [], False
     for index, arg in enumerate(args):
         if skip:
             skip = False
@@ -181,22 +236,32 @@ def _make(args: list[str], assigned: dict[str, str], cwd: Path) -> Chatter | Non
         if arg in MAKE_VALUED:
             value = args[index + 1] if index + 1 < len(args) else ""
             if arg in ("-C", "--directory"):
-                folder, directory = cwd / value, True
+                folder = cwd / value
             elif arg in ("-f", "--file", "--makefile"):
                 makefile = value
             skip = True
         elif arg.startswith("--directory="):
-            folder, directory = cwd / arg.split("=", 1)[1], True
+            folder = cwd / arg.split("=", 1)[1]
         elif not arg.startswith("-") and "=" not in arg:
             targets.append(arg)
-    if "--no-print-directory" in args:
-        directory = False
-    text = None
     for name in ([makefile] if makefile else ["GNUmakefile", "makefile", "Makefile"]):
         text = _text(folder / name)
         if text is not None:
-            break
-    if text is None or ".SILENT:" in text or MAKEFLAGS_SILENT.search(text):
+            return folder, folder / name, text, targets
+    return None
+
+
+def _make(args: list[str], assigned: dict[str, str], cwd: Path) -> Chatter | None:
+    if MAKEFLAGS_SILENT.search("MAKEFLAGS=" + assigned.get("MAKEFLAGS", "")) or any(a in ("-s", "--silent", "--quiet") or (a.startswith("-") and not a.startswith("--") and "s" in a
+                                                      and a not in MAKE_VALUED) for a in args):
+        return None
+    found = _makefile(args, cwd)
+    if found is None:
+        return None
+    folder, _, text, targets = found
+    directory = any(a in ("-C", "--directory") or a.startswith("--directory=") for a in args) \
+        and "--no-print-directory" not in args
+    if ".SILENT:" in text or MAKEFLAGS_SILENT.search(text):
         return None
     recipe = _recipe(text, targets[0] if targets else None)
     if recipe is None:
@@ -213,6 +278,11 @@ MAKE_RULE = lazy(r"^(?P<targets>[^\s:#=][^:#=]*?)\s*::?(?!=)")
 
 def _recipe(text: str, target: str | None) -> str | None:
     """The first recipe line of the target (the first target when None)."""
+    return next((body for _, body in _recipe_lines(text, target)), None)
+
+
+def _recipe_lines(text: str, target: str | None) -> list[tuple[int, str]]:
+    """The recipe lines of the target (the first target when None), with their line numbers."""
     lines = text.splitlines()
     for index, line in enumerate(lines):
         rule = MAKE_RULE.match(line)
@@ -220,15 +290,16 @@ def _recipe(text: str, target: str | None) -> str | None:
             continue
         if target is not None and target not in rule.group("targets").split():
             continue
-        for body in lines[index + 1:]:
+        found = []
+        for number, body in enumerate(lines[index + 1:], index + 2):
             if body.startswith("\t"):
                 if body.strip():
-                    return body.strip()
+                    found.append((number, body.strip()))
                 continue
             if body.strip() and not body.lstrip().startswith("#"):
                 break
-        return None
-    return None
+        return found
+    return []
 
 
 def _package(folder: Path) -> tuple[Path, dict[str, Any]] | None:

@@ -20,12 +20,14 @@ Each Lost names the line the user changes. What the reader cannot parse is not r
 """
 from __future__ import annotations
 
+import difflib
 import re
+import shlex
 from typing import Callable, Iterator
 
 from ...patterns import lazy
 from ...records import Record
-from ..shell.exit import passes_status_on
+from ..shell.exit import passes_status_on, shell_options
 from ..shell.fails import Failure, ordinary_failure
 from ..shell.interpret import SCRIPT_SUFFIXES
 from ..shell.lex import Unreadable, Word
@@ -44,6 +46,12 @@ DECIDES = lazy(r"""(?:permissionDecision|\bdecision|\bbehavior)\W{0,8}(?:deny|bl
                needs=("ecision", "behavior"))
 CHILD = lazy(r"\$[{@*1-9A-Za-z_]", needs=("$",))  # a command a variable or an argument names may be a child to follow
 INLINE_STDIN = lazy(r"sys\.stdin|process\.stdin|readFileSync\(\s*0|/dev/stdin|\bSTDIN\b|\$stdin")
+LOOP_WORDS = lazy(r"([^;\n]*?)\s*(?:;|\n)\s*do\b")  # a `for` loop's words, up to its `do`
+EXIT_VARIABLE = lazy(r"exit[ \t]+\$(?:\{(?P<braced>[A-Za-z_]\w*)\}|(?P<name>[A-Za-z_]\w*))(?=[ \t]*(?:$|[;&|#)]))",
+                     re.M)  # `exit $rc` unquoted: an empty rc is a bare `exit` ("$rc" empty is an error, status 2)
+STATUS_VALUE = lazy(r"\$\{?\?|\$\{?PIPESTATUS|[1-9]\d*$")  # a value that carries a status: $?, PIPESTATUS, 2
+# a loop body that looks at a pass's status or leaves the loop: the status may be passed on
+LOOP_LOOKS = lazy(r"\$\?|PIPESTATUS|\|\||&&|\b(?:if|exit|return|break|until|while)\b|\bset\s+-\w*e")
 WRAPPERS = frozenset({"command", "nohup", "time", "builtin", "stdbuf", "nice"})
 INTERPRETERS = lazy(r"(?:python[\d.]*|pypy3?|node|bun|deno|tsx|ruby|perl|php|bash|sh|zsh|dash|uv)$")
 
@@ -75,7 +83,7 @@ def lost(code: str, place: Callable[[int], tuple[int, int]], shebang: str = "",
     by_shebang = _shebang_errexit(shebang or code)
     model = _Model(code, tree, place, "shebang" if by_shebang else "")
     found = [*model.subshell_exits(), *model.errexit_stops(), *model.masked(), *model.traps(), *model.bare_wait(),
-             *model.wrapped(), *model.starved(), *model.cut_input()]
+             *model.wrapped(), *model.looped(), *model.tested_children(), *model.unset_status(), *model.starved(), *model.cut_input()]
     if not by_shebang:  # (what errexit from the start would end early: where the command runs `bash -e file`)
         found += [stop._replace(shebang=False, flag=True) for stop in _Model(code, tree, place, "flag").errexit_stops()
                   if stop.shebang]
@@ -422,6 +430,139 @@ class _Model:
                                          "exit-2-lost", child=child[0])
                         return
 
+    def looped(self) -> Iterator[Lost]:
+        """A top-level `for` loop that runs a child named by its variable on each pass (`for g in
+        "$DIR"/guards/*.sh; do "$g"; done`, `for g in a.sh b.sh; do "$DIR/$g" <<<"$in"; done`) and
+        never looks at a pass's status (no `$?`, `||`, `if`, exit or break in the body, no errexit or
+        ERR trap): the loop's status is its last pass's, so an earlier child's exit 2 is replaced."""
+        for where, loop in self._top_level_compounds():
+            statement = where.statement
+            texts = [w.text for w in loop.items]
+            if loop.kind != "for" or len(texts) < 3 or texts[1] != "in" or not loop.lists:
+                continue
+            items = self._as_written(loop) if any(w.dynamic for w in loop.items[2:]) else texts[2:]
+            body = self.code[loop.lists[0][0].at:statement.end] if loop.lists[0] else ""
+            if (len(items) < 2 and "*" not in items[0] if items else True) or LOOP_LOOKS.search(body):
+                continue
+            variable = re.compile(rf"\$(?:{re.escape(texts[0])}\b|\{{{re.escape(texts[0])}\}})")
+            for inner in loop.lists[0]:
+                command = inner.pipelines[-1].commands[-1]
+                child = _child(command)
+                if child is None or not variable.search(child[0]) or inner.background:
+                    continue
+                line = self._line(loop.at)[0]
+                for item in items:
+                    yield self._lost(command.at, f"each pass of the `for` loop (line {line}) runs the next child "
+                                     f"here, and the loop ends with the last pass's status: an earlier one's exit 2 "
+                                     "is replaced by the next one's 0", "exit-2-lost", status="0",
+                                     child=variable.sub(lambda _: item, child[0]))
+                return
+
+    def _top_level_compounds(self) -> Iterator[tuple[_Where, Command]]:
+        """The statements of the script's top level that are one command alone, where no errexit
+        or ERR trap would end the script at a failure inside them."""
+        for where in self.where:
+            statement = where.statement
+            if where.siblings is self.tree and where.errexit < 0 and where.err_trap is None and \
+                    len(statement.pipelines) == 1 and len(statement.pipelines[0].commands) == 1:
+                yield where, statement.pipelines[0].commands[0]
+
+    def tested_children(self) -> Iterator[Lost]:
+        """A top-level `if` whose condition is a child alone (`if ! "$DIR/guard.sh"; then echo
+        refused >&2; fi`), where the branch that runs when the child fails ends with no exit of a
+        failing status: the `if` ends with that branch's status (or 0), not the child's 2."""
+        for _, test in self._top_level_compounds():
+            if test.kind != "if" or len(test.lists) < 2 or len(test.lists[0]) != 1:
+                continue
+            condition = test.lists[0][0]
+            if len(condition.pipelines) != 1 or len(condition.pipelines[0].commands) != 1:
+                continue
+            child = _child(condition.pipelines[0].commands[0])
+            if child is None:
+                continue
+            negated = condition.pipelines[0].negated
+            failing = test.lists[1] if negated else (test.lists[2] if len(test.lists) == 3 else [])
+            if any(c.head in ("exit", "return") and (len(c.plain) == 1 or c.plain[1].text != "0")
+                   for c in _own(failing)):
+                continue
+            line = self._line(test.at)[0]
+            yield self._lost(test.at, f"the `if` on line {line} tests {child[0]}, and when it refuses the branch that "
+                             "runs ends with no exit of its own: the `if` ends with that branch's status, not the "
+                             "child's 2", "exit-2-lost", status="0", child=child[0])
+            return
+
+    def _as_written(self, loop: Command) -> list[str]:
+        """A `for` loop's words as written, quotes removed (`"$(dirname "$0")"/guards/*.sh`: the
+        tree keeps only `$(...)/guards/*.sh`), for keys.with_own_folder to write the folder in."""
+        match = LOOP_WORDS.match(self.code, loop.items[2].at)
+        try:
+            return shlex.split(match.group(1)) if match else []
+        except ValueError:
+            return []
+
+    def unset_status(self) -> Iterator[Lost]:
+        """`exit $rc` at the top level where the script's own process holds no status in rc: a
+        misspelt name, a name set only in a subshell (a pipeline's `while` loop, `( )`, `$( )`) or
+        only as a function's `local`. `exit` with an empty word is a bare `exit`, which ends with the
+        status of the command before it (bash 5.2 and dash: `false; echo x; exit $unset` exits 0)."""
+        own: dict[str, list[str]] = {}
+        for command in _own(self.tree):
+            for name in _assigned(command):
+                own.setdefault(name, []).append(self._value(name, command))
+        local: dict[str, Command] = {}
+        for fn in self.functions.values():
+            declared: set[str] = set()  # (a name declared local stays the function's for its later assignments)
+            for command in _own(fn.lists[0]):
+                for name in _assigned(command):
+                    if command.head in ("local", "declare", "typeset"):
+                        local.setdefault(name, command)
+                        declared.add(name)
+                    elif name not in declared:
+                        own.setdefault(name, []).append(self._value(name, command))
+        anywhere: dict[str, list[Command]] = {}
+        for command in commands(self.tree):
+            for name in _assigned(command):
+                anywhere.setdefault(name, []).append(command)
+        sources = any(c.head in ("source", ".") for c in commands(self.tree))
+        for command in _own(self.tree):
+            match = EXIT_VARIABLE.match(self.code, command.at) if command.head == "exit" else None
+            if match is None:
+                continue
+            name = match.group("braced") or match.group("name")
+            values = own.get(name, [])
+            elsewhere = [c for c in anywhere.get(name, ()) if STATUS_VALUE.match(self._value(name, c))]
+            if values and not (elsewhere and all(v in ("0", "") for v in values)):
+                continue
+            if name in local:
+                how = f"`{name}` is set only as a local of a function (line {self._line(local[name].at)[0]}), so " \
+                      "it is empty here"
+            elif elsewhere:
+                subshell = next(s for s in self.tree if s.at <= elsewhere[0].at <= s.end)
+                how = f"`{name}` gets its status on line {self._line(elsewhere[0].at)[0]} in the subshell this starts " \
+                      f"(a pipeline's part, `( )` or `$( )`), which the script's own variable never sees, so the " \
+                      f"`exit ${name}` on line {self._line(command.at)[0]} finds it " + \
+                      ("still 0" if values else "empty")
+                if not values:
+                    how += ", and `exit` with no number ends with the status of the command before it"
+                yield self._lost(subshell.at, how, "exit-2-lost", status="0")
+                return
+            else:
+                close = [n for n in own if any(STATUS_VALUE.match(v) for v in own[n])]
+                near = difflib.get_close_matches(name, close, n=1, cutoff=0.7)
+                if sources or not near:
+                    continue
+                how = f"`{name}` is set nowhere in the script (`{near[0]}` is): it is empty here"
+            if not values:
+                how += ", and `exit` with no number ends with the status of the command before it"
+            yield self._lost(command.at, how, "exit-2-lost", status="0")
+            return
+
+    def _value(self, name: str, command: Command) -> str:
+        """The value a command gives a name, as written (`rc=$?`: "$?"); "" where none is written."""
+        match = re.compile(rf"(?<![\w$]){re.escape(name)}\+?=(\"[^\"]*\"|'[^']*'|[^\s;&|)]*)").search(
+            self.code, command.at, command.at + 400)
+        return match.group(1).strip("\"'") if match else ""
+
     def _dropped(self, where: _Where, number: int, position: int, last: int) -> tuple[str, int | None]:
         """How the status of a pipeline's part at (number, position) in a top-level statement is
         lost on the way to the script's end, and the offset of the statement that decides instead
@@ -549,23 +690,36 @@ class _State:
 
     def apply(self, command: Command) -> None:
         words = [w.text for w in command.plain[1:]]
+        errexit, pipefail = shell_options(words)
+        if errexit is not None:
+            self.errexit = command.at if errexit else -1
+        if pipefail is not None:
+            self.pipefail = pipefail
         for i, word in enumerate(words):
-            # (`-o NAME`, also at the end of a cluster: `set -euo pipefail`)
             option = words[i + 1] if i + 1 < len(words) and word[:1] in "-+" and word.endswith("o") else ""
-            on = word.startswith("-") and not word.startswith("--")
-            if (on and "e" in word) or (on and option == "errexit"):
-                self.errexit = command.at
-            elif word.startswith("+") and ("e" in word or option == "errexit"):
-                self.errexit = -1
-            if on and ("E" in word or option == "errtrace"):
+            if word.startswith("-") and not word.startswith("--") and ("E" in word or option == "errtrace"):
                 self.errtrace = True
-            if option == "pipefail":
-                self.pipefail = on
 
 
 def _shebang_errexit(code: str) -> bool:
     first = code.split("\n", 1)[0]
     return first.startswith("#!") and any(ERREXIT_FLAG.match(w) for w in first.split()[1:])
+
+
+def _assigned(command: Command) -> set[str]:
+    """The names a command sets: `rc=$?`, `local rc=2`, `read -r rc`, `printf -v rc`, `for rc in`."""
+    if command.kind == "for":
+        return {command.items[0].text} if command.items else set()
+    if command.kind != "simple":
+        return set()
+    words = command.plain
+    names = {w.text.split("=", 1)[0].rstrip("+") for w in words if w.assignment}
+    rest = [w.text for w in words[1:] if not w.text.startswith("-")] if command.head else []
+    if command.head in MASKING or command.head in ("read", "mapfile", "readarray"):
+        names |= {w.split("=", 1)[0] for w in rest if w and (w[0].isalpha() or w[0] == "_")}
+    elif command.head == "printf" and len(words) > 2 and words[1].text == "-v":
+        names.add(words[2].text)
+    return names
 
 
 def _own(statements: list[AndOr]) -> Iterator[Command]:

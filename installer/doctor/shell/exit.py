@@ -3,7 +3,6 @@
 `|| true` is reported as silent and a block by exit 2 as swallowed."""
 from __future__ import annotations
 
-from ...patterns import lazy
 from .lex import Word
 from .results import Invocation
 
@@ -71,11 +70,11 @@ class ExitStatus:
         if self.succeeded and self.joined_by == "||":
             self._tolerate(self.list_start)
         self.last_alone = self.succeeded and not self.opened and self.joined_by in (None, ";", "\n", "&")
-        if words[0].text == "set" and any(_ERREXIT.match(w.text) for w in words[1:]) or (
-                raw and raw[0].text == "exec" and not raw[0].quoted):
+        errexit, pipefail = shell_options([w.text for w in words[1:]]) if words[0].text == "set" else (None, None)
+        if errexit or (raw and raw[0].text == "exec" and not raw[0].quoted):
             self.exits_early = True
-        if words[0].text == "set" and "pipefail" in (options := [w.text for w in words[1:]]):
-            self.pipefail = options.index("pipefail") > 0 and options[options.index("pipefail") - 1].startswith("-")
+        if pipefail is not None:
+            self.pipefail = pipefail
 
     def tested(self, inv: Invocation) -> Invocation:
         return inv._replace(tolerated=True) if self.condition else inv
@@ -124,7 +123,24 @@ class ExitStatus:
         self.tolerated.append((start, len(self.found)))
 
 
-_ERREXIT = lazy(r"-[a-zA-Z]*e|errexit$")
+def shell_options(words: list[str]) -> tuple[bool | None, bool | None]:
+    """(errexit, pipefail) as a `set` command's options or a shell's own flags turn them on (True)
+    or off (False), None where they say nothing: `-e`, `-euo pipefail`, `-o errexit`, `+o pipefail`.
+    (A shell's flags end at its first operand: the caller passes the words before it.)"""
+    errexit: bool | None = None
+    pipefail: bool | None = None
+    for index, word in enumerate(words):
+        if word[:1] not in "-+" or word in ("-", "--", "-c"):
+            continue
+        on = word[0] == "-"
+        named = words[index + 1] if word[1:].endswith(("o",)) and index + 1 < len(words) else ""
+        if "e" in word[1:] and word[1:].isalpha():
+            errexit = on
+        if named == "pipefail":
+            pipefail = on
+        elif named == "errexit":
+            errexit = on
+    return errexit, pipefail
 
 
 def _covered(ranges: list[tuple[int, int]], size: int) -> list[bool]:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Callable
 
 from ...patterns import lazy
-from .exit import ExitStatus
+from .exit import ExitStatus, shell_options
 from .lex import KEYWORDS, Word
 from .results import Invocation, Resolution, Where
 
@@ -237,7 +237,10 @@ class Interpreter:
             if text in inline_flags:
                 if kind == "shell" and text == "-c" and i + 1 < len(words) and not words[i + 1].dynamic:
                     script, where = words[i + 1], self._where(cwd, launch)
-                    inner = self.read(script.text, where)  # what runs: the outer shell expanded it
+                    # (`bash -o pipefail -c '...'`, `sh -e -c`: the shell's own flags hold inside)
+                    errexit, pipefail = shell_options([w.text for w in words[:i]])
+                    options = "set -e; " * bool(errexit) + "set -o pipefail; " * bool(pipefail)
+                    inner = self.read(options + script.text, where)  # what runs: the outer shell expanded it
                     # whether the inner shell splits a placeholder: read with the placeholders it gets
                     # (bash -c '$CLAUDE_PROJECT_DIR/x.sh', or "..." that left them unquoted in there)
                     split = self.read(script.inner_command, where) if script.inner_command else inner

@@ -7,6 +7,7 @@ the command's tree (tree.py): redirections of a command and of the compound comm
 it. What the reader cannot parse gives nothing."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Iterator
 
 from ...records import Record
@@ -26,8 +27,10 @@ class Streams(Record):
     stderr: str
 
 
+@lru_cache(maxsize=4096)
 def streams(command: str) -> tuple[Streams, ...]:
-    """Every simple command of a shell-form command line with where its output goes."""
+    """Every simple command of a shell-form command line with where its output goes (keyed on
+    the text, which is all it reads: a monorepo whose projects share their hooks parses each once)."""
     try:
         tree = parse(command)
     except (Unreadable, RecursionError):

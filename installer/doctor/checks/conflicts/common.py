@@ -1,5 +1,5 @@
-"""What several conflict families share: the built-in tools of a run, a handler's place as a
-related entry, and the first hook a table finds something about."""
+"""What several conflict families share: the built-in tools of a run, a handler's place (as a
+related entry, or as where a finding about it sits), and the first hook a table finds something about."""
 from __future__ import annotations
 
 from typing import Any, Iterable
@@ -24,5 +24,18 @@ def builtins_here(ctx: Context) -> tuple[str, ...]:
 
 
 def place(handler: Handler, message: str) -> dict[str, Any]:
-    line, column = handler.file.position(handler.keys)
+    line, column = handler_position(handler)
     return {"path": str(handler.file.path), "line": line, "column": column, "message": message}
+
+
+def handler_position(handler: Handler) -> tuple[int, int]:
+    """Where a hook is named: its command (in a config written one key a line, the handler's own
+    line holds only its `{`), else the handler."""
+    return handler.file.position(handler.keys + ("command",))
+
+
+def at_handler(finding: Finding, handler: Handler) -> Finding:
+    """A finding about a whole hook, moved to where the hook is named (its keys, which tell
+    findings apart before and after a change, stay the handler's)."""
+    line, column = handler_position(handler)
+    return finding._replace(line=line, column=column)

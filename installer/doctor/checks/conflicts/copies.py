@@ -12,7 +12,7 @@ from ....hosts.base import Host
 from ... import dedup
 from ...discovery import SCOPE_ORDER
 from ...model import Context, Finding, Handler, RuleTable
-from .common import builtins_here, place
+from .common import at_handler, builtins_here, place
 
 COPY_RULES = RuleTable()  # a handler that repeats an earlier one (dedup.Copy)
 PACK_COPY_RULES = RuleTable()  # one pack hook wired into several files (PackCopies)
@@ -36,9 +36,10 @@ def _duplicate_runs_twice(ctx: Context, copy: dedup.Copy) -> Iterator[Finding]:
     handler, of = copy.handler, copy.of
     host = hosts.of(handler.file.host)
     variant = "no-deduplication" if host and not host.dedups_commands else "respelled" if copy.respelled else None
-    yield ctx.finding("conflict/duplicate-runs-twice", handler.file, handler.keys, [place(of, "the first copy")],
-                      first=_where(of, handler), host=host.title if host else "", variant=variant,
-                      times="twice" if copy.times == 2 else f"{copy.times} times")
+    found = ctx.finding("conflict/duplicate-runs-twice", handler.file, handler.keys, [place(of, "the first copy")],
+                        first=_where(of, handler), host=host.title if host else "", variant=variant,
+                        times="twice" if copy.times == 2 else f"{copy.times} times")
+    yield at_handler(found, handler)
 
 
 @COPY_RULES.rule("conflict/duplicate-handler")
@@ -54,10 +55,11 @@ def _duplicate_handler(ctx: Context, copy: dedup.Copy) -> Iterator[Finding]:
     ranks = SCOPE_ORDER.get(handler.file.scope, -1), SCOPE_ORDER.get(of.file.scope, -1)
     runs = handler if ranks[0] > ranks[1] else of if ranks[1] > ranks[0] else None  # (in one scope: not measured)
     variant = None if not fields else "fields-differ" if runs is not None else "fields-differ-one-scope"
-    yield ctx.finding("conflict/duplicate-handler", handler.file, handler.keys,
-                      [place(of, "the other copy" if runs is handler else "the copy that runs")],
-                      first=_where(of, handler), fields=", ".join(json.dumps(f) for f in fields),
-                      runs="this copy" if runs is handler else "the copy in " + _where(of, handler), variant=variant)
+    found = ctx.finding("conflict/duplicate-handler", handler.file, handler.keys,
+                        [place(of, "the other copy" if runs is handler else "the copy that runs")],
+                        first=_where(of, handler), fields=", ".join(json.dumps(f) for f in fields),
+                        runs="this copy" if runs is handler else "the copy in " + _where(of, handler), variant=variant)
+    yield at_handler(found, handler)
 
 
 def _fields_that_differ(kept: Handler, copy: Handler) -> list[str]:

@@ -15,7 +15,7 @@ from ....hosts.cursor import protocol as cursor_protocol
 from ... import handler_facts
 from ...model import ConfigFile, Context, Finding, Handler, RuleTable, resolved
 from ..hosts import claude_tool_names
-from .common import first_found, place
+from .common import at_handler, first_found, place
 
 # Claude Code events and the Cursor events that do the same job (besides CLAUDE_TO_CURSOR)
 CURSOR_ALSO = {"PreToolUse": ("beforeShellExecution", "beforeMCPExecution", "beforeReadFile"),
@@ -105,9 +105,10 @@ def _cursor_runs_claude_hooks(ctx: Context, at: CursorBeside) -> Iterator[Findin
     same = _same_job(at.entry, at.claude)
     if same is not None:
         variant, params = same
-        yield ctx.finding("conflict/cursor-runs-claude-hooks", at.entry.file, at.entry.keys,
-                          [place(at.claude, "the Claude Code hook Cursor also runs")], other=str(at.claude.file.path),
-                          variant=variant, **params)
+        found = ctx.finding("conflict/cursor-runs-claude-hooks", at.entry.file, at.entry.keys,
+                            [place(at.claude, "the Claude Code hook Cursor also runs")], other=str(at.claude.file.path),
+                            variant=variant, **params)
+        yield at_handler(found, at.entry)
 
 
 def _same_job(cursor_handler: Handler, claude_handler: Handler) -> tuple[str | None, dict[str, Any]] | None:

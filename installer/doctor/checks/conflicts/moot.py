@@ -12,7 +12,7 @@ from ....hooks.regex.overlap import (
 from ... import handler_facts
 from ...handler_facts import pack_rewrites
 from ...model import Context, Finding, Handler, RuleTable, cached_property
-from .common import builtins_here, first_found, place
+from .common import at_handler, builtins_here, first_found, place
 from .races import RACE_EVENTS, combine, hook_name
 
 MOOT_RULES = RuleTable()  # a rewriting pack hook beside a foreign hook on its event (PackBeside)
@@ -68,6 +68,7 @@ def _pack_hook_moot(ctx: Context, at: PackBeside) -> Iterator[Finding]:
     why = at.refusal
     if why:
         pack, hook = at.owner
-        yield ctx.finding("conflict/pack-hook-moot", at.handler.file, at.handler.keys, [place(at.other, why)],
-                          about=(at.owner, hook_name(at.other)), pack=pack, hook=hook, other=hook_name(at.other),
-                          tools=at.shared.describe(), why=why)
+        found = ctx.finding("conflict/pack-hook-moot", at.handler.file, at.handler.keys, [place(at.other, why)],
+                            about=(at.owner, hook_name(at.other)), pack=pack, hook=hook, other=hook_name(at.other),
+                            tools=at.shared.describe(), why=why)
+        yield at_handler(found, at.handler)

@@ -29,7 +29,7 @@ from ....patterns import lazy
 from ... import handler_facts
 from ...handler_facts import NO, YES, Rewrite
 from ...model import Context, Finding, Handler, RuleTable, cached_property
-from .common import builtins_here, place
+from .common import at_handler, builtins_here, place
 
 if TYPE_CHECKING:  # (probe loads only with --probe)
     from ...scripts.probe import ProbeResult
@@ -139,8 +139,9 @@ class RacePair:
         later = next((h for h in self.second.handlers
                       if any(classify(h.matcher, h.event).matches(tool) for tool in self.shared.builtins)),
                      self.second.first)
-        return ctx.finding(rule_id, later.file, later.keys, related, about=_pair(self.first, self.second),
-                           focused=self.focused, tools=self.shared.describe(), **params)
+        found = ctx.finding(rule_id, later.file, later.keys, related, about=_pair(self.first, self.second),
+                            focused=self.focused, tools=self.shared.describe(), **params)
+        return at_handler(found, later)
 
 
 def _probe_results(ctx: Context) -> dict[int, ProbeResult] | None:
@@ -438,11 +439,12 @@ def _cursor_input_rewrite_conflict(ctx: Context, pair: CursorPair) -> Iterator[F
     across files the higher-priority source wins, in one file nobody says. Either way one rewrite is lost."""
     earlier, later = pair.earlier, pair.later
     if pair.tools:
-        yield ctx.finding("conflict/cursor-input-rewrite-conflict", later.file, later.keys,
-                          [place(earlier, f"it rewrites {pair.tools} too")], about=_pair(earlier, later),
-                          focused=pair.focused, a=hook_name(earlier), b=hook_name(later), tools=pair.tools,
-                          winner=_cursor_winner(earlier, later),
-                          variant="one-file" if earlier.file.path == later.file.path else None)
+        found = ctx.finding("conflict/cursor-input-rewrite-conflict", later.file, later.keys,
+                            [place(earlier, f"it rewrites {pair.tools} too")], about=_pair(earlier, later),
+                            focused=pair.focused, a=hook_name(earlier), b=hook_name(later), tools=pair.tools,
+                            winner=_cursor_winner(earlier, later),
+                            variant="one-file" if earlier.file.path == later.file.path else None)
+        yield at_handler(found, later)
 
 
 def _cursor_tools_shared(a: str | None, b: str | None) -> str | None:

@@ -15,7 +15,7 @@ from ...model import Context, Finding, Handler, RuleTable
 from ...scripts import keys
 from ...scripts.conditions import relative_path_pattern
 from ...scripts.keys import Site
-from .units import INLINE, AtCommand, HookCode, Script, scripts_run_by
+from .units import AtCommand, HookCode, Script, scripts_run_by
 
 if TYPE_CHECKING:
     from ....hosts.base import Host
@@ -126,7 +126,7 @@ class FieldReader:
     def tells_hosts_apart(self) -> bool:
         if self.script is not None:
             return self.script.facts.tells_hosts_apart
-        return keys.analyse_text(self.text, "shell", INLINE).tells_hosts_apart
+        return keys.command_facts(self.text).tells_hosts_apart
 
     def shared(self) -> bool:
         """A hook of another host runs it too (its fields may be that host's)."""

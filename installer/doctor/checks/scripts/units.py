@@ -24,7 +24,7 @@ from ...scripts import arguments as script_arguments
 from ...scripts import event_branches
 from ...scripts import flow as script_flow
 from ...scripts import intent as script_intent
-from ...scripts.keys import ScriptFacts, Site, analyse, analyse_text
+from ...scripts.keys import INLINE, ScriptFacts, Site, analyse, command_facts
 
 At = Site | script_flow.Place  # a place in a script: a key the analysis found, or a statement of its flow
 
@@ -43,7 +43,6 @@ DECISION_INSTEAD = {
 }
 NO_DECISION = "nothing: this event has no decision to make (additionalContext or a message, where it reads them)"
 
-INLINE = Path("<command>")  # the path of the code a command runs written in the config itself
 # the events that read hookSpecificOutput.permissionDecision (docs/hosts/claude-code.md#decisions-per-event)
 PERMISSION_DECISION_EVENTS = frozenset({"PreToolUse", "PreModelSwitch"})
 
@@ -400,7 +399,7 @@ def _fail_closed(handlers: list[Handler]) -> bool:
 @lru_cache(maxsize=4096)
 def _inline_facts(command: str) -> ScriptFacts:
     """The analysis of a command's text (the same command in many files is read once)."""
-    return analyse_text(_inner_script(command), "shell", INLINE)
+    return command_facts(_inner_script(command))
 
 
 def _inner_script(command: str) -> str:
