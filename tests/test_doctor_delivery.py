@@ -455,6 +455,19 @@ def test_a_cursor_field_read_in_the_shape_another_event_sends_it(tmp_path, name,
     assert [(Path(f.path).name, f.line) for f in flagged] == ([] if twin else [("hook" + suffix, line)])
 
 
+@pytest.mark.parametrize("command, flagged", [
+    ("jq -r '.tool_input.query' | grep -qi drop && exit 2 || exit 0", True),
+    ("jq -r '.tool_input | fromjson | .query' | grep -qi drop && exit 2 || exit 0", False),
+], ids=["object", "parsed"])
+def test_a_jq_filter_written_in_hooks_json_reads_the_field_in_the_shape_its_event_sends(tmp_path, command, flagged):
+    payload = {"tool_name": "db_query", "tool_input": json.dumps({"query": "DROP TABLE users"})}
+    ran = subprocess.run(["sh", "-c", command], input=json.dumps(payload), text=True, capture_output=True, timeout=30)
+    assert (ran.returncode == 2) != flagged  # (the object read errs in jq, grep finds nothing, and the call goes on)
+    out = doctor(tmp_path, {".cursor/hooks.json": {"version": 1, "hooks": {"beforeMCPExecution": [{"command": command}]}}})
+    assert [(Path(f.path).name, f.line) for f in found(out, "delivery/input-field-type")] == (
+        [("hooks.json", 6)] if flagged else [])
+
+
 def test_a_script_that_tells_the_events_apart_may_read_each_its_own_way(tmp_path):
     text = (PY + "call = json.load(sys.stdin)\nargs = call['tool_input']\n"
                  "if call['hook_event_name'] == 'beforeMCPExecution':\n    args = json.loads(args)\n"

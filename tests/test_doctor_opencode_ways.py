@@ -658,6 +658,8 @@ HOOK_WITH_SHELL = 'export const P = async ({ $ }) => ({\n  "tool.execute.before"
     ("input.tool.match(/^mcp__srv__(query|exec)$/)", "host/opencode-tool-pattern"),
     ("/^(Bash|Edit|Write)$/.test(input.tool)", "host/opencode-tool-pattern"),
     ('input.tool.search(/^mcp__/) === 0', "host/opencode-tool-pattern"),
+    ('new RegExp("Bash").test(input.tool)', "host/opencode-tool-pattern"),
+    ('input.tool.match(new RegExp("^(Write|Edit)$"))', "host/opencode-tool-pattern"),
 ])
 def test_a_tool_test_written_for_claude_codes_names_is_reported_where_it_is_written(project, test, rule):
     (finding,) = found(_doctor(project, f'if ({test}) throw new Error("x")'), rule)
@@ -673,7 +675,8 @@ def test_a_tool_regex_tested_on_a_name_given_input_tool_is_reported(project):
 @pytest.mark.parametrize("test", [
     'input.tool.startsWith("srv_")', "/^srv_/.test(input.tool)", 'input.tool.includes("srv_")',
     "/^(bash|edit|write)$/.test(input.tool)", "/^(Bash|Edit)$/i.test(input.tool)", "/^custom_/.test(input.tool)",
-    "/^(mcp__srv__|srv_)/.test(input.tool)", 'input.tool.endsWith("_query")',
+    "/^(mcp__srv__|srv_)/.test(input.tool)", 'input.tool.endsWith("_query")', 'new RegExp("bash|edit").test(input.tool)',
+    'new RegExp("Bash", "i").test(input.tool)',
 ])
 def test_a_tool_test_opencodes_names_can_pass_is_quiet(project, test):
     outcome = _doctor(project, f'if ({test}) throw new Error("x")')
@@ -760,3 +763,20 @@ def test_a_tool_name_spelt_otherwise_than_opencode_writes_the_configured_server_
     hits = found(outcome, "host/opencode-tool-prefix-name") + found(outcome, "host/opencode-tool-name")
     assert [(h.rule, h.line) for h in hits] == ([(rule, 3)] if rule else [])
     assert all(server in h.message for h in hits)
+
+
+@pytest.mark.parametrize("runs, flagged", [
+    ('spawnSync("bash", [directory + "/.claude/hooks/guard.sh"])', True),
+    ('await $`bash ${directory}/.claude/hooks/guard.sh`.nothrow().quiet()', True),
+    ('spawnSync("bash", [directory + "/.claude/hooks/guard.sh"], {input: JSON.stringify(output.args)})', False),
+    ('await $`bash ${directory}/.claude/hooks/guard.sh < ${new Response(JSON.stringify(output.args))}`.nothrow()', False),
+])
+def test_a_bridge_that_hands_a_stdin_reading_guard_nothing_is_reported_at_the_script(project, runs, flagged):
+    script = project / ".claude" / "hooks" / "guard.sh"
+    script.parent.mkdir(parents=True)
+    script.write_text('#!/bin/bash\ncmd=$(jq -r .tool_input.command)\n[[ $cmd == *"rm -rf"* ]] && exit 2\nexit 0\n')
+    code = ('import { spawnSync } from "node:child_process"\n'
+            'export const P = async ({ directory, $ }) => ({\n  "tool.execute.before": async (input, output) => {\n'
+            f'    const r = {runs}\n    if ((r.status ?? r.exitCode) === 2) throw new Error("no")\n  }},\n}})\n')
+    hits = found(_doctor_module(project, code, "p.js"), "host/opencode-bridge-without-input")
+    assert [(Path(h.path).name, h.line) for h in hits] == ([("p.js", 4)] if flagged else [])

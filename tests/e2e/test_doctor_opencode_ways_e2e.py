@@ -148,6 +148,23 @@ def test_a_bridge_finding_its_guard_through_claude_codes_project_variable_never_
     assert _flagged(home, project, "host/opencode-variable-of-another-host") == expected
 
 
+@pytest.mark.parametrize("handed", [False, True], ids=["nothing", "the call"])
+def test_a_bridge_that_hands_its_guard_nothing_on_stdin_never_refuses(opencode_cli, home, project, handed):
+    guard = project / ".claude" / "hooks" / "guard.sh"
+    guard.parent.mkdir(parents=True)
+    guard.write_text(TOUCH_GUARD_SH)
+    code = VARIABLE_BRIDGE % "directory"
+    if not handed:
+        code = code.replace(", {input: JSON.stringify({tool_input: output.args})}", "")
+    plugin = _plugin(project, code)
+    run = run_opencode(project, home, [{"tool": "bash", "input": {"command": "touch t.txt", "description": "t"}},
+                                       "done"])
+    assert run.returncode == 0 and not run.timed_out, run.stderr[-3000:]
+    assert (project / "t.txt").exists() != handed
+    expected = [] if handed else [(str(plugin), _line_of(plugin, "guard.sh"))]
+    assert _flagged(home, project, "host/opencode-bridge-without-input") == expected
+
+
 PLACED = {
     "after the call": ('  "tool.execute.after": async (input) => {\n'
                        '    if (input.tool === "bash" && input.args.command.includes("touch")) throw new Error("no touching")\n'

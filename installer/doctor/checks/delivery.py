@@ -18,7 +18,7 @@ gives no JSON decision on stdout, which would still get through.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from ... import hosts
 from ...hosts.cursor import protocol as cursor_protocol
@@ -32,7 +32,7 @@ from ..scripts.shell_status import INTERPRETERS
 from ..shell.exit import shell_options
 from ..shell.interpret import SCRIPT_SUFFIXES
 from ..shell.resolve import resolve_shell
-from .scripts.units import Script, scripts_of
+from .scripts.units import Script, inline_commands, scripts_of
 
 RULES = RuleTable()
 ANSWERS = frozenset({"permissionDecision", "behavior"})  # a decision on stdout decides whatever the status
@@ -41,6 +41,10 @@ ANSWERS = frozenset({"permissionDecision", "behavior"})  # a decision on stdout 
 def check(ctx: Context) -> Iterator[Finding]:
     for script in scripts_of(ctx):
         yield from RULES.run(script)
+    for code in inline_commands(ctx):  # (a jq filter written in hooks.json reads the input too)
+        misread = _misread(code.facts, code.cursor_events, code.fail_closed) if code.cursor_events else None
+        if misread is not None:
+            yield code.report("delivery/input-field-type", Place(1, 1), **misread)
 
 
 def _blocking(script: Script) -> list[Handler]:
@@ -348,11 +352,20 @@ def _input_field_type(script: Script) -> Iterator[Finding]:
     """An input field read in the shape one Cursor event sends it, by a script Cursor runs on an
     event that sends it in the other (the adapter's json_text and objects), that does not tell the
     events apart."""
-    facts = script.facts
-    if not script.cursor or facts.reads_event_name or not facts.flow.field_reads:
-        return
-    for handler in script.cursor:
-        row = cursor_protocol.protocol(handler.event)
+    misread = _misread(script.facts, [h.event for h in script.cursor], script.code.fail_closed) \
+        if script.cursor else None
+    if misread is not None:
+        yield script.finding("delivery/input-field-type", Place(misread["line"], misread.pop("column")),
+                             script.cursor, **misread)
+
+
+def _misread(facts: keys.ScriptFacts, events: list[str], fail_closed: bool) -> dict[str, Any] | None:
+    """The first input field the code reads in the shape one of these Cursor events does not send
+    it in, with the words of its finding; None if none (or the code tells the events apart)."""
+    if facts.reads_event_name or not facts.flow.field_reads:
+        return None
+    for event in events:
+        row = cursor_protocol.protocol(event)
         if row is None:
             continue
         for read in facts.flow.field_reads:
@@ -362,9 +375,9 @@ def _input_field_type(script: Script) -> Iterator[Finding]:
             effect = EFFECTS.get(facts.language, EFFECTS["python"])[0 if read.shape == "object" else 1]
             if "exits 1" in effect:
                 effect += (", which Cursor takes for a failed hook, and with \"failClosed\": true blocks every "
-                           "action the hook matches") if script.code.fail_closed else \
+                           "action the hook matches") if fail_closed else \
                     ", which Cursor takes for a failed hook: the action goes ahead"
-            yield script.finding("delivery/input-field-type", Place(read.line, read.column), script.cursor,
-                                 field=read.field, read_as=SHAPES[read.shape], line=read.line, event=handler.event,
-                                 sent_as=SHAPES[sent], effect=effect, fix=FIXES[read.shape].format(field=read.field))
-            return
+            return {"field": read.field, "read_as": SHAPES[read.shape], "line": read.line, "column": read.column,
+                    "event": event, "sent_as": SHAPES[sent], "effect": effect,
+                    "fix": FIXES[read.shape].format(field=read.field)}
+    return None

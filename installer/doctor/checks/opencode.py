@@ -629,6 +629,32 @@ def _script_exit_unheard(plugin: PluginFile) -> Iterator[Finding]:
             return
 
 
+# how a plugin hands a program it runs the call on stdin: Bun's `.stdin(...)`, a Response redirected
+# in (`< ${new Response(json)}`), child_process's `input:` or its stdin stream, a pipe into it
+HANDS_STDIN = lazy(r"\.stdin\b|\binput\s*:|new Response\(|\bstdin\s*:|<<<|\|\s*(?:bash|sh|python3?|node|bun)\b")
+# how a script reads its input from stdin (what a bridge must hand it)
+READS_STDIN = lazy(r"\$\(cat\)|\bcat\s*\)|sys\.stdin|readFileSync\(\s*(?:0|['\"]/dev/stdin)|/dev/stdin|\bjq\b|"
+                   r"process\.stdin|\bread\s+-r|\binput\s*=\s*\$\(cat")
+
+
+@PLUGIN_RULES.rule("host/opencode-bridge-without-input")
+def _bridge_without_input(plugin: PluginFile) -> Iterator[Finding]:
+    """A plugin that runs a script reading the call from stdin (written for Claude Code, which hands
+    it the payload there) and hands it nothing there: the script reads an empty input, its check
+    finds nothing, and the call runs (measured on opencode 1.18.33)."""
+    if not plugin.foreign or plugins.HOOK not in plugin.facts.hooks or plugin.facts.handed:
+        return
+    text = plugin.source.decode("utf-8", "replace")
+    if HANDS_STDIN.search(text):
+        return
+    for script in bridged_scripts(plugin):
+        if READS_STDIN.search(intent.text_of(script)):
+            at = text.find(script.name)
+            line = text.count("\n", 0, at) + 1 if at >= 0 else 1
+            yield plugin.ctx.finding_at("host/opencode-bridge-without-input", plugin.file, line, 1, script=script.name)
+            return
+
+
 @PLUGIN_RULES.rule("host/opencode-variable-of-another-host")
 def _variable_of_another_host(plugin: PluginFile) -> Iterator[Finding]:
     """A plugin, or a script written for Claude Code that it runs, building a path from a variable

@@ -1258,7 +1258,28 @@ def _tool_patterns(function: Node, scope: Scope) -> list[ToolPattern]:
         if regex is not None:
             pattern, flags = _text(regex.child_by_field_name("pattern")), _text(regex.child_by_field_name("flags"))
             found.append(ToolPattern(pattern, "i" in flags, _text(regex), _place(regex)))
+        elif (built := _regexp_built(subject if method == "test" else argument, scope.consts)) is not None:
+            found.append(built)
     return found
+
+
+def _regexp_built(node: Node | None, consts: dict[str, Node]) -> ToolPattern | None:
+    """`new RegExp("Bash")` (or `RegExp(MATCHER, "i")`) of constant text: a matcher copied from a
+    Claude Code config into a plugin, as converters write it."""
+    node = _unwrapped(node)
+    if node is not None and node.type == "identifier" and _text(node) in consts:
+        node = _unwrapped(consts[_text(node)])
+    if node is None or node.type not in ("new_expression", "call_expression"):
+        return None
+    callee = node.child_by_field_name("constructor") or node.child_by_field_name("function")
+    arguments = node.child_by_field_name("arguments")
+    if _text(callee) != "RegExp" or arguments is None or not arguments.named_children:
+        return None
+    pattern = _constant(arguments.named_children[0], consts)
+    flags = _constant(arguments.named_children[1], consts) if len(arguments.named_children) > 1 else ""
+    if pattern is None:
+        return None
+    return ToolPattern(pattern, "i" in (flags or ""), _text(node), _place(node))
 
 
 def _tools_compared(function: Node, scope: Scope) -> set[tuple[str, Place]]:
