@@ -70,10 +70,10 @@ def _line(path, text):
     return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
 
 
-def test_a_guard_that_says_it_refuses_on_post_tool_use_is_reported_at_its_event(home, project):
+def test_a_guard_that_says_it_refuses_on_post_tool_use_is_reported_at_the_command_that_registers_it(home, project):
     config = _hook(project, "protect_config.py", PROTECT, "PostToolUse")
     (finding,) = found(run(None, project=project), "script/exit-2-does-not-block")
-    assert (finding.path, finding.line) == (str(config), _line(config, '"PostToolUse"'))
+    assert (finding.path, finding.line) == (str(config), _line(config, "protect_config.py"))
     assert "PreToolUse" in finding.hint
 
 
@@ -272,3 +272,80 @@ def test_a_counted_while_loop_and_a_growing_back_off_are_summed_over_their_passe
         [(_line(config, '"timeout"'), f"the hook can wait up to {most}")] if flagged else [])
     loop = next(n for n, row in enumerate(text.splitlines(), 1) if "while" in row)
     assert [r["line"] for f in got for r in f.related] == ([loop] if flagged else [])
+
+
+BRANCH_GUARD = '''\
+#!/usr/bin/env bash
+# Keep Claude off main: refuse to work on it.
+cat >/dev/null
+if [ "$(git branch --show-current 2>/dev/null)" = main ]; then
+  echo "You are on main: switch to a feature branch first" >&2
+  exit 2
+fi
+'''
+CONTEXT_LOADER = '''\
+#!/usr/bin/env bash
+# Add the open tickets to the session's context.
+cat >/dev/null
+command -v jq >/dev/null || exit 2
+jq -n '{"additionalContext": "tickets"}'
+'''
+
+
+@pytest.mark.parametrize("event, reported", [("SessionStart", True), ("Notification", True),
+                                             ("UserPromptSubmit", False), ("PreToolUse", False)])
+def test_a_guard_on_an_event_that_cannot_refuse_is_reported_at_the_command_that_registers_it(home, project, event,
+                                                                                           reported):
+    config = _hook(project, "branch-guard.sh", BRANCH_GUARD, event, matcher=None)
+    hits = found(run(None, project=project), "script/exit-2-does-not-block")
+    assert [(h.path, h.line) for h in hits] == ([(str(config), _line(config, "branch-guard.sh"))] if reported else [])
+    if reported:
+        assert "its line 6" in hits[0].message and "PreToolUse" in hits[0].hint
+        assert hits[0].related[0]["line"] == 6
+
+
+def test_an_exit_2_on_session_start_that_is_no_guard_stays_at_the_script(home, project):
+    _hook(project, "tickets.sh", CONTEXT_LOADER, "SessionStart", matcher=None)
+    (hit,) = found(run(None, project=project), "script/exit-2-does-not-block")
+    assert (hit.path, hit.line) == (str(project / ".claude" / "hooks" / "tickets.sh"), 4)
+
+
+CURSOR_SHELL_GUARD = '''\
+#!/usr/bin/env bash
+cmd=$(jq -r '.command // empty')
+if grep -Eq 'rm -rf|git push --force' <<<"$cmd"; then
+  echo '{"permission": "deny", "user_message": "blocked"}'
+  exit 2
+fi
+echo '{}'
+'''
+
+
+@pytest.mark.parametrize("event, reported", [("afterShellExecution", True), ("beforeShellExecution", False)])
+def test_a_cursor_shell_guard_after_the_command_is_reported_at_its_entry_in_hooks_json(home, project, event, reported):
+    write(project, {".cursor/hooks/shell-guard.sh": CURSOR_SHELL_GUARD, ".cursor/hooks.json": {"version": 1, "hooks": {
+        "afterFileEdit": [{"command": ".cursor/hooks/format.sh"}], event: [{"command": ".cursor/hooks/shell-guard.sh"}]}},
+        ".cursor/hooks/format.sh": "#!/bin/sh\ncat >/dev/null\n"})
+    config = project / ".cursor" / "hooks.json"
+    hits = found(run(None, project=project), "script/exit-2-does-not-block")
+    assert [(h.path, h.line) for h in hits] == ([(str(config), _line(config, "shell-guard.sh"))] if reported else [])
+
+
+@pytest.mark.parametrize("event, rule", [
+    ("preToolUse", "structure/event-never-runs"),  # Cursor's spelling
+    ("pre_tool_use", "structure/event-never-runs"),
+    ("PRETOOLUSE", "structure/event-never-runs"),
+    ("beforeShellExecution", "structure/event-never-runs"),  # Cursor's own event
+    ("BeforeTool", "structure/event-never-runs"),  # Gemini CLI's
+    ("PreToolUsed", "structure/unknown-event"),  # may be a newer release's: a note
+    ("PreToolUse", None),
+])
+def test_a_guard_under_a_name_claude_code_never_runs_is_a_warning_at_the_key_and_nothing_else(home, project, event,
+                                                                                             rule):
+    config = _hook(project, "protect_config.py", PROTECT.replace("sys.exit(2)", "sys.exit(2)  # refuse"), event)
+    outcome = run(None, project=project)
+    named = [f for f in outcome.findings if f.rule in ("structure/event-never-runs", "structure/unknown-event")]
+    assert [(f.rule, f.line) for f in named] == ([(rule, _line(config, f'"{event}"'))] if rule else [])
+    assert [f.severity for f in named] == (["warning"] if rule == "structure/event-never-runs" else
+                                           ["info"] if rule else [])
+    assert not found(outcome, "script/exit-2-does-not-block")  # (no rule reasons from a name that runs nothing)

@@ -65,7 +65,7 @@ def test_a_finding_about_a_name_points_at_the_key(tmp_path):
     text = '{\n  "hooks": {\n    "PreToolUSE": [],\n    "Stop": [{"hooks": [{"type": "command", "command": "true", "cmd": 1}]}]\n  }\n}\n'
     outcome = doctor(tmp_path, {S: text})
     where = {f.rule: (f.line, f.column) for f in outcome.findings}
-    assert where["structure/unknown-event"] == (3, 5)  # "PreToolUSE", not its []
+    assert where["structure/event-never-runs"] == (3, 5)  # "PreToolUSE", not its []
     assert where["structure/handler-misplaced-key"] == (4, text.splitlines()[3].index('"cmd"') + 1)
 
 

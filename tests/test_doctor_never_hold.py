@@ -267,3 +267,106 @@ def test_a_local_env_value_over_the_one_a_guard_refuses_on_is_a_warning_at_the_l
     ({"SCAN_MODE": "block"}, {"SCAN_MODE": "warn"}, MODE_GUARD.replace("sys.exit(2)", "print('would block')"))])
 def test_an_override_the_guard_reads_as_well_or_that_refuses_nothing_is_not_reported(tmp_path, project_env, local_env, guard):
     assert not found(_modes(tmp_path, project_env, local_env, guard), "structure/env-overridden")
+
+
+def _on_path(tmp_path, path_by_scope, command='python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/scan.py', script=MODE_GUARD,
+             name="scan.py"):
+    """A guard started as `command`, and an "env" PATH in each scope's settings file ({scope: PATH})."""
+    places = {"project": ".claude/settings.json", "local": ".claude/settings.local.json"}
+    files = {".claude/hooks/" + name: script, places["project"]: {**settings(command=command)}}
+    for scope, path in path_by_scope.items():
+        files[places[scope]] = {**files.get(places[scope], {}), "env": {"PATH": path}}
+    write(tmp_path, files)
+    (tmp_path / ".claude" / "hooks" / name).chmod(0o755)
+    return doctor(tmp_path, {}, given=False)
+
+
+def _holds(program):
+    """A folder on this machine that holds the program (the twin's PATH)."""
+    import shutil
+    from pathlib import Path
+    return str(Path(shutil.which(program)).parent)
+
+
+SH_GUARD = "#!/usr/bin/env bash\n[ \"$SCAN_MODE\" = block ] && exit 2\nexit 0\n"
+
+
+@pytest.mark.parametrize("command, name, program", [
+    ('python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/scan.py', "scan.py", "python3"),
+    ('"$CLAUDE_PROJECT_DIR"/.claude/hooks/scan.py', "scan.py", "python3"),  # (its `#!/usr/bin/env python3` line)
+    ('bash "$CLAUDE_PROJECT_DIR"/.claude/hooks/scan.sh', "scan.sh", "bash"),
+    ('"$CLAUDE_PROJECT_DIR"/.claude/hooks/scan.sh', "scan.sh", "bash")])
+def test_a_settings_path_without_the_program_a_hook_starts_is_an_error_at_that_path(tmp_path, command, name, program):
+    script = SH_GUARD if name.endswith(".sh") else "#!/usr/bin/env python3\n" + MODE_GUARD
+    outcome = _on_path(tmp_path, {"project": "/opt/toolchain/bin"}, command, script, name)
+    hits = found(outcome, "command/interpreter-not-found")
+    assert [(h.path.endswith(".claude/settings.json"), h.keys, h.severity) for h in hits][:1] == \
+        [(True, ("env", "PATH"), "error")]
+    assert f"`{program}`" in hits[0].message and _holds(program) in hits[0].hint
+    assert hits[0].related[0]["message"] == f"a hook that starts {program}"
+
+
+@pytest.mark.parametrize("paths", [
+    {"project": None},  # the twin: the folder that holds it is on that PATH
+    {"project": "$HOME/bin:$PATH"},  # another variable: not known here, not judged
+    {"project": "/opt/toolchain/bin", "local": None},  # the local file's PATH wins, and has it
+])
+def test_a_settings_path_that_holds_the_program_or_is_not_known_here_is_clean(tmp_path, paths):
+    given = {scope: path or f"/opt/toolchain/bin:{_holds('python3')}:/usr/bin:/bin" for scope, path in paths.items()}
+    outcome = _on_path(tmp_path, given, '"$CLAUDE_PROJECT_DIR"/.claude/hooks/scan.py', "#!/usr/bin/env python3\n" + MODE_GUARD)
+    assert not found(outcome, "command/interpreter-not-found")
+
+
+def test_a_local_settings_path_over_the_projects_is_the_one_judged(tmp_path):
+    outcome = _on_path(tmp_path, {"project": f"{_holds('python3')}:/usr/bin:/bin", "local": "/opt/toolchain/bin"})
+    (hit,) = found(outcome, "command/interpreter-not-found")
+    assert hit.path.endswith("settings.local.json") and "local settings" in hit.message
+
+
+def test_two_hooks_that_start_one_program_hidden_by_the_path_are_one_finding(tmp_path):
+    write(tmp_path, {".claude/hooks/a.py": MODE_GUARD, ".claude/hooks/b.py": MODE_GUARD,
+                     ".claude/settings.json": {"env": {"PATH": "/opt/toolchain/bin"}, "hooks": {"PreToolUse": [
+                         {"matcher": "Bash", "hooks": [{"type": "command", "command": f"python3 .claude/hooks/{n}.py"}
+                                                       for n in "ab"]}]}}})
+    assert len(found(doctor(tmp_path, {}, given=False), "command/interpreter-not-found")) == 1
+
+
+NO_RM = "#!/bin/sh\n# Refuse destructive commands.\ngrep -q 'rm -rf' && { echo 'refused: rm -rf' >&2; exit 2; }\nexit 0\n"
+SKILL = "---\nname: cleanup\ndescription: Clean the build\n---\nState:\n!`rm -rf build; echo cleaned`\n"
+
+
+def _skills_and_guard(home, project, skill=SKILL, where="project", **more):
+    folder = (project / ".claude" if where == "project" else home / ".claude") / "skills" / "cleanup"
+    guard = {"type": "command", "command": '"$CLAUDE_PROJECT_DIR"/.claude/hooks/no-rm.sh'}
+    hooks = {"PreToolUse": [{"matcher": "Bash", "hooks": [guard]}], **more}
+    write(project, {".claude/hooks/no-rm.sh": NO_RM, ".claude/settings.json": {"hooks": hooks}})
+    (project / ".claude" / "hooks" / "no-rm.sh").chmod(0o755)
+    write(folder, {"SKILL.md": skill})
+    return doctor(project, {}, given=False)
+
+
+@pytest.mark.parametrize("where", ["project", "user"])
+def test_a_shell_guard_on_pre_tool_use_alone_misses_a_skills_shell_lines_at_its_matcher(home, project, where):
+    outcome = _skills_and_guard(home, project, where=where)
+    (hit,) = found(outcome, "matcher/guard-misses-skill-lines")
+    assert (hit.severity, hit.keys) == ("warning", ("hooks", "PreToolUse", 0, "matcher"))
+    assert "PreSkillShellCommand" in hit.hint and hit.related[0]["line"] == 6
+    assert hit.related[0]["path"].endswith("skills/cleanup/SKILL.md")
+
+
+SHELL_LINE_GUARD = {"hooks": [{"type": "command", "command": '"$CLAUDE_PROJECT_DIR"/.claude/hooks/no-rm.sh'}]}
+
+
+@pytest.mark.parametrize("skill, more", [
+    (SKILL, {"PreSkillShellCommand": [{"matcher": "Bash", **SHELL_LINE_GUARD}]}),  # the twin: the lines are guarded
+    (SKILL, {"PreSkillShellCommand": [SHELL_LINE_GUARD]}),  # (no matcher: every line)
+    (SKILL.replace("!`rm -rf build; echo cleaned`", "Run `make clean`."), {}),  # a skill without shell lines
+])
+def test_a_skill_whose_lines_are_guarded_or_that_runs_none_leaves_the_guard_clean(home, project, skill, more):
+    assert not found(_skills_and_guard(home, project, skill, **more), "matcher/guard-misses-skill-lines")
+
+
+def test_a_logger_on_bash_is_no_guard_that_misses_skill_lines(home, project):
+    write(project, {".claude/settings.json": settings(command="echo ran >> /tmp/log"),
+                    ".claude/skills/cleanup/SKILL.md": SKILL})
+    assert not found(doctor(project, {}, given=False), "matcher/guard-misses-skill-lines")

@@ -282,3 +282,64 @@ def test_a_field_codex_never_sends_is_found_where_the_field_it_sends_never_reach
                          input=json.dumps({"tool_name": "apply_patch", "tool_input": {"command": PATCH}}))
     assert ran.returncode == 0  # the .env patch goes through
     assert [h.line for h in found(run(None, project=project), "script/tool-field-not-sent")] == [5]
+
+
+# a guard of files that reads `path`, a field no file tool sends (Write and Edit send file_path),
+# in each language and way of reading; the line is the read's
+PATH_READS = {
+    "guard.sh": "input=$(cat)\npath=$(jq -r '.tool_input.path // empty' <<<\"$input\")\n"
+                "case \"$path\" in *.env) exit 2 ;; esac\n",
+    "guard.py": "import json, sys\nevent = json.load(sys.stdin)\npath = event.get(\"tool_input\", {}).get(\"path\", \"\")\n"
+                "if path.endswith('.env'):\n    sys.exit(2)\n",
+    "guard.js": "const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n"
+                "const path = input.tool_input?.path ?? '';\nif (path.endsWith('.env')) process.exit(2);\n",
+    "guard.mjs": "import { readFileSync } from 'node:fs';\nconst { tool_input: { path = '' } } = JSON.parse(readFileSync(0, 'utf8'));\n"
+                 "if (path.endsWith('.env')) process.exit(2);\n",
+}
+
+
+def _file_guard(project, name, text, matcher):
+    program = {".sh": "bash", ".py": "python3", ".js": "node", ".mjs": "node"}[name[name.rindex("."):]]
+    write(project, {f".claude/hooks/{name}": text, ".claude/settings.json": settings(
+        matcher=matcher, command=f'{program} "$CLAUDE_PROJECT_DIR"/.claude/hooks/{name}')})
+    return project / ".claude" / "hooks" / name
+
+
+@pytest.mark.parametrize("name", sorted(PATH_READS))
+@pytest.mark.parametrize("matcher", ["Write|Edit|MultiEdit", "Edit|Write", "Write"])
+def test_a_file_guard_reading_a_field_write_and_edit_never_send_is_an_error_at_the_read(project, name, matcher):
+    script = _file_guard(project, name, PATH_READS[name], matcher)
+    (hit,) = found(run(None, project=project), "script/tool-field-not-sent")
+    assert (hit.path, hit.line, hit.severity) == (str(script), 2 if name != "guard.py" else 3, "error")
+    assert "tool_input.path" in hit.message and "file_path" in hit.hint
+
+
+@pytest.mark.parametrize("name, text, matcher", [
+    ("guard.sh", PATH_READS["guard.sh"].replace(".tool_input.path", ".tool_input.file_path"), "Write|Edit|MultiEdit"),
+    ("guard.sh", PATH_READS["guard.sh"].replace(".tool_input.path //", ".tool_input.path // .tool_input.file_path //"),
+     "Write|Edit"),  # (a fallback beside the field sent)
+    ("guard.py", PATH_READS["guard.py"].replace('get("path", "")', 'get("file_path", "")'), "Write|Edit"),
+    ("guard.mjs", PATH_READS["guard.mjs"].replace("{ path = '' }", "{ file_path: path = '' }"), "Write|Edit"),
+    ("guard.sh", PATH_READS["guard.sh"], "Glob|Grep"),  # (Glob and Grep send path)
+    ("guard.sh", PATH_READS["guard.sh"], "MultiEdit"),  # (a matcher naming only a tool not offered: not judged here)
+])
+def test_a_guard_reading_a_field_its_tools_send_is_clean(project, name, text, matcher):
+    _file_guard(project, name, text, matcher)
+    assert not found(run(None, project=project), "script/tool-field-not-sent")
+
+
+def test_a_grep_guard_reading_file_path_reads_nothing(project):
+    text = "p=$(jq -r '.tool_input.file_path // empty')\n[ \"$p\" = secrets ] && exit 2\nexit 0\n"
+    script = _file_guard(project, "guard.sh", text, "Grep")
+    (hit,) = found(run(None, project=project), "script/tool-field-not-sent")
+    assert (hit.path, hit.line) == (str(script), 1) and "path" in hit.hint
+
+
+@pytest.mark.parametrize("reads", [".tool_input.file_path // .tool_input.path", ".tool_input.path // .tool_input.file_path"])
+def test_a_fallback_read_in_one_jq_expression_of_a_command_is_clean(project, reads):
+    command = f"bash -c 'FILE=$(cat | jq -r \"{reads} // empty\"); case \"$FILE\" in *.env) exit 2 ;; esac; exit 0'"
+    write(project, {".claude/settings.json": settings(matcher="Write|Edit|MultiEdit", command=command)})
+    assert not found(run(None, project=project), "script/tool-field-not-sent")
+    bare = command.replace(reads, ".tool_input.path")
+    write(project, {".claude/settings.json": settings(matcher="Write|Edit|MultiEdit", command=bare)})
+    assert found(run(None, project=project), "script/tool-field-not-sent")  # (the twin without the fallback)

@@ -42,9 +42,15 @@ CASES = [
     case("structure/top-level-event", {S: {"PreToolUse": [GROUP]}}, {S: {"hooks": {"PreToolUse": [GROUP]}}}),
     case("structure/top-level-event", {"hooks/hooks.json": {"session-start": {"command": "x"}}},
          {"hooks/hooks.json": {"hooks": {"SessionStart": [{"hooks": [ECHO]}]}}}, note="plugin-kebab"),
-    case("structure/unknown-event", {S: {"hooks": {"PreTooluse": [GROUP]}}}, {S: {"hooks": {"PreToolUse": [GROUP]}}}),
-    case("structure/unknown-event", {S: {"hooks": {"BeforeTool": [GROUP]}}},
+    case("structure/unknown-event", {S: {"hooks": {"PreToolUsed": [GROUP]}}}, {S: {"hooks": {"PreToolUse": [GROUP]}}}),
+    case("structure/unknown-event", {S: {"hooks": {"PreModelSwap": [GROUP]}}},
          {S: {"hooks": {"PreModelSwitch": [{"hooks": [ECHO]}]}}}, note="newest-event-known"),
+    case("structure/event-never-runs", {S: {"hooks": {"preToolUse": [GROUP]}}}, {S: {"hooks": {"PreToolUse": [GROUP]}}}),
+    case("structure/hooks-key-misspelt", {S: {"Hooks": {"PreToolUse": [GROUP]}}}, {S: {"hooks": {"PreToolUse": [GROUP]}}}),
+    case("structure/hooks-key-misspelt", {S: {"hook": {"Stop": [{"hooks": [ECHO]}]}}},
+         {S: {"hook": "a note", "hooks": {"Stop": [{"hooks": [ECHO]}]}}}, note="stop-only"),
+    case("structure/event-never-runs", {S: {"hooks": {"BeforeTool": [GROUP]}}},
+         {S: {"hooks": {"PreToolUse": [GROUP]}}}, note="other-agent"),
     case("structure/event-not-list", {S: {"hooks": {"Stop": {"hooks": [ECHO]}}}},
          {S: {"hooks": {"Stop": [{"hooks": [ECHO]}]}}}),
     case("structure/group-not-object", {S: {"hooks": {"Stop": ["echo hi"]}}},
@@ -437,8 +443,9 @@ def test_rule_quiet_on_the_fixed_config(rule, bad, good, given, config, tmp_path
 # script it runs: tests/test_doctor_opencode_ways.py; Codex's managed requirements, in a folder
 # standing for /etc/codex: tests/test_codex.py; a project the user's config.toml marks untrusted, or
 # says nothing of: tests/test_codex_rules.py; a project's MCP servers beside a matcher, a local
-# settings' env beside the project's and a guard: tests/test_doctor_never_hold.py
-CASED_BELOW = {"matcher/server-near-name", "structure/env-overridden", "host/hook-untrusted", "host/hook-not-yet-trusted", "host/newer-than-facts", "structure/plugin-marketplace-unknown", "structure/plugin-marketplace-not-shared",
+# settings' env beside the project's and a guard, a skill's shell line beside a guard:
+# tests/test_doctor_never_hold.py
+CASED_BELOW = {"matcher/server-near-name", "matcher/guard-misses-skill-lines", "structure/env-overridden", "host/hook-untrusted", "host/hook-not-yet-trusted", "host/newer-than-facts", "structure/plugin-marketplace-unknown", "structure/plugin-marketplace-not-shared",
                "matcher/guard-misses-tools", "matcher/plugin-server-bare-name", "structure/settings-not-read",
                "structure/plugin-switched-off", "matcher/if-narrows-matcher", "host/hooks-switched-off",
                "host/hook-never-loaded", "matcher/if-legacy-prefix", "host/opencode-script-reads-claude-names",
@@ -478,7 +485,7 @@ def _claude_on_path(tmp_path, monkeypatch, version: str, native: bool = False) -
 def test_a_claude_code_newer_than_the_facts_is_said_once_with_the_rules_of_the_findings_it_may_affect(
         native, tmp_path, monkeypatch):
     _claude_on_path(tmp_path, monkeypatch, "2.9.0", native)
-    outcome = doctor(tmp_path / "project", {S: {"hooks": {"PreTooluse": [GROUP]}}, "local.json": settings()})
+    outcome = doctor(tmp_path / "project", {S: {"hooks": {"PreToolUsed": [GROUP]}}, "local.json": settings()})
 
     (note,) = found(outcome, "host/newer-than-facts")
     assert note.message.startswith(f"Claude Code 2.9.0 is installed here ({tmp_path}/")

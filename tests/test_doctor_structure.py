@@ -48,9 +48,21 @@ def cursor(**entry: object) -> dict:
      "does not list: Claude Code sends", 'add "TOKEN" to the handler\'s'),
     ("structure/hooks-disabled", {S: {"disableAllHooks": True}},
      "(hooks from settings files and plugins are off; managed hooks still run)", "set it to false"),
-    ("structure/unknown-event", {S: {"hooks": {"PreTooluse": []}}},
-     '"PreTooluse" is not a Claude Code hook event known to hookwright (facts measured on Claude Code 2.',
+    ("structure/unknown-event", {S: {"hooks": {"PreToolUsed": []}}},
+     '"PreToolUsed" is not a Claude Code hook event known to hookwright (facts measured on Claude Code 2.',
      "if your Claude Code is newer"),
+    ("structure/event-never-runs", {S: {"hooks": {"PreTooluse": []}}},
+     '"PreTooluse" is not a Claude Code hook event: event names are exact and case-sensitive, and Claude Code '
+     'never runs the hooks under this one (its event is "PreToolUse")', 'rename the key to "PreToolUse"'),
+    ("structure/hooks-key-misspelt", {S: {"Hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": []}]}}},
+     '"Hooks" is not "hooks": Claude Code reads its hooks under "hooks" alone, and with guard events under this key '
+     'it ignores this whole settings file, its other settings too', 'rename the key to "hooks"'),
+    ("structure/hooks-key-misspelt", {S: {"HOOKS": {"Stop": [{"hooks": []}]}}},
+     '"HOOKS" is not "hooks": Claude Code reads its hooks under "hooks" alone (keys are exact and case-sensitive), '
+     "so the hooks under this key never run", 'rename the key to "hooks"'),
+    ("structure/event-never-runs", {S: {"hooks": {"beforeShellExecution": []}}},
+     '"beforeShellExecution" is Cursor\'s hook event, not Claude Code\'s: Claude Code never runs the hooks under it',
+     'use Claude Code\'s event: "PreToolUse"'),
     ("structure/unknown-event", {S: {"hooks": {"Frobnicate": []}}},
      '"Frobnicate" is not a Claude Code hook event known to hookwright', "if your Claude Code is newer"),
     ("structure/settings-schema", {S: {"permissions": {"allow": [3]}}},

@@ -73,9 +73,9 @@ def first_line(path: Path | str) -> bytes:
     return found
 
 
-def which(program: str) -> str | None:
-    """shutil.which over this process's PATH."""
-    key = (program, os.environ.get("PATH", os.defpath))
+def which(program: str, path: str | None = None) -> str | None:
+    """shutil.which over this process's PATH, or over `path` (the one a hook is given)."""
+    key = (program, os.environ.get("PATH", os.defpath) if path is None else path)
     if key not in _programs:
         _programs[key] = shutil.which(program, path=key[1])
     return _programs[key]

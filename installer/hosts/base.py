@@ -315,6 +315,9 @@ class Host(ABC):
     exact_name_matcher: ClassVar[str] = ""
     # the tool names an event's hooks get where the event fixes them (a matcher that matches none never fires)
     event_tools: ClassVar[dict[str, frozenset[str]]] = {}
+    # the event a skill's shell lines (`!` and a command in backticks) come to instead of the tool
+    # events: a guard of the shell on the tool events never sees them (None: no such lines)
+    skill_shell_event: ClassVar[str | None] = None
     # its tools' names for Claude Code's tools (opencode's `bash`, Cursor's `Shell`: Bash), where a
     # config or a script written for it may name one to Claude Code
     claude_tool_names: ClassVar[dict[str, str]] = {}
@@ -322,6 +325,9 @@ class Host(ABC):
     tool_input_renames: ClassVar[dict[str, str]] = {}
     # the fields of tool_input its hooks get from each of its tools, by the name they see it by (measured);
     # a tool not listed: not known
+    # the kind of its settings files whose "env" the session gives every hook, merged across scopes
+    # (the highest file that sets a variable wins); None: no such files
+    settings_env_kind: ClassVar[str | None] = None
     tool_inputs: ClassVar[dict[str, frozenset[str]]] = {}
     # the event that fires only for a call that would ask the user (Claude Code's PermissionRequest),
     # and the permission modes in which the calls of some tools never ask
@@ -584,6 +590,10 @@ class Host(ABC):
     def tools_in_words(self, matcher: str | None) -> str:
         """The tools a wiring's matcher runs on, for messages."""
         return matcher or "every tool"
+
+    def skill_files(self, project: Path | None) -> list[Path]:
+        """The skill files a session in the project reads whose shell lines skill_shell_event sees."""
+        return []
 
     def tools_selected(self, matcher: Any) -> frozenset[str] | None:
         """Every tool a group's matcher selects, by the name its hooks see it by; None where that

@@ -98,7 +98,8 @@ RULES = {"thread": "delivery/exit-2-lost", "quick_exit": "delivery/output-lost-a
          "early_exit": "delivery/exit-before-async-work", "event_echo": "script/no-event-name",
          "text": "script/output-rewrite-ignored", "mcp": "script/output-rewrite-ignored",
          "perl_dispatch": "delivery/exit-2-lost"}
-AT_THE_HANDLER = {"background": '"async"', "after": '"PostToolUse"'}  # found at this key of the settings
+# found at this line of the settings: the async key; the command that registers the guard after the call
+AT_THE_HANDLER = {"background": '"async"', "after": "/after.py"}
 
 
 def _code(name: str, twin: bool) -> tuple[str, str]:

@@ -32,6 +32,7 @@ from ..shell.results import Invocation, Resolution
 from ..shell.streams import HOST_STDERR, HOST_STDOUT, Streams, streams
 from .installs import install_target
 from .reach import plugins_own, shared_script_places
+from .scopes import settings_path as _settings_path
 
 # `${NAME:-...}` falls back to something else and is left alone
 LEGACY_INPUT = lazy(rf"\$\{{?({LEGACY_INPUT_VARIABLE}|{GENERIC_INPUT_VARIABLE})(?![A-Za-z0-9_]|\}}?:?-)",
@@ -236,6 +237,7 @@ RULES = RuleTable()  # the command rules, one function each, in the order they r
 
 def check(ctx: Context) -> Iterator[Finding]:
     once_per_file: dict[str, list[Finding]] = {}
+    shared: set[tuple[object, ...]] = set()
     for handler in ctx.handlers:
         if not handler_facts.commands_checked(handler) or handler_facts.kind(handler) != "command":
             continue
@@ -244,6 +246,10 @@ def check(ctx: Context) -> Iterator[Finding]:
             continue  # the structure rules report a missing command
         command = Command(handler, written, handler_facts.resolution(handler), handler.keys + ("command",))
         for finding in RULES.run(ctx, command):
+            if finding.about and finding.rule == "command/interpreter-not-found":  # (at a PATH the hooks share)
+                if finding.about in shared:
+                    continue
+                shared.add(finding.about)
             if finding.rule in ONCE_PER_FILE:
                 once_per_file.setdefault(finding.path, []).append(finding)
             else:
@@ -694,6 +700,12 @@ def _interpreter_not_found(ctx: Context, command: Command) -> Iterator[Finding]:
             continue  # `notify-send ... || true`: the hook goes on without it (a guard's own program counts)
         if not (inv.interpreter or inv.runner or inv is res.main or res.form == "exec"):
             continue
+        given = _settings_path(ctx, command.file)
+        if given is not None and disk.which(program) is not None:  # (installed, and not on the PATH the hook gets)
+            if disk.which(program, given[1]) is None:
+                reported.add(program)
+                yield _hidden_by_settings_path(ctx, command, given, program)
+            continue
         if disk.which(program) is None:
             if inv is res.main and command.handler.owner and install_target(command.file) is not None:
                 continue  # our own install's interpreter: install/interpreter-missing says it, with its repair
@@ -701,6 +713,35 @@ def _interpreter_not_found(ctx: Context, command: Command) -> Iterator[Finding]:
             later = command.runs_later(inv)
             yield ctx.finding("command/interpreter-not-found", command.file, command.keys, program=program,
                               effect=_effect(command.handler, part=later), variant="later" if later else None)
+    given = _settings_path(ctx, command.file)
+    for inv, path, _mode in command.scripts_on_disk if given is not None and sys.platform != "win32" else ():
+        program = _env_interpreter(disk.first_line(path)) if inv.direct else None
+        if program and program not in reported and disk.which(program) is not None \
+                and disk.which(program, given[1]) is None:  # (`#!/usr/bin/env bash`: env looks it up on that PATH)
+            reported.add(program)
+            yield _hidden_by_settings_path(ctx, command, given, program)
+
+
+_ENV_SHEBANG = lazy(rb"^#!\s*/(?:usr/)?bin/env\s+(?:-S\s+)?(?P<program>[\w.+-]+)")
+
+
+def _env_interpreter(first: bytes) -> str | None:
+    """The program a `#!/usr/bin/env X` line looks up on PATH (X), else None."""
+    found = _ENV_SHEBANG.match(first)
+    return found["program"].decode() if found else None
+
+
+def _hidden_by_settings_path(ctx: Context, command: Command, given: tuple[ConfigFile, str], program: str) -> Finding:
+    """At the settings' `env.PATH`, where the change is: the program is installed, not on that PATH
+    (said once per program: check() keeps the first hook's)."""
+    file, value = given
+    folder = str(Path(disk.which(program) or program).parent)
+    return ctx.finding("command/interpreter-not-found", file, ("env", "PATH"), variant="settings-path",
+                       program=program, path=value, folder=folder, scope=file.scope,
+                       effect=_effect(command.handler),
+                       related=[{"path": str(command.file.path), "line": command.file.position(command.keys)[0],
+                                 "column": 1, "message": f"a hook that starts {program}"}],
+                       about=(str(file.path), "env", "PATH", program))
 
 
 def _home_path_is_a_problem(scope: str, path: str) -> bool:

@@ -18,11 +18,13 @@ from ...hooks.events import (
 )
 from ...hooks.regex.matching import VALUE_NAME, Matcher, can_match_a_name, classify, empty_alternative, js_regex
 from ...hooks.regex.overlap import named_servers
+from ...hosts.base import Host
 from ...hosts.cursor.protocol import CLAUDE_TOOLS_OF_TYPE
 from ...patterns import lazy
 from ...records import Record
-from .. import disk
+from .. import disk, handler_facts
 from ..model import ConfigFile, Context, Finding, RuleTable, cached_property, describe
+from ..scripts import intent
 
 # a tool name and its specifier, `Bash(git push:*)`; not a group after a name: `Bash(?=...)`, nor after an MCP
 # name or a name ending in `_` (`mcp__srv__(a|b)` matches mcp__srv__a: MCP rules take no specifier)
@@ -384,6 +386,54 @@ def _event_tool_never_sent(at: MatcherAt) -> Iterator[Finding]:
     yield at.finding("matcher/event-tool-never-sent", variant="skill" if skills else None, matcher=at.shown,
                      event=at.event_name, sent=", ".join(sorted(sent)), skill=skills[0] if skills else "",
                      suggestion=json.dumps(sorted(sent)[0]))
+
+
+# a skill's shell line: `!` and a command in backticks (docs/hosts/claude-code.md#preskillshellcommand)
+SKILL_SHELL_LINE = lazy(r"!`[^`\n]+`", needs=("!`",))
+
+
+@RULES.rule("matcher/guard-misses-skill-lines")
+def _guard_misses_skill_lines(at: MatcherAt) -> Iterator[Finding]:
+    """A guard of the shell on a tool event (PreToolUse `Bash`) in a project whose skills run shell
+    lines, which come to another event (Host.skill_shell_event, measured on 2.1.332: a PreToolUse
+    deny-everything `Bash` hook let a skill's line run), where no hook of the session guards that
+    event: the lines the skill runs never meet the guard. At the guard's matcher."""
+    host = hosts.of(at.host)
+    event = host.skill_shell_event if host is not None else None
+    if event is None or at.event_name == event or at.event_name not in host.guard_events or at.judged is None:
+        return
+    shell = host.event_tools.get(event, frozenset())
+    if not any(at.matcher.matches(tool) for tool in shell):
+        return
+    group = at.keys[:3]
+    handlers = [h for h in at.ctx.handlers if h.file is at.file and h.keys[:3] == group]
+    refusal = next((said for h in handlers if (said := handler_facts.refusal(h)) is not None), None)
+    if refusal is None or any(h.event == event and _fires_on(h.matcher, shell, event) for h in at.ctx.handlers):
+        return
+    line = _skill_shell_line(host, at.file.project)
+    if line is not None:
+        path, number, text = line
+        yield at.finding("matcher/guard-misses-skill-lines", matcher=at.shown, event=at.event_name, skill=path.parent.name,
+                         line=text, shell_event=event, tool=sorted(shell)[0], refusal=refusal,
+                         related=[{"path": str(path), "line": number, "column": 1,
+                                   "message": "a shell line the guard never sees"}])
+
+
+def _fires_on(matcher: Any, tools: frozenset[str], event: str) -> bool:
+    """Whether a group's matcher on the event fires for one of these tools (none, "" and "*": all)."""
+    if matcher is None or matcher in ("", "*"):
+        return True
+    return isinstance(matcher, str) and any(classify(matcher, event).matches(tool) for tool in tools)
+
+
+def _skill_shell_line(host: Host, project: Any) -> tuple[Any, int, str] | None:
+    """The first shell line of a skill a session in the project reads: (its SKILL.md, line, text)."""
+    for path in host.skill_files(project):
+        text = intent.text_of(path) if disk.is_file(path) else ""
+        found = SKILL_SHELL_LINE.search(text) if text else None
+        if found:
+            return path, text.count("\n", 0, found.start()) + 1, found.group(0)
+    return None
 
 
 @RULES.rule("matcher/needs-recent-host")

@@ -104,17 +104,31 @@ def _enabled(value: Any) -> bool:
     return value is True or (isinstance(value, list) and bool(value))
 
 
-def _by_precedence(ctx: Context, key: str) -> dict[str, list[tuple[ConfigFile, Any]]]:
+def _by_precedence(ctx: Context, key: str, kind: str = "claude-settings") -> dict[str, list[tuple[ConfigFile, Any]]]:
     """Each name of a settings object (`env`, `enabledPlugins`) with the values the scopes' files
     give it, lowest precedence first: the last is the one that counts."""
     values: dict[str, list[tuple[ConfigFile, Any]]] = {}
-    settings = [f for f in ctx.files if f.kind == "claude-settings" and f.document is not None
+    settings = [f for f in ctx.files if f.kind == kind and f.document is not None
                 and isinstance(f.document.data, dict) and f.scope in SCOPE_ORDER]
     for file in sorted(settings, key=lambda f: SCOPE_ORDER[f.scope]):
         given = file.document.data.get(key) if file.document else None
         for name, value in given.items() if isinstance(given, dict) else ():
             values.setdefault(name, []).append((file, value))
     return values
+
+
+def settings_path(ctx: Context, file: ConfigFile) -> tuple[ConfigFile, str] | None:
+    """The PATH the settings' "env" gives the hooks of this file's host, with the file that sets
+    it (of the highest precedence, as the host merges "env": Host.settings_env_kind); None where
+    none sets it, or where it names another variable (`$PATH:...`: not known here)."""
+    host = hosts.of(file.host)
+    if host is None or host.settings_env_kind is None:
+        return None
+    chain = _by_precedence(ctx, "env", host.settings_env_kind).get("PATH")
+    if not chain:
+        return None
+    last, value = chain[-1]
+    return (last, value) if isinstance(value, str) and value and "$" not in value and "~" not in value else None
 
 
 # a refusal in a hook's code: an exit 2, or an answer that denies or blocks

@@ -303,13 +303,27 @@ def _stdin_read(nodes: list[ast.AST]) -> ast.Call | None:
 
 
 def _given_input(run: ast.Call) -> bool:
-    """A child run given its input: input=..., or a stdin= other than the script's own (PIPE, a file)."""
+    """A child run given its input: input=..., a stdin= other than the script's own (PIPE, a file),
+    or, for a command a shell runs (os.system, shell=True), a redirection or a pipe written in it
+    (`f"{guard} < {saved.name}"`, `f"cat {saved.name} | {guard}"`)."""
     for keyword in run.keywords:
         if keyword.arg == "input" or keyword.arg is None:  # (**options: not known)
             return True
         if keyword.arg == "stdin" and _name(keyword.value) not in ("sys.stdin", "None"):
             return True
-    return False
+    return _through_a_shell(run) and any("<" in text or "|" in text for text in _command_literals(run))
+
+
+def _through_a_shell(run: ast.Call) -> bool:
+    return _name(run.func).endswith("system") or any(
+        k.arg == "shell" and not (isinstance(k.value, ast.Constant) and not k.value.value) for k in run.keywords)
+
+
+def _command_literals(run: ast.Call) -> list[str]:
+    """The literal text of the command a call runs (its first argument: a string or an f-string)."""
+    if not run.args:
+        return []
+    return [n.value for n in ast.walk(run.args[0]) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
 
 
 def _count(children: tuple[str, ...]) -> int:

@@ -167,10 +167,15 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
     flow.partial_reads = tuple((what, place(offset)) for offset, what in runtimes.js_partial_reads(code, _close, _balanced))
     flow.inspected_answers = tuple(inspected)
     flow.second_answer = _second_answer(writes, [])
-    scopes = {w.scope for w in writes if w.scope}  # (the functions that write: are they called, and where)
+    # the functions that write, called where every run goes (the top level, outside any if) or
+    # beside an answer (in the function that prints it): not a CLI mode's helper in another arm
+    scopes = {w.scope for w in writes if w.scope}
+    answering = {w.scope for w in writes if w.kind != STDOUT_TEXT}
     for match in JS_CALL.finditer(code) if scopes else ():
         if match.group(1) in scopes:
-            flow.call_lines[match.group(1)] = place(match.start()).line
+            branch, scope = blocks(match.start())
+            if (not scope and not tuple(branch)) or (scope and scope in answering):
+                flow.call_lines[match.group(1)] = place(match.start()).line
     flow.called = frozenset(flow.call_lines)
     return flow
 

@@ -455,7 +455,7 @@ class _Model:
                     yield self._lost(command.at, f"each pass of the `for` loop (line {line}) runs the next child "
                                      f"here, and the loop ends with the last pass's status: an earlier one's exit 2 "
                                      "is replaced by the next one's 0", "exit-2-lost", status="0",
-                                     child=variable.sub(lambda _: item, child[0]))
+                                     child=variable.sub(item.replace("\\", "\\\\"), child[0]))
                 return
 
     def _top_level_compounds(self) -> Iterator[tuple[_Where, Command]]:

@@ -119,6 +119,7 @@ def _holds_hooks(path: Path) -> bool:
 
 SETTINGS_KIND = "claude-settings"  # doctor's names of the kinds of its files
 PLUGIN_HOOKS_KIND = "claude-plugin-hooks"
+MAX_SKILLS = 200  # skill folders read in one place (a bound: a repository's folder is not trusted)
 
 
 class Claude(MatcherGroups):
@@ -141,9 +142,14 @@ class Claude(MatcherGroups):
     # reference: available to every user); any other must be declared (docs/hosts/claude-code.md#marketplaces)
     builtin_marketplaces = frozenset({"builtin", "claude-plugins-official"})
     tool_events = frozenset(event for event in CLAUDE_EVENTS if protocol(event).tool_event)
+    # measured on 2.1.332 (docs/hosts/claude-code.md#environment): a variable of a higher file wins;
+    # an "env" PATH is the PATH a hook's command is looked up on (`python3` not on it: the hook
+    # cannot start); CLAUDE_PROJECT_DIR is Claude Code's own, whatever "env" says
+    settings_env_kind = SETTINGS_KIND
     # the fields of tool_input its own tools send, as their input schemas in the 2.1.332 binary name
     # them (docs/hosts/claude-code.md#stdin-payload; measured: a Write guard reading `filePath` read
-    # nothing); Grep's many options, MultiEdit and MCP tools: not listed, not known
+    # nothing); Grep's as sdk-tools.d.ts of 2.1.332 types it (the same names as the schema the model
+    # is given); MCP tools: not listed, not known
     tool_inputs = {
         "Bash": frozenset({"command", "timeout", "description", "run_in_background", "dangerouslyDisableSandbox"}),
         "Read": frozenset({"file_path", "offset", "limit", "pages"}),
@@ -151,9 +157,15 @@ class Claude(MatcherGroups):
         "Edit": frozenset({"file_path", "old_string", "new_string", "replace_all"}),
         "NotebookEdit": frozenset({"notebook_path", "cell_id", "new_source", "cell_type", "edit_mode"}),
         "Glob": frozenset({"pattern", "path"}),
+        "Grep": frozenset({"pattern", "path", "glob", "output_mode", "-B", "-A", "-C", "context", "-n", "-i", "-o",
+                           "type", "head_limit", "offset", "multiline"}),
         "WebFetch": frozenset({"url", "prompt", "offset"}),
         "WebSearch": frozenset({"query", "allowed_domains", "blocked_domains"}),
     }
+    # tools of its older releases that the pinned one does not give the model: a matcher may name
+    # them, no call carries the name (measured on 2.1.332: MultiEdit is not among the tools of a
+    # request to the model, docs/hosts/claude-code.md#stdin-payload)
+    tools_not_offered = frozenset({"MultiEdit"})
     # PermissionRequest fires only where the call would ask: not for a call an allow rule of a file
     # read covers, nor for Write and Edit in acceptEdits mode (measured on 2.1.332 in a trusted
     # folder, docs/hosts/claude-code.md#permission-rules; a project's bypassPermissions changed nothing)
@@ -165,6 +177,9 @@ class Claude(MatcherGroups):
     # a skill's shell line comes to PreSkillShellCommand as tool_name `Bash`: a matcher `Bash` fired,
     # the skill's name and `Read` did not (measured on 2.1.332, docs/hosts/claude-code.md#preskillshellcommand)
     event_tools = {"PreSkillShellCommand": frozenset({"Bash"})}
+    # and a PreToolUse hook never sees that line (measured on 2.1.328 and 2.1.332: a deny-everything
+    # PreToolUse `Bash` hook let a skill's `echo` run; docs/hosts/claude-code.md#preskillshellcommand)
+    skill_shell_event = "PreSkillShellCommand"
     commands_checked = True
     reads_answer_on_failure = True  # (measured on 2.1.328: installer/hosts/claude/protocol.py)
     guard_events = ACTION_GUARDS
@@ -186,13 +201,26 @@ class Claude(MatcherGroups):
     # guard matched on Write never saw the Edit of the file it protects)
     file_changing_tools = ("Write", "Edit")
 
+    def skill_files(self, project: Path | None) -> list[Path]:
+        """The project's skills and the user's (`skills/<name>/SKILL.md`), MAX_SKILLS of each at most."""
+        folders = [*([project / ".claude" / "skills"] if project is not None else []), user_dir() / "skills"]
+        found = []
+        for folder in folders:
+            try:
+                names = sorted(entry.name for entry in os.scandir(folder) if entry.is_dir())[:MAX_SKILLS]
+            except OSError:
+                continue
+            found += [folder / name / "SKILL.md" for name in names]
+        return found
+
     def tools_selected(self, matcher: Any) -> frozenset[str] | None:
-        """A list of exact names of its tools whose input is known (`Edit|Write`); None for any
-        other matcher (every tool, a regex, a tool not in tool_inputs, an MCP tool's name)."""
+        """A list of exact names of its tools whose input is known (`Edit|Write`), a name of a
+        tool it no longer offers left out (`Write|Edit|MultiEdit`: no call is named MultiEdit);
+        None for any other matcher (every tool, a regex, a tool not in tool_inputs, an MCP tool's name)."""
         from ...hooks.regex.matching import classify  # (the matcher's reader; a doctor run has loaded it)
 
         found = classify(matcher if isinstance(matcher, str) else None)
-        names = frozenset(found.names) if found.kind == "exact" else None
+        names = frozenset(found.names) - self.tools_not_offered if found.kind == "exact" else None
         return names if names and names <= self.tool_inputs.keys() else None
 
     def config_files(self, project: Path, also: frozenset[Path] = frozenset()) -> list[Candidate]:

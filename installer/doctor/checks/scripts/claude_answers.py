@@ -28,6 +28,11 @@ def _exit_2_does_not_block(code: HookCode) -> Iterator[Finding]:
     if cursor and not any(row.blocks for row in cursor.values()):
         for exit_ in code.flow.exits:
             if exit_.status == 2:  # (Cursor: exit 2 blocks only where a deny does)
+                if script_flow.REFUSAL.search(exit_.message) or code.says_it_stops:  # a guard: the fix is its event
+                    yield code.report_at_event("script/exit-2-does-not-block", exit_.at, "cursor-guard",
+                                               event=next(iter(cursor)), said=_said(exit_.message),
+                                               line=exit_.at.line, script="the hook", at_command=True)
+                    return
                 yield code.report("script/exit-2-does-not-block", exit_.at, "cursor", event=" and ".join(cursor),
                                   said=_said(exit_.message))
                 return
@@ -45,9 +50,12 @@ def _exit_2_does_not_block(code: HookCode) -> Iterator[Finding]:
         if len(weak) < len(rows):
             continue
         event, row = next(iter(weak.items()))  # (after the fact, only an exit of a guard is reported)
-        if row.exit_2 == claude_protocol.FEEDBACK:  # a guard placed after the call: the fix is its event
-            yield code.report_at_event("script/exit-2-does-not-block", exit_.at, "after-the-fact", event=event,
-                                       said=_said(exit_.message), line=exit_.at.line, script="the hook")
+        after = row.exit_2 == claude_protocol.FEEDBACK
+        if meant or (not after and code.says_it_stops):  # a guard where nothing can be refused: the fix is its event
+            variant = "after-the-fact" if after else "cannot-refuse"
+            yield code.report_at_event("script/exit-2-does-not-block", exit_.at, variant, event=event,
+                                       said=_said(exit_.message), line=exit_.at.line, script="the hook",
+                                       at_command=True)
             return
         yield code.report("script/exit-2-does-not-block", exit_.at, "refusal" if refusal else None, event=event,
                           said=_said(exit_.message))

@@ -163,6 +163,9 @@ _INPUT_VARIABLE = lazy(r"""(?:(?:const|let|var)\s+)?(?P<var>[A-Za-z_$][\w$]*)\s*
 # `const { file_path, content } = input.tool_input`: each name is a field read
 _INPUT_DESTRUCTURED = lazy(r"""(?:const|let|var)\s*\{(?P<names>[^{}]*)\}\s*=\s*[\w$.?]*\btool_input\b""",
                            needs=("tool_input",))
+# `const { tool_input: { path } } = event`, `({ tool_input: { file_path } }) => ...`: a nested destructuring
+_INPUT_NESTED = lazy(r"""(?:(?:const|let|var)\s*|\(\s*)\{[^{}=]*?\btool_input\s*:\s*\{(?P<names>[^{}]*)\}""",
+                     needs=("tool_input",))
 _NAME = lazy(r"""(?:^|,)\s*(?P<name>[A-Za-z_$][\w$]*)""")
 _JQ_PIPED = lazy(r"tool_input\s*\|\s*\.(?P<field>\w+)\b", needs=("tool_input",))  # jq's `.tool_input | .x`
 
@@ -170,7 +173,8 @@ _JQ_PIPED = lazy(r"tool_input\s*\|\s*\.(?P<field>\w+)\b", needs=("tool_input",))
 def tool_input_reads(code: str) -> list[tuple[int, str]]:
     """The fields of the call's tool_input the code reads, each at its first read, in order:
     `.tool_input.x`, `["tool_input"]["x"]`, `.get("tool_input", {}).get("x")`, jq's
-    `.tool_input | .x`, a variable holding tool_input and read so, a destructuring of it."""
+    `.tool_input | .x`, a variable holding tool_input and read so, a destructuring of it (nested
+    in the event's too)."""
     if "tool_input" not in code:
         return []
     found: dict[str, int] = {}
@@ -184,6 +188,9 @@ def tool_input_reads(code: str) -> list[tuple[int, str]]:
                                rf"""\??\.(?P<c>[A-Za-z_]\w*)\b(?!\s*\())""", code[m.end():]):
             found.setdefault(use["a"] or use["b"] or use["c"], m.end() + use.start())
     for m in _INPUT_DESTRUCTURED.finditer(code) if binds else ():
+        for name in _NAME.finditer(m["names"]):
+            found.setdefault(name["name"], m.start("names") + name.start("name"))
+    for m in _INPUT_NESTED.finditer(code) if "{" in code else ():
         for name in _NAME.finditer(m["names"]):
             found.setdefault(name["name"], m.start("names") + name.start("name"))
     return sorted(((offset, field) for field, offset in found.items()), key=lambda read: read[0])
@@ -277,10 +284,15 @@ def _same_decision(code: str, carried: list[str], fallback: str) -> bool:
     """Whether the value read from a field the calls never carry flows into the same variable as
     one read from a field they carry (`paths += [...command...]`, then `paths.append(ti["file_path"])`;
     `p = ti.get("file_path") or ti.get("command")`): the carried one reaches the test, and the
-    other is a fallback for another agent's calls, not the script's only source. Followed through
-    plain assignments, appends and for loops, line by line (MAX_HOPS passes)."""
+    other is a fallback for another agent's calls, not the script's only source. Read on one line
+    (jq's `.file_path // .path`), or followed through plain assignments, appends and for loops,
+    line by line (MAX_HOPS passes)."""
+    fallback_word = re.compile(rf"\b{re.escape(fallback)}\b")
+    carried_words = [re.compile(rf"\b{re.escape(field)}\b") for field in carried]
     lines = []
     for line in code.splitlines():
+        if fallback_word.search(line) and any(word.search(line) for word in carried_words):
+            return True  # (one expression: `.file_path // .path`, `get("file_path") or get("path")`)
         targets = {m.group("name") or m.group("item") or m.group("each") for m in _TARGET.finditer(line)}
         lines.append((line, targets - {None}, set(_WORD.findall(line))))
 

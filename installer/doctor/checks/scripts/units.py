@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from .... import hosts
+from ....hooks.events import CLAUDE_EVENTS
 from ....hooks.regex.overlap import matched_builtins
 from ....hosts.claude import protocol as claude_protocol
 from ....hosts.claude.protocol import EventProtocol
@@ -98,7 +99,9 @@ class Script:
 
     @cached_property
     def claude(self) -> list[Handler]:
-        return [h for h in self.handlers if read_by(h, claude_protocol.ANSWER_TABLE)]
+        """Its Claude Code handlers, but those under a name that is not an event: they never run
+        (structure/event-never-runs, structure/unknown-event), so no rule reasons from that name."""
+        return [h for h in self.handlers if read_by(h, claude_protocol.ANSWER_TABLE) and h.event in CLAUDE_EVENTS]
 
     @cached_property
     def cursor(self) -> list[Handler]:
@@ -144,18 +147,23 @@ class Script:
                        message.format(**params) + _run_by(handlers, self.imported_by), hint.format(**params),
                        _related(handlers))
 
-    def _report_at_event(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding:
-        """A finding of its code at the event key of the Claude Code handler that runs it on
-        params["event"] (where the user moves the hook), the script's place as its related entry."""
-        handler = next(h for h in self.claude if h.event == params["event"])
+    def _report_at_event(self, rule_id: str, place: At, variant: str | None = None, at_command: bool = False,
+                         **params: Any) -> Finding:
+        """A finding of its code at the event key of the handler (Claude Code's, else Cursor's) that
+        runs it on params["event"] (where the user moves the hook), or at that handler's command
+        (`at_command`: it names this one among the event's handlers), the script's place as its
+        related entry."""
+        handler = next(h for h in [*self.claude, *self.cursor] if h.event == params["event"])
         rule = rule_by_id(rule_id)
         message, hint = rule.worded(variant)
-        line, column = handler.file.position(handler.keys[:2], True)
+        command = at_command and isinstance(handler.value, dict) and "command" in handler.value
+        keys = handler.keys + ("command",) if command else handler.keys[:2]
+        line, column = handler.file.position(keys, not command)
         related = [{"path": str(self.facts.path), "line": place.line, "column": place.column,
                     "message": f"the line of {self.facts.path.name} it is about"}]
         return Finding(rule.id, rule.severity, str(handler.file.path), line, column,
                        message.format(**{**params, "script": self.facts.path.name}), hint.format(**params), related,
-                       handler.keys[:2], True)
+                       keys, not command)
 
     def _report(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding:
         """A finding of its code: about the Claude Code handlers for a rule of Claude Code's protocol;
@@ -249,6 +257,13 @@ class HookCode:
         input alone (it runs no checker and reads no tool result): scripts/intent.py."""
         path = self.facts.path
         return path != INLINE and script_intent.guard_after_the_fact(script_intent.text_of(path), path)
+
+    @cached_property
+    def says_it_stops(self) -> bool:
+        """A script whose name or opening lines say it stops something, whatever it reads
+        (scripts/intent.py): on an event that cannot stop anything, that is a guard misplaced."""
+        path = self.facts.path
+        return path != INLINE and script_intent.says_it_guards(script_intent.text_of(path), path)
 
     @cached_property
     def refuses_for_claude(self) -> bool:

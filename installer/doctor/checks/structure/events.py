@@ -6,6 +6,9 @@ from typing import Any, Iterator
 from ....document import Keys
 from ....hooks.events import (
     CLAUDE_EVENTS,
+    CLAUDE_TO_CURSOR,
+    CURSOR_EVENTS,
+    GEMINI_EVENTS,
     fold,
 )
 from ....hosts.base import describe
@@ -16,6 +19,8 @@ from .groups import GroupAt
 from .handlers import HandlerAt
 
 EVENT_RULES = RuleTable()  # one key under "hooks"
+_FROM_CURSOR = {cursor: claude for claude, cursor in CLAUDE_TO_CURSOR.items()}
+OTHER_AGENTS_EVENTS = (("Cursor", CURSOR_EVENTS), ("Gemini CLI", GEMINI_EVENTS))  # (as a message names each)
 
 # ---- the events under "hooks" ------------------------------------------------------------------------
 
@@ -40,6 +45,18 @@ class EventAt:
     def unknown(self) -> bool:
         """Not the host's (another host's event names are the host rules' to judge)."""
         return not self.known and fold(self.name) not in self.format.others
+
+    @property
+    def never_runs(self) -> str | None:
+        """For a host whose event names are exact (Format.exact_events), an unknown name that no
+        release of it will run: its own event written otherwise (`preToolUse`: ""), or another
+        agent's event (that agent, as a message names it); None for any other name (a newer
+        release may have it)."""
+        if not self.format.exact_events or not self.unknown or self.note:
+            return None
+        if fold(self.name) in self.format.folded:
+            return ""
+        return next((agent for agent, events in OTHER_AGENTS_EVENTS if self.name in events), None)
 
     @property
     def note(self) -> bool:
@@ -76,9 +93,20 @@ def _hooks_note_key(ctx: Context, at: EventAt) -> Iterator[Finding]:
                           variant=rewritten(at.file))
 
 
+@EVENT_RULES.rule("structure/event-never-runs")
+def _event_never_runs(ctx: Context, at: EventAt) -> Iterator[Finding]:
+    """A name the host never runs hooks under, whatever its release: a warning where the hooks
+    are, not a note (measured on Claude Code 2.1.332: a guard under `preToolUse` never ran)."""
+    other = at.never_runs
+    if other is not None:
+        near = near_event(at.name, at.format) or _FROM_CURSOR.get(at.name) or at.format.example
+        yield ctx.finding("structure/event-never-runs", at.file, at.keys, at_key=True, event=at.name,
+                          host=at.format.host, near=near, variant="other-host" if other else None, other=other)
+
+
 @EVENT_RULES.rule("structure/unknown-event")
 def _unknown_event(ctx: Context, at: EventAt) -> Iterator[Finding]:
-    if at.unknown and not at.note:
+    if at.unknown and not at.note and at.never_runs is None:
         near = near_event(at.name, at.format)
         yield ctx.finding("structure/unknown-event", at.file, at.keys, at_key=True, event=at.name, host=at.format.host,
                           near=near, basis=at.format.basis, variant="near" if near else None)

@@ -89,6 +89,22 @@ def _top_level_event(ctx: Context, at: FileAt) -> Iterator[Finding]:
                               host=at.format.host, variant="voids-the-file" if voids else None)
 
 
+@FILE_RULES.rule("structure/hooks-key-misspelt")
+def _hooks_key_misspelt(ctx: Context, at: FileAt) -> Iterator[Finding]:
+    """`"Hooks"`, `"hook"`: a top-level key that is "hooks" written otherwise, holding events of the
+    host, in a file without "hooks" of its own: its hooks never run (keys are exact)."""
+    if "hooks" in at.top_level or not at.format.exact_events:
+        return
+    for key, value in at.top_level.items():
+        if fold(key) in ("hooks", "hook") and isinstance(value, dict) \
+                and any(fold(str(name)) in at.format.folded for name in value):
+            # guard events' hooks there void the whole settings file, as at the top level (measured)
+            voids = at.file.kind == "claude-settings" and any(value.get(event) for event in GUARD_EVENTS)
+            yield ctx.finding("structure/hooks-key-misspelt", at.file, (key,), at_key=True, key=key,
+                              host=at.format.host, variant="voids-the-file" if voids else None)
+            return
+
+
 @FILE_RULES.rule("structure/hooks-not-object")
 def _hooks_not_object(ctx: Context, at: FileAt) -> Iterator[Finding]:
     if at.outline and at.outline[0]:

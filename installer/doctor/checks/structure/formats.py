@@ -31,7 +31,8 @@ class Format:
     def __init__(self, adapter: str, host: str, example: str, events: Collection[str], folded: dict[str, str],
                  top_level: tuple[dict[str, str], ...], others: dict[str, str], items: str, item_example: str,
                  grouped: bool, types: tuple[str, ...], default_type: str | None, fields: dict[str, Any] | None,
-                 required: dict[str, tuple[str, ...]], judged_elsewhere: frozenset[str], shells: tuple[str, ...]) -> None:
+                 required: dict[str, tuple[str, ...]], judged_elsewhere: frozenset[str], shells: tuple[str, ...],
+                 exact_events: bool = False) -> None:
         self.adapter = adapter  # the host's adapter (installer.hosts), which says what its facts rest on
         self.host = host  # as messages name it
         self.example = example  # an event, for the hooks-not-object hint
@@ -48,6 +49,8 @@ class Format:
         self.required = required  # the fields a handler of each type needs
         self.judged_elsewhere = judged_elsewhere  # handler keys the key rules leave to other rules
         self.shells = shells  # what a command handler's "shell" may be (none: it has no "shell")
+        # its event names are exact: one written otherwise, or another agent's, never runs (measured)
+        self.exact_events = exact_events
 
     @property
     def basis(self) -> str:
@@ -61,7 +64,8 @@ CLAUDE_FORMAT = Format(
     item_example='{"matcher": "...", "hooks": [...]}', grouped=True, types=tuple(TYPE_FIELDS), default_type=None,
     fields=None, required=REQUIRED_FIELDS,
     judged_elsewhere=frozenset({"type", "timeout"}),  # (the type rules, the timeout rules)
-    shells=SHELLS)
+    shells=SHELLS,
+    exact_events=True)  # (docs/hosts/claude-code.md#events: a guard under "preToolUse" never ran on 2.1.332)
 CURSOR_FORMAT = Format(
     adapter="cursor", host="Cursor", example="preToolUse", events=CURSOR_EVENTS, folded=FOLDED_CURSOR_EVENTS,
     top_level=(FOLDED_CURSOR_EVENTS, FOLDED_CLAUDE_EVENTS), others=FOLDED_CLAUDE_EVENTS, items="hook entries",

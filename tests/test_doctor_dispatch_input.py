@@ -1,0 +1,40 @@
+"""A Python dispatcher that has read the hook's input and runs its guard through a shell gives the
+guard that input when the command it writes redirects or pipes it (`guard < saved.json`,
+`cat saved.json | guard`): no delivery/stdin-not-passed there. Without the redirection, or with a
+`<` that is only an argument of a program run without a shell, the guard reads an empty stdin.
+
+Each dispatcher is run on a PreToolUse payload, so a case said to pass the input really blocks and
+one said to starve its guard really lets the call run."""
+from __future__ import annotations
+
+import pytest
+from doctor_support import doctor, found, settings
+from test_doctor_delivery import GUARD, _status, _write
+
+HEAD = ("import os, subprocess, sys, tempfile\nHERE = os.path.dirname(os.path.abspath(__file__))\n"
+        "payload = sys.stdin.read()\n"
+        "with tempfile.NamedTemporaryFile('w', suffix='.json', delete=False) as saved:\n    saved.write(payload)\n")
+GUARD_AT = "{sys.executable} {os.path.join(HERE, 'guard.py')}"
+EXIT = "sys.exit(2 if rc == 2 else 0)\n"
+
+# name: (how the dispatcher runs its guard, whether the guard gets the input)
+RUNS = {
+    "os.system with the saved input redirected": (
+        f"rc = os.waitstatus_to_exitcode(os.system(f\"{GUARD_AT} < {{saved.name}}\"))\n", True),
+    "shell=True with the saved input piped in": (
+        f"rc = subprocess.run(f\"cat {{saved.name}} | {GUARD_AT}\", shell=True).returncode\n", True),
+    "os.system with no redirection": (f"rc = os.waitstatus_to_exitcode(os.system(f\"{GUARD_AT}\"))\n", False),
+    "a list argv whose '<' is only an argument": (
+        "rc = subprocess.run([sys.executable, os.path.join(HERE, 'guard.py'), '<', saved.name]).returncode\n", False),
+}
+
+
+@pytest.mark.parametrize("name", list(RUNS))
+def test_a_python_dispatcher_passes_its_input_to_a_guard_through_the_shell_only_by_redirecting_it(tmp_path, name):
+    run, passes = RUNS[name]
+    base = tmp_path / "project"
+    command = _write(base, {"run.py": HEAD + run + EXIT, "guard.py": GUARD}, "run.py")
+
+    assert (_status(base, command) == 2) == passes  # what the host would receive
+    flagged = found(doctor(base, {".claude/settings.json": settings(command=command)}), "delivery/stdin-not-passed")
+    assert bool(flagged) != passes, flagged
