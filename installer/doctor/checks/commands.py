@@ -714,7 +714,9 @@ def _interpreter_not_found(ctx: Context, command: Command) -> Iterator[Finding]:
             yield ctx.finding("command/interpreter-not-found", command.file, command.keys, program=program,
                               effect=_effect(command.handler, part=later), variant="later" if later else None)
     given = _settings_path(ctx, command.file)
-    for inv, path, _mode in command.scripts_on_disk if given is not None and sys.platform != "win32" else ():
+    if given is None or sys.platform == "win32":
+        return
+    for inv, path, _mode in command.scripts_on_disk:
         program = _env_interpreter(disk.first_line(path)) if inv.direct else None
         if program and program not in reported and disk.which(program) is not None \
                 and disk.which(program, given[1]) is None:  # (`#!/usr/bin/env bash`: env looks it up on that PATH)
@@ -722,13 +724,13 @@ def _interpreter_not_found(ctx: Context, command: Command) -> Iterator[Finding]:
             yield _hidden_by_settings_path(ctx, command, given, program)
 
 
-_ENV_SHEBANG = lazy(rb"^#!\s*/(?:usr/)?bin/env\s+(?:-S\s+)?(?P<program>[\w.+-]+)")
+_ENV_SHEBANG = lazy(r"^#!\s*/(?:usr/)?bin/env\s+(?:-S\s+)?(?P<program>[\w.+-]+)")
 
 
 def _env_interpreter(first: bytes) -> str | None:
     """The program a `#!/usr/bin/env X` line looks up on PATH (X), else None."""
-    found = _ENV_SHEBANG.match(first)
-    return found["program"].decode() if found else None
+    found = _ENV_SHEBANG.match(first.decode("utf-8", "replace"))
+    return str(found["program"]) if found else None
 
 
 def _hidden_by_settings_path(ctx: Context, command: Command, given: tuple[ConfigFile, str], program: str) -> Finding:

@@ -399,8 +399,10 @@ def _guard_misses_skill_lines(at: MatcherAt) -> Iterator[Finding]:
     deny-everything `Bash` hook let a skill's line run), where no hook of the session guards that
     event: the lines the skill runs never meet the guard. At the guard's matcher."""
     host = hosts.of(at.host)
-    event = host.skill_shell_event if host is not None else None
-    if event is None or at.event_name == event or at.event_name not in host.guard_events or at.judged is None:
+    if host is None or host.skill_shell_event is None:
+        return
+    event = host.skill_shell_event
+    if at.event_name == event or at.event_name not in host.guard_events or at.judged is None:
         return
     shell = host.event_tools.get(event, frozenset())
     if not any(at.matcher.matches(tool) for tool in shell):
