@@ -408,7 +408,8 @@ CLAUDE_MCP_SERVER = lazy(r"mcp__([A-Za-z0-9][\w.-]*?)__")  # the server in Claud
 
 
 def _folded(name: str) -> str:
-    return str(SEPARATORS.sub("_", name.lower()))
+    folded: str = SEPARATORS.sub("_", name.lower())
+    return folded
 
 
 def _mcp_servers(ctx: Context) -> list[str]:
