@@ -270,6 +270,30 @@ def test_a_field_codex_never_sends_is_no_fault_where_its_value_joins_the_one_cod
     assert [h.line for h in found(run(None, project=project), "script/tool-field-not-sent")] == ([6] if flagged else [])
 
 
+# reads of fields the calls carry, written beside text the field reader must not join to them: a
+# guard of the edit tools that tests tool_input before it reads it (JavaScript's `&&`), and a Codex
+# audit logger whose jq filter ends before its output is appended to a log under .codex
+SENT_READS = {
+    "claude": (".claude/hooks/guard.js", "const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n"
+               "const file = (input.tool_input && input.tool_input.file_path) || '';\n"
+               "if (file.endsWith('.env')) process.exit(2);\n",
+               {".claude/settings.json": settings(matcher="Write|Edit",
+                                                  command='node "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.js')}),
+    "codex": (".codex/hooks/audit.sh", "mkdir -p .codex/logs\n"
+              "jq -c '{tool: .tool_name, input: .tool_input}' >> .codex/logs/audit.jsonl\nexit 0\n",
+              {".codex/hooks.json": {"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [
+                  {"type": "command", "command": "bash .codex/hooks/audit.sh"}]}]}}}),
+}
+
+
+@pytest.mark.parametrize("host", list(SENT_READS))
+def test_a_read_of_tool_input_beside_other_text_reads_no_field_the_call_never_carries(home, project, monkeypatch, host):
+    monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
+    name, text, config = SENT_READS[host]
+    write(project, {".git/HEAD": "ref: refs/heads/main\n", name: text, **config})
+    assert found(run(None, project=project), "script/tool-field-not-sent") == []
+
+
 def test_a_field_codex_never_sends_is_found_where_the_field_it_sends_never_reaches_the_test(home, project, monkeypatch):
     monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
     text = ("import json, sys\ntool_input = json.load(sys.stdin).get('tool_input', {})\n"

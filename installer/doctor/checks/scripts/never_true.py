@@ -88,7 +88,10 @@ def _tool_name_renamed(script: Script) -> Iterator[Finding]:
 
 
 # a read of a field of the call's tool_input, in the languages doctor reads (`.cmd`, `["cmd"]`, `.get("cmd")`)
-_INPUT_FIELD = lazy(r"tool_input\b[^\n]{0,12}?(?:\.get\(\s*['\"]|\?\.|\.|\[\s*['\"])(?P<field>\w+)\b")
+# between tool_input and the field, only what closes its own lookup or gives a default (`")`, `, {})`,
+# `"]`, ` or {})`, ` ?? {})`): never another expression (`input.tool_input && input.tool_input.x` reads
+# x, not "tool_input"), nor the shell after a jq filter (`'{i: .tool_input}' >> .codex/log` reads nothing)
+_INPUT_FIELD = lazy(r"tool_input\b(?:[\s\"'()\[\]{},|?]|\bor\b){0,12}?(?:\.get\(\s*['\"]|\?\.|\.|\[\s*['\"])(?P<field>\w+)\b")
 
 
 @RENAMED_TOOL_RULES.rule("script/input-field-renamed")
