@@ -349,3 +349,22 @@ def test_a_guard_under_a_name_claude_code_never_runs_is_a_warning_at_the_key_and
     assert [f.severity for f in named] == (["warning"] if rule == "structure/event-never-runs" else
                                            ["info"] if rule else [])
     assert not found(outcome, "script/exit-2-does-not-block")  # (no rule reasons from a name that runs nothing)
+
+
+# a shell guard that tests the call's command through a pipe decides from the input alone, however it
+# filters it; one that greps the file written checks the result, which is what a hook after the call is for
+COMMAND_GUARD = ("#!/bin/bash\n# stop terraform apply before it runs\ncmd=$(jq -r '.tool_input.command // empty')\n"
+                 "if printf '%s' \"$cmd\" | grep -Eq 'terraform[[:space:]]+apply'; then\n"
+                 "  echo 'apply goes through CI' >&2\n  exit 2\nfi\nexit 0\n")
+RESULT_CHECK = ("#!/bin/bash\n# refuse leftover conflict markers\nfile=$(jq -r '.tool_input.file_path // empty')\n"
+                "if grep -q '^<<<<<<<' \"$file\"; then\n  echo 'conflict markers left in the file' >&2\n  exit 2\nfi\n")
+
+
+@pytest.mark.parametrize("script, text, matcher, flagged", [("guard.sh", COMMAND_GUARD, "Bash", True),
+                                                            ("markers.sh", RESULT_CHECK, "Write|Edit", False)])
+def test_a_guard_that_pipes_the_calls_command_into_grep_on_post_tool_use_stops_nothing(
+        home, project, script, text, matcher, flagged):
+    config = _hook(project, script, text, "PostToolUse", matcher)
+    got = found(run(None, project=project), "script/exit-2-does-not-block")
+    assert bool(got) == flagged, got
+    assert all(f.path == str(config) for f in got)

@@ -4,6 +4,7 @@ tells Claude about it. The rules that judge a hook by what its author meant (a g
 that runs after the call, a guard whose matcher misses a tool that does the same) read it here."""
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -25,9 +26,12 @@ RUNS_A_CHECKER = lazy(r"(?m)\b(?:subprocess|os\.system|os\.popen|execSync|execFi
                       r"Bun\.spawn|Bun\.\$)\b|node_modules/\.bin/|(?:^|[;&|(]|\$\(|\bthen|\bdo|\bif|!)\s*(?:"
                       r"ruff|eslint|prettier|tsc|mypy|pyright|pytest|black|flake8|pylint|shellcheck|gofmt|golangci-lint|"
                       r"cargo|rustfmt|npm|npx|pnpm|yarn|bunx|jest|vitest|rubocop|biome|make|go)\b")
-# it looks at what was written: the new content, or the file itself (a check of the result)
-READS_THE_RESULT = lazy(r"\b(?:content|new_string|newString|edits|readFileSync|readFile|read_text|grep|rg|awk|wc|diff)\b|"
-                        r"\bopen\(|\bcat\s+[\"$]")
+# it looks at what was written: the new content, or the file itself (a check of the result); a text
+# tool counts where it starts a command (and so reads a file it is given), not where a pipe feeds it a
+# string: `printf '%s' "$cmd" | grep -Eq 'terraform apply'` tests the call's input, as a guard does
+READS_THE_RESULT = lazy(r"\b(?:content|new_string|newString|edits|readFileSync|readFile|read_text)\b|"
+                        r"(?:^|[;&(!]|\$\(|\bthen|\bdo|\bif|\belse)[ \t]*(?:grep|rg|awk|wc|diff)\b|"
+                        r"\bopen\(|\bcat\s+[\"$]", re.M)
 # a change the guard means for new files only: Write alone is what creates one
 NEW_FILES_ONLY = lazy(r"(?i)\b(?:creat\w*|new files?|does not exist|not exists?|os\.path\.exists|existsSync|-e \")")
 
