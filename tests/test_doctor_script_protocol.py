@@ -315,6 +315,12 @@ CASES = [
      PY + f"def emit(obj):\n    print(json.dumps(obj), file=sys.stderr)\nemit({DENY!r})\n",
      PY + f"def emit(obj):\n    print(json.dumps(obj))\nemit({DENY!r})\n",
      lambda r: r.decision is None, lambda r: r.decision == "deny"),
+    ("script/answer-on-stderr", "PreToolUse", "main.py",  # in a main() whose returns are the exit status
+     "import json, sys\ndef main():\n    json.load(sys.stdin)\n    print(json.dumps(\n        "
+     f"{DENY!r}),\n        file=sys.stderr)\n    return 0\nif __name__ == '__main__':\n    sys.exit(main())\n",
+     "import json, sys\ndef main():\n    json.load(sys.stdin)\n    print(json.dumps(\n        "
+     f"{DENY!r}))\n    return 0\nif __name__ == '__main__':\n    sys.exit(main())\n",
+     lambda r: r.decision is None, lambda r: r.decision == "deny"),
     ("script/answer-on-stderr", "PreToolUse", "stderr.sh",
      SH + "INPUT=$(cat)\n" + DENY_SH + " >&2\nexit 0\n", SH + "INPUT=$(cat)\n" + DENY_SH + "\nexit 0\n",
      lambda r: r.decision is None, lambda r: r.decision == "deny"),
@@ -1017,3 +1023,10 @@ def test_a_decision_in_the_part_of_a_script_for_an_event_that_reads_none_is_repo
     assert [(f.line, "part that runs on PostToolUse" in f.message) for f in found(out, "script/decision-wrong-event")] \
         == [(line, True) for line in lines]
     assert not found(out, "script/field-the-event-ignores")  # (one finding for the one defect)
+
+
+def test_an_answer_printed_to_stderr_over_several_lines_is_reported_at_its_file_argument(tmp_path):
+    script = ("import json, sys\ndef main():\n    json.load(sys.stdin)\n    print(json.dumps(\n        "
+              f"{DENY!r}),\n        file=sys.stderr)\n    return 0\nif __name__ == '__main__':\n    sys.exit(main())\n")
+    (hit,) = findings(tmp_path, "main.py", script, "PreToolUse", "script/answer-on-stderr")
+    assert hit.line == 6  # file=sys.stderr, where the stream is chosen

@@ -111,11 +111,13 @@ class Write:
 
 
 class Exit:
-    def __init__(self, status: int | None, how: str, message: str, at: Place) -> None:
+    def __init__(self, status: int | None, how: str, message: str, at: Place, relayed: bool = False) -> None:
         self.status = status  # None: not a literal
         self.how = how  # `sys.exit("...")`, `exit 1`, `raise ValueError(...)`
         self.message = message  # what it says, or what the script printed to stderr right before
         self.at = at
+        # its status is what a function returns (sys.exit(main())), each return an Exit of its own
+        self.relayed = relayed
 
 
 class StdinRead(Record):

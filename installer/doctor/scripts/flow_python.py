@@ -105,8 +105,9 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 write = _py_write(call, name, strings, loggers, consoles, loud)
                 unread_output = unread_output or (write is None and _py_write(call, name, None, loggers, (), loud)
                                                   is not None)
-                if _py_stderr_answer(call, name, strings):
-                    stderr_answers.append(place(call))
+                if _py_stderr_answer(call, name, strings):  # (at print's file=sys.stderr, the part to change)
+                    stream = next((k.value for k in call.keywords if k.arg == "file"), call)
+                    stderr_answers.append(place(stream))
                 if write is not None and not (debug and write[0] == STDOUT_TEXT):
                     kind, what = write
                     writes.append(Write(kind, place(call), what, branch, scope, _ends_before_next_write(after), order,
@@ -115,7 +116,8 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 if name in EXIT_CALLS:
                     status, message = _py_status(call.args[0] if call.args else None, strings)
                     exits.append(Exit(status, f"{name}({_brief(call.args[0]) if call.args else ''})",
-                                      message or _stderr_before(body, index, strings), place(call)))
+                                      message or _stderr_before(body, index, strings), place(call),
+                                      _relays(call.args, exit_through)))
                 if name in STDIN_READS or (name in ("json.load",) and call.args and _name(call.args[0]) == "sys.stdin"):
                     reads.append(StdinRead(place(call), branch, scope, order))
             if isinstance(stmt, ast.Assert) and stmt.msg is not None and not guarded and scope not in handed_out \
@@ -128,7 +130,7 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 if _name(exc) == "SystemExit":
                     status, message = _py_status(args[0] if args else None, strings)
                     exits.append(Exit(status, f"raise SystemExit({_brief(args[0]) if args else ''})",
-                                      message, place(stmt)))
+                                      message, place(stmt), _relays(args, exit_through)))
                 elif not guarded and scope not in handed_out and not (scope and _caught(caught.get(scope, set()),
                                                                                          _name(exc))):
                     said = strings.text(args[0]) if args else None
@@ -299,14 +301,22 @@ def _exit_through(tree: ast.Module) -> set[str]:
     SystemExit(main()), sys.exit(asyncio.run(main()))."""
     out = set()
     for node in _nodes(tree):
-        if isinstance(node, ast.Call) and _name(node.func) in EXIT_CALLS | {"SystemExit"} and node.args \
-                and isinstance(node.args[0], ast.Call):
-            called = node.args[0]
-            if _name(called.func) == "asyncio.run" and called.args and isinstance(called.args[0], ast.Call):
-                called = called.args[0]
-            if isinstance(called.func, ast.Name):
-                out.add(called.func.id)
-    return out
+        if isinstance(node, ast.Call) and _name(node.func) in EXIT_CALLS | {"SystemExit"}:
+            out.add(_called(node.args))
+    return out - {""}
+
+
+def _called(args: list[ast.expr]) -> str:
+    """The function an exit's argument calls (`main` in sys.exit(main()) and sys.exit(asyncio.run(main()))), else ""."""
+    called = args[0] if args else None
+    if isinstance(called, ast.Call) and _name(called.func) == "asyncio.run" and called.args:
+        called = called.args[0]
+    return called.func.id if isinstance(called, ast.Call) and isinstance(called.func, ast.Name) else ""
+
+
+def _relays(args: list[ast.expr], exit_through: set[str]) -> bool:
+    """The exit's status is a function's return value, which the flow reads at each return."""
+    return _called(args) in exit_through - {""}
 
 
 def _caught_around_calls(tree: ast.Module) -> dict[str, set[str]]:

@@ -101,7 +101,7 @@ def _answer_on_stderr(code: HookCode) -> Iterator[Finding]:
     flow = code.flow
     if not flow.stderr_answers or code.facts.delegates is not None or flow.unread_output \
             or any(w.kind == script_flow.STDOUT_JSON for w in flow.writes) \
-            or any(e.status in (2, None) for e in flow.exits):  # (an exit whose status is not read may be 2)
+            or any(e.status == 2 or e.status is None and not e.relayed for e in flow.exits):  # (one not read may be 2)
         return
     yield code.report("script/answer-on-stderr", flow.stderr_answers[0], host=code.host)
 
