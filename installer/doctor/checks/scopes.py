@@ -104,17 +104,53 @@ def _enabled(value: Any) -> bool:
     return value is True or (isinstance(value, list) and bool(value))
 
 
-def _by_precedence(ctx: Context, key: str, kind: str = "claude-settings") -> dict[str, list[tuple[ConfigFile, Any]]]:
-    """Each name of a settings object (`env`, `enabledPlugins`) with the values the scopes' files
-    give it, lowest precedence first: the last is the one that counts."""
+EVERY_PROJECT = frozenset({"user", "managed"})  # scopes whose settings a session reads in any project
+
+
+def _sessions(ctx: Context) -> dict[Path | None, list[ConfigFile]]:
+    """The settings files a session reads, per project of the run: the user's and the
+    administrator's in every project, a project's own and local files in that project alone. A
+    run over a tree of projects names many, and one project's `env` is not another's (chained
+    across the run, each command's PATH was looked up in every file of the run: files times
+    commands, eight seconds of the corpus tree four times over)."""
+    settings = [f for f in ctx.files if f.scope in SCOPE_ORDER and f.document is not None
+                and isinstance(f.document.data, dict)]
+    everywhere = [f for f in settings if f.scope in EVERY_PROJECT]
+    sessions: dict[Path | None, list[ConfigFile]] = {f.project: list(everywhere) for f in ctx.files}
+    for file in settings:
+        if file.scope not in EVERY_PROJECT:
+            sessions[file.project].append(file)
+    return sessions
+
+
+def _by_precedence(files: list[ConfigFile], key: str, kind: str = "claude-settings") -> dict[str, list[tuple[ConfigFile, Any]]]:
+    """Each name of a settings object (`env`, `enabledPlugins`) with the values one session's
+    files of the kind give it, lowest precedence first: the last is the one that counts."""
     values: dict[str, list[tuple[ConfigFile, Any]]] = {}
-    settings = [f for f in ctx.files if f.kind == kind and f.document is not None
-                and isinstance(f.document.data, dict) and f.scope in SCOPE_ORDER]
-    for file in sorted(settings, key=lambda f: SCOPE_ORDER[f.scope]):
+    for file in sorted((f for f in files if f.kind == kind), key=lambda f: SCOPE_ORDER[f.scope]):
         given = file.document.data.get(key) if file.document else None
         for name, value in given.items() if isinstance(given, dict) else ():
             values.setdefault(name, []).append((file, value))
     return values
+
+
+def _once_per_name(ctx: Context, key: str) -> Iterator[tuple[Path | None, str, list[tuple[ConfigFile, Any]]]]:
+    """Each project, name and the name's chain in that project's sessions; a chain that only the
+    files of every project make (the user's, the administrator's) given once for the run."""
+    seen: set[tuple[str, tuple[int, ...]]] = set()
+    for project, files in ctx.once(_sessions).items():
+        for name, chain in _by_precedence(files, key).items():
+            mark = (name, tuple(id(file) for file, _ in chain))
+            if mark not in seen:
+                seen.add(mark)
+                yield project, name, chain
+
+
+def _paths_given(ctx: Context) -> dict[tuple[str, Path | None], list[tuple[ConfigFile, Any]] | None]:
+    """The chain of `env.PATH` per kind of settings file and project (asked for each command)."""
+    kinds = {f.kind for files in ctx.once(_sessions).values() for f in files}
+    return {(kind, project): _by_precedence(files, "env", kind).get("PATH")
+            for project, files in ctx.once(_sessions).items() for kind in kinds}
 
 
 def settings_path(ctx: Context, file: ConfigFile) -> tuple[ConfigFile, str] | None:
@@ -124,7 +160,7 @@ def settings_path(ctx: Context, file: ConfigFile) -> tuple[ConfigFile, str] | No
     host = hosts.of(file.host)
     if host is None or host.settings_env_kind is None:
         return None
-    chain = _by_precedence(ctx, "env", host.settings_env_kind).get("PATH")
+    chain = ctx.once(_paths_given).get((host.settings_env_kind, file.project))
     if not chain:
         return None
     last, value = chain[-1]
@@ -142,8 +178,8 @@ def _env_overridden(ctx: Context) -> Iterator[Finding]:
     a guard refuses only when MODE is "block": the value of the highest file that sets a variable
     is the one a hook gets (measured on Claude Code 2.1.332, docs/hosts/claude-code.md#environment),
     so the guard the project meant never refuses here. At the overriding value."""
-    scripts: dict[Path, str] | None = None
-    for name, chain in _by_precedence(ctx, "env").items():
+    scripts: dict[Path | None, dict[Path, str]] | None = None
+    for project, name, chain in _once_per_name(ctx, "env"):
         chain = [(file, str(value)) for file, value in chain
                  if isinstance(value, (str, int, float)) and not isinstance(value, bool)]
         if not chain:
@@ -153,7 +189,7 @@ def _env_overridden(ctx: Context) -> Iterator[Finding]:
         for file, earlier in meant[-1:]:
             if scripts is None:
                 scripts = _script_texts(ctx)
-            guard = _guard_needing(scripts, name, earlier, value)
+            guard = _guard_needing(scripts.get(project, {}), name, earlier, value)
             if guard is not None:
                 yield ctx.finding("structure/env-overridden", last, ("env", name), name=name, value=json.dumps(value),
                                   earlier=json.dumps(earlier), scope=file.scope, script=guard.name,
@@ -162,16 +198,22 @@ def _env_overridden(ctx: Context) -> Iterator[Finding]:
                                            {"path": str(guard), "line": 1, "column": 1, "message": "the guard"}])
 
 
-def _script_texts(ctx: Context) -> dict[Path, str]:
-    """The text of each readable script the run's hooks run, in the order of their handlers: read
-    once for all the variables a run overrides, not once per variable and handler (that was a
-    third of a second on the corpus tree, whose projects override dozens of variables)."""
+def _script_texts(ctx: Context) -> dict[Path | None, dict[Path, str]]:
+    """Per project, the text of each readable script its sessions' hooks run (the user's hooks in
+    every project), in the order of their handlers: each read once for all the variables a run
+    overrides, not once per variable and handler (that was a third of a second on the corpus
+    tree, whose projects override dozens of variables)."""
     texts: dict[Path, str] = {}
-    for handler in ctx.handlers:
+    own: dict[Path | None, list[tuple[int, Path]]] = {}
+    everywhere: list[tuple[int, Path]] = []
+    for order, handler in enumerate(ctx.handlers):
         for _, facts in handler_facts.script_facts(handler):
             if facts.path not in texts:
                 texts[facts.path] = intent.text_of(facts.path) if facts.readable else ""
-    return texts
+            wide = handler.file.scope in EVERY_PROJECT
+            (everywhere if wide else own.setdefault(handler.file.project, [])).append((order, facts.path))
+    return {project: {path: texts[path] for _, path in sorted(everywhere + own.get(project, []))}
+            for project in {*own, *ctx.once(_sessions)}}
 
 
 def _guard_needing(scripts: dict[Path, str], name: str, meant: str, given: str) -> Path | None:
@@ -195,7 +237,7 @@ def _plugin_switched_off(ctx: Context) -> Iterator[Finding]:
     plugin (measured on Claude Code 2.1.332: a project's false switched off a plugin the user's
     settings enabled, and its hooks): the plugin's guards stop in this project without a word.
     Only for an installed plugin with hooks; managed settings are the administrator's choice."""
-    for plugin_id, chain in _by_precedence(ctx, "enabledPlugins").items():
+    for _, plugin_id, chain in _once_per_name(ctx, "enabledPlugins"):
         last, value = chain[-1]
         on = [file for file, earlier in chain[:-1] if _enabled(earlier)]
         if _enabled(value) or not on or last.scope == "managed" or ctx.project is None:
