@@ -41,6 +41,8 @@ def _signature(handler: Handler) -> tuple[str, frozenset[str]]:
 def _settings_not_read(ctx: Context) -> Iterator[Finding]:
     """A hook in a file that the session started here does not read, and that no file it reads
     holds too (a subfolder's own complete settings are fine)."""
+    if not ctx.unread:
+        return  # (before the signatures: their pattern is compiled for a run with unread files only)
     read = {_signature(h) for h in ctx.handlers}
     for file, why in ctx.unread:
         if why == "not-settings":
@@ -255,13 +257,18 @@ def _plugin_switched_off(ctx: Context) -> Iterator[Finding]:
 @RULES.rule("structure/plugin-marketplace-unknown")
 def _plugin_marketplace_unknown(ctx: Context) -> Iterator[Finding]:
     """A plugin of a marketplace that no file on this machine declares either: it loads nowhere."""
-    return (f for f in _undeclared_marketplaces(ctx) if f.rule == "structure/plugin-marketplace-unknown")
+    return (f for f in ctx.once(_marketplace_findings) if f.rule == "structure/plugin-marketplace-unknown")
 
 
 @RULES.rule("structure/plugin-marketplace-not-shared")
 def _plugin_marketplace_not_shared(ctx: Context) -> Iterator[Finding]:
     """A plugin of a marketplace only this machine knows: it loads for this user alone."""
-    return (f for f in _undeclared_marketplaces(ctx) if f.rule == "structure/plugin-marketplace-not-shared")
+    return (f for f in ctx.once(_marketplace_findings) if f.rule == "structure/plugin-marketplace-not-shared")
+
+
+def _marketplace_findings(ctx: Context) -> list[Finding]:
+    """The findings of both marketplace rules, worked out once for the two."""
+    return list(_undeclared_marketplaces(ctx))
 
 
 def _undeclared_marketplaces(ctx: Context) -> Iterator[Finding]:
@@ -290,9 +297,19 @@ def _undeclared_marketplaces(ctx: Context) -> Iterator[Finding]:
 def _declared_here(ctx: Context, market: str) -> str | None:
     """Where this machine knows the marketplace from: a settings file of the user (or the
     administrator, or the local file) that declares it, or the marketplaces Claude Code added."""
+    declared = ctx.once(_machine_marketplaces).get(market)
+    return declared or ("the marketplaces and plugins added on this machine" if market in known_marketplaces() else None)
+
+
+def _machine_marketplaces(ctx: Context) -> dict[str, str]:
+    """Each marketplace a user, local or managed settings file of the run declares, with the first
+    such file (asked for each plugin a project enables: a scan of the run's files for each was
+    files times plugins, a second of the corpus tree four times over)."""
+    declared: dict[str, str] = {}
     for file in ctx.files:
         data = file.document.data if file.document is not None else None
         if file.kind == "claude-settings" and file.scope in ("user", "local", "managed") and isinstance(data, dict) \
-                and isinstance(data.get("extraKnownMarketplaces"), dict) and market in data["extraKnownMarketplaces"]:
-            return str(file.path)
-    return "the marketplaces and plugins added on this machine" if market in known_marketplaces() else None
+                and isinstance(data.get("extraKnownMarketplaces"), dict):
+            for market in data["extraKnownMarketplaces"]:
+                declared.setdefault(market, str(file.path))
+    return declared
