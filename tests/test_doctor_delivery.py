@@ -45,6 +45,55 @@ CASES = {
         {"h.py": PY + "from concurrent.futures import ThreadPoolExecutor\ndef no_rm():\n    sys.exit(2)\n"
                       "def no_push():\n    pass\njson.load(sys.stdin)\nwith ThreadPoolExecutor() as pool:\n"
                       "    for future in [pool.submit(c) for c in (no_rm, no_push)]:\n        future.result()\n"}),
+    "an executor's submit whose future nobody reads": (
+        {"h.py": PY + "from concurrent.futures import ThreadPoolExecutor, wait\ndef check(name):\n    if name == 'rm':\n"
+                      "        sys.exit(2)\njson.load(sys.stdin)\nwith ThreadPoolExecutor() as pool:\n"
+                      "    futures = [pool.submit(check, n) for n in ('rm', 'push')]\n    wait(futures)\n"}, "h.py", 8,
+        {"h.py": PY + "from concurrent.futures import ThreadPoolExecutor, wait\ndef check(name):\n    if name == 'rm':\n"
+                      "        sys.exit(2)\njson.load(sys.stdin)\nwith ThreadPoolExecutor() as pool:\n"
+                      "    futures = [pool.submit(check, n) for n in ('rm', 'push')]\n    for f in futures:\n"
+                      "        f.result()\n"}),
+    "an executor's map whose results are never taken": (
+        {"h.py": PY + "from concurrent.futures import ThreadPoolExecutor\ndef check(name):\n    if name == 'rm':\n"
+                      "        sys.exit(2)\njson.load(sys.stdin)\nwith ThreadPoolExecutor(4) as pool:\n"
+                      "    pool.map(check, ['rm', 'push'])\n"}, "h.py", 8,
+        {"h.py": PY + "from concurrent.futures import ThreadPoolExecutor\ndef check(name):\n    if name == 'rm':\n"
+                      "        sys.exit(2)\njson.load(sys.stdin)\nwith ThreadPoolExecutor(4) as pool:\n"
+                      "    list(pool.map(check, ['rm', 'push']))\n"}),
+    "run_in_executor never awaited": (
+        {"h.py": PY + "import asyncio\ndef check():\n    sys.exit(2)\nasync def main():\n    json.load(sys.stdin)\n"
+                      "    asyncio.get_running_loop().run_in_executor(None, check)\nasyncio.run(main())\n"}, "h.py", 7,
+        {"h.py": PY + "import asyncio\ndef check():\n    sys.exit(2)\nasync def main():\n    json.load(sys.stdin)\n"
+                      "    await asyncio.get_running_loop().run_in_executor(None, check)\nasyncio.run(main())\n"}),
+    "a Node dispatcher that knows 2 is a refusal and exits 1 for it": (
+        {"h.js": "const cp = require('child_process');\nconst fs = require('fs');\nconst input = fs.readFileSync(0);\n"
+                 "const dir = process.env.CLAUDE_PROJECT_DIR + '/.claude/hooks/guards';\nconst refused = [];\n"
+                 "for (const name of fs.readdirSync(dir)) {\n  const r = cp.spawnSync('python3', [dir + '/' + name], "
+                 "{ input });\n  if (r.status === 2) refused.push(name);\n}\nif (refused.length) process.exit(1);\n"
+                 "process.exit(0);\n", "guards/no_rm.py": GUARD}, "h.js", 10,
+        {"h.js": "const cp = require('child_process');\nconst fs = require('fs');\nconst input = fs.readFileSync(0);\n"
+                 "const dir = process.env.CLAUDE_PROJECT_DIR + '/.claude/hooks/guards';\nconst refused = [];\n"
+                 "for (const name of fs.readdirSync(dir)) {\n  const r = cp.spawnSync('python3', [dir + '/' + name], "
+                 "{ input });\n  if (r.status === 2) refused.push(name);\n}\nif (refused.length) process.exit(2);\n"
+                 "process.exit(0);\n", "guards/no_rm.py": GUARD}),
+    "a Python dispatcher that knows 2 is a refusal and exits 1 for it": (
+        {"h.py": PY + "data = sys.stdin.read()\nguards = os.path.join(os.environ['CLAUDE_PROJECT_DIR'], '.claude/hooks/guards')\n"
+                      "refused = False\nfor name in os.listdir(guards):\n"
+                      "    r = subprocess.run([sys.executable, os.path.join(guards, name)], input=data, text=True)\n"
+                      "    if r.returncode == 2:\n        refused = True\nsys.exit(1 if refused else 0)\n",
+         "guards/no_rm.py": GUARD}, "h.py", 9,
+        {"h.py": PY + "data = sys.stdin.read()\nguards = os.path.join(os.environ['CLAUDE_PROJECT_DIR'], '.claude/hooks/guards')\n"
+                      "refused = False\nfor name in os.listdir(guards):\n"
+                      "    r = subprocess.run([sys.executable, os.path.join(guards, name)], input=data, text=True)\n"
+                      "    if r.returncode == 2:\n        refused = True\nsys.exit(2 if refused else 0)\n",
+         "guards/no_rm.py": GUARD}),
+    "os.system's wait status tested against 2": (
+        {"h.py": PY + "guard = os.path.join(os.path.dirname(__file__), 'guard.py')\n"
+                      "rc = os.system(sys.executable + ' ' + guard)\nif rc == 2:\n    sys.exit(2)\n",
+         "guard.py": GUARD}, "h.py", 4,
+        {"h.py": PY + "guard = os.path.join(os.path.dirname(__file__), 'guard.py')\n"
+                      "rc = os.waitstatus_to_exitcode(os.system(sys.executable + ' ' + guard))\nif rc == 2:\n"
+                      "    sys.exit(2)\n", "guard.py": GUARD}),
     "sys.exit(os.system(...))": (
         {"h.py": PY + "sys.exit(os.system(sys.executable + ' ' + os.path.dirname(__file__) + '/guard.py'))\n",
          "guard.py": GUARD}, "h.py", 2,

@@ -76,9 +76,11 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
                               rule="stdin-not-passed") for child in _js_children(arguments, loops))
     for match in JS_SPAWN_SYNC.finditer(code):
         children = _js_children(balanced(code, match.end()), loops)
+        var = match.group("var")
+        if not children and var is not None and own is not None and _js_told_apart(code[match.end():], var):
+            children = ("",)  # a child the script cannot name, but whose 2 it reads as a refusal
         if not children:
             continue
-        var = match.group("var")
         after = code[match.end():]
         read = re.compile(rf"(?<![\w$]){re.escape(var)}\s*(?:\?\.|\.)\s*(?:status|signal|exitCode|success)\b") \
             if var is not None else None
@@ -214,6 +216,13 @@ def _js_own_exits(code: str) -> list[tuple[int, str]] | None:
             return None
         out.append((match.start(), " or ".join(sorted(said))))
     return out
+
+
+def _js_told_apart(after: str, var: str) -> bool:
+    """The script tests the child's status against 2 (`r.status === 2`, `status !== 2`): it knows
+    that 2 is the child's refusal, whatever the child is."""
+    return re.search(rf"(?<![\w$]){re.escape(var)}\s*(?:\?\.|\.)\s*(?:status|exitCode)\s*[!=]==?\s*2\b|"
+                     rf"\b2\s*[!=]==?\s*{re.escape(var)}\s*(?:\?\.|\.)\s*(?:status|exitCode)\b", after) is not None
 
 
 JS_DECLARED_BEFORE = lazy(r"""(?:\b(?:const|let|var)|\bif\s*\([^\n]*|\?|&&|\|\|)\s*$""")

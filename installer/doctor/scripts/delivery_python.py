@@ -15,6 +15,10 @@ PY_EXITS = frozenset({"sys.exit", "exit", "quit"})  # (os._exit ends the process
 THREAD_STARTS = frozenset({"threading.Thread", "Thread", "threading.Timer", "Timer", "_thread.start_new_thread",
                            "start_new_thread"})
 POSITIONAL_TARGET = {"threading.Timer": 1, "Timer": 1, "_thread.start_new_thread": 0, "start_new_thread": 0}
+# an executor's runs of a function, and where it sits: its SystemExit waits in the future (or map's
+# iterator, or the awaited run_in_executor) and reaches the caller only when that is read
+EXECUTOR_TARGET = {"submit": 0, "map": 0, "run_in_executor": 1}
+FUTURE_READS = frozenset({"result", "exception"})
 CATCHES_EXIT = frozenset({"", "BaseException", "SystemExit"})  # ("": a bare except)
 # where the child's status is read: it is then the script's to pass on (not reported)
 STATUS_READ = frozenset({"returncode", "wait", "poll", "check_returncode"})
@@ -67,6 +71,7 @@ def python(tree: ast.Module, nodes: list[ast.AST]) -> tuple[Lost | Joined, ...]:
     tries = [node for node in nodes if isinstance(node, ast.Try) and (node.finalbody or any(
         handler.type is None or CATCHES_EXIT & {_name(t) for t in ast.walk(handler.type)} for handler in node.handlers))]
     threads = [node for node in nodes if isinstance(node, ast.Call) and _name(node.func) in THREAD_STARTS]
+    threads += _executor_runs(nodes)
     if not tries and not threads:
         return tuple(sorted(set(_children(tree, nodes))))
     constants = _constants(tree)
@@ -100,13 +105,37 @@ def _in_threads(starts: list[ast.Call], exiting: set[str], nodes: list[ast.AST])
     thread's status. (A ThreadPoolExecutor's future.result() raises it again in the caller.)"""
     for call in starts:
         target = next((k.value for k in call.keywords if k.arg in ("target", "function")), None)
-        if target is None and _name(call.func) in POSITIONAL_TARGET and len(call.args) > POSITIONAL_TARGET[_name(call.func)]:
+        if isinstance(call.func, ast.Attribute) and call.func.attr in EXECUTOR_TARGET:
+            target = call.args[EXECUTOR_TARGET[call.func.attr]]
+        elif target is None and _name(call.func) in POSITIONAL_TARGET and len(call.args) > POSITIONAL_TARGET[_name(call.func)]:
             target = call.args[POSITIONAL_TARGET[_name(call.func)]]
         names = _functions_named(target, nodes)
         hit = next((name for name in names if name in exiting), None)
-        if hit is not None:
+        if hit is None:
+            continue
+        if isinstance(call.func, ast.Attribute) and call.func.attr in EXECUTOR_TARGET:
+            yield Lost(call.lineno, call.col_offset + 1, f"{hit}() exits 2 in an executor's worker thread here, and "
+                       "nothing reads what it ended with (future.result(), the map's results, an await): SystemExit "
+                       "stays in the future, and the script goes on to exit with the main thread's status", "0")
+        else:
             yield Lost(call.lineno, call.col_offset + 1, f"{hit}() exits 2 in the thread started here: SystemExit "
                        "ends only that thread, and the script goes on to exit with the main thread's status", "0")
+
+
+def _executor_runs(nodes: list[ast.AST]) -> list[ast.Call]:
+    """The executor runs whose outcome the script never reads: `pool.submit(f)` in a script that
+    reads no future (`.result()`, `.exception()`), `pool.map(f, ...)` or
+    `loop.run_in_executor(None, f)` as a statement of its own (its iterator never consumed, never
+    awaited). Measured with python 3.11: each ends 0 when f exits 2; `.result()`, `list(map(...))`
+    and `await` end 2."""
+    calls = [node for node in nodes if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+             and node.func.attr in EXECUTOR_TARGET and len(node.args) > EXECUTOR_TARGET[node.func.attr]]
+    if not calls:
+        return []
+    dropped = {id(node.value) for node in nodes if isinstance(node, ast.Expr)}
+    read = any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in FUTURE_READS
+               for node in nodes)
+    return [call for call in calls if id(call) in dropped or (call.func.attr == "submit" and not read)]  # type: ignore[attr-defined]
 
 
 def _functions_named(target: ast.AST | None, nodes: list[ast.AST]) -> list[str]:
@@ -274,7 +303,8 @@ def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost | Joined]
     loops = _loop_scripts(nodes)
     runs = [(node, _child_scripts(node, loops)) for node in nodes if isinstance(node, ast.Call)
             and _name(node.func) in PY_RUNS]
-    runs = [(node, children) for node, children in runs if children or _name(node.func).endswith("system")]
+    runs = [(node, children) for node, children in runs if children or _name(node.func).endswith("system")
+            or _tells_2_apart(node, nodes)]
     if not runs:
         return
     parents: dict[int, ast.AST] = {}
@@ -412,6 +442,12 @@ def _run_lost(node: ast.Call, child: str, parents: dict[int, ast.AST], nodes: li
         yield Lost(node.lineno, node.col_offset + 1, f"{target} = os.system(...) is the child's wait status "
                    f"(exit 2 is 512), and sys.exit({target}) turns it into 0", "0")
         return
+    misread = _small_status_test(node, parent, target, nodes) if name.endswith("system") else None
+    if misread is not None:
+        yield Lost(misread.lineno, misread.col_offset + 1, "os.system(...) returns the child's wait status on Linux and macOS (its "
+                   "exit 2 is 512), so this test of an exit status is never true and the refusal is never passed on",
+                   "0")
+        return
     checked = checked or name in PY_CHECKED
     if checked and child:  # CalledProcessError: uncaught, python exits 1; caught, the handler decides
         handler = _handler_around(node, parents)
@@ -423,7 +459,7 @@ def _run_lost(node: ast.Call, child: str, parents: dict[int, ast.AST], nodes: li
                        f"{name}(...) raises for the child's exit 2 and does not pass its returncode on",
                        _handler_status(handler.body), child)
         return
-    if _in_try(node, parents) or not child:
+    if _in_try(node, parents) or not child and not _tells_2_apart(node, nodes):
         return
     if isinstance(parent, ast.Expr):
         yield Lost(node.lineno, node.col_offset + 1, f"{name}(...) runs the child script and drops its exit status",
@@ -457,6 +493,45 @@ def _run_lost(node: ast.Call, child: str, parents: dict[int, ast.AST], nodes: li
         else:
             yield Lost(node.lineno, node.col_offset + 1, f"{name}(...) runs the child script, and no exit of the "
                        "script passes its status on", "0", child)
+
+
+def _small_status_test(run: ast.Call, parent: ast.AST | None, target: str | None,
+                       nodes: list[ast.AST]) -> ast.Compare | None:
+    """A test of os.system's result against an exit status of 1 to 255 (`rc == 2`, `rc in (1, 2)`,
+    `os.system(...) == 2`), where the result is never turned into an exit status first (`>> 8`,
+    os.waitstatus_to_exitcode, WEXITSTATUS): never true, since it is the wait status (2 is 512)."""
+    if isinstance(parent, ast.Compare):
+        tests = [parent]
+    elif target is not None:
+        if any(isinstance(n, ast.BinOp) and isinstance(n.op, (ast.RShift, ast.FloorDiv, ast.BitAnd))
+               and _mentions(n, target) or isinstance(n, ast.Call) and (_name(n.func) in TO_EXIT_CODE or
+                                                                       _name(n.func).startswith("os.W"))
+               and _mentions(n, target) for n in nodes):
+            return None
+        tests = [n for n in nodes if isinstance(n, ast.Compare) and any(isinstance(side, ast.Name) and side.id == target
+                                                                         for side in (n.left, *n.comparators))]
+    else:
+        return None
+    for test in tests:
+        values = [c.value for side in (test.left, *test.comparators)
+                  for c in ([side] if isinstance(side, ast.Constant) else getattr(side, "elts", []))
+                  if isinstance(c, ast.Constant) and isinstance(c.value, int) and not isinstance(c.value, bool)]
+        if values and all(0 < v < 256 for v in values):
+            return test
+    return None
+
+
+def _tells_2_apart(run: ast.Call, nodes: list[ast.AST]) -> bool:
+    """The result of this run, stored in a name, is tested against 2: the script knows 2 is the
+    child's refusal, whatever the child is (`r = subprocess.run(...)`, `if r.returncode == 2`)."""
+    for node in nodes:
+        if isinstance(node, ast.Assign) and node.value is run and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name):
+            var = node.targets[0].id
+            return any(isinstance(n, ast.Compare) and any(_mentions(side, var) for side in (n.left, *n.comparators))
+                       and any(isinstance(c, ast.Constant) and c.value == 2 for c in (n.left, *n.comparators))
+                       for n in nodes)
+    return False
 
 
 def _overwritten_in_loop(run: ast.Call, var: str, parents: dict[int, ast.AST], nodes: list[ast.AST]) -> ast.Assign | None:
