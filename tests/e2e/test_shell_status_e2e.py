@@ -20,7 +20,8 @@ before the deny JSON and one after it, and a guard's stderr sent to /dev/null (r
 without its reason); a `cd .claude`
 that the CDPATH the CLI inherits makes print the folder before the deny JSON; a function that prints
 the deny JSON and does not exit, so the allow after it prints too; `npm run` (not `--silent`) of a
-package.json script that answers, its banner before the JSON. Every gate runs on every call (one matcher), and lets through the calls that do not
+package.json script that answers, its banner before the JSON; two scripts of one command line, a logger
+and then a guard, both reading the one stdin. Every gate runs on every call (one matcher), and lets through the calls that do not
 name its token. The real CLI runs the call past each broken gate and not past its twin; doctor
 flags each broken gate at the line marked `HERE`, with the rule named, and not its twin.
 """
@@ -333,7 +334,12 @@ COMMAND_CASES = {
                    f"python3 {HOOKS}TOKEN.py || exit 2"),
     "cmderrbash": ("command/bash-only-syntax", CRASHES, f"trap 'exit 2' ERR; python3 {HOOKS}TOKEN.py",
                    f"python3 {HOOKS}TOKEN.py || exit 2"),
+    # two scripts of one line share its stdin: the logger reads the input to its end, the guard after it gets nothing
+    "cmdtwice": ("command/input-read-twice", GUARD, f"bash {HOOKS}TOKEN-log.sh && python3 {HOOKS}TOKEN.py",
+                 f"input=$(cat); printf '%s' \"$input\" | bash {HOOKS}TOKEN-log.sh && "
+                 f"printf '%s' \"$input\" | python3 {HOOKS}TOKEN.py"),
 }
+LOGS_INPUT = "#!/bin/bash\njq -c '{tool: .tool_name}' >> \"$(dirname \"$0\")/TOKEN.log\"\n"
 # the command-line cases run only for the call that names them (npm takes a third of a second a run)
 ONLY_ITS_CALL = frozenset({"npmrun"})
 WITH_SHELL_BASH = frozenset({"cmderrbash"})  # handlers with "shell": "bash"
@@ -403,6 +409,7 @@ def test_blocks_the_shell_loses_let_the_call_run_on_the_real_cli_and_doctor_name
             token = f"{name}-{kind}"
             suffix = ".sh" if script.startswith("#!") else ".py"
             (hooks / f"{token}{suffix}").write_text(script.replace("TOKEN", token))
+            (hooks / f"{token}-log.sh").write_text(LOGS_INPUT.replace("TOKEN", token))
             gates.append(token)
             commands.append(command.replace("TOKEN", token))
             if name in ONLY_ITS_CALL:

@@ -25,11 +25,12 @@ from .. import disk, handler_facts
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable, cached_property, rule_by_id
 from ..scripts import bashisms, runners
 from ..scripts import delivery as script_delivery
+from ..scripts.keys import ScriptFacts as keys_facts
 from ..scripts.keys import analyse as analyse_script
 from ..shell.interpret import PYTHON
 from ..shell.lex import Lexer, Unreadable
 from ..shell.results import Invocation, Resolution
-from ..shell.streams import HOST_STDERR, HOST_STDOUT, Streams, streams
+from ..shell.streams import HOST_STDERR, HOST_STDOUT, Streams, stdin_takers, streams
 from .installs import install_target
 from .reach import plugins_own, shared_script_places
 from .scopes import settings_path as _settings_path
@@ -501,6 +502,30 @@ def _ignored_by_make(ctx: Context, command: Command) -> Iterator[Finding]:
 
 
 PLACEHOLDER = lazy(r"\$\{(\w+)\}|\$(\w+)", needs=("$",))
+
+
+@RULES.rule("command/input-read-twice")
+def _input_read_twice(ctx: Context, command: Command) -> Iterator[Finding]:
+    """Two scripts of one command line that each read the hook's input from the stdin they share
+    (`a.sh && b.sh`, `a.sh; b.sh`): the first reads it to the end, the second reads nothing.
+    Reported where the second refuses (by exit 2 or a JSON decision): it can no longer see the call."""
+    if command.exec_form or len(command.res.invocations) < 2:
+        return
+    takers = stdin_takers(command.written)
+    readers: dict[int, tuple[str, keys_facts]] = {}
+    for inv, facts in handler_facts.script_facts(command.handler):
+        if inv.script is None or not facts.readable or not (facts.flow.reads_stdin or facts.flow.input_reads):
+            continue
+        name = Path(inv.script).name
+        at = next((i for i, taker in enumerate(takers) if any(name in w.text for w in taker.plain)), None)
+        if at is not None:
+            readers.setdefault(at, (name, facts))
+    if len(readers) < 2:
+        return
+    (_, (first, _)), (_, (second, facts)) = sorted(readers.items())[:2]
+    if facts.exits_2() or ANSWER_KEYS & set(facts.answers):
+        yield ctx.finding("command/input-read-twice", command.file, command.keys, first=_quote(first),
+                          second=_quote(second), host=command.host)
 
 
 @RULES.rule("command/answer-diverted")

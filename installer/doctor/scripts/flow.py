@@ -181,6 +181,7 @@ class Flow:
         self.writes = writes
         self.exits = exits
         self.stdin_reads = stdin_reads  # the second read, when stdin is read twice on one path
+        self.reads_stdin = False  # it reads stdin somewhere (`cat`, `jq` of stdin, json.load(sys.stdin)...)
         self.values = values
         self.input_as_string = input_as_string  # updatedInput given as a string
         self.new_inputs = new_inputs  # updatedInput built anew: its keys
@@ -755,6 +756,7 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                 unread_output=unread_output, **common,
                 new_inputs=_new_inputs(_labelled_objects(code, place)))
     flow.cdpath_writes = tuple(cdpath_writes)
+    flow.reads_stdin = bool(reads)
     flow.second_answer = _second_answer(writes, stops)
     flow.runner_runs = tuple(runner_runs)
     flow.stdout_noise = _stdout_noise(code, lines, printers, place, trace is not None or "set -x" in code)
@@ -1314,6 +1316,9 @@ def _json_variables(code: str) -> frozenset[str]:
                      if m.group("jq") is None or not JQ_RAW.search(m.group("jq")))
 
 
+REDIRECTION = lazy(r"\d*(?:>>?|&>>?|>&|>\|)")
+
+
 def _sh_reads_stdin(word: str, rest: str) -> bool:
     """Does this cat, jq or read take its input from the hook's stdin (no file, no -n)?"""
     words = rest.split()
@@ -1324,6 +1329,15 @@ def _sh_reads_stdin(word: str, rest: str) -> bool:
             pass
     if word == "read":
         return True
+    kept, target = [], False  # (a redirection's target is no file it reads: `cat >> log`)
+    for w in words:
+        if target:
+            target = False
+        elif REDIRECTION.match(w):
+            target = REDIRECTION.match(w).end() == len(w)  # type: ignore[union-attr]
+        else:
+            kept.append(w)
+    words = kept
     if word == "cat":
         files = [w for w in words if not w.startswith("-") or w == "-"]
         return not files or files == ["-"] or files == ["/dev/stdin"]

@@ -186,6 +186,7 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 failure_fields=common["failure_fields"], input_reads=common["input_reads"])
     flow.stdout_config = stdout_config
     flow.call_lines = call_lines
+    flow.reads_stdin = bool(reads)
     flow.second_answer = _second_answer(writes, stops) or _py_finally_answer(tree, writes)
     flow.partial_reads = tuple((what, place(call)) for call, what in runtimes.python_partial_reads(tree, _name))
     flow.stdout_loggers = frozenset(loggers)
