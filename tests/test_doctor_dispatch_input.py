@@ -38,3 +38,44 @@ def test_a_python_dispatcher_passes_its_input_to_a_guard_through_the_shell_only_
     assert (_status(base, command) == 2) == passes  # what the host would receive
     flagged = found(doctor(base, {".claude/settings.json": settings(command=command)}), "delivery/stdin-not-passed")
     assert bool(flagged) != passes, flagged
+
+
+PASSES = "import json, sys\njson.load(sys.stdin)\n"  # reads the whole input, refuses nothing
+JS_LOOP = ("const cp = require('child_process');\n{read}for (const g of ['pass.py', 'guard.py']) {{\n"
+           "  const r = cp.spawnSync('python3', [__dirname + '/' + g], {options});\n"
+           "  if (r.status === 2) process.exit(2);\n}}\n")
+PY_LOOP = ("import os, subprocess, sys\nHERE = os.path.dirname(os.path.abspath(__file__))\n{read}"
+           "for g in ('pass.py', 'guard.py'):\n    r = subprocess.run([sys.executable, os.path.join(HERE, g)]{options})\n"
+           "    if r.returncode == 2:\n        sys.exit(2)\n")
+PY_TURNS = ("import os, subprocess, sys\nHERE = os.path.dirname(os.path.abspath(__file__))\n{read}"
+            "subprocess.run([sys.executable, os.path.join(HERE, 'pass.py')]{options})\n"
+            "r = subprocess.run([sys.executable, os.path.join(HERE, 'guard.py')]{options})\nsys.exit(r.returncode)\n")
+# name: (the dispatcher, its file, the line doctor names; its twin, which reads the input once and hands it to each)
+SHARED_STDIN = {
+    "a Node loop whose children inherit stdin": (
+        JS_LOOP.format(read="", options="{ stdio: 'inherit' }"), "run.js", 3,
+        JS_LOOP.format(read="const input = require('fs').readFileSync(0);\n",
+                       options="{ input, stdio: ['pipe', 'inherit', 'inherit'] }")),
+    "a Node loop whose children get fd 0": (
+        JS_LOOP.format(read="", options="{ stdio: [0, 1, 2] }"), "run.js", 3,
+        JS_LOOP.format(read="const input = require('fs').readFileSync(0);\n",
+                       options="{ input, stdio: ['pipe', 1, 2] }")),
+    "a Python loop whose children inherit stdin": (
+        PY_LOOP.format(read="", options=""), "run.py", 4,
+        PY_LOOP.format(read="data = sys.stdin.read()\n", options=", input=data, text=True")),
+    "two Python children run in turn": (
+        PY_TURNS.format(read="", options=""), "run.py", 4,
+        PY_TURNS.format(read="data = sys.stdin.read()\n", options=", input=data, text=True")),
+}
+
+
+@pytest.mark.parametrize("twin", [False, True], ids=["broken", "twin"])
+@pytest.mark.parametrize("name", list(SHARED_STDIN))
+def test_children_that_share_the_dispatchers_unread_stdin_leave_all_but_the_first_nothing(tmp_path, name, twin):
+    broken, runs, line, fixed = SHARED_STDIN[name]
+    base = tmp_path / "project"
+    command = _write(base, {runs: fixed if twin else broken, "pass.py": PASSES, "guard.py": GUARD}, runs)
+
+    assert (_status(base, command) == 2) == twin  # what the host would receive
+    flagged = found(doctor(base, {".claude/settings.json": settings(command=command)}), "delivery/stdin-not-passed")
+    assert [f.line for f in flagged] == ([] if twin else [line])

@@ -67,6 +67,8 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
             found.extend(Lost(line, column, f"this catch takes the error {match.group('fn')} throws for the child's "
                               "exit 2 and does not pass the status on", status, child) for child in children)
     read = JS_READS_STDIN.search(code)
+    if read is None:
+        found.extend(_js_stdin_shared(code, place, balanced, loops))
     for match in [*JS_EXEC_SYNC.finditer(code), *JS_SPAWN_SYNC.finditer(code)] if read is not None else ():
         arguments = balanced(code, match.end())
         if match.start() > read.start() and not JS_GIVES_INPUT.search(arguments):
@@ -126,6 +128,31 @@ JS_READS_STDIN = lazy(r"""readFileSync\s*\(\s*(?:0|["']/dev/stdin["']|process\.s
                      needs=("readFileSync",))
 # a run given the input again, or whose options are not spelt here (`...options`, a variable)
 JS_GIVES_INPUT = lazy(r"""\binput\s*:|\binput\b\s*[,}]|\.\.\.|,\s*[A-Za-z_$][\w$]*\s*$""")
+
+
+JS_INHERITS_STDIN = lazy(r"""\bstdio\s*:\s*(?:["'`]inherit["'`]|\[\s*(?:["'`]inherit["'`]|0\b|process\.stdin\b))""",
+                        needs=("stdio",))
+
+
+def _js_stdin_shared(code: str, place: Callable[[int], tuple[int, int]], balanced: Callable[[str, int], str],
+                     loops: dict[str, tuple[str, ...]]) -> list[Lost]:
+    """Children run one after another with the hook's own stdin (`stdio: "inherit"`, `[0, ...]`),
+    which the script never read: the first reads the input to its end, and each after it reads
+    nothing (measured with node 20.20.2: of two spawnSync or execFileSync children in a loop, the
+    second's `$(cat)` is empty)."""
+    found, seen = [], 0
+    for match in sorted([*JS_EXEC_SYNC.finditer(code), *JS_SPAWN_SYNC.finditer(code)], key=lambda m: m.start()):
+        arguments = balanced(code, match.end())
+        children = _js_children(arguments, loops)
+        if not children or not JS_INHERITS_STDIN.search(arguments) or JS_GIVES_INPUT.search(arguments):
+            continue
+        starved = children if seen else children[1:]
+        seen += len(children)
+        line, column = place(match.start())
+        found.extend(Lost(line, column, "each child started here inherits the hook's stdin (stdio \"inherit\", no "
+                          "`input:`), and the first of them reads it to its end: every child after it reads nothing",
+                          "0", child, rule="stdin-not-passed") for child in starved)
+    return found
 
 
 # a child started whose status arrives later (a callback, an event, a promise): spawn, exec, execFile, fork, Bun.spawn

@@ -312,6 +312,7 @@ def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost | Joined]
         for inner in ast.iter_child_nodes(node):
             parents[id(inner)] = node
     read = _stdin_read(nodes)
+    yield from _stdin_shared(runs, read)
     for node, children in runs:
         for child in children or ("",):
             yield from _run_lost(node, child, parents, nodes, _count(children))
@@ -320,6 +321,25 @@ def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost | Joined]
                            f"{read.lineno}) and {_name(node.func)}(...) here gives the child no input= (it inherits "
                            "the stdin that is now at its end)", "0", child, rule="stdin-not-passed")
     yield from _joined_outputs(runs, parents, nodes)
+
+
+def _stdin_shared(runs: list[tuple[ast.Call, tuple[str, ...]]], read: ast.Call | None) -> Iterator[Lost]:
+    """Children run one after another (a loop's, or in turn) with the stdin the script never read
+    and never gives them: the first reads the hook's input to its end, and each after it reads
+    nothing (measured with python 3.11: of two `subprocess.run(["bash", g])` in a loop, the second
+    child's `$(cat)` is empty)."""
+    if read is not None:
+        return  # (the script's own read leaves every child nothing: the rule's other form, below)
+    seen = 0
+    for node, children in sorted(runs, key=lambda item: (item[0].lineno, item[0].col_offset)):
+        if _given_input(node) or not children:
+            continue
+        starved = children if seen else children[1:] + tuple(c for c in children if "*" in c)
+        seen += _count(children)
+        for child in starved:
+            yield Lost(node.lineno, node.col_offset + 1, f"each child {_name(node.func)}(...) starts here inherits "
+                       "the hook's stdin (no input=), and the first of them reads it to its end: every child after "
+                       "it reads nothing", "0", child, rule="stdin-not-passed")
 
 
 STDIN_READS = frozenset({"sys.stdin.read", "sys.stdin.readlines", "json.load", "sys.stdin.buffer.read"})
