@@ -539,3 +539,71 @@ def test_a_script_that_tells_the_events_apart_may_read_each_its_own_way(tmp_path
 def test_how_a_script_reads_the_fields_whose_type_differs_by_event(text, reads):
     found_reads = delivery.field_reads(text, lambda offset: (1, offset + 1))
     assert [(r.field, r.shape) for r in found_reads] == reads
+
+
+WRAPPER = 'cd "$CLAUDE_PROJECT_DIR" || exit 1\n{run}\nstatus=$?\n{end}'
+PASS_ON = "exit $status\n"
+MAKEFILE = "GUARD := .claude/hooks/guard.py\n\ncheck: shell secrets\n\nshell:\n\t{line}\n\nsecrets:\n\t@true\n"
+PACKAGE = {"name": "gates", "version": "1.0.0", "scripts": {"lint": "eslint .", "guard": "{line}"}}
+# name: (the wrapper's runner command, the runner's file and its line running the guard, the wrapper's end;
+#        the same fixed, the file and line doctor names)
+THROUGH_RUNNERS = {
+    "make ignores the line's failure (-)": (
+        "make -s -f .claude/hooks/Makefile", ("Makefile", "-@python3 $(GUARD)"), PASS_ON,
+        ("Makefile", "@python3 $(GUARD)"), PASS_ON, ("Makefile", 6)),
+    "a prerequisite's line ends with || echo": (
+        "make -s -f .claude/hooks/Makefile check", ("Makefile", "@python3 $(GUARD) || echo 'guard failed' >&2"),
+        PASS_ON, ("Makefile", "@python3 $(GUARD) || { echo 'guard failed' >&2; exit 2; }"), PASS_ON, ("Makefile", 6)),
+    "an npm script that echoes after the guard": (
+        "npm run --silent guard", ("package.json", "python3 .claude/hooks/guard.py; echo checked >&2"), PASS_ON,
+        ("package.json", "python3 .claude/hooks/guard.py"), PASS_ON, ("package.json", 6)),
+    "a wrapper that maps make's failure to 1": (
+        "make -s -f .claude/hooks/Makefile", ("Makefile", "@python3 $(GUARD)"), '[ $status -eq 0 ] || exit 1\nexit 0\n',
+        ("Makefile", "@python3 $(GUARD)"), PASS_ON, ("h.sh", 4)),
+    "a wrapper that maps npm's failure to 3": (
+        "npm run --silent guard", ("package.json", "python3 .claude/hooks/guard.py"),
+        'if [ "$status" -ne 0 ]; then\n  echo "policy failed ($status)" >&2\n  exit 3\nfi\nexit 0\n',
+        ("package.json", "python3 .claude/hooks/guard.py"),
+        'if [ "$status" -ne 0 ]; then\n  echo "policy failed ($status)" >&2\n  exit "$status"\nfi\nexit 0\n',
+        ("h.sh", 6)),
+}
+
+
+def _runner_files(run: str, defined: tuple[str, str], end: str) -> dict[str, str]:
+    file, line = defined
+    files = {"h.sh": WRAPPER.format(run=run, end=end), "guard.py": GUARD}
+    if file == "Makefile":
+        files["Makefile"] = MAKEFILE.format(line=line)
+    return files
+
+
+@pytest.mark.parametrize("twin", [False, True], ids=["broken", "twin"])
+@pytest.mark.parametrize("name", list(THROUGH_RUNNERS))
+def test_a_block_lost_in_the_runner_a_wrapper_runs_is_flagged_where_it_is_lost(tmp_path, name, twin):
+    run, defined, end, fixed_defined, fixed_end, (file, line) = THROUGH_RUNNERS[name]
+    base = tmp_path / "project"
+    used, used_end = (fixed_defined, fixed_end) if twin else (defined, end)
+    command = _write(base, _runner_files(run, used, used_end), "h.sh")
+    if used[0] == "package.json":
+        (base / "package.json").write_text(json.dumps(PACKAGE, indent=1).replace("{line}", used[1]))
+    assert (_status(base, command) == 2) == twin  # what the host would receive (GNU make 4.3, npm 11.19.1)
+    flagged = found(doctor(base, {".claude/settings.json": settings(command=command)}), "delivery/exit-2-lost")
+    assert [(Path(f.path).name, f.line) for f in flagged] == ([] if twin else [(file, line)])
+
+
+@pytest.mark.parametrize("script, lost", [
+    ("python3 .claude/hooks/guard.py || echo 'guard reported a problem' >&2", True),
+    ("python3 .claude/hooks/guard.py; echo done", True),
+    ("python3 .claude/hooks/guard.py | tee -a /tmp/hook.log", True),
+    ("python3 .claude/hooks/guard.py", False),
+    ("echo checking >&2 && python3 .claude/hooks/guard.py", False),
+    ("python3 .claude/hooks/guard.py || exit $?", False),
+])
+def test_an_npm_script_the_hook_runs_is_judged_as_the_command_it_runs(tmp_path, script, lost):
+    base = tmp_path / "project"
+    _write(base, {"guard.py": GUARD}, "guard.py")
+    (base / "package.json").write_text(json.dumps(PACKAGE, indent=1).replace("{line}", script.replace('"', '\\"')))
+    command = "npm run --silent guard"
+    assert (_status(base, command) == 2) != lost  # npm 11.19.1 ends with its script's status
+    flagged = found(doctor(base, {".claude/settings.json": settings(command=command)}), "command/block-swallowed")
+    assert [(Path(f.path).name, f.line) for f in flagged] == ([("package.json", 6)] if lost else [])

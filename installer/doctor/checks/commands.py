@@ -481,23 +481,26 @@ def _block_swallowed(ctx: Context, command: Command) -> Iterator[Finding]:
 
 
 def _ignored_by_make(ctx: Context, command: Command) -> Iterator[Finding]:
-    """make running a recipe line whose failure it ignores (`-` before it, `make -i`, `.IGNORE:`),
-    the line's script refusing only by exit 2: make exits 0. At the recipe line, the command related."""
+    """A runner's recipe (a make target's line, a package.json script) that runs a script refusing
+    only by exit 2 and ends with another status: make ignoring the line's failure (`-` before it,
+    `make -i`, `.IGNORE:`), or the line's own `|| ...` or a command after the script. At the
+    recipe's line, the command related."""
     where = handler_facts.where(command.file)
     known = {name: value for name, value in where.variables.items() if value is not None}
     for found in command.streams:
         words = [PLACEHOLDER.sub(lambda m: known.get(m.group(1) or m.group(2), m.group(0)), w.text)
                  for w in found.command.plain if not w.assignment] if found.command.kind == "simple" else []
-        ignored = runners.ignored_failure(words, where.cwd)
-        if ignored is None:
-            continue
-        facts = analyse_script(ignored.script)
-        if facts.readable and facts.exits_2() and not ANSWER_KEYS & set(facts.answers):
-            finding = ctx.finding("command/block-swallowed", command.file, command.keys, variant="make",
-                                  script=_quote(ignored.script.name), how=ignored.how, host=command.host)
-            yield finding._replace(path=str(ignored.makefile), line=ignored.line, column=1, related=[
+        for recipe in runners.recipes(words, where.cwd):
+            lost = runners.swallowed(recipe)
+            if lost is None:
+                continue
+            script, how = lost
+            finding = ctx.finding("command/block-swallowed", command.file, command.keys,
+                                  variant="make" if recipe.ignored else "recipe", script=_quote(script.name), how=how,
+                                  host=command.host, runner=recipe.runner)
+            yield finding._replace(path=str(recipe.file), line=recipe.line, column=1, related=[
                 {"path": finding.path, "line": finding.line, "column": finding.column,
-                 "message": "the hook's command that runs make"}])
+                 "message": f"the hook's command that runs {recipe.runner}"}])
             return
 
 

@@ -25,13 +25,15 @@ from ...hosts.cursor import protocol as cursor_protocol
 from ...patterns import lazy
 from .. import disk, handler_facts
 from ..model import Context, Finding, Handler, RuleTable
-from ..scripts import keys
+from ..scripts import keys, runners
 from ..scripts.delivery import Joined, Lost
 from ..scripts.flow import Place
 from ..scripts.shell_status import INTERPRETERS
 from ..shell.exit import shell_options
 from ..shell.interpret import SCRIPT_SUFFIXES
 from ..shell.resolve import resolve_shell
+from ..shell.results import Where
+from ..shell.streams import streams
 from .scripts.units import Script, inline_commands, scripts_of
 
 RULES = RuleTable()
@@ -68,7 +70,76 @@ def _exit_2_lost(script: Script) -> Iterator[Finding]:
         return
     lost = [place for place in facts.flow.lost_blocks if place.rule == "exit-2-lost"
             and (not place.child or any(_blocks_by_exit_2(child) for child in _children(script, handlers, place.child)))]
-    yield from _report(script, handlers, lost or list(_wrapped(script, handlers[0])))
+    if lost:
+        yield from _report(script, handlers, lost)
+        return
+    through = next(_lost_in_recipes(script, handlers), None)
+    if through is not None:
+        yield through
+        return
+    yield from _report(script, handlers, list(_wrapped(script, handlers[0])) or list(_remapped(script, handlers[0])))
+
+
+LAST_EXIT = lazy(r"(?:^|[;&|{]\s*)exit[ \t]+\d+[ \t;}]*(?:#.*)?$")  # the script's last line ends it with a literal
+
+
+def _remapped(script: Script, handler: Handler) -> Iterator[Lost]:
+    """A shell wrapper that runs a child able to end with 2 (a guard refusing by exit 2, or make or
+    `npm run` running one) and ends every run with a status of its own, none of them 2 (`[ $status
+    -eq 0 ] || exit 1; exit 0`, `guard.sh || exit 1`): it knows the child failed, and tells the host
+    with a status the host does not read as a block. At its first exit other than 0."""
+    exits = script.facts.flow.exits
+    if script.facts.language != "shell" or not exits or any(e.status is None or e.status == 2 for e in exits):
+        return
+    last = next((line for line in reversed(script.text.splitlines()) if line.strip() and not line.lstrip().startswith("#")), "")
+    if not any(e.status for e in exits) or not LAST_EXIT.search(last.strip()):
+        return  # (a run that ends with its last command may end with the child's status)
+    where = handler_facts.where(handler.file)
+    child, at = None, 0
+    lines = script.text.splitlines()
+    for inv in resolve_shell(script.facts.runs_scripts or script.text, where).invocations:
+        if inv.path is not None and inv.path != script.facts.path and _blocks_by_exit_2(inv.path):
+            child = inv.path.name
+            at = next((n for n, text in enumerate(lines, 1) if child in text), 0)
+            break
+    if child is None and runners.may_name_a_runner(script.text):
+        for found in streams(script.text):
+            words = [w.text for w in found.command.plain if not w.assignment] if found.command.kind == "simple" else []
+            for recipe in runners.recipes(words, where.cwd):
+                guard = next((inv.path for inv in resolve_shell(recipe.text, Where(cwd=recipe.folder)).invocations
+                              if inv.path is not None and _blocks_by_exit_2(inv.path)), None)
+                if guard is not None and runners.swallowed(recipe) is None:
+                    child, at = f"{recipe.runner} (through {guard.name})", script.text.count("\n", 0, found.command.at) + 1
+                    break
+            if child is not None:
+                break
+    failing = next((e for e in exits if e.status and e.at.line > at), None)
+    if child is not None and failing is not None:
+        yield Lost(failing.at.line, failing.at.column, f"this exit replaces the status of {child}, 2 when it refuses, "
+                   f"with the wrapper's own {failing.status}", str(failing.status))
+
+
+def _lost_in_recipes(script: Script, handlers: list[Handler]) -> Iterator[Finding]:
+    """A shell wrapper that runs make or `npm run`, whose recipe line (a Makefile's, a package.json
+    script) runs a guard refusing by exit 2 and ends with another status (runners.swallowed): at
+    that line, the wrapper's line related."""
+    if script.facts.language != "shell" or not runners.may_name_a_runner(script.text):
+        return
+    cwd = handler_facts.where(handlers[0].file).cwd
+    for found in streams(script.text):
+        if found.command.kind != "simple":
+            continue
+        for recipe in runners.recipes([w.text for w in found.command.plain if not w.assignment], cwd):
+            lost = runners.swallowed(recipe)
+            if lost is None:
+                continue
+            line = script.text.count("\n", 0, found.command.at) + 1
+            finding = script.finding("delivery/exit-2-lost", Place(line, 1), handlers,
+                                     how=f"{recipe.runner} runs {lost[0].name} on line {recipe.line} of "
+                                         f"{recipe.file.name}, and {lost[1]}", status="0", action=_action(handlers[0]))
+            yield finding._replace(path=str(recipe.file), line=recipe.line, column=1, related=[
+                {"path": str(script.facts.path), "line": line, "column": 1,
+                 "message": f"the line of {script.facts.path.name} that runs {recipe.runner}"}, *finding.related])
 
 
 @RULES.rule("delivery/exit-in-subshell")
