@@ -344,6 +344,14 @@ LOGS_INPUT = "#!/bin/bash\njq -c '{tool: .tool_name}' >> \"$(dirname \"$0\")/TOK
 ONLY_ITS_CALL = frozenset({"npmrun"})
 WITH_SHELL_BASH = frozenset({"cmderrbash"})  # handlers with "shell": "bash"
 
+SPACED = """\
+#!/bin/bash
+if grep -q '"command": "touch ran-TOKEN.txt'; then  # HERE
+  echo "Blocked: TOKEN" >&2
+  exit 2
+fi
+exit 0
+"""
 CASES = {  # name: (the rule, the broken gate, its twin)
     "pipe": ("delivery/exit-in-subshell", PIPED_LOOP,
              PIPED_LOOP.replace("jq -r .tool_input.command | while", "while").replace(
@@ -387,6 +395,8 @@ CASES = {  # name: (the rule, the broken gate, its twin)
     "twoanswers": ("script/text-before-json", TWO_ANSWERS, TWO_ANSWERS.replace('allowed" ;;', 'allowed"; exit 0 ;;')),
     # an EXIT trap runs after the answer and its exit: its echo follows the JSON
     "exittrap": ("script/text-before-json", EXIT_TRAP, EXIT_TRAP.replace('done"\'', 'done" >&2\'')),
+    # the input's text is compact JSON: a match that expects a space after the colon never holds
+    "spaced": ("script/input-text-spaced", SPACED, SPACED.replace("grep -q '\"command\": \"", "grep -Eq '\"command\" *: *\"")),
 }
 
 
