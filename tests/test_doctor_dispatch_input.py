@@ -79,3 +79,25 @@ def test_children_that_share_the_dispatchers_unread_stdin_leave_all_but_the_firs
     assert (_status(base, command) == 2) == twin  # what the host would receive
     flagged = found(doctor(base, {".claude/settings.json": settings(command=command)}), "delivery/stdin-not-passed")
     assert [f.line for f in flagged] == ([] if twin else [line])
+
+
+LOGS = "#!/bin/bash\ncat >> \"$(dirname \"$0\")/hook.log\"\n"  # reads the input to its end
+NOTIFIES = "#!/bin/bash\necho 'checking a call' >&2\n"  # leaves stdin alone
+SH_GUARD = "#!/bin/bash\ncmd=$(jq -r .tool_input.command)\ncase \"$cmd\" in rm*) echo 'no rm' >&2; exit 2 ;; esac\n"
+
+
+@pytest.mark.parametrize("wrapper, first, starved", [
+    ('DIR="$(dirname "$0")"\n"$DIR/first.sh"\n"$DIR/guard.sh"\n', LOGS, True),
+    ('DIR="$(dirname "$0")"\nbash "$DIR/first.sh" && bash "$DIR/guard.sh"\n', LOGS, True),
+    ('DIR="$(dirname "$0")"\npayload=$(cat)\n"$DIR/first.sh" <<<"$payload"\n"$DIR/guard.sh" <<<"$payload"\n', LOGS, False),
+    ('DIR="$(dirname "$0")"\n"$DIR/first.sh"\n"$DIR/guard.sh"\n', NOTIFIES, False),  # (the first never reads it)
+    ('DIR="$(dirname "$0")"\n"$DIR/first.sh" </dev/null\n"$DIR/guard.sh"\n', LOGS, False),
+], ids=["in turn", "behind &&", "read once, handed to each", "a first that leaves stdin alone", "a first given nothing"])
+def test_a_wrapper_whose_first_child_reads_the_input_leaves_the_next_nothing(tmp_path, wrapper, first, starved):
+    base = tmp_path / "project"
+    command = _write(base, {"run.sh": "#!/bin/bash\n" + wrapper, "first.sh": first, "guard.sh": SH_GUARD}, "run.sh")
+    for name in ("first.sh", "guard.sh"):
+        (base / ".claude/hooks" / name).chmod(0o755)
+    assert (_status(base, command) == 2) != starved  # what the host would receive
+    flagged = found(doctor(base, {".claude/settings.json": settings(command=command)}), "delivery/stdin-not-passed")
+    assert [f.line for f in flagged] == ([wrapper.count("\n") + 1] if starved else [])  # (after the #! line)

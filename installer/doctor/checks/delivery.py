@@ -249,6 +249,8 @@ def _stdin_not_passed(script: Script) -> Iterator[Finding]:
             continue
         readers = [child for child in _children(script, script.handlers, place.child)
                    if keys.analyse(child).flow.input_reads or _blocks_by_exit_2(child)]
+        if place.first and not any(_reads_input(first) for first in _children(script, script.handlers, place.first)):
+            continue  # (the first child may leave the input alone: the next one then gets it)
         if readers:
             yield script.finding("delivery/stdin-not-passed", Place(place.line, place.column), script.handlers,
                                  how=place.how, child=readers[0].name)
@@ -358,6 +360,12 @@ def _beside(facts: keys.ScriptFacts, child: str) -> list[Path]:
 
 
 MAX_MATCHED = 32  # the files of a dispatcher's folder read as its children
+
+
+def _reads_input(path: Path) -> bool:
+    """A script that reads the hook's input from its stdin (to its end: each read does)."""
+    flow = keys.analyse(path).flow
+    return bool(flow.reads_stdin or flow.input_reads)
 
 
 def _blocks_by_exit_2(path: Path | None) -> bool:

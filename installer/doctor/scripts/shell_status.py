@@ -615,6 +615,7 @@ class _Model:
         >file`, a `jq` of stdin) without being given the input again (`<<<`, `<`, a pipe into it),
         or started with `</dev/null`."""
         read = None
+        first: tuple[Command, str] | None = None  # the first child given the hook's own stdin
         for where in self.where:
             if where.function:
                 continue
@@ -628,6 +629,16 @@ class _Model:
                     if read is None:
                         read = next((c for c in _with_substitutions(command, position)
                                      if c is not None and _reads_stdin(c)), None)
+                        if read is None and position == 0 and not where.statement.background and not _given_input(command):
+                            taker = child or _script_run(command)
+                            if taker is not None and first is not None and taker[0] != first[1]:
+                                yield self._lost(command.at, f"{first[1]} (line {self._line(first[0].at)[0]}) is "
+                                                 "given the hook's stdin first and reads the input to its end, so "
+                                                 f"{taker[0]} starts here with nothing left on it", "stdin-not-passed",
+                                                 child=taker[0], status="")._replace(first=first[1])
+                                return
+                            if taker is not None and first is None:
+                                first = (command, taker[0])
                         continue
                     child = child or _script_run(command)
                     if child is None or position > 0 or _given_input(command):
