@@ -17,6 +17,7 @@ gives no JSON decision on stdout, which would still get through.
 """
 from __future__ import annotations
 
+import bisect
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -25,7 +26,7 @@ from ...hosts.cursor import protocol as cursor_protocol
 from ...patterns import lazy
 from .. import disk, handler_facts
 from ..model import Context, Finding, Handler, RuleTable
-from ..scripts import keys, runners
+from ..scripts import keys, runners, shell_status
 from ..scripts.delivery import Joined, Lost
 from ..scripts.flow import Place
 from ..scripts.shell_status import INTERPRETERS
@@ -156,7 +157,10 @@ def _errexit_exits_early(script: Script) -> Iterator[Finding]:
     handlers = _blocking(script)
     flagged = [h for h in handlers if _errexit_flag(h, script.facts.path)]
     direct = [h for h in handlers if _by_shebang(h)] + flagged
-    for place in script.facts.flow.lost_blocks:
+    places = list(script.facts.flow.lost_blocks)
+    if handlers and not any(p.rule == "errexit-exits-early" for p in places):
+        places += _stops_outside_git(script, handlers)
+    for place in places:
         who = direct if place.shebang else flagged if place.flag else handlers
         if place.rule != "errexit-exits-early" or not who:
             continue
@@ -169,6 +173,30 @@ def _errexit_exits_early(script: Script) -> Iterator[Finding]:
                                      status=place.status, action=_action(handler))
         elif not place.flag:
             yield from _report(script, who, [place])
+
+
+def _stops_outside_git(script: Script, handlers: list[Handler]) -> list[Lost]:
+    """The stops of errexit at a git command that needs a repository, where every handler's hook
+    runs in a folder that is in none (the project is not a git repository): there git exits 128."""
+    if script.facts.language != "shell" or "git" not in script.text or "-e" not in script.text and \
+            "errexit" not in script.text:
+        return []
+    folders = {handler_facts.where(h.file).cwd for h in handlers}
+    if not folders or any(folder is None or _in_a_repository(folder) for folder in folders):
+        return []
+    starts = [0, *(i + 1 for i, c in enumerate(script.text) if c == "\n")]
+
+    def place(offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(starts, offset)
+        return line, offset - starts[line - 1] + 1
+
+    return [p for p in shell_status.lost(script.text, place, outside_git=True)
+            if p.rule == "errexit-exits-early" and "not in a git repository" in p.how]
+
+
+def _in_a_repository(folder: Path) -> bool:
+    """A `.git` (a folder, or a worktree's file) in the folder or one above it."""
+    return any(disk.exists(parent / ".git") for parent in (folder, *folder.parents))
 
 
 @RULES.rule("delivery/status-masked")
