@@ -435,6 +435,22 @@ command = json.load(sys.stdin)["tool_input"]["command"]
 with ThreadPoolExecutor(max_workers=2) as pool:
     pool.submit(check, command).result()
 """, {}),
+    # Node's spawnSync result has `status`: `exitCode` (Bun's and a ChildProcess's name) is undefined, exit 0
+    "jsexitcode": ("delivery/exit-2-lost", "TOKEN.js", JS_HEAD + """\
+const r = spawnSync('python3', [`${__dirname}/TOKEN-guard.py`], { input, stdio: ['pipe', 'inherit', 'inherit'] });
+process.exit(r.exitCode);  // HERE
+""", JS_HEAD + """\
+const r = spawnSync('python3', [`${__dirname}/TOKEN-guard.py`], { input, stdio: ['pipe', 'inherit', 'inherit'] });
+process.exit(r.status ?? 1);
+""", REFUSING),
+    # sys.exit() of the CompletedProcess object prints it and exits 1
+    "pyexitobject": ("delivery/exit-2-lost", "TOKEN.py", PY_HEAD + """\
+result = subprocess.run([sys.executable, str(FOLDER / "TOKEN-guard.py")], input=data, text=True)  # HERE
+sys.exit(result)
+""", PY_HEAD + """\
+result = subprocess.run([sys.executable, str(FOLDER / "TOKEN-guard.py")], input=data, text=True)
+sys.exit(result.returncode)
+""", REFUSING),
     "shexec": ("script/answer-sent-away", "TOKEN.sh", f"""\
 #!/bin/bash
 exec >>"$(dirname "$0")/TOKEN.log" 2>&1  # HERE

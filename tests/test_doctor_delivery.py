@@ -94,6 +94,32 @@ CASES = {
         {"h.py": PY + "guard = os.path.join(os.path.dirname(__file__), 'guard.py')\n"
                       "rc = os.waitstatus_to_exitcode(os.system(sys.executable + ' ' + guard))\nif rc == 2:\n"
                       "    sys.exit(2)\n", "guard.py": GUARD}),
+    "spawnSync's result read as exitCode": (
+        {"h.js": "const cp = require('child_process');\nconst input = require('fs').readFileSync(0);\n"
+                 "const r = cp.spawnSync('python3', [__dirname + '/guard.py'], { input });\nprocess.exit(r.exitCode);\n",
+         "guard.py": GUARD}, "h.js", 4,
+        {"h.js": "const cp = require('child_process');\nconst input = require('fs').readFileSync(0);\n"
+                 "const r = cp.spawnSync('python3', [__dirname + '/guard.py'], { input });\nprocess.exit(r.status);\n",
+         "guard.py": GUARD}),
+    "a catch that exits with the error's code": (
+        {"h.js": "const cp = require('child_process');\nconst input = require('fs').readFileSync(0);\ntry {\n"
+                 "  cp.execFileSync('python3', [__dirname + '/guard.py'], { input, stdio: ['pipe', 'inherit', 'inherit'] });\n"
+                 "} catch (err) {\n  process.exit(err.code);\n}\n", "guard.py": GUARD}, "h.js", 6,
+        {"h.js": "const cp = require('child_process');\nconst input = require('fs').readFileSync(0);\ntry {\n"
+                 "  cp.execFileSync('python3', [__dirname + '/guard.py'], { input, stdio: ['pipe', 'inherit', 'inherit'] });\n"
+                 "} catch (err) {\n  process.exit(err.status);\n}\n", "guard.py": GUARD}),
+    "sys.exit of the CompletedProcess": (
+        {"h.py": PY + "data = sys.stdin.read()\nresult = subprocess.run([sys.executable, os.path.dirname(__file__) + "
+                      "'/guard.py'], input=data, text=True)\nsys.exit(result)\n", "guard.py": GUARD}, "h.py", 3,
+        {"h.py": PY + "data = sys.stdin.read()\nresult = subprocess.run([sys.executable, os.path.dirname(__file__) + "
+                      "'/guard.py'], input=data, text=True)\nsys.exit(result.returncode)\n", "guard.py": GUARD}),
+    "a Popen's returncode read before it ends": (
+        {"h.py": PY + "data = sys.stdin.read()\nproc = subprocess.Popen([sys.executable, os.path.dirname(__file__) + "
+                      "'/guard.py'], stdin=subprocess.PIPE, text=True)\nproc.stdin.write(data)\nproc.stdin.close()\n"
+                      "sys.exit(proc.returncode)\n", "guard.py": GUARD}, "h.py", 3,
+        {"h.py": PY + "data = sys.stdin.read()\nproc = subprocess.Popen([sys.executable, os.path.dirname(__file__) + "
+                      "'/guard.py'], stdin=subprocess.PIPE, text=True)\nproc.communicate(data)\n"
+                      "sys.exit(proc.returncode)\n", "guard.py": GUARD}),
     "sys.exit(os.system(...))": (
         {"h.py": PY + "sys.exit(os.system(sys.executable + ' ' + os.path.dirname(__file__) + '/guard.py'))\n",
          "guard.py": GUARD}, "h.py", 2,
@@ -137,6 +163,11 @@ CASES = {
          "guard.py": GUARD}, "h.sh", 2,
         {"h.sh": 'set -o pipefail\nDIR="$(cd "$(dirname "$0")" && pwd)"\n'
                  'python3 "$DIR/guard.py" 2>&1 | tee -a /dev/null >&2\n', "guard.py": GUARD}),
+    "a wrapper that reads $? after piping its guard into tee": (
+        {"h.sh": 'DIR="$(cd "$(dirname "$0")" && pwd)"\npython3 "$DIR/guard.py" 2>&1 | tee -a /dev/null >&2\n'
+                 'rc=$?\nexit $rc\n', "guard.py": GUARD}, "h.sh", 2,
+        {"h.sh": 'DIR="$(cd "$(dirname "$0")" && pwd)"\npython3 "$DIR/guard.py" 2>&1 | tee -a /dev/null >&2\n'
+                 'rc=${PIPESTATUS[0]}\nexit $rc\n', "guard.py": GUARD}),
     "an EXIT trap": (
         {"h.sh": "trap 'exit 1' EXIT\ncat >/dev/null\nexit 2\n"}, "h.sh", 1,
         {"h.sh": "trap 'echo bye >&2' EXIT\ncat >/dev/null\nexit 2\n"}),

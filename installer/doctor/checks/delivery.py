@@ -33,7 +33,9 @@ from ..scripts.shell_status import INTERPRETERS
 from ..shell.exit import shell_options
 from ..shell.interpret import SCRIPT_SUFFIXES
 from ..shell.resolve import resolve_shell
+from ..shell.lex import Unreadable
 from ..shell.results import Where
+from ..shell.tree import AndOr, parse
 from ..shell.streams import streams
 from .scripts.units import Script, inline_commands, scripts_of
 
@@ -82,6 +84,26 @@ def _exit_2_lost(script: Script) -> Iterator[Finding]:
 
 
 LAST_EXIT = lazy(r"(?:^|[;&|{]\s*)exit[ \t]+\d+[ \t;}]*(?:#.*)?$")  # the script's last line ends it with a literal
+
+
+def _piped_parts(code: str) -> list[str]:
+    """The words of each command that writes into a pipe (every part of a pipeline but its last)."""
+    try:
+        tree = parse(code)
+    except (Unreadable, RecursionError):
+        return []
+    return [
+        " ".join(w.text for w in part.plain) for statement in _all_statements(tree) for pipeline in statement.pipelines
+        for part in pipeline.commands[:-1] if part.kind == "simple"]
+
+
+def _all_statements(statements: list[AndOr]) -> Iterator[AndOr]:
+    for statement in statements:
+        yield statement
+        for pipeline in statement.pipelines:
+            for command in pipeline.commands:
+                for listed in command.lists:
+                    yield from _all_statements(listed)
 
 
 def _remapped(script: Script, handler: Handler) -> Iterator[Lost]:
@@ -419,17 +441,24 @@ def _wrapped(script: Script, handler: Handler) -> Iterator[Lost]:
     a `|| true` or a pipe decides the status (shell/exit.py), and the wrapper neither passes the
     status on itself (`$?`, PIPESTATUS, pipefail) nor exits 2 of its own."""
     code = script.facts.runs_scripts
-    if code is None or "$?" in code or "PIPESTATUS" in code or "pipefail" in code or any(
+    if code is None or "PIPESTATUS" in code or "pipefail" in code or any(
             e.status == 2 for e in script.facts.flow.exits):
         return
+    piped = _piped_parts(code) if "$?" in code else None  # (`$?` passes a status on, but after a pipe it is the last part's)
     lines = code.splitlines()
     for inv in resolve_shell(code, handler_facts.where(handler.file)).invocations:
         path = handler_facts.script_of(inv)
         if path is None or (inv.sets_status and not inv.tolerated) or path == script.facts.path:
             continue
+        if piped is not None and not any(path.name in text for text in piped):
+            continue
         if not _blocks_by_exit_2(path):
             continue
         line = next((n for n, text in enumerate(lines, 1) if path.name in text), 1)
+        if piped is not None:
+            yield Lost(line, 1, f"the wrapper pipes {path.name} into another command here, and without pipefail the "
+                       "pipe's status, which `$?` reads after it, is that last command's (tee's 0)", "0")
+            return
         why = f"`|| true` (or a test around it) here takes {path.name}'s exit 2" if inv.tolerated else \
             f"the wrapper runs {path.name} here and its status is not the wrapper's: the command after it " \
             "(or the pipe it feeds) sets that"

@@ -58,6 +58,15 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
         if catch is None:
             continue
         body = code[catch.end():close(code, catch.end() - 1)]
+        error = catch.group("err")
+        wrong = re.search(rf"process\.exit(?:Code\s*=\s*|\s*\(\s*){re.escape(error)}\s*\??\.\s*code\b", body) \
+            if error else None
+        if wrong is not None:
+            line, column = place(catch.end() + wrong.start())
+            found.extend(Lost(line, column, f"{error}.code is not the child's status (it names a failure to start, "
+                              f"and is undefined for a child that exits 2: its status is {error}.status): this exits 0",
+                              "0", child) for child in children)
+            continue
         for said in JS_CONSOLE_CALL.finditer(body):  # (a status it only logs is not passed on)
             told = balanced(body, said.end())
             body = body[:said.end()] + " " * len(told) + body[said.end() + len(told):]
@@ -92,6 +101,13 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
                          for child in children)
             continue
         if var is None:
+            continue
+        missing = re.search(rf"process\.exit(?:Code\s*=\s*|\s*\(\s*){re.escape(var)}\s*\??\.\s*(?P<prop>exitCode|code)\b",
+                            after)
+        if missing is not None:
+            line, column = place(match.end() + missing.start())
+            found.extend(Lost(line, column, f"spawnSync's result has no {missing.group('prop')} (the child's status is "
+                              f"{var}.status): this exits with undefined, which is 0", "0", child) for child in children)
             continue
         last = _js_overwritten(code, match.start(), var, close) if len(children) > 1 else None
         if last is not None:

@@ -22,6 +22,7 @@ FUTURE_READS = frozenset({"result", "exception"})
 CATCHES_EXIT = frozenset({"", "BaseException", "SystemExit"})  # ("": a bare except)
 # where the child's status is read: it is then the script's to pass on (not reported)
 STATUS_READ = frozenset({"returncode", "wait", "poll", "check_returncode"})
+PROCESS_OBJECTS = frozenset({"run", "Popen"})  # (call and check_call return the status itself)
 TO_EXIT_CODE = frozenset({"os.waitstatus_to_exitcode", "waitstatus_to_exitcode", "os.WEXITSTATUS", "WEXITSTATUS"})
 
 
@@ -453,9 +454,21 @@ def _run_lost(node: ast.Call, child: str, parents: dict[int, ast.AST], nodes: li
         if name.endswith("system"):
             yield Lost(parent.lineno, parent.col_offset + 1, f"{_name(parent.func)}(os.system(...)) exits with "
                        "the child's wait status (exit 2 is 512, which the exit turns into 0)", "0")
+        elif name.rpartition(".")[2] in PROCESS_OBJECTS:
+            yield Lost(parent.lineno, parent.col_offset + 1, f"{_name(parent.func)}({name}(...)) is handed the "
+                       "process object, not its returncode: Python prints it and exits 1", "1")
         return
     target = parent.targets[0].id if isinstance(parent, ast.Assign) and len(parent.targets) == 1 \
         and isinstance(parent.targets[0], ast.Name) else None
+    if target is not None and parent is not None and name.rpartition(".")[2] in PROCESS_OBJECTS \
+            and _status_use(nodes, target, parent) == "wait-status":
+        yield Lost(node.lineno, node.col_offset + 1, f"{target} = {name}(...) is the process object, and "
+                   f"sys.exit({target}) prints it and exits 1 (its status is {target}.returncode)", "1", child)
+        return
+    if target is not None and name.rpartition(".")[2] == "Popen" and _unwaited(nodes, target):
+        yield Lost(node.lineno, node.col_offset + 1, f"{target}.returncode is read without {target}.wait() (or "
+                   "communicate()): it is still None while the child runs, and sys.exit(None) exits 0", "0", child)
+        return
     if target is not None and parent is not None and name.endswith("system") \
             and _status_use(nodes, target, parent) == "wait-status":
         # (whatever the child: any failure's wait status exits 0)
@@ -513,6 +526,17 @@ def _run_lost(node: ast.Call, child: str, parents: dict[int, ast.AST], nodes: li
         else:
             yield Lost(node.lineno, node.col_offset + 1, f"{name}(...) runs the child script, and no exit of the "
                        "script passes its status on", "0", child)
+
+
+def _unwaited(nodes: list[ast.AST], var: str) -> bool:
+    """A Popen whose returncode the script reads but whose end it never waits for (wait,
+    communicate, poll, a `with` block, which waits on leaving it)."""
+    reads = [n for n in nodes if isinstance(n, ast.Attribute) and n.attr == "returncode" and _name(n.value) == var]
+    waits = [n for n in nodes if isinstance(n, ast.Attribute) and n.attr in ("wait", "communicate", "poll")
+             and _name(n.value) == var]
+    within = any(isinstance(n, ast.withitem) and isinstance(n.optional_vars, ast.Name) and n.optional_vars.id == var
+                 for n in nodes)
+    return bool(reads) and not waits and not within
 
 
 def _small_status_test(run: ast.Call, parent: ast.AST | None, target: str | None,

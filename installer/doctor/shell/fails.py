@@ -125,4 +125,4 @@ def _outside_a_repository(args: list[str]) -> Failure | None:
     if sub is None or sub in GIT_WITHOUT_A_REPOSITORY or "--version" in args:
         return None
     return Failure(f"`git {sub}` fails with 128 here: the folder the hook runs in is not in a git repository "
-                   "(no .git above it), and git needs one", "128")
+                   "(no .git above it), and git needs one", "128", "git ")
