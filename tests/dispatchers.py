@@ -41,6 +41,40 @@ const input = require('fs').readFileSync(0, 'utf8');
 JS_DENY = "{ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', " \
           "permissionDecisionReason: 'Blocked: TOKEN' } }"
 
+JS_KNOWS = JS_HEAD + """\
+const fs = require('fs');
+const dir = `${process.env.CLAUDE_PROJECT_DIR}/.claude/hooks/TOKEN-guards`;
+const refused = [];
+for (const name of fs.readdirSync(dir).sort()) {
+  const r = spawnSync('python3', [`${dir}/${name}`], { input, encoding: 'utf8' });
+  if (r.status === 2) refused.push(`${name}: ${r.stderr.trim()}`);
+}
+if (refused.length) {
+  process.stderr.write(refused.join('\\n') + '\\n');
+  process.exit(1);  // HERE
+}
+process.exit(0);
+"""
+PY_SYSTEM = PY_HEAD + """\
+import os, shlex, tempfile
+with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as saved:
+    saved.write(data)
+rc = os.system(f"{sys.executable} {shlex.quote(str(FOLDER / 'TOKEN-guard.py'))} < {shlex.quote(saved.name)}")
+if rc == 2:  # HERE
+    sys.exit(2)
+"""
+PY_POOL = """\
+import json, sys
+from concurrent.futures import ThreadPoolExecutor
+def check(command):
+    if "ran-TOKEN.txt" in command:
+        print("Blocked: TOKEN", file=sys.stderr)
+        sys.exit(2)
+command = json.load(sys.stdin)["tool_input"]["command"]
+with ThreadPoolExecutor(max_workers=2) as pool:
+    pool.submit(check, command)  # HERE
+"""
+
 # name: (rule, the dispatcher's name, its text, its twin's text, the children)
 CASES = {
     "pycontinue": ("delivery/exit-2-lost", "TOKEN.py", PY_HEAD + """\
@@ -370,71 +404,14 @@ for (const name of ['TOKEN-pass.py', 'TOKEN-guard.py']) {
 """, {"TOKEN-pass.py": PASSES, "TOKEN-guard.py": GUARD}),
     # the dispatcher knows 2 is a refusal (it tests for it), collects the refusals, and exits 1 for them; its
     # guards are found through the project's folder, which doctor does not follow into a loop
-    "jsknows": ("delivery/exit-2-lost", "TOKEN.js", JS_HEAD + """\
-const fs = require('fs');
-const dir = `${process.env.CLAUDE_PROJECT_DIR}/.claude/hooks/TOKEN-guards`;
-const refused = [];
-for (const name of fs.readdirSync(dir).sort()) {
-  const r = spawnSync('python3', [`${dir}/${name}`], { input, encoding: 'utf8' });
-  if (r.status === 2) refused.push(`${name}: ${r.stderr.trim()}`);
-}
-if (refused.length) {
-  process.stderr.write(refused.join('\\n') + '\\n');
-  process.exit(1);  // HERE
-}
-process.exit(0);
-""", JS_HEAD + """\
-const fs = require('fs');
-const dir = `${process.env.CLAUDE_PROJECT_DIR}/.claude/hooks/TOKEN-guards`;
-const refused = [];
-for (const name of fs.readdirSync(dir).sort()) {
-  const r = spawnSync('python3', [`${dir}/${name}`], { input, encoding: 'utf8' });
-  if (r.status === 2) refused.push(`${name}: ${r.stderr.trim()}`);
-}
-if (refused.length) {
-  process.stderr.write(refused.join('\\n') + '\\n');
-  process.exit(2);
-}
-process.exit(0);
-""", {f"TOKEN-guards/{name}": text for name, text in REFUSING.items()}),
+    "jsknows": ("delivery/exit-2-lost", "TOKEN.js", JS_KNOWS, JS_KNOWS.replace("process.exit(1);  // HERE", "process.exit(2);"),
+                {f"TOKEN-guards/{name}": text for name, text in REFUSING.items()}),
     # os.system returns the wait status: the guard's 2 is 512, never equal to 2
-    "pysystem": ("delivery/exit-2-lost", "TOKEN.py", PY_HEAD + """\
-import os, shlex, tempfile
-with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as saved:
-    saved.write(data)
-rc = os.system(f"{sys.executable} {shlex.quote(str(FOLDER / 'TOKEN-guard.py'))} < {shlex.quote(saved.name)}")
-if rc == 2:  # HERE
-    sys.exit(2)
-""", PY_HEAD + """\
-import os, shlex, tempfile
-with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as saved:
-    saved.write(data)
-rc = os.system(f"{sys.executable} {shlex.quote(str(FOLDER / 'TOKEN-guard.py'))} < {shlex.quote(saved.name)}")
-if os.waitstatus_to_exitcode(rc) == 2:
-    sys.exit(2)
-""", REFUSING),
+    "pysystem": ("delivery/exit-2-lost", "TOKEN.py", PY_SYSTEM,
+                 PY_SYSTEM.replace("if rc == 2:  # HERE", "if os.waitstatus_to_exitcode(rc) == 2:"), REFUSING),
     # sys.exit(2) in an executor's worker thread: its SystemExit waits in a future nobody reads
-    "pypool": ("delivery/exit-2-lost", "TOKEN.py", """\
-import json, sys
-from concurrent.futures import ThreadPoolExecutor
-def check(command):
-    if "ran-TOKEN.txt" in command:
-        print("Blocked: TOKEN", file=sys.stderr)
-        sys.exit(2)
-command = json.load(sys.stdin)["tool_input"]["command"]
-with ThreadPoolExecutor(max_workers=2) as pool:
-    pool.submit(check, command)  # HERE
-""", """\
-import json, sys
-from concurrent.futures import ThreadPoolExecutor
-def check(command):
-    if "ran-TOKEN.txt" in command:
-        print("Blocked: TOKEN", file=sys.stderr)
-        sys.exit(2)
-command = json.load(sys.stdin)["tool_input"]["command"]
-with ThreadPoolExecutor(max_workers=2) as pool:
-    pool.submit(check, command).result()
-""", {}),
+    "pypool": ("delivery/exit-2-lost", "TOKEN.py", PY_POOL,
+               PY_POOL.replace("pool.submit(check, command)  # HERE", "pool.submit(check, command).result()"), {}),
     # Node's spawnSync result has `status`: `exitCode` (Bun's and a ChildProcess's name) is undefined, exit 0
     "jsexitcode": ("delivery/exit-2-lost", "TOKEN.js", JS_HEAD + """\
 const r = spawnSync('python3', [`${__dirname}/TOKEN-guard.py`], { input, stdio: ['pipe', 'inherit', 'inherit'] });

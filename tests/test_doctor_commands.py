@@ -524,7 +524,7 @@ def test_every_command_rule_is_tested():
               "command/unquoted-placeholder", "command/exec-arguments-in-command", "command/user-config-in-shell-form",
               "command/input-variable-never-set", "command/bad-interpreter", "command/split-path",
               "command/block-swallowed", "command/answer-diverted", "command/text-beside-answer",
-              "command/block-reason-dropped", "command/plugin-variable-outside-plugin",
+              "command/block-reason-dropped", "command/plugin-variable-outside-plugin", "command/input-read-twice",
               # tests/test_doctor_reach.py: hooks shared by every project that reach into this one
               "command/plugin-script-through-project", "command/shared-hook-project-script"}
     assert {r for r in catalog() if r.startswith("command/")} == tested

@@ -22,6 +22,15 @@ PY = "import json, os, subprocess, sys\n"
 RUNNERS = {".py": sys.executable, ".js": "node", ".mjs": "node", ".sh": "bash", ".pl": "perl"}
 PAYLOAD = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm x"}})
 
+JS_INPUT = "const cp = require('child_process');\nconst input = require('fs').readFileSync(0);\n"
+
+
+def _twins(text: str, runs: str, line: int, broken: str, fixed: str) -> tuple[dict, str, int, dict]:
+    """A case whose broken hook and twin differ in one word (WORD in the text), its guard beside it."""
+    return {runs: text.replace("WORD", broken), "guard.py": GUARD}, runs, line, \
+        {runs: text.replace("WORD", fixed), "guard.py": GUARD}
+
+
 # name: (the hook's files, the one its handler runs, the line doctor names; its twin's files)
 CASES = {
     "except SystemExit around a call of a function that exits 2": (
@@ -94,32 +103,20 @@ CASES = {
         {"h.py": PY + "guard = os.path.join(os.path.dirname(__file__), 'guard.py')\n"
                       "rc = os.waitstatus_to_exitcode(os.system(sys.executable + ' ' + guard))\nif rc == 2:\n"
                       "    sys.exit(2)\n", "guard.py": GUARD}),
-    "spawnSync's result read as exitCode": (
-        {"h.js": "const cp = require('child_process');\nconst input = require('fs').readFileSync(0);\n"
-                 "const r = cp.spawnSync('python3', [__dirname + '/guard.py'], { input });\nprocess.exit(r.exitCode);\n",
-         "guard.py": GUARD}, "h.js", 4,
-        {"h.js": "const cp = require('child_process');\nconst input = require('fs').readFileSync(0);\n"
-                 "const r = cp.spawnSync('python3', [__dirname + '/guard.py'], { input });\nprocess.exit(r.status);\n",
-         "guard.py": GUARD}),
-    "a catch that exits with the error's code": (
-        {"h.js": "const cp = require('child_process');\nconst input = require('fs').readFileSync(0);\ntry {\n"
-                 "  cp.execFileSync('python3', [__dirname + '/guard.py'], { input, stdio: ['pipe', 'inherit', 'inherit'] });\n"
-                 "} catch (err) {\n  process.exit(err.code);\n}\n", "guard.py": GUARD}, "h.js", 6,
-        {"h.js": "const cp = require('child_process');\nconst input = require('fs').readFileSync(0);\ntry {\n"
-                 "  cp.execFileSync('python3', [__dirname + '/guard.py'], { input, stdio: ['pipe', 'inherit', 'inherit'] });\n"
-                 "} catch (err) {\n  process.exit(err.status);\n}\n", "guard.py": GUARD}),
-    "sys.exit of the CompletedProcess": (
-        {"h.py": PY + "data = sys.stdin.read()\nresult = subprocess.run([sys.executable, os.path.dirname(__file__) + "
-                      "'/guard.py'], input=data, text=True)\nsys.exit(result)\n", "guard.py": GUARD}, "h.py", 3,
-        {"h.py": PY + "data = sys.stdin.read()\nresult = subprocess.run([sys.executable, os.path.dirname(__file__) + "
-                      "'/guard.py'], input=data, text=True)\nsys.exit(result.returncode)\n", "guard.py": GUARD}),
-    "a Popen's returncode read before it ends": (
-        {"h.py": PY + "data = sys.stdin.read()\nproc = subprocess.Popen([sys.executable, os.path.dirname(__file__) + "
-                      "'/guard.py'], stdin=subprocess.PIPE, text=True)\nproc.stdin.write(data)\nproc.stdin.close()\n"
-                      "sys.exit(proc.returncode)\n", "guard.py": GUARD}, "h.py", 3,
-        {"h.py": PY + "data = sys.stdin.read()\nproc = subprocess.Popen([sys.executable, os.path.dirname(__file__) + "
-                      "'/guard.py'], stdin=subprocess.PIPE, text=True)\nproc.communicate(data)\n"
-                      "sys.exit(proc.returncode)\n", "guard.py": GUARD}),
+    "spawnSync's result read as exitCode": _twins(
+        JS_INPUT + "const r = cp.spawnSync('python3', [__dirname + '/guard.py'], { input });\nprocess.exit(r.WORD);\n",
+        "h.js", 4, "exitCode", "status"),
+    "a catch that exits with the error's code": _twins(
+        JS_INPUT + "try {\n  cp.execFileSync('python3', [__dirname + '/guard.py'], "
+                   "{ input, stdio: ['pipe', 'inherit', 'inherit'] });\n} catch (err) {\n  process.exit(err.WORD);\n}\n",
+        "h.js", 6, "code", "status"),
+    "sys.exit of the CompletedProcess": _twins(
+        PY + "data = sys.stdin.read()\nresult = subprocess.run([sys.executable, os.path.dirname(__file__) + "
+             "'/guard.py'], input=data, text=True)\nsys.exit(WORD)\n", "h.py", 3, "result", "result.returncode"),
+    "a Popen's returncode read before it ends": _twins(
+        PY + "data = sys.stdin.read()\nproc = subprocess.Popen([sys.executable, os.path.dirname(__file__) + "
+             "'/guard.py'], stdin=subprocess.PIPE, text=True)\nWORD\nsys.exit(proc.returncode)\n", "h.py", 3,
+        "proc.stdin.write(data)\nproc.stdin.close()", "proc.communicate(data)"),
     "sys.exit(os.system(...))": (
         {"h.py": PY + "sys.exit(os.system(sys.executable + ' ' + os.path.dirname(__file__) + '/guard.py'))\n",
          "guard.py": GUARD}, "h.py", 2,

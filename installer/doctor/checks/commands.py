@@ -26,7 +26,6 @@ from ..model import ConfigFile, Context, Finding, Handler, RuleTable, cached_pro
 from ..scripts import bashisms, runners
 from ..scripts import delivery as script_delivery
 from ..scripts.keys import ScriptFacts as keys_facts
-from ..scripts.keys import analyse as analyse_script
 from ..shell.interpret import PYTHON
 from ..shell.lex import Lexer, Unreadable
 from ..shell.results import Invocation, Resolution

@@ -32,11 +32,11 @@ from ..scripts.flow import Place
 from ..scripts.shell_status import INTERPRETERS
 from ..shell.exit import shell_options
 from ..shell.interpret import SCRIPT_SUFFIXES
-from ..shell.resolve import resolve_shell
 from ..shell.lex import Unreadable
+from ..shell.resolve import resolve_shell
 from ..shell.results import Where
-from ..shell.tree import AndOr, parse
 from ..shell.streams import streams
+from ..shell.tree import AndOr, parse
 from .scripts.units import Script, inline_commands, scripts_of
 
 RULES = RuleTable()

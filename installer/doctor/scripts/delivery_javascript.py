@@ -156,7 +156,8 @@ def _js_stdin_shared(code: str, place: Callable[[int], tuple[int, int]], balance
     which the script never read: the first reads the input to its end, and each after it reads
     nothing (measured with node 20.20.2: of two spawnSync or execFileSync children in a loop, the
     second's `$(cat)` is empty)."""
-    found, seen = [], 0
+    found: list[Lost] = []
+    seen = 0
     for match in sorted([*JS_EXEC_SYNC.finditer(code), *JS_SPAWN_SYNC.finditer(code)], key=lambda m: m.start()):
         arguments = balanced(code, match.end())
         children = _js_children(arguments, loops)

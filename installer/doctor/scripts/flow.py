@@ -363,7 +363,8 @@ def _common(code: str, at: Offsets) -> Common:
 
 # a JSON key and its value written with a space after the colon (`"command": "rm`), as a pattern
 # looks for it in the input's text; a space followed by `*`, `?`, `+` or `{` is a pattern's own
-SPACED_PAIR = lazy(r"""\\?"(?P<key>[A-Za-z_]\w*)\\?":(?P<space>[ \t]+)(?![ \t*?+{])(?=\\?["\d{\[tfn])""", needs=('": ',))
+SPACED_PAIR = lazy(r"""\\?"(?P<key>[A-Za-z_]\w*)\\?":(?P<space>[ \t]+)(?![ \t*?+{])(?=\\?["\d{\[tfn])""", needs=('":',))
+GREP_OF_STDIN = lazy(r"(?:^|[;&(!{]|\bthen|\bif|\bdo)\s*(?:e|f)?grep\b(?![^|<]*[|<])")  # a grep that reads the hook's stdin
 # the text the input came in, kept whole: `x=$(cat)`, `raw = sys.stdin.read()`, `readFileSync(0, ...)`, `raw += chunk`
 RAW_INPUT = lazy(r"""(?<![\w$])(?P<var>[A-Za-z_]\w*)=["']?\$\((?:cat(?:\s+-)?|</dev/stdin)\)|"""
                  r"""(?<![\w$.])(?P<py>[A-Za-z_]\w*)\s*=\s*sys\.stdin\.read\(\)|"""
@@ -384,7 +385,7 @@ def _spaced_matches(code: str, place: Places) -> tuple[tuple[str, Place], ...]:
     its value with a space between (`grep -q '"command": "git push'`, `'"tool_name": "Bash"' in raw`),
     as (the piece looked for, where). A match on a parsed and re-serialized input (json.dumps, which
     writes the space; `jq .`) or on a value is not one."""
-    if '": ' not in code:
+    if '":' not in code:
         return ()
     raw = {name for m in RAW_INPUT.finditer(code) for name in m.group("var", "py", "js", "acc") if name}
     found = []
@@ -399,9 +400,8 @@ def _spaced_matches(code: str, place: Places) -> tuple[tuple[str, Place], ...]:
         if not TEXT_MATCH.search(line) or "json.dumps" in line or "JSON.stringify" in line:
             continue
         before = code[start:match.start()]
-        reads_stdin = re.search(r"(?:^|[;&(!{]|\bthen|\bif|\bdo)\s*(?:e|f)?grep\b(?![^|<]*[|<])", before) is not None \
-            and "|" not in before and "<" not in line[len(before):]
-        if reads_stdin or any(re.search(rf"(?<![\w$]){re.escape(name)}\b|\$\{{?{re.escape(name)}\b", line) for name in raw):
+        reads_stdin = GREP_OF_STDIN.search(before) is not None and "|" not in before and "<" not in line[len(before):]
+        if reads_stdin or any(name in line and re.search(rf"(?<!\w){re.escape(name)}\b", line) for name in raw):
             value = SPACED_VALUE.match(code, match.end())
             found.append((code[match.start():value.end() if value else match.end()], place(match.start())))
     return tuple(found)
@@ -1384,8 +1384,8 @@ def _sh_reads_stdin(word: str, rest: str) -> bool:
     for w in words:
         if target:
             target = False
-        elif REDIRECTION.match(w):
-            target = REDIRECTION.match(w).end() == len(w)  # type: ignore[union-attr]
+        elif (redirection := REDIRECTION.match(w)) is not None:
+            target = redirection.end() == len(w)
         else:
             kept.append(w)
     words = kept

@@ -110,23 +110,21 @@ def answering_script(chatter: Chatter, where: Where) -> Path | None:
 DECISIONS = frozenset({"permissionDecision", "decision", "behavior"})  # a decision on stdout
 
 
-def _npm(args: list[str], assigned: dict[str, str], cwd: Path) -> Chatter | None:
-    level = {k.lower(): v for k, v in assigned.items()}.get("npm_config_loglevel")
-    if level == "silent":
-        return None
-    command, name, folder, skip = None, None, cwd, False
+def _npm_script(args: list[str], cwd: Path) -> tuple[str | None, Path, bool]:
+    """For npm's arguments: the package.json script it runs (`npm run NAME`, `npm test`, `npm
+    start`; None for another command), the folder it looks for package.json from (`--prefix`),
+    and whether it is told to be silent (`-s`, `--silent`, `--loglevel silent`)."""
+    command, name, folder, silent, skip = None, None, cwd, False, False
     for index, arg in enumerate(args):
         if skip:
             skip = False
-            continue
-        if arg == "--":
+        elif arg == "--":
             break
-        if arg in ("-s", "--silent", "--loglevel=silent"):
-            return None
-        if arg in NPM_VALUED:
+        elif arg in ("-s", "--silent", "--loglevel=silent"):
+            silent = True
+        elif arg in NPM_VALUED:
             value = args[index + 1] if index + 1 < len(args) else ""
-            if arg == "--loglevel" and value == "silent":
-                return None
+            silent = silent or arg == "--loglevel" and value == "silent"
             if arg in ("--prefix", "-C"):
                 folder = cwd / value
             skip = True
@@ -140,7 +138,13 @@ def _npm(args: list[str], assigned: dict[str, str], cwd: Path) -> Chatter | None
                 name = {"t": "test", "tst": "test"}.get(arg, arg)
         elif command in NPM_RUN and name is None:
             name = arg
-    if command not in NPM_RUN | NPM_LIFECYCLE or name is None:
+    return (name if command in NPM_RUN | NPM_LIFECYCLE else None), folder, silent
+
+
+def _npm(args: list[str], assigned: dict[str, str], cwd: Path) -> Chatter | None:
+    level = {k.lower(): v for k, v in assigned.items()}.get("npm_config_loglevel")
+    name, folder, silent = _npm_script(args, cwd)
+    if level == "silent" or silent or name is None:
         return None
     found = _package(folder)
     if found is None:
@@ -160,27 +164,8 @@ def _npm(args: list[str], assigned: dict[str, str], cwd: Path) -> Chatter | None
 
 def _npm_recipe(args: list[str], cwd: Path) -> list[Recipe]:
     """The package.json script `npm run NAME` (`npm test`, `npm start`, `--prefix DIR`) runs."""
-    command, name, folder, skip = None, None, cwd, False
-    for index, arg in enumerate(args):
-        if skip:
-            skip = False
-        elif arg == "--":
-            break
-        elif arg in NPM_VALUED:
-            if arg in ("--prefix", "-C") and index + 1 < len(args):
-                folder = cwd / args[index + 1]
-            skip = True
-        elif arg.startswith("--prefix="):
-            folder = cwd / arg.split("=", 1)[1]
-        elif arg.startswith("-"):
-            continue
-        elif command is None:
-            command = arg
-            if arg in NPM_LIFECYCLE:
-                name = {"t": "test", "tst": "test"}.get(arg, arg)
-        elif command in NPM_RUN and name is None:
-            name = arg
-    found = _package(folder) if command in NPM_RUN | NPM_LIFECYCLE and name is not None else None
+    name, folder, _ = _npm_script(args, cwd)
+    found = _package(folder) if name is not None else None
     script = _script(found[1], name) if found is not None and name is not None else None
     if found is None or script is None:
         return []
@@ -254,12 +239,15 @@ def _make_recipes(args: list[str], cwd: Path) -> list[Recipe]:
     ignore = MAKE_IGNORE.search(text)
     ignored_targets = ignore.group("names").split() if ignore is not None else []
     variables = {m.group("name"): m.group("value").strip() for m in MAKE_VARIABLE.finditer(text)}
-    variables.update(a.split("=", 1) for a in args if "=" in a and not a.startswith("-"))  # (`make check X=1`)
+    for arg in args:  # (`make check X=1`)
+        if "=" in arg and not arg.startswith("-"):
+            name, _, value = arg.partition("=")
+            variables[name] = value
     out = []
     for target, line, body in _target_lines(text, targets[0] if targets else None):
         prefix = body[:len(body) - len(body.lstrip("@-+ \t"))]
         how = ("the `-` before this recipe line" if "-" in prefix else f"`make {flag}`" if flag else
-               f"`.IGNORE:` (line {text.count(chr(10), 0, ignore.start()) + 1})"  # type: ignore[union-attr]
+               f"`.IGNORE:` (line {text.count(chr(10), 0, ignore.start()) + 1})"
                if ignore is not None and (not ignored_targets or target in ignored_targets) else "")
         command = MAKE_REFERENCE.sub(lambda m: variables.get(m.group("name"), m.group(0)), body.lstrip("@-+ \t"))
         out.append(Recipe("make", makefile, line, command, folder, how))
