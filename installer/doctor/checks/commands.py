@@ -467,7 +467,7 @@ def _block_swallowed(ctx: Context, command: Command) -> Iterator[Finding]:
     handler = command.handler
     if handler.event not in command.adapter.exit_2_blocks:
         return
-    yield from _ignored_by_make(ctx, command)
+    yield from _lost_in_recipe(ctx, command)
     if not any(inv.tolerated or not inv.sets_status for inv in command.res.invocations if inv.path is not None):
         return
     for inv, facts in handler_facts.script_facts(handler):
@@ -479,15 +479,15 @@ def _block_swallowed(ctx: Context, command: Command) -> Iterator[Finding]:
             return
 
 
-def _ignored_by_make(ctx: Context, command: Command) -> Iterator[Finding]:
+def _lost_in_recipe(ctx: Context, command: Command) -> Iterator[Finding]:
     """A runner's recipe (a make target's line, a package.json script) that runs a script refusing
     only by exit 2 and ends with another status: make ignoring the line's failure (`-` before it,
     `make -i`, `.IGNORE:`), or the line's own `|| ...` or a command after the script. At the
     recipe's line, the command related."""
     where = handler_facts.where(command.file)
     known = {name: value for name, value in where.variables.items() if value is not None}
-    if "make" not in command.written and not any("make" in value for value in known.values()):
-        return  # (no make on the line, nor in a variable it may name: the line's streams are not worked out)
+    if not runners.may_name_a_runner(command.written) and not any(runners.may_name_a_runner(v) for v in known.values()):
+        return  # (no make or npm on the line, nor in a variable it may name: the line's streams are not worked out)
     for found in command.streams:
         words = [PLACEHOLDER.sub(lambda m: known.get(m.group(1) or m.group(2), m.group(0)), w.text)
                  for w in found.command.plain if not w.assignment] if found.command.kind == "simple" else []
