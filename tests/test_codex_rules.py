@@ -127,8 +127,20 @@ def hooks(event: str, **handler) -> dict:
     ({".codex/config.toml": '[[hooks.pre_tool_use]]\n[[hooks.pre_tool_use.hooks]]\ntype = "command"\ncommand = "x"\n'},
      {".codex/config.toml": '[[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "x"\n'
                             '[hooks.state."/p/.codex/config.toml:pre_tool_use:0:0"]\ntrusted_hash = "sha256:00"\n'}, 1),
-], ids=["typo", "lower-case", "claude-event", "notification", "prompt-type", "session-end-timeout", "toml-event"])
+    ({CODEX: {"hooks": {"PreToolUse": [{"matcher": "Bash", "type": "command", "command": "x"}]}}},
+     {CODEX: {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x"}]}]}}}, 7),
+    ({CODEX: {"hooks": {"Stop": [{"handlers": [{"type": "command", "command": "x"}]}]}}}, hooks("Stop"), 5),
+    ({".codex/config.toml": '[[hooks.PreToolUse]]\nmatcher = "Bash"\n\n[[hooks.PreToolUse.handlers]]\ntype = "command"\n'
+                            'command = "x"\n'},
+     {".codex/config.toml": '[[hooks.PreToolUse]]\nmatcher = "Bash"\n\n[[hooks.PreToolUse.hooks]]\ntype = "command"\n'
+                            'command = "x"\n'}, 4),
+    ({CODEX: {"hooks": {"Stop": [{"matcher": "x"}]}}}, {CODEX: {"hooks": {"Stop": [{"matcher": "x", "hooks": []}]}}}, 4),
+], ids=["typo", "lower-case", "claude-event", "notification", "prompt-type", "session-end-timeout", "toml-event",
+        "flat-handler", "handlers-list", "toml-handlers-table", "group-alone"])
 def test_a_place_codex_reads_and_never_runs_is_found_and_its_twin_is_quiet(tmp_path, bad, good, line):
+    """A matcher group with no "hooks" list loads as a group of no handler, its other keys
+    ignored, and the file's other groups load (a flat Cursor-style handler, `handlers` in
+    hooks.json or as a TOML table: measured on 0.171.0 with hooks/list, tests/e2e/test_codex_facts.py)."""
     bad = {name: json.dumps(value, indent=2) if isinstance(value, dict) else value for name, value in bad.items()}
     good = {name: json.dumps(value, indent=2) if isinstance(value, dict) else value for name, value in good.items()}
     [hit] = found(doctor(tmp_path / "bad", bad), "host/hook-never-loaded")

@@ -208,6 +208,50 @@ def test_a_hook_reading_what_its_event_sends_is_quiet(tmp_path, name):
     assert not found(cursor_script(tmp_path, name, "preToolUse", "tool_input"), "script/input-field-never-sent")
 
 
+READ_GUARDS = {  # a beforeReadFile guard that denies .env files, reading the path as {path} says
+    "read-guard.sh": "#!/bin/bash\nFILE=$(jq -r '{path} // empty')\n"
+                     "case \"$FILE\" in *.env) echo '{\"permission\": \"deny\"}';; *) echo '{\"permission\": \"allow\"}';; esac\n",
+    "read-guard.py": "import json, sys\ndata = json.load(sys.stdin)\npath = {path}\n"
+                     "print(json.dumps({\"permission\": \"deny\" if path.endswith(\".env\") else \"allow\"}))\n",
+    "read-guard.js": "const data = JSON.parse(require('fs').readFileSync(0, 'utf8'));\nconst file = {path};\n"
+                     "console.log(JSON.stringify({permission: file.endsWith('.env') ? 'deny' : 'allow'}));\n",
+}
+READ_BY = {  # how each language reads the file's path: (the last word of file_path alone, file_path, a fallback)
+    "read-guard.sh": (".path", ".file_path", "(.file_path // .path)"),
+    "read-guard.py": ('data.get("path", "")', 'data.get("file_path", "")', 'data.get("file_path") or data.get("path", "")'),
+    "read-guard.js": ("data.path || ''", "data.file_path || ''", "data.file_path || data.path || ''"),
+}
+RUN_GUARD = {"read-guard.sh": "bash .cursor/hooks/read-guard.sh", "read-guard.py": "python3 .cursor/hooks/read-guard.py",
+             "read-guard.js": "node .cursor/hooks/read-guard.js"}
+
+
+def read_guard(tmp_path, name: str, form: int, event: str = "beforeReadFile"):
+    base = tmp_path / "p"
+    write(base, {f".cursor/hooks/{name}": READ_GUARDS[name].replace("{path}", READ_BY[name][form])})
+    return doctor(base, {".cursor/hooks.json": {"version": 1, "hooks": {event: [{"command": RUN_GUARD[name]}]}}})
+
+
+@pytest.mark.parametrize("name", sorted(READ_GUARDS))
+def test_a_read_guard_reading_path_where_cursor_sends_file_path_is_told_the_field_it_means(tmp_path, name):
+    """Cursor's beforeReadFile sends `file_path` (docs/hosts/cursor.md#events): a guard reading
+    `path` always sees it missing and allows every read."""
+    (finding,) = found(read_guard(tmp_path, name, 0), "script/input-field-never-sent")
+    assert finding.path.endswith(name) and finding.line in (2, 3) and "did you mean file_path?" in finding.message
+
+
+@pytest.mark.parametrize("form", [1, 2])
+@pytest.mark.parametrize("name", sorted(READ_GUARDS))
+def test_a_read_guard_reading_file_path_or_falling_back_to_path_is_quiet(tmp_path, name, form):
+    assert not found(read_guard(tmp_path, name, form), "script/input-field-never-sent")
+
+
+def test_a_name_that_ends_a_field_every_event_sends_is_no_typo_of_it(tmp_path):
+    """`path` also ends transcript_path, which every event sends: only a field of the event's own
+    is taken for what a name means, so an afterShellExecution hook's `path` is not told of it."""
+    hits = found(read_guard(tmp_path, "read-guard.py", 0, "afterShellExecution"), "script/input-field-never-sent")
+    assert not any("transcript_path" in hit.message for hit in hits)
+
+
 @pytest.mark.parametrize("command", [
     """jq -r '"\\(.command) - \\(.tool_input.description // "none")"' >> ~/agent.log""",  # in a string's \(...)
     """jq -r '[.command, .tool_input.description] | @tsv' >> ~/agent.log""",
