@@ -411,3 +411,44 @@ def test_a_guard_whose_only_answer_is_allow_refusing_with_exit_1_fails_open(tmp_
              ".cursor/g.js": GUARD.replace("STATUS", str(status))}
     hits = found(doctor(tmp_path / str(status), files, given=False), "script/exit-1-fails-open")
     assert [(hit.line, "Cursor" in hit.message) for hit in hits] == ([(4, True)] if reported else [])
+
+
+# ---- a guard on a Cursor event that cannot block ---------------------------------------------------
+
+SHELL_GUARDS = {  # a guard of destructive commands, refusing with permission deny
+    "guard.sh": "#!/bin/bash\ncmd=$(jq -r '.command // empty')\nif [[ $cmd == *'rm -rf'* ]]; then\n"
+                "  echo '{\"permission\": \"deny\", \"user_message\": \"no\", \"agent_message\": \"no\"}'\n  exit 0\nfi\n"
+                "echo '{\"permission\": \"allow\"}'\n",
+    "guard.py": "import json, sys\ncmd = json.load(sys.stdin).get('command', '')\nif 'rm -rf' in cmd:\n"
+                "    print(json.dumps({'permission': 'deny', 'user_message': 'no'}))\n",
+    "guard.js": "const { command } = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n"
+                "if (command.includes('rm -rf')) console.log(JSON.stringify({ permission: 'deny', user_message: 'no' }));\n",
+}
+RUN_SHELL_GUARD = {"guard.sh": "bash .cursor/hooks/guard.sh", "guard.py": "python3 .cursor/hooks/guard.py",
+                   "guard.js": "node .cursor/hooks/guard.js"}
+
+
+def shell_guard(tmp_path, name: str, event: str):
+    base = tmp_path / "p"
+    write(base, {f".cursor/hooks/{name}": SHELL_GUARDS[name]})
+    return doctor(base, {".cursor/hooks.json": {"version": 1, "hooks": {event: [{"command": RUN_SHELL_GUARD[name]}]}}})
+
+
+@pytest.mark.parametrize("name", sorted(SHELL_GUARDS))
+def test_a_guard_on_after_shell_execution_is_said_once_at_its_event_with_the_event_before_it(tmp_path, name):
+    """afterShellExecution runs once the command has run and reads no answer (Cursor's hooks docs,
+    docs/hosts/cursor.md#events): the fix is the event the hook is registered on."""
+    (finding,) = found(shell_guard(tmp_path, name, "afterShellExecution"), "script/cursor-field-not-read")
+    assert finding.path.endswith("hooks.json") and finding.line == 4 and finding.keys == ("hooks", "afterShellExecution")
+    assert "cannot block" in finding.message and "beforeShellExecution" in finding.hint
+    assert finding.related[0]["path"].endswith(name)
+
+
+@pytest.mark.parametrize("name", sorted(SHELL_GUARDS))
+def test_the_same_guard_on_before_shell_execution_is_quiet(tmp_path, name):
+    assert not found(shell_guard(tmp_path, name, "beforeShellExecution"), "script/cursor-field-not-read")
+
+
+def test_a_guard_on_after_file_edit_is_told_the_events_that_read_its_refusal(tmp_path):
+    (finding,) = found(shell_guard(tmp_path, "guard.py", "afterFileEdit"), "script/cursor-field-not-read")
+    assert "beforeReadFile" in finding.hint and "preToolUse" in finding.hint
