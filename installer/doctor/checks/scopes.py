@@ -7,6 +7,7 @@ docs/hosts/claude-code.md#config-files); the rules keep `structure/` ids."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any, Iterator
@@ -16,10 +17,10 @@ from ...document import Keys
 from ...hooks.events import SCOPE_ORDER
 from ...hosts.claude import protocol as claude_protocol
 from ...patterns import lazy
-from .. import handler_facts, load
+from .. import disk, handler_facts, load
 from ..discovery import installed_hook_files, known_marketplaces
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable
-from ..scripts import intent
+from ..scripts import intent, keys
 
 RULES = RuleTable()
 SCRIPT_NAME = lazy(r"([\w.-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|ps1))(?![\w.])")
@@ -187,6 +188,206 @@ def _guard_needing(scripts: dict[Path, str], name: str, meant: str, given: str) 
                 and REFUSES.search(text):
             return path
     return None
+
+
+def _session_env(ctx: Context, file: ConfigFile, kind: str) -> dict[str, tuple[ConfigFile, Any]]:
+    """The "env" a hook of this file gets from the settings of its session (the user's, the
+    administrator's, its own project's), each variable with the file of highest precedence that
+    sets it; a file named on the command line is judged alone."""
+    merged: dict[str, tuple[ConfigFile, Any]] = {}
+    session = [f for f in ctx.files if f.kind == kind and f.document is not None and isinstance(f.document.data, dict)
+               and f.scope in SCOPE_ORDER and (f is file or "given" not in (f.scope, file.scope)
+                                              and (f.scope not in ("project", "local") or f.project == file.project))]
+    for settings in sorted(session, key=lambda f: SCOPE_ORDER[f.scope]):
+        given = settings.document.data.get("env") if settings.document else None
+        for name, value in given.items() if isinstance(given, dict) else ():
+            merged[name] = (settings, value)
+    return merged
+
+
+def _assigned(command: object, name: str) -> str | None:
+    """The value a hook's own command gives the variable (`X=1 guard.sh`, `export X=1; ...`), else None."""
+    if not isinstance(command, str) or f"{name}=" not in command:
+        return None
+    found = re.search(rf"""(?:^|[\s;&|(])(?:export[ \t]+)?{re.escape(name)}=("[^"]*"|'[^']*'|[^\s;&|]*)""", command)
+    return found[1].strip("'\"") if found else None
+
+
+# where a script refuses (an exit 2, a deny or a block), or calls a function of its own that does
+REFUSAL_SITE = lazy(r"""\bexit\(?\s*2\b|["']?(?:permissionDecision|decision|behavior)["']?\s*[:=]\s*["'](?:deny|block)["']""",
+                    needs=("exit", "ecision", "behavior"))
+FUNCTION_START = lazy(r"""^(?P<indent>[ \t]*)(?:def[ \t]+(?P<py>\w+)\(|(?:function[ \t]+)?(?P<sh>[\w-]+)[ \t]*\(\)[ \t]*\{|"""
+                      r"""function[ \t]+(?P<js>[\w$]+)[ \t]*\()""", re.M)
+
+
+def _last_refusal(code: str) -> int:
+    """The offset of the last place the code refuses, counting a call of a function that refuses
+    where it is called (a shell `block() {...}` defined at the top and called below); -1 for none."""
+    last = -1
+    starts = list(FUNCTION_START.finditer(code))
+    for found in REFUSAL_SITE.finditer(code):
+        last = max(last, found.start())
+        inside = [f for f in starts if f.start() < found.start()]
+        name = next((f["py"] or f["sh"] or f["js"] for f in reversed(inside)), None) if inside else None
+        if name:
+            calls = [m.start() for m in re.finditer(rf"(?<![\w$.-]){re.escape(name)}\b(?![\w-]*[ \t]*\(\)[ \t]*\{{)", code)
+                     if m.start() > inside[-1].end()]
+            last = max([last, *calls])
+    return last
+
+
+@RULES.rule("structure/env-switches-guard-off")
+def _env_switches_guard_off(ctx: Context) -> Iterator[Finding]:
+    """A variable the settings' "env" (or the hook's own command) gives every hook, that a guard's
+    script reads as its off switch: under a test of it, which holds for that value, the script ends
+    without an answer before it refuses anything (`[ "${GUARD_OFF:-0}" = "1" ] && exit 0`,
+    `if os.environ.get("SKIP_GUARD"): sys.exit(0)`). Measured on Claude Code 2.1.332
+    (docs/hosts/claude-code.md#environment): a settings.local.json `"GUARD_BASH_OFF": "1"` let the
+    call run, "0" left it refused. At the value, or at the command that sets it."""
+    from ..scripts import off_switch  # (0.3 ms of import, for a run whose settings set a variable a script names)
+    from ..scripts.keys import strip_comments
+
+    names = {name for f in ctx.files if f.kind == "claude-settings" and f.document is not None
+             and isinstance(f.document.data, dict) and isinstance(f.document.data.get("env"), dict)
+             for name in f.document.data["env"]}
+    reported: set[tuple[str, str, str]] = set()
+    for handler in ctx.handlers:
+        host = hosts.of(handler.file.host)
+        if host is None or host.settings_env_kind is None:
+            continue
+        for _, facts in handler_facts.script_facts(handler):
+            text = intent.text_of(facts.path) if facts.readable and facts.language in off_switch.READERS else ""
+            command = handler.value.get("command") if isinstance(handler.value, dict) else None
+            named = [n for n in names if n in text] + [n for n in re.findall(r"(\w+)=", command or "")
+                                                         if n not in names and n in text]
+            if not named:
+                continue
+            code = strip_comments(text, facts.language)
+            env: dict[str, tuple[ConfigFile, Any]] | None = None
+            for name in dict.fromkeys(named):
+                if env is None:
+                    env = _session_env(ctx, handler.file, host.settings_env_kind)
+                inline = _assigned(command, name)
+                given = inline if inline is not None else env[name][1] if name in env else None
+                if isinstance(given, bool) or not isinstance(given, (str, int, float)):
+                    continue
+                value = str(given)
+                at = off_switch.quits_when(code, facts.language, name, value)
+                if at is None or at > _last_refusal(code):
+                    continue
+                line = code.count("\n", 0, at) + 1
+                where, keys = (handler.file, handler.keys + ("command",)) if inline is not None else \
+                    (env[name][0], ("env", name))
+                key = (str(where.path), name, str(facts.path))
+                if key in reported:
+                    continue
+                reported.add(key)
+                yield ctx.finding("structure/env-switches-guard-off", where, keys, variant="command" if inline else None,
+                                  name=name, value=json.dumps(value), script=facts.path.name, line=line,
+                                  related=[{"path": str(facts.path), "line": line, "column": 1,
+                                            "message": f"where the script stops when {name} is {json.dumps(value)}"}])
+
+
+# the variables that make an interpreter run a file of the user's before a hook's own code, and
+# the interpreter each is read by (measured on Claude Code 2.1.332, docs/hosts/claude-code.md#environment:
+# a line those files printed on stdout came before each hook's JSON, and its deny was lost; ENV and
+# PYTHONSTARTUP, read by interactive shells and interpreters only, changed nothing)
+STARTUP_VARIABLES = {"BASH_ENV": "bash", "NODE_OPTIONS": "node", "PYTHONPATH": "python"}
+PYTHON_ISOLATED = frozenset({"-I", "-E", "-S"})  # flags with which python reads neither PYTHONPATH nor sitecustomize
+# a startup file that prints only in an interactive shell (`[ -t 1 ] && echo`, `case $- in *i*`)
+INTERACTIVE_ONLY = lazy(r"""\$-|-t[ \t]+[012]\b|\bPS1\b|isatty""", needs=("$-", "-t", "PS1", "isatty"))
+NODE_PRELOAD = lazy(r"""(?:--require|-r|--import)(?:=|[ \t]+)(?P<file>["']?[.~/][^\s"']*)""")
+
+
+def _startup_files(name: str, value: str, cwd: Path) -> list[Path]:
+    """The files the variable's value makes its interpreter run first: BASH_ENV's file (bash expands
+    $HOME in it), NODE_OPTIONS' --require and --import of a path, PYTHONPATH's sitecustomize."""
+    home = os.environ.get("HOME", "")
+    if name == "BASH_ENV":
+        paths = [value.replace("${HOME}", home).replace("$HOME", home)] if "$" not in value.replace("$HOME", "").replace(
+            "${HOME}", "") else []
+    elif name == "NODE_OPTIONS":
+        paths = [m["file"].strip("'\"") for m in NODE_PRELOAD.finditer(value) if not m["file"].startswith("~")]
+    else:
+        paths = [f"{folder}/{module}.py" for folder in value.split(":") if folder and "$" not in folder
+                 for module in ("sitecustomize", "usercustomize")]
+    return [cwd / path for path in paths if path]
+
+
+def _started_by(handler: Handler, inv: Any, text: str) -> str | None:
+    """The interpreter of STARTUP_VARIABLES that runs the invocation's script, None for another or
+    for python with a flag that keeps it from reading them."""
+    words = [str(word) for word in handler_facts.runs(handler) or ()]
+    if inv.interpreter:
+        program = inv.interpreter.split()[0]
+        flags = words[words.index(program) + 1:] if program in words else []
+    elif inv.direct and text.startswith("#!"):
+        shebang = text.split("\n", 1)[0][2:].split()
+        program, flags = (shebang[1:2] or [""])[0] if shebang[:1] and shebang[0].endswith("/env") else (
+            shebang[0] if shebang else ""), shebang[1:]
+        flags = [f for f in flags if f.startswith("-") and f != "-S"] if shebang[0].endswith("/env") else flags
+    else:
+        return None
+    base = program.rsplit("/", 1)[-1]
+    if base == "bash":
+        return "bash"
+    if base in ("node", "nodejs"):
+        return "node"
+    if base.startswith("python") or base == "uv":
+        return None if PYTHON_ISOLATED & {flag for word in flags for flag in (word, word[:2])} else "python"
+    return None
+
+
+@RULES.rule("structure/env-startup-output")
+def _env_startup_output(ctx: Context) -> Iterator[Finding]:
+    """`"env": {"BASH_ENV": ".claude/shell-init.sh"}` where that file echoes a line: bash runs it
+    before every bash hook, and the line comes before the hook's JSON on stdout, so the answer is
+    not JSON and is lost (a deny lets the call run). The same for NODE_OPTIONS' --require and a
+    sitecustomize on PYTHONPATH. At the variable, the file's printing line related; only where a
+    hook of that interpreter answers in JSON."""
+    chains = {name: chain for name, chain in _by_precedence(ctx, "env").items() if name in STARTUP_VARIABLES}
+    if not chains:
+        return
+    for name, chain in chains.items():
+        last, value = chain[-1]
+        if not isinstance(value, str) or not value.strip():
+            continue
+        cwd = handler_facts.where(last).cwd or last.project
+        printed = [(path, write) for path in (_startup_files(name, value.strip(), cwd) if cwd is not None else [])
+                   for write in _prints(path)[:1]]
+        if not printed:
+            continue
+        answering = [(handler, facts.path) for handler in ctx.handlers if _gets_env(handler, last)
+                     for inv, facts in handler_facts.script_facts(handler)
+                     if _started_by(handler, inv, intent.text_of(facts.path)) == STARTUP_VARIABLES[name]
+                     and (facts.answers or any(w.kind == "json" for w in facts.flow.writes))]
+        if not answering:
+            continue
+        (path, write), (handler, script) = printed[0], answering[0]
+        shown = path.relative_to(cwd) if path.is_relative_to(cwd) else path
+        yield ctx.finding("structure/env-startup-output", last, ("env", name), name=name, startup=str(shown),
+                          line=write.at.line, what=write.what, script=script.name,
+                          others=f" and {len(answering) - 1} other hook(s)" if len(answering) > 1 else "",
+                          interpreter=STARTUP_VARIABLES[name],
+                          related=[{"path": str(path), "line": write.at.line, "column": 1,
+                                    "message": "what it prints on stdout"},
+                                   {"path": str(script), "line": 1, "column": 1,
+                                    "message": "a hook whose answer the line comes before"}])
+
+
+def _prints(path: Path) -> list[Any]:
+    """The text a startup file writes on stdout in a shell or interpreter without a terminal."""
+    facts = keys.analyse(path) if disk.is_file(path) else None
+    if facts is None or not facts.readable or INTERACTIVE_ONLY.search(intent.text_of(path)):
+        return []
+    return [write for write in facts.flow.writes if write.kind in ("text", "json")]
+
+
+def _gets_env(handler: Handler, settings: ConfigFile) -> bool:
+    """Whether the hook gets the "env" of this settings file: a hook of the same host and session."""
+    file = handler.file
+    return file.host == settings.host and "given" not in (file.scope, settings.scope) and (
+        settings.scope not in ("project", "local") or settings.project == file.project) or file is settings
 
 
 @RULES.rule("structure/plugin-switched-off")
