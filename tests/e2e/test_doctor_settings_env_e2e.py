@@ -107,23 +107,29 @@ FILE_COMMANDS = ["touch a.txt", "mkdir d", "cp a.txt b.txt", "mv b.txt c.txt", "
                  "chmod 600 a.txt", "sed -i s/x/y/ a.txt", "ln -s a.txt l.txt", "python3 -c pass"]
 
 
+BYPASS = {"permissions": {"defaultMode": "bypassPermissions"}}
+
+
 @pytest.mark.parametrize("mode, user, asked", [
     ("skip", {}, []),
-    ("default", {"permissions": {"defaultMode": "bypassPermissions"}}, []),
+    ("default", BYPASS, []),
+    ("local", BYPASS, FILE_COMMANDS),  # (a local or project bypass is not taken up)
     ("default", {}, FILE_COMMANDS),
-    ("acceptEdits", {}, ["chmod 600 a.txt", "ln -s a.txt l.txt", "python3 -c pass"])], ids=["skip permissions", "user bypass", "default", "accept edits"])
+    ("acceptEdits", {}, ["chmod 600 a.txt", "ln -s a.txt l.txt", "python3 -c pass"])],
+    ids=["skip permissions", "user bypass", "local bypass", "default", "accept edits"])
 def test_a_permission_request_hook_never_runs_where_the_session_asks_for_nothing(claude_cli, home, project, mode, user,
                                                                                  asked):
     (home / ".claude.json").write_text(json.dumps({"hasCompletedOnboarding": True, "projects": {
         str(project.resolve()): {"hasTrustDialogAccepted": True}}}))
     (home / ".claude").mkdir()
-    (home / ".claude" / "settings.json").write_text(json.dumps(user))
     (project / ".claude").mkdir()
+    (project / ".claude" / "settings.local.json" if mode == "local" else home / ".claude" / "settings.json").write_text(
+        json.dumps(user))
     (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"PermissionRequest": [
         {"matcher": "Bash", "hooks": [{"type": "command", "command": ASKED}]}]}}, indent=2))
     calls = [{"tool": "Bash", "input": {"command": command}} for command in FILE_COMMANDS]
 
-    extra = ["--permission-mode", mode] if mode not in ("skip", "default") else []
+    extra = ["--permission-mode", mode] if mode not in ("skip", "default", "local") else []
     run = run_claude(project, home, calls, claude=claude_cli, skip_permissions=mode == "skip", extra_args=extra,
                      timeout=240)
     assert run.returncode == 0, run.stderr

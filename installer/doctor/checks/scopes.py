@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ... import hosts
-from ...document import Keys
+from ...document import Keys, LineIndex
 from ...hooks.events import SCOPE_ORDER
 from ...hosts.claude import protocol as claude_protocol
 from ...patterns import lazy
@@ -220,19 +220,26 @@ FUNCTION_START = lazy(r"""^(?P<indent>[ \t]*)(?:def[ \t]+(?P<py>\w+)\(|(?:functi
                       r"""function[ \t]+(?P<js>[\w$]+)[ \t]*\()""", re.M)
 
 
-def _last_refusal(code: str) -> int:
-    """The offset of the last place the code refuses, counting a call of a function that refuses
-    where it is called (a shell `block() {...}` defined at the top and called below); -1 for none."""
-    last = -1
+def _last_refusal(code: str, facts: keys.ScriptFacts) -> int:
+    """The line of the last place the code refuses, counting a call of a function that refuses
+    where it is called (a shell `block() {...}` defined at the top and called below), and an exit 2
+    the script's flow reads (a `return 2` of a main() whose returns are its status); 0 for none."""
+    last = max([0, *(site.line for site in (*facts.blocks, *facts.denies)),
+                *(exit_.at.line for exit_ in facts.flow.exits if exit_.status == 2)])
     starts = list(FUNCTION_START.finditer(code))
+    index = LineIndex(code)
+
+    def line_of(offset: int) -> int:
+        return index.at(offset)[0]
+
     for found in REFUSAL_SITE.finditer(code):
-        last = max(last, found.start())
+        last = max(last, line_of(found.start()))
         inside = [f for f in starts if f.start() < found.start()]
         name = next((f["py"] or f["sh"] or f["js"] for f in reversed(inside)), None) if inside else None
         if name:
             calls = [m.start() for m in re.finditer(rf"(?<![\w$.-]){re.escape(name)}\b(?![\w-]*[ \t]*\(\)[ \t]*\{{)", code)
                      if m.start() > inside[-1].end()]
-            last = max([last, *calls])
+            last = max([last, *map(line_of, calls)])
     return last
 
 
@@ -273,9 +280,9 @@ def _env_switches_guard_off(ctx: Context) -> Iterator[Finding]:
                     continue
                 value = str(given)
                 at = off_switch.quits_when(code, facts.language, name, value)
-                if at is None or at > _last_refusal(code):
+                line = code.count("\n", 0, at) + 1 if at is not None else 0
+                if at is None or line > _last_refusal(code, facts):
                     continue
-                line = code.count("\n", 0, at) + 1
                 where, keys = (handler.file, handler.keys + ("command",)) if inline is not None else \
                     (env[name][0], ("env", name))
                 key = (str(where.path), name, str(facts.path))
