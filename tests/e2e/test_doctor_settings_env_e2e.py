@@ -124,7 +124,7 @@ def test_a_permission_request_hook_never_runs_where_the_session_asks_for_nothing
     (home / ".claude").mkdir()
     (project / ".claude").mkdir()
     (project / ".claude" / "settings.local.json" if mode == "local" else home / ".claude" / "settings.json").write_text(
-        json.dumps(user))
+        json.dumps(user, indent=2))
     (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"PermissionRequest": [
         {"matcher": "Bash", "hooks": [{"type": "command", "command": ASKED}]}]}}, indent=2))
     calls = [{"tool": "Bash", "input": {"command": command}} for command in FILE_COMMANDS]
@@ -136,3 +136,6 @@ def test_a_permission_request_hook_never_runs_where_the_session_asks_for_nothing
     log = project / "asked.log"
     assert (log.read_text().splitlines() if log.exists() else []) == asked, run.tool_results
     assert (project / "a.txt").exists() == ("touch a.txt" not in asked), run.tool_results
+    flagged = doctor_flags(home, project, {"matcher/never-asked"})
+    user_file = home / ".claude" / "settings.json"
+    assert flagged == ({(str(user_file), line_of(user_file, "defaultMode"))} if user and mode == "default" else set())
