@@ -115,6 +115,13 @@ def run_claude(project_dir: Path, home_dir: Path, turns: Sequence[Turn], *,
         return Run(code, events, err, api.tool_results(), list(api.requests), timed_out)
 
 
+def only_its_call(gate: str) -> str:
+    """A gate's handler `if`: the gate runs for the one call that names it (run_gates), not for
+    every gate's call, so a session of N gates starts N hook processes, not N squared (the `if`
+    is a permission rule matched on the whole command: docs/hosts/claude-code.md)."""
+    return f"Bash(touch ran-{gate}.txt)"
+
+
 def run_gates(project_dir: Path, home_dir: Path, gates: Sequence[str], *, claude: Path | str | None = None,
               env: Mapping[str, str] | None = None) -> tuple[set[str], Run]:
     """The gates whose call ran, and the run: the model calls `touch ran-GATE.txt` once per gate, in one session

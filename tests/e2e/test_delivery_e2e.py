@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 import pytest
-from claude_cli import CLAUDE_VERSION, hookwright, run_claude, run_gates
+from claude_cli import CLAUDE_VERSION, hookwright, only_its_call, run_claude, run_gates
 
 pytestmark = pytest.mark.e2e
 
@@ -140,7 +140,7 @@ def test_a_block_the_code_loses_on_its_way_to_claude_code_is_what_doctor_flags(c
                 (hooks / folder / file).write_text(text)
             gates[folder] = name
             handlers.append({"type": "command", "command": _command(runs, folder + "/"),
-                             "if": f"Bash(touch ran-{folder}.txt)"})
+                             "if": only_its_call(folder)})
     (project / ".claude" / "settings.json").write_text(json.dumps(
         {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": handlers}]}}))
     subprocess.run(["git", "init", "-q", str(project)], check=True)  # (git status has something to say)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from claude_cli import CLAUDE_VERSION, hookwright, run_gates
+from claude_cli import CLAUDE_VERSION, hookwright, only_its_call, run_gates
 from dispatchers import CASES, command, files, marked_line
 
 pytestmark = pytest.mark.e2e
@@ -37,7 +37,8 @@ def test_dispatchers_and_answers_that_never_reach_the_host_let_the_call_run_and_
             gates.append(token)
             commands.append(command(name, token))
     (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-        {"type": "command", "command": run} for run in commands]}]}}, indent=1))
+        {"type": "command", "command": run, "if": only_its_call(gate)} for gate, run in zip(gates, commands)]}]}},
+        indent=1))
 
     ran, run = run_gates(project, home, gates, claude=claude_cli)
     # what the real CLI did with each gate's answer (Claude Code CLAUDE_VERSION)

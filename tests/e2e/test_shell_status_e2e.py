@@ -30,7 +30,7 @@ import json
 import subprocess
 
 import pytest
-from claude_cli import CLAUDE_VERSION, hookwright, run_gates
+from claude_cli import CLAUDE_VERSION, hookwright, only_its_call, run_gates
 
 pytestmark = pytest.mark.e2e
 
@@ -334,8 +334,8 @@ COMMAND_CASES = {
     "cmderrbash": ("command/bash-only-syntax", CRASHES, f"trap 'exit 2' ERR; python3 {HOOKS}TOKEN.py",
                    f"python3 {HOOKS}TOKEN.py || exit 2"),
 }
-# the command-line cases run only for the call that names them (npm takes a third of a second a run)
-ONLY_ITS_CALL = frozenset({"npmrun"})
+# the command-line cases whose package.json runs them through npm
+THROUGH_NPM = frozenset({"npmrun"})
 WITH_SHELL_BASH = frozenset({"cmderrbash"})  # handlers with "shell": "bash"
 
 CASES = {  # name: (the rule, the broken gate, its twin)
@@ -388,7 +388,7 @@ def test_blocks_the_shell_loses_let_the_call_run_on_the_real_cli_and_doctor_name
                                                                                             project):
     hooks = project / ".claude" / "hooks"
     hooks.mkdir(parents=True)
-    gates, commands, only, bash_shell = [], [], {}, set()
+    gates, commands, bash_shell = [], [], set()
     for name, (_, broken, twin, *args) in CASES.items():
         for kind, text in (("broken", broken), ("twin", twin)):
             token = f"{name}-{kind}"
@@ -405,16 +405,15 @@ def test_blocks_the_shell_loses_let_the_call_run_on_the_real_cli_and_doctor_name
             (hooks / f"{token}{suffix}").write_text(script.replace("TOKEN", token))
             gates.append(token)
             commands.append(command.replace("TOKEN", token))
-            if name in ONLY_ITS_CALL:
-                only[commands[-1]] = f"Bash(touch ran-{token}.txt)"
             if name in WITH_SHELL_BASH:
                 bash_shell.add(commands[-1])
     (project / "package.json").write_text(json.dumps({"name": "gates", "version": "1.4.0", "scripts": {
-        token: f"python3 .claude/hooks/{token}.py" for token in gates if token.startswith(tuple(ONLY_ITS_CALL))}}))
+        token: f"python3 .claude/hooks/{token}.py" for token in gates if token.startswith(tuple(THROUGH_NPM))}}))
     settings = project / ".claude" / "settings.json"  # (one command a line: the line a finding names)
     settings.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-        {"type": "command", "command": command, **({"if": only[command]} if command in only else {}),
-         **({"shell": "bash"} if command in bash_shell else {})} for command in commands]}]}}, indent=1))
+        {"type": "command", "command": command, "if": only_its_call(gate),
+         **({"shell": "bash"} if command in bash_shell else {})} for gate, command in zip(gates, commands)]}]}},
+        indent=1))
     subprocess.run(["git", "init", "-q", str(project)], check=True)
 
     ran, run = run_gates(project, home, gates, claude=claude_cli, env=CDPATH)
