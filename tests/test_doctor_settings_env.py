@@ -163,3 +163,34 @@ def test_a_local_value_that_puts_the_guard_back_on_over_the_projects_off_is_clea
     outcome = _switched(tmp_path, "shell", '[ "${GUARD_OFF:-0}" = "1" ] && exit 0', {"GUARD_OFF": "0"},
                         project_env={"GUARD_OFF": "1"})
     assert not found(outcome, "structure/env-switches-guard-off")
+
+
+@pytest.mark.parametrize("language, switch", [
+    ("shell", '[ "$GUARD_MODE" = "enforce" ] || exit 0'),
+    ("shell", 'if [ -z "${GUARD_ENABLED:-}" ]; then\n  exit 0\nfi'),
+    ("python", '    if os.environ.get("GUARD_MODE") != "enforce":\n        return 0'),
+    ("javascript", "if (!process.env.GUARD_ENABLED) process.exit(0);")])
+def test_a_guard_that_checks_only_when_a_variable_no_settings_file_sets_is_a_warning_at_its_test(tmp_path, language,
+                                                                                                 switch):
+    (finding,) = found(_switched(tmp_path, language, switch, None), "structure/env-switches-guard-off")
+    assert finding.severity == "warning" and finding.path.endswith(SWITCHES[language][0]) and finding.keys == ()
+    assert "settings" in finding.hint and finding.line == SWITCHES[language][1].format(
+        name="X", switch=switch).splitlines().index(switch.splitlines()[0]) + 1
+
+
+@pytest.mark.parametrize("language, switch", [
+    ("shell", '[ -z "$CLAUDE_PROJECT_DIR" ] && exit 0'),  # (Claude Code sets it for every hook)
+    ("shell", '[ -z "$HOME" ] && exit 0'),
+    ("shell", 'GUARD_MODE="${GUARD_MODE:-enforce}"\n[ "$GUARD_MODE" = "enforce" ] || exit 0'),  # (its own default)
+    ("shell", ': "${GUARD_MODE:=enforce}"\n[ "$GUARD_MODE" = "enforce" ] || exit 0'),
+    ("shell", '[ "${GUARD_MODE:-enforce}" = "off" ] && exit 0'),  # (on unless switched off)
+    ("python", '    if os.environ.get("GUARD_OFF"):\n        return 0')])
+def test_a_variable_the_host_sets_the_script_gives_a_value_or_whose_absence_leaves_the_guard_on_is_clean(
+        tmp_path, language, switch):
+    assert not found(_switched(tmp_path, language, switch, None), "structure/env-switches-guard-off")
+
+
+def test_a_variable_the_shell_that_starts_the_agent_exports_is_clean(tmp_path, monkeypatch):
+    monkeypatch.setenv("GUARD_MODE", "enforce")
+    assert not found(_switched(tmp_path, "shell", '[ "$GUARD_MODE" = "enforce" ] || exit 0', None),
+                     "structure/env-switches-guard-off")

@@ -60,6 +60,23 @@ def _compute_where(file: ConfigFile) -> Where:
                  cwd_is_launch_dir=launch_dir, env=env)
 
 
+def registration(handler: Handler) -> tuple[tuple[object, ...], bool]:
+    """The config line that registers the handler on its event, as (JSON path, at its key): the
+    event's key where the event holds this group alone; else the group's matcher, or the handler's
+    command where the group has none (a Cursor entry). A guard on an event that cannot refuse is
+    reported there, where the user moves it."""
+    event_keys = handler.keys[:2]
+    data = handler.file.document.data if handler.file.document is not None else None
+    groups = data.get(event_keys[0], {}).get(event_keys[1]) if isinstance(data, dict) and isinstance(
+        data.get(event_keys[0]), dict) else None
+    if not isinstance(groups, list) or len(groups) <= 1:
+        return event_keys, True
+    if handler.group_keys != handler.keys and handler.matcher is not None:
+        return handler.group_keys + ("matcher",), True
+    value = handler.value
+    return (handler.keys + ("command",), False) if isinstance(value, dict) and "command" in value else (handler.keys, True)
+
+
 def commands_checked(handler: Handler) -> bool:
     """Its host's command hooks are what the command and script rules read (Host.commands_checked)."""
     host = hosts.of(handler.file.host)

@@ -102,6 +102,28 @@ def test_a_settings_env_that_sets_a_guards_off_switch_lets_its_calls_run(claude_
     assert flagged == (set() if refused else {(str(local), line_of(local, "GUARD_BASH_OFF"))})
 
 
+ON_SWITCH = OFF_SWITCH.replace('[ "${GUARD_BASH_OFF:-0}" = "1" ] && exit 0', '[ "$GUARD_MODE" = "enforce" ] || exit 0')
+
+
+@pytest.mark.parametrize("env, refused", [({}, False), ({"GUARD_MODE": "enforce"}, True)], ids=["set nowhere", "set"])
+def test_a_guard_that_checks_only_when_a_variable_no_settings_set_holds_a_value_never_checks(claude_cli, home, project,
+                                                                                            env, refused):
+    hooks_dir = project / ".claude" / "hooks"
+    hooks_dir.mkdir(parents=True)
+    (hooks_dir / "guard.sh").write_text(ON_SWITCH)
+    (hooks_dir / "guard.sh").chmod(0o755)
+    (project / ".claude" / "settings.json").write_text(json.dumps({"env": env, "hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh'}]}]}},
+        indent=2))
+
+    ran, run = run_gates(project, home, ["guard"], claude=claude_cli)
+
+    assert ran == (set() if refused else {"guard"}), run.tool_results
+    flagged = doctor_flags(home, project, {"structure/env-switches-guard-off"})
+    guard = hooks_dir / "guard.sh"
+    assert flagged == (set() if refused else {(str(guard), line_of(guard, "GUARD_MODE"))})
+
+
 ASKED = 'jq -r ".tool_input.command" >> "$CLAUDE_PROJECT_DIR"/asked.log'
 FILE_COMMANDS = ["touch a.txt", "mkdir d", "cp a.txt b.txt", "mv b.txt c.txt", "rm c.txt", "rmdir d",
                  "chmod 600 a.txt", "sed -i s/x/y/ a.txt", "ln -s a.txt l.txt", "python3 -c pass"]

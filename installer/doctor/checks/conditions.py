@@ -225,10 +225,11 @@ def _never_asked(ctx: Context, handler: Handler) -> Iterator[Finding]:
                           command=command, related=_hook_at(handler))
         return
     launched = _launched(handler, host.prompt_mode_flags) if handler.file.project is not None else None
-    if launched is not None and matched <= host.prompt_free_modes.get(launched[3], frozenset()) \
-            and not any(h.file is handler.file and h.event == handler.event for h in ctx.handlers[:ctx.handlers.index(handler)]):
+    keys, at_key = handler_facts.registration(handler)
+    if launched is not None and matched <= host.prompt_free_modes.get(launched[3], frozenset()) and not any(
+            h.file is handler.file and handler_facts.registration(h)[0] == keys for h in ctx.handlers[:ctx.handlers.index(handler)]):
         path, line, flag, mode = launched
-        yield ctx.finding("matcher/never-asked", handler.file, handler.keys[:2], at_key=True, variant="launched",
+        yield ctx.finding("matcher/never-asked", handler.file, keys, at_key=at_key, variant="launched",
                           flag=flag, mode=mode, place=f"{path.name}:{line}", tools=", ".join(sorted(matched)),
                           related=[{"path": str(path), "line": line, "column": 1, "message": f"the agent started with {flag}"}])
         return

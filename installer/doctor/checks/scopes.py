@@ -250,14 +250,16 @@ def _env_switches_guard_off(ctx: Context) -> Iterator[Finding]:
     without an answer before it refuses anything (`[ "${GUARD_OFF:-0}" = "1" ] && exit 0`,
     `if os.environ.get("SKIP_GUARD"): sys.exit(0)`). Measured on Claude Code 2.1.332
     (docs/hosts/claude-code.md#environment): a settings.local.json `"GUARD_BASH_OFF": "1"` let the
-    call run, "0" left it refused. At the value, or at the command that sets it."""
-    from ..scripts import off_switch  # (0.3 ms of import, for a run whose settings set a variable a script names)
+    call run, "0" left it refused. At the value, or at the command that sets it; and a guard that
+    checks only while a variable nothing sets holds a value, at its test (_never_switched_on)."""
+    from ..scripts import off_switch  # (0.3 ms of import, for a run with a script in a language it reads)
     from ..scripts.keys import strip_comments
 
     names = {name for f in ctx.files if f.kind == "claude-settings" and f.document is not None
              and isinstance(f.document.data, dict) and isinstance(f.document.data.get("env"), dict)
              for name in f.document.data["env"]}
     reported: set[tuple[str, str, str]] = set()
+    codes: dict[Path, str] = {}
     for handler in ctx.handlers:
         host = hosts.of(handler.file.host)
         if host is None or host.settings_env_kind is None:
@@ -265,11 +267,13 @@ def _env_switches_guard_off(ctx: Context) -> Iterator[Finding]:
         for _, facts in handler_facts.script_facts(handler):
             text = intent.text_of(facts.path) if facts.readable and facts.language in off_switch.READERS else ""
             command = handler.value.get("command") if isinstance(handler.value, dict) else None
+            if not text:
+                continue
+            code = codes[facts.path] if facts.path in codes else codes.setdefault(
+                facts.path, strip_comments(text, facts.language))  # (a script many handlers run: once)
+            yield from _never_switched_on(ctx, handler, host, facts, code, reported)
             named = [n for n in names if n in text] + [n for n in re.findall(r"(\w+)=", command or "")
                                                          if n not in names and n in text]
-            if not named:
-                continue
-            code = strip_comments(text, facts.language)
             env: dict[str, tuple[ConfigFile, Any]] | None = None
             for name in dict.fromkeys(named):
                 if env is None:
@@ -293,6 +297,42 @@ def _env_switches_guard_off(ctx: Context) -> Iterator[Finding]:
                                   name=name, value=json.dumps(value), script=facts.path.name, line=line,
                                   related=[{"path": str(facts.path), "line": line, "column": 1,
                                             "message": f"where the script stops when {name} is {json.dumps(value)}"}])
+
+
+# variables every hook process has from its system, or that a user sets for every program: never a guard's own switch
+SYSTEM_VARIABLES = frozenset({"HOME", "PATH", "USER", "LOGNAME", "SHELL", "PWD", "OLDPWD", "TMPDIR", "TMP", "TEMP", "LANG",
+                              "TERM", "HOSTNAME", "SHLVL", "CI", "DEBUG", "VERBOSE", "EDITOR", "XDG_CONFIG_HOME"})
+
+
+def _never_switched_on(ctx: Context, handler: Handler, host: Any, facts: keys.ScriptFacts, code: str,
+                       reported: set[tuple[str, str, str]]) -> Iterator[Finding]:
+    """A guard that checks only while a variable holds a value (`[ "$GUARD_MODE" = "enforce" ] ||
+    exit 0`) that no settings file of its session sets, its command does not, its host does not
+    (CLAUDE_PROJECT_DIR...) and the shell doctor runs in does not export: it ends there on every
+    call (measured on 2.1.332: the call ran; with the variable in the settings' "env" it was
+    refused). At the script's test: the value is to be given somewhere."""
+    from ..model import rule_by_id
+    from ..scripts import off_switch  # (loaded by the caller already)
+
+    command = handler.value.get("command") if isinstance(handler.value, dict) else None
+    session: dict[str, tuple[ConfigFile, Any]] | None = None
+    for name in off_switch.read_variables(code, facts.language):
+        if name in SYSTEM_VARIABLES or name in os.environ or name in (host.hook_variables or ()) \
+                or name.startswith(("CLAUDE", "ANTHROPIC")) or _assigned(command, name) is not None:
+            continue
+        session = _session_env(ctx, handler.file, host.settings_env_kind) if session is None else session
+        at = off_switch.quits_unless_set(code, facts.language, name) if name not in session else None
+        line = code.count("\n", 0, at) + 1 if at is not None else 0
+        if at is None or line > _last_refusal(code, facts) or ("", name, str(facts.path)) in reported:
+            continue
+        reported.add(("", name, str(facts.path)))
+        rule = rule_by_id("structure/env-switches-guard-off")
+        message, hint = rule.worded("unset")
+        words = {"name": name, "script": facts.path.name, "line": line}
+        config_line, column = handler.file.position(handler.keys + ("command",) if command else handler.keys)
+        yield Finding(rule.id, rule.severity, str(facts.path), line, 1, message.format(**words), hint.format(**words),
+                      [{"path": str(handler.file.path), "line": config_line, "column": column,
+                        "message": f"the {handler.event} hook that runs it"}])
 
 
 # the variables that make an interpreter run a file of the user's before a hook's own code, and

@@ -148,22 +148,22 @@ class Script:
                        _related(handlers))
 
     def _report_at_event(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding:
-        """A finding of its code at the event key of the handler (Claude Code's, else Cursor's) that
-        runs it on params["event"] (the first Claude Code one where none is named): a guard on an
-        event that cannot refuse is mended by moving it, so every such finding sits where the hook
-        is registered, one per defect; the message names the script's line ({script}, {line}), and
-        the line is its related entry."""
+        """A finding of its code where the handler (Claude Code's, else Cursor's) that runs it on
+        params["event"] (the first Claude Code one where none is named) is registered on its event
+        (handler_facts.registration): a guard on an event that cannot refuse is mended by moving it,
+        so every such finding sits there, one per defect; the message names the script's line
+        ({script}, {line}), and the line is its related entry."""
         event = params.get("event")
         handler = next(h for h in [*self.claude, *self.cursor] if event is None or h.event == event)
         rule = rule_by_id(rule_id)
         message, hint = rule.worded(variant)
-        keys = handler.keys[:2]
-        line, column = handler.file.position(keys, True)
+        keys, at_key = handler_facts.registration(handler)
+        line, column = handler.file.position(keys, at_key)
         related = [{"path": str(self.facts.path), "line": place.line, "column": place.column,
                     "message": f"the line of {self.facts.path.name} it is about"}]
         words = {"line": place.line, **params, "script": self.facts.path.name}
         return Finding(rule.id, rule.severity, str(handler.file.path), line, column, message.format(**words),
-                       hint.format(**words), related, keys, True)
+                       hint.format(**words), related, keys, at_key)
 
     def _report(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding:
         """A finding of its code: about the Claude Code handlers for a rule of Claude Code's protocol;
