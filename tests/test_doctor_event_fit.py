@@ -6,6 +6,8 @@ events never sends (measured on Claude Code 2.1.332: tests/e2e/test_doctor_event
 Cursor by its documentation)."""
 from __future__ import annotations
 
+import json
+
 import pytest
 from doctor_support import found, settings, write
 from hookwright.doctor.run import run
@@ -302,6 +304,17 @@ def test_a_guard_on_an_event_that_cannot_refuse_is_reported_at_the_event_that_re
     if reported:
         assert "its line 6" in hits[0].message and "PreToolUse" in hits[0].hint
         assert hits[0].related[0]["line"] == 6
+
+
+def test_a_guard_in_the_second_group_of_its_event_is_reported_at_its_own_command(home, project):
+    config = _hook(project, "branch-guard.sh", BRANCH_GUARD, "SessionStart", matcher=None)
+    write(project, {".claude/hooks/context.sh": "#!/bin/sh\necho 'branch notes'\n"})
+    data = json.loads(config.read_text())
+    data["hooks"]["SessionStart"].insert(0, {"matcher": "startup", "hooks": [
+        {"type": "command", "command": '"$CLAUDE_PROJECT_DIR"/.claude/hooks/context.sh'}]})
+    config.write_text(json.dumps(data, indent=2))
+    hits = found(run(None, project=project), "script/exit-2-does-not-block")
+    assert [(h.path, h.line) for h in hits] == [(str(config), _line(config, "branch-guard.sh"))]
 
 
 def test_an_exit_2_on_session_start_that_is_no_guard_stays_at_the_script(home, project):

@@ -62,19 +62,19 @@ def _compute_where(file: ConfigFile) -> Where:
 
 def registration(handler: Handler) -> tuple[tuple[object, ...], bool]:
     """The config line that registers the handler on its event, as (JSON path, at its key): the
-    event's key where the event holds this group alone; else the group's matcher, or the handler's
-    command where the group has none (a Cursor entry). A guard on an event that cannot refuse is
-    reported there, where the user moves it."""
+    event's key where the event holds this group (or Cursor entry) alone; else the handler's
+    command, which tells it from the others (its group's matcher for one without). A guard on an
+    event that cannot refuse is reported there, where the user moves it."""
     event_keys = handler.keys[:2]
     data = handler.file.document.data if handler.file.document is not None else None
     groups = data.get(event_keys[0], {}).get(event_keys[1]) if isinstance(data, dict) and isinstance(
         data.get(event_keys[0]), dict) else None
     if not isinstance(groups, list) or len(groups) <= 1:
         return event_keys, True
-    if handler.group_keys != handler.keys and handler.matcher is not None:
-        return handler.group_keys + ("matcher",), True
     value = handler.value
-    return (handler.keys + ("command",), False) if isinstance(value, dict) and "command" in value else (handler.keys, True)
+    if isinstance(value, dict) and "command" in value:
+        return handler.keys + ("command",), False
+    return (handler.group_keys + ("matcher",), True) if handler.matcher is not None else (handler.keys, True)
 
 
 def commands_checked(handler: Handler) -> bool:
