@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Hashable, Iterable
 
 from .. import hosts, resources
+from ..document import Keys
 from ..errors import HookwrightError
 from ..hooks.model import kind as kind  # (re-exported: the checks ask handler_facts)
 from . import disk
@@ -60,7 +61,7 @@ def _compute_where(file: ConfigFile) -> Where:
                  cwd_is_launch_dir=launch_dir, env=env)
 
 
-def registration(handler: Handler) -> tuple[tuple[object, ...], bool]:
+def registration(handler: Handler) -> tuple[Keys, bool]:
     """The config line that registers the handler on its event, as (JSON path, at its key): the
     event's key where the event holds this group (or Cursor entry) alone; else the handler's
     command, which tells it from the others (its group's matcher for one without). A guard on an

@@ -55,7 +55,7 @@ def _guarded_project(project: Path, env: dict[str, str]) -> Path:
 @pytest.mark.parametrize("stream", ["stdout", "stderr"])
 def test_a_startup_file_an_env_variable_names_prints_before_every_answer_of_its_interpreter(claude_cli, home,
                                                                                           project, stream):
-    for name, (path, on_stdout, on_stderr) in STARTUP.items():
+    for path, on_stdout, on_stderr in STARTUP.values():
         (project / path).parent.mkdir(parents=True, exist_ok=True)
         (project / path).write_text((on_stdout if stream == "stdout" else on_stderr) + "\n")
     settings = _guarded_project(project, VALUES)

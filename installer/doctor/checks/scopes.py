@@ -20,7 +20,8 @@ from ...patterns import lazy
 from .. import disk, handler_facts, load
 from ..discovery import installed_hook_files, known_marketplaces
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable
-from ..scripts import intent, keys
+from ..scripts import intent
+from ..scripts import keys as script_keys
 
 RULES = RuleTable()
 SCRIPT_NAME = lazy(r"([\w.-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|ps1))(?![\w.])")
@@ -220,7 +221,7 @@ FUNCTION_START = lazy(r"""^(?P<indent>[ \t]*)(?:def[ \t]+(?P<py>\w+)\(|(?:functi
                       r"""function[ \t]+(?P<js>[\w$]+)[ \t]*\()""", re.M)
 
 
-def _last_refusal(code: str, facts: keys.ScriptFacts) -> int:
+def _last_refusal(code: str, facts: script_keys.ScriptFacts) -> int:
     """The line of the last place the code refuses, counting a call of a function that refuses
     where it is called (a shell `block() {...}` defined at the top and called below), and an exit 2
     the script's flow reads (a `return 2` of a main() whose returns are its status); 0 for none."""
@@ -304,7 +305,7 @@ SYSTEM_VARIABLES = frozenset({"HOME", "PATH", "USER", "LOGNAME", "SHELL", "PWD",
                               "TERM", "HOSTNAME", "SHLVL", "CI", "DEBUG", "VERBOSE", "EDITOR", "XDG_CONFIG_HOME"})
 
 
-def _never_switched_on(ctx: Context, handler: Handler, host: Any, facts: keys.ScriptFacts, code: str,
+def _never_switched_on(ctx: Context, handler: Handler, host: Any, facts: script_keys.ScriptFacts, code: str,
                        reported: set[tuple[str, str, str]]) -> Iterator[Finding]:
     """A guard that checks only while a variable holds a value (`[ "$GUARD_MODE" = "enforce" ] ||
     exit 0`) that no settings file of its session sets, its command does not, its host does not
@@ -410,8 +411,8 @@ def _env_startup_output(ctx: Context) -> Iterator[Finding]:
                      and (facts.answers or any(w.kind == "json" for w in facts.flow.writes))]
         if not answering:
             continue
-        (path, write), (handler, script) = printed[0], answering[0]
-        shown = path.relative_to(cwd) if path.is_relative_to(cwd) else path
+        (path, write), (_, script) = printed[0], answering[0]
+        shown = path.relative_to(cwd) if cwd is not None and path.is_relative_to(cwd) else path
         yield ctx.finding("structure/env-startup-output", last, ("env", name), name=name, startup=str(shown),
                           line=write.at.line, what=write.what, script=script.name,
                           others=f" and {len(answering) - 1} other hook(s)" if len(answering) > 1 else "",
@@ -424,7 +425,7 @@ def _env_startup_output(ctx: Context) -> Iterator[Finding]:
 
 def _prints(path: Path) -> list[Any]:
     """The text a startup file writes on stdout in a shell or interpreter without a terminal."""
-    facts = keys.analyse(path) if disk.is_file(path) else None
+    facts = script_keys.analyse(path) if disk.is_file(path) else None
     if facts is None or not facts.readable or INTERACTIVE_ONLY.search(intent.text_of(path)):
         return []
     return [write for write in facts.flow.writes if write.kind in ("text", "json")]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import fnmatch
 import re
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from ...patterns import lazy
 
@@ -36,7 +36,7 @@ SH_LITERAL = lazy(r"""^(?:"(?P<d>[^"$`\\]*)"|'(?P<s>[^']*)'|(?P<bare>[^\s"'$`\\]
 SH_FUNCTION = lazy(r"""^[ \t]*(?:function[ \t]+)?(?P<name>[\w-]+)[ \t]*(?:\(\)[ \t]*)?\{""", re.M)
 
 
-def _sh_word(word: str, name: str) -> Callable[[Value], str | None] | None:
+def _sh_word(word: str, name: str) -> Callable[[Value], "str | None"] | None:
     """What a word of a test expands to for the value (its default where the value is unset or
     empty), or None where the word is neither the variable nor a literal."""
     found = SH_WORD.match(word)
@@ -66,31 +66,47 @@ def _sh_atom(tokens: list[str], name: str, double: bool) -> Test | None:
     negate = False
     while tokens and tokens[0] == "!":
         negate, tokens = not negate, tokens[1:]
-    test: Test | None = None
+    test = _sh_compare(tokens, name, double)
+    if test is None or not negate:
+        return test
+    positive: Test = test
+    return lambda value: _not(positive(value))
+
+
+Expand = Callable[[Value], "str | None"]
+
+
+def _sh_compare(tokens: list[str], name: str, double: bool) -> Test | None:
+    """`-n W`, `-z W`, `W`, `A = B`, `A != B`, `A =~ RE` over the variable's value."""
+    words = [_sh_word(token, name) for token in tokens]
+    if any(word is None for word in words) and not (len(tokens) == 3 and tokens[1] == "=~"):
+        return None
     if len(tokens) == 2 and tokens[0] in ("-n", "-z"):
-        word = _sh_word(tokens[1], name)
+        word: Expand = words[1]  # type: ignore[assignment]
         empty = tokens[0] == "-z"
-        test = (lambda value: (word(value) == "") == empty) if word is not None else None  # type: ignore[misc]
-    elif len(tokens) == 1:
-        word = _sh_word(tokens[0], name)
-        test = (lambda value: word(value) != "") if word is not None else None  # type: ignore[misc]
-    elif len(tokens) == 3 and tokens[1] in ("=", "==", "!="):
-        left, right = _sh_word(tokens[0], name), _sh_word(tokens[2], name)
-        if left is not None and right is not None:
-            pattern = double and not tokens[2].startswith(("'", '"'))  # (`[[ $x == y* ]]`: a pattern)
-            same = (lambda a, b: fnmatch.fnmatchcase(a, b)) if pattern else (lambda a, b: a == b)
-            want = tokens[1] != "!="
-            test = lambda value: same(left(value) or "", right(value) or "") == want  # noqa: E731
-    elif len(tokens) == 3 and tokens[1] == "=~" and double:
-        left = _sh_word(tokens[0], name)
+        return lambda value: (word(value) == "") == empty
+    if len(tokens) == 1:
+        only: Expand = words[0]  # type: ignore[assignment]
+        return lambda value: only(value) != ""
+    if len(tokens) != 3:
+        return None
+    left: Expand = words[0]  # type: ignore[assignment]
+    if tokens[1] in ("=", "==", "!="):
+        right: Expand = words[2]  # type: ignore[assignment]
+        pattern = double and not tokens[2].startswith(("'", '"'))  # (`[[ $x == y* ]]`: a pattern)
+        want = tokens[1] != "!="
+
+        def compared(value: Value) -> bool:
+            a, b = left(value) or "", right(value) or ""
+            return (fnmatch.fnmatchcase(a, b) if pattern else a == b) == want
+        return compared
+    if tokens[1] == "=~" and double and left is not None:
         try:
             regex = re.compile(tokens[2].strip("'\""))
         except re.error:
             return None
-        test = (lambda value: regex.search(left(value) or "") is not None) if left is not None else None  # type: ignore[misc]
-    if test is None:
-        return None
-    return (lambda value: _not(test(value))) if negate else test
+        return lambda value: regex.search(left(value) or "") is not None
+    return None
 
 
 def _not(held: bool | None) -> bool | None:
@@ -158,9 +174,12 @@ def _shell(text: str, name: str) -> Iterator[tuple[int, Test]]:
             patterns = [p.strip().strip("'\"") for p in arm["patterns"].split("|")]
             if "*" in patterns:
                 continue
-            yield found.start("body") + arm.start("patterns"), (
-                lambda value, patterns=patterns, word=word: any(fnmatch.fnmatchcase(word(value) or "", p)
-                                                                for p in patterns))
+            yield found.start("body") + arm.start("patterns"), _case_arm(word, patterns)
+
+
+def _case_arm(word: Expand, patterns: list[str]) -> Test:
+    """Whether a `case` on the word takes the arm of these patterns."""
+    return lambda value: any(fnmatch.fnmatchcase(word(value) or "", p) for p in patterns)
 
 
 def _chain(tests: list[Test], quit_when: bool) -> Test:
@@ -178,12 +197,17 @@ PY_QUIT = lazy(r"""^(?:sys\.exit\((?:0)?\)|exit\((?:0)?\)|os\._exit\(0\)|return(
 PY_FLAG = lazy(r"""^[ \t]*(?P<flag>[A-Za-z_]\w*)[ \t]*(?::[^=\n]+)?=[ \t]*(?P<expr>[^\n]+)$""", re.M)
 
 
+def _ifs(text: str, name: str, if_pattern: Any, flag_pattern: Any, before: str) -> Iterator[tuple[re.Match[str], dict[str, str]]]:
+    """Each `if` whose test reads the variable or a flag made of it (`off = ...X...`), with the flags."""
+    flags = {m["flag"]: m["expr"] for m in flag_pattern.finditer(text) if name in m["expr"]}
+    for found in if_pattern.finditer(text):
+        if name in found["test"] or any(re.search(rf"{before}{re.escape(f)}\b", found["test"]) for f in flags):
+            yield found, flags
+
+
 def _python(text: str, name: str) -> Iterator[tuple[int, Test]]:
-    flags = {m["flag"]: m["expr"] for m in PY_FLAG.finditer(text) if name in m["expr"]}
-    for found in PY_IF.finditer(text):
+    for found, flags in _ifs(text, name, PY_IF, PY_FLAG, r"\b"):
         test_text = found["test"]
-        if name not in test_text and not any(re.search(rf"\b{re.escape(f)}\b", test_text) for f in flags):
-            continue
         body = found["inline"].strip()
         if not body:
             lines = text[found.end():].split("\n")[1:]
@@ -304,11 +328,8 @@ JS_FLAG = lazy(r"""(?:const|let|var)[ \t]+(?P<flag>[A-Za-z_$][\w$]*)[ \t]*=[ \t]
 
 
 def _javascript(text: str, name: str) -> Iterator[tuple[int, Test]]:
-    flags = {m["flag"]: m["expr"] for m in JS_FLAG.finditer(text) if name in m["expr"]}
-    for found in JS_IF.finditer(text):
+    for found, flags in _ifs(text, name, JS_IF, JS_FLAG, r"(?<![\w$.])"):
         test_text = found["test"]
-        if name not in test_text and not any(re.search(rf"(?<![\w$.]){re.escape(f)}\b", test_text) for f in flags):
-            continue
         body = found["block"] if found["block"] is not None else found["inline"]
         if not JS_QUIT.search(body) or re.search(r"exit\([1-9]|deny|block|throw", body):
             continue
