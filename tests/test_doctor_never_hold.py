@@ -9,6 +9,7 @@ import json
 
 import pytest
 from doctor_support import doctor, found, settings, write
+from hookwright.doctor.run import run
 
 
 def _with_server(tmp_path, server="github", **files):
@@ -411,3 +412,29 @@ def test_a_logger_on_bash_is_no_guard_that_misses_skill_lines(home, project):
     write(project, {".claude/settings.json": settings(command="echo ran >> /tmp/log"),
                     ".claude/skills/cleanup/SKILL.md": SKILL})
     assert not found(doctor(project, {}, given=False), "matcher/guard-misses-skill-lines")
+
+
+def test_one_projects_settings_path_is_not_the_path_of_another_project_named_in_the_same_run(tmp_path):
+    write(tmp_path / "a", {".claude/settings.json": {"env": {"PATH": "/opt/toolchain/bin"}, **settings(command="true")}})
+    write(tmp_path / "b", {".claude/hooks/scan.py": MODE_GUARD,
+                           ".claude/settings.json": settings(command="python3 .claude/hooks/scan.py")})
+    (tmp_path / "b" / ".claude" / "settings.local.json").write_text('{"env": {"PATH": "/opt/toolchain/bin"}}\n')
+    paths = [tmp_path / "a" / ".claude" / "settings.json", tmp_path / "b" / ".claude" / "settings.json"]
+    assert not found(run(paths, project=tmp_path), "command/interpreter-not-found")
+    (hit,) = found(run(paths + [tmp_path / "b" / ".claude" / "settings.local.json"], project=tmp_path),
+                   "command/interpreter-not-found")  # the twin: b's own local PATH hides python3 from b's hook
+    assert hit.path == str(tmp_path / "b" / ".claude" / "settings.local.json")
+
+
+def test_an_env_value_of_one_project_does_not_override_another_projects_in_the_same_run(tmp_path):
+    command = 'python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/scan.py'
+    for name, mode in (("a", "block"), ("b", "warn")):
+        write(tmp_path / name, {".claude/hooks/scan.py": MODE_GUARD,
+                                ".claude/settings.json": {"env": {"SCAN_MODE": mode}, **settings(command=command)}})
+    paths = [tmp_path / name / ".claude" / "settings.json" for name in "ab"]
+    assert not found(run(paths, project=tmp_path), "structure/env-overridden")
+    write(tmp_path / "b", {".claude/settings.json": {"env": {"SCAN_MODE": "block"}, **settings(command=command)},
+                           ".claude/settings.local.json": {"env": {"SCAN_MODE": "warn"}}})
+    (finding,) = found(run(paths + [tmp_path / "b" / ".claude" / "settings.local.json"], project=tmp_path),
+                       "structure/env-overridden")  # the twin: b's local value over b's own
+    assert finding.path == str(tmp_path / "b" / ".claude" / "settings.local.json")

@@ -484,6 +484,8 @@ def _ignored_by_make(ctx: Context, command: Command) -> Iterator[Finding]:
     the line's script refusing only by exit 2: make exits 0. At the recipe line, the command related."""
     where = handler_facts.where(command.file)
     known = {name: value for name, value in where.variables.items() if value is not None}
+    if "make" not in command.written and not any("make" in value for value in known.values()):
+        return  # (no make on the line, nor in a variable it may name: the line's streams are not worked out)
     for found in command.streams:
         words = [PLACEHOLDER.sub(lambda m: known.get(m.group(1) or m.group(2), m.group(0)), w.text)
                  for w in found.command.plain if not w.assignment] if found.command.kind == "simple" else []

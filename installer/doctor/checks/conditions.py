@@ -52,9 +52,8 @@ def _guard_misses_tools(ctx: Context, handler: Handler) -> Iterator[Finding]:
     code = handler_code(handler)
     if code is None or "file_path" not in code.text and "filePath" not in code.text:
         return
-    for other in ctx.handlers:  # (the same script in another group of the event: the tools they match together)
-        if other is not handler and other.event == handler.event and other.file.host == handler.file.host \
-                and (other_code := handler_code(other)) is not None and other_code.path == code.path:
+    for other in ctx.once(_guards_by_code).get((handler.event, handler.file.host, code.path), ()):
+        if other is not handler:  # (the same script in another group of the event: the tools they match together)
             matched |= matched_builtins(other.matcher, tools, other.event)
     missed = [tool for tool in tools if tool not in matched]
     if not missed or not guards_files(code, handler, missed):
@@ -283,6 +282,18 @@ def _launched(handler: Handler, flags: dict[str, str]) -> tuple[Path, int, str, 
                 if at >= 0 and not spaced[at + len(flag):at + len(flag) + 1].isalnum() and not NEGATED.search(spaced[:at]):
                     return project / name, number, flag, mode
     return None
+
+
+def _guards_by_code(ctx: Context) -> dict[tuple[str, str, Path | None], list[Handler]]:
+    """The handlers of the guarded events by event, host and the script they run (None: their
+    own command line), asked for each file guard: a scan of the run's handlers for each was
+    handlers times guards, a fifth of the corpus tree four times over."""
+    found: dict[tuple[str, str, Path | None], list[Handler]] = {}
+    for handler in ctx.handlers:
+        code = handler_code(handler) if handler.event in GUARDED_EVENTS else None
+        if code is not None:
+            found.setdefault((handler.event, handler.file.host, code.path), []).append(handler)
+    return found
 
 
 def _one_session(ctx: Context, file: ConfigFile) -> list[ConfigFile]:

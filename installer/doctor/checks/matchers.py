@@ -23,7 +23,7 @@ from ...hosts.cursor.protocol import CLAUDE_TOOLS_OF_TYPE
 from ...patterns import lazy
 from ...records import Record
 from .. import disk, handler_facts
-from ..model import ConfigFile, Context, Finding, RuleTable, cached_property, describe
+from ..model import ConfigFile, Context, Finding, Handler, RuleTable, cached_property, describe
 from ..scripts import intent
 
 # a tool name and its specifier, `Bash(git push:*)`; not a group after a name: `Bash(?=...)`, nor after an MCP
@@ -407,18 +407,35 @@ def _guard_misses_skill_lines(at: MatcherAt) -> Iterator[Finding]:
     shell = host.event_tools.get(event, frozenset())
     if not any(at.matcher.matches(tool) for tool in shell):
         return
-    group = at.keys[:3]
-    handlers = [h for h in at.ctx.handlers if h.file is at.file and h.keys[:3] == group]
-    refusal = next((said for h in handlers if (said := handler_facts.refusal(h)) is not None), None)
-    if refusal is None or any(h.event == event and _fires_on(h.matcher, shell, event) for h in at.ctx.handlers):
+    if any(_fires_on(h.matcher, shell, event) for h in at.ctx.once(_handlers_by_event).get(event, ())):
         return
     line = _skill_shell_line(host, at.file.project)
-    if line is not None:
+    if line is None:  # (asked before the refusal: reading a guard's script is the dear part, and few projects have skills)
+        return
+    handlers = at.ctx.once(_handlers_by_group).get((id(at.file), at.keys[:3]), ())
+    refusal = next((said for h in handlers if (said := handler_facts.refusal(h)) is not None), None)
+    if refusal is not None:
         path, number, text = line
         yield at.finding("matcher/guard-misses-skill-lines", matcher=at.shown, event=at.event_name, skill=path.parent.name,
                          line=text, shell_event=event, tool=sorted(shell)[0], refusal=refusal,
                          related=[{"path": str(path), "line": number, "column": 1,
                                    "message": "a shell line the guard never sees"}])
+
+
+def _handlers_by_group(ctx: Context) -> dict[tuple[int, Keys], list[Handler]]:
+    """The run's handlers by file and group (asked for each matcher: a scan of the run's handlers
+    for each was matchers times handlers, a second of the corpus tree four times over)."""
+    groups: dict[tuple[int, Keys], list[Handler]] = {}
+    for handler in ctx.handlers:
+        groups.setdefault((id(handler.file), handler.keys[:3]), []).append(handler)
+    return groups
+
+
+def _handlers_by_event(ctx: Context) -> dict[str, list[Handler]]:
+    events: dict[str, list[Handler]] = {}
+    for handler in ctx.handlers:
+        events.setdefault(handler.event, []).append(handler)
+    return events
 
 
 def _fires_on(matcher: Any, tools: frozenset[str], event: str) -> bool:

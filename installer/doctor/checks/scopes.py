@@ -43,6 +43,8 @@ def _signature(handler: Handler) -> tuple[str, frozenset[str]]:
 def _settings_not_read(ctx: Context) -> Iterator[Finding]:
     """A hook in a file that the session started here does not read, and that no file it reads
     holds too (a subfolder's own complete settings are fine)."""
+    if not ctx.unread:
+        return  # (before the signatures: their pattern is compiled for a run with unread files only)
     read = {_signature(h) for h in ctx.handlers}
     for file, why in ctx.unread:
         if why == "not-settings":
@@ -106,17 +108,53 @@ def _enabled(value: Any) -> bool:
     return value is True or (isinstance(value, list) and bool(value))
 
 
-def _by_precedence(ctx: Context, key: str, kind: str = "claude-settings") -> dict[str, list[tuple[ConfigFile, Any]]]:
-    """Each name of a settings object (`env`, `enabledPlugins`) with the values the scopes' files
-    give it, lowest precedence first: the last is the one that counts."""
+EVERY_PROJECT = frozenset({"user", "managed"})  # scopes whose settings a session reads in any project
+
+
+def _sessions(ctx: Context) -> dict[Path | None, list[ConfigFile]]:
+    """The settings files a session reads, per project of the run: the user's and the
+    administrator's in every project, a project's own and local files in that project alone. A
+    run over a tree of projects names many, and one project's `env` is not another's (chained
+    across the run, each command's PATH was looked up in every file of the run: files times
+    commands, eight seconds of the corpus tree four times over)."""
+    settings = [f for f in ctx.files if f.scope in SCOPE_ORDER and f.document is not None
+                and isinstance(f.document.data, dict)]
+    everywhere = [f for f in settings if f.scope in EVERY_PROJECT]
+    sessions: dict[Path | None, list[ConfigFile]] = {f.project: list(everywhere) for f in ctx.files}
+    for file in settings:
+        if file.scope not in EVERY_PROJECT:
+            sessions[file.project].append(file)
+    return sessions
+
+
+def _by_precedence(files: list[ConfigFile], key: str, kind: str = "claude-settings") -> dict[str, list[tuple[ConfigFile, Any]]]:
+    """Each name of a settings object (`env`, `enabledPlugins`) with the values one session's
+    files of the kind give it, lowest precedence first: the last is the one that counts."""
     values: dict[str, list[tuple[ConfigFile, Any]]] = {}
-    settings = [f for f in ctx.files if f.kind == kind and f.document is not None
-                and isinstance(f.document.data, dict) and f.scope in SCOPE_ORDER]
-    for file in sorted(settings, key=lambda f: SCOPE_ORDER[f.scope]):
+    for file in sorted((f for f in files if f.kind == kind), key=lambda f: SCOPE_ORDER[f.scope]):
         given = file.document.data.get(key) if file.document else None
         for name, value in given.items() if isinstance(given, dict) else ():
             values.setdefault(name, []).append((file, value))
     return values
+
+
+def _once_per_name(ctx: Context, key: str) -> Iterator[tuple[Path | None, str, list[tuple[ConfigFile, Any]]]]:
+    """Each project, name and the name's chain in that project's sessions; a chain that only the
+    files of every project make (the user's, the administrator's) given once for the run."""
+    seen: set[tuple[str, tuple[int, ...]]] = set()
+    for project, files in ctx.once(_sessions).items():
+        for name, chain in _by_precedence(files, key).items():
+            mark = (name, tuple(id(file) for file, _ in chain))
+            if mark not in seen:
+                seen.add(mark)
+                yield project, name, chain
+
+
+def _paths_given(ctx: Context) -> dict[tuple[str, Path | None], list[tuple[ConfigFile, Any]] | None]:
+    """The chain of `env.PATH` per kind of settings file and project (asked for each command)."""
+    kinds = {f.kind for files in ctx.once(_sessions).values() for f in files}
+    return {(kind, project): _by_precedence(files, "env", kind).get("PATH")
+            for project, files in ctx.once(_sessions).items() for kind in kinds}
 
 
 def settings_path(ctx: Context, file: ConfigFile) -> tuple[ConfigFile, str] | None:
@@ -126,7 +164,7 @@ def settings_path(ctx: Context, file: ConfigFile) -> tuple[ConfigFile, str] | No
     host = hosts.of(file.host)
     if host is None or host.settings_env_kind is None:
         return None
-    chain = _by_precedence(ctx, "env", host.settings_env_kind).get("PATH")
+    chain = ctx.once(_paths_given).get((host.settings_env_kind, file.project))
     if not chain:
         return None
     last, value = chain[-1]
@@ -144,8 +182,8 @@ def _env_overridden(ctx: Context) -> Iterator[Finding]:
     a guard refuses only when MODE is "block": the value of the highest file that sets a variable
     is the one a hook gets (measured on Claude Code 2.1.332, docs/hosts/claude-code.md#environment),
     so the guard the project meant never refuses here. At the overriding value."""
-    scripts: dict[Path, str] | None = None
-    for name, chain in _by_precedence(ctx, "env").items():
+    scripts: dict[Path | None, dict[Path, str]] | None = None
+    for project, name, chain in _once_per_name(ctx, "env"):
         chain = [(file, str(value)) for file, value in chain
                  if isinstance(value, (str, int, float)) and not isinstance(value, bool)]
         if not chain:
@@ -155,7 +193,7 @@ def _env_overridden(ctx: Context) -> Iterator[Finding]:
         for file, earlier in meant[-1:]:
             if scripts is None:
                 scripts = _script_texts(ctx)
-            guard = _guard_needing(scripts, name, earlier, value)
+            guard = _guard_needing(scripts.get(project, {}), name, earlier, value)
             if guard is not None:
                 yield ctx.finding("structure/env-overridden", last, ("env", name), name=name, value=json.dumps(value),
                                   earlier=json.dumps(earlier), scope=file.scope, script=guard.name,
@@ -164,16 +202,22 @@ def _env_overridden(ctx: Context) -> Iterator[Finding]:
                                            {"path": str(guard), "line": 1, "column": 1, "message": "the guard"}])
 
 
-def _script_texts(ctx: Context) -> dict[Path, str]:
-    """The text of each readable script the run's hooks run, in the order of their handlers: read
-    once for all the variables a run overrides, not once per variable and handler (that was a
-    third of a second on the corpus tree, whose projects override dozens of variables)."""
+def _script_texts(ctx: Context) -> dict[Path | None, dict[Path, str]]:
+    """Per project, the text of each readable script its sessions' hooks run (the user's hooks in
+    every project), in the order of their handlers: each read once for all the variables a run
+    overrides, not once per variable and handler (that was a third of a second on the corpus
+    tree, whose projects override dozens of variables)."""
     texts: dict[Path, str] = {}
-    for handler in ctx.handlers:
+    own: dict[Path | None, list[tuple[int, Path]]] = {}
+    everywhere: list[tuple[int, Path]] = []
+    for order, handler in enumerate(ctx.handlers):
         for _, facts in handler_facts.script_facts(handler):
             if facts.path not in texts:
                 texts[facts.path] = intent.text_of(facts.path) if facts.readable else ""
-    return texts
+            wide = handler.file.scope in EVERY_PROJECT
+            (everywhere if wide else own.setdefault(handler.file.project, [])).append((order, facts.path))
+    return {project: {path: texts[path] for _, path in sorted(everywhere + own.get(project, []))}
+            for project in {*own, *ctx.once(_sessions)}}
 
 
 def _guard_needing(scripts: dict[Path, str], name: str, meant: str, given: str) -> Path | None:
@@ -444,7 +488,7 @@ def _plugin_switched_off(ctx: Context) -> Iterator[Finding]:
     plugin (measured on Claude Code 2.1.332: a project's false switched off a plugin the user's
     settings enabled, and its hooks): the plugin's guards stop in this project without a word.
     Only for an installed plugin with hooks; managed settings are the administrator's choice."""
-    for plugin_id, chain in _by_precedence(ctx, "enabledPlugins").items():
+    for _, plugin_id, chain in _once_per_name(ctx, "enabledPlugins"):
         last, value = chain[-1]
         on = [file for file, earlier in chain[:-1] if _enabled(earlier)]
         if _enabled(value) or not on or last.scope == "managed" or ctx.project is None:
@@ -462,13 +506,18 @@ def _plugin_switched_off(ctx: Context) -> Iterator[Finding]:
 @RULES.rule("structure/plugin-marketplace-unknown")
 def _plugin_marketplace_unknown(ctx: Context) -> Iterator[Finding]:
     """A plugin of a marketplace that no file on this machine declares either: it loads nowhere."""
-    return (f for f in _undeclared_marketplaces(ctx) if f.rule == "structure/plugin-marketplace-unknown")
+    return (f for f in ctx.once(_marketplace_findings) if f.rule == "structure/plugin-marketplace-unknown")
 
 
 @RULES.rule("structure/plugin-marketplace-not-shared")
 def _plugin_marketplace_not_shared(ctx: Context) -> Iterator[Finding]:
     """A plugin of a marketplace only this machine knows: it loads for this user alone."""
-    return (f for f in _undeclared_marketplaces(ctx) if f.rule == "structure/plugin-marketplace-not-shared")
+    return (f for f in ctx.once(_marketplace_findings) if f.rule == "structure/plugin-marketplace-not-shared")
+
+
+def _marketplace_findings(ctx: Context) -> list[Finding]:
+    """The findings of both marketplace rules, worked out once for the two."""
+    return list(_undeclared_marketplaces(ctx))
 
 
 def _undeclared_marketplaces(ctx: Context) -> Iterator[Finding]:
@@ -497,9 +546,19 @@ def _undeclared_marketplaces(ctx: Context) -> Iterator[Finding]:
 def _declared_here(ctx: Context, market: str) -> str | None:
     """Where this machine knows the marketplace from: a settings file of the user (or the
     administrator, or the local file) that declares it, or the marketplaces Claude Code added."""
+    declared = ctx.once(_machine_marketplaces).get(market)
+    return declared or ("the marketplaces and plugins added on this machine" if market in known_marketplaces() else None)
+
+
+def _machine_marketplaces(ctx: Context) -> dict[str, str]:
+    """Each marketplace a user, local or managed settings file of the run declares, with the first
+    such file (asked for each plugin a project enables: a scan of the run's files for each was
+    files times plugins, a second of the corpus tree four times over)."""
+    declared: dict[str, str] = {}
     for file in ctx.files:
         data = file.document.data if file.document is not None else None
         if file.kind == "claude-settings" and file.scope in ("user", "local", "managed") and isinstance(data, dict) \
-                and isinstance(data.get("extraKnownMarketplaces"), dict) and market in data["extraKnownMarketplaces"]:
-            return str(file.path)
-    return "the marketplaces and plugins added on this machine" if market in known_marketplaces() else None
+                and isinstance(data.get("extraKnownMarketplaces"), dict):
+            for market in data["extraKnownMarketplaces"]:
+                declared.setdefault(market, str(file.path))
+    return declared

@@ -48,7 +48,7 @@ CHILD = lazy(r"\$[{@*1-9A-Za-z_]", needs=("$",))  # a command a variable or an a
 INLINE_STDIN = lazy(r"sys\.stdin|process\.stdin|readFileSync\(\s*0|/dev/stdin|\bSTDIN\b|\$stdin")
 LOOP_WORDS = lazy(r"([^;\n]*?)\s*(?:;|\n)\s*do\b")  # a `for` loop's words, up to its `do`
 EXIT_VARIABLE = lazy(r"exit[ \t]+\$(?:\{(?P<braced>[A-Za-z_]\w*)\}|(?P<name>[A-Za-z_]\w*))(?=[ \t]*(?:$|[;&|#)]))",
-                     re.M)  # `exit $rc` unquoted: an empty rc is a bare `exit` ("$rc" empty is an error, status 2)
+                     re.M, needs=("exit",))  # `exit $rc` unquoted: an empty rc is a bare `exit` ("$rc" empty is an error, status 2)
 STATUS_VALUE = lazy(r"\$\{?\?|\$\{?PIPESTATUS|[1-9]\d*$")  # a value that carries a status: $?, PIPESTATUS, 2
 # a loop body that looks at a pass's status or leaves the loop: the status may be passed on
 LOOP_LOOKS = lazy(r"\$\?|PIPESTATUS|\|\||&&|\b(?:if|exit|return|break|until|while)\b|\bset\s+-\w*e")
@@ -505,6 +505,8 @@ class _Model:
         misspelt name, a name set only in a subshell (a pipeline's `while` loop, `( )`, `$( )`) or
         only as a function's `local`. `exit` with an empty word is a bare `exit`, which ends with the
         status of the command before it (bash 5.2 and dash: `false; echo x; exit $unset` exits 0)."""
+        if EXIT_VARIABLE.search(self.code) is None:
+            return  # (no `exit $name` anywhere: the script's assignments are not gathered)
         own: dict[str, list[str]] = {}
         for command in _own(self.tree):
             for name in _assigned(command):

@@ -170,7 +170,7 @@ _INPUT_DESTRUCTURED = lazy(r"""(?:const|let|var)\s*\{(?P<names>[^{}]*)\}\s*=\s*[
 _INPUT_NESTED = lazy(r"""(?:(?:const|let|var)\s*|\(\s*)\{[^{}=]*?\btool_input\s*:\s*\{(?P<names>[^{}]*)\}""",
                      needs=("tool_input",))
 _NAME = lazy(r"""(?:^|,)\s*(?P<name>[A-Za-z_$][\w$]*)""")
-_JQ_PIPED = lazy(r"tool_input\s*\|\s*\.(?P<field>\w+)\b", needs=("tool_input",))  # jq's `.tool_input | .x`
+_JQ_PIPED = lazy(r"tool_input\s*\|\s*\.(?P<field>\w+)\b", needs=("|",))  # jq's `.tool_input | .x` (asked of a text with tool_input)
 
 
 def tool_input_reads(code: str) -> list[tuple[int, str]]:
