@@ -238,16 +238,15 @@ def _guard_needing(scripts: dict[Path, str], name: str, meant: str, given: str) 
 def _session_env(ctx: Context, file: ConfigFile, kind: str) -> dict[str, tuple[ConfigFile, Any]]:
     """The "env" a hook of this file gets from the settings of its session (the user's, the
     administrator's, its own project's), each variable with the file of highest precedence that
-    sets it; a file named on the command line is judged alone."""
-    merged: dict[str, tuple[ConfigFile, Any]] = {}
-    session = [f for f in ctx.files if f.kind == kind and f.document is not None and isinstance(f.document.data, dict)
-               and f.scope in SCOPE_ORDER and (f is file or "given" not in (f.scope, file.scope)
-                                              and (f.scope not in ("project", "local") or f.project == file.project))]
-    for settings in sorted(session, key=lambda f: SCOPE_ORDER[f.scope]):
-        given = settings.document.data.get("env") if settings.document else None
-        for name, value in given.items() if isinstance(given, dict) else ():
-            merged[name] = (settings, value)
-    return merged
+    sets it (worked out once per project and kind of file)."""
+    return ctx.once(_envs_given).get((kind, file.project), {})
+
+
+def _envs_given(ctx: Context) -> dict[tuple[str, Path | None], dict[str, tuple[ConfigFile, Any]]]:
+    """The settings' `env` per kind of settings file and project: each name's last (highest) file and value."""
+    kinds = {f.kind for files in ctx.once(_sessions).values() for f in files}
+    return {(kind, project): {name: chain[-1] for name, chain in _by_precedence(files, "env", kind).items()}
+            for project, files in ctx.once(_sessions).items() for kind in kinds}
 
 
 def _assigned(command: object, name: str) -> str | None:
@@ -437,10 +436,9 @@ def _env_startup_output(ctx: Context) -> Iterator[Finding]:
     not JSON and is lost (a deny lets the call run). The same for NODE_OPTIONS' --require and a
     sitecustomize on PYTHONPATH. At the variable, the file's printing line related; only where a
     hook of that interpreter answers in JSON."""
-    chains = {name: chain for name, chain in _by_precedence(ctx, "env").items() if name in STARTUP_VARIABLES}
-    if not chains:
-        return
-    for name, chain in chains.items():
+    for _, name, chain in _once_per_name(ctx, "env"):
+        if name not in STARTUP_VARIABLES:
+            continue
         last, value = chain[-1]
         if not isinstance(value, str) or not value.strip():
             continue
