@@ -41,6 +41,40 @@ const input = require('fs').readFileSync(0, 'utf8');
 JS_DENY = "{ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', " \
           "permissionDecisionReason: 'Blocked: TOKEN' } }"
 
+JS_KNOWS = JS_HEAD + """\
+const fs = require('fs');
+const dir = `${process.env.CLAUDE_PROJECT_DIR}/.claude/hooks/TOKEN-guards`;
+const refused = [];
+for (const name of fs.readdirSync(dir).sort()) {
+  const r = spawnSync('python3', [`${dir}/${name}`], { input, encoding: 'utf8' });
+  if (r.status === 2) refused.push(`${name}: ${r.stderr.trim()}`);
+}
+if (refused.length) {
+  process.stderr.write(refused.join('\\n') + '\\n');
+  process.exit(1);  // HERE
+}
+process.exit(0);
+"""
+PY_SYSTEM = PY_HEAD + """\
+import os, shlex, tempfile
+with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as saved:
+    saved.write(data)
+rc = os.system(f"{sys.executable} {shlex.quote(str(FOLDER / 'TOKEN-guard.py'))} < {shlex.quote(saved.name)}")
+if rc == 2:  # HERE
+    sys.exit(2)
+"""
+PY_POOL = """\
+import json, sys
+from concurrent.futures import ThreadPoolExecutor
+def check(command):
+    if "ran-TOKEN.txt" in command:
+        print("Blocked: TOKEN", file=sys.stderr)
+        sys.exit(2)
+command = json.load(sys.stdin)["tool_input"]["command"]
+with ThreadPoolExecutor(max_workers=2) as pool:
+    pool.submit(check, command)  # HERE
+"""
+
 # name: (rule, the dispatcher's name, its text, its twin's text, the children)
 CASES = {
     "pycontinue": ("delivery/exit-2-lost", "TOKEN.py", PY_HEAD + """\
@@ -355,6 +389,45 @@ if (call.tool_input.command.includes('ran-TOKEN.txt')) {{
   console.log(JSON.stringify({{}}));
 }}
 """, {}),
+    # the dispatcher never reads the input: its first child does, to the end, and the guard after it reads nothing
+    "jsinherit": ("delivery/stdin-not-passed", "TOKEN.js", """\
+const { spawnSync } = require('child_process');
+for (const name of ['TOKEN-pass.py', 'TOKEN-guard.py']) {
+  const result = spawnSync('python3', [`${__dirname}/${name}`], { stdio: 'inherit' });  // HERE
+  if (result.status === 2) process.exit(2);
+}
+""", JS_HEAD + """\
+for (const name of ['TOKEN-pass.py', 'TOKEN-guard.py']) {
+  const result = spawnSync('python3', [`${__dirname}/${name}`], { input, stdio: ['pipe', 'inherit', 'inherit'] });
+  if (result.status === 2) process.exit(2);
+}
+""", {"TOKEN-pass.py": PASSES, "TOKEN-guard.py": GUARD}),
+    # the dispatcher knows 2 is a refusal (it tests for it), collects the refusals, and exits 1 for them; its
+    # guards are found through the project's folder, which doctor does not follow into a loop
+    "jsknows": ("delivery/exit-2-lost", "TOKEN.js", JS_KNOWS, JS_KNOWS.replace("process.exit(1);  // HERE", "process.exit(2);"),
+                {f"TOKEN-guards/{name}": text for name, text in REFUSING.items()}),
+    # os.system returns the wait status: the guard's 2 is 512, never equal to 2
+    "pysystem": ("delivery/exit-2-lost", "TOKEN.py", PY_SYSTEM,
+                 PY_SYSTEM.replace("if rc == 2:  # HERE", "if os.waitstatus_to_exitcode(rc) == 2:"), REFUSING),
+    # sys.exit(2) in an executor's worker thread: its SystemExit waits in a future nobody reads
+    "pypool": ("delivery/exit-2-lost", "TOKEN.py", PY_POOL,
+               PY_POOL.replace("pool.submit(check, command)  # HERE", "pool.submit(check, command).result()"), {}),
+    # Node's spawnSync result has `status`: `exitCode` (Bun's and a ChildProcess's name) is undefined, exit 0
+    "jsexitcode": ("delivery/exit-2-lost", "TOKEN.js", JS_HEAD + """\
+const r = spawnSync('python3', [`${__dirname}/TOKEN-guard.py`], { input, stdio: ['pipe', 'inherit', 'inherit'] });
+process.exit(r.exitCode);  // HERE
+""", JS_HEAD + """\
+const r = spawnSync('python3', [`${__dirname}/TOKEN-guard.py`], { input, stdio: ['pipe', 'inherit', 'inherit'] });
+process.exit(r.status ?? 1);
+""", REFUSING),
+    # sys.exit() of the CompletedProcess object prints it and exits 1
+    "pyexitobject": ("delivery/exit-2-lost", "TOKEN.py", PY_HEAD + """\
+result = subprocess.run([sys.executable, str(FOLDER / "TOKEN-guard.py")], input=data, text=True)  # HERE
+sys.exit(result)
+""", PY_HEAD + """\
+result = subprocess.run([sys.executable, str(FOLDER / "TOKEN-guard.py")], input=data, text=True)
+sys.exit(result.returncode)
+""", REFUSING),
     "shexec": ("script/answer-sent-away", "TOKEN.sh", f"""\
 #!/bin/bash
 exec >>"$(dirname "$0")/TOKEN.log" 2>&1  # HERE

@@ -524,7 +524,7 @@ def test_every_command_rule_is_tested():
               "command/unquoted-placeholder", "command/exec-arguments-in-command", "command/user-config-in-shell-form",
               "command/input-variable-never-set", "command/bad-interpreter", "command/split-path",
               "command/block-swallowed", "command/answer-diverted", "command/text-beside-answer",
-              "command/block-reason-dropped", "command/plugin-variable-outside-plugin",
+              "command/block-reason-dropped", "command/plugin-variable-outside-plugin", "command/input-read-twice",
               # tests/test_doctor_reach.py: hooks shared by every project that reach into this one
               "command/plugin-script-through-project", "command/shared-hook-project-script"}
     assert {r for r in catalog() if r.startswith("command/")} == tested
@@ -761,6 +761,35 @@ def test_a_block_the_command_around_the_script_swallows(tmp_path, guard, command
     out = doctor(base, {S: settings(command=command, shell="bash")})
     assert bool(found(out, "command/block-swallowed")) == swallowed
     assert (_ran(base, command).returncode != 2) == swallowed  # what the shell really returns
+
+
+LOGS_INPUT = '#!/bin/sh\ncat >> "$CLAUDE_PROJECT_DIR/hook.log"\nexit 0\n'  # reads the whole input, refuses nothing
+HOOKS = '"$CLAUDE_PROJECT_DIR"/.claude/hooks'
+
+
+@pytest.mark.parametrize("command, starved", [
+    (f"{HOOKS}/log.sh && python3 {HOOKS}/guard.py", True),
+    (f"{HOOKS}/log.sh; python3 {HOOKS}/guard.py", True),
+    (f"{HOOKS}/log.sh || true; python3 {HOOKS}/guard.py", True),
+    (f"{{ {HOOKS}/log.sh; python3 {HOOKS}/guard.py; }}", True),
+    (f"if {HOOKS}/log.sh; then python3 {HOOKS}/guard.py; fi", True),
+    # the near-misses: a pipe, the input read once and handed to each, the first's stdin its own, a background job
+    (f"{HOOKS}/log.sh | python3 {HOOKS}/guard.py", False),
+    (f"input=$(cat); printf '%s' \"$input\" | {HOOKS}/log.sh; printf '%s' \"$input\" | python3 {HOOKS}/guard.py",
+     False),
+    (f"{HOOKS}/log.sh </dev/null; python3 {HOOKS}/guard.py", False),
+    (f"python3 {HOOKS}/guard.py && {HOOKS}/log.sh", False),  # (the guard reads first: it sees the input)
+    (f"echo start >&2; python3 {HOOKS}/guard.py", False),
+])
+def test_two_scripts_of_one_command_that_read_the_one_stdin_leave_the_second_nothing(tmp_path, command, starved):
+    base = tmp_path / "p"
+    _script(base, ".claude/hooks/log.sh", LOGS_INPUT)
+    _script(base, ".claude/hooks/guard.py", GUARDS["guard.py"])
+    hits = found(doctor(base, {S: settings(command=command)}), "command/input-read-twice")
+    line = next(n for n, text in enumerate((base / S).read_text().splitlines(), 1) if '"command":' in text)
+    assert [(Path(h.path).name, h.line) for h in hits] == ([("settings.json", line)] if starved else [])
+    if " | " not in command:
+        assert (_ran(base, command).returncode != 2) == starved  # what the shell really gives the guard
 
 
 MAKE = 'PY ?= python3\n\n.PHONY: pre-bash other\n\npre-bash:\n\t{prefix}$(PY) guard.py\n\nother:\n\t@true\n{extra}'

@@ -22,6 +22,15 @@ PY = "import json, os, subprocess, sys\n"
 RUNNERS = {".py": sys.executable, ".js": "node", ".mjs": "node", ".sh": "bash", ".pl": "perl"}
 PAYLOAD = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "rm x"}})
 
+JS_INPUT = "const cp = require('child_process');\nconst input = require('fs').readFileSync(0);\n"
+
+
+def _twins(text: str, runs: str, line: int, broken: str, fixed: str) -> tuple[dict, str, int, dict]:
+    """A case whose broken hook and twin differ in one word (WORD in the text), its guard beside it."""
+    return {runs: text.replace("WORD", broken), "guard.py": GUARD}, runs, line, \
+        {runs: text.replace("WORD", fixed), "guard.py": GUARD}
+
+
 # name: (the hook's files, the one its handler runs, the line doctor names; its twin's files)
 CASES = {
     "except SystemExit around a call of a function that exits 2": (
@@ -45,6 +54,69 @@ CASES = {
         {"h.py": PY + "from concurrent.futures import ThreadPoolExecutor\ndef no_rm():\n    sys.exit(2)\n"
                       "def no_push():\n    pass\njson.load(sys.stdin)\nwith ThreadPoolExecutor() as pool:\n"
                       "    for future in [pool.submit(c) for c in (no_rm, no_push)]:\n        future.result()\n"}),
+    "an executor's submit whose future nobody reads": (
+        {"h.py": PY + "from concurrent.futures import ThreadPoolExecutor, wait\ndef check(name):\n    if name == 'rm':\n"
+                      "        sys.exit(2)\njson.load(sys.stdin)\nwith ThreadPoolExecutor() as pool:\n"
+                      "    futures = [pool.submit(check, n) for n in ('rm', 'push')]\n    wait(futures)\n"}, "h.py", 8,
+        {"h.py": PY + "from concurrent.futures import ThreadPoolExecutor, wait\ndef check(name):\n    if name == 'rm':\n"
+                      "        sys.exit(2)\njson.load(sys.stdin)\nwith ThreadPoolExecutor() as pool:\n"
+                      "    futures = [pool.submit(check, n) for n in ('rm', 'push')]\n    for f in futures:\n"
+                      "        f.result()\n"}),
+    "an executor's map whose results are never taken": (
+        {"h.py": PY + "from concurrent.futures import ThreadPoolExecutor\ndef check(name):\n    if name == 'rm':\n"
+                      "        sys.exit(2)\njson.load(sys.stdin)\nwith ThreadPoolExecutor(4) as pool:\n"
+                      "    pool.map(check, ['rm', 'push'])\n"}, "h.py", 8,
+        {"h.py": PY + "from concurrent.futures import ThreadPoolExecutor\ndef check(name):\n    if name == 'rm':\n"
+                      "        sys.exit(2)\njson.load(sys.stdin)\nwith ThreadPoolExecutor(4) as pool:\n"
+                      "    list(pool.map(check, ['rm', 'push']))\n"}),
+    "run_in_executor never awaited": (
+        {"h.py": PY + "import asyncio\ndef check():\n    sys.exit(2)\nasync def main():\n    json.load(sys.stdin)\n"
+                      "    asyncio.get_running_loop().run_in_executor(None, check)\nasyncio.run(main())\n"}, "h.py", 7,
+        {"h.py": PY + "import asyncio\ndef check():\n    sys.exit(2)\nasync def main():\n    json.load(sys.stdin)\n"
+                      "    await asyncio.get_running_loop().run_in_executor(None, check)\nasyncio.run(main())\n"}),
+    "a Node dispatcher that knows 2 is a refusal and exits 1 for it": (
+        {"h.js": "const cp = require('child_process');\nconst fs = require('fs');\nconst input = fs.readFileSync(0);\n"
+                 "const dir = process.env.CLAUDE_PROJECT_DIR + '/.claude/hooks/guards';\nconst refused = [];\n"
+                 "for (const name of fs.readdirSync(dir)) {\n  const r = cp.spawnSync('python3', [dir + '/' + name], "
+                 "{ input });\n  if (r.status === 2) refused.push(name);\n}\nif (refused.length) process.exit(1);\n"
+                 "process.exit(0);\n", "guards/no_rm.py": GUARD}, "h.js", 10,
+        {"h.js": "const cp = require('child_process');\nconst fs = require('fs');\nconst input = fs.readFileSync(0);\n"
+                 "const dir = process.env.CLAUDE_PROJECT_DIR + '/.claude/hooks/guards';\nconst refused = [];\n"
+                 "for (const name of fs.readdirSync(dir)) {\n  const r = cp.spawnSync('python3', [dir + '/' + name], "
+                 "{ input });\n  if (r.status === 2) refused.push(name);\n}\nif (refused.length) process.exit(2);\n"
+                 "process.exit(0);\n", "guards/no_rm.py": GUARD}),
+    "a Python dispatcher that knows 2 is a refusal and exits 1 for it": (
+        {"h.py": PY + "data = sys.stdin.read()\nguards = os.path.join(os.environ['CLAUDE_PROJECT_DIR'], '.claude/hooks/guards')\n"
+                      "refused = False\nfor name in os.listdir(guards):\n"
+                      "    r = subprocess.run([sys.executable, os.path.join(guards, name)], input=data, text=True)\n"
+                      "    if r.returncode == 2:\n        refused = True\nsys.exit(1 if refused else 0)\n",
+         "guards/no_rm.py": GUARD}, "h.py", 9,
+        {"h.py": PY + "data = sys.stdin.read()\nguards = os.path.join(os.environ['CLAUDE_PROJECT_DIR'], '.claude/hooks/guards')\n"
+                      "refused = False\nfor name in os.listdir(guards):\n"
+                      "    r = subprocess.run([sys.executable, os.path.join(guards, name)], input=data, text=True)\n"
+                      "    if r.returncode == 2:\n        refused = True\nsys.exit(2 if refused else 0)\n",
+         "guards/no_rm.py": GUARD}),
+    "os.system's wait status tested against 2": (
+        {"h.py": PY + "guard = os.path.join(os.path.dirname(__file__), 'guard.py')\n"
+                      "rc = os.system(sys.executable + ' ' + guard)\nif rc == 2:\n    sys.exit(2)\n",
+         "guard.py": GUARD}, "h.py", 4,
+        {"h.py": PY + "guard = os.path.join(os.path.dirname(__file__), 'guard.py')\n"
+                      "rc = os.waitstatus_to_exitcode(os.system(sys.executable + ' ' + guard))\nif rc == 2:\n"
+                      "    sys.exit(2)\n", "guard.py": GUARD}),
+    "spawnSync's result read as exitCode": _twins(
+        JS_INPUT + "const r = cp.spawnSync('python3', [__dirname + '/guard.py'], { input });\nprocess.exit(r.WORD);\n",
+        "h.js", 4, "exitCode", "status"),
+    "a catch that exits with the error's code": _twins(
+        JS_INPUT + "try {\n  cp.execFileSync('python3', [__dirname + '/guard.py'], "
+                   "{ input, stdio: ['pipe', 'inherit', 'inherit'] });\n} catch (err) {\n  process.exit(err.WORD);\n}\n",
+        "h.js", 6, "code", "status"),
+    "sys.exit of the CompletedProcess": _twins(
+        PY + "data = sys.stdin.read()\nresult = subprocess.run([sys.executable, os.path.dirname(__file__) + "
+             "'/guard.py'], input=data, text=True)\nsys.exit(WORD)\n", "h.py", 3, "result", "result.returncode"),
+    "a Popen's returncode read before it ends": _twins(
+        PY + "data = sys.stdin.read()\nproc = subprocess.Popen([sys.executable, os.path.dirname(__file__) + "
+             "'/guard.py'], stdin=subprocess.PIPE, text=True)\nWORD\nsys.exit(proc.returncode)\n", "h.py", 3,
+        "proc.stdin.write(data)\nproc.stdin.close()", "proc.communicate(data)"),
     "sys.exit(os.system(...))": (
         {"h.py": PY + "sys.exit(os.system(sys.executable + ' ' + os.path.dirname(__file__) + '/guard.py'))\n",
          "guard.py": GUARD}, "h.py", 2,
@@ -88,6 +160,11 @@ CASES = {
          "guard.py": GUARD}, "h.sh", 2,
         {"h.sh": 'set -o pipefail\nDIR="$(cd "$(dirname "$0")" && pwd)"\n'
                  'python3 "$DIR/guard.py" 2>&1 | tee -a /dev/null >&2\n', "guard.py": GUARD}),
+    "a wrapper that reads $? after piping its guard into tee": (
+        {"h.sh": 'DIR="$(cd "$(dirname "$0")" && pwd)"\npython3 "$DIR/guard.py" 2>&1 | tee -a /dev/null >&2\n'
+                 'rc=$?\nexit $rc\n', "guard.py": GUARD}, "h.sh", 2,
+        {"h.sh": 'DIR="$(cd "$(dirname "$0")" && pwd)"\npython3 "$DIR/guard.py" 2>&1 | tee -a /dev/null >&2\n'
+                 'rc=${PIPESTATUS[0]}\nexit $rc\n', "guard.py": GUARD}),
     "an EXIT trap": (
         {"h.sh": "trap 'exit 1' EXIT\ncat >/dev/null\nexit 2\n"}, "h.sh", 1,
         {"h.sh": "trap 'echo bye >&2' EXIT\ncat >/dev/null\nexit 2\n"}),
@@ -490,3 +567,71 @@ def test_a_script_that_tells_the_events_apart_may_read_each_its_own_way(tmp_path
 def test_how_a_script_reads_the_fields_whose_type_differs_by_event(text, reads):
     found_reads = delivery.field_reads(text, lambda offset: (1, offset + 1))
     assert [(r.field, r.shape) for r in found_reads] == reads
+
+
+WRAPPER = 'cd "$CLAUDE_PROJECT_DIR" || exit 1\n{run}\nstatus=$?\n{end}'
+PASS_ON = "exit $status\n"
+MAKEFILE = "GUARD := .claude/hooks/guard.py\n\ncheck: shell secrets\n\nshell:\n\t{line}\n\nsecrets:\n\t@true\n"
+PACKAGE = {"name": "gates", "version": "1.0.0", "scripts": {"lint": "eslint .", "guard": "{line}"}}
+# name: (the wrapper's runner command, the runner's file and its line running the guard, the wrapper's end;
+#        the same fixed, the file and line doctor names)
+THROUGH_RUNNERS = {
+    "make ignores the line's failure (-)": (
+        "make -s -f .claude/hooks/Makefile", ("Makefile", "-@python3 $(GUARD)"), PASS_ON,
+        ("Makefile", "@python3 $(GUARD)"), PASS_ON, ("Makefile", 6)),
+    "a prerequisite's line ends with || echo": (
+        "make -s -f .claude/hooks/Makefile check", ("Makefile", "@python3 $(GUARD) || echo 'guard failed' >&2"),
+        PASS_ON, ("Makefile", "@python3 $(GUARD) || { echo 'guard failed' >&2; exit 2; }"), PASS_ON, ("Makefile", 6)),
+    "an npm script that echoes after the guard": (
+        "npm run --silent guard", ("package.json", "python3 .claude/hooks/guard.py; echo checked >&2"), PASS_ON,
+        ("package.json", "python3 .claude/hooks/guard.py"), PASS_ON, ("package.json", 6)),
+    "a wrapper that maps make's failure to 1": (
+        "make -s -f .claude/hooks/Makefile", ("Makefile", "@python3 $(GUARD)"), '[ $status -eq 0 ] || exit 1\nexit 0\n',
+        ("Makefile", "@python3 $(GUARD)"), PASS_ON, ("h.sh", 4)),
+    "a wrapper that maps npm's failure to 3": (
+        "npm run --silent guard", ("package.json", "python3 .claude/hooks/guard.py"),
+        'if [ "$status" -ne 0 ]; then\n  echo "policy failed ($status)" >&2\n  exit 3\nfi\nexit 0\n',
+        ("package.json", "python3 .claude/hooks/guard.py"),
+        'if [ "$status" -ne 0 ]; then\n  echo "policy failed ($status)" >&2\n  exit "$status"\nfi\nexit 0\n',
+        ("h.sh", 6)),
+}
+
+
+def _runner_files(run: str, defined: tuple[str, str], end: str) -> dict[str, str]:
+    file, line = defined
+    files = {"h.sh": WRAPPER.format(run=run, end=end), "guard.py": GUARD}
+    if file == "Makefile":
+        files["Makefile"] = MAKEFILE.format(line=line)
+    return files
+
+
+@pytest.mark.parametrize("twin", [False, True], ids=["broken", "twin"])
+@pytest.mark.parametrize("name", list(THROUGH_RUNNERS))
+def test_a_block_lost_in_the_runner_a_wrapper_runs_is_flagged_where_it_is_lost(tmp_path, name, twin):
+    run, defined, end, fixed_defined, fixed_end, (file, line) = THROUGH_RUNNERS[name]
+    base = tmp_path / "project"
+    used, used_end = (fixed_defined, fixed_end) if twin else (defined, end)
+    command = _write(base, _runner_files(run, used, used_end), "h.sh")
+    if used[0] == "package.json":
+        (base / "package.json").write_text(json.dumps(PACKAGE, indent=1).replace("{line}", used[1]))
+    assert (_status(base, command) == 2) == twin  # what the host would receive (GNU make 4.3, npm 11.19.1)
+    flagged = found(doctor(base, {".claude/settings.json": settings(command=command)}), "delivery/exit-2-lost")
+    assert [(Path(f.path).name, f.line) for f in flagged] == ([] if twin else [(file, line)])
+
+
+@pytest.mark.parametrize("script, lost", [
+    ("python3 .claude/hooks/guard.py || echo 'guard reported a problem' >&2", True),
+    ("python3 .claude/hooks/guard.py; echo done", True),
+    ("python3 .claude/hooks/guard.py | tee -a /tmp/hook.log", True),
+    ("python3 .claude/hooks/guard.py", False),
+    ("echo checking >&2 && python3 .claude/hooks/guard.py", False),
+    ("python3 .claude/hooks/guard.py || exit $?", False),
+])
+def test_an_npm_script_the_hook_runs_is_judged_as_the_command_it_runs(tmp_path, script, lost):
+    base = tmp_path / "project"
+    _write(base, {"guard.py": GUARD}, "guard.py")
+    (base / "package.json").write_text(json.dumps(PACKAGE, indent=1).replace("{line}", script.replace('"', '\\"')))
+    command = "npm run --silent guard"
+    assert (_status(base, command) == 2) != lost  # npm 11.19.1 ends with its script's status
+    flagged = found(doctor(base, {".claude/settings.json": settings(command=command)}), "command/block-swallowed")
+    assert [(Path(f.path).name, f.line) for f in flagged] == ([("package.json", 6)] if lost else [])

@@ -367,3 +367,44 @@ def test_a_fallback_read_in_one_jq_expression_of_a_command_is_clean(project, rea
     bare = command.replace(reads, ".tool_input.path")
     write(project, {".claude/settings.json": settings(matcher="Write|Edit|MultiEdit", command=bare)})
     assert found(run(None, project=project), "script/tool-field-not-sent")  # (the twin without the fallback)
+
+
+COMPACT = json.dumps({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                      "tool_input": {"command": "git push --force"}}, separators=(",", ":"))  # as Claude Code writes it
+SPACED = {  # name: (the guard, whether it looks for a spaced text in the raw input)
+    "grep on stdin": ("s.sh", "#!/bin/bash\nif grep -q '\"command\": \"git push'; then\n  echo no >&2\n  exit 2\nfi\n", True),
+    "a case arm on $(cat)": ("s.sh", "#!/bin/bash\ninput=$(cat)\ncase \"$input\" in\n"
+                             "  *'\"command\": \"git push'*) echo no >&2; exit 2 ;;\nesac\n", True),
+    "[[ == ]] on $(cat)": ("s.sh", "#!/bin/bash\nraw=$(cat)\nif [[ $raw == *'\"tool_name\": \"Bash\"'* ]]; then\n"
+                           "  echo no >&2; exit 2\nfi\n", True),
+    "Python's in on sys.stdin.read()": ("s.py", "import sys\nraw = sys.stdin.read()\n"
+                                        "if '\"command\": \"git push' in raw:\n    sys.exit(2)\n", True),
+    "a regex in Node on the chunks read": (
+        "s.js", "let raw = '';\nprocess.stdin.on('data', (chunk) => (raw += chunk));\nprocess.stdin.on('end', () => {\n"
+                "  if (/\"command\": \"git push/.test(raw)) process.exit(2);\n});\n", True),
+    # the near-misses: a pattern that takes any spacing, the compact text, a re-serialized input, a parsed value
+    "grep -E with ' *'": ("s.sh", "#!/bin/bash\nif grep -Eq '\"command\" *: *\"git push'; then\n  exit 2\nfi\n", False),
+    "grep with [[:space:]]*": ("s.sh", "#!/bin/bash\nif grep -Eq '\"command\":[[:space:]]*\"git push'; then\n"
+                                "  exit 2\nfi\n", False),
+    "the compact text": ("s.sh", "#!/bin/bash\nif grep -q '\"command\":\"git push'; then\n  exit 2\nfi\n", False),
+    "json.dumps of the parsed input": ("s.py", "import json, sys\ntext = json.dumps(json.load(sys.stdin))\n"
+                                       "if '\"command\": \"git push' in text:\n    sys.exit(2)\n", False),
+    "jq . pretty-prints before grep": ("s.sh", "#!/bin/bash\nif jq . | grep -q '\"command\": \"git push'; then\n"
+                                       "  exit 2\nfi\n", False),
+    "Python's re with \\s*": ("s.py", "import re, sys\nraw = sys.stdin.read()\n"
+                              "if re.search(r'\"command\":\\s*\"git push', raw):\n    sys.exit(2)\n", False),
+    "an answer printed with spaces": ("s.sh", "#!/bin/bash\ncat >/dev/null\necho '{\"decision\": \"block\", "
+                                      "\"reason\": \"no\"}'\n", False),
+}
+RUN = {".sh": ["bash"], ".py": [sys.executable], ".js": ["node"]}
+
+
+@pytest.mark.parametrize("name", list(SPACED))
+def test_a_text_match_on_the_raw_input_that_expects_a_space_after_the_colon_never_holds(project, name):
+    file, text, spaced = SPACED[name]
+    script = _hooked(project, file, text)
+    if "exit 2" in text or "sys.exit(2)" in text:  # what the guard does on the input Claude Code sends
+        ran = subprocess.run([*RUN[script.suffix], str(script)], input=COMPACT, text=True, capture_output=True)
+        assert (ran.returncode == 2) != spaced
+    flagged = found(run(None, project=project), "script/input-text-spaced")
+    assert [f.line for f in flagged] == ([_line(script, '": ')] if spaced else [])

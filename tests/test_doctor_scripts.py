@@ -466,6 +466,7 @@ def test_every_script_rule_is_tested():
               "script/stdin-read-partly", "script/answer-not-json",  # tests/test_doctor_runtimes.py
               "script/answer-sent-away",  # tests/test_doctor_dispatchers.py
               "script/cursor-field-not-read", "script/input-field-never-sent", "script/field-the-event-ignores",
+              "script/input-text-spaced",  # tests/test_doctor_never_sent.py
               # a variable, a wait, an input shape where the event has none of it: tests/test_doctor_event_fit.py
               "script/variable-not-on-event", "script/outlasts-its-time", "script/input-shape-differs",
               "script/does-not-parse", "script/cursor-ask-not-asked", "script/async-answer-never-read",

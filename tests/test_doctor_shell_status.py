@@ -7,10 +7,11 @@ Every case is run by bash on a PreToolUse payload, so a broken case really ends 
 than 2 and its twin really blocks (tests/e2e/test_shell_status_e2e.py shows the real CLI)."""
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
-from doctor_support import doctor, settings
+from doctor_support import doctor, found, settings
 from hookwright.doctor.scripts import arguments, shell_status
 from hookwright.doctor.shell.tree import commands, parse, parsed_once
 from test_doctor_delivery import GUARD, _status, _write
@@ -408,3 +409,41 @@ def test_the_shell_reads_the_arguments_branches_as_regions():
     assert sorted(regions) == sorted([arguments.Region(3, 3, "stop", True), arguments.Region(5, 5, "stop", False),
                                       arguments.Region(8, 8, "a", True), *(arguments.Region(10, 10, name, False)
                                                                              for name in ("a", "b", "c"))])
+
+
+OUTSIDE_GIT = """\
+#!/bin/bash
+set -euo pipefail
+cmd=$(jq -r '.tool_input.command // empty')
+{line}
+case "$cmd" in
+  rm*) echo "no rm" >&2; exit 2 ;;
+esac
+exit 0
+"""
+
+
+@pytest.mark.parametrize("line, repository, stops", [
+    ('branch=$(git rev-parse --abbrev-ref HEAD)', False, True),
+    ('top=$(git rev-parse --show-toplevel)', False, True),
+    ('git diff --cached --name-only > /dev/null', False, True),
+    ('branch=$(git rev-parse --abbrev-ref HEAD)', True, False),  # (in a repository with a commit: it runs)
+    ('branch=$(git rev-parse --abbrev-ref HEAD 2>/dev/null || echo none)', False, False),
+    ('git --version > /dev/null', False, False),
+    ('user=$(git config --global user.email || true)', False, False),
+], ids=["rev-parse", "show-toplevel", "diff", "in a repository", "|| echo", "--version", "config --global"])
+def test_under_set_e_a_git_command_in_a_project_that_is_no_repository_ends_the_guard_first(tmp_path, line, repository,
+                                                                                           stops):
+    base = tmp_path / "project"
+    hook = base / ".claude/hooks/guard.sh"
+    hook.parent.mkdir(parents=True)
+    hook.write_text(OUTSIDE_GIT.format(line=line))
+    if repository:
+        subprocess.run(["git", "init", "-q", str(base)], check=True)
+        subprocess.run(["git", "-C", str(base), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q",
+                        "--allow-empty", "-m", "start"], check=True)
+    ran = subprocess.run(["bash", str(hook)], input='{"tool_input":{"command":"rm -rf /"}}', text=True,
+                         capture_output=True, cwd=base)
+    assert (ran.returncode != 2) == stops  # git 2.39 exits 128 outside a repository
+    out = doctor(base, {".claude/settings.json": settings(command='bash "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh')})
+    assert [f.line for f in found(out, "delivery/errexit-exits-early")] == ([4] if stops else [])

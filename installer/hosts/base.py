@@ -355,6 +355,9 @@ class Host(ABC):
     # it reads a hook's JSON answer on stdout whatever its exit status (Claude Code: exit 1 with a
     # JSON answer is read like exit 0); False: on exit 0 alone, a non-zero exit is a failed hook
     reads_answer_on_failure: ClassVar[bool] = False
+    # it writes a hook's input as compact JSON (no space after `:` or `,`), measured: a text match
+    # on the raw input that expects `"key": "value"` never holds; False where not measured
+    compact_input: ClassVar[bool] = False
     # the events whose exit 2 blocks only with a reason on stderr (without one the hook failed
     # and the call runs): event -> what the host says
     exit_2_needs_reason: ClassVar[dict[str, str]] = {}

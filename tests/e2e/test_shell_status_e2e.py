@@ -20,7 +20,8 @@ before the deny JSON and one after it, and a guard's stderr sent to /dev/null (r
 without its reason); a `cd .claude`
 that the CDPATH the CLI inherits makes print the folder before the deny JSON; a function that prints
 the deny JSON and does not exit, so the allow after it prints too; `npm run` (not `--silent`) of a
-package.json script that answers, its banner before the JSON. Every gate runs on every call (one matcher), and lets through the calls that do not
+package.json script that answers, its banner before the JSON; two scripts of one command line, a logger
+and then a guard, both reading the one stdin. Every gate runs on every call (one matcher), and lets through the calls that do not
 name its token. The real CLI runs the call past each broken gate and not past its twin; doctor
 flags each broken gate at the line marked `HERE`, with the rule named, and not its twin.
 """
@@ -333,11 +334,24 @@ COMMAND_CASES = {
                    f"python3 {HOOKS}TOKEN.py || exit 2"),
     "cmderrbash": ("command/bash-only-syntax", CRASHES, f"trap 'exit 2' ERR; python3 {HOOKS}TOKEN.py",
                    f"python3 {HOOKS}TOKEN.py || exit 2"),
+    # two scripts of one line share its stdin: the logger reads the input to its end, the guard after it gets nothing
+    "cmdtwice": ("command/input-read-twice", GUARD, f"bash {HOOKS}TOKEN-log.sh && python3 {HOOKS}TOKEN.py",
+                 f"input=$(cat); printf '%s' \"$input\" | bash {HOOKS}TOKEN-log.sh && "
+                 f"printf '%s' \"$input\" | python3 {HOOKS}TOKEN.py"),
 }
+LOGS_INPUT = "#!/bin/bash\njq -c '{tool: .tool_name}' >> \"$(dirname \"$0\")/TOKEN.log\"\n"
 # the command-line cases whose package.json runs them through npm
 THROUGH_NPM = frozenset({"npmrun"})
 WITH_SHELL_BASH = frozenset({"cmderrbash"})  # handlers with "shell": "bash"
 
+SPACED = """\
+#!/bin/bash
+if grep -q '"command": "touch ran-TOKEN.txt'; then  # HERE
+  echo "Blocked: TOKEN" >&2
+  exit 2
+fi
+exit 0
+"""
 CASES = {  # name: (the rule, the broken gate, its twin)
     "pipe": ("delivery/exit-in-subshell", PIPED_LOOP,
              PIPED_LOOP.replace("jq -r .tool_input.command | while", "while").replace(
@@ -381,6 +395,8 @@ CASES = {  # name: (the rule, the broken gate, its twin)
     "twoanswers": ("script/text-before-json", TWO_ANSWERS, TWO_ANSWERS.replace('allowed" ;;', 'allowed"; exit 0 ;;')),
     # an EXIT trap runs after the answer and its exit: its echo follows the JSON
     "exittrap": ("script/text-before-json", EXIT_TRAP, EXIT_TRAP.replace('done"\'', 'done" >&2\'')),
+    # the input's text is compact JSON: a match that expects a space after the colon never holds
+    "spaced": ("script/input-text-spaced", SPACED, SPACED.replace("grep -q '\"command\": \"", "grep -Eq '\"command\" *: *\"")),
 }
 
 
@@ -403,6 +419,7 @@ def test_blocks_the_shell_loses_let_the_call_run_on_the_real_cli_and_doctor_name
             token = f"{name}-{kind}"
             suffix = ".sh" if script.startswith("#!") else ".py"
             (hooks / f"{token}{suffix}").write_text(script.replace("TOKEN", token))
+            (hooks / f"{token}-log.sh").write_text(LOGS_INPUT.replace("TOKEN", token))
             gates.append(token)
             commands.append(command.replace("TOKEN", token))
             if name in WITH_SHELL_BASH:
@@ -437,4 +454,67 @@ def test_blocks_the_shell_loses_let_the_call_run_on_the_real_cli_and_doctor_name
     for name, (rule, *_) in COMMAND_CASES.items():
         line = next(n for n, text in enumerate(lines, 1) if '"command"' in text and f"{name}-broken" in text)
         expected.add(("settings.json", rule, line))
+    assert flagged == expected
+
+
+# a guard reached through a runner (make, `npm run`) from a wrapper or the command line: the runner's line, or
+# the wrapper around it, decides the status Claude Code receives. name: (the broken files, the twin's, the command,
+# where doctor names the broken one: (file, rule, the line marked HERE in it))
+RUNNER_GUARD = GUARD.replace("TOKEN", "ran-TOKEN.txt")
+MAKEFILE = "GUARD := .claude/hooks/TOKEN-guard.py\n\ncheck: shell\n\nshell:\n\t%s\n"
+POLICY = 'payload=$(mktemp)\ncat > "$payload"\n%s < "$payload"\nstatus=$?\nrm -f "$payload"\n%s'
+RUNNER_CASES = {
+    "makedash": ({"TOKEN.mk": MAKEFILE % "-@python3 $(GUARD)  # HERE",
+                  "TOKEN.sh": POLICY % ("make -s -f .claude/hooks/TOKEN.mk check", 'exit "$status"\n')},
+                 {"TOKEN.mk": MAKEFILE % "@python3 $(GUARD)",
+                  "TOKEN.sh": POLICY % ("make -s -f .claude/hooks/TOKEN.mk check", 'exit "$status"\n')},
+                 "bash .claude/hooks/TOKEN.sh", ("TOKEN.mk", "delivery/exit-2-lost")),
+    "remap": ({"TOKEN.mk": MAKEFILE % "@python3 $(GUARD)",
+               "TOKEN.sh": POLICY % ("make -s -f .claude/hooks/TOKEN.mk check",
+                                     "[ $status -eq 0 ] || exit 1  # HERE\nexit 0\n")},
+              {"TOKEN.mk": MAKEFILE % "@python3 $(GUARD)",
+               "TOKEN.sh": POLICY % ("make -s -f .claude/hooks/TOKEN.mk check", "exit $status\n")},
+              "bash .claude/hooks/TOKEN.sh", ("TOKEN.sh", "delivery/exit-2-lost")),
+    "npmecho": ({"package.json": "python3 .claude/hooks/TOKEN-guard.py || echo 'guard reported a problem' >&2"},
+                {"package.json": "python3 .claude/hooks/TOKEN-guard.py"},
+                "npm run --silent TOKEN", ("package.json", "command/block-swallowed")),
+}
+
+
+def test_blocks_lost_in_a_runner_let_the_call_run_on_the_real_cli_and_doctor_names_the_line(claude_cli, home, project):
+    hooks = project / ".claude" / "hooks"
+    hooks.mkdir(parents=True)
+    gates, commands, scripts, expected = [], [], {}, set()
+    for name, (broken, twin, command, (file, rule)) in RUNNER_CASES.items():
+        for kind, files in (("broken", broken), ("twin", twin)):
+            token = f"{name}-{kind}"
+            (hooks / f"{token}-guard.py").write_text(RUNNER_GUARD.replace("TOKEN", token))
+            for path, text in files.items():
+                if path == "package.json":
+                    scripts[token] = text.replace("TOKEN", token)
+                else:
+                    (hooks / path.replace("TOKEN", token)).write_text(text.replace("TOKEN", token))
+            gates.append(token)
+            commands.append(command.replace("TOKEN", token))
+            if kind == "broken" and file != "package.json":
+                text = files[file]
+                expected.add((file.replace("TOKEN", token), rule,
+                              next(n for n, line in enumerate(text.splitlines(), 1) if "HERE" in line)))
+    (project / "package.json").write_text(json.dumps({"name": "gates", "version": "1.0.0", "scripts": scripts},
+                                                     indent=1))
+    package = (project / "package.json").read_text().splitlines()
+    expected.add(("package.json", "command/block-swallowed",
+                  next(n for n, line in enumerate(package, 1) if '"npmecho-broken"' in line)))
+    (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": command, "if": only_its_call(gate)}
+        for gate, command in zip(gates, commands)]}]}}, indent=1))
+
+    ran, run = run_gates(project, home, gates, claude=claude_cli)
+    # what the real CLI did with each gate's status (Claude Code CLAUDE_VERSION; GNU make 4.3, npm 11.19.1)
+    assert ran == {gate for gate in gates if gate.endswith("-broken")}, (CLAUDE_VERSION, run.tool_results)
+
+    doctor = hookwright("doctor", "--format", "json", home=home, project=project)
+    rules = {rule for *_, (_, rule) in RUNNER_CASES.values()}
+    flagged = {(f["path"].rsplit("/", 1)[1], f["rule"], f["line"]) for f in json.loads(doctor.stdout)["findings"]
+               if f["rule"] in rules}
     assert flagged == expected

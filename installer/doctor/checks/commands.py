@@ -25,11 +25,11 @@ from .. import disk, handler_facts
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable, cached_property, rule_by_id
 from ..scripts import bashisms, runners
 from ..scripts import delivery as script_delivery
-from ..scripts.keys import analyse as analyse_script
+from ..scripts.keys import ScriptFacts as keys_facts
 from ..shell.interpret import PYTHON
 from ..shell.lex import Lexer, Unreadable
 from ..shell.results import Invocation, Resolution
-from ..shell.streams import HOST_STDERR, HOST_STDOUT, Streams, streams
+from ..shell.streams import HOST_STDERR, HOST_STDOUT, Streams, stdin_takers, streams
 from .installs import install_target
 from .reach import plugins_own, shared_script_places
 from .scopes import settings_path as _settings_path
@@ -467,7 +467,7 @@ def _block_swallowed(ctx: Context, command: Command) -> Iterator[Finding]:
     handler = command.handler
     if handler.event not in command.adapter.exit_2_blocks:
         return
-    yield from _ignored_by_make(ctx, command)
+    yield from _lost_in_recipe(ctx, command)
     if not any(inv.tolerated or not inv.sets_status for inv in command.res.invocations if inv.path is not None):
         return
     for inv, facts in handler_facts.script_facts(handler):
@@ -479,30 +479,57 @@ def _block_swallowed(ctx: Context, command: Command) -> Iterator[Finding]:
             return
 
 
-def _ignored_by_make(ctx: Context, command: Command) -> Iterator[Finding]:
-    """make running a recipe line whose failure it ignores (`-` before it, `make -i`, `.IGNORE:`),
-    the line's script refusing only by exit 2: make exits 0. At the recipe line, the command related."""
+def _lost_in_recipe(ctx: Context, command: Command) -> Iterator[Finding]:
+    """A runner's recipe (a make target's line, a package.json script) that runs a script refusing
+    only by exit 2 and ends with another status: make ignoring the line's failure (`-` before it,
+    `make -i`, `.IGNORE:`), or the line's own `|| ...` or a command after the script. At the
+    recipe's line, the command related."""
     where = handler_facts.where(command.file)
     known = {name: value for name, value in where.variables.items() if value is not None}
-    if "make" not in command.written and not any("make" in value for value in known.values()):
-        return  # (no make on the line, nor in a variable it may name: the line's streams are not worked out)
+    if not runners.may_name_a_runner(command.written) and not any(runners.may_name_a_runner(v) for v in known.values()):
+        return  # (no make or npm on the line, nor in a variable it may name: the line's streams are not worked out)
     for found in command.streams:
         words = [PLACEHOLDER.sub(lambda m: known.get(m.group(1) or m.group(2), m.group(0)), w.text)
                  for w in found.command.plain if not w.assignment] if found.command.kind == "simple" else []
-        ignored = runners.ignored_failure(words, where.cwd)
-        if ignored is None:
-            continue
-        facts = analyse_script(ignored.script)
-        if facts.readable and facts.exits_2() and not ANSWER_KEYS & set(facts.answers):
-            finding = ctx.finding("command/block-swallowed", command.file, command.keys, variant="make",
-                                  script=_quote(ignored.script.name), how=ignored.how, host=command.host)
-            yield finding._replace(path=str(ignored.makefile), line=ignored.line, column=1, related=[
+        for recipe in runners.recipes(words, where.cwd):
+            lost = runners.swallowed(recipe)
+            if lost is None:
+                continue
+            script, how = lost
+            finding = ctx.finding("command/block-swallowed", command.file, command.keys,
+                                  variant="make" if recipe.ignored else "recipe", script=_quote(script.name), how=how,
+                                  host=command.host, runner=recipe.runner)
+            yield finding._replace(path=str(recipe.file), line=recipe.line, column=1, related=[
                 {"path": finding.path, "line": finding.line, "column": finding.column,
-                 "message": "the hook's command that runs make"}])
+                 "message": f"the hook's command that runs {recipe.runner}"}])
             return
 
 
 PLACEHOLDER = lazy(r"\$\{(\w+)\}|\$(\w+)", needs=("$",))
+
+
+@RULES.rule("command/input-read-twice")
+def _input_read_twice(ctx: Context, command: Command) -> Iterator[Finding]:
+    """Two scripts of one command line that each read the hook's input from the stdin they share
+    (`a.sh && b.sh`, `a.sh; b.sh`): the first reads it to the end, the second reads nothing.
+    Reported where the second refuses (by exit 2 or a JSON decision): it can no longer see the call."""
+    if command.exec_form or len(command.res.invocations) < 2:
+        return
+    takers = stdin_takers(command.written)
+    readers: dict[int, tuple[str, keys_facts]] = {}
+    for inv, facts in handler_facts.script_facts(command.handler):
+        if inv.script is None or not facts.readable or not (facts.flow.reads_stdin or facts.flow.input_reads):
+            continue
+        name = Path(inv.script).name
+        at = next((i for i, taker in enumerate(takers) if any(name in w.text for w in taker.plain)), None)
+        if at is not None:
+            readers.setdefault(at, (name, facts))
+    if len(readers) < 2:
+        return
+    (_, (first, _)), (_, (second, facts)) = sorted(readers.items())[:2]
+    if facts.exits_2() or ANSWER_KEYS & set(facts.answers):
+        yield ctx.finding("command/input-read-twice", command.file, command.keys, first=_quote(first),
+                          second=_quote(second), host=command.host)
 
 
 @RULES.rule("command/answer-diverted")

@@ -17,6 +17,7 @@ gives no JSON decision on stdout, which would still get through.
 """
 from __future__ import annotations
 
+import bisect
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -25,13 +26,17 @@ from ...hosts.cursor import protocol as cursor_protocol
 from ...patterns import lazy
 from .. import disk, handler_facts
 from ..model import Context, Finding, Handler, RuleTable
-from ..scripts import keys
+from ..scripts import keys, runners, shell_status
 from ..scripts.delivery import Joined, Lost
 from ..scripts.flow import Place
 from ..scripts.shell_status import INTERPRETERS
 from ..shell.exit import shell_options
 from ..shell.interpret import SCRIPT_SUFFIXES
+from ..shell.lex import Unreadable
 from ..shell.resolve import resolve_shell
+from ..shell.results import Where
+from ..shell.streams import streams
+from ..shell.tree import AndOr, parse
 from .scripts.units import Script, inline_commands, scripts_of
 
 RULES = RuleTable()
@@ -68,7 +73,96 @@ def _exit_2_lost(script: Script) -> Iterator[Finding]:
         return
     lost = [place for place in facts.flow.lost_blocks if place.rule == "exit-2-lost"
             and (not place.child or any(_blocks_by_exit_2(child) for child in _children(script, handlers, place.child)))]
-    yield from _report(script, handlers, lost or list(_wrapped(script, handlers[0])))
+    if lost:
+        yield from _report(script, handlers, lost)
+        return
+    through = next(_lost_in_recipes(script, handlers), None)
+    if through is not None:
+        yield through
+        return
+    yield from _report(script, handlers, list(_wrapped(script, handlers[0])) or list(_remapped(script, handlers[0])))
+
+
+LAST_EXIT = lazy(r"(?:^|[;&|{]\s*)exit[ \t]+\d+[ \t;}]*(?:#.*)?$")  # the script's last line ends it with a literal
+
+
+def _piped_parts(code: str) -> list[str]:
+    """The words of each command that writes into a pipe (every part of a pipeline but its last)."""
+    try:
+        tree = parse(code)
+    except (Unreadable, RecursionError):
+        return []
+    return [
+        " ".join(w.text for w in part.plain) for statement in _all_statements(tree) for pipeline in statement.pipelines
+        for part in pipeline.commands[:-1] if part.kind == "simple"]
+
+
+def _all_statements(statements: list[AndOr]) -> Iterator[AndOr]:
+    for statement in statements:
+        yield statement
+        for pipeline in statement.pipelines:
+            for command in pipeline.commands:
+                for listed in command.lists:
+                    yield from _all_statements(listed)
+
+
+def _remapped(script: Script, handler: Handler) -> Iterator[Lost]:
+    """A shell wrapper that runs a child able to end with 2 (a guard refusing by exit 2, or make or
+    `npm run` running one) and ends every run with a status of its own, none of them 2 (`[ $status
+    -eq 0 ] || exit 1; exit 0`, `guard.sh || exit 1`): it knows the child failed, and tells the host
+    with a status the host does not read as a block. At its first exit other than 0."""
+    exits = script.facts.flow.exits
+    if script.facts.language != "shell" or not exits or any(e.status is None or e.status == 2 for e in exits):
+        return
+    last = next((line for line in reversed(script.text.splitlines()) if line.strip() and not line.lstrip().startswith("#")), "")
+    if not any(e.status for e in exits) or not LAST_EXIT.search(last.strip()):
+        return  # (a run that ends with its last command may end with the child's status)
+    where = handler_facts.where(handler.file)
+    child, at = None, 0
+    lines = script.text.splitlines()
+    for inv in resolve_shell(script.facts.runs_scripts or script.text, where).invocations:
+        if inv.path is not None and inv.path != script.facts.path and _blocks_by_exit_2(inv.path):
+            child = inv.path.name
+            at = next((n for n, text in enumerate(lines, 1) if child in text), 0)
+            break
+    if child is None and runners.may_name_a_runner(script.text):
+        for found in streams(script.text):
+            words = [w.text for w in found.command.plain if not w.assignment] if found.command.kind == "simple" else []
+            for recipe in runners.recipes(words, where.cwd):
+                guard = next((inv.path for inv in resolve_shell(recipe.text, Where(cwd=recipe.folder)).invocations
+                              if inv.path is not None and _blocks_by_exit_2(inv.path)), None)
+                if guard is not None and runners.swallowed(recipe) is None:
+                    child, at = f"{recipe.runner} (through {guard.name})", script.text.count("\n", 0, found.command.at) + 1
+                    break
+            if child is not None:
+                break
+    failing = next((e for e in exits if e.status and e.at.line > at), None)
+    if child is not None and failing is not None:
+        yield Lost(failing.at.line, failing.at.column, f"this exit replaces the status of {child}, 2 when it refuses, "
+                   f"with the wrapper's own {failing.status}", str(failing.status))
+
+
+def _lost_in_recipes(script: Script, handlers: list[Handler]) -> Iterator[Finding]:
+    """A shell wrapper that runs make or `npm run`, whose recipe line (a Makefile's, a package.json
+    script) runs a guard refusing by exit 2 and ends with another status (runners.swallowed): at
+    that line, the wrapper's line related."""
+    if script.facts.language != "shell" or not runners.may_name_a_runner(script.text):
+        return
+    cwd = handler_facts.where(handlers[0].file).cwd
+    for found in streams(script.text):
+        if found.command.kind != "simple":
+            continue
+        for recipe in runners.recipes([w.text for w in found.command.plain if not w.assignment], cwd):
+            lost = runners.swallowed(recipe)
+            if lost is None:
+                continue
+            line = script.text.count("\n", 0, found.command.at) + 1
+            finding = script.finding("delivery/exit-2-lost", Place(line, 1), handlers,
+                                     how=f"{recipe.runner} runs {lost[0].name} on line {recipe.line} of "
+                                         f"{recipe.file.name}, and {lost[1]}", status="0", action=_action(handlers[0]))
+            yield finding._replace(path=str(recipe.file), line=recipe.line, column=1, related=[
+                {"path": str(script.facts.path), "line": line, "column": 1,
+                 "message": f"the line of {script.facts.path.name} that runs {recipe.runner}"}, *finding.related])
 
 
 @RULES.rule("delivery/exit-in-subshell")
@@ -85,7 +179,10 @@ def _errexit_exits_early(script: Script) -> Iterator[Finding]:
     handlers = _blocking(script)
     flagged = [h for h in handlers if _errexit_flag(h, script.facts.path)]
     direct = [h for h in handlers if _by_shebang(h)] + flagged
-    for place in script.facts.flow.lost_blocks:
+    places = list(script.facts.flow.lost_blocks)
+    if handlers and not any(p.rule == "errexit-exits-early" for p in places):
+        places += _stops_outside_git(script, handlers)
+    for place in places:
         who = direct if place.shebang else flagged if place.flag else handlers
         if place.rule != "errexit-exits-early" or not who:
             continue
@@ -98,6 +195,30 @@ def _errexit_exits_early(script: Script) -> Iterator[Finding]:
                                      status=place.status, action=_action(handler))
         elif not place.flag:
             yield from _report(script, who, [place])
+
+
+def _stops_outside_git(script: Script, handlers: list[Handler]) -> list[Lost]:
+    """The stops of errexit at a git command that needs a repository, where every handler's hook
+    runs in a folder that is in none (the project is not a git repository): there git exits 128."""
+    if script.facts.language != "shell" or "git" not in script.text or "-e" not in script.text and \
+            "errexit" not in script.text:
+        return []
+    folders = {handler_facts.where(h.file).cwd for h in handlers}
+    if not folders or any(folder is None or _in_a_repository(folder) for folder in folders):
+        return []
+    starts = [0, *(i + 1 for i, c in enumerate(script.text) if c == "\n")]
+
+    def place(offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(starts, offset)
+        return line, offset - starts[line - 1] + 1
+
+    return [p for p in shell_status.lost(script.text, place, outside_git=True)
+            if p.rule == "errexit-exits-early" and "not in a git repository" in p.how]
+
+
+def _in_a_repository(folder: Path) -> bool:
+    """A `.git` (a folder, or a worktree's file) in the folder or one above it."""
+    return any(disk.exists(parent / ".git") for parent in (folder, *folder.parents))
 
 
 @RULES.rule("delivery/status-masked")
@@ -178,6 +299,8 @@ def _stdin_not_passed(script: Script) -> Iterator[Finding]:
             continue
         readers = [child for child in _children(script, script.handlers, place.child)
                    if keys.analyse(child).flow.input_reads or _blocks_by_exit_2(child)]
+        if place.first and not any(_reads_input(first) for first in _children(script, script.handlers, place.first)):
+            continue  # (the first child may leave the input alone: the next one then gets it)
         if readers:
             yield script.finding("delivery/stdin-not-passed", Place(place.line, place.column), script.handlers,
                                  how=place.how, child=readers[0].name)
@@ -289,6 +412,12 @@ def _beside(facts: keys.ScriptFacts, child: str) -> list[Path]:
 MAX_MATCHED = 32  # the files of a dispatcher's folder read as its children
 
 
+def _reads_input(path: Path) -> bool:
+    """A script that reads the hook's input from its stdin (to its end: each read does)."""
+    flow = keys.analyse(path).flow
+    return bool(flow.reads_stdin or flow.input_reads)
+
+
 def _blocks_by_exit_2(path: Path | None) -> bool:
     """A script that refuses by exiting 2 (an exit 2, or a `return 2` from the main() its status
     is: the flow model's exits) and gives no JSON decision (which its stdout would still carry to
@@ -312,17 +441,24 @@ def _wrapped(script: Script, handler: Handler) -> Iterator[Lost]:
     a `|| true` or a pipe decides the status (shell/exit.py), and the wrapper neither passes the
     status on itself (`$?`, PIPESTATUS, pipefail) nor exits 2 of its own."""
     code = script.facts.runs_scripts
-    if code is None or "$?" in code or "PIPESTATUS" in code or "pipefail" in code or any(
+    if code is None or "PIPESTATUS" in code or "pipefail" in code or any(
             e.status == 2 for e in script.facts.flow.exits):
         return
+    piped = _piped_parts(code) if "$?" in code else None  # (`$?` passes a status on, but after a pipe it is the last part's)
     lines = code.splitlines()
     for inv in resolve_shell(code, handler_facts.where(handler.file)).invocations:
         path = handler_facts.script_of(inv)
         if path is None or (inv.sets_status and not inv.tolerated) or path == script.facts.path:
             continue
+        if piped is not None and not any(path.name in text for text in piped):
+            continue
         if not _blocks_by_exit_2(path):
             continue
         line = next((n for n, text in enumerate(lines, 1) if path.name in text), 1)
+        if piped is not None:
+            yield Lost(line, 1, f"the wrapper pipes {path.name} into another command here, and without pipefail the "
+                       "pipe's status, which `$?` reads after it, is that last command's (tee's 0)", "0")
+            return
         why = f"`|| true` (or a test around it) here takes {path.name}'s exit 2" if inv.tolerated else \
             f"the wrapper runs {path.name} here and its status is not the wrapper's: the command after it " \
             "(or the pipe it feeds) sets that"

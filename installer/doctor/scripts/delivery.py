@@ -53,6 +53,7 @@ class Lost(Record):
     rule: str = "exit-2-lost"  # the rule (delivery/...) that reports it
     shebang: bool = False  # it holds only where the file runs by its #! line (`#!/bin/bash -e`), not `bash file`
     flag: bool = False  # it holds only where the hook's command starts the shell with -e (`bash -e file`)
+    first: str = ""  # stdin-not-passed: the child that took the input first, where the script never read it
 
 
 class Joined(Record):

@@ -58,6 +58,15 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
         if catch is None:
             continue
         body = code[catch.end():close(code, catch.end() - 1)]
+        error = catch.group("err")
+        wrong = re.search(rf"process\.exit(?:Code\s*=\s*|\s*\(\s*){re.escape(error)}\s*\??\.\s*code\b", body) \
+            if error else None
+        if wrong is not None:
+            line, column = place(catch.end() + wrong.start())
+            found.extend(Lost(line, column, f"{error}.code is not the child's status (it names a failure to start, "
+                              f"and is undefined for a child that exits 2: its status is {error}.status): this exits 0",
+                              "0", child) for child in children)
+            continue
         for said in JS_CONSOLE_CALL.finditer(body):  # (a status it only logs is not passed on)
             told = balanced(body, said.end())
             body = body[:said.end()] + " " * len(told) + body[said.end() + len(told):]
@@ -67,6 +76,8 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
             found.extend(Lost(line, column, f"this catch takes the error {match.group('fn')} throws for the child's "
                               "exit 2 and does not pass the status on", status, child) for child in children)
     read = JS_READS_STDIN.search(code)
+    if read is None:
+        found.extend(_js_stdin_shared(code, place, balanced, loops))
     for match in [*JS_EXEC_SYNC.finditer(code), *JS_SPAWN_SYNC.finditer(code)] if read is not None else ():
         arguments = balanced(code, match.end())
         if match.start() > read.start() and not JS_GIVES_INPUT.search(arguments):
@@ -76,9 +87,11 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
                               rule="stdin-not-passed") for child in _js_children(arguments, loops))
     for match in JS_SPAWN_SYNC.finditer(code):
         children = _js_children(balanced(code, match.end()), loops)
+        var = match.group("var")
+        if not children and var is not None and own is not None and _js_told_apart(code[match.end():], var):
+            children = ("",)  # a child the script cannot name, but whose 2 it reads as a refusal
         if not children:
             continue
-        var = match.group("var")
         after = code[match.end():]
         read = re.compile(rf"(?<![\w$]){re.escape(var)}\s*(?:\?\.|\.)\s*(?:status|signal|exitCode|success)\b") \
             if var is not None else None
@@ -88,6 +101,13 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
                          for child in children)
             continue
         if var is None:
+            continue
+        missing = re.search(rf"process\.exit(?:Code\s*=\s*|\s*\(\s*){re.escape(var)}\s*\??\.\s*(?P<prop>exitCode|code)\b",
+                            after)
+        if missing is not None:
+            line, column = place(match.end() + missing.start())
+            found.extend(Lost(line, column, f"spawnSync's result has no {missing.group('prop')} (the child's status is "
+                              f"{var}.status): this exits with undefined, which is 0", "0", child) for child in children)
             continue
         last = _js_overwritten(code, match.start(), var, close) if len(children) > 1 else None
         if last is not None:
@@ -124,6 +144,32 @@ JS_READS_STDIN = lazy(r"""readFileSync\s*\(\s*(?:0|["']/dev/stdin["']|process\.s
                      needs=("readFileSync",))
 # a run given the input again, or whose options are not spelt here (`...options`, a variable)
 JS_GIVES_INPUT = lazy(r"""\binput\s*:|\binput\b\s*[,}]|\.\.\.|,\s*[A-Za-z_$][\w$]*\s*$""")
+
+
+JS_INHERITS_STDIN = lazy(r"""\bstdio\s*:\s*(?:["'`]inherit["'`]|\[\s*(?:["'`]inherit["'`]|0\b|process\.stdin\b))""",
+                        needs=("stdio",))
+
+
+def _js_stdin_shared(code: str, place: Callable[[int], tuple[int, int]], balanced: Callable[[str, int], str],
+                     loops: dict[str, tuple[str, ...]]) -> list[Lost]:
+    """Children run one after another with the hook's own stdin (`stdio: "inherit"`, `[0, ...]`),
+    which the script never read: the first reads the input to its end, and each after it reads
+    nothing (measured with node 20.20.2: of two spawnSync or execFileSync children in a loop, the
+    second's `$(cat)` is empty)."""
+    found: list[Lost] = []
+    seen = 0
+    for match in sorted([*JS_EXEC_SYNC.finditer(code), *JS_SPAWN_SYNC.finditer(code)], key=lambda m: m.start()):
+        arguments = balanced(code, match.end())
+        children = _js_children(arguments, loops)
+        if not children or not JS_INHERITS_STDIN.search(arguments) or JS_GIVES_INPUT.search(arguments):
+            continue
+        starved = children if seen else children[1:]
+        seen += len(children)
+        line, column = place(match.start())
+        found.extend(Lost(line, column, "each child started here inherits the hook's stdin (stdio \"inherit\", no "
+                          "`input:`), and the first of them reads it to its end: every child after it reads nothing",
+                          "0", child, rule="stdin-not-passed") for child in starved)
+    return found
 
 
 # a child started whose status arrives later (a callback, an event, a promise): spawn, exec, execFile, fork, Bun.spawn
@@ -214,6 +260,13 @@ def _js_own_exits(code: str) -> list[tuple[int, str]] | None:
             return None
         out.append((match.start(), " or ".join(sorted(said))))
     return out
+
+
+def _js_told_apart(after: str, var: str) -> bool:
+    """The script tests the child's status against 2 (`r.status === 2`, `status !== 2`): it knows
+    that 2 is the child's refusal, whatever the child is."""
+    return re.search(rf"(?<![\w$]){re.escape(var)}\s*(?:\?\.|\.)\s*(?:status|exitCode)\s*[!=]==?\s*2\b|"
+                     rf"\b2\s*[!=]==?\s*{re.escape(var)}\s*(?:\?\.|\.)\s*(?:status|exitCode)\b", after) is not None
 
 
 JS_DECLARED_BEFORE = lazy(r"""(?:\b(?:const|let|var)|\bif\s*\([^\n]*|\?|&&|\|\|)\s*$""")

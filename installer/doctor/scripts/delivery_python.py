@@ -15,9 +15,14 @@ PY_EXITS = frozenset({"sys.exit", "exit", "quit"})  # (os._exit ends the process
 THREAD_STARTS = frozenset({"threading.Thread", "Thread", "threading.Timer", "Timer", "_thread.start_new_thread",
                            "start_new_thread"})
 POSITIONAL_TARGET = {"threading.Timer": 1, "Timer": 1, "_thread.start_new_thread": 0, "start_new_thread": 0}
+# an executor's runs of a function, and where it sits: its SystemExit waits in the future (or map's
+# iterator, or the awaited run_in_executor) and reaches the caller only when that is read
+EXECUTOR_TARGET = {"submit": 0, "map": 0, "run_in_executor": 1}
+FUTURE_READS = frozenset({"result", "exception"})
 CATCHES_EXIT = frozenset({"", "BaseException", "SystemExit"})  # ("": a bare except)
 # where the child's status is read: it is then the script's to pass on (not reported)
 STATUS_READ = frozenset({"returncode", "wait", "poll", "check_returncode"})
+PROCESS_OBJECTS = frozenset({"run", "Popen"})  # (call and check_call return the status itself)
 TO_EXIT_CODE = frozenset({"os.waitstatus_to_exitcode", "waitstatus_to_exitcode", "os.WEXITSTATUS", "WEXITSTATUS"})
 
 
@@ -67,6 +72,7 @@ def python(tree: ast.Module, nodes: list[ast.AST]) -> tuple[Lost | Joined, ...]:
     tries = [node for node in nodes if isinstance(node, ast.Try) and (node.finalbody or any(
         handler.type is None or CATCHES_EXIT & {_name(t) for t in ast.walk(handler.type)} for handler in node.handlers))]
     threads = [node for node in nodes if isinstance(node, ast.Call) and _name(node.func) in THREAD_STARTS]
+    threads += _executor_runs(nodes)
     if not tries and not threads:
         return tuple(sorted(set(_children(tree, nodes))))
     constants = _constants(tree)
@@ -100,13 +106,37 @@ def _in_threads(starts: list[ast.Call], exiting: set[str], nodes: list[ast.AST])
     thread's status. (A ThreadPoolExecutor's future.result() raises it again in the caller.)"""
     for call in starts:
         target = next((k.value for k in call.keywords if k.arg in ("target", "function")), None)
-        if target is None and _name(call.func) in POSITIONAL_TARGET and len(call.args) > POSITIONAL_TARGET[_name(call.func)]:
+        if isinstance(call.func, ast.Attribute) and call.func.attr in EXECUTOR_TARGET:
+            target = call.args[EXECUTOR_TARGET[call.func.attr]]
+        elif target is None and _name(call.func) in POSITIONAL_TARGET and len(call.args) > POSITIONAL_TARGET[_name(call.func)]:
             target = call.args[POSITIONAL_TARGET[_name(call.func)]]
         names = _functions_named(target, nodes)
         hit = next((name for name in names if name in exiting), None)
-        if hit is not None:
+        if hit is None:
+            continue
+        if isinstance(call.func, ast.Attribute) and call.func.attr in EXECUTOR_TARGET:
+            yield Lost(call.lineno, call.col_offset + 1, f"{hit}() exits 2 in an executor's worker thread here, and "
+                       "nothing reads what it ended with (future.result(), the map's results, an await): SystemExit "
+                       "stays in the future, and the script goes on to exit with the main thread's status", "0")
+        else:
             yield Lost(call.lineno, call.col_offset + 1, f"{hit}() exits 2 in the thread started here: SystemExit "
                        "ends only that thread, and the script goes on to exit with the main thread's status", "0")
+
+
+def _executor_runs(nodes: list[ast.AST]) -> list[ast.Call]:
+    """The executor runs whose outcome the script never reads: `pool.submit(f)` in a script that
+    reads no future (`.result()`, `.exception()`), `pool.map(f, ...)` or
+    `loop.run_in_executor(None, f)` as a statement of its own (its iterator never consumed, never
+    awaited). Measured with python 3.11: each ends 0 when f exits 2; `.result()`, `list(map(...))`
+    and `await` end 2."""
+    calls = [node for node in nodes if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+             and node.func.attr in EXECUTOR_TARGET and len(node.args) > EXECUTOR_TARGET[node.func.attr]]
+    if not calls:
+        return []
+    dropped = {id(node.value) for node in nodes if isinstance(node, ast.Expr)}
+    read = any(isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in FUTURE_READS
+               for node in nodes)
+    return [call for call in calls if id(call) in dropped or (call.func.attr == "submit" and not read)]  # type: ignore[attr-defined]
 
 
 def _functions_named(target: ast.AST | None, nodes: list[ast.AST]) -> list[str]:
@@ -274,7 +304,8 @@ def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost | Joined]
     loops = _loop_scripts(nodes)
     runs = [(node, _child_scripts(node, loops)) for node in nodes if isinstance(node, ast.Call)
             and _name(node.func) in PY_RUNS]
-    runs = [(node, children) for node, children in runs if children or _name(node.func).endswith("system")]
+    runs = [(node, children) for node, children in runs if children or _name(node.func).endswith("system")
+            or _tells_2_apart(node, nodes)]
     if not runs:
         return
     parents: dict[int, ast.AST] = {}
@@ -282,6 +313,7 @@ def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost | Joined]
         for inner in ast.iter_child_nodes(node):
             parents[id(inner)] = node
     read = _stdin_read(nodes)
+    yield from _stdin_shared(runs, read)
     for node, children in runs:
         for child in children or ("",):
             yield from _run_lost(node, child, parents, nodes, _count(children))
@@ -290,6 +322,25 @@ def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost | Joined]
                            f"{read.lineno}) and {_name(node.func)}(...) here gives the child no input= (it inherits "
                            "the stdin that is now at its end)", "0", child, rule="stdin-not-passed")
     yield from _joined_outputs(runs, parents, nodes)
+
+
+def _stdin_shared(runs: list[tuple[ast.Call, tuple[str, ...]]], read: ast.Call | None) -> Iterator[Lost]:
+    """Children run one after another (a loop's, or in turn) with the stdin the script never read
+    and never gives them: the first reads the hook's input to its end, and each after it reads
+    nothing (measured with python 3.11: of two `subprocess.run(["bash", g])` in a loop, the second
+    child's `$(cat)` is empty)."""
+    if read is not None:
+        return  # (the script's own read leaves every child nothing: the rule's other form, below)
+    seen = 0
+    for node, children in sorted(runs, key=lambda item: (item[0].lineno, item[0].col_offset)):
+        if _given_input(node) or not children:
+            continue
+        starved = children if seen else children[1:] + tuple(c for c in children if "*" in c)
+        seen += _count(children)
+        for child in starved:
+            yield Lost(node.lineno, node.col_offset + 1, f"each child {_name(node.func)}(...) starts here inherits "
+                       "the hook's stdin (no input=), and the first of them reads it to its end: every child after "
+                       "it reads nothing", "0", child, rule="stdin-not-passed")
 
 
 STDIN_READS = frozenset({"sys.stdin.read", "sys.stdin.readlines", "json.load", "sys.stdin.buffer.read"})
@@ -403,14 +454,32 @@ def _run_lost(node: ast.Call, child: str, parents: dict[int, ast.AST], nodes: li
         if name.endswith("system"):
             yield Lost(parent.lineno, parent.col_offset + 1, f"{_name(parent.func)}(os.system(...)) exits with "
                        "the child's wait status (exit 2 is 512, which the exit turns into 0)", "0")
+        elif name.rpartition(".")[2] in PROCESS_OBJECTS:
+            yield Lost(parent.lineno, parent.col_offset + 1, f"{_name(parent.func)}({name}(...)) is handed the "
+                       "process object, not its returncode: Python prints it and exits 1", "1")
         return
     target = parent.targets[0].id if isinstance(parent, ast.Assign) and len(parent.targets) == 1 \
         and isinstance(parent.targets[0], ast.Name) else None
+    if target is not None and parent is not None and name.rpartition(".")[2] in PROCESS_OBJECTS \
+            and _status_use(nodes, target, parent) == "wait-status":
+        yield Lost(node.lineno, node.col_offset + 1, f"{target} = {name}(...) is the process object, and "
+                   f"sys.exit({target}) prints it and exits 1 (its status is {target}.returncode)", "1", child)
+        return
+    if target is not None and name.rpartition(".")[2] == "Popen" and _unwaited(nodes, target):
+        yield Lost(node.lineno, node.col_offset + 1, f"{target}.returncode is read without {target}.wait() (or "
+                   "communicate()): it is still None while the child runs, and sys.exit(None) exits 0", "0", child)
+        return
     if target is not None and parent is not None and name.endswith("system") \
             and _status_use(nodes, target, parent) == "wait-status":
         # (whatever the child: any failure's wait status exits 0)
         yield Lost(node.lineno, node.col_offset + 1, f"{target} = os.system(...) is the child's wait status "
                    f"(exit 2 is 512), and sys.exit({target}) turns it into 0", "0")
+        return
+    misread = _small_status_test(node, parent, target, nodes) if name.endswith("system") else None
+    if misread is not None:
+        yield Lost(misread.lineno, misread.col_offset + 1, "os.system(...) returns the child's wait status on Linux and macOS (its "
+                   "exit 2 is 512), so this test of an exit status is never true and the refusal is never passed on",
+                   "0")
         return
     checked = checked or name in PY_CHECKED
     if checked and child:  # CalledProcessError: uncaught, python exits 1; caught, the handler decides
@@ -423,7 +492,7 @@ def _run_lost(node: ast.Call, child: str, parents: dict[int, ast.AST], nodes: li
                        f"{name}(...) raises for the child's exit 2 and does not pass its returncode on",
                        _handler_status(handler.body), child)
         return
-    if _in_try(node, parents) or not child:
+    if _in_try(node, parents) or not child and not _tells_2_apart(node, nodes):
         return
     if isinstance(parent, ast.Expr):
         yield Lost(node.lineno, node.col_offset + 1, f"{name}(...) runs the child script and drops its exit status",
@@ -457,6 +526,56 @@ def _run_lost(node: ast.Call, child: str, parents: dict[int, ast.AST], nodes: li
         else:
             yield Lost(node.lineno, node.col_offset + 1, f"{name}(...) runs the child script, and no exit of the "
                        "script passes its status on", "0", child)
+
+
+def _unwaited(nodes: list[ast.AST], var: str) -> bool:
+    """A Popen whose returncode the script reads but whose end it never waits for (wait,
+    communicate, poll, a `with` block, which waits on leaving it)."""
+    reads = [n for n in nodes if isinstance(n, ast.Attribute) and n.attr == "returncode" and _name(n.value) == var]
+    waits = [n for n in nodes if isinstance(n, ast.Attribute) and n.attr in ("wait", "communicate", "poll")
+             and _name(n.value) == var]
+    within = any(isinstance(n, ast.withitem) and isinstance(n.optional_vars, ast.Name) and n.optional_vars.id == var
+                 for n in nodes)
+    return bool(reads) and not waits and not within
+
+
+def _small_status_test(run: ast.Call, parent: ast.AST | None, target: str | None,
+                       nodes: list[ast.AST]) -> ast.Compare | None:
+    """A test of os.system's result against an exit status of 1 to 255 (`rc == 2`, `rc in (1, 2)`,
+    `os.system(...) == 2`), where the result is never turned into an exit status first (`>> 8`,
+    os.waitstatus_to_exitcode, WEXITSTATUS): never true, since it is the wait status (2 is 512)."""
+    if isinstance(parent, ast.Compare):
+        tests = [parent]
+    elif target is not None:
+        if any(isinstance(n, ast.BinOp) and isinstance(n.op, (ast.RShift, ast.FloorDiv, ast.BitAnd))
+               and _mentions(n, target) or isinstance(n, ast.Call) and (_name(n.func) in TO_EXIT_CODE or
+                                                                       _name(n.func).startswith("os.W"))
+               and _mentions(n, target) for n in nodes):
+            return None
+        tests = [n for n in nodes if isinstance(n, ast.Compare) and any(isinstance(side, ast.Name) and side.id == target
+                                                                         for side in (n.left, *n.comparators))]
+    else:
+        return None
+    for test in tests:
+        values = [c.value for side in (test.left, *test.comparators)
+                  for c in ([side] if isinstance(side, ast.Constant) else getattr(side, "elts", []))
+                  if isinstance(c, ast.Constant) and isinstance(c.value, int) and not isinstance(c.value, bool)]
+        if values and all(0 < v < 256 for v in values):
+            return test
+    return None
+
+
+def _tells_2_apart(run: ast.Call, nodes: list[ast.AST]) -> bool:
+    """The result of this run, stored in a name, is tested against 2: the script knows 2 is the
+    child's refusal, whatever the child is (`r = subprocess.run(...)`, `if r.returncode == 2`)."""
+    for node in nodes:
+        if isinstance(node, ast.Assign) and node.value is run and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name):
+            var = node.targets[0].id
+            return any(isinstance(n, ast.Compare) and any(_mentions(side, var) for side in (n.left, *n.comparators))
+                       and any(isinstance(c, ast.Constant) and c.value == 2 for c in (n.left, *n.comparators))
+                       for n in nodes)
+    return False
 
 
 def _overwritten_in_loop(run: ast.Call, var: str, parents: dict[int, ast.AST], nodes: list[ast.AST]) -> ast.Assign | None:

@@ -177,10 +177,12 @@ class Flow:
                  called: frozenset[str] = frozenset(), stderr_answers: tuple[Place, ...] = (),
                  unread_output: bool = False, lost_blocks: tuple[delivery.Lost, ...] = (),
                  field_reads: tuple[delivery.FieldRead, ...] = (), unflushed_exit: Place | None = None,
-                 output_rewrites: tuple[tuple[str, str, Place], ...] = ()) -> None:
+                 output_rewrites: tuple[tuple[str, str, Place], ...] = (),
+                 spaced_matches: tuple[tuple[str, Place], ...] = ()) -> None:
         self.writes = writes
         self.exits = exits
         self.stdin_reads = stdin_reads  # the second read, when stdin is read twice on one path
+        self.reads_stdin = False  # it reads stdin somewhere (`cat`, `jq` of stdin, json.load(sys.stdin)...)
         self.values = values
         self.input_as_string = input_as_string  # updatedInput given as a string
         self.new_inputs = new_inputs  # updatedInput built anew: its keys
@@ -189,6 +191,8 @@ class Flow:
         self.stop_flag_from_env = stop_flag_from_env  # stop_hook_active read from a variable that is never set
         self.failure_fields = failure_fields  # tool_response.error, exit_code...
         self.input_reads = input_reads  # top-level fields of the hook's input it reads
+        # its text matches on the raw input that expect a space after a key's colon
+        self.spaced_matches = spaced_matches
         self.syntax_error = syntax_error  # (what, where) when the interpreter refuses the file
         self.called = called  # the functions the script calls (Python)
         self.call_lines: dict[str, int] = {}  # the last line each of them is called on (Python)
@@ -327,6 +331,7 @@ class Common(TypedDict):
     continue_false: tuple[Place, ...]
     stop_flag_from_env: Place | None
     failure_fields: tuple[tuple[str, Place], ...]
+    spaced_matches: tuple[tuple[str, Place], ...]
 
 
 # the script also sets stop_hook_active, or reads it from its input (not only from the environment)
@@ -352,7 +357,54 @@ def _common(code: str, at: Offsets) -> Common:
             "input_as_string": tuple(sorted(set(strings))),
             "continue_false": tuple(place(m.start()) for m in CONTINUE_FALSE.finditer(code)),
             "stop_flag_from_env": from_env,
-            "failure_fields": _failure_fields(code, place)}
+            "failure_fields": _failure_fields(code, place),
+            "spaced_matches": _spaced_matches(code, place)}
+
+
+# a JSON key and its value written with a space after the colon (`"command": "rm`), as a pattern
+# looks for it in the input's text; a space followed by `*`, `?`, `+` or `{` is a pattern's own
+SPACED_PAIR = lazy(r"""\\?"(?P<key>[A-Za-z_]\w*)\\?":(?P<space>[ \t]+)(?![ \t*?+{])(?=\\?["\d{\[tfn])""", needs=('":',))
+GREP_OF_STDIN = lazy(r"(?:^|[;&(!{]|\bthen|\bif|\bdo)\s*(?:e|f)?grep\b(?![^|<]*[|<])")  # a grep that reads the hook's stdin
+# the text the input came in, kept whole: `x=$(cat)`, `raw = sys.stdin.read()`, `readFileSync(0, ...)`, `raw += chunk`
+RAW_INPUT = lazy(r"""(?<![\w$])(?P<var>[A-Za-z_]\w*)=["']?\$\((?:cat(?:\s+-)?|</dev/stdin)\)|"""
+                 r"""(?<![\w$.])(?P<py>[A-Za-z_]\w*)\s*=\s*sys\.stdin\.read\(\)|"""
+                 r"""(?<![\w$.])(?P<js>[A-Za-z_$][\w$]*)\s*=\s*(?:[\w.]*\.|require\(\s*["'](?:node:)?fs["']\s*\)\.)?readFileSync\(\s*(?:0|["']/dev/stdin["'])|"""
+                 r"""(?<![\w$.])(?P<acc>[A-Za-z_$][\w$]*)\s*\+=\s*(?:chunk|c|data|d)\b""")
+# what tests a text for a piece of it on the line (grep, a case or [[ ]] pattern, `in`, includes, a regex)
+TEXT_MATCH = lazy(r"""\b(?:e|f|z)?grep\b|\brg\b|\[\[|\bcase\b|\*["']|["']\*|=~|\bin\b|"""
+                  r"""\.(?:includes|indexOf|startsWith|endsWith|match|test|search|find|__contains__)\s*\(|"""
+                  r"""\bre\.(?:search|match|findall|fullmatch)\s*\(""")
+
+
+SPACED_VALUE = lazy(r"""\\?"?[^'"`/\\\n)*]{0,40}\\?"?""")  # the value after the space, as far as the literal goes
+CASE_SUBJECT = lazy(r"""\bcase[ \t]+[^\n]*?[ \t]in\b""")
+
+
+def _spaced_matches(code: str, place: Places) -> tuple[tuple[str, Place], ...]:
+    """Text matches on the raw input (the text stdin gave, before any parse) that look for a key and
+    its value with a space between (`grep -q '"command": "git push'`, `'"tool_name": "Bash"' in raw`),
+    as (the piece looked for, where). A match on a parsed and re-serialized input (json.dumps, which
+    writes the space; `jq .`) or on a value is not one."""
+    if '":' not in code:
+        return ()
+    raw = {name for m in RAW_INPUT.finditer(code) for name in m.group("var", "py", "js", "acc") if name}
+    found = []
+    for match in SPACED_PAIR.finditer(code):
+        start = code.rfind("\n", 0, match.start()) + 1
+        end = code.find("\n", match.end())
+        line = code[start:end if end >= 0 else len(code)]
+        arm = CASE_SUBJECT.search(code, 0, start) if "case" not in line and ")" in line[match.end() - start:] else None
+        if arm is not None:  # (a case arm's pattern: the text tested is the case's subject)
+            arms = list(CASE_SUBJECT.finditer(code, 0, start))
+            line = f"{arms[-1].group(0)} {line}"
+        if not TEXT_MATCH.search(line) or "json.dumps" in line or "JSON.stringify" in line:
+            continue
+        before = code[start:match.start()]
+        reads_stdin = GREP_OF_STDIN.search(before) is not None and "|" not in before and "<" not in line[len(before):]
+        if reads_stdin or any(name in line and re.search(rf"(?<!\w){re.escape(name)}\b", line) for name in raw):
+            value = SPACED_VALUE.match(code, match.end())
+            found.append((code[match.start():value.end() if value else match.end()], place(match.start())))
+    return tuple(found)
 
 
 INPUT_VARIABLE = lazy(r"""(?P<var>[A-Za-z_$][\w$]*)[ \t]*(?::[ \t]*\w+[ \t]*)?=\s*(?:await\s+)?"""
@@ -776,6 +828,7 @@ def _shell(code: str, at: Offsets, common: Common, path: Path | None = None, dep
                 unread_output=unread_output, **common,
                 new_inputs=_new_inputs(_labelled_objects(code, place)))
     flow.cdpath_writes = tuple(cdpath_writes)
+    flow.reads_stdin = bool(reads)
     flow.second_answer = _second_answer(writes, stops)
     flow.runner_runs = tuple(runner_runs)
     flow.stdout_noise = _stdout_noise(code, lines, printers, place, trace is not None or "set -x" in code)
@@ -1335,6 +1388,9 @@ def _json_variables(code: str) -> frozenset[str]:
                      if m.group("jq") is None or not JQ_RAW.search(m.group("jq")))
 
 
+REDIRECTION = lazy(r"\d*(?:>>?|&>>?|>&|>\|)")
+
+
 def _sh_reads_stdin(word: str, rest: str) -> bool:
     """Does this cat, jq or read take its input from the hook's stdin (no file, no -n)?"""
     words = rest.split()
@@ -1345,6 +1401,15 @@ def _sh_reads_stdin(word: str, rest: str) -> bool:
             pass
     if word == "read":
         return True
+    kept, target = [], False  # (a redirection's target is no file it reads: `cat >> log`)
+    for w in words:
+        if target:
+            target = False
+        elif (redirection := REDIRECTION.match(w)) is not None:
+            target = redirection.end() == len(w)
+        else:
+            kept.append(w)
+    words = kept
     if word == "cat":
         files = [w for w in words if not w.startswith("-") or w == "-"]
         return not files or files == ["-"] or files == ["/dev/stdin"]

@@ -164,6 +164,7 @@ def _javascript(code: str, at: Offsets, common: Common) -> Flow:
                 values=_js_values(code, place), stderr_answers=stderr_answers, unread_output=unread_output, **common,
                 new_inputs=_new_inputs(_labelled_objects(code, place, javascript=True)))
     flow.stdout_config = place(stdout_config) if stdout_config is not None else None
+    flow.reads_stdin = bool(reads)
     flow.partial_reads = tuple((what, place(offset)) for offset, what in runtimes.js_partial_reads(code, _close, _balanced))
     flow.inspected_answers = tuple(inspected)
     flow.second_answer = _second_answer(writes, [])

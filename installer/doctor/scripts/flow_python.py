@@ -183,9 +183,11 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 new_inputs=_new_inputs(new_objects),
                 input_as_string=tuple(sorted(set(string_inputs))),
                 continue_false=common["continue_false"], stop_flag_from_env=common["stop_flag_from_env"],
-                failure_fields=common["failure_fields"], input_reads=common["input_reads"])
+                failure_fields=common["failure_fields"], input_reads=common["input_reads"],
+                spaced_matches=common["spaced_matches"])
     flow.stdout_config = stdout_config
     flow.call_lines = call_lines
+    flow.reads_stdin = bool(reads)
     flow.second_answer = _second_answer(writes, stops) or _py_finally_answer(tree, writes)
     flow.partial_reads = tuple((what, place(call)) for call, what in runtimes.python_partial_reads(tree, _name))
     flow.stdout_loggers = frozenset(loggers)

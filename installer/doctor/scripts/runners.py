@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -109,23 +110,21 @@ def answering_script(chatter: Chatter, where: Where) -> Path | None:
 DECISIONS = frozenset({"permissionDecision", "decision", "behavior"})  # a decision on stdout
 
 
-def _npm(args: list[str], assigned: dict[str, str], cwd: Path) -> Chatter | None:
-    level = {k.lower(): v for k, v in assigned.items()}.get("npm_config_loglevel")
-    if level == "silent":
-        return None
-    command, name, folder, skip = None, None, cwd, False
+def _npm_script(args: list[str], cwd: Path) -> tuple[str | None, Path, bool]:
+    """For npm's arguments: the package.json script it runs (`npm run NAME`, `npm test`, `npm
+    start`; None for another command), the folder it looks for package.json from (`--prefix`),
+    and whether it is told to be silent (`-s`, `--silent`, `--loglevel silent`)."""
+    command, name, folder, silent, skip = None, None, cwd, False, False
     for index, arg in enumerate(args):
         if skip:
             skip = False
-            continue
-        if arg == "--":
+        elif arg == "--":
             break
-        if arg in ("-s", "--silent", "--loglevel=silent"):
-            return None
-        if arg in NPM_VALUED:
+        elif arg in ("-s", "--silent", "--loglevel=silent"):
+            silent = True
+        elif arg in NPM_VALUED:
             value = args[index + 1] if index + 1 < len(args) else ""
-            if arg == "--loglevel" and value == "silent":
-                return None
+            silent = silent or arg == "--loglevel" and value == "silent"
             if arg in ("--prefix", "-C"):
                 folder = cwd / value
             skip = True
@@ -139,7 +138,13 @@ def _npm(args: list[str], assigned: dict[str, str], cwd: Path) -> Chatter | None
                 name = {"t": "test", "tst": "test"}.get(arg, arg)
         elif command in NPM_RUN and name is None:
             name = arg
-    if command not in NPM_RUN | NPM_LIFECYCLE or name is None:
+    return (name if command in NPM_RUN | NPM_LIFECYCLE else None), folder, silent
+
+
+def _npm(args: list[str], assigned: dict[str, str], cwd: Path) -> Chatter | None:
+    level = {k.lower(): v for k, v in assigned.items()}.get("npm_config_loglevel")
+    name, folder, silent = _npm_script(args, cwd)
+    if level == "silent" or silent or name is None:
         return None
     found = _package(folder)
     if found is None:
@@ -155,6 +160,19 @@ def _npm(args: list[str], assigned: dict[str, str], cwd: Path) -> Chatter | None
     label = f"{manifest.get('name', '')}@{manifest.get('version', '')}" if manifest.get("name") else ""
     return Chatter("npm", f"its `> {label} {name}` banner".replace("  ", " "), script, root,
                    " ".join(["npm", "--silent", *args]))
+
+
+def _npm_recipe(args: list[str], cwd: Path) -> list[Recipe]:
+    """The package.json script `npm run NAME` (`npm test`, `npm start`, `--prefix DIR`) runs."""
+    name, folder, _ = _npm_script(args, cwd)
+    found = _package(folder) if name is not None else None
+    script = _script(found[1], name) if found is not None and name is not None else None
+    if found is None or script is None:
+        return []
+    manifest = found[0] / "package.json"
+    text = _text(manifest) or ""
+    at = re.search(rf'"{re.escape(name or "")}"\s*:', text)
+    return [Recipe("npm", manifest, text.count("\n", 0, at.start()) + 1 if at else 1, script, found[0], "")]
 
 
 def _yarn(args: list[str], cwd: Path) -> Chatter | None:
@@ -181,44 +199,112 @@ def _yarn(args: list[str], cwd: Path) -> Chatter | None:
                    " ".join(["yarn", "--silent", *args]))
 
 
-class Ignored(Record):
-    """A recipe line of the target make runs whose failure make ignores: make ends with 0 whatever
-    the line's command exits with (GNU make 4.3, measured: `-@python3 guard.py` exiting 2, `make -i`
-    and `.IGNORE:` all exit 0; without them any failing line makes make exit 2)."""
+class Recipe(Record):
+    """A command line a runner hands to `sh -c` for the hook: a make target's recipe line, a
+    package.json script. The runner ends with its status: npm 11.19.1 (`npm run`, `npm test`,
+    `npm exec`, npx) passes a script's own status on, 2 included (measured: a script `bash -c 'exit
+    2'` made npm exit 2, `... || echo failed >&2` and `...; echo done` 0); GNU make 4.3 exits 2 at a
+    line that fails, and 0 where it ignores the failure (`-` before the line, `make -i`, `.IGNORE:`:
+    measured, `-@python3 guard.py` exiting 2 made make exit 0)."""
 
-    makefile: Path
+    runner: str  # "make", "npm"
+    file: Path  # the Makefile or package.json that holds it
     line: int
-    how: str  # why make ignores it
-    script: Path  # the script the line runs
+    text: str  # the command line, variables written in
+    folder: Path  # where it runs
+    ignored: str  # why the runner ignores its failure (a make `-`, `-i`, `.IGNORE:`), "" where it does not
 
 
-def ignored_failure(words: list[str], cwd: Path | None) -> Ignored | None:
-    """For `make [OPTIONS] TARGET`, the first recipe line of the target that runs a script and
-    whose failure make ignores: a `-` before the line, `-i`/`--ignore-errors`, `.IGNORE:`."""
-    if not words or cwd is None or words[0].rsplit("/", 1)[-1] not in ("make", "gmake"):
-        return None
-    args = words[1:]
+def recipes(words: list[str], cwd: Path | None) -> list[Recipe]:
+    """The command lines `words` has a runner run for it: each recipe line of the make target (its
+    prerequisites' first, as make runs them), or the package.json script `npm run NAME` (`npm test`,
+    `npm start`) runs."""
+    if not words or cwd is None:
+        return []
+    program = words[0].rsplit("/", 1)[-1]
+    if program in ("make", "gmake"):
+        return _make_recipes(words[1:], cwd)
+    if program == "npm":
+        return _npm_recipe(words[1:], cwd)
+    return []
+
+
+def _make_recipes(args: list[str], cwd: Path) -> list[Recipe]:
     found = _makefile(args, cwd)
     if found is None:
-        return None
+        return []
     folder, makefile, text, targets = found
     flag = next((a for a in args if a in ("-i", "--ignore-errors") or (
         a.startswith("-") and not a.startswith("--") and "i" in a and a not in MAKE_VALUED)), None)
     ignore = MAKE_IGNORE.search(text)
+    ignored_targets = ignore.group("names").split() if ignore is not None else []
     variables = {m.group("name"): m.group("value").strip() for m in MAKE_VARIABLE.finditer(text)}
-    for line, body in _recipe_lines(text, targets[0] if targets else None):
+    for arg in args:  # (`make check X=1`)
+        if "=" in arg and not arg.startswith("-"):
+            name, _, value = arg.partition("=")
+            variables[name] = value
+    out = []
+    for target, line, body in _target_lines(text, targets[0] if targets else None):
         prefix = body[:len(body) - len(body.lstrip("@-+ \t"))]
-        target_ignored = ignore is not None and (not ignore.group("names").split() or targets and
-                                                 targets[0] in ignore.group("names").split())
         how = ("the `-` before this recipe line" if "-" in prefix else f"`make {flag}`" if flag else
-               f"`.IGNORE:` (line {text.count(chr(10), 0, ignore.start()) + 1})" if target_ignored else "")
-        if not how:
-            continue
+               f"`.IGNORE:` (line {text.count(chr(10), 0, ignore.start()) + 1})"
+               if ignore is not None and (not ignored_targets or target in ignored_targets) else "")
         command = MAKE_REFERENCE.sub(lambda m: variables.get(m.group("name"), m.group(0)), body.lstrip("@-+ \t"))
-        for inv in resolve_shell(command, Where(cwd=folder)).invocations:
-            if inv.path is not None and not inv.dynamic and inv.path.is_file():
-                return Ignored(makefile, line, how, inv.path)
+        out.append(Recipe("make", makefile, line, command, folder, how))
+    return out
+
+
+def swallowed(recipe: Recipe) -> tuple[Path, str] | None:
+    """(the script, why) where a script of the recipe refuses only by exiting 2 and the runner
+    does not end with that 2: it ignores the line's failure, or the line's own `|| ...`, a command
+    after the script or a pipe sets the line's status."""
+    for inv in resolve_shell(recipe.text, Where(cwd=recipe.folder)).invocations:
+        if inv.path is None or inv.dynamic or not inv.path.is_file():
+            continue
+        facts = analyse(inv.path)
+        if not facts.readable or not facts.exits_2() or DECISIONS & set(facts.answers):
+            continue
+        if recipe.ignored:
+            return inv.path, recipe.ignored
+        if inv.tolerated or not inv.sets_status:
+            return inv.path, (f"its `|| ...` takes {inv.path.name}'s exit 2" if inv.tolerated else
+                              f"the command after {inv.path.name} on the line (or the pipe it feeds) sets the line's "
+                              "status")
     return None
+
+
+MAX_PREREQUISITES = 32  # the targets a make run is followed through
+
+
+def _target_lines(text: str, target: str | None) -> list[tuple[str, int, str]]:
+    """(target, line number, recipe line) for the target and, first, its prerequisites that are
+    targets of the same file, depth first and each once."""
+    rules: dict[str, tuple[list[str], list[tuple[int, str]]]] = {}
+    first = None
+    lines = text.splitlines()
+    for index, line in enumerate(lines):
+        rule = MAKE_RULE.match(line)
+        if rule is None or rule.group("targets").startswith("."):
+            continue
+        after = line[rule.end():].split("#", 1)[0].split(";", 1)[0]
+        body = _recipe_lines(text, rule.group("targets").split()[0], index)
+        for name in rule.group("targets").split():
+            rules.setdefault(name, (after.replace("|", " ").split(), body))
+            first = first or name
+    out: list[tuple[str, int, str]] = []
+    seen: set[str] = set()
+
+    def visit(name: str) -> None:
+        if name in seen or name not in rules or len(seen) >= MAX_PREREQUISITES:
+            return
+        seen.add(name)
+        needs, body = rules[name]
+        for need in needs:
+            visit(need)
+        out.extend((name, number, line) for number, line in body)
+
+    visit(target or first or "")
+    return out
 
 
 MAKE_IGNORE = lazy(r"(?m)^\.IGNORE\s*:(?P<names>[^\n#]*)")
@@ -281,10 +367,11 @@ def _recipe(text: str, target: str | None) -> str | None:
     return next((body for _, body in _recipe_lines(text, target)), None)
 
 
-def _recipe_lines(text: str, target: str | None) -> list[tuple[int, str]]:
-    """The recipe lines of the target (the first target when None), with their line numbers."""
+def _recipe_lines(text: str, target: str | None, start: int = 0) -> list[tuple[int, str]]:
+    """The recipe lines of the target (the first target when None), with their line numbers; from
+    the line index `start` on."""
     lines = text.splitlines()
-    for index, line in enumerate(lines):
+    for index, line in enumerate(lines[start:], start):
         rule = MAKE_RULE.match(line)
         if rule is None or rule.group("targets").startswith("."):
             continue

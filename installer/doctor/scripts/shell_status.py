@@ -71,7 +71,7 @@ class _Where(Record):
 
 
 def lost(code: str, place: Callable[[int], tuple[int, int]], shebang: str = "",
-         tree_of: Callable[[], list[AndOr] | None] | None = None) -> tuple[Lost, ...]:
+         tree_of: Callable[[], list[AndOr] | None] | None = None, outside_git: bool = False) -> tuple[Lost, ...]:
     """The places of a shell script where its block by exit 2 is lost (sorted by line). `shebang`:
     its #! line, where the code given has its comments blanked; `tree_of`: the script's tree, where
     another reader has parsed it already (tree.parsed_once)."""
@@ -81,19 +81,20 @@ def lost(code: str, place: Callable[[int], tuple[int, int]], shebang: str = "",
     if tree is None:
         return ()
     by_shebang = _shebang_errexit(shebang or code)
-    model = _Model(code, tree, place, "shebang" if by_shebang else "")
+    model = _Model(code, tree, place, "shebang" if by_shebang else "", outside_git)
     found = [*model.subshell_exits(), *model.errexit_stops(), *model.masked(), *model.traps(), *model.bare_wait(),
              *model.wrapped(), *model.looped(), *model.tested_children(), *model.unset_status(), *model.starved(), *model.cut_input()]
     if not by_shebang:  # (what errexit from the start would end early: where the command runs `bash -e file`)
-        found += [stop._replace(shebang=False, flag=True) for stop in _Model(code, tree, place, "flag").errexit_stops()
+        found += [stop._replace(shebang=False, flag=True) for stop in _Model(code, tree, place, "flag", outside_git).errexit_stops()
                   if stop.shebang]
     return tuple(sorted(set(found)))
 
 
 class _Model:
     def __init__(self, code: str, tree: list[AndOr], place: Callable[[int], tuple[int, int]],
-                 errexit_from_start: str = "") -> None:
+                 errexit_from_start: str = "", outside_git: bool = False) -> None:
         self.code = code
+        self.outside_git = outside_git  # the hook runs in a folder that is in no git repository
         # errexit on from the first line: by the #! line ("shebang") or the hook's command (`bash -e`: "flag")
         self.errexit_from_start = errexit_from_start
         shebang_errexit = bool(errexit_from_start)
@@ -335,7 +336,7 @@ class _Model:
             if any(_return_2(c) for c in _own(body)):
                 return Failure(f"{head}() returns 2 (its block)", "2")
         if head and head not in self.functions:
-            failure = ordinary_failure([w.text for w in command.plain])
+            failure = ordinary_failure([w.text for w in command.plain], self.outside_git)
             if failure is not None:
                 return failure
         if command.substitutions and all(w.assignment for w in command.plain):
@@ -617,6 +618,7 @@ class _Model:
         >file`, a `jq` of stdin) without being given the input again (`<<<`, `<`, a pipe into it),
         or started with `</dev/null`."""
         read = None
+        first: tuple[Command, str] | None = None  # the first child given the hook's own stdin
         for where in self.where:
             if where.function:
                 continue
@@ -630,6 +632,16 @@ class _Model:
                     if read is None:
                         read = next((c for c in _with_substitutions(command, position)
                                      if c is not None and _reads_stdin(c)), None)
+                        if read is None and position == 0 and not where.statement.background and not _given_input(command):
+                            taker = child or _script_run(command)
+                            if taker is not None and first is not None and taker[0] != first[1]:
+                                yield self._lost(command.at, f"{first[1]} (line {self._line(first[0].at)[0]}) is "
+                                                 "given the hook's stdin first and reads the input to its end, so "
+                                                 f"{taker[0]} starts here with nothing left on it", "stdin-not-passed",
+                                                 child=taker[0], status="")._replace(first=first[1])
+                                return
+                            if taker is not None and first is None:
+                                first = (command, taker[0])
                         continue
                     child = child or _script_run(command)
                     if child is None or position > 0 or _given_input(command):

@@ -38,11 +38,16 @@ class Failure(Record):
     subject: str = ""  # what it depends on (a revision, a key, a file): a test of it before may guard it
 
 
-def ordinary_failure(words: list[str]) -> Failure | None:
-    """Why a simple command (its words, redirections left out) can fail as an ordinary outcome."""
+def ordinary_failure(words: list[str], outside_git: bool = False) -> Failure | None:
+    """Why a simple command (its words, redirections left out) can fail as an ordinary outcome
+    (`outside_git`: the hook runs in a folder that is in no git repository)."""
     if not words:
         return None
     head, args = words[0].rsplit("/", 1)[-1], words[1:]
+    if head == "git" and outside_git:
+        failure = _outside_a_repository(args)
+        if failure is not None:
+            return failure
     if head in GREPS:
         return Failure(f"`{head}` exits 1 when nothing matches", "1")
     if head in TESTS:
@@ -104,3 +109,20 @@ def _git(args: list[str]) -> Failure | None:
     if sub == "ls-files" and "--error-unmatch" in rest:
         return Failure("`git ls-files --error-unmatch` fails for a file git does not track", "1")
     return None
+
+
+# what git runs outside a repository (git 2.39: `git init`, `clone`, `config --global`... need none)
+GIT_WITHOUT_A_REPOSITORY = frozenset({"init", "clone", "version", "help", "config", "ls-remote", "hash-object",
+                                      "var", "credential", "archive", "check-ref-format", "stripspace", "bugreport"})
+
+
+def _outside_a_repository(args: list[str]) -> Failure | None:
+    """A git command that needs a repository, run where there is none (and no -C or --git-dir
+    names one): git 2.39 ends it with 128, "not a git repository"."""
+    if any(a in ("-C", "--git-dir", "--work-tree") or a.startswith(("--git-dir=", "--work-tree=")) for a in args):
+        return None
+    sub = next((a for a in args if not a.startswith("-")), None)
+    if sub is None or sub in GIT_WITHOUT_A_REPOSITORY or "--version" in args:
+        return None
+    return Failure(f"`git {sub}` fails with 128 here: the folder the hook runs in is not in a git repository "
+                   "(no .git above it), and git needs one", "128", "git ")

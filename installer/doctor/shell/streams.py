@@ -79,3 +79,32 @@ def _redirected(command: Command, fds: dict[int, str]) -> dict[int, str]:
         else:
             fds[fd] = where
     return fds
+
+
+@lru_cache(maxsize=4096)
+def stdin_takers(command: str) -> tuple[Command, ...]:
+    """The simple commands of a command line (or a script) that read the hook's own stdin, in the
+    order they run: each that is not a later part of a pipe, and neither it nor a compound around
+    it takes its stdin from elsewhere (`<`, `<<<`, a heredoc). Whoever of them reads the input to
+    its end leaves the next nothing (dash 0.5.12 and bash 5.2: `a.sh && b.sh` both reading stdin,
+    the second reads EOF)."""
+    try:
+        tree = parse(command)
+    except (Unreadable, RecursionError):
+        return ()
+    return tuple(_takers(tree))
+
+
+def _takers(statements: list[AndOr]) -> Iterator[Command]:
+    for statement in statements:
+        if statement.background:
+            continue  # (a background job's stdin is /dev/null in a script without job control)
+        for pipeline in statement.pipelines:
+            first = pipeline.commands[0] if pipeline.commands else None
+            if first is None or any("<" in operator for operator, _ in first.redirections):
+                continue
+            if first.kind == "simple":
+                yield first
+            elif first.kind in ("group", "subshell", "if", "case"):
+                for listed in first.lists:
+                    yield from _takers(listed)

@@ -189,6 +189,7 @@ class Claude(MatcherGroups):
     skill_shell_event = "PreSkillShellCommand"
     commands_checked = True
     reads_answer_on_failure = True  # (measured on 2.1.328: installer/hosts/claude/protocol.py)
+    compact_input = True  # (measured on 2.1.332: docs/hosts/claude-code.md#stdin-payload)
     guard_events = ACTION_GUARDS
     condition_events = IF_EVENTS
     exit_2_blocks = BLOCKED_BY_EXIT_2

@@ -87,3 +87,14 @@ def _meant(field: str, sent: frozenset[str]) -> str | None:
     close = difflib.get_close_matches(field, sorted(sent), n=1, cutoff=0.8)
     inside = [name for name in sorted(sent, key=len, reverse=True) if len(name) > 3 and name in field]
     return close[0] if close else (inside[0] if inside else None)
+
+
+@INPUT_RULES.rule("script/input-text-spaced")
+def _input_text_spaced(code: HookCode) -> Iterator[Finding]:
+    """A guard that looks for a key and its value in the raw text of its input with a space after
+    the colon (`grep -q '"command": "git push'`), run only by hosts that write the input as compact
+    JSON (Host.compact_input, measured): the text never appears, so the test never holds."""
+    matches = code.facts.flow.spaced_matches
+    if matches and code.compact_input and _refuses(code):
+        text, place = matches[0]
+        yield code.report("script/input-text-spaced", place, text=text, host=code.host)

@@ -191,6 +191,7 @@ class HookCode:
         self.answers_on_exit_0 = protocol.answers_on_exit_0
         self.host = protocol.title
         self.exit_2_host = protocol.exit_2_host
+        self.compact_input = protocol.compact_input
         # the user's environment (the agent's, as doctor runs in it) has a CDPATH, which Claude Code hands its hooks
         # (one in the settings' env it does not: docs/hosts/claude-code.md#exit-status-on-the-way-out)
         self.cdpath = cdpath
@@ -364,6 +365,7 @@ class HostProtocol(Record):
     # any of them runs elsewhere
     exit_2_host: str
     answers_on_exit_0: bool  # every host that runs it reads its JSON answer on exit 0 alone (Cursor, Codex)
+    compact_input: bool = False  # every host that runs it writes its input as compact JSON (Host.compact_input)
 
 
 def host_protocol(handlers: list[Handler]) -> HostProtocol:
@@ -374,7 +376,8 @@ def host_protocol(handlers: list[Handler]) -> HostProtocol:
                                  for handler, host in found)
     return HostProtocol(titles.pop() if len(titles) == 1 else hosts.get(hosts.DEFAULT).title,
                         next(host.title for _, host in found if host is not None) if exit_2 else "",
-                        bool(found) and all(host is not None and not host.reads_answer_on_failure for _, host in found))
+                        bool(found) and all(host is not None and not host.reads_answer_on_failure for _, host in found),
+                        bool(found) and all(host is not None and host.compact_input for _, host in found))
 
 
 def _fail_closed(handlers: list[Handler]) -> bool:
