@@ -333,6 +333,12 @@ class Host(ABC):
     # and the permission modes in which the calls of some tools never ask
     prompt_event: ClassVar[str] = ""
     prompt_free_modes: ClassVar[dict[str, frozenset[str]]] = {}
+    # the commands of its shell tool a mode lets through unasked (a mode: the words that start them)
+    prompt_free_commands: ClassVar[dict[str, frozenset[str]]] = {}
+    # a mode a settings file sets only in some scopes (the others' are not taken up): mode -> scopes
+    prompt_mode_scopes: ClassVar[dict[str, frozenset[str]]] = {}
+    # the command-line flags that start a session in a mode: flag -> mode
+    prompt_mode_flags: ClassVar[dict[str, str]] = {}
     # the field of tool_input that carries the text a file-writing tool writes, per tool (measured)
     written_text: ClassVar[dict[str, str]] = {}
     # what a field of a tool's input holds, where its name does not say it: tool -> a note for a hint
