@@ -58,6 +58,15 @@ def backtracking_if(root: Path) -> None:
                              _hook("echo hi", matcher="^(([a-zA-Z_]+)*)*!$", **{"if": "Bash(" + "(a+)+" * 20 + ")"})]))
 
 
+def backtracking_off_switch(root: Path) -> None:
+    """A guard's off switch tested with a regex of its own against the value the settings' env
+    gives it: read by Python's backtracking engine, doctor did not end."""
+    _write(root, "guard.sh", "#!/bin/bash\nif [[ $GUARD_OFF =~ ^(a+)+$ ]]; then exit 0; fi\n"
+                             "grep -q 'git push' && exit 2\nexit 0\n", executable=True)
+    _claude(root, {"env": {"GUARD_OFF": "a" * 40 + "!"},
+                   **_settings([_hook('bash "$CLAUDE_PROJECT_DIR"/guard.sh')])})
+
+
 def cursor_backtracking_matcher(root: Path) -> None:
     _write(root, ".cursor/hooks.json", json.dumps({"version": 1, "hooks": {"preToolUse": [
         {"command": "echo hi", "matcher": "^(([a-zA-Z_]+)*)*!$"}]}}))
@@ -126,5 +135,5 @@ def long_plugin(root: Path) -> None:
 
 CASES: dict[str, Callable[[Path], None]] = {f.__name__: f for f in (
     backtracking_matcher, backtracking_matcher_on_every_event, backreference_and_huge_repeats, backtracking_if,
-    cursor_backtracking_matcher, many_racing_matchers, long_command, long_command_of_pipes, deep_shell, wide_shell,
+    backtracking_off_switch, cursor_backtracking_matcher, many_racing_matchers, long_command, long_command_of_pipes, deep_shell, wide_shell,
     long_shell, deep_python, long_python, deep_javascript, long_javascript, deep_plugin, long_plugin)}

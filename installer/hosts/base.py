@@ -1002,12 +1002,12 @@ def holds_events(path: Path, events: Collection[str]) -> bool:
         return False
     try:
         if path.suffix == ".toml":
-            import tomllib  # (a misplaced TOML file only: about 2 ms, which a run without one never pays)
+            from ..resources import toml_from  # (a misplaced TOML file only: tomllib's import, about 2 ms)
 
-            data = tomllib.loads(raw.decode("utf-8"))
+            data = toml_from(path, raw, "")
         else:
             data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError):
+    except (ValueError, UnicodeDecodeError, RecursionError, HookwrightError):
         return False
     hooks = data.get("hooks") if isinstance(data, dict) else None
     return isinstance(hooks, dict) and any(event in hooks for event in events)

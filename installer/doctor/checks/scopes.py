@@ -24,6 +24,7 @@ from ..scripts import intent
 from ..scripts import keys as script_keys
 
 RULES = RuleTable()
+ASSIGNED_NAME = lazy(r"(\w+)=")  # a variable a hook's command line gives its script
 SCRIPT_NAME = lazy(r"([\w.-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|ps1))(?![\w.])")
 
 
@@ -78,7 +79,7 @@ def _hooks_not_read_there(ctx: Context, file: ConfigFile, read: set[tuple[str, f
     `.codex/hooks/hooks.json`), where no file it reads holds those hooks: one finding at the
     block, the move being the fix."""
     host = hosts.of(file.host) if why == "misplaced" else None
-    words = {"host": host.title, "instead": host.read_instead(file.path)[1]} if host is not None else {}
+    words: dict[str, Any] = {"host": host.title, "instead": host.read_instead(file.path)[1]} if host is not None else {}
     data = file.document.data if file.document is not None else None
     projects = data.get("projects") if isinstance(data, dict) else None
     blocks: list[tuple[Keys, Any]] = [(("hooks",), data.get("hooks"))] if isinstance(data, dict) else []
@@ -322,7 +323,7 @@ def _env_switches_guard_off(ctx: Context) -> Iterator[Finding]:
             code = codes[facts.path] if facts.path in codes else codes.setdefault(
                 facts.path, strip_comments(text, facts.language))  # (a script many handlers run: once)
             yield from _never_switched_on(ctx, handler, host, facts, code, reported)
-            named = [n for n in names if n in text] + [n for n in re.findall(r"(\w+)=", command or "")
+            named = [n for n in names if n in text] + [n for n in ASSIGNED_NAME.findall(command or "")
                                                          if n not in names and n in text]
             env: dict[str, tuple[ConfigFile, Any]] | None = None
             for name in dict.fromkeys(named):
