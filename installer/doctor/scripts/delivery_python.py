@@ -610,6 +610,8 @@ def _literal_statuses(node: ast.AST | None) -> str:
         return str(node.value)
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return "1"  # (sys.exit("message"))
+    if _truth(node) or isinstance(node, ast.Constant) and isinstance(node.value, bool):
+        return "0 or 1"
     if isinstance(node, ast.IfExp):
         body, orelse = _literal_statuses(node.body), _literal_statuses(node.orelse)
         return " or ".join(sorted({*body.split(" or "), *orelse.split(" or ")})) if body and orelse else ""
@@ -699,8 +701,20 @@ TELLS = frozenset({"print", "write", "debug", "info", "warning", "warn", "error"
 
 def _exit_of(nodes: list[ast.AST], var: str) -> bool:
     """Whether an exit hands on a value made from the variable (sys.exit(rc), sys.exit(r.returncode),
-    or `return rc` from the main() whose value sys.exit is given)."""
-    return any(isinstance(n, ast.Name) and n.id == var for value in _exit_values(nodes) for n in ast.walk(value))
+    or `return rc` from the main() whose value sys.exit is given); a truth value made from it
+    (sys.exit(rc != 0)) is 0 or 1, not the child's status."""
+    return any(isinstance(n, ast.Name) and n.id == var for value in _exit_values(nodes) if not _truth(value)
+               for n in ast.walk(value))
+
+
+def _truth(node: ast.AST) -> bool:
+    """A value that is True or False: a comparison, a `not`, an `and`/`or` of them, bool(), any(),
+    all(): sys.exit() of it exits 1 or 0 (python 3.11, measured: sys.exit(True) is exit 1)."""
+    if isinstance(node, ast.Compare) or isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return True
+    if isinstance(node, ast.BoolOp):
+        return all(_truth(value) for value in node.values)
+    return isinstance(node, ast.Call) and _name(node.func) in ("bool", "any", "all")
 
 
 def _exit_values(nodes: list[ast.AST]) -> list[ast.expr]:
