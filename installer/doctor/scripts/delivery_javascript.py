@@ -93,7 +93,7 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
         if not children:
             continue
         after = code[match.end():]
-        read = re.compile(rf"(?<![\w$]){re.escape(var)}\s*(?:\?\.|\.)\s*(?:status|signal|exitCode|success)\b") \
+        read = re.compile(rf"(?<![\w$]){re.escape(var)}\s*(?:\?\.|\.)\s*(?:status|signal|exitCode|success|code)\b") \
             if var is not None else None
         if var is None and not JS_STATUS_AFTER.match(after) or (read is not None and not read.search(after)):
             line, column = place(match.start())
@@ -102,12 +102,17 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
             continue
         if var is None:
             continue
-        missing = re.search(rf"process\.exit(?:Code\s*=\s*|\s*\(\s*){re.escape(var)}\s*\??\.\s*(?P<prop>exitCode|code)\b",
+        bun = match.group(0).lstrip().startswith(("const", "let", "var")) and "Bun." in match.group(0) \
+            or match.group(0).startswith("Bun.")
+        # Node's result holds `status`; Bun's `exitCode` (Bun's reference, SyncSubprocess: bun is not installed here)
+        held, others = ("exitCode", "status|code") if bun else ("status", "exitCode|code")
+        missing = re.search(rf"process\.exit(?:Code\s*=\s*|\s*\(\s*){re.escape(var)}\s*\??\.\s*(?P<prop>{others})\b",
                             after)
         if missing is not None:
             line, column = place(match.end() + missing.start())
-            found.extend(Lost(line, column, f"spawnSync's result has no {missing.group('prop')} (the child's status is "
-                              f"{var}.status): this exits with undefined, which is 0", "0", child) for child in children)
+            found.extend(Lost(line, column, f"{'Bun.' if bun else ''}spawnSync's result has no {missing.group('prop')} "
+                              f"(the child's status is {var}.{held}): this exits with undefined, which is 0", "0", child)
+                         for child in children)
             continue
         last = _js_overwritten(code, match.start(), var, close) if len(children) > 1 else None
         if last is not None:
