@@ -25,6 +25,12 @@ PAYLOAD = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "too
 JS_INPUT = "const cp = require('child_process');\nconst input = require('fs').readFileSync(0);\n"
 
 
+WORKER_HERE = ("const { Worker, isMainThread } = require('worker_threads');\nif (isMainThread) {\n"
+               "  require('fs').readFileSync(0);\n  new Worker(__filename);\n} else {\n  process.exit(2);\n}\n")
+WORKER_FILE = ("const { Worker } = require('worker_threads');\nconst path = require('path');\n"
+               "new Worker(path.join(__dirname, 'check.js'));\nrequire('fs').readFileSync(0);\n")
+
+
 def _twins(text: str, runs: str, line: int, broken: str, fixed: str) -> tuple[dict, str, int, dict]:
     """A case whose broken hook and twin differ in one word (WORD in the text), its guard beside it."""
     return {runs: text.replace("WORD", broken), "guard.py": GUARD}, runs, line, \
@@ -117,6 +123,22 @@ CASES = {
         PY + "data = sys.stdin.read()\nproc = subprocess.Popen([sys.executable, os.path.dirname(__file__) + "
              "'/guard.py'], stdin=subprocess.PIPE, text=True)\nWORD\nsys.exit(proc.returncode)\n", "h.py", 3,
         "proc.stdin.write(data)\nproc.stdin.close()", "proc.communicate(data)"),
+    "sys.exit(2) in a multiprocessing.Process whose exitcode nobody reads": (
+        {"h.py": PY + "import multiprocessing\ndef check():\n    sys.exit(2)\nif __name__ == '__main__':\n"
+                      "    json.load(sys.stdin)\n    worker = multiprocessing.Process(target=check)\n    worker.start()\n"
+                      "    worker.join()\n"}, "h.py", 7,
+        {"h.py": PY + "import multiprocessing\ndef check():\n    sys.exit(2)\nif __name__ == '__main__':\n"
+                      "    json.load(sys.stdin)\n    worker = multiprocessing.Process(target=check)\n    worker.start()\n"
+                      "    worker.join()\n    sys.exit(worker.exitcode)\n"}),
+    "a wrapper that tells its guard's refusal as 1": _twins(
+        'timeout 5 python3 "$(dirname "$0")/guard.py" || WORD\n', "h.sh", 1, "exit 1", "exit $?"),
+    "process.exit(2) in this file's worker thread": (
+        {"h.js": WORKER_HERE}, "h.js", 6,
+        {"h.js": WORKER_HERE.replace("new Worker(__filename);", "new Worker(__filename).on('exit', (code) => process.exit(code));")}),
+    "a worker thread running a script that exits 2": (
+        {"h.js": WORKER_FILE, "check.js": "require('worker_threads');\nprocess.exit(2);\n"}, "h.js", 3,
+        {"h.js": WORKER_FILE.replace("'check.js'));", "'check.js')).on('exit', (code) => process.exit(code));"),
+         "check.js": "require('worker_threads');\nprocess.exit(2);\n"}),
     "sys.exit(os.system(...))": (
         {"h.py": PY + "sys.exit(os.system(sys.executable + ' ' + os.path.dirname(__file__) + '/guard.py'))\n",
          "guard.py": GUARD}, "h.py", 2,

@@ -121,7 +121,8 @@ def _remapped(script: Script, handler: Handler) -> Iterator[Lost]:
     where = handler_facts.where(handler.file)
     child, at = None, 0
     lines = script.text.splitlines()
-    for inv in resolve_shell(script.facts.runs_scripts or script.text, where).invocations:
+    code = script.facts.runs_scripts or keys.with_own_folder(script.text, script.facts.path) or script.text
+    for inv in resolve_shell(code, where).invocations:  # (`"$(dirname "$0")/guard.py"`: beside the wrapper)
         if inv.path is not None and inv.path != script.facts.path and _blocks_by_exit_2(inv.path):
             child = inv.path.name
             at = next((n for n, text in enumerate(lines, 1) if child in text), 0)
@@ -137,7 +138,7 @@ def _remapped(script: Script, handler: Handler) -> Iterator[Lost]:
                     break
             if child is not None:
                 break
-    failing = next(((e, status) for e, status in exits if status and e.at.line > at), None)
+    failing = next(((e, status) for e, status in exits if status and e.at.line >= at), None)
     if child is not None and failing is not None:
         told = "0 or 1 (a test's truth)" if failing[0].status is None else str(failing[1])
         yield Lost(failing[0].at.line, failing[0].at.column, f"this exit replaces the status of {child}, 2 when it "
