@@ -6,6 +6,8 @@ events never sends (measured on Claude Code 2.1.332: tests/e2e/test_doctor_event
 Cursor by its documentation)."""
 from __future__ import annotations
 
+import json
+
 import pytest
 from doctor_support import found, settings, write
 from hookwright.doctor.run import run
@@ -70,10 +72,10 @@ def _line(path, text):
     return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
 
 
-def test_a_guard_that_says_it_refuses_on_post_tool_use_is_reported_at_the_command_that_registers_it(home, project):
+def test_a_guard_that_says_it_refuses_on_post_tool_use_is_reported_at_the_event_that_registers_it(home, project):
     config = _hook(project, "protect_config.py", PROTECT, "PostToolUse")
     (finding,) = found(run(None, project=project), "script/exit-2-does-not-block")
-    assert (finding.path, finding.line) == (str(config), _line(config, "protect_config.py"))
+    assert (finding.path, finding.line) == (str(config), _line(config, '"PostToolUse"'))
     assert "PreToolUse" in finding.hint
 
 
@@ -294,14 +296,25 @@ jq -n '{"additionalContext": "tickets"}'
 
 @pytest.mark.parametrize("event, reported", [("SessionStart", True), ("Notification", True),
                                              ("UserPromptSubmit", False), ("PreToolUse", False)])
-def test_a_guard_on_an_event_that_cannot_refuse_is_reported_at_the_command_that_registers_it(home, project, event,
+def test_a_guard_on_an_event_that_cannot_refuse_is_reported_at_the_event_that_registers_it(home, project, event,
                                                                                            reported):
     config = _hook(project, "branch-guard.sh", BRANCH_GUARD, event, matcher=None)
     hits = found(run(None, project=project), "script/exit-2-does-not-block")
-    assert [(h.path, h.line) for h in hits] == ([(str(config), _line(config, "branch-guard.sh"))] if reported else [])
+    assert [(h.path, h.line) for h in hits] == ([(str(config), _line(config, f'"{event}"'))] if reported else [])
     if reported:
         assert "its line 6" in hits[0].message and "PreToolUse" in hits[0].hint
         assert hits[0].related[0]["line"] == 6
+
+
+def test_a_guard_in_the_second_group_of_its_event_is_reported_at_its_own_command(home, project):
+    config = _hook(project, "branch-guard.sh", BRANCH_GUARD, "SessionStart", matcher=None)
+    write(project, {".claude/hooks/context.sh": "#!/bin/sh\necho 'branch notes'\n"})
+    data = json.loads(config.read_text())
+    data["hooks"]["SessionStart"].insert(0, {"matcher": "startup", "hooks": [
+        {"type": "command", "command": '"$CLAUDE_PROJECT_DIR"/.claude/hooks/context.sh'}]})
+    config.write_text(json.dumps(data, indent=2))
+    hits = found(run(None, project=project), "script/exit-2-does-not-block")
+    assert [(h.path, h.line) for h in hits] == [(str(config), _line(config, "branch-guard.sh"))]
 
 
 def test_an_exit_2_on_session_start_that_is_no_guard_stays_at_the_script(home, project):
@@ -328,7 +341,7 @@ def test_a_cursor_shell_guard_after_the_command_is_reported_at_its_entry_in_hook
         ".cursor/hooks/format.sh": "#!/bin/sh\ncat >/dev/null\n"})
     config = project / ".cursor" / "hooks.json"
     hits = found(run(None, project=project), "script/exit-2-does-not-block")
-    assert [(h.path, h.line) for h in hits] == ([(str(config), _line(config, "shell-guard.sh"))] if reported else [])
+    assert [(h.path, h.line) for h in hits] == ([(str(config), _line(config, f'"{event}"'))] if reported else [])
 
 
 @pytest.mark.parametrize("event, rule", [

@@ -274,7 +274,7 @@ def test_a_guard_whose_refusal_runs_only_for_the_post_tool_use_handlers_argument
     config = _settings((guard_event, "Bash", run), ("Stop", None, f"{run} --summary"))
     outcome = doctor(tmp_path, {S: config, **_files(**{".claude__hooks__guard.mjs": GUARD_MJS})})
     hits = found(outcome, "script/exit-2-does-not-block")
-    assert [(h.path.endswith("settings.json"), h.line) for h in hits] == ([(True, 8)] if after else [])
+    assert [(h.path.endswith("settings.json"), h.line) for h in hits] == ([(True, 3)] if after else [])  # (the event)
     assert not found(outcome, "script/stop-hook-active")  # (its Stop run ends before it can block)
 
 
@@ -373,7 +373,7 @@ def test_a_node_guards_return_2_from_the_main_its_exit_is_made_of_is_its_exit_2(
              f"  return 0;\n}}\n{ending}\n")
     on_post = _settings(("PostToolUse", "Bash", 'node "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.mjs"'))
     (hit,) = found(doctor(tmp_path, {S: on_post, ".claude/hooks/guard.mjs": guard}), "script/exit-2-does-not-block")
-    assert (hit.path.endswith("settings.json"), hit.line) == (True, 8) and "its line 6" in hit.message
+    assert (hit.path.endswith("settings.json"), hit.line) == (True, 3) and "its line 6" in hit.message  # (the event)
     on_pre = _settings(("PreToolUse", "Bash", 'node "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.mjs"'))
     assert not found(doctor(tmp_path, {S: on_pre, ".claude/hooks/guard.mjs": guard}), "script/exit-2-does-not-block")
 

@@ -208,6 +208,47 @@ def test_a_mode_that_lets_every_tool_of_the_guard_through_is_a_warning_at_the_mo
     assert [f.keys for f in found(outcome, "matcher/never-asked")] == ([("permissions", "defaultMode")] if reported else [])
 
 
+def test_a_bypass_mode_in_the_users_settings_lets_every_call_through_and_is_a_warning_there(tmp_path, home):
+    write(home, {".claude/settings.json": {"permissions": {"defaultMode": "bypassPermissions"}}})
+    write(tmp_path, {".claude/hooks/guard.py": GUARD_PUSH, ".claude/settings.json": settings(
+        "PermissionRequest", command='python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.py"')})
+    (finding,) = found(doctor(tmp_path, {}, given=False), "matcher/never-asked")
+    assert finding.path == str(home / ".claude" / "settings.json") and finding.keys == ("permissions", "defaultMode")
+
+
+@pytest.mark.parametrize("looks_for, reported", [("rm -rf", True), ("rm\\s+-rf", True), ("mv .*/etc", True),
+                                                 ("git push", False), ("chmod 777", False), ("confirm -y", False)])
+def test_accept_edits_lets_the_file_commands_a_bash_guard_looks_for_through_unasked(tmp_path, looks_for, reported):
+    guard = GUARD_PUSH.replace("\\bgit\\s+push\\b", looks_for)
+    write(tmp_path, {".claude/hooks/guard.py": guard})
+    body = settings("PermissionRequest", command='python3 "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.py"')
+    outcome = doctor(tmp_path, {".claude/settings.json": {"permissions": {"defaultMode": "acceptEdits"}, **body}})
+    assert [f.keys for f in found(outcome, "matcher/never-asked")] == ([("permissions", "defaultMode")] if reported else [])
+
+
+@pytest.mark.parametrize("place, text", [
+    ("README.md", "# api\n\nAgents run in the devcontainer as `claude --dangerously-skip-permissions`.\n"),
+    ("Makefile", "agent:\n\tclaude  --permission-mode  bypassPermissions -p \"$(TASK)\"\n"),
+    (".devcontainer/devcontainer.json", '{"postAttachCommand": "claude --permission-mode=bypassPermissions"}\n'),
+    ("package.json", '{"scripts": {"agent": "claude --dangerously-skip-permissions"}}\n')])
+def test_a_project_that_starts_its_agent_in_bypass_mode_never_asks_and_is_a_warning_at_the_event(tmp_path, place, text):
+    write(tmp_path, {place: text})
+    (finding,) = found(_asked(tmp_path, {}), "matcher/never-asked")
+    assert finding.keys == ("hooks", "PermissionRequest") and finding.related[0]["path"].endswith(place)
+    assert finding.related[0]["line"] == next(n for n, line in enumerate(text.splitlines(), 1) if "claude" in line)
+
+
+@pytest.mark.parametrize("place, text, event", [
+    ("README.md", "Never run the agent with --dangerously-skip-permissions: the guard asks first.\n", "PermissionRequest"),
+    ("README.md", "Do not use `--permission-mode bypassPermissions` here.\n", "PermissionRequest"),
+    ("README.md", "Agents run as `claude --dangerously-skip-permissions`.\n", "PreToolUse"),
+    ("Makefile", "agent:\n\tclaude --permission-mode acceptEdits\n", "PermissionRequest"),
+    ("notes/launch.md", "claude --dangerously-skip-permissions\n", "PermissionRequest")])
+def test_a_project_that_says_not_to_bypass_or_whose_guard_runs_before_the_prompt_is_clean(tmp_path, place, text, event):
+    write(tmp_path, {place: text})
+    assert not found(_asked(tmp_path, {}, event=event), "matcher/never-asked")
+
+
 TRIAGE = '''\
 #!/usr/bin/env python3
 """{head}"""

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Hashable, Iterable
 
 from .. import hosts, resources
+from ..document import Keys
 from ..errors import HookwrightError
 from ..hooks.model import kind as kind  # (re-exported: the checks ask handler_facts)
 from . import disk
@@ -58,6 +59,23 @@ def _compute_where(file: ConfigFile) -> Where:
     cwd, launch_dir = host.command_cwd(file) if host is not None else (file.project, True)
     return Where(project=file.project, plugin_root=file.plugin_root, home=home, cwd=cwd,
                  cwd_is_launch_dir=launch_dir, env=env)
+
+
+def registration(handler: Handler) -> tuple[Keys, bool]:
+    """The config line that registers the handler on its event, as (JSON path, at its key): the
+    event's key where the event holds this group (or Cursor entry) alone; else the handler's
+    command, which tells it from the others (its group's matcher for one without). A guard on an
+    event that cannot refuse is reported there, where the user moves it."""
+    event_keys = handler.keys[:2]
+    data = handler.file.document.data if handler.file.document is not None else None
+    groups = data.get(event_keys[0], {}).get(event_keys[1]) if isinstance(data, dict) and isinstance(
+        data.get(event_keys[0]), dict) else None
+    if not isinstance(groups, list) or len(groups) <= 1:
+        return event_keys, True
+    value = handler.value
+    if isinstance(value, dict) and "command" in value:
+        return handler.keys + ("command",), False
+    return (handler.group_keys + ("matcher",), True) if handler.matcher is not None else (handler.keys, True)
 
 
 def commands_checked(handler: Handler) -> bool:

@@ -9,7 +9,7 @@ One session (a Write of `config/prod.env`, then Bash `touch ran.mark` and `touch
 - a file guard on `Write|Edit|MultiEdit` reading `tool_input.path` reads nothing, its twin reading
   `tool_input.file_path` reads the path (script/tool-field-not-sent, at the read);
 - a branch guard on SessionStart exits 2 and the session goes on: its Bash call runs; the same
-  guard on PreToolUse refuses the call it names (script/exit-2-does-not-block, at the command that
+  guard on PreToolUse refuses the call it names (script/exit-2-does-not-block, at the event that
   registers it);
 - the tools the model is offered: no MultiEdit; a MultiEdit call is answered "No such tool
   available" and fires no hook (Host.tools_not_offered).
@@ -97,7 +97,7 @@ def test_names_claude_code_never_runs_fields_it_never_sends_and_a_guard_that_can
                                            "script/exit-2-does-not-block"})
     assert flagged == {(str(settings), line_of(settings, '"preToolUse"')), (str(local), line_of(local, '"Hooks"')),
                        (str(fields["path_bad"]), 1),
-                       (str(settings), line_of(settings, "branch-guard.sh"))}
+                       (str(settings), line_of(settings, '"SessionStart"'))}
 
 
 GUARD = "import json, sys\nif 'touch blocked.mark' in json.load(sys.stdin)['tool_input']['command']:\n" \

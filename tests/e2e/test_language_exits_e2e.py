@@ -98,8 +98,8 @@ RULES = {"thread": "delivery/exit-2-lost", "quick_exit": "delivery/output-lost-a
          "early_exit": "delivery/exit-before-async-work", "event_echo": "script/no-event-name",
          "text": "script/output-rewrite-ignored", "mcp": "script/output-rewrite-ignored",
          "perl_dispatch": "delivery/exit-2-lost"}
-# found at this line of the settings: the async key; the command that registers the guard after the call
-AT_THE_HANDLER = {"background": '"async"', "after": "/after.py"}
+# found at this line of the settings: the async key; the event that registers the guard after the call
+AT_THE_HANDLER = {"background": '"async"', "after": '"PostToolUse"'}
 
 
 def _code(name: str, twin: bool) -> tuple[str, str]:

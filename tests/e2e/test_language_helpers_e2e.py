@@ -184,8 +184,8 @@ def test_answers_and_refusals_built_elsewhere_than_the_guard_fail_on_the_real_cl
                if f["rule"] in rules and f["severity"] in ("error", "warning")}
     assert flagged == expected
     after = [f for f in findings if f["rule"] == "script/exit-2-does-not-block"]
-    # (the command that registers it on PostToolUse: the first line that names it)
+    # (the event that registers it, PostToolUse: the line of its key)
     post_line = next(n for n, line in enumerate(json.dumps(settings, indent=2).splitlines(), 1)
-                     if "summary_broken.mjs" in line)
+                     if '"PostToolUse"' in line)
     assert [(f["path"].rsplit("/", 1)[1], f["line"], "summary_broken.mjs" in f["message"]) for f in after] == [
         ("settings.json", post_line, True)]

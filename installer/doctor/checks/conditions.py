@@ -211,11 +211,26 @@ def _never_asked(ctx: Context, handler: Handler) -> Iterator[Finding]:
                        and isinstance(f.document.data, dict) and isinstance(f.document.data.get("permissions"), dict)),
                       key=lambda f: SCOPE_ORDER.get(f.scope or "", -1))
     modes = [(f, f.document.data["permissions"].get("defaultMode")) for f in settings]  # type: ignore[union-attr]
-    file, mode = next(((f, m) for f, m in reversed(modes) if isinstance(m, str)), (None, None))
+    file, mode = next(((f, m) for f, m in reversed(modes) if isinstance(m, str)
+                       and f.scope in host.prompt_mode_scopes.get(m, {f.scope})), (None, None))
     freed = host.prompt_free_modes.get(mode or "", frozenset())
     if file is not None and matched <= freed:
         yield ctx.finding("matcher/never-asked", file, ("permissions", "defaultMode"), variant="mode", mode=mode,
                           tools=", ".join(sorted(matched)), related=_hook_at(handler))
+        return
+    command = _freed_command(handler, host.prompt_free_commands.get(mode or "", frozenset())) if file else None
+    if file is not None and command is not None:
+        yield ctx.finding("matcher/never-asked", file, ("permissions", "defaultMode"), variant="commands", mode=mode,
+                          command=command, related=_hook_at(handler))
+        return
+    launched = _launched(handler, host.prompt_mode_flags) if handler.file.project is not None else None
+    keys, at_key = handler_facts.registration(handler)
+    if launched is not None and matched <= host.prompt_free_modes.get(launched[3], frozenset()) and not any(
+            h.file is handler.file and handler_facts.registration(h)[0] == keys for h in ctx.handlers[:ctx.handlers.index(handler)]):
+        path, line, flag, mode = launched
+        yield ctx.finding("matcher/never-asked", handler.file, keys, at_key=at_key, variant="launched",
+                          flag=flag, mode=mode, place=f"{path.name}:{line}", tools=", ".join(sorted(matched)),
+                          related=[{"path": str(path), "line": line, "column": 1, "message": f"the agent started with {flag}"}])
         return
     for file in settings:
         allow = file.document.data["permissions"].get("allow")  # type: ignore[union-attr]
@@ -225,6 +240,48 @@ def _never_asked(ctx: Context, handler: Handler) -> Iterator[Finding]:
                 yield ctx.finding("matcher/never-asked", file, ("permissions", "allow", index), rule=json.dumps(rule),
                                   what=what, related=_hook_at(handler))
                 return
+
+
+def _freed_command(handler: Handler, commands: frozenset[str]) -> str | None:
+    """A command the mode lets through unasked that the hook's script looks for (`rm -rf`), where
+    its matcher fires for the shell tool alone."""
+    if not commands or matched_builtins(handler.matcher, BUILTIN_TOOLS, handler.event) != {PROMPTED_TOOL}:
+        return None
+    code = handler_code(handler)
+    if code is None or not any(word in code.text for word in commands):
+        return None
+    text = REGEX_BLANK.sub(" ", code.text)
+    found = re.search(r"(?<![\w./-])(" + "|".join(sorted(commands)) + r") +-?[\w*./-]", text)
+    return found[0].rstrip("-") if found else None
+
+
+# the files that say how a project starts its agent, read for a flag that sets its permission mode
+LAUNCH_FILES = ("README.md", "README", "CLAUDE.md", "AGENTS.md", "CONTRIBUTING.md", "Makefile", "justfile", "package.json",
+                ".devcontainer/devcontainer.json", ".devcontainer/Dockerfile", "Dockerfile", "docker-compose.yml",
+                "compose.yaml", ".envrc", "docs/README.md")
+NEGATED = lazy(r"(?i)\b(?:never|don'?t|do not|avoid|without|instead of|not|no longer)\b")
+
+
+def _launched(handler: Handler, flags: dict[str, str]) -> tuple[Path, int, str, str] | None:
+    """Where the project says its agent is started with a flag that sets a permission mode
+    (`claude --dangerously-skip-permissions` in the README, a Makefile, the devcontainer): the
+    file, the line, the flag and the mode; None where no such file says so, or says not to."""
+    project = handler.file.project
+    if not flags or project is None:
+        return None
+    firsts = {flag.split()[0].split("=")[0] for flag in flags}
+    for name in LAUNCH_FILES:
+        raw = safe_read.read_or_none(project / name, safe_read.SCRIPT) if disk.is_file(project / name) else None
+        text = raw.decode("utf-8", "replace") if raw else ""
+        if not any(first in text for first in firsts):
+            continue
+        for number, line in enumerate(text.splitlines(), 1):
+            spaced = " ".join(line.split())
+            for flag, mode in flags.items():
+                at = spaced.find(flag)
+                if at >= 0 and not spaced[at + len(flag):at + len(flag) + 1].isalnum() and not NEGATED.search(spaced[:at]):
+                    return project / name, number, flag, mode
+    return None
 
 
 def _guards_by_code(ctx: Context) -> dict[tuple[str, str, Path | None], list[Handler]]:

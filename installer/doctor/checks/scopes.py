@@ -7,19 +7,21 @@ docs/hosts/claude-code.md#config-files); the rules keep `structure/` ids."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any, Iterator
 
 from ... import hosts
-from ...document import Keys
+from ...document import Keys, LineIndex
 from ...hooks.events import SCOPE_ORDER
 from ...hosts.claude import protocol as claude_protocol
 from ...patterns import lazy
-from .. import handler_facts, load
+from .. import disk, handler_facts, load
 from ..discovery import installed_hook_files, known_marketplaces
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable
 from ..scripts import intent
+from ..scripts import keys as script_keys
 
 RULES = RuleTable()
 SCRIPT_NAME = lazy(r"([\w.-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|ps1))(?![\w.])")
@@ -45,8 +47,8 @@ def _settings_not_read(ctx: Context) -> Iterator[Finding]:
         return  # (before the signatures: their pattern is compiled for a run with unread files only)
     read = {_signature(h) for h in ctx.handlers}
     for file, why in ctx.unread:
-        if why == "not-settings":
-            yield from _hooks_not_read_there(ctx, file, read)
+        if why in ("not-settings", "misplaced"):
+            yield from _hooks_not_read_there(ctx, file, read, why)
             continue
         missing = []
         for handler in load.handlers(file):
@@ -68,10 +70,15 @@ def _settings_not_read(ctx: Context) -> Iterator[Finding]:
                               events=", ".join(dict.fromkeys(missing)), about=(str(file.path), "here"))
 
 
-def _hooks_not_read_there(ctx: Context, file: ConfigFile, read: set[tuple[str, frozenset[str]]]) -> Iterator[Finding]:
+def _hooks_not_read_there(ctx: Context, file: ConfigFile, read: set[tuple[str, frozenset[str]]],
+                          why: str) -> Iterator[Finding]:
     """A "hooks" block in a file Claude Code reads no hooks from (its state file ~/.claude.json,
-    and in it each project's entry; a `hooks.json` beside the settings; `.mcp.json`), where no
-    file it reads holds those hooks: one finding at the block, the move being the fix."""
+    and in it each project's entry; a `hooks.json` beside the settings; `.mcp.json`), or in a
+    file of another host's format where that host reads none (`misplaced`: Codex's
+    `.codex/hooks/hooks.json`), where no file it reads holds those hooks: one finding at the
+    block, the move being the fix."""
+    host = hosts.of(file.host) if why == "misplaced" else None
+    words = {"host": host.title, "instead": host.read_instead(file.path)[1]} if host is not None else {}
     data = file.document.data if file.document is not None else None
     projects = data.get("projects") if isinstance(data, dict) else None
     blocks: list[tuple[Keys, Any]] = [(("hooks",), data.get("hooks"))] if isinstance(data, dict) else []
@@ -85,8 +92,9 @@ def _hooks_not_read_there(ctx: Context, file: ConfigFile, read: set[tuple[str, f
         unread = [h for h in load.handlers(file) if h.keys[:len(keys)] == keys] if keys == ("hooks",) else []
         if unread and all(_signature(h) in read for h in unread):
             continue  # (the same hooks are in a file the session reads)
-        yield ctx.finding("structure/settings-not-read", file, keys, at_key=True, variant="not-settings",
-                          events=", ".join(events) or "none", place=str(file.path), about=(str(file.path), keys))
+        yield ctx.finding("structure/settings-not-read", file, keys, at_key=True, variant=why,
+                          events=", ".join(events) or "none", place=str(file.path), about=(str(file.path), keys),
+                          **words)
 
 
 def _can_refuse(event: str) -> bool:
@@ -231,6 +239,251 @@ def _guard_needing(scripts: dict[Path, str], name: str, meant: str, given: str) 
                 and REFUSES.search(text):
             return path
     return None
+
+
+def _session_env(ctx: Context, file: ConfigFile, kind: str) -> dict[str, tuple[ConfigFile, Any]]:
+    """The "env" a hook of this file gets from the settings of its session (the user's, the
+    administrator's, its own project's), each variable with the file of highest precedence that
+    sets it (worked out once per project and kind of file)."""
+    return ctx.once(_envs_given).get((kind, file.project), {})
+
+
+def _envs_given(ctx: Context) -> dict[tuple[str, Path | None], dict[str, tuple[ConfigFile, Any]]]:
+    """The settings' `env` per kind of settings file and project: each name's last (highest) file and value."""
+    kinds = {f.kind for files in ctx.once(_sessions).values() for f in files}
+    return {(kind, project): {name: chain[-1] for name, chain in _by_precedence(files, "env", kind).items()}
+            for project, files in ctx.once(_sessions).items() for kind in kinds}
+
+
+def _assigned(command: object, name: str) -> str | None:
+    """The value a hook's own command gives the variable (`X=1 guard.sh`, `export X=1; ...`), else None."""
+    if not isinstance(command, str) or f"{name}=" not in command:
+        return None
+    found = re.search(rf"""(?:^|[\s;&|(])(?:export[ \t]+)?{re.escape(name)}=("[^"]*"|'[^']*'|[^\s;&|]*)""", command)
+    return found[1].strip("'\"") if found else None
+
+
+# where a script refuses (an exit 2, a deny or a block), or calls a function of its own that does
+REFUSAL_SITE = lazy(r"""\bexit\(?\s*2\b|["']?(?:permissionDecision|decision|behavior)["']?\s*[:=]\s*["'](?:deny|block)["']""",
+                    needs=("exit", "ecision", "behavior"))
+FUNCTION_START = lazy(r"""^(?P<indent>[ \t]*)(?:def[ \t]+(?P<py>\w+)\(|(?:function[ \t]+)?(?P<sh>[\w-]+)[ \t]*\(\)[ \t]*\{|"""
+                      r"""function[ \t]+(?P<js>[\w$]+)[ \t]*\()""", re.M)
+
+
+def _last_refusal(code: str, facts: script_keys.ScriptFacts) -> int:
+    """The line of the last place the code refuses, counting a call of a function that refuses
+    where it is called (a shell `block() {...}` defined at the top and called below), and an exit 2
+    the script's flow reads (a `return 2` of a main() whose returns are its status); 0 for none."""
+    last = max([0, *(site.line for site in (*facts.blocks, *facts.denies)),
+                *(exit_.at.line for exit_ in facts.flow.exits if exit_.status == 2)])
+    starts = list(FUNCTION_START.finditer(code))
+    index = LineIndex(code)
+
+    def line_of(offset: int) -> int:
+        return index.at(offset)[0]
+
+    for found in REFUSAL_SITE.finditer(code):
+        last = max(last, line_of(found.start()))
+        inside = [f for f in starts if f.start() < found.start()]
+        name = next((f["py"] or f["sh"] or f["js"] for f in reversed(inside)), None) if inside else None
+        if name:
+            calls = [m.start() for m in re.finditer(rf"(?<![\w$.-]){re.escape(name)}\b(?![\w-]*[ \t]*\(\)[ \t]*\{{)", code)
+                     if m.start() > inside[-1].end()]
+            last = max([last, *map(line_of, calls)])
+    return last
+
+
+@RULES.rule("structure/env-switches-guard-off")
+def _env_switches_guard_off(ctx: Context) -> Iterator[Finding]:
+    """A variable the settings' "env" (or the hook's own command) gives every hook, that a guard's
+    script reads as its off switch: under a test of it, which holds for that value, the script ends
+    without an answer before it refuses anything (`[ "${GUARD_OFF:-0}" = "1" ] && exit 0`,
+    `if os.environ.get("SKIP_GUARD"): sys.exit(0)`). Measured on Claude Code 2.1.332
+    (docs/hosts/claude-code.md#environment): a settings.local.json `"GUARD_BASH_OFF": "1"` let the
+    call run, "0" left it refused. At the value, or at the command that sets it; and a guard that
+    checks only while a variable nothing sets holds a value, at its test (_never_switched_on)."""
+    from ..scripts import off_switch  # (0.3 ms of import, for a run with a script in a language it reads)
+    from ..scripts.keys import strip_comments
+
+    names = {name for f in ctx.files if f.kind == "claude-settings" and f.document is not None
+             and isinstance(f.document.data, dict) and isinstance(f.document.data.get("env"), dict)
+             for name in f.document.data["env"]}
+    reported: set[tuple[str, str, str]] = set()
+    codes: dict[Path, str] = {}
+    for handler in ctx.handlers:
+        host = hosts.of(handler.file.host)
+        if host is None or host.settings_env_kind is None:
+            continue
+        for _, facts in handler_facts.script_facts(handler):
+            text = intent.text_of(facts.path) if facts.readable and facts.language in off_switch.READERS else ""
+            command = handler.value.get("command") if isinstance(handler.value, dict) else None
+            if not text:
+                continue
+            code = codes[facts.path] if facts.path in codes else codes.setdefault(
+                facts.path, strip_comments(text, facts.language))  # (a script many handlers run: once)
+            yield from _never_switched_on(ctx, handler, host, facts, code, reported)
+            named = [n for n in names if n in text] + [n for n in re.findall(r"(\w+)=", command or "")
+                                                         if n not in names and n in text]
+            env: dict[str, tuple[ConfigFile, Any]] | None = None
+            for name in dict.fromkeys(named):
+                if env is None:
+                    env = _session_env(ctx, handler.file, host.settings_env_kind)
+                inline = _assigned(command, name)
+                given = inline if inline is not None else env[name][1] if name in env else None
+                if isinstance(given, bool) or not isinstance(given, (str, int, float)):
+                    continue
+                value = str(given)
+                at = off_switch.quits_when(code, facts.language, name, value)
+                line = code.count("\n", 0, at) + 1 if at is not None else 0
+                if at is None or line > _last_refusal(code, facts):
+                    continue
+                where, keys = (handler.file, handler.keys + ("command",)) if inline is not None else \
+                    (env[name][0], ("env", name))
+                key = (str(where.path), name, str(facts.path))
+                if key in reported:
+                    continue
+                reported.add(key)
+                yield ctx.finding("structure/env-switches-guard-off", where, keys, variant="command" if inline else None,
+                                  name=name, value=json.dumps(value), script=facts.path.name, line=line,
+                                  related=[{"path": str(facts.path), "line": line, "column": 1,
+                                            "message": f"where the script stops when {name} is {json.dumps(value)}"}])
+
+
+# variables every hook process has from its system, or that a user sets for every program: never a guard's own switch
+SYSTEM_VARIABLES = frozenset({"HOME", "PATH", "USER", "LOGNAME", "SHELL", "PWD", "OLDPWD", "TMPDIR", "TMP", "TEMP", "LANG",
+                              "TERM", "HOSTNAME", "SHLVL", "CI", "DEBUG", "VERBOSE", "EDITOR", "XDG_CONFIG_HOME"})
+
+
+def _never_switched_on(ctx: Context, handler: Handler, host: Any, facts: script_keys.ScriptFacts, code: str,
+                       reported: set[tuple[str, str, str]]) -> Iterator[Finding]:
+    """A guard that checks only while a variable holds a value (`[ "$GUARD_MODE" = "enforce" ] ||
+    exit 0`) that no settings file of its session sets, its command does not, its host does not
+    (CLAUDE_PROJECT_DIR...) and the shell doctor runs in does not export: it ends there on every
+    call (measured on 2.1.332: the call ran; with the variable in the settings' "env" it was
+    refused). At the script's test: the value is to be given somewhere."""
+    from ..model import rule_by_id
+    from ..scripts import off_switch  # (loaded by the caller already)
+
+    command = handler.value.get("command") if isinstance(handler.value, dict) else None
+    session: dict[str, tuple[ConfigFile, Any]] | None = None
+    for name in off_switch.read_variables(code, facts.language):
+        if name in SYSTEM_VARIABLES or name in os.environ or name in (host.hook_variables or ()) \
+                or name.startswith(("CLAUDE", "ANTHROPIC")) or _assigned(command, name) is not None:
+            continue
+        session = _session_env(ctx, handler.file, host.settings_env_kind) if session is None else session
+        at = off_switch.quits_unless_set(code, facts.language, name) if name not in session else None
+        line = code.count("\n", 0, at) + 1 if at is not None else 0
+        if at is None or line > _last_refusal(code, facts) or ("", name, str(facts.path)) in reported:
+            continue
+        reported.add(("", name, str(facts.path)))
+        rule = rule_by_id("structure/env-switches-guard-off")
+        message, hint = rule.worded("unset")
+        words = {"name": name, "script": facts.path.name, "line": line}
+        config_line, column = handler.file.position(handler.keys + ("command",) if command else handler.keys)
+        yield Finding(rule.id, rule.severity, str(facts.path), line, 1, message.format(**words), hint.format(**words),
+                      [{"path": str(handler.file.path), "line": config_line, "column": column,
+                        "message": f"the {handler.event} hook that runs it"}])
+
+
+# the variables that make an interpreter run a file of the user's before a hook's own code, and
+# the interpreter each is read by (measured on Claude Code 2.1.332, docs/hosts/claude-code.md#environment:
+# a line those files printed on stdout came before each hook's JSON, and its deny was lost; ENV and
+# PYTHONSTARTUP, read by interactive shells and interpreters only, changed nothing)
+STARTUP_VARIABLES = {"BASH_ENV": "bash", "NODE_OPTIONS": "node", "PYTHONPATH": "python"}
+PYTHON_ISOLATED = frozenset({"-I", "-E", "-S"})  # flags with which python reads neither PYTHONPATH nor sitecustomize
+# a startup file that prints only in an interactive shell (`[ -t 1 ] && echo`, `case $- in *i*`)
+INTERACTIVE_ONLY = lazy(r"""\$-|-t[ \t]+[012]\b|\bPS1\b|isatty""", needs=("$-", "-t", "PS1", "isatty"))
+NODE_PRELOAD = lazy(r"""(?:--require|-r|--import)(?:=|[ \t]+)(?P<file>["']?[.~/][^\s"']*)""")
+
+
+def _startup_files(name: str, value: str, cwd: Path) -> list[Path]:
+    """The files the variable's value makes its interpreter run first: BASH_ENV's file (bash expands
+    $HOME in it), NODE_OPTIONS' --require and --import of a path, PYTHONPATH's sitecustomize."""
+    home = os.environ.get("HOME", "")
+    if name == "BASH_ENV":
+        paths = [value.replace("${HOME}", home).replace("$HOME", home)] if "$" not in value.replace("$HOME", "").replace(
+            "${HOME}", "") else []
+    elif name == "NODE_OPTIONS":
+        paths = [m["file"].strip("'\"") for m in NODE_PRELOAD.finditer(value) if not m["file"].startswith("~")]
+    else:
+        paths = [f"{folder}/{module}.py" for folder in value.split(":") if folder and "$" not in folder
+                 for module in ("sitecustomize", "usercustomize")]
+    return [cwd / path for path in paths if path]
+
+
+def _started_by(handler: Handler, inv: Any, text: str) -> str | None:
+    """The interpreter of STARTUP_VARIABLES that runs the invocation's script, None for another or
+    for python with a flag that keeps it from reading them."""
+    words = [str(word) for word in handler_facts.runs(handler) or ()]
+    if inv.interpreter:
+        program = inv.interpreter.split()[0]
+        flags = words[words.index(program) + 1:] if program in words else []
+    elif inv.direct and text.startswith("#!"):
+        shebang = text.split("\n", 1)[0][2:].split()
+        program, flags = (shebang[1:2] or [""])[0] if shebang[:1] and shebang[0].endswith("/env") else (
+            shebang[0] if shebang else ""), shebang[1:]
+        flags = [f for f in flags if f.startswith("-") and f != "-S"] if shebang[0].endswith("/env") else flags
+    else:
+        return None
+    base = program.rsplit("/", 1)[-1]
+    if base == "bash":
+        return "bash"
+    if base in ("node", "nodejs"):
+        return "node"
+    if base.startswith("python") or base == "uv":
+        return None if PYTHON_ISOLATED & {flag for word in flags for flag in (word, word[:2])} else "python"
+    return None
+
+
+@RULES.rule("structure/env-startup-output")
+def _env_startup_output(ctx: Context) -> Iterator[Finding]:
+    """`"env": {"BASH_ENV": ".claude/shell-init.sh"}` where that file echoes a line: bash runs it
+    before every bash hook, and the line comes before the hook's JSON on stdout, so the answer is
+    not JSON and is lost (a deny lets the call run). The same for NODE_OPTIONS' --require and a
+    sitecustomize on PYTHONPATH. At the variable, the file's printing line related; only where a
+    hook of that interpreter answers in JSON."""
+    for _, name, chain in _once_per_name(ctx, "env"):
+        if name not in STARTUP_VARIABLES:
+            continue
+        last, value = chain[-1]
+        if not isinstance(value, str) or not value.strip():
+            continue
+        cwd = handler_facts.where(last).cwd or last.project
+        printed = [(path, write) for path in (_startup_files(name, value.strip(), cwd) if cwd is not None else [])
+                   for write in _prints(path)[:1]]
+        if not printed:
+            continue
+        answering = [(handler, facts.path) for handler in ctx.handlers if _gets_env(handler, last)
+                     for inv, facts in handler_facts.script_facts(handler)
+                     if _started_by(handler, inv, intent.text_of(facts.path)) == STARTUP_VARIABLES[name]
+                     and (facts.answers or any(w.kind == "json" for w in facts.flow.writes))]
+        if not answering:
+            continue
+        (path, write), (_, script) = printed[0], answering[0]
+        shown = path.relative_to(cwd) if cwd is not None and path.is_relative_to(cwd) else path
+        yield ctx.finding("structure/env-startup-output", last, ("env", name), name=name, startup=str(shown),
+                          line=write.at.line, what=write.what, script=script.name,
+                          others=f" and {len(answering) - 1} other hook(s)" if len(answering) > 1 else "",
+                          interpreter=STARTUP_VARIABLES[name],
+                          related=[{"path": str(path), "line": write.at.line, "column": 1,
+                                    "message": "what it prints on stdout"},
+                                   {"path": str(script), "line": 1, "column": 1,
+                                    "message": "a hook whose answer the line comes before"}])
+
+
+def _prints(path: Path) -> list[Any]:
+    """The text a startup file writes on stdout in a shell or interpreter without a terminal."""
+    facts = script_keys.analyse(path) if disk.is_file(path) else None
+    if facts is None or not facts.readable or INTERACTIVE_ONLY.search(intent.text_of(path)):
+        return []
+    return [write for write in facts.flow.writes if write.kind in ("text", "json")]
+
+
+def _gets_env(handler: Handler, settings: ConfigFile) -> bool:
+    """Whether the hook gets the "env" of this settings file: a hook of the same host and session."""
+    file = handler.file
+    return file.host == settings.host and "given" not in (file.scope, settings.scope) and (
+        settings.scope not in ("project", "local") or settings.project == file.project) or file is settings
 
 
 @RULES.rule("structure/plugin-switched-off")

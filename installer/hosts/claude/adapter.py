@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
 from ... import layout, safe_read
-from ...hooks.events import CLAUDE_EVENTS, IF_EVENTS
+from ...hooks.events import BUILTIN_TOOLS, CLAUDE_EVENTS, IF_EVENTS
 from ...hooks.model import Candidate, resolved
 from ...interpreter import DEFAULT as DEFAULT_PYTHON
 from ...patterns import lazy
@@ -167,10 +167,17 @@ class Claude(MatcherGroups):
     # request to the model, docs/hosts/claude-code.md#stdin-payload)
     tools_not_offered = frozenset({"MultiEdit"})
     # PermissionRequest fires only where the call would ask: not for a call an allow rule of a file
-    # read covers, nor for Write and Edit in acceptEdits mode (measured on 2.1.332 in a trusted
-    # folder, docs/hosts/claude-code.md#permission-rules; a project's bypassPermissions changed nothing)
+    # read covers, nor for Write, Edit and the file commands of Bash in acceptEdits mode, nor for
+    # any call in bypassPermissions mode, which the user's settings and the command line's flags set
+    # and a project's or a local file's do not (measured on 2.1.332 in a trusted folder,
+    # docs/hosts/claude-code.md#permission-rules)
     prompt_event = "PermissionRequest"
-    prompt_free_modes = {"acceptEdits": frozenset({"Write", "Edit"})}
+    prompt_free_modes = {"acceptEdits": frozenset({"Write", "Edit"}), "bypassPermissions": frozenset(BUILTIN_TOOLS)}
+    prompt_free_commands = {"acceptEdits": frozenset({"touch", "mkdir", "cp", "mv", "rm", "rmdir", "sed"})}
+    prompt_mode_scopes = {"bypassPermissions": frozenset({"user"})}
+    prompt_mode_flags = {"--dangerously-skip-permissions": "bypassPermissions", "--permission-mode bypassPermissions":
+                         "bypassPermissions", "--permission-mode=bypassPermissions": "bypassPermissions",
+                         "--permission-mode acceptEdits": "acceptEdits", "--permission-mode=acceptEdits": "acceptEdits"}
     # the text a call writes: Write's whole file, Edit's replacement (measured on 2.1.332,
     # docs/hosts/claude-code.md#stdin-payload: a guard reading only `content` let an Edit through)
     written_text = {"Write": "content", "Edit": "new_string", "NotebookEdit": "new_source"}

@@ -31,7 +31,7 @@ def _exit_2_does_not_block(code: HookCode) -> Iterator[Finding]:
                 if script_flow.REFUSAL.search(exit_.message) or code.says_it_stops:  # a guard: the fix is its event
                     yield code.report_at_event("script/exit-2-does-not-block", exit_.at, "cursor-guard",
                                                event=next(iter(cursor)), said=_said(exit_.message),
-                                               line=exit_.at.line, script="the hook", at_command=True)
+                                               line=exit_.at.line, script="the hook")
                     return
                 yield code.report("script/exit-2-does-not-block", exit_.at, "cursor", event=" and ".join(cursor),
                                   said=_said(exit_.message))
@@ -54,8 +54,7 @@ def _exit_2_does_not_block(code: HookCode) -> Iterator[Finding]:
         if meant or (not after and code.says_it_stops):  # a guard where nothing can be refused: the fix is its event
             variant = "after-the-fact" if after else "cannot-refuse"
             yield code.report_at_event("script/exit-2-does-not-block", exit_.at, variant, event=event,
-                                       said=_said(exit_.message), line=exit_.at.line, script="the hook",
-                                       at_command=True)
+                                       said=_said(exit_.message), line=exit_.at.line, script="the hook")
             return
         yield code.report("script/exit-2-does-not-block", exit_.at, "refusal" if refusal else None, event=event,
                           said=_said(exit_.message))

@@ -142,7 +142,8 @@ def _guard_after_the_call(ctx: Context) -> Iterator[Finding]:
         if refusal is None or denies is None and not intent.guard_after_the_fact(code.text, code.path):
             continue
         how = "a deny" if denies else "exit 2" if refusal.what == "exit 2" else "a block"
-        yield ctx.finding("script/guard-after-the-call", handler.file, handler.keys[:2], at_key=True,
+        keys, at_key = handler_facts.registration(handler)
+        yield ctx.finding("script/guard-after-the-call", handler.file, keys, at_key=at_key,
                           script=code.path.name if code.path else "the command", how=how, line=refusal.line,
                           event=handler.event, host=host.title, effect=host.after_the_call[handler.event],
                           related=[{"path": str(facts[0].path), "line": refusal.line, "column": 1,

@@ -147,23 +147,23 @@ class Script:
                        message.format(**params) + _run_by(handlers, self.imported_by), hint.format(**params),
                        _related(handlers))
 
-    def _report_at_event(self, rule_id: str, place: At, variant: str | None = None, at_command: bool = False,
-                         **params: Any) -> Finding:
-        """A finding of its code at the event key of the handler (Claude Code's, else Cursor's) that
-        runs it on params["event"] (where the user moves the hook), or at that handler's command
-        (`at_command`: it names this one among the event's handlers), the script's place as its
-        related entry."""
-        handler = next(h for h in [*self.claude, *self.cursor] if h.event == params["event"])
+    def _report_at_event(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding:
+        """A finding of its code where the handler (Claude Code's, else Cursor's) that runs it on
+        params["event"] (the first Claude Code one where none is named) is registered on its event
+        (handler_facts.registration): a guard on an event that cannot refuse is mended by moving it,
+        so every such finding sits there, one per defect; the message names the script's line
+        ({script}, {line}), and the line is its related entry."""
+        event = params.get("event")
+        handler = next(h for h in [*self.claude, *self.cursor] if event is None or h.event == event)
         rule = rule_by_id(rule_id)
         message, hint = rule.worded(variant)
-        command = at_command and isinstance(handler.value, dict) and "command" in handler.value
-        keys = handler.keys + ("command",) if command else handler.keys[:2]
-        line, column = handler.file.position(keys, not command)
+        keys, at_key = handler_facts.registration(handler)
+        line, column = handler.file.position(keys, at_key)
         related = [{"path": str(self.facts.path), "line": place.line, "column": place.column,
                     "message": f"the line of {self.facts.path.name} it is about"}]
-        return Finding(rule.id, rule.severity, str(handler.file.path), line, column,
-                       message.format(**{**params, "script": self.facts.path.name}), hint.format(**params), related,
-                       keys, not command)
+        words = {"line": place.line, **params, "script": self.facts.path.name}
+        return Finding(rule.id, rule.severity, str(handler.file.path), line, column, message.format(**words),
+                       hint.format(**words), related, keys, at_key)
 
     def _report(self, rule_id: str, place: At, variant: str | None = None, **params: Any) -> Finding:
         """A finding of its code: about the Claude Code handlers for a rule of Claude Code's protocol;
@@ -173,22 +173,9 @@ class Script:
         if in_file is not None:
             return self._report(rule_id, place, variant, **params)._replace(path=str(in_file))
         if rule_id in AT_THE_EVENT and self.claude and self.imported_by is None:
-            return self._at_the_event(rule_id, place, variant, **params)
+            return self._report_at_event(rule_id, place, variant, **params)
         return self.finding(rule_id, place, self.claude if rule_id in CLAUDE_RULES and self.claude else self.handlers,
                             variant, **params)
-
-    def _at_the_event(self, rule_id: str, place: At, variant: str | None, **params: Any) -> Finding:
-        """The finding at the event key of the (first) Claude Code handler that runs the script,
-        the script's place related: the line to change is the event it is registered on."""
-        rule, handler = rule_by_id(rule_id), self.claude[0]
-        message, hint = rule.worded(variant)
-        line, column = handler.file.position(handler.keys[:2], at_key=True)
-        script = {"path": str(self.facts.path), "line": place.line, "column": place.column,
-                  "message": "what the script looks for"}
-        return Finding(rule.id, rule.severity, str(handler.file.path), line, column,
-                       message.format(**params) + f" ({self.facts.path.name}:{place.line})", hint.format(**params),
-                       [script, *_related(self.claude)])
-
 
 class HookCode:
     """The code a hook runs (a script file, or a shell command written in the config) with the
