@@ -90,6 +90,16 @@ def lost(code: str, place: Callable[[int], tuple[int, int]], shebang: str = "",
     return tuple(sorted(set(found)))
 
 
+def cut_short(code: str, place: Callable[[int], tuple[int, int]],
+              tree_of: Callable[[], list[AndOr] | None] | None = None) -> tuple[Lost, ...]:
+    """lost()'s places where the hook's input is read only in part (input-cut-short), without the
+    rest of its model: every hook's code is asked this, the rest only a script file's."""
+    if not BLOCKS.search(code) and not CHILD.search(code) and not DECIDES.search(code):
+        return ()
+    tree = (tree_of or parsed_once(code))()
+    return tuple(sorted(set(_Model(code, tree, place).cut_input()))) if tree is not None else ()
+
+
 class _Model:
     def __init__(self, code: str, tree: list[AndOr], place: Callable[[int], tuple[int, int]],
                  errexit_from_start: str = "", outside_git: bool = False) -> None:
