@@ -50,6 +50,9 @@ def _settings_not_read(ctx: Context) -> Iterator[Finding]:
         if why in ("not-settings", "misplaced"):
             yield from _hooks_not_read_there(ctx, file, read, why)
             continue
+        if why == "opencode-below":
+            yield from _opencode_below(ctx, file)
+            continue
         missing = []
         for handler in load.handlers(file):
             event, scripts = _signature(handler)
@@ -95,6 +98,22 @@ def _hooks_not_read_there(ctx: Context, file: ConfigFile, read: set[tuple[str, f
         yield ctx.finding("structure/settings-not-read", file, keys, at_key=True, variant=why,
                           events=", ".join(events) or "none", place=str(file.path), about=(str(file.path), keys),
                           **words)
+
+
+def _opencode_below(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
+    """A plugin of a `.opencode/` folder below the start, or an opencode.json there that lists
+    plugins: opencode never loads them in a session started here (Host.files_never_read). One
+    finding per file; a plugin the session's own plugins folders hold by the same name is a copy."""
+    config = file.path.name.startswith("opencode.")
+    folder = file.path.parent if config else file.path.parent.parent.parent
+    start = ctx.project or folder
+    if not config and any((start / ".opencode" / name / file.path.name).is_file() for name in ("plugin", "plugins")):
+        return
+    text = file.source.decode("utf-8", "replace") if file.source else ""
+    at = text.find('"plugin"') if config else -1
+    line = text.count("\n", 0, at) + 1 if at >= 0 else 1
+    yield ctx.finding_at("structure/settings-not-read", file, line, 1, variant="opencode-config-below" if config
+                         else "opencode-below", start=str(start), folder=str(folder))
 
 
 def _can_refuse(event: str) -> bool:
