@@ -127,8 +127,20 @@ def hooks(event: str, **handler) -> dict:
     ({".codex/config.toml": '[[hooks.pre_tool_use]]\n[[hooks.pre_tool_use.hooks]]\ntype = "command"\ncommand = "x"\n'},
      {".codex/config.toml": '[[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "x"\n'
                             '[hooks.state."/p/.codex/config.toml:pre_tool_use:0:0"]\ntrusted_hash = "sha256:00"\n'}, 1),
-], ids=["typo", "lower-case", "claude-event", "notification", "prompt-type", "session-end-timeout", "toml-event"])
+    ({CODEX: {"hooks": {"PreToolUse": [{"matcher": "Bash", "type": "command", "command": "x"}]}}},
+     {CODEX: {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x"}]}]}}}, 7),
+    ({CODEX: {"hooks": {"Stop": [{"handlers": [{"type": "command", "command": "x"}]}]}}}, hooks("Stop"), 5),
+    ({".codex/config.toml": '[[hooks.PreToolUse]]\nmatcher = "Bash"\n\n[[hooks.PreToolUse.handlers]]\ntype = "command"\n'
+                            'command = "x"\n'},
+     {".codex/config.toml": '[[hooks.PreToolUse]]\nmatcher = "Bash"\n\n[[hooks.PreToolUse.hooks]]\ntype = "command"\n'
+                            'command = "x"\n'}, 4),
+    ({CODEX: {"hooks": {"Stop": [{"matcher": "x"}]}}}, {CODEX: {"hooks": {"Stop": [{"matcher": "x", "hooks": []}]}}}, 4),
+], ids=["typo", "lower-case", "claude-event", "notification", "prompt-type", "session-end-timeout", "toml-event",
+        "flat-handler", "handlers-list", "toml-handlers-table", "group-alone"])
 def test_a_place_codex_reads_and_never_runs_is_found_and_its_twin_is_quiet(tmp_path, bad, good, line):
+    """A matcher group with no "hooks" list loads as a group of no handler, its other keys
+    ignored, and the file's other groups load (a flat Cursor-style handler, `handlers` in
+    hooks.json or as a TOML table: measured on 0.171.0 with hooks/list, tests/e2e/test_codex_facts.py)."""
     bad = {name: json.dumps(value, indent=2) if isinstance(value, dict) else value for name, value in bad.items()}
     good = {name: json.dumps(value, indent=2) if isinstance(value, dict) else value for name, value in good.items()}
     [hit] = found(doctor(tmp_path / "bad", bad), "host/hook-never-loaded")
@@ -504,3 +516,56 @@ def test_the_same_extra_field_in_a_claude_code_guard_is_not_a_rejected_answer(tm
                  {"type": "command", "command": "python3 .claude/guard.py"}]}]}},
              ".claude/guard.py": textwrap.dedent(guard(answer)).lstrip("\n")}
     assert found(doctor(tmp_path, files), "script/answer-rejected") == []
+
+
+# ---- the PreToolUse answers Codex does not act on, in each language that writes one ---------------
+
+ANSWERS = {  # Codex fails open on each (measured on 0.171.0: tests/e2e/test_codex_rules_e2e.py)
+    "ask": ("script/answer-rejected", {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask",
+                                                              "permissionDecisionReason": "confirm"}}),
+    "deny-without-reason": ("script/answer-incomplete", {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                                                                "permissionDecision": "deny"}}),
+    "continue-false": ("script/answer-rejected", {"continue": False}),
+}
+TWINS = {"deny-with-reason": {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                                     "permissionDecisionReason": "no"}},
+         "legacy-block": {"decision": "block", "reason": "no"}}
+
+
+def writer(language: str, answer: dict) -> tuple[str, str]:
+    """A guard of `rm` that prints `answer`, written in `language`: (script name, text)."""
+    text = json.dumps(answer)
+    test = "cmd=$(jq -r '.tool_input.command')\nif [[ $cmd == *rm* ]]; then\n"
+    return {
+        "printf": ("guard.sh", f"#!/bin/bash\n{test}  printf '%s\\n' '{text}'\nfi\n"),
+        "heredoc": ("guard.sh", f"#!/bin/bash\n{test}  cat <<'EOF'\n{json.dumps(answer, indent=2)}\nEOF\nfi\n"),
+        "jq": ("guard.sh", f"#!/bin/bash\n{test}  jq -n '{text}'\nfi\n"),
+        "python": ("guard.py", "import json, sys\nif 'rm' in json.load(sys.stdin)['tool_input']['command']:\n"
+                               f"    print(json.dumps({answer!r}))\n"),
+        "node": ("guard.js", "const d = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n"
+                             f"if (d.tool_input.command.includes('rm')) console.log(JSON.stringify({text}));\n"),
+    }[language]
+
+
+LANGUAGES = ["printf", "heredoc", "jq", "python", "node"]
+RUNNERS = {".sh": "bash", ".py": "python3", ".js": "node"}
+
+
+def answering(tmp_path, language: str, answer: dict):
+    name, text = writer(language, answer)
+    command = f"{RUNNERS[name[name.rindex('.'):]]} .codex/{name}"
+    return codex(tmp_path, text, name=name, command=command)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("kind", sorted(ANSWERS))
+def test_a_pre_tool_use_answer_codex_does_not_act_on_is_found_in_every_language(tmp_path, kind, language):
+    rule, answer = ANSWERS[kind]
+    assert len(found(answering(tmp_path, language, answer), rule)) == 1
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("twin", sorted(TWINS))
+def test_a_deny_with_its_reason_or_a_legacy_block_is_quiet_in_every_language(tmp_path, twin, language):
+    outcome = answering(tmp_path, language, TWINS[twin])
+    assert found(outcome, "script/answer-rejected") == [] and found(outcome, "script/answer-incomplete") == []

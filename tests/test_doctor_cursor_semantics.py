@@ -208,6 +208,50 @@ def test_a_hook_reading_what_its_event_sends_is_quiet(tmp_path, name):
     assert not found(cursor_script(tmp_path, name, "preToolUse", "tool_input"), "script/input-field-never-sent")
 
 
+READ_GUARDS = {  # a beforeReadFile guard that denies .env files, reading the path as {path} says
+    "read-guard.sh": "#!/bin/bash\nFILE=$(jq -r '{path} // empty')\n"
+                     "case \"$FILE\" in *.env) echo '{\"permission\": \"deny\"}';; *) echo '{\"permission\": \"allow\"}';; esac\n",
+    "read-guard.py": "import json, sys\ndata = json.load(sys.stdin)\npath = {path}\n"
+                     "print(json.dumps({\"permission\": \"deny\" if path.endswith(\".env\") else \"allow\"}))\n",
+    "read-guard.js": "const data = JSON.parse(require('fs').readFileSync(0, 'utf8'));\nconst file = {path};\n"
+                     "console.log(JSON.stringify({permission: file.endsWith('.env') ? 'deny' : 'allow'}));\n",
+}
+READ_BY = {  # how each language reads the file's path: (the last word of file_path alone, file_path, a fallback)
+    "read-guard.sh": (".path", ".file_path", "(.file_path // .path)"),
+    "read-guard.py": ('data.get("path", "")', 'data.get("file_path", "")', 'data.get("file_path") or data.get("path", "")'),
+    "read-guard.js": ("data.path || ''", "data.file_path || ''", "data.file_path || data.path || ''"),
+}
+RUN_GUARD = {"read-guard.sh": "bash .cursor/hooks/read-guard.sh", "read-guard.py": "python3 .cursor/hooks/read-guard.py",
+             "read-guard.js": "node .cursor/hooks/read-guard.js"}
+
+
+def read_guard(tmp_path, name: str, form: int, event: str = "beforeReadFile"):
+    base = tmp_path / "p"
+    write(base, {f".cursor/hooks/{name}": READ_GUARDS[name].replace("{path}", READ_BY[name][form])})
+    return doctor(base, {".cursor/hooks.json": {"version": 1, "hooks": {event: [{"command": RUN_GUARD[name]}]}}})
+
+
+@pytest.mark.parametrize("name", sorted(READ_GUARDS))
+def test_a_read_guard_reading_path_where_cursor_sends_file_path_is_told_the_field_it_means(tmp_path, name):
+    """Cursor's beforeReadFile sends `file_path` (docs/hosts/cursor.md#events): a guard reading
+    `path` always sees it missing and allows every read."""
+    (finding,) = found(read_guard(tmp_path, name, 0), "script/input-field-never-sent")
+    assert finding.path.endswith(name) and finding.line in (2, 3) and "did you mean file_path?" in finding.message
+
+
+@pytest.mark.parametrize("form", [1, 2])
+@pytest.mark.parametrize("name", sorted(READ_GUARDS))
+def test_a_read_guard_reading_file_path_or_falling_back_to_path_is_quiet(tmp_path, name, form):
+    assert not found(read_guard(tmp_path, name, form), "script/input-field-never-sent")
+
+
+def test_a_name_that_ends_a_field_every_event_sends_is_no_typo_of_it(tmp_path):
+    """`path` also ends transcript_path, which every event sends: only a field of the event's own
+    is taken for what a name means, so an afterShellExecution hook's `path` is not told of it."""
+    hits = found(read_guard(tmp_path, "read-guard.py", 0, "afterShellExecution"), "script/input-field-never-sent")
+    assert not any("transcript_path" in hit.message for hit in hits)
+
+
 @pytest.mark.parametrize("command", [
     """jq -r '"\\(.command) - \\(.tool_input.description // "none")"' >> ~/agent.log""",  # in a string's \(...)
     """jq -r '[.command, .tool_input.description] | @tsv' >> ~/agent.log""",
@@ -367,3 +411,44 @@ def test_a_guard_whose_only_answer_is_allow_refusing_with_exit_1_fails_open(tmp_
              ".cursor/g.js": GUARD.replace("STATUS", str(status))}
     hits = found(doctor(tmp_path / str(status), files, given=False), "script/exit-1-fails-open")
     assert [(hit.line, "Cursor" in hit.message) for hit in hits] == ([(4, True)] if reported else [])
+
+
+# ---- a guard on a Cursor event that cannot block ---------------------------------------------------
+
+SHELL_GUARDS = {  # a guard of destructive commands, refusing with permission deny
+    "guard.sh": "#!/bin/bash\ncmd=$(jq -r '.command // empty')\nif [[ $cmd == *'rm -rf'* ]]; then\n"
+                "  echo '{\"permission\": \"deny\", \"user_message\": \"no\", \"agent_message\": \"no\"}'\n  exit 0\nfi\n"
+                "echo '{\"permission\": \"allow\"}'\n",
+    "guard.py": "import json, sys\ncmd = json.load(sys.stdin).get('command', '')\nif 'rm -rf' in cmd:\n"
+                "    print(json.dumps({'permission': 'deny', 'user_message': 'no'}))\n",
+    "guard.js": "const { command } = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n"
+                "if (command.includes('rm -rf')) console.log(JSON.stringify({ permission: 'deny', user_message: 'no' }));\n",
+}
+RUN_SHELL_GUARD = {"guard.sh": "bash .cursor/hooks/guard.sh", "guard.py": "python3 .cursor/hooks/guard.py",
+                   "guard.js": "node .cursor/hooks/guard.js"}
+
+
+def shell_guard(tmp_path, name: str, event: str):
+    base = tmp_path / "p"
+    write(base, {f".cursor/hooks/{name}": SHELL_GUARDS[name]})
+    return doctor(base, {".cursor/hooks.json": {"version": 1, "hooks": {event: [{"command": RUN_SHELL_GUARD[name]}]}}})
+
+
+@pytest.mark.parametrize("name", sorted(SHELL_GUARDS))
+def test_a_guard_on_after_shell_execution_is_said_once_at_its_event_with_the_event_before_it(tmp_path, name):
+    """afterShellExecution runs once the command has run and reads no answer (Cursor's hooks docs,
+    docs/hosts/cursor.md#events): the fix is the event the hook is registered on."""
+    (finding,) = found(shell_guard(tmp_path, name, "afterShellExecution"), "script/cursor-field-not-read")
+    assert finding.path.endswith("hooks.json") and finding.line == 4 and finding.keys == ("hooks", "afterShellExecution")
+    assert "cannot block" in finding.message and "beforeShellExecution" in finding.hint
+    assert finding.related[0]["path"].endswith(name)
+
+
+@pytest.mark.parametrize("name", sorted(SHELL_GUARDS))
+def test_the_same_guard_on_before_shell_execution_is_quiet(tmp_path, name):
+    assert not found(shell_guard(tmp_path, name, "beforeShellExecution"), "script/cursor-field-not-read")
+
+
+def test_a_guard_on_after_file_edit_is_told_the_events_that_read_its_refusal(tmp_path):
+    (finding,) = found(shell_guard(tmp_path, "guard.py", "afterFileEdit"), "script/cursor-field-not-read")
+    assert "beforeReadFile" in finding.hint and "preToolUse" in finding.hint

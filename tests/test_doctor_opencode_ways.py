@@ -780,3 +780,68 @@ def test_a_bridge_that_hands_a_stdin_reading_guard_nothing_is_reported_at_the_sc
             f'    const r = {runs}\n    if ((r.status ?? r.exitCode) === 2) throw new Error("no")\n  }},\n}})\n')
     hits = found(_doctor_module(project, code, "p.js"), "host/opencode-bridge-without-input")
     assert [(Path(h.path).name, h.line) for h in hits] == ([("p.js", 4)] if flagged else [])
+
+
+THROWING_BRIDGE = """\
+import { execFileSync, execSync, execFile } from "node:child_process";
+import * as cp from "node:child_process";
+import { promisify } from "node:util";
+import { execa } from "execa";
+export const Bridge = async ({ directory }) => ({
+  "tool.execute.before": async (input, output) => {
+    if (input.tool !== "bash") return;
+    try {
+      %s
+    } catch (err) {
+      console.error("guard failed:", err.message);%s
+    }
+  },
+});
+"""
+PAYLOAD = "{ input: JSON.stringify({ tool_input: output.args }) }"
+THROWING_CALLS = {  # each runs the guard and throws when it exits 2: the throw is the refusal
+    "execFileSync": f'execFileSync("sh", [".claude/hooks/guard.sh"], {PAYLOAD});',
+    "execSync": f'execSync("sh .claude/hooks/guard.sh", {PAYLOAD});',
+    "member": f'cp.execFileSync("sh", [".claude/hooks/guard.sh"], {PAYLOAD});',
+    "promisified": f'await promisify(execFile)("sh", [".claude/hooks/guard.sh"], {PAYLOAD});',
+    "execa": f'await execa("sh", [".claude/hooks/guard.sh"], {PAYLOAD});',
+}
+
+
+def _doctor_throwing_bridge(project: Path, call: str, catch_tail: str = "", guard: str = EXITING_GUARD):
+    (project / ".claude" / "hooks").mkdir(parents=True)
+    (project / ".claude" / "hooks" / "guard.sh").write_text(guard)
+    (project / "node_modules" / "execa").mkdir(parents=True)  # (installed: no import finding in the way)
+    (project / "node_modules" / "execa" / "package.json").write_text('{"name": "execa", "main": "index.js"}')
+    return _doctor_module(project, THROWING_BRIDGE % (call, catch_tail), "bridge.js")
+
+
+@pytest.mark.parametrize("call", sorted(THROWING_CALLS))
+def test_a_call_that_throws_on_the_guards_exit_2_inside_a_catch_that_goes_on_is_reported_at_the_call(project, call):
+    """execFileSync throws when its program exits non-zero; measured on opencode 1.18.33
+    (tests/e2e/test_doctor_opencode_ways_e2e.py): in a try whose catch logs, the guard's exit 2 let
+    the call run."""
+    (finding,) = found(_doctor_throwing_bridge(project, THROWING_CALLS[call]), CAUGHT)
+    assert finding.line == 10 and "guard.sh exits non-zero" in finding.message and "line 9" in finding.message
+
+
+@pytest.mark.parametrize("call", sorted(THROWING_CALLS))
+def test_a_catch_that_throws_again_on_the_guards_refusal_is_quiet(project, call):
+    outcome = _doctor_throwing_bridge(project, THROWING_CALLS[call],
+                                      '\n      if (err.status === 2) throw new Error("refused");')
+    assert not found(outcome, CAUGHT)
+
+
+@pytest.mark.parametrize("call", [
+    'spawnSync("sh", [".claude/hooks/guard.sh"]);',  # (spawnSync throws on no exit status: its own rules)
+    f'execFile("sh", [".claude/hooks/guard.sh"], {PAYLOAD});',  # (not awaited: no throw reaches the try)
+    'execFileSync("prettier", ["--check", output.args.command]);',  # (no script of the plugin's that refuses)
+])
+def test_a_call_that_does_not_throw_a_guards_refusal_into_the_try_is_quiet(project, call):
+    assert not found(_doctor_throwing_bridge(project, call), CAUGHT)
+
+
+def test_a_swallowed_throw_of_a_program_that_never_refuses_is_quiet(project):
+    """A formatter's failure swallowed so is the author's choice, not a refusal lost."""
+    outcome = _doctor_throwing_bridge(project, THROWING_CALLS["execFileSync"], guard="#!/bin/sh\nexit 0\n")
+    assert not found(outcome, CAUGHT)

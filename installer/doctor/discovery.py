@@ -61,7 +61,8 @@ def never_read(project: Path, names: set[str], start: Path | None = None) -> lis
             folder = _session_folder(host, project, start)
             for path, why in host.files_never_read(folder):
                 given = host.given_file(path, folder)  # (its kind, where the host knows it by its place)
-                found.append((Candidate(path, "unread", given.kind if given is not None else None, folder), why))
+                kind = host.read_instead(path)[0] if why == "misplaced" else given.kind if given is not None else None
+                found.append((Candidate(path, "unread", kind, folder), why))
     return found
 
 

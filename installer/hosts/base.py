@@ -23,7 +23,7 @@ import shutil
 from abc import ABC, abstractmethod
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Collection, Iterator, Mapping
 
 from .. import safe_read
 from ..document import Document, Keys, read_document
@@ -474,6 +474,11 @@ class Host(ABC):
         """Files of this host's shape, near a session started in `start`, that the session does not
         read, each with why (a variant of structure/settings-not-read): only what was measured."""
         return []
+
+    def read_instead(self, path: Path) -> tuple[str, str]:
+        """For a file of files_never_read's "misplaced": the kind of file it is written as, and the
+        place the host reads such a file from instead."""
+        raise NotImplementedError
 
     def user_folder(self) -> Path:
         """The host's folder of the user scope (~/.claude): never a project's, wherever it is."""
@@ -967,6 +972,45 @@ def changed_options(pack: Pack, options: dict[str, Any]) -> list[tuple[str, str]
 
 BELOW_DEPTH, BELOW_FOLDERS = 4, 2000  # how far down, and over how many folders, doctor looks for them
 SKIPPED_BELOW = frozenset({"node_modules", "vendor", "target", "dist", "build", "__pycache__"})
+
+
+MAX_SUBFOLDERS = 64  # the subfolders of a host's folder looked into for a misplaced hooks file (a repository is not trusted)
+# a plugin's manifest folders: a hooks.json at a plugin's top may be the one its manifest names
+PLUGIN_MANIFEST_FOLDERS = (".codex-plugin", ".claude-plugin", ".cursor-plugin")
+
+
+def subfolders(folder: Path) -> list[Path]:
+    """The folders directly in `folder` (at most MAX_SUBFOLDERS, through no link)."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return []
+    return [Path(e.path) for e in entries if e.is_dir(follow_symlinks=False)][:MAX_SUBFOLDERS]
+
+
+def plugin_top(folder: Path) -> bool:
+    """A folder that holds a plugin's manifest, which may name a hooks file at its top."""
+    return any((folder / manifest).is_dir() for manifest in PLUGIN_MANIFEST_FOLDERS)
+
+
+def holds_events(path: Path, events: Collection[str]) -> bool:
+    """A file (JSON, or TOML by its suffix) whose "hooks" object names one of `events`: a hooks
+    file in a host's shape, wherever it was written (read within the config bound; a file that
+    does not parse holds none)."""
+    raw = safe_read.read_or_none(path, safe_read.CONFIG) if path.is_file() else None
+    if raw is None or b"hooks" not in raw:
+        return False
+    try:
+        if path.suffix == ".toml":
+            import tomllib  # (a misplaced TOML file only: about 2 ms, which a run without one never pays)
+
+            data = tomllib.loads(raw.decode("utf-8"))
+        else:
+            data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return False
+    hooks = data.get("hooks") if isinstance(data, dict) else None
+    return isinstance(hooks, dict) and any(event in hooks for event in events)
 
 
 def files_below(start: Path, folder_name: str, names: tuple[str, ...]) -> list[Path]:

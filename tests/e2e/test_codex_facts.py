@@ -123,6 +123,11 @@ FORMATS = {  # hooks.json text -> (hook keys Codex keeps, its warning after "<fi
                 "expected value"),
     "trailing-comma": ('{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}],}}', [],
                        "trailing comma"),
+    # a group without "hooks" is a group of no handler, its other keys ignored: only the Stop hook loads
+    "flat-handler": ('{"hooks": {"PreToolUse": [{"matcher": "Bash", "type": "command", "command": "true"}], '
+                     '"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}', ["stop:0:0"], None),
+    "handlers-list": ('{"hooks": {"PreToolUse": [{"matcher": "Bash", "handlers": [{"type": "command", "command": "true"}]}], '
+                      '"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}', ["stop:0:0"], None),
     "http-type": ('{"hooks": {"Stop": [{"hooks": [{"type": "http", "url": "u"}, {"type": "command", "command": "true"}]}]}}', [],
                   "unknown variant `http`, expected one of `command`, `mcp_tool`, `prompt`, `agent`"),
 }
@@ -142,6 +147,32 @@ def test_a_hooks_json_that_breaks_the_format_is_dropped_whole_with_a_warning_and
         assert [hook["key"] for hook in found[name]["hooks"]] == [f"{source}:{key}" for key in kept], name
         said = [re.sub(r" at line \d+ column \d+$", "", text) for text in found[name]["warnings"]]
         assert said == ([f"failed to parse hooks config {source}: {warning}"] if warning else []), name
+
+
+STOP_JSON = '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}'
+STOP_TOML = '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\ncommand = "true"\n'
+NEVER_READ = {  # a hooks file written where Codex reads none (doctor: structure/settings-not-read, misplaced)
+    ".codex/hooks/hooks.json": STOP_JSON, "hooks.json": STOP_JSON, ".codex/hooks.toml": STOP_TOML,
+    ".codex/settings.json": STOP_JSON,
+    # the handlers as a TOML table of another name: the group loads with no handler
+    ".codex/config.toml": '[[hooks.Stop]]\n[[hooks.Stop.handlers]]\ntype = "command"\ncommand = "true"\n',
+}
+
+
+def test_hooks_in_a_subfolder_of_codex_beside_the_config_or_at_the_top_of_the_project_are_read_nowhere(codex_cli, home, tmp_path):
+    repos = {place: new_repo(tmp_path / f"repo{i}") for i, place in enumerate(NEVER_READ)}
+    twin = new_repo(tmp_path / "twin")  # the same hooks where Codex reads them
+    for place, repo in repos.items():
+        (repo / place).parent.mkdir(parents=True, exist_ok=True)
+        (repo / place).write_text(NEVER_READ[place])
+    write_hooks(twin / ".codex", STOP_JSON)
+    (home / ".codex").mkdir()
+    (home / ".codex" / "config.toml").write_text(trust_toml([*repos.values(), twin]))
+
+    found = hooks_list(home, [*repos.values(), twin])
+
+    assert [(entry["hooks"], entry["warnings"], entry["errors"]) for entry in found[:-1]] == [([], [], [])] * len(repos)
+    assert [hook["key"] for hook in found[-1]["hooks"]] == [f"{twin}/.codex/hooks.json:stop:0:0"]
 
 
 def test_a_skipped_handler_or_group_keeps_its_place_in_the_keys_of_the_others(codex_cli, home, tmp_path):

@@ -8,7 +8,8 @@ the bad one at the line that needs the change, and not the twin.
   writes with `_` for every character outside [A-Za-z0-9_-] (`my_docs_`);
 - a plugin that runs a guard written for Claude Code, handing it opencode's argument names, or
   refusing on an exit status (1) other than the one the guard refuses with (2), or running it with
-  Bun's `$` (which throws on exit 2 without .nothrow()) in a try whose catch lets the call run;
+  Bun's `$` (which throws on exit 2 without .nothrow()) or execFileSync (which throws on any exit but
+  0) in a try whose catch lets the call run;
 - a guard of a file that picks `write` alone, where `edit` changes the file too;
 - the arguments read from tool.execute.before's input, which has none (they are output.args);
 - a change to a copy of an argument, never written back; a hook key waited for in the `event` hook.
@@ -247,6 +248,21 @@ export const BunTwin = async ({ $, directory }) => ({
   },
 });
 """
+# the same guard run by execFileSync, which throws when the guard exits 2: that throw is the
+# refusal, and the bad bridge's catch swallows it; the twin's catch throws again on status 2
+SYNC_BRIDGE = """\
+import { execFileSync } from "node:child_process";
+export const %s = async ({ directory }) => ({
+  "tool.execute.before": async (input, output) => {
+    if (input.tool !== "bash" || !output.args.command.includes("%s")) return;
+    try {
+      execFileSync("sh", [`${directory}/.claude/hooks/no-blocked.sh`], { input: JSON.stringify({ tool_input: output.args }) });
+    } catch (err) {
+      console.error("guard failed:", err.message);%s
+    }
+  },
+});
+"""
 BLOCKED_GUARD = """\
 cmd=$(jq -r '.tool_input.command // empty')
 case "$cmd" in *blocked-*) echo "blocked files are off limits" >&2; exit 2 ;; esac
@@ -295,6 +311,10 @@ def test_a_bridge_to_a_claude_guard_hands_it_claudes_argument_names_or_the_guard
     bun_bad = plugins / "bun-bridge.js"
     bun_bad.write_text(BUN_BRIDGE)
     (plugins / "bun-twin.js").write_text(BUN_TWIN)
+    sync_bad = plugins / "sync-bridge.js"
+    sync_bad.write_text(SYNC_BRIDGE % ("SyncBridge", "blocked-five", ""))
+    (plugins / "sync-twin.js").write_text(SYNC_BRIDGE % ("SyncTwin", "blocked-six",
+                                                         '\n      if (err.status === 2) throw new Error("refused");'))
     lock_bad = plugins / "lock-guard.js"
     lock_bad.write_text(LOCK_GUARD % ("LockGuard", 'input.tool !== "write"', "a.lock", "a.lock"))
     (plugins / "lock-twin.js").write_text(LOCK_GUARD % ("LockTwin", 'input.tool !== "write" && input.tool !== "edit"',
@@ -304,7 +324,7 @@ def test_a_bridge_to_a_claude_guard_hands_it_claudes_argument_names_or_the_guard
     locks = [{"tool": "read", "input": {"filePath": str(project / n)}} for n in ("a.lock", "b.lock")] + [
         {"tool": "edit", "input": {"filePath": str(project / n), "oldString": "v1", "newString": "v2"}}
         for n in ("a.lock", "b.lock")]
-    touches = [{"tool": "bash", "input": {"command": f"touch blocked-{n}.txt", "description": n}} for n in ("one", "two", "three", "four")]
+    touches = [{"tool": "bash", "input": {"command": f"touch blocked-{n}.txt", "description": n}} for n in ("one", "two", "three", "four", "five", "six")]
     read = {"tool": "read", "input": {"filePath": str(project / "deploy.pem")}}
     write = {"tool": "write", "input": {"filePath": str(project / "copy.pem"), "content": "TOKEN=leaked\n"}}
     bash = {"tool": "bash", "input": {"command": "touch pushed.txt", "description": "push"}}
@@ -315,6 +335,8 @@ def test_a_bridge_to_a_claude_guard_hands_it_claudes_argument_names_or_the_guard
     assert not (project / "blocked-two.txt").exists()
     assert (project / "blocked-three.txt").exists()  # Bun's $ threw on exit 2, the catch let the call run
     assert not (project / "blocked-four.txt").exists()
+    assert (project / "blocked-five.txt").exists()  # execFileSync threw on exit 2, the catch let the call run
+    assert not (project / "blocked-six.txt").exists()
     assert (project / "a.lock").read_text() == "v2\n"  # the guard picked write alone: the edit ran
     assert (project / "b.lock").read_text() == "v1\n"
     assert "TOKEN=secret" in read_result["content"]  # the guard read no file_path: the read ran
@@ -327,7 +349,8 @@ def test_a_bridge_to_a_claude_guard_hands_it_claudes_argument_names_or_the_guard
     assert _flagged(home, project, "host/opencode-guard-misses-tools") == [(str(lock_bad), _line_of(lock_bad, '"write"'))]
     assert _flagged(home, project, "host/opencode-script-exit-unheard") == [
         (str(status_bad), _line_of(status_bad, "r.status === 1"))]
-    assert _flagged(home, project, "host/opencode-refusal-caught") == [(str(bun_bad), _line_of(bun_bad, "const r = await $"))]
+    assert sorted(_flagged(home, project, "host/opencode-refusal-caught")) == sorted([
+        (str(bun_bad), _line_of(bun_bad, "const r = await $")), (str(sync_bad), _line_of(sync_bad, "} catch (err) {"))])
     assert _flagged(home, project, "host/opencode-argument-not-there") == [
         (str(from_input), _line_of(from_input, "input.args"))]
     assert _flagged(home, project, "host/opencode-args-reassigned") == [(str(copy), _line_of(copy, "rewritten.txt"))]

@@ -299,6 +299,12 @@ _rule_at_each_place("host/opencode-return-does-not-block", lambda facts: facts.r
 def _refusal_caught(plugin: PluginFile) -> Iterator[Finding]:
     """A refusal of tool.execute.before that the hook's own catch turns into a pass (plugins.Caught)."""
     for caught in plugin.facts.caught if plugin.foreign else ():
+        if caught.what == "call":  # (a formatter's failure swallowed is no refusal lost: a guard's is)
+            guard = next((script for script in bridged_scripts(plugin) if keys.analyse(script).exits_2()), None)
+            if guard is not None:
+                yield plugin.ctx.finding_at("host/opencode-refusal-caught", plugin.file, *caught.place, variant="call",
+                                            script=guard.name, refusal=caught.line)
+            continue
         yield plugin.ctx.finding_at("host/opencode-refusal-caught", plugin.file, *caught.place,
                                     variant=None if caught.what == "shell" else "throw", refusal=caught.line,
                                     catch=caught.catch.line)

@@ -47,8 +47,11 @@ def _settings_not_read(ctx: Context) -> Iterator[Finding]:
         return  # (before the signatures: their pattern is compiled for a run with unread files only)
     read = {_signature(h) for h in ctx.handlers}
     for file, why in ctx.unread:
-        if why == "not-settings":
-            yield from _hooks_not_read_there(ctx, file, read)
+        if why in ("not-settings", "misplaced"):
+            yield from _hooks_not_read_there(ctx, file, read, why)
+            continue
+        if why == "opencode-below":
+            yield from _opencode_below(ctx, file)
             continue
         missing = []
         for handler in load.handlers(file):
@@ -70,10 +73,15 @@ def _settings_not_read(ctx: Context) -> Iterator[Finding]:
                               events=", ".join(dict.fromkeys(missing)), about=(str(file.path), "here"))
 
 
-def _hooks_not_read_there(ctx: Context, file: ConfigFile, read: set[tuple[str, frozenset[str]]]) -> Iterator[Finding]:
+def _hooks_not_read_there(ctx: Context, file: ConfigFile, read: set[tuple[str, frozenset[str]]],
+                          why: str) -> Iterator[Finding]:
     """A "hooks" block in a file Claude Code reads no hooks from (its state file ~/.claude.json,
-    and in it each project's entry; a `hooks.json` beside the settings; `.mcp.json`), where no
-    file it reads holds those hooks: one finding at the block, the move being the fix."""
+    and in it each project's entry; a `hooks.json` beside the settings; `.mcp.json`), or in a
+    file of another host's format where that host reads none (`misplaced`: Codex's
+    `.codex/hooks/hooks.json`), where no file it reads holds those hooks: one finding at the
+    block, the move being the fix."""
+    host = hosts.of(file.host) if why == "misplaced" else None
+    words = {"host": host.title, "instead": host.read_instead(file.path)[1]} if host is not None else {}
     data = file.document.data if file.document is not None else None
     projects = data.get("projects") if isinstance(data, dict) else None
     blocks: list[tuple[Keys, Any]] = [(("hooks",), data.get("hooks"))] if isinstance(data, dict) else []
@@ -87,8 +95,25 @@ def _hooks_not_read_there(ctx: Context, file: ConfigFile, read: set[tuple[str, f
         unread = [h for h in load.handlers(file) if h.keys[:len(keys)] == keys] if keys == ("hooks",) else []
         if unread and all(_signature(h) in read for h in unread):
             continue  # (the same hooks are in a file the session reads)
-        yield ctx.finding("structure/settings-not-read", file, keys, at_key=True, variant="not-settings",
-                          events=", ".join(events) or "none", place=str(file.path), about=(str(file.path), keys))
+        yield ctx.finding("structure/settings-not-read", file, keys, at_key=True, variant=why,
+                          events=", ".join(events) or "none", place=str(file.path), about=(str(file.path), keys),
+                          **words)
+
+
+def _opencode_below(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
+    """A plugin of a `.opencode/` folder below the start, or an opencode.json there that lists
+    plugins: opencode never loads them in a session started here (Host.files_never_read). One
+    finding per file; a plugin the session's own plugins folders hold by the same name is a copy."""
+    config = file.path.name.startswith("opencode.")
+    folder = file.path.parent if config else file.path.parent.parent.parent
+    start = ctx.project or folder
+    if not config and any((start / ".opencode" / name / file.path.name).is_file() for name in ("plugin", "plugins")):
+        return
+    text = file.source.decode("utf-8", "replace") if file.source else ""
+    at = text.find('"plugin"') if config else -1
+    line = text.count("\n", 0, at) + 1 if at >= 0 else 1
+    yield ctx.finding_at("structure/settings-not-read", file, line, 1, variant="opencode-config-below" if config
+                         else "opencode-below", start=str(start), folder=str(folder))
 
 
 def _can_refuse(event: str) -> bool:

@@ -198,7 +198,8 @@ class Flow:
         self.call_lines: dict[str, int] = {}  # the last line each of them is called on (Python)
         self.stderr_answers = stderr_answers  # a JSON answer (hookSpecificOutput, a decision...) written to stderr
         self.unread_output = unread_output  # it writes something on stdout this reader cannot tell (a JSON variable...)
-        self.lost_blocks = lost_blocks  # where its own exit 2 never reaches the process that runs it (delivery.py)
+        self._lost_blocks = lost_blocks
+        self._lost_later: Callable[[], tuple[delivery.Lost, ...]] | None = None
         self.joined_answers: tuple[delivery.Joined, ...] = ()  # children's stdout joined on the hook's (delivery.py)
         self.field_reads = field_reads  # how it reads the input fields whose type differs by event (delivery.py)
         # an os._exit() of a Python script that writes on stdout and never flushes it: the buffer is lost
@@ -239,6 +240,23 @@ class Flow:
         self.stdout_sent_away: tuple[Place, str, Write] | None = None
         # shell: npm, yarn or make run with their stdout the hook's: (program, arguments, assignments before it, where)
         self.runner_runs: tuple[tuple[str, tuple[str, ...], dict[str, str], Place], ...] = ()
+
+    @property
+    def lost_blocks(self) -> tuple[delivery.Lost, ...]:
+        """Where its own exit 2 never reaches the process that runs it (delivery.py). A shell
+        script's are worked out on the first ask (`lost_later`): only the delivery rules ask, of
+        script files, and the model is the dearest part of reading a command line (a sixth of the
+        corpus tree's run read every inline command's)."""
+        if self._lost_later is not None:
+            self._lost_blocks, self._lost_later = self._lost_later(), None
+        return self._lost_blocks
+
+    @lost_blocks.setter
+    def lost_blocks(self, found: tuple[delivery.Lost, ...]) -> None:
+        self._lost_blocks, self._lost_later = found, None
+
+    def lost_later(self, work_out: Callable[[], tuple[delivery.Lost, ...]]) -> None:
+        self._lost_later = work_out
 
     def mixed_output(self, cdpath: bool = False) -> tuple[Write, Write] | None:
         """A text (or echoed input) write and a JSON write that one run can both make: stdout is
@@ -300,13 +318,13 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
     flow.quoted_values = quoted.kept_quotes(code, at, tree_of)
     flow.argv_regions = arguments.shell(code, tree_of, lambda offset: at(offset)[0])
     flow.event_branches = event_branches.shell(code, lambda offset: at(offset)[0], EVENT_NAMES)
-    flow.lost_blocks = delivery.shell(code, at, any(e.status == 2 for e in flow.exits)
-                                      or delivery.SCRIPT_NAME.search(code) is not None) \
-        + shell_status.lost(code, at, text.split("\n", 1)[0], tree_of)
+    blocks = any(e.status == 2 for e in flow.exits) or delivery.SCRIPT_NAME.search(code) is not None
+    shebang = text.split("\n", 1)[0]
+    flow.lost_later(lambda: tuple(p for p in delivery.shell(code, at, blocks) + shell_status.lost(code, at, shebang, tree_of)
+                                  if p.rule != "input-cut-short"))
     flow.joined_answers = shell_status.joined_answers(code, at, tree_of)
     # (the input read in part: the rule every language shares, script/stdin-read-partly)
-    flow.partial_reads = tuple((p.how, Place(p.line, p.column)) for p in flow.lost_blocks if p.rule == "input-cut-short")
-    flow.lost_blocks = tuple(p for p in flow.lost_blocks if p.rule != "input-cut-short")
+    flow.partial_reads = tuple((p.how, Place(p.line, p.column)) for p in shell_status.cut_short(code, at, tree_of))
     return flow
 
 

@@ -1065,15 +1065,22 @@ def _status_tests(root: Node) -> Iterator[StatusTest]:
             yield StatusTest(statuses, when_in, place)
 
 
+# child_process and execa calls that throw when the program exits non-zero (Node's docs: "If the
+# child process ... has a non-zero exit code, this method will throw"); the async ones once awaited
+THROWING_SYNC_CALLS = frozenset({"execFileSync", "execSync", "execaSync"})
+THROWING_AWAITED_CALLS = frozenset({"execa", "execAsync", "execFileAsync", "execaCommand"})
+
+
 class Caught(Record):
     """A refusal the hook's own try/catch turns into a pass: a throw in the try whose catch neither
-    throws again nor refuses after it, or Bun's `$` run there without .nothrow(), which throws a
-    ShellError on any exit but 0 before the test of its exitCode is reached."""
+    throws again nor refuses after it, Bun's `$` run there without .nothrow(), which throws a
+    ShellError on any exit but 0 before the test of its exitCode is reached, or a call that throws
+    when its program exits non-zero (execFileSync), whose throw is the refusal itself."""
 
-    place: Place  # the `$` call (shell) or the catch clause (throw)
-    what: str  # "shell" or "throw"
+    place: Place  # the `$` call (shell), or the catch clause (throw, call: the change goes there)
+    what: str  # "shell", "call" or "throw"
     catch: Place  # the catch clause
-    line: int  # the line of the refusal the catch swallows (the throw, or the exitCode test)
+    line: int  # the line of the refusal the catch swallows (the throw, the exitCode test, the throwing call)
 
 
 def _caught_refusals(function: Node) -> list[Caught]:
@@ -1095,12 +1102,30 @@ def _caught_refusals(function: Node) -> list[Caught]:
                   and _text(n.child_by_field_name("property")) in EXIT_STATUS]  # (in the try, or after it)
         shells = [n for n in _walk(body) if n.type == "call_expression" and _shell_call(n)]
         throwing = [n for n in shells if "nothrow" not in _methods_around(n)]
+        calls = [n for n in _walk(body) if n.type == "call_expression" and _throws_on_failure(n)
+                 and not _in_function_below(n, body)]
         if throwing and (tested or throws):
             refusal = (tested or throws)[0]
             found.append(Caught(_place(throwing[0]), "shell", catch, refusal.start_point[0] + 1))
         elif throws:
             found.append(Caught(catch, "throw", catch, throws[0].start_point[0] + 1))
+        elif calls and not tested:  # (its throw is the refusal: nothing else in the try refuses)
+            found.append(Caught(catch, "call", catch, calls[0].start_point[0] + 1))
     return found
+
+
+def _throws_on_failure(call: Node) -> bool:
+    """A call that throws when the program it runs exits non-zero: execFileSync and its kin, or an
+    awaited execa, a promisified execFile (`await promisify(execFile)(...)`, `await execFileAsync(...)`)."""
+    callee = call.child_by_field_name("function")
+    if callee is None:
+        return False
+    name = _text(callee.child_by_field_name("property")) if callee.type == "member_expression" else _text(callee)
+    if name in THROWING_SYNC_CALLS:
+        return True
+    awaited = call.parent is not None and call.parent.type == "await_expression"
+    promisified = callee.type == "call_expression" and _text(callee.child_by_field_name("function")) == "promisify"
+    return awaited and (name in THROWING_AWAITED_CALLS or promisified)
 
 
 def _shell_call(node: Node) -> bool:

@@ -49,8 +49,11 @@ from ..base import (
     Target,
     check_events,
     files_below,
+    holds_events,
+    plugin_top,
     quoted_absolute,
     refuse_shape,
+    subfolders,
 )
 from . import trust
 
@@ -88,6 +91,8 @@ FOLDER_ASKED = ('started in the project, `codex` asks "Trust this folder?" first
                 "and `codex exec` skips it without a word")
 REVIEW_ASKED = ('`codex` asks "Hooks need review" when it starts (answer "Trust all and continue", or review it '
                 "in /hooks), and `codex exec` skips it without a word")
+# names beside a config.toml that Codex never reads hooks from (#config-files, measured on 0.171.0)
+MISPLACED_NAMES = ("hooks.toml", "hooks.jsonc", "settings.json")
 EVERY_MCP_TOOL = "^mcp__"  # (an MCP tool is mcp__<server>__<tool>: docs/hosts/codex.md#tool-names)
 
 
@@ -254,9 +259,31 @@ class Codex(MatcherGroups):
 
     def files_never_read(self, start: Path) -> list[tuple[Path, str]]:
         """The `.codex/` files in the folders below `start`: Codex reads the project layers from the
-        root down to the folder it starts in, never one below it (#config-files, measured)."""
-        return [(path, "codex-below") for path in files_below(start, FOLDER, (HOOKS_FILE, CONFIG_FILE))
-                if path.parent != codex_home()]
+        root down to the folder it starts in, never one below it (#config-files, measured); and
+        the hooks files written where Codex reads none (`misplaced`, #config-files, measured on
+        0.171.0: hooks/list listed none of them): a hooks.json in a subfolder of a `.codex/` or of
+        $CODEX_HOME (`.codex/hooks/hooks.json`, beside the scripts), a `hooks.toml`, `hooks.jsonc`
+        or `settings.json` beside the config, and a `hooks.json` at the top of a project that has
+        a `.codex/` (and is no plugin, whose manifest may name it)."""
+        below = [(path, "codex-below") for path in files_below(start, FOLDER, (HOOKS_FILE, CONFIG_FILE))
+                 if path.parent != codex_home()]
+        folders = [codex_home(), *(path.parent for path in self.project_files_read_from(start))]
+        places = [folder / name for folder in folders for name in MISPLACED_NAMES]
+        places += [sub / HOOKS_FILE for folder in folders for sub in subfolders(folder)]
+        root = trust.root_of(start)
+        if (root / FOLDER).is_dir() and not plugin_top(root):
+            places.append(root / HOOKS_FILE)
+        return below + [(path, "misplaced") for path in dict.fromkeys(places) if holds_events(path, trust.LABELS)]
+
+    def read_instead(self, path: Path) -> tuple[str, str]:
+        """A project's hooks in `.codex/hooks.json` (or `[hooks]` of `.codex/config.toml`), the
+        user's in $CODEX_HOME's (#config-files)."""
+        home = codex_home()
+        user = home in path.parents and FOLDER not in path.relative_to(home).parts[:-1]
+        folder = home if user else next((p for p in (path.parent, *path.parents) if p.name == FOLDER),
+                                        trust.root_of(path.parent) / FOLDER)
+        kind = CONFIG_KIND if path.suffix == ".toml" else KIND
+        return kind, f"{folder / HOOKS_FILE} (or [hooks] in {folder / CONFIG_FILE})"
 
     def project_files_read_from(self, start: Path) -> list[Path]:
         """Every `.codex/hooks.json` from the project root down to the folder (#config-files)."""
@@ -339,13 +366,13 @@ class Codex(MatcherGroups):
     # ---- reading -------------------------------------------------------------------------
 
     def load(self, path: Path) -> Document:
-        """A hooks.json, or (the trust plan's file) the user's config.toml."""
-        if path.name != CONFIG_FILE:
+        """A hooks.json, or a TOML file: the user's config.toml (the trust plan's file), or one doctor reads."""
+        if path.suffix != ".toml":
             return super().load(path)
         return read_settings(path)
 
     def parse(self, path: Path, raw: bytes) -> Document:
-        return settings_document(path, raw) if path.name == CONFIG_FILE else super().parse(path, raw)
+        return settings_document(path, raw) if path.suffix == ".toml" else super().parse(path, raw)
 
     def problems(self, data: Any) -> set[str]:
         return set() if isinstance(data, Settings) else super().problems(data)
@@ -395,8 +422,9 @@ class Codex(MatcherGroups):
         """What Codex reads and never runs, without a word or with one line a headless run does
         not show (measured on 0.171.0, docs/hosts/codex.md#file-format, #handler-fields,
         #timeouts): an event name it does not have (case-sensitive; Claude Code's
-        PostToolUseFailure and Notification are none of its), a `prompt` or `agent` handler, a
-        blank command; and a SessionEnd or Interrupt timeout over 3 s, cut to 3."""
+        PostToolUseFailure and Notification are none of its), a matcher group with no `hooks`
+        list (a flat handler, `handlers`: its other keys are ignored), a `prompt` or `agent`
+        handler, a blank command; and a SessionEnd or Interrupt timeout over 3 s, cut to 3."""
         hooks = data.get("hooks") if isinstance(data, dict) else None
         found: list[tuple[tuple[str | int, ...], str, str]] = []
         for event, groups in hooks.items() if isinstance(hooks, dict) else ():
@@ -408,6 +436,9 @@ class Codex(MatcherGroups):
                               f"use {close}: event names are case-sensitive" if close else
                               "use one of Codex's events (docs/hosts/codex.md#events)"))
                 continue
+            for index, group in enumerate(groups if isinstance(groups, list) else []):
+                if isinstance(group, dict) and "hooks" not in group:
+                    found.append(_group_without_hooks(("hooks", event, index), group))
             for place in self.walk({"hooks": {event: groups}}):
                 handler = place.value
                 if not isinstance(handler, dict):
@@ -583,6 +614,24 @@ def _config_refused(schema: str, data: Settings) -> Dropped | None:
         return Dropped(keys, f"{where}: {error.message}",
                        "fix the value (docs/hosts/codex.md#file-format says what Codex takes)", "not-started")
     return None
+
+
+def _group_without_hooks(keys: tuple[str | int, ...], group: dict[str, Any]) -> tuple[tuple[str | int, ...], str, str]:
+    """A matcher group with no `hooks` key: Codex reads its `hooks` as an empty list and ignores
+    every other key, so the group runs nothing and the file's other groups load (measured on
+    0.171.0, docs/hosts/codex.md#file-format). Said at what was meant to be the handlers: a list
+    under another name (`handlers`, `hook`), else a handler's fields written into the group."""
+    listed = next((key for key, value in group.items() if key != "matcher" and isinstance(value, (list, dict))), None)
+    if listed is not None:
+        return (keys + (listed,), f"Codex reads a matcher group's handlers from \"hooks\" alone and ignores "
+                f"{json.dumps(listed)}: this group has no handler", f"rename {json.dumps(listed)} to \"hooks\"")
+    field = next((key for key in ("command", "type") if key in group), None)
+    if field is not None:
+        return (keys + (field,), "a handler written straight into the matcher group (Cursor's flat shape): Codex "
+                "reads a group's handlers from its \"hooks\" list alone and ignores these keys, so the group runs "
+                "nothing", 'wrap the handler: {"matcher": "...", "hooks": [{"type": "command", "command": "..."}]}')
+    return (keys, "this matcher group has no \"hooks\" list, so Codex runs nothing for it",
+            'add "hooks": [{"type": "command", "command": "..."}]')
 
 
 def _nested_past(data: Any, limit: int) -> tuple[str | int, ...] | None:

@@ -71,16 +71,37 @@ def _cursor_answer_for_claude(code: HookCode) -> Iterator[Finding]:
 
 @CURSOR_ANSWER_RULES.rule("script/cursor-field-not-read")
 def _cursor_field_not_read(code: HookCode) -> Iterator[Finding]:
-    """A Cursor answer field that none of the Cursor events the code runs on reads."""
+    """A Cursor answer field that none of the Cursor events the code runs on reads; a refusal on
+    events none of which can block or keep the agent going is a guard on the wrong event, said once
+    where the hook is registered (the fix is its event, not the script's answer; on stop it is the
+    answer: followup_message keeps the agent going)."""
     rows = code.cursor_rows
     if not rows:
         return
     written = {site.what: site for site in code.facts.output_keys}
     reads = frozenset().union(*(row.output_fields for row in rows.values()))
+    refusals = _refusals(code)
+    if refusals and not any(row.blocks or row.continues for row in rows.values()):
+        field, site = next(iter(refusals.items()))
+        event = next(iter(rows))
+        yield code.report_at_event("script/cursor-field-not-read", site, "cannot-block", field=field, event=event,
+                                   instead=_blocking_twin(event, field))
+        return
     for field in sorted(set(written) & CURSOR_FIELDS - reads):
         where_read = sorted(e for e, row in cursor_protocol.PROTOCOL.items() if field in row.output_fields)
         yield code.report("script/cursor-field-not-read", written[field], field=field, event=next(iter(rows)),
                           reads=", ".join(sorted(reads)) or "no output at all", read_on=", ".join(where_read))
+
+
+def _blocking_twin(event: str, field: str) -> str:
+    """The event a guard on `event` belongs on: its before-twin where Cursor has one that reads the
+    refusal (afterShellExecution: beforeShellExecution), else every event that reads it."""
+    for after, before in (("after", "before"), ("post", "pre")):
+        twin = before + event[len(after):] if event.startswith(after) else None
+        row = cursor_protocol.protocol(twin) if twin else None
+        if row is not None and row.blocks and field in row.output_fields:
+            return twin
+    return " or ".join(sorted(e for e, row in cursor_protocol.PROTOCOL.items() if row.blocks and field in row.output_fields))
 
 
 @CURSOR_ANSWER_RULES.rule("script/cursor-invalid-permission")

@@ -82,11 +82,18 @@ def _refuses(code: HookCode) -> bool:
     return code.refuses_for_claude or facts.exits_2() or any(s.what == "permission" for s in facts.output_keys)
 
 
+# the fields every event sends, which no name read in a check is taken to be meant for by its last word
+COMMON_INPUT = claude_protocol.COMMON_INPUT | cursor_protocol.COMMON_STDIN
+
+
 def _meant(field: str, sent: frozenset[str]) -> str | None:
-    """The field the event sends that an unknown name seems meant for (user_prompt: prompt)."""
+    """The field the event sends that an unknown name seems meant for: one close to it (user_prompt:
+    prompt), one inside it, or one of the event's own whose last word it is (Cursor's beforeReadFile
+    sends file_path, not path; preToolUse tool_name, not name)."""
     close = difflib.get_close_matches(field, sorted(sent), n=1, cutoff=0.8)
     inside = [name for name in sorted(sent, key=len, reverse=True) if len(name) > 3 and name in field]
-    return close[0] if close else (inside[0] if inside else None)
+    tail = [name for name in sorted(sent - COMMON_INPUT) if len(field) > 3 and name.endswith("_" + field)]
+    return close[0] if close else inside[0] if inside else tail[0] if len(tail) == 1 else None
 
 
 @INPUT_RULES.rule("script/input-text-spaced")
