@@ -2,7 +2,8 @@
 misplaced), beside its twin in the place the host reads: Codex reads `.codex/hooks.json` and
 `[hooks]` of `.codex/config.toml` alone (measured on 0.171.0 with hooks/list:
 tests/e2e/test_codex_facts.py), Cursor `.cursor/hooks.json` and `~/.cursor/hooks.json` (its hooks
-docs, docs/hosts/cursor.md#config-files)."""
+docs, docs/hosts/cursor.md#config-files), opencode its config and `.opencode/` folders from the folder it
+starts in up to the git root (measured on 1.18.33)."""
 from __future__ import annotations
 
 import json
@@ -29,6 +30,8 @@ def unread(project, files: dict) -> list:
     ("hooks.json", CODEX_HOOKS, ".codex/hooks.json"),
     (".cursor/hooks/hooks.json", CURSOR_HOOKS, ".cursor/hooks.json"),
     ("hooks.json", CURSOR_HOOKS, ".cursor/hooks.json"),
+    ("hooks/hooks-cursor.json", CURSOR_HOOKS, ".cursor/hooks.json"),  # an exporter's plugin-style file
+    ("hooks/hooks.json", CURSOR_HOOKS, ".cursor/hooks.json"),
 ])
 def test_a_hooks_file_where_its_host_reads_none_is_named_with_the_file_it_reads(tmp_path, home, place, content, instead):
     project = tmp_path / "project"
@@ -60,6 +63,7 @@ def test_the_users_cursor_hooks_in_a_subfolder_are_named_with_the_users_file(tmp
     {"hooks.json": CODEX_HOOKS, ".codex/config.toml": "", ".claude-plugin/plugin.json": {"name": "p"}},  # a plugin's top
     {"hooks.json": CODEX_HOOKS},  # no .codex: whose file it is, nothing says
     {"hooks.json": CURSOR_HOOKS, ".cursor-plugin/plugin.json": {"name": "p"}, ".cursor/.keep": ""},
+    {"hooks/hooks-cursor.json": CURSOR_HOOKS, ".cursor-plugin/plugin.json": {"hooks": "./hooks/hooks-cursor.json"}},
     {".codex/hooks/hooks.json": CURSOR_HOOKS},  # Cursor's shape in a .codex subfolder: no Codex event
     {".codex/hooks/notes.json": CODEX_HOOKS},  # another name: a script's data
     {".codex/hooks/hooks.json": {"hooks": {"Deploy": []}}},  # no event of Codex's
@@ -74,3 +78,39 @@ def test_the_finding_sits_at_the_hooks_block_of_the_misplaced_file(tmp_path, hom
     project = tmp_path / "project"
     [hit] = unread(project, {".codex/hooks/hooks.json": json.dumps({"description": "d", **CODEX_HOOKS}, indent=2)})
     assert (hit.line, hit.keys) == (3, ("hooks",))
+
+
+# ---- opencode: a package's plugins, below the folder the session starts in --------------------------
+
+GUARD_PLUGIN = ('export const G = async () => ({\n  "tool.execute.before": async (input, output) => {\n'
+                '    if (input.tool === "bash" && output.args.command.includes("rm -rf")) throw new Error("no")\n  },\n})\n')
+
+
+@pytest.mark.parametrize("place", ["packages/web/.opencode/plugins/guard.js", "packages/web/.opencode/plugin/guard.ts",
+                                   "packages/web/opencode.json"])
+def test_a_packages_opencode_plugins_are_named_from_the_root(tmp_path, home, place):
+    """opencode reads .opencode and opencode.json from the start up to the git root, never below
+    (measured on 1.18.33: tests/e2e/test_doctor_opencode_load_e2e.py)."""
+    project = tmp_path / "project"
+    files = {"packages/web/guards/guard.js": GUARD_PLUGIN}
+    files[place] = {"plugin": ["./guards/guard.js"]} if place.endswith(".json") else GUARD_PLUGIN
+    [hit] = unread(project, files)
+    assert hit.path == str(project / place) and "opencode" in hit.message and str(project / "packages/web") in hit.hint
+
+
+@pytest.mark.parametrize("files", [
+    {".opencode/plugins/guard.js": GUARD_PLUGIN},  # the start's own
+    {"packages/web/opencode.json": {"mcp": {}}},  # a package's config that lists no plugin
+    {"packages/web/.opencode/plugins/README.md": "notes"},  # no plugin
+    {"packages/web/.opencode/plugins/guard.js": GUARD_PLUGIN, ".opencode/plugins/guard.js": GUARD_PLUGIN},  # a copy
+    {"node_modules/x/.opencode/plugins/guard.js": GUARD_PLUGIN},  # a dependency's
+])
+def test_the_starts_own_plugins_and_a_package_without_plugins_are_not_named(tmp_path, home, files):
+    assert unread(tmp_path / "project", files) == []
+
+
+def test_started_in_the_package_its_plugins_are_read(tmp_path, home):
+    project = tmp_path / "project"
+    write(project, {".git/HEAD": "ref: refs/heads/main\n", "packages/web/.opencode/plugins/guard.js": GUARD_PLUGIN})
+    package = project / "packages" / "web"
+    assert found(doctor(package, {}, given=False, start=package), NOT_READ) == []

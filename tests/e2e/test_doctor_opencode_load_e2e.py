@@ -155,3 +155,33 @@ def test_a_rewrite_run_first_in_one_folder_defeats_an_anchored_guard(opencode_cl
     assert not (project / "b2.txt").exists() and "refused b2.txt" in refused
     rule = "host/opencode-rewritten-before-check"
     assert flagged_lines(home, project, {rule}) == marked_lines(files, {third: rule})
+
+
+def test_a_packages_plugins_load_only_in_a_session_started_in_the_package(opencode_cli, home, project):
+    """opencode reads opencode.json and the .opencode folders from the folder it starts in up to
+    the git root, never below: a package's guard and the plugin its opencode.json lists let their
+    calls run in a session started at the root, where the root's own guard refuses its call; in a
+    session started in the package all three refuse. doctor, run at the root, names the package's
+    two files (structure/settings-not-read), not the root's guard."""
+    from claude_cli import hookwright
+    from conftest import git
+    from opencode_cli import seed_config_folder
+
+    git(project, "init", "-q")
+    package = project / "packages" / "web"
+    write_plugins(project / ".opencode" / "plugins", {"root-guard.js": _guard("b2.txt")})
+    seed_config_folder(package / ".opencode")
+    write_plugins(package / ".opencode" / "plugins", {"package-guard.js": _guard("b1.txt")})
+    write_plugins(package / "guards", {"listed.js": _guard("b3.txt")})
+    (package / "opencode.json").write_text(json.dumps({"plugin": ["./guards/listed.js"]}))
+    names = ["b1.txt", "b2.txt", "b3.txt"]
+
+    at_root = run_opencode(project, home, [*map(_bash, names), "done"])  # (it rewrites the root's opencode.json only)
+    doctor = hookwright("doctor", "--json", home=home, project=project, env={"XDG_CONFIG_HOME": None})
+    in_package = run_opencode(package, home, [*map(_bash, names), "done"], config={"plugin": ["./guards/listed.js"]})
+
+    assert [(project / name).exists() for name in names] == [True, False, True], at_root.stderr[-2000:]
+    assert [(package / name).exists() for name in names] == [False, False, False], in_package.stderr[-2000:]
+    unread = sorted(Path(f["path"]).name for f in json.loads(doctor.stdout)["findings"]
+                    if f["rule"] == "structure/settings-not-read")
+    assert unread == ["opencode.json", "package-guard.js"]

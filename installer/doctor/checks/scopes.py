@@ -24,7 +24,6 @@ from ..scripts import intent
 from ..scripts import keys as script_keys
 
 RULES = RuleTable()
-ASSIGNED_NAME = lazy(r"(\w+)=")  # a variable a hook's command line gives its script
 SCRIPT_NAME = lazy(r"([\w.-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|ps1))(?![\w.])")
 
 
@@ -50,6 +49,9 @@ def _settings_not_read(ctx: Context) -> Iterator[Finding]:
     for file, why in ctx.unread:
         if why in ("not-settings", "misplaced"):
             yield from _hooks_not_read_there(ctx, file, read, why)
+            continue
+        if why == "opencode-below":
+            yield from _opencode_below(ctx, file)
             continue
         missing = []
         for handler in load.handlers(file):
@@ -79,7 +81,7 @@ def _hooks_not_read_there(ctx: Context, file: ConfigFile, read: set[tuple[str, f
     `.codex/hooks/hooks.json`), where no file it reads holds those hooks: one finding at the
     block, the move being the fix."""
     host = hosts.of(file.host) if why == "misplaced" else None
-    words: dict[str, Any] = {"host": host.title, "instead": host.read_instead(file.path)[1]} if host is not None else {}
+    words = {"host": host.title, "instead": host.read_instead(file.path)[1]} if host is not None else {}
     data = file.document.data if file.document is not None else None
     projects = data.get("projects") if isinstance(data, dict) else None
     blocks: list[tuple[Keys, Any]] = [(("hooks",), data.get("hooks"))] if isinstance(data, dict) else []
@@ -96,6 +98,22 @@ def _hooks_not_read_there(ctx: Context, file: ConfigFile, read: set[tuple[str, f
         yield ctx.finding("structure/settings-not-read", file, keys, at_key=True, variant=why,
                           events=", ".join(events) or "none", place=str(file.path), about=(str(file.path), keys),
                           **words)
+
+
+def _opencode_below(ctx: Context, file: ConfigFile) -> Iterator[Finding]:
+    """A plugin of a `.opencode/` folder below the start, or an opencode.json there that lists
+    plugins: opencode never loads them in a session started here (Host.files_never_read). One
+    finding per file; a plugin the session's own plugins folders hold by the same name is a copy."""
+    config = file.path.name.startswith("opencode.")
+    folder = file.path.parent if config else file.path.parent.parent.parent
+    start = ctx.project or folder
+    if not config and any((start / ".opencode" / name / file.path.name).is_file() for name in ("plugin", "plugins")):
+        return
+    text = file.source.decode("utf-8", "replace") if file.source else ""
+    at = text.find('"plugin"') if config else -1
+    line = text.count("\n", 0, at) + 1 if at >= 0 else 1
+    yield ctx.finding_at("structure/settings-not-read", file, line, 1, variant="opencode-config-below" if config
+                         else "opencode-below", start=str(start), folder=str(folder))
 
 
 def _can_refuse(event: str) -> bool:
@@ -264,6 +282,7 @@ def _assigned(command: object, name: str) -> str | None:
     return found[1].strip("'\"") if found else None
 
 
+ASSIGNMENT = lazy(r"(\w+)=")  # a variable a command line sets (`GUARD_OFF=1 guard.sh`)
 # where a script refuses (an exit 2, a deny or a block), or calls a function of its own that does
 REFUSAL_SITE = lazy(r"""\bexit\(?\s*2\b|["']?(?:permissionDecision|decision|behavior)["']?\s*[:=]\s*["'](?:deny|block)["']""",
                     needs=("exit", "ecision", "behavior"))
@@ -283,14 +302,17 @@ def _last_refusal(code: str, facts: script_keys.ScriptFacts) -> int:
     def line_of(offset: int) -> int:
         return index.at(offset)[0]
 
+    refusing: dict[str, int] = {}  # a function that refuses: where its definition ends
     for found in REFUSAL_SITE.finditer(code):
         last = max(last, line_of(found.start()))
         inside = [f for f in starts if f.start() < found.start()]
-        name = next((f["py"] or f["sh"] or f["js"] for f in reversed(inside)), None) if inside else None
-        if name:
-            calls = [m.start() for m in re.finditer(rf"(?<![\w$.-]){re.escape(name)}\b(?![\w-]*[ \t]*\(\)[ \t]*\{{)", code)
-                     if m.start() > inside[-1].end()]
-            last = max([last, *map(line_of, calls)])
+        name = (inside[-1]["py"] or inside[-1]["sh"] or inside[-1]["js"]) if inside else None
+        if name and name not in refusing:
+            refusing[name] = inside[-1].end()
+    for name, after in refusing.items():  # (each function's calls looked for once)
+        calls = [m.start() for m in re.finditer(rf"(?<![\w$.-]){re.escape(name)}\b(?![\w-]*[ \t]*\(\)[ \t]*\{{)", code)
+                 if m.start() > after]
+        last = max([last, *map(line_of, calls)])
     return last
 
 
@@ -323,7 +345,7 @@ def _env_switches_guard_off(ctx: Context) -> Iterator[Finding]:
             code = codes[facts.path] if facts.path in codes else codes.setdefault(
                 facts.path, strip_comments(text, facts.language))  # (a script many handlers run: once)
             yield from _never_switched_on(ctx, handler, host, facts, code, reported)
-            named = [n for n in names if n in text] + [n for n in ASSIGNED_NAME.findall(command or "")
+            named = [n for n in names if n in text] + [n for n in ASSIGNMENT.findall(command or "")
                                                          if n not in names and n in text]
             env: dict[str, tuple[ConfigFile, Any]] | None = None
             for name in dict.fromkeys(named):

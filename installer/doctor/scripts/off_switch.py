@@ -13,6 +13,7 @@ import ast
 import bisect
 import fnmatch
 import re
+from itertools import islice
 from typing import Any, Callable, Iterator
 
 from ...hooks.regex.engine import Regex
@@ -20,6 +21,20 @@ from ...patterns import lazy
 
 Value = str | None  # the variable's value; None: unset
 Test = Callable[[Value], bool | None]  # whether a condition holds for the value; None: cannot tell
+
+MAX_TESTS = 64  # the tests of one variable read in a script: an off switch is one of its first lines
+BODY_WINDOW = 2000  # the characters after an `if` where its quiet quit is looked for
+# the small patterns the readers below share
+TEST_JOINER = lazy(r"\|\||&&|[ \t]-[ao][ \t]")
+SH_TOKEN = lazy(r""""[^"]*"|'[^']*'|[^\s"']+(?:"[^"]*")?""")
+AND_OR = lazy(r"&&|\|\|")
+SH_NOT_QUIET = lazy(r"\bexit[ \t]+[1-9]|\bif\b|deny|block")
+JS_NOT_QUIET = lazy(r"exit\([1-9]|deny|block|throw")
+JS_INCLUDES = lazy(r"(\[[^\[\]]*\])\.includes\(")
+QUOTED_WORD = lazy(r"""["']([\w.-]{1,40})["']""")
+SH_BRACKETS = lazy(r"\[\[[^\n]*?\]\]|\[[ \t][^\n]*?[ \t]\]")
+SH_EXIT_NONZERO = lazy(r"\bexit[ \t]+[1-9]")
+JS_NOT = lazy(r"!(?!=)")
 
 # ---- shell ---------------------------------------------------------------------------------------
 
@@ -31,12 +46,6 @@ SH_ONE_LINE = lazy(rf"""^[ \t]*{_SH_TEST}(?P<more>(?:[ \t]*(?:&&|\|\|)[ \t]*(?:\
 SH_IF = lazy(rf"""^[ \t]*if[ \t]+{_SH_TEST}[ \t]*(?:;[ \t]*then\b|\n[ \t]*then\b)""", re.M)
 SH_BODY_QUIT = lazy(r"""^[ \t]*exit(?:[ \t]+0)?[ \t]*(?:;|$|#)""", re.M)
 SH_BODY_END = lazy(r"""^[ \t]*(?:fi|else|elif)\b|\bfi[ \t]*$""", re.M)
-SH_JOINER = lazy(r"\|\||&&|[ \t]-[ao][ \t]")  # between the tests of one `[[ ]]` or `[ ]`
-SH_TOKEN = lazy(r""""[^"]*"|'[^']*'|[^\s"']+(?:"[^"]*")?""")
-SH_MORE_TEST = lazy(r"\[\[[^\n]*?\]\]|\[[ \t][^\n]*?[ \t]\]")
-SH_AND_OR = lazy(r"&&|\|\|")
-SH_BODY_ANSWERS = lazy(r"\bexit[ \t]+[1-9]|\bif\b|deny|block")  # a body that answers is no off switch
-SH_EXIT_FAILING = lazy(r"\bexit[ \t]+[1-9]")
 SH_CASE = lazy(r"""^[ \t]*case[ \t]+(?P<word>"[^"\n]*"|\$\{?\w+[^ \t\n]*)[ \t]+in\b""", re.M)  # its body: to the next esac
 SH_ESAC = lazy(r"\besac\b")
 SH_ARM = lazy(r"""(?:^|;;)[ \t\n]*\(?(?P<patterns>[^()\n;]+)\)(?P<body>.*?)(?=;;|$)""", re.S)
@@ -129,7 +138,7 @@ def _sh_test(text: str, name: str) -> Test | None:
     double = text.startswith("[[")
     inner = text[2:-2] if double else text[1:-1] if text.startswith("[") else text[len("test"):]
     joiner = "||" if ("||" in inner or " -o " in inner) else "&&"
-    parts = SH_JOINER.split(inner)
+    parts = TEST_JOINER.split(inner)
     tests = [_sh_atom(_sh_tokens(part), name, double) for part in parts]
     if any(t is None for t in tests) or not tests:
         return None
@@ -143,8 +152,7 @@ def _combine(combine: Callable[[list[bool]], bool], held: list[bool | None]) -> 
 
 
 def _sh_tokens(text: str) -> list[str]:
-    tokens: list[str] = SH_TOKEN.findall(text)
-    return tokens
+    return list(SH_TOKEN.findall(text))
 
 
 def _shell(text: str, name: str) -> Iterator[tuple[int, Test]]:
@@ -152,8 +160,8 @@ def _shell(text: str, name: str) -> Iterator[tuple[int, Test]]:
     for found in SH_ONE_LINE.finditer(text):
         if name not in found.group(0):
             continue
-        tests = [found["test"], *SH_MORE_TEST.findall(found["more"] or "")]
-        joiners = SH_AND_OR.findall(found["more"] or "")
+        tests = [found["test"], *SH_BRACKETS.findall(found["more"] or "")]
+        joiners = AND_OR.findall(found["more"] or "")
         if any(j != "&&" for j in joiners):
             continue  # (`[ a ] || [ b ] && exit`: not read)
         read = [_sh_test(t, name) for t in tests]
@@ -162,45 +170,37 @@ def _shell(text: str, name: str) -> Iterator[tuple[int, Test]]:
             continue
         quit_when = found["op"] == "&&"
         yield found.start("test"), _chain(known, quit_when)
-    block_ends = _starts(SH_BODY_END, text)  # (found once: each `if` or `case` looking on to the end
-    esacs = _starts(SH_ESAC, text)            # of the script for its own made the read quadratic)
     for found in SH_IF.finditer(text):
         if name not in found["test"]:
             continue
-        block = text[found.end():_next(block_ends, found.end(), len(text))]
-        if not SH_BODY_QUIT.search(block) or SH_BODY_ANSWERS.search(block):
+        body = text[found.end():found.end() + BODY_WINDOW]  # (a quiet quit is a few lines: never the rest of the file)
+        end = SH_BODY_END.search(body)
+        block = body[:end.start()] if end else body
+        if not SH_BODY_QUIT.search(block) or SH_NOT_QUIET.search(block):
             continue
         test = _sh_test(found["test"], name)
         if test is not None:
             yield found.start("test"), test
-    read_to = 0
+    esacs = [found.start() for found in SH_ESAC.finditer(text)]  # (once: each case looking on to the
+    read_to = 0                                                   # script's end for its esac was quadratic)
     for found in SH_CASE.finditer(text):
-        end = _next(esacs, found.end(), -1)
-        if end < 0:
+        at = bisect.bisect_left(esacs, found.end())
+        if at == len(esacs):
             break  # (no esac after it: neither this case nor a later one is whole)
         if found.start() < read_to:
             continue  # (a case inside the one before)
+        end = esacs[at]
         read_to = end + len("esac")
         word = _sh_word(found["word"], name)
         if word is None:
             continue
         for arm in SH_ARM.finditer(text[found.end():end]):
-            if not SH_BODY_QUIT.search(arm["body"].replace(";", "\n")) or SH_EXIT_FAILING.search(arm["body"]):
+            if not SH_BODY_QUIT.search(arm["body"].replace(";", "\n")) or SH_EXIT_NONZERO.search(arm["body"]):
                 continue
             patterns = [p.strip().strip("'\"") for p in arm["patterns"].split("|")]
             if "*" in patterns:
                 continue
             yield found.end() + arm.start("patterns"), _case_arm(word, patterns)
-
-
-def _starts(pattern: Any, text: str) -> list[int]:
-    return [found.start() for found in pattern.finditer(text)]
-
-
-def _next(starts: list[int], at: int, otherwise: int) -> int:
-    """The first of the (sorted) starts at or after `at`, else `otherwise`."""
-    i = bisect.bisect_left(starts, at)
-    return starts[i] if i < len(starts) else otherwise
 
 
 def _case_arm(word: Expand, patterns: list[str]) -> Test:
@@ -236,7 +236,7 @@ def _python(text: str, name: str) -> Iterator[tuple[int, Test]]:
         test_text = found["test"]
         body = found["inline"].strip()
         if not body:
-            lines = text[found.end():].split("\n")[1:]
+            lines = text[found.end():found.end() + BODY_WINDOW].split("\n")[1:]
             inner = [line for line in lines if line.strip() and not line.strip().startswith("#")]
             indent = len(found["indent"])
             block = []
@@ -351,16 +351,13 @@ class _PyValue:
 JS_IF = lazy(r"""\bif[ \t]*\((?P<test>[^\n]*?)\)[ \t]*(?:\{[ \t]*\n?(?P<block>[^{}]*?)\}|(?P<inline>[^\n;]*;?))""")
 JS_QUIT = lazy(r"""(?:^|;|\n)[ \t]*(?:process\.exit\((?:0)?\)|return(?:[ \t]*;|[ \t]*$|[ \t]+(?:0|undefined)\b))""")
 JS_FLAG = lazy(r"""(?:const|let|var)[ \t]+(?P<flag>[A-Za-z_$][\w$]*)[ \t]*=[ \t]*(?P<expr>[^;\n]+)""")
-JS_BODY_ANSWERS = lazy(r"exit\([1-9]|deny|block|throw")
-JS_NOT = lazy(r"!(?!=)")
-JS_INCLUDES = lazy(r"(\[[^\[\]]*\])\.includes\(")
 
 
 def _javascript(text: str, name: str) -> Iterator[tuple[int, Test]]:
     for found, flags in _ifs(text, name, JS_IF, JS_FLAG, r"(?<![\w$.])"):
         test_text = found["test"]
         body = found["block"] if found["block"] is not None else found["inline"]
-        if not JS_QUIT.search(body) or JS_BODY_ANSWERS.search(body):
+        if not JS_QUIT.search(body) or JS_NOT_QUIET.search(body):
             continue
         for flag, expr in flags.items():
             test_text = re.sub(rf"(?<![\w$.]){re.escape(flag)}\b", f"({expr})", test_text)
@@ -409,7 +406,6 @@ READ = {"shell": lazy(r"""\$\{?([A-Z][A-Z0-9_]*)"""),
         "javascript": lazy(r"""process\.env(?:\.([A-Z][A-Z0-9_]*)|\[[ \t]*["'`]([A-Z][A-Z0-9_]*)["'`])""")}
 # a shell script that gives the variable a value of its own (`MODE=${MODE:-on}`, `: ${MODE:=on}`, `read MODE`)
 SH_ASSIGNED = r"""(?m)(?:^[ \t]*(?:export[ \t]+|local[ \t]+|readonly[ \t]+|declare[ \t]+(?:-\w+[ \t]+)*)?{name}=|\$\{{{name}:?=|\bread[ \t]+(?:-\w+[ \t]+)*{name}\b|\bfor[ \t]+{name}[ \t])"""
-QUOTED_WORD = lazy(r"""["']([\w.-]{1,40})["']""")  # a value the script names
 PROBES = ("1", "true", "yes", "on")  # values beside the script's own literals that an "on" switch may want
 
 
@@ -419,7 +415,7 @@ def quits_when(text: str, language: str, name: str, value: Value) -> int | None:
     reader = READERS.get(language)
     if reader is None or name not in text:
         return None
-    for offset, test in reader(text, name):
+    for offset, test in islice(reader(text, name), MAX_TESTS):
         if test(value) is True:
             return offset
     return None
@@ -443,7 +439,7 @@ def quits_unless_set(text: str, language: str, name: str) -> int | None:
     if reader is None or name not in text:
         return None
     literals = set(QUOTED_WORD.findall(text)) | set(PROBES)
-    for offset, test in reader(text, name):
+    for offset, test in islice(reader(text, name), MAX_TESTS):
         if test(None) is True and any(test(value) is False for value in literals):
             return offset
     return None

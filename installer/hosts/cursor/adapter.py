@@ -67,6 +67,9 @@ CURSOR_GATES = frozenset({"preToolUse", "beforeShellExecution", "beforeMCPExecut
 
 
 KIND = "cursor-hooks"  # doctor's name for the kind of file
+# hooks files in Cursor's shape at a project's top, where Cursor reads none outside a plugin (an
+# exporter's `hooks/hooks-cursor.json`, which is a plugin's place: other-hosts and user-needs notes)
+TOP_LEVEL_NAMES = ("hooks.json", "hooks-cursor.json", "hooks/hooks.json", "hooks/hooks-cursor.json")
 
 
 class Cursor(Host):
@@ -117,19 +120,21 @@ class Cursor(Host):
     def files_never_read(self, start: Path) -> list[tuple[Path, str]]:
         """Hooks files in Cursor's shape where Cursor reads none (`misplaced`): a hooks.json in a
         subfolder of the project's or the user's `.cursor/` (`.cursor/hooks/hooks.json`, beside
-        the scripts), and one at the top of a project that has a `.cursor/` (and is no plugin,
-        whose manifest may name it). Cursor reads `<project root>/.cursor/hooks.json` and
+        the scripts), and one at the top of a project or in its `hooks/` (a plugin's places) where
+        the project is no plugin, whose manifest may name it. Cursor reads `<project root>/.cursor/hooks.json` and
         `~/.cursor/hooks.json` (its hooks docs, docs/hosts/cursor.md#config-files)."""
         folders = [user_dir(), start / ".cursor"]
         places = [sub / "hooks.json" for folder in folders for sub in subfolders(folder)]
-        if folders[1].is_dir() and not plugin_top(start):
-            places.append(start / "hooks.json")
+        if not plugin_top(start):  # (a plugin's own hooks file, which its manifest names, is read)
+            places += [start / name for name in TOP_LEVEL_NAMES]
         return [(path, "misplaced") for path in places if holds_events(path, CURSOR_EVENTS)]
 
     def read_instead(self, path: Path) -> tuple[str, str]:
-        """The hooks.json of the `.cursor/` the file sits below, or beside it at a project's top."""
-        folder = path.parent.parent if path.parent.parent.name == ".cursor" else path.parent / ".cursor"
-        return KIND, str(folder / "hooks.json")
+        """The hooks.json of the `.cursor/` the file sits below, or of the project it is the top of."""
+        if path.parent.parent.name == ".cursor":
+            return KIND, str(path.parent.parent / "hooks.json")
+        top = path.parent.parent if path.parent.name == "hooks" else path.parent
+        return KIND, str(top / ".cursor" / "hooks.json")
 
     def given_file(self, path: Path, project: Path) -> Candidate | None:
         """A hooks.json in a .cursor folder: the user's, or a project's."""

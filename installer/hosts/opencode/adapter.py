@@ -34,7 +34,7 @@ from ...hooks.model import Candidate, ConfigFile, resolved
 from ...interpreter import DEFAULT as DEFAULT_PYTHON
 from ...layout import PLUGIN_PREFIX, RUNTIME_FOLDER, plugin_file
 from ...patterns import lazy
-from ..base import Capabilities, Entry, HandlerPlace, Host, Scope, Target, deep, env_path
+from ..base import Capabilities, Entry, HandlerPlace, Host, Scope, Target, deep, env_path, folders_below
 from ..claude.adapter import tools_named
 
 HEADER = "// hookwright-plugin "
@@ -230,6 +230,17 @@ def local_plugin(config: Path, entry: Any) -> Path | None:
     return Path(written) if written.startswith("/") else (base / written).resolve()
 
 
+def _lists_plugins(path: Path) -> bool:
+    """A config whose `plugin` list names something (a config that does not parse lists nothing)."""
+    raw = safe_read.read_or_none(path, safe_read.CONFIG)
+    if raw is None or b'"plugin"' not in raw:
+        return False
+    try:
+        return any(True for _ in plugin_specs(read_config(path, raw)))
+    except HookwrightError:
+        return False
+
+
 def config_dir() -> Path:
     """opencode's user folder: $XDG_CONFIG_HOME/opencode, else ~/.config/opencode (measured:
     with the variable set, ~/.config/opencode/plugins is not read)."""
@@ -349,6 +360,23 @@ class Opencode(Host):
 
     def config_files(self, project: Path, also: frozenset[Path] = frozenset()) -> list[Candidate]:
         return _config_files(project, also)
+
+    def files_never_read(self, start: Path) -> list[tuple[Path, str]]:
+        """The plugins of the `.opencode/` folders below `start`, and the `opencode.json` files there
+        that list plugins: opencode reads its project config and `.opencode/` folders from the
+        folder it starts in up to the git root, never below it (measured on 1.18.33,
+        tests/e2e/test_doctor_opencode_load_e2e.py: started at the root, a package's
+        `.opencode/plugins/` guard and the plugin its opencode.json listed let their calls run; started
+        in the package, both refused theirs, and so did the root's `.opencode/plugins/` guard)."""
+        found: list[tuple[Path, str]] = []
+        for sub in folders_below(start):
+            for folder in (sub / ".opencode" / name for name in PLUGIN_FOLDERS):
+                if folder.is_dir():
+                    found += [(path, "opencode-below") for path in sorted(folder.iterdir())
+                              if path.suffix in LOADED_SUFFIXES and path.is_file()]
+            found += [(path, "opencode-below") for path in (sub / name for name in CONFIG_NAMES)
+                      if path.is_file() and _lists_plugins(path)]
+        return found
 
     def project_of(self, file: ConfigFile) -> Path | None:
         """The project of a plugin in its .opencode/plugins folder, or of an opencode.json in it or
