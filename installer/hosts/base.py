@@ -1002,12 +1002,13 @@ def holds_events(path: Path, events: Collection[str]) -> bool:
         return False
     try:
         if path.suffix == ".toml":
-            import tomllib  # (a misplaced TOML file only: about 2 ms, which a run without one never pays)
+            # (a misplaced TOML file only: its TOML reader, which a run without one never loads)
+            from .. import resources
 
-            data = tomllib.loads(raw.decode("utf-8"))
+            data: Any = resources.toml_from(path, raw, "")
         else:
             data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError):
+    except (ValueError, RecursionError, HookwrightError):
         return False
     hooks = data.get("hooks") if isinstance(data, dict) else None
     return isinstance(hooks, dict) and any(event in hooks for event in events)

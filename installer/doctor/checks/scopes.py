@@ -81,7 +81,7 @@ def _hooks_not_read_there(ctx: Context, file: ConfigFile, read: set[tuple[str, f
     `.codex/hooks/hooks.json`), where no file it reads holds those hooks: one finding at the
     block, the move being the fix."""
     host = hosts.of(file.host) if why == "misplaced" else None
-    words = {"host": host.title, "instead": host.read_instead(file.path)[1]} if host is not None else {}
+    words: dict[str, Any] = {"host": host.title, "instead": host.read_instead(file.path)[1]} if host is not None else {}
     data = file.document.data if file.document is not None else None
     projects = data.get("projects") if isinstance(data, dict) else None
     blocks: list[tuple[Keys, Any]] = [(("hooks",), data.get("hooks"))] if isinstance(data, dict) else []

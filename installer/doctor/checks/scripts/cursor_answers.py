@@ -97,7 +97,7 @@ def _blocking_twin(event: str, field: str) -> str:
     """The event a guard on `event` belongs on: its before-twin where Cursor has one that reads the
     refusal (afterShellExecution: beforeShellExecution), else every event that reads it."""
     for after, before in (("after", "before"), ("post", "pre")):
-        twin = before + event[len(after):] if event.startswith(after) else None
+        twin = before + event[len(after):] if event.startswith(after) else ""
         row = cursor_protocol.protocol(twin) if twin else None
         if row is not None and row.blocks and field in row.output_fields:
             return twin
