@@ -75,6 +75,29 @@ with ThreadPoolExecutor(max_workers=2) as pool:
     pool.submit(check, command)  # HERE
 """
 
+JS_WORKER = """\
+const { Worker, isMainThread, workerData } = require('worker_threads');
+if (isMainThread) {
+  const input = require('fs').readFileSync(0, 'utf8');
+  new Worker(__filename, { workerData: input });
+} else if (JSON.parse(workerData).tool_input.command.includes('ran-TOKEN.txt')) {
+  console.error('Blocked: TOKEN');
+  process.exit(2);  // HERE
+}
+"""
+PY_PROCESS = """\
+import json, multiprocessing, sys
+def check(command):
+    if "ran-TOKEN.txt" in command:
+        print("Blocked: TOKEN", file=sys.stderr)
+        sys.exit(2)
+if __name__ == "__main__":
+    command = json.load(sys.stdin)["tool_input"]["command"]
+    worker = multiprocessing.Process(target=check, args=(command,))  # HERE
+    worker.start()
+    worker.join()
+"""
+
 # name: (rule, the dispatcher's name, its text, its twin's text, the children)
 CASES = {
     "pycontinue": ("delivery/exit-2-lost", "TOKEN.py", PY_HEAD + """\
@@ -428,6 +451,12 @@ sys.exit(result)
 result = subprocess.run([sys.executable, str(FOLDER / "TOKEN-guard.py")], input=data, text=True)
 sys.exit(result.returncode)
 """, REFUSING),
+    # process.exit(2) in a worker thread ends the worker alone: the main thread ends 0
+    "jsworker": ("delivery/exit-2-lost", "TOKEN.js", JS_WORKER, JS_WORKER.replace(
+        "new Worker(__filename, { workerData: input });", "new Worker(__filename, { workerData: input })"
+        ".on('exit', (code) => process.exit(code));"), {}),
+    # sys.exit(2) in a multiprocessing.Process ends that process alone: the script ends 0
+    "pyprocess": ("delivery/exit-2-lost", "TOKEN.py", PY_PROCESS, PY_PROCESS + "    sys.exit(worker.exitcode)\n", {}),
     "shexec": ("script/answer-sent-away", "TOKEN.sh", f"""\
 #!/bin/bash
 exec >>"$(dirname "$0")/TOKEN.log" 2>&1  # HERE

@@ -25,6 +25,12 @@ PAYLOAD = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "too
 JS_INPUT = "const cp = require('child_process');\nconst input = require('fs').readFileSync(0);\n"
 
 
+WORKER_HERE = ("const { Worker, isMainThread } = require('worker_threads');\nif (isMainThread) {\n"
+               "  require('fs').readFileSync(0);\n  new Worker(__filename);\n} else {\n  process.exit(2);\n}\n")
+WORKER_FILE = ("const { Worker } = require('worker_threads');\nconst path = require('path');\n"
+               "new Worker(path.join(__dirname, 'check.js'));\nrequire('fs').readFileSync(0);\n")
+
+
 def _twins(text: str, runs: str, line: int, broken: str, fixed: str) -> tuple[dict, str, int, dict]:
     """A case whose broken hook and twin differ in one word (WORD in the text), its guard beside it."""
     return {runs: text.replace("WORD", broken), "guard.py": GUARD}, runs, line, \
@@ -117,6 +123,22 @@ CASES = {
         PY + "data = sys.stdin.read()\nproc = subprocess.Popen([sys.executable, os.path.dirname(__file__) + "
              "'/guard.py'], stdin=subprocess.PIPE, text=True)\nWORD\nsys.exit(proc.returncode)\n", "h.py", 3,
         "proc.stdin.write(data)\nproc.stdin.close()", "proc.communicate(data)"),
+    "sys.exit(2) in a multiprocessing.Process whose exitcode nobody reads": (
+        {"h.py": PY + "import multiprocessing\ndef check():\n    sys.exit(2)\nif __name__ == '__main__':\n"
+                      "    json.load(sys.stdin)\n    worker = multiprocessing.Process(target=check)\n    worker.start()\n"
+                      "    worker.join()\n"}, "h.py", 7,
+        {"h.py": PY + "import multiprocessing\ndef check():\n    sys.exit(2)\nif __name__ == '__main__':\n"
+                      "    json.load(sys.stdin)\n    worker = multiprocessing.Process(target=check)\n    worker.start()\n"
+                      "    worker.join()\n    sys.exit(worker.exitcode)\n"}),
+    "a wrapper that tells its guard's refusal as 1": _twins(
+        'timeout 5 python3 "$(dirname "$0")/guard.py" || WORD\n', "h.sh", 1, "exit 1", "exit $?"),
+    "process.exit(2) in this file's worker thread": (
+        {"h.js": WORKER_HERE}, "h.js", 6,
+        {"h.js": WORKER_HERE.replace("new Worker(__filename);", "new Worker(__filename).on('exit', (code) => process.exit(code));")}),
+    "a worker thread running a script that exits 2": (
+        {"h.js": WORKER_FILE, "check.js": "require('worker_threads');\nprocess.exit(2);\n"}, "h.js", 3,
+        {"h.js": WORKER_FILE.replace("'check.js'));", "'check.js')).on('exit', (code) => process.exit(code));"),
+         "check.js": "require('worker_threads');\nprocess.exit(2);\n"}),
     "sys.exit(os.system(...))": (
         {"h.py": PY + "sys.exit(os.system(sys.executable + ' ' + os.path.dirname(__file__) + '/guard.py'))\n",
          "guard.py": GUARD}, "h.py", 2,
@@ -165,6 +187,11 @@ CASES = {
                  'rc=$?\nexit $rc\n', "guard.py": GUARD}, "h.sh", 2,
         {"h.sh": 'DIR="$(cd "$(dirname "$0")" && pwd)"\npython3 "$DIR/guard.py" 2>&1 | tee -a /dev/null >&2\n'
                  'rc=${PIPESTATUS[0]}\nexit $rc\n', "guard.py": GUARD}),
+    "a wrapper that exits with its test's truth": _twins(
+        'python3 "$(dirname "$0")/guard.py"\nrc=$?\nWORD\n', "h.sh", 3, "exit $(( rc != 0 ))", "exit $rc"),
+    "sys.exit of a comparison": _twins(
+        PY + "rc = subprocess.call([sys.executable, os.path.join(os.path.dirname(__file__), 'guard.py')])\n"
+             "sys.exit(WORD)\n", "h.py", 3, "rc != 0", "rc"),
     "an EXIT trap": (
         {"h.sh": "trap 'exit 1' EXIT\ncat >/dev/null\nexit 2\n"}, "h.sh", 1,
         {"h.sh": "trap 'echo bye >&2' EXIT\ncat >/dev/null\nexit 2\n"}),
@@ -635,3 +662,23 @@ def test_an_npm_script_the_hook_runs_is_judged_as_the_command_it_runs(tmp_path, 
     assert (_status(base, command) == 2) != lost  # npm 11.19.1 ends with its script's status
     flagged = found(doctor(base, {".claude/settings.json": settings(command=command)}), "command/block-swallowed")
     assert [(Path(f.path).name, f.line) for f in flagged] == ([("package.json", 6)] if lost else [])
+
+
+PASSES = "import json, sys\njson.load(sys.stdin)\n"
+ARGUMENT_LOOP = 'DIR="$(dirname "$0")"\n{read}for g; do\n  python3 "$DIR/$g"{given}{passes}\ndone\n'
+
+
+@pytest.mark.parametrize("read, given, passes, rule", [
+    ("payload=$(cat)\n", ' <<<"$payload"', "", "delivery/exit-2-lost"),  # the last pass's 0 replaces the guard's 2
+    ("", "", " || exit $?", "delivery/stdin-not-passed"),  # the first child reads the input: the guard, nothing
+    ("payload=$(cat)\n", ' <<<"$payload"', " || exit $?", None),
+], ids=["the last pass decides", "the first pass takes the input", "the input handed to each, each status looked at"])
+def test_a_loop_over_the_wrappers_arguments_runs_each_guard_its_command_names(tmp_path, read, given, passes, rule):
+    base = tmp_path / "project"
+    wrapper = ARGUMENT_LOOP.format(read=read, given=given, passes=passes)
+    order = "guard.py pass.py" if rule == "delivery/exit-2-lost" else "pass.py guard.py"
+    command = _write(base, {"h.sh": wrapper, "guard.py": GUARD, "pass.py": PASSES}, "h.sh") + f" {order}"
+    assert (_status(base, command) == 2) == (rule is None)  # what the host would receive (bash 5.2)
+    out = doctor(base, {".claude/settings.json": settings(command=command)})
+    flagged = [(f.rule, f.line) for f in out.findings if f.rule in ("delivery/exit-2-lost", "delivery/stdin-not-passed")]
+    assert flagged == ([(rule, wrapper.count("\n", 0, wrapper.index("python3")) + 1)] if rule else [])

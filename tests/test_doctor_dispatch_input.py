@@ -101,3 +101,19 @@ def test_a_wrapper_whose_first_child_reads_the_input_leaves_the_next_nothing(tmp
     assert (_status(base, command) == 2) != starved  # what the host would receive
     flagged = found(doctor(base, {".claude/settings.json": settings(command=command)}), "delivery/stdin-not-passed")
     assert [f.line for f in flagged] == ([wrapper.count("\n") + 1] if starved else [])  # (after the #! line)
+
+
+@pytest.mark.parametrize("loop, starved", [
+    ('for g in first.sh guard.sh; do\n  "$DIR/$g"\ndone\n', True),
+    ('for g in "$DIR"/*.sh; do\n  "$g"\ndone\n', True),
+    ('payload=$(cat)\nfor g in first.sh guard.sh; do\n  "$DIR/$g" <<<"$payload"\ndone\n', False),
+], ids=["over names", "over a folder's files", "the input read once and handed to each"])
+def test_a_wrapper_loop_whose_first_child_reads_the_input_leaves_the_next_nothing(tmp_path, loop, starved):
+    base = tmp_path / "project"
+    wrapper = '#!/bin/bash\nDIR="$(dirname "$0")/checks"\n' + loop
+    command = _write(base, {"run.sh": wrapper, "checks/first.sh": LOGS, "checks/guard.sh": SH_GUARD}, "run.sh")
+    for name in ("first.sh", "guard.sh"):
+        (base / ".claude/hooks/checks" / name).chmod(0o755)
+    assert (_status(base, command) == 2) != starved  # what the host would receive
+    flagged = found(doctor(base, {".claude/settings.json": settings(command=command)}), "delivery/stdin-not-passed")
+    assert [f.line for f in flagged] == ([wrapper.count("\n", 0, wrapper.rindex('  "$')) + 1] if starved else [])

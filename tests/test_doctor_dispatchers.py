@@ -182,3 +182,17 @@ def test_a_script_told_its_event_by_an_argument_is_judged_per_handler_by_the_nam
     line = next(n for n, row in enumerate(text.splitlines(), 1) if "hookEventName" in row)
     assert found == ([] if fixed else [(line, 'hookSpecificOutput names "PostToolUse" for every answer the PreToolUse '
                                               "hook's run writes")])
+
+
+@pytest.mark.parametrize("spawn, read, lost", [
+    ("require('child_process').spawnSync('python3', ['guard.py'], { input })", "r.status", False),
+    ("require('child_process').spawnSync('python3', ['guard.py'], { input })", "r.exitCode", True),
+    ("require('child_process').spawnSync('python3', ['guard.py'], { input })", "r.code", True),
+    # Bun's SyncSubprocess holds exitCode and success (Bun's reference: bun is not installed here)
+    ("Bun.spawnSync(['python3', 'guard.py'], { stdin: input })", "r.exitCode", False),
+    ("Bun.spawnSync(['python3', 'guard.py'], { stdin: input })", "r.status", True),
+])
+def test_a_childs_status_read_by_the_name_its_runtime_gives_it(spawn, read, lost):
+    code = f"const input = require('fs').readFileSync(0);\nconst r = {spawn};\nprocess.exit({read});\n"
+    found = [place for place in _javascript(code) if place.rule == "exit-2-lost"]
+    assert [(place.line, place.status) for place in found] == ([(3, "0")] if lost else [])

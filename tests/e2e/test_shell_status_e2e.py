@@ -352,6 +352,27 @@ if grep -q '"command": "touch ran-TOKEN.txt'; then  # HERE
 fi
 exit 0
 """
+FOR_ARGUMENTS = """\
+#!/bin/bash
+DIR="$(dirname "$0")"
+payload=$(cat)
+for g; do
+  bash "$DIR/$g" <<<"$payload"  # HERE
+done
+"""
+FIRST_TAKES_ALL = """\
+#!/bin/bash
+DIR="$(dirname "$0")"
+for g; do
+  bash "$DIR/$g" || exit $?  # HERE
+done
+"""
+TRUTH = """\
+#!/bin/bash
+python3 "$(dirname "$0")/TOKEN-guard.py"
+rc=$?
+exit $(( rc != 0 ))  # HERE
+"""
 CASES = {  # name: (the rule, the broken gate, its twin)
     "pipe": ("delivery/exit-in-subshell", PIPED_LOOP,
              PIPED_LOOP.replace("jq -r .tool_input.command | while", "while").replace(
@@ -396,6 +417,14 @@ CASES = {  # name: (the rule, the broken gate, its twin)
     # an EXIT trap runs after the answer and its exit: its echo follows the JSON
     "exittrap": ("script/text-before-json", EXIT_TRAP, EXIT_TRAP.replace('done"\'', 'done" >&2\'')),
     # the input's text is compact JSON: a match that expects a space after the colon never holds
+    # a loop over the guards the command names: the last pass's 0 decides; the first pass's child takes the input
+    "forargs": ("delivery/exit-2-lost", FOR_ARGUMENTS, FOR_ARGUMENTS.replace('"  # HERE', '" || exit $?'),
+                " TOKEN-check-a.sh TOKEN-pass.sh"),
+    "forstdin": ("delivery/stdin-not-passed", FIRST_TAKES_ALL,
+                 FIRST_TAKES_ALL.replace('DIR="$(dirname "$0")"\n', 'DIR="$(dirname "$0")"\npayload=$(cat)\n').replace(
+                     '"$DIR/$g" ||', '"$DIR/$g" <<<"$payload" ||'), " TOKEN-pass.sh TOKEN-check-a.sh"),
+    # the wrapper tells the guard's 2 as its test's truth, 1
+    "truth": ("delivery/exit-2-lost", TRUTH, TRUTH.replace("$(( rc != 0 ))  # HERE", "$rc")),
     "spaced": ("script/input-text-spaced", SPACED, SPACED.replace("grep -q '\"command\": \"", "grep -Eq '\"command\" *: *\"")),
 }
 

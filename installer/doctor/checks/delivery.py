@@ -83,6 +83,7 @@ def _exit_2_lost(script: Script) -> Iterator[Finding]:
     yield from _report(script, handlers, list(_wrapped(script, handlers[0])) or list(_remapped(script, handlers[0])))
 
 
+ARITHMETIC_TRUTH = lazy(r"^exit[ \t]+\$\(\([^)]*(?:[!=<>]=|[<>]|&&|\|\||!)[^)]*\)\)")  # `exit $(( rc != 0 ))`: 0 or 1
 LAST_EXIT = lazy(r"(?:^|[;&|{]\s*)exit[ \t]+\d+[ \t;}]*(?:#.*)?$")  # the script's last line ends it with a literal
 
 
@@ -111,16 +112,17 @@ def _remapped(script: Script, handler: Handler) -> Iterator[Lost]:
     `npm run` running one) and ends every run with a status of its own, none of them 2 (`[ $status
     -eq 0 ] || exit 1; exit 0`, `guard.sh || exit 1`): it knows the child failed, and tells the host
     with a status the host does not read as a block. At its first exit other than 0."""
-    exits = script.facts.flow.exits
-    if script.facts.language != "shell" or not exits or any(e.status is None or e.status == 2 for e in exits):
+    exits = [(e, 1 if e.status is None and ARITHMETIC_TRUTH.search(e.how) else e.status) for e in script.facts.flow.exits]
+    if script.facts.language != "shell" or not exits or any(status is None or status == 2 for _, status in exits):
         return
     last = next((line for line in reversed(script.text.splitlines()) if line.strip() and not line.lstrip().startswith("#")), "")
-    if not any(e.status for e in exits) or not LAST_EXIT.search(last.strip()):
+    if not any(status for _, status in exits) or not LAST_EXIT.search(last.strip()) and not ARITHMETIC_TRUTH.search(last):
         return  # (a run that ends with its last command may end with the child's status)
     where = handler_facts.where(handler.file)
     child, at = None, 0
     lines = script.text.splitlines()
-    for inv in resolve_shell(script.facts.runs_scripts or script.text, where).invocations:
+    code = script.facts.runs_scripts or keys.with_own_folder(script.text, script.facts.path) or script.text
+    for inv in resolve_shell(code, where).invocations:  # (`"$(dirname "$0")/guard.py"`: beside the wrapper)
         if inv.path is not None and inv.path != script.facts.path and _blocks_by_exit_2(inv.path):
             child = inv.path.name
             at = next((n for n, text in enumerate(lines, 1) if child in text), 0)
@@ -136,10 +138,11 @@ def _remapped(script: Script, handler: Handler) -> Iterator[Lost]:
                     break
             if child is not None:
                 break
-    failing = next((e for e in exits if e.status and e.at.line > at), None)
+    failing = next(((e, status) for e, status in exits if status and e.at.line >= at), None)
     if child is not None and failing is not None:
-        yield Lost(failing.at.line, failing.at.column, f"this exit replaces the status of {child}, 2 when it refuses, "
-                   f"with the wrapper's own {failing.status}", str(failing.status))
+        told = "0 or 1 (a test's truth)" if failing[0].status is None else str(failing[1])
+        yield Lost(failing[0].at.line, failing[0].at.column, f"this exit replaces the status of {child}, 2 when it "
+                   f"refuses, with the wrapper's own {told}", str(failing[1]))
 
 
 def _lost_in_recipes(script: Script, handlers: list[Handler]) -> Iterator[Finding]:
@@ -302,8 +305,9 @@ def _stdin_not_passed(script: Script) -> Iterator[Finding]:
         if place.first and not any(_reads_input(first) for first in _children(script, script.handlers, place.first)):
             continue  # (the first child may leave the input alone: the next one then gets it)
         if readers:
+            starved = readers[1] if place.first == place.child and len(readers) > 1 else readers[0]  # (a loop's second)
             yield script.finding("delivery/stdin-not-passed", Place(place.line, place.column), script.handlers,
-                                 how=place.how, child=readers[0].name)
+                                 how=place.how, child=starved.name)
             return
 
 

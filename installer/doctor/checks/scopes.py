@@ -282,6 +282,7 @@ def _assigned(command: object, name: str) -> str | None:
     return found[1].strip("'\"") if found else None
 
 
+ASSIGNMENT = lazy(r"(\w+)=")  # a variable a command line sets (`GUARD_OFF=1 guard.sh`)
 # where a script refuses (an exit 2, a deny or a block), or calls a function of its own that does
 REFUSAL_SITE = lazy(r"""\bexit\(?\s*2\b|["']?(?:permissionDecision|decision|behavior)["']?\s*[:=]\s*["'](?:deny|block)["']""",
                     needs=("exit", "ecision", "behavior"))
@@ -301,14 +302,17 @@ def _last_refusal(code: str, facts: script_keys.ScriptFacts) -> int:
     def line_of(offset: int) -> int:
         return index.at(offset)[0]
 
+    refusing: dict[str, int] = {}  # a function that refuses: where its definition ends
     for found in REFUSAL_SITE.finditer(code):
         last = max(last, line_of(found.start()))
         inside = [f for f in starts if f.start() < found.start()]
-        name = next((f["py"] or f["sh"] or f["js"] for f in reversed(inside)), None) if inside else None
-        if name:
-            calls = [m.start() for m in re.finditer(rf"(?<![\w$.-]){re.escape(name)}\b(?![\w-]*[ \t]*\(\)[ \t]*\{{)", code)
-                     if m.start() > inside[-1].end()]
-            last = max([last, *map(line_of, calls)])
+        name = (inside[-1]["py"] or inside[-1]["sh"] or inside[-1]["js"]) if inside else None
+        if name and name not in refusing:
+            refusing[name] = inside[-1].end()
+    for name, after in refusing.items():  # (each function's calls looked for once)
+        calls = [m.start() for m in re.finditer(rf"(?<![\w$.-]){re.escape(name)}\b(?![\w-]*[ \t]*\(\)[ \t]*\{{)", code)
+                 if m.start() > after]
+        last = max([last, *map(line_of, calls)])
     return last
 
 
@@ -341,7 +345,7 @@ def _env_switches_guard_off(ctx: Context) -> Iterator[Finding]:
             code = codes[facts.path] if facts.path in codes else codes.setdefault(
                 facts.path, strip_comments(text, facts.language))  # (a script many handlers run: once)
             yield from _never_switched_on(ctx, handler, host, facts, code, reported)
-            named = [n for n in names if n in text] + [n for n in re.findall(r"(\w+)=", command or "")
+            named = [n for n in names if n in text] + [n for n in ASSIGNMENT.findall(command or "")
                                                          if n not in names and n in text]
             env: dict[str, tuple[ConfigFile, Any]] | None = None
             for name in dict.fromkeys(named):

@@ -93,7 +93,7 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
         if not children:
             continue
         after = code[match.end():]
-        read = re.compile(rf"(?<![\w$]){re.escape(var)}\s*(?:\?\.|\.)\s*(?:status|signal|exitCode|success)\b") \
+        read = re.compile(rf"(?<![\w$]){re.escape(var)}\s*(?:\?\.|\.)\s*(?:status|signal|exitCode|success|code)\b") \
             if var is not None else None
         if var is None and not JS_STATUS_AFTER.match(after) or (read is not None and not read.search(after)):
             line, column = place(match.start())
@@ -102,12 +102,17 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
             continue
         if var is None:
             continue
-        missing = re.search(rf"process\.exit(?:Code\s*=\s*|\s*\(\s*){re.escape(var)}\s*\??\.\s*(?P<prop>exitCode|code)\b",
+        bun = match.group(0).lstrip().startswith(("const", "let", "var")) and "Bun." in match.group(0) \
+            or match.group(0).startswith("Bun.")
+        # Node's result holds `status`; Bun's `exitCode` (Bun's reference, SyncSubprocess: bun is not installed here)
+        held, others = ("exitCode", "status|code") if bun else ("status", "exitCode|code")
+        missing = re.search(rf"process\.exit(?:Code\s*=\s*|\s*\(\s*){re.escape(var)}\s*\??\.\s*(?P<prop>{others})\b",
                             after)
         if missing is not None:
             line, column = place(match.end() + missing.start())
-            found.extend(Lost(line, column, f"spawnSync's result has no {missing.group('prop')} (the child's status is "
-                              f"{var}.status): this exits with undefined, which is 0", "0", child) for child in children)
+            found.extend(Lost(line, column, f"{'Bun.' if bun else ''}spawnSync's result has no {missing.group('prop')} "
+                              f"(the child's status is {var}.{held}): this exits with undefined, which is 0", "0", child)
+                         for child in children)
             continue
         last = _js_overwritten(code, match.start(), var, close) if len(children) > 1 else None
         if last is not None:
@@ -130,6 +135,8 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
                else f"{match.group('fn')} runs the child script, and no exit of the script passes its status on")
         found.extend(Lost(line, column, how, failing[1] if failing is not None else "0", child) for child in children)
     found.extend(_js_joined_outputs(code, place, close, balanced, loops))
+    if "Worker" in code:
+        found.extend(_js_worker_exits(code, place, close, balanced, loops))
     first = JS_EXIT_CODE_2.search(code)
     if first is not None:
         later = next((m for m in JS_EXIT_ZERO.finditer(code, first.end()) if _depth(code, m.start(), close) == 0), None)
@@ -267,6 +274,48 @@ def _js_told_apart(after: str, var: str) -> bool:
     that 2 is the child's refusal, whatever the child is."""
     return re.search(rf"(?<![\w$]){re.escape(var)}\s*(?:\?\.|\.)\s*(?:status|exitCode)\s*[!=]==?\s*2\b|"
                      rf"\b2\s*[!=]==?\s*{re.escape(var)}\s*(?:\?\.|\.)\s*(?:status|exitCode)\b", after) is not None
+
+
+JS_WORKER = lazy(r"""\bnew\s+Worker\s*\(""", needs=("Worker",))
+JS_WORKER_BRANCH = lazy(r"""\bif\s*\(\s*(?P<not>!\s*)?(?:[\w$]+\.)?isMainThread\s*\)\s*\{""", needs=("isMainThread",))
+JS_ELSE = lazy(r"""\s*else\b[^{;]*\{""")
+JS_EXIT_2 = lazy(r"""process\.exit\s*\(\s*2\s*\)|process\.exitCode\s*=\s*2\b""", needs=("process.exit",))
+# the main thread ends with the worker's status: `worker.on("exit", (code) => process.exit(code))`
+JS_WORKER_STATUS_PASSED = lazy(r"""\.on\(\s*["'`]exit["'`]\s*,\s*(?:async\s*)?\(?\s*(?P<code>[A-Za-z_$][\w$]*)\s*\)?\s*=>"""
+                               r"""[^;]*?process\.exit(?:Code\s*=\s*|\s*\(\s*)(?P=code)\b""", needs=("exit",))
+
+
+def _js_worker_exits(code: str, place: Callable[[int], tuple[int, int]], close: Callable[[str, int], int],
+                     balanced: Callable[[str, int], str], loops: dict[str, tuple[str, ...]]) -> list[Lost]:
+    """A refusal made in a worker thread (worker_threads): process.exit() there ends the worker
+    alone, and the main thread ends with its own status, 0, unless its worker's `exit` handler
+    passes the code on (node 20.20.2, measured). The worker's code is this file's part that runs
+    where isMainThread is false, or a script of its own that `new Worker(...)` names."""
+    starts = list(JS_WORKER.finditer(code))
+    if not starts or JS_WORKER_STATUS_PASSED.search(code):
+        return []
+    found = []
+    for branch in JS_WORKER_BRANCH.finditer(code):
+        end = close(code, branch.end() - 1)
+        region = (branch.end(), end)
+        if branch.group("not") is None:  # `if (isMainThread) {...} else {...}`: the worker's is the else
+            other = JS_ELSE.match(code, end + 1)  # (`else {`, or `else if (...) {`: the worker's part)
+            if other is None:
+                continue
+            region = (other.end(), close(code, other.end() - 1))
+        refusal = JS_EXIT_2.search(code, *region)
+        if refusal is not None:
+            line, column = place(refusal.start())
+            found.append(Lost(line, column, "this exit runs in a worker thread (worker_threads): it ends the worker "
+                              "alone, and the main thread ends with its own status, since nothing passes the worker's "
+                              "exit code on", "0"))
+            return found
+    for start in starts:
+        line, column = place(start.start())
+        found.extend(Lost(line, column, "the worker thread started here runs the child script, and its exit ends the "
+                          "worker alone: the main thread ends with its own status, since nothing passes the worker's "
+                          "exit code on", "0", child) for child in _js_children(balanced(code, start.end()), loops))
+    return found
 
 
 JS_DECLARED_BEFORE = lazy(r"""(?:\b(?:const|let|var)|\bif\s*\([^\n]*|\?|&&|\|\|)\s*$""")

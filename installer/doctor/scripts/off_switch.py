@@ -12,12 +12,27 @@ from __future__ import annotations
 import ast
 import fnmatch
 import re
+from itertools import islice
 from typing import Any, Callable, Iterator
 
 from ...patterns import lazy
 
 Value = str | None  # the variable's value; None: unset
 Test = Callable[[Value], bool | None]  # whether a condition holds for the value; None: cannot tell
+
+MAX_TESTS = 64  # the tests of one variable read in a script: an off switch is one of its first lines
+BODY_WINDOW = 2000  # the characters after an `if` where its quiet quit is looked for
+# the small patterns the readers below share
+TEST_JOINER = lazy(r"\|\||&&|[ \t]-[ao][ \t]")
+SH_TOKEN = lazy(r""""[^"]*"|'[^']*'|[^\s"']+(?:"[^"]*")?""")
+AND_OR = lazy(r"&&|\|\|")
+SH_NOT_QUIET = lazy(r"\bexit[ \t]+[1-9]|\bif\b|deny|block")
+JS_NOT_QUIET = lazy(r"exit\([1-9]|deny|block|throw")
+JS_INCLUDES = lazy(r"(\[[^\[\]]*\])\.includes\(")
+QUOTED_WORD = lazy(r"""["']([\w.-]{1,40})["']""")
+SH_BRACKETS = lazy(r"\[\[[^\n]*?\]\]|\[[ \t][^\n]*?[ \t]\]")
+SH_EXIT_NONZERO = lazy(r"\bexit[ \t]+[1-9]")
+JS_NOT = lazy(r"!(?!=)")
 
 # ---- shell ---------------------------------------------------------------------------------------
 
@@ -121,7 +136,7 @@ def _sh_test(text: str, name: str) -> Test | None:
     double = text.startswith("[[")
     inner = text[2:-2] if double else text[1:-1] if text.startswith("[") else text[len("test"):]
     joiner = "||" if ("||" in inner or " -o " in inner) else "&&"
-    parts = re.split(r"\|\||&&|[ \t]-[ao][ \t]", inner)
+    parts = TEST_JOINER.split(inner)
     tests = [_sh_atom(_sh_tokens(part), name, double) for part in parts]
     if any(t is None for t in tests) or not tests:
         return None
@@ -135,7 +150,7 @@ def _combine(combine: Callable[[list[bool]], bool], held: list[bool | None]) -> 
 
 
 def _sh_tokens(text: str) -> list[str]:
-    return re.findall(r""""[^"]*"|'[^']*'|[^\s"']+(?:"[^"]*")?""", text)
+    return list(SH_TOKEN.findall(text))
 
 
 def _shell(text: str, name: str) -> Iterator[tuple[int, Test]]:
@@ -143,8 +158,8 @@ def _shell(text: str, name: str) -> Iterator[tuple[int, Test]]:
     for found in SH_ONE_LINE.finditer(text):
         if name not in found.group(0):
             continue
-        tests = [found["test"], *re.findall(r"\[\[[^\n]*?\]\]|\[[ \t][^\n]*?[ \t]\]", found["more"] or "")]
-        joiners = re.findall(r"&&|\|\|", found["more"] or "")
+        tests = [found["test"], *SH_BRACKETS.findall(found["more"] or "")]
+        joiners = AND_OR.findall(found["more"] or "")
         if any(j != "&&" for j in joiners):
             continue  # (`[ a ] || [ b ] && exit`: not read)
         read = [_sh_test(t, name) for t in tests]
@@ -156,10 +171,10 @@ def _shell(text: str, name: str) -> Iterator[tuple[int, Test]]:
     for found in SH_IF.finditer(text):
         if name not in found["test"]:
             continue
-        body = text[found.end():]
+        body = text[found.end():found.end() + BODY_WINDOW]  # (a quiet quit is a few lines: never the rest of the file)
         end = SH_BODY_END.search(body)
         block = body[:end.start()] if end else body
-        if not SH_BODY_QUIT.search(block) or re.search(r"\bexit[ \t]+[1-9]|\bif\b|deny|block", block):
+        if not SH_BODY_QUIT.search(block) or SH_NOT_QUIET.search(block):
             continue
         test = _sh_test(found["test"], name)
         if test is not None:
@@ -169,7 +184,7 @@ def _shell(text: str, name: str) -> Iterator[tuple[int, Test]]:
         if word is None:
             continue
         for arm in SH_ARM.finditer(found["body"]):
-            if not SH_BODY_QUIT.search(arm["body"].replace(";", "\n")) or re.search(r"\bexit[ \t]+[1-9]", arm["body"]):
+            if not SH_BODY_QUIT.search(arm["body"].replace(";", "\n")) or SH_EXIT_NONZERO.search(arm["body"]):
                 continue
             patterns = [p.strip().strip("'\"") for p in arm["patterns"].split("|")]
             if "*" in patterns:
@@ -210,7 +225,7 @@ def _python(text: str, name: str) -> Iterator[tuple[int, Test]]:
         test_text = found["test"]
         body = found["inline"].strip()
         if not body:
-            lines = text[found.end():].split("\n")[1:]
+            lines = text[found.end():found.end() + BODY_WINDOW].split("\n")[1:]
             inner = [line for line in lines if line.strip() and not line.strip().startswith("#")]
             indent = len(found["indent"])
             block = []
@@ -331,7 +346,7 @@ def _javascript(text: str, name: str) -> Iterator[tuple[int, Test]]:
     for found, flags in _ifs(text, name, JS_IF, JS_FLAG, r"(?<![\w$.])"):
         test_text = found["test"]
         body = found["block"] if found["block"] is not None else found["inline"]
-        if not JS_QUIT.search(body) or re.search(r"exit\([1-9]|deny|block|throw", body):
+        if not JS_QUIT.search(body) or JS_NOT_QUIET.search(body):
             continue
         for flag, expr in flags.items():
             test_text = re.sub(rf"(?<![\w$.]){re.escape(flag)}\b", f"({expr})", test_text)
@@ -351,7 +366,7 @@ def _js_test(text: str, name: str) -> Test | None:
         return None
     text = _includes_as_in(text)
     text = text.replace("===", "==").replace("!==", "!=").replace("&&", " and ").replace("||", " or ")
-    text = re.sub(r"!(?!=)", " not ", text).replace(".toLowerCase()", ".lower()").replace(".toUpperCase()", ".upper()")
+    text = JS_NOT.sub(" not ", text).replace(".toLowerCase()", ".lower()").replace(".toUpperCase()", ".upper()")
     text = text.replace(".trim()", ".strip()").replace("undefined", "None")
 
     def truthy(value: Value) -> bool | None:
@@ -362,7 +377,7 @@ def _js_test(text: str, name: str) -> Test | None:
 
 def _includes_as_in(text: str) -> str:
     """`[a, b].includes(x)` as `(x in [a, b])` (x may hold calls of its own)."""
-    while (found := re.search(r"(\[[^\[\]]*\])\.includes\(", text)) is not None:
+    while (found := JS_INCLUDES.search(text)) is not None:
         depth, end = 1, found.end()
         while end < len(text) and depth:
             depth += {"(": 1, ")": -1}.get(text[end], 0)
@@ -389,7 +404,7 @@ def quits_when(text: str, language: str, name: str, value: Value) -> int | None:
     reader = READERS.get(language)
     if reader is None or name not in text:
         return None
-    for offset, test in reader(text, name):
+    for offset, test in islice(reader(text, name), MAX_TESTS):
         if test(value) is True:
             return offset
     return None
@@ -412,8 +427,8 @@ def quits_unless_set(text: str, language: str, name: str) -> int | None:
     reader = READERS.get(language)
     if reader is None or name not in text:
         return None
-    literals = set(re.findall(r"""["']([\w.-]{1,40})["']""", text)) | set(PROBES)
-    for offset, test in reader(text, name):
+    literals = set(QUOTED_WORD.findall(text)) | set(PROBES)
+    for offset, test in islice(reader(text, name), MAX_TESTS):
         if test(None) is True and any(test(value) is False for value in literals):
             return offset
     return None

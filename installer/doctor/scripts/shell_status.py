@@ -83,7 +83,7 @@ def lost(code: str, place: Callable[[int], tuple[int, int]], shebang: str = "",
     by_shebang = _shebang_errexit(shebang or code)
     model = _Model(code, tree, place, "shebang" if by_shebang else "", outside_git)
     found = [*model.subshell_exits(), *model.errexit_stops(), *model.masked(), *model.traps(), *model.bare_wait(),
-             *model.wrapped(), *model.looped(), *model.tested_children(), *model.unset_status(), *model.starved(), *model.cut_input()]
+             *model.wrapped(), *model.looped(), *model.shared_in_loop(), *model.tested_children(), *model.unset_status(), *model.starved(), *model.cut_input()]
     if not by_shebang:  # (what errexit from the start would end early: where the command runs `bash -e file`)
         found += [stop._replace(shebang=False, flag=True) for stop in _Model(code, tree, place, "flag", outside_git).errexit_stops()
                   if stop.shebang]
@@ -449,9 +449,12 @@ class _Model:
         for where, loop in self._top_level_compounds():
             statement = where.statement
             texts = [w.text for w in loop.items]
-            if loop.kind != "for" or len(texts) < 3 or texts[1] != "in" or not loop.lists:
+            arguments = loop.kind == "for" and (len(texts) == 1 or texts[1:] in (["in", "$@"], ["in", "$*"]))
+            if loop.kind != "for" or (len(texts) < 3 or texts[1] != "in") and not arguments or not loop.lists:
                 continue
-            items = self._as_written(loop) if any(w.dynamic for w in loop.items[2:]) else texts[2:]
+            # (`for g; do` and `for g in "$@"` go over the script's arguments: the handler's command names them)
+            items = ["$1", "$2"] if arguments else \
+                self._as_written(loop) if any(w.dynamic for w in loop.items[2:]) else texts[2:]
             body = self.code[loop.lists[0][0].at:statement.end] if loop.lists[0] else ""
             if (len(items) < 2 and "*" not in items[0] if items else True) or LOOP_LOOKS.search(body):
                 continue
@@ -468,6 +471,41 @@ class _Model:
                                      "is replaced by the next one's 0", "exit-2-lost", status="0",
                                      child=variable.sub(item.replace("\\", "\\\\"), child[0]))
                 return
+
+    def shared_in_loop(self) -> Iterator[Lost]:
+        """A top-level `for` loop over several children, run before the script has read its stdin
+        and without giving them the input (`for g in a.sh b.sh; do "$DIR/$g"; done`): the first
+        pass's child is given the hook's stdin and reads it to its end, each later one reads
+        nothing (bash 5.2, measured: the second pass's `$(cat)` is empty)."""
+        read_before = None
+        for where, loop in [*self._top_level_compounds(), (None, None)]:
+            if where is None or loop is None:
+                return
+            texts = [w.text for w in loop.items]
+            arguments = loop.kind == "for" and (len(texts) == 1 or texts[1:] in (["in", "$@"], ["in", "$*"]))
+            if loop.kind == "for" and loop.lists and read_before is None and (arguments or len(texts) >= 4 or
+                                                                            any("*" in t for t in texts[2:])):
+                variable = re.compile(rf"\$(?:{re.escape(texts[0])}\b|\{{{re.escape(texts[0])}\}})")
+                for inner in loop.lists[0]:
+                    command = inner.pipelines[0].commands[0]
+                    child = _child(command)
+                    if child is None or not variable.search(child[0]) or inner.background or _given_input(command) \
+                            or ("<", "/dev/null") in command.redirections or loop.redirects:
+                        continue
+                    named = variable.sub("$1", child[0]) if arguments else None
+                    items = ["$1"] if arguments else self._as_written(loop) if any(
+                        w.dynamic for w in loop.items[2:]) else texts[2:]
+                    line = self._line(loop.at)[0]
+                    for item in items:
+                        each = named or variable.sub(item.replace("\\", "\\\\"), child[0])
+                        yield self._lost(command.at, f"each pass of the `for` loop (line {line}) starts its child here "
+                                         "with the hook's own stdin: the first reads the input to its end, and every "
+                                         "child after it reads nothing", "stdin-not-passed", child=each,
+                                         status="")._replace(first=each)
+                    return
+            if read_before is None:
+                read_before = next((c for c in commands([where.statement]) if c.kind == "simple" and _reads_stdin(c)),
+                                   None)
 
     def _top_level_compounds(self) -> Iterator[tuple[_Where, Command]]:
         """The statements of the script's top level that are one command alone, where no errexit
