@@ -97,10 +97,8 @@ def _blocking_twin(event: str, field: str) -> str:
     """The event a guard on `event` belongs on: its before-twin where Cursor has one that reads the
     refusal (afterShellExecution: beforeShellExecution), else every event that reads it."""
     for after, before in (("after", "before"), ("post", "pre")):
-        if not event.startswith(after):
-            continue
-        twin = before + event[len(after):]
-        row = cursor_protocol.protocol(twin)
+        twin = before + event[len(after):] if event.startswith(after) else ""
+        row = cursor_protocol.protocol(twin) if twin else None
         if row is not None and row.blocks and field in row.output_fields:
             return twin
     return " or ".join(sorted(e for e, row in cursor_protocol.PROTOCOL.items() if row.blocks and field in row.output_fields))
