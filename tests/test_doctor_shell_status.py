@@ -222,6 +222,23 @@ CASES = {
         "delivery/exit-2-lost",
         'check() {\n  local rc\n  bash "$(dirname "$0")/guard.sh"\n  rc=$?\n}\ncheck\nexit $rc\n', 7,
         'check() {\n  bash "$(dirname "$0")/guard.sh"\n  rc=$?\n}\ncheck\nexit $rc\n'),
+    "set -e and read -d '' after an assignment to IFS": (
+        "delivery/errexit-exits-early", "set -euo pipefail\nIFS= read -r -d '' payload\n" + JQ_CHECK, 2,
+        "set -euo pipefail\nIFS= read -r -d '' payload || true\n" + JQ_CHECK),
+    "a helper's return 2 called in an if, and the script runs on": (
+        "delivery/exit-2-lost",
+        'deny() {\n  echo "Blocked: $1" >&2\n  return 2\n}\ncmd=$(jq -r .tool_input.command)\nif [[ $cmd == rm* ]]; then\n'
+        '  deny "no rm"\nfi\nexit 0\n', 3,
+        'deny() {\n  echo "Blocked: $1" >&2\n  return 2\n}\ncmd=$(jq -r .tool_input.command)\nif [[ $cmd == rm* ]]; then\n'
+        '  deny "no rm"\n  exit $?\nfi\nexit 0\n'),
+    "a case on the guard's status with no arm for 2": (
+        "delivery/exit-2-lost",
+        'bash "$(dirname "$0")/guard.sh"\ncase $? in\n  0) exit 0 ;;\n  1) exit 2 ;;\nesac\n', 2,
+        'bash "$(dirname "$0")/guard.sh"\ncase $? in\n  0) exit 0 ;;\n  1|2) exit 2 ;;\nesac\n'),
+    "a case on the status a wrapper stored whose catch-all lets 2 through": (
+        "delivery/exit-2-lost",
+        '"$@"\nrc=$?\ncase "$rc" in\n  1) exit 2 ;;\n  *) exit 0 ;;\nesac\n', 5,
+        '"$@"\nrc=$?\ncase "$rc" in\n  1|2) exit 2 ;;\n  *) exit 0 ;;\nesac\n', GUARD_ARGS),
     # the input read only in part: a large call reaches jq cut short, and the guard lets it through
     "head -c caps the input": (
         "script/stdin-read-partly", 'payload=$(head -c 40)\n' + JQ_CHECK, 1, 'payload=$(cat)\n' + JQ_CHECK),
@@ -300,6 +317,16 @@ def test_a_block_the_shell_itself_loses_is_flagged_at_the_line_to_change(tmp_pat
     'rc=0\nwhile read -r c; do\n  case "$c" in rm*) rc=2 ;; esac\ndone < <(jq -r .tool_input.command)\nexit $rc\n',
     'cat >/dev/null\nread -r rc <<<"2"\nexit $rc\n',
     'payload=$(cat)\nif python3 "$(dirname "$0")/$1" <<<"$payload"; then\n  echo ok >&2\nelse\n  exit $?\nfi\n',
+    # a helper's return 2 whose call is the script's last word; a case that maps 2 to 2
+    'deny() { echo no >&2; return 2; }\ncmd=$(cat)\ncase "$cmd" in *rm*) deny x ;; esac\n',
+    'deny() { echo no >&2; return 2; }\ncmd=$(cat)\nif [[ $cmd == *rm* ]]; then\n  deny x\nfi\n',
+    'python3 "$(dirname "$0")/$1"\ncase $? in\n  0) exit 0 ;;\n  2) exit 2 ;;\n  *) exit 1 ;;\nesac\n',
+    'python3 "$(dirname "$0")/$1"\nrc=$?\ncase $rc in\n  0) ;;\n  *) echo "guard said $rc" >&2; exit $rc ;;\nesac\n',
+    # a loop that skips what it cannot run and stops at the first refusal, or keeps the worst status
+    'payload=$(cat)\nfor g in "$(dirname "$0")"/$1 "$(dirname "$0")"/none.py; do\n  [ -f "$g" ] || continue\n'
+    '  python3 "$g" <<<"$payload" || exit $?\ndone\n',
+    'payload=$(cat)\nrc=0\nfor g in "$1" none.py; do\n  [ -f "$(dirname "$0")/$g" ] || continue\n'
+    '  python3 "$(dirname "$0")/$g" <<<"$payload"\n  rc=$(( $? > rc ? $? : rc ))\ndone\nexit $rc\n',
 ])
 def test_near_misses_that_keep_the_block_stay_clean(tmp_path, text):
     base = tmp_path / "project"

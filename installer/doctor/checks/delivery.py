@@ -18,10 +18,12 @@ gives no JSON decision on stdout, which would still get through.
 from __future__ import annotations
 
 import bisect
+import os
 from pathlib import Path
 from typing import Any, Iterator
 
-from ... import hosts
+from ... import hosts, safe_read
+from ...errors import HookwrightError
 from ...hosts.cursor import protocol as cursor_protocol
 from ...patterns import lazy
 from .. import disk, handler_facts
@@ -429,9 +431,65 @@ def _blocks_by_exit_2(path: Path | None) -> bool:
     if path is None:
         return False
     child = keys.analyse(path)
+    if not child.readable and child.why_not == "a binary file":
+        return _compiled_exits_2(path)
     if not child.readable or ANSWERS & set(child.answers):
         return False
     return child.exits_2()
+
+
+# a compiled guard's source that ends the process with 2: Rust, Go, C/C++, Zig, Swift
+SOURCE_EXIT_2 = lazy(r"""\bprocess::exit\(\s*2\s*\)|\bExitCode::from\(\s*2\s*\)|\bos\.Exit\(\s*2\s*\)|"""
+                     r"""(?<![\w.])(?:std::)?_?exit\(\s*2\s*\)|\bexit\(\s*2\s*\);""", needs=("2",))
+# where a build names what it makes: Cargo's package or [[bin]] name, go.mod's module
+BUILD_NAMES = {"Cargo.toml": (lazy(r"""(?m)^\s*name\s*=\s*["']([^"']+)["']"""), "src", (".rs",)),
+               "go.mod": (lazy(r"""(?m)^module\s+(\S+)"""), "", (".go",))}
+MAX_SOURCES = 64  # source files read for one compiled guard
+
+
+def _compiled_exits_2(binary: Path) -> bool:
+    """A compiled guard (an executable doctor cannot read) whose source beside it ends the process
+    with 2: the build file in its folder or up to three above (Cargo.toml, go.mod) that names it
+    (its package, a [[bin]], the module's last part or its folder), and a file of the sources that
+    exits 2. Without its source, what the binary does is not known: not reported."""
+    for folder in [binary.parent, *binary.parents][:4]:
+        for build, (named, sources, suffixes) in BUILD_NAMES.items():
+            text = _head(folder / build, 64 * 1024)
+            if text is None:
+                continue
+            names = {n.rsplit("/", 1)[-1] for n in named.findall(text)} | {folder.name}
+            if binary.name not in names and not disk.exists(folder / "cmd" / binary.name):
+                continue
+            root = folder / sources if sources else folder
+            found = _sources(folder / sources if sources else folder, suffixes)
+            return any(SOURCE_EXIT_2.search(_head(p, 256 * 1024) or "") for p in found)
+    return False
+
+
+def _sources(root: Path, suffixes: tuple[str, ...]) -> list[Path]:
+    """The first MAX_SOURCES source files under a folder (not following links, nor into hidden,
+    build or vendored folders), in a walk of at most MAX_FOLDERS folders."""
+    found: list[Path] = []
+    for number, (folder, subfolders, files) in enumerate(os.walk(root)):
+        subfolders[:] = sorted(d for d in subfolders if not d.startswith(".") and d not in NOT_SOURCES)
+        found += [Path(folder, f) for f in sorted(files) if f.endswith(suffixes)]
+        if len(found) >= MAX_SOURCES or number >= MAX_FOLDERS:
+            break
+    return found[:MAX_SOURCES]
+
+
+NOT_SOURCES = frozenset({"target", "node_modules", "vendor", "build", "dist"})
+MAX_FOLDERS = 256
+
+
+def _head(path: Path, limit: int) -> str | None:
+    """The first `limit` bytes of a regular file, as text; None where it is not there or not read."""
+    if not disk.is_file(path):
+        return None
+    try:
+        return safe_read.read(path, safe_read.SCRIPT, prefix=limit).decode("utf-8", "replace")
+    except (OSError, HookwrightError):
+        return None
 
 
 def _action(handler: Handler) -> str:

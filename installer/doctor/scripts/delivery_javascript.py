@@ -21,6 +21,8 @@ JS_CATCH = lazy(r"""\s*catch\s*(?:\(\s*(?P<err>[A-Za-z_$][\w$]*)?[^)]*\))?\s*\{"
 JS_CONSOLE_CALL = lazy(r"""console\.\w+\s*\(""", needs=("console.",))
 JS_PASSES_ON = lazy(r"""\bthrow\b|process\.exit\s*\(\s*(?!0\s*\))[^)]|process\.exitCode\s*=\s*(?!0\b)|\.status\b""")
 JS_EXIT_CODE_2 = lazy(r"""process\.exitCode\s*=\s*2\b""", needs=("exitCode",))
+JS_EXIT_WITH = lazy(r"""process\.exit(?:Code\s*=\s*|\s*\(\s*)$""")  # what a status read right after is handed to
+JS_MISSING_FIELD_TEST = lazy(r"""\.(?:code|exitCode)\s*(?:[!=]==?\s*[12]\b|\))""", needs=("code", "exitCode"))
 JS_EXIT_ZERO = lazy(r"""process\.exitCode\s*=\s*0\b|process\.exit\s*\(\s*0\s*\)""", needs=("process.exit",))
 
 
@@ -88,8 +90,11 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
     for match in JS_SPAWN_SYNC.finditer(code):
         children = _js_children(balanced(code, match.end()), loops)
         var = match.group("var")
-        if not children and var is not None and own is not None and _js_told_apart(code[match.end():], var):
-            children = ("",)  # a child the script cannot name, but whose 2 it reads as a refusal
+        if not children and var is not None and (own is not None and _js_told_apart(code[match.end():], var)
+                                                  or JS_MISSING_FIELD_TEST.search(code, match.end()) and re.search(
+                                                      rf"(?<![\w$.]){re.escape(var)}\s*\??\.\s*(?:code|exitCode)\s*"
+                                                      r"(?:[!=]==?\s*[12]\b|\))", code[match.end():])):
+            children = ("",)  # a child the script cannot name, but whose 2 it reads as a refusal (or means to)
         if not children:
             continue
         after = code[match.end():]
@@ -106,13 +111,17 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
             or match.group(0).startswith("Bun.")
         # Node's result holds `status`; Bun's `exitCode` (Bun's reference, SyncSubprocess: bun is not installed here)
         held, others = ("exitCode", "status|code") if bun else ("status", "exitCode|code")
-        missing = re.search(rf"process\.exit(?:Code\s*=\s*|\s*\(\s*){re.escape(var)}\s*\??\.\s*(?P<prop>{others})\b",
-                            after)
-        if missing is not None:
+        # (any read of a field the result lacks: `process.exit(r.code)`, `if (r.code === 2)`, `r.exitCode !== 0`)
+        missing = re.search(rf"(?<![\w$.]){re.escape(var)}\s*\??\.\s*(?P<prop>{others})\b(?!\s*=[^=])", after)
+        if missing is not None and not re.search(rf"(?<![\w$.]){re.escape(var)}\s*\??\.\s*{held}\b", after):
             line, column = place(match.end() + missing.start())
+            at = match.end() + missing.start()
+            exits = JS_EXIT_WITH.search(code[max(0, at - 30):at]) is not None
             found.extend(Lost(line, column, f"{'Bun.' if bun else ''}spawnSync's result has no {missing.group('prop')} "
-                              f"(the child's status is {var}.{held}): this exits with undefined, which is 0", "0", child)
-                         for child in children)
+                              f"(the child's status is {var}.{held}): {var}.{missing.group('prop')} is undefined, so "
+                              + ("this exits with undefined, which is 0" if exits else
+                                 "the test of the child's status here is never true and its 2 is never passed on"),
+                              "0", child) for child in children)
             continue
         last = _js_overwritten(code, match.start(), var, close) if len(children) > 1 else None
         if last is not None:

@@ -79,7 +79,7 @@ def python(tree: ast.Module, nodes: list[ast.AST]) -> tuple[Lost | Joined, ...]:
     if not any(isinstance(n, ast.Attribute) and n.attr == "exitcode" for n in nodes):
         threads += [node for node in nodes if isinstance(node, ast.Call) and _name(node.func) in PROCESS_STARTS]
     if not tries and not threads:
-        return tuple(sorted(set(_children(tree, nodes))))
+        return tuple(sorted({*_children(tree, nodes), *_returns_dropped(tree, nodes)}))
     constants = _constants(tree)
     functions = {node.name: node for node in nodes if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
     calls: dict[str, set[str]] = {}
@@ -101,8 +101,36 @@ def python(tree: ast.Module, nodes: list[ast.AST]) -> tuple[Lost | Joined, ...]:
         return any(_exits_2(n, constants) or (isinstance(n, ast.Call) and _name(n.func) in exiting)
                    for stmt in body for n in ast.walk(stmt))
 
-    found = [*_caught_exits(tries, blocks_in), *_in_threads(threads, exiting, nodes), *_children(tree, nodes)]
+    found = [*_caught_exits(tries, blocks_in), *_in_threads(threads, exiting, nodes), *_children(tree, nodes),
+             *_returns_dropped(tree, nodes)]
     return tuple(sorted(set(found)))
+
+
+def _returns_dropped(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost]:
+    """A function whose block is its `return 2` (`def deny(why): print(why, file=sys.stderr);
+    return 2`) whose every call is a statement of its own (`deny("no rm")`): nothing turns the value
+    into the process's status, and the script runs on to end 0. At the `return 2`, where
+    `sys.exit(2)` is the fix."""
+    constants = _constants(tree)
+    functions = {node.name: node for node in nodes if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    if not functions:
+        return
+    calls: dict[str, list[ast.Call]] = {}
+    for node in nodes:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions:
+            calls.setdefault(node.func.id, []).append(node)
+    bare = {id(n.value) for n in nodes if isinstance(n, ast.Expr)}
+    for name, found in calls.items():
+        back = next((n for n in ast.walk(functions[name]) if isinstance(n, ast.Return) and n.value is not None
+                     and _status(n.value, constants) == 2), None)
+        if back is None or not all(id(c) in bare for c in found):
+            continue
+        if len([n for n in nodes if isinstance(n, ast.Name) and n.id == name]) != len(found):
+            continue  # (handed on as a value: a table of checks, a callback)
+        yield Lost(back.lineno, back.col_offset + 1, f"`return 2` hands 2 back to the caller of {name}(), and its "
+                   f"call (line {found[0].lineno}) drops the value: nothing makes it the process's status, so the "
+                   "script runs on and ends 0", "0")
+        return
 
 
 def _in_threads(starts: list[ast.Call], exiting: set[str], nodes: list[ast.AST]) -> Iterator[Lost]:
@@ -231,8 +259,34 @@ def _child_scripts(call: ast.Call, loops: dict[str, tuple[str, ...]]) -> tuple[s
             if isinstance(inner, ast.Constant) and isinstance(inner.value, str):
                 found = child_script_named(inner.value) or found
             elif isinstance(inner, ast.Name) and inner.id in loops:
-                named.extend(loops[inner.id])
+                folder = _folder_before(node, inner)
+                named.extend(n if "/" in n or not folder else f"{folder}/{n}" for n in loops[inner.id])
     return (found,) if found else tuple(dict.fromkeys(named))
+
+
+def _folder_before(node: ast.AST, name: ast.Name) -> str:
+    """The folders a path built around a name writes before it: `os.path.join(HERE, "checks", name)`,
+    `HERE / "checks" / name`, f"{HERE}/checks/{name}" are "checks"; "" where none is written."""
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Call) and _name(inner.func).endswith("join"):
+            parts = inner.args
+        elif isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Div):
+            parts, left = [inner.right], inner.left
+            while isinstance(left, ast.BinOp) and isinstance(left.op, ast.Div):
+                parts, left = [left.right, *parts], left.left
+            parts = [left, *parts]
+        elif isinstance(inner, ast.JoinedStr):
+            parts = [v.value if isinstance(v, ast.FormattedValue) else v for v in inner.values]
+        else:
+            continue
+        if name not in parts:
+            continue
+        written = [p.value for p in parts[:parts.index(name)] if isinstance(p, ast.Constant) and isinstance(p.value, str)]
+        return "/".join(w.strip("/") for w in written if FOLDER.fullmatch(w.strip("/")))
+    return ""
+
+
+FOLDER = lazy(r"[\w@+][\w.@+-]*(?:/[\w.@+-]+)*")  # a folder's name ("checks", "hooks/checks/")
 
 
 def _loop_scripts(nodes: list[ast.AST]) -> dict[str, tuple[str, ...]]:

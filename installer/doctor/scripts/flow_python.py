@@ -6,7 +6,7 @@ import ast
 import sys
 import warnings
 import weakref
-from typing import Any, Collection, Iterator
+from typing import Any, Callable, Collection, Iterator
 
 from ...patterns import lazy
 from . import arguments, delivery, delivery_python, event_branches, runtimes
@@ -81,11 +81,13 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
         return Place(node.lineno, node.col_offset + 1)
 
     exit_through = _exit_through(tree)
+    diverted = _stdout_diverted(tree)  # the functions that run only where stdout is stderr: where it was made so
 
     def walk(body: list[ast.stmt], branch: tuple[tuple[int, int], ...], scope: str, guarded: bool,
-             debug: bool = False) -> None:
+             debug: bool = False, redirected: Place | None = None) -> None:
         nonlocal order, unread_output
         for index, stmt in enumerate(body):
+            redirected = _made_stderr(stmt, place) or redirected
             if isinstance(stmt, ast.Return) and scope in exit_through and stmt.value is not None:
                 status, message = _py_status(stmt.value, strings)  # sys.exit(main()): main's return is the status
                 exits.append(Exit(status, f"return {_brief(stmt.value)} from {scope}() (the exit status)",
@@ -94,7 +96,7 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
             if _py_terminal(stmt) and not isinstance(stmt, (ast.Continue, ast.Break)):
                 stops.append((place(stmt), branch, scope))
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                walk(stmt.body, (), stmt.name, False)
+                walk(stmt.body, (), stmt.name, False, redirected=diverted.get(stmt.name))
                 continue
             if isinstance(stmt, ast.ClassDef):
                 walk(stmt.body, (), stmt.name, False)
@@ -108,7 +110,10 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 if _py_stderr_answer(call, name, strings):  # (at print's file=sys.stderr, the part to change)
                     stream = next((k.value for k in call.keywords if k.arg == "file"), call)
                     stderr_answers.append(place(stream))
-                if write is not None and not (debug and write[0] == STDOUT_TEXT):
+                if write is not None and redirected is not None:  # (print() inside redirect_stdout(sys.stderr))
+                    if write[0] == STDOUT_JSON and _py_answer_written(call, strings):
+                        stderr_answers.append(redirected)
+                elif write is not None and not (debug and write[0] == STDOUT_TEXT):
                     kind, what = write
                     writes.append(Write(kind, place(call), what, branch, scope, _ends_before_next_write(after), order,
                                         # (a return from a function whose result is the exit status ends it all)
@@ -139,8 +144,9 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                 inner_guarded = guarded or (isinstance(stmt, ast.Try) and arm == 0 and bool(stmt.handlers))
                 # a debug print behind a flag (if DEBUG:, if os.environ.get("HOOK_VERBOSE"):) is off by default
                 flagged = debug or (isinstance(stmt, ast.If) and arm == 0 and DEBUG_FLAG.search(ast.unparse(stmt.test)))
+                within = _redirect_to_stderr(stmt, place) if isinstance(stmt, (ast.With, ast.AsyncWith)) else None
                 walk(child_body, branch + ((id(stmt), arm),) if arm is not None else branch, scope, inner_guarded,
-                     bool(flagged))
+                     bool(flagged), within or redirected)
 
     walk(tree.body, (), "", False)
     output_rewrites: list[tuple[str, str, Place]] = []
@@ -606,6 +612,70 @@ def _py_child_output(call: ast.Call, name: str) -> tuple[str, str] | None:
 def _py_own_stdout(value: ast.AST) -> bool:
     """Whether a child's stdout= is the hook's own: None (the default: inherited), sys.stdout, fd 1."""
     return (isinstance(value, ast.Constant) and value.value in (None, 1)) or _name(value) == "sys.stdout"
+
+
+REDIRECTS = frozenset({"contextlib.redirect_stdout", "redirect_stdout"})
+STDERR = frozenset({"sys.stderr", "sys.__stderr__"})
+
+
+def _redirect_to_stderr(stmt: ast.With | ast.AsyncWith, place: Callable[[Any], Place]) -> Place | None:
+    """`with contextlib.redirect_stdout(sys.stderr):`: inside it, print() and sys.stdout write on
+    stderr (python 3.11: the name sys.stdout is the stderr stream there). Its place."""
+    for item in stmt.items:
+        call = item.context_expr
+        if isinstance(call, ast.Call) and _name(call.func) in REDIRECTS and call.args and _name(call.args[0]) in STDERR:
+            return place(call)
+    return None
+
+
+def _made_stderr(stmt: ast.stmt, place: Callable[[Any], Place]) -> Place | None:
+    """`sys.stdout = sys.stderr`: every print after it writes on stderr. Its place."""
+    if isinstance(stmt, ast.Assign) and any(_name(t) == "sys.stdout" for t in stmt.targets) \
+            and _name(stmt.value) in STDERR:
+        return place(stmt)
+    return None
+
+
+def _stdout_diverted(tree: ast.Module) -> dict[str, Place]:
+    """The functions whose every call runs inside a `with redirect_stdout(sys.stderr)` (or after
+    `sys.stdout = sys.stderr` at the top level): what they print goes to stderr. Name -> the
+    place of the redirect."""
+    inside: dict[str, Place] = {}
+    outside: set[str] = set()
+
+    def place(node: Any) -> Place:
+        return Place(node.lineno, node.col_offset + 1)
+
+    def visit(body: list[ast.stmt], redirected: Place | None) -> None:
+        for stmt in body:
+            redirected = _made_stderr(stmt, place) or redirected
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            for call in _calls(stmt):
+                if isinstance(call.func, ast.Name):
+                    if redirected is not None:
+                        inside.setdefault(call.func.id, redirected)
+                    else:
+                        outside.add(call.func.id)
+            for child_body, _ in _arms(stmt):
+                within = _redirect_to_stderr(stmt, place) if isinstance(stmt, (ast.With, ast.AsyncWith)) else None
+                visit(child_body, within or redirected)
+
+    visit(tree.body, None)
+    return {name: at for name, at in inside.items() if name not in outside}
+
+
+def _py_answer_written(call: ast.Call, strings: "_PyStrings") -> bool:
+    """The call writes an answer's JSON (json.dumps of a dict with the answer's keys)."""
+    if not call.args:
+        return False
+    dumped = call.args[0] if _name(call.func) != "json.dump" else None
+    dumped = strings.resolve(dumped) if dumped is not None else call
+    if isinstance(dumped, ast.Call) and _name(dumped.func) in ("json.dumps", "dumps", "json.dump") and dumped.args:
+        written = dumped.args[0]
+        given = strings.arguments(written.id) if isinstance(written, ast.Name) and written.id in strings.parameters else []
+        return any(_py_answer(strings.resolve(node)) for node in [written, *given])
+    return False
 
 
 def _py_stderr_answer(call: ast.Call, name: str, strings: "_PyStrings") -> bool:

@@ -21,6 +21,7 @@ Each Lost names the line the user changes. What the reader cannot parse is not r
 from __future__ import annotations
 
 import difflib
+import fnmatch
 import re
 import shlex
 from typing import Callable, Iterator
@@ -83,7 +84,7 @@ def lost(code: str, place: Callable[[int], tuple[int, int]], shebang: str = "",
     by_shebang = _shebang_errexit(shebang or code)
     model = _Model(code, tree, place, "shebang" if by_shebang else "", outside_git)
     found = [*model.subshell_exits(), *model.errexit_stops(), *model.masked(), *model.traps(), *model.bare_wait(),
-             *model.wrapped(), *model.looped(), *model.shared_in_loop(), *model.tested_children(), *model.unset_status(), *model.starved(), *model.cut_input()]
+             *model.wrapped(), *model.returns_dropped(), *model.mapped(), *model.looped(), *model.shared_in_loop(), *model.tested_children(), *model.unset_status(), *model.starved(), *model.cut_input()]
     if not by_shebang:  # (what errexit from the start would end early: where the command runs `bash -e file`)
         found += [stop._replace(shebang=False, flag=True) for stop in _Model(code, tree, place, "flag", outside_git).errexit_stops()
                   if stop.shebang]
@@ -345,8 +346,9 @@ class _Model:
                 return Failure(f"{head}() ends with `... && ...`, which returns 1 when its test is false", "1")
             if any(_return_2(c) for c in _own(body)):
                 return Failure(f"{head}() returns 2 (its block)", "2")
-        if head and head not in self.functions:
-            failure = ordinary_failure([w.text for w in command.plain], self.outside_git)
+        if head and head not in self.functions:  # (`IFS= read -r -d '' x`: the command after its assignments)
+            failure = ordinary_failure([w.text for w in command.plain[next(
+                i for i, w in enumerate(command.plain) if not w.assignment):]], self.outside_git)
             if failure is not None:
                 return failure
         if command.substitutions and all(w.assignment for w in command.plain):
@@ -441,11 +443,110 @@ class _Model:
                                          "exit-2-lost", child=child[0])
                         return
 
+    def mapped(self) -> Iterator[Lost]:
+        """A child's status mapped by a `case` on it (`"$BIN"; case $? in 0) exit 0;; 1) exit 2;; *)
+        exit 0;; esac`, or `rc=$?` and `case $rc in`): the arm a status of 2 takes (its own `2)` or a
+        catch-all after the ones that block) exits with another status, or no arm takes it and the
+        script ends with the case's 0. The child is named for checks/delivery.py, which reports it
+        where the child refuses by exit 2 (a script's `exit 2`, a compiled guard's source)."""
+        for where in self.where:
+            statement = where.statement
+            if where.tested or statement.operators or len(statement.pipelines[0].commands) != 1 or where.position == 0:
+                continue
+            case = statement.pipelines[0].commands[0]
+            if case.kind != "case" or not case.words:
+                continue
+            subject = case.words[0].text.strip('"')
+            before = where.siblings[where.position - 1]
+            if subject not in ("$?", "${?}"):
+                store = before.pipelines[0].commands[0] if len(before.pipelines) == 1 else None
+                name = subject.strip("${}")
+                if store is None or store.kind != "simple" or len(store.plain) != 1 or \
+                        store.plain[0].text.strip('"') not in (f"{name}=$?", f"{name}=${{?}}") or where.position < 2:
+                    continue
+                before = where.siblings[where.position - 2]
+            if before.operators or before.background:
+                continue
+            run = before.pipelines[-1].commands[-1]
+            child = _child(run) or _script_run(run) or _program(run)
+            if child is None:
+                continue
+            taken = next((i for i, patterns in enumerate(case.patterns)
+                          if any(fnmatch.fnmatchcase("2", p.text.strip("\"'")) for p in patterns)), None)
+            exits = [[c for c in _own(listed) if c.kind == "simple" and c.head == "exit"] for listed in case.lists]
+            if not any(_exit_2(c) for arm in exits for c in arm):
+                continue  # (a case that never blocks: not a mapping to the host's exit 2)
+            if taken is None:
+                how = f"no arm of the `case` on its status takes a 2, so {child[0]}'s refusal ends the `case` with 0"
+                yield self._lost(case.at, how, "exit-2-lost", status="0", child=child[0])
+                return
+            other = next((c for c in exits[taken] if not _exit_2(c)), None)
+            if other is None or any(_exit_2(c) for c in exits[taken]):
+                continue
+            status = _exit_status(other)
+            label = "|".join(p.text for p in case.patterns[taken])
+            yield self._lost(other.at, f"the `case` on the status of {child[0]} (line {self._line(run.at)[0]}) maps "
+                             f"its 2 to the arm `{label})`, which exits {status if status is not None else 'with another status'} "
+                             "here: the host never sees the refusal", "exit-2-lost",
+                             status=str(status) if status is not None else "0", child=child[0])
+            return
+
+    def returns_dropped(self) -> Iterator[Lost]:
+        """A function whose block is its `return 2` (`deny() { echo ... >&2; return 2; }`), called
+        inside an if, case or `{ }` (the top level's calls are wrapped()'s) with nothing after the
+        call that passes its status on (`|| exit $?`, `exit $?`, errexit), and commands after the
+        compound that set the status the script ends with: `return` ends only the function, the
+        script runs on (bash 5.2 and dash). At the `return 2`, where `exit 2` is the fix."""
+        if not self.returning:
+            return
+        owners: dict[int, _Where] = {}  # a compound's list -> the statement that holds the compound
+        for where in self.where:
+            for pipeline in where.statement.pipelines:
+                for command in pipeline.commands:
+                    for listed in command.lists:
+                        owners[id(listed)] = where
+        for where in self.where:
+            statement = where.statement
+            if where.tested or where.function or statement.background or where.siblings is self.tree \
+                    or where.errexit >= 0 or statement.operators or len(statement.pipelines[0].commands) != 1:
+                continue
+            call = statement.pipelines[0].commands[0]
+            if call.kind != "simple" or call.head not in self.returning or statement.pipelines[0].negated:
+                continue
+            decides = self._status_kept(where, owners)
+            if decides is None:
+                continue
+            function = self.functions[call.head]
+            back = next(c for c in _own(function.lists[0]) if _return_2(c))
+            yield self._lost(back.at, f"`return 2` ends only {call.head}(): the call on line "
+                             f"{self._line(call.at)[0]} does not pass its status on, and {decides}",
+                             "exit-2-lost", status="0")
+            return
+
+    def _status_kept(self, where: _Where, owners: dict[int, _Where]) -> str | None:
+        """How a nested statement's status is replaced on its way to the script's end (what sets the
+        status instead, in a few words), or None where it may reach it: the last of each list up to
+        the top level's last statement, or read by a `$?` right after it."""
+        while True:
+            if self._followed_by_status_read(where) or where.errexit >= 0:
+                return None
+            if where.position < len(where.siblings) - 1:
+                following = where.siblings[where.position + 1]
+                return f"the commands after it (line {self._line(following.at)[0]}) set the status the script ends with"
+            if where.siblings is self.tree:
+                return None
+            owner = owners.get(id(where.siblings))
+            if owner is None or owner.tested or owner.function or owner.statement.operators:
+                return None
+            where = owner
+
     def looped(self) -> Iterator[Lost]:
         """A top-level `for` loop that runs a child named by its variable on each pass (`for g in
-        "$DIR"/guards/*.sh; do "$g"; done`, `for g in a.sh b.sh; do "$DIR/$g" <<<"$in"; done`) and
-        never looks at a pass's status (no `$?`, `||`, `if`, exit or break in the body, no errexit or
-        ERR trap): the loop's status is its last pass's, so an earlier child's exit 2 is replaced."""
+        "$DIR"/guards/*.sh; do "$g"; done`, `for g in a.sh b.sh; do "$DIR/$g" <<<"$in"; done`) where
+        nothing from the child's statement on looks at a pass's status (no `$?`, `||`, `if`, exit or
+        break; a `[ -x "$g" ] || continue` before it does not count), or only stores it anew each
+        pass (`"$g"; rc=$?` ... `exit $rc`): the loop's status (or the stored one) is its last
+        pass's, so an earlier child's exit 2 is replaced by the next one's 0 (bash 5.2 and dash)."""
         for where, loop in self._top_level_compounds():
             statement = where.statement
             texts = [w.text for w in loop.items]
@@ -455,22 +556,45 @@ class _Model:
             # (`for g; do` and `for g in "$@"` go over the script's arguments: the handler's command names them)
             items = ["$1", "$2"] if arguments else \
                 self._as_written(loop) if any(w.dynamic for w in loop.items[2:]) else texts[2:]
-            body = self.code[loop.lists[0][0].at:statement.end] if loop.lists[0] else ""
-            if (len(items) < 2 and "*" not in items[0] if items else True) or LOOP_LOOKS.search(body):
+            if len(items) < 2 and "*" not in items[0] if items else True:
                 continue
             variable = re.compile(rf"\$(?:{re.escape(texts[0])}\b|\{{{re.escape(texts[0])}\}})")
-            for inner in loop.lists[0]:
+            body = loop.lists[0]
+            for index, inner in enumerate(body):
                 command = inner.pipelines[-1].commands[-1]
                 child = _child(command)
                 if child is None or not variable.search(child[0]) or inner.background:
                     continue
+                stored = self._stored_each_pass(body[index + 1:], statement)
+                rest = self.code[inner.at:statement.end]
+                if stored is None and LOOP_LOOKS.search(rest):
+                    break
                 line = self._line(loop.at)[0]
+                how = (f"each pass of the `for` loop (line {line}) stores the status of the child it runs in "
+                       f"`{stored[1]}` anew, and the `exit` after the loop passes on the last pass's: an earlier "
+                       "one's exit 2 is replaced by the next one's 0") if stored is not None else (
+                    f"each pass of the `for` loop (line {line}) runs the next child here, and the loop ends with the "
+                    "last pass's status: an earlier one's exit 2 is replaced by the next one's 0")
                 for item in items:
-                    yield self._lost(command.at, f"each pass of the `for` loop (line {line}) runs the next child "
-                                     f"here, and the loop ends with the last pass's status: an earlier one's exit 2 "
-                                     "is replaced by the next one's 0", "exit-2-lost", status="0",
-                                     child=variable.sub(item.replace("\\", "\\\\"), child[0]))
+                    yield self._lost(stored[0].at if stored is not None else command.at, how, "exit-2-lost",
+                                     status="0", child=variable.sub(item.replace("\\", "\\\\"), child[0]))
                 return
+
+    def _stored_each_pass(self, after: list[AndOr], loop: AndOr) -> tuple[AndOr, str] | None:
+        """(the statement, the name) where a loop's body stores the status of the child run just
+        before in a name (`rc=$?`), the rest of the body looks at no status, and an `exit` after
+        the loop passes that name on: each pass overwrites it."""
+        if not after or len(after[0].pipelines) != 1:
+            return None
+        store = after[0].pipelines[0].commands[0]
+        if store.kind != "simple" or len(store.plain) != 1 or not store.plain[0].assignment:
+            return None
+        name, _, value = store.plain[0].text.partition("=")
+        if value.strip('"') not in ("$?", "${?}") or LOOP_LOOKS.search(self.code, after[0].end, loop.end):
+            return None
+        tail = self.code[loop.end:]
+        passed = re.search(rf"\bexit[ \t]+\"?\$(?:{re.escape(name)}\b|\{{{re.escape(name)}\}})", tail)
+        return (after[0], name) if passed is not None else None
 
     def shared_in_loop(self) -> Iterator[Lost]:
         """A top-level `for` loop over several children, run before the script has read its stdin
@@ -909,6 +1033,16 @@ def _script_run(command: Command) -> tuple[str, bool] | None:
         if script.endswith(SCRIPT_SUFFIXES):
             return f"{words[0]} {script}", False
     return None
+
+
+def _program(command: Command) -> tuple[str, bool] | None:
+    """A program the command runs by its path (`./bin/guard`, `"$DIR/bin/guard"`, `tools/guard`),
+    as written: a compiled guard has no script suffix."""
+    words = [w for w in command.plain if not w.assignment] if command.kind == "simple" else []
+    if words and words[0].text == "exec":
+        words = words[1:]
+    words = _after_prefix(words)
+    return (words[0].text, False) if words and "/" in words[0].text and "(" not in words[0].text else None
 
 
 def _named(word: Word) -> bool:
