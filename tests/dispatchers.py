@@ -523,6 +523,57 @@ with contextlib.redirect_stdout(sys.stderr):
 if refused:
     print(json.dumps({DENY}))
 """, {}),
+    # an async main's `return 2` run by asyncio.run(...) as a statement: the value goes nowhere
+    "pyasyncmain": ("delivery/exit-2-lost", "TOKEN.py", """\
+import asyncio, json, sys
+async def main():
+    call = json.load(sys.stdin)
+    if "ran-TOKEN.txt" in call["tool_input"]["command"]:
+        print("Blocked: TOKEN", file=sys.stderr)
+        return 2  # HERE
+    return 0
+asyncio.run(main())
+""", """\
+import asyncio, json, sys
+async def main():
+    call = json.load(sys.stdin)
+    if "ran-TOKEN.txt" in call["tool_input"]["command"]:
+        print("Blocked: TOKEN", file=sys.stderr)
+        return 2
+    return 0
+sys.exit(asyncio.run(main()))
+""", {}),
+    # a Node helper's `return 2` whose call is a statement of its own: node ends 0
+    "jsreturned": ("delivery/exit-2-lost", "TOKEN.js", """\
+const call = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+function deny(why) {
+  console.error(`Blocked: ${why}`);
+  return 2;  // HERE
+}
+if ((call.tool_input?.command ?? '').includes('ran-TOKEN.txt')) deny('TOKEN');
+""", """\
+const call = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+function deny(why) {
+  console.error(`Blocked: ${why}`);
+  return 2;
+}
+if ((call.tool_input?.command ?? '').includes('ran-TOKEN.txt')) process.exit(deny('TOKEN'));
+""", {}),
+    # stdout pointed at os.devnull to quiet a library, and the answer printed through it
+    "pydevnull": ("script/answer-sent-away", "TOKEN.py", f"""\
+import json, os, sys
+sys.stdout = open(os.devnull, "w")  # HERE
+call = json.load(sys.stdin)
+if "ran-TOKEN.txt" in call["tool_input"]["command"]:
+    print(json.dumps({DENY}))
+""", f"""\
+import json, os, sys
+sys.stdout = open(os.devnull, "w")
+call = json.load(sys.stdin)
+sys.stdout = sys.__stdout__
+if "ran-TOKEN.txt" in call["tool_input"]["command"]:
+    print(json.dumps({DENY}))
+""", {}),
     # spawnSync's result read by a field it does not have, in a test: undefined is never 2
     "jsstatusfield": ("delivery/exit-2-lost", "TOKEN.js", JS_HEAD + """\
 const fs = require('fs');

@@ -239,6 +239,13 @@ CASES = {
         "delivery/exit-2-lost",
         '"$@"\nrc=$?\ncase "$rc" in\n  1) exit 2 ;;\n  *) exit 0 ;;\nesac\n', 5,
         '"$@"\nrc=$?\ncase "$rc" in\n  1|2) exit 2 ;;\n  *) exit 0 ;;\nesac\n', GUARD_ARGS),
+    "a test of the guard's status that blocks only for 1": (
+        "delivery/exit-2-lost",
+        'bash "$(dirname "$0")/guard.sh"\nif [ $? -eq 1 ]; then\n  echo "guard refused" >&2\n  exit 2\nfi\nexit 0\n', 2,
+        'bash "$(dirname "$0")/guard.sh"\nif [ $? -ne 0 ]; then\n  echo "guard refused" >&2\n  exit 2\nfi\nexit 0\n'),
+    "a stored status tested for 1 alone before the wrapper's log line": (
+        "delivery/exit-2-lost", '"$@"\nrc=$?\n[ "$rc" = 1 ] && exit 2\necho "guard said $rc" >&2\n', 3,
+        '"$@"\nrc=$?\n[ "$rc" = 1 ] && exit 2\necho "guard said $rc" >&2\nexit "$rc"\n', GUARD_ARGS),
     # the input read only in part: a large call reaches jq cut short, and the guard lets it through
     "head -c caps the input": (
         "script/stdin-read-partly", 'payload=$(head -c 40)\n' + JQ_CHECK, 1, 'payload=$(cat)\n' + JQ_CHECK),
@@ -327,6 +334,8 @@ def test_a_block_the_shell_itself_loses_is_flagged_at_the_line_to_change(tmp_pat
     '  python3 "$g" <<<"$payload" || exit $?\ndone\n',
     'payload=$(cat)\nrc=0\nfor g in "$1" none.py; do\n  [ -f "$(dirname "$0")/$g" ] || continue\n'
     '  python3 "$(dirname "$0")/$g" <<<"$payload"\n  rc=$(( $? > rc ? $? : rc ))\ndone\nexit $rc\n',
+    'python3 "$(dirname "$0")/$1"\n[ $? -eq 0 ] || exit 2\n',
+    'python3 "$(dirname "$0")/$1"\nif [ $? -eq 0 ]; then\n  exit 0\nelse\n  exit 2\nfi\n',
 ])
 def test_near_misses_that_keep_the_block_stay_clean(tmp_path, text):
     base = tmp_path / "project"

@@ -146,6 +146,7 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
     found.extend(_js_joined_outputs(code, place, close, balanced, loops))
     if "Worker" in code:
         found.extend(_js_worker_exits(code, place, close, balanced, loops))
+    found.extend(_js_returns_dropped(code, place, close))
     first = JS_EXIT_CODE_2.search(code)
     if first is not None:
         later = next((m for m in JS_EXIT_ZERO.finditer(code, first.end()) if _depth(code, m.start(), close) == 0), None)
@@ -154,6 +155,63 @@ def javascript(code: str, place: Callable[[int], tuple[int, int]],
             found.append(Lost(line, column, "this sets the exit status to 0 after process.exitCode = 2 "
                               f"(line {place(first.start())[0]})", "0"))
     return tuple(sorted(set(found)))
+
+
+JS_FUNCTION = lazy(r"""(?:\bfunction\s+(?P<a>[A-Za-z_$][\w$]*)\s*\([^()]*\)|"""
+                  r"""\b(?:const|let|var)\s+(?P<b>[A-Za-z_$][\w$]*)\s*=\s*(?:function\b[^(]*\([^()]*\)|"""
+                  r"""\([^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>))\s*\{""", needs=("function", "=>"))
+JS_RETURN_2 = lazy(r"""\breturn\s+2\s*;?""", needs=("return",))
+
+
+def _js_returns_dropped(code: str, place: Callable[[int], tuple[int, int]],
+                        close: Callable[[str, int], int]) -> list[Lost]:
+    """A function whose block is its `return 2` (`function deny(why) { console.error(why); return 2; }`)
+    whose every call is a statement of its own (`deny("no rm");`): nothing hands the value to
+    process.exit or process.exitCode, so node ends 0. At the `return 2`."""
+    if not JS_RETURN_2.search(code):
+        return []
+    for match in JS_FUNCTION.finditer(code):
+        name = match.group("a") or match.group("b")
+        end = close(code, match.end() - 1)
+        back = JS_RETURN_2.search(code, match.end(), end)
+        if back is None or re.search(r"\bprocess\.exit", code[match.end():end]):
+            continue
+        # (a return inside a nested function or callback is that one's)
+        if any(inner.start() < back.start() < close(code, inner.end() - 1)
+               for inner in JS_FUNCTION.finditer(code, match.end(), end)):
+            continue
+        uses = [m for m in re.finditer(rf"(?<![\w$.]){re.escape(name)}\b", code) if not match.start() <= m.start() < match.end()]
+        calls = [m for m in uses if re.match(r"\s*\(", code[m.end():])]
+        if not calls or len(calls) != len(uses):
+            continue  # (handed on as a value: a table of checks, a callback)
+        if all(_js_statement_call(code, m.start()) and not JS_CHAINED.match(code, _js_call_end(code, m.end()))
+               for m in calls):
+            line, column = place(back.start())
+            return [Lost(line, column, f"`return 2` hands 2 back to the caller of {name}(), and its call (line "
+                         f"{place(calls[0].start())[0]}) drops the value: nothing makes it the process's status, so "
+                         "node runs on and ends 0", "0")]
+    return []
+
+
+JS_CHAINED = lazy(r"""\s*(?:\?\.|\.)""")  # `main().then(...)`: the value is used
+
+
+def _js_call_end(code: str, after_name: int) -> int:
+    """Just past the parentheses of a call whose name ends at `after_name` (its end where unbalanced)."""
+    depth, at = 0, code.find("(", after_name)
+    while 0 <= at < len(code):
+        depth += {"(": 1, ")": -1}.get(code[at], 0)
+        at += 1
+        if depth == 0:
+            return at
+    return len(code)
+
+
+def _js_statement_call(code: str, at: int) -> bool:
+    """A call that is a statement of its own: at a line's start or after `;`, `{`, `}` or `)` (an if's
+    condition), and not awaited, returned or assigned."""
+    before = code[max(0, code.rfind("\n", 0, at)):at].rstrip()
+    return before in ("", "\n") or before.endswith((";", "{", "}", ")", "else", "=>"))
 
 
 JS_READS_STDIN = lazy(r"""readFileSync\s*\(\s*(?:0|["']/dev/stdin["']|process\.stdin\.fd)\s*[,)]""",

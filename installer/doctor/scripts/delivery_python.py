@@ -120,6 +120,9 @@ def _returns_dropped(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost]:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions:
             calls.setdefault(node.func.id, []).append(node)
     bare = {id(n.value) for n in nodes if isinstance(n, ast.Expr)}
+    # (`asyncio.run(main())` as a statement drops what main returns too)
+    bare |= {id(n.value.args[0]) for n in nodes if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call)
+             and _name(n.value.func) in ("asyncio.run", "run", "trio.run", "anyio.run") and n.value.args}
     for name, found in calls.items():
         back = next((n for n in ast.walk(functions[name]) if isinstance(n, ast.Return) and n.value is not None
                      and _status(n.value, constants) == 2), None)

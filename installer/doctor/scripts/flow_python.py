@@ -9,6 +9,7 @@ import weakref
 from typing import Any, Callable, Collection, Iterator
 
 from ...patterns import lazy
+from ...records import Record
 from . import arguments, delivery, delivery_python, event_branches, runtimes
 from .flow import (
     ANSWER_KEYS,
@@ -70,6 +71,7 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
     loud = LOG_CALLS if _levelled(tree) else LOG_CALLS - BELOW_WARNING
     consoles = _rich_consoles(tree)
     writes, exits, reads, values, new_objects, string_inputs, stderr_answers = [], [], [], [], [], [], []
+    sent_away: list[tuple[Place, str, Write]] = []  # an answer printed where stdout is a file or a buffer
     stops: list[tuple[Place, tuple[tuple[int, int], ...], str]] = []  # returns, raises and exits: the run ends there
     unread_output = False
     order = 0
@@ -84,10 +86,10 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
     diverted = _stdout_diverted(tree)  # the functions that run only where stdout is stderr: where it was made so
 
     def walk(body: list[ast.stmt], branch: tuple[tuple[int, int], ...], scope: str, guarded: bool,
-             debug: bool = False, redirected: Place | None = None) -> None:
+             debug: bool = False, redirected: Diverted | None = None) -> None:
         nonlocal order, unread_output
         for index, stmt in enumerate(body):
-            redirected = _made_stderr(stmt, place) or redirected
+            redirected = _made_stderr(stmt, place) or (None if _restored(stmt) else redirected)
             if isinstance(stmt, ast.Return) and scope in exit_through and stmt.value is not None:
                 status, message = _py_status(stmt.value, strings)  # sys.exit(main()): main's return is the status
                 exits.append(Exit(status, f"return {_brief(stmt.value)} from {scope}() (the exit status)",
@@ -112,7 +114,11 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
                     stderr_answers.append(place(stream))
                 if write is not None and redirected is not None:  # (print() inside redirect_stdout(sys.stderr))
                     if write[0] == STDOUT_JSON and _py_answer_written(call, strings):
-                        stderr_answers.append(redirected)
+                        if redirected.stderr:
+                            stderr_answers.append(redirected.at)
+                        else:
+                            sent_away.append((redirected.at, redirected.how, Write(write[0], place(call), write[1],
+                                                                                 branch, scope, False, order)))
                 elif write is not None and not (debug and write[0] == STDOUT_TEXT):
                     kind, what = write
                     writes.append(Write(kind, place(call), what, branch, scope, _ends_before_next_write(after), order,
@@ -198,6 +204,8 @@ def _python(tree: ast.Module, text: str, common: Common) -> Flow:
     flow.partial_reads = tuple((what, place(call)) for call, what in runtimes.python_partial_reads(tree, _name))
     flow.stdout_loggers = frozenset(loggers)
     flow.log_calls = _log_calls(tree)
+    if sent_away and not writes:  # (no answer printed on the real stdout besides)
+        flow.stdout_sent_away = sent_away[0]
     return flow
 
 
@@ -616,39 +624,56 @@ def _py_own_stdout(value: ast.AST) -> bool:
 
 REDIRECTS = frozenset({"contextlib.redirect_stdout", "redirect_stdout"})
 STDERR = frozenset({"sys.stderr", "sys.__stderr__"})
+STDOUT = frozenset({"sys.stdout", "sys.__stdout__"})
 
 
-def _redirect_to_stderr(stmt: ast.With | ast.AsyncWith, place: Callable[[Any], Place]) -> Place | None:
-    """`with contextlib.redirect_stdout(sys.stderr):`: inside it, print() and sys.stdout write on
-    stderr (python 3.11: the name sys.stdout is the stderr stream there). Its place."""
+class Diverted(Record):
+    """Where stdout was made another stream: its place, how (the code as written), and whether
+    that stream is stderr (else a file, os.devnull or a buffer: the answer never leaves)."""
+
+    at: Place
+    how: str
+    stderr: bool
+
+
+def _redirect_to_stderr(stmt: ast.With | ast.AsyncWith, place: Callable[[Any], Place]) -> Diverted | None:
+    """`with contextlib.redirect_stdout(sys.stderr):` (or io.StringIO(), open(os.devnull, "w")):
+    inside it, print() and sys.stdout write on that stream (python 3.11: the name sys.stdout is it there)."""
     for item in stmt.items:
         call = item.context_expr
-        if isinstance(call, ast.Call) and _name(call.func) in REDIRECTS and call.args and _name(call.args[0]) in STDERR:
-            return place(call)
+        if isinstance(call, ast.Call) and _name(call.func) in REDIRECTS and call.args \
+                and _name(call.args[0]) not in STDOUT:
+            return Diverted(place(call), _brief(call), _name(call.args[0]) in STDERR)
     return None
 
 
-def _made_stderr(stmt: ast.stmt, place: Callable[[Any], Place]) -> Place | None:
-    """`sys.stdout = sys.stderr`: every print after it writes on stderr. Its place."""
+def _made_stderr(stmt: ast.stmt, place: Callable[[Any], Place]) -> Diverted | None:
+    """`sys.stdout = sys.stderr` (or a file, os.devnull): every print after it writes there."""
     if isinstance(stmt, ast.Assign) and any(_name(t) == "sys.stdout" for t in stmt.targets) \
-            and _name(stmt.value) in STDERR:
-        return place(stmt)
+            and _name(stmt.value) not in STDOUT and not (isinstance(stmt.value, ast.Name) and stmt.value.id != "sys"):
+        return Diverted(place(stmt), f"sys.stdout = {_brief(stmt.value)}", _name(stmt.value) in STDERR)
     return None
 
 
-def _stdout_diverted(tree: ast.Module) -> dict[str, Place]:
+def _restored(stmt: ast.stmt) -> bool:
+    """`sys.stdout = sys.__stdout__` (or a saved stdout): prints go to stdout again."""
+    return isinstance(stmt, ast.Assign) and any(_name(t) == "sys.stdout" for t in stmt.targets) \
+        and _made_stderr(stmt, lambda node: Place(1, 1)) is None
+
+
+def _stdout_diverted(tree: ast.Module) -> dict[str, Diverted]:
     """The functions whose every call runs inside a `with redirect_stdout(sys.stderr)` (or after
     `sys.stdout = sys.stderr` at the top level): what they print goes to stderr. Name -> the
     place of the redirect."""
-    inside: dict[str, Place] = {}
+    inside: dict[str, Diverted] = {}
     outside: set[str] = set()
 
     def place(node: Any) -> Place:
         return Place(node.lineno, node.col_offset + 1)
 
-    def visit(body: list[ast.stmt], redirected: Place | None) -> None:
+    def visit(body: list[ast.stmt], redirected: Diverted | None) -> None:
         for stmt in body:
-            redirected = _made_stderr(stmt, place) or redirected
+            redirected = _made_stderr(stmt, place) or (None if _restored(stmt) else redirected)
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 continue
             for call in _calls(stmt):

@@ -47,6 +47,9 @@ DECIDES = lazy(r"""(?:permissionDecision|\bdecision|\bbehavior)\W{0,8}(?:deny|bl
                needs=("ecision", "behavior"))
 CHILD = lazy(r"\$[{@*1-9A-Za-z_]", needs=("$",))  # a command a variable or an argument names may be a child to follow
 INLINE_STDIN = lazy(r"sys\.stdin|process\.stdin|readFileSync\(\s*0|/dev/stdin|\bSTDIN\b|\$stdin")
+# a test of a status for one value: `[ $? -eq 1 ]`, `[ "$rc" = 1 ]`, `(( rc == 1 ))`, `[[ $status == 1 ]]`
+STATUS_EQUALS = lazy(r"""(?:\$\{?\?\}?|\$\{?(?P<name>[A-Za-z_]\w*)\}?|(?<![\w$])(?P<bare>[A-Za-z_]\w*))["']?\s*(?:-eq|==?)\s*["']?(?P<value>\d+)\b""",
+                     needs=("-eq", "="))
 LOOP_WORDS = lazy(r"([^;\n]*?)\s*(?:;|\n)\s*do\b")  # a `for` loop's words, up to its `do`
 EXIT_VARIABLE = lazy(r"exit[ \t]+\$(?:\{(?P<braced>[A-Za-z_]\w*)\}|(?P<name>[A-Za-z_]\w*))(?=[ \t]*(?:$|[;&|#)]))",
                      re.M, needs=("exit",))  # `exit $rc` unquoted: an empty rc is a bare `exit` ("$rc" empty is an error, status 2)
@@ -451,10 +454,16 @@ class _Model:
         where the child refuses by exit 2 (a script's `exit 2`, a compiled guard's source)."""
         for where in self.where:
             statement = where.statement
-            if where.tested or statement.operators or len(statement.pipelines[0].commands) != 1 or where.position == 0:
+            if where.tested or len(statement.pipelines[0].commands) != 1 or where.position == 0:
                 continue
             case = statement.pipelines[0].commands[0]
-            if case.kind != "case" or not case.words:
+            if case.kind in ("if", "simple", "arith") and where.siblings is self.tree:
+                found = next(self._tested_for_another(where), None)
+                if found is not None:
+                    yield found
+                    return
+                continue
+            if case.kind != "case" or not case.words or statement.operators:
                 continue
             subject = case.words[0].text.strip('"')
             before = where.siblings[where.position - 1]
@@ -490,6 +499,37 @@ class _Model:
                              "here: the host never sees the refusal", "exit-2-lost",
                              status=str(status) if status is not None else "0", child=child[0])
             return
+
+    def _tested_for_another(self, where: _Where) -> Iterator[Lost]:
+        """`guard; if [ $? -eq 1 ]; then exit 2; fi` (or `rc=$?` first, or `[ "$rc" = 1 ] && exit 2`):
+        the wrapper blocks only for another status than 2, so the child's own 2 goes on to the
+        script's end."""
+        statement = where.statement
+        text = self.code[statement.at:statement.end]
+        compared = STATUS_EQUALS.search(text)
+        if compared is None or compared.group("value") in ("0", "2") or not BLOCKS.search(text) or "||" in text \
+                or re.search(r"\belse\b", text):
+            return  # (`[ $? -eq 0 ] || exit 2`: any failure blocks)
+        before = where.siblings[where.position - 1]
+        name = compared.group("name")
+        if name:
+            store = before.pipelines[0].commands[0] if len(before.pipelines) == 1 else None
+            if store is None or store.kind != "simple" or len(store.plain) != 1 or where.position < 2 or \
+                    store.plain[0].text.strip('"') not in (f"{name}=$?", f"{name}=${{?}}"):
+                return
+            if re.search(rf"\$\{{?{name}\b\}}?\W{{0,3}}(?:-ne|-gt|-ge|!=|-eq\s*\W?2\b|==?\s*\W?2\b)|\bexit\s+\W?\$\{{?{name}\b",
+                         self.code[statement.end:]) or re.search(r"-ne|-gt|!=|-ge", text):
+                return  # (its status is passed on or tested for any failure later)
+            before = where.siblings[where.position - 2]
+        if before.operators or before.background:
+            return
+        run = before.pipelines[-1].commands[-1]
+        child = _child(run) or _script_run(run) or _program(run)
+        if child is None:
+            return
+        yield self._lost(statement.at, f"the test on the status of {child[0]} (line {self._line(run.at)[0]}) blocks "
+                         f"only when it is {compared.group('value')}, so its 2 goes on past it, and the script ends "
+                         "with another status", "exit-2-lost", status="0", child=child[0])
 
     def returns_dropped(self) -> Iterator[Lost]:
         """A function whose block is its `return 2` (`deny() { echo ... >&2; return 2; }`), called
