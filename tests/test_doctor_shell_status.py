@@ -483,3 +483,25 @@ def test_under_set_e_a_git_command_in_a_project_that_is_no_repository_ends_the_g
     assert (ran.returncode != 2) == stops  # git 2.39 exits 128 outside a repository
     out = doctor(base, {".claude/settings.json": settings(command='bash "$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh')})
     assert [f.line for f in found(out, "delivery/errexit-exits-early")] == ([4] if stops else [])
+
+
+@pytest.mark.parametrize("runner, status", [
+    ('run-parts "$(dirname "$0")/pre.d"', 1),
+    ('find "$(dirname "$0")/pre.d" -type f -exec {} \\;', 0),
+    ('ls "$(dirname "$0")"/pre.d/* | xargs -n1 sh', 123),
+], ids=["run-parts", "find -exec ;", "xargs"])
+def test_guards_run_by_a_program_that_runs_many_end_with_its_status_not_theirs(tmp_path, runner, status):
+    """run-parts, find -exec and xargs end with a status of their own when a command they run
+    exits 2 (GNU findutils 4.9.0, Debian run-parts 5.7: what the hook really ends with is asserted
+    first); the twin, a loop that stops at the first refusal, refuses and is clean."""
+    base = tmp_path / "project"
+    loop = 'for g in "$(dirname "$0")"/pre.d/*; do\n  "$g" || exit $?\ndone\n'
+    for twin, text in ((False, f"#!/bin/bash\n{runner}\n"), (True, f"#!/bin/bash\n{loop}")):
+        command = _write(base, {"h.sh": text, "pre.d/10-block": "#!/bin/sh\n" + BLOCK + "exit 2\n",
+                                "pre.d/20-allow": "#!/bin/sh\nexit 0\n"}, "h.sh")
+        for name in ("10-block", "20-allow"):
+            (base / ".claude" / "hooks" / "pre.d" / name).chmod(0o755)
+        assert _status(base, command) == (2 if twin else status)
+        out = doctor(base, {".claude/settings.json": settings(command=command)})
+        assert [(f.rule, f.line) for f in out.findings if Path(f.path).name == "h.sh" and f.rule.startswith(
+            "delivery/")] == ([] if twin else [("delivery/exit-2-lost", 2)])

@@ -46,6 +46,7 @@ BLOCKS = lazy(r"\b(?:exit|return)[ \t]+2\b", needs=("2",))
 DECIDES = lazy(r"""(?:permissionDecision|\bdecision|\bbehavior)\W{0,8}(?:deny|block|ask|\$)""",
                needs=("ecision", "behavior"))
 CHILD = lazy(r"\$[{@*1-9A-Za-z_]", needs=("$",))  # a command a variable or an argument names may be a child to follow
+RUNNERS = lazy(r"\brun-parts\b|\bxargs\b|-exec\b", needs=("run-parts", "xargs", "-exec"))  # (run_by_a_runner)
 INLINE_STDIN = lazy(r"sys\.stdin|process\.stdin|readFileSync\(\s*0|/dev/stdin|\bSTDIN\b|\$stdin")
 # a test of a status for one value: `[ $? -eq 1 ]`, `[ "$rc" = 1 ]`, `(( rc == 1 ))`, `[[ $status == 1 ]]`
 STATUS_EQUALS = lazy(r"""(?:\$\{?\?\}?|\$\{?(?P<name>[A-Za-z_]\w*)\}?|(?<![\w$])(?P<bare>[A-Za-z_]\w*))["']?\s*(?:-eq|==?)\s*["']?(?P<value>\d+)\b""",
@@ -79,7 +80,7 @@ def lost(code: str, place: Callable[[int], tuple[int, int]], shebang: str = "",
     """The places of a shell script where its block by exit 2 is lost (sorted by line). `shebang`:
     its #! line, where the code given has its comments blanked; `tree_of`: the script's tree, where
     another reader has parsed it already (tree.parsed_once)."""
-    if not BLOCKS.search(code) and not CHILD.search(code) and not DECIDES.search(code):
+    if not BLOCKS.search(code) and not CHILD.search(code) and not DECIDES.search(code) and not RUNNERS.search(code):
         return ()
     tree = (tree_of or parsed_once(code))()
     if tree is None:
@@ -87,7 +88,7 @@ def lost(code: str, place: Callable[[int], tuple[int, int]], shebang: str = "",
     by_shebang = _shebang_errexit(shebang or code)
     model = _Model(code, tree, place, "shebang" if by_shebang else "", outside_git)
     found = [*model.subshell_exits(), *model.errexit_stops(), *model.masked(), *model.traps(), *model.bare_wait(),
-             *model.wrapped(), *model.returns_dropped(), *model.mapped(), *model.looped(), *model.shared_in_loop(), *model.tested_children(), *model.unset_status(), *model.starved(), *model.cut_input()]
+             *model.wrapped(), *model.returns_dropped(), *model.mapped(), *model.run_by_a_runner(), *model.looped(), *model.shared_in_loop(), *model.tested_children(), *model.unset_status(), *model.starved(), *model.cut_input()]
     if not by_shebang:  # (what errexit from the start would end early: where the command runs `bash -e file`)
         found += [stop._replace(shebang=False, flag=True) for stop in _Model(code, tree, place, "flag", outside_git).errexit_stops()
                   if stop.shebang]
@@ -445,6 +446,39 @@ class _Model:
                         yield self._lost(at or command.at, f"the wrapper runs {child[0]} {'here' if at is None else 'on line ' + str(self._line(command.at)[0])} and {how}",
                                          "exit-2-lost", child=child[0])
                         return
+
+    def run_by_a_runner(self) -> Iterator[Lost]:
+        """Guards run by a program that runs many and ends with a status of its own (GNU findutils
+        4.9.0 and Debian run-parts 5.7, measured): `xargs` ends 123 when a command it ran exits 1 to
+        125 (a guard's 2 included), `find ... -exec CMD {} \\;` ends 0 whatever the commands
+        exit, `run-parts DIR` ends 1. The children are the files the
+        runner is given (`run-parts DIR`: DIR/*; `find DIR -name PATTERN`: DIR/PATTERN; xargs: what
+        the pipeline's first part lists)."""
+        for where in self.where:
+            if where.tested or where.statement.background:
+                continue
+            for pipeline in where.statement.pipelines:
+                for position, command in enumerate(pipeline.commands):
+                    ran = _runner(command, pipeline.commands[0] if position else None, self._written)
+                    if ran is not None:
+                        runner, children, status = ran
+                        yield self._lost(command.at, f"{runner} runs each guard and ends with {status} when one of "
+                                         "them exits 2: the host never sees the refusal", "exit-2-lost", status=status,
+                                         child=children)
+                        return
+
+    def _written(self, word: Word) -> str:
+        """A word as the script writes it, quotes removed (`"$(dirname "$0")/pre.d"`: the tree keeps
+        only `$(...)/pre.d`), for keys.with_own_folder to write the folder in."""
+        if word.at < 0:
+            return word.text
+        end = self.code.find("\n", word.at)
+        lexer = shlex.shlex(self.code[word.at:end if end >= 0 else len(self.code)], posix=True)
+        lexer.whitespace_split = True
+        try:
+            return next(iter(lexer), word.text)
+        except ValueError:
+            return word.text
 
     def mapped(self) -> Iterator[Lost]:
         """A child's status mapped by a `case` on it (`"$BIN"; case $? in 0) exit 0;; 1) exit 2;; *)
@@ -1073,6 +1107,35 @@ def _script_run(command: Command) -> tuple[str, bool] | None:
         if script.endswith(SCRIPT_SUFFIXES):
             return f"{words[0]} {script}", False
     return None
+
+
+def _runner(command: Command, source: Command | None, written: Callable[[Word], str]) -> tuple[str, str, str] | None:
+    """(the runner as written, the children it runs, the status it ends with) for `run-parts DIR`,
+    `find DIR ... -exec CMD {} ;|+` and `... | xargs CMD` (the files the pipeline's first part
+    lists: `ls DIR/*.sh`, `printf '%s\\n' DIR/*`, `find DIR -name PATTERN`)."""
+    words = [written(w) for w in command.plain if not w.assignment] if command.kind == "simple" else []
+    if not words:
+        return None
+    head = words[0].rsplit("/", 1)[-1]
+    if head == "run-parts":
+        folder = next((w for w in words[1:] if not w.startswith("-")), None)
+        return ("`run-parts`", f"{folder.rstrip('/')}/*", "1") if folder else None
+    if head == "find" and "-exec" in words and words[-1] in (";", "\\;") and _found(words):
+        return "`find -exec ... ;`", _found(words), "0"  # (`{} +` hands every file to one command: not each run)
+    if head == "xargs" and source is not None and source.kind == "simple":
+        listed = [written(w) for w in source.plain]
+        children = _found(listed) if listed and listed[0] == "find" else next(
+            (w for w in listed[1:] if "*" in w or w.endswith(SCRIPT_SUFFIXES)), "") if listed and listed[0] in (
+                "ls", "printf", "echo") else ""
+        return ("`xargs`", children, "123") if children else None
+    return None
+
+
+def _found(words: list[str]) -> str:
+    """The files a `find DIR -name PATTERN` lists, as a pattern ("DIR/PATTERN"); "" where not plain."""
+    folder = words[1] if len(words) > 1 and not words[1].startswith("-") else ""
+    pattern = words[words.index("-name") + 1] if "-name" in words[:-1] else "*"
+    return f"{folder.rstrip('/')}/{pattern}" if folder and "-maxdepth" not in words[:1] else ""
 
 
 def _program(command: Command) -> tuple[str, bool] | None:
