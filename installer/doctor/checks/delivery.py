@@ -460,7 +460,6 @@ def _compiled_exits_2(binary: Path) -> bool:
             names = {n.rsplit("/", 1)[-1] for n in named.findall(text)} | {folder.name}
             if binary.name not in names and not disk.exists(folder / "cmd" / binary.name):
                 continue
-            root = folder / sources if sources else folder
             found = _sources(folder / sources if sources else folder, suffixes)
             return any(SOURCE_EXIT_2.search(_head(p, 256 * 1024) or "") for p in found)
     return False

@@ -691,16 +691,23 @@ def _stdout_diverted(tree: ast.Module) -> dict[str, Diverted]:
 
 
 def _py_answer_written(call: ast.Call, strings: "_PyStrings") -> bool:
-    """The call writes an answer's JSON (json.dumps of a dict with the answer's keys)."""
+    """The call writes an answer's JSON: json.dump of an answer, or a print or write of its json.dumps."""
     if not call.args:
         return False
-    dumped = call.args[0] if _name(call.func) != "json.dump" else None
-    dumped = strings.resolve(dumped) if dumped is not None else call
-    if isinstance(dumped, ast.Call) and _name(dumped.func) in ("json.dumps", "dumps", "json.dump") and dumped.args:
-        written = dumped.args[0]
-        given = strings.arguments(written.id) if isinstance(written, ast.Name) and written.id in strings.parameters else []
-        return any(_py_answer(strings.resolve(node)) for node in [written, *given])
-    return False
+    if _name(call.func) == "json.dump":
+        return _py_answer(strings.resolve(call.args[0]))
+    return _py_dumped_answer(call.args[0], strings)
+
+
+def _py_dumped_answer(value: ast.AST, strings: "_PyStrings") -> bool:
+    """The value is json.dumps of an answer (a dict literal, a name bound to one, or a helper's
+    parameter, `def emit(obj): print(json.dumps(obj))`: what its calls give it)."""
+    dumped = strings.resolve(value)
+    if not (isinstance(dumped, ast.Call) and _name(dumped.func) in ("json.dumps", "dumps") and dumped.args):
+        return False
+    written = dumped.args[0]
+    given = strings.arguments(written.id) if isinstance(written, ast.Name) and written.id in strings.parameters else []
+    return any(_py_answer(strings.resolve(node)) for node in [written, *given])
 
 
 def _py_stderr_answer(call: ast.Call, name: str, strings: "_PyStrings") -> bool:
@@ -711,13 +718,7 @@ def _py_stderr_answer(call: ast.Call, name: str, strings: "_PyStrings") -> bool:
     target = next((k.value for k in call.keywords if k.arg == "file"), None) if name == "print" else None
     if not call.args or not ((target is not None and _name(target) == "sys.stderr") or name == "sys.stderr.write"):
         return False
-    dumped = strings.resolve(call.args[0])
-    if not (isinstance(dumped, ast.Call) and _name(dumped.func) in ("json.dumps", "dumps") and dumped.args):
-        return False
-    written = dumped.args[0]
-    # (a helper's parameter, `def emit(obj): print(json.dumps(obj), file=sys.stderr)`: what its calls give it)
-    given = strings.arguments(written.id) if isinstance(written, ast.Name) and written.id in strings.parameters else []
-    return any(_py_answer(strings.resolve(node)) for node in [written, *given])
+    return _py_dumped_answer(call.args[0], strings)
 
 
 def _py_answer(node: ast.AST | None) -> bool:

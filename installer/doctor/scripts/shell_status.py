@@ -500,20 +500,10 @@ class _Model:
             if case.kind != "case" or not case.words or statement.operators:
                 continue
             subject = case.words[0].text.strip('"')
-            before = where.siblings[where.position - 1]
-            if subject not in ("$?", "${?}"):
-                store = before.pipelines[0].commands[0] if len(before.pipelines) == 1 else None
-                name = subject.strip("${}")
-                if store is None or store.kind != "simple" or len(store.plain) != 1 or \
-                        store.plain[0].text.strip('"') not in (f"{name}=$?", f"{name}=${{?}}") or where.position < 2:
-                    continue
-                before = where.siblings[where.position - 2]
-            if before.operators or before.background:
+            source = self._status_of(where, "" if subject in ("$?", "${?}") else subject.strip("${}"))
+            if source is None:
                 continue
-            run = before.pipelines[-1].commands[-1]
-            child = _child(run) or _script_run(run) or _program(run)
-            if child is None:
-                continue
+            run, child = source
             taken = next((i for i, patterns in enumerate(case.patterns)
                           if any(fnmatch.fnmatchcase("2", p.text.strip("\"'")) for p in patterns)), None)
             exits = [[c for c in _own(listed) if c.kind == "simple" and c.head == "exit"] for listed in case.lists]
@@ -534,6 +524,22 @@ class _Model:
                              status=str(status) if status is not None else "0", child=child[0])
             return
 
+    def _status_of(self, where: _Where, name: str) -> tuple[Command, tuple[str, bool]] | None:
+        """(the command, the child) whose status a statement reads: the statement before it, for
+        `$?` (name ""), or the one before `name=$?` right before it."""
+        before = where.siblings[where.position - 1]
+        if name:
+            store = before.pipelines[0].commands[0] if len(before.pipelines) == 1 else None
+            if store is None or store.kind != "simple" or len(store.plain) != 1 or where.position < 2 or \
+                    store.plain[0].text.strip('"') not in (f"{name}=$?", f"{name}=${{?}}"):
+                return None
+            before = where.siblings[where.position - 2]
+        if before.operators or before.background:
+            return None
+        run = before.pipelines[-1].commands[-1]
+        child = _child(run) or _script_run(run) or _program(run)
+        return (run, child) if child is not None else None
+
     def _tested_for_another(self, where: _Where) -> Iterator[Lost]:
         """`guard; if [ $? -eq 1 ]; then exit 2; fi` (or `rc=$?` first, or `[ "$rc" = 1 ] && exit 2`):
         the wrapper blocks only for another status than 2, so the child's own 2 goes on to the
@@ -544,23 +550,14 @@ class _Model:
         if compared is None or compared.group("value") in ("0", "2") or not BLOCKS.search(text) or "||" in text \
                 or re.search(r"\belse\b", text):
             return  # (`[ $? -eq 0 ] || exit 2`: any failure blocks)
-        before = where.siblings[where.position - 1]
-        name = compared.group("name")
-        if name:
-            store = before.pipelines[0].commands[0] if len(before.pipelines) == 1 else None
-            if store is None or store.kind != "simple" or len(store.plain) != 1 or where.position < 2 or \
-                    store.plain[0].text.strip('"') not in (f"{name}=$?", f"{name}=${{?}}"):
-                return
-            if re.search(rf"\$\{{?{name}\b\}}?\W{{0,3}}(?:-ne|-gt|-ge|!=|-eq\s*\W?2\b|==?\s*\W?2\b)|\bexit\s+\W?\$\{{?{name}\b",
-                         self.code[statement.end:]) or re.search(r"-ne|-gt|!=|-ge", text):
-                return  # (its status is passed on or tested for any failure later)
-            before = where.siblings[where.position - 2]
-        if before.operators or before.background:
+        name = compared.group("name") or ""
+        if name and (re.search(rf"\$\{{?{name}\b\}}?\W{{0,3}}(?:-ne|-gt|-ge|!=|-eq\s*\W?2\b|==?\s*\W?2\b)|"
+                               rf"\bexit\s+\W?\$\{{?{name}\b", self.code[statement.end:]) or re.search(r"-ne|-gt|!=|-ge", text)):
+            return  # (its status is passed on or tested for any failure later)
+        source = self._status_of(where, name)
+        if source is None:
             return
-        run = before.pipelines[-1].commands[-1]
-        child = _child(run) or _script_run(run) or _program(run)
-        if child is None:
-            return
+        run, child = source
         yield self._lost(statement.at, f"the test on the status of {child[0]} (line {self._line(run.at)[0]}) blocks "
                          f"only when it is {compared.group('value')}, so its 2 goes on past it, and the script ends "
                          "with another status", "exit-2-lost", status="0", child=child[0])
