@@ -490,6 +490,63 @@ for name in ["TOKEN-guard.py", "TOKEN-pass.py"]:
     rc = rc or proc.returncode
 sys.exit(rc)
 """, {f"checks/{name}": text for name, text in REFUSING.items()}),
+    # `rc = subprocess.call(...)` on each pass, the guards under a folder the module names
+    "pyboundfolder": ("delivery/exit-2-lost", "TOKEN.py", """\
+import os, subprocess, sys, tempfile
+from pathlib import Path
+CHECKS = Path(__file__).parent / "checks"
+saved = tempfile.TemporaryFile("w+")
+saved.write(sys.stdin.read())
+rc = 0
+for name in ("TOKEN-guard.py", "TOKEN-pass.py"):
+    saved.seek(0)
+    rc = subprocess.call([sys.executable, CHECKS / name], stdin=saved)  # HERE
+sys.exit(rc)
+""", """\
+import os, subprocess, sys, tempfile
+from pathlib import Path
+CHECKS = Path(__file__).parent / "checks"
+saved = tempfile.TemporaryFile("w+")
+saved.write(sys.stdin.read())
+rc = 0
+for name in ("TOKEN-guard.py", "TOKEN-pass.py"):
+    saved.seek(0)
+    rc = max(rc, subprocess.call([sys.executable, CHECKS / name], stdin=saved))
+sys.exit(rc)
+""", {f"checks/{name}": text for name, text in REFUSING.items()}),
+    # Node: the guards under `path.join(__dirname, 'checks', name)`, a status each pass overwrites
+    "jsjoinedfolder": ("delivery/exit-2-lost", "TOKEN.js", JS_HEAD + """\
+const path = require('path');
+let code = 0;
+for (const name of ['TOKEN-guard.py', 'TOKEN-pass.py']) {
+  const r = spawnSync('python3', [path.join(__dirname, 'checks', name)], { input, stdio: ['pipe', 'inherit', 'inherit'] });
+  code = r.status;  // HERE
+}
+process.exit(code);
+""", JS_HEAD + """\
+const path = require('path');
+let code = 0;
+for (const name of ['TOKEN-guard.py', 'TOKEN-pass.py']) {
+  const r = spawnSync('python3', [path.join(__dirname, 'checks', name)], { input, stdio: ['pipe', 'inherit', 'inherit'] });
+  code = Math.max(code, r.status ?? 1);
+}
+process.exit(code);
+""", {f"checks/{name}": text for name, text in REFUSING.items()}),
+    # bash: `|| rc=$?` keeps a failing pass's status, but no exit after the loop hands it on (the loop's 0)
+    "shfailedinto": ("delivery/exit-2-lost", "TOKEN.sh", """\
+payload=$(cat)
+rc=0
+for g in TOKEN-guard.py TOKEN-pass.py; do
+  python3 "$(dirname "$0")/$g" <<<"$payload" || rc=$?  # HERE
+done
+""", """\
+payload=$(cat)
+rc=0
+for g in TOKEN-guard.py TOKEN-pass.py; do
+  python3 "$(dirname "$0")/$g" <<<"$payload" || rc=$?
+done
+exit $rc
+""", REFUSING),
     # a helper's `return 2` whose call is a statement of its own: the script runs on and ends 0
     "pyreturned": ("delivery/exit-2-lost", "TOKEN.py", """\
 import json, sys

@@ -312,7 +312,23 @@ def _js_children(arguments: str, loops: dict[str, tuple[str, ...]]) -> tuple[str
     child = child_script_named(arguments)
     if child:
         return (child,)
-    return tuple(dict.fromkeys(n for word in JS_NAME_IN.findall(arguments) for n in loops.get(word, ())))
+    found: list[str] = []
+    for word in JS_NAME_IN.finditer(arguments):
+        names = loops.get(word.group(0), ())
+        if not names:
+            continue
+        # (`path.join(__dirname, 'checks', name)`, `` `${__dirname}/checks/${name}` ``: the folder written before it)
+        before = arguments[:word.start()]
+        joined = max(before.rfind("join("), before.rfind("resolve("))
+        template = before.rfind("`") if before.count("`") % 2 else -1
+        start = template if template >= 0 else joined
+        folder = "/".join(m.group(1) or m.group(2) for m in JS_FOLDER_BEFORE.finditer(before, start)) if start >= 0 else ""
+        found += [n if "/" in n or not folder else f"{folder}/{n}" for n in names]
+    return tuple(dict.fromkeys(found))
+
+
+# a folder's name written as a string or a template's literal part before a loop's name
+JS_FOLDER_BEFORE = lazy(r"""["'](\w[\w@+-]*(?:/[\w@+-]+)*)/?["']\s*,|(?<=\})/(\w[\w@+-]*(?:/[\w@+-]+)*)/(?=\$\{)""")
 
 
 JS_EXIT_ARGUMENT = lazy(r"""(?<![\w$.])process\.exit\s*\(\s*(?P<arg>[^()]*?)\s*\)|"""

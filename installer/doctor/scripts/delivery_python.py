@@ -252,7 +252,8 @@ def _child_script(call: ast.Call, loops: dict[str, tuple[str, ...]] | None = Non
     return next(iter(_child_scripts(call, loops or {})), "")
 
 
-def _child_scripts(call: ast.Call, loops: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+def _child_scripts(call: ast.Call, loops: dict[str, tuple[str, ...]],
+                   bound: dict[str, ast.AST] | None = None) -> tuple[str, ...]:
     """The script files a child process may run: the last literal of its arguments with a
     script's suffix, or else the scripts a loop variable among them takes in turn
     (`for name in ("no_rm.py", "fmt.py"): run([..., HERE / name])`)."""
@@ -262,14 +263,15 @@ def _child_scripts(call: ast.Call, loops: dict[str, tuple[str, ...]]) -> tuple[s
             if isinstance(inner, ast.Constant) and isinstance(inner.value, str):
                 found = child_script_named(inner.value) or found
             elif isinstance(inner, ast.Name) and inner.id in loops:
-                folder = _folder_before(node, inner)
+                folder = _folder_before(node, inner, bound or {})
                 named.extend(n if "/" in n or not folder else f"{folder}/{n}" for n in loops[inner.id])
     return (found,) if found else tuple(dict.fromkeys(named))
 
 
-def _folder_before(node: ast.AST, name: ast.Name) -> str:
+def _folder_before(node: ast.AST, name: ast.Name, bound: dict[str, ast.AST]) -> str:
     """The folders a path built around a name writes before it: `os.path.join(HERE, "checks", name)`,
-    `HERE / "checks" / name`, f"{HERE}/checks/{name}" are "checks"; "" where none is written."""
+    `HERE / "checks" / name`, f"{HERE}/checks/{name}" are "checks", and so is `CHECKS / name` where
+    the module binds CHECKS = HERE / "checks" (`bound`); "" where none is written."""
     for inner in ast.walk(node):
         if isinstance(inner, ast.Call) and _name(inner.func).endswith("join"):
             parts = inner.args
@@ -284,7 +286,11 @@ def _folder_before(node: ast.AST, name: ast.Name) -> str:
             continue
         if name not in parts:
             continue
-        written = [p.value for p in parts[:parts.index(name)] if isinstance(p, ast.Constant) and isinstance(p.value, str)]
+        written = [c.value for p in parts[:parts.index(name)]
+                   for c in ([p] if not isinstance(p, ast.Name) or p.id not in bound else sorted(
+                       (n for n in ast.walk(bound[p.id]) if isinstance(n, ast.Constant)),
+                       key=lambda n: (n.lineno, n.col_offset)))
+                   if isinstance(c, ast.Constant) and isinstance(c.value, str)]
         return "/".join(w.strip("/") for w in written if FOLDER.fullmatch(w.strip("/")))
     return ""
 
@@ -368,7 +374,9 @@ def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost | Joined]
     """subprocess/os.system calls of a child script whose status the script drops or garbles."""
     yield from _asyncio_children(nodes)
     loops = _loop_scripts(nodes)
-    runs = [(node, _child_scripts(node, loops)) for node in nodes if isinstance(node, ast.Call)
+    bound = {n.targets[0].id: n.value for n in tree.body if isinstance(n, ast.Assign) and len(n.targets) == 1
+             and isinstance(n.targets[0], ast.Name)}  # (a module's folders: CHECKS = HERE / "checks")
+    runs = [(node, _child_scripts(node, loops, bound)) for node in nodes if isinstance(node, ast.Call)
             and _name(node.func) in PY_RUNS]
     runs = [(node, children) for node, children in runs if children or _name(node.func).endswith("system")
             or _tells_2_apart(node, nodes)]
@@ -572,7 +580,7 @@ def _run_lost(node: ast.Call, child: str, parents: dict[int, ast.AST], nodes: li
         yield Lost(node.lineno, node.col_offset + 1,
                    f"{name}(...) runs the child script, and its exit status ({target}) is never passed on", "0", child)
         return
-    if use != "read":
+    if use not in ("read", "wait-status"):  # (`sys.exit(rc)` of subprocess.call's rc: its status, handed on)
         return
     overwrite = _overwritten_in_loop(node, target, parents, nodes) if target is not None and count > 1 else None
     if overwrite is not None:  # each pass of the loop sets the status anew: the next child's 0 replaces a 2

@@ -632,20 +632,29 @@ class _Model:
             variable = re.compile(rf"\$(?:{re.escape(texts[0])}\b|\{{{re.escape(texts[0])}\}})")
             body = loop.lists[0]
             for index, inner in enumerate(body):
-                command = inner.pipelines[-1].commands[-1]
+                command = inner.pipelines[0].commands[-1]
                 child = _child(command)
                 if child is None or not variable.search(child[0]) or inner.background:
                     continue
-                stored = self._stored_each_pass(body[index + 1:], statement)
-                rest = self.code[inner.at:statement.end]
-                if stored is None and LOOP_LOOKS.search(rest):
-                    break
                 line = self._line(loop.at)[0]
-                how = (f"each pass of the `for` loop (line {line}) stores the status of the child it runs in "
-                       f"`{stored[1]}` anew, and the `exit` after the loop passes on the last pass's: an earlier "
-                       "one's exit 2 is replaced by the next one's 0") if stored is not None else (
-                    f"each pass of the `for` loop (line {line}) runs the next child here, and the loop ends with the "
-                    "last pass's status: an earlier one's exit 2 is replaced by the next one's 0")
+                failed_into = _stored_on_failure(inner)
+                stored = self._stored_each_pass(body[index + 1:], statement) if failed_into is None else None
+                if failed_into is not None:  # (`"$g" || rc=$?`: the last failing pass's status, or the loop's 0)
+                    if LOOP_LOOKS.search(self.code, inner.end, statement.end):
+                        break
+                    if re.search(rf"\$(?:{re.escape(failed_into)}\b|\{{{re.escape(failed_into)}\b)", self.code[statement.end:]):
+                        break  # (read after the loop: `exit $rc` hands on the last failure, a 2 unless a later one fails)
+                    how = (f"`{failed_into}` keeps a failing pass's status, but nothing after the `for` loop (line {line}) "
+                           "reads it: the loop ends with its last pass's 0, and so does the script")
+                elif stored is None and LOOP_LOOKS.search(self.code, inner.at, statement.end):
+                    break
+                elif stored is not None:
+                    how = (f"each pass of the `for` loop (line {line}) stores the status of the child it runs in "
+                           f"`{stored[1]}` anew, and the `exit` after the loop passes on the last pass's: an earlier "
+                           "one's exit 2 is replaced by the next one's 0")
+                else:
+                    how = (f"each pass of the `for` loop (line {line}) runs the next child here, and the loop ends "
+                           "with the last pass's status: an earlier one's exit 2 is replaced by the next one's 0")
                 for item in items:
                     yield self._lost(stored[0].at if stored is not None else command.at, how, "exit-2-lost",
                                      status="0", child=variable.sub(item.replace("\\", "\\\\"), child[0]))
@@ -1133,6 +1142,17 @@ def _found(words: list[str]) -> str:
     folder = words[1] if len(words) > 1 and not words[1].startswith("-") else ""
     pattern = words[words.index("-name") + 1] if "-name" in words[:-1] else "*"
     return f"{folder.rstrip('/')}/{pattern}" if folder and "-maxdepth" not in words[:1] else ""
+
+
+def _stored_on_failure(statement: AndOr) -> str | None:
+    """NAME for `child || NAME=$?`: the status kept only when the child fails."""
+    if statement.operators != ["||"]:
+        return None
+    store = statement.pipelines[1].commands[0]
+    if store.kind != "simple" or len(store.plain) != 1 or not store.plain[0].assignment:
+        return None
+    name, _, value = store.plain[0].text.partition("=")
+    return name if value.strip('"') in ("$?", "${?}") else None
 
 
 def _program(command: Command) -> tuple[str, bool] | None:
