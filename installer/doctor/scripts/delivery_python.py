@@ -374,7 +374,7 @@ def _children(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost | Joined]
     """subprocess/os.system calls of a child script whose status the script drops or garbles."""
     yield from _asyncio_children(nodes)
     loops = _loop_scripts(nodes)
-    bound = {n.targets[0].id: n.value for n in tree.body if isinstance(n, ast.Assign) and len(n.targets) == 1
+    bound: dict[str, ast.AST] = {n.targets[0].id: n.value for n in tree.body if isinstance(n, ast.Assign) and len(n.targets) == 1
              and isinstance(n.targets[0], ast.Name)}  # (a module's folders: CHECKS = HERE / "checks")
     runs = [(node, _child_scripts(node, loops, bound)) for node in nodes if isinstance(node, ast.Call)
             and _name(node.func) in PY_RUNS]
