@@ -246,6 +246,22 @@ CASES = {
     "a stored status tested for 1 alone before the wrapper's log line": (
         "delivery/exit-2-lost", '"$@"\nrc=$?\n[ "$rc" = 1 ] && exit 2\necho "guard said $rc" >&2\n', 3,
         '"$@"\nrc=$?\n[ "$rc" = 1 ] && exit 2\necho "guard said $rc" >&2\nexit "$rc"\n', GUARD_ARGS),
+    "a while read loop over the guards ls lists, whose last pass decides": (
+        "delivery/exit-2-lost",
+        'payload=$(cat)\nls "$(dirname "$0")"/guards/*.sh | while read -r g; do\n  bash "$g" <<<"$payload"\ndone\n', 3,
+        'payload=$(cat)\nls "$(dirname "$0")"/guards/*.sh | while read -r g; do\n  bash "$g" <<<"$payload" || exit $?\n'
+        'done\n'),
+    "a while read loop fed the guards find lists, whose last pass decides": (
+        "delivery/exit-2-lost",
+        'payload=$(cat)\nwhile IFS= read -r g; do\n  bash "$g" <<<"$payload"\n'
+        'done < <(find "$(dirname "$0")/guards" -name "*.sh" | sort)\necho "checked" >&2\n', 3,
+        'payload=$(cat)\nwhile IFS= read -r g; do\n  bash "$g" <<<"$payload" || exit $?\n'
+        'done < <(find "$(dirname "$0")/guards" -name "*.sh" | sort)\necho "checked" >&2\n'),
+    "a for loop whose failing passes keep their status in a variable nothing reads": (
+        "delivery/exit-2-lost",
+        'payload=$(cat)\nfor g in "$(dirname "$0")"/guards/*.sh; do\n  bash "$g" <<<"$payload" || rc=$?\ndone\n', 3,
+        'payload=$(cat)\nfor g in "$(dirname "$0")"/guards/*.sh; do\n  bash "$g" <<<"$payload" || rc=$?\ndone\n'
+        'exit "${rc:-0}"\n'),
     # the input read only in part: a large call reaches jq cut short, and the guard lets it through
     "head -c caps the input": (
         "script/stdin-read-partly", 'payload=$(head -c 40)\n' + JQ_CHECK, 1, 'payload=$(cat)\n' + JQ_CHECK),

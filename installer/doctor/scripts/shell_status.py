@@ -32,7 +32,7 @@ from ..shell.exit import passes_status_on, shell_options
 from ..shell.fails import Failure, ordinary_failure
 from ..shell.interpret import SCRIPT_SUFFIXES
 from ..shell.lex import Unreadable, Word
-from ..shell.tree import AndOr, Command, commands, parse, parsed_once
+from ..shell.tree import AndOr, Command, Pipeline, commands, parse, parsed_once
 from .delivery import SCRIPT_NAME, Joined, Lost
 
 MASKING = frozenset({"local", "export", "declare", "typeset", "readonly"})
@@ -47,6 +47,7 @@ DECIDES = lazy(r"""(?:permissionDecision|\bdecision|\bbehavior)\W{0,8}(?:deny|bl
                needs=("ecision", "behavior"))
 CHILD = lazy(r"\$[{@*1-9A-Za-z_]", needs=("$",))  # a command a variable or an argument names may be a child to follow
 RUNNERS = lazy(r"\brun-parts\b|\bxargs\b|-exec\b", needs=("run-parts", "xargs", "-exec"))  # (run_by_a_runner)
+PROCESS_FED = lazy(r"\bdone\s*<\s*<\(([^()\n]*(?:\([^()\n]*\)[^()\n]*)*)\)")  # `done < <(find ...)`
 INLINE_STDIN = lazy(r"sys\.stdin|process\.stdin|readFileSync\(\s*0|/dev/stdin|\bSTDIN\b|\$stdin")
 # a test of a status for one value: `[ $? -eq 1 ]`, `[ "$rc" = 1 ]`, `(( rc == 1 ))`, `[[ $status == 1 ]]`
 STATUS_EQUALS = lazy(r"""(?:\$\{?\?\}?|\$\{?(?P<name>[A-Za-z_]\w*)\}?|(?<![\w$])(?P<bare>[A-Za-z_]\w*))["']?\s*(?:-eq|==?)\s*["']?(?P<value>\d+)\b""",
@@ -88,7 +89,7 @@ def lost(code: str, place: Callable[[int], tuple[int, int]], shebang: str = "",
     by_shebang = _shebang_errexit(shebang or code)
     model = _Model(code, tree, place, "shebang" if by_shebang else "", outside_git)
     found = [*model.subshell_exits(), *model.errexit_stops(), *model.masked(), *model.traps(), *model.bare_wait(),
-             *model.wrapped(), *model.returns_dropped(), *model.mapped(), *model.run_by_a_runner(), *model.looped(), *model.shared_in_loop(), *model.tested_children(), *model.unset_status(), *model.starved(), *model.cut_input()]
+             *model.wrapped(), *model.returns_dropped(), *model.mapped(), *model.run_by_a_runner(), *model.looped(), *model.read_looped(), *model.shared_in_loop(), *model.tested_children(), *model.unset_status(), *model.starved(), *model.cut_input()]
     if not by_shebang:  # (what errexit from the start would end early: where the command runs `bash -e file`)
         found += [stop._replace(shebang=False, flag=True) for stop in _Model(code, tree, place, "flag", outside_git).errexit_stops()
                   if stop.shebang]
@@ -659,6 +660,60 @@ class _Model:
                     yield self._lost(stored[0].at if stored is not None else command.at, how, "exit-2-lost",
                                      status="0", child=variable.sub(item.replace("\\", "\\\\"), child[0]))
                 return
+
+    def read_looped(self) -> Iterator[Lost]:
+        """A top-level `while read -r g` loop over a listing of guards (`ls DIR/*.sh | while ...`,
+        `done < <(find DIR -name '*.sh')`) that runs `"$g"` (or `bash "$g"`) on each pass and,
+        from the child on, never looks at a pass's status: the loop ends with its last pass's (bash
+        5.2), and the pipeline or the script with it, so an earlier guard's 2 is replaced."""
+        for where in self.where:
+            statement = where.statement
+            if where.siblings is not self.tree or where.errexit >= 0 or where.err_trap is not None \
+                    or statement.operators or statement.background:
+                continue
+            pipeline = statement.pipelines[0]
+            loop = pipeline.commands[-1]
+            if loop.kind != "while" or len(loop.lists) < 2 or (len(pipeline.commands) > 1 and where.pipefail):
+                continue
+            reads = [[w for w in c.plain if not w.assignment] for c in _own(loop.lists[0]) if c.kind == "simple"]
+            reads = [words for words in reads if words and words[0].text == "read"]  # (`IFS= read -r g`)
+            names = [w.text for w in reads[0][1:] if not w.text.startswith("-")] if len(reads) == 1 else []
+            if len(names) != 1:
+                continue
+            source = self._listing(pipeline, statement)
+            if not source:
+                continue
+            variable = re.compile(rf"\$(?:{re.escape(names[0])}\b|\{{{re.escape(names[0])}\}})")
+            for inner in loop.lists[1]:
+                command = inner.pipelines[0].commands[-1]
+                child = _child(command)
+                if child is None or not variable.search(child[0]) or inner.background:
+                    continue
+                if LOOP_LOOKS.search(self.code, inner.at, _end(loop.lists)):
+                    break
+                yield self._lost(command.at, f"each pass of the `while read` loop (line {self._line(loop.at)[0]}) "
+                                 "runs the next guard here, and the loop ends with the last pass's status: an earlier "
+                                 "one's exit 2 is replaced by the next one's 0", "exit-2-lost", status="0",
+                                 child=variable.sub(source.replace("\\", "\\\\"), child[0]))
+                return
+
+    def _listing(self, pipeline: Pipeline, statement: AndOr) -> str:
+        """The files a `while read` loop is given, as a pattern: what the pipeline's first part
+        lists (`ls DIR/*.sh`, `find DIR -name '*.sh'`), or the `done < <(...)` after it."""
+        if len(pipeline.commands) > 1:
+            first = pipeline.commands[0]
+            words = [self._written(w) for w in first.plain] if first.kind == "simple" else []
+        else:
+            fed = PROCESS_FED.search(self.code, statement.at, statement.end)
+            try:
+                words = shlex.split(fed.group(1)) if fed else []
+            except ValueError:
+                return ""
+        if not words:
+            return ""
+        if words[0] == "find":
+            return _found(words)
+        return next((w for w in words[1:] if "*" in w), "") if words[0] in ("ls", "printf", "echo") else ""
 
     def _stored_each_pass(self, after: list[AndOr], loop: AndOr) -> tuple[AndOr, str] | None:
         """(the statement, the name) where a loop's body stores the status of the child run just
