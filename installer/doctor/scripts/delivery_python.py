@@ -124,7 +124,7 @@ def _returns_dropped(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost]:
     bare |= {id(n.value.args[0]) for n in nodes if isinstance(n, ast.Expr) and isinstance(n.value, ast.Call)
              and _name(n.value.func) in ("asyncio.run", "run", "trio.run", "anyio.run") and n.value.args}
     for name, found in calls.items():
-        back = next((n for n in ast.walk(functions[name]) if isinstance(n, ast.Return) and n.value is not None
+        back = next((n for n in _own_nodes(functions[name]) if isinstance(n, ast.Return) and n.value is not None
                      and _status(n.value, constants) == 2), None)
         if back is None or not all(id(c) in bare for c in found):
             continue
@@ -134,6 +134,16 @@ def _returns_dropped(tree: ast.Module, nodes: list[ast.AST]) -> Iterator[Lost]:
                    f"call (line {found[0].lineno}) drops the value: nothing makes it the process's status, so the "
                    "script runs on and ends 0", "0")
         return
+
+
+def _own_nodes(function: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of a function's body, not those of the functions and lambdas defined in it."""
+    stack = list(ast.iter_child_nodes(function))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
 
 
 def _in_threads(starts: list[ast.Call], exiting: set[str], nodes: list[ast.AST]) -> Iterator[Lost]:

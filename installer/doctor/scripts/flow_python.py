@@ -641,16 +641,32 @@ def _redirect_to_stderr(stmt: ast.With | ast.AsyncWith, place: Callable[[Any], P
     inside it, print() and sys.stdout write on that stream (python 3.11: the name sys.stdout is it there)."""
     for item in stmt.items:
         call = item.context_expr
-        if isinstance(call, ast.Call) and _name(call.func) in REDIRECTS and call.args \
-                and _name(call.args[0]) not in STDOUT:
+        if isinstance(call, ast.Call) and _name(call.func) in REDIRECTS and call.args and _elsewhere(call.args[0]):
             return Diverted(place(call), _brief(call), _name(call.args[0]) in STDERR)
     return None
 
 
+BUFFERS = frozenset({"io.StringIO", "StringIO", "io.BytesIO", "BytesIO"})
+
+
+def _elsewhere(stream: ast.AST) -> bool:
+    """A stream that is not the hook's stdout: sys.stderr, a buffer, or a file opened by a name
+    (os.devnull, a log): `open(1, "w")` and a wrapper of sys.stdout (io.TextIOWrapper(sys.stdout.buffer))
+    are stdout still."""
+    if _name(stream) in STDERR:
+        return True
+    if not isinstance(stream, ast.Call):
+        return False
+    if _name(stream.func) in BUFFERS:
+        return True
+    target = stream.args[0] if stream.args else None
+    return _name(stream.func) == "open" and target is not None and (
+        _name(target) == "os.devnull" or isinstance(target, ast.Constant) and isinstance(target.value, str))
+
+
 def _made_stderr(stmt: ast.stmt, place: Callable[[Any], Place]) -> Diverted | None:
     """`sys.stdout = sys.stderr` (or a file, os.devnull): every print after it writes there."""
-    if isinstance(stmt, ast.Assign) and any(_name(t) == "sys.stdout" for t in stmt.targets) \
-            and _name(stmt.value) not in STDOUT and not (isinstance(stmt.value, ast.Name) and stmt.value.id != "sys"):
+    if isinstance(stmt, ast.Assign) and any(_name(t) == "sys.stdout" for t in stmt.targets) and _elsewhere(stmt.value):
         return Diverted(place(stmt), f"sys.stdout = {_brief(stmt.value)}", _name(stmt.value) in STDERR)
     return None
 

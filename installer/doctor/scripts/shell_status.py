@@ -1181,15 +1181,33 @@ def _runner(command: Command, source: Command | None, written: Callable[[Word], 
     if head == "run-parts":
         folder = next((w for w in words[1:] if not w.startswith("-")), None)
         return ("`run-parts`", f"{folder.rstrip('/')}/*", "1") if folder else None
-    if head == "find" and "-exec" in words and words[-1] in (";", "\\;") and _found(words):
+    if head == "find" and "-exec" in words and words[-1] in (";", "\\;") and _found(words) \
+            and _runs_each(words[words.index("-exec") + 1:-1]):
         return "`find -exec ... ;`", _found(words), "0"  # (`{} +` hands every file to one command: not each run)
-    if head == "xargs" and source is not None and source.kind == "simple":
+    if head == "xargs" and source is not None and source.kind == "simple" and _runs_each(_xargs_command(words[1:])):
         listed = [written(w) for w in source.plain]
         children = _found(listed) if listed and listed[0] == "find" else next(
             (w for w in listed[1:] if "*" in w or w.endswith(SCRIPT_SUFFIXES)), "") if listed and listed[0] in (
                 "ls", "printf", "echo") else ""
         return ("`xargs`", children, "123") if children else None
     return None
+
+
+XARGS_VALUED = frozenset({"-n", "-I", "-P", "-L", "-d", "-s", "-E", "-a", "--max-args", "--max-procs",
+                          "--delimiter", "--arg-file", "--replace"})
+
+
+def _xargs_command(args: list[str]) -> list[str]:
+    """The command xargs runs (its options and their values skipped)."""
+    while args and args[0].startswith("-"):
+        args = args[2:] if args[0] in XARGS_VALUED else args[1:]
+    return args
+
+
+def _runs_each(command: list[str]) -> bool:
+    """The command a runner runs for each file runs that file: `{}` itself, or an interpreter (or
+    `sh -c`) given it; not a tool that only reads it (`ruff check {}`, `prettier --check`)."""
+    return bool(command) and (command[0] == "{}" or INTERPRETERS.match(command[0].rsplit("/", 1)[-1]) is not None)
 
 
 def _found(words: list[str]) -> str:
