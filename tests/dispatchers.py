@@ -671,6 +671,28 @@ if ((call.tool_input?.command ?? '').includes('ran-TOKEN.txt')) {
   process.exit(2);
 }
 """, {}),
+    # the chunks a "data" handler gathers, parsed right after it is registered: still empty then
+    "jsearlyparse": ("script/stdin-read-partly", "TOKEN.js", """\
+let data = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => { data += chunk; });
+const call = data ? JSON.parse(data) : {};  // HERE
+if ((call.tool_input?.command ?? '').includes('ran-TOKEN.txt')) {
+  console.error('Blocked: TOKEN');
+  process.exit(2);
+}
+""", """\
+let data = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => { data += chunk; });
+process.stdin.on('end', () => {
+  const call = data ? JSON.parse(data) : {};
+  if ((call.tool_input?.command ?? '').includes('ran-TOKEN.txt')) {
+    console.error('Blocked: TOKEN');
+    process.exit(2);
+  }
+});
+""", {}),
     # a bash loop over a folder's guards: a skip before the child is no look at its status
     "shfolder": ("delivery/exit-2-lost", "TOKEN.sh", """\
 payload=$(cat)
