@@ -406,13 +406,21 @@ def _written_in(script: Script, word: str, handlers: list[Handler]) -> str:
 
 def _beside(facts: keys.ScriptFacts, child: str) -> list[Path]:
     """The child script a script names, looked for where it is written (an absolute path) or in
-    the script's own folder; a pattern ("guards/*.py": a loop over a folder's files) is each file
+    the script's own folder (a path whose first folders lead there from elsewhere, the project's
+    `.claude/hooks/x.sh`, is looked for by its last parts); a pattern ("guards/*.py": a loop over a folder's files) is each file
     it matches there (the first MAX_MATCHED). Empty: not there to be read."""
     if "*" in child:
         base, pattern = (Path("/"), child[1:]) if child.startswith("/") else (facts.path.parent, child)
         return [path for path in sorted(base.glob(pattern))[:MAX_MATCHED] if disk.is_file(path)] if pattern else []
-    path = Path(child) if child.startswith("/") else facts.path.parent / child
-    return [path] if disk.is_file(path) else []
+    if child.startswith("/"):
+        return [Path(child)] if disk.is_file(Path(child)) else []
+    parts = child.split("/")
+    # (`path.join(root, ".claude", "hooks", name)` from the project's folder: the script's own folder ends that path)
+    for start in range(len(parts)):
+        path = facts.path.parent.joinpath(*parts[start:])
+        if disk.is_file(path):
+            return [path]
+    return []
 
 
 MAX_MATCHED = 32  # the files of a dispatcher's folder read as its children
