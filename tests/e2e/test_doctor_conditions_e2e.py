@@ -213,3 +213,33 @@ def test_an_allow_rule_for_all_of_bash_keeps_permission_request_from_asking_only
     doctor = hookwright("doctor", "--format", "json", home=home, project=project)
     [found] = [f for f in json.loads(doctor.stdout)["findings"] if f["rule"] == "matcher/never-asked"]
     assert found["line"] == _line(settings, '"Bash"') and found["message"].startswith("once this folder") is not trusted
+
+
+@pytest.mark.parametrize("file, permissions, call", [
+    ("settings.local.json", {"allow": ["Bash"]}, {"tool": "Bash", "input": {"command": "touch made.txt"}}),
+    ("settings.json", {"defaultMode": "acceptEdits"}, {"tool": "Write", "input": {"file_path": "made.txt",
+                                                                                  "content": "x\n"}})],
+    ids=["local allow rule", "project acceptEdits"])
+@pytest.mark.parametrize("trusted", [True, False], ids=["trusted folder", "untrusted folder"])
+def test_the_local_files_allow_rules_and_the_projects_mode_hold_trusted_or_not(claude_cli, home, project, file,
+                                                                              permissions, call, trusted):
+    """Only the project's own allow rules wait for trust (the test above): doctor words no other."""
+    if trusted:
+        (home / ".claude.json").write_text(json.dumps({"hasCompletedOnboarding": True, "projects": {
+            str(project.resolve()): {"hasTrustDialogAccepted": True}}}))
+    settings = project / ".claude" / file
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"permissions": permissions, "hooks": {"PermissionRequest": [
+        {"matcher": call["tool"], "hooks": [{"type": "command", "command": ASKED}]}]}}, indent=2))
+    if "file_path" in call["input"]:
+        call = {**call, "input": {**call["input"], "file_path": str(project / "made.txt")}}
+
+    run = run_claude(project, home, [call], claude=claude_cli, skip_permissions=False)
+
+    assert run.returncode == 0, run.stderr
+    asked = (project / "asked.log").read_text().splitlines() if (project / "asked.log").exists() else []
+    assert asked == [], (asked, run.tool_results)
+
+    doctor = hookwright("doctor", "--format", "json", home=home, project=project)
+    found = [f for f in json.loads(doctor.stdout)["findings"] if f["rule"] == "matcher/never-asked"]
+    assert found and not any(f["message"].startswith("once this folder") for f in found), found
