@@ -214,6 +214,7 @@ class PartTimeHooks(Record):
     """Hooks a file registers that run in only part of a session (Host.part_time_hooks): a skill's
     frontmatter, whose hooks start once the skill has run."""
 
+    host: str
     path: Path
     line: int  # the line that registers them (`hooks:`)
     owner: str  # what registers them, in words ("skill release")

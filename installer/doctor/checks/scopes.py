@@ -81,15 +81,16 @@ def _guard_only_in_skill(ctx: Context) -> Iterator[Finding]:
     if ctx.project is None:
         return
     read = {_signature(h) for h in ctx.handlers}
-    for host, part in ((host, part) for host in hosts.every() for part in host.part_time_hooks(ctx.project)):
-        guards = [(event, command) for event, commands in part.events if event in host.guard_events
+    parts = [(host.guard_events, part) for host in hosts.every() for part in host.part_time_hooks(ctx.project)]
+    for guard_events, part in parts:
+        guards = [(event, command) for event, commands in part.events if event in guard_events
                   for command in commands]
         missing = [(event, command) for event, command in guards
                    if not any(e == event and signature & s for e, s in read
                               for signature in [_signature_of(command)])]
         if missing:
             event, command = missing[0]
-            yield ctx.finding_at("structure/guard-only-in-skill", ConfigFile(part.path, "unknown", host.name, "project"),
+            yield ctx.finding_at("structure/guard-only-in-skill", ConfigFile(part.path, "unknown", part.host, "project"),
                                  part.line, 1, owner=part.owner, event=event, command=command, when=part.when)
 
 

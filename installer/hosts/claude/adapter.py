@@ -234,7 +234,7 @@ class Claude(MatcherGroups):
         for path in self.skill_files(project):
             read = frontmatter_hooks(safe_read.read_or_none(path, safe_read.SCRIPT) or b"")
             if read is not None and read[1]:
-                found.append(PartTimeHooks(path, read[0], f"skill {path.parent.name}", read[1],
+                found.append(PartTimeHooks(self.name, path, read[0], f"skill {path.parent.name}", read[1],
                                            "only once the skill has run in a session (from then on)"))
         return found
 
