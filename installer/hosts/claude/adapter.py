@@ -410,6 +410,8 @@ FRONTMATTER_KEY = lazy(r"([ \t]*)(?:- +)?([\w\"'-]+)[ \t]*:[ \t]*(.*)")
 def frontmatter_hooks(raw: bytes) -> tuple[int, tuple[tuple[str, tuple[str, ...]], ...]] | None:
     """The line of a Markdown file's YAML frontmatter `hooks:` and, per event under it, the commands
     of its hooks (read line by line: the block form Claude Code's docs show); None without one."""
+    if raw.lstrip()[:3] != b"---" or b"hooks" not in raw[:64 * 1024]:
+        return None  # (most skills: no frontmatter hooks, and no pattern compiled for them)
     lines = raw[:64 * 1024].decode("utf-8", "replace").splitlines()
     if not lines or lines[0].strip() != "---":
         return None
