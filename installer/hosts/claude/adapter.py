@@ -227,8 +227,9 @@ class Claude(MatcherGroups):
         return found
 
     def part_time_hooks(self, project: Path | None) -> list[PartTimeHooks]:
-        """The `hooks:` of each skill's frontmatter: measured on 2.1.332 (docs/hosts/claude-code.md#hooks-in-a-skills-frontmatter),
-        a PreToolUse guard there let a Bash call run in a session that had not run the skill, and
+        """The `hooks:` of each skill's frontmatter: measured on 2.1.332
+        (docs/hosts/claude-code.md#hooks-in-a-skills-frontmatter), a PreToolUse guard there let a
+        Bash call run in a session that had not run the skill, and
         refused it once the prompt had run the skill."""
         found = []
         for path in self.skill_files(project):
