@@ -217,3 +217,14 @@ def test_a_users_skill_guard_is_reported_in_the_users_skill(home, project):
     (finding,) = found(run(None, project=project), "structure/guard-only-in-skill")
 
     assert finding.path == str(home / ".claude/skills/ship/SKILL.md") and "PermissionRequest" in finding.message
+
+
+def test_the_frontmatter_reader_takes_the_block_form_and_nothing_outside_the_top_level_hooks_key():
+    from hookwright.hosts.claude.adapter import frontmatter_hooks
+
+    assert frontmatter_hooks(b'---\nname: x\nhooks:\n  "PreToolUse":\n  - matcher: Bash\n    hooks:\n    - type: command\n'
+                             b'      command: "./g.sh --strict"\n  Stop:\n    - hooks:\n        - command: y\n---\n') == \
+        (3, (("PreToolUse", ("./g.sh --strict",)), ("Stop", ("y",))))
+    assert frontmatter_hooks(b"---\nname: x\nmetadata:\n  hooks:\n    PreToolUse: []\n---\n") is None
+    assert frontmatter_hooks(b"---\nname: x\n---\nhooks:\n  PreToolUse:\n") is None
+    assert frontmatter_hooks(b"# hooks: none here\n") is None
