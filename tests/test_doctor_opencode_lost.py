@@ -67,6 +67,7 @@ def test_hooks_each_given_once_or_wrapped_are_not_reported(project, code):
     ('if (input.tool === "bash" && /rm/.test(output.args.command)) { output.status = "deny"; output.reason = "x" }',
      "output.status"),
     ('if (/rm/.test(output.args.command)) output.block = true', "output.block"),
+    ('if (/rm/.test(output.args.command)) { input.decision = "block" }', "input.decision"),
     ('if (/rm/.test(output.args.command)) Object.assign(output, { abort: true, reason: "x" })', "output.abort"),
     ('if (/rm/.test(output.args.command)) { process.exitCode = 2 }', "exit status"),
     ('if (/rm/.test(output.args.command)) console.log(JSON.stringify({ hookSpecificOutput: '
@@ -245,3 +246,36 @@ def test_an_absolute_path_argument_compared_with_relative_names_is_reported(proj
 def test_a_path_fitted_to_its_names_or_compared_absolute_is_not_reported(project, body):
     helpers = 'import { basename, join, relative } from "node:path"\n'
     assert not found(_hook(project, body, helpers), "host/opencode-path-compared-relative")
+
+
+@pytest.mark.parametrize("imported, call", [
+    ('import { check } from "./lib/policy.js"', "check(output.args.command)"),
+    ('import { check as verify } from "./lib/policy"', "verify(output.args.command)"),
+    ('import * as policy from "./lib/policy.js"', "policy.check(output.args.command)"),
+    ('import { checkAll } from "./lib/policy.js"', "checkAll(output.args.command)"),  # (it calls check)
+])
+def test_a_refusal_thrown_by_the_plugins_own_module_under_a_catch_is_reported(project, imported, call):
+    lib = project / ".opencode" / "plugins" / "lib"
+    lib.mkdir(parents=True)
+    (lib / "policy.js").write_text('export function check(cmd) { if (/rm -rf/.test(cmd)) throw new Error("refused") }\n'
+                                   'export const checkAll = (cmd) => { for (const c of cmd.split(";")) check(c) }\n'
+                                   'export function quiet(cmd) { try { check(cmd) } catch { } }\n')
+    body = f"try {{ {call} }} catch (err) {{ console.error(err) }}"
+    (finding,) = found(_hook(project, body, imported + "\n"), "host/opencode-refusal-caught")
+    assert "a function of the plugin's own module" in finding.message
+
+
+def test_a_function_of_the_plugins_module_that_never_throws_out_is_not_reported(project):
+    lib = project / ".opencode" / "plugins" / "lib"
+    lib.mkdir(parents=True)
+    (lib / "policy.js").write_text('export function quiet(cmd) { try { if (cmd) throw new Error("x") } catch { } }\n')
+    body = "try { quiet(output.args.command) } catch (err) { console.error(err) }"
+    assert not found(_hook(project, body, 'import { quiet } from "./lib/policy.js"\n'), "host/opencode-refusal-caught")
+
+
+def test_a_plugin_folder_without_an_entry_is_reported_and_one_with_an_index_is_not(project):
+    (project / "tools" / "guard").mkdir(parents=True)
+    (project / "tools" / "indexed").mkdir(parents=True)
+    (project / "tools" / "indexed" / "index.ts").write_text("export const G = async () => ({})\n")
+    (finding,) = found(_config(project, "./tools/guard", "./tools/indexed"), "host/opencode-plugin-missing")
+    assert "no package.json" in finding.message and finding.line == 3

@@ -96,8 +96,21 @@ class PluginFile:
 
     @cached_property
     def facts(self) -> plugins.PluginFacts:
-        """What another's plugin code does (its exports, its changes to a call's arguments)."""
-        return plugins.analyse(self.file.path, self.source)
+        """What another's plugin code does (its exports, its changes to a call's arguments), with
+        what the functions it imports from its own modules throw (a refusal a catch here may swallow)."""
+        thrown = self.thrown_elsewhere if b"catch" in self.source or b"allSettled" in self.source else frozenset()
+        return plugins.analyse(self.file.path, self.source, thrown)
+
+    @property
+    def thrown_elsewhere(self) -> frozenset[str]:
+        """The names this plugin binds to functions of its own modules that throw (`check`, `policy.check`)."""
+        found = set()
+        for local, (module, name) in plugins.local_imports(self.file.path, self.source).items():
+            path = _module_file(self.file.path.parent / module)
+            source = safe_read.read_or_none(path, safe_read.SCRIPT) if path is not None else None
+            throwing = plugins.throwing_exports(path, source) if path is not None and source else frozenset()
+            found |= {f"{local}.{each}" for each in throwing} if name == "*" else {local} if name in throwing else set()
+        return frozenset(found)
 
     @property
     def loaded(self) -> bool:
@@ -107,6 +120,15 @@ class PluginFile:
     def foreign(self) -> bool:
         """Loaded, and not hookwright's own: its code is what the rules read."""
         return self.loaded and not self.ours
+
+
+MODULE_SUFFIXES = ("", ".ts", ".js", ".mjs", ".mts", "/index.ts", "/index.js")  # as Bun resolves an import
+
+
+def _module_file(written: Path) -> Path | None:
+    """The file a relative import names, as Bun finds it (with or without its suffix, or a folder's index)."""
+    return next((Path(f"{written}{suffix}") for suffix in MODULE_SUFFIXES if disk.is_file(Path(f"{written}{suffix}"))),
+                None)
 
 
 @PLUGIN_RULES.rule("host/opencode-plugin-not-loaded", alone=True)
@@ -319,7 +341,8 @@ def _refusal_caught(plugin: PluginFile) -> Iterator[Finding]:
                                             script=guard.name, refusal=caught.line)
             continue
         yield plugin.ctx.finding_at("host/opencode-refusal-caught", plugin.file, *caught.place,
-                                    variant=None if caught.what == "shell" else caught.what, refusal=caught.line,
+                                    variant=None if caught.what == "shell" else "imported" if caught.what == "function"
+                                    and not caught.thrown else caught.what, refusal=caught.line,
                                     catch=caught.catch.line, name=caught.name, thrown=caught.thrown)
 
 
@@ -926,6 +949,11 @@ def _plugin_missing(config: OpencodeConfig) -> Iterator[Finding]:
         if path is not None and not path.exists():
             yield config.ctx.finding_at("host/opencode-plugin-missing", config.file, *config.line_of(spec), spec=spec,
                                         path=path)
+        elif path is not None and path.is_dir() and not any(
+                (path / name).is_file() for name in ("package.json", *opencode.FOLDER_ENTRIES)):
+            yield config.ctx.finding_at("host/opencode-plugin-missing", config.file, *config.line_of(spec),
+                                        variant="folder", spec=spec, path=path,
+                                        entries=", ".join(opencode.FOLDER_ENTRIES))
 
 
 @CONFIG_RULES.rule("host/opencode-plugin-not-a-path")

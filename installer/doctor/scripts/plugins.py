@@ -182,12 +182,14 @@ class LoadRead(Record):
     joined: bool = False  # built from the working folder (`join(directory, ...)`), not a bare relative path
 
 
-def analyse(path: Path, source: bytes) -> PluginFacts:
-    return _analyse(path.suffix.lower() in (".ts", ".mts", ".cts"), source)
+def analyse(path: Path, source: bytes, imported: frozenset[str] = frozenset()) -> PluginFacts:
+    """What the plugin does; `imported`: the names (as this module binds them: `check`, `policy.check`)
+    of the functions it imports from its own modules that throw (throwing_exports of each)."""
+    return _analyse(path.suffix.lower() in (".ts", ".mts", ".cts"), source, imported)
 
 
 @lru_cache(maxsize=1024)
-def _analyse(typescript: bool, source: bytes) -> PluginFacts:
+def _analyse(typescript: bool, source: bytes, imported: frozenset[str] = frozenset()) -> PluginFacts:
     root = _parser(typescript).parse(source).root_node
     error = _first_error(root) if root.has_error else None
     exports = tuple(_exports(root))
@@ -210,6 +212,7 @@ def _analyse(typescript: bool, source: bytes) -> PluginFacts:
     plugins = _plugin_functions(root)
     consts = _constants(root)
     functions = _functions_by_name(root)
+    functions.update({name: root for name in imported if name not in functions})  # (root: throws in its module)
     for key, function, place in _hook_functions(root):
         hooks.add(key)
         if function is None:
@@ -1093,7 +1096,7 @@ class Caught(Record):
     catch: Place  # the catch clause (or the .catch() callback, Promise.allSettled)
     line: int  # the line of the refusal the catch swallows (the throw, the exitCode test, the throwing call)
     name: str = ""  # (function) the function called, whose throw is the refusal
-    thrown: int = 0  # (function) the line of its throw
+    thrown: int = 0  # (function) the line of its throw (0: in another module of the plugin's)
 
 
 def _caught_refusals(function: Node, functions: dict[str, Node]) -> list[Caught]:
@@ -1129,7 +1132,7 @@ def _caught_refusals(function: Node, functions: dict[str, Node]) -> list[Caught]
         elif own:
             call, thrown = own[0]
             found.append(Caught(catch, "function", catch, call.start_point[0] + 1,
-                                _text(call.child_by_field_name("function")), thrown.start_point[0] + 1))
+                                _text(call.child_by_field_name("function")), _line_in_module(thrown)))
     return found + _settled_refusals(function, functions)
 
 
@@ -1140,6 +1143,8 @@ def _thrown_by_call(call: Node, functions: dict[str, Node], depth: int = 0, sett
     promise instead), or catches its own throws."""
     name = _text(call.child_by_field_name("function"))
     called = functions.get(name)
+    if called is not None and called.type == "program":  # (imported: it throws in its own module)
+        return called
     if called is None or depth > 3 or _is_async(called) and not (settled or _awaited(call)):
         return None
     throws = _throw_nodes(called)
@@ -1151,6 +1156,11 @@ def _thrown_by_call(call: Node, functions: dict[str, Node], depth: int = 0, sett
             if thrown is not None:
                 return thrown
     return None
+
+
+def _line_in_module(thrown: Node) -> int:
+    """The line of a throw in this module; 0 for one in another module (an imported function's)."""
+    return 0 if thrown.type == "program" else thrown.start_point[0] + 1
 
 
 def _settled_refusals(function: Node, functions: dict[str, Node]) -> list[Caught]:
@@ -1170,10 +1180,11 @@ def _settled_refusals(function: Node, functions: dict[str, Node]) -> list[Caught
             handler = values[0]
             called = functions.get(_text(target.child_by_field_name("function"))) \
                 if target is not None and target.type == "call_expression" else None
-            thrown = _throw_nodes(called) if called is not None and _is_async(called) else []
+            thrown = [called] if called is not None and called.type == "program" else \
+                _throw_nodes(called) if called is not None and _is_async(called) else []
             if thrown and not _refuses(handler) and "Promise.reject" not in _text(handler):
                 found.append(Caught(_place(handler), "function", _place(handler), node.start_point[0] + 1,
-                                    _text(target.child_by_field_name("function")), thrown[0].start_point[0] + 1))
+                                    _text(target.child_by_field_name("function")), _line_in_module(thrown[0])))
         elif _text(callee) == "Promise.allSettled" and values:
             inner = [(n, t) for n in _walk(values[0]) if n.type == "call_expression"
                      and (t := _thrown_by_call(n, functions, settled=True)) is not None]
@@ -1183,7 +1194,7 @@ def _settled_refusals(function: Node, functions: dict[str, Node]) -> list[Caught
             if inner and not any(_refuses(after) for after in _following(statement)):
                 call, thrown = inner[0]
                 found.append(Caught(_place(node), "function", _place(node), call.start_point[0] + 1,
-                                    _text(call.child_by_field_name("function")), thrown.start_point[0] + 1))
+                                    _text(call.child_by_field_name("function")), _line_in_module(thrown)))
     return found
 
 
@@ -2042,7 +2053,7 @@ class Unread(Record):
     `args` (`output.status = "deny"`), `process.exitCode`, or an answer printed in Claude Code's
     JSON; with no throw beside it, the call runs."""
     what: str  # "field", "exit" or "printed"
-    name: str  # the field (status...), or the printed key (permissionDecision...)
+    name: str  # the field as written (output.status...), or the printed key (permissionDecision...)
     place: Place
 
 
@@ -2060,8 +2071,8 @@ def _unread_refusals(function: Node, params: dict[str, str]) -> list[Unread]:
                 "member_expression", "subscript_expression") else ""
             field = (_text(left.child_by_field_name("property")) if left.type == "member_expression"
                      else _unquoted(left.child_by_field_name("index")) or "") if target else ""
-            if output and target == output and field in ANSWER_FIELDS:
-                unread = Unread("field", field, _place(node))
+            if target and target in (output, params.get("input")) and field in ANSWER_FIELDS:
+                unread = Unread("field", f"{target}.{field}", _place(node))
             elif target == "process" and field == "exitCode":
                 unread = Unread("exit", field, _place(node))
         elif node.type == "call_expression":
@@ -2070,7 +2081,7 @@ def _unread_refusals(function: Node, params: dict[str, str]) -> list[Unread]:
             values = arguments.named_children if arguments is not None else []
             if called == "Object.assign" and output and values and _text(values[0]) == output:
                 fields = [key for source in values[1:] for key in _object_keys(source) if key in ANSWER_FIELDS]
-                unread = Unread("field", fields[0], _place(node)) if fields else None
+                unread = Unread("field", f"{output}.{fields[0]}", _place(node)) if fields else None
             elif called in PRINTS and values:
                 printed = [_unquoted(n.child_by_field_name("key")) or _text(n.child_by_field_name("key"))
                            for n in _walk(values[0]) if n.type == "pair"]
@@ -2192,3 +2203,53 @@ def _relative_name(value: str) -> bool:
     """A name that is no absolute path and no pattern: `src/secrets.ts`, `.env`, `./config.json`."""
     return bool(value) and not value.startswith(("/", "~", "\\\\")) and "*" not in value and "$" not in value \
         and not (len(value) > 1 and value[1] == ":")
+
+
+
+# ---- the plugin's own modules ------------------------------------------------------------------------
+
+def local_imports(path: Path, source: bytes) -> dict[str, tuple[str, str]]:
+    """The names the plugin binds from its own modules (a relative import): local name -> (module
+    as written, the name it exports; "*" for a namespace, whose members are `ns.name`)."""
+    root = _parser(path.suffix.lower() in (".ts", ".mts", ".cts")).parse(source).root_node
+    found: dict[str, tuple[str, str]] = {}
+    for statement in (c for c in root.children if c.type == "import_statement"):
+        module = _unquoted(statement.child_by_field_name("source")) or ""
+        clause = next((c for c in statement.named_children if c.type == "import_clause"), None)
+        if not module.startswith(("./", "../")) or clause is None:
+            continue
+        for node in _walk(clause):
+            if node.type == "import_specifier":
+                name = _text(node.child_by_field_name("name"))
+                found[_text(node.child_by_field_name("alias") or node.child_by_field_name("name"))] = (module, name)
+            elif node.type == "namespace_import":
+                found.update({_text(c): (module, "*") for c in node.named_children if c.type == "identifier"})
+        found.update({_text(n): (module, "default") for n in clause.named_children if n.type == "identifier"})
+    return found
+
+
+def throwing_exports(path: Path, source: bytes) -> frozenset[str]:
+    """The functions a module of the plugin's own exports that throw where their caller can catch
+    it (a throw of their own, or of a function of the module they call): `export function check`,
+    `export const check = () => ...`, `export { check as verify }`."""
+    root = _parser(path.suffix.lower() in (".ts", ".mts", ".cts")).parse(source).root_node
+    functions = _functions_by_name(root)
+    exported: dict[str, str] = {}  # exported name -> local name
+    for statement in (c for c in root.children if c.type == "export_statement"):
+        declaration = statement.child_by_field_name("declaration")
+        if declaration is not None and declaration.type in FUNCTIONS:
+            exported[_name(declaration)] = _name(declaration)
+        elif declaration is not None:
+            exported.update({_name(d): _name(d) for d in declaration.named_children if d.type == "variable_declarator"})
+        for specifier in (n for n in _walk(statement) if n.type == "export_specifier"):
+            local = _text(specifier.child_by_field_name("name"))
+            exported[_text(specifier.child_by_field_name("alias") or specifier.child_by_field_name("name"))] = local
+    throwing = set()
+    for name, local in exported.items():
+        function = functions.get(local)
+        if function is None or function.type not in FUNCTIONS | {"method_definition"}:
+            continue
+        if _throw_nodes(function) or any(n.type == "call_expression" and _thrown_by_call(n, functions, 1) is not None
+                                         for n in _own_nodes(function)):
+            throwing.add(name)
+    return frozenset(throwing)

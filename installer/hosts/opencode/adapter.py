@@ -197,6 +197,9 @@ def config_folders(project: Path) -> list[tuple[str, Path]]:
 
 
 CONFIG_NAMES = ("opencode.json", "opencode.jsonc")
+# what a plugin spec naming a folder loads, without a package.json there: the first of these (the
+# 1.18.33 binary's loader; neither there: "Plugin directory ... is missing package.json or index file")
+FOLDER_ENTRIES = ("index.ts", "index.tsx", "index.js", "index.mjs", "index.cjs")
 LOCAL_SPEC = lazy(r"^(\.{1,2}/|/|file://)")  # a plugin given by path, not an npm package
 _JSON5_PLACE = lazy(r"^<string>:(?P<line>\d+) (?P<what>.*?)(?: at column (?P<column>\d+))?$")
 
