@@ -836,17 +836,7 @@ def _constant(node: Node | None, consts: dict[str, Node], depth: int = 0) -> str
     if node.type == "string":
         return _text(node)[1:-1]
     if node.type == "template_string":
-        parts = []
-        for child in node.children:
-            if child.type == "template_substitution":
-                inner = child.named_children[0] if child.named_children else None
-                value = _constant(inner, consts, depth + 1)
-                if value is None:
-                    return None
-                parts.append(value)
-            elif child.type == "string_fragment":
-                parts.append(_text(child))
-        return "".join(parts)
+        return _template_text(node.children, consts, depth + 1)
     if node.type == "binary_expression" and _text(node.child_by_field_name("operator")) == "+":
         left = _constant(node.child_by_field_name("left"), consts, depth + 1)
         right = _constant(node.child_by_field_name("right"), consts, depth + 1)
@@ -1178,13 +1168,14 @@ def _settled_refusals(function: Node, functions: dict[str, Node]) -> list[Caught
                 _text(callee.child_by_field_name("property")) == "catch" and values:
             target = _unwrapped(callee.child_by_field_name("object"))
             handler = values[0]
-            called = functions.get(_text(target.child_by_field_name("function"))) \
-                if target is not None and target.type == "call_expression" else None
+            name = _text(target.child_by_field_name("function")) if target is not None \
+                and target.type == "call_expression" else ""
+            called = functions.get(name) if name else None
             thrown = [called] if called is not None and called.type == "program" else \
                 _throw_nodes(called) if called is not None and _is_async(called) else []
             if thrown and not _refuses(handler) and "Promise.reject" not in _text(handler):
                 found.append(Caught(_place(handler), "function", _place(handler), node.start_point[0] + 1,
-                                    _text(target.child_by_field_name("function")), _line_in_module(thrown[0])))
+                                    name, _line_in_module(thrown[0])))
         elif _text(callee) == "Promise.allSettled" and values:
             inner = [(n, t) for n in _walk(values[0]) if n.type == "call_expression"
                      and (t := _thrown_by_call(n, functions, settled=True)) is not None]
@@ -1192,9 +1183,9 @@ def _settled_refusals(function: Node, functions: dict[str, Node]) -> list[Caught
             while statement.parent is not None and statement.parent.type not in ("statement_block", "program"):
                 statement = statement.parent
             if inner and not any(_refuses(after) for after in _following(statement)):
-                call, thrown = inner[0]
+                call, throw = inner[0]
                 found.append(Caught(_place(node), "function", _place(node), call.start_point[0] + 1,
-                                    _text(call.child_by_field_name("function")), _line_in_module(thrown)))
+                                    _text(call.child_by_field_name("function")), _line_in_module(throw)))
     return found
 
 
@@ -1822,7 +1813,7 @@ def _load_reads(root: Node, plugins: set[tuple[int, int]], consts: dict[str, Nod
             path = _path_constant(first, consts)
             if path and path not in tested and not path.startswith(("/", "~", "file:")) and "${" not in path:
                 yield LoadRead(path, _place(node), body is not root,
-                               any(_text(part) in WORKING_FOLDER for part in _walk(first)))
+                               first is not None and any(_text(part) in WORKING_FOLDER for part in _walk(first)))
 
 
 def _awaited(call: Node) -> bool:
@@ -1863,10 +1854,15 @@ def _path_constant(node: Node | None, consts: dict[str, Node]) -> str | None:
 
 def _template_after(template: Node, first: Node, consts: dict[str, Node]) -> str | None:
     """The constant text of a template after its first substitution (None: more that varies)."""
+    return _template_text(template.children[template.children.index(first) + 1:], consts, 0)
+
+
+def _template_text(children: list[Node], consts: dict[str, Node], depth: int) -> str | None:
+    """The text of these parts of a template, each substitution a constant (None: one varies)."""
     parts = []
-    for child in template.children[template.children.index(first) + 1:]:
+    for child in children:
         if child.type == "template_substitution":
-            value = _constant(child.named_children[0] if child.named_children else None, consts)
+            value = _constant(child.named_children[0] if child.named_children else None, consts, depth)
             if value is None:
                 return None
             parts.append(value)
@@ -2067,10 +2063,11 @@ def _unread_refusals(function: Node, params: dict[str, str]) -> list[Unread]:
         unread: Unread | None = None
         if node.type in ("assignment_expression", "augmented_assignment_expression"):
             left = node.child_by_field_name("left")
-            target = _text(left.child_by_field_name("object")) if left is not None and left.type in (
-                "member_expression", "subscript_expression") else ""
-            field = (_text(left.child_by_field_name("property")) if left.type == "member_expression"
-                     else _unquoted(left.child_by_field_name("index")) or "") if target else ""
+            target = field = ""
+            if left is not None and left.type in ("member_expression", "subscript_expression"):
+                target = _text(left.child_by_field_name("object"))
+                field = _text(left.child_by_field_name("property")) if left.type == "member_expression" \
+                    else _unquoted(left.child_by_field_name("index")) or ""
             if target and target in (output, params.get("input")) and field in ANSWER_FIELDS:
                 unread = Unread("field", f"{target}.{field}", _place(node))
             elif target == "process" and field == "exitCode":
@@ -2155,13 +2152,13 @@ def _relative_tests(function: Node, params: dict[str, str], consts: dict[str, No
         if node.type != "variable_declarator":
             continue
         name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
-        if name is not None and name.type == "identifier" and (key := argument(value)) is not None:
-            names[_text(name)] = key
+        if name is not None and name.type == "identifier" and (bound := argument(value)) is not None:
+            names[_text(name)] = bound
         elif name is not None and name.type == "object_pattern" and is_args(value):
             for part in name.named_children:
-                key, _, local = _text(part).split("=")[0].partition(":")
-                if key.strip() in ABSOLUTE_ARGUMENTS:
-                    names[(local or key).strip()] = key.strip()
+                written, _, local = _text(part).split("=")[0].partition(":")
+                if written.strip() in ABSOLUTE_ARGUMENTS:
+                    names[(local or written).strip()] = written.strip()
     found = []
     for node in _walk(function):  # (a hook that fits the path to its names somewhere: its tests are left alone)
         callee = node.child_by_field_name("function") if node.type == "call_expression" else None
@@ -2177,8 +2174,9 @@ def _relative_tests(function: Node, params: dict[str, str], consts: dict[str, No
         if node.type == "binary_expression" and _text(node.child_by_field_name("operator")) in EQUAL | UNEQUAL:
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             for path, other in ((left, right), (right, left)):
-                if (key := argument(path)) is not None and (value := _constant(other, consts)) is not None:
-                    tested = [(value, node)]
+                literal = _constant(other, consts)
+                if (key := argument(path)) is not None and literal is not None:
+                    tested = [(literal, node)]
                     break
         elif node.type == "call_expression" and (callee := node.child_by_field_name("function")) is not None \
                 and callee.type == "member_expression":
@@ -2188,11 +2186,11 @@ def _relative_tests(function: Node, params: dict[str, str], consts: dict[str, No
             if method in ("has", "includes") and (key := argument(first)) is not None:
                 tested = _strings(callee.child_by_field_name("object"), consts)
             elif method == "startsWith" and (key := argument(callee.child_by_field_name("object"))) is not None:
-                value = _constant(first, consts)
-                tested = [(value, node)] if value is not None else None
+                prefix = _constant(first, consts)
+                tested = [(prefix, node)] if prefix is not None else None
         elif node.type == "switch_statement" and (key := argument(node.child_by_field_name("value"))) is not None:
-            tested = [(value, case) for case in _walk(node) if case.type == "switch_case"
-                      and (value := _constant(case.child_by_field_name("value"), consts)) is not None] or None
+            tested = [(label, case) for case in _walk(node) if case.type == "switch_case"
+                      and (label := _constant(case.child_by_field_name("value"), consts)) is not None] or None
         if key is None or not tested or not all(_relative_name(value) for value, _ in tested):
             continue
         found.append(RelativeTest(key, tested[0][0], _place(node)))
