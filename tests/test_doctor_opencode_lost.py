@@ -279,3 +279,16 @@ def test_a_plugin_folder_without_an_entry_is_reported_and_one_with_an_index_is_n
     (project / "tools" / "indexed" / "index.ts").write_text("export const G = async () => ({})\n")
     (finding,) = found(_config(project, "./tools/guard", "./tools/indexed"), "host/opencode-plugin-missing")
     assert "no package.json" in finding.message and finding.line == 3
+
+
+@pytest.mark.parametrize("text, reported", [('{"deny": ["rm -rf"],}', True), ('{"deny": [] // none yet\n}', True),
+                                            ('{"deny": []}', False)])
+def test_a_policy_the_plugin_parses_at_load_that_is_no_json_is_reported(project, text, reported):
+    (project / ".opencode").mkdir()
+    (project / ".opencode" / "policy.json").write_text(text)
+    code = ('import { readFileSync } from "node:fs"\nimport { join } from "node:path"\n'
+            'export const P = async ({ directory }) => {\n'
+            '  const policy = JSON.parse(readFileSync(join(directory, ".opencode/policy.json"), "utf8"))\n'
+            '  return { "tool.execute.before": async () => { if (policy.deny.length) throw new Error("x") } }\n}\n')
+    hits = found(_plugin(project, code), "host/opencode-plugin-throws-at-load")
+    assert [(hit.line, "is no JSON" in hit.message) for hit in hits] == ([(4, True)] if reported else [])

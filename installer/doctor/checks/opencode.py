@@ -226,6 +226,10 @@ def _plugin_throws_at_load(plugin: PluginFile) -> Iterator[Finding]:
         return
     for read in plugin.facts.load_reads:
         if disk.exists(project / read.path):
+            problem = _not_json(project / read.path) if read.parsed else None
+            if problem is not None:
+                yield plugin.ctx.finding_at("host/opencode-plugin-throws-at-load", plugin.file, *read.place,
+                                            variant="not-json", path=read.path, problem=problem)
             continue
         beside = _sample_of(project / read.path) if read.joined else next(
             (f for f in (plugin.file.path.parent / read.path, plugin.file.path.parent.parent / read.path)
@@ -235,6 +239,25 @@ def _plugin_throws_at_load(plugin: PluginFile) -> Iterator[Finding]:
                                     path=read.path, project=project,
                                     there=f" ({_shown(beside, project)} is there)" if beside is not None else "",
                                     fix=_shown(beside, project) if beside is not None and not read.joined else read.path)
+
+
+def _not_json(path: Path) -> str | None:
+    """Why JSON.parse would throw on the file's text (JavaScript's JSON is Python's, less NaN and
+    Infinity), or None; a file too big or unreadable to tell is left alone."""
+    raw = safe_read.read_or_none(path, safe_read.CONFIG)
+    if raw is None:
+        return None
+    try:
+        json.loads(raw.decode("utf-8-sig"), parse_constant=_no_constant)  # (a BOM: not judged, not measured)
+    except UnicodeDecodeError:
+        return None
+    except ValueError as err:
+        return f"{err.msg} at line {err.lineno}, column {err.colno}" if isinstance(err, json.JSONDecodeError) else str(err)
+    return None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 def _sample_of(path: Path) -> Path | None:

@@ -180,6 +180,7 @@ class LoadRead(Record):
     place: Place
     in_plugin: bool  # in the plugin function (opencode logs the throw); else at the top level (it does not)
     joined: bool = False  # built from the working folder (`join(directory, ...)`), not a bare relative path
+    parsed: bool = False  # its text goes straight to JSON.parse (which throws on a file that is no JSON)
 
 
 def analyse(path: Path, source: bytes, imported: frozenset[str] = frozenset()) -> PluginFacts:
@@ -1813,7 +1814,21 @@ def _load_reads(root: Node, plugins: set[tuple[int, int]], consts: dict[str, Nod
             path = _path_constant(first, consts)
             if path and path not in tested and not path.startswith(("/", "~", "file:")) and "${" not in path:
                 yield LoadRead(path, _place(node), body is not root,
-                               first is not None and any(_text(part) in WORKING_FOLDER for part in _walk(first)))
+                               first is not None and any(_text(part) in WORKING_FOLDER for part in _walk(first)),
+                               _parsed_as_json(node))
+
+
+def _parsed_as_json(read: Node) -> bool:
+    """`JSON.parse(readFileSync(...))`, `JSON.parse(await readFile(...))`, `await Bun.file(...).json()`."""
+    parent = read.parent
+    while parent is not None and parent.type in ("await_expression", "parenthesized_expression", "arguments"):
+        parent = parent.parent
+    if parent is not None and parent.type == "call_expression" and _text(parent.child_by_field_name("function")) == \
+            "JSON.parse":
+        return True
+    member = read.parent
+    return member is not None and member.type == "member_expression" and \
+        _text(member.child_by_field_name("property")) == "json"
 
 
 def _awaited(call: Node) -> bool:
