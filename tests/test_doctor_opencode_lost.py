@@ -292,3 +292,11 @@ def test_a_policy_the_plugin_parses_at_load_that_is_no_json_is_reported(project,
             '  return { "tool.execute.before": async () => { if (policy.deny.length) throw new Error("x") } }\n}\n')
     hits = found(_plugin(project, code), "host/opencode-plugin-throws-at-load")
     assert [(hit.line, "is no JSON" in hit.message) for hit in hits] == ([(4, True)] if reported else [])
+
+
+@pytest.mark.parametrize("test, reported", [("/^(shell|run_shell_command)$/.test(input.tool)", True),
+                                            ("/^(shell|bash)$/.test(input.tool)", False),
+                                            ("/^github_/.test(input.tool)", False)])
+def test_a_regex_that_passes_only_other_hosts_tool_names_is_reported(project, test, reported):
+    hits = found(_hook(project, f'if ({test}) throw new Error("no")'), "host/opencode-tool-pattern")
+    assert [("bash" in hit.hint) for hit in hits] == ([True] if reported else [])

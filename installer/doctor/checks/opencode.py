@@ -590,9 +590,15 @@ def _tool_pattern(plugin: PluginFile) -> Iterator[Finding]:
                                             written=test.written, own=f"{own}<tool>" if own else "<server>_<tool>")
             continue
         claude = [name for name in BUILTIN_TOOLS if pattern.search(name) and name in OPENCODE_TOOL_OF]
+        extra = plugin.ctx.once(_tools_beyond_builtin) or frozenset()
+        other = [name for name in opencode.OTHER_HOSTS_TOOL_NAMES if pattern.fullmatch(name) and name not in extra]
         if claude:
             yield plugin.ctx.finding_at("host/opencode-tool-pattern", plugin.file, *test.place, written=test.written,
                                         names=", ".join(claude), own=", ".join(OPENCODE_TOOL_OF[n] for n in claude))
+        elif other:  # (`/^(shell|run_shell_command)$/`: whole names, of other hosts alone)
+            yield plugin.ctx.finding_at("host/opencode-tool-pattern", plugin.file, *test.place, variant="other",
+                                        written=test.written, names=", ".join(other),
+                                        own=", ".join(dict.fromkeys(opencode.OTHER_HOSTS_TOOL_NAMES[n] for n in other)))
 
 
 @PLUGIN_RULES.rule("host/opencode-argument-name")
