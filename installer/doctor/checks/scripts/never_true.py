@@ -57,10 +57,8 @@ def _value_never_sent(code: HookCode) -> Iterator[Finding]:
     # a bare name (".env", "secrets.json") is relative too: reported where every name compared is one,
     # so that `case "$f" in *.env|.env)` (whose other arm matches) stays alone
     bare = bool(paths) and all(bare_name(text) or relative_path_pattern(text) for _, text in paths)
-    lines = set()
     for site, text in paths:
-        if (relative_path_pattern(text) or bare and bare_name(text)) and site.line not in lines:
-            lines.add(site.line)  # (one finding a line: `path in (".env", "secrets.json")`)
+        if relative_path_pattern(text) or bare and bare_name(text):
             yield code.report("script/value-never-sent", site, "path", text=text)
 
 
