@@ -719,6 +719,10 @@ def _py_dumped_answer(value: ast.AST, strings: "_PyStrings") -> bool:
     """The value is json.dumps of an answer (a dict literal, a name bound to one, or a helper's
     parameter, `def emit(obj): print(json.dumps(obj))`: what its calls give it)."""
     dumped = strings.resolve(value)
+    while isinstance(dumped, ast.BinOp) and isinstance(dumped.op, ast.Add):  # json.dumps(answer) + "\n"
+        dumped = strings.resolve(dumped.left)
+    if isinstance(dumped, ast.JoinedStr):  # f"{json.dumps(answer)}\n"
+        dumped = next((part.value for part in dumped.values if isinstance(part, ast.FormattedValue)), None)
     if not (isinstance(dumped, ast.Call) and _name(dumped.func) in ("json.dumps", "dumps") and dumped.args):
         return False
     written = dumped.args[0]
