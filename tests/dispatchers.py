@@ -98,6 +98,19 @@ if __name__ == "__main__":
     worker.join()
 """
 
+PY_BOUND = """\
+import os, subprocess, sys, tempfile
+from pathlib import Path
+CHECKS = Path(__file__).parent / "checks"
+saved = tempfile.TemporaryFile("w+")
+saved.write(sys.stdin.read())
+rc = 0
+for name in ("TOKEN-guard.py", "TOKEN-pass.py"):
+    saved.seek(0)
+    rc = subprocess.call([sys.executable, CHECKS / name], stdin=saved)  # HERE
+sys.exit(rc)
+"""
+
 # name: (rule, the dispatcher's name, its text, its twin's text, the children)
 CASES = {
     "pycontinue": ("delivery/exit-2-lost", "TOKEN.py", PY_HEAD + """\
@@ -491,29 +504,10 @@ for name in ["TOKEN-guard.py", "TOKEN-pass.py"]:
 sys.exit(rc)
 """, {f"checks/{name}": text for name, text in REFUSING.items()}),
     # `rc = subprocess.call(...)` on each pass, the guards under a folder the module names
-    "pyboundfolder": ("delivery/exit-2-lost", "TOKEN.py", """\
-import os, subprocess, sys, tempfile
-from pathlib import Path
-CHECKS = Path(__file__).parent / "checks"
-saved = tempfile.TemporaryFile("w+")
-saved.write(sys.stdin.read())
-rc = 0
-for name in ("TOKEN-guard.py", "TOKEN-pass.py"):
-    saved.seek(0)
-    rc = subprocess.call([sys.executable, CHECKS / name], stdin=saved)  # HERE
-sys.exit(rc)
-""", """\
-import os, subprocess, sys, tempfile
-from pathlib import Path
-CHECKS = Path(__file__).parent / "checks"
-saved = tempfile.TemporaryFile("w+")
-saved.write(sys.stdin.read())
-rc = 0
-for name in ("TOKEN-guard.py", "TOKEN-pass.py"):
-    saved.seek(0)
-    rc = max(rc, subprocess.call([sys.executable, CHECKS / name], stdin=saved))
-sys.exit(rc)
-""", {f"checks/{name}": text for name, text in REFUSING.items()}),
+    "pyboundfolder": ("delivery/exit-2-lost", "TOKEN.py", PY_BOUND, PY_BOUND.replace(
+        "rc = subprocess.call([sys.executable, CHECKS / name], stdin=saved)  # HERE",
+        "rc = max(rc, subprocess.call([sys.executable, CHECKS / name], stdin=saved))"),
+        {f"checks/{name}": text for name, text in REFUSING.items()}),
     # Node: the guards under `path.join(__dirname, 'checks', name)`, a status each pass overwrites
     "jsjoinedfolder": ("delivery/exit-2-lost", "TOKEN.js", JS_HEAD + """\
 const path = require('path');
