@@ -213,6 +213,7 @@ class Flow:
         self.stdout_config: Place | None = None
         # the lines that run only when the handler passes an argument, or only when it does not
         self.argv_regions: tuple[arguments.Region, ...] = ()
+        self.argument_reads: tuple[arguments.Read, ...] = ()  # the input read from an argument
         # the lines that run only for some events (an if or case on hook_event_name)
         self.event_branches: tuple[event_branches.Branch, ...] = ()
         # text it prints at its top level, outside any if: what a module prints when it is imported
@@ -317,6 +318,7 @@ def _flow(text: str, code: str, language: str, at: Offsets, path: Path | None) -
     tree_of = parsed_once(code)
     flow.quoted_values = quoted.kept_quotes(code, at, tree_of)
     flow.argv_regions = arguments.shell(code, tree_of, lambda offset: at(offset)[0])
+    flow.argument_reads = arguments.shell_reads(code, at)
     flow.event_branches = event_branches.shell(code, lambda offset: at(offset)[0], EVENT_NAMES)
     blocks = any(e.status == 2 for e in flow.exits) or delivery.SCRIPT_NAME.search(code) is not None
     shebang = text.split("\n", 1)[0]
