@@ -87,7 +87,7 @@ RULES = {rule for *_, (_, rule, _) in GATES.values()}
 def test_guards_that_never_start_or_never_get_their_input_let_the_call_run_and_doctor_names_the_line(
         claude_cli, home, project):
     handlers, expected = [], set()
-    for name, (broken, twin, (file, rule, marker)) in GATES.items():
+    for name, (broken, twin, _) in GATES.items():
         for kind, (files, handler) in (("broken", broken), ("twin", twin)):
             gate = f"{name}-{kind}"
             folder = project / ".claude" / "hooks" / gate

@@ -125,9 +125,9 @@ def _bad_interpreter(first_line: bytes, path: Path) -> tuple[str, str | None] | 
     byte-order mark before it, or none) is no `#!` line: sh runs the file as a shell script.
     With the reason, why it exits 2 where it does (None: it exits 1 or 127; UNDER_SH: it runs)."""
     if first_line.startswith(BOM + b"#!"):
-        named = first_line[5:].decode("utf-8", "replace").split()
-        program = (named[1] if len(named) > 1 and named[0].endswith("/env") else named[0]).rsplit("/", 1)[-1] \
-            if named else ""
+        marked = first_line[5:].decode("utf-8", "replace").split()
+        program = (marked[1] if len(marked) > 1 and marked[0].endswith("/env") else marked[0]).rsplit("/", 1)[-1] \
+            if marked else ""
         if program and program not in bashisms.SH_NAMES:
             return (f"a byte-order mark stands before its #! line, so the system does not see that line and sh runs "
                     f"the script in place of {program}"), SH_SYNTAX_ERROR if program not in SHELLS else UNDER_SH
@@ -151,9 +151,9 @@ def _bad_interpreter(first_line: bytes, path: Path) -> tuple[str, str | None] | 
         if len(words) > 2 and not (words[1].startswith("-") and "S" in words[1].split("=")[0]):
             return (f"Linux passes {json.dumps(' '.join(words[1:]))} to env as one word, and env finds no program "
                     "of that name (only env -S splits it)"), None
-        program = next((w for w in words[1:] if not w.startswith("-") and "=" not in w), None)
-        if program and disk.which(program) is None:
-            return f"its #! line runs {program} through env, and {program} is not on PATH", None
+        named = next((w for w in words[1:] if not w.startswith("-") and "=" not in w), None)
+        if named and disk.which(named) is None:
+            return f"its #! line runs {named} through env, and {named} is not on PATH", None
     elif len(words) > 2 and ONE_OPTION_INTERPRETERS.fullmatch(name):
         return (f"Linux passes {json.dumps(' '.join(words[1:]))} to {name} as one argument, which {name} does not "
                 "read as options"), "python exits 2 on an option it does not know" if PYTHON.match(name) else None

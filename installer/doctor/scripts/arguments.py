@@ -36,7 +36,7 @@ class Read(Record):
     """A read of the script's positional argument `index` (1: the first) that fails, or reads
     nothing, when the command passes none: the hook's input read from its arguments."""
 
-    index: int
+    position: int
     line: int
     column: int
     what: str  # as written: `sys.argv[1]`, `JSON.parse(process.argv[2])`, `echo "$1" | jq`
@@ -293,21 +293,31 @@ SH_ALIAS = lazy(r"""(?:^|[\s;])(?:local\s+|readonly\s+|declare\s+)?(?P<name>[A-Z
 SH_GLOB = frozenset("*?[")
 
 
-# the input handed to a reader from $1: `echo "$1" | jq`, `printf '%s' "$1" | python3 ...`, `jq ... <<< "$1"`
-SH_PARSED_ARGUMENT = lazy(r"""(?:\b(?:echo|printf(?:\s+(?:'[^'\n]*'|"[^"\n]*"))?)\s+"?\$\{?1\}?"?\s*\|\s*"""
-                          r"""(?:jq|python3?|node|gojq|yq)\b|\b(?:jq|gojq|python3?)\b[^\n|;]*<<<\s*"?\$\{?1\}?"?)""",
-                          needs=("$1", "${1}"))
+# the input handed to a reader from $1 (or a name given $1): `echo "$1" | jq`, `printf '%s' "$1" |
+# python3 ...`, `jq ... <<< "$1"`
+SH_HANDED = r"""(?:\b(?:echo|printf(?:\s+(?:'[^'\n]*'|"[^"\n]*"))?)\s+"?\$\{{?{name}\}}?"?\s*\|\s*""" \
+            r"""(?:jq|python3?|node|gojq|yq)\b|\b(?:jq|gojq|python3?)\b[^\n|;]*<<<\s*"?\$\{{?{name}\}}?"?)"""
+SH_FIRST_ARGUMENT = lazy(SH_HANDED.format(name="1"), needs=("$",))
+SH_GIVEN_FIRST = lazy(r"""(?m)^(?:export\s+|readonly\s+)?(?P<name>[A-Za-z_]\w*)=["']?\$\{?1\}?["']?[ \t]*(?:;|$|#)""",
+                      needs=("$",))
 SH_FUNCTION = lazy(r"""\b[A-Za-z_][\w-]*\s*\(\s*\)|\bfunction\s+\w|\bset\s+--|\bshift\b""",
                    needs=("(", "function", "set", "shift"))
 
 
 def shell_reads(code: str, at: Callable[[int], tuple[int, int]]) -> tuple[Read, ...]:
-    """The hook's input handed to jq (or python, node) from $1, which is empty without it: jq
-    reads nothing. None in a script with a function (whose own $1 it may be) or a `set --`."""
+    """The hook's input handed to jq (or python, node) from $1, or from a name the script gives
+    $1 at its top level, which is empty without it: jq reads nothing. None in a script with a
+    function (whose own $1 it may be), a `set --` or a `shift`."""
     if "$1" not in code and "${1}" not in code:
         return ()
-    found = SH_PARSED_ARGUMENT.search(code)
-    if found is None or SH_FUNCTION.search(code):
+    found = SH_FIRST_ARGUMENT.search(code)
+    if found is None:
+        for given in SH_GIVEN_FIRST.finditer(code):
+            found = re.search(SH_HANDED.format(name=re.escape(given["name"])), code[given.end():])
+            if found is not None:
+                return () if SH_FUNCTION.search(code) else (Read(1, *at(given.start()), given.group(0).strip()),)
+        return ()
+    if SH_FUNCTION.search(code):
         return ()
     return (Read(1, *at(found.start()), found.group(0)),)
 

@@ -69,7 +69,7 @@ BRACE_SEQUENCE = lazy(r"\{-?\w+\.\.-?\w+(?:\.\.-?\d+)?\}")
 _PARAMETER = r"\$\{(?:!|#?[A-Za-z_][A-Za-z0-9_]*\[|[A-Za-z_][A-Za-z0-9_]*(?:/|:[\s\d(]|\^|,))"
 BASH_PARAMETER = lazy(_PARAMETER, needs=("${",))
 # a line without one of these has none of the constructs (most commands: nothing is lexed)
-SIGNS = lazy(rf"\[\[|==|<<<|&>|=\(|pipefail|function|\|&|\bERR\b|{_PARAMETER}|[<>]\(|\$'|\(\(|\.\.|"
+SIGNS = lazy(rf"\[\[|==|<<<|&>|=\(|pipefail|function|\|&|\bERR\b|{_PARAMETER}|<\(|>\(|\$'|\(\(|\.\.|"
              r"\b(?:source|select|shopt|let|pushd|popd|dirs|declare|typeset|mapfile|readarray|coproc|disown|enable)\b",
              needs=("[[", "==", "<<<", "&>", "=(", "pipefail", "function", "|&", "ERR", "${", "<(", ">(", "$'", "((",
                     "..", "source", "select", "shopt", "let", "pushd", "popd", "dirs", "declare", "typeset", "mapfile",

@@ -230,12 +230,14 @@ RETRY_WHILES = {
 }
 # a wait in a loop's body: seconds (Python, shell) or milliseconds (JavaScript: setTimeout, a sleep(ms) helper),
 # a number or a variable (a back-off that grows: `delay *= 2`)
+# arithmetic of numbers and names, with one level of parentheses: `1 + attempt`, `1000 * (i + 1)`
+EXPRESSION = r"[\w\s+*/.-]*(?:\([\w\s+*/.-]*\)[\w\s+*/.-]*)*"
 BODY_SLEEPS = {
-    "python": lazy(r"""\bsleep\(\s*(?:(\d+(?:\.\d+)?)|(?P<var>[A-Za-z_]\w*)|(?P<expr>[\w.\s+*/()-]+?))\s*\)(?!\s*[\w.(])"""),
+    "python": lazy(rf"""\bsleep\(\s*(?:(\d+(?:\.\d+)?)|(?P<var>[A-Za-z_]\w*)|(?P<expr>{EXPRESSION}))\s*\)"""),
     "shell": lazy(r"""(?:^|[;&|\s])sleep\s+(?:(\d+(?:\.\d+)?)s?\b|"?\$\{?(?P<var>[A-Za-z_]\w*)\}?"?|"""
                   r""""?\$\(\((?P<expr>[^()\n]*(?:\([^()\n]*\)[^()\n]*)*)\)\)"?)"""),
-    "javascript": lazy(r"""\bsetTimeout\([^,]*,\s*(?:(\d+)|(?P<var>[A-Za-z_$][\w$]*)|(?P<expr>[\w\s+*/().-]+?))\s*\)|"""
-                       r"""\bawait\s+(?:sleep|delay|wait)\(\s*(?:(\d+)|(?P<var2>[A-Za-z_$][\w$]*)|(?P<expr2>[\w\s+*/().-]+?))\s*\)"""),
+    "javascript": lazy(rf"""\bsetTimeout\([^,]*,\s*(?:(\d+)|(?P<var>[A-Za-z_$][\w$]*)|(?P<expr>{EXPRESSION}))\s*\)|"""
+                       rf"""\bawait\s+(?:sleep|delay|wait)\(\s*(?:(\d+)|(?P<var2>[A-Za-z_$][\w$]*)|(?P<expr2>{EXPRESSION}))\s*\)"""),
 }
 # what one pass may wait besides its sleep: a call's own time limit (seconds; JavaScript's in ms),
 # reached when the service it calls does not answer (urlopen(..., timeout=2), requests' timeout=,
@@ -317,8 +319,9 @@ def _pass_waits(code: Code, sleep: re.Match[str], body: str, start: int, count: 
         return count * each, f"{each:g} s"
     expression = sleep.groupdict().get("expr") or sleep.groupdict().get("expr2")
     if expression and counter:
-        first = _counter_start(code, start)
-        waits = [_arithmetic(expression, counter, value) for value in range(first, first + min(count, MAX_PASSES))]
+        counted_from = _counter_start(code, start)
+        waits = [_arithmetic(expression, counter, value)
+                 for value in range(counted_from, counted_from + min(count, MAX_PASSES))]
         if waits and None not in waits:
             return sum(w for w in waits if w is not None) / scale, f"({expression.strip()}) s" if scale == 1 \
                 else f"({expression.strip()}) ms"
@@ -356,7 +359,7 @@ def _arithmetic(expression: str, counter: str, value: int) -> float | None:
         return None
 
     def value_of(node: ast.AST) -> float | None:
-        if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
             return float(node.value)
         if isinstance(node, ast.Name) and node.id == counter:
             return float(value)

@@ -29,8 +29,8 @@ MAX_FOLDERS_UP = 40  # package.json and node_modules are looked for this many fo
 # ---- which program starts the script ---------------------------------------------------------------
 
 def runners(script: Script) -> list[tuple[Handler, str]]:
-    """Each handler that starts the script, with the name of the program that runs it (`node`,
-    `python3`, `tsx`, `uv`; a script run by its path: the program its #! line names)."""
+    """Each handler that starts the script, with the program that runs it as written (`node`,
+    `/usr/bin/python3`, `tsx`, `uv`; a script run by its path: the program its #! line names)."""
     found = []
     for handler in script.handlers:
         for inv in handler_facts.resolution(handler).invocations:
@@ -39,13 +39,18 @@ def runners(script: Script) -> list[tuple[Handler, str]]:
             if inv.direct:
                 words = disk.first_line(inv.path).decode("utf-8", "replace")[2:].split() \
                     if disk.first_line(inv.path).startswith(b"#!") else []
-                name = (words[1] if len(words) > 1 and words[0].endswith("/env") and not words[1].startswith("-")
-                        else words[0] if words else "").rsplit("/", 1)[-1]
+                name = words[1] if len(words) > 1 and words[0].endswith("/env") and not words[1].startswith("-") \
+                    else words[0] if words else ""
             else:
-                name = (inv.interpreter or "").split(" ")[0].rsplit("/", 1)[-1]
+                name = (inv.interpreter or "").split(" ")[0]
             if name:
                 found.append((handler, name))
     return found
+
+
+def program_name(program: str) -> str:
+    """`python3` of `/usr/bin/python3` (a runner may be named by its path)."""
+    return program.rsplit("/", 1)[-1]
 
 
 # ---- a Node script's module system ------------------------------------------------------------------
@@ -57,7 +62,9 @@ MADE_REQUIRE = lazy(r"""\bcreateRequire\b|(?:const|let|var)\s+(?:require|__dirna
                     needs=("createRequire", "require", "__dirname", "__filename"))
 # what only an ES module has: a static import or export statement, import.meta
 ESM_ONLY = lazy(r"""(?m)^[ \t]*(?:import\s*(?:[\w$*{][^;\n]*?\bfrom\s*)?["'][^"'\n]+["']|export\s+(?:default\b|const\b|"""
-                r"""let\b|var\b|function\b|async\b|class\b|\{))|\bimport\.meta\b""", needs=("import", "export"))
+                r"""let\b|var\b|function\b|async\b|class\b|\{))|\bimport\.meta\b|"""
+                r"""^(?:(?:const|let|var)\s+[\w${}\[\],\s]+=\s*)?await\b""",  # (an await at the top level: column 0)
+                needs=("import", "export", "await"))
 NODE_RUNNERS = frozenset({"node", "nodejs"})
 
 
@@ -91,9 +98,12 @@ def _module_system(script: Script) -> Iterator[Finding]:
     or an import statement in one it loads as CommonJS (SyntaxError): measured on node 20.20,
     each exits 1. A .js file under no "type" at all Node 20.20 loads by its syntax (with a
     warning on stderr), so that one is not reported."""
-    if script.facts.language != "javascript" or script.facts.path.suffix not in (".js", ".mjs", ".cjs"):
+    if script.facts.language != "javascript" or script.facts.path.suffix not in (".js", ".mjs", ".cjs", *TYPESCRIPT):
         return
-    started = [handler for handler, name in runners(script) if name in NODE_RUNNERS]
+    if script.facts.path.suffix in TYPESCRIPT:
+        yield from _typescript_in_node(script)
+        return
+    started = [handler for handler, name in runners(script) if program_name(name) in NODE_RUNNERS]
     if not started:
         return
     kind, manifest = module_type(script.facts.path)
@@ -111,11 +121,53 @@ def _module_system(script: Script) -> Iterator[Finding]:
         found = ESM_ONLY.search(code)
         if found:
             line, column = _place(code, found.start() + len(found.group(0)) - len(found.group(0).lstrip()))
-            yield script.finding("script/module-system", Site("import", line, column), started,
-                                 what=f"an {found.group(0).strip().split()[0]} statement is a syntax error",
+            word = "await" if "await" in found.group(0) else found.group(0).strip().split()[0].split(".")[0]
+            yield script.finding("script/module-system", Site(word, line, column), started,
+                                 what=f"{'an ' + word + ' statement' if word != 'await' else 'await at the top level'}"
+                                      " is a syntax error",
                                  loads="CommonJS",
                                  why=_why(script.facts.path, manifest, "commonjs"),
                                  instead="rename the file to .mjs, or use require()")
+
+
+TYPESCRIPT = (".ts", ".mts", ".cts")
+STRIPS_TYPES = (22, 18)  # the first Node that runs a .ts file as it is (type stripping on by default: 22.18, 23.6)
+LOADER_FLAGS = ("--import", "--loader", "--experimental-loader", "--require", "-r", "--experimental-strip-types",
+                "--experimental-transform-types")
+_node_version: list[tuple[int, int] | None] = []
+# what only TypeScript writes: an annotation of a name or a parameter, an interface, a type alias, `as X`
+TYPE_SYNTAX = lazy(r"""(?m)^[ \t]*(?:export\s+)?(?:interface|type)\s+[A-Za-z_$][\w$]*\s*[={<]|"""
+                   r"""(?:const|let|var)\s+[A-Za-z_$][\w$]*\s*:\s*[A-Za-z_${\[]|"""
+                   r"""\(\s*[A-Za-z_$][\w$]*\s*:\s*[A-Za-z_${\[][^()]*\)|\)\s*:\s*(?:Promise<|void\b|string\b|number\b)|"""
+                   r"""\bas\s+(?:const\b|string\b|number\b|any\b|unknown\b|[A-Z]\w*)""")
+
+
+def _typescript_in_node(script: Script) -> Iterator[Finding]:
+    """A .ts file run by a `node` that does not strip types (node 20 here: it loads the file as
+    JavaScript and stops at the first annotation with a SyntaxError, exit 1), with no loader."""
+    started = [h for h, name in runners(script) if program_name(name) in NODE_RUNNERS
+               and not any(flag in (h.command or "") for flag in LOADER_FLAGS)]
+    code = strip_comments(script.text, "javascript") if started else ""
+    typed = TYPE_SYNTAX.search(code)
+    version = _node() if typed else None
+    if typed is None or version is None or version >= STRIPS_TYPES:
+        return
+    line, column = _place(code, typed.start())
+    yield script.finding("script/module-system", Site("type", line, column), started, variant="typescript",
+                         version=".".join(map(str, version)))
+
+
+def _node() -> tuple[int, int] | None:
+    """The major and minor version of the node on PATH (asked once per run), None if none."""
+    if not _node_version:
+        located = disk.which("node")
+        try:
+            said = subprocess.run([located, "--version"], capture_output=True, text=True, timeout=10,
+                                  stdin=subprocess.DEVNULL).stdout.strip().lstrip("v").split(".") if located else []
+            _node_version.append((int(said[0]), int(said[1])) if len(said) > 1 else None)
+        except (OSError, ValueError, subprocess.TimeoutExpired):
+            _node_version.append(None)
+    return _node_version[0]
 
 
 def _why(path: Path, manifest: Path | None, kind: str) -> str:
@@ -156,7 +208,7 @@ def _import_not_found(script: Script) -> Iterator[Finding]:
 
 
 def _python_imports(script: Script) -> Iterator[Finding]:
-    started = [(handler, name) for handler, name in runners(script) if PY_RUNNERS.fullmatch(name)]
+    started = [(handler, name) for handler, name in runners(script) if PY_RUNNERS.fullmatch(program_name(name))]
     if not started or "import" not in script.text:
         return
     code = strip_comments(script.text, "python")
@@ -212,7 +264,7 @@ def _python_finds(program: str, script: Script, names: tuple[str, ...]) -> dict[
     key = (program, str(folder), names)
     if key in _asked:
         return _asked[key]
-    located = disk.which(program)
+    located = program if program.startswith("/") and disk.exists(program) else disk.which(program)
     answer = None
     if located is not None and not _shipped(Path(located), script):
         try:
@@ -235,7 +287,7 @@ def _shipped(program: Path, script: Script) -> bool:
 
 
 def _node_imports(script: Script) -> Iterator[Finding]:
-    started = [handler for handler, name in runners(script) if name in NODE_RUNNERS]
+    started = [handler for handler, name in runners(script) if program_name(name) in NODE_RUNNERS]
     if not started or os.environ.get("NODE_PATH"):
         return
     code = strip_comments(script.text, "javascript")
