@@ -239,3 +239,18 @@ def test_a_shell_guards_call_limits_count_toward_its_time(tmp_path, body, timeou
     hits = found_in(_run(tmp_path, "g.sh", f"#!/bin/sh\n{body}\nexit 2\n", f"sh {AT_PROJECT}{HOOKS}/g.sh",
                          timeout=timeout), "script/outlasts-its-time")
     assert bool(hits) == bad
+
+
+@pytest.mark.skipif(shutil.which("jq") is None, reason="jq is not installed here")
+@pytest.mark.parametrize("command, bad", [
+    ("PATH=/opt/hookwright-none/bin jq -r .tool_input.command | grep -q rm && exit 2; exit 0", True),
+    ("export PATH=/opt/hookwright-none/bin; jq -r .tool_input.command | grep -q rm && exit 2; exit 0", True),
+    ("export PATH=/opt/hookwright-none/bin:$PATH; jq -r .tool_input.command | grep -q rm && exit 2; exit 0", False),
+    (f"PATH={Path(shutil.which('jq') or '/usr/bin/jq').parent} jq -r .tool_input.command | grep -q rm && exit 2; exit 0",
+     False),
+])
+def test_a_path_the_command_sets_without_the_folder_of_a_program_it_runs(tmp_path, command, bad):
+    hits = found(doctor(tmp_path / "p", {S: settings(command=command)}), "command/interpreter-not-found")
+    assert [("`jq`" in h.message, h.path.endswith("settings.json")) for h in hits] == ([(True, True)] if bad else [])
+    ran = subprocess.run(["sh", "-c", command], input=b'{"tool_input": {"command": "rm -rf x"}}', capture_output=True)
+    assert (ran.returncode == 0) == bad  # (jq not found: the command read nothing and let it through)

@@ -23,7 +23,7 @@ from ...hosts.base import Host
 from ...patterns import lazy
 from .. import disk, handler_facts
 from ..model import ConfigFile, Context, Finding, Handler, RuleTable, cached_property, rule_by_id
-from ..scripts import bashisms, runners
+from ..scripts import bashisms, runners, variables
 from ..scripts import delivery as script_delivery
 from ..scripts.keys import ScriptFacts as keys_facts
 from ..shell.interpret import PYTHON
@@ -760,6 +760,13 @@ def _interpreter_not_found(ctx: Context, command: Command) -> Iterator[Finding]:
     if programs and not any(disk.which(program) for program in programs):  # (the shell the host would start)
         yield ctx.finding("command/interpreter-not-found", command.file, command.handler.keys + ("shell",),
                           variant="shell", program=programs[0], shell=shell, effect=_effect(command.handler))
+        return
+    hidden = variables.hidden_by_own_path(command.written, SHELL_BUILTINS) if "PATH=" in command.written and not command.exec_form \
+        else None
+    if hidden is not None:  # (a PATH the command sets itself, for what it runs after)
+        yield ctx.finding("command/interpreter-not-found", command.file, command.keys, variant="command-path",
+                          program=hidden.program, path=hidden.path, folder=hidden.folder,
+                          effect=_effect(command.handler))
         return
     if res.dynamic:
         return

@@ -19,6 +19,7 @@ from ....hosts.opencode.adapter import NODE_MODULES
 from ....patterns import lazy
 from ... import disk, handler_facts
 from ...model import Finding, Handler, RuleTable
+from ...scripts import variables
 from ...scripts.keys import Site, strip_comments
 from .units import Script
 
@@ -315,43 +316,19 @@ def _in_node_modules(folder: Path, package: str) -> bool:
 
 # ---- a PATH the script sets, under which a program it runs is not found ------------------------------
 
-SH_PATH_SET = lazy(r"""(?m)^(?:export[ \t]+)?PATH=(?P<value>"[^"\n$`]*"|'[^'\n]*'|[^\s;$`'"]+)[ \t]*(?:;|$|#)""",
-                   needs=("PATH=",))
-GUARDED = lazy(r"""\b(?:command\s+-v|type|hash|which)\s+(?:-\w+\s+)*(?P<name>[\w.+-]+)""",
-               needs=("command", "type", "hash", "which"))
-# a word where the shell looks a program up: at the start of a command, a pipe's part, a $( ) or a branch
-AT_COMMAND = lazy(r"""(?:^|[;&|(`]|\$\(|\b(?:then|do|else|if|while|until|!)\s)\s*(?P<name>[A-Za-z_][\w.+-]*)(?=[\s;)`]|$)""")
-SINGLE_QUOTED = lazy(r"'[^'\n]*'")  # (a $( ) in double quotes still runs its program)
-SHELL_KEYWORDS = frozenset({"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "case", "esac",
-                            "in", "function", "select", "time", "!", "{", "}", "(", ")", "[[", "]]", "local",
-                            "export", "readonly", "declare"})
-
-
 @LOAD_RULES.rule("command/interpreter-not-found")
 def _program_off_the_scripts_path(script: Script) -> Iterator[Finding]:
     """A shell script that sets PATH to literal folders (no $PATH kept), then runs a program that
     is installed here but in none of them: "command not found" (127), and what it was to read or
     decide is empty (measured on Claude Code 2.1.332 with jq in /usr/bin: the guard read nothing
-    and the call ran). A program checked first with `command -v` is the script's own concern."""
+    and the call ran)."""
     if script.facts.language != "shell" or "PATH=" not in script.text:
         return
     from ..commands import SHELL_BUILTINS  # (only for a script that sets PATH)
 
     code = strip_comments(script.text, "shell")
-    pinned = SH_PATH_SET.search(code)
-    if pinned is None:
-        return
-    value = pinned["value"].strip("\"'")
-    guarded = {m["name"] for m in GUARDED.finditer(code)}
-    for line in code[pinned.end():].split("\n"):
-        for found in AT_COMMAND.finditer(SINGLE_QUOTED.sub("''", line)) if line.strip() else ():
-            name = found["name"]
-            if name in SHELL_BUILTINS or name in SHELL_KEYWORDS or name in guarded:
-                continue
-            here = disk.which(name)
-            if here is not None and disk.which(name, value) is None:
-                line_no, column = _place(code, pinned.start("value"))
-                yield script.finding("command/interpreter-not-found", Site("PATH", line_no, column), script.handlers,
-                                     variant="script-path", program=name, path=value,
-                                     folder=str(Path(here).parent))
-                return
+    hidden = variables.hidden_by_own_path(code, SHELL_BUILTINS)
+    if hidden is not None:
+        line, column = _place(code, hidden.offset)
+        yield script.finding("command/interpreter-not-found", Site("PATH", line, column), script.handlers,
+                             variant="script-path", program=hidden.program, path=hidden.path, folder=hidden.folder)
