@@ -254,3 +254,14 @@ def test_a_path_the_command_sets_without_the_folder_of_a_program_it_runs(tmp_pat
     assert [("`jq`" in h.message, h.path.endswith("settings.json")) for h in hits] == ([(True, True)] if bad else [])
     ran = subprocess.run(["sh", "-c", command], input=b'{"tool_input": {"command": "rm -rf x"}}', capture_output=True)
     assert (ran.returncode == 0) == bad  # (jq not found: the command read nothing and let it through)
+
+
+@pytest.mark.parametrize("where", ["settings-env", "command"])
+def test_an_import_from_a_search_path_the_hook_is_given_is_not_judged(tmp_path, where):
+    guard = f"{AT_PROJECT}{HOOKS}/g.py"
+    config = settings(command=f"PYTHONPATH=\"$CLAUDE_PROJECT_DIR\"/src python3 {guard}" if where == "command"
+                      else f"python3 {guard}")
+    if where == "settings-env":
+        config["env"] = {"PYTHONPATH": "src"}
+    out = doctor(tmp_path / "p", {f"{HOOKS}/g.py": "import hookwright_no_such_module\n", S: config}, given=False)
+    assert not found(out, "script/import-not-found")

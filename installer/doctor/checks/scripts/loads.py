@@ -210,7 +210,7 @@ def _import_not_found(script: Script) -> Iterator[Finding]:
 
 def _python_imports(script: Script) -> Iterator[Finding]:
     started = [(handler, name) for handler, name in runners(script) if PY_RUNNERS.fullmatch(program_name(name))]
-    if not started or "import" not in script.text:
+    if not started or "import" not in script.text or _search_path_given(script, "PYTHONPATH"):
         return
     code = strip_comments(script.text, "python")
     if PY_PATH_CHANGED.search(code):
@@ -243,6 +243,13 @@ PYPI_NAMES = {"yaml": "PyYAML", "cv2": "opencv-python", "PIL": "Pillow", "bs4": 
               "sklearn": "scikit-learn", "dateutil": "python-dateutil", "dotenv": "python-dotenv", "jwt": "PyJWT",
               "magic": "python-magic", "Crypto": "pycryptodome", "git": "GitPython", "serial": "pyserial",
               "attr": "attrs", "OpenSSL": "pyOpenSSL", "docx": "python-docx", "Levenshtein": "python-Levenshtein"}
+
+
+def _search_path_given(script: Script, variable: str) -> bool:
+    """The hook may get a search path doctor does not follow: the variable set here, in a settings
+    file's "env", or by the command that runs the script."""
+    return bool(os.environ.get(variable)) or variable in script.ctx.settings_env or any(
+        isinstance(h.command, str) and variable in h.command for h in script.handlers)
 
 
 def _beside(folder: Path, name: str) -> bool:
@@ -289,7 +296,7 @@ def _shipped(program: Path, script: Script) -> bool:
 
 def _node_imports(script: Script) -> Iterator[Finding]:
     started = [handler for handler, name in runners(script) if program_name(name) in NODE_RUNNERS]
-    if not started or os.environ.get("NODE_PATH"):
+    if not started or _search_path_given(script, "NODE_PATH"):
         return
     code = strip_comments(script.text, "javascript")
     for match in JS_BARE_IMPORT.finditer(code):
